@@ -1,0 +1,8 @@
+/** The shared vocabulary of commplan. */
+export * from "./errors.js";
+export * from "./rng.js";
+export * from "./matrix.js";
+export * from "./matrix-stats.js";
+export * from "./schedule.js";
+export * from "./machine.js";
+export * from "./growable.js";

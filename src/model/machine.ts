@@ -1,0 +1,27 @@
+/** MachineModel: the flat machine model of 004 section 2 (start-up and per-byte costs, ports). */
+
+/** A machine model; times in microseconds, per-byte costs in microseconds per byte. */
+export interface MachineModel {
+  /** Short name used on the command line (e.g. "t3d-004"). */
+  readonly name: string;
+  /** One-line description. */
+  readonly title: string;
+  /** Where the numbers come from (paper and table, or a cited measurement). */
+  readonly source: string;
+  /** T_s = T_s_send + T_s_recv: start-up per message (us). */
+  readonly ts: number;
+  /** T_s_send: the sender's part of the start-up (us); eq. 3 of 004 charges only this per step. */
+  readonly tsSend: number;
+  /** t_c: copy between memory and interface per byte (us/byte). */
+  readonly tc: number;
+  /** t_d: network transfer per byte (us/byte). */
+  readonly td: number;
+  /** t_m: compose / decompose in memory per byte (us/byte). */
+  readonly tm: number;
+  /** Send ports and receive ports per node (1 on a single-port machine). */
+  readonly ports: number;
+  /** Cost of one barrier between stages (us). */
+  readonly barrier: number;
+  /** Notes on assumptions (how a combined figure was split, etc.). */
+  readonly notes?: string;
+}

@@ -1,0 +1,217 @@
+/** Schedule: the columnar schedule IR (stages, steps, transfers, payload chunks, stalls) of DESIGN.md. */
+import { fail } from "./errors.js";
+import { growF64, growU32 } from "./growable.js";
+
+/** JSON-compatible values (planner parameters). */
+export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [k: string]: JsonValue };
+
+/**
+ * The local data rearrangement a stage starts with (after its barrier). Every kind except
+ * "none" costs t_m per byte the node sends in the stage (004 section 2, eqs 1-4).
+ */
+export type Rearrange = "none" | "compose" | "distribute" | "collect";
+/** Every Rearrange value, in order. */
+export const REARRANGE_KINDS: readonly Rearrange[] = ["none", "compose", "distribute", "collect"];
+
+/** A stage: a run of steps after a barrier and a local rearrangement. */
+export interface StageInfo {
+  readonly name: string;
+  readonly rearrange: Rearrange;
+  /** Index of the stage's first step in the schedule's step columns. */
+  readonly firstStep: number;
+  readonly stepCount: number;
+}
+
+/** Payload chunks: chunk k names elements offset..offset+count-1 of the message origin -> dest. */
+export interface ChunkTable {
+  /** Chunks of transfer x are [start[x], start[x + 1]). */
+  readonly start: Uint32Array;
+  readonly origin: Uint32Array;
+  readonly dest: Uint32Array;
+  readonly offset: Float64Array;
+  readonly count: Float64Array;
+}
+
+/** Start and end times of each transfer in a realised trace (microseconds). */
+export interface TransferTimes {
+  readonly start: Float64Array;
+  readonly end: Float64Array;
+}
+
+/** Identification of a plan: what made it and for which matrix. */
+export interface ScheduleHeader {
+  readonly p: number;
+  readonly algorithm: string;
+  readonly params: { readonly [k: string]: JsonValue };
+  readonly seed: number | null;
+  readonly elementBytes: number;
+  readonly matrixDigest: string;
+}
+
+/** A schedule in columnar form; transfers are stored in step order. */
+export interface Schedule extends ScheduleHeader {
+  readonly stages: readonly StageInfo[];
+  readonly stepCount: number;
+  /** Transfers of step s are [stepStart[s], stepStart[s + 1]). */
+  readonly stepStart: Uint32Array;
+  /** Stalled nodes of step s are stallNode[stallStart[s] .. stallStart[s + 1]). */
+  readonly stallStart: Uint32Array;
+  readonly stallNode: Uint32Array;
+  readonly transferCount: number;
+  readonly src: Uint32Array;
+  readonly dst: Uint32Array;
+  readonly size: Float64Array;
+  /** Present when the plan was made with payloads. */
+  readonly chunks: ChunkTable | null;
+  /** Present in realised traces of run-time protocols. */
+  readonly times: TransferTimes | null;
+}
+
+/** Builds a Schedule step by step; planners use it so that every plan has the same shape. */
+export class ScheduleBuilder {
+  private readonly stages: { name: string; rearrange: Rearrange; firstStep: number }[] = [];
+  private readonly stepStart = growU32();
+  private readonly stallStart = growU32();
+  private readonly stallNode = growU32(16);
+  private readonly src: ReturnType<typeof growU32>;
+  private readonly dst: ReturnType<typeof growU32>;
+  private readonly size: ReturnType<typeof growF64>;
+  private readonly chunkStart = growU32();
+  private readonly chunkOrigin = growU32();
+  private readonly chunkDest = growU32();
+  private readonly chunkOffset = growF64();
+  private readonly chunkCount = growF64();
+  private readonly tStart = growF64(16);
+  private readonly tEnd = growF64(16);
+  private steps = 0;
+  private inStep = false;
+
+  constructor(readonly header: ScheduleHeader, readonly payload: boolean, expectedTransfers = 1024, readonly timed = false) {
+    this.src = growU32(expectedTransfers);
+    this.dst = growU32(expectedTransfers);
+    this.size = growF64(expectedTransfers);
+  }
+
+  /** Starts a new stage (closing the current step). */
+  stage(name: string, rearrange: Rearrange = "none"): this {
+    this.inStep = false;
+    this.stages.push({ name, rearrange, firstStep: this.steps });
+    return this;
+  }
+
+  /** Starts a new step in the current stage. */
+  step(): this {
+    if (this.stages.length === 0) this.stage("main");
+    this.stepStart.push(this.src.length);
+    this.stallStart.push(this.stallNode.length);
+    this.steps++;
+    this.inStep = true;
+    return this;
+  }
+
+  /** Number of transfers in the current step so far. */
+  currentStepSize(): number {
+    return this.inStep ? this.src.length - this.stepStart.last() : 0;
+  }
+
+  /** Removes the current step if it has neither transfers nor stalls. */
+  dropEmptyStep(): this {
+    if (this.inStep && this.currentStepSize() === 0 && this.stallNode.length === this.stallStart.last()) {
+      this.stepStart.length--;
+      this.stallStart.length--;
+      this.steps--;
+      this.inStep = false;
+    }
+    return this;
+  }
+
+  /** Adds a transfer of `size` elements to the current step; returns its index. */
+  transfer(src: number, dst: number, size: number): number {
+    if (!this.inStep) this.step();
+    this.src.push(src);
+    this.dst.push(dst);
+    this.size.push(size);
+    if (this.payload) this.chunkStart.push(this.chunkOrigin.length);
+    if (this.timed) {
+      this.tStart.push(0);
+      this.tEnd.push(0);
+    }
+    return this.src.length - 1;
+  }
+
+  /** Appends a payload chunk to the last transfer. */
+  chunk(origin: number, dest: number, offset: number, count: number): this {
+    if (!this.payload) throw fail("schedule", "BAD_INPUT", "chunk() on a builder made without payloads");
+    this.chunkOrigin.push(origin);
+    this.chunkDest.push(dest);
+    this.chunkOffset.push(offset);
+    this.chunkCount.push(count);
+    return this;
+  }
+
+  /** Sets the realised times of the last transfer (timed builders only). */
+  times(start: number, end: number): this {
+    if (!this.timed) throw fail("schedule", "BAD_INPUT", "times() on a builder made without times");
+    this.tStart.set(this.tStart.length - 1, start);
+    this.tEnd.set(this.tEnd.length - 1, end);
+    return this;
+  }
+
+  /** Marks `node` as stalling on purpose in the current step. */
+  stall(node: number): this {
+    if (!this.inStep) this.step();
+    this.stallNode.push(node);
+    return this;
+  }
+
+  /** Finishes the schedule. */
+  build(): Schedule {
+    const stepStart = new Uint32Array(this.steps + 1);
+    stepStart.set(this.stepStart.toArray());
+    stepStart[this.steps] = this.src.length;
+    const stallStart = new Uint32Array(this.steps + 1);
+    stallStart.set(this.stallStart.toArray());
+    stallStart[this.steps] = this.stallNode.length;
+    const stages: StageInfo[] = this.stages.map((s, k) => ({
+      name: s.name,
+      rearrange: s.rearrange,
+      firstStep: s.firstStep,
+      stepCount: (k + 1 < this.stages.length ? this.stages[k + 1]!.firstStep : this.steps) - s.firstStep,
+    }));
+    let chunks: ChunkTable | null = null;
+    if (this.payload) {
+      const start = new Uint32Array(this.src.length + 1);
+      start.set(this.chunkStart.toArray());
+      start[this.src.length] = this.chunkOrigin.length;
+      chunks = { start, origin: this.chunkOrigin.toArray(), dest: this.chunkDest.toArray(), offset: this.chunkOffset.toArray(), count: this.chunkCount.toArray() };
+    }
+    return {
+      ...this.header,
+      stages,
+      stepCount: this.steps,
+      stepStart,
+      stallStart,
+      stallNode: this.stallNode.toArray(),
+      transferCount: this.src.length,
+      src: this.src.toArray(),
+      dst: this.dst.toArray(),
+      size: this.size.toArray(),
+      chunks,
+      times: this.timed ? { start: this.tStart.toArray(), end: this.tEnd.toArray() } : null,
+    };
+  }
+}
+
+/** The stage index of every step. */
+export function stageOfStep(s: Schedule): Uint32Array {
+  const out = new Uint32Array(s.stepCount);
+  s.stages.forEach((st, k) => out.fill(k, st.firstStep, st.firstStep + st.stepCount));
+  return out;
+}
+
+/** The step index of every transfer. */
+export function stepOfTransfer(s: Schedule): Uint32Array {
+  const out = new Uint32Array(s.transferCount);
+  for (let st = 0; st < s.stepCount; st++) out.fill(st, s.stepStart[st]!, s.stepStart[st + 1]!);
+  return out;
+}

@@ -1,0 +1,5 @@
+/** Planners: one module per algorithm, and the registry that names them. */
+export { PLANNERS, findPlanner, plan, resolvePlanOptions, type PlanRequest } from "./registry.js";
+export type { Planner, PlanOptions } from "./types.js";
+export { linearPermutation, lpPartner, lpRounds } from "./linear-permutation.js";
+export { shift } from "./shift.js";

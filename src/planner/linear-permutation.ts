@@ -1,0 +1,53 @@
+/** Linear permutation: pairwise exchange with partner i XOR k (000 sec 4, fig. 3; 003 sec 3.2, fig. 3), extended to any P. */
+import type { CommMatrix } from "../model/matrix.js";
+import { ScheduleBuilder } from "../model/schedule.js";
+import { countMessages, expectNoParams, planHeader, sendWhole } from "./plan-header.js";
+import type { Planner, PlanOptions } from "./types.js";
+
+/**
+ * The partner of node i in round r of a pairwise-exchange schedule of P nodes, or -1 when i idles.
+ * P a power of two: round r = 1..P-1 pairs i with i XOR r (the paper). Other P: the circle method
+ * (round-robin tournament), rounds r = 0..R-1 with R = P - 1 (P even) or P (P odd, one node idles).
+ */
+export function lpPartner(p: number, r: number, i: number): number {
+  if ((p & (p - 1)) === 0) return i ^ r;
+  const n = p % 2 === 0 ? p : p + 1; // even number of seats, seat p is a dummy when P is odd
+  const q = n - 1; // seats 0..q-1 rotate, seat q is fixed
+  let partner: number;
+  if (i === q) partner = r % q;
+  else if (i === r % q) partner = q;
+  else partner = (((2 * r - i) % q) + q) % q;
+  return partner >= p ? -1 : partner;
+}
+
+/** The rounds of the pairwise-exchange schedule: [first, last]. */
+export function lpRounds(p: number): [number, number] {
+  if (p <= 1) return [1, 0];
+  if ((p & (p - 1)) === 0) return [1, p - 1];
+  return [0, p % 2 === 0 ? p - 2 : p - 1];
+}
+
+function plan(m: CommMatrix, opts: PlanOptions): ReturnType<Planner["plan"]> {
+  expectNoParams("linear-permutation", opts);
+  const { p } = m;
+  const b = new ScheduleBuilder(planHeader(m, "linear-permutation", opts), opts.payload, countMessages(m));
+  b.stage("exchange", "compose");
+  const [first, last] = lpRounds(p);
+  for (let r = first; r <= last; r++) {
+    b.step();
+    for (let i = 0; i < p; i++) {
+      const j = lpPartner(p, r, i);
+      if (j >= 0 && j !== i) sendWhole(b, m, i, j);
+    }
+    b.dropEmptyStep();
+  }
+  return b.build();
+}
+
+/** The linear permutation planner. */
+export const linearPermutation: Planner = {
+  name: "linear-permutation",
+  title: "pairwise exchange with partner i XOR k; circle method when P is not a power of two",
+  source: "000 sec 4 fig. 3; 003 sec 3.2 fig. 3",
+  plan,
+};

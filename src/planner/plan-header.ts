@@ -1,0 +1,31 @@
+/** Plan header and direct-message helpers shared by the planners. */
+import { fail } from "../model/errors.js";
+import { matrixDigest, type CommMatrix } from "../model/matrix.js";
+import type { ScheduleBuilder, ScheduleHeader } from "../model/schedule.js";
+import type { PlanOptions } from "./types.js";
+
+/** The header of a plan made by `algorithm` for matrix m. */
+export function planHeader(m: CommMatrix, algorithm: string, opts: PlanOptions): ScheduleHeader {
+  return { p: m.p, algorithm, params: opts.params, seed: opts.seed, elementBytes: m.elementBytes, matrixDigest: matrixDigest(m) };
+}
+
+/** Throws when a planner that takes no parameters is given some. */
+export function expectNoParams(algorithm: string, opts: PlanOptions): void {
+  const names = Object.keys(opts.params);
+  if (names.length > 0) throw fail("planner", "BAD_OPTION", `${algorithm} takes no parameters, got '${names.join("', '")}'`, { field: "params" });
+}
+
+/** Adds the whole message i -> j (if non-empty) to the current step; with payload, one chunk [i, j, 0, M[i][j]]. */
+export function sendWhole(b: ScheduleBuilder, m: CommMatrix, i: number, j: number): void {
+  const size = m.data[i * m.p + j]!;
+  if (size === 0) return;
+  b.transfer(i, j, size);
+  if (b.payload) b.chunk(i, j, 0, size);
+}
+
+/** Counts the non-zero off-diagonal entries (a capacity hint for builders). */
+export function countMessages(m: CommMatrix): number {
+  let n = 0;
+  for (let i = 0; i < m.p; i++) for (let j = 0; j < m.p; j++) if (i !== j && m.data[i * m.p + j]! > 0) n++;
+  return n;
+}

@@ -1,0 +1,38 @@
+/** Planner registry: every planning algorithm by name, and the one place plan options are checked. */
+import { fail } from "../model/errors.js";
+import type { CommMatrix } from "../model/matrix.js";
+import type { MachineModel } from "../model/machine.js";
+import type { JsonValue, Schedule } from "../model/schedule.js";
+import { linearPermutation } from "./linear-permutation.js";
+import { shift } from "./shift.js";
+import type { Planner, PlanOptions } from "./types.js";
+
+/** Every registered planner, in the order `commplan algorithms` lists them. */
+export const PLANNERS: readonly Planner[] = [linearPermutation, shift];
+
+/** The planner called `name`; throws a CommplanError listing the known names. */
+export function findPlanner(name: string): Planner {
+  const found = PLANNERS.find((x) => x.name === name);
+  if (!found) throw fail("planner", "BAD_OPTION", `unknown algorithm '${name}'; known: ${PLANNERS.map((x) => x.name).join(", ")}`, { field: "algorithm" });
+  return found;
+}
+
+/** Options as a caller gives them; `resolvePlanOptions` fills the defaults. */
+export interface PlanRequest {
+  readonly payload?: boolean;
+  readonly seed?: number;
+  readonly machine?: MachineModel | null;
+  readonly params?: { readonly [k: string]: JsonValue };
+}
+
+/** Fills defaults (no payload, seed 1, no machine, no params) and checks the seed. */
+export function resolvePlanOptions(req: PlanRequest = {}): PlanOptions {
+  const seed = req.seed ?? 1;
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw fail("planner", "BAD_OPTION", `seed must be an integer in 0..4294967295, got ${seed}`, { field: "seed" });
+  return { payload: req.payload ?? false, seed, machine: req.machine ?? null, params: req.params ?? {} };
+}
+
+/** Plans matrix m with the named algorithm. */
+export function plan(m: CommMatrix, algorithm: string, req: PlanRequest = {}): Schedule {
+  return findPlanner(algorithm).plan(m, resolvePlanOptions(req));
+}

@@ -1,0 +1,41 @@
+/** Claims: what the papers promise for each named algorithm, as the verifier knows it (never from planner code). */
+
+/** The structure a schedule of a given algorithm must have. */
+export interface AlgorithmClaims {
+  /** Every element travels straight from its origin to its destination (no intermediate). */
+  readonly direct: boolean;
+  /** Messages are never split: each non-zero off-diagonal entry is one transfer. */
+  readonly whole: boolean;
+  /** Upper bound on the number of steps, with its source. */
+  readonly maxSteps?: (p: number, h: number, ports: number) => { bound: number; source: string };
+  /** Exact number of steps, with its source. */
+  readonly exactSteps?: (p: number, h: number, ports: number) => { bound: number; source: string };
+  /** Each step is a pairwise exchange: u -> v in a step means u's only partner is v (003 sec 3.2). */
+  readonly pairwise?: boolean;
+  /** Each step is a shift: all transfers of a step have the same (dst - src) mod P (004 sec 3.1.1). */
+  readonly shift?: boolean;
+}
+
+const isPow2 = (p: number): boolean => (p & (p - 1)) === 0;
+
+/** Steps of linear permutation: P - 1 for P a power of two (000 fig. 3, 003 fig. 3); the circle-method extension needs P - 1 (P even) or P (P odd). */
+export function linearPermutationSteps(p: number): number {
+  if (p <= 1) return 0;
+  return isPow2(p) || p % 2 === 0 ? p - 1 : p;
+}
+
+const DIRECT_WHOLE = { direct: true, whole: true } as const;
+
+/** Claims by algorithm name; an algorithm not listed gets only the generic checks. */
+export const CLAIMS: { readonly [name: string]: AlgorithmClaims } = {
+  "linear-permutation": {
+    ...DIRECT_WHOLE,
+    pairwise: true,
+    maxSteps: (p) => ({ bound: linearPermutationSteps(p), source: "000 fig. 3, 003 fig. 3 (P - 1 for P a power of two); docs/algorithms/linear-permutation.md (P - 1 even, P odd)" }),
+  },
+  shift: { ...DIRECT_WHOLE, shift: true, maxSteps: (p) => ({ bound: Math.max(0, p - 1), source: "004 sec 3.1.1 (A1: P steps, one of them the local copy)" }) },
+  "rs-n": DIRECT_WHOLE,
+  "rs-nh": { direct: true, whole: false },
+  coloring: { ...DIRECT_WHOLE, exactSteps: (_p, h, ports) => ({ bound: Math.ceil(h / ports), source: "Konig's edge-colouring theorem: max(f, g) = h phases (issue 4)" }) },
+  "split-coloring": { direct: true, whole: false },
+};

@@ -1,0 +1,81 @@
+/** Structure checks: direct delivery at message level, pairwise exchange steps (003 sec 3.2), shift steps (004 sec 3.1.1). */
+import type { CommMatrix } from "../model/matrix.js";
+import type { Schedule } from "../model/schedule.js";
+import { check, type Check } from "./report.js";
+
+/**
+ * A direct schedule sends each message straight to its destination: per ordered pair (i, j),
+ * i != j, the transfers i -> j add up to M[i][j]; local copies stay within M[i][i]; with
+ * payloads every chunk's origin and destination are the transfer's ends.
+ */
+export function checkDirect(m: CommMatrix, s: Schedule): Check {
+  const { p } = s;
+  const got = new Float64Array(p * p);
+  let witness: string | null = null;
+  let bad = 0;
+  for (let x = 0; x < s.transferCount; x++) {
+    const k = s.src[x]! * p + s.dst[x]!;
+    got[k] = got[k]! + s.size[x]!;
+  }
+  for (let k = 0; k < p * p; k++) {
+    const i = Math.floor(k / p), j = k % p;
+    const ok = i === j ? got[k]! <= m.data[k]! : got[k] === m.data[k];
+    if (!ok) {
+      bad++;
+      witness ??= `transfers ${i} -> ${j} carry ${got[k]} elements, M[${i}][${j}] = ${m.data[k]}`;
+    }
+  }
+  const c = s.chunks;
+  if (c) {
+    for (let x = 0; x < s.transferCount && bad === 0; x++) {
+      for (let k = c.start[x]!; k < c.start[x + 1]!; k++) {
+        if (c.origin[k] !== s.src[x] || c.dest[k] !== s.dst[x]) {
+          bad++;
+          witness ??= `transfer ${x} (${s.src[x]} -> ${s.dst[x]}) carries elements of message ${c.origin[k]} -> ${c.dest[k]}`;
+          break;
+        }
+      }
+    }
+  }
+  return check("direct", "direct delivery: transfers i -> j add up to M[i][j]", "000 sec 4, 004 sec 3.1.1 (one-stage algorithms)", bad === 0, bad, 0, witness);
+}
+
+/** Every step is a pairwise exchange: if u sends to v or receives from v, v is u's only partner in the step. */
+export function checkPairwise(s: Schedule): Check {
+  const partner = new Int32Array(s.p);
+  const stamp = new Int32Array(s.p).fill(-1);
+  let witness: string | null = null;
+  const meet = (u: number, v: number, st: number): boolean => {
+    if (stamp[u] !== st) { stamp[u] = st; partner[u] = v; return true; }
+    return partner[u] === v;
+  };
+  let bad = 0;
+  for (let st = 0; st < s.stepCount && bad === 0; st++) {
+    for (let x = s.stepStart[st]!; x < s.stepStart[st + 1]!; x++) {
+      const a = s.src[x]!, b = s.dst[x]!;
+      if (a === b) continue;
+      if (!meet(a, b, st) || !meet(b, a, st)) {
+        bad++;
+        witness = `step ${st}: transfer ${a} -> ${b} but node ${partner[a] !== b ? a : b} already exchanges with node ${partner[a] !== b ? partner[a] : partner[b]}`;
+        break;
+      }
+    }
+  }
+  return check("pairwise-exchange", "every step is a pairwise exchange (partner i XOR k)", "003 sec 3.2, fig. 3", bad === 0, bad, 0, witness);
+}
+
+/** Every step is a shift: all its network transfers have the same (dst - src) mod P. */
+export function checkShiftSteps(s: Schedule): Check {
+  let witness: string | null = null;
+  for (let st = 0; st < s.stepCount && witness === null; st++) {
+    let k = -1;
+    for (let x = s.stepStart[st]!; x < s.stepStart[st + 1]!; x++) {
+      const a = s.src[x]!, b = s.dst[x]!;
+      if (a === b) continue;
+      const d = (b - a + s.p) % s.p;
+      if (k < 0) k = d;
+      else if (d !== k) { witness = `step ${st}: transfer ${a} -> ${b} has shift ${d}, others in the step ${k}`; break; }
+    }
+  }
+  return check("shift-steps", "every step is a shift i -> (i + k) mod P", "004 sec 3.1.1 (A1)", witness === null, null, null, witness);
+}

@@ -1,0 +1,94 @@
+/** verifySchedule: runs every check that applies to a schedule and returns the report. */
+import { fail } from "../model/errors.js";
+import { matrixDigest, type CommMatrix } from "../model/matrix.js";
+import { matrixStats } from "../model/matrix-stats.js";
+import type { Schedule } from "../model/schedule.js";
+import { CLAIMS, type AlgorithmClaims } from "./claims.js";
+import { checkContention } from "./contention.js";
+import { checkDelivery } from "./delivery.js";
+import { checkDirect, checkPairwise, checkShiftSteps } from "./structure.js";
+import { checkFlow } from "./flow.js";
+import { atLeast, atMost, check, makeReport, type Check, type Report } from "./report.js";
+import { stageMetrics } from "./stage-metrics.js";
+import { checkWellFormed } from "./well-formed.js";
+
+/** Options of the verifier. */
+export interface VerifyOptions {
+  /** Send ports and receive ports per node (default 1: single-port). */
+  readonly ports?: number;
+}
+
+/**
+ * Checks a schedule against its matrix. Throws a CommplanError (code MISMATCH) when the schedule
+ * was made for another matrix (P or digest differ); every other finding is a row of the report.
+ */
+export function verifySchedule(m: CommMatrix, s: Schedule, opts: VerifyOptions = {}): Report {
+  const ports = opts.ports ?? 1;
+  if (!Number.isInteger(ports) || ports < 1) throw fail("verify", "BAD_OPTION", `ports must be a positive integer, got ${ports}`, { field: "ports" });
+  if (s.p !== m.p) throw fail("verify", "MISMATCH", `the schedule is for P = ${s.p}, the matrix has P = ${m.p}`, { field: "p" });
+  const digest = matrixDigest(m);
+  if (s.matrixDigest !== digest) throw fail("verify", "MISMATCH", `the schedule was made for another matrix (digest ${s.matrixDigest}, this matrix has ${digest})`, { field: "matrixDigest" });
+
+  const checks: Check[] = [];
+  const wf = checkWellFormed(s);
+  checks.push(wf);
+  if (!wf.holds) return makeReport(s.algorithm, s.p, checks);
+
+  const stats = matrixStats(m);
+  const claims: AlgorithmClaims | undefined = CLAIMS[s.algorithm];
+  if (s.chunks) {
+    const { delivery, causality } = checkDelivery(m, s);
+    checks.push(delivery, causality);
+  }
+  const flow = checkFlow(m, s);
+  checks.push(flow.conservation);
+  const { contention, stalls } = checkContention(s, ports);
+  checks.push(contention, stalls);
+
+  const metrics = stageMetrics(s);
+  for (const [k, st] of metrics.entries()) {
+    checks.push(check(`stage-${k}-messages`, `stage ${k} (${st.name}): most messages one node sends / receives`, "004 Lemma 1 (measured)", true, Math.max(st.maxSent, st.maxReceived), null, null));
+    checks.push(check(`stage-${k}-longest`, `stage ${k} (${st.name}): longest message (elements)`, "004 Lemma 3, Table 2 (measured)", true, st.longest, null, null));
+  }
+  checks.push(check("steps", "steps in the schedule", "004 Theorem 2 (measured)", true, s.stepCount, null, null));
+
+  if (claims) {
+    if (claims.direct) {
+      checks.push(checkDirect(m, s));
+      checks.push(atLeast("steps-lower-bound", "steps >= ceil(h / ports) for a direct schedule", "000 sec 2 (fan-in/fan-out h); each step moves one message per port", s.stepCount, Math.ceil(stats.h / ports), `${s.stepCount} steps cannot carry fan-in/fan-out h = ${stats.h}`));
+      checks.push(atMost("longest-message", "longest message <= M_max (off-diagonal)", "004 sec 3 (M_max)", Math.max(0, ...metrics.map((x) => x.longest)), stats.mMaxOffDiagonal, "a transfer is longer than any message of the matrix"));
+      checks.push(atMost("peak-buffer", "peak elements held by a node <= its outgoing + incoming traffic", "direct delivery: a node holds what it has not sent plus what it has received", flow.peakBuffer, directBufferBound(m), `node ${flow.peakNode} holds ${flow.peakBuffer} elements`));
+    } else {
+      checks.push(check("peak-buffer", "peak elements held by a node (measured)", "004 Theorem 1 (measured)", true, flow.peakBuffer, null, null));
+    }
+    if (claims.whole) {
+      const sent = Math.max(0, ...metrics.map((x) => x.maxSent));
+      const recv = Math.max(0, ...metrics.map((x) => x.maxReceived));
+      const holds = sent <= stats.f && recv <= stats.g;
+      checks.push(check("messages-per-node", "per stage, messages a node sends <= f and receives <= g (messages are not split)", "000 sec 2 (f, g)", holds, Math.max(sent, recv), stats.h, `a node sends ${sent} (f = ${stats.f}) or receives ${recv} (g = ${stats.g}) messages`));
+    }
+    if (claims.maxSteps) {
+      const { bound, source } = claims.maxSteps(m.p, stats.h, ports);
+      checks.push(atMost("steps-bound", `steps <= ${bound}`, source, s.stepCount, bound, `${s.stepCount} steps`));
+    }
+    if (claims.exactSteps) {
+      const { bound, source } = claims.exactSteps(m.p, stats.h, ports);
+      checks.push(check("steps-exact", `steps == ${bound}`, source, s.stepCount === bound, s.stepCount, bound, `${s.stepCount} steps, expected ${bound}`));
+    }
+    if (claims.pairwise) checks.push(checkPairwise(s));
+    if (claims.shift) checks.push(checkShiftSteps(s));
+  } else {
+    checks.push(check("peak-buffer", "peak elements held by a node (measured)", "004 Theorem 1 (measured)", true, flow.peakBuffer, null, null));
+  }
+  return makeReport(s.algorithm, s.p, checks);
+}
+
+/** max over nodes of outgoing + incoming traffic (the diagonal counted once). */
+function directBufferBound(m: CommMatrix): number {
+  const { p, data } = m;
+  const out = new Float64Array(p), inn = new Float64Array(p);
+  for (let i = 0; i < p; i++) for (let j = 0; j < p; j++) { out[i] = out[i]! + data[i * p + j]!; inn[j] = inn[j]! + data[i * p + j]!; }
+  let best = 0;
+  for (let u = 0; u < p; u++) best = Math.max(best, out[u]! + inn[u]! - data[u * p + u]!);
+  return best;
+}
