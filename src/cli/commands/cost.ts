@@ -1,0 +1,43 @@
+/** commplan cost: the analytic flat cost of a schedule on a machine model (004 eqs 1-4, 002 eq 1). */
+import type { Command } from "commander";
+import { readScheduleJson } from "../../export/schedule-json-read.js";
+import { scheduleCost, type CostMode, type ScheduleCost } from "../../machines/cost-model.js";
+import { findMachine } from "../../machines/presets.js";
+import { fail } from "../../model/errors.js";
+import type { CliContext } from "../context.js";
+import { fmt, table } from "../io.js";
+
+/** The cost as text: total, then one line per stage. */
+export function formatCost(c: ScheduleCost): string {
+  const rows = [["stage", "name", "barrier", "rearrange", "communication", "time (us)", "start-ups"]];
+  for (const s of c.stages) rows.push([String(s.stage), s.name, fmt(s.barrier), fmt(s.rearrange), fmt(s.communication), fmt(s.time), fmt(s.startups)]);
+  return `${c.mode} cost on ${c.machine}: ${fmt(c.total)} us (${fmt(c.startups)} start-ups at the busiest node)\n` + table(rows);
+}
+
+/** Parses --mode. */
+export function costMode(v: string): CostMode {
+  if (v !== "blocking" && v !== "nonblocking") throw fail("cost", "BAD_OPTION", `--mode must be blocking or nonblocking, got '${v}'`, { field: "mode" });
+  return v;
+}
+
+/** Registers `cost`. */
+export function registerCost(program: Command, ctx: CliContext): void {
+  program
+    .command("cost")
+    .argument("<schedule>", "schedule JSON, - for stdin")
+    .description("analytic flat-model cost of a schedule (lock-step, no contention): per stage and in total")
+    .requiredOption("--machine <name>", "machine model (see 'commplan machines')")
+    .option("--mode <mode>", "blocking or nonblocking", "blocking")
+    .option("--steps", "also list the cost of every step (blocking mode)")
+    .option("--json", "machine-readable output")
+    .action(async (file: string, o: { machine: string; mode: string; json?: boolean; steps?: boolean }) => {
+      const machine = findMachine(o.machine);
+      const mode = costMode(o.mode);
+      const s = await readScheduleJson(file);
+      const c = scheduleCost(s, machine, mode);
+      if (o.json) return ctx.io.out(JSON.stringify(o.steps ? c : { ...c, steps: undefined }, null, 2) + "\n");
+      let text = formatCost(c);
+      if (o.steps && c.steps.length > 0) text += table([["step", "stage", "time (us)", "longest", "messages"], ...c.steps.map((x) => [String(x.step), String(x.stage), fmt(x.time), fmt(x.longest), fmt(x.messages)])]);
+      ctx.io.out(text);
+    });
+}

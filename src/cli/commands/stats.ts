@@ -1,0 +1,43 @@
+/** commplan stats: the statistics of a matrix (000 sec 2, 004 sec 3). */
+import type { Command } from "commander";
+import { matrixStats, type MatrixStats } from "../../model/matrix-stats.js";
+import { readMatrixFile } from "../../patterns/files/matrix-read.js";
+import type { CliContext } from "../context.js";
+import { fmt, table } from "../io.js";
+
+/** The scalar statistics as a plain object (for --json). */
+export function statsSummary(s: MatrixStats): Record<string, number | string | boolean> {
+  return {
+    p: s.p, r: s.r, c: s.c, t: s.t, f: s.f, g: s.g, h: s.h, mMax: s.mMax, mMaxOffDiagonal: s.mMaxOffDiagonal, lMax: s.lMax,
+    messages: s.messages, networkTotal: s.networkTotal, selfTotal: s.selfTotal, density: s.density, classification: s.classification, uniform: s.uniform,
+  };
+}
+
+/** Registers `stats`. */
+export function registerStats(program: Command, ctx: CliContext): void {
+  program
+    .command("stats")
+    .argument("<matrix>", "matrix file (JSON, CSV or Matrix Market), - for stdin")
+    .description("print the statistics of a matrix: r, c, t, f, g, h (000 sec 2), M_max, L_max (004 sec 3), density, class")
+    .option("--json", "machine-readable output")
+    .action((file: string, o: { json?: boolean }) => {
+      const m = readMatrixFile(file);
+      const s = statsSummary(matrixStats(m));
+      if (o.json) return ctx.io.out(JSON.stringify({ file, elementBytes: m.elementBytes, ...s }, null, 2) + "\n");
+      const rows: string[][] = [
+        ["P", fmt(m.p), "nodes"],
+        ["r", fmt(s["r"] as number), "max outgoing traffic (elements, diagonal excluded)"],
+        ["c", fmt(s["c"] as number), "max incoming traffic"],
+        ["t", fmt(s["t"] as number), "max(r, c)"],
+        ["f", fmt(s["f"] as number), "max fan-out (messages)"],
+        ["g", fmt(s["g"] as number), "max fan-in"],
+        ["h", fmt(s["h"] as number), "max(f, g)"],
+        ["M_max", fmt(s["mMax"] as number), "longest message (diagonal included, 004)"],
+        ["L_max", fmt(s["lMax"] as number), "max traffic at a node (diagonal included, 004)"],
+        ["messages", fmt(s["messages"] as number), "non-zero off-diagonal entries"],
+        ["density", fmt(s["density"] as number), "messages / P(P-1)"],
+        ["class", `${String(s["classification"])}${s["uniform"] ? ", uniform" : ""}`, "000 sec 2"],
+      ];
+      ctx.io.out(table(rows));
+    });
+}

@@ -1,0 +1,34 @@
+/** commplan verify: check a schedule against its matrix and print the report (exit 1 when a check fails). */
+import type { Command } from "commander";
+import { readScheduleJson } from "../../export/schedule-json-read.js";
+import { readMatrixFile } from "../../patterns/files/matrix-read.js";
+import { verifySchedule, type Report } from "../../verifier/index.js";
+import type { CliContext } from "../context.js";
+import { fmt, intOption, table } from "../io.js";
+
+/** The report as a text table, failing checks with their witness. */
+export function formatReport(r: Report): string {
+  const rows = r.checks.map((c) => [c.holds ? "ok" : "FAIL", c.id, fmt(c.measured), c.bound === null ? "" : `bound ${fmt(c.bound)}`, c.title]);
+  let text = `${r.algorithm}, P = ${r.p}: ${r.ok ? "all checks hold" : `${r.checks.filter((c) => !c.holds).length} check(s) FAIL`}\n` + table(rows);
+  for (const c of r.checks) if (!c.holds) text += `  ${c.id}: ${c.witness ?? "(no witness)"}  [${c.source}]\n`;
+  return text;
+}
+
+/** Registers `verify`. */
+export function registerVerify(program: Command, ctx: CliContext): void {
+  program
+    .command("verify")
+    .argument("<schedule>", "schedule JSON (commplan.schedule/v1), - for stdin")
+    .description("check a schedule against its matrix: delivery, causality, node contention, bounds; exit 1 when a check fails")
+    .requiredOption("-m, --matrix <file>", "the matrix the schedule was planned for")
+    .option("--ports <k>", "send and receive ports per node", "1")
+    .option("--json", "print the report as commplan.report/v1 JSON")
+    .action(async (file: string, o: { matrix: string; ports: string; json?: boolean }) => {
+      const ports = intOption("ports", o.ports, 1, 1 << 20);
+      const m = readMatrixFile(o.matrix);
+      const s = await readScheduleJson(file);
+      const r = verifySchedule(m, s, { ports });
+      ctx.io.out(o.json ? JSON.stringify(r, null, 2) + "\n" : formatReport(r));
+      if (!r.ok) ctx.exitCode = 1;
+    });
+}

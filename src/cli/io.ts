@@ -1,0 +1,92 @@
+/** CLI I/O: where a command writes, atomic file output, and option parsing with clear errors. */
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { fail } from "../model/errors.js";
+import type { JsonValue } from "../model/schedule.js";
+
+/** The streams a command writes to (replaceable in tests). */
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+  /** True when stderr is a terminal (progress output). */
+  readonly interactive: boolean;
+}
+
+/** The process's own streams. */
+export const processIo: CliIo = {
+  out: (t) => void process.stdout.write(t),
+  err: (t) => void process.stderr.write(t),
+  interactive: Boolean(process.stderr.isTTY),
+};
+
+/** Writes text to a file atomically (temporary file, then rename), or to stdout for "-". */
+export function writeTextTarget(target: string, text: string, io: CliIo): void {
+  if (target === "-") {
+    io.out(text);
+    return;
+  }
+  const dir = dirname(target);
+  let tmpDir: string | null = null;
+  try {
+    tmpDir = mkdtempSync(join(dir, `.${basename(target)}.tmp-`));
+    const tmp = join(tmpDir, "out");
+    writeFileSync(tmp, text);
+    renameSync(tmp, target);
+  } catch (e) {
+    throw fail("commplan", "IO", `cannot write ${target}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file: target });
+  } finally {
+    if (tmpDir) rmSync(tmpDir, { recursive: true, force: true });
+  }
+}
+
+/** Parses an integer option in [min, max]. */
+export function intOption(name: string, value: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const v = Number(value);
+  if (value.trim() === "" || !Number.isInteger(v) || v < min || v > max) {
+    throw fail("commplan", "BAD_OPTION", `--${name} must be an integer in ${min}..${max}, got '${value}'`, { field: name });
+  }
+  return v;
+}
+
+/** Parses a number option. */
+export function numberOption(name: string, value: string): number {
+  const v = Number(value);
+  if (value.trim() === "" || !Number.isFinite(v)) throw fail("commplan", "BAD_OPTION", `--${name} must be a number, got '${value}'`, { field: name });
+  return v;
+}
+
+/** Parses repeated `key=value` options into JSON values (numbers and booleans parsed, else strings). */
+export function keyValues(name: string, items: readonly string[]): { [k: string]: JsonValue } {
+  const out: { [k: string]: JsonValue } = {};
+  for (const item of items) {
+    const eq = item.indexOf("=");
+    if (eq <= 0) throw fail("commplan", "BAD_OPTION", `--${name} expects key=value, got '${item}'`, { field: name });
+    const key = item.slice(0, eq), raw = item.slice(eq + 1);
+    let value: JsonValue = raw;
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      if (typeof parsed === "number" || typeof parsed === "boolean") value = parsed;
+    } catch {
+      // a plain string
+    }
+    out[key] = value;
+  }
+  return out;
+}
+
+/** Collects repeated option values (commander reducer). */
+export const collect = (v: string, prev: string[] = []): string[] => [...prev, v];
+
+/** Formats rows as an aligned text table. */
+export function table(rows: readonly (readonly string[])[]): string {
+  const widths: number[] = [];
+  for (const r of rows) r.forEach((c, k) => (widths[k] = Math.max(widths[k] ?? 0, c.length)));
+  return rows.map((r) => r.map((c, k) => (k === r.length - 1 ? c : c.padEnd(widths[k]!))).join("  ")).join("\n") + "\n";
+}
+
+/** A number for people: integers with thousands separators, others with 4 significant digits. */
+export function fmt(v: number | null): string {
+  if (v === null) return "-";
+  if (Number.isInteger(v)) return v.toLocaleString("en-US");
+  return Number(v.toPrecision(4)).toString();
+}

@@ -1,0 +1,64 @@
+/** The commplan command line: one sub-command per file under commands/, errors as one line and exit 2. */
+import { Command, CommanderError } from "commander";
+import { isCommplanError } from "../model/errors.js";
+import type { CliContext } from "./context.js";
+import { processIo, type CliIo } from "./io.js";
+import { registerCost } from "./commands/cost.js";
+import { registerDemo } from "./commands/demo.js";
+import { registerGen } from "./commands/gen.js";
+import { registerLists } from "./commands/lists.js";
+import { registerPlan } from "./commands/plan.js";
+import { registerStats } from "./commands/stats.js";
+import { registerVerify } from "./commands/verify.js";
+
+/** The version printed by --version. */
+export const VERSION = "0.1.0";
+
+/** Builds the commander program for one run. */
+export function buildProgram(ctx: CliContext): Command {
+  const program = new Command();
+  program
+    .name("commplan")
+    .description("Plan, prove and replay communication schedules for parallel machines.\nExit codes: 0 ok, 1 a check failed, 2 bad input or usage.")
+    .version(VERSION)
+    .exitOverride()
+    .showHelpAfterError("(add --help for usage)")
+    .configureOutput({ writeOut: (s) => ctx.io.out(s), writeErr: (s) => ctx.io.err(s) });
+  registerDemo(program, ctx);
+  registerGen(program, ctx);
+  registerStats(program, ctx);
+  registerPlan(program, ctx);
+  registerVerify(program, ctx);
+  registerCost(program, ctx);
+  registerLists(program, ctx);
+  return program;
+}
+
+/** Runs the CLI on argv (without "node commplan"); returns the exit code. Never throws. */
+export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+  const ctx: CliContext = { io, exitCode: 0 };
+  const program = buildProgram(ctx);
+  if (argv.length === 0) {
+    io.err(program.helpInformation());
+    return 2;
+  }
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+    return ctx.exitCode;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      return e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help" ? 0 : 2;
+    }
+    if (isCommplanError(e)) {
+      io.err(`${e.message}\n`);
+      return 2;
+    }
+    if (e instanceof RangeError && /Array buffer allocation failed|Invalid typed array length/.test(e.message)) {
+      io.err(`commplan: out of memory: ${e.message}\n`);
+      return 2;
+    }
+    io.err(`commplan: internal error: ${(e as Error)?.message ?? String(e)} (please report it; set COMMPLAN_DEBUG=1 for the stack)\n`);
+    if (process.env["COMMPLAN_DEBUG"]) io.err(`${(e as Error)?.stack ?? ""}\n`);
+    return 70;
+  }
+}
