@@ -1,0 +1,3 @@
+/** Machines: presets and the analytic flat cost model. */
+export * from "./presets.js";
+export * from "./cost-model.js";
