@@ -1,0 +1,35 @@
+/** h-relation: a random h-relation of 001 sections 1 and 3 (every node the origin and destination of at most h unit messages). */
+import { matrixFromData, type CommMatrix } from "../model/matrix.js";
+import type { Rng } from "../model/rng.js";
+import type { PatternDef } from "./registry.js";
+import { elementBytesOption, optionValue } from "./pattern-options.js";
+import { randomDerangement, randomPermutation } from "./random-permutations.js";
+
+/**
+ * The pattern `h-relation`: the union of h independent uniform random permutations (self = 1) or
+ * uniform random derangements (self = 0); M[i][j] counts the permutations mapping i to j. Every row
+ * and every column sums to exactly h (a "true" h-relation), except self = 0 with p = 1, which is
+ * the zero matrix.
+ */
+export const hRelation: PatternDef = {
+  name: "h-relation",
+  title: "Random h-relation: union of h random permutations, entries = multiplicities",
+  source: "001 (Rao, Suel, Tsantilas, Goudreau) sections 1 and 3",
+  options: [
+    { name: "h", description: "unit messages every node sends and receives", default: 4, min: 0, max: 1 << 20, integer: true },
+    { name: "self", description: "1: destinations range over all p nodes, so messages to self occur (001); 0: never to self", default: 1, min: 0, max: 1, integer: true },
+    elementBytesOption(8),
+  ],
+  generate(p: number, opts: Readonly<Record<string, number>>, rng: Rng): CommMatrix {
+    const h = optionValue(opts, "h");
+    const self = optionValue(opts, "self") === 1;
+    const data = new Float64Array(p * p);
+    if (self || p > 1) {
+      for (let m = 0; m < h; m++) {
+        const perm = self ? randomPermutation(rng, p) : randomDerangement(rng, p);
+        for (let i = 0; i < p; i++) data[i * p + perm[i]!]! += 1;
+      }
+    }
+    return matrixFromData(p, data, { elementBytes: optionValue(opts, "elementBytes") });
+  },
+};

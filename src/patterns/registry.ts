@@ -1,0 +1,117 @@
+/** Pattern registry: every matrix generator of commplan by its CLI name, with option checking (DESIGN.md "patterns"). */
+import { fail } from "../model/errors.js";
+import { MAX_P, type CommMatrix } from "../model/matrix.js";
+import { createRng, type Rng } from "../model/rng.js";
+import { rankaFig1 } from "./ranka-fig1.js";
+import { wangTable1 } from "./wang-table1.js";
+import { rankaKl } from "./ranka-kl.js";
+import { wangSet1, wangSet2 } from "./wang-test-sets.js";
+import { liuPattern1, liuPattern2, liuPattern3 } from "./liu-patterns.js";
+import { oneSpike } from "./one-spike.js";
+import { transpose2d } from "./transpose-2d.js";
+import { hRelation } from "./h-relation.js";
+import { uniformPattern } from "./uniform.js";
+import { zeroPattern } from "./zero.js";
+import { randomPattern } from "./random-matrix.js";
+
+/** One numeric option of a pattern (bounds inclusive). */
+export interface PatternOption {
+  readonly name: string;
+  readonly description: string;
+  readonly default: number;
+  readonly min: number;
+  readonly max?: number;
+  readonly integer: boolean;
+}
+
+/** A named matrix generator with its source, options and generate function. */
+export interface PatternDef {
+  readonly name: string;
+  readonly title: string;
+  readonly source: string;
+  readonly options: readonly PatternOption[];
+  /** fixed P for fixtures (e.g. 8), else undefined */
+  readonly fixedP?: number;
+  /** Builds the matrix; `opts` must come from resolvePatternOptions; checks only what depends on p. */
+  generate(p: number, opts: Readonly<Record<string, number>>, rng: Rng): CommMatrix;
+}
+
+/** Every pattern commplan knows, in the order `commplan patterns` lists them. */
+export const PATTERNS: readonly PatternDef[] = [
+  rankaFig1,
+  wangTable1,
+  rankaKl,
+  wangSet1,
+  wangSet2,
+  liuPattern1,
+  liuPattern2,
+  liuPattern3,
+  oneSpike,
+  transpose2d,
+  hRelation,
+  uniformPattern,
+  zeroPattern,
+  randomPattern,
+];
+
+/** The pattern called `name`; throws a BAD_OPTION CommplanError listing the known names. */
+export function findPattern(name: string): PatternDef {
+  const def = PATTERNS.find((d) => d.name === name);
+  if (def === undefined) {
+    throw fail("patterns", "BAD_OPTION", `unknown pattern '${String(name)}'; known: ${PATTERNS.map((d) => d.name).join(", ")}`, { field: "pattern" });
+  }
+  return def;
+}
+
+/** Fills defaults and checks every option (range, integer, unknown names) once; throws CommplanError naming the option. */
+export function resolvePatternOptions(def: PatternDef, given: Readonly<Record<string, number>>): Record<string, number> {
+  const known = new Set(def.options.map((o) => o.name));
+  for (const key of Object.keys(given)) {
+    if (!known.has(key)) {
+      const list = def.options.length > 0 ? def.options.map((o) => o.name).join(", ") : "(none)";
+      throw fail("patterns", "BAD_OPTION", `unknown option '${key}' for pattern '${def.name}'; known: ${list}`, { field: key });
+    }
+  }
+  const out: Record<string, number> = {};
+  for (const o of def.options) {
+    const v: unknown = Object.prototype.hasOwnProperty.call(given, o.name) ? given[o.name] : o.default;
+    out[o.name] = checkOptionValue(def, o, v);
+  }
+  return out;
+}
+
+function checkOptionValue(def: PatternDef, o: PatternOption, v: unknown): number {
+  const bad = (why: string): never => {
+    throw fail("patterns", "BAD_OPTION", `option '${o.name}' of pattern '${def.name}' ${why}, got ${String(v)}`, { field: o.name });
+  };
+  if (typeof v !== "number" || !Number.isFinite(v)) return bad("must be a finite number");
+  if (o.integer && !Number.isSafeInteger(v)) return bad("must be an integer");
+  if (v < o.min) return bad(`must be at least ${o.min}`);
+  if (o.max !== undefined && v > o.max) return bad(`must be at most ${o.max}`);
+  return v;
+}
+
+/** Checks p for a pattern (a positive integer up to MAX_P, equal to fixedP when the pattern has one). */
+export function checkPatternP(def: PatternDef, p: unknown): number {
+  if (typeof p !== "number" || !Number.isInteger(p) || p < 1 || p > MAX_P) {
+    throw fail("patterns", "BAD_OPTION", `p must be an integer in 1..${MAX_P}, got ${String(p)}`, { field: "p" });
+  }
+  if (def.fixedP !== undefined && p !== def.fixedP) {
+    throw fail("patterns", "BAD_OPTION", `pattern '${def.name}' is a fixed ${def.fixedP} x ${def.fixedP} matrix; p must be ${def.fixedP}, got ${p}`, { field: "p" });
+  }
+  return p;
+}
+
+/** The largest seed accepted; seeds are unsigned 32-bit integers. */
+export const MAX_SEED = 0xffffffff;
+
+/** Generates pattern `name` for P nodes from a seed, after checking p, the seed and every option. */
+export function generatePattern(name: string, p: number, given: Record<string, number>, seed: number): CommMatrix {
+  const def = findPattern(name);
+  checkPatternP(def, p);
+  if (typeof seed !== "number" || !Number.isInteger(seed) || seed < 0 || seed > MAX_SEED) {
+    throw fail("patterns", "BAD_OPTION", `seed must be an integer in 0..${MAX_SEED}, got ${String(seed)}`, { field: "seed" });
+  }
+  const opts = resolvePatternOptions(def, given);
+  return def.generate(p, opts, createRng(seed));
+}
