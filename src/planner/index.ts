@@ -3,3 +3,4 @@ export { PLANNERS, findPlanner, plan, resolvePlanOptions, type PlanRequest } fro
 export type { Planner, PlanOptions } from "./types.js";
 export { linearPermutation, lpPartner, lpRounds } from "./linear-permutation.js";
 export { shift } from "./shift.js";
+export * from "./four-stage/index.js";

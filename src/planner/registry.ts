@@ -3,12 +3,13 @@ import { fail } from "../model/errors.js";
 import type { CommMatrix } from "../model/matrix.js";
 import type { MachineModel } from "../model/machine.js";
 import type { JsonValue, Schedule } from "../model/schedule.js";
+import { fourStage } from "./four-stage/index.js";
 import { linearPermutation } from "./linear-permutation.js";
 import { shift } from "./shift.js";
 import type { Planner, PlanOptions } from "./types.js";
 
 /** Every registered planner, in the order `commplan algorithms` lists them. */
-export const PLANNERS: readonly Planner[] = [linearPermutation, shift];
+export const PLANNERS: readonly Planner[] = [linearPermutation, shift, fourStage];
 
 /** The planner called `name`; throws a CommplanError listing the known names. */
 export function findPlanner(name: string): Planner {

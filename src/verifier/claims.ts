@@ -14,6 +14,8 @@ export interface AlgorithmClaims {
   readonly pairwise?: boolean;
   /** Each step is a shift: all transfers of a step have the same (dst - src) mod P (004 sec 3.1.1). */
   readonly shift?: boolean;
+  /** The bounds of 004 sec 3.2.4 (Lemmas 1 and 3, Table 2, Theorems 1 and 2). */
+  readonly fourStage?: boolean;
 }
 
 const isPow2 = (p: number): boolean => (p & (p - 1)) === 0;
@@ -38,4 +40,5 @@ export const CLAIMS: { readonly [name: string]: AlgorithmClaims } = {
   "rs-nh": { direct: true, whole: false },
   coloring: { ...DIRECT_WHOLE, exactSteps: (_p, h, ports) => ({ bound: Math.ceil(h / ports), source: "Konig's edge-colouring theorem: max(f, g) = h phases (issue 4)" }) },
   "split-coloring": { direct: true, whole: false },
+  "four-stage": { direct: false, whole: false, fourStage: true },
 };

@@ -8,6 +8,7 @@ import { checkContention } from "./contention.js";
 import { checkDelivery } from "./delivery.js";
 import { checkDirect, checkPairwise, checkShiftSteps } from "./structure.js";
 import { checkFlow } from "./flow.js";
+import { checkFourStage } from "./four-stage-bounds.js";
 import { atLeast, atMost, check, makeReport, type Check, type Report } from "./report.js";
 import { stageMetrics } from "./stage-metrics.js";
 import { checkWellFormed } from "./well-formed.js";
@@ -75,6 +76,7 @@ export function verifySchedule(m: CommMatrix, s: Schedule, opts: VerifyOptions =
       const { bound, source } = claims.exactSteps(m.p, stats.h, ports);
       checks.push(check("steps-exact", `steps == ${bound}`, source, s.stepCount === bound, s.stepCount, bound, `${s.stepCount} steps, expected ${bound}`));
     }
+    if (claims.fourStage) checks.push(...checkFourStage(m, s, stats, flow.peakBuffer));
     if (claims.pairwise) checks.push(checkPairwise(s));
     if (claims.shift) checks.push(checkShiftSteps(s));
   } else {

@@ -161,16 +161,28 @@ describe("verifier on hand-made schedules", () => {
     expect(r.checks.find((c) => c.id === "sizes-add-up")!.holds).toBe(false);
   });
 
-  it("rejects a stalled node that transfers, and a schedule for another matrix", () => {
+  it("rejects a stalled node that sends (receiving is allowed), and a schedule for another matrix", () => {
     const b = new ScheduleBuilder(header, false);
     b.stage("a").step();
     b.transfer(0, 1, 4);
+    b.stall(1);
+    b.step();
+    b.transfer(2, 0, 3);
     b.stall(0);
     b.step();
+    b.stall(1);
     b.transfer(1, 2, 2);
-    b.transfer(2, 0, 3);
-    const s = b.build();
-    expect(verifySchedule(m, s).checks.find((c) => c.id === "stalls")!.holds).toBe(false);
+    const ok = b.build();
+    expect(verifySchedule(m, ok).checks.find((c) => c.id === "stalls")!.holds).toBe(false);
+    const b2 = new ScheduleBuilder(header, false);
+    b2.stage("a").step();
+    b2.transfer(0, 1, 4);
+    b2.stall(1);
+    b2.step();
+    b2.transfer(1, 2, 2);
+    b2.transfer(2, 0, 3);
+    const s = b2.build();
+    expect(verifySchedule(m, s).checks.find((c) => c.id === "stalls")!.holds).toBe(true);
     expect(() => verifySchedule(matrixFromRows([[0, 1], [1, 0]]), s)).toThrow(/P = 3, the matrix has P = 2/);
     expect(() => verifySchedule(matrixFromRows([[0, 4, 0], [0, 0, 2], [3, 1, 0]]), s)).toThrow(/another matrix/);
   });

@@ -1,0 +1,3 @@
+/** Writers and readers of commplan's file formats. */
+export * from "./schedule-json-write.js";
+export * from "./schedule-json-read.js";

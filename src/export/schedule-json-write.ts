@@ -1,0 +1,137 @@
+/** Schedule JSON writer: a Schedule as a commplan.schedule/v1 document, streamed in ~1 MiB pieces and renamed into place. */
+import { createWriteStream } from "node:fs";
+import { rename, rm } from "node:fs/promises";
+import { once } from "node:events";
+import { randomBytes } from "node:crypto";
+import { basename, dirname, join } from "node:path";
+import type { Writable } from "node:stream";
+import { fail, isCommplanError } from "../model/errors.js";
+import type { CommplanError } from "../model/errors.js";
+import { FORMAT_NAMES } from "../model/json-schema.js";
+import type { JsonValue, Schedule } from "../model/schedule.js";
+
+const MODULE = "schedule";
+/** Target size of the pieces the writer hands to the stream. */
+const PIECE = 1 << 20;
+
+/** JSON text of a value with object keys sorted, so equal values give equal bytes. */
+function canonicalJson(v: JsonValue | undefined): string {
+  if (v === null || typeof v !== "object") {
+    if (typeof v === "number" && !Number.isFinite(v)) throw fail(MODULE, "BAD_INPUT", `cannot write the non-finite number ${v} in params`, { field: "params" });
+    return JSON.stringify(v ?? null);
+  }
+  if (Array.isArray(v)) return `[${(v as readonly JsonValue[]).map(canonicalJson).join(",")}]`;
+  const o = v as { readonly [k: string]: JsonValue };
+  return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`).join(",")}}`;
+}
+
+function badValue(what: string, x: number, v: number): CommplanError {
+  return fail(MODULE, "BAD_INPUT", `cannot write transfer ${x}: ${what} = ${v} is not ${what === "start" || what === "end" ? "a finite number >= 0" : "a positive integer"}`);
+}
+
+/**
+ * The document as a sequence of strings of about `pieceSize` characters (deterministic bytes):
+ * the header one field per line, then one line per stage, step and transfer.
+ */
+export function* scheduleJsonPieces(s: Schedule, pieceSize = PIECE): Generator<string, void, undefined> {
+  let out =
+    `{\n"format":${JSON.stringify(FORMAT_NAMES.schedule)},\n"p":${s.p},\n"algorithm":${JSON.stringify(s.algorithm)},\n` +
+    `"params":${canonicalJson(s.params)},\n"seed":${s.seed === null ? "null" : canonicalJson(s.seed)},\n"elementBytes":${s.elementBytes},\n` +
+    `"matrixDigest":${JSON.stringify(s.matrixDigest)},\n"stages":[`;
+  const { stepStart, stallStart, stallNode, src, dst, size, chunks, times } = s;
+  for (let k = 0; k < s.stages.length; k++) {
+    const st = s.stages[k]!;
+    out += `${k > 0 ? "," : ""}\n{"name":${JSON.stringify(st.name)},"rearrange":${JSON.stringify(st.rearrange)},"steps":[`;
+    for (let step = st.firstStep; step < st.firstStep + st.stepCount; step++) {
+      out += `${step > st.firstStep ? "," : ""}\n{"transfers":[`;
+      const end = stepStart[step + 1]!;
+      for (let x = stepStart[step]!; x < end; x++) {
+        const z = size[x]!;
+        if (!(z >= 1 && Number.isInteger(z))) throw badValue("size", x, z);
+        out += `${x > stepStart[step]! ? "," : ""}\n{"src":${src[x]!},"dst":${dst[x]!},"size":${z}`;
+        if (chunks) {
+          out += ',"chunks":[';
+          for (let c = chunks.start[x]!; c < chunks.start[x + 1]!; c++) {
+            const off = chunks.offset[c]!, cnt = chunks.count[c]!;
+            if (!(off >= 0 && Number.isInteger(off))) throw badValue("chunk offset", x, off);
+            if (!(cnt >= 1 && Number.isInteger(cnt))) throw badValue("chunk count", x, cnt);
+            out += `${c > chunks.start[x]! ? "," : ""}[${chunks.origin[c]!},${chunks.dest[c]!},${off},${cnt}]`;
+          }
+          out += "]";
+        }
+        if (times) {
+          const t0 = times.start[x]!, t1 = times.end[x]!;
+          if (!(t0 >= 0 && Number.isFinite(t0))) throw badValue("start", x, t0);
+          if (!(t1 >= 0 && Number.isFinite(t1))) throw badValue("end", x, t1);
+          out += `,"start":${t0},"end":${t1}`;
+        }
+        out += "}";
+        if (out.length >= pieceSize) {
+          yield out;
+          out = "";
+        }
+      }
+      out += `${end > stepStart[step]! ? "\n" : ""}],"stalls":[`;
+      for (let q = stallStart[step]!; q < stallStart[step + 1]!; q++) out += `${q > stallStart[step]! ? "," : ""}${stallNode[q]!}`;
+      out += "]}";
+    }
+    out += `${st.stepCount > 0 ? "\n" : ""}]}`;
+  }
+  out += `${s.stages.length > 0 ? "\n" : ""}]\n}\n`;
+  yield out;
+}
+
+/** The whole document as one string (for small schedules and tests; large ones should use writeScheduleJson). */
+export function scheduleToJsonText(s: Schedule): string {
+  let text = "";
+  for (const piece of scheduleJsonPieces(s)) text += piece;
+  return text;
+}
+
+async function writePieces(s: Schedule, out: Writable): Promise<void> {
+  for (const piece of scheduleJsonPieces(s)) {
+    if (!out.write(piece)) await once(out, "drain");
+  }
+}
+
+function ioError(e: unknown, file: string): CommplanError {
+  if (isCommplanError(e)) return e;
+  const code = (e as { code?: unknown }).code;
+  const text = code === "ENOENT" ? "no such directory" : code === "EACCES" || code === "EPERM" ? "permission denied" : code === "EISDIR" ? "is a directory" : code === "ENOSPC" ? "no space left on the device" : code === "EPIPE" ? "the reader closed the pipe" : `cannot write: ${(e as Error).message}`;
+  return fail(MODULE, "IO", text, { file });
+}
+
+/**
+ * Writes the schedule as JSON to a path, or to stdout for "-". Streams ~1 MiB pieces with
+ * backpressure; a path is written to a temporary file in the same directory and renamed into
+ * place, so a failure never leaves a half-written file.
+ */
+export async function writeScheduleJson(s: Schedule, target: string): Promise<void> {
+  if (target === "-") {
+    try {
+      await writePieces(s, process.stdout);
+    } catch (e) {
+      throw ioError(e, "<stdout>");
+    }
+    return;
+  }
+  const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+  const ws = createWriteStream(tmp, { flags: "wx", highWaterMark: 4 * PIECE });
+  try {
+    await once(ws, "open");
+    await writePieces(s, ws);
+    ws.end();
+    await once(ws, "finish");
+    if (!ws.closed) await once(ws, "close");
+    await rename(tmp, target);
+  } catch (e) {
+    ws.on("error", () => undefined); // a write still in flight reports the destroyed stream; the first error wins
+    if (!ws.closed) {
+      const closed = once(ws, "close").catch(() => undefined);
+      ws.destroy();
+      await closed;
+    }
+    await rm(tmp, { force: true }).catch(() => undefined);
+    throw ioError(e, target);
+  }
+}

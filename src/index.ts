@@ -1,0 +1,9 @@
+/** commplan: plan, prove and replay communication schedules for parallel machines (the public API). */
+export * from "./model/index.js";
+export * from "./patterns/index.js";
+export { parseMatrixText, readMatrixFile } from "./patterns/files/matrix-read.js";
+export { matrixToCsvText, matrixToJsonText } from "./patterns/files/matrix-write.js";
+export * from "./planner/index.js";
+export * from "./verifier/index.js";
+export * from "./machines/index.js";
+export * from "./export/index.js";

@@ -1,0 +1,95 @@
+/** JSON Schema validation: the v1 schemas of schemas/ compiled once with ajv (draft 2020-12, strict). */
+import { readFileSync } from "node:fs";
+import Ajv2020Module from "ajv/dist/2020.js";
+import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
+import { fail } from "./errors.js";
+
+/** The documents commplan can validate; "schedule-header" is a schedule whose steps are not looked into. */
+export type SchemaName = "matrix" | "schedule" | "report" | "schedule-header";
+
+/** The format name every v1 document carries in its `format` field. */
+export const FORMAT_NAMES = {
+  matrix: "commplan.matrix/v1",
+  schedule: "commplan.schedule/v1",
+  report: "commplan.report/v1",
+} as const;
+
+const SCHEMA_FILES = {
+  matrix: "matrix.v1.schema.json",
+  schedule: "schedule.v1.schema.json",
+  report: "report.v1.schema.json",
+} as const;
+
+/** The `$id` of the derived schedule-header schema (not a file: schedule.v1 with `$defs/step` accepting anything). */
+const HEADER_ID = "https://commplan.dev/schemas/schedule-header.v1.schema.json";
+
+// Under `module: nodenext` the default import of this CommonJS module is `module.exports`, whose
+// `default` is the class; bundlers may hand over the class itself. Accept both.
+const Ajv2020 = (Ajv2020Module as unknown as { default?: typeof Ajv2020Module.default }).default ?? (Ajv2020Module as unknown as typeof Ajv2020Module.default);
+
+type JsonObject = { [k: string]: unknown };
+
+/** Reads one schema file from the repository's schemas/ folder (works from src/model and dist/model). */
+export function loadSchema(name: keyof typeof SCHEMA_FILES): JsonObject {
+  const url = new URL(`../../schemas/${SCHEMA_FILES[name]}`, import.meta.url);
+  return JSON.parse(readFileSync(url, "utf8")) as JsonObject;
+}
+
+let compiled: Record<SchemaName, ValidateFunction> | null = null;
+
+function validators(): Record<SchemaName, ValidateFunction> {
+  if (compiled) return compiled;
+  const ajv = new Ajv2020({ strict: true, allErrors: false, allowUnionTypes: true });
+  const matrix = loadSchema("matrix");
+  const schedule = loadSchema("schedule");
+  const report = loadSchema("report");
+  // The header schema is schedule.v1 itself with the step definition replaced by `true`, so
+  // the contract stays in one file and the streaming reader checks steps by hand.
+  const header = structuredClone(schedule);
+  header["$id"] = HEADER_ID;
+  header["title"] = "commplan schedule header, version 1 (steps not checked)";
+  (header["$defs"] as JsonObject)["step"] = true;
+  compiled = {
+    matrix: ajv.compile(matrix),
+    schedule: ajv.compile(schedule),
+    report: ajv.compile(report),
+    "schedule-header": ajv.compile(header),
+  };
+  return compiled;
+}
+
+/** Formats one ajv error as "<JSON path> <problem>" (the path of the document itself is "/"). */
+export function describeSchemaError(e: ErrorObject): string {
+  const path = e.instancePath === "" ? "/" : e.instancePath;
+  const params = e.params as { additionalProperty?: string; allowedValue?: unknown; allowedValues?: unknown[] };
+  let text = `${path} ${e.message ?? "is invalid"}`;
+  if (e.keyword === "additionalProperties" && params.additionalProperty !== undefined) text += ` ('${params.additionalProperty}')`;
+  else if (e.keyword === "const") text += ` ${JSON.stringify(params.allowedValue)}`;
+  else if (e.keyword === "enum" && params.allowedValues) text += `: ${params.allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
+  else if (e.keyword === "oneOf" && path === "/" && e.schemaPath.startsWith("#/oneOf")) text += " (give exactly one of 'rows' and 'entries')";
+  return text;
+}
+
+/**
+ * Validates `value` against a v1 schema; throws one CommplanError naming the JSON path of the first
+ * problem (`schedule: s.json: /stages/0/steps/3/transfers/2/src must be integer`). A wrong or missing
+ * `format` is BAD_FORMAT, anything else BAD_INPUT.
+ */
+export function validateWithSchema(schema: SchemaName, value: unknown, module: string, file?: string): void {
+  const validate = validators()[schema];
+  if (validate(value)) return;
+  // The errors of oneOf's failed branches come before the oneOf error itself, which says more.
+  const first = validate.errors?.find((e) => e.keyword === "oneOf") ?? validate.errors?.[0];
+  const place = (field: string): { file?: string; field: string } => (file === undefined ? { field } : { file, field });
+  const expected = FORMAT_NAMES[schema === "schedule-header" ? "schedule" : schema];
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw fail(module, "BAD_FORMAT", `not a ${expected} document: the top level is not a JSON object`, place("/"));
+  }
+  {
+    const format = (value as JsonObject)["format"];
+    if (format === undefined) throw fail(module, "BAD_FORMAT", `not a ${expected} document: the 'format' field is missing`, place("/format"));
+    if (format !== expected) throw fail(module, "BAD_FORMAT", `/format is ${JSON.stringify(format)}, expected "${expected}"`, place("/format"));
+  }
+  if (!first) throw fail(module, "BAD_INPUT", "the document does not match its schema", place("/"));
+  throw fail(module, "BAD_INPUT", describeSchemaError(first), place(first.instancePath === "" ? "/" : first.instancePath));
+}

@@ -1,0 +1,122 @@
+/** Four-stage algorithm A4 for any P: R-Comm, C-Comm, R-Comm, C-Comm with pseudo-nodes and priority stalls (004 sec 3.2). */
+import type { CommMatrix } from "../../model/matrix.js";
+import { ScheduleBuilder, type Rearrange, type Schedule } from "../../model/schedule.js";
+import { expectNoParams, planHeader } from "../plan-header.js";
+import type { Planner, PlanOptions } from "../types.js";
+import { cDistribute, rDistribute } from "./distribute.js";
+import { columnSize, nodeArray, rowTarget, type NodeArray } from "./node-array.js";
+import { fail } from "../../model/errors.js";
+import { rowAction, rowStageSteps, stallStep, type StallRule } from "./priority-schedule.js";
+import { routeCounts, routePieces, type Pieces, type StageChunks, type StageMessages, type StageRule } from "./stage-router.js";
+
+/** The four stage rules of 004 fig. 12 for a node array. */
+export function fourStageRules(a: NodeArray): StageRule[] {
+  const C = a.cols, R = a.rows;
+  const colTarget = (u: number, k: number): number => k * C + (u % C);
+  return [
+    // Stage I: R-Distribute, then R-Comm along rows (pseudo-node messages to the complete rows)
+    { buckets: C, target: (u, k) => rowTarget(a, u, k), split: (_u, j, h, out) => rDistribute(a, j, h, out) },
+    // Stage II: C-Distribute, then C-Comm along columns
+    {
+      buckets: R,
+      target: colTarget,
+      split: (u, j, h, out) => {
+        out.fill(0);
+        cDistribute(columnSize(a, u % C), j, h, out);
+      },
+    },
+    // Stage III: C-Collect (by destination column), then R-Comm along rows
+    { buckets: C, target: (u, k) => rowTarget(a, u, k), split: (_u, j, h, out) => { out.fill(0); out[j % C] = h; } },
+    // Stage IV: R-Collect (by destination row), then C-Comm along columns to the destination
+    { buckets: R, target: colTarget, split: (_u, j, h, out) => { out.fill(0); out[Math.floor(j / C)] = h; } },
+  ];
+}
+
+const STAGES: readonly { name: string; rearrange: Rearrange; rows: boolean }[] = [
+  { name: "I: rows (R-Distribute, R-Comm)", rearrange: "distribute", rows: true },
+  { name: "II: columns (C-Distribute, C-Comm)", rearrange: "distribute", rows: false },
+  { name: "III: rows (C-Collect, R-Comm)", rearrange: "collect", rows: true },
+  { name: "IV: columns (R-Collect, C-Comm)", rearrange: "collect", rows: false },
+];
+
+/** Adds message (u, bucket k) of a stage to the current step, with its chunks. */
+function emit(b: ScheduleBuilder, msgs: StageMessages, rule: StageRule, u: number, k: number): void {
+  const key = u * msgs.buckets + k;
+  const size = msgs.size[key]!;
+  if (size === 0) return;
+  b.transfer(u, rule.target(u, k), size);
+  if (!b.payload) return;
+  const c = msgs as StageChunks;
+  for (let x = c.start[key]!; x < c.start[key + 1]!; x++) b.chunk(c.origin[x]!, c.dest[x]!, c.offset[x]!, c.count[x]!);
+}
+
+/** Emits a row stage with the Revised R-Schedule (stalls included). */
+function emitRowStage(b: ScheduleBuilder, a: NodeArray, msgs: StageMessages, rule: StageRule, stallRule: StallRule): void {
+  const stalls = Int32Array.from({ length: a.p }, (_, u) => stallStep(a, u, stallRule));
+  for (let step = 1; step <= rowStageSteps(a); step++) {
+    b.step();
+    for (let u = 0; u < a.p; u++) {
+      const act = rowAction(a, u, step, stalls[u]!);
+      if (act === -1) b.stall(u);
+      else if (act >= 0) emit(b, msgs, rule, u, act);
+    }
+    b.dropEmptyStep();
+  }
+}
+
+/** Emits a column stage with the C-Schedule: in step s the node in row q of an N-node column sends to row (q + s) mod N. */
+function emitColumnStage(b: ScheduleBuilder, a: NodeArray, msgs: StageMessages, rule: StageRule): void {
+  for (let s = 1; s <= a.rows; s++) {
+    b.step();
+    for (let u = 0; u < a.p; u++) {
+      const n = columnSize(a, u % a.cols);
+      if (s <= n) emit(b, msgs, rule, u, (Math.floor(u / a.cols) + s) % n);
+    }
+    b.dropEmptyStep();
+  }
+}
+
+/** Checks the parameters: only `stalls` ("figure", the default, or "printed"). */
+function stallRuleOf(opts: PlanOptions): StallRule {
+  const { stalls = "figure", ...rest } = opts.params;
+  expectNoParams("four-stage (besides 'stalls')", { ...opts, params: rest });
+  if (stalls !== "figure" && stalls !== "printed") throw fail("planner", "BAD_OPTION", `four-stage: stalls must be 'figure' or 'printed', got '${String(stalls)}'`, { field: "params.stalls" });
+  return stalls;
+}
+
+function plan(m: CommMatrix, opts: PlanOptions): Schedule {
+  const stallRule = stallRuleOf(opts);
+  const { p } = m;
+  const a = nodeArray(p);
+  const rules = fourStageRules(a);
+  const b = new ScheduleBuilder(planHeader(m, "four-stage", opts), opts.payload, 4 * p * (a.cols + 1));
+  // diagonal elements stay where they are; everything else goes through the four stages
+  let counts: Float64Array | null = null;
+  let pieces: Pieces | null = null;
+  if (opts.payload) {
+    const holder: number[] = [], dest: number[] = [], count: number[] = [];
+    for (let i = 0; i < p; i++) for (let j = 0; j < p; j++) if (i !== j && m.data[i * p + j]! > 0) { holder.push(i); dest.push(j); count.push(m.data[i * p + j]!); }
+    pieces = { holder: Uint32Array.from(holder), origin: Uint32Array.from(holder), dest: Uint32Array.from(dest), offset: new Float64Array(holder.length), count: Float64Array.from(count) };
+  } else {
+    counts = m.data.slice();
+    for (let i = 0; i < p; i++) counts[i * p + i] = 0;
+  }
+  rules.forEach((rule, k) => {
+    let msgs: StageMessages;
+    if (pieces) ({ next: pieces, msgs } = routePieces(p, pieces, rule));
+    else ({ next: counts, msgs } = routeCounts(p, counts!, rule));
+    const st = STAGES[k]!;
+    b.stage(st.name, st.rearrange);
+    if (st.rows) emitRowStage(b, a, msgs, rule, stallRule);
+    else emitColumnStage(b, a, msgs, rule);
+  });
+  return b.build();
+}
+
+/** The four-stage planner (A4). */
+export const fourStage: Planner = {
+  name: "four-stage",
+  title: "A4: four stages over an R x C node array, any P (pseudo-nodes, priority stalls, load balancing)",
+  source: "004 sec 3.2, figs 5-12",
+  plan,
+};

@@ -1,0 +1,5 @@
+/** The four-stage algorithm (004 sec 3.2): planner, node array, priority schedule. */
+export { fourStage, fourStageRules } from "./four-stage.js";
+export { nodeArray, columnSize, rowTarget, isqrt, type NodeArray } from "./node-array.js";
+export { stallStep, rowAction, rowStageSteps } from "./priority-schedule.js";
+export { rDistribute, cDistribute } from "./distribute.js";

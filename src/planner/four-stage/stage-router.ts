@@ -1,0 +1,135 @@
+/** Stage router: moves held elements through one stage, at message level (count matrix) or payload level (piece table). */
+import { growF64, growU32 } from "../../model/growable.js";
+
+/** How one stage sends what a node holds. */
+export interface StageRule {
+  /** Buckets per node (one message per bucket). */
+  readonly buckets: number;
+  /** The node that receives node u's bucket k. */
+  target(u: number, k: number): number;
+  /** Splits h elements for destination j held at u into out[0..buckets). */
+  split(u: number, j: number, h: number, out: Float64Array): void;
+}
+
+/** Message sizes of a stage: size[u * buckets + k]. */
+export interface StageMessages {
+  readonly buckets: number;
+  readonly size: Float64Array;
+}
+
+/** Message level: routes the P x P holdings matrix `hold` (node, destination) through a stage. */
+export function routeCounts(p: number, hold: Float64Array, rule: StageRule): { next: Float64Array; msgs: StageMessages } {
+  const K = rule.buckets;
+  const size = new Float64Array(p * K);
+  const next = new Float64Array(p * p);
+  const out = new Float64Array(K);
+  const targets = new Int32Array(K);
+  for (let u = 0; u < p; u++) {
+    for (let k = 0; k < K; k++) targets[k] = rule.target(u, k);
+    const row = u * p;
+    for (let j = 0; j < p; j++) {
+      const h = hold[row + j]!;
+      if (h === 0) continue;
+      rule.split(u, j, h, out);
+      for (let k = 0; k < K; k++) {
+        const n = out[k]!;
+        if (n === 0) continue;
+        const sk = u * K + k, nk = targets[k]! * p + j;
+        size[sk] = size[sk]! + n;
+        next[nk] = next[nk]! + n;
+      }
+    }
+  }
+  return { next, msgs: { buckets: K, size } };
+}
+
+/** Pieces of messages held by nodes: elements offset..offset+count-1 of message origin -> dest, at holder. */
+export interface Pieces {
+  readonly holder: Uint32Array;
+  readonly origin: Uint32Array;
+  readonly dest: Uint32Array;
+  readonly offset: Float64Array;
+  readonly count: Float64Array;
+}
+
+/** The chunks each message of a stage carries: chunks of message key = u * buckets + k are [start[key], start[key + 1]). */
+export interface StageChunks extends StageMessages {
+  readonly start: Uint32Array;
+  readonly origin: Uint32Array;
+  readonly dest: Uint32Array;
+  readonly offset: Float64Array;
+  readonly count: Float64Array;
+}
+
+/** Stable counting sort of indices 0..n-1 (or `input`) by key[i] in [0, range). */
+function sortByKey(key: Uint32Array, range: number, input: Uint32Array | null): Uint32Array {
+  const n = key.length;
+  const cnt = new Uint32Array(range + 1);
+  for (let i = 0; i < n; i++) cnt[key[i]! + 1]!++;
+  for (let k = 0; k < range; k++) cnt[k + 1] = cnt[k + 1]! + cnt[k]!;
+  const out = new Uint32Array(n);
+  for (let t = 0; t < n; t++) {
+    const i = input ? input[t]! : t;
+    out[cnt[key[i]!]!++] = i;
+  }
+  return out;
+}
+
+/**
+ * Payload level: groups the pieces by (holder, destination), splits each group's elements into
+ * the buckets in order (cutting pieces at bucket boundaries), and returns the chunks of every
+ * message plus the pieces after the stage. Same sizes as `routeCounts` by construction.
+ */
+export function routePieces(p: number, pieces: Pieces, rule: StageRule): { next: Pieces; msgs: StageChunks } {
+  const K = rule.buckets;
+  const n = pieces.holder.length;
+  const order = sortByKey(pieces.holder, p, sortByKey(pieces.dest, p, null));
+  const cKey = growU32(n * 2), cOrigin = growU32(n * 2), cDest = growU32(n * 2), cOffset = growF64(n * 2), cCount = growF64(n * 2);
+  const out = new Float64Array(K);
+  let g = 0;
+  while (g < n) {
+    const u = pieces.holder[order[g]!]!, j = pieces.dest[order[g]!]!;
+    let e = g, h = 0;
+    while (e < n && pieces.holder[order[e]!] === u && pieces.dest[order[e]!] === j) h += pieces.count[order[e++]!]!;
+    rule.split(u, j, h, out);
+    // walk the group's pieces, filling bucket k with out[k] elements
+    let k = 0, need = out[0]!;
+    for (let x = g; x < e; x++) {
+      const pc = order[x]!;
+      let off = pieces.offset[pc]!, left = pieces.count[pc]!;
+      while (left > 0) {
+        while (need === 0) need = out[++k]!;
+        const take = Math.min(left, need);
+        cKey.push(u * K + k);
+        cOrigin.push(pieces.origin[pc]!);
+        cDest.push(j);
+        cOffset.push(off);
+        cCount.push(take);
+        off += take;
+        left -= take;
+        need -= take;
+      }
+    }
+    g = e;
+  }
+  const key = cKey.toArray();
+  const corder = sortByKey(key, p * K, null);
+  const m = key.length;
+  const start = new Uint32Array(p * K + 1);
+  const size = new Float64Array(p * K);
+  const origin = new Uint32Array(m), dest = new Uint32Array(m), offset = new Float64Array(m), count = new Float64Array(m), holder = new Uint32Array(m);
+  const co = cOrigin.toArray(), cd = cDest.toArray(), cf = cOffset.toArray(), cc = cCount.toArray();
+  for (let t = 0; t < m; t++) {
+    const i = corder[t]!;
+    const kk = key[i]!;
+    start[kk + 1]!++;
+    size[kk] = size[kk]! + cc[i]!;
+    origin[t] = co[i]!;
+    dest[t] = cd[i]!;
+    offset[t] = cf[i]!;
+    count[t] = cc[i]!;
+    holder[t] = rule.target(Math.floor(kk / K), kk % K);
+  }
+  for (let kk = 0; kk < p * K; kk++) start[kk + 1] = start[kk + 1]! + start[kk]!;
+  return { next: { holder, origin, dest, offset, count }, msgs: { buckets: K, size, start, origin, dest, offset, count } };
+}

@@ -1,0 +1,117 @@
+/** Four-stage bounds: 004 Lemma 1, Lemma 3 / Table 2, Theorems 1 and 2, exact when P divides every M[i][j], with residuals otherwise. */
+import type { CommMatrix } from "../model/matrix.js";
+import type { MatrixStats } from "../model/matrix-stats.js";
+import type { Schedule } from "../model/schedule.js";
+import { check, type Check } from "./report.js";
+
+/** The node array of 004 sec 3.2 as the verifier derives it (from the paper, not from the planner). */
+export interface PaperArray {
+  readonly C: number;
+  readonly R: number;
+  readonly r: number;
+  /** ceil(sqrt P), the paper's bounds are stated with it. */
+  readonly s: number;
+}
+
+/** C = ceil(sqrt P), R = ceil(P / C), r = P mod C; C = floor(sqrt P) when r > R - 1 (004 sec 3.2.2 A). */
+export function paperArray(p: number): PaperArray {
+  let f = Math.floor(Math.sqrt(p));
+  while (f * f > p) f--;
+  while ((f + 1) * (f + 1) <= p) f++;
+  const s = f * f === p ? f : f + 1;
+  let C = s, R = Math.ceil(p / C), r = p % C;
+  if (r > 0 && r > R - 1) {
+    C = f;
+    R = Math.ceil(p / C);
+    r = p % C;
+  }
+  return { C, R, r, s };
+}
+
+const SRC = "004 sec 3.2.4";
+
+/**
+ * The bounds checked for a four-stage plan (docs/algorithms/four-stage.md derives them). With
+ * w = R (complete column) or R - 1 (incomplete), N_b the size of column b, L = L_max, f and g the
+ * largest fan-out and fan-in:
+ *  - received messages per node (local copy included), Lemma 1: stages I, III: C (complete column),
+ *    C + 1 (incomplete); stages II, IV: R (complete), R - 1 (incomplete).
+ *  - longest message received, Lemma 3 / Table 2 when P divides every entry:
+ *    I: w L/P; II: C L/P | (C + 1) L/P; III: w L/P; IV: C L/P | (C + 1) L/P.
+ *    General matrices add the rounding of R-Distribute (< 3 elements per non-zero entry) and
+ *    C-Distribute (< 1 per destination): I: + 3f; II: + 3 f n1 / N + P;
+ *    III: + w (3g / N_min + R); IV: + n (3g / N_min + R), n = C or C + 1.
+ *  - steps, Theorem 2: I, III <= C + 1 (C when r = 0); II, IV <= R; all four <= 4 ceil(sqrt P) + 2.
+ *  - peak elements held by a node, Theorem 1: <= 2 ceil(sqrt P)^2 L/P + the largest diagonal entry
+ *    (diagonal elements stay put); general matrices use the sum of two consecutive stages'
+ *    received-volume bounds instead.
+ */
+export function checkFourStage(m: CommMatrix, s: Schedule, stats: MatrixStats, peak: number): Check[] {
+  const { p } = m;
+  const { C, R, r, s: cs } = paperArray(p);
+  const checks: Check[] = [];
+  if (s.stages.length !== 4) {
+    return [check("four-stage-stages", "a four-stage plan has 4 stages", SRC, false, s.stages.length, 4, `${s.stages.length} stages`)];
+  }
+  let divisible = true;
+  let diagMax = 0;
+  for (let i = 0; i < p; i++) {
+    for (let j = 0; j < p; j++) {
+      const v = m.data[i * p + j]!;
+      if (i === j) diagMax = Math.max(diagMax, v);
+      else if (v % p !== 0) divisible = false;
+    }
+  }
+  const L = stats.lMax, f = stats.f, g = stats.g;
+  const incomplete = (u: number): boolean => r > 0 && u % C >= r;
+  const nMin = r > 0 ? R - 1 : R;
+  const recvBound = (k: number, inc: boolean): number => (k % 2 === 0 ? (inc ? C + 1 : C) : inc ? R - 1 : R);
+  const longBound = (k: number, inc: boolean): number => {
+    const w = inc ? R - 1 : R;
+    const n1 = inc ? C + 1 : C;
+    switch (k) {
+      case 0: return (w * L) / p + (divisible ? 0 : 3 * f);
+      case 1: return (n1 * L) / p + (divisible ? 0 : (3 * f * n1) / Math.max(1, w) + p);
+      case 2: return (w * L) / p + (divisible ? 0 : w * ((3 * g) / Math.max(1, nMin) + R));
+      default: return (n1 * L) / p + (divisible ? 0 : n1 * ((3 * g) / Math.max(1, nMin) + R));
+    }
+  };
+  const tag = divisible ? "P divides every M[i][j]" : "general matrix, with rounding residuals";
+  const recv = new Uint32Array(p), longest = new Float64Array(p);
+  let totalSteps = 0;
+  const received: number[] = [L];
+  s.stages.forEach((stage, k) => {
+    recv.fill(0);
+    longest.fill(0);
+    for (let x = s.stepStart[stage.firstStep]!; x < s.stepStart[stage.firstStep + stage.stepCount]!; x++) {
+      const d = s.dst[x]!;
+      recv[d]!++;
+      if (s.size[x]! > longest[d]!) longest[d] = s.size[x]!;
+    }
+    let recvOk = true, longOk = true, worstRecv = 0, worstLong = 0;
+    let recvWitness: string | null = null, longWitness: string | null = null;
+    for (let u = 0; u < p; u++) {
+      const inc = incomplete(u);
+      worstRecv = Math.max(worstRecv, recv[u]!);
+      worstLong = Math.max(worstLong, longest[u]!);
+      if (recv[u]! > recvBound(k, inc)) { recvOk = false; recvWitness ??= `node ${u} (${inc ? "incomplete" : "complete"} column) receives ${recv[u]} messages, bound ${recvBound(k, inc)}`; }
+      if (longest[u]! > longBound(k, inc) + 1e-9) { longOk = false; longWitness ??= `node ${u} (${inc ? "incomplete" : "complete"} column) receives a message of ${longest[u]} elements, bound ${longBound(k, inc)}`; }
+    }
+    const roman = ["I", "II", "III", "IV"][k]!;
+    checks.push(check(`four-stage-${roman}-received`, `stage ${roman}: messages received per node <= Lemma 1 (C = ${C}, R = ${R}, r = ${r})`, `${SRC} Lemma 1`, recvOk, worstRecv, Math.max(recvBound(k, false), recvBound(k, true)), recvWitness));
+    checks.push(check(`four-stage-${roman}-longest`, `stage ${roman}: longest message received <= Lemma 3 / Table 2 (${tag})`, `${SRC} Lemma 3, Table 2`, longOk, worstLong, Math.max(longBound(k, false), r > 0 ? longBound(k, true) : 0), longWitness));
+    const stepBound = k % 2 === 0 ? C + (r > 0 ? 1 : 0) : R;
+    checks.push(check(`four-stage-${roman}-steps`, `stage ${roman}: steps <= ${stepBound}`, `${SRC} Theorem 2; sec 3.2.2 B`, stage.stepCount <= stepBound, stage.stepCount, stepBound, `${stage.stepCount} steps`));
+    totalSteps += stage.stepCount;
+    received.push(Math.max(recvBound(k, false) * longBound(k, false), r > 0 ? recvBound(k, true) * longBound(k, true) : 0));
+  });
+  checks.push(check("four-stage-start-ups", "steps (start-ups) in all four stages <= 4 ceil(sqrt P) + 2", `${SRC} Theorem 2, Table 3`, totalSteps <= 4 * cs + 2, totalSteps, 4 * cs + 2, `${totalSteps} steps`));
+  let peakBound = 2 * cs * cs * (L / p) + diagMax;
+  if (!divisible) {
+    let worst = 0;
+    for (let k = 1; k < received.length; k++) worst = Math.max(worst, received[k - 1]! + received[k]!);
+    peakBound = Math.max(peakBound, worst + diagMax);
+  }
+  checks.push(check("four-stage-buffer", `peak elements held by a node <= Theorem 1 (${tag})`, `${SRC} Theorem 1, Table 4`, peak <= peakBound + 1e-9, peak, peakBound, `a node holds ${peak} elements`));
+  return checks;
+}

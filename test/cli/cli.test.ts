@@ -1,0 +1,152 @@
+import { describe, expect, it } from "vitest";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync, existsSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { main } from "../../src/cli/main.js";
+import type { CliIo } from "../../src/cli/io.js";
+
+async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = "", err = "";
+  const io: CliIo = { out: (t) => void (out += t), err: (t) => void (err += t), interactive: false };
+  const code = await main(argv, io);
+  return { code, out, err };
+}
+
+const dir = mkdtempSync(join(tmpdir(), "commplan-cli-"));
+const f = (name: string): string => join(dir, name);
+
+describe("commplan gen | plan | verify (issue 2, done-when)", () => {
+  for (const p of [64, 61]) {
+    for (const algorithm of ["linear-permutation", "shift"]) {
+      it(`pattern1, P = ${p}, ${algorithm}, payload: verify exits 0`, async () => {
+        const m = f(`m${p}.json`), s = f(`s${p}-${algorithm}.json`);
+        expect((await run("gen", "pattern1", "--p", String(p), "--seed", "1", "-o", m)).code).toBe(0);
+        const planned = await run("plan", m, "--algorithm", algorithm, "--payload", "-o", s);
+        expect(planned.code).toBe(0);
+        const v = await run("verify", s, "--matrix", m);
+        expect(v.err).toBe("");
+        expect(v.code).toBe(0);
+        expect(v.out).toMatch(/all checks hold/);
+        const j = await run("verify", s, "--matrix", m, "--json");
+        expect(JSON.parse(j.out)).toMatchObject({ format: "commplan.report/v1", ok: true, p });
+      });
+    }
+  }
+
+  it("gen is deterministic for a seed and different for another seed", async () => {
+    await run("gen", "pattern1", "--p", "16", "--seed", "5", "-o", f("a.json"));
+    await run("gen", "pattern1", "--p", "16", "--seed", "5", "-o", f("b.json"));
+    await run("gen", "pattern1", "--p", "16", "--seed", "6", "-o", f("c.json"));
+    expect(readFileSync(f("a.json"), "utf8")).toBe(readFileSync(f("b.json"), "utf8"));
+    expect(readFileSync(f("a.json"), "utf8")).not.toBe(readFileSync(f("c.json"), "utf8"));
+  });
+
+  it("verify exits 1 and names the failing check for a corrupted schedule", async () => {
+    await run("gen", "uniform", "--p", "6", "-o", f("u.json"));
+    await run("plan", f("u.json"), "-a", "shift", "--payload", "-o", f("us.json"));
+    const doc = JSON.parse(readFileSync(f("us.json"), "utf8"));
+    doc.stages[0].steps[1].transfers.push(doc.stages[0].steps[0].transfers.pop());
+    writeFileSync(f("bad.json"), JSON.stringify(doc));
+    const v = await run("verify", f("bad.json"), "--matrix", f("u.json"));
+    expect(v.code).toBe(1);
+    expect(v.out).toMatch(/FAIL/);
+    expect(v.out).toMatch(/node-contention: step 1: node \d+ (sends|receives) 2 messages/);
+  });
+
+  it("cost, stats and the listings print and exit 0", async () => {
+    await run("gen", "pattern1", "--p", "8", "-o", f("c8.json"));
+    await run("plan", f("c8.json"), "-a", "shift", "-o", f("c8s.json"));
+    const c = await run("cost", f("c8s.json"), "--machine", "t3d-004", "--json");
+    expect(c.code).toBe(0);
+    expect(JSON.parse(c.out).total).toBeGreaterThan(0);
+    const st = await run("stats", f("c8.json"), "--json");
+    expect(JSON.parse(st.out)).toMatchObject({ p: 8, h: 7 });
+    for (const cmd of ["algorithms", "machines", "patterns"]) {
+      const r = await run(cmd);
+      expect(r.code).toBe(0);
+      expect(r.out.length).toBeGreaterThan(20);
+    }
+  });
+
+  it("demo plans, verifies and costs the built-in example", async () => {
+    const d = await run("demo");
+    expect(d.code).toBe(0);
+    expect(d.out).toMatch(/linear-permutation\s+yes/);
+    expect(d.out).toMatch(/shift\s+yes/);
+  });
+});
+
+describe("bad input exits 2 with one line naming the problem", () => {
+  const cases: [string, string, RegExp][] = [
+    ["not square", '{"format":"commplan.matrix/v1","p":2,"rows":[[0,1],[1]]}', /row 1 has 1 entries, expected 2/],
+    ["negative", '{"format":"commplan.matrix/v1","p":2,"rows":[[0,-1],[1,0]]}', /-1|minimum|negative/],
+    ["fractional", '{"format":"commplan.matrix/v1","p":2,"rows":[[0,1.5],[1,0]]}', /integer/],
+    ["wrong format name", '{"format":"commplan.matrix/v2","p":2,"rows":[[0,1],[1,0]]}', /format/],
+    ["P = 0", '{"format":"commplan.matrix/v1","p":0,"rows":[]}', /p|empty/],
+    ["malformed JSON", '{"format":"commplan.matrix/v1",\n"p":2,\n"rows":[[0,1],[1,0]\n', /line \d/],
+    ["malformed CSV", "0,1,2\n1,0,x\n2,2,0\n", /line 2/],
+    ["NaN in CSV", "0,NaN\n1,0\n", /line 1/],
+    ["empty", "", /empty|no rows|nothing/i],
+  ];
+  for (const [name, text, re] of cases) {
+    it(name, async () => {
+      const file = f(`bad-${name.replace(/\W/g, "_")}.${name.includes("CSV") ? "csv" : "json"}`);
+      writeFileSync(file, text);
+      const r = await run("stats", file);
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(re);
+      expect(r.err.trim().split("\n")).toHaveLength(1);
+      expect(r.err).not.toMatch(/\n\s+at /);
+    });
+  }
+
+  it("a schedule for another matrix", async () => {
+    await run("gen", "uniform", "--p", "5", "-o", f("m5.json"));
+    await run("gen", "pattern1", "--p", "5", "-o", f("m5b.json"));
+    await run("plan", f("m5.json"), "-a", "shift", "-o", f("s5.json"));
+    const r = await run("verify", f("s5.json"), "--matrix", f("m5b.json"));
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/another matrix/);
+  });
+
+  it("unknown algorithm, machine, pattern option, missing file, bad seed, unknown command", async () => {
+    await run("gen", "uniform", "--p", "4", "-o", f("m4.json"));
+    expect((await run("plan", f("m4.json"), "-a", "nope")).err).toMatch(/unknown algorithm 'nope'/);
+    expect((await run("cost", f("m4.json"), "--machine", "nope")).err).toMatch(/unknown machine 'nope'/);
+    expect((await run("gen", "uniform", "--p", "4", "--mmax", "3")).err).toMatch(/pattern 'uniform' has no option --mmax/);
+    expect((await run("stats", f("missing.json"))).err).toMatch(/missing\.json/);
+    expect((await run("gen", "uniform", "--p", "4", "--seed", "-3")).err).toMatch(/--seed must be an integer/);
+    const u = await run("frobnicate");
+    expect(u.code).toBe(2);
+    expect(u.err).toMatch(/unknown command/);
+  });
+
+  it("a failed write leaves no partial file", async () => {
+    const r = await run("gen", "uniform", "--p", "4", "-o", join(dir, "no-such-dir", "m.json"));
+    expect(r.code).toBe(2);
+    expect(existsSync(join(dir, "no-such-dir"))).toBe(false);
+    expect(readdirSync(dir).filter((n) => n.includes(".tmp-"))).toEqual([]);
+  });
+});
+
+describe("the installed command", () => {
+  const bin = join(import.meta.dirname, "..", "..", "bin", "commplan.js");
+  it("prints --help for every sub-command and exits 0", () => {
+    for (const cmd of ["demo", "gen", "stats", "plan", "verify", "cost", "algorithms", "machines", "patterns"]) {
+      const out = execFileSync(process.execPath, [bin, cmd, "--help"], { encoding: "utf8" });
+      expect(out).toMatch(new RegExp(`Usage: commplan ${cmd}`));
+    }
+  });
+  it("reads a matrix from stdin and writes the schedule to stdout", () => {
+    const m = execFileSync(process.execPath, [bin, "gen", "uniform", "--p", "4"], { encoding: "utf8" });
+    const s = execFileSync(process.execPath, [bin, "plan", "-", "-a", "linear-permutation"], { input: m, encoding: "utf8" });
+    expect(JSON.parse(s)).toMatchObject({ format: "commplan.schedule/v1", p: 4, algorithm: "linear-permutation" });
+  });
+  it("usage errors exit 2 without a stack trace", () => {
+    const r = spawnSync(process.execPath, [bin, "plan"], { encoding: "utf8" });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/missing required argument|required option/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});
