@@ -4,3 +4,4 @@ export type { Planner, PlanOptions } from "./types.js";
 export { linearPermutation, lpPartner, lpRounds } from "./linear-permutation.js";
 export { shift } from "./shift.js";
 export * from "./four-stage/index.js";
+export * from "./permutation/index.js";

@@ -5,11 +5,14 @@ import type { MachineModel } from "../model/machine.js";
 import type { JsonValue, Schedule } from "../model/schedule.js";
 import { fourStage } from "./four-stage/index.js";
 import { linearPermutation } from "./linear-permutation.js";
+import { PERMUTATION_PLANNERS } from "./permutation/index.js";
 import { shift } from "./shift.js";
+import { TOTAL_EXCHANGE_PLANNERS } from "./total-exchange/index.js";
+import { TWO_STAGE_PLANNERS } from "./two-stage/index.js";
 import type { Planner, PlanOptions } from "./types.js";
 
 /** Every registered planner, in the order `commplan algorithms` lists them. */
-export const PLANNERS: readonly Planner[] = [linearPermutation, shift, fourStage];
+export const PLANNERS: readonly Planner[] = [linearPermutation, shift, ...PERMUTATION_PLANNERS, ...TWO_STAGE_PLANNERS, fourStage, ...TOTAL_EXCHANGE_PLANNERS];
 
 /** The planner called `name`; throws a CommplanError listing the known names. */
 export function findPlanner(name: string): Planner {

@@ -1,4 +1,18 @@
 /** Claims: what the papers promise for each named algorithm, as the verifier knows it (never from planner code). */
+import type { CommMatrix } from "../model/matrix.js";
+import type { MatrixStats } from "../model/matrix-stats.js";
+import type { Schedule } from "../model/schedule.js";
+import type { Check } from "./report.js";
+import { TOTAL_EXCHANGE_CLAIMS } from "./claims-total-exchange.js";
+import { TWO_STAGE_CLAIMS } from "./claims-two-stage.js";
+
+/** What the verifier has measured before the algorithm's own checks run. */
+export interface ClaimContext {
+  /** Send and receive ports per node. */
+  readonly ports: number;
+  /** Peak elements held by one node (flow check). */
+  readonly peakBuffer: number;
+}
 
 /** The structure a schedule of a given algorithm must have. */
 export interface AlgorithmClaims {
@@ -16,6 +30,8 @@ export interface AlgorithmClaims {
   readonly shift?: boolean;
   /** The bounds of 004 sec 3.2.4 (Lemmas 1 and 3, Table 2, Theorems 1 and 2). */
   readonly fourStage?: boolean;
+  /** Further checks of this algorithm's bounds (each a named row of the report). */
+  readonly extra?: (m: CommMatrix, s: Schedule, stats: MatrixStats, ctx: ClaimContext) => Check[];
 }
 
 const isPow2 = (p: number): boolean => (p & (p - 1)) === 0;
@@ -41,4 +57,6 @@ export const CLAIMS: { readonly [name: string]: AlgorithmClaims } = {
   coloring: { ...DIRECT_WHOLE, exactSteps: (_p, h, ports) => ({ bound: Math.ceil(h / ports), source: "Konig's edge-colouring theorem: max(f, g) = h phases (issue 4)" }) },
   "split-coloring": { direct: true, whole: false },
   "four-stage": { direct: false, whole: false, fourStage: true },
+  ...TWO_STAGE_CLAIMS,
+  ...TOTAL_EXCHANGE_CLAIMS,
 };

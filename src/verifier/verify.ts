@@ -77,6 +77,7 @@ export function verifySchedule(m: CommMatrix, s: Schedule, opts: VerifyOptions =
       checks.push(check("steps-exact", `steps == ${bound}`, source, s.stepCount === bound, s.stepCount, bound, `${s.stepCount} steps, expected ${bound}`));
     }
     if (claims.fourStage) checks.push(...checkFourStage(m, s, stats, flow.peakBuffer));
+    if (claims.extra) checks.push(...claims.extra(m, s, stats, { ports, peakBuffer: flow.peakBuffer }));
     if (claims.pairwise) checks.push(checkPairwise(s));
     if (claims.shift) checks.push(checkShiftSteps(s));
   } else {

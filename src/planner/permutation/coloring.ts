@@ -1,0 +1,73 @@
+/** Coloring: exact bipartite edge colouring of the message graph into h = max(f, g) partial permutations (Konig's theorem; the optimum RS_N of 003 sec 3.3 approximates). */
+import { fail } from "../../model/errors.js";
+import type { CommMatrix } from "../../model/matrix.js";
+import { ScheduleBuilder, type JsonValue, type Schedule } from "../../model/schedule.js";
+import { planHeader } from "../plan-header.js";
+import type { Planner, PlanOptions } from "../types.js";
+import { colorBipartite, colorMaxima, improveSumOfMaxima, orderBySizeDesc, sumOfMaximaLowerBound } from "./edge-coloring.js";
+import { offDiagonalMessages, rejectUnknownParams } from "./messages.js";
+
+const NAME = "coloring";
+
+/** Parameters of `coloring`: `improve` (default true) runs the pairwise colour-swap pass. */
+export interface ColoringParams {
+  readonly improve: boolean;
+}
+
+/** Checks the params of `coloring`; `sumOfMaxima` and `lowerBound` (written by the planner) are accepted and ignored. */
+export function coloringParams(params: { readonly [k: string]: JsonValue }): ColoringParams {
+  rejectUnknownParams(NAME, params, ["improve", "sumOfMaxima", "lowerBound"]);
+  const v = params["improve"];
+  if (v !== undefined && typeof v !== "boolean") throw fail("planner", "BAD_OPTION", `${NAME}: improve must be true or false, got ${JSON.stringify(v)}`, { field: "params.improve" });
+  return { improve: v ?? true };
+}
+
+/** Work budget of the improvement pass (node and edge visits), a fixed multiple of the colouring's own size. */
+export function improveBudget(p: number, edges: number, colors: number): number {
+  return 4 * (edges + p * Math.min(colors, 64));
+}
+
+/**
+ * Messages (non-zero off-diagonal entries) are edges sender -> receiver; a proper edge colouring
+ * with h colours (h = max(f, g), exact by Konig's theorem for bipartite graphs) gives h phases,
+ * each a partial permutation, every message sent whole. Edges are coloured largest first
+ * (first-fit with alternating-path repair, see edge-coloring.ts), then `improveSumOfMaxima`
+ * reorients alternating components to lower the sum over phases of the largest message. Phases
+ * are emitted heaviest first. The header params gain `sumOfMaxima` and `lowerBound` (the
+ * threshold-degree bound of `sumOfMaximaLowerBound`). Deterministic: the seed is not used (null).
+ */
+function plan(m: CommMatrix, opts: PlanOptions): Schedule {
+  const { improve } = coloringParams(opts.params);
+  const msgs = offDiagonalMessages(m);
+  const { p, src, dst, size } = msgs;
+  const order = orderBySizeDesc(size);
+  const col = colorBipartite(p, src, dst, order);
+  const D = col.colors;
+  const max = improve ? improveSumOfMaxima(p, col, src, dst, size, improveBudget(p, msgs.count, D)) : colorMaxima(p, col, size);
+  const lowerBound = sumOfMaximaLowerBound(p, src, dst, size, order);
+  const phases = Array.from({ length: D }, (_, c) => c).sort((x, y) => max[y]! - max[x]! || x - y);
+  let sumOfMaxima = 0;
+  for (let c = 0; c < D; c++) sumOfMaxima += max[c]!;
+  const base = planHeader(m, NAME, opts);
+  const header = { ...base, seed: null, params: { ...opts.params, sumOfMaxima, lowerBound } };
+  const b = new ScheduleBuilder(header, opts.payload, msgs.count);
+  b.stage("phases", "compose");
+  for (const c of phases) {
+    b.step();
+    for (let u = 0; u < p; u++) {
+      const e = col.sendAt[u * D + c]!;
+      if (e < 0) continue;
+      b.transfer(u, dst[e]!, size[e]!);
+      if (b.payload) b.chunk(u, dst[e]!, 0, size[e]!);
+    }
+  }
+  return b.build();
+}
+
+/** Exact edge colouring: h = max(f, g) phases, whole messages, small sum of phase maxima. */
+export const coloring: Planner = {
+  name: NAME,
+  title: "exact bipartite edge colouring: h = max(f, g) contention-free phases, whole messages",
+  source: "003 sec 3.3 (partial permutations); Konig's edge-colouring theorem",
+  plan,
+};

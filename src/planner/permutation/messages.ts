@@ -1,0 +1,65 @@
+/** Off-diagonal message lists and parameter checks shared by the permutation-decomposition planners (003 sec 3.3). */
+import { fail } from "../../model/errors.js";
+import type { CommMatrix } from "../../model/matrix.js";
+import type { JsonValue } from "../../model/schedule.js";
+
+/**
+ * The network messages of a matrix (non-zero off-diagonal entries) in row-major order, as columns:
+ * message k goes src[k] -> dst[k] with size[k] elements; the messages of row i are
+ * rowStart[i] .. rowStart[i + 1] - 1 (the CCOM rows of 003 fig. 4).
+ */
+export interface MessageList {
+  readonly p: number;
+  readonly count: number;
+  readonly src: Uint32Array;
+  readonly dst: Uint32Array;
+  readonly size: Float64Array;
+  readonly rowStart: Uint32Array;
+}
+
+/** Collects the non-zero off-diagonal entries of m (the diagonal is a local copy and needs no phase). */
+export function offDiagonalMessages(m: CommMatrix): MessageList {
+  const { p, data } = m;
+  let count = 0;
+  for (let i = 0; i < p; i++) {
+    const base = i * p;
+    for (let j = 0; j < p; j++) if (j !== i && data[base + j]! > 0) count++;
+  }
+  const src = new Uint32Array(count), dst = new Uint32Array(count), size = new Float64Array(count);
+  const rowStart = new Uint32Array(p + 1);
+  let k = 0;
+  for (let i = 0; i < p; i++) {
+    rowStart[i] = k;
+    const base = i * p;
+    for (let j = 0; j < p; j++) {
+      const v = data[base + j]!;
+      if (j === i || v === 0) continue;
+      src[k] = i;
+      dst[k] = j;
+      size[k] = v;
+      k++;
+    }
+  }
+  rowStart[p] = k;
+  return { p, count, src, dst, size, rowStart };
+}
+
+/** Throws a BAD_OPTION CommplanError `<algorithm>: ...` when params has a key outside `known`. */
+export function rejectUnknownParams(algorithm: string, params: { readonly [k: string]: JsonValue }, known: readonly string[]): void {
+  for (const key of Object.keys(params)) {
+    if (!known.includes(key)) {
+      const list = known.length > 0 ? known.join(", ") : "(none)";
+      throw fail("planner", "BAD_OPTION", `${algorithm}: unknown parameter '${key}'; known: ${list}`, { field: `params.${key}` });
+    }
+  }
+}
+
+/** A positive safe integer parameter, or undefined when absent; throws BAD_OPTION otherwise. */
+export function positiveIntegerParam(algorithm: string, params: { readonly [k: string]: JsonValue }, key: string): number | undefined {
+  if (!Object.prototype.hasOwnProperty.call(params, key)) return undefined;
+  const v = params[key];
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1) {
+    throw fail("planner", "BAD_OPTION", `${algorithm}: ${key} must be a positive integer (elements), got ${JSON.stringify(v)}`, { field: `params.${key}` });
+  }
+  return v;
+}

@@ -1,0 +1,227 @@
+/** Issue 4 planners (rs-n, rs-nh, coloring): contention-free phases, exactly-once delivery, h phases for coloring. */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { isCommplanError } from "../../../src/model/errors.js";
+import { matrixFromData, matrixFromRows, type CommMatrix } from "../../../src/model/matrix.js";
+import { matrixStats } from "../../../src/model/matrix-stats.js";
+import type { Schedule } from "../../../src/model/schedule.js";
+import { PERMUTATION_PLANNERS, coloring, rsN, rsNh } from "../../../src/planner/permutation/index.js";
+import type { Planner, PlanOptions } from "../../../src/planner/types.js";
+import { verifySchedule } from "../../../src/verifier/index.js";
+import { buildMatrix, matrixRecipe } from "../../helpers/arbitraries.js";
+
+const opts = (payload: boolean, seed = 1, params: PlanOptions["params"] = {}): PlanOptions => ({ payload, seed, machine: null, params });
+
+/**
+ * An independent checker (does not use planner code): one stage "phases"; per step each node
+ * sends <= 1 and receives <= 1 message, no self transfer; per pair the sizes sum to M[i][j];
+ * with payload, every transfer's chunks are its own (origin = src, dest = dst), sum to its size,
+ * and the chunks of (i, j) tile [0, M[i][j]) exactly. Returns the problems found.
+ */
+function problems(m: CommMatrix, s: Schedule, payload: boolean): string[] {
+  const out: string[] = [];
+  const { p } = m;
+  if (s.stages.length !== 1 || s.stages[0]!.name !== "phases" || s.stages[0]!.rearrange !== "compose") out.push("expected one stage 'phases' (compose)");
+  const sent = new Float64Array(p * p);
+  const pieces: [number, number, number][][] = Array.from({ length: p * p }, () => []);
+  const sendStamp = new Int32Array(p).fill(-1), recvStamp = new Int32Array(p).fill(-1);
+  for (let st = 0; st < s.stepCount; st++) {
+    if (s.stepStart[st + 1]! === s.stepStart[st]!) out.push(`step ${st} is empty`);
+    for (let x = s.stepStart[st]!; x < s.stepStart[st + 1]!; x++) {
+      const i = s.src[x]!, j = s.dst[x]!, size = s.size[x]!;
+      if (i === j) out.push(`step ${st}: self transfer ${i}`);
+      if (!(size > 0)) out.push(`step ${st}: empty transfer ${i}->${j}`);
+      if (sendStamp[i] === st) out.push(`step ${st}: node ${i} sends twice`);
+      if (recvStamp[j] === st) out.push(`step ${st}: node ${j} receives twice`);
+      sendStamp[i] = st;
+      recvStamp[j] = st;
+      sent[i * p + j] = sent[i * p + j]! + size;
+      if (payload) {
+        const c = s.chunks;
+        if (!c) { out.push("no chunk table"); return out; }
+        let total = 0;
+        for (let k = c.start[x]!; k < c.start[x + 1]!; k++) {
+          if (c.origin[k] !== i || c.dest[k] !== j) out.push(`transfer ${x} carries a chunk of ${c.origin[k]}->${c.dest[k]}`);
+          total += c.count[k]!;
+          pieces[i * p + j]!.push([c.offset[k]!, c.count[k]!, st]);
+        }
+        if (total !== size) out.push(`transfer ${x}: chunks sum to ${total}, size ${size}`);
+      }
+    }
+  }
+  for (let i = 0; i < p; i++) {
+    for (let j = 0; j < p; j++) {
+      const want = i === j ? 0 : m.data[i * p + j]!;
+      if (sent[i * p + j] !== want) out.push(`pair ${i}->${j}: sent ${sent[i * p + j]}, M = ${want}`);
+      if (payload && want > 0) {
+        const list = pieces[i * p + j]!;
+        // consecutive offsets in phase order: sorted by step, they must tile [0, want)
+        list.sort((a, b) => a[2] - b[2]);
+        let at = 0;
+        for (const [off, cnt] of list) {
+          if (off !== at) out.push(`pair ${i}->${j}: chunk at ${off}, expected ${at}`);
+          at = off + cnt;
+        }
+        if (at !== want) out.push(`pair ${i}->${j}: chunks end at ${at}, M = ${want}`);
+      }
+    }
+  }
+  return out;
+}
+
+function checkPlanner(pl: Planner, m: CommMatrix, payload: boolean, seed: number, params: PlanOptions["params"] = {}): Schedule {
+  const s = pl.plan(m, opts(payload, seed, params));
+  expect(problems(m, s, payload)).toEqual([]);
+  expect(s.algorithm).toBe(pl.name);
+  expect(s.p).toBe(m.p);
+  expect(s.elementBytes).toBe(m.elementBytes);
+  const report = verifySchedule(m, s);
+  expect(report.checks.filter((c) => !c.holds)).toEqual([]);
+  expect(report.ok).toBe(true);
+  return s;
+}
+
+const recipes = (kinds?: Parameters<typeof matrixRecipe>[0]) => matrixRecipe({ minP: 1, maxP: 40, ...kinds });
+const rsNhParamsArb = fc.constantFrom<PlanOptions["params"]>({}, { cutoff: "median", factor: 1 }, { cutoff: "none" }, { cutoff: 3 }, { cutoff: "mean", factor: 1.5 });
+
+describe.each(PERMUTATION_PLANNERS.map((pl) => [pl.name, pl] as const))("%s", (_name, pl) => {
+  it("message level: contention-free phases that carry every message (entries up to 2^40)", () => {
+    fc.assert(fc.property(recipes(), fc.integer({ min: 0, max: 1000 }), rsNhParamsArb, (r, seed, params) => {
+      // a fixed cutoff splits a message into size / cutoff transfers: keep those entries small
+      const fixed = pl === rsNh && typeof params["cutoff"] === "number";
+      const m = buildMatrix(fixed ? { ...r, kind: r.kind === "huge" ? "dense" : r.kind, maxEntry: Math.min(r.maxEntry, 1000) } : r);
+      checkPlanner(pl, m, false, seed, pl === rsNh ? params : {});
+    }), { numRuns: 40 });
+  });
+
+  it("payload: every element delivered exactly once, split messages in consecutive offsets", () => {
+    fc.assert(fc.property(recipes({ kinds: ["dense", "sparse", "empty-rows", "zero", "permutation", "spike"] }), fc.integer({ min: 0, max: 1000 }), rsNhParamsArb, (r, seed, params) => {
+      const m = buildMatrix({ ...r, maxEntry: Math.min(r.maxEntry, 100) });
+      checkPlanner(pl, m, true, seed, pl === rsNh ? params : {});
+    }), { numRuns: 30 });
+  });
+
+  it("is deterministic for a seed and ignores the diagonal", () => {
+    const m = matrixFromRows([[5, 1, 0], [2, 9, 3], [0, 4, 7]]);
+    const a = pl.plan(m, opts(true, 3)), b = pl.plan(m, opts(true, 3));
+    expect(Array.from(a.src)).toEqual(Array.from(b.src));
+    expect(Array.from(a.size)).toEqual(Array.from(b.size));
+    for (let x = 0; x < a.transferCount; x++) expect(a.src[x]).not.toBe(a.dst[x]);
+    checkPlanner(pl, m, true, 3);
+  });
+
+  it("rejects unknown parameters with a CommplanError naming the planner", () => {
+    const m = matrixFromRows([[0, 1], [1, 0]]);
+    let err: unknown;
+    try { pl.plan(m, opts(false, 1, { bogus: 1 })); } catch (e) { err = e; }
+    expect(isCommplanError(err)).toBe(true);
+    expect((err as Error).message).toContain(`planner: ${pl.name}: unknown parameter 'bogus'`);
+  });
+});
+
+describe("coloring", () => {
+  it("uses exactly h = max(f, g) phases and never splits a message", () => {
+    fc.assert(fc.property(recipes(), (r) => {
+      const m = buildMatrix(r);
+      const s = coloring.plan(m, opts(false));
+      const st = matrixStats(m);
+      expect(s.stepCount).toBe(st.h);
+      expect(s.transferCount).toBe(st.messages);
+      expect(s.seed).toBeNull();
+      const sum = s.params["sumOfMaxima"] as number, lb = s.params["lowerBound"] as number;
+      expect(sum).toBeGreaterThanOrEqual(lb);
+      expect(lb).toBeGreaterThanOrEqual(st.t === 0 ? 0 : Math.max(st.mMaxOffDiagonal, ...Array.from(st.rowTraffic), ...Array.from(st.colTraffic)));
+      // sumOfMaxima is what the schedule does
+      let measured = 0;
+      for (let k = 0; k < s.stepCount; k++) {
+        let mx = 0;
+        for (let x = s.stepStart[k]!; x < s.stepStart[k + 1]!; x++) mx = Math.max(mx, s.size[x]!);
+        measured += mx;
+      }
+      expect(measured).toBe(sum);
+    }), { numRuns: 40 });
+  });
+
+  it("improve: false also gives h phases and a sum of maxima no smaller than with improve", () => {
+    fc.assert(fc.property(recipes({ kinds: ["dense", "sparse", "huge", "spike"] }), (r) => {
+      const m = buildMatrix(r);
+      const a = checkPlanner(coloring, m, false, 1, { improve: false });
+      const b = coloring.plan(m, opts(false));
+      expect(a.stepCount).toBe(matrixStats(m).h);
+      expect(b.params["sumOfMaxima"] as number).toBeLessThanOrEqual(a.params["sumOfMaxima"] as number);
+    }), { numRuns: 30 });
+  });
+
+  it("003 table 1 (8 x 8): h = 5 phases", () => {
+    const rows = [
+      [0, 1, 1, 0, 0, 0, 1, 0],
+      [1, 0, 1, 1, 0, 0, 0, 1],
+      [1, 1, 0, 1, 1, 0, 1, 0],
+      [0, 1, 1, 0, 1, 1, 0, 0],
+      [0, 0, 1, 1, 0, 1, 1, 1],
+      [0, 0, 0, 1, 1, 0, 0, 1],
+      [1, 0, 1, 0, 1, 0, 0, 1],
+      [0, 1, 0, 0, 1, 1, 1, 0],
+    ];
+    const m = matrixFromRows(rows);
+    const st = matrixStats(m);
+    expect(st.f).toBe(5); // P_2 and P_4 send five messages
+    expect(st.g).toBe(5); // P_2 and P_4 receive five (P_0, P_1, P_3, P_4, P_6 send to P_2)
+    const s = checkPlanner(coloring, m, true, 1);
+    expect(s.stepCount).toBe(5);
+    expect(s.params["sumOfMaxima"]).toBe(5);
+    expect(s.params["lowerBound"]).toBe(5);
+    // the random planners need at least h phases
+    expect(checkPlanner(rsN, m, true, 1).stepCount).toBeGreaterThanOrEqual(5);
+    expect(checkPlanner(rsNh, m, true, 1).stepCount).toBeGreaterThanOrEqual(5);
+  });
+
+  it("a d-regular support gets exactly d phases (P = 200, d = 37)", () => {
+    const p = 200, d = 37;
+    const data = new Float64Array(p * p);
+    for (let k = 1; k <= d; k++) for (let i = 0; i < p; i++) data[i * p + ((i * 7 + k * 13) % p === i ? (i + k) % p : (i + k) % p)] = 1 + ((i * 31 + k) % 50);
+    const m = matrixFromData(p, data);
+    expect(checkPlanner(coloring, m, false, 1).stepCount).toBe(d);
+  });
+
+  it("the zero matrix and P = 1 give an empty schedule", () => {
+    for (const p of [1, 5]) {
+      const s = checkPlanner(coloring, matrixFromData(p, new Float64Array(p * p)), true, 1);
+      expect(s.stepCount).toBe(0);
+    }
+  });
+});
+
+describe("rs-nh", () => {
+  it("checks its parameters once with a clear message", () => {
+    const m = matrixFromRows([[0, 1], [1, 0]]);
+    expect(() => rsNh.plan(m, opts(false, 1, { cutoff: 0 }))).toThrow(/rs-nh: cutoff must be/);
+    expect(() => rsNh.plan(m, opts(false, 1, { cutoff: "big" }))).toThrow(/rs-nh: cutoff must be/);
+    expect(() => rsNh.plan(m, opts(false, 1, { factor: 0.5 }))).toThrow(/rs-nh: factor must be/);
+  });
+
+  it("refuses a fixed cutoff that would split the messages into too many transfers", () => {
+    const m = matrixFromRows([[0, 2 ** 40], [1, 0]]);
+    expect(() => rsNh.plan(m, opts(false, 1, { cutoff: 3 }))).toThrow(/rs-nh: cutoff 3 would split the messages into \d+ transfers/);
+  });
+
+  it("a fixed cutoff c sends no transfer longer than c", () => {
+    fc.assert(fc.property(recipes({ kinds: ["dense", "sparse", "spike"] }), fc.integer({ min: 1, max: 50 }), (r, c) => {
+      const m = buildMatrix({ ...r, maxEntry: Math.min(r.maxEntry, 100) });
+      const s = checkPlanner(rsNh, m, true, 2, { cutoff: c });
+      for (let x = 0; x < s.transferCount; x++) expect(s.size[x]).toBeLessThanOrEqual(c);
+    }), { numRuns: 30 });
+  });
+});
+
+describe("rs-n", () => {
+  it("sends every message whole, at least h phases", () => {
+    fc.assert(fc.property(recipes(), fc.integer({ min: 0, max: 99 }), (r, seed) => {
+      const m = buildMatrix(r);
+      const s = rsN.plan(m, opts(false, seed));
+      const st = matrixStats(m);
+      expect(s.transferCount).toBe(st.messages);
+      expect(s.stepCount).toBeGreaterThanOrEqual(st.h);
+    }), { numRuns: 30 });
+  });
+});
