@@ -8,6 +8,7 @@ import { registerDemo } from "./commands/demo.js";
 import { registerGen } from "./commands/gen.js";
 import { registerLists } from "./commands/lists.js";
 import { registerPlan } from "./commands/plan.js";
+import { registerShow } from "./commands/show.js";
 import { registerStats } from "./commands/stats.js";
 import { registerVerify } from "./commands/verify.js";
 
@@ -30,6 +31,7 @@ export function buildProgram(ctx: CliContext): Command {
   registerPlan(program, ctx);
   registerVerify(program, ctx);
   registerCost(program, ctx);
+  registerShow(program, ctx);
   registerLists(program, ctx);
   return program;
 }

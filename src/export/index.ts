@@ -1,3 +1,4 @@
 /** Writers and readers of commplan's file formats. */
 export * from "./schedule-json-write.js";
 export * from "./schedule-json-read.js";
+export * from "./step-grid.js";

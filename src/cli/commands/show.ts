@@ -1,0 +1,44 @@
+/** commplan show: the step x sender grid of one stage, as in 004 figure 10 (X for stalls), as text or SVG. */
+import type { Command } from "commander";
+import { readScheduleJson } from "../../export/schedule-json-read.js";
+import { nodeArrayRow, stepGrid, stepGridSvg, stepGridText } from "../../export/step-grid.js";
+import { fail } from "../../model/errors.js";
+import type { CliContext } from "../context.js";
+import { intOption, writeTextTarget } from "../io.js";
+
+/** Parses --nodes "16,17,18" or "16-23,58". */
+export function nodeList(v: string): number[] {
+  const out: number[] = [];
+  for (const part of v.split(",")) {
+    const m = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(part);
+    if (!m) throw fail("show", "BAD_OPTION", `--nodes must be a comma-separated list of nodes or ranges like 16-23, got '${v}'`, { field: "nodes" });
+    const a = Number(m[1]), b = m[2] === undefined ? a : Number(m[2]);
+    if (b < a || b - a > 1 << 20) throw fail("show", "BAD_OPTION", `--nodes: bad range '${part.trim()}'`, { field: "nodes" });
+    for (let u = a; u <= b; u++) out.push(u);
+  }
+  return out;
+}
+
+/** Registers `show`. */
+export function registerShow(program: Command, ctx: CliContext): void {
+  program
+    .command("show")
+    .argument("<schedule>", "schedule JSON, - for stdin")
+    .description("print the step x sender grid of one stage (each cell the receiver, X a stall, . idle), as in 004 figure 10")
+    .option("--stage <k>", "stage number, 1-based (stage I is 1)", "1")
+    .option("--row <r>", "0-based row of the ceil(sqrt P)-wide node array: its nodes, plus outside nodes sending into it in this stage")
+    .option("--nodes <list>", "senders to show, e.g. 16-23,58 (default: every node active in the stage)")
+    .option("--svg <file>", "also draw the grid as SVG to FILE (- for stdout instead of the text)")
+    .option("--json", "machine-readable output")
+    .action(async (file: string, o: { stage: string; row?: string; nodes?: string; svg?: string; json?: boolean }) => {
+      if (o.row !== undefined && o.nodes !== undefined) throw fail("show", "BAD_OPTION", "give --row or --nodes, not both", { field: "row" });
+      const stage = intOption("stage", o.stage, 1) - 1;
+      const s = await readScheduleJson(file);
+      const senders = o.row !== undefined ? nodeArrayRow(s.p, intOption("row", o.row, 0)) : o.nodes !== undefined ? nodeList(o.nodes) : undefined;
+      const g = stepGrid(s, stage, senders, o.row !== undefined);
+      if (o.svg !== undefined) writeTextTarget(o.svg, stepGridSvg(g), ctx.io);
+      if (o.svg === "-") return;
+      if (o.json) return ctx.io.out(JSON.stringify({ stage: g.stage + 1, name: g.stageName, senders: g.senders, steps: g.rows }) + "\n");
+      ctx.io.out(stepGridText(g));
+    });
+}
