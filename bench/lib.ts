@@ -25,8 +25,8 @@ export function peakRssMiB(): number {
 }
 
 /** Runs `bench/<script>` with args in a fresh Node process (tsx) and parses the JSON it prints last. */
-export function runCase<T>(script: string, args: readonly string[]): T {
-  const out = execFileSync(process.execPath, ["--max-old-space-size=8192", "--import", "tsx", join(import.meta.dirname, script), ...args], { encoding: "utf8", maxBuffer: 1 << 26 });
+export function runCase<T>(script: string, args: readonly string[], heapMiB = 8192): T {
+  const out = execFileSync(process.execPath, [`--max-old-space-size=${heapMiB}`, "--import", "tsx", join(import.meta.dirname, script), ...args], { encoding: "utf8", maxBuffer: 1 << 26, stdio: ["ignore", "pipe", "pipe"] });
   const last = out.trim().split("\n").pop()!;
   return JSON.parse(last) as T;
 }

@@ -2,11 +2,15 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { foundationBench } from "./foundation.js";
+import { fourStageBench } from "./four-stage.js";
 
 const only = process.argv.slice(2);
 const log = (s: string): void => void process.stderr.write(s + "\n");
 const sections: string[] = [];
-const benches: [string, () => string | Promise<string>][] = [["foundation", () => foundationBench(log)]];
+const benches: [string, () => string | Promise<string>][] = [
+  ["foundation", () => foundationBench(log)],
+  ["four-stage", () => fourStageBench(log)],
+];
 for (const [name, run] of benches) {
   if (only.length > 0 && !only.includes(name)) continue;
   sections.push(await run());

@@ -1,11 +1,6 @@
 /** R-Distribute and C-Distribute: how many of h elements for destination j go to each bucket (004 sec 3.2.2 C, fig. 11). */
 import type { NodeArray } from "./node-array.js";
 
-/** Number of v in [0, x) with v mod c == k. */
-function residues(x: number, c: number, k: number): number {
-  return Math.floor(x / c) + (k < x % c ? 1 : 0);
-}
-
 /**
  * R-Distribute (fig. 11): count[j] starts at j mod C and element t of the h elements for node j
  * goes to bucket ((count[j] + t) mod P) mod C. Every P consecutive elements put R into each of
@@ -16,12 +11,20 @@ export function rDistribute(a: NodeArray, j: number, h: number, out: Float64Arra
   const q = Math.floor(h / P), rem = h - q * P;
   const s = j % C;
   const wBase = Math.floor(P / C), wExtra = P % C;
-  const end = s + rem;
-  for (let c = 0; c < C; c++) {
-    let n = q * (wBase + (c < wExtra ? 1 : 0));
-    if (end <= P) n += residues(end, C, c) - residues(s, C, c);
-    else n += residues(P, C, c) - residues(s, C, c) + residues(end - P, C, c);
-    out[c] = n;
+  // the rem residual elements take the values v = s .. s + rem - 1 (mod P): one range, or two when it wraps
+  const len1 = Math.min(rem, P - s), len2 = rem - len1;
+  const base = Math.floor(len1 / C) + Math.floor(len2 / C);
+  for (let c = 0; c < C; c++) out[c] = q * (wBase + (c < wExtra ? 1 : 0)) + base;
+  // the last len % C values of each range add one to consecutive residues, starting at the range's start mod C
+  addCyclic(out, C, s % C, len1 % C);
+  addCyclic(out, C, 0, len2 % C);
+}
+
+/** Adds 1 to out[(start + x) mod c] for x in [0, n), n < c. */
+function addCyclic(out: Float64Array, c: number, start: number, n: number): void {
+  for (let x = 0, k = start; x < n; x++) {
+    out[k] = out[k]! + 1;
+    if (++k === c) k = 0;
   }
 }
 

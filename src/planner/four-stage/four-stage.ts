@@ -26,9 +26,9 @@ export function fourStageRules(a: NodeArray): StageRule[] {
       },
     },
     // Stage III: C-Collect (by destination column), then R-Comm along rows
-    { buckets: C, target: (u, k) => rowTarget(a, u, k), split: (_u, j, h, out) => { out.fill(0); out[j % C] = h; } },
+    { buckets: C, target: (u, k) => rowTarget(a, u, k), split: (_u, j, h, out) => { out.fill(0); out[j % C] = h; }, bucketOf: (j) => j % C },
     // Stage IV: R-Collect (by destination row), then C-Comm along columns to the destination
-    { buckets: R, target: colTarget, split: (_u, j, h, out) => { out.fill(0); out[Math.floor(j / C)] = h; } },
+    { buckets: R, target: colTarget, split: (_u, j, h, out) => { out.fill(0); out[Math.floor(j / C)] = h; }, bucketOf: (j) => Math.floor(j / C) },
   ];
 }
 

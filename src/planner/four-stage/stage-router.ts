@@ -9,6 +9,8 @@ export interface StageRule {
   target(u: number, k: number): number;
   /** Splits h elements for destination j held at u into out[0..buckets). */
   split(u: number, j: number, h: number, out: Float64Array): void;
+  /** For a collect stage: the one bucket that takes everything for destination j (split then need not run). */
+  readonly bucketOf?: (j: number) => number;
 }
 
 /** Message sizes of a stage: size[u * buckets + k]. */
@@ -30,6 +32,13 @@ export function routeCounts(p: number, hold: Float64Array, rule: StageRule): { n
     for (let j = 0; j < p; j++) {
       const h = hold[row + j]!;
       if (h === 0) continue;
+      if (rule.bucketOf) {
+        const k = rule.bucketOf(j);
+        const sk = u * K + k, nk = targets[k]! * p + j;
+        size[sk] = size[sk]! + h;
+        next[nk] = next[nk]! + h;
+        continue;
+      }
       rule.split(u, j, h, out);
       for (let k = 0; k < K; k++) {
         const n = out[k]!;
