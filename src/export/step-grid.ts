@@ -17,12 +17,16 @@ export interface StepGrid {
   readonly rows: readonly (readonly GridCell[])[];
 }
 
-/** Nodes of row `row` of the ceil(sqrt P)-wide node array (004 sec 3.2.2): row * C .. row * C + C - 1, cut at P. */
+/**
+ * Nodes of row `row` of the four-stage node array (004 sec 3.2.2 A): C = ceil(sqrt P) nodes per row,
+ * or floor(sqrt P) when P mod C > ceil(P / C) - 1 (the rearrangement); row-major, cut at P.
+ */
 export function nodeArrayRow(p: number, row: number): number[] {
-  const c = Math.ceil(Math.sqrt(p) - 1e-9);
-  let cols = c;
-  while (cols * cols < p) cols++;
-  while (cols > 1 && (cols - 1) * (cols - 1) >= p) cols--;
+  let f = Math.floor(Math.sqrt(p));
+  while (f * f > p) f--;
+  while ((f + 1) * (f + 1) <= p) f++;
+  let cols = f * f === p ? f : f + 1;
+  if (p % cols > 0 && p % cols > Math.ceil(p / cols) - 1) cols = f;
   const rows = Math.ceil(p / cols);
   if (!Number.isInteger(row) || row < 0 || row >= rows) {
     throw fail("show", "BAD_OPTION", `--row must be in 0..${rows - 1} (P = ${p} has ${rows} rows of ${cols} nodes), got ${row}`, { field: "row" });

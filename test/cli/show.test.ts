@@ -66,5 +66,7 @@ describe("commplan show", () => {
     expect(nodeArrayRow(61, 7)).toEqual([56, 57, 58, 59, 60]);
     expect(nodeArrayRow(64, 0)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     expect(nodeArrayRow(1, 0)).toEqual([0]);
+    // P = 11 = 4 * 3 - 1: rearranged to rows of floor(sqrt 11) = 3 nodes
+    expect(nodeArrayRow(11, 3)).toEqual([9, 10]);
   });
 });
