@@ -3,6 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { foundationBench } from "./foundation.js";
 import { fourStageBench } from "./four-stage.js";
+import { twoStageBench } from "./two-stage.js";
 
 const only = process.argv.slice(2);
 const log = (s: string): void => void process.stderr.write(s + "\n");
@@ -10,6 +11,7 @@ const sections: string[] = [];
 const benches: [string, () => string | Promise<string>][] = [
   ["foundation", () => foundationBench(log)],
   ["four-stage", () => fourStageBench(log)],
+  ["two-stage", () => twoStageBench(log)],
 ];
 for (const [name, run] of benches) {
   if (only.length > 0 && !only.includes(name)) continue;

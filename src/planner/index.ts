@@ -5,3 +5,4 @@ export { linearPermutation, lpPartner, lpRounds } from "./linear-permutation.js"
 export { shift } from "./shift.js";
 export * from "./four-stage/index.js";
 export * from "./permutation/index.js";
+export * from "./two-stage/index.js";

@@ -1,0 +1,191 @@
+/** Two-stage algorithm (A2): split every message over p intermediates, then forward to the destinations (000 sec 6, figs 6-8, 6.3; 004 sec 3.1.2). */
+import { fail } from "../../model/errors.js";
+import type { CommMatrix } from "../../model/matrix.js";
+import { createRng, shuffleInPlace } from "../../model/rng.js";
+import { ScheduleBuilder, type Schedule } from "../../model/schedule.js";
+import { planHeader } from "../plan-header.js";
+import type { Planner, PlanOptions } from "../types.js";
+import { roundPartner, stageRounds, twoStageParams, type StageSchedule } from "./rounds.js";
+import { partCount, partOffset, residualStart } from "./split.js";
+
+/** Most payload chunks a two-stage plan may have (both stages); larger inputs must be planned at message level. */
+export const MAX_TWO_STAGE_CHUNKS = 2 ** 24;
+/** Largest P for a payload plan (the chunk pass is P^3). */
+export const MAX_TWO_STAGE_PAYLOAD_P = 2048;
+/** Most residual elements the message-level reshuffle visits one by one. */
+export const MAX_RESHUFFLE_RESIDUALS = 2 ** 28;
+
+/** The split of every message over the intermediates, as the two stages need it. */
+export interface TwoStageSplit {
+  readonly p: number;
+  /** Residual interval start of message (i, j), index i * p + j (000 fig. 7, rotated by residualStart). */
+  readonly start: Int32Array;
+  /** Stage-1 message size from source i to intermediate k, index i * p + k (k = i: the part i keeps). */
+  readonly stage1: Float64Array;
+  /** Stage-2 message size from intermediate k to destination j, index k * p + j (j = k: the part already there). */
+  readonly stage2: Float64Array;
+  /** With the reshuffle of 000 sec 6.3: label[i * p + k] is the part label (0..p-1) source i sends to intermediate k; null: the identity. */
+  readonly label: Int32Array | null;
+}
+
+/**
+ * Computes the split (000 sec 6.1): part k of a_ij has floor(a_ij / p) elements plus one if k lies
+ * in the residual interval of (i, j); the intervals of one source follow each other round robin
+ * from intermediate residualStart(i). With `reshuffle`, each source permutes its p stage-1
+ * messages at random within the groups of equal size (000 sec 6.3), so every size is kept.
+ * Diagonal entries stay where they are and take no part.
+ */
+export function twoStageSplit(m: CommMatrix, reshuffle: boolean, seed: number): TwoStageSplit {
+  const { p, data } = m;
+  const start = new Int32Array(p * p);
+  const stage1 = new Float64Array(p * p);
+  const stage2 = new Float64Array(p * p);
+  let residualTotal = 0;
+  for (let i = 0; i < p; i++) {
+    let base = 0, e = 0;
+    let c = residualStart(i) % p;
+    for (let j = 0; j < p; j++) {
+      const a = i === j ? 0 : data[i * p + j]!;
+      start[i * p + j] = c;
+      if (a === 0) continue;
+      const q = Math.floor(a / p);
+      const res = a - q * p;
+      base += q;
+      e += res;
+      c = (c + res) % p;
+    }
+    residualTotal += e;
+    const eq = Math.floor(e / p), er = e - eq * p, o = residualStart(i) % p;
+    for (let k = 0; k < p; k++) {
+      const d = k - o;
+      stage1[i * p + k] = base + eq + ((d < 0 ? d + p : d) < er ? 1 : 0);
+    }
+  }
+  let label: Int32Array | null = null;
+  if (reshuffle && p > 1) {
+    label = new Int32Array(p * p);
+    const rng = createRng(seed);
+    const lo: number[] = [], hi: number[] = [];
+    const sizes = new Float64Array(p);
+    for (let i = 0; i < p; i++) {
+      lo.length = 0;
+      hi.length = 0;
+      let min = Infinity;
+      for (let k = 0; k < p; k++) min = Math.min(min, stage1[i * p + k]!);
+      for (let k = 0; k < p; k++) (stage1[i * p + k] === min ? lo : hi).push(k);
+      // intermediate g[x] receives the part labelled h[x] of the same size
+      for (const g of [lo, hi]) {
+        const h = shuffleInPlace(rng, g.slice());
+        for (let x = 0; x < g.length; x++) label[i * p + g[x]!] = h[x]!;
+      }
+      for (let k = 0; k < p; k++) sizes[k] = stage1[i * p + label[i * p + k]!]!;
+      stage1.set(sizes, i * p);
+    }
+  }
+  // stage-2 sizes: floor parts everywhere, plus one per residual element at its intermediate
+  if (label === null) {
+    const diff = new Float64Array(p + 1);
+    for (let j = 0; j < p; j++) {
+      diff.fill(0);
+      let base = 0;
+      for (let i = 0; i < p; i++) {
+        const a = i === j ? 0 : data[i * p + j]!;
+        if (a === 0) continue;
+        const q = Math.floor(a / p), res = a - q * p;
+        base += q;
+        if (res === 0) continue;
+        const st = start[i * p + j]!, end = st + res;
+        if (end <= p) { diff[st]!++; diff[end]!--; }
+        else { diff[st]!++; diff[p]!--; diff[0]!++; diff[end - p]!--; }
+      }
+      let run = 0;
+      for (let k = 0; k < p; k++) { run += diff[k]!; stage2[k * p + j] = base + run; }
+    }
+  } else {
+    if (residualTotal > MAX_RESHUFFLE_RESIDUALS) {
+      throw fail("planner", "UNSUPPORTED", `two-stage: the reshuffle visits every residual element; this matrix has ${residualTotal} (limit ${MAX_RESHUFFLE_RESIDUALS}); plan without reshuffle`, { field: "params.reshuffle" });
+    }
+    const where = new Int32Array(p); // where[k]: the intermediate that receives part label k (of the current source)
+    for (let i = 0; i < p; i++) {
+      for (let kk = 0; kk < p; kk++) where[label[i * p + kk]!] = kk;
+      for (let j = 0; j < p; j++) {
+        const a = i === j ? 0 : data[i * p + j]!;
+        if (a === 0) continue;
+        const q = Math.floor(a / p), res = a - q * p;
+        if (q > 0) for (let kk = 0; kk < p; kk++) stage2[kk * p + j] = stage2[kk * p + j]! + q;
+        const st = start[i * p + j]!;
+        for (let x = 0; x < res; x++) {
+          const k = (st + x) % p;
+          const kk = where[k]!;
+          stage2[kk * p + j] = stage2[kk * p + j]! + 1;
+        }
+      }
+    }
+  }
+  return { p, start, stage1, stage2, label };
+}
+
+/** Payload chunks a plan of m will carry (both stages), to refuse plans that would not fit in memory. */
+function chunkEstimate(m: CommMatrix): number {
+  const { p, data } = m;
+  let n = 0;
+  for (let i = 0; i < p; i++) for (let j = 0; j < p; j++) if (i !== j) n += 2 * Math.min(data[i * p + j]!, p);
+  return n;
+}
+
+/** Emits the chunk of message (i, j) that intermediate kk holds (its part label, through the reshuffle when there is one). */
+function emitPart(b: ScheduleBuilder, m: CommMatrix, split: TwoStageSplit, i: number, j: number, kk: number): void {
+  const { p } = m;
+  const a = i === j ? 0 : m.data[i * p + j]!;
+  if (a === 0) return;
+  const k = split.label ? split.label[i * p + kk]! : kk;
+  const st = split.start[i * p + j]!;
+  const c = partCount(a, p, st, k);
+  if (c > 0) b.chunk(i, j, partOffset(a, p, st, k), c);
+}
+
+function emitStage(b: ScheduleBuilder, m: CommMatrix, split: TwoStageSplit, schedule: StageSchedule, stage: 1 | 2): void {
+  const { p } = m;
+  const sizes = stage === 1 ? split.stage1 : split.stage2;
+  for (const round of stageRounds(schedule, p)) {
+    b.step();
+    for (let u = 0; u < p; u++) {
+      const v = roundPartner(schedule, p, round, u);
+      if (v < 0 || v === u) continue;
+      const size = sizes[u * p + v]!;
+      if (size === 0) continue;
+      b.transfer(u, v, size);
+      if (!b.payload) continue;
+      // stage 1: source u's parts for intermediate v; stage 2: every source's parts held by u for destination v
+      if (stage === 1) for (let j = 0; j < p; j++) emitPart(b, m, split, u, j, v);
+      else for (let i = 0; i < p; i++) emitPart(b, m, split, i, v, u);
+    }
+    b.dropEmptyStep();
+  }
+}
+
+function plan(m: CommMatrix, opts: PlanOptions): Schedule {
+  const params = twoStageParams(opts.params);
+  const { p } = m;
+  if (opts.payload) {
+    if (p > MAX_TWO_STAGE_PAYLOAD_P) throw fail("planner", "UNSUPPORTED", `two-stage: payload plans are limited to P <= ${MAX_TWO_STAGE_PAYLOAD_P} (got P = ${p}); plan at message level (without --payload)`, { field: "payload" });
+    const n = chunkEstimate(m);
+    if (n > MAX_TWO_STAGE_CHUNKS) throw fail("planner", "UNSUPPORTED", `two-stage: a payload plan would need about ${n} chunks (limit ${MAX_TWO_STAGE_CHUNKS}); plan at message level (without --payload)`, { field: "payload" });
+  }
+  const split = twoStageSplit(m, params.reshuffle, opts.seed);
+  const header = { ...planHeader(m, "two-stage", opts), params: { schedule: params.schedule, reshuffle: params.reshuffle } };
+  const b = new ScheduleBuilder(header, opts.payload, 2 * p * Math.max(1, p - 1));
+  b.stage("1: sources to intermediates", "distribute");
+  emitStage(b, m, split, params.schedule, 1);
+  b.stage("2: intermediates to destinations", "collect");
+  emitStage(b, m, split, params.schedule, 2);
+  return b.build();
+}
+
+/** The two-stage planner (000 sec 6; A2 of 004). */
+export const twoStage: Planner = {
+  name: "two-stage",
+  title: "A2: every message split over all p intermediates (round-robin residuals), then forwarded; params schedule, reshuffle",
+  source: "000 sec 6, figs 6-8, 6.3; 004 sec 3.1.2",
+  plan,
+};
