@@ -3,6 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { foundationBench } from "./foundation.js";
 import { fourStageBench } from "./four-stage.js";
+import { permutationBench } from "./permutation.js";
 import { twoStageBench } from "./two-stage.js";
 
 const only = process.argv.slice(2);
@@ -12,6 +13,7 @@ const benches: [string, () => string | Promise<string>][] = [
   ["foundation", () => foundationBench(log)],
   ["four-stage", () => fourStageBench(log)],
   ["two-stage", () => twoStageBench(log)],
+  ["permutation", () => permutationBench(log)],
 ];
 for (const [name, run] of benches) {
   if (only.length > 0 && !only.includes(name)) continue;

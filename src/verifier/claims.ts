@@ -5,6 +5,7 @@ import type { Schedule } from "../model/schedule.js";
 import type { Check } from "./report.js";
 import { TOTAL_EXCHANGE_CLAIMS } from "./claims-total-exchange.js";
 import { TWO_STAGE_CLAIMS } from "./claims-two-stage.js";
+import { rsNExpectation, splitColoringBounds } from "./permutation-bounds.js";
 
 /** What the verifier has measured before the algorithm's own checks run. */
 export interface ClaimContext {
@@ -52,10 +53,10 @@ export const CLAIMS: { readonly [name: string]: AlgorithmClaims } = {
     maxSteps: (p) => ({ bound: linearPermutationSteps(p), source: "000 fig. 3, 003 fig. 3 (P - 1 for P a power of two); docs/algorithms/linear-permutation.md (P - 1 even, P odd)" }),
   },
   shift: { ...DIRECT_WHOLE, shift: true, maxSteps: (p) => ({ bound: Math.max(0, p - 1), source: "004 sec 3.1.1 (A1: P steps, one of them the local copy)" }) },
-  "rs-n": DIRECT_WHOLE,
+  "rs-n": { ...DIRECT_WHOLE, extra: rsNExpectation },
   "rs-nh": { direct: true, whole: false },
   coloring: { ...DIRECT_WHOLE, exactSteps: (_p, h, ports) => ({ bound: Math.ceil(h / ports), source: "Konig's edge-colouring theorem: max(f, g) = h phases (issue 4)" }) },
-  "split-coloring": { direct: true, whole: false },
+  "split-coloring": { direct: true, whole: false, extra: splitColoringBounds },
   "four-stage": { direct: false, whole: false, fourStage: true },
   ...TWO_STAGE_CLAIMS,
   ...TOTAL_EXCHANGE_CLAIMS,

@@ -24,7 +24,7 @@ export function coloringParams(params: { readonly [k: string]: JsonValue }): Col
 
 /** Work budget of the improvement pass (node and edge visits), a fixed multiple of the colouring's own size. */
 export function improveBudget(p: number, edges: number, colors: number): number {
-  return 4 * (edges + p * Math.min(colors, 64));
+  return edges + p * Math.min(colors, 64);
 }
 
 /**
@@ -43,8 +43,9 @@ function plan(m: CommMatrix, opts: PlanOptions): Schedule {
   const order = orderBySizeDesc(size);
   const col = colorBipartite(p, src, dst, order);
   const D = col.colors;
-  const max = improve ? improveSumOfMaxima(p, col, src, dst, size, improveBudget(p, msgs.count, D)) : colorMaxima(p, col, size);
   const lowerBound = sumOfMaximaLowerBound(p, src, dst, size, order);
+  let max = colorMaxima(p, col, size);
+  if (improve && max.reduce((x, y) => x + y, 0) > lowerBound) max = improveSumOfMaxima(p, col, src, dst, size, improveBudget(p, msgs.count, D));
   const phases = Array.from({ length: D }, (_, c) => c).sort((x, y) => max[y]! - max[x]! || x - y);
   let sumOfMaxima = 0;
   for (let c = 0; c < D; c++) sumOfMaxima += max[c]!;

@@ -30,12 +30,17 @@ export function maxDegree(p: number, src: Uint32Array, dst: Uint32Array): number
 }
 
 /**
- * Colours every edge with one of Delta = max-degree colours, taking edges in `order`. Edge (u, v)
- * gets the lowest colour free at both ends (bitset AND, O(Delta / 32)); when there is none, with a
- * the highest colour free at u and b the highest free at v, the a/b alternating path from v is
- * flipped, after which a is free at both (the path cannot reach u: it would have to enter u by an
- * a-edge, and a is free at u). That is Konig's proof made an algorithm: O(E Delta / 32 + total path
- * length), paths at most 2P edges, so O(E P) in the worst case; near-linear in practice (bench/).
+ * Colours every edge with one of Delta = max-degree colours, taking edges in `order`, so that every
+ * prefix of `order` with max degree k uses colours 0 .. k - 1 only (nested colourings). Edge (u, v)
+ * gets the lowest colour free at both ends (bitset AND, O(Delta / 32)) if it is below k, the max
+ * degree of the prefix up to and including the edge; otherwise, with a < k the highest colour free
+ * at u and b < k the highest free at v (both exist: u and v had degree < k before the edge), the a/b
+ * alternating path from v is flipped, after which a is free at both (the path cannot reach u: it
+ * would have to enter u by an a-edge, and a is free at u). That is Konig's proof made incremental:
+ * O(E Delta / 32 + total path length), paths at most 2P edges, so O(E P) in the worst case.
+ * With `order` largest first, colour c only holds edges no larger than the edge that raised the
+ * prefix degree to c + 1, so the sum over colours of the largest edge equals sumOfMaximaLowerBound:
+ * optimal among all colourings with whole edges.
  * Memory: two Int32 tables of P * Delta slots (at most the size of the dense matrix).
  */
 export function colorBipartite(p: number, src: Uint32Array, dst: Uint32Array, order: Uint32Array): BipartiteColoring {
@@ -67,20 +72,26 @@ export function colorBipartite(p: number, src: Uint32Array, dst: Uint32Array, or
     sFree[u * W + w]! |= bit;
     rFree[v * W + w]! |= bit;
   };
-  // bits of colours >= D are never set, so no mask is needed
-  const lastFree = (bits: Uint32Array, base: number): number => {
-    for (let w = W - 1; w >= 0; w--) {
-      const x = bits[base + w]!;
+  // the highest free colour below `limit` (bits of colours >= D are never set)
+  const lastFree = (bits: Uint32Array, base: number, limit: number): number => {
+    const top = (limit - 1) >>> 5, r = limit & 31;
+    for (let w = top; w >= 0; w--) {
+      let x = bits[base + w]!;
+      if (w === top && r !== 0) x &= (2 ** r - 1) >>> 0;
       if (x !== 0) return (w << 5) + 31 - Math.clz32(x);
     }
     return -1;
   };
-  const path = new Int32Array(2 * p + 2);
+  const outDeg = new Uint32Array(p), inDeg = new Uint32Array(p);
+  let cur = 0; // max degree of the edges coloured so far: they use colours < cur only
+  const path = new Int32Array(2 * p + 2), path2 = new Int32Array(2 * p + 2);
   let flips = 0, flippedEdges = 0;
   for (let t = 0; t < order.length; t++) {
     const e = order[t]!;
     const u = src[e]!, v = dst[e]!;
     const ub = u * W, vb = v * W;
+    const du = ++outDeg[u]!, dv = ++inDeg[v]!;
+    if (du > cur || dv > cur) cur++;
     let c = -1;
     for (let w = 0; w < W; w++) {
       const x = sFree[ub + w]! & rFree[vb + w]!;
@@ -89,24 +100,35 @@ export function colorBipartite(p: number, src: Uint32Array, dst: Uint32Array, or
         break;
       }
     }
+    if (c >= cur) c = -1;
     if (c < 0) {
-      // a, b: the highest free colours, which hold the smallest (latest) edges, so the flip
-      // moves light edges and leaves the heavy low colours alone
-      const a = lastFree(sFree, ub), b = lastFree(rFree, vb);
-      // walk v -a-> sender -b-> receiver -a-> ... until the next colour is missing
-      let n = 0, node = v, onReceiver = true;
+      // a < cur free at u, b < cur free at v (degrees were < cur before this edge); the a/b path
+      // stays below cur, so the prefix keeps cur colours
+      const a = lastFree(sFree, ub, cur), b = lastFree(rFree, vb, cur);
+      // two candidate paths, walked in lockstep, the first to end is flipped:
+      // from v: v -a-> sender -b-> receiver -a-> ... (flipping frees a at v; it cannot reach u);
+      // from u: u -b-> receiver -a-> sender -b-> ... (flipping frees b at u; it cannot reach v)
+      let n1 = 0, n2 = 0, node1 = v, node2 = u, recv1 = true, recv2 = false, done = 0;
       for (;;) {
-        const f = onReceiver ? recvAt[node * D + a]! : sendAt[node * D + b]!;
-        if (f < 0) break;
-        path[n++] = f;
-        node = onReceiver ? src[f]! : dst[f]!;
-        onReceiver = !onReceiver;
+        const f1 = recv1 ? recvAt[node1 * D + a]! : sendAt[node1 * D + b]!;
+        if (f1 < 0) { done = 1; break; }
+        path[n1++] = f1;
+        node1 = recv1 ? src[f1]! : dst[f1]!;
+        recv1 = !recv1;
+        const f2 = recv2 ? recvAt[node2 * D + a]! : sendAt[node2 * D + b]!;
+        if (f2 < 0) { done = 2; break; }
+        path2[n2++] = f2;
+        node2 = recv2 ? src[f2]! : dst[f2]!;
+        recv2 = !recv2;
       }
-      for (let x = 0; x < n; x++) unassign(path[x]!, x % 2 === 0 ? a : b);
-      for (let x = 0; x < n; x++) assign(path[x]!, x % 2 === 0 ? b : a);
+      const n = done === 1 ? n1 : n2, pth = done === 1 ? path : path2;
+      // path 1 alternates a, b, a, ...; path 2 alternates b, a, b, ...
+      const first = done === 1 ? a : b, second = done === 1 ? b : a;
+      for (let x = 0; x < n; x++) unassign(pth[x]!, x % 2 === 0 ? first : second);
+      for (let x = 0; x < n; x++) assign(pth[x]!, x % 2 === 0 ? second : first);
+      c = done === 1 ? a : b;
       flips++;
       flippedEdges += n;
-      c = a;
     }
     assign(e, c);
   }
@@ -185,7 +207,8 @@ export function colorMaxima(p: number, col: BipartiteColoring, size: Float64Arra
  * is optimal for the pair (each colour gets at least every component's smaller side, and one
  * colour gets the overall maximum) and never raises max(a) + max(b). Pairs are visited heaviest
  * first, (c_0, c_1), (c_0, c_2), ..., (c_1, c_2), ...; each pair costs O(P + its edges), and the
- * passes stop after `budget` node visits. Returns the new maxima (colouring updated in place).
+ * passes stop after `budget` node visits, or when a round (c_i, *) lowered no maximum in its first eight
+ * pairs (on regular graphs the a/b subgraphs are long cycles and nothing can be gained). Returns the new maxima (colouring updated in place).
  */
 export function improveSumOfMaxima(p: number, col: BipartiteColoring, src: Uint32Array, dst: Uint32Array, size: Float64Array, budget: number): Float64Array {
   const D = col.colors, { sendAt, recvAt } = col;
@@ -197,7 +220,9 @@ export function improveSumOfMaxima(p: number, col: BipartiteColoring, src: Uint3
   let pairId = 0, work = 0;
   const rank = Array.from({ length: D }, (_, c) => c).sort((x, y) => max[y]! - max[x]! || x - y);
   for (let i = 0; i < D && work < budget; i++) {
+    let gained = false;
     for (let k = i + 1; k < D && work < budget; k++) {
+      if (!gained && k - i > 8) break; // eight pairs in a row without a gain: give up the round
       let a = rank[i]!, b = rank[k]!;
       if (max[a]! < max[b]!) [a, b] = [b, a]; // a is the heavier; max[a] is kept, max[b] can only drop
       if (max[b] === 0) continue;
@@ -239,8 +264,11 @@ export function improveSumOfMaxima(p: number, col: BipartiteColoring, src: Uint3
           } else if (maxB > newB) newB = maxB;
         }
       }
+      if (newB < max[b]!) gained = true;
       max[b] = newB;
     }
+    if (!gained) break; // a whole round against colour rank[i] gained nothing: later rounds rarely do
   }
   return max;
 }
+

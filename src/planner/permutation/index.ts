@@ -1,13 +1,15 @@
-/** Permutation decompositions (issue 4): RS_N, RS_NH (003 sec 3.3) and exact edge colouring into h phases. */
+/** Permutation decompositions (issue 4): RS_N, RS_NH (003 sec 3.3) exact edge colouring into h phases, and split colouring / BvN. */
 import type { Planner } from "../types.js";
 import { coloring } from "./coloring.js";
 import { rsN } from "./rs-n.js";
 import { rsNh } from "./rs-nh.js";
+import { splitColoring } from "./split-coloring.js";
 
 export { coloring, coloringParams } from "./coloring.js";
 export { rsN } from "./rs-n.js";
+export { splitColoring, splitColoringParams, splitCostModel, chooseChunk, chunkDegree, DEFAULT_SPLIT_MACHINE, type SplitColoringParams } from "./split-coloring.js";
 export { rsNh, rsNhParams, type CutoffRule, type RsNhParams } from "./rs-nh.js";
 export { colorBipartite, orderBySizeDesc, sumOfMaximaLowerBound, improveSumOfMaxima, type BipartiteColoring } from "./edge-coloring.js";
 
 /** The permutation-decomposition planners, for the registry. */
-export const PERMUTATION_PLANNERS: readonly Planner[] = [rsN, rsNh, coloring];
+export const PERMUTATION_PLANNERS: readonly Planner[] = [rsN, rsNh, coloring, splitColoring];

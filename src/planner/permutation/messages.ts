@@ -17,23 +17,29 @@ export interface MessageList {
   readonly rowStart: Uint32Array;
 }
 
-/** Collects the non-zero off-diagonal entries of m (the diagonal is a local copy and needs no phase). */
+/** Collects the non-zero off-diagonal entries of m (the diagonal is a local copy and needs no phase); one pass over the matrix. */
 export function offDiagonalMessages(m: CommMatrix): MessageList {
   const { p, data } = m;
-  let count = 0;
-  for (let i = 0; i < p; i++) {
-    const base = i * p;
-    for (let j = 0; j < p; j++) if (j !== i && data[base + j]! > 0) count++;
-  }
-  const src = new Uint32Array(count), dst = new Uint32Array(count), size = new Float64Array(count);
+  let cap = Math.max(16, 4 * p);
+  let src = new Uint32Array(cap), dst = new Uint32Array(cap), size = new Float64Array(cap);
   const rowStart = new Uint32Array(p + 1);
   let k = 0;
   for (let i = 0; i < p; i++) {
     rowStart[i] = k;
+    if (k + p > cap) {
+      cap = Math.min(p * p, Math.max(2 * cap, k + p));
+      const s2 = new Uint32Array(cap), d2 = new Uint32Array(cap), z2 = new Float64Array(cap);
+      s2.set(src.subarray(0, k));
+      d2.set(dst.subarray(0, k));
+      z2.set(size.subarray(0, k));
+      src = s2;
+      dst = d2;
+      size = z2;
+    }
     const base = i * p;
     for (let j = 0; j < p; j++) {
       const v = data[base + j]!;
-      if (j === i || v === 0) continue;
+      if (v === 0 || j === i) continue;
       src[k] = i;
       dst[k] = j;
       size[k] = v;
@@ -41,7 +47,7 @@ export function offDiagonalMessages(m: CommMatrix): MessageList {
     }
   }
   rowStart[p] = k;
-  return { p, count, src, dst, size, rowStart };
+  return { p, count: k, src: src.slice(0, k), dst: dst.slice(0, k), size: size.slice(0, k), rowStart };
 }
 
 /** Throws a BAD_OPTION CommplanError `<algorithm>: ...` when params has a key outside `known`. */

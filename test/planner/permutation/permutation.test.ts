@@ -1,11 +1,11 @@
-/** Issue 4 planners (rs-n, rs-nh, coloring): contention-free phases, exactly-once delivery, h phases for coloring. */
+/** Issue 4 planners (rs-n, rs-nh, coloring, split-coloring): contention-free phases, exactly-once delivery, h phases for coloring. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isCommplanError } from "../../../src/model/errors.js";
 import { matrixFromData, matrixFromRows, type CommMatrix } from "../../../src/model/matrix.js";
 import { matrixStats } from "../../../src/model/matrix-stats.js";
 import type { Schedule } from "../../../src/model/schedule.js";
-import { PERMUTATION_PLANNERS, coloring, rsN, rsNh } from "../../../src/planner/permutation/index.js";
+import { PERMUTATION_PLANNERS, coloring, rsN, rsNh, splitColoring } from "../../../src/planner/permutation/index.js";
 import type { Planner, PlanOptions } from "../../../src/planner/types.js";
 import { verifySchedule } from "../../../src/verifier/index.js";
 import { buildMatrix, matrixRecipe } from "../../helpers/arbitraries.js";
@@ -88,7 +88,8 @@ describe.each(PERMUTATION_PLANNERS.map((pl) => [pl.name, pl] as const))("%s", (_
   it("message level: contention-free phases that carry every message (entries up to 2^40)", () => {
     fc.assert(fc.property(recipes(), fc.integer({ min: 0, max: 1000 }), rsNhParamsArb, (r, seed, params) => {
       // a fixed cutoff splits a message into size / cutoff transfers: keep those entries small
-      const fixed = pl === rsNh && typeof params["cutoff"] === "number";
+      // (split-coloring's s* cuts a 2^40 message into millions of pieces: its huge case is in split-coloring.test.ts)
+      const fixed = (pl === rsNh && typeof params["cutoff"] === "number") || pl === splitColoring;
       const m = buildMatrix(fixed ? { ...r, kind: r.kind === "huge" ? "dense" : r.kind, maxEntry: Math.min(r.maxEntry, 1000) } : r);
       checkPlanner(pl, m, false, seed, pl === rsNh ? params : {});
     }), { numRuns: 40 });
@@ -200,6 +201,17 @@ describe("rs-nh", () => {
     expect(() => rsNh.plan(m, opts(false, 1, { factor: 0.5 }))).toThrow(/rs-nh: factor must be/);
   });
 
+  it("default rule (3 x mean of the phase): uniform sizes are never cut", () => {
+    fc.assert(fc.property(fc.integer({ min: 2, max: 30 }), fc.integer({ min: 1, max: 29 }), fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 0, max: 99 }), (p, d0, unit, seed) => {
+      const d = Math.min(d0, p - 1);
+      const data = new Float64Array(p * p);
+      for (let k = 1; k <= d; k++) for (let i = 0; i < p; i++) data[i * p + ((i + k) % p)] = unit;
+      const m = matrixFromData(p, data);
+      const s = checkPlanner(rsNh, m, false, seed);
+      expect(s.transferCount).toBe(d * p);
+    }), { numRuns: 20 });
+  });
+
   it("refuses a fixed cutoff that would split the messages into too many transfers", () => {
     const m = matrixFromRows([[0, 2 ** 40], [1, 0]]);
     expect(() => rsNh.plan(m, opts(false, 1, { cutoff: 3 }))).toThrow(/rs-nh: cutoff 3 would split the messages into \d+ transfers/);
@@ -223,5 +235,30 @@ describe("rs-n", () => {
       expect(s.transferCount).toBe(st.messages);
       expect(s.stepCount).toBeGreaterThanOrEqual(st.h);
     }), { numRuns: 30 });
+  });
+});
+
+describe("verifier rows of the permutation planners", () => {
+  it("rs-n: the d + log2 d expectation is reported beside the measured phases, never failing", () => {
+    fc.assert(fc.property(recipes({ kinds: ["dense", "sparse", "permutation", "zero"] }), fc.integer({ min: 0, max: 99 }), (r, seed) => {
+      const m = buildMatrix(r);
+      const s = rsN.plan(m, opts(false, seed));
+      const row = verifySchedule(m, s).checks.find((c) => c.id === "rs-n-expected-phases");
+      expect(row).toBeDefined();
+      const d = matrixStats(m).h;
+      expect(row!.holds).toBe(true);
+      expect(row!.measured).toBe(s.stepCount);
+      expect(row!.bound).toBeCloseTo(d > 0 ? d + Math.log2(d) : 0, 12);
+    }), { numRuns: 20 });
+  });
+
+  it("coloring: the sum of phase maxima is never below the threshold lower bound, and equals it on a matrix whose heavy messages are a matching", () => {
+    // heavy messages i -> i+1 (size 100) form a matching, the rest size 1: optimum = 100 + (h - 1) x 1
+    const p = 9;
+    const data = new Float64Array(p * p);
+    for (let i = 0; i < p; i++) for (let j = 0; j < p; j++) if (i !== j) data[i * p + j] = j === (i + 1) % p ? 100 : 1;
+    const s = coloring.plan(matrixFromData(p, data), opts(false));
+    expect(s.params["lowerBound"]).toBe(100 + (p - 2));
+    expect(s.params["sumOfMaxima"]).toBe(100 + (p - 2));
   });
 });
