@@ -9,6 +9,7 @@ import { PERMUTATION_PLANNERS, coloring, rsN, rsNh, splitColoring } from "../../
 import type { Planner, PlanOptions } from "../../../src/planner/types.js";
 import { verifySchedule } from "../../../src/verifier/index.js";
 import { buildMatrix, matrixRecipe } from "../../helpers/arbitraries.js";
+import { generatePattern } from "../../../src/patterns/index.js";
 
 const opts = (payload: boolean, seed = 1, params: PlanOptions["params"] = {}): PlanOptions => ({ payload, seed, machine: null, params });
 
@@ -154,17 +155,7 @@ describe("coloring", () => {
   });
 
   it("003 table 1 (8 x 8): h = 5 phases", () => {
-    const rows = [
-      [0, 1, 1, 0, 0, 0, 1, 0],
-      [1, 0, 1, 1, 0, 0, 0, 1],
-      [1, 1, 0, 1, 1, 0, 1, 0],
-      [0, 1, 1, 0, 1, 1, 0, 0],
-      [0, 0, 1, 1, 0, 1, 1, 1],
-      [0, 0, 0, 1, 1, 0, 0, 1],
-      [1, 0, 1, 0, 1, 0, 0, 1],
-      [0, 1, 0, 0, 1, 1, 1, 0],
-    ];
-    const m = matrixFromRows(rows);
+    const m = generatePattern("wang-table1", 8, {}, 1);
     const st = matrixStats(m);
     expect(st.f).toBe(5); // P_2 and P_4 send five messages
     expect(st.g).toBe(5); // P_2 and P_4 receive five (P_0, P_1, P_3, P_4, P_6 send to P_2)
