@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { foundationBench } from "./foundation.js";
 import { fourStageBench } from "./four-stage.js";
 import { permutationBench } from "./permutation.js";
+import { simulateBench } from "./simulate.js";
 import { twoStageBench } from "./two-stage.js";
 
 const only = process.argv.slice(2);
@@ -14,6 +15,7 @@ const benches: [string, () => string | Promise<string>][] = [
   ["four-stage", () => fourStageBench(log)],
   ["two-stage", () => twoStageBench(log)],
   ["permutation", () => permutationBench(log)],
+  ["simulate", () => simulateBench(log)],
 ];
 for (const [name, run] of benches) {
   if (only.length > 0 && !only.includes(name)) continue;

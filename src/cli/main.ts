@@ -9,6 +9,7 @@ import { registerGen } from "./commands/gen.js";
 import { registerLists } from "./commands/lists.js";
 import { registerPlan } from "./commands/plan.js";
 import { registerShow } from "./commands/show.js";
+import { registerSimulate } from "./commands/simulate.js";
 import { registerStats } from "./commands/stats.js";
 import { registerVerify } from "./commands/verify.js";
 
@@ -32,6 +33,7 @@ export function buildProgram(ctx: CliContext): Command {
   registerVerify(program, ctx);
   registerCost(program, ctx);
   registerShow(program, ctx);
+  registerSimulate(program, ctx);
   registerLists(program, ctx);
   return program;
 }

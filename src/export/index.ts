@@ -2,3 +2,5 @@
 export * from "./schedule-json-write.js";
 export * from "./schedule-json-read.js";
 export * from "./step-grid.js";
+export * from "./trace-chrome.js";
+export * from "./svg-gantt.js";

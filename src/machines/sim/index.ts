@@ -1,0 +1,11 @@
+/** The simulated machine: event-driven replay of schedules, run-time protocols, topologies. */
+export * from "./simulate.js";
+export * from "./options.js";
+export * from "./protocols.js";
+export { INTERVAL_KINDS, TimelineRecorder, type IntervalKind, type Timeline } from "./timeline.js";
+export * from "./topology.js";
+export { DataTracker, MAX_DATA_ELEMENTS } from "./data-tracker.js";
+export { EventHeap } from "./heap.js";
+export { NodeAccounts } from "./node-accounts.js";
+export { replayBlocking, type ReplayOutcome } from "./replay-blocking.js";
+export { replayNonblocking } from "./replay-nonblocking.js";

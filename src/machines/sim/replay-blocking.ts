@@ -1,0 +1,343 @@
+/** Blocking replay: an event-driven run of a Schedule where a transfer holds a send and a receive port for T_s + m (t_c + t_d) (004 sec 2.2-2.3, figs 2-3). */
+import type { MachineModel } from "../../model/machine.js";
+import type { Schedule } from "../../model/schedule.js";
+import { createRng } from "../../model/rng.js";
+import type { DataTracker } from "./data-tracker.js";
+import { EventHeap } from "./heap.js";
+import type { NodeAccounts } from "./node-accounts.js";
+import type { SimOptions } from "./options.js";
+import { K, NONE, type TimelineRecorder } from "./timeline.js";
+import { perByteCost } from "./topology.js";
+
+/** What a replay hands back besides the accounts and the timeline. */
+export interface ReplayOutcome {
+  /** Makespan (us): the sum of the stage durations. */
+  readonly makespan: number;
+  /** Events processed. */
+  readonly events: number;
+  /** Start and end time (us, absolute) of every transfer. */
+  readonly start: Float64Array;
+  readonly end: Float64Array;
+  /** OCPC only: transfer attempts that collided and were resent. */
+  readonly collisions: number;
+}
+
+/**
+ * Replays `s` in blocking mode. Per stage: a barrier (machine.barrier), then each node composes
+ * (t_m per byte it handles in the stage, when the stage rearranges), then the transfers. A node
+ * issues its transfers in schedule order; a transfer of step s waits until its source has received
+ * everything addressed to it in earlier steps of the stage (forwarding needs the data) and has a
+ * free send port; it then holds that port and waits, if needed, for a receive port at its
+ * destination: that wait is node contention. A local copy (src == dst) uses no port and takes
+ * m t_m. With `lockstep`, every step ends with a free barrier (000 fig. 3).
+ */
+export function replayBlocking(s: Schedule, machine: MachineModel, o: SimOptions, acc: NodeAccounts, tl: TimelineRecorder, data: DataTracker | null): ReplayOutcome {
+  const p = s.p;
+  const T = s.transferCount;
+  const { src, dst, size, stepStart } = s;
+  const eb = s.elementBytes;
+  const { ts, tm } = machine;
+  const ports = o.ports;
+  const tcdOf = perByteCost(o.topology, machine);
+  const ocpc = o.topology === "ocpc";
+  const rng = createRng(o.seed);
+
+  const startAt = new Float64Array(T);
+  const endAt = new Float64Array(T);
+  const sendStart = new Uint32Array(p + 1);
+  const sendList = new Uint32Array(T);
+  const needRecv = new Uint32Array(T);
+  const waitSince = new Float64Array(T);
+  const qNext = new Int32Array(T);
+  const ptr = new Uint32Array(p);
+  const sendBusy = new Int32Array(p);
+  const recvBusy = new Int32Array(p);
+  const recvDone = new Uint32Array(p);
+  const recvSoFar = new Uint32Array(p);
+  const composing = new Uint8Array(p);
+  const qHead = new Int32Array(p);
+  const qTail = new Int32Array(p);
+  const stallSince = new Float64Array(p);
+  const handled = new Float64Array(p);
+  const ready = new Float64Array(p);
+  const heap = new EventHeap(Math.min(T + p, 1 << 20));
+  let base = 0; // absolute time of the current stage-local clock's zero
+  let done = 0;
+  let collisions = 0;
+  let stuck = false;
+  const progressEvery = 1 << 16;
+  let nextProgress = progressEvery;
+
+  const duration = (x: number): number => {
+    const a = src[x]!, b = dst[x]!;
+    const bytes = size[x]! * eb;
+    return a === b ? bytes * tm : ts + bytes * tcdOf(a, b);
+  };
+
+  const closeStall = (v: number, t: number): void => {
+    if (stallSince[v]! >= 0) {
+      acc.stalled[v] = acc.stalled[v]! + (t - stallSince[v]!);
+      tl.add(v, K.stall, base + stallSince[v]!, base + t, NONE, 0, NONE);
+      stallSince[v] = -1;
+    }
+  };
+
+  const start = (x: number, t: number): void => {
+    const a = src[x]!, b = dst[x]!;
+    acc.begin(a, t);
+    if (a !== b) {
+      recvBusy[b]!++;
+      acc.begin(b, t);
+    }
+    startAt[x] = base + t;
+    if (data) data.start(x, base + t);
+    heap.push(t + duration(x), x);
+  };
+
+  const tryIssue = (v: number, t: number): void => {
+    if (composing[v]) return;
+    const stop = sendStart[v + 1]!;
+    while (ptr[v]! < stop) {
+      const x = sendList[ptr[v]!]!;
+      const b = dst[x]!;
+      if (b !== v && sendBusy[v]! >= ports) return;
+      if (recvDone[v]! < needRecv[x]!) {
+        if (stallSince[v]! < 0) stallSince[v] = t;
+        return;
+      }
+      ptr[v]!++;
+      closeStall(v, t);
+      if (b === v) {
+        start(x, t);
+        continue;
+      }
+      sendBusy[v]!++;
+      if (recvBusy[b]! < ports && !composing[b]) start(x, t);
+      else {
+        waitSince[x] = t;
+        qNext[x] = -1;
+        if (qHead[b]! < 0) qHead[b] = x;
+        else qNext[qTail[b]!] = x;
+        qTail[b] = x;
+      }
+    }
+  };
+
+  const serve = (b: number, t: number): void => {
+    while (qHead[b]! >= 0 && recvBusy[b]! < ports && !composing[b]) {
+      const y = qHead[b]!;
+      qHead[b] = qNext[y]!;
+      const a = src[y]!;
+      acc.wait[a] = acc.wait[a]! + (t - waitSince[y]!);
+      tl.add(a, K.wait, base + waitSince[y]!, base + t, b, size[y]!, y);
+      start(y, t);
+    }
+  };
+
+  const complete = (x: number, t: number): void => {
+    const a = src[x]!, b = dst[x]!;
+    endAt[x] = base + t;
+    if (data) data.end(x);
+    acc.end(a, t);
+    if (a === b) tl.add(a, K.copy, startAt[x]!, base + t, a, size[x]!, x);
+    else {
+      tl.add(a, K.send, startAt[x]!, base + t, b, size[x]!, x);
+      tl.add(b, K.recv, startAt[x]!, base + t, a, size[x]!, x);
+      acc.end(b, t);
+      sendBusy[a]!--;
+      recvBusy[b]!--;
+      const bytes = size[x]! * eb;
+      acc.sentBytes[a] = acc.sentBytes[a]! + bytes;
+      acc.recvBytes[b] = acc.recvBytes[b]! + bytes;
+    }
+    recvDone[b]!++;
+    done++;
+    if (a !== b) serve(b, t);
+    tryIssue(a, t);
+    if (b !== a) tryIssue(b, t);
+  };
+
+  /** Runs the transfers of steps [stepLo, stepHi) from local time t0 (nodes ready at t0 + ready[v] when given); returns the last end. */
+  const runRange = (stepLo: number, stepHi: number, t0: number, withReady: boolean): number => {
+    const lo = stepStart[stepLo]!, hi = stepStart[stepHi]!;
+    sendStart.fill(0);
+    for (let x = lo; x < hi; x++) sendStart[src[x]! + 1]!++;
+    for (let v = 0; v < p; v++) sendStart[v + 1] = sendStart[v + 1]! + sendStart[v]!;
+    ptr.set(sendStart.subarray(0, p));
+    for (let x = lo; x < hi; x++) sendList[ptr[src[x]!]!++] = x;
+    ptr.set(sendStart.subarray(0, p));
+    recvSoFar.fill(0);
+    for (let st = stepLo; st < stepHi; st++) {
+      const a0 = stepStart[st]!, a1 = stepStart[st + 1]!;
+      for (let x = a0; x < a1; x++) needRecv[x] = recvSoFar[src[x]!]!;
+      for (let x = a0; x < a1; x++) recvSoFar[dst[x]!]!++;
+    }
+    sendBusy.fill(0);
+    recvBusy.fill(0);
+    recvDone.fill(0);
+    composing.fill(0);
+    qHead.fill(-1);
+    stallSince.fill(-1);
+    let last = t0;
+    if (withReady) {
+      for (let v = 0; v < p; v++) {
+        if (ready[v]! > 0) {
+          composing[v] = 1;
+          acc.begin(v, t0);
+          heap.push(t0 + ready[v]!, T + v);
+        }
+      }
+    }
+    for (let v = 0; v < p; v++) tryIssue(v, t0);
+    while (heap.size > 0) {
+      const t = heap.topTime();
+      const id = heap.topId();
+      heap.pop();
+      if (t > last) last = t;
+      if (id >= T) {
+        const v = id - T;
+        composing[v] = 0;
+        acc.end(v, t);
+        tl.add(v, K.compose, base + t0, base + t, NONE, 0, NONE);
+        serve(v, t);
+        tryIssue(v, t);
+      } else complete(id, t);
+      if (o.progress && heap.pushed >= nextProgress) {
+        nextProgress += progressEvery;
+        o.progress(done, T);
+      }
+    }
+    for (let v = 0; v < p; v++) {
+      closeStall(v, last); // cannot happen in a valid run; closes the books otherwise
+      if (ptr[v]! < sendStart[v + 1]!) stuck = true;
+    }
+    return last;
+  };
+
+  /** OCPC lock-step step: rounds in which colliding messages (two or more into one receiver) fail and are resent (001 sec 2). */
+  const runOcpcStep = (step: number, t0: number): number => {
+    const lo = stepStart[step]!, hi = stepStart[step + 1]!;
+    let pending: number[] = [];
+    let last = t0;
+    for (let x = lo; x < hi; x++) {
+      if (src[x] === dst[x]) {
+        const e = t0 + duration(x);
+        startAt[x] = base + t0;
+        if (data) data.start(x, base + t0);
+        endAt[x] = base + e;
+        if (data) data.end(x);
+        tl.add(src[x]!, K.copy, base + t0, base + e, src[x]!, size[x]!, x);
+        acc.begin(src[x]!, t0);
+        acc.end(src[x]!, e);
+        recvDone[src[x]!]!++;
+        done++;
+        if (e > last) last = e;
+      } else pending.push(x);
+    }
+    const attempts = new Int32Array(p);
+    const senderUsed = new Int32Array(p).fill(-1);
+    let t = t0;
+    let round = 0;
+    while (pending.length > 0) {
+      // Each sender tries its first pending message; collided messages retry with probability 1/2 (random backoff).
+      const trying: number[] = [];
+      const later: number[] = [];
+      senderUsed.fill(-1);
+      for (const x of pending) {
+        const a = src[x]!;
+        if (senderUsed[a]! >= 0 || (round > 0 && waitSince[x]! > 0 && rng.int(2) === 0)) later.push(x);
+        else {
+          senderUsed[a] = x;
+          trying.push(x);
+        }
+      }
+      attempts.fill(0);
+      for (const x of trying) attempts[dst[x]!]!++;
+      let roundEnd = t;
+      for (const x of trying) {
+        const a = src[x]!, b = dst[x]!;
+        const e = t + duration(x);
+        if (e > roundEnd) roundEnd = e;
+        acc.begin(a, t);
+        acc.begin(b, t);
+        acc.end(a, e);
+        acc.end(b, e);
+        if (attempts[b]! > 1) {
+          collisions++;
+          waitSince[x] = 1;
+          tl.add(a, K.collide, base + t, base + e, b, size[x]!, x);
+          acc.wait[a] = acc.wait[a]! + (e - t);
+          later.push(x);
+        } else {
+          startAt[x] = base + t;
+          endAt[x] = base + e;
+          if (data) {
+            data.start(x, base + t);
+            data.end(x);
+          }
+          tl.add(a, K.send, base + t, base + e, b, size[x]!, x);
+          tl.add(b, K.recv, base + t, base + e, a, size[x]!, x);
+          const bytes = size[x]! * eb;
+          acc.sentBytes[a] = acc.sentBytes[a]! + bytes;
+          acc.recvBytes[b] = acc.recvBytes[b]! + bytes;
+          done++;
+        }
+      }
+      later.sort((u, w) => u - w);
+      pending = later;
+      if (trying.length === 0) roundEnd = t; // all backed off: an empty round of no time
+      t = roundEnd;
+      round++;
+      if (t > last) last = t;
+      if (round > 64 * (hi - lo) + 64) throw new Error("simulate: OCPC step did not finish"); // cannot happen: each round succeeds with positive probability
+    }
+    return last;
+  };
+
+  let makespan = 0;
+  for (let k = 0; k < s.stages.length; k++) {
+    const st = s.stages[k]!;
+    const first = stepStart[st.firstStep]!;
+    const last = stepStart[st.firstStep + st.stepCount]!;
+    // Rearrangement, summed in transfer order exactly as cost-model.ts does.
+    for (let x = first; x < last; x++) handled[src[x]!] = handled[src[x]!]! + size[x]! * eb;
+    let maxHandled = 0;
+    for (let v = 0; v < p; v++) if (handled[v]! > maxHandled) maxHandled = handled[v]!;
+    const rearrange = st.rearrange === "none" ? 0 : maxHandled * tm;
+    for (let v = 0; v < p; v++) {
+      tl.add(v, K.barrier, makespan, makespan + machine.barrier, NONE, 0, NONE);
+      ready[v] = st.rearrange === "none" ? 0 : handled[v]! * tm;
+    }
+    let duration: number;
+    if (o.lockstep) {
+      // Every node waits for the slowest composer, then the steps run between free barriers.
+      base = makespan + machine.barrier;
+      for (let v = 0; v < p; v++) {
+        if (ready[v]! > 0) {
+          acc.busy[v] = acc.busy[v]! + ready[v]!;
+          tl.add(v, K.compose, base, base + ready[v]!, NONE, 0, NONE);
+        }
+      }
+      base = makespan + (machine.barrier + rearrange);
+      let c = 0;
+      for (let step = st.firstStep; step < st.firstStep + st.stepCount; step++) {
+        const end = ocpc ? runOcpcStep(step, c) : runRange(step, step + 1, c, false);
+        for (let q = s.stallStart[step]!; q < s.stallStart[step + 1]!; q++) {
+          const v = s.stallNode[q]!;
+          acc.stalled[v] = acc.stalled[v]! + (end - c);
+          tl.add(v, K.stall, base + c, base + end, NONE, 0, NONE);
+        }
+        c = end;
+      }
+      duration = machine.barrier + rearrange + c;
+    } else {
+      base = makespan + machine.barrier;
+      const end = runRange(st.firstStep, st.firstStep + st.stepCount, 0, true);
+      duration = machine.barrier + end;
+    }
+    for (let x = first; x < last; x++) handled[src[x]!] = 0;
+    makespan += duration;
+  }
+  if (stuck) throw new Error("simulate: a node could not issue all its transfers (internal error)");
+  return { makespan, events: heap.pushed, start: startAt, end: endAt, collisions };
+}

@@ -1,0 +1,144 @@
+/** simulateSchedule: replays a Schedule on the simulated machine and measures it (004 sec 2.3, eqs 3-4, figs 2-3). */
+import { fail } from "../../model/errors.js";
+import type { MachineModel } from "../../model/machine.js";
+import type { Schedule } from "../../model/schedule.js";
+import { DataTracker } from "./data-tracker.js";
+import { NodeAccounts } from "./node-accounts.js";
+import { resolveSimOptions, type SimMode, type SimRequest } from "./options.js";
+import { replayBlocking } from "./replay-blocking.js";
+import { replayNonblocking } from "./replay-nonblocking.js";
+import { TimelineRecorder, type Timeline } from "./timeline.js";
+import type { TopologyName } from "./topology.js";
+
+/** Most transfers a simulation accepts (the event arrays are sized by it). */
+export const MAX_SIM_TRANSFERS = 50_000_000;
+
+/** Most transfers a run records a timeline for (each gives two or three intervals). */
+export const MAX_TIMELINE_TRANSFERS = 2_000_000;
+
+/** Per-node results of a run, one entry per node. */
+export interface NodeTimes {
+  /** Time with at least one activity (transfer, copy, compose, start-up) under way (us). */
+  readonly busy: Float64Array;
+  /** Time the node had nothing to do: makespan - busy - wait - stalled, at least 0 (us). */
+  readonly idle: Float64Array;
+  /** Time held back by the schedule: a send waiting for earlier receives, or a step the schedule stalls it in (us). */
+  readonly stalled: Float64Array;
+  /** Time its ready messages waited for a busy receive port at their destination: node contention (us). */
+  readonly wait: Float64Array;
+  /** Network bytes sent and received. */
+  readonly sentBytes: Float64Array;
+  readonly recvBytes: Float64Array;
+}
+
+/** The outcome of a simulation. */
+export interface SimResult {
+  readonly machine: string;
+  readonly mode: SimMode;
+  readonly lockstep: boolean;
+  readonly topology: TopologyName;
+  readonly ports: number;
+  /** Time from the first barrier to the last completion (us). */
+  readonly makespan: number;
+  readonly nodes: NodeTimes;
+  /** Sum over nodes of the contention wait (us). */
+  readonly totalWait: number;
+  /** L_max: most network bytes one node sends or receives (004 sec 2.3). */
+  readonly lmax: number;
+  /**
+   * Measured aggregate node-contention factor: max_v (L_v t_d + W_v) / (L_max t_d), where L_v is the
+   * node's traffic and W_v its contention wait; 1 exactly when no message waited (004 eqs 3-4).
+   */
+  readonly fnc: number;
+  /** Events the engine processed. */
+  readonly events: number;
+  /** Realised start and end time of every transfer (us). */
+  readonly transferStart: Float64Array;
+  readonly transferEnd: Float64Array;
+  /** OCPC: attempts that collided and were resent. */
+  readonly collisions: number;
+  /** Data mode: null when not run; otherwise the failures (empty: every node holds exactly its elements). */
+  readonly dataFailures: readonly string[] | null;
+  readonly dataFailureCount: number;
+  readonly timeline: Timeline;
+}
+
+/** Replays schedule `s` on `machine` (see docs/simulator.md for the conventions). */
+export function simulateSchedule(s: Schedule, machine: MachineModel, req: SimRequest = {}): SimResult {
+  const o = resolveSimOptions(req, machine.ports);
+  if (s.transferCount > MAX_SIM_TRANSFERS) throw fail("simulate", "BAD_INPUT", `the schedule has ${s.transferCount} transfers; the simulator takes at most ${MAX_SIM_TRANSFERS}`, { field: "transfers" });
+  const p = s.p;
+  for (let x = 0; x < s.transferCount; x++) {
+    if (s.src[x]! >= p || s.dst[x]! >= p) throw fail("simulate", "BAD_INPUT", `transfer ${x} (${s.src[x]} -> ${s.dst[x]}) names a node outside 0..${p - 1}`, { field: `transfers[${x}]` });
+    const z = s.size[x]!;
+    if (!(z >= 0) || !Number.isFinite(z)) throw fail("simulate", "BAD_INPUT", `transfer ${x} has size ${z}`, { field: `transfers[${x}].size` });
+  }
+  if (o.timeline && s.transferCount > MAX_TIMELINE_TRANSFERS) {
+    throw fail("simulate", "BAD_OPTION", `a timeline of ${s.transferCount} transfers is too large (at most ${MAX_TIMELINE_TRANSFERS}); run without a timeline (timeline: false, no --trace / --svg)`, { field: "timeline" });
+  }
+  const data = o.data ? new DataTracker(o.data, s) : null;
+  const acc = new NodeAccounts(p);
+  const tl = new TimelineRecorder(p, o.timeline);
+  const run = o.mode === "blocking" ? replayBlocking(s, machine, o, acc, tl, data) : replayNonblocking(s, machine, o, acc, tl, data);
+  const dataFailures = data ? data.finish() : null;
+  return measure(s, machine, o.mode, o.lockstep, o.topology, o.ports, run, acc, tl.build(), dataFailures, data ? data.failureCount : 0);
+}
+
+function measure(
+  s: Schedule,
+  machine: MachineModel,
+  mode: SimMode,
+  lockstep: boolean,
+  topology: TopologyName,
+  ports: number,
+  run: ReturnType<typeof replayBlocking>,
+  acc: NodeAccounts,
+  timeline: Timeline,
+  dataFailures: readonly string[] | null,
+  dataFailureCount: number,
+): SimResult {
+  const p = s.p;
+  const idle = new Float64Array(p);
+  let totalWait = 0;
+  let lmax = 0;
+  for (let v = 0; v < p; v++) {
+    idle[v] = Math.max(0, run.makespan - acc.busy[v]! - acc.wait[v]! - acc.stalled[v]!);
+    totalWait += acc.wait[v]!;
+    lmax = Math.max(lmax, acc.sentBytes[v]!, acc.recvBytes[v]!);
+  }
+  const fnc = nodeContentionFactor(acc, machine.td, lmax);
+  return {
+    machine: machine.name,
+    mode,
+    lockstep,
+    topology,
+    ports,
+    makespan: run.makespan,
+    nodes: { busy: acc.busy, idle, stalled: acc.stalled, wait: acc.wait, sentBytes: acc.sentBytes, recvBytes: acc.recvBytes },
+    totalWait,
+    lmax,
+    fnc,
+    events: run.events,
+    transferStart: run.start,
+    transferEnd: run.end,
+    collisions: run.collisions,
+    dataFailures,
+    dataFailureCount,
+    timeline,
+  };
+}
+
+/** max_v (L_v t_d + W_v) / (L_max t_d): 1 when nothing waited; 1 when there is no network traffic. */
+function nodeContentionFactor(acc: NodeAccounts, td: number, lmax: number): number {
+  const denom = lmax * td;
+  let worst = 0;
+  let anyWait = false;
+  for (let v = 0; v < acc.p; v++) {
+    const w = acc.wait[v]!;
+    if (w > 0) anyWait = true;
+    const l = Math.max(acc.sentBytes[v]!, acc.recvBytes[v]!) * td + w;
+    if (l > worst) worst = l;
+  }
+  if (!anyWait || !(denom > 0)) return 1;
+  return worst / denom;
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { main } from "../../../src/cli/main.js";
+import type { CliIo } from "../../../src/cli/io.js";
+import { parseScheduleJsonText } from "../../../src/export/schedule-json-read.js";
+import { scheduleToJsonText } from "../../../src/export/schedule-json-write.js";
+import { parseMatrixText } from "../../../src/patterns/files/matrix-read.js";
+import { verifySchedule } from "../../../src/verifier/index.js";
+import { pack, unpack } from "../../helpers/schedule-edit.js";
+import { writeFileSync } from "node:fs";
+
+async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = "", err = "";
+  const io: CliIo = { out: (t) => void (out += t), err: (t) => void (err += t), interactive: false };
+  const code = await main(argv, io);
+  return { code, out, err };
+}
+
+const dir = mkdtempSync(join(tmpdir(), "commplan-sim-"));
+const f = (name: string): string => join(dir, name);
+
+describe("commplan simulate", () => {
+  it("replays a planned schedule: text, JSON, Chrome trace and SVG; lock-step blocking equals the analytic cost", async () => {
+    expect((await run("gen", "pattern1", "--p", "16", "--seed", "3", "-o", f("m.json"))).code).toBe(0);
+    expect((await run("plan", f("m.json"), "--algorithm", "shift", "--payload", "-o", f("s.json"))).code).toBe(0);
+    const text = await run("simulate", f("s.json"), "--machine", "t3d-004");
+    expect(text.code).toBe(0);
+    expect(text.out).toMatch(/makespan .* us \(analytic .* us\)/);
+    const j = await run("simulate", f("s.json"), "--machine", "t3d-004", "--lockstep", "--json", "--trace", f("t.json"), "--svg", f("g.svg"), "--data", "--matrix", f("m.json"));
+    expect(j.code).toBe(0);
+    const r = JSON.parse(j.out);
+    expect(r).toMatchObject({ format: "commplan.simulation/v1", p: 16, mode: "blocking", lockstep: true, fnc: 1, data: { ok: true, failures: 0 } });
+    expect(r.makespan).toBe(r.analytic);
+    const trace = JSON.parse(readFileSync(f("t.json"), "utf8"));
+    expect(trace.traceEvents.some((e: { ph: string; cat?: string }) => e.ph === "X" && e.cat === "send")).toBe(true);
+    expect(readFileSync(f("g.svg"), "utf8")).toMatch(/^<svg[\s\S]*<\/svg>\n$/);
+    const nb = await run("simulate", f("s.json"), "--machine", "sp2-004", "--mode", "nonblocking", "--buffers", "1", "--json");
+    expect(JSON.parse(nb.out)).toMatchObject({ mode: "nonblocking" });
+  });
+
+  it("data mode exits 1 on a corrupted schedule and names the node and the element", async () => {
+    const s = parseScheduleJsonText(readFileSync(f("s.json"), "utf8"));
+    const st = unpack(s);
+    const t = st[0]!.steps[0]!.transfers[0]!;
+    t.dst = (t.dst + 1) % s.p === t.src ? (t.dst + 2) % s.p : (t.dst + 1) % s.p; // the message goes to the wrong node
+    writeFileSync(f("bad.json"), scheduleToJsonText(pack(s, st)));
+    const r = await run("simulate", f("bad.json"), "--machine", "t3d-004", "--data", "--matrix", f("m.json"));
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/node \d+ does not hold element \(\d+, \d+, \d+\)/);
+  });
+
+  it("runs DRS_N and AC on a matrix and writes realised traces the verifier reads", async () => {
+    const d = await run("simulate", "--protocol", "drs-n", f("m.json"), "--machine", "cm5-004", "--realised", f("drs.json"), "--busy-measure", "--generate-recv");
+    expect(d.code).toBe(0);
+    expect(d.out).toMatch(/drs-n on cm5-004, P = 16: makespan/);
+    const m = parseMatrixText(readFileSync(f("m.json"), "utf8"));
+    const rep = verifySchedule(m, parseScheduleJsonText(readFileSync(f("drs.json"), "utf8")));
+    expect(rep.ok).toBe(true);
+    const a = await run("simulate", "--protocol", "async", f("m.json"), "--machine", "cm5-004", "--realised", f("ac.json"), "--json");
+    expect(JSON.parse(a.out)).toMatchObject({ protocol: "async", p: 16 });
+    expect(existsSync(f("ac.json"))).toBe(true);
+  });
+
+  it("bad input exits 2 with a one-line message", async () => {
+    const r1 = await run("simulate", f("s.json"), "--machine", "nope");
+    expect(r1.code).toBe(2);
+    expect(r1.err).toMatch(/unknown machine 'nope'/);
+    const r2 = await run("simulate", f("s.json"), "--machine", "t3d-004", "--mode", "fast");
+    expect(r2.code).toBe(2);
+    const r3 = await run("simulate", f("s.json"), "--machine", "t3d-004", "--data");
+    expect(r3.code).toBe(2);
+    expect(r3.err).toMatch(/--data needs --matrix/);
+    const r4 = await run("simulate", f("s.json"), "--machine", "t3d-004", "--topology", "ocpc");
+    expect(r4.code).toBe(2);
+    expect(r4.err).toMatch(/lockstep/);
+  });
+
+  it("the built binary runs simulate (npm run build first)", () => {
+    const bin = join(process.cwd(), "bin", "commplan.js");
+    const r = spawnSync(process.execPath, [bin, "simulate", f("s.json"), "--machine", "t3d-004", "--lockstep", "--topology", "cm5-fat-tree", "--json"], { encoding: "utf8" });
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ topology: "cm5-fat-tree" });
+    const bad = spawnSync(process.execPath, [bin, "simulate", join(dir, "missing.json"), "--machine", "t3d-004"], { encoding: "utf8" });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).not.toMatch(/\n\s+at /);
+  });
+});

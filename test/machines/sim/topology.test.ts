@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { findMachine } from "../../../src/machines/presets.js";
+import { simulateSchedule } from "../../../src/machines/sim/simulate.js";
+import { CM5_RATES } from "../../../src/machines/sim/topology.js";
+import { matrixDigest, matrixFromData } from "../../../src/model/matrix.js";
+import { ScheduleBuilder } from "../../../src/model/schedule.js";
+import { plan } from "../../../src/planner/registry.js";
+import { buildMatrix } from "../../helpers/arbitraries.js";
+
+const cm5 = findMachine("cm5-004");
+
+describe("topologies", () => {
+  it("CM-5 fat tree: 20 MB/s within a cluster of 4, 10 MB/s within 16, 5 MB/s otherwise (000 sec. 3)", () => {
+    const b = new ScheduleBuilder({ p: 32, algorithm: "hand", params: {}, seed: null, elementBytes: 1, matrixDigest: "x" }, false);
+    b.stage("s");
+    b.step().transfer(0, 3, 1000);
+    b.step().transfer(0, 15, 1000);
+    b.step().transfer(0, 16, 1000);
+    const s = b.build();
+    const r = simulateSchedule(s, cm5, { lockstep: true, topology: "cm5-fat-tree" });
+    const d = (rate: number): number => cm5.ts + 1000 * (cm5.tc + 1 / rate);
+    expect(r.transferEnd[0]! - r.transferStart[0]!).toBeCloseTo(d(CM5_RATES.cluster4), 9);
+    expect(r.transferEnd[1]! - r.transferStart[1]!).toBeCloseTo(d(CM5_RATES.cluster16), 9);
+    expect(r.transferEnd[2]! - r.transferStart[2]!).toBeCloseTo(d(CM5_RATES.other), 9);
+    expect(r.makespan).toBeCloseTo(cm5.barrier + d(20) + d(10) + d(5), 9);
+    // the flat model with the CM-5 preset's t_d = 1/20 matches the fat tree within a cluster only
+    const flat = simulateSchedule(s, cm5, { lockstep: true });
+    expect(flat.makespan).toBeLessThan(r.makespan);
+  });
+
+  it("OCPC: two messages into one receiver in a step collide, both fail and are resent until delivered (001 sec. 2)", () => {
+    const m = matrixFromData(4, new Float64Array([0, 0, 5, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0]), { elementBytes: 8 });
+    const b = new ScheduleBuilder({ p: 4, algorithm: "hand", params: {}, seed: null, elementBytes: 8, matrixDigest: matrixDigest(m) }, true);
+    b.stage("s").step();
+    b.transfer(0, 2, 5);
+    b.chunk(0, 2, 0, 5);
+    b.transfer(1, 2, 5);
+    b.chunk(1, 2, 0, 5);
+    const s = b.build();
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const r = simulateSchedule(s, cm5, { lockstep: true, topology: "ocpc", seed, data: m });
+      expect(r.collisions).toBeGreaterThanOrEqual(2);
+      expect(r.dataFailures).toEqual([]);
+      const d = cm5.ts + 40 * (cm5.tc + cm5.td);
+      expect(r.makespan).toBeGreaterThanOrEqual(cm5.barrier + 3 * d - 1e-6);
+      expect(r.timeline.kind.some((k, i) => r.timeline.kindNames[k] === "collide" && r.timeline.node[i] === 0)).toBe(true);
+    }
+  });
+
+  it("OCPC replays a contention-free plan without a collision, as fast as the flat lock-step machine", () => {
+    const m = buildMatrix({ p: 12, kind: "dense", seed: 4, maxEntry: 50 });
+    const s = plan(m, "linear-permutation");
+    const o = simulateSchedule(s, cm5, { lockstep: true, topology: "ocpc" });
+    expect(o.collisions).toBe(0);
+    expect(o.makespan).toBe(simulateSchedule(s, cm5, { lockstep: true }).makespan);
+  });
+
+  it("OCPC needs lock-step", () => {
+    const s = plan(buildMatrix({ p: 4, kind: "dense", seed: 4, maxEntry: 5 }), "shift");
+    expect(() => simulateSchedule(s, cm5, { topology: "ocpc" })).toThrow(/lockstep/);
+  });
+});
+
+describe("nonblocking pipeline (004 sec. 2.2, 3.4)", () => {
+  it("one message costs T_s_send + m t_c + m t_d + T_s_recv; consecutive messages overlap", () => {
+    const mc = { ...findMachine("sp2-004"), barrier: 0 };
+    const b = new ScheduleBuilder({ p: 2, algorithm: "hand", params: {}, seed: null, elementBytes: 1, matrixDigest: "x" }, false);
+    b.stage("s").step().transfer(0, 1, 1000);
+    const one = simulateSchedule(b.build(), mc, { mode: "nonblocking" });
+    expect(one.makespan).toBeCloseTo(mc.ts + 1000 * (mc.tc + mc.td), 9);
+    const b2 = new ScheduleBuilder({ p: 2, algorithm: "hand", params: {}, seed: null, elementBytes: 1, matrixDigest: "x" }, false);
+    b2.stage("s");
+    for (let k = 0; k < 8; k++) b2.step().transfer(0, 1, 1000);
+    const s8 = b2.build();
+    const dual = simulateSchedule(s8, mc, { mode: "nonblocking", sendBuffers: 2 });
+    const single = simulateSchedule(s8, mc, { mode: "nonblocking", sendBuffers: 1 });
+    const blocking = simulateSchedule(s8, mc, { mode: "blocking" });
+    expect(dual.makespan).toBeLessThan(blocking.makespan);
+    expect(dual.makespan).toBeLessThanOrEqual(single.makespan);
+    // the pipeline is bounded below by its slowest stage: 8 m max(t_c, t_d)
+    expect(dual.makespan).toBeGreaterThanOrEqual(8 * 1000 * Math.max(mc.tc, mc.td));
+  });
+});
