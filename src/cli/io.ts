@@ -88,5 +88,6 @@ export function table(rows: readonly (readonly string[])[]): string {
 export function fmt(v: number | null): string {
   if (v === null) return "-";
   if (Number.isInteger(v)) return v.toLocaleString("en-US");
-  return Number(v.toPrecision(4)).toString();
+  const r = Number(v.toPrecision(4));
+  return Number.isInteger(r) ? r.toLocaleString("en-US") : r.toString();
 }

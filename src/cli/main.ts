@@ -11,6 +11,7 @@ import { registerPlan } from "./commands/plan.js";
 import { registerShow } from "./commands/show.js";
 import { registerSimulate } from "./commands/simulate.js";
 import { registerStats } from "./commands/stats.js";
+import { registerTeTable } from "./commands/te-table.js";
 import { registerVerify } from "./commands/verify.js";
 
 /** The version printed by --version. */
@@ -35,6 +36,7 @@ export function buildProgram(ctx: CliContext): Command {
   registerShow(program, ctx);
   registerSimulate(program, ctx);
   registerLists(program, ctx);
+  registerTeTable(program, ctx);
   return program;
 }
 

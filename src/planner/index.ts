@@ -6,3 +6,4 @@ export { shift } from "./shift.js";
 export * from "./four-stage/index.js";
 export * from "./permutation/index.js";
 export * from "./two-stage/index.js";
+export * from "./total-exchange/index.js";

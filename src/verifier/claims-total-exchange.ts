@@ -1,5 +1,75 @@
-/** Claims of the total-exchange round protocols of 001. */
+/** Claims of the total-exchange round protocols of 001: one stage per round, shift steps, one packet per ordered pair per round. */
+import type { CommMatrix } from "../model/matrix.js";
+import type { MatrixStats } from "../model/matrix-stats.js";
+import type { Schedule } from "../model/schedule.js";
 import type { AlgorithmClaims } from "./claims.js";
+import { atLeast, atMost, check, type Check } from "./report.js";
+
+/**
+ * Per round (stage): at most P - 1 steps (001 Fact 1: the OCPC total exchange, shifts
+ * i -> (i + j) mod P, j = 1..P-1; the j = 0 step is local) and at most one element per ordered
+ * pair (u, v), u != v, in the whole round.
+ */
+export function checkTeRounds(s: Schedule): Check[] {
+  const { p } = s;
+  const used = new Int32Array(p * p).fill(-1);
+  let pairWitness: string | null = null, stepWitness: string | null = null, mostSteps = 0, mostOnPair = 0;
+  s.stages.forEach((st, k) => {
+    if (st.stepCount > mostSteps) mostSteps = st.stepCount;
+    if (st.stepCount > Math.max(0, p - 1)) stepWitness ??= `round ${k} (${st.name}) has ${st.stepCount} steps`;
+    const onPair = new Map<number, number>();
+    for (let x = s.stepStart[st.firstStep]!; x < s.stepStart[st.firstStep + st.stepCount]!; x++) {
+      const a = s.src[x]!, b = s.dst[x]!;
+      if (a === b) continue;
+      const q = a * p + b;
+      const total = (used[q] === k ? onPair.get(q) ?? 0 : 0) + s.size[x]!;
+      used[q] = k;
+      onPair.set(q, total);
+      if (total > mostOnPair) mostOnPair = total;
+      if (total > 1) pairWitness ??= `round ${k} (${st.name}) carries ${total} elements ${a} -> ${b}`;
+    }
+  });
+  return [
+    atMost("te-steps-per-round", "every round (stage) has at most P - 1 steps", "001 sec 2, Fact 1 (OCPC total exchange in N steps, one of them local)", mostSteps, Math.max(0, p - 1), stepWitness),
+    atMost("te-one-per-pair", "every round carries at most one packet per ordered pair", "001 sec 2 (a total-exchange round: one message per ordered pair)", mostOnPair, 1, pairWitness),
+  ];
+}
+
+/** ceil(max elements a node sends or receives, self excluded, / (P - 1)): no round moves more than P - 1 per node. */
+export function teLowerBound(p: number, t: number): number {
+  return p <= 1 || t === 0 ? 0 : Math.ceil(t / (p - 1));
+}
+
+function roundChecks(m: CommMatrix, s: Schedule, stats: MatrixStats): Check[] {
+  const lb = teLowerBound(m.p, stats.t);
+  return [
+    ...checkTeRounds(s),
+    atLeast("te-rounds-lower-bound", "rounds >= ceil(t / (P - 1))", "001 sec 3 (each node sends and receives at most N - 1 packets per round)", s.stages.length, lb, `${s.stages.length} rounds cannot move t = ${stats.t} packets of one node`),
+  ];
+}
+
+const TE_BASE = { direct: false, whole: false, shift: true } as const;
 
 /** Claims by algorithm name, merged into CLAIMS. */
-export const TOTAL_EXCHANGE_CLAIMS: { readonly [name: string]: AlgorithmClaims } = {};
+export const TOTAL_EXCHANGE_CLAIMS: { readonly [name: string]: AlgorithmClaims } = {
+  "te-direct": {
+    direct: true,
+    whole: false,
+    shift: true,
+    extra: (m, s, stats) => [
+      ...roundChecks(m, s, stats),
+      check("te-direct-rounds", "rounds == largest off-diagonal entry (max packets over origin-destination pairs)", "001 sec 4 (direct protocol)", s.stages.length === stats.mMaxOffDiagonal, s.stages.length, stats.mMaxOffDiagonal, `${s.stages.length} rounds, max pair load ${stats.mMaxOffDiagonal}`),
+    ],
+  },
+  "te-valiant": { ...TE_BASE, extra: roundChecks },
+  "te-simple": { ...TE_BASE, extra: roundChecks },
+  "te-fast": { ...TE_BASE, extra: roundChecks },
+  "te-balanced": { ...TE_BASE, extra: roundChecks },
+  "te-offline": {
+    ...TE_BASE,
+    extra: (m, s, stats) => [
+      ...roundChecks(m, s, stats),
+      atMost("te-offline-rounds", "rounds <= largest off-diagonal entry (never worse than the direct protocol)", "docs/algorithms/total-exchange.md (te-offline tries R from the lower bound up to the max pair load)", s.stages.length, stats.mMaxOffDiagonal, `${s.stages.length} rounds`),
+    ],
+  },
+};

@@ -1,0 +1,36 @@
+/** commplan te-table: the table of 001 sec 4 (rounds and time/h for random h-relations) beside our protocols. */
+import type { Command } from "commander";
+import { fail } from "../../model/errors.js";
+import { PAPER_H_OVER_N, PAPER_N, runTeTable, TE_TABLE_ALGORITHMS, teTableRows } from "../../planner/total-exchange/index.js";
+import type { CliContext } from "../context.js";
+import { intOption, table } from "../io.js";
+
+/** Parses a comma-separated list of integers (h values may carry a trailing N: "4N,8N"). */
+function intList(name: string, text: string, min: number, max: number, suffix = ""): number[] {
+  const items = text.split(",").map((x) => x.trim()).filter((x) => x !== "");
+  if (items.length === 0) throw fail("te-table", "BAD_OPTION", `--${name} needs at least one value, got '${text}'`, { field: name });
+  return items.map((x) => intOption(name, suffix && x.toUpperCase().endsWith(suffix) ? x.slice(0, -suffix.length) : x, min, max));
+}
+
+/** Registers `te-table`. */
+export function registerTeTable(program: Command, ctx: CliContext): void {
+  program
+    .command("te-table")
+    .description("001 sec 4 table: rounds and time/h of the paper's protocols beside te-direct, te-balanced, te-offline (mean over seeds)")
+    .option("--seeds <k>", "random h-relations per cell (seeds 1..k)", "10")
+    .option("--n <list>", `comma-separated N values (default ${PAPER_N.join(",")})`)
+    .option("--h <list>", `comma-separated h / N values, e.g. 4N,8N or 4,8 (default ${PAPER_H_OVER_N.join(",")})`)
+    .option("--json", "machine-readable output")
+    .action((o: { seeds: string; n?: string; h?: string; json?: boolean }) => {
+      const seeds = intOption("seeds", o.seeds, 1, 10000);
+      const ns = o.n === undefined ? [...PAPER_N] : intList("n", o.n, 2, 4096);
+      const hs = o.h === undefined ? [...PAPER_H_OVER_N] : intList("h", o.h, 1, 1024, "N");
+      const cells = runTeTable({ ns, hOverNs: hs, seeds, progress: (line) => ctx.io.err(`${line}\n`) });
+      if (o.json) {
+        ctx.io.out(JSON.stringify({ format: "commplan.te-table/v1", seeds, algorithms: TE_TABLE_ALGORITHMS, source: "001 sec 4, table; time/h = rounds * N / h", cells }, null, 2) + "\n");
+        return;
+      }
+      ctx.io.out(`Total-exchange rounds for random h-relations (001 sec 4), mean over ${seeds} seed(s); time/h = rounds * N / h ('-': not in the paper's text)\n`);
+      ctx.io.out(table(teTableRows(cells)));
+    });
+}

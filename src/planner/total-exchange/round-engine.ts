@@ -1,0 +1,214 @@
+/** Round engine: unit packets moved in total-exchange rounds on the single-port OCPC (001 sec 2, Fact 1). */
+import { fail } from "../../model/errors.js";
+import type { CommMatrix } from "../../model/matrix.js";
+import { ScheduleBuilder, type ScheduleHeader } from "../../model/schedule.js";
+
+/** Most unit packets an explicit (schedule-building) plan may hold. */
+export const MAX_EXPLICIT_PACKETS = 1 << 23;
+/** Most unit packets a round-counting run may hold. */
+export const MAX_COUNT_PACKETS = 2 ** 31 - 1;
+/** Largest P of a round-counting run (the engine keeps a few P x P typed arrays). */
+export const MAX_TE_P = 4096;
+
+/** Off-diagonal packets: total, and the largest number one node sends or receives (the relation's h). */
+export function relationLoad(m: CommMatrix): { total: number; t: number; maxPair: number } {
+  const { p, data } = m;
+  const col = new Float64Array(p);
+  let total = 0, t = 0, maxPair = 0;
+  for (let i = 0; i < p; i++) {
+    let row = 0;
+    for (let j = 0; j < p; j++) {
+      if (i === j) continue;
+      const v = data[i * p + j]!;
+      row += v;
+      col[j] = col[j]! + v;
+      if (v > maxPair) maxPair = v;
+    }
+    total += row;
+    if (row > t) t = row;
+  }
+  for (let j = 0; j < p; j++) if (col[j]! > t) t = col[j]!;
+  return { total, t, maxPair };
+}
+
+/** Lower bound on total-exchange rounds: a node sends or receives at most P - 1 packets per round. */
+export function roundLowerBound(p: number, t: number): number {
+  return p <= 1 || t === 0 ? 0 : Math.ceil(t / (p - 1));
+}
+
+/** Checks that the matrix can be planned at packet level (every element is one unit packet). */
+export function checkTeMatrix(algorithm: string, m: CommMatrix, explicit: boolean): number {
+  if (m.p > MAX_TE_P) throw fail("planner", "UNSUPPORTED", `${algorithm}: P = ${m.p} is larger than ${MAX_TE_P}`, { field: "p" });
+  const { total } = relationLoad(m);
+  const cap = explicit ? MAX_EXPLICIT_PACKETS : MAX_COUNT_PACKETS;
+  if (total > cap) {
+    throw fail("planner", "UNSUPPORTED", `${algorithm}: every element is a unit packet and the matrix has ${total} off-diagonal elements; at most ${cap} can be planned ${explicit ? "as an explicit schedule" : "in round-counting mode"}`, { field: "matrix" });
+  }
+  return total;
+}
+
+/**
+ * Packets held per (holder, destination) pair, moved round by round. A move in round r uses the
+ * ordered pair (holder, next hop), at most one packet per pair per round; the packet arrives at the
+ * end of the round (it can be forwarded in the next round at the earliest). With `build`, every
+ * non-empty round becomes one stage of N - 1 shift steps i -> (i + j) mod N, j = 1..N-1, empty
+ * steps dropped; with `payload`, packets keep their identity (origin, destination, index).
+ */
+export class RoundEngine {
+  readonly n: number;
+  /** count[u * n + w]: packets held at u destined to w (diagonal: delivered or self-addressed). */
+  readonly count: Int32Array;
+  /** Packets not yet at their destination. */
+  pending = 0;
+  /** Non-empty rounds so far. */
+  rounds = 0;
+  /** Packets moved (transfers) so far. */
+  moves = 0;
+  /** Rounds the protocol spent without moving a real packet (only copies or dummies travelled). */
+  idleRounds = 0;
+  private readonly slot: Int32Array;
+  private readonly movU: Int32Array;
+  private readonly movV: Int32Array;
+  private readonly movW: Int32Array;
+  private readonly movId: Int32Array;
+  private nMoves = 0;
+  private readonly builder: ScheduleBuilder | null;
+  private readonly track: boolean;
+  private readonly head: Int32Array | null = null;
+  private readonly tail: Int32Array | null = null;
+  private readonly next: Int32Array | null = null;
+  private readonly pOrigin: Uint32Array | null = null;
+  private readonly pIndex: Float64Array | null = null;
+
+  constructor(m: CommMatrix, header: ScheduleHeader | null, payload: boolean) {
+    const n = (this.n = m.p);
+    this.count = new Int32Array(n * n);
+    this.slot = new Int32Array(n * n).fill(-1);
+    this.movU = new Int32Array(n * n);
+    this.movV = new Int32Array(n * n);
+    this.movW = new Int32Array(n * n);
+    this.movId = new Int32Array(n * n);
+    this.track = header !== null && payload;
+    let total = 0;
+    for (let k = 0; k < n * n; k++) {
+      const v = m.data[k]!;
+      this.count[k] = v;
+      if (Math.floor(k / n) !== k % n) total += v;
+    }
+    this.pending = total;
+    this.builder = header ? new ScheduleBuilder(header, payload, Math.max(16, total)) : null;
+    if (this.track) {
+      this.head = new Int32Array(n * n).fill(-1);
+      this.tail = new Int32Array(n * n).fill(-1);
+      this.next = new Int32Array(total).fill(-1);
+      this.pOrigin = new Uint32Array(total);
+      this.pIndex = new Float64Array(total);
+      let id = 0;
+      for (let u = 0; u < n; u++) {
+        for (let w = 0; w < n; w++) {
+          if (u === w) continue;
+          const c = m.data[u * n + w]!;
+          for (let x = 0; x < c; x++) {
+            this.pOrigin[id] = u;
+            this.pIndex[id] = x;
+            this.push(u * n + w, id);
+            id++;
+          }
+        }
+      }
+    }
+  }
+
+  private push(q: number, id: number): void {
+    const tail = this.tail!, next = this.next!;
+    next[id] = -1;
+    if (tail[q]! < 0) this.head![q] = id;
+    else next[tail[q]!] = id;
+    tail[q] = id;
+  }
+
+  private pop(q: number): number {
+    const head = this.head!;
+    const id = head[q]!;
+    head[q] = this.next![id]!;
+    if (head[q]! < 0) this.tail![q] = -1;
+    return id;
+  }
+
+  /** True when the ordered pair u -> v is still free in the current round. */
+  free(u: number, v: number): boolean {
+    return this.slot[u * this.n + v]! < 0;
+  }
+
+  /** Moves one packet held at u destined to w over the pair u -> v (v == w delivers it). */
+  move(u: number, w: number, v: number): void {
+    const n = this.n;
+    if (u === v || u === w) throw fail("planner", "BAD_INPUT", `total-exchange: internal error, move ${u} -> ${v} of a packet for ${w}`);
+    const q = u * n + w;
+    if (this.count[q]! <= 0) throw fail("planner", "BAD_INPUT", `total-exchange: internal error, node ${u} holds no packet for ${w}`);
+    if (this.slot[u * n + v]! >= 0) throw fail("planner", "BAD_INPUT", `total-exchange: internal error, pair ${u} -> ${v} used twice in a round`);
+    this.count[q]!--;
+    const id = this.track ? this.pop(q) : 0;
+    const k = this.nMoves++;
+    this.movU[k] = u;
+    this.movV[k] = v;
+    this.movW[k] = w;
+    this.movId[k] = id;
+    this.slot[u * n + v] = k;
+    if (v === w) this.pending--;
+  }
+
+  /**
+   * Ends the round: packets arrive, the round becomes a stage; returns the number of moves. A round
+   * without moves makes no stage; with `spent` it still counts as an idle protocol round.
+   */
+  endRound(spent = false): number {
+    const n = this.n, k0 = this.nMoves;
+    if (k0 === 0) {
+      if (spent) this.idleRounds++;
+      return 0;
+    }
+    for (let k = 0; k < k0; k++) {
+      const v = this.movV[k]!, w = this.movW[k]!;
+      this.count[v * n + w]!++;
+      if (this.track && v !== w) this.push(v * n + w, this.movId[k]!);
+    }
+    const b = this.builder;
+    if (b) {
+      b.stage(`round ${this.rounds + 1}`, "none");
+      for (let j = 1; j < n; j++) {
+        b.step();
+        for (let i = 0; i < n; i++) {
+          const k = this.slot[i * n + ((i + j) % n)]!;
+          if (k < 0) continue;
+          b.transfer(i, (i + j) % n, 1);
+          if (b.payload) b.chunk(this.pOrigin![this.movId[k]!]!, this.movW[k]!, this.pIndex![this.movId[k]!]!, 1);
+        }
+        b.dropEmptyStep();
+      }
+    }
+    for (let k = 0; k < k0; k++) this.slot[this.movU[k]! * n + this.movV[k]!] = -1;
+    this.nMoves = 0;
+    this.moves += k0;
+    this.rounds++;
+    return k0;
+  }
+
+  /** Delivers everything still pending by direct rounds (one packet per pair per round); returns the rounds used. */
+  drainDirect(): number {
+    const n = this.n;
+    let used = 0;
+    while (this.pending > 0) {
+      for (let u = 0; u < n; u++) for (let w = 0; w < n; w++) if (u !== w && this.count[u * n + w]! > 0) this.move(u, w, w);
+      this.endRound();
+      used++;
+    }
+    return used;
+  }
+
+  /** The schedule (engines made with a header only). */
+  build(params: ScheduleHeader["params"]): ReturnType<ScheduleBuilder["build"]> {
+    if (!this.builder) throw fail("planner", "BAD_INPUT", "total-exchange: internal error, no schedule builder");
+    return { ...this.builder.build(), params };
+  }
+}

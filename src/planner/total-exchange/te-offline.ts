@@ -1,0 +1,294 @@
+/** te-offline (ours): an offline router for total-exchange rounds that knows the whole relation (idle slots carry excess packets, 001 sec 4 idea). */
+import type { CommMatrix } from "../../model/matrix.js";
+import type { Rng } from "../../model/rng.js";
+import type { TeProtocol } from "./protocol.js";
+import { relationLoad, roundLowerBound, type RoundEngine } from "./round-engine.js";
+
+/** An offline plan: R rounds; relayed packets i -> k -> j with their hop-1 and hop-2 rounds. */
+export interface OfflinePlan {
+  readonly rounds: number;
+  readonly lowerBound: number;
+  /** R - lower bound: round counts below R that were rejected (aggregate condition or greedy failure). */
+  readonly attempts: number;
+  readonly relayI: Int32Array;
+  readonly relayK: Int32Array;
+  readonly relayJ: Int32Array;
+  readonly hop1Round: Int32Array;
+  readonly hop2Round: Int32Array;
+}
+
+/** Open pairs (spare slots > 0) by row and by column, with O(1) open and close. */
+class OpenPairs {
+  readonly out: Int32Array;
+  readonly outLen: Int32Array;
+  readonly inn: Int32Array;
+  readonly inLen: Int32Array;
+  private readonly outPos: Int32Array;
+  private readonly inPos: Int32Array;
+  constructor(readonly n: number) {
+    this.out = new Int32Array(n * n);
+    this.inn = new Int32Array(n * n);
+    this.outPos = new Int32Array(n * n);
+    this.inPos = new Int32Array(n * n);
+    this.outLen = new Int32Array(n);
+    this.inLen = new Int32Array(n);
+  }
+  open(u: number, v: number): void {
+    const n = this.n;
+    this.outPos[u * n + v] = this.outLen[u]!;
+    this.out[u * n + this.outLen[u]!++] = v;
+    this.inPos[u * n + v] = this.inLen[v]!;
+    this.inn[v * n + this.inLen[v]!++] = u;
+  }
+  close(u: number, v: number): void {
+    const n = this.n;
+    let pos = this.outPos[u * n + v]!, last = this.out[u * n + --this.outLen[u]!]!;
+    this.out[u * n + pos] = last;
+    this.outPos[u * n + last] = pos;
+    pos = this.inPos[u * n + v]!;
+    last = this.inn[v * n + --this.inLen[v]!]!;
+    this.inn[v * n + pos] = last;
+    this.inPos[last * n + v] = pos;
+  }
+}
+
+function tryRounds(m: CommMatrix, R: number, rng: Rng, candidates: number, strict: boolean): OfflinePlan | null {
+  const n = m.p, d = m.data;
+  const cap = new Int32Array(n * n), h1 = new Int32Array(n * n), h2 = new Int32Array(n * n);
+  const open = new OpenPairs(n);
+  let excess = 0;
+  for (let u = 0; u < n; u++) {
+    for (let v = 0; v < n; v++) {
+      if (u === v) continue;
+      const x = d[u * n + v]!;
+      if (x > R) excess += x - R;
+      else if (x < R) { cap[u * n + v] = R - x; open.open(u, v); }
+    }
+  }
+  const list = new Int32Array(excess);
+  let e = 0;
+  for (let q = 0; q < n * n; q++) for (let c = d[q]! - R; c > 0 && q % (n + 1) !== 0; c--) list[e++] = q;
+  for (let a = excess - 1; a > 0; a--) { const b = rng.int(a + 1); const t = list[a]!; list[a] = list[b]!; list[b] = t; }
+  const relayI = new Int32Array(excess), relayK = new Int32Array(excess).fill(-1), relayJ = new Int32Array(excess);
+  // relays by first-hop pair and by second-hop pair (singly linked lists), and assignment stamps
+  const head1 = new Int32Array(n * n).fill(-1), next1 = new Int32Array(excess).fill(-1);
+  const head2 = new Int32Array(n * n).fill(-1), next2 = new Int32Array(excess).fill(-1);
+  const stamp1 = new Int32Array(excess), stamp2 = new Int32Array(excess);
+  let clock = 0;
+  const unlink = (head: Int32Array, next: Int32Array, q: number, x: number): void => {
+    if (head[q] === x) { head[q] = next[x]!; return; }
+    let y = head[q]!;
+    while (next[y] !== x) y = next[y]!;
+    next[y] = next[x]!;
+  };
+  const score = (i: number, k: number, j: number): number => {
+    if (k === i || k === j || k < 0) return 0;
+    const a = i * n + k, b = k * n + j;
+    const ca = cap[a]!, cb = cap[b]!;
+    // strict: first-hop position + second-hop count <= R - 2 keeps every relay schedulable
+    if (ca <= 0 || cb <= 0 || h1[a]! + (strict ? h2[b]! : 0) > R - 2) return 0;
+    return ca < cb ? ca : cb;
+  };
+  const assign = (x: number, k: number): void => {
+    const i = relayI[x]!, j = relayJ[x]!, a = i * n + k, b = k * n + j;
+    relayK[x] = k;
+    h1[a]!++; h2[b]!++;
+    if (--cap[a]! === 0) open.close(i, k);
+    if (--cap[b]! === 0) open.close(k, j);
+    next1[x] = head1[a]!; head1[a] = x; stamp1[x] = clock++;
+    next2[x] = head2[b]!; head2[b] = x; stamp2[x] = clock++;
+  };
+  const release = (x: number): void => {
+    const i = relayI[x]!, k = relayK[x]!, j = relayJ[x]!, a = i * n + k, b = k * n + j;
+    h1[a]!--; h2[b]!--;
+    if (cap[a]!++ === 0) open.open(i, k);
+    if (cap[b]!++ === 0) open.open(k, j);
+    unlink(head1, next1, a, x);
+    unlink(head2, next2, b, x);
+    relayK[x] = -1;
+  };
+  // best intermediate for i -> j: random candidates from the shorter open list, else a scan of it
+  const bestK = (i: number, j: number, avoid: number): number => {
+    const useOut = open.outLen[i]! <= open.inLen[j]!;
+    const len = useOut ? open.outLen[i]! : open.inLen[j]!;
+    const base = useOut ? i * n : j * n, pool = useOut ? open.out : open.inn;
+    let best = -1, bestScore = 0;
+    if (len > 2 * candidates) {
+      // up to 8 * candidates random tries, stopping after `candidates` usable ones
+      for (let t = 0, found = 0; t < 8 * candidates && found < candidates; t++) {
+        const k = pool[base + rng.int(len)]!;
+        const s = k === avoid ? 0 : score(i, k, j);
+        if (s > 0) found++;
+        if (s > bestScore) { bestScore = s; best = k; }
+      }
+    }
+    if (best < 0) {
+      for (let y = 0; y < len; y++) {
+        const k = pool[base + y]!;
+        const s = k === avoid ? 0 : score(i, k, j);
+        if (s > bestScore) { bestScore = s; best = k; }
+      }
+    }
+    return best;
+  };
+  // depth-1 repair: free a slot on i -> k or k -> j by moving one relay that uses it elsewhere
+  const snap = new Int32Array(Math.max(1, R));
+  const repair = (x: number): boolean => {
+    const i = relayI[x]!, j = relayJ[x]!;
+    for (let y = 0; y < open.outLen[i]!; y++) {
+      const k = open.out[i * n + y]!;
+      if (k === j) continue;
+      let cnt = 0;
+      for (let r = head2[k * n + j]!; r >= 0 && cnt < snap.length; r = next2[r]!) snap[cnt++] = r;
+      for (let z = 0; z < cnt; z++) {
+        const r = snap[z]!, i2 = relayI[r]!;
+        release(r);
+        const k2 = bestK(i2, j, k);
+        if (k2 >= 0 && score(i, k, j) > 0) { assign(r, k2); assign(x, k); return true; }
+        if (k2 >= 0) { assign(r, k2); continue; }
+        assign(r, k);
+      }
+    }
+    for (let y = 0; y < open.inLen[j]!; y++) {
+      const k = open.inn[j * n + y]!;
+      if (k === i) continue;
+      let cnt = 0;
+      for (let r = head1[i * n + k]!; r >= 0 && cnt < snap.length; r = next1[r]!) snap[cnt++] = r;
+      for (let z = 0; z < cnt; z++) {
+        const r = snap[z]!, j2 = relayJ[r]!;
+        release(r);
+        const k2 = bestK(i, j2, k);
+        if (k2 >= 0 && score(i, k, j) > 0) { assign(r, k2); assign(x, k); return true; }
+        if (k2 >= 0) { assign(r, k2); continue; }
+        assign(r, k);
+      }
+    }
+    return false;
+  };
+  for (let x = 0; x < excess; x++) {
+    const q = list[x]!;
+    relayI[x] = Math.floor(q / n);
+    relayJ[x] = q % n;
+    const k = bestK(relayI[x]!, relayJ[x]!, -1);
+    if (k >= 0) assign(x, k);
+    else if (!repair(x)) return null;
+  }
+  // rounds: a pair's first-hop relays take its first rounds 0, 1, ... in the order they were
+  // assigned to the pair; its second-hop relays, sorted by arrival (first-hop round + 1), take the
+  // earliest rounds after both the arrival and the pair's first-hop rounds (earliest release first,
+  // optimal for unit slots); the direct packets fill the remaining rounds
+  const byStamp = new Int32Array(clock).fill(-1);
+  for (let x = 0; x < excess; x++) byStamp[stamp1[x]!] = x;
+  const pos1 = new Int32Array(n * n);
+  const hop1Round = new Int32Array(excess), hop2Round = new Int32Array(excess);
+  for (let c = 0; c < clock; c++) {
+    const x = byStamp[c]!;
+    if (x < 0 || stamp1[x] !== c) continue;
+    hop1Round[x] = pos1[relayI[x]! * n + relayK[x]!]!++;
+  }
+  let buf = new Int32Array(64);
+  for (let q = 0; q < n * n; q++) {
+    if (head2[q]! < 0) continue;
+    let cnt = 0;
+    for (let r = head2[q]!; r >= 0; r = next2[r]!) {
+      if (cnt === buf.length) { const b2 = new Int32Array(cnt * 2); b2.set(buf); buf = b2; }
+      buf[cnt++] = r;
+    }
+    const part = buf.subarray(0, cnt).sort((x, y) => hop1Round[x]! - hop1Round[y]!);
+    let t = h1[q]!;
+    for (const r of part) {
+      t = Math.max(t, hop1Round[r]! + 1);
+      if (t >= R) return null;
+      hop2Round[r] = t++;
+    }
+  }
+  return { rounds: R, lowerBound: 0, attempts: 0, relayI, relayK, relayJ, hop1Round, hop2Round };
+}
+
+/**
+ * Plans the fewest rounds R (from the lower bound up) for which a greedy assignment routes every
+ * packet beyond R on a pair through an intermediate k with spare slots on i -> k and k -> j:
+ * a pair's first-hop relays take its first rounds, its second-hop relays the earliest rounds after
+ * their arrival, its direct packets the rest. R = max pair load always succeeds (nothing to relay).
+ */
+export function planOffline(m: CommMatrix, rng: Rng, candidates = 4): OfflinePlan {
+  const n = m.p;
+  const { t, maxPair } = relationLoad(m);
+  const lowerBound = roundLowerBound(n, t);
+  // aggregate necessary condition: every relayed packet needs two spare slots (monotone in R: binary search)
+  const feasible = (r: number): boolean => {
+    if (n <= 2) return false;
+    let spare = 0, excess = 0;
+    for (let u = 0; u < n; u++) for (let v = 0; v < n; v++) {
+      if (u === v) continue;
+      const x = m.data[u * n + v]!;
+      if (x > r) excess += x - r;
+      else spare += r - x;
+    }
+    return spare >= 2 * excess;
+  };
+  let lo = lowerBound, hi = maxPair;
+  while (lo < hi) {
+    const mid = lo + Math.floor((hi - lo) / 2);
+    if (feasible(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  // greedy attempts from there; after MAX_GREEDY_TRIES failures fall back to the direct protocol's R
+  for (let R = lo, tries = 0; R < maxPair && tries < MAX_GREEDY_TRIES; R++, tries++) {
+    const got = tryRounds(m, R, rng, candidates, true) ?? tryRounds(m, R, rng, candidates, false);
+    if (got) return { ...got, lowerBound, attempts: R - lowerBound };
+  }
+  const attempts = maxPair - lowerBound;
+  const none = new Int32Array(0);
+  return { rounds: maxPair, lowerBound, attempts, relayI: none, relayK: none, relayJ: none, hop1Round: none, hop2Round: none };
+}
+
+/** Greedy attempts (R, R + 1, ...) before te-offline settles for the max pair load. */
+const MAX_GREEDY_TRIES = 8;
+
+function bucket(rounds: number, key: Int32Array): { start: Int32Array; items: Int32Array } {
+  const start = new Int32Array(rounds + 1);
+  for (let x = 0; x < key.length; x++) start[key[x]! + 1]!++;
+  for (let r = 0; r < rounds; r++) start[r + 1]! += start[r]!;
+  const fill = start.slice(0, rounds);
+  const items = new Int32Array(key.length);
+  for (let x = 0; x < key.length; x++) items[fill[key[x]!]!++] = x;
+  return { start, items };
+}
+
+/** Executes an offline plan in the engine, round by round. */
+export function runOffline(m: CommMatrix, eng: RoundEngine, p: OfflinePlan): void {
+  const n = m.p, R = p.rounds;
+  const by1 = bucket(R, p.hop1Round), by2 = bucket(R, p.hop2Round);
+  const directLeft = new Float64Array(n * n);
+  for (let q = 0; q < n * n; q++) if (q % (n + 1) !== 0) directLeft[q] = Math.min(R, m.data[q]!);
+  for (let r = 0; r < R; r++) {
+    for (let y = by1.start[r]!; y < by1.start[r + 1]!; y++) { const x = by1.items[y]!; eng.move(p.relayI[x]!, p.relayJ[x]!, p.relayK[x]!); }
+    for (let y = by2.start[r]!; y < by2.start[r + 1]!; y++) { const x = by2.items[y]!; eng.move(p.relayK[x]!, p.relayJ[x]!, p.relayJ[x]!); }
+    // direct packets in the slots the relays left free (they always fit: relays + direct <= R per pair)
+    for (let u = 0; u < n; u++) {
+      for (let v = 0; v < n; v++) {
+        const q = u * n + v;
+        if (directLeft[q]! > 0 && eng.free(u, v)) { eng.move(u, v, v); directLeft[q]!--; }
+      }
+    }
+    eng.endRound(true);
+  }
+}
+
+/** te-offline: deterministic for a seed; aims at the lower bound ceil(max packets per node / (N - 1)). */
+export const teOffline: TeProtocol = {
+  name: "te-offline",
+  title: "Total-exchange rounds, offline (ours): direct where a pair has room, excess relayed on slots that would idle",
+  source: "ours (docs/algorithms/total-exchange.md); idea of 001 sec 4",
+  params: [{ name: "candidates", description: "random intermediates tried per relayed packet before a full scan", default: 4, min: 1, max: 4096, integer: true }],
+  run(m, eng, rng, params) {
+    const p = planOffline(m, rng, params["candidates"]!);
+    runOffline(m, eng, p);
+    return { plannedRounds: p.rounds, relayed: p.relayI.length, attempts: p.attempts };
+  },
+  count(m, rng, params) {
+    const p = planOffline(m, rng, params["candidates"]!);
+    return { rounds: p.rounds, info: { relayed: p.relayI.length, attempts: p.attempts } };
+  },
+};
