@@ -1,19 +1,9 @@
 /** SVG Gantt chart of a simulated Timeline: one row per node, one bar per interval, coloured by kind. */
+import { TIMELINE_NONE, type Timeline } from "../model/timeline.js";
 import { fail } from "../model/errors.js";
-/** The columns of a simulated timeline this writer reads (src/machines/sim/timeline.ts makes them; peer/transfer 0xffffffff = none). */
-export interface GanttTimeline {
-  readonly p: number;
-  readonly kindNames: readonly string[];
-  readonly count: number;
-  readonly node: Uint32Array;
-  readonly kind: Uint32Array;
-  readonly start: Float64Array;
-  readonly end: Float64Array;
-  readonly peer: Uint32Array;
-  readonly size: Float64Array;
-  readonly transfer: Uint32Array;
-}
-const NONE = 0xffffffff;
+/** The timeline this writer reads (src/machines/sim makes it). */
+export type GanttTimeline = Timeline;
+const NONE = TIMELINE_NONE;
 
 
 /** Most intervals an SVG chart draws (beyond this, use the Chrome trace). */

@@ -1,18 +1,8 @@
 /** Chrome trace export: a simulated Timeline as Trace Event Format JSON (opens in Perfetto and chrome://tracing). */
-/** The columns of a simulated timeline this writer reads (src/machines/sim/timeline.ts makes them; peer/transfer 0xffffffff = none). */
-export interface TraceTimeline {
-  readonly p: number;
-  readonly kindNames: readonly string[];
-  readonly count: number;
-  readonly node: Uint32Array;
-  readonly kind: Uint32Array;
-  readonly start: Float64Array;
-  readonly end: Float64Array;
-  readonly peer: Uint32Array;
-  readonly size: Float64Array;
-  readonly transfer: Uint32Array;
-}
-const NONE = 0xffffffff;
+import { TIMELINE_NONE, type Timeline } from "../model/timeline.js";
+/** The timeline this writer reads (src/machines/sim makes it). */
+export type TraceTimeline = Timeline;
+const NONE = TIMELINE_NONE;
 
 
 /** Metadata written into the trace's `otherData`. */

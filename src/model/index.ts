@@ -6,3 +6,4 @@ export * from "./matrix-stats.js";
 export * from "./schedule.js";
 export * from "./machine.js";
 export * from "./growable.js";
+export * from "./timeline.js";

@@ -1,5 +1,6 @@
 /** Timeline: per-node intervals (kind, peer, size) of a simulated run, stored in columns. */
 import { growF64, growU32 } from "../../model/growable.js";
+import { TIMELINE_NONE, type Timeline } from "../../model/timeline.js";
 
 /** What a node does in an interval. */
 export type IntervalKind = "send" | "recv" | "copy" | "compose" | "wait" | "stall" | "barrier" | "cpu" | "dma" | "collide";
@@ -8,25 +9,10 @@ export const INTERVAL_KINDS: readonly IntervalKind[] = ["send", "recv", "copy", 
 /** Kind codes (indices into INTERVAL_KINDS). */
 export const K = { send: 0, recv: 1, copy: 2, compose: 3, wait: 4, stall: 5, barrier: 6, cpu: 7, dma: 8, collide: 9 } as const;
 
-/** A recorded timeline: interval i is node[i] doing kind[i] from start[i] to end[i] with peer[i] (-1: none) and size[i] elements. */
-export interface Timeline {
-  readonly p: number;
-  /** Names of the kind codes (INTERVAL_KINDS), so that readers need not import this module. */
-  readonly kindNames: readonly string[];
-  readonly count: number;
-  readonly node: Uint32Array;
-  readonly kind: Uint32Array;
-  readonly start: Float64Array;
-  readonly end: Float64Array;
-  /** Peer node, or 0xffffffff for none. */
-  readonly peer: Uint32Array;
-  readonly size: Float64Array;
-  /** The transfer index of the interval, or 0xffffffff for none. */
-  readonly transfer: Uint32Array;
-}
+export type { Timeline } from "../../model/timeline.js";
 
 /** No peer / no transfer. */
-export const NONE = 0xffffffff;
+export const NONE = TIMELINE_NONE;
 
 /** Append-only recorder of a timeline; a disabled recorder drops everything. */
 export class TimelineRecorder {

@@ -1,0 +1,21 @@
+/** The timeline of a simulation as columns (the simulator writes it, the trace and SVG exporters read it). */
+
+/** Peer or transfer index meaning "none". */
+export const TIMELINE_NONE = 0xffffffff;
+
+/** A recorded timeline: interval i is node[i] doing kind[i] from start[i] to end[i] with peer[i] (-1: none) and size[i] elements. */
+export interface Timeline {
+  readonly p: number;
+  /** Names of the kind codes (INTERVAL_KINDS), so that readers need not import this module. */
+  readonly kindNames: readonly string[];
+  readonly count: number;
+  readonly node: Uint32Array;
+  readonly kind: Uint32Array;
+  readonly start: Float64Array;
+  readonly end: Float64Array;
+  /** Peer node, or 0xffffffff for none. */
+  readonly peer: Uint32Array;
+  readonly size: Float64Array;
+  /** The transfer index of the interval, or 0xffffffff for none. */
+  readonly transfer: Uint32Array;
+}
