@@ -89,6 +89,15 @@ describe("four-stage: P from 1 to 300 verifies at payload level with the stated 
       }
     }
   });
+  it("every P from 1 to 300 at message level, general and divisible", () => {
+    for (let p = 1; p <= 300; p++) {
+      for (const scale of [1, p]) {
+        const m = sparse(p, p * 17 + scale, 4, scale);
+        const r = verifySchedule(m, plan(m, "four-stage"));
+        if (!r.ok) throw new Error(`P = ${p}, scale ${scale}: ${failing(r).join("; ")}`);
+      }
+    }
+  });
   it("dense matrices at payload level for P up to 70 (property)", () => {
     fc.assert(
       fc.property(matrixRecipe({ maxP: 70, kinds: ["dense", "spike", "empty-rows", "zero", "permutation"] }), fc.boolean(), (rec, divisible) => {
