@@ -2,4 +2,4 @@
 export { fourStage, fourStageRules } from "./four-stage.js";
 export { nodeArray, columnSize, rowTarget, isqrt, type NodeArray } from "./node-array.js";
 export { stallStep, rowAction, rowStageSteps } from "./priority-schedule.js";
-export { rDistribute, cDistribute } from "./distribute.js";
+export { rDistribute, cDistribute, rDistributeRow, cDistributeRow } from "./distribute.js";

@@ -1,7 +1,7 @@
 /** R-Distribute and C-Distribute against fig. 11 of 004 element by element. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { cDistribute, nodeArray, rDistribute } from "../../../src/planner/four-stage/index.js";
+import { cDistribute, cDistributeRow, nodeArray, rDistribute, rDistributeRow } from "../../../src/planner/four-stage/index.js";
 
 describe("004 fig. 11 distribution counters", () => {
   it("R-Distribute: element t for node j goes to bucket ((j mod C + t) mod P) mod C", () => {
@@ -22,5 +22,25 @@ describe("004 fig. 11 distribution counters", () => {
       cDistribute(n, j, h, got);
       expect(Array.from(got)).toEqual(Array.from(want));
     }), { numRuns: 300 });
+  });
+});
+
+describe("the row-wise fast paths give the per-destination counts", () => {
+  it("rDistributeRow and cDistributeRow equal rDistribute and cDistribute for every destination", () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 60 }), fc.array(fc.integer({ min: 0, max: 400 }), { minLength: 60, maxLength: 60 }), fc.integer({ min: 1, max: 9 }), (p, vals, n) => {
+      const a = nodeArray(p), row = Float64Array.from(vals.slice(0, p));
+      const byRow = new Float64Array(a.cols * p), one = new Float64Array(a.cols);
+      rDistributeRow(a, row, byRow);
+      for (let j = 0; j < p; j++) {
+        rDistribute(a, j, row[j]!, one);
+        for (let c = 0; c < a.cols; c++) expect(byRow[c * p + j]).toBe(one[c]);
+      }
+      const cRow = new Float64Array(n * p), cOne = new Float64Array(n);
+      cDistributeRow(n, row, cRow);
+      for (let j = 0; j < p; j++) {
+        cDistribute(n, j, row[j]!, cOne);
+        for (let k = 0; k < n; k++) expect(cRow[k * p + j]).toBe(cOne[k]);
+      }
+    }), { numRuns: 200 });
   });
 });
