@@ -13,18 +13,18 @@ import { atLeast, atMost, check, type Check } from "./report.js";
 export function checkTeRounds(s: Schedule): Check[] {
   const { p } = s;
   const used = new Int32Array(p * p).fill(-1);
+  const onPair = new Float64Array(p * p);
   let pairWitness: string | null = null, stepWitness: string | null = null, mostSteps = 0, mostOnPair = 0;
   s.stages.forEach((st, k) => {
     if (st.stepCount > mostSteps) mostSteps = st.stepCount;
     if (st.stepCount > Math.max(0, p - 1)) stepWitness ??= `round ${k} (${st.name}) has ${st.stepCount} steps`;
-    const onPair = new Map<number, number>();
     for (let x = s.stepStart[st.firstStep]!; x < s.stepStart[st.firstStep + st.stepCount]!; x++) {
       const a = s.src[x]!, b = s.dst[x]!;
       if (a === b) continue;
       const q = a * p + b;
-      const total = (used[q] === k ? onPair.get(q) ?? 0 : 0) + s.size[x]!;
+      const total = (used[q] === k ? onPair[q]! : 0) + s.size[x]!;
       used[q] = k;
-      onPair.set(q, total);
+      onPair[q] = total;
       if (total > mostOnPair) mostOnPair = total;
       if (total > 1) pairWitness ??= `round ${k} (${st.name}) carries ${total} elements ${a} -> ${b}`;
     }

@@ -79,7 +79,7 @@ export function verifySchedule(m: CommMatrix, s: Schedule, opts: VerifyOptions =
     if (claims.fourStage) checks.push(...checkFourStage(m, s, stats, flow.peakBuffer));
     if (claims.extra) checks.push(...claims.extra(m, s, stats, { ports, peakBuffer: flow.peakBuffer }));
     if (claims.pairwise) checks.push(checkPairwise(s));
-    if (claims.shift) checks.push(checkShiftSteps(s));
+    if (claims.shift) checks.push(checkShiftSteps(s, ports));
   } else {
     checks.push(check("peak-buffer", "peak elements held by a node (measured)", "004 Theorem 1 (measured)", true, flow.peakBuffer, null, null));
   }

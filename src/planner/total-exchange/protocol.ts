@@ -58,12 +58,16 @@ export function tePlanner(proto: TeProtocol): Planner {
     title: proto.title,
     source: proto.source,
     plan(m: CommMatrix, opts: PlanOptions) {
-      const params = resolveTeParams(proto, opts.params);
+      const { ports = 1, ...rest } = opts.params;
+      if (typeof ports !== "number" || !Number.isInteger(ports) || ports < 1 || ports > Math.max(1, m.p - 1)) {
+        throw fail("planner", "BAD_OPTION", `${proto.name}: ports must be an integer in 1..${Math.max(1, m.p - 1)} (shifts per step), got ${JSON.stringify(ports)}`, { field: "params.ports" });
+      }
+      const params = resolveTeParams(proto, rest);
       checkTeMatrix(proto.name, m, true);
-      const eng = new RoundEngine(m, planHeader(m, proto.name, opts), opts.payload);
+      const eng = new RoundEngine(m, planHeader(m, proto.name, opts), opts.payload, ports);
       const info = proto.run(m, eng, createRng(opts.seed), params);
       const { t, maxPair } = relationLoad(m);
-      return eng.build({ ...params, ...info, rounds: eng.rounds, idleRounds: eng.idleRounds, lowerBound: roundLowerBound(m.p, t), maxPairLoad: maxPair });
+      return eng.build({ ...params, ...info, ports, rounds: eng.rounds, idleRounds: eng.idleRounds, lowerBound: roundLowerBound(m.p, t), maxPairLoad: maxPair });
     },
   };
 }

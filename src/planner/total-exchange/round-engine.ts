@@ -80,7 +80,11 @@ export class RoundEngine {
   private readonly pOrigin: Uint32Array | null = null;
   private readonly pIndex: Float64Array | null = null;
 
-  constructor(m: CommMatrix, header: ScheduleHeader | null, payload: boolean) {
+  /** Shifts per step: 1 (single-port OCPC, N - 1 steps a round) or k (k-port nodes, ceil((N - 1) / k) steps). */
+  private readonly shiftsPerStep: number;
+
+  constructor(m: CommMatrix, header: ScheduleHeader | null, payload: boolean, ports = 1) {
+    this.shiftsPerStep = ports;
     const n = (this.n = m.p);
     this.count = new Int32Array(n * n);
     this.slot = new Int32Array(n * n).fill(-1);
@@ -176,13 +180,16 @@ export class RoundEngine {
     const b = this.builder;
     if (b) {
       b.stage(`round ${this.rounds + 1}`, "none");
-      for (let j = 1; j < n; j++) {
+      const per = this.shiftsPerStep;
+      for (let j0 = 1; j0 < n; j0 += per) {
         b.step();
-        for (let i = 0; i < n; i++) {
-          const k = this.slot[i * n + ((i + j) % n)]!;
-          if (k < 0) continue;
-          b.transfer(i, (i + j) % n, 1);
-          if (b.payload) b.chunk(this.pOrigin![this.movId[k]!]!, this.movW[k]!, this.pIndex![this.movId[k]!]!, 1);
+        for (let j = j0; j < Math.min(n, j0 + per); j++) {
+          for (let i = 0; i < n; i++) {
+            const k = this.slot[i * n + ((i + j) % n)]!;
+            if (k < 0) continue;
+            b.transfer(i, (i + j) % n, 1);
+            if (b.payload) b.chunk(this.pOrigin![this.movId[k]!]!, this.movW[k]!, this.pIndex![this.movId[k]!]!, 1);
+          }
         }
         b.dropEmptyStep();
       }
