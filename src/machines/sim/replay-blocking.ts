@@ -7,6 +7,7 @@ import { EventHeap } from "./heap.js";
 import type { NodeAccounts } from "./node-accounts.js";
 import type { SimOptions } from "./options.js";
 import { K, NONE, type TimelineRecorder } from "./timeline.js";
+import { driveStages } from "./stage-driver.js";
 import { perByteCost } from "./topology.js";
 
 /** What a replay hands back besides the accounts and the timeline. */
@@ -58,7 +59,6 @@ export function replayBlocking(s: Schedule, machine: MachineModel, o: SimOptions
   const qHead = new Int32Array(p);
   const qTail = new Int32Array(p);
   const stallSince = new Float64Array(p);
-  const handled = new Float64Array(p);
   const ready = new Float64Array(p);
   const heap = new EventHeap(Math.min(T + p, 1 << 20));
   let base = 0; // absolute time of the current stage-local clock's zero
@@ -294,50 +294,11 @@ export function replayBlocking(s: Schedule, machine: MachineModel, o: SimOptions
     return last;
   };
 
-  let makespan = 0;
-  for (let k = 0; k < s.stages.length; k++) {
-    const st = s.stages[k]!;
-    const first = stepStart[st.firstStep]!;
-    const last = stepStart[st.firstStep + st.stepCount]!;
-    // Rearrangement, summed in transfer order exactly as cost-model.ts does.
-    for (let x = first; x < last; x++) handled[src[x]!] = handled[src[x]!]! + size[x]! * eb;
-    let maxHandled = 0;
-    for (let v = 0; v < p; v++) if (handled[v]! > maxHandled) maxHandled = handled[v]!;
-    const rearrange = st.rearrange === "none" ? 0 : maxHandled * tm;
-    for (let v = 0; v < p; v++) {
-      tl.add(v, K.barrier, makespan, makespan + machine.barrier, NONE, 0, NONE);
-      ready[v] = st.rearrange === "none" ? 0 : handled[v]! * tm;
-    }
-    let duration: number;
-    if (o.lockstep) {
-      // Every node waits for the slowest composer, then the steps run between free barriers.
-      base = makespan + machine.barrier;
-      for (let v = 0; v < p; v++) {
-        if (ready[v]! > 0) {
-          acc.busy[v] = acc.busy[v]! + ready[v]!;
-          tl.add(v, K.compose, base, base + ready[v]!, NONE, 0, NONE);
-        }
-      }
-      base = makespan + (machine.barrier + rearrange);
-      let c = 0;
-      for (let step = st.firstStep; step < st.firstStep + st.stepCount; step++) {
-        const end = ocpc ? runOcpcStep(step, c) : runRange(step, step + 1, c, false);
-        for (let q = s.stallStart[step]!; q < s.stallStart[step + 1]!; q++) {
-          const v = s.stallNode[q]!;
-          acc.stalled[v] = acc.stalled[v]! + (end - c);
-          tl.add(v, K.stall, base + c, base + end, NONE, 0, NONE);
-        }
-        c = end;
-      }
-      duration = machine.barrier + rearrange + c;
-    } else {
-      base = makespan + machine.barrier;
-      const end = runRange(st.firstStep, st.firstStep + st.stepCount, 0, true);
-      duration = machine.barrier + end;
-    }
-    for (let x = first; x < last; x++) handled[src[x]!] = 0;
-    makespan += duration;
-  }
+  const makespan = driveStages(s, machine, o.lockstep, acc, tl, ready, {
+    setBase: (t) => void (base = t),
+    runRange,
+    runStep: (step, c) => (ocpc ? runOcpcStep(step, c) : runRange(step, step + 1, c, false)),
+  });
   if (stuck) throw new Error("simulate: a node could not issue all its transfers (internal error)");
   return { makespan, events: heap.pushed, start: startAt, end: endAt, collisions };
 }

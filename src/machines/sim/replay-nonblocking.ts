@@ -6,6 +6,7 @@ import { EventHeap } from "./heap.js";
 import type { NodeAccounts } from "./node-accounts.js";
 import type { SimOptions } from "./options.js";
 import type { ReplayOutcome } from "./replay-blocking.js";
+import { driveStages } from "./stage-driver.js";
 import { K, NONE, type TimelineRecorder } from "./timeline.js";
 import { networkCost } from "./topology.js";
 
@@ -57,7 +58,6 @@ export function replayNonblocking(s: Schedule, machine: MachineModel, o: SimOpti
   const qt = [new Int32Array(p), new Int32Array(p), new Int32Array(p), new Int32Array(p)] as const;
   const Q_CPU = 0, Q_DMA = 1, Q_OUT = 2, Q_IN = 3;
   const stallSince = new Float64Array(p);
-  const handled = new Float64Array(p);
   const ready = new Float64Array(p);
   const heap = new EventHeap(Math.min(4 * T + p, 1 << 20));
   let base = 0;
@@ -277,46 +277,6 @@ export function replayNonblocking(s: Schedule, machine: MachineModel, o: SimOpti
     return last;
   };
 
-  let makespan = 0;
-  for (let k = 0; k < s.stages.length; k++) {
-    const st = s.stages[k]!;
-    const first = stepStart[st.firstStep]!;
-    const last = stepStart[st.firstStep + st.stepCount]!;
-    for (let x = first; x < last; x++) handled[src[x]!] = handled[src[x]!]! + size[x]! * eb;
-    let maxHandled = 0;
-    for (let v = 0; v < p; v++) if (handled[v]! > maxHandled) maxHandled = handled[v]!;
-    const rearrange = st.rearrange === "none" ? 0 : maxHandled * tm;
-    for (let v = 0; v < p; v++) {
-      tl.add(v, K.barrier, makespan, makespan + machine.barrier, NONE, 0, NONE);
-      ready[v] = st.rearrange === "none" ? 0 : handled[v]! * tm;
-    }
-    let duration: number;
-    if (o.lockstep) {
-      base = makespan + machine.barrier;
-      for (let v = 0; v < p; v++) {
-        if (ready[v]! > 0) {
-          acc.busy[v] = acc.busy[v]! + ready[v]!;
-          tl.add(v, K.compose, base, base + ready[v]!, NONE, 0, NONE);
-        }
-      }
-      base = makespan + (machine.barrier + rearrange);
-      let c = 0;
-      for (let step = st.firstStep; step < st.firstStep + st.stepCount; step++) {
-        const end = runRange(step, step + 1, c, false);
-        for (let q = s.stallStart[step]!; q < s.stallStart[step + 1]!; q++) {
-          const v = s.stallNode[q]!;
-          acc.stalled[v] = acc.stalled[v]! + (end - c);
-          tl.add(v, K.stall, base + c, base + end, NONE, 0, NONE);
-        }
-        c = end;
-      }
-      duration = machine.barrier + rearrange + c;
-    } else {
-      base = makespan + machine.barrier;
-      duration = machine.barrier + runRange(st.firstStep, st.firstStep + st.stepCount, 0, true);
-    }
-    for (let x = first; x < last; x++) handled[src[x]!] = 0;
-    makespan += duration;
-  }
+  const makespan = driveStages(s, machine, o.lockstep, acc, tl, ready, { setBase: (t) => void (base = t), runRange });
   return { makespan, events: heap.pushed, start: startAt, end: endAt, collisions: 0 };
 }
