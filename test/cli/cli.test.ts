@@ -74,6 +74,9 @@ describe("commplan gen | plan | verify (issue 2, done-when)", () => {
     expect(d.code).toBe(0);
     expect(d.out).toMatch(/linear-permutation\s+yes/);
     expect(d.out).toMatch(/shift\s+yes/);
+    expect(d.out).toMatch(/four-stage\s+yes/);
+    expect(d.out).not.toMatch(/^te-/m);
+    expect(d.out).toMatch(/commplan te-table/);
   });
 });
 
