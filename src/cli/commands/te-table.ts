@@ -25,7 +25,10 @@ export function registerTeTable(program: Command, ctx: CliContext): void {
       const seeds = intOption("seeds", o.seeds, 1, 10000);
       const ns = o.n === undefined ? [...PAPER_N] : intList("n", o.n, 2, 4096);
       const hs = o.h === undefined ? [...PAPER_H_OVER_N] : intList("h", o.h, 1, 1024, "N");
-      const cells = runTeTable({ ns, hOverNs: hs, seeds, progress: (line) => ctx.io.err(`${line}\n`) });
+      // progress: one line rewritten in place on a terminal, nothing when stderr is a file or pipe
+      const progress = ctx.io.interactive ? (line: string) => ctx.io.err(`\r\x1b[K${line}`) : undefined;
+      const cells = runTeTable({ ns, hOverNs: hs, seeds, ...(progress ? { progress } : {}) });
+      if (progress) ctx.io.err("\r\x1b[K");
       if (o.json) {
         ctx.io.out(JSON.stringify({ format: "commplan.te-table/v1", seeds, algorithms: TE_TABLE_ALGORITHMS, source: "001 sec 4, table; time/h = rounds * N / h", cells }, null, 2) + "\n");
         return;

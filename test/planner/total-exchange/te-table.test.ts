@@ -4,8 +4,12 @@ import type { CliIo } from "../../../src/cli/io.js";
 import { PAPER_TE_TABLE, runTeTable } from "../../../src/planner/total-exchange/index.js";
 
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  return runWith(false, ...argv);
+}
+
+async function runWith(interactive: boolean, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = "", err = "";
-  const io: CliIo = { out: (t) => void (out += t), err: (t) => void (err += t), interactive: false };
+  const io: CliIo = { out: (t) => void (out += t), err: (t) => void (err += t), interactive };
   const code = await main(argv, io);
   return { code, out, err };
 }
@@ -26,8 +30,9 @@ describe("001 sec 4 table (transcription)", () => {
 });
 
 describe("commplan te-table", () => {
-  it("prints the paper's columns beside ours on a small filter, progress on stderr", async () => {
-    const r = await run("te-table", "--n", "64", "--h", "4N", "--seeds", "2");
+  it("prints the paper's columns beside ours on a small filter, progress on a terminal's stderr only", async () => {
+    expect((await run("te-table", "--n", "64", "--h", "4N", "--seeds", "1")).err).toBe("");
+    const r = await runWith(true, "te-table", "--n", "64", "--h", "4N", "--seeds", "2");
     expect(r.code).toBe(0);
     const line = r.out.split("\n").find((l) => l.startsWith("64 "))!;
     expect(line).toBeDefined();
