@@ -11,6 +11,7 @@ import { checkFlow } from "./flow.js";
 import { checkFourStage } from "./four-stage-bounds.js";
 import { atLeast, atMost, check, makeReport, type Check, type Report } from "./report.js";
 import { stageMetrics } from "./stage-metrics.js";
+import { checkTimedContention } from "./timed-overlap.js";
 import { checkWellFormed } from "./well-formed.js";
 
 /** Options of the verifier. */
@@ -45,6 +46,8 @@ export function verifySchedule(m: CommMatrix, s: Schedule, opts: VerifyOptions =
   checks.push(flow.conservation);
   const { contention, stalls } = checkContention(s, ports);
   checks.push(contention, stalls);
+  const timed = checkTimedContention(s, ports);
+  if (timed) checks.push(timed);
 
   const metrics = stageMetrics(s);
   for (const [k, st] of metrics.entries()) {

@@ -16,6 +16,7 @@ describe("run-time protocols (003 figs 2 and 5; 000 sec. 5)", () => {
         const res = runProtocol(m, machine, { protocol: "drs-n", seed: r.seed, busyMeasure, earlyGoAhead, generateRecv });
         const rep = verifySchedule(m, res.realised);
         expect(failing(rep)).toEqual([]);
+        expect(rep.checks.find((c) => c.id === "timed-contention")!.holds).toBe(true);
         expect(res.realised.times).not.toBeNull();
         // no two transfers into one node overlap in time
         const s = res.realised;
@@ -36,14 +37,38 @@ describe("run-time protocols (003 figs 2 and 5; 000 sec. 5)", () => {
     );
   });
 
-  it("AC's realised trace delivers everything but fails the contention check on a dense matrix, naming the step and node", () => {
+  it("AC's realised trace delivers everything but fails the contention checks on a dense matrix; the timed check names node, transfers and time", () => {
     const m = buildMatrix({ p: 16, kind: "dense", seed: 9, maxEntry: 100 });
     const res = runProtocol(m, machine, { protocol: "async", seed: 4 });
     const rep = verifySchedule(m, res.realised);
-    expect(failing(rep)).toEqual(["node-contention"]);
+    expect(failing(rep)).toEqual(["node-contention", "timed-contention"]);
     expect(rep.checks.find((c) => c.id === "node-contention")!.witness).toMatch(/^step \d+: node \d+ receives \d+ messages/);
+    expect(rep.checks.find((c) => c.id === "timed-contention")!.witness).toMatch(/^node \d+ receives transfer \d+ \(\d+ -> \d+, [\d.e+]+\.\.[\d.e+]+ us\) while transfer \d+ \(\d+ -> \d+, [\d.e+]+\.\.[\d.e+]+ us\) is under way, at [\d.e+]+ us/);
     expect(res.totalWait).toBeGreaterThan(0);
     expect(res.fnc).toBeGreaterThan(1);
+  });
+
+  it("the timed check catches AC's overlaps after time 0, which the per-step check cannot see", () => {
+    // A permutation-like sparse matrix: for some seeds no two nodes pick the same first destination.
+    const m = buildMatrix({ p: 12, kind: "sparse", seed: 5, maxEntry: 100 });
+    let seen = 0;
+    for (let seed = 1; seed <= 40; seed++) {
+      const rep = verifySchedule(m, runProtocol(m, machine, { protocol: "async", seed }).realised);
+      if (!rep.checks.find((c) => c.id === "node-contention")!.holds) continue;
+      seen++;
+      expect(rep.checks.find((c) => c.id === "timed-contention")!.holds, `seed ${seed}`).toBe(false);
+    }
+    expect(seen).toBeGreaterThan(0);
+  });
+
+  it("DRS_N's trace with every message stretched to overlap the next one fails the timed check only", () => {
+    const m = buildMatrix({ p: 16, kind: "dense", seed: 3, maxEntry: 100 });
+    const s = runProtocol(m, machine, { protocol: "drs-n", seed: 2 }).realised;
+    expect(failing(verifySchedule(m, s))).toEqual([]);
+    const end = s.times!.end.slice();
+    for (let x = 0; x < s.transferCount; x++) end[x] = s.times!.start[x]! + 1e7;
+    const rep = verifySchedule(m, { ...s, times: { start: s.times!.start, end } });
+    expect(failing(rep)).toEqual(["timed-contention"]);
   });
 
   it("AC and DRS_N are deterministic for a seed and differ across seeds", () => {
