@@ -1,4 +1,5 @@
 /** Blocking replay: an event-driven run of a Schedule where a transfer holds a send and a receive port for T_s + m (t_c + t_d) (004 sec 2.2-2.3, figs 2-3). */
+import { fail } from "../../model/errors.js";
 import type { MachineModel } from "../../model/machine.js";
 import type { Schedule } from "../../model/schedule.js";
 import { createRng } from "../../model/rng.js";
@@ -42,6 +43,11 @@ export function replayBlocking(s: Schedule, machine: MachineModel, o: SimOptions
   const tcdOf = perByteCost(o.topology, machine);
   const ocpc = o.topology === "ocpc";
   const rng = createRng(o.seed);
+  // OCPC state: the round from which a message may transmit again, its collisions so far.
+  const eligible = ocpc ? new Float64Array(T) : new Float64Array(0);
+  const collided = ocpc ? new Uint32Array(T) : new Uint32Array(0);
+  const attempts = new Int32Array(ocpc ? p : 0);
+  const senderUsed = new Int32Array(ocpc ? p : 0);
 
   const startAt = new Float64Array(T);
   const endAt = new Float64Array(T);
@@ -214,7 +220,14 @@ export function replayBlocking(s: Schedule, machine: MachineModel, o: SimOptions
     return last;
   };
 
-  /** OCPC lock-step step: rounds in which colliding messages (two or more into one receiver) fail and are resent (001 sec 2). */
+  /**
+   * OCPC lock-step step (001 sec 2): rounds. In a round every sender transmits its first pending
+   * message that is not backing off; two or more messages into one receiver collide, all fail (no
+   * acknowledgement comes back) and are resent. Contention resolution: binary exponential backoff,
+   * the only rule that needs no more than the missing acknowledgement: after its c-th collision a
+   * message sits out a uniform number of rounds in [0, 2^min(c, 16)) (seeded). A round lasts as long
+   * as its longest attempt; rounds in which nobody transmits are skipped at no cost.
+   */
   const runOcpcStep = (step: number, t0: number): number => {
     const lo = stepStart[step]!, hi = stepStart[step + 1]!;
     let pending: number[] = [];
@@ -232,20 +245,28 @@ export function replayBlocking(s: Schedule, machine: MachineModel, o: SimOptions
         recvDone[src[x]!]!++;
         done++;
         if (e > last) last = e;
-      } else pending.push(x);
+      } else {
+        pending.push(x);
+        eligible[x] = 0;
+        collided[x] = 0;
+      }
     }
-    const attempts = new Int32Array(p);
-    const senderUsed = new Int32Array(p).fill(-1);
+    const cap = ocpcRoundCap(pending.length);
     let t = t0;
     let round = 0;
     while (pending.length > 0) {
-      // Each sender tries its first pending message; collided messages retry with probability 1/2 (random backoff).
+      let next = Infinity;
+      for (const x of pending) if (eligible[x]! < next) next = eligible[x]!;
+      if (next > round) round = next; // nobody transmits in the rounds between: skipped at no cost
+      if (round > cap) {
+        throw fail("simulate", "UNSUPPORTED", `OCPC step ${step} did not finish within ${cap} rounds (${pending.length} message(s) left, seed ${o.seed}); try another seed`, { field: "topology" });
+      }
       const trying: number[] = [];
       const later: number[] = [];
       senderUsed.fill(-1);
       for (const x of pending) {
         const a = src[x]!;
-        if (senderUsed[a]! >= 0 || (round > 0 && waitSince[x]! > 0 && rng.int(2) === 0)) later.push(x);
+        if (senderUsed[a]! >= 0 || eligible[x]! > round) later.push(x);
         else {
           senderUsed[a] = x;
           trying.push(x);
@@ -264,7 +285,8 @@ export function replayBlocking(s: Schedule, machine: MachineModel, o: SimOptions
         acc.end(b, e);
         if (attempts[b]! > 1) {
           collisions++;
-          waitSince[x] = 1;
+          const c = ++collided[x]!;
+          eligible[x] = round + 1 + rng.int(2 ** Math.min(c, 16));
           tl.add(a, K.collide, base + t, base + e, b, size[x]!, x);
           acc.wait[a] = acc.wait[a]! + (e - t);
           later.push(x);
@@ -285,11 +307,9 @@ export function replayBlocking(s: Schedule, machine: MachineModel, o: SimOptions
       }
       later.sort((u, w) => u - w);
       pending = later;
-      if (trying.length === 0) roundEnd = t; // all backed off: an empty round of no time
       t = roundEnd;
       round++;
       if (t > last) last = t;
-      if (round > 64 * (hi - lo) + 64) throw new Error("simulate: OCPC step did not finish"); // cannot happen: each round succeeds with positive probability
     }
     return last;
   };
@@ -301,4 +321,13 @@ export function replayBlocking(s: Schedule, machine: MachineModel, o: SimOptions
   });
   if (stuck) throw new Error("simulate: a node could not issue all its transfers (internal error)");
   return { makespan, events: heap.pushed, start: startAt, end: endAt, collisions };
+}
+
+/**
+ * Most rounds an OCPC step may take before the run gives up (a CommplanError): binary exponential
+ * backoff clears n messages into one receiver in O(n log n) rounds with high probability, so this
+ * cap is reached only with negligible probability.
+ */
+export function ocpcRoundCap(n: number): number {
+  return 64 * n * Math.ceil(Math.log2(n + 2)) + 1024;
 }

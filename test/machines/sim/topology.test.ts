@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { findMachine } from "../../../src/machines/presets.js";
 import { simulateSchedule } from "../../../src/machines/sim/simulate.js";
+import { ocpcRoundCap } from "../../../src/machines/sim/replay-blocking.js";
 import { CM5_RATES } from "../../../src/machines/sim/topology.js";
 import { matrixDigest, matrixFromData } from "../../../src/model/matrix.js";
 import { ScheduleBuilder } from "../../../src/model/schedule.js";
@@ -44,6 +45,30 @@ describe("topologies", () => {
       const d = cm5.ts + 40 * (cm5.tc + cm5.td);
       expect(r.makespan).toBeGreaterThanOrEqual(cm5.barrier + 3 * d - 1e-6);
       expect(r.timeline.kind.some((k, i) => r.timeline.kindNames[k] === "collide" && r.timeline.node[i] === 0)).toBe(true);
+    }
+  });
+
+  it("OCPC: 15 senders into one receiver finish quickly under binary exponential backoff, every element delivered", () => {
+    const p = 16;
+    const data = new Float64Array(p * p);
+    for (let i = 1; i < p; i++) data[i * p] = 3;
+    const m = matrixFromData(p, data, { elementBytes: 8 });
+    const b = new ScheduleBuilder({ p, algorithm: "hand", params: {}, seed: null, elementBytes: 8, matrixDigest: matrixDigest(m) }, true);
+    b.stage("s").step();
+    for (let i = 1; i < p; i++) {
+      b.transfer(i, 0, 3);
+      b.chunk(i, 0, 0, 3);
+    }
+    const s = b.build();
+    const d = cm5.ts + 24 * (cm5.tc + cm5.td);
+    for (let seed = 1; seed <= 10; seed++) {
+      const r = simulateSchedule(s, cm5, { lockstep: true, topology: "ocpc", seed, data: m, timeline: false });
+      expect(r.dataFailures).toEqual([]);
+      expect(r.collisions).toBeGreaterThan(0);
+      // 15 successes and at least one colliding round; far below the 64 n log n round cap
+      const rounds = Math.round((r.makespan - cm5.barrier) / d);
+      expect(rounds).toBeGreaterThanOrEqual(16);
+      expect(rounds).toBeLessThan(ocpcRoundCap(15) / 10);
     }
   });
 
