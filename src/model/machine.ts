@@ -1,5 +1,8 @@
 /** MachineModel: the flat machine model of 004 section 2 (start-up and per-byte costs, ports). */
 
+/** The network between the nodes: flat (004 sec 2), the CM-5 fat tree (000 sec 3), the OCPC (001 sec 2). */
+export type TopologyName = "flat" | "cm5-fat-tree" | "ocpc";
+
 /** A machine model; times in microseconds, per-byte costs in microseconds per byte. */
 export interface MachineModel {
   /** Short name used on the command line (e.g. "t3d-004"). */
@@ -22,6 +25,8 @@ export interface MachineModel {
   readonly ports: number;
   /** Cost of one barrier between stages (us). */
   readonly barrier: number;
+  /** The network the simulated machine uses unless told otherwise (flat when absent); the analytic cost model ignores it. */
+  readonly topology?: TopologyName;
   /** Notes on assumptions (how a combined figure was split, etc.). */
   readonly notes?: string;
 }

@@ -146,7 +146,7 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
             lockstep: o.lockstep ?? false,
             ...(o.ports !== undefined ? { ports: intOption("ports", o.ports, 1, 1024) } : {}),
             topology: o.topology as TopologyName,
-            sendBuffers: intOption("buffers", o.buffers, 1, 1024),
+            ...(mode === "nonblocking" ? { sendBuffers: intOption("buffers", o.buffers, 1, 1024) } : {}),
             data: o.data ? m : null,
             timeline: wantTimeline,
             seed,

@@ -6,6 +6,7 @@ import { EventHeap } from "./heap.js";
 import type { NodeAccounts } from "./node-accounts.js";
 import type { SimOptions } from "./options.js";
 import type { ReplayOutcome } from "./replay-blocking.js";
+import { forwardDeps } from "./forward-deps.js";
 import { driveStages } from "./stage-driver.js";
 import { K, NONE, type TimelineRecorder } from "./timeline.js";
 import { networkCost } from "./topology.js";
@@ -21,9 +22,11 @@ const CPU_SEND = 0, DMA = 1, NET = 2, CPU_RECV = 3;
  * requests first come, first served, so consecutive messages pipeline. The copy into the
  * interface needs a free send buffer (`sendBuffers`: 1 single, 2 dual buffering, 004 sec 3.4);
  * the buffer is freed when the message has left through the network. A node issues its messages
- * in schedule order; a message of step s is issued only after the node has completed every
- * receive of earlier steps in the stage (as in blocking mode). Local copies take m t_m on the
- * processor. Stages: barrier, then the compose on the processor (t_m per byte handled).
+ * in schedule order; what a message waits for first is `sendWaits`: with "data" (default) only the
+ * receives of its stage that bring elements it forwards (forward-deps.ts), so a node sends its
+ * messages first and receives meanwhile (004 eq. 2); with "steps" every receive of the node in
+ * earlier steps of the stage (the blocking rule). Local copies take m t_m on the processor.
+ * Stages: barrier, then the compose on the processor (t_m per byte handled).
  */
 export function replayNonblocking(s: Schedule, machine: MachineModel, o: SimOptions, acc: NodeAccounts, tl: TimelineRecorder, data: DataTracker | null): ReplayOutcome {
   const p = s.p;
@@ -35,6 +38,9 @@ export function replayNonblocking(s: Schedule, machine: MachineModel, o: SimOpti
   const ports = o.ports;
   const buffers = o.sendBuffers;
   const tdOf = networkCost(o.topology, machine);
+  const byData = o.sendWaits === "data";
+  const deps = byData ? forwardDeps(s) : null;
+  const needLeft = deps ? deps.need.slice() : new Uint32Array(0); // receives each transfer still waits for
 
   const startAt = new Float64Array(T);
   const endAt = new Float64Array(T);
@@ -149,7 +155,7 @@ export function replayNonblocking(s: Schedule, machine: MachineModel, o: SimOpti
     if (issuing[v]) return;
     if (ptr[v]! >= sendStart[v + 1]!) return;
     const x = sendList[ptr[v]!]!;
-    if (recvDone[v]! < needRecv[x]!) {
+    if (byData ? needLeft[x]! > 0 : recvDone[v]! < needRecv[x]!) {
       if (stallSince[v]! < 0) stallSince[v] = t;
       return;
     }
@@ -166,6 +172,8 @@ export function replayNonblocking(s: Schedule, machine: MachineModel, o: SimOpti
     if (data) data.end(x);
     recvDone[b]!++;
     done++;
+    // the transfers waiting for this receive all leave from b
+    if (deps) for (let i = deps.start[x]!; i < deps.start[x + 1]!; i++) needLeft[deps.list[i]!]!--;
     tryIssue(b, t);
   };
 

@@ -65,7 +65,7 @@ export interface SimResult {
 
 /** Replays schedule `s` on `machine` (see docs/simulator.md for the conventions). */
 export function simulateSchedule(s: Schedule, machine: MachineModel, req: SimRequest = {}): SimResult {
-  const o = resolveSimOptions(req, machine.ports);
+  const o = resolveSimOptions(req, machine);
   if (s.transferCount > MAX_SIM_TRANSFERS) throw fail("simulate", "BAD_INPUT", `the schedule has ${s.transferCount} transfers; the simulator takes at most ${MAX_SIM_TRANSFERS}`, { field: "transfers" });
   const p = s.p;
   for (let x = 0; x < s.transferCount; x++) {

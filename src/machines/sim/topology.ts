@@ -1,9 +1,9 @@
 /** Topologies of the simulated machine: flat (004 sec 2), the CM-5 fat tree (000 sec 3), the OCPC (001 sec 2). */
 import { fail } from "../../model/errors.js";
-import type { MachineModel } from "../../model/machine.js";
+import type { MachineModel, TopologyName } from "../../model/machine.js";
 
 /** flat: one t_d for every pair; cm5-fat-tree: t_d by cluster level; ocpc: flat rates, colliding messages fail and are resent. */
-export type TopologyName = "flat" | "cm5-fat-tree" | "ocpc";
+export type { TopologyName } from "../../model/machine.js";
 /** Every TopologyName, in order. */
 export const TOPOLOGIES: readonly TopologyName[] = ["flat", "cm5-fat-tree", "ocpc"];
 
