@@ -1,6 +1,7 @@
 /** Machine presets: the platform tables of 004 (table 1) and 002 (table 1), and today's interconnects with cited figures. */
 import { fail } from "../model/errors.js";
 import type { MachineModel } from "../model/machine.js";
+import { CM5_RATES } from "./sim/topology.js";
 
 /*
  * Conventions used by every preset below (docs/machines.md repeats them with every number):
@@ -83,6 +84,31 @@ const OLD_002: readonly OldRow[] = [
   { name: "atm-002", title: "Workstations + ATM + FORE SBA-200 (002 table 1)", table: T002, ts: 240, perByte: 0.14, link: LINK.atm, extra: "Table gives '~240' us and 0.14 us/byte." },
   { name: "myrinet-002", title: "Workstations + Myrinet + LANai (002 table 1)", table: T002, ts: 600, perByte: 0.08, link: LINK.myrinet, extra: "Table gives '~600' us and '~0.08' us/byte." },
 ];
+
+/**
+ * The CM-5 on its fat-tree data network (000 section 3). The simulated machine uses t_d by cluster
+ * level (topology cm5-fat-tree); the flat cost model, which has one t_d, gets the slowest level, so
+ * its cost bounds a lock-step replay on the fat tree from above.
+ */
+const CM5_FAT_TREE: MachineModel = {
+  name: "cm5-fat-tree",
+  title: "TMC CM-5 on its fat-tree data network (000 sec 3; start-up and copy cost of 004 table 1)",
+  source:
+    "Ranka, Shankar, Alsabti (paper 000), section 3: peak 20 MB/s within a cluster of 4, 10 MB/s within a cluster of 16, about 5 MB/s otherwise; " +
+    `${T004}: CM5 start-up 85 us, 0.12 us/byte (t_c + t_d within a cluster of 4)`,
+  ts: 85,
+  tsSend: 85 / 2,
+  tc: 0.12 - perByte(CM5_RATES.cluster4),
+  td: perByte(CM5_RATES.other),
+  tm: 0.12 - perByte(CM5_RATES.cluster4),
+  ports: 1,
+  barrier: 2 * 85,
+  topology: "cm5-fat-tree",
+  notes:
+    "Simulated with the cm5-fat-tree topology: t_d = 1/20, 1/10 or 1/5 us/byte by the smallest cluster (4, 16, all) holding both nodes. " +
+    "t_c = 0.12 - 1/20 = 0.07 us/byte as for cm5-004 (004's measured 0.12 us/byte read as an in-cluster figure). " +
+    "td = 1/5 us/byte (the slowest level) is what the flat cost model uses. t_m = t_c, tsSend = T_s / 2, barrier = 2 T_s (assumptions as for cm5-004).",
+};
 
 /*
  * Today's interconnects. alpha = T_s (one-way small-message latency), beta = t_c + t_d (1 / bandwidth).
@@ -172,8 +198,8 @@ const MODERN: readonly MachineModel[] = [
   },
 ];
 
-/** Every machine preset, old tables first (004, then 002), then today's interconnects. */
-export const MACHINES: readonly MachineModel[] = [...OLD_004.map(oldMachine), ...OLD_002.map(oldMachine), ...MODERN];
+/** Every machine preset, old tables first (004, then 002), the CM-5 fat tree, then today's interconnects. */
+export const MACHINES: readonly MachineModel[] = [...OLD_004.map(oldMachine), ...OLD_002.map(oldMachine), CM5_FAT_TREE, ...MODERN];
 
 /** The preset named `name`; throws a CommplanError (BAD_OPTION) listing the known names otherwise. */
 export function findMachine(name: string): MachineModel {

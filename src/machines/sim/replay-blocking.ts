@@ -62,6 +62,7 @@ export function replayBlocking(s: Schedule, machine: MachineModel, o: SimOptions
   const recvDone = new Uint32Array(p);
   const recvSoFar = new Uint32Array(p);
   const composing = new Uint8Array(p);
+  const composeEnd = new Float64Array(p); // local time at which the node has composed (stage-local clock)
   const qHead = new Int32Array(p);
   const qTail = new Int32Array(p);
   const stallSince = new Float64Array(p);
@@ -134,8 +135,14 @@ export function replayBlocking(s: Schedule, machine: MachineModel, o: SimOptions
       const y = qHead[b]!;
       qHead[b] = qNext[y]!;
       const a = src[y]!;
-      acc.wait[a] = acc.wait[a]! + (t - waitSince[y]!);
-      tl.add(a, K.wait, base + waitSince[y]!, base + t, b, size[y]!, y);
+      // Waiting for a receiver that is still composing is not contention: nobody else holds its port.
+      const w0 = waitSince[y]!, w1 = Math.max(w0, Math.min(t, composeEnd[b]!));
+      if (w1 > w0) {
+        acc.stalled[a] = acc.stalled[a]! + (w1 - w0);
+        tl.add(a, K.stall, base + w0, base + w1, b, 0, y);
+      }
+      acc.wait[a] = acc.wait[a]! + (t - w1);
+      tl.add(a, K.wait, base + w1, base + t, b, size[y]!, y);
       start(y, t);
     }
   };
@@ -182,6 +189,7 @@ export function replayBlocking(s: Schedule, machine: MachineModel, o: SimOptions
     recvBusy.fill(0);
     recvDone.fill(0);
     composing.fill(0);
+    composeEnd.fill(t0);
     qHead.fill(-1);
     stallSince.fill(-1);
     let last = t0;
@@ -189,6 +197,7 @@ export function replayBlocking(s: Schedule, machine: MachineModel, o: SimOptions
       for (let v = 0; v < p; v++) {
         if (ready[v]! > 0) {
           composing[v] = 1;
+          composeEnd[v] = t0 + ready[v]!;
           acc.begin(v, t0);
           heap.push(t0 + ready[v]!, T + v);
         }

@@ -8,7 +8,8 @@ import { resolveSimOptions, type SimMode, type SimRequest } from "./options.js";
 import { replayBlocking } from "./replay-blocking.js";
 import { replayNonblocking } from "./replay-nonblocking.js";
 import { TimelineRecorder, type Timeline } from "./timeline.js";
-import type { TopologyName } from "./topology.js";
+import { contentionFactor } from "./contention-factor.js";
+import { networkCost, type TopologyName } from "./topology.js";
 
 /** Most transfers a simulation accepts (the event arrays are sized by it). */
 export const MAX_SIM_TRANSFERS = 50_000_000;
@@ -22,9 +23,9 @@ export interface NodeTimes {
   readonly busy: Float64Array;
   /** Time the node had nothing to do: makespan - busy - wait - stalled, at least 0 (us). */
   readonly idle: Float64Array;
-  /** Time held back by the schedule: a send waiting for earlier receives, or a step the schedule stalls it in (us). */
+  /** Time held back by the schedule: a send waiting for earlier receives or for a receiver still composing, or a step the schedule stalls it in (us). */
   readonly stalled: Float64Array;
-  /** Time its ready messages waited for a busy receive port at their destination: node contention (us). */
+  /** Time its ready messages waited for a receive port that another sender held: node contention (us). */
   readonly wait: Float64Array;
   /** Network bytes sent and received. */
   readonly sentBytes: Float64Array;
@@ -46,8 +47,9 @@ export interface SimResult {
   /** L_max: most network bytes one node sends or receives (004 sec 2.3). */
   readonly lmax: number;
   /**
-   * Measured aggregate node-contention factor: max_v (L_v t_d + W_v) / (L_max t_d), where L_v is the
-   * node's traffic and W_v its contention wait; 1 exactly when no message waited (004 eqs 3-4).
+   * Measured aggregate node-contention factor: max_v (D_v + W_v) / max_v D_v, where D_v is the
+   * node's network time (bytes x t_d of each pair, sends or receives, the larger) and W_v its
+   * contention wait; 1 exactly when no message waited (004 eqs 3-4; contention-factor.ts).
    */
   readonly fnc: number;
   /** Events the engine processed. */
@@ -106,7 +108,7 @@ function measure(
     totalWait += acc.wait[v]!;
     lmax = Math.max(lmax, acc.sentBytes[v]!, acc.recvBytes[v]!);
   }
-  const fnc = nodeContentionFactor(acc, machine.td, lmax);
+  const fnc = contentionFactor(s, networkCost(topology, machine), acc.wait);
   return {
     machine: machine.name,
     mode,
@@ -126,19 +128,4 @@ function measure(
     dataFailureCount,
     timeline,
   };
-}
-
-/** max_v (L_v t_d + W_v) / (L_max t_d): 1 when nothing waited; 1 when there is no network traffic. */
-function nodeContentionFactor(acc: NodeAccounts, td: number, lmax: number): number {
-  const denom = lmax * td;
-  let worst = 0;
-  let anyWait = false;
-  for (let v = 0; v < acc.p; v++) {
-    const w = acc.wait[v]!;
-    if (w > 0) anyWait = true;
-    const l = Math.max(acc.sentBytes[v]!, acc.recvBytes[v]!) * td + w;
-    if (l > worst) worst = l;
-  }
-  if (!anyWait || !(denom > 0)) return 1;
-  return worst / denom;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { scheduleCost } from "../../../src/machines/cost-model.js";
 import { findMachine } from "../../../src/machines/presets.js";
 import { simulateSchedule } from "../../../src/machines/sim/simulate.js";
 import { ocpcRoundCap } from "../../../src/machines/sim/replay-blocking.js";
@@ -27,6 +28,41 @@ describe("topologies", () => {
     // the flat model with the CM-5 preset's t_d = 1/20 matches the fat tree within a cluster only
     const flat = simulateSchedule(s, cm5, { lockstep: true });
     expect(flat.makespan).toBeLessThan(r.makespan);
+  });
+
+  it("the cm5-fat-tree preset simulates on the fat tree by default; its flat t_d is the slowest level, so the analytic cost bounds it and is exact across clusters of 16", () => {
+    const ft = findMachine("cm5-fat-tree");
+    expect(ft.topology).toBe("cm5-fat-tree");
+    expect(ft.td).toBe(1 / CM5_RATES.other);
+    const b = new ScheduleBuilder({ p: 32, algorithm: "hand", params: {}, seed: null, elementBytes: 1, matrixDigest: "x" }, false);
+    b.stage("s");
+    b.step().transfer(0, 3, 1000);
+    b.step().transfer(0, 20, 5000);
+    b.transfer(1, 2, 1000);
+    const s = b.build();
+    const r = simulateSchedule(s, ft, { lockstep: true });
+    expect(r.topology).toBe("cm5-fat-tree");
+    const d = (bytes: number, rate: number): number => ft.ts + bytes * (ft.tc + 1 / rate);
+    expect(r.makespan).toBeCloseTo(ft.barrier + d(1000, 20) + d(5000, 5), 9);
+    const analytic = scheduleCost(s, ft, "blocking");
+    expect(r.makespan).toBeLessThan(analytic.total);
+    // step 1 alone crosses the clusters of 16 with its slowest message: exact there
+    expect(analytic.steps[1]!.time).toBe(d(5000, 5));
+    expect(analytic.steps[0]!.time).toBeGreaterThan(d(1000, 20));
+    expect(simulateSchedule(s, ft, { lockstep: true, topology: "flat" }).makespan).toBe(analytic.total);
+  });
+
+  it("f_nc divides by the network time of each pair on the fat tree", () => {
+    // 0 -> 1 (cluster of 4) and 20 -> 1 (across) both into node 1 at once: one waits.
+    const ft = { ...findMachine("cm5-fat-tree"), barrier: 0 };
+    const b = new ScheduleBuilder({ p: 32, algorithm: "hand", params: {}, seed: null, elementBytes: 1, matrixDigest: "x" }, false);
+    b.stage("s").step().transfer(0, 1, 1000);
+    b.transfer(20, 1, 1000);
+    const r = simulateSchedule(b.build(), ft, { lockstep: true });
+    const near = 1000 / CM5_RATES.cluster4, far = 1000 / CM5_RATES.other;
+    expect(r.nodes.wait[20]).toBeCloseTo(ft.ts + 1000 * (ft.tc + 1 / CM5_RATES.cluster4), 9);
+    // D_1 = near + far (node 1 receives both), D_20 = far; f_nc = max(D_1, D_20 + W_20) / D_1
+    expect(r.fnc).toBeCloseTo(Math.max(near + far, far + r.nodes.wait[20]!) / (near + far), 12);
   });
 
   it("OCPC: two messages into one receiver in a step collide, both fail and are resent until delivered (001 sec. 2)", () => {
