@@ -7,23 +7,26 @@ import { timelineToSvg } from "../../export/svg-gantt.js";
 import { timelineToChromeTrace } from "../../export/trace-chrome.js";
 import { scheduleCost } from "../../machines/cost-model.js";
 import { findMachine } from "../../machines/presets.js";
-import type { SimMode } from "../../machines/sim/options.js";
+import { SEND_WAITS, type SendWaits, type SimMode } from "../../machines/sim/options.js";
 import { PROTOCOLS, runProtocol, type ProtocolName } from "../../machines/sim/protocols.js";
 import { simulateSchedule, type NodeTimes } from "../../machines/sim/simulate.js";
 import type { Timeline } from "../../machines/sim/timeline.js";
 import { TOPOLOGIES, type TopologyName } from "../../machines/sim/topology.js";
 import { fail } from "../../model/errors.js";
+import type { MachineModel } from "../../model/machine.js";
 import { readMatrixFile } from "../../patterns/files/matrix-read.js";
 import type { CliContext } from "../context.js";
 import { fmt, intOption, numberOption, table, writeTextTarget } from "../io.js";
 
 interface SimulateFlags {
   machine: string;
-  mode: string;
+  mode?: string;
   lockstep?: boolean;
   ports?: string;
-  topology: string;
-  buffers: string;
+  topology?: string;
+  buffers?: string;
+  sendWaits?: string;
+  barrier?: string;
   data?: boolean;
   matrix?: string;
   json?: boolean;
@@ -38,8 +41,40 @@ interface SimulateFlags {
   inquiry?: string;
 }
 
+/** Flags that only a replay takes, and flags that only a protocol run takes (drs-n: the last three). */
+const REPLAY_ONLY = [["mode", "--mode"], ["lockstep", "--lockstep"], ["ports", "--ports"], ["buffers", "--buffers"], ["sendWaits", "--send-waits"], ["barrier", "--barrier"], ["data", "--data"], ["matrix", "--matrix"]] as const;
+const PROTOCOL_ONLY = [["realised", "--realised"], ["generateRecv", "--generate-recv"], ["busyMeasure", "--busy-measure"], ["earlyGoAhead", "--early-go-ahead"], ["inquiry", "--inquiry"]] as const;
+const DRS_N_ONLY = PROTOCOL_ONLY.slice(2);
+
+const bad = (field: string, text: string): Error => fail("simulate", "BAD_OPTION", text, { field });
+
+/** Checks the flags once: those that do not apply to the run are errors, and stdout carries one document. */
+function checkFlags(o: SimulateFlags): void {
+  for (const [k, flag] of [["realised", "--realised"], ["trace", "--trace"], ["svg", "--svg"]] as const) {
+    if (o[k] === "-") throw bad(k, `${flag} -: stdout already carries the simulation result; write ${flag} to a file`);
+  }
+  if (o.protocol !== undefined) {
+    if (!PROTOCOLS.includes(o.protocol as ProtocolName)) throw bad("protocol", `--protocol must be one of ${PROTOCOLS.join(", ")}, got '${o.protocol}'`);
+    for (const [k, flag] of REPLAY_ONLY) {
+      if (o[k] !== undefined) throw bad(k, `${flag} does not apply to --protocol (the protocols run blocking, one port per node, without stage barriers or a schedule)`);
+    }
+    if (o.protocol === "async") for (const [k, flag] of DRS_N_ONLY) if (o[k] !== undefined) throw bad(k, `${flag} is a drs-n option; async (AC) makes no inquiries`);
+    if (o.topology === "ocpc") throw bad("topology", "--topology ocpc is defined per step of a schedule (001 sec 2); the protocols run on flat or cm5-fat-tree");
+  } else {
+    for (const [k, flag] of PROTOCOL_ONLY) if (o[k] !== undefined) throw bad(k, `${flag} goes with --protocol`);
+    if (o.mode !== undefined && o.mode !== "blocking" && o.mode !== "nonblocking") throw bad("mode", `--mode must be blocking or nonblocking, got '${o.mode}'`);
+    const nonblocking = o.mode === "nonblocking";
+    if (!nonblocking && o.buffers !== undefined) throw bad("buffers", "--buffers is a nonblocking-mode option (004 sec 3.4)");
+    if (!nonblocking && o.sendWaits !== undefined) throw bad("sendWaits", "--send-waits is a nonblocking-mode option (blocking mode always waits for the receives of earlier steps, 004 sec 2.3)");
+    if (o.data && o.matrix === undefined) throw bad("matrix", "--data needs --matrix <file> (the elements every node must end with)");
+    if (!o.data && o.matrix !== undefined) throw bad("matrix", "--matrix goes with --data");
+  }
+  if (o.topology !== undefined && !TOPOLOGIES.includes(o.topology as TopologyName)) throw bad("topology", `--topology must be one of ${TOPOLOGIES.join(", ")}, got '${o.topology}'`);
+  if (o.sendWaits !== undefined && !SEND_WAITS.includes(o.sendWaits as SendWaits)) throw bad("sendWaits", `--send-waits must be one of ${SEND_WAITS.join(", ")}, got '${o.sendWaits}'`);
+}
+
 /** A progress reporter that shows a cli-progress bar on stderr once a run has lasted a second (TTY only). */
-function progressFor(ctx: CliContext): { report: (done: number, total: number) => void; stop: () => void } {
+function progressFor(ctx: CliContext, unit: string): { report: (done: number, total: number) => void; stop: () => void } {
   const t0 = Date.now();
   let bar: cliProgress.SingleBar | null = null;
   return {
@@ -47,13 +82,23 @@ function progressFor(ctx: CliContext): { report: (done: number, total: number) =
       if (!ctx.io.interactive) return;
       if (bar === null) {
         if (Date.now() - t0 < 1000) return;
-        bar = new cliProgress.SingleBar({ stream: process.stderr, format: "simulate [{bar}] {percentage}% | {value}/{total} transfers" }, cliProgress.Presets.shades_classic);
+        bar = new cliProgress.SingleBar({ stream: process.stderr, format: `simulate [{bar}] {percentage}% | {value}/{total} ${unit}` }, cliProgress.Presets.shades_classic);
         bar.start(total, done);
       }
       bar.update(done);
     },
     stop: () => bar?.stop(),
   };
+}
+
+/** Runs `f` with a progress reporter and stops the bar however f ends. */
+function withProgress<T>(ctx: CliContext, unit: string, f: (report: (done: number, total: number) => void) => T): T {
+  const progress = progressFor(ctx, unit);
+  try {
+    return f(progress.report);
+  } finally {
+    progress.stop();
+  }
 }
 
 /** Per-node times as text: every node when P <= 32, else the maximum and the mean of each column. */
@@ -75,6 +120,96 @@ const perNode = (n: NodeTimes): Record<string, number[]> => ({
   recvBytes: Array.from(n.recvBytes),
 });
 
+/** What a run hands to the output stage. */
+interface RunOutput {
+  readonly timeline: Timeline;
+  readonly makespan: number;
+  readonly json: Record<string, unknown>;
+  readonly text: string;
+}
+
+/** Runs --protocol on the matrix file `input`. */
+function runProtocolFlags(input: string, o: SimulateFlags, machine: MachineModel, seed: number, wantTimeline: boolean, ctx: CliContext): RunOutput {
+  const m = readMatrixFile(input);
+  const r = withProgress(ctx, "messages", (progress) =>
+    runProtocol(m, machine, {
+      protocol: o.protocol as ProtocolName,
+      seed,
+      ...(o.generateRecv ? { generateRecv: true } : {}),
+      ...(o.busyMeasure ? { busyMeasure: true } : {}),
+      ...(o.earlyGoAhead ? { earlyGoAhead: true } : {}),
+      ...(o.inquiry !== undefined ? { inquiry: numberOption("inquiry", o.inquiry) } : {}),
+      ...(o.topology !== undefined ? { topology: o.topology as TopologyName } : {}),
+      timeline: wantTimeline,
+      progress,
+    }),
+  );
+  if (o.realised !== undefined) writeTextTarget(o.realised, scheduleToJsonText(r.realised), ctx.io);
+  const json = { format: "commplan.simulation/v1", protocol: r.protocol, machine: r.machine, topology: r.topology, p: m.p, makespan: r.makespan, generateRecvTime: r.generateRecvTime, inquiries: r.inquiries, totalWait: r.totalWait, fnc: r.fnc, nodes: perNode(r.nodes) };
+  const text =
+    `${r.protocol} on ${r.machine}, P = ${m.p}, ${r.topology}: makespan ${fmt(r.makespan)} us` +
+    (r.generateRecvTime > 0 ? ` (Generate_Recv ${fmt(r.generateRecvTime)} us)` : "") +
+    `, contention wait ${fmt(r.totalWait)} us, f_nc ${fmt(r.fnc)}` +
+    (r.protocol === "drs-n" ? `, ${fmt(r.inquiries)} inquiries` : "") +
+    "\n" +
+    nodeTable(r.nodes);
+  return { timeline: r.timeline, makespan: r.makespan, json, text };
+}
+
+/** Replays the schedule file `input`. */
+async function runReplayFlags(input: string, o: SimulateFlags, machine: MachineModel, seed: number, wantTimeline: boolean, ctx: CliContext): Promise<RunOutput> {
+  const mode = (o.mode ?? "blocking") as SimMode;
+  const m = o.matrix !== undefined ? readMatrixFile(o.matrix) : null;
+  const s = await readScheduleJson(input);
+  const r = withProgress(ctx, "transfers", (progress) =>
+    simulateSchedule(s, machine, {
+      mode,
+      lockstep: o.lockstep ?? false,
+      ...(o.ports !== undefined ? { ports: intOption("ports", o.ports, 1, 1024) } : {}),
+      ...(o.topology !== undefined ? { topology: o.topology as TopologyName } : {}),
+      ...(o.buffers !== undefined ? { sendBuffers: intOption("buffers", o.buffers, 1, 1024) } : {}),
+      ...(o.sendWaits !== undefined ? { sendWaits: o.sendWaits as SendWaits } : {}),
+      data: o.data ? m : null,
+      timeline: wantTimeline,
+      seed,
+      progress,
+    }),
+  );
+  const analytic = scheduleCost(s, machine, mode).total;
+  const json = {
+    format: "commplan.simulation/v1",
+    algorithm: s.algorithm,
+    machine: r.machine,
+    p: s.p,
+    mode: r.mode,
+    lockstep: r.lockstep,
+    topology: r.topology,
+    ports: r.ports,
+    barrier: machine.barrier,
+    makespan: r.makespan,
+    analytic,
+    totalWait: r.totalWait,
+    lmax: r.lmax,
+    fnc: r.fnc,
+    events: r.events,
+    collisions: r.collisions,
+    data: r.dataFailures === null ? null : { ok: r.dataFailureCount === 0, failures: r.dataFailureCount, first: r.dataFailures },
+    nodes: perNode(r.nodes),
+  };
+  let text =
+    `${s.algorithm} on ${r.machine}, P = ${s.p}, ${r.mode}${r.lockstep ? " lock-step" : ""}, ${r.topology}: makespan ${fmt(r.makespan)} us (analytic ${fmt(analytic)} us)\n` +
+    `contention wait ${fmt(r.totalWait)} us in total, f_nc ${fmt(r.fnc)}, L_max ${fmt(r.lmax)} bytes, ${fmt(r.events)} events` +
+    (r.topology === "ocpc" ? `, ${fmt(r.collisions)} collisions` : "") +
+    "\n" +
+    nodeTable(r.nodes);
+  if (r.dataFailures !== null) {
+    if (r.dataFailureCount === 0) text += "data: every node holds exactly its elements\n";
+    else text += `data: ${r.dataFailureCount} failure(s):\n` + r.dataFailures.map((f) => `  ${f}\n`).join("");
+  }
+  if (r.dataFailureCount > 0) ctx.exitCode = 1;
+  return { timeline: r.timeline, makespan: r.makespan, json, text };
+}
+
 /** Registers `simulate`. */
 export function registerSimulate(program: Command, ctx: CliContext): void {
   program
@@ -82,117 +217,36 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
     .argument("<input>", "schedule JSON (or, with --protocol, a matrix file); - for stdin")
     .description("replay a schedule on the event-driven simulated machine (or run the AC / DRS_N protocol on a matrix): makespan, per-node times, node-contention factor, timeline")
     .requiredOption("--machine <name>", "machine model (see 'commplan machines')")
-    .option("--mode <mode>", "blocking or nonblocking", "blocking")
+    .option("--mode <mode>", "blocking or nonblocking (default blocking)")
     .option("--lockstep", "a barrier after every step (000 fig. 3)")
     .option("--ports <k>", "send and receive ports per node (default: the machine's)")
-    .option("--topology <name>", `network: ${TOPOLOGIES.join(", ")}`, "flat")
-    .option("--buffers <n>", "nonblocking mode: send buffers per node (1 single, 2 dual)", "2")
+    .option("--topology <name>", `network: ${TOPOLOGIES.join(", ")} (default: the machine's, else flat); ocpc needs --lockstep and blocking mode; --protocol takes flat or cm5-fat-tree`)
+    .option("--buffers <n>", "nonblocking mode: send buffers per node, 1 single or 2 dual (default 2)")
+    .option("--send-waits <rule>", "nonblocking mode: what a send waits for within its stage: data (only the receives that bring what it forwards; default) or steps (every receive of earlier steps)")
+    .option("--barrier <us>", "cost of a stage barrier in us (default: the machine's)")
     .option("--data", "data mode: move element tags along the payload chunks and check delivery (needs --matrix)")
-    .option("-m, --matrix <file>", "the matrix the schedule was planned for (data mode)")
+    .option("-m, --matrix <file>", "with --data: the matrix the schedule was planned for")
     .option("--json", "print the result as JSON")
     .option("--trace <file>", "write the timeline as Chrome trace JSON (Perfetto)")
     .option("--svg <file>", "write the timeline as an SVG Gantt chart")
     .option("--protocol <name>", `run a run-time protocol on the matrix <input>: ${PROTOCOLS.join(", ")}`)
     .option("--realised <file>", "with --protocol: write the realised trace as a timed schedule JSON")
-    .option("--seed <n>", "seed of random choices (protocol send orders, OCPC resends)", "1")
+    .option("--seed <n>", "seed of random choices (protocol send orders, OCPC backoff)", "1")
     .option("--generate-recv", "with --protocol: run Generate_Recv (003 fig. 1) first")
     .option("--busy-measure", "drs-n: 000's first improvement (busy destinations say for how long)")
     .option("--early-go-ahead", "drs-n: 000's second improvement (go-ahead when the current receive is about to end)")
     .option("--inquiry <us>", "drs-n: time of one test-and-set inquiry (default 2 T_s)")
     .action(async (input: string, o: SimulateFlags) => {
-      const machine = findMachine(o.machine);
+      checkFlags(o);
+      const preset = findMachine(o.machine);
+      const barrier = o.barrier !== undefined ? numberOption("barrier", o.barrier) : preset.barrier;
+      if (!(barrier >= 0)) throw bad("barrier", `--barrier must be a time >= 0 in us, got '${o.barrier}'`);
+      const machine: MachineModel = { ...preset, barrier };
       const seed = intOption("seed", o.seed, 0, 0xffffffff);
       const wantTimeline = o.trace !== undefined || o.svg !== undefined;
-      let timeline: Timeline;
-      let makespan: number;
-      let json: Record<string, unknown>;
-      let text: string;
-      if (o.protocol !== undefined) {
-        if (!PROTOCOLS.includes(o.protocol as ProtocolName)) throw fail("simulate", "BAD_OPTION", `--protocol must be one of ${PROTOCOLS.join(", ")}, got '${o.protocol}'`, { field: "protocol" });
-        const m = readMatrixFile(input);
-        const r = runProtocol(m, machine, {
-          protocol: o.protocol as ProtocolName,
-          seed,
-          generateRecv: o.generateRecv ?? false,
-          busyMeasure: o.busyMeasure ?? false,
-          earlyGoAhead: o.earlyGoAhead ?? false,
-          ...(o.inquiry !== undefined ? { inquiry: numberOption("inquiry", o.inquiry) } : {}),
-          timeline: wantTimeline,
-        });
-        if (o.realised !== undefined) writeTextTarget(o.realised, scheduleToJsonText(r.realised), ctx.io);
-        timeline = r.timeline;
-        makespan = r.makespan;
-        json = { format: "commplan.simulation/v1", protocol: r.protocol, machine: r.machine, p: m.p, makespan: r.makespan, generateRecvTime: r.generateRecvTime, inquiries: r.inquiries, totalWait: r.totalWait, fnc: r.fnc, nodes: perNode(r.nodes) };
-        text =
-          `${r.protocol} on ${r.machine}, P = ${m.p}: makespan ${fmt(r.makespan)} us` +
-          (r.generateRecvTime > 0 ? ` (Generate_Recv ${fmt(r.generateRecvTime)} us)` : "") +
-          `, contention wait ${fmt(r.totalWait)} us, f_nc ${fmt(r.fnc)}` +
-          (r.protocol === "drs-n" ? `, ${fmt(r.inquiries)} inquiries` : "") +
-          "\n" +
-          nodeTable(r.nodes);
-      } else {
-        if (o.realised !== undefined) throw fail("simulate", "BAD_OPTION", "--realised goes with --protocol", { field: "realised" });
-        const mode = o.mode as SimMode;
-        if (mode !== "blocking" && mode !== "nonblocking") throw fail("simulate", "BAD_OPTION", `--mode must be blocking or nonblocking, got '${o.mode}'`, { field: "mode" });
-        if (!TOPOLOGIES.includes(o.topology as TopologyName)) throw fail("simulate", "BAD_OPTION", `--topology must be one of ${TOPOLOGIES.join(", ")}, got '${o.topology}'`, { field: "topology" });
-        if (o.data && o.matrix === undefined) throw fail("simulate", "BAD_OPTION", "--data needs --matrix <file> (the elements every node must end with)", { field: "matrix" });
-        const m = o.matrix !== undefined ? readMatrixFile(o.matrix) : null;
-        const s = await readScheduleJson(input);
-        const progress = progressFor(ctx);
-        let r;
-        try {
-          r = simulateSchedule(s, machine, {
-            mode,
-            lockstep: o.lockstep ?? false,
-            ...(o.ports !== undefined ? { ports: intOption("ports", o.ports, 1, 1024) } : {}),
-            topology: o.topology as TopologyName,
-            ...(mode === "nonblocking" ? { sendBuffers: intOption("buffers", o.buffers, 1, 1024) } : {}),
-            data: o.data ? m : null,
-            timeline: wantTimeline,
-            seed,
-            progress: progress.report,
-          });
-        } finally {
-          progress.stop();
-        }
-        const analytic = scheduleCost(s, machine, mode).total;
-        timeline = r.timeline;
-        makespan = r.makespan;
-        json = {
-          format: "commplan.simulation/v1",
-          algorithm: s.algorithm,
-          machine: r.machine,
-          p: s.p,
-          mode: r.mode,
-          lockstep: r.lockstep,
-          topology: r.topology,
-          ports: r.ports,
-          makespan: r.makespan,
-          analytic,
-          totalWait: r.totalWait,
-          lmax: r.lmax,
-          fnc: r.fnc,
-          events: r.events,
-          collisions: r.collisions,
-          data: r.dataFailures === null ? null : { ok: r.dataFailureCount === 0, failures: r.dataFailureCount, first: r.dataFailures },
-          nodes: perNode(r.nodes),
-        };
-        text =
-          `${s.algorithm} on ${r.machine}, P = ${s.p}, ${r.mode}${r.lockstep ? " lock-step" : ""}, ${r.topology}: makespan ${fmt(r.makespan)} us (analytic ${fmt(analytic)} us)\n` +
-          `contention wait ${fmt(r.totalWait)} us in total, f_nc ${fmt(r.fnc)}, L_max ${fmt(r.lmax)} bytes, ${fmt(r.events)} events` +
-          (r.topology === "ocpc" ? `, ${fmt(r.collisions)} collisions` : "") +
-          "\n" +
-          nodeTable(r.nodes);
-        if (r.dataFailures !== null) {
-          if (r.dataFailureCount === 0) text += "data: every node holds exactly its elements\n";
-          else {
-            text += `data: ${r.dataFailureCount} failure(s):\n` + r.dataFailures.map((f) => `  ${f}\n`).join("");
-          }
-        }
-        if (r.dataFailureCount > 0) ctx.exitCode = 1;
-      }
-      if (o.trace !== undefined) writeTextTarget(o.trace, timelineToChromeTrace(timeline, { machine: machine.name, makespan }), ctx.io);
-      if (o.svg !== undefined) writeTextTarget(o.svg, timelineToSvg(timeline, makespan, { title: `commplan simulate on ${machine.name}` }), ctx.io);
-      ctx.io.out(o.json ? JSON.stringify(json, null, 2) + "\n" : text);
+      const out = o.protocol !== undefined ? runProtocolFlags(input, o, machine, seed, wantTimeline, ctx) : await runReplayFlags(input, o, machine, seed, wantTimeline, ctx);
+      if (o.trace !== undefined) writeTextTarget(o.trace, timelineToChromeTrace(out.timeline, { machine: machine.name, makespan: out.makespan }), ctx.io);
+      if (o.svg !== undefined) writeTextTarget(o.svg, timelineToSvg(out.timeline, out.makespan, { title: `commplan simulate on ${machine.name}` }), ctx.io);
+      ctx.io.out(o.json ? JSON.stringify(out.json, null, 2) + "\n" : out.text);
     });
 }

@@ -4,10 +4,14 @@ import type { MachineModel } from "../../model/machine.js";
 import { matrixDigest, type CommMatrix } from "../../model/matrix.js";
 import { createRng, shuffleInPlace } from "../../model/rng.js";
 import { ScheduleBuilder, type Schedule } from "../../model/schedule.js";
+import type { TopologyName } from "../../model/machine.js";
+import { contentionFactor } from "./contention-factor.js";
 import { EventHeap } from "./heap.js";
 import { NodeAccounts } from "./node-accounts.js";
+import { resolveSeed, resolveTopology } from "./options.js";
 import { simulateSchedule, type NodeTimes } from "./simulate.js";
 import { K, NONE, TimelineRecorder, type Timeline } from "./timeline.js";
+import { networkCost, perByteCost } from "./topology.js";
 
 /** async: AC of 003 fig. 2; drs-n: distributed random scheduling avoiding node contention (003 fig. 5). */
 export type ProtocolName = "async" | "drs-n";
@@ -27,13 +31,55 @@ export interface ProtocolRequest {
   readonly busyMeasure?: boolean;
   /** DRS_N, 000's second improvement: a destination gives the go-ahead when its current receive ends within one inquiry time. */
   readonly earlyGoAhead?: boolean;
+  /** flat or cm5-fat-tree (per-pair t_d, 000 sec 3); default the machine's topology, else flat. The OCPC is defined per step and has no protocol here. */
+  readonly topology?: TopologyName;
   readonly timeline?: boolean;
+  /** Called now and then with (messages delivered, messages in all). */
+  readonly progress?: ((done: number, total: number) => void) | null;
+}
+
+/** ProtocolRequest with its defaults filled and its values checked. */
+interface ProtocolOptions {
+  readonly protocol: ProtocolName;
+  readonly seed: number;
+  readonly generateRecv: boolean;
+  readonly inquiry: number;
+  readonly busyMeasure: boolean;
+  readonly earlyGoAhead: boolean;
+  readonly topology: TopologyName;
+  readonly timeline: boolean;
+  readonly progress: ((done: number, total: number) => void) | null;
+}
+
+/** Fills the defaults of a protocol request and checks every value once; options that do not apply to the protocol are errors. */
+function resolveProtocolOptions(req: ProtocolRequest, machine: MachineModel): ProtocolOptions {
+  const bad = (field: string, text: string): Error => fail("simulate", "BAD_OPTION", text, { field });
+  if (!PROTOCOLS.includes(req.protocol)) throw bad("protocol", `unknown protocol '${String(req.protocol)}'; known: ${PROTOCOLS.join(", ")}`);
+  if (req.protocol === "async") {
+    for (const k of ["inquiry", "busyMeasure", "earlyGoAhead"] as const) if (req[k] !== undefined && req[k] !== false) throw bad(k, `${k} is a drs-n option; async (AC, 003 fig. 2) makes no inquiries`);
+  }
+  const inquiry = req.inquiry ?? 2 * machine.ts;
+  if (!(inquiry > 0) || !Number.isFinite(inquiry)) throw bad("inquiry", `inquiry must be a finite time > 0, got ${inquiry}`);
+  const topology = resolveTopology(req.topology, machine);
+  if (topology === "ocpc") throw bad("topology", "the ocpc topology is defined per step of a schedule (001 sec 2); the protocols run on flat or cm5-fat-tree");
+  return {
+    protocol: req.protocol,
+    seed: resolveSeed(req.seed),
+    generateRecv: req.generateRecv ?? false,
+    inquiry,
+    busyMeasure: req.busyMeasure ?? false,
+    earlyGoAhead: req.earlyGoAhead ?? false,
+    topology,
+    timeline: req.timeline ?? true,
+    progress: req.progress ?? null,
+  };
 }
 
 /** The outcome of a protocol run. */
 export interface ProtocolResult {
   readonly protocol: ProtocolName;
   readonly machine: string;
+  readonly topology: TopologyName;
   /** Time of the whole run, Generate_Recv included (us). */
   readonly makespan: number;
   /** Time of the Generate_Recv phase (0 when not run). */
@@ -41,6 +87,7 @@ export interface ProtocolResult {
   /** DRS_N: test-and-set inquiries made (0 for async). */
   readonly inquiries: number;
   readonly totalWait: number;
+  /** Measured node-contention factor, as SimResult.fnc (contention-factor.ts). */
   readonly fnc: number;
   readonly nodes: NodeTimes;
   /**
@@ -49,22 +96,19 @@ export interface ProtocolResult {
    * payload chunk and its times (start = when the sender issued it, end = when it arrived).
    */
   readonly realised: Schedule;
+  /** Per-node intervals; like the realised times, they start after the Generate_Recv phase. */
   readonly timeline: Timeline;
 }
 
 /** Most messages a protocol run takes. */
 const MAX_MESSAGES = 20_000_000;
 
-/** Runs a run-time protocol for matrix m on machine (blocking ports as in replayBlocking; flat topology). */
+/** Runs a run-time protocol for matrix m on machine (blocking, one send and one receive port per node; flat or CM-5 fat-tree network). */
 export function runProtocol(m: CommMatrix, machine: MachineModel, req: ProtocolRequest): ProtocolResult {
-  if (!PROTOCOLS.includes(req.protocol)) throw fail("simulate", "BAD_OPTION", `unknown protocol '${String(req.protocol)}'; known: ${PROTOCOLS.join(", ")}`, { field: "protocol" });
-  const seed = req.seed ?? 1;
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw fail("simulate", "BAD_OPTION", `seed must be an integer in 0..4294967295, got ${seed}`, { field: "seed" });
-  const inquiry = req.inquiry ?? 2 * machine.ts;
-  if (!(inquiry > 0) || !Number.isFinite(inquiry)) throw fail("simulate", "BAD_OPTION", `inquiry must be a finite time > 0, got ${inquiry}`, { field: "inquiry" });
+  const o = resolveProtocolOptions(req, machine);
   const p = m.p;
   // Each node's messages in a seeded random order (003: "sends messages to their destinations in a random order").
-  const rng = createRng(seed);
+  const rng = createRng(o.seed);
   const start = new Uint32Array(p + 1);
   let n = 0;
   for (let i = 0; i < p; i++) {
@@ -78,28 +122,26 @@ export function runProtocol(m: CommMatrix, machine: MachineModel, req: ProtocolR
     for (let j = 0; j < p; j++) if (i !== j && m.data[i * p + j]! > 0) dest[k++] = j;
     shuffleInPlace(rng, dest.subarray(start[i]!, start[i + 1]!));
   }
-  const genRecv = req.generateRecv ? generateRecvTime(m, machine, start, dest, seed) : 0;
-  const run = req.protocol === "async" ? runAsync(m, machine, start, dest, req.timeline ?? true) : runDrsN(m, machine, start, dest, inquiry, req);
-  const realised = realisedSchedule(m, req, seed, start, dest, run.issue, run.end, genRecv);
-  let lmax = 0;
-  for (let v = 0; v < p; v++) lmax = Math.max(lmax, run.nodes.sentBytes[v]!, run.nodes.recvBytes[v]!);
-  let worst = 0, anyWait = false;
-  for (let v = 0; v < p; v++) {
-    if (run.nodes.wait[v]! > 0) anyWait = true;
-    worst = Math.max(worst, Math.max(run.nodes.sentBytes[v]!, run.nodes.recvBytes[v]!) * machine.td + run.nodes.wait[v]!);
+  const genRecv = o.generateRecv ? generateRecvTime(m, machine, start, dest, o.topology) : 0;
+  const run = o.protocol === "async" ? runAsync(m, machine, start, dest, o) : runDrsN(m, machine, start, dest, o);
+  const realised = realisedSchedule(m, o, start, dest, run.issue, run.end, genRecv);
+  const timeline = run.timeline;
+  for (let i = 0; i < timeline.count; i++) {
+    timeline.start[i] = timeline.start[i]! + genRecv;
+    timeline.end[i] = timeline.end[i]! + genRecv;
   }
-  const fnc = anyWait && lmax * machine.td > 0 ? worst / (lmax * machine.td) : 1;
   return {
-    protocol: req.protocol,
+    protocol: o.protocol,
     machine: machine.name,
+    topology: o.topology,
     makespan: genRecv + run.makespan,
     generateRecvTime: genRecv,
     inquiries: run.inquiries,
     totalWait: run.totalWait,
-    fnc,
+    fnc: contentionFactor(realised, networkCost(o.topology, machine), run.nodes.wait),
     nodes: run.nodes,
     realised,
-    timeline: run.timeline,
+    timeline,
   };
 }
 
@@ -122,9 +164,9 @@ function orderSchedule(m: CommMatrix, start: Uint32Array, dest: Uint32Array, alg
 }
 
 /** AC: every node issues its messages back to back; a message to a busy receiver waits in the network (003 sec 3.1). */
-function runAsync(m: CommMatrix, machine: MachineModel, start: Uint32Array, dest: Uint32Array, timeline: boolean): RunOut {
+function runAsync(m: CommMatrix, machine: MachineModel, start: Uint32Array, dest: Uint32Array, o: ProtocolOptions): RunOut {
   const s = orderSchedule(m, start, dest, "async", m.elementBytes);
-  const r = simulateSchedule(s, { ...machine, barrier: 0 }, { timeline, ports: 1 });
+  const r = simulateSchedule(s, { ...machine, barrier: 0 }, { timeline: o.timeline, ports: 1, topology: o.topology, progress: o.progress });
   // With one port a node issues its k-th message when its (k-1)-th arrives.
   const issue = new Float64Array(s.transferCount);
   for (let i = 0; i < m.p; i++) for (let k = start[i]! + 1; k < start[i + 1]!; k++) issue[k] = r.transferEnd[k - 1]!;
@@ -132,15 +174,15 @@ function runAsync(m: CommMatrix, machine: MachineModel, start: Uint32Array, dest
 }
 
 /** DRS_N: test-and-set the destination's busy lock, send if free, else try another destination (003 fig. 5; 000 sec. 5). */
-function runDrsN(m: CommMatrix, machine: MachineModel, start: Uint32Array, dest: Uint32Array, inquiry: number, req: ProtocolRequest): RunOut {
+function runDrsN(m: CommMatrix, machine: MachineModel, start: Uint32Array, dest: Uint32Array, o: ProtocolOptions): RunOut {
   const p = m.p;
   const n = dest.length;
   const eb = m.elementBytes;
-  const tcd = machine.tc + machine.td;
-  const busyMeasure = req.busyMeasure ?? false;
-  const early = req.earlyGoAhead ?? false;
+  const tcd = perByteCost(o.topology, machine);
+  const { busyMeasure, inquiry, progress } = o;
+  const early = o.earlyGoAhead;
   const acc = new NodeAccounts(p);
-  const tl = new TimelineRecorder(p, req.timeline ?? true);
+  const tl = new TimelineRecorder(p, o.timeline);
   const issue = new Float64Array(n);
   const end = new Float64Array(n);
   const sent = new Uint8Array(n);
@@ -151,13 +193,23 @@ function runDrsN(m: CommMatrix, machine: MachineModel, start: Uint32Array, dest:
   const inquireSince = new Float64Array(p);
   for (let i = 0; i < p; i++) left[i] = start[i + 1]! - start[i]!;
   const heap = new EventHeap(2 * p + 16);
-  // Event ids: k (< n) = message k arrives; n + i = node i's inquiry returns; 2n... encoded below.
-  const INQ = n, WAKE = n + p;
+  // Event ids: k (< n) message k arrives; INQ + i node i's inquiry returns; WAKE + i node i wakes up;
+  // BEGIN + k message k starts (early go-ahead: when the receive it waited for ends).
+  const INQ = n, WAKE = n + p, BEGIN = n + 2 * p;
   const pendingInq = new Int32Array(p).fill(-1);
   let inquiries = 0;
   let last = 0;
+  let delivered = 0;
+  const PROGRESS_EVERY = 1 << 12;
+  let nextProgress = PROGRESS_EVERY;
 
-  const duration = (k: number, i: number): number => machine.ts + m.data[i * p + dest[k]!]! * eb * tcd;
+  const duration = (k: number, i: number): number => machine.ts + m.data[i * p + dest[k]!]! * eb * tcd(i, dest[k]!);
+  /** Message k of node i goes on the wire at t (the lock is already held). */
+  const begin = (k: number, i: number, t: number): void => {
+    acc.begin(i, t);
+    acc.begin(dest[k]!, t);
+    heap.push(end[k]!, k);
+  };
 
   /** Node i picks its next candidate and inquires, or sleeps (improvement 1) until a destination should be free. */
   const next = (i: number, t: number): void => {
@@ -187,6 +239,10 @@ function runDrsN(m: CommMatrix, machine: MachineModel, start: Uint32Array, dest:
     const id = heap.topId();
     heap.pop();
     if (t > last) last = t;
+    if (progress && heap.pushed >= nextProgress) {
+      nextProgress += PROGRESS_EVERY;
+      progress(delivered, n);
+    }
     if (id < n) {
       const k = id;
       const i = senderOf(start, k, p);
@@ -196,7 +252,11 @@ function runDrsN(m: CommMatrix, machine: MachineModel, start: Uint32Array, dest:
       if (lockUntil[d] === t) lockUntil[d] = -1;
       tl.add(i, K.send, issue[k]!, t, d, m.data[i * p + d]!, k);
       tl.add(d, K.recv, issue[k]!, t, i, m.data[i * p + d]!, k);
+      delivered++;
       next(i, t);
+    } else if (id >= BEGIN) {
+      const k = id - BEGIN;
+      begin(k, senderOf(start, k, p), t);
     } else if (id < WAKE) {
       const i = id - INQ;
       const k = pendingInq[i]!;
@@ -220,9 +280,8 @@ function runDrsN(m: CommMatrix, machine: MachineModel, start: Uint32Array, dest:
         const bytes = m.data[i * p + d]! * eb;
         acc.sentBytes[i] = acc.sentBytes[i]! + bytes;
         acc.recvBytes[d] = acc.recvBytes[d]! + bytes;
-        acc.begin(i, s0);
-        acc.begin(d, s0);
-        heap.push(e, k);
+        if (s0 > t) heap.push(s0, BEGIN + k); // the accounts only move forward in time
+        else begin(k, i, t);
       } else {
         if (busyMeasure) avoidUntil[k] = lockUntil[d]!;
         next(i, t);
@@ -259,9 +318,10 @@ function senderOf(start: Uint32Array, k: number, p: number): number {
 
 /**
  * Generate_Recv (003 fig. 1): a parallel vector sum of the send masks (ceil(log2 P) rounds of a
- * P-entry vector of 4-byte counts), then an AC exchange of one 8-byte entry per message.
+ * P-entry vector of 4-byte counts, costed with the machine's flat t_c + t_d), then an AC exchange of
+ * one 8-byte entry per message on the run's network.
  */
-function generateRecvTime(m: CommMatrix, machine: MachineModel, start: Uint32Array, dest: Uint32Array, seed: number): number {
+function generateRecvTime(m: CommMatrix, machine: MachineModel, start: Uint32Array, dest: Uint32Array, topology: TopologyName): number {
   const p = m.p;
   if (p <= 1) return 0;
   const rounds = Math.ceil(Math.log2(p));
@@ -269,23 +329,23 @@ function generateRecvTime(m: CommMatrix, machine: MachineModel, start: Uint32Arr
   const ones = new Float64Array(p * p);
   for (let i = 0; i < p; i++) for (let k = start[i]!; k < start[i + 1]!; k++) ones[i * p + dest[k]!] = 1;
   const s = orderSchedule({ p, elementBytes: 8, data: ones }, start, dest, "generate-recv", 8);
-  void seed;
-  return vectorSum + simulateSchedule(s, { ...machine, barrier: 0 }, { timeline: false, ports: 1 }).makespan;
+  return vectorSum + simulateSchedule(s, { ...machine, barrier: 0 }, { timeline: false, ports: 1, topology }).makespan;
 }
 
 /** The realised trace as a timed Schedule: one step per distinct issue time, transfers in issue order. */
-function realisedSchedule(m: CommMatrix, req: ProtocolRequest, seed: number, start: Uint32Array, dest: Uint32Array, issue: Float64Array, end: Float64Array, offset: number): Schedule {
+function realisedSchedule(m: CommMatrix, req: ProtocolOptions, start: Uint32Array, dest: Uint32Array, issue: Float64Array, end: Float64Array, offset: number): Schedule {
   const p = m.p;
   const n = dest.length;
   const order = new Uint32Array(n);
   for (let k = 0; k < n; k++) order[k] = k;
   order.sort((a, b) => issue[a]! - issue[b]! || a - b);
-  const params: { [k: string]: boolean | number } = { generateRecv: req.generateRecv ?? false };
+  const params: { [k: string]: boolean | number | string } = { generateRecv: req.generateRecv, topology: req.topology };
   if (req.protocol === "drs-n") {
-    params["busyMeasure"] = req.busyMeasure ?? false;
-    params["earlyGoAhead"] = req.earlyGoAhead ?? false;
+    params["busyMeasure"] = req.busyMeasure;
+    params["earlyGoAhead"] = req.earlyGoAhead;
+    params["inquiry"] = req.inquiry;
   }
-  const b = new ScheduleBuilder({ p, algorithm: req.protocol, params, seed, elementBytes: m.elementBytes, matrixDigest: matrixDigest(m) }, true, n, true);
+  const b = new ScheduleBuilder({ p, algorithm: req.protocol, params, seed: req.seed, elementBytes: m.elementBytes, matrixDigest: matrixDigest(m) }, true, n, true);
   b.stage("realised", "none");
   let prev = NaN;
   for (let q = 0; q < n; q++) {

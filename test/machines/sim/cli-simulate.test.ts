@@ -8,6 +8,7 @@ import type { CliIo } from "../../../src/cli/io.js";
 import { parseScheduleJsonText } from "../../../src/export/schedule-json-read.js";
 import { scheduleToJsonText } from "../../../src/export/schedule-json-write.js";
 import { parseMatrixText } from "../../../src/patterns/files/matrix-read.js";
+import { ScheduleBuilder } from "../../../src/model/schedule.js";
 import { verifySchedule } from "../../../src/verifier/index.js";
 import { pack, unpack } from "../../helpers/schedule-edit.js";
 import { writeFileSync } from "node:fs";
@@ -55,7 +56,7 @@ describe("commplan simulate", () => {
   it("runs DRS_N and AC on a matrix and writes realised traces the verifier reads", async () => {
     const d = await run("simulate", "--protocol", "drs-n", f("m.json"), "--machine", "cm5-004", "--realised", f("drs.json"), "--busy-measure", "--generate-recv");
     expect(d.code).toBe(0);
-    expect(d.out).toMatch(/drs-n on cm5-004, P = 16: makespan/);
+    expect(d.out).toMatch(/drs-n on cm5-004, P = 16, flat: makespan/);
     const m = parseMatrixText(readFileSync(f("m.json"), "utf8"));
     const rep = verifySchedule(m, parseScheduleJsonText(readFileSync(f("drs.json"), "utf8")));
     expect(rep.ok).toBe(true);
@@ -76,6 +77,68 @@ describe("commplan simulate", () => {
     const r4 = await run("simulate", f("s.json"), "--machine", "t3d-004", "--topology", "ocpc");
     expect(r4.code).toBe(2);
     expect(r4.err).toMatch(/lockstep/);
+  });
+
+  it("flags that do not apply are errors (exit 2), and stdout carries one document", async () => {
+    const cases: [string[], RegExp][] = [
+      [["--protocol", "drs-n", f("m.json"), "--mode", "nonblocking"], /--mode does not apply to --protocol/],
+      [["--protocol", "drs-n", f("m.json"), "--lockstep"], /--lockstep does not apply/],
+      [["--protocol", "async", f("m.json"), "--ports", "2"], /--ports does not apply/],
+      [["--protocol", "async", f("m.json"), "--buffers", "1"], /--buffers does not apply/],
+      [["--protocol", "async", f("m.json"), "--data"], /--data does not apply/],
+      [["--protocol", "async", f("m.json"), "--barrier", "0"], /--barrier does not apply/],
+      [["--protocol", "async", f("m.json"), "--busy-measure"], /--busy-measure is a drs-n option/],
+      [["--protocol", "async", f("m.json"), "--inquiry", "3"], /--inquiry is a drs-n option/],
+      [["--protocol", "drs-n", f("m.json"), "--topology", "ocpc"], /ocpc/],
+      [[f("s.json"), "--early-go-ahead"], /--early-go-ahead goes with --protocol/],
+      [[f("s.json"), "--buffers", "1"], /nonblocking-mode option/],
+      [[f("s.json"), "--send-waits", "data"], /nonblocking-mode option/],
+      [[f("s.json"), "--mode", "nonblocking", "--send-waits", "later"], /--send-waits must be one of/],
+      [[f("s.json"), "--matrix", f("m.json")], /--matrix goes with --data/],
+      [[f("s.json"), "--barrier", "-1"], /--barrier must be a time >= 0/],
+      [[f("s.json"), "--trace", "-"], /stdout already carries/],
+      [["--protocol", "drs-n", f("m.json"), "--realised", "-", "--json"], /--realised -: stdout already carries/],
+    ];
+    for (const [args, msg] of cases) {
+      const r = await run("simulate", ...args, "--machine", "cm5-004");
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.err).toMatch(msg);
+      expect(r.out).toBe("");
+    }
+  });
+
+  it("data mode with the matrix of another schedule exits 2, as verify does", async () => {
+    expect((await run("gen", "pattern1", "--p", "16", "--seed", "4", "-o", f("other.json"))).code).toBe(0);
+    const r = await run("simulate", f("s.json"), "--machine", "t3d-004", "--data", "-m", f("other.json"));
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/made for another matrix/);
+    expect((await run("verify", f("s.json"), "-m", f("other.json"))).code).toBe(2);
+  });
+
+  it("the cm5-fat-tree preset simulates on its fat tree unless --topology says otherwise; --barrier sets the stage barrier", async () => {
+    const ft = JSON.parse((await run("simulate", f("s.json"), "--machine", "cm5-fat-tree", "--lockstep", "--json")).out);
+    expect(ft.topology).toBe("cm5-fat-tree");
+    expect(ft.makespan).toBeLessThan(ft.analytic);
+    const flat = JSON.parse((await run("simulate", f("s.json"), "--machine", "cm5-fat-tree", "--lockstep", "--topology", "flat", "--json")).out);
+    expect(flat.makespan).toBe(flat.analytic);
+    const b0 = JSON.parse((await run("simulate", f("s.json"), "--machine", "cm5-fat-tree", "--lockstep", "--topology", "flat", "--barrier", "0", "--json")).out);
+    expect(b0.barrier).toBe(0);
+    expect(b0.makespan).toBe(b0.analytic);
+    expect(b0.makespan).toBeCloseTo(flat.makespan - 170, 9);
+    const d = JSON.parse((await run("simulate", "--protocol", "drs-n", f("m.json"), "--machine", "cm5-fat-tree", "--json")).out);
+    expect(d.topology).toBe("cm5-fat-tree");
+  });
+
+  it("OCPC: 15 senders into one node in one step finish (exit 0)", async () => {
+    const p = 16;
+    const b = new ScheduleBuilder({ p, algorithm: "hand", params: {}, seed: null, elementBytes: 8, matrixDigest: "x" }, false);
+    b.stage("s").step();
+    for (let i = 1; i < p; i++) b.transfer(i, 0, 3);
+    writeFileSync(f("fan-in.json"), scheduleToJsonText(b.build()));
+    const r = await run("simulate", f("fan-in.json"), "--machine", "cm5-004", "--lockstep", "--topology", "ocpc", "--json");
+    expect(r.err).toBe("");
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out).collisions).toBeGreaterThan(0);
   });
 
   it("the built binary runs simulate (npm run build first)", () => {

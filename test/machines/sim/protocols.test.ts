@@ -71,6 +71,34 @@ describe("run-time protocols (003 figs 2 and 5; 000 sec. 5)", () => {
     expect(failing(rep)).toEqual(["timed-contention"]);
   });
 
+  it("DRS_N's busy time per node is the union of its send and receive intervals, with and without the early go-ahead", () => {
+    let checked = 0;
+    for (let seed = 1; seed <= 12; seed++) {
+      const m = buildMatrix({ p: 12, kind: seed % 2 ? "dense" : "spike", seed, maxEntry: 400 });
+      for (const earlyGoAhead of [false, true]) {
+        const res = runProtocol(m, machine, { protocol: "drs-n", seed, earlyGoAhead, inquiry: 200 });
+        const s = res.realised;
+        for (let v = 0; v < m.p; v++) {
+          const iv: [number, number][] = [];
+          for (let x = 0; x < s.transferCount; x++) if (s.src[x] === v || s.dst[x] === v) iv.push([s.times!.start[x]!, s.times!.end[x]!]);
+          iv.sort((a, b) => a[0] - b[0]);
+          let union = 0, lo = -Infinity, hi = -Infinity;
+          for (const [a, b] of iv) {
+            if (a > hi) {
+              union += hi - lo > 0 ? hi - lo : 0;
+              lo = a;
+              hi = b;
+            } else hi = Math.max(hi, b);
+          }
+          union += hi - lo > 0 ? hi - lo : 0;
+          expect(res.nodes.busy[v]!, `seed ${seed} early ${earlyGoAhead} node ${v}`).toBeCloseTo(union, 6);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBe(12 * 2 * 12);
+  });
+
   it("AC and DRS_N are deterministic for a seed and differ across seeds", () => {
     const m = buildMatrix({ p: 12, kind: "dense", seed: 2, maxEntry: 100 });
     for (const protocol of ["async", "drs-n"] as const) {
@@ -90,9 +118,61 @@ describe("run-time protocols (003 figs 2 and 5; 000 sec. 5)", () => {
     expect(improved.inquiries).toBeLessThan(base.inquiries);
   });
 
+  it("run on the CM-5 fat tree: each message takes T_s + m (t_c + t_d of its pair); the cm5-fat-tree preset uses it by default", () => {
+    const m = buildMatrix({ p: 32, kind: "sparse", seed: 4, maxEntry: 300 });
+    const ft = findMachine("cm5-fat-tree");
+    for (const protocol of ["drs-n", "async"] as const) {
+      const res = runProtocol(m, ft, { protocol, seed: 3 });
+      expect(res.topology).toBe("cm5-fat-tree");
+      expect(res.realised.params["topology"]).toBe("cm5-fat-tree");
+      const s = res.realised;
+      const rate = (a: number, b: number): number => (a >> 2 === b >> 2 ? 20 : a >> 4 === b >> 4 ? 10 : 5);
+      let crossing = 0;
+      for (let x = 0; x < s.transferCount; x++) {
+        const d = ft.ts + s.size[x]! * m.elementBytes * (ft.tc + 1 / rate(s.src[x]!, s.dst[x]!));
+        if (protocol === "drs-n") expect(s.times!.end[x]! - s.times!.start[x]!).toBeCloseTo(d, 6);
+        else expect(s.times!.end[x]! - s.times!.start[x]!).toBeGreaterThanOrEqual(d - 1e-6);
+        if (rate(s.src[x]!, s.dst[x]!) !== 5) crossing++;
+      }
+      expect(crossing).toBeGreaterThan(0);
+      expect(res.makespan).toBeLessThan(runProtocol(m, ft, { protocol, seed: 3, topology: "flat" }).makespan);
+    }
+  });
+
+  it("with Generate_Recv first, the timeline starts after it, as the realised times do", () => {
+    const m = buildMatrix({ p: 8, kind: "dense", seed: 2, maxEntry: 50 });
+    for (const protocol of ["drs-n", "async"] as const) {
+      const res = runProtocol(m, machine, { protocol, seed: 1, generateRecv: true });
+      expect(res.generateRecvTime).toBeGreaterThan(0);
+      const tl = res.timeline;
+      const SEND = tl.kindNames.indexOf("send");
+      for (let i = 0; i < tl.count; i++) {
+        expect(tl.start[i]!).toBeGreaterThanOrEqual(res.generateRecvTime);
+        if (tl.kind[i] === SEND) {
+          const x = Array.from({ length: res.realised.transferCount }, (_, y) => y).find((y) => res.realised.times!.end[y] === tl.end[i] && res.realised.src[y] === tl.node[i]);
+          expect(x, `send interval ${i} matches a realised transfer`).toBeDefined();
+        }
+      }
+    }
+  });
+
+  it("reports progress on long runs", () => {
+    const m = buildMatrix({ p: 128, kind: "dense", seed: 1, maxEntry: 5 });
+    const calls: [number, number][] = [];
+    runProtocol(m, machine, { protocol: "drs-n", timeline: false, progress: (d, t) => void calls.push([d, t]) });
+    expect(calls.length).toBeGreaterThan(0);
+    for (const [d, t] of calls) {
+      expect(t).toBe(128 * 127);
+      expect(d).toBeLessThanOrEqual(t);
+    }
+  });
+
   it("rejects unknown protocols and a zero inquiry time", () => {
     const m = buildMatrix({ p: 4, kind: "dense", seed: 1, maxEntry: 3 });
     expect(() => runProtocol(m, machine, { protocol: "nope" as "async" })).toThrow(/unknown protocol/);
     expect(() => runProtocol(m, machine, { protocol: "drs-n", inquiry: 0 })).toThrow(/inquiry/);
+    expect(() => runProtocol(m, machine, { protocol: "async", busyMeasure: true })).toThrow(/busyMeasure is a drs-n option/);
+    expect(() => runProtocol(m, machine, { protocol: "async", inquiry: 5 })).toThrow(/inquiry is a drs-n option/);
+    expect(() => runProtocol(m, machine, { protocol: "drs-n", topology: "ocpc" })).toThrow(/ocpc/);
   });
 });
