@@ -65,8 +65,10 @@ describe("data mode: element tags follow the payload chunks", () => {
     expect(dup.dataFailureCount).toBeGreaterThan(0);
   });
 
-  it("refuses a schedule without payload chunks", () => {
+  it("refuses a schedule without payload chunks, and a matrix the schedule was not made for", () => {
     const m = buildMatrix({ p: 4, kind: "dense", seed: 1, maxEntry: 3 });
     expect(() => simulateSchedule(plan(m, "shift"), machine, { data: m })).toThrow(/payload chunks/);
+    const other = buildMatrix({ p: 4, kind: "dense", seed: 6, maxEntry: 3 });
+    expect(() => simulateSchedule(plan(m, "shift", { payload: true }), machine, { data: other })).toThrow(/made for another matrix/);
   });
 });
