@@ -60,6 +60,15 @@ describe("commplan simulate", () => {
     const m = parseMatrixText(readFileSync(f("m.json"), "utf8"));
     const rep = verifySchedule(m, parseScheduleJsonText(readFileSync(f("drs.json"), "utf8")));
     expect(rep.ok).toBe(true);
+    expect(rep.checks.some((c) => c.id === "timed-contention" && c.holds)).toBe(true);
+    expect((await run("verify", f("drs.json"), "-m", f("m.json"))).code).toBe(0);
+    // the same trace with every message stretched: the verifier reads the times and finds the overlaps
+    const doc = JSON.parse(readFileSync(f("drs.json"), "utf8"));
+    for (const st of doc.stages) for (const step of st.steps) for (const t of step.transfers) t.end = t.start + 1e7;
+    writeFileSync(f("drs-stretched.json"), JSON.stringify(doc));
+    const v = await run("verify", f("drs-stretched.json"), "-m", f("m.json"));
+    expect(v.code).toBe(1);
+    expect(v.out).toMatch(/timed-contention: node \d+ receives transfer \d+/);
     const a = await run("simulate", "--protocol", "async", f("m.json"), "--machine", "cm5-004", "--realised", f("ac.json"), "--json");
     expect(JSON.parse(a.out)).toMatchObject({ protocol: "async", p: 16 });
     expect(existsSync(f("ac.json"))).toBe(true);
