@@ -19,6 +19,19 @@ export const processIo: CliIo = {
   interactive: Boolean(process.stderr.isTTY),
 };
 
+/**
+ * Makes a closed stdout pipe (EPIPE, e.g. `commplan gen ... | head`) end the process quietly with
+ * the exit code the command has set so far (0 unless a check already failed): the reader chose to
+ * stop, which is not an error of the user. Any other stdout error is one line and exit 2.
+ */
+export function quietOnClosedStdout(exitCode: () => number): void {
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE") process.exit(exitCode());
+    process.stderr.write(`commplan: <stdout>: cannot write: ${e.code ?? e.message}\n`);
+    process.exit(2);
+  });
+}
+
 /** Writes text to a file atomically (temporary file, then rename), or to stdout for "-". */
 export function writeTextTarget(target: string, text: string, io: CliIo): void {
   if (target === "-") {

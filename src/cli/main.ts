@@ -2,7 +2,7 @@
 import { Command, CommanderError } from "commander";
 import { isCommplanError } from "../model/errors.js";
 import type { CliContext } from "./context.js";
-import { processIo, type CliIo } from "./io.js";
+import { processIo, quietOnClosedStdout, type CliIo } from "./io.js";
 import { registerCost } from "./commands/cost.js";
 import { registerDemo } from "./commands/demo.js";
 import { registerGen } from "./commands/gen.js";
@@ -22,7 +22,7 @@ export function buildProgram(ctx: CliContext): Command {
   const program = new Command();
   program
     .name("commplan")
-    .description("Plan, prove and replay communication schedules for parallel machines.\nExit codes: 0 ok, 1 a check failed, 2 bad input or usage.")
+    .description("Plan, prove and replay communication schedules for parallel machines.\nExit codes: 0 ok, 1 a check failed, 2 bad input or usage.\nA reader that closes stdout early (| head) ends a command quietly, exit 0.")
     .version(VERSION)
     .exitOverride()
     .showHelpAfterError("(add --help for usage)")
@@ -43,6 +43,7 @@ export function buildProgram(ctx: CliContext): Command {
 /** Runs the CLI on argv (without "node commplan"); returns the exit code. Never throws. */
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
   const ctx: CliContext = { io, exitCode: 0 };
+  if (io === processIo) quietOnClosedStdout(() => ctx.exitCode);
   const program = buildProgram(ctx);
   if (argv.length === 0) {
     io.err(program.helpInformation());

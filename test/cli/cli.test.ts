@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync, existsSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -145,6 +145,28 @@ describe("the installed command", () => {
     const m = execFileSync(process.execPath, [bin, "gen", "uniform", "--p", "4"], { encoding: "utf8" });
     const s = execFileSync(process.execPath, [bin, "plan", "-", "-a", "linear-permutation"], { input: m, encoding: "utf8" });
     expect(JSON.parse(s)).toMatchObject({ format: "commplan.schedule/v1", p: 4, algorithm: "linear-permutation" });
+  });
+  /** Runs the command, reads its first stdout chunk, closes the pipe; resolves with its exit status and stderr. */
+  const closeAfterFirstChunk = (args: string[]): Promise<{ status: number | null; stderr: string; got: number }> =>
+    new Promise((resolve) => {
+      const child = spawn(process.execPath, [bin, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+      let stderr = "", got = 0;
+      child.stderr.on("data", (d: Buffer) => void (stderr += d.toString()));
+      child.stdout.once("data", (d: Buffer) => {
+        got = d.length;
+        child.stdout.destroy();
+      });
+      child.on("close", (status) => resolve({ status, stderr, got }));
+    });
+  it("a reader that closes stdout early (| head) ends the command quietly with exit 0", async () => {
+    const m = f("pipe-m.json");
+    expect((await run("gen", "uniform", "--p", "300", "-o", m)).code).toBe(0);
+    for (const args of [["gen", "uniform", "--p", "3000"], ["plan", m, "-a", "shift"], ["plan", m, "-a", "shift", "--payload"]]) {
+      const r = await closeAfterFirstChunk(args);
+      expect(r.got, args.join(" ")).toBeGreaterThan(0);
+      expect(r.stderr, args.join(" ")).toBe("");
+      expect(r.status, args.join(" ")).toBe(0);
+    }
   });
   it("usage errors exit 2 without a stack trace", () => {
     const r = spawnSync(process.execPath, [bin, "plan"], { encoding: "utf8" });

@@ -28,7 +28,7 @@ export function registerVerify(program: Command, ctx: CliContext): void {
       const m = readMatrixFile(o.matrix);
       const s = await readScheduleJson(file);
       const r = verifySchedule(m, s, { ports });
+      if (!r.ok) ctx.exitCode = 1; // set first: a closed stdout pipe exits with the code set so far
       ctx.io.out(o.json ? JSON.stringify(r, null, 2) + "\n" : formatReport(r));
-      if (!r.ok) ctx.exitCode = 1;
     });
 }
