@@ -1,7 +1,8 @@
 /** Schedule JSON reader: streams a commplan.schedule/v1 document into the columnar Schedule, checking syntax, schema and meaning. */
 import { createReadStream } from "node:fs";
-import { fail, isCommplanError } from "../model/errors.js";
+import { fail } from "../model/errors.js";
 import type { CommplanError } from "../model/errors.js";
+import { fsError } from "../model/file-output.js";
 import { growF64, growU32 } from "../model/growable.js";
 import { FORMAT_NAMES, validateWithSchema } from "../model/json-schema.js";
 import { decodeJsonString, JsonSyntaxError, JsonTokenizer } from "../model/json-tokenizer.js";
@@ -614,14 +615,6 @@ export interface ReadScheduleOptions {
   readonly highWaterMark?: number;
 }
 
-/** Maps a file-system error to a CommplanError naming the file. */
-function ioError(e: unknown, file: string): CommplanError {
-  if (isCommplanError(e)) return e;
-  const code = (e as { code?: unknown }).code;
-  const text = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : code === "EACCES" || code === "EPERM" ? "permission denied" : `cannot read: ${(e as Error).message}`;
-  return fail(MODULE, "IO", text, { file });
-}
-
 /** Reads a schedule file (path, or "-" for stdin) as a stream, without holding its text in memory. */
 export async function readScheduleJson(source: string, opts: ReadScheduleOptions = {}): Promise<Schedule> {
   const file = source === "-" ? "<stdin>" : source;
@@ -630,7 +623,7 @@ export async function readScheduleJson(source: string, opts: ReadScheduleOptions
   try {
     for await (const chunk of stream) reader.write(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : (chunk as Buffer));
   } catch (e) {
-    throw ioError(e, file);
+    throw fsError(e, MODULE, file, false);
   }
   return reader.finish();
 }

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { matrixStats, type MatrixStats } from "../../model/matrix-stats.js";
 import { readMatrixFile } from "../../patterns/files/matrix-read.js";
 import type { CliContext } from "../context.js";
-import { fmt, table } from "../io.js";
+import { ELEMENT_BYTES_HELP, fmt, matrixReadOptions, table } from "../io.js";
 
 /** The scalar statistics as a plain object (for --json). */
 export function statsSummary(s: MatrixStats): Record<string, number | string | boolean> {
@@ -19,9 +19,10 @@ export function registerStats(program: Command, ctx: CliContext): void {
     .command("stats")
     .argument("<matrix>", "matrix file (JSON, CSV or Matrix Market), - for stdin")
     .description("print the statistics of a matrix: r, c, t, f, g, h (000 sec 2), M_max, L_max (004 sec 3), density, class")
+    .option("--element-bytes <n>", ELEMENT_BYTES_HELP)
     .option("--json", "machine-readable output")
-    .action((file: string, o: { json?: boolean }) => {
-      const m = readMatrixFile(file);
+    .action((file: string, o: { json?: boolean; elementBytes?: string }) => {
+      const m = readMatrixFile(file, matrixReadOptions(o));
       const s = statsSummary(matrixStats(m));
       if (o.json) return ctx.io.out(JSON.stringify({ file, elementBytes: m.elementBytes, ...s }, null, 2) + "\n");
       const rows: string[][] = [
