@@ -15,6 +15,14 @@ export function formatReport(r: Report): string {
   return text;
 }
 
+/** The report as commplan.report/v1 JSON: indented, with the per-node peak buffers on one line. */
+export function reportJson(r: Report): string {
+  const { peakBufferPerNode, ...rest } = r;
+  const text = JSON.stringify(rest, null, 2);
+  if (peakBufferPerNode === undefined) return text + "\n";
+  return `${text.slice(0, text.lastIndexOf("}")).trimEnd()},\n  "peakBufferPerNode": ${JSON.stringify(peakBufferPerNode)}\n}\n`;
+}
+
 /** Registers `verify`. */
 export function registerVerify(program: Command, ctx: CliContext): void {
   program
@@ -24,7 +32,7 @@ export function registerVerify(program: Command, ctx: CliContext): void {
     .requiredOption("-m, --matrix <file>", "the matrix the schedule was planned for")
     .option("--element-bytes <n>", ELEMENT_BYTES_HELP)
     .option("--ports <k>", "send and receive ports per node", "1")
-    .option("--json", "print the report as commplan.report/v1 JSON")
+    .option("--json", "print the report as commplan.report/v1 JSON (with the peak buffer of every node)")
     .action(async (file: string, o: { matrix: string; ports: string; json?: boolean; elementBytes?: string }) => {
       const ports = intOption("ports", o.ports, 1, 1 << 20);
       if (file === "-" && o.matrix === "-") throw fail("verify", "BAD_OPTION", "the schedule and --matrix cannot both be read from stdin ('-'): give one of them as a file", { field: "matrix" });
@@ -32,6 +40,6 @@ export function registerVerify(program: Command, ctx: CliContext): void {
       const s = await readScheduleJson(file);
       const r = verifySchedule(m, s, { ports });
       if (!r.ok) ctx.exitCode = 1; // set first: a closed stdout pipe exits with the code set so far
-      ctx.io.out(o.json ? JSON.stringify(r, null, 2) + "\n" : formatReport(r));
+      ctx.io.out(o.json ? reportJson(r) : formatReport(r));
     });
 }
