@@ -17,6 +17,11 @@ import { registerVerify } from "./commands/verify.js";
 /** The version printed by --version. */
 export const VERSION = "0.1.0";
 
+/** A commander usage error as one line: `commplan: error: ... (add --help for usage)`. */
+export function usageLine(text: string): string {
+  return `commplan: ${text.split("\n").map((l) => l.trim()).filter(Boolean).join(" ")} (add --help for usage)\n`;
+}
+
 /** Builds the commander program for one run. */
 export function buildProgram(ctx: CliContext): Command {
   const program = new Command();
@@ -25,8 +30,7 @@ export function buildProgram(ctx: CliContext): Command {
     .description("Plan, prove and replay communication schedules for parallel machines.\nExit codes: 0 ok, 1 a check failed, 2 bad input or usage.\nA reader that closes stdout early (| head) ends a command quietly, exit 0.")
     .version(VERSION)
     .exitOverride()
-    .showHelpAfterError("(add --help for usage)")
-    .configureOutput({ writeOut: (s) => ctx.io.out(s), writeErr: (s) => ctx.io.err(s) });
+    .configureOutput({ writeOut: (s) => ctx.io.out(s), writeErr: (s) => ctx.io.err(s), outputError: (s, write) => write(usageLine(s)) });
   registerDemo(program, ctx);
   registerGen(program, ctx);
   registerStats(program, ctx);

@@ -80,7 +80,8 @@ class MatrixStreamReader {
     if (b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) b = b.subarray(3);
     let i = 0;
     while (i < b.length && (b[i] === 0x20 || b[i] === 0x09 || b[i] === 0x0a || b[i] === 0x0d)) i++;
-    if (i >= b.length || (b[i] === 0x25 && b.length - i < SNIFF_BYTES)) return end ? sniffMatrixFormat(b.toString("utf8")) : null;
+    if (i >= b.length) return end ? (this.format ?? "csv") : null; // blank: nothing to disagree with
+    if (b[i] === 0x25 && b.length - i < SNIFF_BYTES) return end ? sniffMatrixFormat(b.toString("utf8")) : null;
     return sniffMatrixFormat(b.toString("utf8", i, Math.min(b.length, i + SNIFF_BYTES)));
   }
 
