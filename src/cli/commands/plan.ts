@@ -11,7 +11,7 @@ import { collect, ELEMENT_BYTES_HELP, intOption, keyValues, matrixReadOptions } 
 export function registerPlan(program: Command, ctx: CliContext): void {
   program
     .command("plan")
-    .argument("<matrix>", "matrix file (JSON, CSV or Matrix Market), - for stdin")
+    .argument("<matrix>", "matrix file: JSON, CSV or Matrix Market (by the .json/.csv/.mtx extension, else the content); - for stdin")
     .description("make a schedule for a matrix with a planning algorithm and write it as commplan.schedule/v1 JSON")
     .requiredOption("-a, --algorithm <name>", `planning algorithm: ${PLANNERS.map((p) => p.name).join(", ")}`)
     .option("--machine <name>", "machine model for planners that use a cost model (others accept and ignore it)")

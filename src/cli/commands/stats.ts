@@ -17,7 +17,7 @@ export function statsSummary(s: MatrixStats): Record<string, number | string | b
 export function registerStats(program: Command, ctx: CliContext): void {
   program
     .command("stats")
-    .argument("<matrix>", "matrix file (JSON, CSV or Matrix Market), - for stdin")
+    .argument("<matrix>", "matrix file: JSON, CSV or Matrix Market (by the .json/.csv/.mtx extension, else the content); - for stdin")
     .description("print the statistics of a matrix: r, c, t, f, g, h (000 sec 2), M_max, L_max (004 sec 3), density, d (003), class")
     .option("--element-bytes <n>", ELEMENT_BYTES_HELP)
     .option("--json", "machine-readable output")
