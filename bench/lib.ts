@@ -1,6 +1,7 @@
 /** Bench helpers: timing, child-process cases (for per-case peak memory), result files. */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
 import { matrixStats } from "../src/model/matrix-stats.js";
 import type { CommMatrix } from "../src/model/matrix.js";
@@ -12,16 +13,62 @@ export function timeMs<T>(f: () => T): { ms: number; value: T } {
   return { ms: Number(process.hrtime.bigint() - t0) / 1e6, value };
 }
 
-/** The best of `runs` timings of one stats pass over m (the unit of the ratios). */
-export function statsPassMs(m: CommMatrix, runs = 3): number {
+/**
+ * Milliseconds of one run of f, stable even when a run takes microseconds: f is repeated until a
+ * batch lasts at least `minBatchMs`, and the best of `batches` batches, divided by its size, is
+ * returned (the first batch also warms the JIT up).
+ */
+export function stableMs(f: () => unknown, minBatchMs = 50, batches = 5): number {
+  let reps = 1;
+  for (;;) {
+    const t = timeMs(() => { for (let k = 0; k < reps; k++) f(); }).ms;
+    if (t >= minBatchMs || reps >= 1 << 20) break;
+    reps = Math.min(1 << 20, Math.max(reps * 2, Math.ceil((reps * minBatchMs * 1.2) / Math.max(t, 1e-3))));
+  }
   let best = Infinity;
-  for (let k = 0; k < runs; k++) best = Math.min(best, timeMs(() => matrixStats(m)).ms);
+  for (let b = 0; b < batches; b++) best = Math.min(best, timeMs(() => { for (let k = 0; k < reps; k++) f(); }).ms / reps);
   return best;
 }
 
-/** Peak resident memory of this process so far, in MiB. */
+/** One stats pass over m in milliseconds (the unit of the ratios): best of 5 batches of warm repetitions (stableMs). */
+export function statsPassMs(m: CommMatrix): number {
+  return stableMs(() => matrixStats(m));
+}
+
+/**
+ * The best time of f after a first (warm-up) run whose result is returned: repeats while fewer than
+ * `maxRuns` timed runs were made and the timed runs took under `budgetMs` in total (at least one).
+ */
+export function bestOfMs<T>(f: () => T, maxRuns = 5, budgetMs = 20000): { warmupMs: number; ms: number; runs: number; value: T } {
+  const first = timeMs(f);
+  let best = Infinity, runs = 0, spent = 0;
+  while (runs < maxRuns && (runs === 0 || spent + best < budgetMs)) {
+    const t = timeMs(f).ms;
+    best = Math.min(best, t);
+    spent += t;
+    runs++;
+  }
+  return { warmupMs: first.ms, ms: best, runs, value: first.value };
+}
+
+/**
+ * Peak resident memory of this process so far, in MiB: VmHWM of /proc/self/status on Linux (it
+ * starts afresh at exec), else getrusage's maxRSS, which on Linux a child inherits from the process
+ * that forked it (so a child of a large process would report at least the parent's size).
+ */
 export function peakRssMiB(): number {
+  try {
+    const m = /^VmHWM:\s*(\d+)\s*kB/m.exec(readFileSync("/proc/self/status", "utf8"));
+    if (m) return Number(m[1]) / 1024;
+  } catch {
+    // not Linux
+  }
   return process.resourceUsage().maxRSS / 1024;
+}
+
+/** Resident memory of this process now, in MiB. */
+export function rssMiB(): number {
+  return process.memoryUsage.rss() / 2 ** 20;
 }
 
 /** Runs `bench/<script>` with args in a fresh Node process (tsx) and parses the JSON it prints last. */
@@ -45,6 +92,6 @@ export function mdTable(head: readonly string[], rows: readonly (readonly (strin
 }
 
 /** Machine description for result files. */
-export function machineInfo(): { node: string; cpus: number; date: string } {
-  return { node: process.version, cpus: (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 0, date: new Date().toISOString() };
+export function machineInfo(): { node: string; cpus: number; loadavg: number[]; date: string } {
+  return { node: process.version, cpus: availableParallelism(), loadavg: loadavg(), date: new Date().toISOString() };
 }

@@ -2,6 +2,7 @@
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { fail } from "../model/errors.js";
+import { fsError, fsErrorText } from "../model/file-output.js";
 import type { JsonValue } from "../model/schedule.js";
 
 /** The streams a command writes to (replaceable in tests). */
@@ -19,6 +20,19 @@ export const processIo: CliIo = {
   interactive: Boolean(process.stderr.isTTY),
 };
 
+/**
+ * Makes a closed stdout pipe (EPIPE, e.g. `commplan gen ... | head`) end the process quietly with
+ * the exit code the command has set so far (0 unless a check already failed): the reader chose to
+ * stop, which is not an error of the user. Any other stdout error is one line and exit 2.
+ */
+export function quietOnClosedStdout(exitCode: () => number): void {
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE") process.exit(exitCode());
+    process.stderr.write(`commplan: <stdout>: ${fsErrorText(e, true)}\n`);
+    process.exit(2);
+  });
+}
+
 /** Writes text to a file atomically (temporary file, then rename), or to stdout for "-". */
 export function writeTextTarget(target: string, text: string, io: CliIo): void {
   if (target === "-") {
@@ -33,26 +47,40 @@ export function writeTextTarget(target: string, text: string, io: CliIo): void {
     writeFileSync(tmp, text);
     renameSync(tmp, target);
   } catch (e) {
-    throw fail("commplan", "IO", `cannot write ${target}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file: target });
+    throw fsError(e, "commplan", target, true);
   } finally {
     if (tmpDir) rmSync(tmpDir, { recursive: true, force: true });
   }
 }
 
-/** Parses an integer option in [min, max]. */
+const DECIMAL_INTEGER = /^[+-]?\d+$/;
+const DECIMAL_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/** Parses an integer option in [min, max]: decimal digits only (no 0x10, 1e1, 1.0 or blanks). */
 export function intOption(name: string, value: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  const v = Number(value);
-  if (value.trim() === "" || !Number.isInteger(v) || v < min || v > max) {
+  const v = DECIMAL_INTEGER.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(v) || v < min || v > max) {
     throw fail("commplan", "BAD_OPTION", `--${name} must be an integer in ${min}..${max}, got '${value}'`, { field: name });
   }
   return v;
 }
 
-/** Parses a number option. */
+/** Parses a number option written in decimal (digits, a point, an exponent; no 0x10, Infinity or blanks). */
 export function numberOption(name: string, value: string): number {
-  const v = Number(value);
-  if (value.trim() === "" || !Number.isFinite(v)) throw fail("commplan", "BAD_OPTION", `--${name} must be a number, got '${value}'`, { field: name });
+  const v = DECIMAL_NUMBER.test(value) ? Number(value) : NaN;
+  if (!Number.isFinite(v)) throw fail("commplan", "BAD_OPTION", `--${name} must be a number, got '${value}'`, { field: name });
   return v;
+}
+
+/** The largest --element-bytes accepted (as the patterns' elementBytes option). */
+export const MAX_ELEMENT_BYTES = 1 << 20;
+
+/** Help text of --element-bytes on the commands that read a matrix. */
+export const ELEMENT_BYTES_HELP = "bytes per element, overriding the matrix file's (JSON elementBytes, or the '# commplan elementBytes=N' comment of CSV and Matrix Market; else 8)";
+
+/** The matrix reader options of a command with --element-bytes. */
+export function matrixReadOptions(o: { elementBytes?: string }): { elementBytes?: number } {
+  return o.elementBytes === undefined ? {} : { elementBytes: intOption("element-bytes", o.elementBytes, 1, MAX_ELEMENT_BYTES) };
 }
 
 /** Parses repeated `key=value` options into JSON values (numbers and booleans parsed, else strings). */

@@ -2,7 +2,7 @@
 import { Command, CommanderError } from "commander";
 import { isCommplanError } from "../model/errors.js";
 import type { CliContext } from "./context.js";
-import { processIo, type CliIo } from "./io.js";
+import { processIo, quietOnClosedStdout, type CliIo } from "./io.js";
 import { registerCost } from "./commands/cost.js";
 import { registerDemo } from "./commands/demo.js";
 import { registerGen } from "./commands/gen.js";
@@ -17,16 +17,20 @@ import { registerVerify } from "./commands/verify.js";
 /** The version printed by --version. */
 export const VERSION = "0.1.0";
 
+/** A commander usage error as one line: `commplan: error: ... (add --help for usage)`. */
+export function usageLine(text: string): string {
+  return `commplan: ${text.split("\n").map((l) => l.trim()).filter(Boolean).join(" ")} (add --help for usage)\n`;
+}
+
 /** Builds the commander program for one run. */
 export function buildProgram(ctx: CliContext): Command {
   const program = new Command();
   program
     .name("commplan")
-    .description("Plan, prove and replay communication schedules for parallel machines.\nExit codes: 0 ok, 1 a check failed, 2 bad input or usage.")
+    .description("Plan, prove and replay communication schedules for parallel machines.\nExit codes: 0 ok, 1 a check failed, 2 bad input or usage.\nA reader that closes stdout early (| head) ends a command quietly, exit 0.")
     .version(VERSION)
     .exitOverride()
-    .showHelpAfterError("(add --help for usage)")
-    .configureOutput({ writeOut: (s) => ctx.io.out(s), writeErr: (s) => ctx.io.err(s) });
+    .configureOutput({ writeOut: (s) => ctx.io.out(s), writeErr: (s) => ctx.io.err(s), outputError: (s, write) => write(usageLine(s)) });
   registerDemo(program, ctx);
   registerGen(program, ctx);
   registerStats(program, ctx);
@@ -43,6 +47,7 @@ export function buildProgram(ctx: CliContext): Command {
 /** Runs the CLI on argv (without "node commplan"); returns the exit code. Never throws. */
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
   const ctx: CliContext = { io, exitCode: 0 };
+  if (io === processIo) quietOnClosedStdout(() => ctx.exitCode);
   const program = buildProgram(ctx);
   if (argv.length === 0) {
     io.err(program.helpInformation());

@@ -1,7 +1,8 @@
 /** Schedule JSON reader: streams a commplan.schedule/v1 document into the columnar Schedule, checking syntax, schema and meaning. */
 import { createReadStream } from "node:fs";
-import { fail, isCommplanError } from "../model/errors.js";
+import { fail } from "../model/errors.js";
 import type { CommplanError } from "../model/errors.js";
+import { fsError } from "../model/file-output.js";
 import { growF64, growU32 } from "../model/growable.js";
 import { FORMAT_NAMES, validateWithSchema } from "../model/json-schema.js";
 import { decodeJsonString, JsonSyntaxError, JsonTokenizer } from "../model/json-tokenizer.js";
@@ -414,7 +415,7 @@ class ScheduleAssembler implements JsonTokenHandler {
         const x = this.transfers - 1;
         if (k === K_SRC || k === K_DST) {
           if (!(v >= 0 && Number.isInteger(v))) this.badInt(v, `${this.transferPath()}/${KEY_NAME.get(k)!}`, 0);
-          (k === K_SRC ? this.src : this.dst).set(x, v > 0xffffffff ? 0xffffffff : v);
+          (k === K_SRC ? this.src : this.dst).set(x, this.node(k === K_SRC ? "src" : "dst", x, v));
         } else if (k === K_SIZE) {
           if (!(v >= 1 && Number.isInteger(v))) this.badInt(v, `${this.transferPath()}/size`, 1);
           this.size.set(x, v);
@@ -435,8 +436,8 @@ class ScheduleAssembler implements JsonTokenHandler {
         const min = el === 3 ? 1 : 0;
         if (!(v >= min && Number.isInteger(v))) this.badInt(v, `${this.chunkPath()}/${el}`, min);
         const r = this.chunkRows - 1;
-        if (el === 0) this.origin.set(r, v > 0xffffffff ? 0xffffffff : v);
-        else if (el === 1) this.dest.set(r, v > 0xffffffff ? 0xffffffff : v);
+        if (el === 0) this.origin.set(r, this.node("origin", r, v));
+        else if (el === 1) this.dest.set(r, this.node("dest", r, v));
         else if (el === 2) this.offset.set(r, v);
         else this.count.set(r, v);
         return;
@@ -444,7 +445,7 @@ class ScheduleAssembler implements JsonTokenHandler {
       case C_STALLS:
         this.stallIdx++;
         if (!(v >= 0 && Number.isInteger(v))) this.badInt(v, `${this.stepPath()}/stalls/${this.stallIdx}`, 0);
-        this.stallNode.push(v > 0xffffffff ? 0xffffffff : v);
+        this.stallNode.push(this.node("stall", this.stallNode.length, v));
         return;
       default:
         if (!this.isGenericPlace()) this.wrongType("number");
@@ -464,6 +465,16 @@ class ScheduleAssembler implements JsonTokenHandler {
 
   get stepCount(): number {
     return this.steps;
+  }
+
+  /** The values of node indices too large for the Uint32 columns, by column and row (they are stored clamped; messages show these). */
+  readonly hugeNodes = new Map<string, number>();
+
+  /** A node index for a Uint32 column: clamped to 2^32 - 1 (never a valid node), the value as given kept for messages. */
+  private node(column: string, row: number, v: number): number {
+    if (v <= 0xffffffff) return v;
+    this.hugeNodes.set(`${column}:${row}`, v);
+    return 0xffffffff;
   }
 }
 
@@ -541,12 +552,14 @@ export class ScheduleJsonReader {
     const tpath = (x: number): string => transferPathOf(x, stepStart, stages);
 
     // Meaning: indices in range, payloads and times on every transfer or on none, sizes add up.
+    // the value as given (a clamped index shows what the file says)
+    const shown = (column: string, row: number, v: number): number => a.hugeNodes.get(`${column}:${row}`) ?? v;
     for (let x = 0; x < n; x++) {
-      if (src[x]! >= p) throw bad(`${tpath(x)}/src`, `= ${src[x]!} is not a node index in 0..${p - 1}`);
-      if (dst[x]! >= p) throw bad(`${tpath(x)}/dst`, `= ${dst[x]!} is not a node index in 0..${p - 1}`);
+      if (src[x]! >= p) throw bad(`${tpath(x)}/src`, `= ${shown("src", x, src[x]!)} is not a node index in 0..${p - 1}`);
+      if (dst[x]! >= p) throw bad(`${tpath(x)}/dst`, `= ${shown("dst", x, dst[x]!)} is not a node index in 0..${p - 1}`);
     }
     for (let q = 0; q < stallNode.length; q++) {
-      if (stallNode[q]! >= p) throw bad(stallPathOf(q, stallStart, stages), `= ${stallNode[q]!} is not a node index in 0..${p - 1}`);
+      if (stallNode[q]! >= p) throw bad(stallPathOf(q, stallStart, stages), `= ${shown("stall", q, stallNode[q]!)} is not a node index in 0..${p - 1}`);
     }
     let chunks: ChunkTable | null = null;
     if (a.withChunks > 0) {
@@ -560,8 +573,8 @@ export class ScheduleJsonReader {
       for (let x = 0; x < n; x++) {
         let sum = 0;
         for (let c = chunkStart[x]!; c < chunkStart[x + 1]!; c++) {
-          if (origin[c]! >= p) throw bad(`${tpath(x)}/chunks/${c - chunkStart[x]!}/0`, `(origin) = ${origin[c]!} is not a node index in 0..${p - 1}`);
-          if (dest[c]! >= p) throw bad(`${tpath(x)}/chunks/${c - chunkStart[x]!}/1`, `(dest) = ${dest[c]!} is not a node index in 0..${p - 1}`);
+          if (origin[c]! >= p) throw bad(`${tpath(x)}/chunks/${c - chunkStart[x]!}/0`, `(origin) = ${shown("origin", c, origin[c]!)} is not a node index in 0..${p - 1}`);
+          if (dest[c]! >= p) throw bad(`${tpath(x)}/chunks/${c - chunkStart[x]!}/1`, `(dest) = ${shown("dest", c, dest[c]!)} is not a node index in 0..${p - 1}`);
           sum += count[c]!;
         }
         if (sum !== size[x]!) throw bad(`${tpath(x)}/size`, `= ${size[x]!} but its chunks hold ${sum} elements`);
@@ -614,14 +627,6 @@ export interface ReadScheduleOptions {
   readonly highWaterMark?: number;
 }
 
-/** Maps a file-system error to a CommplanError naming the file. */
-function ioError(e: unknown, file: string): CommplanError {
-  if (isCommplanError(e)) return e;
-  const code = (e as { code?: unknown }).code;
-  const text = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : code === "EACCES" || code === "EPERM" ? "permission denied" : `cannot read: ${(e as Error).message}`;
-  return fail(MODULE, "IO", text, { file });
-}
-
 /** Reads a schedule file (path, or "-" for stdin) as a stream, without holding its text in memory. */
 export async function readScheduleJson(source: string, opts: ReadScheduleOptions = {}): Promise<Schedule> {
   const file = source === "-" ? "<stdin>" : source;
@@ -630,7 +635,7 @@ export async function readScheduleJson(source: string, opts: ReadScheduleOptions
   try {
     for await (const chunk of stream) reader.write(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : (chunk as Buffer));
   } catch (e) {
-    throw ioError(e, file);
+    throw fsError(e, MODULE, file, false);
   }
   return reader.finish();
 }

@@ -1,12 +1,7 @@
 /** Schedule JSON writer: a Schedule as a commplan.schedule/v1 document, streamed in ~1 MiB pieces and renamed into place. */
-import { createWriteStream } from "node:fs";
-import { rename, rm } from "node:fs/promises";
-import { once } from "node:events";
-import { randomBytes } from "node:crypto";
-import { basename, dirname, join } from "node:path";
-import type { Writable } from "node:stream";
-import { fail, isCommplanError } from "../model/errors.js";
+import { fail } from "../model/errors.js";
 import type { CommplanError } from "../model/errors.js";
+import { writePieces } from "../model/file-output.js";
 import { FORMAT_NAMES } from "../model/json-schema.js";
 import type { JsonValue, Schedule } from "../model/schedule.js";
 
@@ -88,50 +83,11 @@ export function scheduleToJsonText(s: Schedule): string {
   return text;
 }
 
-async function writePieces(s: Schedule, out: Writable): Promise<void> {
-  for (const piece of scheduleJsonPieces(s)) {
-    if (!out.write(piece)) await once(out, "drain");
-  }
-}
-
-function ioError(e: unknown, file: string): CommplanError {
-  if (isCommplanError(e)) return e;
-  const code = (e as { code?: unknown }).code;
-  const text = code === "ENOENT" ? "no such directory" : code === "EACCES" || code === "EPERM" ? "permission denied" : code === "EISDIR" ? "is a directory" : code === "ENOSPC" ? "no space left on the device" : code === "EPIPE" ? "the reader closed the pipe" : `cannot write: ${(e as Error).message}`;
-  return fail(MODULE, "IO", text, { file });
-}
-
 /**
  * Writes the schedule as JSON to a path, or to stdout for "-". Streams ~1 MiB pieces with
  * backpressure; a path is written to a temporary file in the same directory and renamed into
  * place, so a failure never leaves a half-written file.
  */
 export async function writeScheduleJson(s: Schedule, target: string): Promise<void> {
-  if (target === "-") {
-    try {
-      await writePieces(s, process.stdout);
-    } catch (e) {
-      throw ioError(e, "<stdout>");
-    }
-    return;
-  }
-  const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
-  const ws = createWriteStream(tmp, { flags: "wx", highWaterMark: 4 * PIECE });
-  try {
-    await once(ws, "open");
-    await writePieces(s, ws);
-    ws.end();
-    await once(ws, "finish");
-    if (!ws.closed) await once(ws, "close");
-    await rename(tmp, target);
-  } catch (e) {
-    ws.on("error", () => undefined); // a write still in flight reports the destroyed stream; the first error wins
-    if (!ws.closed) {
-      const closed = once(ws, "close").catch(() => undefined);
-      ws.destroy();
-      await closed;
-    }
-    await rm(tmp, { force: true }).catch(() => undefined);
-    throw ioError(e, target);
-  }
+  await writePieces(scheduleJsonPieces(s), target, MODULE);
 }

@@ -4,8 +4,12 @@ import Ajv2020Module from "ajv/dist/2020.js";
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { fail } from "./errors.js";
 
-/** The documents commplan can validate; "schedule-header" is a schedule whose steps are not looked into. */
-export type SchemaName = "matrix" | "schedule" | "report" | "schedule-header";
+/**
+ * The documents commplan can validate; "schedule-header" is a schedule whose steps are not looked
+ * into, "matrix-header" a matrix whose rows and entries are not looked into (the streaming readers
+ * check those by hand).
+ */
+export type SchemaName = "matrix" | "schedule" | "report" | "schedule-header" | "matrix-header";
 
 /** The format name every v1 document carries in its `format` field. */
 export const FORMAT_NAMES = {
@@ -22,6 +26,8 @@ const SCHEMA_FILES = {
 
 /** The `$id` of the derived schedule-header schema (not a file: schedule.v1 with `$defs/step` accepting anything). */
 const HEADER_ID = "https://commplan.dev/schemas/schedule-header.v1.schema.json";
+/** The `$id` of the derived matrix-header schema (not a file: matrix.v1 with the items of `rows` and `entries` accepting anything). */
+const MATRIX_HEADER_ID = "https://commplan.dev/schemas/matrix-header.v1.schema.json";
 
 // Under `module: nodenext` the default import of this CommonJS module is `module.exports`, whose
 // `default` is the class; bundlers may hand over the class itself. Accept both.
@@ -49,11 +55,18 @@ function validators(): Record<SchemaName, ValidateFunction> {
   header["$id"] = HEADER_ID;
   header["title"] = "commplan schedule header, version 1 (steps not checked)";
   (header["$defs"] as JsonObject)["step"] = true;
+  const matrixHeader = structuredClone(matrix);
+  matrixHeader["$id"] = MATRIX_HEADER_ID;
+  matrixHeader["title"] = "commplan matrix header, version 1 (rows and entries not looked into)";
+  const props = matrixHeader["properties"] as { rows: JsonObject; entries: JsonObject };
+  props.rows["items"] = true;
+  props.entries["items"] = true;
   compiled = {
     matrix: ajv.compile(matrix),
     schedule: ajv.compile(schedule),
     report: ajv.compile(report),
     "schedule-header": ajv.compile(header),
+    "matrix-header": ajv.compile(matrixHeader),
   };
   return compiled;
 }
@@ -81,7 +94,7 @@ export function validateWithSchema(schema: SchemaName, value: unknown, module: s
   // The errors of oneOf's failed branches come before the oneOf error itself, which says more.
   const first = validate.errors?.find((e) => e.keyword === "oneOf") ?? validate.errors?.[0];
   const place = (field: string): { file?: string; field: string } => (file === undefined ? { field } : { file, field });
-  const expected = FORMAT_NAMES[schema === "schedule-header" ? "schedule" : schema];
+  const expected = FORMAT_NAMES[schema === "schedule-header" ? "schedule" : schema === "matrix-header" ? "matrix" : schema];
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw fail(module, "BAD_FORMAT", `not a ${expected} document: the top level is not a JSON object`, place("/"));
   }

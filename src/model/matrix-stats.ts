@@ -39,8 +39,10 @@ export interface MatrixStats {
   readonly networkTotal: number;
   /** Non-zero off-diagonal entries (network messages). */
   readonly messages: number;
-  /** messages / (p (p - 1)); 0 when p = 1. */
+  /** Fill: messages / (p (p - 1)), the fraction of ordered pairs of distinct nodes that carry a message; 0 when p = 1. */
   readonly density: number;
+  /** 003's "density d" (its tables): mean active off-diagonal entries per row, messages / p. */
+  readonly d: number;
   readonly classification: MatrixClass;
   /** All network messages have the same size. */
   readonly uniform: boolean;
@@ -82,22 +84,36 @@ export function matrixStats(m: CommMatrix): MatrixStats {
     messages += fi;
   }
   let r = 0, c = 0, f = 0, g = 0, lMax = 0;
-  let allSend = true, allRecv = true, allToAll = p > 1;
   for (let i = 0; i < p; i++) {
     r = Math.max(r, rowTraffic[i]!);
     c = Math.max(c, colTraffic[i]!);
     f = Math.max(f, fanOut[i]!);
     g = Math.max(g, fanIn[i]!);
     lMax = Math.max(lMax, rowTraffic[i]! + selfOf[i]!, colTraffic[i]! + selfOf[i]!);
-    if (fanOut[i] === 0) allSend = false;
-    if (fanIn[i] === 0) allRecv = false;
-    if (fanOut[i] !== p - 1) allToAll = false;
   }
-  const classification: MatrixClass =
-    messages === 0 ? "empty" : allToAll ? "all-to-all" : allSend ? "all-to-many" : allRecv ? "many-to-all" : "many-to-many";
+  const classification = messages === 0 ? "empty" : classify(fanOut, fanIn);
   return {
     p, rowTraffic, colTraffic, fanOut, fanIn, r, c, t: Math.max(r, c), f, g, h: Math.max(f, g),
     mMax, mMaxOffDiagonal: mMaxOff, lMax, selfTotal, networkTotal, messages,
-    density: p > 1 ? messages / (p * (p - 1)) : 0, classification, uniform: uniform && messages > 0,
+    density: p > 1 ? messages / (p * (p - 1)) : 0, d: messages / p, classification, uniform: uniform && messages > 0,
   };
+}
+
+/**
+ * The class of 000 section 2, in its order, with f_i and g_j counting other nodes only (so 000's
+ * "f_i = p", every node, reads "f_i = P - 1", every other node): all-to-all when f_i = P - 1 for
+ * every i; else all-to-many when f_i > 0 for every i; else many-to-all when f_i is 0 or P - 1 for
+ * every i and g_j > 0 for every j; else many-to-many. (A non-empty matrix; docs/matrix.md.)
+ */
+export function classify(fanOut: Uint32Array, fanIn: Uint32Array): Exclude<MatrixClass, "empty"> {
+  const p = fanOut.length;
+  let allFull = true, allSend = true, zeroOrFull = true, allRecv = true;
+  for (let i = 0; i < p; i++) {
+    const fi = fanOut[i]!;
+    if (fi !== p - 1) allFull = false;
+    if (fi === 0) allSend = false;
+    if (fi !== 0 && fi !== p - 1) zeroOrFull = false;
+    if (fanIn[i] === 0) allRecv = false;
+  }
+  return allFull ? "all-to-all" : allSend ? "all-to-many" : zeroOrFull && allRecv ? "many-to-all" : "many-to-many";
 }

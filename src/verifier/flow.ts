@@ -8,7 +8,10 @@ export interface FlowResult {
   readonly conservation: Check;
   /** Peak elements held by any node at a step boundary (start, or end of a step). */
   readonly peakBuffer: number;
+  /** The first node that reaches peakBuffer. */
   readonly peakNode: number;
+  /** Peak elements held by each node at a step boundary (its row sum at the start, at least). */
+  readonly peakPerNode: Float64Array;
 }
 
 /**
@@ -30,6 +33,7 @@ export function checkFlow(m: CommMatrix, s: Schedule): FlowResult {
   }
   let peak = 0, peakNode = 0;
   for (let i = 0; i < p; i++) if (hold[i]! > peak) { peak = hold[i]!; peakNode = i; }
+  const peakPerNode = hold.slice();
   const sent = new Float64Array(p), recv = new Float64Array(p);
   const touched = new Uint32Array(p); // each node is listed at most once per step
   const mark = new Int32Array(p).fill(-1);
@@ -51,8 +55,9 @@ export function checkFlow(m: CommMatrix, s: Schedule): FlowResult {
         bad++;
         witness ??= `step ${st}: node ${u} sends ${sent[u]} elements but holds only ${hold[u]}`;
       }
-      hold[u] = hold[u]! - sent[u]! + recv[u]!;
-      if (hold[u]! > peak) { peak = hold[u]!; peakNode = u; }
+      const h = (hold[u] = hold[u]! - sent[u]! + recv[u]!);
+      if (h > peakPerNode[u]!) peakPerNode[u] = h;
+      if (h > peak) { peak = h; peakNode = u; }
     }
   }
   for (let u = 0; u < p; u++) {
@@ -65,5 +70,6 @@ export function checkFlow(m: CommMatrix, s: Schedule): FlowResult {
     conservation: check("sizes-add-up", "per node, sent <= held at each step and the final count equals its column sum", "DESIGN.md, element semantics (message level)", bad === 0, bad, 0, witness),
     peakBuffer: peak,
     peakNode,
+    peakPerNode,
   };
 }

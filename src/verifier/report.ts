@@ -20,6 +20,8 @@ export interface Report {
   readonly algorithm: string;
   readonly p: number;
   readonly checks: readonly Check[];
+  /** Peak elements held by each node at a step boundary (the `peak-buffer` check measures their maximum); absent when the schedule is not well formed. */
+  readonly peakBufferPerNode?: readonly number[];
 }
 
 /** Builds a check row. */
@@ -37,7 +39,8 @@ export function atLeast(id: string, title: string, source: string, measured: num
   return check(id, title, source, measured >= bound, measured, bound, witness);
 }
 
-/** Makes the report from its checks. */
-export function makeReport(algorithm: string, p: number, checks: readonly Check[]): Report {
-  return { format: "commplan.report/v1", ok: checks.every((c) => c.holds), algorithm, p, checks };
+/** Makes the report from its checks (and the per-node peak buffers when measured). */
+export function makeReport(algorithm: string, p: number, checks: readonly Check[], peakBufferPerNode?: Float64Array): Report {
+  const r: Report = { format: "commplan.report/v1", ok: checks.every((c) => c.holds), algorithm, p, checks };
+  return peakBufferPerNode === undefined ? r : { ...r, peakBufferPerNode: Array.from(peakBufferPerNode) };
 }

@@ -61,7 +61,7 @@ export function checkPairwise(s: Schedule): Check {
       }
     }
   }
-  return check("pairwise-exchange", "every step is a pairwise exchange (partner i XOR k)", "003 sec 3.2, fig. 3", bad === 0, bad, 0, witness);
+  return check("pairwise-exchange", "every step is a pairwise exchange (each node talks to at most one partner, both ways)", "003 sec 3.2, fig. 3 (partner i XOR k; any matching for P not a power of two)", bad === 0, bad, 0, witness);
 }
 
 /** Every step is a shift: all its network transfers have the same (dst - src) mod P. */

@@ -86,7 +86,7 @@ export function verifySchedule(m: CommMatrix, s: Schedule, opts: VerifyOptions =
   } else {
     checks.push(check("peak-buffer", "peak elements held by a node (measured)", "004 Theorem 1 (measured)", true, flow.peakBuffer, null, null));
   }
-  return makeReport(s.algorithm, s.p, checks);
+  return makeReport(s.algorithm, s.p, checks, flow.peakPerNode);
 }
 
 /** max over nodes of outgoing + incoming traffic (the diagonal counted once). */

@@ -228,7 +228,7 @@ describe("schedule JSON round trip", () => {
     const s = new ScheduleBuilder(HEADER, false).build();
     const w = await asyncErrorOf(() => writeScheduleJson(s, join(dir, "no-such-dir", "x.json")));
     expect(w.code).toBe("IO");
-    expect(w.message).toMatch(/^schedule: .*x\.json: no such directory/);
+    expect(w.message).toMatch(/^schedule: .*x\.json: cannot write: the directory does not exist/);
     const r = await asyncErrorOf(() => readScheduleJson(join(dir, "missing.json")));
     expect(r.code).toBe("IO");
     expect(r.message).toMatch(/^schedule: .*missing\.json: no such file$/);
@@ -286,6 +286,9 @@ describe("schedule JSON errors", () => {
       [['{"src":0,"dst":1,"size":1,"start":2,"end":1}'], /transfers\/0 ends before it starts/],
       [['{"src":0,"dst":1,"size":1,"start":2}'], /transfers\/0 has 'start' without 'end'/],
       [['{"src":0,"dst":1,"size":1,"start":0,"end":1}', '{"src":0,"dst":1,"size":1}'], /transfers\/1 has no 'start' and 'end'/],
+      // indices past 2^32 - 1 are shown as given, not as the clamped 4294967295
+      [['{"src":4294967297,"dst":1,"size":1}'], /transfers\/0\/src = 4294967297 is not a node index in 0\.\.3$/],
+      [['{"src":0,"dst":1,"size":1,"chunks":[[0,1,0,1]]}', '{"src":0,"dst":1,"size":1,"chunks":[[0,99999999999,0,1]]}'], /transfers\/1\/chunks\/0\/1 \(dest\) = 99999999999 is not a node index/],
     ];
     for (const [trs, re] of cases) {
       const e = errorOf(() => parseScheduleJsonText(doc(trs), "s.json"));
@@ -294,6 +297,7 @@ describe("schedule JSON errors", () => {
     }
     const stall = doc([]).replace('"stalls":[]', '"stalls":[1,7]');
     expect(errorOf(() => parseScheduleJsonText(stall)).message).toMatch(/\/stages\/0\/steps\/0\/stalls\/1 = 7 is not a node index/);
+    expect(errorOf(() => parseScheduleJsonText(doc([]).replace('"stalls":[]', '"stalls":[1,4294967296]'))).message).toMatch(/stalls\/1 = 4294967296 is not a node index/);
     // a path through empty steps and a second stage
     const two = doc(['{"src":0,"dst":1,"size":1}']).replace(']}]}]', ']},{"transfers":[],"stalls":[]}]},{"name":"b","rearrange":"collect","steps":[{"transfers":[],"stalls":[]},{"transfers":[{"src":5,"dst":0,"size":1}],"stalls":[]}]}]');
     expect(errorOf(() => parseScheduleJsonText(two)).message).toMatch(/\/stages\/1\/steps\/1\/transfers\/0\/src = 5 /);

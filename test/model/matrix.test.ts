@@ -86,6 +86,34 @@ describe("matrix statistics (000 sec 2, 004 sec 3)", () => {
     expect(matrixStats(matrixFromRows([[0, 1, 0], [0, 0, 0], [0, 1, 0]])).classification).toBe("many-to-many");
   });
 
+  it("each class of 000 sec 2, the diagonal left out (f_i = P - 1 is 000's f_i = p)", () => {
+    const cls = (rows: number[][]): string => matrixStats(matrixFromRows(rows)).classification;
+    // all-to-all: every node sends to every other node (a diagonal changes nothing)
+    expect(cls([[0, 1, 2], [3, 0, 4], [5, 6, 0]])).toBe("all-to-all");
+    expect(cls([[9, 1, 2], [3, 9, 4], [5, 6, 9]])).toBe("all-to-all");
+    // all-to-many: every node sends to some other node
+    expect(cls([[0, 1, 0], [0, 0, 1], [1, 0, 0]])).toBe("all-to-many");
+    // many-to-all: nodes 0 and 1 send to every other node, node 2 to none; every node receives
+    expect(cls([[0, 1, 1], [1, 0, 1], [0, 0, 0]])).toBe("many-to-all");
+    // ... and not when a receiver is missing (a lone scatter: node 0 receives from nobody else)
+    expect(cls([[0, 1, 1], [0, 0, 0], [0, 0, 0]])).toBe("many-to-many");
+    expect(cls([[7, 1, 1], [0, 0, 0], [0, 0, 0]])).toBe("many-to-many");
+    // ... and not when a sender is partial (f_i neither 0 nor P - 1), although every node receives
+    expect(cls([[0, 1, 1], [1, 0, 0], [0, 0, 0]])).toBe("many-to-many");
+    expect(cls([[0, 1, 1, 1], [1, 0, 1, 1], [0, 0, 0, 1], [0, 0, 0, 0]])).toBe("many-to-many");
+    // many-to-many: the rest
+    expect(cls([[0, 1, 0], [0, 0, 0], [0, 1, 0]])).toBe("many-to-many");
+    expect(cls([[0]])).toBe("empty");
+    expect(matrixStats(zeroMatrix(4)).classification).toBe("empty");
+  });
+
+  it("density is the fill messages / P(P - 1); d is 003's active entries per row", () => {
+    const s = matrixStats(matrixFromRows([[0, 1, 0, 1], [0, 0, 0, 0], [1, 1, 0, 0], [0, 0, 3, 0]]));
+    expect(s.messages).toBe(5);
+    expect(s.density).toBe(5 / 12);
+    expect(s.d).toBe(5 / 4);
+  });
+
   it("h = max(f, g) and t = max(r, c) for every matrix; totals add up", () => {
     fc.assert(
       fc.property(matrixArb({ maxP: 40 }), (m) => {

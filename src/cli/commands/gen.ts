@@ -1,43 +1,67 @@
 /** commplan gen: generate a seeded matrix from a named pattern. */
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { fail } from "../../model/errors.js";
+import { MAX_P } from "../../model/matrix.js";
 import { PATTERNS, findPattern, generatePattern } from "../../patterns/index.js";
-import { matrixToCsvText, matrixToJsonText } from "../../patterns/files/matrix-write.js";
+import { matrixFormatOfName, type MatrixFileFormat } from "../../patterns/files/matrix-read.js";
+import { writeMatrixFile } from "../../patterns/files/matrix-write.js";
 import type { CliContext } from "../context.js";
-import { intOption, numberOption, writeTextTarget } from "../io.js";
+import { intOption, MAX_ELEMENT_BYTES, numberOption } from "../io.js";
+
+const FORMATS: readonly MatrixFileFormat[] = ["json", "csv", "mtx"];
+
+/** The output format: --format, else the output file's extension, else json; a --format that contradicts the extension is refused. */
+function outputFormat(given: string | undefined, output: string): MatrixFileFormat {
+  const byName = output === "-" ? null : matrixFormatOfName(output);
+  if (given === undefined) return byName ?? "json";
+  if (!(FORMATS as readonly string[]).includes(given)) throw fail("gen", "BAD_OPTION", `--format must be json, csv or mtx, got '${given}'`, { field: "format" });
+  if (byName !== null && byName !== given) throw fail("gen", "BAD_OPTION", `--format ${given} but the output file ${output} has the extension of ${byName}`, { field: "format" });
+  return given as MatrixFileFormat;
+}
 
 /** Registers `gen`. */
 export function registerGen(program: Command, ctx: CliContext): void {
-  const names = [...new Set(PATTERNS.flatMap((p) => p.options.map((o) => o.name)))].sort();
+  const patternOptions = PATTERNS.flatMap((p) => p.options);
+  const names = [...new Set(patternOptions.map((o) => o.name))].sort();
   const cmd = program
     .command("gen")
     .argument("<pattern>", `pattern name (see 'commplan patterns'): ${PATTERNS.map((p) => p.name).join(", ")}`)
     .description("generate a communication matrix from a seeded pattern")
-    .requiredOption("--p <n>", "number of nodes P")
+    .requiredOption("--p <n>", `number of nodes P (1..${MAX_P})`)
     .option("--seed <s>", "random seed", "1")
-    .option("-o, --output <file>", "output file, - for stdout", "-")
-    .option("--format <fmt>", "json or csv", "json")
+    .option("-o, --output <file>", "output file, - for stdout (written in pieces, atomically)", "-")
+    .option("--format <fmt>", "json, csv or mtx (Matrix Market); default: from the output file's extension, else json")
+    .option("--element-bytes <n>", "bytes per element stored in the matrix (default: the pattern's; CSV and Matrix Market keep it in a comment line)")
     .option("--sparse", "write the sparse JSON form (entries) even for dense matrices")
     .option("--dense", "write the dense JSON form (rows) even for sparse matrices");
-  for (const n of names) cmd.option(`--${n} <value>`, `pattern option ${n} (see 'commplan patterns')`);
-  cmd.action((pattern: string, o: Record<string, string | boolean | undefined>) => {
+  for (const n of names) {
+    // --elementBytes stays accepted (it is how 'commplan patterns' lists the option) but --element-bytes is the documented flag
+    const opt = new Option(`--${n} <value>`, `pattern option ${n} (see 'commplan patterns')`);
+    cmd.addOption(n === "elementBytes" ? opt.hideHelp() : opt);
+  }
+  cmd.action(async (pattern: string, o: Record<string, string | boolean | undefined>) => {
     const def = findPattern(pattern);
-    const p = intOption("p", String(o["p"]), 1, 16384);
+    const p = intOption("p", String(o["p"]), 1, MAX_P);
     const seed = intOption("seed", String(o["seed"]), 0, 0xffffffff);
     const given: Record<string, number> = {};
     for (const n of names) {
       const v = o[n];
       if (v === undefined) continue;
-      if (!def.options.some((x) => x.name === n)) {
+      if (n === "elementBytes") {
+        given[n] = intOption("element-bytes", String(v), 1, MAX_ELEMENT_BYTES);
+        continue;
+      }
+      const opt = def.options.find((x) => x.name === n);
+      if (opt === undefined) {
         throw fail("gen", "BAD_OPTION", `pattern '${pattern}' has no option --${n} (its options: ${def.options.map((x) => `--${x.name}`).join(", ") || "none"})`, { field: n });
       }
-      given[n] = numberOption(n, String(v));
+      given[n] = opt.integer ? intOption(n, String(v), Number.MIN_SAFE_INTEGER) : numberOption(n, String(v));
     }
-    const m = generatePattern(pattern, p, given, seed);
-    const format = String(o["format"]);
-    if (format !== "json" && format !== "csv") throw fail("gen", "BAD_OPTION", `--format must be json or csv, got '${format}'`, { field: "format" });
+    const output = String(o["output"]);
+    const format = outputFormat(o["format"] as string | undefined, output);
     if (o["sparse"] && o["dense"]) throw fail("gen", "BAD_OPTION", "--sparse and --dense exclude each other");
-    const text = format === "csv" ? matrixToCsvText(m) : matrixToJsonText(m, o["sparse"] ? { sparse: true } : o["dense"] ? { sparse: false } : {});
-    writeTextTarget(String(o["output"]), text, ctx.io);
+    if ((o["sparse"] || o["dense"]) && format !== "json") throw fail("gen", "BAD_OPTION", `--${o["sparse"] ? "sparse" : "dense"} applies to JSON only (the output format is ${format})`);
+    const m = generatePattern(pattern, p, given, seed);
+    await writeMatrixFile(m, output, format, o["sparse"] ? { sparse: true } : o["dense"] ? { sparse: false } : {});
   });
 }

@@ -5,25 +5,26 @@ import { findMachine } from "../../machines/presets.js";
 import { readMatrixFile } from "../../patterns/files/matrix-read.js";
 import { PLANNERS, findPlanner, resolvePlanOptions } from "../../planner/registry.js";
 import type { CliContext } from "../context.js";
-import { collect, intOption, keyValues } from "../io.js";
+import { collect, ELEMENT_BYTES_HELP, intOption, keyValues, matrixReadOptions } from "../io.js";
 
 /** Registers `plan`. */
 export function registerPlan(program: Command, ctx: CliContext): void {
   program
     .command("plan")
-    .argument("<matrix>", "matrix file (JSON, CSV or Matrix Market), - for stdin")
+    .argument("<matrix>", "matrix file: JSON, CSV or Matrix Market (by the .json/.csv/.mtx extension, else the content); - for stdin")
     .description("make a schedule for a matrix with a planning algorithm and write it as commplan.schedule/v1 JSON")
     .requiredOption("-a, --algorithm <name>", `planning algorithm: ${PLANNERS.map((p) => p.name).join(", ")}`)
     .option("--machine <name>", "machine model for planners that use a cost model (others accept and ignore it)")
     .option("--payload", "element-level plan: every transfer lists the chunks it carries")
     .option("--seed <s>", "random seed for planners that make random choices", "1")
     .option("--param <key=value>", "algorithm parameter (repeatable)", collect, [])
+    .option("--element-bytes <n>", ELEMENT_BYTES_HELP)
     .option("-o, --output <file>", "output file, - for stdout", "-")
-    .action(async (file: string, o: { algorithm: string; machine?: string; payload?: boolean; seed: string; param: string[]; output: string }) => {
+    .action(async (file: string, o: { algorithm: string; machine?: string; payload?: boolean; seed: string; param: string[]; output: string; elementBytes?: string }) => {
       const planner = findPlanner(o.algorithm);
       const machine = o.machine === undefined ? null : findMachine(o.machine);
       const opts = resolvePlanOptions({ payload: Boolean(o.payload), seed: intOption("seed", o.seed, 0, 0xffffffff), machine, params: keyValues("param", o.param) });
-      const m = readMatrixFile(file);
+      const m = readMatrixFile(file, matrixReadOptions(o));
       const s = planner.plan(m, opts);
       await writeScheduleJson(s, o.output);
       if (o.output !== "-") ctx.io.err(`plan: ${planner.name}: ${s.stages.length} stage(s), ${s.stepCount} steps, ${s.transferCount} transfers -> ${o.output}\n`);

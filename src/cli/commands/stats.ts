@@ -3,13 +3,13 @@ import type { Command } from "commander";
 import { matrixStats, type MatrixStats } from "../../model/matrix-stats.js";
 import { readMatrixFile } from "../../patterns/files/matrix-read.js";
 import type { CliContext } from "../context.js";
-import { fmt, table } from "../io.js";
+import { ELEMENT_BYTES_HELP, fmt, matrixReadOptions, table } from "../io.js";
 
 /** The scalar statistics as a plain object (for --json). */
 export function statsSummary(s: MatrixStats): Record<string, number | string | boolean> {
   return {
     p: s.p, r: s.r, c: s.c, t: s.t, f: s.f, g: s.g, h: s.h, mMax: s.mMax, mMaxOffDiagonal: s.mMaxOffDiagonal, lMax: s.lMax,
-    messages: s.messages, networkTotal: s.networkTotal, selfTotal: s.selfTotal, density: s.density, classification: s.classification, uniform: s.uniform,
+    messages: s.messages, networkTotal: s.networkTotal, selfTotal: s.selfTotal, density: s.density, d: s.d, classification: s.classification, uniform: s.uniform,
   };
 }
 
@@ -17,11 +17,12 @@ export function statsSummary(s: MatrixStats): Record<string, number | string | b
 export function registerStats(program: Command, ctx: CliContext): void {
   program
     .command("stats")
-    .argument("<matrix>", "matrix file (JSON, CSV or Matrix Market), - for stdin")
-    .description("print the statistics of a matrix: r, c, t, f, g, h (000 sec 2), M_max, L_max (004 sec 3), density, class")
+    .argument("<matrix>", "matrix file: JSON, CSV or Matrix Market (by the .json/.csv/.mtx extension, else the content); - for stdin")
+    .description("print the statistics of a matrix: r, c, t, f, g, h (000 sec 2), M_max, L_max (004 sec 3), density, d (003), class")
+    .option("--element-bytes <n>", ELEMENT_BYTES_HELP)
     .option("--json", "machine-readable output")
-    .action((file: string, o: { json?: boolean }) => {
-      const m = readMatrixFile(file);
+    .action((file: string, o: { json?: boolean; elementBytes?: string }) => {
+      const m = readMatrixFile(file, matrixReadOptions(o));
       const s = statsSummary(matrixStats(m));
       if (o.json) return ctx.io.out(JSON.stringify({ file, elementBytes: m.elementBytes, ...s }, null, 2) + "\n");
       const rows: string[][] = [
@@ -35,7 +36,8 @@ export function registerStats(program: Command, ctx: CliContext): void {
         ["M_max", fmt(s["mMax"] as number), "longest message (diagonal included, 004)"],
         ["L_max", fmt(s["lMax"] as number), "max traffic at a node (diagonal included, 004)"],
         ["messages", fmt(s["messages"] as number), "non-zero off-diagonal entries"],
-        ["density", fmt(s["density"] as number), "messages / P(P-1)"],
+        ["density", fmt(s["density"] as number), "fill: messages / P(P-1)"],
+        ["d", fmt(s["d"] as number), "messages per node, messages / P (003's density d)"],
         ["class", `${String(s["classification"])}${s["uniform"] ? ", uniform" : ""}`, "000 sec 2"],
       ];
       ctx.io.out(table(rows));

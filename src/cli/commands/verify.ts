@@ -1,10 +1,11 @@
 /** commplan verify: check a schedule against its matrix and print the report (exit 1 when a check fails). */
 import type { Command } from "commander";
+import { fail } from "../../model/errors.js";
 import { readScheduleJson } from "../../export/schedule-json-read.js";
 import { readMatrixFile } from "../../patterns/files/matrix-read.js";
 import { verifySchedule, type Report } from "../../verifier/index.js";
 import type { CliContext } from "../context.js";
-import { fmt, intOption, table } from "../io.js";
+import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions, table } from "../io.js";
 
 /** The report as a text table, failing checks with their witness. */
 export function formatReport(r: Report): string {
@@ -14,6 +15,14 @@ export function formatReport(r: Report): string {
   return text;
 }
 
+/** The report as commplan.report/v1 JSON: indented, with the per-node peak buffers on one line. */
+export function reportJson(r: Report): string {
+  const { peakBufferPerNode, ...rest } = r;
+  const text = JSON.stringify(rest, null, 2);
+  if (peakBufferPerNode === undefined) return text + "\n";
+  return `${text.slice(0, text.lastIndexOf("}")).trimEnd()},\n  "peakBufferPerNode": ${JSON.stringify(peakBufferPerNode)}\n}\n`;
+}
+
 /** Registers `verify`. */
 export function registerVerify(program: Command, ctx: CliContext): void {
   program
@@ -21,14 +30,16 @@ export function registerVerify(program: Command, ctx: CliContext): void {
     .argument("<schedule>", "schedule JSON (commplan.schedule/v1), - for stdin")
     .description("check a schedule against its matrix: delivery, causality, node contention, bounds; exit 1 when a check fails")
     .requiredOption("-m, --matrix <file>", "the matrix the schedule was planned for")
+    .option("--element-bytes <n>", ELEMENT_BYTES_HELP)
     .option("--ports <k>", "send and receive ports per node", "1")
-    .option("--json", "print the report as commplan.report/v1 JSON")
-    .action(async (file: string, o: { matrix: string; ports: string; json?: boolean }) => {
+    .option("--json", "print the report as commplan.report/v1 JSON (with the peak buffer of every node)")
+    .action(async (file: string, o: { matrix: string; ports: string; json?: boolean; elementBytes?: string }) => {
       const ports = intOption("ports", o.ports, 1, 1 << 20);
-      const m = readMatrixFile(o.matrix);
+      if (file === "-" && o.matrix === "-") throw fail("verify", "BAD_OPTION", "the schedule and --matrix cannot both be read from stdin ('-'): give one of them as a file", { field: "matrix" });
+      const m = readMatrixFile(o.matrix, matrixReadOptions(o));
       const s = await readScheduleJson(file);
       const r = verifySchedule(m, s, { ports });
-      ctx.io.out(o.json ? JSON.stringify(r, null, 2) + "\n" : formatReport(r));
-      if (!r.ok) ctx.exitCode = 1;
+      if (!r.ok) ctx.exitCode = 1; // set first: a closed stdout pipe exits with the code set so far
+      ctx.io.out(o.json ? reportJson(r) : formatReport(r));
     });
 }

@@ -1,11 +1,24 @@
-/** Matrix files: writes a CommMatrix as commplan.matrix/v1 JSON (dense or sparse) or as CSV. */
+/** Matrix files: writes a CommMatrix as commplan.matrix/v1 JSON (dense or sparse), CSV or Matrix Market, streamed in pieces. */
+import { fail } from "../../model/errors.js";
+import { writePieces } from "../../model/file-output.js";
 import { FORMAT_NAMES } from "../../model/json-schema.js";
 import type { CommMatrix } from "../../model/matrix.js";
+import type { MatrixFileFormat } from "./matrix-read.js";
 
-/** Options of matrixToJsonText. */
-export interface MatrixJsonOptions {
-  /** Write `entries` (non-zero [i, j, m] triples) instead of `rows`; default: sparse when under 25% of entries are non-zero. */
+/** Target size of the pieces handed to the stream (characters). */
+const PIECE = 1 << 20;
+
+/** Options of the matrix writers. */
+export interface MatrixWriteOptions {
+  /** JSON only: write `entries` (non-zero [i, j, m] triples) instead of `rows`; default: sparse when under 25% of entries are non-zero. */
   readonly sparse?: boolean;
+  /** Characters per piece (default 1 Mi; tests use small pieces). */
+  readonly pieceSize?: number;
+}
+
+/** The comment line that carries elementBytes in CSV (`#`) and Matrix Market (`%%`) files; the reader honours it. */
+export function elementBytesComment(lead: "#" | "%%", elementBytes: number): string {
+  return `${lead} commplan elementBytes=${elementBytes}\n`;
 }
 
 /** The fraction of non-zero entries. */
@@ -15,29 +28,118 @@ function density(m: CommMatrix): number {
   return nnz / m.data.length;
 }
 
-/** The matrix as a commplan.matrix/v1 document: the header on one line, then one line per row or entry. */
-export function matrixToJsonText(m: CommMatrix, opts: MatrixJsonOptions = {}): string {
-  const { p, data } = m;
-  const sparse = opts.sparse ?? density(m) < 0.25;
-  const head = `{"format":${JSON.stringify(FORMAT_NAMES.matrix)},"p":${p},"elementBytes":${m.elementBytes},`;
-  const lines: string[] = [];
-  if (sparse) {
-    for (let i = 0; i < p; i++) {
-      for (let j = 0; j < p; j++) {
-        const v = data[i * p + j]!;
-        if (v !== 0) lines.push(`[${i},${j},${v}]`);
-      }
-    }
-    return `${head}"entries":[${lines.length > 0 ? `\n${lines.join(",\n")}\n` : ""}]}\n`;
-  }
-  for (let i = 0; i < p; i++) lines.push(`[${Array.from(data.subarray(i * p, (i + 1) * p)).join(",")}]`);
-  return `${head}"rows":[\n${lines.join(",\n")}\n]}\n`;
+/** Row i as comma-separated integers. */
+function rowText(m: CommMatrix, i: number): string {
+  return m.data.subarray(i * m.p, (i + 1) * m.p).join(",");
 }
 
-/** The matrix as CSV: P lines of P comma-separated integers (elementBytes is not kept). */
-export function matrixToCsvText(m: CommMatrix): string {
+/**
+ * The matrix as a commplan.matrix/v1 document in pieces of about `pieceSize` characters: the header
+ * on one line, then one line per row (dense) or per non-zero entry (sparse).
+ */
+export function* matrixJsonPieces(m: CommMatrix, opts: MatrixWriteOptions = {}): Generator<string, void, undefined> {
   const { p, data } = m;
-  let out = "";
-  for (let i = 0; i < p; i++) out += `${Array.from(data.subarray(i * p, (i + 1) * p)).join(",")}\n`;
-  return out;
+  const piece = opts.pieceSize ?? PIECE;
+  const sparse = opts.sparse ?? density(m) < 0.25;
+  let out = `{"format":${JSON.stringify(FORMAT_NAMES.matrix)},"p":${p},"elementBytes":${m.elementBytes},"${sparse ? "entries" : "rows"}":[`;
+  let first = true;
+  for (let i = 0; i < p; i++) {
+    if (sparse) {
+      for (let j = 0; j < p; j++) {
+        const v = data[i * p + j]!;
+        if (v === 0) continue;
+        out += `${first ? "\n" : ",\n"}[${i},${j},${v}]`;
+        first = false;
+      }
+    } else {
+      out += `${first ? "\n" : ",\n"}[${rowText(m, i)}]`;
+      first = false;
+    }
+    if (out.length >= piece) {
+      yield out;
+      out = "";
+    }
+  }
+  yield `${out}${first ? "" : "\n"}]}\n`;
+}
+
+/** The matrix as CSV in pieces: a `# commplan elementBytes=N` comment line, then P lines of P integers. */
+export function* matrixCsvPieces(m: CommMatrix, opts: MatrixWriteOptions = {}): Generator<string, void, undefined> {
+  const piece = opts.pieceSize ?? PIECE;
+  let out = elementBytesComment("#", m.elementBytes);
+  for (let i = 0; i < m.p; i++) {
+    out += `${rowText(m, i)}\n`;
+    if (out.length >= piece) {
+      yield out;
+      out = "";
+    }
+  }
+  yield out;
+}
+
+/**
+ * The matrix as a Matrix Market coordinate integer general file in pieces: the banner, a
+ * `%% commplan elementBytes=N` comment, the size line `P P nnz`, then `i j value` (1-based) per
+ * non-zero entry, row by row.
+ */
+export function* matrixMtxPieces(m: CommMatrix, opts: MatrixWriteOptions = {}): Generator<string, void, undefined> {
+  const { p, data } = m;
+  const piece = opts.pieceSize ?? PIECE;
+  let nnz = 0;
+  for (let k = 0; k < data.length; k++) if (data[k] !== 0) nnz++;
+  let out = `%%MatrixMarket matrix coordinate integer general\n${elementBytesComment("%%", m.elementBytes)}${p} ${p} ${nnz}\n`;
+  for (let i = 0; i < p; i++) {
+    for (let j = 0; j < p; j++) {
+      const v = data[i * p + j]!;
+      if (v !== 0) out += `${i + 1} ${j + 1} ${v}\n`;
+    }
+    if (out.length >= piece) {
+      yield out;
+      out = "";
+    }
+  }
+  yield out;
+}
+
+/** The pieces of a matrix file in the given format. */
+export function matrixPieces(m: CommMatrix, format: MatrixFileFormat, opts: MatrixWriteOptions = {}): Generator<string, void, undefined> {
+  switch (format) {
+    case "json":
+      return matrixJsonPieces(m, opts);
+    case "csv":
+      return matrixCsvPieces(m, opts);
+    case "mtx":
+      return matrixMtxPieces(m, opts);
+    default:
+      throw fail("matrix", "BAD_OPTION", `unknown matrix format '${String(format)}' (json, csv or mtx)`, { field: "format" });
+  }
+}
+
+const join = (pieces: Iterable<string>): string => {
+  let text = "";
+  for (const piece of pieces) text += piece;
+  return text;
+};
+
+/** The matrix as one commplan.matrix/v1 JSON string (small matrices and tests; large ones: writeMatrixFile). */
+export function matrixToJsonText(m: CommMatrix, opts: MatrixWriteOptions = {}): string {
+  return join(matrixJsonPieces(m, opts));
+}
+
+/** The matrix as one CSV string, with its `# commplan elementBytes=N` line (small matrices and tests). */
+export function matrixToCsvText(m: CommMatrix): string {
+  return join(matrixCsvPieces(m));
+}
+
+/** The matrix as one Matrix Market string, with its `%% commplan elementBytes=N` line (small matrices and tests). */
+export function matrixToMtxText(m: CommMatrix): string {
+  return join(matrixMtxPieces(m));
+}
+
+/**
+ * Writes a matrix file to a path, or to stdout for "-", streamed in pieces with backpressure; a
+ * path is written to a temporary file beside it and renamed into place (never half a file).
+ */
+export async function writeMatrixFile(m: CommMatrix, target: string, format: MatrixFileFormat = "json", opts: MatrixWriteOptions = {}): Promise<void> {
+  await writePieces(matrixPieces(m, format, opts), target, "matrix");
 }

@@ -1,12 +1,13 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { isCommplanError, type CommplanError } from "../../../src/model/errors.js";
-import { matrixFromRows, type CommMatrix } from "../../../src/model/matrix.js";
+import { validateWithSchema } from "../../../src/model/json-schema.js";
+import { matrixFromEntries, matrixFromRows, type CommMatrix } from "../../../src/model/matrix.js";
 import { parseMatrixText, readMatrixFile, sniffMatrixFormat } from "../../../src/patterns/files/matrix-read.js";
-import { matrixToCsvText, matrixToJsonText } from "../../../src/patterns/files/matrix-write.js";
+import { matrixToCsvText, matrixToJsonText, matrixToMtxText, writeMatrixFile } from "../../../src/patterns/files/matrix-write.js";
 import { matrixArb } from "../../helpers/arbitraries.js";
 
 const dir = mkdtempSync(join(tmpdir(), "commplan-matrix-files-"));
@@ -110,9 +111,15 @@ describe("matrix files: every error is a CommplanError with the place", () => {
       ["empty rows", json('"p":1,"rows":[]'), /\/rows must NOT have fewer than 1 items/],
       ["both forms", json('"p":1,"rows":[[0]],"entries":[]'), /exactly one of 'rows' and 'entries'/],
       ["neither form", json('"p":1'), /exactly one of 'rows' and 'entries'/],
-      ["non-square", json('"p":2,"rows":[[0,1,2],[0,0,0]]'), /^matrix: m\.json: row 0 has 3 entries, expected 2 \(the matrix must be square\)$/],
+      ["non-square", json('"p":2,"rows":[[0,1,2],[0,0,0]]'), /^matrix: m\.json:line 1: row 0 has 3 entries, expected 2 \(the matrix must be square\)$/],
       ["p and rows disagree", json('"p":3,"rows":[[0,1],[0,0]]'), /\/rows has 2 rows but p = 3/],
-      ["entry out of range", json('"p":2,"entries":[[0,2,1]]'), /^matrix: m\.json: entries\[0\]: j = 2 is not a node index in 0\.\.1$/],
+      ["entry out of range", json('"p":2,"entries":[[0,2,1]]'), /^matrix: m\.json:line 1: entries\[0\]: j = 2 is not a node index in 0\.\.1$/],
+      ["p after the rows", '{"rows":[[0,1,2],[0,0,0]],"p":2,"format":"commplan.matrix/v1"}', /^matrix: m\.json: \/rows has 2 rows but p = 2$|row 0 has 3 entries/],
+      ["p after the entries", '{"entries":[[0,1,1],[0,1,1]],"format":"commplan.matrix/v1","p":2}', /^matrix: m\.json: entries\[1\]: entry \(0, 1\) appears twice$/],
+      ["p over the maximum", json('"p":16385,"rows":[[0]]'), /^matrix: m\.json: p = 16385 exceeds the maximum 16384$/],
+      ["a key twice", json('"p":1,"p":1,"rows":[[0]]'), /has the key 'p' twice/],
+      ["row not an array", json('"p":2,"rows":[[0,1],5]'), /\/rows\/1 must be array/],
+      ["entry of 4", json('"p":2,"entries":[[0,1,1,1]]'), /\/entries\/0 must NOT have more than 3 items/],
       ["entry twice", json('"p":2,"entries":[[0,1,1],[0,1,2]]'), /entries\[1\]: entry \(0, 1\) appears twice/],
       ["entry of 2", json('"p":2,"entries":[[0,1]]'), /\/entries\/0 must NOT have fewer than 3 items/],
       ["unknown key", json('"p":1,"rows":[[0]],"x":1'), /must NOT have additional properties \('x'\)/],
@@ -159,7 +166,9 @@ describe("matrix files: every error is a CommplanError with the place", () => {
       [h.replace("integer", "real") + "2 2 1\n1 1 2.5\n", "BAD_INPUT", "matrix: m.mtx:line 3: '2.5' is not an integer: entries count elements (column 3)"],
       [h.replace("integer", "real") + "2 2 1\n1 1 nan\n", "BAD_INPUT", "matrix: m.mtx:line 3: 'nan' is not a number (column 3)"],
       [h + "2 2 2\n1 1 1\n1 1 2\n", "BAD_INPUT", "matrix: m.mtx:line 4: entry (1, 1) appears twice"],
-      [h + "0 0 0\n", "BAD_INPUT", "matrix: m.mtx:line 2: a row of 0 entries: p must be a positive integer, got 0"],
+      [h + "0 0 0\n", "BAD_INPUT", "matrix: m.mtx:line 2: the size line gives a 0 x 0 matrix; a matrix needs at least 1 row"],
+      [h + "100000 100000 0\n", "BAD_INPUT", "matrix: m.mtx:line 2: the size line gives a 100000 x 100000 matrix; P is at most 16384 (dense storage)"],
+      [h + "2 2 5\n", "BAD_INPUT", "matrix: m.mtx:line 2: the size line announces 5 entries, more than the 4 of a 2 x 2 matrix"],
       [h, "BAD_INPUT", "matrix: m.mtx:line 2: missing the size line 'P P nnz'"],
       [h.replace("general", "symmetric") + "2 2 0\n", "BAD_FORMAT", "matrix: m.mtx:line 1: only 'general' symmetry is supported, got 'symmetric'"],
       [h.replace("coordinate", "array") + "2 2\n", "BAD_FORMAT", "matrix: m.mtx:line 1: only 'matrix coordinate' Matrix Market files are supported, got 'matrix array'"],
@@ -177,5 +186,98 @@ describe("matrix files: every error is a CommplanError with the place", () => {
     expect(e.code).toBe("IO");
     expect(e.message).toBe(`matrix: ${join(dir, "x.json")}: no such file`);
     expect(errorOf(() => readMatrixFile(dir)).message).toMatch(/: is a directory$/);
+  });
+});
+
+describe("matrix files: streaming", () => {
+  const kinds = ["json", "csv", "mtx"] as const;
+  const text = (m: CommMatrix, k: (typeof kinds)[number], sparse?: boolean): string =>
+    k === "json" ? matrixToJsonText(m, sparse === undefined ? {} : { sparse }) : k === "csv" ? matrixToCsvText(m) : matrixToMtxText(m);
+
+  it("reads every format in chunks of 1 to 7 bytes, elementBytes kept", () => {
+    fc.assert(
+      fc.property(matrixArb({ maxP: 9 }), fc.integer({ min: 1, max: 64 }), fc.constantFrom(...kinds), fc.boolean(), fc.integer({ min: 1, max: 7 }), (m0, eb, k, sparse, chunkSize) => {
+        const m = withBytes(m0, eb);
+        const f = join(dir, `chunked.${k}`);
+        writeFileSync(f, text(m, k, sparse));
+        same(readMatrixFile(f, { chunkSize }), m);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("writes in small pieces, atomically, the same bytes as the one-string writers", async () => {
+    const m = withBytes(matrixFromRows([[0, 3, 0], [4, 0, 5], [0, 6, 0]]), 22);
+    for (const k of kinds) {
+      for (const sparse of [true, false]) {
+        const f = join(dir, `pieces-${sparse}.${k}`);
+        await writeMatrixFile(m, f, k, { sparse, pieceSize: 3 });
+        expect(readFileSync(f, "utf8")).toBe(text(m, k, sparse));
+        same(readMatrixFile(f, { chunkSize: 2 }), m);
+      }
+    }
+    const missing = join(dir, "no-such-dir", "m.json");
+    await expect(writeMatrixFile(m, missing)).rejects.toThrow(`matrix: ${missing}: cannot write: the directory does not exist`);
+    expect(existsSync(join(dir, "no-such-dir"))).toBe(false);
+  });
+
+  it("the streaming JSON reader accepts exactly what JSON.parse + ajv + the meaning checks accept", () => {
+    // the reference: the whole document parsed, validated with the full schema, then built
+    const reference = (t: string): string => {
+      try {
+        const d = JSON.parse(t) as { p: number; elementBytes?: number; rows?: number[][]; entries?: number[][] };
+        validateWithSchema("matrix", d, "matrix");
+        if (d.rows !== undefined) {
+          if (d.rows.length !== d.p) return "error";
+          matrixFromRows(d.rows);
+        } else matrixFromEntries(d.p, d.entries ?? []);
+        return "ok";
+      } catch {
+        return "error";
+      }
+    };
+    const parts = ['"format":"commplan.matrix/v1"', '"format":"x"', '"p":2', '"p":3', '"p":0', '"p":1.5', '"p":"2"', '"elementBytes":4', '"elementBytes":0',
+      '"rows":[[0,1],[2,3]]', '"rows":[[0,1],[2]]', '"rows":[[0,-1],[2,3]]', '"rows":[[0,1.5],[2,3]]', '"rows":[]', '"rows":[[0,1],[2,3],[4,5]]', '"rows":{}', '"rows":[[0,"1"],[2,3]]', '"rows":[[0,[1]],[2,3]]',
+      '"entries":[[0,1,5]]', '"entries":[]', '"entries":[[0,2,1]]', '"entries":[[0,1,1],[0,1,1]]', '"entries":[[0,1]]', '"entries":[[0,1,1,1]]', '"entries":[[0,1,-1]]', '"entries":[{}]', '"x":1', '"x":{"rows":[[1]]}'];
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.constantFrom(...parts), { minLength: 1, maxLength: 5, selector: (x) => x.slice(0, x.indexOf(":")) }), (picked) => {
+        const t = `{${picked.join(",")}}`;
+        let got = "ok";
+        try {
+          parseMatrixText(t, { file: "m.json" });
+        } catch (e) {
+          if (!isCommplanError(e)) throw e;
+          got = "error";
+        }
+        expect(got, t).toBe(reference(t));
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
+
+describe("matrix files: format choice and elementBytes", () => {
+  it("the extension decides first, then the content; a surprising choice is named", () => {
+    const f = (name: string, body: string): string => {
+      const path = join(dir, name);
+      writeFileSync(path, body);
+      return path;
+    };
+    expect(errorOf(() => readMatrixFile(f("arr.json", "[[0,1],[1,0]]"))).message).toMatch(/arr\.json: not a commplan\.matrix\/v1 document: the top level is not a JSON object$/);
+    expect(errorOf(() => readMatrixFile(f("j.csv", '{"format":"commplan.matrix/v1","p":1,"rows":[[0]]}'))).message).toMatch(/j\.csv:line 1: .* \(read as CSV because of the file name's extension\)$/);
+    expect(errorOf(() => readMatrixFile(f("guess.txt", "0,1\n1,x\n"))).message).toMatch(/guess\.txt:line 2: 'x' is not a non-negative integer \(column 2\) \(read as CSV: the text starts with neither/);
+    expect(errorOf(() => readMatrixFile(f("empty.json", ""))).message).toMatch(/empty\.json:line 1: invalid JSON: the document is empty/);
+    same(readMatrixFile(f("m.mm", "%%MatrixMarket matrix coordinate integer general\n1 1 0\n")), matrixFromRows([[0]]));
+  });
+
+  it("CSV and Matrix Market keep elementBytes in a comment line; the option overrides every format", () => {
+    const m = withBytes(matrixFromRows([[0, 3], [4, 0]]), 22);
+    expect(matrixToCsvText(m)).toBe("# commplan elementBytes=22\n0,3\n4,0\n");
+    expect(matrixToMtxText(m)).toBe("%%MatrixMarket matrix coordinate integer general\n%% commplan elementBytes=22\n2 2 2\n1 2 3\n2 1 4\n");
+    for (const t of [matrixToCsvText(m), matrixToMtxText(m), matrixToJsonText(m)]) {
+      same(parseMatrixText(t), m);
+      same(parseMatrixText(t, { elementBytes: 48 }), withBytes(m, 48));
+    }
+    expect(errorOf(() => parseMatrixText("# commplan elementBytes=0\n0,1\n1,0\n", { file: "m.csv" })).message).toBe("matrix: m.csv:line 1: elementBytes in the comment must be a positive integer, got '0'");
   });
 });

@@ -1,0 +1,231 @@
+/** Matrix text readers: CSV (a P x P grid) and Matrix Market coordinate files, streamed line by line. */
+import { fail } from "../../model/errors.js";
+import type { CommplanError, ErrorCode } from "../../model/errors.js";
+import { MAX_P } from "../../model/matrix.js";
+import type { MatrixChunkReader, MatrixReadResult } from "./matrix-json-read.js";
+
+const MODULE = "matrix";
+/** The longest line accepted (a CSV row of 16384 entries of 16 digits is about 280 KiB). */
+const MAX_LINE_BYTES = 64 << 20;
+
+type Place = { file?: string; line?: number; field?: string };
+
+function placeOf(file: string | undefined, line?: number, field?: string): Place {
+  return { ...(file === undefined ? {} : { file }), ...(line === undefined ? {} : { line }), ...(field === undefined ? {} : { field }) };
+}
+
+/** Splits byte chunks into lines (at `\n`, a `\r` before it dropped) numbered from 1; the text after the last `\n` is a line too. */
+class LineSplitter {
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  /** Lines emitted so far (after `end`, the number of lines of the text). */
+  lines = 0;
+  constructor(private readonly file: string | undefined, private readonly emit: (text: string, line: number) => void) {}
+
+  private take(buf: Buffer, s: number, e: number): string {
+    let b = buf, from = s, to = e;
+    if (this.pending.length > 0) {
+      this.pending.push(buf.subarray(s, e));
+      b = Buffer.concat(this.pending);
+      from = 0;
+      to = b.length;
+      this.pending = [];
+      this.pendingBytes = 0;
+    }
+    if (to > from && b[to - 1] === 0x0d) to--;
+    return b.toString("utf8", from, to);
+  }
+
+  write(buf: Buffer): void {
+    let s = 0;
+    for (let i = buf.indexOf(0x0a, s); i !== -1; i = buf.indexOf(0x0a, s)) {
+      this.emit(this.take(buf, s, i), ++this.lines);
+      s = i + 1;
+    }
+    if (s < buf.length) {
+      this.pendingBytes += buf.length - s;
+      if (this.pendingBytes > MAX_LINE_BYTES) throw fail(MODULE, "BAD_INPUT", `line is longer than ${MAX_LINE_BYTES >> 20} MiB`, placeOf(this.file, this.lines + 1));
+      this.pending.push(Buffer.from(buf.subarray(s)));
+    }
+  }
+
+  end(): void {
+    this.emit(this.take(Buffer.alloc(0), 0, 0), ++this.lines);
+  }
+}
+
+const ELEMENT_BYTES_COMMENT = /^(?:#|%%?)\s*commplan\s+elementBytes\s*=\s*(\S*)\s*$/;
+
+/** The elementBytes of a `# commplan elementBytes=N` (CSV) or `%% commplan elementBytes=N` (Matrix Market) comment, null for another comment. */
+function commentElementBytes(t: string, file: string | undefined, line: number): number | null {
+  const m = ELEMENT_BYTES_COMMENT.exec(t);
+  if (!m) return null;
+  const v = /^\d+$/.test(m[1]!) ? Number(m[1]) : NaN;
+  if (!(Number.isSafeInteger(v) && v >= 1)) throw fail(MODULE, "BAD_INPUT", `elementBytes in the comment must be a positive integer, got '${m[1]!}'`, placeOf(file, line, "elementBytes"));
+  return v;
+}
+
+const INTEGER = /^\d+$/;
+
+/** A non-negative integer field of a CSV or Matrix Market line, or a CommplanError naming line and column. */
+function integerField(s: string, file: string | undefined, line: number, column: number, what = ""): number {
+  const v = INTEGER.test(s) ? Number(s) : NaN;
+  if (!Number.isSafeInteger(v)) {
+    const why = INTEGER.test(s) ? "exceeds 2^53 - 1" : "is not a non-negative integer";
+    throw fail(MODULE, "BAD_INPUT", `'${s}'${what} ${why} (column ${column})`, placeOf(file, line));
+  }
+  return v;
+}
+
+
+/** CSV: P lines of P comma-separated non-negative integers; `#` comments (one may give elementBytes) and blank lines skipped. */
+export class CsvReader implements MatrixChunkReader {
+  private readonly lines: LineSplitter;
+  private p = -1;
+  private data = new Float64Array(0);
+  private row = 0;
+  private lastLine = 0;
+  private elementBytes: number | undefined = undefined;
+
+  constructor(private readonly file?: string) {
+    this.lines = new LineSplitter(file, (t, n) => this.line(t, n));
+  }
+
+  private line(raw: string, lineNo: number): void {
+    const { file } = this;
+    const t = raw.trim();
+    if (t === "") return;
+    if (t.startsWith("#")) {
+      this.elementBytes = commentElementBytes(t, file, lineNo) ?? this.elementBytes;
+      return;
+    }
+    this.lastLine = lineNo;
+    const cells = raw.split(",");
+    const p0 = this.p;
+    if (p0 < 0) {
+      if (cells.length > MAX_P) throw fail(MODULE, "BAD_INPUT", `the first row has ${cells.length} entries; P is at most ${MAX_P} (dense storage)`, placeOf(file, lineNo));
+      this.p = cells.length;
+      this.data = new Float64Array(this.p * this.p);
+    } else if (cells.length !== p0) {
+      throw fail(MODULE, "BAD_INPUT", `row has ${cells.length} entries, expected ${p0}`, placeOf(file, lineNo));
+    }
+    const p = this.p;
+    if (this.row >= p) throw fail(MODULE, "BAD_INPUT", `more than ${p} rows: a ${p}-column matrix must have ${p} rows (it must be square)`, placeOf(file, lineNo));
+    const base = this.row * p;
+    for (let j = 0; j < p; j++) this.data[base + j] = integerField(cells[j]!.trim(), file, lineNo, j + 1);
+    this.row++;
+  }
+
+  write(chunk: Buffer): void {
+    this.lines.write(chunk);
+  }
+
+  finish(): MatrixReadResult {
+    this.lines.end();
+    const { file, p } = this;
+    if (p < 0) throw fail(MODULE, "BAD_INPUT", "the matrix is empty (no rows)", placeOf(file, Math.max(1, this.lines.lines)));
+    if (this.row < p) throw fail(MODULE, "BAD_INPUT", `has ${this.row} rows, expected ${p} (the matrix must be square)`, placeOf(file, this.lastLine));
+    return { p, data: this.data, elementBytes: this.elementBytes };
+  }
+}
+
+const REAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/** Matrix Market `matrix coordinate integer|real|pattern general`: banner, `%` comments (one may give elementBytes), `P P nnz`, 1-based entries. */
+export class MtxReader implements MatrixChunkReader {
+  private readonly lines: LineSplitter;
+  private state: "banner" | "size" | "entries" = "banner";
+  private field = "";
+  private p = 0;
+  private nnz = 0;
+  private count = 0;
+  private data = new Float64Array(0);
+  private seen = new Uint32Array(0);
+  private lastLine = 0;
+  private elementBytes: number | undefined = undefined;
+
+  constructor(private readonly file?: string) {
+    this.lines = new LineSplitter(file, (t, n) => this.line(t, n));
+  }
+
+  private bad(code: ErrorCode, line: number, msg: string): CommplanError {
+    return fail(MODULE, code, msg, placeOf(this.file, line));
+  }
+
+  private banner(t: string): void {
+    const banner = t.trim().split(/\s+/);
+    if (banner[0] !== "%%MatrixMarket") throw this.bad("BAD_FORMAT", 1, "not a Matrix Market file (the first line must start with %%MatrixMarket)");
+    const [object, layout, field, symmetry] = banner.slice(1).map((w) => w.toLowerCase());
+    if (object !== "matrix" || layout !== "coordinate") throw this.bad("BAD_FORMAT", 1, `only 'matrix coordinate' Matrix Market files are supported, got '${banner.slice(1, 3).join(" ")}'`);
+    if (field !== "integer" && field !== "real" && field !== "pattern") throw this.bad("BAD_FORMAT", 1, `the field must be integer, real or pattern, got '${field ?? ""}'`);
+    if (symmetry !== "general") throw this.bad("BAD_FORMAT", 1, `only 'general' symmetry is supported, got '${symmetry ?? ""}'`);
+    this.field = field;
+    this.state = "size";
+  }
+
+  private sizeLine(t: string, lineNo: number): void {
+    const dims = t.split(/\s+/);
+    if (dims.length !== 3) throw this.bad("BAD_INPUT", lineNo, `the size line must be 'rows columns entries', got '${t}'`);
+    const [r, c, nnz] = dims.map((w, k) => integerField(w, this.file, lineNo, k + 1)) as [number, number, number];
+    if (r !== c) throw this.bad("BAD_INPUT", lineNo, `the matrix is ${r} x ${c}; it must be square`);
+    if (r < 1) throw this.bad("BAD_INPUT", lineNo, `the size line gives a ${r} x ${c} matrix; a matrix needs at least 1 row`);
+    if (r > MAX_P) throw this.bad("BAD_INPUT", lineNo, `the size line gives a ${r} x ${c} matrix; P is at most ${MAX_P} (dense storage)`);
+    const p = r;
+    if (nnz > p * p) throw this.bad("BAD_INPUT", lineNo, `the size line announces ${nnz} entries, more than the ${p * p} of a ${p} x ${p} matrix`);
+    this.p = p;
+    this.nnz = nnz;
+    this.data = new Float64Array(p * p);
+    this.seen = new Uint32Array(Math.ceil((p * p) / 32));
+    this.state = "entries";
+  }
+
+  private entryLine(t: string, lineNo: number): void {
+    const { file, p } = this;
+    const width = this.field === "pattern" ? 2 : 3;
+    const w = t.split(/\s+/);
+    if (w.length !== width) throw this.bad("BAD_INPUT", lineNo, `an entry must be '${width === 2 ? "i j" : "i j value"}', got '${t}'`);
+    if (this.count >= this.nnz) throw this.bad("BAD_INPUT", lineNo, `more entries than the ${this.nnz} the size line announces`);
+    const i = integerField(w[0]!, file, lineNo, 1, " (row index)");
+    const j = integerField(w[1]!, file, lineNo, 2, " (column index)");
+    if (i < 1 || i > p || j < 1 || j > p) throw this.bad("BAD_INPUT", lineNo, `index (${i}, ${j}) is outside 1..${p}`);
+    let v = 1;
+    if (width === 3) {
+      const s = w[2]!;
+      v = this.field === "integer" ? integerField(s, file, lineNo, 3) : Number(s);
+      if (!Number.isFinite(v) || !REAL.test(s)) throw this.bad("BAD_INPUT", lineNo, `'${s}' is not a number (column 3)`);
+      if (v < 0) throw this.bad("BAD_INPUT", lineNo, `'${s}' is negative (column 3)`);
+      if (!Number.isInteger(v)) throw this.bad("BAD_INPUT", lineNo, `'${s}' is not an integer: entries count elements (column 3)`);
+      if (v > Number.MAX_SAFE_INTEGER) throw this.bad("BAD_INPUT", lineNo, `'${s}' exceeds 2^53 - 1 (column 3)`);
+    }
+    const idx = (i - 1) * p + (j - 1);
+    const word = idx >>> 5, bit = 1 << (idx & 31);
+    if (this.seen[word]! & bit) throw this.bad("BAD_INPUT", lineNo, `entry (${i}, ${j}) appears twice`);
+    this.seen[word] = this.seen[word]! | bit;
+    this.data[idx] = v;
+    this.count++;
+  }
+
+  private line(raw: string, lineNo: number): void {
+    if (this.state === "banner") return this.banner(raw);
+    const t = raw.trim();
+    if (t === "") return;
+    if (t.startsWith("%")) {
+      this.elementBytes = commentElementBytes(t, this.file, lineNo) ?? this.elementBytes;
+      return;
+    }
+    this.lastLine = lineNo;
+    if (this.state === "size") this.sizeLine(t, lineNo);
+    else this.entryLine(t, lineNo);
+  }
+
+  write(chunk: Buffer): void {
+    this.lines.write(chunk);
+  }
+
+  finish(): MatrixReadResult {
+    this.lines.end();
+    if (this.state !== "entries") throw this.bad("BAD_INPUT", this.lines.lines, "missing the size line 'P P nnz'");
+    if (this.count !== this.nnz) throw this.bad("BAD_INPUT", this.lastLine, `the size line announces ${this.nnz} entries but the file has ${this.count}`);
+    return { p: this.p, data: this.data, elementBytes: this.elementBytes };
+  }
+}
