@@ -93,7 +93,7 @@ export function permutationBench(log: (s: string) => void): string {
       const coloringMs = bestMs(() => plan(coloring, m, 1), 3);
       // the colouring proper (message list -> h colour classes), the work the scipy script times
       const msgs = offDiagonalMessages(m);
-      const coreMs = bestMs(() => colorBipartite(m.p, msgs.src, msgs.dst, orderBySizeDesc(msgs.size)), 3);
+      const coreMs = bestMs(() => colorBipartite(m.p, msgs.src, msgs.dst, msgs.size, orderBySizeDesc(msgs.size)), 3);
       const splitChunkMs = bestMs(() => plan(splitColoring, m, 1), 1);
       log(`permutation: scipy peeling, ${name} ...`);
       const sc = scipyPeel(m, dir, 120);
