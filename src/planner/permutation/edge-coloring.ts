@@ -85,152 +85,157 @@ export function colorBipartite(p: number, src: Uint32Array, dst: Uint32Array, si
   const sSlot = new Int32Array(2 * p * D).fill(-1);
   const rSlot = new Int32Array(2 * p * D).fill(-1);
   const W = (D + 31) >>> 5;
-  // used-colour bitsets and, per node, the first word that still has a free bit
+  // used-colour bitsets and, per node, a word below which every word is full (lowered on release)
   const sUsed = new Uint32Array(p * W), rUsed = new Uint32Array(p * W);
   const sLow = new Uint32Array(p), rLow = new Uint32Array(p);
   // mPos[c]: the position of the largest edge colour c has held (its size is m[c])
   const mPos = new Int32Array(D);
-  const assign = (t: number, c: number): void => {
-    const u = oSrc[t]!, v = oDst[t]!, bit = 1 << (c & 31), w = c >>> 5;
-    const us = 2 * (u * D + c), vs = 2 * (v * D + c);
-    sSlot[us] = t;
-    sSlot[us + 1] = v;
-    rSlot[vs] = t;
-    rSlot[vs + 1] = u;
-    sUsed[u * W + w]! |= bit;
-    rUsed[v * W + w]! |= bit;
-    while (sLow[u]! < W && sUsed[u * W + sLow[u]!] === 0xffffffff) sLow[u]!++;
-    while (rLow[v]! < W && rUsed[v * W + rLow[v]!] === 0xffffffff) rLow[v]!++;
-  };
-  const unassign = (t: number, c: number): void => {
-    const u = oSrc[t]!, v = oDst[t]!, bit = ~(1 << (c & 31)), w = c >>> 5;
-    sSlot[2 * (u * D + c)] = -1;
-    rSlot[2 * (v * D + c)] = -1;
-    sUsed[u * W + w]! &= bit;
-    rUsed[v * W + w]! &= bit;
-    if (w < sLow[u]!) sLow[u] = w;
-    if (w < rLow[v]!) rLow[v] = w;
-  };
-  // the free bits of word w of a used-bitset, restricted to colours < opened (topMask: the bits of word `top` below opened)
-  let top = 0, topMask = 0;
-  const freeBits = (used: number, w: number): number => (w === top ? ~used & topMask : ~used) >>> 0;
-  // what moving an edge at position `pos` into colour c raises m[c] by
-  const raise = (pos: number, c: number): number => (pos < mPos[c]! ? oSize[pos]! - oSize[mPos[c]!]! : 0);
   const K = REPAIR_CANDIDATES, NW = 2 * K * K;
   const candA = new Int32Array(K), candB = new Int32Array(K);
   // walker w follows colour wFirst, then wSecond, ...; even walkers start at v (a receiver), odd ones at u
   // wMinF / wMinS: the smallest position (largest edge) met on first- / second-colour edges
   const wFirst = new Int32Array(NW), wSecond = new Int32Array(NW), wNode = new Int32Array(NW);
   const wRecv = new Uint8Array(NW), wAlive = new Uint8Array(NW), wMinF = new Int32Array(NW), wMinS = new Int32Array(NW), wCost = new Float64Array(NW);
-  const path = new Int32Array(2 * p + 2);
+  // a path to flip: (position, sender, receiver) triples read from the slots
+  const path = new Int32Array(3 * (2 * p + 2));
   const outDeg = new Uint32Array(p), inDeg = new Uint32Array(p);
   let opened = 0, flips = 0, flippedEdges = 0, walked = 0;
-  // flips the path that starts at `start` (a receiver if fromRecv) with a `first`-edge: first <-> second
-  const flip = (start: number, fromRecv: boolean, first: number, second: number): void => {
-    let node = start, recv = fromRecv, n = 0;
-    for (;;) {
-      const slot = 2 * (node * D + (n % 2 === 0 ? first : second));
-      const f = recv ? rSlot[slot]! : sSlot[slot]!;
-      if (f < 0) break;
-      path[n++] = f;
-      node = recv ? rSlot[slot + 1]! : sSlot[slot + 1]!;
-      recv = !recv;
-    }
-    for (let x = 0; x < n; x++) unassign(path[x]!, x % 2 === 0 ? first : second);
-    for (let x = 0; x < n; x++) {
-      const c = x % 2 === 0 ? second : first, f = path[x]!;
-      assign(f, c);
-      if (f < mPos[c]!) mPos[c] = f;
-    }
-    flips++;
-    flippedEdges += n;
-  };
+  // (no closures in this loop: per-call closures made V8 deoptimise it on every call)
   for (let t = 0; t < E; t++) {
     const u = oSrc[t]!, v = oDst[t]!, s = oSize[t]!;
     const du = ++outDeg[u]!, dv = ++inDeg[v]!;
-    if (du > opened || dv > opened) {
-      const c = opened++;
-      mPos[c] = t;
-      assign(t, c);
-      continue;
-    }
-    const ub = u * W, vb = v * W;
-    top = (opened - 1) >>> 5;
-    topMask = opened & 31 ? (1 << (opened & 31)) - 1 : -1;
     let c = -1;
-    for (let w = Math.max(sLow[u]!, rLow[v]!); w <= top; w++) {
-      const x = freeBits(sUsed[ub + w]! | rUsed[vb + w]!, w);
-      if (x !== 0) {
-        c = (w << 5) + ctz(x);
-        break;
-      }
-    }
-    if (c >= 0) {
-      assign(t, c);
-      continue;
-    }
-    // candidates: the lowest free opened colours at u (a) and at v (b); none is free at both ends
-    let nA = 0, nB = 0;
-    for (let w = sLow[u]!; w <= top && nA < K; w++) for (let x = freeBits(sUsed[ub + w]!, w); x !== 0 && nA < K; x = (x & (x - 1)) >>> 0) candA[nA++] = (w << 5) + ctz(x);
-    for (let w = rLow[v]!; w <= top && nB < K; w++) for (let x = freeBits(rUsed[vb + w]!, w); x !== 0 && nB < K; x = (x & (x - 1)) >>> 0) candB[nB++] = (w << 5) + ctz(x);
-    let best = opened < D ? s - thresholds[opened]! : Infinity, bestW = -1, nW = 0;
-    if (best > 0) {
-      for (let i = 0; i < nA; i++) {
-        for (let j = 0; j < nB; j++) {
-          const a = candA[i]!, b = candB[j]!;
-          wFirst[nW] = a; wSecond[nW] = b; wNode[nW] = v; wRecv[nW] = 1; nW++; // from v: frees a at v, the edge gets a
-          wFirst[nW] = b; wSecond[nW] = a; wNode[nW] = u; wRecv[nW] = 0; nW++; // from u: frees b at u, the edge gets b
+    if (du > opened || dv > opened) {
+      c = opened++;
+      mPos[c] = t;
+    } else {
+      const ub = u * W, vb = v * W, top = (opened - 1) >>> 5;
+      const topMask = opened & 31 ? (1 << (opened & 31)) - 1 : -1; // the bits of word `top` below `opened`
+      while (sLow[u]! < W && sUsed[ub + sLow[u]!] === 0xffffffff) sLow[u]!++;
+      while (rLow[v]! < W && rUsed[vb + rLow[v]!] === 0xffffffff) rLow[v]!++;
+      for (let w = Math.max(sLow[u]!, rLow[v]!); w <= top; w++) {
+        let x = ~(sUsed[ub + w]! | rUsed[vb + w]!);
+        if (w === top) x &= topMask;
+        if (x !== 0) {
+          c = (w << 5) + ctz(x);
+          break;
         }
       }
-      wMinF.fill(E, 0, nW);
-      wMinS.fill(E, 0, nW);
-      wCost.fill(0, 0, nW);
-      wAlive.fill(1, 0, nW);
-      let alive = nW, cap = Infinity;
-      for (let n = 0; alive > 0 && n < cap && best > 0; n++) {
-        const odd = n % 2;
-        for (let w = 0; w < nW; w++) {
-          if (wAlive[w] === 0) continue;
-          const recv = wRecv[w] === 1, slot = 2 * (wNode[w]! * D + (odd ? wSecond[w]! : wFirst[w]!));
-          const f = recv ? rSlot[slot]! : sSlot[slot]!;
-          walked++;
-          if (f < 0) {
-            if (wCost[w]! < best) {
-              best = wCost[w]!;
-              bestW = w;
-              if (cap === Infinity) cap = CAP_FACTOR * n + CAP_EXTRA;
+    }
+    if (c < 0) {
+      // candidates: the lowest free opened colours at u (a) and at v (b); none is free at both ends
+      const ub = u * W, vb = v * W, top = (opened - 1) >>> 5;
+      const topMask = opened & 31 ? (1 << (opened & 31)) - 1 : -1;
+      let nA = 0, nB = 0;
+      for (let w = sLow[u]!; w <= top && nA < K; w++) {
+        for (let x = ~sUsed[ub + w]! & (w === top ? topMask : -1); x !== 0 && nA < K; x &= x - 1) candA[nA++] = (w << 5) + ctz(x);
+      }
+      for (let w = rLow[v]!; w <= top && nB < K; w++) {
+        for (let x = ~rUsed[vb + w]! & (w === top ? topMask : -1); x !== 0 && nB < K; x &= x - 1) candB[nB++] = (w << 5) + ctz(x);
+      }
+      let best = opened < D ? s - thresholds[opened]! : Infinity, bestW = -1, nW = 0;
+      if (best > 0) {
+        for (let i = 0; i < nA; i++) {
+          for (let j = 0; j < nB; j++) {
+            const a = candA[i]!, b = candB[j]!;
+            wFirst[nW] = a; wSecond[nW] = b; wNode[nW] = v; wRecv[nW] = 1; nW++; // from v: frees a at v, the edge gets a
+            wFirst[nW] = b; wSecond[nW] = a; wNode[nW] = u; wRecv[nW] = 0; nW++; // from u: frees b at u, the edge gets b
+          }
+        }
+        wMinF.fill(E, 0, nW);
+        wMinS.fill(E, 0, nW);
+        wCost.fill(0, 0, nW);
+        wAlive.fill(1, 0, nW);
+        let alive = nW, cap = Infinity;
+        for (let n = 0; alive > 0 && n < cap && best > 0; n++) {
+          const odd = n & 1;
+          for (let w = 0; w < nW; w++) {
+            if (wAlive[w] === 0) continue;
+            const recv = wRecv[w] === 1, slot = 2 * (wNode[w]! * D + (odd ? wSecond[w]! : wFirst[w]!));
+            const f = recv ? rSlot[slot]! : sSlot[slot]!;
+            walked++;
+            if (f < 0) {
+              if (wCost[w]! < best) {
+                best = wCost[w]!;
+                bestW = w;
+                if (cap === Infinity) cap = CAP_FACTOR * n + CAP_EXTRA;
+              }
+              wAlive[w] = 0;
+              alive--;
+              continue;
             }
-            wAlive[w] = 0;
-            alive--;
-            continue;
+            // first-colour edges move to wSecond, second-colour edges to wFirst: cost = what that raises m by
+            if (odd === 0 ? f < wMinF[w]! : f < wMinS[w]!) {
+              if (odd === 0) wMinF[w] = f;
+              else wMinS[w] = f;
+              const mf = wMinF[w]!, ms = wMinS[w]!, toS = mPos[wSecond[w]!]!, toF = mPos[wFirst[w]!]!;
+              wCost[w] = (mf < toS ? oSize[mf]! - oSize[toS]! : 0) + (ms < toF ? oSize[ms]! - oSize[toF]! : 0);
+            }
+            if (wCost[w]! >= best) {
+              wAlive[w] = 0;
+              alive--;
+              continue;
+            }
+            wNode[w] = recv ? rSlot[slot + 1]! : sSlot[slot + 1]!;
+            wRecv[w] = recv ? 0 : 1;
           }
-          // first-colour edges move to wSecond, second-colour edges to wFirst
-          if (odd === 0 ? f < wMinF[w]! : f < wMinS[w]!) {
-            if (odd === 0) wMinF[w] = f;
-            else wMinS[w] = f;
-            wCost[w] = raise(wMinF[w]!, wSecond[w]!) + raise(wMinS[w]!, wFirst[w]!);
-          }
-          if (wCost[w]! >= best) {
-            wAlive[w] = 0;
-            alive--;
-            continue;
-          }
-          wNode[w] = recv ? rSlot[slot + 1]! : sSlot[slot + 1]!;
-          wRecv[w] = recv ? 0 : 1;
         }
       }
+      if (bestW < 0) {
+        if (opened === D) throw new Error("colorBipartite: internal error: no repair path ended");
+        // opening a fresh colour is the cheapest option
+        c = opened++;
+        mPos[c] = t;
+      } else {
+        // flip the winning path: its first-colour edges to `second`, its second-colour edges to `first`
+        const first = wFirst[bestW]!, second = wSecond[bestW]!;
+        let node = bestW % 2 === 0 ? v : u, recv = bestW % 2 === 0, n = 0;
+        for (;;) {
+          const slot = 2 * (node * D + (n % 2 === 0 ? first : second));
+          const f = recv ? rSlot[slot]! : sSlot[slot]!;
+          if (f < 0) break;
+          const other = recv ? rSlot[slot + 1]! : sSlot[slot + 1]!;
+          path[3 * n] = f;
+          path[3 * n + 1] = recv ? other : node;
+          path[3 * n + 2] = recv ? node : other;
+          n++;
+          node = other;
+          recv = !recv;
+        }
+        for (let x = 0; x < n; x++) {
+          const pu = path[3 * x + 1]!, pv = path[3 * x + 2]!, pc = x % 2 === 0 ? first : second;
+          const bit = ~(1 << (pc & 31)), w = pc >>> 5;
+          sSlot[2 * (pu * D + pc)] = -1;
+          rSlot[2 * (pv * D + pc)] = -1;
+          sUsed[pu * W + w]! &= bit;
+          rUsed[pv * W + w]! &= bit;
+          if (w < sLow[pu]!) sLow[pu] = w;
+          if (w < rLow[pv]!) rLow[pv] = w;
+        }
+        for (let x = 0; x < n; x++) {
+          const f = path[3 * x]!, pu = path[3 * x + 1]!, pv = path[3 * x + 2]!, pc = x % 2 === 0 ? second : first;
+          const bit = 1 << (pc & 31), w = pc >>> 5, us = 2 * (pu * D + pc), vs = 2 * (pv * D + pc);
+          sSlot[us] = f;
+          sSlot[us + 1] = pv;
+          rSlot[vs] = f;
+          rSlot[vs + 1] = pu;
+          sUsed[pu * W + w]! |= bit;
+          rUsed[pv * W + w]! |= bit;
+          if (f < mPos[pc]!) mPos[pc] = f;
+        }
+        flips++;
+        flippedEdges += n;
+        c = first;
+      }
     }
-    if (bestW < 0 && opened === D) throw new Error("colorBipartite: internal error: no repair path ended");
-    if (bestW < 0) {
-      // opening a fresh colour is the cheapest option
-      const c2 = opened++;
-      mPos[c2] = t;
-      assign(t, c2);
-      continue;
-    }
-    const first = wFirst[bestW]!, fromV = bestW % 2 === 0;
-    flip(fromV ? v : u, fromV, first, wSecond[bestW]!);
-    assign(t, first);
+    // the edge at position t into colour c
+    const bit = 1 << (c & 31), w = c >>> 5, us = 2 * (u * D + c), vs = 2 * (v * D + c);
+    sSlot[us] = t;
+    sSlot[us + 1] = v;
+    rSlot[vs] = t;
+    rSlot[vs + 1] = u;
+    sUsed[u * W + w]! |= bit;
+    rUsed[v * W + w]! |= bit;
   }
   // back to edge numbers
   const sendAt = new Int32Array(p * D), recvAt = new Int32Array(p * D);
