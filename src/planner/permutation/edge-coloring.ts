@@ -42,6 +42,29 @@ const REPAIR_CANDIDATES = 2;
 /** Once one candidate path has ended at length n, the others are walked at most CAP_FACTOR n + CAP_EXTRA steps. */
 const CAP_FACTOR = 4, CAP_EXTRA = 16;
 
+/** The colour slot tables of `colorBipartite` (see there). */
+interface SlotTables {
+  readonly D: number;
+  readonly W: number;
+  readonly sSlot: Int32Array;
+  readonly rSlot: Int32Array;
+  readonly sUsed: Uint32Array;
+  readonly rUsed: Uint32Array;
+}
+
+// Puts the edge at position t (sender u, receiver v) into colour c. A module-level function, not a
+// closure: per-call closures in colorBipartite's loop made V8 deoptimise it on every call.
+function place(tb: SlotTables, t: number, u: number, v: number, c: number): void {
+  const { D, W, sSlot, rSlot, sUsed, rUsed } = tb;
+  const bit = 1 << (c & 31), w = c >>> 5, us = 2 * (u * D + c), vs = 2 * (v * D + c);
+  sSlot[us] = t;
+  sSlot[us + 1] = v;
+  rSlot[vs] = t;
+  rSlot[vs + 1] = u;
+  sUsed[u * W + w]! |= bit;
+  rUsed[v * W + w]! |= bit;
+}
+
 /**
  * Colours every edge with Delta = max-degree colours, a heuristic for a small sum over colours of the
  * largest edge (the problem is NP-hard in general; this is not an exact method). Edges are taken in
@@ -88,6 +111,7 @@ export function colorBipartite(p: number, src: Uint32Array, dst: Uint32Array, si
   // used-colour bitsets and, per node, a word below which every word is full (lowered on release)
   const sUsed = new Uint32Array(p * W), rUsed = new Uint32Array(p * W);
   const sLow = new Uint32Array(p), rLow = new Uint32Array(p);
+  const tables: SlotTables = { D, W, sSlot, rSlot, sUsed, rUsed };
   // mPos[c]: the position of the largest edge colour c has held (its size is m[c])
   const mPos = new Int32Array(D);
   const K = REPAIR_CANDIDATES, NW = 2 * K * K;
@@ -213,14 +237,8 @@ export function colorBipartite(p: number, src: Uint32Array, dst: Uint32Array, si
           if (w < rLow[pv]!) rLow[pv] = w;
         }
         for (let x = 0; x < n; x++) {
-          const f = path[3 * x]!, pu = path[3 * x + 1]!, pv = path[3 * x + 2]!, pc = x % 2 === 0 ? second : first;
-          const bit = 1 << (pc & 31), w = pc >>> 5, us = 2 * (pu * D + pc), vs = 2 * (pv * D + pc);
-          sSlot[us] = f;
-          sSlot[us + 1] = pv;
-          rSlot[vs] = f;
-          rSlot[vs + 1] = pu;
-          sUsed[pu * W + w]! |= bit;
-          rUsed[pv * W + w]! |= bit;
+          const f = path[3 * x]!, pc = x % 2 === 0 ? second : first;
+          place(tables, f, path[3 * x + 1]!, path[3 * x + 2]!, pc);
           if (f < mPos[pc]!) mPos[pc] = f;
         }
         flips++;
@@ -228,14 +246,7 @@ export function colorBipartite(p: number, src: Uint32Array, dst: Uint32Array, si
         c = first;
       }
     }
-    // the edge at position t into colour c
-    const bit = 1 << (c & 31), w = c >>> 5, us = 2 * (u * D + c), vs = 2 * (v * D + c);
-    sSlot[us] = t;
-    sSlot[us + 1] = v;
-    rSlot[vs] = t;
-    rSlot[vs + 1] = u;
-    sUsed[u * W + w]! |= bit;
-    rUsed[v * W + w]! |= bit;
+    place(tables, t, u, v, c);
   }
   // back to edge numbers
   const sendAt = new Int32Array(p * D), recvAt = new Int32Array(p * D);
