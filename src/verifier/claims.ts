@@ -5,7 +5,7 @@ import type { Schedule } from "../model/schedule.js";
 import type { Check } from "./report.js";
 import { TOTAL_EXCHANGE_CLAIMS } from "./claims-total-exchange.js";
 import { TWO_STAGE_CLAIMS } from "./claims-two-stage.js";
-import { rsNExpectation, splitColoringBounds } from "./permutation-bounds.js";
+import { coloringBounds, rsNExpectation, splitColoringBounds } from "./permutation-bounds.js";
 
 /** What the verifier has measured before the algorithm's own checks run. */
 export interface ClaimContext {
@@ -55,7 +55,9 @@ export const CLAIMS: { readonly [name: string]: AlgorithmClaims } = {
   shift: { ...DIRECT_WHOLE, shift: true, maxSteps: (p) => ({ bound: Math.max(0, p - 1), source: "004 sec 3.1.1 (A1: P steps, one of them the local copy)" }) },
   "rs-n": { ...DIRECT_WHOLE, extra: rsNExpectation },
   "rs-nh": { direct: true, whole: false },
-  coloring: { ...DIRECT_WHOLE, exactSteps: (_p, h, ports) => ({ bound: Math.ceil(h / ports), source: "Konig's edge-colouring theorem: max(f, g) = h phases (issue 4)" }) },
+  // the planner is single-port (each phase a partial permutation) whatever ports the verifier is told:
+  // exactly h steps; the generic steps-lower-bound row still checks ceil(h / ports)
+  coloring: { ...DIRECT_WHOLE, exactSteps: (_p, h) => ({ bound: h, source: "Konig's edge-colouring theorem: max(f, g) = h single-port phases (issue 4)" }), extra: coloringBounds },
   "split-coloring": { direct: true, whole: false, extra: splitColoringBounds },
   "four-stage": { direct: false, whole: false, fourStage: true },
   ...TWO_STAGE_CLAIMS,

@@ -1,8 +1,8 @@
-/** Permutation-decomposition bounds: RS_N's expected phase count (003 sec 3.3, statistical), split-coloring's bandwidth and 2x time bounds. */
+/** Permutation-decomposition bounds: RS_N's expected phase count (003 sec 3.3, statistical), coloring's sum of phase maxima against a lower bound, split-coloring's bandwidth and 2x time bounds. */
 import type { CommMatrix } from "../model/matrix.js";
 import type { MatrixStats } from "../model/matrix-stats.js";
 import type { Schedule } from "../model/schedule.js";
-import { atMost, check, type Check } from "./report.js";
+import { atLeast, atMost, check, type Check } from "./report.js";
 import type { ClaimContext } from "./claims.js";
 
 /** Sum over steps of the longest network transfer of the step (the bandwidth term of the blocking model, in elements). */
@@ -29,14 +29,87 @@ export function rsNExpectation(_m: CommMatrix, s: Schedule, stats: MatrixStats, 
   return [check("rs-n-expected-phases", `RS_N phases beside the expectation d + log2 d (d = h = ${d}); statistical, not asserted per plan`, "003 sec 3.3 (analysis of [11])", true, s.stepCount, expectation)];
 }
 
+/**
+ * A lower bound on the sum over steps of the longest message for any direct schedule that sends every
+ * message whole, from the matrix alone: for x > 0 the messages of size >= x at one node need distinct
+ * steps, so at least Delta(x) steps (Delta(x) = max over nodes of the number of off-diagonal messages
+ * >= x it sends or receives) have a longest message >= x, and the sum is >= the integral of Delta(x)
+ * over x > 0. Delta is a step function that changes only at message sizes: with the distinct sizes
+ * s_1 > s_2 > ... > s_k (s_{k+1} = 0), the integral is the sum of Delta(s_g) (s_g - s_{g+1}).
+ */
+export function wholeMessageSumLowerBound(m: CommMatrix): number {
+  const { p, data } = m;
+  let n = 0;
+  for (let i = 0; i < p; i++) for (let j = 0; j < p; j++) if (i !== j && data[i * p + j]! > 0) n++;
+  const sizes = new Float64Array(n);
+  n = 0;
+  for (let i = 0; i < p; i++) for (let j = 0; j < p; j++) if (i !== j && data[i * p + j]! > 0) sizes[n++] = data[i * p + j]!;
+  sizes.sort(); // ascending
+  // distinct sizes, largest first, and each message's group (binary search)
+  const distinct: number[] = [];
+  for (let x = n - 1; x >= 0; x--) if (distinct.length === 0 || distinct[distinct.length - 1] !== sizes[x]) distinct.push(sizes[x]!);
+  const groupStart = new Uint32Array(distinct.length + 1);
+  const groupOf = (v: number): number => {
+    let lo = 0, hi = distinct.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (distinct[mid]! > v) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  const gi = new Uint32Array(n), gj = new Uint32Array(n);
+  for (let i = 0; i < p; i++) for (let j = 0; j < p; j++) if (i !== j && data[i * p + j]! > 0) groupStart[groupOf(data[i * p + j]!) + 1]!++;
+  for (let g = 0; g < distinct.length; g++) groupStart[g + 1]! += groupStart[g]!;
+  const fill = groupStart.slice(0, distinct.length);
+  for (let i = 0; i < p; i++) {
+    for (let j = 0; j < p; j++) {
+      if (i === j || !(data[i * p + j]! > 0)) continue;
+      const at = fill[groupOf(data[i * p + j]!)]!++;
+      gi[at] = i;
+      gj[at] = j;
+    }
+  }
+  const out = new Uint32Array(p), inn = new Uint32Array(p);
+  let delta = 0, integral = 0;
+  for (let g = 0; g < distinct.length; g++) {
+    for (let x = groupStart[g]!; x < groupStart[g + 1]!; x++) delta = Math.max(delta, ++out[gi[x]!]!, ++inn[gj[x]!]!);
+    integral += delta * (distinct[g]! - (g + 1 < distinct.length ? distinct[g + 1]! : 0));
+  }
+  return integral;
+}
+
+const close = (a: number, b: number): boolean => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+
+/**
+ * coloring: the sum over steps of the longest transfer, recomputed from the schedule, is at least
+ * `wholeMessageSumLowerBound` recomputed from the matrix (a bound every whole-message schedule meets);
+ * the header's `sumOfMaxima` and `lowerBound` are compared with those recomputed values, never used.
+ */
+export function coloringBounds(m: CommMatrix, s: Schedule, _stats: MatrixStats, _ctx: ClaimContext): Check[] {
+  const src = "issue 4: sum over phases of the largest message; threshold-degree bound (docs/algorithms/coloring.md)";
+  const sum = sumOfStepMaxima(s), lb = wholeMessageSumLowerBound(m);
+  const out = [atLeast("sum-of-step-maxima", "sum over steps of the longest transfer >= the whole-message lower bound (both recomputed: schedule, matrix)", src, sum, lb, `sum of step maxima ${sum} < lower bound ${lb}`)];
+  const hs = num(s.params["sumOfMaxima"]), hl = num(s.params["lowerBound"]);
+  if (hs === null && hl === null) {
+    out.push(check("coloring-header-sums", "header sumOfMaxima / lowerBound (not applicable: the header carries neither)", src, true));
+  } else {
+    const ok = hs !== null && hl !== null && close(hs, sum) && close(hl, lb);
+    out.push(check("coloring-header-sums", "header sumOfMaxima and lowerBound equal the recomputed sum of step maxima and lower bound", src, ok, hs, sum, `header sumOfMaxima ${hs ?? "missing"} (recomputed ${sum}), lowerBound ${hl ?? "missing"} (recomputed ${lb})`));
+  }
+  return out;
+}
+
 const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
 
 /**
  * split-coloring: in mode "bvn" the per-step maxima sum to exactly L = t (the preemptive open-shop optimum,
  * a lower bound for every direct schedule); in mode "chunk" with chunk s (from the header params) no transfer
- * is longer than s, and with alpha, beta from the header the blocking time sum over steps of (alpha + beta x
- * longest) is at most alpha h + beta L + alpha L / s + beta h s, which is <= 2 (alpha h + beta L) when s lies
- * between alpha / beta and L / h (derived here from the stats, not taken from the planner).
+ * is longer than s, and the blocking time sum over steps of (alpha + beta x longest) is at most
+ * alpha h + beta L + alpha L / s + beta h s, which is <= 2 (alpha h + beta L) when s lies between alpha / beta
+ * and L / h. The verifier is given no machine, so alpha and beta are the header's: the time rows check the
+ * plan against the model it names (the header's own arithmetic), with the steps, the step maxima, L and h
+ * recomputed here. Outside that interval the 2x row is reported as not applicable, with the interval.
  */
 export function splitColoringBounds(_m: CommMatrix, s: Schedule, stats: MatrixStats, _ctx: ClaimContext): Check[] {
   const src = "issue 4: split colouring (Konig on the chunk multigraph), Gonzalez-Sahni / Birkhoff-von Neumann";
@@ -52,16 +125,25 @@ export function splitColoringBounds(_m: CommMatrix, s: Schedule, stats: MatrixSt
   let longest = 0, at = -1;
   for (let x = 0; x < s.transferCount; x++) if (s.size[x]! > longest) { longest = s.size[x]!; at = x; }
   out.push(atMost("split-chunk-size", `no transfer longer than the chunk s = ${chunk}`, src, longest, chunk, `transfer ${at} has ${longest} elements`));
-  if (alpha !== null && beta !== null && h > 0) {
+  if (alpha === null || beta === null || alpha < 0 || beta < 0) {
+    out.push(check("split-chunk-time", "blocking time bound (not applicable: the header has no valid alpha, beta)", src, true));
+  } else if (h > 0) {
+    // alpha and beta are the header's (the verifier has no machine): these rows check the plan against
+    // the model it was made for; L, h, the steps, the step maxima and the chunk size are recomputed here
     const time = s.stepCount * alpha + beta * sum;
     const bound = alpha * h + beta * L + (alpha * L) / chunk + beta * h * chunk;
     const tol = 1e-9 * Math.max(1, bound);
-    out.push(check("split-chunk-time", "blocking time <= alpha h + beta L + alpha L / s + beta h s", src, time <= bound + tol, time, bound, `time ${time} > ${bound}`));
+    const model = `header's model alpha = ${alpha}, beta = ${beta}`;
+    out.push(check("split-chunk-time", `blocking time <= alpha h + beta L + alpha L / s + beta h s (${model}; steps, maxima, L, h recomputed)`, src, time <= bound + tol, time, bound, `time ${time} > ${bound}`));
     const lo = Math.min(alpha / beta, L / h), hi = Math.max(alpha / beta, L / h);
+    const lb2 = 2 * (alpha * h + beta * L);
     if (chunk >= lo && chunk <= hi) {
-      const lb2 = 2 * (alpha * h + beta * L);
-      out.push(check("split-chunk-2x", "s between alpha/beta and L/h: blocking time <= 2 (alpha h + beta L)", src, time <= lb2 + 1e-9 * lb2, time, lb2, `time ${time} > ${lb2}`));
+      out.push(check("split-chunk-2x", `s between alpha/beta and L/h: blocking time <= 2 (alpha h + beta L) (${model})`, src, time <= lb2 + 1e-9 * lb2, time, lb2, `time ${time} > ${lb2}`));
+    } else {
+      out.push(check("split-chunk-2x", `blocking time <= 2 (alpha h + beta L) (not applicable: s = ${chunk} lies outside [${fmtNum(lo)}, ${fmtNum(hi)}] = [min, max] of alpha/beta and L/h, where the 2x bound is not claimed)`, src, true, time, null));
     }
   }
   return out;
 }
+
+const fmtNum = (x: number): string => (Number.isInteger(x) ? String(x) : x.toPrecision(6));

@@ -1,4 +1,4 @@
-/** Exact bipartite edge colouring with max-degree colours: first-fit plus alternating-path (Kempe chain) repair (Konig 1916). */
+/** Bipartite edge colouring with exactly max-degree colours (Konig 1916): largest-first first-fit with priced alternating-path (Kempe chain) repair, a heuristic for a small sum of colour maxima. */
 
 /**
  * A proper edge colouring of a bipartite (multi)graph, senders x receivers, with `colors` = max degree
@@ -13,151 +13,276 @@ export interface BipartiteColoring {
   readonly flips: number;
   /** Edges recoloured by those flips (the sum of path lengths). */
   readonly flippedEdges: number;
+  /** Path steps walked while pricing repairs (the flips included). */
+  readonly walked: number;
+  /** `degreeThresholds` of the edges in the order they were coloured; their sum is `sumOfMaximaLowerBound`. */
+  readonly thresholds: Float64Array;
 }
 
 const ctz = (x: number): number => 31 - Math.clz32(x & -x);
 
-/** Max degree of the bipartite (multi)graph with edges src[e] -> dst[e] over P senders and P receivers. */
-export function maxDegree(p: number, src: Uint32Array, dst: Uint32Array): number {
+/**
+ * The sizes at which the running max degree rises, taking edges in `orderDesc` (largest first):
+ * `t[c]` is the size of the edge that raises it to c + 1, so t is non-increasing, has Delta entries,
+ * and any colouring with whole edges has at least c + 1 colours whose largest edge is >= t[c].
+ */
+export function degreeThresholds(p: number, src: Uint32Array, dst: Uint32Array, size: Float64Array, orderDesc: Uint32Array): Float64Array {
   const out = new Uint32Array(p), inn = new Uint32Array(p);
-  let d = 0;
-  for (let e = 0; e < src.length; e++) {
+  const t: number[] = [];
+  for (let x = 0; x < orderDesc.length; x++) {
+    const e = orderDesc[x]!;
     const a = ++out[src[e]!]!, b = ++inn[dst[e]!]!;
-    if (a > d) d = a;
-    if (b > d) d = b;
+    if (a > t.length || b > t.length) t.push(size[e]!);
   }
-  return d;
+  return Float64Array.from(t);
+}
+
+/** Candidate free colours tried at each end of an edge that needs a repair (so up to 2 K^2 alternating paths). */
+const REPAIR_CANDIDATES = 2;
+/** Once one candidate path has ended at length n, the others are walked at most CAP_FACTOR n + CAP_EXTRA steps. */
+const CAP_FACTOR = 4, CAP_EXTRA = 16;
+
+/** The colour slot tables of `colorBipartite` (see there). */
+interface SlotTables {
+  readonly D: number;
+  readonly W: number;
+  readonly sSlot: Int32Array;
+  readonly rSlot: Int32Array;
+  readonly sUsed: Uint32Array;
+  readonly rUsed: Uint32Array;
+}
+
+// Puts the edge at position t (sender u, receiver v) into colour c. A module-level function, not a
+// closure: per-call closures in colorBipartite's loop made V8 deoptimise it on every call.
+function place(tb: SlotTables, t: number, u: number, v: number, c: number): void {
+  const { D, W, sSlot, rSlot, sUsed, rUsed } = tb;
+  const bit = 1 << (c & 31), w = c >>> 5, us = 2 * (u * D + c), vs = 2 * (v * D + c);
+  sSlot[us] = t;
+  sSlot[us + 1] = v;
+  rSlot[vs] = t;
+  rSlot[vs + 1] = u;
+  sUsed[u * W + w]! |= bit;
+  rUsed[v * W + w]! |= bit;
 }
 
 /**
- * Colours every edge with one of Delta = max-degree colours, taking edges in `order`, so that every
- * prefix of `order` with max degree k uses colours 0 .. k - 1 only (nested colourings). Edge (u, v)
- * gets the lowest colour free at both ends (bitset AND, O(Delta / 32)) if it is below k, the max
- * degree of the prefix up to and including the edge; otherwise, with a < k the highest colour free
- * at u and b < k the highest free at v (both exist: u and v had degree < k before the edge), the a/b
- * alternating path from v is flipped, after which a is free at both (the path cannot reach u: it
- * would have to enter u by an a-edge, and a is free at u). That is Konig's proof made incremental:
- * O(E Delta / 32 + total path length), paths at most 2P edges, so O(E P) in the worst case.
- * With `order` largest first, colour c only holds edges no larger than the edge that raised the
- * prefix degree to c + 1, so the sum over colours of the largest edge equals sumOfMaximaLowerBound:
- * optimal among all colourings with whole edges.
- * Memory: two Int32 tables of P * Delta slots (at most the size of the dense matrix).
+ * Colours every edge with Delta = max-degree colours, a heuristic for a small sum over colours of the
+ * largest edge (the problem is NP-hard in general; this is not an exact method). Edges are taken in
+ * `order` (largest first; `size` must be non-increasing along it) and each colour remembers the largest
+ * edge it has held, m[c]; every opened colour has m[c] >= the current edge, so putting the edge in an
+ * opened colour costs nothing, and the cost of the colouring is the size of each edge that opens a
+ * colour plus what alternating-path flips add to m.
+ *
+ * - The edge takes the lowest opened colour free at both ends (bitset AND over Delta / 32 words,
+ *   starting at the first word with a free bit at both ends).
+ * - If one end already has every opened colour, a new colour is opened (the degree forces it; this is
+ *   the step the lower bound `degreeThresholds` counts).
+ * - Otherwise (every opened colour is busy at one end or the other) a colour a free at u and b free at
+ *   v exist among the opened ones. For up to K = 2 candidates a and K candidates b, both repairs are
+ *   priced: flipping the a/b path from v frees a at v (it cannot reach u), flipping the b/a path from
+ *   u frees b at u (Konig). A flip moves the path's a-edges to b and its b-edges to a; its cost is
+ *   what that raises m[a] and m[b] by. The paths are walked in lockstep, a walk stops as soon as its
+ *   partial cost reaches the best complete one, and once the first walk has ended at length n the others
+ *   get at most 4 n + 16 steps. Opening a fresh colour early is priced too, at size - t[opened]
+ *   (t from `degreeThresholds`: the colour would otherwise be opened later by an edge of size
+ *   t[opened]); it is only possible while opened < Delta. The cheapest wins, ties to the shorter walk.
+ *
+ * Hot loop: edges are renumbered by their position in `order` (so a larger edge has a smaller number
+ * and a path's largest edge is its smallest number, found without reading sizes), and each colour slot
+ * holds the edge and its other end side by side, so a path step is one random memory access.
+ * Time O(E Delta / 32 + walked path length); a path has at most 2P edges, and the capped lockstep walk
+ * costs at most 2 K^2 (4 n + 16) for a flip of length n. Memory: two Int32 tables of 2 P Delta slots.
  */
-export function colorBipartite(p: number, src: Uint32Array, dst: Uint32Array, order: Uint32Array): BipartiteColoring {
-  const D = maxDegree(p, src, dst);
-  const sendAt = new Int32Array(p * D).fill(-1);
-  const recvAt = new Int32Array(p * D).fill(-1);
-  const W = (D + 31) >>> 5;
-  const sFree = new Uint32Array(p * W), rFree = new Uint32Array(p * W);
-  if (D > 0) {
-    const tail = D & 31 ? (2 ** (D & 31) - 1) >>> 0 : 0xffffffff;
-    for (let x = 0; x < p; x++) {
-      sFree.fill(0xffffffff, x * W, x * W + W - 1);
-      rFree.fill(0xffffffff, x * W, x * W + W - 1);
-      sFree[x * W + W - 1] = tail;
-      rFree[x * W + W - 1] = tail;
-    }
-  }
-  const assign = (e: number, c: number): void => {
-    const u = src[e]!, v = dst[e]!, bit = ~(1 << (c & 31)), w = c >>> 5;
-    sendAt[u * D + c] = e;
-    recvAt[v * D + c] = e;
-    sFree[u * W + w]! &= bit;
-    rFree[v * W + w]! &= bit;
-  };
-  const unassign = (e: number, c: number): void => {
-    const u = src[e]!, v = dst[e]!, bit = 1 << (c & 31), w = c >>> 5;
-    sendAt[u * D + c] = -1;
-    recvAt[v * D + c] = -1;
-    sFree[u * W + w]! |= bit;
-    rFree[v * W + w]! |= bit;
-  };
-  // the highest free colour below `limit` (bits of colours >= D are never set)
-  const lastFree = (bits: Uint32Array, base: number, limit: number): number => {
-    const top = (limit - 1) >>> 5, r = limit & 31;
-    for (let w = top; w >= 0; w--) {
-      let x = bits[base + w]!;
-      if (w === top && r !== 0) x &= (2 ** r - 1) >>> 0;
-      if (x !== 0) return (w << 5) + 31 - Math.clz32(x);
-    }
-    return -1;
-  };
-  const outDeg = new Uint32Array(p), inDeg = new Uint32Array(p);
-  let cur = 0; // max degree of the edges coloured so far: they use colours < cur only
-  const path = new Int32Array(2 * p + 2), path2 = new Int32Array(2 * p + 2);
-  let flips = 0, flippedEdges = 0;
-  for (let t = 0; t < order.length; t++) {
+export function colorBipartite(p: number, src: Uint32Array, dst: Uint32Array, size: Float64Array, order: Uint32Array): BipartiteColoring {
+  const thresholds = degreeThresholds(p, src, dst, size, order);
+  const D = thresholds.length, E = order.length;
+  // position t = the t-th edge of `order`: oSrc, oDst, oSize by position
+  const oSrc = new Uint32Array(E), oDst = new Uint32Array(E), oSize = new Float64Array(E);
+  for (let t = 0; t < E; t++) {
     const e = order[t]!;
-    const u = src[e]!, v = dst[e]!;
-    const ub = u * W, vb = v * W;
-    const du = ++outDeg[u]!, dv = ++inDeg[v]!;
-    if (du > cur || dv > cur) cur++;
-    let c = -1;
-    for (let w = 0; w < W; w++) {
-      const x = sFree[ub + w]! & rFree[vb + w]!;
-      if (x !== 0) {
-        c = (w << 5) + ctz(x);
-        break;
-      }
-    }
-    if (c >= cur) c = -1;
-    if (c < 0) {
-      // a < cur free at u, b < cur free at v (degrees were < cur before this edge); the a/b path
-      // stays below cur, so the prefix keeps cur colours
-      const a = lastFree(sFree, ub, cur), b = lastFree(rFree, vb, cur);
-      // two candidate paths, walked in lockstep, the first to end is flipped:
-      // from v: v -a-> sender -b-> receiver -a-> ... (flipping frees a at v; it cannot reach u);
-      // from u: u -b-> receiver -a-> sender -b-> ... (flipping frees b at u; it cannot reach v)
-      let n1 = 0, n2 = 0, node1 = v, node2 = u, recv1 = true, recv2 = false, done = 0;
-      for (;;) {
-        const f1 = recv1 ? recvAt[node1 * D + a]! : sendAt[node1 * D + b]!;
-        if (f1 < 0) { done = 1; break; }
-        path[n1++] = f1;
-        node1 = recv1 ? src[f1]! : dst[f1]!;
-        recv1 = !recv1;
-        const f2 = recv2 ? recvAt[node2 * D + a]! : sendAt[node2 * D + b]!;
-        if (f2 < 0) { done = 2; break; }
-        path2[n2++] = f2;
-        node2 = recv2 ? src[f2]! : dst[f2]!;
-        recv2 = !recv2;
-      }
-      const n = done === 1 ? n1 : n2, pth = done === 1 ? path : path2;
-      // path 1 alternates a, b, a, ...; path 2 alternates b, a, b, ...
-      const first = done === 1 ? a : b, second = done === 1 ? b : a;
-      for (let x = 0; x < n; x++) unassign(pth[x]!, x % 2 === 0 ? first : second);
-      for (let x = 0; x < n; x++) assign(pth[x]!, x % 2 === 0 ? second : first);
-      c = done === 1 ? a : b;
-      flips++;
-      flippedEdges += n;
-    }
-    assign(e, c);
+    oSrc[t] = src[e]!;
+    oDst[t] = dst[e]!;
+    oSize[t] = size[e]!;
   }
-  return { colors: D, sendAt, recvAt, flips, flippedEdges };
+  // slot (x, c): [2 (x D + c)] = the position of the edge of colour c at x (or -1), [+1] = its other end
+  const sSlot = new Int32Array(2 * p * D).fill(-1);
+  const rSlot = new Int32Array(2 * p * D).fill(-1);
+  const W = (D + 31) >>> 5;
+  // used-colour bitsets and, per node, a word below which every word is full (lowered on release)
+  const sUsed = new Uint32Array(p * W), rUsed = new Uint32Array(p * W);
+  const sLow = new Uint32Array(p), rLow = new Uint32Array(p);
+  const tables: SlotTables = { D, W, sSlot, rSlot, sUsed, rUsed };
+  // mPos[c]: the position of the largest edge colour c has held (its size is m[c])
+  const mPos = new Int32Array(D);
+  const K = REPAIR_CANDIDATES, NW = 2 * K * K;
+  const candA = new Int32Array(K), candB = new Int32Array(K);
+  // walker w follows colour wFirst, then wSecond, ...; even walkers start at v (a receiver), odd ones at u
+  // wMinF / wMinS: the smallest position (largest edge) met on first- / second-colour edges
+  const wFirst = new Int32Array(NW), wSecond = new Int32Array(NW), wNode = new Int32Array(NW);
+  const wRecv = new Uint8Array(NW), wAlive = new Uint8Array(NW), wMinF = new Int32Array(NW), wMinS = new Int32Array(NW), wCost = new Float64Array(NW);
+  // a path to flip: (position, sender, receiver) triples read from the slots
+  const path = new Int32Array(3 * (2 * p + 2));
+  const outDeg = new Uint32Array(p), inDeg = new Uint32Array(p);
+  let opened = 0, flips = 0, flippedEdges = 0, walked = 0;
+  // (no closures in this loop: per-call closures made V8 deoptimise it on every call)
+  for (let t = 0; t < E; t++) {
+    const u = oSrc[t]!, v = oDst[t]!, s = oSize[t]!;
+    const du = ++outDeg[u]!, dv = ++inDeg[v]!;
+    let c = -1;
+    if (du > opened || dv > opened) {
+      c = opened++;
+      mPos[c] = t;
+    } else {
+      const ub = u * W, vb = v * W, top = (opened - 1) >>> 5;
+      const topMask = opened & 31 ? (1 << (opened & 31)) - 1 : -1; // the bits of word `top` below `opened`
+      while (sLow[u]! < W && sUsed[ub + sLow[u]!] === 0xffffffff) sLow[u]!++;
+      while (rLow[v]! < W && rUsed[vb + rLow[v]!] === 0xffffffff) rLow[v]!++;
+      for (let w = Math.max(sLow[u]!, rLow[v]!); w <= top; w++) {
+        let x = ~(sUsed[ub + w]! | rUsed[vb + w]!);
+        if (w === top) x &= topMask;
+        if (x !== 0) {
+          c = (w << 5) + ctz(x);
+          break;
+        }
+      }
+    }
+    if (c < 0) {
+      // candidates: the lowest free opened colours at u (a) and at v (b); none is free at both ends
+      const ub = u * W, vb = v * W, top = (opened - 1) >>> 5;
+      const topMask = opened & 31 ? (1 << (opened & 31)) - 1 : -1;
+      let nA = 0, nB = 0;
+      for (let w = sLow[u]!; w <= top && nA < K; w++) {
+        for (let x = ~sUsed[ub + w]! & (w === top ? topMask : -1); x !== 0 && nA < K; x &= x - 1) candA[nA++] = (w << 5) + ctz(x);
+      }
+      for (let w = rLow[v]!; w <= top && nB < K; w++) {
+        for (let x = ~rUsed[vb + w]! & (w === top ? topMask : -1); x !== 0 && nB < K; x &= x - 1) candB[nB++] = (w << 5) + ctz(x);
+      }
+      let best = opened < D ? s - thresholds[opened]! : Infinity, bestW = -1, nW = 0;
+      if (best > 0) {
+        for (let i = 0; i < nA; i++) {
+          for (let j = 0; j < nB; j++) {
+            const a = candA[i]!, b = candB[j]!;
+            wFirst[nW] = a; wSecond[nW] = b; wNode[nW] = v; wRecv[nW] = 1; nW++; // from v: frees a at v, the edge gets a
+            wFirst[nW] = b; wSecond[nW] = a; wNode[nW] = u; wRecv[nW] = 0; nW++; // from u: frees b at u, the edge gets b
+          }
+        }
+        wMinF.fill(E, 0, nW);
+        wMinS.fill(E, 0, nW);
+        wCost.fill(0, 0, nW);
+        wAlive.fill(1, 0, nW);
+        let alive = nW, cap = Infinity;
+        for (let n = 0; alive > 0 && n < cap && best > 0; n++) {
+          const odd = n & 1;
+          for (let w = 0; w < nW; w++) {
+            if (wAlive[w] === 0) continue;
+            const recv = wRecv[w] === 1, slot = 2 * (wNode[w]! * D + (odd ? wSecond[w]! : wFirst[w]!));
+            const f = recv ? rSlot[slot]! : sSlot[slot]!;
+            walked++;
+            if (f < 0) {
+              if (wCost[w]! < best) {
+                best = wCost[w]!;
+                bestW = w;
+                if (cap === Infinity) cap = CAP_FACTOR * n + CAP_EXTRA;
+              }
+              wAlive[w] = 0;
+              alive--;
+              continue;
+            }
+            // first-colour edges move to wSecond, second-colour edges to wFirst: cost = what that raises m by
+            if (odd === 0 ? f < wMinF[w]! : f < wMinS[w]!) {
+              if (odd === 0) wMinF[w] = f;
+              else wMinS[w] = f;
+              const mf = wMinF[w]!, ms = wMinS[w]!, toS = mPos[wSecond[w]!]!, toF = mPos[wFirst[w]!]!;
+              wCost[w] = (mf < toS ? oSize[mf]! - oSize[toS]! : 0) + (ms < toF ? oSize[ms]! - oSize[toF]! : 0);
+            }
+            if (wCost[w]! >= best) {
+              wAlive[w] = 0;
+              alive--;
+              continue;
+            }
+            wNode[w] = recv ? rSlot[slot + 1]! : sSlot[slot + 1]!;
+            wRecv[w] = recv ? 0 : 1;
+          }
+        }
+      }
+      if (bestW < 0) {
+        if (opened === D) throw new Error("colorBipartite: internal error: no repair path ended");
+        // opening a fresh colour is the cheapest option
+        c = opened++;
+        mPos[c] = t;
+      } else {
+        // flip the winning path: its first-colour edges to `second`, its second-colour edges to `first`
+        const first = wFirst[bestW]!, second = wSecond[bestW]!;
+        let node = bestW % 2 === 0 ? v : u, recv = bestW % 2 === 0, n = 0;
+        for (;;) {
+          const slot = 2 * (node * D + (n % 2 === 0 ? first : second));
+          const f = recv ? rSlot[slot]! : sSlot[slot]!;
+          if (f < 0) break;
+          const other = recv ? rSlot[slot + 1]! : sSlot[slot + 1]!;
+          path[3 * n] = f;
+          path[3 * n + 1] = recv ? other : node;
+          path[3 * n + 2] = recv ? node : other;
+          n++;
+          node = other;
+          recv = !recv;
+        }
+        for (let x = 0; x < n; x++) {
+          const pu = path[3 * x + 1]!, pv = path[3 * x + 2]!, pc = x % 2 === 0 ? first : second;
+          const bit = ~(1 << (pc & 31)), w = pc >>> 5;
+          sSlot[2 * (pu * D + pc)] = -1;
+          rSlot[2 * (pv * D + pc)] = -1;
+          sUsed[pu * W + w]! &= bit;
+          rUsed[pv * W + w]! &= bit;
+          if (w < sLow[pu]!) sLow[pu] = w;
+          if (w < rLow[pv]!) rLow[pv] = w;
+        }
+        for (let x = 0; x < n; x++) {
+          const f = path[3 * x]!, pc = x % 2 === 0 ? second : first;
+          place(tables, f, path[3 * x + 1]!, path[3 * x + 2]!, pc);
+          if (f < mPos[pc]!) mPos[pc] = f;
+        }
+        flips++;
+        flippedEdges += n;
+        c = first;
+      }
+    }
+    place(tables, t, u, v, c);
+  }
+  // back to edge numbers
+  const sendAt = new Int32Array(p * D), recvAt = new Int32Array(p * D);
+  for (let x = 0; x < p * D; x++) {
+    const a = sSlot[2 * x]!, b = rSlot[2 * x]!;
+    sendAt[x] = a < 0 ? -1 : order[a]!;
+    recvAt[x] = b < 0 ? -1 : order[b]!;
+  }
+  return { colors: D, sendAt, recvAt, thresholds, flips, flippedEdges, walked };
 }
 
 /**
  * Edge indices sorted by size, largest first, ties by index: a stable LSD radix sort on the bits of
- * the doubles (non-negative doubles order as their 64-bit patterns), four 16-bit digits, digits
- * that are the same for every edge skipped; O(E) time, no comparator calls.
+ * the doubles (non-negative doubles order as their 64-bit patterns), 16-bit digits (8-bit below 2^16
+ * edges, where clearing 2^16 counters would dominate), digits that are the same for every edge
+ * skipped; O(E) time, no comparator calls.
  */
 export function orderBySizeDesc(size: Float64Array): Uint32Array {
   const n = size.length;
   let order = new Uint32Array(n), tmp = new Uint32Array(n);
   for (let x = 0; x < n; x++) order[x] = x;
+  if (n === 0) return order;
   const words = new Uint32Array(size.buffer, size.byteOffset, 2 * n); // little-endian: lo, hi
   if (new Uint8Array(new Uint32Array([1]).buffer)[0] !== 1) throw new Error("orderBySizeDesc: big-endian platforms are not supported");
-  const count = new Uint32Array(65537);
-  for (let digit = 0; digit < 4; digit++) {
-    const word = digit >> 1, shift = (digit & 1) * 16;
+  const bits = n < 1 << 16 ? 8 : 16, mask = (1 << bits) - 1, perWord = 32 / bits;
+  const count = new Uint32Array(mask + 2);
+  for (let digit = 0; digit < 64 / bits; digit++) {
+    const word = Math.floor(digit / perWord), shift = (digit % perWord) * bits;
     count.fill(0);
-    for (let e = 0; e < n; e++) count[0xffff - ((words[2 * e + word]! >>> shift) & 0xffff) + 1]!++;
-    let skip = false;
-    for (let k = 1; k <= 65536; k++) if (count[k] === n) skip = true;
-    if (skip) continue;
-    for (let k = 0; k < 65536; k++) count[k + 1]! += count[k]!;
+    // bucket mask - digit (largest first), counted one slot up for the prefix sums
+    for (let e = 0; e < n; e++) count[mask - ((words[2 * e + word]! >>> shift) & mask) + 1]!++;
+    if (count[mask - ((words[word]! >>> shift) & mask) + 1] === n) continue; // every edge has edge 0's digit
+    for (let k = 0; k <= mask; k++) count[k + 1]! += count[k]!;
     for (let x = 0; x < n; x++) {
       const e = order[x]!;
-      tmp[count[0xffff - ((words[2 * e + word]! >>> shift) & 0xffff)]!++] = e;
+      tmp[count[mask - ((words[2 * e + word]! >>> shift) & mask)]!++] = e;
     }
     [order, tmp] = [tmp, order];
   }
@@ -174,17 +299,7 @@ export function orderBySizeDesc(size: Float64Array): Uint32Array {
  * traffic, the integral of one node's degree) >= M_max.
  */
 export function sumOfMaximaLowerBound(p: number, src: Uint32Array, dst: Uint32Array, size: Float64Array, orderDesc: Uint32Array): number {
-  const out = new Uint32Array(p), inn = new Uint32Array(p);
-  let d = 0, lb = 0;
-  for (let t = 0; t < orderDesc.length; t++) {
-    const e = orderDesc[t]!;
-    const a = ++out[src[e]!]!, b = ++inn[dst[e]!]!;
-    if (a > d || b > d) {
-      d++;
-      lb += size[e]!;
-    }
-  }
-  return lb;
+  return degreeThresholds(p, src, dst, size, orderDesc).reduce((x, y) => x + y, 0);
 }
 
 /** The largest edge size of every colour (0 for an unused colour). */

@@ -5,14 +5,15 @@ import { createRng, shuffleInPlace } from "../../model/rng.js";
 import { ScheduleBuilder, type JsonValue, type Schedule } from "../../model/schedule.js";
 import { planHeader } from "../plan-header.js";
 import type { Planner, PlanOptions } from "../types.js";
-import { offDiagonalMessages, rejectUnknownParams } from "./messages.js";
+import { offDiagonalMessages, rejectUnknownParams, type MessageList } from "./messages.js";
+import { splitCostModel } from "./split-coloring.js";
 
 const NAME = "rs-nh";
 /** The most transfers a fixed cutoff may produce before the plan is refused (a 2^24-transfer plan is already ~0.5 GB of JSON). */
 const MAX_TRANSFERS = 2 ** 24;
 
-/** How the cutoff of a phase is chosen from the remaining sizes of the messages selected for it. */
-export type CutoffRule = "median" | "mean" | "none" | number;
+/** How the cutoff of a phase is chosen from the remaining sizes of the messages selected for it; "auto" picks a rule per plan by modelled time. */
+export type CutoffRule = "auto" | "median" | "mean" | "none" | number;
 
 /** Checked parameters of rs-nh: the cutoff rule and the factor applied to a median or mean. */
 export interface RsNhParams {
@@ -20,17 +21,37 @@ export interface RsNhParams {
   readonly factor: number;
 }
 
-/** Checks `params.cutoff` (default "mean") and `params.factor` (default 3); throws BAD_OPTION naming the parameter. */
+/** The rules "auto" tries, in this order (ties go to the earlier one): no cut first, then ever lower cutoffs. */
+export const AUTO_RULES: readonly { readonly cutoff: "none" | "mean" | "median"; readonly factor: number }[] = [
+  { cutoff: "none", factor: 1 },
+  { cutoff: "mean", factor: 3 },
+  { cutoff: "mean", factor: 2 },
+  { cutoff: "median", factor: 2 },
+  { cutoff: "mean", factor: 1.5 },
+  { cutoff: "mean", factor: 1 },
+  { cutoff: "median", factor: 1 },
+];
+
+/** Keys the planner writes into the header's params with cutoff "auto"; accepted (and ignored) on input. */
+const OUTPUT_KEYS = ["rule", "machine", "alpha", "beta", "modelledTime"];
+
+/** Checks `params.cutoff` (default "auto") and `params.factor` (default 3; used by "mean" and "median"); throws BAD_OPTION naming the parameter. */
 export function rsNhParams(params: { readonly [k: string]: JsonValue }): RsNhParams {
-  rejectUnknownParams(NAME, params, ["cutoff", "factor"]);
-  const v = params["cutoff"] ?? "mean";
+  rejectUnknownParams(NAME, params, ["cutoff", "factor", ...OUTPUT_KEYS]);
+  const v = params["cutoff"] ?? "auto";
   const f = params["factor"] ?? 3;
   if (typeof f !== "number" || !Number.isFinite(f) || f < 1) {
     throw fail("planner", "BAD_OPTION", `${NAME}: factor must be a number >= 1, got ${JSON.stringify(f)}`, { field: "params.factor" });
   }
-  if (v === "median" || v === "mean" || v === "none") return { cutoff: v, factor: f };
+  if (v === "auto" || v === "median" || v === "mean" || v === "none") return { cutoff: v, factor: f };
   if (typeof v === "number" && Number.isSafeInteger(v) && v >= 1) return { cutoff: v, factor: f };
-  throw fail("planner", "BAD_OPTION", `${NAME}: cutoff must be "median", "mean", "none" or a positive integer (elements), got ${JSON.stringify(v)}`, { field: "params.cutoff" });
+  throw fail("planner", "BAD_OPTION", `${NAME}: cutoff must be "auto", "median", "mean", "none" or a positive integer (elements), got ${JSON.stringify(v)}`, { field: "params.cutoff" });
+}
+
+/** Receives the transfers of a plan: `step` opens a phase, `send` adds elements offset .. offset + size - 1 of message i -> j to it. */
+interface PhaseSink {
+  step(): void;
+  send(i: number, j: number, offset: number, size: number): void;
 }
 
 /**
@@ -38,26 +59,59 @@ export function rsNhParams(params: { readonly [k: string]: JsonValue }): RsNhPar
  * a seeded random priority). A phase visits the nodes with messages in a fresh seeded random order;
  * a node pops its heap until it meets a message whose destination is not yet taken in this phase
  * (the popped ones go back), as in RS_N but largest first. Then a cutoff c is chosen from the
- * remaining sizes of the selected messages (default: 3 x their mean; `cutoff` "median" | "mean" |
- * "none" | elements, `factor` scales median and mean); each selected
- * message sends min(remaining, c) elements (its next consecutive offsets) and, if anything is left,
- * returns to its node's heap for a later phase. The paper defers the cutoff rule to its ref. [11];
- * 3 x mean is our choice: of the rules measured it adds the fewest phases over RS_N closest to 003 table 5
- * (docs/algorithms/rs-nh.md). Every phase sends at least one element
- * of every selected message, so the loop ends.
+ * remaining sizes of the selected messages (`cutoff` "median" | "mean": factor x the lower median or
+ * the mean; "none"; or a fixed number of elements); each selected message sends min(remaining, c)
+ * elements (its next consecutive offsets) and, if anything is left, returns to its node's heap for a
+ * later phase. The paper defers the cutoff rule to its ref. [11], which we do not have. The default,
+ * "auto", plans with each rule of AUTO_RULES (same seed) and keeps the one with the least modelled
+ * blocking time, the sum over phases of alpha + beta x the phase's longest message, with alpha and
+ * beta of the machine given (--machine) or of DEFAULT_SPLIT_MACHINE; the header then names the rule,
+ * the machine, alpha, beta and the modelled time (docs/algorithms/rs-nh.md). Every phase sends at least
+ * one element of every selected message, so the loop ends.
  */
 function plan(m: CommMatrix, opts: PlanOptions): Schedule {
   const { cutoff: rule, factor } = rsNhParams(opts.params);
   const msgs = offDiagonalMessages(m);
-  const { p, rowStart, src, dst } = msgs;
   if (typeof rule === "number") {
     let pieces = 0;
     for (let k = 0; k < msgs.count; k++) pieces += Math.ceil(msgs.size[k]! / rule);
     if (pieces > MAX_TRANSFERS) {
-      throw fail("planner", "BAD_OPTION", `${NAME}: cutoff ${rule} would split the messages into ${pieces} transfers (limit ${MAX_TRANSFERS}); choose a larger cutoff or "mean"`, { field: "params.cutoff" });
+      throw fail("planner", "BAD_OPTION", `${NAME}: cutoff ${rule} would split the messages into ${pieces} transfers (limit ${MAX_TRANSFERS}); choose a larger cutoff or "auto"`, { field: "params.cutoff" });
     }
   }
-  const rng = createRng(opts.seed);
+  let chosen: { cutoff: Exclude<CutoffRule, "auto">; factor: number } = rule === "auto" ? AUTO_RULES[0]! : { cutoff: rule, factor };
+  let params = opts.params;
+  if (rule === "auto") {
+    const { name, alpha, beta } = splitCostModel(opts.machine, m.elementBytes);
+    let best = Infinity;
+    for (const r of AUTO_RULES) {
+      let time = 0, phaseMax = -1;
+      phases(msgs, r.cutoff, r.factor, opts.seed, {
+        step: () => { if (phaseMax >= 0) time += alpha + beta * phaseMax; phaseMax = 0; },
+        send: (_i, _j, _o, size) => { if (size > phaseMax) phaseMax = size; },
+      });
+      if (phaseMax >= 0) time += alpha + beta * phaseMax;
+      if (time < best) { best = time; chosen = r; }
+    }
+    const ruleName = chosen.cutoff === "none" ? "none" : `${chosen.cutoff} x ${chosen.factor}`;
+    params = { ...opts.params, rule: ruleName, machine: name, alpha, beta, modelledTime: best === Infinity ? 0 : best };
+  }
+  const b = new ScheduleBuilder({ ...planHeader(m, NAME, opts), params }, opts.payload, msgs.count);
+  b.stage("phases", "compose");
+  phases(msgs, chosen.cutoff, chosen.factor, opts.seed, {
+    step: () => b.step(),
+    send: (i, j, offset, size) => {
+      b.transfer(i, j, size);
+      if (b.payload) b.chunk(i, j, offset, size);
+    },
+  });
+  return b.build();
+}
+
+/** Runs RS_NH with one cutoff rule on the message list, handing every phase and transfer to `sink`. */
+function phases(msgs: MessageList, rule: Exclude<CutoffRule, "auto">, factor: number, seed: number, sink: PhaseSink): void {
+  const { p, rowStart, src, dst } = msgs;
+  const rng = createRng(seed);
   const rem = Float64Array.from(msgs.size);
   const sent = new Float64Array(msgs.count);
   const prio = new Uint32Array(msgs.count);
@@ -108,8 +162,6 @@ function plan(m: CommMatrix, opts: PlanOptions): Schedule {
   const picked = new Uint32Array(p);
   const sizes = new Float64Array(p);
   const stash = new Uint32Array(p);
-  const b = new ScheduleBuilder(planHeader(m, NAME, opts), opts.payload, msgs.count);
-  b.stage("phases", "compose");
   for (let iter = 0; nRows > 0; iter++) {
     shuffleInPlace(rng, rows.subarray(0, nRows));
     let nPicked = 0;
@@ -130,13 +182,12 @@ function plan(m: CommMatrix, opts: PlanOptions): Schedule {
     }
     const cutoff = cutoffOf(rule, factor, rem, picked, nPicked, sizes);
     const phase = picked.subarray(0, nPicked).sort();
-    b.step();
+    sink.step();
     for (let x = 0; x < nPicked; x++) {
       const k = phase[x]!;
       const i = src[k]!, j = dst[k]!;
       const s = Math.min(rem[k]!, cutoff);
-      b.transfer(i, j, s);
-      if (b.payload) b.chunk(i, j, sent[k]!, s);
+      sink.send(i, j, sent[k]!, s);
       sent[k] = sent[k]! + s;
       rem[k] = rem[k]! - s;
       if (rem[k]! > 0) push(i, k);
@@ -145,11 +196,10 @@ function plan(m: CommMatrix, opts: PlanOptions): Schedule {
     for (let r = 0; r < nRows; r++) if (len[rows[r]!]! > 0) rows[w++] = rows[r]!;
     nRows = w;
   }
-  return b.build();
 }
 
 /** The cutoff of one phase from the remaining sizes of its selected messages (always >= 1). */
-function cutoffOf(rule: CutoffRule, factor: number, rem: Float64Array, picked: Uint32Array, n: number, scratch: Float64Array): number {
+function cutoffOf(rule: Exclude<CutoffRule, "auto">, factor: number, rem: Float64Array, picked: Uint32Array, n: number, scratch: Float64Array): number {
   if (rule === "none") return Infinity;
   if (typeof rule === "number") return rule;
   if (rule === "mean") {
@@ -162,7 +212,7 @@ function cutoffOf(rule: CutoffRule, factor: number, rem: Float64Array, picked: U
   return Math.ceil(factor * sorted[(n - 1) >> 1]!); // lower median
 }
 
-/** RS_NH (003 sec 3.3): RS_N with largest-first heaps and a per-phase cutoff that splits long messages. */
+/** RS_NH (003 sec 3.3): RS_N with largest-first heaps and a per-phase cutoff that splits long messages (rule chosen by modelled time by default). */
 export const rsNh: Planner = {
   name: NAME,
   title: "RS_NH: random partial permutations, largest message first, long messages cut at a per-phase cutoff",

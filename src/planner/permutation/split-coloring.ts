@@ -155,7 +155,7 @@ function planChunk(m: CommMatrix, opts: PlanOptions, prm: SplitColoringParams): 
     }
   }
   const order = orderBySizeDesc(pSize);
-  const col = colorBipartite(p, pSrc, pDst, order);
+  const col = colorBipartite(p, pSrc, pDst, pSize, order);
   const D = col.colors;
   const max = prm.improve ? improveSumOfMaxima(p, col, pSrc, pDst, pSize, improveBudget(p, pieces, D)) : colorMaxima(p, col, pSize);
   const phases = Array.from({ length: D }, (_, c) => c).sort((a, b) => max[b]! - max[a]! || a - b);

@@ -5,7 +5,8 @@ import { isCommplanError } from "../../../src/model/errors.js";
 import { matrixFromData, matrixFromRows, type CommMatrix } from "../../../src/model/matrix.js";
 import { matrixStats } from "../../../src/model/matrix-stats.js";
 import type { Schedule } from "../../../src/model/schedule.js";
-import { PERMUTATION_PLANNERS, coloring, rsN, rsNh, splitColoring } from "../../../src/planner/permutation/index.js";
+import { AUTO_RULES, PERMUTATION_PLANNERS, coloring, rsN, rsNh, splitColoring } from "../../../src/planner/permutation/index.js";
+import { findMachine, scheduleCost } from "../../../src/machines/index.js";
 import type { Planner, PlanOptions } from "../../../src/planner/types.js";
 import { verifySchedule } from "../../../src/verifier/index.js";
 import { buildMatrix, matrixRecipe } from "../../helpers/arbitraries.js";
@@ -70,8 +71,8 @@ function problems(m: CommMatrix, s: Schedule, payload: boolean): string[] {
   return out;
 }
 
-function checkPlanner(pl: Planner, m: CommMatrix, payload: boolean, seed: number, params: PlanOptions["params"] = {}): Schedule {
-  const s = pl.plan(m, opts(payload, seed, params));
+function checkPlanner(pl: Planner, m: CommMatrix, payload: boolean, seed: number, params: PlanOptions["params"] = {}, machine: PlanOptions["machine"] = null): Schedule {
+  const s = pl.plan(m, { ...opts(payload, seed, params), machine });
   expect(problems(m, s, payload)).toEqual([]);
   expect(s.algorithm).toBe(pl.name);
   expect(s.p).toBe(m.p);
@@ -192,7 +193,7 @@ describe("rs-nh", () => {
     expect(() => rsNh.plan(m, opts(false, 1, { factor: 0.5 }))).toThrow(/rs-nh: factor must be/);
   });
 
-  it("default rule (3 x mean of the phase): uniform sizes are never cut", () => {
+  it("default rule (auto): uniform sizes are never cut", () => {
     fc.assert(fc.property(fc.integer({ min: 2, max: 30 }), fc.integer({ min: 1, max: 29 }), fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 0, max: 99 }), (p, d0, unit, seed) => {
       const d = Math.min(d0, p - 1);
       const data = new Float64Array(p * p);
@@ -201,6 +202,27 @@ describe("rs-nh", () => {
       const s = checkPlanner(rsNh, m, false, seed);
       expect(s.transferCount).toBe(d * p);
     }), { numRuns: 20 });
+  });
+
+  it("auto keeps the rule of least modelled time (recomputed with scheduleCost on the machine), header names it", () => {
+    // 003 test set 2 (P = 32, d = 16, sizes 1..32 x msg_unit) on the CM-5 of 004 table 1, msg_unit 16 B and 4 KiB
+    const cm5 = findMachine("cm5-004");
+    for (const [unitBytes, seed] of [[16, 1], [4096, 2], [4096, 3]] as const) {
+      const m = generatePattern("wang-set2", 32, { d: 16, elementBytes: unitBytes }, seed);
+      const time = (s: Schedule): number => scheduleCost(s, cm5, "blocking").stages[0]!.communication;
+      const auto = checkPlanner(rsNh, m, false, seed, {}, cm5);
+      const times = AUTO_RULES.map((r) => time(rsNh.plan(m, { payload: false, seed, machine: cm5, params: { cutoff: r.cutoff, factor: r.factor } })));
+      const best = Math.min(...times);
+      expect(time(auto)).toBeCloseTo(best, 6);
+      expect(auto.params["modelledTime"] as number).toBeCloseTo(best, 6);
+      expect(auto.params["machine"]).toBe("cm5-004");
+      const r = AUTO_RULES[times.indexOf(best)]!;
+      expect(auto.params["rule"]).toBe(r.cutoff === "none" ? "none" : `${r.cutoff} x ${r.factor}`);
+      // small messages: every cut costs a start-up of 85 us for at most 31 x 16 B x 0.12 us/B saved: no cut;
+      // 4 KiB units: cutting pays
+      if (unitBytes === 16) expect(auto.params["rule"]).toBe("none");
+      else expect(auto.transferCount).toBeGreaterThan(matrixStats(m).messages);
+    }
   });
 
   it("refuses a fixed cutoff that would split the messages into too many transfers", () => {
