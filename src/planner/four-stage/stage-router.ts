@@ -11,11 +11,6 @@ export interface StageRule {
   split(u: number, j: number, h: number, out: Float64Array): void;
   /** For a collect stage: the one bucket that takes everything for destination j (split then need not run). */
   readonly bucketOf?: (j: number) => number;
-  /**
-   * Fast path of `split` for a whole holdings row (same counts): fills out[k * p + j] for every
-   * bucket k and destination j from row[j] (out is zeroed by the caller).
-   */
-  readonly splitRow?: (u: number, row: Float64Array, out: Float64Array) => void;
 }
 
 /** Message sizes of a stage: size[u * buckets + k]. */
@@ -24,33 +19,16 @@ export interface StageMessages {
   readonly size: Float64Array;
 }
 
-/** Message level: routes the P x P holdings matrix `hold` (node, destination) through a stage. */
+/** Message level: routes the P x P holdings matrix `hold` (node, destination) through a stage, one split per (node, destination). */
 export function routeCounts(p: number, hold: Float64Array, rule: StageRule): { next: Float64Array; msgs: StageMessages } {
   const K = rule.buckets;
   const size = new Float64Array(p * K);
   const next = new Float64Array(p * p);
   const out = new Float64Array(K);
   const targets = new Int32Array(K);
-  const byBucket = rule.splitRow ? new Float64Array(K * p) : null;
   for (let u = 0; u < p; u++) {
     for (let k = 0; k < K; k++) targets[k] = rule.target(u, k);
     const row = u * p;
-    if (byBucket) {
-      // bucket-major scratch (cache-resident), then one sequential pass per target row of `next`
-      byBucket.fill(0);
-      rule.splitRow!(u, hold.subarray(row, row + p), byBucket);
-      for (let k = 0; k < K; k++) {
-        const from = k * p, to = targets[k]! * p;
-        let sum = 0;
-        for (let j = 0; j < p; j++) {
-          const n = byBucket[from + j]!;
-          sum += n;
-          next[to + j] = next[to + j]! + n;
-        }
-        size[u * K + k] = size[u * K + k]! + sum;
-      }
-      continue;
-    }
     for (let j = 0; j < p; j++) {
       const h = hold[row + j]!;
       if (h === 0) continue;
