@@ -93,6 +93,12 @@ export function routePieces(p: number, pieces: Pieces, rule: StageRule): { next:
   const K = rule.buckets;
   const n = pieces.holder.length;
   const order = sortByKey(pieces.holder, p, sortByKey(pieces.dest, p, null));
+  if (rule.bucketOf) {
+    // a collect stage: every piece goes whole into the one bucket of its destination
+    const key = new Uint32Array(n);
+    for (let x = 0; x < n; x++) key[x] = pieces.holder[x]! * K + rule.bucketOf(pieces.dest[x]!);
+    return gatherChunks(p, rule, key, sortByKey(key, p * K, order), pieces);
+  }
   const cKey = growU32(n * 2), cOrigin = growU32(n * 2), cDest = growU32(n * 2), cOffset = growF64(n * 2), cCount = growF64(n * 2);
   const out = new Float64Array(K);
   let g = 0;
@@ -122,22 +128,29 @@ export function routePieces(p: number, pieces: Pieces, rule: StageRule): { next:
     g = e;
   }
   const key = cKey.toArray();
-  const corder = sortByKey(key, p * K, null);
-  const m = key.length;
+  const cut = { origin: cOrigin.toArray(), dest: cDest.toArray(), offset: cOffset.toArray(), count: cCount.toArray() };
+  return gatherChunks(p, rule, key, sortByKey(key, p * K, null), cut);
+}
+
+/** Lays out chunks (arrays indexed by chunk, key[i] = node * buckets + bucket) message by message in the order `corder`. */
+function gatherChunks(p: number, rule: StageRule, key: Uint32Array, corder: Uint32Array, c: Omit<Pieces, "holder">): { next: Pieces; msgs: StageChunks } {
+  const K = rule.buckets;
+  const m = corder.length;
+  const target = new Uint32Array(p * K);
+  for (let u = 0; u < p; u++) for (let k = 0; k < K; k++) target[u * K + k] = rule.target(u, k);
   const start = new Uint32Array(p * K + 1);
   const size = new Float64Array(p * K);
   const origin = new Uint32Array(m), dest = new Uint32Array(m), offset = new Float64Array(m), count = new Float64Array(m), holder = new Uint32Array(m);
-  const co = cOrigin.toArray(), cd = cDest.toArray(), cf = cOffset.toArray(), cc = cCount.toArray();
   for (let t = 0; t < m; t++) {
     const i = corder[t]!;
     const kk = key[i]!;
     start[kk + 1]!++;
-    size[kk] = size[kk]! + cc[i]!;
-    origin[t] = co[i]!;
-    dest[t] = cd[i]!;
-    offset[t] = cf[i]!;
-    count[t] = cc[i]!;
-    holder[t] = rule.target(Math.floor(kk / K), kk % K);
+    size[kk] = size[kk]! + c.count[i]!;
+    origin[t] = c.origin[i]!;
+    dest[t] = c.dest[i]!;
+    offset[t] = c.offset[i]!;
+    count[t] = c.count[i]!;
+    holder[t] = target[kk]!;
   }
   for (let kk = 0; kk < p * K; kk++) start[kk + 1] = start[kk + 1]! + start[kk]!;
   return { next: { holder, origin, dest, offset, count }, msgs: { buckets: K, size, start, origin, dest, offset, count } };
