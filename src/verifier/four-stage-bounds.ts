@@ -2,6 +2,7 @@
 import type { CommMatrix } from "../model/matrix.js";
 import type { MatrixStats } from "../model/matrix-stats.js";
 import type { Schedule } from "../model/schedule.js";
+import { checkStageOneExact, checkStageTwoEven } from "./four-stage-distribute.js";
 import { check, type Check } from "./report.js";
 
 /** The node array of 004 sec 3.2 as the verifier derives it (from the paper, not from the planner). */
@@ -78,7 +79,7 @@ export function checkFourStage(m: CommMatrix, s: Schedule, stats: MatrixStats, p
   };
   const tag = divisible ? "P divides every M[i][j]" : "general matrix, with rounding residuals";
   const recv = new Uint32Array(p), longest = new Float64Array(p);
-  let totalSteps = 0;
+  let totalSteps = 0, stepLongestSum = 0, derivedTime = 0;
   const received: number[] = [L];
   s.stages.forEach((stage, k) => {
     recv.fill(0);
@@ -101,11 +102,28 @@ export function checkFourStage(m: CommMatrix, s: Schedule, stats: MatrixStats, p
     checks.push(check(`four-stage-${roman}-received`, `stage ${roman}: messages received per node <= Lemma 1 (C = ${C}, R = ${R}, r = ${r})`, `${SRC} Lemma 1`, recvOk, worstRecv, Math.max(recvBound(k, false), recvBound(k, true)), recvWitness));
     checks.push(check(`four-stage-${roman}-longest`, `stage ${roman}: longest message received <= Lemma 3 / Table 2 (${tag})`, `${SRC} Lemma 3, Table 2`, longOk, worstLong, Math.max(longBound(k, false), r > 0 ? longBound(k, true) : 0), longWitness));
     const stepBound = k % 2 === 0 ? C + (r > 0 ? 1 : 0) : R;
+    derivedTime += stepBound * Math.max(longBound(k, false), r > 0 ? longBound(k, true) : 0);
+    for (let step = stage.firstStep; step < stage.firstStep + stage.stepCount; step++) {
+      let mx = 0;
+      for (let x = s.stepStart[step]!; x < s.stepStart[step + 1]!; x++) if (s.size[x]! > mx) mx = s.size[x]!;
+      stepLongestSum += mx;
+    }
     checks.push(check(`four-stage-${roman}-steps`, `stage ${roman}: steps <= ${stepBound}`, `${SRC} Theorem 2; sec 3.2.2 B`, stage.stepCount <= stepBound, stage.stepCount, stepBound, `${stage.stepCount} steps`));
     totalSteps += stage.stepCount;
     received.push(Math.max(recvBound(k, false) * longBound(k, false), r > 0 ? recvBound(k, true) * longBound(k, true) : 0));
   });
   checks.push(check("four-stage-start-ups", "steps (start-ups) in all four stages <= 4 ceil(sqrt P) + 2", `${SRC} Theorem 2, Table 3`, totalSteps <= 4 * cs + 2, totalSteps, 4 * cs + 2, `${totalSteps} steps`));
+  const timeBound = divisible ? (4 * (cs + 1) * cs * L) / p : derivedTime;
+  checks.push(check(
+    "four-stage-time",
+    divisible
+      ? "traffic term of the blocking time (sum over steps of the step's longest message) <= Theorem 2's 4 (ceil(sqrt P) + 1) ceil(sqrt P) L_max / P"
+      : "traffic term of the blocking time (sum over steps of the step's longest message) <= sum over stages of steps x longest-message bound (general matrix)",
+    `${SRC} Theorem 2 (Table 3's 4 ceil(sqrt P)^2 L_max / P is exceeded: docs/algorithms/four-stage.md)`,
+    stepLongestSum <= timeBound + 1e-9, stepLongestSum, timeBound, `the steps' longest messages add up to ${stepLongestSum} elements`,
+  ));
+  checks.push(checkStageOneExact(m, s, { C, R, r, s: cs }));
+  if (s.chunks) checks.push(checkStageTwoEven(s, { C, R, r, s: cs }));
   let peakBound = 2 * cs * cs * (L / p) + diagMax;
   if (!divisible) {
     let worst = 0;
