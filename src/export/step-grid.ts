@@ -1,5 +1,6 @@
 /** The step x sender grid of one stage (004 fig. 10): each cell the receiver, "X" for a stall, null for nothing; as text and SVG. */
 import { fail } from "../model/errors.js";
+import { nodeArray } from "../model/node-array.js";
 import type { Schedule } from "../model/schedule.js";
 
 /** One cell: the receiver of the sender's transfer in that step, "X" for a stall, null when idle. */
@@ -19,15 +20,10 @@ export interface StepGrid {
 
 /**
  * Nodes of row `row` of the four-stage node array (004 sec 3.2.2 A): C = ceil(sqrt P) nodes per row,
- * or floor(sqrt P) when P mod C > ceil(P / C) - 1 (the rearrangement); row-major, cut at P.
+ * or floor(sqrt P) when the array is rearranged (P = ceil(sqrt P) floor(sqrt P) - 1); row-major, cut at P.
  */
 export function nodeArrayRow(p: number, row: number): number[] {
-  let f = Math.floor(Math.sqrt(p));
-  while (f * f > p) f--;
-  while ((f + 1) * (f + 1) <= p) f++;
-  let cols = f * f === p ? f : f + 1;
-  if (p % cols > 0 && p % cols > Math.ceil(p / cols) - 1) cols = f;
-  const rows = Math.ceil(p / cols);
+  const { cols, rows } = nodeArray(p);
   if (!Number.isInteger(row) || row < 0 || row >= rows) {
     throw fail("show", "BAD_OPTION", `--row must be in 0..${rows - 1} (P = ${p} has ${rows} rows of ${cols} nodes), got ${row}`, { field: "row" });
   }

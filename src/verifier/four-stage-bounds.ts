@@ -2,6 +2,7 @@
 import type { CommMatrix } from "../model/matrix.js";
 import type { MatrixStats } from "../model/matrix-stats.js";
 import type { Schedule } from "../model/schedule.js";
+import { checkStageOneExact, checkStageTwoEven } from "./four-stage-distribute.js";
 import { check, type Check } from "./report.js";
 
 /** The node array of 004 sec 3.2 as the verifier derives it (from the paper, not from the planner). */
@@ -42,6 +43,11 @@ const SRC = "004 sec 3.2.4";
  *    C-Distribute (< 1 per destination): I: + 3f; II: + 3 f n1 / N + P;
  *    III: + w (3g / N_min + R); IV: + n (3g / N_min + R), n = C or C + 1.
  *  - steps, Theorem 2: I, III <= C + 1 (C when r = 0); II, IV <= R; all four <= 4 ceil(sqrt P) + 2.
+ *  - time, Theorem 2: sum over steps of the step's longest message <= 4 (ceil(sqrt P) + 1) ceil(sqrt P) L/P
+ *    (general: sum over stages of step bound x longest bound); traffic, Table 3: elements one node
+ *    sends <= 4 ceil(sqrt P)^2 L/P (general: L + the received-volume bounds of stages I-III).
+ *  - Stage I exactly as fig. 11 counts it; Stage II an even split of what Stage I delivered
+ *    (payload plans; four-stage-distribute.ts).
  *  - peak elements held by a node, Theorem 1: <= 2 ceil(sqrt P)^2 L/P + the largest diagonal entry
  *    (diagonal elements stay put); general matrices use the sum of two consecutive stages'
  *    received-volume bounds instead.
@@ -78,7 +84,7 @@ export function checkFourStage(m: CommMatrix, s: Schedule, stats: MatrixStats, p
   };
   const tag = divisible ? "P divides every M[i][j]" : "general matrix, with rounding residuals";
   const recv = new Uint32Array(p), longest = new Float64Array(p);
-  let totalSteps = 0;
+  let totalSteps = 0, stepLongestSum = 0, derivedTime = 0;
   const received: number[] = [L];
   s.stages.forEach((stage, k) => {
     recv.fill(0);
@@ -101,11 +107,43 @@ export function checkFourStage(m: CommMatrix, s: Schedule, stats: MatrixStats, p
     checks.push(check(`four-stage-${roman}-received`, `stage ${roman}: messages received per node <= Lemma 1 (C = ${C}, R = ${R}, r = ${r})`, `${SRC} Lemma 1`, recvOk, worstRecv, Math.max(recvBound(k, false), recvBound(k, true)), recvWitness));
     checks.push(check(`four-stage-${roman}-longest`, `stage ${roman}: longest message received <= Lemma 3 / Table 2 (${tag})`, `${SRC} Lemma 3, Table 2`, longOk, worstLong, Math.max(longBound(k, false), r > 0 ? longBound(k, true) : 0), longWitness));
     const stepBound = k % 2 === 0 ? C + (r > 0 ? 1 : 0) : R;
+    derivedTime += stepBound * Math.max(longBound(k, false), r > 0 ? longBound(k, true) : 0);
+    for (let step = stage.firstStep; step < stage.firstStep + stage.stepCount; step++) {
+      let mx = 0;
+      for (let x = s.stepStart[step]!; x < s.stepStart[step + 1]!; x++) if (s.size[x]! > mx) mx = s.size[x]!;
+      stepLongestSum += mx;
+    }
     checks.push(check(`four-stage-${roman}-steps`, `stage ${roman}: steps <= ${stepBound}`, `${SRC} Theorem 2; sec 3.2.2 B`, stage.stepCount <= stepBound, stage.stepCount, stepBound, `${stage.stepCount} steps`));
     totalSteps += stage.stepCount;
     received.push(Math.max(recvBound(k, false) * longBound(k, false), r > 0 ? recvBound(k, true) * longBound(k, true) : 0));
   });
   checks.push(check("four-stage-start-ups", "steps (start-ups) in all four stages <= 4 ceil(sqrt P) + 2", `${SRC} Theorem 2, Table 3`, totalSteps <= 4 * cs + 2, totalSteps, 4 * cs + 2, `${totalSteps} steps`));
+  const timeBound = divisible ? (4 * (cs + 1) * cs * L) / p : derivedTime;
+  checks.push(check(
+    "four-stage-time",
+    divisible
+      ? "traffic term of the blocking time (sum over steps of the step's longest message) <= Theorem 2's 4 (ceil(sqrt P) + 1) ceil(sqrt P) L_max / P"
+      : "traffic term of the blocking time (sum over steps of the step's longest message) <= sum over stages of steps x longest-message bound (general matrix)",
+    `${SRC} Theorem 2 (Table 3's 4 ceil(sqrt P)^2 L_max / P is exceeded: docs/algorithms/four-stage.md)`,
+    stepLongestSum <= timeBound + 1e-9, stepLongestSum, timeBound, `the steps' longest messages add up to ${stepLongestSum} elements`,
+  ));
+  // Table 3's "total traffic": elements a node sends over the four stages (local copies included);
+  // a node sends in stage k what it received in stage k - 1 (stage I: its row, <= L)
+  const sent = new Float64Array(p);
+  for (let x = 0; x < s.transferCount; x++) sent[s.src[x]!] = sent[s.src[x]!]! + s.size[x]!;
+  let traffic = 0, trafficNode = 0;
+  for (let u = 0; u < p; u++) if (sent[u]! > traffic) { traffic = sent[u]!; trafficNode = u; }
+  const trafficBound = divisible ? (4 * cs * cs * L) / p : received[0]! + received[1]! + received[2]! + received[3]!;
+  checks.push(check(
+    "four-stage-traffic",
+    divisible
+      ? "elements one node sends over the four stages <= Table 3's 4 ceil(sqrt P)^2 L_max / P"
+      : "elements one node sends over the four stages <= its row plus the received-volume bounds of stages I-III (general matrix)",
+    `${SRC} Table 3 (total traffic); Theorem 1's per-stage volume`,
+    traffic <= trafficBound + 1e-9, traffic, trafficBound, `node ${trafficNode} sends ${traffic} elements`,
+  ));
+  checks.push(checkStageOneExact(m, s, { C, R, r, s: cs }));
+  if (s.chunks) checks.push(checkStageTwoEven(s, { C, R, r, s: cs }));
   let peakBound = 2 * cs * cs * (L / p) + diagMax;
   if (!divisible) {
     let worst = 0;

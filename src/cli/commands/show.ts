@@ -26,7 +26,7 @@ export function registerShow(program: Command, ctx: CliContext): void {
     .argument("<schedule>", "schedule JSON, - for stdin")
     .description("print the step x sender grid of one stage (each cell the receiver, X a stall, . idle), as in 004 figure 10")
     .option("--stage <k>", "stage number, 1-based (stage I is 1)", "1")
-    .option("--row <r>", "0-based row of the ceil(sqrt P)-wide node array: its nodes, plus outside nodes sending into it in this stage")
+    .option("--row <r>", "0-based row of the four-stage node array (C = ceil(sqrt P) columns, floor(sqrt P) when P = ceil(sqrt P) floor(sqrt P) - 1): its nodes, plus outside nodes sending into it in this stage")
     .option("--nodes <list>", "senders to show, e.g. 16-23,58 (default: every node active in the stage)")
     .option("--svg <file>", "also draw the grid as SVG to FILE (- for stdout instead of the text)")
     .option("--json", "machine-readable output")

@@ -36,38 +36,3 @@ export function cDistribute(n: number, j: number, h: number, out: Float64Array):
   const q = Math.floor(h / n), rem = h - q * n, s = j % n;
   for (let k = 0; k < n; k++) out[k] = q + ((k - s + n) % n < rem ? 1 : 0);
 }
-
-/** rDistribute for every destination of a holdings row at once: out[c * P + j] (zeroed by the caller). */
-export function rDistributeRow(a: NodeArray, row: Float64Array, out: Float64Array): void {
-  const P = a.p, C = a.cols;
-  const wBase = Math.floor(P / C), wExtra = P % C;
-  for (let j = 0; j < P; j++) {
-    const h = row[j]!;
-    if (h === 0) continue;
-    const q = Math.floor(h / P), rem = h - q * P;
-    const s = j % C;
-    const len1 = Math.min(rem, P - s), len2 = rem - len1;
-    const base = Math.floor(len1 / C) + Math.floor(len2 / C);
-    if (q > 0 || base > 0) for (let c = 0; c < C; c++) out[c * P + j] = q * (wBase + (c < wExtra ? 1 : 0)) + base;
-    for (let x = 0, n = len1 % C, k = s; x < n; x++) {
-      out[k * P + j] = out[k * P + j]! + 1;
-      if (++k === C) k = 0;
-    }
-    for (let k = 0, n = len2 % C; k < n; k++) out[k * P + j] = out[k * P + j]! + 1;
-  }
-}
-
-/** cDistribute over a column of n nodes for every destination of a holdings row: out[k * p + j] (zeroed by the caller). */
-export function cDistributeRow(n: number, row: Float64Array, out: Float64Array): void {
-  const p = row.length;
-  for (let j = 0; j < p; j++) {
-    const h = row[j]!;
-    if (h === 0) continue;
-    const q = Math.floor(h / n), rem = h - q * n;
-    if (q > 0) for (let k = 0; k < n; k++) out[k * p + j] = q;
-    for (let x = 0, k = j % n; x < rem; x++) {
-      out[k * p + j] = out[k * p + j]! + 1;
-      if (++k === n) k = 0;
-    }
-  }
-}

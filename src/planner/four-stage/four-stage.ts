@@ -3,7 +3,8 @@ import type { CommMatrix } from "../../model/matrix.js";
 import { ScheduleBuilder, type Rearrange, type Schedule } from "../../model/schedule.js";
 import { expectNoParams, planHeader } from "../plan-header.js";
 import type { Planner, PlanOptions } from "../types.js";
-import { cDistribute, cDistributeRow, rDistribute, rDistributeRow } from "./distribute.js";
+import { cDistribute, rDistribute } from "./distribute.js";
+import { routeCDistribute, routeRDistribute } from "./distribute-stage.js";
 import { columnSize, nodeArray, rowTarget, type NodeArray } from "./node-array.js";
 import { fail } from "../../model/errors.js";
 import { rowAction, rowStageSteps, stallStep, type StallRule } from "./priority-schedule.js";
@@ -15,7 +16,7 @@ export function fourStageRules(a: NodeArray): StageRule[] {
   const colTarget = (u: number, k: number): number => k * C + (u % C);
   return [
     // Stage I: R-Distribute, then R-Comm along rows (pseudo-node messages to the complete rows)
-    { buckets: C, target: (u, k) => rowTarget(a, u, k), split: (_u, j, h, out) => rDistribute(a, j, h, out), splitRow: (_u, row, out) => rDistributeRow(a, row, out) },
+    { buckets: C, target: (u, k) => rowTarget(a, u, k), split: (_u, j, h, out) => rDistribute(a, j, h, out) },
     // Stage II: C-Distribute, then C-Comm along columns
     {
       buckets: R,
@@ -24,7 +25,6 @@ export function fourStageRules(a: NodeArray): StageRule[] {
         out.fill(0);
         cDistribute(columnSize(a, u % C), j, h, out);
       },
-      splitRow: (u, row, out) => cDistributeRow(columnSize(a, u % C), row, out),
     },
     // Stage III: C-Collect (by destination column), then R-Comm along rows
     { buckets: C, target: (u, k) => rowTarget(a, u, k), split: (_u, j, h, out) => { out.fill(0); out[j % C] = h; }, bucketOf: (j) => j % C },
@@ -105,6 +105,8 @@ function plan(m: CommMatrix, opts: PlanOptions): Schedule {
   rules.forEach((rule, k) => {
     let msgs: StageMessages;
     if (pieces) ({ next: pieces, msgs } = routePieces(p, pieces, rule));
+    else if (k === 0) ({ next: counts, msgs } = routeRDistribute(a, counts!));
+    else if (k === 1) ({ next: counts, msgs } = routeCDistribute(a, counts!));
     else ({ next: counts, msgs } = routeCounts(p, counts!, rule));
     const st = STAGES[k]!;
     b.stage(st.name, st.rearrange);

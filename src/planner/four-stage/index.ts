@@ -2,4 +2,6 @@
 export { fourStage, fourStageRules } from "./four-stage.js";
 export { nodeArray, columnSize, rowTarget, isqrt, type NodeArray } from "./node-array.js";
 export { stallStep, rowAction, rowStageSteps } from "./priority-schedule.js";
-export { rDistribute, cDistribute, rDistributeRow, cDistributeRow } from "./distribute.js";
+export { rDistribute, cDistribute } from "./distribute.js";
+export { routeRDistribute, routeCDistribute, type RoutedStage } from "./distribute-stage.js";
+export { routeCounts, type StageRule, type StageMessages } from "./stage-router.js";

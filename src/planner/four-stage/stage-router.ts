@@ -11,11 +11,6 @@ export interface StageRule {
   split(u: number, j: number, h: number, out: Float64Array): void;
   /** For a collect stage: the one bucket that takes everything for destination j (split then need not run). */
   readonly bucketOf?: (j: number) => number;
-  /**
-   * Fast path of `split` for a whole holdings row (same counts): fills out[k * p + j] for every
-   * bucket k and destination j from row[j] (out is zeroed by the caller).
-   */
-  readonly splitRow?: (u: number, row: Float64Array, out: Float64Array) => void;
 }
 
 /** Message sizes of a stage: size[u * buckets + k]. */
@@ -24,33 +19,16 @@ export interface StageMessages {
   readonly size: Float64Array;
 }
 
-/** Message level: routes the P x P holdings matrix `hold` (node, destination) through a stage. */
+/** Message level: routes the P x P holdings matrix `hold` (node, destination) through a stage, one split per (node, destination). */
 export function routeCounts(p: number, hold: Float64Array, rule: StageRule): { next: Float64Array; msgs: StageMessages } {
   const K = rule.buckets;
   const size = new Float64Array(p * K);
   const next = new Float64Array(p * p);
   const out = new Float64Array(K);
   const targets = new Int32Array(K);
-  const byBucket = rule.splitRow ? new Float64Array(K * p) : null;
   for (let u = 0; u < p; u++) {
     for (let k = 0; k < K; k++) targets[k] = rule.target(u, k);
     const row = u * p;
-    if (byBucket) {
-      // bucket-major scratch (cache-resident), then one sequential pass per target row of `next`
-      byBucket.fill(0);
-      rule.splitRow!(u, hold.subarray(row, row + p), byBucket);
-      for (let k = 0; k < K; k++) {
-        const from = k * p, to = targets[k]! * p;
-        let sum = 0;
-        for (let j = 0; j < p; j++) {
-          const n = byBucket[from + j]!;
-          sum += n;
-          next[to + j] = next[to + j]! + n;
-        }
-        size[u * K + k] = size[u * K + k]! + sum;
-      }
-      continue;
-    }
     for (let j = 0; j < p; j++) {
       const h = hold[row + j]!;
       if (h === 0) continue;
@@ -115,6 +93,12 @@ export function routePieces(p: number, pieces: Pieces, rule: StageRule): { next:
   const K = rule.buckets;
   const n = pieces.holder.length;
   const order = sortByKey(pieces.holder, p, sortByKey(pieces.dest, p, null));
+  if (rule.bucketOf) {
+    // a collect stage: every piece goes whole into the one bucket of its destination
+    const key = new Uint32Array(n);
+    for (let x = 0; x < n; x++) key[x] = pieces.holder[x]! * K + rule.bucketOf(pieces.dest[x]!);
+    return gatherChunks(p, rule, key, sortByKey(key, p * K, order), pieces);
+  }
   const cKey = growU32(n * 2), cOrigin = growU32(n * 2), cDest = growU32(n * 2), cOffset = growF64(n * 2), cCount = growF64(n * 2);
   const out = new Float64Array(K);
   let g = 0;
@@ -144,22 +128,29 @@ export function routePieces(p: number, pieces: Pieces, rule: StageRule): { next:
     g = e;
   }
   const key = cKey.toArray();
-  const corder = sortByKey(key, p * K, null);
-  const m = key.length;
+  const cut = { origin: cOrigin.toArray(), dest: cDest.toArray(), offset: cOffset.toArray(), count: cCount.toArray() };
+  return gatherChunks(p, rule, key, sortByKey(key, p * K, null), cut);
+}
+
+/** Lays out chunks (arrays indexed by chunk, key[i] = node * buckets + bucket) message by message in the order `corder`. */
+function gatherChunks(p: number, rule: StageRule, key: Uint32Array, corder: Uint32Array, c: Omit<Pieces, "holder">): { next: Pieces; msgs: StageChunks } {
+  const K = rule.buckets;
+  const m = corder.length;
+  const target = new Uint32Array(p * K);
+  for (let u = 0; u < p; u++) for (let k = 0; k < K; k++) target[u * K + k] = rule.target(u, k);
   const start = new Uint32Array(p * K + 1);
   const size = new Float64Array(p * K);
   const origin = new Uint32Array(m), dest = new Uint32Array(m), offset = new Float64Array(m), count = new Float64Array(m), holder = new Uint32Array(m);
-  const co = cOrigin.toArray(), cd = cDest.toArray(), cf = cOffset.toArray(), cc = cCount.toArray();
   for (let t = 0; t < m; t++) {
     const i = corder[t]!;
     const kk = key[i]!;
     start[kk + 1]!++;
-    size[kk] = size[kk]! + cc[i]!;
-    origin[t] = co[i]!;
-    dest[t] = cd[i]!;
-    offset[t] = cf[i]!;
-    count[t] = cc[i]!;
-    holder[t] = rule.target(Math.floor(kk / K), kk % K);
+    size[kk] = size[kk]! + c.count[i]!;
+    origin[t] = c.origin[i]!;
+    dest[t] = c.dest[i]!;
+    offset[t] = c.offset[i]!;
+    count[t] = c.count[i]!;
+    holder[t] = target[kk]!;
   }
   for (let kk = 0; kk < p * K; kk++) start[kk + 1] = start[kk + 1]! + start[kk]!;
   return { next: { holder, origin, dest, offset, count }, msgs: { buckets: K, size, start, origin, dest, offset, count } };

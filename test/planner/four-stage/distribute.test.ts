@@ -1,7 +1,8 @@
 /** R-Distribute and C-Distribute against fig. 11 of 004 element by element. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { cDistribute, cDistributeRow, nodeArray, rDistribute, rDistributeRow } from "../../../src/planner/four-stage/index.js";
+import { cDistribute, fourStageRules, nodeArray, rDistribute, routeCDistribute, routeCounts, routeRDistribute } from "../../../src/planner/four-stage/index.js";
+import { createRng } from "../../../src/model/rng.js";
 
 describe("004 fig. 11 distribution counters", () => {
   it("R-Distribute: element t for node j goes to bucket ((j mod C + t) mod P) mod C", () => {
@@ -25,22 +26,28 @@ describe("004 fig. 11 distribution counters", () => {
   });
 });
 
-describe("the row-wise fast paths give the per-destination counts", () => {
-  it("rDistributeRow and cDistributeRow equal rDistribute and cDistribute for every destination", () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 60 }), fc.array(fc.integer({ min: 0, max: 400 }), { minLength: 60, maxLength: 60 }), fc.integer({ min: 1, max: 9 }), (p, vals, n) => {
-      const a = nodeArray(p), row = Float64Array.from(vals.slice(0, p));
-      const byRow = new Float64Array(a.cols * p), one = new Float64Array(a.cols);
-      rDistributeRow(a, row, byRow);
-      for (let j = 0; j < p; j++) {
-        rDistribute(a, j, row[j]!, one);
-        for (let c = 0; c < a.cols; c++) expect(byRow[c * p + j]).toBe(one[c]);
+/** Random holdings: each (node, destination) amount non-zero with probability `density`, up to maxEntry. */
+function holdings(p: number, seed: number, density: number, maxEntry: number): Float64Array {
+  const rng = createRng(seed);
+  const h = new Float64Array(p * p);
+  for (let k = 0; k < p * p; k++) if (rng.next() < density) h[k] = 1 + Math.floor(rng.next() * maxEntry);
+  return h;
+}
+
+describe("the closed-form Stage I and II routers give the per-destination counters' holdings and sizes", () => {
+  it("routeRDistribute and routeCDistribute equal routeCounts with fig. 11's split per (node, destination)", () => {
+    const cases: [number, number, number][] = [];
+    for (let p = 1; p <= 130; p++) cases.push([p, 0.3, p < 40 ? 3 * p : 1000]);
+    for (const p of [143, 168, 255, 300]) cases.push([p, 0.5, 2 ** 40]);
+    for (const [p, density, maxEntry] of cases) {
+      const a = nodeArray(p), rules = fourStageRules(a);
+      const hold = holdings(p, p * 13 + 1, density, maxEntry);
+      for (const [k, fast] of [[0, routeRDistribute(a, hold)], [1, routeCDistribute(a, hold)]] as const) {
+        const ref = routeCounts(p, hold, rules[k]!);
+        expect(fast.msgs.buckets).toBe(ref.msgs.buckets);
+        expect(Array.from(fast.msgs.size), `P = ${p}, stage ${k + 1}: sizes`).toEqual(Array.from(ref.msgs.size));
+        expect(Array.from(fast.next), `P = ${p}, stage ${k + 1}: holdings`).toEqual(Array.from(ref.next));
       }
-      const cRow = new Float64Array(n * p), cOne = new Float64Array(n);
-      cDistributeRow(n, row, cRow);
-      for (let j = 0; j < p; j++) {
-        cDistribute(n, j, row[j]!, cOne);
-        for (let k = 0; k < n; k++) expect(cRow[k * p + j]).toBe(cOne[k]);
-      }
-    }), { numRuns: 200 });
+    }
   });
 });

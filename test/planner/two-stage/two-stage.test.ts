@@ -112,6 +112,35 @@ describe("two-stage: verifies at payload level", () => {
   });
 });
 
+describe("two-stage: every P from 1 to 128 at payload level (issue 5, done-when)", () => {
+  it("random (entries 0..3, density 0.1) and divisible (entries P * {0, 1}, about one per row), with and without reshuffle", () => {
+    for (let p = 1; p <= 128; p++) {
+      for (const divisible of [false, true]) {
+        const rng = createRng(4 * p + (divisible ? 1 : 0));
+        const d = new Float64Array(p * p);
+        for (let k = 0; k < p * p; k++) if (rng.next() < (divisible ? 1 / p : 0.1)) d[k] = divisible ? p : rng.int(4);
+        const m = matrixFromData(p, d);
+        const st = matrixStats(m);
+        for (const reshuffle of [false, true]) {
+          const schedule = p % 2 === 0 ? "linear-permutation" : "shift";
+          const s = plan(m, "two-stage", { payload: true, seed: p, params: { reshuffle, schedule } });
+          const r = verifySchedule(m, s);
+          if (!r.ok) throw new Error(`P = ${p}, ${divisible ? "divisible" : "random"}, reshuffle ${reshuffle}: ${failing(r).join("; ")}`);
+          expect(checkOf(r, "two-stage-1-longest").bound).not.toBeNull();
+          // divisible: every stage-1 message from i carries exactly r_i / p (000 sec 6.1 without residuals)
+          if (divisible) {
+            const st1 = s.stages[0]!, vol = new Float64Array(p * p);
+            for (let x = s.stepStart[st1.firstStep]!; x < s.stepStart[st1.firstStep + st1.stepCount]!; x++) vol[s.src[x]! * p + s.dst[x]!] = vol[s.src[x]! * p + s.dst[x]!]! + s.size[x]!;
+            const wrong: string[] = [];
+            for (let i = 0; i < p; i++) for (let k = 0; k < p; k++) if (k !== i && vol[i * p + k]! > 0 && vol[i * p + k] !== st.rowTraffic[i]! / p) wrong.push(`${i} -> ${k}: ${vol[i * p + k]}`);
+            expect(wrong).toEqual([]);
+          }
+        }
+      }
+    }
+  });
+});
+
 describe("two-stage: the bounds of 000 sec 6", () => {
   it("equal-traffic matrices: stage-1 messages are floor or ceil of t/p, stage-2 in [t/p - p, t/p + p]", () => {
     fc.assert(fc.property(fc.integer({ min: 2, max: 48 }), fc.nat(), fc.integer({ min: 1, max: 8 }), fc.boolean(), (p, seed, cycles, reshuffle) => {

@@ -1,0 +1,134 @@
+/** The four-stage checks that go beyond the per-stage bounds: Theorem 2's time term, fig. 11's exact Stage I, Stage II's even split. */
+import { describe, expect, it } from "vitest";
+import { matrixDigest, matrixFromData, type CommMatrix } from "../../../src/model/matrix.js";
+import { matrixStats } from "../../../src/model/matrix-stats.js";
+import { ScheduleBuilder, type Schedule } from "../../../src/model/schedule.js";
+import { generatePattern } from "../../../src/patterns/index.js";
+import { isqrt } from "../../../src/planner/four-stage/index.js";
+import { plan } from "../../../src/planner/index.js";
+import { verifySchedule } from "../../../src/verifier/index.js";
+
+const checkOf = (m: CommMatrix, s: Schedule, id: string) => {
+  const c = verifySchedule(m, s).checks.find((x) => x.id === id);
+  if (!c) throw new Error(`no check ${id}`);
+  return c;
+};
+
+/** Copies a message-level schedule, each transfer's size (or removal, at 0) given by `size`, each step split in two when `split`. */
+function rebuild(s: Schedule, size: (x: number, stage: number) => number, split = false): Schedule {
+  const b = new ScheduleBuilder({ p: s.p, algorithm: s.algorithm, params: s.params, seed: s.seed, elementBytes: s.elementBytes, matrixDigest: s.matrixDigest }, false);
+  s.stages.forEach((st, k) => {
+    b.stage(st.name, st.rearrange);
+    for (let step = st.firstStep; step < st.firstStep + st.stepCount; step++) {
+      const a0 = s.stepStart[step]!, a1 = s.stepStart[step + 1]!, mid = split ? (a0 + a1) >> 1 : a1;
+      for (const [from, to] of [[a0, mid], [mid, a1]] as const) {
+        if (from === to) continue;
+        b.step();
+        for (let x = from; x < to; x++) if (size(x, k) > 0) b.transfer(s.src[x]!, s.dst[x]!, size(x, k));
+      }
+    }
+  });
+  return b.build();
+}
+
+describe("four-stage-time (Theorem 2: sum over steps of the step's longest message) and four-stage-traffic (Table 3: elements a node sends)", () => {
+  it("both hold on the uniform divisible matrices P = 2..300; Table 3's 4 ceil(sqrt P)^2 L/P bounds the traffic but not the time term (exceeded at 136 P)", () => {
+    const exceeded: number[] = [];
+    for (let p = 2; p <= 300; p++) {
+      const m = generatePattern("uniform", p, { size: p }, 1);
+      const r = verifySchedule(m, plan(m, "four-stage"));
+      const time = r.checks.find((c) => c.id === "four-stage-time")!, traffic = r.checks.find((c) => c.id === "four-stage-traffic")!;
+      const s = isqrt(p).ceil, L = matrixStats(m).lMax;
+      expect([time.holds, traffic.holds], `P = ${p}`).toEqual([true, true]);
+      expect(time.bound).toBe((4 * (s + 1) * s * L) / p);
+      expect(traffic.bound).toBe((4 * s * s * L) / p);
+      if (s * s === p) expect(traffic.measured, `P = ${p}: tight on perfect squares`).toBe(traffic.bound);
+      if (time.measured! > (4 * s * s * L) / p) exceeded.push(p);
+    }
+    expect(exceeded.length).toBe(136);
+    expect(exceeded.slice(0, 4)).toEqual([3, 7, 8, 13]);
+  });
+  it("P = 3 and P = 7: the counterexamples to Table 3 recorded in the docs", () => {
+    for (const [p, measured, table3] of [[3, 44, 32], [7, 276, 216]] as const) {
+      const m = generatePattern("uniform", p, { size: p }, 1);
+      const s = isqrt(p).ceil, L = matrixStats(m).lMax;
+      expect((4 * s * s * L) / p).toBe(table3);
+      expect(checkOf(m, plan(m, "four-stage"), "four-stage-time").measured).toBe(measured);
+    }
+  });
+  it("fails when the steps are split in two (same messages, twice the steps)", () => {
+    const m = generatePattern("uniform", 61, { size: 61 }, 1);
+    const s = plan(m, "four-stage");
+    const c = checkOf(m, rebuild(s, (x) => s.size[x]!, true), "four-stage-time");
+    expect(c.holds).toBe(false);
+    expect(c.measured!).toBeGreaterThan(c.bound!);
+  });
+});
+
+describe("four-stage-I-exact: Stage I message sizes are fig. 11's counts", () => {
+  it("catches a Stage I without the counter initialisation that the analytic bound lets through (uniform size 1, P = 61)", () => {
+    const p = 61, C = 8;
+    const m = generatePattern("uniform", p, { size: 1 }, 1);
+    const s = plan(m, "four-stage");
+    expect(checkOf(m, s, "four-stage-I-exact").holds).toBe(true);
+    // counters from 0 instead of j mod C: element t for node j goes to bucket (t mod P) mod C
+    const noInit = new Float64Array(p * C);
+    for (let u = 0; u < p; u++) for (let j = 0; j < p; j++) if (j !== u) for (let t = 0; t < m.data[u * p + j]!; t++) noInit[u * C + ((t % p) % C)]!++;
+    const bad = rebuild(s, (x, k) => (k === 0 ? noInit[s.src[x]! * C + (s.dst[x]! % C)]! : s.size[x]!));
+    const exact = checkOf(m, bad, "four-stage-I-exact");
+    expect(exact.holds).toBe(false);
+    expect(exact.witness).toMatch(/fig. 11/);
+    // the per-stage bound of Lemma 3 with residuals does not see it
+    expect(checkOf(m, bad, "four-stage-I-longest").holds).toBe(true);
+  });
+  it("catches a message sent to the wrong node of the right column", () => {
+    const m = generatePattern("uniform", 18, { size: 3 }, 1); // fig. 8: C = 5, R = 4, r = 3
+    const s = plan(m, "four-stage");
+    const b = new ScheduleBuilder({ p: 18, algorithm: "four-stage", params: {}, seed: 1, elementBytes: m.elementBytes, matrixDigest: matrixDigest(m) }, false);
+    s.stages.forEach((stage, k) => {
+      b.stage(stage.name, stage.rearrange);
+      for (let step = stage.firstStep; step < stage.firstStep + stage.stepCount; step++) {
+        b.step();
+        for (let x = s.stepStart[step]!; x < s.stepStart[step + 1]!; x++) {
+          // node 15 (incomplete row, column 0) sends its pseudo-column 4 bucket to node 14 (row 2) instead of node 4 (row 0)
+          const dst = k === 0 && s.src[x] === 15 && s.dst[x] === 4 ? 14 : s.dst[x]!;
+          b.transfer(s.src[x]!, dst, s.size[x]!);
+        }
+      }
+    });
+    const c = checkOf(m, b.build(), "four-stage-I-exact");
+    expect(c.holds).toBe(false);
+    expect(c.witness).toMatch(/node 15 sends to 14/);
+  });
+});
+
+describe("four-stage-II-even: Stage II splits what Stage I delivered evenly over the column (payload plans)", () => {
+  it("holds on real plans and catches a node that keeps its holdings instead of C-Distributing them (P = 4)", () => {
+    // M[0][3] = 4: Stage I puts 2 elements at node 0 and 2 at node 1 (fig. 11); Stage II should send 1 + 1 from each
+    const m = matrixFromData(4, Float64Array.from([0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]));
+    expect(checkOf(m, plan(m, "four-stage", { payload: true }), "four-stage-II-even").holds).toBe(true);
+    const b = new ScheduleBuilder({ p: 4, algorithm: "four-stage", params: {}, seed: 1, elementBytes: m.elementBytes, matrixDigest: matrixDigest(m) }, true);
+    const send = (u: number, v: number, offset: number, count: number): void => {
+      b.transfer(u, v, count);
+      b.chunk(0, 3, offset, count);
+    };
+    b.stage("I", "distribute").step();
+    send(0, 1, 0, 2);
+    b.step();
+    send(0, 0, 2, 2);
+    b.stage("II", "distribute").step();
+    send(0, 0, 2, 2); // keeps both instead of 1 to itself and 1 to node 2
+    send(1, 3, 0, 2); // sends both to node 3
+    b.stage("III", "collect").step();
+    send(0, 1, 2, 2);
+    b.step();
+    send(3, 3, 0, 2);
+    b.stage("IV", "collect").step();
+    send(1, 3, 2, 2);
+    const s = b.build();
+    expect(checkOf(m, s, "delivery").holds).toBe(true);
+    const c = checkOf(m, s, "four-stage-II-even");
+    expect(c.holds).toBe(false);
+    expect(c.witness).toMatch(/node 0 sends 2 elements to 0; an even split of what it received in stage I gives 1..1/);
+  });
+});
