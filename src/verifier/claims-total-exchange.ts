@@ -40,11 +40,43 @@ export function teLowerBound(p: number, t: number): number {
   return p <= 1 || t === 0 ? 0 : Math.ceil(t / (p - 1));
 }
 
+/**
+ * Relay bound: the fewest R with sum over pairs u != v of (R - M[u][v])+ >= 2 * sum of (M[u][v] - R)+.
+ * In R rounds a pair carries at most R elements, so every element beyond R on a pair takes two hops
+ * or more: P (P - 1) R transfers must hold sum(M) + sum((M - R)+). For P <= 2: the largest entry.
+ */
+export function teRelayBound(m: CommMatrix): number {
+  const { p, data } = m;
+  let most = 0;
+  for (let u = 0; u < p; u++) for (let v = 0; v < p; v++) if (u !== v && data[u * p + v]! > most) most = data[u * p + v]!;
+  if (p <= 2) return most;
+  const fits = (r: number): boolean => {
+    let spare = 0, over = 0;
+    for (let u = 0; u < p; u++) {
+      for (let v = 0; v < p; v++) {
+        if (u === v) continue;
+        const x = data[u * p + v]!;
+        if (x > r) over += x - r;
+        else spare += r - x;
+      }
+    }
+    return spare >= 2 * over;
+  };
+  let lo = 0, hi = most;
+  while (lo < hi) {
+    const mid = lo + Math.floor((hi - lo) / 2);
+    if (fits(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
 function roundChecks(m: CommMatrix, s: Schedule, stats: MatrixStats): Check[] {
-  const lb = teLowerBound(m.p, stats.t);
+  const lb = teLowerBound(m.p, stats.t), relay = Math.max(lb, teRelayBound(m));
   return [
     ...checkTeRounds(s),
     atLeast("te-rounds-lower-bound", "rounds >= ceil(t / (P - 1))", "001 sec 3 (each node sends and receives at most N - 1 packets per round)", s.stages.length, lb, `${s.stages.length} rounds cannot move t = ${stats.t} packets of one node`),
+    atLeast("te-rounds-relay-bound", "rounds >= the relay bound (elements beyond R on a pair take two hops: sum (R - M)+ >= 2 sum (M - R)+)", "docs/algorithms/total-exchange.md (relay lower bound)", s.stages.length, relay, `${s.stages.length} rounds leave too few pair slots for the relayed elements`),
   ];
 }
 

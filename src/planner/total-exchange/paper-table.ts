@@ -1,6 +1,13 @@
 /** The table at the end of 001 sec 4: rounds and time/h of "our protocol" and of the direct protocol, transcribed. */
 
-/** One row of 001's table; null where the OCR of the paper lost the number. */
+/** A numeric column of 001's table. */
+export type PaperTeField = "oursRounds" | "oursTimePerH" | "directRounds" | "directTimePerH";
+
+/**
+ * One row of 001's table; null where the OCR of the paper lost the number and its partner too. A
+ * number lost in the text whose partner survives is derived from time/h = rounds * N / h (rounds to
+ * 1 decimal, time/h to 2) and listed in `derived`.
+ */
 export interface PaperTeRow {
   readonly n: number;
   /** h as a multiple of N. */
@@ -9,6 +16,8 @@ export interface PaperTeRow {
   readonly oursTimePerH: number | null;
   readonly directRounds: number | null;
   readonly directTimePerH: number | null;
+  /** Fields not printed (lost in the text) but derived from their partner column. */
+  readonly derived: readonly PaperTeField[];
 }
 
 /** h / N values of the table. */
@@ -27,9 +36,26 @@ const RAW: { readonly [n: number]: readonly Cell[] } = {
   1024: [[8.0, 2.0, 17.3, 4.33], [13.0, 1.63, 24.9, null], [null, null, null, null], [21.7, 1.36, null, null], [38.6, 1.21, null, 1.96], [57.2, 1.14, 88.9, 1.78], [72.0, 1.12, 106.0, 1.66]],
 };
 
-/** The paper's rows as printed (null: lost in the text). */
+/** rounds from time/h (1 decimal) or time/h from rounds (2 decimals); null if both are lost. */
+function fill(rounds: number | null, t: number | null, hOverN: number): [number | null, number | null, boolean, boolean] {
+  if (rounds === null && t !== null) return [Math.round(t * hOverN * 10) / 10, t, true, false];
+  if (t === null && rounds !== null) return [rounds, Math.round((rounds / hOverN) * 100) / 100, false, true];
+  return [rounds, t, false, false];
+}
+
+/** The paper's rows: printed numbers, and lost numbers derived from their partner where it survives (see `derived`). */
 export const PAPER_TE_TABLE: readonly PaperTeRow[] = PAPER_N.flatMap((n) =>
-  RAW[n]!.map((c, k) => ({ n, hOverN: PAPER_H_OVER_N[k]!, oursRounds: c[0], oursTimePerH: c[1], directRounds: c[2], directTimePerH: c[3] })),
+  RAW[n]!.map((c, k) => {
+    const hOverN = PAPER_H_OVER_N[k]!;
+    const [oursRounds, oursTimePerH, dOR, dOT] = fill(c[0], c[1], hOverN);
+    const [directRounds, directTimePerH, dDR, dDT] = fill(c[2], c[3], hOverN);
+    const derived: PaperTeField[] = [];
+    if (dOR) derived.push("oursRounds");
+    if (dOT) derived.push("oursTimePerH");
+    if (dDR) derived.push("directRounds");
+    if (dDT) derived.push("directTimePerH");
+    return { n, hOverN, oursRounds, oursTimePerH, directRounds, directTimePerH, derived };
+  }),
 );
 
 /** The paper's row for (N, h / N), if the table has one. */

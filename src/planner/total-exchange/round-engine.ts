@@ -36,6 +36,38 @@ export function roundLowerBound(p: number, t: number): number {
   return p <= 1 || t === 0 ? 0 : Math.ceil(t / (p - 1));
 }
 
+/**
+ * Relay lower bound: the fewest rounds R >= the node bound with sum over pairs of (R - load)+ >= 2 *
+ * sum of (load - R)+. In R rounds a pair carries at most R packets, so every packet beyond R on a
+ * pair takes at least two hops; N (N - 1) R slots must hold sum(load) + sum((load - R)+). Never above
+ * the max pair load (for P <= 2 nothing can be relayed: the max pair load).
+ */
+export function relayLowerBound(m: CommMatrix): number {
+  const { p: n, data } = m;
+  const { t, maxPair } = relationLoad(m);
+  if (n <= 2) return maxPair;
+  const fits = (r: number): boolean => {
+    let spare = 0, excess = 0;
+    for (let u = 0; u < n; u++) {
+      for (let v = 0; v < n; v++) {
+        if (u === v) continue;
+        const x = data[u * n + v]!;
+        if (x > r) excess += x - r;
+        else spare += r - x;
+      }
+    }
+    return spare >= 2 * excess;
+  };
+  // monotone in R: binary search between the node bound and the max pair load
+  let lo = roundLowerBound(n, t), hi = maxPair;
+  while (lo < hi) {
+    const mid = lo + Math.floor((hi - lo) / 2);
+    if (fits(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
 /** Checks that the matrix can be planned at packet level (every element is one unit packet). */
 export function checkTeMatrix(algorithm: string, m: CommMatrix, explicit: boolean): number {
   if (m.p > MAX_TE_P) throw fail("planner", "UNSUPPORTED", `${algorithm}: P = ${m.p} is larger than ${MAX_TE_P}`, { field: "p" });
@@ -137,6 +169,36 @@ export class RoundEngine {
     head[q] = this.next![id]!;
     if (head[q]! < 0) this.tail![q] = -1;
     return id;
+  }
+
+  /** Packets set aside at their origin by hideAll, per pair (not in `count` or `pending` until revealed). */
+  private hidden: Int32Array | null = null;
+
+  /** Sets every off-diagonal packet aside at its origin (before the first move), for protocols that route a relation in parts. */
+  hideAll(): void {
+    if (this.rounds > 0 || this.nMoves > 0 || this.hidden) throw fail("planner", "BAD_INPUT", "total-exchange: internal error, hideAll after the first move");
+    const n = this.n;
+    this.hidden = new Int32Array(n * n);
+    for (let q = 0; q < n * n; q++) {
+      if (q % (n + 1) === 0) continue;
+      this.hidden[q] = this.count[q]!;
+      this.count[q] = 0;
+    }
+    this.pending = 0;
+  }
+
+  /** Packets of pair q = u * n + w still set aside at u. */
+  hiddenAt(q: number): number {
+    return this.hidden ? this.hidden[q]! : 0;
+  }
+
+  /** Brings back k packets of pair q = u * n + w that hideAll set aside (they are at u, interchangeable with u's others for w). */
+  reveal(q: number, k: number): void {
+    const hid = this.hidden;
+    if (!hid || k < 0 || k > hid[q]!) throw fail("planner", "BAD_INPUT", `total-exchange: internal error, reveal ${k} packets of pair ${q}`);
+    hid[q] = hid[q]! - k;
+    this.count[q] = this.count[q]! + k;
+    this.pending += k;
   }
 
   /** True when the ordered pair u -> v is still free in the current round. */

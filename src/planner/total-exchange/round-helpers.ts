@@ -1,4 +1,5 @@
 /** Round helpers shared by the total-exchange protocols of 001: direct rounds and rounds to chosen next hops. */
+import type { Rng } from "../../model/rng.js";
 import type { RoundEngine } from "./round-engine.js";
 
 /** Packets held away from their destination, grouped by holder: dest[start[u] .. start[u + 1]). */
@@ -57,9 +58,11 @@ export function directRounds(eng: RoundEngine, rounds: number): number {
 /**
  * Sends held packets to the next hops `hop` (one per packet of `held`; hop == holder: the packet
  * stays; hop == destination: delivered) in at most `maxRounds` rounds, one packet per ordered pair
- * per round. Packets that do not fit stay where they are. Returns the rounds used.
+ * per round. Where a (holder, next hop) pair has more packets than rounds, a random subset (`rng`)
+ * goes (001 sec 3.2: "a random subset of k of these messages is routed"); the others stay where
+ * they are. Returns the rounds used.
  */
-export function scatterRounds(eng: RoundEngine, held: Held, hop: Int32Array, maxRounds: number): number {
+export function scatterRounds(eng: RoundEngine, held: Held, hop: Int32Array, maxRounds: number, rng: Rng): number {
   const { n } = eng;
   const { start, dest } = held;
   // counting sort of each holder's packets by next hop
@@ -72,6 +75,18 @@ export function scatterRounds(eng: RoundEngine, held: Held, hop: Int32Array, max
   const sorted = new Int32Array(dest.length);
   for (let u = 0; u < n; u++) for (let x = start[u]!; x < start[u + 1]!; x++) sorted[off[u * n + hop[x]!]!++] = dest[x]!;
   const rounds = Math.min(most, maxRounds);
+  // buckets larger than the rounds: a uniform random subset of `rounds` packets goes first
+  // (partial Fisher-Yates of the bucket; the bucket is otherwise in destination order)
+  for (let q = 0; q < n * n; q++) {
+    const a = cnt[q]!, len = cnt[q + 1]! - a;
+    if (len <= rounds || q % (n + 1) === 0) continue;
+    for (let y = 0; y < rounds; y++) {
+      const z = y + rng.int(len - y);
+      const t = sorted[a + y]!;
+      sorted[a + y] = sorted[a + z]!;
+      sorted[a + z] = t;
+    }
+  }
   for (let r = 0; r < rounds; r++) {
     for (let u = 0; u < n; u++) {
       for (let k = 0; k < n; k++) {

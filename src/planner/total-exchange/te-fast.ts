@@ -95,7 +95,7 @@ export const teFast: TeProtocol = {
       const held = collectHeld(eng);
       const hop = new Int32Array(held.dest.length);
       for (let x = 0; x < hop.length; x++) hop[x] = rng.int(n);
-      step3Rounds += scatterRounds(eng, held, hop, k);
+      step3Rounds += scatterRounds(eng, held, hop, k, rng);
       step3Rounds += directRounds(eng, k);
       h = currentLoad(eng);
       step3Iterations++;

@@ -1,8 +1,8 @@
 /** te-offline (ours): an offline router for total-exchange rounds that knows the whole relation (idle slots carry excess packets, 001 sec 4 idea). */
-import type { CommMatrix } from "../../model/matrix.js";
-import type { Rng } from "../../model/rng.js";
+import { matrixDigest, type CommMatrix } from "../../model/matrix.js";
+import { createRng, type Rng } from "../../model/rng.js";
 import type { TeProtocol } from "./protocol.js";
-import { relationLoad, roundLowerBound, type RoundEngine } from "./round-engine.js";
+import { relationLoad, relayLowerBound, roundLowerBound, type RoundEngine } from "./round-engine.js";
 
 /** An offline plan: R rounds; relayed packets i -> k -> j with their hop-1 and hop-2 rounds. */
 export interface OfflinePlan {
@@ -10,6 +10,10 @@ export interface OfflinePlan {
   readonly lowerBound: number;
   /** R - lower bound: round counts below R that were rejected (aggregate condition or greedy failure). */
   readonly attempts: number;
+  /** The relay lower bound (relayLowerBound): no total-exchange router needs fewer rounds. */
+  readonly relayBound: number;
+  /** Orders tried at the R that succeeded (0: settled for the max pair load). */
+  readonly orderTries: number;
   readonly relayI: Int32Array;
   readonly relayK: Int32Array;
   readonly relayJ: Int32Array;
@@ -165,13 +169,42 @@ function tryRounds(m: CommMatrix, R: number, rng: Rng, candidates: number, stric
     }
     return false;
   };
+  // ejection chain (when the repair fails): put x on an intermediate k with a spare slot on one of
+  // its two pairs, evicting a random relay from the other (full) pair; the evicted relay looks for a
+  // place in the same way, up to `budget` evictions in all
+  let budget = Math.max(1024, 4 * excess);
+  const victims = new Int32Array(Math.max(1, R));
+  const eject = (x0: number): boolean => {
+    let x = x0, last = -1;
+    while (budget-- > 0) {
+      const i = relayI[x]!, j = relayJ[x]!;
+      const k0 = bestK(i, j, -1);
+      if (k0 >= 0) { assign(x, k0); return true; }
+      const lo = open.outLen[i]!, li = open.inLen[j]!;
+      if (lo + li === 0) return false;
+      const r = rng.int(lo + li);
+      const k = r < lo ? open.out[i * n + r]! : open.inn[j * n + r - lo]!;
+      const b = r < lo ? k * n + j : i * n + k; // the full pair
+      if (k === i || k === j || cap[b]! > 0) continue;
+      let cnt = 0;
+      for (let y = head1[b]!; y >= 0 && cnt < victims.length; y = next1[y]!) if (y !== last) victims[cnt++] = y;
+      for (let y = head2[b]!; y >= 0 && cnt < victims.length; y = next2[y]!) if (y !== last) victims[cnt++] = y;
+      if (cnt === 0) continue;
+      const y = victims[rng.int(cnt)]!;
+      release(y);
+      assign(x, k);
+      last = x;
+      x = y;
+    }
+    return false;
+  };
   for (let x = 0; x < excess; x++) {
     const q = list[x]!;
     relayI[x] = Math.floor(q / n);
     relayJ[x] = q % n;
     const k = bestK(relayI[x]!, relayJ[x]!, -1);
     if (k >= 0) assign(x, k);
-    else if (!repair(x)) return null;
+    else if (!repair(x) && !eject(x)) return null;
   }
   // rounds: a pair's first-hop relays take its first rounds 0, 1, ... in the order they were
   // assigned to the pair; its second-hop relays, sorted by arrival (first-hop round + 1), take the
@@ -202,46 +235,42 @@ function tryRounds(m: CommMatrix, R: number, rng: Rng, candidates: number, stric
       hop2Round[r] = t++;
     }
   }
-  return { rounds: R, lowerBound: 0, attempts: 0, relayI, relayK, relayJ, hop1Round, hop2Round };
+  return { rounds: R, lowerBound: 0, attempts: 0, relayBound: 0, orderTries: 0, relayI, relayK, relayJ, hop1Round, hop2Round };
+}
+
+/** A seed for te-offline's internal random stream: the matrix digest (the user's seed plays no part). */
+function matrixSeed(m: CommMatrix): number {
+  return Number.parseInt(matrixDigest(m).slice(0, 8), 16) >>> 0;
 }
 
 /**
  * Plans the fewest rounds R (from the lower bound up) for which a greedy assignment routes every
  * packet beyond R on a pair through an intermediate k with spare slots on i -> k and k -> j:
  * a pair's first-hop relays take its first rounds, its second-hop relays the earliest rounds after
- * their arrival, its direct packets the rest. R = max pair load always succeeds (nothing to relay).
+ * their arrival, its direct packets the rest. Each R gets `orders` random orders of the excess
+ * packets (strict rule, then relaxed) before R + 1. Deterministic: the random stream is seeded by
+ * the matrix digest. R = max pair load always succeeds (nothing to relay).
  */
-export function planOffline(m: CommMatrix, rng: Rng, candidates = 4): OfflinePlan {
+export function planOffline(m: CommMatrix, candidates = 4, orders = DEFAULT_ORDERS): OfflinePlan {
   const n = m.p;
   const { t, maxPair } = relationLoad(m);
   const lowerBound = roundLowerBound(n, t);
-  // aggregate necessary condition: every relayed packet needs two spare slots (monotone in R: binary search)
-  const feasible = (r: number): boolean => {
-    if (n <= 2) return false;
-    let spare = 0, excess = 0;
-    for (let u = 0; u < n; u++) for (let v = 0; v < n; v++) {
-      if (u === v) continue;
-      const x = m.data[u * n + v]!;
-      if (x > r) excess += x - r;
-      else spare += r - x;
-    }
-    return spare >= 2 * excess;
-  };
-  let lo = lowerBound, hi = maxPair;
-  while (lo < hi) {
-    const mid = lo + Math.floor((hi - lo) / 2);
-    if (feasible(mid)) hi = mid;
-    else lo = mid + 1;
-  }
-  // greedy attempts from there; after MAX_GREEDY_TRIES failures fall back to the direct protocol's R
+  const lo = relayLowerBound(m);
+  // greedy attempts from there; after MAX_GREEDY_TRIES values of R fall back to the direct protocol's R
+  const rng = createRng(matrixSeed(m));
   for (let R = lo, tries = 0; R < maxPair && tries < MAX_GREEDY_TRIES; R++, tries++) {
-    const got = tryRounds(m, R, rng, candidates, true) ?? tryRounds(m, R, rng, candidates, false);
-    if (got) return { ...got, lowerBound, attempts: R - lowerBound };
+    for (let a = 0; a < orders; a++) {
+      const got = tryRounds(m, R, rng, candidates, true) ?? tryRounds(m, R, rng, candidates, false);
+      if (got) return { ...got, lowerBound, attempts: R - lowerBound, relayBound: lo, orderTries: a + 1 };
+    }
   }
   const attempts = maxPair - lowerBound;
   const none = new Int32Array(0);
-  return { rounds: maxPair, lowerBound, attempts, relayI: none, relayK: none, relayJ: none, hop1Round: none, hop2Round: none };
+  return { rounds: maxPair, lowerBound, attempts, relayBound: lo, orderTries: 0, relayI: none, relayK: none, relayJ: none, hop1Round: none, hop2Round: none };
 }
+
+/** Random orders of the excess packets tried at each R before R + 1. */
+export const DEFAULT_ORDERS = 4;
 
 /** Greedy attempts (R, R + 1, ...) before te-offline settles for the max pair load. */
 const MAX_GREEDY_TRIES = 8;
@@ -276,19 +305,26 @@ export function runOffline(m: CommMatrix, eng: RoundEngine, p: OfflinePlan): voi
   }
 }
 
-/** te-offline: deterministic for a seed; aims at the lower bound ceil(max packets per node / (N - 1)). */
+/** te-offline: deterministic (the seed plays no part); aims at the lower bound ceil(max packets per node / (N - 1)). */
 export const teOffline: TeProtocol = {
   name: "te-offline",
   title: "Total-exchange rounds, offline (ours): direct where a pair has room, excess relayed on slots that would idle",
   source: "ours (docs/algorithms/total-exchange.md); idea of 001 sec 4",
-  params: [{ name: "candidates", description: "random intermediates tried per relayed packet before a full scan", default: 4, min: 1, max: 4096, integer: true }],
-  run(m, eng, rng, params) {
-    const p = planOffline(m, rng, params["candidates"]!);
+  params: [
+    { name: "candidates", description: "random intermediates tried per relayed packet before a full scan", default: 4, min: 1, max: 4096, integer: true },
+    { name: "orders", description: "random orders of the excess packets tried at each round count R before R + 1", default: DEFAULT_ORDERS, min: 1, max: 1000, integer: true },
+  ],
+  run(m, eng, _rng, params) {
+    const p = planOffline(m, params["candidates"]!, params["orders"]!);
     runOffline(m, eng, p);
-    return { plannedRounds: p.rounds, relayed: p.relayI.length, attempts: p.attempts };
+    return { plannedRounds: p.rounds, ...offlineInfo(p) };
   },
-  count(m, rng, params) {
-    const p = planOffline(m, rng, params["candidates"]!);
-    return { rounds: p.rounds, info: { relayed: p.relayI.length, attempts: p.attempts } };
+  count(m, _rng, params) {
+    const p = planOffline(m, params["candidates"]!, params["orders"]!);
+    return { rounds: p.rounds, info: offlineInfo(p) };
   },
 };
+
+function offlineInfo(p: OfflinePlan): { relayed: number; attempts: number; relayBound: number; orderTries: number } {
+  return { relayed: p.relayI.length, attempts: p.attempts, relayBound: p.relayBound, orderTries: p.orderTries };
+}

@@ -1,8 +1,10 @@
 /** The total-exchange table of 001 sec 4 recomputed: mean rounds and time/h of our protocols over seeded random h-relations. */
 import { fail } from "../../model/errors.js";
 import { generatePattern } from "../../patterns/registry.js";
+import { maxPairLoadModel } from "./max-load-model.js";
 import { teRounds } from "./protocols.js";
-import { paperRow, timePerH, type PaperTeRow } from "./paper-table.js";
+import { paperRow, timePerH, type PaperTeField, type PaperTeRow } from "./paper-table.js";
+import { relayLowerBound } from "./round-engine.js";
 
 /** Protocols the table reports by default. */
 export const TE_TABLE_ALGORITHMS: readonly string[] = ["te-direct", "te-balanced", "te-offline"];
@@ -14,9 +16,17 @@ export interface TeTableResult {
   readonly meanRounds: number;
   readonly minRounds: number;
   readonly maxRounds: number;
+  /** Sample standard deviation of the rounds over the seeds (0 for one seed). */
+  readonly sdRounds: number;
+  /** Standard error of the mean: sd / sqrt(seeds). */
+  readonly seRounds: number;
+  /** Rounds per seed, seeds 1..K. */
+  readonly rounds: readonly number[];
   readonly timePerH: number;
   /** Largest rounds - lower bound over the seeds. */
   readonly maxOverLowerBound: number;
+  /** Seeds on which the rounds equal the relay lower bound (no total-exchange router does better). */
+  readonly atRelayBound: number;
 }
 
 /** One cell (N, h) of the table. */
@@ -26,6 +36,10 @@ export interface TeTableCell {
   readonly h: number;
   readonly seeds: number;
   readonly meanLowerBound: number;
+  /** Mean over the seeds of the relay lower bound (relayLowerBound). */
+  readonly meanRelayBound: number;
+  /** Mean and sd of the max pair load (te-direct's rounds) in the independent-pairs model (maxPairLoadModel). */
+  readonly directModel: { readonly mean: number; readonly sd: number };
   readonly paper: PaperTeRow | null;
   readonly results: { readonly [algorithm: string]: TeTableResult };
 }
@@ -53,42 +67,62 @@ export function runTeTable(req: TeTableRequest): TeTableCell[] {
   for (const n of req.ns) {
     for (const k of req.hOverNs) {
       const h = k * n;
-      const sums = algorithms.map(() => ({ sum: 0, min: Infinity, max: -Infinity, over: 0 }));
-      let lb = 0;
+      const per = algorithms.map(() => ({ rounds: [] as number[], over: 0, atRelay: 0 }));
+      let lb = 0, relay = 0;
       for (let s = 1; s <= req.seeds; s++) {
         const m = generatePattern("h-relation", n, { h }, s);
+        const rb = relayLowerBound(m);
+        relay += rb;
         algorithms.forEach((alg, a) => {
           const r = teRounds(alg, m, s);
-          const acc = sums[a]!;
-          acc.sum += r.rounds;
-          acc.min = Math.min(acc.min, r.rounds);
-          acc.max = Math.max(acc.max, r.rounds);
+          const acc = per[a]!;
+          acc.rounds.push(r.rounds);
           acc.over = Math.max(acc.over, r.rounds - r.lowerBound);
+          if (r.rounds === rb) acc.atRelay++;
           if (a === 0) lb += r.lowerBound;
         });
         req.progress?.(`te-table: N = ${n}, h = ${k}N, seed ${s}/${req.seeds}`);
       }
       const results: { [a: string]: TeTableResult } = {};
       algorithms.forEach((alg, a) => {
-        const acc = sums[a]!, mean = acc.sum / req.seeds;
-        results[alg] = { meanRounds: mean, minRounds: acc.min, maxRounds: acc.max, timePerH: timePerH(mean, n, h), maxOverLowerBound: acc.over };
+        const { rounds, over, atRelay } = per[a]!;
+        const { mean, sd } = meanSd(rounds);
+        results[alg] = {
+          meanRounds: mean, minRounds: Math.min(...rounds), maxRounds: Math.max(...rounds), sdRounds: sd, seRounds: sd / Math.sqrt(rounds.length),
+          rounds, timePerH: timePerH(mean, n, h), maxOverLowerBound: over, atRelayBound: atRelay,
+        };
       });
-      cells.push({ n, hOverN: k, h, seeds: req.seeds, meanLowerBound: lb / req.seeds, paper: paperRow(n, k) ?? null, results });
+      const model = maxPairLoadModel(n, h);
+      cells.push({ n, hOverN: k, h, seeds: req.seeds, meanLowerBound: lb / req.seeds, meanRelayBound: relay / req.seeds, directModel: { mean: model.mean, sd: model.sd }, paper: paperRow(n, k) ?? null, results });
     }
   }
   return cells;
 }
 
-/** The table as text rows (header first): paper's columns beside ours. */
+/** Mean and sample standard deviation (0 for fewer than two values). */
+export function meanSd(xs: readonly number[]): { mean: number; sd: number } {
+  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+  if (xs.length < 2) return { mean, sd: 0 };
+  return { mean, sd: Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (xs.length - 1)) };
+}
+
+/** A paper value for a table: '-' when lost, a trailing '*' when derived from its partner column. */
+export function paperText(row: PaperTeRow | null, field: PaperTeField, digits: number): string {
+  const v = row?.[field];
+  if (v === null || v === undefined) return "-";
+  return v.toFixed(digits) + (row!.derived.includes(field) ? "*" : "");
+}
+
+/** The table as text rows (header first): paper's columns beside ours ('*': derived from the partner column). */
 export function teTableRows(cells: readonly TeTableCell[], algorithms: readonly string[] = TE_TABLE_ALGORITHMS): string[][] {
   const f = (v: number | null | undefined, d: number): string => (v === null || v === undefined ? "-" : v.toFixed(d));
-  const head = ["N", "h", "paper ours rounds", "time/h", "paper direct rounds", "time/h", "lower bound", ...algorithms.flatMap((a) => [`${a} rounds`, "time/h"])];
+  const head = ["N", "h", "paper ours rounds", "time/h", "paper direct rounds", "time/h", "lower bound", "relay bound", ...algorithms.flatMap((a) => [`${a} rounds`, "time/h"])];
   return [
     head,
     ...cells.map((c) => [
       String(c.n), `${c.hOverN}N`,
-      f(c.paper?.oursRounds, 1), f(c.paper?.oursTimePerH, 2), f(c.paper?.directRounds, 1), f(c.paper?.directTimePerH, 2),
-      f(c.meanLowerBound, 1),
+      paperText(c.paper, "oursRounds", 1), paperText(c.paper, "oursTimePerH", 2), paperText(c.paper, "directRounds", 1), paperText(c.paper, "directTimePerH", 2),
+      f(c.meanLowerBound, 1), f(c.meanRelayBound, 1),
       ...algorithms.flatMap((a) => [f(c.results[a]?.meanRounds, 1), f(c.results[a]?.timePerH, 2)]),
     ]),
   ];

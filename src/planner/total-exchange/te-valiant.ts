@@ -12,7 +12,7 @@ export const teValiant: TeProtocol = {
     const held = collectHeld(eng);
     const hop = new Int32Array(held.dest.length);
     for (let x = 0; x < hop.length; x++) hop[x] = rng.int(eng.n);
-    const phase1 = scatterRounds(eng, held, hop, Infinity);
+    const phase1 = scatterRounds(eng, held, hop, Infinity, rng);
     const phase2 = directRounds(eng, Infinity);
     return { phase1Rounds: phase1, phase2Rounds: phase2 };
   },
