@@ -21,14 +21,16 @@ const benches: [string, () => string | Promise<string>][] = [
   ["simulate", () => simulateBench(log)],
   ["total-exchange", () => totalExchangeBench(log)],
 ];
-const only = process.argv.slice(2);
+// `npm run bench -- --summary-only` rebuilds SUMMARY.md and the README block from the recorded results.
+const summaryOnly = process.argv.includes("--summary-only");
+const only = process.argv.slice(2).filter((a) => a !== "--summary-only");
 for (const name of only) {
   if (!benches.some(([n]) => n === name)) {
     process.stderr.write(`bench: unknown bench '${name}'; known: ${benches.map(([n]) => n).join(", ")}\n`);
     process.exit(2);
   }
 }
-for (const [name, run] of benches) {
+for (const [name, run] of summaryOnly ? [] : benches) {
   if (only.length > 0 && !only.includes(name)) continue;
   const t0 = Date.now();
   await run();
