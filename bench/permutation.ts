@@ -10,6 +10,7 @@ import type { Schedule } from "../src/model/schedule.js";
 import { resolvePatternOptions, wangSet1, wangSet2 } from "../src/patterns/index.js";
 import { AUTO_RULES, DEFAULT_SPLIT_MACHINE, colorBipartite, coloring, orderBySizeDesc, rsN, rsNh, splitColoring } from "../src/planner/permutation/index.js";
 import { offDiagonalMessages } from "../src/planner/permutation/messages.js";
+import { resolvePlanOptions } from "../src/planner/registry.js";
 import type { Planner } from "../src/planner/types.js";
 import { machineInfo, mdTable, statsPassMs, timeMs, writeResults } from "./lib.js";
 
@@ -32,7 +33,7 @@ interface SpeedRow {
   splitChunkMs: number; scipy: Spread | null; scipyCpuMs: number | null; scipyPhases: number | null; scipyNote: string;
 }
 
-const plan = (pl: Planner, m: CommMatrix, seed: number, params = {}, machine: ReturnType<typeof findMachine> | null = null) => pl.plan(m, { payload: false, seed, machine, params });
+const plan = (pl: Planner, m: CommMatrix, seed: number, params = {}, machine: ReturnType<typeof findMachine> | null = null) => pl.plan(m, resolvePlanOptions(pl, { payload: false, seed, machine, params }));
 const set2 = (d: number, k: number, elementBytes = 8): CommMatrix => wangSet2.generate(32, resolvePatternOptions(wangSet2, { d, maxFactor: 32, elementBytes }), createRng(1000 + k));
 
 function meanPhases(set: typeof wangSet1, d: number, extra: Record<string, number>): { rsN: number; rsNh: number; rsNhCutPct: number; rsNhNone: number; coloring: number } {

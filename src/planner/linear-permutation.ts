@@ -1,7 +1,7 @@
 /** Linear permutation: pairwise exchange with partner i XOR k (000 sec 4, fig. 3; 003 sec 3.2, fig. 3), extended to any P. */
 import type { CommMatrix } from "../model/matrix.js";
 import { ScheduleBuilder } from "../model/schedule.js";
-import { countMessages, expectNoParams, planHeader, sendWhole } from "./plan-header.js";
+import { countMessages, planHeader, sendWhole } from "./plan-header.js";
 import type { Planner, PlanOptions } from "./types.js";
 
 /**
@@ -28,7 +28,6 @@ export function lpRounds(p: number): [number, number] {
 }
 
 function plan(m: CommMatrix, opts: PlanOptions): ReturnType<Planner["plan"]> {
-  expectNoParams("linear-permutation", opts);
   const { p } = m;
   const b = new ScheduleBuilder(planHeader(m, "linear-permutation", opts), opts.payload, countMessages(m));
   b.stage("exchange", "compose");
@@ -49,5 +48,6 @@ export const linearPermutation: Planner = {
   name: "linear-permutation",
   title: "pairwise exchange with partner i XOR k; circle method when P is not a power of two",
   source: "000 sec 4 fig. 3; 003 sec 3.2 fig. 3",
+  params: [],
   plan,
 };

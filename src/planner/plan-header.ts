@@ -1,18 +1,11 @@
 /** Plan header and direct-message helpers shared by the planners. */
-import { fail } from "../model/errors.js";
 import { matrixDigest, type CommMatrix } from "../model/matrix.js";
 import type { ScheduleBuilder, ScheduleHeader } from "../model/schedule.js";
 import type { PlanOptions } from "./types.js";
 
-/** The header of a plan made by `algorithm` for matrix m. */
+/** The header of a plan made by `algorithm` for matrix m; its params are those the caller gave (planners that report more add to them). */
 export function planHeader(m: CommMatrix, algorithm: string, opts: PlanOptions): ScheduleHeader {
-  return { p: m.p, algorithm, params: opts.params, seed: opts.seed, elementBytes: m.elementBytes, matrixDigest: matrixDigest(m) };
-}
-
-/** Throws when a planner that takes no parameters is given some. */
-export function expectNoParams(algorithm: string, opts: PlanOptions): void {
-  const names = Object.keys(opts.params);
-  if (names.length > 0) throw fail("planner", "BAD_OPTION", `${algorithm} takes no parameters, got '${names.join("', '")}'`, { field: "params" });
+  return { p: m.p, algorithm, params: opts.givenParams, seed: opts.seed, elementBytes: m.elementBytes, matrixDigest: matrixDigest(m) };
 }
 
 /** Adds the whole message i -> j (if non-empty) to the current step; with payload, one chunk [i, j, 0, M[i][j]]. */

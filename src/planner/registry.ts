@@ -6,6 +6,7 @@ import type { JsonValue, Schedule } from "../model/schedule.js";
 import { fourStage } from "./four-stage/index.js";
 import { linearPermutation } from "./linear-permutation.js";
 import { PERMUTATION_PLANNERS } from "./permutation/index.js";
+import { resolveParams } from "./plan-params.js";
 import { shift } from "./shift.js";
 import { TOTAL_EXCHANGE_PLANNERS } from "./total-exchange/index.js";
 import { TWO_STAGE_PLANNERS } from "./two-stage/index.js";
@@ -29,14 +30,17 @@ export interface PlanRequest {
   readonly params?: { readonly [k: string]: JsonValue };
 }
 
-/** Fills defaults (no payload, seed 1, no machine, no params) and checks the seed. */
-export function resolvePlanOptions(req: PlanRequest = {}): PlanOptions {
+/** Fills defaults (no payload, seed 1, no machine, no params), checks the seed and checks the params against the planner's declaration (its defaults filled). */
+export function resolvePlanOptions(planner: Planner, req: PlanRequest = {}): PlanOptions {
   const seed = req.seed ?? 1;
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw fail("planner", "BAD_OPTION", `seed must be an integer in 0..4294967295, got ${seed}`, { field: "seed" });
-  return { payload: req.payload ?? false, seed, machine: req.machine ?? null, params: req.params ?? {} };
+  const givenParams = req.params ?? {};
+  const params = resolveParams(planner.name, planner.params, givenParams);
+  return { payload: req.payload ?? false, seed, machine: req.machine ?? null, params, givenParams };
 }
 
 /** Plans matrix m with the named algorithm. */
 export function plan(m: CommMatrix, algorithm: string, req: PlanRequest = {}): Schedule {
-  return findPlanner(algorithm).plan(m, resolvePlanOptions(req));
+  const planner = findPlanner(algorithm);
+  return planner.plan(m, resolvePlanOptions(planner, req));
 }

@@ -1,11 +1,10 @@
 /** Shift schedule (A1): in step k node i sends to (i + k) mod P (004 sec 3.1.1; 002 sec 3.1). */
 import type { CommMatrix } from "../model/matrix.js";
 import { ScheduleBuilder } from "../model/schedule.js";
-import { countMessages, expectNoParams, planHeader, sendWhole } from "./plan-header.js";
+import { countMessages, planHeader, sendWhole } from "./plan-header.js";
 import type { Planner, PlanOptions } from "./types.js";
 
 function plan(m: CommMatrix, opts: PlanOptions): ReturnType<Planner["plan"]> {
-  expectNoParams("shift", opts);
   const { p } = m;
   const b = new ScheduleBuilder(planHeader(m, "shift", opts), opts.payload, countMessages(m));
   b.stage("shift", "compose");
@@ -22,5 +21,6 @@ export const shift: Planner = {
   name: "shift",
   title: "A1: in step k every node i sends to (i + k) mod P",
   source: "004 sec 3.1.1; 002 sec 3.1",
+  params: [],
   plan,
 };

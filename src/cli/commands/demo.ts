@@ -28,7 +28,7 @@ export function registerDemo(program: Command, ctx: CliContext): void {
       // the te-* protocols route h-relations of unit packets, not a spike pattern: they have their own table
       const results = PLANNERS.filter((pl) => !pl.name.startsWith("te-")).map((planner) => {
         try {
-          const s = planner.plan(m, resolvePlanOptions({ payload: true, seed, machine }));
+          const s = planner.plan(m, resolvePlanOptions(planner, { payload: true, seed, machine }));
           const r = verifySchedule(m, s);
           return {
             algorithm: planner.name, verified: r.ok, failed: r.checks.filter((c) => !c.holds).map((c) => c.id),

@@ -2,19 +2,41 @@
 import type { Command } from "commander";
 import { MACHINES } from "../../machines/presets.js";
 import { PATTERNS } from "../../patterns/index.js";
+import { inputParams } from "../../planner/plan-params.js";
 import { PLANNERS } from "../../planner/registry.js";
+import type { InputParam, Planner } from "../../planner/types.js";
 import type { CliContext } from "../context.js";
 import { fmt, table } from "../io.js";
+
+/** One `--param` line of `commplan algorithms`: name=values (range, unit; default): description. */
+function paramLine(d: InputParam): string {
+  const number = d.type === "integer" || d.type === "number" ? [`<${d.type}>`] : [];
+  const syntax = d.type === "boolean" ? "true|false" : [...(d.values ?? []), ...number].join("|");
+  const range = d.min !== undefined && d.max !== undefined ? `${d.min}..${d.max}` : d.min !== undefined ? `>= ${d.min}` : d.max !== undefined ? `<= ${d.max}` : undefined;
+  const notes = [range, d.unit].filter((x) => x !== undefined).join(", ");
+  const dflt = d.default !== undefined ? `default ${String(d.default)}` : `by default ${d.derived ?? "unset"}`;
+  return `    --param ${d.name}=${syntax} (${notes ? `${notes}; ` : ""}${dflt}): ${d.description}\n`;
+}
+
+/** An algorithm's entry in `commplan algorithms`: its line, then its parameters and the header keys it writes. */
+function algorithmEntry(p: Planner): string {
+  let text = `${p.name}: ${p.title} [${p.source}]\n`;
+  const inputs = inputParams(p.params), outputs = p.params.filter((d) => d.output === true);
+  for (const d of inputs) text += paramLine(d);
+  if (inputs.length === 0) text += "    (no parameters)\n";
+  if (outputs.length > 0) text += `    writes into the header's params (accepted and ignored as --param): ${outputs.map((d) => d.name).join(", ")}\n`;
+  return text;
+}
 
 /** Registers the three listing commands. */
 export function registerLists(program: Command, ctx: CliContext): void {
   program
     .command("algorithms")
-    .description("list the planning algorithms with their sources")
+    .description("list the planning algorithms with their sources and their parameters (--param name=value of 'commplan plan')")
     .option("--json", "machine-readable output")
     .action((o: { json?: boolean }) => {
-      const rows = PLANNERS.map((p) => ({ name: p.name, title: p.title, source: p.source }));
-      ctx.io.out(o.json ? JSON.stringify(rows, null, 2) + "\n" : table(rows.map((r) => [r.name, r.title, `[${r.source}]`])));
+      if (o.json) return ctx.io.out(JSON.stringify(PLANNERS.map(({ plan: _p, ...rest }) => rest), null, 2) + "\n");
+      ctx.io.out(PLANNERS.map(algorithmEntry).join(""));
     });
   program
     .command("machines")

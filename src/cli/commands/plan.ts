@@ -17,13 +17,13 @@ export function registerPlan(program: Command, ctx: CliContext): void {
     .option("--machine <name>", "machine model for planners that use a cost model (others accept and ignore it)")
     .option("--payload", "element-level plan: every transfer lists the chunks it carries")
     .option("--seed <s>", "random seed for planners that make random choices", "1")
-    .option("--param <key=value>", "algorithm parameter (repeatable)", collect, [])
+    .option("--param <key=value>", "algorithm parameter (repeatable); 'commplan algorithms' lists each algorithm's parameters", collect, [])
     .option("--element-bytes <n>", ELEMENT_BYTES_HELP)
     .option("-o, --output <file>", "output file, - for stdout", "-")
     .action(async (file: string, o: { algorithm: string; machine?: string; payload?: boolean; seed: string; param: string[]; output: string; elementBytes?: string }) => {
       const planner = findPlanner(o.algorithm);
       const machine = o.machine === undefined ? null : findMachine(o.machine);
-      const opts = resolvePlanOptions({ payload: Boolean(o.payload), seed: intOption("seed", o.seed, 0, 0xffffffff), machine, params: keyValues("param", o.param) });
+      const opts = resolvePlanOptions(planner, { payload: Boolean(o.payload), seed: intOption("seed", o.seed, 0, 0xffffffff), machine, params: keyValues("param", o.param) });
       const m = readMatrixFile(file, matrixReadOptions(o));
       const s = planner.plan(m, opts);
       await writeScheduleJson(s, o.output);

@@ -1,13 +1,13 @@
 /** Four-stage algorithm A4 for any P: R-Comm, C-Comm, R-Comm, C-Comm with pseudo-nodes and priority stalls (004 sec 3.2). */
 import type { CommMatrix } from "../../model/matrix.js";
 import { ScheduleBuilder, type Rearrange, type Schedule } from "../../model/schedule.js";
-import { expectNoParams, planHeader } from "../plan-header.js";
-import type { Planner, PlanOptions } from "../types.js";
+import { planHeader } from "../plan-header.js";
+import { enumParam } from "../plan-params.js";
+import type { Planner, PlannerParam, PlanOptions } from "../types.js";
 import { cDistribute, rDistribute } from "./distribute.js";
 import { routeCDistribute, routeRDistribute } from "./distribute-stage.js";
 import { columnSize, nodeArray, rowTarget, type NodeArray } from "./node-array.js";
-import { fail } from "../../model/errors.js";
-import { rowAction, rowStageSteps, stallStep, type StallRule } from "./priority-schedule.js";
+import { rowAction, rowStageSteps, STALL_RULES, stallStep, type StallRule } from "./priority-schedule.js";
 import { routeCounts, routePieces, type Pieces, type StageChunks, type StageMessages, type StageRule } from "./stage-router.js";
 
 /** The four stage rules of 004 fig. 12 for a node array. */
@@ -77,16 +77,13 @@ function emitColumnStage(b: ScheduleBuilder, a: NodeArray, msgs: StageMessages, 
   }
 }
 
-/** Checks the parameters: only `stalls` ("figure", the default, or "printed"). */
-function stallRuleOf(opts: PlanOptions): StallRule {
-  const { stalls = "figure", ...rest } = opts.params;
-  expectNoParams("four-stage (besides 'stalls')", { ...opts, params: rest });
-  if (stalls !== "figure" && stalls !== "printed") throw fail("planner", "BAD_OPTION", `four-stage: stalls must be 'figure' or 'printed', got '${String(stalls)}'`, { field: "params.stalls" });
-  return stalls;
-}
+/** The parameters of four-stage: only `stalls`. */
+const FOUR_STAGE_PARAMS: readonly PlannerParam[] = [
+  { name: "stalls", description: "the priority-stall step: figure (as 004 figure 10 shows; contention-free) or printed (the text's formula, one step later; not contention-free)", type: "enum", values: STALL_RULES, default: "figure" },
+];
 
 function plan(m: CommMatrix, opts: PlanOptions): Schedule {
-  const stallRule = stallRuleOf(opts);
+  const stallRule = enumParam(opts.params, "stalls", STALL_RULES);
   const { p } = m;
   const a = nodeArray(p);
   const rules = fourStageRules(a);
@@ -121,5 +118,6 @@ export const fourStage: Planner = {
   name: "four-stage",
   title: "A4: four stages over an R x C node array, any P (pseudo-nodes, priority stalls, load balancing)",
   source: "004 sec 3.2, figs 5-12",
+  params: FOUR_STAGE_PARAMS,
   plan,
 };

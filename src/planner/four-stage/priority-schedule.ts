@@ -3,6 +3,8 @@ import type { NodeArray } from "./node-array.js";
 
 /** Which stall formula: the one figure 10 shows (default), or the one printed in the text (one step later). */
 export type StallRule = "figure" | "printed";
+/** Every StallRule value. */
+export const STALL_RULES: readonly StallRule[] = ["figure", "printed"];
 
 /**
  * The step (1-based) in which node u stalls in a row stage, or 0 when it never stalls.

@@ -1,26 +1,20 @@
 /** Coloring: exact bipartite edge colouring of the message graph into h = max(f, g) partial permutations (Konig's theorem; the optimum RS_N of 003 sec 3.3 approximates). */
-import { fail } from "../../model/errors.js";
 import type { CommMatrix } from "../../model/matrix.js";
-import { ScheduleBuilder, type JsonValue, type Schedule } from "../../model/schedule.js";
+import { ScheduleBuilder, type Schedule } from "../../model/schedule.js";
 import { planHeader } from "../plan-header.js";
-import type { Planner, PlanOptions } from "../types.js";
+import { booleanParam } from "../plan-params.js";
+import type { Planner, PlannerParam, PlanOptions } from "../types.js";
 import { colorBipartite, colorMaxima, improveSumOfMaxima, orderBySizeDesc } from "./edge-coloring.js";
-import { offDiagonalMessages, rejectUnknownParams } from "./messages.js";
+import { offDiagonalMessages } from "./messages.js";
 
 const NAME = "coloring";
 
-/** Parameters of `coloring`: `improve` (default true) runs the pairwise colour-swap pass. */
-export interface ColoringParams {
-  readonly improve: boolean;
-}
-
-/** Checks the params of `coloring`; `sumOfMaxima` and `lowerBound` (written by the planner) are accepted and ignored. */
-export function coloringParams(params: { readonly [k: string]: JsonValue }): ColoringParams {
-  rejectUnknownParams(NAME, params, ["improve", "sumOfMaxima", "lowerBound"]);
-  const v = params["improve"];
-  if (v !== undefined && typeof v !== "boolean") throw fail("planner", "BAD_OPTION", `${NAME}: improve must be true or false, got ${JSON.stringify(v)}`, { field: "params.improve" });
-  return { improve: v ?? true };
-}
+/** The parameters of `coloring`: `improve`, and the two sums it reports in the header. */
+const COLORING_PARAMS: readonly PlannerParam[] = [
+  { name: "improve", description: "run the pass over colour pairs that lowers the sum of phase maxima", type: "boolean", default: true },
+  { name: "sumOfMaxima", description: "the sum over phases of the longest message", output: true },
+  { name: "lowerBound", description: "the threshold-degree lower bound on that sum (the optimum may exceed it)", output: true },
+];
 
 /** Work budget of the improvement pass (node and edge visits), a fixed multiple of the colouring's own size. */
 export function improveBudget(p: number, edges: number, colors: number): number {
@@ -38,7 +32,7 @@ export function improveBudget(p: number, edges: number, colors: number): number 
  * measured gap. Phases are emitted heaviest first. Deterministic: the seed is not used (null).
  */
 function plan(m: CommMatrix, opts: PlanOptions): Schedule {
-  const { improve } = coloringParams(opts.params);
+  const improve = booleanParam(opts.params, "improve");
   const msgs = offDiagonalMessages(m);
   const { p, src, dst, size } = msgs;
   const order = orderBySizeDesc(size);
@@ -51,7 +45,7 @@ function plan(m: CommMatrix, opts: PlanOptions): Schedule {
   let sumOfMaxima = 0;
   for (let c = 0; c < D; c++) sumOfMaxima += max[c]!;
   const base = planHeader(m, NAME, opts);
-  const header = { ...base, seed: null, params: { ...opts.params, sumOfMaxima, lowerBound } };
+  const header = { ...base, seed: null, params: { ...opts.givenParams, sumOfMaxima, lowerBound } };
   const b = new ScheduleBuilder(header, opts.payload, msgs.count);
   b.stage("phases", "compose");
   for (const c of phases) {
@@ -71,5 +65,6 @@ export const coloring: Planner = {
   name: NAME,
   title: "exact bipartite edge colouring: h = max(f, g) contention-free phases, whole messages",
   source: "003 sec 3.3 (partial permutations); Konig's edge-colouring theorem",
+  params: COLORING_PARAMS,
   plan,
 };

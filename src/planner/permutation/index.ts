@@ -5,7 +5,7 @@ import { rsN } from "./rs-n.js";
 import { rsNh } from "./rs-nh.js";
 import { splitColoring } from "./split-coloring.js";
 
-export { coloring, coloringParams } from "./coloring.js";
+export { coloring } from "./coloring.js";
 export { rsN } from "./rs-n.js";
 export { splitColoring, splitColoringParams, splitCostModel, chooseChunk, chunkDegree, DEFAULT_SPLIT_MACHINE, type SplitColoringParams } from "./split-coloring.js";
 export { rsNh, rsNhParams, AUTO_RULES, type CutoffRule, type RsNhParams } from "./rs-nh.js";

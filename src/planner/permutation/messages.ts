@@ -1,7 +1,5 @@
-/** Off-diagonal message lists and parameter checks shared by the permutation-decomposition planners (003 sec 3.3). */
-import { fail } from "../../model/errors.js";
+/** Off-diagonal message lists shared by the permutation-decomposition planners (003 sec 3.3). */
 import type { CommMatrix } from "../../model/matrix.js";
-import type { JsonValue } from "../../model/schedule.js";
 
 /**
  * The network messages of a matrix (non-zero off-diagonal entries) in row-major order, as columns:
@@ -48,24 +46,4 @@ export function offDiagonalMessages(m: CommMatrix): MessageList {
   }
   rowStart[p] = k;
   return { p, count: k, src: src.slice(0, k), dst: dst.slice(0, k), size: size.slice(0, k), rowStart };
-}
-
-/** Throws a BAD_OPTION CommplanError `<algorithm>: ...` when params has a key outside `known`. */
-export function rejectUnknownParams(algorithm: string, params: { readonly [k: string]: JsonValue }, known: readonly string[]): void {
-  for (const key of Object.keys(params)) {
-    if (!known.includes(key)) {
-      const list = known.length > 0 ? known.join(", ") : "(none)";
-      throw fail("planner", "BAD_OPTION", `${algorithm}: unknown parameter '${key}'; known: ${list}`, { field: `params.${key}` });
-    }
-  }
-}
-
-/** A positive safe integer parameter, or undefined when absent; throws BAD_OPTION otherwise. */
-export function positiveIntegerParam(algorithm: string, params: { readonly [k: string]: JsonValue }, key: string): number | undefined {
-  if (!Object.prototype.hasOwnProperty.call(params, key)) return undefined;
-  const v = params[key];
-  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1) {
-    throw fail("planner", "BAD_OPTION", `${algorithm}: ${key} must be a positive integer (elements), got ${JSON.stringify(v)}`, { field: `params.${key}` });
-  }
-  return v;
 }

@@ -4,7 +4,7 @@ import { createRng, shuffleInPlace } from "../../model/rng.js";
 import { ScheduleBuilder, type Schedule } from "../../model/schedule.js";
 import { planHeader } from "../plan-header.js";
 import type { Planner, PlanOptions } from "../types.js";
-import { offDiagonalMessages, rejectUnknownParams } from "./messages.js";
+import { offDiagonalMessages } from "./messages.js";
 
 const NAME = "rs-n";
 
@@ -20,7 +20,6 @@ const NAME = "rs-n";
  * Cost: O(E) to build CCOM plus, per phase, O(P + scanned entries).
  */
 function plan(m: CommMatrix, opts: PlanOptions): Schedule {
-  rejectUnknownParams(NAME, opts.params, []);
   const msgs = offDiagonalMessages(m);
   const { p, rowStart, dst, size } = msgs;
   const rng = createRng(opts.seed);
@@ -77,5 +76,6 @@ export const rsN: Planner = {
   name: NAME,
   title: "RS_N: random partial permutations (rows in random order pick a free column), whole messages",
   source: "003 sec 3.3 fig. 4",
+  params: [],
   plan,
 };

@@ -2,10 +2,11 @@
 import { fail } from "../../model/errors.js";
 import type { CommMatrix } from "../../model/matrix.js";
 import { createRng, shuffleInPlace } from "../../model/rng.js";
-import { ScheduleBuilder, type JsonValue, type Schedule } from "../../model/schedule.js";
+import { ScheduleBuilder, type Schedule } from "../../model/schedule.js";
 import { planHeader } from "../plan-header.js";
-import type { Planner, PlanOptions } from "../types.js";
-import { offDiagonalMessages, rejectUnknownParams, type MessageList } from "./messages.js";
+import { enumParam, numberParam } from "../plan-params.js";
+import type { Planner, PlannerParam, PlanOptions, PlanParams } from "../types.js";
+import { offDiagonalMessages, type MessageList } from "./messages.js";
 import { splitCostModel } from "./split-coloring.js";
 
 const NAME = "rs-nh";
@@ -15,7 +16,10 @@ const MAX_TRANSFERS = 2 ** 24;
 /** How the cutoff of a phase is chosen from the remaining sizes of the messages selected for it; "auto" picks a rule per plan by modelled time. */
 export type CutoffRule = "auto" | "median" | "mean" | "none" | number;
 
-/** Checked parameters of rs-nh: the cutoff rule and the factor applied to a median or mean. */
+/** The named cutoff rules (a cutoff may also be a number of elements). */
+const CUTOFF_RULES = ["auto", "median", "mean", "none"] as const;
+
+/** Resolved parameters of rs-nh: the cutoff rule and the factor applied to a median or mean. */
 export interface RsNhParams {
   readonly cutoff: CutoffRule;
   readonly factor: number;
@@ -32,20 +36,21 @@ export const AUTO_RULES: readonly { readonly cutoff: "none" | "mean" | "median";
   { cutoff: "median", factor: 1 },
 ];
 
-/** Keys the planner writes into the header's params with cutoff "auto"; accepted (and ignored) on input. */
-const OUTPUT_KEYS = ["rule", "machine", "alpha", "beta", "modelledTime"];
+/** The parameters of rs-nh: `cutoff` and `factor`, and the keys it writes into the header with cutoff "auto". */
+const RS_NH_PARAMS: readonly PlannerParam[] = [
+  { name: "cutoff", description: "how a phase's cutoff is chosen: auto (the rule of least modelled time), factor x median or mean of the selected messages' remaining sizes, none, or a fixed size", type: "integer", values: CUTOFF_RULES, min: 1, unit: "elements", default: "auto" },
+  { name: "factor", description: "the factor applied to the median or the mean", type: "number", min: 1, default: 3 },
+  { name: "rule", description: "the rule auto chose", output: true },
+  { name: "machine", description: "the machine whose alpha and beta auto used", output: true },
+  { name: "alpha", description: "start-up time per message (us) of that machine", output: true },
+  { name: "beta", description: "time per element (us) of that machine", output: true },
+  { name: "modelledTime", description: "the modelled blocking time of the plan (us)", output: true },
+];
 
-/** Checks `params.cutoff` (default "auto") and `params.factor` (default 3; used by "mean" and "median"); throws BAD_OPTION naming the parameter. */
-export function rsNhParams(params: { readonly [k: string]: JsonValue }): RsNhParams {
-  rejectUnknownParams(NAME, params, ["cutoff", "factor", ...OUTPUT_KEYS]);
-  const v = params["cutoff"] ?? "auto";
-  const f = params["factor"] ?? 3;
-  if (typeof f !== "number" || !Number.isFinite(f) || f < 1) {
-    throw fail("planner", "BAD_OPTION", `${NAME}: factor must be a number >= 1, got ${JSON.stringify(f)}`, { field: "params.factor" });
-  }
-  if (v === "auto" || v === "median" || v === "mean" || v === "none") return { cutoff: v, factor: f };
-  if (typeof v === "number" && Number.isSafeInteger(v) && v >= 1) return { cutoff: v, factor: f };
-  throw fail("planner", "BAD_OPTION", `${NAME}: cutoff must be "auto", "median", "mean", "none" or a positive integer (elements), got ${JSON.stringify(v)}`, { field: "params.cutoff" });
+/** The cutoff rule and factor of resolved params (`resolvePlanOptions` checked them against RS_NH_PARAMS). */
+export function rsNhParams(params: PlanParams): RsNhParams {
+  const v = params["cutoff"];
+  return { cutoff: typeof v === "number" ? v : enumParam(params, "cutoff", CUTOFF_RULES), factor: numberParam(params, "factor") };
 }
 
 /** Receives the transfers of a plan: `step` opens a phase, `send` adds elements offset .. offset + size - 1 of message i -> j to it. */
@@ -80,7 +85,7 @@ function plan(m: CommMatrix, opts: PlanOptions): Schedule {
     }
   }
   let chosen: { cutoff: Exclude<CutoffRule, "auto">; factor: number } = rule === "auto" ? AUTO_RULES[0]! : { cutoff: rule, factor };
-  let params = opts.params;
+  let params = opts.givenParams;
   if (rule === "auto") {
     const { name, alpha, beta } = splitCostModel(opts.machine, m.elementBytes);
     let best = Infinity;
@@ -94,7 +99,7 @@ function plan(m: CommMatrix, opts: PlanOptions): Schedule {
       if (time < best) { best = time; chosen = r; }
     }
     const ruleName = chosen.cutoff === "none" ? "none" : `${chosen.cutoff} x ${chosen.factor}`;
-    params = { ...opts.params, rule: ruleName, machine: name, alpha, beta, modelledTime: best === Infinity ? 0 : best };
+    params = { ...opts.givenParams, rule: ruleName, machine: name, alpha, beta, modelledTime: best === Infinity ? 0 : best };
   }
   const b = new ScheduleBuilder({ ...planHeader(m, NAME, opts), params }, opts.payload, msgs.count);
   b.stage("phases", "compose");
@@ -217,5 +222,6 @@ export const rsNh: Planner = {
   name: NAME,
   title: "RS_NH: random partial permutations, largest message first, long messages cut at a per-phase cutoff",
   source: "003 sec 3.3",
+  params: RS_NH_PARAMS,
   plan,
 };

@@ -2,12 +2,13 @@
 import { fail } from "../../model/errors.js";
 import type { CommMatrix } from "../../model/matrix.js";
 import type { MachineModel } from "../../model/machine.js";
-import { ScheduleBuilder, type JsonValue, type Schedule } from "../../model/schedule.js";
+import { ScheduleBuilder, type Schedule } from "../../model/schedule.js";
 import { planHeader } from "../plan-header.js";
-import type { Planner, PlanOptions } from "../types.js";
+import { booleanParam, enumParam } from "../plan-params.js";
+import type { Planner, PlannerParam, PlanOptions, PlanParams } from "../types.js";
 import { colorBipartite, colorMaxima, improveSumOfMaxima, orderBySizeDesc } from "./edge-coloring.js";
 import { improveBudget } from "./coloring.js";
-import { offDiagonalMessages, positiveIntegerParam, rejectUnknownParams, type MessageList } from "./messages.js";
+import { offDiagonalMessages, type MessageList } from "./messages.js";
 
 const NAME = "split-coloring";
 /** Most pieces (transfers) the chunk mode may create. */
@@ -26,10 +27,30 @@ export const MAX_BVN_WORK = 2 ** 24;
  */
 export const DEFAULT_SPLIT_MACHINE = { name: "ib-hdr-200", ts: 0.6, perByte: 1 / 21307.34 } as const;
 
-/** Keys the planner writes into the schedule header's params; accepted (and ignored) on input. */
-const OUTPUT_KEYS = ["machine", "alpha", "beta", "h", "L", "phases", "sumOfMaxima", "modelledTime", "lowerBoundTime", "boundTime", "ratio", "chunkRule", "cells"];
+/** The two modes. */
+const MODES = ["chunk", "bvn"] as const;
 
-/** Checked parameters of split-coloring. */
+/** The parameters of split-coloring: `mode`, `chunk`, `improve`, and the keys it writes into the header. */
+const SPLIT_COLORING_PARAMS: readonly PlannerParam[] = [
+  { name: "mode", description: "chunk: cut messages into pieces of at most `chunk` elements and edge-colour them; bvn: Birkhoff-von Neumann decomposition", type: "enum", values: MODES, default: "chunk" },
+  { name: "chunk", description: "the largest piece (chunk mode; bvn ignores it)", type: "integer", min: 1, unit: "elements", derived: "s* = sqrt(alpha L / (beta h)) of the machine model, kept within the piece and colour-table limits" },
+  { name: "improve", description: "run the pass over colour pairs that lowers the sum of phase maxima (chunk mode)", type: "boolean", default: true },
+  { name: "chunkRule", description: "how the chunk size was chosen", output: true },
+  { name: "machine", description: "the machine of the cost model", output: true },
+  { name: "alpha", description: "start-up time per message (us)", output: true },
+  { name: "beta", description: "time per element (us)", output: true },
+  { name: "h", description: "max(f, g): the most messages a node sends or receives", output: true },
+  { name: "L", description: "the most elements a node sends or receives", output: true },
+  { name: "phases", description: "the number of phases", output: true },
+  { name: "sumOfMaxima", description: "the sum over phases of the longest transfer", output: true },
+  { name: "modelledTime", description: "phases x alpha + beta x sumOfMaxima (us)", output: true },
+  { name: "lowerBoundTime", description: "alpha h + beta L (us)", output: true },
+  { name: "boundTime", description: "the chunk mode's guarantee (h + L/s)(alpha + beta s) expanded (us)", output: true },
+  { name: "ratio", description: "modelledTime / lowerBoundTime", output: true },
+  { name: "cells", description: "non-zero cells of the padded matrix (bvn)", output: true },
+];
+
+/** Resolved parameters of split-coloring. */
 export interface SplitColoringParams {
   readonly mode: "chunk" | "bvn";
   /** Fixed chunk size s (elements), or undefined to derive s* from the machine model. */
@@ -37,15 +58,11 @@ export interface SplitColoringParams {
   readonly improve: boolean;
 }
 
-/** Checks `mode` ("chunk" default | "bvn"), `chunk` (positive integer, chunk mode only) and `improve` (boolean, default true). */
-export function splitColoringParams(params: { readonly [k: string]: JsonValue }): SplitColoringParams {
-  rejectUnknownParams(NAME, params, ["mode", "chunk", "improve", ...OUTPUT_KEYS]);
-  const mode = params["mode"] ?? "chunk";
-  if (mode !== "chunk" && mode !== "bvn") throw fail("planner", "BAD_OPTION", `${NAME}: mode must be "chunk" or "bvn", got ${JSON.stringify(mode)}`, { field: "params.mode" });
-  const improve = params["improve"] ?? true;
-  if (typeof improve !== "boolean") throw fail("planner", "BAD_OPTION", `${NAME}: improve must be true or false, got ${JSON.stringify(improve)}`, { field: "params.improve" });
-  const chunk = positiveIntegerParam(NAME, params, "chunk");
-  return { mode, chunk: mode === "bvn" ? undefined : chunk, improve };
+/** The mode, chunk (chunk mode only) and improve of resolved params (`resolvePlanOptions` checked them against SPLIT_COLORING_PARAMS). */
+export function splitColoringParams(params: PlanParams): SplitColoringParams {
+  const mode = enumParam(params, "mode", MODES);
+  const chunk = params["chunk"];
+  return { mode, chunk: mode === "bvn" || typeof chunk !== "number" ? undefined : chunk, improve: booleanParam(params, "improve") };
 }
 
 /** alpha (us per message) and beta (us per element) of the flat blocking model: step time = alpha + beta x longest message. */
@@ -165,7 +182,7 @@ function planChunk(m: CommMatrix, opts: PlanOptions, prm: SplitColoringParams): 
   const lowerBoundTime = alpha * h + beta * L;
   const boundTime = lowerBoundTime + (h > 0 ? (alpha * L) / s + beta * h * s : 0);
   const params = {
-    ...opts.params, mode: "chunk", chunk: s, chunkRule: rule, machine: machineName, alpha, beta, h, L, phases: D, sumOfMaxima,
+    ...opts.givenParams, mode: "chunk", chunk: s, chunkRule: rule, machine: machineName, alpha, beta, h, L, phases: D, sumOfMaxima,
     modelledTime, lowerBoundTime, boundTime, ratio: lowerBoundTime > 0 ? modelledTime / lowerBoundTime : 1,
   };
   const b = new ScheduleBuilder({ ...planHeader(m, NAME, opts), seed: null, params }, opts.payload, pieces);
@@ -315,7 +332,7 @@ function planBvn(m: CommMatrix, opts: PlanOptions): Schedule {
   }
   const lowerBoundTime = alpha * h + beta * L;
   const modelledTime = phases * alpha + beta * sumOfMaxima;
-  const params = { ...opts.params, mode: "bvn", machine: machineName, alpha, beta, h, L, cells, phases, sumOfMaxima, modelledTime, lowerBoundTime, ratio: lowerBoundTime > 0 ? modelledTime / lowerBoundTime : 1 };
+  const params = { ...opts.givenParams, mode: "bvn", machine: machineName, alpha, beta, h, L, cells, phases, sumOfMaxima, modelledTime, lowerBoundTime, ratio: lowerBoundTime > 0 ? modelledTime / lowerBoundTime : 1 };
   const s = b.build();
   return { ...s, params };
 }
@@ -330,5 +347,6 @@ export const splitColoring: Planner = {
   name: NAME,
   title: "split colouring: messages cut into chunks of at most s elements and edge-coloured (s* from the machine), or a BvN decomposition (mode bvn)",
   source: "003 sec 3.3 (RS_NH's cutoff made exact); Konig's edge-colouring theorem; Gonzalez-Sahni preemptive open shop / Birkhoff-von Neumann",
+  params: SPLIT_COLORING_PARAMS,
   plan,
 };

@@ -4,18 +4,15 @@ import type { CommMatrix } from "../../model/matrix.js";
 import { createRng, type Rng } from "../../model/rng.js";
 import type { JsonValue } from "../../model/schedule.js";
 import { planHeader } from "../plan-header.js";
-import type { Planner, PlanOptions } from "../types.js";
+import { numberParam, resolveParams } from "../plan-params.js";
+import type { InputParam, Planner, PlannerParam, PlanOptions, PlanParams } from "../types.js";
 import { checkTeMatrix, relationLoad, roundLowerBound, RoundEngine } from "./round-engine.js";
 
-/** A numeric parameter of a protocol. */
-export interface TeParam {
-  readonly name: string;
-  readonly description: string;
-  readonly default: number;
-  readonly min: number;
-  readonly max: number;
-  readonly integer: boolean;
-}
+/** A numeric parameter of a protocol: an integer or number in min..max with a default. */
+export type TeParam = InputParam & { readonly type: "integer" | "number"; readonly default: number; readonly min: number; readonly max: number };
+
+/** The `ports` parameter every te-* planner takes besides its protocol's (its upper bound P - 1 is checked against the matrix). */
+const PORTS_PARAM: PlannerParam = { name: "ports", description: "a node sends and receives up to k messages per step (k <= P - 1)", type: "integer", min: 1, unit: "shifts per step", default: 1 };
 
 /** What a protocol reports about its run (stored in the schedule's params). */
 export type TeInfo = { [k: string]: JsonValue };
@@ -32,22 +29,10 @@ export interface TeProtocol {
   count?(m: CommMatrix, rng: Rng, params: Readonly<Record<string, number>>): { rounds: number; info: TeInfo };
 }
 
-/** Checks a protocol's parameters and fills the defaults. */
-export function resolveTeParams(proto: TeProtocol, given: { readonly [k: string]: JsonValue }): Record<string, number> {
+/** The protocol's own parameters out of resolved params, as numbers. */
+function protocolParams(proto: TeProtocol, resolved: PlanParams): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const name of Object.keys(given)) {
-    if (!proto.params.some((p) => p.name === name)) {
-      const known = proto.params.map((p) => p.name);
-      throw fail("planner", "BAD_OPTION", `${proto.name}: unknown parameter '${name}'${known.length ? `; known: ${known.join(", ")}` : " (it takes none)"}`, { field: `params.${name}` });
-    }
-  }
-  for (const p of proto.params) {
-    const v = given[p.name] ?? p.default;
-    if (typeof v !== "number" || !Number.isFinite(v) || v < p.min || v > p.max || (p.integer && !Number.isInteger(v))) {
-      throw fail("planner", "BAD_OPTION", `${proto.name}: parameter ${p.name} must be ${p.integer ? "an integer" : "a number"} in ${p.min}..${p.max}, got ${JSON.stringify(v)}`, { field: `params.${p.name}` });
-    }
-    out[p.name] = v;
-  }
+  for (const p of proto.params) out[p.name] = numberParam(resolved, p.name);
   return out;
 }
 
@@ -57,12 +42,11 @@ export function tePlanner(proto: TeProtocol): Planner {
     name: proto.name,
     title: proto.title,
     source: proto.source,
+    params: [...proto.params, PORTS_PARAM],
     plan(m: CommMatrix, opts: PlanOptions) {
-      const { ports = 1, ...rest } = opts.params;
-      if (typeof ports !== "number" || !Number.isInteger(ports) || ports < 1 || ports > Math.max(1, m.p - 1)) {
-        throw fail("planner", "BAD_OPTION", `${proto.name}: ports must be an integer in 1..${Math.max(1, m.p - 1)} (shifts per step), got ${JSON.stringify(ports)}`, { field: "params.ports" });
-      }
-      const params = resolveTeParams(proto, rest);
+      const ports = numberParam(opts.params, "ports"), most = Math.max(1, m.p - 1);
+      if (ports > most) throw fail("planner", "BAD_OPTION", `${proto.name}: ports must be an integer in 1..${most} (shifts per step), got ${ports}`, { field: "params.ports" });
+      const params = protocolParams(proto, opts.params);
       checkTeMatrix(proto.name, m, true);
       const eng = new RoundEngine(m, planHeader(m, proto.name, opts), opts.payload, ports);
       const info = proto.run(m, eng, createRng(opts.seed), params);
@@ -86,7 +70,7 @@ export interface TeCount {
 
 /** Counts the rounds a protocol needs on m without building a schedule (typed arrays only). */
 export function countTeRounds(proto: TeProtocol, m: CommMatrix, seed: number, given: { readonly [k: string]: JsonValue } = {}): TeCount {
-  const params = resolveTeParams(proto, given);
+  const params = protocolParams(proto, resolveParams(proto.name, proto.params, given));
   checkTeMatrix(proto.name, m, false);
   const { t, maxPair } = relationLoad(m);
   const base = { algorithm: proto.name, lowerBound: roundLowerBound(m.p, t), maxPairLoad: maxPair };

@@ -15,8 +15,8 @@ export const teBalanced: TeProtocol = {
   title: "Total-exchange rounds, 001 sec 4: direct, idle slots carry excess packets to random intermediates",
   source: "001 sec 4 (the experimental protocol)",
   params: [
-    { name: "floor", description: "never trim a pair below this many packets", default: 1, min: 0, max: 1 << 20, integer: true },
-    { name: "maxRounds", description: "rounds before falling back to the direct protocol", default: 100000, min: 1, max: 1 << 30, integer: true },
+    { name: "floor", description: "never trim a pair below this many packets", type: "integer", default: 1, min: 0, max: 1 << 20 },
+    { name: "maxRounds", description: "rounds before falling back to the direct protocol", type: "integer", default: 100000, min: 1, max: 1 << 30 },
   ],
   run(_m, eng, rng, params) {
     const { n, count } = eng;

@@ -79,8 +79,8 @@ export const teFast: TeProtocol = {
   title: "Total-exchange rounds, 001 sec 3.2: direct, random intermediates while h >= N, then dart throwing with copies",
   source: "001 sec 3.2",
   params: [
-    { name: "dummies", description: "0: copies carry the packet (rounds A, B); 1: dummies, the packet follows in two more rounds (remark 1)", default: 0, min: 0, max: 1, integer: true },
-    { name: "maxIterations", description: "iterations of steps 3 and 4 (each) before falling back to direct rounds", default: 200, min: 1, max: 100000, integer: true },
+    { name: "dummies", description: "0: copies carry the packet (rounds A, B); 1: dummies, the packet follows in two more rounds (remark 1)", type: "integer", default: 0, min: 0, max: 1 },
+    { name: "maxIterations", description: "iterations of steps 3 and 4 (each) before falling back to direct rounds", type: "integer", default: 200, min: 1, max: 100000 },
   ],
   run(_m, eng, rng, params) {
     const n = eng.n;

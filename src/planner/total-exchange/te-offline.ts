@@ -311,8 +311,8 @@ export const teOffline: TeProtocol = {
   title: "Total-exchange rounds, offline (ours): direct where a pair has room, excess relayed on slots that would idle",
   source: "ours (docs/algorithms/total-exchange.md); idea of 001 sec 4",
   params: [
-    { name: "candidates", description: "random intermediates tried per relayed packet before a full scan", default: 4, min: 1, max: 4096, integer: true },
-    { name: "orders", description: "random orders of the excess packets tried at each round count R before R + 1", default: DEFAULT_ORDERS, min: 1, max: 1000, integer: true },
+    { name: "candidates", description: "random intermediates tried per relayed packet before a full scan", type: "integer", default: 4, min: 1, max: 4096 },
+    { name: "orders", description: "random orders of the excess packets tried at each round count R before R + 1", type: "integer", default: DEFAULT_ORDERS, min: 1, max: 1000 },
   ],
   run(m, eng, _rng, params) {
     const p = planOffline(m, params["candidates"]!, params["orders"]!);

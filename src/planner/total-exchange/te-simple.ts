@@ -78,11 +78,11 @@ export const teSimple: TeProtocol = {
   title: "Total-exchange rounds, 001 sec 3.1: direct rounds, then blocks of log^c N with injective intermediates",
   source: "001 sec 3.1 (Theorem 1)",
   params: [
-    { name: "epsilon", description: "step 1 rounds: h/N + epsilon sqrt((h/N) loglog N) + alpha loglog N", default: 1, min: 0, max: 100, integer: false },
-    { name: "alpha", description: "see epsilon", default: 1, min: 0, max: 100, integer: false },
-    { name: "c", description: "block size log2(N)^c", default: 1, min: 0, max: 4, integer: false },
-    { name: "maxIterations", description: "iterations of steps 2-3 before falling back to direct rounds", default: 64, min: 1, max: 10000, integer: true },
-    { name: "subsetH", description: "0: route the whole relation; s > 0: split it into sub-relations of h <= s N log2 N, routed in turn", default: 0, min: 0, max: 1e6, integer: false },
+    { name: "epsilon", description: "step 1 rounds: h/N + epsilon sqrt((h/N) loglog N) + alpha loglog N", type: "number", default: 1, min: 0, max: 100 },
+    { name: "alpha", description: "the factor of loglog N in step 1's rounds (see epsilon)", type: "number", default: 1, min: 0, max: 100 },
+    { name: "c", description: "block size log2(N)^c", type: "number", default: 1, min: 0, max: 4 },
+    { name: "maxIterations", description: "iterations of steps 2-3 before falling back to direct rounds", type: "integer", default: 64, min: 1, max: 10000 },
+    { name: "subsetH", description: "0: route the whole relation; s > 0: split it into sub-relations of h <= s N log2 N, routed in turn", type: "number", default: 0, min: 0, max: 1e6 },
   ],
   run(m, eng, rng, params) {
     const n = eng.n;

@@ -3,8 +3,9 @@ import { fail } from "../../model/errors.js";
 import type { CommMatrix } from "../../model/matrix.js";
 import { ScheduleBuilder, type Schedule } from "../../model/schedule.js";
 import { planHeader } from "../plan-header.js";
+import { enumParam } from "../plan-params.js";
 import type { Planner, PlanOptions } from "../types.js";
-import { meshTwoStageParams, roundPartner, stageRounds, type StageSchedule } from "./rounds.js";
+import { roundPartner, SCHEDULE_PARAM, STAGE_SCHEDULES, stageRounds, type StageSchedule } from "./rounds.js";
 
 /** The integer square root of p when p is a perfect square; otherwise throws UNSUPPORTED naming the nearest squares. */
 export function meshSide(p: number): number {
@@ -23,7 +24,7 @@ export function meshSide(p: number): number {
  * combined, never split, so each chunk is a whole M[o][d].
  */
 function plan(m: CommMatrix, opts: PlanOptions): Schedule {
-  const schedule: StageSchedule = meshTwoStageParams(opts.params);
+  const schedule: StageSchedule = enumParam(opts.params, "schedule", STAGE_SCHEDULES);
   const { p, data } = m;
   const q = meshSide(p);
   // stage 1: u -> (row u, column c) carries M[u][(a2, c)] for all rows a2
@@ -87,7 +88,8 @@ function plan(m: CommMatrix, opts: PlanOptions): Schedule {
 /** The mesh two-stage planner (A3 of 004; P a perfect square). */
 export const meshTwoStage: Planner = {
   name: "mesh-two-stage",
-  title: "A3: sqrt(P) x sqrt(P) mesh, combine along rows then columns (P a perfect square); param schedule",
+  title: "A3: sqrt(P) x sqrt(P) mesh, combine along rows then columns (P a perfect square)",
   source: "004 sec 3.1.3, Tables 3-4; 002 sec 3.3",
+  params: [SCHEDULE_PARAM],
   plan,
 };

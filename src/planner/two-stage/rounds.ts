@@ -1,8 +1,7 @@
 /** Contention-free rounds for the two-stage planners: linear permutation (000 fig. 3) or shift (004 sec 3.1.1) inside a group of n nodes. */
-import { fail } from "../../model/errors.js";
-import type { JsonValue } from "../../model/schedule.js";
 import { lpPartner, lpRounds } from "../linear-permutation.js";
-import { rejectUnknownParams } from "../permutation/messages.js";
+import { booleanParam, enumParam } from "../plan-params.js";
+import type { PlannerParam, PlanParams } from "../types.js";
 
 /** The step structure of one stage: pairwise exchange (linear permutation) or shift. */
 export type StageSchedule = "linear-permutation" | "shift";
@@ -29,32 +28,29 @@ export function roundPartner(schedule: StageSchedule, n: number, round: number, 
   return schedule === "shift" ? (x + round) % n : lpPartner(n, round, x);
 }
 
-/** Checks the `schedule` parameter (default DEFAULT_STAGE_SCHEDULE). */
-export function stageScheduleParam(algorithm: string, params: { readonly [k: string]: JsonValue }): StageSchedule {
-  const v = params["schedule"] ?? DEFAULT_STAGE_SCHEDULE;
-  if (v !== "linear-permutation" && v !== "shift") {
-    throw fail("planner", "BAD_OPTION", `${algorithm}: schedule must be "linear-permutation" or "shift", got ${JSON.stringify(v)}`, { field: "params.schedule" });
-  }
-  return v;
-}
+/** The `schedule` parameter both two-stage planners take. */
+export const SCHEDULE_PARAM: PlannerParam = {
+  name: "schedule",
+  description: "the rounds inside each stage: shift (n - 1 rounds for any n) or linear-permutation (pairwise exchange; n rounds for odd n)",
+  type: "enum",
+  values: STAGE_SCHEDULES,
+  default: DEFAULT_STAGE_SCHEDULE,
+};
 
-/** Parameters of the two-stage planner. */
+/** The parameters of two-stage: `schedule` and `reshuffle`. */
+export const TWO_STAGE_PARAMS: readonly PlannerParam[] = [
+  SCHEDULE_PARAM,
+  { name: "reshuffle", description: "permute each source's stage-1 messages at random within the groups of equal size (000 sec 6.3; seeded)", type: "boolean", default: false },
+];
+
+/** Resolved parameters of the two-stage planner. */
 export interface TwoStageParams {
   readonly schedule: StageSchedule;
   /** The random reshuffle of 000 sec 6.3 (seeded by the plan seed). */
   readonly reshuffle: boolean;
 }
 
-/** Checks the params of `two-stage`: `schedule` and `reshuffle` (default false); anything else is a BAD_OPTION. */
-export function twoStageParams(params: { readonly [k: string]: JsonValue }): TwoStageParams {
-  rejectUnknownParams("two-stage", params, ["schedule", "reshuffle"]);
-  const reshuffle = params["reshuffle"] ?? false;
-  if (typeof reshuffle !== "boolean") throw fail("planner", "BAD_OPTION", `two-stage: reshuffle must be true or false, got ${JSON.stringify(reshuffle)}`, { field: "params.reshuffle" });
-  return { schedule: stageScheduleParam("two-stage", params), reshuffle };
-}
-
-/** Checks the params of `mesh-two-stage`: only `schedule`. */
-export function meshTwoStageParams(params: { readonly [k: string]: JsonValue }): StageSchedule {
-  rejectUnknownParams("mesh-two-stage", params, ["schedule"]);
-  return stageScheduleParam("mesh-two-stage", params);
+/** The schedule and reshuffle of resolved params (`resolvePlanOptions` checked them against TWO_STAGE_PARAMS). */
+export function twoStageParams(params: PlanParams): TwoStageParams {
+  return { schedule: enumParam(params, "schedule", STAGE_SCHEDULES), reshuffle: booleanParam(params, "reshuffle") };
 }

@@ -5,7 +5,7 @@ import { createRng, shuffleInPlace } from "../../model/rng.js";
 import { ScheduleBuilder, type Schedule } from "../../model/schedule.js";
 import { planHeader } from "../plan-header.js";
 import type { Planner, PlanOptions } from "../types.js";
-import { roundPartner, stageRounds, twoStageParams, type StageSchedule } from "./rounds.js";
+import { roundPartner, stageRounds, twoStageParams, TWO_STAGE_PARAMS, type StageSchedule } from "./rounds.js";
 import { partCount, partOffset, residualStart } from "./split.js";
 
 /** Most payload chunks a two-stage plan may have (both stages); larger inputs must be planned at message level. */
@@ -185,7 +185,8 @@ function plan(m: CommMatrix, opts: PlanOptions): Schedule {
 /** The two-stage planner (000 sec 6; A2 of 004). */
 export const twoStage: Planner = {
   name: "two-stage",
-  title: "A2: every message split over all p intermediates (round-robin residuals), then forwarded; params schedule, reshuffle",
+  title: "A2: every message split over all p intermediates (round-robin residuals), then forwarded",
   source: "000 sec 6, figs 6-8, 6.3; 004 sec 3.1.2",
+  params: TWO_STAGE_PARAMS,
   plan,
 };

@@ -115,7 +115,7 @@ describe("four-stage: P from 1 to 300 (payload level for every P: every-p.test.t
   });
   it("rejects unknown parameters and a bad stall rule", () => {
     const m = sparse(8, 1, 2, 1);
-    expect(() => plan(m, "four-stage", { params: { stalls: "other" } })).toThrow(/stalls must be 'figure' or 'printed'/);
-    expect(() => plan(m, "four-stage", { params: { x: 1 } })).toThrow(/takes no parameters/);
+    expect(() => plan(m, "four-stage", { params: { stalls: "other" } })).toThrow(/four-stage: stalls must be "figure" or "printed", got "other"/);
+    expect(() => plan(m, "four-stage", { params: { x: 1 } })).toThrow(/four-stage: unknown parameter 'x'; known: stalls/);
   });
 });

@@ -4,6 +4,7 @@ import { matrixFromData, matrixFromRows, type CommMatrix } from "../../../src/mo
 import { matrixStats } from "../../../src/model/matrix-stats.js";
 import { createRng } from "../../../src/model/rng.js";
 import { colorBipartite, coloring, degreeThresholds, orderBySizeDesc } from "../../../src/planner/permutation/index.js";
+import { resolvePlanOptions } from "../../../src/planner/registry.js";
 import { verifySchedule } from "../../../src/verifier/index.js";
 
 /**
@@ -48,7 +49,7 @@ function smallMatrix(k: number): CommMatrix {
 describe("coloring: sum of phase maxima against the brute-force optimum", () => {
   it("the audit's matrix: 2->1 (58) and 4->0 (49) share a phase, sum 75 = lower bound (was 115)", () => {
     const m = matrixFromRows([[0, 0, 0, 8, 2], [9, 0, 5, 0, 0], [1, 58, 0, 0, 12], [0, 9, 19, 0, 5], [49, 0, 2, 0, 0]]);
-    const s = coloring.plan(m, { payload: true, seed: 1, machine: null, params: {} });
+    const s = coloring.plan(m, resolvePlanOptions(coloring, { payload: true }));
     expect(s.stepCount).toBe(3);
     expect(bruteForceSumOfMaxima(m)).toBe(75);
     expect(s.params["lowerBound"]).toBe(75);
@@ -63,7 +64,7 @@ describe("coloring: sum of phase maxima against the brute-force optimum", () => 
     const N = 300;
     for (let k = 0; k < N; k++) {
       const m = smallMatrix(k);
-      const s = coloring.plan(m, { payload: false, seed: 1, machine: null, params: {} });
+      const s = coloring.plan(m, resolvePlanOptions(coloring));
       expect(s.stepCount).toBe(matrixStats(m).h);
       const got = s.params["sumOfMaxima"] as number, lb = s.params["lowerBound"] as number;
       const opt = bruteForceSumOfMaxima(m);

@@ -4,15 +4,18 @@ import { describe, expect, it } from "vitest";
 import { isCommplanError } from "../../../src/model/errors.js";
 import { matrixFromData, matrixFromRows, type CommMatrix } from "../../../src/model/matrix.js";
 import { matrixStats } from "../../../src/model/matrix-stats.js";
-import type { Schedule } from "../../../src/model/schedule.js";
+import type { JsonValue, Schedule } from "../../../src/model/schedule.js";
 import { AUTO_RULES, PERMUTATION_PLANNERS, coloring, rsN, rsNh, splitColoring } from "../../../src/planner/permutation/index.js";
 import { findMachine, scheduleCost } from "../../../src/machines/index.js";
+import { resolvePlanOptions } from "../../../src/planner/registry.js";
 import type { Planner, PlanOptions } from "../../../src/planner/types.js";
 import { verifySchedule } from "../../../src/verifier/index.js";
 import { buildMatrix, matrixRecipe } from "../../helpers/arbitraries.js";
 import { generatePattern } from "../../../src/patterns/index.js";
 
-const opts = (payload: boolean, seed = 1, params: PlanOptions["params"] = {}): PlanOptions => ({ payload, seed, machine: null, params });
+type Params = { readonly [k: string]: JsonValue };
+/** Plans through resolvePlanOptions (params checked, defaults filled), as plan() does. */
+const planWith = (pl: Planner, m: CommMatrix, payload: boolean, seed = 1, params: Params = {}, machine: PlanOptions["machine"] = null): Schedule => pl.plan(m, resolvePlanOptions(pl, { payload, seed, machine, params }));
 
 /**
  * An independent checker (does not use planner code): one stage "phases"; per step each node
@@ -71,8 +74,8 @@ function problems(m: CommMatrix, s: Schedule, payload: boolean): string[] {
   return out;
 }
 
-function checkPlanner(pl: Planner, m: CommMatrix, payload: boolean, seed: number, params: PlanOptions["params"] = {}, machine: PlanOptions["machine"] = null): Schedule {
-  const s = pl.plan(m, { ...opts(payload, seed, params), machine });
+function checkPlanner(pl: Planner, m: CommMatrix, payload: boolean, seed: number, params: Params = {}, machine: PlanOptions["machine"] = null): Schedule {
+  const s = planWith(pl, m, payload, seed, params, machine);
   expect(problems(m, s, payload)).toEqual([]);
   expect(s.algorithm).toBe(pl.name);
   expect(s.p).toBe(m.p);
@@ -84,7 +87,7 @@ function checkPlanner(pl: Planner, m: CommMatrix, payload: boolean, seed: number
 }
 
 const recipes = (kinds?: Parameters<typeof matrixRecipe>[0]) => matrixRecipe({ minP: 1, maxP: 40, ...kinds });
-const rsNhParamsArb = fc.constantFrom<PlanOptions["params"]>({}, { cutoff: "median", factor: 1 }, { cutoff: "none" }, { cutoff: 3 }, { cutoff: "mean", factor: 1.5 });
+const rsNhParamsArb = fc.constantFrom<Params>({}, { cutoff: "median", factor: 1 }, { cutoff: "none" }, { cutoff: 3 }, { cutoff: "mean", factor: 1.5 });
 
 describe.each(PERMUTATION_PLANNERS.map((pl) => [pl.name, pl] as const))("%s", (_name, pl) => {
   it("message level: contention-free phases that carry every message (entries up to 2^40)", () => {
@@ -106,7 +109,7 @@ describe.each(PERMUTATION_PLANNERS.map((pl) => [pl.name, pl] as const))("%s", (_
 
   it("is deterministic for a seed and ignores the diagonal", () => {
     const m = matrixFromRows([[5, 1, 0], [2, 9, 3], [0, 4, 7]]);
-    const a = pl.plan(m, opts(true, 3)), b = pl.plan(m, opts(true, 3));
+    const a = planWith(pl, m, true, 3), b = planWith(pl, m, true, 3);
     expect(Array.from(a.src)).toEqual(Array.from(b.src));
     expect(Array.from(a.size)).toEqual(Array.from(b.size));
     for (let x = 0; x < a.transferCount; x++) expect(a.src[x]).not.toBe(a.dst[x]);
@@ -116,7 +119,7 @@ describe.each(PERMUTATION_PLANNERS.map((pl) => [pl.name, pl] as const))("%s", (_
   it("rejects unknown parameters with a CommplanError naming the planner", () => {
     const m = matrixFromRows([[0, 1], [1, 0]]);
     let err: unknown;
-    try { pl.plan(m, opts(false, 1, { bogus: 1 })); } catch (e) { err = e; }
+    try { planWith(pl, m, false, 1, { bogus: 1 }); } catch (e) { err = e; }
     expect(isCommplanError(err)).toBe(true);
     expect((err as Error).message).toContain(`planner: ${pl.name}: unknown parameter 'bogus'`);
   });
@@ -126,7 +129,7 @@ describe("coloring", () => {
   it("uses exactly h = max(f, g) phases and never splits a message", () => {
     fc.assert(fc.property(recipes(), (r) => {
       const m = buildMatrix(r);
-      const s = coloring.plan(m, opts(false));
+      const s = planWith(coloring, m, false);
       const st = matrixStats(m);
       expect(s.stepCount).toBe(st.h);
       expect(s.transferCount).toBe(st.messages);
@@ -149,7 +152,7 @@ describe("coloring", () => {
     fc.assert(fc.property(recipes({ kinds: ["dense", "sparse", "huge", "spike"] }), (r) => {
       const m = buildMatrix(r);
       const a = checkPlanner(coloring, m, false, 1, { improve: false });
-      const b = coloring.plan(m, opts(false));
+      const b = planWith(coloring, m, false);
       expect(a.stepCount).toBe(matrixStats(m).h);
       expect(b.params["sumOfMaxima"] as number).toBeLessThanOrEqual(a.params["sumOfMaxima"] as number);
     }), { numRuns: 30 });
@@ -188,9 +191,9 @@ describe("coloring", () => {
 describe("rs-nh", () => {
   it("checks its parameters once with a clear message", () => {
     const m = matrixFromRows([[0, 1], [1, 0]]);
-    expect(() => rsNh.plan(m, opts(false, 1, { cutoff: 0 }))).toThrow(/rs-nh: cutoff must be/);
-    expect(() => rsNh.plan(m, opts(false, 1, { cutoff: "big" }))).toThrow(/rs-nh: cutoff must be/);
-    expect(() => rsNh.plan(m, opts(false, 1, { factor: 0.5 }))).toThrow(/rs-nh: factor must be/);
+    expect(() => planWith(rsNh, m, false, 1, { cutoff: 0 })).toThrow(/rs-nh: cutoff must be/);
+    expect(() => planWith(rsNh, m, false, 1, { cutoff: "big" })).toThrow(/rs-nh: cutoff must be/);
+    expect(() => planWith(rsNh, m, false, 1, { factor: 0.5 })).toThrow(/rs-nh: factor must be/);
   });
 
   it("default rule (auto): uniform sizes are never cut", () => {
@@ -211,7 +214,7 @@ describe("rs-nh", () => {
       const m = generatePattern("wang-set2", 32, { d: 16, elementBytes: unitBytes }, seed);
       const time = (s: Schedule): number => scheduleCost(s, cm5, "blocking").stages[0]!.communication;
       const auto = checkPlanner(rsNh, m, false, seed, {}, cm5);
-      const times = AUTO_RULES.map((r) => time(rsNh.plan(m, { payload: false, seed, machine: cm5, params: { cutoff: r.cutoff, factor: r.factor } })));
+      const times = AUTO_RULES.map((r) => time(planWith(rsNh, m, false, seed, { cutoff: r.cutoff, factor: r.factor }, cm5)));
       const best = Math.min(...times);
       expect(time(auto)).toBeCloseTo(best, 6);
       expect(auto.params["modelledTime"] as number).toBeCloseTo(best, 6);
@@ -227,7 +230,7 @@ describe("rs-nh", () => {
 
   it("refuses a fixed cutoff that would split the messages into too many transfers", () => {
     const m = matrixFromRows([[0, 2 ** 40], [1, 0]]);
-    expect(() => rsNh.plan(m, opts(false, 1, { cutoff: 3 }))).toThrow(/rs-nh: cutoff 3 would split the messages into \d+ transfers/);
+    expect(() => planWith(rsNh, m, false, 1, { cutoff: 3 })).toThrow(/rs-nh: cutoff 3 would split the messages into \d+ transfers/);
   });
 
   it("a fixed cutoff c sends no transfer longer than c", () => {
@@ -243,7 +246,7 @@ describe("rs-n", () => {
   it("sends every message whole, at least h phases", () => {
     fc.assert(fc.property(recipes(), fc.integer({ min: 0, max: 99 }), (r, seed) => {
       const m = buildMatrix(r);
-      const s = rsN.plan(m, opts(false, seed));
+      const s = planWith(rsN, m, false, seed);
       const st = matrixStats(m);
       expect(s.transferCount).toBe(st.messages);
       expect(s.stepCount).toBeGreaterThanOrEqual(st.h);
@@ -255,7 +258,7 @@ describe("verifier rows of the permutation planners", () => {
   it("rs-n: the d + log2 d expectation is reported beside the measured phases, never failing", () => {
     fc.assert(fc.property(recipes({ kinds: ["dense", "sparse", "permutation", "zero"] }), fc.integer({ min: 0, max: 99 }), (r, seed) => {
       const m = buildMatrix(r);
-      const s = rsN.plan(m, opts(false, seed));
+      const s = planWith(rsN, m, false, seed);
       const row = verifySchedule(m, s).checks.find((c) => c.id === "rs-n-expected-phases");
       expect(row).toBeDefined();
       const d = matrixStats(m).h;
@@ -270,7 +273,7 @@ describe("verifier rows of the permutation planners", () => {
     const p = 9;
     const data = new Float64Array(p * p);
     for (let i = 0; i < p; i++) for (let j = 0; j < p; j++) if (i !== j) data[i * p + j] = j === (i + 1) % p ? 100 : 1;
-    const s = coloring.plan(matrixFromData(p, data), opts(false));
+    const s = planWith(coloring, matrixFromData(p, data), false);
     expect(s.params["lowerBound"]).toBe(100 + (p - 2));
     expect(s.params["sumOfMaxima"]).toBe(100 + (p - 2));
   });

@@ -6,13 +6,16 @@ import { isCommplanError } from "../../../src/model/errors.js";
 import type { MachineModel } from "../../../src/model/machine.js";
 import { matrixFromData, matrixFromRows, type CommMatrix } from "../../../src/model/matrix.js";
 import { matrixStats } from "../../../src/model/matrix-stats.js";
-import type { Schedule } from "../../../src/model/schedule.js";
+import type { JsonValue, Schedule } from "../../../src/model/schedule.js";
 import { splitColoring } from "../../../src/planner/permutation/index.js";
+import { resolvePlanOptions } from "../../../src/planner/registry.js";
 import type { PlanOptions } from "../../../src/planner/types.js";
 import { verifySchedule } from "../../../src/verifier/index.js";
 import { buildMatrix, matrixRecipe, type MatrixRecipe } from "../../helpers/arbitraries.js";
 
-const opts = (payload: boolean, machine: MachineModel | null, params: PlanOptions["params"] = {}): PlanOptions => ({ payload, seed: 1, machine, params });
+type Params = { readonly [k: string]: JsonValue };
+/** Options through resolvePlanOptions (params checked, defaults filled), as plan() makes them. */
+const opts = (payload: boolean, machine: MachineModel | null, params: Params = {}): PlanOptions => resolvePlanOptions(splitColoring, { payload, seed: 1, machine, params });
 
 /** A synthetic machine with the given start-up (us) and per-byte time. */
 const synthetic = (ts: number, perByte: number): MachineModel => ({ name: "synthetic", title: "test machine", source: "test", ts, tsSend: ts / 2, tc: perByte / 2, td: perByte / 2, tm: 0, ports: 1, barrier: 0 });
@@ -61,7 +64,7 @@ function stepMaxima(s: Schedule): number[] {
   return out;
 }
 
-function planAndVerify(m: CommMatrix, payload: boolean, machine: MachineModel | null, params: PlanOptions["params"] = {}): Schedule {
+function planAndVerify(m: CommMatrix, payload: boolean, machine: MachineModel | null, params: Params = {}): Schedule {
   const s = splitColoring.plan(m, opts(payload, machine, params));
   expect(problems(m, s, payload)).toEqual([]);
   const report = verifySchedule(m, s);
@@ -150,7 +153,7 @@ describe("split-coloring, chunk mode", () => {
 
   it("rejects bad parameters and chunks that explode", () => {
     const m = matrixFromRows([[0, 2 ** 40], [1, 0]]);
-    const msg = (params: PlanOptions["params"]): string => {
+    const msg = (params: Params): string => {
       try { splitColoring.plan(m, opts(false, null, params)); } catch (e) { expect(isCommplanError(e)).toBe(true); return (e as Error).message; }
       return "no error";
     };

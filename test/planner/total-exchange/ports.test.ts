@@ -35,7 +35,7 @@ describe("te-* with ports = k", () => {
 
   it("rejects a bad port count", () => {
     const m = generatePattern("h-relation", 8, { h: 2 }, 1);
-    expect(() => plan(m, "te-valiant", { params: { ports: 0 } })).toThrow(/te-valiant: ports must be an integer in 1..7/);
-    expect(() => plan(m, "te-valiant", { params: { ports: 8 } })).toThrow(/ports must be/);
+    expect(() => plan(m, "te-valiant", { params: { ports: 0 } })).toThrow(/te-valiant: ports must be a positive integer \(shifts per step\), got 0/);
+    expect(() => plan(m, "te-valiant", { params: { ports: 8 } })).toThrow(/te-valiant: ports must be an integer in 1..7 \(shifts per step\), got 8/);
   });
 });

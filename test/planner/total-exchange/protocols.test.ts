@@ -137,7 +137,7 @@ describe("protocol options and failure paths", () => {
       throw new Error("no error");
     };
     expect(err(() => plan(m, "te-direct", { params: { x: 1 } }))).toMatch(/te-direct: unknown parameter 'x'/);
-    expect(err(() => plan(m, "te-simple", { params: { c: 9 } }))).toMatch(/parameter c must be/);
+    expect(err(() => plan(m, "te-simple", { params: { c: 9 } }))).toMatch(/te-simple: c must be a number in 0..4, got 9/);
     expect(err(() => plan(m, "te-fast", { params: { dummies: "yes" } }))).toMatch(/dummies/);
     const big = matrixFromRows([[0, 2 ** 40], [1, 0]]);
     expect(err(() => plan(big, "te-offline"))).toMatch(/unit packet/);
