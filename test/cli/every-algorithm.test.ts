@@ -35,3 +35,40 @@ describe("commplan plan --algorithm NAME, for every registered planner", () => {
     }
   }
 });
+
+describe("commplan algorithms lists every planner's parameters", () => {
+  it("text: each --param line under its algorithm, with its default; header keys; (no parameters) when none", async () => {
+    const r = await run("algorithms");
+    expect(r.code).toBe(0);
+    // entries start at column 0, their params are indented under them
+    const entries = new Map(r.out.split(/\n(?=\S)/).map((e) => [e.slice(0, e.indexOf(":")), e] as const));
+    expect([...entries.keys()]).toEqual(PLANNERS.map((p) => p.name));
+    for (const pl of PLANNERS) {
+      const entry = entries.get(pl.name)!;
+      const inputs = pl.params.filter((d) => d.output !== true), outputs = pl.params.filter((d) => d.output === true);
+      for (const d of inputs) expect(entry).toMatch(new RegExp(`^    --param ${d.name}=\\S+ \\([^\\n]*${d.default !== undefined ? `default ${String(d.default)}` : "by default "}[^\\n]*\\): `, "m"));
+      expect(entry.match(/^    --param /gm)?.length ?? 0).toBe(inputs.length);
+      if (inputs.length === 0) expect(entry).toMatch(/^    \(no parameters\)$/m);
+      if (outputs.length > 0) expect(entry).toContain(`(accepted and ignored as --param): ${outputs.map((d) => d.name).join(", ")}`);
+    }
+    expect(entries.get("rs-nh")).toContain("--param cutoff=auto|median|mean|none|<integer> (>= 1, elements; default auto): ");
+    expect(entries.get("te-simple")).toContain("--param c=<number> (0..4; default 1): ");
+  });
+
+  it("--json: each algorithm with its declared params", async () => {
+    const rows = JSON.parse((await run("algorithms", "--json")).out) as { name: string; params: unknown[] }[];
+    expect(rows.map((x) => x.name)).toEqual(PLANNERS.map((p) => p.name));
+    for (const pl of PLANNERS) expect(rows.find((x) => x.name === pl.name)!.params).toEqual(JSON.parse(JSON.stringify(pl.params)));
+    expect(rows.find((x) => x.name === "two-stage")!.params).toContainEqual(expect.objectContaining({ name: "reshuffle", type: "boolean", default: false }));
+  });
+
+  it("plan --help says where the params are listed; a bad --param names the field and exits 2", async () => {
+    const h = await run("plan", "--help");
+    expect(h.out + h.err).toMatch(/--param <key=value>[\s\S]*'commplan\s+algorithms' lists each\s+algorithm's parameters/);
+    const m = join(dir, "p.json");
+    await run("gen", "uniform", "--p", "4", "-o", m);
+    const bad = await run("plan", m, "-a", "rs-nh", "--param", "cutoff=big");
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/rs-nh: cutoff must be "auto", "median", "mean", "none" or a positive integer \(elements\), got "big"/);
+  });
+});

@@ -42,9 +42,9 @@ const RS_NH_PARAMS: readonly PlannerParam[] = [
   { name: "factor", description: "the factor applied to the median or the mean", type: "number", min: 1, default: 3 },
   { name: "rule", description: "the rule auto chose", output: true },
   { name: "machine", description: "the machine whose alpha and beta auto used", output: true },
-  { name: "alpha", description: "start-up time per message (us) of that machine", output: true },
-  { name: "beta", description: "time per element (us) of that machine", output: true },
-  { name: "modelledTime", description: "the modelled blocking time of the plan (us)", output: true },
+  { name: "alpha", description: "start-up time per message of that machine, in us", output: true },
+  { name: "beta", description: "time per element of that machine, in us", output: true },
+  { name: "modelledTime", description: "the modelled blocking time of the plan, in us", output: true },
 ];
 
 /** The cutoff rule and factor of resolved params (`resolvePlanOptions` checked them against RS_NH_PARAMS). */

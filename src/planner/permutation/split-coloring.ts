@@ -37,17 +37,17 @@ const SPLIT_COLORING_PARAMS: readonly PlannerParam[] = [
   { name: "improve", description: "run the pass over colour pairs that lowers the sum of phase maxima (chunk mode)", type: "boolean", default: true },
   { name: "chunkRule", description: "how the chunk size was chosen", output: true },
   { name: "machine", description: "the machine of the cost model", output: true },
-  { name: "alpha", description: "start-up time per message (us)", output: true },
-  { name: "beta", description: "time per element (us)", output: true },
+  { name: "alpha", description: "start-up time per message, in us", output: true },
+  { name: "beta", description: "time per element, in us", output: true },
   { name: "h", description: "max(f, g): the most messages a node sends or receives", output: true },
   { name: "L", description: "the most elements a node sends or receives", output: true },
   { name: "phases", description: "the number of phases", output: true },
   { name: "sumOfMaxima", description: "the sum over phases of the longest transfer", output: true },
-  { name: "modelledTime", description: "phases x alpha + beta x sumOfMaxima (us)", output: true },
-  { name: "lowerBoundTime", description: "alpha h + beta L (us)", output: true },
-  { name: "boundTime", description: "the chunk mode's guarantee (h + L/s)(alpha + beta s) expanded (us)", output: true },
+  { name: "modelledTime", description: "phases x alpha + beta x sumOfMaxima, in us", output: true },
+  { name: "lowerBoundTime", description: "alpha h + beta L, in us", output: true },
+  { name: "boundTime", description: "the chunk mode's guarantee alpha h + beta L + alpha L / s + beta h s, in us", output: true },
   { name: "ratio", description: "modelledTime / lowerBoundTime", output: true },
-  { name: "cells", description: "non-zero cells of the padded matrix (bvn)", output: true },
+  { name: "cells", description: "bvn: non-zero cells of the padded matrix", output: true },
 ];
 
 /** Resolved parameters of split-coloring. */
