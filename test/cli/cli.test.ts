@@ -78,6 +78,19 @@ describe("commplan gen | plan | verify (issue 2, done-when)", () => {
     expect(d.out).not.toMatch(/^te-/m);
     expect(d.out).toMatch(/commplan te-table/);
   });
+
+  it("demo --json replays every plan with data mode: all delivered, and the spike makes shift wait for busy receivers", async () => {
+    const d = await run("demo", "--json");
+    expect(d.code).toBe(0);
+    const j = JSON.parse(d.out) as { results: { algorithm: string; verified: boolean; simulatedUs: number; maxWaitUs: number; blockingUs: number }[] };
+    expect(j.results.length).toBeGreaterThanOrEqual(9);
+    for (const r of j.results) {
+      expect(r.verified).toBe(true);
+      expect(r.simulatedUs).toBeGreaterThan(0);
+      expect(r.maxWaitUs).toBeGreaterThanOrEqual(0);
+    }
+    expect(j.results.find((r) => r.algorithm === "shift")!.maxWaitUs).toBeGreaterThan(0);
+  });
 });
 
 describe("bad input exits 2 with one line naming the problem", () => {
