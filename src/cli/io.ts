@@ -1,9 +1,8 @@
 /** CLI I/O: where a command writes, atomic file output, and option parsing with clear errors. */
-import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
 import { fail } from "../model/errors.js";
-import { fsError, fsErrorText } from "../model/file-output.js";
+import { fsErrorText, writePieces } from "../model/file-output.js";
 import type { JsonValue } from "../model/schedule.js";
+import { quoted } from "../model/quoted.js";
 
 /** The streams a command writes to (replaceable in tests). */
 export interface CliIo {
@@ -33,24 +32,10 @@ export function quietOnClosedStdout(exitCode: () => number): void {
   });
 }
 
-/** Writes text to a file atomically (temporary file, then rename), or to stdout for "-". */
-export function writeTextTarget(target: string, text: string, io: CliIo): void {
-  if (target === "-") {
-    io.out(text);
-    return;
-  }
-  const dir = dirname(target);
-  let tmpDir: string | null = null;
-  try {
-    tmpDir = mkdtempSync(join(dir, `.${basename(target)}.tmp-`));
-    const tmp = join(tmpDir, "out");
-    writeFileSync(tmp, text);
-    renameSync(tmp, target);
-  } catch (e) {
-    throw fsError(e, "commplan", target, true);
-  } finally {
-    if (tmpDir) rmSync(tmpDir, { recursive: true, force: true });
-  }
+/** Writes text to a path like the matrix and schedule writers (atomically, or in place for a device or FIFO: see writePieces), or to the command's stdout for "-". */
+export async function writeTextTarget(target: string, text: string, io: CliIo): Promise<void> {
+  if (target === "-") io.out(text);
+  else await writePieces([text], target, "commplan");
 }
 
 const DECIMAL_INTEGER = /^[+-]?\d+$/;
@@ -60,7 +45,7 @@ const DECIMAL_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 export function intOption(name: string, value: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const v = DECIMAL_INTEGER.test(value) ? Number(value) : NaN;
   if (!Number.isSafeInteger(v) || v < min || v > max) {
-    throw fail("commplan", "BAD_OPTION", `--${name} must be an integer in ${min}..${max}, got '${value}'`, { field: name });
+    throw fail("commplan", "BAD_OPTION", `--${name} must be an integer in ${min}..${max}, got ${quoted(value)}`, { field: name });
   }
   return v;
 }
@@ -68,7 +53,7 @@ export function intOption(name: string, value: string, min: number, max = Number
 /** Parses a number option written in decimal (digits, a point, an exponent; no 0x10, Infinity or blanks). */
 export function numberOption(name: string, value: string): number {
   const v = DECIMAL_NUMBER.test(value) ? Number(value) : NaN;
-  if (!Number.isFinite(v)) throw fail("commplan", "BAD_OPTION", `--${name} must be a number, got '${value}'`, { field: name });
+  if (!Number.isFinite(v)) throw fail("commplan", "BAD_OPTION", `--${name} must be a number, got ${quoted(value)}`, { field: name });
   return v;
 }
 
@@ -83,12 +68,12 @@ export function matrixReadOptions(o: { elementBytes?: string }): { elementBytes?
   return o.elementBytes === undefined ? {} : { elementBytes: intOption("element-bytes", o.elementBytes, 1, MAX_ELEMENT_BYTES) };
 }
 
-/** Parses repeated `key=value` options into JSON values (numbers and booleans parsed, else strings). */
+/** Parses repeated `key=value` options into JSON values (numbers and booleans parsed, else strings); a prototype-less object, so every key (also `__proto__`) is an own key the reader checks. */
 export function keyValues(name: string, items: readonly string[]): { [k: string]: JsonValue } {
-  const out: { [k: string]: JsonValue } = {};
+  const out = Object.create(null) as { [k: string]: JsonValue };
   for (const item of items) {
     const eq = item.indexOf("=");
-    if (eq <= 0) throw fail("commplan", "BAD_OPTION", `--${name} expects key=value, got '${item}'`, { field: name });
+    if (eq <= 0) throw fail("commplan", "BAD_OPTION", `--${name} expects key=value, got ${quoted(item)}`, { field: name });
     const key = item.slice(0, eq), raw = item.slice(eq + 1);
     let value: JsonValue = raw;
     try {

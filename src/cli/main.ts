@@ -1,6 +1,7 @@
 /** The commplan command line: one sub-command per file under commands/, errors as one line and exit 2. */
 import { Command, CommanderError } from "commander";
 import { isCommplanError } from "../model/errors.js";
+import { oneLine } from "../model/quoted.js";
 import type { CliContext } from "./context.js";
 import { processIo, quietOnClosedStdout, type CliIo } from "./io.js";
 import { registerCost } from "./commands/cost.js";
@@ -61,7 +62,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       return e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help" ? 0 : 2;
     }
     if (isCommplanError(e)) {
-      io.err(`${e.message}\n`);
+      io.err(`${oneLine(e.message)}\n`); // one line even when a message quotes input raw
       return 2;
     }
     if (e instanceof RangeError && /Array buffer allocation failed|Invalid typed array length/.test(e.message)) {

@@ -8,6 +8,7 @@ import { FORMAT_NAMES, validateWithSchema } from "../model/json-schema.js";
 import { decodeJsonString, JsonSyntaxError, JsonTokenizer } from "../model/json-tokenizer.js";
 import type { JsonTokenHandler } from "../model/json-tokenizer.js";
 import type { ChunkTable, JsonValue, Rearrange, Schedule, StageInfo } from "../model/schedule.js";
+import { quoted } from "../model/quoted.js";
 
 const MODULE = "schedule";
 
@@ -382,8 +383,8 @@ class ScheduleAssembler implements JsonTokenHandler {
     switch (this.top) {
       case C_TRANSFER: {
         const id = escaped ? (TRANSFER_KEYS.get(decodeJsonString(b, s, e, true)) ?? 0) : transferKeyId(b, s, e);
-        if (id === 0) throw this.bad(this.transferPath(), `must NOT have additional properties ('${decodeJsonString(b, s, e, escaped)}')`);
-        if (this.trSeen & id) throw this.bad(this.transferPath(), `has the key '${decodeJsonString(b, s, e, escaped)}' twice`);
+        if (id === 0) throw this.bad(this.transferPath(), `must NOT have additional properties (${quoted(decodeJsonString(b, s, e, escaped))})`);
+        if (this.trSeen & id) throw this.bad(this.transferPath(), `has the key ${quoted(decodeJsonString(b, s, e, escaped))} twice`);
         this.trSeen |= id;
         this.trKey = id;
         return;
@@ -391,8 +392,8 @@ class ScheduleAssembler implements JsonTokenHandler {
       case C_STEP: {
         const name = decodeJsonString(b, s, e, escaped);
         const id = STEP_KEYS.get(name) ?? 0;
-        if (id === 0) throw this.bad(this.stepPath(), `must NOT have additional properties ('${name}')`);
-        if (this.stepSeen & id) throw this.bad(this.stepPath(), `has the key '${name}' twice`);
+        if (id === 0) throw this.bad(this.stepPath(), `must NOT have additional properties (${quoted(name)})`);
+        if (this.stepSeen & id) throw this.bad(this.stepPath(), `has the key ${quoted(name)} twice`);
         this.stepSeen |= id;
         this.stepKey = id;
         return;
@@ -401,7 +402,7 @@ class ScheduleAssembler implements JsonTokenHandler {
         // C_ROOT, C_STAGE, C_GOBJ
         const name = decodeJsonString(b, s, e, escaped);
         if (Object.hasOwn(this.vals[this.vals.length - 1] as JsonObject, name)) {
-          throw this.bad(this.top === C_ROOT ? "/" : this.top === C_STAGE ? this.stagePath() : "/", `has the key '${name}' twice`);
+          throw this.bad(this.top === C_ROOT ? "/" : this.top === C_STAGE ? this.stagePath() : "/", `has the key ${quoted(name)} twice`);
         }
         this.keys[this.keys.length - 1] = name;
       }

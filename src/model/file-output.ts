@@ -1,9 +1,10 @@
-/** File output: streams text pieces to a file atomically (temporary file, then rename) or to stdout, with one-line errors. */
+/** File output: streams text pieces to a file atomically (temporary file, then rename), to a device or FIFO directly, or to stdout; one-line errors. */
 import { once } from "node:events";
-import { createWriteStream } from "node:fs";
-import { rename, rm } from "node:fs/promises";
+import { createWriteStream, rmSync } from "node:fs";
+import { chmod, lstat, readlink, realpath, rename, rm, stat } from "node:fs/promises";
+import type { Stats } from "node:fs";
 import { randomBytes } from "node:crypto";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import type { Writable } from "node:stream";
 import { fail, isCommplanError } from "./errors.js";
 import type { CommplanError } from "./errors.js";
@@ -28,6 +29,10 @@ export function fsErrorText(e: unknown, writing: boolean): string {
       return "cannot write: no space left on the device";
     case "EPIPE":
       return "the reader closed the pipe";
+    case "ENXIO":
+      return `cannot ${writing ? "write" : "read"}: no such device or address (a socket cannot be opened as a file)`;
+    case "ELOOP":
+      return "too many levels of symbolic links";
     default:
       return `cannot ${writing ? "write" : "read"}: ${(e as Error)?.message ?? String(e)}`;
   }
@@ -45,11 +50,123 @@ async function drainInto(pieces: Iterable<string>, out: Writable): Promise<void>
   }
 }
 
+// ---- temporary files and signals ----
+
+/** The temporary files being written now (removed on SIGINT, SIGTERM, SIGHUP and process.exit). */
+const liveTemps = new Set<string>();
+const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+function removeLiveTemps(): void {
+  for (const t of liveTemps) rmSync(t, { force: true });
+  liveTemps.clear();
+}
+
 /**
- * Writes the pieces to a path, or to stdout for "-", honouring backpressure. A path is written to
- * a temporary file in the same directory and renamed into place, so a failure (also an error
- * thrown by the pieces' generator) never leaves a half-written file. Errors are CommplanErrors of
- * `module` naming the target.
+ * On a signal that would end the process (no other listener), removes the temporary files and
+ * raises the signal again with the default action, so the process ends as it would have (exit
+ * 130 for SIGINT, 143 for SIGTERM). With other listeners the signal is theirs: nothing is done.
+ */
+function onSignal(sig: NodeJS.Signals): void {
+  if (process.listenerCount(sig) > 1) return;
+  removeLiveTemps();
+  unwatchSignals();
+  process.kill(process.pid, sig);
+}
+
+function watchSignals(): void {
+  for (const s of SIGNALS) process.on(s, onSignal);
+  process.on("exit", removeLiveTemps);
+}
+
+function unwatchSignals(): void {
+  for (const s of SIGNALS) process.removeListener(s, onSignal);
+  process.removeListener("exit", removeLiveTemps);
+}
+
+function addTemp(t: string): void {
+  if (liveTemps.size === 0) watchSignals();
+  liveTemps.add(t);
+}
+
+function dropTemp(t: string): void {
+  if (!liveTemps.delete(t)) return;
+  if (liveTemps.size === 0) unwatchSignals();
+}
+
+// ---- where the bytes go ----
+
+/** Paths that name an open file descriptor (`/dev/stdout`, `/dev/fd/3`, `/proc/self/fd/1`): written in place, whatever they point to. */
+const FD_PATH = /^\/(dev\/(stdout|stderr|fd\/\d+)|proc\/(self|\d+)\/fd\/\d+)$/;
+
+/** The file a path ends at after following its symbolic links, also when the last one dangles (then the file the link would create). */
+async function finalPath(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch (e) {
+    if ((e as { code?: unknown }).code !== "ENOENT") throw e;
+  }
+  let p = resolve(path);
+  for (let hops = 0; hops < 40; hops++) {
+    let st: Stats;
+    try {
+      st = await lstat(p);
+    } catch (e) {
+      if ((e as { code?: unknown }).code !== "ENOENT") throw e;
+      return join(await realpath(dirname(p)), basename(p)); // an ENOENT here: the directory is missing
+    }
+    if (!st.isSymbolicLink()) return p;
+    p = resolve(dirname(p), await readlink(p));
+  }
+  throw Object.assign(new Error("too many symbolic links"), { code: "ELOOP" });
+}
+
+/** How a path target is written: in place (a device, FIFO, socket or descriptor path), or atomically to `file` (symbolic links followed). */
+async function outputPlan(target: string): Promise<{ direct: true } | { direct: false; file: string; mode: number | null }> {
+  if (FD_PATH.test(target)) return { direct: true };
+  let st: Stats | null = null;
+  try {
+    st = await stat(target);
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    if (code !== "ENOENT") throw e;
+  }
+  if (st !== null && st.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
+  if (st !== null && !st.isFile()) return { direct: true };
+  return { direct: false, file: await finalPath(target), mode: st === null ? null : st.mode & 0o7777 };
+}
+
+async function closeQuietly(ws: ReturnType<typeof createWriteStream>): Promise<void> {
+  ws.on("error", () => undefined); // a write still in flight reports the destroyed stream; the first error wins
+  if (!ws.closed) {
+    const closed = once(ws, "close").catch(() => undefined);
+    ws.destroy();
+    await closed;
+  }
+}
+
+async function writeStream(pieces: Iterable<string>, path: string, flags: string): Promise<ReturnType<typeof createWriteStream>> {
+  const ws = createWriteStream(path, { flags, highWaterMark: HIGH_WATER });
+  try {
+    await once(ws, "open");
+    await drainInto(pieces, ws);
+    ws.end();
+    await once(ws, "finish");
+    if (!ws.closed) await once(ws, "close");
+  } catch (e) {
+    await closeQuietly(ws);
+    throw e;
+  }
+  return ws;
+}
+
+/**
+ * Writes the pieces to a path, or to stdout for "-", honouring backpressure; errors are
+ * CommplanErrors of `module` naming the target. A regular file (new or existing) is written to a
+ * temporary file in its directory and renamed into place, so a failure (also an error thrown by the
+ * pieces' generator, or SIGINT / SIGTERM) never leaves a half-written file; a symbolic link is
+ * followed and kept (the file it points to is replaced), an existing file keeps its permission
+ * bits. A target that exists and is not a regular file (a device such as /dev/null, a FIFO, a
+ * socket, /dev/stdout, /dev/fd/N) is opened and written in place, never replaced.
  */
 export async function writePieces(pieces: Iterable<string>, target: string, module: string): Promise<void> {
   if (target === "-") {
@@ -60,23 +177,31 @@ export async function writePieces(pieces: Iterable<string>, target: string, modu
     }
     return;
   }
-  const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
-  const ws = createWriteStream(tmp, { flags: "wx", highWaterMark: HIGH_WATER });
+  let plan: Awaited<ReturnType<typeof outputPlan>>;
   try {
-    await once(ws, "open");
-    await drainInto(pieces, ws);
-    ws.end();
-    await once(ws, "finish");
-    if (!ws.closed) await once(ws, "close");
-    await rename(tmp, target);
+    plan = await outputPlan(target);
   } catch (e) {
-    ws.on("error", () => undefined); // a write still in flight reports the destroyed stream; the first error wins
-    if (!ws.closed) {
-      const closed = once(ws, "close").catch(() => undefined);
-      ws.destroy();
-      await closed;
-    }
-    await rm(tmp, { force: true }).catch(() => undefined);
     throw fsError(e, module, target, true);
   }
+  if (plan.direct) {
+    try {
+      await writeStream(pieces, target, "w");
+    } catch (e) {
+      throw fsError(e, module, target, true);
+    }
+    return;
+  }
+  const tmp = join(dirname(plan.file), `.${basename(plan.file)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+  addTemp(tmp);
+  try {
+    await writeStream(pieces, tmp, "wx");
+    if (plan.mode !== null) await chmod(tmp, plan.mode);
+    await rename(tmp, plan.file);
+  } catch (e) {
+    await rm(tmp, { force: true }).catch(() => undefined);
+    throw fsError(e, module, target, true);
+  } finally {
+    dropTemp(tmp);
+  }
 }
+

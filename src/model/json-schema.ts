@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import Ajv2020Module from "ajv/dist/2020.js";
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { fail } from "./errors.js";
+import { oneLine, quoted } from "./quoted.js";
 
 /**
  * The documents commplan can validate; "schedule-header" is a schedule whose steps are not looked
@@ -73,10 +74,10 @@ function validators(): Record<SchemaName, ValidateFunction> {
 
 /** Formats one ajv error as "<JSON path> <problem>" (the path of the document itself is "/"). */
 export function describeSchemaError(e: ErrorObject): string {
-  const path = e.instancePath === "" ? "/" : e.instancePath;
+  const path = e.instancePath === "" ? "/" : oneLine(e.instancePath);
   const params = e.params as { additionalProperty?: string; allowedValue?: unknown; allowedValues?: unknown[] };
   let text = `${path} ${e.message ?? "is invalid"}`;
-  if (e.keyword === "additionalProperties" && params.additionalProperty !== undefined) text += ` ('${params.additionalProperty}')`;
+  if (e.keyword === "additionalProperties" && params.additionalProperty !== undefined) text += ` (${quoted(params.additionalProperty)})`;
   else if (e.keyword === "const") text += ` ${JSON.stringify(params.allowedValue)}`;
   else if (e.keyword === "enum" && params.allowedValues) text += `: ${params.allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
   else if (e.keyword === "oneOf" && path === "/" && e.schemaPath.startsWith("#/oneOf")) text += " (give exactly one of 'rows' and 'entries')";

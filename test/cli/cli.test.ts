@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync, existsSync, readdirSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { main } from "../../src/cli/main.js";
@@ -62,6 +63,7 @@ describe("commplan gen | plan | verify (issue 2, done-when)", () => {
     expect(JSON.parse(c.out).total).toBeGreaterThan(0);
     const st = await run("stats", f("c8.json"), "--json");
     expect(JSON.parse(st.out)).toMatchObject({ p: 8, h: 7 });
+    expect(JSON.parse(st.out)).not.toHaveProperty("perNode");
     for (const cmd of ["algorithms", "machines", "patterns"]) {
       const r = await run(cmd);
       expect(r.code).toBe(0);
@@ -142,7 +144,65 @@ describe("bad input exits 2 with one line naming the problem", () => {
     expect(r.code).toBe(2);
     expect(r.err).toBe(`matrix: ${join(dir, "no-such-dir", "m.json")}: cannot write: the directory does not exist\n`);
     expect(existsSync(join(dir, "no-such-dir"))).toBe(false);
-    expect(readdirSync(dir).filter((n) => n.includes(".tmp-"))).toEqual([]);
+    expect(readdirSync(dir).filter((n) => n.endsWith(".tmp"))).toEqual([]);
+  });
+
+  it("a matrix key with a newline is quoted: the message stays one line", async () => {
+    writeFileSync(f("nl-key.json"), '{"format":"commplan.matrix/v1","p":1,"rows":[[0]],"a\\nb":1}');
+    const r = await run("stats", f("nl-key.json"));
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`matrix: ${f("nl-key.json")}: / must NOT have additional properties ("a\\nb")\n`);
+  });
+
+  it("--param __proto__=3 is an unknown parameter, not silently dropped", async () => {
+    await run("gen", "uniform", "--p", "4", "-o", f("proto.json"));
+    const r = await run("plan", f("proto.json"), "-a", "shift", "--param", "__proto__=3");
+    expect(r.code).toBe(2);
+    expect(r.err).toBe("planner: shift: unknown parameter '__proto__'; known: (none)\n");
+  });
+});
+
+describe("output targets: -o writes to what is there, never replaces it", () => {
+  it("gen -o and show --svg through a symbolic link: the link stays, the file it names gets the text", async () => {
+    mkdirSync(f("links/real"), { recursive: true });
+    writeFileSync(f("links/real/m.json"), "old");
+    writeFileSync(f("links/real/g.svg"), "old");
+    symlinkSync("real/m.json", f("links/m.json"));
+    symlinkSync("real/g.svg", f("links/g.svg"));
+    expect((await run("gen", "uniform", "--p", "4", "-o", f("links/m.json"))).code).toBe(0);
+    expect(readFileSync(f("links/real/m.json"), "utf8")).toMatch(/^\{"format":"commplan\.matrix\/v1"/);
+    expect((await run("plan", f("links/m.json"), "-a", "shift", "-o", f("links/s.json"))).code).toBe(0);
+    expect((await run("show", f("links/s.json"), "--svg", f("links/g.svg"))).code).toBe(0);
+    expect(readFileSync(f("links/real/g.svg"), "utf8")).toMatch(/^<svg/);
+    for (const link of ["m.json", "g.svg"]) expect(lstatSync(f(`links/${link}`)).isSymbolicLink(), link).toBe(true);
+  });
+
+  it("a socket as the output: exit 2, one line, the socket stays", async () => {
+    const sock = f("out.sock");
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(sock, resolve));
+    try {
+      const r = await run("gen", "uniform", "--p", "4", "-o", sock);
+      expect(r.code).toBe(2);
+      expect(r.err).toBe(`matrix: ${sock}: cannot write: no such device or address (a socket cannot be opened as a file)\n`);
+      expect(lstatSync(sock).isSocket()).toBe(true);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe("stats --per-node", () => {
+  it("prints r_i, c_j, f_i, g_j of every node as a table, and as arrays with --json", async () => {
+    // node 0 sends 5 to 1 and 7 to 2; node 2 sends 1 to 0; diagonal left out
+    writeFileSync(f("pn.csv"), "9,5,7\n0,0,0\n1,0,4\n");
+    const t = await run("stats", f("pn.csv"), "--per-node");
+    expect(t.code).toBe(0);
+    expect(t.out).toContain("\nnode  r_i  c_j  f_i  g_j\n0     12   1    2    1\n1     0    5    0    1\n2     1    7    1    1\n");
+    const j = JSON.parse((await run("stats", f("pn.csv"), "--per-node", "--json")).out) as { perNode: unknown; r: number };
+    expect(j.perNode).toEqual({ r: [12, 0, 1], c: [1, 5, 7], f: [2, 0, 1], g: [1, 1, 1] });
+    expect(j.r).toBe(12);
+    expect((await run("stats", f("pn.csv"))).out).not.toMatch(/r_i/);
   });
 });
 
@@ -152,7 +212,9 @@ describe("options: one parser, one line per problem", () => {
       [["gen", "uniform", "--p", "0x10"], "commplan: --p must be an integer in 1..16384, got '0x10'"],
       [["gen", "uniform", "--p", "1e1"], "commplan: --p must be an integer in 1..16384, got '1e1'"],
       [["gen", "uniform", "--p", " 4"], "commplan: --p must be an integer in 1..16384, got ' 4'"],
-      [["gen", "uniform", "--p", "4", "--size", "0x2"], "commplan: --size must be an integer in -9007199254740991..9007199254740991, got '0x2'"],
+      [["gen", "uniform", "--p", "4", "--size", "0x2"], "commplan: --size must be an integer in 0..4294967296, got '0x2'"],
+      [["gen", "h-relation", "--p", "8", "--h", "2.5"], "commplan: --h must be an integer in 0..1048576, got '2.5'"],
+      [["gen", "h-relation", "--p", "8", "--self", "2"], "commplan: --self must be an integer in 0..1, got '2'"],
       [["gen", "ranka-kl", "--p", "8", "--l", "0x1"], "commplan: --l must be a number, got '0x1'"],
       [["gen", "uniform", "--p", "4", "--element-bytes", "0"], "commplan: --element-bytes must be an integer in 1..1048576, got '0'"],
     ] as const) {
@@ -229,6 +291,13 @@ describe("the installed command", () => {
       expect(r.got, args.join(" ")).toBeGreaterThan(0);
       expect(r.stderr, args.join(" ")).toBe("");
       expect(r.status, args.join(" ")).toBe(0);
+    }
+  });
+  it("empty stdin says the input is empty (not what a CSV guess makes of it)", () => {
+    for (const [input, line] of [["", "matrix: <stdin>: the input is empty"], [" \n\n", "matrix: <stdin>: the input is empty (only blanks)"]] as const) {
+      const r = spawnSync(process.execPath, [bin, "stats", "-"], { input, encoding: "utf8" });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toBe(`${line}\n`);
     }
   });
   it("usage errors exit 2 with one line, without a stack trace", () => {

@@ -262,6 +262,7 @@ describe("schedule JSON errors", () => {
       [t('{"src":0,"dst":1,"size":1,"chunks":[[0,1,0,0]]}'), /chunks\/0\/3 must be >= 1/],
       [t('{"src":"0","dst":1,"size":1}'), /transfers\/0\/src must be integer/],
       [t('{"src":0,"dst":1,"size":1,"src":0}'), /has the key 'src' twice/],
+      [t('{"src":0,"dst":1,"size":1,"a\\nb":0}'), /transfers\/0 must NOT have additional properties \("a\\nb"\)$/],
     ];
     for (const [tr, re] of cases) expect(errorOf(() => parseScheduleJsonText(doc([tr]))).message).toMatch(re);
   });

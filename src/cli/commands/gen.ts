@@ -7,6 +7,7 @@ import { matrixFormatOfName, type MatrixFileFormat } from "../../patterns/files/
 import { writeMatrixFile } from "../../patterns/files/matrix-write.js";
 import type { CliContext } from "../context.js";
 import { intOption, MAX_ELEMENT_BYTES, numberOption } from "../io.js";
+import { quoted } from "../../model/quoted.js";
 
 const FORMATS: readonly MatrixFileFormat[] = ["json", "csv", "mtx"];
 
@@ -14,7 +15,7 @@ const FORMATS: readonly MatrixFileFormat[] = ["json", "csv", "mtx"];
 function outputFormat(given: string | undefined, output: string): MatrixFileFormat {
   const byName = output === "-" ? null : matrixFormatOfName(output);
   if (given === undefined) return byName ?? "json";
-  if (!(FORMATS as readonly string[]).includes(given)) throw fail("gen", "BAD_OPTION", `--format must be json, csv or mtx, got '${given}'`, { field: "format" });
+  if (!(FORMATS as readonly string[]).includes(given)) throw fail("gen", "BAD_OPTION", `--format must be json, csv or mtx, got ${quoted(given)}`, { field: "format" });
   if (byName !== null && byName !== given) throw fail("gen", "BAD_OPTION", `--format ${given} but the output file ${output} has the extension of ${byName}`, { field: "format" });
   return given as MatrixFileFormat;
 }
@@ -29,7 +30,7 @@ export function registerGen(program: Command, ctx: CliContext): void {
     .description("generate a communication matrix from a seeded pattern")
     .requiredOption("--p <n>", `number of nodes P (1..${MAX_P})`)
     .option("--seed <s>", "random seed", "1")
-    .option("-o, --output <file>", "output file, - for stdout (written in pieces, atomically)", "-")
+    .option("-o, --output <file>", "output file, - for stdout (written in pieces, atomically; a symbolic link is followed, a device or FIFO written in place)", "-")
     .option("--format <fmt>", "json, csv or mtx (Matrix Market); default: from the output file's extension, else json")
     .option("--element-bytes <n>", "bytes per element stored in the matrix (default: the pattern's; CSV and Matrix Market keep it in a comment line)")
     .option("--sparse", "write the sparse JSON form (entries) even for dense matrices")
@@ -53,9 +54,9 @@ export function registerGen(program: Command, ctx: CliContext): void {
       }
       const opt = def.options.find((x) => x.name === n);
       if (opt === undefined) {
-        throw fail("gen", "BAD_OPTION", `pattern '${pattern}' has no option --${n} (its options: ${def.options.map((x) => `--${x.name}`).join(", ") || "none"})`, { field: n });
+        throw fail("gen", "BAD_OPTION", `pattern ${quoted(pattern)} has no option --${n} (its options: ${def.options.map((x) => `--${x.name}`).join(", ") || "none"})`, { field: n });
       }
-      given[n] = opt.integer ? intOption(n, String(v), Number.MIN_SAFE_INTEGER) : numberOption(n, String(v));
+      given[n] = opt.integer ? intOption(n, String(v), opt.min, opt.max) : numberOption(n, String(v)); // the pattern checks a number's range
     }
     const output = String(o["output"]);
     const format = outputFormat(o["format"] as string | undefined, output);

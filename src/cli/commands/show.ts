@@ -36,7 +36,7 @@ export function registerShow(program: Command, ctx: CliContext): void {
       const s = await readScheduleJson(file);
       const senders = o.row !== undefined ? nodeArrayRow(s.p, intOption("row", o.row, 0)) : o.nodes !== undefined ? nodeList(o.nodes) : undefined;
       const g = stepGrid(s, stage, senders, o.row !== undefined);
-      if (o.svg !== undefined) writeTextTarget(o.svg, stepGridSvg(g), ctx.io);
+      if (o.svg !== undefined) await writeTextTarget(o.svg, stepGridSvg(g), ctx.io);
       if (o.svg === "-") return;
       if (o.json) return ctx.io.out(JSON.stringify({ stage: g.stage + 1, name: g.stageName, senders: g.senders, steps: g.rows }) + "\n");
       ctx.io.out(stepGridText(g));

@@ -129,7 +129,7 @@ interface RunOutput {
 }
 
 /** Runs --protocol on the matrix file `input`. */
-function runProtocolFlags(input: string, o: SimulateFlags, machine: MachineModel, seed: number, wantTimeline: boolean, ctx: CliContext): RunOutput {
+async function runProtocolFlags(input: string, o: SimulateFlags, machine: MachineModel, seed: number, wantTimeline: boolean, ctx: CliContext): Promise<RunOutput> {
   const m = readMatrixFile(input);
   const r = withProgress(ctx, "messages", (progress) =>
     runProtocol(m, machine, {
@@ -144,7 +144,7 @@ function runProtocolFlags(input: string, o: SimulateFlags, machine: MachineModel
       progress,
     }),
   );
-  if (o.realised !== undefined) writeTextTarget(o.realised, scheduleToJsonText(r.realised), ctx.io);
+  if (o.realised !== undefined) await writeTextTarget(o.realised, scheduleToJsonText(r.realised), ctx.io);
   const json = { format: "commplan.simulation/v1", protocol: r.protocol, machine: r.machine, topology: r.topology, p: m.p, makespan: r.makespan, generateRecvTime: r.generateRecvTime, inquiries: r.inquiries, totalWait: r.totalWait, fnc: r.fnc, nodes: perNode(r.nodes) };
   const text =
     `${r.protocol} on ${r.machine}, P = ${m.p}, ${r.topology}: makespan ${fmt(r.makespan)} us` +
@@ -244,9 +244,9 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
       const machine: MachineModel = { ...preset, barrier };
       const seed = intOption("seed", o.seed, 0, 0xffffffff);
       const wantTimeline = o.trace !== undefined || o.svg !== undefined;
-      const out = o.protocol !== undefined ? runProtocolFlags(input, o, machine, seed, wantTimeline, ctx) : await runReplayFlags(input, o, machine, seed, wantTimeline, ctx);
-      if (o.trace !== undefined) writeTextTarget(o.trace, timelineToChromeTrace(out.timeline, { machine: machine.name, makespan: out.makespan }), ctx.io);
-      if (o.svg !== undefined) writeTextTarget(o.svg, timelineToSvg(out.timeline, out.makespan, { title: `commplan simulate on ${machine.name}` }), ctx.io);
+      const out = o.protocol !== undefined ? await runProtocolFlags(input, o, machine, seed, wantTimeline, ctx) : await runReplayFlags(input, o, machine, seed, wantTimeline, ctx);
+      if (o.trace !== undefined) await writeTextTarget(o.trace, timelineToChromeTrace(out.timeline, { machine: machine.name, makespan: out.makespan }), ctx.io);
+      if (o.svg !== undefined) await writeTextTarget(o.svg, timelineToSvg(out.timeline, out.makespan, { title: `commplan simulate on ${machine.name}` }), ctx.io);
       ctx.io.out(o.json ? JSON.stringify(out.json, null, 2) + "\n" : out.text);
     });
 }

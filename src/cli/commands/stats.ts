@@ -13,18 +13,38 @@ export function statsSummary(s: MatrixStats): Record<string, number | string | b
   };
 }
 
+/** The per-node statistics r_i, c_j, f_i, g_j (000 sec 2) as arrays indexed by node (for --json --per-node). */
+export function perNodeStats(s: MatrixStats): { r: number[]; c: number[]; f: number[]; g: number[] } {
+  return { r: Array.from(s.rowTraffic), c: Array.from(s.colTraffic), f: Array.from(s.fanOut), g: Array.from(s.fanIn) };
+}
+
+/** The per-node table: one row per node with r_i, c_j, f_i, g_j of that node. */
+function perNodeTable(s: MatrixStats): string {
+  const rows: string[][] = [["node", "r_i", "c_j", "f_i", "g_j"]];
+  for (let i = 0; i < s.p; i++) rows.push([String(i), fmt(s.rowTraffic[i]!), fmt(s.colTraffic[i]!), fmt(s.fanOut[i]!), fmt(s.fanIn[i]!)]);
+  return table(rows);
+}
+
 /** Registers `stats`. */
 export function registerStats(program: Command, ctx: CliContext): void {
   program
     .command("stats")
     .argument("<matrix>", "matrix file: JSON, CSV or Matrix Market (by the .json/.csv/.mtx extension, else the content); - for stdin")
-    .description("print the statistics of a matrix: r, c, t, f, g, h (000 sec 2), M_max, L_max (004 sec 3), density, d (003), class")
+    .description("print the statistics of a matrix: r, c, t, f, g, h (000 sec 2), M_max, L_max (004 sec 3), density, d (003), class; --per-node adds r_i, c_j, f_i, g_j of every node")
     .option("--element-bytes <n>", ELEMENT_BYTES_HELP)
+    .option("--per-node", "also print r_i, c_j, f_i, g_j of every node: a table after the summary, or with --json the arrays perNode.r, .c, .f, .g (P entries each; left out without --per-node to keep the output small)")
     .option("--json", "machine-readable output")
-    .action((file: string, o: { json?: boolean; elementBytes?: string }) => {
+    .action((file: string, o: { json?: boolean; perNode?: boolean; elementBytes?: string }) => {
       const m = readMatrixFile(file, matrixReadOptions(o));
-      const s = statsSummary(matrixStats(m));
-      if (o.json) return ctx.io.out(JSON.stringify({ file, elementBytes: m.elementBytes, ...s }, null, 2) + "\n");
+      const all = matrixStats(m);
+      const s = statsSummary(all);
+      if (o.json) {
+        const text = JSON.stringify({ file, elementBytes: m.elementBytes, ...s }, null, 2);
+        if (!o.perNode) return ctx.io.out(text + "\n");
+        // each per-node array on one line, not one line per node
+        const arrays = Object.entries(perNodeStats(all)).map(([k, v]) => `    ${JSON.stringify(k)}: ${JSON.stringify(v)}`);
+        return ctx.io.out(`${text.slice(0, -2)},\n  "perNode": {\n${arrays.join(",\n")}\n  }\n}\n`);
+      }
       const rows: string[][] = [
         ["P", fmt(m.p), "nodes"],
         ["r", fmt(s["r"] as number), "max outgoing traffic (elements, diagonal excluded)"],
@@ -40,6 +60,6 @@ export function registerStats(program: Command, ctx: CliContext): void {
         ["d", fmt(s["d"] as number), "messages per node, messages / P (003's density d)"],
         ["class", `${String(s["classification"])}${s["uniform"] ? ", uniform" : ""}`, "000 sec 2"],
       ];
-      ctx.io.out(table(rows));
+      ctx.io.out(table(rows) + (o.perNode ? "\n" + perNodeTable(all) : ""));
     });
 }

@@ -6,6 +6,7 @@ import { FORMAT_NAMES, validateWithSchema } from "../../model/json-schema.js";
 import { decodeJsonString, JsonSyntaxError, JsonTokenizer } from "../../model/json-tokenizer.js";
 import type { JsonTokenHandler } from "../../model/json-tokenizer.js";
 import { checkP, MAX_P } from "../../model/matrix.js";
+import { quoted } from "../../model/quoted.js";
 
 const MODULE = "matrix";
 
@@ -280,7 +281,7 @@ export class MatrixJsonReader implements JsonTokenHandler, MatrixChunkReader {
   key(b: Buffer, s: number, e: number, escaped: boolean): void {
     if (this.top === C_SKIP) return;
     const name = decodeJsonString(b, s, e, escaped);
-    if (Object.hasOwn(this.root, name)) throw this.bad("/", `has the key '${name}' twice`);
+    if (Object.hasOwn(this.root, name)) throw this.bad("/", `has the key ${quoted(name)} twice`);
     this.pendingKey = name;
   }
 

@@ -7,6 +7,7 @@ import { DEFAULT_ELEMENT_BYTES, matrixFromData } from "../../model/matrix.js";
 import type { CommMatrix } from "../../model/matrix.js";
 import { MatrixJsonReader, type MatrixChunkReader } from "./matrix-json-read.js";
 import { CsvReader, MtxReader } from "./matrix-text-read.js";
+import { quoted } from "../../model/quoted.js";
 
 const MODULE = "matrix";
 /** Bytes per read (default). */
@@ -55,6 +56,23 @@ export function matrixFormatOfName(name: string): MatrixFileFormat | null {
 
 const SNIFF_BYTES = 14; // "%%MatrixMarket"
 
+/** True when `b` is a proper prefix of the UTF-8 byte-order mark EF BB BF (one or two of its bytes). */
+function isBomPrefix(b: Buffer): boolean {
+  return b.length > 0 && b.length < 3 && b[0] === 0xef && (b.length < 2 || b[1] === 0xbb);
+}
+
+/** The index of the first byte of `b` that is not a space, tab, CR or LF (b.length when none). */
+function firstNonBlank(b: Buffer): number {
+  let i = 0;
+  while (i < b.length && (b[i] === 0x20 || b[i] === 0x09 || b[i] === 0x0a || b[i] === 0x0d)) i++;
+  return i;
+}
+
+/** `b` without a leading UTF-8 byte-order mark. */
+function withoutBom(b: Buffer): Buffer {
+  return b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? b.subarray(3) : b;
+}
+
 /**
  * Streams a matrix file of any format: holds back the first bytes until the format is known
  * (option, then extension, then content), skips a UTF-8 byte-order mark, and names the format and
@@ -76,10 +94,9 @@ class MatrixStreamReader {
 
   /** The sniffed format once enough bytes are known (or at the end), else null. */
   private sniff(end: boolean): MatrixFileFormat | null {
-    let b = this.head;
-    if (b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) b = b.subarray(3);
-    let i = 0;
-    while (i < b.length && (b[i] === 0x20 || b[i] === 0x09 || b[i] === 0x0a || b[i] === 0x0d)) i++;
+    if (!end && isBomPrefix(this.head)) return null; // a byte-order mark split across reads: wait for the rest
+    const b = withoutBom(this.head);
+    const i = firstNonBlank(b);
     if (i >= b.length) return end ? (this.format ?? "csv") : null; // blank: nothing to disagree with
     if (b[i] === 0x25 && b.length - i < SNIFF_BYTES) return end ? sniffMatrixFormat(b.toString("utf8")) : null;
     return sniffMatrixFormat(b.toString("utf8", i, Math.min(b.length, i + SNIFF_BYTES)));
@@ -91,8 +108,7 @@ class MatrixStreamReader {
     const format = (this.format ??= this.sniffed);
     const file = this.opts.file;
     this.reader = format === "json" ? new MatrixJsonReader(file) : format === "csv" ? new CsvReader(file) : new MtxReader(file);
-    let b = this.head;
-    if (b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) b = b.subarray(3);
+    const b = withoutBom(this.head);
     this.head = Buffer.alloc(0);
     this.guard(() => this.reader!.write(b));
     return true;
@@ -122,9 +138,16 @@ class MatrixStreamReader {
   }
 
   finish(): CommMatrix {
-    if (!this.reader) this.start(true);
-    const r = this.guard(() => this.reader!.finish());
     const { file } = this.opts;
+    if (!this.reader) {
+      // the format was to come from the content, and there is none: say so, not what a format makes of nothing
+      const b = withoutBom(this.head);
+      if (this.why === "content" && firstNonBlank(b) === b.length) {
+        throw fail(MODULE, "BAD_INPUT", b.length === 0 ? "the input is empty" : "the input is empty (only blanks)", file === undefined ? {} : { file });
+      }
+      this.start(true);
+    }
+    const r = this.guard(() => this.reader!.finish());
     return matrixFromData(r.p, r.data, { elementBytes: this.opts.elementBytes ?? r.elementBytes ?? DEFAULT_ELEMENT_BYTES, ...(file === undefined ? {} : { file }) });
   }
 }
@@ -132,7 +155,7 @@ class MatrixStreamReader {
 /** Parses a matrix from text: JSON (commplan.matrix/v1), CSV (a P x P grid) or Matrix Market coordinate. */
 export function parseMatrixText(text: string, opts: ParseMatrixOptions = {}): CommMatrix {
   if (opts.format !== undefined && !(opts.format in FORMAT_TITLE)) {
-    throw fail(MODULE, "BAD_OPTION", `unknown matrix format '${String(opts.format)}' (json, csv or mtx)`, opts.file === undefined ? {} : { file: opts.file });
+    throw fail(MODULE, "BAD_OPTION", `unknown matrix format ${quoted(String(opts.format))} (json, csv or mtx)`, opts.file === undefined ? {} : { file: opts.file });
   }
   const r = new MatrixStreamReader(opts);
   r.write(Buffer.from(text, "utf8"));

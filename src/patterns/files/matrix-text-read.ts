@@ -3,6 +3,7 @@ import { fail } from "../../model/errors.js";
 import type { CommplanError, ErrorCode } from "../../model/errors.js";
 import { MAX_P } from "../../model/matrix.js";
 import type { MatrixChunkReader, MatrixReadResult } from "./matrix-json-read.js";
+import { quoted } from "../../model/quoted.js";
 
 const MODULE = "matrix";
 /** The longest line accepted (a CSV row of 16384 entries of 16 digits is about 280 KiB). */
@@ -61,7 +62,7 @@ function commentElementBytes(t: string, file: string | undefined, line: number):
   const m = ELEMENT_BYTES_COMMENT.exec(t);
   if (!m) return null;
   const v = /^\d+$/.test(m[1]!) ? Number(m[1]) : NaN;
-  if (!(Number.isSafeInteger(v) && v >= 1)) throw fail(MODULE, "BAD_INPUT", `elementBytes in the comment must be a positive integer, got '${m[1]!}'`, placeOf(file, line, "elementBytes"));
+  if (!(Number.isSafeInteger(v) && v >= 1)) throw fail(MODULE, "BAD_INPUT", `elementBytes in the comment must be a positive integer, got ${quoted(m[1]!)}`, placeOf(file, line, "elementBytes"));
   return v;
 }
 
@@ -72,7 +73,7 @@ function integerField(s: string, file: string | undefined, line: number, column:
   const v = INTEGER.test(s) ? Number(s) : NaN;
   if (!Number.isSafeInteger(v)) {
     const why = INTEGER.test(s) ? "exceeds 2^53 - 1" : "is not a non-negative integer";
-    throw fail(MODULE, "BAD_INPUT", `'${s}'${what} ${why} (column ${column})`, placeOf(file, line));
+    throw fail(MODULE, "BAD_INPUT", `${quoted(s)}${what} ${why} (column ${column})`, placeOf(file, line));
   }
   return v;
 }
@@ -156,16 +157,16 @@ export class MtxReader implements MatrixChunkReader {
     const banner = t.trim().split(/\s+/);
     if (banner[0] !== "%%MatrixMarket") throw this.bad("BAD_FORMAT", 1, "not a Matrix Market file (the first line must start with %%MatrixMarket)");
     const [object, layout, field, symmetry] = banner.slice(1).map((w) => w.toLowerCase());
-    if (object !== "matrix" || layout !== "coordinate") throw this.bad("BAD_FORMAT", 1, `only 'matrix coordinate' Matrix Market files are supported, got '${banner.slice(1, 3).join(" ")}'`);
-    if (field !== "integer" && field !== "real" && field !== "pattern") throw this.bad("BAD_FORMAT", 1, `the field must be integer, real or pattern, got '${field ?? ""}'`);
-    if (symmetry !== "general") throw this.bad("BAD_FORMAT", 1, `only 'general' symmetry is supported, got '${symmetry ?? ""}'`);
+    if (object !== "matrix" || layout !== "coordinate") throw this.bad("BAD_FORMAT", 1, `only 'matrix coordinate' Matrix Market files are supported, got ${quoted(banner.slice(1, 3).join(" "))}`);
+    if (field !== "integer" && field !== "real" && field !== "pattern") throw this.bad("BAD_FORMAT", 1, `the field must be integer, real or pattern, got ${quoted(field ?? "")}`);
+    if (symmetry !== "general") throw this.bad("BAD_FORMAT", 1, `only 'general' symmetry is supported, got ${quoted(symmetry ?? "")}`);
     this.field = field;
     this.state = "size";
   }
 
   private sizeLine(t: string, lineNo: number): void {
     const dims = t.split(/\s+/);
-    if (dims.length !== 3) throw this.bad("BAD_INPUT", lineNo, `the size line must be 'rows columns entries', got '${t}'`);
+    if (dims.length !== 3) throw this.bad("BAD_INPUT", lineNo, `the size line must be 'rows columns entries', got ${quoted(t)}`);
     const [r, c, nnz] = dims.map((w, k) => integerField(w, this.file, lineNo, k + 1)) as [number, number, number];
     if (r !== c) throw this.bad("BAD_INPUT", lineNo, `the matrix is ${r} x ${c}; it must be square`);
     if (r < 1) throw this.bad("BAD_INPUT", lineNo, `the size line gives a ${r} x ${c} matrix; a matrix needs at least 1 row`);
@@ -183,7 +184,7 @@ export class MtxReader implements MatrixChunkReader {
     const { file, p } = this;
     const width = this.field === "pattern" ? 2 : 3;
     const w = t.split(/\s+/);
-    if (w.length !== width) throw this.bad("BAD_INPUT", lineNo, `an entry must be '${width === 2 ? "i j" : "i j value"}', got '${t}'`);
+    if (w.length !== width) throw this.bad("BAD_INPUT", lineNo, `an entry must be '${width === 2 ? "i j" : "i j value"}', got ${quoted(t)}`);
     if (this.count >= this.nnz) throw this.bad("BAD_INPUT", lineNo, `more entries than the ${this.nnz} the size line announces`);
     const i = integerField(w[0]!, file, lineNo, 1, " (row index)");
     const j = integerField(w[1]!, file, lineNo, 2, " (column index)");
@@ -192,10 +193,10 @@ export class MtxReader implements MatrixChunkReader {
     if (width === 3) {
       const s = w[2]!;
       v = this.field === "integer" ? integerField(s, file, lineNo, 3) : Number(s);
-      if (!Number.isFinite(v) || !REAL.test(s)) throw this.bad("BAD_INPUT", lineNo, `'${s}' is not a number (column 3)`);
-      if (v < 0) throw this.bad("BAD_INPUT", lineNo, `'${s}' is negative (column 3)`);
-      if (!Number.isInteger(v)) throw this.bad("BAD_INPUT", lineNo, `'${s}' is not an integer: entries count elements (column 3)`);
-      if (v > Number.MAX_SAFE_INTEGER) throw this.bad("BAD_INPUT", lineNo, `'${s}' exceeds 2^53 - 1 (column 3)`);
+      if (!Number.isFinite(v) || !REAL.test(s)) throw this.bad("BAD_INPUT", lineNo, `${quoted(s)} is not a number (column 3)`);
+      if (v < 0) throw this.bad("BAD_INPUT", lineNo, `${quoted(s)} is negative (column 3)`);
+      if (!Number.isInteger(v)) throw this.bad("BAD_INPUT", lineNo, `${quoted(s)} is not an integer: entries count elements (column 3)`);
+      if (v > Number.MAX_SAFE_INTEGER) throw this.bad("BAD_INPUT", lineNo, `${quoted(s)} exceeds 2^53 - 1 (column 3)`);
     }
     const idx = (i - 1) * p + (j - 1);
     const word = idx >>> 5, bit = 1 << (idx & 31);

@@ -4,6 +4,7 @@ import { writePieces } from "../../model/file-output.js";
 import { FORMAT_NAMES } from "../../model/json-schema.js";
 import type { CommMatrix } from "../../model/matrix.js";
 import type { MatrixFileFormat } from "./matrix-read.js";
+import { quoted } from "../../model/quoted.js";
 
 /** Target size of the pieces handed to the stream (characters). */
 const PIECE = 1 << 20;
@@ -111,7 +112,7 @@ export function matrixPieces(m: CommMatrix, format: MatrixFileFormat, opts: Matr
     case "mtx":
       return matrixMtxPieces(m, opts);
     default:
-      throw fail("matrix", "BAD_OPTION", `unknown matrix format '${String(format)}' (json, csv or mtx)`, { field: "format" });
+      throw fail("matrix", "BAD_OPTION", `unknown matrix format ${quoted(String(format))} (json, csv or mtx)`, { field: "format" });
   }
 }
 

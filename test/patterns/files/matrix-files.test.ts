@@ -123,10 +123,13 @@ describe("matrix files: every error is a CommplanError with the place", () => {
       ["entry twice", json('"p":2,"entries":[[0,1,1],[0,1,2]]'), /entries\[1\]: entry \(0, 1\) appears twice/],
       ["entry of 2", json('"p":2,"entries":[[0,1]]'), /\/entries\/0 must NOT have fewer than 3 items/],
       ["unknown key", json('"p":1,"rows":[[0]],"x":1'), /must NOT have additional properties \('x'\)/],
+      ["unknown key with a newline", json('"p":1,"rows":[[0]],"a\\nb":1'), /^matrix: m\.json: \/ must NOT have additional properties \("a\\nb"\)$/],
+      ["a key with a tab and a quote twice", json('"p":1,"rows":[[0]],"\\t\'":1,"\\t\'":2'), /^matrix: m\.json:line 1: \/ has the key "\\t'" twice$/],
     ];
     for (const [name, text, re] of cases) {
       const e = errorOf(() => parseMatrixText(text, { file: "m.json" }));
       expect(e.message, name).toMatch(re);
+      expect(e.message, name).not.toMatch(/[\u0000-\u001f]/);
       expect(e.place.file, name).toBe("m.json");
       expect(e.code, name).toBe(name === "wrong format" ? "BAD_FORMAT" : "BAD_INPUT");
     }
@@ -145,6 +148,7 @@ describe("matrix files: every error is a CommplanError with the place", () => {
       ["0,99999999999999999\n0,0\n", "matrix: m.csv:line 1: '99999999999999999' exceeds 2^53 - 1 (column 2)"],
       ["", "matrix: m.csv:line 1: the matrix is empty (no rows)"],
       ["# only a comment\n\n", "matrix: m.csv:line 3: the matrix is empty (no rows)"],
+      ["0,\u001b[31m1\n1,0\n", 'matrix: m.csv:line 1: "\\u001b[31m1" is not a non-negative integer (column 2)'],
     ];
     for (const [text, message] of cases) {
       const e = errorOf(() => parseMatrixText(text, { file: "m.csv" }));
@@ -194,16 +198,27 @@ describe("matrix files: streaming", () => {
   const text = (m: CommMatrix, k: (typeof kinds)[number], sparse?: boolean): string =>
     k === "json" ? matrixToJsonText(m, sparse === undefined ? {} : { sparse }) : k === "csv" ? matrixToCsvText(m) : matrixToMtxText(m);
 
-  it("reads every format in chunks of 1 to 7 bytes, elementBytes kept", () => {
+  it("reads every format in chunks of 1 to 7 bytes, elementBytes kept, with or without a byte-order mark and an extension", () => {
     fc.assert(
-      fc.property(matrixArb({ maxP: 9 }), fc.integer({ min: 1, max: 64 }), fc.constantFrom(...kinds), fc.boolean(), fc.integer({ min: 1, max: 7 }), (m0, eb, k, sparse, chunkSize) => {
+      fc.property(matrixArb({ maxP: 9 }), fc.integer({ min: 1, max: 64 }), fc.constantFrom(...kinds), fc.boolean(), fc.integer({ min: 1, max: 7 }), fc.boolean(), fc.boolean(), (m0, eb, k, sparse, chunkSize, bom, named) => {
         const m = withBytes(m0, eb);
-        const f = join(dir, `chunked.${k}`);
-        writeFileSync(f, text(m, k, sparse));
+        const f = join(dir, named ? `chunked.${k}` : "chunked");
+        writeFileSync(f, (bom ? "\ufeff" : "") + text(m, k, sparse));
         same(readMatrixFile(f, { chunkSize }), m);
       }),
       { numRuns: 150 },
     );
+  });
+
+  it("a byte-order mark split across the first reads (chunks of 1 and 2 bytes) does not change the format", () => {
+    const m = withBytes(matrixFromRows([[0, 3], [4, 0]]), 22);
+    for (const k of kinds) {
+      for (const named of [true, false]) {
+        const f = join(dir, named ? `bom.${k}` : "bom");
+        writeFileSync(f, "\ufeff" + text(m, k));
+        for (const chunkSize of [1, 2]) same(readMatrixFile(f, { chunkSize }), m);
+      }
+    }
   });
 
   it("writes in small pieces, atomically, the same bytes as the one-string writers", async () => {
@@ -267,6 +282,10 @@ describe("matrix files: format choice and elementBytes", () => {
     expect(errorOf(() => readMatrixFile(f("j.csv", '{"format":"commplan.matrix/v1","p":1,"rows":[[0]]}'))).message).toMatch(/j\.csv:line 1: .* \(read as CSV because of the file name's extension\)$/);
     expect(errorOf(() => readMatrixFile(f("guess.txt", "0,1\n1,x\n"))).message).toMatch(/guess\.txt:line 2: 'x' is not a non-negative integer \(column 2\) \(read as CSV: the text starts with neither/);
     expect(errorOf(() => readMatrixFile(f("empty.json", ""))).message).toMatch(/empty\.json:line 1: invalid JSON: the document is empty/);
+    // no extension, no content: nothing to guess from
+    expect(errorOf(() => readMatrixFile(f("empty.txt", ""))).message).toBe(`matrix: ${join(dir, "empty.txt")}: the input is empty`);
+    expect(errorOf(() => readMatrixFile(f("blank.txt", "\ufeff \r\n"), { chunkSize: 1 })).message).toBe(`matrix: ${join(dir, "blank.txt")}: the input is empty (only blanks)`);
+    expect(errorOf(() => parseMatrixText("")).message).toBe("matrix: the input is empty");
     same(readMatrixFile(f("m.mm", "%%MatrixMarket matrix coordinate integer general\n1 1 0\n")), matrixFromRows([[0]]));
   });
 

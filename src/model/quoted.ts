@@ -1,0 +1,15 @@
+/** Quoting of input text in messages, so that a message stays one line. */
+
+const NEEDS_ESCAPE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029'"\\]/;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const SHORT: { [c: string]: string } = { "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f" };
+
+/** `text` with every control character and line separator written as an escape (\n, \u001b): one line, the rest untouched. */
+export function oneLine(text: string): string {
+  return text.replace(CONTROL, (c) => SHORT[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** Text from the input for a message: 'text', or JSON-quoted ("a\nb") when it has a control character, a line separator, a quote or a backslash, so that the message stays one line. */
+export function quoted(text: string): string {
+  return NEEDS_ESCAPE.test(text) ? oneLine(JSON.stringify(text)) : `'${text}'`;
+}

@@ -1,0 +1,113 @@
+/** writePieces: atomic writes of regular files through symbolic links, in-place writes of FIFOs, sockets and /dev/null, and no temporary file left on a signal. */
+import { spawn, spawnSync } from "node:child_process";
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { isCommplanError } from "../../src/model/errors.js";
+import { writePieces } from "../../src/model/file-output.js";
+
+const dir = mkdtempSync(join(tmpdir(), "commplan-file-output-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The temporary files left in a directory. */
+const temps = (d: string): string[] => readdirSync(d).filter((n) => n.endsWith(".tmp"));
+
+/** Makes a FIFO at `path` and starts a reader: `got` resolves with what it read once the writer closes; `stop` ends it (when no writer came). */
+function fifoWithReader(path: string): { got: Promise<string>; stop: () => void } {
+  expect(spawnSync("mkfifo", [path]).status).toBe(0);
+  const cat = spawn("cat", [path], { stdio: ["ignore", "pipe", "inherit"] });
+  let got = "";
+  cat.stdout.on("data", (d: Buffer) => void (got += d.toString()));
+  return { got: new Promise((resolve) => cat.on("close", () => resolve(got))), stop: () => void cat.kill() };
+}
+
+describe("writePieces: where the bytes go", () => {
+  it("a symbolic link is followed and kept: the file it points to gets the text (temporary file beside it), with its permission bits", async () => {
+    const d = join(dir, "link"), real = join(d, "real");
+    mkdirSync(real, { recursive: true });
+    writeFileSync(join(real, "f.txt"), "old");
+    chmodSync(join(real, "f.txt"), 0o600);
+    symlinkSync("real/f.txt", join(d, "link.txt"));
+    await writePieces(["new ", "text"], join(d, "link.txt"), "t");
+    expect(lstatSync(join(d, "link.txt")).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(real, "f.txt"), "utf8")).toBe("new text");
+    expect(statSync(join(real, "f.txt")).mode & 0o777).toBe(0o600);
+    // a link that dangles creates the file it names, and stays a link
+    symlinkSync("real/new.txt", join(d, "dangling.txt"));
+    await writePieces(["created"], join(d, "dangling.txt"), "t");
+    expect(lstatSync(join(d, "dangling.txt")).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(real, "new.txt"), "utf8")).toBe("created");
+    expect([...temps(d), ...temps(real)]).toEqual([]);
+  });
+
+  it("a FIFO is written in place (its reader gets the text, it stays a FIFO); so is /dev/null, which stays a character device", async () => {
+    const fifo = join(dir, "fifo");
+    const reader = fifoWithReader(fifo);
+    try {
+      await writePieces(["through ", "the pipe\n"], fifo, "t");
+      expect(lstatSync(fifo).isFIFO()).toBe(true);
+    } catch (e) {
+      reader.stop(); // a replaced FIFO never gets a writer
+      throw e;
+    }
+    expect(await reader.got).toBe("through the pipe\n");
+    expect(temps(dir)).toEqual([]);
+    // only after the FIFO proved the in-place branch: a regression must not replace the real /dev/null
+    await writePieces(["discarded"], "/dev/null", "t");
+    expect(statSync("/dev/null").isCharacterDevice()).toBe(true);
+  });
+
+  it("a socket is not replaced: one line naming the target", async () => {
+    const sock = join(dir, "sock");
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(sock, resolve));
+    try {
+      const e: unknown = await writePieces(["x"], sock, "t").then(() => null, (err: unknown) => err);
+      expect(isCommplanError(e)).toBe(true);
+      expect((e as Error).message).toBe(`t: ${sock}: cannot write: no such device or address (a socket cannot be opened as a file)`);
+      expect(lstatSync(sock).isSocket()).toBe(true);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("a directory is refused, not replaced", async () => {
+    mkdirSync(join(dir, "adir"));
+    await expect(writePieces(["x"], join(dir, "adir"), "t")).rejects.toThrow(`t: ${join(dir, "adir")}: is a directory`);
+    expect(statSync(join(dir, "adir")).isDirectory()).toBe(true);
+  });
+});
+
+describe("writePieces: no temporary file left behind", () => {
+  const lib = pathToFileURL(join(import.meta.dirname, "..", "..", "dist", "model", "file-output.js")).href;
+  const script = join(dir, "interrupted.mjs");
+  // writes 1 MiB, then raises the signal (or exits), then would write 16 MiB more
+  writeFileSync(
+    script,
+    `import { writePieces } from ${JSON.stringify(lib)};
+const [target, how] = process.argv.slice(2);
+function* pieces() {
+  yield "x".repeat(1 << 20);
+  if (how === "exit") process.exit(3);
+  process.kill(process.pid, how);
+  for (let k = 0; k < 16; k++) yield "y".repeat(1 << 20);
+}
+await writePieces(pieces(), target, "t");
+`,
+  );
+  for (const how of ["SIGINT", "SIGTERM", "exit"]) {
+    it(`${how} while writing removes the temporary file and ends the process as ${how} would`, () => {
+      const d = join(dir, `sig-${how}`);
+      mkdirSync(d);
+      const r = spawnSync(process.execPath, [script, join(d, "out.json"), how], { encoding: "utf8" });
+      expect(r.stderr).toBe("");
+      if (how === "exit") expect(r.status).toBe(3);
+      else expect(r.signal).toBe(how);
+      expect(readdirSync(d)).toEqual([]);
+      expect(existsSync(join(d, "out.json"))).toBe(false);
+    });
+  }
+});
