@@ -9,6 +9,7 @@ import type { NodeAccounts } from "./node-accounts.js";
 import type { SimOptions } from "./options.js";
 import { K, NONE, type TimelineRecorder } from "./timeline.js";
 import { driveStages } from "./stage-driver.js";
+import { StageOrder } from "./stage-order.js";
 import { perByteCost } from "./topology.js";
 
 /** What a replay hands back besides the accounts and the timeline. */
@@ -51,16 +52,12 @@ export function replayBlocking(s: Schedule, machine: MachineModel, o: SimOptions
 
   const startAt = new Float64Array(T);
   const endAt = new Float64Array(T);
-  const sendStart = new Uint32Array(p + 1);
-  const sendList = new Uint32Array(T);
-  const needRecv = new Uint32Array(T);
+  const order = new StageOrder(s);
+  const { sendStart, sendList, ptr } = order;
   const waitSince = new Float64Array(T);
   const qNext = new Int32Array(T);
-  const ptr = new Uint32Array(p);
   const sendBusy = new Int32Array(p);
   const recvBusy = new Int32Array(p);
-  const recvDone = new Uint32Array(p);
-  const recvSoFar = new Uint32Array(p);
   const composing = new Uint8Array(p);
   const composeEnd = new Float64Array(p); // local time at which the node has composed (stage-local clock)
   const qHead = new Int32Array(p);
@@ -108,7 +105,7 @@ export function replayBlocking(s: Schedule, machine: MachineModel, o: SimOptions
       const x = sendList[ptr[v]!]!;
       const b = dst[x]!;
       if (b !== v && sendBusy[v]! >= ports) return;
-      if (recvDone[v]! < needRecv[x]!) {
+      if (!order.stepsDone(x)) {
         if (stallSince[v]! < 0) stallSince[v] = t;
         return;
       }
@@ -163,7 +160,7 @@ export function replayBlocking(s: Schedule, machine: MachineModel, o: SimOptions
       acc.sentBytes[a] = acc.sentBytes[a]! + bytes;
       acc.recvBytes[b] = acc.recvBytes[b]! + bytes;
     }
-    recvDone[b]!++;
+    order.received(x);
     done++;
     if (a !== b) serve(b, t);
     tryIssue(a, t);
@@ -172,22 +169,9 @@ export function replayBlocking(s: Schedule, machine: MachineModel, o: SimOptions
 
   /** Runs the transfers of steps [stepLo, stepHi) from local time t0 (nodes ready at t0 + ready[v] when given); returns the last end. */
   const runRange = (stepLo: number, stepHi: number, t0: number, withReady: boolean): number => {
-    const lo = stepStart[stepLo]!, hi = stepStart[stepHi]!;
-    sendStart.fill(0);
-    for (let x = lo; x < hi; x++) sendStart[src[x]! + 1]!++;
-    for (let v = 0; v < p; v++) sendStart[v + 1] = sendStart[v + 1]! + sendStart[v]!;
-    ptr.set(sendStart.subarray(0, p));
-    for (let x = lo; x < hi; x++) sendList[ptr[src[x]!]!++] = x;
-    ptr.set(sendStart.subarray(0, p));
-    recvSoFar.fill(0);
-    for (let st = stepLo; st < stepHi; st++) {
-      const a0 = stepStart[st]!, a1 = stepStart[st + 1]!;
-      for (let x = a0; x < a1; x++) needRecv[x] = recvSoFar[src[x]!]!;
-      for (let x = a0; x < a1; x++) recvSoFar[dst[x]!]!++;
-    }
+    order.load(stepLo, stepHi);
     sendBusy.fill(0);
     recvBusy.fill(0);
-    recvDone.fill(0);
     composing.fill(0);
     composeEnd.fill(t0);
     qHead.fill(-1);
@@ -251,7 +235,6 @@ export function replayBlocking(s: Schedule, machine: MachineModel, o: SimOptions
         tl.add(src[x]!, K.copy, base + t0, base + e, src[x]!, size[x]!, x);
         acc.begin(src[x]!, t0);
         acc.end(src[x]!, e);
-        recvDone[src[x]!]!++;
         done++;
         if (e > last) last = e;
       } else {
