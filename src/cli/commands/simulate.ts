@@ -235,7 +235,7 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
     .option("--generate-recv", "with --protocol: run Generate_Recv (003 fig. 1) first")
     .option("--busy-measure", "drs-n: 000's first improvement (busy destinations say for how long)")
     .option("--early-go-ahead", "drs-n: 000's second improvement (go-ahead when the current receive is about to end)")
-    .option("--inquiry <us>", "drs-n: time of one test-and-set inquiry (default 2 T_s)")
+    .option("--inquiry <us>", "drs-n: time of one test-and-set inquiry in us (default 2 T_s, at least 0.001)")
     .action(async (input: string, o: SimulateFlags) => {
       checkFlags(o);
       const preset = findMachine(o.machine);

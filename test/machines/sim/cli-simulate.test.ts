@@ -98,6 +98,7 @@ describe("commplan simulate", () => {
       [["--protocol", "async", f("m.json"), "--barrier", "0"], /--barrier does not apply/],
       [["--protocol", "async", f("m.json"), "--busy-measure"], /--busy-measure is a drs-n option/],
       [["--protocol", "async", f("m.json"), "--inquiry", "3"], /--inquiry is a drs-n option/],
+      [["--protocol", "drs-n", f("m.json"), "--inquiry", "1e-13"], /inquiry must be a finite time >= 0.001 us/],
       [["--protocol", "drs-n", f("m.json"), "--topology", "ocpc"], /ocpc/],
       [[f("s.json"), "--early-go-ahead"], /--early-go-ahead goes with --protocol/],
       [[f("s.json"), "--buffers", "1"], /nonblocking-mode option/],
