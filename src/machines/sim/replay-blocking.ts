@@ -49,6 +49,10 @@ export function replayBlocking(s: Schedule, machine: MachineModel, o: SimOptions
   const collided = ocpc ? new Uint32Array(T) : new Uint32Array(0);
   const attempts = new Int32Array(ocpc ? p : 0);
   const senderUsed = new Int32Array(ocpc ? p : 0);
+  // OCPC busy time: each node's current run of overlapping intervals [busyFrom, busyTo] (-1: none).
+  const busyFrom = new Float64Array(ocpc ? p : 0);
+  const busyTo = new Float64Array(ocpc ? p : 0).fill(-1);
+  let ocpcEvents = 0;
 
   const startAt = new Float64Array(T);
   const endAt = new Float64Array(T);
@@ -213,10 +217,23 @@ export function replayBlocking(s: Schedule, machine: MachineModel, o: SimOptions
     return last;
   };
 
+  /** OCPC: node v is busy over [t0, t1]; intervals come in order of their start, so overlapping ones merge (busy is a union). */
+  const ocpcBusy = (v: number, t0: number, t1: number): void => {
+    if (busyTo[v]! >= 0 && t0 <= busyTo[v]!) {
+      if (t1 > busyTo[v]!) busyTo[v] = t1;
+      return;
+    }
+    if (busyTo[v]! >= 0) acc.busy[v] = acc.busy[v]! + (busyTo[v]! - busyFrom[v]!);
+    busyFrom[v] = t0;
+    busyTo[v] = t1;
+  };
+
   /**
    * OCPC lock-step step (001 sec 2): rounds. In a round every sender transmits its first pending
    * message that is not backing off; two or more messages into one receiver collide, all fail (no
-   * acknowledgement comes back) and are resent. Contention resolution: binary exponential backoff,
+   * acknowledgement comes back) and are resent. A collided attempt is contention wait of its sender
+   * only (neither node is busy for it: nothing is delivered); busy time is the union of a node's
+   * successful sends, receives and copies; every attempt and copy counts as an event. Contention resolution: binary exponential backoff,
    * the only rule that needs no more than the missing acknowledgement: after its c-th collision a
    * message sits out a uniform number of rounds in [0, 2^min(c, 16)) (seeded). A round lasts as long
    * as its longest attempt; rounds in which nobody transmits are skipped at no cost.
@@ -233,8 +250,8 @@ export function replayBlocking(s: Schedule, machine: MachineModel, o: SimOptions
         endAt[x] = base + e;
         if (data) data.end(x);
         tl.add(src[x]!, K.copy, base + t0, base + e, src[x]!, size[x]!, x);
-        acc.begin(src[x]!, t0);
-        acc.end(src[x]!, e);
+        ocpcBusy(src[x]!, t0, e);
+        ocpcEvents++;
         done++;
         if (e > last) last = e;
       } else {
@@ -271,10 +288,7 @@ export function replayBlocking(s: Schedule, machine: MachineModel, o: SimOptions
         const a = src[x]!, b = dst[x]!;
         const e = t + duration(x);
         if (e > roundEnd) roundEnd = e;
-        acc.begin(a, t);
-        acc.begin(b, t);
-        acc.end(a, e);
-        acc.end(b, e);
+        ocpcEvents++;
         if (attempts[b]! > 1) {
           collisions++;
           const c = ++collided[x]!;
@@ -291,6 +305,8 @@ export function replayBlocking(s: Schedule, machine: MachineModel, o: SimOptions
           }
           tl.add(a, K.send, base + t, base + e, b, size[x]!, x);
           tl.add(b, K.recv, base + t, base + e, a, size[x]!, x);
+          ocpcBusy(a, t, e);
+          ocpcBusy(b, t, e);
           const bytes = size[x]! * eb;
           acc.sentBytes[a] = acc.sentBytes[a]! + bytes;
           acc.recvBytes[b] = acc.recvBytes[b]! + bytes;
@@ -303,6 +319,11 @@ export function replayBlocking(s: Schedule, machine: MachineModel, o: SimOptions
       round++;
       if (t > last) last = t;
     }
+    for (let v = 0; v < p; v++) {
+      if (busyTo[v]! < 0) continue;
+      acc.busy[v] = acc.busy[v]! + (busyTo[v]! - busyFrom[v]!);
+      busyTo[v] = -1;
+    }
     return last;
   };
 
@@ -312,7 +333,7 @@ export function replayBlocking(s: Schedule, machine: MachineModel, o: SimOptions
     runStep: (step, c) => (ocpc ? runOcpcStep(step, c) : runRange(step, step + 1, c, false)),
   });
   if (stuck) throw new Error("simulate: a node could not issue all its transfers (internal error)");
-  return { makespan, events: heap.pushed, start: startAt, end: endAt, collisions };
+  return { makespan, events: heap.pushed + ocpcEvents, start: startAt, end: endAt, collisions };
 }
 
 /**

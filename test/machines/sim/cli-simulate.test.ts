@@ -106,6 +106,7 @@ describe("commplan simulate", () => {
       [[f("s.json"), "--mode", "nonblocking", "--send-waits", "later"], /--send-waits must be one of/],
       [[f("s.json"), "--matrix", f("m.json")], /--matrix goes with --data/],
       [[f("s.json"), "--barrier", "-1"], /--barrier must be a time >= 0/],
+      [[f("s.json"), "--lockstep", "--topology", "ocpc", "--ports", "2"], /ocpc topology has one send and one receive port/],
       [[f("s.json"), "--trace", "-"], /stdout already carries/],
       [["--protocol", "drs-n", f("m.json"), "--realised", "-", "--json"], /--realised -: stdout already carries/],
     ];
