@@ -98,6 +98,7 @@ export interface ProtocolResult {
   readonly generateRecvTime: number;
   /** DRS_N: test-and-set inquiries made (0 for async). */
   readonly inquiries: number;
+  /** Sum over nodes of the contention wait (us); 0 for DRS_N, whose lock admits one message per receiver (an early go-ahead's wait is stalled time). */
   readonly totalWait: number;
   /** Measured node-contention factor, as SimResult.fnc (contention-factor.ts). */
   readonly fnc: number;
@@ -105,7 +106,8 @@ export interface ProtocolResult {
   /**
    * The realised trace as a timed Schedule (one stage "realised"): transfers sorted by the time they
    * were issued, one step per distinct issue time; each transfer carries its whole message as one
-   * payload chunk and its times (start = when the sender issued it, end = when it arrived).
+   * payload chunk and its times (start = when the sender issued it, for DRS_N when it went on the
+   * wire, after an early go-ahead's wait; end = when it arrived).
    */
   readonly realised: Schedule;
   /** Per-node intervals; like the realised times, they start after the Generate_Recv phase. */
@@ -284,8 +286,9 @@ function runDrsN(m: CommMatrix, machine: MachineModel, start: Uint32Array, dest:
       if (free || soon) {
         const s0 = free ? t : lockUntil[d]!;
         if (soon) {
-          acc.wait[i] = acc.wait[i]! + (s0 - t);
-          tl.add(i, K.wait, t, s0, d, 0, k);
+          // The protocol arranged this wait (the message is not in the network yet): stalled, not contention.
+          acc.stalled[i] = acc.stalled[i]! + (s0 - t);
+          tl.add(i, K.stall, t, s0, d, 0, k);
         }
         const e = s0 + duration(k, i);
         lockUntil[d] = e;

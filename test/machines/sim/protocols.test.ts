@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { findMachine } from "../../../src/machines/presets.js";
 import { MIN_INQUIRY, runProtocol } from "../../../src/machines/sim/protocols.js";
+import { NONE } from "../../../src/machines/sim/timeline.js";
 import { isCommplanError } from "../../../src/model/errors.js";
 import { matrixFromData } from "../../../src/model/matrix.js";
 import { verifySchedule } from "../../../src/verifier/index.js";
@@ -71,6 +72,28 @@ describe("run-time protocols (003 figs 2 and 5; 000 sec. 5)", () => {
     for (let x = 0; x < s.transferCount; x++) end[x] = s.times!.start[x]! + 1e7;
     const rep = verifySchedule(m, { ...s, times: { start: s.times!.start, end } });
     expect(failing(rep)).toEqual(["timed-contention"]);
+  });
+
+  it("DRS_N reports no contention, as its realised trace shows: the early go-ahead's wait is stalled time", () => {
+    let goAheads = 0;
+    for (let seed = 1; seed <= 6; seed++) {
+      const m = buildMatrix({ p: 16, kind: "dense", seed, maxEntry: 400 });
+      for (const busyMeasure of [false, true]) {
+        const res = runProtocol(m, machine, { protocol: "drs-n", seed, earlyGoAhead: true, busyMeasure });
+        expect(res.realised.times).not.toBeNull();
+        expect(verifySchedule(m, res.realised).checks.find((c) => c.id === "timed-contention")!.holds).toBe(true);
+        expect(res.totalWait).toBe(0);
+        expect(res.fnc).toBe(1);
+        const tl = res.timeline;
+        expect(tl.kind.some((k) => tl.kindNames[k] === "wait")).toBe(false);
+        // go-aheads: stall intervals that end when a message starts (not an inquiry's return)
+        for (let i = 0; i < tl.count; i++) if (tl.kindNames[tl.kind[i]!] === "stall" && tl.transfer[i] !== NONE) goAheads++;
+        let stalled = 0;
+        for (let i = 0; i < tl.count; i++) if (tl.kindNames[tl.kind[i]!] === "stall") stalled += tl.end[i]! - tl.start[i]!;
+        expect(res.nodes.stalled.reduce((a, b) => a + b, 0)).toBeCloseTo(stalled, 6);
+      }
+    }
+    expect(goAheads).toBeGreaterThan(0);
   });
 
   it("DRS_N's busy time per node is the union of its send and receive intervals, with and without the early go-ahead", () => {
