@@ -40,11 +40,11 @@ export function registerLists(program: Command, ctx: CliContext): void {
     });
   program
     .command("machines")
-    .description("list the machine models (start-up T_s, per-byte t_c, t_d, t_m in microseconds) with their sources")
+    .description("list the machine models (start-up T_s, per-byte t_c, t_d, t_m in microseconds, ports, the simulator's default topology) with their sources")
     .option("--json", "machine-readable output")
     .action((o: { json?: boolean }) => {
       if (o.json) return ctx.io.out(JSON.stringify(MACHINES, null, 2) + "\n");
-      ctx.io.out(table([["name", "T_s", "t_c", "t_d", "t_m", "ports", "source"], ...MACHINES.map((m) => [m.name, fmt(m.ts), fmt(m.tc), fmt(m.td), fmt(m.tm), String(m.ports), m.source])]));
+      ctx.io.out(table([["name", "T_s", "t_c", "t_d", "t_m", "ports", "topology", "source"], ...MACHINES.map((m) => [m.name, fmt(m.ts), fmt(m.tc), fmt(m.td), fmt(m.tm), String(m.ports), m.topology ?? "flat", m.source])]));
     });
   program
     .command("patterns")

@@ -73,31 +73,44 @@ function checkFlags(o: SimulateFlags): void {
   if (o.sendWaits !== undefined && !SEND_WAITS.includes(o.sendWaits as SendWaits)) throw bad("sendWaits", `--send-waits must be one of ${SEND_WAITS.join(", ")}, got '${o.sendWaits}'`);
 }
 
-/** A progress reporter that shows a cli-progress bar on stderr once a run has lasted a second (TTY only). */
-function progressFor(ctx: CliContext, unit: string): { report: (done: number, total: number) => void; stop: () => void } {
-  const t0 = Date.now();
+/**
+ * A progress reporter that shows a cli-progress bar on `stream` once a run has lasted a second (TTY
+ * only): `finish` completes it at 100 % (the run ended), `stop` leaves it where it is (the run failed).
+ */
+export function progressFor(interactive: boolean, unit: string, stream: NodeJS.WritableStream = process.stderr, now: () => number = Date.now): { report: (done: number, total: number) => void; finish: () => void; stop: () => void } {
+  const t0 = now();
   let bar: cliProgress.SingleBar | null = null;
+  let all = 0;
   return {
     report: (done, total) => {
-      if (!ctx.io.interactive) return;
+      if (!interactive) return;
+      all = total;
       if (bar === null) {
-        if (Date.now() - t0 < 1000) return;
-        bar = new cliProgress.SingleBar({ stream: process.stderr, format: `simulate [{bar}] {percentage}% | {value}/{total} ${unit}` }, cliProgress.Presets.shades_classic);
+        if (now() - t0 < 1000) return;
+        bar = new cliProgress.SingleBar({ stream, format: `simulate [{bar}] {percentage}% | {value}/{total} ${unit}` }, cliProgress.Presets.shades_classic);
         bar.start(total, done);
       }
       bar.update(done);
+    },
+    finish: () => {
+      bar?.update(all);
+      bar?.stop();
     },
     stop: () => bar?.stop(),
   };
 }
 
-/** Runs `f` with a progress reporter and stops the bar however f ends. */
+/** Runs `f` with a progress reporter; completes the bar when f returns, stops it where it is when f throws. */
 function withProgress<T>(ctx: CliContext, unit: string, f: (report: (done: number, total: number) => void) => T): T {
-  const progress = progressFor(ctx, unit);
+  const progress = progressFor(ctx.io.interactive, unit);
+  let ended = false;
   try {
-    return f(progress.report);
+    const r = f(progress.report);
+    ended = true;
+    return r;
   } finally {
-    progress.stop();
+    if (ended) progress.finish();
+    else progress.stop();
   }
 }
 
@@ -185,6 +198,8 @@ async function runReplayFlags(input: string, o: SimulateFlags, machine: MachineM
     lockstep: r.lockstep,
     topology: r.topology,
     ports: r.ports,
+    sendWaits: r.sendWaits,
+    sendBuffers: r.sendBuffers,
     barrier: machine.barrier,
     makespan: r.makespan,
     analytic,
@@ -197,7 +212,7 @@ async function runReplayFlags(input: string, o: SimulateFlags, machine: MachineM
     nodes: perNode(r.nodes),
   };
   let text =
-    `${s.algorithm} on ${r.machine}, P = ${s.p}, ${r.mode}${r.lockstep ? " lock-step" : ""}, ${r.topology}: makespan ${fmt(r.makespan)} us (analytic ${fmt(analytic)} us)\n` +
+    `${s.algorithm} on ${r.machine}, P = ${s.p}, ${r.mode}${r.lockstep ? " lock-step" : ""} (send waits: ${r.sendWaits}${r.sendBuffers !== null ? `, ${r.sendBuffers} send buffer${r.sendBuffers === 1 ? "" : "s"}` : ""}), ${r.topology}: makespan ${fmt(r.makespan)} us (analytic ${fmt(analytic)} us)\n` +
     `contention wait ${fmt(r.totalWait)} us in total, f_nc ${fmt(r.fnc)}, L_max ${fmt(r.lmax)} bytes, ${fmt(r.events)} events` +
     (r.topology === "ocpc" ? `, ${fmt(r.collisions)} collisions` : "") +
     "\n" +
@@ -235,7 +250,7 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
     .option("--generate-recv", "with --protocol: run Generate_Recv (003 fig. 1) first")
     .option("--busy-measure", "drs-n: 000's first improvement (busy destinations say for how long)")
     .option("--early-go-ahead", "drs-n: 000's second improvement (go-ahead when the current receive is about to end)")
-    .option("--inquiry <us>", "drs-n: time of one test-and-set inquiry (default 2 T_s)")
+    .option("--inquiry <us>", "drs-n: time of one test-and-set inquiry in us (default 2 T_s, at least 0.001)")
     .action(async (input: string, o: SimulateFlags) => {
       checkFlags(o);
       const preset = findMachine(o.machine);

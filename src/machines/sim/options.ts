@@ -87,5 +87,6 @@ export function resolveSimOptions(req: SimRequest, machine: MachineModel): SimOp
   const seed = resolveSeed(req.seed);
   if (topology === "ocpc" && !(req.lockstep ?? false)) throw bad("topology", "the ocpc topology is defined per step (001 sec 2): use it with lockstep");
   if (topology === "ocpc" && mode !== "blocking") throw bad("topology", "the ocpc topology is simulated in blocking mode only");
+  if (topology === "ocpc" && ports !== 1) throw bad("ports", `the ocpc topology has one send and one receive port per node (001 sec 2); got ports ${ports}`);
   return { mode, lockstep: req.lockstep ?? false, ports, topology, data: req.data ?? null, timeline: req.timeline ?? true, sendBuffers, sendWaits, seed, progress: req.progress ?? null };
 }

@@ -31,6 +31,8 @@ export interface ProtocolRequest {
   readonly busyMeasure?: boolean;
   /** DRS_N, 000's second improvement: a destination gives the go-ahead when its current receive ends within one inquiry time. */
   readonly earlyGoAhead?: boolean;
+  /** DRS_N: most test-and-set inquiries the run may make before it stops with a CommplanError. Default MAX_INQUIRIES. */
+  readonly maxInquiries?: number;
   /** flat or cm5-fat-tree (per-pair t_d, 000 sec 3); default the machine's topology, else flat. The OCPC is defined per step and has no protocol here. */
   readonly topology?: TopologyName;
   readonly timeline?: boolean;
@@ -46,20 +48,29 @@ interface ProtocolOptions {
   readonly inquiry: number;
   readonly busyMeasure: boolean;
   readonly earlyGoAhead: boolean;
+  readonly maxInquiries: number;
   readonly topology: TopologyName;
   readonly timeline: boolean;
   readonly progress: ((done: number, total: number) => void) | null;
 }
+
+/** Shortest DRS_N inquiry time (us): a round trip of two messages takes far longer on any machine, and a shorter one would let simulated time stand still. */
+export const MIN_INQUIRY = 1e-3;
+
+/** Default of `maxInquiries`: most test-and-set inquiries one DRS_N run makes before it stops with an error (a node whose destinations are all busy keeps inquiring, about makespan / inquiry times). */
+export const MAX_INQUIRIES = 50_000_000;
 
 /** Fills the defaults of a protocol request and checks every value once; options that do not apply to the protocol are errors. */
 function resolveProtocolOptions(req: ProtocolRequest, machine: MachineModel): ProtocolOptions {
   const bad = (field: string, text: string): Error => fail("simulate", "BAD_OPTION", text, { field });
   if (!PROTOCOLS.includes(req.protocol)) throw bad("protocol", `unknown protocol '${String(req.protocol)}'; known: ${PROTOCOLS.join(", ")}`);
   if (req.protocol === "async") {
-    for (const k of ["inquiry", "busyMeasure", "earlyGoAhead"] as const) if (req[k] !== undefined && req[k] !== false) throw bad(k, `${k} is a drs-n option; async (AC, 003 fig. 2) makes no inquiries`);
+    for (const k of ["inquiry", "busyMeasure", "earlyGoAhead", "maxInquiries"] as const) if (req[k] !== undefined && req[k] !== false) throw bad(k, `${k} is a drs-n option; async (AC, 003 fig. 2) makes no inquiries`);
   }
   const inquiry = req.inquiry ?? 2 * machine.ts;
-  if (!(inquiry > 0) || !Number.isFinite(inquiry)) throw bad("inquiry", `inquiry must be a finite time > 0, got ${inquiry}`);
+  if (!(inquiry >= MIN_INQUIRY) || !Number.isFinite(inquiry)) throw bad("inquiry", `inquiry must be a finite time >= ${MIN_INQUIRY} us, got ${inquiry}`);
+  const maxInquiries = req.maxInquiries ?? MAX_INQUIRIES;
+  if (!Number.isInteger(maxInquiries) || maxInquiries < 1) throw bad("maxInquiries", `maxInquiries must be an integer >= 1, got ${maxInquiries}`);
   const topology = resolveTopology(req.topology, machine);
   if (topology === "ocpc") throw bad("topology", "the ocpc topology is defined per step of a schedule (001 sec 2); the protocols run on flat or cm5-fat-tree");
   return {
@@ -69,6 +80,7 @@ function resolveProtocolOptions(req: ProtocolRequest, machine: MachineModel): Pr
     inquiry,
     busyMeasure: req.busyMeasure ?? false,
     earlyGoAhead: req.earlyGoAhead ?? false,
+    maxInquiries,
     topology,
     timeline: req.timeline ?? true,
     progress: req.progress ?? null,
@@ -86,6 +98,7 @@ export interface ProtocolResult {
   readonly generateRecvTime: number;
   /** DRS_N: test-and-set inquiries made (0 for async). */
   readonly inquiries: number;
+  /** Sum over nodes of the contention wait (us); 0 for DRS_N, whose lock admits one message per receiver (an early go-ahead's wait is stalled time). */
   readonly totalWait: number;
   /** Measured node-contention factor, as SimResult.fnc (contention-factor.ts). */
   readonly fnc: number;
@@ -93,7 +106,8 @@ export interface ProtocolResult {
   /**
    * The realised trace as a timed Schedule (one stage "realised"): transfers sorted by the time they
    * were issued, one step per distinct issue time; each transfer carries its whole message as one
-   * payload chunk and its times (start = when the sender issued it, end = when it arrived).
+   * payload chunk and its times (start = when the sender issued it, for DRS_N when it went on the
+   * wire, after an early go-ahead's wait; end = when it arrived).
    */
   readonly realised: Schedule;
   /** Per-node intervals; like the realised times, they start after the Generate_Recv phase. */
@@ -226,8 +240,12 @@ function runDrsN(m: CommMatrix, machine: MachineModel, start: Uint32Array, dest:
       cursor[i] = (k - a + 1) % cnt;
       pendingInq[i] = k;
       inquireSince[i] = t;
-      inquiries++;
-      heap.push(t + inquiry, INQ + i);
+      const back = t + inquiry;
+      if (!(back > t)) throw fail("simulate", "UNSUPPORTED", `drs-n: simulated time stopped advancing at ${t} us (an inquiry of ${inquiry} us is lost in rounding); use a larger --inquiry`, { field: "inquiry" });
+      if (++inquiries > o.maxInquiries) {
+        throw fail("simulate", "UNSUPPORTED", `drs-n: more than ${o.maxInquiries} inquiries (${delivered} of ${n} messages delivered at ${t} us); nodes keep inquiring while their destinations are busy: use a larger --inquiry or --busy-measure`, { field: "inquiry" });
+      }
+      heap.push(back, INQ + i);
       return;
     }
     heap.push(soonest, WAKE + i); // every destination is busy: sleep for the smallest measure
@@ -268,8 +286,9 @@ function runDrsN(m: CommMatrix, machine: MachineModel, start: Uint32Array, dest:
       if (free || soon) {
         const s0 = free ? t : lockUntil[d]!;
         if (soon) {
-          acc.wait[i] = acc.wait[i]! + (s0 - t);
-          tl.add(i, K.wait, t, s0, d, 0, k);
+          // The protocol arranged this wait (the message is not in the network yet): stalled, not contention.
+          acc.stalled[i] = acc.stalled[i]! + (s0 - t);
+          tl.add(i, K.stall, t, s0, d, 0, k);
         }
         const e = s0 + duration(k, i);
         lockUntil[d] = e;

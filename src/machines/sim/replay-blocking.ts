@@ -9,6 +9,7 @@ import type { NodeAccounts } from "./node-accounts.js";
 import type { SimOptions } from "./options.js";
 import { K, NONE, type TimelineRecorder } from "./timeline.js";
 import { driveStages } from "./stage-driver.js";
+import { StageOrder } from "./stage-order.js";
 import { perByteCost } from "./topology.js";
 
 /** What a replay hands back besides the accounts and the timeline. */
@@ -48,19 +49,19 @@ export function replayBlocking(s: Schedule, machine: MachineModel, o: SimOptions
   const collided = ocpc ? new Uint32Array(T) : new Uint32Array(0);
   const attempts = new Int32Array(ocpc ? p : 0);
   const senderUsed = new Int32Array(ocpc ? p : 0);
+  // OCPC busy time: each node's current run of overlapping intervals [busyFrom, busyTo] (-1: none).
+  const busyFrom = new Float64Array(ocpc ? p : 0);
+  const busyTo = new Float64Array(ocpc ? p : 0).fill(-1);
+  let ocpcEvents = 0;
 
   const startAt = new Float64Array(T);
   const endAt = new Float64Array(T);
-  const sendStart = new Uint32Array(p + 1);
-  const sendList = new Uint32Array(T);
-  const needRecv = new Uint32Array(T);
+  const order = new StageOrder(s);
+  const { sendStart, sendList, ptr } = order;
   const waitSince = new Float64Array(T);
   const qNext = new Int32Array(T);
-  const ptr = new Uint32Array(p);
   const sendBusy = new Int32Array(p);
   const recvBusy = new Int32Array(p);
-  const recvDone = new Uint32Array(p);
-  const recvSoFar = new Uint32Array(p);
   const composing = new Uint8Array(p);
   const composeEnd = new Float64Array(p); // local time at which the node has composed (stage-local clock)
   const qHead = new Int32Array(p);
@@ -108,7 +109,7 @@ export function replayBlocking(s: Schedule, machine: MachineModel, o: SimOptions
       const x = sendList[ptr[v]!]!;
       const b = dst[x]!;
       if (b !== v && sendBusy[v]! >= ports) return;
-      if (recvDone[v]! < needRecv[x]!) {
+      if (!order.stepsDone(x)) {
         if (stallSince[v]! < 0) stallSince[v] = t;
         return;
       }
@@ -163,7 +164,7 @@ export function replayBlocking(s: Schedule, machine: MachineModel, o: SimOptions
       acc.sentBytes[a] = acc.sentBytes[a]! + bytes;
       acc.recvBytes[b] = acc.recvBytes[b]! + bytes;
     }
-    recvDone[b]!++;
+    order.received(x);
     done++;
     if (a !== b) serve(b, t);
     tryIssue(a, t);
@@ -172,22 +173,9 @@ export function replayBlocking(s: Schedule, machine: MachineModel, o: SimOptions
 
   /** Runs the transfers of steps [stepLo, stepHi) from local time t0 (nodes ready at t0 + ready[v] when given); returns the last end. */
   const runRange = (stepLo: number, stepHi: number, t0: number, withReady: boolean): number => {
-    const lo = stepStart[stepLo]!, hi = stepStart[stepHi]!;
-    sendStart.fill(0);
-    for (let x = lo; x < hi; x++) sendStart[src[x]! + 1]!++;
-    for (let v = 0; v < p; v++) sendStart[v + 1] = sendStart[v + 1]! + sendStart[v]!;
-    ptr.set(sendStart.subarray(0, p));
-    for (let x = lo; x < hi; x++) sendList[ptr[src[x]!]!++] = x;
-    ptr.set(sendStart.subarray(0, p));
-    recvSoFar.fill(0);
-    for (let st = stepLo; st < stepHi; st++) {
-      const a0 = stepStart[st]!, a1 = stepStart[st + 1]!;
-      for (let x = a0; x < a1; x++) needRecv[x] = recvSoFar[src[x]!]!;
-      for (let x = a0; x < a1; x++) recvSoFar[dst[x]!]!++;
-    }
+    order.load(stepLo, stepHi);
     sendBusy.fill(0);
     recvBusy.fill(0);
-    recvDone.fill(0);
     composing.fill(0);
     composeEnd.fill(t0);
     qHead.fill(-1);
@@ -229,10 +217,23 @@ export function replayBlocking(s: Schedule, machine: MachineModel, o: SimOptions
     return last;
   };
 
+  /** OCPC: node v is busy over [t0, t1]; intervals come in order of their start, so overlapping ones merge (busy is a union). */
+  const ocpcBusy = (v: number, t0: number, t1: number): void => {
+    if (busyTo[v]! >= 0 && t0 <= busyTo[v]!) {
+      if (t1 > busyTo[v]!) busyTo[v] = t1;
+      return;
+    }
+    if (busyTo[v]! >= 0) acc.busy[v] = acc.busy[v]! + (busyTo[v]! - busyFrom[v]!);
+    busyFrom[v] = t0;
+    busyTo[v] = t1;
+  };
+
   /**
    * OCPC lock-step step (001 sec 2): rounds. In a round every sender transmits its first pending
    * message that is not backing off; two or more messages into one receiver collide, all fail (no
-   * acknowledgement comes back) and are resent. Contention resolution: binary exponential backoff,
+   * acknowledgement comes back) and are resent. A collided attempt is contention wait of its sender
+   * only (neither node is busy for it: nothing is delivered); busy time is the union of a node's
+   * successful sends, receives and copies; every attempt and copy counts as an event. Contention resolution: binary exponential backoff,
    * the only rule that needs no more than the missing acknowledgement: after its c-th collision a
    * message sits out a uniform number of rounds in [0, 2^min(c, 16)) (seeded). A round lasts as long
    * as its longest attempt; rounds in which nobody transmits are skipped at no cost.
@@ -249,9 +250,8 @@ export function replayBlocking(s: Schedule, machine: MachineModel, o: SimOptions
         endAt[x] = base + e;
         if (data) data.end(x);
         tl.add(src[x]!, K.copy, base + t0, base + e, src[x]!, size[x]!, x);
-        acc.begin(src[x]!, t0);
-        acc.end(src[x]!, e);
-        recvDone[src[x]!]!++;
+        ocpcBusy(src[x]!, t0, e);
+        ocpcEvents++;
         done++;
         if (e > last) last = e;
       } else {
@@ -288,10 +288,7 @@ export function replayBlocking(s: Schedule, machine: MachineModel, o: SimOptions
         const a = src[x]!, b = dst[x]!;
         const e = t + duration(x);
         if (e > roundEnd) roundEnd = e;
-        acc.begin(a, t);
-        acc.begin(b, t);
-        acc.end(a, e);
-        acc.end(b, e);
+        ocpcEvents++;
         if (attempts[b]! > 1) {
           collisions++;
           const c = ++collided[x]!;
@@ -308,6 +305,8 @@ export function replayBlocking(s: Schedule, machine: MachineModel, o: SimOptions
           }
           tl.add(a, K.send, base + t, base + e, b, size[x]!, x);
           tl.add(b, K.recv, base + t, base + e, a, size[x]!, x);
+          ocpcBusy(a, t, e);
+          ocpcBusy(b, t, e);
           const bytes = size[x]! * eb;
           acc.sentBytes[a] = acc.sentBytes[a]! + bytes;
           acc.recvBytes[b] = acc.recvBytes[b]! + bytes;
@@ -320,6 +319,11 @@ export function replayBlocking(s: Schedule, machine: MachineModel, o: SimOptions
       round++;
       if (t > last) last = t;
     }
+    for (let v = 0; v < p; v++) {
+      if (busyTo[v]! < 0) continue;
+      acc.busy[v] = acc.busy[v]! + (busyTo[v]! - busyFrom[v]!);
+      busyTo[v] = -1;
+    }
     return last;
   };
 
@@ -329,7 +333,7 @@ export function replayBlocking(s: Schedule, machine: MachineModel, o: SimOptions
     runStep: (step, c) => (ocpc ? runOcpcStep(step, c) : runRange(step, step + 1, c, false)),
   });
   if (stuck) throw new Error("simulate: a node could not issue all its transfers (internal error)");
-  return { makespan, events: heap.pushed, start: startAt, end: endAt, collisions };
+  return { makespan, events: heap.pushed + ocpcEvents, start: startAt, end: endAt, collisions };
 }
 
 /**

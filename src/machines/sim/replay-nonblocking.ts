@@ -8,6 +8,7 @@ import type { SimOptions } from "./options.js";
 import type { ReplayOutcome } from "./replay-blocking.js";
 import { forwardDeps } from "./forward-deps.js";
 import { driveStages } from "./stage-driver.js";
+import { StageOrder } from "./stage-order.js";
 import { K, NONE, type TimelineRecorder } from "./timeline.js";
 import { networkCost } from "./topology.js";
 
@@ -31,7 +32,7 @@ const CPU_SEND = 0, DMA = 1, NET = 2, CPU_RECV = 3;
 export function replayNonblocking(s: Schedule, machine: MachineModel, o: SimOptions, acc: NodeAccounts, tl: TimelineRecorder, data: DataTracker | null): ReplayOutcome {
   const p = s.p;
   const T = s.transferCount;
-  const { src, dst, size, stepStart } = s;
+  const { src, dst, size } = s;
   const eb = s.elementBytes;
   const { ts, tc, tm, tsSend } = machine;
   const tsRecv = ts - tsSend;
@@ -46,14 +47,10 @@ export function replayNonblocking(s: Schedule, machine: MachineModel, o: SimOpti
   const endAt = new Float64Array(T);
   const phaseStart = new Float64Array(4 * T);
   const jobNext = new Int32Array(4 * T);
-  const sendStart = new Uint32Array(p + 1);
-  const sendList = new Uint32Array(T);
-  const needRecv = new Uint32Array(T);
+  const order = new StageOrder(s);
+  const { sendStart, sendList, ptr } = order;
   const waitSince = new Float64Array(T);
-  const recvSoFar = new Uint32Array(p);
-  const ptr = new Uint32Array(p);
   const issuing = new Uint8Array(p); // the node's processor has a send start-up queued or running
-  const recvDone = new Uint32Array(p);
   const cpuBusy = new Uint8Array(p);
   const dmaBusy = new Uint8Array(p);
   const outBusy = new Int32Array(p);
@@ -155,7 +152,7 @@ export function replayNonblocking(s: Schedule, machine: MachineModel, o: SimOpti
     if (issuing[v]) return;
     if (ptr[v]! >= sendStart[v + 1]!) return;
     const x = sendList[ptr[v]!]!;
-    if (byData ? needLeft[x]! > 0 : recvDone[v]! < needRecv[x]!) {
+    if (byData ? needLeft[x]! > 0 : !order.stepsDone(x)) {
       if (stallSince[v]! < 0) stallSince[v] = t;
       return;
     }
@@ -170,7 +167,7 @@ export function replayNonblocking(s: Schedule, machine: MachineModel, o: SimOpti
     const b = dst[x]!;
     endAt[x] = base + t;
     if (data) data.end(x);
-    recvDone[b]!++;
+    order.received(x);
     done++;
     // the transfers waiting for this receive all leave from b
     if (deps) for (let i = deps.start[x]!; i < deps.start[x + 1]!; i++) needLeft[deps.list[i]!]!--;
@@ -230,22 +227,9 @@ export function replayNonblocking(s: Schedule, machine: MachineModel, o: SimOpti
   };
 
   const runRange = (stepLo: number, stepHi: number, t0: number, withReady: boolean): number => {
-    const lo = stepStart[stepLo]!, hi = stepStart[stepHi]!;
-    sendStart.fill(0);
-    for (let x = lo; x < hi; x++) sendStart[src[x]! + 1]!++;
-    for (let v = 0; v < p; v++) sendStart[v + 1] = sendStart[v + 1]! + sendStart[v]!;
-    ptr.set(sendStart.subarray(0, p));
-    for (let x = lo; x < hi; x++) sendList[ptr[src[x]!]!++] = x;
-    ptr.set(sendStart.subarray(0, p));
-    recvSoFar.fill(0);
-    for (let st = stepLo; st < stepHi; st++) {
-      const a0 = stepStart[st]!, a1 = stepStart[st + 1]!;
-      for (let x = a0; x < a1; x++) needRecv[x] = recvSoFar[src[x]!]!;
-      for (let x = a0; x < a1; x++) recvSoFar[dst[x]!]!++;
-    }
+    order.load(stepLo, stepHi);
     for (const q of qh) q.fill(-1);
     issuing.fill(0);
-    recvDone.fill(0);
     stallSince.fill(-1);
     let last = t0;
     if (withReady) {

@@ -4,7 +4,7 @@ import type { MachineModel } from "../../model/machine.js";
 import type { Schedule } from "../../model/schedule.js";
 import { DataTracker } from "./data-tracker.js";
 import { NodeAccounts } from "./node-accounts.js";
-import { resolveSimOptions, type SimMode, type SimRequest } from "./options.js";
+import { resolveSimOptions, type SendWaits, type SimMode, type SimOptions, type SimRequest } from "./options.js";
 import { replayBlocking } from "./replay-blocking.js";
 import { replayNonblocking } from "./replay-nonblocking.js";
 import { TimelineRecorder, type Timeline } from "./timeline.js";
@@ -39,6 +39,10 @@ export interface SimResult {
   readonly lockstep: boolean;
   readonly topology: TopologyName;
   readonly ports: number;
+  /** What a send waited for within its stage ("steps" in blocking mode). */
+  readonly sendWaits: SendWaits;
+  /** Nonblocking mode: send buffers per node; null in blocking mode (no send buffers). */
+  readonly sendBuffers: number | null;
   /** Time from the first barrier to the last completion (us). */
   readonly makespan: number;
   readonly nodes: NodeTimes;
@@ -83,16 +87,13 @@ export function simulateSchedule(s: Schedule, machine: MachineModel, req: SimReq
   const tl = new TimelineRecorder(p, o.timeline);
   const run = o.mode === "blocking" ? replayBlocking(s, machine, o, acc, tl, data) : replayNonblocking(s, machine, o, acc, tl, data);
   const dataFailures = data ? data.finish() : null;
-  return measure(s, machine, o.mode, o.lockstep, o.topology, o.ports, run, acc, tl.build(), dataFailures, data ? data.failureCount : 0);
+  return measure(s, machine, o, run, acc, tl.build(), dataFailures, data ? data.failureCount : 0);
 }
 
 function measure(
   s: Schedule,
   machine: MachineModel,
-  mode: SimMode,
-  lockstep: boolean,
-  topology: TopologyName,
-  ports: number,
+  o: SimOptions,
   run: ReturnType<typeof replayBlocking>,
   acc: NodeAccounts,
   timeline: Timeline,
@@ -108,13 +109,15 @@ function measure(
     totalWait += acc.wait[v]!;
     lmax = Math.max(lmax, acc.sentBytes[v]!, acc.recvBytes[v]!);
   }
-  const fnc = contentionFactor(s, networkCost(topology, machine), acc.wait);
+  const fnc = contentionFactor(s, networkCost(o.topology, machine), acc.wait);
   return {
     machine: machine.name,
-    mode,
-    lockstep,
-    topology,
-    ports,
+    mode: o.mode,
+    lockstep: o.lockstep,
+    topology: o.topology,
+    ports: o.ports,
+    sendWaits: o.sendWaits,
+    sendBuffers: o.mode === "nonblocking" ? o.sendBuffers : null,
     makespan: run.makespan,
     nodes: { busy: acc.busy, idle, stalled: acc.stalled, wait: acc.wait, sentBytes: acc.sentBytes, recvBytes: acc.recvBytes },
     totalWait,

@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { main } from "../../../src/cli/main.js";
+import { progressFor } from "../../../src/cli/commands/simulate.js";
 import type { CliIo } from "../../../src/cli/io.js";
 import { parseScheduleJsonText } from "../../../src/export/schedule-json-read.js";
 import { scheduleToJsonText } from "../../../src/export/schedule-json-write.js";
@@ -40,6 +41,40 @@ describe("commplan simulate", () => {
     expect(readFileSync(f("g.svg"), "utf8")).toMatch(/^<svg[\s\S]*<\/svg>\n$/);
     const nb = await run("simulate", f("s.json"), "--machine", "sp2-004", "--mode", "nonblocking", "--buffers", "1", "--json");
     expect(JSON.parse(nb.out)).toMatchObject({ mode: "nonblocking" });
+  });
+
+  it("says which send rule and send buffers a run used (text and JSON)", async () => {
+    const cases: [string[], string, number | null, RegExp][] = [
+      [[], "steps", null, /, blocking \(send waits: steps\), flat:/],
+      [["--mode", "nonblocking"], "data", 2, /, nonblocking \(send waits: data, 2 send buffers\), flat:/],
+      [["--mode", "nonblocking", "--send-waits", "steps", "--buffers", "1"], "steps", 1, /, nonblocking \(send waits: steps, 1 send buffer\), flat:/],
+    ];
+    for (const [args, sendWaits, sendBuffers, text] of cases) {
+      const j = JSON.parse((await run("simulate", f("s.json"), "--machine", "sp2-004", ...args, "--json")).out);
+      expect(j.sendWaits).toBe(sendWaits);
+      expect(j.sendBuffers).toBe(sendBuffers);
+      expect((await run("simulate", f("s.json"), "--machine", "sp2-004", ...args)).out).toMatch(text);
+    }
+  });
+
+  it("the progress bar ends at 100 % when the run ends, and stays where it was when the run fails", () => {
+    const bar = (end: "finish" | "stop"): string => {
+      let text = "";
+      const stream = { isTTY: true, columns: 100, write: (chunk: string) => ((text += chunk), true) } as unknown as NodeJS.WritableStream;
+      let clock = 0;
+      const p = progressFor(true, "transfers", stream, () => clock);
+      p.report(10, 1000); // the first second: no bar
+      clock = 1500;
+      p.report(980, 1000); // the engines report every 65536 events: the last report is short of the end
+      p[end]();
+      return text;
+    };
+    const done = bar("finish");
+    expect(done).toMatch(/simulate \[.*\] 98% \| 980\/1000 transfers/);
+    expect(done).toMatch(/simulate \[.*\] 100% \| 1000\/1000 transfers/);
+    const failed = bar("stop");
+    expect(failed).toMatch(/98% \| 980\/1000 transfers/);
+    expect(failed).not.toMatch(/100%/);
   });
 
   it("data mode exits 1 on a corrupted schedule and names the node and the element", async () => {
@@ -98,6 +133,7 @@ describe("commplan simulate", () => {
       [["--protocol", "async", f("m.json"), "--barrier", "0"], /--barrier does not apply/],
       [["--protocol", "async", f("m.json"), "--busy-measure"], /--busy-measure is a drs-n option/],
       [["--protocol", "async", f("m.json"), "--inquiry", "3"], /--inquiry is a drs-n option/],
+      [["--protocol", "drs-n", f("m.json"), "--inquiry", "1e-13"], /inquiry must be a finite time >= 0.001 us/],
       [["--protocol", "drs-n", f("m.json"), "--topology", "ocpc"], /ocpc/],
       [[f("s.json"), "--early-go-ahead"], /--early-go-ahead goes with --protocol/],
       [[f("s.json"), "--buffers", "1"], /nonblocking-mode option/],
@@ -105,6 +141,7 @@ describe("commplan simulate", () => {
       [[f("s.json"), "--mode", "nonblocking", "--send-waits", "later"], /--send-waits must be one of/],
       [[f("s.json"), "--matrix", f("m.json")], /--matrix goes with --data/],
       [[f("s.json"), "--barrier", "-1"], /--barrier must be a time >= 0/],
+      [[f("s.json"), "--lockstep", "--topology", "ocpc", "--ports", "2"], /ocpc topology has one send and one receive port/],
       [[f("s.json"), "--trace", "-"], /stdout already carries/],
       [["--protocol", "drs-n", f("m.json"), "--realised", "-", "--json"], /--realised -: stdout already carries/],
     ];

@@ -34,7 +34,7 @@ describe("data mode: element tags follow the payload chunks", () => {
     expect(seen.size).toBe(PLANNERS.length);
   });
 
-  it("catches a corrupted schedule and names the node and the element", () => {
+  it("catches a corrupted schedule (dropped chunk, forward before arrival, duplicate, wrong destination) and names the node and the element", () => {
     const m = buildMatrix({ p: 8, kind: "dense", seed: 5, maxEntry: 7 });
     const good = plan(m, "two-stage", { payload: true, seed: 3 });
     expect(simulateSchedule(good, machine, { data: m }).dataFailures).toEqual([]);
@@ -63,6 +63,16 @@ describe("data mode: element tags follow the payload chunks", () => {
     st3[0]!.steps.push({ transfers: [structuredClone(step0.transfers[0]!)], stalls: [] });
     const dup = simulateSchedule(pack(good, st3), machine, { data: m });
     expect(dup.dataFailureCount).toBeGreaterThan(0);
+
+    // 4. wrong destination: the last transfer delivers its elements to a third node
+    const st4 = unpack(good);
+    const g4 = st4[st4.length - 1]!;
+    const w = g4.steps[g4.steps.length - 1]!.transfers.at(-1)!;
+    const right = w.dst, [wo, wd, woff] = w.chunks![0]!;
+    expect(wd).toBe(right);
+    w.dst = [0, 1, 2].find((v) => v !== w.src && v !== right)!;
+    const wrong = simulateSchedule(pack(good, st4), machine, { data: m });
+    expect(wrong.dataFailures).toContain(`node ${right} does not hold element (${wo}, ${right}, ${woff}) at the end (node ${w.dst} holds it)`);
   });
 
   it("refuses a schedule without payload chunks, and a matrix the schedule was not made for", () => {

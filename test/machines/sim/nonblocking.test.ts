@@ -117,6 +117,36 @@ describe("nonblocking replay (004 sec 2.2, eqs 2 and 4)", () => {
     expect(Math.abs(lockNb - lockB)).toBeLessThan(1e-9 * lockB);
   });
 
+  it("no registered planner forwards within a stage (what sendWaits 'data' assumes of a plan without payloads)", () => {
+    const seen = new Set<string>();
+    let plans = 0;
+    for (const p of [3, 5, 8, 13, 16]) {
+      for (const kind of ["dense", "sparse", "spike", "empty-rows"] as const) {
+        for (const seed of [1, 2]) {
+          const full = buildMatrix({ p, kind, seed, maxEntry: 40 });
+          const small = buildMatrix({ p, kind, seed, maxEntry: 3 });
+          for (const pl of PLANNERS) {
+            let s: Schedule;
+            try {
+              s = plan(pl.name.startsWith("te-") ? small : full, pl.name, { payload: true, seed });
+            } catch (e) {
+              if (isCommplanError(e)) continue;
+              throw e;
+            }
+            expect(s.chunks).not.toBeNull();
+            const deps = forwardDeps(s);
+            const x = deps.need.findIndex((n) => n > 0);
+            expect(x, `${pl.name} P = ${p} ${kind} seed ${seed}: transfer ${x} forwards what it receives in its own stage`).toBe(-1);
+            seen.add(pl.name);
+            plans++;
+          }
+        }
+      }
+    }
+    expect(seen.size).toBe(PLANNERS.length);
+    expect(plans).toBeGreaterThan(PLANNERS.length * 20);
+  });
+
   it("within a stage, a send that forwards elements waits exactly for the receive that brings them (payload chunks)", () => {
     // 0 -> 1 in step 0; 1 forwards those elements to 2 in step 1; 1 also sends its own to 3 in step 1.
     const mat = matrixFromData(4, new Float64Array([0, 0, 5, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0]), { elementBytes: 8 });

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { findMachine } from "../../../src/machines/presets.js";
-import { runProtocol } from "../../../src/machines/sim/protocols.js";
+import { MIN_INQUIRY, runProtocol } from "../../../src/machines/sim/protocols.js";
+import { NONE } from "../../../src/machines/sim/timeline.js";
+import { isCommplanError } from "../../../src/model/errors.js";
+import { matrixFromData } from "../../../src/model/matrix.js";
 import { verifySchedule } from "../../../src/verifier/index.js";
 import { buildMatrix, matrixRecipe } from "../../helpers/arbitraries.js";
 
@@ -69,6 +72,28 @@ describe("run-time protocols (003 figs 2 and 5; 000 sec. 5)", () => {
     for (let x = 0; x < s.transferCount; x++) end[x] = s.times!.start[x]! + 1e7;
     const rep = verifySchedule(m, { ...s, times: { start: s.times!.start, end } });
     expect(failing(rep)).toEqual(["timed-contention"]);
+  });
+
+  it("DRS_N reports no contention, as its realised trace shows: the early go-ahead's wait is stalled time", () => {
+    let goAheads = 0;
+    for (let seed = 1; seed <= 6; seed++) {
+      const m = buildMatrix({ p: 16, kind: "dense", seed, maxEntry: 400 });
+      for (const busyMeasure of [false, true]) {
+        const res = runProtocol(m, machine, { protocol: "drs-n", seed, earlyGoAhead: true, busyMeasure });
+        expect(res.realised.times).not.toBeNull();
+        expect(verifySchedule(m, res.realised).checks.find((c) => c.id === "timed-contention")!.holds).toBe(true);
+        expect(res.totalWait).toBe(0);
+        expect(res.fnc).toBe(1);
+        const tl = res.timeline;
+        expect(tl.kind.some((k) => tl.kindNames[k] === "wait")).toBe(false);
+        // go-aheads: stall intervals that end when a message starts (not an inquiry's return)
+        for (let i = 0; i < tl.count; i++) if (tl.kindNames[tl.kind[i]!] === "stall" && tl.transfer[i] !== NONE) goAheads++;
+        let stalled = 0;
+        for (let i = 0; i < tl.count; i++) if (tl.kindNames[tl.kind[i]!] === "stall") stalled += tl.end[i]! - tl.start[i]!;
+        expect(res.nodes.stalled.reduce((a, b) => a + b, 0)).toBeCloseTo(stalled, 6);
+      }
+    }
+    expect(goAheads).toBeGreaterThan(0);
   });
 
   it("DRS_N's busy time per node is the union of its send and receive intervals, with and without the early go-ahead", () => {
@@ -165,6 +190,32 @@ describe("run-time protocols (003 figs 2 and 5; 000 sec. 5)", () => {
       expect(t).toBe(128 * 127);
       expect(d).toBeLessThanOrEqual(t);
     }
+  });
+
+  it("DRS_N never lets simulated time stand still: an inquiry floor, a stop when time cannot advance, a cap on inquiries", () => {
+    const m = buildMatrix({ p: 4, kind: "dense", seed: 1, maxEntry: 3 });
+    const isError = (f: () => unknown, re: RegExp): void => {
+      try {
+        f();
+      } catch (e) {
+        expect(isCommplanError(e)).toBe(true);
+        expect(String((e as Error).message)).toMatch(re);
+        return;
+      }
+      throw new Error("no error");
+    };
+    isError(() => runProtocol(m, machine, { protocol: "drs-n", inquiry: 1e-13 }), new RegExp(`inquiry must be a finite time >= ${MIN_INQUIRY}`));
+    expect(runProtocol(m, machine, { protocol: "drs-n", inquiry: MIN_INQUIRY, timeline: false }).makespan).toBeGreaterThan(0);
+    // node 0 holds node 1 for ~8e14 us; node 2 sleeps (busy measure) until then, and at t = 8e14 an
+    // inquiry of 1e-3 us is below the spacing of doubles: time would stop.
+    const d = new Float64Array(9);
+    d[0 * 3 + 1] = 1e6;
+    d[2 * 3 + 1] = 1;
+    const slow = { ...machine, td: 1e8 };
+    isError(() => runProtocol(matrixFromData(3, d, { elementBytes: 8 }), slow, { protocol: "drs-n", inquiry: MIN_INQUIRY, busyMeasure: true, timeline: false }), /simulated time stopped advancing/);
+    // without the busy measure node 2 keeps inquiring: the cap stops it
+    isError(() => runProtocol(matrixFromData(3, d, { elementBytes: 8 }), slow, { protocol: "drs-n", inquiry: MIN_INQUIRY, maxInquiries: 1000, timeline: false }), /more than 1000 inquiries/);
+    isError(() => runProtocol(m, machine, { protocol: "drs-n", maxInquiries: 0 }), /maxInquiries/);
   });
 
   it("rejects unknown protocols and a zero inquiry time", () => {

@@ -108,17 +108,52 @@ describe("topologies", () => {
     }
   });
 
-  it("OCPC replays a contention-free plan without a collision, as fast as the flat lock-step machine", () => {
+  it("OCPC replays a contention-free plan without a collision, as fast as the flat lock-step machine and with the same per-node times", () => {
     const m = buildMatrix({ p: 12, kind: "dense", seed: 4, maxEntry: 50 });
-    const s = plan(m, "linear-permutation");
-    const o = simulateSchedule(s, cm5, { lockstep: true, topology: "ocpc" });
-    expect(o.collisions).toBe(0);
-    expect(o.makespan).toBe(simulateSchedule(s, cm5, { lockstep: true }).makespan);
+    for (const name of ["linear-permutation", "shift"]) {
+      const s = plan(m, name);
+      const o = simulateSchedule(s, cm5, { lockstep: true, topology: "ocpc" });
+      const flat = simulateSchedule(s, cm5, { lockstep: true });
+      expect(o.collisions).toBe(0);
+      expect(o.makespan).toBe(flat.makespan);
+      expect(o.events).toBe(s.transferCount);
+      for (let v = 0; v < s.p; v++) {
+        // a node sends and receives at once: busy is the union, as on the flat machine
+        expect(o.nodes.busy[v]!, `${name} node ${v}`).toBeCloseTo(flat.nodes.busy[v]!, 6);
+        expect(o.nodes.busy[v]!).toBeLessThanOrEqual(o.makespan);
+        expect(o.nodes.idle[v]!).toBeCloseTo(flat.nodes.idle[v]!, 6);
+      }
+    }
   });
 
-  it("OCPC needs lock-step", () => {
+  it("OCPC accounts: a collided attempt is its sender's contention wait only; busy is the union of successful transfers", () => {
+    const mc = { ...cm5, barrier: 0 };
+    const b = new ScheduleBuilder({ p: 4, algorithm: "hand", params: {}, seed: null, elementBytes: 8, matrixDigest: "x" }, false);
+    b.stage("s").step();
+    for (const a of [1, 2, 3]) b.transfer(a, 0, 10);
+    const s = b.build();
+    const d = mc.ts + 80 * (mc.tc + mc.td);
+    for (let seed = 1; seed <= 8; seed++) {
+      const r = simulateSchedule(s, mc, { topology: "ocpc", lockstep: true, seed });
+      expect(r.collisions).toBeGreaterThan(0);
+      expect(r.nodes.busy[0]!).toBeCloseTo(3 * d, 9);
+      for (const a of [1, 2, 3]) expect(r.nodes.busy[a]!).toBeCloseTo(d, 9);
+      let wait = 0;
+      for (let v = 0; v < 4; v++) {
+        expect(r.nodes.busy[v]!).toBeLessThanOrEqual(r.makespan + 1e-9);
+        expect(r.nodes.busy[v]! + r.nodes.wait[v]! + r.nodes.idle[v]!).toBeCloseTo(r.makespan, 9);
+        wait += r.nodes.wait[v]!;
+      }
+      expect(wait).toBeCloseTo(r.collisions * d, 9);
+      expect(r.nodes.wait[0]).toBe(0);
+      expect(r.events).toBe(3 + r.collisions);
+    }
+  });
+
+  it("OCPC needs lock-step and one port per node", () => {
     const s = plan(buildMatrix({ p: 4, kind: "dense", seed: 4, maxEntry: 5 }), "shift");
     expect(() => simulateSchedule(s, cm5, { topology: "ocpc" })).toThrow(/lockstep/);
+    expect(() => simulateSchedule(s, cm5, { topology: "ocpc", lockstep: true, ports: 2 })).toThrow(/one send and one receive port per node/);
   });
 });
 
