@@ -104,7 +104,7 @@ export function checkFourStage(m: CommMatrix, s: Schedule, stats: MatrixStats, p
       if (longest[u]! > longBound(k, inc) + 1e-9) { longOk = false; longWitness ??= `node ${u} (${inc ? "incomplete" : "complete"} column) receives a message of ${longest[u]} elements, bound ${longBound(k, inc)}`; }
     }
     const roman = ["I", "II", "III", "IV"][k]!;
-    checks.push(check(`four-stage-${roman}-received`, `stage ${roman}: messages received per node <= Lemma 1 (C = ${C}, R = ${R}, r = ${r})`, `${SRC} Lemma 1`, recvOk, worstRecv, Math.max(recvBound(k, false), recvBound(k, true)), recvWitness));
+    checks.push(check(`four-stage-${roman}-received`, `stage ${roman}: messages received per node <= Lemma 1 (C = ${C}, R = ${R}, r = ${r})`, `${SRC} Lemma 1`, recvOk, worstRecv, Math.max(recvBound(k, false), r > 0 ? recvBound(k, true) : 0), recvWitness));
     checks.push(check(`four-stage-${roman}-longest`, `stage ${roman}: longest message received <= Lemma 3 / Table 2 (${tag})`, `${SRC} Lemma 3, Table 2`, longOk, worstLong, Math.max(longBound(k, false), r > 0 ? longBound(k, true) : 0), longWitness));
     const stepBound = k % 2 === 0 ? C + (r > 0 ? 1 : 0) : R;
     derivedTime += stepBound * Math.max(longBound(k, false), r > 0 ? longBound(k, true) : 0);

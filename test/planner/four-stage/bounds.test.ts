@@ -194,3 +194,54 @@ describe("four-stage-II-exact: Stage II is C-Distribute of the holdings Stage I 
     expect(c.witness).toMatch(/receives \d+ elements for node \d+ in stage I, fig. 11 and fig. 8 give/);
   });
 });
+
+describe("each four-stage bound can fail (on its own where the others do not imply it: docs/algorithms/four-stage.md, 'Which checks imply which')", () => {
+  const failingIds = (m: CommMatrix, s: Schedule) => verifySchedule(m, s).checks.filter((c) => !c.holds).map((c) => c.id);
+  const find = (st: ReturnType<typeof unpack>, k: number, src: number, dst: number) => st[k]!.steps.flatMap((x) => x.transfers).find((t) => t.src === src && t.dst === dst)!;
+
+  it("-received alone (Lemma 1): a stage I or III message of row 5 split over the row stage's spare ninth step (P = 61: rows 5 and 6 never stall)", () => {
+    const m = generatePattern("uniform", 61, { size: 61 }, 1);
+    const s = plan(m, "four-stage");
+    for (const [k, id] of [[0, "four-stage-I-received"], [2, "four-stage-III-received"]] as const) {
+      const st = unpack(s);
+      expect(st[k]!.steps[8]!.transfers.some((t) => t.src === 41 || t.dst === 40)).toBe(false);
+      find(st, k, 41, 40).size -= 1;
+      st[k]!.steps[8]!.transfers.push({ src: 41, dst: 40, size: 1, chunks: null });
+      expect(failingIds(m, pack(s, st))).toEqual([id]);
+    }
+  });
+  it("-longest alone (Lemma 3 / Table 2) in stages III and IV: two senders trade one element between two receivers, every total kept (P = 16, where the bound is tight)", () => {
+    const m = generatePattern("uniform", 16, { size: 16 }, 1);
+    const s = plan(m, "four-stage");
+    // stage III: nodes 0 and 1 of row 0 to nodes 2 and 3; stage IV: nodes 0 and 4 of column 0 to nodes 8 and 12
+    for (const [k, x, y, z1, z2, id] of [[2, 0, 1, 2, 3, "four-stage-III-longest"], [3, 0, 4, 8, 12, "four-stage-IV-longest"]] as const) {
+      const st = unpack(s);
+      find(st, k, x, z1).size -= 1;
+      find(st, k, x, z2).size += 1;
+      find(st, k, y, z2).size -= 1;
+      find(st, k, y, z1).size += 1;
+      expect(failingIds(m, pack(s, st))).toEqual([id]);
+    }
+  });
+  it("-traffic (Table 3) with -IV-longest: node 8 relays one element of 0 -> 4 inside stage IV (P = 16, where the traffic bound is tight)", () => {
+    const m = generatePattern("uniform", 16, { size: 16 }, 1);
+    const s = plan(m, "four-stage");
+    const st = unpack(s);
+    const step = (src: number, dst: number) => st[3]!.steps.findIndex((x) => x.transfers.some((t) => t.src === src && t.dst === dst));
+    expect(step(0, 8)).toBeLessThan(step(8, 4)); // 8 has the element before it forwards it
+    find(st, 3, 0, 4).size -= 1;
+    find(st, 3, 0, 8).size += 1;
+    find(st, 3, 8, 4).size += 1;
+    expect(failingIds(m, pack(s, st))).toEqual(["four-stage-IV-longest", "four-stage-traffic"]);
+    expect(checkOf(m, pack(s, st), "four-stage-traffic").witness).toBe("node 8 sends 961 elements");
+  });
+  it("-buffer (Theorem 1): node 0 gathers the final columns of nodes 4 and 8 after stage IV and gives them back (P = 16)", () => {
+    const m = generatePattern("uniform", 16, { size: 16 }, 1);
+    const s = plan(m, "four-stage");
+    const st = unpack(s);
+    const steps = st[3]!.steps;
+    for (const [src, dst] of [[4, 0], [8, 0], [0, 4], [0, 8]] as const) steps.push({ transfers: [{ src, dst, size: 240, chunks: null }], stalls: [] });
+    const c = checkOf(m, pack(s, st), "four-stage-buffer");
+    expect([c.holds, c.measured, c.bound]).toEqual([false, 720, 480]);
+  });
+});
