@@ -223,6 +223,15 @@ describe("each four-stage bound can fail (on its own where the others do not imp
       expect(failingIds(m, pack(s, st))).toEqual([id]);
     }
   });
+  it("-steps alone (Theorem 2): one transfer of a stage moved into a step of its own (P = 16: R = C = 4, no spare step)", () => {
+    const m = generatePattern("uniform", 16, { size: 16 }, 1);
+    const s = plan(m, "four-stage");
+    for (const [k, id] of ["I", "II", "III", "IV"].entries()) {
+      const st = unpack(s);
+      st[k]!.steps.push({ transfers: [st[k]!.steps[0]!.transfers.pop()!], stalls: [] });
+      expect(failingIds(m, pack(s, st))).toEqual([`four-stage-${id}-steps`]);
+    }
+  });
   it("-traffic (Table 3) with -IV-longest: node 8 relays one element of 0 -> 4 inside stage IV (P = 16, where the traffic bound is tight)", () => {
     const m = generatePattern("uniform", 16, { size: 16 }, 1);
     const s = plan(m, "four-stage");
