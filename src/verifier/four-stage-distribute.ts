@@ -1,4 +1,4 @@
-/** Four-stage distribution checks: Stage I exactly as 004 fig. 11 (R-Distribute) and fig. 8 send it, Stage II an even split of what Stage I delivered. */
+/** Four-stage distribution checks: Stages I and II exactly as 004 fig. 11 (R-Distribute, C-Distribute) and fig. 8 send them, per message and, with payloads, per destination. */
 import type { CommMatrix } from "../model/matrix.js";
 import type { Schedule } from "../model/schedule.js";
 import type { PaperArray } from "./four-stage-bounds.js";
@@ -56,65 +56,190 @@ export function stageOneReceiver(a: PaperArray, u: number, c: number): number {
   return a.r > 0 && row === a.R - 1 && c >= a.r ? b * a.C + c : row * a.C + c;
 }
 
-/** Stage I's message sizes equal fig. 11's counts (and go where fig. 8 sends them). */
-export function checkStageOneExact(m: CommMatrix, s: Schedule, a: PaperArray): Check {
-  const { p } = m, { C } = a;
-  const want = figure11Sizes(m, a);
-  const got = new Float64Array(p * C);
-  const st = s.stages[0]!;
-  let bad = 0, witness: string | null = null;
-  for (let x = s.stepStart[st.firstStep]!; x < s.stepStart[st.firstStep + st.stepCount]!; x++) {
-    const u = s.src[x]!, v = s.dst[x]!, c = v % C;
-    if (stageOneReceiver(a, u, c) !== v) {
-      bad++;
-      witness ??= `node ${u} sends to ${v}; its bucket for column ${c} goes to ${stageOneReceiver(a, u, c)} (fig. 8)`;
-    }
-    got[u * C + c] = got[u * C + c]! + s.size[x]!;
-  }
-  for (let k = 0; k < p * C; k++) {
-    if (got[k] !== want[k]) {
-      bad++;
-      witness ??= `node ${Math.floor(k / C)} sends ${got[k]} elements from its bucket ${k % C}, fig. 11 (counters from j mod C) gives ${want[k]}`;
-    }
-  }
-  return check("four-stage-I-exact", "stage I: every message has exactly fig. 11's R-Distribute count (counters start at j mod C) and goes where fig. 8 sends it", SRC, bad === 0, bad, 0, witness);
+/** The elements fig. 11 puts into bucket c of h elements for node j (counter from j mod C): F(s + h, c) - F(s, c), s = j mod C. */
+function bucketCount(p: number, C: number, w: Float64Array, j: number, h: number, c: number): number {
+  const s = j % C, e = s + h;
+  const ePeriods = floorDiv(e, p), eRest = e - ePeriods * p, eBlocks = Math.floor(eRest / C);
+  return w[c]! * ePeriods + eBlocks + (eRest - eBlocks * C > c ? 1 : 0) - (s > c ? 1 : 0);
 }
 
 /**
- * Stage II (payload plans): node v holds H[v][j] elements for j after Stage I (measured from the
- * chunks it received); C-Distribute splits each evenly over the N nodes of v's column, so every
- * message v sends lies in [sum_j floor(H[v][j] / N), sum_j ceil(H[v][j] / N)] and stays in v's column.
+ * The holdings after Stage I, derived from M (fig. 11's counts, fig. 8's receivers; diagonal
+ * elements stay put): calls visit(v, hv) once per node v with hv[j] = elements for node j that v
+ * holds after Stage I (hv is reused between calls). A complete row is one group of senders whose
+ * bucket c goes to the row's node in column c, summed with the same prefix counts as
+ * `figure11Sizes` per destination (a (C + 1) x P table per row, O(P^2) in all); the incomplete
+ * row's nodes (buckets c < r) and their pseudo-column buckets (to row b, their own column) are
+ * added one count at a time (at most P^2 more).
  */
-export function checkStageTwoEven(s: Schedule, a: PaperArray): Check {
-  const { p } = s, { C, R, r } = a;
-  const c = s.chunks!;
-  const held = new Float64Array(p * p);
-  const one = s.stages[0]!, two = s.stages[1]!;
-  for (let x = s.stepStart[one.firstStep]!; x < s.stepStart[one.firstStep + one.stepCount]!; x++) {
-    const v = s.dst[x]!;
-    for (let y = c.start[x]!; y < c.start[x + 1]!; y++) held[v * p + c.dest[y]!] = held[v * p + c.dest[y]!]! + c.count[y]!;
-  }
-  const lo = new Float64Array(p), hi = new Float64Array(p);
-  for (let v = 0; v < p; v++) {
-    const n = r === 0 || v % C < r ? R : R - 1;
+export function forEachStageOneHolding(m: CommMatrix, a: PaperArray, visit: (v: number, hv: Float64Array) => void): void {
+  const { p } = m, { C, R, r } = a;
+  const w = new Float64Array(C);
+  for (let c = 0; c < C; c++) w[c] = floorDiv(p, C) + (p % C > c ? 1 : 0);
+  const full = new Float64Array(p), blocks = new Float64Array(p), run = new Float64Array(p), hv = new Float64Array(p);
+  const above = new Float64Array(C * p); // above[x * p + j]: senders whose end residue for j is x, minus those whose start is x
+  const last = (R - 1) * C;
+  const pseudo = (u: number, c: number): void => {
     for (let j = 0; j < p; j++) {
-      const h = held[v * p + j]!;
-      if (h === 0) continue;
-      const f = floorDiv(h, n);
-      lo[v] = lo[v]! + f;
-      hi[v] = hi[v]! + (f * n === h ? f : f + 1);
+      const h = j === u ? 0 : m.data[u * p + j]!;
+      if (h > 0) hv[j] = hv[j]! + bucketCount(p, C, w, j, h, c);
+    }
+  };
+  for (let row = 0; row < (r > 0 ? R - 1 : R); row++) {
+    full.fill(0);
+    blocks.fill(0);
+    above.fill(0);
+    for (let u = row * C; u < row * C + C; u++) {
+      for (let j = 0; j < p; j++) {
+        const h = j === u ? 0 : m.data[u * p + j]!;
+        if (h === 0) continue;
+        const s = j % C, e = s + h;
+        const ePeriods = floorDiv(e, p), eRest = e - ePeriods * p, eBlocks = Math.floor(eRest / C);
+        full[j] = full[j]! + ePeriods;
+        blocks[j] = blocks[j]! + eBlocks;
+        above[(eRest - eBlocks * C) * p + j]!++;
+        above[s * p + j]!--;
+      }
+    }
+    run.fill(0);
+    for (let c = C - 1; c >= 0; c--) {
+      if (c + 1 < C) for (let j = 0, x = (c + 1) * p; j < p; j++, x++) run[j] = run[j]! + above[x]!;
+      for (let j = 0; j < p; j++) hv[j] = w[c]! * full[j]! + blocks[j]! + run[j]!;
+      // fig. 8: node (R - 1, row) of the incomplete row sends its pseudo-column buckets into this row
+      if (r > 0 && row < r && c >= r) pseudo(last + row, c);
+      visit(row * C + c, hv);
     }
   }
-  let bad = 0, witness: string | null = null;
+  for (let c = 0; c < r; c++) {
+    hv.fill(0);
+    for (let b = 0; b < r; b++) pseudo(last + b, c);
+    visit(last + c, hv);
+  }
+}
+
+/** Transfer indices of one stage grouped by node (dst or src): order[at[u] .. at[u + 1]). */
+function byNode(s: Schedule, k: number, key: Uint32Array): { at: Uint32Array; order: Uint32Array } {
+  const st = s.stages[k]!;
+  const x0 = s.stepStart[st.firstStep]!, x1 = s.stepStart[st.firstStep + st.stepCount]!;
+  const at = new Uint32Array(s.p + 1);
+  for (let x = x0; x < x1; x++) at[key[x]! + 1]!++;
+  for (let u = 0; u < s.p; u++) at[u + 1] = at[u + 1]! + at[u]!;
+  const fill = at.slice(0, s.p), order = new Uint32Array(x1 - x0);
+  for (let x = x0; x < x1; x++) order[fill[key[x]!]!++] = x;
+  return { at, order };
+}
+
+/**
+ * Stages I and II exactly as the paper distributes them, against holdings derived from M (never
+ * measured from the plan, so a stage that is missing or short fails):
+ *  - four-stage-I-exact: every Stage I message has fig. 11's count (`figure11Sizes`) and goes
+ *    where fig. 8 sends it; with payloads, node v receives exactly hv[j] elements for each j.
+ *  - four-stage-II-exact: C-Distribute (004 sec 3.2.2 C: count[j] starts at j mod N, element t to
+ *    bucket (count[j] + t) mod N, N the column's size) puts floor(h / N) + [(k - j mod N) mod N <
+ *    h mod N] of v's h = hv[j] elements for j into bucket k, sent to row k of v's column; every
+ *    (v, k) carries exactly the sum over j (0 when nothing is due, and also when nothing is sent),
+ *    and with payloads exactly that count per destination j. Measured: the wrong (v, k) messages.
+ */
+export function checkDistribution(m: CommMatrix, s: Schedule, a: PaperArray): [Check, Check] {
+  const { p } = m, { C, R, r } = a;
+  const c = s.chunks;
+  let bad1 = 0, bad2 = 0, wit1: string | null = null, wit2: string | null = null;
+  // Stage I: message sizes and receivers
+  const want1 = figure11Sizes(m, a), got1 = new Float64Array(p * C);
+  const one = s.stages[0]!;
+  for (let x = s.stepStart[one.firstStep]!; x < s.stepStart[one.firstStep + one.stepCount]!; x++) {
+    const u = s.src[x]!, v = s.dst[x]!, b = v % C;
+    if (stageOneReceiver(a, u, b) !== v) {
+      bad1++;
+      wit1 ??= `node ${u} sends to ${v}; its bucket for column ${b} goes to ${stageOneReceiver(a, u, b)} (fig. 8)`;
+    }
+    got1[u * C + b] = got1[u * C + b]! + s.size[x]!;
+  }
+  for (let k = 0; k < p * C; k++) {
+    if (got1[k] !== want1[k]) {
+      bad1++;
+      wit1 ??= `node ${Math.floor(k / C)} sends ${got1[k]} elements from its bucket ${k % C}, fig. 11 (counters from j mod C) gives ${want1[k]}`;
+    }
+  }
+  // Stage II: per (sender, row of its column); outside the column is a finding of its own
+  const got2 = new Float64Array(p * R);
+  const two = s.stages[1]!;
   for (let x = s.stepStart[two.firstStep]!; x < s.stepStart[two.firstStep + two.stepCount]!; x++) {
-    const v = s.src[x]!, w = s.dst[x]!, z = s.size[x]!;
-    if (w % C !== v % C) {
-      bad++;
-      witness ??= `node ${v} sends to ${w}, outside its column`;
-    } else if (z < lo[v]! || z > hi[v]!) {
-      bad++;
-      witness ??= `node ${v} sends ${z} elements to ${w}; an even split of what it received in stage I gives ${lo[v]}..${hi[v]}`;
-    }
+    const v = s.src[x]!, u = s.dst[x]!;
+    if (u % C !== v % C) {
+      bad2++;
+      wit2 ??= `node ${v} sends to ${u}, outside its column`;
+    } else got2[v * R + Math.floor(u / C)] = got2[v * R + Math.floor(u / C)]! + s.size[x]!;
   }
-  return check("four-stage-II-even", "stage II: every message is an even split (C-Distribute) of the holdings stage I delivered, within the column", "004 sec 3.2.2 C (C-Distribute), Lemma 2", bad === 0, bad, 0, witness);
+  const into1 = c ? byNode(s, 0, s.dst) : null, from2 = c ? byNode(s, 1, s.src) : null;
+  const perDest = c ? new Float64Array(R * p) : null; // chunks v sends row k for node j (payload), zeroed after each node
+  const want2 = new Float64Array(R + 1), wrong = new Uint8Array(R);
+  const visit = (v: number, hv: Float64Array): void => {
+    const n = r === 0 || v % C < r ? R : R - 1;
+    // sizes: Q + the cyclic ranges [j mod N, j mod N + h mod N) over the buckets
+    want2.fill(0);
+    let q = 0;
+    for (let j = 0; j < p; j++) {
+      const h = hv[j]!;
+      if (h === 0) continue;
+      const f = floorDiv(h, n), rem = h - f * n, st = j % n;
+      q += f;
+      if (rem === 0) continue;
+      want2[st]!++;
+      if (st + rem <= n) want2[st + rem]!--;
+      else { want2[n]!--; want2[0]!++; want2[st + rem - n]!--; }
+    }
+    let acc = 0;
+    wrong.fill(0);
+    for (let k = 0; k < n; k++) {
+      acc += want2[k]!;
+      const got = got2[v * R + k]!;
+      if (got !== q + acc) {
+        wrong[k] = 1;
+        wit2 ??= `node ${v} sends ${got} elements to ${k * C + (v % C)} (row ${k} of its column); C-Distribute of what fig. 11 and fig. 8 leave it after stage I gives ${q + acc}`;
+      }
+    }
+    if (c) perDestination(v, hv, n);
+    for (let k = 0; k < n; k++) bad2 += wrong[k]!;
+  };
+  /** Payload: v received exactly hv[j] for each j in stage I and sends each row k of its column exactly C-Distribute's count for j. */
+  const perDestination = (v: number, hv: Float64Array, n: number): void => {
+    const c = s.chunks!;
+    // payload: what v received in stage I, per destination
+    const recv = perDest!.subarray(0, p);
+    for (let t = into1!.at[v]!; t < into1!.at[v + 1]!; t++) {
+      const x = into1!.order[t]!;
+      for (let y = c.start[x]!; y < c.start[x + 1]!; y++) recv[c.dest[y]!] = recv[c.dest[y]!]! + c.count[y]!;
+    }
+    for (let j = 0; j < p; j++) {
+      if (recv[j] !== hv[j]) {
+        bad1++;
+        wit1 ??= `node ${v} receives ${recv[j]} elements for node ${j} in stage I, fig. 11 and fig. 8 give ${hv[j]}`;
+      }
+    }
+    recv.fill(0);
+    // payload: what v sends each row of its column in stage II, per destination
+    for (let t = from2!.at[v]!; t < from2!.at[v + 1]!; t++) {
+      const x = from2!.order[t]!, u = s.dst[x]!;
+      if (u % C !== v % C) continue;
+      const at = Math.floor(u / C) * p;
+      for (let y = c.start[x]!; y < c.start[x + 1]!; y++) perDest![at + c.dest[y]!] = perDest![at + c.dest[y]!]! + c.count[y]!;
+    }
+    for (let k = 0; k < n; k++) {
+      for (let j = 0; j < p; j++) {
+        const h = hv[j]!, f = floorDiv(h, n);
+        const want = f + ((k - (j % n) + n) % n < h - f * n ? 1 : 0);
+        if (perDest![k * p + j] !== want) {
+          wrong[k] = 1;
+          wit2 ??= `node ${v} sends ${perDest![k * p + j]} elements for node ${j} to ${k * C + (v % C)} in stage II, C-Distribute of its ${h} gives ${want}`;
+        }
+      }
+    }
+    perDest!.subarray(0, n * p).fill(0);
+  };
+  forEachStageOneHolding(m, a, visit);
+  return [
+    check("four-stage-I-exact", `stage I: every message has exactly fig. 11's R-Distribute count (counters start at j mod C) and goes where fig. 8 sends it${c ? "; every node receives exactly fig. 11's count per destination" : ""}`, SRC, bad1 === 0, bad1, 0, wit1),
+    check("four-stage-II-exact", `stage II: every node sends each node of its column exactly C-Distribute's count (counters start at j mod N) of the holdings stage I delivers${c ? ", per destination" : ""}`, "004 sec 3.2.2 C (C-Distribute), fig. 11, fig. 8; Lemma 2", bad2 === 0, bad2, 0, wit2),
+  ];
 }

@@ -6,7 +6,7 @@ import { matrixDigest } from "../../src/model/matrix.js";
 import { plan } from "../../src/planner/index.js";
 import { verifySchedule } from "../../src/verifier/index.js";
 import { buildMatrix, matrixRecipe } from "../helpers/arbitraries.js";
-import { pack, unpack, type PlainStage } from "../helpers/schedule-edit.js";
+import { pack, unpack, type Chunk, type PlainStage, type PlainTransfer } from "../helpers/schedule-edit.js";
 
 const failing = (m: CommMatrix, s: Schedule): string[] => verifySchedule(m, s).checks.filter((c) => !c.holds).map((c) => c.id);
 
@@ -15,21 +15,49 @@ type Mutation = (st: PlainStage[], pick: number) => PlainStage[] | null;
 
 const allTransfers = (st: PlainStage[]) => st.flatMap((g) => g.steps.flatMap((s) => s.transfers.filter((t) => t.src !== t.dst)));
 
-const MUTATIONS: Record<string, { mutate: Mutation; expect: string[] }> = {
+/** Removes transfers left with no elements. */
+const dropEmpty = (st: PlainStage[]): void => {
+  for (const g of st) for (const s of g.steps) s.transfers = s.transfers.filter((x) => x.size > 0);
+};
+
+/** Direct planners send every element once; relay planners (two-stage, four-stage) forward through intermediates. */
+const DIRECT = ["linear-permutation", "shift"] as const, RELAY = ["two-stage", "four-stage"] as const;
+
+/**
+ * Each mutation with the checks that must catch it, on direct and on relay plans (null: does not
+ * apply). Dropping a chunk of a relay plan's last hop leaves the elements short at their
+ * destination; dropping one that is forwarded later makes the forwarder send what it never got.
+ */
+const MUTATIONS: Record<string, { mutate: Mutation; direct: string[] | null; relay: string[] | null }> = {
   "drop a chunk": {
-    expect: ["delivery"],
+    direct: ["delivery"],
+    relay: ["sizes-add-up"],
     mutate: (st, pick) => {
       const ts = allTransfers(st);
       if (ts.length === 0) return null;
       const t = ts[pick % ts.length]!;
       const c = t.chunks!.pop()!;
       t.size -= c[3];
-      if (t.size === 0) for (const g of st) for (const s of g.steps) s.transfers = s.transfers.filter((x) => x !== t);
+      dropEmpty(st);
+      return st;
+    },
+  },
+  "drop a chunk in a middle stage (one its receiver forwards later)": {
+    direct: null,
+    relay: ["causality", "sizes-add-up"],
+    mutate: (st, pick) => {
+      const ts = allTransfers(st).filter((t) => t.chunks!.some((c) => c[1] !== t.dst));
+      if (ts.length === 0) return null;
+      const t = ts[pick % ts.length]!;
+      const [c] = t.chunks!.splice(t.chunks!.findIndex((x) => x[1] !== t.dst), 1);
+      t.size -= c![3];
+      dropEmpty(st);
       return st;
     },
   },
   "duplicate a chunk": {
-    expect: ["causality"],
+    direct: ["causality"],
+    relay: ["causality"],
     mutate: (st, pick) => {
       const ts = allTransfers(st);
       if (ts.length === 0) return null;
@@ -41,7 +69,8 @@ const MUTATIONS: Record<string, { mutate: Mutation; expect: string[] }> = {
     },
   },
   "forward before arrival": {
-    expect: ["causality"],
+    direct: ["causality"],
+    relay: ["causality"],
     mutate: (st, pick) => {
       // reroute one message i -> j through a relay k inside one step: k forwards what it has not received yet
       const steps = st.flatMap((g) => g.steps);
@@ -55,8 +84,39 @@ const MUTATIONS: Record<string, { mutate: Mutation; expect: string[] }> = {
       return st;
     },
   },
+  "forward a relayed chunk in the step it arrives": {
+    direct: null,
+    relay: ["causality"],
+    mutate: (st, pick) => {
+      // a chunk node u forwards in step t1 that reached u in step t0 < t1 moves into u's send of step t0 (or a new one)
+      const steps = st.flatMap((g) => g.steps);
+      const cands: { t: PlainTransfer; c: Chunk; t0: number }[] = [];
+      steps.forEach((s, t1) => {
+        for (const t of s.transfers) {
+          if (t.src === t.dst) continue;
+          for (const c of t.chunks!) {
+            if (c[0] === t.src) continue;
+            const t0 = steps.findIndex((x, k) => k < t1 && x.transfers.some((a) => a.dst === t.src && a.src !== a.dst && a.chunks!.some((d) => d[0] === c[0] && d[1] === c[1] && d[2] <= c[2] && d[2] + d[3] >= c[2] + c[3])));
+            if (t0 >= 0) cands.push({ t, c, t0 });
+          }
+        }
+      });
+      if (cands.length === 0) return null;
+      const { t, c, t0 } = cands[pick % cands.length]!;
+      t.chunks = t.chunks!.filter((x) => x !== c);
+      t.size -= c[3];
+      const into = steps[t0]!.transfers.find((x) => x.src === t.src && x.src !== x.dst);
+      if (into) {
+        into.chunks!.push(c);
+        into.size += c[3];
+      } else steps[t0]!.transfers.push({ src: t.src, dst: t.dst, size: c[3], chunks: [c] });
+      dropEmpty(st);
+      return st;
+    },
+  },
   "two senders into one receiver": {
-    expect: ["node-contention"],
+    direct: ["node-contention"],
+    relay: ["node-contention"],
     mutate: (st, pick) => {
       // move a transfer into another step in which its receiver already receives
       const steps = st.flatMap((g) => g.steps);
@@ -75,7 +135,8 @@ const MUTATIONS: Record<string, { mutate: Mutation; expect: string[] }> = {
     },
   },
   "a size that does not match its chunks": {
-    expect: ["well-formed"],
+    direct: ["well-formed"],
+    relay: ["well-formed"],
     mutate: (st, pick) => {
       const ts = allTransfers(st);
       if (ts.length === 0) return null;
@@ -86,29 +147,32 @@ const MUTATIONS: Record<string, { mutate: Mutation; expect: string[] }> = {
 };
 
 describe("the verifier catches every mutant of a valid plan (DESIGN.md mutation test)", () => {
-  for (const [name, { mutate, expect: ids }] of Object.entries(MUTATIONS)) {
-    it(name, () => {
-      let mutants = 0;
-      fc.assert(
-        fc.property(
-          matrixRecipe({ minP: 3, maxP: 24, kinds: ["dense", "sparse", "spike", "permutation", "empty-rows"] }),
-          fc.constantFrom("linear-permutation", "shift"),
-          fc.nat(),
-          (r, algorithm, pick) => {
-            const m = buildMatrix({ ...r, maxEntry: Math.min(r.maxEntry, 100) });
-            const s = plan(m, algorithm, { payload: true });
-            expect(verifySchedule(m, s).ok).toBe(true);
-            const changed = mutate(unpack(s), pick);
-            if (!changed) return;
-            mutants++;
-            const bad = failing(m, pack(s, changed));
-            for (const id of ids) expect(bad).toContain(id);
-          },
-        ),
-        { numRuns: 60 },
-      );
-      expect(mutants).toBeGreaterThan(10);
-    });
+  for (const [name, { mutate, direct, relay }] of Object.entries(MUTATIONS)) {
+    for (const [kind, algorithms, ids] of [["direct", DIRECT, direct], ["relay", RELAY, relay]] as const) {
+      if (ids === null) continue;
+      it(`${name} (${kind} plans: ${algorithms.join(", ")})`, () => {
+        let mutants = 0;
+        fc.assert(
+          fc.property(
+            matrixRecipe({ minP: 3, maxP: 24, kinds: ["dense", "sparse", "spike", "permutation", "empty-rows"] }),
+            fc.constantFrom(...algorithms),
+            fc.nat(),
+            (r, algorithm, pick) => {
+              const m = buildMatrix({ ...r, maxEntry: Math.min(r.maxEntry, 100) });
+              const s = plan(m, algorithm, { payload: true });
+              expect(verifySchedule(m, s).ok).toBe(true);
+              const changed = mutate(unpack(s), pick);
+              if (!changed) return;
+              mutants++;
+              const bad = failing(m, pack(s, changed));
+              for (const id of ids) expect(bad, `${algorithm}`).toContain(id);
+            },
+          ),
+          { numRuns: kind === "relay" ? 30 : 60 },
+        );
+        expect(mutants).toBeGreaterThan(10);
+      });
+    }
   }
 });
 

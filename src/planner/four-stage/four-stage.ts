@@ -51,10 +51,21 @@ function emit(b: ScheduleBuilder, msgs: StageMessages, rule: StageRule, u: numbe
   for (let x = c.start[key]!; x < c.start[key + 1]!; x++) b.chunk(c.origin[x]!, c.dest[x]!, c.offset[x]!, c.count[x]!);
 }
 
-/** Emits a row stage with the Revised R-Schedule (stalls included). */
+/**
+ * Emits a row stage with the Revised R-Schedule (stalls included). A step in which no node has a
+ * message to send (e.g. every message it would carry is empty) is left out with its stalls: every
+ * node moves one step earlier, so the schedule stays contention-free.
+ */
 function emitRowStage(b: ScheduleBuilder, a: NodeArray, msgs: StageMessages, rule: StageRule, stallRule: StallRule): void {
   const stalls = Int32Array.from({ length: a.p }, (_, u) => stallStep(a, u, stallRule));
+  const K = msgs.buckets;
   for (let step = 1; step <= rowStageSteps(a); step++) {
+    let sends = false;
+    for (let u = 0; u < a.p && !sends; u++) {
+      const act = rowAction(a, u, step, stalls[u]!);
+      sends = act >= 0 && msgs.size[u * K + act]! > 0;
+    }
+    if (!sends) continue;
     b.step();
     for (let u = 0; u < a.p; u++) {
       const act = rowAction(a, u, step, stalls[u]!);
@@ -75,6 +86,14 @@ function emitColumnStage(b: ScheduleBuilder, a: NodeArray, msgs: StageMessages, 
     }
     b.dropEmptyStep();
   }
+}
+
+/** Opens stage k (0..3) of A4 in `b` and emits its messages: rows with the Revised R-Schedule, columns with the C-Schedule. */
+export function emitStage(b: ScheduleBuilder, a: NodeArray, k: number, msgs: StageMessages, rule: StageRule, stallRule: StallRule): void {
+  const st = STAGES[k]!;
+  b.stage(st.name, st.rearrange);
+  if (st.rows) emitRowStage(b, a, msgs, rule, stallRule);
+  else emitColumnStage(b, a, msgs, rule);
 }
 
 /** The parameters of four-stage: only `stalls`. */
@@ -105,10 +124,7 @@ function plan(m: CommMatrix, opts: PlanOptions): Schedule {
     else if (k === 0) ({ next: counts, msgs } = routeRDistribute(a, counts!));
     else if (k === 1) ({ next: counts, msgs } = routeCDistribute(a, counts!));
     else ({ next: counts, msgs } = routeCounts(p, counts!, rule));
-    const st = STAGES[k]!;
-    b.stage(st.name, st.rearrange);
-    if (st.rows) emitRowStage(b, a, msgs, rule, stallRule);
-    else emitColumnStage(b, a, msgs, rule);
+    emitStage(b, a, k, msgs, rule, stallRule);
   });
   return b.build();
 }

@@ -1,4 +1,4 @@
-/** The four-stage checks that go beyond the per-stage bounds: Theorem 2's time term, fig. 11's exact Stage I, Stage II's even split. */
+/** The four-stage checks that go beyond the per-stage bounds: Theorem 2's time term, fig. 11's exact Stage I, C-Distribute's exact Stage II. */
 import { describe, expect, it } from "vitest";
 import { matrixDigest, matrixFromData, type CommMatrix } from "../../../src/model/matrix.js";
 import { matrixStats } from "../../../src/model/matrix-stats.js";
@@ -7,6 +7,8 @@ import { generatePattern } from "../../../src/patterns/index.js";
 import { isqrt } from "../../../src/planner/four-stage/index.js";
 import { plan } from "../../../src/planner/index.js";
 import { verifySchedule } from "../../../src/verifier/index.js";
+import { pack, unpack } from "../../helpers/schedule-edit.js";
+import { fourStageWithout } from "./without-stage.js";
 
 const checkOf = (m: CommMatrix, s: Schedule, id: string) => {
   const c = verifySchedule(m, s).checks.find((x) => x.id === id);
@@ -102,11 +104,32 @@ describe("four-stage-I-exact: Stage I message sizes are fig. 11's counts", () =>
   });
 });
 
-describe("four-stage-II-even: Stage II splits what Stage I delivered evenly over the column (payload plans)", () => {
+describe("four-stage-II-exact: Stage II is C-Distribute of the holdings Stage I delivers, derived from M", () => {
+  /** Row 0 sends 10 P elements to every node (the review's one-source matrix). */
+  const oneSource = (p: number): CommMatrix => {
+    const d = new Float64Array(p * p);
+    for (let j = 1; j < p; j++) d[j] = 10 * p;
+    return matrixFromData(p, d);
+  };
+  const failingIds = (m: CommMatrix, s: Schedule) => verifySchedule(m, s).checks.filter((c) => !c.holds).map((c) => c.id);
+
+  it("a plan with Stage II left out fails it, and only it, on one-source matrices (P = 16, 61, 64), message and payload level", () => {
+    for (const p of [16, 61, 64]) {
+      const m = oneSource(p);
+      for (const payload of [false, true]) {
+        expect(failingIds(m, fourStageWithout(m, -1, payload)), `P = ${p}, complete plan`).toEqual([]);
+        const s = fourStageWithout(m, 1, payload);
+        expect(s.stages[1]!.stepCount).toBe(0);
+        expect(failingIds(m, s), `P = ${p}, payload ${payload}`).toEqual(["four-stage-II-exact"]);
+        const c = checkOf(m, s, "four-stage-II-exact");
+        expect(c.witness).toMatch(/sends 0 elements to \d+ \(row \d+ of its column\); C-Distribute .* gives [1-9]/);
+      }
+    }
+  });
   it("holds on real plans and catches a node that keeps its holdings instead of C-Distributing them (P = 4)", () => {
     // M[0][3] = 4: Stage I puts 2 elements at node 0 and 2 at node 1 (fig. 11); Stage II should send 1 + 1 from each
     const m = matrixFromData(4, Float64Array.from([0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]));
-    expect(checkOf(m, plan(m, "four-stage", { payload: true }), "four-stage-II-even").holds).toBe(true);
+    expect(checkOf(m, plan(m, "four-stage", { payload: true }), "four-stage-II-exact").holds).toBe(true);
     const b = new ScheduleBuilder({ p: 4, algorithm: "four-stage", params: {}, seed: 1, elementBytes: m.elementBytes, matrixDigest: matrixDigest(m) }, true);
     const send = (u: number, v: number, offset: number, count: number): void => {
       b.transfer(u, v, count);
@@ -127,8 +150,107 @@ describe("four-stage-II-even: Stage II splits what Stage I delivered evenly over
     send(1, 3, 2, 2);
     const s = b.build();
     expect(checkOf(m, s, "delivery").holds).toBe(true);
-    const c = checkOf(m, s, "four-stage-II-even");
+    const c = checkOf(m, s, "four-stage-II-exact");
     expect(c.holds).toBe(false);
-    expect(c.witness).toMatch(/node 0 sends 2 elements to 0; an even split of what it received in stage I gives 1..1/);
+    // node 0 keeps 2 (C-Distribute: 1), node 1 sends itself 0 (C-Distribute: 1)
+    expect(c.measured).toBe(4);
+    expect(c.witness).toMatch(/node [01] sends [02] elements to [01] \(row 0 of its column\); C-Distribute .* gives 1/);
+  });
+  it("message level: moving one element between two Stage II messages of a node fails (the sizes are exact, not a range)", () => {
+    const m = generatePattern("uniform", 61, { size: 7 }, 1);
+    const s = plan(m, "four-stage");
+    expect(checkOf(m, s, "four-stage-II-exact").holds).toBe(true);
+    // node 3's first two stage II messages: one element from the first to the second (totals unchanged)
+    const two = s.stages[1]!, mine: number[] = [];
+    for (let x = s.stepStart[two.firstStep]!; x < s.stepStart[two.firstStep + two.stepCount]!; x++) if (s.src[x] === 3) mine.push(x);
+    const c = checkOf(m, rebuild(s, (x) => s.size[x]! + (x === mine[0] ? -1 : x === mine[1] ? 1 : 0)), "four-stage-II-exact");
+    expect(c.holds).toBe(false);
+    expect(c.measured).toBe(2);
+  });
+  it("payload level: two Stage II messages that swap elements of two destinations (same sizes) fail per destination", () => {
+    const m = generatePattern("uniform", 10, { size: 20 }, 1); // C = 4, R = 3, r = 2
+    const s = plan(m, "four-stage", { payload: true });
+    const st = unpack(s);
+    // node 0's stage II messages to two rows of its column: swap one element of one destination for one of another
+    const mine = st[1]!.steps.flatMap((x) => x.transfers).filter((t) => t.src === 0 && t.dst !== 0);
+    const [t1, t2] = [mine[0]!, mine[1]!];
+    const a = t1.chunks![0]!, d2 = t2.chunks!.find((c) => c[1] !== a[1])!;
+    [a[1], d2[1]] = [d2[1], a[1]];
+    const bad = pack(s, st);
+    const c = checkOf(m, bad, "four-stage-II-exact");
+    expect(c.holds).toBe(false);
+    expect(c.witness).toMatch(/elements for node \d+ to \d+ in stage II, C-Distribute of its \d+ gives/);
+  });
+  it("payload level: Stage I messages with the right sizes but the wrong destinations fail four-stage-I-exact per destination", () => {
+    const m = generatePattern("uniform", 10, { size: 20 }, 1);
+    const s = plan(m, "four-stage", { payload: true });
+    const st = unpack(s);
+    // node 0's first two stage I messages (to two nodes of its row): relabel one chunk of each with the other's destination
+    const [t1, t2] = st[0]!.steps.flatMap((x) => x.transfers).filter((x) => x.src === 0 && x.dst !== 0);
+    const a = t1!.chunks![0]!, d2 = t2!.chunks!.find((c) => c[1] !== a[1])!;
+    [a[1], d2[1]] = [d2[1], a[1]];
+    const c = checkOf(m, pack(s, st), "four-stage-I-exact");
+    expect(c.holds).toBe(false);
+    expect(c.witness).toMatch(/receives \d+ elements for node \d+ in stage I, fig. 11 and fig. 8 give/);
+  });
+});
+
+describe("each four-stage bound can fail (on its own where the others do not imply it: docs/algorithms/four-stage.md, 'Which checks imply which')", () => {
+  const failingIds = (m: CommMatrix, s: Schedule) => verifySchedule(m, s).checks.filter((c) => !c.holds).map((c) => c.id);
+  const find = (st: ReturnType<typeof unpack>, k: number, src: number, dst: number) => st[k]!.steps.flatMap((x) => x.transfers).find((t) => t.src === src && t.dst === dst)!;
+
+  it("-received alone (Lemma 1): a stage I or III message of row 5 split over the row stage's spare ninth step (P = 61: rows 5 and 6 never stall)", () => {
+    const m = generatePattern("uniform", 61, { size: 61 }, 1);
+    const s = plan(m, "four-stage");
+    for (const [k, id] of [[0, "four-stage-I-received"], [2, "four-stage-III-received"]] as const) {
+      const st = unpack(s);
+      expect(st[k]!.steps[8]!.transfers.some((t) => t.src === 41 || t.dst === 40)).toBe(false);
+      find(st, k, 41, 40).size -= 1;
+      st[k]!.steps[8]!.transfers.push({ src: 41, dst: 40, size: 1, chunks: null });
+      expect(failingIds(m, pack(s, st))).toEqual([id]);
+    }
+  });
+  it("-longest alone (Lemma 3 / Table 2) in stages III and IV: two senders trade one element between two receivers, every total kept (P = 16, where the bound is tight)", () => {
+    const m = generatePattern("uniform", 16, { size: 16 }, 1);
+    const s = plan(m, "four-stage");
+    // stage III: nodes 0 and 1 of row 0 to nodes 2 and 3; stage IV: nodes 0 and 4 of column 0 to nodes 8 and 12
+    for (const [k, x, y, z1, z2, id] of [[2, 0, 1, 2, 3, "four-stage-III-longest"], [3, 0, 4, 8, 12, "four-stage-IV-longest"]] as const) {
+      const st = unpack(s);
+      find(st, k, x, z1).size -= 1;
+      find(st, k, x, z2).size += 1;
+      find(st, k, y, z2).size -= 1;
+      find(st, k, y, z1).size += 1;
+      expect(failingIds(m, pack(s, st))).toEqual([id]);
+    }
+  });
+  it("-steps alone (Theorem 2): one transfer of a stage moved into a step of its own (P = 16: R = C = 4, no spare step)", () => {
+    const m = generatePattern("uniform", 16, { size: 16 }, 1);
+    const s = plan(m, "four-stage");
+    for (const [k, id] of ["I", "II", "III", "IV"].entries()) {
+      const st = unpack(s);
+      st[k]!.steps.push({ transfers: [st[k]!.steps[0]!.transfers.pop()!], stalls: [] });
+      expect(failingIds(m, pack(s, st))).toEqual([`four-stage-${id}-steps`]);
+    }
+  });
+  it("-traffic (Table 3) with -IV-longest: node 8 relays one element of 0 -> 4 inside stage IV (P = 16, where the traffic bound is tight)", () => {
+    const m = generatePattern("uniform", 16, { size: 16 }, 1);
+    const s = plan(m, "four-stage");
+    const st = unpack(s);
+    const step = (src: number, dst: number) => st[3]!.steps.findIndex((x) => x.transfers.some((t) => t.src === src && t.dst === dst));
+    expect(step(0, 8)).toBeLessThan(step(8, 4)); // 8 has the element before it forwards it
+    find(st, 3, 0, 4).size -= 1;
+    find(st, 3, 0, 8).size += 1;
+    find(st, 3, 8, 4).size += 1;
+    expect(failingIds(m, pack(s, st))).toEqual(["four-stage-IV-longest", "four-stage-traffic"]);
+    expect(checkOf(m, pack(s, st), "four-stage-traffic").witness).toBe("node 8 sends 961 elements");
+  });
+  it("-buffer (Theorem 1): node 0 gathers the final columns of nodes 4 and 8 after stage IV and gives them back (P = 16)", () => {
+    const m = generatePattern("uniform", 16, { size: 16 }, 1);
+    const s = plan(m, "four-stage");
+    const st = unpack(s);
+    const steps = st[3]!.steps;
+    for (const [src, dst] of [[4, 0], [8, 0], [0, 4], [0, 8]] as const) steps.push({ transfers: [{ src, dst, size: 240, chunks: null }], stalls: [] });
+    const c = checkOf(m, pack(s, st), "four-stage-buffer");
+    expect([c.holds, c.measured, c.bound]).toEqual([false, 720, 480]);
   });
 });

@@ -80,8 +80,29 @@ describe("four-stage: P from 1 to 300 (payload level for every P: every-p.test.t
     for (let p = 1; p <= 300; p++) {
       for (const scale of [1, p]) {
         const m = sparse(p, p * 17 + scale, 4, scale);
-        const r = verifySchedule(m, plan(m, "four-stage"));
+        const s = plan(m, "four-stage");
+        const r = verifySchedule(m, s);
         if (!r.ok) throw new Error(`P = ${p}, scale ${scale}: ${failing(r).join("; ")}`);
+        for (let k = 0; k < s.stepCount; k++) if (s.stepStart[k + 1] === s.stepStart[k]) throw new Error(`P = ${p}, scale ${scale}: step ${k} sends nothing`);
+      }
+    }
+  });
+  it("leaves out a step that sends nothing, stalls included (an all-zero matrix plans as 0 steps; one message as 4)", () => {
+    for (const p of [3, 7, 18, 61]) {
+      const d = new Float64Array(p * p);
+      for (let i = 0; i < p; i++) d[i * p + i] = 5; // the diagonal stays put
+      for (const payload of [false, true]) {
+        const m = matrixFromData(p, d);
+        const s = plan(m, "four-stage", { payload });
+        expect([s.stepCount, s.transferCount, s.stallNode.length], `P = ${p}`).toEqual([0, 0, 0]);
+        expect(verifySchedule(m, s).ok).toBe(true);
+        // one message 0 -> P - 1: stage I copies it locally (bucket of its own column) or sends it along row 0, and so on; one step per stage
+        const one = d.slice();
+        one[p - 1] = 1;
+        const m1 = matrixFromData(p, one);
+        const s1 = plan(m1, "four-stage", { payload });
+        expect(s1.stages.map((x) => x.stepCount), `P = ${p}`).toEqual([1, 1, 1, 1]);
+        expect(failing(verifySchedule(m1, s1))).toEqual([]);
       }
     }
   });
