@@ -82,6 +82,15 @@ export const teFast: TeProtocol = {
     { name: "dummies", description: "0: copies carry the packet (rounds A, B); 1: dummies, the packet follows in two more rounds (remark 1)", type: "integer", default: 0, min: 0, max: 1 },
     { name: "maxIterations", description: "iterations of steps 3 and 4 (each) before falling back to direct rounds", type: "integer", default: 200, min: 1, max: 100000 },
   ],
+  outputs: [
+    { name: "step1Rounds", description: "direct rounds of step 1: ceil(h / N)", output: true },
+    { name: "step3Iterations", description: "iterations of step 3 (while the remaining h >= N)", output: true },
+    { name: "step3Rounds", description: "rounds of step 3: to random intermediates, then on to the destinations", output: true },
+    { name: "step4Iterations", description: "iterations of step 4 (dart throwing)", output: true },
+    { name: "step4Rounds", description: "rounds of step 4, the copies' or dummies' rounds included", output: true },
+    { name: "maxCopies", description: "most copies per packet in step 4: floor(N / h)", output: true },
+    { name: "fallbackRounds", description: "direct rounds after maxIterations", output: true },
+  ],
   run(_m, eng, rng, params) {
     const n = eng.n;
     const cap = params["maxIterations"]!;

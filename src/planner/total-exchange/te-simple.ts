@@ -84,6 +84,17 @@ export const teSimple: TeProtocol = {
     { name: "maxIterations", description: "iterations of steps 2-3 before falling back to direct rounds", type: "integer", default: 64, min: 1, max: 10000 },
     { name: "subsetH", description: "0: route the whole relation; s > 0: split it into sub-relations of h <= s N log2 N, routed in turn", type: "number", default: 0, min: 0, max: 1e6 },
   ],
+  outputs: [
+    { name: "blockSize", description: "nodes per block: round(log2(N)^c), at most N", output: true },
+    { name: "blocks", description: "blocks of consecutive nodes: ceil(N / blockSize)", output: true },
+    { name: "subsets", description: "sub-relations routed in turn (1 unless subsetH splits the relation)", output: true },
+    { name: "step1Rounds", description: "direct rounds of step 1, summed over the sub-relations", output: true },
+    { name: "iterations", description: "iterations of steps 2-3", output: true },
+    { name: "intermediateRounds", description: "rounds to the intermediates (step 2c)", output: true },
+    { name: "deliveryRounds", description: "direct delivery rounds (step 3)", output: true },
+    { name: "conditionB", description: "false when Condition B failed and the rest went by direct rounds", output: true },
+    { name: "fallbackRounds", description: "direct rounds after Condition B failed or maxIterations", output: true },
+  ],
   run(m, eng, rng, params) {
     const n = eng.n;
     const lg = Math.max(1, Math.log2(Math.max(2, n)));

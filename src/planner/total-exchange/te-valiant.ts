@@ -8,6 +8,10 @@ export const teValiant: TeProtocol = {
   title: "Total-exchange rounds, Valiant: random intermediate, then destination",
   source: "001 sec 3 (Valiant's two-stage strategy [23])",
   params: [],
+  outputs: [
+    { name: "phase1Rounds", description: "rounds to the random intermediates", output: true },
+    { name: "phase2Rounds", description: "direct rounds from the intermediates to the destinations", output: true },
+  ],
   run(_m, eng, rng) {
     const held = collectHeld(eng);
     const hop = new Int32Array(held.dest.length);
