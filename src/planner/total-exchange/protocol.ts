@@ -14,13 +14,18 @@ export type TeParam = InputParam & { readonly type: "integer" | "number"; readon
 /** The `ports` parameter every te-* planner takes besides its protocol's (its upper bound P - 1 is checked against the matrix). */
 const PORTS_PARAM: PlannerParam = { name: "ports", description: "a node sends and receives up to k messages per step (k <= P - 1)", type: "integer", min: 1, unit: "shifts per step", default: 1 };
 
+/** Output (header key) declarations from `name: description` pairs, in order. */
+export function teOutputs(keys: { readonly [name: string]: string }): OutputParam[] {
+  return Object.entries(keys).map(([name, description]) => ({ name, description, output: true }));
+}
+
 /** The header keys every te-* planner writes after its protocol's own (declared as outputs, so a header's params can be given back). */
-const COMMON_OUTPUTS: readonly OutputParam[] = [
-  { name: "rounds", description: "rounds in which a packet moved (the schedule's stages)", output: true },
-  { name: "idleRounds", description: "protocol rounds in which only copies or dummies travelled (no stage)", output: true },
-  { name: "lowerBound", description: "the node bound ceil(t / (P - 1)) on rounds", output: true },
-  { name: "maxPairLoad", description: "the largest off-diagonal entry (te-direct's rounds)", output: true },
-];
+const COMMON_OUTPUTS = teOutputs({
+  rounds: "rounds in which a packet moved (the schedule's stages)",
+  idleRounds: "protocol rounds in which only copies or dummies travelled (no stage)",
+  lowerBound: "the node bound ceil(t / (P - 1)) on rounds",
+  maxPairLoad: "the largest off-diagonal entry (te-direct's rounds)",
+});
 
 /** What a protocol reports about its run (stored in the schedule's params under its declared `outputs`). */
 export type TeInfo = { [k: string]: JsonValue };

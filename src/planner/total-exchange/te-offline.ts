@@ -1,7 +1,7 @@
 /** te-offline (ours): an offline router for total-exchange rounds that knows the whole relation (idle slots carry excess packets, 001 sec 4 idea). */
 import { matrixDigest, type CommMatrix } from "../../model/matrix.js";
 import { createRng, type Rng } from "../../model/rng.js";
-import type { TeProtocol } from "./protocol.js";
+import { teOutputs, type TeProtocol } from "./protocol.js";
 import { causalLowerBound, relationLoad, relayLowerBound, roundLowerBound, type RoundEngine } from "./round-engine.js";
 
 /** An offline plan: R rounds; relayed packets i -> k -> j with their hop-1 and hop-2 rounds. */
@@ -340,15 +340,15 @@ export const teOffline: TeProtocol = {
     { name: "candidates", description: "random intermediates tried per relayed packet before a full scan", type: "integer", default: 4, min: 1, max: 4096 },
     { name: "orders", description: "random orders of the excess packets tried at each round count R before R + 1", type: "integer", default: DEFAULT_ORDERS, min: 1, max: 1000 },
   ],
-  outputs: [
-    { name: "plannedRounds", description: "rounds of the offline plan", output: true },
-    { name: "relayed", description: "packets relayed through an intermediate", output: true },
-    { name: "attempts", description: "plannedRounds - lowerBound", output: true },
-    { name: "relayBound", description: "the relay lower bound (no total-exchange router needs fewer rounds)", output: true },
-    { name: "causalBound", description: "the causal lower bound (round 1 only origins send, the last round only delivers directly)", output: true },
-    { name: "orderTries", description: "orders of the excess packets tried at the planned R (0: settled for the max pair load)", output: true },
-    { name: "failedTries", description: "greedy passes that failed, over every R tried", output: true },
-  ],
+  outputs: teOutputs({
+    plannedRounds: "rounds of the offline plan",
+    relayed: "packets relayed through an intermediate",
+    attempts: "plannedRounds - lowerBound",
+    relayBound: "the relay lower bound (no total-exchange router needs fewer rounds)",
+    causalBound: "the causal lower bound (round 1 only origins send, the last round only delivers directly)",
+    orderTries: "orders of the excess packets tried at the planned R (0: settled for the max pair load)",
+    failedTries: "greedy passes that failed, over every R tried",
+  }),
   run(m, eng, _rng, params) {
     const p = planOffline(m, params["candidates"]!, params["orders"]!);
     runOffline(m, eng, p);
