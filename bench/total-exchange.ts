@@ -31,11 +31,11 @@ export function totalExchangeMarkdown(cells: readonly TeTableCell[], wall: reado
     "relay bound: no total-exchange router needs fewer rounds (docs/algorithms/total-exchange.md).\n\n" +
     mdTable(rows[0]!, rows.slice(1)) +
     "\n#### te-direct against the paper's direct column\n\n" +
-    `Within noise: |our mean - paper| <= ${NOISE_Z} standard errors of our mean (SE = sd / sqrt(K) over our seeds; the paper's own error is unknown, see the docs). ` +
+    `Within noise: |our mean - paper| <= ${NOISE_Z} SE, where SE = max(sample SE = sd / sqrt(K) over our seeds, model sd / sqrt(K)) ('-' for K < 2; the paper's own error is unknown, see the docs). ` +
     "Model: the max of N (N - 1) independent Binomial(h, 1/N) pair loads (maxPairLoadModel).\n\n" +
     mdTable(direct[0]!, direct.slice(1)) +
     "\nOutside the noise: " +
-    (outside.length === 0 ? "none.\n" : outside.map((c) => { const d = compareDirect(c)!; return `N = ${c.n}, h = ${c.hOverN}N (${f1(d.mean)} vs ${d.paper}, ${d.z!.toFixed(1)} SE, paper ${d.paperAmongSeeds} of our seeds, model ${f1(d.modelMean)})`; }).join("; ") + ".\n") +
+    (outside.length === 0 ? "none.\n" : outside.map((c) => { const d = compareDirect(c)!; return `N = ${c.n}, h = ${c.hOverN}N (${f1(d.mean)} vs ${d.paper}, ${d.z === null ? "-" : d.z.toFixed(1)} SE, paper ${d.paperAmongSeeds} of our seeds, model ${f1(d.modelMean)})`; }).join("; ") + ".\n") +
     "\n#### te-offline against the paper's protocol and the lower bounds\n\n" +
     mdTable(offline[0]!, offline.slice(1)) +
     "\nGoals (te-offline's worst seed below the paper's protocol, at most lower bound + 2 on every seed): " +

@@ -31,12 +31,12 @@ export function registerTeTable(program: Command, ctx: CliContext): void {
       if (progress) ctx.io.err("\r\x1b[K");
       if (o.json) {
         const checks = { noiseZ: NOISE_Z, direct: cells.map(compareDirect), offline: cells.map(checkOffline), violations: teTableViolations(cells) };
-        ctx.io.out(JSON.stringify({ format: "commplan.te-table/v1", seeds, algorithms: TE_TABLE_ALGORITHMS, source: "001 sec 4, table; time/h = rounds * N / h", cells, checks }, (_k, v: unknown) => (v === Infinity ? "inf" : v === -Infinity ? "-inf" : v), 2) + "\n");
+        ctx.io.out(JSON.stringify({ format: "commplan.te-table/v1", seeds, algorithms: TE_TABLE_ALGORITHMS, source: "001 sec 4, table; time/h = rounds * N / h", cells, checks }, null, 2) + "\n");
         return;
       }
       ctx.io.out(`Total-exchange rounds for random h-relations (001 sec 4), mean over ${seeds} seed(s); time/h = rounds * N / h ('-': not in the paper's text, '*': derived from the partner column)\n`);
       ctx.io.out(table(teTableRows(cells)));
-      ctx.io.out(`\nte-direct against the paper's direct column (within noise: |mean - paper| <= ${NOISE_Z} standard errors of our mean)\n`);
+      ctx.io.out(`\nte-direct against the paper's direct column (within noise: |mean - paper| <= ${NOISE_Z} SE, SE = max(sample SE, model sd / sqrt(seeds)); '-' with one seed)\n`);
       ctx.io.out(table(directCheckRows(cells)));
       ctx.io.out("\nte-offline against the paper's protocol and the lower bounds\n");
       ctx.io.out(table(offlineCheckRows(cells)));

@@ -5,7 +5,7 @@ import { createRng, type Rng } from "../../model/rng.js";
 import type { JsonValue } from "../../model/schedule.js";
 import { planHeader } from "../plan-header.js";
 import { numberParam, resolveParams } from "../plan-params.js";
-import type { InputParam, Planner, PlannerParam, PlanOptions, PlanParams } from "../types.js";
+import type { InputParam, OutputParam, Planner, PlannerParam, PlanOptions, PlanParams } from "../types.js";
 import { checkTeMatrix, relationLoad, roundLowerBound, RoundEngine } from "./round-engine.js";
 
 /** A numeric parameter of a protocol: an integer or number in min..max with a default. */
@@ -14,7 +14,20 @@ export type TeParam = InputParam & { readonly type: "integer" | "number"; readon
 /** The `ports` parameter every te-* planner takes besides its protocol's (its upper bound P - 1 is checked against the matrix). */
 const PORTS_PARAM: PlannerParam = { name: "ports", description: "a node sends and receives up to k messages per step (k <= P - 1)", type: "integer", min: 1, unit: "shifts per step", default: 1 };
 
-/** What a protocol reports about its run (stored in the schedule's params). */
+/** Output (header key) declarations from `name: description` pairs, in order. */
+export function teOutputs(keys: { readonly [name: string]: string }): OutputParam[] {
+  return Object.entries(keys).map(([name, description]) => ({ name, description, output: true }));
+}
+
+/** The header keys every te-* planner writes after its protocol's own (declared as outputs, so a header's params can be given back). */
+const COMMON_OUTPUTS = teOutputs({
+  rounds: "rounds in which a packet moved (the schedule's stages)",
+  idleRounds: "protocol rounds in which only copies or dummies travelled (no stage)",
+  lowerBound: "the node bound ceil(t / (P - 1)) on rounds",
+  maxPairLoad: "the largest off-diagonal entry (te-direct's rounds)",
+});
+
+/** What a protocol reports about its run (stored in the schedule's params under its declared `outputs`). */
 export type TeInfo = { [k: string]: JsonValue };
 
 /** A total-exchange protocol over unit packets. */
@@ -23,6 +36,8 @@ export interface TeProtocol {
   readonly title: string;
   readonly source: string;
   readonly params: readonly TeParam[];
+  /** The keys `run` returns (written into the header's params). */
+  readonly outputs: readonly OutputParam[];
   /** Moves every packet to its destination through the engine; returns what happened. */
   run(m: CommMatrix, eng: RoundEngine, rng: Rng, params: Readonly<Record<string, number>>): TeInfo;
   /** A faster round count without moving packets (optional). */
@@ -42,7 +57,7 @@ export function tePlanner(proto: TeProtocol): Planner {
     name: proto.name,
     title: proto.title,
     source: proto.source,
-    params: [...proto.params, PORTS_PARAM],
+    params: [...proto.params, PORTS_PARAM, ...proto.outputs, ...COMMON_OUTPUTS],
     plan(m: CommMatrix, opts: PlanOptions) {
       const ports = numberParam(opts.params, "ports"), most = Math.max(1, m.p - 1);
       if (ports > most) throw fail("planner", "BAD_OPTION", `${proto.name}: ports must be an integer in 1..${most} (shifts per step), got ${ports}`, { field: "params.ports" });

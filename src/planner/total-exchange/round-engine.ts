@@ -68,6 +68,38 @@ export function relayLowerBound(m: CommMatrix): number {
   return lo;
 }
 
+/**
+ * Causal lower bound: in round 1 only origins hold packets, so a node j receives at most d_j of its
+ * packets (d_j = origins i != j with M[i][j] >= 1) and at most N - 1 in every later round; in the
+ * last round a packet that leaves its origin must go straight to its destination, so node i sends
+ * at most e_i of its own packets (e_i = destinations j != i with M[i][j] >= 1) then and at most
+ * N - 1 in every earlier round. Hence R >= 1 + ceil((c_j - d_j) / (N - 1)) for every j with c_j > 0
+ * packets to receive and R >= 1 + ceil((r_i - e_i) / (N - 1)) for every i with r_i > 0 to send.
+ * Valid when a packet received in round r is forwarded in round r + 1 at the earliest (every te-*
+ * protocol). Never below the node bound, never above the max pair load.
+ */
+export function causalLowerBound(m: CommMatrix): number {
+  const { p: n, data } = m;
+  if (n <= 1) return 0;
+  const colSum = new Float64Array(n), colNz = new Int32Array(n);
+  let best = 0;
+  const bound = (load: number, partners: number): number => (load > 0 ? 1 + Math.ceil((load - partners) / (n - 1)) : 0);
+  for (let i = 0; i < n; i++) {
+    let rowSum = 0, rowNz = 0;
+    for (let j = 0; j < n; j++) {
+      const x = data[i * n + j]!;
+      if (i === j || x === 0) continue;
+      rowSum += x;
+      rowNz++;
+      colSum[j] = colSum[j]! + x;
+      colNz[j]!++;
+    }
+    best = Math.max(best, bound(rowSum, rowNz));
+  }
+  for (let j = 0; j < n; j++) best = Math.max(best, bound(colSum[j]!, colNz[j]!));
+  return best;
+}
+
 /** Checks that the matrix can be planned at packet level (every element is one unit packet). */
 export function checkTeMatrix(algorithm: string, m: CommMatrix, explicit: boolean): number {
   if (m.p > MAX_TE_P) throw fail("planner", "UNSUPPORTED", `${algorithm}: P = ${m.p} is larger than ${MAX_TE_P}`, { field: "p" });

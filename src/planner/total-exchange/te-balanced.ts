@@ -1,5 +1,5 @@
 /** te-balanced: the experimental protocol of 001 sec 4 (idle transmissions carry excess packets to random intermediates). */
-import type { TeProtocol } from "./protocol.js";
+import { teOutputs, type TeProtocol } from "./protocol.js";
 import { directRounds } from "./round-helpers.js";
 
 /**
@@ -18,6 +18,10 @@ export const teBalanced: TeProtocol = {
     { name: "floor", description: "never trim a pair below this many packets", type: "integer", default: 1, min: 0, max: 1 << 20 },
     { name: "maxRounds", description: "rounds before falling back to the direct protocol", type: "integer", default: 100000, min: 1, max: 1 << 30 },
   ],
+  outputs: teOutputs({
+    forwarded: "packets sent to an intermediate on a slot that would idle",
+    fallbackRounds: "direct rounds after maxRounds",
+  }),
   run(_m, eng, rng, params) {
     const { n, count } = eng;
     const idle = new Int32Array(n);

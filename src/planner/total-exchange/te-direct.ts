@@ -9,6 +9,7 @@ export const teDirect: TeProtocol = {
   title: "Total-exchange rounds, direct: round r carries packet r of every origin-destination pair",
   source: "001 sec 4 (direct protocol), sec 3 (Gerbessiotis and Valiant)",
   params: [],
+  outputs: [],
   run(_m, eng) {
     directRounds(eng, Infinity);
     return {};

@@ -1,6 +1,6 @@
 /** te-fast: the faster protocol of 001 sec 3.2 (random intermediates while h >= N, then dart throwing with copies or dummies). */
 import type { Rng } from "../../model/rng.js";
-import type { TeProtocol } from "./protocol.js";
+import { teOutputs, type TeProtocol } from "./protocol.js";
 import type { RoundEngine } from "./round-engine.js";
 import { collectHeld, currentLoad, directRounds, scatterRounds, type Held } from "./round-helpers.js";
 
@@ -82,6 +82,15 @@ export const teFast: TeProtocol = {
     { name: "dummies", description: "0: copies carry the packet (rounds A, B); 1: dummies, the packet follows in two more rounds (remark 1)", type: "integer", default: 0, min: 0, max: 1 },
     { name: "maxIterations", description: "iterations of steps 3 and 4 (each) before falling back to direct rounds", type: "integer", default: 200, min: 1, max: 100000 },
   ],
+  outputs: teOutputs({
+    step1Rounds: "direct rounds of step 1: ceil(h / N)",
+    step3Iterations: "iterations of step 3 (while the remaining h >= N)",
+    step3Rounds: "rounds of step 3: to random intermediates, then on to the destinations",
+    step4Iterations: "iterations of step 4 (dart throwing)",
+    step4Rounds: "rounds of step 4, the copies' or dummies' rounds included",
+    maxCopies: "most copies per packet in step 4: floor(N / h)",
+    fallbackRounds: "direct rounds after maxIterations",
+  }),
   run(_m, eng, rng, params) {
     const n = eng.n;
     const cap = params["maxIterations"]!;

@@ -1,8 +1,8 @@
 /** te-offline (ours): an offline router for total-exchange rounds that knows the whole relation (idle slots carry excess packets, 001 sec 4 idea). */
 import { matrixDigest, type CommMatrix } from "../../model/matrix.js";
 import { createRng, type Rng } from "../../model/rng.js";
-import type { TeProtocol } from "./protocol.js";
-import { relationLoad, relayLowerBound, roundLowerBound, type RoundEngine } from "./round-engine.js";
+import { teOutputs, type TeProtocol } from "./protocol.js";
+import { causalLowerBound, relationLoad, relayLowerBound, roundLowerBound, type RoundEngine } from "./round-engine.js";
 
 /** An offline plan: R rounds; relayed packets i -> k -> j with their hop-1 and hop-2 rounds. */
 export interface OfflinePlan {
@@ -12,8 +12,14 @@ export interface OfflinePlan {
   readonly attempts: number;
   /** The relay lower bound (relayLowerBound): no total-exchange router needs fewer rounds. */
   readonly relayBound: number;
+  /** The causal lower bound (causalLowerBound); the search starts at max(relayBound, causalBound). */
+  readonly causalBound: number;
   /** Orders tried at the R that succeeded (0: settled for the max pair load). */
   readonly orderTries: number;
+  /** Greedy passes that failed (strict and relaxed rule counted apart), over every R tried. */
+  readonly failedTries: number;
+  /** Work spent: score evaluations (one per intermediate looked at) over every pass; the most one repair took; the longest ejection chain. */
+  readonly work: { readonly scores: number; readonly maxRepair: number; readonly maxChain: number };
   readonly relayI: Int32Array;
   readonly relayK: Int32Array;
   readonly relayJ: Int32Array;
@@ -56,7 +62,17 @@ class OpenPairs {
   }
 }
 
-function tryRounds(m: CommMatrix, R: number, rng: Rng, candidates: number, strict: boolean): OfflinePlan | null {
+/** Score evaluations one repair may spend, per node (checked between relay moves; the repairs that succeed on the table sizes take at most 7 N). */
+export const REPAIR_WORK_PER_NODE = 16;
+/** Steps one ejection chain may take (the chains that succeed on N = 64, h = 50N, seeds 1..30 take at most 167). */
+export const EJECT_CHAIN = 256;
+
+/** Work counters of planOffline, summed over its passes. */
+interface Work { scores: number; maxRepair: number; maxChain: number }
+
+type Relays = Pick<OfflinePlan, "relayI" | "relayK" | "relayJ" | "hop1Round" | "hop2Round">;
+
+function tryRounds(m: CommMatrix, R: number, rng: Rng, candidates: number, strict: boolean, work: Work): Relays | null {
   const n = m.p, d = m.data;
   const cap = new Int32Array(n * n), h1 = new Int32Array(n * n), h2 = new Int32Array(n * n);
   const open = new OpenPairs(n);
@@ -86,6 +102,7 @@ function tryRounds(m: CommMatrix, R: number, rng: Rng, candidates: number, stric
     next[y] = next[x]!;
   };
   const score = (i: number, k: number, j: number): number => {
+    work.scores++;
     if (k === i || k === j || k < 0) return 0;
     const a = i * n + k, b = k * n + j;
     const ca = cap[a]!, cb = cap[b]!;
@@ -135,16 +152,18 @@ function tryRounds(m: CommMatrix, R: number, rng: Rng, candidates: number, stric
     }
     return best;
   };
-  // depth-1 repair: free a slot on i -> k or k -> j by moving one relay that uses it elsewhere
+  // depth-1 repair: free a slot on i -> k or k -> j by moving one relay that uses it elsewhere;
+  // at most REPAIR_WORK_PER_NODE * n score evaluations (checked between relay moves)
   const snap = new Int32Array(Math.max(1, R));
+  const repairWork = REPAIR_WORK_PER_NODE * n;
   const repair = (x: number): boolean => {
-    const i = relayI[x]!, j = relayJ[x]!;
-    for (let y = 0; y < open.outLen[i]!; y++) {
+    const i = relayI[x]!, j = relayJ[x]!, stop = work.scores + repairWork;
+    for (let y = 0; y < open.outLen[i]! && work.scores < stop; y++) {
       const k = open.out[i * n + y]!;
       if (k === j) continue;
       let cnt = 0;
       for (let r = head2[k * n + j]!; r >= 0 && cnt < snap.length; r = next2[r]!) snap[cnt++] = r;
-      for (let z = 0; z < cnt; z++) {
+      for (let z = 0; z < cnt && work.scores < stop; z++) {
         const r = snap[z]!, i2 = relayI[r]!;
         release(r);
         const k2 = bestK(i2, j, k);
@@ -153,12 +172,12 @@ function tryRounds(m: CommMatrix, R: number, rng: Rng, candidates: number, stric
         assign(r, k);
       }
     }
-    for (let y = 0; y < open.inLen[j]!; y++) {
+    for (let y = 0; y < open.inLen[j]! && work.scores < stop; y++) {
       const k = open.inn[j * n + y]!;
       if (k === i) continue;
       let cnt = 0;
       for (let r = head1[i * n + k]!; r >= 0 && cnt < snap.length; r = next1[r]!) snap[cnt++] = r;
-      for (let z = 0; z < cnt; z++) {
+      for (let z = 0; z < cnt && work.scores < stop; z++) {
         const r = snap[z]!, j2 = relayJ[r]!;
         release(r);
         const k2 = bestK(i, j2, k);
@@ -171,12 +190,13 @@ function tryRounds(m: CommMatrix, R: number, rng: Rng, candidates: number, stric
   };
   // ejection chain (when the repair fails): put x on an intermediate k with a spare slot on one of
   // its two pairs, evicting a random relay from the other (full) pair; the evicted relay looks for a
-  // place in the same way, up to `budget` evictions in all
+  // place in the same way: at most EJECT_CHAIN steps per chain and `budget` steps in all
   let budget = Math.max(1024, 4 * excess);
   const victims = new Int32Array(Math.max(1, R));
   const eject = (x0: number): boolean => {
     let x = x0, last = -1;
-    while (budget-- > 0) {
+    for (let step = 1; step <= EJECT_CHAIN && budget-- > 0; step++) {
+      if (step > work.maxChain) work.maxChain = step;
       const i = relayI[x]!, j = relayJ[x]!;
       const k0 = bestK(i, j, -1);
       if (k0 >= 0) { assign(x, k0); return true; }
@@ -203,8 +223,10 @@ function tryRounds(m: CommMatrix, R: number, rng: Rng, candidates: number, stric
     relayI[x] = Math.floor(q / n);
     relayJ[x] = q % n;
     const k = bestK(relayI[x]!, relayJ[x]!, -1);
-    if (k >= 0) assign(x, k);
-    else if (!repair(x) && !eject(x)) return null;
+    if (k >= 0) { assign(x, k); continue; }
+    const w0 = work.scores, fixed = repair(x);
+    if (work.scores - w0 > work.maxRepair) work.maxRepair = work.scores - w0;
+    if (!fixed && !eject(x)) return null;
   }
   // rounds: a pair's first-hop relays take its first rounds 0, 1, ... in the order they were
   // assigned to the pair; its second-hop relays, sorted by arrival (first-hop round + 1), take the
@@ -235,7 +257,7 @@ function tryRounds(m: CommMatrix, R: number, rng: Rng, candidates: number, stric
       hop2Round[r] = t++;
     }
   }
-  return { rounds: R, lowerBound: 0, attempts: 0, relayBound: 0, orderTries: 0, relayI, relayK, relayJ, hop1Round, hop2Round };
+  return { relayI, relayK, relayJ, hop1Round, hop2Round };
 }
 
 /** A seed for te-offline's internal random stream: the matrix digest (the user's seed plays no part). */
@@ -244,10 +266,10 @@ function matrixSeed(m: CommMatrix): number {
 }
 
 /**
- * Plans the fewest rounds R (from the lower bound up) for which a greedy assignment routes every
- * packet beyond R on a pair through an intermediate k with spare slots on i -> k and k -> j:
- * a pair's first-hop relays take its first rounds, its second-hop relays the earliest rounds after
- * their arrival, its direct packets the rest. Each R gets `orders` random orders of the excess
+ * Plans the fewest rounds R (from max(relay bound, causal bound) up) for which a greedy assignment
+ * routes every packet beyond R on a pair through an intermediate k with spare slots on i -> k and
+ * k -> j: a pair's first-hop relays take its first rounds, its second-hop relays the earliest rounds
+ * after their arrival, its direct packets the rest. Each R gets `orders` random orders of the excess
  * packets (strict rule, then relaxed) before R + 1. Deterministic: the random stream is seeded by
  * the matrix digest. R = max pair load always succeeds (nothing to relay).
  */
@@ -255,18 +277,22 @@ export function planOffline(m: CommMatrix, candidates = 4, orders = DEFAULT_ORDE
   const n = m.p;
   const { t, maxPair } = relationLoad(m);
   const lowerBound = roundLowerBound(n, t);
-  const lo = relayLowerBound(m);
+  const relayBound = relayLowerBound(m), causalBound = causalLowerBound(m);
+  const work: Work = { scores: 0, maxRepair: 0, maxChain: 0 };
+  let failedTries = 0;
   // greedy attempts from there; after MAX_GREEDY_TRIES values of R fall back to the direct protocol's R
   const rng = createRng(matrixSeed(m));
-  for (let R = lo, tries = 0; R < maxPair && tries < MAX_GREEDY_TRIES; R++, tries++) {
+  for (let R = Math.max(relayBound, causalBound), tries = 0; R < maxPair && tries < MAX_GREEDY_TRIES; R++, tries++) {
     for (let a = 0; a < orders; a++) {
-      const got = tryRounds(m, R, rng, candidates, true) ?? tryRounds(m, R, rng, candidates, false);
-      if (got) return { ...got, lowerBound, attempts: R - lowerBound, relayBound: lo, orderTries: a + 1 };
+      for (const strict of [true, false]) {
+        const got = tryRounds(m, R, rng, candidates, strict, work);
+        if (got) return { ...got, rounds: R, lowerBound, attempts: R - lowerBound, relayBound, causalBound, orderTries: a + 1, failedTries, work };
+        failedTries++;
+      }
     }
   }
-  const attempts = maxPair - lowerBound;
   const none = new Int32Array(0);
-  return { rounds: maxPair, lowerBound, attempts, relayBound: lo, orderTries: 0, relayI: none, relayK: none, relayJ: none, hop1Round: none, hop2Round: none };
+  return { rounds: maxPair, lowerBound, attempts: maxPair - lowerBound, relayBound, causalBound, orderTries: 0, failedTries, work, relayI: none, relayK: none, relayJ: none, hop1Round: none, hop2Round: none };
 }
 
 /** Random orders of the excess packets tried at each R before R + 1. */
@@ -314,6 +340,15 @@ export const teOffline: TeProtocol = {
     { name: "candidates", description: "random intermediates tried per relayed packet before a full scan", type: "integer", default: 4, min: 1, max: 4096 },
     { name: "orders", description: "random orders of the excess packets tried at each round count R before R + 1", type: "integer", default: DEFAULT_ORDERS, min: 1, max: 1000 },
   ],
+  outputs: teOutputs({
+    plannedRounds: "rounds of the offline plan",
+    relayed: "packets relayed through an intermediate",
+    attempts: "plannedRounds - lowerBound",
+    relayBound: "the relay lower bound (no total-exchange router needs fewer rounds)",
+    causalBound: "the causal lower bound (round 1 only origins send, the last round only delivers directly)",
+    orderTries: "orders of the excess packets tried at the planned R (0: settled for the max pair load)",
+    failedTries: "greedy passes that failed, over every R tried",
+  }),
   run(m, eng, _rng, params) {
     const p = planOffline(m, params["candidates"]!, params["orders"]!);
     runOffline(m, eng, p);
@@ -325,6 +360,6 @@ export const teOffline: TeProtocol = {
   },
 };
 
-function offlineInfo(p: OfflinePlan): { relayed: number; attempts: number; relayBound: number; orderTries: number } {
-  return { relayed: p.relayI.length, attempts: p.attempts, relayBound: p.relayBound, orderTries: p.orderTries };
+function offlineInfo(p: OfflinePlan): { relayed: number; attempts: number; relayBound: number; causalBound: number; orderTries: number; failedTries: number } {
+  return { relayed: p.relayI.length, attempts: p.attempts, relayBound: p.relayBound, causalBound: p.causalBound, orderTries: p.orderTries, failedTries: p.failedTries };
 }

@@ -1,6 +1,6 @@
 /** te-simple: the simple routing protocol of 001 sec 3.1 (direct rounds, then blocks of log^c N with injective intermediates). */
 import type { Rng } from "../../model/rng.js";
-import type { TeInfo, TeProtocol } from "./protocol.js";
+import { teOutputs, type TeInfo, type TeProtocol } from "./protocol.js";
 import { relationLoad, type RoundEngine } from "./round-engine.js";
 import { collectHeld, currentLoad, directRounds, scatterRounds } from "./round-helpers.js";
 
@@ -84,6 +84,17 @@ export const teSimple: TeProtocol = {
     { name: "maxIterations", description: "iterations of steps 2-3 before falling back to direct rounds", type: "integer", default: 64, min: 1, max: 10000 },
     { name: "subsetH", description: "0: route the whole relation; s > 0: split it into sub-relations of h <= s N log2 N, routed in turn", type: "number", default: 0, min: 0, max: 1e6 },
   ],
+  outputs: teOutputs({
+    blockSize: "nodes per block: round(log2(N)^c), at most N",
+    blocks: "blocks of consecutive nodes: ceil(N / blockSize)",
+    subsets: "sub-relations routed in turn (1 unless subsetH splits the relation)",
+    step1Rounds: "direct rounds of step 1, summed over the sub-relations",
+    iterations: "iterations of steps 2-3",
+    intermediateRounds: "rounds to the intermediates (step 2c)",
+    deliveryRounds: "direct delivery rounds (step 3)",
+    conditionB: "false when Condition B failed and the rest went by direct rounds",
+    fallbackRounds: "direct rounds after Condition B failed or maxIterations",
+  }),
   run(m, eng, rng, params) {
     const n = eng.n;
     const lg = Math.max(1, Math.log2(Math.max(2, n)));

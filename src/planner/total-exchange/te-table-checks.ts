@@ -12,14 +12,17 @@ export interface DirectComparison {
   readonly paperDerived: boolean;
   readonly mean: number;
   readonly sd: number;
+  /** Sample standard error of our mean: sd / sqrt(K). */
   readonly se: number;
+  /** The standard error the test uses: max(se, model sd / sqrt(K)); null for K < 2 (one seed says nothing about the noise). */
+  readonly noiseSe: number | null;
   readonly min: number;
   readonly max: number;
   /** Our mean - the paper's value. */
   readonly diff: number | null;
-  /** diff / se (Infinity when se = 0 and diff != 0). */
+  /** diff / noiseSe (null without the paper's value, for K < 2, or when noiseSe = 0). */
   readonly z: number | null;
-  /** |z| <= NOISE_Z. */
+  /** |diff| <= NOISE_Z * noiseSe (null without the paper's value or for K < 2). */
   readonly withinNoise: boolean | null;
   /** Where the paper's value lies among our seeds: below all, above all, or inside [min, max]. */
   readonly paperAmongSeeds: "below all" | "above all" | "inside" | null;
@@ -33,11 +36,14 @@ export function compareDirect(c: TeTableCell): DirectComparison | null {
   if (!r) return null;
   const paper = c.paper?.directRounds ?? null;
   const diff = paper === null ? null : r.meanRounds - paper;
-  const z = diff === null ? null : r.seRounds > 0 ? diff / r.seRounds : diff === 0 ? 0 : Math.sign(diff) * Infinity;
+  // a few seeds that happen to agree give a sample SE near 0: the model's sd per relation is the floor
+  const k = r.rounds.length;
+  const noiseSe = k < 2 ? null : Math.max(r.seRounds, c.directModel.sd / Math.sqrt(k));
+  const z = diff === null || noiseSe === null || noiseSe === 0 ? null : diff / noiseSe;
   return {
     paper, paperDerived: c.paper?.derived.includes("directRounds") ?? false,
-    mean: r.meanRounds, sd: r.sdRounds, se: r.seRounds, min: r.minRounds, max: r.maxRounds,
-    diff, z, withinNoise: z === null ? null : Math.abs(z) <= NOISE_Z,
+    mean: r.meanRounds, sd: r.sdRounds, se: r.seRounds, noiseSe, min: r.minRounds, max: r.maxRounds,
+    diff, z, withinNoise: diff === null || noiseSe === null ? null : Math.abs(diff) <= NOISE_Z * noiseSe,
     paperAmongSeeds: paper === null ? null : paper < r.minRounds ? "below all" : paper > r.maxRounds ? "above all" : "inside",
     modelMean: c.directModel.mean, modelSd: c.directModel.sd,
   };
@@ -83,17 +89,17 @@ export function teTableViolations(cells: readonly TeTableCell[]): string[] {
   return out;
 }
 
-const f = (v: number | null, d: number): string => (v === null ? "-" : Number.isFinite(v) ? v.toFixed(d) : v > 0 ? "inf" : "-inf");
+const f = (v: number | null, d: number): string => (v === null ? "-" : v.toFixed(d));
 
-/** Rows (header first) of te-direct against the paper's direct column: mean, sd, SE, range, difference in SEs, the model. */
+/** Rows (header first) of te-direct against the paper's direct column: mean, sd, SE (sample and used), range, difference in SEs, the model. */
 export function directCheckRows(cells: readonly TeTableCell[]): string[][] {
-  const head = ["N", "h", "seeds", "paper direct", "te-direct mean", "sd", "SE", "min..max", "mean - paper", "(mean - paper) / SE", `within ${NOISE_Z} SE`, "paper among seeds", "model mean (sd)", "paper - model"];
+  const head = ["N", "h", "seeds", "paper direct", "te-direct mean", "sd", "sample SE", "SE used", "min..max", "mean - paper", "(mean - paper) / SE", `within ${NOISE_Z} SE`, "paper among seeds", "model mean (sd)", "paper - model"];
   const rows = cells.flatMap((c) => {
     const d = compareDirect(c);
     if (!d) return [];
     return [[
       String(c.n), `${c.hOverN}N`, String(c.seeds), d.paper === null ? "-" : d.paper.toFixed(1) + (d.paperDerived ? "*" : ""),
-      f(d.mean, 1), f(d.sd, 2), f(d.se, 2), `${d.min}..${d.max}`, f(d.diff, 1), f(d.z, 1),
+      f(d.mean, 1), f(d.noiseSe === null ? null : d.sd, 2), f(d.noiseSe === null ? null : d.se, 2), f(d.noiseSe, 2), `${d.min}..${d.max}`, f(d.diff, 1), f(d.z, 1),
       d.withinNoise === null ? "-" : d.withinNoise ? "yes" : "NO", d.paperAmongSeeds ?? "-",
       `${d.modelMean.toFixed(1)} (${d.modelSd.toFixed(2)})`, d.paper === null ? "-" : f(d.paper - d.modelMean, 1),
     ]];

@@ -1,5 +1,5 @@
 /** te-valiant: Valiant's two-phase routing with total-exchange rounds (001 sec 3 intro, [23]). */
-import type { TeProtocol } from "./protocol.js";
+import { teOutputs, type TeProtocol } from "./protocol.js";
 import { collectHeld, directRounds, scatterRounds } from "./round-helpers.js";
 
 /** te-valiant: every packet goes to a uniformly random intermediate, then to its destination. */
@@ -8,6 +8,10 @@ export const teValiant: TeProtocol = {
   title: "Total-exchange rounds, Valiant: random intermediate, then destination",
   source: "001 sec 3 (Valiant's two-stage strategy [23])",
   params: [],
+  outputs: teOutputs({
+    phase1Rounds: "rounds to the random intermediates",
+    phase2Rounds: "direct rounds from the intermediates to the destinations",
+  }),
   run(_m, eng, rng) {
     const held = collectHeld(eng);
     const hop = new Int32Array(held.dest.length);

@@ -1,11 +1,15 @@
 /** te-offline: deterministic (no dependence on the seed), at the relay lower bound on random h-relations, bound checked by the verifier. */
 import { describe, expect, it } from "vitest";
-import { matrixDigest, matrixFromRows } from "../../../src/model/matrix.js";
+import fc from "fast-check";
+import { matrixDigest, matrixFromData, matrixFromRows, type CommMatrix } from "../../../src/model/matrix.js";
 import { ScheduleBuilder } from "../../../src/model/schedule.js";
 import { generatePattern } from "../../../src/patterns/index.js";
 import { plan } from "../../../src/planner/index.js";
-import { relayLowerBound, teRounds } from "../../../src/planner/total-exchange/index.js";
+import {
+  causalLowerBound, EJECT_CHAIN, planOffline, relationLoad, relayLowerBound, REPAIR_WORK_PER_NODE, roundLowerBound, TE_PROTOCOLS, teRounds,
+} from "../../../src/planner/total-exchange/index.js";
 import { verifySchedule } from "../../../src/verifier/index.js";
+import { buildMatrix, matrixRecipe } from "../../helpers/arbitraries.js";
 
 describe("te-offline is deterministic", () => {
   it("N = 64, h = 10N (relation seed 3): the same schedule for plan seeds 1..7, at the lower bound 11", () => {
@@ -70,5 +74,67 @@ describe("relay lower bound", () => {
     const c = verifySchedule(m, b.build()).checks.find((x) => x.id === "te-rounds-relay-bound");
     expect(c).toMatchObject({ holds: false, measured: 3, bound: 4 });
     expect(verifySchedule(m, b.build()).checks.find((x) => x.id === "te-rounds-lower-bound")?.holds).toBe(true);
+  });
+});
+
+/** n x n matrix with one entry `load` on the pair 0 -> 1. */
+function spike(n: number, load: number, base?: CommMatrix): CommMatrix {
+  const d = base ? Float64Array.from(base.data) : new Float64Array(n * n);
+  d[1] = d[1]! + load;
+  return matrixFromData(n, d);
+}
+
+describe("causal lower bound (round 1 only origins send, in the last round only direct deliveries)", () => {
+  it("one heavy pair: node bound and relay bound ceil(L / (N - 1)), causal bound one more; te-offline reaches it and verifies", () => {
+    const m = spike(9, 40);
+    expect([roundLowerBound(9, 40), relayLowerBound(m), causalLowerBound(m)]).toEqual([5, 5, 6]);
+    const s = plan(m, "te-offline", { payload: true });
+    expect(s.stages.length).toBe(6);
+    expect(s.params["causalBound"]).toBe(6);
+    expect(verifySchedule(m, s).checks.filter((c) => !c.holds)).toEqual([]);
+  });
+
+  it("the 3-cycle of 6 per pair: causal bound 1 + ceil((6 - 1) / 2) = 4 (= the relay bound)", () => {
+    expect(causalLowerBound(matrixFromRows([[0, 6, 0], [0, 0, 6], [6, 0, 0]]))).toBe(4);
+    expect(causalLowerBound(matrixFromRows([[5, 0], [0, 5]]))).toBe(0);
+    expect(causalLowerBound(matrixFromRows([[0, 3], [1, 0]]))).toBe(3);
+  });
+
+  it("sound and in range on random small matrices: every protocol needs at least the causal bound; node bound <= causal bound <= max pair load", () => {
+    fc.assert(
+      fc.property(matrixRecipe({ maxP: 12, kinds: ["dense", "sparse", "empty-rows", "zero", "permutation", "spike"] }), (r) => {
+        const m = buildMatrix({ ...r, maxEntry: Math.min(r.maxEntry, 12) });
+        const c = causalLowerBound(m);
+        const { t, maxPair } = relationLoad(m);
+        expect(c).toBeGreaterThanOrEqual(roundLowerBound(m.p, t));
+        expect(c).toBeLessThanOrEqual(maxPair);
+        for (const p of TE_PROTOCOLS) expect(teRounds(p.name, m, r.seed).rounds).toBeGreaterThanOrEqual(c);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("N = 64, 1890 packets 0 -> 1: te-offline starts at the causal bound 31 (relay bound 30 cannot be reached), no pass wasted below it", () => {
+    const p = planOffline(spike(64, 1890));
+    expect([p.lowerBound, p.relayBound, p.causalBound, p.rounds]).toEqual([30, 30, 31, 31]);
+    // only the strict rule at 31 may fail; the relay bound 30 used to take 8 failed passes first
+    expect(p.failedTries).toBeLessThanOrEqual(1);
+  });
+});
+
+describe("te-offline's work is capped per failing packet", () => {
+  it("a 16N relation at N = 24 plus 250 packets 0 -> 1 (the bounds cannot be reached): every failed pass stops its repair and its ejection chain at the caps", () => {
+    const n = 24;
+    const m = spike(n, 250, generatePattern("h-relation", n, { h: 16 * n }, 1));
+    const p = planOffline(m);
+    expect(p.failedTries).toBeGreaterThan(0);
+    expect(p.rounds).toBeGreaterThan(Math.max(p.relayBound, p.causalBound));
+    // a repair stops at the first relay move past the cap (a move looks at most 2 N intermediates);
+    // uncapped, one repair here took 10946 score evaluations and one chain 1025 steps
+    expect(p.work.maxRepair).toBeLessThanOrEqual((REPAIR_WORK_PER_NODE + 2) * n);
+    expect(p.work.maxChain).toBeLessThanOrEqual(EJECT_CHAIN);
+    const s = plan(m, "te-offline", { payload: true });
+    expect(s.stages.length).toBe(p.rounds);
+    expect(verifySchedule(m, s).checks.filter((c) => !c.holds)).toEqual([]);
   });
 });

@@ -1,4 +1,6 @@
 /** te-simple (001 sec 3.1): balanced blocks keep Condition B at the table sizes; sub-relations for large h. */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generatePattern } from "../../../src/patterns/index.js";
 import { plan } from "../../../src/planner/index.js";
@@ -51,5 +53,22 @@ describe("te-simple sub-relations (001 sec 3.1: 'running the protocol repeatedly
     const step1 = (hi: number): number => Math.ceil(hi / n + Math.sqrt((hi / n) * lglg) + lglg);
     expect(split.params["step1Rounds"]).toBeGreaterThan(whole.params["step1Rounds"] as number);
     expect(split.params["step1Rounds"]).toBeLessThanOrEqual(parts * step1((1.25 * h) / parts));
+  });
+});
+
+describe("docs/algorithms/total-exchange.md: the subsetH table", () => {
+  it("equals the recomputed means over seeds 1..4 (te-direct; te-simple rounds and iterations for subsetH = 0, 1, 2)", () => {
+    const rows = ([[128, 32], [128, 64], [256, 64]] as const).map(([n, k]) => {
+      const ms = [1, 2, 3, 4].map((seed) => generatePattern("h-relation", n, { h: k * n }, seed));
+      const mean = (f: (m: (typeof ms)[number], seed: number) => number): string => (ms.reduce((a, m, i) => a + f(m, i + 1), 0) / ms.length).toFixed(1);
+      const simple = [0, 1, 2].map((subsetH) => ms.map((m, i) => teRounds("te-simple", m, i + 1, { subsetH })));
+      const avg = (xs: number[]): string => (xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(1);
+      return `| ${n} | ${k}N | ${mean((m, seed) => teRounds("te-direct", m, seed).rounds)} | ${simple.map((r) => avg(r.map((x) => x.rounds))).join(" | ")} | ${simple.map((r) => avg(r.map((x) => x.info["iterations"] as number))).join(" / ")} |`;
+    });
+    const doc = readFileSync(join(import.meta.dirname, "..", "..", "..", "docs", "algorithms", "total-exchange.md"), "utf8");
+    const a = doc.indexOf("<!-- te-simple-subsets:start -->\n"), b = doc.indexOf("<!-- te-simple-subsets:end -->");
+    expect(a).toBeGreaterThan(0);
+    const table = ["| N | h | te-direct | subsetH = 0 | subsetH = 1 | subsetH = 2 | iterations (0 / 1 / 2) |", "|---|---|---|---|---|---|---|", ...rows].join("\n") + "\n";
+    expect(doc.slice(a + "<!-- te-simple-subsets:start -->\n".length, b)).toBe(table);
   });
 });

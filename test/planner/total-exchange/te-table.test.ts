@@ -71,16 +71,29 @@ describe("runTeTable statistics and checks", () => {
     };
   };
 
-  it("te-direct within noise means |mean - paper| <= 3 SE; the paper's place among the seeds is reported", () => {
+  it("te-direct within noise means |mean - paper| <= 3 SE, SE = max(sample SE, model sd / sqrt K); the paper's place among the seeds is reported", () => {
     const inside = compareDirect(cell([22, 23, 24, 23], 11, 0, { directRounds: 23.5, oursRounds: 14 }))!;
     expect(inside.withinNoise).toBe(true);
     expect(inside.paperAmongSeeds).toBe("inside");
+    // sample SE 0.29 is below the model's 1.4 / sqrt(4) = 0.7, so 0.7 is used
     const out = compareDirect(cell([26, 27, 26, 27], 11, 0, { directRounds: 23.8, oursRounds: 14 }))!;
-    expect(out.z).toBeCloseTo((26.5 - 23.8) / (Math.sqrt(1 / 3) / 2), 10);
+    expect(out.se).toBeCloseTo(Math.sqrt(1 / 3) / 2, 10);
+    expect(out.noiseSe).toBeCloseTo(0.7, 10);
+    expect(out.z).toBeCloseTo((26.5 - 23.8) / 0.7, 10);
     expect(out.withinNoise).toBe(false);
     expect(out.paperAmongSeeds).toBe("below all");
+    // a sample SE above the model's is used as it is
+    const wide = compareDirect(cell([20, 30, 20, 30], 11, 0, { directRounds: 23.8, oursRounds: 14 }))!;
+    expect(wide.noiseSe).toBeCloseTo(wide.se, 12);
+    expect(wide.se).toBeGreaterThan(0.7);
+    // seeds that agree: the model's SE keeps z finite (it was Infinity with the sample SE of 0)
     const flat = compareDirect(cell([24, 24], 11, 0, { directRounds: 23.8, oursRounds: 14 }))!;
-    expect(flat.z).toBe(Infinity);
+    expect(flat.noiseSe).toBeCloseTo(1.4 / Math.sqrt(2), 10);
+    expect(flat.z).toBeCloseTo(0.2 / (1.4 / Math.sqrt(2)), 10);
+    expect(flat.withinNoise).toBe(true);
+    // one seed says nothing about the noise
+    const one = compareDirect(cell([30], 11, 0, { directRounds: 23.8, oursRounds: 14 }))!;
+    expect(one).toMatchObject({ noiseSe: null, z: null, withinNoise: null });
     expect(compareDirect(cell([24, 24], 11, 0, { directRounds: null, oursRounds: 14 }))!.withinNoise).toBeNull();
   });
 
@@ -122,9 +135,21 @@ describe("commplan te-table", () => {
     // the check tables: te-direct against the paper (mean, sd, SE, difference in SEs), te-offline against the bounds
     const direct = r.out.split("\n").find((l) => /^64\s+4N\s+2\s+12\.7\s/.test(l))!;
     expect(direct).toBeDefined();
-    expect(direct.split(/\s+/)[10]).toMatch(/^(yes|NO)$/);
+    expect(direct.split(/\s+/)[11]).toMatch(/^(yes|NO)$/);
     expect(r.out).toMatch(/te-offline against the paper's protocol and the lower bounds/);
     expect(r.out).not.toMatch(/goal missed/);
+  });
+
+  it("one seed, or seeds that agree: '-' or a finite z from the model's SE, never inf (issue 6 review)", async () => {
+    const one = await run("te-table", "--seeds", "1", "--n", "64", "--h", "4,8,10");
+    expect(one.code).toBe(0);
+    expect(one.out).not.toMatch(/inf|\bNO\b/);
+    const section = one.out.slice(one.out.indexOf("te-direct against"), one.out.indexOf("te-offline against"));
+    const rows = section.split("\n").filter((l) => /^64\s+(4|8|10)N\s+1\s+\d/.test(l)).map((l) => l.trim().split(/\s+/));
+    expect(rows).toHaveLength(3);
+    for (const r of rows) expect([r[5], r[6], r[7], r[10], r[11]]).toEqual(["-", "-", "-", "-", "-"]);
+    const j = JSON.parse((await run("te-table", "--seeds", "1", "--n", "64", "--h", "4", "--json")).out) as { checks: { direct: { z: unknown; withinNoise: unknown }[] } };
+    expect(j.checks.direct[0]).toMatchObject({ z: null, withinNoise: null });
   });
 
   it("--json gives the cells with mean rounds per protocol, equal to the library's", async () => {
