@@ -10,12 +10,12 @@
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readScheduleJson } from "../src/export/schedule-json-read.js";
-import { writeScheduleJson } from "../src/export/schedule-json-write.js";
+import { readScheduleJson } from "../src/io/schedule-json-read.js";
+import { writeScheduleJson } from "../src/io/schedule-json-write.js";
 import { matrixStats } from "../src/model/matrix-stats.js";
 import { generatePattern } from "../src/patterns/index.js";
-import { readMatrixFile } from "../src/patterns/files/matrix-read.js";
-import { writeMatrixFile } from "../src/patterns/files/matrix-write.js";
+import { readMatrixFile } from "../src/io/matrix-read.js";
+import { writeMatrixFile } from "../src/io/matrix-write.js";
 import { plan } from "../src/planner/index.js";
 import { verifySchedule } from "../src/verifier/index.js";
 import { bestOfMs, peakRssMiB, rssMiB, runCase, statsPassMs, timeMs } from "./lib.js";

@@ -6,8 +6,8 @@
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readScheduleJson } from "../src/export/schedule-json-read.js";
-import { writeScheduleJson } from "../src/export/schedule-json-write.js";
+import { readScheduleJson } from "../src/io/schedule-json-read.js";
+import { writeScheduleJson } from "../src/io/schedule-json-write.js";
 import { matrixStats } from "../src/model/matrix-stats.js";
 import type { CommMatrix } from "../src/model/matrix.js";
 import { generatePattern } from "../src/patterns/index.js";

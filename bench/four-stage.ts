@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generatePattern } from "../src/patterns/index.js";
-import { writeMatrixFile } from "../src/patterns/files/matrix-write.js";
+import { writeMatrixFile } from "../src/io/matrix-write.js";
 import { machineInfo, mdTable, runCase, writeResults } from "./lib.js";
 
 interface Case { algorithm: string; p: number; payload: boolean; transfers: number; chunks: number; steps: number; statsMs: number; statsReps: number; planMs: number; verifyMs: number; planVerifyRatio: number; writeMs: number; readMs: number; jsonMiB: number; peakRssMiB: number }

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   compareDirect, directCheckRows, NOISE_Z, offlineCheckRows, runTeTable, teTableRows, teTableViolations, PAPER_H_OVER_N, PAPER_N, type TeTableCell,
-} from "../src/planner/total-exchange/index.js";
+} from "../src/experiments/index.js";
 import { machineInfo, mdTable, timeMs, writeResults } from "./lib.js";
 
 /** Seeds per N: 10 everywhere (N = 1024 takes several minutes: one 64N relation there is 67M packets). */

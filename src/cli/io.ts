@@ -1,6 +1,6 @@
 /** CLI I/O: where a command writes, atomic file output, and option parsing with clear errors. */
 import { fail } from "../model/errors.js";
-import { fsErrorText, writePieces } from "../model/file-output.js";
+import { fsErrorText, writePieces } from "../io/file-output.js";
 import type { JsonValue } from "../model/schedule.js";
 import { quoted } from "../model/quoted.js";
 

@@ -1,6 +1,4 @@
-/** Writers and readers of commplan's file formats. */
-export * from "./schedule-json-write.js";
-export * from "./schedule-json-read.js";
+/** A schedule or its realised timeline turned into something else: step grids, Chrome traces, SVG Gantt charts. */
 export * from "./step-grid.js";
 export * from "./trace-chrome.js";
 export * from "./svg-gantt.js";

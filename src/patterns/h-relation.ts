@@ -1,7 +1,7 @@
 /** h-relation: a random h-relation of 001 sections 1 and 3 (every node the origin and destination of at most h unit messages). */
 import { matrixFromData, type CommMatrix } from "../model/matrix.js";
 import type { Rng } from "../model/rng.js";
-import type { PatternDef } from "./registry.js";
+import type { PatternDef } from "./types.js";
 import { elementBytesOption, optionValue } from "./pattern-options.js";
 import { randomDerangement, randomPermutation } from "./random-permutations.js";
 

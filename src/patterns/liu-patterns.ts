@@ -1,7 +1,7 @@
 /** liu-pattern1 / liu-pattern2 / liu-pattern3: Patterns 1-3 of 002 section 4 (l_max tokens to some nodes, one token to the rest). */
 import { matrixFromData, type CommMatrix } from "../model/matrix.js";
 import type { Rng } from "../model/rng.js";
-import type { PatternDef, PatternOption } from "./registry.js";
+import type { PatternDef, PatternOption } from "./types.js";
 import { MAX_SIZE_OPTION, elementBytesOption, optionValue } from "./pattern-options.js";
 import { ceilSqrt } from "./ceil-sqrt.js";
 

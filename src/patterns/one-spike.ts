@@ -1,7 +1,7 @@
 /** pattern1: "One Spike" of 004 section 4, figure 14 (M_max elements to one random node, a few to the rest). */
 import { matrixFromData, type CommMatrix } from "../model/matrix.js";
 import type { Rng } from "../model/rng.js";
-import type { PatternDef } from "./registry.js";
+import type { PatternDef } from "./types.js";
 import { MAX_SIZE_OPTION, elementBytesOption, optionValue } from "./pattern-options.js";
 
 /** The pattern `pattern1`: node i sends mmax to one node j != i chosen uniformly (one draw per node, i ascending) and `small` to every other node. */

@@ -1,6 +1,6 @@
 /** Pattern options: shared option definitions and typed access to resolved option values (used by every generator). */
 import { fail } from "../model/errors.js";
-import type { PatternOption } from "./registry.js";
+import type { PatternOption } from "./types.js";
 
 /** Upper bound for size-like options: keeps every entry and every row or column sum below 2^53 for P <= 16384. */
 export const MAX_SIZE_OPTION = 2 ** 32;

@@ -1,7 +1,7 @@
 /** random: a random sparse many-to-many matrix (000 section 2's general many-to-many case, non-uniform sizes). */
 import { matrixFromData, type CommMatrix } from "../model/matrix.js";
 import type { Rng } from "../model/rng.js";
-import type { PatternDef } from "./registry.js";
+import type { PatternDef } from "./types.js";
 import { MAX_SIZE_OPTION, elementBytesOption, optionValue } from "./pattern-options.js";
 
 /**

@@ -1,7 +1,7 @@
 /** ranka-fig1: the 8 x 8 all-to-many matrix with equal traffic 10 of 000 section 2, figure 1. */
 import { matrixFromRows, type CommMatrix } from "../model/matrix.js";
 import type { Rng } from "../model/rng.js";
-import type { PatternDef } from "./registry.js";
+import type { PatternDef } from "./types.js";
 import { elementBytesOption, optionValue, requireFixedP } from "./pattern-options.js";
 
 /** Figure 1 of 000 as printed (blank entries are 0); every row and every column sums to 10. */

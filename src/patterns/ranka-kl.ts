@@ -1,7 +1,7 @@
 /** ranka-kl: the k / l / t bounded-traffic generator of 000 section 7 (fan-out k, non-uniformity l, traffic t). */
 import { matrixFromData, type CommMatrix } from "../model/matrix.js";
 import type { Rng } from "../model/rng.js";
-import type { PatternDef } from "./registry.js";
+import type { PatternDef } from "./types.js";
 import { MAX_SIZE_OPTION, elementBytesOption, optionAgainstP, optionValue } from "./pattern-options.js";
 import { disjointPermutations } from "./random-permutations.js";
 

@@ -2,6 +2,8 @@
 import { fail } from "../model/errors.js";
 import { MAX_P, type CommMatrix } from "../model/matrix.js";
 import { createRng, type Rng } from "../model/rng.js";
+import type { PatternDef, PatternOption } from "./types.js";
+export type { PatternDef, PatternOption } from "./types.js";
 import { rankaFig1 } from "./ranka-fig1.js";
 import { wangTable1 } from "./wang-table1.js";
 import { rankaKl } from "./ranka-kl.js";
@@ -13,28 +15,6 @@ import { hRelation } from "./h-relation.js";
 import { uniformPattern } from "./uniform.js";
 import { zeroPattern } from "./zero.js";
 import { randomPattern } from "./random-matrix.js";
-
-/** One numeric option of a pattern (bounds inclusive). */
-export interface PatternOption {
-  readonly name: string;
-  readonly description: string;
-  readonly default: number;
-  readonly min: number;
-  readonly max?: number;
-  readonly integer: boolean;
-}
-
-/** A named matrix generator with its source, options and generate function. */
-export interface PatternDef {
-  readonly name: string;
-  readonly title: string;
-  readonly source: string;
-  readonly options: readonly PatternOption[];
-  /** fixed P for fixtures (e.g. 8), else undefined */
-  readonly fixedP?: number;
-  /** Builds the matrix; `opts` must come from resolvePatternOptions; checks only what depends on p. */
-  generate(p: number, opts: Readonly<Record<string, number>>, rng: Rng): CommMatrix;
-}
 
 /** Every pattern commplan knows, in the order `commplan patterns` lists them. */
 export const PATTERNS: readonly PatternDef[] = [

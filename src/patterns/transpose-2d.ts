@@ -1,7 +1,7 @@
 /** pattern2: "2D Array Transpose" of 004 section 4, figure 14 (M_max elements to the node mirrored across the array diagonal). */
 import { matrixFromData, type CommMatrix } from "../model/matrix.js";
 import type { Rng } from "../model/rng.js";
-import type { PatternDef } from "./registry.js";
+import type { PatternDef } from "./types.js";
 import { MAX_SIZE_OPTION, elementBytesOption, optionValue } from "./pattern-options.js";
 import { ceilSqrt } from "./ceil-sqrt.js";
 

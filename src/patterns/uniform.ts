@@ -1,7 +1,7 @@
 /** uniform: all-to-all personalized communication with uniform messages (000 section 2's all-to-all case). */
 import { matrixFromData, type CommMatrix } from "../model/matrix.js";
 import type { Rng } from "../model/rng.js";
-import type { PatternDef } from "./registry.js";
+import type { PatternDef } from "./types.js";
 import { MAX_SIZE_OPTION, elementBytesOption, optionValue } from "./pattern-options.js";
 
 /** The pattern `uniform`: every off-diagonal entry is `size`, the diagonal 0; no randomness. */

@@ -1,7 +1,7 @@
 /** wang-table1: the 8 x 8 all-to-many matrix of 003 section 1, table 1 ("1" = P_i sends to P_j). */
 import { matrixFromRows, type CommMatrix } from "../model/matrix.js";
 import type { Rng } from "../model/rng.js";
-import type { PatternDef } from "./registry.js";
+import type { PatternDef } from "./types.js";
 import { MAX_SIZE_OPTION, elementBytesOption, optionValue, requireFixedP } from "./pattern-options.js";
 
 /** Table 1 of 003 as printed (blank entries are 0): P_0 sends 3 messages, P_4 sends 5, P_0, P_1, P_3, P_4, P_6 send to P_2. */

@@ -2,7 +2,7 @@
 import { fail } from "../model/errors.js";
 import { matrixFromData, type CommMatrix } from "../model/matrix.js";
 import type { Rng } from "../model/rng.js";
-import type { PatternDef, PatternOption } from "./registry.js";
+import type { PatternDef, PatternOption } from "./types.js";
 import { MAX_SIZE_OPTION, elementBytesOption, optionAgainstP, optionValue } from "./pattern-options.js";
 import { disjointPermutations } from "./random-permutations.js";
 

@@ -1,7 +1,7 @@
 /** zero: the empty communication (000 section 2's "empty" class), for tests. */
 import { matrixFromData, type CommMatrix } from "../model/matrix.js";
 import type { Rng } from "../model/rng.js";
-import type { PatternDef } from "./registry.js";
+import type { PatternDef } from "./types.js";
 import { elementBytesOption, optionValue } from "./pattern-options.js";
 
 /** The pattern `zero`: the all-zero P x P matrix. */

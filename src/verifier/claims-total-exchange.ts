@@ -2,7 +2,7 @@
 import type { CommMatrix } from "../model/matrix.js";
 import type { MatrixStats } from "../model/matrix-stats.js";
 import type { Schedule } from "../model/schedule.js";
-import type { AlgorithmClaims } from "./claims.js";
+import type { AlgorithmClaims } from "./types.js";
 import { atLeast, atMost, check, type Check } from "./report.js";
 
 /**

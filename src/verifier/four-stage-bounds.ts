@@ -4,15 +4,7 @@ import type { MatrixStats } from "../model/matrix-stats.js";
 import type { Schedule } from "../model/schedule.js";
 import { checkDistribution } from "./four-stage-distribute.js";
 import { check, type Check } from "./report.js";
-
-/** The node array of 004 sec 3.2 as the verifier derives it (from the paper, not from the planner). */
-export interface PaperArray {
-  readonly C: number;
-  readonly R: number;
-  readonly r: number;
-  /** ceil(sqrt P), the paper's bounds are stated with it. */
-  readonly s: number;
-}
+import type { PaperArray } from "./types.js";
 
 /** C = ceil(sqrt P), R = ceil(P / C), r = P mod C; C = floor(sqrt P) when r > R - 1 (004 sec 3.2.2 A). */
 export function paperArray(p: number): PaperArray {

@@ -1,7 +1,7 @@
 /** Four-stage distribution checks: Stages I and II exactly as 004 fig. 11 (R-Distribute, C-Distribute) and fig. 8 send them, per message and, with payloads, per destination. */
 import type { CommMatrix } from "../model/matrix.js";
 import type { Schedule } from "../model/schedule.js";
-import type { PaperArray } from "./four-stage-bounds.js";
+import type { PaperArray } from "./types.js";
 import { check, type Check } from "./report.js";
 
 const SRC = "004 sec 3.2.2 C, fig. 11";

@@ -3,7 +3,7 @@ import type { CommMatrix } from "../model/matrix.js";
 import type { MatrixStats } from "../model/matrix-stats.js";
 import type { Schedule } from "../model/schedule.js";
 import { atLeast, atMost, check, type Check } from "./report.js";
-import type { ClaimContext } from "./claims.js";
+import type { ClaimContext } from "./types.js";
 
 /** Sum over steps of the longest network transfer of the step (the bandwidth term of the blocking model, in elements). */
 export function sumOfStepMaxima(s: Schedule): number {

@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { scheduleToJsonText } from "../../src/export/schedule-json-write.js";
+import { scheduleToJsonText } from "../../src/io/schedule-json-write.js";
 import type { Schedule } from "../../src/model/schedule.js";
 import { generatePattern } from "../../src/patterns/index.js";
 import { describeParamType, inputParams, resolveParams } from "../../src/planner/plan-params.js";

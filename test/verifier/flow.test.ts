@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { validateWithSchema } from "../../src/model/json-schema.js";
+import { validateWithSchema } from "../../src/io/json-schema.js";
 import { matrixDigest, matrixFromRows } from "../../src/model/matrix.js";
 import { ScheduleBuilder } from "../../src/model/schedule.js";
 import { plan } from "../../src/planner/index.js";

@@ -1,6 +1,6 @@
 /** commplan cost: the analytic flat cost of a schedule on a machine model (004 eqs 1-4, 002 eq 1). */
 import type { Command } from "commander";
-import { readScheduleJson } from "../../export/schedule-json-read.js";
+import { readScheduleJson } from "../../io/schedule-json-read.js";
 import { scheduleCost, type CostMode, type ScheduleCost } from "../../machines/cost-model.js";
 import { findMachine } from "../../machines/presets.js";
 import { fail } from "../../model/errors.js";

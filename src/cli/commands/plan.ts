@@ -1,8 +1,8 @@
 /** commplan plan: plan a matrix with a named algorithm and write the schedule JSON. */
 import type { Command } from "commander";
-import { writeScheduleJson } from "../../export/schedule-json-write.js";
+import { writeScheduleJson } from "../../io/schedule-json-write.js";
 import { findMachine } from "../../machines/presets.js";
-import { readMatrixFile } from "../../patterns/files/matrix-read.js";
+import { readMatrixFile } from "../../io/matrix-read.js";
 import { PLANNERS, findPlanner, resolvePlanOptions } from "../../planner/registry.js";
 import type { CliContext } from "../context.js";
 import { collect, ELEMENT_BYTES_HELP, intOption, keyValues, matrixReadOptions } from "../io.js";

@@ -1,6 +1,6 @@
 /** commplan show: the step x sender grid of one stage, as in 004 figure 10 (X for stalls), as text or SVG. */
 import type { Command } from "commander";
-import { readScheduleJson } from "../../export/schedule-json-read.js";
+import { readScheduleJson } from "../../io/schedule-json-read.js";
 import { nodeArrayRow, stepGrid, stepGridSvg, stepGridText } from "../../export/step-grid.js";
 import { fail } from "../../model/errors.js";
 import type { CliContext } from "../context.js";

@@ -1,8 +1,8 @@
 /** commplan simulate: replay a schedule (or run a run-time protocol on a matrix) on the simulated machine; exit 1 when data mode finds a delivery failure. */
 import type { Command } from "commander";
 import cliProgress from "cli-progress";
-import { readScheduleJson } from "../../export/schedule-json-read.js";
-import { scheduleToJsonText } from "../../export/schedule-json-write.js";
+import { readScheduleJson } from "../../io/schedule-json-read.js";
+import { scheduleToJsonText } from "../../io/schedule-json-write.js";
 import { timelineToSvg } from "../../export/svg-gantt.js";
 import { timelineToChromeTrace } from "../../export/trace-chrome.js";
 import { scheduleCost } from "../../machines/cost-model.js";
@@ -14,7 +14,7 @@ import type { Timeline } from "../../machines/sim/timeline.js";
 import { TOPOLOGIES, type TopologyName } from "../../machines/sim/topology.js";
 import { fail } from "../../model/errors.js";
 import type { MachineModel } from "../../model/machine.js";
-import { readMatrixFile } from "../../patterns/files/matrix-read.js";
+import { readMatrixFile } from "../../io/matrix-read.js";
 import type { CliContext } from "../context.js";
 import { fmt, intOption, numberOption, table, writeTextTarget } from "../io.js";
 

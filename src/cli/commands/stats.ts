@@ -1,7 +1,7 @@
 /** commplan stats: the statistics of a matrix (000 sec 2, 004 sec 3). */
 import type { Command } from "commander";
 import { matrixStats, type MatrixStats } from "../../model/matrix-stats.js";
-import { readMatrixFile } from "../../patterns/files/matrix-read.js";
+import { readMatrixFile } from "../../io/matrix-read.js";
 import type { CliContext } from "../context.js";
 import { ELEMENT_BYTES_HELP, fmt, matrixReadOptions, table } from "../io.js";
 

@@ -1,7 +1,7 @@
 /** commplan te-table: the table of 001 sec 4 (rounds and time/h for random h-relations) beside our protocols. */
 import type { Command } from "commander";
 import { fail } from "../../model/errors.js";
-import { checkOffline, compareDirect, directCheckRows, NOISE_Z, offlineCheckRows, PAPER_H_OVER_N, PAPER_N, runTeTable, TE_TABLE_ALGORITHMS, teTableRows, teTableViolations } from "../../planner/total-exchange/index.js";
+import { checkOffline, compareDirect, directCheckRows, NOISE_Z, offlineCheckRows, PAPER_H_OVER_N, PAPER_N, runTeTable, TE_TABLE_ALGORITHMS, teTableRows, teTableViolations } from "../../experiments/index.js";
 import type { CliContext } from "../context.js";
 import { intOption, table } from "../io.js";
 

@@ -1,8 +1,8 @@
 /** commplan verify: check a schedule against its matrix and print the report (exit 1 when a check fails). */
 import type { Command } from "commander";
 import { fail } from "../../model/errors.js";
-import { readScheduleJson } from "../../export/schedule-json-read.js";
-import { readMatrixFile } from "../../patterns/files/matrix-read.js";
+import { readScheduleJson } from "../../io/schedule-json-read.js";
+import { readMatrixFile } from "../../io/matrix-read.js";
 import { verifySchedule, type Report } from "../../verifier/index.js";
 import type { CliContext } from "../context.js";
 import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions, table } from "../io.js";

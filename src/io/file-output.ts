@@ -6,8 +6,8 @@ import type { Stats } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { basename, dirname, join, resolve } from "node:path";
 import type { Writable } from "node:stream";
-import { fail, isCommplanError } from "./errors.js";
-import type { CommplanError } from "./errors.js";
+import { fail, isCommplanError } from "../model/errors.js";
+import type { CommplanError } from "../model/errors.js";
 
 /** Bytes the file stream buffers before it asks the writer to wait. */
 const HIGH_WATER = 4 << 20;

@@ -2,11 +2,11 @@
 import { createReadStream } from "node:fs";
 import { fail } from "../model/errors.js";
 import type { CommplanError } from "../model/errors.js";
-import { fsError } from "../model/file-output.js";
+import { fsError } from "./file-output.js";
 import { growF64, growU32 } from "../model/growable.js";
-import { FORMAT_NAMES, validateWithSchema } from "../model/json-schema.js";
-import { decodeJsonString, JsonSyntaxError, JsonTokenizer } from "../model/json-tokenizer.js";
-import type { JsonTokenHandler } from "../model/json-tokenizer.js";
+import { FORMAT_NAMES, validateWithSchema } from "./json-schema.js";
+import { decodeJsonString, JsonSyntaxError, JsonTokenizer } from "./json-tokenizer.js";
+import type { JsonTokenHandler } from "./json-tokenizer.js";
 import type { ChunkTable, JsonValue, Rearrange, Schedule, StageInfo } from "../model/schedule.js";
 import { quoted } from "../model/quoted.js";
 

@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { isCommplanError, type CommplanError } from "../../src/model/errors.js";
 import { ScheduleBuilder, REARRANGE_KINDS, type Rearrange, type Schedule, type ScheduleHeader } from "../../src/model/schedule.js";
-import { parseScheduleJsonText, readScheduleJson, scheduleToJsonText, writeScheduleJson } from "../../src/export/index.js";
+import { parseScheduleJsonText, readScheduleJson, scheduleToJsonText, writeScheduleJson } from "../../src/io/index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "commplan-schedule-json-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

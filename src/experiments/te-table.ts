@@ -1,10 +1,10 @@
 /** The total-exchange table of 001 sec 4 recomputed: mean rounds and time/h of our protocols over seeded random h-relations. */
-import { fail } from "../../model/errors.js";
-import { generatePattern } from "../../patterns/registry.js";
+import { fail } from "../model/errors.js";
+import { generatePattern } from "../patterns/registry.js";
 import { maxPairLoadModel } from "./max-load-model.js";
-import { teRounds } from "./protocols.js";
+import { teRounds } from "../planner/total-exchange/protocols.js";
 import { paperRow, timePerH, type PaperTeField, type PaperTeRow } from "./paper-table.js";
-import { relayLowerBound } from "./round-engine.js";
+import { relayLowerBound } from "../planner/total-exchange/round-engine.js";
 
 /** Protocols the table reports by default. */
 export const TE_TABLE_ALGORITHMS: readonly string[] = ["te-direct", "te-balanced", "te-offline"];

@@ -1,12 +1,12 @@
 /** Matrix JSON reader: streams a commplan.matrix/v1 document into dense storage with the shared JsonTokenizer, checking syntax, schema and meaning. */
-import { fail } from "../../model/errors.js";
-import type { CommplanError } from "../../model/errors.js";
-import { growF64, growU32 } from "../../model/growable.js";
-import { FORMAT_NAMES, validateWithSchema } from "../../model/json-schema.js";
-import { decodeJsonString, JsonSyntaxError, JsonTokenizer } from "../../model/json-tokenizer.js";
-import type { JsonTokenHandler } from "../../model/json-tokenizer.js";
-import { checkP, MAX_P } from "../../model/matrix.js";
-import { quoted } from "../../model/quoted.js";
+import { fail } from "../model/errors.js";
+import type { CommplanError } from "../model/errors.js";
+import { growF64, growU32 } from "../model/growable.js";
+import { FORMAT_NAMES, validateWithSchema } from "./json-schema.js";
+import { decodeJsonString, JsonSyntaxError, JsonTokenizer } from "./json-tokenizer.js";
+import type { JsonTokenHandler } from "./json-tokenizer.js";
+import { checkP, MAX_P } from "../model/matrix.js";
+import { quoted } from "../model/quoted.js";
 
 const MODULE = "matrix";
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { main } from "../../../src/cli/main.js";
-import type { CliIo } from "../../../src/cli/io.js";
+import { main } from "../../src/cli/main.js";
+import type { CliIo } from "../../src/cli/io.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { TE_DOCS_END, TE_DOCS_START, totalExchangeMarkdown } from "../../../bench/total-exchange.js";
-import { checkOffline, compareDirect, meanSd, PAPER_TE_TABLE, paperRow, paperText, runTeTable, teTableViolations, type TeTableCell, type TeTableResult } from "../../../src/planner/total-exchange/index.js";
+import { TE_DOCS_END, TE_DOCS_START, totalExchangeMarkdown } from "../../bench/total-exchange.js";
+import { checkOffline, compareDirect, meanSd, PAPER_TE_TABLE, paperRow, paperText, runTeTable, teTableViolations, type TeTableCell, type TeTableResult } from "../../src/experiments/index.js";
 
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   return runWith(false, ...argv);
@@ -111,7 +111,7 @@ describe("runTeTable statistics and checks", () => {
 
 describe("docs/algorithms/total-exchange.md", () => {
   it("its results block is bench/results/total-exchange.md (written by the bench, so the two cannot drift)", () => {
-    const root = join(import.meta.dirname, "..", "..", "..");
+    const root = join(import.meta.dirname, "..", "..");
     const doc = readFileSync(join(root, "docs", "algorithms", "total-exchange.md"), "utf8");
     const a = doc.indexOf(TE_DOCS_START), b = doc.indexOf(TE_DOCS_END);
     expect(a).toBeGreaterThan(0);

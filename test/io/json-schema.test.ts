@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { isCommplanError, type CommplanError } from "../../src/model/errors.js";
-import { loadSchema, validateWithSchema } from "../../src/model/json-schema.js";
+import { loadSchema, validateWithSchema } from "../../src/io/json-schema.js";
 
 function errorOf(f: () => unknown): CommplanError {
   try {

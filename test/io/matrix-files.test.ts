@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { isCommplanError, type CommplanError } from "../../../src/model/errors.js";
-import { validateWithSchema } from "../../../src/model/json-schema.js";
-import { matrixFromEntries, matrixFromRows, type CommMatrix } from "../../../src/model/matrix.js";
-import { parseMatrixText, readMatrixFile, sniffMatrixFormat } from "../../../src/patterns/files/matrix-read.js";
-import { matrixToCsvText, matrixToJsonText, matrixToMtxText, writeMatrixFile } from "../../../src/patterns/files/matrix-write.js";
-import { matrixArb } from "../../helpers/arbitraries.js";
+import { isCommplanError, type CommplanError } from "../../src/model/errors.js";
+import { validateWithSchema } from "../../src/io/json-schema.js";
+import { matrixFromEntries, matrixFromRows, type CommMatrix } from "../../src/model/matrix.js";
+import { parseMatrixText, readMatrixFile, sniffMatrixFormat } from "../../src/io/matrix-read.js";
+import { matrixToCsvText, matrixToJsonText, matrixToMtxText, writeMatrixFile } from "../../src/io/matrix-write.js";
+import { matrixArb } from "../helpers/arbitraries.js";
 
 const dir = mkdtempSync(join(tmpdir(), "commplan-matrix-files-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,9 +1,9 @@
 /** Matrix text readers: CSV (a P x P grid) and Matrix Market coordinate files, streamed line by line. */
-import { fail } from "../../model/errors.js";
-import type { CommplanError, ErrorCode } from "../../model/errors.js";
-import { MAX_P } from "../../model/matrix.js";
+import { fail } from "../model/errors.js";
+import type { CommplanError, ErrorCode } from "../model/errors.js";
+import { MAX_P } from "../model/matrix.js";
 import type { MatrixChunkReader, MatrixReadResult } from "./matrix-json-read.js";
-import { quoted } from "../../model/quoted.js";
+import { quoted } from "../model/quoted.js";
 
 const MODULE = "matrix";
 /** The longest line accepted (a CSV row of 16384 entries of 16 digits is about 280 KiB). */

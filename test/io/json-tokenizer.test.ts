@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeJsonString, findJsonSyntaxError, JsonSyntaxError, JsonTokenizer, type JsonTokenHandler } from "../../src/model/json-tokenizer.js";
+import { decodeJsonString, findJsonSyntaxError, JsonSyntaxError, JsonTokenizer, type JsonTokenHandler } from "../../src/io/json-tokenizer.js";
 
 /** Builds plain values from tokens, to compare with JSON.parse. */
 class ValueBuilder implements JsonTokenHandler {

@@ -1,8 +1,8 @@
 /** Schedule JSON writer: a Schedule as a commplan.schedule/v1 document, streamed in ~1 MiB pieces and renamed into place. */
 import { fail } from "../model/errors.js";
 import type { CommplanError } from "../model/errors.js";
-import { writePieces } from "../model/file-output.js";
-import { FORMAT_NAMES } from "../model/json-schema.js";
+import { writePieces } from "./file-output.js";
+import { FORMAT_NAMES } from "./json-schema.js";
 import type { JsonValue, Schedule } from "../model/schedule.js";
 
 const MODULE = "schedule";

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { isCommplanError } from "../../src/model/errors.js";
-import { validateWithSchema } from "../../src/model/json-schema.js";
-import { parseScheduleJsonText, readScheduleJson } from "../../src/export/index.js";
+import { validateWithSchema } from "../../src/io/json-schema.js";
+import { parseScheduleJsonText, readScheduleJson } from "../../src/io/index.js";
 
 // The streaming reader checks the header with ajv and the bulk (steps, transfers, chunks, stalls)
 // by hand. This corpus pins that the two together accept exactly what ajv accepts on the whole

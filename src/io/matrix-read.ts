@@ -1,13 +1,13 @@
 /** Matrix files: reads a CommMatrix from JSON (commplan.matrix/v1), CSV or Matrix Market coordinate text, streamed in chunks. */
 import { closeSync, openSync, readSync } from "node:fs";
 import { extname } from "node:path";
-import { fail, isCommplanError } from "../../model/errors.js";
-import { fsError } from "../../model/file-output.js";
-import { DEFAULT_ELEMENT_BYTES, matrixFromData } from "../../model/matrix.js";
-import type { CommMatrix } from "../../model/matrix.js";
+import { fail, isCommplanError } from "../model/errors.js";
+import { fsError } from "./file-output.js";
+import { DEFAULT_ELEMENT_BYTES, matrixFromData } from "../model/matrix.js";
+import type { CommMatrix } from "../model/matrix.js";
 import { MatrixJsonReader, type MatrixChunkReader } from "./matrix-json-read.js";
 import { CsvReader, MtxReader } from "./matrix-text-read.js";
-import { quoted } from "../../model/quoted.js";
+import { quoted } from "../model/quoted.js";
 
 const MODULE = "matrix";
 /** Bytes per read (default). */

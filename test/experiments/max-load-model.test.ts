@@ -1,7 +1,8 @@
 /** The max pair load model (independent Binomial(h, 1/N) pairs) against sampled random h-relations. */
 import { describe, expect, it } from "vitest";
-import { generatePattern } from "../../../src/patterns/index.js";
-import { maxPairLoadModel, meanSd, relationLoad } from "../../../src/planner/total-exchange/index.js";
+import { generatePattern } from "../../src/patterns/index.js";
+import { maxPairLoadModel, meanSd } from "../../src/experiments/index.js";
+import { relationLoad } from "../../src/planner/total-exchange/index.js";
 
 describe("maxPairLoadModel", () => {
   it.each([[16, 4, 400], [32, 8, 300]] as const)("N = %i, h = %iN: the mean max pair load of %i sampled relations is within 3 SE of the model; the sds agree to 15 percent", (n, k, samples) => {

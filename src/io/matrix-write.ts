@@ -1,10 +1,10 @@
 /** Matrix files: writes a CommMatrix as commplan.matrix/v1 JSON (dense or sparse), CSV or Matrix Market, streamed in pieces. */
-import { fail } from "../../model/errors.js";
-import { writePieces } from "../../model/file-output.js";
-import { FORMAT_NAMES } from "../../model/json-schema.js";
-import type { CommMatrix } from "../../model/matrix.js";
+import { fail } from "../model/errors.js";
+import { writePieces } from "./file-output.js";
+import { FORMAT_NAMES } from "./json-schema.js";
+import type { CommMatrix } from "../model/matrix.js";
 import type { MatrixFileFormat } from "./matrix-read.js";
-import { quoted } from "../../model/quoted.js";
+import { quoted } from "../model/quoted.js";
 
 /** Target size of the pieces handed to the stream (characters). */
 const PIECE = 1 << 20;

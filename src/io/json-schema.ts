@@ -2,8 +2,8 @@
 import { readFileSync } from "node:fs";
 import Ajv2020Module from "ajv/dist/2020.js";
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
-import { fail } from "./errors.js";
-import { oneLine, quoted } from "./quoted.js";
+import { fail } from "../model/errors.js";
+import { oneLine, quoted } from "../model/quoted.js";
 
 /**
  * The documents commplan can validate; "schedule-header" is a schedule whose steps are not looked

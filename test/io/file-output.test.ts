@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { isCommplanError } from "../../src/model/errors.js";
-import { writePieces } from "../../src/model/file-output.js";
+import { writePieces } from "../../src/io/file-output.js";
 
 const dir = mkdtempSync(join(tmpdir(), "commplan-file-output-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -82,7 +82,7 @@ describe("writePieces: where the bytes go", () => {
 });
 
 describe("writePieces: no temporary file left behind", () => {
-  const lib = pathToFileURL(join(import.meta.dirname, "..", "..", "dist", "model", "file-output.js")).href;
+  const lib = pathToFileURL(join(import.meta.dirname, "..", "..", "dist", "io", "file-output.js")).href;
   const script = join(dir, "interrupted.mjs");
   // writes 1 MiB, then raises the signal (or exits), then would write 16 MiB more
   writeFileSync(
