@@ -1,0 +1,61 @@
+// ESLint (flat config): typescript-eslint's recommended rules, the import rules of the layout
+// (docs/architecture.md), no import cycles, and no function over 120 lines.
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+import { importX } from "eslint-plugin-import-x";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
+
+const FOLDERS = ["model", "io", "patterns", "planner", "lower", "verifier", "machines", "export", "experiments", "cli"];
+
+/** A no-restricted-imports rule that lets files of `folder` import only `allowed` folders of src (and their own). */
+function onlyImports(folder, allowed, why) {
+  const banned = FOLDERS.filter((f) => f !== folder && !allowed.includes(f));
+  return {
+    files: [`src/${folder}/**/*.ts`],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: banned.map((f) => `**/${f}/**`), message: `src/${folder} may import only ${[folder, ...allowed].join(", ")}: ${why}` },
+            ...(folder === "io" || folder === "cli"
+              ? []
+              : [{ group: ["node:fs", "node:fs/*", "fs", "fs/*", "ajv", "ajv/*"], message: "files are read and written in src/io only" }]),
+          ],
+        },
+      ],
+    },
+  };
+}
+
+export default tseslint.config(
+  { ignores: ["dist/**", "node_modules/**", "bench/results/**", "coverage/**"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  importX.flatConfigs.typescript,
+  {
+    settings: { "import-x/resolver-next": [createTypeScriptImportResolver({ project: "tsconfig.json" })] },
+    rules: {
+      "max-lines-per-function": ["error", { max: 120, skipBlankLines: false, skipComments: false, IIFEs: true }],
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+      "@typescript-eslint/no-non-null-assertion": "off",
+    },
+  },
+  {
+    files: ["**/*.js"],
+    languageOptions: { globals: { process: "readonly", console: "readonly" } },
+  },
+  {
+    files: ["src/**/*.ts"],
+    rules: { "import-x/no-cycle": ["error", { ignoreExternal: true }] },
+  },
+  onlyImports("model", [], "the model is the shared vocabulary and imports nothing else from src"),
+  onlyImports("io", ["model"], "file formats depend on the vocabulary only"),
+  onlyImports("patterns", ["model"], "generators depend on the vocabulary only"),
+  onlyImports("planner", ["model"], "planners depend on the vocabulary only"),
+  onlyImports("lower", ["model"], "the lowering depends on the vocabulary only"),
+  onlyImports("verifier", ["model"], "the verifier never imports the code it checks (planner, lowering)"),
+  onlyImports("machines", ["model"], "the machine model depends on the vocabulary only"),
+  onlyImports("export", ["model", "lower"], "exports turn schedules and programs into other forms"),
+  onlyImports("experiments", ["model", "patterns", "planner"], "reproductions of the papers' experiments"),
+);
