@@ -4,7 +4,7 @@ import type { Schedule } from "../model/schedule.js";
 import { PredecessorSet } from "./predecessor-set.js";
 import { check, type Check } from "./report.js";
 
-const SOURCE = "DESIGN.md, element semantics";
+const SOURCE = "docs/verifier.md, delivery and causality";
 
 /** What checkDelivery returns: the two checks and the work it did. */
 export interface DeliveryResult {

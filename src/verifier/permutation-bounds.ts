@@ -87,7 +87,7 @@ const close = (a: number, b: number): boolean => Math.abs(a - b) <= 1e-9 * Math.
  * the header's `sumOfMaxima` and `lowerBound` are compared with those recomputed values, never used.
  */
 export function coloringBounds(m: CommMatrix, s: Schedule, _stats: MatrixStats, _ctx: ClaimContext): Check[] {
-  const src = "issue 4: sum over phases of the largest message; threshold-degree bound (docs/algorithms/coloring.md)";
+  const src = "sum over phases of the largest message; threshold-degree bound (docs/algorithms/coloring.md)";
   const sum = sumOfStepMaxima(s), lb = wholeMessageSumLowerBound(m);
   const out = [atLeast("sum-of-step-maxima", "sum over steps of the longest transfer >= the whole-message lower bound (both recomputed: schedule, matrix)", src, sum, lb, `sum of step maxima ${sum} < lower bound ${lb}`)];
   const hs = num(s.params["sumOfMaxima"]), hl = num(s.params["lowerBound"]);
@@ -112,7 +112,7 @@ const num = (v: unknown): number | null => (typeof v === "number" && Number.isFi
  * recomputed here. Outside that interval the 2x row is reported as not applicable, with the interval.
  */
 export function splitColoringBounds(_m: CommMatrix, s: Schedule, stats: MatrixStats, _ctx: ClaimContext): Check[] {
-  const src = "issue 4: split colouring (Konig on the chunk multigraph), Gonzalez-Sahni / Birkhoff-von Neumann";
+  const src = "split colouring (Konig on the chunk multigraph), Gonzalez-Sahni / Birkhoff-von Neumann (docs/algorithms/split-coloring.md)";
   const L = stats.t, h = stats.h;
   const sum = sumOfStepMaxima(s);
   const out: Check[] = [];

@@ -2,7 +2,7 @@
 import type { Schedule } from "../model/schedule.js";
 import { check, type Check } from "./report.js";
 
-const SOURCE = "DESIGN.md, the schedule IR";
+const SOURCE = "docs/formats.md, Schedule";
 const isCount = (v: number): boolean => v >= 1 && Number.isInteger(v) && v <= Number.MAX_SAFE_INTEGER;
 
 /** Checks the columns of a schedule against P; later checks run only when this holds. */
