@@ -47,7 +47,8 @@ describe("the examples of README.md and docs/ run as written", () => {
     expect(shBlocks.length).toBeGreaterThanOrEqual(3);
   });
 
-  it.runIf(existsSync(join(root, "dist/cli/main.js")))("every ```sh block (built CLI from dist/)", () => {
+  it("every ```sh block (built CLI from dist/: npm test builds it first)", () => {
+    expect(existsSync(join(root, "dist/cli/main.js")), "dist/ is not built: run npx tsc -p tsconfig.build.json (npm test does)").toBe(true);
     for (const b of shBlocks) {
       const dir = mkdtempSync(join(tmpdir(), "commplan-example-"));
       for (const line of b.lines) {
