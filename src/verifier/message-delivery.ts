@@ -1,6 +1,7 @@
 /** Delivery of a message-level plan (no payloads): decided where no relay is possible or every transfer goes origin -> destination, else unproven. */
 import type { CommMatrix } from "../model/matrix.js";
 import type { Schedule } from "../model/schedule.js";
+import { transfersBySource } from "./by-source.js";
 import { check, type Check, type Unproven } from "./report.js";
 
 const SOURCE = "DESIGN.md, element semantics (message level)";
@@ -59,15 +60,9 @@ export function checkMessageDelivery(m: CommMatrix, s: Schedule): MessageDeliver
 /** Compares, per origin, the network transfers to each destination with the matrix row (a scratch row of P, reused). */
 function pairSums(m: CommMatrix, s: Schedule): PairSums {
   const { p } = s;
-  const bySrc = new Uint32Array(p + 1);
-  const T = s.transferCount;
+  const { start: bySrc, order } = transfersBySource(s, false);
   let carried = 0, needed = 0, mismatches = 0;
   let witness: string | null = null;
-  for (let x = 0; x < T; x++) if (s.src[x] !== s.dst[x]) bySrc[s.src[x]! + 1]!++;
-  for (let u = 0; u < p; u++) bySrc[u + 1] = bySrc[u + 1]! + bySrc[u]!;
-  const order = new Uint32Array(bySrc[p]!);
-  const fillAt = bySrc.slice(0, p);
-  for (let x = 0; x < T; x++) if (s.src[x] !== s.dst[x]) order[fillAt[s.src[x]!]!++] = x;
   const got = new Float64Array(p);
   for (let u = 0; u < p; u++) {
     for (let k = bySrc[u]!; k < bySrc[u + 1]!; k++) {
