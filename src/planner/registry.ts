@@ -28,6 +28,8 @@ export interface PlanRequest {
   readonly seed?: number;
   readonly machine?: MachineModel | null;
   readonly params?: { readonly [k: string]: JsonValue };
+  /** Bytes the plan may allocate (PlanOptions.maxMemory). */
+  readonly maxMemory?: number;
 }
 
 /** Fills defaults (no payload, seed 1, no machine, no params), checks the seed and checks the params against the planner's declaration (its defaults filled). */
@@ -36,7 +38,8 @@ export function resolvePlanOptions(planner: Planner, req: PlanRequest = {}): Pla
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw fail("planner", "BAD_OPTION", `seed must be an integer in 0..4294967295, got ${seed}`, { field: "seed" });
   const givenParams = req.params ?? {};
   const params = resolveParams(planner.name, planner.params, givenParams);
-  return { payload: req.payload ?? false, seed, machine: req.machine ?? null, params, givenParams };
+  const opts: PlanOptions = { payload: req.payload ?? false, seed, machine: req.machine ?? null, params, givenParams };
+  return req.maxMemory === undefined ? opts : { ...opts, maxMemory: req.maxMemory };
 }
 
 /** Plans matrix m with the named algorithm. */

@@ -54,6 +54,8 @@ export interface PlanOptions {
   readonly params: PlanParams;
   /** The params exactly as the caller gave them (output keys included); planners whose header echoes the request copy these. */
   readonly givenParams: { readonly [k: string]: JsonValue };
+  /** Bytes the plan may allocate (planners that estimate their memory refuse past it); default half the machine's memory (plan-memory.ts). */
+  readonly maxMemory?: number;
 }
 
 /** A named planning algorithm. */

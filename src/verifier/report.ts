@@ -12,6 +12,17 @@ export interface Check {
   readonly witness: string | null;
 }
 
+/** A check that could not be made (not a failure): what it is, why not, and how to make it. */
+export interface Unproven {
+  readonly id: string;
+  readonly title: string;
+  /** Short: where the check stops (e.g. "at message level"). */
+  readonly reason: string;
+  /** What made it undecidable, with a witness. */
+  readonly detail: string;
+  readonly howToProve: string;
+}
+
 /** The verifier's report on one schedule. */
 export interface Report {
   readonly format: "commplan.report/v1";
@@ -22,6 +33,8 @@ export interface Report {
   readonly checks: readonly Check[];
   /** Peak elements held by each node at a step boundary (the `peak-buffer` check measures their maximum); absent when the schedule is not well formed. */
   readonly peakBufferPerNode?: readonly number[];
+  /** Checks that could not be made (e.g. delivery of a message-level plan that relays); absent when every check was made. `ok` ignores them. */
+  readonly unproven?: readonly Unproven[];
 }
 
 /** Builds a check row. */

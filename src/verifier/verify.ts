@@ -9,8 +9,9 @@ import { checkContention } from "./contention.js";
 import { checkDelivery } from "./delivery.js";
 import { checkDirect, checkPairwise, checkShiftSteps } from "./structure.js";
 import { checkFlow } from "./flow.js";
+import { checkMessageDelivery } from "./message-delivery.js";
 import { checkFourStage } from "./four-stage-bounds.js";
-import { atLeast, atMost, check, makeReport, type Check, type Report } from "./report.js";
+import { atLeast, atMost, check, makeReport, type Check, type Report, type Unproven } from "./report.js";
 import { stageMetrics } from "./stage-metrics.js";
 import { checkTimedContention } from "./timed-overlap.js";
 import { checkWellFormed } from "./well-formed.js";
@@ -39,9 +40,14 @@ export function verifySchedule(m: CommMatrix, s: Schedule, opts: VerifyOptions =
 
   const stats = matrixStats(m);
   const claims: AlgorithmClaims | undefined = CLAIMS[s.algorithm];
+  const unproven: Unproven[] = [];
   if (s.chunks) {
     const { delivery, causality } = checkDelivery(m, s);
     checks.push(delivery, causality);
+  } else {
+    const md = checkMessageDelivery(m, s);
+    if (md.check) checks.push(md.check);
+    else unproven.push(md.unproven);
   }
   const flow = checkFlow(m, s);
   checks.push(flow.conservation);
@@ -87,7 +93,8 @@ export function verifySchedule(m: CommMatrix, s: Schedule, opts: VerifyOptions =
   } else {
     checks.push(check("peak-buffer", "peak elements held by a node (measured)", "004 Theorem 1 (measured)", true, flow.peakBuffer, null, null));
   }
-  return makeReport(s.algorithm, s.p, checks, flow.peakPerNode);
+  const report = makeReport(s.algorithm, s.p, checks, flow.peakPerNode);
+  return unproven.length === 0 ? report : { ...report, unproven };
 }
 
 /** max over nodes of outgoing + incoming traffic (the diagonal counted once). */

@@ -2,6 +2,7 @@
 import type { CommMatrix } from "../../model/matrix.js";
 import { ScheduleBuilder, type Rearrange, type Schedule } from "../../model/schedule.js";
 import { planHeader } from "../plan-header.js";
+import { refuseOverBudget } from "../plan-memory.js";
 import { enumParam } from "../plan-params.js";
 import type { Planner, PlannerParam, PlanOptions } from "../types.js";
 import { cDistribute, rDistribute } from "./distribute.js";
@@ -96,6 +97,33 @@ export function emitStage(b: ScheduleBuilder, a: NodeArray, k: number, msgs: Sta
   else emitColumnStage(b, a, msgs, rule);
 }
 
+/**
+ * Refuses, before anything is allocated, a plan whose memory would pass the budget
+ * (plan-memory.ts). Message level: two P x P holdings matrices live at once (a stage's input and
+ * output). Payload level: the pieces, at most min(elements, nonzeros x C) after stage I and
+ * min(elements, that x R) after stage II (III and IV do not split), about 100 bytes each per stage
+ * (piece table, routing keys, chunk columns while they grow). Both: per-node message tables and at
+ * most 4 P (C + 1) transfers (32 bytes each while the columns grow). O(P^2) time, O(1) memory.
+ */
+export function checkFourStageMemory(m: CommMatrix, opts: PlanOptions, a: NodeArray): void {
+  const { p, data } = m;
+  let nonzeros = 0, elements = 0;
+  for (let i = 0; i < p; i++) {
+    for (let j = 0; j < p; j++) {
+      if (i === j || data[i * p + j] === 0) continue;
+      nonzeros++;
+      elements += data[i * p + j]!;
+    }
+  }
+  const transfers = 4 * p * (a.cols + 1);
+  const tables = 2 * 24 * p * Math.max(a.cols, a.rows);
+  const afterI = Math.min(elements, nonzeros * a.cols), afterII = Math.min(elements, afterI * a.rows);
+  const pieces = opts.payload ? nonzeros + afterI + 3 * afterII : 0;
+  const work = opts.payload ? 100 * pieces : 2 * 8 * p * p;
+  const what = opts.payload ? `about ${pieces} pieces over the four stages` : `two ${p} x ${p} holdings matrices`;
+  refuseOverBudget("four-stage", work + tables + 32 * transfers, `${what}, up to ${transfers} transfers`, opts);
+}
+
 /** The parameters of four-stage: only `stalls`. */
 const FOUR_STAGE_PARAMS: readonly PlannerParam[] = [
   { name: "stalls", description: "the priority-stall step: figure (as 004 figure 10 shows; contention-free) or printed (the text's formula, one step later; not contention-free)", type: "enum", values: STALL_RULES, default: "figure" },
@@ -105,6 +133,7 @@ function plan(m: CommMatrix, opts: PlanOptions): Schedule {
   const stallRule = enumParam(opts.params, "stalls", STALL_RULES);
   const { p } = m;
   const a = nodeArray(p);
+  checkFourStageMemory(m, opts, a);
   const rules = fourStageRules(a);
   const b = new ScheduleBuilder(planHeader(m, "four-stage", opts), opts.payload, 4 * p * (a.cols + 1));
   // diagonal elements stay where they are; everything else goes through the four stages
