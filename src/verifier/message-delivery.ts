@@ -4,7 +4,7 @@ import type { Schedule } from "../model/schedule.js";
 import { transfersBySource } from "./by-source.js";
 import { check, type Check, type Unproven } from "./report.js";
 
-const SOURCE = "DESIGN.md, element semantics (message level)";
+const SOURCE = "docs/verifier.md, message-level delivery";
 const TITLE = "every element reaches its destination exactly once (message level: per ordered pair, transfers i -> j carry M[i][j])";
 
 /** What checkMessageDelivery decides: a `delivery` row, or why it could not be decided. */
