@@ -35,7 +35,7 @@ export function registerLists(program: Command, ctx: CliContext): void {
     .description("list the planning algorithms with their sources and their parameters (--param name=value of 'commplan plan')")
     .option("--json", "machine-readable output")
     .action((o: { json?: boolean }) => {
-      if (o.json) return ctx.io.out(JSON.stringify(PLANNERS.map(({ plan: _p, ...rest }) => rest), null, 2) + "\n");
+      if (o.json) return ctx.io.out(JSON.stringify(PLANNERS.map(({ plan: _p, specs: _s, ...rest }) => rest), null, 2) + "\n");
       ctx.io.out(PLANNERS.map(algorithmEntry).join(""));
     });
   program
