@@ -85,8 +85,10 @@ export function number(o: NumberOpts & { readonly values?: readonly string[]; re
   return spec("number", o);
 }
 
-/** A parameter that is one of `values`. */
-export function choice<const V extends string>(values: readonly V[], o: { readonly description: string; readonly default: NoInfer<V> }): InputSpec<V, true> {
+/** A parameter that is one of `values`, with a default or a `derived` rule. */
+export function choice<const V extends string>(values: readonly V[], o: { readonly description: string; readonly default: NoInfer<V> }): InputSpec<V, true>;
+export function choice<const V extends string>(values: readonly V[], o: { readonly description: string; readonly derived: string }): InputSpec<V, false>;
+export function choice(values: readonly string[], o: { readonly description: string; readonly default?: string; readonly derived?: string }): InputSpec {
   return spec("enum", { ...o, values });
 }
 
