@@ -1,7 +1,7 @@
 /** commplan algorithms | machines | patterns: what is available, with sources. */
 import type { Command } from "commander";
 import { MACHINES } from "../../machines/presets.js";
-import { PATTERNS } from "../../patterns/index.js";
+import { PATTERNS, patternOptionList, type PatternDef } from "../../patterns/index.js";
 import { inputParams } from "../../planner/plan-params.js";
 import { PLANNERS } from "../../planner/registry.js";
 import type { InputParam, Planner } from "../../planner/types.js";
@@ -28,6 +28,12 @@ function algorithmEntry(p: Planner): string {
   return text;
 }
 
+/** A pattern's entry in `commplan patterns --json`: its fields, options as a list of { name, description, default, min, max, integer }. */
+function patternJson(p: PatternDef): object {
+  const options = patternOptionList(p).map((x) => ({ name: x.name, description: x.description, default: x.default, min: x.min, ...(x.max !== undefined ? { max: x.max } : {}), integer: x.type === "integer" }));
+  return { name: p.name, title: p.title, source: p.source, options, ...(p.fixedP !== undefined ? { fixedP: p.fixedP } : {}) };
+}
+
 /** Registers the three listing commands. */
 export function registerLists(program: Command, ctx: CliContext): void {
   program
@@ -35,7 +41,7 @@ export function registerLists(program: Command, ctx: CliContext): void {
     .description("list the planning algorithms with their sources and their parameters (--param name=value of 'commplan plan')")
     .option("--json", "machine-readable output")
     .action((o: { json?: boolean }) => {
-      if (o.json) return ctx.io.out(JSON.stringify(PLANNERS.map(({ plan: _p, ...rest }) => rest), null, 2) + "\n");
+      if (o.json) return ctx.io.out(JSON.stringify(PLANNERS.map(({ plan: _p, specs: _s, ...rest }) => rest), null, 2) + "\n");
       ctx.io.out(PLANNERS.map(algorithmEntry).join(""));
     });
   program
@@ -51,11 +57,11 @@ export function registerLists(program: Command, ctx: CliContext): void {
     .description("list the matrix patterns of 'commplan gen' with their options and sources")
     .option("--json", "machine-readable output")
     .action((o: { json?: boolean }) => {
-      if (o.json) return ctx.io.out(JSON.stringify(PATTERNS.map(({ generate: _g, ...rest }) => rest), null, 2) + "\n");
+      if (o.json) return ctx.io.out(JSON.stringify(PATTERNS.map(patternJson), null, 2) + "\n");
       let text = "";
       for (const p of PATTERNS) {
         text += `${p.name}${p.fixedP !== undefined ? ` (P = ${p.fixedP})` : ""}: ${p.title} [${p.source}]\n`;
-        for (const x of p.options) text += `    --${x.name} (default ${x.default}${x.integer ? ", integer" : ""}, >= ${x.min}${x.max !== undefined ? `, <= ${x.max}` : ""}): ${x.description}\n`;
+        for (const x of patternOptionList(p)) text += `    --${x.name} (default ${x.default}${x.type === "integer" ? ", integer" : ""}, >= ${x.min}${x.max !== undefined ? `, <= ${x.max}` : ""}): ${x.description}\n`;
       }
       ctx.io.out(text);
     });

@@ -1,5 +1,6 @@
 /** commplan plan: plan a matrix with a named algorithm and write the schedule JSON. */
 import type { Command } from "commander";
+import { MAX_SEED } from "../../model/param-spec.js";
 import { writeScheduleJson } from "../../io/schedule-json-write.js";
 import { findMachine } from "../../machines/presets.js";
 import { readMatrixFile } from "../../io/matrix-read.js";
@@ -23,7 +24,7 @@ export function registerPlan(program: Command, ctx: CliContext): void {
     .action(async (file: string, o: { algorithm: string; machine?: string; payload?: boolean; seed: string; param: string[]; output: string; elementBytes?: string }) => {
       const planner = findPlanner(o.algorithm);
       const machine = o.machine === undefined ? null : findMachine(o.machine);
-      const opts = resolvePlanOptions(planner, { payload: Boolean(o.payload), seed: intOption("seed", o.seed, 0, 0xffffffff), machine, params: keyValues("param", o.param) });
+      const opts = resolvePlanOptions(planner, { payload: Boolean(o.payload), seed: intOption("seed", o.seed, 0, MAX_SEED), machine, params: keyValues("param", o.param) });
       const m = readMatrixFile(file, matrixReadOptions(o));
       const s = planner.plan(m, opts);
       await writeScheduleJson(s, o.output);

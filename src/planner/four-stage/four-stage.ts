@@ -3,8 +3,9 @@ import type { CommMatrix } from "../../model/matrix.js";
 import { ScheduleBuilder, type Rearrange, type Schedule } from "../../model/schedule.js";
 import { planHeader } from "../plan-header.js";
 import { refuseOverBudget } from "../plan-memory.js";
-import { enumParam } from "../plan-params.js";
-import type { Planner, PlannerParam, PlanOptions } from "../types.js";
+import { choice, type Resolved } from "../../model/param-spec.js";
+import { definePlanner } from "../plan-params.js";
+import type { Planner, PlanOptions } from "../types.js";
 import { cDistribute, rDistribute } from "./distribute.js";
 import { routeCDistribute, routeRDistribute } from "./distribute-stage.js";
 import { columnSize, nodeArray, rowTarget, type NodeArray } from "./node-array.js";
@@ -125,12 +126,12 @@ export function checkFourStageMemory(m: CommMatrix, opts: PlanOptions, a: NodeAr
 }
 
 /** The parameters of four-stage: only `stalls`. */
-const FOUR_STAGE_PARAMS: readonly PlannerParam[] = [
-  { name: "stalls", description: "the priority-stall step: figure (as 004 figure 10 shows; contention-free) or printed (the text's formula, one step later; not contention-free)", type: "enum", values: STALL_RULES, default: "figure" },
-];
+const FOUR_STAGE_PARAMS = {
+  stalls: choice(STALL_RULES, { description: "the priority-stall step: figure (as 004 figure 10 shows; contention-free) or printed (the text's formula, one step later; not contention-free)", default: "figure" }),
+};
 
-function plan(m: CommMatrix, opts: PlanOptions): Schedule {
-  const stallRule = enumParam(opts.params, "stalls", STALL_RULES);
+function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof FOUR_STAGE_PARAMS>>): Schedule {
+  const stallRule = opts.params.stalls;
   const { p } = m;
   const a = nodeArray(p);
   checkFourStageMemory(m, opts, a);
@@ -159,10 +160,9 @@ function plan(m: CommMatrix, opts: PlanOptions): Schedule {
 }
 
 /** The four-stage planner (A4). */
-export const fourStage: Planner = {
+export const fourStage: Planner = definePlanner({
   name: "four-stage",
   title: "A4: four stages over an R x C node array, any P (pseudo-nodes, priority stalls, load balancing)",
   source: "004 sec 3.2, figs 5-12",
   params: FOUR_STAGE_PARAMS,
-  plan,
-};
+}, plan);

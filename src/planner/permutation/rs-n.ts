@@ -3,6 +3,7 @@ import type { CommMatrix } from "../../model/matrix.js";
 import { createRng, shuffleInPlace } from "../../model/rng.js";
 import { ScheduleBuilder, type Schedule } from "../../model/schedule.js";
 import { planHeader } from "../plan-header.js";
+import { definePlanner } from "../plan-params.js";
 import type { Planner, PlanOptions } from "../types.js";
 import { offDiagonalMessages } from "./messages.js";
 
@@ -72,10 +73,9 @@ function plan(m: CommMatrix, opts: PlanOptions): Schedule {
 }
 
 /** RS_N (003 fig. 4): seeded random greedy partial permutations, messages sent whole. */
-export const rsN: Planner = {
+export const rsN: Planner = definePlanner({
   name: NAME,
   title: "RS_N: random partial permutations (rows in random order pick a free column), whole messages",
   source: "003 sec 3.3 fig. 4",
-  params: [],
-  plan,
-};
+  params: {},
+}, plan);

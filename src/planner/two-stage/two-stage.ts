@@ -5,6 +5,8 @@ import { createRng, shuffleInPlace } from "../../model/rng.js";
 import { ScheduleBuilder, type Schedule } from "../../model/schedule.js";
 import { planHeader } from "../plan-header.js";
 import { refuseOverBudget } from "../plan-memory.js";
+import type { Resolved } from "../../model/param-spec.js";
+import { definePlanner } from "../plan-params.js";
 import type { Planner, PlanOptions } from "../types.js";
 import { roundPartner, stageRounds, twoStageParams, TWO_STAGE_PARAMS, type StageSchedule } from "./rounds.js";
 import { partCount, partOffset, residualStart } from "./split.js";
@@ -192,7 +194,7 @@ function emitStage(b: ScheduleBuilder, m: CommMatrix, split: TwoStageSplit, sche
   }
 }
 
-function plan(m: CommMatrix, opts: PlanOptions): Schedule {
+function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof TWO_STAGE_PARAMS>>): Schedule {
   const params = twoStageParams(opts.params);
   const { p } = m;
   if (opts.payload) {
@@ -212,10 +214,9 @@ function plan(m: CommMatrix, opts: PlanOptions): Schedule {
 }
 
 /** The two-stage planner (000 sec 6; A2 of 004). */
-export const twoStage: Planner = {
+export const twoStage: Planner = definePlanner({
   name: "two-stage",
   title: "A2: every message split over all p intermediates (round-robin residuals), then forwarded",
   source: "000 sec 6, figs 6-8, 6.3; 004 sec 3.1.2",
   params: TWO_STAGE_PARAMS,
-  plan,
-};
+}, plan);

@@ -138,7 +138,7 @@ describe("commplan simulate", () => {
       [[f("s.json"), "--early-go-ahead"], /--early-go-ahead goes with --protocol/],
       [[f("s.json"), "--buffers", "1"], /nonblocking-mode option/],
       [[f("s.json"), "--send-waits", "data"], /nonblocking-mode option/],
-      [[f("s.json"), "--mode", "nonblocking", "--send-waits", "later"], /--send-waits must be one of/],
+      [[f("s.json"), "--mode", "nonblocking", "--send-waits", "later"], /option .--send-waits <rule>. argument .later. is invalid. Allowed choices are data, steps/],
       [[f("s.json"), "--matrix", f("m.json")], /--matrix goes with --data/],
       [[f("s.json"), "--barrier", "-1"], /--barrier must be a time >= 0/],
       [[f("s.json"), "--lockstep", "--topology", "ocpc", "--ports", "2"], /ocpc topology has one send and one receive port/],
