@@ -17,7 +17,7 @@ export function checkTeRounds(s: Schedule): Check[] {
   let pairWitness: string | null = null, stepWitness: string | null = null, mostSteps = 0, mostOnPair = 0;
   s.stages.forEach((st, k) => {
     if (st.stepCount > mostSteps) mostSteps = st.stepCount;
-    if (st.stepCount > Math.max(0, p - 1)) stepWitness ??= `round ${k} (${st.name}) has ${st.stepCount} steps`;
+    if (st.stepCount > Math.max(0, p - 1)) stepWitness ??= `round ${k + 1} (${st.name}) has ${st.stepCount} steps`;
     for (let x = s.stepStart[st.firstStep]!; x < s.stepStart[st.firstStep + st.stepCount]!; x++) {
       const a = s.src[x]!, b = s.dst[x]!;
       if (a === b) continue;
@@ -26,7 +26,7 @@ export function checkTeRounds(s: Schedule): Check[] {
       used[q] = k;
       onPair[q] = total;
       if (total > mostOnPair) mostOnPair = total;
-      if (total > 1) pairWitness ??= `round ${k} (${st.name}) carries ${total} elements ${a} -> ${b}`;
+      if (total > 1) pairWitness ??= `round ${k + 1} (${st.name}) carries ${total} elements ${a} -> ${b}`;
     }
   });
   return [
