@@ -173,7 +173,7 @@ function plan(m: CommMatrix, opts: PlanOptions): Schedule {
     if (n > MAX_TWO_STAGE_CHUNKS) throw fail("planner", "UNSUPPORTED", `two-stage: a payload plan would need about ${n} chunks (limit ${MAX_TWO_STAGE_CHUNKS}); plan at message level (without --payload)`, { field: "payload" });
   }
   const split = twoStageSplit(m, params.reshuffle, opts.seed);
-  const header = { ...planHeader(m, "two-stage", opts), params: { schedule: params.schedule, reshuffle: params.reshuffle } };
+  const header = { ...planHeader(m, "two-stage", opts, params.reshuffle), params: { schedule: params.schedule, reshuffle: params.reshuffle } };
   const b = new ScheduleBuilder(header, opts.payload, 2 * p * Math.max(1, p - 1));
   b.stage("1: sources to intermediates", "distribute");
   emitStage(b, m, split, params.schedule, 1);
