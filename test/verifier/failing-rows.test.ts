@@ -107,6 +107,17 @@ describe("FAIL rows of per-item checks print the failing item (text and --json)"
     expectConsistent(r);
   });
 
+  it("coloring-header-sums: a header whose sumOfMaxima is right and lowerBound wrong shows the lowerBound pair", () => {
+    const m = generatePattern("uniform", 6, { size: 5 }, 1);
+    const s = plan(m, "coloring");
+    const sum = s.params["sumOfMaxima"] as number, lb = s.params["lowerBound"] as number;
+    const r = verifySchedule(m, { ...s, params: { ...s.params, lowerBound: lb + 1 } });
+    expect(row(r, "coloring-header-sums")).toMatchObject({ holds: false, measured: lb + 1, bound: lb });
+    const r2 = verifySchedule(m, { ...s, params: { ...s.params, sumOfMaxima: sum - 1 } });
+    expect(row(r2, "coloring-header-sums")).toMatchObject({ holds: false, measured: sum - 1, bound: sum });
+    expect(row(verifySchedule(m, s), "coloring-header-sums")).toMatchObject({ holds: true, measured: sum, bound: sum });
+  });
+
   it("valid plans: every per-item row holds with measured <= bound", () => {
     const m = generatePattern("uniform", 7, { size: 7 }, 1);
     for (const a of ["two-stage", "four-stage", "shift", "linear-permutation"]) expectConsistent(verifySchedule(m, plan(m, a)));
