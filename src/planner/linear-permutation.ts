@@ -30,7 +30,7 @@ export function lpRounds(p: number): [number, number] {
 
 function plan(m: CommMatrix, opts: PlanOptions): ReturnType<Planner["plan"]> {
   const { p } = m;
-  const b = new ScheduleBuilder(planHeader(m, "linear-permutation", opts), opts.payload, countMessages(m));
+  const b = new ScheduleBuilder(planHeader(m, "linear-permutation", opts, false), opts.payload, countMessages(m));
   b.stage("exchange", "compose");
   const [first, last] = lpRounds(p);
   for (let r = first; r <= last; r++) {

@@ -7,7 +7,7 @@ import type { Planner, PlanOptions } from "./types.js";
 
 function plan(m: CommMatrix, opts: PlanOptions): ReturnType<Planner["plan"]> {
   const { p } = m;
-  const b = new ScheduleBuilder(planHeader(m, "shift", opts), opts.payload, countMessages(m));
+  const b = new ScheduleBuilder(planHeader(m, "shift", opts, false), opts.payload, countMessages(m));
   b.stage("shift", "compose");
   for (let k = 1; k < p; k++) {
     b.step();

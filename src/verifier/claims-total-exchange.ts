@@ -19,7 +19,7 @@ export function checkTeRounds(s: Schedule): Check[] {
   let pairWitness: string | null = null, stepWitness: string | null = null, mostSteps = 0, mostOnPair = 0;
   s.stages.forEach((st, k) => {
     if (st.stepCount > mostSteps) mostSteps = st.stepCount;
-    if (st.stepCount > Math.max(0, p - 1)) stepWitness ??= `round ${k} (${st.name}) has ${st.stepCount} steps`;
+    if (st.stepCount > Math.max(0, p - 1)) stepWitness ??= `round ${k + 1} (${st.name}) has ${st.stepCount} steps`;
     let ns = 0;
     for (let x = s.stepStart[st.firstStep]!; x < s.stepStart[st.firstStep + st.stepCount]!; x++) {
       const a = s.src[x]!;
@@ -34,7 +34,7 @@ export function checkTeRounds(s: Schedule): Check[] {
       for (let x = head[a]!; x !== -1; x = next[x]!) {
         const b = s.dst[x]!, total = onPair[b]!;
         if (total > mostOnPair) mostOnPair = total;
-        if (total > 1) pairWitness ??= `round ${k} (${st.name}) carries ${total} elements ${a} -> ${b}`;
+        if (total > 1) pairWitness ??= `round ${k + 1} (${st.name}) carries ${total} elements ${a} -> ${b}`;
       }
       for (let x = head[a]!; x !== -1; x = next[x]!) onPair[s.dst[x]!] = 0;
       head[a] = -1;

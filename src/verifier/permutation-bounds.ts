@@ -94,8 +94,10 @@ export function coloringBounds(m: CommMatrix, s: Schedule, _stats: MatrixStats, 
   if (hs === null && hl === null) {
     out.push(check("coloring-header-sums", "header sumOfMaxima / lowerBound (not applicable: the header carries neither)", src, true));
   } else {
-    const ok = hs !== null && hl !== null && close(hs, sum) && close(hl, lb);
-    out.push(check("coloring-header-sums", "header sumOfMaxima and lowerBound equal the recomputed sum of step maxima and lower bound", src, ok, hs, sum, `header sumOfMaxima ${hs ?? "missing"} (recomputed ${sum}), lowerBound ${hl ?? "missing"} (recomputed ${lb})`));
+    const sumOk = hs !== null && close(hs, sum), ok = sumOk && hl !== null && close(hl, lb);
+    // a failing row shows the pair that differs: sumOfMaxima's, else lowerBound's
+    const [shown, recomputed] = sumOk ? [hl, lb] : [hs, sum];
+    out.push(check("coloring-header-sums", "header sumOfMaxima and lowerBound equal the recomputed sum of step maxima and lower bound", src, ok, ok ? hs : shown, ok ? sum : recomputed, `header sumOfMaxima ${hs ?? "missing"} (recomputed ${sum}), lowerBound ${hl ?? "missing"} (recomputed ${lb})`));
   }
   return out;
 }

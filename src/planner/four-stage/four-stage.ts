@@ -136,7 +136,7 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof FOUR_STAGE_PARAMS
   const a = nodeArray(p);
   checkFourStageMemory(m, opts, a);
   const rules = fourStageRules(a);
-  const b = new ScheduleBuilder(planHeader(m, "four-stage", opts), opts.payload, 4 * p * (a.cols + 1));
+  const b = new ScheduleBuilder(planHeader(m, "four-stage", opts, false), opts.payload, 4 * p * (a.cols + 1));
   // diagonal elements stay where they are; everything else goes through the four stages
   let counts: Float64Array | null = null;
   let pieces: Pieces | null = null;

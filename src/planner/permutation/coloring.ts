@@ -45,7 +45,7 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof COLORING_PARAMS>>
   const phases = Array.from({ length: D }, (_, c) => c).sort((x, y) => max[y]! - max[x]! || x - y);
   let sumOfMaxima = 0;
   for (let c = 0; c < D; c++) sumOfMaxima += max[c]!;
-  const base = planHeader(m, NAME, opts);
+  const base = planHeader(m, NAME, opts, false);
   const header = { ...base, seed: null, params: { ...opts.givenParams, sumOfMaxima, lowerBound } };
   const b = new ScheduleBuilder(header, opts.payload, msgs.count);
   b.stage("phases", "compose");

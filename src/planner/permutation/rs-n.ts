@@ -35,7 +35,7 @@ function plan(m: CommMatrix, opts: PlanOptions): Schedule {
   }
   const taken = new Int32Array(p).fill(-1); // taken[j] = the iteration in which column j was picked
   const picked = new Uint32Array(p);
-  const b = new ScheduleBuilder(planHeader(m, NAME, opts), opts.payload, msgs.count);
+  const b = new ScheduleBuilder(planHeader(m, NAME, opts, true), opts.payload, msgs.count);
   b.stage("phases", "compose");
   for (let iter = 0; nRows > 0; iter++) {
     shuffleInPlace(rng, rows.subarray(0, nRows));

@@ -101,7 +101,7 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof RS_NH_PARAMS>>): 
     const ruleName = chosen.cutoff === "none" ? "none" : `${chosen.cutoff} x ${chosen.factor}`;
     params = { ...opts.givenParams, rule: ruleName, machine: name, alpha, beta, modelledTime: best === Infinity ? 0 : best };
   }
-  const b = new ScheduleBuilder({ ...planHeader(m, NAME, opts), params }, opts.payload, msgs.count);
+  const b = new ScheduleBuilder({ ...planHeader(m, NAME, opts, true), params }, opts.payload, msgs.count);
   b.stage("phases", "compose");
   phases(msgs, chosen.cutoff, chosen.factor, opts.seed, {
     step: () => b.step(),

@@ -184,7 +184,7 @@ function planChunk(m: CommMatrix, opts: PlanOptions, prm: SplitColoringParams): 
     ...opts.givenParams, mode: "chunk", chunk: s, chunkRule: rule, machine: machineName, alpha, beta, h, L, phases: D, sumOfMaxima,
     modelledTime, lowerBoundTime, boundTime, ratio: lowerBoundTime > 0 ? modelledTime / lowerBoundTime : 1,
   };
-  const b = new ScheduleBuilder({ ...planHeader(m, NAME, opts), seed: null, params }, opts.payload, pieces);
+  const b = new ScheduleBuilder({ ...planHeader(m, NAME, opts, false), seed: null, params }, opts.payload, pieces);
   b.stage("phases", "compose");
   const sent = new Float64Array(msgs.count);
   for (const c of phases) {
@@ -299,7 +299,7 @@ function planBvn(m: CommMatrix, opts: PlanOptions): Schedule {
   const sumReal = new Float64Array(msgs.count);
   const freed: number[] = [];
   let phases = 0, sumOfMaxima = 0;
-  const b = new ScheduleBuilder({ ...planHeader(m, NAME, opts), seed: null, params: {} }, opts.payload, msgs.count * 2);
+  const b = new ScheduleBuilder({ ...planHeader(m, NAME, opts, false), seed: null, params: {} }, opts.payload, msgs.count * 2);
   b.stage("phases", "compose");
   let remaining = L;
   while (remaining > 0) {

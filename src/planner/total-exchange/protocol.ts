@@ -3,7 +3,7 @@ import { fail } from "../../model/errors.js";
 import type { CommMatrix } from "../../model/matrix.js";
 import { createRng, type Rng } from "../../model/rng.js";
 import type { JsonValue } from "../../model/schedule.js";
-import { planHeader } from "../plan-header.js";
+import { planHeader, trackedRng } from "../plan-header.js";
 import { integer, output, type InputSpec, type OutputSpec, type Resolved } from "../../model/param-spec.js";
 import { definePlanner, resolveParams } from "../plan-params.js";
 import type { Planner } from "../types.js";
@@ -71,10 +71,13 @@ export function tePlanner(proto: TeProtocol): Planner {
       if (ports > most) throw fail("planner", "BAD_OPTION", `${proto.name}: ports must be an integer in 1..${most} (shifts per step), got ${ports}`, { field: "params.ports" });
       const params = protocolParams(proto, opts.params);
       checkTeMatrix(proto.name, m, true);
-      const eng = new RoundEngine(m, planHeader(m, proto.name, opts), opts.payload, ports);
-      const info = proto.run(m, eng, createRng(opts.seed), params);
+      const eng = new RoundEngine(m, planHeader(m, proto.name, opts, true), opts.payload, ports);
+      // the seed goes into the header only when the protocol drew from it (te-direct never does; te-offline seeds its own stream from the matrix)
+      const { rng, used } = trackedRng(opts.seed);
+      const info = proto.run(m, eng, rng, params);
       const { t, maxPair } = relationLoad(m);
-      return eng.build({ ...params, ...info, ports, rounds: eng.rounds, idleRounds: eng.idleRounds, lowerBound: roundLowerBound(m.p, t), maxPairLoad: maxPair });
+      const s = eng.build({ ...params, ...info, ports, rounds: eng.rounds, idleRounds: eng.idleRounds, lowerBound: roundLowerBound(m.p, t), maxPairLoad: maxPair });
+      return used() ? s : { ...s, seed: null };
   });
 }
 

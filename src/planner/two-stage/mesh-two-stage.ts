@@ -46,7 +46,7 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof MESH_PARAMS>>): S
       s2[w * q + a2] = s2[w * q + a2]! + v;
     }
   }
-  const header = { ...planHeader(m, "mesh-two-stage", opts), params: { schedule } };
+  const header = { ...planHeader(m, "mesh-two-stage", opts, false), params: { schedule } };
   const b = new ScheduleBuilder(header, opts.payload, 2 * p * Math.max(1, q - 1));
   const rounds = stageRounds(schedule, q);
   b.stage("1: along rows to the destination column", "compose");

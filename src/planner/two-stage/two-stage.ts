@@ -204,7 +204,7 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof TWO_STAGE_PARAMS>
   }
   checkTwoStageMemory(m, opts, params.reshuffle);
   const split = twoStageSplit(m, params.reshuffle, opts.seed);
-  const header = { ...planHeader(m, "two-stage", opts), params: { schedule: params.schedule, reshuffle: params.reshuffle } };
+  const header = { ...planHeader(m, "two-stage", opts, params.reshuffle), params: { schedule: params.schedule, reshuffle: params.reshuffle } };
   const b = new ScheduleBuilder(header, opts.payload, 2 * p * Math.max(1, p - 1));
   b.stage("1: sources to intermediates", "distribute");
   emitStage(b, m, split, params.schedule, 1);

@@ -1,17 +1,18 @@
+/** commplan simulate: the CLI over the simulator (modes, options, outputs, errors). */
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { main } from "../../../src/cli/main.js";
-import { progressFor } from "../../../src/cli/commands/simulate.js";
-import type { CliIo } from "../../../src/cli/io.js";
-import { parseScheduleJsonText } from "../../../src/io/schedule-json-read.js";
-import { scheduleToJsonText } from "../../../src/io/schedule-json-write.js";
-import { parseMatrixText } from "../../../src/io/matrix-read.js";
-import { ScheduleBuilder } from "../../../src/model/schedule.js";
-import { verifySchedule } from "../../../src/verifier/index.js";
-import { pack, unpack } from "../../helpers/schedule-edit.js";
+import { main } from "../../src/cli/main.js";
+import { progressFor } from "../../src/cli/commands/simulate.js";
+import type { CliIo } from "../../src/cli/io.js";
+import { parseScheduleJsonText } from "../../src/io/schedule-json-read.js";
+import { scheduleToJsonText } from "../../src/io/schedule-json-write.js";
+import { parseMatrixText } from "../../src/io/matrix-read.js";
+import { ScheduleBuilder } from "../../src/model/schedule.js";
+import { verifySchedule } from "../../src/verifier/index.js";
+import { pack, unpack } from "../helpers/schedule-edit.js";
 import { writeFileSync } from "node:fs";
 
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
