@@ -15,7 +15,16 @@ function opsOf(pl: PlainProgram, kind: PlainOp["kind"], keep: (o: PlainOp, r: nu
   return pl.ops.flatMap((list, r) => list.map((o, i) => ({ r, i, o }))).filter(({ o, r }) => o.kind === kind && keep(o, r));
 }
 
-const MUTANTS: Record<string, { check: string; mutate: Mutation }> = {
+const MUTANTS: Record<string, { check: string; mutate: Mutation; blockingOnly?: boolean }> = {
+  "an order that deadlocks (blocking: every rank sends before it receives in each round)": {
+    check: "program-deadlock",
+    blockingOnly: true,
+    mutate: (pl) => {
+      const first = { copy: 0, send: 1, recv: 2 } as const;
+      for (const list of pl.ops) list.sort((a, b) => a.round - b.round || first[a.kind] - first[b.kind]);
+      return pl.ops.some((list) => list.some((o) => o.kind === "send"));
+    },
+  },
   "wrong offset (a receive lands one element off)": {
     check: "program-delivery",
     mutate: (pl, pick) => {
@@ -85,12 +94,12 @@ const VARIANTS: readonly ProgramVariant[] = ["nonblocking", "blocking"];
 const MATRICES: readonly CommMatrix[] = [3, 5, 8].map((p, k) => buildMatrix({ p, kind: "dense", seed: 11 + k, maxEntry: 7 }));
 
 describe("program mutation test", () => {
-  for (const [name, { check, mutate }] of Object.entries(MUTANTS)) {
+  for (const [name, { check, mutate, blockingOnly }] of Object.entries(MUTANTS)) {
     it(`${name}: caught by ${check}`, () => {
       let mutants = 0;
       for (const m of MATRICES) {
         for (const algorithm of PLANNERS) {
-          for (const variant of VARIANTS) {
+          for (const variant of blockingOnly ? (["blocking"] as const) : VARIANTS) {
             const valid = lowerDirect(m, plan(m, algorithm), variant);
             expect(verifyProgram(m, valid).ok).toBe(true);
             for (const pick of [0, 7, 23]) {
@@ -101,12 +110,12 @@ describe("program mutation test", () => {
               const failed = report.checks.filter((c) => !c.holds);
               expect(failed.map((c) => c.id), `${name} on ${algorithm} ${variant} P=${m.p} pick ${pick}`).toContain(check);
               const row = failed.find((c) => c.id === check)!;
-              expect(row.witness).toMatch(/rank \d+/);
+              expect(row.witness).toMatch(check === "program-deadlock" ? /^ranks (\d+) -> (\d+ -> )*\1 wait for each other: rank \1, round \d+: send to/ : /rank \d+/);
             }
           }
         }
       }
-      expect(mutants).toBeGreaterThanOrEqual(3 * 4 * 2 * 3);
+      expect(mutants).toBeGreaterThanOrEqual(3 * 4 * (blockingOnly ? 1 : 2) * 3);
     });
   }
 
