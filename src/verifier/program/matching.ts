@@ -14,7 +14,8 @@ export interface Matching {
  * Pairs sends with receives. Messages are keyed by (round, source, destination, tag); within a key
  * the k-th send in program order pairs with the k-th receive, as MPI matches messages of one
  * (source, tag) in order. A pair whose counts differ is not a match; both ops are left unmatched.
- * Cost: O(n log n) for n operations.
+ * Sends and receives are ordered by key with stable counting-sort passes (tag, destination, source,
+ * round): O(n + P + rounds) for n operations.
  */
 export function matchOps(prog: Program): Matching {
   const { ops } = prog;
@@ -34,9 +35,26 @@ export function matchOps(prog: Program): Matching {
   // Key columns: the source and destination of the message.
   const src = (x: number): number => (ops.kind[x] === 0 ? ops.rank[x]! : ops.peer[x]!);
   const dst = (x: number): number => (ops.kind[x] === 0 ? ops.peer[x]! : ops.rank[x]!);
-  const cmp = (a: number, b: number): number => ops.round[a]! - ops.round[b]! || src(a) - src(b) || dst(a) - dst(b) || ops.tag[a]! - ops.tag[b]! || a - b;
-  sends.sort(cmp);
-  recvs.sort(cmp);
+  const p = prog.rankStart.length - 1;
+  let maxTag = 0;
+  for (let x = 0; x < n; x++) maxTag = Math.max(maxTag, ops.tag[x]!);
+  const sortByKey = (list: Uint32Array): Uint32Array => {
+    let cur: Uint32Array = list, tmp: Uint32Array = new Uint32Array(list.length);
+    const pass = (key: (x: number) => number, buckets: number): void => {
+      const start = new Uint32Array(buckets + 1);
+      for (const x of cur) { const b = key(x) + 1; start[b] = start[b]! + 1; }
+      for (let b = 0; b < buckets; b++) start[b + 1] = start[b + 1]! + start[b]!;
+      for (const x of cur) { const b = key(x); tmp[start[b]!] = x; start[b] = start[b]! + 1; }
+      [cur, tmp] = [tmp, cur];
+    };
+    pass((x) => ops.tag[x]! & 0xffff, 0x10000);
+    if (maxTag > 0xffff) pass((x) => ops.tag[x]! >>> 16, 0x10000);
+    pass(dst, p);
+    pass(src, p);
+    pass((x) => ops.round[x]!, prog.rounds);
+    return cur;
+  };
+  const sortedSends = sortByKey(sends), sortedRecvs = sortByKey(recvs);
   let firstBad = -1, unmatched = 0;
   const note = (x: number): void => {
     unmatched++;
@@ -44,9 +62,9 @@ export function matchOps(prog: Program): Matching {
   };
   let i = 0, j = 0;
   while (i < ns || j < nr) {
-    if (i === ns) { note(recvs[j++]!); continue; }
-    if (j === nr) { note(sends[i++]!); continue; }
-    const s = sends[i]!, r = recvs[j]!;
+    if (i === ns) { note(sortedRecvs[j++]!); continue; }
+    if (j === nr) { note(sortedSends[i++]!); continue; }
+    const s = sortedSends[i]!, r = sortedRecvs[j]!;
     const c = ops.round[s]! - ops.round[r]! || src(s) - src(r) || dst(s) - dst(r) || ops.tag[s]! - ops.tag[r]!;
     if (c < 0) { note(s); i++; continue; }
     if (c > 0) { note(r); j++; continue; }
