@@ -24,26 +24,12 @@ const PENDING = 0x7fffffff;
  * receive written at the rendezvous). Unmatched operations move nothing.
  */
 export function executeProgram(m: CommMatrix, prog: Program, codes: ElementCodes, partner: Int32Array, run: RendezvousRun): ExecutionChecks {
-  const { p, data } = m;
-  const { ops, pieces, layout } = prog;
-  const n = ops.rank.length;
-  const blocking = prog.variant === "blocking";
-  const base = new Float64Array(3 * p + 1);
-  for (let r = 0; r < p; r++) {
-    base[3 * r + 1] = base[3 * r]! + layout.sendSize[r]!;
-    base[3 * r + 2] = base[3 * r + 1]! + layout.recvSize[r]!;
-    base[3 * r + 3] = base[3 * r + 2]! + layout.scratchSize[r]!;
-  }
-  const slots = base[3 * p]!;
-  const content = new Float64Array(slots).fill(EMPTY);
-  const freeFrom = new Int32Array(slots);
-  const readStamp = blocking ? null : new Int32Array(slots), writeStamp = blocking ? null : new Int32Array(slots);
-  for (let o = 0; o < p; o++) {
-    for (let d = 0; d < p; d++) {
-      const c = data[o * p + d]!, at = base[3 * o]! + layout.sendDispls[o * p + d]!, g = codes.prefix[o * p + d]!;
-      for (let x = 0; x < c; x++) content[at + x] = g + x;
-    }
-  }
+  const { p } = m;
+  const { ops, pieces } = prog;
+  const n = ops.rank.length, blocking = prog.variant === "blocking";
+  const { base, content } = initialBuffers(m, prog, codes);
+  const freeFrom = new Int32Array(content.length);
+  const readStamp = blocking ? null : new Int32Array(content.length), writeStamp = blocking ? null : new Int32Array(content.length);
 
   let unsafe = 0, unsafeWitness: string | null = null, races = 0, raceWitness: string | null = null;
   const race = (x: number, k: number, i: number, what: string): void => {
@@ -150,21 +136,49 @@ export function executeProgram(m: CommMatrix, prog: Program, codes: ElementCodes
     }
   }
 
-  let wrong = 0, deliveryWitness: string | null = null;
-  for (let d = 0; d < p; d++) {
-    for (let o = 0; o < p; o++) {
-      const c = data[o * p + d]!, at = base[3 * d + 1]! + layout.recvDispls[d * p + o]!, g = codes.prefix[o * p + d]!;
-      for (let x = 0; x < c; x++) {
-        const v = content[at + x]!;
-        if (v === g + x) continue;
-        wrong++;
-        deliveryWitness ??= `rank ${d} recv[${layout.recvDispls[d * p + o]! + x}] holds ${describeElement(m, codes, v)}, expected (${o}, ${d}, ${x})`;
-      }
-    }
-  }
-  if (deliveryWitness !== null && blocking && run.stuck > 0) deliveryWitness += " (the blocking execution stopped at a deadlock)";
+  const { wrong, witness } = scanReceiveBuffers(m, prog, codes, base, content);
+  const deliveryWitness = witness !== null && blocking && run.stuck > 0 ? `${witness} (the blocking execution stopped at a deadlock)` : witness;
   const delivery = check("program-delivery", "executed on tagged elements, every rank's receive buffer holds element (o, d, x) at recvDispls[d][o] + x", PROGRAM_SOURCE, wrong === 0, wrong, 0, deliveryWitness);
   const scratch = check("program-scratch", "no scratch slot is overwritten while its element is still to be sent on", PROGRAM_SOURCE, unsafe === 0, unsafe, 0, unsafeWitness);
   const raceCheck = blocking ? null : check("program-races", "nonblocking rounds: no slot a posted receive writes is touched, and no slot a posted send reads is written, by another operation of the round", PROGRAM_SOURCE, races === 0, races, 0, raceWitness);
   return { delivery, scratch, races: raceCheck };
+}
+
+/** Slot bases (base[3r + b]: where rank r's buffer b starts; base[3P]: all slots) and the initial contents: every send buffer filled, the rest EMPTY. */
+function initialBuffers(m: CommMatrix, prog: Program, codes: ElementCodes): { base: Float64Array; content: Float64Array } {
+  const { p, data } = m;
+  const { layout } = prog;
+  const base = new Float64Array(3 * p + 1);
+  for (let r = 0; r < p; r++) {
+    base[3 * r + 1] = base[3 * r]! + layout.sendSize[r]!;
+    base[3 * r + 2] = base[3 * r + 1]! + layout.recvSize[r]!;
+    base[3 * r + 3] = base[3 * r + 2]! + layout.scratchSize[r]!;
+  }
+  const content = new Float64Array(base[3 * p]!).fill(EMPTY);
+  for (let o = 0; o < p; o++) {
+    for (let d = 0; d < p; d++) {
+      const c = data[o * p + d]!, at = base[3 * o]! + layout.sendDispls[o * p + d]!, g = codes.prefix[o * p + d]!;
+      for (let x = 0; x < c; x++) content[at + x] = g + x;
+    }
+  }
+  return { base, content };
+}
+
+/** Counts receive-buffer slots that do not hold their element (o, d, x) at recvDispls[d][o] + x; the witness names the first. */
+function scanReceiveBuffers(m: CommMatrix, prog: Program, codes: ElementCodes, base: Float64Array, content: Float64Array): { wrong: number; witness: string | null } {
+  const { p, data } = m;
+  const { recvDispls } = prog.layout;
+  let wrong = 0, witness: string | null = null;
+  for (let d = 0; d < p; d++) {
+    for (let o = 0; o < p; o++) {
+      const c = data[o * p + d]!, at = base[3 * d + 1]! + recvDispls[d * p + o]!, g = codes.prefix[o * p + d]!;
+      for (let x = 0; x < c; x++) {
+        const v = content[at + x]!;
+        if (v === g + x) continue;
+        wrong++;
+        witness ??= `rank ${d} recv[${recvDispls[d * p + o]! + x}] holds ${describeElement(m, codes, v)}, expected (${o}, ${d}, ${x})`;
+      }
+    }
+  }
+  return { wrong, witness };
 }
