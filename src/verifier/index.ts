@@ -5,3 +5,4 @@ export { CLAIMS, linearPermutationSteps } from "./claims.js";
 export type { AlgorithmClaims, ClaimContext, PaperArray } from "./types.js";
 export { checkTeRounds, teLowerBound } from "./claims-total-exchange.js";
 export { paperArray, checkFourStage } from "./four-stage-bounds.js";
+export { verifyProgram, type ProgramVerifyOptions } from "./program/index.js";

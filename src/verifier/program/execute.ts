@@ -1,0 +1,184 @@
+/** Program execution on tagged elements: delivery to the receive displacements, scratch safety, and (nonblocking) buffer races within a round. */
+import type { CommMatrix } from "../../model/matrix.js";
+import { BUFFER_NAMES, type Program } from "../../model/program.js";
+import { check, type Check } from "../report.js";
+import { describeElement, describeOp, EMPTY, PROGRAM_SOURCE, type ElementCodes } from "./describe.js";
+import type { RendezvousRun } from "./rendezvous.js";
+
+/** The checks an execution decides. */
+export interface ExecutionChecks {
+  readonly delivery: Check;
+  readonly scratch: Check;
+  /** Nonblocking programs only. */
+  readonly races: Check | null;
+}
+
+const PENDING = 0x7fffffff;
+
+/**
+ * Executes the program on buffers of element codes (one Float64 per slot, plus three Int32 stamps;
+ * memory O(slots + the largest round's sends)). Nonblocking: round by round; within a round each
+ * rank handles its operations in program order: a copy takes effect when reached, a send reads its
+ * pieces when posted, a receive writes its pieces when the round completes (after every rank has
+ * posted). Blocking: in the completion order of the rendezvous run (a send is read and its
+ * receive written at the rendezvous). Unmatched operations move nothing.
+ */
+export function executeProgram(m: CommMatrix, prog: Program, codes: ElementCodes, partner: Int32Array, run: RendezvousRun): ExecutionChecks {
+  const { p } = m;
+  const { ops, pieces } = prog;
+  const n = ops.rank.length, blocking = prog.variant === "blocking";
+  const { base, content } = initialBuffers(m, prog, codes);
+  const freeFrom = new Int32Array(content.length);
+  const readStamp = blocking ? null : new Int32Array(content.length), writeStamp = blocking ? null : new Int32Array(content.length);
+
+  let unsafe = 0, unsafeWitness: string | null = null, races = 0, raceWitness: string | null = null;
+  const race = (x: number, k: number, i: number, what: string): void => {
+    races++;
+    raceWitness ??= `${describeOp(prog, x)} touches ${BUFFER_NAMES[pieces.buffer[k]!]}[${pieces.offset[k]! + i}], which ${what}`;
+  };
+
+  /** Reads the pieces [from, to) of op x into out[at..]; scratch slots read become free from `freeAt`. */
+  const gather = (x: number, from: number, to: number, out: Float64Array, at: number, freeAt: number): void => {
+    const b0 = 3 * ops.rank[x]!;
+    for (let k = from; k < to; k++) {
+      const s0 = base[b0 + pieces.buffer[k]!]! + pieces.offset[k]!, c = pieces.count[k]!, scratch = pieces.buffer[k] === 2;
+      for (let i = 0; i < c; i++) {
+        out[at++] = content[s0 + i]!;
+        if (scratch) freeFrom[s0 + i] = freeAt;
+      }
+    }
+  };
+  /** Writes src[at..] into the pieces [from, to) of op x at round `now`, noting overwritten scratch elements. */
+  const scatter = (x: number, from: number, to: number, src: Float64Array, at: number, now: number): void => {
+    const b0 = 3 * ops.rank[x]!;
+    for (let k = from; k < to; k++) {
+      const s0 = base[b0 + pieces.buffer[k]!]! + pieces.offset[k]!, c = pieces.count[k]!, scratch = pieces.buffer[k] === 2;
+      for (let i = 0; i < c; i++) {
+        const v = src[at++]!, s = s0 + i;
+        if (scratch) {
+          const old = content[s]!;
+          if (freeFrom[s]! > now && old !== EMPTY && old !== v) {
+            unsafe++;
+            unsafeWitness ??= `${describeOp(prog, x)} writes ${describeElement(m, codes, v)} into scratch[${pieces.offset[k]! + i}], which still holds ${describeElement(m, codes, old)}, not yet sent on`;
+          }
+          freeFrom[s] = v === EMPTY ? 0 : PENDING;
+        }
+        content[s] = v;
+      }
+    }
+  };
+  /** Stamps (or checks) the slots of pieces [from, to) of op x for nonblocking races in round k. */
+  const stamp = (x: number, from: number, to: number, k: number, reads: boolean, writes: boolean, post: "send" | "recv" | "copy"): void => {
+    const b0 = 3 * ops.rank[x]!, mark = k + 1;
+    for (let q = from; q < to; q++) {
+      const s0 = base[b0 + pieces.buffer[q]!]! + pieces.offset[q]!, c = pieces.count[q]!;
+      for (let i = 0; i < c; i++) {
+        const s = s0 + i;
+        if (writeStamp![s] === mark) race(x, q, i, "a receive posted earlier in the same round writes");
+        else if (writes && readStamp![s] === mark) race(x, q, i, "a send posted earlier in the same round reads");
+        if (post === "send" && reads) readStamp![s] = mark;
+        if (post === "recv" && writes) writeStamp![s] = mark;
+      }
+    }
+  };
+
+  let maxOp = 0;
+  for (let x = 0; x < n; x++) maxOp = Math.max(maxOp, ops.count[x]!);
+  const tmp = new Float64Array(maxOp);
+  if (blocking) {
+    for (const x of run.order) {
+      const ps = ops.pieceStart[x]!, pe = ops.pieceStart[x + 1]!;
+      if (ops.kind[x] === 2) {
+        const split = ps + ops.copySplit[x]!;
+        gather(x, ps, split, tmp, 0, 0);
+        scatter(x, split, pe, tmp, 0, 0);
+      } else {
+        const y = partner[x]!;
+        gather(x, ps, pe, tmp, 0, 0);
+        scatter(y, ops.pieceStart[y]!, ops.pieceStart[y + 1]!, tmp, 0, 0);
+      }
+    }
+  } else {
+    const roundSends = new Float64Array(prog.rounds);
+    for (let x = 0; x < n; x++) if (ops.kind[x] === 0) roundSends[ops.round[x]!] = roundSends[ops.round[x]!]! + ops.count[x]!;
+    const stage = new Float64Array(Math.max(0, ...roundSends));
+    const stageAt = new Float64Array(n);
+    const cur = Uint32Array.from(prog.rankStart.subarray(0, p)), lo = new Uint32Array(p);
+    for (let k = 0; k < prog.rounds; k++) {
+      let at = 0;
+      for (let r = 0; r < p; r++) {
+        lo[r] = cur[r]!;
+        const end = prog.rankStart[r + 1]!;
+        for (let x = cur[r]!; x < end && ops.round[x] === k; x++, cur[r] = cur[r]! + 1) {
+          const ps = ops.pieceStart[x]!, pe = ops.pieceStart[x + 1]!;
+          if (ops.kind[x] === 0) {
+            stamp(x, ps, pe, k, true, false, "send");
+            stageAt[x] = at;
+            gather(x, ps, pe, stage, at, k + 1);
+            at += ops.count[x]!;
+          } else if (ops.kind[x] === 1) {
+            stamp(x, ps, pe, k, false, true, "recv");
+          } else {
+            const split = ps + ops.copySplit[x]!;
+            stamp(x, ps, split, k, true, false, "copy");
+            stamp(x, split, pe, k, false, true, "copy");
+            gather(x, ps, split, tmp, 0, k);
+            scatter(x, split, pe, tmp, 0, k);
+          }
+        }
+      }
+      for (let r = 0; r < p; r++) {
+        for (let x = lo[r]!; x < cur[r]!; x++) {
+          const y = partner[x]!;
+          if (ops.kind[x] === 1 && y >= 0) scatter(x, ops.pieceStart[x]!, ops.pieceStart[x + 1]!, stage, stageAt[y]!, k);
+        }
+      }
+    }
+  }
+
+  const { wrong, witness } = scanReceiveBuffers(m, prog, codes, base, content);
+  const deliveryWitness = witness !== null && blocking && run.stuck > 0 ? `${witness} (the blocking execution stopped at a deadlock)` : witness;
+  const delivery = check("program-delivery", "executed on tagged elements, every rank's receive buffer holds element (o, d, x) at recvDispls[d][o] + x", PROGRAM_SOURCE, wrong === 0, wrong, 0, deliveryWitness);
+  const scratch = check("program-scratch", "no scratch slot is overwritten while its element is still to be sent on", PROGRAM_SOURCE, unsafe === 0, unsafe, 0, unsafeWitness);
+  const raceCheck = blocking ? null : check("program-races", "nonblocking rounds: no slot a posted receive writes is touched, and no slot a posted send reads is written, by another operation of the round", PROGRAM_SOURCE, races === 0, races, 0, raceWitness);
+  return { delivery, scratch, races: raceCheck };
+}
+
+/** Slot bases (base[3r + b]: where rank r's buffer b starts; base[3P]: all slots) and the initial contents: every send buffer filled, the rest EMPTY. */
+function initialBuffers(m: CommMatrix, prog: Program, codes: ElementCodes): { base: Float64Array; content: Float64Array } {
+  const { p, data } = m;
+  const { layout } = prog;
+  const base = new Float64Array(3 * p + 1);
+  for (let r = 0; r < p; r++) {
+    base[3 * r + 1] = base[3 * r]! + layout.sendSize[r]!;
+    base[3 * r + 2] = base[3 * r + 1]! + layout.recvSize[r]!;
+    base[3 * r + 3] = base[3 * r + 2]! + layout.scratchSize[r]!;
+  }
+  const content = new Float64Array(base[3 * p]!).fill(EMPTY);
+  for (let o = 0; o < p; o++) {
+    for (let d = 0; d < p; d++) {
+      const c = data[o * p + d]!, at = base[3 * o]! + layout.sendDispls[o * p + d]!, g = codes.prefix[o * p + d]!;
+      for (let x = 0; x < c; x++) content[at + x] = g + x;
+    }
+  }
+  return { base, content };
+}
+
+/** Counts receive-buffer slots that do not hold their element (o, d, x) at recvDispls[d][o] + x; the witness names the first. */
+function scanReceiveBuffers(m: CommMatrix, prog: Program, codes: ElementCodes, base: Float64Array, content: Float64Array): { wrong: number; witness: string | null } {
+  const { p, data } = m;
+  const { recvDispls } = prog.layout;
+  let wrong = 0, witness: string | null = null;
+  for (let d = 0; d < p; d++) {
+    for (let o = 0; o < p; o++) {
+      const c = data[o * p + d]!, at = base[3 * d + 1]! + recvDispls[d * p + o]!, g = codes.prefix[o * p + d]!;
+      for (let x = 0; x < c; x++) {
+        const v = content[at + x]!;
+        if (v === g + x) continue;
+        wrong++;
+        witness ??= `rank ${d} recv[${recvDispls[d * p + o]! + x}] holds ${describeElement(m, codes, v)}, expected (${o}, ${d}, ${x})`;
+      }
+    }
+  }
+  return { wrong, witness };
+}

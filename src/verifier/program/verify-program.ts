@@ -1,0 +1,51 @@
+/** verifyProgram: the program checks (well-formed, matching, delivery by execution, scratch safety, races, deadlock freedom) of a lowered schedule. */
+import { fail } from "../../model/errors.js";
+import { matrixDigest, type CommMatrix } from "../../model/matrix.js";
+import type { Program } from "../../model/program.js";
+import { makeReport, type Check, type Report } from "../report.js";
+import { elementCodes } from "./describe.js";
+import { executeProgram } from "./execute.js";
+import { matchOps } from "./matching.js";
+import { checkProgramWellFormed } from "./program-well-formed.js";
+import { checkDeadlock, runRendezvous } from "./rendezvous.js";
+
+/** Options of the program checks. */
+export interface ProgramVerifyOptions {
+  /** The most buffer slots (send + receive + scratch elements over all ranks) the execution checks may allocate (default 2^24, 20 bytes each). */
+  readonly maxElements?: number;
+}
+
+/** The default of `maxElements`. */
+export const DEFAULT_MAX_PROGRAM_ELEMENTS = 2 ** 24;
+
+/**
+ * Checks a lowered program against its matrix, from the matrix and the program alone. Throws a
+ * CommplanError when the program was made for another matrix (code MISMATCH) or its buffers hold
+ * more than `maxElements` slots (code UNSUPPORTED); every other finding is a row of the report.
+ * When `program-well-formed` fails, no other check runs.
+ */
+export function verifyProgram(m: CommMatrix, prog: Program, opts: ProgramVerifyOptions = {}): Report {
+  const limit = opts.maxElements ?? DEFAULT_MAX_PROGRAM_ELEMENTS;
+  if (!(Number.isInteger(limit) && limit >= 0)) throw fail("verify", "BAD_OPTION", `maxElements must be a non-negative integer, got ${limit}`, { field: "maxElements" });
+  if (prog.p !== m.p) throw fail("verify", "MISMATCH", `the program is for P = ${prog.p}, the matrix has P = ${m.p}`, { field: "p" });
+  const digest = matrixDigest(m);
+  if (prog.matrixDigest !== digest) throw fail("verify", "MISMATCH", `the program was made for another matrix (digest ${prog.matrixDigest}, this matrix has ${digest})`, { field: "matrixDigest" });
+
+  const checks: Check[] = [];
+  const wf = checkProgramWellFormed(m, prog);
+  checks.push(wf);
+  if (!wf.holds) return makeReport(prog.algorithm, prog.p, checks);
+  let slots = 0;
+  const { sendSize, recvSize, scratchSize } = prog.layout;
+  for (let r = 0; r < m.p; r++) slots += sendSize[r]! + recvSize[r]! + scratchSize[r]!;
+  if (slots > limit) throw fail("verify", "UNSUPPORTED", `the program's buffers hold ${slots} elements, more than maxElements = ${limit} that its execution may allocate`, { field: "maxElements" });
+
+  const matching = matchOps(prog);
+  checks.push(matching.check);
+  const run = runRendezvous(prog, matching.partner);
+  const executed = executeProgram(m, prog, elementCodes(m), matching.partner, run);
+  checks.push(executed.delivery, executed.scratch);
+  if (executed.races) checks.push(executed.races);
+  checks.push(checkDeadlock(prog, run));
+  return makeReport(prog.algorithm, prog.p, checks);
+}
