@@ -1,8 +1,4 @@
 /** Claims: what the papers promise for each named algorithm, as the verifier knows it (never from planner code). */
-import type { CommMatrix } from "../model/matrix.js";
-import type { MatrixStats } from "../model/matrix-stats.js";
-import type { Schedule } from "../model/schedule.js";
-import type { Check } from "./report.js";
 import type { AlgorithmClaims } from "./types.js";
 import { TOTAL_EXCHANGE_CLAIMS } from "./claims-total-exchange.js";
 import { TWO_STAGE_CLAIMS } from "./claims-two-stage.js";

@@ -46,9 +46,9 @@ describe("commplan algorithms lists every planner's parameters", () => {
     for (const pl of PLANNERS) {
       const entry = entries.get(pl.name)!;
       const inputs = pl.params.filter((d) => d.output !== true), outputs = pl.params.filter((d) => d.output === true);
-      for (const d of inputs) expect(entry).toMatch(new RegExp(`^    --param ${d.name}=\\S+ \\([^\\n]*${d.default !== undefined ? `default ${String(d.default)}` : "by default "}[^\\n]*\\): `, "m"));
-      expect(entry.match(/^    --param /gm)?.length ?? 0).toBe(inputs.length);
-      if (inputs.length === 0) expect(entry).toMatch(/^    \(no parameters\)$/m);
+      for (const d of inputs) expect(entry).toMatch(new RegExp(`^ {4}--param ${d.name}=\\S+ \\([^\\n]*${d.default !== undefined ? `default ${String(d.default)}` : "by default "}[^\\n]*\\): `, "m"));
+      expect(entry.match(/^ {4}--param /gm)?.length ?? 0).toBe(inputs.length);
+      if (inputs.length === 0) expect(entry).toMatch(/^ {4}\(no parameters\)$/m);
       if (outputs.length > 0) expect(entry).toContain(`(accepted and ignored as --param): ${outputs.map((d) => d.name).join(", ")}`);
     }
     expect(entries.get("rs-nh")).toContain("--param cutoff=auto|median|mean|none|<integer> (>= 1, elements; default auto): ");

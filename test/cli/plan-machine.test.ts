@@ -34,7 +34,7 @@ describe("the machine a planner plans for by default", () => {
     const r = await run("algorithms");
     const entries = new Map(r.out.split(/\n(?=\S)/).map((e) => [e.slice(0, e.indexOf(":")), e] as const));
     for (const p of PLANNERS) {
-      const line = /^    machine: its cost model plans for (\S+) unless 'plan --machine NAME' names another/m.exec(entries.get(p.name)!);
+      const line = /^ {4}machine: its cost model plans for (\S+) unless 'plan --machine NAME' names another/m.exec(entries.get(p.name)!);
       expect(line?.[1] ?? null, p.name).toBe(USERS.includes(p.name) ? "ib-hdr-200" : null);
     }
     const rows = JSON.parse((await run("algorithms", "--json")).out) as { name: string; defaultMachine?: string }[];

@@ -1,7 +1,7 @@
 /** A FAIL row prints what failed: checks over items with their own bounds (per source, destination, node, stage) show the failing item's value and bound, never maxima that look within bound (PerItemBound, report.ts). */
 import { describe, expect, it } from "vitest";
-import { matrixDigest, matrixFromRows, type CommMatrix } from "../../src/model/matrix.js";
-import { ScheduleBuilder, type Schedule } from "../../src/model/schedule.js";
+import { matrixDigest, matrixFromRows } from "../../src/model/matrix.js";
+import { ScheduleBuilder } from "../../src/model/schedule.js";
 import { generatePattern } from "../../src/patterns/index.js";
 import { plan } from "../../src/planner/index.js";
 import { PerItemBound, type Check, type Report } from "../../src/verifier/report.js";

@@ -23,7 +23,7 @@ function outputFormat(given: string | undefined, output: string): MatrixFileForm
 }
 
 /** Registers `gen`. */
-export function registerGen(program: Command, ctx: CliContext): void {
+export function registerGen(program: Command, _ctx: CliContext): void {
   const names = [...new Set(PATTERNS.flatMap((p) => Object.keys(p.options)))].sort();
   const cmd = program
     .command("gen")
