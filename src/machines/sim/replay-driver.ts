@@ -203,17 +203,13 @@ export class ReplayDriver {
 
   /** The error of a run in which node v could not issue all its transfers of steps [stepLo, stepHi). */
   private stuck(v: number, stepLo: number, stepHi: number): Error {
-    const { src, dst, stepStart } = this.s;
+    const { src, dst } = this.s;
     const x = this.nextSend(v);
-    let step = stepLo;
-    while (step + 1 < stepHi && x >= stepStart[step + 1]!) step++;
+    const steps = stepHi - stepLo === 1 ? `step ${stepLo}` : `steps ${stepLo}..${stepHi - 1}`;
     const waits = this.o.sendWaits === "data" ? "the receives that bring the elements it forwards" : "the receives of its node in earlier steps";
-    return fail(
-      "simulate",
-      "BAD_INPUT",
-      `node ${v} could not issue transfer ${x} (${src[x]} -> ${dst[x]}, step ${step}): it waits for ${waits}, which never complete (are the schedule's steps out of order?)`,
-      { field: `transfers[${x}]` },
-    );
+    return fail("simulate", "BAD_INPUT", `node ${v} could not issue transfer ${x} (${src[x]} -> ${dst[x]}) of ${steps}: it waits for ${waits}, which never complete (are the schedule's steps out of order?)`, {
+      field: `transfers[${x}]`,
+    });
   }
 
   /** Replays every stage with `mode` (and `runStep` for a lock-step step, when given); returns the makespan. */
