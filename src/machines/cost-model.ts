@@ -63,111 +63,137 @@ export function scheduleCost(s: Schedule, machine: MachineModel, mode: CostMode)
     throw fail("machines", "BAD_OPTION", `unknown cost mode '${String(mode)}'; known: ${COST_MODES.join(", ")}`, { field: "mode" });
   }
   const blocking = mode === "blocking";
-  const p = s.p;
-  const eb = s.elementBytes;
-  const { ts, tc, td, tm } = machine;
-  const tcd = tc + td;
-  const { src, dst, size, stepStart } = s;
-
-  // Per-node tallies of the current stage; only entries of nodes the stage touches are non-zero.
-  const sentMsgs = new Uint32Array(p);
-  const recvMsgs = new Uint32Array(p);
-  const sentBytes = new Float64Array(p);
-  const recvBytes = new Float64Array(p);
-  const handled = new Float64Array(p); // bytes sent including local copies (rearrangement)
-  const sentTotal = new Float64Array(p); // network bytes sent over the whole schedule
-
-  let maxHandled = 0;
-  let maxSent = 0;
-  let pipeline = 0;
-  const visit = (v: number): void => {
-    if (handled[v]! > maxHandled) maxHandled = handled[v]!;
-    if (sentMsgs[v]! > maxSent) maxSent = sentMsgs[v]!;
-    if (!blocking) {
-      const n = Math.max(sentMsgs[v]!, recvMsgs[v]!);
-      const b = Math.max(sentBytes[v]!, recvBytes[v]!);
-      pipeline = Math.max(pipeline, n * ts, b * tc, b * td);
-    }
-  };
-  const clear = (v: number): void => {
-    sentMsgs[v] = 0;
-    recvMsgs[v] = 0;
-    sentBytes[v] = 0;
-    recvBytes[v] = 0;
-    handled[v] = 0;
-  };
-
+  const tally = new StageTally(s, machine);
   const stages: StageCost[] = [];
   const steps: StepCost[] = [];
   let total = 0;
   let startups = 0;
-
   for (let k = 0; k < s.stages.length; k++) {
     const st = s.stages[k]!;
-    const first = stepStart[st.firstStep]!;
-    const last = stepStart[st.firstStep + st.stepCount]!;
-
     // Pass 1: step times (blocking) and per-node tallies.
     let communication = 0;
     for (let step = st.firstStep; step < st.firstStep + st.stepCount; step++) {
-      let stepTime = 0;
-      let longest = 0;
-      let messages = 0;
-      const end = stepStart[step + 1]!;
-      for (let x = stepStart[step]!; x < end; x++) {
-        const a = src[x]!;
-        const b = dst[x]!;
-        if (a >= p || b >= p) throw fail("machines", "BAD_INPUT", `transfer ${x} (${a} -> ${b}) names a node outside 0..${p - 1}`, { field: `transfers[${x}]` });
-        const elements = size[x]!;
-        const bytes = elements * eb;
-        handled[a] = handled[a]! + bytes;
-        if (a === b) {
-          const t = bytes * tm;
-          if (t > stepTime) stepTime = t;
-          continue;
-        }
-        sentMsgs[a] = sentMsgs[a]! + 1;
-        recvMsgs[b] = recvMsgs[b]! + 1;
-        sentBytes[a] = sentBytes[a]! + bytes;
-        recvBytes[b] = recvBytes[b]! + bytes;
-        sentTotal[a] = sentTotal[a]! + bytes;
-        messages++;
-        if (elements > longest) longest = elements;
-        const t = ts + bytes * tcd;
-        if (t > stepTime) stepTime = t;
-      }
+      const c = tally.step(step, k + 1);
       if (blocking) {
-        steps.push({ step, stage: k + 1, time: stepTime, longest, messages });
-        communication += stepTime;
+        steps.push(c);
+        communication += c.time;
       }
     }
-
-    // Pass 2: maxima over the nodes the stage touches (untouched nodes contribute 0).
-    maxHandled = 0;
-    maxSent = 0;
-    pipeline = 0;
-    for (let x = first; x < last; x++) {
-      visit(src[x]!);
-      visit(dst[x]!);
-    }
-    // Pass 3: reset the touched entries for the next stage.
-    for (let x = first; x < last; x++) {
-      clear(src[x]!);
-      clear(dst[x]!);
-    }
-
+    const { maxHandled, maxSent, pipeline } = tally.close(st.firstStep, st.firstStep + st.stepCount, blocking);
     if (!blocking) communication = pipeline;
-    const rearrange = st.rearrange === "none" ? 0 : maxHandled * tm;
+    const rearrange = st.rearrange === "none" ? 0 : maxHandled * machine.tm;
     const time = machine.barrier + rearrange + communication;
     stages.push({ stage: k + 1, name: st.name, barrier: machine.barrier, rearrange, communication, time, startups: maxSent });
     total += time;
     startups += maxSent;
   }
-
-  let bytes = 0;
-  for (let v = 0; v < p; v++) if (sentTotal[v]! > bytes) bytes = sentTotal[v]!;
-  return { mode, machine: machine.name, total, stages, steps, startups, bytes };
+  return { mode, machine: machine.name, total, stages, steps, startups, bytes: tally.mostSent() };
 }
+
+/** Per-node tallies of the current stage; only entries of nodes the stage touches are non-zero. */
+class StageTally {
+  private readonly sentMsgs: Uint32Array;
+  private readonly recvMsgs: Uint32Array;
+  private readonly sentBytes: Float64Array;
+  private readonly recvBytes: Float64Array;
+  /** Bytes sent including local copies (rearrangement). */
+  private readonly handled: Float64Array;
+  /** Network bytes sent over the whole schedule. */
+  private readonly sentTotal: Float64Array;
+
+  constructor(private readonly s: Schedule, private readonly machine: MachineModel) {
+    const p = s.p;
+    this.sentMsgs = new Uint32Array(p);
+    this.recvMsgs = new Uint32Array(p);
+    this.sentBytes = new Float64Array(p);
+    this.recvBytes = new Float64Array(p);
+    this.handled = new Float64Array(p);
+    this.sentTotal = new Float64Array(p);
+  }
+
+  /** Tallies the transfers of `step` (of stage number `stage`, 1-based); returns its blocking cost (the slowest transfer). */
+  step(step: number, stage: number): StepCost {
+    const { p, src, dst, size, stepStart } = this.s;
+    const eb = this.s.elementBytes;
+    const { ts, tc, td, tm } = this.machine;
+    const tcd = tc + td;
+    let stepTime = 0;
+    let longest = 0;
+    let messages = 0;
+    const end = stepStart[step + 1]!;
+    for (let x = stepStart[step]!; x < end; x++) {
+      const a = src[x]!;
+      const b = dst[x]!;
+      if (a >= p || b >= p) throw fail("machines", "BAD_INPUT", `transfer ${x} (${a} -> ${b}) names a node outside 0..${p - 1}`, { field: `transfers[${x}]` });
+      const elements = size[x]!;
+      const bytes = elements * eb;
+      this.handled[a] = this.handled[a]! + bytes;
+      if (a === b) {
+        const t = bytes * tm;
+        if (t > stepTime) stepTime = t;
+        continue;
+      }
+      this.sentMsgs[a] = this.sentMsgs[a]! + 1;
+      this.recvMsgs[b] = this.recvMsgs[b]! + 1;
+      this.sentBytes[a] = this.sentBytes[a]! + bytes;
+      this.recvBytes[b] = this.recvBytes[b]! + bytes;
+      this.sentTotal[a] = this.sentTotal[a]! + bytes;
+      messages++;
+      if (elements > longest) longest = elements;
+      const t = ts + bytes * tcd;
+      if (t > stepTime) stepTime = t;
+    }
+    return { step, stage, time: stepTime, longest, messages };
+  }
+
+  /**
+   * The stage of steps [stepLo, stepHi) is tallied: its maxima over the nodes it touches (untouched
+   * nodes contribute 0; `pipeline` only when not `blocking`), then its entries are cleared for the next stage.
+   */
+  close(stepLo: number, stepHi: number, blocking: boolean): { maxHandled: number; maxSent: number; pipeline: number } {
+    const { src, dst, stepStart } = this.s;
+    const { ts, tc, td } = this.machine;
+    const first = stepStart[stepLo]!;
+    const last = stepStart[stepHi]!;
+    let maxHandled = 0;
+    let maxSent = 0;
+    let pipeline = 0;
+    const visit = (v: number): void => {
+      if (this.handled[v]! > maxHandled) maxHandled = this.handled[v]!;
+      if (this.sentMsgs[v]! > maxSent) maxSent = this.sentMsgs[v]!;
+      if (!blocking) {
+        const n = Math.max(this.sentMsgs[v]!, this.recvMsgs[v]!);
+        const b = Math.max(this.sentBytes[v]!, this.recvBytes[v]!);
+        pipeline = Math.max(pipeline, n * ts, b * tc, b * td);
+      }
+    };
+    for (let x = first; x < last; x++) {
+      visit(src[x]!);
+      visit(dst[x]!);
+    }
+    for (let x = first; x < last; x++) {
+      this.clear(src[x]!);
+      this.clear(dst[x]!);
+    }
+    return { maxHandled, maxSent, pipeline };
+  }
+
+  private clear(v: number): void {
+    this.sentMsgs[v] = 0;
+    this.recvMsgs[v] = 0;
+    this.sentBytes[v] = 0;
+    this.recvBytes[v] = 0;
+    this.handled[v] = 0;
+  }
+
+  /** Most network bytes one node sent over the whole schedule. */
+  mostSent(): number {
+    let bytes = 0;
+    for (let v = 0; v < this.s.p; v++) if (this.sentTotal[v]! > bytes) bytes = this.sentTotal[v]!;
+    return bytes;
+  }
+}
+
 
 /** 004 eq. (1), literally: T_block = P [T_s + m (t_c + t_m + t_d)] for an all-to-all of m-byte messages in P steps. */
 export function flatFormulaBlocking(P: number, m: number, machine: MachineModel): number {

@@ -25,7 +25,7 @@ async function run(...argv: string[]): Promise<{ code: number; out: string; err:
 const dir = mkdtempSync(join(tmpdir(), "commplan-sim-"));
 const f = (name: string): string => join(dir, name);
 
-describe("commplan simulate", () => {
+describe("commplan simulate: schedules, send rules, progress, data mode", () => {
   it("replays a planned schedule: text, JSON, Chrome trace and SVG; lock-step blocking equals the analytic cost", async () => {
     expect((await run("gen", "pattern1", "--p", "16", "--seed", "3", "-o", f("m.json"))).code).toBe(0);
     expect((await run("plan", f("m.json"), "--algorithm", "shift", "--payload", "-o", f("s.json"))).code).toBe(0);
@@ -88,7 +88,9 @@ describe("commplan simulate", () => {
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/node \d+ does not hold element \(\d+, \d+, \d+\)/);
   });
+});
 
+describe("commplan simulate: protocols, bad input and flags", () => {
   it("runs DRS_N and AC on a matrix and writes realised traces the verifier reads", async () => {
     const d = await run("simulate", "--protocol", "drs-n", f("m.json"), "--machine", "cm5-004", "--realised", f("drs.json"), "--busy-measure", "--generate-recv");
     expect(d.code).toBe(0);
@@ -161,7 +163,9 @@ describe("commplan simulate", () => {
     expect(r.err).toMatch(/made for another matrix/);
     expect((await run("verify", f("s.json"), "-m", f("other.json"))).code).toBe(2);
   });
+});
 
+describe("commplan simulate: topologies and the built binary", () => {
   it("the cm5-fat-tree preset simulates on its fat tree unless --topology says otherwise; --barrier sets the stage barrier", async () => {
     const ft = JSON.parse((await run("simulate", f("s.json"), "--machine", "cm5-fat-tree", "--lockstep", "--json")).out);
     expect(ft.topology).toBe("cm5-fat-tree");

@@ -1,6 +1,6 @@
 /** Forwarding dependencies: which receives of its own stage a transfer must wait for because it forwards elements they bring (DESIGN.md element semantics). */
-import { growU32 } from "../../model/growable.js";
-import type { Schedule } from "../../model/schedule.js";
+import { growU32, type Growable } from "../../model/growable.js";
+import type { ChunkTable, Schedule } from "../../model/schedule.js";
 
 /** For every transfer x: `need[x]` receives of its stage it waits for; receive y releases the transfers list[start[y] .. start[y + 1]). */
 export interface ForwardDeps {
@@ -9,20 +9,23 @@ export interface ForwardDeps {
   readonly list: Uint32Array;
 }
 
+/** The sorted index of the chunks that arrive over the network (see `receiveIndex`). */
+interface ReceiveIndex {
+  /** Chunks sorted by (stage, receiving node, origin, dest, offset). */
+  readonly recv: Uint32Array;
+  /** Per chunk: (receiving node, origin, dest) as one number. */
+  readonly rKey: Float64Array;
+  /** Running maximum of chunk ends within each (stage, rKey) group, to find overlaps by binary search. */
+  readonly maxEnd: Float64Array;
+}
+
 /**
- * The stage-internal forwarding dependencies of `s`. Transfer x (step sx, source a) depends on a
- * network transfer y into a of an earlier step of the same stage when a chunk of y and a chunk of
- * x name overlapping elements of one message (origin, dest). Earlier stages need no entry: a stage
- * starts after the barrier that ends the previous one. Without payload chunks there is nothing to
- * match and every `need` is 0 (every registered planner forwards only across stage barriers).
- * Cost: O(C log C) for C chunks plus the dependencies found.
+ * The pairs (x, y), pushed in order of x: transfer x forwards elements that the network transfer y
+ * of an earlier step of x's stage brings to x's source (overlapping chunks of one message).
  */
-export function forwardDeps(s: Schedule): ForwardDeps {
+function forwardPairs(s: Schedule, c: ChunkTable): { pairX: Growable<Uint32Array>; pairY: Growable<Uint32Array> } {
   const T = s.transferCount;
-  const need = new Uint32Array(T);
-  const c = s.chunks;
-  if (c === null || T === 0) return { need, start: new Uint32Array(T + 1), list: new Uint32Array(0) };
-  const { p, src, dst, stepStart } = s;
+  const { p, src, stepStart } = s;
   const C = c.origin.length;
   const owner = new Uint32Array(C);
   const stepOf = new Uint32Array(T);
@@ -30,29 +33,10 @@ export function forwardDeps(s: Schedule): ForwardDeps {
   const stageOf = new Uint32Array(s.stepCount);
   for (const [k, st] of s.stages.entries()) stageOf.fill(k, st.firstStep, st.firstStep + st.stepCount);
   for (let x = 0; x < T; x++) owner.fill(x, c.start[x]!, c.start[x + 1]!);
-
-  // Chunks that arrive somewhere over the network, sorted by (stage, node, origin, dest, offset).
   const key = (node: number, k: number): number => ((node * p + c.origin[k]!) * p + c.dest[k]!);
-  let n = 0;
-  for (let k = 0; k < C; k++) if (src[owner[k]!] !== dst[owner[k]!]) n++;
-  const recv = new Uint32Array(n);
-  const rKey = new Float64Array(C);
-  for (let k = 0, i = 0; k < C; k++) {
-    const y = owner[k]!;
-    if (src[y] === dst[y]) continue;
-    recv[i++] = k;
-    rKey[k] = key(dst[y]!, k);
-  }
   const stageKey = (k: number): number => stageOf[stepOf[owner[k]!]!]!;
-  recv.sort((u, w) => stageKey(u) - stageKey(w) || rKey[u]! - rKey[w]! || c.offset[u]! - c.offset[w]!);
-  // Running maximum of chunk ends within each (stage, key) group, to find overlaps by binary search.
-  const maxEnd = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const k = recv[i]!;
-    const endK = c.offset[k]! + c.count[k]!;
-    const same = i > 0 && stageKey(recv[i - 1]!) === stageKey(k) && rKey[recv[i - 1]!] === rKey[k];
-    maxEnd[i] = same ? Math.max(maxEnd[i - 1]!, endK) : endK;
-  }
+  const { recv, rKey, maxEnd } = receiveIndex(s, c, owner, key, stageKey);
+  const n = recv.length;
 
   const pairX = growU32(), pairY = growU32();
   const mark = new Int32Array(T).fill(-1);
@@ -87,6 +71,48 @@ export function forwardDeps(s: Schedule): ForwardDeps {
       }
     }
   }
+  return { pairX, pairY };
+}
+
+/** Chunks that arrive somewhere over the network, sorted by (stage, node, origin, dest, offset), with the running maximum of their ends per group. */
+function receiveIndex(s: Schedule, c: ChunkTable, owner: Uint32Array, key: (node: number, k: number) => number, stageKey: (k: number) => number): ReceiveIndex {
+  const { src, dst } = s;
+  const C = c.origin.length;
+  let n = 0;
+  for (let k = 0; k < C; k++) if (src[owner[k]!] !== dst[owner[k]!]) n++;
+  const recv = new Uint32Array(n);
+  const rKey = new Float64Array(C);
+  for (let k = 0, i = 0; k < C; k++) {
+    const y = owner[k]!;
+    if (src[y] === dst[y]) continue;
+    recv[i++] = k;
+    rKey[k] = key(dst[y]!, k);
+  }
+  recv.sort((u, w) => stageKey(u) - stageKey(w) || rKey[u]! - rKey[w]! || c.offset[u]! - c.offset[w]!);
+  const maxEnd = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const k = recv[i]!;
+    const endK = c.offset[k]! + c.count[k]!;
+    const same = i > 0 && stageKey(recv[i - 1]!) === stageKey(k) && rKey[recv[i - 1]!] === rKey[k];
+    maxEnd[i] = same ? Math.max(maxEnd[i - 1]!, endK) : endK;
+  }
+  return { recv, rKey, maxEnd };
+}
+
+/**
+ * The stage-internal forwarding dependencies of `s`. Transfer x (step sx, source a) depends on a
+ * network transfer y into a of an earlier step of the same stage when a chunk of y and a chunk of
+ * x name overlapping elements of one message (origin, dest). Earlier stages need no entry: a stage
+ * starts after the barrier that ends the previous one. Without payload chunks there is nothing to
+ * match and every `need` is 0 (every registered planner forwards only across stage barriers).
+ * Cost: O(C log C) for C chunks plus the dependencies found.
+ */
+export function forwardDeps(s: Schedule): ForwardDeps {
+  const T = s.transferCount;
+  const need = new Uint32Array(T);
+  const c = s.chunks;
+  if (c === null || T === 0) return { need, start: new Uint32Array(T + 1), list: new Uint32Array(0) };
+  const { pairX, pairY } = forwardPairs(s, c);
   const px = pairX.toArray(), py = pairY.toArray();
   const start = new Uint32Array(T + 1);
   for (let i = 0; i < py.length; i++) start[py[i]! + 1]!++;

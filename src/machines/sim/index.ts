@@ -7,5 +7,6 @@ export * from "./topology.js";
 export { DataTracker, MAX_DATA_ELEMENTS } from "./data-tracker.js";
 export { EventHeap } from "./heap.js";
 export { NodeAccounts } from "./node-accounts.js";
-export { replayBlocking, type ReplayOutcome } from "./replay-blocking.js";
+export { replayBlocking } from "./replay-blocking.js";
+export type { ReplayOutcome } from "./replay-driver.js";
 export { replayNonblocking } from "./replay-nonblocking.js";

@@ -187,141 +187,209 @@ function runAsync(m: CommMatrix, machine: MachineModel, start: Uint32Array, dest
   return { makespan: r.makespan, issue, end: r.transferEnd, nodes: r.nodes, totalWait: r.totalWait, inquiries: 0, timeline: r.timeline };
 }
 
+/** Events between two progress calls of a DRS_N run. */
+const DRS_PROGRESS_EVERY = 1 << 12;
+
 /** DRS_N: test-and-set the destination's busy lock, send if free, else try another destination (003 fig. 5; 000 sec. 5). */
 function runDrsN(m: CommMatrix, machine: MachineModel, start: Uint32Array, dest: Uint32Array, o: ProtocolOptions): RunOut {
-  const p = m.p;
-  const n = dest.length;
-  const eb = m.elementBytes;
-  const tcd = perByteCost(o.topology, machine);
-  const { busyMeasure, inquiry, progress } = o;
-  const early = o.earlyGoAhead;
-  const acc = new NodeAccounts(p);
-  const tl = new TimelineRecorder(p, o.timeline);
-  const issue = new Float64Array(n);
-  const end = new Float64Array(n);
-  const sent = new Uint8Array(n);
-  const left = new Uint32Array(p); // messages still to send
-  const cursor = new Uint32Array(p); // next candidate (cyclic over the node's list)
-  const lockUntil = new Float64Array(p).fill(-1); // end of the receive holding the lock, -1 when FREE
-  const avoidUntil = new Float64Array(n); // improvement 1: do not disturb this destination before
-  const inquireSince = new Float64Array(p);
-  for (let i = 0; i < p; i++) left[i] = start[i + 1]! - start[i]!;
-  const heap = new EventHeap(2 * p + 16);
-  // Event ids: k (< n) message k arrives; INQ + i node i's inquiry returns; WAKE + i node i wakes up;
-  // BEGIN + k message k starts (early go-ahead: when the receive it waited for ends).
-  const INQ = n, WAKE = n + p, BEGIN = n + 2 * p;
-  const pendingInq = new Int32Array(p).fill(-1);
-  let inquiries = 0;
-  let last = 0;
-  let delivered = 0;
-  const PROGRESS_EVERY = 1 << 12;
-  let nextProgress = PROGRESS_EVERY;
+  const run = new DrsNRun(m, machine, start, dest, o);
+  run.run();
+  return run.result();
+}
 
-  const duration = (k: number, i: number): number => machine.ts + m.data[i * p + dest[k]!]! * eb * tcd(i, dest[k]!);
+/**
+ * One DRS_N run. Event ids: k (< n) message k arrives; INQ + i node i's inquiry returns; WAKE + i
+ * node i wakes up; BEGIN + k message k starts (early go-ahead: when the receive it waited for ends).
+ */
+class DrsNRun {
+  private readonly p: number;
+  private readonly n: number;
+  private readonly tcd: (a: number, b: number) => number;
+  private readonly acc: NodeAccounts;
+  private readonly tl: TimelineRecorder;
+  private readonly issue: Float64Array;
+  private readonly end: Float64Array;
+  private readonly sent: Uint8Array;
+  /** Messages each node still has to send. */
+  private readonly left: Uint32Array;
+  /** Each node's next candidate (cyclic over its list). */
+  private readonly cursor: Uint32Array;
+  /** End of the receive holding the node's lock, -1 when FREE. */
+  private readonly lockUntil: Float64Array;
+  /** Improvement 1: do not disturb this message's destination before. */
+  private readonly avoidUntil: Float64Array;
+  private readonly inquireSince: Float64Array;
+  /** The message node i's inquiry is about. */
+  private readonly pendingInq: Int32Array;
+  private readonly heap: EventHeap;
+  private readonly INQ: number;
+  private readonly WAKE: number;
+  private readonly BEGIN: number;
+  private inquiries = 0;
+  private last = 0;
+  private delivered = 0;
+  private nextProgress = DRS_PROGRESS_EVERY;
+
+  constructor(private readonly m: CommMatrix, private readonly machine: MachineModel, private readonly start: Uint32Array, private readonly dest: Uint32Array, private readonly o: ProtocolOptions) {
+    const p = m.p, n = dest.length;
+    this.p = p;
+    this.n = n;
+    this.tcd = perByteCost(o.topology, machine);
+    this.acc = new NodeAccounts(p);
+    this.tl = new TimelineRecorder(p, o.timeline);
+    this.issue = new Float64Array(n);
+    this.end = new Float64Array(n);
+    this.sent = new Uint8Array(n);
+    this.left = new Uint32Array(p);
+    this.cursor = new Uint32Array(p);
+    this.lockUntil = new Float64Array(p).fill(-1);
+    this.avoidUntil = new Float64Array(n);
+    this.inquireSince = new Float64Array(p);
+    for (let i = 0; i < p; i++) this.left[i] = start[i + 1]! - start[i]!;
+    this.heap = new EventHeap(2 * p + 16);
+    this.INQ = n;
+    this.WAKE = n + p;
+    this.BEGIN = n + 2 * p;
+    this.pendingInq = new Int32Array(p).fill(-1);
+  }
+
+  /** Runs the protocol to the end. */
+  run(): void {
+    const { heap, n } = this;
+    const progress = this.o.progress;
+    for (let i = 0; i < this.p; i++) this.next(i, 0);
+    while (heap.size > 0) {
+      const t = heap.topTime();
+      const id = heap.topId();
+      heap.pop();
+      if (t > this.last) this.last = t;
+      if (progress && heap.pushed >= this.nextProgress) {
+        this.nextProgress += DRS_PROGRESS_EVERY;
+        progress(this.delivered, n);
+      }
+      if (id < n) this.arrive(id, t);
+      else if (id >= this.BEGIN) this.begin(id - this.BEGIN, senderOf(this.start, id - this.BEGIN, this.p), t);
+      else if (id < this.WAKE) this.inquiryBack(id - this.INQ, t);
+      else this.next(id - this.WAKE, t);
+    }
+  }
+
+  private duration(k: number, i: number): number {
+    const d = this.dest[k]!;
+    return this.machine.ts + this.m.data[i * this.p + d]! * this.m.elementBytes * this.tcd(i, d);
+  }
+
   /** Message k of node i goes on the wire at t (the lock is already held). */
-  const begin = (k: number, i: number, t: number): void => {
-    acc.begin(i, t);
-    acc.begin(dest[k]!, t);
-    heap.push(end[k]!, k);
-  };
+  private begin(k: number, i: number, t: number): void {
+    this.acc.begin(i, t);
+    this.acc.begin(this.dest[k]!, t);
+    this.heap.push(this.end[k]!, k);
+  }
+
+  /** Message k arrives at t: its destination's lock is freed (unless already taken again) and its sender moves on. */
+  private arrive(k: number, t: number): void {
+    const p = this.p;
+    const i = senderOf(this.start, k, p);
+    const d = this.dest[k]!;
+    this.acc.end(i, t);
+    this.acc.end(d, t);
+    if (this.lockUntil[d] === t) this.lockUntil[d] = -1;
+    this.tl.add(i, K.send, this.issue[k]!, t, d, this.m.data[i * p + d]!, k);
+    this.tl.add(d, K.recv, this.issue[k]!, t, i, this.m.data[i * p + d]!, k);
+    this.delivered++;
+    this.next(i, t);
+  }
+
+  /** Node i's inquiry returns at t: it sends when the lock was free (or frees within one inquiry, with the early go-ahead), else tries another destination. */
+  private inquiryBack(i: number, t: number): void {
+    const { acc, lockUntil } = this;
+    const k = this.pendingInq[i]!;
+    const d = this.dest[k]!;
+    this.tl.add(i, K.stall, this.inquireSince[i]!, t, d, 0, NONE);
+    acc.stalled[i] = acc.stalled[i]! + (t - this.inquireSince[i]!);
+    const free = lockUntil[d]! < 0 || lockUntil[d]! <= t;
+    const soon = this.o.earlyGoAhead && !free && lockUntil[d]! - t <= this.o.inquiry;
+    if (free || soon) {
+      const s0 = free ? t : lockUntil[d]!;
+      if (soon) {
+        // The protocol arranged this wait (the message is not in the network yet): stalled, not contention.
+        acc.stalled[i] = acc.stalled[i]! + (s0 - t);
+        this.tl.add(i, K.stall, t, s0, d, 0, k);
+      }
+      this.send(k, i, d, s0, t);
+    } else {
+      if (this.o.busyMeasure) this.avoidUntil[k] = lockUntil[d]!;
+      this.next(i, t);
+    }
+  }
+
+  /** Node i holds d's lock for message k, which goes on the wire at s0 (>= t, the time of the go-ahead). */
+  private send(k: number, i: number, d: number, s0: number, t: number): void {
+    const { acc } = this;
+    const e = s0 + this.duration(k, i);
+    this.lockUntil[d] = e;
+    this.sent[k] = 1;
+    this.left[i]!--;
+    this.issue[k] = s0;
+    this.end[k] = e;
+    const bytes = this.m.data[i * this.p + d]! * this.m.elementBytes;
+    acc.sentBytes[i] = acc.sentBytes[i]! + bytes;
+    acc.recvBytes[d] = acc.recvBytes[d]! + bytes;
+    if (s0 > t) this.heap.push(s0, this.BEGIN + k); // the accounts only move forward in time
+    else this.begin(k, i, t);
+  }
 
   /** Node i picks its next candidate and inquires, or sleeps (improvement 1) until a destination should be free. */
-  const next = (i: number, t: number): void => {
-    if (left[i] === 0) return;
-    const a = start[i]!, cnt = start[i + 1]! - a;
+  private next(i: number, t: number): void {
+    if (this.left[i] === 0) return;
+    const a = this.start[i]!, cnt = this.start[i + 1]! - a;
     let soonest = Infinity;
     for (let q = 0; q < cnt; q++) {
-      const k = a + ((cursor[i]! + q) % cnt);
-      if (sent[k]) continue;
-      if (busyMeasure && avoidUntil[k]! > t) {
-        soonest = Math.min(soonest, avoidUntil[k]!);
+      const k = a + ((this.cursor[i]! + q) % cnt);
+      if (this.sent[k]) continue;
+      if (this.o.busyMeasure && this.avoidUntil[k]! > t) {
+        soonest = Math.min(soonest, this.avoidUntil[k]!);
         continue;
       }
-      cursor[i] = (k - a + 1) % cnt;
-      pendingInq[i] = k;
-      inquireSince[i] = t;
-      const back = t + inquiry;
-      if (!(back > t)) throw fail("simulate", "UNSUPPORTED", `drs-n: simulated time stopped advancing at ${t} us (an inquiry of ${inquiry} us is lost in rounding); use a larger --inquiry`, { field: "inquiry" });
-      if (++inquiries > o.maxInquiries) {
-        throw fail("simulate", "UNSUPPORTED", `drs-n: more than ${o.maxInquiries} inquiries (${delivered} of ${n} messages delivered at ${t} us); nodes keep inquiring while their destinations are busy: use a larger --inquiry or --busy-measure`, { field: "inquiry" });
-      }
-      heap.push(back, INQ + i);
+      this.cursor[i] = (k - a + 1) % cnt;
+      this.inquire(i, k, t);
       return;
     }
-    heap.push(soonest, WAKE + i); // every destination is busy: sleep for the smallest measure
-  };
+    this.heap.push(soonest, this.WAKE + i); // every destination is busy: sleep for the smallest measure
+  }
 
-  for (let i = 0; i < p; i++) next(i, 0);
-  while (heap.size > 0) {
-    const t = heap.topTime();
-    const id = heap.topId();
-    heap.pop();
-    if (t > last) last = t;
-    if (progress && heap.pushed >= nextProgress) {
-      nextProgress += PROGRESS_EVERY;
-      progress(delivered, n);
+  /** Node i sends a test-and-set inquiry about message k at t; it returns one inquiry time later. */
+  private inquire(i: number, k: number, t: number): void {
+    const { inquiry, maxInquiries } = this.o;
+    this.pendingInq[i] = k;
+    this.inquireSince[i] = t;
+    const back = t + inquiry;
+    if (!(back > t)) throw fail("simulate", "UNSUPPORTED", `drs-n: simulated time stopped advancing at ${t} us (an inquiry of ${inquiry} us is lost in rounding); use a larger --inquiry`, { field: "inquiry" });
+    if (++this.inquiries > maxInquiries) {
+      throw fail("simulate", "UNSUPPORTED", `drs-n: more than ${maxInquiries} inquiries (${this.delivered} of ${this.n} messages delivered at ${t} us); nodes keep inquiring while their destinations are busy: use a larger --inquiry or --busy-measure`, { field: "inquiry" });
     }
-    if (id < n) {
-      const k = id;
-      const i = senderOf(start, k, p);
-      const d = dest[k]!;
-      acc.end(i, t);
-      acc.end(d, t);
-      if (lockUntil[d] === t) lockUntil[d] = -1;
-      tl.add(i, K.send, issue[k]!, t, d, m.data[i * p + d]!, k);
-      tl.add(d, K.recv, issue[k]!, t, i, m.data[i * p + d]!, k);
-      delivered++;
-      next(i, t);
-    } else if (id >= BEGIN) {
-      const k = id - BEGIN;
-      begin(k, senderOf(start, k, p), t);
-    } else if (id < WAKE) {
-      const i = id - INQ;
-      const k = pendingInq[i]!;
-      const d = dest[k]!;
-      tl.add(i, K.stall, inquireSince[i]!, t, d, 0, NONE);
-      acc.stalled[i] = acc.stalled[i]! + (t - inquireSince[i]!);
-      const free = lockUntil[d]! < 0 || lockUntil[d]! <= t;
-      const soon = early && !free && lockUntil[d]! - t <= inquiry;
-      if (free || soon) {
-        const s0 = free ? t : lockUntil[d]!;
-        if (soon) {
-          // The protocol arranged this wait (the message is not in the network yet): stalled, not contention.
-          acc.stalled[i] = acc.stalled[i]! + (s0 - t);
-          tl.add(i, K.stall, t, s0, d, 0, k);
-        }
-        const e = s0 + duration(k, i);
-        lockUntil[d] = e;
-        sent[k] = 1;
-        left[i]!--;
-        issue[k] = s0;
-        end[k] = e;
-        const bytes = m.data[i * p + d]! * eb;
-        acc.sentBytes[i] = acc.sentBytes[i]! + bytes;
-        acc.recvBytes[d] = acc.recvBytes[d]! + bytes;
-        if (s0 > t) heap.push(s0, BEGIN + k); // the accounts only move forward in time
-        else begin(k, i, t);
-      } else {
-        if (busyMeasure) avoidUntil[k] = lockUntil[d]!;
-        next(i, t);
-      }
-    } else next(id - WAKE, t);
+    this.heap.push(back, this.INQ + i);
   }
-  const idle = new Float64Array(p);
-  let totalWait = 0;
-  for (let v = 0; v < p; v++) {
-    idle[v] = Math.max(0, last - acc.busy[v]! - acc.wait[v]! - acc.stalled[v]!);
-    totalWait += acc.wait[v]!;
+
+  /** The run's outcome (after `run`). */
+  result(): RunOut {
+    const { acc, p } = this;
+    const idle = new Float64Array(p);
+    let totalWait = 0;
+    for (let v = 0; v < p; v++) {
+      idle[v] = Math.max(0, this.last - acc.busy[v]! - acc.wait[v]! - acc.stalled[v]!);
+      totalWait += acc.wait[v]!;
+    }
+    return {
+      makespan: this.last,
+      issue: this.issue,
+      end: this.end,
+      nodes: { busy: acc.busy, idle, stalled: acc.stalled, wait: acc.wait, sentBytes: acc.sentBytes, recvBytes: acc.recvBytes },
+      totalWait,
+      inquiries: this.inquiries,
+      timeline: this.tl.build(),
+    };
   }
-  return {
-    makespan: last,
-    issue,
-    end,
-    nodes: { busy: acc.busy, idle, stalled: acc.stalled, wait: acc.wait, sentBytes: acc.sentBytes, recvBytes: acc.recvBytes },
-    totalWait,
-    inquiries,
-    timeline: tl.build(),
-  };
 }
 
 /** The node whose message list holds message k (binary search over start). */

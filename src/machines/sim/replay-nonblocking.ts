@@ -2,18 +2,16 @@
 import type { MachineModel } from "../../model/machine.js";
 import type { Schedule } from "../../model/schedule.js";
 import type { DataTracker } from "./data-tracker.js";
-import { EventHeap } from "./heap.js";
 import type { NodeAccounts } from "./node-accounts.js";
 import type { SimOptions } from "./options.js";
-import type { ReplayOutcome } from "./replay-blocking.js";
-import { forwardDeps } from "./forward-deps.js";
-import { driveStages } from "./stage-driver.js";
-import { StageOrder } from "./stage-order.js";
-import { K, NONE, type TimelineRecorder } from "./timeline.js";
+import { ReplayDriver, type ReplayMode, type ReplayOutcome } from "./replay-driver.js";
+import { K, type TimelineRecorder } from "./timeline.js";
 import { networkCost } from "./topology.js";
 
 /** Phases of a network message: 0 send start-up on the source's processor, 1 copy to the interface, 2 network, 3 receive start-up on the destination's processor. */
 const CPU_SEND = 0, DMA = 1, NET = 2, CPU_RECV = 3;
+/** FIFO queues of jobs (x * 4 + phase) per node: processor, copy engine, output port, input port. */
+const Q_CPU = 0, Q_DMA = 1, Q_OUT = 2, Q_IN = 3;
 
 /**
  * Replays `s` in nonblocking mode. A message a -> b passes through: a's main processor for
@@ -30,245 +28,242 @@ const CPU_SEND = 0, DMA = 1, NET = 2, CPU_RECV = 3;
  * Stages: barrier, then the compose on the processor (t_m per byte handled).
  */
 export function replayNonblocking(s: Schedule, machine: MachineModel, o: SimOptions, acc: NodeAccounts, tl: TimelineRecorder, data: DataTracker | null): ReplayOutcome {
-  const p = s.p;
-  const T = s.transferCount;
-  const { src, dst, size } = s;
-  const eb = s.elementBytes;
-  const { ts, tc, tm, tsSend } = machine;
-  const tsRecv = ts - tsSend;
-  const ports = o.ports;
-  const buffers = o.sendBuffers;
-  const tdOf = networkCost(o.topology, machine);
-  const byData = o.sendWaits === "data";
-  const deps = byData ? forwardDeps(s) : null;
-  const needLeft = deps ? deps.need.slice() : new Uint32Array(0); // receives each transfer still waits for
+  const driver = new ReplayDriver(s, o, acc, tl, data, 4 * s.transferCount);
+  const makespan = driver.run(machine, new NonblockingMode(driver, machine));
+  return { makespan, events: driver.heap.pushed, start: driver.startAt, end: driver.endAt, collisions: 0 };
+}
 
-  const startAt = new Float64Array(T);
-  const endAt = new Float64Array(T);
-  const phaseStart = new Float64Array(4 * T);
-  const jobNext = new Int32Array(4 * T);
-  const order = new StageOrder(s);
-  const { sendStart, sendList, ptr } = order;
-  const waitSince = new Float64Array(T);
-  const issuing = new Uint8Array(p); // the node's processor has a send start-up queued or running
-  const cpuBusy = new Uint8Array(p);
-  const dmaBusy = new Uint8Array(p);
-  const outBusy = new Int32Array(p);
-  const inBusy = new Int32Array(p);
-  const bufUsed = new Int32Array(p);
-  // FIFO queues of jobs (x * 4 + phase): processor, copy engine, output port, input port.
-  const qh = [new Int32Array(p), new Int32Array(p), new Int32Array(p), new Int32Array(p)] as const;
-  const qt = [new Int32Array(p), new Int32Array(p), new Int32Array(p), new Int32Array(p)] as const;
-  const Q_CPU = 0, Q_DMA = 1, Q_OUT = 2, Q_IN = 3;
-  const stallSince = new Float64Array(p);
-  const ready = new Float64Array(p);
-  const heap = new EventHeap(Math.min(4 * T + p, 1 << 20));
-  let base = 0;
-  let done = 0;
-  let nextProgress = 1 << 16;
+/**
+ * The nonblocking mode's resources per node: processor, copy engine (with `sendBuffers` buffers),
+ * `ports` output and input ports, each with a FIFO of jobs. Event id x * 4 + phase: that phase of
+ * transfer x ends. A node has at most one send start-up queued or running (`issuing`).
+ */
+class NonblockingMode implements ReplayMode {
+  readonly eventIds: number;
+  private readonly ports: number;
+  private readonly buffers: number;
+  private readonly tc: number;
+  private readonly tm: number;
+  private readonly tsSend: number;
+  private readonly tsRecv: number;
+  private readonly tdOf: (a: number, b: number) => number;
+  private readonly phaseStart: Float64Array;
+  private readonly jobNext: Int32Array;
+  private readonly waitSince: Float64Array;
+  /** The node's processor has a send start-up queued or running. */
+  private readonly issuing: Uint8Array;
+  private readonly cpuBusy: Uint8Array;
+  private readonly dmaBusy: Uint8Array;
+  private readonly outBusy: Int32Array;
+  private readonly inBusy: Int32Array;
+  private readonly bufUsed: Int32Array;
+  private readonly qh: readonly [Int32Array, Int32Array, Int32Array, Int32Array];
+  private readonly qt: readonly [Int32Array, Int32Array, Int32Array, Int32Array];
 
-  const enqueue = (q: number, v: number, job: number): void => {
-    jobNext[job] = -1;
-    const h = qh[q as 0]!, t = qt[q as 0]!;
+  constructor(private readonly d: ReplayDriver, machine: MachineModel) {
+    const p = d.s.p, T = d.s.transferCount;
+    this.eventIds = 4 * T;
+    this.ports = d.o.ports;
+    this.buffers = d.o.sendBuffers;
+    this.tc = machine.tc;
+    this.tm = machine.tm;
+    this.tsSend = machine.tsSend;
+    this.tsRecv = machine.ts - machine.tsSend;
+    this.tdOf = networkCost(d.o.topology, machine);
+    this.phaseStart = new Float64Array(4 * T);
+    this.jobNext = new Int32Array(4 * T);
+    this.waitSince = new Float64Array(T);
+    this.issuing = new Uint8Array(p);
+    this.cpuBusy = new Uint8Array(p);
+    this.dmaBusy = new Uint8Array(p);
+    this.outBusy = new Int32Array(p);
+    this.inBusy = new Int32Array(p);
+    this.bufUsed = new Int32Array(p);
+    this.qh = [new Int32Array(p), new Int32Array(p), new Int32Array(p), new Int32Array(p)];
+    this.qt = [new Int32Array(p), new Int32Array(p), new Int32Array(p), new Int32Array(p)];
+  }
+
+  reset(): void {
+    for (const q of this.qh) q.fill(-1);
+    this.issuing.fill(0);
+  }
+
+  composeBegin(v: number): void {
+    this.cpuBusy[v] = 1;
+    this.issuing[v] = 1;
+  }
+
+  composeEnd(v: number, t: number): void {
+    this.cpuBusy[v] = 0;
+    this.issuing[v] = 0;
+    this.serveCpu(v, t);
+    this.tryIssue(v, t);
+  }
+
+  /** Node v queues the send start-up of its next message when it has none queued and the send rule allows. */
+  tryIssue(v: number, t: number): void {
+    if (this.issuing[v]) return;
+    const x = this.d.nextSend(v);
+    if (x < 0 || !this.d.take(v, x, t)) return;
+    this.issuing[v] = 1;
+    this.enqueue(Q_CPU, v, x * 4 + CPU_SEND);
+    this.serveCpu(v, t);
+  }
+
+  private enqueue(q: number, v: number, job: number): void {
+    this.jobNext[job] = -1;
+    const h = this.qh[q as 0], tail = this.qt[q as 0];
     if (h[v]! < 0) h[v] = job;
-    else jobNext[t[v]!] = job;
-    t[v] = job;
-  };
-  const dequeue = (q: number, v: number): number => {
-    const h = qh[q as 0]!;
+    else this.jobNext[tail[v]!] = job;
+    tail[v] = job;
+  }
+
+  private dequeue(q: number, v: number): number {
+    const h = this.qh[q as 0];
     const job = h[v]!;
-    h[v] = jobNext[job]!;
+    h[v] = this.jobNext[job]!;
     return job;
-  };
-  const head = (q: number, v: number): number => qh[q as 0]![v]!;
+  }
 
-  const closeStall = (v: number, t: number): void => {
-    if (stallSince[v]! >= 0) {
-      acc.stalled[v] = acc.stalled[v]! + (t - stallSince[v]!);
-      tl.add(v, K.stall, base + stallSince[v]!, base + t, NONE, 0, NONE);
-      stallSince[v] = -1;
-    }
-  };
+  private head(q: number, v: number): number {
+    return this.qh[q as 0][v]!;
+  }
 
-  const cpuTime = (job: number): number => {
+  private cpuTime(job: number): number {
     const x = job >> 2, ph = job & 3;
-    if (src[x] === dst[x]) return size[x]! * eb * tm;
-    return ph === CPU_SEND ? tsSend : tsRecv;
-  };
+    const { src, dst, size } = this.d.s;
+    if (src[x] === dst[x]) return size[x]! * this.d.s.elementBytes * this.tm;
+    return ph === CPU_SEND ? this.tsSend : this.tsRecv;
+  }
 
-  const serveCpu = (v: number, t: number): void => {
-    if (cpuBusy[v] || head(Q_CPU, v) < 0) return;
-    const job = dequeue(Q_CPU, v);
-    cpuBusy[v] = 1;
-    acc.begin(v, t);
-    phaseStart[job] = t;
-    const x = job >> 2;
-    if ((job & 3) === CPU_SEND) {
-      startAt[x] = base + t;
-      if (data) data.start(x, base + t);
-    }
-    heap.push(t + cpuTime(job), job);
-  };
-  const serveDma = (v: number, t: number): void => {
-    if (dmaBusy[v] || bufUsed[v]! >= buffers || head(Q_DMA, v) < 0) return;
-    const job = dequeue(Q_DMA, v);
-    dmaBusy[v] = 1;
-    bufUsed[v]!++;
-    acc.begin(v, t);
-    phaseStart[job] = t;
-    heap.push(t + size[job >> 2]! * eb * tc, job);
-  };
-  const startNet = (x: number, t: number): void => {
-    const a = src[x]!, b = dst[x]!;
-    inBusy[b]!++;
-    acc.begin(a, t);
-    acc.begin(b, t);
-    phaseStart[x * 4 + NET] = t;
-    heap.push(t + size[x]! * eb * tdOf(a, b), x * 4 + NET);
-  };
-  const serveOut = (v: number, t: number): void => {
-    while (outBusy[v]! < ports && head(Q_OUT, v) >= 0) {
-      const job = dequeue(Q_OUT, v);
-      const x = job >> 2, b = dst[x]!;
-      outBusy[v]!++;
-      if (inBusy[b]! < ports) startNet(x, t);
+  private serveCpu(v: number, t: number): void {
+    if (this.cpuBusy[v] || this.head(Q_CPU, v) < 0) return;
+    const job = this.dequeue(Q_CPU, v);
+    this.cpuBusy[v] = 1;
+    this.d.acc.begin(v, t);
+    this.phaseStart[job] = t;
+    if ((job & 3) === CPU_SEND) this.d.started(job >> 2, t);
+    this.d.heap.push(t + this.cpuTime(job), job);
+  }
+
+  private serveDma(v: number, t: number): void {
+    if (this.dmaBusy[v] || this.bufUsed[v]! >= this.buffers || this.head(Q_DMA, v) < 0) return;
+    const job = this.dequeue(Q_DMA, v);
+    this.dmaBusy[v] = 1;
+    this.bufUsed[v]!++;
+    this.d.acc.begin(v, t);
+    this.phaseStart[job] = t;
+    this.d.heap.push(t + this.d.s.size[job >> 2]! * this.d.s.elementBytes * this.tc, job);
+  }
+
+  private startNet(x: number, t: number): void {
+    const a = this.d.s.src[x]!, b = this.d.s.dst[x]!;
+    this.inBusy[b]!++;
+    this.d.acc.begin(a, t);
+    this.d.acc.begin(b, t);
+    this.phaseStart[x * 4 + NET] = t;
+    this.d.heap.push(t + this.d.s.size[x]! * this.d.s.elementBytes * this.tdOf(a, b), x * 4 + NET);
+  }
+
+  private serveOut(v: number, t: number): void {
+    while (this.outBusy[v]! < this.ports && this.head(Q_OUT, v) >= 0) {
+      const job = this.dequeue(Q_OUT, v);
+      const x = job >> 2, b = this.d.s.dst[x]!;
+      this.outBusy[v]!++;
+      if (this.inBusy[b]! < this.ports) this.startNet(x, t);
       else {
-        waitSince[x] = t;
-        enqueue(Q_IN, b, job);
+        this.waitSince[x] = t;
+        this.enqueue(Q_IN, b, job);
       }
     }
-  };
-  const serveIn = (b: number, t: number): void => {
-    while (inBusy[b]! < ports && head(Q_IN, b) >= 0) {
-      const x = dequeue(Q_IN, b) >> 2;
-      const a = src[x]!;
-      acc.wait[a] = acc.wait[a]! + (t - waitSince[x]!);
-      tl.add(a, K.wait, base + waitSince[x]!, base + t, b, size[x]!, x);
-      startNet(x, t);
-    }
-  };
+  }
 
-  const tryIssue = (v: number, t: number): void => {
-    if (issuing[v]) return;
-    if (ptr[v]! >= sendStart[v + 1]!) return;
-    const x = sendList[ptr[v]!]!;
-    if (byData ? needLeft[x]! > 0 : !order.stepsDone(x)) {
-      if (stallSince[v]! < 0) stallSince[v] = t;
+  private serveIn(b: number, t: number): void {
+    const { acc, tl, base } = this.d;
+    while (this.inBusy[b]! < this.ports && this.head(Q_IN, b) >= 0) {
+      const x = this.dequeue(Q_IN, b) >> 2;
+      const a = this.d.s.src[x]!;
+      acc.wait[a] = acc.wait[a]! + (t - this.waitSince[x]!);
+      tl.add(a, K.wait, base + this.waitSince[x]!, base + t, b, this.d.s.size[x]!, x);
+      this.startNet(x, t);
+    }
+  }
+
+  /** Transfer x has arrived at its destination b (its last phase ended at t). */
+  private finishMessage(x: number, t: number): void {
+    this.d.received(x, t);
+    this.tryIssue(this.d.s.dst[x]!, t);
+  }
+
+  /** Phase job & 3 of transfer job >> 2 ends at t. */
+  onEvent(job: number, t: number): void {
+    const ph = job & 3;
+    if (ph === CPU_SEND || ph === CPU_RECV) this.cpuDone(job, t);
+    else if (ph === DMA) this.dmaDone(job, t);
+    else this.netDone(job, t);
+  }
+
+  /** A processor phase ends: a local copy, a send start-up (the copy engine is next) or a receive start-up (the message is in). */
+  private cpuDone(job: number, t: number): void {
+    const x = job >> 2, ph = job & 3;
+    const a = this.d.s.src[x]!, b = this.d.s.dst[x]!;
+    const { acc, tl, base } = this.d;
+    const v = ph === CPU_SEND ? a : b;
+    this.cpuBusy[v] = 0;
+    acc.end(v, t);
+    if (a === b) {
+      tl.add(a, K.copy, base + this.phaseStart[job]!, base + t, a, this.d.s.size[x]!, x);
+      this.issuing[a] = 0;
+      this.finishMessage(x, t);
+      this.serveCpu(a, t);
+      this.tryIssue(a, t);
       return;
     }
-    closeStall(v, t);
-    ptr[v]!++;
-    issuing[v] = 1;
-    enqueue(Q_CPU, v, x * 4 + CPU_SEND);
-    serveCpu(v, t);
-  };
-
-  const finishMessage = (x: number, t: number): void => {
-    const b = dst[x]!;
-    endAt[x] = base + t;
-    if (data) data.end(x);
-    order.received(x);
-    done++;
-    // the transfers waiting for this receive all leave from b
-    if (deps) for (let i = deps.start[x]!; i < deps.start[x + 1]!; i++) needLeft[deps.list[i]!]!--;
-    tryIssue(b, t);
-  };
-
-  const onEvent = (job: number, t: number): void => {
-    const x = job >> 2, ph = job & 3;
-    const a = src[x]!, b = dst[x]!;
-    if (ph === CPU_SEND || ph === CPU_RECV) {
-      const v = ph === CPU_SEND ? a : b;
-      cpuBusy[v] = 0;
-      acc.end(v, t);
-      if (a === b) {
-        tl.add(a, K.copy, base + phaseStart[job]!, base + t, a, size[x]!, x);
-        issuing[a] = 0;
-        finishMessage(x, t);
-        serveCpu(a, t);
-        tryIssue(a, t);
-        return;
-      }
-      tl.add(v, K.cpu, base + phaseStart[job]!, base + t, ph === CPU_SEND ? b : a, size[x]!, x);
-      if (ph === CPU_SEND) {
-        issuing[a] = 0;
-        enqueue(Q_DMA, a, x * 4 + DMA);
-        serveDma(a, t);
-        serveCpu(a, t);
-        tryIssue(a, t);
-      } else {
-        finishMessage(x, t);
-        serveCpu(b, t);
-      }
-    } else if (ph === DMA) {
-      dmaBusy[a] = 0;
-      acc.end(a, t);
-      tl.add(a, K.dma, base + phaseStart[job]!, base + t, b, size[x]!, x);
-      enqueue(Q_OUT, a, x * 4 + NET);
-      serveOut(a, t);
-      serveDma(a, t);
+    tl.add(v, K.cpu, base + this.phaseStart[job]!, base + t, ph === CPU_SEND ? b : a, this.d.s.size[x]!, x);
+    if (ph === CPU_SEND) {
+      this.issuing[a] = 0;
+      this.enqueue(Q_DMA, a, x * 4 + DMA);
+      this.serveDma(a, t);
+      this.serveCpu(a, t);
+      this.tryIssue(a, t);
     } else {
-      outBusy[a]!--;
-      inBusy[b]!--;
-      bufUsed[a]!--;
-      acc.end(a, t);
-      acc.end(b, t);
-      tl.add(a, K.send, base + phaseStart[job]!, base + t, b, size[x]!, x);
-      tl.add(b, K.recv, base + phaseStart[job]!, base + t, a, size[x]!, x);
-      const bytes = size[x]! * eb;
-      acc.sentBytes[a] = acc.sentBytes[a]! + bytes;
-      acc.recvBytes[b] = acc.recvBytes[b]! + bytes;
-      serveIn(b, t);
-      serveOut(a, t);
-      serveDma(a, t);
-      enqueue(Q_CPU, b, x * 4 + CPU_RECV);
-      serveCpu(b, t);
+      this.finishMessage(x, t);
+      this.serveCpu(b, t);
     }
-  };
+  }
 
-  const runRange = (stepLo: number, stepHi: number, t0: number, withReady: boolean): number => {
-    order.load(stepLo, stepHi);
-    for (const q of qh) q.fill(-1);
-    issuing.fill(0);
-    stallSince.fill(-1);
-    let last = t0;
-    if (withReady) {
-      for (let v = 0; v < p; v++) {
-        if (ready[v]! > 0) {
-          cpuBusy[v] = 1;
-          issuing[v] = 1;
-          acc.begin(v, t0);
-          heap.push(t0 + ready[v]!, 4 * T + v);
-        }
-      }
-    }
-    for (let v = 0; v < p; v++) tryIssue(v, t0);
-    while (heap.size > 0) {
-      const t = heap.topTime();
-      const id = heap.topId();
-      heap.pop();
-      if (t > last) last = t;
-      if (id >= 4 * T) {
-        const v = id - 4 * T;
-        cpuBusy[v] = 0;
-        issuing[v] = 0;
-        acc.end(v, t);
-        tl.add(v, K.compose, base + t0, base + t, NONE, 0, NONE);
-        serveCpu(v, t);
-        tryIssue(v, t);
-      } else onEvent(id, t);
-      if (o.progress && heap.pushed >= nextProgress) {
-        nextProgress += 1 << 16;
-        o.progress(done, T);
-      }
-    }
-    for (let v = 0; v < p; v++) {
-      closeStall(v, last);
-      if (ptr[v]! < sendStart[v + 1]!) throw new Error("simulate: a node could not issue all its transfers (internal error)");
-    }
-    return last;
-  };
+  /** The copy into the interface ends: the message queues for the output port. */
+  private dmaDone(job: number, t: number): void {
+    const x = job >> 2;
+    const a = this.d.s.src[x]!, b = this.d.s.dst[x]!;
+    this.dmaBusy[a] = 0;
+    this.d.acc.end(a, t);
+    this.d.tl.add(a, K.dma, this.d.base + this.phaseStart[job]!, this.d.base + t, b, this.d.s.size[x]!, x);
+    this.enqueue(Q_OUT, a, x * 4 + NET);
+    this.serveOut(a, t);
+    this.serveDma(a, t);
+  }
 
-  const makespan = driveStages(s, machine, o.lockstep, acc, tl, ready, { setBase: (t) => void (base = t), runRange });
-  return { makespan, events: heap.pushed, start: startAt, end: endAt, collisions: 0 };
+  /** The network phase ends: ports and the send buffer are freed; the receive start-up queues at b. */
+  private netDone(job: number, t: number): void {
+    const x = job >> 2;
+    const a = this.d.s.src[x]!, b = this.d.s.dst[x]!;
+    const { acc, tl, base } = this.d;
+    const z = this.d.s.size[x]!;
+    this.outBusy[a]!--;
+    this.inBusy[b]!--;
+    this.bufUsed[a]!--;
+    acc.end(a, t);
+    acc.end(b, t);
+    tl.add(a, K.send, base + this.phaseStart[job]!, base + t, b, z, x);
+    tl.add(b, K.recv, base + this.phaseStart[job]!, base + t, a, z, x);
+    const bytes = z * this.d.s.elementBytes;
+    acc.sentBytes[a] = acc.sentBytes[a]! + bytes;
+    acc.recvBytes[b] = acc.recvBytes[b]! + bytes;
+    this.serveIn(b, t);
+    this.serveOut(a, t);
+    this.serveDma(a, t);
+    this.enqueue(Q_CPU, b, x * 4 + CPU_RECV);
+    this.serveCpu(b, t);
+  }
 }

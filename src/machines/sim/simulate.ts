@@ -6,6 +6,7 @@ import { DataTracker } from "./data-tracker.js";
 import { NodeAccounts } from "./node-accounts.js";
 import { resolveSimOptions, type SendWaits, type SimMode, type SimOptions, type SimRequest } from "./options.js";
 import { replayBlocking } from "./replay-blocking.js";
+import type { ReplayOutcome } from "./replay-driver.js";
 import { replayNonblocking } from "./replay-nonblocking.js";
 import { TimelineRecorder, type Timeline } from "./timeline.js";
 import { contentionFactor } from "./contention-factor.js";
@@ -94,7 +95,7 @@ function measure(
   s: Schedule,
   machine: MachineModel,
   o: SimOptions,
-  run: ReturnType<typeof replayBlocking>,
+  run: ReplayOutcome,
   acc: NodeAccounts,
   timeline: Timeline,
   dataFailures: readonly string[] | null,

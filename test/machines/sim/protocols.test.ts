@@ -11,7 +11,7 @@ import { buildMatrix, matrixRecipe } from "../../helpers/arbitraries.js";
 const machine = findMachine("cm5-004");
 const failing = (r: ReturnType<typeof verifySchedule>): string[] => r.checks.filter((c) => !c.holds).map((c) => c.id);
 
-describe("run-time protocols (003 figs 2 and 5; 000 sec. 5)", () => {
+describe("run-time protocols (003 figs 2 and 5; 000 sec. 5): realised traces and the contention checks", () => {
   it("DRS_N's realised trace delivers everything and passes the node-contention check, with and without 000's improvements", () => {
     fc.assert(
       fc.property(matrixRecipe({ maxP: 16, kinds: ["dense", "sparse", "spike", "permutation", "empty-rows", "zero"] }), fc.boolean(), fc.boolean(), fc.boolean(), (r, busyMeasure, earlyGoAhead, generateRecv) => {
@@ -73,7 +73,9 @@ describe("run-time protocols (003 figs 2 and 5; 000 sec. 5)", () => {
     const rep = verifySchedule(m, { ...s, times: { start: s.times!.start, end } });
     expect(failing(rep)).toEqual(["timed-contention"]);
   });
+});
 
+describe("run-time protocols (003 figs 2 and 5; 000 sec. 5): DRS_N's accounts and inquiries", () => {
   it("DRS_N reports no contention, as its realised trace shows: the early go-ahead's wait is stalled time", () => {
     let goAheads = 0;
     for (let seed = 1; seed <= 6; seed++) {
@@ -123,7 +125,9 @@ describe("run-time protocols (003 figs 2 and 5; 000 sec. 5)", () => {
     }
     expect(checked).toBe(12 * 2 * 12);
   });
+});
 
+describe("run-time protocols (003 figs 2 and 5; 000 sec. 5): seeds, topology, Generate_Recv, progress", () => {
   it("AC and DRS_N are deterministic for a seed and differ across seeds", () => {
     const m = buildMatrix({ p: 12, kind: "dense", seed: 2, maxEntry: 100 });
     for (const protocol of ["async", "drs-n"] as const) {
@@ -191,7 +195,9 @@ describe("run-time protocols (003 figs 2 and 5; 000 sec. 5)", () => {
       expect(d).toBeLessThanOrEqual(t);
     }
   });
+});
 
+describe("run-time protocols (003 figs 2 and 5; 000 sec. 5): errors", () => {
   it("DRS_N never lets simulated time stand still: an inquiry floor, a stop when time cannot advance, a cap on inquiries", () => {
     const m = buildMatrix({ p: 4, kind: "dense", seed: 1, maxEntry: 3 });
     const isError = (f: () => unknown, re: RegExp): void => {

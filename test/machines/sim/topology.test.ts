@@ -11,7 +11,7 @@ import { buildMatrix } from "../../helpers/arbitraries.js";
 
 const cm5 = findMachine("cm5-004");
 
-describe("topologies", () => {
+describe("topologies: the CM-5 fat tree", () => {
   it("CM-5 fat tree: 20 MB/s within a cluster of 4, 10 MB/s within 16, 5 MB/s otherwise (000 sec. 3)", () => {
     const b = new ScheduleBuilder({ p: 32, algorithm: "hand", params: {}, seed: null, elementBytes: 1, matrixDigest: "x" }, false);
     b.stage("s");
@@ -64,7 +64,9 @@ describe("topologies", () => {
     // D_1 = near + far (node 1 receives both), D_20 = far; f_nc = max(D_1, D_20 + W_20) / D_1
     expect(r.fnc).toBeCloseTo(Math.max(near + far, far + r.nodes.wait[20]!) / (near + far), 12);
   });
+});
 
+describe("topologies: OCPC collisions and backoff", () => {
   it("OCPC: two messages into one receiver in a step collide, both fail and are resent until delivered (001 sec. 2)", () => {
     const m = matrixFromData(4, new Float64Array([0, 0, 5, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0]), { elementBytes: 8 });
     const b = new ScheduleBuilder({ p: 4, algorithm: "hand", params: {}, seed: null, elementBytes: 8, matrixDigest: matrixDigest(m) }, true);
@@ -107,7 +109,9 @@ describe("topologies", () => {
       expect(rounds).toBeLessThan(ocpcRoundCap(15) / 10);
     }
   });
+});
 
+describe("topologies: OCPC accounts and options", () => {
   it("OCPC replays a contention-free plan without a collision, as fast as the flat lock-step machine and with the same per-node times", () => {
     const m = buildMatrix({ p: 12, kind: "dense", seed: 4, maxEntry: 50 });
     for (const name of ["linear-permutation", "shift"]) {
