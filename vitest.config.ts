@@ -4,6 +4,9 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     setupFiles: ["test/helpers/setup.ts"],
+    // vitest 4 runs availableParallelism() - 1 workers: one on a 2-core machine; the suite is CPU-bound
+    // and many tests wait on child processes, so two workers use both cores
+    maxWorkers: 2,
     // a safety net against hangs, not a speed assertion: speed is measured in bench/
     testTimeout: 300_000,
     hookTimeout: 300_000,
