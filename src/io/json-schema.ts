@@ -10,19 +10,21 @@ import { oneLine, quoted } from "../model/quoted.js";
  * into, "matrix-header" a matrix whose rows and entries are not looked into (the streaming readers
  * check those by hand).
  */
-export type SchemaName = "matrix" | "schedule" | "report" | "schedule-header" | "matrix-header";
+export type SchemaName = "matrix" | "schedule" | "report" | "schedule-header" | "matrix-header" | "program";
 
 /** The format name every v1 document carries in its `format` field. */
 export const FORMAT_NAMES = {
   matrix: "commplan.matrix/v1",
   schedule: "commplan.schedule/v1",
   report: "commplan.report/v1",
+  program: "commplan.program/v1",
 } as const;
 
 const SCHEMA_FILES = {
   matrix: "matrix.v1.schema.json",
   schedule: "schedule.v1.schema.json",
   report: "report.v1.schema.json",
+  program: "program.v1.schema.json",
 } as const;
 
 /** The `$id` of the derived schedule-header schema (not a file: schedule.v1 with `$defs/step` accepting anything). */
@@ -68,6 +70,7 @@ function validators(): Record<SchemaName, ValidateFunction> {
     report: ajv.compile(report),
     "schedule-header": ajv.compile(header),
     "matrix-header": ajv.compile(matrixHeader),
+    program: ajv.compile(loadSchema("program")),
   };
   return compiled;
 }

@@ -77,8 +77,9 @@ export function emitOps(msgs: Messages, p: number, rounds: number, variant: Prog
   const { order, start } = byRound(msgs, rounds);
   const blocking = variant === "blocking";
   const colour = blocking ? colourRounds(msgs, p, order, start) : null;
+  const mSrc = msgs.src, mDst = msgs.dst;
   let nOps = 0;
-  for (let k = 0; k < msgs.n; k++) nOps += msgs.src[k] === msgs.dst[k] ? 1 : 2;
+  for (let k = 0; k < msgs.n; k++) nOps += mSrc[k] === mDst[k] ? 1 : 2;
   const descMsg = new Uint32Array(nOps), descSide = new Uint8Array(nOps);
   let d = 0, maxClasses = 0;
   let classStart = new Uint32Array(16);
@@ -87,17 +88,17 @@ export function emitOps(msgs: Messages, p: number, rounds: number, variant: Prog
     const a = start[r]!, b = start[r + 1]!;
     for (let q = a; q < b; q++) {
       const k = order[q]!;
-      if (msgs.src[k] === msgs.dst[k]) { descMsg[d] = k; descSide[d++] = COPY; }
+      if (mSrc[k] === mDst[k]) { descMsg[d] = k; descSide[d++] = COPY; }
     }
     if (!blocking) {
       let any = false;
       for (let q = a; q < b; q++) {
         const k = order[q]!;
-        if (msgs.src[k] !== msgs.dst[k]) { descMsg[d] = k; descSide[d++] = RECV; any = true; }
+        if (mSrc[k] !== mDst[k]) { descMsg[d] = k; descSide[d++] = RECV; any = true; }
       }
       for (let q = a; q < b; q++) {
         const k = order[q]!;
-        if (msgs.src[k] !== msgs.dst[k]) { descMsg[d] = k; descSide[d++] = SEND; }
+        if (mSrc[k] !== mDst[k]) { descMsg[d] = k; descSide[d++] = SEND; }
       }
       if (any) maxClasses = Math.max(maxClasses, 1);
       continue;
@@ -106,7 +107,7 @@ export function emitOps(msgs: Messages, p: number, rounds: number, variant: Prog
     let nc = 0;
     for (let q = a; q < b; q++) {
       const k = order[q]!;
-      if (msgs.src[k] !== msgs.dst[k]) nc = Math.max(nc, colour![k]! + 1);
+      if (mSrc[k] !== mDst[k]) nc = Math.max(nc, colour![k]! + 1);
     }
     maxClasses = Math.max(maxClasses, nc);
     if (classStart.length < nc + 1) classStart = new Uint32Array(2 * nc + 2);
@@ -114,13 +115,13 @@ export function emitOps(msgs: Messages, p: number, rounds: number, variant: Prog
     classStart.fill(0, 0, nc + 1);
     for (let q = a; q < b; q++) {
       const k = order[q]!;
-      if (msgs.src[k] !== msgs.dst[k]) { const i = colour![k]! + 1; classStart[i] = classStart[i]! + 1; }
+      if (mSrc[k] !== mDst[k]) { const i = colour![k]! + 1; classStart[i] = classStart[i]! + 1; }
     }
     for (let c = 0; c < nc; c++) classStart[c + 1] = classStart[c + 1]! + classStart[c]!;
     const total = classStart[nc]!;
     for (let q = a; q < b; q++) {
       const k = order[q]!;
-      if (msgs.src[k] !== msgs.dst[k]) sorted[classStart[colour![k]!]!++] = k;
+      if (mSrc[k] !== mDst[k]) sorted[classStart[colour![k]!]!++] = k;
     }
     for (let q = 0; q < total; q++) {
       const k = sorted[q]!;
@@ -134,49 +135,63 @@ export function emitOps(msgs: Messages, p: number, rounds: number, variant: Prog
 /** Stable counting sort of the operation descriptors by rank, then the op and piece columns. */
 function layoutOps(msgs: Messages, p: number, layout: BufferLayout, descMsg: Uint32Array, descSide: Uint8Array, maxClasses: number): Emitted {
   const nOps = descMsg.length;
-  const rankOf = (q: number): number => (descSide[q] === RECV ? msgs.dst[descMsg[q]!]! : msgs.src[descMsg[q]!]!);
+  const mSrc = msgs.src, mDst = msgs.dst, mRound = msgs.round, mCount = msgs.count, x0 = msgs.x0;
+  const { send, recv } = msgs;
+  const opRank = new Uint32Array(nOps);
   const rankStart = new Uint32Array(p + 1);
-  for (let q = 0; q < nOps; q++) { const i = rankOf(q) + 1; rankStart[i] = rankStart[i]! + 1; }
+  for (let q = 0; q < nOps; q++) {
+    const k = descMsg[q]!;
+    const r = descSide[q] === RECV ? mDst[k]! : mSrc[k]!;
+    opRank[q] = r;
+    rankStart[r + 1] = rankStart[r + 1]! + 1;
+  }
   for (let r = 0; r < p; r++) rankStart[r + 1] = rankStart[r + 1]! + rankStart[r]!;
   const fill = rankStart.slice(0, p);
   const opDesc = new Uint32Array(nOps);
-  for (let q = 0; q < nOps; q++) opDesc[fill[rankOf(q)]!++] = q;
-  const { send, recv } = msgs;
-  const sidePieces = (k: number, side: number): number => {
-    if (send === null || recv === null) return side === COPY ? 2 : 1;
-    const s = side === RECV ? 0 : send.start[k + 1]! - send.start[k]!;
-    const t = side === SEND ? 0 : recv.start[k + 1]! - recv.start[k]!;
-    return s + t;
-  };
+  for (let q = 0; q < nOps; q++) {
+    const r = opRank[q]!;
+    opDesc[fill[r]!] = q;
+    fill[r] = fill[r]! + 1;
+  }
   const pieceStart = new Uint32Array(nOps + 1);
-  for (let x = 0; x < nOps; x++) pieceStart[x + 1] = pieceStart[x]! + sidePieces(descMsg[opDesc[x]!]!, descSide[opDesc[x]!]!);
+  if (send === null || recv === null) {
+    for (let x = 0; x < nOps; x++) pieceStart[x + 1] = pieceStart[x]! + (descSide[opDesc[x]!] === COPY ? 2 : 1);
+  } else {
+    const ss = send.start, rs = recv.start;
+    for (let x = 0; x < nOps; x++) {
+      const q = opDesc[x]!, k = descMsg[q]!, side = descSide[q]!;
+      const n = (side === RECV ? 0 : ss[k + 1]! - ss[k]!) + (side === SEND ? 0 : rs[k + 1]! - rs[k]!);
+      pieceStart[x + 1] = pieceStart[x]! + n;
+    }
+  }
   const nPieces = pieceStart[nOps]!;
   const rank = new Uint32Array(nOps), round = new Uint32Array(nOps), kind = new Uint8Array(nOps), peer = new Uint32Array(nOps), tag = new Uint32Array(nOps);
   const count = new Float64Array(nOps), copySplit = new Uint32Array(nOps);
   const pBuf = new Uint8Array(nPieces), pOff = new Float64Array(nPieces), pCnt = new Float64Array(nPieces);
+  const sendDispls = layout.sendDispls, recvDispls = layout.recvDispls;
   for (let x = 0; x < nOps; x++) {
     const q = opDesc[x]!, k = descMsg[q]!, side = descSide[q]!;
-    const a = msgs.src[k]!, b = msgs.dst[k]!;
+    const a = mSrc[k]!, b = mDst[k]!, rd = mRound[k]!, z = mCount[k]!;
     rank[x] = side === RECV ? b : a;
     peer[x] = side === SEND ? b : a;
-    round[x] = msgs.round[k]!;
+    round[x] = rd;
     kind[x] = side;
-    tag[x] = side === COPY ? 0 : msgs.round[k]! % TAG_LIMIT;
-    count[x] = msgs.count[k]!;
+    tag[x] = side === COPY ? 0 : rd % TAG_LIMIT;
+    count[x] = z;
     let at = pieceStart[x]!;
-    if (send === null || recv === null) {
-      const z = msgs.count[k]!;
-      if (side !== RECV) { pBuf[at] = 0; pOff[at] = layout.sendDispls[a * p + b]! + msgs.x0![k]!; pCnt[at++] = z; }
-      if (side !== SEND) { pBuf[at] = 1; pOff[at] = layout.recvDispls[b * p + a]! + msgs.x0![k]!; pCnt[at++] = z; }
+    if (x0 !== null) {
+      const off = x0[k]!;
+      if (side !== RECV) { pBuf[at] = 0; pOff[at] = sendDispls[a * p + b]! + off; pCnt[at++] = z; }
+      if (side !== SEND) { pBuf[at] = 1; pOff[at] = recvDispls[b * p + a]! + off; pCnt[at] = z; }
       if (side === COPY) copySplit[x] = 1;
       continue;
     }
     if (side !== RECV) {
-      for (let y = send.start[k]!; y < send.start[k + 1]!; y++) { pBuf[at] = send.buffer[y]!; pOff[at] = send.offset[y]!; pCnt[at++] = send.count[y]!; }
-      if (side === COPY) copySplit[x] = send.start[k + 1]! - send.start[k]!;
+      for (let y = send!.start[k]!; y < send!.start[k + 1]!; y++) { pBuf[at] = send!.buffer[y]!; pOff[at] = send!.offset[y]!; pCnt[at++] = send!.count[y]!; }
+      if (side === COPY) copySplit[x] = send!.start[k + 1]! - send!.start[k]!;
     }
     if (side !== SEND) {
-      for (let y = recv.start[k]!; y < recv.start[k + 1]!; y++) { pBuf[at] = recv.buffer[y]!; pOff[at] = recv.offset[y]!; pCnt[at++] = recv.count[y]!; }
+      for (let y = recv!.start[k]!; y < recv!.start[k + 1]!; y++) { pBuf[at] = recv!.buffer[y]!; pOff[at] = recv!.offset[y]!; pCnt[at++] = recv!.count[y]!; }
     }
   }
   return { rankStart, ops: { rank, round, kind, peer, tag, count, pieceStart, copySplit }, pieces: { buffer: pBuf, offset: pOff, count: pCnt }, maxClasses };

@@ -16,6 +16,10 @@ export interface DisplacementOptions {
 
 /** The send and receive side of the layout. */
 export interface BufferLayout {
+  /** sendCounts[r * p + j] = M[r][j] (the matrix data itself, not copied). */
+  readonly sendCounts: Float64Array;
+  /** recvCounts[r * p + i] = M[i][r]. */
+  readonly recvCounts: Float64Array;
   readonly sendDispls: Float64Array;
   readonly recvDispls: Float64Array;
   readonly sendSize: Float64Array;
@@ -93,5 +97,8 @@ export function bufferLayout(m: CommMatrix, opts: DisplacementOptions = {}): Buf
     recvDispls = opts.recvDispls;
     recvSize = checkSide(m, false, recvDispls, opts.recvSize);
   }
-  return { sendDispls, recvDispls, sendSize, recvSize };
+  const { p } = m;
+  const recvCounts = new Float64Array(p * p);
+  for (let i = 0; i < p; i++) for (let r = 0; r < p; r++) recvCounts[r * p + i] = m.data[i * p + r]!;
+  return { sendCounts: m.data, recvCounts, sendDispls, recvDispls, sendSize, recvSize };
 }
