@@ -1,9 +1,10 @@
 /** Emit: messages to per-rank operations in program order (copies first; nonblocking or blocking order) with their pieces. */
+import { fail } from "../model/errors.js";
 import type { OpTable, PieceTable, ProgramVariant } from "../model/program.js";
 import type { BufferLayout } from "./layout.js";
 import type { Messages } from "./messages.js";
 
-/** Tags stay below this bound: MPI guarantees MPI_TAG_UB >= 32767. */
+/** Tags stay below this bound (a power of two): MPI guarantees MPI_TAG_UB >= 32767. */
 export const TAG_LIMIT = 32768;
 
 const SEND = 0, RECV = 1, COPY = 2;
@@ -78,27 +79,25 @@ export function emitOps(msgs: Messages, p: number, rounds: number, variant: Prog
   const blocking = variant === "blocking";
   const colour = blocking ? colourRounds(msgs, p, order, start) : null;
   const mSrc = msgs.src, mDst = msgs.dst;
-  let nOps = 0;
-  for (let k = 0; k < msgs.n; k++) nOps += mSrc[k] === mDst[k] ? 1 : 2;
-  const descMsg = new Uint32Array(nOps), descSide = new Uint8Array(nOps);
-  let d = 0, maxClasses = 0;
+  const out = new OpWriter(msgs, p, layout);
+  let maxClasses = 0;
   let classStart = new Uint32Array(16);
   let sorted = new Uint32Array(16);
   for (let r = 0; r < rounds; r++) {
     const a = start[r]!, b = start[r + 1]!;
     for (let q = a; q < b; q++) {
       const k = order[q]!;
-      if (mSrc[k] === mDst[k]) { descMsg[d] = k; descSide[d++] = COPY; }
+      if (mSrc[k] === mDst[k]) out.put(k, COPY);
     }
     if (!blocking) {
       let any = false;
       for (let q = a; q < b; q++) {
         const k = order[q]!;
-        if (mSrc[k] !== mDst[k]) { descMsg[d] = k; descSide[d++] = RECV; any = true; }
+        if (mSrc[k] !== mDst[k]) { out.put(k, RECV); any = true; }
       }
       for (let q = a; q < b; q++) {
         const k = order[q]!;
-        if (mSrc[k] !== mDst[k]) { descMsg[d] = k; descSide[d++] = SEND; }
+        if (mSrc[k] !== mDst[k]) out.put(k, SEND);
       }
       if (any) maxClasses = Math.max(maxClasses, 1);
       continue;
@@ -121,78 +120,116 @@ export function emitOps(msgs: Messages, p: number, rounds: number, variant: Prog
     const total = classStart[nc]!;
     for (let q = a; q < b; q++) {
       const k = order[q]!;
-      if (mSrc[k] !== mDst[k]) sorted[classStart[colour![k]!]!++] = k;
+      if (mSrc[k] !== mDst[k]) { const i = colour![k]!; sorted[classStart[i]!] = k; classStart[i] = classStart[i]! + 1; }
     }
     for (let q = 0; q < total; q++) {
       const k = sorted[q]!;
-      descMsg[d] = k; descSide[d++] = SEND;
-      descMsg[d] = k; descSide[d++] = RECV;
+      out.put(k, SEND);
+      out.put(k, RECV);
     }
   }
-  return layoutOps(msgs, p, layout, descMsg, descSide, maxClasses);
+  return { ...out.done(), maxClasses };
 }
 
-/** Stable counting sort of the operation descriptors by rank, then the op and piece columns. */
-function layoutOps(msgs: Messages, p: number, layout: BufferLayout, descMsg: Uint32Array, descSide: Uint8Array, maxClasses: number): Emitted {
-  const nOps = descMsg.length;
-  const mSrc = msgs.src, mDst = msgs.dst, mRound = msgs.round, mCount = msgs.count, x0 = msgs.x0;
-  const { send, recv } = msgs;
-  const opRank = new Uint32Array(nOps);
-  const rankStart = new Uint32Array(p + 1);
-  for (let q = 0; q < nOps; q++) {
-    const k = descMsg[q]!;
-    const r = descSide[q] === RECV ? mDst[k]! : mSrc[k]!;
-    opRank[q] = r;
-    rankStart[r + 1] = rankStart[r + 1]! + 1;
-  }
-  for (let r = 0; r < p; r++) rankStart[r + 1] = rankStart[r + 1]! + rankStart[r]!;
-  const fill = rankStart.slice(0, p);
-  const opDesc = new Uint32Array(nOps);
-  for (let q = 0; q < nOps; q++) {
-    const r = opRank[q]!;
-    opDesc[fill[r]!] = q;
-    fill[r] = fill[r]! + 1;
-  }
-  const pieceStart = new Uint32Array(nOps + 1);
-  if (send === null || recv === null) {
-    for (let x = 0; x < nOps; x++) pieceStart[x + 1] = pieceStart[x]! + (descSide[opDesc[x]!] === COPY ? 2 : 1);
-  } else {
-    const ss = send.start, rs = recv.start;
-    for (let x = 0; x < nOps; x++) {
-      const q = opDesc[x]!, k = descMsg[q]!, side = descSide[q]!;
-      const n = (side === RECV ? 0 : ss[k + 1]! - ss[k]!) + (side === SEND ? 0 : rs[k + 1]! - rs[k]!);
-      pieceStart[x + 1] = pieceStart[x]! + n;
+/**
+ * Writes operations straight into their rank-major places: the operations and pieces of each rank
+ * are counted first, then every operation goes to its rank's next slot as it is produced (one pass
+ * in program order, so reads of the message columns stay sequential).
+ */
+class OpWriter {
+  private readonly opFill: Uint32Array;
+  private readonly pieceFill: Uint32Array;
+  readonly rankStart: Uint32Array;
+  private readonly rank: Uint32Array;
+  private readonly round: Uint32Array;
+  private readonly kind: Uint8Array;
+  private readonly peer: Uint32Array;
+  private readonly tag: Uint32Array;
+  private readonly count: Float64Array;
+  private readonly pieceStart: Uint32Array;
+  private readonly copySplit: Uint32Array;
+  private readonly pBuf: Uint8Array;
+  private readonly pOff: Float64Array;
+  private readonly pCnt: Float64Array;
+
+  constructor(private readonly msgs: Messages, private readonly p: number, private readonly layout: BufferLayout) {
+    const { src, dst, send, recv } = msgs;
+    const opsOf = new Uint32Array(p + 1), piecesOf = new Float64Array(p + 1);
+    for (let k = 0; k < msgs.n; k++) {
+      const a = src[k]!, b = dst[k]!;
+      const ns = send === null ? 1 : send.start[k + 1]! - send.start[k]!;
+      const nr = recv === null ? 1 : recv.start[k + 1]! - recv.start[k]!;
+      opsOf[a + 1] = opsOf[a + 1]! + 1;
+      if (a === b) piecesOf[a + 1] = piecesOf[a + 1]! + ns + nr;
+      else {
+        opsOf[b + 1] = opsOf[b + 1]! + 1;
+        piecesOf[a + 1] = piecesOf[a + 1]! + ns;
+        piecesOf[b + 1] = piecesOf[b + 1]! + nr;
+      }
     }
+    for (let r = 0; r < p; r++) {
+      opsOf[r + 1] = opsOf[r + 1]! + opsOf[r]!;
+      piecesOf[r + 1] = piecesOf[r + 1]! + piecesOf[r]!;
+    }
+    const nOps = opsOf[p]!, nPieces = piecesOf[p]!;
+    this.rankStart = opsOf;
+    this.opFill = opsOf.slice(0, p);
+    if (nPieces > 0xffffffff) throw fail("lower", "UNSUPPORTED", `the program has ${nPieces} buffer pieces, more than 2^32 - 1`);
+    this.pieceFill = Uint32Array.from(piecesOf.subarray(0, p));
+    this.rank = new Uint32Array(nOps);
+    this.round = new Uint32Array(nOps);
+    this.kind = new Uint8Array(nOps);
+    this.peer = new Uint32Array(nOps);
+    this.tag = new Uint32Array(nOps);
+    this.count = new Float64Array(nOps);
+    this.pieceStart = new Uint32Array(nOps + 1);
+    this.pieceStart[nOps] = nPieces;
+    this.copySplit = new Uint32Array(nOps);
+    this.pBuf = new Uint8Array(nPieces);
+    this.pOff = new Float64Array(nPieces);
+    this.pCnt = new Float64Array(nPieces);
   }
-  const nPieces = pieceStart[nOps]!;
-  const rank = new Uint32Array(nOps), round = new Uint32Array(nOps), kind = new Uint8Array(nOps), peer = new Uint32Array(nOps), tag = new Uint32Array(nOps);
-  const count = new Float64Array(nOps), copySplit = new Uint32Array(nOps);
-  const pBuf = new Uint8Array(nPieces), pOff = new Float64Array(nPieces), pCnt = new Float64Array(nPieces);
-  const sendDispls = layout.sendDispls, recvDispls = layout.recvDispls;
-  for (let x = 0; x < nOps; x++) {
-    const q = opDesc[x]!, k = descMsg[q]!, side = descSide[q]!;
-    const a = mSrc[k]!, b = mDst[k]!, rd = mRound[k]!, z = mCount[k]!;
-    rank[x] = side === RECV ? b : a;
-    peer[x] = side === SEND ? b : a;
-    round[x] = rd;
-    kind[x] = side;
-    tag[x] = side === COPY ? 0 : rd % TAG_LIMIT;
-    count[x] = z;
-    let at = pieceStart[x]!;
+
+  /** Appends side `side` of message k to its rank's operations. */
+  put(k: number, side: number): void {
+    const msgs = this.msgs;
+    const a = msgs.src[k]!, b = msgs.dst[k]!, rd = msgs.round[k]!, z = msgs.count[k]!;
+    const r = side === RECV ? b : a;
+    const x = this.opFill[r]!;
+    this.opFill[r] = x + 1;
+    this.rank[x] = r;
+    this.peer[x] = side === SEND ? b : a;
+    this.round[x] = rd;
+    this.kind[x] = side;
+    this.tag[x] = side === COPY ? 0 : rd & (TAG_LIMIT - 1);
+    this.count[x] = z;
+    let at = this.pieceFill[r]!;
+    this.pieceStart[x] = at;
+    const { x0, send, recv } = msgs;
+    const pBuf = this.pBuf, pOff = this.pOff, pCnt = this.pCnt;
     if (x0 !== null) {
-      const off = x0[k]!;
-      if (side !== RECV) { pBuf[at] = 0; pOff[at] = sendDispls[a * p + b]! + off; pCnt[at++] = z; }
-      if (side !== SEND) { pBuf[at] = 1; pOff[at] = recvDispls[b * p + a]! + off; pCnt[at] = z; }
-      if (side === COPY) copySplit[x] = 1;
-      continue;
+      const off = x0[k]!, p = this.p;
+      if (side !== RECV) { pBuf[at] = 0; pOff[at] = this.layout.sendDispls[a * p + b]! + off; pCnt[at++] = z; }
+      if (side !== SEND) { pBuf[at] = 1; pOff[at] = this.layout.recvDispls[b * p + a]! + off; pCnt[at++] = z; }
+      if (side === COPY) this.copySplit[x] = 1;
+    } else {
+      if (side !== RECV) {
+        for (let y = send!.start[k]!; y < send!.start[k + 1]!; y++) { pBuf[at] = send!.buffer[y]!; pOff[at] = send!.offset[y]!; pCnt[at++] = send!.count[y]!; }
+        if (side === COPY) this.copySplit[x] = send!.start[k + 1]! - send!.start[k]!;
+      }
+      if (side !== SEND) {
+        for (let y = recv!.start[k]!; y < recv!.start[k + 1]!; y++) { pBuf[at] = recv!.buffer[y]!; pOff[at] = recv!.offset[y]!; pCnt[at++] = recv!.count[y]!; }
+      }
     }
-    if (side !== RECV) {
-      for (let y = send!.start[k]!; y < send!.start[k + 1]!; y++) { pBuf[at] = send!.buffer[y]!; pOff[at] = send!.offset[y]!; pCnt[at++] = send!.count[y]!; }
-      if (side === COPY) copySplit[x] = send!.start[k + 1]! - send!.start[k]!;
-    }
-    if (side !== SEND) {
-      for (let y = recv!.start[k]!; y < recv!.start[k + 1]!; y++) { pBuf[at] = recv!.buffer[y]!; pOff[at] = recv!.offset[y]!; pCnt[at++] = recv!.count[y]!; }
-    }
+    this.pieceFill[r] = at;
   }
-  return { rankStart, ops: { rank, round, kind, peer, tag, count, pieceStart, copySplit }, pieces: { buffer: pBuf, offset: pOff, count: pCnt }, maxClasses };
+
+  /** The finished columns. */
+  done(): Omit<Emitted, "maxClasses"> {
+    return {
+      rankStart: this.rankStart,
+      ops: { rank: this.rank, round: this.round, kind: this.kind, peer: this.peer, tag: this.tag, count: this.count, pieceStart: this.pieceStart, copySplit: this.copySplit },
+      pieces: { buffer: this.pBuf, offset: this.pOff, count: this.pCnt },
+    };
+  }
 }

@@ -36,15 +36,48 @@ export interface Grouping {
   readonly src: Uint32Array;
   readonly dst: Uint32Array;
   readonly count: Float64Array;
-  readonly msgOf: Uint32Array;
-  /** Transfers of message k are order[start[k] .. start[k + 1]). */
-  readonly start: Uint32Array;
-  readonly order: Uint32Array;
+  /** The message of each transfer; null when every message is one transfer (message k = transfer k). */
+  readonly msgOf: Uint32Array | null;
+}
+
+/** The transfers of each message in order: those of message k are order[start[k] .. start[k + 1]). */
+export function transfersByMessage(g: Grouping, transferCount: number): { start: Uint32Array; order: Uint32Array } {
+  const { n, msgOf } = g;
+  if (msgOf === null) {
+    const order = new Uint32Array(n), start = new Uint32Array(n + 1);
+    for (let k = 0; k < n; k++) { order[k] = k; start[k + 1] = k + 1; }
+    return { start, order };
+  }
+  const start = new Uint32Array(n + 1);
+  for (let x = 0; x < transferCount; x++) { const i = msgOf[x]! + 1; start[i] = start[i]! + 1; }
+  for (let k = 0; k < n; k++) start[k + 1] = start[k + 1]! + start[k]!;
+  const fill = start.slice(0, n);
+  const order = new Uint32Array(transferCount);
+  for (let x = 0; x < transferCount; x++) { const k = msgOf[x]!; order[fill[k]!] = x; fill[k] = fill[k]! + 1; }
+  return { start, order };
+}
+
+/** True when no node sends twice in one step (then no transfers merge: the fast path). */
+function oneSendPerNodeAndStep(s: Schedule): boolean {
+  const stamp = new Uint32Array(s.p);
+  for (let st = 0; st < s.stepCount; st++) {
+    for (let x = s.stepStart[st]!; x < s.stepStart[st + 1]!; x++) {
+      const a = s.src[x]!;
+      if (stamp[a] === st + 1) return false;
+      stamp[a] = st + 1;
+    }
+  }
+  return true;
 }
 
 /** Merges the transfers of each step by (src, dst); messages are numbered in step order. */
 export function groupTransfers(s: Schedule): Grouping {
   const { p, transferCount: t } = s;
+  if (oneSendPerNodeAndStep(s)) {
+    const round = new Uint32Array(t);
+    for (let st = 0; st < s.stepCount; st++) round.fill(st, s.stepStart[st]!, s.stepStart[st + 1]!);
+    return { n: t, round, src: s.src, dst: s.dst, count: s.size, msgOf: null };
+  }
   const msgOf = new Uint32Array(t);
   const round = new U32Col(t), src = new U32Col(t), dst = new U32Col(t), count = new F64Col(t);
   const next = new U32Col(t); // next message of the same src in the same step (0xffffffff: none)
@@ -68,13 +101,7 @@ export function groupTransfers(s: Schedule): Grouping {
     }
   }
   const n = round.n;
-  const start = new Uint32Array(n + 1);
-  for (let x = 0; x < t; x++) { const i = msgOf[x]! + 1; start[i] = start[i]! + 1; }
-  for (let k = 0; k < n; k++) start[k + 1] = start[k + 1]! + start[k]!;
-  const fill = start.slice(0, n);
-  const order = new Uint32Array(t);
-  for (let x = 0; x < t; x++) order[fill[msgOf[x]!]!++] = x;
-  return { n, round: round.done(), src: src.done(), dst: dst.done(), count: count.done(), msgOf, start, order };
+  return { n, round: round.done(), src: src.done(), dst: dst.done(), count: count.done(), msgOf };
 }
 
 /**
@@ -97,22 +124,24 @@ export function directMessages(m: CommMatrix, s: Schedule, g: Grouping): Message
       if (i === j ? got > want : got !== want) throw fail("lower", "UNSUPPORTED", `${s.algorithm} relays elements: plan with --payload (its transfers ${i} -> ${j} carry ${got} elements, M[${i}][${j}] = ${want})`);
     }
   }
-  const round = new U32Col(g.n + p), src = new U32Col(g.n + p), dst = new U32Col(g.n + p), count = new F64Col(g.n + p);
-  round.a.set(g.round);
-  src.a.set(g.src);
-  dst.a.set(g.dst);
-  count.a.set(g.count);
-  round.n = src.n = dst.n = count.n = g.n;
+  let extra = 0;
+  for (let r = 0; r < p; r++) if (m.data[r * p + r]! > cursor[r * p + r]!) extra++;
+  if (extra === 0) return { n: g.n, round: g.round, src: g.src, dst: g.dst, count: g.count, x0: x0.subarray(0, g.n), send: null, recv: null };
+  const n = g.n + extra;
+  const round = new Uint32Array(n), src = new Uint32Array(n), dst = new Uint32Array(n), count = new Float64Array(n);
+  round.set(g.round);
+  src.set(g.src);
+  dst.set(g.dst);
+  count.set(g.count);
+  let k = g.n;
   for (let r = 0; r < p; r++) {
     const left = m.data[r * p + r]! - cursor[r * p + r]!;
     if (left <= 0) continue;
-    x0[round.n] = cursor[r * p + r]!;
-    round.push(0);
-    src.push(r);
-    dst.push(r);
-    count.push(left);
+    x0[k] = cursor[r * p + r]!;
+    src[k] = dst[k] = r;
+    count[k++] = left;
   }
-  return { n: round.n, round: round.done(), src: src.done(), dst: dst.done(), count: count.done(), x0: x0.slice(0, round.n), send: null, recv: null };
+  return { n, round, src, dst, count, x0: x0.subarray(0, n), send: null, recv: null };
 }
 
 /** The piece of one side of direct message k: [buffer code, offset] (send side in the send buffer, receive side in the receive buffer). */

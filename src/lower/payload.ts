@@ -4,7 +4,7 @@ import type { CommMatrix } from "../model/matrix.js";
 import type { Schedule } from "../model/schedule.js";
 import { F64Col, I32Col, PieceCol, U32Col } from "./columns.js";
 import type { BufferLayout } from "./layout.js";
-import type { Grouping, Messages } from "./messages.js";
+import { transfersByMessage, type Grouping, type Messages } from "./messages.js";
 import { allocateScratch } from "./scratch.js";
 
 const AT_ORIGIN = -1; // in the origin's send buffer
@@ -111,12 +111,13 @@ export function payloadMessages(m: CommMatrix, s: Schedule, g: Grouping, layout:
     segNext.a[first] = segNext.a[cur]!;
   };
 
+  const byMsg = transfersByMessage(g, s.transferCount);
   for (let k = 0; k < g.n; k++) {
     const u = g.src[k]!, v = g.dst[k]!, st = g.round[k]!;
     sendRaw.start.push(sendRaw.code.n);
     recvRaw.start.push(recvRaw.code.n);
-    for (let q = g.start[k]!; q < g.start[k + 1]!; q++) {
-      const x = g.order[q]!;
+    for (let q = byMsg.start[k]!; q < byMsg.start[k + 1]!; q++) {
+      const x = byMsg.order[q]!;
       let carried = 0;
       for (let c = chunks.start[x]!; c < chunks.start[x + 1]!; c++) {
         const o = chunks.origin[c]!, d = chunks.dest[c]!, a = chunks.offset[c]!, n = chunks.count[c]!;
