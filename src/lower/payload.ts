@@ -5,7 +5,7 @@ import type { Schedule } from "../model/schedule.js";
 import { F64Col, I32Col, PieceCol, U32Col } from "./columns.js";
 import type { BufferLayout } from "./layout.js";
 import { transfersByMessage, type Grouping, type Messages } from "./messages.js";
-import { allocateScratch } from "./scratch.js";
+import { allocateScratch, type ScratchPlan } from "./scratch.js";
 
 const AT_ORIGIN = -1; // in the origin's send buffer
 const AT_DEST = -2; // in the destination's receive buffer
@@ -130,7 +130,28 @@ export function payloadMessages(m: CommMatrix, s: Schedule, g: Grouping, layout:
       if (carried !== s.size[x]) throw fail("lower", "BAD_INPUT", `transfer ${x}: its chunks carry ${carried} elements, its size is ${s.size[x]}`);
     }
   }
-  // Every element must end at its destination; self elements never moved are copied in round 0.
+  const copies = leftovers(m, head, { off: segOff.a, cnt: segCnt.a, loc: segLoc.a, next: segNext.a }, holdNode.a);
+  const rounds = Math.max(s.stepCount, 1);
+  const nHold = holdNode.n, nDp = dpHold.n;
+  const scratch = allocateScratch(p, rounds, holdNode.a, holdRound.a, nHold, dpHold.a, dpInner.a, dpCnt.a, dpRound.a, nDp);
+  const msgs = resolveMessages(g, sendRaw, recvRaw, scratch, dpCnt.a, copies, layout, p);
+  return { msgs, scratchSize: scratch.size, scratchPeak: scratch.peak };
+}
+
+/** Segment columns (see payloadMessages). */
+interface Segments {
+  readonly off: Float64Array;
+  readonly cnt: Float64Array;
+  readonly loc: Int32Array;
+  readonly next: Int32Array;
+}
+
+/**
+ * Checks that every element ended at its destination and lists the self elements no transfer
+ * moved (copied in round 0): per rank, the rank then [offset, count] pairs, then -1.
+ */
+function leftovers(m: CommMatrix, head: Int32Array, seg: Segments, holdNode: Uint32Array): number[] {
+  const { p } = m;
   const copies: number[] = []; // rank, then [off, cnt] pairs, terminated by -1
   for (let o = 0; o < p; o++) {
     for (let d = 0; d < p; d++) {
@@ -142,25 +163,26 @@ export function payloadMessages(m: CommMatrix, s: Schedule, g: Grouping, layout:
         continue;
       }
       let opened = false;
-      for (let t = head[key]!; t !== -1; t = segNext.a[t]!) {
-        const loc = segLoc.a[t]!;
+      for (let t = head[key]!; t !== -1; t = seg.next[t]!) {
+        const loc = seg.loc[t]!;
         if (loc === AT_DEST) continue;
         if (loc === AT_ORIGIN && o === d) {
           if (!opened) copies.push(o);
           opened = true;
-          copies.push(segOff.a[t]!, segCnt.a[t]!);
+          copies.push(seg.off[t]!, seg.cnt[t]!);
           continue;
         }
-        const at = loc === AT_ORIGIN ? o : holdNode.a[loc]!;
-        throw fail("lower", "BAD_INPUT", `elements ${segOff.a[t]!}..${segOff.a[t]! + segCnt.a[t]! - 1} of ${o} -> ${d} end at node ${at}, not at ${d}`);
+        const at = loc === AT_ORIGIN ? o : holdNode[loc]!;
+        throw fail("lower", "BAD_INPUT", `elements ${seg.off[t]!}..${seg.off[t]! + seg.cnt[t]! - 1} of ${o} -> ${d} end at node ${at}, not at ${d}`);
       }
       if (opened) copies.push(-1);
     }
   }
-  const rounds = Math.max(s.stepCount, 1);
-  const nHold = holdNode.n, nDp = dpHold.n;
-  const scratch = allocateScratch(p, rounds, holdNode.a, holdRound.a, nHold, dpHold.a, dpInner.a, dpCnt.a, dpRound.a, nDp);
-  // Resolve the abstract pieces into buffer pieces (coalesced).
+  return copies;
+}
+
+/** The messages with their abstract pieces resolved into buffer pieces (coalesced), then the round-0 self copies. */
+function resolveMessages(g: Grouping, sendRaw: RawPieces, recvRaw: RawPieces, scratch: ScratchPlan, dpCnt: Float64Array, copies: readonly number[], layout: BufferLayout, p: number): Messages {
   const send = new PieceCol(), recv = new PieceCol();
   const round = new U32Col(g.n + p), src = new U32Col(g.n + p), dst = new U32Col(g.n + p), count = new F64Col(g.n + p);
   sendRaw.start.push(sendRaw.code.n);
@@ -185,7 +207,7 @@ export function payloadMessages(m: CommMatrix, s: Schedule, g: Grouping, layout:
       }
       for (let e = scratch.holdDpStart[val]!; e < scratch.holdDpStart[val + 1]!; e++) {
         const dp = scratch.holdDps[e]!;
-        recv.piece(2, scratch.dpOffset[dp]!, dpCnt.a[dp]!);
+        recv.piece(2, scratch.dpOffset[dp]!, dpCnt[dp]!);
       }
     }
   }
@@ -207,7 +229,7 @@ export function payloadMessages(m: CommMatrix, s: Schedule, g: Grouping, layout:
     count.push(total);
   }
   const sendStart = send.close(), recvStart = recv.close();
-  const msgs: Messages = {
+  return {
     n: round.n,
     round: round.done(),
     src: src.done(),
@@ -217,5 +239,4 @@ export function payloadMessages(m: CommMatrix, s: Schedule, g: Grouping, layout:
     send: { start: sendStart, buffer: send.buffer.done(), offset: send.offset.done(), count: send.count.done() },
     recv: { start: recvStart, buffer: recv.buffer.done(), offset: recv.offset.done(), count: recv.count.done() },
   };
-  return { msgs, scratchSize: scratch.size, scratchPeak: scratch.peak };
 }

@@ -55,6 +55,7 @@ describe("commplan.program/v1", () => {
   }
 
   const base = (): { [k: string]: unknown } => JSON.parse(programToJsonText(lowerSchedule(m, plan(m, "two-stage", { payload: true })).program)) as { [k: string]: unknown };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- mutations reach into the parsed document freely
   const bad = (mutate: (d: any) => void, msg: RegExp): void => {
     const d = base();
     mutate(d);
