@@ -146,7 +146,6 @@ class OpWriter {
   private q = 0;
   // Round-major columns; `pos` is each operation's rank-major index, `ppos` each piece's.
   private readonly pos: Uint32Array;
-  private readonly rank: Uint32Array;
   private readonly round: Uint32Array;
   private readonly kind: Uint8Array;
   private readonly peer: Uint32Array;
@@ -186,7 +185,6 @@ class OpWriter {
     this.opFill = opsOf.slice(0, p);
     this.pieceFill = Uint32Array.from(piecesOf.subarray(0, p));
     this.pos = new Uint32Array(nOps);
-    this.rank = new Uint32Array(nOps);
     this.round = new Uint32Array(nOps);
     this.kind = new Uint8Array(nOps);
     this.peer = new Uint32Array(nOps);
@@ -209,7 +207,6 @@ class OpWriter {
     const fx = this.opFill[r]!;
     this.opFill[r] = fx + 1;
     this.pos[x] = fx;
-    this.rank[x] = r;
     this.peer[x] = side === SEND ? b : a;
     this.round[x] = rd;
     this.kind[x] = side;
@@ -259,10 +256,12 @@ class OpWriter {
     };
     const pieceStart = new Uint32Array(nOps + 1);
     for (let x = 0; x < nOps; x++) pieceStart[pos[x]!] = this.pieceStart[x]!;
+    const rank = new Uint32Array(nOps);
+    for (let r = 0; r < this.p; r++) rank.fill(r, this.rankStart[r]!, this.rankStart[r + 1]!);
     pieceStart[nOps] = this.nPieces;
     return {
       rankStart: this.rankStart,
-      ops: { rank: u32(this.rank), round: u32(this.round), kind: u8(this.kind, pos, nOps), peer: u32(this.peer), tag: u32(this.tag), count: f64(this.count, pos, nOps), pieceStart, copySplit: u32(this.copySplit) },
+      ops: { rank, round: u32(this.round), kind: u8(this.kind, pos, nOps), peer: u32(this.peer), tag: u32(this.tag), count: f64(this.count, pos, nOps), pieceStart, copySplit: u32(this.copySplit) },
       pieces: { buffer: u8(this.pBuf, ppos, this.nPieces), offset: f64(this.pOff, ppos, this.nPieces), count: f64(this.pCnt, ppos, this.nPieces) },
     };
   }
