@@ -43,6 +43,7 @@ export function payloadMessages(m: CommMatrix, s: Schedule, g: Grouping, layout:
   const { p } = m;
   const chunks = s.chunks!;
   const head = new Int32Array(p * p).fill(-1);
+  const finger = new Int32Array(p * p).fill(-1); // the segment the last move of each message ended on (chunks mostly come in element order)
   const segOff = new F64Col(), segCnt = new F64Col(), segLoc = new I32Col(), segNext = new I32Col();
   const holdNode = new U32Col(), holdRound = new U32Col(), holdOff = new F64Col(), holdCnt = new F64Col();
   const dpHold = new U32Col(), dpInner = new F64Col(), dpCnt = new F64Col(), dpRound = new U32Col();
@@ -62,6 +63,8 @@ export function payloadMessages(m: CommMatrix, s: Schedule, g: Grouping, layout:
     const key = o * p + d;
     if (head[key] === -1) head[key] = newSeg(0, m.data[key]!, AT_ORIGIN, -1);
     let cur = head[key]!;
+    const f = finger[key]!;
+    if (f >= 0 && segOff.a[f]! <= a) cur = f;
     while (segOff.a[cur]! + segCnt.a[cur]! <= a) cur = segNext.a[cur]!;
     if (segOff.a[cur]! < a) {
       const t = newSeg(a, segOff.a[cur]! + segCnt.a[cur]! - a, segLoc.a[cur]!, segNext.a[cur]!);
@@ -109,6 +112,7 @@ export function payloadMessages(m: CommMatrix, s: Schedule, g: Grouping, layout:
     segCnt.a[first] = n;
     segLoc.a[first] = loc;
     segNext.a[first] = segNext.a[cur]!;
+    finger[key] = first;
   };
 
   const byMsg = transfersByMessage(g, s.transferCount);

@@ -74,20 +74,26 @@ export function allocateScratch(
     const list = byNode[r]!;
     if (list.length === 0) continue;
     list.sort((x, y) => bStart[x]! - bStart[y]! || bEnd[y]! - bEnd[x]! || x - y);
-    const active: number[] = []; // blocks sorted by base
-    let top = 0;
+    // Free space as gaps sorted by offset; the last gap is [end of everything placed, infinity).
+    const gOff: number[] = [0], gLen: number[] = [Infinity];
+    let liveBlocks: number[] = [];
+    let top = 0, now = -1;
     for (const b of list) {
       const sa = bStart[b]!;
-      for (let q = active.length - 1; q >= 0; q--) if (bEnd[active[q]!]! < sa) active.splice(q, 1);
-      let at = 0, pos = 0;
-      for (; pos < active.length; pos++) {
-        const o = active[pos]!;
-        if (base[o]! - at >= bSize[b]!) break;
-        at = Math.max(at, base[o]! + bSize[o]!);
+      if (sa !== now) {
+        now = sa;
+        const still: number[] = [];
+        for (const o of liveBlocks) if (bEnd[o]! >= sa) still.push(o); else freeGap(gOff, gLen, base[o]!, bSize[o]!);
+        liveBlocks = still;
       }
+      const need = bSize[b]!;
+      let g = 0;
+      while (gLen[g]! < need) g++;
+      const at = gOff[g]!;
+      if (gLen[g] === need) { gOff.splice(g, 1); gLen.splice(g, 1); } else { gOff[g] = at + need; gLen[g] = gLen[g]! - need; }
       base[b] = at;
-      active.splice(pos, 0, b);
-      top = Math.max(top, at + bSize[b]!);
+      liveBlocks.push(b);
+      top = Math.max(top, at + need);
     }
     size[r] = top;
     // Lower bound: the most elements live in one round (sweep over arrival / departure events).
@@ -104,4 +110,31 @@ export function allocateScratch(
   const dpOffset = new Float64Array(nDp);
   for (let e = 0; e < nDp; e++) dpOffset[e] = base[dpBlock[e]!]! + dpPos[e]!;
   return { dpOffset, holdDpStart, holdDps, size, peak };
+}
+
+/** Returns [off, off + len) to the free gaps (sorted by offset), merging it with its neighbours. */
+function freeGap(gOff: number[], gLen: number[], off: number, len: number): void {
+  if (len === 0) return;
+  let lo = 0, hi = gOff.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (gOff[mid]! < off) lo = mid + 1;
+    else hi = mid;
+  }
+  // lo: the first gap after the freed range (the last gap is infinite, so one always exists).
+  const prev = lo - 1;
+  const joinsPrev = prev >= 0 && gOff[prev]! + gLen[prev]! === off;
+  const joinsNext = off + len === gOff[lo];
+  if (joinsPrev && joinsNext) {
+    gLen[prev] = gLen[prev]! + len + gLen[lo]!;
+    gOff.splice(lo, 1);
+    gLen.splice(lo, 1);
+  } else if (joinsPrev) gLen[prev] = gLen[prev]! + len;
+  else if (joinsNext) {
+    gOff[lo] = off;
+    gLen[lo] = gLen[lo]! + len;
+  } else {
+    gOff.splice(lo, 0, off);
+    gLen.splice(lo, 0, len);
+  }
 }
