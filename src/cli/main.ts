@@ -7,6 +7,7 @@ import type { CliContext } from "./context.js";
 import { processIo, quietOnClosedStdout, type CliIo } from "./io.js";
 import { registerCost } from "./commands/cost.js";
 import { registerDemo } from "./commands/demo.js";
+import { registerExport } from "./commands/export.js";
 import { registerGen } from "./commands/gen.js";
 import { registerLists } from "./commands/lists.js";
 import { registerPlan } from "./commands/plan.js";
@@ -43,6 +44,7 @@ export function buildProgram(ctx: CliContext): Command {
   registerSimulate(program, ctx);
   registerLists(program, ctx);
   registerTeTable(program, ctx);
+  registerExport(program, ctx);
   return program;
 }
 

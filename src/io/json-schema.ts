@@ -17,6 +17,7 @@ export const FORMAT_NAMES = {
   matrix: "commplan.matrix/v1",
   schedule: "commplan.schedule/v1",
   report: "commplan.report/v1",
+  program: "commplan.program/v1",
   simulation: "commplan.simulation/v1",
   "te-table": "commplan.te-table/v1",
 } as const;
@@ -30,6 +31,7 @@ export const SCHEMA_FILES = {
   matrix: "matrix.v1.schema.json",
   schedule: "schedule.v1.schema.json",
   report: "report.v1.schema.json",
+  program: "program.v1.schema.json",
   simulation: "simulation.v1.schema.json",
   "te-table": "te-table.v1.schema.json",
   "chrome-trace": "chrome-trace.v1.schema.json",
@@ -85,6 +87,7 @@ function validators(): Record<SchemaName, ValidateFunction> {
     cost: ajv.compile(loadSchema("cost")),
     "schedule-header": ajv.compile(header),
     "matrix-header": ajv.compile(matrixHeader),
+    program: ajv.compile(loadSchema("program")),
   };
   return compiled;
 }

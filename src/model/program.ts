@@ -55,6 +55,10 @@ export interface OpTable {
 
 /** Per-rank buffer layout (elements): displacements as in MPI_Alltoallv, and the scratch size. */
 export interface RankLayout {
+  /** sendCounts[r * p + j] = M[r][j]: the elements rank r sends j (the program does not carry the matrix). */
+  readonly sendCounts: Float64Array;
+  /** recvCounts[r * p + i] = M[i][r]: the elements rank r receives from i. */
+  readonly recvCounts: Float64Array;
   /** sendDispls[r * p + j]: where rank r's elements for j start in its send buffer. */
   readonly sendDispls: Float64Array;
   /** recvDispls[r * p + i]: where the elements from i start in rank r's receive buffer. */

@@ -85,6 +85,7 @@ export function pack(m: CommMatrix, pl: PlainProgram, algorithm = "test"): Progr
     layout: {
       sendDispls: Float64Array.from(pl.sendDispls), recvDispls: Float64Array.from(pl.recvDispls),
       sendSize: Float64Array.from(pl.sendSize), recvSize: Float64Array.from(pl.recvSize), scratchSize: Float64Array.from(pl.scratchSize),
+      sendCounts: Float64Array.from(m.data), recvCounts: transposed(m),
     },
     rankStart, ops, pieces,
   };
@@ -144,4 +145,11 @@ export function lowerDirect(m: CommMatrix, s: Schedule, variant: ProgramVariant)
   const ops = keyed.map((list) => list.sort((x, y) => x.op.round - y.op.round || rank(x.op) - rank(y.op) || x.key - y.key).map((e) => e.op));
   const rounds = Math.max(s.stepCount, ops.some((l) => l.length > 0) ? 1 : 0);
   return pack(m, { variant, rounds, ...lay, ops }, s.algorithm);
+}
+
+/** recvCounts of the default layout: recvCounts[r * p + i] = M[i][r]. */
+function transposed(m: CommMatrix): Float64Array {
+  const out = new Float64Array(m.p * m.p);
+  for (let i = 0; i < m.p; i++) for (let r = 0; r < m.p; r++) out[r * m.p + i] = m.data[i * m.p + r]!;
+  return out;
 }

@@ -1,0 +1,190 @@
+/** Program JSON reader: a commplan.program/v1 document (one file, a rank file or a split index) into a Program, checking schema and meaning. */
+import { readFileSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fail } from "../model/errors.js";
+import type { Program, ProgramVariant } from "../model/program.js";
+import type { JsonValue } from "../model/schedule.js";
+import { fsError } from "./file-output.js";
+import { validateWithSchema } from "./json-schema.js";
+
+const MODULE = "program";
+/** The largest document the reader parses (it is parsed whole); larger programs are written with --split. */
+export const MAX_PROGRAM_BYTES = 256 * 1024 * 1024;
+
+type Piece = [string, number, number];
+type Op = [number, string, number, number, number, Piece[]] | [number, "copy", number, Piece[], Piece[]];
+interface RankDoc {
+  rank: number;
+  sendCounts: number[];
+  sendDispls: number[];
+  recvCounts: number[];
+  recvDispls: number[];
+  sendSize: number;
+  recvSize: number;
+  scratch: number;
+  ops: Op[];
+}
+interface Doc {
+  p: number;
+  algorithm: string;
+  params: { [k: string]: JsonValue };
+  seed: number | null;
+  elementBytes: number;
+  matrixDigest: string;
+  variant: ProgramVariant;
+  rounds: number;
+  ranks?: RankDoc[];
+  files?: string[];
+}
+
+/** A program as read: the ranks the document(s) held (every rank unless a single rank file was read). */
+export interface ProgramDocument {
+  readonly program: Program;
+  readonly ranks: readonly number[];
+}
+
+const BUF_CODE: { readonly [k: string]: number } = { send: 0, recv: 1, scratch: 2 };
+const KIND_CODE: { readonly [k: string]: number } = { send: 0, recv: 1, copy: 2 };
+
+function parseFile(file: string): Doc {
+  let text: string;
+  try {
+    const size = statSync(file).size;
+    if (size > MAX_PROGRAM_BYTES) throw fail(MODULE, "BAD_INPUT", `${size} bytes is past the reader's limit of ${MAX_PROGRAM_BYTES}: write the program with --split`, { file });
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    if (e instanceof Error && e.name === "CommplanError") throw e;
+    throw fsError(e, MODULE, file, false);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw fail(MODULE, "BAD_INPUT", `not valid JSON: ${(e as Error).message}`, { file });
+  }
+  validateWithSchema("program", value, MODULE, file);
+  return value as Doc;
+}
+
+/** Checks the meaning of the documents' ranks and assembles the Program. */
+function assemble(head: Doc, parts: { doc: Doc; file: string }[]): ProgramDocument {
+  const { p, rounds } = head;
+  const bad = (file: string, field: string, text: string): never => {
+    throw fail(MODULE, "BAD_INPUT", `${field} ${text}`, { file, field });
+  };
+  const sendCounts = new Float64Array(p * p), recvCounts = new Float64Array(p * p), sendDispls = new Float64Array(p * p), recvDispls = new Float64Array(p * p);
+  const sendSize = new Float64Array(p), recvSize = new Float64Array(p), scratchSize = new Float64Array(p);
+  const ranks: number[] = [];
+  const byRank: RankDoc[] = [];
+  for (const { doc, file } of parts) {
+    for (const key of ["p", "algorithm", "variant", "rounds", "matrixDigest", "elementBytes"] as const) {
+      if (doc[key] !== head[key]) bad(file, `/${key}`, `is ${JSON.stringify(doc[key])}, the index says ${JSON.stringify(head[key])}`);
+    }
+    doc.ranks!.forEach((rd, k) => {
+      const path = `/ranks/${k}`;
+      if (rd.rank >= p) bad(file, `${path}/rank`, `= ${rd.rank} is not below p = ${p}`);
+      if (ranks.length > 0 && rd.rank <= ranks[ranks.length - 1]!) bad(file, `${path}/rank`, `= ${rd.rank} is not above the previous rank ${ranks[ranks.length - 1]}`);
+      for (const f of ["sendCounts", "sendDispls", "recvCounts", "recvDispls"] as const) if (rd[f].length !== p) bad(file, `${path}/${f}`, `has ${rd[f].length} entries, expected p = ${p}`);
+      ranks.push(rd.rank);
+      byRank.push(rd);
+      const r = rd.rank;
+      sendCounts.set(rd.sendCounts, r * p);
+      recvCounts.set(rd.recvCounts, r * p);
+      sendDispls.set(rd.sendDispls, r * p);
+      recvDispls.set(rd.recvDispls, r * p);
+      sendSize[r] = rd.sendSize;
+      recvSize[r] = rd.recvSize;
+      scratchSize[r] = rd.scratch;
+      for (let j = 0; j < p; j++) {
+        if (rd.sendCounts[j]! > 0 && rd.sendDispls[j]! + rd.sendCounts[j]! > rd.sendSize) bad(file, `${path}/sendDispls/${j}`, `puts the block of ${j} past the send buffer of ${rd.sendSize} elements`);
+        if (rd.recvCounts[j]! > 0 && rd.recvDispls[j]! + rd.recvCounts[j]! > rd.recvSize) bad(file, `${path}/recvDispls/${j}`, `puts the block from ${j} past the receive buffer of ${rd.recvSize} elements`);
+      }
+      const sizes = [rd.sendSize, rd.recvSize, rd.scratch];
+      const checkPieces = (pcs: Piece[], at: string, want: number): void => {
+        let sum = 0;
+        pcs.forEach(([b, off, cnt], q) => {
+          const lim = sizes[BUF_CODE[b]!]!;
+          if (off + cnt > lim) bad(file, `${at}/${q}`, `(${b}, ${off}, ${cnt}) leaves the ${b} buffer of ${lim} elements`);
+          sum += cnt;
+        });
+        if (sum !== want) bad(file, at, `hold ${sum} elements, the operation moves ${want}`);
+      };
+      let last = 0;
+      rd.ops.forEach((op, x) => {
+        const at = `${path}/ops/${x}`;
+        if (op[0] >= rounds) bad(file, `${at}/0`, `round ${op[0]} is not below rounds = ${rounds}`);
+        if (op[0] < last) bad(file, `${at}/0`, `round ${op[0]} comes after round ${last}`);
+        last = op[0];
+        if (op[1] === "copy") {
+          const c = op as [number, "copy", number, Piece[], Piece[]];
+          checkPieces(c[3], `${at}/3`, c[2]);
+          checkPieces(c[4], `${at}/4`, c[2]);
+          for (const [b] of c[4]) if (b === "send") bad(file, `${at}/4`, "copies into the send buffer");
+        } else {
+          const o = op as [number, string, number, number, number, Piece[]];
+          if (o[2] >= p || o[2] === r) bad(file, `${at}/2`, `peer ${o[2]} is ${o[2] === r ? "the rank itself (use copy)" : `not below p = ${p}`}`);
+          checkPieces(o[5], `${at}/5`, o[4]);
+          if (o[1] === "recv") for (const [b] of o[5]) if (b === "send") bad(file, `${at}/5`, "receives into the send buffer");
+        }
+      });
+    });
+  }
+  // Columns.
+  const rankStart = new Uint32Array(p + 1);
+  let nOps = 0, nPieces = 0;
+  for (const rd of byRank) {
+    nOps += rd.ops.length;
+    for (const op of rd.ops) nPieces += op[1] === "copy" ? (op[3] as Piece[]).length + (op[4] as Piece[]).length : (op[5] as Piece[]).length;
+  }
+  const rank = new Uint32Array(nOps), round = new Uint32Array(nOps), kind = new Uint8Array(nOps), peer = new Uint32Array(nOps), tag = new Uint32Array(nOps);
+  const count = new Float64Array(nOps), pieceStart = new Uint32Array(nOps + 1), copySplit = new Uint32Array(nOps);
+  const buffer = new Uint8Array(nPieces), offset = new Float64Array(nPieces), pcount = new Float64Array(nPieces);
+  let x = 0, q = 0, k = 0;
+  for (let r = 0; r < p; r++) {
+    rankStart[r] = x;
+    const rd = byRank[k]?.rank === r ? byRank[k++] : undefined;
+    for (const op of rd?.ops ?? []) {
+      rank[x] = r;
+      round[x] = op[0];
+      kind[x] = KIND_CODE[op[1]]!;
+      const lists: Piece[][] = op[1] === "copy" ? [op[3] as Piece[], op[4] as Piece[]] : [op[5] as Piece[]];
+      peer[x] = op[1] === "copy" ? r : op[2];
+      tag[x] = op[1] === "copy" ? 0 : (op[3] as number);
+      count[x] = op[1] === "copy" ? op[2] : (op[4] as number);
+      copySplit[x] = op[1] === "copy" ? lists[0]!.length : 0;
+      pieceStart[x] = q;
+      for (const list of lists) for (const [b, off, cnt] of list) { buffer[q] = BUF_CODE[b]!; offset[q] = off; pcount[q++] = cnt; }
+      x++;
+    }
+  }
+  rankStart[p] = x;
+  pieceStart[x] = q;
+  const program: Program = {
+    p, algorithm: head.algorithm, params: head.params, seed: head.seed, elementBytes: head.elementBytes, matrixDigest: head.matrixDigest,
+    variant: head.variant, rounds,
+    layout: { sendCounts, recvCounts, sendDispls, recvDispls, sendSize, recvSize, scratchSize },
+    rankStart, ops: { rank, round, kind, peer, tag, count, pieceStart, copySplit }, pieces: { buffer, offset, count: pcount },
+  };
+  return { program, ranks };
+}
+
+/**
+ * Reads a program document: a whole program, one rank file of a split program (the other ranks are
+ * empty; `ranks` says which are present), or a split program's index.json (every rank file it lists,
+ * relative to the index). Throws one CommplanError naming the file and the field.
+ */
+export function readProgramJson(file: string): ProgramDocument {
+  const doc = parseFile(file);
+  if (doc.ranks !== undefined) return assemble(doc, [{ doc, file }]);
+  const files = doc.files!;
+  if (files.length !== doc.p) throw fail(MODULE, "BAD_INPUT", `/files lists ${files.length} files, expected p = ${doc.p}`, { file, field: "/files" });
+  const parts = files.map((f) => {
+    const path = join(dirname(file), f);
+    const part = parseFile(path);
+    if (part.ranks === undefined) throw fail(MODULE, "BAD_INPUT", "is an index, not a rank file", { file: path, field: "/files" });
+    return { doc: part, file: path };
+  });
+  const out = assemble(doc, parts);
+  if (out.ranks.length !== doc.p) throw fail(MODULE, "BAD_INPUT", `the rank files hold ${out.ranks.length} ranks, expected p = ${doc.p}`, { file, field: "/files" });
+  return out;
+}

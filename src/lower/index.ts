@@ -1,0 +1,4 @@
+/** The lowering: schedules to per-rank runtime programs. */
+export { lowerSchedule, type LowerOptions, type LowerResult } from "./lower-schedule.js";
+export { TAG_LIMIT } from "./emit.js";
+export type { DisplacementOptions } from "./layout.js";

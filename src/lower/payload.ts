@@ -1,0 +1,246 @@
+/** Payload: element tracking of a payload plan (where each element range is, round by round) and the scratch regions of relayed elements. */
+import { fail } from "../model/errors.js";
+import type { CommMatrix } from "../model/matrix.js";
+import type { Schedule } from "../model/schedule.js";
+import { F64Col, I32Col, PieceCol, U32Col } from "./columns.js";
+import type { BufferLayout } from "./layout.js";
+import { transfersByMessage, type Grouping, type Messages } from "./messages.js";
+import { allocateScratch, type ScratchPlan } from "./scratch.js";
+
+const AT_ORIGIN = -1; // in the origin's send buffer
+const AT_DEST = -2; // in the destination's receive buffer
+// Codes of the abstract pieces recorded while tracking (resolved once scratch is allocated).
+const A_SEND = 0, A_RECV = 1, A_DEPART = 2, A_HOLD = 3;
+
+/** Abstract pieces of one message side: code, value (an offset or an id), count. */
+class RawPieces {
+  readonly code = new U32Col();
+  readonly val = new F64Col();
+  readonly cnt = new F64Col();
+  readonly start = new U32Col();
+  add(code: number, val: number, cnt: number): void {
+    this.code.push(code);
+    this.val.push(val);
+    this.cnt.push(cnt);
+  }
+}
+
+/** A payload plan's messages with resolved pieces, and the scratch size and lower bound of every rank. */
+export interface PayloadLowering {
+  readonly msgs: Messages;
+  readonly scratchSize: Float64Array;
+  readonly scratchPeak: Float64Array;
+}
+
+/**
+ * Follows every element range of a payload plan. Segments (per message o -> d, a linked list sorted
+ * by element index) say where each range is: the origin's send buffer, the destination's receive
+ * buffer, or a hold (a range that arrived at a relay in some round, kept in its scratch). A range
+ * leaving a hold is a departure piece; departures are grouped by (rank, arrival round, departure
+ * round) into blocks that scratch allocation places.
+ */
+export function payloadMessages(m: CommMatrix, s: Schedule, g: Grouping, layout: BufferLayout): PayloadLowering {
+  const { p } = m;
+  const chunks = s.chunks!;
+  const head = new Int32Array(p * p).fill(-1);
+  const finger = new Int32Array(p * p).fill(-1); // the segment the last move of each message ended on (chunks mostly come in element order)
+  const segOff = new F64Col(), segCnt = new F64Col(), segLoc = new I32Col(), segNext = new I32Col();
+  const holdNode = new U32Col(), holdRound = new U32Col(), holdOff = new F64Col(), holdCnt = new F64Col();
+  const dpHold = new U32Col(), dpInner = new F64Col(), dpCnt = new F64Col(), dpRound = new U32Col();
+  const sendRaw = new RawPieces(), recvRaw = new RawPieces();
+  const newSeg = (off: number, cnt: number, loc: number, next: number): number => {
+    segOff.push(off);
+    segCnt.push(cnt);
+    segLoc.push(loc);
+    return segNext.push(next);
+  };
+  const notHeld = (st: number, u: number, o: number, d: number, a: number, n: number): never => {
+    throw fail("lower", "BAD_INPUT", `step ${st}: node ${u} sends elements ${a}..${a + n - 1} of ${o} -> ${d} that it does not hold at the start of the step`);
+  };
+
+  /** Moves elements a .. a+n-1 of o -> d from u to v in step st, recording the pieces of both sides. */
+  const move = (o: number, d: number, a: number, n: number, u: number, v: number, st: number): void => {
+    const key = o * p + d;
+    if (head[key] === -1) head[key] = newSeg(0, m.data[key]!, AT_ORIGIN, -1);
+    let cur = head[key]!;
+    const f = finger[key]!;
+    if (f >= 0 && segOff.a[f]! <= a) cur = f;
+    while (segOff.a[cur]! + segCnt.a[cur]! <= a) cur = segNext.a[cur]!;
+    if (segOff.a[cur]! < a) {
+      const t = newSeg(a, segOff.a[cur]! + segCnt.a[cur]! - a, segLoc.a[cur]!, segNext.a[cur]!);
+      segCnt.a[cur] = a - segOff.a[cur]!;
+      segNext.a[cur] = t;
+      cur = t;
+    }
+    const first = cur, end = a + n;
+    for (;;) {
+      const off = segOff.a[cur]!;
+      if (off + segCnt.a[cur]! > end) {
+        const t = newSeg(end, off + segCnt.a[cur]! - end, segLoc.a[cur]!, segNext.a[cur]!);
+        segCnt.a[cur] = end - off;
+        segNext.a[cur] = t;
+      }
+      const loc = segLoc.a[cur]!, cnt = segCnt.a[cur]!;
+      if (loc === AT_ORIGIN) {
+        if (u !== o) notHeld(st, u, o, d, off, cnt);
+        sendRaw.add(A_SEND, layout.sendDispls[key]! + off, cnt);
+      } else if (loc === AT_DEST) {
+        if (u !== d) notHeld(st, u, o, d, off, cnt);
+        sendRaw.add(A_RECV, layout.recvDispls[d * p + o]! + off, cnt);
+      } else {
+        if (holdNode.a[loc] !== u || holdRound.a[loc]! >= st) notHeld(st, u, o, d, off, cnt);
+        dpHold.push(loc);
+        dpInner.push(off - holdOff.a[loc]!);
+        dpCnt.push(cnt);
+        sendRaw.add(A_DEPART, dpRound.push(st), cnt);
+      }
+      if (off + cnt === end) break;
+      cur = segNext.a[cur]!;
+    }
+    let loc: number;
+    if (v === d) {
+      loc = AT_DEST;
+      recvRaw.add(A_RECV, layout.recvDispls[d * p + o]! + a, n);
+    } else {
+      holdNode.push(v);
+      holdRound.push(st);
+      holdOff.push(a);
+      loc = holdCnt.push(n);
+      recvRaw.add(A_HOLD, loc, n);
+    }
+    segOff.a[first] = a;
+    segCnt.a[first] = n;
+    segLoc.a[first] = loc;
+    segNext.a[first] = segNext.a[cur]!;
+    finger[key] = first;
+  };
+
+  const byMsg = transfersByMessage(g, s.transferCount);
+  for (let k = 0; k < g.n; k++) {
+    const u = g.src[k]!, v = g.dst[k]!, st = g.round[k]!;
+    sendRaw.start.push(sendRaw.code.n);
+    recvRaw.start.push(recvRaw.code.n);
+    for (let q = byMsg.start[k]!; q < byMsg.start[k + 1]!; q++) {
+      const x = byMsg.order[q]!;
+      let carried = 0;
+      for (let c = chunks.start[x]!; c < chunks.start[x + 1]!; c++) {
+        const o = chunks.origin[c]!, d = chunks.dest[c]!, a = chunks.offset[c]!, n = chunks.count[c]!;
+        if (o >= p || d >= p || !(n >= 1) || !(a >= 0) || a + n > m.data[o * p + d]!) {
+          throw fail("lower", "BAD_INPUT", `transfer ${x}: chunk [${o}, ${d}, ${a}, ${n}] is outside the message ${o} -> ${d} of M`);
+        }
+        move(o, d, a, n, u, v, st);
+        carried += n;
+      }
+      if (carried !== s.size[x]) throw fail("lower", "BAD_INPUT", `transfer ${x}: its chunks carry ${carried} elements, its size is ${s.size[x]}`);
+    }
+  }
+  const copies = leftovers(m, head, { off: segOff.a, cnt: segCnt.a, loc: segLoc.a, next: segNext.a }, holdNode.a);
+  const rounds = Math.max(s.stepCount, 1);
+  const nHold = holdNode.n, nDp = dpHold.n;
+  const scratch = allocateScratch(p, rounds, holdNode.a, holdRound.a, nHold, dpHold.a, dpInner.a, dpCnt.a, dpRound.a, nDp);
+  const msgs = resolveMessages(g, sendRaw, recvRaw, scratch, dpCnt.a, copies, layout, p);
+  return { msgs, scratchSize: scratch.size, scratchPeak: scratch.peak };
+}
+
+/** Segment columns (see payloadMessages). */
+interface Segments {
+  readonly off: Float64Array;
+  readonly cnt: Float64Array;
+  readonly loc: Int32Array;
+  readonly next: Int32Array;
+}
+
+/**
+ * Checks that every element ended at its destination and lists the self elements no transfer
+ * moved (copied in round 0): per rank, the rank then [offset, count] pairs, then -1.
+ */
+function leftovers(m: CommMatrix, head: Int32Array, seg: Segments, holdNode: Uint32Array): number[] {
+  const { p } = m;
+  const copies: number[] = []; // rank, then [off, cnt] pairs, terminated by -1
+  for (let o = 0; o < p; o++) {
+    for (let d = 0; d < p; d++) {
+      const key = o * p + d, z = m.data[key]!;
+      if (z === 0) continue;
+      if (head[key] === -1) {
+        if (o !== d) throw fail("lower", "BAD_INPUT", `no transfer carries the elements of ${o} -> ${d} (M[${o}][${d}] = ${z})`);
+        copies.push(o, 0, z, -1);
+        continue;
+      }
+      let opened = false;
+      for (let t = head[key]!; t !== -1; t = seg.next[t]!) {
+        const loc = seg.loc[t]!;
+        if (loc === AT_DEST) continue;
+        if (loc === AT_ORIGIN && o === d) {
+          if (!opened) copies.push(o);
+          opened = true;
+          copies.push(seg.off[t]!, seg.cnt[t]!);
+          continue;
+        }
+        const at = loc === AT_ORIGIN ? o : holdNode[loc]!;
+        throw fail("lower", "BAD_INPUT", `elements ${seg.off[t]!}..${seg.off[t]! + seg.cnt[t]! - 1} of ${o} -> ${d} end at node ${at}, not at ${d}`);
+      }
+      if (opened) copies.push(-1);
+    }
+  }
+  return copies;
+}
+
+/** The messages with their abstract pieces resolved into buffer pieces (coalesced), then the round-0 self copies. */
+function resolveMessages(g: Grouping, sendRaw: RawPieces, recvRaw: RawPieces, scratch: ScratchPlan, dpCnt: Float64Array, copies: readonly number[], layout: BufferLayout, p: number): Messages {
+  const send = new PieceCol(), recv = new PieceCol();
+  const round = new U32Col(g.n + p), src = new U32Col(g.n + p), dst = new U32Col(g.n + p), count = new F64Col(g.n + p);
+  sendRaw.start.push(sendRaw.code.n);
+  recvRaw.start.push(recvRaw.code.n);
+  for (let k = 0; k < g.n; k++) {
+    round.push(g.round[k]!);
+    src.push(g.src[k]!);
+    dst.push(g.dst[k]!);
+    count.push(g.count[k]!);
+    send.open();
+    for (let y = sendRaw.start.a[k]!; y < sendRaw.start.a[k + 1]!; y++) {
+      const code = sendRaw.code.a[y]!, val = sendRaw.val.a[y]!, cnt = sendRaw.cnt.a[y]!;
+      if (code === A_DEPART) send.piece(2, scratch.dpOffset[val]!, cnt);
+      else send.piece(code === A_SEND ? 0 : 1, val, cnt);
+    }
+    recv.open();
+    for (let y = recvRaw.start.a[k]!; y < recvRaw.start.a[k + 1]!; y++) {
+      const code = recvRaw.code.a[y]!, val = recvRaw.val.a[y]!;
+      if (code === A_RECV) {
+        recv.piece(1, val, recvRaw.cnt.a[y]!);
+        continue;
+      }
+      for (let e = scratch.holdDpStart[val]!; e < scratch.holdDpStart[val + 1]!; e++) {
+        const dp = scratch.holdDps[e]!;
+        recv.piece(2, scratch.dpOffset[dp]!, dpCnt[dp]!);
+      }
+    }
+  }
+  for (let q = 0; q < copies.length; ) {
+    const r = copies[q++]!;
+    const from = q;
+    let total = 0;
+    send.open();
+    for (; copies[q] !== -1; q += 2) {
+      send.piece(0, layout.sendDispls[r * p + r]! + copies[q]!, copies[q + 1]!);
+      total += copies[q + 1]!;
+    }
+    recv.open();
+    for (q = from; copies[q] !== -1; q += 2) recv.piece(1, layout.recvDispls[r * p + r]! + copies[q]!, copies[q + 1]!);
+    q++;
+    round.push(0);
+    src.push(r);
+    dst.push(r);
+    count.push(total);
+  }
+  const sendStart = send.close(), recvStart = recv.close();
+  return {
+    n: round.n,
+    round: round.done(),
+    src: src.done(),
+    dst: dst.done(),
+    count: count.done(),
+    x0: null,
+    send: { start: sendStart, buffer: send.buffer.done(), offset: send.offset.done(), count: send.count.done() },
+    recv: { start: recvStart, buffer: recv.buffer.done(), offset: recv.offset.done(), count: recv.count.done() },
+  };
+}

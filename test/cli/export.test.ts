@@ -1,0 +1,58 @@
+// commplan export --format program: whole and split output, both variants, refusals with exit 2.
+import { mkdtempSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { CliIo } from "../../src/cli/io.js";
+import { main } from "../../src/cli/main.js";
+import { readProgramJson } from "../../src/io/program-json-read.js";
+import { readMatrixFile } from "../../src/io/matrix-read.js";
+import { runBlocking, runRounds } from "../lower/program-interpreter.js";
+
+async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = "", err = "";
+  const io: CliIo = { out: (t) => void (out += t), err: (t) => void (err += t), interactive: false };
+  const code = await main(argv, io);
+  return { code, out, err };
+}
+
+const dir = mkdtempSync(join(tmpdir(), "commplan-export-"));
+const f = (name: string): string => join(dir, name);
+
+describe("commplan export", () => {
+  it("two-stage payload plan: program JSON to a file and split, both variants deliver", async () => {
+    expect((await run("gen", "pattern1", "--p", "12", "--seed", "3", "-o", f("m.json"))).code).toBe(0);
+    expect((await run("plan", f("m.json"), "--algorithm", "two-stage", "--payload", "-o", f("s.json"))).code).toBe(0);
+    const m = readMatrixFile(f("m.json"));
+    const total = m.data.reduce((a, b) => a + b, 0);
+    const one = await run("export", f("s.json"), "--matrix", f("m.json"), "--format", "program", "-o", f("prog.json"));
+    expect(one.code).toBe(0);
+    expect(one.err).toMatch(/^export: two-stage, P = 12, nonblocking: \d+ rounds, [\d,]+ operations, largest scratch [\d,]+ elements \(live peak [\d,]+\)\n$/);
+    expect(runRounds(m, readProgramJson(f("prog.json")).program)).toBe(total);
+    const split = await run("export", f("s.json"), "--matrix", f("m.json"), "--format", "program", "--split", f("split"), "--variant", "blocking");
+    expect(split.code).toBe(0);
+    expect(readdirSync(f("split"))).toHaveLength(13);
+    const prog = readProgramJson(join(f("split"), "index.json")).program;
+    expect(prog.variant).toBe("blocking");
+    expect(runBlocking(m, prog).elements).toBe(total);
+  });
+  it("writes to stdout by default", async () => {
+    await run("plan", f("m.json"), "--algorithm", "shift", "-o", f("shift.json"));
+    const r = await run("export", f("shift.json"), "--matrix", f("m.json"), "--format", "program");
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ format: "commplan.program/v1", p: 12, algorithm: "shift", variant: "nonblocking" });
+  });
+  it("refuses a message-level relay plan, an unknown format and a bad variant with one line and exit 2", async () => {
+    await run("plan", f("m.json"), "--algorithm", "two-stage", "-o", f("s-msg.json"));
+    const relay = await run("export", f("s-msg.json"), "--matrix", f("m.json"), "--format", "program");
+    expect(relay.code).toBe(2);
+    expect(relay.err).toMatch(/^lower: two-stage relays elements: plan with --payload/);
+    expect(relay.err.trim().split("\n")).toHaveLength(1);
+    const fmt = await run("export", f("shift.json"), "--matrix", f("m.json"), "--format", "nope");
+    expect(fmt.code).toBe(2);
+    expect(fmt.err).toBe("export: unknown format 'nope'; known: program\n");
+    const v = await run("export", f("shift.json"), "--matrix", f("m.json"), "--format", "program", "--variant", "eager");
+    expect(v.code).toBe(2);
+    expect(v.err).toMatch(/^export: --variant must be nonblocking or blocking/);
+  });
+});

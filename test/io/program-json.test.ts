@@ -1,0 +1,77 @@
+// Program JSON: the writer's output validates against program.v1, reads back to the same program (whole and split), and bad documents give one-line errors naming the field.
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { validateWithSchema } from "../../src/io/json-schema.js";
+import { readProgramJson } from "../../src/io/program-json-read.js";
+import { programToJsonText, writeProgramJson, writeProgramSplit } from "../../src/io/program-json-write.js";
+import { lowerSchedule } from "../../src/lower/index.js";
+import { matrixFromRows } from "../../src/model/matrix.js";
+import type { Program } from "../../src/model/program.js";
+import { plan } from "../../src/planner/registry.js";
+import { runRounds } from "../lower/program-interpreter.js";
+
+const dir = mkdtempSync(join(tmpdir(), "commplan-program-"));
+const m = matrixFromRows([
+  [3, 1, 0, 2, 4],
+  [0, 4, 5, 1, 0],
+  [2, 2, 0, 3, 1],
+  [1, 0, 6, 2, 2],
+  [5, 1, 1, 0, 0],
+]);
+
+function same(a: Program, b: Program): void {
+  const { layout: la, ops: oa, pieces: pa, ...ha } = a;
+  const { layout: lb, ops: ob, pieces: pb, ...hb } = b;
+  expect(hb).toEqual(ha);
+  for (const k of Object.keys(la) as (keyof typeof la)[]) expect(Array.from(lb[k])).toEqual(Array.from(la[k]));
+  for (const k of Object.keys(oa) as (keyof typeof oa)[]) expect(Array.from(ob[k])).toEqual(Array.from(oa[k]));
+  for (const k of Object.keys(pa) as (keyof typeof pa)[]) expect(Array.from(pb[k])).toEqual(Array.from(pa[k]));
+}
+
+describe("commplan.program/v1", () => {
+  for (const [name, payload, variant] of [["two-stage", true, "blocking"], ["four-stage", true, "nonblocking"], ["shift", false, "blocking"]] as const) {
+    it(`${name} (${variant}): schema-valid, round trip whole and split, and the read program still runs`, async () => {
+      const prog = lowerSchedule(m, plan(m, name, { payload }), { variant }).program;
+      const text = programToJsonText(prog);
+      expect(() => validateWithSchema("program", JSON.parse(text), "program")).not.toThrow();
+      const file = join(dir, `${name}.json`);
+      await writeProgramJson(prog, file);
+      expect(readFileSync(file, "utf8")).toBe(text);
+      const back = readProgramJson(file);
+      expect(back.ranks).toEqual([0, 1, 2, 3, 4]);
+      same(prog, back.program);
+      expect(runRounds(m, back.program)).toBe(m.data.reduce((a, b) => a + b, 0));
+      const split = join(dir, `${name}-split`);
+      await writeProgramSplit(prog, split);
+      expect(readdirSync(split).sort()).toEqual(["index.json", "rank-0.json", "rank-1.json", "rank-2.json", "rank-3.json", "rank-4.json"]);
+      same(prog, readProgramJson(join(split, "index.json")).program);
+      const one = readProgramJson(join(split, "rank-3.json"));
+      expect(one.ranks).toEqual([3]);
+      expect(one.program.rankStart[3]).toBe(0);
+      expect(one.program.rankStart[4]! - one.program.rankStart[3]!).toBe(prog.rankStart[4]! - prog.rankStart[3]!);
+    });
+  }
+
+  const base = (): { [k: string]: unknown } => JSON.parse(programToJsonText(lowerSchedule(m, plan(m, "two-stage", { payload: true })).program)) as { [k: string]: unknown };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- mutations reach into the parsed document freely
+  const bad = (mutate: (d: any) => void, msg: RegExp): void => {
+    const d = base();
+    mutate(d);
+    const file = join(dir, "bad.json");
+    writeFileSync(file, JSON.stringify(d));
+    expect(() => readProgramJson(file)).toThrow(msg);
+  };
+  it("rejects bad documents with one line naming the field", () => {
+    bad((d) => (d.format = "commplan.schedule/v1"), /^program: .*bad\.json: \/format is "commplan.schedule\/v1", expected "commplan.program\/v1"/);
+    bad((d) => (d.ranks[1].ops[0][1] = "sned"), /^program: .*: \/ranks\/1\/ops\/0 /);
+    bad((d) => (d.ranks[0].ops[0][2] = 9), /\/ranks\/0\/ops\/0\/2 peer 9 is not below p = 5|\/ranks\/0\/ops\/0\/3/);
+    bad((d) => (d.ranks[2].scratch = 0), /\/ranks\/2\/ops\/\d+\/\d+\/\d+ \(scratch, \d+, \d+\) leaves the scratch buffer of 0 elements/);
+    bad((d) => (d.ranks[1].rank = 0), /\/ranks\/1\/rank = 0 is not above the previous rank 0/);
+    bad((d) => (d.ranks[0].sendCounts = [1]), /\/ranks\/0\/sendCounts has 1 entries, expected p = 5/);
+    bad((d) => (d.rounds = 1), /round \d+ is not below rounds = 1/);
+    bad((d) => d.ranks[4].ops.push([d.rounds - 1, "send", 1, 0, 7, [["send", 0, 1]]]), /\/ranks\/4\/ops\/\d+\/5 hold 1 elements, the operation moves 7/);
+    bad((d) => (d.files = []), /^program: .*must match exactly one schema in oneOf/);
+  });
+});

@@ -1,0 +1,179 @@
+// lowerSchedule: every planner's program delivers every element (reference interpreter), both variants; layout, scratch and refusals.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { lowerSchedule, TAG_LIMIT } from "../../src/lower/index.js";
+import { matrixFromData, matrixFromRows, type CommMatrix } from "../../src/model/matrix.js";
+import { isCommplanError } from "../../src/model/errors.js";
+import { PLANNERS, plan } from "../../src/planner/registry.js";
+import { verifySchedule } from "../../src/verifier/index.js";
+import { matrixArb } from "../helpers/arbitraries.js";
+import { runBlocking, runRounds } from "./program-interpreter.js";
+
+const RELAY = new Set(["two-stage", "mesh-two-stage", "four-stage", "te-valiant", "te-simple", "te-fast", "te-balanced", "te-offline"]);
+
+/** Plans that a planner refuses (UNSUPPORTED shapes) are skipped by returning null. */
+function tryPlan(m: CommMatrix, name: string, payload: boolean): ReturnType<typeof plan> | null {
+  try {
+    return plan(m, name, { payload });
+  } catch (e) {
+    if (isCommplanError(e) && (e.code === "UNSUPPORTED" || e.code === "BAD_OPTION")) return null;
+    throw e;
+  }
+}
+
+function elementsOf(m: CommMatrix): number {
+  return m.data.reduce((a, b) => a + b, 0);
+}
+
+describe("lowerSchedule on every planner", () => {
+  for (const planner of PLANNERS) {
+    it(`${planner.name}: payload plans run and deliver (nonblocking and blocking)`, () => {
+      fc.assert(
+        fc.property(matrixArb({ minP: 1, maxP: 9, kinds: ["dense", "sparse", "empty-rows", "zero", "permutation", "spike"] }).filter((m) => elementsOf(m) <= 3000), (m) => {
+          const s = tryPlan(m, planner.name, true);
+          if (s === null) return;
+          const nb = lowerSchedule(m, s).program;
+          expect(runRounds(m, nb)).toBe(elementsOf(m));
+          const bl = lowerSchedule(m, s, { variant: "blocking" }).program;
+          expect(runRounds(m, bl)).toBe(elementsOf(m));
+          expect(runBlocking(m, bl).elements).toBe(elementsOf(m));
+        }),
+        { numRuns: 25 },
+      );
+    });
+    it(`${planner.name}: message-level plans lower when direct, else are refused`, () => {
+      fc.assert(
+        fc.property(matrixArb({ minP: 1, maxP: 9, kinds: ["dense", "sparse", "permutation", "spike"] }).filter((m) => elementsOf(m) <= 3000), (m) => {
+          const s = tryPlan(m, planner.name, false);
+          if (s === null) return;
+          let prog;
+          try {
+            prog = lowerSchedule(m, s, { variant: "blocking" }).program;
+          } catch (e) {
+            expect(RELAY.has(planner.name)).toBe(true);
+            expect((e as Error).message).toMatch(new RegExp(`^lower: ${planner.name} relays elements: plan with --payload`));
+            return;
+          }
+          expect(runRounds(m, prog)).toBe(elementsOf(m));
+          expect(runBlocking(m, prog).elements).toBe(elementsOf(m));
+        }),
+        { numRuns: 20 },
+      );
+    });
+  }
+  it("relay planners' message-level plans of a dense matrix are refused with one line", () => {
+    const m = matrixFromRows(Array.from({ length: 9 }, (_, i) => Array.from({ length: 9 }, (_, j) => 1 + ((i * 3 + j) % 4))));
+    for (const name of ["two-stage", "mesh-two-stage", "four-stage", "te-valiant", "te-fast", "te-balanced"]) {
+      const s = tryPlan(m, name, false);
+      if (s === null) continue;
+      expect(() => lowerSchedule(m, s)).toThrow(new RegExp(`^lower: ${name} relays elements: plan with --payload`));
+    }
+  });
+});
+
+describe("program structure", () => {
+  const m = matrixFromRows([
+    [3, 1, 0, 2],
+    [0, 4, 5, 1],
+    [2, 2, 0, 3],
+    [1, 0, 6, 2],
+  ]);
+  it("direct plans: one piece per message side, self messages copied in round 0 before anything else", () => {
+    const { program: prog } = lowerSchedule(m, plan(m, "linear-permutation"));
+    const { ops, rankStart } = prog;
+    for (let r = 0; r < 4; r++) {
+      const first = rankStart[r]!;
+      if (m.data[r * 4 + r]! > 0) {
+        expect(ops.kind[first]).toBe(2);
+        expect(ops.round[first]).toBe(0);
+      }
+    }
+    for (let x = 0; x < ops.kind.length; x++) expect(ops.pieceStart[x + 1]! - ops.pieceStart[x]!).toBe(ops.kind[x] === 2 ? 2 : 1);
+    expect(prog.layout.scratchSize.every((v) => v === 0)).toBe(true);
+    expect(runRounds(m, prog)).toBe(elementsOf(m));
+  });
+  it("default displacements are prefix sums in peer order", () => {
+    const { program: prog } = lowerSchedule(m, plan(m, "shift"));
+    expect(Array.from(prog.layout.sendDispls.subarray(4, 8))).toEqual([0, 0, 4, 9]);
+    expect(Array.from(prog.layout.recvDispls.subarray(8, 12))).toEqual([0, 0, 5, 5]);
+    expect(Array.from(prog.layout.sendSize)).toEqual([6, 10, 7, 9]);
+    expect(Array.from(prog.layout.recvSize)).toEqual([6, 7, 11, 8]);
+  });
+  it("user displacements (reversed blocks with gaps) are honoured and checked", () => {
+    const p = 4;
+    const sd = new Float64Array(p * p), rd = new Float64Array(p * p);
+    const size = new Float64Array(p).fill(100);
+    for (let r = 0; r < p; r++) for (let j = 0; j < p; j++) { sd[r * p + j] = 90 - 20 * j; rd[r * p + j] = 3 + 20 * (p - 1 - j); }
+    const s = plan(m, "two-stage", { payload: true });
+    const { program: prog } = lowerSchedule(m, s, { sendDispls: sd, recvDispls: rd, sendSize: size, recvSize: size });
+    expect(runRounds(m, prog)).toBe(elementsOf(m));
+    const bad = sd.slice();
+    bad[1] = bad[0]! + 1; // rank 0: block of 1 overlaps the block of 0 (M[0][0] = 3)
+    expect(() => lowerSchedule(m, s, { sendDispls: bad })).toThrow(/^lower: sendDispls of rank 0: the blocks of 0 and 1 overlap/);
+    expect(() => lowerSchedule(m, s, { sendDispls: sd, sendSize: new Float64Array(p).fill(50) })).toThrow(/^lower: sendDispls of rank 0 reach element 93, past its buffer of 50 elements/);
+  });
+  it("a schedule for another matrix is refused", () => {
+    const other = matrixFromRows([[0, 1], [1, 0]]);
+    expect(() => lowerSchedule(other, plan(m, "shift"))).toThrow(/^lower: the schedule is for P = 4, the matrix has P = 2/);
+  });
+  it("tags stay below 32768, equal on both sides, one message per (src, dst) and round", () => {
+    const p = 6;
+    const big = matrixFromData(p, new Float64Array(p * p).fill(1));
+    const { program: prog } = lowerSchedule(big, plan(big, "te-direct"));
+    const seen = new Set<string>();
+    for (let x = 0; x < prog.ops.kind.length; x++) {
+      expect(prog.ops.tag[x]).toBeLessThan(TAG_LIMIT);
+      if (prog.ops.kind[x] !== 0) continue;
+      const key = `${prog.ops.round[x]}:${prog.ops.rank[x]}>${prog.ops.peer[x]}`;
+      expect(seen.has(key)).toBe(false);
+      seen.add(key);
+    }
+  });
+});
+
+describe("scratch", () => {
+  it("relay plans: scratch at least the live peak, and the peak within the elements a node holds across a round", () => {
+    fc.assert(
+      fc.property(matrixArb({ minP: 2, maxP: 12, kinds: ["dense", "sparse", "spike"] }).filter((m) => elementsOf(m) <= 4000), fc.constantFrom("two-stage", "mesh-two-stage", "four-stage", "te-valiant"), (m, name) => {
+        const s = tryPlan(m, name, true);
+        if (s === null) return;
+        const { program: prog, scratchPeak } = lowerSchedule(m, s);
+        const report = verifySchedule(m, s);
+        for (let r = 0; r < m.p; r++) {
+          expect(prog.layout.scratchSize[r]).toBeGreaterThanOrEqual(scratchPeak[r]!);
+          // Relayed elements live from the round they arrive to the round they leave, both included:
+          // at most what the node holds at two consecutive step boundaries (the verifier's peak, twice).
+          expect(scratchPeak[r]).toBeLessThanOrEqual(2 * report.peakBufferPerNode![r]!);
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+  it("two-stage on a uniform matrix: scratch equals the live peak", () => {
+    const p = 8;
+    const m = matrixFromData(p, new Float64Array(p * p).fill(3));
+    const { program: prog, scratchPeak } = lowerSchedule(m, plan(m, "two-stage", { payload: true }));
+    expect(Array.from(prog.layout.scratchSize)).toEqual(Array.from(scratchPeak));
+    expect(runRounds(m, prog)).toBe(3 * p * p);
+  });
+});
+
+describe("blocking variant", () => {
+  it("a shift step takes at most 3 sub-phases (P odd and even), not P", () => {
+    for (const p of [7, 8, 33]) {
+      const m = matrixFromData(p, new Float64Array(p * p).fill(2));
+      const s = plan(m, "shift");
+      const { program: prog, maxClasses } = lowerSchedule(m, s, { variant: "blocking" });
+      expect(maxClasses).toBeLessThanOrEqual(3);
+      const { waves } = runBlocking(m, prog);
+      expect(waves).toBeLessThanOrEqual(3 * s.stepCount);
+    }
+  });
+  it("the nonblocking order (receives first) deadlocks under rendezvous on a shift, the blocking order does not", () => {
+    const p = 5;
+    const m = matrixFromData(p, new Float64Array(p * p).fill(1));
+    const s = plan(m, "shift");
+    expect(() => runBlocking(m, lowerSchedule(m, s).program)).toThrow(/deadlock/);
+    expect(runBlocking(m, lowerSchedule(m, s, { variant: "blocking" }).program).elements).toBe(p * p);
+  });
+});
