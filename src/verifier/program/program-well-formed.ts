@@ -28,6 +28,8 @@ export function checkProgramWellFormed(m: CommMatrix, prog: Program): Check {
     if (col.length !== len) return bad(`layout.${name} has ${col.length} entries, expected ${len}`);
     for (let k = 0; k < len; k++) if (!isIndex(col[k]!)) return bad(`layout.${name}[${k}] = ${col[k]} is not a non-negative integer`);
   }
+  const counts = checkCounts(m, layout.sendCounts, layout.recvCounts);
+  if (counts !== null) return bad(counts);
   const sizes = [layout.sendSize, layout.recvSize, layout.scratchSize];
   for (let r = 0; r < p; r++) {
     const lo = prog.rankStart[r]!, hi = prog.rankStart[r + 1]!;
@@ -81,6 +83,19 @@ function checkDispls(m: CommMatrix, r: number, displs: Float64Array, size: numbe
   for (let k = 1; k < order.length; k++) {
     const a = order[k - 1]!, b = order[k]!;
     if (displs[r * p + a]! + len(a) > displs[r * p + b]!) return `rank ${r}: ${which} blocks of ${a} and ${b} overlap (at ${displs[r * p + a]} and ${displs[r * p + b]})`;
+  }
+  return null;
+}
+
+/** The layout's counts are the matrix's (MPI_Alltoallv's sendcounts / recvcounts): sendCounts[r p + j] = M[r][j], recvCounts[r p + i] = M[i][r]. */
+function checkCounts(m: CommMatrix, sendCounts: Float64Array, recvCounts: Float64Array): string | null {
+  const { p, data } = m;
+  if (sendCounts.length !== p * p || recvCounts.length !== p * p) return `layout.sendCounts / recvCounts have ${sendCounts.length} / ${recvCounts.length} entries, expected ${p * p}`;
+  for (let r = 0; r < p; r++) {
+    for (let j = 0; j < p; j++) {
+      if (sendCounts[r * p + j] !== data[r * p + j]) return `layout.sendCounts[${r * p + j}] = ${sendCounts[r * p + j]}, but M[${r}][${j}] = ${data[r * p + j]}`;
+      if (recvCounts[r * p + j] !== data[j * p + r]) return `layout.recvCounts[${r * p + j}] = ${recvCounts[r * p + j]}, but M[${j}][${r}] = ${data[j * p + r]}`;
+    }
   }
   return null;
 }
