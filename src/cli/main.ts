@@ -16,6 +16,7 @@ import { registerSimulate } from "./commands/simulate.js";
 import { registerStats } from "./commands/stats.js";
 import { registerTeTable } from "./commands/te-table.js";
 import { registerVerify } from "./commands/verify.js";
+import { registerVerifyProgram } from "./commands/verify-program.js";
 
 /** The version printed by --version: package.json's, read at load time (from src/cli under tsx and from dist/cli alike). */
 export const VERSION: string = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
@@ -45,6 +46,7 @@ export function buildProgram(ctx: CliContext): Command {
   registerLists(program, ctx);
   registerTeTable(program, ctx);
   registerExport(program, ctx);
+  registerVerifyProgram(program, ctx);
   return program;
 }
 

@@ -1,0 +1,32 @@
+/** commplan verify-program: check a lowered program (commplan.program/v1) against its matrix; exit 1 when a check fails. */
+import type { Command } from "commander";
+import { fail } from "../../model/errors.js";
+import { readMatrixFile } from "../../io/matrix-read.js";
+import { readProgramJson } from "../../io/program-json-read.js";
+import { verifyProgram } from "../../verifier/program/index.js";
+import type { CliContext } from "../context.js";
+import { ELEMENT_BYTES_HELP, matrixReadOptions } from "../io.js";
+import { formatReport, reportJson } from "./verify.js";
+
+/** Registers `verify-program`. */
+export function registerVerifyProgram(program: Command, ctx: CliContext): void {
+  program
+    .command("verify-program")
+    .argument("<program>", "program JSON (commplan.program/v1: a whole program or a --split index.json)")
+    .description(
+      "check a lowered program by executing it on tagged elements: layout, send/receive matching, delivery to every displacement, scratch safety, deadlock freedom; exit 1 when a check fails",
+    )
+    .requiredOption("-m, --matrix <file>", "the matrix the program was lowered for")
+    .option("--element-bytes <n>", ELEMENT_BYTES_HELP)
+    .option("--json", "print the report as commplan.report/v1 JSON")
+    .action((file: string, o: { matrix: string; json?: boolean; elementBytes?: string }) => {
+      const m = readMatrixFile(o.matrix, matrixReadOptions(o));
+      const doc = readProgramJson(file);
+      if (doc.ranks.length !== doc.program.p) {
+        throw fail("verify-program", "BAD_INPUT", `holds ${doc.ranks.length} of ${doc.program.p} ranks: give the whole program or the split's index.json`, { file });
+      }
+      const r = verifyProgram(m, doc.program);
+      if (!r.ok) ctx.exitCode = 1;
+      ctx.io.out(o.json ? reportJson(r) : formatReport(r));
+    });
+}
