@@ -91,7 +91,7 @@ export function twoStageBench(log: (s: string) => void): string {
   }
   const f = (x: number): string => (Number.isInteger(x) ? x.toLocaleString("en-US") : x.toLocaleString("en-US", { maximumFractionDigits: 1 }));
   const md =
-    "### Two-stage (issue 5): A1-A4 on 004 Pattern1 / Pattern2 (M_max = 1024, small = 1), beside 004 Tables 3 and 4\n\n" +
+    "### Two-stage: A1-A4 on 004 Pattern1 / Pattern2 (M_max = 1024, small = 1), beside 004 Tables 3 and 4\n\n" +
     "Start-ups: most network messages one node sends (Table 3 counts the local copies: P, 2P, 2 sqrt P, 4 ceil(sqrt P) + 2). " +
     "Traffic: most elements one node sends over all stages, network only (Table 3's \"total traffic\": L_max, 2 L_max, 2 L_max, 4 ceil(sqrt P)^2 L_max / P). " +
     "Step-longest sum: the sum over steps of the step's longest message, local copies included, i.e. the traffic term of the blocking time; for A4 004 Theorem 2 bounds it by 4 (ceil(sqrt P) + 1) ceil(sqrt P) L_max / P " +

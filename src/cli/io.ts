@@ -68,13 +68,14 @@ export function matrixReadOptions(o: { elementBytes?: string }): { elementBytes?
   return o.elementBytes === undefined ? {} : { elementBytes: intOption("element-bytes", o.elementBytes, 1, MAX_ELEMENT_BYTES) };
 }
 
-/** Parses repeated `key=value` options into JSON values (numbers and booleans parsed, else strings); a prototype-less object, so every key (also `__proto__`) is an own key the reader checks. */
+/** Parses repeated `key=value` options into JSON values (numbers and booleans parsed, else strings); a key given twice is refused; a prototype-less object, so every key (also `__proto__`) is an own key the reader checks. */
 export function keyValues(name: string, items: readonly string[]): { [k: string]: JsonValue } {
   const out = Object.create(null) as { [k: string]: JsonValue };
   for (const item of items) {
     const eq = item.indexOf("=");
     if (eq <= 0) throw fail("commplan", "BAD_OPTION", `--${name} expects key=value, got ${quoted(item)}`, { field: name });
     const key = item.slice(0, eq), raw = item.slice(eq + 1);
+    if (Object.prototype.hasOwnProperty.call(out, key)) throw fail("commplan", "BAD_OPTION", `--${name} ${key} is given twice (${quoted(items.find((x) => x.startsWith(`${key}=`)) ?? key)} and ${quoted(item)}); give it once`, { field: name });
     let value: JsonValue = raw;
     try {
       const parsed: unknown = JSON.parse(raw);

@@ -1,4 +1,5 @@
 /** The commplan command line: one sub-command per file under commands/, errors as one line and exit 2. */
+import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { isCommplanError } from "../model/errors.js";
 import { oneLine } from "../model/quoted.js";
@@ -16,8 +17,8 @@ import { registerStats } from "./commands/stats.js";
 import { registerTeTable } from "./commands/te-table.js";
 import { registerVerify } from "./commands/verify.js";
 
-/** The version printed by --version. */
-export const VERSION = "0.1.0";
+/** The version printed by --version: package.json's, read at load time (from src/cli under tsx and from dist/cli alike). */
+export const VERSION: string = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
 
 /** A commander usage error as one line: `commplan: error: ... (add --help for usage)`. */
 export function usageLine(text: string): string {

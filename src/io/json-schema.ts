@@ -10,21 +10,33 @@ import { oneLine, quoted } from "../model/quoted.js";
  * into, "matrix-header" a matrix whose rows and entries are not looked into (the streaming readers
  * check those by hand).
  */
-export type SchemaName = "matrix" | "schedule" | "report" | "schedule-header" | "matrix-header" | "program";
+export type SchemaName = keyof typeof SCHEMA_FILES | "schedule-header" | "matrix-header";
 
-/** The format name every v1 document carries in its `format` field. */
+/** The format name each v1 document that has one carries in its `format` field. */
 export const FORMAT_NAMES = {
   matrix: "commplan.matrix/v1",
   schedule: "commplan.schedule/v1",
   report: "commplan.report/v1",
   program: "commplan.program/v1",
+  simulation: "commplan.simulation/v1",
+  "te-table": "commplan.te-table/v1",
 } as const;
 
-const SCHEMA_FILES = {
+/**
+ * The schema file of every JSON document commplan writes: the three it also reads, the two outputs
+ * that carry a `format` (simulate --json, te-table --json), and three without one (simulate --trace's
+ * Chrome trace, stats --json, cost --json).
+ */
+export const SCHEMA_FILES = {
   matrix: "matrix.v1.schema.json",
   schedule: "schedule.v1.schema.json",
   report: "report.v1.schema.json",
   program: "program.v1.schema.json",
+  simulation: "simulation.v1.schema.json",
+  "te-table": "te-table.v1.schema.json",
+  "chrome-trace": "chrome-trace.v1.schema.json",
+  stats: "stats.v1.schema.json",
+  cost: "cost.v1.schema.json",
 } as const;
 
 /** The `$id` of the derived schedule-header schema (not a file: schedule.v1 with `$defs/step` accepting anything). */
@@ -68,6 +80,11 @@ function validators(): Record<SchemaName, ValidateFunction> {
     matrix: ajv.compile(matrix),
     schedule: ajv.compile(schedule),
     report: ajv.compile(report),
+    simulation: ajv.compile(loadSchema("simulation")),
+    "te-table": ajv.compile(loadSchema("te-table")),
+    "chrome-trace": ajv.compile(loadSchema("chrome-trace")),
+    stats: ajv.compile(loadSchema("stats")),
+    cost: ajv.compile(loadSchema("cost")),
     "schedule-header": ajv.compile(header),
     "matrix-header": ajv.compile(matrixHeader),
     program: ajv.compile(loadSchema("program")),
@@ -98,7 +115,12 @@ export function validateWithSchema(schema: SchemaName, value: unknown, module: s
   // The errors of oneOf's failed branches come before the oneOf error itself, which says more.
   const first = validate.errors?.find((e) => e.keyword === "oneOf") ?? validate.errors?.[0];
   const place = (field: string): { file?: string; field: string } => (file === undefined ? { field } : { file, field });
-  const expected = FORMAT_NAMES[schema === "schedule-header" ? "schedule" : schema === "matrix-header" ? "matrix" : schema];
+  const base = schema === "schedule-header" ? "schedule" : schema === "matrix-header" ? "matrix" : schema;
+  const expected: string | undefined = base in FORMAT_NAMES ? FORMAT_NAMES[base as keyof typeof FORMAT_NAMES] : undefined;
+  if (expected === undefined) {
+    if (!first) throw fail(module, "BAD_INPUT", "the document does not match its schema", place("/"));
+    throw fail(module, "BAD_INPUT", describeSchemaError(first), place(first.instancePath === "" ? "/" : first.instancePath));
+  }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw fail(module, "BAD_FORMAT", `not a ${expected} document: the top level is not a JSON object`, place("/"));
   }

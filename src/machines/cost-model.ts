@@ -12,7 +12,7 @@ export const COST_MODES: readonly CostMode[] = ["blocking", "nonblocking"];
 export interface StepCost {
   /** Index of the step in the schedule's step columns. */
   readonly step: number;
-  /** Index of the stage the step belongs to. */
+  /** Number of the stage the step belongs to, 1-based (stage I is 1; `ScheduleCost.stages[stage - 1]`). */
   readonly stage: number;
   /** Time of the step (us): the slowest transfer in it. */
   readonly time: number;
@@ -24,6 +24,7 @@ export interface StepCost {
 
 /** The cost of one stage, split into its parts. */
 export interface StageCost {
+  /** Stage number, 1-based (stage I is 1), as `show --stage` and the verifier's ids count. */
   readonly stage: number;
   readonly name: string;
   /** machine.barrier: every stage, the first included (us). */
@@ -136,7 +137,7 @@ export function scheduleCost(s: Schedule, machine: MachineModel, mode: CostMode)
         if (t > stepTime) stepTime = t;
       }
       if (blocking) {
-        steps.push({ step, stage: k, time: stepTime, longest, messages });
+        steps.push({ step, stage: k + 1, time: stepTime, longest, messages });
         communication += stepTime;
       }
     }
@@ -158,7 +159,7 @@ export function scheduleCost(s: Schedule, machine: MachineModel, mode: CostMode)
     if (!blocking) communication = pipeline;
     const rearrange = st.rearrange === "none" ? 0 : maxHandled * tm;
     const time = machine.barrier + rearrange + communication;
-    stages.push({ stage: k, name: st.name, barrier: machine.barrier, rearrange, communication, time, startups: maxSent });
+    stages.push({ stage: k + 1, name: st.name, barrier: machine.barrier, rearrange, communication, time, startups: maxSent });
     total += time;
     startups += maxSent;
   }

@@ -1,4 +1,4 @@
-/** Rng: a small seeded generator (SplitMix64 seeding a xoshiro128**), the only source of randomness. */
+/** Rng: a small seeded generator (xoshiro128**, seeded by a 32-bit golden-ratio counter through MurmurHash3's fmix32), the only source of randomness. */
 
 /** A seeded random generator; same seed, same sequence on every platform. */
 export interface Rng {
@@ -10,7 +10,11 @@ export interface Rng {
   int(n: number): number;
 }
 
-/** Creates a seeded Rng (xoshiro128**, state from SplitMix32 of the seed). */
+/**
+ * Creates a seeded Rng: xoshiro128** whose four state words are successive outputs of a 32-bit
+ * SplitMix-style generator (a counter starting at the seed mod 2^32, stepped by 0x9e3779b9, each
+ * value mixed by MurmurHash3's fmix32 finalizer).
+ */
 export function createRng(seed: number): Rng {
   let x = (Math.floor(Math.abs(seed)) % 0x100000000) >>> 0;
   const splitmix = (): number => {

@@ -1,8 +1,7 @@
 /** h-relation: a random h-relation of 001 sections 1 and 3 (every node the origin and destination of at most h unit messages). */
-import { matrixFromData, type CommMatrix } from "../model/matrix.js";
-import type { Rng } from "../model/rng.js";
-import type { PatternDef } from "./types.js";
-import { elementBytesOption, optionValue } from "./pattern-options.js";
+import { integer } from "../model/param-spec.js";
+import { matrixFromData } from "../model/matrix.js";
+import { elementBytesOption, definePattern } from "./pattern-options.js";
 import { randomDerangement, randomPermutation } from "./random-permutations.js";
 
 /**
@@ -11,18 +10,18 @@ import { randomDerangement, randomPermutation } from "./random-permutations.js";
  * and every column sums to exactly h (a "true" h-relation), except self = 0 with p = 1, which is
  * the zero matrix.
  */
-export const hRelation: PatternDef = {
+export const hRelation = definePattern({
   name: "h-relation",
   title: "Random h-relation: union of h random permutations, entries = multiplicities",
   source: "001 (Rao, Suel, Tsantilas, Goudreau) sections 1 and 3",
-  options: [
-    { name: "h", description: "unit messages every node sends and receives", default: 4, min: 0, max: 1 << 20, integer: true },
-    { name: "self", description: "1: destinations range over all p nodes, so messages to self occur (001); 0: never to self", default: 1, min: 0, max: 1, integer: true },
-    elementBytesOption(8),
-  ],
-  generate(p: number, opts: Readonly<Record<string, number>>, rng: Rng): CommMatrix {
-    const h = optionValue(opts, "h");
-    const self = optionValue(opts, "self") === 1;
+  options: {
+    h: integer({ description: "unit messages every node sends and receives", min: 0, max: 1 << 20, default: 4 }),
+    self: integer({ description: "1: destinations range over all p nodes, so messages to self occur (001); 0: never to self", min: 0, max: 1, default: 1 }),
+    elementBytes: elementBytesOption(8),
+  },
+  generate(p, opts, rng) {
+    const h = opts.h;
+    const self = opts.self === 1;
     const data = new Float64Array(p * p);
     if (self || p > 1) {
       for (let m = 0; m < h; m++) {
@@ -30,6 +29,6 @@ export const hRelation: PatternDef = {
         for (let i = 0; i < p; i++) data[i * p + perm[i]!]! += 1;
       }
     }
-    return matrixFromData(p, data, { elementBytes: optionValue(opts, "elementBytes") });
+    return matrixFromData(p, data, { elementBytes: opts.elementBytes });
   },
-};
+});

@@ -1,22 +1,21 @@
 /** pattern1: "One Spike" of 004 section 4, figure 14 (M_max elements to one random node, a few to the rest). */
-import { matrixFromData, type CommMatrix } from "../model/matrix.js";
-import type { Rng } from "../model/rng.js";
-import type { PatternDef } from "./types.js";
-import { MAX_SIZE_OPTION, elementBytesOption, optionValue } from "./pattern-options.js";
+import { integer } from "../model/param-spec.js";
+import { matrixFromData } from "../model/matrix.js";
+import { MAX_SIZE_OPTION, elementBytesOption, definePattern } from "./pattern-options.js";
 
 /** The pattern `pattern1`: node i sends mmax to one node j != i chosen uniformly (one draw per node, i ascending) and `small` to every other node. */
-export const oneSpike: PatternDef = {
+export const oneSpike = definePattern({
   name: "pattern1",
   title: "004 Pattern1 (one spike): mmax elements to one random node, `small` to the rest",
   source: "004 (Liu, Wang, Prasanna, JPDC 2002) section 4, figure 14",
-  options: [
-    { name: "mmax", description: "the spike: M_max elements (004 uses 1024 and up)", default: 1024, min: 0, max: MAX_SIZE_OPTION, integer: true },
-    { name: "small", description: "elements to every other node (004: 'a small number')", default: 1, min: 0, max: MAX_SIZE_OPTION, integer: true },
-    elementBytesOption(22),
-  ],
-  generate(p: number, opts: Readonly<Record<string, number>>, rng: Rng): CommMatrix {
-    const mmax = optionValue(opts, "mmax");
-    const small = optionValue(opts, "small");
+  options: {
+    mmax: integer({ description: "the spike: M_max elements (004 uses 1024 and up)", min: 0, max: MAX_SIZE_OPTION, default: 1024 }),
+    small: integer({ description: "elements to every other node (004: 'a small number')", min: 0, max: MAX_SIZE_OPTION, default: 1 }),
+    elementBytes: elementBytesOption(22),
+  },
+  generate(p, opts, rng) {
+    const mmax = opts.mmax;
+    const small = opts.small;
     const data = new Float64Array(p * p);
     for (let i = 0; i < p; i++) {
       for (let j = 0; j < p; j++) if (j !== i) data[i * p + j] = small;
@@ -26,6 +25,6 @@ export const oneSpike: PatternDef = {
         data[i * p + j] = mmax;
       }
     }
-    return matrixFromData(p, data, { elementBytes: optionValue(opts, "elementBytes") });
+    return matrixFromData(p, data, { elementBytes: opts.elementBytes });
   },
-};
+});

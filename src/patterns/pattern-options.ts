@@ -1,20 +1,22 @@
-/** Pattern options: shared option definitions and typed access to resolved option values (used by every generator). */
+/** Pattern options: definePattern, the shared elementBytes option and the checks of options against p (used by every generator). */
 import { fail } from "../model/errors.js";
-import type { PatternOption } from "./types.js";
+import { integer } from "../model/param-spec.js";
+import type { PatternDef, PatternOptions, PatternOptionSpec } from "./types.js";
 
 /** Upper bound for size-like options: keeps every entry and every row or column sum below 2^53 for P <= 16384. */
 export const MAX_SIZE_OPTION = 2 ** 32;
 
+/** The largest elementBytes option (and --element-bytes). */
+export const MAX_ELEMENT_BYTES = 1 << 20;
+
 /** The `elementBytes` option every pattern has (bytes per element, stored in the matrix). */
-export function elementBytesOption(defaultBytes: number): PatternOption {
-  return { name: "elementBytes", description: "bytes per element (stored in the matrix for cost models)", default: defaultBytes, min: 1, max: 1 << 20, integer: true };
+export function elementBytesOption(defaultBytes: number): PatternOptionSpec {
+  return integer({ description: "bytes per element (stored in the matrix for cost models)", min: 1, max: MAX_ELEMENT_BYTES, default: defaultBytes });
 }
 
-/** A resolved option value; throws if the generator was called without resolvePatternOptions. */
-export function optionValue(opts: Readonly<Record<string, number>>, name: string): number {
-  const v = opts[name];
-  if (typeof v !== "number") throw fail("patterns", "BAD_OPTION", `option '${name}' is missing (options must come from resolvePatternOptions)`, { field: name });
-  return v;
+/** A pattern whose generate function receives its options typed (inferred from `options`). */
+export function definePattern<S extends PatternOptions>(def: PatternDef<S>): PatternDef<S> {
+  return def;
 }
 
 /** Throws a BAD_OPTION CommplanError for an option whose allowed range depends on p. */

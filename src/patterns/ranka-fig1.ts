@@ -1,8 +1,6 @@
 /** ranka-fig1: the 8 x 8 all-to-many matrix with equal traffic 10 of 000 section 2, figure 1. */
-import { matrixFromRows, type CommMatrix } from "../model/matrix.js";
-import type { Rng } from "../model/rng.js";
-import type { PatternDef } from "./types.js";
-import { elementBytesOption, optionValue, requireFixedP } from "./pattern-options.js";
+import { matrixFromRows } from "../model/matrix.js";
+import { elementBytesOption, requireFixedP, definePattern } from "./pattern-options.js";
 
 /** Figure 1 of 000 as printed (blank entries are 0); every row and every column sums to 10. */
 export const RANKA_FIG1_ROWS: readonly (readonly number[])[] = [
@@ -17,14 +15,14 @@ export const RANKA_FIG1_ROWS: readonly (readonly number[])[] = [
 ];
 
 /** The pattern `ranka-fig1` (fixed P = 8; no randomness). */
-export const rankaFig1: PatternDef = {
+export const rankaFig1 = definePattern({
   name: "ranka-fig1",
   title: "Figure 1 of 000: all-to-many with equal traffic t = 10",
   source: "000 (Ranka, Shankar, Alsabti 1995) section 2, figure 1",
-  options: [elementBytesOption(8)],
+  options: { elementBytes: elementBytesOption(8) },
   fixedP: 8,
-  generate(p: number, opts: Readonly<Record<string, number>>, _rng: Rng): CommMatrix {
+  generate(p, opts, _rng) {
     requireFixedP("ranka-fig1", 8, p);
-    return matrixFromRows(RANKA_FIG1_ROWS, { elementBytes: optionValue(opts, "elementBytes") });
+    return matrixFromRows(RANKA_FIG1_ROWS, { elementBytes: opts.elementBytes });
   },
-};
+});

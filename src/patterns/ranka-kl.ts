@@ -1,8 +1,7 @@
 /** ranka-kl: the k / l / t bounded-traffic generator of 000 section 7 (fan-out k, non-uniformity l, traffic t). */
-import { matrixFromData, type CommMatrix } from "../model/matrix.js";
-import type { Rng } from "../model/rng.js";
-import type { PatternDef } from "./types.js";
-import { MAX_SIZE_OPTION, elementBytesOption, optionAgainstP, optionValue } from "./pattern-options.js";
+import { integer, number } from "../model/param-spec.js";
+import { matrixFromData } from "../model/matrix.js";
+import { MAX_SIZE_OPTION, elementBytesOption, optionAgainstP, definePattern } from "./pattern-options.js";
 import { disjointPermutations } from "./random-permutations.js";
 
 /** Splits `total` into `parts` integers that differ by at most 1 (the first `total % parts` get one more). */
@@ -27,26 +26,26 @@ export function rankaKlSlotSizes(k: number, l: number, t: number): number[] {
 }
 
 /** The pattern `ranka-kl`: k disjoint off-diagonal random permutations, slot s of every node carrying rankaKlSlotSizes[s]. */
-export const rankaKl: PatternDef = {
+export const rankaKl = definePattern({
   name: "ranka-kl",
   title: "Bounded traffic t with fan-out k and non-uniformity l (000 sec. 7)",
   source: "000 (Ranka, Shankar, Alsabti 1995) section 7",
-  options: [
-    { name: "k", description: "fan-out and fan-in of every node (k < p)", default: 4, min: 1, max: 16383, integer: true },
-    { name: "l", description: "non-uniformity: round(l k) destinations get (1 - l) t, the other (1 - l) k get l t", default: 0.25, min: 0, max: 1, integer: false },
-    { name: "t", description: "elements every node sends and receives (row and column sums)", default: 1024, min: 1, max: MAX_SIZE_OPTION, integer: true },
-    elementBytesOption(8),
-  ],
-  generate(p: number, opts: Readonly<Record<string, number>>, rng: Rng): CommMatrix {
-    const k = optionValue(opts, "k");
+  options: {
+    k: integer({ description: "fan-out and fan-in of every node (k < p)", min: 1, max: 16383, default: 4 }),
+    l: number({ description: "non-uniformity: round(l k) destinations get (1 - l) t, the other (1 - l) k get l t", min: 0, max: 1, default: 0.25 }),
+    t: integer({ description: "elements every node sends and receives (row and column sums)", min: 1, max: MAX_SIZE_OPTION, default: 1024 }),
+    elementBytes: elementBytesOption(8),
+  },
+  generate(p, opts, rng) {
+    const k = opts.k;
     if (k >= p) optionAgainstP("ranka-kl", "k", k, p, "must be less than p");
-    const sizes = rankaKlSlotSizes(k, optionValue(opts, "l"), optionValue(opts, "t"));
+    const sizes = rankaKlSlotSizes(k, opts.l, opts.t);
     const perms = disjointPermutations(rng, p, k);
     const data = new Float64Array(p * p);
     perms.forEach((perm, s) => {
       const size = sizes[s]!;
       for (let i = 0; i < p; i++) data[i * p + perm[i]!] = size;
     });
-    return matrixFromData(p, data, { elementBytes: optionValue(opts, "elementBytes") });
+    return matrixFromData(p, data, { elementBytes: opts.elementBytes });
   },
-};
+});

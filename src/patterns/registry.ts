@@ -1,9 +1,10 @@
 /** Pattern registry: every matrix generator of commplan by its CLI name, with option checking (DESIGN.md "patterns"). */
 import { fail } from "../model/errors.js";
 import { MAX_P, type CommMatrix } from "../model/matrix.js";
-import { createRng, type Rng } from "../model/rng.js";
-import type { PatternDef, PatternOption } from "./types.js";
-export type { PatternDef, PatternOption } from "./types.js";
+import { checkSeed, resolveSpecs, type Resolved } from "../model/param-spec.js";
+import { createRng } from "../model/rng.js";
+import type { PatternDef, PatternOption, PatternOptions } from "./types.js";
+export type { PatternDef, PatternOption, PatternOptions, PatternOptionSpec } from "./types.js";
 import { rankaFig1 } from "./ranka-fig1.js";
 import { wangTable1 } from "./wang-table1.js";
 import { rankaKl } from "./ranka-kl.js";
@@ -44,31 +45,18 @@ export function findPattern(name: string): PatternDef {
 }
 
 /** Fills defaults and checks every option (range, integer, unknown names) once; throws CommplanError naming the option. */
-export function resolvePatternOptions(def: PatternDef, given: Readonly<Record<string, number>>): Record<string, number> {
-  const known = new Set(def.options.map((o) => o.name));
-  for (const key of Object.keys(given)) {
-    if (!known.has(key)) {
-      const list = def.options.length > 0 ? def.options.map((o) => o.name).join(", ") : "(none)";
-      throw fail("patterns", "BAD_OPTION", `unknown option '${key}' for pattern '${def.name}'; known: ${list}`, { field: key });
-    }
-  }
-  const out: Record<string, number> = {};
-  for (const o of def.options) {
-    const v: unknown = Object.prototype.hasOwnProperty.call(given, o.name) ? given[o.name] : o.default;
-    out[o.name] = checkOptionValue(def, o, v);
-  }
-  return out;
+export function resolvePatternOptions<S extends PatternOptions>(def: PatternDef<S>, given: { readonly [k: string]: unknown }): Resolved<S> {
+  return resolveSpecs(def.options, given, {
+    module: "patterns",
+    label: (name) => `option '${name}' of pattern '${def.name}'`,
+    unknown: (name, known) => `unknown option '${name}' for pattern '${def.name}'; known: ${known}`,
+    field: (name) => name,
+  });
 }
 
-function checkOptionValue(def: PatternDef, o: PatternOption, v: unknown): number {
-  const bad = (why: string): never => {
-    throw fail("patterns", "BAD_OPTION", `option '${o.name}' of pattern '${def.name}' ${why}, got ${String(v)}`, { field: o.name });
-  };
-  if (typeof v !== "number" || !Number.isFinite(v)) return bad("must be a finite number");
-  if (o.integer && !Number.isSafeInteger(v)) return bad("must be an integer");
-  if (v < o.min) return bad(`must be at least ${o.min}`);
-  if (o.max !== undefined && v > o.max) return bad(`must be at most ${o.max}`);
-  return v;
+/** The options of a pattern with their names, in order. */
+export function patternOptionList(def: PatternDef): PatternOption[] {
+  return Object.entries(def.options).map(([name, o]) => ({ name, ...o }));
 }
 
 /** Checks p for a pattern (a positive integer up to MAX_P, equal to fixedP when the pattern has one). */
@@ -83,15 +71,13 @@ export function checkPatternP(def: PatternDef, p: unknown): number {
 }
 
 /** The largest seed accepted; seeds are unsigned 32-bit integers. */
-export const MAX_SEED = 0xffffffff;
+export { MAX_SEED } from "../model/param-spec.js";
 
 /** Generates pattern `name` for P nodes from a seed, after checking p, the seed and every option. */
-export function generatePattern(name: string, p: number, given: Record<string, number>, seed: number): CommMatrix {
+export function generatePattern(name: string, p: number, given: { readonly [k: string]: number }, seed: number): CommMatrix {
   const def = findPattern(name);
   checkPatternP(def, p);
-  if (typeof seed !== "number" || !Number.isInteger(seed) || seed < 0 || seed > MAX_SEED) {
-    throw fail("patterns", "BAD_OPTION", `seed must be an integer in 0..${MAX_SEED}, got ${String(seed)}`, { field: "seed" });
-  }
+  checkSeed("patterns", seed);
   const opts = resolvePatternOptions(def, given);
   return def.generate(p, opts, createRng(seed));
 }

@@ -1,8 +1,7 @@
 /** pattern2: "2D Array Transpose" of 004 section 4, figure 14 (M_max elements to the node mirrored across the array diagonal). */
-import { matrixFromData, type CommMatrix } from "../model/matrix.js";
-import type { Rng } from "../model/rng.js";
-import type { PatternDef } from "./types.js";
-import { MAX_SIZE_OPTION, elementBytesOption, optionValue } from "./pattern-options.js";
+import { integer } from "../model/param-spec.js";
+import { matrixFromData } from "../model/matrix.js";
+import { MAX_SIZE_OPTION, elementBytesOption, definePattern } from "./pattern-options.js";
 import { ceilSqrt } from "./ceil-sqrt.js";
 
 /** The spike partner of node i: (i % C) C + floor(i / C) with C = ceil(sqrt P), or -1 when that is i itself or not a node (>= P). */
@@ -13,24 +12,24 @@ export function transposePartner(p: number, i: number): number {
 }
 
 /** The pattern `pattern2`: node i sends mmax to transposePartner(i) (if any) and `small` to every other node; no randomness. */
-export const transpose2d: PatternDef = {
+export const transpose2d = definePattern({
   name: "pattern2",
   title: "004 Pattern2 (2-D array transpose): mmax elements to (i % C) C + floor(i / C), `small` to the rest",
   source: "004 (Liu, Wang, Prasanna, JPDC 2002) section 4, figure 14",
-  options: [
-    { name: "mmax", description: "the spike: M_max elements (004 uses 1024 and up)", default: 1024, min: 0, max: MAX_SIZE_OPTION, integer: true },
-    { name: "small", description: "elements to every other node (004: 'a small number')", default: 1, min: 0, max: MAX_SIZE_OPTION, integer: true },
-    elementBytesOption(22),
-  ],
-  generate(p: number, opts: Readonly<Record<string, number>>, _rng: Rng): CommMatrix {
-    const mmax = optionValue(opts, "mmax");
-    const small = optionValue(opts, "small");
+  options: {
+    mmax: integer({ description: "the spike: M_max elements (004 uses 1024 and up)", min: 0, max: MAX_SIZE_OPTION, default: 1024 }),
+    small: integer({ description: "elements to every other node (004: 'a small number')", min: 0, max: MAX_SIZE_OPTION, default: 1 }),
+    elementBytes: elementBytesOption(22),
+  },
+  generate(p, opts, _rng) {
+    const mmax = opts.mmax;
+    const small = opts.small;
     const data = new Float64Array(p * p);
     for (let i = 0; i < p; i++) {
       for (let j = 0; j < p; j++) if (j !== i) data[i * p + j] = small;
       const j = transposePartner(p, i);
       if (j >= 0) data[i * p + j] = mmax;
     }
-    return matrixFromData(p, data, { elementBytes: optionValue(opts, "elementBytes") });
+    return matrixFromData(p, data, { elementBytes: opts.elementBytes });
   },
-};
+});

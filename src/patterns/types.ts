@@ -1,25 +1,25 @@
 /** The shapes shared by the pattern generators and their registry. */
 import type { CommMatrix } from "../model/matrix.js";
+import type { InputSpec, Resolved } from "../model/param-spec.js";
 import type { Rng } from "../model/rng.js";
 
-/** One numeric option of a pattern (bounds inclusive). */
-export interface PatternOption {
-  readonly name: string;
-  readonly description: string;
-  readonly default: number;
-  readonly min: number;
-  readonly max?: number;
-  readonly integer: boolean;
-}
+/** One numeric option spec of a pattern (an integer or number, bounds inclusive, with a default). */
+export type PatternOptionSpec = InputSpec<number, true>;
+
+/** The options of a pattern by name, in the order `commplan patterns` lists them. */
+export type PatternOptions = { readonly [name: string]: PatternOptionSpec };
+
+/** One numeric option of a pattern with its name. */
+export type PatternOption = PatternOptionSpec & { readonly name: string };
 
 /** A named matrix generator with its source, options and generate function. */
-export interface PatternDef {
+export interface PatternDef<S extends PatternOptions = PatternOptions> {
   readonly name: string;
   readonly title: string;
   readonly source: string;
-  readonly options: readonly PatternOption[];
+  readonly options: S;
   /** fixed P for fixtures (e.g. 8), else undefined */
   readonly fixedP?: number;
   /** Builds the matrix; `opts` must come from resolvePatternOptions; checks only what depends on p. */
-  generate(p: number, opts: Readonly<Record<string, number>>, rng: Rng): CommMatrix;
+  generate(p: number, opts: Resolved<S>, rng: Rng): CommMatrix;
 }

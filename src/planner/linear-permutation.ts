@@ -2,6 +2,7 @@
 import type { CommMatrix } from "../model/matrix.js";
 import { ScheduleBuilder } from "../model/schedule.js";
 import { countMessages, planHeader, sendWhole } from "./plan-header.js";
+import { definePlanner } from "./plan-params.js";
 import type { Planner, PlanOptions } from "./types.js";
 
 /**
@@ -29,7 +30,7 @@ export function lpRounds(p: number): [number, number] {
 
 function plan(m: CommMatrix, opts: PlanOptions): ReturnType<Planner["plan"]> {
   const { p } = m;
-  const b = new ScheduleBuilder(planHeader(m, "linear-permutation", opts), opts.payload, countMessages(m));
+  const b = new ScheduleBuilder(planHeader(m, "linear-permutation", opts, false), opts.payload, countMessages(m));
   b.stage("exchange", "compose");
   const [first, last] = lpRounds(p);
   for (let r = first; r <= last; r++) {
@@ -44,10 +45,9 @@ function plan(m: CommMatrix, opts: PlanOptions): ReturnType<Planner["plan"]> {
 }
 
 /** The linear permutation planner. */
-export const linearPermutation: Planner = {
+export const linearPermutation: Planner = definePlanner({
   name: "linear-permutation",
   title: "pairwise exchange with partner i XOR k; circle method when P is not a power of two",
   source: "000 sec 4 fig. 3; 003 sec 3.2 fig. 3",
-  params: [],
-  plan,
-};
+  params: {},
+}, plan);

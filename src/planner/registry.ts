@@ -1,5 +1,6 @@
 /** Planner registry: every planning algorithm by name, and the one place plan options are checked. */
 import { fail } from "../model/errors.js";
+import { checkSeed } from "../model/param-spec.js";
 import type { CommMatrix } from "../model/matrix.js";
 import type { MachineModel } from "../model/machine.js";
 import type { JsonValue, Schedule } from "../model/schedule.js";
@@ -28,15 +29,17 @@ export interface PlanRequest {
   readonly seed?: number;
   readonly machine?: MachineModel | null;
   readonly params?: { readonly [k: string]: JsonValue };
+  /** Bytes the plan may allocate (PlanOptions.maxMemory). */
+  readonly maxMemory?: number;
 }
 
 /** Fills defaults (no payload, seed 1, no machine, no params), checks the seed and checks the params against the planner's declaration (its defaults filled). */
 export function resolvePlanOptions(planner: Planner, req: PlanRequest = {}): PlanOptions {
-  const seed = req.seed ?? 1;
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw fail("planner", "BAD_OPTION", `seed must be an integer in 0..4294967295, got ${seed}`, { field: "seed" });
+  const seed = checkSeed("planner", req.seed ?? 1);
   const givenParams = req.params ?? {};
-  const params = resolveParams(planner.name, planner.params, givenParams);
-  return { payload: req.payload ?? false, seed, machine: req.machine ?? null, params, givenParams };
+  const params = resolveParams(planner.name, planner.specs, givenParams);
+  const opts: PlanOptions = { payload: req.payload ?? false, seed, machine: req.machine ?? null, params, givenParams };
+  return req.maxMemory === undefined ? opts : { ...opts, maxMemory: req.maxMemory };
 }
 
 /** Plans matrix m with the named algorithm. */

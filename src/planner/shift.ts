@@ -2,11 +2,12 @@
 import type { CommMatrix } from "../model/matrix.js";
 import { ScheduleBuilder } from "../model/schedule.js";
 import { countMessages, planHeader, sendWhole } from "./plan-header.js";
+import { definePlanner } from "./plan-params.js";
 import type { Planner, PlanOptions } from "./types.js";
 
 function plan(m: CommMatrix, opts: PlanOptions): ReturnType<Planner["plan"]> {
   const { p } = m;
-  const b = new ScheduleBuilder(planHeader(m, "shift", opts), opts.payload, countMessages(m));
+  const b = new ScheduleBuilder(planHeader(m, "shift", opts, false), opts.payload, countMessages(m));
   b.stage("shift", "compose");
   for (let k = 1; k < p; k++) {
     b.step();
@@ -17,10 +18,9 @@ function plan(m: CommMatrix, opts: PlanOptions): ReturnType<Planner["plan"]> {
 }
 
 /** The shift planner (A1). */
-export const shift: Planner = {
+export const shift: Planner = definePlanner({
   name: "shift",
   title: "A1: in step k every node i sends to (i + k) mod P",
   source: "004 sec 3.1.1; 002 sec 3.1",
-  params: [],
-  plan,
-};
+  params: {},
+}, plan);

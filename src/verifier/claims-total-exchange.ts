@@ -12,21 +12,32 @@ import { atLeast, atMost, check, type Check } from "./report.js";
  */
 export function checkTeRounds(s: Schedule): Check[] {
   const { p } = s;
-  const used = new Int32Array(p * p).fill(-1);
-  const onPair = new Float64Array(p * p);
+  // per round, the round's network transfers are linked by source; one scratch row of P sums a
+  // source's pairs (no P x P table: O(P + T) memory, O(T) time over all rounds)
+  const head = new Int32Array(p).fill(-1), next = new Int32Array(s.transferCount), srcs = new Uint32Array(p);
+  const onPair = new Float64Array(p);
   let pairWitness: string | null = null, stepWitness: string | null = null, mostSteps = 0, mostOnPair = 0;
   s.stages.forEach((st, k) => {
     if (st.stepCount > mostSteps) mostSteps = st.stepCount;
-    if (st.stepCount > Math.max(0, p - 1)) stepWitness ??= `round ${k} (${st.name}) has ${st.stepCount} steps`;
+    if (st.stepCount > Math.max(0, p - 1)) stepWitness ??= `round ${k + 1} (${st.name}) has ${st.stepCount} steps`;
+    let ns = 0;
     for (let x = s.stepStart[st.firstStep]!; x < s.stepStart[st.firstStep + st.stepCount]!; x++) {
-      const a = s.src[x]!, b = s.dst[x]!;
-      if (a === b) continue;
-      const q = a * p + b;
-      const total = (used[q] === k ? onPair[q]! : 0) + s.size[x]!;
-      used[q] = k;
-      onPair[q] = total;
-      if (total > mostOnPair) mostOnPair = total;
-      if (total > 1) pairWitness ??= `round ${k} (${st.name}) carries ${total} elements ${a} -> ${b}`;
+      const a = s.src[x]!;
+      if (a === s.dst[x]) continue;
+      if (head[a] === -1) srcs[ns++] = a;
+      next[x] = head[a]!;
+      head[a] = x;
+    }
+    for (let i = 0; i < ns; i++) {
+      const a = srcs[i]!;
+      for (let x = head[a]!; x !== -1; x = next[x]!) onPair[s.dst[x]!] = onPair[s.dst[x]!]! + s.size[x]!;
+      for (let x = head[a]!; x !== -1; x = next[x]!) {
+        const b = s.dst[x]!, total = onPair[b]!;
+        if (total > mostOnPair) mostOnPair = total;
+        if (total > 1) pairWitness ??= `round ${k + 1} (${st.name}) carries ${total} elements ${a} -> ${b}`;
+      }
+      for (let x = head[a]!; x !== -1; x = next[x]!) onPair[s.dst[x]!] = 0;
+      head[a] = -1;
     }
   });
   return [

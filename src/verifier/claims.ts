@@ -30,7 +30,7 @@ export const CLAIMS: { readonly [name: string]: AlgorithmClaims } = {
   "rs-nh": { direct: true, whole: false },
   // the planner is single-port (each phase a partial permutation) whatever ports the verifier is told:
   // exactly h steps; the generic steps-lower-bound row still checks ceil(h / ports)
-  coloring: { ...DIRECT_WHOLE, exactSteps: (_p, h) => ({ bound: h, source: "Konig's edge-colouring theorem: max(f, g) = h single-port phases (issue 4)" }), extra: coloringBounds },
+  coloring: { ...DIRECT_WHOLE, exactSteps: (_p, h) => ({ bound: h, source: "Konig's edge-colouring theorem: max(f, g) = h single-port phases (docs/algorithms/coloring.md)" }), extra: coloringBounds },
   "split-coloring": { direct: true, whole: false, extra: splitColoringBounds },
   "four-stage": { direct: false, whole: false, fourStage: true },
   ...TWO_STAGE_CLAIMS,

@@ -1,10 +1,10 @@
 /** Delivery: exactly-once delivery and causality of every element of a payload plan (DESIGN.md, "Element semantics"). */
 import type { CommMatrix } from "../model/matrix.js";
-import type { Schedule } from "../model/schedule.js";
+import type { ChunkTable, Schedule } from "../model/schedule.js";
 import { PredecessorSet } from "./predecessor-set.js";
 import { check, type Check } from "./report.js";
 
-const SOURCE = "DESIGN.md, element semantics";
+const SOURCE = "docs/verifier.md, delivery and causality";
 
 /** What checkDelivery returns: the two checks and the work it did. */
 export interface DeliveryResult {
@@ -23,143 +23,219 @@ export interface DeliveryResult {
  * by node u must cover runs that u holds since before step s; it splits at most the two runs at
  * its ends and merges every run it covers into one, so each chunk creates at most 3 runs and
  * visits the runs it removes: O(1) amortised run visits and O(log_32 C) set operations per
- * chunk. At the end every run must be at d. Cost: O(C log C + P^2) (the log from sorting each
- * message's chunk boundaries).
+ * chunk. At the end every run must be at d. Cost: O(C log C + P^2) time (the log from sorting
+ * each message's chunk boundaries, the P^2 a pass over the matrix), O(C + P) memory.
  */
 export function checkDelivery(m: CommMatrix, s: Schedule): DeliveryResult {
   const c = s.chunks;
   if (!c) throw new Error("checkDelivery needs a payload plan");
   const { p } = s;
   const n = c.origin.length;
-  // step and src/dst of each chunk
-  const chunkStep = new Uint32Array(n);
-  const chunkSrc = new Uint32Array(n);
-  const chunkDst = new Uint32Array(n);
-  for (let st = 0; st < s.stepCount; st++) {
-    for (let x = s.stepStart[st]!; x < s.stepStart[st + 1]!; x++) {
-      const a = c.start[x]!, b = c.start[x + 1]!;
-      chunkStep.fill(st, a, b);
-      chunkSrc.fill(s.src[x]!, a, b);
-      chunkDst.fill(s.dst[x]!, a, b);
-    }
-  }
+  const chunks = chunkColumns(s, c);
   // LSD radix sort: by origin, then stably by dest -> sorted by (dest, origin); both passes are
   // stable, so the chunks of one message keep their index order, which is step order.
   const order = radixByKey(c.dest, radixByKey(c.origin, null, p, n), p, n);
-  let deliveryWitness: string | null = null;
-  let causalityWitness: string | null = null;
-  let badDelivery = 0, badCausality = 0, runVisits = 0;
-  const seenPair = new Uint8Array(p * p);
-  let bounds = new Float64Array(64);
-  // per run start (a cell index): its holder, the step from which the holder may send it, the first cell after it
-  let holder = new Uint32Array(64);
-  let ready = new Uint32Array(64);
-  let runEnd = new Uint32Array(64);
-  const starts = new PredecessorSet();
-  const el = (o: number, d: number, a: number, b: number): string => (b - a === 1 ? `element ${a} of message ${o} -> ${d}` : `elements ${a}..${b - 1} of message ${o} -> ${d}`);
-  /** Makes cell x the start of a run (splitting the run that contains it). */
-  const split = (x: number): void => {
-    const r = starts.prev(x);
-    if (r === x) return;
-    starts.add(x);
-    holder[x] = holder[r]!;
-    ready[x] = ready[r]!;
-    runEnd[x] = runEnd[r]!;
-    runEnd[r] = x;
-  };
-
-  let g = 0;
-  while (g < n) {
-    const first = order[g]!;
-    const o = c.origin[first]!, d = c.dest[first]!;
+  const t = new Tally();
+  const runs = new Runs();
+  for (let g = 0; g < n; ) {
+    const o = c.origin[order[g]!]!, d = c.dest[order[g]!]!;
     let e = g + 1;
     while (e < n && c.origin[order[e]!] === o && c.dest[order[e]!] === d) e++;
-    const total = m.data[o * p + d]!;
-    seenPair[o * p + d] = 1;
-    // boundaries
-    const need = 2 * (e - g) + 2;
-    if (bounds.length < need) {
-      bounds = new Float64Array(need * 2);
-      holder = new Uint32Array(need * 2);
-      ready = new Uint32Array(need * 2);
-      runEnd = new Uint32Array(need * 2);
-    }
-    let nb = 0;
-    bounds[nb++] = 0;
-    bounds[nb++] = total;
-    let stranger = false;
-    for (let k = g; k < e; k++) {
-      const ch = order[k]!;
-      const a = c.offset[ch]!, b = a + c.count[ch]!;
-      if (b > total) {
-        stranger = true;
-        badDelivery++;
-        deliveryWitness ??= `step ${chunkStep[ch]}: ${el(o, d, Math.max(a, total), b)} do not exist (the message has ${total} elements)`;
-      }
-      bounds[nb++] = a;
-      bounds[nb++] = b;
-    }
-    if (stranger) {
-      g = e;
-      continue;
-    }
-    const bs = bounds.subarray(0, nb).sort();
-    let u = 0;
-    for (let k = 0; k < nb; k++) if (k === 0 || bs[k] !== bs[u - 1]) bs[u++] = bs[k]!;
-    // cells are [bs[i], bs[i+1]) for i < u - 1 and bs[u-1] == total; one run holds them all at o
-    const cells = u - 1;
-    starts.reset(cells);
-    starts.add(0);
-    holder[0] = o;
-    ready[0] = 0;
-    runEnd[0] = cells;
-    for (let k = g; k < e; k++) {
-      const ch = order[k]!;
-      const a = c.offset[ch]!, b = a + c.count[ch]!;
-      const step = chunkStep[ch]!, from = chunkSrc[ch]!, to = chunkDst[ch]!;
-      const lo = lowerBound(bs, u, a), hi = lowerBound(bs, u, b);
-      split(lo);
-      if (hi < cells) split(hi);
-      for (let r = lo; r < hi; ) {
-        runVisits++;
-        const next = runEnd[r]!;
-        if (holder[r] !== from) {
-          badCausality += next - r;
-          causalityWitness ??= `step ${step}: node ${from} sends ${el(o, d, bs[r]!, bs[next]!)} but node ${holder[r]} holds ${ready[r]! > step ? "them from the end of this step (sent twice in one step)" : "them"}`;
-        } else if (ready[r]! > step) {
-          badCausality += next - r;
-          causalityWitness ??= `step ${step}: node ${from} forwards ${el(o, d, bs[r]!, bs[next]!)} before they arrive (they arrive in step ${ready[r]! - 1})`;
-        }
-        if (r !== lo) starts.remove(r);
-        r = next;
-      }
-      holder[lo] = to;
-      ready[lo] = step + 1;
-      runEnd[lo] = hi;
-    }
-    for (let r = 0; r < cells; r = runEnd[r]!) {
-      if (holder[r] !== d) {
-        badDelivery += runEnd[r]! - r;
-        deliveryWitness ??= `${el(o, d, bs[r]!, bs[runEnd[r]!]!)} end at node ${holder[r]}, not ${d}`;
-      }
+    const msg: Message = { o, d, total: m.data[o * p + d]!, first: g, end: e };
+    if (cutCells(msg, c, order, chunks, runs, t)) {
+      moveChunks(msg, c, order, chunks, runs, t);
+      endsAtDestination(msg, runs, t);
     }
     g = e;
   }
-  // messages with no chunk at all
+  neverSent(m, c, t);
+  return {
+    delivery: check("delivery", "every element reaches its destination exactly once (none missing, none twice, no stranger)", SOURCE, t.badDelivery === 0, t.badDelivery, 0, t.deliveryWitness),
+    causality: check("causality", "a node sends only elements it holds since before the step", SOURCE, t.badCausality === 0, t.badCausality, 0, t.causalityWitness),
+    runVisits: t.runVisits,
+  };
+}
+
+/** Step, sender and receiver of each chunk (its transfer's). */
+interface ChunkColumns {
+  readonly step: Uint32Array;
+  readonly from: Uint32Array;
+  readonly to: Uint32Array;
+}
+
+/** One message's chunks: order[first..end) are the chunks of o -> d, in step order. */
+interface Message {
+  readonly o: number;
+  readonly d: number;
+  readonly total: number;
+  readonly first: number;
+  readonly end: number;
+}
+
+/** Failure counts, first witnesses and work done, over all messages. */
+class Tally {
+  badDelivery = 0;
+  badCausality = 0;
+  runVisits = 0;
+  deliveryWitness: string | null = null;
+  causalityWitness: string | null = null;
+}
+
+/**
+ * The runs of the message being followed: cell boundaries, and per run start (a cell index) its
+ * holder, the step from which the holder may send it and the first cell after it. Reused (grown)
+ * from message to message.
+ */
+class Runs {
+  bounds = new Float64Array(64);
+  /** Distinct boundaries in bounds[0..u): cells are [bounds[i], bounds[i + 1]) for i < cells. */
+  u = 0;
+  cells = 0;
+  holder = new Uint32Array(64);
+  ready = new Uint32Array(64);
+  runEnd = new Uint32Array(64);
+  readonly starts = new PredecessorSet();
+
+  /** Makes room for `need` boundaries. */
+  ensure(need: number): void {
+    if (this.bounds.length >= need) return;
+    this.bounds = new Float64Array(need * 2);
+    this.holder = new Uint32Array(need * 2);
+    this.ready = new Uint32Array(need * 2);
+    this.runEnd = new Uint32Array(need * 2);
+  }
+
+  /** Makes cell x the start of a run (splitting the run that contains it). */
+  split(x: number): void {
+    const r = this.starts.prev(x);
+    if (r === x) return;
+    this.starts.add(x);
+    this.holder[x] = this.holder[r]!;
+    this.ready[x] = this.ready[r]!;
+    this.runEnd[x] = this.runEnd[r]!;
+    this.runEnd[r] = x;
+  }
+}
+
+/** Names elements a..b-1 of a message in a witness. */
+const el = (o: number, d: number, a: number, b: number): string => (b - a === 1 ? `element ${a} of message ${o} -> ${d}` : `elements ${a}..${b - 1} of message ${o} -> ${d}`);
+
+/** Step, sender and receiver of every chunk, from its transfer. */
+function chunkColumns(s: Schedule, c: ChunkTable): ChunkColumns {
+  const n = c.origin.length;
+  const step = new Uint32Array(n), from = new Uint32Array(n), to = new Uint32Array(n);
+  for (let st = 0; st < s.stepCount; st++) {
+    for (let x = s.stepStart[st]!; x < s.stepStart[st + 1]!; x++) {
+      const a = c.start[x]!, b = c.start[x + 1]!;
+      step.fill(st, a, b);
+      from.fill(s.src[x]!, a, b);
+      to.fill(s.dst[x]!, a, b);
+    }
+  }
+  return { step, from, to };
+}
+
+/**
+ * Cuts the message into cells at every chunk boundary (plus 0 and its length) and starts one run
+ * holding them all at the origin. A chunk past the message's end (a stranger) fails delivery and
+ * the message is not followed further: returns false.
+ */
+function cutCells(msg: Message, c: ChunkTable, order: Uint32Array, chunks: ChunkColumns, runs: Runs, t: Tally): boolean {
+  const { o, d, total } = msg;
+  runs.ensure(2 * (msg.end - msg.first) + 2);
+  const bounds = runs.bounds;
+  let nb = 0;
+  bounds[nb++] = 0;
+  bounds[nb++] = total;
+  let stranger = false;
+  for (let k = msg.first; k < msg.end; k++) {
+    const ch = order[k]!;
+    const a = c.offset[ch]!, b = a + c.count[ch]!;
+    if (b > total) {
+      stranger = true;
+      t.badDelivery++;
+      t.deliveryWitness ??= `step ${chunks.step[ch]}: ${el(o, d, Math.max(a, total), b)} do not exist (the message has ${total} elements)`;
+    }
+    bounds[nb++] = a;
+    bounds[nb++] = b;
+  }
+  if (stranger) return false;
+  const bs = bounds.subarray(0, nb).sort();
+  let u = 0;
+  for (let k = 0; k < nb; k++) if (k === 0 || bs[k] !== bs[u - 1]) bs[u++] = bs[k]!;
+  // cells are [bs[i], bs[i+1]) for i < u - 1 and bs[u-1] == total; one run holds them all at o
+  runs.u = u;
+  runs.cells = u - 1;
+  runs.starts.reset(runs.cells);
+  runs.starts.add(0);
+  runs.holder[0] = o;
+  runs.ready[0] = 0;
+  runs.runEnd[0] = runs.cells;
+  return true;
+}
+
+/** Moves the message's chunks in step order: each must cover runs its sender holds since before its step; the covered runs merge into one at the receiver. */
+function moveChunks(msg: Message, c: ChunkTable, order: Uint32Array, chunks: ChunkColumns, runs: Runs, t: Tally): void {
+  const { o, d } = msg;
+  const bs = runs.bounds, { holder, ready, runEnd, starts } = runs;
+  for (let k = msg.first; k < msg.end; k++) {
+    const ch = order[k]!;
+    const a = c.offset[ch]!, b = a + c.count[ch]!;
+    const step = chunks.step[ch]!, from = chunks.from[ch]!, to = chunks.to[ch]!;
+    const lo = lowerBound(bs, runs.u, a), hi = lowerBound(bs, runs.u, b);
+    runs.split(lo);
+    if (hi < runs.cells) runs.split(hi);
+    for (let r = lo; r < hi; ) {
+      t.runVisits++;
+      const next = runEnd[r]!;
+      if (holder[r] !== from) {
+        t.badCausality += next - r;
+        t.causalityWitness ??= `step ${step}: node ${from} sends ${el(o, d, bs[r]!, bs[next]!)} but node ${holder[r]} holds ${ready[r]! > step ? "them from the end of this step (sent twice in one step)" : "them"}`;
+      } else if (ready[r]! > step) {
+        t.badCausality += next - r;
+        t.causalityWitness ??= `step ${step}: node ${from} forwards ${el(o, d, bs[r]!, bs[next]!)} before they arrive (they arrive in step ${ready[r]! - 1})`;
+      }
+      if (r !== lo) starts.remove(r);
+      r = next;
+    }
+    holder[lo] = to;
+    ready[lo] = step + 1;
+    runEnd[lo] = hi;
+  }
+}
+
+/** Every run of the message must end at its destination. */
+function endsAtDestination(msg: Message, runs: Runs, t: Tally): void {
+  const { o, d } = msg;
+  const { bounds: bs, holder, runEnd } = runs;
+  for (let r = 0; r < runs.cells; r = runEnd[r]!) {
+    if (holder[r] !== d) {
+      t.badDelivery += runEnd[r]! - r;
+      t.deliveryWitness ??= `${el(o, d, bs[r]!, bs[runEnd[r]!]!)} end at node ${holder[r]}, not ${d}`;
+    }
+  }
+}
+
+/**
+ * Messages off the diagonal with no chunk at all fail delivery. With the chunks sorted by
+ * (origin, dest), one row-major walk over the matrix meets the sent messages in order: no P x P
+ * table.
+ */
+function neverSent(m: CommMatrix, c: ChunkTable, t: Tally): void {
+  const { p } = m;
+  const n = c.origin.length;
+  const order = radixByKey(c.origin, radixByKey(c.dest, null, p, n), p, n);
+  let g = 0;
   for (let o = 0; o < p; o++) {
     for (let d = 0; d < p; d++) {
       const total = m.data[o * p + d]!;
-      if (total > 0 && o !== d && !seenPair[o * p + d]) {
-        badDelivery++;
-        deliveryWitness ??= `${el(o, d, 0, total)} are never sent`;
-      }
+      if (total === 0 || o === d) continue;
+      while (g < n && (c.origin[order[g]!]! < o || (c.origin[order[g]!] === o && c.dest[order[g]!]! < d))) g++;
+      if (g < n && c.origin[order[g]!] === o && c.dest[order[g]!] === d) continue;
+      t.badDelivery++;
+      t.deliveryWitness ??= `${el(o, d, 0, total)} are never sent`;
     }
   }
-  return {
-    delivery: check("delivery", "every element reaches its destination exactly once (none missing, none twice, no stranger)", SOURCE, badDelivery === 0, badDelivery, 0, deliveryWitness),
-    causality: check("causality", "a node sends only elements it holds since before the step", SOURCE, badCausality === 0, badCausality, 0, causalityWitness),
-    runVisits,
-  };
 }
 
 /** First index i in [0, n) with a[i] >= v (a sorted ascending). */

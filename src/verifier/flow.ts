@@ -67,7 +67,7 @@ export function checkFlow(m: CommMatrix, s: Schedule): FlowResult {
     }
   }
   return {
-    conservation: check("sizes-add-up", "per node, sent <= held at each step and the final count equals its column sum", "DESIGN.md, element semantics (message level)", bad === 0, bad, 0, witness),
+    conservation: check("sizes-add-up", "per node, sent <= held at each step and the final count equals its column sum", "docs/verifier.md, sizes-add-up (message level)", bad === 0, bad, 0, witness),
     peakBuffer: peak,
     peakNode,
     peakPerNode,

@@ -87,15 +87,17 @@ const close = (a: number, b: number): boolean => Math.abs(a - b) <= 1e-9 * Math.
  * the header's `sumOfMaxima` and `lowerBound` are compared with those recomputed values, never used.
  */
 export function coloringBounds(m: CommMatrix, s: Schedule, _stats: MatrixStats, _ctx: ClaimContext): Check[] {
-  const src = "issue 4: sum over phases of the largest message; threshold-degree bound (docs/algorithms/coloring.md)";
+  const src = "sum over phases of the largest message; threshold-degree bound (docs/algorithms/coloring.md)";
   const sum = sumOfStepMaxima(s), lb = wholeMessageSumLowerBound(m);
   const out = [atLeast("sum-of-step-maxima", "sum over steps of the longest transfer >= the whole-message lower bound (both recomputed: schedule, matrix)", src, sum, lb, `sum of step maxima ${sum} < lower bound ${lb}`)];
   const hs = num(s.params["sumOfMaxima"]), hl = num(s.params["lowerBound"]);
   if (hs === null && hl === null) {
     out.push(check("coloring-header-sums", "header sumOfMaxima / lowerBound (not applicable: the header carries neither)", src, true));
   } else {
-    const ok = hs !== null && hl !== null && close(hs, sum) && close(hl, lb);
-    out.push(check("coloring-header-sums", "header sumOfMaxima and lowerBound equal the recomputed sum of step maxima and lower bound", src, ok, hs, sum, `header sumOfMaxima ${hs ?? "missing"} (recomputed ${sum}), lowerBound ${hl ?? "missing"} (recomputed ${lb})`));
+    const sumOk = hs !== null && close(hs, sum), ok = sumOk && hl !== null && close(hl, lb);
+    // a failing row shows the pair that differs: sumOfMaxima's, else lowerBound's
+    const [shown, recomputed] = sumOk ? [hl, lb] : [hs, sum];
+    out.push(check("coloring-header-sums", "header sumOfMaxima and lowerBound equal the recomputed sum of step maxima and lower bound", src, ok, ok ? hs : shown, ok ? sum : recomputed, `header sumOfMaxima ${hs ?? "missing"} (recomputed ${sum}), lowerBound ${hl ?? "missing"} (recomputed ${lb})`));
   }
   return out;
 }
@@ -112,7 +114,7 @@ const num = (v: unknown): number | null => (typeof v === "number" && Number.isFi
  * recomputed here. Outside that interval the 2x row is reported as not applicable, with the interval.
  */
 export function splitColoringBounds(_m: CommMatrix, s: Schedule, stats: MatrixStats, _ctx: ClaimContext): Check[] {
-  const src = "issue 4: split colouring (Konig on the chunk multigraph), Gonzalez-Sahni / Birkhoff-von Neumann";
+  const src = "split colouring (Konig on the chunk multigraph), Gonzalez-Sahni / Birkhoff-von Neumann (docs/algorithms/split-coloring.md)";
   const L = stats.t, h = stats.h;
   const sum = sumOfStepMaxima(s);
   const out: Check[] = [];

@@ -1,6 +1,7 @@
 /** Structure checks: direct delivery at message level, pairwise exchange steps (003 sec 3.2), shift steps (004 sec 3.1.1). */
 import type { CommMatrix } from "../model/matrix.js";
 import type { Schedule } from "../model/schedule.js";
+import { transfersBySource } from "./by-source.js";
 import { check, type Check } from "./report.js";
 
 /**
@@ -10,20 +11,21 @@ import { check, type Check } from "./report.js";
  */
 export function checkDirect(m: CommMatrix, s: Schedule): Check {
   const { p } = s;
-  const got = new Float64Array(p * p);
+  const { start, order } = transfersBySource(s, true);
+  const got = new Float64Array(p); // transfers u -> j, one row at a time (no P x P table)
   let witness: string | null = null;
   let bad = 0;
-  for (let x = 0; x < s.transferCount; x++) {
-    const k = s.src[x]! * p + s.dst[x]!;
-    got[k] = got[k]! + s.size[x]!;
-  }
-  for (let k = 0; k < p * p; k++) {
-    const i = Math.floor(k / p), j = k % p;
-    const ok = i === j ? got[k]! <= m.data[k]! : got[k] === m.data[k];
-    if (!ok) {
-      bad++;
-      witness ??= `transfers ${i} -> ${j} carry ${got[k]} elements, M[${i}][${j}] = ${m.data[k]}`;
+  for (let i = 0; i < p; i++) {
+    for (let k = start[i]!; k < start[i + 1]!; k++) got[s.dst[order[k]!]!] = got[s.dst[order[k]!]!]! + s.size[order[k]!]!;
+    for (let j = 0; j < p; j++) {
+      const want = m.data[i * p + j]!;
+      const ok = i === j ? got[j]! <= want : got[j] === want;
+      if (!ok) {
+        bad++;
+        witness ??= `transfers ${i} -> ${j} carry ${got[j]} elements, M[${i}][${j}] = ${want}`;
+      }
     }
+    for (let k = start[i]!; k < start[i + 1]!; k++) got[s.dst[order[k]!]!] = 0;
   }
   const c = s.chunks;
   if (c) {

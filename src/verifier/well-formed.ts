@@ -2,7 +2,7 @@
 import type { Schedule } from "../model/schedule.js";
 import { check, type Check } from "./report.js";
 
-const SOURCE = "DESIGN.md, the schedule IR";
+const SOURCE = "docs/formats.md, Schedule";
 const isCount = (v: number): boolean => v >= 1 && Number.isInteger(v) && v <= Number.MAX_SAFE_INTEGER;
 
 /** Checks the columns of a schedule against P; later checks run only when this holds. */
@@ -13,7 +13,7 @@ export function checkWellFormed(s: Schedule): Check {
   for (let st = 0; st < s.stepCount; st++) if (s.stepStart[st]! > s.stepStart[st + 1]!) return bad(`step ${st} has a negative transfer range`);
   let expectStep = 0;
   for (const [k, stage] of s.stages.entries()) {
-    if (stage.firstStep !== expectStep) return bad(`stage ${k} does not start where stage ${k - 1} ends`);
+    if (stage.firstStep !== expectStep) return bad(`stage ${k + 1} does not start where stage ${k} ends`);
     expectStep += stage.stepCount;
   }
   if (expectStep !== s.stepCount) return bad("the stages do not cover every step");

@@ -43,7 +43,7 @@ describe("commplan show", () => {
     const m = join(dir, "m8.json"), s = join(dir, "s8.json");
     await run("gen", "uniform", "--p", "8", "-o", m);
     await run("plan", m, "--algorithm", "shift", "-o", s);
-    for (const [args, msg] of [[["--stage", "2"], /--stage must be in 1..1, got 2/], [["--row", "3"], /--row must be in 0..2/], [["--nodes", "1,x"], /--nodes must be/], [["--nodes", "9"], /node 9 is not in 0..7/], [["--row", "0", "--nodes", "1"], /not both/]] as const) {
+    for (const [args, msg] of [[["--stage", "2"], /--stage must be in 1..1, got 2/], [["--row", "3"], /--row must be in 0..2/], [["--nodes", "1,x"], /--nodes must be/], [["--nodes", "9"], /node 9 is not in 0..7/], [["--row", "0", "--nodes", "1"], /option .--row <r>. cannot be used with option .--nodes <list>./]] as const) {
       const r = await run("show", s, ...args);
       expect(r.code).toBe(2);
       expect(r.err).toMatch(msg);

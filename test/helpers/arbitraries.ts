@@ -56,7 +56,7 @@ export function buildMatrix(r: MatrixRecipe): CommMatrix {
   return matrixFromData(p, d);
 }
 
-/** Recipes with P in [minP, maxP]; `payloadSafe` keeps entries small enough for element-level tests. */
+/** Recipes with P in [minP, maxP] (default 1..70) of the given `kinds` (default all); leave out "huge" (entries up to 2^40) for element-level tests. */
 export function matrixRecipe(opts: { minP?: number; maxP?: number; kinds?: readonly MatrixKind[] } = {}): fc.Arbitrary<MatrixRecipe> {
   const kinds = opts.kinds ?? (["dense", "sparse", "empty-rows", "zero", "huge", "permutation", "spike"] as const);
   return fc.record({

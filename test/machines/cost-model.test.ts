@@ -29,8 +29,8 @@ describe("scheduleCost, blocking", () => {
     const c = scheduleCost(build(2, [["s", "none", [[[0, 1, 3]]]]]), M, "blocking");
     // 3 elements * 2 bytes = 6 bytes: 7 + 10 + 6 * 3 = 35
     expect(c.total).toBe(35);
-    expect(c.steps).toEqual([{ step: 0, stage: 0, time: 28, longest: 3, messages: 1 }]);
-    expect(c.stages[0]).toEqual({ stage: 0, name: "s", barrier: 7, rearrange: 0, communication: 28, time: 35, startups: 1 });
+    expect(c.steps).toEqual([{ step: 0, stage: 1, time: 28, longest: 3, messages: 1 }]);
+    expect(c.stages[0]).toEqual({ stage: 1, name: "s", barrier: 7, rearrange: 0, communication: 28, time: 35, startups: 1 });
     expect(c.startups).toBe(1);
     expect(c.bytes).toBe(6);
     expect(c.mode).toBe("blocking");
@@ -54,8 +54,8 @@ describe("scheduleCost, blocking", () => {
     const c = scheduleCost(s, M, "blocking");
     // step 0: max(8 * 0.5, 10 + 2*3) = 16; step 1: local only, 20 * 0.5 = 10
     expect(c.steps).toEqual([
-      { step: 0, stage: 0, time: 16, longest: 1, messages: 1 },
-      { step: 1, stage: 0, time: 10, longest: 0, messages: 0 },
+      { step: 0, stage: 1, time: 16, longest: 1, messages: 1 },
+      { step: 1, stage: 1, time: 10, longest: 0, messages: 0 },
     ]);
     expect(c.total).toBe(7 + 16 + 10);
     expect(c.bytes).toBe(2); // local copies are not network bytes
@@ -81,13 +81,13 @@ describe("scheduleCost, blocking", () => {
     //    step 0 max(10 + 4*3, 10 + 8*3) = 34, step 1 6 * 0.5 = 3 -> 7 + 5 + 37 = 49
     // B: 7 + 10 + 2*3 = 23
     expect(c.stages).toEqual([
-      { stage: 0, name: "A", barrier: 7, rearrange: 5, communication: 37, time: 49, startups: 1 },
-      { stage: 1, name: "B", barrier: 7, rearrange: 0, communication: 16, time: 23, startups: 1 },
+      { stage: 1, name: "A", barrier: 7, rearrange: 5, communication: 37, time: 49, startups: 1 },
+      { stage: 2, name: "B", barrier: 7, rearrange: 0, communication: 16, time: 23, startups: 1 },
     ]);
     expect(c.total).toBe(72);
     expect(c.startups).toBe(2);
     expect(c.bytes).toBe(10); // node 1: 8 + 2
-    expect(c.steps.map((x) => x.stage)).toEqual([0, 0, 1]);
+    expect(c.steps.map((x) => x.stage)).toEqual([1, 1, 2]);
   });
 
   it("every rearrangement kind except none costs t_m per byte", () => {

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { isCommplanError } from "../../src/model/errors.js";
 import { MAX_P } from "../../src/model/matrix.js";
 import { createRng } from "../../src/model/rng.js";
-import { PATTERNS, findPattern, generatePattern, resolvePatternOptions, MAX_SEED } from "../../src/patterns/index.js";
+import { PATTERNS, findPattern, generatePattern, patternOptionList, resolvePatternOptions, MAX_SEED } from "../../src/patterns/index.js";
 
 /** Runs fn, expects a BAD_OPTION CommplanError whose message starts with "patterns:" and contains `needle`. */
 function expectPatternError(fn: () => unknown, needle: string): void {
@@ -34,12 +34,12 @@ describe("registry", () => {
     for (const def of PATTERNS) {
       expect(def.title.length).toBeGreaterThan(0);
       expect(def.source.length).toBeGreaterThan(0);
-      expect(def.options.some((o) => o.name === "elementBytes")).toBe(true);
-      expect(new Set(def.options.map((o) => o.name)).size).toBe(def.options.length);
-      for (const o of def.options) {
-        expect(o.default).toBeGreaterThanOrEqual(o.min);
+      expect(Object.keys(def.options)).toContain("elementBytes");
+      for (const o of patternOptionList(def)) {
+        expect(o.min).toBeDefined();
+        expect(o.default).toBeGreaterThanOrEqual(o.min!);
         if (o.max !== undefined) expect(o.default).toBeLessThanOrEqual(o.max);
-        if (o.integer) expect(Number.isInteger(o.default)).toBe(true);
+        if (o.type === "integer") expect(Number.isInteger(o.default)).toBe(true);
       }
     }
   });
@@ -66,6 +66,8 @@ describe("registry", () => {
   it("rejects unknown, non-integer, non-finite and out-of-range options, naming the option", () => {
     const kl = findPattern("ranka-kl");
     expectPatternError(() => resolvePatternOptions(kl, { q: 1 }), "unknown option 'q'");
+    expectPatternError(() => resolvePatternOptions(kl, { k: 2.5 }), "option 'k' of pattern 'ranka-kl' must be an integer in 1..16383, got 2.5");
+    expectPatternError(() => resolvePatternOptions(kl, { t: Number.NaN }), "option 't' of pattern 'ranka-kl' must be an integer in 1..4294967296, got NaN");
     expectPatternError(() => resolvePatternOptions(kl, { k: 2.5 }), "option 'k'");
     expectPatternError(() => resolvePatternOptions(kl, { k: 0 }), "option 'k'");
     expectPatternError(() => resolvePatternOptions(kl, { l: 1.5 }), "option 'l'");
@@ -79,7 +81,7 @@ describe("registry", () => {
 
   it("accepts options exactly at their bounds", () => {
     for (const def of PATTERNS) {
-      for (const o of def.options) {
+      for (const o of patternOptionList(def)) {
         expect(resolvePatternOptions(def, { [o.name]: o.min })[o.name]).toBe(o.min);
         if (o.max !== undefined) expect(resolvePatternOptions(def, { [o.name]: o.max })[o.name]).toBe(o.max);
       }

@@ -1,22 +1,25 @@
-/** resolveParams: the one check of planner params against a declaration (unknown keys, types, ranges, enums, unions, defaults, output keys). */
+/** resolveParams and definePlanner: the one check of planner params against a declaration (unknown keys, types, ranges, enums, unions, defaults, output keys), typed. */
 import { describe, expect, it } from "vitest";
 import { CommplanError, isCommplanError } from "../../src/model/errors.js";
 import type { JsonValue } from "../../src/model/schedule.js";
-import { booleanParam, describeParamType, enumParam, inputParams, numberParam, resolveParams } from "../../src/planner/plan-params.js";
-import type { PlannerParam } from "../../src/planner/types.js";
+import { boolean, choice, integer, namedSpecs, number, output, type Specs } from "../../src/model/param-spec.js";
+import { definePlanner, describeParamType, inputParams, resolveParams } from "../../src/planner/plan-params.js";
+import { resolvePlanOptions } from "../../src/planner/registry.js";
+import { matrixFromData } from "../../src/model/matrix.js";
+import { ScheduleBuilder } from "../../src/model/schedule.js";
 
-const DECL: readonly PlannerParam[] = [
-  { name: "count", description: "an integer in a range", type: "integer", min: 0, max: 10, default: 2 },
-  { name: "ratio", description: "a number >= 1", type: "number", min: 1, default: 1.5 },
-  { name: "flag", description: "a boolean", type: "boolean", default: false },
-  { name: "mode", description: "an enum", type: "enum", values: ["fast", "slow"], default: "fast" },
-  { name: "cut", description: "a union", type: "integer", values: ["auto", "none"], min: 1, unit: "elements", default: "auto" },
-  { name: "size", description: "no default", type: "integer", min: 1, derived: "from the matrix" },
-  { name: "reported", description: "written by the planner", output: true },
-];
+const DECL = {
+  count: integer({ description: "an integer in a range", min: 0, max: 10, default: 2 }),
+  ratio: number({ description: "a number >= 1", min: 1, default: 1.5 }),
+  flag: boolean({ description: "a boolean", default: false }),
+  mode: choice(["fast", "slow"], { description: "an enum", default: "fast" }),
+  cut: integer({ description: "a union", values: ["auto", "none"], min: 1, unit: "elements", default: "auto" }),
+  size: integer({ description: "no default", min: 1, derived: "from the matrix" }),
+  reported: output("written by the planner"),
+};
 
 /** The CommplanError resolveParams throws for `given`. */
-function errorOf(given: { readonly [k: string]: JsonValue }, decl: readonly PlannerParam[] = DECL): CommplanError {
+function errorOf(given: { readonly [k: string]: JsonValue }, decl: Specs = DECL): CommplanError {
   try {
     resolveParams("algo", decl, given);
   } catch (e) {
@@ -30,7 +33,7 @@ describe("resolveParams", () => {
   it("fills every default, leaves an input without default absent, drops output keys", () => {
     expect(resolveParams("algo", DECL, {})).toEqual({ count: 2, ratio: 1.5, flag: false, mode: "fast", cut: "auto" });
     expect(resolveParams("algo", DECL, { reported: { any: ["json"] }, size: 7 })).toEqual({ count: 2, ratio: 1.5, flag: false, mode: "fast", cut: "auto", size: 7 });
-    expect(resolveParams("algo", [], {})).toEqual({});
+    expect(resolveParams("algo", {}, {})).toEqual({});
   });
 
   it("keeps given values that the declaration takes, at both ends of a range", () => {
@@ -44,7 +47,7 @@ describe("resolveParams", () => {
     expect(e.code).toBe("BAD_OPTION");
     expect(e.place.field).toBe("params.bogus");
     expect(e.message).toBe("planner: algo: unknown parameter 'bogus'; known: count, ratio, flag, mode, cut, size");
-    expect(errorOf({ x: 1 }, []).message).toBe("planner: algo: unknown parameter 'x'; known: (none)");
+    expect(errorOf({ x: 1 }, {}).message).toBe("planner: algo: unknown parameter 'x'; known: (none)");
   });
 
   it("a wrong type or a value out of range: `<algorithm>: <name> must be ..., got ...` with field params.<name>", () => {
@@ -86,8 +89,8 @@ describe("resolveParams", () => {
 
 describe("describeParamType and inputParams", () => {
   it("phrase every kind of type as the messages say it", () => {
-    const byName = (n: string) => inputParams(DECL).find((d) => d.name === n)!;
-    expect(inputParams(DECL).map((d) => d.name)).toEqual(["count", "ratio", "flag", "mode", "cut", "size"]);
+    const byName = (n: string) => inputParams(namedSpecs(DECL)).find((d) => d.name === n)!;
+    expect(inputParams(namedSpecs(DECL)).map((d) => d.name)).toEqual(["count", "ratio", "flag", "mode", "cut", "size"]);
     expect(describeParamType(byName("count"))).toBe("an integer in 0..10");
     expect(describeParamType(byName("flag"))).toBe("true or false");
     expect(describeParamType({ name: "x", description: "", type: "number" })).toBe("a finite number");
@@ -96,17 +99,26 @@ describe("describeParamType and inputParams", () => {
   });
 });
 
-describe("typed access to resolved params", () => {
-  const resolved = resolveParams("algo", DECL, { size: 4 });
-  it("returns the resolved values with their types", () => {
-    expect(numberParam(resolved, "count")).toBe(2);
-    expect(numberParam(resolved, "size")).toBe(4);
-    expect(booleanParam(resolved, "flag")).toBe(false);
-    expect(enumParam(resolved, "mode", ["fast", "slow"] as const)).toBe("fast");
+describe("definePlanner: params arrive typed", () => {
+  const seen: unknown[] = [];
+  const planner = definePlanner({ name: "algo", title: "t", source: "s", params: DECL }, (m, opts) => {
+    // typed reads: a number, a boolean, a literal union, a number-or-literal union, an optional number
+    const count: number = opts.params.count, flag: boolean = opts.params.flag;
+    const mode: "fast" | "slow" = opts.params.mode, cut: number | "auto" | "none" = opts.params.cut;
+    const size: number | undefined = opts.params.size;
+    seen.push({ count, flag, mode, cut, size });
+    return new ScheduleBuilder({ p: m.p, algorithm: "algo", params: opts.givenParams, seed: null, elementBytes: 8, matrixDigest: "" }, false, 0).build();
   });
-  it("throws a CommplanError when the params were not resolved (a missing or mistyped value)", () => {
-    expect(() => numberParam({}, "count")).toThrow(/params\.count is undefined, expected a number; plan options must come from resolvePlanOptions/);
-    expect(() => booleanParam({ flag: "yes" }, "flag")).toThrow(/params\.flag is "yes", expected true or false/);
-    expect(() => enumParam(resolved, "cut", ["none"] as const)).toThrow(/params\.cut is "auto", expected none/);
+  const m = matrixFromData(2, new Float64Array(4));
+
+  it("lists the declaration with names, and plans with the resolved values", () => {
+    expect(planner.params.map((d) => d.name)).toEqual(["count", "ratio", "flag", "mode", "cut", "size", "reported"]);
+    planner.plan(m, resolvePlanOptions(planner, { params: { cut: 4, mode: "slow" } }));
+    expect(seen.at(-1)).toEqual({ count: 2, flag: false, mode: "slow", cut: 4, size: undefined });
+  });
+
+  it("refuses params that were not resolved for it (a programming error)", () => {
+    const opts = { payload: false, seed: 1, machine: null, params: { count: 2 }, givenParams: {} };
+    expect(() => planner.plan(m, opts)).toThrow(/^planner: algo: params .* were not resolved for this planner; plan options must come from resolvePlanOptions$/);
   });
 });

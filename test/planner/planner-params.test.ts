@@ -27,7 +27,7 @@ describe.each(PLANNERS.map((pl) => [pl.name, pl] as const))("%s: parameter decla
     const names = pl.params.map((d) => d.name);
     expect(new Set(names).size).toBe(names.length);
     for (const d of inputParams(pl.params)) expect(d.default !== undefined || (d.derived ?? "").length > 0).toBe(true);
-    expect(resolveParams(pl.name, pl.params, defaults(pl))).toEqual(resolveParams(pl.name, pl.params, {}));
+    expect(resolveParams(pl.name, pl.specs, defaults(pl))).toEqual(resolveParams(pl.name, pl.specs, {}));
   });
 
   it("the declared defaults give the same plan as no params (message and payload level); the header adds exactly the given params", () => {

@@ -1,5 +1,5 @@
 /** commplan cost: the analytic flat cost of a schedule on a machine model (004 eqs 1-4, 002 eq 1). */
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { readScheduleJson } from "../../io/schedule-json-read.js";
 import { scheduleCost, type CostMode, type ScheduleCost } from "../../machines/cost-model.js";
 import { findMachine } from "../../machines/presets.js";
@@ -14,11 +14,8 @@ export function formatCost(c: ScheduleCost): string {
   return `${c.mode} cost on ${c.machine}: ${fmt(c.total)} us (${fmt(c.startups)} start-ups at the busiest node)\n` + table(rows);
 }
 
-/** Parses --mode. */
-export function costMode(v: string): CostMode {
-  if (v !== "blocking" && v !== "nonblocking") throw fail("cost", "BAD_OPTION", `--mode must be blocking or nonblocking, got '${v}'`, { field: "mode" });
-  return v;
-}
+/** The values of --mode. */
+const COST_MODES: readonly CostMode[] = ["blocking", "nonblocking"];
 
 /** Registers `cost`. */
 export function registerCost(program: Command, ctx: CliContext): void {
@@ -27,12 +24,13 @@ export function registerCost(program: Command, ctx: CliContext): void {
     .argument("<schedule>", "schedule JSON, - for stdin")
     .description("analytic flat-model cost of a schedule (lock-step, no contention): per stage and in total")
     .requiredOption("--machine <name>", "machine model (see 'commplan machines')")
-    .option("--mode <mode>", "blocking or nonblocking", "blocking")
+    .addOption(new Option("--mode <mode>", "blocking or nonblocking").choices(COST_MODES).default("blocking"))
     .option("--steps", "also list the cost of every step (blocking mode)")
     .option("--json", "machine-readable output")
-    .action(async (file: string, o: { machine: string; mode: string; json?: boolean; steps?: boolean }) => {
+    .action(async (file: string, o: { machine: string; mode: CostMode; json?: boolean; steps?: boolean }) => {
+      if (o.steps && o.mode !== "blocking") throw fail("cost", "BAD_OPTION", "--steps lists the steps of the blocking mode; the nonblocking cost has no per-step times", { field: "steps" });
       const machine = findMachine(o.machine);
-      const mode = costMode(o.mode);
+      const mode = o.mode;
       const s = await readScheduleJson(file);
       const c = scheduleCost(s, machine, mode);
       if (o.json) return ctx.io.out(JSON.stringify(o.steps ? c : { ...c, steps: undefined }, null, 2) + "\n");

@@ -1,5 +1,6 @@
 /** commplan demo: plan, verify, cost and replay a built-in example (004 Pattern1, one spike) with every planner. */
 import type { Command } from "commander";
+import { MAX_SEED } from "../../model/param-spec.js";
 import { scheduleCost } from "../../machines/cost-model.js";
 import { findMachine } from "../../machines/presets.js";
 import { simulateSchedule } from "../../machines/sim/index.js";
@@ -22,7 +23,7 @@ export function registerDemo(program: Command, ctx: CliContext): void {
     .option("--json", "machine-readable output")
     .action((o: { p: string; machine: string; seed: string; json?: boolean }) => {
       const p = intOption("p", o.p, 1, 512);
-      const seed = intOption("seed", o.seed, 0, 0xffffffff);
+      const seed = intOption("seed", o.seed, 0, MAX_SEED);
       const machine = findMachine(o.machine);
       const m = generatePattern("pattern1", p, { mmax: 1024, small: 1 }, seed);
       const st = matrixStats(m);

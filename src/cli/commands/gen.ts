@@ -2,7 +2,8 @@
 import { Option, type Command } from "commander";
 import { fail } from "../../model/errors.js";
 import { MAX_P } from "../../model/matrix.js";
-import { PATTERNS, findPattern, generatePattern } from "../../patterns/index.js";
+import { MAX_SEED } from "../../model/param-spec.js";
+import { PATTERNS, findPattern, generatePattern, patternOptionList } from "../../patterns/index.js";
 import { matrixFormatOfName, type MatrixFileFormat } from "../../io/matrix-read.js";
 import { writeMatrixFile } from "../../io/matrix-write.js";
 import type { CliContext } from "../context.js";
@@ -10,20 +11,20 @@ import { intOption, MAX_ELEMENT_BYTES, numberOption } from "../io.js";
 import { quoted } from "../../model/quoted.js";
 
 const FORMATS: readonly MatrixFileFormat[] = ["json", "csv", "mtx"];
+/** Where commander keeps the value of the hidden --elementBytes (apart from --element-bytes). */
+const ELEMENT_BYTES_ALIAS = "elementBytesFlag";
 
-/** The output format: --format, else the output file's extension, else json; a --format that contradicts the extension is refused. */
+/** The output format: --format (one of FORMATS, checked by commander), else the output file's extension, else json; a --format that contradicts the extension is refused. */
 function outputFormat(given: string | undefined, output: string): MatrixFileFormat {
   const byName = output === "-" ? null : matrixFormatOfName(output);
   if (given === undefined) return byName ?? "json";
-  if (!(FORMATS as readonly string[]).includes(given)) throw fail("gen", "BAD_OPTION", `--format must be json, csv or mtx, got ${quoted(given)}`, { field: "format" });
   if (byName !== null && byName !== given) throw fail("gen", "BAD_OPTION", `--format ${given} but the output file ${output} has the extension of ${byName}`, { field: "format" });
   return given as MatrixFileFormat;
 }
 
 /** Registers `gen`. */
 export function registerGen(program: Command, ctx: CliContext): void {
-  const patternOptions = PATTERNS.flatMap((p) => p.options);
-  const names = [...new Set(patternOptions.map((o) => o.name))].sort();
+  const names = [...new Set(PATTERNS.flatMap((p) => Object.keys(p.options)))].sort();
   const cmd = program
     .command("gen")
     .argument("<pattern>", `pattern name (see 'commplan patterns'): ${PATTERNS.map((p) => p.name).join(", ")}`)
@@ -31,36 +32,40 @@ export function registerGen(program: Command, ctx: CliContext): void {
     .requiredOption("--p <n>", `number of nodes P (1..${MAX_P})`)
     .option("--seed <s>", "random seed", "1")
     .option("-o, --output <file>", "output file, - for stdout (written in pieces, atomically; a symbolic link is followed, a device or FIFO written in place)", "-")
-    .option("--format <fmt>", "json, csv or mtx (Matrix Market); default: from the output file's extension, else json")
+    .addOption(new Option("--format <fmt>", "json, csv or mtx (Matrix Market); default: from the output file's extension, else json").choices(FORMATS))
     .option("--element-bytes <n>", "bytes per element stored in the matrix (default: the pattern's; CSV and Matrix Market keep it in a comment line)")
-    .option("--sparse", "write the sparse JSON form (entries) even for dense matrices")
+    .addOption(new Option("--sparse", "write the sparse JSON form (entries) even for dense matrices").conflicts("dense"))
     .option("--dense", "write the dense JSON form (rows) even for sparse matrices");
   for (const n of names) {
-    // --elementBytes stays accepted (it is how 'commplan patterns' lists the option) but --element-bytes is the documented flag
     const opt = new Option(`--${n} <value>`, `pattern option ${n} (see 'commplan patterns')`);
-    cmd.addOption(n === "elementBytes" ? opt.hideHelp() : opt);
+    if (n === "elementBytes") {
+      // --elementBytes stays accepted (it is how 'commplan patterns' lists the option) but --element-bytes is the documented flag;
+      // stored apart (commander would give both the attribute elementBytes, the later silently winning) so that giving both is refused
+      opt.attributeName = () => ELEMENT_BYTES_ALIAS;
+      opt.hideHelp().conflicts("elementBytes");
+    }
+    cmd.addOption(opt);
   }
   cmd.action(async (pattern: string, o: Record<string, string | boolean | undefined>) => {
     const def = findPattern(pattern);
     const p = intOption("p", String(o["p"]), 1, MAX_P);
-    const seed = intOption("seed", String(o["seed"]), 0, 0xffffffff);
+    const seed = intOption("seed", String(o["seed"]), 0, MAX_SEED);
     const given: Record<string, number> = {};
     for (const n of names) {
-      const v = o[n];
+      const v = n === "elementBytes" ? (o[n] ?? o[ELEMENT_BYTES_ALIAS]) : o[n];
       if (v === undefined) continue;
       if (n === "elementBytes") {
-        given[n] = intOption("element-bytes", String(v), 1, MAX_ELEMENT_BYTES);
+        given[n] = intOption(o[n] !== undefined ? "element-bytes" : "elementBytes", String(v), 1, MAX_ELEMENT_BYTES);
         continue;
       }
-      const opt = def.options.find((x) => x.name === n);
+      const opt = patternOptionList(def).find((x) => x.name === n);
       if (opt === undefined) {
-        throw fail("gen", "BAD_OPTION", `pattern ${quoted(pattern)} has no option --${n} (its options: ${def.options.map((x) => `--${x.name}`).join(", ") || "none"})`, { field: n });
+        throw fail("gen", "BAD_OPTION", `pattern ${quoted(pattern)} has no option --${n} (its options: ${Object.keys(def.options).map((x) => `--${x}`).join(", ") || "none"})`, { field: n });
       }
-      given[n] = opt.integer ? intOption(n, String(v), opt.min, opt.max) : numberOption(n, String(v)); // the pattern checks a number's range
+      given[n] = opt.type === "integer" ? intOption(n, String(v), opt.min ?? Number.MIN_SAFE_INTEGER, opt.max) : numberOption(n, String(v)); // the pattern checks a number's range
     }
     const output = String(o["output"]);
     const format = outputFormat(o["format"] as string | undefined, output);
-    if (o["sparse"] && o["dense"]) throw fail("gen", "BAD_OPTION", "--sparse and --dense exclude each other");
     if ((o["sparse"] || o["dense"]) && format !== "json") throw fail("gen", "BAD_OPTION", `--${o["sparse"] ? "sparse" : "dense"} applies to JSON only (the output format is ${format})`);
     const m = generatePattern(pattern, p, given, seed);
     await writeMatrixFile(m, output, format, o["sparse"] ? { sparse: true } : o["dense"] ? { sparse: false } : {});

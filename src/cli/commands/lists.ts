@@ -1,8 +1,9 @@
 /** commplan algorithms | machines | patterns: what is available, with sources. */
 import type { Command } from "commander";
 import { MACHINES } from "../../machines/presets.js";
-import { PATTERNS } from "../../patterns/index.js";
+import { PATTERNS, patternOptionList, type PatternDef } from "../../patterns/index.js";
 import { inputParams } from "../../planner/plan-params.js";
+import { DEFAULT_SPLIT_MACHINE } from "../../planner/permutation/index.js";
 import { PLANNERS } from "../../planner/registry.js";
 import type { InputParam, Planner } from "../../planner/types.js";
 import type { CliContext } from "../context.js";
@@ -18,24 +19,47 @@ function paramLine(d: InputParam): string {
   return `    --param ${d.name}=${syntax} (${notes ? `${notes}; ` : ""}${dflt}): ${d.description}\n`;
 }
 
+/**
+ * The machine a planner's cost model uses when `plan` gets no --machine, or null for planners that use
+ * no machine: those that write `machine` into the header (rs-nh's cutoff auto, split-coloring) fall back
+ * to DEFAULT_SPLIT_MACHINE.
+ */
+export function defaultPlanMachine(p: Pick<Planner, "params">): string | null {
+  return p.params.some((d) => d.output === true && d.name === "machine") ? DEFAULT_SPLIT_MACHINE.name : null;
+}
+
+/** `plan --help`'s line for --machine: which planners use it and what they plan for without it. */
+export function machineOptionHelp(): string {
+  const users = PLANNERS.filter((p) => defaultPlanMachine(p) !== null).map((p) => p.name).join(", ");
+  return `machine model of the planners with a cost model (${users}), which plan for ${DEFAULT_SPLIT_MACHINE.name} without it; the others accept and ignore it ('commplan machines' lists the models)`;
+}
+
 /** An algorithm's entry in `commplan algorithms`: its line, then its parameters and the header keys it writes. */
 function algorithmEntry(p: Planner): string {
   let text = `${p.name}: ${p.title} [${p.source}]\n`;
   const inputs = inputParams(p.params), outputs = p.params.filter((d) => d.output === true);
   for (const d of inputs) text += paramLine(d);
   if (inputs.length === 0) text += "    (no parameters)\n";
+  const machine = defaultPlanMachine(p);
+  if (machine !== null) text += `    machine: its cost model plans for ${machine} unless 'plan --machine NAME' names another ('commplan machines' lists them); the header's params.machine says which\n`;
   if (outputs.length > 0) text += `    writes into the header's params (accepted and ignored as --param): ${outputs.map((d) => d.name).join(", ")}\n`;
   return text;
+}
+
+/** A pattern's entry in `commplan patterns --json`: its fields, options as a list of { name, description, default, min, max, integer }. */
+function patternJson(p: PatternDef): object {
+  const options = patternOptionList(p).map((x) => ({ name: x.name, description: x.description, default: x.default, min: x.min, ...(x.max !== undefined ? { max: x.max } : {}), integer: x.type === "integer" }));
+  return { name: p.name, title: p.title, source: p.source, options, ...(p.fixedP !== undefined ? { fixedP: p.fixedP } : {}) };
 }
 
 /** Registers the three listing commands. */
 export function registerLists(program: Command, ctx: CliContext): void {
   program
     .command("algorithms")
-    .description("list the planning algorithms with their sources and their parameters (--param name=value of 'commplan plan')")
+    .description("list the planning algorithms with their sources, their parameters (--param name=value of 'commplan plan') and, for those with a cost model, the machine they plan for by default")
     .option("--json", "machine-readable output")
     .action((o: { json?: boolean }) => {
-      if (o.json) return ctx.io.out(JSON.stringify(PLANNERS.map(({ plan: _p, ...rest }) => rest), null, 2) + "\n");
+      if (o.json) return ctx.io.out(JSON.stringify(PLANNERS.map(({ plan: _p, specs: _s, ...rest }) => { const machine = defaultPlanMachine(rest); return machine === null ? rest : { ...rest, defaultMachine: machine }; }), null, 2) + "\n");
       ctx.io.out(PLANNERS.map(algorithmEntry).join(""));
     });
   program
@@ -51,11 +75,11 @@ export function registerLists(program: Command, ctx: CliContext): void {
     .description("list the matrix patterns of 'commplan gen' with their options and sources")
     .option("--json", "machine-readable output")
     .action((o: { json?: boolean }) => {
-      if (o.json) return ctx.io.out(JSON.stringify(PATTERNS.map(({ generate: _g, ...rest }) => rest), null, 2) + "\n");
+      if (o.json) return ctx.io.out(JSON.stringify(PATTERNS.map(patternJson), null, 2) + "\n");
       let text = "";
       for (const p of PATTERNS) {
         text += `${p.name}${p.fixedP !== undefined ? ` (P = ${p.fixedP})` : ""}: ${p.title} [${p.source}]\n`;
-        for (const x of p.options) text += `    --${x.name} (default ${x.default}${x.integer ? ", integer" : ""}, >= ${x.min}${x.max !== undefined ? `, <= ${x.max}` : ""}): ${x.description}\n`;
+        for (const x of patternOptionList(p)) text += `    --${x.name} (default ${x.default}${x.type === "integer" ? ", integer" : ""}, >= ${x.min}${x.max !== undefined ? `, <= ${x.max}` : ""}): ${x.description}\n`;
       }
       ctx.io.out(text);
     });

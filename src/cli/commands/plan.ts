@@ -1,9 +1,11 @@
 /** commplan plan: plan a matrix with a named algorithm and write the schedule JSON. */
 import type { Command } from "commander";
+import { MAX_SEED } from "../../model/param-spec.js";
 import { writeScheduleJson } from "../../io/schedule-json-write.js";
 import { findMachine } from "../../machines/presets.js";
 import { readMatrixFile } from "../../io/matrix-read.js";
 import { PLANNERS, findPlanner, resolvePlanOptions } from "../../planner/registry.js";
+import { machineOptionHelp } from "./lists.js";
 import type { CliContext } from "../context.js";
 import { collect, ELEMENT_BYTES_HELP, intOption, keyValues, matrixReadOptions } from "../io.js";
 
@@ -14,16 +16,16 @@ export function registerPlan(program: Command, ctx: CliContext): void {
     .argument("<matrix>", "matrix file: JSON, CSV or Matrix Market (by the .json/.csv/.mtx extension, else the content); - for stdin")
     .description("make a schedule for a matrix with a planning algorithm and write it as commplan.schedule/v1 JSON")
     .requiredOption("-a, --algorithm <name>", `planning algorithm: ${PLANNERS.map((p) => p.name).join(", ")}`)
-    .option("--machine <name>", "machine model for planners that use a cost model (others accept and ignore it)")
+    .option("--machine <name>", machineOptionHelp())
     .option("--payload", "element-level plan: every transfer lists the chunks it carries")
-    .option("--seed <s>", "random seed for planners that make random choices", "1")
+    .option("--seed <s>", "random seed for planners that make random choices (the schedule records it only then)", "1")
     .option("--param <key=value>", "algorithm parameter (repeatable); 'commplan algorithms' lists each algorithm's parameters", collect, [])
     .option("--element-bytes <n>", ELEMENT_BYTES_HELP)
     .option("-o, --output <file>", "output file, - for stdout", "-")
     .action(async (file: string, o: { algorithm: string; machine?: string; payload?: boolean; seed: string; param: string[]; output: string; elementBytes?: string }) => {
       const planner = findPlanner(o.algorithm);
       const machine = o.machine === undefined ? null : findMachine(o.machine);
-      const opts = resolvePlanOptions(planner, { payload: Boolean(o.payload), seed: intOption("seed", o.seed, 0, 0xffffffff), machine, params: keyValues("param", o.param) });
+      const opts = resolvePlanOptions(planner, { payload: Boolean(o.payload), seed: intOption("seed", o.seed, 0, MAX_SEED), machine, params: keyValues("param", o.param) });
       const m = readMatrixFile(file, matrixReadOptions(o));
       const s = planner.plan(m, opts);
       await writeScheduleJson(s, o.output);

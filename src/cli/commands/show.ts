@@ -1,5 +1,5 @@
 /** commplan show: the step x sender grid of one stage, as in 004 figure 10 (X for stalls), as text or SVG. */
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { readScheduleJson } from "../../io/schedule-json-read.js";
 import { nodeArrayRow, stepGrid, stepGridSvg, stepGridText } from "../../export/step-grid.js";
 import { fail } from "../../model/errors.js";
@@ -26,12 +26,12 @@ export function registerShow(program: Command, ctx: CliContext): void {
     .argument("<schedule>", "schedule JSON, - for stdin")
     .description("print the step x sender grid of one stage (each cell the receiver, X a stall, . idle), as in 004 figure 10")
     .option("--stage <k>", "stage number, 1-based (stage I is 1)", "1")
-    .option("--row <r>", "0-based row of the four-stage node array (C = ceil(sqrt P) columns, floor(sqrt P) when P = ceil(sqrt P) floor(sqrt P) - 1): its nodes, plus outside nodes sending into it in this stage")
+    .addOption(new Option("--row <r>", "0-based row of the four-stage node array (C = ceil(sqrt P) columns, floor(sqrt P) when P = ceil(sqrt P) floor(sqrt P) - 1): its nodes, plus outside nodes sending into it in this stage").conflicts("nodes"))
     .option("--nodes <list>", "senders to show, e.g. 16-23,58 (default: every node active in the stage)")
     .option("--svg <file>", "also draw the grid as SVG to FILE (- for stdout instead of the text)")
     .option("--json", "machine-readable output")
     .action(async (file: string, o: { stage: string; row?: string; nodes?: string; svg?: string; json?: boolean }) => {
-      if (o.row !== undefined && o.nodes !== undefined) throw fail("show", "BAD_OPTION", "give --row or --nodes, not both", { field: "row" });
+      if (o.svg === "-" && o.json) throw fail("show", "BAD_OPTION", "--svg - writes the SVG to stdout in place of the text, so --json has nowhere to go: write --svg to a file", { field: "svg" });
       const stage = intOption("stage", o.stage, 1) - 1;
       const s = await readScheduleJson(file);
       const senders = o.row !== undefined ? nodeArrayRow(s.p, intOption("row", o.row, 0)) : o.nodes !== undefined ? nodeList(o.nodes) : undefined;

@@ -1,5 +1,5 @@
 /** commplan simulate: replay a schedule (or run a run-time protocol on a matrix) on the simulated machine; exit 1 when data mode finds a delivery failure. */
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import cliProgress from "cli-progress";
 import { readScheduleJson } from "../../io/schedule-json-read.js";
 import { scheduleToJsonText } from "../../io/schedule-json-write.js";
@@ -13,6 +13,7 @@ import { simulateSchedule, type NodeTimes } from "../../machines/sim/simulate.js
 import type { Timeline } from "../../machines/sim/timeline.js";
 import { TOPOLOGIES, type TopologyName } from "../../machines/sim/topology.js";
 import { fail } from "../../model/errors.js";
+import { MAX_SEED } from "../../model/param-spec.js";
 import type { MachineModel } from "../../model/machine.js";
 import { readMatrixFile } from "../../io/matrix-read.js";
 import type { CliContext } from "../context.js";
@@ -46,15 +47,17 @@ const REPLAY_ONLY = [["mode", "--mode"], ["lockstep", "--lockstep"], ["ports", "
 const PROTOCOL_ONLY = [["realised", "--realised"], ["generateRecv", "--generate-recv"], ["busyMeasure", "--busy-measure"], ["earlyGoAhead", "--early-go-ahead"], ["inquiry", "--inquiry"]] as const;
 const DRS_N_ONLY = PROTOCOL_ONLY.slice(2);
 
+/** The values of --mode. */
+const SIM_MODES: readonly SimMode[] = ["blocking", "nonblocking"];
+
 const bad = (field: string, text: string): Error => fail("simulate", "BAD_OPTION", text, { field });
 
-/** Checks the flags once: those that do not apply to the run are errors, and stdout carries one document. */
+/** Checks the flags once: those that do not apply to the run are errors, and stdout carries one document (commander checks the enumerated values). */
 function checkFlags(o: SimulateFlags): void {
   for (const [k, flag] of [["realised", "--realised"], ["trace", "--trace"], ["svg", "--svg"]] as const) {
     if (o[k] === "-") throw bad(k, `${flag} -: stdout already carries the simulation result; write ${flag} to a file`);
   }
   if (o.protocol !== undefined) {
-    if (!PROTOCOLS.includes(o.protocol as ProtocolName)) throw bad("protocol", `--protocol must be one of ${PROTOCOLS.join(", ")}, got '${o.protocol}'`);
     for (const [k, flag] of REPLAY_ONLY) {
       if (o[k] !== undefined) throw bad(k, `${flag} does not apply to --protocol (the protocols run blocking, one port per node, without stage barriers or a schedule)`);
     }
@@ -62,15 +65,12 @@ function checkFlags(o: SimulateFlags): void {
     if (o.topology === "ocpc") throw bad("topology", "--topology ocpc is defined per step of a schedule (001 sec 2); the protocols run on flat or cm5-fat-tree");
   } else {
     for (const [k, flag] of PROTOCOL_ONLY) if (o[k] !== undefined) throw bad(k, `${flag} goes with --protocol`);
-    if (o.mode !== undefined && o.mode !== "blocking" && o.mode !== "nonblocking") throw bad("mode", `--mode must be blocking or nonblocking, got '${o.mode}'`);
     const nonblocking = o.mode === "nonblocking";
     if (!nonblocking && o.buffers !== undefined) throw bad("buffers", "--buffers is a nonblocking-mode option (004 sec 3.4)");
     if (!nonblocking && o.sendWaits !== undefined) throw bad("sendWaits", "--send-waits is a nonblocking-mode option (blocking mode always waits for the receives of earlier steps, 004 sec 2.3)");
     if (o.data && o.matrix === undefined) throw bad("matrix", "--data needs --matrix <file> (the elements every node must end with)");
     if (!o.data && o.matrix !== undefined) throw bad("matrix", "--matrix goes with --data");
   }
-  if (o.topology !== undefined && !TOPOLOGIES.includes(o.topology as TopologyName)) throw bad("topology", `--topology must be one of ${TOPOLOGIES.join(", ")}, got '${o.topology}'`);
-  if (o.sendWaits !== undefined && !SEND_WAITS.includes(o.sendWaits as SendWaits)) throw bad("sendWaits", `--send-waits must be one of ${SEND_WAITS.join(", ")}, got '${o.sendWaits}'`);
 }
 
 /**
@@ -180,7 +180,7 @@ async function runReplayFlags(input: string, o: SimulateFlags, machine: MachineM
       lockstep: o.lockstep ?? false,
       ...(o.ports !== undefined ? { ports: intOption("ports", o.ports, 1, 1024) } : {}),
       ...(o.topology !== undefined ? { topology: o.topology as TopologyName } : {}),
-      ...(o.buffers !== undefined ? { sendBuffers: intOption("buffers", o.buffers, 1, 1024) } : {}),
+      ...(o.buffers !== undefined ? { sendBuffers: Number(o.buffers) } : {}),
       ...(o.sendWaits !== undefined ? { sendWaits: o.sendWaits as SendWaits } : {}),
       data: o.data ? m : null,
       timeline: wantTimeline,
@@ -232,19 +232,19 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
     .argument("<input>", "schedule JSON (or, with --protocol, a matrix file); - for stdin")
     .description("replay a schedule on the event-driven simulated machine (or run the AC / DRS_N protocol on a matrix): makespan, per-node times, node-contention factor, timeline")
     .requiredOption("--machine <name>", "machine model (see 'commplan machines')")
-    .option("--mode <mode>", "blocking or nonblocking (default blocking)")
+    .addOption(new Option("--mode <mode>", "blocking or nonblocking (default blocking)").choices(SIM_MODES))
     .option("--lockstep", "a barrier after every step (000 fig. 3)")
     .option("--ports <k>", "send and receive ports per node (default: the machine's)")
-    .option("--topology <name>", `network: ${TOPOLOGIES.join(", ")} (default: the machine's, else flat); ocpc needs --lockstep and blocking mode; --protocol takes flat or cm5-fat-tree`)
-    .option("--buffers <n>", "nonblocking mode: send buffers per node, 1 single or 2 dual (default 2)")
-    .option("--send-waits <rule>", "nonblocking mode: what a send waits for within its stage: data (only the receives that bring what it forwards; default) or steps (every receive of earlier steps)")
+    .addOption(new Option("--topology <name>", `network: ${TOPOLOGIES.join(", ")} (default: the machine's, else flat); ocpc needs --lockstep and blocking mode; --protocol takes flat or cm5-fat-tree`).choices(TOPOLOGIES))
+    .addOption(new Option("--buffers <n>", "nonblocking mode: send buffers per node, 1 single or 2 dual (default 2)").choices(["1", "2"]))
+    .addOption(new Option("--send-waits <rule>", "nonblocking mode: what a send waits for within its stage: data (only the receives that bring what it forwards; default) or steps (every receive of earlier steps)").choices(SEND_WAITS))
     .option("--barrier <us>", "cost of a stage barrier in us (default: the machine's)")
     .option("--data", "data mode: move element tags along the payload chunks and check delivery (needs --matrix)")
     .option("-m, --matrix <file>", "with --data: the matrix the schedule was planned for")
     .option("--json", "print the result as JSON")
     .option("--trace <file>", "write the timeline as Chrome trace JSON (Perfetto)")
     .option("--svg <file>", "write the timeline as an SVG Gantt chart")
-    .option("--protocol <name>", `run a run-time protocol on the matrix <input>: ${PROTOCOLS.join(", ")}`)
+    .addOption(new Option("--protocol <name>", `run a run-time protocol on the matrix <input>: ${PROTOCOLS.join(", ")}`).choices(PROTOCOLS))
     .option("--realised <file>", "with --protocol: write the realised trace as a timed schedule JSON")
     .option("--seed <n>", "seed of random choices (protocol send orders, OCPC backoff)", "1")
     .option("--generate-recv", "with --protocol: run Generate_Recv (003 fig. 1) first")
@@ -257,7 +257,7 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
       const barrier = o.barrier !== undefined ? numberOption("barrier", o.barrier) : preset.barrier;
       if (!(barrier >= 0)) throw bad("barrier", `--barrier must be a time >= 0 in us, got '${o.barrier}'`);
       const machine: MachineModel = { ...preset, barrier };
-      const seed = intOption("seed", o.seed, 0, 0xffffffff);
+      const seed = intOption("seed", o.seed, 0, MAX_SEED);
       const wantTimeline = o.trace !== undefined || o.svg !== undefined;
       const out = o.protocol !== undefined ? await runProtocolFlags(input, o, machine, seed, wantTimeline, ctx) : await runReplayFlags(input, o, machine, seed, wantTimeline, ctx);
       if (o.trace !== undefined) await writeTextTarget(o.trace, timelineToChromeTrace(out.timeline, { machine: machine.name, makespan: out.makespan }), ctx.io);

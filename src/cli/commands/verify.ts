@@ -10,7 +10,7 @@ import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions, table } from "..
 /** The report as a text table, failing checks with their witness. */
 export function formatReport(r: Report): string {
   const rows = r.checks.map((c) => [c.holds ? "ok" : "FAIL", c.id, fmt(c.measured), c.bound === null ? "" : `bound ${fmt(c.bound)}`, c.title]);
-  let text = `${r.algorithm}, P = ${r.p}: ${r.ok ? "all checks hold" : `${r.checks.filter((c) => !c.holds).length} check(s) FAIL`}\n` + table(rows);
+  let text = `${r.algorithm}, P = ${r.p}: ${r.ok ? "all checks hold" + (r.unproven ?? []).map((u) => `; ${u.id} unproven ${u.reason}: ${u.howToProve}`).join("") : `${r.checks.filter((c) => !c.holds).length} check(s) FAIL`}\n` + table(rows);
   for (const c of r.checks) if (!c.holds) text += `  ${c.id}: ${c.witness ?? "(no witness)"}  [${c.source}]\n`;
   return text;
 }

@@ -1,5 +1,6 @@
 /** Simulation options: the one place they get defaults and are checked. */
 import { fail } from "../../model/errors.js";
+import { checkSeed, choice, integer, resolveSpecs } from "../../model/param-spec.js";
 import type { MachineModel } from "../../model/machine.js";
 import type { CommMatrix } from "../../model/matrix.js";
 import { TOPOLOGIES, type TopologyName } from "./topology.js";
@@ -64,25 +65,28 @@ export function resolveTopology(t: TopologyName | undefined, machine: MachineMod
   return topology;
 }
 
-/** Checks a seed (an integer in 0..2^32 - 1); 1 when undefined. */
+/** Checks a seed (an integer in 0..2^32 - 1, by the one seed check of model/param-spec); 1 when undefined. */
 export function resolveSeed(seed: number | undefined): number {
-  const v = seed ?? 1;
-  if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) throw bad("seed", `seed must be an integer in 0..4294967295, got ${v}`);
-  return v;
+  return checkSeed("simulate", seed ?? 1);
 }
+
+/** The numeric and enumerated options, checked by resolveSpecs (the rules between them follow in resolveSimOptions). */
+const SIM_SPECS = {
+  mode: choice(["blocking", "nonblocking"], { description: "blocking or nonblocking (004 sec 2.2)", default: "blocking" }),
+  ports: integer({ description: "send and receive ports per node", min: 1, max: 1024, derived: "the machine's" }),
+  sendBuffers: integer({ description: "nonblocking mode: interface send buffers per node", min: 1, max: 1024, default: 2 }),
+  sendWaits: choice(SEND_WAITS, { description: "what a send waits for within its stage", derived: "steps in blocking mode, else data" }),
+};
 
 /** Fills defaults and checks every value once. */
 export function resolveSimOptions(req: SimRequest, machine: MachineModel): SimOptions {
-  const mode = req.mode ?? "blocking";
-  if (mode !== "blocking" && mode !== "nonblocking") throw bad("mode", `mode must be blocking or nonblocking, got '${String(mode)}'`);
-  const ports = req.ports ?? machine.ports;
-  if (!Number.isInteger(ports) || ports < 1 || ports > 1024) throw bad("ports", `ports must be an integer in 1..1024, got ${ports}`);
+  const given = { mode: req.mode, ports: req.ports ?? machine.ports, sendBuffers: req.sendBuffers, sendWaits: req.sendWaits };
+  const r = resolveSpecs(SIM_SPECS, given, { module: "simulate", label: (name) => name, unknown: (name, known) => `unknown option '${name}'; known: ${known}`, field: (name) => name });
+  const { mode, sendBuffers } = r;
+  const ports = r.ports ?? machine.ports;
   const topology = resolveTopology(req.topology, machine);
-  const sendBuffers = req.sendBuffers ?? 2;
-  if (!Number.isInteger(sendBuffers) || sendBuffers < 1 || sendBuffers > 1024) throw bad("sendBuffers", `sendBuffers must be an integer in 1..1024, got ${sendBuffers}`);
   if (req.sendBuffers !== undefined && mode !== "nonblocking") throw bad("sendBuffers", "send buffers are a nonblocking-mode option (004 sec 3.4)");
-  const sendWaits = req.sendWaits ?? (mode === "blocking" ? "steps" : "data");
-  if (!SEND_WAITS.includes(sendWaits)) throw bad("sendWaits", `sendWaits must be one of ${SEND_WAITS.join(", ")}, got '${String(sendWaits)}'`);
+  const sendWaits = r.sendWaits ?? (mode === "blocking" ? "steps" : "data");
   if (mode === "blocking" && sendWaits !== "steps") throw bad("sendWaits", "blocking mode always waits for the receives of earlier steps (004 sec 2.3); sendWaits 'data' is a nonblocking-mode option");
   const seed = resolveSeed(req.seed);
   if (topology === "ocpc" && !(req.lockstep ?? false)) throw bad("topology", "the ocpc topology is defined per step (001 sec 2): use it with lockstep");

@@ -2,8 +2,10 @@
 import type { CommMatrix } from "../../model/matrix.js";
 import { ScheduleBuilder, type Rearrange, type Schedule } from "../../model/schedule.js";
 import { planHeader } from "../plan-header.js";
-import { enumParam } from "../plan-params.js";
-import type { Planner, PlannerParam, PlanOptions } from "../types.js";
+import { refuseOverBudget } from "../plan-memory.js";
+import { choice, type Resolved } from "../../model/param-spec.js";
+import { definePlanner } from "../plan-params.js";
+import type { Planner, PlanOptions } from "../types.js";
 import { cDistribute, rDistribute } from "./distribute.js";
 import { routeCDistribute, routeRDistribute } from "./distribute-stage.js";
 import { columnSize, nodeArray, rowTarget, type NodeArray } from "./node-array.js";
@@ -96,17 +98,45 @@ export function emitStage(b: ScheduleBuilder, a: NodeArray, k: number, msgs: Sta
   else emitColumnStage(b, a, msgs, rule);
 }
 
-/** The parameters of four-stage: only `stalls`. */
-const FOUR_STAGE_PARAMS: readonly PlannerParam[] = [
-  { name: "stalls", description: "the priority-stall step: figure (as 004 figure 10 shows; contention-free) or printed (the text's formula, one step later; not contention-free)", type: "enum", values: STALL_RULES, default: "figure" },
-];
+/**
+ * Refuses, before anything is allocated, a plan whose memory would pass the budget
+ * (plan-memory.ts). Message level: two P x P holdings matrices live at once (a stage's input and
+ * output). Payload level: the pieces, at most min(elements, nonzeros x C) after stage I and
+ * min(elements, that x R) after stage II (III and IV do not split), about 100 bytes each per stage
+ * (piece table, routing keys, chunk columns while they grow). Both: per-node message tables and at
+ * most 4 P (C + 1) transfers (32 bytes each while the columns grow). O(P^2) time, O(1) memory.
+ */
+export function checkFourStageMemory(m: CommMatrix, opts: PlanOptions, a: NodeArray): void {
+  const { p, data } = m;
+  let nonzeros = 0, elements = 0;
+  for (let i = 0; i < p; i++) {
+    for (let j = 0; j < p; j++) {
+      if (i === j || data[i * p + j] === 0) continue;
+      nonzeros++;
+      elements += data[i * p + j]!;
+    }
+  }
+  const transfers = 4 * p * (a.cols + 1);
+  const tables = 2 * 24 * p * Math.max(a.cols, a.rows);
+  const afterI = Math.min(elements, nonzeros * a.cols), afterII = Math.min(elements, afterI * a.rows);
+  const pieces = opts.payload ? nonzeros + afterI + 3 * afterII : 0;
+  const work = opts.payload ? 100 * pieces : 2 * 8 * p * p;
+  const what = opts.payload ? `about ${pieces} pieces over the four stages` : `two ${p} x ${p} holdings matrices`;
+  refuseOverBudget("four-stage", work + tables + 32 * transfers, `${what}, up to ${transfers} transfers`, opts);
+}
 
-function plan(m: CommMatrix, opts: PlanOptions): Schedule {
-  const stallRule = enumParam(opts.params, "stalls", STALL_RULES);
+/** The parameters of four-stage: only `stalls`. */
+const FOUR_STAGE_PARAMS = {
+  stalls: choice(STALL_RULES, { description: "the priority-stall step: figure (as 004 figure 10 shows; contention-free) or printed (the text's formula, one step later; not contention-free)", default: "figure" }),
+};
+
+function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof FOUR_STAGE_PARAMS>>): Schedule {
+  const stallRule = opts.params.stalls;
   const { p } = m;
   const a = nodeArray(p);
+  checkFourStageMemory(m, opts, a);
   const rules = fourStageRules(a);
-  const b = new ScheduleBuilder(planHeader(m, "four-stage", opts), opts.payload, 4 * p * (a.cols + 1));
+  const b = new ScheduleBuilder(planHeader(m, "four-stage", opts, false), opts.payload, 4 * p * (a.cols + 1));
   // diagonal elements stay where they are; everything else goes through the four stages
   let counts: Float64Array | null = null;
   let pieces: Pieces | null = null;
@@ -130,10 +160,9 @@ function plan(m: CommMatrix, opts: PlanOptions): Schedule {
 }
 
 /** The four-stage planner (A4). */
-export const fourStage: Planner = {
+export const fourStage: Planner = definePlanner({
   name: "four-stage",
   title: "A4: four stages over an R x C node array, any P (pseudo-nodes, priority stalls, load balancing)",
   source: "004 sec 3.2, figs 5-12",
   params: FOUR_STAGE_PARAMS,
-  plan,
-};
+}, plan);

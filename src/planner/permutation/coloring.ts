@@ -2,19 +2,20 @@
 import type { CommMatrix } from "../../model/matrix.js";
 import { ScheduleBuilder, type Schedule } from "../../model/schedule.js";
 import { planHeader } from "../plan-header.js";
-import { booleanParam } from "../plan-params.js";
-import type { Planner, PlannerParam, PlanOptions } from "../types.js";
+import { boolean, output, type Resolved } from "../../model/param-spec.js";
+import { definePlanner } from "../plan-params.js";
+import type { Planner, PlanOptions } from "../types.js";
 import { colorBipartite, colorMaxima, improveSumOfMaxima, orderBySizeDesc } from "./edge-coloring.js";
 import { offDiagonalMessages } from "./messages.js";
 
 const NAME = "coloring";
 
 /** The parameters of `coloring`: `improve`, and the two sums it reports in the header. */
-const COLORING_PARAMS: readonly PlannerParam[] = [
-  { name: "improve", description: "run the pass over colour pairs that lowers the sum of phase maxima", type: "boolean", default: true },
-  { name: "sumOfMaxima", description: "the sum over phases of the longest message", output: true },
-  { name: "lowerBound", description: "the threshold-degree lower bound on that sum (the optimum may exceed it)", output: true },
-];
+const COLORING_PARAMS = {
+  improve: boolean({ description: "run the pass over colour pairs that lowers the sum of phase maxima", default: true }),
+  sumOfMaxima: output("the sum over phases of the longest message"),
+  lowerBound: output("the threshold-degree lower bound on that sum (the optimum may exceed it)"),
+};
 
 /** Work budget of the improvement pass (node and edge visits), a fixed multiple of the colouring's own size. */
 export function improveBudget(p: number, edges: number, colors: number): number {
@@ -31,8 +32,8 @@ export function improveBudget(p: number, edges: number, colors: number): number 
  * bound of `sumOfMaximaLowerBound`, which the optimum may exceed); docs/algorithms/coloring.md has the
  * measured gap. Phases are emitted heaviest first. Deterministic: the seed is not used (null).
  */
-function plan(m: CommMatrix, opts: PlanOptions): Schedule {
-  const improve = booleanParam(opts.params, "improve");
+function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof COLORING_PARAMS>>): Schedule {
+  const improve = opts.params.improve;
   const msgs = offDiagonalMessages(m);
   const { p, src, dst, size } = msgs;
   const order = orderBySizeDesc(size);
@@ -44,7 +45,7 @@ function plan(m: CommMatrix, opts: PlanOptions): Schedule {
   const phases = Array.from({ length: D }, (_, c) => c).sort((x, y) => max[y]! - max[x]! || x - y);
   let sumOfMaxima = 0;
   for (let c = 0; c < D; c++) sumOfMaxima += max[c]!;
-  const base = planHeader(m, NAME, opts);
+  const base = planHeader(m, NAME, opts, false);
   const header = { ...base, seed: null, params: { ...opts.givenParams, sumOfMaxima, lowerBound } };
   const b = new ScheduleBuilder(header, opts.payload, msgs.count);
   b.stage("phases", "compose");
@@ -61,10 +62,9 @@ function plan(m: CommMatrix, opts: PlanOptions): Schedule {
 }
 
 /** Exact edge colouring: h = max(f, g) phases, whole messages; a heuristic keeps the sum of phase maxima small. */
-export const coloring: Planner = {
+export const coloring: Planner = definePlanner({
   name: NAME,
   title: "exact bipartite edge colouring: h = max(f, g) contention-free phases, whole messages",
   source: "003 sec 3.3 (partial permutations); Konig's edge-colouring theorem",
   params: COLORING_PARAMS,
-  plan,
-};
+}, plan);

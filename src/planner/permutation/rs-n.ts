@@ -3,6 +3,7 @@ import type { CommMatrix } from "../../model/matrix.js";
 import { createRng, shuffleInPlace } from "../../model/rng.js";
 import { ScheduleBuilder, type Schedule } from "../../model/schedule.js";
 import { planHeader } from "../plan-header.js";
+import { definePlanner } from "../plan-params.js";
 import type { Planner, PlanOptions } from "../types.js";
 import { offDiagonalMessages } from "./messages.js";
 
@@ -34,7 +35,7 @@ function plan(m: CommMatrix, opts: PlanOptions): Schedule {
   }
   const taken = new Int32Array(p).fill(-1); // taken[j] = the iteration in which column j was picked
   const picked = new Uint32Array(p);
-  const b = new ScheduleBuilder(planHeader(m, NAME, opts), opts.payload, msgs.count);
+  const b = new ScheduleBuilder(planHeader(m, NAME, opts, true), opts.payload, msgs.count);
   b.stage("phases", "compose");
   for (let iter = 0; nRows > 0; iter++) {
     shuffleInPlace(rng, rows.subarray(0, nRows));
@@ -72,10 +73,9 @@ function plan(m: CommMatrix, opts: PlanOptions): Schedule {
 }
 
 /** RS_N (003 fig. 4): seeded random greedy partial permutations, messages sent whole. */
-export const rsN: Planner = {
+export const rsN: Planner = definePlanner({
   name: NAME,
   title: "RS_N: random partial permutations (rows in random order pick a free column), whole messages",
   source: "003 sec 3.3 fig. 4",
-  params: [],
-  plan,
-};
+  params: {},
+}, plan);

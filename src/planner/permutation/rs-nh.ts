@@ -4,8 +4,9 @@ import type { CommMatrix } from "../../model/matrix.js";
 import { createRng, shuffleInPlace } from "../../model/rng.js";
 import { ScheduleBuilder, type Schedule } from "../../model/schedule.js";
 import { planHeader } from "../plan-header.js";
-import { enumParam, numberParam } from "../plan-params.js";
-import type { Planner, PlannerParam, PlanOptions, PlanParams } from "../types.js";
+import { integer, number, output, type Resolved } from "../../model/param-spec.js";
+import { definePlanner } from "../plan-params.js";
+import type { Planner, PlanOptions } from "../types.js";
 import { offDiagonalMessages, type MessageList } from "./messages.js";
 import { splitCostModel } from "./split-coloring.js";
 
@@ -37,20 +38,19 @@ export const AUTO_RULES: readonly { readonly cutoff: "none" | "mean" | "median";
 ];
 
 /** The parameters of rs-nh: `cutoff` and `factor`, and the keys it writes into the header with cutoff "auto". */
-const RS_NH_PARAMS: readonly PlannerParam[] = [
-  { name: "cutoff", description: "how a phase's cutoff is chosen: auto (the rule of least modelled time), factor x median or mean of the selected messages' remaining sizes, none, or a fixed size", type: "integer", values: CUTOFF_RULES, min: 1, unit: "elements", default: "auto" },
-  { name: "factor", description: "the factor applied to the median or the mean", type: "number", min: 1, default: 3 },
-  { name: "rule", description: "the rule auto chose", output: true },
-  { name: "machine", description: "the machine whose alpha and beta auto used", output: true },
-  { name: "alpha", description: "start-up time per message of that machine, in us", output: true },
-  { name: "beta", description: "time per element of that machine, in us", output: true },
-  { name: "modelledTime", description: "the modelled blocking time of the plan, in us", output: true },
-];
+const RS_NH_PARAMS = {
+  cutoff: integer({ description: "how a phase's cutoff is chosen: auto (the rule of least modelled time), factor x median or mean of the selected messages' remaining sizes, none, or a fixed size", values: CUTOFF_RULES, min: 1, unit: "elements", default: "auto" }),
+  factor: number({ description: "the factor applied to the median or the mean", min: 1, default: 3 }),
+  rule: output("the rule auto chose"),
+  machine: output("the machine whose alpha and beta auto used"),
+  alpha: output("start-up time per message of that machine, in us"),
+  beta: output("time per element of that machine, in us"),
+  modelledTime: output("the modelled blocking time of the plan, in us"),
+};
 
 /** The cutoff rule and factor of resolved params (`resolvePlanOptions` checked them against RS_NH_PARAMS). */
-export function rsNhParams(params: PlanParams): RsNhParams {
-  const v = params["cutoff"];
-  return { cutoff: typeof v === "number" ? v : enumParam(params, "cutoff", CUTOFF_RULES), factor: numberParam(params, "factor") };
+export function rsNhParams(params: Resolved<typeof RS_NH_PARAMS>): RsNhParams {
+  return { cutoff: params.cutoff, factor: params.factor };
 }
 
 /** Receives the transfers of a plan: `step` opens a phase, `send` adds elements offset .. offset + size - 1 of message i -> j to it. */
@@ -74,7 +74,7 @@ interface PhaseSink {
  * the machine, alpha, beta and the modelled time (docs/algorithms/rs-nh.md). Every phase sends at least
  * one element of every selected message, so the loop ends.
  */
-function plan(m: CommMatrix, opts: PlanOptions): Schedule {
+function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof RS_NH_PARAMS>>): Schedule {
   const { cutoff: rule, factor } = rsNhParams(opts.params);
   const msgs = offDiagonalMessages(m);
   if (typeof rule === "number") {
@@ -101,7 +101,7 @@ function plan(m: CommMatrix, opts: PlanOptions): Schedule {
     const ruleName = chosen.cutoff === "none" ? "none" : `${chosen.cutoff} x ${chosen.factor}`;
     params = { ...opts.givenParams, rule: ruleName, machine: name, alpha, beta, modelledTime: best === Infinity ? 0 : best };
   }
-  const b = new ScheduleBuilder({ ...planHeader(m, NAME, opts), params }, opts.payload, msgs.count);
+  const b = new ScheduleBuilder({ ...planHeader(m, NAME, opts, true), params }, opts.payload, msgs.count);
   b.stage("phases", "compose");
   phases(msgs, chosen.cutoff, chosen.factor, opts.seed, {
     step: () => b.step(),
@@ -218,10 +218,9 @@ function cutoffOf(rule: Exclude<CutoffRule, "auto">, factor: number, rem: Float6
 }
 
 /** RS_NH (003 sec 3.3): RS_N with largest-first heaps and a per-phase cutoff that splits long messages (rule chosen by modelled time by default). */
-export const rsNh: Planner = {
+export const rsNh: Planner = definePlanner({
   name: NAME,
   title: "RS_NH: random partial permutations, largest message first, long messages cut at a per-phase cutoff",
   source: "003 sec 3.3",
   params: RS_NH_PARAMS,
-  plan,
-};
+}, plan);

@@ -4,8 +4,9 @@ import type { CommMatrix } from "../../model/matrix.js";
 import type { MachineModel } from "../../model/machine.js";
 import { ScheduleBuilder, type Schedule } from "../../model/schedule.js";
 import { planHeader } from "../plan-header.js";
-import { booleanParam, enumParam } from "../plan-params.js";
-import type { Planner, PlannerParam, PlanOptions, PlanParams } from "../types.js";
+import { boolean, choice, integer, output, type Resolved } from "../../model/param-spec.js";
+import { definePlanner } from "../plan-params.js";
+import type { Planner, PlanOptions } from "../types.js";
 import { colorBipartite, colorMaxima, improveSumOfMaxima, orderBySizeDesc } from "./edge-coloring.js";
 import { improveBudget } from "./coloring.js";
 import { offDiagonalMessages, type MessageList } from "./messages.js";
@@ -31,24 +32,24 @@ export const DEFAULT_SPLIT_MACHINE = { name: "ib-hdr-200", ts: 0.6, perByte: 1 /
 const MODES = ["chunk", "bvn"] as const;
 
 /** The parameters of split-coloring: `mode`, `chunk`, `improve`, and the keys it writes into the header. */
-const SPLIT_COLORING_PARAMS: readonly PlannerParam[] = [
-  { name: "mode", description: "chunk: cut messages into pieces of at most `chunk` elements and edge-colour them; bvn: Birkhoff-von Neumann decomposition", type: "enum", values: MODES, default: "chunk" },
-  { name: "chunk", description: "the largest piece (chunk mode; bvn ignores it)", type: "integer", min: 1, unit: "elements", derived: "s* = sqrt(alpha L / (beta h)) of the machine model, kept within the piece and colour-table limits" },
-  { name: "improve", description: "run the pass over colour pairs that lowers the sum of phase maxima (chunk mode)", type: "boolean", default: true },
-  { name: "chunkRule", description: "how the chunk size was chosen", output: true },
-  { name: "machine", description: "the machine of the cost model", output: true },
-  { name: "alpha", description: "start-up time per message, in us", output: true },
-  { name: "beta", description: "time per element, in us", output: true },
-  { name: "h", description: "max(f, g): the most messages a node sends or receives", output: true },
-  { name: "L", description: "the most elements a node sends or receives", output: true },
-  { name: "phases", description: "the number of phases", output: true },
-  { name: "sumOfMaxima", description: "the sum over phases of the longest transfer", output: true },
-  { name: "modelledTime", description: "phases x alpha + beta x sumOfMaxima, in us", output: true },
-  { name: "lowerBoundTime", description: "alpha h + beta L, in us", output: true },
-  { name: "boundTime", description: "the chunk mode's guarantee alpha h + beta L + alpha L / s + beta h s, in us", output: true },
-  { name: "ratio", description: "modelledTime / lowerBoundTime", output: true },
-  { name: "cells", description: "bvn: non-zero cells of the padded matrix", output: true },
-];
+const SPLIT_COLORING_PARAMS = {
+  mode: choice(MODES, { description: "chunk: cut messages into pieces of at most `chunk` elements and edge-colour them; bvn: Birkhoff-von Neumann decomposition", default: "chunk" }),
+  chunk: integer({ description: "the largest piece (chunk mode; bvn ignores it)", min: 1, unit: "elements", derived: "s* = sqrt(alpha L / (beta h)) of the machine model, kept within the piece and colour-table limits" }),
+  improve: boolean({ description: "run the pass over colour pairs that lowers the sum of phase maxima (chunk mode)", default: true }),
+  chunkRule: output("how the chunk size was chosen"),
+  machine: output("the machine of the cost model"),
+  alpha: output("start-up time per message, in us"),
+  beta: output("time per element, in us"),
+  h: output("max(f, g): the most messages a node sends or receives"),
+  L: output("the most elements a node sends or receives"),
+  phases: output("the number of phases"),
+  sumOfMaxima: output("the sum over phases of the longest transfer"),
+  modelledTime: output("phases x alpha + beta x sumOfMaxima, in us"),
+  lowerBoundTime: output("alpha h + beta L, in us"),
+  boundTime: output("the chunk mode's guarantee alpha h + beta L + alpha L / s + beta h s, in us"),
+  ratio: output("modelledTime / lowerBoundTime"),
+  cells: output("bvn: non-zero cells of the padded matrix"),
+};
 
 /** Resolved parameters of split-coloring. */
 export interface SplitColoringParams {
@@ -59,10 +60,8 @@ export interface SplitColoringParams {
 }
 
 /** The mode, chunk (chunk mode only) and improve of resolved params (`resolvePlanOptions` checked them against SPLIT_COLORING_PARAMS). */
-export function splitColoringParams(params: PlanParams): SplitColoringParams {
-  const mode = enumParam(params, "mode", MODES);
-  const chunk = params["chunk"];
-  return { mode, chunk: mode === "bvn" || typeof chunk !== "number" ? undefined : chunk, improve: booleanParam(params, "improve") };
+export function splitColoringParams(params: Resolved<typeof SPLIT_COLORING_PARAMS>): SplitColoringParams {
+  return { mode: params.mode, chunk: params.mode === "bvn" ? undefined : params.chunk, improve: params.improve };
 }
 
 /** alpha (us per message) and beta (us per element) of the flat blocking model: step time = alpha + beta x longest message. */
@@ -185,7 +184,7 @@ function planChunk(m: CommMatrix, opts: PlanOptions, prm: SplitColoringParams): 
     ...opts.givenParams, mode: "chunk", chunk: s, chunkRule: rule, machine: machineName, alpha, beta, h, L, phases: D, sumOfMaxima,
     modelledTime, lowerBoundTime, boundTime, ratio: lowerBoundTime > 0 ? modelledTime / lowerBoundTime : 1,
   };
-  const b = new ScheduleBuilder({ ...planHeader(m, NAME, opts), seed: null, params }, opts.payload, pieces);
+  const b = new ScheduleBuilder({ ...planHeader(m, NAME, opts, false), seed: null, params }, opts.payload, pieces);
   b.stage("phases", "compose");
   const sent = new Float64Array(msgs.count);
   for (const c of phases) {
@@ -300,7 +299,7 @@ function planBvn(m: CommMatrix, opts: PlanOptions): Schedule {
   const sumReal = new Float64Array(msgs.count);
   const freed: number[] = [];
   let phases = 0, sumOfMaxima = 0;
-  const b = new ScheduleBuilder({ ...planHeader(m, NAME, opts), seed: null, params: {} }, opts.payload, msgs.count * 2);
+  const b = new ScheduleBuilder({ ...planHeader(m, NAME, opts, false), seed: null, params: {} }, opts.payload, msgs.count * 2);
   b.stage("phases", "compose");
   let remaining = L;
   while (remaining > 0) {
@@ -337,16 +336,15 @@ function planBvn(m: CommMatrix, opts: PlanOptions): Schedule {
   return { ...s, params };
 }
 
-function plan(m: CommMatrix, opts: PlanOptions): Schedule {
+function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof SPLIT_COLORING_PARAMS>>): Schedule {
   const prm = splitColoringParams(opts.params);
   return prm.mode === "bvn" ? planBvn(m, opts) : planChunk(m, opts, prm);
 }
 
 /** Split colouring: chunks of at most s* = sqrt(alpha L / (beta h)) elements, coloured exactly; or mode "bvn" with bandwidth term exactly beta L. */
-export const splitColoring: Planner = {
+export const splitColoring: Planner = definePlanner({
   name: NAME,
   title: "split colouring: messages cut into chunks of at most s elements and edge-coloured (s* from the machine), or a BvN decomposition (mode bvn)",
   source: "003 sec 3.3 (RS_NH's cutoff made exact); Konig's edge-colouring theorem; Gonzalez-Sahni preemptive open shop / Birkhoff-von Neumann",
   params: SPLIT_COLORING_PARAMS,
-  plan,
-};
+}, plan);

@@ -3,20 +3,27 @@ import { fail } from "../../model/errors.js";
 import type { CommMatrix } from "../../model/matrix.js";
 import { createRng, type Rng } from "../../model/rng.js";
 import type { JsonValue } from "../../model/schedule.js";
-import { planHeader } from "../plan-header.js";
-import { numberParam, resolveParams } from "../plan-params.js";
-import type { InputParam, OutputParam, Planner, PlannerParam, PlanOptions, PlanParams } from "../types.js";
+import { planHeader, trackedRng } from "../plan-header.js";
+import { integer, output, type InputSpec, type OutputSpec, type Resolved } from "../../model/param-spec.js";
+import { definePlanner, resolveParams } from "../plan-params.js";
+import type { Planner } from "../types.js";
 import { checkTeMatrix, relationLoad, roundLowerBound, RoundEngine } from "./round-engine.js";
 
-/** A numeric parameter of a protocol: an integer or number in min..max with a default. */
-export type TeParam = InputParam & { readonly type: "integer" | "number"; readonly default: number; readonly min: number; readonly max: number };
+/** A numeric parameter of a protocol: an integer or number (in min..max) with a default. */
+export type TeParam = InputSpec<number, true>;
+
+/** The parameters of a protocol by name. */
+export type TeParams = { readonly [name: string]: TeParam };
+
+/** The header keys a protocol writes, by name. */
+export type TeOutputs = { readonly [name: string]: OutputSpec };
 
 /** The `ports` parameter every te-* planner takes besides its protocol's (its upper bound P - 1 is checked against the matrix). */
-const PORTS_PARAM: PlannerParam = { name: "ports", description: "a node sends and receives up to k messages per step (k <= P - 1)", type: "integer", min: 1, unit: "shifts per step", default: 1 };
+const PORTS_PARAM = integer({ description: "a node sends and receives up to k messages per step (k <= P - 1)", min: 1, unit: "shifts per step", default: 1 });
 
 /** Output (header key) declarations from `name: description` pairs, in order. */
-export function teOutputs(keys: { readonly [name: string]: string }): OutputParam[] {
-  return Object.entries(keys).map(([name, description]) => ({ name, description, output: true }));
+export function teOutputs(keys: { readonly [name: string]: string }): TeOutputs {
+  return Object.fromEntries(Object.entries(keys).map(([name, description]) => [name, output(description)]));
 }
 
 /** The header keys every te-* planner writes after its protocol's own (declared as outputs, so a header's params can be given back). */
@@ -31,44 +38,47 @@ const COMMON_OUTPUTS = teOutputs({
 export type TeInfo = { [k: string]: JsonValue };
 
 /** A total-exchange protocol over unit packets. */
-export interface TeProtocol {
+export interface TeProtocol<S extends TeParams = TeParams> {
   readonly name: string;
   readonly title: string;
   readonly source: string;
-  readonly params: readonly TeParam[];
+  readonly params: S;
   /** The keys `run` returns (written into the header's params). */
-  readonly outputs: readonly OutputParam[];
+  readonly outputs: TeOutputs;
   /** Moves every packet to its destination through the engine; returns what happened. */
-  run(m: CommMatrix, eng: RoundEngine, rng: Rng, params: Readonly<Record<string, number>>): TeInfo;
+  run(m: CommMatrix, eng: RoundEngine, rng: Rng, params: Resolved<S>): TeInfo;
   /** A faster round count without moving packets (optional). */
-  count?(m: CommMatrix, rng: Rng, params: Readonly<Record<string, number>>): { rounds: number; info: TeInfo };
+  count?(m: CommMatrix, rng: Rng, params: Resolved<S>): { rounds: number; info: TeInfo };
 }
 
-/** The protocol's own parameters out of resolved params, as numbers. */
-function protocolParams(proto: TeProtocol, resolved: PlanParams): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const p of proto.params) out[p.name] = numberParam(resolved, p.name);
+/** A protocol whose `run` and `count` receive its params typed (inferred from `params`). */
+export function defineTeProtocol<S extends TeParams>(proto: TeProtocol<S>): TeProtocol<S> {
+  return proto;
+}
+
+/** The protocol's own parameters out of resolved params (the planner's `ports` left out), in declaration order. */
+function protocolParams(proto: TeProtocol, resolved: { readonly [k: string]: unknown }): Resolved<TeParams> {
+  const out: { [k: string]: number } = {};
+  for (const name of Object.keys(proto.params)) out[name] = resolved[name] as number;
   return out;
 }
 
 /** The planner of a protocol: one stage per non-empty round, N - 1 shift steps per round (empty steps dropped). */
 export function tePlanner(proto: TeProtocol): Planner {
-  return {
-    name: proto.name,
-    title: proto.title,
-    source: proto.source,
-    params: [...proto.params, PORTS_PARAM, ...proto.outputs, ...COMMON_OUTPUTS],
-    plan(m: CommMatrix, opts: PlanOptions) {
-      const ports = numberParam(opts.params, "ports"), most = Math.max(1, m.p - 1);
+  const params = { ...proto.params, ports: PORTS_PARAM, ...proto.outputs, ...COMMON_OUTPUTS };
+  return definePlanner({ name: proto.name, title: proto.title, source: proto.source, params }, (m, opts) => {
+      const ports = opts.params.ports, most = Math.max(1, m.p - 1);
       if (ports > most) throw fail("planner", "BAD_OPTION", `${proto.name}: ports must be an integer in 1..${most} (shifts per step), got ${ports}`, { field: "params.ports" });
       const params = protocolParams(proto, opts.params);
       checkTeMatrix(proto.name, m, true);
-      const eng = new RoundEngine(m, planHeader(m, proto.name, opts), opts.payload, ports);
-      const info = proto.run(m, eng, createRng(opts.seed), params);
+      const eng = new RoundEngine(m, planHeader(m, proto.name, opts, true), opts.payload, ports);
+      // the seed goes into the header only when the protocol drew from it (te-direct never does; te-offline seeds its own stream from the matrix)
+      const { rng, used } = trackedRng(opts.seed);
+      const info = proto.run(m, eng, rng, params);
       const { t, maxPair } = relationLoad(m);
-      return eng.build({ ...params, ...info, ports, rounds: eng.rounds, idleRounds: eng.idleRounds, lowerBound: roundLowerBound(m.p, t), maxPairLoad: maxPair });
-    },
-  };
+      const s = eng.build({ ...params, ...info, ports, rounds: eng.rounds, idleRounds: eng.idleRounds, lowerBound: roundLowerBound(m.p, t), maxPairLoad: maxPair });
+      return used() ? s : { ...s, seed: null };
+  });
 }
 
 /** Result of a round-counting run. */

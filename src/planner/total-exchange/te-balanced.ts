@@ -1,5 +1,6 @@
 /** te-balanced: the experimental protocol of 001 sec 4 (idle transmissions carry excess packets to random intermediates). */
-import { teOutputs, type TeProtocol } from "./protocol.js";
+import { integer } from "../../model/param-spec.js";
+import { teOutputs, defineTeProtocol } from "./protocol.js";
 import { directRounds } from "./round-helpers.js";
 
 /**
@@ -10,14 +11,14 @@ import { directRounds } from "./round-helpers.js";
  * pairs)) is the lowest level whose excess fits in the idle slots (spare slots take packets from
  * pairs at the level). The intermediate v holds the packet for w like its own.
  */
-export const teBalanced: TeProtocol = {
+export const teBalanced = defineTeProtocol({
   name: "te-balanced",
   title: "Total-exchange rounds, 001 sec 4: direct, idle slots carry excess packets to random intermediates",
   source: "001 sec 4 (the experimental protocol)",
-  params: [
-    { name: "floor", description: "never trim a pair below this many packets", type: "integer", default: 1, min: 0, max: 1 << 20 },
-    { name: "maxRounds", description: "rounds before falling back to the direct protocol", type: "integer", default: 100000, min: 1, max: 1 << 30 },
-  ],
+  params: {
+    floor: integer({ description: "never trim a pair below this many packets", min: 0, max: 1 << 20, default: 1 }),
+    maxRounds: integer({ description: "rounds before falling back to the direct protocol", min: 1, max: 1 << 30, default: 100000 }),
+  },
   outputs: teOutputs({
     forwarded: "packets sent to an intermediate on a slot that would idle",
     fallbackRounds: "direct rounds after maxRounds",
@@ -25,10 +26,10 @@ export const teBalanced: TeProtocol = {
   run(_m, eng, rng, params) {
     const { n, count } = eng;
     const idle = new Int32Array(n);
-    const floor = params["floor"]!;
+    const floor = params.floor;
     let hist = new Int32Array(64);
     let forwarded = 0, rounds = 0;
-    while (eng.pending > 0 && rounds < params["maxRounds"]!) {
+    while (eng.pending > 0 && rounds < params.maxRounds) {
       for (let u = 0; u < n; u++) {
         const row = u * n;
         let nIdle = 0, sum = 0, most = 0;
@@ -74,4 +75,4 @@ export const teBalanced: TeProtocol = {
     const fallbackRounds = directRounds(eng, Infinity);
     return { forwarded, fallbackRounds };
   },
-};
+});

@@ -1,15 +1,15 @@
 /** te-direct: the direct protocol of 001 sec 4 (rounds = max packets over origin-destination pairs). */
-import type { TeProtocol } from "./protocol.js";
+import { defineTeProtocol } from "./protocol.js";
 import { relationLoad } from "./round-engine.js";
 import { directRounds } from "./round-helpers.js";
 
 /** te-direct: in every round each pair with packets left sends one straight to its destination. */
-export const teDirect: TeProtocol = {
+export const teDirect = defineTeProtocol({
   name: "te-direct",
   title: "Total-exchange rounds, direct: round r carries packet r of every origin-destination pair",
   source: "001 sec 4 (direct protocol), sec 3 (Gerbessiotis and Valiant)",
-  params: [],
-  outputs: [],
+  params: {},
+  outputs: {},
   run(_m, eng) {
     directRounds(eng, Infinity);
     return {};
@@ -17,4 +17,4 @@ export const teDirect: TeProtocol = {
   count(m) {
     return { rounds: relationLoad(m).maxPair, info: {} };
   },
-};
+});

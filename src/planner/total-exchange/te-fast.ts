@@ -1,6 +1,7 @@
 /** te-fast: the faster protocol of 001 sec 3.2 (random intermediates while h >= N, then dart throwing with copies or dummies). */
+import { integer } from "../../model/param-spec.js";
 import type { Rng } from "../../model/rng.js";
-import { teOutputs, type TeProtocol } from "./protocol.js";
+import { teOutputs, defineTeProtocol } from "./protocol.js";
 import type { RoundEngine } from "./round-engine.js";
 import { collectHeld, currentLoad, directRounds, scatterRounds, type Held } from "./round-helpers.js";
 
@@ -74,14 +75,14 @@ function dartRound(eng: RoundEngine, rng: Rng, held: Held, copies: number, dummi
 }
 
 /** te-fast (001 sec 3.2 steps 1-4); the h of steps 2, 3d and 4d is measured, not taken from the formulas. */
-export const teFast: TeProtocol = {
+export const teFast = defineTeProtocol({
   name: "te-fast",
   title: "Total-exchange rounds, 001 sec 3.2: direct, random intermediates while h >= N, then dart throwing with copies",
   source: "001 sec 3.2",
-  params: [
-    { name: "dummies", description: "0: copies carry the packet (rounds A, B); 1: dummies, the packet follows in two more rounds (remark 1)", type: "integer", default: 0, min: 0, max: 1 },
-    { name: "maxIterations", description: "iterations of steps 3 and 4 (each) before falling back to direct rounds", type: "integer", default: 200, min: 1, max: 100000 },
-  ],
+  params: {
+    dummies: integer({ description: "0: copies carry the packet (rounds A, B); 1: dummies, the packet follows in two more rounds (remark 1)", min: 0, max: 1, default: 0 }),
+    maxIterations: integer({ description: "iterations of steps 3 and 4 (each) before falling back to direct rounds", min: 1, max: 100000, default: 200 }),
+  },
   outputs: teOutputs({
     step1Rounds: "direct rounds of step 1: ceil(h / N)",
     step3Iterations: "iterations of step 3 (while the remaining h >= N)",
@@ -93,8 +94,8 @@ export const teFast: TeProtocol = {
   }),
   run(_m, eng, rng, params) {
     const n = eng.n;
-    const cap = params["maxIterations"]!;
-    const dummies = params["dummies"] === 1;
+    const cap = params.maxIterations;
+    const dummies = params.dummies === 1;
     let h = currentLoad(eng);
     const step1 = directRounds(eng, Math.ceil(h / n));
     h = currentLoad(eng);
@@ -120,4 +121,4 @@ export const teFast: TeProtocol = {
     const fallbackRounds = eng.pending > 0 ? directRounds(eng, Infinity) : 0;
     return { step1Rounds: step1, step3Iterations, step3Rounds, step4Iterations, step4Rounds, maxCopies, fallbackRounds };
   },
-};
+});

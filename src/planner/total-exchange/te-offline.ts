@@ -1,7 +1,8 @@
 /** te-offline (ours): an offline router for total-exchange rounds that knows the whole relation (idle slots carry excess packets, 001 sec 4 idea). */
+import { integer } from "../../model/param-spec.js";
 import { matrixDigest, type CommMatrix } from "../../model/matrix.js";
 import { createRng, type Rng } from "../../model/rng.js";
-import { teOutputs, type TeProtocol } from "./protocol.js";
+import { teOutputs, defineTeProtocol } from "./protocol.js";
 import { causalLowerBound, relationLoad, relayLowerBound, roundLowerBound, type RoundEngine } from "./round-engine.js";
 
 /** An offline plan: R rounds; relayed packets i -> k -> j with their hop-1 and hop-2 rounds. */
@@ -332,14 +333,14 @@ export function runOffline(m: CommMatrix, eng: RoundEngine, p: OfflinePlan): voi
 }
 
 /** te-offline: deterministic (the seed plays no part); aims at the lower bound ceil(max packets per node / (N - 1)). */
-export const teOffline: TeProtocol = {
+export const teOffline = defineTeProtocol({
   name: "te-offline",
   title: "Total-exchange rounds, offline (ours): direct where a pair has room, excess relayed on slots that would idle",
   source: "ours (docs/algorithms/total-exchange.md); idea of 001 sec 4",
-  params: [
-    { name: "candidates", description: "random intermediates tried per relayed packet before a full scan", type: "integer", default: 4, min: 1, max: 4096 },
-    { name: "orders", description: "random orders of the excess packets tried at each round count R before R + 1", type: "integer", default: DEFAULT_ORDERS, min: 1, max: 1000 },
-  ],
+  params: {
+    candidates: integer({ description: "random intermediates tried per relayed packet before a full scan", min: 1, max: 4096, default: 4 }),
+    orders: integer({ description: "random orders of the excess packets tried at each round count R before R + 1", min: 1, max: 1000, default: DEFAULT_ORDERS }),
+  },
   outputs: teOutputs({
     plannedRounds: "rounds of the offline plan",
     relayed: "packets relayed through an intermediate",
@@ -350,15 +351,15 @@ export const teOffline: TeProtocol = {
     failedTries: "greedy passes that failed, over every R tried",
   }),
   run(m, eng, _rng, params) {
-    const p = planOffline(m, params["candidates"]!, params["orders"]!);
+    const p = planOffline(m, params.candidates, params.orders);
     runOffline(m, eng, p);
     return { plannedRounds: p.rounds, ...offlineInfo(p) };
   },
   count(m, _rng, params) {
-    const p = planOffline(m, params["candidates"]!, params["orders"]!);
+    const p = planOffline(m, params.candidates, params.orders);
     return { rounds: p.rounds, info: offlineInfo(p) };
   },
-};
+});
 
 function offlineInfo(p: OfflinePlan): { relayed: number; attempts: number; relayBound: number; causalBound: number; orderTries: number; failedTries: number } {
   return { relayed: p.relayI.length, attempts: p.attempts, relayBound: p.relayBound, causalBound: p.causalBound, orderTries: p.orderTries, failedTries: p.failedTries };

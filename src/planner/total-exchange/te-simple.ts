@@ -1,6 +1,7 @@
 /** te-simple: the simple routing protocol of 001 sec 3.1 (direct rounds, then blocks of log^c N with injective intermediates). */
+import { integer, number } from "../../model/param-spec.js";
 import type { Rng } from "../../model/rng.js";
-import { teOutputs, type TeInfo, type TeProtocol } from "./protocol.js";
+import { teOutputs, type TeInfo, defineTeProtocol } from "./protocol.js";
 import { relationLoad, type RoundEngine } from "./round-engine.js";
 import { collectHeld, currentLoad, directRounds, scatterRounds } from "./round-helpers.js";
 
@@ -19,17 +20,17 @@ interface SimpleRun {
  * then iterations of 2a-2c and 3 over the blocks `first[b] .. first[b + 1]`; Condition B failing or
  * `maxIterations` reached: direct rounds for the rest.
  */
-function routeOnce(eng: RoundEngine, rng: Rng, params: Readonly<Record<string, number>>, first: Int32Array, blockOf: Int32Array): SimpleRun {
+function routeOnce(eng: RoundEngine, rng: Rng, params: { readonly epsilon: number; readonly alpha: number; readonly maxIterations: number }, first: Int32Array, blockOf: Int32Array): SimpleRun {
   const n = eng.n, blocks = first.length - 1;
   const h = currentLoad(eng);
   const lg = Math.max(1, Math.log2(Math.max(2, n)));
   const lglg = Math.max(1, Math.log2(lg));
-  const step1 = Math.ceil(h / n + params["epsilon"]! * Math.sqrt((h / n) * lglg) + params["alpha"]! * lglg);
+  const step1 = Math.ceil(h / n + params.epsilon * Math.sqrt((h / n) * lglg) + params.alpha * lglg);
   const out: SimpleRun = { step1Rounds: directRounds(eng, step1), iterations: 0, intermediateRounds: 0, deliveryRounds: 0, conditionB: true, fallbackRounds: 0 };
   const members = new Int32Array(n);
   for (let v = 0; v < n; v++) members[v] = v;
   const perBlock = new Int32Array(blocks);
-  while (eng.pending > 0 && out.iterations < params["maxIterations"]!) {
+  while (eng.pending > 0 && out.iterations < params.maxIterations) {
     // step 2a: each packet picks a random block, weighted by its size (the block of a uniform node);
     // Condition B: no holder sends more packets to a block than it has nodes
     const held = collectHeld(eng);
@@ -73,17 +74,17 @@ function routeOnce(eng: RoundEngine, rng: Rng, params: Readonly<Record<string, n
  * ceil(h / (subsetH * N log2 N)) sub-relations routed one after another (3.1: "running the
  * protocol repeatedly on small subsets of the input").
  */
-export const teSimple: TeProtocol = {
+export const teSimple = defineTeProtocol({
   name: "te-simple",
   title: "Total-exchange rounds, 001 sec 3.1: direct rounds, then blocks of log^c N with injective intermediates",
   source: "001 sec 3.1 (Theorem 1)",
-  params: [
-    { name: "epsilon", description: "step 1 rounds: h/N + epsilon sqrt((h/N) loglog N) + alpha loglog N", type: "number", default: 1, min: 0, max: 100 },
-    { name: "alpha", description: "the factor of loglog N in step 1's rounds (see epsilon)", type: "number", default: 1, min: 0, max: 100 },
-    { name: "c", description: "block size log2(N)^c", type: "number", default: 1, min: 0, max: 4 },
-    { name: "maxIterations", description: "iterations of steps 2-3 before falling back to direct rounds", type: "integer", default: 64, min: 1, max: 10000 },
-    { name: "subsetH", description: "0: route the whole relation; s > 0: split it into sub-relations of h <= s N log2 N, routed in turn", type: "number", default: 0, min: 0, max: 1e6 },
-  ],
+  params: {
+    epsilon: number({ description: "step 1 rounds: h/N + epsilon sqrt((h/N) loglog N) + alpha loglog N", min: 0, max: 100, default: 1 }),
+    alpha: number({ description: "the factor of loglog N in step 1's rounds (see epsilon)", min: 0, max: 100, default: 1 }),
+    c: number({ description: "block size log2(N)^c", min: 0, max: 4, default: 1 }),
+    maxIterations: integer({ description: "iterations of steps 2-3 before falling back to direct rounds", min: 1, max: 10000, default: 64 }),
+    subsetH: number({ description: "0: route the whole relation; s > 0: split it into sub-relations of h <= s N log2 N, routed in turn", min: 0, max: 1e6, default: 0 }),
+  },
   outputs: teOutputs({
     blockSize: "nodes per block: round(log2(N)^c), at most N",
     blocks: "blocks of consecutive nodes: ceil(N / blockSize)",
@@ -98,14 +99,14 @@ export const teSimple: TeProtocol = {
   run(m, eng, rng, params) {
     const n = eng.n;
     const lg = Math.max(1, Math.log2(Math.max(2, n)));
-    const size = Math.min(n, Math.max(1, Math.round(lg ** params["c"]!)));
+    const size = Math.min(n, Math.max(1, Math.round(lg ** params.c)));
     // step 2a's partition: ceil(N / size) blocks of consecutive nodes, balanced (sizes floor or ceil
     // of N / blocks, never above `size`), so that no block is a small leftover that overflows
     const blocks = Math.ceil(n / size);
     const first = new Int32Array(blocks + 1), blockOf = new Int32Array(n);
     for (let b = 0; b <= blocks; b++) first[b] = Math.floor((b * n) / blocks);
     for (let b = 0; b < blocks; b++) blockOf.fill(b, first[b]!, first[b + 1]!);
-    const h = relationLoad(m).t, per = params["subsetH"]! * n * lg;
+    const h = relationLoad(m).t, per = params.subsetH * n * lg;
     const subsets = per > 0 && h > per ? Math.ceil(h / per) : 1;
     if (subsets > 1) eng.hideAll();
     const sum: TeInfo = { blockSize: size, blocks, subsets, step1Rounds: 0, iterations: 0, intermediateRounds: 0, deliveryRounds: 0, conditionB: true, fallbackRounds: 0 };
@@ -123,4 +124,4 @@ export const teSimple: TeProtocol = {
     }
     return sum;
   },
-};
+});

@@ -1,13 +1,13 @@
 /** te-valiant: Valiant's two-phase routing with total-exchange rounds (001 sec 3 intro, [23]). */
-import { teOutputs, type TeProtocol } from "./protocol.js";
+import { teOutputs, defineTeProtocol } from "./protocol.js";
 import { collectHeld, directRounds, scatterRounds } from "./round-helpers.js";
 
 /** te-valiant: every packet goes to a uniformly random intermediate, then to its destination. */
-export const teValiant: TeProtocol = {
+export const teValiant = defineTeProtocol({
   name: "te-valiant",
   title: "Total-exchange rounds, Valiant: random intermediate, then destination",
   source: "001 sec 3 (Valiant's two-stage strategy [23])",
-  params: [],
+  params: {},
   outputs: teOutputs({
     phase1Rounds: "rounds to the random intermediates",
     phase2Rounds: "direct rounds from the intermediates to the destinations",
@@ -20,4 +20,4 @@ export const teValiant: TeProtocol = {
     const phase2 = directRounds(eng, Infinity);
     return { phase1Rounds: phase1, phase2Rounds: phase2 };
   },
-};
+});

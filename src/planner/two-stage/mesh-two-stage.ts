@@ -3,9 +3,13 @@ import { fail } from "../../model/errors.js";
 import type { CommMatrix } from "../../model/matrix.js";
 import { ScheduleBuilder, type Schedule } from "../../model/schedule.js";
 import { planHeader } from "../plan-header.js";
-import { enumParam } from "../plan-params.js";
+import type { Resolved } from "../../model/param-spec.js";
+import { definePlanner } from "../plan-params.js";
 import type { Planner, PlanOptions } from "../types.js";
-import { roundPartner, SCHEDULE_PARAM, STAGE_SCHEDULES, stageRounds, type StageSchedule } from "./rounds.js";
+import { roundPartner, SCHEDULE_PARAM, stageRounds, type StageSchedule } from "./rounds.js";
+
+/** The parameters of mesh-two-stage: only `schedule`. */
+const MESH_PARAMS = { schedule: SCHEDULE_PARAM };
 
 /** The integer square root of p when p is a perfect square; otherwise throws UNSUPPORTED naming the nearest squares. */
 export function meshSide(p: number): number {
@@ -23,8 +27,8 @@ export function meshSide(p: number): number {
  * element (o, d) travels o -> (row(o), col(d)) in stage 1 and on to d in stage 2; messages are
  * combined, never split, so each chunk is a whole M[o][d].
  */
-function plan(m: CommMatrix, opts: PlanOptions): Schedule {
-  const schedule: StageSchedule = enumParam(opts.params, "schedule", STAGE_SCHEDULES);
+function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof MESH_PARAMS>>): Schedule {
+  const schedule: StageSchedule = opts.params.schedule;
   const { p, data } = m;
   const q = meshSide(p);
   // stage 1: u -> (row u, column c) carries M[u][(a2, c)] for all rows a2
@@ -42,7 +46,7 @@ function plan(m: CommMatrix, opts: PlanOptions): Schedule {
       s2[w * q + a2] = s2[w * q + a2]! + v;
     }
   }
-  const header = { ...planHeader(m, "mesh-two-stage", opts), params: { schedule } };
+  const header = { ...planHeader(m, "mesh-two-stage", opts, false), params: { schedule } };
   const b = new ScheduleBuilder(header, opts.payload, 2 * p * Math.max(1, q - 1));
   const rounds = stageRounds(schedule, q);
   b.stage("1: along rows to the destination column", "compose");
@@ -86,10 +90,9 @@ function plan(m: CommMatrix, opts: PlanOptions): Schedule {
 }
 
 /** The mesh two-stage planner (A3 of 004; P a perfect square). */
-export const meshTwoStage: Planner = {
+export const meshTwoStage: Planner = definePlanner({
   name: "mesh-two-stage",
   title: "A3: sqrt(P) x sqrt(P) mesh, combine along rows then columns (P a perfect square)",
   source: "004 sec 3.1.3, Tables 3-4; 002 sec 3.3",
-  params: [SCHEDULE_PARAM],
-  plan,
-};
+  params: MESH_PARAMS,
+}, plan);

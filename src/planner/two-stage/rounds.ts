@@ -1,7 +1,6 @@
 /** Contention-free rounds for the two-stage planners: linear permutation (000 fig. 3) or shift (004 sec 3.1.1) inside a group of n nodes. */
 import { lpPartner, lpRounds } from "../linear-permutation.js";
-import { booleanParam, enumParam } from "../plan-params.js";
-import type { PlannerParam, PlanParams } from "../types.js";
+import { boolean, choice, type Resolved } from "../../model/param-spec.js";
 
 /** The step structure of one stage: pairwise exchange (linear permutation) or shift. */
 export type StageSchedule = "linear-permutation" | "shift";
@@ -29,19 +28,16 @@ export function roundPartner(schedule: StageSchedule, n: number, round: number, 
 }
 
 /** The `schedule` parameter both two-stage planners take. */
-export const SCHEDULE_PARAM: PlannerParam = {
-  name: "schedule",
+export const SCHEDULE_PARAM = choice(STAGE_SCHEDULES, {
   description: "the rounds inside each stage: shift (n - 1 rounds for any n) or linear-permutation (pairwise exchange; n rounds for odd n)",
-  type: "enum",
-  values: STAGE_SCHEDULES,
   default: DEFAULT_STAGE_SCHEDULE,
-};
+});
 
 /** The parameters of two-stage: `schedule` and `reshuffle`. */
-export const TWO_STAGE_PARAMS: readonly PlannerParam[] = [
-  SCHEDULE_PARAM,
-  { name: "reshuffle", description: "permute each source's stage-1 messages at random within the groups of equal size (000 sec 6.3; seeded)", type: "boolean", default: false },
-];
+export const TWO_STAGE_PARAMS = {
+  schedule: SCHEDULE_PARAM,
+  reshuffle: boolean({ description: "permute each source's stage-1 messages at random within the groups of equal size (000 sec 6.3; seeded)", default: false }),
+};
 
 /** Resolved parameters of the two-stage planner. */
 export interface TwoStageParams {
@@ -51,6 +47,6 @@ export interface TwoStageParams {
 }
 
 /** The schedule and reshuffle of resolved params (`resolvePlanOptions` checked them against TWO_STAGE_PARAMS). */
-export function twoStageParams(params: PlanParams): TwoStageParams {
-  return { schedule: enumParam(params, "schedule", STAGE_SCHEDULES), reshuffle: booleanParam(params, "reshuffle") };
+export function twoStageParams(params: Resolved<typeof TWO_STAGE_PARAMS>): TwoStageParams {
+  return { schedule: params.schedule, reshuffle: params.reshuffle };
 }

@@ -4,6 +4,9 @@ import type { CommMatrix } from "../../model/matrix.js";
 import { createRng, shuffleInPlace } from "../../model/rng.js";
 import { ScheduleBuilder, type Schedule } from "../../model/schedule.js";
 import { planHeader } from "../plan-header.js";
+import { refuseOverBudget } from "../plan-memory.js";
+import type { Resolved } from "../../model/param-spec.js";
+import { definePlanner } from "../plan-params.js";
 import type { Planner, PlanOptions } from "../types.js";
 import { roundPartner, stageRounds, twoStageParams, TWO_STAGE_PARAMS, type StageSchedule } from "./rounds.js";
 import { partCount, partOffset, residualStart } from "./split.js";
@@ -133,6 +136,33 @@ function chunkEstimate(m: CommMatrix): number {
   return n;
 }
 
+/**
+ * Refuses, before anything is allocated, a plan whose memory would pass the budget
+ * (plan-memory.ts): the split's P x P arrays (start, stage-1 and stage-2 sizes, the reshuffle's
+ * labels), the transfers (at most min(P - 1, row sum) per source in stage 1 and min(P - 1,
+ * column sum) per destination in stage 2; 32 bytes each while the columns grow) and, with
+ * payloads, the chunks (48 bytes each). O(P^2) time, O(P) memory.
+ */
+export function checkTwoStageMemory(m: CommMatrix, opts: PlanOptions, reshuffle: boolean): void {
+  const { p, data } = m;
+  const col = new Float64Array(p);
+  let transfers = 0;
+  for (let i = 0; i < p; i++) {
+    let row = 0;
+    for (let j = 0; j < p; j++) {
+      if (i === j) continue;
+      row += data[i * p + j]!;
+      col[j] = col[j]! + data[i * p + j]!;
+    }
+    transfers += Math.min(p - 1, row);
+  }
+  for (let j = 0; j < p; j++) transfers += Math.min(p - 1, col[j]!);
+  const work = p * p * (reshuffle ? 24 : 20);
+  const chunks = opts.payload ? chunkEstimate(m) : 0;
+  const what = `${p} x ${p} split arrays, up to ${transfers} transfers${opts.payload ? `, about ${chunks} chunks` : ""}`;
+  refuseOverBudget("two-stage", work + 32 * transfers + 48 * chunks, what, opts);
+}
+
 /** Emits the chunk of message (i, j) that intermediate kk holds (its part label, through the reshuffle when there is one). */
 function emitPart(b: ScheduleBuilder, m: CommMatrix, split: TwoStageSplit, i: number, j: number, kk: number): void {
   const { p } = m;
@@ -164,7 +194,7 @@ function emitStage(b: ScheduleBuilder, m: CommMatrix, split: TwoStageSplit, sche
   }
 }
 
-function plan(m: CommMatrix, opts: PlanOptions): Schedule {
+function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof TWO_STAGE_PARAMS>>): Schedule {
   const params = twoStageParams(opts.params);
   const { p } = m;
   if (opts.payload) {
@@ -172,8 +202,9 @@ function plan(m: CommMatrix, opts: PlanOptions): Schedule {
     const n = chunkEstimate(m);
     if (n > MAX_TWO_STAGE_CHUNKS) throw fail("planner", "UNSUPPORTED", `two-stage: a payload plan would need about ${n} chunks (limit ${MAX_TWO_STAGE_CHUNKS}); plan at message level (without --payload)`, { field: "payload" });
   }
+  checkTwoStageMemory(m, opts, params.reshuffle);
   const split = twoStageSplit(m, params.reshuffle, opts.seed);
-  const header = { ...planHeader(m, "two-stage", opts), params: { schedule: params.schedule, reshuffle: params.reshuffle } };
+  const header = { ...planHeader(m, "two-stage", opts, params.reshuffle), params: { schedule: params.schedule, reshuffle: params.reshuffle } };
   const b = new ScheduleBuilder(header, opts.payload, 2 * p * Math.max(1, p - 1));
   b.stage("1: sources to intermediates", "distribute");
   emitStage(b, m, split, params.schedule, 1);
@@ -183,10 +214,9 @@ function plan(m: CommMatrix, opts: PlanOptions): Schedule {
 }
 
 /** The two-stage planner (000 sec 6; A2 of 004). */
-export const twoStage: Planner = {
+export const twoStage: Planner = definePlanner({
   name: "two-stage",
   title: "A2: every message split over all p intermediates (round-robin residuals), then forwarded",
   source: "000 sec 6, figs 6-8, 6.3; 004 sec 3.1.2",
   params: TWO_STAGE_PARAMS,
-  plan,
-};
+}, plan);

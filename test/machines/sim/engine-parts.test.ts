@@ -1,7 +1,6 @@
+/** Simulator parts: the event heap, and busy time per simulated node. */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { timelineToSvg } from "../../../src/export/svg-gantt.js";
-import { timelineToChromeTrace } from "../../../src/export/trace-chrome.js";
 import { findMachine } from "../../../src/machines/presets.js";
 import { EventHeap } from "../../../src/machines/sim/heap.js";
 import { simulateSchedule } from "../../../src/machines/sim/simulate.js";
@@ -26,29 +25,9 @@ describe("event heap", () => {
   });
 });
 
-describe("timeline exports", () => {
+describe("simulated nodes", () => {
   const m = buildMatrix({ p: 6, kind: "dense", seed: 2, maxEntry: 20 });
-  const s = plan(m, "four-stage");
-  const r = simulateSchedule(s, findMachine("t3e-004"));
-  it("the Chrome trace has one complete event per interval, a named thread per node, and matching times", () => {
-    const t = JSON.parse(timelineToChromeTrace(r.timeline, { makespan: r.makespan }));
-    const xs = t.traceEvents.filter((e: { ph: string }) => e.ph === "X");
-    expect(xs.length).toBe(r.timeline.count);
-    expect(t.traceEvents.filter((e: { name: string }) => e.name === "thread_name").length).toBe(6);
-    for (let i = 0; i < r.timeline.count; i++) {
-      expect(xs[i].tid).toBe(r.timeline.node[i]);
-      expect(xs[i].ts).toBe(r.timeline.start[i]);
-      expect(xs[i].ts + xs[i].dur).toBeCloseTo(r.timeline.end[i]!, 9);
-    }
-    // every interval lies inside the run
-    for (let i = 0; i < r.timeline.count; i++) expect(r.timeline.end[i]!).toBeLessThanOrEqual(r.makespan * (1 + 1e-12));
-  });
-  it("the SVG has one bar per interval plus the legend", () => {
-    const svg = timelineToSvg(r.timeline, r.makespan);
-    const bars = svg.match(/<rect [^>]*><title>/g) ?? [];
-    expect(bars.length).toBe(r.timeline.count);
-    expect(svg).toContain("</svg>");
-  });
+  const r = simulateSchedule(plan(m, "four-stage"), findMachine("t3e-004"));
   it("busy time per node is the union of its activities and never exceeds the makespan", () => {
     for (let v = 0; v < 6; v++) {
       expect(r.nodes.busy[v]!).toBeLessThanOrEqual(r.makespan * (1 + 1e-12));

@@ -1,14 +1,14 @@
 /** The four-stage checks that go beyond the per-stage bounds: Theorem 2's time term, fig. 11's exact Stage I, C-Distribute's exact Stage II. */
 import { describe, expect, it } from "vitest";
-import { matrixDigest, matrixFromData, type CommMatrix } from "../../../src/model/matrix.js";
-import { matrixStats } from "../../../src/model/matrix-stats.js";
-import { ScheduleBuilder, type Schedule } from "../../../src/model/schedule.js";
-import { generatePattern } from "../../../src/patterns/index.js";
-import { isqrt } from "../../../src/planner/four-stage/index.js";
-import { plan } from "../../../src/planner/index.js";
-import { verifySchedule } from "../../../src/verifier/index.js";
-import { pack, unpack } from "../../helpers/schedule-edit.js";
-import { fourStageWithout } from "./without-stage.js";
+import { matrixDigest, matrixFromData, type CommMatrix } from "../../src/model/matrix.js";
+import { matrixStats } from "../../src/model/matrix-stats.js";
+import { ScheduleBuilder, type Schedule } from "../../src/model/schedule.js";
+import { generatePattern } from "../../src/patterns/index.js";
+import { isqrt } from "../../src/planner/four-stage/index.js";
+import { plan } from "../../src/planner/index.js";
+import { verifySchedule } from "../../src/verifier/index.js";
+import { pack, unpack } from "../helpers/schedule-edit.js";
+import { fourStageWithout } from "../helpers/four-stage-without.js";
 
 const checkOf = (m: CommMatrix, s: Schedule, id: string) => {
   const c = verifySchedule(m, s).checks.find((x) => x.id === id);

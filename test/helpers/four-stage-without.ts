@@ -1,7 +1,7 @@
 /** A four-stage plan made of the planner's own stage rules and emitters with one stage left out: its holders keep their elements for the next stage. */
-import { matrixDigest, type CommMatrix } from "../../../src/model/matrix.js";
-import { ScheduleBuilder, type Schedule } from "../../../src/model/schedule.js";
-import { emitStage, fourStageRules, nodeArray, routeCounts, routePieces, type Pieces, type StageMessages } from "../../../src/planner/four-stage/index.js";
+import { matrixDigest, type CommMatrix } from "../../src/model/matrix.js";
+import { ScheduleBuilder, type Schedule } from "../../src/model/schedule.js";
+import { emitStage, fourStageRules, nodeArray, routeCounts, routePieces, type Pieces, type StageMessages } from "../../src/planner/four-stage/index.js";
 
 /** The plan `plan(m, "four-stage", { payload })` would make, but stage `skip` (0..3) sends nothing. */
 export function fourStageWithout(m: CommMatrix, skip: number, payload: boolean): Schedule {

@@ -1,17 +1,18 @@
+/** commplan simulate: the CLI over the simulator (modes, options, outputs, errors). */
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { main } from "../../../src/cli/main.js";
-import { progressFor } from "../../../src/cli/commands/simulate.js";
-import type { CliIo } from "../../../src/cli/io.js";
-import { parseScheduleJsonText } from "../../../src/io/schedule-json-read.js";
-import { scheduleToJsonText } from "../../../src/io/schedule-json-write.js";
-import { parseMatrixText } from "../../../src/io/matrix-read.js";
-import { ScheduleBuilder } from "../../../src/model/schedule.js";
-import { verifySchedule } from "../../../src/verifier/index.js";
-import { pack, unpack } from "../../helpers/schedule-edit.js";
+import { main } from "../../src/cli/main.js";
+import { progressFor } from "../../src/cli/commands/simulate.js";
+import type { CliIo } from "../../src/cli/io.js";
+import { parseScheduleJsonText } from "../../src/io/schedule-json-read.js";
+import { scheduleToJsonText } from "../../src/io/schedule-json-write.js";
+import { parseMatrixText } from "../../src/io/matrix-read.js";
+import { ScheduleBuilder } from "../../src/model/schedule.js";
+import { verifySchedule } from "../../src/verifier/index.js";
+import { pack, unpack } from "../helpers/schedule-edit.js";
 import { writeFileSync } from "node:fs";
 
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
@@ -138,7 +139,7 @@ describe("commplan simulate", () => {
       [[f("s.json"), "--early-go-ahead"], /--early-go-ahead goes with --protocol/],
       [[f("s.json"), "--buffers", "1"], /nonblocking-mode option/],
       [[f("s.json"), "--send-waits", "data"], /nonblocking-mode option/],
-      [[f("s.json"), "--mode", "nonblocking", "--send-waits", "later"], /--send-waits must be one of/],
+      [[f("s.json"), "--mode", "nonblocking", "--send-waits", "later"], /option .--send-waits <rule>. argument .later. is invalid. Allowed choices are data, steps/],
       [[f("s.json"), "--matrix", f("m.json")], /--matrix goes with --data/],
       [[f("s.json"), "--barrier", "-1"], /--barrier must be a time >= 0/],
       [[f("s.json"), "--lockstep", "--topology", "ocpc", "--ports", "2"], /ocpc topology has one send and one receive port/],

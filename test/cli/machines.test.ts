@@ -1,3 +1,4 @@
+/** commplan machines: every preset listed with its ports and simulator topology. */
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import type { CliIo } from "../../src/cli/io.js";

@@ -1,11 +1,11 @@
 /** The four-stage bounds are tight: circulant matrices reach Lemma 3 / Table 2 exactly (and Table 3, Theorem 1, Theorem 2 as far as a plan can), so a loosened bound would be seen. */
 import { describe, expect, it } from "vitest";
-import { matrixFromData, type CommMatrix } from "../../../src/model/matrix.js";
-import { matrixStats } from "../../../src/model/matrix-stats.js";
-import { createRng } from "../../../src/model/rng.js";
-import { plan } from "../../../src/planner/index.js";
-import { verifySchedule } from "../../../src/verifier/index.js";
-import { paperArray } from "../../../src/verifier/four-stage-bounds.js";
+import { matrixFromData, type CommMatrix } from "../../src/model/matrix.js";
+import { matrixStats } from "../../src/model/matrix-stats.js";
+import { createRng } from "../../src/model/rng.js";
+import { plan } from "../../src/planner/index.js";
+import { verifySchedule } from "../../src/verifier/index.js";
+import { paperArray } from "../../src/verifier/four-stage-bounds.js";
 
 /** Around every s^2 up to 300: s^2 - 1, s^2, s^2 + 1, and the rearranged P = s (s - 1) - 1. */
 const PS = [...new Set(Array.from({ length: 16 }, (_, k) => k + 2).flatMap((s) => [s * s - 1, s * s, s * s + 1, s * (s - 1) - 1]))].filter((p) => p >= 3 && p <= 300).sort((a, b) => a - b);

@@ -1,0 +1,109 @@
+/** Every JSON document commplan writes validates against its schema in schemas/ (real CLI output, ajv). */
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.js";
+import type { CliIo } from "../../src/cli/io.js";
+import { FORMAT_NAMES, loadSchema, SCHEMA_FILES, validateWithSchema, type SchemaName } from "../../src/io/json-schema.js";
+
+async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = "", err = "";
+  const io: CliIo = { out: (t) => void (out += t), err: (t) => void (err += t), interactive: false };
+  const code = await main(argv, io);
+  return { code, out, err };
+}
+
+const dir = mkdtempSync(join(tmpdir(), "commplan-schemas-"));
+const f = (name: string): string => join(dir, name);
+const fileJson = (name: string): unknown => JSON.parse(readFileSync(f(name), "utf8"));
+
+/** Runs a command that must exit 0 and returns its stdout parsed as JSON. */
+async function jsonOut(...argv: string[]): Promise<unknown> {
+  const r = await run(...argv);
+  expect(r.err).toBe("");
+  expect(r.code).toBe(0);
+  return JSON.parse(r.out) as unknown;
+}
+
+const valid = (schema: SchemaName, doc: unknown): void => expect(() => validateWithSchema(schema, doc, "test")).not.toThrow();
+
+describe("schemas/ and their registration", () => {
+  it("every file of schemas/ is registered, carries its $id and compiles in strict mode", () => {
+    const files = readdirSync(new URL("../../schemas/", import.meta.url)).filter((n) => n.endsWith(".schema.json")).sort();
+    expect([...Object.values(SCHEMA_FILES)].sort()).toEqual(files);
+    for (const [name, file] of Object.entries(SCHEMA_FILES) as [keyof typeof SCHEMA_FILES, string][]) {
+      const s = loadSchema(name);
+      expect(s["$id"]).toBe(`https://commplan.dev/schemas/${file}`);
+      expect(s["$schema"]).toBe("https://json-schema.org/draft/2020-12/schema");
+      // compiling happens on first use: an empty object is checked against every schema
+      expect(() => validateWithSchema(name, {}, "test")).toThrow();
+    }
+  });
+
+  it("a schema with a format pins it with const", () => {
+    for (const [name, format] of Object.entries(FORMAT_NAMES) as [keyof typeof FORMAT_NAMES, string][]) {
+      expect(JSON.stringify(loadSchema(name))).toContain(`"format":{"const":"${format}"}`);
+    }
+  });
+});
+
+describe("real CLI output validates against its schema", () => {
+  it("gen -o, plan -o, verify --json, stats --json, cost --json", async () => {
+    expect((await run("gen", "pattern1", "--p", "12", "--seed", "1", "-o", f("m.json"))).code).toBe(0);
+    valid("matrix", fileJson("m.json"));
+    expect((await run("plan", f("m.json"), "-a", "four-stage", "--payload", "-o", f("s.json"))).code).toBe(0);
+    valid("schedule", fileJson("s.json"));
+    const report = await run("verify", f("s.json"), "--matrix", f("m.json"), "--json");
+    expect(report.code).toBe(0);
+    valid("report", JSON.parse(report.out));
+    valid("stats", await jsonOut("stats", f("m.json"), "--json"));
+    valid("stats", await jsonOut("stats", f("m.json"), "--json", "--per-node"));
+    valid("cost", await jsonOut("cost", f("s.json"), "--machine", "t3d-004", "--json"));
+    valid("cost", await jsonOut("cost", f("s.json"), "--machine", "t3d-004", "--json", "--steps"));
+    valid("cost", await jsonOut("cost", f("s.json"), "--machine", "sp2-004", "--mode", "nonblocking", "--json"));
+  });
+
+  it("simulate --json and --trace: replays (blocking, nonblocking, data mode, ocpc) and protocol runs with --realised", async () => {
+    await run("gen", "pattern1", "--p", "9", "--seed", "2", "-o", f("m9.json"));
+    await run("plan", f("m9.json"), "-a", "shift", "--payload", "-o", f("s9.json"));
+    const replays = [
+      ["--json", "--trace", f("t1.json")],
+      ["--json", "--mode", "nonblocking", "--buffers", "1", "--trace", f("t2.json")],
+      ["--json", "--data", "--matrix", f("m9.json")],
+      ["--json", "--lockstep", "--topology", "ocpc", "--trace", f("t3.json")],
+    ];
+    for (const flags of replays) {
+      const doc = await jsonOut("simulate", f("s9.json"), "--machine", "t3d-004", ...flags);
+      valid("simulation", doc);
+      expect(doc).toMatchObject({ format: "commplan.simulation/v1", algorithm: "shift", p: 9 });
+    }
+    for (const t of ["t1.json", "t2.json", "t3.json"]) valid("chrome-trace", fileJson(t));
+    for (const protocol of ["async", "drs-n"]) {
+      const doc = await jsonOut("simulate", "--protocol", protocol, f("m9.json"), "--machine", "cm5-004", "--json", "--realised", f(`r-${protocol}.json`), "--trace", f(`tp-${protocol}.json`));
+      valid("simulation", doc);
+      expect(doc).toMatchObject({ protocol, p: 9 });
+      valid("schedule", fileJson(`r-${protocol}.json`));
+      valid("chrome-trace", fileJson(`tp-${protocol}.json`));
+    }
+  });
+
+  it("te-table --json, with and without the paper's cells", async () => {
+    valid("te-table", await jsonOut("te-table", "--n", "8", "--h", "2N", "--seeds", "2", "--json"));
+    const doc = await jsonOut("te-table", "--n", "64", "--h", "4N", "--seeds", "1", "--json");
+    valid("te-table", doc);
+    expect((doc as { cells: { paper: unknown }[] }).cells[0]!.paper).not.toBeNull();
+  });
+
+  it("the schemas are strict: an unknown key or a wrong type in real output is refused", async () => {
+    const doc = (await jsonOut("simulate", f("s9.json"), "--machine", "t3d-004", "--json")) as Record<string, unknown>;
+    expect(() => validateWithSchema("simulation", { ...doc, extra: 1 }, "test")).toThrow();
+    expect(() => validateWithSchema("simulation", { ...doc, makespan: "fast" }, "test")).toThrow();
+    expect(() => validateWithSchema("simulation", { ...doc, format: "commplan.simulation/v2" }, "test")).toThrow(/format/);
+    const trace = fileJson("t1.json") as { traceEvents: Record<string, unknown>[] };
+    trace.traceEvents.push({ name: "send", ph: "X", pid: 0, tid: 0, ts: 0, dur: -1, cat: "send", args: { peer: 1, size: 1, transfer: 0 } });
+    expect(() => validateWithSchema("chrome-trace", trace, "test")).toThrow(/\/traceEvents\/\d+ /);
+    const stats = (await jsonOut("stats", f("m9.json"), "--json")) as Record<string, unknown>;
+    expect(() => validateWithSchema("stats", { ...stats, classification: "dense" }, "test")).toThrow(/classification/);
+  });
+});
