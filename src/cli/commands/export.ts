@@ -39,7 +39,7 @@ async function writeFiles(files: readonly ExportedFile[], dir: string, inputs: r
   const guarded = new Set(inputs.filter((f) => f !== "-").map(real));
   for (const f of files) {
     const target = join(dir, f.name);
-    if (guarded.has(real(target))) throw fail("export", "BAD_OPTION", `refusing to overwrite the input ${target} with the export's ${f.name}: choose another --out directory`, { file: target });
+    if (guarded.has(real(target))) throw fail("export", "BAD_OPTION", `refusing to overwrite an input with the export's ${f.name}: choose another --out directory`, { file: target });
   }
   try {
     await mkdir(dir, { recursive: true });
@@ -53,7 +53,7 @@ async function writeFiles(files: readonly ExportedFile[], dir: string, inputs: r
 function guardSingle(t: ExportTarget): void {
   if (t.output === "-") return;
   const real = (f: string): string => (existsSync(f) ? realpathSync(f) : resolve(f));
-  if (t.inputs.filter((f) => f !== "-").some((f) => real(f) === real(t.output))) throw fail("export", "BAD_OPTION", `refusing to overwrite the input ${t.output}`, { file: t.output });
+  if (t.inputs.filter((f) => f !== "-").some((f) => real(f) === real(t.output))) throw fail("export", "BAD_OPTION", "refusing to overwrite an input: give another -o", { file: t.output });
 }
 
 function needDir(t: ExportTarget, format: string): string {
