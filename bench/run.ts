@@ -9,6 +9,7 @@ import { foundationBench } from "./foundation.js";
 import { benchHeadlines } from "./headlines.js";
 import { fourStageBench } from "./four-stage.js";
 import { permutationBench } from "./permutation.js";
+import { simgridBench } from "./simgrid.js";
 import { simulateBench } from "./simulate.js";
 import { totalExchangeBench } from "./total-exchange.js";
 import { twoStageBench } from "./two-stage.js";
@@ -20,6 +21,7 @@ const benches: [string, () => string | Promise<string>][] = [
   ["two-stage", () => twoStageBench(log)],
   ["permutation", () => permutationBench(log)],
   ["simulate", () => simulateBench(log)],
+  ["simgrid", () => simgridBench(log)],
   ["total-exchange", () => totalExchangeBench(log)],
 ];
 // `npm run bench -- --summary-only` rebuilds SUMMARY.md and the README headlines from the recorded results.

@@ -50,7 +50,7 @@ describe("commplan export", () => {
     expect(relay.err.trim().split("\n")).toHaveLength(1);
     const fmt = await run("export", f("shift.json"), "--matrix", f("m.json"), "--format", "nope");
     expect(fmt.code).toBe(2);
-    expect(fmt.err).toBe("export: unknown format 'nope'; known: program\n");
+    expect(fmt.err).toBe("export: unknown format 'nope'; known: program, simgrid, goal, msccl-xml\n");
     const v = await run("export", f("shift.json"), "--matrix", f("m.json"), "--format", "program", "--variant", "eager");
     expect(v.code).toBe(2);
     expect(v.err).toMatch(/^export: --variant must be nonblocking or blocking/);

@@ -1,18 +1,70 @@
-/** commplan export: lower a schedule to per-rank programs and write them in a runtime format (program; a table of format -> writer). */
+/** commplan export: lower a schedule to per-rank programs and write them in a runtime format (program, simgrid, goal, msccl-xml; a table of format -> writer). */
+import { existsSync, realpathSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { fail } from "../../model/errors.js";
+import type { MachineModel } from "../../model/machine.js";
+import { goalPieces } from "../../export/goal.js";
+import { mscclXml } from "../../export/msccl-xml.js";
+import { simgridCopyFlopsPerByte, simgridPlatformFiles } from "../../export/simgrid-platform.js";
+import { simgridTraceFiles, type ExportedFile } from "../../export/simgrid-trace.js";
+import { fsError, writePieces } from "../../io/file-output.js";
+import { findMachine } from "../../machines/presets.js";
 import type { Program, ProgramVariant } from "../../model/program.js";
 import { readScheduleJson } from "../../io/schedule-json-read.js";
 import { readMatrixFile } from "../../io/matrix-read.js";
 import { programJsonPieces, writeProgramJson, writeProgramSplit } from "../../io/program-json-write.js";
 import { lowerSchedule } from "../../lower/index.js";
 import type { CliContext } from "../context.js";
-import { ELEMENT_BYTES_HELP, fmt, matrixReadOptions } from "../io.js";
+import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions } from "../io.js";
 
 /** Where an export goes: one file (or "-" for stdout), or a directory of per-rank files. */
 export interface ExportTarget {
   readonly output: string;
   readonly split: string | null;
+  /** --out DIR: the directory of a multi-file format (simgrid). */
+  readonly dir: string | null;
+  /** --machine: the preset a format takes its costs from (simgrid's platform, GOAL's calc), or null. */
+  readonly machine: MachineModel | null;
+  /** --chunk: elements per MSCCL chunk (null: the gcd of every offset and count). */
+  readonly chunk: number | null;
+  /** The input files (schedule, matrix), which no output may replace. */
+  readonly inputs: readonly string[];
+}
+
+/** Writes files into a directory (created if missing), each atomically; refuses a file that would replace an input. */
+async function writeFiles(files: readonly ExportedFile[], dir: string, inputs: readonly string[]): Promise<void> {
+  const real = (f: string): string => (existsSync(f) ? realpathSync(f) : resolve(f));
+  const guarded = new Set(inputs.filter((f) => f !== "-").map(real));
+  for (const f of files) {
+    const target = join(dir, f.name);
+    if (guarded.has(real(target))) throw fail("export", "BAD_OPTION", `refusing to overwrite an input with the export's ${f.name}: choose another --out directory`, { file: target });
+  }
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (e) {
+    throw fsError(e, "export", dir, true);
+  }
+  for (const f of files) await writePieces(f.pieces(), join(dir, f.name), "export");
+}
+
+/** A single-file format's target must not be one of the inputs. */
+function guardSingle(t: ExportTarget): void {
+  if (t.output === "-") return;
+  const real = (f: string): string => (existsSync(f) ? realpathSync(f) : resolve(f));
+  if (t.inputs.filter((f) => f !== "-").some((f) => real(f) === real(t.output))) throw fail("export", "BAD_OPTION", "refusing to overwrite an input: give another -o", { file: t.output });
+}
+
+function needDir(t: ExportTarget, format: string): string {
+  const dir = t.dir ?? t.split;
+  if (dir === null) throw fail("export", "BAD_OPTION", `--format ${format} writes several files: give --out DIR`, { field: "out" });
+  return dir;
+}
+
+function single(t: ExportTarget, format: string): void {
+  if (t.dir !== null || t.split !== null) throw fail("export", "BAD_OPTION", `--format ${format} writes one file: give -o FILE (or nothing for stdout), not --out or --split`, { field: "out" });
+  guardSingle(t);
 }
 
 /** A format of `commplan export`: a one-line description and its writer. */
@@ -32,6 +84,33 @@ export const EXPORT_FORMATS: { readonly [name: string]: ExportFormat } = {
       else await writeProgramJson(prog, t.output);
     },
   },
+  simgrid: {
+    description:
+      "SimGrid time-independent traces (rank-<r>.txt, index.txt), platform.xml and hosts from --machine, into --out DIR; run from DIR: smpirun -np P -platform platform.xml -hostfile hosts -replay index.txt (docs/runtimes.md)",
+    write: async (prog, t) => {
+      const dir = needDir(t, "simgrid");
+      if (t.machine === null) throw fail("export", "BAD_OPTION", "--format simgrid needs --machine (the platform's latency and bandwidth come from the preset)", { field: "machine" });
+      await writeFiles([...simgridTraceFiles(prog, { computeFlopsPerByte: simgridCopyFlopsPerByte(t.machine) }), ...simgridPlatformFiles(prog.p, t.machine)], dir, t.inputs);
+    },
+  },
+  goal: {
+    description: "GOAL text for LogGOPSim's txt2bin (rounds chained with requires; copies as calc in picoseconds from --machine's t_m, else calc 0)",
+    write: async (prog, t, ctx) => {
+      single(t, "goal");
+      const pieces = goalPieces(prog, { calcPerByte: t.machine === null ? 0 : t.machine.tm * 1e6 });
+      if (t.output === "-") for (const piece of pieces) ctx.io.out(piece);
+      else await writePieces(pieces, t.output, "export");
+    },
+  },
+  "msccl-xml": {
+    description: "MSCCL-IR XML (uniform chunks of --chunk elements, default the gcd of every offset and count; refused past the runtime's limits)",
+    write: async (prog, t, ctx) => {
+      single(t, "msccl-xml");
+      const xml = mscclXml(prog, t.chunk === null ? {} : { chunkElements: t.chunk });
+      if (t.output === "-") ctx.io.out(xml);
+      else await writePieces([xml], t.output, "export");
+    },
+  },
 };
 
 const VARIANTS: readonly ProgramVariant[] = ["nonblocking", "blocking"];
@@ -46,24 +125,30 @@ export function registerExport(program: Command, ctx: CliContext): void {
     .requiredOption("-f, --format <name>", `output format: ${Object.keys(EXPORT_FORMATS).join(", ")}`)
     .option("-o, --output <file>", "output file (- for stdout)", "-")
     .option("--split <dir>", "write one file per rank and an index into this directory")
+    .option("--out <dir>", "output directory of a multi-file format (simgrid)")
+    .option("--machine <name>", "machine preset (simgrid: the platform; goal: calc of copies); see 'commplan machines'")
+    .option("--chunk <elements>", "msccl-xml: elements per chunk (default: the gcd of every piece offset and count)")
     .option("--variant <v>", "nonblocking (post a round at once) or blocking (ordered for blocking rendezvous sends)", "nonblocking")
     .option("--element-bytes <n>", ELEMENT_BYTES_HELP)
-    .action(async (file: string, o: { matrix: string; format: string; output: string; split?: string; variant: string; elementBytes?: string }) => {
+    .action(async (file: string, o: { matrix: string; format: string; output: string; split?: string; out?: string; machine?: string; chunk?: string; variant: string; elementBytes?: string }) => {
       const format = Object.prototype.hasOwnProperty.call(EXPORT_FORMATS, o.format) ? EXPORT_FORMATS[o.format] : undefined;
       if (format === undefined) throw fail("export", "BAD_OPTION", `unknown format '${o.format}'; known: ${Object.keys(EXPORT_FORMATS).join(", ")}`, { field: "format" });
       if (!VARIANTS.includes(o.variant as ProgramVariant)) throw fail("export", "BAD_OPTION", `--variant must be nonblocking or blocking, got '${o.variant}'`, { field: "variant" });
+      if (o.out !== undefined && (o.split !== undefined || o.output !== "-")) throw fail("export", "BAD_OPTION", "give one of -o, --split and --out", { field: "out" });
+      const machine = o.machine === undefined ? null : findMachine(o.machine);
+      const chunk = o.chunk === undefined ? null : intOption("chunk", o.chunk, 1);
       if (o.split !== undefined && o.output !== "-") throw fail("export", "BAD_OPTION", "give -o or --split, not both", { field: "split" });
       if (file === "-" && o.matrix === "-") throw fail("export", "BAD_OPTION", "the schedule and --matrix cannot both be read from stdin ('-'): give one of them as a file", { field: "matrix" });
       const m = readMatrixFile(o.matrix, matrixReadOptions(o));
       const s = await readScheduleJson(file);
       const { program: prog, scratchPeak } = lowerSchedule(m, s, { variant: o.variant as ProgramVariant });
-      await format.write(prog, { output: o.output, split: o.split ?? null }, ctx);
+      await format.write(prog, { output: o.output, split: o.split ?? null, dir: o.out ?? null, machine, chunk, inputs: [file, o.matrix] }, ctx);
       let scratch = 0, peak = 0;
       for (let r = 0; r < prog.p; r++) {
         scratch = Math.max(scratch, prog.layout.scratchSize[r]!);
         peak = Math.max(peak, scratchPeak[r]!);
       }
-      if (o.split !== undefined || o.output !== "-") {
+      if (o.split !== undefined || o.out !== undefined || o.output !== "-") {
         ctx.io.err(`export: ${prog.algorithm}, P = ${prog.p}, ${prog.variant}: ${fmt(prog.rounds)} rounds, ${fmt(prog.ops.kind.length)} operations, largest scratch ${fmt(scratch)} elements (live peak ${fmt(peak)})\n`);
       }
     });

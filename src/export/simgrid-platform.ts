@@ -1,0 +1,66 @@
+/** SimGrid platform (version 4.1) and hostfile for a machine preset: a flat cluster whose route latency is the start-up and whose bandwidth is the per-byte cost. */
+import type { MachineModel } from "../model/machine.js";
+import type { ExportedFile } from "./simgrid-trace.js";
+
+/** Host speed of the platform (flops per second): `compute` actions are scaled to it. */
+export const SIMGRID_HOST_FLOPS = 1e9;
+
+/** Flops per copied byte for `compute` actions on this platform: t_m (us/byte) times the host speed. */
+export function simgridCopyFlopsPerByte(machine: MachineModel): number {
+  return machine.tm * (SIMGRID_HOST_FLOPS / 1e6);
+}
+
+/**
+ * The link parameters: a route crosses two private links (up and down, SPLITDUPLEX) and a
+ * fat-pipe backbone without latency, so `lat` is T_s / 2; the bandwidth is 1 / (t_c + t_d), the
+ * per-byte cost the flat cost model charges a message (SimGrid has no separate host copy cost).
+ */
+export function simgridLinkParams(machine: MachineModel): { latUs: number; bytesPerSecond: number } {
+  return { latUs: machine.ts / 2, bytesPerSecond: 1e6 / (machine.tc + machine.td) };
+}
+
+/** The cluster's host names, h0 .. h<P-1>. */
+export function simgridHostName(r: number): string {
+  return `h${r}`;
+}
+
+/** The platform XML for P hosts on `machine`. */
+export function simgridPlatformXml(p: number, machine: MachineModel): string {
+  const { latUs, bytesPerSecond } = simgridLinkParams(machine);
+  const bw = `${Number(bytesPerSecond.toPrecision(12))}Bps`;
+  const title = machine.title.replace(/--/g, "- -").replace(/[<>&]/g, " ");
+  return (
+    `<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n` +
+    `<!-- commplan: machine ${machine.name} (${title}); T_s = ${machine.ts} us, t_c + t_d = ${machine.tc + machine.td} us/byte -->\n` +
+    `<platform version="4.1">\n` +
+    `  <cluster id="c" prefix="h" suffix="" radical="0-${Math.max(0, p - 1)}" speed="${SIMGRID_HOST_FLOPS / 1e9}Gf" bw="${bw}" lat="${Number(latUs.toPrecision(12))}us" ` +
+    `sharing_policy="SPLITDUPLEX" bb_bw="${bw}" bb_lat="0s" bb_sharing_policy="FATPIPE"/>\n` +
+    `</platform>\n`
+  );
+}
+
+/** The hostfile: rank r runs on host h<r>. */
+export function simgridHostfile(p: number): string {
+  let s = "";
+  for (let r = 0; r < p; r++) s += simgridHostName(r) + "\n";
+  return s;
+}
+
+/** The platform and hostfile as files named platform.xml and hosts. */
+export function simgridPlatformFiles(p: number, machine: MachineModel): ExportedFile[] {
+  return [
+    { name: "platform.xml", pieces: () => [simgridPlatformXml(p, machine)] },
+    { name: "hosts", pieces: () => [simgridHostfile(p)] },
+  ];
+}
+
+/** The smpirun flags that make SMPI charge exactly latency + (bytes + 16) / bandwidth per message (docs/runtimes.md). */
+export const SMPI_FLAGS: readonly string[] = [
+  "--cfg=smpi/display-timing:yes",
+  "--cfg=network/model:CM02",
+  "--cfg=network/crosstraffic:0",
+  "--cfg=network/TCP-gamma:0",
+  "--cfg=smpi/wtime:0",
+  "--log=root.thres:warning",
+  "--log=smpi_utils.thres:info",
+];

@@ -1,0 +1,87 @@
+/** SimGrid time-independent traces of a lowered program: one action file per rank (init, rounds of irecv / isend / compute / waitall, or send / recv in program order, finalize) and the index. */
+import type { Program } from "../model/program.js";
+
+/** One file of a multi-file export: its name inside the output directory and its text, in pieces. */
+export interface ExportedFile {
+  readonly name: string;
+  pieces(): Iterable<string>;
+}
+
+/** Options of the SimGrid trace writer. */
+export interface SimgridTraceOptions {
+  /**
+   * Flops charged per copied byte (a `compute` action after the round's posts, so it overlaps the
+   * round's messages); 0 writes copies as nothing. With the platform's host speed s (flops/us) and
+   * the machine's t_m (us/byte) this is t_m * s.
+   */
+  readonly computeFlopsPerByte?: number;
+}
+
+/** The trace file name of rank r (relative: smpirun resolves the index's names from its working directory). */
+export function simgridRankFileName(r: number): string {
+  return `rank-${r}.txt`;
+}
+
+/** The name of the index file that lists the rank files, one per line. */
+export const SIMGRID_INDEX = "index.txt";
+
+const OP_SEND = 0, OP_RECV = 1;
+
+/** Lines of rank r's trace, in pieces of about 64 KiB. */
+export function* simgridRankTrace(prog: Program, r: number, opts: SimgridTraceOptions = {}): Generator<string, void, undefined> {
+  const { ops, rankStart } = prog;
+  const eb = prog.elementBytes;
+  const flopsPerByte = opts.computeFlopsPerByte ?? 0;
+  const blocking = prog.variant === "blocking";
+  let out = `${r} init\n`;
+  const compute = (x: number): string => `${r} compute ${num(ops.count[x]! * eb * flopsPerByte)}\n`;
+  const end = rankStart[r + 1]!;
+  let x = rankStart[r]!;
+  while (x < end) {
+    const round = ops.round[x]!;
+    let y = x;
+    while (y < end && ops.round[y] === round) y++;
+    if (blocking) {
+      for (let z = x; z < y; z++) {
+        const k = ops.kind[z]!;
+        if (k === OP_SEND) out += `${r} send ${ops.peer[z]} ${ops.tag[z]} ${ops.count[z]! * eb}\n`;
+        else if (k === OP_RECV) out += `${r} recv ${ops.peer[z]} ${ops.tag[z]} ${ops.count[z]! * eb}\n`;
+        else if (flopsPerByte > 0) out += compute(z);
+      }
+    } else {
+      // Receives first (a posted receive never delays a send), then sends, then local copies
+      // (compute overlaps the messages in flight), then one waitall closes the round.
+      let posted = 0;
+      for (let z = x; z < y; z++) if (ops.kind[z] === OP_RECV) (out += `${r} irecv ${ops.peer[z]} ${ops.tag[z]} ${ops.count[z]! * eb}\n`), posted++;
+      for (let z = x; z < y; z++) if (ops.kind[z] === OP_SEND) (out += `${r} isend ${ops.peer[z]} ${ops.tag[z]} ${ops.count[z]! * eb}\n`), posted++;
+      if (flopsPerByte > 0) for (let z = x; z < y; z++) if (ops.kind[z] !== OP_SEND && ops.kind[z] !== OP_RECV) out += compute(z);
+      if (posted > 0) out += `${r} waitall\n`;
+    }
+    if (out.length >= 1 << 16) {
+      yield out;
+      out = "";
+    }
+    x = y;
+  }
+  yield out + `${r} finalize\n`;
+}
+
+/** A number as SimGrid reads it (no exponent for integers below 2^53, up to 12 significant digits otherwise). */
+function num(v: number): string {
+  return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(12)));
+}
+
+/** The index file: the rank files in rank order, one per line. */
+export function simgridIndex(p: number): string {
+  let s = "";
+  for (let r = 0; r < p; r++) s += simgridRankFileName(r) + "\n";
+  return s;
+}
+
+/** Every trace file of the program (rank files, then the index). */
+export function simgridTraceFiles(prog: Program, opts: SimgridTraceOptions = {}): ExportedFile[] {
+  const files: ExportedFile[] = [];
+  for (let r = 0; r < prog.p; r++) files.push({ name: simgridRankFileName(r), pieces: () => simgridRankTrace(prog, r, opts) });
+  files.push({ name: SIMGRID_INDEX, pieces: () => [simgridIndex(prog.p)] });
+  return files;
+}

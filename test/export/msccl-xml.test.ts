@@ -1,0 +1,192 @@
+// MSCCL-IR export: an independent XML well-formedness and limits checker, an in-order blocking execution of the thread blocks that moves tagged chunks and checks where they land, and refusals naming the limit.
+import { describe, expect, it } from "vitest";
+import { MSCCL_LIMITS, mscclChunkElements, mscclXml } from "../../src/export/msccl-xml.js";
+import { lowerSchedule } from "../../src/lower/index.js";
+import { matrixFromRows } from "../../src/model/matrix.js";
+import { plan } from "../../src/planner/registry.js";
+import { generatePattern } from "../../src/patterns/registry.js";
+import { everyPlannerCase } from "./export-cases.js";
+
+interface XmlNode {
+  name: string;
+  attrs: Map<string, string>;
+  children: XmlNode[];
+}
+
+/** Parses the XML subset MSCCL uses (elements and attributes, no text); throws on anything not well-formed. */
+function parseXml(text: string): { root: XmlNode; nodes: number } {
+  const tag = /<(\/?)([A-Za-z_][\w.-]*)((?:\s+[A-Za-z_][\w.-]*="[^"<&]*")*)\s*(\/?)>/g;
+  const stack: XmlNode[] = [];
+  let root: XmlNode | null = null, nodes = 0, at = 0;
+  for (let m; (m = tag.exec(text)) !== null; ) {
+    if (text.slice(at, m.index).trim() !== "") throw new Error(`text outside tags at ${at}`);
+    at = m.index + m[0].length;
+    const [, close, name, attrText, selfClose] = m;
+    if (close) {
+      if (stack.pop()?.name !== name) throw new Error(`</${name}> does not close the open element`);
+      continue;
+    }
+    const attrs = new Map<string, string>();
+    for (const a of attrText!.matchAll(/([A-Za-z_][\w.-]*)="([^"]*)"/g)) {
+      if (attrs.has(a[1]!)) throw new Error(`attribute ${a[1]} twice on <${name}>`);
+      attrs.set(a[1]!, a[2]!);
+    }
+    if (attrs.size > 16) throw new Error(`<${name}> has ${attrs.size} attributes (the parser takes 16)`);
+    const node: XmlNode = { name: name!, attrs, children: [] };
+    nodes++;
+    if (stack.length === 0) {
+      if (root !== null) throw new Error("two root elements");
+      root = node;
+    } else stack.at(-1)!.children.push(node);
+    if (!selfClose) stack.push(node);
+  }
+  if (text.slice(at).trim() !== "" || stack.length > 0 || root === null) throw new Error("unclosed element or trailing text");
+  return { root, nodes };
+}
+
+const num = (n: XmlNode, a: string): number => {
+  const v = n.attrs.get(a);
+  if (v === undefined || !/^-?\d+$/.test(v)) throw new Error(`<${n.name}> ${a}="${v}" is not an integer`);
+  return Number(v);
+};
+
+/** Checks the runtime's limits and attribute sets; returns the gpus. */
+function checkLimits(text: string): XmlNode[] {
+  const { root, nodes } = parseXml(text);
+  expect(nodes).toBeLessThanOrEqual(MSCCL_LIMITS.xmlNodes);
+  expect(root.name).toBe("algo");
+  for (const a of ["name", "proto", "nchannels", "nchunksperloop", "ngpus", "coll", "inplace", "outofplace", "minBytes", "maxBytes"]) expect(root.attrs.has(a), a).toBe(true);
+  expect(num(root, "nchannels")).toBeLessThanOrEqual(MSCCL_LIMITS.channels);
+  expect(root.children).toHaveLength(num(root, "ngpus"));
+  root.children.forEach((gpu, g) => {
+    expect(gpu.name).toBe("gpu");
+    expect(num(gpu, "id")).toBe(g);
+    const perChan = new Map<string, number>();
+    gpu.children.forEach((tb, t) => {
+      expect(tb.name).toBe("tb");
+      expect(num(tb, "id")).toBe(t);
+      expect(num(tb, "chan")).toBeLessThan(num(root, "nchannels"));
+      for (const dir of ["send", "recv"]) if (num(tb, dir) >= 0) perChan.set(`${dir}${num(tb, "chan")}`, (perChan.get(`${dir}${num(tb, "chan")}`) ?? 0) + 1);
+      expect(tb.children.length).toBeLessThanOrEqual(MSCCL_LIMITS.stepsPerThreadBlock);
+      tb.children.forEach((st, s) => {
+        expect(st.name).toBe("step");
+        expect(num(st, "s")).toBe(s);
+        expect(num(st, "cnt")).toBeLessThan(MSCCL_LIMITS.countBelow);
+        expect(num(st, "depid")).toBeLessThanOrEqual(MSCCL_LIMITS.maxDepId);
+        expect(["s", "r", "cpy", "nop"]).toContain(st.attrs.get("type"));
+        expect(["i", "o", "s"]).toContain(st.attrs.get("srcbuf"));
+        expect(["i", "o", "s"]).toContain(st.attrs.get("dstbuf"));
+      });
+    });
+    for (const n of perChan.values()) expect(n).toBeLessThanOrEqual(MSCCL_LIMITS.threadBlocksPerChannel);
+  });
+  return root.children;
+}
+
+/**
+ * Runs the thread blocks in order with blocking semantics: a step waits for its dependency (which
+ * must have hasdep="1"); a send and the head of the peer's receive block on the same channel go
+ * together (rendezvous) and move chunk values; cpy and nop run alone. Returns the buffers, or throws
+ * on a deadlock naming the stuck heads.
+ */
+function runThreadBlocks(gpus: XmlNode[], input: (g: number, c: number) => string): Map<string, string>[] {
+  const bufs = gpus.map(() => new Map<string, string>());
+  gpus.forEach((gpu, g) => {
+    for (let c = 0; c < num(gpu, "i_chunks"); c++) bufs[g]!.set(`i${c}`, input(g, c));
+  });
+  const pc = gpus.map((gpu) => gpu.children.map(() => 0));
+  const ready = (g: number, st: XmlNode): boolean => {
+    const d = num(st, "depid");
+    if (d < 0) return true;
+    const target = gpus[g]!.children[d]!.children[num(st, "deps")]!;
+    if (target.attrs.get("hasdep") !== "1") throw new Error(`gpu ${g}: a dependency on a step without hasdep="1" never fires`);
+    return pc[g]![d]! > num(st, "deps");
+  };
+  const move = (from: number, sb: string, so: number, to: number, db: string, dof: number, cnt: number): void => {
+    for (let k = 0; k < cnt; k++) {
+      const v = bufs[from]!.get(`${sb}${so + k}`);
+      if (v === undefined) throw new Error(`gpu ${from} reads chunk ${sb}${so + k} before it was written`);
+      bufs[to]!.set(`${db}${dof + k}`, v);
+    }
+  };
+  for (let progress = true; progress; ) {
+    progress = false;
+    gpus.forEach((gpu, g) => {
+      gpu.children.forEach((tb, t) => {
+        for (;;) {
+          const st = tb.children[pc[g]![t]!];
+          if (st === undefined || !ready(g, st)) return;
+          const type = st.attrs.get("type");
+          if (type === "nop") pc[g]![t]!++;
+          else if (type === "cpy") {
+            move(g, st.attrs.get("srcbuf")!, num(st, "srcoff"), g, st.attrs.get("dstbuf")!, num(st, "dstoff"), num(st, "cnt"));
+            pc[g]![t]!++;
+          } else if (type === "s") {
+            const peer = num(tb, "send");
+            const rt = gpus[peer]!.children.findIndex((x) => num(x, "recv") === g && num(x, "chan") === num(tb, "chan"));
+            const rs = gpus[peer]!.children[rt]?.children[pc[peer]![rt]!];
+            if (rs === undefined || rs.attrs.get("type") !== "r" || !ready(peer, rs)) return;
+            expect(num(rs, "cnt")).toBe(num(st, "cnt"));
+            move(g, st.attrs.get("srcbuf")!, num(st, "srcoff"), peer, rs.attrs.get("dstbuf")!, num(rs, "dstoff"), num(st, "cnt"));
+            pc[g]![t]!++;
+            pc[peer]![rt]!++;
+          } else return; // a receive moves with its send
+          progress = true;
+        }
+      });
+    });
+  }
+  const stuck: string[] = [];
+  gpus.forEach((gpu, g) => gpu.children.forEach((tb, t) => void (pc[g]![t]! < tb.children.length && stuck.push(`gpu ${g} tb ${t} step ${pc[g]![t]}`))));
+  if (stuck.length > 0) throw new Error(`deadlock: ${stuck.slice(0, 5).join(", ")}`);
+  return bufs;
+}
+
+describe("MSCCL-IR export", () => {
+  for (const variant of ["nonblocking", "blocking"] as const) {
+    it(`every planner, P = 8 and 9, ${variant}: well-formed, within the limits, runs in order and lands every chunk (or refused naming a limit)`, () => {
+      const written = new Set<string>();
+      for (const { planner, m, prog } of [...everyPlannerCase(8, variant, 4), ...everyPlannerCase(9, variant, 4)]) {
+        let xml: string;
+        try {
+          xml = mscclXml(prog);
+        } catch (e) {
+          expect((e as Error).message, planner).toMatch(/^export: msccl-xml: .* past the MSCCL runtime limit \(/);
+          continue;
+        }
+        written.add(planner);
+        const chunk = mscclChunkElements(prog);
+        const gpus = checkLimits(xml);
+        const bufs = runThreadBlocks(gpus, (g, c) => `${g}:${c}`);
+        const { p } = m, L = prog.layout;
+        for (let r = 0; r < p; r++) {
+          for (let i = 0; i < p; i++) {
+            for (let k = 0; k < L.recvCounts[r * p + i]!; k += chunk) {
+              expect(bufs[r]!.get(`o${(L.recvDispls[r * p + i]! + k) / chunk}`), `${planner}: ${i} -> ${r}`).toBe(`${i}:${(L.sendDispls[i * p + r]! + k) / chunk}`);
+            }
+          }
+        }
+      }
+      // The te-* packet plans (over 100 rounds here) pass 64 steps per thread block and are refused.
+      expect([...written].sort()).toEqual(["coloring", "linear-permutation", "mesh-two-stage", "rs-n", "rs-nh", "shift", "split-coloring", "two-stage"]);
+    });
+  }
+  it("quantises to the gcd of every offset and count; a given chunk must divide them", () => {
+    const m = matrixFromRows([[0, 6, 12], [6, 0, 18], [12, 6, 0]]);
+    const prog = lowerSchedule(m, plan(m, "shift")).program;
+    expect(mscclChunkElements(prog)).toBe(6);
+    expect(mscclChunkElements(prog, 3)).toBe(3);
+    expect(() => mscclChunkElements(prog, 4)).toThrow(/a chunk of 4 elements does not divide piece/);
+    expect(mscclXml(prog, { chunkElements: 3 })).toMatch(/<step s="0" type="s" srcbuf="i" srcoff="0" dstbuf="o" dstoff="\d+" cnt="2"/);
+  });
+  it("refuses a plan past a limit by name, and splits a message past cnt 71 into steps", () => {
+    const big = generatePattern("wang-set2", 64, { d: 63, unit: 4 }, 1);
+    expect(() => mscclXml(lowerSchedule(big, plan(big, "shift")).program)).toThrow(/^export: msccl-xml: the number of XML nodes is \d+, past the MSCCL runtime limit \(about 4096 nodes\)/);
+    const m = matrixFromRows([[0, 200], [1, 0]]);
+    const prog = lowerSchedule(m, plan(m, "shift")).program;
+    const gpus = checkLimits(mscclXml(prog));
+    expect(gpus[0]!.children[0]!.children.map((s) => num(s, "cnt"))).toEqual([71, 71, 58]);
+    const long = matrixFromRows([[0, 71 * 65], [1, 0]]);
+    expect(() => mscclXml(lowerSchedule(long, plan(long, "shift")).program)).toThrow(/step count of thread block 0 on rank 0 is 65, past the MSCCL runtime limit \(64 steps per thread block\)/);
+  });
+});

@@ -1,0 +1,114 @@
+// SimGrid export: trace lines per variant, sends and receives matched per (src, dst, tag, bytes), platform numbers from the preset, and commplan export --format simgrid writing a directory (refusing to replace inputs).
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { CliIo } from "../../src/cli/io.js";
+import { main } from "../../src/cli/main.js";
+import { simgridHostfile, simgridLinkParams, simgridPlatformXml } from "../../src/export/simgrid-platform.js";
+import { simgridIndex, simgridRankTrace } from "../../src/export/simgrid-trace.js";
+import { findMachine } from "../../src/machines/presets.js";
+import { everyPlannerCase } from "./export-cases.js";
+
+const LINE = /^(\d+) (?:(init|finalize|waitall)|(isend|irecv|send|recv) (\d+) (\d+) (\d+)|compute (\d+(?:\.\d+)?))$/;
+
+function traceLines(prog: Parameters<typeof simgridRankTrace>[0], r: number, flops = 0): string[] {
+  return [...simgridRankTrace(prog, r, { computeFlopsPerByte: flops })].join("").trimEnd().split("\n");
+}
+
+describe("SimGrid traces", () => {
+  for (const variant of ["nonblocking", "blocking"] as const) {
+    it(`every planner, P = 8, ${variant}: every line parses, init first and finalize last, messages match per (src, dst, tag, bytes)`, () => {
+      for (const { planner, prog } of everyPlannerCase(8, variant)) {
+        const balance = new Map<string, number>();
+        for (let r = 0; r < prog.p; r++) {
+          const lines = traceLines(prog, r, 100);
+          expect(lines[0]).toBe(`${r} init`);
+          expect(lines.at(-1)).toBe(`${r} finalize`);
+          let open = 0;
+          for (const l of lines) {
+            const m = LINE.exec(l);
+            expect(m, `${planner}: '${l}'`).not.toBeNull();
+            expect(Number(m![1])).toBe(r);
+            const action = m![2] ?? m![3];
+            if (variant === "blocking") expect(["isend", "irecv", "waitall"]).not.toContain(action);
+            else expect(["send", "recv"]).not.toContain(action);
+            if (action === "isend" || action === "irecv") open++;
+            if (action === "waitall") (expect(open).toBeGreaterThan(0), (open = 0));
+            if (m![3] !== undefined) {
+              const peer = Number(m![4]), sending = action!.endsWith("send");
+              const key = sending ? `${r}>${peer}:${m![5]}:${m![6]}` : `${peer}>${r}:${m![5]}:${m![6]}`;
+              balance.set(key, (balance.get(key) ?? 0) + (sending ? 1 : -1));
+            }
+          }
+          expect(open, `${planner}: rank ${r} ends with requests not waited for`).toBe(0);
+        }
+        expect([...balance].filter(([, n]) => n !== 0), planner).toEqual([]);
+      }
+    });
+  }
+  it("copies are compute actions of t_m x host speed flops per byte, or nothing", () => {
+    const { prog } = everyPlannerCase(8, "nonblocking").find((c) => c.planner === "four-stage")!;
+    const copies = Array.from(prog.ops.kind).filter((k) => k === 2).length;
+    expect(copies).toBeGreaterThan(0);
+    let with0 = 0, with1 = 0;
+    for (let r = 0; r < prog.p; r++) {
+      with0 += traceLines(prog, r, 0).filter((l) => l.includes("compute")).length;
+      with1 += traceLines(prog, r, 2).filter((l) => l.includes("compute")).length;
+    }
+    expect(with0).toBe(0);
+    expect(with1).toBe(copies);
+  });
+  it("platform: lat = T_s / 2 on each of the two links, bandwidth 1 / (t_c + t_d); hostfile and index list P entries", () => {
+    const t3d = findMachine("t3d-004");
+    const xml = simgridPlatformXml(4, t3d);
+    expect(xml).toContain('<platform version="4.1">');
+    expect(xml).toMatch(/<cluster id="c" prefix="h" suffix="" radical="0-3" speed="1Gf" bw="23255813.9535Bps" lat="19us" sharing_policy="SPLITDUPLEX" bb_bw="23255813.9535Bps" bb_lat="0s" bb_sharing_policy="FATPIPE"\/>/);
+    const { latUs, bytesPerSecond } = simgridLinkParams(t3d);
+    expect(2 * latUs).toBe(t3d.ts);
+    expect(1e6 / bytesPerSecond).toBeCloseTo(t3d.tc + t3d.td, 12);
+    expect(simgridHostfile(3)).toBe("h0\nh1\nh2\n");
+    expect(simgridIndex(2)).toBe("rank-0.txt\nrank-1.txt\n");
+  });
+});
+
+async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = "", err = "";
+  const io: CliIo = { out: (t) => void (out += t), err: (t) => void (err += t), interactive: false };
+  return { code: await main(argv, io), out, err };
+}
+
+describe("commplan export --format simgrid | goal | msccl-xml", () => {
+  const dir = mkdtempSync(join(tmpdir(), "commplan-export-sg-"));
+  const f = (n: string): string => join(dir, n);
+  it("writes traces, index, platform and hostfile into --out; needs --machine and a directory; never replaces an input", async () => {
+    expect((await run("gen", "wang-set2", "--p", "8", "--seed", "2", "-o", f("m.json"))).code).toBe(0);
+    expect((await run("plan", f("m.json"), "--algorithm", "two-stage", "--payload", "-o", f("s.json"))).code).toBe(0);
+    const ok = await run("export", f("s.json"), "--matrix", f("m.json"), "--format", "simgrid", "--machine", "t3d-004", "--out", f("sg"));
+    expect(ok.code).toBe(0);
+    for (const n of ["index.txt", "platform.xml", "hosts", "rank-0.txt", "rank-7.txt"]) expect(existsSync(join(f("sg"), n)), n).toBe(true);
+    expect(readFileSync(join(f("sg"), "rank-3.txt"), "utf8")).toMatch(/^3 init\n3 irecv /);
+    const noMachine = await run("export", f("s.json"), "--matrix", f("m.json"), "--format", "simgrid", "--out", f("sg2"));
+    expect([noMachine.code, noMachine.err]).toEqual([2, "export: --format simgrid needs --machine (the platform's latency and bandwidth come from the preset)\n"]);
+    const noDir = await run("export", f("s.json"), "--matrix", f("m.json"), "--format", "simgrid", "--machine", "t3d-004");
+    expect(noDir.code).toBe(2);
+    expect(noDir.err).toMatch(/^export: --format simgrid writes several files: give --out DIR/);
+    writeFileSync(f("hosts"), readFileSync(f("m.json")));
+    const clobber = await run("export", f("s.json"), "--matrix", f("hosts"), "--format", "simgrid", "--machine", "t3d-004", "--out", dir);
+    expect(clobber.code).toBe(2);
+    expect(clobber.err).toMatch(/^export: .*hosts: refusing to overwrite an input with the export's hosts: choose another --out directory\n$/);
+    expect(existsSync(f("index.txt"))).toBe(false);
+  });
+  it("goal and msccl-xml go to stdout or -o, and refuse --out", async () => {
+    const goal = await run("export", f("s.json"), "--matrix", f("m.json"), "--format", "goal");
+    expect(goal.code).toBe(0);
+    expect(goal.out).toMatch(/^\/\/ commplan two-stage, P = 8, nonblocking, \d+ rounds;.*\nnum_ranks 8\nrank 0 \{\n/);
+    const xml = await run("export", f("s.json"), "--matrix", f("m.json"), "--format", "msccl-xml", "-o", f("a.xml"));
+    expect(xml.code).toBe(0);
+    expect(readFileSync(f("a.xml"), "utf8")).toMatch(/^<algo name="commplan-two-stage" proto="Simple" /);
+    const bad = await run("export", f("s.json"), "--matrix", f("m.json"), "--format", "goal", "--out", f("g"));
+    expect(bad.code).toBe(2);
+    const self = await run("export", f("s.json"), "--matrix", f("m.json"), "--format", "goal", "-o", f("s.json"));
+    expect([self.code, self.err]).toEqual([2, `export: ${f("s.json")}: refusing to overwrite an input: give another -o\n`]);
+  });
+});
