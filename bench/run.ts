@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { foundationBench } from "./foundation.js";
 import { benchHeadlines } from "./headlines.js";
 import { fourStageBench } from "./four-stage.js";
+import { lowerBench } from "./lower.js";
 import { permutationBench } from "./permutation.js";
 import { simgridBench } from "./simgrid.js";
 import { simulateBench } from "./simulate.js";
@@ -22,6 +23,7 @@ const benches: [string, () => string | Promise<string>][] = [
   ["permutation", () => permutationBench(log)],
   ["simulate", () => simulateBench(log)],
   ["simgrid", () => simgridBench(log)],
+  ["lower", () => lowerBench(log)],
   ["total-exchange", () => totalExchangeBench(log)],
 ];
 // `npm run bench -- --summary-only` rebuilds SUMMARY.md and the README headlines from the recorded results.
