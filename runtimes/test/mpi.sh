@@ -17,13 +17,12 @@ blocking_ps=${MPI_TEST_BLOCKING_P:-16 64}
 iterations=${MPI_TEST_ITERATIONS:-2}
 script_start=$(date +%s)
 
-for tool in node make mpicc mpirun timeout; do
+for tool in node mpicc mpirun timeout; do
   command -v "$tool" >/dev/null || { echo "mpi.sh: '$tool' not found (Debian: apt-get install openmpi-bin libopenmpi-dev libjansson-dev)" >&2; exit 2; }
 done
 cli() { node "$root/bin/commplan.js" "$@"; }
 [ -f "$root/dist/cli/main.js" ] || (cd "$root" && npx tsc -p tsconfig.build.json)
-make -s -C "$root/runtimes/executor" CC=mpicc
-exe=$root/runtimes/executor/build/mpicc/commplan-exec
+exe=$(CC=mpicc "$root/runtimes/executor/build.sh")
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/commplan-mpi.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -145,8 +144,7 @@ for p in $ps; do
 done
 
 if [ "${MPI_TEST_SMPI:-1}" != 0 ] && command -v smpicc >/dev/null && command -v smpirun >/dev/null; then
-  make -s -C "$root/runtimes/executor" CC=smpicc
-  smpi_exe=$root/runtimes/executor/build/smpicc/commplan-exec
+  smpi_exe=$(CC=smpicc "$root/runtimes/executor/build.sh")
   mkdir -p "$work/smpi"
   {
     echo "<?xml version='1.0'?>"
