@@ -1,0 +1,197 @@
+/* exchange.c: executes a rank's program with MPI (Irecv / Isend / Waitall per round, or Send / Recv in order) and MPI_Alltoallv. */
+#include "exchange.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static size_t at_least_one(int64_t n) { return (size_t)(n > 0 ? n : 1); }
+
+int exchange_init(exchange_t *ex, const program_t *prog, char *err, size_t errlen) {
+  memset(ex, 0, sizeof *ex);
+  ex->prog = prog;
+  int64_t eb = prog->element_bytes;
+  if (eb > INT_MAX) {
+    snprintf(err, errlen, "elementBytes %lld is above %d", (long long)eb, INT_MAX);
+    return -1;
+  }
+  ex->bufs[BUF_SEND] = malloc(at_least_one(prog->send_size * eb));
+  ex->bufs[BUF_RECV] = malloc(at_least_one(prog->recv_size * eb));
+  ex->bufs[BUF_SCRATCH] = calloc(at_least_one(prog->scratch * eb), 1);
+  ex->msg = calloc(at_least_one(prog->nops), sizeof *ex->msg);
+  ex->reqs = malloc(at_least_one(prog->nops) * sizeof *ex->reqs);
+  int p = prog->p;
+  ex->scounts = malloc(sizeof(int) * (size_t)p);
+  ex->sdispls = malloc(sizeof(int) * (size_t)p);
+  ex->rcounts = malloc(sizeof(int) * (size_t)p);
+  ex->rdispls = malloc(sizeof(int) * (size_t)p);
+  if (!ex->bufs[0] || !ex->bufs[1] || !ex->bufs[2] || !ex->msg || !ex->reqs || !ex->scounts || !ex->sdispls ||
+      !ex->rcounts || !ex->rdispls) {
+    snprintf(err, errlen, "out of memory for the buffers");
+    return -1;
+  }
+  ex->baseline_ok = 1;
+  for (int j = 0; j < p; j++) {
+    if (prog->send_counts[j] > INT_MAX || prog->send_displs[j] > INT_MAX || prog->recv_counts[j] > INT_MAX ||
+        prog->recv_displs[j] > INT_MAX) {
+      ex->baseline_ok = 0;
+    }
+    ex->scounts[j] = prog->send_counts[j] > INT_MAX ? -1 : (int)prog->send_counts[j];
+    ex->sdispls[j] = prog->send_displs[j] > INT_MAX ? -1 : (int)prog->send_displs[j];
+    ex->rcounts[j] = prog->recv_counts[j] > INT_MAX ? -1 : (int)prog->recv_counts[j];
+    ex->rdispls[j] = prog->recv_displs[j] > INT_MAX ? -1 : (int)prog->recv_displs[j];
+  }
+  /* Staging: each round's multi-piece messages get their own slots; the arena is the largest round's total. */
+  int64_t arena = 0, used = 0, round = -1;
+  for (int64_t i = 0; i < prog->nops; i++) {
+    const op_t *op = &prog->ops[i];
+    if (op->round != round) used = 0, round = op->round;
+    if (op->kind != OP_COPY && op->n > 1) {
+      used += op->count * eb;
+      if (used > arena) arena = used;
+    }
+  }
+  ex->staging = malloc(at_least_one(arena));
+  if (ex->staging == NULL) {
+    snprintf(err, errlen, "out of memory for %lld staging bytes", (long long)arena);
+    return -1;
+  }
+  used = 0, round = -1;
+  for (int64_t i = 0; i < prog->nops; i++) {
+    const op_t *op = &prog->ops[i];
+    if (op->round != round) used = 0, round = op->round;
+    if (op->kind == OP_COPY) continue;
+    if (op->n == 1) {
+      const piece_t *pc = &prog->pieces[op->first];
+      ex->msg[i] = ex->bufs[pc->buf] + pc->offset * eb;
+    } else {
+      ex->msg[i] = ex->staging + used;
+      used += op->count * eb;
+    }
+  }
+  MPI_Type_contiguous((int)eb, MPI_BYTE, &ex->elem);
+  MPI_Type_commit(&ex->elem);
+  ex->has_elem = 1;
+  return 0;
+}
+
+/* Gathers a send's pieces into its staging slot. */
+static void gather(exchange_t *ex, int64_t i) {
+  const program_t *prog = ex->prog;
+  const op_t *op = &prog->ops[i];
+  if (op->n == 1) return;
+  unsigned char *out = ex->msg[i];
+  for (int64_t k = op->first; k < op->first + op->n; k++) {
+    const piece_t *pc = &prog->pieces[k];
+    size_t bytes = (size_t)(pc->count * prog->element_bytes);
+    memcpy(out, ex->bufs[pc->buf] + pc->offset * prog->element_bytes, bytes);
+    out += bytes;
+  }
+}
+
+/* Scatters a received message from its staging slot into its pieces. */
+static void scatter(exchange_t *ex, int64_t i) {
+  const program_t *prog = ex->prog;
+  const op_t *op = &prog->ops[i];
+  if (op->n == 1) return;
+  const unsigned char *in = ex->msg[i];
+  for (int64_t k = op->first; k < op->first + op->n; k++) {
+    const piece_t *pc = &prog->pieces[k];
+    size_t bytes = (size_t)(pc->count * prog->element_bytes);
+    memcpy(ex->bufs[pc->buf] + pc->offset * prog->element_bytes, in, bytes);
+    in += bytes;
+  }
+}
+
+/* A local copy: walks the source and destination pieces together. */
+static void copy(exchange_t *ex, int64_t i) {
+  const program_t *prog = ex->prog;
+  const op_t *op = &prog->ops[i];
+  int64_t eb = prog->element_bytes, s = op->first, d = op->first2, s_used = 0, d_used = 0;
+  while (s < op->first + op->n && d < op->first2 + op->n2) {
+    const piece_t *sp = &prog->pieces[s], *dp = &prog->pieces[d];
+    int64_t n = sp->count - s_used < dp->count - d_used ? sp->count - s_used : dp->count - d_used;
+    memmove(ex->bufs[dp->buf] + (dp->offset + d_used) * eb, ex->bufs[sp->buf] + (sp->offset + s_used) * eb,
+            (size_t)(n * eb));
+    s_used += n, d_used += n;
+    if (s_used == sp->count) s++, s_used = 0;
+    if (d_used == dp->count) d++, d_used = 0;
+  }
+}
+
+/* One round [a, b) of a nonblocking program: copies, every receive posted, every send posted, wait, scatter. */
+static int run_round(exchange_t *ex, int64_t a, int64_t b) {
+  const op_t *ops = ex->prog->ops;
+  int nreq = 0, rc;
+  for (int64_t i = a; i < b; i++) {
+    if (ops[i].kind == OP_COPY) copy(ex, i);
+  }
+  for (int64_t i = a; i < b; i++) {
+    if (ops[i].kind != OP_RECV) continue;
+    rc = MPI_Irecv(ex->msg[i], (int)ops[i].count, ex->elem, ops[i].peer, ops[i].tag, MPI_COMM_WORLD, &ex->reqs[nreq++]);
+    if (rc != MPI_SUCCESS) return rc;
+  }
+  for (int64_t i = a; i < b; i++) {
+    if (ops[i].kind != OP_SEND) continue;
+    gather(ex, i);
+    rc = MPI_Isend(ex->msg[i], (int)ops[i].count, ex->elem, ops[i].peer, ops[i].tag, MPI_COMM_WORLD, &ex->reqs[nreq++]);
+    if (rc != MPI_SUCCESS) return rc;
+  }
+  rc = MPI_Waitall(nreq, ex->reqs, MPI_STATUSES_IGNORE);
+  if (rc != MPI_SUCCESS) return rc;
+  for (int64_t i = a; i < b; i++) {
+    if (ops[i].kind == OP_RECV) scatter(ex, i);
+  }
+  return MPI_SUCCESS;
+}
+
+/* One operation of a blocking program, in program order. */
+static int run_blocking(exchange_t *ex, int64_t i) {
+  const op_t *op = &ex->prog->ops[i];
+  if (op->kind == OP_COPY) {
+    copy(ex, i);
+    return MPI_SUCCESS;
+  }
+  if (op->kind == OP_SEND) {
+    gather(ex, i);
+    return MPI_Send(ex->msg[i], (int)op->count, ex->elem, op->peer, op->tag, MPI_COMM_WORLD);
+  }
+  int rc = MPI_Recv(ex->msg[i], (int)op->count, ex->elem, op->peer, op->tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  if (rc == MPI_SUCCESS) scatter(ex, i);
+  return rc;
+}
+
+int exchange_run(exchange_t *ex) {
+  const program_t *prog = ex->prog;
+  int rc = MPI_SUCCESS;
+  if (prog->blocking) {
+    for (int64_t i = 0; i < prog->nops && rc == MPI_SUCCESS; i++) rc = run_blocking(ex, i);
+    return rc;
+  }
+  for (int64_t a = 0; a < prog->nops && rc == MPI_SUCCESS;) {
+    int64_t b = a;
+    while (b < prog->nops && prog->ops[b].round == prog->ops[a].round) b++;
+    rc = run_round(ex, a, b);
+    a = b;
+  }
+  return rc;
+}
+
+int exchange_alltoallv(exchange_t *ex) {
+  return MPI_Alltoallv(ex->bufs[BUF_SEND], ex->scounts, ex->sdispls, ex->elem, ex->bufs[BUF_RECV], ex->rcounts,
+                       ex->rdispls, ex->elem, MPI_COMM_WORLD);
+}
+
+void exchange_free(exchange_t *ex) {
+  if (ex->has_elem) MPI_Type_free(&ex->elem);
+  for (int b = 0; b < 3; b++) free(ex->bufs[b]);
+  free(ex->staging);
+  free(ex->msg);
+  free(ex->reqs);
+  free(ex->scounts);
+  free(ex->sdispls);
+  free(ex->rcounts);
+  free(ex->rdispls);
+  memset(ex, 0, sizeof *ex);
+}

@@ -1,0 +1,35 @@
+/* exchange.h: runs a rank's program (nonblocking rounds or blocking program order) and the MPI_Alltoallv baseline. */
+#ifndef COMMPLAN_EXCHANGE_H
+#define COMMPLAN_EXCHANGE_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+#include "program.h"
+
+/** Everything the timed exchange needs, allocated once: buffers, a message pointer per operation, requests. */
+typedef struct {
+  const program_t *prog;
+  unsigned char *bufs[3]; /* send, recv, scratch */
+  unsigned char *staging; /* messages of more than one piece are gathered / scattered here */
+  unsigned char **msg;    /* per operation: its contiguous message (a piece in place, or a staging slot) */
+  MPI_Request *reqs;
+  MPI_Datatype elem; /* elementBytes contiguous bytes */
+  int has_elem;
+  int baseline_ok; /* every MPI_Alltoallv count and displacement fits an int */
+  int *scounts, *sdispls, *rcounts, *rdispls; /* the baseline's MPI_Alltoallv arguments, in elements */
+} exchange_t;
+
+/** Allocates the buffers and plans the message memory; returns 0, or -1 with a message in err. */
+int exchange_init(exchange_t *ex, const program_t *prog, char *err, size_t errlen);
+
+/** Runs the program once; returns an MPI error code. */
+int exchange_run(exchange_t *ex);
+
+/** Runs MPI_Alltoallv once on the program's layout; returns an MPI error code. */
+int exchange_alltoallv(exchange_t *ex);
+
+/** Frees what exchange_init allocated. */
+void exchange_free(exchange_t *ex);
+
+#endif

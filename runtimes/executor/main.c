@@ -1,0 +1,176 @@
+/* main.c: commplan-exec, the reference MPI executor of commplan.program/v1 programs (and the MPI_Alltoallv baseline). */
+#define _POSIX_C_SOURCE 200809L
+#include <limits.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exchange.h"
+#include "pattern.h"
+#include "program.h"
+
+#define USAGE "usage: commplan-exec <program: split directory, index.json or whole document> [--iterations N] [--baseline]\n"
+
+typedef struct {
+  const char *path;
+  int iterations;
+  int baseline;
+} args_t;
+
+static int parse_args(int argc, char **argv, args_t *args, char *err, size_t errlen) {
+  args->path = NULL;
+  args->iterations = 5;
+  args->baseline = 0;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--baseline") == 0) {
+      args->baseline = 1;
+    } else if (strcmp(argv[i], "--iterations") == 0 && i + 1 < argc) {
+      char *end;
+      long n = strtol(argv[++i], &end, 10);
+      if (*end != '\0' || n < 1 || n > 1000000) {
+        snprintf(err, errlen, "--iterations must be an integer in 1..1000000, got '%s'", argv[i]);
+        return -1;
+      }
+      args->iterations = (int)n;
+    } else if (argv[i][0] == '-' || args->path != NULL) {
+      snprintf(err, errlen, "unexpected argument '%s'", argv[i]);
+      return -1;
+    } else {
+      args->path = argv[i];
+    }
+  }
+  if (args->path == NULL) {
+    snprintf(err, errlen, "no program given");
+    return -1;
+  }
+  return 0;
+}
+
+/* True on every rank when ok is true on every rank; otherwise the lowest failing rank prints its message. */
+static int all_ok(int ok, int rank, const char *err) {
+  int first = ok ? INT_MAX : rank, lowest;
+  MPI_Allreduce(&first, &lowest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (lowest == rank) fprintf(stderr, "executor: rank %d: %s\n", rank, err);
+  return lowest == INT_MAX;
+}
+
+static int compare_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* Runs one kind of exchange N times (barrier, time, check) and prints its line on rank 0; returns the wrong bytes of all ranks. */
+static long long measure(exchange_t *ex, int alltoallv, int iterations, const unsigned char *covered, const char *label) {
+  const program_t *prog = ex->prog;
+  int rank = prog->rank;
+  double *times = malloc(sizeof(double) * (size_t)iterations), *worst = malloc(sizeof(double) * (size_t)iterations);
+  mismatch_t first = {0, 0, 0, 0, 0, 0}, here;
+  long long wrong = 0;
+  int first_exchange = 0;
+  for (int it = 0; it < iterations; it++) {
+    pattern_poison_recv(prog, ex->bufs[BUF_RECV], covered);
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    if (alltoallv) {
+      exchange_alltoallv(ex);
+    } else {
+      exchange_run(ex);
+    }
+    times[it] = MPI_Wtime() - t0;
+    int64_t w = pattern_check_recv(prog, ex->bufs[BUF_RECV], covered, &here);
+    if (w > 0 && wrong == 0) first = here, first_exchange = it + 1;
+    wrong += w;
+  }
+  MPI_Reduce(times, worst, iterations, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  long long total_wrong = 0, bytes = (long long)(prog->recv_size * prog->element_bytes), total_bytes = 0;
+  MPI_Reduce(&wrong, &total_wrong, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  MPI_Reduce(&bytes, &total_bytes, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  /* The lowest rank with a wrong byte sends its first one to rank 0. */
+  int mine = wrong > 0 ? rank : INT_MAX, culprit;
+  MPI_Allreduce(&mine, &culprit, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  long long info[6] = {first.origin, first.offset, first.byte, first.expected, first.got, first_exchange};
+  if (culprit != INT_MAX && culprit != 0) {
+    if (rank == culprit) MPI_Send(info, 6, MPI_LONG_LONG, 0, 0, MPI_COMM_WORLD);
+    if (rank == 0) MPI_Recv(info, 6, MPI_LONG_LONG, culprit, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+  if (rank == 0) {
+    qsort(worst, (size_t)iterations, sizeof(double), compare_double);
+    double median = iterations % 2 ? worst[iterations / 2] : (worst[iterations / 2 - 1] + worst[iterations / 2]) / 2;
+    printf("%s P=%d: %d exchange(s), time per exchange (max over ranks) min %.6g s, median %.6g s, max %.6g s; ", label,
+           prog->p, iterations, worst[0], median, worst[iterations - 1]);
+    if (total_wrong == 0) {
+      printf("every byte ok (%lld bytes per exchange)\n", total_bytes);
+    } else if (info[0] < 0) {
+      printf("FAIL: %lld wrong byte(s); first: rank %d, receive-buffer element %lld (outside every block) written: "
+             "0x%02llx (exchange %lld)\n",
+             total_wrong, culprit, info[1], info[4], info[5]);
+    } else {
+      printf("FAIL: %lld wrong byte(s); first: rank %d, origin %lld, offset %lld, byte %lld: expected 0x%02llx, got "
+             "0x%02llx (exchange %lld)\n",
+             total_wrong, culprit, info[0], info[1], info[2], info[3], info[4], info[5]);
+    }
+    fflush(stdout);
+  }
+  free(times);
+  free(worst);
+  return culprit == INT_MAX ? 0 : 1;
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int rank, size, code = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  char err[1024] = "";
+  args_t args;
+  program_t prog;
+  exchange_t ex;
+  memset(&prog, 0, sizeof prog);
+  memset(&ex, 0, sizeof ex);
+  if (parse_args(argc, argv, &args, err, sizeof err) != 0) {
+    if (rank == 0) fprintf(stderr, "executor: %s\n" USAGE, err);
+    MPI_Finalize();
+    return 2;
+  }
+  prog.p = size;
+  int ok = program_load(args.path, rank, &prog, err, sizeof err) == 0;
+  if (!all_ok(ok, rank, err)) {
+    code = 2;
+    goto done;
+  }
+  ok = exchange_init(&ex, &prog, err, sizeof err) == 0;
+  if (!all_ok(ok, rank, err)) {
+    code = 2;
+    goto done;
+  }
+  unsigned char *covered = pattern_coverage(&prog);
+  if (!all_ok(covered != NULL, rank, "out of memory")) {
+    code = 2;
+    goto done;
+  }
+  pattern_fill_send(&prog, ex.bufs[BUF_SEND]);
+  int64_t nops = prog.nops, max_ops = 0;
+  MPI_Reduce(&nops, &max_ops, 1, MPI_INT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
+  if (rank == 0) {
+    printf("executor: %s, %s, P = %d, %lld rounds, elementBytes %lld, up to %lld operations per rank\n",
+           prog.algorithm, prog.blocking ? "blocking" : "nonblocking", size, (long long)prog.rounds,
+           (long long)prog.element_bytes, (long long)max_ops);
+  }
+  char label[128];
+  snprintf(label, sizeof label, "program %s %s", prog.algorithm, prog.blocking ? "blocking" : "nonblocking");
+  if (measure(&ex, 0, args.iterations, covered, label) != 0) code = 1;
+  if (args.baseline) {
+    if (!all_ok(ex.baseline_ok, rank, "a count or displacement is above INT_MAX: no MPI_Alltoallv baseline")) {
+      code = code ? code : 2;
+    } else if (measure(&ex, 1, args.iterations, covered, "alltoallv") != 0) {
+      code = 1;
+    }
+  }
+  free(covered);
+done:
+  exchange_free(&ex);
+  program_free(&prog);
+  MPI_Finalize();
+  return code;
+}

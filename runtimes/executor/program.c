@@ -1,0 +1,298 @@
+/* program.c: reads one rank's commplan.program/v1 program with jansson and checks what the executor relies on. */
+#define _POSIX_C_SOURCE 200809L
+#include "program.h"
+
+#include <jansson.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define FORMAT "commplan.program/v1"
+
+static int errorf(char *err, size_t errlen, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err, errlen, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+/* An integer member >= 0 (JSON integers only), or -1 when missing or not one. */
+static int64_t get_count(const json_t *obj, const char *key) {
+  const json_t *v = json_object_get(obj, key);
+  if (!json_is_integer(v) || json_integer_value(v) < 0) return -1;
+  return (int64_t)json_integer_value(v);
+}
+
+static json_t *load_json(const char *path, char *err, size_t errlen) {
+  json_error_t jerr;
+  json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+  if (doc == NULL) {
+    errorf(err, errlen, "%s:line %d: %s", path, jerr.line, jerr.text);
+    return NULL;
+  }
+  if (!json_is_object(doc)) {
+    json_decref(doc);
+    errorf(err, errlen, "%s: not a JSON object", path);
+    return NULL;
+  }
+  const char *format = json_string_value(json_object_get(doc, "format"));
+  if (format == NULL || strcmp(format, FORMAT) != 0) {
+    json_decref(doc);
+    errorf(err, errlen, "%s: /format is not '" FORMAT "'", path);
+    return NULL;
+  }
+  return doc;
+}
+
+/* Reads a p-entry array of counts into a new array. */
+static int64_t *get_counts(const json_t *obj, const char *key, int p, const char *file, char *err, size_t errlen) {
+  const json_t *arr = json_object_get(obj, key);
+  if (!json_is_array(arr) || json_array_size(arr) != (size_t)p) {
+    errorf(err, errlen, "%s: /%s must be an array of %d counts", file, key, p);
+    return NULL;
+  }
+  int64_t *out = malloc(sizeof(int64_t) * (size_t)(p > 0 ? p : 1));
+  if (out == NULL) {
+    errorf(err, errlen, "%s: out of memory", file);
+    return NULL;
+  }
+  for (int i = 0; i < p; i++) {
+    const json_t *v = json_array_get(arr, (size_t)i);
+    if (!json_is_integer(v) || json_integer_value(v) < 0) {
+      free(out);
+      errorf(err, errlen, "%s: /%s/%d must be an integer >= 0", file, key, i);
+      return NULL;
+    }
+    out[i] = (int64_t)json_integer_value(v);
+  }
+  return out;
+}
+
+static int64_t buffer_size(const program_t *prog, int buf) {
+  return buf == BUF_SEND ? prog->send_size : buf == BUF_RECV ? prog->recv_size : prog->scratch;
+}
+
+static const char *buffer_names[] = {"send", "recv", "scratch"};
+
+/* Appends the pieces of `arr` to prog->pieces; returns their element total, or -1. */
+static int64_t read_pieces(program_t *prog, const json_t *arr, const char *file, int64_t opi, char *err, size_t errlen) {
+  if (!json_is_array(arr) || json_array_size(arr) == 0) {
+    return errorf(err, errlen, "%s: ops[%lld]: pieces must be a non-empty array", file, (long long)opi);
+  }
+  int64_t total = 0;
+  for (size_t k = 0; k < json_array_size(arr); k++) {
+    const json_t *pc = json_array_get(arr, k);
+    const char *name = json_string_value(json_array_get(pc, 0));
+    const json_t *off = json_array_get(pc, 1), *cnt = json_array_get(pc, 2);
+    int buf = -1;
+    for (int b = 0; b < 3 && name != NULL; b++) {
+      if (strcmp(name, buffer_names[b]) == 0) buf = b;
+    }
+    if (!json_is_array(pc) || json_array_size(pc) != 3 || buf < 0 || !json_is_integer(off) || !json_is_integer(cnt) ||
+        json_integer_value(off) < 0 || json_integer_value(cnt) < 1) {
+      return errorf(err, errlen, "%s: ops[%lld]: piece %zu must be [send|recv|scratch, offset >= 0, count >= 1]",
+                    file, (long long)opi, k);
+    }
+    int64_t o = (int64_t)json_integer_value(off), c = (int64_t)json_integer_value(cnt);
+    if (o > buffer_size(prog, buf) - c) {
+      return errorf(err, errlen, "%s: ops[%lld]: piece [%s, %lld, %lld] is outside the %s buffer (%lld elements)",
+                    file, (long long)opi, name, (long long)o, (long long)c, name, (long long)buffer_size(prog, buf));
+    }
+    if (prog->npieces == INT64_MAX) return errorf(err, errlen, "%s: too many pieces", file);
+    prog->pieces[prog->npieces++] = (piece_t){buf, o, c};
+    total += c;
+  }
+  return total;
+}
+
+static int64_t count_pieces(const json_t *ops) {
+  int64_t n = 0;
+  for (size_t i = 0; i < json_array_size(ops); i++) {
+    const json_t *op = json_array_get(ops, i);
+    const char *kind = json_string_value(json_array_get(op, 1));
+    if (kind != NULL && strcmp(kind, "copy") == 0) {
+      n += (int64_t)json_array_size(json_array_get(op, 3)) + (int64_t)json_array_size(json_array_get(op, 4));
+    } else {
+      n += (int64_t)json_array_size(json_array_get(op, 5));
+    }
+  }
+  return n;
+}
+
+/* Reads one operation at index i of ops. */
+static int read_op(program_t *prog, const json_t *jop, int64_t i, int64_t prev_round, const char *file, char *err,
+                   size_t errlen) {
+  op_t *op = &prog->ops[i];
+  const char *kind = json_string_value(json_array_get(jop, 1));
+  const json_t *round = json_array_get(jop, 0);
+  if (!json_is_array(jop) || kind == NULL || !json_is_integer(round) || json_integer_value(round) < prev_round ||
+      json_integer_value(round) >= prog->rounds) {
+    return errorf(err, errlen, "%s: ops[%lld] must start with a round in %lld..%lld and a kind", file,
+                  (long long)i, (long long)prev_round, (long long)prog->rounds - 1);
+  }
+  op->round = (int64_t)json_integer_value(round);
+  op->first = prog->npieces;
+  if (strcmp(kind, "copy") == 0) {
+    const json_t *cnt = json_array_get(jop, 2);
+    if (json_array_size(jop) != 5 || !json_is_integer(cnt) || json_integer_value(cnt) < 1) {
+      return errorf(err, errlen, "%s: ops[%lld]: a copy is [round, \"copy\", count, pieces, pieces]", file,
+                    (long long)i);
+    }
+    op->kind = OP_COPY;
+    op->peer = prog->rank;
+    op->tag = 0;
+    op->count = (int64_t)json_integer_value(cnt);
+    int64_t a = read_pieces(prog, json_array_get(jop, 3), file, i, err, errlen);
+    if (a < 0) return -1;
+    op->n = prog->npieces - op->first;
+    op->first2 = prog->npieces;
+    int64_t b = read_pieces(prog, json_array_get(jop, 4), file, i, err, errlen);
+    if (b < 0) return -1;
+    op->n2 = prog->npieces - op->first2;
+    if (a != op->count || b != op->count) {
+      return errorf(err, errlen, "%s: ops[%lld]: pieces add up to %lld and %lld, not the count %lld", file,
+                    (long long)i, (long long)a, (long long)b, (long long)op->count);
+    }
+    return 0;
+  }
+  const json_t *peer = json_array_get(jop, 2), *tag = json_array_get(jop, 3), *cnt = json_array_get(jop, 4);
+  int is_send = strcmp(kind, "send") == 0;
+  if ((!is_send && strcmp(kind, "recv") != 0) || json_array_size(jop) != 6 || !json_is_integer(peer) ||
+      json_integer_value(peer) < 0 || json_integer_value(peer) >= prog->p || !json_is_integer(tag) ||
+      json_integer_value(tag) < 0 || json_integer_value(tag) > 32767 || !json_is_integer(cnt) ||
+      json_integer_value(cnt) < 1 || json_integer_value(cnt) > INT_MAX) {
+    return errorf(err, errlen,
+                  "%s: ops[%lld]: a message is [round, send|recv, peer < %d, tag 0..32767, count 1..%d, pieces]",
+                  file, (long long)i, prog->p, INT_MAX);
+  }
+  op->kind = is_send ? OP_SEND : OP_RECV;
+  op->peer = (int)json_integer_value(peer);
+  op->tag = (int)json_integer_value(tag);
+  op->count = (int64_t)json_integer_value(cnt);
+  int64_t a = read_pieces(prog, json_array_get(jop, 5), file, i, err, errlen);
+  if (a < 0) return -1;
+  op->n = prog->npieces - op->first;
+  op->first2 = op->n2 = 0;
+  if (a != op->count) {
+    return errorf(err, errlen, "%s: ops[%lld]: pieces add up to %lld, not the count %lld", file, (long long)i,
+                  (long long)a, (long long)op->count);
+  }
+  return 0;
+}
+
+/* Fills prog from the header of doc and its rank entry. */
+static int read_rank(program_t *prog, const json_t *doc, const json_t *entry, const char *file, char *err,
+                     size_t errlen) {
+  int64_t p = get_count(doc, "p"), eb = get_count(doc, "elementBytes"), rounds = get_count(doc, "rounds");
+  const char *variant = json_string_value(json_object_get(doc, "variant"));
+  const char *algorithm = json_string_value(json_object_get(doc, "algorithm"));
+  if (p < 1 || p > INT_MAX || eb < 1 || rounds < 0 || variant == NULL || algorithm == NULL ||
+      (strcmp(variant, "blocking") != 0 && strcmp(variant, "nonblocking") != 0)) {
+    return errorf(err, errlen, "%s: the header needs p >= 1, elementBytes >= 1, rounds >= 0, variant, algorithm", file);
+  }
+  if (p != prog->p) return errorf(err, errlen, "%s: /p is %lld but the job has %d ranks", file, (long long)p, prog->p);
+  prog->element_bytes = eb;
+  prog->rounds = rounds;
+  prog->blocking = strcmp(variant, "blocking") == 0;
+  snprintf(prog->algorithm, sizeof prog->algorithm, "%s", algorithm);
+  prog->send_size = get_count(entry, "sendSize");
+  prog->recv_size = get_count(entry, "recvSize");
+  prog->scratch = get_count(entry, "scratch");
+  if (prog->send_size < 0 || prog->recv_size < 0 || prog->scratch < 0) {
+    return errorf(err, errlen, "%s: sendSize, recvSize and scratch must be integers >= 0", file);
+  }
+  if (!(prog->send_counts = get_counts(entry, "sendCounts", prog->p, file, err, errlen))) return -1;
+  if (!(prog->send_displs = get_counts(entry, "sendDispls", prog->p, file, err, errlen))) return -1;
+  if (!(prog->recv_counts = get_counts(entry, "recvCounts", prog->p, file, err, errlen))) return -1;
+  if (!(prog->recv_displs = get_counts(entry, "recvDispls", prog->p, file, err, errlen))) return -1;
+  for (int j = 0; j < prog->p; j++) {
+    if (prog->send_displs[j] > prog->send_size - prog->send_counts[j] ||
+        prog->recv_displs[j] > prog->recv_size - prog->recv_counts[j]) {
+      return errorf(err, errlen, "%s: the block of rank %d is outside the send or receive buffer", file, j);
+    }
+  }
+  const json_t *ops = json_object_get(entry, "ops");
+  if (!json_is_array(ops)) return errorf(err, errlen, "%s: ops must be an array", file);
+  prog->nops = (int64_t)json_array_size(ops);
+  int64_t npieces = count_pieces(ops);
+  prog->ops = malloc(sizeof(op_t) * (size_t)(prog->nops > 0 ? prog->nops : 1));
+  prog->pieces = malloc(sizeof(piece_t) * (size_t)(npieces > 0 ? npieces : 1));
+  if (prog->ops == NULL || prog->pieces == NULL) return errorf(err, errlen, "%s: out of memory", file);
+  int64_t prev = 0;
+  for (int64_t i = 0; i < prog->nops; i++) {
+    if (read_op(prog, json_array_get(ops, (size_t)i), i, prev, file, err, errlen) != 0) return -1;
+    prev = prog->ops[i].round;
+  }
+  return 0;
+}
+
+/* Directory part of path (with the trailing slash), or "" when it has none. */
+static void dir_of(const char *path, char *dir, size_t len) {
+  const char *slash = strrchr(path, '/');
+  size_t n = slash == NULL ? 0 : (size_t)(slash - path) + 1;
+  if (n >= len) n = len - 1;
+  memcpy(dir, path, n);
+  dir[n] = '\0';
+}
+
+int program_load(const char *path, int rank, program_t *out, char *err, size_t errlen) {
+  int p = out->p;
+  memset(out, 0, sizeof *out);
+  out->p = p;
+  out->rank = rank;
+  char file[8192];
+  struct stat st;
+  if (stat(path, &st) != 0) return errorf(err, errlen, "%s: no such file or directory", path);
+  if (S_ISDIR(st.st_mode)) {
+    snprintf(file, sizeof file, "%s/index.json", path);
+  } else {
+    snprintf(file, sizeof file, "%s", path);
+  }
+  json_t *doc = load_json(file, err, errlen);
+  if (doc == NULL) return -1;
+  if (get_count(doc, "p") != p) {
+    json_decref(doc);
+    return errorf(err, errlen, "%s: /p is not the job's %d ranks", file, p);
+  }
+  const json_t *files = json_object_get(doc, "files");
+  if (files != NULL) {
+    const char *name = json_string_value(json_array_get(files, (size_t)rank));
+    if (!json_is_array(files) || json_array_size(files) != (size_t)p || name == NULL) {
+      json_decref(doc);
+      return errorf(err, errlen, "%s: /files must list %d file names", file, p);
+    }
+    char dir[4096], rank_file[8192];
+    dir_of(file, dir, sizeof dir);
+    snprintf(rank_file, sizeof rank_file, "%s%s", name[0] == '/' ? "" : dir, name);
+    json_decref(doc);
+    snprintf(file, sizeof file, "%s", rank_file);
+    doc = load_json(file, err, errlen);
+    if (doc == NULL) return -1;
+  }
+  const json_t *ranks = json_object_get(doc, "ranks"), *entry = NULL;
+  for (size_t i = 0; i < json_array_size(ranks); i++) {
+    const json_t *e = json_array_get(ranks, i);
+    if (get_count(e, "rank") == rank) entry = e;
+  }
+  if (entry == NULL) {
+    json_decref(doc);
+    return errorf(err, errlen, "%s: /ranks has no program of rank %d", file, rank);
+  }
+  int rc = read_rank(out, doc, entry, file, err, errlen);
+  json_decref(doc);
+  return rc;
+}
+
+void program_free(program_t *prog) {
+  free(prog->send_counts);
+  free(prog->send_displs);
+  free(prog->recv_counts);
+  free(prog->recv_displs);
+  free(prog->ops);
+  free(prog->pieces);
+  memset(prog, 0, sizeof *prog);
+}
