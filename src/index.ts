@@ -119,6 +119,18 @@ export {
 export { INTERVAL_KINDS, type IntervalKind } from "./machines/sim/timeline.js";
 export type { Timeline } from "./model/timeline.js";
 
+// runtime programs: a schedule lowered to per-rank operations, checked, and written for runtimes
+export { lowerSchedule, type LowerOptions, type LowerResult } from "./lower/lower-schedule.js";
+export { BUFFER_NAMES, OP_KINDS } from "./model/program.js";
+export type { Program, ProgramVariant, OpTable, PieceTable, RankLayout, BufferName, OpKind } from "./model/program.js";
+export { readProgramJson, type ProgramDocument } from "./io/program-json-read.js";
+export { writeProgramJson, writeProgramSplit, programToJsonText, programJsonPieces } from "./io/program-json-write.js";
+export { verifyProgram, type ProgramVerifyOptions } from "./verifier/program/index.js";
+export { simgridTraceFiles, type ExportedFile, type SimgridTraceOptions } from "./export/simgrid-trace.js";
+export { simgridPlatformXml, simgridHostfile, SMPI_FLAGS } from "./export/simgrid-platform.js";
+export { goalText, goalPieces, type GoalOptions } from "./export/goal.js";
+export { mscclXml, MSCCL_LIMITS, type MscclOptions } from "./export/msccl-xml.js";
+
 // pictures and traces
 export { stepGrid, stepGridText, stepGridSvg, type StepGrid, type GridCell } from "./export/step-grid.js";
 export { timelineToSvg, type GanttOptions, type GanttTimeline } from "./export/svg-gantt.js";
