@@ -1,4 +1,5 @@
 /** Bipartite edge colouring with exactly max-degree colours (Konig 1916): largest-first first-fit with priced alternating-path (Kempe chain) repair, a heuristic for a small sum of colour maxima. */
+import { prefixSums } from "../../model/buckets.js";
 
 /**
  * A proper edge colouring of a bipartite (multi)graph, senders x receivers, with `colors` = max degree
@@ -279,7 +280,7 @@ export function orderBySizeDesc(size: Float64Array): Uint32Array {
     // bucket mask - digit (largest first), counted one slot up for the prefix sums
     for (let e = 0; e < n; e++) count[mask - ((words[2 * e + word]! >>> shift) & mask) + 1]!++;
     if (count[mask - ((words[word]! >>> shift) & mask) + 1] === n) continue; // every edge has edge 0's digit
-    for (let k = 0; k <= mask; k++) count[k + 1]! += count[k]!;
+    prefixSums(count, mask + 1);
     for (let x = 0; x < n; x++) {
       const e = order[x]!;
       tmp[count[mask - ((words[2 * e + word]! >>> shift) & mask)]!++] = e;

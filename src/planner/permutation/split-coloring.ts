@@ -1,4 +1,5 @@
 /** Split-coloring: messages cut into chunks of at most s elements, the multigraph edge-coloured (Konig); or a Birkhoff-von Neumann / preemptive open-shop decomposition (mode "bvn"). */
+import { bucketItems, bucketStarts } from "../../model/buckets.js";
 import { fail } from "../../model/errors.js";
 import type { CommMatrix } from "../../model/matrix.js";
 import type { MachineModel } from "../../model/machine.js";
@@ -250,11 +251,8 @@ function planBvn(m: CommMatrix, opts: PlanOptions): Schedule {
     throw fail("planner", "UNSUPPORTED", `${NAME}: mode "bvn" on ${cells} cells and ${p} nodes could need ${cells} phases of up to ${p} transfers (limit cells x P <= ${MAX_BVN_WORK}); use mode "chunk"`, { field: "params.mode" });
   }
   // CSR of cells by row
-  const rowStart = new Uint32Array(p + 1);
-  for (let e = 0; e < cells; e++) rowStart[cRow[e]! + 1]!++;
-  for (let i = 0; i < p; i++) rowStart[i + 1]! += rowStart[i]!;
-  const adj = new Uint32Array(cells), fillAt = rowStart.slice(0, p);
-  for (let e = 0; e < cells; e++) adj[fillAt[cRow[e]!]!++] = e;
+  const rowStart = bucketStarts(cRow, p, 0, cells, new Uint32Array(p + 1));
+  const adj = bucketItems(cRow, rowStart, null, 0, cells, new Uint32Array(cells));
   const alive = new Uint8Array(cells).fill(1);
   const w = (e: number): number => real[e]! + dummy[e]!;
   const matchRow = new Int32Array(p).fill(-1), matchCol = new Int32Array(p).fill(-1);

@@ -1,4 +1,5 @@
 /** te-offline (ours): an offline router for total-exchange rounds that knows the whole relation (idle slots carry excess packets, 001 sec 4 idea). */
+import { groupByKey } from "../../model/buckets.js";
 import { matrixDigest, type CommMatrix } from "../../model/matrix.js";
 import { createRng, type Rng } from "../../model/rng.js";
 import { teOutputs, type TeProtocol } from "./protocol.js";
@@ -375,20 +376,10 @@ export const DEFAULT_ORDERS = 4;
 /** Greedy attempts (R, R + 1, ...) before te-offline settles for the max pair load. */
 const MAX_GREEDY_TRIES = 8;
 
-function bucket(rounds: number, key: Int32Array): { start: Int32Array; items: Int32Array } {
-  const start = new Int32Array(rounds + 1);
-  for (let x = 0; x < key.length; x++) start[key[x]! + 1]!++;
-  for (let r = 0; r < rounds; r++) start[r + 1]! += start[r]!;
-  const fill = start.slice(0, rounds);
-  const items = new Int32Array(key.length);
-  for (let x = 0; x < key.length; x++) items[fill[key[x]!]!++] = x;
-  return { start, items };
-}
-
 /** Executes an offline plan in the engine, round by round. */
 export function runOffline(m: CommMatrix, eng: RoundEngine, p: OfflinePlan): void {
   const n = m.p, R = p.rounds;
-  const by1 = bucket(R, p.hop1Round), by2 = bucket(R, p.hop2Round);
+  const by1 = groupByKey(p.hop1Round, R), by2 = groupByKey(p.hop2Round, R);
   const directLeft = new Float64Array(n * n);
   for (let q = 0; q < n * n; q++) if (q % (n + 1) !== 0) directLeft[q] = Math.min(R, m.data[q]!);
   for (let r = 0; r < R; r++) {
