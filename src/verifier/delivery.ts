@@ -1,4 +1,5 @@
 /** Delivery: exactly-once delivery and causality of every element of a payload plan (DESIGN.md, "Element semantics"). */
+import { bucketItems, bucketStarts } from "../model/buckets.js";
 import type { CommMatrix } from "../model/matrix.js";
 import type { ChunkTable, Schedule } from "../model/schedule.js";
 import { PredecessorSet } from "./predecessor-set.js";
@@ -251,13 +252,6 @@ function lowerBound(a: Float64Array, n: number, v: number): number {
 
 /** Stable counting sort of indices (given order, or 0..n-1) by key[i] in [0, p). */
 function radixByKey(key: Uint32Array, input: Uint32Array | null, p: number, n: number): Uint32Array {
-  const count = new Uint32Array(p + 1);
-  for (let i = 0; i < n; i++) count[key[i]! + 1]!++;
-  for (let k = 0; k < p; k++) count[k + 1] = count[k + 1]! + count[k]!;
-  const out = new Uint32Array(n);
-  for (let t = 0; t < n; t++) {
-    const i = input ? input[t]! : t;
-    out[count[key[i]!]!++] = i;
-  }
-  return out;
+  const start = bucketStarts(key, p, 0, n, new Uint32Array(p + 1));
+  return bucketItems(key, start, input, 0, n, new Uint32Array(n));
 }

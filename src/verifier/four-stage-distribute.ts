@@ -1,4 +1,5 @@
 /** Four-stage distribution checks: Stages I and II exactly as 004 fig. 11 (R-Distribute, C-Distribute) and fig. 8 send them, per message and, with payloads, per destination. */
+import { bucketItems, bucketStarts } from "../model/buckets.js";
 import type { CommMatrix } from "../model/matrix.js";
 import type { Schedule } from "../model/schedule.js";
 import type { PaperArray } from "./types.js";
@@ -121,12 +122,8 @@ export function forEachStageOneHolding(m: CommMatrix, a: PaperArray, visit: (v: 
 function byNode(s: Schedule, k: number, key: Uint32Array): { at: Uint32Array; order: Uint32Array } {
   const st = s.stages[k]!;
   const x0 = s.stepStart[st.firstStep]!, x1 = s.stepStart[st.firstStep + st.stepCount]!;
-  const at = new Uint32Array(s.p + 1);
-  for (let x = x0; x < x1; x++) at[key[x]! + 1]!++;
-  for (let u = 0; u < s.p; u++) at[u + 1] = at[u + 1]! + at[u]!;
-  const fill = at.slice(0, s.p), order = new Uint32Array(x1 - x0);
-  for (let x = x0; x < x1; x++) order[fill[key[x]!]!++] = x;
-  return { at, order };
+  const at = bucketStarts(key, s.p, x0, x1, new Uint32Array(s.p + 1));
+  return { at, order: bucketItems(key, at, null, x0, x1, new Uint32Array(x1 - x0)) };
 }
 
 /**

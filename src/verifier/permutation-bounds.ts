@@ -1,4 +1,5 @@
 /** Permutation-decomposition bounds: RS_N's expected phase count (003 sec 3.3, statistical), coloring's sum of phase maxima against a lower bound, split-coloring's bandwidth and 2x time bounds. */
+import { prefixSums } from "../model/buckets.js";
 import type { CommMatrix } from "../model/matrix.js";
 import type { MatrixStats } from "../model/matrix-stats.js";
 import type { Schedule } from "../model/schedule.js";
@@ -60,7 +61,7 @@ export function wholeMessageSumLowerBound(m: CommMatrix): number {
   };
   const gi = new Uint32Array(n), gj = new Uint32Array(n);
   for (let i = 0; i < p; i++) for (let j = 0; j < p; j++) if (i !== j && data[i * p + j]! > 0) groupStart[groupOf(data[i * p + j]!) + 1]!++;
-  for (let g = 0; g < distinct.length; g++) groupStart[g + 1]! += groupStart[g]!;
+  prefixSums(groupStart, distinct.length);
   const fill = groupStart.slice(0, distinct.length);
   for (let i = 0; i < p; i++) {
     for (let j = 0; j < p; j++) {

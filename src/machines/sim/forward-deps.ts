@@ -1,4 +1,5 @@
 /** Forwarding dependencies: which receives of its own stage a transfer must wait for because it forwards elements they bring (DESIGN.md element semantics). */
+import { bucketStarts } from "../../model/buckets.js";
 import { growU32, type Growable } from "../../model/growable.js";
 import type { ChunkTable, Schedule } from "../../model/schedule.js";
 
@@ -114,9 +115,7 @@ export function forwardDeps(s: Schedule): ForwardDeps {
   if (c === null || T === 0) return { need, start: new Uint32Array(T + 1), list: new Uint32Array(0) };
   const { pairX, pairY } = forwardPairs(s, c);
   const px = pairX.toArray(), py = pairY.toArray();
-  const start = new Uint32Array(T + 1);
-  for (let i = 0; i < py.length; i++) start[py[i]! + 1]!++;
-  for (let y = 0; y < T; y++) start[y + 1] = start[y + 1]! + start[y]!;
+  const start = bucketStarts(py, T, 0, py.length, new Uint32Array(T + 1));
   const fill = start.slice(0, T);
   const list = new Uint32Array(py.length);
   for (let i = 0; i < py.length; i++) {

@@ -1,4 +1,5 @@
 /** StageOrder: each node's sends of a run of steps in schedule order, and the blocking rule of 004 sec 2.3 (a send of step s waits for every receive of its node in earlier steps). */
+import { prefixSums } from "../../model/buckets.js";
 import type { Schedule } from "../../model/schedule.js";
 
 /**
@@ -47,10 +48,8 @@ export class StageOrder {
       sendStart[src[x]! + 1]!++;
       recvStart[dst[x]! + 1]!++;
     }
-    for (let v = 0; v < p; v++) {
-      sendStart[v + 1] = sendStart[v + 1]! + sendStart[v]!;
-      recvStart[v + 1] = recvStart[v + 1]! + recvStart[v]!;
-    }
+    prefixSums(sendStart, p);
+    prefixSums(recvStart, p);
     ptr.set(sendStart.subarray(0, p));
     recvPrefix.set(recvStart.subarray(0, p));
     // Transfers are stored step by step, so index order is step order.

@@ -1,4 +1,5 @@
 /** Stage router: moves held elements through one stage, at message level (count matrix) or payload level (piece table). */
+import { bucketItems, bucketStarts, prefixSums } from "../../model/buckets.js";
 import { growF64, growU32 } from "../../model/growable.js";
 
 /** How one stage sends what a node holds. */
@@ -73,15 +74,8 @@ export interface StageChunks extends StageMessages {
 /** Stable counting sort of indices 0..n-1 (or `input`) by key[i] in [0, range). */
 function sortByKey(key: Uint32Array, range: number, input: Uint32Array | null): Uint32Array {
   const n = key.length;
-  const cnt = new Uint32Array(range + 1);
-  for (let i = 0; i < n; i++) cnt[key[i]! + 1]!++;
-  for (let k = 0; k < range; k++) cnt[k + 1] = cnt[k + 1]! + cnt[k]!;
-  const out = new Uint32Array(n);
-  for (let t = 0; t < n; t++) {
-    const i = input ? input[t]! : t;
-    out[cnt[key[i]!]!++] = i;
-  }
-  return out;
+  const start = bucketStarts(key, range, 0, n, new Uint32Array(range + 1));
+  return bucketItems(key, start, input, 0, n, new Uint32Array(n));
 }
 
 /**
@@ -152,6 +146,6 @@ function gatherChunks(p: number, rule: StageRule, key: Uint32Array, corder: Uint
     count[t] = c.count[i]!;
     holder[t] = target[kk]!;
   }
-  for (let kk = 0; kk < p * K; kk++) start[kk + 1] = start[kk + 1]! + start[kk]!;
+  prefixSums(start, p * K);
   return { next: { holder, origin, dest, offset, count }, msgs: { buckets: K, size, start, origin, dest, offset, count } };
 }

@@ -1,4 +1,5 @@
 /** Bipartite edge colouring with exactly max-degree colours (Konig 1916): largest-first first-fit with priced alternating-path (Kempe chain) repair, a heuristic for a small sum of colour maxima. */
+import { prefixSums } from "../../model/buckets.js";
 
 /**
  * A proper edge colouring of a bipartite (multi)graph, senders x receivers, with `colors` = max degree
@@ -104,158 +105,224 @@ export function colorBipartite(p: number, src: Uint32Array, dst: Uint32Array, si
     oDst[t] = dst[e]!;
     oSize[t] = size[e]!;
   }
-  // slot (x, c): [2 (x D + c)] = the position of the edge of colour c at x (or -1), [+1] = its other end
-  const sSlot = new Int32Array(2 * p * D).fill(-1);
-  const rSlot = new Int32Array(2 * p * D).fill(-1);
-  const W = (D + 31) >>> 5;
-  // used-colour bitsets and, per node, a word below which every word is full (lowered on release)
-  const sUsed = new Uint32Array(p * W), rUsed = new Uint32Array(p * W);
-  const sLow = new Uint32Array(p), rLow = new Uint32Array(p);
-  const tables: SlotTables = { D, W, sSlot, rSlot, sUsed, rUsed };
-  // mPos[c]: the position of the largest edge colour c has held (its size is m[c])
-  const mPos = new Int32Array(D);
-  const K = REPAIR_CANDIDATES, NW = 2 * K * K;
-  const candA = new Int32Array(K), candB = new Int32Array(K);
-  // walker w follows colour wFirst, then wSecond, ...; even walkers start at v (a receiver), odd ones at u
-  // wMinF / wMinS: the smallest position (largest edge) met on first- / second-colour edges
-  const wFirst = new Int32Array(NW), wSecond = new Int32Array(NW), wNode = new Int32Array(NW);
-  const wRecv = new Uint8Array(NW), wAlive = new Uint8Array(NW), wMinF = new Int32Array(NW), wMinS = new Int32Array(NW), wCost = new Float64Array(NW);
-  // a path to flip: (position, sender, receiver) triples read from the slots
-  const path = new Int32Array(3 * (2 * p + 2));
+  const st = colorState(p, D, oSize);
   const outDeg = new Uint32Array(p), inDeg = new Uint32Array(p);
-  let opened = 0, flips = 0, flippedEdges = 0, walked = 0;
+  let opened = 0, flips = 0, flippedEdges = 0;
   // (no closures in this loop: per-call closures made V8 deoptimise it on every call)
   for (let t = 0; t < E; t++) {
     const u = oSrc[t]!, v = oDst[t]!, s = oSize[t]!;
     const du = ++outDeg[u]!, dv = ++inDeg[v]!;
-    let c = -1;
-    if (du > opened || dv > opened) {
-      c = opened++;
-      mPos[c] = t;
-    } else {
-      const ub = u * W, vb = v * W, top = (opened - 1) >>> 5;
-      const topMask = opened & 31 ? (1 << (opened & 31)) - 1 : -1; // the bits of word `top` below `opened`
-      while (sLow[u]! < W && sUsed[ub + sLow[u]!] === 0xffffffff) sLow[u]!++;
-      while (rLow[v]! < W && rUsed[vb + rLow[v]!] === 0xffffffff) rLow[v]!++;
-      for (let w = Math.max(sLow[u]!, rLow[v]!); w <= top; w++) {
-        let x = ~(sUsed[ub + w]! | rUsed[vb + w]!);
-        if (w === top) x &= topMask;
-        if (x !== 0) {
-          c = (w << 5) + ctz(x);
-          break;
-        }
-      }
-    }
+    // a new colour when the degree forces it, else the lowest opened colour free at both ends
+    let c = du > opened || dv > opened ? opened : lowestFreeAtBoth(st, u, v, opened);
     if (c < 0) {
-      // candidates: the lowest free opened colours at u (a) and at v (b); none is free at both ends
-      const ub = u * W, vb = v * W, top = (opened - 1) >>> 5;
-      const topMask = opened & 31 ? (1 << (opened & 31)) - 1 : -1;
-      let nA = 0, nB = 0;
-      for (let w = sLow[u]!; w <= top && nA < K; w++) {
-        for (let x = ~sUsed[ub + w]! & (w === top ? topMask : -1); x !== 0 && nA < K; x &= x - 1) candA[nA++] = (w << 5) + ctz(x);
-      }
-      for (let w = rLow[v]!; w <= top && nB < K; w++) {
-        for (let x = ~rUsed[vb + w]! & (w === top ? topMask : -1); x !== 0 && nB < K; x &= x - 1) candB[nB++] = (w << 5) + ctz(x);
-      }
-      let best = opened < D ? s - thresholds[opened]! : Infinity, bestW = -1, nW = 0;
-      if (best > 0) {
-        for (let i = 0; i < nA; i++) {
-          for (let j = 0; j < nB; j++) {
-            const a = candA[i]!, b = candB[j]!;
-            wFirst[nW] = a; wSecond[nW] = b; wNode[nW] = v; wRecv[nW] = 1; nW++; // from v: frees a at v, the edge gets a
-            wFirst[nW] = b; wSecond[nW] = a; wNode[nW] = u; wRecv[nW] = 0; nW++; // from u: frees b at u, the edge gets b
-          }
-        }
-        wMinF.fill(E, 0, nW);
-        wMinS.fill(E, 0, nW);
-        wCost.fill(0, 0, nW);
-        wAlive.fill(1, 0, nW);
-        let alive = nW, cap = Infinity;
-        for (let n = 0; alive > 0 && n < cap && best > 0; n++) {
-          const odd = n & 1;
-          for (let w = 0; w < nW; w++) {
-            if (wAlive[w] === 0) continue;
-            const recv = wRecv[w] === 1, slot = 2 * (wNode[w]! * D + (odd ? wSecond[w]! : wFirst[w]!));
-            const f = recv ? rSlot[slot]! : sSlot[slot]!;
-            walked++;
-            if (f < 0) {
-              if (wCost[w]! < best) {
-                best = wCost[w]!;
-                bestW = w;
-                if (cap === Infinity) cap = CAP_FACTOR * n + CAP_EXTRA;
-              }
-              wAlive[w] = 0;
-              alive--;
-              continue;
-            }
-            // first-colour edges move to wSecond, second-colour edges to wFirst: cost = what that raises m by
-            if (odd === 0 ? f < wMinF[w]! : f < wMinS[w]!) {
-              if (odd === 0) wMinF[w] = f;
-              else wMinS[w] = f;
-              const mf = wMinF[w]!, ms = wMinS[w]!, toS = mPos[wSecond[w]!]!, toF = mPos[wFirst[w]!]!;
-              wCost[w] = (mf < toS ? oSize[mf]! - oSize[toS]! : 0) + (ms < toF ? oSize[ms]! - oSize[toF]! : 0);
-            }
-            if (wCost[w]! >= best) {
-              wAlive[w] = 0;
-              alive--;
-              continue;
-            }
-            wNode[w] = recv ? rSlot[slot + 1]! : sSlot[slot + 1]!;
-            wRecv[w] = recv ? 0 : 1;
-          }
-        }
-      }
-      if (bestW < 0) {
-        if (opened === D) throw new Error("colorBipartite: internal error: no repair path ended");
-        // opening a fresh colour is the cheapest option
-        c = opened++;
-        mPos[c] = t;
-      } else {
-        // flip the winning path: its first-colour edges to `second`, its second-colour edges to `first`
-        const first = wFirst[bestW]!, second = wSecond[bestW]!;
-        let node = bestW % 2 === 0 ? v : u, recv = bestW % 2 === 0, n = 0;
-        for (;;) {
-          const slot = 2 * (node * D + (n % 2 === 0 ? first : second));
-          const f = recv ? rSlot[slot]! : sSlot[slot]!;
-          if (f < 0) break;
-          const other = recv ? rSlot[slot + 1]! : sSlot[slot + 1]!;
-          path[3 * n] = f;
-          path[3 * n + 1] = recv ? other : node;
-          path[3 * n + 2] = recv ? node : other;
-          n++;
-          node = other;
-          recv = !recv;
-        }
-        for (let x = 0; x < n; x++) {
-          const pu = path[3 * x + 1]!, pv = path[3 * x + 2]!, pc = x % 2 === 0 ? first : second;
-          const bit = ~(1 << (pc & 31)), w = pc >>> 5;
-          sSlot[2 * (pu * D + pc)] = -1;
-          rSlot[2 * (pv * D + pc)] = -1;
-          sUsed[pu * W + w]! &= bit;
-          rUsed[pv * W + w]! &= bit;
-          if (w < sLow[pu]!) sLow[pu] = w;
-          if (w < rLow[pv]!) rLow[pv] = w;
-        }
-        for (let x = 0; x < n; x++) {
-          const f = path[3 * x]!, pc = x % 2 === 0 ? second : first;
-          place(tables, f, path[3 * x + 1]!, path[3 * x + 2]!, pc);
-          if (f < mPos[pc]!) mPos[pc] = f;
-        }
+      // every opened colour is busy at one end or the other: the cheapest repair, or a fresh colour early
+      const bestW = cheapestRepair(st, u, v, opened, opened < D ? s - thresholds[opened]! : Infinity);
+      if (bestW >= 0) {
+        flippedEdges += flipPath(st, bestW, u, v);
         flips++;
-        flippedEdges += n;
-        c = first;
-      }
+        c = st.wFirst[bestW]!;
+      } else if (opened === D) throw new Error("colorBipartite: internal error: no repair path ended");
+      else c = opened; // opening a fresh colour is the cheapest option
     }
-    place(tables, t, u, v, c);
+    if (c === opened) st.mPos[opened++] = t;
+    place(st, t, u, v, c);
   }
   // back to edge numbers
   const sendAt = new Int32Array(p * D), recvAt = new Int32Array(p * D);
   for (let x = 0; x < p * D; x++) {
-    const a = sSlot[2 * x]!, b = rSlot[2 * x]!;
+    const a = st.sSlot[2 * x]!, b = st.rSlot[2 * x]!;
     sendAt[x] = a < 0 ? -1 : order[a]!;
     recvAt[x] = b < 0 ? -1 : order[b]!;
   }
-  return { colors: D, sendAt, recvAt, thresholds, flips, flippedEdges, walked };
+  return { colors: D, sendAt, recvAt, thresholds, flips, flippedEdges, walked: st.walked };
+}
+
+/** The working state of `colorBipartite`: slot tables, free-word hints, colour maxima and the repair walkers. */
+interface ColorState extends SlotTables {
+  /** Per node, a word below which every word of its used bitset is full (lowered on release). */
+  readonly sLow: Uint32Array;
+  readonly rLow: Uint32Array;
+  /** mPos[c]: the position of the largest edge colour c has held (its size is m[c]). */
+  readonly mPos: Int32Array;
+  /** Edge sizes by position. */
+  readonly oSize: Float64Array;
+  readonly candA: Int32Array;
+  readonly candB: Int32Array;
+  // walker w follows colour wFirst, then wSecond, ...; even walkers start at v (a receiver), odd ones at u
+  // wMinF / wMinS: the smallest position (largest edge) met on first- / second-colour edges
+  readonly wFirst: Int32Array;
+  readonly wSecond: Int32Array;
+  readonly wNode: Int32Array;
+  readonly wRecv: Uint8Array;
+  readonly wAlive: Uint8Array;
+  readonly wMinF: Int32Array;
+  readonly wMinS: Int32Array;
+  readonly wCost: Float64Array;
+  /** A path to flip: (position, sender, receiver) triples read from the slots. */
+  readonly path: Int32Array;
+  /** Path steps walked while pricing repairs (the flips included). */
+  walked: number;
+}
+
+/** The bits of word (opened - 1) >>> 5 that stand for colours below `opened`. */
+function topMaskOf(opened: number): number {
+  return opened & 31 ? (1 << (opened & 31)) - 1 : -1;
+}
+
+/** The lowest of the `opened` colours free at both sender u and receiver v, or -1. */
+function lowestFreeAtBoth(st: ColorState, u: number, v: number, opened: number): number {
+  const { W, sUsed, rUsed, sLow, rLow } = st;
+  const ub = u * W, vb = v * W, top = (opened - 1) >>> 5, topMask = topMaskOf(opened);
+  while (sLow[u]! < W && sUsed[ub + sLow[u]!] === 0xffffffff) sLow[u]!++;
+  while (rLow[v]! < W && rUsed[vb + rLow[v]!] === 0xffffffff) rLow[v]!++;
+  for (let w = Math.max(sLow[u]!, rLow[v]!); w <= top; w++) {
+    let x = ~(sUsed[ub + w]! | rUsed[vb + w]!);
+    if (w === top) x &= topMask;
+    if (x !== 0) return (w << 5) + ctz(x);
+  }
+  return -1;
+}
+
+/** Writes the lowest free opened colours of one node (bitset words used[base + low ..]) into out, at most out.length; returns how many. */
+function freeColours(used: Uint32Array, base: number, low: number, opened: number, out: Int32Array): number {
+  const top = (opened - 1) >>> 5, topMask = topMaskOf(opened), K = out.length;
+  let n = 0;
+  for (let w = low; w <= top && n < K; w++) {
+    for (let x = ~used[base + w]! & (w === top ? topMask : -1); x !== 0 && n < K; x &= x - 1) out[n++] = (w << 5) + ctz(x);
+  }
+  return n;
+}
+
+/**
+ * Prices the repairs of edge (u, v) when no opened colour is free at both ends: sets up a walker
+ * pair per candidate pair (a, b) and walks them in lockstep (see `colorBipartite`); returns the
+ * winning walker, or -1 when opening a fresh colour at cost `best` is at least as cheap.
+ */
+function cheapestRepair(st: ColorState, u: number, v: number, opened: number, best: number): number {
+  const { W, candA, candB, wFirst, wSecond, wNode, wRecv } = st;
+  const nA = freeColours(st.sUsed, u * W, st.sLow[u]!, opened, candA);
+  const nB = freeColours(st.rUsed, v * W, st.rLow[v]!, opened, candB);
+  if (!(best > 0)) return -1;
+  let nW = 0;
+  for (let i = 0; i < nA; i++) {
+    for (let j = 0; j < nB; j++) {
+      const a = candA[i]!, b = candB[j]!;
+      wFirst[nW] = a; wSecond[nW] = b; wNode[nW] = v; wRecv[nW] = 1; nW++; // from v: frees a at v, the edge gets a
+      wFirst[nW] = b; wSecond[nW] = a; wNode[nW] = u; wRecv[nW] = 0; nW++; // from u: frees b at u, the edge gets b
+    }
+  }
+  return walkRepairs(st, nW, best);
+}
+
+/** Walks the nW repair walkers in lockstep, each stopping once its partial cost reaches `best`; returns the cheapest complete one, or -1. */
+function walkRepairs(st: ColorState, nW: number, best: number): number {
+  const { D, sSlot, rSlot, mPos, oSize, wFirst, wSecond, wNode, wRecv, wAlive, wMinF, wMinS, wCost } = st;
+  const E = oSize.length;
+  wMinF.fill(E, 0, nW);
+  wMinS.fill(E, 0, nW);
+  wCost.fill(0, 0, nW);
+  wAlive.fill(1, 0, nW);
+  let alive = nW, cap = Infinity, bestW = -1;
+  for (let n = 0; alive > 0 && n < cap && best > 0; n++) {
+    const odd = n & 1;
+    for (let w = 0; w < nW; w++) {
+      if (wAlive[w] === 0) continue;
+      const recv = wRecv[w] === 1, slot = 2 * (wNode[w]! * D + (odd ? wSecond[w]! : wFirst[w]!));
+      const f = recv ? rSlot[slot]! : sSlot[slot]!;
+      st.walked++;
+      if (f < 0) {
+        if (wCost[w]! < best) {
+          best = wCost[w]!;
+          bestW = w;
+          if (cap === Infinity) cap = CAP_FACTOR * n + CAP_EXTRA;
+        }
+        wAlive[w] = 0;
+        alive--;
+        continue;
+      }
+      // first-colour edges move to wSecond, second-colour edges to wFirst: cost = what that raises m by
+      if (odd === 0 ? f < wMinF[w]! : f < wMinS[w]!) {
+        if (odd === 0) wMinF[w] = f;
+        else wMinS[w] = f;
+        const mf = wMinF[w]!, ms = wMinS[w]!, toS = mPos[wSecond[w]!]!, toF = mPos[wFirst[w]!]!;
+        wCost[w] = (mf < toS ? oSize[mf]! - oSize[toS]! : 0) + (ms < toF ? oSize[ms]! - oSize[toF]! : 0);
+      }
+      if (wCost[w]! >= best) {
+        wAlive[w] = 0;
+        alive--;
+        continue;
+      }
+      wNode[w] = recv ? rSlot[slot + 1]! : sSlot[slot + 1]!;
+      wRecv[w] = recv ? 0 : 1;
+    }
+  }
+  return bestW;
+}
+
+/** Flips walker bestW's path (from v when bestW is even, else from u): its first-colour edges to its second colour and back; returns the path length. */
+function flipPath(st: ColorState, bestW: number, u: number, v: number): number {
+  const { D, W, sSlot, rSlot, sUsed, rUsed, sLow, rLow, mPos, path } = st;
+  const first = st.wFirst[bestW]!, second = st.wSecond[bestW]!;
+  let node = bestW % 2 === 0 ? v : u, recv = bestW % 2 === 0, n = 0;
+  for (;;) {
+    const slot = 2 * (node * D + (n % 2 === 0 ? first : second));
+    const f = recv ? rSlot[slot]! : sSlot[slot]!;
+    if (f < 0) break;
+    const other = recv ? rSlot[slot + 1]! : sSlot[slot + 1]!;
+    path[3 * n] = f;
+    path[3 * n + 1] = recv ? other : node;
+    path[3 * n + 2] = recv ? node : other;
+    n++;
+    node = other;
+    recv = !recv;
+  }
+  for (let x = 0; x < n; x++) {
+    const pu = path[3 * x + 1]!, pv = path[3 * x + 2]!, pc = x % 2 === 0 ? first : second;
+    const bit = ~(1 << (pc & 31)), w = pc >>> 5;
+    sSlot[2 * (pu * D + pc)] = -1;
+    rSlot[2 * (pv * D + pc)] = -1;
+    sUsed[pu * W + w]! &= bit;
+    rUsed[pv * W + w]! &= bit;
+    if (w < sLow[pu]!) sLow[pu] = w;
+    if (w < rLow[pv]!) rLow[pv] = w;
+  }
+  for (let x = 0; x < n; x++) {
+    const f = path[3 * x]!, pc = x % 2 === 0 ? second : first;
+    place(st, f, path[3 * x + 1]!, path[3 * x + 2]!, pc);
+    if (f < mPos[pc]!) mPos[pc] = f;
+  }
+  return n;
+}
+
+/** The state for colouring E edges of p nodes with D colours, edge sizes by position oSize. */
+function colorState(p: number, D: number, oSize: Float64Array): ColorState {
+  const W = (D + 31) >>> 5, K = REPAIR_CANDIDATES, NW = 2 * K * K;
+  return {
+    D,
+    W,
+    // slot (x, c): [2 (x D + c)] = the position of the edge of colour c at x (or -1), [+1] = its other end
+    sSlot: new Int32Array(2 * p * D).fill(-1),
+    rSlot: new Int32Array(2 * p * D).fill(-1),
+    // used-colour bitsets
+    sUsed: new Uint32Array(p * W),
+    rUsed: new Uint32Array(p * W),
+    sLow: new Uint32Array(p),
+    rLow: new Uint32Array(p),
+    mPos: new Int32Array(D),
+    oSize,
+    candA: new Int32Array(K),
+    candB: new Int32Array(K),
+    wFirst: new Int32Array(NW),
+    wSecond: new Int32Array(NW),
+    wNode: new Int32Array(NW),
+    wRecv: new Uint8Array(NW),
+    wAlive: new Uint8Array(NW),
+    wMinF: new Int32Array(NW),
+    wMinS: new Int32Array(NW),
+    wCost: new Float64Array(NW),
+    path: new Int32Array(3 * (2 * p + 2)),
+    walked: 0,
+  };
 }
 
 /**
@@ -279,7 +346,7 @@ export function orderBySizeDesc(size: Float64Array): Uint32Array {
     // bucket mask - digit (largest first), counted one slot up for the prefix sums
     for (let e = 0; e < n; e++) count[mask - ((words[2 * e + word]! >>> shift) & mask) + 1]!++;
     if (count[mask - ((words[word]! >>> shift) & mask) + 1] === n) continue; // every edge has edge 0's digit
-    for (let k = 0; k <= mask; k++) count[k + 1]! += count[k]!;
+    prefixSums(count, mask + 1);
     for (let x = 0; x < n; x++) {
       const e = order[x]!;
       tmp[count[mask - ((words[2 * e + word]! >>> shift) & mask)]!++] = e;

@@ -113,6 +113,58 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof RS_NH_PARAMS>>): 
   return b.build();
 }
 
+/** One max-heap of messages per sending node, by remaining size then random priority; node i's heap lives in heap[rowStart[i] .. rowStart[i] + len[i]). */
+class RowHeaps {
+  readonly len: Uint32Array;
+  private readonly heap: Uint32Array;
+  constructor(private readonly rowStart: Uint32Array, private readonly rem: Float64Array, private readonly prio: Uint32Array) {
+    this.heap = new Uint32Array(prio.length);
+    this.len = new Uint32Array(rowStart.length - 1);
+  }
+
+  /** Whether message a goes before message b. */
+  private above(a: number, b: number): boolean {
+    const rem = this.rem;
+    return rem[a]! > rem[b]! || (rem[a] === rem[b] && this.prio[a]! > this.prio[b]!);
+  }
+
+  /** Adds message k to node i's heap. */
+  push(i: number, k: number): void {
+    const heap = this.heap, base = this.rowStart[i]!;
+    let x = this.len[i]!;
+    this.len[i] = x + 1;
+    while (x > 0) {
+      const parent = (x - 1) >> 1;
+      const q = heap[base + parent]!;
+      if (!this.above(k, q)) break;
+      heap[base + x] = q;
+      x = parent;
+    }
+    heap[base + x] = k;
+  }
+
+  /** Removes and returns the top of node i's (non-empty) heap. */
+  pop(i: number): number {
+    const heap = this.heap, base = this.rowStart[i]!;
+    const top = heap[base]!;
+    const n = this.len[i]! - 1;
+    this.len[i] = n;
+    if (n === 0) return top;
+    const last = heap[base + n]!;
+    let x = 0;
+    for (;;) {
+      let c = 2 * x + 1;
+      if (c >= n) break;
+      if (c + 1 < n && this.above(heap[base + c + 1]!, heap[base + c]!)) c++;
+      if (!this.above(heap[base + c]!, last)) break;
+      heap[base + x] = heap[base + c]!;
+      x = c;
+    }
+    heap[base + x] = last;
+    return top;
+  }
+}
+
 /** Runs RS_NH with one cutoff rule on the message list, handing every phase and transfer to `sink`. */
 function phases(msgs: MessageList, rule: Exclude<CutoffRule, "auto">, factor: number, seed: number, sink: PhaseSink): void {
   const { p, rowStart, src, dst } = msgs;
@@ -121,46 +173,12 @@ function phases(msgs: MessageList, rule: Exclude<CutoffRule, "auto">, factor: nu
   const sent = new Float64Array(msgs.count);
   const prio = new Uint32Array(msgs.count);
   for (let k = 0; k < msgs.count; k++) prio[k] = rng.nextU32();
-  const above = (a: number, b: number): boolean => rem[a]! > rem[b]! || (rem[a] === rem[b] && prio[a]! > prio[b]!);
-  // heap of node i lives in heap[rowStart[i] .. rowStart[i] + len[i])
-  const heap = new Uint32Array(msgs.count);
-  const len = new Uint32Array(p);
-  const push = (i: number, k: number): void => {
-    const base = rowStart[i]!;
-    let x = len[i]!;
-    len[i] = x + 1;
-    while (x > 0) {
-      const parent = (x - 1) >> 1;
-      const q = heap[base + parent]!;
-      if (!above(k, q)) break;
-      heap[base + x] = q;
-      x = parent;
-    }
-    heap[base + x] = k;
-  };
-  const pop = (i: number): number => {
-    const base = rowStart[i]!;
-    const top = heap[base]!;
-    const n = len[i]! - 1;
-    len[i] = n;
-    if (n === 0) return top;
-    const last = heap[base + n]!;
-    let x = 0;
-    for (;;) {
-      let c = 2 * x + 1;
-      if (c >= n) break;
-      if (c + 1 < n && above(heap[base + c + 1]!, heap[base + c]!)) c++;
-      if (!above(heap[base + c]!, last)) break;
-      heap[base + x] = heap[base + c]!;
-      x = c;
-    }
-    heap[base + x] = last;
-    return top;
-  };
+  const heaps = new RowHeaps(rowStart, rem, prio);
+  const { len } = heaps;
   const rows = new Uint32Array(p);
   let nRows = 0;
   for (let i = 0; i < p; i++) {
-    for (let k = rowStart[i]!; k < rowStart[i + 1]!; k++) push(i, k);
+    for (let k = rowStart[i]!; k < rowStart[i + 1]!; k++) heaps.push(i, k);
     if (len[i]! > 0) rows[nRows++] = i;
   }
   const taken = new Int32Array(p).fill(-1);
@@ -174,7 +192,7 @@ function phases(msgs: MessageList, rule: Exclude<CutoffRule, "auto">, factor: nu
       const i = rows[r]!;
       let nStash = 0;
       while (len[i]! > 0) {
-        const k = pop(i);
+        const k = heaps.pop(i);
         if (taken[dst[k]!] === iter) {
           stash[nStash++] = k;
           continue;
@@ -183,7 +201,7 @@ function phases(msgs: MessageList, rule: Exclude<CutoffRule, "auto">, factor: nu
         picked[nPicked++] = k;
         break;
       }
-      for (let x = 0; x < nStash; x++) push(i, stash[x]!);
+      for (let x = 0; x < nStash; x++) heaps.push(i, stash[x]!);
     }
     const cutoff = cutoffOf(rule, factor, rem, picked, nPicked, sizes);
     const phase = picked.subarray(0, nPicked).sort();
@@ -195,7 +213,7 @@ function phases(msgs: MessageList, rule: Exclude<CutoffRule, "auto">, factor: nu
       sink.send(i, j, sent[k]!, s);
       sent[k] = sent[k]! + s;
       rem[k] = rem[k]! - s;
-      if (rem[k]! > 0) push(i, k);
+      if (rem[k]! > 0) heaps.push(i, k);
     }
     let w = 0;
     for (let r = 0; r < nRows; r++) if (len[rows[r]!]! > 0) rows[w++] = rows[r]!;

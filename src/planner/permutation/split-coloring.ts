@@ -1,4 +1,5 @@
 /** Split-coloring: messages cut into chunks of at most s elements, the multigraph edge-coloured (Konig); or a Birkhoff-von Neumann / preemptive open-shop decomposition (mode "bvn"). */
+import { bucketItems, bucketStarts } from "../../model/buckets.js";
 import { fail } from "../../model/errors.js";
 import type { CommMatrix } from "../../model/matrix.js";
 import type { MachineModel } from "../../model/machine.js";
@@ -201,27 +202,23 @@ function planChunk(m: CommMatrix, opts: PlanOptions, prm: SplitColoringParams): 
   return b.build();
 }
 
-/**
- * Plans the bvn mode (preemptive open shop, Gonzalez and Sahni 1976; Birkhoff-von Neumann). The off-diagonal
- * matrix is padded to one whose every row and column sums to L = t (dummy amounts placed by the north-west
- * corner rule on the deficits, at most 2P - 1 cells); its support then always has a perfect matching. Each phase
- * takes a perfect matching, delta = its smallest cell, and moves delta from every matched cell (real
- * elements first, then dummy); cells that reach 0 leave the support and the matching is repaired by
- * augmenting paths (BFS) from the freed rows. The node with traffic L has no dummy, so every phase moves
- * exactly delta real elements there: the per-phase maxima sum to L exactly. Every phase empties a cell, so
- * phases <= cells - P + 1 (the last phase empties P); matchings start greedy by weight to make deltas large.
- */
-function planBvn(m: CommMatrix, opts: PlanOptions): Schedule {
-  const msgs = offDiagonalMessages(m);
+/** The cells of the padded matrix: real messages first (cell k = message k), then dummy-only cells. */
+interface BvnCells {
+  readonly count: number;
+  readonly row: Uint32Array;
+  readonly col: Uint32Array;
+  readonly real: Float64Array;
+  readonly dummy: Float64Array;
+}
+
+/** Pads the off-diagonal messages to row and column sums L with dummy amounts (north-west corner rule on the deficits). */
+function bvnCells(msgs: MessageList, L: number): BvnCells {
   const { p } = msgs;
-  const { name: machineName, alpha, beta } = splitCostModel(opts.machine, m.elementBytes);
-  const { h, L } = loads(msgs);
   const r = new Float64Array(p), c = new Float64Array(p);
   for (let k = 0; k < msgs.count; k++) {
     r[msgs.src[k]!] = r[msgs.src[k]!]! + msgs.size[k]!;
     c[msgs.dst[k]!] = c[msgs.dst[k]!]! + msgs.size[k]!;
   }
-  // cells: real messages first (cell k = message k), then dummy-only cells
   const cellOf = new Int32Array(p * p).fill(-1);
   const cap = msgs.count + 2 * p;
   const cRow = new Uint32Array(cap), cCol = new Uint32Array(cap), real = new Float64Array(cap), dummy = new Float64Array(cap);
@@ -245,26 +242,46 @@ function planBvn(m: CommMatrix, opts: PlanOptions): Schedule {
       bj -= x;
     }
   }
-  if (cells * p > MAX_BVN_WORK) {
-    throw fail("planner", "UNSUPPORTED", `${NAME}: mode "bvn" on ${cells} cells and ${p} nodes could need ${cells} phases of up to ${p} transfers (limit cells x P <= ${MAX_BVN_WORK}); use mode "chunk"`, { field: "params.mode" });
+  return { count: cells, row: cRow, col: cCol, real, dummy };
+}
+
+/** A perfect matching of rows to columns over the alive cells, kept by augmenting paths as cells die. */
+class BvnMatching {
+  readonly matchRow: Int32Array;
+  readonly matchCol: Int32Array;
+  readonly alive: Uint8Array;
+  private readonly rowStart: Uint32Array;
+  private readonly adj: Uint32Array;
+  private readonly queue: Int32Array;
+  private readonly via: Int32Array;
+  private readonly seen: Int32Array;
+  private search = 0;
+
+  /** Starts greedy, heaviest cells first (no row is matched yet when `augmentAll` has not run). */
+  constructor(p: number, private readonly cells: BvnCells) {
+    const { count, row, col } = cells;
+    // CSR of cells by row
+    this.rowStart = bucketStarts(row, p, 0, count, new Uint32Array(p + 1));
+    this.adj = bucketItems(row, this.rowStart, null, 0, count, new Uint32Array(count));
+    this.alive = new Uint8Array(count).fill(1);
+    const matchRow = (this.matchRow = new Int32Array(p).fill(-1)), matchCol = (this.matchCol = new Int32Array(p).fill(-1));
+    const byWeight = Array.from({ length: count }, (_, e) => e).sort((a, b) => this.weight(b) - this.weight(a) || a - b);
+    for (const e of byWeight) if (matchRow[row[e]!]! < 0 && matchCol[col[e]!]! < 0) { matchRow[row[e]!] = e; matchCol[col[e]!] = e; }
+    this.queue = new Int32Array(p);
+    this.via = new Int32Array(p);
+    this.seen = new Int32Array(p).fill(-1);
   }
-  // CSR of cells by row
-  const rowStart = new Uint32Array(p + 1);
-  for (let e = 0; e < cells; e++) rowStart[cRow[e]! + 1]!++;
-  for (let i = 0; i < p; i++) rowStart[i + 1]! += rowStart[i]!;
-  const adj = new Uint32Array(cells), fillAt = rowStart.slice(0, p);
-  for (let e = 0; e < cells; e++) adj[fillAt[cRow[e]!]!++] = e;
-  const alive = new Uint8Array(cells).fill(1);
-  const w = (e: number): number => real[e]! + dummy[e]!;
-  const matchRow = new Int32Array(p).fill(-1), matchCol = new Int32Array(p).fill(-1);
-  // greedy initial matching, heaviest cells first
-  const byWeight = Array.from({ length: cells }, (_, e) => e).sort((a, b) => w(b) - w(a) || a - b);
-  for (const e of byWeight) if (matchRow[cRow[e]!]! < 0 && matchCol[cCol[e]!]! < 0) { matchRow[cRow[e]!] = e; matchCol[cCol[e]!] = e; }
-  const queue = new Int32Array(p), via = new Int32Array(p), seen = new Int32Array(p).fill(-1);
-  let search = 0;
+
+  /** What is left on cell e, real and dummy. */
+  weight(e: number): number {
+    return this.cells.real[e]! + this.cells.dummy[e]!;
+  }
+
   /** Augments from free row r0 along alive cells (BFS over rows; via[row] = the cell that reached it). */
-  const augment = (r0: number): void => {
-    search++;
+  augment(r0: number): void {
+    const { rowStart, adj, alive, queue, via, seen, matchRow, matchCol } = this;
+    const { row: cRow, col: cCol } = this.cells;
+    const search = ++this.search;
     let head = 0, tail = 0;
     queue[tail++] = r0;
     via[r0] = -1;
@@ -294,17 +311,23 @@ function planBvn(m: CommMatrix, opts: PlanOptions): Schedule {
       }
     }
     throw new Error(`${NAME}: internal error: no perfect matching (row ${r0})`);
-  };
-  for (let i = 0; i < p && L > 0; i++) if (matchRow[i]! < 0) augment(i);
-  const sumReal = new Float64Array(msgs.count);
+  }
+}
+
+/**
+ * The phases: each takes the matching, delta = its smallest cell, moves delta from every matched cell
+ * (real elements first, then dummy) as one step, drops the cells that empty and repairs the matching.
+ */
+function bvnPhases(b: ScheduleBuilder, p: number, realCount: number, cells: BvnCells, mt: BvnMatching, L: number): { phases: number; sumOfMaxima: number } {
+  const { col: cCol, real, dummy } = cells;
+  const { matchRow, matchCol, alive } = mt;
+  const sumReal = new Float64Array(realCount);
   const freed: number[] = [];
   let phases = 0, sumOfMaxima = 0;
-  const b = new ScheduleBuilder({ ...planHeader(m, NAME, opts, false), seed: null, params: {} }, opts.payload, msgs.count * 2);
-  b.stage("phases", "compose");
   let remaining = L;
   while (remaining > 0) {
     let delta = Infinity;
-    for (let i = 0; i < p; i++) delta = Math.min(delta, w(matchRow[i]!));
+    for (let i = 0; i < p; i++) delta = Math.min(delta, mt.weight(matchRow[i]!));
     b.step();
     let phaseMax = 0;
     for (let i = 0; i < p; i++) {
@@ -325,10 +348,38 @@ function planBvn(m: CommMatrix, opts: PlanOptions): Schedule {
     freed.length = 0;
     for (let i = 0; i < p; i++) {
       const e = matchRow[i]!;
-      if (w(e) === 0) { alive[e] = 0; matchRow[i] = -1; matchCol[cCol[e]!] = -1; freed.push(i); }
+      if (mt.weight(e) === 0) { alive[e] = 0; matchRow[i] = -1; matchCol[cCol[e]!] = -1; freed.push(i); }
     }
-    if (remaining > 0) for (const i of freed) if (matchRow[i]! < 0) augment(i);
+    if (remaining > 0) for (const i of freed) if (matchRow[i]! < 0) mt.augment(i);
   }
+  return { phases, sumOfMaxima };
+}
+
+/**
+ * Plans the bvn mode (preemptive open shop, Gonzalez and Sahni 1976; Birkhoff-von Neumann). The off-diagonal
+ * matrix is padded to one whose every row and column sums to L = t (dummy amounts placed by the north-west
+ * corner rule on the deficits, at most 2P - 1 cells); its support then always has a perfect matching. Each phase
+ * takes a perfect matching, delta = its smallest cell, and moves delta from every matched cell (real
+ * elements first, then dummy); cells that reach 0 leave the support and the matching is repaired by
+ * augmenting paths (BFS) from the freed rows. The node with traffic L has no dummy, so every phase moves
+ * exactly delta real elements there: the per-phase maxima sum to L exactly. Every phase empties a cell, so
+ * phases <= cells - P + 1 (the last phase empties P); matchings start greedy by weight to make deltas large.
+ */
+function planBvn(m: CommMatrix, opts: PlanOptions): Schedule {
+  const msgs = offDiagonalMessages(m);
+  const { p } = msgs;
+  const { name: machineName, alpha, beta } = splitCostModel(opts.machine, m.elementBytes);
+  const { h, L } = loads(msgs);
+  const cellList = bvnCells(msgs, L);
+  const cells = cellList.count;
+  if (cells * p > MAX_BVN_WORK) {
+    throw fail("planner", "UNSUPPORTED", `${NAME}: mode "bvn" on ${cells} cells and ${p} nodes could need ${cells} phases of up to ${p} transfers (limit cells x P <= ${MAX_BVN_WORK}); use mode "chunk"`, { field: "params.mode" });
+  }
+  const mt = new BvnMatching(p, cellList);
+  for (let i = 0; i < p && L > 0; i++) if (mt.matchRow[i]! < 0) mt.augment(i);
+  const b = new ScheduleBuilder({ ...planHeader(m, NAME, opts, false), seed: null, params: {} }, opts.payload, msgs.count * 2);
+  b.stage("phases", "compose");
+  const { phases, sumOfMaxima } = bvnPhases(b, p, msgs.count, cellList, mt, L);
   const lowerBoundTime = alpha * h + beta * L;
   const modelledTime = phases * alpha + beta * sumOfMaxima;
   const params = { ...opts.givenParams, mode: "bvn", machine: machineName, alpha, beta, h, L, cells, phases, sumOfMaxima, modelledTime, lowerBoundTime, ratio: lowerBoundTime > 0 ? modelledTime / lowerBoundTime : 1 };

@@ -1,4 +1,5 @@
 /** Round helpers shared by the total-exchange protocols of 001: direct rounds and rounds to chosen next hops. */
+import { prefixSums } from "../../model/buckets.js";
 import type { Rng } from "../../model/rng.js";
 import type { RoundEngine } from "./round-engine.js";
 
@@ -70,7 +71,7 @@ export function scatterRounds(eng: RoundEngine, held: Held, hop: Int32Array, max
   for (let u = 0; u < n; u++) for (let x = start[u]!; x < start[u + 1]!; x++) cnt[u * n + hop[x]! + 1]!++;
   let most = 0;
   for (let u = 0; u < n; u++) for (let k = 0; k < n; k++) if (k !== u && cnt[u * n + k + 1]! > most) most = cnt[u * n + k + 1]!;
-  for (let q = 0; q < n * n; q++) cnt[q + 1]! += cnt[q]!;
+  prefixSums(cnt, n * n);
   const off = cnt.slice(0, n * n);
   const sorted = new Int32Array(dest.length);
   for (let u = 0; u < n; u++) for (let x = start[u]!; x < start[u + 1]!; x++) sorted[off[u * n + hop[x]!]!++] = dest[x]!;

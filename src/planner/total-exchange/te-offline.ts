@@ -1,5 +1,6 @@
 /** te-offline (ours): an offline router for total-exchange rounds that knows the whole relation (idle slots carry excess packets, 001 sec 4 idea). */
 import { integer } from "../../model/param-spec.js";
+import { groupByKey } from "../../model/buckets.js";
 import { matrixDigest, type CommMatrix } from "../../model/matrix.js";
 import { createRng, type Rng } from "../../model/rng.js";
 import { teOutputs, defineTeProtocol } from "./protocol.js";
@@ -73,64 +74,121 @@ interface Work { scores: number; maxRepair: number; maxChain: number }
 
 type Relays = Pick<OfflinePlan, "relayI" | "relayK" | "relayJ" | "hop1Round" | "hop2Round">;
 
-function tryRounds(m: CommMatrix, R: number, rng: Rng, candidates: number, strict: boolean, work: Work): Relays | null {
-  const n = m.p, d = m.data;
-  const cap = new Int32Array(n * n), h1 = new Int32Array(n * n), h2 = new Int32Array(n * n);
-  const open = new OpenPairs(n);
-  let excess = 0;
-  for (let u = 0; u < n; u++) {
-    for (let v = 0; v < n; v++) {
-      if (u === v) continue;
-      const x = d[u * n + v]!;
-      if (x > R) excess += x - R;
-      else if (x < R) { cap[u * n + v] = R - x; open.open(u, v); }
-    }
-  }
-  const list = new Int32Array(excess);
-  let e = 0;
-  for (let q = 0; q < n * n; q++) for (let c = d[q]! - R; c > 0 && q % (n + 1) !== 0; c--) list[e++] = q;
-  for (let a = excess - 1; a > 0; a--) { const b = rng.int(a + 1); const t = list[a]!; list[a] = list[b]!; list[b] = t; }
-  const relayI = new Int32Array(excess), relayK = new Int32Array(excess).fill(-1), relayJ = new Int32Array(excess);
+/** The greedy relay assignment of one tryRounds pass: spare slots per pair, relays by pair, and the moves on them. */
+class RelayRouter {
+  readonly cap: Int32Array;
+  readonly h1: Int32Array;
+  readonly h2: Int32Array;
+  readonly open: OpenPairs;
+  readonly excess: number;
+  readonly relayI: Int32Array;
+  readonly relayK: Int32Array;
+  readonly relayJ: Int32Array;
   // relays by first-hop pair and by second-hop pair (singly linked lists), and assignment stamps
-  const head1 = new Int32Array(n * n).fill(-1), next1 = new Int32Array(excess).fill(-1);
-  const head2 = new Int32Array(n * n).fill(-1), next2 = new Int32Array(excess).fill(-1);
-  const stamp1 = new Int32Array(excess), stamp2 = new Int32Array(excess);
-  let clock = 0;
-  const unlink = (head: Int32Array, next: Int32Array, q: number, x: number): void => {
+  readonly head1: Int32Array;
+  readonly next1: Int32Array;
+  readonly head2: Int32Array;
+  readonly next2: Int32Array;
+  readonly stamp1: Int32Array;
+  readonly stamp2: Int32Array;
+  clock = 0;
+  private readonly n: number;
+  private readonly snap: Int32Array;
+  private readonly victims: Int32Array;
+  private budget: number;
+
+  constructor(m: CommMatrix, private readonly R: number, private readonly rng: Rng, private readonly candidates: number, private readonly strict: boolean, private readonly work: Work) {
+    const n = (this.n = m.p), d = m.data;
+    this.cap = new Int32Array(n * n);
+    this.h1 = new Int32Array(n * n);
+    this.h2 = new Int32Array(n * n);
+    this.open = new OpenPairs(n);
+    let excess = 0;
+    for (let u = 0; u < n; u++) {
+      for (let v = 0; v < n; v++) {
+        if (u === v) continue;
+        const x = d[u * n + v]!;
+        if (x > R) excess += x - R;
+        else if (x < R) { this.cap[u * n + v] = R - x; this.open.open(u, v); }
+      }
+    }
+    this.excess = excess;
+    this.relayI = new Int32Array(excess);
+    this.relayK = new Int32Array(excess).fill(-1);
+    this.relayJ = new Int32Array(excess);
+    this.head1 = new Int32Array(n * n).fill(-1);
+    this.next1 = new Int32Array(excess).fill(-1);
+    this.head2 = new Int32Array(n * n).fill(-1);
+    this.next2 = new Int32Array(excess).fill(-1);
+    this.stamp1 = new Int32Array(excess);
+    this.stamp2 = new Int32Array(excess);
+    this.snap = new Int32Array(Math.max(1, R));
+    this.victims = new Int32Array(Math.max(1, R));
+    this.budget = Math.max(1024, 4 * excess);
+  }
+
+  /** The excess packets (one entry i * n + j per packet beyond R on pair i -> j) in a random order. */
+  shuffledExcess(d: ArrayLike<number>): Int32Array {
+    const n = this.n, R = this.R, excess = this.excess;
+    const list = new Int32Array(excess);
+    let e = 0;
+    for (let q = 0; q < n * n; q++) for (let c = d[q]! - R; c > 0 && q % (n + 1) !== 0; c--) list[e++] = q;
+    for (let a = excess - 1; a > 0; a--) { const b = this.rng.int(a + 1); const t = list[a]!; list[a] = list[b]!; list[b] = t; }
+    return list;
+  }
+
+  /** Places relay x (packet i * n + j = q): the best intermediate, else a repair, else an ejection chain; false when all fail. */
+  place(x: number, q: number): boolean {
+    const n = this.n, work = this.work;
+    this.relayI[x] = Math.floor(q / n);
+    this.relayJ[x] = q % n;
+    const k = this.bestK(this.relayI[x]!, this.relayJ[x]!, -1);
+    if (k >= 0) { this.assign(x, k); return true; }
+    const w0 = work.scores, fixed = this.repair(x);
+    if (work.scores - w0 > work.maxRepair) work.maxRepair = work.scores - w0;
+    return fixed || this.eject(x);
+  }
+
+  private unlink(head: Int32Array, next: Int32Array, q: number, x: number): void {
     if (head[q] === x) { head[q] = next[x]!; return; }
     let y = head[q]!;
     while (next[y] !== x) y = next[y]!;
     next[y] = next[x]!;
-  };
-  const score = (i: number, k: number, j: number): number => {
-    work.scores++;
+  }
+
+  private score(i: number, k: number, j: number): number {
+    this.work.scores++;
     if (k === i || k === j || k < 0) return 0;
-    const a = i * n + k, b = k * n + j;
-    const ca = cap[a]!, cb = cap[b]!;
+    const n = this.n, a = i * n + k, b = k * n + j;
+    const ca = this.cap[a]!, cb = this.cap[b]!;
     // strict: first-hop position + second-hop count <= R - 2 keeps every relay schedulable
-    if (ca <= 0 || cb <= 0 || h1[a]! + (strict ? h2[b]! : 0) > R - 2) return 0;
+    if (ca <= 0 || cb <= 0 || this.h1[a]! + (this.strict ? this.h2[b]! : 0) > this.R - 2) return 0;
     return ca < cb ? ca : cb;
-  };
-  const assign = (x: number, k: number): void => {
-    const i = relayI[x]!, j = relayJ[x]!, a = i * n + k, b = k * n + j;
-    relayK[x] = k;
-    h1[a]!++; h2[b]!++;
-    if (--cap[a]! === 0) open.close(i, k);
-    if (--cap[b]! === 0) open.close(k, j);
-    next1[x] = head1[a]!; head1[a] = x; stamp1[x] = clock++;
-    next2[x] = head2[b]!; head2[b] = x; stamp2[x] = clock++;
-  };
-  const release = (x: number): void => {
-    const i = relayI[x]!, k = relayK[x]!, j = relayJ[x]!, a = i * n + k, b = k * n + j;
-    h1[a]!--; h2[b]!--;
-    if (cap[a]!++ === 0) open.open(i, k);
-    if (cap[b]!++ === 0) open.open(k, j);
-    unlink(head1, next1, a, x);
-    unlink(head2, next2, b, x);
-    relayK[x] = -1;
-  };
-  // best intermediate for i -> j: random candidates from the shorter open list, else a scan of it
-  const bestK = (i: number, j: number, avoid: number): number => {
+  }
+
+  private assign(x: number, k: number): void {
+    const n = this.n, i = this.relayI[x]!, j = this.relayJ[x]!, a = i * n + k, b = k * n + j;
+    this.relayK[x] = k;
+    this.h1[a]!++; this.h2[b]!++;
+    if (--this.cap[a]! === 0) this.open.close(i, k);
+    if (--this.cap[b]! === 0) this.open.close(k, j);
+    this.next1[x] = this.head1[a]!; this.head1[a] = x; this.stamp1[x] = this.clock++;
+    this.next2[x] = this.head2[b]!; this.head2[b] = x; this.stamp2[x] = this.clock++;
+  }
+
+  private release(x: number): void {
+    const n = this.n, i = this.relayI[x]!, k = this.relayK[x]!, j = this.relayJ[x]!, a = i * n + k, b = k * n + j;
+    this.h1[a]!--; this.h2[b]!--;
+    if (this.cap[a]!++ === 0) this.open.open(i, k);
+    if (this.cap[b]!++ === 0) this.open.open(k, j);
+    this.unlink(this.head1, this.next1, a, x);
+    this.unlink(this.head2, this.next2, b, x);
+    this.relayK[x] = -1;
+  }
+
+  /** Best intermediate for i -> j: random candidates from the shorter open list, else a scan of it. */
+  private bestK(i: number, j: number, avoid: number): number {
+    const open = this.open, n = this.n, candidates = this.candidates;
     const useOut = open.outLen[i]! <= open.inLen[j]!;
     const len = useOut ? open.outLen[i]! : open.inLen[j]!;
     const base = useOut ? i * n : j * n, pool = useOut ? open.out : open.inn;
@@ -138,8 +196,8 @@ function tryRounds(m: CommMatrix, R: number, rng: Rng, candidates: number, stric
     if (len > 2 * candidates) {
       // up to 8 * candidates random tries, stopping after `candidates` usable ones
       for (let t = 0, found = 0; t < 8 * candidates && found < candidates; t++) {
-        const k = pool[base + rng.int(len)]!;
-        const s = k === avoid ? 0 : score(i, k, j);
+        const k = pool[base + this.rng.int(len)]!;
+        const s = k === avoid ? 0 : this.score(i, k, j);
         if (s > 0) found++;
         if (s > bestScore) { bestScore = s; best = k; }
       }
@@ -147,118 +205,135 @@ function tryRounds(m: CommMatrix, R: number, rng: Rng, candidates: number, stric
     if (best < 0) {
       for (let y = 0; y < len; y++) {
         const k = pool[base + y]!;
-        const s = k === avoid ? 0 : score(i, k, j);
+        const s = k === avoid ? 0 : this.score(i, k, j);
         if (s > bestScore) { bestScore = s; best = k; }
       }
     }
     return best;
-  };
-  // depth-1 repair: free a slot on i -> k or k -> j by moving one relay that uses it elsewhere;
-  // at most REPAIR_WORK_PER_NODE * n score evaluations (checked between relay moves)
-  const snap = new Int32Array(Math.max(1, R));
-  const repairWork = REPAIR_WORK_PER_NODE * n;
-  const repair = (x: number): boolean => {
-    const i = relayI[x]!, j = relayJ[x]!, stop = work.scores + repairWork;
+  }
+
+  /**
+   * Depth-1 repair: frees a slot on i -> k or k -> j by moving one relay that uses it elsewhere;
+   * at most REPAIR_WORK_PER_NODE * n score evaluations (checked between relay moves).
+   */
+  private repair(x: number): boolean {
+    const open = this.open, n = this.n, work = this.work;
+    const i = this.relayI[x]!, j = this.relayJ[x]!, stop = work.scores + REPAIR_WORK_PER_NODE * n;
     for (let y = 0; y < open.outLen[i]! && work.scores < stop; y++) {
       const k = open.out[i * n + y]!;
       if (k === j) continue;
-      let cnt = 0;
-      for (let r = head2[k * n + j]!; r >= 0 && cnt < snap.length; r = next2[r]!) snap[cnt++] = r;
-      for (let z = 0; z < cnt && work.scores < stop; z++) {
-        const r = snap[z]!, i2 = relayI[r]!;
-        release(r);
-        const k2 = bestK(i2, j, k);
-        if (k2 >= 0 && score(i, k, j) > 0) { assign(r, k2); assign(x, k); return true; }
-        if (k2 >= 0) { assign(r, k2); continue; }
-        assign(r, k);
-      }
+      const cnt = this.collect(this.head2, this.next2, k * n + j);
+      if (this.moveOne(x, i, k, j, cnt, true, stop)) return true;
     }
     for (let y = 0; y < open.inLen[j]! && work.scores < stop; y++) {
       const k = open.inn[j * n + y]!;
       if (k === i) continue;
-      let cnt = 0;
-      for (let r = head1[i * n + k]!; r >= 0 && cnt < snap.length; r = next1[r]!) snap[cnt++] = r;
-      for (let z = 0; z < cnt && work.scores < stop; z++) {
-        const r = snap[z]!, j2 = relayJ[r]!;
-        release(r);
-        const k2 = bestK(i, j2, k);
-        if (k2 >= 0 && score(i, k, j) > 0) { assign(r, k2); assign(x, k); return true; }
-        if (k2 >= 0) { assign(r, k2); continue; }
-        assign(r, k);
-      }
+      const cnt = this.collect(this.head1, this.next1, i * n + k);
+      if (this.moveOne(x, i, k, j, cnt, false, stop)) return true;
     }
     return false;
-  };
-  // ejection chain (when the repair fails): put x on an intermediate k with a spare slot on one of
-  // its two pairs, evicting a random relay from the other (full) pair; the evicted relay looks for a
-  // place in the same way: at most EJECT_CHAIN steps per chain and `budget` steps in all
-  let budget = Math.max(1024, 4 * excess);
-  const victims = new Int32Array(Math.max(1, R));
-  const eject = (x0: number): boolean => {
+  }
+
+  /** Copies the relays of list q into snap (at most its length); returns how many. */
+  private collect(head: Int32Array, next: Int32Array, q: number): number {
+    const snap = this.snap;
+    let cnt = 0;
+    for (let r = head[q]!; r >= 0 && cnt < snap.length; r = next[r]!) snap[cnt++] = r;
+    return cnt;
+  }
+
+  /**
+   * Tries to move one of the cnt relays in snap (they use k -> j when `secondHop`, i -> k otherwise)
+   * to another intermediate so that x can go through k; true when x is placed.
+   */
+  private moveOne(x: number, i: number, k: number, j: number, cnt: number, secondHop: boolean, stop: number): boolean {
+    for (let z = 0; z < cnt && this.work.scores < stop; z++) {
+      const r = this.snap[z]!;
+      this.release(r);
+      const k2 = secondHop ? this.bestK(this.relayI[r]!, j, k) : this.bestK(i, this.relayJ[r]!, k);
+      if (k2 >= 0 && this.score(i, k, j) > 0) { this.assign(r, k2); this.assign(x, k); return true; }
+      if (k2 >= 0) { this.assign(r, k2); continue; }
+      this.assign(r, k);
+    }
+    return false;
+  }
+
+  /**
+   * Ejection chain (when the repair fails): puts x on an intermediate k with a spare slot on one of
+   * its two pairs, evicting a random relay from the other (full) pair; the evicted relay looks for a
+   * place in the same way: at most EJECT_CHAIN steps per chain and `budget` steps in all.
+   */
+  private eject(x0: number): boolean {
+    const open = this.open, n = this.n, work = this.work, victims = this.victims;
     let x = x0, last = -1;
-    for (let step = 1; step <= EJECT_CHAIN && budget-- > 0; step++) {
+    for (let step = 1; step <= EJECT_CHAIN && this.budget-- > 0; step++) {
       if (step > work.maxChain) work.maxChain = step;
-      const i = relayI[x]!, j = relayJ[x]!;
-      const k0 = bestK(i, j, -1);
-      if (k0 >= 0) { assign(x, k0); return true; }
+      const i = this.relayI[x]!, j = this.relayJ[x]!;
+      const k0 = this.bestK(i, j, -1);
+      if (k0 >= 0) { this.assign(x, k0); return true; }
       const lo = open.outLen[i]!, li = open.inLen[j]!;
       if (lo + li === 0) return false;
-      const r = rng.int(lo + li);
+      const r = this.rng.int(lo + li);
       const k = r < lo ? open.out[i * n + r]! : open.inn[j * n + r - lo]!;
       const b = r < lo ? k * n + j : i * n + k; // the full pair
-      if (k === i || k === j || cap[b]! > 0) continue;
+      if (k === i || k === j || this.cap[b]! > 0) continue;
       let cnt = 0;
-      for (let y = head1[b]!; y >= 0 && cnt < victims.length; y = next1[y]!) if (y !== last) victims[cnt++] = y;
-      for (let y = head2[b]!; y >= 0 && cnt < victims.length; y = next2[y]!) if (y !== last) victims[cnt++] = y;
+      for (let y = this.head1[b]!; y >= 0 && cnt < victims.length; y = this.next1[y]!) if (y !== last) victims[cnt++] = y;
+      for (let y = this.head2[b]!; y >= 0 && cnt < victims.length; y = this.next2[y]!) if (y !== last) victims[cnt++] = y;
       if (cnt === 0) continue;
-      const y = victims[rng.int(cnt)]!;
-      release(y);
-      assign(x, k);
+      const y = victims[this.rng.int(cnt)]!;
+      this.release(y);
+      this.assign(x, k);
       last = x;
       x = y;
     }
     return false;
-  };
-  for (let x = 0; x < excess; x++) {
-    const q = list[x]!;
-    relayI[x] = Math.floor(q / n);
-    relayJ[x] = q % n;
-    const k = bestK(relayI[x]!, relayJ[x]!, -1);
-    if (k >= 0) { assign(x, k); continue; }
-    const w0 = work.scores, fixed = repair(x);
-    if (work.scores - w0 > work.maxRepair) work.maxRepair = work.scores - w0;
-    if (!fixed && !eject(x)) return null;
   }
-  // rounds: a pair's first-hop relays take its first rounds 0, 1, ... in the order they were
-  // assigned to the pair; its second-hop relays, sorted by arrival (first-hop round + 1), take the
-  // earliest rounds after both the arrival and the pair's first-hop rounds (earliest release first,
-  // optimal for unit slots); the direct packets fill the remaining rounds
-  const byStamp = new Int32Array(clock).fill(-1);
-  for (let x = 0; x < excess; x++) byStamp[stamp1[x]!] = x;
-  const pos1 = new Int32Array(n * n);
-  const hop1Round = new Int32Array(excess), hop2Round = new Int32Array(excess);
-  for (let c = 0; c < clock; c++) {
-    const x = byStamp[c]!;
-    if (x < 0 || stamp1[x] !== c) continue;
-    hop1Round[x] = pos1[relayI[x]! * n + relayK[x]!]!++;
-  }
-  let buf = new Int32Array(64);
-  for (let q = 0; q < n * n; q++) {
-    if (head2[q]! < 0) continue;
-    let cnt = 0;
-    for (let r = head2[q]!; r >= 0; r = next2[r]!) {
-      if (cnt === buf.length) { const b2 = new Int32Array(cnt * 2); b2.set(buf); buf = b2; }
-      buf[cnt++] = r;
+
+  /**
+   * Rounds: a pair's first-hop relays take its first rounds 0, 1, ... in the order they were
+   * assigned to the pair; its second-hop relays, sorted by arrival (first-hop round + 1), take the
+   * earliest rounds after both the arrival and the pair's first-hop rounds (earliest release first,
+   * optimal for unit slots); the direct packets fill the remaining rounds. Null when a relay misses R.
+   */
+  rounds(): Relays | null {
+    const n = this.n, R = this.R, excess = this.excess, clock = this.clock;
+    const { relayI, relayK, stamp1, head2, next2, h1 } = this;
+    const byStamp = new Int32Array(clock).fill(-1);
+    for (let x = 0; x < excess; x++) byStamp[stamp1[x]!] = x;
+    const pos1 = new Int32Array(n * n);
+    const hop1Round = new Int32Array(excess), hop2Round = new Int32Array(excess);
+    for (let c = 0; c < clock; c++) {
+      const x = byStamp[c]!;
+      if (x < 0 || stamp1[x] !== c) continue;
+      hop1Round[x] = pos1[relayI[x]! * n + relayK[x]!]!++;
     }
-    const part = buf.subarray(0, cnt).sort((x, y) => hop1Round[x]! - hop1Round[y]!);
-    let t = h1[q]!;
-    for (const r of part) {
-      t = Math.max(t, hop1Round[r]! + 1);
-      if (t >= R) return null;
-      hop2Round[r] = t++;
+    let buf = new Int32Array(64);
+    for (let q = 0; q < n * n; q++) {
+      if (head2[q]! < 0) continue;
+      let cnt = 0;
+      for (let r = head2[q]!; r >= 0; r = next2[r]!) {
+        if (cnt === buf.length) { const b2 = new Int32Array(cnt * 2); b2.set(buf); buf = b2; }
+        buf[cnt++] = r;
+      }
+      const part = buf.subarray(0, cnt).sort((x, y) => hop1Round[x]! - hop1Round[y]!);
+      let t = h1[q]!;
+      for (const r of part) {
+        t = Math.max(t, hop1Round[r]! + 1);
+        if (t >= R) return null;
+        hop2Round[r] = t++;
+      }
     }
+    return { relayI, relayK, relayJ: this.relayJ, hop1Round, hop2Round };
   }
-  return { relayI, relayK, relayJ, hop1Round, hop2Round };
+}
+
+/** One greedy pass at R rounds (strict or relaxed rule): the relays and their rounds, or null when it fails. */
+function tryRounds(m: CommMatrix, R: number, rng: Rng, candidates: number, strict: boolean, work: Work): Relays | null {
+  const router = new RelayRouter(m, R, rng, candidates, strict, work);
+  const list = router.shuffledExcess(m.data);
+  for (let x = 0; x < router.excess; x++) if (!router.place(x, list[x]!)) return null;
+  return router.rounds();
 }
 
 /** A seed for te-offline's internal random stream: the matrix digest (the user's seed plays no part). */
@@ -302,20 +377,10 @@ export const DEFAULT_ORDERS = 4;
 /** Greedy attempts (R, R + 1, ...) before te-offline settles for the max pair load. */
 const MAX_GREEDY_TRIES = 8;
 
-function bucket(rounds: number, key: Int32Array): { start: Int32Array; items: Int32Array } {
-  const start = new Int32Array(rounds + 1);
-  for (let x = 0; x < key.length; x++) start[key[x]! + 1]!++;
-  for (let r = 0; r < rounds; r++) start[r + 1]! += start[r]!;
-  const fill = start.slice(0, rounds);
-  const items = new Int32Array(key.length);
-  for (let x = 0; x < key.length; x++) items[fill[key[x]!]!++] = x;
-  return { start, items };
-}
-
 /** Executes an offline plan in the engine, round by round. */
 export function runOffline(m: CommMatrix, eng: RoundEngine, p: OfflinePlan): void {
   const n = m.p, R = p.rounds;
-  const by1 = bucket(R, p.hop1Round), by2 = bucket(R, p.hop2Round);
+  const by1 = groupByKey(p.hop1Round, R), by2 = groupByKey(p.hop2Round, R);
   const directLeft = new Float64Array(n * n);
   for (let q = 0; q < n * n; q++) if (q % (n + 1) !== 0) directLeft[q] = Math.min(R, m.data[q]!);
   for (let r = 0; r < R; r++) {

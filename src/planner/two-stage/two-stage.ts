@@ -40,9 +40,23 @@ export interface TwoStageSplit {
  */
 export function twoStageSplit(m: CommMatrix, reshuffle: boolean, seed: number): TwoStageSplit {
   const { p, data } = m;
+  const { start, stage1, residualTotal } = stageOneSizes(p, data);
+  const label = reshuffle && p > 1 ? reshuffleLabels(p, stage1, seed) : null;
+  let stage2: Float64Array;
+  if (label === null) stage2 = stageTwoSizes(p, data, start);
+  else {
+    if (residualTotal > MAX_RESHUFFLE_RESIDUALS) {
+      throw fail("planner", "UNSUPPORTED", `two-stage: the reshuffle visits every residual element; this matrix has ${residualTotal} (limit ${MAX_RESHUFFLE_RESIDUALS}); plan without reshuffle`, { field: "params.reshuffle" });
+    }
+    stage2 = stageTwoSizesReshuffled(p, data, start, label);
+  }
+  return { p, start, stage1, stage2, label };
+}
+
+/** Stage-1 sizes by (source, intermediate), where each residual range starts, and the residual elements in all. */
+function stageOneSizes(p: number, data: ArrayLike<number>): { start: Int32Array; stage1: Float64Array; residualTotal: number } {
   const start = new Int32Array(p * p);
   const stage1 = new Float64Array(p * p);
-  const stage2 = new Float64Array(p * p);
   let residualTotal = 0;
   for (let i = 0; i < p; i++) {
     let base = 0, e = 0;
@@ -64,68 +78,75 @@ export function twoStageSplit(m: CommMatrix, reshuffle: boolean, seed: number): 
       stage1[i * p + k] = base + eq + ((d < 0 ? d + p : d) < er ? 1 : 0);
     }
   }
-  let label: Int32Array | null = null;
-  if (reshuffle && p > 1) {
-    label = new Int32Array(p * p);
-    const rng = createRng(seed);
-    const lo: number[] = [], hi: number[] = [];
-    const sizes = new Float64Array(p);
-    for (let i = 0; i < p; i++) {
-      lo.length = 0;
-      hi.length = 0;
-      let min = Infinity;
-      for (let k = 0; k < p; k++) min = Math.min(min, stage1[i * p + k]!);
-      for (let k = 0; k < p; k++) (stage1[i * p + k] === min ? lo : hi).push(k);
-      // intermediate g[x] receives the part labelled h[x] of the same size
-      for (const g of [lo, hi]) {
-        const h = shuffleInPlace(rng, g.slice());
-        for (let x = 0; x < g.length; x++) label[i * p + g[x]!] = h[x]!;
-      }
-      for (let k = 0; k < p; k++) sizes[k] = stage1[i * p + label[i * p + k]!]!;
-      stage1.set(sizes, i * p);
+  return { start, stage1, residualTotal };
+}
+
+/** The reshuffle: per source, a random relabelling of its parts among those of equal size (stage1 is permuted to match); returns the labels. */
+function reshuffleLabels(p: number, stage1: Float64Array, seed: number): Int32Array {
+  const label = new Int32Array(p * p);
+  const rng = createRng(seed);
+  const lo: number[] = [], hi: number[] = [];
+  const sizes = new Float64Array(p);
+  for (let i = 0; i < p; i++) {
+    lo.length = 0;
+    hi.length = 0;
+    let min = Infinity;
+    for (let k = 0; k < p; k++) min = Math.min(min, stage1[i * p + k]!);
+    for (let k = 0; k < p; k++) (stage1[i * p + k] === min ? lo : hi).push(k);
+    // intermediate g[x] receives the part labelled h[x] of the same size
+    for (const g of [lo, hi]) {
+      const h = shuffleInPlace(rng, g.slice());
+      for (let x = 0; x < g.length; x++) label[i * p + g[x]!] = h[x]!;
     }
+    for (let k = 0; k < p; k++) sizes[k] = stage1[i * p + label[i * p + k]!]!;
+    stage1.set(sizes, i * p);
   }
-  // stage-2 sizes: floor parts everywhere, plus one per residual element at its intermediate
-  if (label === null) {
-    const diff = new Float64Array(p + 1);
+  return label;
+}
+
+/** Stage-2 sizes without reshuffle: floor parts everywhere, plus one per residual element at its intermediate (difference arrays per destination). */
+function stageTwoSizes(p: number, data: ArrayLike<number>, start: Int32Array): Float64Array {
+  const stage2 = new Float64Array(p * p);
+  const diff = new Float64Array(p + 1);
+  for (let j = 0; j < p; j++) {
+    diff.fill(0);
+    let base = 0;
+    for (let i = 0; i < p; i++) {
+      const a = i === j ? 0 : data[i * p + j]!;
+      if (a === 0) continue;
+      const q = Math.floor(a / p), res = a - q * p;
+      base += q;
+      if (res === 0) continue;
+      const st = start[i * p + j]!, end = st + res;
+      if (end <= p) { diff[st]!++; diff[end]!--; }
+      else { diff[st]!++; diff[p]!--; diff[0]!++; diff[end - p]!--; }
+    }
+    let run = 0;
+    for (let k = 0; k < p; k++) { run += diff[k]!; stage2[k * p + j] = base + run; }
+  }
+  return stage2;
+}
+
+/** Stage-2 sizes with reshuffle labels: every residual element visited at the intermediate that receives its part. */
+function stageTwoSizesReshuffled(p: number, data: ArrayLike<number>, start: Int32Array, label: Int32Array): Float64Array {
+  const stage2 = new Float64Array(p * p);
+  const where = new Int32Array(p); // where[k]: the intermediate that receives part label k (of the current source)
+  for (let i = 0; i < p; i++) {
+    for (let kk = 0; kk < p; kk++) where[label[i * p + kk]!] = kk;
     for (let j = 0; j < p; j++) {
-      diff.fill(0);
-      let base = 0;
-      for (let i = 0; i < p; i++) {
-        const a = i === j ? 0 : data[i * p + j]!;
-        if (a === 0) continue;
-        const q = Math.floor(a / p), res = a - q * p;
-        base += q;
-        if (res === 0) continue;
-        const st = start[i * p + j]!, end = st + res;
-        if (end <= p) { diff[st]!++; diff[end]!--; }
-        else { diff[st]!++; diff[p]!--; diff[0]!++; diff[end - p]!--; }
-      }
-      let run = 0;
-      for (let k = 0; k < p; k++) { run += diff[k]!; stage2[k * p + j] = base + run; }
-    }
-  } else {
-    if (residualTotal > MAX_RESHUFFLE_RESIDUALS) {
-      throw fail("planner", "UNSUPPORTED", `two-stage: the reshuffle visits every residual element; this matrix has ${residualTotal} (limit ${MAX_RESHUFFLE_RESIDUALS}); plan without reshuffle`, { field: "params.reshuffle" });
-    }
-    const where = new Int32Array(p); // where[k]: the intermediate that receives part label k (of the current source)
-    for (let i = 0; i < p; i++) {
-      for (let kk = 0; kk < p; kk++) where[label[i * p + kk]!] = kk;
-      for (let j = 0; j < p; j++) {
-        const a = i === j ? 0 : data[i * p + j]!;
-        if (a === 0) continue;
-        const q = Math.floor(a / p), res = a - q * p;
-        if (q > 0) for (let kk = 0; kk < p; kk++) stage2[kk * p + j] = stage2[kk * p + j]! + q;
-        const st = start[i * p + j]!;
-        for (let x = 0; x < res; x++) {
-          const k = (st + x) % p;
-          const kk = where[k]!;
-          stage2[kk * p + j] = stage2[kk * p + j]! + 1;
-        }
+      const a = i === j ? 0 : data[i * p + j]!;
+      if (a === 0) continue;
+      const q = Math.floor(a / p), res = a - q * p;
+      if (q > 0) for (let kk = 0; kk < p; kk++) stage2[kk * p + j] = stage2[kk * p + j]! + q;
+      const st = start[i * p + j]!;
+      for (let x = 0; x < res; x++) {
+        const k = (st + x) % p;
+        const kk = where[k]!;
+        stage2[kk * p + j] = stage2[kk * p + j]! + 1;
       }
     }
   }
-  return { p, start, stage1, stage2, label };
+  return stage2;
 }
 
 /** Payload chunks a plan of m will carry (both stages), to refuse plans that would not fit in memory. */
