@@ -105,8 +105,14 @@ function segments(
     emit(src.buf[i]!, src.off[i]! + ui, dst.buf[j]!, dst.off[j]! + uj, n);
     ui += n;
     uj += n;
-    if (ui === src.cnt[i]) (i++, (ui = 0));
-    if (uj === dst.cnt[j]) (j++, (uj = 0));
+    if (ui === src.cnt[i]) {
+      i++;
+      ui = 0;
+    }
+    if (uj === dst.cnt[j]) {
+      j++;
+      uj = 0;
+    }
   }
 }
 
@@ -130,8 +136,14 @@ function buildThreadBlocks(prog: Program, chunk: number): { tbs: Tb[][]; nchanne
     }
     const list: Tb[] = [];
     const st = new Map<number, number>(), rt = new Map<number, number>();
-    for (const j of [...sends].sort((a, b) => a - b)) (st.set(j, list.length), list.push({ send: j, recv: -1, chan: chanOf(r, j), steps: [] }));
-    for (const i of [...recvs].sort((a, b) => a - b)) (rt.set(i, list.length), list.push({ send: -1, recv: i, chan: chanOf(i, r), steps: [] }));
+    for (const j of [...sends].sort((a, b) => a - b)) {
+      st.set(j, list.length);
+      list.push({ send: j, recv: -1, chan: chanOf(r, j), steps: [] });
+    }
+    for (const i of [...recvs].sort((a, b) => a - b)) {
+      rt.set(i, list.length);
+      list.push({ send: -1, recv: i, chan: chanOf(i, r), steps: [] });
+    }
     copyTb.push(copies ? list.length : -1);
     if (copies) list.push({ send: -1, recv: -1, chan: 0, steps: [] });
     for (const t of list) nchannels = Math.max(nchannels, t.chan + 1);

@@ -52,8 +52,16 @@ export function* simgridRankTrace(prog: Program, r: number, opts: SimgridTraceOp
       // Receives first (a posted receive never delays a send), then sends, then local copies
       // (compute overlaps the messages in flight), then one waitall closes the round.
       let posted = 0;
-      for (let z = x; z < y; z++) if (ops.kind[z] === OP_RECV) (out += `${r} irecv ${ops.peer[z]} ${ops.tag[z]} ${ops.count[z]! * eb}\n`), posted++;
-      for (let z = x; z < y; z++) if (ops.kind[z] === OP_SEND) (out += `${r} isend ${ops.peer[z]} ${ops.tag[z]} ${ops.count[z]! * eb}\n`), posted++;
+      for (let z = x; z < y; z++) {
+        if (ops.kind[z] !== OP_RECV) continue;
+        out += `${r} irecv ${ops.peer[z]} ${ops.tag[z]} ${ops.count[z]! * eb}\n`;
+        posted++;
+      }
+      for (let z = x; z < y; z++) {
+        if (ops.kind[z] !== OP_SEND) continue;
+        out += `${r} isend ${ops.peer[z]} ${ops.tag[z]} ${ops.count[z]! * eb}\n`;
+        posted++;
+      }
       if (flopsPerByte > 0) for (let z = x; z < y; z++) if (ops.kind[z] !== OP_SEND && ops.kind[z] !== OP_RECV) out += compute(z);
       if (posted > 0) out += `${r} waitall\n`;
     }
