@@ -1,9 +1,8 @@
 /** Program JSON writer: a Program as a commplan.program/v1 document (one file, or one file per rank plus an index), streamed in ~1 MiB pieces. */
+import { canonicalJson } from "./canonical-json.js";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { fail } from "../model/errors.js";
 import { BUFFER_NAMES, OP_KINDS, type Program } from "../model/program.js";
-import type { JsonValue } from "../model/schedule.js";
 import { fsError, writePieces } from "./file-output.js";
 import { FORMAT_NAMES } from "./json-schema.js";
 
@@ -13,22 +12,11 @@ const PIECE = 1 << 20;
 const BUF_JSON = BUFFER_NAMES.map((b) => JSON.stringify(b));
 const KIND_JSON = OP_KINDS.map((k) => JSON.stringify(k));
 
-/** JSON text of a value with object keys sorted, so equal values give equal bytes. */
-function canonicalJson(v: JsonValue | undefined): string {
-  if (v === null || typeof v !== "object") {
-    if (typeof v === "number" && !Number.isFinite(v)) throw fail(MODULE, "BAD_INPUT", `cannot write the non-finite number ${v} in params`, { field: "params" });
-    return JSON.stringify(v ?? null);
-  }
-  if (Array.isArray(v)) return `[${(v as readonly JsonValue[]).map(canonicalJson).join(",")}]`;
-  const o = v as { readonly [k: string]: JsonValue };
-  return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`).join(",")}}`;
-}
-
 /** The header fields, one per line, each followed by a comma. */
 function header(prog: Program): string {
   return (
     `{\n"format":${JSON.stringify(FORMAT_NAMES.program)},\n"p":${prog.p},\n"algorithm":${JSON.stringify(prog.algorithm)},\n` +
-    `"params":${canonicalJson(prog.params)},\n"seed":${prog.seed === null ? "null" : canonicalJson(prog.seed)},\n"elementBytes":${prog.elementBytes},\n` +
+    `"params":${canonicalJson(prog.params, MODULE)},\n"seed":${prog.seed === null ? "null" : canonicalJson(prog.seed, MODULE)},\n"elementBytes":${prog.elementBytes},\n` +
     `"matrixDigest":${JSON.stringify(prog.matrixDigest)},\n"variant":${JSON.stringify(prog.variant)},\n"rounds":${prog.rounds},\n`
   );
 }

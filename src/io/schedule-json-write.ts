@@ -1,24 +1,14 @@
 /** Schedule JSON writer: a Schedule as a commplan.schedule/v1 document, streamed in ~1 MiB pieces and renamed into place. */
+import { canonicalJson } from "./canonical-json.js";
 import { fail } from "../model/errors.js";
 import type { CommplanError } from "../model/errors.js";
 import { writePieces } from "./file-output.js";
 import { FORMAT_NAMES } from "./json-schema.js";
-import type { JsonValue, Schedule } from "../model/schedule.js";
+import type { Schedule } from "../model/schedule.js";
 
 const MODULE = "schedule";
 /** Target size of the pieces the writer hands to the stream. */
 const PIECE = 1 << 20;
-
-/** JSON text of a value with object keys sorted, so equal values give equal bytes. */
-function canonicalJson(v: JsonValue | undefined): string {
-  if (v === null || typeof v !== "object") {
-    if (typeof v === "number" && !Number.isFinite(v)) throw fail(MODULE, "BAD_INPUT", `cannot write the non-finite number ${v} in params`, { field: "params" });
-    return JSON.stringify(v ?? null);
-  }
-  if (Array.isArray(v)) return `[${(v as readonly JsonValue[]).map(canonicalJson).join(",")}]`;
-  const o = v as { readonly [k: string]: JsonValue };
-  return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`).join(",")}}`;
-}
 
 function badValue(what: string, x: number, v: number): CommplanError {
   return fail(MODULE, "BAD_INPUT", `cannot write transfer ${x}: ${what} = ${v} is not ${what === "start" || what === "end" ? "a finite number >= 0" : "a positive integer"}`);
@@ -31,7 +21,7 @@ function badValue(what: string, x: number, v: number): CommplanError {
 export function* scheduleJsonPieces(s: Schedule, pieceSize = PIECE): Generator<string, void, undefined> {
   let out =
     `{\n"format":${JSON.stringify(FORMAT_NAMES.schedule)},\n"p":${s.p},\n"algorithm":${JSON.stringify(s.algorithm)},\n` +
-    `"params":${canonicalJson(s.params)},\n"seed":${s.seed === null ? "null" : canonicalJson(s.seed)},\n"elementBytes":${s.elementBytes},\n` +
+    `"params":${canonicalJson(s.params, MODULE)},\n"seed":${s.seed === null ? "null" : canonicalJson(s.seed, MODULE)},\n"elementBytes":${s.elementBytes},\n` +
     `"matrixDigest":${JSON.stringify(s.matrixDigest)},\n"stages":[`;
   const { stepStart, stallStart, stallNode, src, dst, size, chunks, times } = s;
   for (let k = 0; k < s.stages.length; k++) {
