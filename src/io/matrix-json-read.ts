@@ -6,6 +6,7 @@ import { FORMAT_NAMES, validateWithSchema } from "./json-schema.js";
 import { decodeJsonString, JsonSyntaxError, JsonTokenizer } from "./json-tokenizer.js";
 import type { JsonTokenHandler } from "./json-tokenizer.js";
 import { checkP, MAX_P } from "../model/matrix.js";
+import { checkMemory, denseMatrixBytes } from "../model/memory-budget.js";
 import { quoted } from "../model/quoted.js";
 
 const MODULE = "matrix";
@@ -169,6 +170,7 @@ export class MatrixJsonReader implements JsonTokenHandler, MatrixChunkReader {
     }
     if (k === "p" && typeof v === "number" && Number.isInteger(v) && v >= 1) {
       if (v > MAX_P) checkP(v, this.file); // refused up front: dense storage of P^2 entries
+      checkMemory(MODULE, denseMatrixBytes(v), `a dense ${v} x ${v} matrix`, this.place(undefined, "/p"));
       this.p = v;
     }
   }

@@ -1,6 +1,7 @@
 /** commplan plan: plan a matrix with a named algorithm and write the schedule JSON. */
 import type { Command } from "commander";
 import { writeScheduleJson } from "../../io/schedule-json-write.js";
+import { refuseOutputOntoInput } from "../../io/file-output.js";
 import { findMachine } from "../../machines/presets.js";
 import { readMatrixFile } from "../../io/matrix-read.js";
 import { PLANNERS, findPlanner, resolvePlanOptions } from "../../planner/registry.js";
@@ -24,6 +25,7 @@ export function registerPlan(program: Command, ctx: CliContext): void {
       const planner = findPlanner(o.algorithm);
       const machine = o.machine === undefined ? null : findMachine(o.machine);
       const opts = resolvePlanOptions(planner, { payload: Boolean(o.payload), seed: intOption("seed", o.seed, 0, 0xffffffff), machine, params: keyValues("param", o.param) });
+      await refuseOutputOntoInput("plan", [file], [["-o", o.output]]);
       const m = readMatrixFile(file, matrixReadOptions(o));
       const s = planner.plan(m, opts);
       await writeScheduleJson(s, o.output);
