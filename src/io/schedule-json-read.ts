@@ -8,7 +8,7 @@ import { FORMAT_NAMES, validateWithSchema } from "./json-schema.js";
 import { decodeJsonString, JsonSyntaxError, JsonTokenizer } from "./json-tokenizer.js";
 import type { JsonTokenHandler } from "./json-tokenizer.js";
 import type { ChunkTable, JsonValue, Rearrange, Schedule, StageInfo } from "../model/schedule.js";
-import { quoted } from "../model/quoted.js";
+import { jsonExcerpt, quoted } from "../model/quoted.js";
 
 const MODULE = "schedule";
 /** The largest count, size, offset or time accepted: past it a double no longer holds every integer. */
@@ -205,7 +205,7 @@ class ScheduleAssembler implements JsonTokenHandler {
       if (top === C_ROOT && k === "format" && v !== FORMAT_NAMES.schedule) {
         // Fail early: a matrix or report file should not be read to its end first.
         const place = { field: "/format", ...(this.file === undefined ? {} : { file: this.file }) };
-        throw fail(MODULE, "BAD_FORMAT", `/format is ${JSON.stringify(v)}, expected "${FORMAT_NAMES.schedule}"`, place);
+        throw fail(MODULE, "BAD_FORMAT", `/format is ${jsonExcerpt(v)}, expected "${FORMAT_NAMES.schedule}"`, place);
       }
     }
   }

@@ -19,3 +19,12 @@ export function quoted(text: string): string {
   if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1); // do not split a surrogate pair
   return `${quoted(cut + "...")} (${text.length} characters)`;
 }
+
+/** A value from the input as JSON text for a message (a string "in quotes"), cut like quoted() past MAX_QUOTED characters and kept on one line. */
+export function jsonExcerpt(v: unknown): string {
+  const s = JSON.stringify(v) ?? String(v);
+  if (s.length <= MAX_QUOTED + 2) return oneLine(s);
+  let cut = s.slice(0, MAX_QUOTED - 3);
+  if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1);
+  return `${oneLine(cut)}... (${s.length} characters)`;
+}
