@@ -146,6 +146,10 @@ interface RunOutput {
 /** Runs --protocol on the matrix file `input`. */
 async function runProtocolFlags(input: string, o: SimulateFlags, machine: MachineModel, seed: number, wantTimeline: boolean, ctx: CliContext): Promise<RunOutput> {
   const m = readMatrixFile(input);
+  // a second P x P array of doubles, and per message its queue entries, times and (wanted) timeline entry
+  let messages = 0;
+  for (let k = 0; k < m.data.length; k++) if (m.data[k] !== 0) messages++;
+  checkMemory("simulate", m.p * m.p * 8 + messages * (wantTimeline ? 400 : 160) + m.p * 256, `running ${o.protocol} on ${messages} messages of ${m.p} nodes`, { file: input });
   const r = withProgress(ctx, "messages", (progress) =>
     runProtocol(m, machine, {
       protocol: o.protocol as ProtocolName,
