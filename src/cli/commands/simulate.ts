@@ -149,7 +149,7 @@ async function runProtocolFlags(input: string, o: SimulateFlags, machine: Machin
   // a second P x P array of doubles, and per message its queue entries, times and (wanted) timeline entry
   let messages = 0;
   for (let k = 0; k < m.data.length; k++) if (m.data[k] !== 0) messages++;
-  checkMemory("simulate", m.p * m.p * 8 + messages * (wantTimeline ? 400 : 160) + m.p * 256, `running ${o.protocol} on ${messages} messages of ${m.p} nodes`, { file: input });
+  checkMemory("simulate", m.data.byteLength + m.p * m.p * 8 + messages * (wantTimeline ? 400 : 160) + m.p * 256, `running ${o.protocol} on ${messages} messages of ${m.p} nodes`, { file: input });
   const r = withProgress(ctx, "messages", (progress) =>
     runProtocol(m, machine, {
       protocol: o.protocol as ProtocolName,
@@ -182,7 +182,7 @@ async function runReplayFlags(input: string, o: SimulateFlags, machine: MachineM
   const s = await readScheduleJson(input);
   // per node: the accounts and queues; per transfer: the event queue, times and waits (and a timeline entry); data mode: a holder per element
   const elements = m === null ? 0 : m.data.reduce((x, y) => x + y, 0);
-  checkMemory("simulate", scheduleWorkBytes(s, 256, 64, wantTimeline ? 400 : 160) + (o.data ? elements * 4 + s.p * s.p * 8 : 0), `simulating ${s.transferCount} transfers on ${s.p} nodes`, { file: input });
+  checkMemory("simulate", scheduleWorkBytes(s, 256, 64, wantTimeline ? 400 : 160) + (m === null ? 0 : m.data.byteLength) + (o.data ? elements * 4 + s.p * s.p * 8 : 0), `simulating ${s.transferCount} transfers on ${s.p} nodes`, { file: input });
   const r = withProgress(ctx, "transfers", (progress) =>
     simulateSchedule(s, machine, {
       mode,

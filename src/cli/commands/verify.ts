@@ -41,7 +41,7 @@ export function registerVerify(program: Command, ctx: CliContext): void {
       const s = await readScheduleJson(file);
       // per node: the verifier's counters and a P x P delivery table; per transfer and chunk: its index columns
       const chunks = s.chunks === null ? 0 : s.chunks.origin.length;
-      checkMemory("verify", scheduleWorkBytes(s, 512 + s.p * 16, 64, 96) + chunks * 96, `verifying ${s.transferCount} transfers on ${s.p} nodes`, { file });
+      checkMemory("verify", m.data.byteLength + scheduleWorkBytes(s, 512 + s.p * 16, 64, 96) + chunks * 96, `verifying ${s.transferCount} transfers on ${s.p} nodes`, { file });
       const r = verifySchedule(m, s, { ports });
       if (!r.ok) ctx.exitCode = 1; // set first: a closed stdout pipe exits with the code set so far
       ctx.io.out(o.json ? reportJson(r) : formatReport(r));
