@@ -211,6 +211,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
       const start = performance.now();
       let outcome: Outcome;
       let detail = "";
+      setMemoryBudget(budgetBytes); // the direct reader calls run under the same budget as the commands
       const direct = readDirect(bytes, base.ext);
       summary.readerCalls += 3;
       const r = await runMain(argv);
