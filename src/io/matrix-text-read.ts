@@ -127,25 +127,29 @@ export class CsvReader implements MatrixChunkReader {
     this.row++;
   }
 
-  // The separators of the line being read, counted as the bytes arrive, so that a row longer than a
-  // matrix can be is refused before it is held and split (a 64 MiB line of "0,0,...").
+  // The separators of the line that stays pending across reads (the text after a chunk's last
+  // newline), counted as the bytes arrive, so that a row longer than a matrix can be is refused
+  // before it is held and split (a 64 MiB line of "0,0,..."). A line complete within one chunk is at
+  // most a chunk long and is checked after its split.
   private commas = 0;
   private lineStart = true; // no byte but blanks yet on this line
   private comment = false;
 
   private countSeparators(chunk: Buffer): void {
+    const nl = chunk.lastIndexOf(0x0a);
+    if (nl >= 0) {
+      this.commas = 0;
+      this.lineStart = true;
+      this.comment = false;
+    }
     const limit = (this.p < 0 ? MAX_P : this.p) - 1;
-    for (let i = 0; i < chunk.length; i++) {
+    for (let i = nl + 1; i < chunk.length; i++) {
       const c = chunk[i]!;
-      if (c === 0x0a) {
-        this.commas = 0;
-        this.lineStart = true;
-        this.comment = false;
-      } else if (this.lineStart) {
+      if (this.lineStart) {
         if (c === 0x23) this.comment = true;
         if (c !== 0x20 && c !== 0x09 && c !== 0x0d) this.lineStart = false;
-        if (c === 0x2c) this.commas++;
-      } else if (c === 0x2c && !this.comment && ++this.commas > limit) {
+      }
+      if (c === 0x2c && !this.comment && ++this.commas > limit) {
         const line = this.lines.lines + 1 + countNewlines(chunk, i);
         const what = this.p < 0 ? `the first row has more than ${MAX_P} entries; P is at most ${MAX_P} (dense storage)` : `row has more than ${this.p} entries, expected ${this.p}`;
         throw fail(MODULE, "BAD_INPUT", what, placeOf(this.file, line));
