@@ -1,5 +1,5 @@
 /** Fuzz harness: runs generated and mutated inputs through every reader and every command in process, and records crashes, hangs and memory per case. */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import fc from "fast-check";
@@ -112,7 +112,6 @@ async function buildCorpus(dir: string): Promise<{ files: FuzzFile[]; matrices: 
   const gens: string[][] = [
     ["uniform", "--p", "4"], ["pattern1", "--p", "5"], ["ranka-fig1", "--p", "8"], ["liu-pattern3", "--p", "9", "--lmax", "20"], ["wang-set1", "--p", "8", "--d", "3"], ["uniform", "--p", "1"], ["liu-pattern2", "--p", "16", "--lmax", "8"],
   ];
-  const { readFileSync } = await import("node:fs");
   for (const [k, g] of gens.entries()) {
     for (const ext of [".json", ".csv", ".mtx"]) {
       const path = join(dir, `m${k}${ext}`);
@@ -200,7 +199,6 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
       writeFileSync(input, bytes);
       const mbase = matrices[c.matrixIndex]!;
       const matrix = join(opts.workDir, `matrix${mbase.slice(mbase.lastIndexOf("."))}`);
-      const { readFileSync } = await import("node:fs");
       writeFileSync(matrix, c.matrixMutations.reduce<Buffer>((b, m) => mutate(b, m), readFileSync(mbase)));
       const fitting = base.kind === "matrix" ? MATRIX_COMMANDS : SCHEDULE_COMMANDS;
       const pick = c.matched === 0 || (fitting as readonly string[]).includes(c.pick.command) ? c.pick : { ...c.pick, command: fitting[c.pick.extras.length % fitting.length]! };
