@@ -3,6 +3,7 @@ import { fail } from "../model/errors.js";
 import { fsErrorText, writePieces } from "../io/file-output.js";
 import type { JsonValue } from "../model/schedule.js";
 import { quoted } from "../model/quoted.js";
+import { MAX_ELEMENT_BYTES } from "../model/matrix.js";
 
 /** The streams a command writes to (replaceable in tests). */
 export interface CliIo {
@@ -10,6 +11,8 @@ export interface CliIo {
   err(text: string): void;
   /** True when stderr is a terminal (progress output). */
   readonly interactive: boolean;
+  /** True when stdin is a terminal (a command reading '-' then says that it waits for it). */
+  readonly stdinIsTerminal?: boolean;
 }
 
 /** The process's own streams. */
@@ -17,6 +20,7 @@ export const processIo: CliIo = {
   out: (t) => void process.stdout.write(t),
   err: (t) => void process.stderr.write(t),
   interactive: Boolean(process.stderr.isTTY),
+  stdinIsTerminal: Boolean(process.stdin.isTTY),
 };
 
 /**
@@ -57,8 +61,8 @@ export function numberOption(name: string, value: string): number {
   return v;
 }
 
-/** The largest --element-bytes accepted (as the patterns' elementBytes option). */
-export const MAX_ELEMENT_BYTES = 1 << 20;
+/** The largest --element-bytes accepted (as the patterns' elementBytes option and the files). */
+export { MAX_ELEMENT_BYTES };
 
 /** Help text of --element-bytes on the commands that read a matrix. */
 export const ELEMENT_BYTES_HELP = "bytes per element, overriding the matrix file's (JSON elementBytes, or the '# commplan elementBytes=N' comment of CSV and Matrix Market; else 8)";

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { isCommplanError } from "../model/errors.js";
 import { oneLine } from "../model/quoted.js";
+import { memoryOption, setMemoryBudget } from "../model/memory-budget.js";
 import type { CliContext } from "./context.js";
 import { processIo, quietOnClosedStdout, type CliIo } from "./io.js";
 import { registerCost } from "./commands/cost.js";
@@ -47,7 +48,24 @@ export function buildProgram(ctx: CliContext): Command {
   registerTeTable(program, ctx);
   registerExport(program, ctx);
   registerVerifyProgram(program, ctx);
+  addMemoryOption(program, ctx.io);
   return program;
+}
+
+/** The sub-commands that read a file (they take --max-memory). */
+const READS_FILES = new Set(["stats", "plan", "verify", "cost", "show", "simulate", "export", "verify-program"]);
+
+/** Adds --max-memory to every sub-command that reads a file, and sets the budget before its action runs; says so when a command is about to wait for a terminal's input. */
+function addMemoryOption(program: Command, io: CliIo): void {
+  for (const c of program.commands) {
+    if (READS_FILES.has(c.name())) c.option("--max-memory <size>", "refuse input that would need more memory than this, e.g. 512M or 4G (default: half of the machine's memory, at most 32G)");
+  }
+  program.hook("preAction", (_program, action) => {
+    const v = action.opts()["maxMemory"] as string | undefined;
+    setMemoryBudget(v === undefined ? null : memoryOption(v));
+    const readsStdin = READS_FILES.has(action.name()) && (action.args.includes("-") || action.opts()["matrix"] === "-");
+    if (readsStdin && io.stdinIsTerminal) io.err("commplan: reading standard input (end with Ctrl-D)\n");
+  });
 }
 
 /** Runs the CLI on argv (without "node commplan"); returns the exit code. Never throws. */
@@ -56,9 +74,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   if (io === processIo) quietOnClosedStdout(() => ctx.exitCode);
   const program = buildProgram(ctx);
   if (argv.length === 0) {
-    io.err(program.helpInformation());
+    io.err("commplan: missing command (try commplan --help)\n");
     return 2;
   }
+  setMemoryBudget(null); // each run starts from the default (in-process runs share the module)
   try {
     await program.parseAsync([...argv], { from: "user" });
     return ctx.exitCode;

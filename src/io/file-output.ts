@@ -1,7 +1,8 @@
 /** File output: streams text pieces to a file atomically (temporary file, then rename), to a device or FIFO directly, or to stdout; one-line errors. */
 import { once } from "node:events";
 import { createWriteStream, rmSync } from "node:fs";
-import { chmod, lstat, readlink, realpath, rename, rm, stat } from "node:fs/promises";
+import { access, chmod, lstat, readlink, realpath, rename, rm, stat } from "node:fs/promises";
+import { constants as fsConstants } from "node:fs";
 import type { Stats } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { basename, dirname, join, resolve } from "node:path";
@@ -33,6 +34,8 @@ export function fsErrorText(e: unknown, writing: boolean): string {
       return `cannot ${writing ? "write" : "read"}: no such device or address (a socket cannot be opened as a file)`;
     case "ELOOP":
       return "too many levels of symbolic links";
+    case "READ_ONLY":
+      return `cannot write: the file is read-only (mode ${((e as { mode?: number }).mode ?? 0).toString(8).padStart(4, "0")}); commplan replaces only a file it could write in place, as a shell '>' would`;
     default:
       return `cannot ${writing ? "write" : "read"}: ${(e as Error)?.message ?? String(e)}`;
   }
@@ -132,7 +135,74 @@ async function outputPlan(target: string): Promise<{ direct: true } | { direct: 
   }
   if (st !== null && st.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
   if (st !== null && !st.isFile()) return { direct: true };
+  if (st !== null && !(await canReplace(target, st))) throw Object.assign(new Error("read-only"), { code: "READ_ONLY", mode: st.mode & 0o7777 });
   return { direct: false, file: await finalPath(target), mode: st === null ? null : st.mode & 0o7777 };
+}
+
+/**
+ * The check that an existing file may be replaced: as a shell `>` would write it in place, the user
+ * must be able to write it (access W_OK: its owner and mode), and it must have a write bit, so a file
+ * made read-only (chmod a-w, mode 0444) is refused also for root, for whom W_OK always holds.
+ * Replaceable in tests (setReplaceCheck).
+ */
+let canReplace = async (path: string, st: Stats): Promise<boolean> => {
+  if ((st.mode & 0o222) === 0) return false;
+  try {
+    await access(path, fsConstants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Replaces the check that an existing output file may be replaced (tests); returns the previous one. */
+export function setReplaceCheck(check: (path: string, st: Stats) => Promise<boolean>): (path: string, st: Stats) => Promise<boolean> {
+  const previous = canReplace;
+  canReplace = check;
+  return previous;
+}
+
+/** The device and inode of a regular file a path ends at (links followed), or null (missing, not a regular file, unreadable). */
+async function fileId(path: string): Promise<string | null> {
+  try {
+    const st = await stat(path);
+    return st.isFile() ? `${st.dev}:${st.ino}` : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The file a path would end at, resolved as far as it goes (for a path that does not exist yet), or null. */
+async function resolvedTarget(path: string): Promise<string | null> {
+  try {
+    return await finalPath(path);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Refuses (exit 2, one line naming both) an output path that is the same file as one of the
+ * command's inputs: the same device and inode after following links, or (a path that does not
+ * exist yet) the same resolved path. `outputs` are [option, path] pairs; "-" and undefined are
+ * skipped, and so are inputs read from stdin. Run it before any work, so nothing is overwritten.
+ */
+export async function refuseOutputOntoInput(module: string, inputs: readonly (string | undefined)[], outputs: readonly (readonly [string, string | undefined])[]): Promise<void> {
+  const files = inputs.filter((f): f is string => f !== undefined && f !== "-");
+  if (files.length === 0) return;
+  const ids = await Promise.all(files.map(fileId));
+  const paths = await Promise.all(files.map(resolvedTarget));
+  for (const [option, out] of outputs) {
+    if (out === undefined || out === "-" || FD_PATH.test(out)) continue;
+    const id = await fileId(out);
+    const path = id === null ? await resolvedTarget(out) : null;
+    for (let k = 0; k < files.length; k++) {
+      if ((id !== null && id === ids[k]) || (path !== null && path === paths[k])) {
+        const same = out === files[k] ? "" : ` (${files[k]!})`;
+        throw fail(module, "BAD_OPTION", `${option} ${out} is the input file${same}: writing it would destroy the input; write to another file`, { file: out, field: option.replace(/^-+/, "") });
+      }
+    }
+  }
 }
 
 async function closeQuietly(ws: ReturnType<typeof createWriteStream>): Promise<void> {

@@ -6,7 +6,8 @@ import { FORMAT_NAMES, validateWithSchema } from "./json-schema.js";
 import { decodeJsonString, JsonSyntaxError, JsonTokenizer } from "./json-tokenizer.js";
 import type { JsonTokenHandler } from "./json-tokenizer.js";
 import { checkP, MAX_P } from "../model/matrix.js";
-import { quoted } from "../model/quoted.js";
+import { checkMemory, denseMatrixBytes } from "../model/memory-budget.js";
+import { jsonExcerpt, quoted } from "../model/quoted.js";
 
 const MODULE = "matrix";
 
@@ -165,10 +166,11 @@ export class MatrixJsonReader implements JsonTokenHandler, MatrixChunkReader {
     else this.root[k] = v;
     if (k === "format" && v !== FORMAT_NAMES.matrix) {
       // Fail early: a schedule given as a matrix should not be read to its end first.
-      throw fail(MODULE, "BAD_FORMAT", `/format is ${JSON.stringify(v)}, expected "${FORMAT_NAMES.matrix}"`, this.place(undefined, "/format"));
+      throw fail(MODULE, "BAD_FORMAT", `/format is ${jsonExcerpt(v)}, expected "${FORMAT_NAMES.matrix}"`, this.place(undefined, "/format"));
     }
     if (k === "p" && typeof v === "number" && Number.isInteger(v) && v >= 1) {
       if (v > MAX_P) checkP(v, this.file); // refused up front: dense storage of P^2 entries
+      checkMemory(MODULE, denseMatrixBytes(v), `a dense ${v} x ${v} matrix`, this.place(undefined, "/p"));
       this.p = v;
     }
   }

@@ -1,7 +1,8 @@
 /** Matrix text readers: CSV (a P x P grid) and Matrix Market coordinate files, streamed line by line. */
 import { fail } from "../model/errors.js";
 import type { CommplanError, ErrorCode } from "../model/errors.js";
-import { MAX_P } from "../model/matrix.js";
+import { MAX_ELEMENT_BYTES, MAX_P } from "../model/matrix.js";
+import { checkMemory, denseMatrixBytes } from "../model/memory-budget.js";
 import type { MatrixChunkReader, MatrixReadResult } from "./matrix-json-read.js";
 import { quoted } from "../model/quoted.js";
 
@@ -55,6 +56,13 @@ class LineSplitter {
   }
 }
 
+/** The newlines in chunk[0 .. end) that the line splitter has not seen yet (it sees a chunk after its separators are counted). */
+function countNewlines(chunk: Buffer, end: number): number {
+  let n = 0;
+  for (let i = chunk.indexOf(0x0a); i !== -1 && i < end; i = chunk.indexOf(0x0a, i + 1)) n++;
+  return n;
+}
+
 const ELEMENT_BYTES_COMMENT = /^(?:#|%%?)\s*commplan\s+elementBytes\s*=\s*(\S*)\s*$/;
 
 /** The elementBytes of a `# commplan elementBytes=N` (CSV) or `%% commplan elementBytes=N` (Matrix Market) comment, null for another comment. */
@@ -63,6 +71,7 @@ function commentElementBytes(t: string, file: string | undefined, line: number):
   if (!m) return null;
   const v = /^\d+$/.test(m[1]!) ? Number(m[1]) : NaN;
   if (!(Number.isSafeInteger(v) && v >= 1)) throw fail(MODULE, "BAD_INPUT", `elementBytes in the comment must be a positive integer, got ${quoted(m[1]!)}`, placeOf(file, line, "elementBytes"));
+  if (v > MAX_ELEMENT_BYTES) throw fail(MODULE, "BAD_INPUT", `elementBytes in the comment = ${v} exceeds the maximum ${MAX_ELEMENT_BYTES}`, placeOf(file, line, "elementBytes"));
   return v;
 }
 
@@ -105,6 +114,7 @@ export class CsvReader implements MatrixChunkReader {
     const p0 = this.p;
     if (p0 < 0) {
       if (cells.length > MAX_P) throw fail(MODULE, "BAD_INPUT", `the first row has ${cells.length} entries; P is at most ${MAX_P} (dense storage)`, placeOf(file, lineNo));
+      checkMemory(MODULE, denseMatrixBytes(cells.length), `a dense ${cells.length} x ${cells.length} matrix`, placeOf(file));
       this.p = cells.length;
       this.data = new Float64Array(this.p * this.p);
     } else if (cells.length !== p0) {
@@ -117,7 +127,38 @@ export class CsvReader implements MatrixChunkReader {
     this.row++;
   }
 
+  // The separators of the line that stays pending across reads (the text after a chunk's last
+  // newline), counted as the bytes arrive, so that a row longer than a matrix can be is refused
+  // before it is held and split (a 64 MiB line of "0,0,..."). A line complete within one chunk is at
+  // most a chunk long and is checked after its split.
+  private commas = 0;
+  private lineStart = true; // no byte but blanks yet on this line
+  private comment = false;
+
+  private countSeparators(chunk: Buffer): void {
+    const nl = chunk.lastIndexOf(0x0a);
+    if (nl >= 0) {
+      this.commas = 0;
+      this.lineStart = true;
+      this.comment = false;
+    }
+    const limit = (this.p < 0 ? MAX_P : this.p) - 1;
+    for (let i = nl + 1; i < chunk.length; i++) {
+      const c = chunk[i]!;
+      if (this.lineStart) {
+        if (c === 0x23) this.comment = true;
+        if (c !== 0x20 && c !== 0x09 && c !== 0x0d) this.lineStart = false;
+      }
+      if (c === 0x2c && !this.comment && ++this.commas > limit) {
+        const line = this.lines.lines + 1 + countNewlines(chunk, i);
+        const what = this.p < 0 ? `the first row has more than ${MAX_P} entries; P is at most ${MAX_P} (dense storage)` : `row has more than ${this.p} entries, expected ${this.p}`;
+        throw fail(MODULE, "BAD_INPUT", what, placeOf(this.file, line));
+      }
+    }
+  }
+
   write(chunk: Buffer): void {
+    this.countSeparators(chunk);
     this.lines.write(chunk);
   }
 
@@ -173,6 +214,7 @@ export class MtxReader implements MatrixChunkReader {
     if (r > MAX_P) throw this.bad("BAD_INPUT", lineNo, `the size line gives a ${r} x ${c} matrix; P is at most ${MAX_P} (dense storage)`);
     const p = r;
     if (nnz > p * p) throw this.bad("BAD_INPUT", lineNo, `the size line announces ${nnz} entries, more than the ${p * p} of a ${p} x ${p} matrix`);
+    checkMemory(MODULE, denseMatrixBytes(p) + (p * p) / 8, `the size line's dense ${p} x ${p} matrix`, placeOf(this.file, lineNo));
     this.p = p;
     this.nnz = nnz;
     this.data = new Float64Array(p * p);

@@ -8,9 +8,12 @@ import { FORMAT_NAMES, validateWithSchema } from "./json-schema.js";
 import { decodeJsonString, JsonSyntaxError, JsonTokenizer } from "./json-tokenizer.js";
 import type { JsonTokenHandler } from "./json-tokenizer.js";
 import type { ChunkTable, JsonValue, Rearrange, Schedule, StageInfo } from "../model/schedule.js";
-import { quoted } from "../model/quoted.js";
+import { jsonExcerpt, quoted } from "../model/quoted.js";
 
 const MODULE = "schedule";
+/** The largest count, size, offset or time accepted: past it a double no longer holds every integer. */
+const MAX_EXACT = Number.MAX_SAFE_INTEGER;
+const TOO_BIG = `must be <= ${MAX_EXACT} (2^53 - 1: past it a double does not hold every integer exactly)`;
 
 // Contexts of the open containers.
 const C_NONE = -1; // before the top-level value
@@ -202,7 +205,7 @@ class ScheduleAssembler implements JsonTokenHandler {
       if (top === C_ROOT && k === "format" && v !== FORMAT_NAMES.schedule) {
         // Fail early: a matrix or report file should not be read to its end first.
         const place = { field: "/format", ...(this.file === undefined ? {} : { file: this.file }) };
-        throw fail(MODULE, "BAD_FORMAT", `/format is ${JSON.stringify(v)}, expected "${FORMAT_NAMES.schedule}"`, place);
+        throw fail(MODULE, "BAD_FORMAT", `/format is ${jsonExcerpt(v)}, expected "${FORMAT_NAMES.schedule}"`, place);
       }
     }
   }
@@ -419,9 +422,11 @@ class ScheduleAssembler implements JsonTokenHandler {
           (k === K_SRC ? this.src : this.dst).set(x, this.node(k === K_SRC ? "src" : "dst", x, v));
         } else if (k === K_SIZE) {
           if (!(v >= 1 && Number.isInteger(v))) this.badInt(v, `${this.transferPath()}/size`, 1);
+          if (v > MAX_EXACT) throw this.bad(`${this.transferPath()}/size`, TOO_BIG);
           this.size.set(x, v);
         } else if (k === K_START || k === K_END) {
           if (v < 0) throw this.bad(`${this.transferPath()}/${KEY_NAME.get(k)!}`, "must be >= 0");
+          if (v > MAX_EXACT) throw this.bad(`${this.transferPath()}/${KEY_NAME.get(k)!}`, TOO_BIG);
           const t = k === K_START ? this.tStart : this.tEnd;
           if (t.length <= x) {
             t.grow(x + 1);
@@ -436,6 +441,7 @@ class ScheduleAssembler implements JsonTokenHandler {
         const el = this.chElem++;
         const min = el === 3 ? 1 : 0;
         if (!(v >= min && Number.isInteger(v))) this.badInt(v, `${this.chunkPath()}/${el}`, min);
+        if (v > MAX_EXACT) throw this.bad(`${this.chunkPath()}/${el}`, TOO_BIG);
         const r = this.chunkRows - 1;
         if (el === 0) this.origin.set(r, this.node("origin", r, v));
         else if (el === 1) this.dest.set(r, this.node("dest", r, v));
@@ -561,6 +567,17 @@ export class ScheduleJsonReader {
     }
     for (let q = 0; q < stallNode.length; q++) {
       if (stallNode[q]! >= p) throw bad(stallPathOf(q, stallStart, stages), `= ${shown("stall", q, stallNode[q]!)} is not a node index in 0..${p - 1}`);
+    }
+    if (stallNode.length > 0) {
+      // a node stalls at most once per step (the schema's uniqueItems): the step that last listed each node
+      const lastStep = new Int32Array(p).fill(-1);
+      for (let st = 0; st < steps; st++) {
+        for (let q = stallStart[st]!; q < stallStart[st + 1]!; q++) {
+          const u = stallNode[q]!;
+          if (lastStep[u] === st) throw bad(stallPathOf(q, stallStart, stages), `= ${u} repeats a node the step already lists as stalled (each node at most once)`);
+          lastStep[u] = st;
+        }
+      }
     }
     let chunks: ChunkTable | null = null;
     if (a.withChunks > 0) {

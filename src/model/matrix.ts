@@ -12,6 +12,8 @@ export interface CommMatrix {
 
 /** The largest P commplan accepts (dense storage of P^2 doubles). */
 export const MAX_P = 16384;
+/** The largest elementBytes a matrix or schedule file (or --element-bytes) may give. */
+export const MAX_ELEMENT_BYTES = 1 << 20;
 /** The default bytes per element when a matrix does not say. */
 export const DEFAULT_ELEMENT_BYTES = 8;
 
@@ -45,6 +47,7 @@ function checkElementBytes(b: unknown, file?: string): number {
   if (typeof b !== "number" || !Number.isInteger(b) || b < 1) {
     throw fail("matrix", "BAD_INPUT", `elementBytes must be a positive integer, got ${String(b)}`, file === undefined ? { field: "elementBytes" } : { file, field: "elementBytes" });
   }
+  if (b > MAX_ELEMENT_BYTES) throw fail("matrix", "BAD_INPUT", `elementBytes = ${b} exceeds the maximum ${MAX_ELEMENT_BYTES}`, file === undefined ? { field: "elementBytes" } : { file, field: "elementBytes" });
   return b;
 }
 

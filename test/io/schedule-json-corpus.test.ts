@@ -28,8 +28,23 @@ const CORPUS: [name: string, doc: string][] = [
   ["any key order", `{"stages":[{"steps":[{"stalls":[],"transfers":[{"size":2,"dst":3,"src":1}]}],"rearrange":"collect","name":""}],${head}}`],
   ["escaped keys and strings", one('{"\\u0073rc":0,"d\\u0073t":1,"size":1}').replace('"name":"s"', '"name":"\\"q\\"\\n\\u00e9"')],
   ["integral numbers in other notations", one('{"src":0.0,"dst":1e0,"size":2E1}')],
-  ["params with nested values, seed, whitespace", docOf(stage(step('{"src":3,"dst":3,"size":1}'))).replace('"params":{}', '"params":{"a":[1,{"b":null}],"c":"x"}').replace('"seed":null', ' "seed" : -5 ').replace(/,/g, " ,\n\t")],
+  ["params with nested values, seed, whitespace", docOf(stage(step('{"src":3,"dst":3,"size":1}'))).replace('"params":{}', '"params":{"a":[1,{"b":null}],"c":"x"}').replace('"seed":null', ' "seed" : 5 ').replace(/,/g, " ,\n\t")],
+  ["every limit at its maximum", docOf(stage(step('{"src":16383,"dst":0,"size":9007199254740991,"chunks":[[16383,0,9007199254740990,9007199254740991]],"start":0,"end":9007199254740991}', "[16383]"))).replace('"p":4', '"p":16384').replace('"seed":null', '"seed":4294967295').replace('"elementBytes":8', '"elementBytes":1048576')],
   // invalid
+  ["p past 16384", docOf("").replace('"p":4', '"p":16385')],
+  ["p = 1e300", docOf("").replace('"p":4', '"p":1e300')],
+  ["seed -1", docOf("").replace('"seed":null', '"seed":-1')],
+  ["seed past 2^32 - 1", docOf("").replace('"seed":null', '"seed":4294967296')],
+  ["elementBytes past 1048576", docOf("").replace('"elementBytes":8', '"elementBytes":1048577')],
+  ["elementBytes 1e300", docOf("").replace('"elementBytes":8', '"elementBytes":1e300')],
+  ["size 2^53", one('{"src":0,"dst":1,"size":9007199254740992}')],
+  ["size 2^60", one('{"src":0,"dst":1,"size":1152921504606846976}')],
+  ["chunk offset 2^53", one('{"src":0,"dst":1,"size":1,"chunks":[[0,1,9007199254740992,1]]}')],
+  ["chunk count 2^53", one('{"src":0,"dst":1,"size":9007199254740991,"chunks":[[0,1,0,9007199254740992]]}')],
+  ["end 2^53", one('{"src":0,"dst":1,"size":1,"start":0,"end":9007199254740992}')],
+  ["start 1e300", one('{"src":0,"dst":1,"size":1,"start":1e300,"end":1e300}')],
+  ["duplicate stalls", docOf(stage(step("", "[0,0]")))],
+  ["duplicate stalls apart", docOf(stage(step("", "[1,2,3,1]")))],
   ["src as a string", one('{"src":"0","dst":1,"size":1}')],
   ["fractional src", one('{"src":0.5,"dst":1,"size":1}')],
   ["negative dst", one('{"src":0,"dst":-1,"size":1}')],
@@ -90,7 +105,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe("the streaming schedule reader accepts exactly what ajv accepts", () => {
   it("has a corpus with both outcomes", () => {
     const accepted = CORPUS.filter(([, d]) => ajvAccepts(d)).length;
-    expect(accepted).toBe(10);
+    expect(accepted).toBe(11);
     expect(CORPUS.length - accepted).toBeGreaterThanOrEqual(25);
   });
 

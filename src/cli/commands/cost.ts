@@ -4,6 +4,7 @@ import { readScheduleJson } from "../../io/schedule-json-read.js";
 import { scheduleCost, type CostMode, type ScheduleCost } from "../../machines/cost-model.js";
 import { findMachine } from "../../machines/presets.js";
 import { fail } from "../../model/errors.js";
+import { checkMemory, scheduleWorkBytes } from "../../model/memory-budget.js";
 import type { CliContext } from "../context.js";
 import { fmt, table } from "../io.js";
 
@@ -32,6 +33,8 @@ export function registerCost(program: Command, ctx: CliContext): void {
       const machine = findMachine(o.machine);
       const mode = o.mode;
       const s = await readScheduleJson(file);
+      // per node: six typed arrays; per step: its cost record, and its table row or JSON text
+      checkMemory("cost", scheduleWorkBytes(s, 64, o.steps ? 400 : 160, 0), `the cost of ${s.stepCount} steps on ${s.p} nodes`, { file });
       const c = scheduleCost(s, machine, mode);
       if (o.json) return ctx.io.out(JSON.stringify(o.steps ? c : { ...c, steps: undefined }, null, 2) + "\n");
       let text = formatCost(c);

@@ -9,7 +9,7 @@ import { goalPieces } from "../../export/goal.js";
 import { mscclXml } from "../../export/msccl-xml.js";
 import { simgridCopyFlopsPerByte, simgridPlatformFiles } from "../../export/simgrid-platform.js";
 import { simgridTraceFiles, type ExportedFile } from "../../export/simgrid-trace.js";
-import { fsError, writePieces } from "../../io/file-output.js";
+import { fsError, refuseOutputOntoInput, writePieces } from "../../io/file-output.js";
 import { findMachine } from "../../machines/presets.js";
 import type { Program, ProgramVariant } from "../../model/program.js";
 import { readScheduleJson } from "../../io/schedule-json-read.js";
@@ -49,13 +49,6 @@ async function writeFiles(files: readonly ExportedFile[], dir: string, inputs: r
   for (const f of files) await writePieces(f.pieces(), join(dir, f.name), "export");
 }
 
-/** A single-file format's target must not be one of the inputs. */
-function guardSingle(t: ExportTarget): void {
-  if (t.output === "-") return;
-  const real = (f: string): string => (existsSync(f) ? realpathSync(f) : resolve(f));
-  if (t.inputs.filter((f) => f !== "-").some((f) => real(f) === real(t.output))) throw fail("export", "BAD_OPTION", "refusing to overwrite an input: give another -o", { file: t.output });
-}
-
 function needDir(t: ExportTarget, format: string): string {
   const dir = t.dir ?? t.split;
   if (dir === null) throw fail("export", "BAD_OPTION", `--format ${format} writes several files: give --out DIR`, { field: "out" });
@@ -64,7 +57,6 @@ function needDir(t: ExportTarget, format: string): string {
 
 function single(t: ExportTarget, format: string): void {
   if (t.dir !== null || t.split !== null) throw fail("export", "BAD_OPTION", `--format ${format} writes one file: give -o FILE (or nothing for stdout), not --out or --split`, { field: "out" });
-  guardSingle(t);
 }
 
 /** A format of `commplan export`: a one-line description and its writer. */
@@ -139,6 +131,7 @@ export function registerExport(program: Command, ctx: CliContext): void {
       const chunk = o.chunk === undefined ? null : intOption("chunk", o.chunk, 1);
       if (o.split !== undefined && o.output !== "-") throw fail("export", "BAD_OPTION", "give -o or --split, not both", { field: "split" });
       if (file === "-" && o.matrix === "-") throw fail("export", "BAD_OPTION", "the schedule and --matrix cannot both be read from stdin ('-'): give one of them as a file", { field: "matrix" });
+      await refuseOutputOntoInput("export", [file, o.matrix], [["-o", o.output]]);
       const m = readMatrixFile(o.matrix, matrixReadOptions(o));
       const s = await readScheduleJson(file);
       const { program: prog, scratchPeak } = lowerSchedule(m, s, { variant: o.variant as ProgramVariant });

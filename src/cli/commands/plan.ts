@@ -2,6 +2,7 @@
 import type { Command } from "commander";
 import { MAX_SEED } from "../../model/param-spec.js";
 import { writeScheduleJson } from "../../io/schedule-json-write.js";
+import { refuseOutputOntoInput } from "../../io/file-output.js";
 import { findMachine } from "../../machines/presets.js";
 import { readMatrixFile } from "../../io/matrix-read.js";
 import { PLANNERS, findPlanner, resolvePlanOptions } from "../../planner/registry.js";
@@ -26,6 +27,7 @@ export function registerPlan(program: Command, ctx: CliContext): void {
       const planner = findPlanner(o.algorithm);
       const machine = o.machine === undefined ? null : findMachine(o.machine);
       const opts = resolvePlanOptions(planner, { payload: Boolean(o.payload), seed: intOption("seed", o.seed, 0, MAX_SEED), machine, params: keyValues("param", o.param) });
+      await refuseOutputOntoInput("plan", [file], [["-o", o.output]]);
       const m = readMatrixFile(file, matrixReadOptions(o));
       const s = planner.plan(m, opts);
       await writeScheduleJson(s, o.output);

@@ -1,6 +1,9 @@
 /** commplan show: the step x sender grid of one stage, as in 004 figure 10 (X for stalls), as text or SVG. */
 import { Option, type Command } from "commander";
 import { readScheduleJson } from "../../io/schedule-json-read.js";
+import { refuseOutputOntoInput } from "../../io/file-output.js";
+import { checkMemory } from "../../model/memory-budget.js";
+import type { Schedule } from "../../model/schedule.js";
 import { nodeArrayRow, stepGrid, stepGridSvg, stepGridText } from "../../export/step-grid.js";
 import { fail } from "../../model/errors.js";
 import type { CliContext } from "../context.js";
@@ -19,6 +22,19 @@ export function nodeList(v: string): number[] {
   return out;
 }
 
+/** Bytes per grid cell (the cell, its text, and SVG markup when drawn) and per grid row, rough upper figures. */
+const CELL_BYTES = 48, SVG_CELL_BYTES = 160, ROW_BYTES = 200;
+
+/** Refuses up front a grid past the memory budget: steps of the stage x senders (at most P, at most its transfers and stalls). */
+function checkGridMemory(s: Schedule, stage: number, svg: boolean, file: string): void {
+  const st = s.stages[stage];
+  if (st === undefined) return; // the grid names the missing stage
+  const first = st.firstStep, end = first + st.stepCount;
+  const events = s.stepStart[end]! - s.stepStart[first]! + (s.stallStart[end]! - s.stallStart[first]!);
+  const cols = Math.min(s.p, events);
+  checkMemory("show", st.stepCount * (cols * (CELL_BYTES + (svg ? SVG_CELL_BYTES : 0)) + ROW_BYTES), `the grid of stage ${stage + 1} (${st.stepCount} steps x ${cols} senders)`, { file });
+}
+
 /** Registers `show`. */
 export function registerShow(program: Command, ctx: CliContext): void {
   program
@@ -33,7 +49,9 @@ export function registerShow(program: Command, ctx: CliContext): void {
     .action(async (file: string, o: { stage: string; row?: string; nodes?: string; svg?: string; json?: boolean }) => {
       if (o.svg === "-" && o.json) throw fail("show", "BAD_OPTION", "--svg - writes the SVG to stdout in place of the text, so --json has nowhere to go: write --svg to a file", { field: "svg" });
       const stage = intOption("stage", o.stage, 1) - 1;
+      await refuseOutputOntoInput("show", [file], [["--svg", o.svg]]);
       const s = await readScheduleJson(file);
+      checkGridMemory(s, stage, o.svg !== undefined, file);
       const senders = o.row !== undefined ? nodeArrayRow(s.p, intOption("row", o.row, 0)) : o.nodes !== undefined ? nodeList(o.nodes) : undefined;
       const g = stepGrid(s, stage, senders, o.row !== undefined);
       if (o.svg !== undefined) await writeTextTarget(o.svg, stepGridSvg(g), ctx.io);

@@ -2,6 +2,8 @@
 import { Option, type Command } from "commander";
 import cliProgress from "cli-progress";
 import { readScheduleJson } from "../../io/schedule-json-read.js";
+import { refuseOutputOntoInput } from "../../io/file-output.js";
+import { checkMemory, scheduleWorkBytes } from "../../model/memory-budget.js";
 import { scheduleToJsonText } from "../../io/schedule-json-write.js";
 import { timelineToSvg } from "../../export/svg-gantt.js";
 import { timelineToChromeTrace } from "../../export/trace-chrome.js";
@@ -144,6 +146,10 @@ interface RunOutput {
 /** Runs --protocol on the matrix file `input`. */
 async function runProtocolFlags(input: string, o: SimulateFlags, machine: MachineModel, seed: number, wantTimeline: boolean, ctx: CliContext): Promise<RunOutput> {
   const m = readMatrixFile(input);
+  // a second P x P array of doubles, and per message its queue entries, times and (wanted) timeline entry
+  let messages = 0;
+  for (let k = 0; k < m.data.length; k++) if (m.data[k] !== 0) messages++;
+  checkMemory("simulate", m.data.byteLength + m.p * m.p * 8 + messages * (wantTimeline ? 400 : 160) + m.p * 256, `running ${o.protocol} on ${messages} messages of ${m.p} nodes`, { file: input });
   const r = withProgress(ctx, "messages", (progress) =>
     runProtocol(m, machine, {
       protocol: o.protocol as ProtocolName,
@@ -174,6 +180,9 @@ async function runReplayFlags(input: string, o: SimulateFlags, machine: MachineM
   const mode = (o.mode ?? "blocking") as SimMode;
   const m = o.matrix !== undefined ? readMatrixFile(o.matrix) : null;
   const s = await readScheduleJson(input);
+  // per node: the accounts and queues; per transfer: the event queue, times and waits (and a timeline entry); data mode: a holder per element
+  const elements = m === null ? 0 : m.data.reduce((x, y) => x + y, 0);
+  checkMemory("simulate", scheduleWorkBytes(s, 256, 64, wantTimeline ? 400 : 160) + (m === null ? 0 : m.data.byteLength) + (o.data ? elements * 4 + s.p * s.p * 8 : 0), `simulating ${s.transferCount} transfers on ${s.p} nodes`, { file: input });
   const r = withProgress(ctx, "transfers", (progress) =>
     simulateSchedule(s, machine, {
       mode,
@@ -253,6 +262,7 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
     .option("--inquiry <us>", "drs-n: time of one test-and-set inquiry in us (default 2 T_s, at least 0.001)")
     .action(async (input: string, o: SimulateFlags) => {
       checkFlags(o);
+      await refuseOutputOntoInput("simulate", [input, o.matrix], [["--trace", o.trace], ["--svg", o.svg], ["--realised", o.realised]]);
       const preset = findMachine(o.machine);
       const barrier = o.barrier !== undefined ? numberOption("barrier", o.barrier) : preset.barrier;
       if (!(barrier >= 0)) throw bad("barrier", `--barrier must be a time >= 0 in us, got '${o.barrier}'`);

@@ -1,6 +1,7 @@
 /** commplan verify: check a schedule against its matrix and print the report (exit 1 when a check fails). */
 import type { Command } from "commander";
 import { fail } from "../../model/errors.js";
+import { checkMemory, scheduleWorkBytes } from "../../model/memory-budget.js";
 import { readScheduleJson } from "../../io/schedule-json-read.js";
 import { readMatrixFile } from "../../io/matrix-read.js";
 import { verifySchedule, type Report } from "../../verifier/index.js";
@@ -38,6 +39,9 @@ export function registerVerify(program: Command, ctx: CliContext): void {
       if (file === "-" && o.matrix === "-") throw fail("verify", "BAD_OPTION", "the schedule and --matrix cannot both be read from stdin ('-'): give one of them as a file", { field: "matrix" });
       const m = readMatrixFile(o.matrix, matrixReadOptions(o));
       const s = await readScheduleJson(file);
+      // per node: the verifier's counters and a P x P delivery table; per transfer and chunk: its index columns
+      const chunks = s.chunks === null ? 0 : s.chunks.origin.length;
+      checkMemory("verify", m.data.byteLength + scheduleWorkBytes(s, 512 + s.p * 16, 64, 96) + chunks * 96, `verifying ${s.transferCount} transfers on ${s.p} nodes`, { file });
       const r = verifySchedule(m, s, { ports });
       if (!r.ok) ctx.exitCode = 1; // set first: a closed stdout pipe exits with the code set so far
       ctx.io.out(o.json ? reportJson(r) : formatReport(r));

@@ -1,0 +1,88 @@
+/** Memory budget: estimates of what an allocation will need, refused up front (one line) when past the budget (--max-memory). */
+import { totalmem } from "node:os";
+import { fail } from "./errors.js";
+
+const GIB = 1024 ** 3;
+const MIB = 1024 ** 2;
+
+/** The largest default budget (bytes), whatever the machine has. */
+export const MAX_DEFAULT_BUDGET = 32 * GIB;
+/** The smallest budget --max-memory accepts (bytes). */
+export const MIN_BUDGET = MIB;
+
+/** The default budget: half of the machine's memory, at most 32 GiB. */
+export function defaultMemoryBudget(): number {
+  return Math.min(Math.floor(totalmem() / 2), MAX_DEFAULT_BUDGET);
+}
+
+let budget = defaultMemoryBudget();
+
+/** The budget in force (bytes). */
+export function memoryBudget(): number {
+  return budget;
+}
+
+/** Sets the budget in force (bytes; null restores the default); returns the previous one. */
+export function setMemoryBudget(bytes: number | null): number {
+  const previous = budget;
+  budget = bytes ?? defaultMemoryBudget();
+  return previous;
+}
+
+/** Bytes for people: 1.5 GiB, 300 MiB, 12 KiB, 512 bytes. */
+export function formatBytes(n: number): string {
+  if (n >= GIB) return `${Number((n / GIB).toPrecision(3))} GiB`;
+  if (n >= MIB) return `${Number((n / MIB).toPrecision(3))} MiB`;
+  if (n >= 1024) return `${Number((n / 1024).toPrecision(3))} KiB`;
+  return `${n} bytes`;
+}
+
+const SIZE = /^(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?$/i;
+const UNIT: { [u: string]: number } = { "": 1, k: 1024, m: MIB, g: GIB, t: 1024 * GIB };
+
+/** Parses a size such as 512M, 4G, 1.5GiB, 1048576 (bytes); null when it is not one. */
+export function parseByteSize(text: string): number | null {
+  const m = SIZE.exec(text.trim());
+  if (!m) return null;
+  const v = Math.floor(Number(m[1]) * UNIT[m[2]!.toLowerCase()]!);
+  return Number.isSafeInteger(v) ? v : null;
+}
+
+/** Parses --max-memory (a size >= 1 MiB); a CommplanError naming the option otherwise. */
+export function memoryOption(text: string): number {
+  const v = parseByteSize(text);
+  if (v === null || v < MIN_BUDGET) {
+    throw fail("commplan", "BAD_OPTION", `--max-memory must be a size of at least 1M such as 512M, 4G or 1.5G, got '${text.slice(0, 40)}'`, { field: "max-memory" });
+  }
+  return v;
+}
+
+/**
+ * Refuses, before allocating, work that needs more than the budget: `bytes` is the estimate, `what`
+ * says for what (e.g. "a dense 16384 x 16384 matrix"). One line: what is needed, the budget and how to raise it.
+ */
+export function checkMemory(module: string, bytes: number, what: string, place: { file?: string; field?: string } = {}): void {
+  if (!(bytes > budget)) return;
+  const needed = Number.isFinite(bytes) ? `about ${formatBytes(bytes)}` : "more memory than any machine has";
+  throw fail(module, "BAD_INPUT", `${what} needs ${needed}, past the memory budget of ${formatBytes(budget)} (raise it with --max-memory, e.g. --max-memory ${suggest(bytes)})`, place);
+}
+
+/** A --max-memory value that would admit `bytes`. */
+function suggest(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes > 1024 ** 5) return "64G";
+  return bytes >= GIB ? `${Math.ceil(bytes / GIB)}G` : `${Math.ceil(bytes / MIB)}M`;
+}
+
+/** Bytes of a dense P x P matrix of doubles (the matrix readers' storage). */
+export function denseMatrixBytes(p: number): number {
+  return p * p * 8;
+}
+
+/**
+ * A rough upper estimate of the bytes a command needs to work on a schedule of `p` nodes, `steps`
+ * steps and `transfers` transfers: `perNode`, `perStep` and `perTransfer` bytes each (the command's
+ * own figures), plus the schedule's columns.
+ */
+export function scheduleWorkBytes(s: { p: number; stepCount: number; transferCount: number }, perNode: number, perStep: number, perTransfer: number): number {
+  return s.p * perNode + s.stepCount * perStep + s.transferCount * perTransfer;
+}

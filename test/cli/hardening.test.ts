@@ -1,0 +1,262 @@
+/** Issue 11 regressions: limits on every number of a file, a memory budget, outputs that never destroy inputs, short one-line errors. */
+import { afterAll, describe, expect, it } from "vitest";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { main } from "../../src/cli/main.js";
+import type { CliIo } from "../../src/cli/io.js";
+import { setReplaceCheck } from "../../src/io/file-output.js";
+import { CsvReader } from "../../src/io/matrix-text-read.js";
+import { MAX_P } from "../../src/model/matrix.js";
+import { checkMemory, formatBytes, memoryOption, parseByteSize, setMemoryBudget } from "../../src/model/memory-budget.js";
+import { MAX_QUOTED, quoted } from "../../src/model/quoted.js";
+
+async function run(argv: string[], extra: Partial<CliIo> = {}): Promise<{ code: number; out: string; err: string }> {
+  let out = "", err = "";
+  const io: CliIo = { out: (t) => void (out += t), err: (t) => void (err += t), interactive: false, ...extra };
+  const code = await main(argv, io);
+  return { code, out, err };
+}
+
+const dir = mkdtempSync(join(tmpdir(), "commplan-hardening-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const f = (name: string): string => join(dir, name);
+
+/** A one-transfer schedule with header fields replaced. */
+function schedule(header: Record<string, unknown> = {}, step = '{"transfers":[{"src":0,"dst":1,"size":3}],"stalls":[]}'): string {
+  const h = { format: "commplan.schedule/v1", p: 4, algorithm: "x", params: {}, seed: 1, elementBytes: 8, matrixDigest: "d", ...header };
+  const head = Object.entries(h).map(([k, v]) => `${JSON.stringify(k)}:${typeof v === "string" && v.startsWith("#") ? v.slice(1) : JSON.stringify(v)}`).join(",");
+  return `{${head},"stages":[{"name":"a","rearrange":"none","steps":[${step}]}]}`;
+}
+
+/** Expects exit 2 with one line that matches `re`. */
+function oneLineError(r: { code: number; err: string }, re: RegExp): void {
+  expect(r.code).toBe(2);
+  expect(r.err.trimEnd().split("\n")).toHaveLength(1);
+  expect(r.err).toMatch(re);
+}
+
+describe("item 1: the schedule's p has the matrices' limit", () => {
+  for (const p of ["1000000000", "4294967297", "1e300"]) {
+    for (const cmd of [["show"], ["cost", "--machine", "t3d-004"], ["simulate", "--machine", "t3d-004"], ["verify", "-m", "MATRIX"]]) {
+      it(`"p":${p}: ${cmd[0]} exits 2 naming the file and /p`, async () => {
+        const s = f(`p-${p}.json`);
+        writeFileSync(s, schedule({ p: `#${p}` }));
+        writeFileSync(f("m4.json"), JSON.stringify({ format: "commplan.matrix/v1", p: 4, entries: [[0, 1, 3]] }));
+        const args = cmd.map((a) => (a === "MATRIX" ? f("m4.json") : a));
+        const r = await run([cmd[0]!, s, ...args.slice(1)]);
+        oneLineError(r, new RegExp(`p-${p.replace(".", "\\.")}\\.json: /p must be <= ${MAX_P}`));
+      });
+    }
+  }
+});
+
+describe("a memory budget (--max-memory)", () => {
+  it("parses sizes and refuses nonsense", () => {
+    expect(parseByteSize("512M")).toBe(512 * 2 ** 20);
+    expect(parseByteSize("1.5G")).toBe(1.5 * 2 ** 30);
+    expect(parseByteSize("4GiB")).toBe(4 * 2 ** 30);
+    expect(parseByteSize("12")).toBe(12);
+    expect(parseByteSize("lots")).toBeNull();
+    expect(() => memoryOption("1k")).toThrow(/--max-memory must be a size of at least 1M/);
+    expect(formatBytes(3 * 2 ** 30)).toBe("3 GiB");
+  });
+
+  it("checkMemory refuses past the budget with the estimate, the budget and the option", () => {
+    const before = setMemoryBudget(2 ** 20);
+    try {
+      expect(() => checkMemory("m", 2 ** 20, "x")).not.toThrow();
+      expect(() => checkMemory("m", 3 * 2 ** 20, "a thing")).toThrow(/^m: a thing needs about 3 MiB, past the memory budget of 1 MiB \(raise it with --max-memory, e\.g\. --max-memory 3M\)$/);
+    } finally {
+      setMemoryBudget(before);
+    }
+  });
+
+  it("a 70-byte Matrix Market file announcing P = 16384 is refused up front under a small budget", async () => {
+    writeFileSync(f("big.mtx"), "%%MatrixMarket matrix coordinate integer general\n16384 16384 1\n1 2 3\n");
+    for (const cmd of [["stats"], ["plan", "-a", "shift"]]) {
+      const r = await run([cmd[0]!, f("big.mtx"), ...cmd.slice(1), "--max-memory", "64M"]);
+      oneLineError(r, /big\.mtx:line 2: the size line's dense 16384 x 16384 matrix needs about 2\.\d+ GiB, past the memory budget of 64 MiB \(raise it with --max-memory/);
+    }
+    const json = f("big.json");
+    writeFileSync(json, JSON.stringify({ format: "commplan.matrix/v1", p: 16384, entries: [[0, 1, 3]] }));
+    oneLineError(await run(["stats", json, "--max-memory", "64M"]), /big\.json: a dense 16384 x 16384 matrix needs about 2 GiB, past the memory budget of 64 MiB/);
+  });
+
+  it("a CSV whose first row makes a matrix past the budget is refused before it is allocated", async () => {
+    writeFileSync(f("wide.csv"), Array(3000).fill("0").join(",") + "\n");
+    oneLineError(await run(["stats", f("wide.csv"), "--max-memory", "16M"]), /wide\.csv: a dense 3000 x 3000 matrix needs about 68\.7 MiB, past the memory budget of 16 MiB/);
+  });
+
+  it("cost and show of a schedule of many empty steps are refused up front past the budget, and run under it", async () => {
+    const steps = Array(40000).fill('{"transfers":[],"stalls":[]}').join(",");
+    writeFileSync(f("empty-steps.json"), schedule({}, steps + ',{"transfers":[{"src":0,"dst":1,"size":3}],"stalls":[0]}'));
+    oneLineError(await run(["cost", f("empty-steps.json"), "--machine", "t3d-004", "--max-memory", "1M"]), /cost: .*empty-steps\.json: the cost of 40001 steps on 4 nodes needs about 6\.1 MiB, past the memory budget of 1 MiB/);
+    oneLineError(await run(["show", f("empty-steps.json"), "--max-memory", "1M"]), /show: .*the grid of stage 1 \(40001 steps x 2 senders\) needs about/);
+    oneLineError(await run(["simulate", f("empty-steps.json"), "--machine", "t3d-004", "--max-memory", "1M"]), /simulate: .*needs about .* past the memory budget of 1 MiB/);
+    expect((await run(["cost", f("empty-steps.json"), "--machine", "t3d-004", "--max-memory", "64M"])).code).toBe(0);
+    expect((await run(["show", f("empty-steps.json"), "--max-memory", "64M"])).code).toBe(0);
+  });
+
+  it("--max-memory is an option of every command that reads a file, and each run starts from the default", async () => {
+    for (const cmd of ["stats", "plan", "verify", "cost", "show", "simulate"]) expect((await run([cmd, "--help"])).out).toMatch(/--max-memory <size>/);
+    writeFileSync(f("small.mtx"), "%%MatrixMarket matrix coordinate integer general\n600 600 1\n1 2 3\n");
+    expect((await run(["stats", f("small.mtx"), "--max-memory", "1M"])).code).toBe(2);
+    expect((await run(["stats", f("small.mtx")])).code).toBe(0);
+  });
+});
+
+describe("items 2-3: an output never destroys an input", () => {
+  const m = f("in.json");
+  const setup = async (): Promise<void> => {
+    expect((await run(["gen", "uniform", "--p", "4", "-o", m])).code).toBe(0);
+    expect((await run(["plan", m, "-a", "shift", "-o", f("s.json")])).code).toBe(0);
+  };
+
+  it("plan -o onto its matrix, simulate --trace onto its schedule, --realised onto its matrix: exit 2, the input unchanged", async () => {
+    await setup();
+    const before = readFileSync(m, "utf8"), sched = readFileSync(f("s.json"), "utf8");
+    oneLineError(await run(["plan", m, "-a", "shift", "-o", m]), /plan: .*in\.json: -o .*in\.json is the input file: writing it would destroy the input/);
+    oneLineError(await run(["simulate", f("s.json"), "--machine", "t3d-004", "--trace", f("s.json")]), /--trace .* is the input file/);
+    oneLineError(await run(["simulate", f("s.json"), "--machine", "t3d-004", "--svg", f("s.json")]), /--svg .* is the input file/);
+    oneLineError(await run(["simulate", m, "--machine", "t3d-004", "--protocol", "drs-n", "--realised", m]), /--realised .* is the input file/);
+    oneLineError(await run(["show", f("s.json"), "--svg", f("s.json")]), /--svg .* is the input file/);
+    expect(readFileSync(m, "utf8")).toBe(before);
+    expect(readFileSync(f("s.json"), "utf8")).toBe(sched);
+  });
+
+  it("through a symbolic link, a relative spelling or a hard link: still the input", async () => {
+    await setup();
+    symlinkSync(m, f("via-link.json"));
+    oneLineError(await run(["plan", m, "-a", "shift", "-o", f("via-link.json")]), /via-link\.json is the input file \(.*in\.json\)/);
+    oneLineError(await run(["plan", f("via-link.json"), "-a", "shift", "-o", m]), /is the input file/);
+    oneLineError(await run(["plan", m, "-a", "shift", "-o", join(dir, ".", "x", "..", "in.json")]), /is the input file/);
+    const { linkSync } = await import("node:fs");
+    linkSync(m, f("hard.json"));
+    oneLineError(await run(["plan", m, "-a", "shift", "-o", f("hard.json")]), /hard\.json is the input file/);
+    // a link that dangles into a new file is not an input: written
+    symlinkSync(f("new-target.json"), f("dangling.json"));
+    expect((await run(["plan", m, "-a", "shift", "-o", f("dangling.json")])).code).toBe(0);
+    expect(JSON.parse(readFileSync(f("new-target.json"), "utf8"))).toMatchObject({ format: "commplan.schedule/v1" });
+  });
+
+  it("a read-only target (no write bit; refused also as root) is not replaced", async () => {
+    await setup();
+    const ro = f("ro.json");
+    writeFileSync(ro, "keep");
+    chmodSync(ro, 0o444);
+    oneLineError(await run(["plan", m, "-a", "shift", "-o", ro]), /ro\.json: cannot write: the file is read-only \(mode 0444\)/);
+    expect(readFileSync(ro, "utf8")).toBe("keep");
+  });
+
+  it("a target the user cannot write (another user's file: the access check fails) is not replaced", async () => {
+    await setup();
+    const theirs = f("theirs.json");
+    writeFileSync(theirs, "keep");
+    const previous = setReplaceCheck(async (path) => !path.endsWith("theirs.json"));
+    try {
+      oneLineError(await run(["plan", m, "-a", "shift", "-o", theirs]), /theirs\.json: cannot write: the file is read-only/);
+      expect(readFileSync(theirs, "utf8")).toBe("keep");
+      expect((await run(["plan", m, "-a", "shift", "-o", f("mine.json")])).code).toBe(0);
+    } finally {
+      setReplaceCheck(previous);
+    }
+  });
+});
+
+describe("item 4: numbers past what a double holds exactly are refused with the field's name", () => {
+  it("schedule size 2^60: verify and cost exit 2 naming the size", async () => {
+    writeFileSync(f("big-size.json"), schedule({}, '{"transfers":[{"src":0,"dst":1,"size":1152921504606846976}],"stalls":[]}'));
+    oneLineError(await run(["cost", f("big-size.json"), "--machine", "t3d-004"]), /transfers\/0\/size must be <= 9007199254740991/);
+    writeFileSync(f("m4.json"), JSON.stringify({ format: "commplan.matrix/v1", p: 4, entries: [[0, 1, 3]] }));
+    oneLineError(await run(["verify", f("big-size.json"), "-m", f("m4.json")]), /transfers\/0\/size must be <= 9007199254740991/);
+  });
+
+  it("elementBytes past 1048576 in a schedule, a JSON matrix, a CSV or Matrix Market comment", async () => {
+    writeFileSync(f("eb.json"), schedule({ elementBytes: "#1e300" }));
+    oneLineError(await run(["cost", f("eb.json"), "--machine", "t3d-004"]), /\/elementBytes must be <= 1048576/);
+    writeFileSync(f("ebm.json"), '{"format":"commplan.matrix/v1","p":2,"elementBytes":1e15,"rows":[[0,1],[1,0]]}');
+    oneLineError(await run(["stats", f("ebm.json")]), /\/elementBytes must be <= 1048576/);
+    writeFileSync(f("eb.csv"), "# commplan elementBytes=1048577\n0,1\n1,0\n");
+    oneLineError(await run(["stats", f("eb.csv")]), /eb\.csv:line 1: elementBytes in the comment = 1048577 exceeds the maximum 1048576/);
+    writeFileSync(f("eb.mtx"), "%%MatrixMarket matrix coordinate integer general\n% commplan elementBytes=2000000\n2 2 1\n1 2 1\n");
+    oneLineError(await run(["stats", f("eb.mtx")]), /elementBytes in the comment = 2000000 exceeds the maximum/);
+    writeFileSync(f("ok.csv"), "# commplan elementBytes=1048576\n0,1\n1,0\n");
+    expect((await run(["stats", f("ok.csv"), "--json"])).out).toMatch(/"elementBytes": 1048576/);
+  });
+});
+
+describe("item 5: a CSV row longer than a matrix can be is refused as it arrives", () => {
+  it("the first row passes MAX_P entries within one chunk of no newline: refused at once", () => {
+    const r = new CsvReader("w.csv");
+    const chunk = Buffer.from("0,".repeat(MAX_P + 1));
+    expect(() => r.write(chunk)).toThrow(/w\.csv:line 1: the first row has more than 16384 entries/);
+  });
+
+  it("a later row with more entries than the first is refused before its end", () => {
+    const r = new CsvReader("w.csv");
+    r.write(Buffer.from("# a, comment, with, commas\n0,1\n"));
+    expect(() => r.write(Buffer.from("1,0,0"))).toThrow(/w\.csv:line 3: row has more than 2 entries, expected 2/);
+  });
+
+  it("a comment line may hold any number of commas", () => {
+    const r = new CsvReader("w.csv");
+    r.write(Buffer.from("#" + ",".repeat(MAX_P + 5) + "\n0,1\n1,0\n"));
+    expect(r.finish().p).toBe(2);
+  });
+});
+
+describe("item 6: errors quote a short excerpt of junk", () => {
+  it("quoted() cuts long text and says how long it was", () => {
+    expect(quoted("abc")).toBe("'abc'");
+    const q = quoted("x".repeat(5000));
+    expect(q).toBe(`'${"x".repeat(MAX_QUOTED - 3)}...' (5000 characters)`);
+    expect(quoted("\n".repeat(100))).toMatch(/^"(\\n){37}\.\.\." \(100 characters\)$/);
+    expect(quoted("😀".repeat(30)).includes("\ud83d.")).toBe(false); // no half surrogate pair
+  });
+
+  it("stats of 4 KB of random bytes: one line of at most 300 characters", async () => {
+    const junk = Buffer.alloc(4096);
+    let x = 12345;
+    for (let i = 0; i < junk.length; i++) junk[i] = (x = (x * 1103515245 + 12345) >>> 0) >>> 24;
+    writeFileSync(f("junk.bin"), junk);
+    const r = await run(["stats", f("junk.bin")]);
+    oneLineError(r, /^matrix: /);
+    expect(r.err.length).toBeLessThan(300 + dir.length);
+  });
+});
+
+describe("items 7 and 9: usage and stdin", () => {
+  it("bare commplan prints one line, exit 2; --help prints the help, exit 0", async () => {
+    const bare = await run([]);
+    expect(bare).toEqual({ code: 2, out: "", err: "commplan: missing command (try commplan --help)\n" });
+    const help = await run(["--help"]);
+    expect(help.code).toBe(0);
+    expect(help.out).toMatch(/Usage: commplan/);
+  });
+
+  it("reading '-' from a terminal says so on stderr; from a pipe it does not", async () => {
+    const notice = "commplan: reading standard input (end with Ctrl-D)\n";
+    // each run fails on an option before it reads a byte (the notice comes before the action)
+    const tty = await run(["stats", "-", "--element-bytes", "0"], { stdinIsTerminal: true });
+    expect(tty.err.startsWith(notice)).toBe(true);
+    expect(tty.err).toMatch(/--element-bytes must be an integer/);
+    const pipe = await run(["stats", "-", "--element-bytes", "0"], { stdinIsTerminal: false });
+    expect(pipe.err.includes("reading standard input")).toBe(false);
+    const v = await run(["verify", f("none.json"), "-m", "-", "--ports", "0"], { stdinIsTerminal: true });
+    expect(v.err.startsWith(notice)).toBe(true);
+    expect((await run(["stats", f("none.json")], { stdinIsTerminal: true })).err.includes("reading standard input")).toBe(false);
+  });
+});
+
+describe("item 8 (file parts): seed and stalls", () => {
+  it('"seed": -1 is refused naming /seed', async () => {
+    writeFileSync(f("seed.json"), schedule({ seed: -1 }));
+    oneLineError(await run(["cost", f("seed.json"), "--machine", "t3d-004"]), /seed\.json: \/seed must be >= 0/);
+  });
+
+  it("duplicate stalls [0,0] are refused naming the stall", async () => {
+    writeFileSync(f("stalls.json"), schedule({}, '{"transfers":[],"stalls":[0,0]}'));
+    oneLineError(await run(["show", f("stalls.json")]), /\/stages\/0\/steps\/0\/stalls\/1 = 0 repeats a node/);
+  });
+});

@@ -1,0 +1,58 @@
+/** Matrix limits: a schema-valid matrix is one the reader accepts at every limit, and one past a limit is refused by both, naming the field. */
+import { describe, expect, it } from "vitest";
+import { parseMatrixText } from "../../src/io/matrix-read.js";
+import { validateWithSchema } from "../../src/io/json-schema.js";
+import { isCommplanError } from "../../src/model/errors.js";
+import { MAX_ELEMENT_BYTES, MAX_P } from "../../src/model/matrix.js";
+
+function outcome(f: () => unknown): string {
+  try {
+    f();
+    return "accepted";
+  } catch (e) {
+    if (isCommplanError(e)) return e.message;
+    throw e;
+  }
+}
+
+const doc = (fields: string): string => `{"format":"commplan.matrix/v1",${fields}}`;
+
+describe("matrix limits: schema and reader agree", () => {
+  const atLimit: [string, string][] = [
+    ["elementBytes 1048576", doc(`"p":2,"elementBytes":${MAX_ELEMENT_BYTES},"rows":[[0,1],[1,0]]`)],
+    ["an entry of 2^53 - 1 (dense)", doc('"p":2,"rows":[[0,9007199254740991],[1,0]]')],
+    ["an entry of 2^53 - 1 (sparse)", doc('"p":2,"entries":[[1,0,9007199254740991]]')],
+    [`p = ${MAX_P}`, doc(`"p":${MAX_P},"entries":[[${MAX_P - 1},0,3]]`)],
+  ];
+  it.each(atLimit)("at the limit, accepted by both: %s", (_n, text) => {
+    expect(outcome(() => validateWithSchema("matrix", JSON.parse(text), "matrix"))).toBe("accepted");
+    expect(outcome(() => parseMatrixText(text, { file: "m.json" }))).toBe("accepted");
+  });
+
+  const past: [string, string, RegExp][] = [
+    ["elementBytes 1048577", doc(`"p":2,"elementBytes":${MAX_ELEMENT_BYTES + 1},"rows":[[0,1],[1,0]]`), /\/elementBytes must be <= 1048576/],
+    ["elementBytes 1e15", doc('"p":2,"elementBytes":1e15,"rows":[[0,1],[1,0]]'), /\/elementBytes must be <= 1048576/],
+    ["an entry of 2^53", doc('"p":2,"rows":[[0,9007199254740992],[1,0]]'), /(2\^53 - 1|<= 9007199254740991)/],
+    ["a sparse entry of 2^60", doc('"p":2,"entries":[[1,0,1152921504606846976]]'), /(2\^53 - 1|<= 9007199254740991)/],
+    [`p = ${MAX_P + 1}`, doc(`"p":${MAX_P + 1},"entries":[]`), /p = 16385 exceeds the maximum 16384|\/p must be <= 16384/],
+    ["p = 1e300", doc('"p":1e300,"entries":[]'), /p|\/p/],
+  ];
+  it.each(past)("past the limit, refused by both: %s", (_n, text, re) => {
+    expect(outcome(() => validateWithSchema("matrix", JSON.parse(text), "matrix"))).not.toBe("accepted");
+    const r = outcome(() => parseMatrixText(text, { file: "m.json" }));
+    expect(r).toMatch(/^matrix: m\.json/);
+    expect(r).toMatch(re);
+  });
+
+  it("CSV and Matrix Market: the entry limit and the elementBytes comment limit", () => {
+    expect(outcome(() => parseMatrixText("0,9007199254740991\n0,0\n", { format: "csv" }))).toBe("accepted");
+    expect(outcome(() => parseMatrixText("0,9007199254740992\n0,0\n", { format: "csv" }))).toMatch(/exceeds 2\^53 - 1/);
+    expect(outcome(() => parseMatrixText("%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 9007199254740992\n", { format: "mtx" }))).toMatch(/exceeds 2\^53 - 1/);
+    expect(outcome(() => parseMatrixText(`# commplan elementBytes=${MAX_ELEMENT_BYTES}\n0\n`, { format: "csv" }))).toBe("accepted");
+    expect(outcome(() => parseMatrixText(`# commplan elementBytes=${MAX_ELEMENT_BYTES + 1}\n0\n`, { format: "csv" }))).toMatch(/elementBytes in the comment = 1048577 exceeds the maximum 1048576/);
+  });
+
+  it("--element-bytes past the limit is refused by the matrix constructor too (library callers)", () => {
+    expect(outcome(() => parseMatrixText("0\n", { format: "csv", elementBytes: MAX_ELEMENT_BYTES + 1 }))).toMatch(/elementBytes = 1048577 exceeds the maximum 1048576/);
+  });
+});
