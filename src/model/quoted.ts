@@ -1,7 +1,10 @@
 /** Quoting of input text in messages, so that a message stays one line. */
 
+// control characters are exactly what these patterns look for
+/* eslint-disable no-control-regex */
 const NEEDS_ESCAPE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029'"\\]/;
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+/* eslint-enable no-control-regex */
 const SHORT: { [c: string]: string } = { "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f" };
 
 /** `text` with every control character and line separator written as an escape (\n, \u001b): one line, the rest untouched. */

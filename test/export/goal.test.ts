@@ -120,7 +120,12 @@ describe("GOAL export", () => {
         expect(unmatched(ranks), planner).toEqual([]);
         expect(execute(ranks), planner).toBe(0);
         let ops = 0, deps = 0;
-        for (const rank of ranks) for (const o of rank) (ops++, (deps += o.requires.length + o.irequires.length));
+        for (const rank of ranks) {
+          for (const o of rank) {
+            ops++;
+            deps += o.requires.length + o.irequires.length;
+          }
+        }
         expect(deps, planner).toBeLessThanOrEqual(2 * ops);
         const messages = prog.ops.kind.filter((k) => k !== 2).length;
         expect(ranks.flat().filter((o) => o.kind !== "calc").length, planner).toBe(messages);

@@ -34,7 +34,10 @@ describe("SimGrid traces", () => {
             if (variant === "blocking") expect(["isend", "irecv", "waitall"]).not.toContain(action);
             else expect(["send", "recv"]).not.toContain(action);
             if (action === "isend" || action === "irecv") open++;
-            if (action === "waitall") (expect(open).toBeGreaterThan(0), (open = 0));
+            if (action === "waitall") {
+              expect(open).toBeGreaterThan(0);
+              open = 0;
+            }
             if (m![3] !== undefined) {
               const peer = Number(m![4]), sending = action!.endsWith("send");
               const key = sending ? `${r}>${peer}:${m![5]}:${m![6]}` : `${peer}>${r}:${m![5]}:${m![6]}`;

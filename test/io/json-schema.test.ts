@@ -1,17 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { isCommplanError, type CommplanError } from "../../src/model/errors.js";
 import { loadSchema, validateWithSchema } from "../../src/io/json-schema.js";
-
-function errorOf(f: () => unknown): CommplanError {
-  try {
-    f();
-  } catch (e) {
-    if (isCommplanError(e)) return e;
-    throw e;
-  }
-  throw new Error("expected a CommplanError");
-}
+import { errorOf } from "../helpers/errors.js";
 
 const report = {
   format: "commplan.report/v1",

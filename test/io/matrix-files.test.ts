@@ -3,25 +3,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { isCommplanError, type CommplanError } from "../../src/model/errors.js";
+import { isCommplanError } from "../../src/model/errors.js";
 import { validateWithSchema } from "../../src/io/json-schema.js";
 import { matrixFromEntries, matrixFromRows, type CommMatrix } from "../../src/model/matrix.js";
 import { parseMatrixText, readMatrixFile, sniffMatrixFormat } from "../../src/io/matrix-read.js";
 import { matrixToCsvText, matrixToJsonText, matrixToMtxText, writeMatrixFile } from "../../src/io/matrix-write.js";
 import { matrixArb } from "../helpers/arbitraries.js";
+import { errorOf } from "../helpers/errors.js";
 
 const dir = mkdtempSync(join(tmpdir(), "commplan-matrix-files-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function errorOf(f: () => unknown): CommplanError {
-  try {
-    f();
-  } catch (e) {
-    if (isCommplanError(e)) return e;
-    throw e;
-  }
-  throw new Error("expected a CommplanError");
-}
 
 const same = (a: CommMatrix, b: CommMatrix): void => {
   expect([a.p, a.elementBytes]).toEqual([b.p, b.elementBytes]);
@@ -129,6 +120,7 @@ describe("matrix files: every error is a CommplanError with the place", () => {
     for (const [name, text, re] of cases) {
       const e = errorOf(() => parseMatrixText(text, { file: "m.json" }));
       expect(e.message, name).toMatch(re);
+      // eslint-disable-next-line no-control-regex -- a message must hold no control character
       expect(e.message, name).not.toMatch(/[\u0000-\u001f]/);
       expect(e.place.file, name).toBe("m.json");
       expect(e.code, name).toBe(name === "wrong format" ? "BAD_FORMAT" : "BAD_INPUT");

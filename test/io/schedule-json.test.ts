@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { isCommplanError, type CommplanError } from "../../src/model/errors.js";
 import { ScheduleBuilder, REARRANGE_KINDS, type Rearrange, type Schedule, type ScheduleHeader } from "../../src/model/schedule.js";
 import { parseScheduleJsonText, readScheduleJson, scheduleToJsonText, writeScheduleJson } from "../../src/io/index.js";
+import { errorOf } from "../helpers/errors.js";
 
 const dir = mkdtempSync(join(tmpdir(), "commplan-schedule-json-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -91,17 +92,6 @@ function plain(s: Schedule): unknown {
     chunks: empty || !s.chunks ? null : { start: Array.from(s.chunks.start), origin: Array.from(s.chunks.origin), dest: Array.from(s.chunks.dest), offset: Array.from(s.chunks.offset), count: Array.from(s.chunks.count) },
     times: empty || !s.times ? null : { start: Array.from(s.times.start), end: Array.from(s.times.end) },
   };
-}
-
-/** Runs f and returns the CommplanError it throws (failing the test when it throws something else or nothing). */
-function errorOf(f: () => unknown): CommplanError {
-  try {
-    f();
-  } catch (e) {
-    if (isCommplanError(e)) return e;
-    throw e;
-  }
-  throw new Error("expected a CommplanError");
 }
 
 async function asyncErrorOf(f: () => Promise<unknown>): Promise<CommplanError> {
