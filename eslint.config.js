@@ -17,10 +17,18 @@ function onlyImports(folder, allowed, why) {
         "error",
         {
           patterns: [
-            { group: banned.map((f) => `**/${f}/**`), message: `src/${folder} may import only ${[folder, ...allowed].join(", ")}: ${why}` },
+            {
+              group: banned.map((f) => `**/${f}/**`),
+              message: `src/${folder} may import only ${[folder, ...allowed].join(", ")}: ${why}`,
+            },
             ...(folder === "io" || folder === "cli"
               ? []
-              : [{ group: ["node:fs", "node:fs/*", "fs", "fs/*", "ajv", "ajv/*"], message: "files are read and written in src/io only" }]),
+              : [
+                  {
+                    group: ["node:fs", "node:fs/*", "fs", "fs/*", "ajv", "ajv/*"],
+                    message: "files are read and written in src/io only",
+                  },
+                ]),
           ],
         },
       ],
@@ -37,7 +45,10 @@ export default tseslint.config(
     settings: { "import-x/resolver-next": [createTypeScriptImportResolver({ project: "tsconfig.json" })] },
     rules: {
       "max-lines-per-function": ["error", { max: 120, skipBlankLines: false, skipComments: false, IIFEs: true }],
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" },
+      ],
       "@typescript-eslint/no-non-null-assertion": "off",
     },
   },

@@ -25,7 +25,8 @@ const flags = args.filter((a) => a.startsWith("--"));
 const [pArg, payloadArg, algorithm = "linear-permutation"] = args.filter((a) => !a.startsWith("--"));
 const p = Number(pArg);
 const payload = payloadArg === "payload";
-const flag = (name: string): string | undefined => flags.find((f) => f.startsWith(`--${name}=`))?.slice(name.length + 3);
+const flag = (name: string): string | undefined =>
+  flags.find((f) => f.startsWith(`--${name}=`))?.slice(name.length + 3);
 const phase = flag("phase");
 const matrixFile = flag("matrix");
 
@@ -61,25 +62,47 @@ if (phase !== undefined && matrixFile !== undefined) {
   const statsMs = statsPassMs(m);
   const warmPlan = bestOfMs(() => plan(m, algorithm, { payload }));
   const warmVerify = bestOfMs(() => verifySchedule(m, planned));
-  let memory: { planVerify: { beforeMiB: number; peakMiB: number }; stats: { beforeMiB: number; peakMiB: number } } | null = null;
+  let memory: {
+    planVerify: { beforeMiB: number; peakMiB: number };
+    stats: { beforeMiB: number; peakMiB: number };
+  } | null = null;
   if (flags.includes("--memory")) {
     const mf = join(dir, "m.json");
     await writeMatrixFile(m, mf);
-    const child = (ph: string): { beforeMiB: number; peakMiB: number } => runCase("foundation-case.ts", [String(p), payloadArg ?? "message", algorithm, `--phase=${ph}`, `--matrix=${mf}`]);
+    const child = (ph: string): { beforeMiB: number; peakMiB: number } =>
+      runCase("foundation-case.ts", [String(p), payloadArg ?? "message", algorithm, `--phase=${ph}`, `--matrix=${mf}`]);
     memory = { stats: child("stats"), planVerify: child("plan-verify") };
   }
   rmSync(dir, { recursive: true, force: true });
   const matrixMiB = (p * p * 8) / 2 ** 20;
-  console.log(JSON.stringify({
-    algorithm, p, payload, transfers: planned.transferCount, steps: planned.stepCount,
-    statsMs, planMs: warmPlan.ms, verifyMs: warmVerify.ms, planVerifyRatio: (warmPlan.ms + warmVerify.ms) / statsMs,
-    planRuns: warmPlan.runs, verifyRuns: warmVerify.runs, coldPlanMs: cold.plan.ms, coldVerifyMs: cold.verify.ms,
-    writeMs: Number(t1 - t0) / 1e6, readMs: Number(t2 - t1) / 1e6, jsonMiB: bytes / 2 ** 20, peakRssMiB: peakRss,
-    matrixMiB,
-    ...(memory === null ? {} : {
-      planVerifyPeakMiB: memory.planVerify.peakMiB, statsPeakMiB: memory.stats.peakMiB,
-      memRatio: memory.planVerify.peakMiB / memory.stats.peakMiB,
-      extraPerMatrix: (memory.planVerify.peakMiB - memory.stats.peakMiB) / matrixMiB,
+  console.log(
+    JSON.stringify({
+      algorithm,
+      p,
+      payload,
+      transfers: planned.transferCount,
+      steps: planned.stepCount,
+      statsMs,
+      planMs: warmPlan.ms,
+      verifyMs: warmVerify.ms,
+      planVerifyRatio: (warmPlan.ms + warmVerify.ms) / statsMs,
+      planRuns: warmPlan.runs,
+      verifyRuns: warmVerify.runs,
+      coldPlanMs: cold.plan.ms,
+      coldVerifyMs: cold.verify.ms,
+      writeMs: Number(t1 - t0) / 1e6,
+      readMs: Number(t2 - t1) / 1e6,
+      jsonMiB: bytes / 2 ** 20,
+      peakRssMiB: peakRss,
+      matrixMiB,
+      ...(memory === null
+        ? {}
+        : {
+            planVerifyPeakMiB: memory.planVerify.peakMiB,
+            statsPeakMiB: memory.stats.peakMiB,
+            memRatio: memory.planVerify.peakMiB / memory.stats.peakMiB,
+            extraPerMatrix: (memory.planVerify.peakMiB - memory.stats.peakMiB) / matrixMiB,
+          }),
     }),
-  }));
+  );
 }

@@ -3,15 +3,38 @@ import { deliveryWorstCase, type DeliveryCase } from "./foundation-delivery.js";
 import { machineInfo, mdTable, runCase, writeResults } from "./lib.js";
 
 interface Case {
-  algorithm: string; p: number; payload: boolean; transfers: number; steps: number;
-  statsMs: number; planMs: number; verifyMs: number; planVerifyRatio: number; planRuns: number; verifyRuns: number; coldPlanMs: number; coldVerifyMs: number;
-  writeMs: number; readMs: number; jsonMiB: number; peakRssMiB: number;
-  matrixMiB: number; planVerifyPeakMiB: number; statsPeakMiB: number; memRatio: number; extraPerMatrix: number;
+  algorithm: string;
+  p: number;
+  payload: boolean;
+  transfers: number;
+  steps: number;
+  statsMs: number;
+  planMs: number;
+  verifyMs: number;
+  planVerifyRatio: number;
+  planRuns: number;
+  verifyRuns: number;
+  coldPlanMs: number;
+  coldVerifyMs: number;
+  writeMs: number;
+  readMs: number;
+  jsonMiB: number;
+  peakRssMiB: number;
+  matrixMiB: number;
+  planVerifyPeakMiB: number;
+  statsPeakMiB: number;
+  memRatio: number;
+  extraPerMatrix: number;
 }
 
 /** Runs the foundation cases; returns the markdown summary. */
 export function foundationBench(log: (s: string) => void): string {
-  const cases: [number, string][] = [[256, "message"], [1024, "message"], [4096, "message"], [256, "payload"]];
+  const cases: [number, string][] = [
+    [256, "message"],
+    [1024, "message"],
+    [4096, "message"],
+    [256, "payload"],
+  ];
   const results: Case[] = [];
   for (const [p, level] of cases) {
     log(`foundation: linear-permutation P = ${p} (${level}) ...`);
@@ -29,16 +52,57 @@ export function foundationBench(log: (s: string) => void): string {
     "Time ratio = (plan + verify) / one stats pass over the same matrix, in the same process. " +
     "Memory is measured in two fresh processes that read the same matrix file (streamed) and run a stats pass: one then plans and verifies once, the other stops. " +
     "Memory ratio = peak RSS of the plan + verify process / peak RSS of the stats-pass process; extra / matrix = their difference / the matrix's own size (P^2 doubles). " +
-    `JSON write and read are of the plan (once, cold). Load average during the run: ${machineInfo().loadavg.map((x) => x.toFixed(1)).join(" / ")} on ${machineInfo().cpus} cores (shared), so absolute times are noisy.\n\n` +
+    `JSON write and read are of the plan (once, cold). Load average during the run: ${machineInfo()
+      .loadavg.map((x) => x.toFixed(1))
+      .join(" / ")} on ${machineInfo().cpus} cores (shared), so absolute times are noisy.\n\n` +
     mdTable(
-      ["P", "level", "transfers", "stats pass ms", "plan ms", "verify ms", "time ratio", "matrix MiB", "stats peak MiB", "plan+verify peak MiB", "memory ratio", "extra / matrix", "JSON MiB", "JSON write ms", "JSON read ms"],
-      results.map((r) => [r.p, r.payload ? "payload" : "message", r.transfers.toLocaleString("en-US"), f(r.statsMs, 3), f(r.planMs), f(r.verifyMs), f(r.planVerifyRatio), f(r.matrixMiB, 1), f(r.statsPeakMiB, 0), f(r.planVerifyPeakMiB, 0), f(r.memRatio, 2), f(r.extraPerMatrix, 1), f(r.jsonMiB), f(r.writeMs), f(r.readMs)]),
+      [
+        "P",
+        "level",
+        "transfers",
+        "stats pass ms",
+        "plan ms",
+        "verify ms",
+        "time ratio",
+        "matrix MiB",
+        "stats peak MiB",
+        "plan+verify peak MiB",
+        "memory ratio",
+        "extra / matrix",
+        "JSON MiB",
+        "JSON write ms",
+        "JSON read ms",
+      ],
+      results.map((r) => [
+        r.p,
+        r.payload ? "payload" : "message",
+        r.transfers.toLocaleString("en-US"),
+        f(r.statsMs, 3),
+        f(r.planMs),
+        f(r.verifyMs),
+        f(r.planVerifyRatio),
+        f(r.matrixMiB, 1),
+        f(r.statsPeakMiB, 0),
+        f(r.planVerifyPeakMiB, 0),
+        f(r.memRatio, 2),
+        f(r.extraPerMatrix, 1),
+        f(r.jsonMiB),
+        f(r.writeMs),
+        f(r.readMs),
+      ]),
     ) +
     "\nDelivery check, worst case for interval splitting (docs/verifier.md): one message of N elements sent in N one-element chunks, then passed whole between two nodes N times. " +
     "The work is linear: run visits per chunk stay constant, under the proved bound of 3 per chunk + 1 (docs/verifier.md); the time per chunk includes the sort of each message's boundaries and the machine's noise. The quadratic walk it replaced took 43 ms, 612 ms and 3.2 s at these N.\n\n" +
     mdTable(
       ["N", "chunks", "delivery check ms", "us per chunk", "run visits", "visits per chunk"],
-      delivery.map((d) => [d.n, d.chunks.toLocaleString("en-US"), f(d.deliveryMs, 2), f((d.deliveryMs * 1000) / d.chunks, 3), d.runVisits.toLocaleString("en-US"), f(d.visitsPerChunk, 2)]),
+      delivery.map((d) => [
+        d.n,
+        d.chunks.toLocaleString("en-US"),
+        f(d.deliveryMs, 2),
+        f((d.deliveryMs * 1000) / d.chunks, 3),
+        d.runVisits.toLocaleString("en-US"),
+        f(d.visitsPerChunk, 2),
+      ]),
     );
   writeResults("foundation", { machine: machineInfo(), results, delivery }, md);
   return md;

@@ -22,9 +22,20 @@ import { peakRssMiB, timeMs } from "./lib.js";
  */
 function stableStatsMs(m: CommMatrix): { ms: number; reps: number } {
   let reps = 1;
-  while (timeMs(() => { for (let k = 0; k < reps; k++) matrixStats(m); }).ms < 50) reps *= 2;
+  while (
+    timeMs(() => {
+      for (let k = 0; k < reps; k++) matrixStats(m);
+    }).ms < 50
+  )
+    reps *= 2;
   let best = Infinity;
-  for (let b = 0; b < 5; b++) best = Math.min(best, timeMs(() => { for (let k = 0; k < reps; k++) matrixStats(m); }).ms);
+  for (let b = 0; b < 5; b++)
+    best = Math.min(
+      best,
+      timeMs(() => {
+        for (let k = 0; k < reps; k++) matrixStats(m);
+      }).ms,
+    );
   return { ms: best / reps, reps: 5 * reps };
 }
 
@@ -38,7 +49,9 @@ const verified = timeMs(() => verifySchedule(m, planned.value));
 if (!verified.value.ok) throw new Error("bench: the plan does not verify");
 // the peak of plan + verify, before the JSON round trip adds its own
 const planVerifyPeak = peakRssMiB();
-let writeMs = 0, readMs = 0, jsonMiB = 0;
+let writeMs = 0,
+  readMs = 0,
+  jsonMiB = 0;
 if (json === "json") {
   const dir = mkdtempSync(join(tmpdir(), "commplan-bench-"));
   const file = join(dir, "s.json");
@@ -47,13 +60,29 @@ if (json === "json") {
   readMs = back.ms;
   jsonMiB = statSync(file).size / 2 ** 20;
   rmSync(dir, { recursive: true, force: true });
-  if (back.value.transferCount !== planned.value.transferCount) throw new Error("bench: read back a different schedule");
+  if (back.value.transferCount !== planned.value.transferCount)
+    throw new Error("bench: read back a different schedule");
 }
-console.log(JSON.stringify({
-  algorithm: "four-stage", p, payload, transfers: planned.value.transferCount, chunks: planned.value.chunks?.origin.length ?? 0, steps: planned.value.stepCount,
-  statsMs: stats.ms, statsReps: stats.reps, planMs: planned.ms, verifyMs: verified.ms, planVerifyRatio: (planned.ms + verified.ms) / stats.ms,
-  writeMs, readMs, jsonMiB, peakRssMiB: planVerifyPeak, peakWithJsonMiB: peakRssMiB(),
-}));
+console.log(
+  JSON.stringify({
+    algorithm: "four-stage",
+    p,
+    payload,
+    transfers: planned.value.transferCount,
+    chunks: planned.value.chunks?.origin.length ?? 0,
+    steps: planned.value.stepCount,
+    statsMs: stats.ms,
+    statsReps: stats.reps,
+    planMs: planned.ms,
+    verifyMs: verified.ms,
+    planVerifyRatio: (planned.ms + verified.ms) / stats.ms,
+    writeMs,
+    readMs,
+    jsonMiB,
+    peakRssMiB: planVerifyPeak,
+    peakWithJsonMiB: peakRssMiB(),
+  }),
+);
 
 async function timeAsync<T>(f: () => Promise<T>): Promise<{ ms: number; value: T }> {
   const t0 = process.hrtime.bigint();

@@ -7,10 +7,30 @@ import { generatePattern } from "../src/patterns/index.js";
 import { writeMatrixFile } from "../src/io/matrix-write.js";
 import { machineInfo, mdTable, runCase, writeResults } from "./lib.js";
 
-interface Case { algorithm: string; p: number; payload: boolean; transfers: number; chunks: number; steps: number; statsMs: number; statsReps: number; planMs: number; verifyMs: number; planVerifyRatio: number; writeMs: number; readMs: number; jsonMiB: number; peakRssMiB: number }
+interface Case {
+  algorithm: string;
+  p: number;
+  payload: boolean;
+  transfers: number;
+  chunks: number;
+  steps: number;
+  statsMs: number;
+  statsReps: number;
+  planMs: number;
+  verifyMs: number;
+  planVerifyRatio: number;
+  writeMs: number;
+  readMs: number;
+  jsonMiB: number;
+  peakRssMiB: number;
+}
 
 /** Peak RSS of the two memory processes of one case and their ratio. */
-interface Memory { statsPeakMiB: number; planVerifyPeakMiB: number; memRatio: number }
+interface Memory {
+  statsPeakMiB: number;
+  planVerifyPeakMiB: number;
+  memRatio: number;
+}
 
 /**
  * Peak memory of a case as the foundation bench measures it, with foundation-case.ts's memory
@@ -22,8 +42,16 @@ async function memoryPeaks(p: number, level: string): Promise<Memory> {
   try {
     const file = join(dir, "m.json");
     await writeMatrixFile(generatePattern("liu-pattern3", p, { lmax: 1024 }, 1), file);
-    const peak = (phase: string): number => runCase<{ peakMiB: number }>("foundation-case.ts", [String(p), level, "four-stage", `--phase=${phase}`, `--matrix=${file}`]).peakMiB;
-    const statsPeakMiB = peak("stats"), planVerifyPeakMiB = peak("plan-verify");
+    const peak = (phase: string): number =>
+      runCase<{ peakMiB: number }>("foundation-case.ts", [
+        String(p),
+        level,
+        "four-stage",
+        `--phase=${phase}`,
+        `--matrix=${file}`,
+      ]).peakMiB;
+    const statsPeakMiB = peak("stats"),
+      planVerifyPeakMiB = peak("plan-verify");
     return { statsPeakMiB, planVerifyPeakMiB, memRatio: planVerifyPeakMiB / statsPeakMiB };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -31,7 +59,16 @@ async function memoryPeaks(p: number, level: string): Promise<Memory> {
 }
 
 /** One payload-level probe of the memory bisection. */
-interface Probe { p: number; fits: boolean; peakRssMiB: number; seconds: number; killed: boolean; planMs: number | null; verifyMs: number | null; chunks: number | null }
+interface Probe {
+  p: number;
+  fits: boolean;
+  peakRssMiB: number;
+  seconds: number;
+  killed: boolean;
+  planMs: number | null;
+  verifyMs: number | null;
+  chunks: number | null;
+}
 
 /**
  * Memory budget of the payload cases: the issue asks for the largest P that fits in 4 GiB. Typed
@@ -53,9 +90,25 @@ function rssMiB(pid: number): number {
 /** Plans and verifies P at payload level (no JSON) in a child process, killed when its RSS passes the budget. */
 function probe(p: number): Promise<Probe> {
   const t0 = Date.now();
-  const child = spawn(process.execPath, ["--max-old-space-size=8192", "--import", "tsx", join(import.meta.dirname, "four-stage-case.ts"), String(p), "payload", "nojson"], { stdio: ["ignore", "pipe", "pipe"] });
-  let out = "", peak = 0, killed = false;
-  child.stdout.on("data", (d: Buffer) => { out += d.toString(); });
+  const child = spawn(
+    process.execPath,
+    [
+      "--max-old-space-size=8192",
+      "--import",
+      "tsx",
+      join(import.meta.dirname, "four-stage-case.ts"),
+      String(p),
+      "payload",
+      "nojson",
+    ],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let out = "",
+    peak = 0,
+    killed = false;
+  child.stdout.on("data", (d: Buffer) => {
+    out += d.toString();
+  });
   child.stderr.resume();
   const timer = setInterval(() => {
     const rss = rssMiB(child.pid!);
@@ -69,10 +122,29 @@ function probe(p: number): Promise<Probe> {
     child.on("exit", (code) => {
       clearInterval(timer);
       const seconds = (Date.now() - t0) / 1000;
-      if (killed) return resolve({ p, fits: false, peakRssMiB: peak, seconds, killed, planMs: null, verifyMs: null, chunks: null });
+      if (killed)
+        return resolve({
+          p,
+          fits: false,
+          peakRssMiB: peak,
+          seconds,
+          killed,
+          planMs: null,
+          verifyMs: null,
+          chunks: null,
+        });
       if (code !== 0) return reject(new Error(`bench: four-stage payload probe P = ${p} exited with ${code}`));
       const r = JSON.parse(out.trim().split("\n").pop()!) as Case;
-      resolve({ p, fits: r.peakRssMiB <= BUDGET_MIB, peakRssMiB: r.peakRssMiB, seconds, killed, planMs: r.planMs, verifyMs: r.verifyMs, chunks: r.chunks });
+      resolve({
+        p,
+        fits: r.peakRssMiB <= BUDGET_MIB,
+        peakRssMiB: r.peakRssMiB,
+        seconds,
+        killed,
+        planMs: r.planMs,
+        verifyMs: r.verifyMs,
+        chunks: r.chunks,
+      });
     });
   });
 }
@@ -93,7 +165,8 @@ export async function fourStageBench(log: (s: string) => void): Promise<string> 
   for (const p of [64, 128, 256, 512]) if ((await run(p, "payload")).planVerifyPeakMiB <= BUDGET_MIB) largest = p;
   // bisect the largest payload P that fits, between the largest power of two that fits and 1024
   const probes: Probe[] = [];
-  let lo = largest, hi = 1024;
+  let lo = largest,
+    hi = 1024;
   log(`four-stage: payload P = ${hi} (probe, killed above ${BUDGET_MIB} MiB) ...`);
   const top = await probe(hi);
   probes.push(top);
@@ -114,16 +187,60 @@ export async function fourStageBench(log: (s: string) => void): Promise<string> 
     "followed by a JSON write and read-back of the plan (timed only). " +
     "Memory is measured as the foundation bench does (foundation-case.ts's memory phases): two fresh processes read the same matrix file and run a stats pass; one stops there, the other then plans and verifies once, without JSON. " +
     "Memory ratio = peak RSS (VmHWM) of the plan + verify process / peak RSS of the stats-pass process. " +
-    `Load average at the end of the run: ${machineInfo().loadavg.map((x) => x.toFixed(1)).join(" / ")} on ${machineInfo().cpus} cores (shared), so absolute times are noisy.\n\n` +
+    `Load average at the end of the run: ${machineInfo()
+      .loadavg.map((x) => x.toFixed(1))
+      .join(" / ")} on ${machineInfo().cpus} cores (shared), so absolute times are noisy.\n\n` +
     mdTable(
-      ["P", "level", "transfers", "chunks", "stats pass ms", "plan ms", "verify ms", "(plan+verify) / stats", "stats peak MiB", "plan+verify peak MiB", "memory ratio", "JSON write ms", "JSON read ms", "JSON MiB"],
-      results.map((r) => [r.p, r.payload ? "payload" : "message", r.transfers.toLocaleString("en-US"), r.chunks.toLocaleString("en-US"), f(r.statsMs, 3), f(r.planMs), f(r.verifyMs), f(r.planVerifyRatio, 0), f(r.statsPeakMiB, 0), f(r.planVerifyPeakMiB, 0), f(r.memRatio, 2), f(r.writeMs), f(r.readMs), f(r.jsonMiB)]),
+      [
+        "P",
+        "level",
+        "transfers",
+        "chunks",
+        "stats pass ms",
+        "plan ms",
+        "verify ms",
+        "(plan+verify) / stats",
+        "stats peak MiB",
+        "plan+verify peak MiB",
+        "memory ratio",
+        "JSON write ms",
+        "JSON read ms",
+        "JSON MiB",
+      ],
+      results.map((r) => [
+        r.p,
+        r.payload ? "payload" : "message",
+        r.transfers.toLocaleString("en-US"),
+        r.chunks.toLocaleString("en-US"),
+        f(r.statsMs, 3),
+        f(r.planMs),
+        f(r.verifyMs),
+        f(r.planVerifyRatio, 0),
+        f(r.statsPeakMiB, 0),
+        f(r.planVerifyPeakMiB, 0),
+        f(r.memRatio, 2),
+        f(r.writeMs),
+        f(r.readMs),
+        f(r.jsonMiB),
+      ]),
     ) +
     `\nLargest payload-level P whose plan + verify fits ${BUDGET_MIB} MiB peak RSS: **${largest}** (bisected; each probe in its own process, killed when its RSS passed the budget):\n\n` +
     mdTable(
       ["P", "fits", "peak RSS MiB", "seconds", "plan ms", "verify ms", "chunks"],
-      probes.map((r) => [r.p, r.fits ? "yes" : "no", (r.killed ? "> " : "") + f(r.peakRssMiB, 0), f(r.seconds, 0), r.planMs === null ? "killed" : f(r.planMs), r.verifyMs === null ? "-" : f(r.verifyMs), r.chunks === null ? "-" : r.chunks.toLocaleString("en-US")]),
+      probes.map((r) => [
+        r.p,
+        r.fits ? "yes" : "no",
+        (r.killed ? "> " : "") + f(r.peakRssMiB, 0),
+        f(r.seconds, 0),
+        r.planMs === null ? "killed" : f(r.planMs),
+        r.verifyMs === null ? "-" : f(r.verifyMs),
+        r.chunks === null ? "-" : r.chunks.toLocaleString("en-US"),
+      ]),
     );
-  writeResults("four-stage", { machine: machineInfo(), budgetMiB: BUDGET_MIB, largestPayloadP: largest, results, probes }, md);
+  writeResults(
+    "four-stage",
+    { machine: machineInfo(), budgetMiB: BUDGET_MIB, largestPayloadP: largest, results, probes },
+    md,
+  );
   return md;
 }

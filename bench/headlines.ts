@@ -18,13 +18,21 @@ export function benchHeadlines(dir: string): string {
   const out: string[] = [];
   const foundation = rows(read(dir, "foundation"), "results").filter((r) => r["payload"] === false);
   const big = foundation.reduce<Json | null>((a, r) => (a === null || n(r["p"]) > n(a["p"]) ? r : a), null);
-  if (big) out.push(`- linear permutation at P = ${int(n(big["p"]))} (${int(n(big["transfers"]))} transfers): plan + verify in ${n(big["planVerifyRatio"]).toFixed(0)} statistics passes over the same matrix (${(n(big["planMs"]) / 1000).toFixed(1)} s + ${(n(big["verifyMs"]) / 1000).toFixed(1)} s).`);
+  if (big)
+    out.push(
+      `- linear permutation at P = ${int(n(big["p"]))} (${int(n(big["transfers"]))} transfers): plan + verify in ${n(big["planVerifyRatio"]).toFixed(0)} statistics passes over the same matrix (${(n(big["planMs"]) / 1000).toFixed(1)} s + ${(n(big["verifyMs"]) / 1000).toFixed(1)} s).`,
+    );
   const four = read(dir, "four-stage");
-  if (four && typeof four["largestPayloadP"] === "number") out.push(`- four-stage (A4), payload level: the largest P whose plan + verify fits ${int(n(four["budgetMiB"]))} MiB is ${int(n(four["largestPayloadP"]))}.`);
+  if (four && typeof four["largestPayloadP"] === "number")
+    out.push(
+      `- four-stage (A4), payload level: the largest P whose plan + verify fits ${int(n(four["budgetMiB"]))} MiB is ${int(n(four["largestPayloadP"]))}.`,
+    );
   const sim = rows(read(dir, "simulate"), "results");
   if (sim.length > 0) {
     const best = sim.reduce((a, r) => (n(r["eventsPerSecond"]) > n(a["eventsPerSecond"]) ? r : a));
-    out.push(`- simulated machine: up to ${(n(best["eventsPerSecond"]) / 1e6).toFixed(1)} million events per second (shift schedule, P = ${int(n(best["p"]))}, ${String(best["mode"])}).`);
+    out.push(
+      `- simulated machine: up to ${(n(best["eventsPerSecond"]) / 1e6).toFixed(1)} million events per second (shift schedule, P = ${int(n(best["p"]))}, ${String(best["mode"])}).`,
+    );
   }
   const te = rows(read(dir, "total-exchange"), "cells");
   const withPaper = te.filter((c) => c["paper"] !== null && typeof (c["paper"] as Json)["oursRounds"] === "number");
@@ -32,7 +40,9 @@ export function benchHeadlines(dir: string): string {
     const off = (c: Json): Json => (c["results"] as Json)["te-offline"] as Json;
     const below = withPaper.filter((c) => n(off(c)["maxRounds"]) < n((c["paper"] as Json)["oursRounds"])).length;
     const worstOver = Math.max(...te.map((c) => n(off(c)["maxOverLowerBound"])));
-    out.push(`- total exchange (001's table): te-offline's worst seed needs fewer rounds than the paper's protocol in ${below} of ${withPaper.length} cells, and at most ${worstOver} rounds above the lower bound.`);
+    out.push(
+      `- total exchange (001's table): te-offline's worst seed needs fewer rounds than the paper's protocol in ${below} of ${withPaper.length} cells, and at most ${worstOver} rounds above the lower bound.`,
+    );
   }
   return out.join("\n") + "\n";
 }

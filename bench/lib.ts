@@ -21,12 +21,20 @@ export function timeMs<T>(f: () => T): { ms: number; value: T } {
 export function stableMs(f: () => unknown, minBatchMs = 50, batches = 5): number {
   let reps = 1;
   for (;;) {
-    const t = timeMs(() => { for (let k = 0; k < reps; k++) f(); }).ms;
+    const t = timeMs(() => {
+      for (let k = 0; k < reps; k++) f();
+    }).ms;
     if (t >= minBatchMs || reps >= 1 << 20) break;
     reps = Math.min(1 << 20, Math.max(reps * 2, Math.ceil((reps * minBatchMs * 1.2) / Math.max(t, 1e-3))));
   }
   let best = Infinity;
-  for (let b = 0; b < batches; b++) best = Math.min(best, timeMs(() => { for (let k = 0; k < reps; k++) f(); }).ms / reps);
+  for (let b = 0; b < batches; b++)
+    best = Math.min(
+      best,
+      timeMs(() => {
+        for (let k = 0; k < reps; k++) f();
+      }).ms / reps,
+    );
   return best;
 }
 
@@ -39,9 +47,15 @@ export function statsPassMs(m: CommMatrix): number {
  * The best time of f after a first (warm-up) run whose result is returned: repeats while fewer than
  * `maxRuns` timed runs were made and the timed runs took under `budgetMs` in total (at least one).
  */
-export function bestOfMs<T>(f: () => T, maxRuns = 5, budgetMs = 20000): { warmupMs: number; ms: number; runs: number; value: T } {
+export function bestOfMs<T>(
+  f: () => T,
+  maxRuns = 5,
+  budgetMs = 20000,
+): { warmupMs: number; ms: number; runs: number; value: T } {
   const first = timeMs(f);
-  let best = Infinity, runs = 0, spent = 0;
+  let best = Infinity,
+    runs = 0,
+    spent = 0;
   while (runs < maxRuns && (runs === 0 || spent + best < budgetMs)) {
     const t = timeMs(f).ms;
     best = Math.min(best, t);
@@ -73,7 +87,11 @@ export function rssMiB(): number {
 
 /** Runs `bench/<script>` with args in a fresh Node process (tsx) and parses the JSON it prints last. */
 export function runCase<T>(script: string, args: readonly string[], heapMiB = 8192): T {
-  const out = execFileSync(process.execPath, [`--max-old-space-size=${heapMiB}`, "--import", "tsx", join(import.meta.dirname, script), ...args], { encoding: "utf8", maxBuffer: 1 << 26, stdio: ["ignore", "pipe", "pipe"] });
+  const out = execFileSync(
+    process.execPath,
+    [`--max-old-space-size=${heapMiB}`, "--import", "tsx", join(import.meta.dirname, script), ...args],
+    { encoding: "utf8", maxBuffer: 1 << 26, stdio: ["ignore", "pipe", "pipe"] },
+  );
   const last = out.trim().split("\n").pop()!;
   return JSON.parse(last) as T;
 }
@@ -88,7 +106,13 @@ export function writeResults(name: string, json: unknown, markdown: string): voi
 
 /** A markdown table. */
 export function mdTable(head: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
-  return [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.join(" | ")} |`)].join("\n") + "\n";
+  return (
+    [
+      `| ${head.join(" | ")} |`,
+      `|${head.map(() => "---").join("|")}|`,
+      ...rows.map((r) => `| ${r.join(" | ")} |`),
+    ].join("\n") + "\n"
+  );
 }
 
 /** Machine description for result files. */

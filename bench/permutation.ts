@@ -8,14 +8,27 @@ import { matrixFromData, type CommMatrix } from "../src/model/matrix.js";
 import { createRng } from "../src/model/rng.js";
 import type { Schedule } from "../src/model/schedule.js";
 import { resolvePatternOptions, wangSet1, wangSet2 } from "../src/patterns/index.js";
-import { AUTO_RULES, DEFAULT_SPLIT_MACHINE, colorBipartite, coloring, orderBySizeDesc, rsN, rsNh, splitColoring } from "../src/planner/permutation/index.js";
+import {
+  AUTO_RULES,
+  DEFAULT_SPLIT_MACHINE,
+  colorBipartite,
+  coloring,
+  orderBySizeDesc,
+  rsN,
+  rsNh,
+  splitColoring,
+} from "../src/planner/permutation/index.js";
 import { offDiagonalMessages } from "../src/planner/permutation/messages.js";
 import { resolvePlanOptions } from "../src/planner/registry.js";
 import type { Planner } from "../src/planner/types.js";
 import { machineInfo, mdTable, statsPassMs, timeMs, writeResults } from "./lib.js";
 
 /** 003 tables 4 and 5, "perm" rows (P = 32). RS_N's row is the same in both tables; RS_NH appears only in table 5 (test set 2). */
-const PAPER: Readonly<Record<number, { rsN: number; rsNh: number }>> = { 4: { rsN: 5.54, rsNh: 5.66 }, 16: { rsN: 18.56, rsNh: 19.1 }, 31: { rsN: 34.2, rsNh: 34.56 } };
+const PAPER: Readonly<Record<number, { rsN: number; rsNh: number }>> = {
+  4: { rsN: 5.54, rsNh: 5.66 },
+  16: { rsN: 18.56, rsNh: 19.1 },
+  31: { rsN: 34.2, rsNh: 34.56 },
+};
 const MATRICES = 50;
 /** Timed runs (after one warm-up) of our planner and of the scipy peel. */
 const RUNS = 5;
@@ -24,20 +37,79 @@ const RULE_MACHINE = "cm5-004";
 /** msg_unit values of the rule study, bytes (003 table 5 uses 2^4 .. 2^13). */
 const UNITS = [16, 256, 4096];
 
-interface PhaseRow { d: number; set: string; rsN: number; rsNh: number; rsNhCutPct: number; rsNhNone: number; coloring: number; paperRsN: number; paperRsNh: number; dPlusLog2d: number }
-interface RuleRow { d: number; rule: string; phases: number; cutPct: number; sumOfMaxima: number; timesMs: number[] }
-interface AutoRow { d: number; unit: number; chosen: string; phases: number; cutPct: number; timeMs: number; bestFixedMs: number; bestFixed: string }
-interface Spread { min: number; median: number; max: number }
+interface PhaseRow {
+  d: number;
+  set: string;
+  rsN: number;
+  rsNh: number;
+  rsNhCutPct: number;
+  rsNhNone: number;
+  coloring: number;
+  paperRsN: number;
+  paperRsNh: number;
+  dPlusLog2d: number;
+}
+interface RuleRow {
+  d: number;
+  rule: string;
+  phases: number;
+  cutPct: number;
+  sumOfMaxima: number;
+  timesMs: number[];
+}
+interface AutoRow {
+  d: number;
+  unit: number;
+  chosen: string;
+  phases: number;
+  cutPct: number;
+  timeMs: number;
+  bestFixedMs: number;
+  bestFixed: string;
+}
+interface Spread {
+  min: number;
+  median: number;
+  max: number;
+}
 interface SpeedRow {
-  case: string; p: number; edges: number; h: number; statsMs: number; plan: Spread; planCpuMs: number; core: Spread; sumOfMaxima: number; lowerBound: number;
-  splitChunkMs: number; scipy: Spread | null; scipyCpuMs: number | null; scipyPhases: number | null; scipyNote: string;
+  case: string;
+  p: number;
+  edges: number;
+  h: number;
+  statsMs: number;
+  plan: Spread;
+  planCpuMs: number;
+  core: Spread;
+  sumOfMaxima: number;
+  lowerBound: number;
+  splitChunkMs: number;
+  scipy: Spread | null;
+  scipyCpuMs: number | null;
+  scipyPhases: number | null;
+  scipyNote: string;
 }
 
-const plan = (pl: Planner, m: CommMatrix, seed: number, params = {}, machine: ReturnType<typeof findMachine> | null = null) => pl.plan(m, resolvePlanOptions(pl, { payload: false, seed, machine, params }));
-const set2 = (d: number, k: number, elementBytes = 8): CommMatrix => wangSet2.generate(32, resolvePatternOptions(wangSet2, { d, maxFactor: 32, elementBytes }), createRng(1000 + k));
+const plan = (
+  pl: Planner,
+  m: CommMatrix,
+  seed: number,
+  params = {},
+  machine: ReturnType<typeof findMachine> | null = null,
+) => pl.plan(m, resolvePlanOptions(pl, { payload: false, seed, machine, params }));
+const set2 = (d: number, k: number, elementBytes = 8): CommMatrix =>
+  wangSet2.generate(32, resolvePatternOptions(wangSet2, { d, maxFactor: 32, elementBytes }), createRng(1000 + k));
 
-function meanPhases(set: typeof wangSet1, d: number, extra: Record<string, number>): { rsN: number; rsNh: number; rsNhCutPct: number; rsNhNone: number; coloring: number } {
-  let a = 0, b = 0, cut = 0, none = 0, c = 0;
+function meanPhases(
+  set: typeof wangSet1,
+  d: number,
+  extra: Record<string, number>,
+): { rsN: number; rsNh: number; rsNhCutPct: number; rsNhNone: number; coloring: number } {
+  let a = 0,
+    b = 0,
+    cut = 0,
+    none = 0,
+    c = 0;
   for (let k = 0; k < MATRICES; k++) {
     const m = set.generate(32, resolvePatternOptions(set, { d, ...extra }), createRng(1000 + k));
     a += plan(rsN, m, k).stepCount;
@@ -47,7 +119,13 @@ function meanPhases(set: typeof wangSet1, d: number, extra: Record<string, numbe
     none += plan(rsNh, m, k, { cutoff: "none" }).stepCount;
     c += plan(coloring, m, k).stepCount;
   }
-  return { rsN: a / MATRICES, rsNh: b / MATRICES, rsNhCutPct: cut / MATRICES, rsNhNone: none / MATRICES, coloring: c / MATRICES };
+  return {
+    rsN: a / MATRICES,
+    rsNh: b / MATRICES,
+    rsNhCutPct: cut / MATRICES,
+    rsNhNone: none / MATRICES,
+    coloring: c / MATRICES,
+  };
 }
 
 /** Sum over steps of the longest transfer. */
@@ -65,12 +143,18 @@ function stepMaxima(s: Schedule): number {
 function cutPercent(m: CommMatrix, s: Schedule): number {
   const count = new Uint32Array(m.p * m.p);
   for (let x = 0; x < s.transferCount; x++) count[s.src[x]! * m.p + s.dst[x]!]!++;
-  let msgs = 0, cut = 0;
-  for (let x = 0; x < count.length; x++) if (count[x]! > 0) { msgs++; if (count[x]! > 1) cut++; }
+  let msgs = 0,
+    cut = 0;
+  for (let x = 0; x < count.length; x++)
+    if (count[x]! > 0) {
+      msgs++;
+      if (count[x]! > 1) cut++;
+    }
   return msgs > 0 ? (100 * cut) / msgs : 0;
 }
 
-const ruleName = (r: { cutoff: string; factor: number }): string => (r.cutoff === "none" ? "none" : `${r.cutoff} x ${r.factor}`);
+const ruleName = (r: { cutoff: string; factor: number }): string =>
+  r.cutoff === "none" ? "none" : `${r.cutoff} x ${r.factor}`;
 
 /**
  * RS_NH's cutoff rules on 003 test set 2 (P = 32, sizes 1..32 x msg_unit): per fixed rule the mean phases,
@@ -80,7 +164,8 @@ const ruleName = (r: { cutoff: string; factor: number }): string => (r.cutoff ==
 function ruleStudy(log: (s: string) => void): { rules: RuleRow[]; auto: AutoRow[] } {
   const machine = findMachine(RULE_MACHINE);
   const perByte = machine.tc + machine.td;
-  const rules: RuleRow[] = [], auto: AutoRow[] = [];
+  const rules: RuleRow[] = [],
+    auto: AutoRow[] = [];
   for (const d of [4, 16, 31]) {
     log(`permutation: RS_NH cutoff rules, d = ${d} ...`);
     const fixed: { name: string; params: Record<string, string | number> | null }[] = [
@@ -88,7 +173,9 @@ function ruleStudy(log: (s: string) => void): { rules: RuleRow[]; auto: AutoRow[
       ...AUTO_RULES.map((r) => ({ name: ruleName(r), params: { cutoff: r.cutoff, factor: r.factor } })),
     ];
     for (const f of fixed) {
-      let phases = 0, cut = 0, sum = 0;
+      let phases = 0,
+        cut = 0,
+        sum = 0;
       for (let k = 0; k < MATRICES; k++) {
         const m = set2(d, k);
         const s = f.params === null ? plan(rsN, m, k) : plan(rsNh, m, k, f.params);
@@ -96,11 +183,20 @@ function ruleStudy(log: (s: string) => void): { rules: RuleRow[]; auto: AutoRow[
         cut += cutPercent(m, s) / MATRICES;
         sum += stepMaxima(s) / MATRICES;
       }
-      rules.push({ d, rule: f.name, phases, cutPct: cut, sumOfMaxima: sum, timesMs: UNITS.map((u) => (phases * machine.ts + perByte * u * sum) / 1000) });
+      rules.push({
+        d,
+        rule: f.name,
+        phases,
+        cutPct: cut,
+        sumOfMaxima: sum,
+        timesMs: UNITS.map((u) => (phases * machine.ts + perByte * u * sum) / 1000),
+      });
     }
     for (const [ui, unit] of UNITS.entries()) {
       const chosen = new Map<string, number>();
-      let phases = 0, cut = 0, time = 0;
+      let phases = 0,
+        cut = 0,
+        time = 0;
       for (let k = 0; k < MATRICES; k++) {
         const m = set2(d, k, unit); // one element = one msg_unit of bytes
         const s = plan(rsNh, m, k, {}, machine);
@@ -112,8 +208,20 @@ function ruleStudy(log: (s: string) => void): { rules: RuleRow[]; auto: AutoRow[
       }
       const fixedRows = rules.filter((r) => r.d === d && r.rule !== "RS_N (no heap, no cut)");
       const best = fixedRows.reduce((a, b) => (b.timesMs[ui]! < a.timesMs[ui]! ? b : a));
-      const names = [...chosen.entries()].sort((a, b) => b[1] - a[1]).map(([n, c]) => `${n} (${c})`).join(", ");
-      auto.push({ d, unit, chosen: names, phases, cutPct: cut, timeMs: time, bestFixedMs: best.timesMs[ui]!, bestFixed: best.rule });
+      const names = [...chosen.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .map(([n, c]) => `${n} (${c})`)
+        .join(", ");
+      auto.push({
+        d,
+        unit,
+        chosen: names,
+        phases,
+        cutPct: cut,
+        timeMs: time,
+        bestFixedMs: best.timesMs[ui]!,
+        bestFixed: best.rule,
+      });
     }
   }
   return { rules, auto };
@@ -122,7 +230,8 @@ function ruleStudy(log: (s: string) => void): { rules: RuleRow[]; auto: AutoRow[
 /** min / median / max of `runs` timings after one warm-up run, wall clock; and the median CPU time. */
 function timed(f: () => unknown, runs: number): { wall: Spread; cpuMs: number } {
   f();
-  const wall: number[] = [], cpu: number[] = [];
+  const wall: number[] = [],
+    cpu: number[] = [];
   for (let k = 0; k < runs; k++) {
     const c0 = process.cpuUsage();
     wall.push(timeMs(f).ms);
@@ -138,10 +247,20 @@ function spread(xs: number[]): Spread {
 }
 
 /** Runs bench/permutation-scipy.py on the network messages of m; null fields and a note when python or scipy is missing. */
-function scipyPeel(m: CommMatrix, dir: string, limitSeconds: number): { wall: Spread | null; cpuMs: number | null; phases: number | null; note: string } {
+function scipyPeel(
+  m: CommMatrix,
+  dir: string,
+  limitSeconds: number,
+): { wall: Spread | null; cpuMs: number | null; phases: number | null; note: string } {
   const { p, data } = m;
-  const src: number[] = [], dst: number[] = [];
-  for (let i = 0; i < p; i++) for (let j = 0; j < p; j++) if (i !== j && data[i * p + j]! > 0) { src.push(i); dst.push(j); }
+  const src: number[] = [],
+    dst: number[] = [];
+  for (let i = 0; i < p; i++)
+    for (let j = 0; j < p; j++)
+      if (i !== j && data[i * p + j]! > 0) {
+        src.push(i);
+        dst.push(j);
+      }
   const file = join(dir, `edges-${p}-${src.length}.bin`);
   const words = new Int32Array(2 + 2 * src.length);
   words[0] = p;
@@ -150,13 +269,30 @@ function scipyPeel(m: CommMatrix, dir: string, limitSeconds: number): { wall: Sp
   words.set(dst, 2 + src.length);
   writeFileSync(file, Buffer.from(words.buffer));
   try {
-    const out = execFileSync("python3", [join(import.meta.dirname, "permutation-scipy.py"), file, String(limitSeconds), String(RUNS)], { encoding: "utf8", maxBuffer: 1 << 20 });
-    const r = JSON.parse(out.trim().split("\n").pop()!) as { error?: string; ms?: number[]; cpuMs?: number[]; phases?: number; complete?: boolean; scipy?: string };
+    const out = execFileSync(
+      "python3",
+      [join(import.meta.dirname, "permutation-scipy.py"), file, String(limitSeconds), String(RUNS)],
+      { encoding: "utf8", maxBuffer: 1 << 20 },
+    );
+    const r = JSON.parse(out.trim().split("\n").pop()!) as {
+      error?: string;
+      ms?: number[];
+      cpuMs?: number[];
+      phases?: number;
+      complete?: boolean;
+      scipy?: string;
+    };
     if (r.error !== undefined) return { wall: null, cpuMs: null, phases: null, note: r.error };
-    if (!r.complete || r.ms!.length === 0) return { wall: null, cpuMs: null, phases: r.phases!, note: `scipy ${r.scipy}, stopped after ${limitSeconds} s` };
+    if (!r.complete || r.ms!.length === 0)
+      return { wall: null, cpuMs: null, phases: r.phases!, note: `scipy ${r.scipy}, stopped after ${limitSeconds} s` };
     return { wall: spread(r.ms!), cpuMs: spread(r.cpuMs!).median, phases: r.phases!, note: `scipy ${r.scipy}` };
   } catch (e) {
-    return { wall: null, cpuMs: null, phases: null, note: `python3 / scipy not available (${(e as Error).message.split("\n")[0]})` };
+    return {
+      wall: null,
+      cpuMs: null,
+      phases: null,
+      note: `python3 / scipy not available (${(e as Error).message.split("\n")[0]})`,
+    };
   }
 }
 
@@ -183,9 +319,15 @@ export function permutationBench(log: (s: string) => void): string {
   const speed: SpeedRow[] = [];
   try {
     const cases: [string, () => CommMatrix][] = [
-      ["P = 1024, d = 16 (wang-set2)", () => wangSet2.generate(1024, resolvePatternOptions(wangSet2, { d: 16 }), createRng(7))],
+      [
+        "P = 1024, d = 16 (wang-set2)",
+        () => wangSet2.generate(1024, resolvePatternOptions(wangSet2, { d: 16 }), createRng(7)),
+      ],
       ["P = 1024, dense (d = 1023, sizes 1..1000)", () => denseMatrix(1024, 7)],
-      ["P = 4096, d = 64 (wang-set2)", () => wangSet2.generate(4096, resolvePatternOptions(wangSet2, { d: 64 }), createRng(7))],
+      [
+        "P = 4096, d = 64 (wang-set2)",
+        () => wangSet2.generate(4096, resolvePatternOptions(wangSet2, { d: 64 }), createRng(7)),
+      ],
     ];
     for (const [name, make] of cases) {
       log(`permutation: speed, ${name} ...`);
@@ -200,9 +342,21 @@ export function permutationBench(log: (s: string) => void): string {
       log(`permutation: scipy peeling, ${name} ...`);
       const sc = scipyPeel(m, dir, 120);
       speed.push({
-        case: name, p: m.p, edges: col.transferCount, h: col.stepCount, statsMs, plan: planT.wall, planCpuMs: planT.cpuMs, core: coreT.wall,
-        sumOfMaxima: col.params["sumOfMaxima"] as number, lowerBound: col.params["lowerBound"] as number, splitChunkMs,
-        scipy: sc.wall, scipyCpuMs: sc.cpuMs, scipyPhases: sc.phases, scipyNote: sc.note,
+        case: name,
+        p: m.p,
+        edges: col.transferCount,
+        h: col.stepCount,
+        statsMs,
+        plan: planT.wall,
+        planCpuMs: planT.cpuMs,
+        core: coreT.wall,
+        sumOfMaxima: col.params["sumOfMaxima"] as number,
+        lowerBound: col.params["lowerBound"] as number,
+        splitChunkMs,
+        scipy: sc.wall,
+        scipyCpuMs: sc.cpuMs,
+        scipyPhases: sc.phases,
+        scipyNote: sc.note,
       });
     }
   } finally {
@@ -210,8 +364,11 @@ export function permutationBench(log: (s: string) => void): string {
   }
   const f = (x: number | null, dg = 1): string => (x === null ? "n/a" : x.toFixed(dg));
   const sp = (x: Spread | null): string => (x === null ? "n/a" : `${f(x.median)} (${f(x.min)}-${f(x.max)})`);
-  const ratio = (a: number | null | undefined, b: number): string => (a === null || a === undefined ? "n/a" : `${(a / b).toFixed(1)}x`);
-  const load = loadavg().map((x) => x.toFixed(2)).join(" / ");
+  const ratio = (a: number | null | undefined, b: number): string =>
+    a === null || a === undefined ? "n/a" : `${(a / b).toFixed(1)}x`;
+  const load = loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" / ");
   const rm = findMachine(RULE_MACHINE);
   const md =
     `### Permutation decompositions: mean phases over ${MATRICES} seeded matrices, P = 32 (003 tables 4-5, "perm" rows)\n\n` +
@@ -220,31 +377,112 @@ export function permutationBench(log: (s: string) => void): string {
     "There a cut pays only when it adds no phase, so the rule picked cuts few messages (the cut column) and the phase counts are those of RS_N with largest-first heaps (the 'heaps only' column, cutoff none): " +
     "the column measures the heaps, not 003's cutoff, whose rule 003 does not give; the cutoff's effect is in the next table. Nothing in it is calibrated to 003's numbers.\n\n" +
     mdTable(
-      ["d", "test set", "RS_N", "paper RS_N", "RS_NH (auto)", "RS_NH messages cut %", "RS_NH heaps only", "paper RS_NH", "coloring", "d + log2 d"],
-      phases.map((r) => [r.d, r.set, f(r.rsN, 2), r.paperRsN, f(r.rsNh, 2), f(r.rsNhCutPct, 2), f(r.rsNhNone, 2), r.paperRsNh, f(r.coloring, 2), f(r.dPlusLog2d, 2)]),
+      [
+        "d",
+        "test set",
+        "RS_N",
+        "paper RS_N",
+        "RS_NH (auto)",
+        "RS_NH messages cut %",
+        "RS_NH heaps only",
+        "paper RS_NH",
+        "coloring",
+        "d + log2 d",
+      ],
+      phases.map((r) => [
+        r.d,
+        r.set,
+        f(r.rsN, 2),
+        r.paperRsN,
+        f(r.rsNh, 2),
+        f(r.rsNhCutPct, 2),
+        f(r.rsNhNone, 2),
+        r.paperRsNh,
+        f(r.coloring, 2),
+        f(r.dPlusLog2d, 2),
+      ]),
     ) +
     `\n### RS_NH cutoff rules on 003 test set 2 (P = 32, ${MATRICES} matrices), modelled blocking time on ${rm.name} (alpha = ${rm.ts} us, ${(rm.tc + rm.td).toFixed(3)} us/byte)\n\n` +
     "Per rule: mean phases, share of messages sent in more than one piece, mean sum over phases of the longest message (in msg_units), and phases x alpha + beta x that sum for msg_unit = " +
     `${UNITS.join(", ")} bytes (ms). The rule's phase count, cut share and sum do not depend on msg_unit; the best rule does.\n\n` +
     mdTable(
       ["d", "rule", "phases", "messages cut %", "sum of step maxima", ...UNITS.map((u) => `time ms @ ${u} B`)],
-      study.rules.map((r) => [r.d, r.rule, f(r.phases, 2), f(r.cutPct, 2), f(r.sumOfMaxima, 1), ...r.timesMs.map((t) => f(t, 2))]),
+      study.rules.map((r) => [
+        r.d,
+        r.rule,
+        f(r.phases, 2),
+        f(r.cutPct, 2),
+        f(r.sumOfMaxima, 1),
+        ...r.timesMs.map((t) => f(t, 2)),
+      ]),
     ) +
     `\nThe default, cutoff "auto", plans with each rule above (same seed) and keeps the least modelled time on the machine it is given (here ${rm.name}, elements of msg_unit bytes):\n\n` +
     mdTable(
-      ["d", "msg_unit B", "rules chosen (matrices)", "phases", "messages cut %", "time ms", "best fixed rule", "its time ms"],
-      study.auto.map((r) => [r.d, r.unit, r.chosen, f(r.phases, 2), f(r.cutPct, 2), f(r.timeMs, 2), r.bestFixed, f(r.bestFixedMs, 2)]),
+      [
+        "d",
+        "msg_unit B",
+        "rules chosen (matrices)",
+        "phases",
+        "messages cut %",
+        "time ms",
+        "best fixed rule",
+        "its time ms",
+      ],
+      study.auto.map((r) => [
+        r.d,
+        r.unit,
+        r.chosen,
+        f(r.phases, 2),
+        f(r.cutPct, 2),
+        f(r.timeMs, 2),
+        r.bestFixed,
+        f(r.bestFixedMs, 2),
+      ]),
     ) +
     "\n### coloring speed (exact h phases) vs one stats pass and vs scipy matching peeling (one maximum matching per phase)\n\n" +
     `plan = the whole planner (matrix digest for the header, one scan of the P x P matrix for the message list, sort, colouring, lower bound, improve pass, schedule); core = sort + colouring of the message list, the work the scipy script times (it gets the edge list; its interpreter start and imports are not timed). Both sides: one warm-up, then ${RUNS} timed runs, shown as median (min-max) wall-clock ms; the ratios are of medians; "CPU" is the ratio of median CPU times (steadier on a shared machine). Load average at the end of the run (1 / 5 / 15 min): ${load}.\n\n` +
     mdTable(
-      ["case", "edges", "h", "stats pass ms", "coloring plan ms", "plan / stats", "colouring core ms", "scipy peel ms", "scipy / plan", "scipy / core", "scipy / plan (CPU)", "scipy phases", "sum of maxima", "lower bound", "split-coloring (chunk) ms", "note"],
+      [
+        "case",
+        "edges",
+        "h",
+        "stats pass ms",
+        "coloring plan ms",
+        "plan / stats",
+        "colouring core ms",
+        "scipy peel ms",
+        "scipy / plan",
+        "scipy / core",
+        "scipy / plan (CPU)",
+        "scipy phases",
+        "sum of maxima",
+        "lower bound",
+        "split-coloring (chunk) ms",
+        "note",
+      ],
       speed.map((r) => [
-        r.case, r.edges.toLocaleString("en-US"), r.h, f(r.statsMs, 2), sp(r.plan), f(r.plan.median / r.statsMs), sp(r.core), sp(r.scipy),
-        ratio(r.scipy?.median, r.plan.median), ratio(r.scipy?.median, r.core.median), ratio(r.scipyCpuMs, r.planCpuMs), r.scipyPhases ?? "n/a",
-        r.sumOfMaxima, r.lowerBound, f(r.splitChunkMs), r.scipyNote,
+        r.case,
+        r.edges.toLocaleString("en-US"),
+        r.h,
+        f(r.statsMs, 2),
+        sp(r.plan),
+        f(r.plan.median / r.statsMs),
+        sp(r.core),
+        sp(r.scipy),
+        ratio(r.scipy?.median, r.plan.median),
+        ratio(r.scipy?.median, r.core.median),
+        ratio(r.scipyCpuMs, r.planCpuMs),
+        r.scipyPhases ?? "n/a",
+        r.sumOfMaxima,
+        r.lowerBound,
+        f(r.splitChunkMs),
+        r.scipyNote,
       ]),
     );
-  writeResults("permutation", { machine: machineInfo(), loadavg: loadavg(), phases, rules: study.rules, auto: study.auto, speed }, md);
+  writeResults(
+    "permutation",
+    { machine: machineInfo(), loadavg: loadavg(), phases, rules: study.rules, auto: study.auto, speed },
+    md,
+  );
   return md;
 }

@@ -57,11 +57,18 @@ export function simgridBench(log: (s: string) => void): string {
         const costB = scheduleCost(s, machine, "blocking").total;
         const costN = scheduleCost(s, machine, "nonblocking").total;
         rows.push({
-          planner: planner.name, machine: name, p: P, rounds: prog.rounds,
-          simgridUs: r.simulatedUs, simgridWallMs: r.wallMs,
-          simulateUs: sim.value.makespan, simulateWallMs: sim.ms,
-          costBlockingUs: costB, costNonblockingUs: costN,
-          ratioSimulate: r.simulatedUs / sim.value.makespan, ratioCostBlocking: r.simulatedUs / costB,
+          planner: planner.name,
+          machine: name,
+          p: P,
+          rounds: prog.rounds,
+          simgridUs: r.simulatedUs,
+          simgridWallMs: r.wallMs,
+          simulateUs: sim.value.makespan,
+          simulateWallMs: sim.ms,
+          costBlockingUs: costB,
+          costNonblockingUs: costN,
+          ratioSimulate: r.simulatedUs / sim.value.makespan,
+          ratioCostBlocking: r.simulatedUs / costB,
         });
       }
     }
@@ -72,8 +79,32 @@ export function simgridBench(log: (s: string) => void): string {
   const md =
     `### SimGrid replay of the simgrid export beside commplan simulate and cost (P = ${P}, 003 test set 2: d = 8, sizes 1..32 x 4 elements; nonblocking programs; docs/runtimes.md explains the differences)\n\n` +
     mdTable(
-      ["planner", "machine", "rounds", "SimGrid us", "simulate us", "SimGrid / simulate", "cost blocking us", "SimGrid / cost", "cost nonblocking us", "smpirun wall ms", "simulate wall ms"],
-      rows.map((r) => [r.planner, r.machine, r.rounds, f(r.simgridUs), f(r.simulateUs), r.ratioSimulate.toFixed(3), f(r.costBlockingUs), r.ratioCostBlocking.toFixed(3), f(r.costNonblockingUs), r.simgridWallMs.toFixed(0), r.simulateWallMs.toFixed(1)]),
+      [
+        "planner",
+        "machine",
+        "rounds",
+        "SimGrid us",
+        "simulate us",
+        "SimGrid / simulate",
+        "cost blocking us",
+        "SimGrid / cost",
+        "cost nonblocking us",
+        "smpirun wall ms",
+        "simulate wall ms",
+      ],
+      rows.map((r) => [
+        r.planner,
+        r.machine,
+        r.rounds,
+        f(r.simgridUs),
+        f(r.simulateUs),
+        r.ratioSimulate.toFixed(3),
+        f(r.costBlockingUs),
+        r.ratioCostBlocking.toFixed(3),
+        f(r.costNonblockingUs),
+        r.simgridWallMs.toFixed(0),
+        r.simulateWallMs.toFixed(1),
+      ]),
     ) +
     (problems.length > 0 ? `\nNot measured: ${problems.join("; ")}\n` : "");
   writeResults("simgrid", { machine: machineInfo(), p: P, presets: PRESETS, rows, problems }, md);

@@ -2,7 +2,16 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  compareDirect, directCheckRows, NOISE_Z, offlineCheckRows, runTeTable, teTableRows, teTableViolations, PAPER_H_OVER_N, PAPER_N, type TeTableCell,
+  compareDirect,
+  directCheckRows,
+  NOISE_Z,
+  offlineCheckRows,
+  runTeTable,
+  teTableRows,
+  teTableViolations,
+  PAPER_H_OVER_N,
+  PAPER_N,
+  type TeTableCell,
 } from "../src/experiments/index.js";
 import { machineInfo, mdTable, timeMs, writeResults } from "./lib.js";
 
@@ -17,8 +26,13 @@ export const TE_DOCS_START = "<!-- bench:total-exchange:start -->";
 export const TE_DOCS_END = "<!-- bench:total-exchange:end -->";
 
 /** The markdown of the results (shared by bench/results/total-exchange.md and the docs page). */
-export function totalExchangeMarkdown(cells: readonly TeTableCell[], wall: readonly { n: number; seeds: number; ms: number }[]): string {
-  const rows = teTableRows(cells), direct = directCheckRows(cells), offline = offlineCheckRows(cells);
+export function totalExchangeMarkdown(
+  cells: readonly TeTableCell[],
+  wall: readonly { n: number; seeds: number; ms: number }[],
+): string {
+  const rows = teTableRows(cells),
+    direct = directCheckRows(cells),
+    offline = offlineCheckRows(cells);
   const seeds = [...new Set(cells.map((c) => c.seeds))].join(", ");
   const outside = cells.filter((c) => compareDirect(c)?.withinNoise === false);
   const violations = teTableViolations(cells);
@@ -35,21 +49,33 @@ export function totalExchangeMarkdown(cells: readonly TeTableCell[], wall: reado
     "Model: the max of N (N - 1) independent Binomial(h, 1/N) pair loads (maxPairLoadModel).\n\n" +
     mdTable(direct[0]!, direct.slice(1)) +
     "\nOutside the noise: " +
-    (outside.length === 0 ? "none.\n" : outside.map((c) => { const d = compareDirect(c)!; return `N = ${c.n}, h = ${c.hOverN}N (${f1(d.mean)} vs ${d.paper}, ${d.z === null ? "-" : d.z.toFixed(1)} SE, paper ${d.paperAmongSeeds} of our seeds, model ${f1(d.modelMean)})`; }).join("; ") + ".\n") +
+    (outside.length === 0
+      ? "none.\n"
+      : outside
+          .map((c) => {
+            const d = compareDirect(c)!;
+            return `N = ${c.n}, h = ${c.hOverN}N (${f1(d.mean)} vs ${d.paper}, ${d.z === null ? "-" : d.z.toFixed(1)} SE, paper ${d.paperAmongSeeds} of our seeds, model ${f1(d.modelMean)})`;
+          })
+          .join("; ") + ".\n") +
     "\n#### te-offline against the paper's protocol and the lower bounds\n\n" +
     mdTable(offline[0]!, offline.slice(1)) +
     "\nGoals (te-offline's worst seed below the paper's protocol, at most lower bound + 2 on every seed): " +
     (violations.length === 0 ? "all met.\n" : `MISSED: ${violations.join("; ")}.\n`) +
     "\n#### Wall time\n\n" +
-    mdTable(["N", "seeds", "seconds (7 cells, generation included)"], wall.map((w) => [w.n, w.seeds, (w.ms / 1000).toFixed(1)]))
+    mdTable(
+      ["N", "seeds", "seconds (7 cells, generation included)"],
+      wall.map((w) => [w.n, w.seeds, (w.ms / 1000).toFixed(1)]),
+    )
   );
 }
 
 /** Replaces the results block of the docs page with `md`. */
 export function writeDocsBlock(md: string): void {
   const doc = readFileSync(TE_DOCS, "utf8");
-  const a = doc.indexOf(TE_DOCS_START), b = doc.indexOf(TE_DOCS_END);
-  if (a < 0 || b < a) throw new Error(`bench total-exchange: ${TE_DOCS} has no ${TE_DOCS_START} ... ${TE_DOCS_END} block`);
+  const a = doc.indexOf(TE_DOCS_START),
+    b = doc.indexOf(TE_DOCS_END);
+  if (a < 0 || b < a)
+    throw new Error(`bench total-exchange: ${TE_DOCS} has no ${TE_DOCS_START} ... ${TE_DOCS_END} block`);
   writeFileSync(TE_DOCS, doc.slice(0, a + TE_DOCS_START.length) + "\n" + md + doc.slice(b));
 }
 
@@ -66,7 +92,11 @@ export function totalExchangeBench(log: (s: string) => void): string {
   }
   const md = totalExchangeMarkdown(cells, wall);
   const violations = teTableViolations(cells);
-  writeResults("total-exchange", { machine: machineInfo(), seedsNote: "10 seeds for every N", wall, cells, violations }, md);
+  writeResults(
+    "total-exchange",
+    { machine: machineInfo(), seedsNote: "10 seeds for every N", wall, cells, violations },
+    md,
+  );
   writeDocsBlock(md);
   if (violations.length > 0) {
     for (const v of violations) log(`total-exchange: goal missed: ${v}`);

@@ -102,11 +102,7 @@ export {
 } from "./machines/cost-model.js";
 
 // the simulated machine and the run-time protocols
-export {
-  simulateSchedule,
-  type SimResult,
-  type NodeTimes,
-} from "./machines/sim/simulate.js";
+export { simulateSchedule, type SimResult, type NodeTimes } from "./machines/sim/simulate.js";
 export { SEND_WAITS, type SimRequest, type SimMode, type SendWaits } from "./machines/sim/options.js";
 export { TOPOLOGIES } from "./machines/sim/topology.js";
 export {

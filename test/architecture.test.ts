@@ -27,7 +27,10 @@ function importGraph(): Map<string, string[]> {
 /** Strongly connected components with more than one file (Tarjan), or a file importing itself. */
 function cycles(graph: Map<string, string[]>): string[][] {
   let next = 0;
-  const index = new Map<string, number>(), low = new Map<string, number>(), stack: string[] = [], onStack = new Set<string>();
+  const index = new Map<string, number>(),
+    low = new Map<string, number>(),
+    stack: string[] = [],
+    onStack = new Set<string>();
   const found: string[][] = [];
   const visit = (v: string): void => {
     index.set(v, next);

@@ -42,7 +42,11 @@ describe("public API", () => {
   });
 
   it("matches test/fixtures/public-api.txt (a change to the API is a visible diff: UPDATE_API=1 npx vitest run test/index.test.ts rewrites it)", () => {
-    const text = exports.map((e) => `${e.kind} ${e.name}`).sort().join("\n") + "\n";
+    const text =
+      exports
+        .map((e) => `${e.kind} ${e.name}`)
+        .sort()
+        .join("\n") + "\n";
     if (process.env["UPDATE_API"] === "1") writeFileSync(pinFile, text);
     expect(text).toBe(readFileSync(pinFile, "utf8"));
   });
@@ -58,7 +62,9 @@ describe("public API", () => {
       let deep = "importable";
       try { await import("commplan/dist/model/growable.js"); } catch (e) { deep = e.code; }
       console.log(JSON.stringify({ leaked, deep, plan: typeof api.plan }));`;
-    const out = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: root, encoding: "utf8" })) as { leaked: string[]; deep: string; plan: string };
+    const out = JSON.parse(
+      execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: root, encoding: "utf8" }),
+    ) as { leaked: string[]; deep: string; plan: string };
     expect(out).toEqual({ leaked: [], deep: "ERR_PACKAGE_PATH_NOT_EXPORTED", plan: "function" });
   });
 });

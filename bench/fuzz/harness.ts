@@ -9,7 +9,19 @@ import { parseMatrixText } from "../../src/io/matrix-read.js";
 import { parseScheduleJsonText } from "../../src/io/schedule-json-read.js";
 import { isCommplanError } from "../../src/model/errors.js";
 import { parseByteSize, setMemoryBudget } from "../../src/model/memory-budget.js";
-import { commandArb, EXTRA_OPTIONS, MATRIX_COMMANDS, SCHEDULE_COMMANDS, generatedMatrixArb, generatedScheduleArb, mutate, mutationArb, type CommandPick, type FuzzFile, type Mutation } from "./inputs.js";
+import {
+  commandArb,
+  EXTRA_OPTIONS,
+  MATRIX_COMMANDS,
+  SCHEDULE_COMMANDS,
+  generatedMatrixArb,
+  generatedScheduleArb,
+  mutate,
+  mutationArb,
+  type CommandPick,
+  type FuzzFile,
+  type Mutation,
+} from "./inputs.js";
 
 /** Options of a fuzz run. */
 export interface FuzzOptions {
@@ -76,16 +88,23 @@ const caseArb = (corpusSize: number, matrixCount: number): fc.Arbitrary<FuzzCase
       { weight: 2, arbitrary: fc.record({ kind: fc.constant("generated" as const), file: generatedMatrixArb }) },
       { weight: 2, arbitrary: fc.record({ kind: fc.constant("generated" as const), file: generatedScheduleArb }) },
     ),
-    mutations: fc.oneof({ weight: 2, arbitrary: fc.constant([]) }, { weight: 3, arbitrary: fc.array(mutationArb, { minLength: 1, maxLength: 3 }) }),
+    mutations: fc.oneof(
+      { weight: 2, arbitrary: fc.constant([]) },
+      { weight: 3, arbitrary: fc.array(mutationArb, { minLength: 1, maxLength: 3 }) },
+    ),
     matrixIndex: fc.nat(matrixCount - 1),
-    matrixMutations: fc.oneof({ weight: 4, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: fc.array(mutationArb, { minLength: 1, maxLength: 2 }) }),
+    matrixMutations: fc.oneof(
+      { weight: 4, arbitrary: fc.constant([]) },
+      { weight: 1, arbitrary: fc.array(mutationArb, { minLength: 1, maxLength: 2 }) },
+    ),
     pick: commandArb,
     matched: fc.nat(9), // 0: the command is not one for the input's kind (a schedule given to stats, ...)
   });
 
 /** Runs main in process with captured output. */
 async function runMain(argv: readonly string[]): Promise<{ code: number; out: string; err: string; thrown: unknown }> {
-  let out = "", err = "";
+  let out = "",
+    err = "";
   let outBytes = 0;
   const io: CliIo = {
     out: (t) => {
@@ -110,7 +129,13 @@ async function buildCorpus(dir: string): Promise<{ files: FuzzFile[]; matrices: 
   const files: FuzzFile[] = [];
   const matrices: string[] = [];
   const gens: string[][] = [
-    ["uniform", "--p", "4"], ["pattern1", "--p", "5"], ["ranka-fig1", "--p", "8"], ["liu-pattern3", "--p", "9", "--lmax", "20"], ["wang-set1", "--p", "8", "--d", "3"], ["uniform", "--p", "1"], ["liu-pattern2", "--p", "16", "--lmax", "8"],
+    ["uniform", "--p", "4"],
+    ["pattern1", "--p", "5"],
+    ["ranka-fig1", "--p", "8"],
+    ["liu-pattern3", "--p", "9", "--lmax", "20"],
+    ["wang-set1", "--p", "8", "--d", "3"],
+    ["uniform", "--p", "1"],
+    ["liu-pattern2", "--p", "16", "--lmax", "8"],
   ];
   for (const [k, g] of gens.entries()) {
     for (const ext of [".json", ".csv", ".mtx"]) {
@@ -121,13 +146,23 @@ async function buildCorpus(dir: string): Promise<{ files: FuzzFile[]; matrices: 
       matrices.push(path);
     }
     const m = join(dir, `m${k}.json`);
-    for (const plan of [["shift"], ["two-stage", "--payload"], ["four-stage", "--payload"], ["te-direct"], ["coloring", "--payload"], ["linear-permutation"]]) {
+    for (const plan of [
+      ["shift"],
+      ["two-stage", "--payload"],
+      ["four-stage", "--payload"],
+      ["te-direct"],
+      ["coloring", "--payload"],
+      ["linear-permutation"],
+    ]) {
       const path = join(dir, `s${k}-${plan[0]}.json`);
       const r = await runMain(["plan", m, "-a", ...plan, "-o", path]);
       if (r.code === 0) files.push({ bytes: readFileSync(path), ext: ".json", kind: "schedule" });
     }
     const realised = join(dir, `r${k}.json`);
-    if ((await runMain(["simulate", m, "--machine", "t3d-004", "--protocol", "drs-n", "--realised", realised])).code === 0) files.push({ bytes: readFileSync(realised), ext: ".json", kind: "schedule" });
+    if (
+      (await runMain(["simulate", m, "--machine", "t3d-004", "--protocol", "drs-n", "--realised", realised])).code === 0
+    )
+      files.push({ bytes: readFileSync(realised), ext: ".json", kind: "schedule" });
   }
   return { files, matrices };
 }
@@ -154,23 +189,44 @@ function argvOf(pick: CommandPick, input: string, matrix: string, out: string): 
     case "simulate":
       return ["simulate", input, "--machine", pick.machine, ...(pick.output ? ["--trace", out] : []), ...extras];
     case "simulate-protocol":
-      return ["simulate", input, "--machine", pick.machine, "--protocol", pick.algorithm.length % 2 === 0 ? "drs-n" : "async", ...(pick.output ? ["--realised", out] : []), ...extras];
+      return [
+        "simulate",
+        input,
+        "--machine",
+        pick.machine,
+        "--protocol",
+        pick.algorithm.length % 2 === 0 ? "drs-n" : "async",
+        ...(pick.output ? ["--realised", out] : []),
+        ...extras,
+      ];
     case "simulate-data":
       return ["simulate", input, "--machine", pick.machine, "--data", "-m", matrix, ...extras];
     case "gen":
-      return ["gen", pick.algorithm === "shift" ? "uniform" : "pattern1", "--p", String(1 + (pick.extras.length * 7) % 40), ...o, ...extras];
+      return [
+        "gen",
+        pick.algorithm === "shift" ? "uniform" : "pattern1",
+        "--p",
+        String(1 + ((pick.extras.length * 7) % 40)),
+        ...o,
+        ...extras,
+      ];
   }
 }
 
 /** Calls the readers directly on the bytes: any error but a CommplanError is returned as a crash detail. */
 function readDirect(bytes: Buffer, ext: string): string | null {
   const text = bytes.toString("utf8");
-  for (const f of [() => parseMatrixText(text, { file: `x${ext}` }), () => parseMatrixText(text), () => parseScheduleJsonText(text, "x.json")]) {
+  for (const f of [
+    () => parseMatrixText(text, { file: `x${ext}` }),
+    () => parseMatrixText(text),
+    () => parseScheduleJsonText(text, "x.json"),
+  ]) {
     try {
       f();
     } catch (e) {
       if (!isCommplanError(e)) return `reader threw ${(e as Error)?.name}: ${(e as Error)?.message}`.slice(0, 300);
-      if ((e as Error).message.includes("\n")) return `reader message is not one line: ${(e as Error).message.slice(0, 200)}`;
+      if ((e as Error).message.includes("\n"))
+        return `reader message is not one line: ${(e as Error).message.slice(0, 200)}`;
     }
   }
   return null;
@@ -183,12 +239,24 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
   const budgetBytes = parseByteSize(opts.maxMemory) ?? 256 << 20;
   const { files, matrices } = await buildCorpus(join(opts.workDir, "corpus"));
   const summary: FuzzSummary = {
-    seed: opts.seed, cases: 0, readerCalls: 0, outcomes: emptyOutcomes(), byCommand: {}, failures: [], maxMs: 0, maxMsArgv: [], maxPeakGrowth: 0, maxPeakArgv: [], wallSeconds: 0, budgetMs: opts.budgetMs, maxMemory: opts.maxMemory,
+    seed: opts.seed,
+    cases: 0,
+    readerCalls: 0,
+    outcomes: emptyOutcomes(),
+    byCommand: {},
+    failures: [],
+    maxMs: 0,
+    maxMsArgv: [],
+    maxPeakGrowth: 0,
+    maxPeakArgv: [],
+    wallSeconds: 0,
+    budgetMs: opts.budgetMs,
+    maxMemory: opts.maxMemory,
   };
   const arb = caseArb(files.length, matrices.length);
   const gc = (globalThis as { gc?: () => void }).gc;
   const BATCH = 500;
-  for (let done = 0; done < opts.cases; ) {
+  for (let done = 0; done < opts.cases;) {
     const n = Math.min(BATCH, opts.cases - done);
     const batch = fc.sample(arb, { seed: opts.seed + done, numRuns: n });
     for (const c of batch) {
@@ -199,10 +267,19 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
       writeFileSync(input, bytes);
       const mbase = matrices[c.matrixIndex]!;
       const matrix = join(opts.workDir, `matrix${mbase.slice(mbase.lastIndexOf("."))}`);
-      writeFileSync(matrix, c.matrixMutations.reduce<Buffer>((b, m) => mutate(b, m), readFileSync(mbase)));
+      writeFileSync(
+        matrix,
+        c.matrixMutations.reduce<Buffer>((b, m) => mutate(b, m), readFileSync(mbase)),
+      );
       const fitting = base.kind === "matrix" ? MATRIX_COMMANDS : SCHEDULE_COMMANDS;
-      const pick = c.matched === 0 || (fitting as readonly string[]).includes(c.pick.command) ? c.pick : { ...c.pick, command: fitting[c.pick.extras.length % fitting.length]! };
-      const argv = [...argvOf(pick, input, matrix, join(opts.workDir, "out.json")), ...(pick.command === "gen" ? [] : ["--max-memory", opts.maxMemory])];
+      const pick =
+        c.matched === 0 || (fitting as readonly string[]).includes(c.pick.command)
+          ? c.pick
+          : { ...c.pick, command: fitting[c.pick.extras.length % fitting.length]! };
+      const argv = [
+        ...argvOf(pick, input, matrix, join(opts.workDir, "out.json")),
+        ...(pick.command === "gen" ? [] : ["--max-memory", opts.maxMemory]),
+      ];
       if (gc && index % 50 === 0) gc();
       const rss0 = process.memoryUsage().rss;
       const peak0 = process.resourceUsage().maxRSS * 1024;
@@ -217,16 +294,23 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
       const peak1 = process.resourceUsage().maxRSS * 1024;
       const growth = peak1 > peak0 ? peak1 - rss0 : 0;
       if (direct !== null) [outcome, detail] = ["crash", direct];
-      else if (r.thrown !== null) [outcome, detail] = ["crash", `main threw: ${String((r.thrown as Error)?.stack ?? r.thrown).slice(0, 400)}`];
+      else if (r.thrown !== null)
+        [outcome, detail] = ["crash", `main threw: ${String((r.thrown as Error)?.stack ?? r.thrown).slice(0, 400)}`];
       else if (/out of memory/.test(r.err)) [outcome, detail] = ["memory", r.err.slice(0, 300)];
       else if (r.code === 0) outcome = "ok";
       else if (r.code === 1) outcome = "check-failed";
       else if (r.code === 2) {
         outcome = "refused";
-        if (r.err.trimEnd().includes("\n") || r.err.length > 1000) [outcome, detail] = ["crash", `exit 2 without a one-line error: ${r.err.slice(0, 300)}`];
+        if (r.err.trimEnd().includes("\n") || r.err.length > 1000)
+          [outcome, detail] = ["crash", `exit 2 without a one-line error: ${r.err.slice(0, 300)}`];
       } else [outcome, detail] = ["crash", `exit ${r.code}: ${r.err.slice(0, 300)}`];
-      if (outcome !== "crash" && outcome !== "memory" && ms > opts.budgetMs) [outcome, detail] = ["hang", `${ms.toFixed(0)} ms > ${opts.budgetMs} ms`];
-      if (outcome !== "crash" && growth > budgetBytes) [outcome, detail] = ["memory", `peak resident memory grew by ${(growth / 2 ** 20).toFixed(0)} MiB, past --max-memory ${opts.maxMemory}`];
+      if (outcome !== "crash" && outcome !== "memory" && ms > opts.budgetMs)
+        [outcome, detail] = ["hang", `${ms.toFixed(0)} ms > ${opts.budgetMs} ms`];
+      if (outcome !== "crash" && growth > budgetBytes)
+        [outcome, detail] = [
+          "memory",
+          `peak resident memory grew by ${(growth / 2 ** 20).toFixed(0)} MiB, past --max-memory ${opts.maxMemory}`,
+        ];
       summary.outcomes[outcome]++;
       const byCmd = (summary.byCommand[pick.command] ??= emptyOutcomes());
       byCmd[outcome]++;
@@ -239,7 +323,8 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
           saved = join(opts.failuresDir, `case-${index}${base.ext}`);
           writeFileSync(saved, bytes);
         }
-        if (summary.failures.length < 200) summary.failures.push({ index, outcome, argv, detail, ms, peakBytes: growth, input: saved });
+        if (summary.failures.length < 200)
+          summary.failures.push({ index, outcome, argv, detail, ms, peakBytes: growth, input: saved });
       }
       summary.cases++;
       if (opts.progress && summary.cases % 1000 === 0) opts.progress(summary.cases, summary);
@@ -255,8 +340,12 @@ export function fuzzMarkdown(s: FuzzSummary): string {
   const o = s.outcomes;
   const rows = Object.entries(s.byCommand)
     .sort()
-    .map(([cmd, c]) => `| ${cmd} | ${c.ok} | ${c["check-failed"]} | ${c.refused} | ${c.crash} | ${c.hang} | ${c.memory} |`);
-  const fails = s.failures.slice(0, 20).map((f) => `- case ${f.index} (${f.outcome}): \`${f.argv.join(" ")}\`: ${f.detail.replace(/\n/g, " ")}`);
+    .map(
+      ([cmd, c]) => `| ${cmd} | ${c.ok} | ${c["check-failed"]} | ${c.refused} | ${c.crash} | ${c.hang} | ${c.memory} |`,
+    );
+  const fails = s.failures
+    .slice(0, 20)
+    .map((f) => `- case ${f.index} (${f.outcome}): \`${f.argv.join(" ")}\`: ${f.detail.replace(/\n/g, " ")}`);
   return [
     "### Fuzz run: every reader and command on mutated and generated inputs",
     "",

@@ -24,8 +24,31 @@ export type Mutation =
 
 /** Numbers that sit on or past a limit, or are not numbers a field accepts. */
 export const HOSTILE_NUMBERS = [
-  "0", "-1", "1.5", "-0", "1e300", "-1e300", "1e-300", "9007199254740991", "9007199254740992", "9007199254740993", "1152921504606846976",
-  "4294967295", "4294967296", "4294967297", "16383", "16384", "16385", "1000000000", "1048576", "1048577", "2147483648", "1e15", "0.0", "1E1", "123456789012345678901234567890",
+  "0",
+  "-1",
+  "1.5",
+  "-0",
+  "1e300",
+  "-1e300",
+  "1e-300",
+  "9007199254740991",
+  "9007199254740992",
+  "9007199254740993",
+  "1152921504606846976",
+  "4294967295",
+  "4294967296",
+  "4294967297",
+  "16383",
+  "16384",
+  "16385",
+  "1000000000",
+  "1048576",
+  "1048577",
+  "2147483648",
+  "1e15",
+  "0.0",
+  "1E1",
+  "123456789012345678901234567890",
 ];
 
 const arbAt = fc.nat({ max: 1 << 20 });
@@ -34,13 +57,63 @@ const arbAt = fc.nat({ max: 1 << 20 });
 export const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant("truncate" as const), at: arbAt }),
   fc.record({ kind: fc.constant("flip" as const), at: arbAt, bit: fc.nat(7) }),
-  fc.record({ kind: fc.constant("byte" as const), at: arbAt, value: fc.constantFrom(0x00, 0x22, 0x2c, 0x5b, 0x5d, 0x7b, 0x7d, 0x0a, 0x0d, 0x5c, 0xff, 0xc3, 0x80, 0x2d, 0x25, 0x23, 0x20) }),
+  fc.record({
+    kind: fc.constant("byte" as const),
+    at: arbAt,
+    value: fc.constantFrom(
+      0x00,
+      0x22,
+      0x2c,
+      0x5b,
+      0x5d,
+      0x7b,
+      0x7d,
+      0x0a,
+      0x0d,
+      0x5c,
+      0xff,
+      0xc3,
+      0x80,
+      0x2d,
+      0x25,
+      0x23,
+      0x20,
+    ),
+  }),
   fc.record({ kind: fc.constant("number" as const), nth: fc.nat(200), value: fc.constantFrom(...HOSTILE_NUMBERS) }),
-  fc.record({ kind: fc.constant("nest" as const), at: arbAt, depth: fc.constantFrom(10, 1000, 20000), open: fc.constantFrom("[", "{\"a\":", "[{\"x\":") }),
-  fc.record({ kind: fc.constant("insert" as const), at: arbAt, text: fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom(",", "\"__proto__\":1,", "\"p\":16384,", "null", "\"\\ud800\"", "\u2028", "#", "%", "1 1 1\n", "\n", ",,,,", "\"stalls\":[0,0],")) }),
+  fc.record({
+    kind: fc.constant("nest" as const),
+    at: arbAt,
+    depth: fc.constantFrom(10, 1000, 20000),
+    open: fc.constantFrom("[", '{"a":', '[{"x":'),
+  }),
+  fc.record({
+    kind: fc.constant("insert" as const),
+    at: arbAt,
+    text: fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.constantFrom(
+        ",",
+        '"__proto__":1,',
+        '"p":16384,',
+        "null",
+        '"\\ud800"',
+        "\u2028",
+        "#",
+        "%",
+        "1 1 1\n",
+        "\n",
+        ",,,,",
+        '"stalls":[0,0],',
+      ),
+    ),
+  }),
   fc.record({ kind: fc.constant("delete" as const), at: arbAt, length: fc.integer({ min: 1, max: 64 }) }),
   fc.record({ kind: fc.constant("duplicate" as const), at: arbAt, length: fc.integer({ min: 1, max: 200 }) }),
-  fc.record({ kind: fc.constant("encoding" as const), to: fc.constantFrom("utf16le" as const, "latin1" as const, "bom" as const, "nul" as const) }),
+  fc.record({
+    kind: fc.constant("encoding" as const),
+    to: fc.constantFrom("utf16le" as const, "latin1" as const, "bom" as const, "nul" as const),
+  }),
   fc.record({ kind: fc.constant("repeat" as const), times: fc.integer({ min: 2, max: 4 }) }),
 );
 
@@ -72,8 +145,12 @@ export function mutate(b: Buffer, m: Mutation): Buffer {
       return Buffer.from(text.slice(0, r.index) + m.value + text.slice(r.index! + r[0].length), "latin1");
     }
     case "nest": {
-      const close = m.open === "[" ? "]" : m.open === "{\"a\":" ? "}" : "}]";
-      return Buffer.concat([b.subarray(0, at), Buffer.from(m.open.repeat(m.depth) + "1" + close.repeat(m.depth)), b.subarray(at)]);
+      const close = m.open === "[" ? "]" : m.open === '{"a":' ? "}" : "}]";
+      return Buffer.concat([
+        b.subarray(0, at),
+        Buffer.from(m.open.repeat(m.depth) + "1" + close.repeat(m.depth)),
+        b.subarray(at),
+      ]);
     }
     case "insert":
       return Buffer.concat([b.subarray(0, at), Buffer.from(m.text, "utf8"), b.subarray(at)]);
@@ -95,7 +172,14 @@ export function mutate(b: Buffer, m: Mutation): Buffer {
 export const generatedMatrixArb: fc.Arbitrary<FuzzFile> = fc
   .record({
     p: fc.integer({ min: 1, max: 9 }),
-    cells: fc.array(fc.oneof(fc.constant(0), fc.nat(5), fc.constantFrom(...HOSTILE_NUMBERS.map(Number).filter((v) => Number.isFinite(v)))), { minLength: 81, maxLength: 81 }),
+    cells: fc.array(
+      fc.oneof(
+        fc.constant(0),
+        fc.nat(5),
+        fc.constantFrom(...HOSTILE_NUMBERS.map(Number).filter((v) => Number.isFinite(v))),
+      ),
+      { minLength: 81, maxLength: 81 },
+    ),
     format: fc.constantFrom("json-rows", "json-entries", "csv", "mtx"),
     elementBytes: fc.option(fc.constantFrom(1, 8, 48, 1048576, 1048577, 0, -3, 1e15), { nil: undefined }),
     announce: fc.option(fc.constantFrom(16384, 16385, 2, 1e9), { nil: undefined }),
@@ -105,17 +189,31 @@ export const generatedMatrixArb: fc.Arbitrary<FuzzFile> = fc
     const P = announce ?? p;
     if (format === "csv") {
       const rows = Array.from({ length: p }, (_, i) => Array.from({ length: p }, (_, j) => v(i, j)).join(","));
-      return { bytes: Buffer.from((elementBytes !== undefined ? `# commplan elementBytes=${elementBytes}\n` : "") + rows.join("\n") + "\n"), ext: ".csv", kind: "matrix" as const };
+      return {
+        bytes: Buffer.from(
+          (elementBytes !== undefined ? `# commplan elementBytes=${elementBytes}\n` : "") + rows.join("\n") + "\n",
+        ),
+        ext: ".csv",
+        kind: "matrix" as const,
+      };
     }
     if (format === "mtx") {
       const entries: string[] = [];
-      for (let i = 0; i < p; i++) for (let j = 0; j < p; j++) if (v(i, j) !== 0) entries.push(`${i + 1} ${j + 1} ${v(i, j)}`);
+      for (let i = 0; i < p; i++)
+        for (let j = 0; j < p; j++) if (v(i, j) !== 0) entries.push(`${i + 1} ${j + 1} ${v(i, j)}`);
       const eb = elementBytes !== undefined ? `% commplan elementBytes=${elementBytes}\n` : "";
-      return { bytes: Buffer.from(`%%MatrixMarket matrix coordinate integer general\n${eb}${P} ${P} ${entries.length}\n${entries.join("\n")}\n`), ext: ".mtx", kind: "matrix" as const };
+      return {
+        bytes: Buffer.from(
+          `%%MatrixMarket matrix coordinate integer general\n${eb}${P} ${P} ${entries.length}\n${entries.join("\n")}\n`,
+        ),
+        ext: ".mtx",
+        kind: "matrix" as const,
+      };
     }
     const doc: Record<string, unknown> = { format: "commplan.matrix/v1", p: P };
     if (elementBytes !== undefined) doc["elementBytes"] = elementBytes;
-    if (format === "json-rows") doc["rows"] = Array.from({ length: p }, (_, i) => Array.from({ length: p }, (_, j) => v(i, j)));
+    if (format === "json-rows")
+      doc["rows"] = Array.from({ length: p }, (_, i) => Array.from({ length: p }, (_, j) => v(i, j)));
     else {
       const entries: number[][] = [];
       for (let i = 0; i < p; i++) for (let j = 0; j < p; j++) if (v(i, j) !== 0) entries.push([i, j, v(i, j)]);
@@ -133,7 +231,16 @@ export const generatedScheduleArb: fc.Arbitrary<FuzzFile> = fc
     stages: fc.array(
       fc.array(
         fc.record({
-          transfers: fc.array(fc.record({ src: fc.nat(10), dst: fc.nat(10), size: fc.oneof(fc.integer({ min: 1, max: 50 }), fc.constantFrom(0, 9007199254740991, 2 ** 60)), chunked: fc.boolean(), timed: fc.boolean() }), { maxLength: 6 }),
+          transfers: fc.array(
+            fc.record({
+              src: fc.nat(10),
+              dst: fc.nat(10),
+              size: fc.oneof(fc.integer({ min: 1, max: 50 }), fc.constantFrom(0, 9007199254740991, 2 ** 60)),
+              chunked: fc.boolean(),
+              timed: fc.boolean(),
+            }),
+            { maxLength: 6 },
+          ),
           stalls: fc.array(fc.nat(10), { maxLength: 3 }),
         }),
         { maxLength: 5 },
@@ -149,13 +256,28 @@ export const generatedScheduleArb: fc.Arbitrary<FuzzFile> = fc
       rearrange: "none",
       steps: [
         ...steps.map((s) => ({
-          transfers: s.transfers.map((x) => ({ src: x.src, dst: x.dst, size: x.size, ...(x.chunked ? { chunks: [[x.src, x.dst, 0, x.size]] } : {}), ...(x.timed ? { start: t, end: (t += 1) } : {}) })),
+          transfers: s.transfers.map((x) => ({
+            src: x.src,
+            dst: x.dst,
+            size: x.size,
+            ...(x.chunked ? { chunks: [[x.src, x.dst, 0, x.size]] } : {}),
+            ...(x.timed ? { start: t, end: (t += 1) } : {}),
+          })),
           stalls: s.stalls,
         })),
         ...Array.from({ length: k === 0 ? emptySteps : 0 }, () => ({ transfers: [], stalls: [] })),
       ],
     }));
-    const doc = { format: "commplan.schedule/v1", p, algorithm: "fuzz", params: {}, seed, elementBytes, matrixDigest: "d", stages: st };
+    const doc = {
+      format: "commplan.schedule/v1",
+      p,
+      algorithm: "fuzz",
+      params: {},
+      seed,
+      elementBytes,
+      matrixDigest: "d",
+      stages: st,
+    };
     return { bytes: Buffer.from(JSON.stringify(doc)), ext: ".json", kind: "schedule" as const };
   });
 
@@ -165,21 +287,85 @@ export const MATRIX_COMMANDS = ["stats", "plan", "simulate-protocol", "gen"] as 
 export const SCHEDULE_COMMANDS = ["verify", "cost", "show", "simulate", "simulate-data"] as const;
 
 /** The sub-commands a case runs, with the options each may take (values drawn from a pool, valid and not). */
-export const COMMANDS = ["stats", "plan", "verify", "cost", "show", "simulate", "simulate-protocol", "simulate-data", "gen"] as const;
+export const COMMANDS = [
+  "stats",
+  "plan",
+  "verify",
+  "cost",
+  "show",
+  "simulate",
+  "simulate-protocol",
+  "simulate-data",
+  "gen",
+] as const;
 /** One of COMMANDS. */
 export type FuzzCommand = (typeof COMMANDS)[number];
 
 /** Algorithms the plan cases pick from (a name not in the registry among them). */
-export const ALGORITHMS = ["shift", "linear-permutation", "rs-n", "rs-nh", "coloring", "split-coloring", "two-stage", "mesh-two-stage", "four-stage", "te-direct", "te-valiant", "no-such"];
+export const ALGORITHMS = [
+  "shift",
+  "linear-permutation",
+  "rs-n",
+  "rs-nh",
+  "coloring",
+  "split-coloring",
+  "two-stage",
+  "mesh-two-stage",
+  "four-stage",
+  "te-direct",
+  "te-valiant",
+  "no-such",
+];
 const MACHINES = ["t3d-004", "cm5-fat-tree", "ib-hdr-200", "nope"];
 
 /** Extra options: each entry is the argv words it adds (some invalid on purpose). */
 export const EXTRA_OPTIONS: readonly (readonly string[])[] = [
-  ["--json"], ["--payload"], ["--seed", "7"], ["--seed", "-1"], ["--seed", "99999999999"], ["--element-bytes", "4"], ["--element-bytes", "0"], ["--element-bytes", "1048577"],
-  ["--param", "factor=2"], ["--param", "schedule=linear-permutation"], ["--param", "ports=2"], ["--param", "mode=bvn"], ["--param", "chunk=1"], ["--param", "__proto__=1"], ["--param", "x"],
-  ["--machine", "t3d-004"], ["--machine", "nope"], ["--mode", "nonblocking"], ["--mode", "sideways"], ["--steps"], ["--stage", "2"], ["--stage", "0"], ["--row", "0"], ["--row", "5"], ["--nodes", "0-3"], ["--nodes", "x"],
-  ["--lockstep"], ["--ports", "2"], ["--ports", "0"], ["--topology", "ocpc"], ["--topology", "cm5-fat-tree"], ["--buffers", "1"], ["--buffers", "3"], ["--send-waits", "steps"], ["--barrier", "5"], ["--barrier", "-1"],
-  ["--max-memory", "1M"], ["--max-memory", "junk"], ["--generate-recv"], ["--busy-measure"], ["--early-go-ahead"], ["--inquiry", "0.5"], ["--inquiry", "Infinity"], ["--unknown-option"], ["--format", "csv"], ["--format", "xml"],
+  ["--json"],
+  ["--payload"],
+  ["--seed", "7"],
+  ["--seed", "-1"],
+  ["--seed", "99999999999"],
+  ["--element-bytes", "4"],
+  ["--element-bytes", "0"],
+  ["--element-bytes", "1048577"],
+  ["--param", "factor=2"],
+  ["--param", "schedule=linear-permutation"],
+  ["--param", "ports=2"],
+  ["--param", "mode=bvn"],
+  ["--param", "chunk=1"],
+  ["--param", "__proto__=1"],
+  ["--param", "x"],
+  ["--machine", "t3d-004"],
+  ["--machine", "nope"],
+  ["--mode", "nonblocking"],
+  ["--mode", "sideways"],
+  ["--steps"],
+  ["--stage", "2"],
+  ["--stage", "0"],
+  ["--row", "0"],
+  ["--row", "5"],
+  ["--nodes", "0-3"],
+  ["--nodes", "x"],
+  ["--lockstep"],
+  ["--ports", "2"],
+  ["--ports", "0"],
+  ["--topology", "ocpc"],
+  ["--topology", "cm5-fat-tree"],
+  ["--buffers", "1"],
+  ["--buffers", "3"],
+  ["--send-waits", "steps"],
+  ["--barrier", "5"],
+  ["--barrier", "-1"],
+  ["--max-memory", "1M"],
+  ["--max-memory", "junk"],
+  ["--generate-recv"],
+  ["--busy-measure"],
+  ["--early-go-ahead"],
+  ["--inquiry", "0.5"],
+  ["--inquiry", "Infinity"],
+  ["--unknown-option"],
+  ["--format", "csv"],
+  ["--format", "xml"],
 ];
 
 /** A command line template: the command, its algorithm and machine, and extra option indices. */

@@ -20,14 +20,22 @@ const t0 = performance.now();
 const work = mkdtempSync(join(tmpdir(), "commplan-fuzz-"));
 try {
   const s = await runFuzz({
-    cases, seed, budgetMs, maxMemory, workDir: work, failuresDir: join(results, "fuzz-failures"),
+    cases,
+    seed,
+    budgetMs,
+    maxMemory,
+    workDir: work,
+    failuresDir: join(results, "fuzz-failures"),
     progress: (done, sum) => {
       process.stderr.write(`fuzz: ${done}/${cases} cases: ${JSON.stringify(sum.outcomes)}\n`);
       // a checkpoint every 5000 cases, so a long run that is stopped still leaves its figures
       if (done % 5000 === 0) {
         const partial = { ...sum, wallSeconds: (performance.now() - t0) / 1000, partial: `${done} of ${cases} cases` };
         writeFileSync(join(results, "fuzz.json"), JSON.stringify(partial, null, 2) + "\n");
-        writeFileSync(join(results, "fuzz.md"), fuzzMarkdown(partial) + `\n(Checkpoint: ${done} of the ${cases} cases asked for.)\n`);
+        writeFileSync(
+          join(results, "fuzz.md"),
+          fuzzMarkdown(partial) + `\n(Checkpoint: ${done} of the ${cases} cases asked for.)\n`,
+        );
       }
     },
   });

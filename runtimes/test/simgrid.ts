@@ -33,13 +33,30 @@ export interface ReplayResult {
 
 /** Writes the simgrid export of `prog` on `machine` into `dir`. */
 export function writeSimgridExport(prog: Program, machine: MachineModel, dir: string): void {
-  const files: ExportedFile[] = [...simgridTraceFiles(prog, { computeFlopsPerByte: simgridCopyFlopsPerByte(machine) }), ...simgridPlatformFiles(prog.p, machine)];
+  const files: ExportedFile[] = [
+    ...simgridTraceFiles(prog, { computeFlopsPerByte: simgridCopyFlopsPerByte(machine) }),
+    ...simgridPlatformFiles(prog.p, machine),
+  ];
   for (const f of files) writeFileSync(join(dir, f.name), [...f.pieces()].join(""));
 }
 
 /** Runs smpirun on the export in `dir` (under `timeout`); blocking programs run with rendezvous sends so that an order that could deadlock does. */
 export function replay(dir: string, p: number, blocking: boolean, timeoutSeconds = 600): ReplayResult {
-  const args = ["-k", "10", String(timeoutSeconds), "smpirun", "-np", String(p), "-platform", "platform.xml", "-hostfile", "hosts", "-replay", SIMGRID_INDEX, ...SMPI_FLAGS];
+  const args = [
+    "-k",
+    "10",
+    String(timeoutSeconds),
+    "smpirun",
+    "-np",
+    String(p),
+    "-platform",
+    "platform.xml",
+    "-hostfile",
+    "hosts",
+    "-replay",
+    SIMGRID_INDEX,
+    ...SMPI_FLAGS,
+  ];
   if (blocking) args.push("--cfg=smpi/send-is-detached-thresh:0");
   const t0 = performance.now();
   const r = spawnSync("timeout", args, { cwd: dir, encoding: "utf8", maxBuffer: 64 << 20 });
@@ -52,7 +69,8 @@ export function replay(dir: string, p: number, blocking: boolean, timeoutSeconds
   else if (r.status === 124 || r.status === 137) problem = `timed out after ${timeoutSeconds} s`;
   else if (/Deadlock detected/i.test(text)) problem = "Deadlock detected";
   else if (r.status !== 0) problem = `exit ${r.status}: ${text.trim().split("\n").slice(-2).join(" | ")}`;
-  else if (!Number.isFinite(simulatedUs)) problem = `no "Simulated time" in the output: ${text.trim().split("\n").slice(-2).join(" | ")}`;
+  else if (!Number.isFinite(simulatedUs))
+    problem = `no "Simulated time" in the output: ${text.trim().split("\n").slice(-2).join(" | ")}`;
   return { ok: problem === "", simulatedUs, wallMs, problem };
 }
 
@@ -78,14 +96,17 @@ function deadlockSelfCheck(root: string, machine: MachineModel): string {
   writeFileSync(join(dir, "rank-1.txt"), "1 init\n1 recv 0 0 64\n1 send 0 0 64\n1 finalize\n");
   writeFileSync(join(dir, SIMGRID_INDEX), "rank-0.txt\nrank-1.txt\n");
   const r = replay(dir, 2, true, 120);
-  return r.problem === "Deadlock detected" ? "" : `the deadlock self-check was not reported as a deadlock (${r.ok ? "it ran" : r.problem})`;
+  return r.problem === "Deadlock detected"
+    ? ""
+    : `the deadlock self-check was not reported as a deadlock (${r.ok ? "it ran" : r.problem})`;
 }
 
 function main(argv: readonly string[]): number {
   const ps = argv.length > 0 ? argv.map(Number) : [16, 64];
   const machine = findMachine("t3d-004");
   const root = mkdtempSync(join(tmpdir(), "commplan-simgrid-"));
-  let failures = 0, runs = 0;
+  let failures = 0,
+    runs = 0;
   try {
     const self = deadlockSelfCheck(root, machine);
     if (self !== "") {
@@ -110,7 +131,9 @@ function main(argv: readonly string[]): number {
           runs++;
           rmSync(dir, { recursive: true, force: true });
           if (!r.ok) bad = true;
-          parts.push(`P=${p} ${variant} ${r.ok ? `${r.simulatedUs.toFixed(1)} us (${(r.wallMs / 1000).toFixed(1)} s)` : `FAILED: ${r.problem}`}`);
+          parts.push(
+            `P=${p} ${variant} ${r.ok ? `${r.simulatedUs.toFixed(1)} us (${(r.wallMs / 1000).toFixed(1)} s)` : `FAILED: ${r.problem}`}`,
+          );
         }
       }
       if (bad) failures++;
@@ -119,8 +142,11 @@ function main(argv: readonly string[]): number {
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
-  process.stdout.write(`simgrid: ${PLANNERS.length - failures} of ${PLANNERS.length} planners ok (${runs} smpirun replays, P = ${ps.join(", ")}, t3d-004)\n`);
+  process.stdout.write(
+    `simgrid: ${PLANNERS.length - failures} of ${PLANNERS.length} planners ok (${runs} smpirun replays, P = ${ps.join(", ")}, t3d-004)\n`,
+  );
   return failures === 0 ? 0 : 1;
 }
 
-if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) process.exitCode = main(process.argv.slice(2));
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1])
+  process.exitCode = main(process.argv.slice(2));

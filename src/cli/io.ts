@@ -49,7 +49,9 @@ const DECIMAL_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 export function intOption(name: string, value: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const v = DECIMAL_INTEGER.test(value) ? Number(value) : NaN;
   if (!Number.isSafeInteger(v) || v < min || v > max) {
-    throw fail("commplan", "BAD_OPTION", `--${name} must be an integer in ${min}..${max}, got ${quoted(value)}`, { field: name });
+    throw fail("commplan", "BAD_OPTION", `--${name} must be an integer in ${min}..${max}, got ${quoted(value)}`, {
+      field: name,
+    });
   }
   return v;
 }
@@ -57,7 +59,8 @@ export function intOption(name: string, value: string, min: number, max = Number
 /** Parses a number option written in decimal (digits, a point, an exponent; no 0x10, Infinity or blanks). */
 export function numberOption(name: string, value: string): number {
   const v = DECIMAL_NUMBER.test(value) ? Number(value) : NaN;
-  if (!Number.isFinite(v)) throw fail("commplan", "BAD_OPTION", `--${name} must be a number, got ${quoted(value)}`, { field: name });
+  if (!Number.isFinite(v))
+    throw fail("commplan", "BAD_OPTION", `--${name} must be a number, got ${quoted(value)}`, { field: name });
   return v;
 }
 
@@ -65,11 +68,14 @@ export function numberOption(name: string, value: string): number {
 export { MAX_ELEMENT_BYTES };
 
 /** Help text of --element-bytes on the commands that read a matrix. */
-export const ELEMENT_BYTES_HELP = "bytes per element, overriding the matrix file's (JSON elementBytes, or the '# commplan elementBytes=N' comment of CSV and Matrix Market; else 8)";
+export const ELEMENT_BYTES_HELP =
+  "bytes per element, overriding the matrix file's (JSON elementBytes, or the '# commplan elementBytes=N' comment of CSV and Matrix Market; else 8)";
 
 /** The matrix reader options of a command with --element-bytes. */
 export function matrixReadOptions(o: { elementBytes?: string }): { elementBytes?: number } {
-  return o.elementBytes === undefined ? {} : { elementBytes: intOption("element-bytes", o.elementBytes, 1, MAX_ELEMENT_BYTES) };
+  return o.elementBytes === undefined
+    ? {}
+    : { elementBytes: intOption("element-bytes", o.elementBytes, 1, MAX_ELEMENT_BYTES) };
 }
 
 /** Parses repeated `key=value` options into JSON values (numbers and booleans parsed, else strings); a key given twice is refused; a prototype-less object, so every key (also `__proto__`) is an own key the reader checks. */
@@ -77,9 +83,17 @@ export function keyValues(name: string, items: readonly string[]): { [k: string]
   const out = Object.create(null) as { [k: string]: JsonValue };
   for (const item of items) {
     const eq = item.indexOf("=");
-    if (eq <= 0) throw fail("commplan", "BAD_OPTION", `--${name} expects key=value, got ${quoted(item)}`, { field: name });
-    const key = item.slice(0, eq), raw = item.slice(eq + 1);
-    if (Object.prototype.hasOwnProperty.call(out, key)) throw fail("commplan", "BAD_OPTION", `--${name} ${key} is given twice (${quoted(items.find((x) => x.startsWith(`${key}=`)) ?? key)} and ${quoted(item)}); give it once`, { field: name });
+    if (eq <= 0)
+      throw fail("commplan", "BAD_OPTION", `--${name} expects key=value, got ${quoted(item)}`, { field: name });
+    const key = item.slice(0, eq),
+      raw = item.slice(eq + 1);
+    if (Object.prototype.hasOwnProperty.call(out, key))
+      throw fail(
+        "commplan",
+        "BAD_OPTION",
+        `--${name} ${key} is given twice (${quoted(items.find((x) => x.startsWith(`${key}=`)) ?? key)} and ${quoted(item)}); give it once`,
+        { field: name },
+      );
     let value: JsonValue = raw;
     try {
       const parsed: unknown = JSON.parse(raw);

@@ -20,11 +20,17 @@ import { registerVerify } from "./commands/verify.js";
 import { registerVerifyProgram } from "./commands/verify-program.js";
 
 /** The version printed by --version: package.json's, read at load time (from src/cli under tsx and from dist/cli alike). */
-export const VERSION: string = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+export const VERSION: string = (
+  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
+).version;
 
 /** A commander usage error as one line: `commplan: error: ... (add --help for usage)`. */
 export function usageLine(text: string): string {
-  return `commplan: ${text.split("\n").map((l) => l.trim()).filter(Boolean).join(" ")} (add --help for usage)\n`;
+  return `commplan: ${text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(" ")} (add --help for usage)\n`;
 }
 
 /** Builds the commander program for one run. */
@@ -32,10 +38,16 @@ export function buildProgram(ctx: CliContext): Command {
   const program = new Command();
   program
     .name("commplan")
-    .description("Plan, prove and replay communication schedules for parallel machines.\nExit codes: 0 ok, 1 a check failed, 2 bad input or usage.\nA reader that closes stdout early (| head) ends a command quietly, exit 0.")
+    .description(
+      "Plan, prove and replay communication schedules for parallel machines.\nExit codes: 0 ok, 1 a check failed, 2 bad input or usage.\nA reader that closes stdout early (| head) ends a command quietly, exit 0.",
+    )
     .version(VERSION)
     .exitOverride()
-    .configureOutput({ writeOut: (s) => ctx.io.out(s), writeErr: (s) => ctx.io.err(s), outputError: (s, write) => write(usageLine(s)) });
+    .configureOutput({
+      writeOut: (s) => ctx.io.out(s),
+      writeErr: (s) => ctx.io.err(s),
+      outputError: (s, write) => write(usageLine(s)),
+    });
   registerDemo(program, ctx);
   registerGen(program, ctx);
   registerStats(program, ctx);
@@ -58,7 +70,11 @@ const READS_FILES = new Set(["stats", "plan", "verify", "cost", "show", "simulat
 /** Adds --max-memory to every sub-command that reads a file, and sets the budget before its action runs; says so when a command is about to wait for a terminal's input. */
 function addMemoryOption(program: Command, io: CliIo): void {
   for (const c of program.commands) {
-    if (READS_FILES.has(c.name())) c.option("--max-memory <size>", "refuse input that would need more memory than this, e.g. 512M or 4G (default: half of the machine's memory, at most 32G)");
+    if (READS_FILES.has(c.name()))
+      c.option(
+        "--max-memory <size>",
+        "refuse input that would need more memory than this, e.g. 512M or 4G (default: half of the machine's memory, at most 32G)",
+      );
   }
   program.hook("preAction", (_program, action) => {
     const v = action.opts()["maxMemory"] as string | undefined;
@@ -83,7 +99,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     return ctx.exitCode;
   } catch (e) {
     if (e instanceof CommanderError) {
-      return e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help" ? 0 : 2;
+      return e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help"
+        ? 0
+        : 2;
     }
     if (isCommplanError(e)) {
       io.err(`${oneLine(e.message)}\n`); // one line even when a message quotes input raw
@@ -93,7 +111,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       io.err(`commplan: out of memory: ${e.message}\n`);
       return 2;
     }
-    io.err(`commplan: internal error: ${(e as Error)?.message ?? String(e)} (please report it; set COMMPLAN_DEBUG=1 for the stack)\n`);
+    io.err(
+      `commplan: internal error: ${(e as Error)?.message ?? String(e)} (please report it; set COMMPLAN_DEBUG=1 for the stack)\n`,
+    );
     if (process.env["COMMPLAN_DEBUG"]) io.err(`${(e as Error)?.stack ?? ""}\n`);
     return 70;
   }

@@ -41,11 +41,21 @@ export function compareDirect(c: TeTableCell): DirectComparison | null {
   const noiseSe = k < 2 ? null : Math.max(r.seRounds, c.directModel.sd / Math.sqrt(k));
   const z = diff === null || noiseSe === null || noiseSe === 0 ? null : diff / noiseSe;
   return {
-    paper, paperDerived: c.paper?.derived.includes("directRounds") ?? false,
-    mean: r.meanRounds, sd: r.sdRounds, se: r.seRounds, noiseSe, min: r.minRounds, max: r.maxRounds,
-    diff, z, withinNoise: diff === null || noiseSe === null ? null : Math.abs(diff) <= NOISE_Z * noiseSe,
-    paperAmongSeeds: paper === null ? null : paper < r.minRounds ? "below all" : paper > r.maxRounds ? "above all" : "inside",
-    modelMean: c.directModel.mean, modelSd: c.directModel.sd,
+    paper,
+    paperDerived: c.paper?.derived.includes("directRounds") ?? false,
+    mean: r.meanRounds,
+    sd: r.sdRounds,
+    se: r.seRounds,
+    noiseSe,
+    min: r.minRounds,
+    max: r.maxRounds,
+    diff,
+    z,
+    withinNoise: diff === null || noiseSe === null ? null : Math.abs(diff) <= NOISE_Z * noiseSe,
+    paperAmongSeeds:
+      paper === null ? null : paper < r.minRounds ? "below all" : paper > r.maxRounds ? "above all" : "inside",
+    modelMean: c.directModel.mean,
+    modelSd: c.directModel.sd,
   };
 }
 
@@ -70,10 +80,15 @@ export function checkOffline(c: TeTableCell): OfflineCheck | null {
   if (!r) return null;
   const paperOurs = c.paper?.oursRounds ?? null;
   return {
-    paperOurs, paperDerived: c.paper?.derived.includes("oursRounds") ?? false,
-    worst: r.maxRounds, belowPaper: paperOurs === null ? null : r.maxRounds < paperOurs,
-    maxOverLowerBound: r.maxOverLowerBound, withinGoal: r.maxOverLowerBound <= OFFLINE_GOAL_OVER_LB,
-    atRelayBound: r.atRelayBound, atLowerBoundEverySeed: r.maxOverLowerBound === 0, seeds: c.seeds,
+    paperOurs,
+    paperDerived: c.paper?.derived.includes("oursRounds") ?? false,
+    worst: r.maxRounds,
+    belowPaper: paperOurs === null ? null : r.maxRounds < paperOurs,
+    maxOverLowerBound: r.maxOverLowerBound,
+    withinGoal: r.maxOverLowerBound <= OFFLINE_GOAL_OVER_LB,
+    atRelayBound: r.atRelayBound,
+    atLowerBoundEverySeed: r.maxOverLowerBound === 0,
+    seeds: c.seeds,
   };
 }
 
@@ -83,8 +98,14 @@ export function teTableViolations(cells: readonly TeTableCell[]): string[] {
   for (const c of cells) {
     const o = checkOffline(c);
     if (!o) continue;
-    if (o.belowPaper === false) out.push(`N = ${c.n}, h = ${c.hOverN}N: te-offline's worst seed takes ${o.worst} rounds, not below the paper's ${o.paperOurs}`);
-    if (!o.withinGoal) out.push(`N = ${c.n}, h = ${c.hOverN}N: te-offline needs lower bound + ${o.maxOverLowerBound} rounds on some seed (goal: + ${OFFLINE_GOAL_OVER_LB})`);
+    if (o.belowPaper === false)
+      out.push(
+        `N = ${c.n}, h = ${c.hOverN}N: te-offline's worst seed takes ${o.worst} rounds, not below the paper's ${o.paperOurs}`,
+      );
+    if (!o.withinGoal)
+      out.push(
+        `N = ${c.n}, h = ${c.hOverN}N: te-offline needs lower bound + ${o.maxOverLowerBound} rounds on some seed (goal: + ${OFFLINE_GOAL_OVER_LB})`,
+      );
   }
   return out;
 }
@@ -93,33 +114,93 @@ const f = (v: number | null, d: number): string => (v === null ? "-" : v.toFixed
 
 /** Rows (header first) of te-direct against the paper's direct column: mean, sd, SE (sample and used), range, difference in SEs, the model. */
 export function directCheckRows(cells: readonly TeTableCell[]): string[][] {
-  const head = ["N", "h", "seeds", "paper direct", "te-direct mean", "sd", "sample SE", "SE used", "min..max", "mean - paper", "(mean - paper) / SE", `within ${NOISE_Z} SE`, "paper among seeds", "model mean (sd)", "paper - model"];
+  const head = [
+    "N",
+    "h",
+    "seeds",
+    "paper direct",
+    "te-direct mean",
+    "sd",
+    "sample SE",
+    "SE used",
+    "min..max",
+    "mean - paper",
+    "(mean - paper) / SE",
+    `within ${NOISE_Z} SE`,
+    "paper among seeds",
+    "model mean (sd)",
+    "paper - model",
+  ];
   const rows = cells.flatMap((c) => {
     const d = compareDirect(c);
     if (!d) return [];
-    return [[
-      String(c.n), `${c.hOverN}N`, String(c.seeds), d.paper === null ? "-" : d.paper.toFixed(1) + (d.paperDerived ? "*" : ""),
-      f(d.mean, 1), f(d.noiseSe === null ? null : d.sd, 2), f(d.noiseSe === null ? null : d.se, 2), f(d.noiseSe, 2), `${d.min}..${d.max}`, f(d.diff, 1), f(d.z, 1),
-      d.withinNoise === null ? "-" : d.withinNoise ? "yes" : "NO", d.paperAmongSeeds ?? "-",
-      `${d.modelMean.toFixed(1)} (${d.modelSd.toFixed(2)})`, d.paper === null ? "-" : f(d.paper - d.modelMean, 1),
-    ]];
+    return [
+      [
+        String(c.n),
+        `${c.hOverN}N`,
+        String(c.seeds),
+        d.paper === null ? "-" : d.paper.toFixed(1) + (d.paperDerived ? "*" : ""),
+        f(d.mean, 1),
+        f(d.noiseSe === null ? null : d.sd, 2),
+        f(d.noiseSe === null ? null : d.se, 2),
+        f(d.noiseSe, 2),
+        `${d.min}..${d.max}`,
+        f(d.diff, 1),
+        f(d.z, 1),
+        d.withinNoise === null ? "-" : d.withinNoise ? "yes" : "NO",
+        d.paperAmongSeeds ?? "-",
+        `${d.modelMean.toFixed(1)} (${d.modelSd.toFixed(2)})`,
+        d.paper === null ? "-" : f(d.paper - d.modelMean, 1),
+      ],
+    ];
   });
   return [head, ...rows];
 }
 
 /** Rows (header first) of te-offline against the paper's protocol and the lower bounds. */
 export function offlineCheckRows(cells: readonly TeTableCell[]): string[][] {
-  const head = ["N", "h", "seeds", "paper ours", "te-balanced", "te-offline", "te-offline worst seed", "worst < paper ours", "lower bound", "relay bound", "te-offline max - lower bound", "seeds at relay bound"];
+  const head = [
+    "N",
+    "h",
+    "seeds",
+    "paper ours",
+    "te-balanced",
+    "te-offline",
+    "te-offline worst seed",
+    "worst < paper ours",
+    "lower bound",
+    "relay bound",
+    "te-offline max - lower bound",
+    "seeds at relay bound",
+  ];
   const rows = cells.flatMap((c) => {
     const o = checkOffline(c);
     if (!o) return [];
     const bal = c.results["te-balanced"];
-    const below = o.belowPaper === null ? (o.atLowerBoundEverySeed ? "- (= lower bound on every seed)" : "-") : o.belowPaper ? "yes" : "NO";
-    return [[
-      String(c.n), `${c.hOverN}N`, String(o.seeds), o.paperOurs === null ? "-" : o.paperOurs.toFixed(1) + (o.paperDerived ? "*" : ""),
-      bal ? bal.meanRounds.toFixed(1) : "-", c.results["te-offline"]!.meanRounds.toFixed(1), String(o.worst), below,
-      c.meanLowerBound.toFixed(1), c.meanRelayBound.toFixed(1), String(o.maxOverLowerBound), `${o.atRelayBound}/${o.seeds}`,
-    ]];
+    const below =
+      o.belowPaper === null
+        ? o.atLowerBoundEverySeed
+          ? "- (= lower bound on every seed)"
+          : "-"
+        : o.belowPaper
+          ? "yes"
+          : "NO";
+    return [
+      [
+        String(c.n),
+        `${c.hOverN}N`,
+        String(o.seeds),
+        o.paperOurs === null ? "-" : o.paperOurs.toFixed(1) + (o.paperDerived ? "*" : ""),
+        bal ? bal.meanRounds.toFixed(1) : "-",
+        c.results["te-offline"]!.meanRounds.toFixed(1),
+        String(o.worst),
+        below,
+        c.meanLowerBound.toFixed(1),
+        c.meanRelayBound.toFixed(1),
+        String(o.maxOverLowerBound),
+        `${o.atRelayBound}/${o.seeds}`,
+      ],
+    ];
   });
   return [head, ...rows];
 }

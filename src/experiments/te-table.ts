@@ -57,18 +57,33 @@ export interface TeTableRequest {
 /** Runs the table: for each cell, `seeds` random h-relations (seeds 1..K, 001's h-relation with self-messages). */
 export function runTeTable(req: TeTableRequest): TeTableCell[] {
   const algorithms = req.algorithms ?? TE_TABLE_ALGORITHMS;
-  if (!Number.isInteger(req.seeds) || req.seeds < 1 || req.seeds > 10000) throw fail("planner", "BAD_OPTION", `te-table: seeds must be an integer in 1..10000, got ${req.seeds}`, { field: "seeds" });
-  for (const n of req.ns) if (!Number.isInteger(n) || n < 2 || n > 4096) throw fail("planner", "BAD_OPTION", `te-table: N must be an integer in 2..4096, got ${n}`, { field: "n" });
-  for (const k of req.hOverNs) if (!Number.isInteger(k) || k < 1 || k > 1024) throw fail("planner", "BAD_OPTION", `te-table: h / N must be an integer in 1..1024, got ${k}`, { field: "h" });
-  for (const n of req.ns) for (const k of req.hOverNs) {
-    if (n * k * n > TE_TABLE_MAX_PACKETS) throw fail("planner", "BAD_OPTION", `te-table: N = ${n}, h = ${k}N is ${n * k * n} packets, more than ${TE_TABLE_MAX_PACKETS}`, { field: "h" });
-  }
+  if (!Number.isInteger(req.seeds) || req.seeds < 1 || req.seeds > 10000)
+    throw fail("planner", "BAD_OPTION", `te-table: seeds must be an integer in 1..10000, got ${req.seeds}`, {
+      field: "seeds",
+    });
+  for (const n of req.ns)
+    if (!Number.isInteger(n) || n < 2 || n > 4096)
+      throw fail("planner", "BAD_OPTION", `te-table: N must be an integer in 2..4096, got ${n}`, { field: "n" });
+  for (const k of req.hOverNs)
+    if (!Number.isInteger(k) || k < 1 || k > 1024)
+      throw fail("planner", "BAD_OPTION", `te-table: h / N must be an integer in 1..1024, got ${k}`, { field: "h" });
+  for (const n of req.ns)
+    for (const k of req.hOverNs) {
+      if (n * k * n > TE_TABLE_MAX_PACKETS)
+        throw fail(
+          "planner",
+          "BAD_OPTION",
+          `te-table: N = ${n}, h = ${k}N is ${n * k * n} packets, more than ${TE_TABLE_MAX_PACKETS}`,
+          { field: "h" },
+        );
+    }
   const cells: TeTableCell[] = [];
   for (const n of req.ns) {
     for (const k of req.hOverNs) {
       const h = k * n;
       const per = algorithms.map(() => ({ rounds: [] as number[], over: 0, atRelay: 0 }));
-      let lb = 0, relay = 0;
+      let lb = 0,
+        relay = 0;
       for (let s = 1; s <= req.seeds; s++) {
         const m = generatePattern("h-relation", n, { h }, s);
         const rb = relayLowerBound(m);
@@ -88,12 +103,29 @@ export function runTeTable(req: TeTableRequest): TeTableCell[] {
         const { rounds, over, atRelay } = per[a]!;
         const { mean, sd } = meanSd(rounds);
         results[alg] = {
-          meanRounds: mean, minRounds: Math.min(...rounds), maxRounds: Math.max(...rounds), sdRounds: sd, seRounds: sd / Math.sqrt(rounds.length),
-          rounds, timePerH: timePerH(mean, n, h), maxOverLowerBound: over, atRelayBound: atRelay,
+          meanRounds: mean,
+          minRounds: Math.min(...rounds),
+          maxRounds: Math.max(...rounds),
+          sdRounds: sd,
+          seRounds: sd / Math.sqrt(rounds.length),
+          rounds,
+          timePerH: timePerH(mean, n, h),
+          maxOverLowerBound: over,
+          atRelayBound: atRelay,
         };
       });
       const model = maxPairLoadModel(n, h);
-      cells.push({ n, hOverN: k, h, seeds: req.seeds, meanLowerBound: lb / req.seeds, meanRelayBound: relay / req.seeds, directModel: { mean: model.mean, sd: model.sd }, paper: paperRow(n, k) ?? null, results });
+      cells.push({
+        n,
+        hOverN: k,
+        h,
+        seeds: req.seeds,
+        meanLowerBound: lb / req.seeds,
+        meanRelayBound: relay / req.seeds,
+        directModel: { mean: model.mean, sd: model.sd },
+        paper: paperRow(n, k) ?? null,
+        results,
+      });
     }
   }
   return cells;
@@ -114,15 +146,33 @@ export function paperText(row: PaperTeRow | null, field: PaperTeField, digits: n
 }
 
 /** The table as text rows (header first): paper's columns beside ours ('*': derived from the partner column). */
-export function teTableRows(cells: readonly TeTableCell[], algorithms: readonly string[] = TE_TABLE_ALGORITHMS): string[][] {
+export function teTableRows(
+  cells: readonly TeTableCell[],
+  algorithms: readonly string[] = TE_TABLE_ALGORITHMS,
+): string[][] {
   const f = (v: number | null | undefined, d: number): string => (v === null || v === undefined ? "-" : v.toFixed(d));
-  const head = ["N", "h", "paper ours rounds", "time/h", "paper direct rounds", "time/h", "lower bound", "relay bound", ...algorithms.flatMap((a) => [`${a} rounds`, "time/h"])];
+  const head = [
+    "N",
+    "h",
+    "paper ours rounds",
+    "time/h",
+    "paper direct rounds",
+    "time/h",
+    "lower bound",
+    "relay bound",
+    ...algorithms.flatMap((a) => [`${a} rounds`, "time/h"]),
+  ];
   return [
     head,
     ...cells.map((c) => [
-      String(c.n), `${c.hOverN}N`,
-      paperText(c.paper, "oursRounds", 1), paperText(c.paper, "oursTimePerH", 2), paperText(c.paper, "directRounds", 1), paperText(c.paper, "directTimePerH", 2),
-      f(c.meanLowerBound, 1), f(c.meanRelayBound, 1),
+      String(c.n),
+      `${c.hOverN}N`,
+      paperText(c.paper, "oursRounds", 1),
+      paperText(c.paper, "oursTimePerH", 2),
+      paperText(c.paper, "directRounds", 1),
+      paperText(c.paper, "directTimePerH", 2),
+      f(c.meanLowerBound, 1),
+      f(c.meanRelayBound, 1),
       ...algorithms.flatMap((a) => [f(c.results[a]?.meanRounds, 1), f(c.results[a]?.timePerH, 2)]),
     ]),
   ];

@@ -7,7 +7,8 @@ export interface GoalOptions {
   readonly calcPerByte?: number;
 }
 
-const OP_SEND = 0, OP_RECV = 1;
+const OP_SEND = 0,
+  OP_RECV = 1;
 
 /**
  * The GOAL text, in pieces. Labels are l1, l2, ... per rank (LogGOPSim scopes labels to a rank).

@@ -30,7 +30,8 @@ export interface MscclOptions {
 }
 
 const BUF = ["i", "o", "s"] as const; // send, recv, scratch buffers -> MSCCL input, output, scratch
-const OP_SEND = 0, OP_RECV = 1;
+const OP_SEND = 0,
+  OP_RECV = 1;
 
 /** One step before layout: deps point at other steps (by object) until indices are final. */
 interface Step {
@@ -63,10 +64,21 @@ function gcd(a: number, b: number): number {
 export function mscclChunkElements(prog: Program, given?: number): number {
   const { offset, count } = prog.pieces;
   if (given !== undefined) {
-    if (!Number.isInteger(given) || given < 1) throw fail("export", "BAD_OPTION", `msccl-xml: the chunk must be a positive integer number of elements, got ${given}`, { field: "chunk" });
+    if (!Number.isInteger(given) || given < 1)
+      throw fail(
+        "export",
+        "BAD_OPTION",
+        `msccl-xml: the chunk must be a positive integer number of elements, got ${given}`,
+        { field: "chunk" },
+      );
     for (let k = 0; k < offset.length; k++) {
       if (offset[k]! % given !== 0 || count[k]! % given !== 0) {
-        throw fail("export", "UNSUPPORTED", `msccl-xml: a chunk of ${given} elements does not divide piece ${k} (offset ${offset[k]}, count ${count[k]}); MSCCL chunks are uniform`, { field: "chunk" });
+        throw fail(
+          "export",
+          "UNSUPPORTED",
+          `msccl-xml: a chunk of ${given} elements does not divide piece ${k} (offset ${offset[k]}, count ${count[k]}); MSCCL chunks are uniform`,
+          { field: "chunk" },
+        );
       }
     }
     return given;
@@ -77,12 +89,19 @@ export function mscclChunkElements(prog: Program, given?: number): number {
 }
 
 const limit = (what: string, value: number, max: string): never => {
-  throw fail("export", "UNSUPPORTED", `msccl-xml: ${what} is ${value}, past the MSCCL runtime limit (${max}); the plan cannot be written as MSCCL-IR`, { field: "format" });
+  throw fail(
+    "export",
+    "UNSUPPORTED",
+    `msccl-xml: ${what} is ${value}, past the MSCCL runtime limit (${max}); the plan cannot be written as MSCCL-IR`,
+    { field: "format" },
+  );
 };
 
 /** Pieces [a, b) of the op table as (buffer, offset, count) in chunks. */
 function piecesOf(prog: Program, a: number, b: number, chunk: number): { buf: number[]; off: number[]; cnt: number[] } {
-  const buf: number[] = [], off: number[] = [], cnt: number[] = [];
+  const buf: number[] = [],
+    off: number[] = [],
+    cnt: number[] = [];
   for (let k = a; k < b; k++) {
     if (prog.pieces.count[k]! === 0) continue;
     buf.push(prog.pieces.buffer[k]!);
@@ -99,7 +118,10 @@ function segments(
   max: number,
   emit: (sb: number, so: number, db: number, dof: number, n: number) => void,
 ): void {
-  let i = 0, j = 0, ui = 0, uj = 0; // piece index and chunks used within it
+  let i = 0,
+    j = 0,
+    ui = 0,
+    uj = 0; // piece index and chunks used within it
   while (i < src.cnt.length && j < dst.cnt.length) {
     const n = Math.min(src.cnt[i]! - ui, dst.cnt[j]! - uj, max);
     emit(src.buf[i]!, src.off[i]! + ui, dst.buf[j]!, dst.off[j]! + uj, n);
@@ -120,13 +142,16 @@ function segments(
 function buildThreadBlocks(prog: Program, chunk: number): { tbs: Tb[][]; nchannels: number } {
   const { p, ops, rankStart } = prog;
   const maxCnt = MSCCL_LIMITS.countBelow - 1;
-  const chanOf = (from: number, to: number): number => Math.floor(((to - from + p) % p - 1) / 32);
+  const chanOf = (from: number, to: number): number => Math.floor((((to - from + p) % p) - 1) / 32);
   // Thread blocks: per rank, send blocks by peer, then receive blocks by peer, then one copy block.
   const tbs: Tb[][] = [];
-  const sendTb: Map<number, number>[] = [], recvTb: Map<number, number>[] = [], copyTb: number[] = [];
+  const sendTb: Map<number, number>[] = [],
+    recvTb: Map<number, number>[] = [],
+    copyTb: number[] = [];
   let nchannels = 0;
   for (let r = 0; r < p; r++) {
-    const sends = new Set<number>(), recvs = new Set<number>();
+    const sends = new Set<number>(),
+      recvs = new Set<number>();
     let copies = false;
     for (let x = rankStart[r]!; x < rankStart[r + 1]!; x++) {
       if (ops.count[x]! === 0) continue;
@@ -135,7 +160,8 @@ function buildThreadBlocks(prog: Program, chunk: number): { tbs: Tb[][]; nchanne
       else copies = true;
     }
     const list: Tb[] = [];
-    const st = new Map<number, number>(), rt = new Map<number, number>();
+    const st = new Map<number, number>(),
+      rt = new Map<number, number>();
     for (const j of [...sends].sort((a, b) => a - b)) {
       st.set(j, list.length);
       list.push({ send: j, recv: -1, chan: chanOf(r, j), steps: [] });
@@ -163,26 +189,64 @@ function buildThreadBlocks(prog: Program, chunk: number): { tbs: Tb[][]; nchanne
     }
   }
   const recvNext = new Map<number, number>();
-  const mk = (type: Step["type"], tb: number, round: number, sb: number, so: number, db: number, dof: number, n: number): Step => ({ type, tb, round, srcbuf: sb, srcoff: so, dstbuf: db, dstoff: dof, cnt: n, deps: [], index: -1, hasdep: false });
+  const mk = (
+    type: Step["type"],
+    tb: number,
+    round: number,
+    sb: number,
+    so: number,
+    db: number,
+    dof: number,
+    n: number,
+  ): Step => ({
+    type,
+    tb,
+    round,
+    srcbuf: sb,
+    srcoff: so,
+    dstbuf: db,
+    dstoff: dof,
+    cnt: n,
+    deps: [],
+    index: -1,
+    hasdep: false,
+  });
   for (let r = 0; r < p; r++) {
     for (let x = rankStart[r]!; x < rankStart[r + 1]!; x++) {
       if (ops.count[x]! === 0 || ops.kind[x] === OP_RECV) continue;
-      const a = ops.pieceStart[x]!, b = ops.pieceStart[x + 1]!, round = ops.round[x]!;
+      const a = ops.pieceStart[x]!,
+        b = ops.pieceStart[x + 1]!,
+        round = ops.round[x]!;
       if (ops.kind[x] === OP_SEND) {
-        const j = ops.peer[x]!, key = r * p + j;
+        const j = ops.peer[x]!,
+          key = r * p + j;
         const k = recvNext.get(key) ?? 0;
         const y = recvQueue.get(key)?.[k];
-        if (y === undefined || ops.count[y] !== ops.count[x]) throw fail("export", "BAD_INPUT", `msccl-xml: the send of rank ${r} to ${j} in round ${round} has no matching receive`, { field: "ops" });
+        if (y === undefined || ops.count[y] !== ops.count[x])
+          throw fail(
+            "export",
+            "BAD_INPUT",
+            `msccl-xml: the send of rank ${r} to ${j} in round ${round} has no matching receive`,
+            { field: "ops" },
+          );
         recvNext.set(key, k + 1);
-        const s = tbs[r]![sendTb[r]!.get(j)!]!, t = tbs[j]![recvTb[j]!.get(r)!]!;
-        segments(piecesOf(prog, a, b, chunk), piecesOf(prog, ops.pieceStart[y]!, ops.pieceStart[y + 1]!, chunk), maxCnt, (sb, so, db, dof, n) => {
-          s.steps.push(mk("s", sendTb[r]!.get(j)!, round, sb, so, db, dof, n));
-          t.steps.push(mk("r", recvTb[j]!.get(r)!, ops.round[y]!, sb, so, db, dof, n));
-        });
+        const s = tbs[r]![sendTb[r]!.get(j)!]!,
+          t = tbs[j]![recvTb[j]!.get(r)!]!;
+        segments(
+          piecesOf(prog, a, b, chunk),
+          piecesOf(prog, ops.pieceStart[y]!, ops.pieceStart[y + 1]!, chunk),
+          maxCnt,
+          (sb, so, db, dof, n) => {
+            s.steps.push(mk("s", sendTb[r]!.get(j)!, round, sb, so, db, dof, n));
+            t.steps.push(mk("r", recvTb[j]!.get(r)!, ops.round[y]!, sb, so, db, dof, n));
+          },
+        );
       } else {
         const split = a + ops.copySplit[x]!;
         const c = tbs[r]![copyTb[r]!]!;
-        segments(piecesOf(prog, a, split, chunk), piecesOf(prog, split, b, chunk), maxCnt, (sb, so, db, dof, n) => c.steps.push(mk("cpy", copyTb[r]!, round, sb, so, db, dof, n)));
+        segments(piecesOf(prog, a, split, chunk), piecesOf(prog, split, b, chunk), maxCnt, (sb, so, db, dof, n) =>
+          c.steps.push(mk("cpy", copyTb[r]!, round, sb, so, db, dof, n)),
+        );
       }
     }
   }
@@ -203,7 +267,7 @@ function addDependencies(tbs: Tb[]): void {
   const readers = [new Map<number, Step[]>(), new Map<number, Step[]>(), new Map<number, Step[]>()];
   const reads = (s: Step): boolean => s.type !== "r";
   const writes = (s: Step): boolean => s.type !== "s";
-  for (let a = 0; a < all.length; ) {
+  for (let a = 0; a < all.length;) {
     let b = a;
     while (b < all.length && all[b]!.round === all[a]!.round) b++;
     for (let k = a; k < b; k++) {
@@ -233,7 +297,8 @@ function addDependencies(tbs: Tb[]): void {
       const s = all[k]!;
       for (let c = 0; c < s.cnt; c++) {
         if (reads(s)) {
-          const key = s.srcoff + c, q = readers[s.srcbuf]!.get(key);
+          const key = s.srcoff + c,
+            q = readers[s.srcbuf]!.get(key);
           if (q === undefined) readers[s.srcbuf]!.set(key, [s]);
           else q.push(s);
         }
@@ -272,7 +337,8 @@ export function mscclXml(prog: Program, opts: MscclOptions = {}): string {
   const chunk = mscclChunkElements(prog, opts.chunkElements);
   const { p, layout } = prog;
   const { tbs, nchannels } = buildThreadBlocks(prog, chunk);
-  if (nchannels > MSCCL_LIMITS.channels) limit("the number of channels", nchannels, `${MSCCL_LIMITS.channels} channels`);
+  if (nchannels > MSCCL_LIMITS.channels)
+    limit("the number of channels", nchannels, `${MSCCL_LIMITS.channels} channels`);
   const laid = tbs.map((list) => list.map(layOut));
   let nodes = 1 + p;
   for (let r = 0; r < p; r++) {
@@ -280,18 +346,31 @@ export function mscclXml(prog: Program, opts: MscclOptions = {}): string {
     for (let t = 0; t < tbs[r]!.length; t++) {
       const tb = tbs[r]![t]!;
       nodes += 1 + laid[r]![t]!.length;
-      if (laid[r]![t]!.length > MSCCL_LIMITS.stepsPerThreadBlock) limit(`the step count of thread block ${t} on rank ${r}`, laid[r]![t]!.length, `${MSCCL_LIMITS.stepsPerThreadBlock} steps per thread block`);
+      if (laid[r]![t]!.length > MSCCL_LIMITS.stepsPerThreadBlock)
+        limit(
+          `the step count of thread block ${t} on rank ${r}`,
+          laid[r]![t]!.length,
+          `${MSCCL_LIMITS.stepsPerThreadBlock} steps per thread block`,
+        );
       for (const dir of ["send", "recv"] as const) {
         if (tb[dir] < 0) continue;
         const key = `${dir}:${tb.chan}`;
         const n = (perChan.get(key) ?? 0) + 1;
         perChan.set(key, n);
-        if (n > MSCCL_LIMITS.threadBlocksPerChannel) limit(`the number of ${dir} thread blocks on channel ${tb.chan} of rank ${r}`, n, `${MSCCL_LIMITS.threadBlocksPerChannel} per channel`);
+        if (n > MSCCL_LIMITS.threadBlocksPerChannel)
+          limit(
+            `the number of ${dir} thread blocks on channel ${tb.chan} of rank ${r}`,
+            n,
+            `${MSCCL_LIMITS.threadBlocksPerChannel} per channel`,
+          );
       }
       for (const s of tb.steps) {
-        for (const d of s.deps) if (d.tb > MSCCL_LIMITS.maxDepId) limit(`a depid on rank ${r}`, d.tb, `8-bit depid, at most ${MSCCL_LIMITS.maxDepId}`);
+        for (const d of s.deps)
+          if (d.tb > MSCCL_LIMITS.maxDepId)
+            limit(`a depid on rank ${r}`, d.tb, `8-bit depid, at most ${MSCCL_LIMITS.maxDepId}`);
         const off = Math.max(s.srcoff, s.dstoff);
-        if (off + s.cnt > MSCCL_LIMITS.offsetBelow) limit(`a chunk offset on rank ${r}`, off + s.cnt, `16-bit offsets, below ${MSCCL_LIMITS.offsetBelow}`);
+        if (off + s.cnt > MSCCL_LIMITS.offsetBelow)
+          limit(`a chunk offset on rank ${r}`, off + s.cnt, `16-bit offsets, below ${MSCCL_LIMITS.offsetBelow}`);
       }
     }
   }
@@ -312,7 +391,8 @@ export function mscclXml(prog: Program, opts: MscclOptions = {}): string {
       xml += `    <tb id="${t}" send="${tb.send}" recv="${tb.recv}" chan="${tb.chan}">\n`;
       laid[r]![t]!.forEach((l, k) => {
         const dep = l.dep === null ? `depid="-1" deps="-1"` : `depid="${l.dep.tb}" deps="${l.dep.index}"`;
-        if (l.step === null) xml += `      <step s="${k}" type="nop" srcbuf="i" srcoff="-1" dstbuf="o" dstoff="-1" cnt="0" ${dep} hasdep="0"/>\n`;
+        if (l.step === null)
+          xml += `      <step s="${k}" type="nop" srcbuf="i" srcoff="-1" dstbuf="o" dstoff="-1" cnt="0" ${dep} hasdep="0"/>\n`;
         else {
           const s = l.step;
           xml += `      <step s="${k}" type="${s.type}" srcbuf="${BUF[s.srcbuf]}" srcoff="${s.srcoff}" dstbuf="${BUF[s.dstbuf]}" dstoff="${s.dstoff}" cnt="${s.cnt}" ${dep} hasdep="${s.hasdep ? 1 : 0}"/>\n`;

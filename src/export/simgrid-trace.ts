@@ -25,10 +25,15 @@ export function simgridRankFileName(r: number): string {
 /** The name of the index file that lists the rank files, one per line. */
 export const SIMGRID_INDEX = "index.txt";
 
-const OP_SEND = 0, OP_RECV = 1;
+const OP_SEND = 0,
+  OP_RECV = 1;
 
 /** Lines of rank r's trace, in pieces of about 64 KiB. */
-export function* simgridRankTrace(prog: Program, r: number, opts: SimgridTraceOptions = {}): Generator<string, void, undefined> {
+export function* simgridRankTrace(
+  prog: Program,
+  r: number,
+  opts: SimgridTraceOptions = {},
+): Generator<string, void, undefined> {
   const { ops, rankStart } = prog;
   const eb = prog.elementBytes;
   const flopsPerByte = opts.computeFlopsPerByte ?? 0;
@@ -62,7 +67,8 @@ export function* simgridRankTrace(prog: Program, r: number, opts: SimgridTraceOp
         out += `${r} isend ${ops.peer[z]} ${ops.tag[z]} ${ops.count[z]! * eb}\n`;
         posted++;
       }
-      if (flopsPerByte > 0) for (let z = x; z < y; z++) if (ops.kind[z] !== OP_SEND && ops.kind[z] !== OP_RECV) out += compute(z);
+      if (flopsPerByte > 0)
+        for (let z = x; z < y; z++) if (ops.kind[z] !== OP_SEND && ops.kind[z] !== OP_RECV) out += compute(z);
       if (posted > 0) out += `${r} waitall\n`;
     }
     if (out.length >= 1 << 16) {
@@ -89,7 +95,8 @@ export function simgridIndex(p: number): string {
 /** Every trace file of the program (rank files, then the index). */
 export function simgridTraceFiles(prog: Program, opts: SimgridTraceOptions = {}): ExportedFile[] {
   const files: ExportedFile[] = [];
-  for (let r = 0; r < prog.p; r++) files.push({ name: simgridRankFileName(r), pieces: () => simgridRankTrace(prog, r, opts) });
+  for (let r = 0; r < prog.p; r++)
+    files.push({ name: simgridRankFileName(r), pieces: () => simgridRankTrace(prog, r, opts) });
   files.push({ name: SIMGRID_INDEX, pieces: () => [simgridIndex(prog.p)] });
   return files;
 }

@@ -25,7 +25,12 @@ export interface StepGrid {
 export function nodeArrayRow(p: number, row: number): number[] {
   const { cols, rows } = nodeArray(p);
   if (!Number.isInteger(row) || row < 0 || row >= rows) {
-    throw fail("show", "BAD_OPTION", `--row must be in 0..${rows - 1} (P = ${p} has ${rows} rows of ${cols} nodes), got ${row}`, { field: "row" });
+    throw fail(
+      "show",
+      "BAD_OPTION",
+      `--row must be in 0..${rows - 1} (P = ${p} has ${rows} rows of ${cols} nodes), got ${row}`,
+      { field: "row" },
+    );
   }
   const out: number[] = [];
   for (let u = row * cols; u < Math.min(p, (row + 1) * cols); u++) out.push(u);
@@ -45,13 +50,16 @@ export function stepGrid(s: Schedule, stage: number, senders?: readonly number[]
   const end = st.firstStep + st.stepCount;
   let cols: number[];
   if (senders) {
-    for (const u of senders) if (!Number.isInteger(u) || u < 0 || u >= s.p) throw fail("show", "BAD_OPTION", `node ${u} is not in 0..${s.p - 1}`, { field: "nodes" });
+    for (const u of senders)
+      if (!Number.isInteger(u) || u < 0 || u >= s.p)
+        throw fail("show", "BAD_OPTION", `node ${u} is not in 0..${s.p - 1}`, { field: "nodes" });
     cols = [...senders];
     if (addInbound) {
       const listed = new Uint8Array(s.p);
       for (const u of cols) listed[u] = 1;
       const extra = new Uint8Array(s.p);
-      for (let x = s.stepStart[st.firstStep]!; x < s.stepStart[end]!; x++) if (listed[s.dst[x]!] && !listed[s.src[x]!]) extra[s.src[x]!] = 1;
+      for (let x = s.stepStart[st.firstStep]!; x < s.stepStart[end]!; x++)
+        if (listed[s.dst[x]!] && !listed[s.src[x]!]) extra[s.src[x]!] = 1;
       for (let u = 0; u < s.p; u++) if (extra[u]) cols.push(u);
     }
   } else {
@@ -62,7 +70,9 @@ export function stepGrid(s: Schedule, stage: number, senders?: readonly number[]
     for (let u = 0; u < s.p; u++) if (active[u]) cols.push(u);
   }
   const colOf = new Int32Array(s.p).fill(-1);
-  cols.forEach((u, x) => { if (colOf[u] === -1) colOf[u] = x; });
+  cols.forEach((u, x) => {
+    if (colOf[u] === -1) colOf[u] = x;
+  });
   const rows: GridCell[][] = [];
   for (let k = st.firstStep; k < end; k++) {
     const row: GridCell[] = cols.map(() => null);
@@ -83,9 +93,16 @@ const cellText = (c: GridCell): string => (c === null ? "." : String(c));
 
 /** The grid as a text table: a header of senders, one line per step ("." idle, "X" stall). */
 export function stepGridText(g: StepGrid): string {
-  const w = Math.max(4, ...g.senders.map((u) => String(u).length + 1), ...g.rows.flat().map((c) => cellText(c).length + 1));
+  const w = Math.max(
+    4,
+    ...g.senders.map((u) => String(u).length + 1),
+    ...g.rows.flat().map((c) => cellText(c).length + 1),
+  );
   const pad = (x: string): string => x.padStart(w);
-  const lines = [`stage ${g.stage + 1} (${g.stageName}): receiver of each sender per step; X a stall, . idle`, "step" + g.senders.map((u) => pad(String(u))).join("")];
+  const lines = [
+    `stage ${g.stage + 1} (${g.stageName}): receiver of each sender per step; X a stall, . idle`,
+    "step" + g.senders.map((u) => pad(String(u))).join(""),
+  ];
   g.rows.forEach((r, k) => lines.push(String(k + 1).padStart(4) + r.map((c) => pad(cellText(c))).join("")));
   return lines.join("\n") + "\n";
 }
@@ -94,21 +111,28 @@ const esc = (t: string): string => t.replace(/&/g, "&amp;").replace(/</g, "&lt;"
 
 /** The grid as a standalone SVG: senders across, steps down, stalls shaded. */
 export function stepGridSvg(g: StepGrid): string {
-  const cw = 40, ch = 24, left = 48, top = 56;
-  const width = left + cw * g.senders.length + 8, height = top + ch * g.rows.length + 8;
+  const cw = 40,
+    ch = 24,
+    left = 48,
+    top = 56;
+  const width = left + cw * g.senders.length + 8,
+    height = top + ch * g.rows.length + 8;
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="monospace" font-size="12">`,
     `<text x="4" y="16">${esc(`stage ${g.stage + 1} (${g.stageName}): receiver per sender and step; X = stall`)}</text>`,
     `<text x="4" y="${top - 8}">step</text>`,
   ];
-  g.senders.forEach((u, x) => out.push(`<text x="${left + x * cw + cw / 2}" y="${top - 8}" text-anchor="middle" font-weight="bold">${u}</text>`));
+  g.senders.forEach((u, x) =>
+    out.push(`<text x="${left + x * cw + cw / 2}" y="${top - 8}" text-anchor="middle" font-weight="bold">${u}</text>`),
+  );
   g.rows.forEach((r, k) => {
     const y = top + k * ch;
     out.push(`<text x="${left - 8}" y="${y + ch / 2 + 4}" text-anchor="end">${k + 1}</text>`);
     r.forEach((c, x) => {
       const fill = c === "X" ? "#f4b6b6" : c === null ? "#f2f2f2" : "#ffffff";
       out.push(`<rect x="${left + x * cw}" y="${y}" width="${cw}" height="${ch}" fill="${fill}" stroke="#999"/>`);
-      if (c !== null) out.push(`<text x="${left + x * cw + cw / 2}" y="${y + ch / 2 + 4}" text-anchor="middle">${c}</text>`);
+      if (c !== null)
+        out.push(`<text x="${left + x * cw + cw / 2}" y="${y + ch / 2 + 4}" text-anchor="middle">${c}</text>`);
     });
   });
   out.push("</svg>");

@@ -4,7 +4,6 @@ import { TIMELINE_NONE, type Timeline } from "../model/timeline.js";
 export type TraceTimeline = Timeline;
 const NONE = TIMELINE_NONE;
 
-
 /** Metadata written into the trace's `otherData`. */
 export interface TraceMeta {
   readonly [k: string]: string | number | boolean;
@@ -28,7 +27,9 @@ export function timelineToChromeTrace(tl: TraceTimeline, meta: TraceMeta = {}): 
     const x = tl.transfer[i]!;
     const name = peer === NONE ? kind : `${kind} ${kind === "recv" ? "from" : "to"} ${peer}`;
     const args = `{"peer":${peer === NONE ? "null" : peer},"size":${tl.size[i]},"transfer":${x === NONE ? "null" : x}}`;
-    parts.push(`,\n{"name":"${name}","cat":"${kind}","ph":"X","pid":0,"tid":${tl.node[i]},"ts":${tl.start[i]},"dur":${tl.end[i]! - tl.start[i]!},"args":${args}}`);
+    parts.push(
+      `,\n{"name":"${name}","cat":"${kind}","ph":"X","pid":0,"tid":${tl.node[i]},"ts":${tl.start[i]},"dur":${tl.end[i]! - tl.start[i]!},"args":${args}}`,
+    );
   }
   parts.push("\n]}\n");
   return parts.join("");

@@ -5,7 +5,8 @@ import type { JsonValue } from "../model/schedule.js";
 /** JSON text of a value with object keys sorted; a non-finite number is an error of `module` naming params. */
 export function canonicalJson(v: JsonValue | undefined, module: string): string {
   if (v === null || typeof v !== "object") {
-    if (typeof v === "number" && !Number.isFinite(v)) throw fail(module, "BAD_INPUT", `cannot write the non-finite number ${v} in params`, { field: "params" });
+    if (typeof v === "number" && !Number.isFinite(v))
+      throw fail(module, "BAD_INPUT", `cannot write the non-finite number ${v} in params`, { field: "params" });
     return JSON.stringify(v ?? null);
   }
   if (Array.isArray(v)) return `[${(v as readonly JsonValue[]).map((x) => canonicalJson(x, module)).join(",")}]`;

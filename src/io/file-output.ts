@@ -20,7 +20,9 @@ export function fsErrorText(e: unknown, writing: boolean): string {
     case "ENOENT":
       return writing ? "cannot write: the directory does not exist" : "no such file";
     case "ENOTDIR":
-      return writing ? "cannot write: a part of the path is not a directory" : "no such file (a part of the path is not a directory)";
+      return writing
+        ? "cannot write: a part of the path is not a directory"
+        : "no such file (a part of the path is not a directory)";
     case "EISDIR":
       return "is a directory";
     case "EACCES":
@@ -124,7 +126,9 @@ async function finalPath(path: string): Promise<string> {
 }
 
 /** How a path target is written: in place (a device, FIFO, socket or descriptor path), or atomically to `file` (symbolic links followed). */
-async function outputPlan(target: string): Promise<{ direct: true } | { direct: false; file: string; mode: number | null }> {
+async function outputPlan(
+  target: string,
+): Promise<{ direct: true } | { direct: false; file: string; mode: number | null }> {
   if (FD_PATH.test(target)) return { direct: true };
   let st: Stats | null = null;
   try {
@@ -135,7 +139,8 @@ async function outputPlan(target: string): Promise<{ direct: true } | { direct: 
   }
   if (st !== null && st.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
   if (st !== null && !st.isFile()) return { direct: true };
-  if (st !== null && !(await canReplace(target, st))) throw Object.assign(new Error("read-only"), { code: "READ_ONLY", mode: st.mode & 0o7777 });
+  if (st !== null && !(await canReplace(target, st)))
+    throw Object.assign(new Error("read-only"), { code: "READ_ONLY", mode: st.mode & 0o7777 });
   return { direct: false, file: await finalPath(target), mode: st === null ? null : st.mode & 0o7777 };
 }
 
@@ -156,7 +161,9 @@ let canReplace = async (path: string, st: Stats): Promise<boolean> => {
 };
 
 /** Replaces the check that an existing output file may be replaced (tests); returns the previous one. */
-export function setReplaceCheck(check: (path: string, st: Stats) => Promise<boolean>): (path: string, st: Stats) => Promise<boolean> {
+export function setReplaceCheck(
+  check: (path: string, st: Stats) => Promise<boolean>,
+): (path: string, st: Stats) => Promise<boolean> {
   const previous = canReplace;
   canReplace = check;
   return previous;
@@ -187,7 +194,11 @@ async function resolvedTarget(path: string): Promise<string | null> {
  * exist yet) the same resolved path. `outputs` are [option, path] pairs; "-" and undefined are
  * skipped, and so are inputs read from stdin. Run it before any work, so nothing is overwritten.
  */
-export async function refuseOutputOntoInput(module: string, inputs: readonly (string | undefined)[], outputs: readonly (readonly [string, string | undefined])[]): Promise<void> {
+export async function refuseOutputOntoInput(
+  module: string,
+  inputs: readonly (string | undefined)[],
+  outputs: readonly (readonly [string, string | undefined])[],
+): Promise<void> {
   const files = inputs.filter((f): f is string => f !== undefined && f !== "-");
   if (files.length === 0) return;
   const ids = await Promise.all(files.map(fileId));
@@ -199,7 +210,12 @@ export async function refuseOutputOntoInput(module: string, inputs: readonly (st
     for (let k = 0; k < files.length; k++) {
       if ((id !== null && id === ids[k]) || (path !== null && path === paths[k])) {
         const same = out === files[k] ? "" : ` (${files[k]!})`;
-        throw fail(module, "BAD_OPTION", `${option} ${out} is the input file${same}: writing it would destroy the input; write to another file`, { file: out, field: option.replace(/^-+/, "") });
+        throw fail(
+          module,
+          "BAD_OPTION",
+          `${option} ${out} is the input file${same}: writing it would destroy the input; write to another file`,
+          { file: out, field: option.replace(/^-+/, "") },
+        );
       }
     }
   }
@@ -214,7 +230,11 @@ async function closeQuietly(ws: ReturnType<typeof createWriteStream>): Promise<v
   }
 }
 
-async function writeStream(pieces: Iterable<string>, path: string, flags: string): Promise<ReturnType<typeof createWriteStream>> {
+async function writeStream(
+  pieces: Iterable<string>,
+  path: string,
+  flags: string,
+): Promise<ReturnType<typeof createWriteStream>> {
   const ws = createWriteStream(path, { flags, highWaterMark: HIGH_WATER });
   try {
     await once(ws, "open");
@@ -274,4 +294,3 @@ export async function writePieces(pieces: Iterable<string>, target: string, modu
     dropTemp(tmp);
   }
 }
-

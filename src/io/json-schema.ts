@@ -46,7 +46,9 @@ const MATRIX_HEADER_ID = "https://commplan.dev/schemas/matrix-header.v1.schema.j
 
 // Under `module: nodenext` the default import of this CommonJS module is `module.exports`, whose
 // `default` is the class; bundlers may hand over the class itself. Accept both.
-const Ajv2020 = (Ajv2020Module as unknown as { default?: typeof Ajv2020Module.default }).default ?? (Ajv2020Module as unknown as typeof Ajv2020Module.default);
+const Ajv2020 =
+  (Ajv2020Module as unknown as { default?: typeof Ajv2020Module.default }).default ??
+  (Ajv2020Module as unknown as typeof Ajv2020Module.default);
 
 type JsonObject = { [k: string]: unknown };
 
@@ -97,10 +99,13 @@ export function describeSchemaError(e: ErrorObject): string {
   const path = e.instancePath === "" ? "/" : oneLine(e.instancePath);
   const params = e.params as { additionalProperty?: string; allowedValue?: unknown; allowedValues?: unknown[] };
   let text = `${path} ${e.message ?? "is invalid"}`;
-  if (e.keyword === "additionalProperties" && params.additionalProperty !== undefined) text += ` (${quoted(params.additionalProperty)})`;
+  if (e.keyword === "additionalProperties" && params.additionalProperty !== undefined)
+    text += ` (${quoted(params.additionalProperty)})`;
   else if (e.keyword === "const") text += ` ${JSON.stringify(params.allowedValue)}`;
-  else if (e.keyword === "enum" && params.allowedValues) text += `: ${params.allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
-  else if (e.keyword === "oneOf" && path === "/" && e.schemaPath.startsWith("#/oneOf")) text += " (give exactly one of 'rows' and 'entries')";
+  else if (e.keyword === "enum" && params.allowedValues)
+    text += `: ${params.allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
+  else if (e.keyword === "oneOf" && path === "/" && e.schemaPath.startsWith("#/oneOf"))
+    text += " (give exactly one of 'rows' and 'entries')";
   return text;
 }
 
@@ -116,19 +121,37 @@ export function validateWithSchema(schema: SchemaName, value: unknown, module: s
   const first = validate.errors?.find((e) => e.keyword === "oneOf") ?? validate.errors?.[0];
   const place = (field: string): { file?: string; field: string } => (file === undefined ? { field } : { file, field });
   const base = schema === "schedule-header" ? "schedule" : schema === "matrix-header" ? "matrix" : schema;
-  const expected: string | undefined = base in FORMAT_NAMES ? FORMAT_NAMES[base as keyof typeof FORMAT_NAMES] : undefined;
+  const expected: string | undefined =
+    base in FORMAT_NAMES ? FORMAT_NAMES[base as keyof typeof FORMAT_NAMES] : undefined;
   if (expected === undefined) {
     if (!first) throw fail(module, "BAD_INPUT", "the document does not match its schema", place("/"));
-    throw fail(module, "BAD_INPUT", describeSchemaError(first), place(first.instancePath === "" ? "/" : first.instancePath));
+    throw fail(
+      module,
+      "BAD_INPUT",
+      describeSchemaError(first),
+      place(first.instancePath === "" ? "/" : first.instancePath),
+    );
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw fail(module, "BAD_FORMAT", `not a ${expected} document: the top level is not a JSON object`, place("/"));
   }
   {
     const format = (value as JsonObject)["format"];
-    if (format === undefined) throw fail(module, "BAD_FORMAT", `not a ${expected} document: the 'format' field is missing`, place("/format"));
-    if (format !== expected) throw fail(module, "BAD_FORMAT", `/format is ${JSON.stringify(format)}, expected "${expected}"`, place("/format"));
+    if (format === undefined)
+      throw fail(module, "BAD_FORMAT", `not a ${expected} document: the 'format' field is missing`, place("/format"));
+    if (format !== expected)
+      throw fail(
+        module,
+        "BAD_FORMAT",
+        `/format is ${JSON.stringify(format)}, expected "${expected}"`,
+        place("/format"),
+      );
   }
   if (!first) throw fail(module, "BAD_INPUT", "the document does not match its schema", place("/"));
-  throw fail(module, "BAD_INPUT", describeSchemaError(first), place(first.instancePath === "" ? "/" : first.instancePath));
+  throw fail(
+    module,
+    "BAD_INPUT",
+    describeSchemaError(first),
+    place(first.instancePath === "" ? "/" : first.instancePath),
+  );
 }

@@ -18,7 +18,11 @@ export interface JsonTokenHandler {
 /** A syntax error at a 1-based line and column (columns count bytes). */
 export class JsonSyntaxError extends Error {
   override readonly name = "JsonSyntaxError";
-  constructor(readonly detail: string, readonly line: number, readonly column: number) {
+  constructor(
+    readonly detail: string,
+    readonly line: number,
+    readonly column: number,
+  ) {
     super(`${detail} at line ${line}, column ${column}`);
   }
 }
@@ -45,11 +49,23 @@ const S_NUM = 10;
 const S_LIT = 11;
 
 // Number sub-states.
-const N_MINUS = 1, N_ZERO = 2, N_INT = 3, N_DOT = 4, N_FRAC = 5, N_E = 6, N_ESIGN = 7, N_EXP = 8;
+const N_MINUS = 1,
+  N_ZERO = 2,
+  N_INT = 3,
+  N_DOT = 4,
+  N_FRAC = 5,
+  N_E = 6,
+  N_ESIGN = 7,
+  N_EXP = 8;
 
-const IN_OBJECT = 1, IN_ARRAY = 2;
+const IN_OBJECT = 1,
+  IN_ARRAY = 2;
 
-const LITERALS: readonly [string, boolean | null][] = [["true", true], ["false", false], ["null", null]];
+const LITERALS: readonly [string, boolean | null][] = [
+  ["true", true],
+  ["false", false],
+  ["null", null],
+];
 
 function isHex(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
@@ -145,7 +161,17 @@ export class JsonTokenizer {
         if (c === 0x75) {
           state = S_STR_U;
           this.uLeft = 4;
-        } else if (c === 0x22 || c === 0x5c || c === 0x2f || c === 0x62 || c === 0x66 || c === 0x6e || c === 0x72 || c === 0x74) state = S_STR;
+        } else if (
+          c === 0x22 ||
+          c === 0x5c ||
+          c === 0x2f ||
+          c === 0x62 ||
+          c === 0x66 ||
+          c === 0x6e ||
+          c === 0x72 ||
+          c === 0x74
+        )
+          state = S_STR;
         else this.fail(`invalid escape '\\${String.fromCharCode(c)}' in a string`, this.base + j);
         j++;
       } else {
@@ -163,7 +189,9 @@ export class JsonTokenizer {
 
   /** Hands the string (or key) that ends before the quote at `end` to the handler, joined with its bytes from earlier chunks. */
   private emitString(buf: Buffer, end: number): void {
-    let b = buf, s = this.tokStart, e = end;
+    let b = buf,
+      s = this.tokStart,
+      e = end;
     if (this.pending.length > 0) {
       this.pending.push(buf.subarray(this.tokStart, end));
       b = Buffer.concat(this.pending);
@@ -186,7 +214,8 @@ export class JsonTokenizer {
     let j = i;
     if (this.numSub === N_INT && this.numSimple) {
       // fast path: the digits of a non-negative integer
-      let val = this.numVal, c = 0;
+      let val = this.numVal,
+        c = 0;
       const from = j;
       while (j < n && (c = buf[j]!) >= 0x30 && c <= 0x39) {
         val = val * 10 + (c - 0x30);
@@ -207,7 +236,8 @@ export class JsonTokenizer {
     j = this.scanNumber(buf, j);
     if (j >= buf.length) return buf.length; // the partial token is saved at the end of the chunk
     const sub = this.numSub;
-    if (sub !== N_INT && sub !== N_ZERO && sub !== N_FRAC && sub !== N_EXP) this.fail(`unexpected ${show(buf[j]!)} in a number`, this.base + j);
+    if (sub !== N_INT && sub !== N_ZERO && sub !== N_FRAC && sub !== N_EXP)
+      this.fail(`unexpected ${show(buf[j]!)} in a number`, this.base + j);
     this.emitNumber(buf, j);
     return j;
   }
@@ -253,7 +283,11 @@ export class JsonTokenizer {
 
   /** Hands the number that ends before `end` to the handler. */
   private emitNumber(buf: Buffer, end: number): void {
-    this.handler.number(this.numSimple && this.numDigits <= 15 ? this.numVal : Number(this.numText + buf.toString("latin1", this.tokStart, end)));
+    this.handler.number(
+      this.numSimple && this.numDigits <= 15
+        ? this.numVal
+        : Number(this.numText + buf.toString("latin1", this.tokStart, end)),
+    );
     this.state = this.afterValue();
   }
 
@@ -359,13 +393,21 @@ export class JsonTokenizer {
     const at = this.base;
     if (this.state === S_NUM) {
       const sub = this.numSub;
-      if (sub !== N_INT && sub !== N_ZERO && sub !== N_FRAC && sub !== N_EXP) this.fail("unexpected end of input in a number", at);
+      if (sub !== N_INT && sub !== N_ZERO && sub !== N_FRAC && sub !== N_EXP)
+        this.fail("unexpected end of input in a number", at);
       this.handler.number(this.numSimple && this.numDigits <= 15 ? this.numVal : Number(this.numText));
       this.state = this.afterValue();
     }
     if (this.state === S_END) return;
     if (!this.sawValue) this.fail("the document is empty", at);
-    const what = this.state === S_STR || this.state === S_STR_ESC || this.state === S_STR_U ? "in a string" : this.state === S_LIT ? `in '${this.lit}'` : this.stack.length > 0 ? `(${this.stack.length} unclosed ${this.stack.length === 1 ? "bracket" : "brackets"})` : "";
+    const what =
+      this.state === S_STR || this.state === S_STR_ESC || this.state === S_STR_U
+        ? "in a string"
+        : this.state === S_LIT
+          ? `in '${this.lit}'`
+          : this.stack.length > 0
+            ? `(${this.stack.length} unclosed ${this.stack.length === 1 ? "bracket" : "brackets"})`
+            : "";
     this.fail(`unexpected end of input ${what}`.trimEnd(), at);
   }
 }

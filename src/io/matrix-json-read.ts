@@ -76,7 +76,11 @@ export class MatrixJsonReader implements JsonTokenHandler, MatrixChunkReader {
   constructor(readonly file?: string) {}
 
   private place(line?: number, field?: string): { file?: string; line?: number; field?: string } {
-    return { ...(this.file === undefined ? {} : { file: this.file }), ...(line === undefined ? {} : { line }), ...(field === undefined ? {} : { field }) };
+    return {
+      ...(this.file === undefined ? {} : { file: this.file }),
+      ...(line === undefined ? {} : { line }),
+      ...(field === undefined ? {} : { field }),
+    };
   }
 
   /** A schema or meaning error at the current line. */
@@ -117,10 +121,16 @@ export class MatrixJsonReader implements JsonTokenHandler, MatrixChunkReader {
 
   /** Checks the row count, then the first row of the wrong length (line when known). */
   private rowsDone(rows: number, p: number): void {
-    if (rows !== p) throw fail(MODULE, "BAD_INPUT", `/rows has ${rows} rows but p = ${p}`, this.place(undefined, "/rows"));
+    if (rows !== p)
+      throw fail(MODULE, "BAD_INPUT", `/rows has ${rows} rows but p = ${p}`, this.place(undefined, "/rows"));
     if (this.firstBadRow >= 0) {
       const line = this.firstBadLine > 0 ? this.firstBadLine : undefined;
-      throw fail(MODULE, "BAD_INPUT", `row ${this.firstBadRow} has ${this.firstBadLen} entries, expected ${p} (the matrix must be square)`, this.place(line, `rows[${this.firstBadRow}]`));
+      throw fail(
+        MODULE,
+        "BAD_INPUT",
+        `row ${this.firstBadRow} has ${this.firstBadLen} entries, expected ${p} (the matrix must be square)`,
+        this.place(line, `rows[${this.firstBadRow}]`),
+      );
     }
   }
 
@@ -147,13 +157,24 @@ export class MatrixJsonReader implements JsonTokenHandler, MatrixChunkReader {
   private acceptEntry(k: number, i: number, j: number, v: number, line?: number): void {
     const p = this.p;
     const field = `entries[${k}]`;
-    for (const [name, x] of [["i", i], ["j", j]] as const) {
-      if (x >= p) throw fail(MODULE, "BAD_INPUT", `${field}: ${name} = ${x} is not a node index in 0..${p - 1}`, this.place(line, field));
+    for (const [name, x] of [
+      ["i", i],
+      ["j", j],
+    ] as const) {
+      if (x >= p)
+        throw fail(
+          MODULE,
+          "BAD_INPUT",
+          `${field}: ${name} = ${x} is not a node index in 0..${p - 1}`,
+          this.place(line, field),
+        );
     }
     const idx = i * p + j;
     this.seen ??= new Uint32Array(Math.ceil((p * p) / 32));
-    const word = idx >>> 5, bit = 1 << (idx & 31);
-    if (this.seen[word]! & bit) throw fail(MODULE, "BAD_INPUT", `${field}: entry (${i}, ${j}) appears twice`, this.place(line, field));
+    const word = idx >>> 5,
+      bit = 1 << (idx & 31);
+    if (this.seen[word]! & bit)
+      throw fail(MODULE, "BAD_INPUT", `${field}: entry (${i}, ${j}) appears twice`, this.place(line, field));
     this.seen[word] = this.seen[word]! | bit;
     this.storage()[idx] = v;
   }
@@ -162,11 +183,17 @@ export class MatrixJsonReader implements JsonTokenHandler, MatrixChunkReader {
 
   private setRoot(v: unknown): void {
     const k = this.pendingKey;
-    if (k === "__proto__") Object.defineProperty(this.root, k, { value: v, enumerable: true, writable: true, configurable: true });
+    if (k === "__proto__")
+      Object.defineProperty(this.root, k, { value: v, enumerable: true, writable: true, configurable: true });
     else this.root[k] = v;
     if (k === "format" && v !== FORMAT_NAMES.matrix) {
       // Fail early: a schedule given as a matrix should not be read to its end first.
-      throw fail(MODULE, "BAD_FORMAT", `/format is ${jsonExcerpt(v)}, expected "${FORMAT_NAMES.matrix}"`, this.place(undefined, "/format"));
+      throw fail(
+        MODULE,
+        "BAD_FORMAT",
+        `/format is ${jsonExcerpt(v)}, expected "${FORMAT_NAMES.matrix}"`,
+        this.place(undefined, "/format"),
+      );
     }
     if (k === "p" && typeof v === "number" && Number.isInteger(v) && v >= 1) {
       if (v > MAX_P) checkP(v, this.file); // refused up front: dense storage of P^2 entries
@@ -182,7 +209,12 @@ export class MatrixJsonReader implements JsonTokenHandler, MatrixChunkReader {
   }
 
   private notAnObject(): never {
-    throw fail(MODULE, "BAD_FORMAT", `not a ${FORMAT_NAMES.matrix} document: the top level is not a JSON object`, this.place(undefined, "/"));
+    throw fail(
+      MODULE,
+      "BAD_FORMAT",
+      `not a ${FORMAT_NAMES.matrix} document: the top level is not a JSON object`,
+      this.place(undefined, "/"),
+    );
   }
 
   private notACount(): never {
@@ -316,7 +348,8 @@ export class MatrixJsonReader implements JsonTokenHandler, MatrixChunkReader {
   }
 
   private syntax(e: unknown): never {
-    if (e instanceof JsonSyntaxError) throw fail(MODULE, "BAD_INPUT", `invalid JSON: ${e.detail} (column ${e.column})`, this.place(e.line));
+    if (e instanceof JsonSyntaxError)
+      throw fail(MODULE, "BAD_INPUT", `invalid JSON: ${e.detail} (column ${e.column})`, this.place(e.line));
     throw e;
   }
 
@@ -343,7 +376,8 @@ export class MatrixJsonReader implements JsonTokenHandler, MatrixChunkReader {
       if (this.direct) this.rowsDone(this.rowIdx + 1, p);
       else {
         // p came after the rows: replay them now that it is known
-        const lens = this.rowLens.toArray(), vals = this.rowVals.toArray();
+        const lens = this.rowLens.toArray(),
+          vals = this.rowVals.toArray();
         this.p = p;
         const data = this.storage();
         let at = 0;

@@ -107,7 +107,8 @@ class MatrixStreamReader {
     if (this.sniffed === null) return false;
     const format = (this.format ??= this.sniffed);
     const file = this.opts.file;
-    this.reader = format === "json" ? new MatrixJsonReader(file) : format === "csv" ? new CsvReader(file) : new MtxReader(file);
+    this.reader =
+      format === "json" ? new MatrixJsonReader(file) : format === "csv" ? new CsvReader(file) : new MtxReader(file);
     const b = withoutBom(this.head);
     this.head = Buffer.alloc(0);
     this.guard(() => this.reader!.write(b));
@@ -120,14 +121,24 @@ class MatrixStreamReader {
       return f();
     } catch (e) {
       if (!isCommplanError(e) || e.code === "IO") throw e;
-      const format = this.format!, title = FORMAT_TITLE[format];
+      const format = this.format!,
+        title = FORMAT_TITLE[format];
       let note = "";
-      if (this.why === "extension" && this.sniffed !== format) note = ` (read as ${title} because of the file name's extension)`;
-      else if (this.why === "content" && format === "csv") note = " (read as CSV: the text starts with neither '{' nor '%%MatrixMarket')";
+      if (this.why === "extension" && this.sniffed !== format)
+        note = ` (read as ${title} because of the file name's extension)`;
+      else if (this.why === "content" && format === "csv")
+        note = " (read as CSV: the text starts with neither '{' nor '%%MatrixMarket')";
       if (note === "") throw e;
-      const where = [e.place.file, e.place.line !== undefined ? `line ${e.place.line}` : undefined].filter(Boolean).join(":");
+      const where = [e.place.file, e.place.line !== undefined ? `line ${e.place.line}` : undefined]
+        .filter(Boolean)
+        .join(":");
       const prefix = where ? `${MODULE}: ${where}: ` : `${MODULE}: `;
-      throw fail(MODULE, e.code, (e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message) + note, e.place);
+      throw fail(
+        MODULE,
+        e.code,
+        (e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message) + note,
+        e.place,
+      );
     }
   }
 
@@ -143,19 +154,32 @@ class MatrixStreamReader {
       // the format was to come from the content, and there is none: say so, not what a format makes of nothing
       const b = withoutBom(this.head);
       if (this.why === "content" && firstNonBlank(b) === b.length) {
-        throw fail(MODULE, "BAD_INPUT", b.length === 0 ? "the input is empty" : "the input is empty (only blanks)", file === undefined ? {} : { file });
+        throw fail(
+          MODULE,
+          "BAD_INPUT",
+          b.length === 0 ? "the input is empty" : "the input is empty (only blanks)",
+          file === undefined ? {} : { file },
+        );
       }
       this.start(true);
     }
     const r = this.guard(() => this.reader!.finish());
-    return matrixFromData(r.p, r.data, { elementBytes: this.opts.elementBytes ?? r.elementBytes ?? DEFAULT_ELEMENT_BYTES, ...(file === undefined ? {} : { file }) });
+    return matrixFromData(r.p, r.data, {
+      elementBytes: this.opts.elementBytes ?? r.elementBytes ?? DEFAULT_ELEMENT_BYTES,
+      ...(file === undefined ? {} : { file }),
+    });
   }
 }
 
 /** Parses a matrix from text: JSON (commplan.matrix/v1), CSV (a P x P grid) or Matrix Market coordinate. */
 export function parseMatrixText(text: string, opts: ParseMatrixOptions = {}): CommMatrix {
   if (opts.format !== undefined && !(opts.format in FORMAT_TITLE)) {
-    throw fail(MODULE, "BAD_OPTION", `unknown matrix format ${quoted(String(opts.format))} (json, csv or mtx)`, opts.file === undefined ? {} : { file: opts.file });
+    throw fail(
+      MODULE,
+      "BAD_OPTION",
+      `unknown matrix format ${quoted(String(opts.format))} (json, csv or mtx)`,
+      opts.file === undefined ? {} : { file: opts.file },
+    );
   }
   const r = new MatrixStreamReader(opts);
   r.write(Buffer.from(text, "utf8"));

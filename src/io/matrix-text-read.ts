@@ -13,7 +13,11 @@ const MAX_LINE_BYTES = 64 << 20;
 type Place = { file?: string; line?: number; field?: string };
 
 function placeOf(file: string | undefined, line?: number, field?: string): Place {
-  return { ...(file === undefined ? {} : { file }), ...(line === undefined ? {} : { line }), ...(field === undefined ? {} : { field }) };
+  return {
+    ...(file === undefined ? {} : { file }),
+    ...(line === undefined ? {} : { line }),
+    ...(field === undefined ? {} : { field }),
+  };
 }
 
 /** Splits byte chunks into lines (at `\n`, a `\r` before it dropped) numbered from 1; the text after the last `\n` is a line too. */
@@ -22,10 +26,15 @@ class LineSplitter {
   private pendingBytes = 0;
   /** Lines emitted so far (after `end`, the number of lines of the text). */
   lines = 0;
-  constructor(private readonly file: string | undefined, private readonly emit: (text: string, line: number) => void) {}
+  constructor(
+    private readonly file: string | undefined,
+    private readonly emit: (text: string, line: number) => void,
+  ) {}
 
   private take(buf: Buffer, s: number, e: number): string {
-    let b = buf, from = s, to = e;
+    let b = buf,
+      from = s,
+      to = e;
     if (this.pending.length > 0) {
       this.pending.push(buf.subarray(s, e));
       b = Buffer.concat(this.pending);
@@ -46,7 +55,13 @@ class LineSplitter {
     }
     if (s < buf.length) {
       this.pendingBytes += buf.length - s;
-      if (this.pendingBytes > MAX_LINE_BYTES) throw fail(MODULE, "BAD_INPUT", `line is longer than ${MAX_LINE_BYTES >> 20} MiB`, placeOf(this.file, this.lines + 1));
+      if (this.pendingBytes > MAX_LINE_BYTES)
+        throw fail(
+          MODULE,
+          "BAD_INPUT",
+          `line is longer than ${MAX_LINE_BYTES >> 20} MiB`,
+          placeOf(this.file, this.lines + 1),
+        );
       this.pending.push(Buffer.from(buf.subarray(s)));
     }
   }
@@ -70,8 +85,20 @@ function commentElementBytes(t: string, file: string | undefined, line: number):
   const m = ELEMENT_BYTES_COMMENT.exec(t);
   if (!m) return null;
   const v = /^\d+$/.test(m[1]!) ? Number(m[1]) : NaN;
-  if (!(Number.isSafeInteger(v) && v >= 1)) throw fail(MODULE, "BAD_INPUT", `elementBytes in the comment must be a positive integer, got ${quoted(m[1]!)}`, placeOf(file, line, "elementBytes"));
-  if (v > MAX_ELEMENT_BYTES) throw fail(MODULE, "BAD_INPUT", `elementBytes in the comment = ${v} exceeds the maximum ${MAX_ELEMENT_BYTES}`, placeOf(file, line, "elementBytes"));
+  if (!(Number.isSafeInteger(v) && v >= 1))
+    throw fail(
+      MODULE,
+      "BAD_INPUT",
+      `elementBytes in the comment must be a positive integer, got ${quoted(m[1]!)}`,
+      placeOf(file, line, "elementBytes"),
+    );
+  if (v > MAX_ELEMENT_BYTES)
+    throw fail(
+      MODULE,
+      "BAD_INPUT",
+      `elementBytes in the comment = ${v} exceeds the maximum ${MAX_ELEMENT_BYTES}`,
+      placeOf(file, line, "elementBytes"),
+    );
   return v;
 }
 
@@ -86,7 +113,6 @@ function integerField(s: string, file: string | undefined, line: number, column:
   }
   return v;
 }
-
 
 /** CSV: P lines of P comma-separated non-negative integers; `#` comments (one may give elementBytes) and blank lines skipped. */
 export class CsvReader implements MatrixChunkReader {
@@ -113,15 +139,32 @@ export class CsvReader implements MatrixChunkReader {
     const cells = raw.split(",");
     const p0 = this.p;
     if (p0 < 0) {
-      if (cells.length > MAX_P) throw fail(MODULE, "BAD_INPUT", `the first row has ${cells.length} entries; P is at most ${MAX_P} (dense storage)`, placeOf(file, lineNo));
-      checkMemory(MODULE, denseMatrixBytes(cells.length), `a dense ${cells.length} x ${cells.length} matrix`, placeOf(file));
+      if (cells.length > MAX_P)
+        throw fail(
+          MODULE,
+          "BAD_INPUT",
+          `the first row has ${cells.length} entries; P is at most ${MAX_P} (dense storage)`,
+          placeOf(file, lineNo),
+        );
+      checkMemory(
+        MODULE,
+        denseMatrixBytes(cells.length),
+        `a dense ${cells.length} x ${cells.length} matrix`,
+        placeOf(file),
+      );
       this.p = cells.length;
       this.data = new Float64Array(this.p * this.p);
     } else if (cells.length !== p0) {
       throw fail(MODULE, "BAD_INPUT", `row has ${cells.length} entries, expected ${p0}`, placeOf(file, lineNo));
     }
     const p = this.p;
-    if (this.row >= p) throw fail(MODULE, "BAD_INPUT", `more than ${p} rows: a ${p}-column matrix must have ${p} rows (it must be square)`, placeOf(file, lineNo));
+    if (this.row >= p)
+      throw fail(
+        MODULE,
+        "BAD_INPUT",
+        `more than ${p} rows: a ${p}-column matrix must have ${p} rows (it must be square)`,
+        placeOf(file, lineNo),
+      );
     const base = this.row * p;
     for (let j = 0; j < p; j++) this.data[base + j] = integerField(cells[j]!.trim(), file, lineNo, j + 1);
     this.row++;
@@ -151,7 +194,10 @@ export class CsvReader implements MatrixChunkReader {
       }
       if (c === 0x2c && !this.comment && ++this.commas > limit) {
         const line = this.lines.lines + 1 + countNewlines(chunk, i);
-        const what = this.p < 0 ? `the first row has more than ${MAX_P} entries; P is at most ${MAX_P} (dense storage)` : `row has more than ${this.p} entries, expected ${this.p}`;
+        const what =
+          this.p < 0
+            ? `the first row has more than ${MAX_P} entries; P is at most ${MAX_P} (dense storage)`
+            : `row has more than ${this.p} entries, expected ${this.p}`;
         throw fail(MODULE, "BAD_INPUT", what, placeOf(this.file, line));
       }
     }
@@ -165,8 +211,15 @@ export class CsvReader implements MatrixChunkReader {
   finish(): MatrixReadResult {
     this.lines.end();
     const { file, p } = this;
-    if (p < 0) throw fail(MODULE, "BAD_INPUT", "the matrix is empty (no rows)", placeOf(file, Math.max(1, this.lines.lines)));
-    if (this.row < p) throw fail(MODULE, "BAD_INPUT", `has ${this.row} rows, expected ${p} (the matrix must be square)`, placeOf(file, this.lastLine));
+    if (p < 0)
+      throw fail(MODULE, "BAD_INPUT", "the matrix is empty (no rows)", placeOf(file, Math.max(1, this.lines.lines)));
+    if (this.row < p)
+      throw fail(
+        MODULE,
+        "BAD_INPUT",
+        `has ${this.row} rows, expected ${p} (the matrix must be square)`,
+        placeOf(file, this.lastLine),
+      );
     return { p, data: this.data, elementBytes: this.elementBytes };
   }
 }
@@ -196,25 +249,50 @@ export class MtxReader implements MatrixChunkReader {
 
   private banner(t: string): void {
     const banner = t.trim().split(/\s+/);
-    if (banner[0] !== "%%MatrixMarket") throw this.bad("BAD_FORMAT", 1, "not a Matrix Market file (the first line must start with %%MatrixMarket)");
+    if (banner[0] !== "%%MatrixMarket")
+      throw this.bad("BAD_FORMAT", 1, "not a Matrix Market file (the first line must start with %%MatrixMarket)");
     const [object, layout, field, symmetry] = banner.slice(1).map((w) => w.toLowerCase());
-    if (object !== "matrix" || layout !== "coordinate") throw this.bad("BAD_FORMAT", 1, `only 'matrix coordinate' Matrix Market files are supported, got ${quoted(banner.slice(1, 3).join(" "))}`);
-    if (field !== "integer" && field !== "real" && field !== "pattern") throw this.bad("BAD_FORMAT", 1, `the field must be integer, real or pattern, got ${quoted(field ?? "")}`);
-    if (symmetry !== "general") throw this.bad("BAD_FORMAT", 1, `only 'general' symmetry is supported, got ${quoted(symmetry ?? "")}`);
+    if (object !== "matrix" || layout !== "coordinate")
+      throw this.bad(
+        "BAD_FORMAT",
+        1,
+        `only 'matrix coordinate' Matrix Market files are supported, got ${quoted(banner.slice(1, 3).join(" "))}`,
+      );
+    if (field !== "integer" && field !== "real" && field !== "pattern")
+      throw this.bad("BAD_FORMAT", 1, `the field must be integer, real or pattern, got ${quoted(field ?? "")}`);
+    if (symmetry !== "general")
+      throw this.bad("BAD_FORMAT", 1, `only 'general' symmetry is supported, got ${quoted(symmetry ?? "")}`);
     this.field = field;
     this.state = "size";
   }
 
   private sizeLine(t: string, lineNo: number): void {
     const dims = t.split(/\s+/);
-    if (dims.length !== 3) throw this.bad("BAD_INPUT", lineNo, `the size line must be 'rows columns entries', got ${quoted(t)}`);
+    if (dims.length !== 3)
+      throw this.bad("BAD_INPUT", lineNo, `the size line must be 'rows columns entries', got ${quoted(t)}`);
     const [r, c, nnz] = dims.map((w, k) => integerField(w, this.file, lineNo, k + 1)) as [number, number, number];
     if (r !== c) throw this.bad("BAD_INPUT", lineNo, `the matrix is ${r} x ${c}; it must be square`);
-    if (r < 1) throw this.bad("BAD_INPUT", lineNo, `the size line gives a ${r} x ${c} matrix; a matrix needs at least 1 row`);
-    if (r > MAX_P) throw this.bad("BAD_INPUT", lineNo, `the size line gives a ${r} x ${c} matrix; P is at most ${MAX_P} (dense storage)`);
+    if (r < 1)
+      throw this.bad("BAD_INPUT", lineNo, `the size line gives a ${r} x ${c} matrix; a matrix needs at least 1 row`);
+    if (r > MAX_P)
+      throw this.bad(
+        "BAD_INPUT",
+        lineNo,
+        `the size line gives a ${r} x ${c} matrix; P is at most ${MAX_P} (dense storage)`,
+      );
     const p = r;
-    if (nnz > p * p) throw this.bad("BAD_INPUT", lineNo, `the size line announces ${nnz} entries, more than the ${p * p} of a ${p} x ${p} matrix`);
-    checkMemory(MODULE, denseMatrixBytes(p) + (p * p) / 8, `the size line's dense ${p} x ${p} matrix`, placeOf(this.file, lineNo));
+    if (nnz > p * p)
+      throw this.bad(
+        "BAD_INPUT",
+        lineNo,
+        `the size line announces ${nnz} entries, more than the ${p * p} of a ${p} x ${p} matrix`,
+      );
+    checkMemory(
+      MODULE,
+      denseMatrixBytes(p) + (p * p) / 8,
+      `the size line's dense ${p} x ${p} matrix`,
+      placeOf(this.file, lineNo),
+    );
     this.p = p;
     this.nnz = nnz;
     this.data = new Float64Array(p * p);
@@ -226,8 +304,10 @@ export class MtxReader implements MatrixChunkReader {
     const { file, p } = this;
     const width = this.field === "pattern" ? 2 : 3;
     const w = t.split(/\s+/);
-    if (w.length !== width) throw this.bad("BAD_INPUT", lineNo, `an entry must be '${width === 2 ? "i j" : "i j value"}', got ${quoted(t)}`);
-    if (this.count >= this.nnz) throw this.bad("BAD_INPUT", lineNo, `more entries than the ${this.nnz} the size line announces`);
+    if (w.length !== width)
+      throw this.bad("BAD_INPUT", lineNo, `an entry must be '${width === 2 ? "i j" : "i j value"}', got ${quoted(t)}`);
+    if (this.count >= this.nnz)
+      throw this.bad("BAD_INPUT", lineNo, `more entries than the ${this.nnz} the size line announces`);
     const i = integerField(w[0]!, file, lineNo, 1, " (row index)");
     const j = integerField(w[1]!, file, lineNo, 2, " (column index)");
     if (i < 1 || i > p || j < 1 || j > p) throw this.bad("BAD_INPUT", lineNo, `index (${i}, ${j}) is outside 1..${p}`);
@@ -235,13 +315,16 @@ export class MtxReader implements MatrixChunkReader {
     if (width === 3) {
       const s = w[2]!;
       v = this.field === "integer" ? integerField(s, file, lineNo, 3) : Number(s);
-      if (!Number.isFinite(v) || !REAL.test(s)) throw this.bad("BAD_INPUT", lineNo, `${quoted(s)} is not a number (column 3)`);
+      if (!Number.isFinite(v) || !REAL.test(s))
+        throw this.bad("BAD_INPUT", lineNo, `${quoted(s)} is not a number (column 3)`);
       if (v < 0) throw this.bad("BAD_INPUT", lineNo, `${quoted(s)} is negative (column 3)`);
-      if (!Number.isInteger(v)) throw this.bad("BAD_INPUT", lineNo, `${quoted(s)} is not an integer: entries count elements (column 3)`);
+      if (!Number.isInteger(v))
+        throw this.bad("BAD_INPUT", lineNo, `${quoted(s)} is not an integer: entries count elements (column 3)`);
       if (v > Number.MAX_SAFE_INTEGER) throw this.bad("BAD_INPUT", lineNo, `${quoted(s)} exceeds 2^53 - 1 (column 3)`);
     }
     const idx = (i - 1) * p + (j - 1);
-    const word = idx >>> 5, bit = 1 << (idx & 31);
+    const word = idx >>> 5,
+      bit = 1 << (idx & 31);
     if (this.seen[word]! & bit) throw this.bad("BAD_INPUT", lineNo, `entry (${i}, ${j}) appears twice`);
     this.seen[word] = this.seen[word]! | bit;
     this.data[idx] = v;
@@ -268,7 +351,12 @@ export class MtxReader implements MatrixChunkReader {
   finish(): MatrixReadResult {
     this.lines.end();
     if (this.state !== "entries") throw this.bad("BAD_INPUT", this.lines.lines, "missing the size line 'P P nnz'");
-    if (this.count !== this.nnz) throw this.bad("BAD_INPUT", this.lastLine, `the size line announces ${this.nnz} entries but the file has ${this.count}`);
+    if (this.count !== this.nnz)
+      throw this.bad(
+        "BAD_INPUT",
+        this.lastLine,
+        `the size line announces ${this.nnz} entries but the file has ${this.count}`,
+      );
     return { p: this.p, data: this.data, elementBytes: this.elementBytes };
   }
 }

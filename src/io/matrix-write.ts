@@ -103,7 +103,11 @@ export function* matrixMtxPieces(m: CommMatrix, opts: MatrixWriteOptions = {}): 
 }
 
 /** The pieces of a matrix file in the given format. */
-export function matrixPieces(m: CommMatrix, format: MatrixFileFormat, opts: MatrixWriteOptions = {}): Generator<string, void, undefined> {
+export function matrixPieces(
+  m: CommMatrix,
+  format: MatrixFileFormat,
+  opts: MatrixWriteOptions = {},
+): Generator<string, void, undefined> {
   switch (format) {
     case "json":
       return matrixJsonPieces(m, opts);
@@ -112,7 +116,9 @@ export function matrixPieces(m: CommMatrix, format: MatrixFileFormat, opts: Matr
     case "mtx":
       return matrixMtxPieces(m, opts);
     default:
-      throw fail("matrix", "BAD_OPTION", `unknown matrix format ${quoted(String(format))} (json, csv or mtx)`, { field: "format" });
+      throw fail("matrix", "BAD_OPTION", `unknown matrix format ${quoted(String(format))} (json, csv or mtx)`, {
+        field: "format",
+      });
   }
 }
 
@@ -141,6 +147,11 @@ export function matrixToMtxText(m: CommMatrix): string {
  * Writes a matrix file to a path, or to stdout for "-", streamed in pieces with backpressure; a
  * path is written to a temporary file beside it and renamed into place (never half a file).
  */
-export async function writeMatrixFile(m: CommMatrix, target: string, format: MatrixFileFormat = "json", opts: MatrixWriteOptions = {}): Promise<void> {
+export async function writeMatrixFile(
+  m: CommMatrix,
+  target: string,
+  format: MatrixFileFormat = "json",
+  opts: MatrixWriteOptions = {},
+): Promise<void> {
   await writePieces(matrixPieces(m, format, opts), target, "matrix");
 }

@@ -50,7 +50,13 @@ function parseFile(file: string): Doc {
   let text: string;
   try {
     const size = statSync(file).size;
-    if (size > MAX_PROGRAM_BYTES) throw fail(MODULE, "BAD_INPUT", `${size} bytes is past the reader's limit of ${MAX_PROGRAM_BYTES}: write the program with --split`, { file });
+    if (size > MAX_PROGRAM_BYTES)
+      throw fail(
+        MODULE,
+        "BAD_INPUT",
+        `${size} bytes is past the reader's limit of ${MAX_PROGRAM_BYTES}: write the program with --split`,
+        { file },
+      );
     text = readFileSync(file, "utf8");
   } catch (e) {
     if (e instanceof Error && e.name === "CommplanError") throw e;
@@ -72,19 +78,27 @@ function assemble(head: Doc, parts: { doc: Doc; file: string }[]): ProgramDocume
   const bad = (file: string, field: string, text: string): never => {
     throw fail(MODULE, "BAD_INPUT", `${field} ${text}`, { file, field });
   };
-  const sendCounts = new Float64Array(p * p), recvCounts = new Float64Array(p * p), sendDispls = new Float64Array(p * p), recvDispls = new Float64Array(p * p);
-  const sendSize = new Float64Array(p), recvSize = new Float64Array(p), scratchSize = new Float64Array(p);
+  const sendCounts = new Float64Array(p * p),
+    recvCounts = new Float64Array(p * p),
+    sendDispls = new Float64Array(p * p),
+    recvDispls = new Float64Array(p * p);
+  const sendSize = new Float64Array(p),
+    recvSize = new Float64Array(p),
+    scratchSize = new Float64Array(p);
   const ranks: number[] = [];
   const byRank: RankDoc[] = [];
   for (const { doc, file } of parts) {
     for (const key of ["p", "algorithm", "variant", "rounds", "matrixDigest", "elementBytes"] as const) {
-      if (doc[key] !== head[key]) bad(file, `/${key}`, `is ${JSON.stringify(doc[key])}, the index says ${JSON.stringify(head[key])}`);
+      if (doc[key] !== head[key])
+        bad(file, `/${key}`, `is ${JSON.stringify(doc[key])}, the index says ${JSON.stringify(head[key])}`);
     }
     doc.ranks!.forEach((rd, k) => {
       const path = `/ranks/${k}`;
       if (rd.rank >= p) bad(file, `${path}/rank`, `= ${rd.rank} is not below p = ${p}`);
-      if (ranks.length > 0 && rd.rank <= ranks[ranks.length - 1]!) bad(file, `${path}/rank`, `= ${rd.rank} is not above the previous rank ${ranks[ranks.length - 1]}`);
-      for (const f of ["sendCounts", "sendDispls", "recvCounts", "recvDispls"] as const) if (rd[f].length !== p) bad(file, `${path}/${f}`, `has ${rd[f].length} entries, expected p = ${p}`);
+      if (ranks.length > 0 && rd.rank <= ranks[ranks.length - 1]!)
+        bad(file, `${path}/rank`, `= ${rd.rank} is not above the previous rank ${ranks[ranks.length - 1]}`);
+      for (const f of ["sendCounts", "sendDispls", "recvCounts", "recvDispls"] as const)
+        if (rd[f].length !== p) bad(file, `${path}/${f}`, `has ${rd[f].length} entries, expected p = ${p}`);
       ranks.push(rd.rank);
       byRank.push(rd);
       const r = rd.rank;
@@ -96,15 +110,26 @@ function assemble(head: Doc, parts: { doc: Doc; file: string }[]): ProgramDocume
       recvSize[r] = rd.recvSize;
       scratchSize[r] = rd.scratch;
       for (let j = 0; j < p; j++) {
-        if (rd.sendCounts[j]! > 0 && rd.sendDispls[j]! + rd.sendCounts[j]! > rd.sendSize) bad(file, `${path}/sendDispls/${j}`, `puts the block of ${j} past the send buffer of ${rd.sendSize} elements`);
-        if (rd.recvCounts[j]! > 0 && rd.recvDispls[j]! + rd.recvCounts[j]! > rd.recvSize) bad(file, `${path}/recvDispls/${j}`, `puts the block from ${j} past the receive buffer of ${rd.recvSize} elements`);
+        if (rd.sendCounts[j]! > 0 && rd.sendDispls[j]! + rd.sendCounts[j]! > rd.sendSize)
+          bad(
+            file,
+            `${path}/sendDispls/${j}`,
+            `puts the block of ${j} past the send buffer of ${rd.sendSize} elements`,
+          );
+        if (rd.recvCounts[j]! > 0 && rd.recvDispls[j]! + rd.recvCounts[j]! > rd.recvSize)
+          bad(
+            file,
+            `${path}/recvDispls/${j}`,
+            `puts the block from ${j} past the receive buffer of ${rd.recvSize} elements`,
+          );
       }
       const sizes = [rd.sendSize, rd.recvSize, rd.scratch];
       const checkPieces = (pcs: Piece[], at: string, want: number): void => {
         let sum = 0;
         pcs.forEach(([b, off, cnt], q) => {
           const lim = sizes[BUF_CODE[b]!]!;
-          if (off + cnt > lim) bad(file, `${at}/${q}`, `(${b}, ${off}, ${cnt}) leaves the ${b} buffer of ${lim} elements`);
+          if (off + cnt > lim)
+            bad(file, `${at}/${q}`, `(${b}, ${off}, ${cnt}) leaves the ${b} buffer of ${lim} elements`);
           sum += cnt;
         });
         if (sum !== want) bad(file, at, `hold ${sum} elements, the operation moves ${want}`);
@@ -122,24 +147,38 @@ function assemble(head: Doc, parts: { doc: Doc; file: string }[]): ProgramDocume
           for (const [b] of c[4]) if (b === "send") bad(file, `${at}/4`, "copies into the send buffer");
         } else {
           const o = op as [number, string, number, number, number, Piece[]];
-          if (o[2] >= p || o[2] === r) bad(file, `${at}/2`, `peer ${o[2]} is ${o[2] === r ? "the rank itself (use copy)" : `not below p = ${p}`}`);
+          if (o[2] >= p || o[2] === r)
+            bad(file, `${at}/2`, `peer ${o[2]} is ${o[2] === r ? "the rank itself (use copy)" : `not below p = ${p}`}`);
           checkPieces(o[5], `${at}/5`, o[4]);
-          if (o[1] === "recv") for (const [b] of o[5]) if (b === "send") bad(file, `${at}/5`, "receives into the send buffer");
+          if (o[1] === "recv")
+            for (const [b] of o[5]) if (b === "send") bad(file, `${at}/5`, "receives into the send buffer");
         }
       });
     });
   }
   // Columns.
   const rankStart = new Uint32Array(p + 1);
-  let nOps = 0, nPieces = 0;
+  let nOps = 0,
+    nPieces = 0;
   for (const rd of byRank) {
     nOps += rd.ops.length;
-    for (const op of rd.ops) nPieces += op[1] === "copy" ? (op[3] as Piece[]).length + (op[4] as Piece[]).length : (op[5] as Piece[]).length;
+    for (const op of rd.ops)
+      nPieces += op[1] === "copy" ? (op[3] as Piece[]).length + (op[4] as Piece[]).length : (op[5] as Piece[]).length;
   }
-  const rank = new Uint32Array(nOps), round = new Uint32Array(nOps), kind = new Uint8Array(nOps), peer = new Uint32Array(nOps), tag = new Uint32Array(nOps);
-  const count = new Float64Array(nOps), pieceStart = new Uint32Array(nOps + 1), copySplit = new Uint32Array(nOps);
-  const buffer = new Uint8Array(nPieces), offset = new Float64Array(nPieces), pcount = new Float64Array(nPieces);
-  let x = 0, q = 0, k = 0;
+  const rank = new Uint32Array(nOps),
+    round = new Uint32Array(nOps),
+    kind = new Uint8Array(nOps),
+    peer = new Uint32Array(nOps),
+    tag = new Uint32Array(nOps);
+  const count = new Float64Array(nOps),
+    pieceStart = new Uint32Array(nOps + 1),
+    copySplit = new Uint32Array(nOps);
+  const buffer = new Uint8Array(nPieces),
+    offset = new Float64Array(nPieces),
+    pcount = new Float64Array(nPieces);
+  let x = 0,
+    q = 0,
+    k = 0;
   for (let r = 0; r < p; r++) {
     rankStart[r] = x;
     const rd = byRank[k]?.rank === r ? byRank[k++] : undefined;
@@ -153,17 +192,30 @@ function assemble(head: Doc, parts: { doc: Doc; file: string }[]): ProgramDocume
       count[x] = op[1] === "copy" ? op[2] : (op[4] as number);
       copySplit[x] = op[1] === "copy" ? lists[0]!.length : 0;
       pieceStart[x] = q;
-      for (const list of lists) for (const [b, off, cnt] of list) { buffer[q] = BUF_CODE[b]!; offset[q] = off; pcount[q++] = cnt; }
+      for (const list of lists)
+        for (const [b, off, cnt] of list) {
+          buffer[q] = BUF_CODE[b]!;
+          offset[q] = off;
+          pcount[q++] = cnt;
+        }
       x++;
     }
   }
   rankStart[p] = x;
   pieceStart[x] = q;
   const program: Program = {
-    p, algorithm: head.algorithm, params: head.params, seed: head.seed, elementBytes: head.elementBytes, matrixDigest: head.matrixDigest,
-    variant: head.variant, rounds,
+    p,
+    algorithm: head.algorithm,
+    params: head.params,
+    seed: head.seed,
+    elementBytes: head.elementBytes,
+    matrixDigest: head.matrixDigest,
+    variant: head.variant,
+    rounds,
     layout: { sendCounts, recvCounts, sendDispls, recvDispls, sendSize, recvSize, scratchSize },
-    rankStart, ops: { rank, round, kind, peer, tag, count, pieceStart, copySplit }, pieces: { buffer, offset, count: pcount },
+    rankStart,
+    ops: { rank, round, kind, peer, tag, count, pieceStart, copySplit },
+    pieces: { buffer, offset, count: pcount },
   };
   return { program, ranks };
 }
@@ -177,14 +229,23 @@ export function readProgramJson(file: string): ProgramDocument {
   const doc = parseFile(file);
   if (doc.ranks !== undefined) return assemble(doc, [{ doc, file }]);
   const files = doc.files!;
-  if (files.length !== doc.p) throw fail(MODULE, "BAD_INPUT", `/files lists ${files.length} files, expected p = ${doc.p}`, { file, field: "/files" });
+  if (files.length !== doc.p)
+    throw fail(MODULE, "BAD_INPUT", `/files lists ${files.length} files, expected p = ${doc.p}`, {
+      file,
+      field: "/files",
+    });
   const parts = files.map((f) => {
     const path = join(dirname(file), f);
     const part = parseFile(path);
-    if (part.ranks === undefined) throw fail(MODULE, "BAD_INPUT", "is an index, not a rank file", { file: path, field: "/files" });
+    if (part.ranks === undefined)
+      throw fail(MODULE, "BAD_INPUT", "is an index, not a rank file", { file: path, field: "/files" });
     return { doc: part, file: path };
   });
   const out = assemble(doc, parts);
-  if (out.ranks.length !== doc.p) throw fail(MODULE, "BAD_INPUT", `the rank files hold ${out.ranks.length} ranks, expected p = ${doc.p}`, { file, field: "/files" });
+  if (out.ranks.length !== doc.p)
+    throw fail(MODULE, "BAD_INPUT", `the rank files hold ${out.ranks.length} ranks, expected p = ${doc.p}`, {
+      file,
+      field: "/files",
+    });
   return out;
 }

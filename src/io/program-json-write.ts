@@ -44,9 +44,12 @@ function* rankPieces(prog: Program, ranks: readonly number[], pieceSize: number)
       `"recvCounts":${row(layout.recvCounts, r, p)},\n"recvDispls":${row(layout.recvDispls, r, p)},\n` +
       `"sendSize":${layout.sendSize[r]!},"recvSize":${layout.recvSize[r]!},"scratch":${layout.scratchSize[r]!},\n"ops":[`;
     for (let x = prog.rankStart[r]!; x < prog.rankStart[r + 1]!; x++) {
-      const a = ops.pieceStart[x]!, e = ops.pieceStart[x + 1]!, kind = ops.kind[x]!;
+      const a = ops.pieceStart[x]!,
+        e = ops.pieceStart[x + 1]!,
+        kind = ops.kind[x]!;
       out += `${x > prog.rankStart[r]! ? "," : ""}\n[${ops.round[x]!},${KIND_JSON[kind]!},`;
-      if (kind === 2) out += `${ops.count[x]!},${pieces(prog, a, a + ops.copySplit[x]!)},${pieces(prog, a + ops.copySplit[x]!, e)}]`;
+      if (kind === 2)
+        out += `${ops.count[x]!},${pieces(prog, a, a + ops.copySplit[x]!)},${pieces(prog, a + ops.copySplit[x]!, e)}]`;
       else out += `${ops.peer[x]!},${ops.tag[x]!},${ops.count[x]!},${pieces(prog, a, e)}]`;
       if (out.length >= pieceSize) {
         yield out;
@@ -59,7 +62,11 @@ function* rankPieces(prog: Program, ranks: readonly number[], pieceSize: number)
 }
 
 /** The document holding `ranks` (all by default) as strings of about `pieceSize` characters (deterministic bytes). */
-export function* programJsonPieces(prog: Program, ranks?: readonly number[], pieceSize = PIECE): Generator<string, void, undefined> {
+export function* programJsonPieces(
+  prog: Program,
+  ranks?: readonly number[],
+  pieceSize = PIECE,
+): Generator<string, void, undefined> {
   yield header(prog);
   yield* rankPieces(prog, ranks ?? Array.from({ length: prog.p }, (_, r) => r), pieceSize);
   yield "\n]\n}\n";

@@ -31,11 +31,33 @@ const C_GOBJ = 10; // any other object (kept as a plain value for ajv)
 const C_GARR = 11; // any other array
 
 // Keys of steps and transfers, as bits.
-const K_TRANSFERS = 1, K_STALLS = 2;
-const K_SRC = 1, K_DST = 2, K_SIZE = 4, K_CHUNKS = 8, K_START = 16, K_END = 32;
-const STEP_KEYS = new Map([["transfers", K_TRANSFERS], ["stalls", K_STALLS]]);
-const TRANSFER_KEYS = new Map([["src", K_SRC], ["dst", K_DST], ["size", K_SIZE], ["chunks", K_CHUNKS], ["start", K_START], ["end", K_END]]);
-const KEY_NAME = new Map([[K_SRC, "src"], [K_DST, "dst"], [K_SIZE, "size"], [K_START, "start"], [K_END, "end"]]);
+const K_TRANSFERS = 1,
+  K_STALLS = 2;
+const K_SRC = 1,
+  K_DST = 2,
+  K_SIZE = 4,
+  K_CHUNKS = 8,
+  K_START = 16,
+  K_END = 32;
+const STEP_KEYS = new Map([
+  ["transfers", K_TRANSFERS],
+  ["stalls", K_STALLS],
+]);
+const TRANSFER_KEYS = new Map([
+  ["src", K_SRC],
+  ["dst", K_DST],
+  ["size", K_SIZE],
+  ["chunks", K_CHUNKS],
+  ["start", K_START],
+  ["end", K_END],
+]);
+const KEY_NAME = new Map([
+  [K_SRC, "src"],
+  [K_DST, "dst"],
+  [K_SIZE, "size"],
+  [K_START, "start"],
+  [K_END, "end"],
+]);
 
 /** The id of a transfer key from its raw bytes (no escapes), 0 when unknown. */
 function transferKeyId(b: Buffer, s: number, e: number): number {
@@ -60,7 +82,8 @@ function transferKeyId(b: Buffer, s: number, e: number): number {
 type JsonObject = { [k: string]: unknown };
 
 function setProp(o: JsonObject, k: string, v: unknown): void {
-  if (k === "__proto__") Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  if (k === "__proto__")
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
   else o[k] = v;
 }
 
@@ -155,7 +178,8 @@ class ScheduleAssembler implements JsonTokenHandler {
         throw this.bad(`${this.stepPath()}/transfers/${this.trIdx + 1}`, "must be object");
       case C_TRANSFER: {
         const name = this.trKey === K_CHUNKS ? "chunks" : KEY_NAME.get(this.trKey)!;
-        const type = this.trKey === K_CHUNKS ? "array" : this.trKey === K_START || this.trKey === K_END ? "number" : "integer";
+        const type =
+          this.trKey === K_CHUNKS ? "array" : this.trKey === K_START || this.trKey === K_END ? "number" : "integer";
         throw this.bad(`${this.transferPath()}/${name}`, `must be ${type}`);
       }
       case C_CHUNKS:
@@ -281,7 +305,8 @@ class ScheduleAssembler implements JsonTokenHandler {
         return;
       case C_TRANSFER: {
         const seen = this.trSeen;
-        for (const k of [K_SRC, K_DST, K_SIZE]) if (!(seen & k)) throw this.bad(this.transferPath(), `must have required property '${KEY_NAME.get(k)!}'`);
+        for (const k of [K_SRC, K_DST, K_SIZE])
+          if (!(seen & k)) throw this.bad(this.transferPath(), `must have required property '${KEY_NAME.get(k)!}'`);
         const x = this.transfers - 1;
         if (seen & K_CHUNKS) {
           if (this.withChunks++ === 0) this.firstWithChunks = x;
@@ -386,8 +411,13 @@ class ScheduleAssembler implements JsonTokenHandler {
     switch (this.top) {
       case C_TRANSFER: {
         const id = escaped ? (TRANSFER_KEYS.get(decodeJsonString(b, s, e, true)) ?? 0) : transferKeyId(b, s, e);
-        if (id === 0) throw this.bad(this.transferPath(), `must NOT have additional properties (${quoted(decodeJsonString(b, s, e, escaped))})`);
-        if (this.trSeen & id) throw this.bad(this.transferPath(), `has the key ${quoted(decodeJsonString(b, s, e, escaped))} twice`);
+        if (id === 0)
+          throw this.bad(
+            this.transferPath(),
+            `must NOT have additional properties (${quoted(decodeJsonString(b, s, e, escaped))})`,
+          );
+        if (this.trSeen & id)
+          throw this.bad(this.transferPath(), `has the key ${quoted(decodeJsonString(b, s, e, escaped))} twice`);
         this.trSeen |= id;
         this.trKey = id;
         return;
@@ -405,7 +435,10 @@ class ScheduleAssembler implements JsonTokenHandler {
         // C_ROOT, C_STAGE, C_GOBJ
         const name = decodeJsonString(b, s, e, escaped);
         if (Object.hasOwn(this.vals[this.vals.length - 1] as JsonObject, name)) {
-          throw this.bad(this.top === C_ROOT ? "/" : this.top === C_STAGE ? this.stagePath() : "/", `has the key ${quoted(name)} twice`);
+          throw this.bad(
+            this.top === C_ROOT ? "/" : this.top === C_STAGE ? this.stagePath() : "/",
+            `has the key ${quoted(name)} twice`,
+          );
         }
         this.keys[this.keys.length - 1] = name;
       }
@@ -488,7 +521,8 @@ class ScheduleAssembler implements JsonTokenHandler {
 /** The JSON path of transfer x of a schedule under construction. */
 function transferPathOf(x: number, stepStart: Uint32Array, stages: readonly StageInfo[]): string {
   // the step s with stepStart[s] <= x < stepStart[s + 1]
-  let lo = 0, hi = stepStart.length - 2;
+  let lo = 0,
+    hi = stepStart.length - 2;
   while (lo < hi) {
     const mid = (lo + hi + 1) >>> 1;
     if (stepStart[mid]! <= x) lo = mid;
@@ -516,11 +550,16 @@ export class ScheduleJsonReader {
   }
 
   private place(line?: number, field?: string): { file?: string; line?: number; field?: string } {
-    return { ...(this.file === undefined ? {} : { file: this.file }), ...(line === undefined ? {} : { line }), ...(field === undefined ? {} : { field }) };
+    return {
+      ...(this.file === undefined ? {} : { file: this.file }),
+      ...(line === undefined ? {} : { line }),
+      ...(field === undefined ? {} : { field }),
+    };
   }
 
   private syntax(e: unknown): never {
-    if (e instanceof JsonSyntaxError) throw fail(MODULE, "BAD_INPUT", `${e.detail} (column ${e.column})`, this.place(e.line));
+    if (e instanceof JsonSyntaxError)
+      throw fail(MODULE, "BAD_INPUT", `${e.detail} (column ${e.column})`, this.place(e.line));
     throw e;
   }
 
@@ -542,8 +581,20 @@ export class ScheduleJsonReader {
     }
     const a = this.a;
     validateWithSchema("schedule-header", a.root, MODULE, this.file);
-    const h = a.root as { p: number; algorithm: string; params: { [k: string]: JsonValue }; seed: number | null; elementBytes: number; matrixDigest: string };
-    const stages: StageInfo[] = a.stages.map((st) => ({ name: st.obj["name"] as string, rearrange: st.obj["rearrange"] as Rearrange, firstStep: st.firstStep, stepCount: st.stepCount }));
+    const h = a.root as {
+      p: number;
+      algorithm: string;
+      params: { [k: string]: JsonValue };
+      seed: number | null;
+      elementBytes: number;
+      matrixDigest: string;
+    };
+    const stages: StageInfo[] = a.stages.map((st) => ({
+      name: st.obj["name"] as string,
+      rearrange: st.obj["rearrange"] as Rearrange,
+      firstStep: st.firstStep,
+      stepCount: st.stepCount,
+    }));
     const n = a.transfers;
     const steps = a.stepCount;
     const stepStart = new Uint32Array(steps + 1);
@@ -552,21 +603,30 @@ export class ScheduleJsonReader {
     const stallStart = new Uint32Array(steps + 1);
     stallStart.set(a.stallStart.toArray());
     stallStart[steps] = a.stallNode.length;
-    const src = a.src.toArray(), dst = a.dst.toArray(), size = a.size.toArray();
+    const src = a.src.toArray(),
+      dst = a.dst.toArray(),
+      size = a.size.toArray();
     const stallNode = a.stallNode.toArray();
     const p = h.p;
-    const bad = (path: string, text: string): CommplanError => fail(MODULE, "BAD_INPUT", `${path} ${text}`, this.place(undefined, path));
+    const bad = (path: string, text: string): CommplanError =>
+      fail(MODULE, "BAD_INPUT", `${path} ${text}`, this.place(undefined, path));
     const tpath = (x: number): string => transferPathOf(x, stepStart, stages);
 
     // Meaning: indices in range, payloads and times on every transfer or on none, sizes add up.
     // the value as given (a clamped index shows what the file says)
     const shown = (column: string, row: number, v: number): number => a.hugeNodes.get(`${column}:${row}`) ?? v;
     for (let x = 0; x < n; x++) {
-      if (src[x]! >= p) throw bad(`${tpath(x)}/src`, `= ${shown("src", x, src[x]!)} is not a node index in 0..${p - 1}`);
-      if (dst[x]! >= p) throw bad(`${tpath(x)}/dst`, `= ${shown("dst", x, dst[x]!)} is not a node index in 0..${p - 1}`);
+      if (src[x]! >= p)
+        throw bad(`${tpath(x)}/src`, `= ${shown("src", x, src[x]!)} is not a node index in 0..${p - 1}`);
+      if (dst[x]! >= p)
+        throw bad(`${tpath(x)}/dst`, `= ${shown("dst", x, dst[x]!)} is not a node index in 0..${p - 1}`);
     }
     for (let q = 0; q < stallNode.length; q++) {
-      if (stallNode[q]! >= p) throw bad(stallPathOf(q, stallStart, stages), `= ${shown("stall", q, stallNode[q]!)} is not a node index in 0..${p - 1}`);
+      if (stallNode[q]! >= p)
+        throw bad(
+          stallPathOf(q, stallStart, stages),
+          `= ${shown("stall", q, stallNode[q]!)} is not a node index in 0..${p - 1}`,
+        );
     }
     if (stallNode.length > 0) {
       // a node stalls at most once per step (the schema's uniqueItems): the step that last listed each node
@@ -574,7 +634,11 @@ export class ScheduleJsonReader {
       for (let st = 0; st < steps; st++) {
         for (let q = stallStart[st]!; q < stallStart[st + 1]!; q++) {
           const u = stallNode[q]!;
-          if (lastStep[u] === st) throw bad(stallPathOf(q, stallStart, stages), `= ${u} repeats a node the step already lists as stalled (each node at most once)`);
+          if (lastStep[u] === st)
+            throw bad(
+              stallPathOf(q, stallStart, stages),
+              `= ${u} repeats a node the step already lists as stalled (each node at most once)`,
+            );
           lastStep[u] = st;
         }
       }
@@ -582,17 +646,31 @@ export class ScheduleJsonReader {
     let chunks: ChunkTable | null = null;
     if (a.withChunks > 0) {
       if (a.withChunks < n) {
-        throw bad(tpath(a.firstWithoutChunks), `has no 'chunks' but ${tpath(a.firstWithChunks)} has: every transfer carries its payload or none does`);
+        throw bad(
+          tpath(a.firstWithoutChunks),
+          `has no 'chunks' but ${tpath(a.firstWithChunks)} has: every transfer carries its payload or none does`,
+        );
       }
       const chunkStart = new Uint32Array(n + 1);
       chunkStart.set(a.chunkStart.toArray());
       chunkStart[n] = a.origin.length;
-      const origin = a.origin.toArray(), dest = a.dest.toArray(), offset = a.offset.toArray(), count = a.count.toArray();
+      const origin = a.origin.toArray(),
+        dest = a.dest.toArray(),
+        offset = a.offset.toArray(),
+        count = a.count.toArray();
       for (let x = 0; x < n; x++) {
         let sum = 0;
         for (let c = chunkStart[x]!; c < chunkStart[x + 1]!; c++) {
-          if (origin[c]! >= p) throw bad(`${tpath(x)}/chunks/${c - chunkStart[x]!}/0`, `(origin) = ${shown("origin", c, origin[c]!)} is not a node index in 0..${p - 1}`);
-          if (dest[c]! >= p) throw bad(`${tpath(x)}/chunks/${c - chunkStart[x]!}/1`, `(dest) = ${shown("dest", c, dest[c]!)} is not a node index in 0..${p - 1}`);
+          if (origin[c]! >= p)
+            throw bad(
+              `${tpath(x)}/chunks/${c - chunkStart[x]!}/0`,
+              `(origin) = ${shown("origin", c, origin[c]!)} is not a node index in 0..${p - 1}`,
+            );
+          if (dest[c]! >= p)
+            throw bad(
+              `${tpath(x)}/chunks/${c - chunkStart[x]!}/1`,
+              `(dest) = ${shown("dest", c, dest[c]!)} is not a node index in 0..${p - 1}`,
+            );
           sum += count[c]!;
         }
         if (sum !== size[x]!) throw bad(`${tpath(x)}/size`, `= ${size[x]!} but its chunks hold ${sum} elements`);
@@ -605,9 +683,15 @@ export class ScheduleJsonReader {
       throw bad(tpath(a.firstHalfTimed), `has '${a.firstHalfTimedHas}' without '${other}'`);
     }
     if (a.withTimes > 0) {
-      if (a.withTimes < n) throw bad(tpath(a.firstWithoutTimes), `has no 'start' and 'end' but ${tpath(a.firstWithTimes)} has: every transfer has times or none does`);
-      const start = a.tStart.toArray(), end = a.tEnd.toArray();
-      for (let x = 0; x < n; x++) if (!(start[x]! <= end[x]!)) throw bad(tpath(x), `ends before it starts (start ${start[x]!}, end ${end[x]!})`);
+      if (a.withTimes < n)
+        throw bad(
+          tpath(a.firstWithoutTimes),
+          `has no 'start' and 'end' but ${tpath(a.firstWithTimes)} has: every transfer has times or none does`,
+        );
+      const start = a.tStart.toArray(),
+        end = a.tEnd.toArray();
+      for (let x = 0; x < n; x++)
+        if (!(start[x]! <= end[x]!)) throw bad(tpath(x), `ends before it starts (start ${start[x]!}, end ${end[x]!})`);
       times = { start, end };
     }
     return {
@@ -649,9 +733,11 @@ export interface ReadScheduleOptions {
 export async function readScheduleJson(source: string, opts: ReadScheduleOptions = {}): Promise<Schedule> {
   const file = source === "-" ? "<stdin>" : source;
   const reader = new ScheduleJsonReader(file);
-  const stream = source === "-" ? process.stdin : createReadStream(source, { highWaterMark: opts.highWaterMark ?? 1 << 20 });
+  const stream =
+    source === "-" ? process.stdin : createReadStream(source, { highWaterMark: opts.highWaterMark ?? 1 << 20 });
   try {
-    for await (const chunk of stream) reader.write(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : (chunk as Buffer));
+    for await (const chunk of stream)
+      reader.write(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : (chunk as Buffer));
   } catch (e) {
     throw fsError(e, MODULE, file, false);
   }

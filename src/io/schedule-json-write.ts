@@ -11,7 +11,11 @@ const MODULE = "schedule";
 const PIECE = 1 << 20;
 
 function badValue(what: string, x: number, v: number): CommplanError {
-  return fail(MODULE, "BAD_INPUT", `cannot write transfer ${x}: ${what} = ${v} is not ${what === "start" || what === "end" ? "a finite number >= 0" : "a positive integer"}`);
+  return fail(
+    MODULE,
+    "BAD_INPUT",
+    `cannot write transfer ${x}: ${what} = ${v} is not ${what === "start" || what === "end" ? "a finite number >= 0" : "a positive integer"}`,
+  );
 }
 
 /**
@@ -37,7 +41,8 @@ export function* scheduleJsonPieces(s: Schedule, pieceSize = PIECE): Generator<s
         if (chunks) {
           out += ',"chunks":[';
           for (let c = chunks.start[x]!; c < chunks.start[x + 1]!; c++) {
-            const off = chunks.offset[c]!, cnt = chunks.count[c]!;
+            const off = chunks.offset[c]!,
+              cnt = chunks.count[c]!;
             if (!(off >= 0 && Number.isInteger(off))) throw badValue("chunk offset", x, off);
             if (!(cnt >= 1 && Number.isInteger(cnt))) throw badValue("chunk count", x, cnt);
             out += `${c > chunks.start[x]! ? "," : ""}[${chunks.origin[c]!},${chunks.dest[c]!},${off},${cnt}]`;
@@ -45,7 +50,8 @@ export function* scheduleJsonPieces(s: Schedule, pieceSize = PIECE): Generator<s
           out += "]";
         }
         if (times) {
-          const t0 = times.start[x]!, t1 = times.end[x]!;
+          const t0 = times.start[x]!,
+            t1 = times.end[x]!;
           if (!(t0 >= 0 && Number.isFinite(t0))) throw badValue("start", x, t0);
           if (!(t1 >= 0 && Number.isFinite(t1))) throw badValue("end", x, t1);
           out += `,"start":${t0},"end":${t1}`;
@@ -57,7 +63,8 @@ export function* scheduleJsonPieces(s: Schedule, pieceSize = PIECE): Generator<s
         }
       }
       out += `${end > stepStart[step]! ? "\n" : ""}],"stalls":[`;
-      for (let q = stallStart[step]!; q < stallStart[step + 1]!; q++) out += `${q > stallStart[step]! ? "," : ""}${stallNode[q]!}`;
+      for (let q = stallStart[step]!; q < stallStart[step + 1]!; q++)
+        out += `${q > stallStart[step]! ? "," : ""}${stallNode[q]!}`;
       out += "]}";
     }
     out += `${st.stepCount > 0 ? "\n" : ""}]}`;

@@ -60,7 +60,9 @@ export interface ScheduleCost {
  */
 export function scheduleCost(s: Schedule, machine: MachineModel, mode: CostMode): ScheduleCost {
   if (mode !== "blocking" && mode !== "nonblocking") {
-    throw fail("machines", "BAD_OPTION", `unknown cost mode '${String(mode)}'; known: ${COST_MODES.join(", ")}`, { field: "mode" });
+    throw fail("machines", "BAD_OPTION", `unknown cost mode '${String(mode)}'; known: ${COST_MODES.join(", ")}`, {
+      field: "mode",
+    });
   }
   const blocking = mode === "blocking";
   const tally = new StageTally(s, machine);
@@ -83,7 +85,15 @@ export function scheduleCost(s: Schedule, machine: MachineModel, mode: CostMode)
     if (!blocking) communication = pipeline;
     const rearrange = st.rearrange === "none" ? 0 : maxHandled * machine.tm;
     const time = machine.barrier + rearrange + communication;
-    stages.push({ stage: k + 1, name: st.name, barrier: machine.barrier, rearrange, communication, time, startups: maxSent });
+    stages.push({
+      stage: k + 1,
+      name: st.name,
+      barrier: machine.barrier,
+      rearrange,
+      communication,
+      time,
+      startups: maxSent,
+    });
     total += time;
     startups += maxSent;
   }
@@ -101,7 +111,10 @@ class StageTally {
   /** Network bytes sent over the whole schedule. */
   private readonly sentTotal: Float64Array;
 
-  constructor(private readonly s: Schedule, private readonly machine: MachineModel) {
+  constructor(
+    private readonly s: Schedule,
+    private readonly machine: MachineModel,
+  ) {
     const p = s.p;
     this.sentMsgs = new Uint32Array(p);
     this.recvMsgs = new Uint32Array(p);
@@ -124,7 +137,10 @@ class StageTally {
     for (let x = stepStart[step]!; x < end; x++) {
       const a = src[x]!;
       const b = dst[x]!;
-      if (a >= p || b >= p) throw fail("machines", "BAD_INPUT", `transfer ${x} (${a} -> ${b}) names a node outside 0..${p - 1}`, { field: `transfers[${x}]` });
+      if (a >= p || b >= p)
+        throw fail("machines", "BAD_INPUT", `transfer ${x} (${a} -> ${b}) names a node outside 0..${p - 1}`, {
+          field: `transfers[${x}]`,
+        });
       const elements = size[x]!;
       const bytes = elements * eb;
       this.handled[a] = this.handled[a]! + bytes;
@@ -193,7 +209,6 @@ class StageTally {
     return bytes;
   }
 }
-
 
 /** 004 eq. (1), literally: T_block = P [T_s + m (t_c + t_m + t_d)] for an all-to-all of m-byte messages in P steps. */
 export function flatFormulaBlocking(P: number, m: number, machine: MachineModel): number {

@@ -29,10 +29,19 @@ const T002 = "Liu, Wang, Prasanna, ICDCS 1996 (paper 002), table 1";
 /** Link rates used to split t_c + t_d (MB/s per direction) and where they come from. */
 const LINK = {
   cm5: { mbs: 20, src: "CM-5 data network, 20 MB/s within a cluster of 4 (paper 000, section 3)" },
-  sp2: { mbs: 40, src: "SP2 High-Performance Switch, 40 MB/s per direction (Stunkel et al., 'The SP2 High-Performance Switch', IBM Systems Journal 34(2), 1995; see also 004 ref. 29)" },
+  sp2: {
+    mbs: 40,
+    src: "SP2 High-Performance Switch, 40 MB/s per direction (Stunkel et al., 'The SP2 High-Performance Switch', IBM Systems Journal 34(2), 1995; see also 004 ref. 29)",
+  },
   t3d: { mbs: 300, src: "T3D torus, 300 MB/s in each direction (https://en.wikipedia.org/wiki/Cray_T3D)" },
-  t3e: { mbs: 300, src: "T3E torus, 300 MB/s point to point (van der Steen, Dongarra, Overview of recent supercomputers, https://www.netlib.org/utk/papers/advanced-computers.0/t3e.html)" },
-  myrinet: { mbs: 80, src: "Myrinet link, 640 Mb/s = 80 MB/s per direction (Boden et al., 'Myrinet: a gigabit-per-second local area network', IEEE Micro 15(1), 1995)" },
+  t3e: {
+    mbs: 300,
+    src: "T3E torus, 300 MB/s point to point (van der Steen, Dongarra, Overview of recent supercomputers, https://www.netlib.org/utk/papers/advanced-computers.0/t3e.html)",
+  },
+  myrinet: {
+    mbs: 80,
+    src: "Myrinet link, 640 Mb/s = 80 MB/s per direction (Boden et al., 'Myrinet: a gigabit-per-second local area network', IEEE Micro 15(1), 1995)",
+  },
   atm: { mbs: 155.52 / 8, src: "ATM OC-3c, 155.52 Mb/s = 19.44 MB/s line rate of the FORE SBA-200 (SONET OC-3c)" },
 } as const;
 
@@ -70,19 +79,100 @@ function oldMachine(r: OldRow): MachineModel {
 }
 
 const OLD_004: readonly OldRow[] = [
-  { name: "cm5-004", title: "TMC CM-5, CMMD (004 table 1)", table: T004, ts: 85, perByte: 0.12, link: LINK.cm5, extra: "No DMA: the main processor does the interface copy, so t_c is the larger part." },
-  { name: "sp2-004", title: "IBM SP2, MPICH (004 table 1)", table: T004, ts: 44, perByte: 0.035, link: LINK.sp2, extra: "DMA engine and communication co-processor." },
-  { name: "t3d-004", title: "Cray T3D, MPICH (004 table 1)", table: T004, ts: 38, perByte: 0.043, link: LINK.t3d, extra: "Support circuitry; the per-byte cost is dominated by the memory side (004 section 4 on T3D memory bandwidth)." },
-  { name: "t3e-004", title: "Cray T3E, MPI-EPCC (004 table 1)", table: T004, ts: 28, perByte: 0.006, link: LINK.t3e, extra: "Support circuitry with DMA." },
-  { name: "myrinet-004", title: "SPARCstation + Myrinet + LANai, Myrinet API (004 table 1)", table: T004, ts: 68, perByte: 0.027, link: LINK.myrinet, extra: "LANai message processor with DMA." },
+  {
+    name: "cm5-004",
+    title: "TMC CM-5, CMMD (004 table 1)",
+    table: T004,
+    ts: 85,
+    perByte: 0.12,
+    link: LINK.cm5,
+    extra: "No DMA: the main processor does the interface copy, so t_c is the larger part.",
+  },
+  {
+    name: "sp2-004",
+    title: "IBM SP2, MPICH (004 table 1)",
+    table: T004,
+    ts: 44,
+    perByte: 0.035,
+    link: LINK.sp2,
+    extra: "DMA engine and communication co-processor.",
+  },
+  {
+    name: "t3d-004",
+    title: "Cray T3D, MPICH (004 table 1)",
+    table: T004,
+    ts: 38,
+    perByte: 0.043,
+    link: LINK.t3d,
+    extra:
+      "Support circuitry; the per-byte cost is dominated by the memory side (004 section 4 on T3D memory bandwidth).",
+  },
+  {
+    name: "t3e-004",
+    title: "Cray T3E, MPI-EPCC (004 table 1)",
+    table: T004,
+    ts: 28,
+    perByte: 0.006,
+    link: LINK.t3e,
+    extra: "Support circuitry with DMA.",
+  },
+  {
+    name: "myrinet-004",
+    title: "SPARCstation + Myrinet + LANai, Myrinet API (004 table 1)",
+    table: T004,
+    ts: 68,
+    perByte: 0.027,
+    link: LINK.myrinet,
+    extra: "LANai message processor with DMA.",
+  },
 ];
 
 const OLD_002: readonly OldRow[] = [
-  { name: "cm5-002", title: "TMC CM-5, single I/O port (002 table 1)", table: T002, ts: 170, perByte: 0.12, link: LINK.cm5, extra: "002 calls the start-up T_d and the per-byte figure t_d; its t_d equals 004's t_c + t_d for this machine." },
-  { name: "sp2-002", title: "IBM SP2, bidirectional I/O ports (002 table 1)", table: T002, ts: 96, perByte: 0.035, link: LINK.sp2, extra: "Printed as 'ISP2' in the extracted text. Bidirectional port modelled as 1 send + 1 receive." },
-  { name: "t3d-002", title: "Cray T3D, bidirectional I/O ports per node pair (002 table 1)", table: T002, ts: 186, perByte: 0.043, link: LINK.t3d, extra: "Ports shared by a pair of nodes in hardware; modelled as 1 send + 1 receive per node." },
-  { name: "atm-002", title: "Workstations + ATM + FORE SBA-200 (002 table 1)", table: T002, ts: 240, perByte: 0.14, link: LINK.atm, extra: "Table gives '~240' us and 0.14 us/byte." },
-  { name: "myrinet-002", title: "Workstations + Myrinet + LANai (002 table 1)", table: T002, ts: 600, perByte: 0.08, link: LINK.myrinet, extra: "Table gives '~600' us and '~0.08' us/byte." },
+  {
+    name: "cm5-002",
+    title: "TMC CM-5, single I/O port (002 table 1)",
+    table: T002,
+    ts: 170,
+    perByte: 0.12,
+    link: LINK.cm5,
+    extra: "002 calls the start-up T_d and the per-byte figure t_d; its t_d equals 004's t_c + t_d for this machine.",
+  },
+  {
+    name: "sp2-002",
+    title: "IBM SP2, bidirectional I/O ports (002 table 1)",
+    table: T002,
+    ts: 96,
+    perByte: 0.035,
+    link: LINK.sp2,
+    extra: "Printed as 'ISP2' in the extracted text. Bidirectional port modelled as 1 send + 1 receive.",
+  },
+  {
+    name: "t3d-002",
+    title: "Cray T3D, bidirectional I/O ports per node pair (002 table 1)",
+    table: T002,
+    ts: 186,
+    perByte: 0.043,
+    link: LINK.t3d,
+    extra: "Ports shared by a pair of nodes in hardware; modelled as 1 send + 1 receive per node.",
+  },
+  {
+    name: "atm-002",
+    title: "Workstations + ATM + FORE SBA-200 (002 table 1)",
+    table: T002,
+    ts: 240,
+    perByte: 0.14,
+    link: LINK.atm,
+    extra: "Table gives '~240' us and 0.14 us/byte.",
+  },
+  {
+    name: "myrinet-002",
+    title: "Workstations + Myrinet + LANai (002 table 1)",
+    table: T002,
+    ts: 600,
+    perByte: 0.08,
+    link: LINK.myrinet,
+    extra: "Table gives '~600' us and '~0.08' us/byte.",
+  },
 ];
 
 /**
@@ -199,13 +289,23 @@ const MODERN: readonly MachineModel[] = [
 ];
 
 /** Every machine preset, old tables first (004, then 002), the CM-5 fat tree, then today's interconnects. */
-export const MACHINES: readonly MachineModel[] = [...OLD_004.map(oldMachine), ...OLD_002.map(oldMachine), CM5_FAT_TREE, ...MODERN];
+export const MACHINES: readonly MachineModel[] = [
+  ...OLD_004.map(oldMachine),
+  ...OLD_002.map(oldMachine),
+  CM5_FAT_TREE,
+  ...MODERN,
+];
 
 /** The preset named `name`; throws a CommplanError (BAD_OPTION) listing the known names otherwise. */
 export function findMachine(name: string): MachineModel {
   const m = MACHINES.find((x) => x.name === name);
   if (m === undefined) {
-    throw fail("machines", "BAD_OPTION", `unknown machine '${name}'; known: ${MACHINES.map((x) => x.name).join(", ")}`, { field: "machine" });
+    throw fail(
+      "machines",
+      "BAD_OPTION",
+      `unknown machine '${name}'; known: ${MACHINES.map((x) => x.name).join(", ")}`,
+      { field: "machine" },
+    );
   }
   return m;
 }

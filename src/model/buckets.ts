@@ -17,7 +17,13 @@ export function prefixSums(start: BucketArray, range: number): void {
  */
 export function bucketStarts(key: KeyArray, range: number, lo?: number, hi?: number): Int32Array;
 export function bucketStarts<S extends BucketArray>(key: KeyArray, range: number, lo: number, hi: number, start: S): S;
-export function bucketStarts(key: KeyArray, range: number, lo = 0, hi = key.length, start: BucketArray = new Int32Array(range + 1)): BucketArray {
+export function bucketStarts(
+  key: KeyArray,
+  range: number,
+  lo = 0,
+  hi = key.length,
+  start: BucketArray = new Int32Array(range + 1),
+): BucketArray {
   for (let x = lo; x < hi; x++) start[key[x]! + 1]!++;
   prefixSums(start, range);
   return start;
@@ -27,9 +33,29 @@ export function bucketStarts(key: KeyArray, range: number, lo = 0, hi = key.leng
  * Stable placement by key, with `start` from `bucketStarts`: the items in `order` (all of it), or lo..hi-1 when
  * order is null, go to out[start[k] ..] in the order given. Returns out (length start[range] by default).
  */
-export function bucketItems(key: KeyArray, start: BucketArray, order: KeyArray | null, lo?: number, hi?: number): Int32Array;
-export function bucketItems<O extends BucketArray>(key: KeyArray, start: BucketArray, order: KeyArray | null, lo: number, hi: number, out: O): O;
-export function bucketItems(key: KeyArray, start: BucketArray, order: KeyArray | null, lo = 0, hi = key.length, out?: BucketArray): BucketArray {
+export function bucketItems(
+  key: KeyArray,
+  start: BucketArray,
+  order: KeyArray | null,
+  lo?: number,
+  hi?: number,
+): Int32Array;
+export function bucketItems<O extends BucketArray>(
+  key: KeyArray,
+  start: BucketArray,
+  order: KeyArray | null,
+  lo: number,
+  hi: number,
+  out: O,
+): O;
+export function bucketItems(
+  key: KeyArray,
+  start: BucketArray,
+  order: KeyArray | null,
+  lo = 0,
+  hi = key.length,
+  out?: BucketArray,
+): BucketArray {
   const range = start.length - 1;
   const items = out ?? new Int32Array(start[range]!);
   const fill = start.slice(0, range);

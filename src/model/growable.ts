@@ -6,7 +6,10 @@ type TypedArrayCtor<T> = { new (n: number): T };
 export class Growable<T extends Uint32Array | Float64Array> {
   private buf: T;
   length = 0;
-  constructor(private readonly ctor: TypedArrayCtor<T>, initial = 1024) {
+  constructor(
+    private readonly ctor: TypedArrayCtor<T>,
+    initial = 1024,
+  ) {
     this.buf = new ctor(Math.max(16, initial));
   }
   /** Appends one value. */

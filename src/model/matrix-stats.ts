@@ -56,11 +56,17 @@ export function matrixStats(m: CommMatrix): MatrixStats {
   const fanOut = new Uint32Array(p);
   const fanIn = new Uint32Array(p);
   const selfOf = new Float64Array(p);
-  let mMax = 0, mMaxOff = 0, selfTotal = 0, networkTotal = 0, messages = 0;
-  let firstSize = -1, uniform = true;
+  let mMax = 0,
+    mMaxOff = 0,
+    selfTotal = 0,
+    networkTotal = 0,
+    messages = 0;
+  let firstSize = -1,
+    uniform = true;
   for (let i = 0; i < p; i++) {
     const base = i * p;
-    let ri = 0, fi = 0;
+    let ri = 0,
+      fi = 0;
     for (let j = 0; j < p; j++) {
       const v = data[base + j]!;
       if (v === 0) continue;
@@ -83,7 +89,11 @@ export function matrixStats(m: CommMatrix): MatrixStats {
     networkTotal += ri;
     messages += fi;
   }
-  let r = 0, c = 0, f = 0, g = 0, lMax = 0;
+  let r = 0,
+    c = 0,
+    f = 0,
+    g = 0,
+    lMax = 0;
   for (let i = 0; i < p; i++) {
     r = Math.max(r, rowTraffic[i]!);
     c = Math.max(c, colTraffic[i]!);
@@ -93,9 +103,27 @@ export function matrixStats(m: CommMatrix): MatrixStats {
   }
   const classification = messages === 0 ? "empty" : classify(fanOut, fanIn);
   return {
-    p, rowTraffic, colTraffic, fanOut, fanIn, r, c, t: Math.max(r, c), f, g, h: Math.max(f, g),
-    mMax, mMaxOffDiagonal: mMaxOff, lMax, selfTotal, networkTotal, messages,
-    density: p > 1 ? messages / (p * (p - 1)) : 0, d: messages / p, classification, uniform: uniform && messages > 0,
+    p,
+    rowTraffic,
+    colTraffic,
+    fanOut,
+    fanIn,
+    r,
+    c,
+    t: Math.max(r, c),
+    f,
+    g,
+    h: Math.max(f, g),
+    mMax,
+    mMaxOffDiagonal: mMaxOff,
+    lMax,
+    selfTotal,
+    networkTotal,
+    messages,
+    density: p > 1 ? messages / (p * (p - 1)) : 0,
+    d: messages / p,
+    classification,
+    uniform: uniform && messages > 0,
   };
 }
 
@@ -107,7 +135,10 @@ export function matrixStats(m: CommMatrix): MatrixStats {
  */
 export function classify(fanOut: Uint32Array, fanIn: Uint32Array): Exclude<MatrixClass, "empty"> {
   const p = fanOut.length;
-  let allFull = true, allSend = true, zeroOrFull = true, allRecv = true;
+  let allFull = true,
+    allSend = true,
+    zeroOrFull = true,
+    allRecv = true;
   for (let i = 0; i < p; i++) {
     const fi = fanOut[i]!;
     if (fi !== p - 1) allFull = false;

@@ -27,7 +27,8 @@ export interface MatrixOptions {
 /** Checks P; throws a CommplanError naming the problem. */
 export function checkP(p: unknown, file?: string): number {
   const place = file === undefined ? { field: "p" } : { file, field: "p" };
-  if (typeof p !== "number" || !Number.isInteger(p) || p < 1) throw fail("matrix", "BAD_INPUT", `p must be a positive integer, got ${String(p)}`, place);
+  if (typeof p !== "number" || !Number.isInteger(p) || p < 1)
+    throw fail("matrix", "BAD_INPUT", `p must be a positive integer, got ${String(p)}`, place);
   if (p > MAX_P) throw fail("matrix", "BAD_INPUT", `p = ${p} exceeds the maximum ${MAX_P}`, place);
   return p;
 }
@@ -36,8 +37,19 @@ export function checkP(p: unknown, file?: string): number {
 export function checkEntry(v: unknown, i: number, j: number, file?: string, line?: number): number {
   if (typeof v !== "number" || !Number.isFinite(v) || !Number.isInteger(v) || v < 0 || v > Number.MAX_SAFE_INTEGER) {
     const what = typeof v === "number" && Number.isNaN(v) ? "NaN" : String(v);
-    const why = typeof v !== "number" || !Number.isFinite(v) ? "is not a finite number" : v < 0 ? "is negative" : !Number.isInteger(v) ? "is not an integer" : "exceeds 2^53 - 1";
-    const place = { field: `M[${i}][${j}]`, ...(file === undefined ? {} : { file }), ...(line === undefined ? {} : { line }) };
+    const why =
+      typeof v !== "number" || !Number.isFinite(v)
+        ? "is not a finite number"
+        : v < 0
+          ? "is negative"
+          : !Number.isInteger(v)
+            ? "is not an integer"
+            : "exceeds 2^53 - 1";
+    const place = {
+      field: `M[${i}][${j}]`,
+      ...(file === undefined ? {} : { file }),
+      ...(line === undefined ? {} : { line }),
+    };
     throw fail("matrix", "BAD_INPUT", `entry M[${i}][${j}] = ${what} ${why}`, place);
   }
   return v;
@@ -45,9 +57,20 @@ export function checkEntry(v: unknown, i: number, j: number, file?: string, line
 
 function checkElementBytes(b: unknown, file?: string): number {
   if (typeof b !== "number" || !Number.isInteger(b) || b < 1) {
-    throw fail("matrix", "BAD_INPUT", `elementBytes must be a positive integer, got ${String(b)}`, file === undefined ? { field: "elementBytes" } : { file, field: "elementBytes" });
+    throw fail(
+      "matrix",
+      "BAD_INPUT",
+      `elementBytes must be a positive integer, got ${String(b)}`,
+      file === undefined ? { field: "elementBytes" } : { file, field: "elementBytes" },
+    );
   }
-  if (b > MAX_ELEMENT_BYTES) throw fail("matrix", "BAD_INPUT", `elementBytes = ${b} exceeds the maximum ${MAX_ELEMENT_BYTES}`, file === undefined ? { field: "elementBytes" } : { file, field: "elementBytes" });
+  if (b > MAX_ELEMENT_BYTES)
+    throw fail(
+      "matrix",
+      "BAD_INPUT",
+      `elementBytes = ${b} exceeds the maximum ${MAX_ELEMENT_BYTES}`,
+      file === undefined ? { field: "elementBytes" } : { file, field: "elementBytes" },
+    );
   return b;
 }
 
@@ -62,10 +85,22 @@ function checkSums(m: CommMatrix, file?: string): void {
       r += v;
       col[j] = col[j]! + v;
     }
-    if (r > Number.MAX_SAFE_INTEGER) throw fail("matrix", "BAD_INPUT", `row ${i} sums to more than 2^53 - 1 elements`, file === undefined ? {} : { file });
+    if (r > Number.MAX_SAFE_INTEGER)
+      throw fail(
+        "matrix",
+        "BAD_INPUT",
+        `row ${i} sums to more than 2^53 - 1 elements`,
+        file === undefined ? {} : { file },
+      );
   }
   for (let j = 0; j < p; j++) {
-    if (col[j]! > Number.MAX_SAFE_INTEGER) throw fail("matrix", "BAD_INPUT", `column ${j} sums to more than 2^53 - 1 elements`, file === undefined ? {} : { file });
+    if (col[j]! > Number.MAX_SAFE_INTEGER)
+      throw fail(
+        "matrix",
+        "BAD_INPUT",
+        `column ${j} sums to more than 2^53 - 1 elements`,
+        file === undefined ? {} : { file },
+      );
   }
 }
 
@@ -75,29 +110,50 @@ export function matrixFromData(p: number, data: Float64Array, opts: MatrixOption
   if (data.length !== p * p) throw fail("matrix", "BAD_INPUT", `data has ${data.length} entries, expected ${p * p}`);
   for (let k = 0; k < data.length; k++) {
     const v = data[k]!;
-    if (!(v >= 0 && Number.isInteger(v) && v <= Number.MAX_SAFE_INTEGER)) checkEntry(v, Math.floor(k / p), k % p, opts.file);
+    if (!(v >= 0 && Number.isInteger(v) && v <= Number.MAX_SAFE_INTEGER))
+      checkEntry(v, Math.floor(k / p), k % p, opts.file);
   }
-  const m: CommMatrix = { p, elementBytes: checkElementBytes(opts.elementBytes ?? DEFAULT_ELEMENT_BYTES, opts.file), data };
+  const m: CommMatrix = {
+    p,
+    elementBytes: checkElementBytes(opts.elementBytes ?? DEFAULT_ELEMENT_BYTES, opts.file),
+    data,
+  };
   checkSums(m, opts.file);
   return m;
 }
 
 /** Builds a matrix from dense rows; every row must have P entries. */
 export function matrixFromRows(rows: readonly (readonly number[])[], opts: MatrixOptions = {}): CommMatrix {
-  if (!Array.isArray(rows) || rows.length === 0) throw fail("matrix", "BAD_INPUT", "the matrix is empty (no rows)", opts.file === undefined ? { field: "rows" } : { file: opts.file, field: "rows" });
+  if (!Array.isArray(rows) || rows.length === 0)
+    throw fail(
+      "matrix",
+      "BAD_INPUT",
+      "the matrix is empty (no rows)",
+      opts.file === undefined ? { field: "rows" } : { file: opts.file, field: "rows" },
+    );
   const p = checkP(rows.length, opts.file);
   const data = new Float64Array(p * p);
   for (let i = 0; i < p; i++) {
     const row = rows[i];
     if (!Array.isArray(row)) throw fail("matrix", "BAD_INPUT", `row ${i} is not an array`, { field: `rows[${i}]` });
-    if (row.length !== p) throw fail("matrix", "BAD_INPUT", `row ${i} has ${row.length} entries, expected ${p} (the matrix must be square)`, { field: `rows[${i}]`, ...(opts.file === undefined ? {} : { file: opts.file }) });
+    if (row.length !== p)
+      throw fail(
+        "matrix",
+        "BAD_INPUT",
+        `row ${i} has ${row.length} entries, expected ${p} (the matrix must be square)`,
+        { field: `rows[${i}]`, ...(opts.file === undefined ? {} : { file: opts.file }) },
+      );
     for (let j = 0; j < p; j++) data[i * p + j] = checkEntry(row[j], i, j, opts.file);
   }
   return matrixFromData(p, data, opts);
 }
 
 /** Builds a matrix from sparse `[i, j, m]` entries; a repeated (i, j) is an error. */
-export function matrixFromEntries(p: number, entries: readonly (readonly number[])[], opts: MatrixOptions = {}): CommMatrix {
+export function matrixFromEntries(
+  p: number,
+  entries: readonly (readonly number[])[],
+  opts: MatrixOptions = {},
+): CommMatrix {
   checkP(p, opts.file);
   const data = new Float64Array(p * p);
   const seen = new Uint8Array(p * p);
@@ -105,11 +161,18 @@ export function matrixFromEntries(p: number, entries: readonly (readonly number[
     const field = `entries[${k}]`;
     if (!Array.isArray(e) || e.length !== 3) throw fail("matrix", "BAD_INPUT", `${field} must be [i, j, m]`, { field });
     const [i, j, v] = e as [unknown, unknown, unknown];
-    for (const [name, x] of [["i", i], ["j", j]] as const) {
-      if (typeof x !== "number" || !Number.isInteger(x) || x < 0 || x >= p) throw fail("matrix", "BAD_INPUT", `${field}: ${name} = ${String(x)} is not a node index in 0..${p - 1}`, { field });
+    for (const [name, x] of [
+      ["i", i],
+      ["j", j],
+    ] as const) {
+      if (typeof x !== "number" || !Number.isInteger(x) || x < 0 || x >= p)
+        throw fail("matrix", "BAD_INPUT", `${field}: ${name} = ${String(x)} is not a node index in 0..${p - 1}`, {
+          field,
+        });
     }
     const idx = (i as number) * p + (j as number);
-    if (seen[idx]) throw fail("matrix", "BAD_INPUT", `${field}: entry (${String(i)}, ${String(j)}) appears twice`, { field });
+    if (seen[idx])
+      throw fail("matrix", "BAD_INPUT", `${field}: entry (${String(i)}, ${String(j)}) appears twice`, { field });
     seen[idx] = 1;
     data[idx] = checkEntry(v, i as number, j as number, opts.file);
   });
@@ -137,8 +200,10 @@ export function matrixToRows(m: CommMatrix): number[][] {
 export function matrixDigest(m: CommMatrix): string {
   // Two 32-bit FNV-1a lanes with different offsets give a 64-bit digest without BigInt in the loop.
   // Each word is hashed as its 4 bytes, little-endian; the loop is unrolled (hot: every plan header).
-  const M1 = 0x01000193, M2 = 0x01000193 + 0x2a;
-  let h1 = 0x811c9dc5, h2 = 0x01000193 ^ 0x5bd1e995;
+  const M1 = 0x01000193,
+    M2 = 0x01000193 + 0x2a;
+  let h1 = 0x811c9dc5,
+    h2 = 0x01000193 ^ 0x5bd1e995;
   const words = new Float64Array(3);
   const { data, p } = m;
   for (let k = -1; k < data.length; k++) {
@@ -156,11 +221,18 @@ export function matrixDigest(m: CommMatrix): string {
     }
     for (let x = 0; x < n; x++) {
       const w = words[x]!;
-      const b0 = w & 0xff, b1 = (w >>> 8) & 0xff, b2 = (w >>> 16) & 0xff, b3 = (w >>> 24) & 0xff;
-      h1 = Math.imul(h1 ^ b0, M1) >>> 0; h2 = Math.imul(h2 ^ b0, M2) >>> 0;
-      h1 = Math.imul(h1 ^ b1, M1) >>> 0; h2 = Math.imul(h2 ^ b1, M2) >>> 0;
-      h1 = Math.imul(h1 ^ b2, M1) >>> 0; h2 = Math.imul(h2 ^ b2, M2) >>> 0;
-      h1 = Math.imul(h1 ^ b3, M1) >>> 0; h2 = Math.imul(h2 ^ b3, M2) >>> 0;
+      const b0 = w & 0xff,
+        b1 = (w >>> 8) & 0xff,
+        b2 = (w >>> 16) & 0xff,
+        b3 = (w >>> 24) & 0xff;
+      h1 = Math.imul(h1 ^ b0, M1) >>> 0;
+      h2 = Math.imul(h2 ^ b0, M2) >>> 0;
+      h1 = Math.imul(h1 ^ b1, M1) >>> 0;
+      h2 = Math.imul(h2 ^ b1, M2) >>> 0;
+      h1 = Math.imul(h1 ^ b2, M1) >>> 0;
+      h2 = Math.imul(h2 ^ b2, M2) >>> 0;
+      h1 = Math.imul(h1 ^ b3, M1) >>> 0;
+      h2 = Math.imul(h2 ^ b3, M2) >>> 0;
     }
   }
   return `fnv1a64:${h1.toString(16).padStart(8, "0")}${h2.toString(16).padStart(8, "0")}`;

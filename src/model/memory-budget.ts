@@ -52,7 +52,12 @@ export function parseByteSize(text: string): number | null {
 export function memoryOption(text: string): number {
   const v = parseByteSize(text);
   if (v === null || v < MIN_BUDGET) {
-    throw fail("commplan", "BAD_OPTION", `--max-memory must be a size of at least 1M such as 512M, 4G or 1.5G, got '${text.slice(0, 40)}'`, { field: "max-memory" });
+    throw fail(
+      "commplan",
+      "BAD_OPTION",
+      `--max-memory must be a size of at least 1M such as 512M, 4G or 1.5G, got '${text.slice(0, 40)}'`,
+      { field: "max-memory" },
+    );
   }
   return v;
 }
@@ -61,10 +66,20 @@ export function memoryOption(text: string): number {
  * Refuses, before allocating, work that needs more than the budget: `bytes` is the estimate, `what`
  * says for what (e.g. "a dense 16384 x 16384 matrix"). One line: what is needed, the budget and how to raise it.
  */
-export function checkMemory(module: string, bytes: number, what: string, place: { file?: string; field?: string } = {}): void {
+export function checkMemory(
+  module: string,
+  bytes: number,
+  what: string,
+  place: { file?: string; field?: string } = {},
+): void {
   if (!(bytes > budget)) return;
   const needed = Number.isFinite(bytes) ? `about ${formatBytes(bytes)}` : "more memory than any machine has";
-  throw fail(module, "BAD_INPUT", `${what} needs ${needed}, past the memory budget of ${formatBytes(budget)} (raise it with --max-memory, e.g. --max-memory ${suggest(bytes)})`, place);
+  throw fail(
+    module,
+    "BAD_INPUT",
+    `${what} needs ${needed}, past the memory budget of ${formatBytes(budget)} (raise it with --max-memory, e.g. --max-memory ${suggest(bytes)})`,
+    place,
+  );
 }
 
 /** A --max-memory value that would admit `bytes`. */
@@ -83,6 +98,11 @@ export function denseMatrixBytes(p: number): number {
  * steps and `transfers` transfers: `perNode`, `perStep` and `perTransfer` bytes each (the command's
  * own figures), plus the schedule's columns.
  */
-export function scheduleWorkBytes(s: { p: number; stepCount: number; transferCount: number }, perNode: number, perStep: number, perTransfer: number): number {
+export function scheduleWorkBytes(
+  s: { p: number; stepCount: number; transferCount: number },
+  perNode: number,
+  perStep: number,
+  perTransfer: number,
+): number {
   return s.p * perNode + s.stepCount * perStep + s.transferCount * perTransfer;
 }

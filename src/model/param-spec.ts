@@ -61,34 +61,67 @@ interface NumberOpts {
 }
 
 /** Builds a spec with its fields in one order (so listings print them alike), leaving absent fields out. */
-function spec<T extends ParamValue, D extends boolean>(type: InputSpec["type"], o: { description: string; values?: readonly string[]; min?: number; max?: number; unit?: string; default?: ParamValue; derived?: string }): InputSpec<T, D> {
+function spec<T extends ParamValue, D extends boolean>(
+  type: InputSpec["type"],
+  o: {
+    description: string;
+    values?: readonly string[];
+    min?: number;
+    max?: number;
+    unit?: string;
+    default?: ParamValue;
+    derived?: string;
+  },
+): InputSpec<T, D> {
   const out: { [k: string]: unknown } = { description: o.description, type };
-  for (const k of ["values", "min", "max", "unit", "default", "derived"] as const) if (o[k] !== undefined) out[k] = o[k];
+  for (const k of ["values", "min", "max", "unit", "default", "derived"] as const)
+    if (o[k] !== undefined) out[k] = o[k];
   return out as unknown as InputSpec<T, D>;
 }
 
 /** An integer parameter (or, with `values`, an integer or one of those strings), with a default or a `derived` rule. */
-export function integer<const V extends string>(o: NumberOpts & { readonly values: readonly V[]; readonly default: number | NoInfer<V> }): InputSpec<number | V, true>;
-export function integer<const V extends string>(o: NumberOpts & { readonly values: readonly V[]; readonly derived: string }): InputSpec<number | V, false>;
+export function integer<const V extends string>(
+  o: NumberOpts & { readonly values: readonly V[]; readonly default: number | NoInfer<V> },
+): InputSpec<number | V, true>;
+export function integer<const V extends string>(
+  o: NumberOpts & { readonly values: readonly V[]; readonly derived: string },
+): InputSpec<number | V, false>;
 export function integer(o: NumberOpts & { readonly default: number }): InputSpec<number, true>;
 export function integer(o: NumberOpts & { readonly derived: string }): InputSpec<number, false>;
-export function integer(o: NumberOpts & { readonly values?: readonly string[]; readonly default?: ParamValue; readonly derived?: string }): InputSpec {
+export function integer(
+  o: NumberOpts & { readonly values?: readonly string[]; readonly default?: ParamValue; readonly derived?: string },
+): InputSpec {
   return spec("integer", o);
 }
 
 /** A finite-number parameter (or, with `values`, a number or one of those strings), with a default or a `derived` rule. */
-export function number<const V extends string>(o: NumberOpts & { readonly values: readonly V[]; readonly default: number | NoInfer<V> }): InputSpec<number | V, true>;
-export function number<const V extends string>(o: NumberOpts & { readonly values: readonly V[]; readonly derived: string }): InputSpec<number | V, false>;
+export function number<const V extends string>(
+  o: NumberOpts & { readonly values: readonly V[]; readonly default: number | NoInfer<V> },
+): InputSpec<number | V, true>;
+export function number<const V extends string>(
+  o: NumberOpts & { readonly values: readonly V[]; readonly derived: string },
+): InputSpec<number | V, false>;
 export function number(o: NumberOpts & { readonly default: number }): InputSpec<number, true>;
 export function number(o: NumberOpts & { readonly derived: string }): InputSpec<number, false>;
-export function number(o: NumberOpts & { readonly values?: readonly string[]; readonly default?: ParamValue; readonly derived?: string }): InputSpec {
+export function number(
+  o: NumberOpts & { readonly values?: readonly string[]; readonly default?: ParamValue; readonly derived?: string },
+): InputSpec {
   return spec("number", o);
 }
 
 /** A parameter that is one of `values`, with a default or a `derived` rule. */
-export function choice<const V extends string>(values: readonly V[], o: { readonly description: string; readonly default: NoInfer<V> }): InputSpec<V, true>;
-export function choice<const V extends string>(values: readonly V[], o: { readonly description: string; readonly derived: string }): InputSpec<V, false>;
-export function choice(values: readonly string[], o: { readonly description: string; readonly default?: string; readonly derived?: string }): InputSpec {
+export function choice<const V extends string>(
+  values: readonly V[],
+  o: { readonly description: string; readonly default: NoInfer<V> },
+): InputSpec<V, true>;
+export function choice<const V extends string>(
+  values: readonly V[],
+  o: { readonly description: string; readonly derived: string },
+): InputSpec<V, false>;
+export function choice(
+  values: readonly string[],
+  o: { readonly description: string; readonly default?: string; readonly derived?: string },
+): InputSpec {
   return spec("enum", { ...o, values });
 }
 
@@ -166,12 +199,18 @@ const resolvedBy = new WeakMap<object, Specs>();
  * not take, throws a one-line BAD_OPTION CommplanError naming the parameter. Output keys are accepted
  * and left out; an input without default that is not given stays absent. Keys come out in declaration order.
  */
-export function resolveSpecs<S extends Specs>(specs: S, given: { readonly [k: string]: unknown }, ctx: SpecContext): Resolved<S> {
+export function resolveSpecs<S extends Specs>(
+  specs: S,
+  given: { readonly [k: string]: unknown },
+  ctx: SpecContext,
+): Resolved<S> {
   const names = Object.keys(specs);
   for (const key of Object.keys(given)) {
     if (!Object.prototype.hasOwnProperty.call(specs, key)) {
       const inputs = names.filter((n) => specs[n]!.output !== true);
-      throw fail(ctx.module, "BAD_OPTION", ctx.unknown(key, inputs.length > 0 ? inputs.join(", ") : "(none)"), { field: ctx.field(key) });
+      throw fail(ctx.module, "BAD_OPTION", ctx.unknown(key, inputs.length > 0 ? inputs.join(", ") : "(none)"), {
+        field: ctx.field(key),
+      });
     }
   }
   const out: { [k: string]: ParamValue } = {};
@@ -183,7 +222,10 @@ export function resolveSpecs<S extends Specs>(specs: S, given: { readonly [k: st
       continue;
     }
     const v = given[name];
-    if (!specAccepts(d, v)) throw fail(ctx.module, "BAD_OPTION", `${ctx.label(name)} must be ${describeSpec(d)}, got ${shown(v)}`, { field: ctx.field(name) });
+    if (!specAccepts(d, v))
+      throw fail(ctx.module, "BAD_OPTION", `${ctx.label(name)} must be ${describeSpec(d)}, got ${shown(v)}`, {
+        field: ctx.field(name),
+      });
     out[name] = v;
   }
   resolvedBy.set(out, specs);
@@ -201,7 +243,9 @@ export const MAX_SEED = 0xffffffff;
 /** The one check of a seed (an integer in 0..2^32 - 1); throws a BAD_OPTION CommplanError of `module` on field "seed". */
 export function checkSeed(module: string, seed: unknown): number {
   if (typeof seed !== "number" || !Number.isInteger(seed) || seed < 0 || seed > MAX_SEED) {
-    throw fail(module, "BAD_OPTION", `seed must be an integer in 0..${MAX_SEED}, got ${String(seed)}`, { field: "seed" });
+    throw fail(module, "BAD_OPTION", `seed must be an integer in 0..${MAX_SEED}, got ${String(seed)}`, {
+      field: "seed",
+    });
   }
   return seed;
 }

@@ -86,7 +86,12 @@ export class ScheduleBuilder {
   private steps = 0;
   private inStep = false;
 
-  constructor(readonly header: ScheduleHeader, readonly payload: boolean, expectedTransfers = 1024, readonly timed = false) {
+  constructor(
+    readonly header: ScheduleHeader,
+    readonly payload: boolean,
+    expectedTransfers = 1024,
+    readonly timed = false,
+  ) {
     this.src = growU32(expectedTransfers);
     this.dst = growU32(expectedTransfers);
     this.size = growF64(expectedTransfers);
@@ -183,7 +188,13 @@ export class ScheduleBuilder {
       const start = new Uint32Array(this.src.length + 1);
       start.set(this.chunkStart.toArray());
       start[this.src.length] = this.chunkOrigin.length;
-      chunks = { start, origin: this.chunkOrigin.toArray(), dest: this.chunkDest.toArray(), offset: this.chunkOffset.toArray(), count: this.chunkCount.toArray() };
+      chunks = {
+        start,
+        origin: this.chunkOrigin.toArray(),
+        dest: this.chunkDest.toArray(),
+        offset: this.chunkOffset.toArray(),
+        count: this.chunkCount.toArray(),
+      };
     }
     return {
       ...this.header,

@@ -16,7 +16,12 @@ export const hRelation = definePattern({
   source: "001 (Rao, Suel, Tsantilas, Goudreau) sections 1 and 3",
   options: {
     h: integer({ description: "unit messages every node sends and receives", min: 0, max: 1 << 20, default: 4 }),
-    self: integer({ description: "1: destinations range over all p nodes, so messages to self occur (001); 0: never to self", min: 0, max: 1, default: 1 }),
+    self: integer({
+      description: "1: destinations range over all p nodes, so messages to self occur (001); 0: never to self",
+      min: 0,
+      max: 1,
+      default: 1,
+    }),
     elementBytes: elementBytesOption(8),
   },
   generate(p, opts, rng) {

@@ -4,13 +4,22 @@ import { matrixFromData, type CommMatrix } from "../model/matrix.js";
 import { MAX_SIZE_OPTION, elementBytesOption, definePattern } from "./pattern-options.js";
 import { ceilSqrt } from "./ceil-sqrt.js";
 
-const lmaxOption = integer({ description: "the longest message in tokens (002 uses 128..1K and more)", min: 1, max: MAX_SIZE_OPTION, default: 256 });
+const lmaxOption = integer({
+  description: "the longest message in tokens (002 uses 128..1K and more)",
+  min: 1,
+  max: MAX_SIZE_OPTION,
+  default: 256,
+});
 /** 002: "A token ... is 22-byte long in all the machines considered here". */
 const TOKEN_BYTES = 22;
 const source = "002 (Liu, Wang, Prasanna, ICDCS '96) section 4";
 
 /** Fills every off-diagonal entry with 1 and the spikes chosen by `isSpike` with lmax; the diagonal stays 0. */
-function spiky(p: number, opts: { readonly lmax: number; readonly elementBytes: number }, isSpike: (i: number, j: number) => boolean): CommMatrix {
+function spiky(
+  p: number,
+  opts: { readonly lmax: number; readonly elementBytes: number },
+  isSpike: (i: number, j: number) => boolean,
+): CommMatrix {
   const lmax = opts.lmax;
   const data = new Float64Array(p * p);
   for (let i = 0; i < p; i++) {

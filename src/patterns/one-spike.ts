@@ -9,8 +9,18 @@ export const oneSpike = definePattern({
   title: "004 Pattern1 (one spike): mmax elements to one random node, `small` to the rest",
   source: "004 (Liu, Wang, Prasanna, JPDC 2002) section 4, figure 14",
   options: {
-    mmax: integer({ description: "the spike: M_max elements (004 uses 1024 and up)", min: 0, max: MAX_SIZE_OPTION, default: 1024 }),
-    small: integer({ description: "elements to every other node (004: 'a small number')", min: 0, max: MAX_SIZE_OPTION, default: 1 }),
+    mmax: integer({
+      description: "the spike: M_max elements (004 uses 1024 and up)",
+      min: 0,
+      max: MAX_SIZE_OPTION,
+      default: 1024,
+    }),
+    small: integer({
+      description: "elements to every other node (004: 'a small number')",
+      min: 0,
+      max: MAX_SIZE_OPTION,
+      default: 1,
+    }),
     elementBytes: elementBytesOption(22),
   },
   generate(p, opts, rng) {

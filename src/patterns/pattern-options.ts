@@ -11,7 +11,12 @@ export const MAX_ELEMENT_BYTES = 1 << 20;
 
 /** The `elementBytes` option every pattern has (bytes per element, stored in the matrix). */
 export function elementBytesOption(defaultBytes: number): PatternOptionSpec {
-  return integer({ description: "bytes per element (stored in the matrix for cost models)", min: 1, max: MAX_ELEMENT_BYTES, default: defaultBytes });
+  return integer({
+    description: "bytes per element (stored in the matrix for cost models)",
+    min: 1,
+    max: MAX_ELEMENT_BYTES,
+    default: defaultBytes,
+  });
 }
 
 /** A pattern whose generate function receives its options typed (inferred from `options`). */
@@ -21,10 +26,18 @@ export function definePattern<S extends PatternOptions>(def: PatternDef<S>): Pat
 
 /** Throws a BAD_OPTION CommplanError for an option whose allowed range depends on p. */
 export function optionAgainstP(pattern: string, name: string, value: number, p: number, why: string): never {
-  throw fail("patterns", "BAD_OPTION", `option '${name}' of pattern '${pattern}' ${why} (p = ${p}), got ${value}`, { field: name });
+  throw fail("patterns", "BAD_OPTION", `option '${name}' of pattern '${pattern}' ${why} (p = ${p}), got ${value}`, {
+    field: name,
+  });
 }
 
 /** Checks a fixture's p (for direct calls of generate; generatePattern checks it first). */
 export function requireFixedP(pattern: string, fixedP: number, p: number): void {
-  if (p !== fixedP) throw fail("patterns", "BAD_OPTION", `pattern '${pattern}' is a fixed ${fixedP} x ${fixedP} matrix; p must be ${fixedP}, got ${p}`, { field: "p" });
+  if (p !== fixedP)
+    throw fail(
+      "patterns",
+      "BAD_OPTION",
+      `pattern '${pattern}' is a fixed ${fixedP} x ${fixedP} matrix; p must be ${fixedP}, got ${p}`,
+      { field: "p" },
+    );
 }

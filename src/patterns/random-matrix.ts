@@ -13,7 +13,12 @@ export const randomPattern = definePattern({
   source: "000 (Ranka, Shankar, Alsabti 1995) section 2 (many-to-many, non-uniform)",
   options: {
     density: number({ description: "probability that an off-diagonal message exists", min: 0, max: 1, default: 0.5 }),
-    max: integer({ description: "largest message; sizes are uniform in 1..max", min: 1, max: MAX_SIZE_OPTION, default: 100 }),
+    max: integer({
+      description: "largest message; sizes are uniform in 1..max",
+      min: 1,
+      max: MAX_SIZE_OPTION,
+      default: 100,
+    }),
     elementBytes: elementBytesOption(8),
   },
   generate(p, opts, rng) {

@@ -31,7 +31,12 @@ export function randomDerangement(rng: Rng, p: number): Int32Array {
  */
 export function disjointPermutations(rng: Rng, p: number, d: number): Int32Array[] {
   if (!Number.isInteger(d) || d < 0 || d > Math.max(0, p - 1)) {
-    throw fail("patterns", "BAD_OPTION", `cannot build ${d} disjoint off-diagonal permutations of ${p} nodes (at most p - 1)`, { field: "d" });
+    throw fail(
+      "patterns",
+      "BAD_OPTION",
+      `cannot build ${d} disjoint off-diagonal permutations of ${p} nodes (at most p - 1)`,
+      { field: "d" },
+    );
   }
   const used = new Uint8Array(p * p);
   for (let i = 0; i < p; i++) used[i * p + i] = 1;
@@ -72,10 +77,18 @@ export function disjointPermutations(rng: Rng, p: number, d: number): Int32Array
 
 /** Breadth-first search for an augmenting path from the unmatched row `root`; flips it when found. */
 function augment(
-  rng: Rng, p: number, root: number, used: Uint8Array,
-  matchRow: Int32Array, matchCol: Int32Array, parent: Int32Array, seen: Int32Array, queue: Int32Array,
+  rng: Rng,
+  p: number,
+  root: number,
+  used: Uint8Array,
+  matchRow: Int32Array,
+  matchCol: Int32Array,
+  parent: Int32Array,
+  seen: Int32Array,
+  queue: Int32Array,
 ): boolean {
-  let head = 0, tail = 0;
+  let head = 0,
+    tail = 0;
   queue[tail++] = root;
   while (head < tail) {
     const u = queue[head++]!;

@@ -32,8 +32,18 @@ export const rankaKl = definePattern({
   source: "000 (Ranka, Shankar, Alsabti 1995) section 7",
   options: {
     k: integer({ description: "fan-out and fan-in of every node (k < p)", min: 1, max: 16383, default: 4 }),
-    l: number({ description: "non-uniformity: round(l k) destinations get (1 - l) t, the other (1 - l) k get l t", min: 0, max: 1, default: 0.25 }),
-    t: integer({ description: "elements every node sends and receives (row and column sums)", min: 1, max: MAX_SIZE_OPTION, default: 1024 }),
+    l: number({
+      description: "non-uniformity: round(l k) destinations get (1 - l) t, the other (1 - l) k get l t",
+      min: 0,
+      max: 1,
+      default: 0.25,
+    }),
+    t: integer({
+      description: "elements every node sends and receives (row and column sums)",
+      min: 1,
+      max: MAX_SIZE_OPTION,
+      default: 1024,
+    }),
     elementBytes: elementBytesOption(8),
   },
   generate(p, opts, rng) {

@@ -39,13 +39,21 @@ export const PATTERNS: readonly PatternDef[] = [
 export function findPattern(name: string): PatternDef {
   const def = PATTERNS.find((d) => d.name === name);
   if (def === undefined) {
-    throw fail("patterns", "BAD_OPTION", `unknown pattern '${String(name)}'; known: ${PATTERNS.map((d) => d.name).join(", ")}`, { field: "pattern" });
+    throw fail(
+      "patterns",
+      "BAD_OPTION",
+      `unknown pattern '${String(name)}'; known: ${PATTERNS.map((d) => d.name).join(", ")}`,
+      { field: "pattern" },
+    );
   }
   return def;
 }
 
 /** Fills defaults and checks every option (range, integer, unknown names) once; throws CommplanError naming the option. */
-export function resolvePatternOptions<S extends PatternOptions>(def: PatternDef<S>, given: { readonly [k: string]: unknown }): Resolved<S> {
+export function resolvePatternOptions<S extends PatternOptions>(
+  def: PatternDef<S>,
+  given: { readonly [k: string]: unknown },
+): Resolved<S> {
   return resolveSpecs(def.options, given, {
     module: "patterns",
     label: (name) => `option '${name}' of pattern '${def.name}'`,
@@ -65,7 +73,12 @@ export function checkPatternP(def: PatternDef, p: unknown): number {
     throw fail("patterns", "BAD_OPTION", `p must be an integer in 1..${MAX_P}, got ${String(p)}`, { field: "p" });
   }
   if (def.fixedP !== undefined && p !== def.fixedP) {
-    throw fail("patterns", "BAD_OPTION", `pattern '${def.name}' is a fixed ${def.fixedP} x ${def.fixedP} matrix; p must be ${def.fixedP}, got ${p}`, { field: "p" });
+    throw fail(
+      "patterns",
+      "BAD_OPTION",
+      `pattern '${def.name}' is a fixed ${def.fixedP} x ${def.fixedP} matrix; p must be ${def.fixedP}, got ${p}`,
+      { field: "p" },
+    );
   }
   return p;
 }
@@ -74,7 +87,12 @@ export function checkPatternP(def: PatternDef, p: unknown): number {
 export { MAX_SEED } from "../model/param-spec.js";
 
 /** Generates pattern `name` for P nodes from a seed, after checking p, the seed and every option. */
-export function generatePattern(name: string, p: number, given: { readonly [k: string]: number }, seed: number): CommMatrix {
+export function generatePattern(
+  name: string,
+  p: number,
+  given: { readonly [k: string]: number },
+  seed: number,
+): CommMatrix {
   const def = findPattern(name);
   checkPatternP(def, p);
   checkSeed("patterns", seed);

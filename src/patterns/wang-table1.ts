@@ -21,13 +21,21 @@ export const wangTable1 = definePattern({
   title: "Table 1 of 003: an 8 x 8 all-to-many pattern, every message `unit` elements",
   source: "003 (Wang, Lin, Ranka 1993) section 1, table 1",
   options: {
-    unit: integer({ description: "elements per message (the table only marks which messages exist)", min: 1, max: MAX_SIZE_OPTION, default: 1 }),
+    unit: integer({
+      description: "elements per message (the table only marks which messages exist)",
+      min: 1,
+      max: MAX_SIZE_OPTION,
+      default: 1,
+    }),
     elementBytes: elementBytesOption(8),
   },
   fixedP: 8,
   generate(p, opts, _rng) {
     requireFixedP("wang-table1", 8, p);
     const unit = opts.unit;
-    return matrixFromRows(WANG_TABLE1_ROWS.map((row) => row.map((v) => v * unit)), { elementBytes: opts.elementBytes });
+    return matrixFromRows(
+      WANG_TABLE1_ROWS.map((row) => row.map((v) => v * unit)),
+      { elementBytes: opts.elementBytes },
+    );
   },
 });

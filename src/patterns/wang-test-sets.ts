@@ -6,8 +6,18 @@ import type { Rng } from "../model/rng.js";
 import { MAX_SIZE_OPTION, elementBytesOption, optionAgainstP, definePattern } from "./pattern-options.js";
 import { disjointPermutations } from "./random-permutations.js";
 
-const dOption = integer({ description: "active entries in every row and every column (d <= p - 1; 003 uses 4, 8, 16, 24, 31 at p = 32)", min: 0, max: 16383, default: 4 });
-const unitOption = integer({ description: "elements per COM unit (003's msg_unit)", min: 1, max: MAX_SIZE_OPTION, default: 1 });
+const dOption = integer({
+  description: "active entries in every row and every column (d <= p - 1; 003 uses 4, 8, 16, 24, 31 at p = 32)",
+  min: 0,
+  max: 16383,
+  default: 4,
+});
+const unitOption = integer({
+  description: "elements per COM unit (003's msg_unit)",
+  min: 1,
+  max: MAX_SIZE_OPTION,
+  default: 1,
+});
 
 /** The support of both sets: d disjoint off-diagonal random permutations (exactly d entries per row and column). */
 function support(name: string, p: number, opts: { readonly d: number }, rng: Rng): Int32Array[] {
@@ -35,12 +45,27 @@ export const wangSet2 = definePattern({
   name: "wang-set2",
   title: "003 test set 2: d-regular support, COM(i, j) x unit with COM(i, j) uniform in 1..maxFactor",
   source: "003 (Wang, Lin, Ranka 1993) section 5, test set 2 (table 5: sizes 1..32 x msg_unit)",
-  options: { d: dOption, unit: unitOption, maxFactor: integer({ description: "largest COM(i, j) (table 5 of 003: 32)", min: 1, max: MAX_SIZE_OPTION, default: 32 }), elementBytes: elementBytesOption(8) },
+  options: {
+    d: dOption,
+    unit: unitOption,
+    maxFactor: integer({
+      description: "largest COM(i, j) (table 5 of 003: 32)",
+      min: 1,
+      max: MAX_SIZE_OPTION,
+      default: 32,
+    }),
+    elementBytes: elementBytesOption(8),
+  },
   generate(p, opts, rng) {
     const unit = opts.unit;
     const maxFactor = opts.maxFactor;
     if (maxFactor * unit > MAX_SIZE_OPTION) {
-      throw fail("patterns", "BAD_OPTION", `options 'maxFactor' x 'unit' of pattern 'wang-set2' must be at most ${MAX_SIZE_OPTION}, got ${maxFactor} x ${unit}`, { field: "maxFactor" });
+      throw fail(
+        "patterns",
+        "BAD_OPTION",
+        `options 'maxFactor' x 'unit' of pattern 'wang-set2' must be at most ${MAX_SIZE_OPTION}, got ${maxFactor} x ${unit}`,
+        { field: "maxFactor" },
+      );
     }
     const data = new Float64Array(p * p);
     const perms = support("wang-set2", p, opts, rng);

@@ -45,9 +45,12 @@ function plan(m: CommMatrix, opts: PlanOptions): ReturnType<Planner["plan"]> {
 }
 
 /** The linear permutation planner. */
-export const linearPermutation: Planner = definePlanner({
-  name: "linear-permutation",
-  title: "pairwise exchange with partner i XOR k; circle method when P is not a power of two",
-  source: "000 sec 4 fig. 3; 003 sec 3.2 fig. 3",
-  params: {},
-}, plan);
+export const linearPermutation: Planner = definePlanner(
+  {
+    name: "linear-permutation",
+    title: "pairwise exchange with partner i XOR k; circle method when P is not a power of two",
+    source: "000 sec 4 fig. 3; 003 sec 3.2 fig. 3",
+    params: {},
+  },
+  plan,
+);

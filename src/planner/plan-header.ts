@@ -10,7 +10,14 @@ import type { PlanOptions } from "./types.js";
  * does the header record the seed (else null, so that plans which no seed can change are the same bytes).
  */
 export function planHeader(m: CommMatrix, algorithm: string, opts: PlanOptions, random: boolean): ScheduleHeader {
-  return { p: m.p, algorithm, params: opts.givenParams, seed: random ? opts.seed : null, elementBytes: m.elementBytes, matrixDigest: matrixDigest(m) };
+  return {
+    p: m.p,
+    algorithm,
+    params: opts.givenParams,
+    seed: random ? opts.seed : null,
+    elementBytes: m.elementBytes,
+    matrixDigest: matrixDigest(m),
+  };
 }
 
 /** A seeded Rng that records whether anything was drawn from it (for planners whose random choices depend on the input). */

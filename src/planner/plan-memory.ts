@@ -20,5 +20,10 @@ function bytes(n: number): string {
 export function refuseOverBudget(algorithm: string, estimate: number, what: string, opts: PlanOptions): void {
   const budget = planMemoryBudget(opts);
   if (estimate <= budget) return;
-  throw fail("planner", "UNSUPPORTED", `${algorithm}: this plan would need about ${bytes(estimate)} (${what}), over the memory budget of ${bytes(budget)} (half the machine's memory unless maxMemory is given); raise the budget, or plan another algorithm`, { field: "maxMemory" });
+  throw fail(
+    "planner",
+    "UNSUPPORTED",
+    `${algorithm}: this plan would need about ${bytes(estimate)} (${what}), over the memory budget of ${bytes(budget)} (half the machine's memory unless maxMemory is given); raise the budget, or plan another algorithm`,
+    { field: "maxMemory" },
+  );
 }

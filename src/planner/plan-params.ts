@@ -1,7 +1,15 @@
 /** Planner parameters: the one check of given params against a planner's declaration, and definePlanner, which hands a planner its params typed. */
 import { fail } from "../model/errors.js";
 import type { CommMatrix } from "../model/matrix.js";
-import { describeSpec, inputSpecs, namedSpecs, resolvedFrom, resolveSpecs, type Resolved, type Specs } from "../model/param-spec.js";
+import {
+  describeSpec,
+  inputSpecs,
+  namedSpecs,
+  resolvedFrom,
+  resolveSpecs,
+  type Resolved,
+  type Specs,
+} from "../model/param-spec.js";
 import type { JsonValue, Schedule } from "../model/schedule.js";
 import type { InputParam, Planner, PlannerParam, PlanOptions } from "./types.js";
 
@@ -18,9 +26,18 @@ export const describeParamType: (d: InputParam) => string = describeSpec;
  * value the declaration does not take, throws a BAD_OPTION CommplanError with field `params.<name>`.
  * Output keys are accepted and left out of the result.
  */
-export function resolveParams<S extends Specs>(algorithm: string, specs: S, given: { readonly [k: string]: JsonValue }): Resolved<S> {
+export function resolveParams<S extends Specs>(
+  algorithm: string,
+  specs: S,
+  given: { readonly [k: string]: JsonValue },
+): Resolved<S> {
   if (typeof given !== "object" || given === null || Array.isArray(given)) {
-    throw fail("planner", "BAD_OPTION", `${algorithm}: params must be an object of name: value, got ${JSON.stringify(given)}`, { field: "params" });
+    throw fail(
+      "planner",
+      "BAD_OPTION",
+      `${algorithm}: params must be an object of name: value, got ${JSON.stringify(given)}`,
+      { field: "params" },
+    );
   }
   return resolveSpecs(specs, given, {
     module: "planner",
@@ -43,7 +60,10 @@ export interface PlannerInfo<S extends Specs> {
  * { factor: number({ ... default: 3 }) }` gives `opts.params.factor: number`). The params must come
  * from `resolvePlanOptions` for this planner (checked: a programming error otherwise).
  */
-export function definePlanner<S extends Specs>(info: PlannerInfo<S>, plan: (m: CommMatrix, opts: PlanOptions<Resolved<S>>) => Schedule): Planner {
+export function definePlanner<S extends Specs>(
+  info: PlannerInfo<S>,
+  plan: (m: CommMatrix, opts: PlanOptions<Resolved<S>>) => Schedule,
+): Planner {
   const specs = info.params;
   return {
     name: info.name,
@@ -53,7 +73,12 @@ export function definePlanner<S extends Specs>(info: PlannerInfo<S>, plan: (m: C
     specs,
     plan(m, opts) {
       if (!resolvedFrom(opts.params, specs)) {
-        throw fail("planner", "BAD_OPTION", `${info.name}: params ${JSON.stringify(opts.params)} were not resolved for this planner; plan options must come from resolvePlanOptions`, { field: "params" });
+        throw fail(
+          "planner",
+          "BAD_OPTION",
+          `${info.name}: params ${JSON.stringify(opts.params)} were not resolved for this planner; plan options must come from resolvePlanOptions`,
+          { field: "params" },
+        );
       }
       return plan(m, opts as PlanOptions<Resolved<S>>);
     },

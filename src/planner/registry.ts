@@ -14,12 +14,25 @@ import { TWO_STAGE_PLANNERS } from "./two-stage/index.js";
 import type { Planner, PlanOptions } from "./types.js";
 
 /** Every registered planner, in the order `commplan algorithms` lists them. */
-export const PLANNERS: readonly Planner[] = [linearPermutation, shift, ...PERMUTATION_PLANNERS, ...TWO_STAGE_PLANNERS, fourStage, ...TOTAL_EXCHANGE_PLANNERS];
+export const PLANNERS: readonly Planner[] = [
+  linearPermutation,
+  shift,
+  ...PERMUTATION_PLANNERS,
+  ...TWO_STAGE_PLANNERS,
+  fourStage,
+  ...TOTAL_EXCHANGE_PLANNERS,
+];
 
 /** The planner called `name`; throws a CommplanError listing the known names. */
 export function findPlanner(name: string): Planner {
   const found = PLANNERS.find((x) => x.name === name);
-  if (!found) throw fail("planner", "BAD_OPTION", `unknown algorithm '${name}'; known: ${PLANNERS.map((x) => x.name).join(", ")}`, { field: "algorithm" });
+  if (!found)
+    throw fail(
+      "planner",
+      "BAD_OPTION",
+      `unknown algorithm '${name}'; known: ${PLANNERS.map((x) => x.name).join(", ")}`,
+      { field: "algorithm" },
+    );
   return found;
 }
 

@@ -18,9 +18,12 @@ function plan(m: CommMatrix, opts: PlanOptions): ReturnType<Planner["plan"]> {
 }
 
 /** The shift planner (A1). */
-export const shift: Planner = definePlanner({
-  name: "shift",
-  title: "A1: in step k every node i sends to (i + k) mod P",
-  source: "004 sec 3.1.1; 002 sec 3.1",
-  params: {},
-}, plan);
+export const shift: Planner = definePlanner(
+  {
+    name: "shift",
+    title: "A1: in step k every node i sends to (i + k) mod P",
+    source: "004 sec 3.1.1; 002 sec 3.1",
+    params: {},
+  },
+  plan,
+);

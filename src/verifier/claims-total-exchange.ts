@@ -14,9 +14,14 @@ export function checkTeRounds(s: Schedule): Check[] {
   const { p } = s;
   // per round, the round's network transfers are linked by source; one scratch row of P sums a
   // source's pairs (no P x P table: O(P + T) memory, O(T) time over all rounds)
-  const head = new Int32Array(p).fill(-1), next = new Int32Array(s.transferCount), srcs = new Uint32Array(p);
+  const head = new Int32Array(p).fill(-1),
+    next = new Int32Array(s.transferCount),
+    srcs = new Uint32Array(p);
   const onPair = new Float64Array(p);
-  let pairWitness: string | null = null, stepWitness: string | null = null, mostSteps = 0, mostOnPair = 0;
+  let pairWitness: string | null = null,
+    stepWitness: string | null = null,
+    mostSteps = 0,
+    mostOnPair = 0;
   s.stages.forEach((st, k) => {
     if (st.stepCount > mostSteps) mostSteps = st.stepCount;
     if (st.stepCount > Math.max(0, p - 1)) stepWitness ??= `round ${k + 1} (${st.name}) has ${st.stepCount} steps`;
@@ -32,7 +37,8 @@ export function checkTeRounds(s: Schedule): Check[] {
       const a = srcs[i]!;
       for (let x = head[a]!; x !== -1; x = next[x]!) onPair[s.dst[x]!] = onPair[s.dst[x]!]! + s.size[x]!;
       for (let x = head[a]!; x !== -1; x = next[x]!) {
-        const b = s.dst[x]!, total = onPair[b]!;
+        const b = s.dst[x]!,
+          total = onPair[b]!;
         if (total > mostOnPair) mostOnPair = total;
         if (total > 1) pairWitness ??= `round ${k + 1} (${st.name}) carries ${total} elements ${a} -> ${b}`;
       }
@@ -41,8 +47,22 @@ export function checkTeRounds(s: Schedule): Check[] {
     }
   });
   return [
-    atMost("te-steps-per-round", "every round (stage) has at most P - 1 steps", "001 sec 2, Fact 1 (OCPC total exchange in N steps, one of them local)", mostSteps, Math.max(0, p - 1), stepWitness),
-    atMost("te-one-per-pair", "every round carries at most one packet per ordered pair", "001 sec 2 (a total-exchange round: one message per ordered pair)", mostOnPair, 1, pairWitness),
+    atMost(
+      "te-steps-per-round",
+      "every round (stage) has at most P - 1 steps",
+      "001 sec 2, Fact 1 (OCPC total exchange in N steps, one of them local)",
+      mostSteps,
+      Math.max(0, p - 1),
+      stepWitness,
+    ),
+    atMost(
+      "te-one-per-pair",
+      "every round carries at most one packet per ordered pair",
+      "001 sec 2 (a total-exchange round: one message per ordered pair)",
+      mostOnPair,
+      1,
+      pairWitness,
+    ),
   ];
 }
 
@@ -59,10 +79,12 @@ export function teLowerBound(p: number, t: number): number {
 export function teRelayBound(m: CommMatrix): number {
   const { p, data } = m;
   let most = 0;
-  for (let u = 0; u < p; u++) for (let v = 0; v < p; v++) if (u !== v && data[u * p + v]! > most) most = data[u * p + v]!;
+  for (let u = 0; u < p; u++)
+    for (let v = 0; v < p; v++) if (u !== v && data[u * p + v]! > most) most = data[u * p + v]!;
   if (p <= 2) return most;
   const fits = (r: number): boolean => {
-    let spare = 0, over = 0;
+    let spare = 0,
+      over = 0;
     for (let u = 0; u < p; u++) {
       for (let v = 0; v < p; v++) {
         if (u === v) continue;
@@ -73,7 +95,8 @@ export function teRelayBound(m: CommMatrix): number {
     }
     return spare >= 2 * over;
   };
-  let lo = 0, hi = most;
+  let lo = 0,
+    hi = most;
   while (lo < hi) {
     const mid = lo + Math.floor((hi - lo) / 2);
     if (fits(mid)) hi = mid;
@@ -83,11 +106,26 @@ export function teRelayBound(m: CommMatrix): number {
 }
 
 function roundChecks(m: CommMatrix, s: Schedule, stats: MatrixStats): Check[] {
-  const lb = teLowerBound(m.p, stats.t), relay = Math.max(lb, teRelayBound(m));
+  const lb = teLowerBound(m.p, stats.t),
+    relay = Math.max(lb, teRelayBound(m));
   return [
     ...checkTeRounds(s),
-    atLeast("te-rounds-lower-bound", "rounds >= ceil(t / (P - 1))", "001 sec 3 (each node sends and receives at most N - 1 packets per round)", s.stages.length, lb, `${s.stages.length} rounds cannot move t = ${stats.t} packets of one node`),
-    atLeast("te-rounds-relay-bound", "rounds >= the relay bound (elements beyond R on a pair take two hops: sum (R - M)+ >= 2 sum (M - R)+)", "docs/algorithms/total-exchange.md (relay lower bound)", s.stages.length, relay, `${s.stages.length} rounds leave too few pair slots for the relayed elements`),
+    atLeast(
+      "te-rounds-lower-bound",
+      "rounds >= ceil(t / (P - 1))",
+      "001 sec 3 (each node sends and receives at most N - 1 packets per round)",
+      s.stages.length,
+      lb,
+      `${s.stages.length} rounds cannot move t = ${stats.t} packets of one node`,
+    ),
+    atLeast(
+      "te-rounds-relay-bound",
+      "rounds >= the relay bound (elements beyond R on a pair take two hops: sum (R - M)+ >= 2 sum (M - R)+)",
+      "docs/algorithms/total-exchange.md (relay lower bound)",
+      s.stages.length,
+      relay,
+      `${s.stages.length} rounds leave too few pair slots for the relayed elements`,
+    ),
   ];
 }
 
@@ -101,7 +139,15 @@ export const TOTAL_EXCHANGE_CLAIMS: { readonly [name: string]: AlgorithmClaims }
     shift: true,
     extra: (m, s, stats) => [
       ...roundChecks(m, s, stats),
-      check("te-direct-rounds", "rounds == largest off-diagonal entry (max packets over origin-destination pairs)", "001 sec 4 (direct protocol)", s.stages.length === stats.mMaxOffDiagonal, s.stages.length, stats.mMaxOffDiagonal, `${s.stages.length} rounds, max pair load ${stats.mMaxOffDiagonal}`),
+      check(
+        "te-direct-rounds",
+        "rounds == largest off-diagonal entry (max packets over origin-destination pairs)",
+        "001 sec 4 (direct protocol)",
+        s.stages.length === stats.mMaxOffDiagonal,
+        s.stages.length,
+        stats.mMaxOffDiagonal,
+        `${s.stages.length} rounds, max pair load ${stats.mMaxOffDiagonal}`,
+      ),
     ],
   },
   "te-valiant": { ...TE_BASE, extra: roundChecks },
@@ -112,7 +158,14 @@ export const TOTAL_EXCHANGE_CLAIMS: { readonly [name: string]: AlgorithmClaims }
     ...TE_BASE,
     extra: (m, s, stats) => [
       ...roundChecks(m, s, stats),
-      atMost("te-offline-rounds", "rounds <= largest off-diagonal entry (never worse than the direct protocol)", "docs/algorithms/total-exchange.md (te-offline tries R from the lower bound up to the max pair load)", s.stages.length, stats.mMaxOffDiagonal, `${s.stages.length} rounds`),
+      atMost(
+        "te-offline-rounds",
+        "rounds <= largest off-diagonal entry (never worse than the direct protocol)",
+        "docs/algorithms/total-exchange.md (te-offline tries R from the lower bound up to the max pair load)",
+        s.stages.length,
+        stats.mMaxOffDiagonal,
+        `${s.stages.length} rounds`,
+      ),
     ],
   },
 };

@@ -19,14 +19,29 @@ export const CLAIMS: { readonly [name: string]: AlgorithmClaims } = {
   "linear-permutation": {
     ...DIRECT_WHOLE,
     pairwise: true,
-    maxSteps: (p) => ({ bound: linearPermutationSteps(p), source: "000 fig. 3, 003 fig. 3 (P - 1 for P a power of two); docs/algorithms/linear-permutation.md (P - 1 even, P odd)" }),
+    maxSteps: (p) => ({
+      bound: linearPermutationSteps(p),
+      source:
+        "000 fig. 3, 003 fig. 3 (P - 1 for P a power of two); docs/algorithms/linear-permutation.md (P - 1 even, P odd)",
+    }),
   },
-  shift: { ...DIRECT_WHOLE, shift: true, maxSteps: (p) => ({ bound: Math.max(0, p - 1), source: "004 sec 3.1.1 (A1: P steps, one of them the local copy)" }) },
+  shift: {
+    ...DIRECT_WHOLE,
+    shift: true,
+    maxSteps: (p) => ({ bound: Math.max(0, p - 1), source: "004 sec 3.1.1 (A1: P steps, one of them the local copy)" }),
+  },
   "rs-n": { ...DIRECT_WHOLE, extra: rsNExpectation },
   "rs-nh": { direct: true, whole: false },
   // the planner is single-port (each phase a partial permutation) whatever ports the verifier is told:
   // exactly h steps; the generic steps-lower-bound row still checks ceil(h / ports)
-  coloring: { ...DIRECT_WHOLE, exactSteps: (_p, h) => ({ bound: h, source: "Konig's edge-colouring theorem: max(f, g) = h single-port phases (docs/algorithms/coloring.md)" }), extra: coloringBounds },
+  coloring: {
+    ...DIRECT_WHOLE,
+    exactSteps: (_p, h) => ({
+      bound: h,
+      source: "Konig's edge-colouring theorem: max(f, g) = h single-port phases (docs/algorithms/coloring.md)",
+    }),
+    extra: coloringBounds,
+  },
   "split-coloring": { direct: true, whole: false, extra: splitColoringBounds },
   "four-stage": { direct: false, whole: false, fourStage: true },
   ...TWO_STAGE_CLAIMS,

@@ -38,8 +38,9 @@ export function checkDelivery(m: CommMatrix, s: Schedule): DeliveryResult {
   const order = radixByKey(c.dest, radixByKey(c.origin, null, p, n), p, n);
   const t = new Tally();
   const runs = new Runs();
-  for (let g = 0; g < n; ) {
-    const o = c.origin[order[g]!]!, d = c.dest[order[g]!]!;
+  for (let g = 0; g < n;) {
+    const o = c.origin[order[g]!]!,
+      d = c.dest[order[g]!]!;
     let e = g + 1;
     while (e < n && c.origin[order[e]!] === o && c.dest[order[e]!] === d) e++;
     const msg: Message = { o, d, total: m.data[o * p + d]!, first: g, end: e };
@@ -51,8 +52,24 @@ export function checkDelivery(m: CommMatrix, s: Schedule): DeliveryResult {
   }
   neverSent(m, c, t);
   return {
-    delivery: check("delivery", "every element reaches its destination exactly once (none missing, none twice, no stranger)", SOURCE, t.badDelivery === 0, t.badDelivery, 0, t.deliveryWitness),
-    causality: check("causality", "a node sends only elements it holds since before the step", SOURCE, t.badCausality === 0, t.badCausality, 0, t.causalityWitness),
+    delivery: check(
+      "delivery",
+      "every element reaches its destination exactly once (none missing, none twice, no stranger)",
+      SOURCE,
+      t.badDelivery === 0,
+      t.badDelivery,
+      0,
+      t.deliveryWitness,
+    ),
+    causality: check(
+      "causality",
+      "a node sends only elements it holds since before the step",
+      SOURCE,
+      t.badCausality === 0,
+      t.badCausality,
+      0,
+      t.causalityWitness,
+    ),
     runVisits: t.runVisits,
   };
 }
@@ -119,15 +136,19 @@ class Runs {
 }
 
 /** Names elements a..b-1 of a message in a witness. */
-const el = (o: number, d: number, a: number, b: number): string => (b - a === 1 ? `element ${a} of message ${o} -> ${d}` : `elements ${a}..${b - 1} of message ${o} -> ${d}`);
+const el = (o: number, d: number, a: number, b: number): string =>
+  b - a === 1 ? `element ${a} of message ${o} -> ${d}` : `elements ${a}..${b - 1} of message ${o} -> ${d}`;
 
 /** Step, sender and receiver of every chunk, from its transfer. */
 function chunkColumns(s: Schedule, c: ChunkTable): ChunkColumns {
   const n = c.origin.length;
-  const step = new Uint32Array(n), from = new Uint32Array(n), to = new Uint32Array(n);
+  const step = new Uint32Array(n),
+    from = new Uint32Array(n),
+    to = new Uint32Array(n);
   for (let st = 0; st < s.stepCount; st++) {
     for (let x = s.stepStart[st]!; x < s.stepStart[st + 1]!; x++) {
-      const a = c.start[x]!, b = c.start[x + 1]!;
+      const a = c.start[x]!,
+        b = c.start[x + 1]!;
       step.fill(st, a, b);
       from.fill(s.src[x]!, a, b);
       to.fill(s.dst[x]!, a, b);
@@ -141,7 +162,14 @@ function chunkColumns(s: Schedule, c: ChunkTable): ChunkColumns {
  * holding them all at the origin. A chunk past the message's end (a stranger) fails delivery and
  * the message is not followed further: returns false.
  */
-function cutCells(msg: Message, c: ChunkTable, order: Uint32Array, chunks: ChunkColumns, runs: Runs, t: Tally): boolean {
+function cutCells(
+  msg: Message,
+  c: ChunkTable,
+  order: Uint32Array,
+  chunks: ChunkColumns,
+  runs: Runs,
+  t: Tally,
+): boolean {
   const { o, d, total } = msg;
   runs.ensure(2 * (msg.end - msg.first) + 2);
   const bounds = runs.bounds;
@@ -151,7 +179,8 @@ function cutCells(msg: Message, c: ChunkTable, order: Uint32Array, chunks: Chunk
   let stranger = false;
   for (let k = msg.first; k < msg.end; k++) {
     const ch = order[k]!;
-    const a = c.offset[ch]!, b = a + c.count[ch]!;
+    const a = c.offset[ch]!,
+      b = a + c.count[ch]!;
     if (b > total) {
       stranger = true;
       t.badDelivery++;
@@ -178,15 +207,20 @@ function cutCells(msg: Message, c: ChunkTable, order: Uint32Array, chunks: Chunk
 /** Moves the message's chunks in step order: each must cover runs its sender holds since before its step; the covered runs merge into one at the receiver. */
 function moveChunks(msg: Message, c: ChunkTable, order: Uint32Array, chunks: ChunkColumns, runs: Runs, t: Tally): void {
   const { o, d } = msg;
-  const bs = runs.bounds, { holder, ready, runEnd, starts } = runs;
+  const bs = runs.bounds,
+    { holder, ready, runEnd, starts } = runs;
   for (let k = msg.first; k < msg.end; k++) {
     const ch = order[k]!;
-    const a = c.offset[ch]!, b = a + c.count[ch]!;
-    const step = chunks.step[ch]!, from = chunks.from[ch]!, to = chunks.to[ch]!;
-    const lo = lowerBound(bs, runs.u, a), hi = lowerBound(bs, runs.u, b);
+    const a = c.offset[ch]!,
+      b = a + c.count[ch]!;
+    const step = chunks.step[ch]!,
+      from = chunks.from[ch]!,
+      to = chunks.to[ch]!;
+    const lo = lowerBound(bs, runs.u, a),
+      hi = lowerBound(bs, runs.u, b);
     runs.split(lo);
     if (hi < runs.cells) runs.split(hi);
-    for (let r = lo; r < hi; ) {
+    for (let r = lo; r < hi;) {
       t.runVisits++;
       const next = runEnd[r]!;
       if (holder[r] !== from) {
@@ -241,7 +275,8 @@ function neverSent(m: CommMatrix, c: ChunkTable, t: Tally): void {
 
 /** First index i in [0, n) with a[i] >= v (a sorted ascending). */
 function lowerBound(a: Float64Array, n: number, v: number): number {
-  let lo = 0, hi = n;
+  let lo = 0,
+    hi = n;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (a[mid]! < v) lo = mid + 1;

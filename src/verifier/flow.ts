@@ -31,10 +31,16 @@ export function checkFlow(m: CommMatrix, s: Schedule): FlowResult {
     }
     hold[i] = r;
   }
-  let peak = 0, peakNode = 0;
-  for (let i = 0; i < p; i++) if (hold[i]! > peak) { peak = hold[i]!; peakNode = i; }
+  let peak = 0,
+    peakNode = 0;
+  for (let i = 0; i < p; i++)
+    if (hold[i]! > peak) {
+      peak = hold[i]!;
+      peakNode = i;
+    }
   const peakPerNode = hold.slice();
-  const sent = new Float64Array(p), recv = new Float64Array(p);
+  const sent = new Float64Array(p),
+    recv = new Float64Array(p);
   const touched = new Uint32Array(p); // each node is listed at most once per step
   const mark = new Int32Array(p).fill(-1);
   let witness: string | null = null;
@@ -42,10 +48,22 @@ export function checkFlow(m: CommMatrix, s: Schedule): FlowResult {
   for (let st = 0; st < s.stepCount; st++) {
     let nt = 0;
     for (let x = s.stepStart[st]!; x < s.stepStart[st + 1]!; x++) {
-      const a = s.src[x]!, b = s.dst[x]!, z = s.size[x]!;
+      const a = s.src[x]!,
+        b = s.dst[x]!,
+        z = s.size[x]!;
       if (a === b) continue;
-      if (mark[a] !== st) { mark[a] = st; sent[a] = 0; recv[a] = 0; touched[nt++] = a; }
-      if (mark[b] !== st) { mark[b] = st; sent[b] = 0; recv[b] = 0; touched[nt++] = b; }
+      if (mark[a] !== st) {
+        mark[a] = st;
+        sent[a] = 0;
+        recv[a] = 0;
+        touched[nt++] = a;
+      }
+      if (mark[b] !== st) {
+        mark[b] = st;
+        sent[b] = 0;
+        recv[b] = 0;
+        touched[nt++] = b;
+      }
       sent[a] = sent[a]! + z;
       recv[b] = recv[b]! + z;
     }
@@ -57,7 +75,10 @@ export function checkFlow(m: CommMatrix, s: Schedule): FlowResult {
       }
       const h = (hold[u] = hold[u]! - sent[u]! + recv[u]!);
       if (h > peakPerNode[u]!) peakPerNode[u] = h;
-      if (h > peak) { peak = h; peakNode = u; }
+      if (h > peak) {
+        peak = h;
+        peakNode = u;
+      }
     }
   }
   for (let u = 0; u < p; u++) {
@@ -67,7 +88,15 @@ export function checkFlow(m: CommMatrix, s: Schedule): FlowResult {
     }
   }
   return {
-    conservation: check("sizes-add-up", "per node, sent <= held at each step and the final count equals its column sum", "docs/verifier.md, sizes-add-up (message level)", bad === 0, bad, 0, witness),
+    conservation: check(
+      "sizes-add-up",
+      "per node, sent <= held at each step and the final count equals its column sum",
+      "docs/verifier.md, sizes-add-up (message level)",
+      bad === 0,
+      bad,
+      0,
+      witness,
+    ),
     peakBuffer: peak,
     peakNode,
     peakPerNode,

@@ -12,7 +12,9 @@ export function paperArray(p: number): PaperArray {
   while (f * f > p) f--;
   while ((f + 1) * (f + 1) <= p) f++;
   const s = f * f === p ? f : f + 1;
-  let C = s, R = Math.ceil(p / C), r = p % C;
+  let C = s,
+    R = Math.ceil(p / C),
+    r = p % C;
   if (r > 0 && r > R - 1) {
     C = f;
     R = Math.ceil(p / C);
@@ -49,7 +51,17 @@ export function checkFourStage(m: CommMatrix, s: Schedule, stats: MatrixStats, p
   const { C, R, r, s: cs } = paperArray(p);
   const checks: Check[] = [];
   if (s.stages.length !== 4) {
-    return [check("four-stage-stages", "a four-stage plan has 4 stages", SRC, false, s.stages.length, 4, `${s.stages.length} stages`)];
+    return [
+      check(
+        "four-stage-stages",
+        "a four-stage plan has 4 stages",
+        SRC,
+        false,
+        s.stages.length,
+        4,
+        `${s.stages.length} stages`,
+      ),
+    ];
   }
   let divisible = true;
   let diagMax = 0;
@@ -60,7 +72,9 @@ export function checkFourStage(m: CommMatrix, s: Schedule, stats: MatrixStats, p
       else if (v % p !== 0) divisible = false;
     }
   }
-  const L = stats.lMax, f = stats.f, g = stats.g;
+  const L = stats.lMax,
+    f = stats.f,
+    g = stats.g;
   const incomplete = (u: number): boolean => r > 0 && u % C >= r;
   const nMin = r > 0 ? R - 1 : R;
   const recvBound = (k: number, inc: boolean): number => (k % 2 === 0 ? (inc ? C + 1 : C) : inc ? R - 1 : R);
@@ -68,15 +82,22 @@ export function checkFourStage(m: CommMatrix, s: Schedule, stats: MatrixStats, p
     const w = inc ? R - 1 : R;
     const n1 = inc ? C + 1 : C;
     switch (k) {
-      case 0: return (w * L) / p + (divisible ? 0 : 3 * f);
-      case 1: return (n1 * L) / p + (divisible ? 0 : (3 * f * n1) / Math.max(1, w) + p);
-      case 2: return (w * L) / p + (divisible ? 0 : w * ((3 * g) / Math.max(1, nMin) + R));
-      default: return (n1 * L) / p + (divisible ? 0 : n1 * ((3 * g) / Math.max(1, nMin) + R));
+      case 0:
+        return (w * L) / p + (divisible ? 0 : 3 * f);
+      case 1:
+        return (n1 * L) / p + (divisible ? 0 : (3 * f * n1) / Math.max(1, w) + p);
+      case 2:
+        return (w * L) / p + (divisible ? 0 : w * ((3 * g) / Math.max(1, nMin) + R));
+      default:
+        return (n1 * L) / p + (divisible ? 0 : n1 * ((3 * g) / Math.max(1, nMin) + R));
     }
   };
   const tag = divisible ? "P divides every M[i][j]" : "general matrix, with rounding residuals";
-  const recv = new Uint32Array(p), longest = new Float64Array(p);
-  let totalSteps = 0, stepLongestSum = 0, derivedTime = 0;
+  const recv = new Uint32Array(p),
+    longest = new Float64Array(p);
+  let totalSteps = 0,
+    stepLongestSum = 0,
+    derivedTime = 0;
   const received: number[] = [L];
   s.stages.forEach((stage, k) => {
     recv.fill(0);
@@ -87,15 +108,30 @@ export function checkFourStage(m: CommMatrix, s: Schedule, stats: MatrixStats, p
       if (s.size[x]! > longest[d]!) longest[d] = s.size[x]!;
     }
     // per node, against its own column's bound: a failing row shows the failing node's figures
-    const rc = new PerItemBound(), lg = new PerItemBound(1e-9);
+    const rc = new PerItemBound(),
+      lg = new PerItemBound(1e-9);
     for (let u = 0; u < p; u++) {
       const inc = incomplete(u);
-      if (rc.add(recv[u]!, recvBound(k, inc))) rc.witness = `node ${u} (${inc ? "incomplete" : "complete"} column) receives ${recv[u]} messages, bound ${recvBound(k, inc)}`;
-      if (lg.add(longest[u]!, longBound(k, inc))) lg.witness = `node ${u} (${inc ? "incomplete" : "complete"} column) receives a message of ${longest[u]} elements, bound ${longBound(k, inc)}`;
+      if (rc.add(recv[u]!, recvBound(k, inc)))
+        rc.witness = `node ${u} (${inc ? "incomplete" : "complete"} column) receives ${recv[u]} messages, bound ${recvBound(k, inc)}`;
+      if (lg.add(longest[u]!, longBound(k, inc)))
+        lg.witness = `node ${u} (${inc ? "incomplete" : "complete"} column) receives a message of ${longest[u]} elements, bound ${longBound(k, inc)}`;
     }
     const roman = ["I", "II", "III", "IV"][k]!;
-    checks.push(rc.row(`four-stage-${roman}-received`, `stage ${roman}: messages received per node <= Lemma 1 (C = ${C}, R = ${R}, r = ${r})`, `${SRC} Lemma 1`));
-    checks.push(lg.row(`four-stage-${roman}-longest`, `stage ${roman}: longest message received <= Lemma 3 / Table 2 (${tag})`, `${SRC} Lemma 3, Table 2`));
+    checks.push(
+      rc.row(
+        `four-stage-${roman}-received`,
+        `stage ${roman}: messages received per node <= Lemma 1 (C = ${C}, R = ${R}, r = ${r})`,
+        `${SRC} Lemma 1`,
+      ),
+    );
+    checks.push(
+      lg.row(
+        `four-stage-${roman}-longest`,
+        `stage ${roman}: longest message received <= Lemma 3 / Table 2 (${tag})`,
+        `${SRC} Lemma 3, Table 2`,
+      ),
+    );
     const stepBound = k % 2 === 0 ? C + (r > 0 ? 1 : 0) : R;
     derivedTime += stepBound * Math.max(longBound(k, false), r > 0 ? longBound(k, true) : 0);
     for (let step = stage.firstStep; step < stage.firstStep + stage.stepCount; step++) {
@@ -103,35 +139,72 @@ export function checkFourStage(m: CommMatrix, s: Schedule, stats: MatrixStats, p
       for (let x = s.stepStart[step]!; x < s.stepStart[step + 1]!; x++) if (s.size[x]! > mx) mx = s.size[x]!;
       stepLongestSum += mx;
     }
-    checks.push(check(`four-stage-${roman}-steps`, `stage ${roman}: steps <= ${stepBound}`, `${SRC} Theorem 2; sec 3.2.2 B`, stage.stepCount <= stepBound, stage.stepCount, stepBound, `${stage.stepCount} steps`));
+    checks.push(
+      check(
+        `four-stage-${roman}-steps`,
+        `stage ${roman}: steps <= ${stepBound}`,
+        `${SRC} Theorem 2; sec 3.2.2 B`,
+        stage.stepCount <= stepBound,
+        stage.stepCount,
+        stepBound,
+        `${stage.stepCount} steps`,
+      ),
+    );
     totalSteps += stage.stepCount;
-    received.push(Math.max(recvBound(k, false) * longBound(k, false), r > 0 ? recvBound(k, true) * longBound(k, true) : 0));
+    received.push(
+      Math.max(recvBound(k, false) * longBound(k, false), r > 0 ? recvBound(k, true) * longBound(k, true) : 0),
+    );
   });
-  checks.push(check("four-stage-start-ups", "steps (start-ups) in all four stages <= 4 ceil(sqrt P) + 2", `${SRC} Theorem 2, Table 3`, totalSteps <= 4 * cs + 2, totalSteps, 4 * cs + 2, `${totalSteps} steps`));
+  checks.push(
+    check(
+      "four-stage-start-ups",
+      "steps (start-ups) in all four stages <= 4 ceil(sqrt P) + 2",
+      `${SRC} Theorem 2, Table 3`,
+      totalSteps <= 4 * cs + 2,
+      totalSteps,
+      4 * cs + 2,
+      `${totalSteps} steps`,
+    ),
+  );
   const timeBound = divisible ? (4 * (cs + 1) * cs * L) / p : derivedTime;
-  checks.push(check(
-    "four-stage-time",
-    divisible
-      ? "traffic term of the blocking time (sum over steps of the step's longest message) <= Theorem 2's 4 (ceil(sqrt P) + 1) ceil(sqrt P) L_max / P"
-      : "traffic term of the blocking time (sum over steps of the step's longest message) <= sum over stages of steps x longest-message bound (general matrix)",
-    `${SRC} Theorem 2 (Table 3's 4 ceil(sqrt P)^2 L_max / P is exceeded: docs/algorithms/four-stage.md)`,
-    stepLongestSum <= timeBound + 1e-9, stepLongestSum, timeBound, `the steps' longest messages add up to ${stepLongestSum} elements`,
-  ));
+  checks.push(
+    check(
+      "four-stage-time",
+      divisible
+        ? "traffic term of the blocking time (sum over steps of the step's longest message) <= Theorem 2's 4 (ceil(sqrt P) + 1) ceil(sqrt P) L_max / P"
+        : "traffic term of the blocking time (sum over steps of the step's longest message) <= sum over stages of steps x longest-message bound (general matrix)",
+      `${SRC} Theorem 2 (Table 3's 4 ceil(sqrt P)^2 L_max / P is exceeded: docs/algorithms/four-stage.md)`,
+      stepLongestSum <= timeBound + 1e-9,
+      stepLongestSum,
+      timeBound,
+      `the steps' longest messages add up to ${stepLongestSum} elements`,
+    ),
+  );
   // Table 3's "total traffic": elements a node sends over the four stages (local copies included);
   // a node sends in stage k what it received in stage k - 1 (stage I: its row, <= L)
   const sent = new Float64Array(p);
   for (let x = 0; x < s.transferCount; x++) sent[s.src[x]!] = sent[s.src[x]!]! + s.size[x]!;
-  let traffic = 0, trafficNode = 0;
-  for (let u = 0; u < p; u++) if (sent[u]! > traffic) { traffic = sent[u]!; trafficNode = u; }
+  let traffic = 0,
+    trafficNode = 0;
+  for (let u = 0; u < p; u++)
+    if (sent[u]! > traffic) {
+      traffic = sent[u]!;
+      trafficNode = u;
+    }
   const trafficBound = divisible ? (4 * cs * cs * L) / p : received[0]! + received[1]! + received[2]! + received[3]!;
-  checks.push(check(
-    "four-stage-traffic",
-    divisible
-      ? "elements one node sends over the four stages <= Table 3's 4 ceil(sqrt P)^2 L_max / P"
-      : "elements one node sends over the four stages <= its row plus the received-volume bounds of stages I-III (general matrix)",
-    `${SRC} Table 3 (total traffic); Theorem 1's per-stage volume`,
-    traffic <= trafficBound + 1e-9, traffic, trafficBound, `node ${trafficNode} sends ${traffic} elements`,
-  ));
+  checks.push(
+    check(
+      "four-stage-traffic",
+      divisible
+        ? "elements one node sends over the four stages <= Table 3's 4 ceil(sqrt P)^2 L_max / P"
+        : "elements one node sends over the four stages <= its row plus the received-volume bounds of stages I-III (general matrix)",
+      `${SRC} Table 3 (total traffic); Theorem 1's per-stage volume`,
+      traffic <= trafficBound + 1e-9,
+      traffic,
+      trafficBound,
+      `node ${trafficNode} sends ${traffic} elements`,
+    ),
+  );
   checks.push(...checkDistribution(m, s, { C, R, r, s: cs }));
   let peakBound = 2 * cs * cs * (L / p) + diagMax;
   if (!divisible) {
@@ -139,6 +212,16 @@ export function checkFourStage(m: CommMatrix, s: Schedule, stats: MatrixStats, p
     for (let k = 1; k < received.length; k++) worst = Math.max(worst, received[k - 1]! + received[k]!);
     peakBound = Math.max(peakBound, worst + diagMax);
   }
-  checks.push(check("four-stage-buffer", `peak elements held by a node <= Theorem 1 (${tag})`, `${SRC} Theorem 1, Table 4`, peak <= peakBound + 1e-9, peak, peakBound, `a node holds ${peak} elements`));
+  checks.push(
+    check(
+      "four-stage-buffer",
+      `peak elements held by a node <= Theorem 1 (${tag})`,
+      `${SRC} Theorem 1, Table 4`,
+      peak <= peakBound + 1e-9,
+      peak,
+      peakBound,
+      `a node holds ${peak} elements`,
+    ),
+  );
   return checks;
 }

@@ -22,19 +22,23 @@ function floorDiv(x: number, n: number): number {
  * Summed over j with a histogram of (n mod P) mod C, a node costs O(P + C).
  */
 export function figure11Sizes(m: CommMatrix, a: PaperArray): Float64Array {
-  const { p } = m, { C } = a;
+  const { p } = m,
+    { C } = a;
   const out = new Float64Array(p * C);
   const w = new Float64Array(C);
   for (let c = 0; c < C; c++) w[c] = floorDiv(p, C) + (p % C > c ? 1 : 0);
   const above = new Float64Array(C + 1); // above[x]: destinations whose end residue is x (then suffix-summed)
   for (let u = 0; u < p; u++) {
-    let full = 0, blocks = 0;
+    let full = 0,
+      blocks = 0;
     above.fill(0);
     for (let j = 0; j < p; j++) {
       const h = j === u ? 0 : m.data[u * p + j]!;
       if (h === 0) continue;
-      const s = j % C, e = s + h;
-      const ePeriods = floorDiv(e, p), eRest = e - ePeriods * p;
+      const s = j % C,
+        e = s + h;
+      const ePeriods = floorDiv(e, p),
+        eRest = e - ePeriods * p;
       const eBlocks = floorDiv(eRest, C);
       full += ePeriods;
       blocks += eBlocks;
@@ -53,14 +57,18 @@ export function figure11Sizes(m: CommMatrix, a: PaperArray): Float64Array {
 
 /** The receiver of node u's Stage I bucket c (fig. 8): its row's node in column c; from the incomplete row, pseudo-columns c >= r go to node (b, c), b the sender's column. */
 export function stageOneReceiver(a: PaperArray, u: number, c: number): number {
-  const row = Math.floor(u / a.C), b = u % a.C;
+  const row = Math.floor(u / a.C),
+    b = u % a.C;
   return a.r > 0 && row === a.R - 1 && c >= a.r ? b * a.C + c : row * a.C + c;
 }
 
 /** The elements fig. 11 puts into bucket c of h elements for node j (counter from j mod C): F(s + h, c) - F(s, c), s = j mod C. */
 function bucketCount(p: number, C: number, w: Float64Array, j: number, h: number, c: number): number {
-  const s = j % C, e = s + h;
-  const ePeriods = floorDiv(e, p), eRest = e - ePeriods * p, eBlocks = Math.floor(eRest / C);
+  const s = j % C,
+    e = s + h;
+  const ePeriods = floorDiv(e, p),
+    eRest = e - ePeriods * p,
+    eBlocks = Math.floor(eRest / C);
   return w[c]! * ePeriods + eBlocks + (eRest - eBlocks * C > c ? 1 : 0) - (s > c ? 1 : 0);
 }
 
@@ -73,11 +81,19 @@ function bucketCount(p: number, C: number, w: Float64Array, j: number, h: number
  * row's nodes (buckets c < r) and their pseudo-column buckets (to row b, their own column) are
  * added one count at a time (at most P^2 more).
  */
-export function forEachStageOneHolding(m: CommMatrix, a: PaperArray, visit: (v: number, hv: Float64Array) => void): void {
-  const { p } = m, { C, R, r } = a;
+export function forEachStageOneHolding(
+  m: CommMatrix,
+  a: PaperArray,
+  visit: (v: number, hv: Float64Array) => void,
+): void {
+  const { p } = m,
+    { C, R, r } = a;
   const w = new Float64Array(C);
   for (let c = 0; c < C; c++) w[c] = floorDiv(p, C) + (p % C > c ? 1 : 0);
-  const full = new Float64Array(p), blocks = new Float64Array(p), run = new Float64Array(p), hv = new Float64Array(p);
+  const full = new Float64Array(p),
+    blocks = new Float64Array(p),
+    run = new Float64Array(p),
+    hv = new Float64Array(p);
   const above = new Float64Array(C * p); // above[x * p + j]: senders whose end residue for j is x, minus those whose start is x
   const last = (R - 1) * C;
   const pseudo = (u: number, c: number): void => {
@@ -94,8 +110,11 @@ export function forEachStageOneHolding(m: CommMatrix, a: PaperArray, visit: (v: 
       for (let j = 0; j < p; j++) {
         const h = j === u ? 0 : m.data[u * p + j]!;
         if (h === 0) continue;
-        const s = j % C, e = s + h;
-        const ePeriods = floorDiv(e, p), eRest = e - ePeriods * p, eBlocks = Math.floor(eRest / C);
+        const s = j % C,
+          e = s + h;
+        const ePeriods = floorDiv(e, p),
+          eRest = e - ePeriods * p,
+          eBlocks = Math.floor(eRest / C);
         full[j] = full[j]! + ePeriods;
         blocks[j] = blocks[j]! + eBlocks;
         above[(eRest - eBlocks * C) * p + j]!++;
@@ -121,7 +140,8 @@ export function forEachStageOneHolding(m: CommMatrix, a: PaperArray, visit: (v: 
 /** Transfer indices of one stage grouped by node (dst or src): order[at[u] .. at[u + 1]). */
 function byNode(s: Schedule, k: number, key: Uint32Array): { at: Uint32Array; order: Uint32Array } {
   const st = s.stages[k]!;
-  const x0 = s.stepStart[st.firstStep]!, x1 = s.stepStart[st.firstStep + st.stepCount]!;
+  const x0 = s.stepStart[st.firstStep]!,
+    x1 = s.stepStart[st.firstStep + st.stepCount]!;
   const at = bucketStarts(key, s.p, x0, x1, new Uint32Array(s.p + 1));
   return { at, order: bucketItems(key, at, null, x0, x1, new Uint32Array(x1 - x0)) };
 }
@@ -138,14 +158,21 @@ function byNode(s: Schedule, k: number, key: Uint32Array): { at: Uint32Array; or
  *    and with payloads exactly that count per destination j. Measured: the wrong (v, k) messages.
  */
 export function checkDistribution(m: CommMatrix, s: Schedule, a: PaperArray): [Check, Check] {
-  const { p } = m, { C, R, r } = a;
+  const { p } = m,
+    { C, R, r } = a;
   const c = s.chunks;
-  let bad1 = 0, bad2 = 0, wit1: string | null = null, wit2: string | null = null;
+  let bad1 = 0,
+    bad2 = 0,
+    wit1: string | null = null,
+    wit2: string | null = null;
   // Stage I: message sizes and receivers
-  const want1 = figure11Sizes(m, a), got1 = new Float64Array(p * C);
+  const want1 = figure11Sizes(m, a),
+    got1 = new Float64Array(p * C);
   const one = s.stages[0]!;
   for (let x = s.stepStart[one.firstStep]!; x < s.stepStart[one.firstStep + one.stepCount]!; x++) {
-    const u = s.src[x]!, v = s.dst[x]!, b = v % C;
+    const u = s.src[x]!,
+      v = s.dst[x]!,
+      b = v % C;
     if (stageOneReceiver(a, u, b) !== v) {
       bad1++;
       wit1 ??= `node ${u} sends to ${v}; its bucket for column ${b} goes to ${stageOneReceiver(a, u, b)} (fig. 8)`;
@@ -162,15 +189,18 @@ export function checkDistribution(m: CommMatrix, s: Schedule, a: PaperArray): [C
   const got2 = new Float64Array(p * R);
   const two = s.stages[1]!;
   for (let x = s.stepStart[two.firstStep]!; x < s.stepStart[two.firstStep + two.stepCount]!; x++) {
-    const v = s.src[x]!, u = s.dst[x]!;
+    const v = s.src[x]!,
+      u = s.dst[x]!;
     if (u % C !== v % C) {
       bad2++;
       wit2 ??= `node ${v} sends to ${u}, outside its column`;
     } else got2[v * R + Math.floor(u / C)] = got2[v * R + Math.floor(u / C)]! + s.size[x]!;
   }
-  const into1 = c ? byNode(s, 0, s.dst) : null, from2 = c ? byNode(s, 1, s.src) : null;
+  const into1 = c ? byNode(s, 0, s.dst) : null,
+    from2 = c ? byNode(s, 1, s.src) : null;
   const perDest = c ? new Float64Array(R * p) : null; // chunks v sends row k for node j (payload), zeroed after each node
-  const want2 = new Float64Array(R + 1), wrong = new Uint8Array(R);
+  const want2 = new Float64Array(R + 1),
+    wrong = new Uint8Array(R);
   const visit = (v: number, hv: Float64Array): void => {
     const n = r === 0 || v % C < r ? R : R - 1;
     // sizes: Q + the cyclic ranges [j mod N, j mod N + h mod N) over the buckets
@@ -179,12 +209,18 @@ export function checkDistribution(m: CommMatrix, s: Schedule, a: PaperArray): [C
     for (let j = 0; j < p; j++) {
       const h = hv[j]!;
       if (h === 0) continue;
-      const f = floorDiv(h, n), rem = h - f * n, st = j % n;
+      const f = floorDiv(h, n),
+        rem = h - f * n,
+        st = j % n;
       q += f;
       if (rem === 0) continue;
       want2[st]!++;
       if (st + rem <= n) want2[st + rem]!--;
-      else { want2[n]!--; want2[0]!++; want2[st + rem - n]!--; }
+      else {
+        want2[n]!--;
+        want2[0]!++;
+        want2[st + rem - n]!--;
+      }
     }
     let acc = 0;
     wrong.fill(0);
@@ -217,14 +253,17 @@ export function checkDistribution(m: CommMatrix, s: Schedule, a: PaperArray): [C
     recv.fill(0);
     // payload: what v sends each row of its column in stage II, per destination
     for (let t = from2!.at[v]!; t < from2!.at[v + 1]!; t++) {
-      const x = from2!.order[t]!, u = s.dst[x]!;
+      const x = from2!.order[t]!,
+        u = s.dst[x]!;
       if (u % C !== v % C) continue;
       const at = Math.floor(u / C) * p;
-      for (let y = c.start[x]!; y < c.start[x + 1]!; y++) perDest![at + c.dest[y]!] = perDest![at + c.dest[y]!]! + c.count[y]!;
+      for (let y = c.start[x]!; y < c.start[x + 1]!; y++)
+        perDest![at + c.dest[y]!] = perDest![at + c.dest[y]!]! + c.count[y]!;
     }
     for (let k = 0; k < n; k++) {
       for (let j = 0; j < p; j++) {
-        const h = hv[j]!, f = floorDiv(h, n);
+        const h = hv[j]!,
+          f = floorDiv(h, n);
         const want = f + ((k - (j % n) + n) % n < h - f * n ? 1 : 0);
         if (perDest![k * p + j] !== want) {
           wrong[k] = 1;
@@ -236,7 +275,23 @@ export function checkDistribution(m: CommMatrix, s: Schedule, a: PaperArray): [C
   };
   forEachStageOneHolding(m, a, visit);
   return [
-    check("four-stage-I-exact", `stage I: every message has exactly fig. 11's R-Distribute count (counters start at j mod C) and goes where fig. 8 sends it${c ? "; every node receives exactly fig. 11's count per destination" : ""}`, SRC, bad1 === 0, bad1, 0, wit1),
-    check("four-stage-II-exact", `stage II: every node sends each node of its column exactly C-Distribute's count (counters start at j mod N) of the holdings stage I delivers${c ? ", per destination" : ""}`, "004 sec 3.2.2 C (C-Distribute), fig. 11, fig. 8; Lemma 2", bad2 === 0, bad2, 0, wit2),
+    check(
+      "four-stage-I-exact",
+      `stage I: every message has exactly fig. 11's R-Distribute count (counters start at j mod C) and goes where fig. 8 sends it${c ? "; every node receives exactly fig. 11's count per destination" : ""}`,
+      SRC,
+      bad1 === 0,
+      bad1,
+      0,
+      wit1,
+    ),
+    check(
+      "four-stage-II-exact",
+      `stage II: every node sends each node of its column exactly C-Distribute's count (counters start at j mod N) of the holdings stage I delivers${c ? ", per destination" : ""}`,
+      "004 sec 3.2.2 C (C-Distribute), fig. 11, fig. 8; Lemma 2",
+      bad2 === 0,
+      bad2,
+      0,
+      wit2,
+    ),
   ];
 }

@@ -5,10 +5,12 @@ import { transfersBySource } from "./by-source.js";
 import { check, type Check, type Unproven } from "./report.js";
 
 const SOURCE = "docs/verifier.md, message-level delivery";
-const TITLE = "every element reaches its destination exactly once (message level: per ordered pair, transfers i -> j carry M[i][j])";
+const TITLE =
+  "every element reaches its destination exactly once (message level: per ordered pair, transfers i -> j carry M[i][j])";
 
 /** What checkMessageDelivery decides: a `delivery` row, or why it could not be decided. */
-export type MessageDelivery = { readonly check: Check; readonly unproven: null } | { readonly check: null; readonly unproven: Unproven };
+export type MessageDelivery =
+  { readonly check: Check; readonly unproven: null } | { readonly check: null; readonly unproven: Unproven };
 
 /** Per pair (i, j), i != j, the network transfers i -> j against M[i][j]: the first mismatch and the totals. */
 interface PairSums {
@@ -61,7 +63,9 @@ export function checkMessageDelivery(m: CommMatrix, s: Schedule): MessageDeliver
 function pairSums(m: CommMatrix, s: Schedule): PairSums {
   const { p } = s;
   const { start: bySrc, order } = transfersBySource(s, false);
-  let carried = 0, needed = 0, mismatches = 0;
+  let carried = 0,
+    needed = 0,
+    mismatches = 0;
   let witness: string | null = null;
   const got = new Float64Array(p);
   for (let u = 0; u < p; u++) {
@@ -90,9 +94,11 @@ function relayWitness(s: Schedule): string | null {
   const firstRecv = new Int32Array(s.p).fill(-1);
   for (let st = 0; st < s.stepCount; st++) {
     for (let x = s.stepStart[st]!; x < s.stepStart[st + 1]!; x++) {
-      const a = s.src[x]!, b = s.dst[x]!;
+      const a = s.src[x]!,
+        b = s.dst[x]!;
       if (a === b) continue;
-      if (firstRecv[a] !== -1 && firstRecv[a]! < st) return `node ${a} receives in step ${firstRecv[a]} and sends in step ${st}`;
+      if (firstRecv[a] !== -1 && firstRecv[a]! < st)
+        return `node ${a} receives in step ${firstRecv[a]} and sends in step ${st}`;
       if (firstRecv[b] === -1) firstRecv[b] = st;
     }
   }

@@ -11,7 +11,8 @@ export function sumOfStepMaxima(s: Schedule): number {
   let sum = 0;
   for (let k = 0; k < s.stepCount; k++) {
     let mx = 0;
-    for (let x = s.stepStart[k]!; x < s.stepStart[k + 1]!; x++) if (s.src[x] !== s.dst[x] && s.size[x]! > mx) mx = s.size[x]!;
+    for (let x = s.stepStart[k]!; x < s.stepStart[k + 1]!; x++)
+      if (s.src[x] !== s.dst[x] && s.size[x]! > mx) mx = s.size[x]!;
     sum += mx;
   }
   return sum;
@@ -27,7 +28,16 @@ export function sumOfStepMaxima(s: Schedule): number {
 export function rsNExpectation(_m: CommMatrix, s: Schedule, stats: MatrixStats, _ctx: ClaimContext): Check[] {
   const d = stats.h;
   const expectation = d > 0 ? d + Math.log2(d) : 0;
-  return [check("rs-n-expected-phases", `RS_N phases beside the expectation d + log2 d (d = h = ${d}); statistical, not asserted per plan`, "003 sec 3.3 (analysis of [11])", true, s.stepCount, expectation)];
+  return [
+    check(
+      "rs-n-expected-phases",
+      `RS_N phases beside the expectation d + log2 d (d = h = ${d}); statistical, not asserted per plan`,
+      "003 sec 3.3 (analysis of [11])",
+      true,
+      s.stepCount,
+      expectation,
+    ),
+  ];
 }
 
 /**
@@ -44,14 +54,17 @@ export function wholeMessageSumLowerBound(m: CommMatrix): number {
   for (let i = 0; i < p; i++) for (let j = 0; j < p; j++) if (i !== j && data[i * p + j]! > 0) n++;
   const sizes = new Float64Array(n);
   n = 0;
-  for (let i = 0; i < p; i++) for (let j = 0; j < p; j++) if (i !== j && data[i * p + j]! > 0) sizes[n++] = data[i * p + j]!;
+  for (let i = 0; i < p; i++)
+    for (let j = 0; j < p; j++) if (i !== j && data[i * p + j]! > 0) sizes[n++] = data[i * p + j]!;
   sizes.sort(); // ascending
   // distinct sizes, largest first, and each message's group (binary search)
   const distinct: number[] = [];
-  for (let x = n - 1; x >= 0; x--) if (distinct.length === 0 || distinct[distinct.length - 1] !== sizes[x]) distinct.push(sizes[x]!);
+  for (let x = n - 1; x >= 0; x--)
+    if (distinct.length === 0 || distinct[distinct.length - 1] !== sizes[x]) distinct.push(sizes[x]!);
   const groupStart = new Uint32Array(distinct.length + 1);
   const groupOf = (v: number): number => {
-    let lo = 0, hi = distinct.length - 1;
+    let lo = 0,
+      hi = distinct.length - 1;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       if (distinct[mid]! > v) lo = mid + 1;
@@ -59,8 +72,10 @@ export function wholeMessageSumLowerBound(m: CommMatrix): number {
     }
     return lo;
   };
-  const gi = new Uint32Array(n), gj = new Uint32Array(n);
-  for (let i = 0; i < p; i++) for (let j = 0; j < p; j++) if (i !== j && data[i * p + j]! > 0) groupStart[groupOf(data[i * p + j]!) + 1]!++;
+  const gi = new Uint32Array(n),
+    gj = new Uint32Array(n);
+  for (let i = 0; i < p; i++)
+    for (let j = 0; j < p; j++) if (i !== j && data[i * p + j]! > 0) groupStart[groupOf(data[i * p + j]!) + 1]!++;
   prefixSums(groupStart, distinct.length);
   const fill = groupStart.slice(0, distinct.length);
   for (let i = 0; i < p; i++) {
@@ -71,8 +86,10 @@ export function wholeMessageSumLowerBound(m: CommMatrix): number {
       gj[at] = j;
     }
   }
-  const out = new Uint32Array(p), inn = new Uint32Array(p);
-  let delta = 0, integral = 0;
+  const out = new Uint32Array(p),
+    inn = new Uint32Array(p);
+  let delta = 0,
+    integral = 0;
   for (let g = 0; g < distinct.length; g++) {
     for (let x = groupStart[g]!; x < groupStart[g + 1]!; x++) delta = Math.max(delta, ++out[gi[x]!]!, ++inn[gj[x]!]!);
     integral += delta * (distinct[g]! - (g + 1 < distinct.length ? distinct[g + 1]! : 0));
@@ -89,16 +106,45 @@ const close = (a: number, b: number): boolean => Math.abs(a - b) <= 1e-9 * Math.
  */
 export function coloringBounds(m: CommMatrix, s: Schedule, _stats: MatrixStats, _ctx: ClaimContext): Check[] {
   const src = "sum over phases of the largest message; threshold-degree bound (docs/algorithms/coloring.md)";
-  const sum = sumOfStepMaxima(s), lb = wholeMessageSumLowerBound(m);
-  const out = [atLeast("sum-of-step-maxima", "sum over steps of the longest transfer >= the whole-message lower bound (both recomputed: schedule, matrix)", src, sum, lb, `sum of step maxima ${sum} < lower bound ${lb}`)];
-  const hs = num(s.params["sumOfMaxima"]), hl = num(s.params["lowerBound"]);
+  const sum = sumOfStepMaxima(s),
+    lb = wholeMessageSumLowerBound(m);
+  const out = [
+    atLeast(
+      "sum-of-step-maxima",
+      "sum over steps of the longest transfer >= the whole-message lower bound (both recomputed: schedule, matrix)",
+      src,
+      sum,
+      lb,
+      `sum of step maxima ${sum} < lower bound ${lb}`,
+    ),
+  ];
+  const hs = num(s.params["sumOfMaxima"]),
+    hl = num(s.params["lowerBound"]);
   if (hs === null && hl === null) {
-    out.push(check("coloring-header-sums", "header sumOfMaxima / lowerBound (not applicable: the header carries neither)", src, true));
+    out.push(
+      check(
+        "coloring-header-sums",
+        "header sumOfMaxima / lowerBound (not applicable: the header carries neither)",
+        src,
+        true,
+      ),
+    );
   } else {
-    const sumOk = hs !== null && close(hs, sum), ok = sumOk && hl !== null && close(hl, lb);
+    const sumOk = hs !== null && close(hs, sum),
+      ok = sumOk && hl !== null && close(hl, lb);
     // a failing row shows the pair that differs: sumOfMaxima's, else lowerBound's
     const [shown, recomputed] = sumOk ? [hl, lb] : [hs, sum];
-    out.push(check("coloring-header-sums", "header sumOfMaxima and lowerBound equal the recomputed sum of step maxima and lower bound", src, ok, ok ? hs : shown, ok ? sum : recomputed, `header sumOfMaxima ${hs ?? "missing"} (recomputed ${sum}), lowerBound ${hl ?? "missing"} (recomputed ${lb})`));
+    out.push(
+      check(
+        "coloring-header-sums",
+        "header sumOfMaxima and lowerBound equal the recomputed sum of step maxima and lower bound",
+        src,
+        ok,
+        ok ? hs : shown,
+        ok ? sum : recomputed,
+        `header sumOfMaxima ${hs ?? "missing"} (recomputed ${sum}), lowerBound ${hl ?? "missing"} (recomputed ${lb})`,
+      ),
+    );
   }
   return out;
 }
@@ -115,21 +161,62 @@ const num = (v: unknown): number | null => (typeof v === "number" && Number.isFi
  * recomputed here. Outside that interval the 2x row is reported as not applicable, with the interval.
  */
 export function splitColoringBounds(_m: CommMatrix, s: Schedule, stats: MatrixStats, _ctx: ClaimContext): Check[] {
-  const src = "split colouring (Konig on the chunk multigraph), Gonzalez-Sahni / Birkhoff-von Neumann (docs/algorithms/split-coloring.md)";
-  const L = stats.t, h = stats.h;
+  const src =
+    "split colouring (Konig on the chunk multigraph), Gonzalez-Sahni / Birkhoff-von Neumann (docs/algorithms/split-coloring.md)";
+  const L = stats.t,
+    h = stats.h;
   const sum = sumOfStepMaxima(s);
   const out: Check[] = [];
   if (s.params["mode"] === "bvn") {
-    out.push(check("split-bvn-bandwidth", "bvn: the per-step maxima sum to exactly L = t", src, sum === L, sum, L, `sum of step maxima ${sum}, L = ${L}`));
+    out.push(
+      check(
+        "split-bvn-bandwidth",
+        "bvn: the per-step maxima sum to exactly L = t",
+        src,
+        sum === L,
+        sum,
+        L,
+        `sum of step maxima ${sum}, L = ${L}`,
+      ),
+    );
     return out;
   }
-  const chunk = num(s.params["chunk"]), alpha = num(s.params["alpha"]), beta = num(s.params["beta"]);
-  if (chunk === null || chunk < 1) return [check("split-chunk-param", "chunk mode: the header names its chunk size", src, false, null, null, "params.chunk missing")];
-  let longest = 0, at = -1;
-  for (let x = 0; x < s.transferCount; x++) if (s.size[x]! > longest) { longest = s.size[x]!; at = x; }
-  out.push(atMost("split-chunk-size", `no transfer longer than the chunk s = ${chunk}`, src, longest, chunk, `transfer ${at} has ${longest} elements`));
+  const chunk = num(s.params["chunk"]),
+    alpha = num(s.params["alpha"]),
+    beta = num(s.params["beta"]);
+  if (chunk === null || chunk < 1)
+    return [
+      check(
+        "split-chunk-param",
+        "chunk mode: the header names its chunk size",
+        src,
+        false,
+        null,
+        null,
+        "params.chunk missing",
+      ),
+    ];
+  let longest = 0,
+    at = -1;
+  for (let x = 0; x < s.transferCount; x++)
+    if (s.size[x]! > longest) {
+      longest = s.size[x]!;
+      at = x;
+    }
+  out.push(
+    atMost(
+      "split-chunk-size",
+      `no transfer longer than the chunk s = ${chunk}`,
+      src,
+      longest,
+      chunk,
+      `transfer ${at} has ${longest} elements`,
+    ),
+  );
   if (alpha === null || beta === null || alpha < 0 || beta < 0) {
-    out.push(check("split-chunk-time", "blocking time bound (not applicable: the header has no valid alpha, beta)", src, true));
+    out.push(
+      check("split-chunk-time", "blocking time bound (not applicable: the header has no valid alpha, beta)", src, true),
+    );
   } else if (h > 0) {
     // alpha and beta are the header's (the verifier has no machine): these rows check the plan against
     // the model it was made for; L, h, the steps, the step maxima and the chunk size are recomputed here
@@ -137,13 +224,43 @@ export function splitColoringBounds(_m: CommMatrix, s: Schedule, stats: MatrixSt
     const bound = alpha * h + beta * L + (alpha * L) / chunk + beta * h * chunk;
     const tol = 1e-9 * Math.max(1, bound);
     const model = `header's model alpha = ${alpha}, beta = ${beta}`;
-    out.push(check("split-chunk-time", `blocking time <= alpha h + beta L + alpha L / s + beta h s (${model}; steps, maxima, L, h recomputed)`, src, time <= bound + tol, time, bound, `time ${time} > ${bound}`));
-    const lo = Math.min(alpha / beta, L / h), hi = Math.max(alpha / beta, L / h);
+    out.push(
+      check(
+        "split-chunk-time",
+        `blocking time <= alpha h + beta L + alpha L / s + beta h s (${model}; steps, maxima, L, h recomputed)`,
+        src,
+        time <= bound + tol,
+        time,
+        bound,
+        `time ${time} > ${bound}`,
+      ),
+    );
+    const lo = Math.min(alpha / beta, L / h),
+      hi = Math.max(alpha / beta, L / h);
     const lb2 = 2 * (alpha * h + beta * L);
     if (chunk >= lo && chunk <= hi) {
-      out.push(check("split-chunk-2x", `s between alpha/beta and L/h: blocking time <= 2 (alpha h + beta L) (${model})`, src, time <= lb2 + 1e-9 * lb2, time, lb2, `time ${time} > ${lb2}`));
+      out.push(
+        check(
+          "split-chunk-2x",
+          `s between alpha/beta and L/h: blocking time <= 2 (alpha h + beta L) (${model})`,
+          src,
+          time <= lb2 + 1e-9 * lb2,
+          time,
+          lb2,
+          `time ${time} > ${lb2}`,
+        ),
+      );
     } else {
-      out.push(check("split-chunk-2x", `blocking time <= 2 (alpha h + beta L) (not applicable: s = ${chunk} lies outside [${fmtNum(lo)}, ${fmtNum(hi)}] = [min, max] of alpha/beta and L/h, where the 2x bound is not claimed)`, src, true, time, null));
+      out.push(
+        check(
+          "split-chunk-2x",
+          `blocking time <= 2 (alpha h + beta L) (not applicable: s = ${chunk} lies outside [${fmtNum(lo)}, ${fmtNum(hi)}] = [min, max] of alpha/beta and L/h, where the 2x bound is not claimed)`,
+          src,
+          true,
+          time,
+          null,
+        ),
+      );
     }
   }
   return out;

@@ -15,7 +15,8 @@ export class PredecessorSet {
     } while (n > 1);
     for (let k = 0; k < need.length; k++) {
       const lv = this.levels[k];
-      if (lv === undefined || lv.length < need[k]!) this.levels[k] = new Uint32Array(Math.max(need[k]!, (lv?.length ?? 0) * 2));
+      if (lv === undefined || lv.length < need[k]!)
+        this.levels[k] = new Uint32Array(Math.max(need[k]!, (lv?.length ?? 0) * 2));
       else lv.fill(0, 0, Math.max(this.used[k] ?? 0, need[k]!));
     }
     this.levels.length = need.length;
@@ -47,7 +48,8 @@ export class PredecessorSet {
   /** The largest member <= x, or -1. */
   prev(x: number): number {
     const { levels } = this;
-    let level = 0, i = x;
+    let level = 0,
+      i = x;
     for (;;) {
       if (i < 0) return -1;
       const w = i >>> 5;

@@ -38,17 +38,39 @@ export interface Report {
 }
 
 /** Builds a check row. */
-export function check(id: string, title: string, source: string, holds: boolean, measured: number | null = null, bound: number | null = null, witness: string | null = null): Check {
+export function check(
+  id: string,
+  title: string,
+  source: string,
+  holds: boolean,
+  measured: number | null = null,
+  bound: number | null = null,
+  witness: string | null = null,
+): Check {
   return { id, title, source, holds, measured, bound, witness: holds ? null : witness };
 }
 
 /** A check that compares a measured value with an upper bound. */
-export function atMost(id: string, title: string, source: string, measured: number, bound: number, witness: string | null): Check {
+export function atMost(
+  id: string,
+  title: string,
+  source: string,
+  measured: number,
+  bound: number,
+  witness: string | null,
+): Check {
   return check(id, title, source, measured <= bound, measured, bound, witness);
 }
 
 /** A check that compares a measured value with a lower bound. */
-export function atLeast(id: string, title: string, source: string, measured: number, bound: number, witness: string | null): Check {
+export function atLeast(
+  id: string,
+  title: string,
+  source: string,
+  measured: number,
+  bound: number,
+  witness: string | null,
+): Check {
   return check(id, title, source, measured >= bound, measured, bound, witness);
 }
 
@@ -93,7 +115,12 @@ export class PerItemBound {
 }
 
 /** Makes the report from its checks (and the per-node peak buffers when measured). */
-export function makeReport(algorithm: string, p: number, checks: readonly Check[], peakBufferPerNode?: Float64Array): Report {
+export function makeReport(
+  algorithm: string,
+  p: number,
+  checks: readonly Check[],
+  peakBufferPerNode?: Float64Array,
+): Report {
   const r: Report = { format: "commplan.report/v1", ok: checks.every((c) => c.holds), algorithm, p, checks };
   return peakBufferPerNode === undefined ? r : { ...r, peakBufferPerNode: Array.from(peakBufferPerNode) };
 }

@@ -19,22 +19,33 @@ export interface StageMetrics {
 /** Computes the per-stage maxima in one pass. */
 export function stageMetrics(s: Schedule): StageMetrics[] {
   const { p } = s;
-  const sent = new Uint32Array(p), recv = new Uint32Array(p);
+  const sent = new Uint32Array(p),
+    recv = new Uint32Array(p);
   return s.stages.map((stage) => {
     sent.fill(0);
     recv.fill(0);
     let longest = 0;
-    const a0 = s.stepStart[stage.firstStep]!, b0 = s.stepStart[stage.firstStep + stage.stepCount]!;
+    const a0 = s.stepStart[stage.firstStep]!,
+      b0 = s.stepStart[stage.firstStep + stage.stepCount]!;
     for (let x = a0; x < b0; x++) {
       if (s.src[x] === s.dst[x]) continue;
       sent[s.src[x]!]!++;
       recv[s.dst[x]!]!++;
       if (s.size[x]! > longest) longest = s.size[x]!;
     }
-    let maxSent = 0, maxReceived = 0, maxSentNode = 0, maxReceivedNode = 0;
+    let maxSent = 0,
+      maxReceived = 0,
+      maxSentNode = 0,
+      maxReceivedNode = 0;
     for (let u = 0; u < p; u++) {
-      if (sent[u]! > maxSent) { maxSent = sent[u]!; maxSentNode = u; }
-      if (recv[u]! > maxReceived) { maxReceived = recv[u]!; maxReceivedNode = u; }
+      if (sent[u]! > maxSent) {
+        maxSent = sent[u]!;
+        maxSentNode = u;
+      }
+      if (recv[u]! > maxReceived) {
+        maxReceived = recv[u]!;
+        maxReceivedNode = u;
+      }
     }
     return { name: stage.name, steps: stage.stepCount, maxSent, maxReceived, longest, maxSentNode, maxReceivedNode };
   });

@@ -16,7 +16,8 @@ export function checkDirect(m: CommMatrix, s: Schedule): Check {
   let witness: string | null = null;
   let bad = 0;
   for (let i = 0; i < p; i++) {
-    for (let k = start[i]!; k < start[i + 1]!; k++) got[s.dst[order[k]!]!] = got[s.dst[order[k]!]!]! + s.size[order[k]!]!;
+    for (let k = start[i]!; k < start[i + 1]!; k++)
+      got[s.dst[order[k]!]!] = got[s.dst[order[k]!]!]! + s.size[order[k]!]!;
     for (let j = 0; j < p; j++) {
       const want = m.data[i * p + j]!;
       const ok = i === j ? got[j]! <= want : got[j] === want;
@@ -39,7 +40,15 @@ export function checkDirect(m: CommMatrix, s: Schedule): Check {
       }
     }
   }
-  return check("direct", "direct delivery: transfers i -> j add up to M[i][j]", "000 sec 4, 004 sec 3.1.1 (one-stage algorithms)", bad === 0, bad, 0, witness);
+  return check(
+    "direct",
+    "direct delivery: transfers i -> j add up to M[i][j]",
+    "000 sec 4, 004 sec 3.1.1 (one-stage algorithms)",
+    bad === 0,
+    bad,
+    0,
+    witness,
+  );
 }
 
 /** Every step is a pairwise exchange: if u sends to v or receives from v, v is u's only partner in the step. */
@@ -48,13 +57,18 @@ export function checkPairwise(s: Schedule): Check {
   const stamp = new Int32Array(s.p).fill(-1);
   let witness: string | null = null;
   const meet = (u: number, v: number, st: number): boolean => {
-    if (stamp[u] !== st) { stamp[u] = st; partner[u] = v; return true; }
+    if (stamp[u] !== st) {
+      stamp[u] = st;
+      partner[u] = v;
+      return true;
+    }
     return partner[u] === v;
   };
   let bad = 0;
   for (let st = 0; st < s.stepCount && bad === 0; st++) {
     for (let x = s.stepStart[st]!; x < s.stepStart[st + 1]!; x++) {
-      const a = s.src[x]!, b = s.dst[x]!;
+      const a = s.src[x]!,
+        b = s.dst[x]!;
       if (a === b) continue;
       if (!meet(a, b, st) || !meet(b, a, st)) {
         bad++;
@@ -63,7 +77,15 @@ export function checkPairwise(s: Schedule): Check {
       }
     }
   }
-  return check("pairwise-exchange", "every step is a pairwise exchange (each node talks to at most one partner, both ways)", "003 sec 3.2, fig. 3 (partner i XOR k; any matching for P not a power of two)", bad === 0, bad, 0, witness);
+  return check(
+    "pairwise-exchange",
+    "every step is a pairwise exchange (each node talks to at most one partner, both ways)",
+    "003 sec 3.2, fig. 3 (partner i XOR k; any matching for P not a power of two)",
+    bad === 0,
+    bad,
+    0,
+    witness,
+  );
 }
 
 /** Every step is a shift: all its network transfers have the same (dst - src) mod P. */
@@ -73,14 +95,21 @@ export function checkShiftSteps(s: Schedule, ports = 1): Check {
   for (let st = 0; st < s.stepCount && witness === null; st++) {
     seen.length = 0;
     for (let x = s.stepStart[st]!; x < s.stepStart[st + 1]!; x++) {
-      const a = s.src[x]!, b = s.dst[x]!;
+      const a = s.src[x]!,
+        b = s.dst[x]!;
       if (a === b) continue;
       const d = (b - a + s.p) % s.p;
       if (seen.includes(d)) continue;
-      if (seen.length === ports) { witness = `step ${st}: transfer ${a} -> ${b} has shift ${d}, the step already has ${seen.join(", ")}`; break; }
+      if (seen.length === ports) {
+        witness = `step ${st}: transfer ${a} -> ${b} has shift ${d}, the step already has ${seen.join(", ")}`;
+        break;
+      }
       seen.push(d);
     }
   }
-  const title = ports === 1 ? "every step is a shift i -> (i + k) mod P" : `every step is a union of at most ${ports} shifts (one per port)`;
+  const title =
+    ports === 1
+      ? "every step is a shift i -> (i + k) mod P"
+      : `every step is a union of at most ${ports} shifts (one per port)`;
   return check("shift-steps", title, "004 sec 3.1.1 (A1)", witness === null, null, null, witness);
 }

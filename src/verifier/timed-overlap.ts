@@ -24,9 +24,12 @@ export function checkTimedContention(s: Schedule, ports: number): Check | null {
   const byEnd = byStart.slice();
   byStart.sort((a, b) => start[a]! - start[b]! || a - b);
   byEnd.sort((a, b) => end[a]! - end[b]! || a - b);
-  const sends = new Uint32Array(p), recvs = new Uint32Array(p);
-  let worst = 0, bad = 0;
-  let first = -1, firstSend = false;
+  const sends = new Uint32Array(p),
+    recvs = new Uint32Array(p);
+  let worst = 0,
+    bad = 0;
+  let first = -1,
+    firstSend = false;
   for (let i = 0, j = 0; i < n; i++) {
     const x = byStart[i]!;
     const t = start[x]!;
@@ -35,7 +38,8 @@ export function checkTimedContention(s: Schedule, ports: number): Check | null {
       sends[src[y]!]!--;
       recvs[dst[y]!]!--;
     }
-    const ns = ++sends[src[x]!]!, nr = ++recvs[dst[x]!]!;
+    const ns = ++sends[src[x]!]!,
+      nr = ++recvs[dst[x]!]!;
     worst = Math.max(worst, ns, nr);
     if (ns > ports || nr > ports) {
       bad++;

@@ -19,9 +19,12 @@ function pairVolumes(s: Schedule, stage: number): PairVolumes {
   const { p } = s;
   const st = s.stages[stage]!;
   const volume = new Map<number, number>();
-  const sent = new Uint32Array(p), received = new Uint32Array(p), receivedElements = new Float64Array(p);
+  const sent = new Uint32Array(p),
+    received = new Uint32Array(p),
+    receivedElements = new Float64Array(p);
   for (let x = s.stepStart[st.firstStep]!; x < s.stepStart[st.firstStep + st.stepCount]!; x++) {
-    const a = s.src[x]!, b = s.dst[x]!;
+    const a = s.src[x]!,
+      b = s.dst[x]!;
     if (a === b) continue;
     const key = a * p + b;
     volume.set(key, (volume.get(key) ?? 0) + s.size[x]!);
@@ -33,8 +36,13 @@ function pairVolumes(s: Schedule, stage: number): PairVolumes {
 }
 
 function maxOf(a: ArrayLike<number>): { value: number; at: number } {
-  let value = 0, at = 0;
-  for (let k = 0; k < a.length; k++) if (a[k]! > value) { value = a[k]!; at = k; }
+  let value = 0,
+    at = 0;
+  for (let k = 0; k < a.length; k++)
+    if (a[k]! > value) {
+      value = a[k]!;
+      at = k;
+    }
   return { value, at };
 }
 
@@ -57,82 +65,213 @@ const SRC6 = "000 sec 6";
  */
 export function checkTwoStage(m: CommMatrix, s: Schedule, stats: MatrixStats, peak: number): Check[] {
   const { p, data } = m;
-  if (s.stages.length !== 2) return [check("two-stage-stages", "a two-stage plan has 2 stages", SRC6, false, s.stages.length, 2, `${s.stages.length} stages`)];
+  if (s.stages.length !== 2)
+    return [
+      check(
+        "two-stage-stages",
+        "a two-stage plan has 2 stages",
+        SRC6,
+        false,
+        s.stages.length,
+        2,
+        `${s.stages.length} stages`,
+      ),
+    ];
   const checks: Check[] = [];
   const t = stats.t;
   let equal = t > 0;
   for (let u = 0; u < p && equal; u++) if (stats.rowTraffic[u] !== t || stats.colTraffic[u] !== t) equal = false;
-  const one = pairVolumes(s, 0), two = pairVolumes(s, 1);
+  const one = pairVolumes(s, 0),
+    two = pairVolumes(s, 1);
 
   // stage 1
-  let longest1 = 0, witness1: string | null = null;
+  let longest1 = 0,
+    witness1: string | null = null;
   const perSource = new PerItemBound();
   let shortest1 = Infinity;
   for (const [key, v] of one.volume) {
-    const i = Math.floor(key / p), k = key - i * p;
-    if (v > longest1) { longest1 = v; witness1 = `source ${i} sends ${v} elements to intermediate ${k}`; }
+    const i = Math.floor(key / p),
+      k = key - i * p;
+    if (v > longest1) {
+      longest1 = v;
+      witness1 = `source ${i} sends ${v} elements to intermediate ${k}`;
+    }
     const bound = Math.ceil(stats.rowTraffic[i]! / p);
-    if (perSource.add(v, bound)) perSource.witness = `source ${i} (r_i = ${stats.rowTraffic[i]}) sends ${v} elements to intermediate ${k}, bound ${bound}`;
+    if (perSource.add(v, bound))
+      perSource.witness = `source ${i} (r_i = ${stats.rowTraffic[i]}) sends ${v} elements to intermediate ${k}, bound ${bound}`;
   }
   const c1 = Math.ceil(t / p);
-  checks.push(atMost("two-stage-1-longest", `stage 1: every message <= ceil(t/p) = ${c1} (round-robin residuals)`, `${SRC6}.1`, longest1, c1, witness1));
-  checks.push(perSource.row("two-stage-1-per-source", "stage 1: a message from source i <= ceil(r_i/p)", `${SRC6}.1 (round robin over the residuals of one source); docs/algorithms/two-stage.md`));
+  checks.push(
+    atMost(
+      "two-stage-1-longest",
+      `stage 1: every message <= ceil(t/p) = ${c1} (round-robin residuals)`,
+      `${SRC6}.1`,
+      longest1,
+      c1,
+      witness1,
+    ),
+  );
+  checks.push(
+    perSource.row(
+      "two-stage-1-per-source",
+      "stage 1: a message from source i <= ceil(r_i/p)",
+      `${SRC6}.1 (round robin over the residuals of one source); docs/algorithms/two-stage.md`,
+    ),
+  );
   if (equal) {
     let w: string | null = null;
-    for (let i = 0; i < p && w === null; i++) for (let k = 0; k < p; k++) {
-      if (i === k) continue;
-      const v = one.volume.get(i * p + k) ?? 0;
-      if (v < shortest1) shortest1 = v;
-      if (v < Math.floor(t / p)) { w = `source ${i} sends ${v} elements to intermediate ${k}`; break; }
-    }
-    checks.push(check("two-stage-1-shortest", `stage 1, equal traffic: every message >= floor(t/p) = ${Math.floor(t / p)}`, `${SRC6}.1`, w === null, p > 1 ? shortest1 : null, Math.floor(t / p), w));
+    for (let i = 0; i < p && w === null; i++)
+      for (let k = 0; k < p; k++) {
+        if (i === k) continue;
+        const v = one.volume.get(i * p + k) ?? 0;
+        if (v < shortest1) shortest1 = v;
+        if (v < Math.floor(t / p)) {
+          w = `source ${i} sends ${v} elements to intermediate ${k}`;
+          break;
+        }
+      }
+    checks.push(
+      check(
+        "two-stage-1-shortest",
+        `stage 1, equal traffic: every message >= floor(t/p) = ${Math.floor(t / p)}`,
+        `${SRC6}.1`,
+        w === null,
+        p > 1 ? shortest1 : null,
+        Math.floor(t / p),
+        w,
+      ),
+    );
   } else {
-    checks.push(check("two-stage-1-shortest", "stage 1: messages >= floor(t/p) (not applicable: not the equal-traffic case)", `${SRC6}.1`, true));
+    checks.push(
+      check(
+        "two-stage-1-shortest",
+        "stage 1: messages >= floor(t/p) (not applicable: not the equal-traffic case)",
+        `${SRC6}.1`,
+        true,
+      ),
+    );
   }
 
   // stage 2
   const ceilSum = new Float64Array(p); // sum_i ceil(M[i][j] / p), i != j
-  for (let i = 0; i < p; i++) for (let j = 0; j < p; j++) if (i !== j) ceilSum[j] = ceilSum[j]! + Math.ceil(data[i * p + j]! / p);
-  let longest2 = 0, witness2: string | null = null;
+  for (let i = 0; i < p; i++)
+    for (let j = 0; j < p; j++) if (i !== j) ceilSum[j] = ceilSum[j]! + Math.ceil(data[i * p + j]! / p);
+  let longest2 = 0,
+    witness2: string | null = null;
   const perDestination = new PerItemBound();
   for (const [key, v] of two.volume) {
-    const k = Math.floor(key / p), j = key - k * p;
-    if (v > longest2) { longest2 = v; witness2 = `intermediate ${k} sends ${v} elements to destination ${j}`; }
-    if (perDestination.add(v, ceilSum[j]!)) perDestination.witness = `intermediate ${k} sends ${v} elements to destination ${j}, sum_i ceil(M[i][${j}]/p) = ${ceilSum[j]}`;
+    const k = Math.floor(key / p),
+      j = key - k * p;
+    if (v > longest2) {
+      longest2 = v;
+      witness2 = `intermediate ${k} sends ${v} elements to destination ${j}`;
+    }
+    if (perDestination.add(v, ceilSum[j]!))
+      perDestination.witness = `intermediate ${k} sends ${v} elements to destination ${j}, sum_i ceil(M[i][${j}]/p) = ${ceilSum[j]}`;
   }
   const b2 = t / p + p;
-  checks.push(atMost("two-stage-2-longest", `stage 2: every message <= t/p + p = ${b2}`, `${SRC6}.1-6.2`, longest2, b2, witness2));
-  checks.push(perDestination.row("two-stage-2-per-destination", "stage 2: a message to destination j <= sum_i ceil(M[i][j]/p)", `${SRC6}.1 (first inequality of the chain)`));
+  checks.push(
+    atMost("two-stage-2-longest", `stage 2: every message <= t/p + p = ${b2}`, `${SRC6}.1-6.2`, longest2, b2, witness2),
+  );
+  checks.push(
+    perDestination.row(
+      "two-stage-2-per-destination",
+      "stage 2: a message to destination j <= sum_i ceil(M[i][j]/p)",
+      `${SRC6}.1 (first inequality of the chain)`,
+    ),
+  );
   if (equal && p > 1) {
-    let shortest2 = Infinity, w: string | null = null;
+    let shortest2 = Infinity,
+      w: string | null = null;
     const lb = t / p - p;
-    for (let k = 0; k < p && w === null; k++) for (let j = 0; j < p; j++) {
-      if (k === j) continue;
-      const v = two.volume.get(k * p + j) ?? 0;
-      if (v < shortest2) shortest2 = v;
-      if (v < lb) { w = `intermediate ${k} sends ${v} elements to destination ${j}`; break; }
-    }
-    checks.push(check("two-stage-2-shortest", `stage 2, equal traffic: every message >= t/p - p = ${lb}`, `${SRC6}.2`, w === null, shortest2, lb, w));
+    for (let k = 0; k < p && w === null; k++)
+      for (let j = 0; j < p; j++) {
+        if (k === j) continue;
+        const v = two.volume.get(k * p + j) ?? 0;
+        if (v < shortest2) shortest2 = v;
+        if (v < lb) {
+          w = `intermediate ${k} sends ${v} elements to destination ${j}`;
+          break;
+        }
+      }
+    checks.push(
+      check(
+        "two-stage-2-shortest",
+        `stage 2, equal traffic: every message >= t/p - p = ${lb}`,
+        `${SRC6}.2`,
+        w === null,
+        shortest2,
+        lb,
+        w,
+      ),
+    );
   } else {
-    checks.push(check("two-stage-2-shortest", "stage 2: messages >= t/p - p (not applicable: not the equal-traffic case)", `${SRC6}.2`, true));
+    checks.push(
+      check(
+        "two-stage-2-shortest",
+        "stage 2: messages >= t/p - p (not applicable: not the equal-traffic case)",
+        `${SRC6}.2`,
+        true,
+      ),
+    );
   }
   const recv2 = maxOf(two.receivedElements);
-  checks.push(atMost("two-stage-2-received", `stage 2: elements received per destination <= t + p^2 = ${t + p * p}`, `${SRC6}.2`, recv2.value, t + p * p, `destination ${recv2.at} receives ${recv2.value} elements`));
+  checks.push(
+    atMost(
+      "two-stage-2-received",
+      `stage 2: elements received per destination <= t + p^2 = ${t + p * p}`,
+      `${SRC6}.2`,
+      recv2.value,
+      t + p * p,
+      `destination ${recv2.at} receives ${recv2.value} elements`,
+    ),
+  );
 
   // messages, start-ups, buffer
-  let worstMsgs = 0, msgWitness: string | null = null;
+  let worstMsgs = 0,
+    msgWitness: string | null = null;
   for (const [k, pv] of [one, two].entries()) {
     for (let u = 0; u < p; u++) {
       const n = Math.max(pv.sent[u]!, pv.received[u]!);
-      if (n > worstMsgs) { worstMsgs = n; msgWitness = `node ${u} sends ${pv.sent[u]} and receives ${pv.received[u]} messages in stage ${k + 1}`; }
+      if (n > worstMsgs) {
+        worstMsgs = n;
+        msgWitness = `node ${u} sends ${pv.sent[u]} and receives ${pv.received[u]} messages in stage ${k + 1}`;
+      }
     }
   }
-  checks.push(atMost("two-stage-messages", "per stage, messages a node sends or receives <= p - 1", `${SRC6}.1 footnote 1 (p messages, one of them to itself); 002 sec 3.2, Table 2 (A2: 2 (P - 1) start-ups)`, worstMsgs, Math.max(0, p - 1), msgWitness));
-  checks.push(atMost("two-stage-start-ups", `steps (start-ups) in both stages <= 2P = ${2 * p}`, "004 sec 3.3, Table 3 (A2: 2P start-ups)", s.stepCount, 2 * p, `${s.stepCount} steps`));
+  checks.push(
+    atMost(
+      "two-stage-messages",
+      "per stage, messages a node sends or receives <= p - 1",
+      `${SRC6}.1 footnote 1 (p messages, one of them to itself); 002 sec 3.2, Table 2 (A2: 2 (P - 1) start-ups)`,
+      worstMsgs,
+      Math.max(0, p - 1),
+      msgWitness,
+    ),
+  );
+  checks.push(
+    atMost(
+      "two-stage-start-ups",
+      `steps (start-ups) in both stages <= 2P = ${2 * p}`,
+      "004 sec 3.3, Table 3 (A2: 2P start-ups)",
+      s.stepCount,
+      2 * p,
+      `${s.stepCount} steps`,
+    ),
+  );
   let split = 0;
   for (let i = 0; i < p; i++) split += Math.ceil(stats.rowTraffic[i]! / p);
   const bufBound = stats.lMax + split;
-  checks.push(atMost("two-stage-buffer", "peak elements held by a node <= L_max + sum_i ceil(r_i/p)", "004 Table 4 (A2: sBUF L_max, rBUF L_max); docs/algorithms/two-stage.md", peak, bufBound, `a node holds ${peak} elements`));
+  checks.push(
+    atMost(
+      "two-stage-buffer",
+      "peak elements held by a node <= L_max + sum_i ceil(r_i/p)",
+      "004 Table 4 (A2: sBUF L_max, rBUF L_max); docs/algorithms/two-stage.md",
+      peak,
+      bufBound,
+      `a node holds ${peak} elements`,
+    ),
+  );
   return checks;
 }
 
@@ -160,49 +299,146 @@ export function exactSqrt(p: number): number {
 export function checkMeshTwoStage(m: CommMatrix, s: Schedule, stats: MatrixStats, peak: number): Check[] {
   const { p, data } = m;
   const q = exactSqrt(p);
-  if (q < 0) return [check("mesh-two-stage-square", "P is a perfect square", SRC_A3, false, p, null, `P = ${p} is not a perfect square`)];
-  if (s.stages.length !== 2) return [check("mesh-two-stage-stages", "a mesh two-stage plan has 2 stages", SRC_A3, false, s.stages.length, 2, `${s.stages.length} stages`)];
+  if (q < 0)
+    return [
+      check(
+        "mesh-two-stage-square",
+        "P is a perfect square",
+        SRC_A3,
+        false,
+        p,
+        null,
+        `P = ${p} is not a perfect square`,
+      ),
+    ];
+  if (s.stages.length !== 2)
+    return [
+      check(
+        "mesh-two-stage-stages",
+        "a mesh two-stage plan has 2 stages",
+        SRC_A3,
+        false,
+        s.stages.length,
+        2,
+        `${s.stages.length} stages`,
+      ),
+    ];
   const checks: Check[] = [];
-  const one = pairVolumes(s, 0), two = pairVolumes(s, 1);
+  const one = pairVolumes(s, 0),
+    two = pairVolumes(s, 1);
   let lineWitness: string | null = null;
   for (const [key] of one.volume) {
-    const u = Math.floor(key / p), v = key - u * p;
-    if (Math.floor(u / q) !== Math.floor(v / q)) { lineWitness ??= `stage 1: ${u} -> ${v} leaves row ${Math.floor(u / q)}`; }
+    const u = Math.floor(key / p),
+      v = key - u * p;
+    if (Math.floor(u / q) !== Math.floor(v / q)) {
+      lineWitness ??= `stage 1: ${u} -> ${v} leaves row ${Math.floor(u / q)}`;
+    }
   }
   for (const [key] of two.volume) {
-    const u = Math.floor(key / p), v = key - u * p;
-    if (u % q !== v % q) { lineWitness ??= `stage 2: ${u} -> ${v} leaves column ${u % q}`; }
+    const u = Math.floor(key / p),
+      v = key - u * p;
+    if (u % q !== v % q) {
+      lineWitness ??= `stage 2: ${u} -> ${v} leaves column ${u % q}`;
+    }
   }
-  checks.push(check("mesh-two-stage-lines", "stage 1 stays within a mesh row, stage 2 within a mesh column", SRC_A3, lineWitness === null, null, null, lineWitness));
-  let worstSent = 0, sentNode = 0;
+  checks.push(
+    check(
+      "mesh-two-stage-lines",
+      "stage 1 stays within a mesh row, stage 2 within a mesh column",
+      SRC_A3,
+      lineWitness === null,
+      null,
+      null,
+      lineWitness,
+    ),
+  );
+  let worstSent = 0,
+    sentNode = 0;
   for (let u = 0; u < p; u++) {
     const n = one.sent[u]! + two.sent[u]!;
-    if (n > worstSent) { worstSent = n; sentNode = u; }
+    if (n > worstSent) {
+      worstSent = n;
+      sentNode = u;
+    }
   }
-  checks.push(atMost("mesh-two-stage-start-ups", `messages a node sends in both stages <= 2 (sqrt P - 1) = ${2 * (q - 1)}`, "002 sec 3.3, Table 2 (A3: 2 (sqrt P - 1) start-ups); 004 Table 3 (2 sqrt P, counting the two local copies)", worstSent, 2 * (q - 1), `node ${sentNode} sends ${worstSent} messages`));
-  checks.push(atMost("mesh-two-stage-steps", `steps <= 2 sqrt(P) = ${2 * q}`, "004 Table 3 (A3: 2 sqrt P start-ups; a pairwise exchange needs sqrt P rounds per stage when sqrt P is odd, a shift sqrt P - 1)", s.stepCount, 2 * q, `${s.stepCount} steps`));
-  let longest = 0, longWitness: string | null = null;
-  for (const pv of [one, two]) for (const [key, v] of pv.volume) if (v > longest) { longest = v; longWitness = `${Math.floor(key / p)} -> ${key % p} carries ${v} elements`; }
+  checks.push(
+    atMost(
+      "mesh-two-stage-start-ups",
+      `messages a node sends in both stages <= 2 (sqrt P - 1) = ${2 * (q - 1)}`,
+      "002 sec 3.3, Table 2 (A3: 2 (sqrt P - 1) start-ups); 004 Table 3 (2 sqrt P, counting the two local copies)",
+      worstSent,
+      2 * (q - 1),
+      `node ${sentNode} sends ${worstSent} messages`,
+    ),
+  );
+  checks.push(
+    atMost(
+      "mesh-two-stage-steps",
+      `steps <= 2 sqrt(P) = ${2 * q}`,
+      "004 Table 3 (A3: 2 sqrt P start-ups; a pairwise exchange needs sqrt P rounds per stage when sqrt P is odd, a shift sqrt P - 1)",
+      s.stepCount,
+      2 * q,
+      `${s.stepCount} steps`,
+    ),
+  );
+  let longest = 0,
+    longWitness: string | null = null;
+  for (const pv of [one, two])
+    for (const [key, v] of pv.volume)
+      if (v > longest) {
+        longest = v;
+        longWitness = `${Math.floor(key / p)} -> ${key % p} carries ${v} elements`;
+      }
   const mMax = stats.mMaxOffDiagonal;
-  checks.push(atMost("mesh-two-stage-longest", `every message <= sqrt(P) M_max = ${q * mMax}`, `${SRC_A3} (a message combines sqrt P messages); Table 4`, longest, q * mMax, longWitness));
+  checks.push(
+    atMost(
+      "mesh-two-stage-longest",
+      `every message <= sqrt(P) M_max = ${q * mMax}`,
+      `${SRC_A3} (a message combines sqrt P messages); Table 4`,
+      longest,
+      q * mMax,
+      longWitness,
+    ),
+  );
   const hot = maxOf(one.receivedElements);
-  checks.push(atMost("mesh-two-stage-hot-spot", `stage 1: elements received by an intermediate <= P M_max = ${p * mMax}`, "004 Table 4 (A3: rBUF M_max P); sec 3.1.3 (hot spots)", hot.value, p * mMax, `intermediate ${hot.at} receives ${hot.value} elements`));
+  checks.push(
+    atMost(
+      "mesh-two-stage-hot-spot",
+      `stage 1: elements received by an intermediate <= P M_max = ${p * mMax}`,
+      "004 Table 4 (A3: rBUF M_max P); sec 3.1.3 (hot spots)",
+      hot.value,
+      p * mMax,
+      `intermediate ${hot.at} receives ${hot.value} elements`,
+    ),
+  );
   // X_u: traffic from u's row to u's column; Lout / Lin with the diagonal
   const toCol = new Float64Array(p * q); // toCol[o * q + c] = sum over d in column c of M[o][d]
-  const lout = new Float64Array(p), lin = new Float64Array(p);
-  for (let o = 0; o < p; o++) for (let d = 0; d < p; d++) {
-    const v = data[o * p + d]!;
-    toCol[o * q + (d % q)] = toCol[o * q + (d % q)]! + v;
-    lout[o] = lout[o]! + v;
-    lin[d] = lin[d]! + v;
-  }
+  const lout = new Float64Array(p),
+    lin = new Float64Array(p);
+  for (let o = 0; o < p; o++)
+    for (let d = 0; d < p; d++) {
+      const v = data[o * p + d]!;
+      toCol[o * q + (d % q)] = toCol[o * q + (d % q)]! + v;
+      lout[o] = lout[o]! + v;
+      lin[d] = lin[d]! + v;
+    }
   let bound = 0;
   for (let u = 0; u < p; u++) {
-    const a = Math.floor(u / q), c = u % q;
+    const a = Math.floor(u / q),
+      c = u % q;
     let x = 0;
     for (let b = 0; b < q; b++) x += toCol[(a * q + b) * q + c]!;
     bound = Math.max(bound, Math.max(lout[u]!, lin[u]!) + x);
   }
-  checks.push(atMost("mesh-two-stage-buffer", "peak elements held by a node <= max_u (max(Lout_u, Lin_u) + row-to-column traffic X_u) <= L_max + P M_max", "004 Table 4 (A3: sBUF and rBUF M_max P); docs/algorithms/mesh-two-stage.md", peak, bound, `a node holds ${peak} elements`));
+  checks.push(
+    atMost(
+      "mesh-two-stage-buffer",
+      "peak elements held by a node <= max_u (max(Lout_u, Lin_u) + row-to-column traffic X_u) <= L_max + P M_max",
+      "004 Table 4 (A3: sBUF and rBUF M_max P); docs/algorithms/mesh-two-stage.md",
+      peak,
+      bound,
+      `a node holds ${peak} elements`,
+    ),
+  );
   return checks;
 }

@@ -28,10 +28,18 @@ export interface VerifyOptions {
  */
 export function verifySchedule(m: CommMatrix, s: Schedule, opts: VerifyOptions = {}): Report {
   const ports = opts.ports ?? 1;
-  if (!Number.isInteger(ports) || ports < 1) throw fail("verify", "BAD_OPTION", `ports must be a positive integer, got ${ports}`, { field: "ports" });
-  if (s.p !== m.p) throw fail("verify", "MISMATCH", `the schedule is for P = ${s.p}, the matrix has P = ${m.p}`, { field: "p" });
+  if (!Number.isInteger(ports) || ports < 1)
+    throw fail("verify", "BAD_OPTION", `ports must be a positive integer, got ${ports}`, { field: "ports" });
+  if (s.p !== m.p)
+    throw fail("verify", "MISMATCH", `the schedule is for P = ${s.p}, the matrix has P = ${m.p}`, { field: "p" });
   const digest = matrixDigest(m);
-  if (s.matrixDigest !== digest) throw fail("verify", "MISMATCH", `the schedule was made for another matrix (digest ${s.matrixDigest}, this matrix has ${digest})`, { field: "matrixDigest" });
+  if (s.matrixDigest !== digest)
+    throw fail(
+      "verify",
+      "MISMATCH",
+      `the schedule was made for another matrix (digest ${s.matrixDigest}, this matrix has ${digest})`,
+      { field: "matrixDigest" },
+    );
 
   const checks: Check[] = [];
   const wf = checkWellFormed(s);
@@ -59,27 +67,92 @@ export function verifySchedule(m: CommMatrix, s: Schedule, opts: VerifyOptions =
   const metrics = stageMetrics(s);
   for (const [k, st] of metrics.entries()) {
     const n = k + 1; // stage numbers are 1-based wherever a user reads them (docs/verifier.md)
-    checks.push(check(`stage-${n}-messages`, `stage ${n} (${st.name}): most messages one node sends / receives`, "004 Lemma 1 (measured)", true, Math.max(st.maxSent, st.maxReceived), null, null));
-    checks.push(check(`stage-${n}-longest`, `stage ${n} (${st.name}): longest message (elements)`, "004 Lemma 3, Table 2 (measured)", true, st.longest, null, null));
+    checks.push(
+      check(
+        `stage-${n}-messages`,
+        `stage ${n} (${st.name}): most messages one node sends / receives`,
+        "004 Lemma 1 (measured)",
+        true,
+        Math.max(st.maxSent, st.maxReceived),
+        null,
+        null,
+      ),
+    );
+    checks.push(
+      check(
+        `stage-${n}-longest`,
+        `stage ${n} (${st.name}): longest message (elements)`,
+        "004 Lemma 3, Table 2 (measured)",
+        true,
+        st.longest,
+        null,
+        null,
+      ),
+    );
   }
   checks.push(check("steps", "steps in the schedule", "004 Theorem 2 (measured)", true, s.stepCount, null, null));
 
   if (claims) {
     if (claims.direct) {
       checks.push(checkDirect(m, s));
-      checks.push(atLeast("steps-lower-bound", "steps >= ceil(h / ports) for a direct schedule", "000 sec 2 (fan-in/fan-out h); each step moves one message per port", s.stepCount, Math.ceil(stats.h / ports), `${s.stepCount} steps cannot carry fan-in/fan-out h = ${stats.h}`));
-      checks.push(atMost("longest-message", "longest message <= M_max (off-diagonal)", "004 sec 3 (M_max)", Math.max(0, ...metrics.map((x) => x.longest)), stats.mMaxOffDiagonal, "a transfer is longer than any message of the matrix"));
-      checks.push(atMost("peak-buffer", "peak elements held by a node <= its outgoing + incoming traffic", "direct delivery: a node holds what it has not sent plus what it has received", flow.peakBuffer, directBufferBound(m), `node ${flow.peakNode} holds ${flow.peakBuffer} elements`));
+      checks.push(
+        atLeast(
+          "steps-lower-bound",
+          "steps >= ceil(h / ports) for a direct schedule",
+          "000 sec 2 (fan-in/fan-out h); each step moves one message per port",
+          s.stepCount,
+          Math.ceil(stats.h / ports),
+          `${s.stepCount} steps cannot carry fan-in/fan-out h = ${stats.h}`,
+        ),
+      );
+      checks.push(
+        atMost(
+          "longest-message",
+          "longest message <= M_max (off-diagonal)",
+          "004 sec 3 (M_max)",
+          Math.max(0, ...metrics.map((x) => x.longest)),
+          stats.mMaxOffDiagonal,
+          "a transfer is longer than any message of the matrix",
+        ),
+      );
+      checks.push(
+        atMost(
+          "peak-buffer",
+          "peak elements held by a node <= its outgoing + incoming traffic",
+          "direct delivery: a node holds what it has not sent plus what it has received",
+          flow.peakBuffer,
+          directBufferBound(m),
+          `node ${flow.peakNode} holds ${flow.peakBuffer} elements`,
+        ),
+      );
     } else {
-      checks.push(check("peak-buffer", "peak elements held by a node (measured)", "004 Theorem 1 (measured)", true, flow.peakBuffer, null, null));
+      checks.push(
+        check(
+          "peak-buffer",
+          "peak elements held by a node (measured)",
+          "004 Theorem 1 (measured)",
+          true,
+          flow.peakBuffer,
+          null,
+          null,
+        ),
+      );
     }
     if (claims.whole) {
       const per = new PerItemBound(); // sends against f, receives against g: a FAIL row shows the one that failed
       for (const [k, x] of metrics.entries()) {
-        if (per.add(x.maxSent, stats.f)) per.witness = `node ${x.maxSentNode} sends ${x.maxSent} messages in stage ${k + 1}, f = ${stats.f}`;
-        if (per.add(x.maxReceived, stats.g)) per.witness = `node ${x.maxReceivedNode} receives ${x.maxReceived} messages in stage ${k + 1}, g = ${stats.g}`;
+        if (per.add(x.maxSent, stats.f))
+          per.witness = `node ${x.maxSentNode} sends ${x.maxSent} messages in stage ${k + 1}, f = ${stats.f}`;
+        if (per.add(x.maxReceived, stats.g))
+          per.witness = `node ${x.maxReceivedNode} receives ${x.maxReceived} messages in stage ${k + 1}, g = ${stats.g}`;
       }
-      checks.push(per.row("messages-per-node", "per stage, messages a node sends <= f and receives <= g (messages are not split)", "000 sec 2 (f, g)"));
+      checks.push(
+        per.row(
+          "messages-per-node",
+          "per stage, messages a node sends <= f and receives <= g (messages are not split)",
+          "000 sec 2 (f, g)",
+        ),
+      );
     }
     if (claims.maxSteps) {
       const { bound, source } = claims.maxSteps(m.p, stats.h, ports);
@@ -87,14 +160,34 @@ export function verifySchedule(m: CommMatrix, s: Schedule, opts: VerifyOptions =
     }
     if (claims.exactSteps) {
       const { bound, source } = claims.exactSteps(m.p, stats.h, ports);
-      checks.push(check("steps-exact", `steps == ${bound}`, source, s.stepCount === bound, s.stepCount, bound, `${s.stepCount} steps, expected ${bound}`));
+      checks.push(
+        check(
+          "steps-exact",
+          `steps == ${bound}`,
+          source,
+          s.stepCount === bound,
+          s.stepCount,
+          bound,
+          `${s.stepCount} steps, expected ${bound}`,
+        ),
+      );
     }
     if (claims.fourStage) checks.push(...checkFourStage(m, s, stats, flow.peakBuffer));
     if (claims.extra) checks.push(...claims.extra(m, s, stats, { ports, peakBuffer: flow.peakBuffer }));
     if (claims.pairwise) checks.push(checkPairwise(s));
     if (claims.shift) checks.push(checkShiftSteps(s, ports));
   } else {
-    checks.push(check("peak-buffer", "peak elements held by a node (measured)", "004 Theorem 1 (measured)", true, flow.peakBuffer, null, null));
+    checks.push(
+      check(
+        "peak-buffer",
+        "peak elements held by a node (measured)",
+        "004 Theorem 1 (measured)",
+        true,
+        flow.peakBuffer,
+        null,
+        null,
+      ),
+    );
   }
   const report = makeReport(s.algorithm, s.p, checks, flow.peakPerNode);
   return unproven.length === 0 ? report : { ...report, unproven };
@@ -103,8 +196,13 @@ export function verifySchedule(m: CommMatrix, s: Schedule, opts: VerifyOptions =
 /** max over nodes of outgoing + incoming traffic (the diagonal counted once). */
 function directBufferBound(m: CommMatrix): number {
   const { p, data } = m;
-  const out = new Float64Array(p), inn = new Float64Array(p);
-  for (let i = 0; i < p; i++) for (let j = 0; j < p; j++) { out[i] = out[i]! + data[i * p + j]!; inn[j] = inn[j]! + data[i * p + j]!; }
+  const out = new Float64Array(p),
+    inn = new Float64Array(p);
+  for (let i = 0; i < p; i++)
+    for (let j = 0; j < p; j++) {
+      out[i] = out[i]! + data[i * p + j]!;
+      inn[j] = inn[j]! + data[i * p + j]!;
+    }
   let best = 0;
   for (let u = 0; u < p; u++) best = Math.max(best, out[u]! + inn[u]! - data[u * p + u]!);
   return best;

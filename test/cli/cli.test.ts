@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,7 +17,8 @@ import { main } from "../../src/cli/main.js";
 import type { CliIo } from "../../src/cli/io.js";
 
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "", err = "";
+  let out = "",
+    err = "";
   const io: CliIo = { out: (t) => void (out += t), err: (t) => void (err += t), interactive: false };
   const code = await main(argv, io);
   return { code, out, err };
@@ -21,7 +31,8 @@ describe("commplan gen | plan | verify (issue 2, done-when)", () => {
   for (const p of [64, 61]) {
     for (const algorithm of ["linear-permutation", "shift"]) {
       it(`pattern1, P = ${p}, ${algorithm}, payload: verify exits 0`, async () => {
-        const m = f(`m${p}.json`), s = f(`s${p}-${algorithm}.json`);
+        const m = f(`m${p}.json`),
+          s = f(`s${p}-${algorithm}.json`);
         expect((await run("gen", "pattern1", "--p", String(p), "--seed", "1", "-o", m)).code).toBe(0);
         const planned = await run("plan", m, "--algorithm", algorithm, "--payload", "-o", s);
         expect(planned.code).toBe(0);
@@ -84,7 +95,9 @@ describe("commplan gen | plan | verify (issue 2, done-when)", () => {
   it("demo --json replays every plan with data mode: all delivered, and the spike makes shift wait for busy receivers", async () => {
     const d = await run("demo", "--json");
     expect(d.code).toBe(0);
-    const j = JSON.parse(d.out) as { results: { algorithm: string; verified: boolean; simulatedUs: number; maxWaitUs: number; blockingUs: number }[] };
+    const j = JSON.parse(d.out) as {
+      results: { algorithm: string; verified: boolean; simulatedUs: number; maxWaitUs: number; blockingUs: number }[];
+    };
     expect(j.results.length).toBeGreaterThanOrEqual(9);
     for (const r of j.results) {
       expect(r.verified).toBe(true);
@@ -98,12 +111,28 @@ describe("commplan gen | plan | verify (issue 2, done-when)", () => {
 describe("bad input exits 2 with one line naming the problem", () => {
   // the whole stderr line, after "matrix: <file>"
   const cases: [string, string, string][] = [
-    ["not square", '{"format":"commplan.matrix/v1","p":2,"rows":[[0,1],[1]]}', ":line 1: row 1 has 1 entries, expected 2 (the matrix must be square)"],
+    [
+      "not square",
+      '{"format":"commplan.matrix/v1","p":2,"rows":[[0,1],[1]]}',
+      ":line 1: row 1 has 1 entries, expected 2 (the matrix must be square)",
+    ],
     ["negative", '{"format":"commplan.matrix/v1","p":2,"rows":[[0,-1],[1,0]]}', ":line 1: /rows/0/1 must be >= 0"],
-    ["fractional", '{"format":"commplan.matrix/v1","p":2,"rows":[[0,1.5],[1,0]]}', ":line 1: /rows/0/1 must be integer"],
-    ["wrong format name", '{"format":"commplan.matrix/v2","p":2,"rows":[[0,1],[1,0]]}', ': /format is "commplan.matrix/v2", expected "commplan.matrix/v1"'],
+    [
+      "fractional",
+      '{"format":"commplan.matrix/v1","p":2,"rows":[[0,1.5],[1,0]]}',
+      ":line 1: /rows/0/1 must be integer",
+    ],
+    [
+      "wrong format name",
+      '{"format":"commplan.matrix/v2","p":2,"rows":[[0,1],[1,0]]}',
+      ': /format is "commplan.matrix/v2", expected "commplan.matrix/v1"',
+    ],
     ["P = 0", '{"format":"commplan.matrix/v1","p":0,"rows":[]}', ": /p must be >= 1"],
-    ["malformed JSON", '{"format":"commplan.matrix/v1",\n"p":2,\n"rows":[[0,1],[1,0]\n', ":line 4: invalid JSON: unexpected end of input (2 unclosed brackets) (column 1)"],
+    [
+      "malformed JSON",
+      '{"format":"commplan.matrix/v1",\n"p":2,\n"rows":[[0,1],[1,0]\n',
+      ":line 4: invalid JSON: unexpected end of input (2 unclosed brackets) (column 1)",
+    ],
     ["malformed CSV", "0,1,2\n1,0,x\n2,2,0\n", ":line 2: 'x' is not a non-negative integer (column 3)"],
     ["NaN in CSV", "0,NaN\n1,0\n", ":line 1: 'NaN' is not a non-negative integer (column 2)"],
     ["empty", "", ":line 1: invalid JSON: the document is empty (column 1)"],
@@ -131,7 +160,9 @@ describe("bad input exits 2 with one line naming the problem", () => {
     await run("gen", "uniform", "--p", "4", "-o", f("m4.json"));
     expect((await run("plan", f("m4.json"), "-a", "nope")).err).toMatch(/unknown algorithm 'nope'/);
     expect((await run("cost", f("m4.json"), "--machine", "nope")).err).toMatch(/unknown machine 'nope'/);
-    expect((await run("gen", "uniform", "--p", "4", "--mmax", "3")).err).toMatch(/pattern 'uniform' has no option --mmax/);
+    expect((await run("gen", "uniform", "--p", "4", "--mmax", "3")).err).toMatch(
+      /pattern 'uniform' has no option --mmax/,
+    );
     expect((await run("stats", f("missing.json"))).err).toMatch(/missing\.json/);
     expect((await run("gen", "uniform", "--p", "4", "--seed", "-3")).err).toMatch(/--seed must be an integer/);
     const u = await run("frobnicate");
@@ -184,7 +215,9 @@ describe("output targets: -o writes to what is there, never replaces it", () => 
     try {
       const r = await run("gen", "uniform", "--p", "4", "-o", sock);
       expect(r.code).toBe(2);
-      expect(r.err).toBe(`matrix: ${sock}: cannot write: no such device or address (a socket cannot be opened as a file)\n`);
+      expect(r.err).toBe(
+        `matrix: ${sock}: cannot write: no such device or address (a socket cannot be opened as a file)\n`,
+      );
       expect(lstatSync(sock).isSocket()).toBe(true);
     } finally {
       await new Promise((resolve) => server.close(resolve));
@@ -198,8 +231,13 @@ describe("stats --per-node", () => {
     writeFileSync(f("pn.csv"), "9,5,7\n0,0,0\n1,0,4\n");
     const t = await run("stats", f("pn.csv"), "--per-node");
     expect(t.code).toBe(0);
-    expect(t.out).toContain("\nnode  r_i  c_j  f_i  g_j\n0     12   1    2    1\n1     0    5    0    1\n2     1    7    1    1\n");
-    const j = JSON.parse((await run("stats", f("pn.csv"), "--per-node", "--json")).out) as { perNode: unknown; r: number };
+    expect(t.out).toContain(
+      "\nnode  r_i  c_j  f_i  g_j\n0     12   1    2    1\n1     0    5    0    1\n2     1    7    1    1\n",
+    );
+    const j = JSON.parse((await run("stats", f("pn.csv"), "--per-node", "--json")).out) as {
+      perNode: unknown;
+      r: number;
+    };
     expect(j.perNode).toEqual({ r: [12, 0, 1], c: [1, 5, 7], f: [2, 0, 1], g: [1, 1, 1] });
     expect(j.r).toBe(12);
     expect((await run("stats", f("pn.csv"))).out).not.toMatch(/r_i/);
@@ -212,11 +250,17 @@ describe("options: one parser, one line per problem", () => {
       [["gen", "uniform", "--p", "0x10"], "commplan: --p must be an integer in 1..16384, got '0x10'"],
       [["gen", "uniform", "--p", "1e1"], "commplan: --p must be an integer in 1..16384, got '1e1'"],
       [["gen", "uniform", "--p", " 4"], "commplan: --p must be an integer in 1..16384, got ' 4'"],
-      [["gen", "uniform", "--p", "4", "--size", "0x2"], "commplan: --size must be an integer in 0..4294967296, got '0x2'"],
+      [
+        ["gen", "uniform", "--p", "4", "--size", "0x2"],
+        "commplan: --size must be an integer in 0..4294967296, got '0x2'",
+      ],
       [["gen", "h-relation", "--p", "8", "--h", "2.5"], "commplan: --h must be an integer in 0..1048576, got '2.5'"],
       [["gen", "h-relation", "--p", "8", "--self", "2"], "commplan: --self must be an integer in 0..1, got '2'"],
       [["gen", "ranka-kl", "--p", "8", "--l", "0x1"], "commplan: --l must be a number, got '0x1'"],
-      [["gen", "uniform", "--p", "4", "--element-bytes", "0"], "commplan: --element-bytes must be an integer in 1..1048576, got '0'"],
+      [
+        ["gen", "uniform", "--p", "4", "--element-bytes", "0"],
+        "commplan: --element-bytes must be an integer in 1..1048576, got '0'",
+      ],
     ] as const) {
       const r = await run(...args);
       expect(r.code, args.join(" ")).toBe(2);
@@ -228,15 +272,21 @@ describe("options: one parser, one line per problem", () => {
   it("verify cannot read both files from stdin", async () => {
     const r = await run("verify", "-", "--matrix", "-");
     expect(r.code).toBe(2);
-    expect(r.err).toBe("verify: the schedule and --matrix cannot both be read from stdin ('-'): give one of them as a file\n");
+    expect(r.err).toBe(
+      "verify: the schedule and --matrix cannot both be read from stdin ('-'): give one of them as a file\n",
+    );
   });
 
   it("gen --format follows the output's extension and refuses to contradict it", async () => {
     expect((await run("gen", "uniform", "--p", "3", "-o", f("x.mtx"))).code).toBe(0);
-    expect(readFileSync(f("x.mtx"), "utf8")).toMatch(/^%%MatrixMarket matrix coordinate integer general\n%% commplan elementBytes=8\n3 3 6\n/);
+    expect(readFileSync(f("x.mtx"), "utf8")).toMatch(
+      /^%%MatrixMarket matrix coordinate integer general\n%% commplan elementBytes=8\n3 3 6\n/,
+    );
     const r = await run("gen", "uniform", "--p", "3", "--format", "csv", "-o", f("x.json"));
     expect(r.err).toBe(`gen: --format csv but the output file ${f("x.json")} has the extension of json\n`);
-    expect((await run("gen", "uniform", "--p", "3", "--format", "csv", "--sparse")).err).toBe("gen: --sparse applies to JSON only (the output format is csv)\n");
+    expect((await run("gen", "uniform", "--p", "3", "--format", "csv", "--sparse")).err).toBe(
+      "gen: --sparse applies to JSON only (the output format is csv)\n",
+    );
   });
 });
 
@@ -254,7 +304,11 @@ describe("elementBytes through every format and command", () => {
       expect((await run("verify", f(`eb48-${ext}.s.json`), "--matrix", m, "--element-bytes", "48")).code).toBe(0);
     }
     const bin = join(import.meta.dirname, "..", "..", "bin", "commplan.js");
-    expect(execFileSync(process.execPath, [bin, "gen", "uniform", "--p", "3", "--element-bytes", "5", "--format", "csv"], { encoding: "utf8" })).toBe("# commplan elementBytes=5\n0,1,1\n1,0,1\n1,1,0\n");
+    expect(
+      execFileSync(process.execPath, [bin, "gen", "uniform", "--p", "3", "--element-bytes", "5", "--format", "csv"], {
+        encoding: "utf8",
+      }),
+    ).toBe("# commplan elementBytes=5\n0,1,1\n1,0,1\n1,1,0\n");
   });
 });
 
@@ -268,14 +322,18 @@ describe("the installed command", () => {
   });
   it("reads a matrix from stdin and writes the schedule to stdout", () => {
     const m = execFileSync(process.execPath, [bin, "gen", "uniform", "--p", "4"], { encoding: "utf8" });
-    const s = execFileSync(process.execPath, [bin, "plan", "-", "-a", "linear-permutation"], { input: m, encoding: "utf8" });
+    const s = execFileSync(process.execPath, [bin, "plan", "-", "-a", "linear-permutation"], {
+      input: m,
+      encoding: "utf8",
+    });
     expect(JSON.parse(s)).toMatchObject({ format: "commplan.schedule/v1", p: 4, algorithm: "linear-permutation" });
   });
   /** Runs the command, reads its first stdout chunk, closes the pipe; resolves with its exit status and stderr. */
   const closeAfterFirstChunk = (args: string[]): Promise<{ status: number | null; stderr: string; got: number }> =>
     new Promise((resolve) => {
       const child = spawn(process.execPath, [bin, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-      let stderr = "", got = 0;
+      let stderr = "",
+        got = 0;
       child.stderr.on("data", (d: Buffer) => void (stderr += d.toString()));
       child.stdout.once("data", (d: Buffer) => {
         got = d.length;
@@ -286,7 +344,11 @@ describe("the installed command", () => {
   it("a reader that closes stdout early (| head) ends the command quietly with exit 0", async () => {
     const m = f("pipe-m.json");
     expect((await run("gen", "uniform", "--p", "300", "-o", m)).code).toBe(0);
-    for (const args of [["gen", "uniform", "--p", "3000"], ["plan", m, "-a", "shift"], ["plan", m, "-a", "shift", "--payload"]]) {
+    for (const args of [
+      ["gen", "uniform", "--p", "3000"],
+      ["plan", m, "-a", "shift"],
+      ["plan", m, "-a", "shift", "--payload"],
+    ]) {
       const r = await closeAfterFirstChunk(args);
       expect(r.got, args.join(" ")).toBeGreaterThan(0);
       expect(r.stderr, args.join(" ")).toBe("");
@@ -294,7 +356,10 @@ describe("the installed command", () => {
     }
   });
   it("empty stdin says the input is empty (not what a CSV guess makes of it)", () => {
-    for (const [input, line] of [["", "matrix: <stdin>: the input is empty"], [" \n\n", "matrix: <stdin>: the input is empty (only blanks)"]] as const) {
+    for (const [input, line] of [
+      ["", "matrix: <stdin>: the input is empty"],
+      [" \n\n", "matrix: <stdin>: the input is empty (only blanks)"],
+    ] as const) {
       const r = spawnSync(process.execPath, [bin, "stats", "-"], { input, encoding: "utf8" });
       expect(r.status).toBe(2);
       expect(r.stderr).toBe(`${line}\n`);

@@ -10,7 +10,8 @@ import { readMatrixFile } from "../../src/io/matrix-read.js";
 import { runBlocking, runRounds } from "../lower/program-interpreter.js";
 
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "", err = "";
+  let out = "",
+    err = "";
   const io: CliIo = { out: (t) => void (out += t), err: (t) => void (err += t), interactive: false };
   const code = await main(argv, io);
   return { code, out, err };
@@ -27,9 +28,22 @@ describe("commplan export", () => {
     const total = m.data.reduce((a, b) => a + b, 0);
     const one = await run("export", f("s.json"), "--matrix", f("m.json"), "--format", "program", "-o", f("prog.json"));
     expect(one.code).toBe(0);
-    expect(one.err).toMatch(/^export: two-stage, P = 12, nonblocking: \d+ rounds, [\d,]+ operations, largest scratch [\d,]+ elements \(live peak [\d,]+\)\n$/);
+    expect(one.err).toMatch(
+      /^export: two-stage, P = 12, nonblocking: \d+ rounds, [\d,]+ operations, largest scratch [\d,]+ elements \(live peak [\d,]+\)\n$/,
+    );
     expect(runRounds(m, readProgramJson(f("prog.json")).program)).toBe(total);
-    const split = await run("export", f("s.json"), "--matrix", f("m.json"), "--format", "program", "--split", f("split"), "--variant", "blocking");
+    const split = await run(
+      "export",
+      f("s.json"),
+      "--matrix",
+      f("m.json"),
+      "--format",
+      "program",
+      "--split",
+      f("split"),
+      "--variant",
+      "blocking",
+    );
     expect(split.code).toBe(0);
     expect(readdirSync(f("split"))).toHaveLength(13);
     const prog = readProgramJson(join(f("split"), "index.json")).program;
@@ -40,7 +54,12 @@ describe("commplan export", () => {
     await run("plan", f("m.json"), "--algorithm", "shift", "-o", f("shift.json"));
     const r = await run("export", f("shift.json"), "--matrix", f("m.json"), "--format", "program");
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.out)).toMatchObject({ format: "commplan.program/v1", p: 12, algorithm: "shift", variant: "nonblocking" });
+    expect(JSON.parse(r.out)).toMatchObject({
+      format: "commplan.program/v1",
+      p: 12,
+      algorithm: "shift",
+      variant: "nonblocking",
+    });
   });
   it("refuses a message-level relay plan, an unknown format and a bad variant with one line and exit 2", async () => {
     await run("plan", f("m.json"), "--algorithm", "two-stage", "-o", f("s-msg.json"));
@@ -51,7 +70,16 @@ describe("commplan export", () => {
     const fmt = await run("export", f("shift.json"), "--matrix", f("m.json"), "--format", "nope");
     expect(fmt.code).toBe(2);
     expect(fmt.err).toBe("export: unknown format 'nope'; known: program, simgrid, goal, msccl-xml\n");
-    const v = await run("export", f("shift.json"), "--matrix", f("m.json"), "--format", "program", "--variant", "eager");
+    const v = await run(
+      "export",
+      f("shift.json"),
+      "--matrix",
+      f("m.json"),
+      "--format",
+      "program",
+      "--variant",
+      "eager",
+    );
     expect(v.code).toBe(2);
     expect(v.err).toMatch(/^export: --variant must be nonblocking or blocking/);
   });

@@ -8,11 +8,18 @@ import type { CliIo } from "../../src/cli/io.js";
 import { setReplaceCheck } from "../../src/io/file-output.js";
 import { CsvReader } from "../../src/io/matrix-text-read.js";
 import { MAX_P } from "../../src/model/matrix.js";
-import { checkMemory, formatBytes, memoryOption, parseByteSize, setMemoryBudget } from "../../src/model/memory-budget.js";
+import {
+  checkMemory,
+  formatBytes,
+  memoryOption,
+  parseByteSize,
+  setMemoryBudget,
+} from "../../src/model/memory-budget.js";
 import { MAX_QUOTED, quoted } from "../../src/model/quoted.js";
 
 async function run(argv: string[], extra: Partial<CliIo> = {}): Promise<{ code: number; out: string; err: string }> {
-  let out = "", err = "";
+  let out = "",
+    err = "";
   const io: CliIo = { out: (t) => void (out += t), err: (t) => void (err += t), interactive: false, ...extra };
   const code = await main(argv, io);
   return { code, out, err };
@@ -23,9 +30,25 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const f = (name: string): string => join(dir, name);
 
 /** A one-transfer schedule with header fields replaced. */
-function schedule(header: Record<string, unknown> = {}, step = '{"transfers":[{"src":0,"dst":1,"size":3}],"stalls":[]}'): string {
-  const h = { format: "commplan.schedule/v1", p: 4, algorithm: "x", params: {}, seed: 1, elementBytes: 8, matrixDigest: "d", ...header };
-  const head = Object.entries(h).map(([k, v]) => `${JSON.stringify(k)}:${typeof v === "string" && v.startsWith("#") ? v.slice(1) : JSON.stringify(v)}`).join(",");
+function schedule(
+  header: Record<string, unknown> = {},
+  step = '{"transfers":[{"src":0,"dst":1,"size":3}],"stalls":[]}',
+): string {
+  const h = {
+    format: "commplan.schedule/v1",
+    p: 4,
+    algorithm: "x",
+    params: {},
+    seed: 1,
+    elementBytes: 8,
+    matrixDigest: "d",
+    ...header,
+  };
+  const head = Object.entries(h)
+    .map(
+      ([k, v]) => `${JSON.stringify(k)}:${typeof v === "string" && v.startsWith("#") ? v.slice(1) : JSON.stringify(v)}`,
+    )
+    .join(",");
   return `{${head},"stages":[{"name":"a","rearrange":"none","steps":[${step}]}]}`;
 }
 
@@ -38,7 +61,12 @@ function oneLineError(r: { code: number; err: string }, re: RegExp): void {
 
 describe("item 1: the schedule's p has the matrices' limit", () => {
   for (const p of ["1000000000", "4294967297", "1e300"]) {
-    for (const cmd of [["show"], ["cost", "--machine", "t3d-004"], ["simulate", "--machine", "t3d-004"], ["verify", "-m", "MATRIX"]]) {
+    for (const cmd of [
+      ["show"],
+      ["cost", "--machine", "t3d-004"],
+      ["simulate", "--machine", "t3d-004"],
+      ["verify", "-m", "MATRIX"],
+    ]) {
       it(`"p":${p}: ${cmd[0]} exits 2 naming the file and /p`, async () => {
         const s = f(`p-${p}.json`);
         writeFileSync(s, schedule({ p: `#${p}` }));
@@ -66,7 +94,9 @@ describe("a memory budget (--max-memory)", () => {
     const before = setMemoryBudget(2 ** 20);
     try {
       expect(() => checkMemory("m", 2 ** 20, "x")).not.toThrow();
-      expect(() => checkMemory("m", 3 * 2 ** 20, "a thing")).toThrow(/^m: a thing needs about 3 MiB, past the memory budget of 1 MiB \(raise it with --max-memory, e\.g\. --max-memory 3M\)$/);
+      expect(() => checkMemory("m", 3 * 2 ** 20, "a thing")).toThrow(
+        /^m: a thing needs about 3 MiB, past the memory budget of 1 MiB \(raise it with --max-memory, e\.g\. --max-memory 3M\)$/,
+      );
     } finally {
       setMemoryBudget(before);
     }
@@ -76,30 +106,52 @@ describe("a memory budget (--max-memory)", () => {
     writeFileSync(f("big.mtx"), "%%MatrixMarket matrix coordinate integer general\n16384 16384 1\n1 2 3\n");
     for (const cmd of [["stats"], ["plan", "-a", "shift"]]) {
       const r = await run([cmd[0]!, f("big.mtx"), ...cmd.slice(1), "--max-memory", "64M"]);
-      oneLineError(r, /big\.mtx:line 2: the size line's dense 16384 x 16384 matrix needs about 2\.\d+ GiB, past the memory budget of 64 MiB \(raise it with --max-memory/);
+      oneLineError(
+        r,
+        /big\.mtx:line 2: the size line's dense 16384 x 16384 matrix needs about 2\.\d+ GiB, past the memory budget of 64 MiB \(raise it with --max-memory/,
+      );
     }
     const json = f("big.json");
     writeFileSync(json, JSON.stringify({ format: "commplan.matrix/v1", p: 16384, entries: [[0, 1, 3]] }));
-    oneLineError(await run(["stats", json, "--max-memory", "64M"]), /big\.json: a dense 16384 x 16384 matrix needs about 2 GiB, past the memory budget of 64 MiB/);
+    oneLineError(
+      await run(["stats", json, "--max-memory", "64M"]),
+      /big\.json: a dense 16384 x 16384 matrix needs about 2 GiB, past the memory budget of 64 MiB/,
+    );
   });
 
   it("a CSV whose first row makes a matrix past the budget is refused before it is allocated", async () => {
     writeFileSync(f("wide.csv"), Array(3000).fill("0").join(",") + "\n");
-    oneLineError(await run(["stats", f("wide.csv"), "--max-memory", "16M"]), /wide\.csv: a dense 3000 x 3000 matrix needs about 68\.7 MiB, past the memory budget of 16 MiB/);
+    oneLineError(
+      await run(["stats", f("wide.csv"), "--max-memory", "16M"]),
+      /wide\.csv: a dense 3000 x 3000 matrix needs about 68\.7 MiB, past the memory budget of 16 MiB/,
+    );
   });
 
   it("cost and show of a schedule of many empty steps are refused up front past the budget, and run under it", async () => {
     const steps = Array(40000).fill('{"transfers":[],"stalls":[]}').join(",");
-    writeFileSync(f("empty-steps.json"), schedule({}, steps + ',{"transfers":[{"src":0,"dst":1,"size":3}],"stalls":[0]}'));
-    oneLineError(await run(["cost", f("empty-steps.json"), "--machine", "t3d-004", "--max-memory", "1M"]), /cost: .*empty-steps\.json: the cost of 40001 steps on 4 nodes needs about 6\.1 MiB, past the memory budget of 1 MiB/);
-    oneLineError(await run(["show", f("empty-steps.json"), "--max-memory", "1M"]), /show: .*the grid of stage 1 \(40001 steps x 2 senders\) needs about/);
-    oneLineError(await run(["simulate", f("empty-steps.json"), "--machine", "t3d-004", "--max-memory", "1M"]), /simulate: .*needs about .* past the memory budget of 1 MiB/);
+    writeFileSync(
+      f("empty-steps.json"),
+      schedule({}, steps + ',{"transfers":[{"src":0,"dst":1,"size":3}],"stalls":[0]}'),
+    );
+    oneLineError(
+      await run(["cost", f("empty-steps.json"), "--machine", "t3d-004", "--max-memory", "1M"]),
+      /cost: .*empty-steps\.json: the cost of 40001 steps on 4 nodes needs about 6\.1 MiB, past the memory budget of 1 MiB/,
+    );
+    oneLineError(
+      await run(["show", f("empty-steps.json"), "--max-memory", "1M"]),
+      /show: .*the grid of stage 1 \(40001 steps x 2 senders\) needs about/,
+    );
+    oneLineError(
+      await run(["simulate", f("empty-steps.json"), "--machine", "t3d-004", "--max-memory", "1M"]),
+      /simulate: .*needs about .* past the memory budget of 1 MiB/,
+    );
     expect((await run(["cost", f("empty-steps.json"), "--machine", "t3d-004", "--max-memory", "64M"])).code).toBe(0);
     expect((await run(["show", f("empty-steps.json"), "--max-memory", "64M"])).code).toBe(0);
   });
 
   it("--max-memory is an option of every command that reads a file, and each run starts from the default", async () => {
-    for (const cmd of ["stats", "plan", "verify", "cost", "show", "simulate"]) expect((await run([cmd, "--help"])).out).toMatch(/--max-memory <size>/);
+    for (const cmd of ["stats", "plan", "verify", "cost", "show", "simulate"])
+      expect((await run([cmd, "--help"])).out).toMatch(/--max-memory <size>/);
     writeFileSync(f("small.mtx"), "%%MatrixMarket matrix coordinate integer general\n600 600 1\n1 2 3\n");
     expect((await run(["stats", f("small.mtx"), "--max-memory", "1M"])).code).toBe(2);
     expect((await run(["stats", f("small.mtx")])).code).toBe(0);
@@ -115,11 +167,24 @@ describe("items 2-3: an output never destroys an input", () => {
 
   it("plan -o onto its matrix, simulate --trace onto its schedule, --realised onto its matrix: exit 2, the input unchanged", async () => {
     await setup();
-    const before = readFileSync(m, "utf8"), sched = readFileSync(f("s.json"), "utf8");
-    oneLineError(await run(["plan", m, "-a", "shift", "-o", m]), /plan: .*in\.json: -o .*in\.json is the input file: writing it would destroy the input/);
-    oneLineError(await run(["simulate", f("s.json"), "--machine", "t3d-004", "--trace", f("s.json")]), /--trace .* is the input file/);
-    oneLineError(await run(["simulate", f("s.json"), "--machine", "t3d-004", "--svg", f("s.json")]), /--svg .* is the input file/);
-    oneLineError(await run(["simulate", m, "--machine", "t3d-004", "--protocol", "drs-n", "--realised", m]), /--realised .* is the input file/);
+    const before = readFileSync(m, "utf8"),
+      sched = readFileSync(f("s.json"), "utf8");
+    oneLineError(
+      await run(["plan", m, "-a", "shift", "-o", m]),
+      /plan: .*in\.json: -o .*in\.json is the input file: writing it would destroy the input/,
+    );
+    oneLineError(
+      await run(["simulate", f("s.json"), "--machine", "t3d-004", "--trace", f("s.json")]),
+      /--trace .* is the input file/,
+    );
+    oneLineError(
+      await run(["simulate", f("s.json"), "--machine", "t3d-004", "--svg", f("s.json")]),
+      /--svg .* is the input file/,
+    );
+    oneLineError(
+      await run(["simulate", m, "--machine", "t3d-004", "--protocol", "drs-n", "--realised", m]),
+      /--realised .* is the input file/,
+    );
     oneLineError(await run(["show", f("s.json"), "--svg", f("s.json")]), /--svg .* is the input file/);
     expect(readFileSync(m, "utf8")).toBe(before);
     expect(readFileSync(f("s.json"), "utf8")).toBe(sched);
@@ -128,9 +193,15 @@ describe("items 2-3: an output never destroys an input", () => {
   it("through a symbolic link, a relative spelling or a hard link: still the input", async () => {
     await setup();
     symlinkSync(m, f("via-link.json"));
-    oneLineError(await run(["plan", m, "-a", "shift", "-o", f("via-link.json")]), /via-link\.json is the input file \(.*in\.json\)/);
+    oneLineError(
+      await run(["plan", m, "-a", "shift", "-o", f("via-link.json")]),
+      /via-link\.json is the input file \(.*in\.json\)/,
+    );
     oneLineError(await run(["plan", f("via-link.json"), "-a", "shift", "-o", m]), /is the input file/);
-    oneLineError(await run(["plan", m, "-a", "shift", "-o", join(dir, ".", "x", "..", "in.json")]), /is the input file/);
+    oneLineError(
+      await run(["plan", m, "-a", "shift", "-o", join(dir, ".", "x", "..", "in.json")]),
+      /is the input file/,
+    );
     const { linkSync } = await import("node:fs");
     linkSync(m, f("hard.json"));
     oneLineError(await run(["plan", m, "-a", "shift", "-o", f("hard.json")]), /hard\.json is the input file/);
@@ -145,7 +216,10 @@ describe("items 2-3: an output never destroys an input", () => {
     const ro = f("ro.json");
     writeFileSync(ro, "keep");
     chmodSync(ro, 0o444);
-    oneLineError(await run(["plan", m, "-a", "shift", "-o", ro]), /ro\.json: cannot write: the file is read-only \(mode 0444\)/);
+    oneLineError(
+      await run(["plan", m, "-a", "shift", "-o", ro]),
+      /ro\.json: cannot write: the file is read-only \(mode 0444\)/,
+    );
     expect(readFileSync(ro, "utf8")).toBe("keep");
   });
 
@@ -155,7 +229,10 @@ describe("items 2-3: an output never destroys an input", () => {
     writeFileSync(theirs, "keep");
     const previous = setReplaceCheck(async (path) => !path.endsWith("theirs.json"));
     try {
-      oneLineError(await run(["plan", m, "-a", "shift", "-o", theirs]), /theirs\.json: cannot write: the file is read-only/);
+      oneLineError(
+        await run(["plan", m, "-a", "shift", "-o", theirs]),
+        /theirs\.json: cannot write: the file is read-only/,
+      );
       expect(readFileSync(theirs, "utf8")).toBe("keep");
       expect((await run(["plan", m, "-a", "shift", "-o", f("mine.json")])).code).toBe(0);
     } finally {
@@ -166,10 +243,19 @@ describe("items 2-3: an output never destroys an input", () => {
 
 describe("item 4: numbers past what a double holds exactly are refused with the field's name", () => {
   it("schedule size 2^60: verify and cost exit 2 naming the size", async () => {
-    writeFileSync(f("big-size.json"), schedule({}, '{"transfers":[{"src":0,"dst":1,"size":1152921504606846976}],"stalls":[]}'));
-    oneLineError(await run(["cost", f("big-size.json"), "--machine", "t3d-004"]), /transfers\/0\/size must be <= 9007199254740991/);
+    writeFileSync(
+      f("big-size.json"),
+      schedule({}, '{"transfers":[{"src":0,"dst":1,"size":1152921504606846976}],"stalls":[]}'),
+    );
+    oneLineError(
+      await run(["cost", f("big-size.json"), "--machine", "t3d-004"]),
+      /transfers\/0\/size must be <= 9007199254740991/,
+    );
     writeFileSync(f("m4.json"), JSON.stringify({ format: "commplan.matrix/v1", p: 4, entries: [[0, 1, 3]] }));
-    oneLineError(await run(["verify", f("big-size.json"), "-m", f("m4.json")]), /transfers\/0\/size must be <= 9007199254740991/);
+    oneLineError(
+      await run(["verify", f("big-size.json"), "-m", f("m4.json")]),
+      /transfers\/0\/size must be <= 9007199254740991/,
+    );
   });
 
   it("elementBytes past 1048576 in a schedule, a JSON matrix, a CSV or Matrix Market comment", async () => {
@@ -178,8 +264,14 @@ describe("item 4: numbers past what a double holds exactly are refused with the 
     writeFileSync(f("ebm.json"), '{"format":"commplan.matrix/v1","p":2,"elementBytes":1e15,"rows":[[0,1],[1,0]]}');
     oneLineError(await run(["stats", f("ebm.json")]), /\/elementBytes must be <= 1048576/);
     writeFileSync(f("eb.csv"), "# commplan elementBytes=1048577\n0,1\n1,0\n");
-    oneLineError(await run(["stats", f("eb.csv")]), /eb\.csv:line 1: elementBytes in the comment = 1048577 exceeds the maximum 1048576/);
-    writeFileSync(f("eb.mtx"), "%%MatrixMarket matrix coordinate integer general\n% commplan elementBytes=2000000\n2 2 1\n1 2 1\n");
+    oneLineError(
+      await run(["stats", f("eb.csv")]),
+      /eb\.csv:line 1: elementBytes in the comment = 1048577 exceeds the maximum 1048576/,
+    );
+    writeFileSync(
+      f("eb.mtx"),
+      "%%MatrixMarket matrix coordinate integer general\n% commplan elementBytes=2000000\n2 2 1\n1 2 1\n",
+    );
     oneLineError(await run(["stats", f("eb.mtx")]), /elementBytes in the comment = 2000000 exceeds the maximum/);
     writeFileSync(f("ok.csv"), "# commplan elementBytes=1048576\n0,1\n1,0\n");
     expect((await run(["stats", f("ok.csv"), "--json"])).out).toMatch(/"elementBytes": 1048576/);
@@ -245,7 +337,9 @@ describe("items 7 and 9: usage and stdin", () => {
     expect(pipe.err.includes("reading standard input")).toBe(false);
     const v = await run(["verify", f("none.json"), "-m", "-", "--ports", "0"], { stdinIsTerminal: true });
     expect(v.err.startsWith(notice)).toBe(true);
-    expect((await run(["stats", f("none.json")], { stdinIsTerminal: true })).err.includes("reading standard input")).toBe(false);
+    expect(
+      (await run(["stats", f("none.json")], { stdinIsTerminal: true })).err.includes("reading standard input"),
+    ).toBe(false);
   });
 });
 

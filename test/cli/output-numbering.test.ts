@@ -7,7 +7,8 @@ import { main } from "../../src/cli/main.js";
 import type { CliIo } from "../../src/cli/io.js";
 
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "", err = "";
+  let out = "",
+    err = "";
   const io: CliIo = { out: (t) => void (out += t), err: (t) => void (err += t), interactive: false };
   const code = await main(argv, io);
   return { code, out, err };
@@ -32,7 +33,8 @@ describe("stage numbers of a four-stage plan (P = 16) are 1..4 in show, verify a
     expect([...new Set(ids)].sort()).toEqual([1, 2, 3, 4]);
     expect([...new Set(titles)].sort()).toEqual([1, 2, 3, 4]);
     // the id's number and the title's agree
-    for (const c of checks.filter((x) => /^stage-\d+-/.test(x.id))) expect(c.title.startsWith(`stage ${c.id.split("-")[1]} `)).toBe(true);
+    for (const c of checks.filter((x) => /^stage-\d+-/.test(x.id)))
+      expect(c.title.startsWith(`stage ${c.id.split("-")[1]} `)).toBe(true);
   });
 
   it("cost --json --steps: stages[].stage is 1..4 in order and every step's stage is in 1..4; the text table starts at 1", async () => {
@@ -50,9 +52,14 @@ describe("stage numbers of a four-stage plan (P = 16) are 1..4 in show, verify a
   });
 
   it("show --stage k --json names stage k, for k = 1..4, the same stage cost and verify call k", async () => {
-    const cost = JSON.parse((await run("cost", f("s.json"), "--machine", "ib-hdr-200", "--json")).out) as { stages: { stage: number; name: string }[] };
+    const cost = JSON.parse((await run("cost", f("s.json"), "--machine", "ib-hdr-200", "--json")).out) as {
+      stages: { stage: number; name: string }[];
+    };
     for (const k of [1, 2, 3, 4]) {
-      const g = JSON.parse((await run("show", f("s.json"), "--stage", String(k), "--json")).out) as { stage: number; name: string };
+      const g = JSON.parse((await run("show", f("s.json"), "--stage", String(k), "--json")).out) as {
+        stage: number;
+        name: string;
+      };
       expect(g.stage).toBe(k);
       expect(cost.stages.find((s) => s.stage === k)!.name).toBe(g.name);
     }

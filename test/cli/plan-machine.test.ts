@@ -9,7 +9,8 @@ import { defaultPlanMachine } from "../../src/cli/commands/lists.js";
 import { PLANNERS } from "../../src/planner/registry.js";
 
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "", err = "";
+  let out = "",
+    err = "";
   const io: CliIo = { out: (t) => void (out += t), err: (t) => void (err += t), interactive: false };
   const code = await main(argv, io);
   return { code, out, err };
@@ -27,14 +28,18 @@ describe("the machine a planner plans for by default", () => {
   it("plan --help names those planners, the default and --machine", async () => {
     const h = await run("plan", "--help");
     const text = (h.out + h.err).replace(/\s+/g, " ");
-    expect(text).toMatch(/--machine <name> machine model of the planners with a cost model \(rs-nh, split-coloring\), which plan for ib-hdr-200 without it/);
+    expect(text).toMatch(
+      /--machine <name> machine model of the planners with a cost model \(rs-nh, split-coloring\), which plan for ib-hdr-200 without it/,
+    );
   });
 
   it("commplan algorithms says it under exactly those planners, and --json carries defaultMachine", async () => {
     const r = await run("algorithms");
     const entries = new Map(r.out.split(/\n(?=\S)/).map((e) => [e.slice(0, e.indexOf(":")), e] as const));
     for (const p of PLANNERS) {
-      const line = /^ {4}machine: its cost model plans for (\S+) unless 'plan --machine NAME' names another/m.exec(entries.get(p.name)!);
+      const line = /^ {4}machine: its cost model plans for (\S+) unless 'plan --machine NAME' names another/m.exec(
+        entries.get(p.name)!,
+      );
       expect(line?.[1] ?? null, p.name).toBe(USERS.includes(p.name) ? "ib-hdr-200" : null);
     }
     const rows = JSON.parse((await run("algorithms", "--json")).out) as { name: string; defaultMachine?: string }[];
@@ -45,7 +50,10 @@ describe("the machine a planner plans for by default", () => {
     const m = join(dir, "m.json");
     expect((await run("gen", "uniform", "--p", "8", "-o", m)).code).toBe(0);
     for (const a of USERS) {
-      for (const [args, want] of [[[], "ib-hdr-200"], [["--machine", "cm5-004"], "cm5-004"]] as const) {
+      for (const [args, want] of [
+        [[], "ib-hdr-200"],
+        [["--machine", "cm5-004"], "cm5-004"],
+      ] as const) {
         const s = join(dir, `${a}-${want}.json`);
         expect((await run("plan", m, "-a", a, ...args, "-o", s)).code).toBe(0);
         expect((JSON.parse(readFileSync(s, "utf8")) as { params: { machine: string } }).params.machine).toBe(want);

@@ -7,7 +7,8 @@ import { main } from "../../src/cli/main.js";
 import type { CliIo } from "../../src/cli/io.js";
 
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "", err = "";
+  let out = "",
+    err = "";
   const io: CliIo = { out: (t) => void (out += t), err: (t) => void (err += t), interactive: false };
   const code = await main(argv, io);
   return { code, out, err };
@@ -31,17 +32,28 @@ describe("options that exclude each other or do not apply are refused, naming th
   });
 
   it("plan: a --param key given twice (the later used to win)", async () => {
-    await refused(["plan", f("m.json"), "-a", "rs-nh", "--param", "factor=2", "--param", "factor=3"], "commplan: --param factor is given twice ('factor=2' and 'factor=3'); give it once");
-    expect((await run("plan", f("m.json"), "-a", "rs-nh", "--param", "factor=2", "--param", "cutoff=mean")).code).toBe(0);
+    await refused(
+      ["plan", f("m.json"), "-a", "rs-nh", "--param", "factor=2", "--param", "factor=3"],
+      "commplan: --param factor is given twice ('factor=2' and 'factor=3'); give it once",
+    );
+    expect((await run("plan", f("m.json"), "-a", "rs-nh", "--param", "factor=2", "--param", "cutoff=mean")).code).toBe(
+      0,
+    );
   });
 
   it("cost: --steps with --mode nonblocking (printed nothing for the steps)", async () => {
-    await refused(["cost", f("s.json"), "--machine", "t3d-004", "--mode", "nonblocking", "--steps"], "cost: --steps lists the steps of the blocking mode; the nonblocking cost has no per-step times");
+    await refused(
+      ["cost", f("s.json"), "--machine", "t3d-004", "--mode", "nonblocking", "--steps"],
+      "cost: --steps lists the steps of the blocking mode; the nonblocking cost has no per-step times",
+    );
     expect((await run("cost", f("s.json"), "--machine", "t3d-004", "--steps")).code).toBe(0);
   });
 
   it("show: --svg - with --json (the JSON was dropped)", async () => {
-    await refused(["show", f("s.json"), "--svg", "-", "--json"], "show: --svg - writes the SVG to stdout in place of the text, so --json has nowhere to go: write --svg to a file");
+    await refused(
+      ["show", f("s.json"), "--svg", "-", "--json"],
+      "show: --svg - writes the SVG to stdout in place of the text, so --json has nowhere to go: write --svg to a file",
+    );
     const r = await run("show", f("s.json"), "--svg", f("g.svg"), "--json");
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out).stage).toBe(1);
@@ -49,33 +61,60 @@ describe("options that exclude each other or do not apply are refused, naming th
   });
 
   it("simulate: --buffers other than 1 or 2 (the help's values)", async () => {
-    await refused(["simulate", f("s.json"), "--machine", "t3d-004", "--mode", "nonblocking", "--buffers", "3"], "commplan: error: option '--buffers <n>' argument '3' is invalid. Allowed choices are 1, 2. (add --help for usage)");
-    expect((await run("simulate", f("s.json"), "--machine", "t3d-004", "--mode", "nonblocking", "--buffers", "1")).code).toBe(0);
+    await refused(
+      ["simulate", f("s.json"), "--machine", "t3d-004", "--mode", "nonblocking", "--buffers", "3"],
+      "commplan: error: option '--buffers <n>' argument '3' is invalid. Allowed choices are 1, 2. (add --help for usage)",
+    );
+    expect(
+      (await run("simulate", f("s.json"), "--machine", "t3d-004", "--mode", "nonblocking", "--buffers", "1")).code,
+    ).toBe(0);
   });
 
   it("gen: --element-bytes with the pattern option --elementBytes (the later used to win), in either order", async () => {
-    const line = "commplan: error: option '--elementBytes <value>' cannot be used with option '--element-bytes <n>' (add --help for usage)";
+    const line =
+      "commplan: error: option '--elementBytes <value>' cannot be used with option '--element-bytes <n>' (add --help for usage)";
     await refused(["gen", "uniform", "--p", "4", "--element-bytes", "4", "--elementBytes", "16"], line);
     await refused(["gen", "uniform", "--p", "4", "--elementBytes", "16", "--element-bytes", "4"], line);
     for (const flag of ["--element-bytes", "--elementBytes"]) {
       expect((await run("gen", "uniform", "--p", "2", flag, "12", "-o", f("eb.json"))).code).toBe(0);
       expect(JSON.parse(readFileSync(f("eb.json"), "utf8")).elementBytes).toBe(12);
     }
-    await refused(["gen", "uniform", "--p", "4", "--elementBytes", "0"], "commplan: --elementBytes must be an integer in 1..1048576, got '0'");
+    await refused(
+      ["gen", "uniform", "--p", "4", "--elementBytes", "0"],
+      "commplan: --elementBytes must be an integer in 1..1048576, got '0'",
+    );
   });
 
   it("gen: --sparse with --dense", async () => {
-    await refused(["gen", "uniform", "--p", "4", "--sparse", "--dense"], "commplan: error: option '--sparse' cannot be used with option '--dense' (add --help for usage)");
+    await refused(
+      ["gen", "uniform", "--p", "4", "--sparse", "--dense"],
+      "commplan: error: option '--sparse' cannot be used with option '--dense' (add --help for usage)",
+    );
   });
 });
 
 describe("enumerated options are checked by commander's choices, one line and exit 2", () => {
   const cases: [string[], string][] = [
-    [["gen", "uniform", "--p", "4", "--format", "xml"], "option '--format <fmt>' argument 'xml' is invalid. Allowed choices are json, csv, mtx."],
-    [["cost", "x.json", "--machine", "t3d-004", "--mode", "fast"], "option '--mode <mode>' argument 'fast' is invalid. Allowed choices are blocking, nonblocking."],
-    [["simulate", "x.json", "--machine", "t3d-004", "--mode", "fast"], "option '--mode <mode>' argument 'fast' is invalid. Allowed choices are blocking, nonblocking."],
-    [["simulate", "x.json", "--machine", "t3d-004", "--topology", "ring"], "option '--topology <name>' argument 'ring' is invalid. Allowed choices are flat, cm5-fat-tree, ocpc."],
-    [["simulate", "x.json", "--machine", "t3d-004", "--protocol", "nope"], "option '--protocol <name>' argument 'nope' is invalid. Allowed choices are async, drs-n."],
+    [
+      ["gen", "uniform", "--p", "4", "--format", "xml"],
+      "option '--format <fmt>' argument 'xml' is invalid. Allowed choices are json, csv, mtx.",
+    ],
+    [
+      ["cost", "x.json", "--machine", "t3d-004", "--mode", "fast"],
+      "option '--mode <mode>' argument 'fast' is invalid. Allowed choices are blocking, nonblocking.",
+    ],
+    [
+      ["simulate", "x.json", "--machine", "t3d-004", "--mode", "fast"],
+      "option '--mode <mode>' argument 'fast' is invalid. Allowed choices are blocking, nonblocking.",
+    ],
+    [
+      ["simulate", "x.json", "--machine", "t3d-004", "--topology", "ring"],
+      "option '--topology <name>' argument 'ring' is invalid. Allowed choices are flat, cm5-fat-tree, ocpc.",
+    ],
+    [
+      ["simulate", "x.json", "--machine", "t3d-004", "--protocol", "nope"],
+      "option '--protocol <name>' argument 'nope' is invalid. Allowed choices are async, drs-n.",
+    ],
   ];
   for (const [argv, text] of cases) {
     it(argv.slice(0, 1).concat(argv.slice(-2)).join(" "), async () => {

@@ -11,18 +11,23 @@ import { generatePattern } from "../../src/patterns/index.js";
 import { plan } from "../../src/planner/index.js";
 
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "", err = "";
+  let out = "",
+    err = "";
   const io: CliIo = { out: (t) => void (out += t), err: (t) => void (err += t), interactive: false };
   const code = await main(argv, io);
   return { code, out, err };
 }
 
-const fig10 = JSON.parse(readFileSync(join(import.meta.dirname, "../fixtures/004-fig10.json"), "utf8")) as { senders: number[]; steps: (number | "X" | null)[][] };
+const fig10 = JSON.parse(readFileSync(join(import.meta.dirname, "../fixtures/004-fig10.json"), "utf8")) as {
+  senders: number[];
+  steps: (number | "X" | null)[][];
+};
 const dir = mkdtempSync(join(tmpdir(), "commplan-show-"));
 
 describe("commplan show", () => {
   it("prints figure 10 of 004 (stage I, row 2 of P = 61, with node 58 sending into the row)", async () => {
-    const m = join(dir, "m.json"), s = join(dir, "s.json");
+    const m = join(dir, "m.json"),
+      s = join(dir, "s.json");
     expect((await run("gen", "uniform", "--p", "61", "--size", "61", "-o", m)).code).toBe(0);
     expect((await run("plan", m, "--algorithm", "four-stage", "-o", s)).code).toBe(0);
     const j = await run("show", s, "--stage", "1", "--row", "2", "--json");
@@ -40,10 +45,17 @@ describe("commplan show", () => {
   });
 
   it("rejects a bad stage, row or node list with exit 2 and one line", async () => {
-    const m = join(dir, "m8.json"), s = join(dir, "s8.json");
+    const m = join(dir, "m8.json"),
+      s = join(dir, "s8.json");
     await run("gen", "uniform", "--p", "8", "-o", m);
     await run("plan", m, "--algorithm", "shift", "-o", s);
-    for (const [args, msg] of [[["--stage", "2"], /--stage must be in 1..1, got 2/], [["--row", "3"], /--row must be in 0..2/], [["--nodes", "1,x"], /--nodes must be/], [["--nodes", "9"], /node 9 is not in 0..7/], [["--row", "0", "--nodes", "1"], /option .--row <r>. cannot be used with option .--nodes <list>./]] as const) {
+    for (const [args, msg] of [
+      [["--stage", "2"], /--stage must be in 1..1, got 2/],
+      [["--row", "3"], /--row must be in 0..2/],
+      [["--nodes", "1,x"], /--nodes must be/],
+      [["--nodes", "9"], /node 9 is not in 0..7/],
+      [["--row", "0", "--nodes", "1"], /option .--row <r>. cannot be used with option .--nodes <list>./],
+    ] as const) {
       const r = await run("show", s, ...args);
       expect(r.code).toBe(2);
       expect(r.err).toMatch(msg);

@@ -16,7 +16,8 @@ import { pack, unpack } from "../helpers/schedule-edit.js";
 import { writeFileSync } from "node:fs";
 
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "", err = "";
+  let out = "",
+    err = "";
   const io: CliIo = { out: (t) => void (out += t), err: (t) => void (err += t), interactive: false };
   const code = await main(argv, io);
   return { code, out, err };
@@ -32,15 +33,46 @@ describe("commplan simulate: schedules, send rules, progress, data mode", () => 
     const text = await run("simulate", f("s.json"), "--machine", "t3d-004");
     expect(text.code).toBe(0);
     expect(text.out).toMatch(/makespan .* us \(analytic .* us\)/);
-    const j = await run("simulate", f("s.json"), "--machine", "t3d-004", "--lockstep", "--json", "--trace", f("t.json"), "--svg", f("g.svg"), "--data", "--matrix", f("m.json"));
+    const j = await run(
+      "simulate",
+      f("s.json"),
+      "--machine",
+      "t3d-004",
+      "--lockstep",
+      "--json",
+      "--trace",
+      f("t.json"),
+      "--svg",
+      f("g.svg"),
+      "--data",
+      "--matrix",
+      f("m.json"),
+    );
     expect(j.code).toBe(0);
     const r = JSON.parse(j.out);
-    expect(r).toMatchObject({ format: "commplan.simulation/v1", p: 16, mode: "blocking", lockstep: true, fnc: 1, data: { ok: true, failures: 0 } });
+    expect(r).toMatchObject({
+      format: "commplan.simulation/v1",
+      p: 16,
+      mode: "blocking",
+      lockstep: true,
+      fnc: 1,
+      data: { ok: true, failures: 0 },
+    });
     expect(r.makespan).toBe(r.analytic);
     const trace = JSON.parse(readFileSync(f("t.json"), "utf8"));
     expect(trace.traceEvents.some((e: { ph: string; cat?: string }) => e.ph === "X" && e.cat === "send")).toBe(true);
     expect(readFileSync(f("g.svg"), "utf8")).toMatch(/^<svg[\s\S]*<\/svg>\n$/);
-    const nb = await run("simulate", f("s.json"), "--machine", "sp2-004", "--mode", "nonblocking", "--buffers", "1", "--json");
+    const nb = await run(
+      "simulate",
+      f("s.json"),
+      "--machine",
+      "sp2-004",
+      "--mode",
+      "nonblocking",
+      "--buffers",
+      "1",
+      "--json",
+    );
     expect(JSON.parse(nb.out)).toMatchObject({ mode: "nonblocking" });
   });
 
@@ -48,7 +80,12 @@ describe("commplan simulate: schedules, send rules, progress, data mode", () => 
     const cases: [string[], string, number | null, RegExp][] = [
       [[], "steps", null, /, blocking \(send waits: steps\), flat:/],
       [["--mode", "nonblocking"], "data", 2, /, nonblocking \(send waits: data, 2 send buffers\), flat:/],
-      [["--mode", "nonblocking", "--send-waits", "steps", "--buffers", "1"], "steps", 1, /, nonblocking \(send waits: steps, 1 send buffer\), flat:/],
+      [
+        ["--mode", "nonblocking", "--send-waits", "steps", "--buffers", "1"],
+        "steps",
+        1,
+        /, nonblocking \(send waits: steps, 1 send buffer\), flat:/,
+      ],
     ];
     for (const [args, sendWaits, sendBuffers, text] of cases) {
       const j = JSON.parse((await run("simulate", f("s.json"), "--machine", "sp2-004", ...args, "--json")).out);
@@ -61,7 +98,11 @@ describe("commplan simulate: schedules, send rules, progress, data mode", () => 
   it("the progress bar ends at 100 % when the run ends, and stays where it was when the run fails", () => {
     const bar = (end: "finish" | "stop"): string => {
       let text = "";
-      const stream = { isTTY: true, columns: 100, write: (chunk: string) => ((text += chunk), true) } as unknown as NodeJS.WritableStream;
+      const stream = {
+        isTTY: true,
+        columns: 100,
+        write: (chunk: string) => ((text += chunk), true),
+      } as unknown as NodeJS.WritableStream;
       let clock = 0;
       const p = progressFor(true, "transfers", stream, () => clock);
       p.report(10, 1000); // the first second: no bar
@@ -92,7 +133,18 @@ describe("commplan simulate: schedules, send rules, progress, data mode", () => 
 
 describe("commplan simulate: protocols, bad input and flags", () => {
   it("runs DRS_N and AC on a matrix and writes realised traces the verifier reads", async () => {
-    const d = await run("simulate", "--protocol", "drs-n", f("m.json"), "--machine", "cm5-004", "--realised", f("drs.json"), "--busy-measure", "--generate-recv");
+    const d = await run(
+      "simulate",
+      "--protocol",
+      "drs-n",
+      f("m.json"),
+      "--machine",
+      "cm5-004",
+      "--realised",
+      f("drs.json"),
+      "--busy-measure",
+      "--generate-recv",
+    );
     expect(d.code).toBe(0);
     expect(d.out).toMatch(/drs-n on cm5-004, P = 16, flat: makespan/);
     const m = parseMatrixText(readFileSync(f("m.json"), "utf8"));
@@ -107,7 +159,17 @@ describe("commplan simulate: protocols, bad input and flags", () => {
     const v = await run("verify", f("drs-stretched.json"), "-m", f("m.json"));
     expect(v.code).toBe(1);
     expect(v.out).toMatch(/timed-contention: node \d+ receives transfer \d+/);
-    const a = await run("simulate", "--protocol", "async", f("m.json"), "--machine", "cm5-004", "--realised", f("ac.json"), "--json");
+    const a = await run(
+      "simulate",
+      "--protocol",
+      "async",
+      f("m.json"),
+      "--machine",
+      "cm5-004",
+      "--realised",
+      f("ac.json"),
+      "--json",
+    );
     expect(JSON.parse(a.out)).toMatchObject({ protocol: "async", p: 16 });
     expect(existsSync(f("ac.json"))).toBe(true);
   });
@@ -141,10 +203,16 @@ describe("commplan simulate: protocols, bad input and flags", () => {
       [[f("s.json"), "--early-go-ahead"], /--early-go-ahead goes with --protocol/],
       [[f("s.json"), "--buffers", "1"], /nonblocking-mode option/],
       [[f("s.json"), "--send-waits", "data"], /nonblocking-mode option/],
-      [[f("s.json"), "--mode", "nonblocking", "--send-waits", "later"], /option .--send-waits <rule>. argument .later. is invalid. Allowed choices are data, steps/],
+      [
+        [f("s.json"), "--mode", "nonblocking", "--send-waits", "later"],
+        /option .--send-waits <rule>. argument .later. is invalid. Allowed choices are data, steps/,
+      ],
       [[f("s.json"), "--matrix", f("m.json")], /--matrix goes with --data/],
       [[f("s.json"), "--barrier", "-1"], /--barrier must be a time >= 0/],
-      [[f("s.json"), "--lockstep", "--topology", "ocpc", "--ports", "2"], /ocpc topology has one send and one receive port/],
+      [
+        [f("s.json"), "--lockstep", "--topology", "ocpc", "--ports", "2"],
+        /ocpc topology has one send and one receive port/,
+      ],
       [[f("s.json"), "--trace", "-"], /stdout already carries/],
       [["--protocol", "drs-n", f("m.json"), "--realised", "-", "--json"], /--realised -: stdout already carries/],
     ];
@@ -167,26 +235,60 @@ describe("commplan simulate: protocols, bad input and flags", () => {
 
 describe("commplan simulate: topologies and the built binary", () => {
   it("the cm5-fat-tree preset simulates on its fat tree unless --topology says otherwise; --barrier sets the stage barrier", async () => {
-    const ft = JSON.parse((await run("simulate", f("s.json"), "--machine", "cm5-fat-tree", "--lockstep", "--json")).out);
+    const ft = JSON.parse(
+      (await run("simulate", f("s.json"), "--machine", "cm5-fat-tree", "--lockstep", "--json")).out,
+    );
     expect(ft.topology).toBe("cm5-fat-tree");
     expect(ft.makespan).toBeLessThan(ft.analytic);
-    const flat = JSON.parse((await run("simulate", f("s.json"), "--machine", "cm5-fat-tree", "--lockstep", "--topology", "flat", "--json")).out);
+    const flat = JSON.parse(
+      (await run("simulate", f("s.json"), "--machine", "cm5-fat-tree", "--lockstep", "--topology", "flat", "--json"))
+        .out,
+    );
     expect(flat.makespan).toBe(flat.analytic);
-    const b0 = JSON.parse((await run("simulate", f("s.json"), "--machine", "cm5-fat-tree", "--lockstep", "--topology", "flat", "--barrier", "0", "--json")).out);
+    const b0 = JSON.parse(
+      (
+        await run(
+          "simulate",
+          f("s.json"),
+          "--machine",
+          "cm5-fat-tree",
+          "--lockstep",
+          "--topology",
+          "flat",
+          "--barrier",
+          "0",
+          "--json",
+        )
+      ).out,
+    );
     expect(b0.barrier).toBe(0);
     expect(b0.makespan).toBe(b0.analytic);
     expect(b0.makespan).toBeCloseTo(flat.makespan - 170, 9);
-    const d = JSON.parse((await run("simulate", "--protocol", "drs-n", f("m.json"), "--machine", "cm5-fat-tree", "--json")).out);
+    const d = JSON.parse(
+      (await run("simulate", "--protocol", "drs-n", f("m.json"), "--machine", "cm5-fat-tree", "--json")).out,
+    );
     expect(d.topology).toBe("cm5-fat-tree");
   });
 
   it("OCPC: 15 senders into one node in one step finish (exit 0)", async () => {
     const p = 16;
-    const b = new ScheduleBuilder({ p, algorithm: "hand", params: {}, seed: null, elementBytes: 8, matrixDigest: "x" }, false);
+    const b = new ScheduleBuilder(
+      { p, algorithm: "hand", params: {}, seed: null, elementBytes: 8, matrixDigest: "x" },
+      false,
+    );
     b.stage("s").step();
     for (let i = 1; i < p; i++) b.transfer(i, 0, 3);
     writeFileSync(f("fan-in.json"), scheduleToJsonText(b.build()));
-    const r = await run("simulate", f("fan-in.json"), "--machine", "cm5-004", "--lockstep", "--topology", "ocpc", "--json");
+    const r = await run(
+      "simulate",
+      f("fan-in.json"),
+      "--machine",
+      "cm5-004",
+      "--lockstep",
+      "--topology",
+      "ocpc",
+      "--json",
+    );
     expect(r.err).toBe("");
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out).collisions).toBeGreaterThan(0);
@@ -194,11 +296,17 @@ describe("commplan simulate: topologies and the built binary", () => {
 
   it("the built binary runs simulate (npm run build first)", () => {
     const bin = join(process.cwd(), "bin", "commplan.js");
-    const r = spawnSync(process.execPath, [bin, "simulate", f("s.json"), "--machine", "t3d-004", "--lockstep", "--topology", "cm5-fat-tree", "--json"], { encoding: "utf8" });
+    const r = spawnSync(
+      process.execPath,
+      [bin, "simulate", f("s.json"), "--machine", "t3d-004", "--lockstep", "--topology", "cm5-fat-tree", "--json"],
+      { encoding: "utf8" },
+    );
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ topology: "cm5-fat-tree" });
-    const bad = spawnSync(process.execPath, [bin, "simulate", join(dir, "missing.json"), "--machine", "t3d-004"], { encoding: "utf8" });
+    const bad = spawnSync(process.execPath, [bin, "simulate", join(dir, "missing.json"), "--machine", "t3d-004"], {
+      encoding: "utf8",
+    });
     expect(bad.status).toBe(2);
     expect(bad.stderr).not.toMatch(/\n\s+at /);
   });

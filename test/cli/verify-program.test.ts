@@ -21,11 +21,28 @@ describe("commplan verify-program", () => {
   it("passes a lowered four-stage program, whole and split, and fails one with a receive moved one element", async () => {
     expect((await run("gen", "pattern1", "--p", "9", "--seed", "2", "-o", f("m.json"))).code).toBe(0);
     expect((await run("plan", f("m.json"), "-a", "four-stage", "--payload", "-o", f("s.json"))).code).toBe(0);
-    expect((await run("export", f("s.json"), "--matrix", f("m.json"), "--format", "program", "-o", f("p.json"))).code).toBe(0);
+    expect(
+      (await run("export", f("s.json"), "--matrix", f("m.json"), "--format", "program", "-o", f("p.json"))).code,
+    ).toBe(0);
     const ok = await run("verify-program", f("p.json"), "-m", f("m.json"));
     expect(ok.code).toBe(0);
     expect(ok.out).toMatch(/^four-stage, P = 9: all checks hold\n/);
-    expect((await run("export", f("s.json"), "--matrix", f("m.json"), "--format", "program", "--variant", "blocking", "--split", f("sp"))).code).toBe(0);
+    expect(
+      (
+        await run(
+          "export",
+          f("s.json"),
+          "--matrix",
+          f("m.json"),
+          "--format",
+          "program",
+          "--variant",
+          "blocking",
+          "--split",
+          f("sp"),
+        )
+      ).code,
+    ).toBe(0);
     expect((await run("verify-program", join(f("sp"), "index.json"), "-m", f("m.json"), "--json")).code).toBe(0);
 
     const doc = JSON.parse(readFileSync(f("p.json"), "utf8")) as { ranks: { ops: [number, string, ...unknown[]][] }[] };

@@ -21,7 +21,14 @@ function stringLiterals(file: string): string[] {
   const sf = ts.createSourceFile(file, readFileSync(join(root, file), "utf8"), ts.ScriptTarget.ES2022, true);
   const out: string[] = [];
   const visit = (n: ts.Node): void => {
-    if (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n) || ts.isTemplateHead(n) || ts.isTemplateMiddle(n) || ts.isTemplateTail(n)) out.push(n.text);
+    if (
+      ts.isStringLiteral(n) ||
+      ts.isNoSubstitutionTemplateLiteral(n) ||
+      ts.isTemplateHead(n) ||
+      ts.isTemplateMiddle(n) ||
+      ts.isTemplateTail(n)
+    )
+      out.push(n.text);
     n.forEachChild(visit);
   };
   visit(sf);
@@ -32,13 +39,19 @@ function stringLiterals(file: string): string[] {
 const UNRESOLVABLE: readonly RegExp[] = [/\.\.\/shared/, /\bissue[\s-]*#?\d/i, /\bDESIGN\.md\b/];
 
 function offending(where: string, texts: readonly string[]): string[] {
-  return texts.flatMap((t) => UNRESOLVABLE.filter((re) => re.test(t)).map((re) => `${where}: ${re} in ${JSON.stringify(t.slice(0, 120))}`));
+  return texts.flatMap((t) =>
+    UNRESOLVABLE.filter((re) => re.test(t)).map((re) => `${where}: ${re} in ${JSON.stringify(t.slice(0, 120))}`),
+  );
 }
 
 describe("user-visible citations resolve from the package", () => {
   it("the scan finds what it looks for", () => {
-    expect(offending("x", ["see ../shared/papers/", "(issue 4)", "the issue-6 review", "DESIGN.md, the IR"])).toHaveLength(4);
-    expect(offending("x", ["https://github.com/NVIDIA/nccl/issues/1264", "cannot be issued", "tryIssue"])).toHaveLength(0);
+    expect(
+      offending("x", ["see ../shared/papers/", "(issue 4)", "the issue-6 review", "DESIGN.md, the IR"]),
+    ).toHaveLength(4);
+    expect(offending("x", ["https://github.com/NVIDIA/nccl/issues/1264", "cannot be issued", "tryIssue"])).toHaveLength(
+      0,
+    );
   });
 
   it("no string literal in src cites ../shared, an issue number or DESIGN.md", () => {
@@ -54,7 +67,8 @@ describe("user-visible citations resolve from the package", () => {
 
   it("docs/references.md cites each of the five papers and is linked from the README", () => {
     const refs = readFileSync(join(root, "docs/references.md"), "utf8");
-    for (const n of ["000", "001", "002", "003", "004"]) expect(refs).toMatch(new RegExp(`^\\| ${n} \\| [A-Z][^|]+\\*[^|]+\\.\\*`, "m"));
+    for (const n of ["000", "001", "002", "003", "004"])
+      expect(refs).toMatch(new RegExp(`^\\| ${n} \\| [A-Z][^|]+\\*[^|]+\\.\\*`, "m"));
     expect(readFileSync(join(root, "README.md"), "utf8")).toContain("(docs/references.md)");
     expect(relative(root, join(root, "docs/references.md"))).toBe("docs/references.md");
   });

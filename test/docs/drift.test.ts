@@ -25,7 +25,8 @@ const jsonBlocks = (md: string): string[] => [...md.matchAll(/^```json\n([\s\S]*
 function verifierIds(): Set<string> {
   const m = generatePattern("pattern1", 12, {}, 1);
   const ids = new Set<string>();
-  for (const algorithm of ["four-stage", "two-stage", "coloring"]) for (const c of verifySchedule(m, plan(m, algorithm, { payload: true })).checks) ids.add(c.id);
+  for (const algorithm of ["four-stage", "two-stage", "coloring"])
+    for (const c of verifySchedule(m, plan(m, algorithm, { payload: true })).checks) ids.add(c.id);
   const realised = runProtocol(m, findMachine("cm5-004"), { protocol: "drs-n", seed: 1, timeline: false }).realised;
   for (const c of verifySchedule(m, realised).checks) ids.add(c.id);
   return ids;
@@ -34,7 +35,9 @@ function verifierIds(): Set<string> {
 describe("docs against code", () => {
   it("the report example of docs/formats.md uses real check ids and validates against report.v1", () => {
     const ids = verifierIds();
-    const reports = jsonBlocks(formats).map((b) => JSON.parse(b) as { format?: string }).filter((d) => d.format === "commplan.report/v1");
+    const reports = jsonBlocks(formats)
+      .map((b) => JSON.parse(b) as { format?: string })
+      .filter((d) => d.format === "commplan.report/v1");
     expect(reports).toHaveLength(1);
     validateWithSchema("report", reports[0], "test");
     for (const c of (reports[0] as unknown as { checks: { id: string }[] }).checks) expect(ids).toContain(c.id);
@@ -42,18 +45,25 @@ describe("docs against code", () => {
 
   it("the ids in docs/verifier.md's table of checks are ids the verifier reports", () => {
     const ids = verifierIds();
-    const table = text("docs/verifier.md").split("\n").filter((l) => l.startsWith("| `"));
+    const table = text("docs/verifier.md")
+      .split("\n")
+      .filter((l) => l.startsWith("| `"));
     const named = table.flatMap((l) => [...l.split("|")[1]!.matchAll(/`([a-z-]+)`/g)].map((m) => m[1]!));
     expect(named.length).toBeGreaterThanOrEqual(8);
     // `stage-k-messages` stands for stage-1-messages, stage-2-messages, ...
     for (const id of named) {
       const re = new RegExp(`^${id.replace("-k-", "-\\d+-")}$`);
-      expect([...ids].filter((x) => re.test(x)), id).not.toEqual([]);
+      expect(
+        [...ids].filter((x) => re.test(x)),
+        id,
+      ).not.toEqual([]);
     }
   });
 
   it("the schedule example of docs/formats.md validates and its params are the algorithm's parameters", () => {
-    const schedules = jsonBlocks(formats).map((b) => JSON.parse(b) as { format?: string }).filter((d) => d.format === "commplan.schedule/v1");
+    const schedules = jsonBlocks(formats)
+      .map((b) => JSON.parse(b) as { format?: string })
+      .filter((d) => d.format === "commplan.schedule/v1");
     expect(schedules).toHaveLength(1);
     const s = schedules[0] as { algorithm: string; params: Record<string, unknown> };
     validateWithSchema("schedule", s, "test");
@@ -64,7 +74,9 @@ describe("docs against code", () => {
   });
 
   it("docs/formats.md's table of documents names every schema file, and no other", () => {
-    const files = readdirSync(join(root, "schemas")).filter((n) => n.endsWith(".schema.json")).sort();
+    const files = readdirSync(join(root, "schemas"))
+      .filter((n) => n.endsWith(".schema.json"))
+      .sort();
     const rows = formats.split("\n").filter((l) => /^\| [a-z-]+ +\|/.test(l));
     const named = rows.flatMap((l) => [...l.matchAll(/`([a-z-]+\.v1\.schema\.json)`/g)].map((m) => m[1]!)).sort();
     expect(named).toEqual(files);
@@ -76,15 +88,22 @@ describe("docs against code", () => {
     const io: CliIo = { out: (t) => void (out += t), err: () => undefined, interactive: false };
     expect(await main(["--version"], io)).toBe(0);
     expect(out.trim()).toBe(version);
-    if (existsSync(join(root, "dist/cli/main.js"))) expect(execFileSync(process.execPath, [join(root, "bin/commplan.js"), "--version"], { encoding: "utf8" }).trim()).toBe(version);
+    if (existsSync(join(root, "dist/cli/main.js")))
+      expect(
+        execFileSync(process.execPath, [join(root, "bin/commplan.js"), "--version"], { encoding: "utf8" }).trim(),
+      ).toBe(version);
   });
 
   it("the README's bench headlines are the ones bench/results/*.json give, and SUMMARY.md holds every recorded table", () => {
     const readme = text("README.md");
-    const block = readme.slice(readme.indexOf("<!-- bench:start -->") + "<!-- bench:start -->\n".length, readme.indexOf("<!-- bench:end -->"));
+    const block = readme.slice(
+      readme.indexOf("<!-- bench:start -->") + "<!-- bench:start -->\n".length,
+      readme.indexOf("<!-- bench:end -->"),
+    );
     expect(block).toBe(benchHeadlines(join(root, "bench/results")));
     expect(block.split("\n").filter((l) => l.startsWith("- ")).length).toBeGreaterThanOrEqual(3);
     const summary = text("bench/results/SUMMARY.md");
-    for (const f of readdirSync(join(root, "bench/results")).filter((n) => n.endsWith(".md") && n !== "SUMMARY.md")) expect(summary).toContain(text(`bench/results/${f}`).trimEnd());
+    for (const f of readdirSync(join(root, "bench/results")).filter((n) => n.endsWith(".md") && n !== "SUMMARY.md"))
+      expect(summary).toContain(text(`bench/results/${f}`).trimEnd());
   });
 });

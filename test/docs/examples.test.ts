@@ -15,11 +15,16 @@ const root = new URL("../../", import.meta.url).pathname;
 const cli = `node ${join(root, "bin/commplan.js")}`;
 
 function markdownFiles(dir: string): string[] {
-  return readdirSync(join(root, dir)).flatMap((n) => (statSync(join(root, dir, n)).isDirectory() ? markdownFiles(join(dir, n)) : n.endsWith(".md") ? [join(dir, n)] : []));
+  return readdirSync(join(root, dir)).flatMap((n) =>
+    statSync(join(root, dir, n)).isDirectory() ? markdownFiles(join(dir, n)) : n.endsWith(".md") ? [join(dir, n)] : [],
+  );
 }
 
 /** The fenced blocks of one language in a markdown file. */
-const blocks = (file: string, lang: string): string[] => [...readFileSync(join(root, file), "utf8").matchAll(new RegExp(`^\`\`\`${lang}\\n([\\s\\S]*?)^\`\`\`$`, "gm"))].map((m) => m[1]!);
+const blocks = (file: string, lang: string): string[] =>
+  [...readFileSync(join(root, file), "utf8").matchAll(new RegExp(`^\`\`\`${lang}\\n([\\s\\S]*?)^\`\`\`$`, "gm"))].map(
+    (m) => m[1]!,
+  );
 
 /** One example line as the shell runs it, with its expected exit code; null for a line not to run. */
 export function exampleCommand(line: string): { command: string; exit: number } | null {
@@ -37,8 +42,14 @@ const shBlocks = files.flatMap((f) => blocks(f, "sh").map((b, i) => ({ file: f, 
 
 describe("the examples of README.md and docs/ run as written", () => {
   it("the line conventions: commplan and npx commplan become the built CLI, # exit N sets the expected code", () => {
-    expect(exampleCommand("npx commplan stats m.json   # r, c")).toEqual({ command: `${cli} stats m.json   # r, c`, exit: 0 });
-    expect(exampleCommand("commplan plan a && commplan show b")).toEqual({ command: `${cli} plan a && ${cli} show b`, exit: 0 });
+    expect(exampleCommand("npx commplan stats m.json   # r, c")).toEqual({
+      command: `${cli} stats m.json   # r, c`,
+      exit: 0,
+    });
+    expect(exampleCommand("commplan plan a && commplan show b")).toEqual({
+      command: `${cli} plan a && ${cli} show b`,
+      exit: 0,
+    });
     expect(exampleCommand("commplan verify bad.json --matrix m.json   # exit 1")?.exit).toBe(1);
     expect(exampleCommand("commplan plan m.json -a mesh-two-stage   # exit 2: P is not a square")?.exit).toBe(2);
     expect(exampleCommand("commplan verify s.json   # exits 1 if a check fails")?.exit).toBe(0);
@@ -48,14 +59,23 @@ describe("the examples of README.md and docs/ run as written", () => {
   });
 
   it("every ```sh block (built CLI from dist/: npm test builds it first)", () => {
-    expect(existsSync(join(root, "dist/cli/main.js")), "dist/ is not built: run npx tsc -p tsconfig.build.json (npm test does)").toBe(true);
+    expect(
+      existsSync(join(root, "dist/cli/main.js")),
+      "dist/ is not built: run npx tsc -p tsconfig.build.json (npm test does)",
+    ).toBe(true);
     for (const b of shBlocks) {
       const dir = mkdtempSync(join(tmpdir(), "commplan-example-"));
       for (const line of b.lines) {
         const c = exampleCommand(line);
         if (c === null) continue;
         const r = spawnSync("sh", ["-c", c.command], { cwd: dir, encoding: "utf8" });
-        expect({ where: `${b.file} block ${b.index + 1}: ${line.trim()}`, status: r.status, stderr: r.stderr }).toEqual({ where: `${b.file} block ${b.index + 1}: ${line.trim()}`, status: c.exit, stderr: expect.any(String) as string });
+        expect({ where: `${b.file} block ${b.index + 1}: ${line.trim()}`, status: r.status, stderr: r.stderr }).toEqual(
+          {
+            where: `${b.file} block ${b.index + 1}: ${line.trim()}`,
+            status: c.exit,
+            stderr: expect.any(String) as string,
+          },
+        );
       }
     }
   });

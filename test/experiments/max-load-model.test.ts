@@ -5,14 +5,21 @@ import { maxPairLoadModel, meanSd } from "../../src/experiments/index.js";
 import { relationLoad } from "../../src/planner/total-exchange/index.js";
 
 describe("maxPairLoadModel", () => {
-  it.each([[16, 4, 400], [32, 8, 300]] as const)("N = %i, h = %iN: the mean max pair load of %i sampled relations is within 3 SE of the model; the sds agree to 15 percent", (n, k, samples) => {
-    const xs: number[] = [];
-    for (let s = 1; s <= samples; s++) xs.push(relationLoad(generatePattern("h-relation", n, { h: k * n }, 1000 + s)).maxPair);
-    const { mean, sd } = meanSd(xs);
-    const model = maxPairLoadModel(n, k * n);
-    expect(Math.abs(mean - model.mean)).toBeLessThanOrEqual((3 * sd) / Math.sqrt(samples));
-    expect(Math.abs(sd / model.sd - 1)).toBeLessThan(0.15);
-  });
+  it.each([
+    [16, 4, 400],
+    [32, 8, 300],
+  ] as const)(
+    "N = %i, h = %iN: the mean max pair load of %i sampled relations is within 3 SE of the model; the sds agree to 15 percent",
+    (n, k, samples) => {
+      const xs: number[] = [];
+      for (let s = 1; s <= samples; s++)
+        xs.push(relationLoad(generatePattern("h-relation", n, { h: k * n }, 1000 + s)).maxPair);
+      const { mean, sd } = meanSd(xs);
+      const model = maxPairLoadModel(n, k * n);
+      expect(Math.abs(mean - model.mean)).toBeLessThanOrEqual((3 * sd) / Math.sqrt(samples));
+      expect(Math.abs(sd / model.sd - 1)).toBeLessThan(0.15);
+    },
+  );
 
   it("is a distribution: cdf rises from 0 to 1; a single pair (N = 2) is Binomial(h, 1/2)", () => {
     const m = maxPairLoadModel(64, 640);

@@ -4,14 +4,26 @@ import type { CliIo } from "../../src/cli/io.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { TE_DOCS_END, TE_DOCS_START, totalExchangeMarkdown } from "../../bench/total-exchange.js";
-import { checkOffline, compareDirect, meanSd, PAPER_TE_TABLE, paperRow, paperText, runTeTable, teTableViolations, type TeTableCell, type TeTableResult } from "../../src/experiments/index.js";
+import {
+  checkOffline,
+  compareDirect,
+  meanSd,
+  PAPER_TE_TABLE,
+  paperRow,
+  paperText,
+  runTeTable,
+  teTableViolations,
+  type TeTableCell,
+  type TeTableResult,
+} from "../../src/experiments/index.js";
 
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   return runWith(false, ...argv);
 }
 
 async function runWith(interactive: boolean, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "", err = "";
+  let out = "",
+    err = "";
   const io: CliIo = { out: (t) => void (out += t), err: (t) => void (err += t), interactive };
   const code = await main(argv, io);
   return { code, out, err };
@@ -22,7 +34,10 @@ describe("001 sec 4 table (transcription)", () => {
     expect(PAPER_TE_TABLE).toHaveLength(35);
     let pairs = 0;
     for (const r of PAPER_TE_TABLE) {
-      for (const [rounds, t, fields] of [[r.oursRounds, r.oursTimePerH, ["oursRounds", "oursTimePerH"]], [r.directRounds, r.directTimePerH, ["directRounds", "directTimePerH"]]] as const) {
+      for (const [rounds, t, fields] of [
+        [r.oursRounds, r.oursTimePerH, ["oursRounds", "oursTimePerH"]],
+        [r.directRounds, r.directTimePerH, ["directRounds", "directTimePerH"]],
+      ] as const) {
         if (rounds === null || t === null || fields.some((x) => r.derived.includes(x))) continue;
         pairs++;
         expect(Math.abs(rounds / r.hOverN - t)).toBeLessThanOrEqual(0.011);
@@ -33,12 +48,22 @@ describe("001 sec 4 table (transcription)", () => {
 
   it("derives the four numbers the text lost but their partner column kept; N = 1024, 10N stays lost", () => {
     const derived = PAPER_TE_TABLE.filter((r) => r.derived.length > 0).map((r) => [r.n, r.hOverN, r.derived.join(",")]);
-    expect(derived).toEqual([[128, 8, "directRounds"], [512, 50, "oursRounds"], [1024, 8, "directTimePerH"], [1024, 32, "directRounds"]]);
+    expect(derived).toEqual([
+      [128, 8, "directRounds"],
+      [512, 50, "oursRounds"],
+      [1024, 8, "directTimePerH"],
+      [1024, 32, "directRounds"],
+    ]);
     expect(paperRow(128, 8)!.directRounds).toBe(21.6);
     expect(paperRow(512, 50)!.oursRounds).toBe(57.0);
     expect(paperRow(1024, 8)!.directTimePerH).toBe(3.11);
     expect(paperRow(1024, 32)!.directRounds).toBe(62.7);
-    expect(paperRow(1024, 10)).toMatchObject({ oursRounds: null, oursTimePerH: null, directRounds: null, directTimePerH: null });
+    expect(paperRow(1024, 10)).toMatchObject({
+      oursRounds: null,
+      oursTimePerH: null,
+      directRounds: null,
+      directTimePerH: null,
+    });
     expect(paperRow(1024, 16)).toMatchObject({ directRounds: null, directTimePerH: null, oursRounds: 21.7 });
     expect(paperText(paperRow(512, 50)!, "oursRounds", 1)).toBe("57.0*");
     expect(paperText(paperRow(512, 50)!, "directRounds", 1)).toBe("84.9");
@@ -59,14 +84,43 @@ describe("runTeTable statistics and checks", () => {
     expect(c!.directModel.mean).toBeGreaterThan(c!.meanLowerBound);
   });
 
-  const cell = (direct: number[], offlineWorst: number, overLb: number, paper: { directRounds: number | null; oursRounds: number | null }): TeTableCell => {
+  const cell = (
+    direct: number[],
+    offlineWorst: number,
+    overLb: number,
+    paper: { directRounds: number | null; oursRounds: number | null },
+  ): TeTableCell => {
     const res = (rounds: number[], over: number): TeTableResult => {
       const { mean, sd } = meanSd(rounds);
-      return { meanRounds: mean, minRounds: Math.min(...rounds), maxRounds: Math.max(...rounds), sdRounds: sd, seRounds: sd / Math.sqrt(rounds.length), rounds, timePerH: 0, maxOverLowerBound: over, atRelayBound: 0 };
+      return {
+        meanRounds: mean,
+        minRounds: Math.min(...rounds),
+        maxRounds: Math.max(...rounds),
+        sdRounds: sd,
+        seRounds: sd / Math.sqrt(rounds.length),
+        rounds,
+        timePerH: 0,
+        maxOverLowerBound: over,
+        atRelayBound: 0,
+      };
     };
     return {
-      n: 64, hOverN: 10, h: 640, seeds: direct.length, meanLowerBound: 11, meanRelayBound: 11, directModel: { mean: 23.1, sd: 1.4 },
-      paper: { n: 64, hOverN: 10, oursRounds: paper.oursRounds, oursTimePerH: null, directRounds: paper.directRounds, directTimePerH: null, derived: [] },
+      n: 64,
+      hOverN: 10,
+      h: 640,
+      seeds: direct.length,
+      meanLowerBound: 11,
+      meanRelayBound: 11,
+      directModel: { mean: 23.1, sd: 1.4 },
+      paper: {
+        n: 64,
+        hOverN: 10,
+        oursRounds: paper.oursRounds,
+        oursTimePerH: null,
+        directRounds: paper.directRounds,
+        directTimePerH: null,
+        derived: [],
+      },
       results: { "te-direct": res(direct, 12), "te-offline": res([offlineWorst], overLb) },
     };
   };
@@ -99,9 +153,16 @@ describe("runTeTable statistics and checks", () => {
 
   it("violations: te-offline's worst seed not below the paper's protocol, or above lower bound + 2", () => {
     expect(teTableViolations([cell([23], 11, 0, { directRounds: 23.8, oursRounds: 14.4 })])).toEqual([]);
-    expect(teTableViolations([cell([23], 15, 0, { directRounds: 23.8, oursRounds: 14.4 })])).toEqual(["N = 64, h = 10N: te-offline's worst seed takes 15 rounds, not below the paper's 14.4"]);
-    expect(teTableViolations([cell([23], 14, 3, { directRounds: 23.8, oursRounds: null })])[0]).toMatch(/lower bound \+ 3 rounds on some seed/);
-    expect(checkOffline(cell([23], 11, 0, { directRounds: null, oursRounds: null }))).toMatchObject({ belowPaper: null, atLowerBoundEverySeed: true });
+    expect(teTableViolations([cell([23], 15, 0, { directRounds: 23.8, oursRounds: 14.4 })])).toEqual([
+      "N = 64, h = 10N: te-offline's worst seed takes 15 rounds, not below the paper's 14.4",
+    ]);
+    expect(teTableViolations([cell([23], 14, 3, { directRounds: 23.8, oursRounds: null })])[0]).toMatch(
+      /lower bound \+ 3 rounds on some seed/,
+    );
+    expect(checkOffline(cell([23], 11, 0, { directRounds: null, oursRounds: null }))).toMatchObject({
+      belowPaper: null,
+      atLowerBoundEverySeed: true,
+    });
     // the bench's markdown names missed goals and cells outside the noise
     const md = totalExchangeMarkdown([cell([26, 27, 26, 27], 15, 0, { directRounds: 23.8, oursRounds: 14.4 })], []);
     expect(md).toMatch(/MISSED: N = 64, h = 10N: te-offline's worst seed takes 15 rounds/);
@@ -113,10 +174,13 @@ describe("docs/algorithms/total-exchange.md", () => {
   it("its results block is bench/results/total-exchange.md (written by the bench, so the two cannot drift)", () => {
     const root = join(import.meta.dirname, "..", "..");
     const doc = readFileSync(join(root, "docs", "algorithms", "total-exchange.md"), "utf8");
-    const a = doc.indexOf(TE_DOCS_START), b = doc.indexOf(TE_DOCS_END);
+    const a = doc.indexOf(TE_DOCS_START),
+      b = doc.indexOf(TE_DOCS_END);
     expect(a).toBeGreaterThan(0);
     expect(b).toBeGreaterThan(a);
-    expect(doc.slice(a + TE_DOCS_START.length + 1, b)).toBe(readFileSync(join(root, "bench", "results", "total-exchange.md"), "utf8"));
+    expect(doc.slice(a + TE_DOCS_START.length + 1, b)).toBe(
+      readFileSync(join(root, "bench", "results", "total-exchange.md"), "utf8"),
+    );
   });
 });
 
@@ -145,30 +209,53 @@ describe("commplan te-table", () => {
     expect(one.code).toBe(0);
     expect(one.out).not.toMatch(/inf|\bNO\b/);
     const section = one.out.slice(one.out.indexOf("te-direct against"), one.out.indexOf("te-offline against"));
-    const rows = section.split("\n").filter((l) => /^64\s+(4|8|10)N\s+1\s+\d/.test(l)).map((l) => l.trim().split(/\s+/));
+    const rows = section
+      .split("\n")
+      .filter((l) => /^64\s+(4|8|10)N\s+1\s+\d/.test(l))
+      .map((l) => l.trim().split(/\s+/));
     expect(rows).toHaveLength(3);
     for (const r of rows) expect([r[5], r[6], r[7], r[10], r[11]]).toEqual(["-", "-", "-", "-", "-"]);
-    const j = JSON.parse((await run("te-table", "--seeds", "1", "--n", "64", "--h", "4", "--json")).out) as { checks: { direct: { z: unknown; withinNoise: unknown }[] } };
+    const j = JSON.parse((await run("te-table", "--seeds", "1", "--n", "64", "--h", "4", "--json")).out) as {
+      checks: { direct: { z: unknown; withinNoise: unknown }[] };
+    };
     expect(j.checks.direct[0]).toMatchObject({ z: null, withinNoise: null });
   });
 
   it("--json gives the cells with mean rounds per protocol, equal to the library's", async () => {
     const r = await run("te-table", "--n", "16,20", "--h", "4,8N", "--seeds", "2", "--json");
     expect(r.code).toBe(0);
-    const j = JSON.parse(r.out) as { format: string; cells: { n: number; hOverN: number; results: Record<string, { meanRounds: number }> }[] };
+    const j = JSON.parse(r.out) as {
+      format: string;
+      cells: { n: number; hOverN: number; results: Record<string, { meanRounds: number }> }[];
+    };
     expect(j.format).toBe("commplan.te-table/v1");
-    expect(j.cells.map((c) => [c.n, c.hOverN])).toEqual([[16, 4], [16, 8], [20, 4], [20, 8]]);
+    expect(j.cells.map((c) => [c.n, c.hOverN])).toEqual([
+      [16, 4],
+      [16, 8],
+      [20, 4],
+      [20, 8],
+    ]);
     const lib = runTeTable({ ns: [16, 20], hOverNs: [4, 8], seeds: 2 });
-    expect(j.cells.map((c) => c.results["te-offline"]!.meanRounds)).toEqual(lib.map((c) => c.results["te-offline"]!.meanRounds));
-    for (const c of lib) expect(c.results["te-offline"]!.meanRounds).toBeLessThanOrEqual(c.results["te-direct"]!.meanRounds);
-    const checks = (JSON.parse(r.out) as { checks: { direct: { paper: number | null }[]; violations: string[] } }).checks;
+    expect(j.cells.map((c) => c.results["te-offline"]!.meanRounds)).toEqual(
+      lib.map((c) => c.results["te-offline"]!.meanRounds),
+    );
+    for (const c of lib)
+      expect(c.results["te-offline"]!.meanRounds).toBeLessThanOrEqual(c.results["te-direct"]!.meanRounds);
+    const checks = (JSON.parse(r.out) as { checks: { direct: { paper: number | null }[]; violations: string[] } })
+      .checks;
     expect(checks.direct).toHaveLength(4);
     expect(checks.direct[0]!.paper).toBeNull();
     expect(checks.violations).toEqual([]);
   });
 
   it("bad filters exit 2 with a message naming the option", async () => {
-    for (const [args, re] of [[["--n", "1"], /--n must be an integer in 2\.\.4096/], [["--h", "x"], /--h must be an integer/], [["--seeds", "0"], /--seeds/], [["--n", ""], /--n needs at least one value/], [["--n", "64,4096", "--h", "4,1024"], /N = 4096, h = 1024N is \d+ packets/]] as const) {
+    for (const [args, re] of [
+      [["--n", "1"], /--n must be an integer in 2\.\.4096/],
+      [["--h", "x"], /--h must be an integer/],
+      [["--seeds", "0"], /--seeds/],
+      [["--n", ""], /--n needs at least one value/],
+      [["--n", "64,4096", "--h", "4,1024"], /N = 4096, h = 1024N is \d+ packets/],
+    ] as const) {
       const r = await run("te-table", ...args);
       expect(r.code).toBe(2);
       expect(r.err).toMatch(re);

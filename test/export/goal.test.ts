@@ -31,7 +31,8 @@ export function parseGoal(text: string): GoalOp[][] {
       return;
     }
     if ((m = /^rank (\d+) \{$/.exec(line))) {
-      if (p < 1 || cur !== null || Number(m[1]) !== ranks.length) throw new Error(`${where}: rank out of order or nested`);
+      if (p < 1 || cur !== null || Number(m[1]) !== ranks.length)
+        throw new Error(`${where}: rank out of order or nested`);
       cur = [];
       labels = new Map();
       return;
@@ -51,12 +52,20 @@ export function parseGoal(text: string): GoalOp[][] {
         if ((m[2] === "send") !== (m[4] === "to")) throw new Error(`${where}: send needs 'to', recv 'from'`);
         const peer = Number(m[5]);
         if (peer >= p) throw new Error(`${where}: peer out of range`);
-        ops.push({ kind: m[2] as "send" | "recv", bytes: Number(m[3]), peer, tag: Number(m[6]), requires: [], irequires: [] });
+        ops.push({
+          kind: m[2] as "send" | "recv",
+          bytes: Number(m[3]),
+          peer,
+          tag: Number(m[6]),
+          requires: [],
+          irequires: [],
+        });
       } else ops.push({ kind: "calc", bytes: Number(m[7]), peer: -1, tag: -1, requires: [], irequires: [] });
       return;
     }
     if ((m = /^([a-zA-Z][a-zA-Z0-9_]*) (requires|irequires) ([a-zA-Z][a-zA-Z0-9_]*)$/.exec(line))) {
-      const a = labels.get(m[1]!), b = labels.get(m[3]!);
+      const a = labels.get(m[1]!),
+        b = labels.get(m[3]!);
       if (a === undefined || b === undefined) throw new Error(`${where}: label used before it is defined`);
       (m[2] === "requires" ? ops[a]!.requires : ops[a]!.irequires).push(b);
       return;
@@ -100,7 +109,8 @@ function execute(ranks: GoalOp[][]): number {
         waiting.set(key, w);
         (o.kind === "send" ? w.sends : w.recvs).push([r, x]);
         while (w.sends.length > 0 && w.recvs.length > 0) {
-          const [a, b] = w.sends.shift()!, [c, d] = w.recvs.shift()!;
+          const [a, b] = w.sends.shift()!,
+            [c, d] = w.recvs.shift()!;
           done[a]![b] = 1;
           done[c]![d] = 1;
         }
@@ -119,7 +129,8 @@ describe("GOAL export", () => {
         const ranks = parseGoal(goalText(prog));
         expect(unmatched(ranks), planner).toEqual([]);
         expect(execute(ranks), planner).toBe(0);
-        let ops = 0, deps = 0;
+        let ops = 0,
+          deps = 0;
         for (const rank of ranks) {
           for (const o of rank) {
             ops++;
@@ -134,15 +145,26 @@ describe("GOAL export", () => {
   }
   it("a blocking chain follows program order: each operation but the first requires the one before", () => {
     const { prog } = everyPlannerCase(8, "blocking").find((c) => c.planner === "shift")!;
-    for (const rank of parseGoal(goalText(prog))) rank.forEach((o, x) => expect(o.requires).toEqual(x === 0 ? [] : [x - 1]));
+    for (const rank of parseGoal(goalText(prog)))
+      rank.forEach((o, x) => expect(o.requires).toEqual(x === 0 ? [] : [x - 1]));
   });
   it("copies become calc in the given unit; the checker itself refuses what txt2bin refuses", () => {
     const { prog } = everyPlannerCase(8, "nonblocking").find((c) => c.planner === "four-stage")!;
     const text = goalText(prog, { calcPerByte: 1000 });
     expect(text).toMatch(/^num_ranks 8$/m);
-    expect(() => parseGoal(text.replace(/^(l\d+: send \d+b to \d+ tag \d+)$/m, "$1 // trailing comment"))).toThrow(/not GOAL/);
+    expect(() => parseGoal(text.replace(/^(l\d+: send \d+b to \d+ tag \d+)$/m, "$1 // trailing comment"))).toThrow(
+      /not GOAL/,
+    );
     expect(() => parseGoal("num_ranks 1\nrank 0 {\nl1 requires l2\nl2: calc 0\n}\n")).toThrow(/before it is defined/);
-    expect(unmatched(parseGoal("num_ranks 2\nrank 0 {\nl1: send 8b to 1 tag 0\n}\nrank 1 {\nl1: recv 8b from 0 tag 1\n}\n"))).toHaveLength(2);
-    expect(execute(parseGoal("num_ranks 2\nrank 0 {\nl1: recv 8b from 1 tag 0\nl2: send 8b to 1 tag 0\nl2 requires l1\n}\nrank 1 {\nl1: recv 8b from 0 tag 0\nl2: send 8b to 0 tag 0\nl2 requires l1\n}\n"))).toBe(4);
+    expect(
+      unmatched(parseGoal("num_ranks 2\nrank 0 {\nl1: send 8b to 1 tag 0\n}\nrank 1 {\nl1: recv 8b from 0 tag 1\n}\n")),
+    ).toHaveLength(2);
+    expect(
+      execute(
+        parseGoal(
+          "num_ranks 2\nrank 0 {\nl1: recv 8b from 1 tag 0\nl2: send 8b to 1 tag 0\nl2 requires l1\n}\nrank 1 {\nl1: recv 8b from 0 tag 0\nl2: send 8b to 0 tag 0\nl2 requires l1\n}\n",
+        ),
+      ),
+    ).toBe(4);
   });
 });

@@ -17,8 +17,10 @@ interface XmlNode {
 function parseXml(text: string): { root: XmlNode; nodes: number } {
   const tag = /<(\/?)([A-Za-z_][\w.-]*)((?:\s+[A-Za-z_][\w.-]*="[^"<&]*")*)\s*(\/?)>/g;
   const stack: XmlNode[] = [];
-  let root: XmlNode | null = null, nodes = 0, at = 0;
-  for (let m; (m = tag.exec(text)) !== null; ) {
+  let root: XmlNode | null = null,
+    nodes = 0,
+    at = 0;
+  for (let m; (m = tag.exec(text)) !== null;) {
     if (text.slice(at, m.index).trim() !== "") throw new Error(`text outside tags at ${at}`);
     at = m.index + m[0].length;
     const [, close, name, attrText, selfClose] = m;
@@ -40,7 +42,8 @@ function parseXml(text: string): { root: XmlNode; nodes: number } {
     } else stack.at(-1)!.children.push(node);
     if (!selfClose) stack.push(node);
   }
-  if (text.slice(at).trim() !== "" || stack.length > 0 || root === null) throw new Error("unclosed element or trailing text");
+  if (text.slice(at).trim() !== "" || stack.length > 0 || root === null)
+    throw new Error("unclosed element or trailing text");
   return { root, nodes };
 }
 
@@ -55,7 +58,19 @@ function checkLimits(text: string): XmlNode[] {
   const { root, nodes } = parseXml(text);
   expect(nodes).toBeLessThanOrEqual(MSCCL_LIMITS.xmlNodes);
   expect(root.name).toBe("algo");
-  for (const a of ["name", "proto", "nchannels", "nchunksperloop", "ngpus", "coll", "inplace", "outofplace", "minBytes", "maxBytes"]) expect(root.attrs.has(a), a).toBe(true);
+  for (const a of [
+    "name",
+    "proto",
+    "nchannels",
+    "nchunksperloop",
+    "ngpus",
+    "coll",
+    "inplace",
+    "outofplace",
+    "minBytes",
+    "maxBytes",
+  ])
+    expect(root.attrs.has(a), a).toBe(true);
   expect(num(root, "nchannels")).toBeLessThanOrEqual(MSCCL_LIMITS.channels);
   expect(root.children).toHaveLength(num(root, "ngpus"));
   root.children.forEach((gpu, g) => {
@@ -66,7 +81,9 @@ function checkLimits(text: string): XmlNode[] {
       expect(tb.name).toBe("tb");
       expect(num(tb, "id")).toBe(t);
       expect(num(tb, "chan")).toBeLessThan(num(root, "nchannels"));
-      for (const dir of ["send", "recv"]) if (num(tb, dir) >= 0) perChan.set(`${dir}${num(tb, "chan")}`, (perChan.get(`${dir}${num(tb, "chan")}`) ?? 0) + 1);
+      for (const dir of ["send", "recv"])
+        if (num(tb, dir) >= 0)
+          perChan.set(`${dir}${num(tb, "chan")}`, (perChan.get(`${dir}${num(tb, "chan")}`) ?? 0) + 1);
       expect(tb.children.length).toBeLessThanOrEqual(MSCCL_LIMITS.stepsPerThreadBlock);
       tb.children.forEach((st, s) => {
         expect(st.name).toBe("step");
@@ -99,7 +116,8 @@ function runThreadBlocks(gpus: XmlNode[], input: (g: number, c: number) => strin
     const d = num(st, "depid");
     if (d < 0) return true;
     const target = gpus[g]!.children[d]!.children[num(st, "deps")]!;
-    if (target.attrs.get("hasdep") !== "1") throw new Error(`gpu ${g}: a dependency on a step without hasdep="1" never fires`);
+    if (target.attrs.get("hasdep") !== "1")
+      throw new Error(`gpu ${g}: a dependency on a step without hasdep="1" never fires`);
     return pc[g]![d]! > num(st, "deps");
   };
   const move = (from: number, sb: string, so: number, to: number, db: string, dof: number, cnt: number): void => {
@@ -109,7 +127,7 @@ function runThreadBlocks(gpus: XmlNode[], input: (g: number, c: number) => strin
       bufs[to]!.set(`${db}${dof + k}`, v);
     }
   };
-  for (let progress = true; progress; ) {
+  for (let progress = true; progress;) {
     progress = false;
     gpus.forEach((gpu, g) => {
       gpu.children.forEach((tb, t) => {
@@ -119,15 +137,33 @@ function runThreadBlocks(gpus: XmlNode[], input: (g: number, c: number) => strin
           const type = st.attrs.get("type");
           if (type === "nop") pc[g]![t]!++;
           else if (type === "cpy") {
-            move(g, st.attrs.get("srcbuf")!, num(st, "srcoff"), g, st.attrs.get("dstbuf")!, num(st, "dstoff"), num(st, "cnt"));
+            move(
+              g,
+              st.attrs.get("srcbuf")!,
+              num(st, "srcoff"),
+              g,
+              st.attrs.get("dstbuf")!,
+              num(st, "dstoff"),
+              num(st, "cnt"),
+            );
             pc[g]![t]!++;
           } else if (type === "s") {
             const peer = num(tb, "send");
-            const rt = gpus[peer]!.children.findIndex((x) => num(x, "recv") === g && num(x, "chan") === num(tb, "chan"));
+            const rt = gpus[peer]!.children.findIndex(
+              (x) => num(x, "recv") === g && num(x, "chan") === num(tb, "chan"),
+            );
             const rs = gpus[peer]!.children[rt]?.children[pc[peer]![rt]!];
             if (rs === undefined || rs.attrs.get("type") !== "r" || !ready(peer, rs)) return;
             expect(num(rs, "cnt")).toBe(num(st, "cnt"));
-            move(g, st.attrs.get("srcbuf")!, num(st, "srcoff"), peer, rs.attrs.get("dstbuf")!, num(rs, "dstoff"), num(st, "cnt"));
+            move(
+              g,
+              st.attrs.get("srcbuf")!,
+              num(st, "srcoff"),
+              peer,
+              rs.attrs.get("dstbuf")!,
+              num(rs, "dstoff"),
+              num(st, "cnt"),
+            );
             pc[g]![t]!++;
             pc[peer]![rt]!++;
           } else return; // a receive moves with its send
@@ -137,7 +173,11 @@ function runThreadBlocks(gpus: XmlNode[], input: (g: number, c: number) => strin
     });
   }
   const stuck: string[] = [];
-  gpus.forEach((gpu, g) => gpu.children.forEach((tb, t) => void (pc[g]![t]! < tb.children.length && stuck.push(`gpu ${g} tb ${t} step ${pc[g]![t]}`))));
+  gpus.forEach((gpu, g) =>
+    gpu.children.forEach(
+      (tb, t) => void (pc[g]![t]! < tb.children.length && stuck.push(`gpu ${g} tb ${t} step ${pc[g]![t]}`)),
+    ),
+  );
   if (stuck.length > 0) throw new Error(`deadlock: ${stuck.slice(0, 5).join(", ")}`);
   return bufs;
 }
@@ -158,35 +198,63 @@ describe("MSCCL-IR export", () => {
         const chunk = mscclChunkElements(prog);
         const gpus = checkLimits(xml);
         const bufs = runThreadBlocks(gpus, (g, c) => `${g}:${c}`);
-        const { p } = m, L = prog.layout;
+        const { p } = m,
+          L = prog.layout;
         for (let r = 0; r < p; r++) {
           for (let i = 0; i < p; i++) {
             for (let k = 0; k < L.recvCounts[r * p + i]!; k += chunk) {
-              expect(bufs[r]!.get(`o${(L.recvDispls[r * p + i]! + k) / chunk}`), `${planner}: ${i} -> ${r}`).toBe(`${i}:${(L.sendDispls[i * p + r]! + k) / chunk}`);
+              expect(bufs[r]!.get(`o${(L.recvDispls[r * p + i]! + k) / chunk}`), `${planner}: ${i} -> ${r}`).toBe(
+                `${i}:${(L.sendDispls[i * p + r]! + k) / chunk}`,
+              );
             }
           }
         }
       }
       // The te-* packet plans (over 100 rounds here) pass 64 steps per thread block and are refused.
-      expect([...written].sort()).toEqual(["coloring", "linear-permutation", "mesh-two-stage", "rs-n", "rs-nh", "shift", "split-coloring", "two-stage"]);
+      expect([...written].sort()).toEqual([
+        "coloring",
+        "linear-permutation",
+        "mesh-two-stage",
+        "rs-n",
+        "rs-nh",
+        "shift",
+        "split-coloring",
+        "two-stage",
+      ]);
     });
   }
   it("quantises to the gcd of every offset and count; a given chunk must divide them", () => {
-    const m = matrixFromRows([[0, 6, 12], [6, 0, 18], [12, 6, 0]]);
+    const m = matrixFromRows([
+      [0, 6, 12],
+      [6, 0, 18],
+      [12, 6, 0],
+    ]);
     const prog = lowerSchedule(m, plan(m, "shift")).program;
     expect(mscclChunkElements(prog)).toBe(6);
     expect(mscclChunkElements(prog, 3)).toBe(3);
     expect(() => mscclChunkElements(prog, 4)).toThrow(/a chunk of 4 elements does not divide piece/);
-    expect(mscclXml(prog, { chunkElements: 3 })).toMatch(/<step s="0" type="s" srcbuf="i" srcoff="0" dstbuf="o" dstoff="\d+" cnt="2"/);
+    expect(mscclXml(prog, { chunkElements: 3 })).toMatch(
+      /<step s="0" type="s" srcbuf="i" srcoff="0" dstbuf="o" dstoff="\d+" cnt="2"/,
+    );
   });
   it("refuses a plan past a limit by name, and splits a message past cnt 71 into steps", () => {
     const big = generatePattern("wang-set2", 64, { d: 63, unit: 4 }, 1);
-    expect(() => mscclXml(lowerSchedule(big, plan(big, "shift")).program)).toThrow(/^export: msccl-xml: the number of XML nodes is \d+, past the MSCCL runtime limit \(about 4096 nodes\)/);
-    const m = matrixFromRows([[0, 200], [1, 0]]);
+    expect(() => mscclXml(lowerSchedule(big, plan(big, "shift")).program)).toThrow(
+      /^export: msccl-xml: the number of XML nodes is \d+, past the MSCCL runtime limit \(about 4096 nodes\)/,
+    );
+    const m = matrixFromRows([
+      [0, 200],
+      [1, 0],
+    ]);
     const prog = lowerSchedule(m, plan(m, "shift")).program;
     const gpus = checkLimits(mscclXml(prog));
     expect(gpus[0]!.children[0]!.children.map((s) => num(s, "cnt"))).toEqual([71, 71, 58]);
-    const long = matrixFromRows([[0, 71 * 65], [1, 0]]);
-    expect(() => mscclXml(lowerSchedule(long, plan(long, "shift")).program)).toThrow(/step count of thread block 0 on rank 0 is 65, past the MSCCL runtime limit \(64 steps per thread block\)/);
+    const long = matrixFromRows([
+      [0, 71 * 65],
+      [1, 0],
+    ]);
+    expect(() => mscclXml(lowerSchedule(long, plan(long, "shift")).program)).toThrow(
+      /step count of thread block 0 on rank 0 is 65, past the MSCCL runtime limit \(64 steps per thread block\)/,
+    );
   });
 });

@@ -39,14 +39,18 @@ describe("SimGrid traces", () => {
               open = 0;
             }
             if (m![3] !== undefined) {
-              const peer = Number(m![4]), sending = action!.endsWith("send");
+              const peer = Number(m![4]),
+                sending = action!.endsWith("send");
               const key = sending ? `${r}>${peer}:${m![5]}:${m![6]}` : `${peer}>${r}:${m![5]}:${m![6]}`;
               balance.set(key, (balance.get(key) ?? 0) + (sending ? 1 : -1));
             }
           }
           expect(open, `${planner}: rank ${r} ends with requests not waited for`).toBe(0);
         }
-        expect([...balance].filter(([, n]) => n !== 0), planner).toEqual([]);
+        expect(
+          [...balance].filter(([, n]) => n !== 0),
+          planner,
+        ).toEqual([]);
       }
     });
   }
@@ -54,7 +58,8 @@ describe("SimGrid traces", () => {
     const { prog } = everyPlannerCase(8, "nonblocking").find((c) => c.planner === "four-stage")!;
     const copies = Array.from(prog.ops.kind).filter((k) => k === 2).length;
     expect(copies).toBeGreaterThan(0);
-    let with0 = 0, with1 = 0;
+    let with0 = 0,
+      with1 = 0;
     for (let r = 0; r < prog.p; r++) {
       with0 += traceLines(prog, r, 0).filter((l) => l.includes("compute")).length;
       with1 += traceLines(prog, r, 2).filter((l) => l.includes("compute")).length;
@@ -66,7 +71,9 @@ describe("SimGrid traces", () => {
     const t3d = findMachine("t3d-004");
     const xml = simgridPlatformXml(4, t3d);
     expect(xml).toContain('<platform version="4.1">');
-    expect(xml).toMatch(/<cluster id="c" prefix="h" suffix="" radical="0-3" speed="1Gf" bw="23255813.9535Bps" lat="19us" sharing_policy="SPLITDUPLEX" bb_bw="23255813.9535Bps" bb_lat="0s" bb_sharing_policy="FATPIPE"\/>/);
+    expect(xml).toMatch(
+      /<cluster id="c" prefix="h" suffix="" radical="0-3" speed="1Gf" bw="23255813.9535Bps" lat="19us" sharing_policy="SPLITDUPLEX" bb_bw="23255813.9535Bps" bb_lat="0s" bb_sharing_policy="FATPIPE"\/>/,
+    );
     const { latUs, bytesPerSecond } = simgridLinkParams(t3d);
     expect(2 * latUs).toBe(t3d.ts);
     expect(1e6 / bytesPerSecond).toBeCloseTo(t3d.tc + t3d.td, 12);
@@ -76,7 +83,8 @@ describe("SimGrid traces", () => {
 });
 
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "", err = "";
+  let out = "",
+    err = "";
   const io: CliIo = { out: (t) => void (out += t), err: (t) => void (err += t), interactive: false };
   return { code: await main(argv, io), out, err };
 }
@@ -87,19 +95,65 @@ describe("commplan export --format simgrid | goal | msccl-xml", () => {
   it("writes traces, index, platform and hostfile into --out; needs --machine and a directory; never replaces an input", async () => {
     expect((await run("gen", "wang-set2", "--p", "8", "--seed", "2", "-o", f("m.json"))).code).toBe(0);
     expect((await run("plan", f("m.json"), "--algorithm", "two-stage", "--payload", "-o", f("s.json"))).code).toBe(0);
-    const ok = await run("export", f("s.json"), "--matrix", f("m.json"), "--format", "simgrid", "--machine", "t3d-004", "--out", f("sg"));
+    const ok = await run(
+      "export",
+      f("s.json"),
+      "--matrix",
+      f("m.json"),
+      "--format",
+      "simgrid",
+      "--machine",
+      "t3d-004",
+      "--out",
+      f("sg"),
+    );
     expect(ok.code).toBe(0);
-    for (const n of ["index.txt", "platform.xml", "hosts", "rank-0.txt", "rank-7.txt"]) expect(existsSync(join(f("sg"), n)), n).toBe(true);
+    for (const n of ["index.txt", "platform.xml", "hosts", "rank-0.txt", "rank-7.txt"])
+      expect(existsSync(join(f("sg"), n)), n).toBe(true);
     expect(readFileSync(join(f("sg"), "rank-3.txt"), "utf8")).toMatch(/^3 init\n3 irecv /);
-    const noMachine = await run("export", f("s.json"), "--matrix", f("m.json"), "--format", "simgrid", "--out", f("sg2"));
-    expect([noMachine.code, noMachine.err]).toEqual([2, "export: --format simgrid needs --machine (the platform's latency and bandwidth come from the preset)\n"]);
-    const noDir = await run("export", f("s.json"), "--matrix", f("m.json"), "--format", "simgrid", "--machine", "t3d-004");
+    const noMachine = await run(
+      "export",
+      f("s.json"),
+      "--matrix",
+      f("m.json"),
+      "--format",
+      "simgrid",
+      "--out",
+      f("sg2"),
+    );
+    expect([noMachine.code, noMachine.err]).toEqual([
+      2,
+      "export: --format simgrid needs --machine (the platform's latency and bandwidth come from the preset)\n",
+    ]);
+    const noDir = await run(
+      "export",
+      f("s.json"),
+      "--matrix",
+      f("m.json"),
+      "--format",
+      "simgrid",
+      "--machine",
+      "t3d-004",
+    );
     expect(noDir.code).toBe(2);
     expect(noDir.err).toMatch(/^export: --format simgrid writes several files: give --out DIR/);
     writeFileSync(f("hosts"), readFileSync(f("m.json")));
-    const clobber = await run("export", f("s.json"), "--matrix", f("hosts"), "--format", "simgrid", "--machine", "t3d-004", "--out", dir);
+    const clobber = await run(
+      "export",
+      f("s.json"),
+      "--matrix",
+      f("hosts"),
+      "--format",
+      "simgrid",
+      "--machine",
+      "t3d-004",
+      "--out",
+      dir,
+    );
     expect(clobber.code).toBe(2);
-    expect(clobber.err).toMatch(/^export: .*hosts: refusing to overwrite an input with the export's hosts: choose another --out directory\n$/);
+    expect(clobber.err).toMatch(
+      /^export: .*hosts: refusing to overwrite an input with the export's hosts: choose another --out directory\n$/,
+    );
     expect(existsSync(f("index.txt"))).toBe(false);
   });
   it("goal and msccl-xml go to stdout or -o, and refuse --out", async () => {
@@ -112,6 +166,9 @@ describe("commplan export --format simgrid | goal | msccl-xml", () => {
     const bad = await run("export", f("s.json"), "--matrix", f("m.json"), "--format", "goal", "--out", f("g"));
     expect(bad.code).toBe(2);
     const self = await run("export", f("s.json"), "--matrix", f("m.json"), "--format", "goal", "-o", f("s.json"));
-    expect([self.code, self.err]).toEqual([2, `export: ${f("s.json")}: refusing to overwrite an input: give another -o\n`]);
+    expect([self.code, self.err]).toEqual([
+      2,
+      `export: ${f("s.json")}: refusing to overwrite an input: give another -o\n`,
+    ]);
   });
 });

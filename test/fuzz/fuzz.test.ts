@@ -19,7 +19,14 @@ describe("fuzz harness, test-sized (issue 11)", () => {
   });
 
   it("300 cases, seed 11: every case exits 0, 1 or 2 with one line; no crash or memory failure (hangs: the full run, no time limit in a test)", async () => {
-    const s = await runFuzz({ cases: 300, seed: 11, budgetMs: Number.POSITIVE_INFINITY, maxMemory: "256M", workDir: dir, failuresDir: null });
+    const s = await runFuzz({
+      cases: 300,
+      seed: 11,
+      budgetMs: Number.POSITIVE_INFINITY,
+      maxMemory: "256M",
+      workDir: dir,
+      failuresDir: null,
+    });
     expect(s.cases).toBe(300);
     expect(s.failures).toEqual([]);
     expect(s.outcomes.crash + s.outcomes.hang + s.outcomes.memory).toBe(0);

@@ -42,7 +42,10 @@ export function buildMatrix(r: MatrixRecipe): CommMatrix {
       break;
     case "permutation": {
       const perm = Array.from({ length: p }, (_, i) => i);
-      for (let i = p - 1; i > 0; i--) { const j = rng.int(i + 1); [perm[i], perm[j]] = [perm[j]!, perm[i]!]; }
+      for (let i = p - 1; i > 0; i--) {
+        const j = rng.int(i + 1);
+        [perm[i], perm[j]] = [perm[j]!, perm[i]!];
+      }
       for (let i = 0; i < p; i++) d[i * p + perm[i]!] = val();
       break;
     }
@@ -57,7 +60,9 @@ export function buildMatrix(r: MatrixRecipe): CommMatrix {
 }
 
 /** Recipes with P in [minP, maxP] (default 1..70) of the given `kinds` (default all); leave out "huge" (entries up to 2^40) for element-level tests. */
-export function matrixRecipe(opts: { minP?: number; maxP?: number; kinds?: readonly MatrixKind[] } = {}): fc.Arbitrary<MatrixRecipe> {
+export function matrixRecipe(
+  opts: { minP?: number; maxP?: number; kinds?: readonly MatrixKind[] } = {},
+): fc.Arbitrary<MatrixRecipe> {
   const kinds = opts.kinds ?? (["dense", "sparse", "empty-rows", "zero", "huge", "permutation", "spike"] as const);
   return fc.record({
     p: fc.integer({ min: opts.minP ?? 1, max: opts.maxP ?? 70 }),

@@ -4,11 +4,23 @@ import { ScheduleBuilder, type Rearrange, type Schedule } from "../../src/model/
 /** A chunk [origin, dest, offset, count]. */
 export type Chunk = [number, number, number, number];
 /** A transfer in plain form. */
-export interface PlainTransfer { src: number; dst: number; size: number; chunks: Chunk[] | null }
+export interface PlainTransfer {
+  src: number;
+  dst: number;
+  size: number;
+  chunks: Chunk[] | null;
+}
 /** A step in plain form. */
-export interface PlainStep { transfers: PlainTransfer[]; stalls: number[] }
+export interface PlainStep {
+  transfers: PlainTransfer[];
+  stalls: number[];
+}
 /** A stage in plain form. */
-export interface PlainStage { name: string; rearrange: Rearrange; steps: PlainStep[] }
+export interface PlainStage {
+  name: string;
+  rearrange: Rearrange;
+  steps: PlainStep[];
+}
 
 /** Unpacks a schedule. */
 export function unpack(s: Schedule): PlainStage[] {
@@ -20,7 +32,8 @@ export function unpack(s: Schedule): PlainStage[] {
         let chunks: Chunk[] | null = null;
         if (s.chunks) {
           chunks = [];
-          for (let c = s.chunks.start[x]!; c < s.chunks.start[x + 1]!; c++) chunks.push([s.chunks.origin[c]!, s.chunks.dest[c]!, s.chunks.offset[c]!, s.chunks.count[c]!]);
+          for (let c = s.chunks.start[x]!; c < s.chunks.start[x + 1]!; c++)
+            chunks.push([s.chunks.origin[c]!, s.chunks.dest[c]!, s.chunks.offset[c]!, s.chunks.count[c]!]);
         }
         transfers.push({ src: s.src[x]!, dst: s.dst[x]!, size: s.size[x]!, chunks });
       }
@@ -32,7 +45,20 @@ export function unpack(s: Schedule): PlainStage[] {
 
 /** Packs plain stages into a schedule with the header of `like`. */
 export function pack(like: Schedule, stages: PlainStage[]): Schedule {
-  const { stages: _s, stepCount: _c, stepStart: _a, stallStart: _b, stallNode: _n, transferCount: _t, src: _x, dst: _y, size: _z, chunks, times: _tt, ...header } = like;
+  const {
+    stages: _s,
+    stepCount: _c,
+    stepStart: _a,
+    stallStart: _b,
+    stallNode: _n,
+    transferCount: _t,
+    src: _x,
+    dst: _y,
+    size: _z,
+    chunks,
+    times: _tt,
+    ...header
+  } = like;
   const b = new ScheduleBuilder(header, chunks !== null);
   for (const st of stages) {
     b.stage(st.name, st.rearrange);

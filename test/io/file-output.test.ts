@@ -1,6 +1,18 @@
 /** writePieces: atomic writes of regular files through symbolic links, in-place writes of FIFOs, sockets and /dev/null, and no temporary file left on a signal. */
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,7 +38,8 @@ function fifoWithReader(path: string): { got: Promise<string>; stop: () => void 
 
 describe("writePieces: where the bytes go", () => {
   it("a symbolic link is followed and kept: the file it points to gets the text (temporary file beside it), with its permission bits", async () => {
-    const d = join(dir, "link"), real = join(d, "real");
+    const d = join(dir, "link"),
+      real = join(d, "real");
     mkdirSync(real, { recursive: true });
     writeFileSync(join(real, "f.txt"), "old");
     chmodSync(join(real, "f.txt"), 0o600);
@@ -65,9 +78,14 @@ describe("writePieces: where the bytes go", () => {
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(sock, resolve));
     try {
-      const e: unknown = await writePieces(["x"], sock, "t").then(() => null, (err: unknown) => err);
+      const e: unknown = await writePieces(["x"], sock, "t").then(
+        () => null,
+        (err: unknown) => err,
+      );
       expect(isCommplanError(e)).toBe(true);
-      expect((e as Error).message).toBe(`t: ${sock}: cannot write: no such device or address (a socket cannot be opened as a file)`);
+      expect((e as Error).message).toBe(
+        `t: ${sock}: cannot write: no such device or address (a socket cannot be opened as a file)`,
+      );
       expect(lstatSync(sock).isSocket()).toBe(true);
     } finally {
       await new Promise((resolve) => server.close(resolve));

@@ -9,8 +9,24 @@ const report = {
   algorithm: "four-stage",
   p: 8,
   checks: [
-    { id: "delivery.exactly-once", title: "every element arrives once", source: "004 section 3", holds: true, measured: null, bound: null, witness: null },
-    { id: "contention.port", title: "one message per port per step", source: "004 section 2", holds: false, measured: 2, bound: 1, witness: "step 3: node 5 sends twice" },
+    {
+      id: "delivery.exactly-once",
+      title: "every element arrives once",
+      source: "004 section 3",
+      holds: true,
+      measured: null,
+      bound: null,
+      witness: null,
+    },
+    {
+      id: "contention.port",
+      title: "one message per port per step",
+      source: "004 section 2",
+      holds: false,
+      measured: 2,
+      bound: 1,
+      witness: "step 3: node 5 sends twice",
+    },
   ],
 };
 
@@ -21,7 +37,9 @@ describe("the v1 schemas", () => {
       expect(s["$id"]).toBe(`https://commplan.dev/schemas/${name}.v1.schema.json`);
       expect(s["$schema"]).toBe("https://json-schema.org/draft/2020-12/schema");
       expect(s["additionalProperties"]).toBe(false);
-      const onDisk = JSON.parse(readFileSync(new URL(`../../schemas/${name}.v1.schema.json`, import.meta.url), "utf8")) as unknown;
+      const onDisk = JSON.parse(
+        readFileSync(new URL(`../../schemas/${name}.v1.schema.json`, import.meta.url), "utf8"),
+      ) as unknown;
       expect(s).toEqual(onDisk);
     }
     expect(() => validateWithSchema("report", report, "verify")).not.toThrow();
@@ -35,8 +53,12 @@ describe("the v1 schemas", () => {
     expect(e.code).toBe("BAD_INPUT");
     expect(e.place.field).toBe("/checks/1/measured");
     const { witness: _w, ...noWitness } = report.checks[0]!;
-    expect(errorOf(() => validateWithSchema("report", { ...report, checks: [noWitness] }, "verify")).message).toBe("verify: /checks/0 must have required property 'witness'");
-    expect(errorOf(() => validateWithSchema("report", { ...report, extra: 1 }, "verify")).message).toBe("verify: / must NOT have additional properties ('extra')");
+    expect(errorOf(() => validateWithSchema("report", { ...report, checks: [noWitness] }, "verify")).message).toBe(
+      "verify: /checks/0 must have required property 'witness'",
+    );
+    expect(errorOf(() => validateWithSchema("report", { ...report, extra: 1 }, "verify")).message).toBe(
+      "verify: / must NOT have additional properties ('extra')",
+    );
   });
 
   it("reports a wrong or missing format, or a non-object, as BAD_FORMAT", () => {
@@ -49,11 +71,27 @@ describe("the v1 schemas", () => {
 
   it("checks the schedule header without looking into the steps", () => {
     const doc = {
-      format: "commplan.schedule/v1", p: 2, algorithm: "a", params: {}, seed: 1, elementBytes: 8, matrixDigest: "d",
+      format: "commplan.schedule/v1",
+      p: 2,
+      algorithm: "a",
+      params: {},
+      seed: 1,
+      elementBytes: 8,
+      matrixDigest: "d",
       stages: [{ name: "s", rearrange: "none", steps: [{ transfers: [{ src: 0.5 }] }] }],
     };
     expect(() => validateWithSchema("schedule-header", doc, "schedule")).not.toThrow();
-    expect(errorOf(() => validateWithSchema("schedule", doc, "schedule")).message).toMatch(/^schedule: \/stages\/0\/steps\/0 must have required property/);
-    expect(errorOf(() => validateWithSchema("schedule-header", { ...doc, stages: [{ name: "s", rearrange: "none", steps: {} }] }, "schedule")).message).toBe("schedule: /stages/0/steps must be array");
+    expect(errorOf(() => validateWithSchema("schedule", doc, "schedule")).message).toMatch(
+      /^schedule: \/stages\/0\/steps\/0 must have required property/,
+    );
+    expect(
+      errorOf(() =>
+        validateWithSchema(
+          "schedule-header",
+          { ...doc, stages: [{ name: "s", rearrange: "none", steps: {} }] },
+          "schedule",
+        ),
+      ).message,
+    ).toBe("schedule: /stages/0/steps must be array");
   });
 });

@@ -1,6 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeJsonString, findJsonSyntaxError, JsonSyntaxError, JsonTokenizer, type JsonTokenHandler } from "../../src/io/json-tokenizer.js";
+import {
+  decodeJsonString,
+  findJsonSyntaxError,
+  JsonSyntaxError,
+  JsonTokenizer,
+  type JsonTokenHandler,
+} from "../../src/io/json-tokenizer.js";
 
 /** Builds plain values from tokens, to compare with JSON.parse. */
 class ValueBuilder implements JsonTokenHandler {
@@ -11,7 +17,13 @@ class ValueBuilder implements JsonTokenHandler {
     const top = this.stack[this.stack.length - 1];
     if (top === undefined) this.root = v;
     else if (Array.isArray(top)) top.push(v);
-    else Object.defineProperty(top, this.keys[this.keys.length - 1]!, { value: v, enumerable: true, writable: true, configurable: true });
+    else
+      Object.defineProperty(top, this.keys[this.keys.length - 1]!, {
+        value: v,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
   }
   startObject(): void {
     const o = {};
@@ -66,14 +78,20 @@ describe("JsonTokenizer", () => {
       fc.property(fc.jsonValue(), fc.array(fc.nat(), { maxLength: 6 }), fc.boolean(), (v, cuts, pretty) => {
         const text = JSON.stringify(v, null, pretty ? 2 : undefined);
         const bytes = Buffer.from(text, "utf8");
-        expect(parseInPieces(bytes, cuts.map((c) => c % (bytes.length + 1)))).toEqual(JSON.parse(text));
+        expect(
+          parseInPieces(
+            bytes,
+            cuts.map((c) => c % (bytes.length + 1)),
+          ),
+        ).toEqual(JSON.parse(text));
       }),
       { numRuns: 300 },
     );
   });
 
   it("reads numbers, escapes and UTF-8 split at every byte", () => {
-    const text = '{"k\\u0041y":[0,-0.5,12,1e3,-2E-2,123456789012345678901,9007199254740993,"\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9","é中😀",true,false,null]}';
+    const text =
+      '{"k\\u0041y":[0,-0.5,12,1e3,-2E-2,123456789012345678901,9007199254740993,"\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9","é中😀",true,false,null]}';
     const bytes = Buffer.from(text, "utf8");
     const want = JSON.parse(text) as unknown;
     for (let k = 0; k <= bytes.length; k++) expect(parseInPieces(bytes, [k, k + 1, k + 3])).toEqual(want);
@@ -101,7 +119,7 @@ describe("JsonTokenizer", () => {
       ["tru", "unexpected end of input in 'true'", 1, 4],
       ["nul1", "unexpected '1' (expected 'null')", 1, 4],
       ["[1 2]", "unexpected '2' (expected ',' or ']')", 1, 4],
-      ["{\n  \"a\":\n    x}", "unexpected 'x' (expected a value)", 3, 5],
+      ['{\n  "a":\n    x}', "unexpected 'x' (expected a value)", 3, 5],
       ["[NaN]", "unexpected 'N' (expected a value)", 1, 2],
       ["\ufeff{}", "unexpected byte 0xef (expected a value)", 1, 1],
     ];
@@ -121,8 +139,11 @@ describe("JsonTokenizer", () => {
   });
 
   it("finds no error in valid JSON", () => {
-    fc.assert(fc.property(fc.jsonValue(), (v) => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => {
         expect(findJsonSyntaxError(JSON.stringify(v))).toBeNull();
-      }), { numRuns: 100 });
+      }),
+      { numRuns: 100 },
+    );
   });
 });

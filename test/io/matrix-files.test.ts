@@ -24,13 +24,20 @@ const withBytes = (m: CommMatrix, elementBytes: number): CommMatrix => ({ ...m, 
 describe("matrix files: round trips", () => {
   it("JSON dense, sparse and automatic", () => {
     fc.assert(
-      fc.property(matrixArb({ maxP: 12 }), fc.integer({ min: 1, max: 64 }), fc.constantFrom(true, false, undefined), (m0, eb, sparse) => {
-        const m = withBytes(m0, eb);
-        const text = matrixToJsonText(m, sparse === undefined ? {} : { sparse });
-        expect(sniffMatrixFormat(text)).toBe("json");
-        expect(text.includes('"entries"')).toBe(sparse ?? Array.from(m.data).filter((v) => v !== 0).length / (m.p * m.p) < 0.25);
-        same(parseMatrixText(text), m);
-      }),
+      fc.property(
+        matrixArb({ maxP: 12 }),
+        fc.integer({ min: 1, max: 64 }),
+        fc.constantFrom(true, false, undefined),
+        (m0, eb, sparse) => {
+          const m = withBytes(m0, eb);
+          const text = matrixToJsonText(m, sparse === undefined ? {} : { sparse });
+          expect(sniffMatrixFormat(text)).toBe("json");
+          expect(text.includes('"entries"')).toBe(
+            sparse ?? Array.from(m.data).filter((v) => v !== 0).length / (m.p * m.p) < 0.25,
+          );
+          same(parseMatrixText(text), m);
+        },
+      ),
       { numRuns: 100 },
     );
   });
@@ -47,7 +54,13 @@ describe("matrix files: round trips", () => {
   });
 
   it("reads files and stdin-style paths through readMatrixFile", () => {
-    const m = matrixFromRows([[0, 3], [4, 0]], { elementBytes: 22 });
+    const m = matrixFromRows(
+      [
+        [0, 3],
+        [4, 0],
+      ],
+      { elementBytes: 22 },
+    );
     const f = join(dir, "m.json");
     writeFileSync(f, matrixToJsonText(m));
     same(readMatrixFile(f), m);
@@ -86,27 +99,51 @@ describe("matrix files: every error is a CommplanError with the place", () => {
   const json = (body: string): string => `{"format":"commplan.matrix/v1",${body}}`;
 
   it("malformed JSON names line and column", () => {
-    const e = errorOf(() => parseMatrixText('{\n"format": "commplan.matrix/v1",\n"p": 2,\n"rows": [[1,2],[3,]]\n}', { file: "m.json" }));
+    const e = errorOf(() =>
+      parseMatrixText('{\n"format": "commplan.matrix/v1",\n"p": 2,\n"rows": [[1,2],[3,]]\n}', { file: "m.json" }),
+    );
     expect(e.code).toBe("BAD_INPUT");
     expect(e.message).toBe("matrix: m.json:line 4: invalid JSON: unexpected ']' (expected a value) (column 19)");
     expect(e.place).toEqual({ file: "m.json", line: 4 });
-    expect(errorOf(() => parseMatrixText('{"format": "commplan.matrix/v1",\n"p": 2', { file: "m.json" })).message).toMatch(/^matrix: m\.json:line 2: invalid JSON: unexpected end of input/);
+    expect(
+      errorOf(() => parseMatrixText('{"format": "commplan.matrix/v1",\n"p": 2', { file: "m.json" })).message,
+    ).toMatch(/^matrix: m\.json:line 2: invalid JSON: unexpected end of input/);
   });
 
   it("JSON schema and meaning errors name the field", () => {
     const cases: [string, string, RegExp][] = [
-      ["wrong format", '{"format":"commplan.schedule/v1","p":1,"rows":[[0]]}', /^matrix: m\.json: \/format is "commplan\.schedule\/v1", expected "commplan\.matrix\/v1"$/],
+      [
+        "wrong format",
+        '{"format":"commplan.schedule/v1","p":1,"rows":[[0]]}',
+        /^matrix: m\.json: \/format is "commplan\.schedule\/v1", expected "commplan\.matrix\/v1"$/,
+      ],
       ["negative", json('"p":2,"rows":[[0,-1],[0,0]]'), /\/rows\/0\/1 must be >= 0/],
       ["fractional", json('"p":2,"rows":[[0,1.5],[0,0]]'), /\/rows\/0\/1 must be integer/],
       ["p = 0", json('"p":0,"entries":[]'), /\/p must be >= 1/],
       ["empty rows", json('"p":1,"rows":[]'), /\/rows must NOT have fewer than 1 items/],
       ["both forms", json('"p":1,"rows":[[0]],"entries":[]'), /exactly one of 'rows' and 'entries'/],
       ["neither form", json('"p":1'), /exactly one of 'rows' and 'entries'/],
-      ["non-square", json('"p":2,"rows":[[0,1,2],[0,0,0]]'), /^matrix: m\.json:line 1: row 0 has 3 entries, expected 2 \(the matrix must be square\)$/],
+      [
+        "non-square",
+        json('"p":2,"rows":[[0,1,2],[0,0,0]]'),
+        /^matrix: m\.json:line 1: row 0 has 3 entries, expected 2 \(the matrix must be square\)$/,
+      ],
       ["p and rows disagree", json('"p":3,"rows":[[0,1],[0,0]]'), /\/rows has 2 rows but p = 3/],
-      ["entry out of range", json('"p":2,"entries":[[0,2,1]]'), /^matrix: m\.json:line 1: entries\[0\]: j = 2 is not a node index in 0\.\.1$/],
-      ["p after the rows", '{"rows":[[0,1,2],[0,0,0]],"p":2,"format":"commplan.matrix/v1"}', /^matrix: m\.json: \/rows has 2 rows but p = 2$|row 0 has 3 entries/],
-      ["p after the entries", '{"entries":[[0,1,1],[0,1,1]],"format":"commplan.matrix/v1","p":2}', /^matrix: m\.json: entries\[1\]: entry \(0, 1\) appears twice$/],
+      [
+        "entry out of range",
+        json('"p":2,"entries":[[0,2,1]]'),
+        /^matrix: m\.json:line 1: entries\[0\]: j = 2 is not a node index in 0\.\.1$/,
+      ],
+      [
+        "p after the rows",
+        '{"rows":[[0,1,2],[0,0,0]],"p":2,"format":"commplan.matrix/v1"}',
+        /^matrix: m\.json: \/rows has 2 rows but p = 2$|row 0 has 3 entries/,
+      ],
+      [
+        "p after the entries",
+        '{"entries":[[0,1,1],[0,1,1]],"format":"commplan.matrix/v1","p":2}',
+        /^matrix: m\.json: entries\[1\]: entry \(0, 1\) appears twice$/,
+      ],
       ["p over the maximum", json('"p":16385,"rows":[[0]]'), /^matrix: m\.json: p = 16385 exceeds the maximum 16384$/],
       ["a key twice", json('"p":1,"p":1,"rows":[[0]]'), /has the key 'p' twice/],
       ["row not an array", json('"p":2,"rows":[[0,1],5]'), /\/rows\/1 must be array/],
@@ -114,8 +151,16 @@ describe("matrix files: every error is a CommplanError with the place", () => {
       ["entry twice", json('"p":2,"entries":[[0,1,1],[0,1,2]]'), /entries\[1\]: entry \(0, 1\) appears twice/],
       ["entry of 2", json('"p":2,"entries":[[0,1]]'), /\/entries\/0 must NOT have fewer than 3 items/],
       ["unknown key", json('"p":1,"rows":[[0]],"x":1'), /must NOT have additional properties \('x'\)/],
-      ["unknown key with a newline", json('"p":1,"rows":[[0]],"a\\nb":1'), /^matrix: m\.json: \/ must NOT have additional properties \("a\\nb"\)$/],
-      ["a key with a tab and a quote twice", json('"p":1,"rows":[[0]],"\\t\'":1,"\\t\'":2'), /^matrix: m\.json:line 1: \/ has the key "\\t'" twice$/],
+      [
+        "unknown key with a newline",
+        json('"p":1,"rows":[[0]],"a\\nb":1'),
+        /^matrix: m\.json: \/ must NOT have additional properties \("a\\nb"\)$/,
+      ],
+      [
+        "a key with a tab and a quote twice",
+        json('"p":1,"rows":[[0]],"\\t\'":1,"\\t\'":2'),
+        /^matrix: m\.json:line 1: \/ has the key "\\t'" twice$/,
+      ],
     ];
     for (const [name, text, re] of cases) {
       const e = errorOf(() => parseMatrixText(text, { file: "m.json" }));
@@ -136,7 +181,10 @@ describe("matrix files: every error is a CommplanError with the place", () => {
       ["0,NaN\n1,0\n", "matrix: m.csv:line 1: 'NaN' is not a non-negative integer (column 2)"],
       ["0,\n1,0\n", "matrix: m.csv:line 1: '' is not a non-negative integer (column 2)"],
       ["0,1,2\n3,4,5\n", "matrix: m.csv:line 2: has 2 rows, expected 3 (the matrix must be square)"],
-      ["0,1\n2,3\n4,5\n", "matrix: m.csv:line 3: more than 2 rows: a 2-column matrix must have 2 rows (it must be square)"],
+      [
+        "0,1\n2,3\n4,5\n",
+        "matrix: m.csv:line 3: more than 2 rows: a 2-column matrix must have 2 rows (it must be square)",
+      ],
       ["0,99999999999999999\n0,0\n", "matrix: m.csv:line 1: '99999999999999999' exceeds 2^53 - 1 (column 2)"],
       ["", "matrix: m.csv:line 1: the matrix is empty (no rows)"],
       ["# only a comment\n\n", "matrix: m.csv:line 3: the matrix is empty (no rows)"],
@@ -155,20 +203,56 @@ describe("matrix files: every error is a CommplanError with the place", () => {
     const cases: [string, string, string][] = [
       [h + "2 3 0\n", "BAD_INPUT", "matrix: m.mtx:line 2: the matrix is 2 x 3; it must be square"],
       [h + "2 2 2\n1 1 1\n", "BAD_INPUT", "matrix: m.mtx:line 3: the size line announces 2 entries but the file has 1"],
-      [h + "2 2 1\n1 1 1\n2 2 1\n", "BAD_INPUT", "matrix: m.mtx:line 4: more entries than the 1 the size line announces"],
+      [
+        h + "2 2 1\n1 1 1\n2 2 1\n",
+        "BAD_INPUT",
+        "matrix: m.mtx:line 4: more entries than the 1 the size line announces",
+      ],
       [h + "2 2 1\n3 1 1\n", "BAD_INPUT", "matrix: m.mtx:line 3: index (3, 1) is outside 1..2"],
       [h + "2 2 1\n0 1 1\n", "BAD_INPUT", "matrix: m.mtx:line 3: index (0, 1) is outside 1..2"],
       [h + "2 2 1\n1 1 -4\n", "BAD_INPUT", "matrix: m.mtx:line 3: '-4' is not a non-negative integer (column 3)"],
-      [h.replace("integer", "real") + "2 2 1\n1 1 2.5\n", "BAD_INPUT", "matrix: m.mtx:line 3: '2.5' is not an integer: entries count elements (column 3)"],
-      [h.replace("integer", "real") + "2 2 1\n1 1 nan\n", "BAD_INPUT", "matrix: m.mtx:line 3: 'nan' is not a number (column 3)"],
+      [
+        h.replace("integer", "real") + "2 2 1\n1 1 2.5\n",
+        "BAD_INPUT",
+        "matrix: m.mtx:line 3: '2.5' is not an integer: entries count elements (column 3)",
+      ],
+      [
+        h.replace("integer", "real") + "2 2 1\n1 1 nan\n",
+        "BAD_INPUT",
+        "matrix: m.mtx:line 3: 'nan' is not a number (column 3)",
+      ],
       [h + "2 2 2\n1 1 1\n1 1 2\n", "BAD_INPUT", "matrix: m.mtx:line 4: entry (1, 1) appears twice"],
-      [h + "0 0 0\n", "BAD_INPUT", "matrix: m.mtx:line 2: the size line gives a 0 x 0 matrix; a matrix needs at least 1 row"],
-      [h + "100000 100000 0\n", "BAD_INPUT", "matrix: m.mtx:line 2: the size line gives a 100000 x 100000 matrix; P is at most 16384 (dense storage)"],
-      [h + "2 2 5\n", "BAD_INPUT", "matrix: m.mtx:line 2: the size line announces 5 entries, more than the 4 of a 2 x 2 matrix"],
+      [
+        h + "0 0 0\n",
+        "BAD_INPUT",
+        "matrix: m.mtx:line 2: the size line gives a 0 x 0 matrix; a matrix needs at least 1 row",
+      ],
+      [
+        h + "100000 100000 0\n",
+        "BAD_INPUT",
+        "matrix: m.mtx:line 2: the size line gives a 100000 x 100000 matrix; P is at most 16384 (dense storage)",
+      ],
+      [
+        h + "2 2 5\n",
+        "BAD_INPUT",
+        "matrix: m.mtx:line 2: the size line announces 5 entries, more than the 4 of a 2 x 2 matrix",
+      ],
       [h, "BAD_INPUT", "matrix: m.mtx:line 2: missing the size line 'P P nnz'"],
-      [h.replace("general", "symmetric") + "2 2 0\n", "BAD_FORMAT", "matrix: m.mtx:line 1: only 'general' symmetry is supported, got 'symmetric'"],
-      [h.replace("coordinate", "array") + "2 2\n", "BAD_FORMAT", "matrix: m.mtx:line 1: only 'matrix coordinate' Matrix Market files are supported, got 'matrix array'"],
-      [h.replace("integer", "complex") + "2 2 0\n", "BAD_FORMAT", "matrix: m.mtx:line 1: the field must be integer, real or pattern, got 'complex'"],
+      [
+        h.replace("general", "symmetric") + "2 2 0\n",
+        "BAD_FORMAT",
+        "matrix: m.mtx:line 1: only 'general' symmetry is supported, got 'symmetric'",
+      ],
+      [
+        h.replace("coordinate", "array") + "2 2\n",
+        "BAD_FORMAT",
+        "matrix: m.mtx:line 1: only 'matrix coordinate' Matrix Market files are supported, got 'matrix array'",
+      ],
+      [
+        h.replace("integer", "complex") + "2 2 0\n",
+        "BAD_FORMAT",
+        "matrix: m.mtx:line 1: the field must be integer, real or pattern, got 'complex'",
+      ],
     ];
     for (const [text, code, message] of cases) {
       const e = errorOf(() => parseMatrixText(text, { file: "m.mtx" }));
@@ -188,22 +272,41 @@ describe("matrix files: every error is a CommplanError with the place", () => {
 describe("matrix files: streaming", () => {
   const kinds = ["json", "csv", "mtx"] as const;
   const text = (m: CommMatrix, k: (typeof kinds)[number], sparse?: boolean): string =>
-    k === "json" ? matrixToJsonText(m, sparse === undefined ? {} : { sparse }) : k === "csv" ? matrixToCsvText(m) : matrixToMtxText(m);
+    k === "json"
+      ? matrixToJsonText(m, sparse === undefined ? {} : { sparse })
+      : k === "csv"
+        ? matrixToCsvText(m)
+        : matrixToMtxText(m);
 
   it("reads every format in chunks of 1 to 7 bytes, elementBytes kept, with or without a byte-order mark and an extension", () => {
     fc.assert(
-      fc.property(matrixArb({ maxP: 9 }), fc.integer({ min: 1, max: 64 }), fc.constantFrom(...kinds), fc.boolean(), fc.integer({ min: 1, max: 7 }), fc.boolean(), fc.boolean(), (m0, eb, k, sparse, chunkSize, bom, named) => {
-        const m = withBytes(m0, eb);
-        const f = join(dir, named ? `chunked.${k}` : "chunked");
-        writeFileSync(f, (bom ? "\ufeff" : "") + text(m, k, sparse));
-        same(readMatrixFile(f, { chunkSize }), m);
-      }),
+      fc.property(
+        matrixArb({ maxP: 9 }),
+        fc.integer({ min: 1, max: 64 }),
+        fc.constantFrom(...kinds),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 7 }),
+        fc.boolean(),
+        fc.boolean(),
+        (m0, eb, k, sparse, chunkSize, bom, named) => {
+          const m = withBytes(m0, eb);
+          const f = join(dir, named ? `chunked.${k}` : "chunked");
+          writeFileSync(f, (bom ? "\ufeff" : "") + text(m, k, sparse));
+          same(readMatrixFile(f, { chunkSize }), m);
+        },
+      ),
       { numRuns: 150 },
     );
   });
 
   it("a byte-order mark split across the first reads (chunks of 1 and 2 bytes) does not change the format", () => {
-    const m = withBytes(matrixFromRows([[0, 3], [4, 0]]), 22);
+    const m = withBytes(
+      matrixFromRows([
+        [0, 3],
+        [4, 0],
+      ]),
+      22,
+    );
     for (const k of kinds) {
       for (const named of [true, false]) {
         const f = join(dir, named ? `bom.${k}` : "bom");
@@ -214,7 +317,14 @@ describe("matrix files: streaming", () => {
   });
 
   it("writes in small pieces, atomically, the same bytes as the one-string writers", async () => {
-    const m = withBytes(matrixFromRows([[0, 3, 0], [4, 0, 5], [0, 6, 0]]), 22);
+    const m = withBytes(
+      matrixFromRows([
+        [0, 3, 0],
+        [4, 0, 5],
+        [0, 6, 0],
+      ]),
+      22,
+    );
     for (const k of kinds) {
       for (const sparse of [true, false]) {
         const f = join(dir, `pieces-${sparse}.${k}`);
@@ -224,7 +334,9 @@ describe("matrix files: streaming", () => {
       }
     }
     const missing = join(dir, "no-such-dir", "m.json");
-    await expect(writeMatrixFile(m, missing)).rejects.toThrow(`matrix: ${missing}: cannot write: the directory does not exist`);
+    await expect(writeMatrixFile(m, missing)).rejects.toThrow(
+      `matrix: ${missing}: cannot write: the directory does not exist`,
+    );
     expect(existsSync(join(dir, "no-such-dir"))).toBe(false);
   });
 
@@ -243,21 +355,55 @@ describe("matrix files: streaming", () => {
         return "error";
       }
     };
-    const parts = ['"format":"commplan.matrix/v1"', '"format":"x"', '"p":2', '"p":3', '"p":0', '"p":1.5', '"p":"2"', '"elementBytes":4', '"elementBytes":0',
-      '"rows":[[0,1],[2,3]]', '"rows":[[0,1],[2]]', '"rows":[[0,-1],[2,3]]', '"rows":[[0,1.5],[2,3]]', '"rows":[]', '"rows":[[0,1],[2,3],[4,5]]', '"rows":{}', '"rows":[[0,"1"],[2,3]]', '"rows":[[0,[1]],[2,3]]',
-      '"entries":[[0,1,5]]', '"entries":[]', '"entries":[[0,2,1]]', '"entries":[[0,1,1],[0,1,1]]', '"entries":[[0,1]]', '"entries":[[0,1,1,1]]', '"entries":[[0,1,-1]]', '"entries":[{}]', '"x":1', '"x":{"rows":[[1]]}'];
+    const parts = [
+      '"format":"commplan.matrix/v1"',
+      '"format":"x"',
+      '"p":2',
+      '"p":3',
+      '"p":0',
+      '"p":1.5',
+      '"p":"2"',
+      '"elementBytes":4',
+      '"elementBytes":0',
+      '"rows":[[0,1],[2,3]]',
+      '"rows":[[0,1],[2]]',
+      '"rows":[[0,-1],[2,3]]',
+      '"rows":[[0,1.5],[2,3]]',
+      '"rows":[]',
+      '"rows":[[0,1],[2,3],[4,5]]',
+      '"rows":{}',
+      '"rows":[[0,"1"],[2,3]]',
+      '"rows":[[0,[1]],[2,3]]',
+      '"entries":[[0,1,5]]',
+      '"entries":[]',
+      '"entries":[[0,2,1]]',
+      '"entries":[[0,1,1],[0,1,1]]',
+      '"entries":[[0,1]]',
+      '"entries":[[0,1,1,1]]',
+      '"entries":[[0,1,-1]]',
+      '"entries":[{}]',
+      '"x":1',
+      '"x":{"rows":[[1]]}',
+    ];
     fc.assert(
-      fc.property(fc.uniqueArray(fc.constantFrom(...parts), { minLength: 1, maxLength: 5, selector: (x) => x.slice(0, x.indexOf(":")) }), (picked) => {
-        const t = `{${picked.join(",")}}`;
-        let got = "ok";
-        try {
-          parseMatrixText(t, { file: "m.json" });
-        } catch (e) {
-          if (!isCommplanError(e)) throw e;
-          got = "error";
-        }
-        expect(got, t).toBe(reference(t));
-      }),
+      fc.property(
+        fc.uniqueArray(fc.constantFrom(...parts), {
+          minLength: 1,
+          maxLength: 5,
+          selector: (x) => x.slice(0, x.indexOf(":")),
+        }),
+        (picked) => {
+          const t = `{${picked.join(",")}}`;
+          let got = "ok";
+          try {
+            parseMatrixText(t, { file: "m.json" });
+          } catch (e) {
+            if (!isCommplanError(e)) throw e;
+            got = "error";
+          }
+          expect(got, t).toBe(reference(t));
+        },
+      ),
       { numRuns: 400 },
     );
   });
@@ -270,25 +416,47 @@ describe("matrix files: format choice and elementBytes", () => {
       writeFileSync(path, body);
       return path;
     };
-    expect(errorOf(() => readMatrixFile(f("arr.json", "[[0,1],[1,0]]"))).message).toMatch(/arr\.json: not a commplan\.matrix\/v1 document: the top level is not a JSON object$/);
-    expect(errorOf(() => readMatrixFile(f("j.csv", '{"format":"commplan.matrix/v1","p":1,"rows":[[0]]}'))).message).toMatch(/j\.csv:line 1: .* \(read as CSV because of the file name's extension\)$/);
-    expect(errorOf(() => readMatrixFile(f("guess.txt", "0,1\n1,x\n"))).message).toMatch(/guess\.txt:line 2: 'x' is not a non-negative integer \(column 2\) \(read as CSV: the text starts with neither/);
-    expect(errorOf(() => readMatrixFile(f("empty.json", ""))).message).toMatch(/empty\.json:line 1: invalid JSON: the document is empty/);
+    expect(errorOf(() => readMatrixFile(f("arr.json", "[[0,1],[1,0]]"))).message).toMatch(
+      /arr\.json: not a commplan\.matrix\/v1 document: the top level is not a JSON object$/,
+    );
+    expect(
+      errorOf(() => readMatrixFile(f("j.csv", '{"format":"commplan.matrix/v1","p":1,"rows":[[0]]}'))).message,
+    ).toMatch(/j\.csv:line 1: .* \(read as CSV because of the file name's extension\)$/);
+    expect(errorOf(() => readMatrixFile(f("guess.txt", "0,1\n1,x\n"))).message).toMatch(
+      /guess\.txt:line 2: 'x' is not a non-negative integer \(column 2\) \(read as CSV: the text starts with neither/,
+    );
+    expect(errorOf(() => readMatrixFile(f("empty.json", ""))).message).toMatch(
+      /empty\.json:line 1: invalid JSON: the document is empty/,
+    );
     // no extension, no content: nothing to guess from
-    expect(errorOf(() => readMatrixFile(f("empty.txt", ""))).message).toBe(`matrix: ${join(dir, "empty.txt")}: the input is empty`);
-    expect(errorOf(() => readMatrixFile(f("blank.txt", "\ufeff \r\n"), { chunkSize: 1 })).message).toBe(`matrix: ${join(dir, "blank.txt")}: the input is empty (only blanks)`);
+    expect(errorOf(() => readMatrixFile(f("empty.txt", ""))).message).toBe(
+      `matrix: ${join(dir, "empty.txt")}: the input is empty`,
+    );
+    expect(errorOf(() => readMatrixFile(f("blank.txt", "\ufeff \r\n"), { chunkSize: 1 })).message).toBe(
+      `matrix: ${join(dir, "blank.txt")}: the input is empty (only blanks)`,
+    );
     expect(errorOf(() => parseMatrixText("")).message).toBe("matrix: the input is empty");
     same(readMatrixFile(f("m.mm", "%%MatrixMarket matrix coordinate integer general\n1 1 0\n")), matrixFromRows([[0]]));
   });
 
   it("CSV and Matrix Market keep elementBytes in a comment line; the option overrides every format", () => {
-    const m = withBytes(matrixFromRows([[0, 3], [4, 0]]), 22);
+    const m = withBytes(
+      matrixFromRows([
+        [0, 3],
+        [4, 0],
+      ]),
+      22,
+    );
     expect(matrixToCsvText(m)).toBe("# commplan elementBytes=22\n0,3\n4,0\n");
-    expect(matrixToMtxText(m)).toBe("%%MatrixMarket matrix coordinate integer general\n%% commplan elementBytes=22\n2 2 2\n1 2 3\n2 1 4\n");
+    expect(matrixToMtxText(m)).toBe(
+      "%%MatrixMarket matrix coordinate integer general\n%% commplan elementBytes=22\n2 2 2\n1 2 3\n2 1 4\n",
+    );
     for (const t of [matrixToCsvText(m), matrixToMtxText(m), matrixToJsonText(m)]) {
       same(parseMatrixText(t), m);
       same(parseMatrixText(t, { elementBytes: 48 }), withBytes(m, 48));
     }
-    expect(errorOf(() => parseMatrixText("# commplan elementBytes=0\n0,1\n1,0\n", { file: "m.csv" })).message).toBe("matrix: m.csv:line 1: elementBytes in the comment must be a positive integer, got '0'");
+    expect(errorOf(() => parseMatrixText("# commplan elementBytes=0\n0,1\n1,0\n", { file: "m.csv" })).message).toBe(
+      "matrix: m.csv:line 1: elementBytes in the comment must be a positive integer, got '0'",
+    );
   });
 });

@@ -30,11 +30,19 @@ describe("matrix limits: schema and reader agree", () => {
   });
 
   const past: [string, string, RegExp][] = [
-    ["elementBytes 1048577", doc(`"p":2,"elementBytes":${MAX_ELEMENT_BYTES + 1},"rows":[[0,1],[1,0]]`), /\/elementBytes must be <= 1048576/],
+    [
+      "elementBytes 1048577",
+      doc(`"p":2,"elementBytes":${MAX_ELEMENT_BYTES + 1},"rows":[[0,1],[1,0]]`),
+      /\/elementBytes must be <= 1048576/,
+    ],
     ["elementBytes 1e15", doc('"p":2,"elementBytes":1e15,"rows":[[0,1],[1,0]]'), /\/elementBytes must be <= 1048576/],
     ["an entry of 2^53", doc('"p":2,"rows":[[0,9007199254740992],[1,0]]'), /(2\^53 - 1|<= 9007199254740991)/],
     ["a sparse entry of 2^60", doc('"p":2,"entries":[[1,0,1152921504606846976]]'), /(2\^53 - 1|<= 9007199254740991)/],
-    [`p = ${MAX_P + 1}`, doc(`"p":${MAX_P + 1},"entries":[]`), /p = 16385 exceeds the maximum 16384|\/p must be <= 16384/],
+    [
+      `p = ${MAX_P + 1}`,
+      doc(`"p":${MAX_P + 1},"entries":[]`),
+      /p = 16385 exceeds the maximum 16384|\/p must be <= 16384/,
+    ],
     ["p = 1e300", doc('"p":1e300,"entries":[]'), /p|\/p/],
   ];
   it.each(past)("past the limit, refused by both: %s", (_n, text, re) => {
@@ -47,12 +55,24 @@ describe("matrix limits: schema and reader agree", () => {
   it("CSV and Matrix Market: the entry limit and the elementBytes comment limit", () => {
     expect(outcome(() => parseMatrixText("0,9007199254740991\n0,0\n", { format: "csv" }))).toBe("accepted");
     expect(outcome(() => parseMatrixText("0,9007199254740992\n0,0\n", { format: "csv" }))).toMatch(/exceeds 2\^53 - 1/);
-    expect(outcome(() => parseMatrixText("%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 9007199254740992\n", { format: "mtx" }))).toMatch(/exceeds 2\^53 - 1/);
-    expect(outcome(() => parseMatrixText(`# commplan elementBytes=${MAX_ELEMENT_BYTES}\n0\n`, { format: "csv" }))).toBe("accepted");
-    expect(outcome(() => parseMatrixText(`# commplan elementBytes=${MAX_ELEMENT_BYTES + 1}\n0\n`, { format: "csv" }))).toMatch(/elementBytes in the comment = 1048577 exceeds the maximum 1048576/);
+    expect(
+      outcome(() =>
+        parseMatrixText("%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 9007199254740992\n", {
+          format: "mtx",
+        }),
+      ),
+    ).toMatch(/exceeds 2\^53 - 1/);
+    expect(outcome(() => parseMatrixText(`# commplan elementBytes=${MAX_ELEMENT_BYTES}\n0\n`, { format: "csv" }))).toBe(
+      "accepted",
+    );
+    expect(
+      outcome(() => parseMatrixText(`# commplan elementBytes=${MAX_ELEMENT_BYTES + 1}\n0\n`, { format: "csv" })),
+    ).toMatch(/elementBytes in the comment = 1048577 exceeds the maximum 1048576/);
   });
 
   it("--element-bytes past the limit is refused by the matrix constructor too (library callers)", () => {
-    expect(outcome(() => parseMatrixText("0\n", { format: "csv", elementBytes: MAX_ELEMENT_BYTES + 1 }))).toMatch(/elementBytes = 1048577 exceeds the maximum 1048576/);
+    expect(outcome(() => parseMatrixText("0\n", { format: "csv", elementBytes: MAX_ELEMENT_BYTES + 1 }))).toMatch(
+      /elementBytes = 1048577 exceeds the maximum 1048576/,
+    );
   });
 });

@@ -5,10 +5,17 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import type { CliIo } from "../../src/cli/io.js";
-import { FORMAT_NAMES, loadSchema, SCHEMA_FILES, validateWithSchema, type SchemaName } from "../../src/io/json-schema.js";
+import {
+  FORMAT_NAMES,
+  loadSchema,
+  SCHEMA_FILES,
+  validateWithSchema,
+  type SchemaName,
+} from "../../src/io/json-schema.js";
 
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "", err = "";
+  let out = "",
+    err = "";
   const io: CliIo = { out: (t) => void (out += t), err: (t) => void (err += t), interactive: false };
   const code = await main(argv, io);
   return { code, out, err };
@@ -26,11 +33,14 @@ async function jsonOut(...argv: string[]): Promise<unknown> {
   return JSON.parse(r.out) as unknown;
 }
 
-const valid = (schema: SchemaName, doc: unknown): void => expect(() => validateWithSchema(schema, doc, "test")).not.toThrow();
+const valid = (schema: SchemaName, doc: unknown): void =>
+  expect(() => validateWithSchema(schema, doc, "test")).not.toThrow();
 
 describe("schemas/ and their registration", () => {
   it("every file of schemas/ is registered, carries its $id and compiles in strict mode", () => {
-    const files = readdirSync(new URL("../../schemas/", import.meta.url)).filter((n) => n.endsWith(".schema.json")).sort();
+    const files = readdirSync(new URL("../../schemas/", import.meta.url))
+      .filter((n) => n.endsWith(".schema.json"))
+      .sort();
     expect([...Object.values(SCHEMA_FILES)].sort()).toEqual(files);
     for (const [name, file] of Object.entries(SCHEMA_FILES) as [keyof typeof SCHEMA_FILES, string][]) {
       const s = loadSchema(name);
@@ -80,7 +90,19 @@ describe("real CLI output validates against its schema", () => {
     }
     for (const t of ["t1.json", "t2.json", "t3.json"]) valid("chrome-trace", fileJson(t));
     for (const protocol of ["async", "drs-n"]) {
-      const doc = await jsonOut("simulate", "--protocol", protocol, f("m9.json"), "--machine", "cm5-004", "--json", "--realised", f(`r-${protocol}.json`), "--trace", f(`tp-${protocol}.json`));
+      const doc = await jsonOut(
+        "simulate",
+        "--protocol",
+        protocol,
+        f("m9.json"),
+        "--machine",
+        "cm5-004",
+        "--json",
+        "--realised",
+        f(`r-${protocol}.json`),
+        "--trace",
+        f(`tp-${protocol}.json`),
+      );
       valid("simulation", doc);
       expect(doc).toMatchObject({ protocol, p: 9 });
       valid("schedule", fileJson(`r-${protocol}.json`));
@@ -99,9 +121,20 @@ describe("real CLI output validates against its schema", () => {
     const doc = (await jsonOut("simulate", f("s9.json"), "--machine", "t3d-004", "--json")) as Record<string, unknown>;
     expect(() => validateWithSchema("simulation", { ...doc, extra: 1 }, "test")).toThrow();
     expect(() => validateWithSchema("simulation", { ...doc, makespan: "fast" }, "test")).toThrow();
-    expect(() => validateWithSchema("simulation", { ...doc, format: "commplan.simulation/v2" }, "test")).toThrow(/format/);
+    expect(() => validateWithSchema("simulation", { ...doc, format: "commplan.simulation/v2" }, "test")).toThrow(
+      /format/,
+    );
     const trace = fileJson("t1.json") as { traceEvents: Record<string, unknown>[] };
-    trace.traceEvents.push({ name: "send", ph: "X", pid: 0, tid: 0, ts: 0, dur: -1, cat: "send", args: { peer: 1, size: 1, transfer: 0 } });
+    trace.traceEvents.push({
+      name: "send",
+      ph: "X",
+      pid: 0,
+      tid: 0,
+      ts: 0,
+      dur: -1,
+      cat: "send",
+      args: { peer: 1, size: 1, transfer: 0 },
+    });
     expect(() => validateWithSchema("chrome-trace", trace, "test")).toThrow(/\/traceEvents\/\d+ /);
     const stats = (await jsonOut("stats", f("m9.json"), "--json")) as Record<string, unknown>;
     expect(() => validateWithSchema("stats", { ...stats, classification: "dense" }, "test")).toThrow(/classification/);

@@ -31,7 +31,11 @@ function same(a: Program, b: Program): void {
 }
 
 describe("commplan.program/v1", () => {
-  for (const [name, payload, variant] of [["two-stage", true, "blocking"], ["four-stage", true, "nonblocking"], ["shift", false, "blocking"]] as const) {
+  for (const [name, payload, variant] of [
+    ["two-stage", true, "blocking"],
+    ["four-stage", true, "nonblocking"],
+    ["shift", false, "blocking"],
+  ] as const) {
     it(`${name} (${variant}): schema-valid, round trip whole and split, and the read program still runs`, async () => {
       const prog = lowerSchedule(m, plan(m, name, { payload }), { variant }).program;
       const text = programToJsonText(prog);
@@ -45,7 +49,14 @@ describe("commplan.program/v1", () => {
       expect(runRounds(m, back.program)).toBe(m.data.reduce((a, b) => a + b, 0));
       const split = join(dir, `${name}-split`);
       await writeProgramSplit(prog, split);
-      expect(readdirSync(split).sort()).toEqual(["index.json", "rank-0.json", "rank-1.json", "rank-2.json", "rank-3.json", "rank-4.json"]);
+      expect(readdirSync(split).sort()).toEqual([
+        "index.json",
+        "rank-0.json",
+        "rank-1.json",
+        "rank-2.json",
+        "rank-3.json",
+        "rank-4.json",
+      ]);
       same(prog, readProgramJson(join(split, "index.json")).program);
       const one = readProgramJson(join(split, "rank-3.json"));
       expect(one.ranks).toEqual([3]);
@@ -54,7 +65,10 @@ describe("commplan.program/v1", () => {
     });
   }
 
-  const base = (): { [k: string]: unknown } => JSON.parse(programToJsonText(lowerSchedule(m, plan(m, "two-stage", { payload: true })).program)) as { [k: string]: unknown };
+  const base = (): { [k: string]: unknown } =>
+    JSON.parse(programToJsonText(lowerSchedule(m, plan(m, "two-stage", { payload: true })).program)) as {
+      [k: string]: unknown;
+    };
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- mutations reach into the parsed document freely
   const bad = (mutate: (d: any) => void, msg: RegExp): void => {
     const d = base();
@@ -64,14 +78,23 @@ describe("commplan.program/v1", () => {
     expect(() => readProgramJson(file)).toThrow(msg);
   };
   it("rejects bad documents with one line naming the field", () => {
-    bad((d) => (d.format = "commplan.schedule/v1"), /^program: .*bad\.json: \/format is "commplan.schedule\/v1", expected "commplan.program\/v1"/);
+    bad(
+      (d) => (d.format = "commplan.schedule/v1"),
+      /^program: .*bad\.json: \/format is "commplan.schedule\/v1", expected "commplan.program\/v1"/,
+    );
     bad((d) => (d.ranks[1].ops[0][1] = "sned"), /^program: .*: \/ranks\/1\/ops\/0 /);
     bad((d) => (d.ranks[0].ops[0][2] = 9), /\/ranks\/0\/ops\/0\/2 peer 9 is not below p = 5|\/ranks\/0\/ops\/0\/3/);
-    bad((d) => (d.ranks[2].scratch = 0), /\/ranks\/2\/ops\/\d+\/\d+\/\d+ \(scratch, \d+, \d+\) leaves the scratch buffer of 0 elements/);
+    bad(
+      (d) => (d.ranks[2].scratch = 0),
+      /\/ranks\/2\/ops\/\d+\/\d+\/\d+ \(scratch, \d+, \d+\) leaves the scratch buffer of 0 elements/,
+    );
     bad((d) => (d.ranks[1].rank = 0), /\/ranks\/1\/rank = 0 is not above the previous rank 0/);
     bad((d) => (d.ranks[0].sendCounts = [1]), /\/ranks\/0\/sendCounts has 1 entries, expected p = 5/);
     bad((d) => (d.rounds = 1), /round \d+ is not below rounds = 1/);
-    bad((d) => d.ranks[4].ops.push([d.rounds - 1, "send", 1, 0, 7, [["send", 0, 1]]]), /\/ranks\/4\/ops\/\d+\/5 hold 1 elements, the operation moves 7/);
+    bad(
+      (d) => d.ranks[4].ops.push([d.rounds - 1, "send", 1, 0, 7, [["send", 0, 1]]]),
+      /\/ranks\/4\/ops\/\d+\/5 hold 1 elements, the operation moves 7/,
+    );
     bad((d) => (d.files = []), /^program: .*must match exactly one schema in oneOf/);
   });
 });

@@ -11,7 +11,8 @@ import { parseScheduleJsonText, readScheduleJson } from "../../src/io/index.js";
 // document. Every schema-valid document here is also meaningful (indices < p, sizes add up), so
 // the meaning checks do not interfere.
 
-const head = '"format":"commplan.schedule/v1","p":4,"algorithm":"a","params":{},"seed":null,"elementBytes":8,"matrixDigest":"d"';
+const head =
+  '"format":"commplan.schedule/v1","p":4,"algorithm":"a","params":{},"seed":null,"elementBytes":8,"matrixDigest":"d"';
 const stage = (steps: string, extra = ""): string => `{"name":"s","rearrange":"none",${extra}"steps":[${steps}]}`;
 const step = (transfers: string, stalls = "[]"): string => `{"transfers":[${transfers}],"stalls":${stalls}}`;
 const docOf = (stages: string, extra = ""): string => `{${head},${extra}"stages":[${stages}]}`;
@@ -25,11 +26,36 @@ const CORPUS: [name: string, doc: string][] = [
   ["stage without steps", docOf(stage(""))],
   ["empty step with stalls", docOf(stage(step("", "[0,3]")))],
   ["times", one('{"src":0,"dst":1,"size":5,"start":0.5,"end":1e3}')],
-  ["any key order", `{"stages":[{"steps":[{"stalls":[],"transfers":[{"size":2,"dst":3,"src":1}]}],"rearrange":"collect","name":""}],${head}}`],
-  ["escaped keys and strings", one('{"\\u0073rc":0,"d\\u0073t":1,"size":1}').replace('"name":"s"', '"name":"\\"q\\"\\n\\u00e9"')],
+  [
+    "any key order",
+    `{"stages":[{"steps":[{"stalls":[],"transfers":[{"size":2,"dst":3,"src":1}]}],"rearrange":"collect","name":""}],${head}}`,
+  ],
+  [
+    "escaped keys and strings",
+    one('{"\\u0073rc":0,"d\\u0073t":1,"size":1}').replace('"name":"s"', '"name":"\\"q\\"\\n\\u00e9"'),
+  ],
   ["integral numbers in other notations", one('{"src":0.0,"dst":1e0,"size":2E1}')],
-  ["params with nested values, seed, whitespace", docOf(stage(step('{"src":3,"dst":3,"size":1}'))).replace('"params":{}', '"params":{"a":[1,{"b":null}],"c":"x"}').replace('"seed":null', ' "seed" : 5 ').replace(/,/g, " ,\n\t")],
-  ["every limit at its maximum", docOf(stage(step('{"src":16383,"dst":0,"size":9007199254740991,"chunks":[[16383,0,9007199254740990,9007199254740991]],"start":0,"end":9007199254740991}', "[16383]"))).replace('"p":4', '"p":16384').replace('"seed":null', '"seed":4294967295').replace('"elementBytes":8', '"elementBytes":1048576')],
+  [
+    "params with nested values, seed, whitespace",
+    docOf(stage(step('{"src":3,"dst":3,"size":1}')))
+      .replace('"params":{}', '"params":{"a":[1,{"b":null}],"c":"x"}')
+      .replace('"seed":null', ' "seed" : 5 ')
+      .replace(/,/g, " ,\n\t"),
+  ],
+  [
+    "every limit at its maximum",
+    docOf(
+      stage(
+        step(
+          '{"src":16383,"dst":0,"size":9007199254740991,"chunks":[[16383,0,9007199254740990,9007199254740991]],"start":0,"end":9007199254740991}',
+          "[16383]",
+        ),
+      ),
+    )
+      .replace('"p":4', '"p":16384')
+      .replace('"seed":null', '"seed":4294967295')
+      .replace('"elementBytes":8', '"elementBytes":1048576'),
+  ],
   // invalid
   ["p past 16384", docOf("").replace('"p":4', '"p":16385')],
   ["p = 1e300", docOf("").replace('"p":4', '"p":1e300')],

@@ -4,14 +4,27 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { isCommplanError, type CommplanError } from "../../src/model/errors.js";
-import { ScheduleBuilder, REARRANGE_KINDS, type Rearrange, type Schedule, type ScheduleHeader } from "../../src/model/schedule.js";
+import {
+  ScheduleBuilder,
+  REARRANGE_KINDS,
+  type Rearrange,
+  type Schedule,
+  type ScheduleHeader,
+} from "../../src/model/schedule.js";
 import { parseScheduleJsonText, readScheduleJson, scheduleToJsonText, writeScheduleJson } from "../../src/io/index.js";
 import { errorOf } from "../helpers/errors.js";
 
 const dir = mkdtempSync(join(tmpdir(), "commplan-schedule-json-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const HEADER: ScheduleHeader = { p: 4, algorithm: "test", params: { k: 2, name: "x", list: [1, "a", null], nested: { b: true } }, seed: 42, elementBytes: 8, matrixDigest: "fnv1a64:0123456789abcdef" };
+const HEADER: ScheduleHeader = {
+  p: 4,
+  algorithm: "test",
+  params: { k: 2, name: "x", list: [1, "a", null], nested: { b: true } },
+  seed: 42,
+  elementBytes: 8,
+  matrixDigest: "fnv1a64:0123456789abcdef",
+};
 
 /** A plan description that fast-check can shrink; indices are reduced mod p when built. */
 interface PlanRecipe {
@@ -20,7 +33,11 @@ interface PlanRecipe {
   timed: boolean;
   seed: number | null;
   params: { [k: string]: number | string | boolean | null | number[] };
-  stages: { name: string; rearrange: Rearrange; steps: { transfers: { src: number; dst: number; counts: number[]; t0: number; dt: number }[]; stalls: number[] }[] }[];
+  stages: {
+    name: string;
+    rearrange: Rearrange;
+    steps: { transfers: { src: number; dst: number; counts: number[]; t0: number; dt: number }[]; stalls: number[] }[];
+  }[];
 }
 
 const recipeArb: fc.Arbitrary<PlanRecipe> = fc.record({
@@ -28,7 +45,17 @@ const recipeArb: fc.Arbitrary<PlanRecipe> = fc.record({
   payload: fc.boolean(),
   timed: fc.boolean(),
   seed: fc.option(fc.integer({ min: 0, max: 2 ** 32 - 1 }), { nil: null }),
-  params: fc.dictionary(fc.string({ maxLength: 6 }), fc.oneof(fc.integer(), fc.string({ maxLength: 5 }), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { maxLength: 3 })), { maxKeys: 3 }),
+  params: fc.dictionary(
+    fc.string({ maxLength: 6 }),
+    fc.oneof(
+      fc.integer(),
+      fc.string({ maxLength: 5 }),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(fc.integer(), { maxLength: 3 }),
+    ),
+    { maxKeys: 3 },
+  ),
   stages: fc.array(
     fc.record({
       name: fc.string({ maxLength: 8 }),
@@ -89,7 +116,16 @@ function plain(s: Schedule): unknown {
     src: Array.from(s.src),
     dst: Array.from(s.dst),
     size: Array.from(s.size),
-    chunks: empty || !s.chunks ? null : { start: Array.from(s.chunks.start), origin: Array.from(s.chunks.origin), dest: Array.from(s.chunks.dest), offset: Array.from(s.chunks.offset), count: Array.from(s.chunks.count) },
+    chunks:
+      empty || !s.chunks
+        ? null
+        : {
+            start: Array.from(s.chunks.start),
+            origin: Array.from(s.chunks.origin),
+            dest: Array.from(s.chunks.dest),
+            offset: Array.from(s.chunks.offset),
+            count: Array.from(s.chunks.count),
+          },
     times: empty || !s.times ? null : { start: Array.from(s.times.start), end: Array.from(s.times.end) },
   };
 }
@@ -152,7 +188,10 @@ describe("schedule JSON round trip", () => {
     b2.transfer(0, 1, 3);
     const s = b2.build();
     const back = parseScheduleJsonText(scheduleToJsonText(s));
-    expect(back.stages).toEqual([{ name: "empty", rearrange: "compose", firstStep: 0, stepCount: 0 }, { name: "one", rearrange: "none", firstStep: 0, stepCount: 1 }]);
+    expect(back.stages).toEqual([
+      { name: "empty", rearrange: "compose", firstStep: 0, stepCount: 0 },
+      { name: "one", rearrange: "none", firstStep: 0, stepCount: 1 },
+    ]);
     expect(plain(back)).toEqual(plain(s));
   });
 
@@ -166,7 +205,9 @@ describe("schedule JSON round trip", () => {
     const bp = new ScheduleBuilder(HEADER, true, 4, true).stage("a");
     bp.transfer(0, 1, 2);
     bp.chunk(0, 1, 0, 2).times(1.5, 2.25);
-    expect(scheduleToJsonText(bp.build())).toContain('{"src":0,"dst":1,"size":2,"chunks":[[0,1,0,2]],"start":1.5,"end":2.25}');
+    expect(scheduleToJsonText(bp.build())).toContain(
+      '{"src":0,"dst":1,"size":2,"chunks":[[0,1,0,2]],"start":1.5,"end":2.25}',
+    );
   });
 
   it("reads about 300k transfers with payloads through the streaming path, tokens split across chunks", async () => {
@@ -191,9 +232,32 @@ describe("schedule JSON round trip", () => {
     const back = await readScheduleJson(f, { highWaterMark: 4093 });
     expect(back.transferCount).toBe(s.transferCount);
     expect(back.chunks!.origin.length).toBe(s.chunks!.origin.length);
-    const header = (x: Schedule): unknown => [x.p, x.algorithm, x.params, x.seed, x.elementBytes, x.matrixDigest, x.stages, x.stepCount, x.transferCount, x.times];
+    const header = (x: Schedule): unknown => [
+      x.p,
+      x.algorithm,
+      x.params,
+      x.seed,
+      x.elementBytes,
+      x.matrixDigest,
+      x.stages,
+      x.stepCount,
+      x.transferCount,
+      x.times,
+    ];
     expect(header(back)).toEqual(header(s));
-    const cols = (x: Schedule): ArrayBufferView[] => [x.src, x.dst, x.size, x.stepStart, x.stallStart, x.stallNode, x.chunks!.start, x.chunks!.origin, x.chunks!.dest, x.chunks!.offset, x.chunks!.count];
+    const cols = (x: Schedule): ArrayBufferView[] => [
+      x.src,
+      x.dst,
+      x.size,
+      x.stepStart,
+      x.stallStart,
+      x.stallNode,
+      x.chunks!.start,
+      x.chunks!.origin,
+      x.chunks!.dest,
+      x.chunks!.offset,
+      x.chunks!.count,
+    ];
     const bytes = (v: ArrayBufferView): Buffer => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
     cols(back).forEach((col, k) => expect(bytes(col).equals(bytes(cols(s)[k]!)), `column ${k}`).toBe(true));
   });
@@ -230,16 +294,25 @@ describe("schedule JSON errors", () => {
   const t = (s: string): string => s;
 
   it("names line and column of a syntax error", () => {
-    const e = errorOf(() => parseScheduleJsonText(doc(['{"src":0,"dst":1,"size":1}', '{"src":0,"dst":1,"size":}']), "s.json"));
+    const e = errorOf(() =>
+      parseScheduleJsonText(doc(['{"src":0,"dst":1,"size":1}', '{"src":0,"dst":1,"size":}']), "s.json"),
+    );
     expect(e.code).toBe("BAD_INPUT");
     expect(e.message).toBe("schedule: s.json:line 6: unexpected '}' (expected a value) (column 25)");
     expect(e.place.line).toBe(6);
-    expect(errorOf(() => parseScheduleJsonText('{"format":"commplan.schedule/v1",\n"p":4', "s.json")).message).toMatch(/line 2: unexpected end of input \(1 unclosed bracket\)/);
+    expect(errorOf(() => parseScheduleJsonText('{"format":"commplan.schedule/v1",\n"p":4', "s.json")).message).toMatch(
+      /line 2: unexpected end of input \(1 unclosed bracket\)/,
+    );
     expect(errorOf(() => parseScheduleJsonText("", "s.json")).message).toMatch(/the document is empty/);
   });
 
   it("names the JSON path and line of a schema error in the bulk", () => {
-    const e = errorOf(() => parseScheduleJsonText(doc(['{"src":0,"dst":1,"size":1}', '{"src":0,"dst":1,"size":1}', '{"src":1.5,"dst":1,"size":1}']), "s.json"));
+    const e = errorOf(() =>
+      parseScheduleJsonText(
+        doc(['{"src":0,"dst":1,"size":1}', '{"src":0,"dst":1,"size":1}', '{"src":1.5,"dst":1,"size":1}']),
+        "s.json",
+      ),
+    );
     expect(e.message).toBe("schedule: s.json:line 7: /stages/0/steps/0/transfers/2/src must be integer");
     expect(e.place.field).toBe("/stages/0/steps/0/transfers/2/src");
     const cases: [string, RegExp][] = [
@@ -258,28 +331,54 @@ describe("schedule JSON errors", () => {
   });
 
   it("checks the header with the schema and rejects a wrong format as BAD_FORMAT", () => {
-    const wrong = errorOf(() => parseScheduleJsonText(doc([]).replace("commplan.schedule/v1", "commplan.matrix/v1"), "m.json"));
+    const wrong = errorOf(() =>
+      parseScheduleJsonText(doc([]).replace("commplan.schedule/v1", "commplan.matrix/v1"), "m.json"),
+    );
     expect(wrong.code).toBe("BAD_FORMAT");
     expect(wrong.message).toBe('schedule: m.json: /format is "commplan.matrix/v1", expected "commplan.schedule/v1"');
-    expect(errorOf(() => parseScheduleJsonText(doc([]).replace('"seed":null', '"seed":"x"'))).message).toMatch(/\/seed must be integer,null/);
-    expect(errorOf(() => parseScheduleJsonText(doc([]).replace('"rearrange":"none"', '"rearrange":"shuffle"'))).message).toMatch(/\/stages\/0\/rearrange must be equal to one of the allowed values/);
-    expect(errorOf(() => parseScheduleJsonText(doc([], '"extra":1,'))).message).toMatch(/^schedule: \/ must NOT have additional properties \('extra'\)/);
+    expect(errorOf(() => parseScheduleJsonText(doc([]).replace('"seed":null', '"seed":"x"'))).message).toMatch(
+      /\/seed must be integer,null/,
+    );
+    expect(
+      errorOf(() => parseScheduleJsonText(doc([]).replace('"rearrange":"none"', '"rearrange":"shuffle"'))).message,
+    ).toMatch(/\/stages\/0\/rearrange must be equal to one of the allowed values/);
+    expect(errorOf(() => parseScheduleJsonText(doc([], '"extra":1,'))).message).toMatch(
+      /^schedule: \/ must NOT have additional properties \('extra'\)/,
+    );
     expect(errorOf(() => parseScheduleJsonText("[1,2]")).code).toBe("BAD_FORMAT");
     expect(errorOf(() => parseScheduleJsonText('{"p":4}')).message).toMatch(/the 'format' field is missing/);
   });
 
   it("checks the meaning: node indices, sizes, payload on all or none, times", () => {
     const cases: [string[], RegExp][] = [
-      [['{"src":0,"dst":4,"size":1}'], /^schedule: s\.json: \/stages\/0\/steps\/0\/transfers\/0\/dst = 4 is not a node index in 0\.\.3$/],
+      [
+        ['{"src":0,"dst":4,"size":1}'],
+        /^schedule: s\.json: \/stages\/0\/steps\/0\/transfers\/0\/dst = 4 is not a node index in 0\.\.3$/,
+      ],
       [['{"src":0,"dst":1,"size":3,"chunks":[[0,1,0,2]]}'], /transfers\/0\/size = 3 but its chunks hold 2 elements/],
-      [['{"src":0,"dst":1,"size":1,"chunks":[[9,1,0,1]]}'], /transfers\/0\/chunks\/0\/0 \(origin\) = 9 is not a node index/],
-      [['{"src":0,"dst":1,"size":1,"chunks":[[0,1,0,1]]}', '{"src":0,"dst":1,"size":1}'], /transfers\/1 has no 'chunks' but \/stages\/0\/steps\/0\/transfers\/0 has/],
+      [
+        ['{"src":0,"dst":1,"size":1,"chunks":[[9,1,0,1]]}'],
+        /transfers\/0\/chunks\/0\/0 \(origin\) = 9 is not a node index/,
+      ],
+      [
+        ['{"src":0,"dst":1,"size":1,"chunks":[[0,1,0,1]]}', '{"src":0,"dst":1,"size":1}'],
+        /transfers\/1 has no 'chunks' but \/stages\/0\/steps\/0\/transfers\/0 has/,
+      ],
       [['{"src":0,"dst":1,"size":1,"start":2,"end":1}'], /transfers\/0 ends before it starts/],
       [['{"src":0,"dst":1,"size":1,"start":2}'], /transfers\/0 has 'start' without 'end'/],
-      [['{"src":0,"dst":1,"size":1,"start":0,"end":1}', '{"src":0,"dst":1,"size":1}'], /transfers\/1 has no 'start' and 'end'/],
+      [
+        ['{"src":0,"dst":1,"size":1,"start":0,"end":1}', '{"src":0,"dst":1,"size":1}'],
+        /transfers\/1 has no 'start' and 'end'/,
+      ],
       // indices past 2^32 - 1 are shown as given, not as the clamped 4294967295
       [['{"src":4294967297,"dst":1,"size":1}'], /transfers\/0\/src = 4294967297 is not a node index in 0\.\.3$/],
-      [['{"src":0,"dst":1,"size":1,"chunks":[[0,1,0,1]]}', '{"src":0,"dst":1,"size":1,"chunks":[[0,99999999999,0,1]]}'], /transfers\/1\/chunks\/0\/1 \(dest\) = 99999999999 is not a node index/],
+      [
+        [
+          '{"src":0,"dst":1,"size":1,"chunks":[[0,1,0,1]]}',
+          '{"src":0,"dst":1,"size":1,"chunks":[[0,99999999999,0,1]]}',
+        ],
+        /transfers\/1\/chunks\/0\/1 \(dest\) = 99999999999 is not a node index/,
+      ],
     ];
     for (const [trs, re] of cases) {
       const e = errorOf(() => parseScheduleJsonText(doc(trs), "s.json"));
@@ -287,10 +386,17 @@ describe("schedule JSON errors", () => {
       expect(e.message).toMatch(re);
     }
     const stall = doc([]).replace('"stalls":[]', '"stalls":[1,7]');
-    expect(errorOf(() => parseScheduleJsonText(stall)).message).toMatch(/\/stages\/0\/steps\/0\/stalls\/1 = 7 is not a node index/);
-    expect(errorOf(() => parseScheduleJsonText(doc([]).replace('"stalls":[]', '"stalls":[1,4294967296]'))).message).toMatch(/stalls\/1 = 4294967296 is not a node index/);
+    expect(errorOf(() => parseScheduleJsonText(stall)).message).toMatch(
+      /\/stages\/0\/steps\/0\/stalls\/1 = 7 is not a node index/,
+    );
+    expect(
+      errorOf(() => parseScheduleJsonText(doc([]).replace('"stalls":[]', '"stalls":[1,4294967296]'))).message,
+    ).toMatch(/stalls\/1 = 4294967296 is not a node index/);
     // a path through empty steps and a second stage
-    const two = doc(['{"src":0,"dst":1,"size":1}']).replace(']}]}]', ']},{"transfers":[],"stalls":[]}]},{"name":"b","rearrange":"collect","steps":[{"transfers":[],"stalls":[]},{"transfers":[{"src":5,"dst":0,"size":1}],"stalls":[]}]}]');
+    const two = doc(['{"src":0,"dst":1,"size":1}']).replace(
+      "]}]}]",
+      ']},{"transfers":[],"stalls":[]}]},{"name":"b","rearrange":"collect","steps":[{"transfers":[],"stalls":[]},{"transfers":[{"src":5,"dst":0,"size":1}],"stalls":[]}]}]',
+    );
     expect(errorOf(() => parseScheduleJsonText(two)).message).toMatch(/\/stages\/1\/steps\/1\/transfers\/0\/src = 5 /);
   });
 });

@@ -14,13 +14,19 @@ interface StageSpec {
 const stageArb = (p: number): fc.Arbitrary<StageSpec> => {
   const nodes = Array.from({ length: p }, (_, i) => i);
   const step = fc
-    .tuple(fc.shuffledSubarray(nodes, { minLength: p, maxLength: p }), fc.array(fc.integer({ min: 0, max: 40 }), { minLength: p, maxLength: p }))
+    .tuple(
+      fc.shuffledSubarray(nodes, { minLength: p, maxLength: p }),
+      fc.array(fc.integer({ min: 0, max: 40 }), { minLength: p, maxLength: p }),
+    )
     .map(([perm, sizes]) => perm.map((d, i) => [d, sizes[i]!] as const));
   return fc.record({ rearrange: fc.constantFrom(...REARRANGE_KINDS), steps: fc.array(step, { maxLength: 5 }) });
 };
 
 function build(p: number, elementBytes: number, stages: readonly StageSpec[]): Schedule {
-  const b = new ScheduleBuilder({ p, algorithm: "random", params: {}, seed: null, elementBytes, matrixDigest: "" }, false);
+  const b = new ScheduleBuilder(
+    { p, algorithm: "random", params: {}, seed: null, elementBytes, matrixDigest: "" },
+    false,
+  );
   stages.forEach((st, k) => {
     b.stage(`stage-${k}`, st.rearrange);
     for (const step of st.steps) {

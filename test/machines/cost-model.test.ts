@@ -1,18 +1,38 @@
 import { describe, expect, it } from "vitest";
-import { flatFormulaBlocking, flatFormulaNonblocking, scheduleCost, type CostMode } from "../../src/machines/cost-model.js";
+import {
+  flatFormulaBlocking,
+  flatFormulaNonblocking,
+  scheduleCost,
+  type CostMode,
+} from "../../src/machines/cost-model.js";
 import { findMachine, MACHINES } from "../../src/machines/presets.js";
 import type { MachineModel } from "../../src/model/machine.js";
 import { ScheduleBuilder, type Schedule } from "../../src/model/schedule.js";
 
 /** Round numbers so that every expected value below can be checked by hand. */
-const M: MachineModel = { name: "test", title: "test", source: "test", ts: 10, tsSend: 5, tc: 1, td: 2, tm: 0.5, ports: 1, barrier: 7 };
+const M: MachineModel = {
+  name: "test",
+  title: "test",
+  source: "test",
+  ts: 10,
+  tsSend: 5,
+  tc: 1,
+  td: 2,
+  tm: 0.5,
+  ports: 1,
+  barrier: 7,
+};
 
 function builder(p: number, elementBytes = 2): ScheduleBuilder {
   return new ScheduleBuilder({ p, algorithm: "test", params: {}, seed: null, elementBytes, matrixDigest: "" }, false);
 }
 
 /** Builds a schedule from [stage name, rearrange, steps of [src, dst, size]]. */
-function build(p: number, stages: [string, "none" | "compose" | "distribute" | "collect", [number, number, number][][]][], elementBytes = 2): Schedule {
+function build(
+  p: number,
+  stages: [string, "none" | "compose" | "distribute" | "collect", [number, number, number][][]][],
+  elementBytes = 2,
+): Schedule {
   const b = builder(p, elementBytes);
   for (const [name, rearrange, steps] of stages) {
     b.stage(name, rearrange);
@@ -30,7 +50,15 @@ describe("scheduleCost, blocking", () => {
     // 3 elements * 2 bytes = 6 bytes: 7 + 10 + 6 * 3 = 35
     expect(c.total).toBe(35);
     expect(c.steps).toEqual([{ step: 0, stage: 1, time: 28, longest: 3, messages: 1 }]);
-    expect(c.stages[0]).toEqual({ stage: 1, name: "s", barrier: 7, rearrange: 0, communication: 28, time: 35, startups: 1 });
+    expect(c.stages[0]).toEqual({
+      stage: 1,
+      name: "s",
+      barrier: 7,
+      rearrange: 0,
+      communication: 28,
+      time: 35,
+      startups: 1,
+    });
     expect(c.startups).toBe(1);
     expect(c.bytes).toBe(6);
     expect(c.mode).toBe("blocking");
@@ -38,7 +66,19 @@ describe("scheduleCost, blocking", () => {
   });
 
   it("two steps: each step costs its slowest transfer, steps add up", () => {
-    const s = build(3, [["s", "none", [[[0, 1, 3], [1, 2, 5]], [[2, 0, 1]]]]]);
+    const s = build(3, [
+      [
+        "s",
+        "none",
+        [
+          [
+            [0, 1, 3],
+            [1, 2, 5],
+          ],
+          [[2, 0, 1]],
+        ],
+      ],
+    ]);
     const c = scheduleCost(s, M, "blocking");
     // step 0: max(10 + 6*3, 10 + 10*3) = 40; step 1: 10 + 2*3 = 16
     expect(c.steps.map((x) => x.time)).toEqual([40, 16]);
@@ -50,7 +90,19 @@ describe("scheduleCost, blocking", () => {
   });
 
   it("a local copy costs bytes * t_m with no start-up and is not a message", () => {
-    const s = build(2, [["s", "none", [[[0, 0, 4], [1, 0, 1]], [[1, 1, 10]]]]]);
+    const s = build(2, [
+      [
+        "s",
+        "none",
+        [
+          [
+            [0, 0, 4],
+            [1, 0, 1],
+          ],
+          [[1, 1, 10]],
+        ],
+      ],
+    ]);
     const c = scheduleCost(s, M, "blocking");
     // step 0: max(8 * 0.5, 10 + 2*3) = 16; step 1: local only, 20 * 0.5 = 10
     expect(c.steps).toEqual([
@@ -73,7 +125,17 @@ describe("scheduleCost, blocking", () => {
 
   it("two stages: barrier in every stage, compose charged on the most bytes one node sends (local copies included)", () => {
     const s = build(2, [
-      ["A", "compose", [[[0, 1, 2], [1, 0, 4]], [[0, 0, 3]]]],
+      [
+        "A",
+        "compose",
+        [
+          [
+            [0, 1, 2],
+            [1, 0, 4],
+          ],
+          [[0, 0, 3]],
+        ],
+      ],
       ["B", "none", [[[1, 0, 1]]]],
     ]);
     const c = scheduleCost(s, M, "blocking");
@@ -99,7 +161,8 @@ describe("scheduleCost, blocking", () => {
 });
 
 describe("scheduleCost, nonblocking", () => {
-  const stageComm = (s: Schedule, m: MachineModel = M): number => scheduleCost(s, m, "nonblocking").stages[0]!.communication;
+  const stageComm = (s: Schedule, m: MachineModel = M): number =>
+    scheduleCost(s, m, "nonblocking").stages[0]!.communication;
 
   it("start-ups dominate: n_i T_s", () => {
     // node 0 sends three 2-byte messages: max(3 * 10, 6 * 1, 6 * 2) = 30
@@ -134,17 +197,42 @@ describe("scheduleCost, nonblocking", () => {
 
   it("charges barrier and rearrangement per stage like blocking mode; local copies only through the rearrangement", () => {
     const s = build(2, [
-      ["A", "compose", [[[0, 1, 2], [1, 0, 4]], [[0, 0, 3]]]],
+      [
+        "A",
+        "compose",
+        [
+          [
+            [0, 1, 2],
+            [1, 0, 4],
+          ],
+          [[0, 0, 3]],
+        ],
+      ],
       ["B", "none", [[[1, 0, 1]]]],
     ]);
     const c = scheduleCost(s, M, "nonblocking");
     // A: rearrange 5; nodes 0 and 1: n = 1, b = 8 -> max(10, 8, 16) = 16 -> 28. B: max(10, 2, 4) = 10 -> 17
-    expect(c.stages.map((x) => [x.rearrange, x.communication, x.time])).toEqual([[5, 16, 28], [0, 10, 17]]);
+    expect(c.stages.map((x) => [x.rearrange, x.communication, x.time])).toEqual([
+      [5, 16, 28],
+      [0, 10, 17],
+    ]);
     expect(c.total).toBe(45);
   });
 
   it("can exceed blocking mode when a step has node contention (blocking assumes f_nc = 1)", () => {
-    const s = build(4, [["s", "none", [[[1, 0, 1], [2, 0, 1], [3, 0, 1]]]]]);
+    const s = build(4, [
+      [
+        "s",
+        "none",
+        [
+          [
+            [1, 0, 1],
+            [2, 0, 1],
+            [3, 0, 1],
+          ],
+        ],
+      ],
+    ]);
     expect(scheduleCost(s, M, "blocking").total).toBe(7 + 16);
     expect(scheduleCost(s, M, "nonblocking").total).toBe(7 + 30);
   });
@@ -173,8 +261,8 @@ function shift(P: number, m: number, elementBytes: number, withSelf = false): Sc
 }
 
 describe("uniform all-to-all against the literal 004 eqs (1) and (2)", () => {
-  const cases = MACHINES.filter((m) => ["cm5-004", "t3d-004", "ib-hdr-200", "nvlink4-h100"].includes(m.name)).flatMap((mach) =>
-    [2, 4, 7, 16].map((P) => [mach.name, P] as const),
+  const cases = MACHINES.filter((m) => ["cm5-004", "t3d-004", "ib-hdr-200", "nvlink4-h100"].includes(m.name)).flatMap(
+    (mach) => [2, 4, 7, 16].map((P) => [mach.name, P] as const),
   );
 
   it.each(cases)("%s, P = %i: blocking cost = eq (1) minus one step, plus the barrier", (name, P) => {

@@ -22,14 +22,24 @@ describe("MACHINES", () => {
   });
 
   it("keeps both old tables, each labelled with its paper", () => {
-    for (const n of ["cm5-004", "sp2-004", "t3d-004", "t3e-004", "myrinet-004"]) expect(findMachine(n).source).toContain("004");
-    for (const n of ["cm5-002", "sp2-002", "t3d-002", "atm-002", "myrinet-002"]) expect(findMachine(n).source).toContain("002");
+    for (const n of ["cm5-004", "sp2-004", "t3d-004", "t3e-004", "myrinet-004"])
+      expect(findMachine(n).source).toContain("004");
+    for (const n of ["cm5-002", "sp2-002", "t3d-002", "atm-002", "myrinet-002"])
+      expect(findMachine(n).source).toContain("002");
   });
 
   it("reproduces the table figures (start-up and t_c + t_d)", () => {
     const rows: [string, number, number][] = [
-      ["cm5-004", 85, 0.12], ["sp2-004", 44, 0.035], ["t3d-004", 38, 0.043], ["t3e-004", 28, 0.006], ["myrinet-004", 68, 0.027],
-      ["cm5-002", 170, 0.12], ["sp2-002", 96, 0.035], ["t3d-002", 186, 0.043], ["atm-002", 240, 0.14], ["myrinet-002", 600, 0.08],
+      ["cm5-004", 85, 0.12],
+      ["sp2-004", 44, 0.035],
+      ["t3d-004", 38, 0.043],
+      ["t3e-004", 28, 0.006],
+      ["myrinet-004", 68, 0.027],
+      ["cm5-002", 170, 0.12],
+      ["sp2-002", 96, 0.035],
+      ["t3d-002", 186, 0.043],
+      ["atm-002", 240, 0.14],
+      ["myrinet-002", 600, 0.08],
     ];
     for (const [n, ts, perByte] of rows) {
       const m = findMachine(n);

@@ -30,14 +30,49 @@ function message(f: () => unknown): string {
 describe("matrix constructors", () => {
   it("rejects non-square, negative, NaN, fractional, empty input and P = 0 with a message naming the problem", () => {
     expect(message(() => matrixFromRows([[1, 2], [3]]))).toMatch(/^matrix: row 1 has 1 entries, expected 2/);
-    expect(message(() => matrixFromRows([[0, -1], [0, 0]]))).toMatch(/M\[0\]\[1\] = -1 is negative/);
-    expect(message(() => matrixFromRows([[0, NaN], [0, 0]]))).toMatch(/M\[0\]\[1\] = NaN/);
-    expect(message(() => matrixFromRows([[0, 1.5], [0, 0]]))).toMatch(/not an integer/);
+    expect(
+      message(() =>
+        matrixFromRows([
+          [0, -1],
+          [0, 0],
+        ]),
+      ),
+    ).toMatch(/M\[0\]\[1\] = -1 is negative/);
+    expect(
+      message(() =>
+        matrixFromRows([
+          [0, NaN],
+          [0, 0],
+        ]),
+      ),
+    ).toMatch(/M\[0\]\[1\] = NaN/);
+    expect(
+      message(() =>
+        matrixFromRows([
+          [0, 1.5],
+          [0, 0],
+        ]),
+      ),
+    ).toMatch(/not an integer/);
     expect(message(() => matrixFromRows([]))).toMatch(/empty/);
     expect(message(() => matrixFromEntries(0, []))).toMatch(/p must be a positive integer, got 0/);
     expect(message(() => matrixFromEntries(3, [[0, 3, 1]]))).toMatch(/entries\[0\]: j = 3 is not a node index in 0..2/);
-    expect(message(() => matrixFromEntries(3, [[0, 1, 1], [0, 1, 2]]))).toMatch(/appears twice/);
-    expect(message(() => matrixFromRows([[2 ** 52, 2 ** 52], [0, 0]]))).toMatch(/row 0 sums to more than 2\^53/);
+    expect(
+      message(() =>
+        matrixFromEntries(3, [
+          [0, 1, 1],
+          [0, 1, 2],
+        ]),
+      ),
+    ).toMatch(/appears twice/);
+    expect(
+      message(() =>
+        matrixFromRows([
+          [2 ** 52, 2 ** 52],
+          [0, 0],
+        ]),
+      ),
+    ).toMatch(/row 0 sums to more than 2\^53/);
   });
 
   it("dense and sparse forms give the same matrix and digest", () => {
@@ -76,39 +111,115 @@ describe("matrix statistics (000 sec 2, 004 sec 3)", () => {
   });
 
   it("classifies all-to-all, uniform, empty and counts the diagonal only in L_max", () => {
-    const a = matrixStats(matrixFromRows([[5, 1, 1], [1, 0, 1], [1, 1, 0]]));
+    const a = matrixStats(
+      matrixFromRows([
+        [5, 1, 1],
+        [1, 0, 1],
+        [1, 1, 0],
+      ]),
+    );
     expect(a.classification).toBe("all-to-all");
     expect(a.uniform).toBe(true);
     expect(a.t).toBe(2);
     expect(a.lMax).toBe(7);
     expect(a.selfTotal).toBe(5);
     expect(matrixStats(zeroMatrix(4)).classification).toBe("empty");
-    expect(matrixStats(matrixFromRows([[0, 1, 0], [0, 0, 0], [0, 1, 0]])).classification).toBe("many-to-many");
+    expect(
+      matrixStats(
+        matrixFromRows([
+          [0, 1, 0],
+          [0, 0, 0],
+          [0, 1, 0],
+        ]),
+      ).classification,
+    ).toBe("many-to-many");
   });
 
   it("each class of 000 sec 2, the diagonal left out (f_i = P - 1 is 000's f_i = p)", () => {
     const cls = (rows: number[][]): string => matrixStats(matrixFromRows(rows)).classification;
     // all-to-all: every node sends to every other node (a diagonal changes nothing)
-    expect(cls([[0, 1, 2], [3, 0, 4], [5, 6, 0]])).toBe("all-to-all");
-    expect(cls([[9, 1, 2], [3, 9, 4], [5, 6, 9]])).toBe("all-to-all");
+    expect(
+      cls([
+        [0, 1, 2],
+        [3, 0, 4],
+        [5, 6, 0],
+      ]),
+    ).toBe("all-to-all");
+    expect(
+      cls([
+        [9, 1, 2],
+        [3, 9, 4],
+        [5, 6, 9],
+      ]),
+    ).toBe("all-to-all");
     // all-to-many: every node sends to some other node
-    expect(cls([[0, 1, 0], [0, 0, 1], [1, 0, 0]])).toBe("all-to-many");
+    expect(
+      cls([
+        [0, 1, 0],
+        [0, 0, 1],
+        [1, 0, 0],
+      ]),
+    ).toBe("all-to-many");
     // many-to-all: nodes 0 and 1 send to every other node, node 2 to none; every node receives
-    expect(cls([[0, 1, 1], [1, 0, 1], [0, 0, 0]])).toBe("many-to-all");
+    expect(
+      cls([
+        [0, 1, 1],
+        [1, 0, 1],
+        [0, 0, 0],
+      ]),
+    ).toBe("many-to-all");
     // ... and not when a receiver is missing (a lone scatter: node 0 receives from nobody else)
-    expect(cls([[0, 1, 1], [0, 0, 0], [0, 0, 0]])).toBe("many-to-many");
-    expect(cls([[7, 1, 1], [0, 0, 0], [0, 0, 0]])).toBe("many-to-many");
+    expect(
+      cls([
+        [0, 1, 1],
+        [0, 0, 0],
+        [0, 0, 0],
+      ]),
+    ).toBe("many-to-many");
+    expect(
+      cls([
+        [7, 1, 1],
+        [0, 0, 0],
+        [0, 0, 0],
+      ]),
+    ).toBe("many-to-many");
     // ... and not when a sender is partial (f_i neither 0 nor P - 1), although every node receives
-    expect(cls([[0, 1, 1], [1, 0, 0], [0, 0, 0]])).toBe("many-to-many");
-    expect(cls([[0, 1, 1, 1], [1, 0, 1, 1], [0, 0, 0, 1], [0, 0, 0, 0]])).toBe("many-to-many");
+    expect(
+      cls([
+        [0, 1, 1],
+        [1, 0, 0],
+        [0, 0, 0],
+      ]),
+    ).toBe("many-to-many");
+    expect(
+      cls([
+        [0, 1, 1, 1],
+        [1, 0, 1, 1],
+        [0, 0, 0, 1],
+        [0, 0, 0, 0],
+      ]),
+    ).toBe("many-to-many");
     // many-to-many: the rest
-    expect(cls([[0, 1, 0], [0, 0, 0], [0, 1, 0]])).toBe("many-to-many");
+    expect(
+      cls([
+        [0, 1, 0],
+        [0, 0, 0],
+        [0, 1, 0],
+      ]),
+    ).toBe("many-to-many");
     expect(cls([[0]])).toBe("empty");
     expect(matrixStats(zeroMatrix(4)).classification).toBe("empty");
   });
 
   it("density is the fill messages / P(P - 1); d is 003's active entries per row", () => {
-    const s = matrixStats(matrixFromRows([[0, 1, 0, 1], [0, 0, 0, 0], [1, 1, 0, 0], [0, 0, 3, 0]]));
+    const s = matrixStats(
+      matrixFromRows([
+        [0, 1, 0, 1],
+        [0, 0, 0, 0],
+        [1, 1, 0, 0],
+        [0, 0, 3, 0],
+      ]),
+    );
     expect(s.messages).toBe(5);
     expect(s.density).toBe(5 / 12);
     expect(s.d).toBe(5 / 4);

@@ -4,7 +4,9 @@ import { ScheduleBuilder, stageOfStep, stepOfTransfer } from "../../src/model/sc
 
 describe("rng", () => {
   it("is deterministic per seed and differs between seeds", () => {
-    const a = createRng(42), b = createRng(42), c = createRng(43);
+    const a = createRng(42),
+      b = createRng(42),
+      c = createRng(43);
     const xs = Array.from({ length: 8 }, () => a.nextU32());
     expect(Array.from({ length: 8 }, () => b.nextU32())).toEqual(xs);
     expect(Array.from({ length: 8 }, () => c.nextU32())).not.toEqual(xs);
@@ -21,7 +23,10 @@ describe("rng", () => {
     expect(seen.size).toBe(13);
   });
   it("shuffle is a permutation", () => {
-    const a = shuffleInPlace(createRng(1), Uint32Array.from({ length: 100 }, (_, i) => i));
+    const a = shuffleInPlace(
+      createRng(1),
+      Uint32Array.from({ length: 100 }, (_, i) => i),
+    );
     expect(Array.from(a).sort((x, y) => x - y)).toEqual(Array.from({ length: 100 }, (_, i) => i));
   });
 });

@@ -8,20 +8,20 @@ import { generatePattern } from "../../src/patterns/index.js";
  * and say so in docs/patterns.md and the changelog.
  */
 const GOLDEN: readonly (readonly [string, number, string])[] = [
-    ["ranka-fig1", 8, "fnv1a64:49f23b3ce988c2af"],
-    ["wang-table1", 8, "fnv1a64:13abce3607d56ca5"],
-    ["ranka-kl", 13, "fnv1a64:2fc8e1bfe030f686"],
-    ["wang-set1", 13, "fnv1a64:534aa4c4c84cafd7"],
-    ["wang-set2", 13, "fnv1a64:4919893b354532e8"],
-    ["liu-pattern1", 13, "fnv1a64:debb153a03356e6f"],
-    ["liu-pattern2", 13, "fnv1a64:372788266788eaff"],
-    ["liu-pattern3", 13, "fnv1a64:c9fab0ba0ea63bff"],
-    ["pattern1", 13, "fnv1a64:c61faf850514e13e"],
-    ["pattern2", 13, "fnv1a64:075567f83091caab"],
-    ["h-relation", 13, "fnv1a64:4a95b87b5baed0b8"],
-    ["uniform", 13, "fnv1a64:34a572e063dd8a13"],
-    ["zero", 13, "fnv1a64:3c1ab2484dc56c7b"],
-    ["random", 13, "fnv1a64:6b3a57aa95c06579"],
+  ["ranka-fig1", 8, "fnv1a64:49f23b3ce988c2af"],
+  ["wang-table1", 8, "fnv1a64:13abce3607d56ca5"],
+  ["ranka-kl", 13, "fnv1a64:2fc8e1bfe030f686"],
+  ["wang-set1", 13, "fnv1a64:534aa4c4c84cafd7"],
+  ["wang-set2", 13, "fnv1a64:4919893b354532e8"],
+  ["liu-pattern1", 13, "fnv1a64:debb153a03356e6f"],
+  ["liu-pattern2", 13, "fnv1a64:372788266788eaff"],
+  ["liu-pattern3", 13, "fnv1a64:c9fab0ba0ea63bff"],
+  ["pattern1", 13, "fnv1a64:c61faf850514e13e"],
+  ["pattern2", 13, "fnv1a64:075567f83091caab"],
+  ["h-relation", 13, "fnv1a64:4a95b87b5baed0b8"],
+  ["uniform", 13, "fnv1a64:34a572e063dd8a13"],
+  ["zero", 13, "fnv1a64:3c1ab2484dc56c7b"],
+  ["random", 13, "fnv1a64:6b3a57aa95c06579"],
 ];
 
 describe("golden matrices (reproducibility across versions)", () => {

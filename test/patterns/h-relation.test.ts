@@ -5,7 +5,8 @@ import { generatePattern } from "../../src/patterns/index.js";
 
 /** Row and column sums including the diagonal. */
 function sums(m: CommMatrix): { rows: number[]; cols: number[] } {
-  const rows = new Array<number>(m.p).fill(0), cols = new Array<number>(m.p).fill(0);
+  const rows = new Array<number>(m.p).fill(0),
+    cols = new Array<number>(m.p).fill(0);
   for (let i = 0; i < m.p; i++) {
     for (let j = 0; j < m.p; j++) {
       const v = m.data[i * m.p + j]!;
@@ -19,13 +20,19 @@ function sums(m: CommMatrix): { rows: number[]; cols: number[] } {
 describe("h-relation (001)", () => {
   it("has every node send and receive exactly h unit messages (property, both self modes)", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 2, max: 70 }), fc.integer({ min: 0, max: 40 }), fc.constantFrom(0, 1), fc.nat(), (p, h, self, seed) => {
-        const m = generatePattern("h-relation", p, { h, self }, seed);
-        const { rows, cols } = sums(m);
-        expect(rows).toEqual(new Array<number>(p).fill(h));
-        expect(cols).toEqual(new Array<number>(p).fill(h));
-        if (self === 0) for (let i = 0; i < p; i++) expect(m.data[i * p + i]).toBe(0);
-      }),
+      fc.property(
+        fc.integer({ min: 2, max: 70 }),
+        fc.integer({ min: 0, max: 40 }),
+        fc.constantFrom(0, 1),
+        fc.nat(),
+        (p, h, self, seed) => {
+          const m = generatePattern("h-relation", p, { h, self }, seed);
+          const { rows, cols } = sums(m);
+          expect(rows).toEqual(new Array<number>(p).fill(h));
+          expect(cols).toEqual(new Array<number>(p).fill(h));
+          if (self === 0) for (let i = 0; i < p; i++) expect(m.data[i * p + i]).toBe(0);
+        },
+      ),
       { numRuns: 50 },
     );
   });

@@ -21,7 +21,9 @@ describe("random permutations", () => {
   });
 
   it("disjointPermutations gives d permutations with distinct off-diagonal cells for every d <= p - 1", () => {
-    const arb = fc.integer({ min: 1, max: 70 }).chain((p) => fc.tuple(fc.constant(p), fc.integer({ min: 0, max: p - 1 }), fc.nat()));
+    const arb = fc
+      .integer({ min: 1, max: 70 })
+      .chain((p) => fc.tuple(fc.constant(p), fc.integer({ min: 0, max: p - 1 }), fc.nat()));
     fc.assert(
       fc.property(arb, ([p, d, seed]) => {
         const perms = disjointPermutations(createRng(seed), p, d);

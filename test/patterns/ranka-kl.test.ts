@@ -31,12 +31,17 @@ describe("rankaKlSlotSizes", () => {
 
   it("always sums to t with k parts differing by at most 1 within each group", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 100 }), fc.double({ min: 0, max: 1, noNaN: true }), fc.integer({ min: 1, max: 1_000_000 }), (k, l, t) => {
-        const s = rankaKlSlotSizes(k, l, t);
-        expect(s.length).toBe(k);
-        expect(s.reduce((a, b) => a + b, 0)).toBe(t);
-        for (const v of s) expect(Number.isInteger(v) && v >= 0).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 100 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.integer({ min: 1, max: 1_000_000 }),
+        (k, l, t) => {
+          const s = rankaKlSlotSizes(k, l, t);
+          expect(s.length).toBe(k);
+          expect(s.reduce((a, b) => a + b, 0)).toBe(t);
+          for (const v of s) expect(Number.isInteger(v) && v >= 0).toBe(true);
+        },
+      ),
       { numRuns: 50 },
     );
   });
@@ -44,9 +49,17 @@ describe("rankaKlSlotSizes", () => {
 
 describe("ranka-kl (000 section 7)", () => {
   it("gives every row and every column exactly t, fan-out and fan-in at most k, an empty diagonal (property)", () => {
-    const arb = fc.integer({ min: 2, max: 70 }).chain((p) =>
-      fc.tuple(fc.constant(p), fc.integer({ min: 1, max: p - 1 }), fc.constantFrom(0, 1 / 32, 0.1, 0.25, 0.5, 0.75, 1), fc.integer({ min: 1, max: 5000 }), fc.nat()),
-    );
+    const arb = fc
+      .integer({ min: 2, max: 70 })
+      .chain((p) =>
+        fc.tuple(
+          fc.constant(p),
+          fc.integer({ min: 1, max: p - 1 }),
+          fc.constantFrom(0, 1 / 32, 0.1, 0.25, 0.5, 0.75, 1),
+          fc.integer({ min: 1, max: 5000 }),
+          fc.nat(),
+        ),
+      );
     fc.assert(
       fc.property(arb, ([p, k, l, t, seed]) => {
         const m = generatePattern("ranka-kl", p, { k, l, t }, seed);
@@ -88,7 +101,11 @@ describe("ranka-kl (000 section 7)", () => {
   });
 
   it("rejects k >= p with an error naming k (p = 1 has no valid k)", () => {
-    for (const [p, k] of [[4, 4], [4, 9], [1, 1]] as const) {
+    for (const [p, k] of [
+      [4, 4],
+      [4, 9],
+      [1, 1],
+    ] as const) {
       let caught: unknown;
       try {
         generatePattern("ranka-kl", p, { k }, 1);

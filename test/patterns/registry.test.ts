@@ -3,7 +3,14 @@ import fc from "fast-check";
 import { isCommplanError } from "../../src/model/errors.js";
 import { MAX_P } from "../../src/model/matrix.js";
 import { createRng } from "../../src/model/rng.js";
-import { PATTERNS, findPattern, generatePattern, patternOptionList, resolvePatternOptions, MAX_SEED } from "../../src/patterns/index.js";
+import {
+  PATTERNS,
+  findPattern,
+  generatePattern,
+  patternOptionList,
+  resolvePatternOptions,
+  MAX_SEED,
+} from "../../src/patterns/index.js";
 
 /** Runs fn, expects a BAD_OPTION CommplanError whose message starts with "patterns:" and contains `needle`. */
 function expectPatternError(fn: () => unknown, needle: string): void {
@@ -21,8 +28,20 @@ function expectPatternError(fn: () => unknown, needle: string): void {
 }
 
 const NAMES = [
-  "ranka-fig1", "wang-table1", "ranka-kl", "wang-set1", "wang-set2", "liu-pattern1", "liu-pattern2", "liu-pattern3",
-  "pattern1", "pattern2", "h-relation", "uniform", "zero", "random",
+  "ranka-fig1",
+  "wang-table1",
+  "ranka-kl",
+  "wang-set1",
+  "wang-set2",
+  "liu-pattern1",
+  "liu-pattern2",
+  "liu-pattern3",
+  "pattern1",
+  "pattern2",
+  "h-relation",
+  "uniform",
+  "zero",
+  "random",
 ];
 
 describe("registry", () => {
@@ -66,8 +85,14 @@ describe("registry", () => {
   it("rejects unknown, non-integer, non-finite and out-of-range options, naming the option", () => {
     const kl = findPattern("ranka-kl");
     expectPatternError(() => resolvePatternOptions(kl, { q: 1 }), "unknown option 'q'");
-    expectPatternError(() => resolvePatternOptions(kl, { k: 2.5 }), "option 'k' of pattern 'ranka-kl' must be an integer in 1..16383, got 2.5");
-    expectPatternError(() => resolvePatternOptions(kl, { t: Number.NaN }), "option 't' of pattern 'ranka-kl' must be an integer in 1..4294967296, got NaN");
+    expectPatternError(
+      () => resolvePatternOptions(kl, { k: 2.5 }),
+      "option 'k' of pattern 'ranka-kl' must be an integer in 1..16383, got 2.5",
+    );
+    expectPatternError(
+      () => resolvePatternOptions(kl, { t: Number.NaN }),
+      "option 't' of pattern 'ranka-kl' must be an integer in 1..4294967296, got NaN",
+    );
     expectPatternError(() => resolvePatternOptions(kl, { k: 2.5 }), "option 'k'");
     expectPatternError(() => resolvePatternOptions(kl, { k: 0 }), "option 'k'");
     expectPatternError(() => resolvePatternOptions(kl, { l: 1.5 }), "option 'l'");
@@ -113,13 +138,18 @@ describe("registry", () => {
   it("is deterministic: the same seed gives the same bytes for every pattern (property over p in 1..70)", () => {
     const free = PATTERNS.filter((d) => d.fixedP === undefined);
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 70 }), fc.integer({ min: 0, max: MAX_SEED }), fc.constantFrom(...free), (p, seed, def) => {
-        fc.pre(!(def.name === "ranka-kl" && p === 1)); // k >= 1 must be < p
-        const opts = smallOptions(def.name, p);
-        const a = generatePattern(def.name, p, opts, seed);
-        const b = generatePattern(def.name, p, opts, seed);
-        expect(Buffer.from(a.data.buffer).equals(Buffer.from(b.data.buffer))).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 70 }),
+        fc.integer({ min: 0, max: MAX_SEED }),
+        fc.constantFrom(...free),
+        (p, seed, def) => {
+          fc.pre(!(def.name === "ranka-kl" && p === 1)); // k >= 1 must be < p
+          const opts = smallOptions(def.name, p);
+          const a = generatePattern(def.name, p, opts, seed);
+          const b = generatePattern(def.name, p, opts, seed);
+          expect(Buffer.from(a.data.buffer).equals(Buffer.from(b.data.buffer))).toBe(true);
+        },
+      ),
       { numRuns: 50 },
     );
   });
@@ -134,7 +164,9 @@ describe("registry", () => {
 
   it("ignores the seed on the deterministic patterns", () => {
     for (const name of ["ranka-fig1", "wang-table1", "liu-pattern1", "liu-pattern2", "pattern2", "uniform", "zero"]) {
-      expect(Array.from(generatePattern(name, 8, {}, 1).data)).toEqual(Array.from(generatePattern(name, 8, {}, 99).data));
+      expect(Array.from(generatePattern(name, 8, {}, 1).data)).toEqual(
+        Array.from(generatePattern(name, 8, {}, 99).data),
+      );
     }
   });
 });

@@ -35,11 +35,19 @@ describe("zero", () => {
 describe("random", () => {
   it("has an empty diagonal and off-diagonal entries 0 or in 1..max (property)", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 70 }), fc.double({ min: 0, max: 1, noNaN: true }), fc.integer({ min: 1, max: 500 }), fc.nat(), (p, density, max, seed) => {
-        const m = generatePattern("random", p, { density, max }, seed);
-        const bad = Array.from(m.data).filter((v, x) => (Math.floor(x / p) === x % p ? v !== 0 : v !== 0 && (v < 1 || v > max)));
-        expect(bad).toEqual([]);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 70 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.integer({ min: 1, max: 500 }),
+        fc.nat(),
+        (p, density, max, seed) => {
+          const m = generatePattern("random", p, { density, max }, seed);
+          const bad = Array.from(m.data).filter((v, x) =>
+            Math.floor(x / p) === x % p ? v !== 0 : v !== 0 && (v < 1 || v > max),
+          );
+          expect(bad).toEqual([]);
+        },
+      ),
       { numRuns: 50 },
     );
   });

@@ -4,7 +4,9 @@ import { isCommplanError } from "../../src/model/errors.js";
 import { matrixStats } from "../../src/model/matrix-stats.js";
 import { generatePattern } from "../../src/patterns/index.js";
 
-const pAndD = fc.integer({ min: 1, max: 70 }).chain((p) => fc.tuple(fc.constant(p), fc.integer({ min: 0, max: p - 1 }), fc.nat()));
+const pAndD = fc
+  .integer({ min: 1, max: 70 })
+  .chain((p) => fc.tuple(fc.constant(p), fc.integer({ min: 0, max: p - 1 }), fc.nat()));
 
 /** Expects a CommplanError from the patterns module whose message contains `needle`. */
 function expectOptionError(fn: () => unknown, needle: string): void {
@@ -44,7 +46,10 @@ describe("wang-set1 (003 test set 1)", () => {
   });
 
   it("rejects d > p - 1, naming d", () => {
-    expectOptionError(() => generatePattern("wang-set1", 4, { d: 4 }, 1), "option 'd' of pattern 'wang-set1' must be at most p - 1");
+    expectOptionError(
+      () => generatePattern("wang-set1", 4, { d: 4 }, 1),
+      "option 'd' of pattern 'wang-set1' must be at most p - 1",
+    );
     expectOptionError(() => generatePattern("wang-set1", 4, {}, 1), "option 'd'"); // default d = 4 needs p >= 5
     expectOptionError(() => generatePattern("wang-set1", 8, { d: -1 }, 1), "option 'd'");
   });
@@ -53,17 +58,24 @@ describe("wang-set1 (003 test set 1)", () => {
 describe("wang-set2 (003 test set 2)", () => {
   it("has the d-regular support with sizes COM(i, j) x unit, COM(i, j) in 1..maxFactor (property)", () => {
     fc.assert(
-      fc.property(pAndD, fc.integer({ min: 1, max: 64 }), fc.integer({ min: 1, max: 40 }), ([p, d, seed], unit, maxFactor) => {
-        const m = generatePattern("wang-set2", p, { d, unit, maxFactor }, seed);
-        const s = matrixStats(m);
-        expect(s.selfTotal).toBe(0);
-        for (let i = 0; i < p; i++) {
-          expect(s.fanOut[i]).toBe(d);
-          expect(s.fanIn[i]).toBe(d);
-        }
-        const bad = Array.from(m.data).filter((v) => v !== 0 && !(v % unit === 0 && v / unit >= 1 && v / unit <= maxFactor));
-        expect(bad).toEqual([]);
-      }),
+      fc.property(
+        pAndD,
+        fc.integer({ min: 1, max: 64 }),
+        fc.integer({ min: 1, max: 40 }),
+        ([p, d, seed], unit, maxFactor) => {
+          const m = generatePattern("wang-set2", p, { d, unit, maxFactor }, seed);
+          const s = matrixStats(m);
+          expect(s.selfTotal).toBe(0);
+          for (let i = 0; i < p; i++) {
+            expect(s.fanOut[i]).toBe(d);
+            expect(s.fanIn[i]).toBe(d);
+          }
+          const bad = Array.from(m.data).filter(
+            (v) => v !== 0 && !(v % unit === 0 && v / unit >= 1 && v / unit <= maxFactor),
+          );
+          expect(bad).toEqual([]);
+        },
+      ),
       { numRuns: 50 },
     );
   });
@@ -80,6 +92,9 @@ describe("wang-set2 (003 test set 2)", () => {
   });
 
   it("rejects maxFactor x unit beyond the size bound, naming maxFactor", () => {
-    expectOptionError(() => generatePattern("wang-set2", 8, { d: 2, maxFactor: 2 ** 20, unit: 2 ** 20 }, 1), "options 'maxFactor' x 'unit'");
+    expectOptionError(
+      () => generatePattern("wang-set2", 8, { d: 2, maxFactor: 2 ** 20, unit: 2 ** 20 }, 1),
+      "options 'maxFactor' x 'unit'",
+    );
   });
 });

@@ -66,8 +66,14 @@ describe("linear permutation partners", () => {
   });
   it("plans 003 table 1 with partner i XOR k, one step per round that has a message", () => {
     const t1 = [
-      [0, 1, 1, 0, 0, 0, 1, 0], [1, 0, 1, 1, 0, 0, 0, 1], [1, 1, 0, 1, 1, 0, 1, 0], [0, 1, 1, 0, 1, 1, 0, 0],
-      [0, 0, 1, 1, 0, 1, 1, 1], [0, 0, 0, 1, 1, 0, 0, 1], [1, 0, 1, 0, 1, 0, 0, 1], [0, 1, 0, 0, 1, 1, 1, 0],
+      [0, 1, 1, 0, 0, 0, 1, 0],
+      [1, 0, 1, 1, 0, 0, 0, 1],
+      [1, 1, 0, 1, 1, 0, 1, 0],
+      [0, 1, 1, 0, 1, 1, 0, 0],
+      [0, 0, 1, 1, 0, 1, 1, 1],
+      [0, 0, 0, 1, 1, 0, 0, 1],
+      [1, 0, 1, 0, 1, 0, 0, 1],
+      [0, 1, 0, 0, 1, 1, 1, 0],
     ];
     const m = matrixFromRows(t1);
     const s = plan(m, "linear-permutation", { payload: true });

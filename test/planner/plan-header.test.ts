@@ -16,7 +16,17 @@ const RANDOM: { readonly [name: string]: { readonly [k: string]: boolean } } = {
   "te-fast": {},
   "te-balanced": {},
 };
-const DETERMINISTIC = ["linear-permutation", "shift", "coloring", "split-coloring", "two-stage", "mesh-two-stage", "four-stage", "te-direct", "te-offline"];
+const DETERMINISTIC = [
+  "linear-permutation",
+  "shift",
+  "coloring",
+  "split-coloring",
+  "two-stage",
+  "mesh-two-stage",
+  "four-stage",
+  "te-direct",
+  "te-offline",
+];
 
 // P = 16 (a square, for mesh-two-stage), 6 random permutations: every planner accepts it
 const m = generatePattern("h-relation", 16, { h: 6 }, 3);
@@ -52,7 +62,8 @@ describe("seed in the schedule header", () => {
       const a = plan(heavy, name, { seed: 1, params });
       expect(a.seed).toBe(1);
       expect(plan(heavy, name, { seed: 2, params }).seed).toBe(2);
-      const text = (s: number): string => scheduleToJsonText(plan(heavy, name, { seed: s, params })).replace(/"seed":\d+/, "");
+      const text = (s: number): string =>
+        scheduleToJsonText(plan(heavy, name, { seed: s, params })).replace(/"seed":\d+/, "");
       const first = text(1);
       expect([2, 3, 4, 5].some((s) => text(s) !== first)).toBe(true);
       expect(verifySchedule(heavy, parseScheduleJsonText(scheduleToJsonText(a))).ok).toBe(true);

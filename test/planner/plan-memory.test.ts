@@ -16,8 +16,12 @@ describe("plan memory budget", () => {
   it("two-stage and four-stage refuse a plan past maxMemory with one line naming the estimate", () => {
     const m = sparse(512);
     // two-stage: 512^2 x 20 bytes of split arrays = 5 MiB; four-stage: two 512^2 holdings matrices = 4 MiB
-    expect(() => plan(m, "two-stage", { maxMemory: 2 ** 20 })).toThrow(/^planner: two-stage: this plan would need about 5\.0 MiB \(512 x 512 split arrays, up to \d+ transfers\), over the memory budget of 1\.0 MiB/);
-    expect(() => plan(m, "four-stage", { maxMemory: 2 ** 20 })).toThrow(/^planner: four-stage: this plan would need about \d\.\d MiB \(two 512 x 512 holdings matrices, up to \d+ transfers\), over the memory budget of 1\.0 MiB/);
+    expect(() => plan(m, "two-stage", { maxMemory: 2 ** 20 })).toThrow(
+      /^planner: two-stage: this plan would need about 5\.0 MiB \(512 x 512 split arrays, up to \d+ transfers\), over the memory budget of 1\.0 MiB/,
+    );
+    expect(() => plan(m, "four-stage", { maxMemory: 2 ** 20 })).toThrow(
+      /^planner: four-stage: this plan would need about \d\.\d MiB \(two 512 x 512 holdings matrices, up to \d+ transfers\), over the memory budget of 1\.0 MiB/,
+    );
     expect(() => plan(m, "four-stage", { maxMemory: 2 ** 20, payload: true })).toThrow(/pieces over the four stages/);
     for (const a of ["two-stage", "four-stage"]) {
       expect(() => plan(m, a, { maxMemory: 2 ** 20 })).toThrow(expect.objectContaining({ code: "UNSUPPORTED" }));

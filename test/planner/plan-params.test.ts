@@ -32,14 +32,25 @@ function errorOf(given: { readonly [k: string]: JsonValue }, decl: Specs = DECL)
 describe("resolveParams", () => {
   it("fills every default, leaves an input without default absent, drops output keys", () => {
     expect(resolveParams("algo", DECL, {})).toEqual({ count: 2, ratio: 1.5, flag: false, mode: "fast", cut: "auto" });
-    expect(resolveParams("algo", DECL, { reported: { any: ["json"] }, size: 7 })).toEqual({ count: 2, ratio: 1.5, flag: false, mode: "fast", cut: "auto", size: 7 });
+    expect(resolveParams("algo", DECL, { reported: { any: ["json"] }, size: 7 })).toEqual({
+      count: 2,
+      ratio: 1.5,
+      flag: false,
+      mode: "fast",
+      cut: "auto",
+      size: 7,
+    });
     expect(resolveParams("algo", {}, {})).toEqual({});
   });
 
   it("keeps given values that the declaration takes, at both ends of a range", () => {
     const got = resolveParams("algo", DECL, { count: 0, ratio: 1, flag: true, mode: "slow", cut: 1 });
     expect(got).toMatchObject({ count: 0, ratio: 1, flag: true, mode: "slow", cut: 1 });
-    expect(resolveParams("algo", DECL, { count: 10, cut: "none", ratio: 1e9 })).toMatchObject({ count: 10, cut: "none", ratio: 1e9 });
+    expect(resolveParams("algo", DECL, { count: 10, cut: "none", ratio: 1e9 })).toMatchObject({
+      count: 10,
+      cut: "none",
+      ratio: 1e9,
+    });
   });
 
   it("an unknown key: BAD_OPTION naming the key and the known inputs (not the output keys)", () => {
@@ -55,18 +66,18 @@ describe("resolveParams", () => {
       [{ count: 11 }, "count", "algo: count must be an integer in 0..10, got 11"],
       [{ count: -1 }, "count", "algo: count must be an integer in 0..10, got -1"],
       [{ count: 2.5 }, "count", "algo: count must be an integer in 0..10, got 2.5"],
-      [{ count: "3" }, "count", "algo: count must be an integer in 0..10, got \"3\""],
+      [{ count: "3" }, "count", 'algo: count must be an integer in 0..10, got "3"'],
       [{ ratio: 0.5 }, "ratio", "algo: ratio must be a number >= 1, got 0.5"],
       [{ ratio: true }, "ratio", "algo: ratio must be a number >= 1, got true"],
       [{ ratio: null }, "ratio", "algo: ratio must be a number >= 1, got null"],
       [{ flag: 1 }, "flag", "algo: flag must be true or false, got 1"],
-      [{ flag: "true" }, "flag", "algo: flag must be true or false, got \"true\""],
-      [{ mode: "medium" }, "mode", "algo: mode must be \"fast\" or \"slow\", got \"medium\""],
-      [{ mode: 1 }, "mode", "algo: mode must be \"fast\" or \"slow\", got 1"],
-      [{ cut: 0 }, "cut", "algo: cut must be \"auto\", \"none\" or a positive integer (elements), got 0"],
-      [{ cut: "big" }, "cut", "algo: cut must be \"auto\", \"none\" or a positive integer (elements), got \"big\""],
-      [{ cut: 1.5 }, "cut", "algo: cut must be \"auto\", \"none\" or a positive integer (elements), got 1.5"],
-      [{ cut: false }, "cut", "algo: cut must be \"auto\", \"none\" or a positive integer (elements), got false"],
+      [{ flag: "true" }, "flag", 'algo: flag must be true or false, got "true"'],
+      [{ mode: "medium" }, "mode", 'algo: mode must be "fast" or "slow", got "medium"'],
+      [{ mode: 1 }, "mode", 'algo: mode must be "fast" or "slow", got 1'],
+      [{ cut: 0 }, "cut", 'algo: cut must be "auto", "none" or a positive integer (elements), got 0'],
+      [{ cut: "big" }, "cut", 'algo: cut must be "auto", "none" or a positive integer (elements), got "big"'],
+      [{ cut: 1.5 }, "cut", 'algo: cut must be "auto", "none" or a positive integer (elements), got 1.5'],
+      [{ cut: false }, "cut", 'algo: cut must be "auto", "none" or a positive integer (elements), got false'],
       [{ size: 0 }, "size", "algo: size must be a positive integer, got 0"],
       [{ size: 2 ** 53 }, "size", `algo: size must be a positive integer, got ${2 ** 53}`],
     ];
@@ -95,7 +106,9 @@ describe("describeParamType and inputParams", () => {
     expect(describeParamType(byName("flag"))).toBe("true or false");
     expect(describeParamType({ name: "x", description: "", type: "number" })).toBe("a finite number");
     expect(describeParamType({ name: "x", description: "", type: "integer", max: 3 })).toBe("an integer <= 3");
-    expect(describeParamType({ name: "x", description: "", type: "enum", values: ["a", "b", "c"] })).toBe("\"a\", \"b\" or \"c\"");
+    expect(describeParamType({ name: "x", description: "", type: "enum", values: ["a", "b", "c"] })).toBe(
+      '"a", "b" or "c"',
+    );
   });
 });
 
@@ -103,11 +116,17 @@ describe("definePlanner: params arrive typed", () => {
   const seen: unknown[] = [];
   const planner = definePlanner({ name: "algo", title: "t", source: "s", params: DECL }, (m, opts) => {
     // typed reads: a number, a boolean, a literal union, a number-or-literal union, an optional number
-    const count: number = opts.params.count, flag: boolean = opts.params.flag;
-    const mode: "fast" | "slow" = opts.params.mode, cut: number | "auto" | "none" = opts.params.cut;
+    const count: number = opts.params.count,
+      flag: boolean = opts.params.flag;
+    const mode: "fast" | "slow" = opts.params.mode,
+      cut: number | "auto" | "none" = opts.params.cut;
     const size: number | undefined = opts.params.size;
     seen.push({ count, flag, mode, cut, size });
-    return new ScheduleBuilder({ p: m.p, algorithm: "algo", params: opts.givenParams, seed: null, elementBytes: 8, matrixDigest: "" }, false, 0).build();
+    return new ScheduleBuilder(
+      { p: m.p, algorithm: "algo", params: opts.givenParams, seed: null, elementBytes: 8, matrixDigest: "" },
+      false,
+      0,
+    ).build();
   });
   const m = matrixFromData(2, new Float64Array(4));
 
@@ -119,6 +138,8 @@ describe("definePlanner: params arrive typed", () => {
 
   it("refuses params that were not resolved for it (a programming error)", () => {
     const opts = { payload: false, seed: 1, machine: null, params: { count: 2 }, givenParams: {} };
-    expect(() => planner.plan(m, opts)).toThrow(/^planner: algo: params .* were not resolved for this planner; plan options must come from resolvePlanOptions$/);
+    expect(() => planner.plan(m, opts)).toThrow(
+      /^planner: algo: params .* were not resolved for this planner; plan options must come from resolvePlanOptions$/,
+    );
   });
 });

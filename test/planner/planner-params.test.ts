@@ -68,7 +68,10 @@ describe("docs/algorithms: every page lists its planners' parameters as declared
     return end >= 0 ? rest.slice(0, end) : rest;
   }
   /** Table rows of a section: first cell (a backticked name) to the other cells. */
-  const rows = (sec: string): Map<string, string[]> => new Map([...sec.matchAll(/^\| `([^`]+)` \|(.*)\|$/gm)].map((r) => [r[1]!, r[2]!.split(" | ").map((c) => c.trim())]));
+  const rows = (sec: string): Map<string, string[]> =>
+    new Map(
+      [...sec.matchAll(/^\| `([^`]+)` \|(.*)\|$/gm)].map((r) => [r[1]!, r[2]!.split(" | ").map((c) => c.trim())]),
+    );
 
   for (const pl of PLANNERS) {
     it(`${pl.name}: each input with its values and default, each header key, nothing undeclared`, () => {

@@ -5,7 +5,14 @@ import { ScheduleBuilder, type Schedule } from "../../src/model/schedule.js";
 import { checkDelivery } from "../../src/verifier/delivery.js";
 import { PredecessorSet } from "../../src/verifier/predecessor-set.js";
 
-const header = (m: CommMatrix) => ({ p: m.p, algorithm: "test", params: {}, seed: null, elementBytes: 8, matrixDigest: matrixDigest(m) });
+const header = (m: CommMatrix) => ({
+  p: m.p,
+  algorithm: "test",
+  params: {},
+  seed: null,
+  elementBytes: 8,
+  matrixDigest: matrixDigest(m),
+});
 
 /** Message 0 -> 2 of n elements: sent to node 1 in n one-element chunks, then passed whole between nodes 1 and 2, n times. */
 function pingPong(n: number): { m: CommMatrix; s: Schedule; chunks: number } {
@@ -49,7 +56,9 @@ describe("delivery: linear work", () => {
     const r = checkDelivery(m, b.build());
     expect(r.causality.holds).toBe(false);
     expect(r.causality.measured).toBe(1);
-    expect(r.causality.witness).toBe("step 0: node 1 forwards elements 5..14 of message 0 -> 2 before they arrive (they arrive in step 0)");
+    expect(r.causality.witness).toBe(
+      "step 0: node 1 forwards elements 5..14 of message 0 -> 2 before they arrive (they arrive in step 0)",
+    );
     expect(r.delivery.holds).toBe(false);
     expect(r.delivery.witness).toBe("elements 0..4 of message 0 -> 2 end at node 1, not 2");
   });
@@ -62,18 +71,21 @@ describe("delivery: linear work", () => {
 function naive(m: CommMatrix, s: Schedule): { delivery: boolean; causality: boolean } {
   const { p } = m;
   const c = s.chunks!;
-  const stranger = new Set<number>(), sent = new Set<number>();
+  const stranger = new Set<number>(),
+    sent = new Set<number>();
   for (let k = 0; k < c.origin.length; k++) {
     const pair = c.origin[k]! * p + c.dest[k]!;
     sent.add(pair);
     if (c.offset[k]! + c.count[k]! > m.data[pair]!) stranger.add(pair);
   }
-  const holder = new Map<string, number>(), ready = new Map<string, number>();
+  const holder = new Map<string, number>(),
+    ready = new Map<string, number>();
   let causality = true;
   for (let st = 0; st < s.stepCount; st++) {
     for (let x = s.stepStart[st]!; x < s.stepStart[st + 1]!; x++) {
       for (let k = c.start[x]!; k < c.start[x + 1]!; k++) {
-        const o = c.origin[k]!, d = c.dest[k]!;
+        const o = c.origin[k]!,
+          d = c.dest[k]!;
         if (stranger.has(o * p + d)) continue;
         for (let e = c.offset[k]!; e < c.offset[k]! + c.count[k]!; e++) {
           const key = `${o},${d},${e}`;
@@ -100,27 +112,42 @@ function naive(m: CommMatrix, s: Schedule): { delivery: boolean; causality: bool
 }
 
 describe("delivery: the run-based check agrees with an element-by-element walk", () => {
-  const move = fc.record({ step: fc.nat(5), src: fc.nat(3), dst: fc.nat(3), o: fc.nat(3), d: fc.nat(3), offset: fc.nat(5), count: fc.integer({ min: 1, max: 4 }) });
+  const move = fc.record({
+    step: fc.nat(5),
+    src: fc.nat(3),
+    dst: fc.nat(3),
+    o: fc.nat(3),
+    d: fc.nat(3),
+    offset: fc.nat(5),
+    count: fc.integer({ min: 1, max: 4 }),
+  });
   it("on random payload schedules of P <= 4", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 4 }), fc.array(fc.nat(5), { minLength: 16, maxLength: 16 }), fc.array(move, { maxLength: 14 }), (p, entries, moves) => {
-        const m = matrixFromData(p, Float64Array.from(entries.slice(0, p * p)));
-        const b = new ScheduleBuilder(header(m), true);
-        const sorted = moves.map((x) => ({ ...x, src: x.src % p, dst: x.dst % p, o: x.o % p, d: x.d % p })).sort((a, z) => a.step - z.step);
-        let step = -1;
-        for (const x of sorted) {
-          while (step < x.step) {
-            b.step();
-            step++;
+      fc.property(
+        fc.integer({ min: 1, max: 4 }),
+        fc.array(fc.nat(5), { minLength: 16, maxLength: 16 }),
+        fc.array(move, { maxLength: 14 }),
+        (p, entries, moves) => {
+          const m = matrixFromData(p, Float64Array.from(entries.slice(0, p * p)));
+          const b = new ScheduleBuilder(header(m), true);
+          const sorted = moves
+            .map((x) => ({ ...x, src: x.src % p, dst: x.dst % p, o: x.o % p, d: x.d % p }))
+            .sort((a, z) => a.step - z.step);
+          let step = -1;
+          for (const x of sorted) {
+            while (step < x.step) {
+              b.step();
+              step++;
+            }
+            b.transfer(x.src, x.dst, x.count);
+            b.chunk(x.o, x.d, x.offset, x.count);
           }
-          b.transfer(x.src, x.dst, x.count);
-          b.chunk(x.o, x.d, x.offset, x.count);
-        }
-        const s = b.build();
-        const r = checkDelivery(m, s);
-        const want = naive(m, s);
-        expect({ delivery: r.delivery.holds, causality: r.causality.holds }).toEqual(want);
-      }),
+          const s = b.build();
+          const r = checkDelivery(m, s);
+          const want = naive(m, s);
+          expect({ delivery: r.delivery.holds, causality: r.causality.holds }).toEqual(want);
+        },
+      ),
       { numRuns: 1500 },
     );
   });
@@ -130,25 +157,29 @@ describe("PredecessorSet", () => {
   it("answers 'largest member <= x' like a sorted list, across resets", () => {
     const set = new PredecessorSet();
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 5000 }), fc.array(fc.tuple(fc.constantFrom("add", "remove", "prev"), fc.nat()), { maxLength: 200 }), (u, ops) => {
-        set.reset(u);
-        const ref = new Set<number>();
-        for (const [op, raw] of ops) {
-          const x = raw % u;
-          if (op === "add") {
-            set.add(x);
-            ref.add(x);
-          } else if (op === "remove") {
-            if (!ref.has(x)) continue;
-            set.remove(x);
-            ref.delete(x);
-          } else {
-            let want = -1;
-            for (const v of ref) if (v <= x && v > want) want = v;
-            expect(set.prev(x)).toBe(want);
+      fc.property(
+        fc.integer({ min: 1, max: 5000 }),
+        fc.array(fc.tuple(fc.constantFrom("add", "remove", "prev"), fc.nat()), { maxLength: 200 }),
+        (u, ops) => {
+          set.reset(u);
+          const ref = new Set<number>();
+          for (const [op, raw] of ops) {
+            const x = raw % u;
+            if (op === "add") {
+              set.add(x);
+              ref.add(x);
+            } else if (op === "remove") {
+              if (!ref.has(x)) continue;
+              set.remove(x);
+              ref.delete(x);
+            } else {
+              let want = -1;
+              for (const v of ref) if (v <= x && v > want) want = v;
+              expect(set.prev(x)).toBe(want);
+            }
           }
-        }
-      }),
+        },
+      ),
       { numRuns: 300 },
     );
   });

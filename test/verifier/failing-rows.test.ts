@@ -16,7 +16,8 @@ const row = (r: Report, id: string): Check => {
 };
 
 /** The per-item upper-bound rows: a failing one shows measured > bound, a passing one measured <= bound. */
-const PER_ITEM = /^(two-stage-1-per-source|two-stage-2-per-destination|four-stage-(I|II|III|IV)-(received|longest)|messages-per-node)$/;
+const PER_ITEM =
+  /^(two-stage-1-per-source|two-stage-2-per-destination|four-stage-(I|II|III|IV)-(received|longest)|messages-per-node)$/;
 function expectConsistent(r: Report): void {
   for (const c of r.checks.filter((x) => PER_ITEM.test(x.id))) {
     expect(c.measured, c.id).not.toBeNull();
@@ -28,7 +29,9 @@ function expectConsistent(r: Report): void {
 
 /** The text row of check `id` in `verify`'s table, and the same check in --json. */
 function printed(r: Report, id: string): { text: string; json: Check } {
-  const line = formatReport(r).split("\n").find((l) => l.includes(` ${id} `));
+  const line = formatReport(r)
+    .split("\n")
+    .find((l) => l.includes(` ${id} `));
   const json = (JSON.parse(reportJson(r)) as { checks: Check[] }).checks.find((c) => c.id === id)!;
   return { text: line ?? "", json };
 }
@@ -54,8 +57,22 @@ describe("PerItemBound", () => {
 describe("FAIL rows of per-item checks print the failing item (text and --json)", () => {
   it("two-stage-2-per-destination: a message to destination 2 over its bound 1, while destination 1's larger message is within its bound 10", () => {
     // P = 3, M[0][1] = 30, M[0][2] = 3: sum_i ceil(M[i][1]/3) = 10, sum_i ceil(M[i][2]/3) = 1
-    const m = matrixFromRows([[0, 30, 3], [0, 0, 0], [0, 0, 0]]);
-    const b = new ScheduleBuilder({ p: 3, algorithm: "two-stage", params: {}, seed: null, elementBytes: m.elementBytes, matrixDigest: matrixDigest(m) }, false);
+    const m = matrixFromRows([
+      [0, 30, 3],
+      [0, 0, 0],
+      [0, 0, 0],
+    ]);
+    const b = new ScheduleBuilder(
+      {
+        p: 3,
+        algorithm: "two-stage",
+        params: {},
+        seed: null,
+        elementBytes: m.elementBytes,
+        matrixDigest: matrixDigest(m),
+      },
+      false,
+    );
     b.stage("1", "distribute").step();
     b.transfer(0, 1, 12); // 10 for node 1, 2 for node 2 (both relayed by 1 or kept)
     b.step().transfer(0, 2, 10);
@@ -93,7 +110,11 @@ describe("FAIL rows of per-item checks print the failing item (text and --json)"
 
   it("messages-per-node: node 0 sends 2 messages (f = 1) while the most received, 2, is within g = 2", () => {
     // f = 1 (each node sends one message), g = 2 (node 2 receives two)
-    const m = matrixFromRows([[0, 0, 4], [0, 0, 4], [0, 0, 0]]);
+    const m = matrixFromRows([
+      [0, 0, 4],
+      [0, 0, 4],
+      [0, 0, 0],
+    ]);
     const s = plan(m, "shift");
     const st = unpack(s);
     const t = st[0]!.steps.flatMap((x) => x.transfers).find((x) => x.src === 0 && x.dst === 2)!;
@@ -110,7 +131,8 @@ describe("FAIL rows of per-item checks print the failing item (text and --json)"
   it("coloring-header-sums: a header whose sumOfMaxima is right and lowerBound wrong shows the lowerBound pair", () => {
     const m = generatePattern("uniform", 6, { size: 5 }, 1);
     const s = plan(m, "coloring");
-    const sum = s.params["sumOfMaxima"] as number, lb = s.params["lowerBound"] as number;
+    const sum = s.params["sumOfMaxima"] as number,
+      lb = s.params["lowerBound"] as number;
     const r = verifySchedule(m, { ...s, params: { ...s.params, lowerBound: lb + 1 } });
     expect(row(r, "coloring-header-sums")).toMatchObject({ holds: false, measured: lb + 1, bound: lb });
     const r2 = verifySchedule(m, { ...s, params: { ...s.params, sumOfMaxima: sum - 1 } });
@@ -120,6 +142,7 @@ describe("FAIL rows of per-item checks print the failing item (text and --json)"
 
   it("valid plans: every per-item row holds with measured <= bound", () => {
     const m = generatePattern("uniform", 7, { size: 7 }, 1);
-    for (const a of ["two-stage", "four-stage", "shift", "linear-permutation"]) expectConsistent(verifySchedule(m, plan(m, a)));
+    for (const a of ["two-stage", "four-stage", "shift", "linear-permutation"])
+      expectConsistent(verifySchedule(m, plan(m, a)));
   });
 });

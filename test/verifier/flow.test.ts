@@ -11,8 +11,15 @@ import { buildMatrix, matrixRecipe } from "../helpers/arbitraries.js";
 
 describe("flow: peak buffer per node", () => {
   it("follows each node's holding step by step", () => {
-    const m = matrixFromRows([[0, 4, 0], [0, 0, 2], [0, 0, 0]]);
-    const b = new ScheduleBuilder({ p: 3, algorithm: "test", params: {}, seed: null, elementBytes: 8, matrixDigest: matrixDigest(m) }, false);
+    const m = matrixFromRows([
+      [0, 4, 0],
+      [0, 0, 2],
+      [0, 0, 0],
+    ]);
+    const b = new ScheduleBuilder(
+      { p: 3, algorithm: "test", params: {}, seed: null, elementBytes: 8, matrixDigest: matrixDigest(m) },
+      false,
+    );
     b.step().transfer(0, 1, 4);
     b.step().transfer(1, 2, 2);
     const f = checkFlow(m, b.build());
@@ -24,16 +31,20 @@ describe("flow: peak buffer per node", () => {
 
   it("the report carries every node's peak; their maximum is the peak-buffer check; the JSON validates", () => {
     fc.assert(
-      fc.property(matrixRecipe({ maxP: 12 }), fc.constantFrom("shift", "linear-permutation", "four-stage"), (r, algorithm) => {
-        const m = buildMatrix(r);
-        const report = verifySchedule(m, plan(m, algorithm, { payload: false }));
-        expect(report.peakBufferPerNode).toHaveLength(m.p);
-        const row = report.checks.find((c) => c.id === "peak-buffer")!;
-        expect(Math.max(...report.peakBufferPerNode!)).toBe(row.measured);
-        const doc = JSON.parse(reportJson(report));
-        expect(doc).toEqual(JSON.parse(JSON.stringify(report)));
-        validateWithSchema("report", doc, "verify");
-      }),
+      fc.property(
+        matrixRecipe({ maxP: 12 }),
+        fc.constantFrom("shift", "linear-permutation", "four-stage"),
+        (r, algorithm) => {
+          const m = buildMatrix(r);
+          const report = verifySchedule(m, plan(m, algorithm, { payload: false }));
+          expect(report.peakBufferPerNode).toHaveLength(m.p);
+          const row = report.checks.find((c) => c.id === "peak-buffer")!;
+          expect(Math.max(...report.peakBufferPerNode!)).toBe(row.measured);
+          const doc = JSON.parse(reportJson(report));
+          expect(doc).toEqual(JSON.parse(JSON.stringify(report)));
+          validateWithSchema("report", doc, "verify");
+        },
+      ),
       { numRuns: 40 },
     );
   });

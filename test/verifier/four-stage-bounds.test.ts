@@ -18,12 +18,27 @@ const checkOf = (m: CommMatrix, s: Schedule, id: string) => {
 
 /** Copies a message-level schedule, each transfer's size (or removal, at 0) given by `size`, each step split in two when `split`. */
 function rebuild(s: Schedule, size: (x: number, stage: number) => number, split = false): Schedule {
-  const b = new ScheduleBuilder({ p: s.p, algorithm: s.algorithm, params: s.params, seed: s.seed, elementBytes: s.elementBytes, matrixDigest: s.matrixDigest }, false);
+  const b = new ScheduleBuilder(
+    {
+      p: s.p,
+      algorithm: s.algorithm,
+      params: s.params,
+      seed: s.seed,
+      elementBytes: s.elementBytes,
+      matrixDigest: s.matrixDigest,
+    },
+    false,
+  );
   s.stages.forEach((st, k) => {
     b.stage(st.name, st.rearrange);
     for (let step = st.firstStep; step < st.firstStep + st.stepCount; step++) {
-      const a0 = s.stepStart[step]!, a1 = s.stepStart[step + 1]!, mid = split ? (a0 + a1) >> 1 : a1;
-      for (const [from, to] of [[a0, mid], [mid, a1]] as const) {
+      const a0 = s.stepStart[step]!,
+        a1 = s.stepStart[step + 1]!,
+        mid = split ? (a0 + a1) >> 1 : a1;
+      for (const [from, to] of [
+        [a0, mid],
+        [mid, a1],
+      ] as const) {
         if (from === to) continue;
         b.step();
         for (let x = from; x < to; x++) if (size(x, k) > 0) b.transfer(s.src[x]!, s.dst[x]!, size(x, k));
@@ -39,8 +54,10 @@ describe("four-stage-time (Theorem 2: sum over steps of the step's longest messa
     for (let p = 2; p <= 300; p++) {
       const m = generatePattern("uniform", p, { size: p }, 1);
       const r = verifySchedule(m, plan(m, "four-stage"));
-      const time = r.checks.find((c) => c.id === "four-stage-time")!, traffic = r.checks.find((c) => c.id === "four-stage-traffic")!;
-      const s = isqrt(p).ceil, L = matrixStats(m).lMax;
+      const time = r.checks.find((c) => c.id === "four-stage-time")!,
+        traffic = r.checks.find((c) => c.id === "four-stage-traffic")!;
+      const s = isqrt(p).ceil,
+        L = matrixStats(m).lMax;
       expect([time.holds, traffic.holds], `P = ${p}`).toEqual([true, true]);
       expect(time.bound).toBe((4 * (s + 1) * s * L) / p);
       expect(traffic.bound).toBe((4 * s * s * L) / p);
@@ -51,9 +68,13 @@ describe("four-stage-time (Theorem 2: sum over steps of the step's longest messa
     expect(exceeded.slice(0, 4)).toEqual([3, 7, 8, 13]);
   });
   it("P = 3 and P = 7: the counterexamples to Table 3 recorded in the docs", () => {
-    for (const [p, measured, table3] of [[3, 44, 32], [7, 276, 216]] as const) {
+    for (const [p, measured, table3] of [
+      [3, 44, 32],
+      [7, 276, 216],
+    ] as const) {
       const m = generatePattern("uniform", p, { size: p }, 1);
-      const s = isqrt(p).ceil, L = matrixStats(m).lMax;
+      const s = isqrt(p).ceil,
+        L = matrixStats(m).lMax;
       expect((4 * s * s * L) / p).toBe(table3);
       expect(checkOf(m, plan(m, "four-stage"), "four-stage-time").measured).toBe(measured);
     }
@@ -61,7 +82,11 @@ describe("four-stage-time (Theorem 2: sum over steps of the step's longest messa
   it("fails when the steps are split in two (same messages, twice the steps)", () => {
     const m = generatePattern("uniform", 61, { size: 61 }, 1);
     const s = plan(m, "four-stage");
-    const c = checkOf(m, rebuild(s, (x) => s.size[x]!, true), "four-stage-time");
+    const c = checkOf(
+      m,
+      rebuild(s, (x) => s.size[x]!, true),
+      "four-stage-time",
+    );
     expect(c.holds).toBe(false);
     expect(c.measured!).toBeGreaterThan(c.bound!);
   });
@@ -69,13 +94,16 @@ describe("four-stage-time (Theorem 2: sum over steps of the step's longest messa
 
 describe("four-stage-I-exact: Stage I message sizes are fig. 11's counts", () => {
   it("catches a Stage I without the counter initialisation that the analytic bound lets through (uniform size 1, P = 61)", () => {
-    const p = 61, C = 8;
+    const p = 61,
+      C = 8;
     const m = generatePattern("uniform", p, { size: 1 }, 1);
     const s = plan(m, "four-stage");
     expect(checkOf(m, s, "four-stage-I-exact").holds).toBe(true);
     // counters from 0 instead of j mod C: element t for node j goes to bucket (t mod P) mod C
     const noInit = new Float64Array(p * C);
-    for (let u = 0; u < p; u++) for (let j = 0; j < p; j++) if (j !== u) for (let t = 0; t < m.data[u * p + j]!; t++) noInit[u * C + ((t % p) % C)]!++;
+    for (let u = 0; u < p; u++)
+      for (let j = 0; j < p; j++)
+        if (j !== u) for (let t = 0; t < m.data[u * p + j]!; t++) noInit[u * C + ((t % p) % C)]!++;
     const bad = rebuild(s, (x, k) => (k === 0 ? noInit[s.src[x]! * C + (s.dst[x]! % C)]! : s.size[x]!));
     const exact = checkOf(m, bad, "four-stage-I-exact");
     expect(exact.holds).toBe(false);
@@ -86,7 +114,17 @@ describe("four-stage-I-exact: Stage I message sizes are fig. 11's counts", () =>
   it("catches a message sent to the wrong node of the right column", () => {
     const m = generatePattern("uniform", 18, { size: 3 }, 1); // fig. 8: C = 5, R = 4, r = 3
     const s = plan(m, "four-stage");
-    const b = new ScheduleBuilder({ p: 18, algorithm: "four-stage", params: {}, seed: 1, elementBytes: m.elementBytes, matrixDigest: matrixDigest(m) }, false);
+    const b = new ScheduleBuilder(
+      {
+        p: 18,
+        algorithm: "four-stage",
+        params: {},
+        seed: 1,
+        elementBytes: m.elementBytes,
+        matrixDigest: matrixDigest(m),
+      },
+      false,
+    );
     s.stages.forEach((stage, k) => {
       b.stage(stage.name, stage.rearrange);
       for (let step = stage.firstStep; step < stage.firstStep + stage.stepCount; step++) {
@@ -111,7 +149,10 @@ describe("four-stage-II-exact: Stage II is C-Distribute of the holdings Stage I 
     for (let j = 1; j < p; j++) d[j] = 10 * p;
     return matrixFromData(p, d);
   };
-  const failingIds = (m: CommMatrix, s: Schedule) => verifySchedule(m, s).checks.filter((c) => !c.holds).map((c) => c.id);
+  const failingIds = (m: CommMatrix, s: Schedule) =>
+    verifySchedule(m, s)
+      .checks.filter((c) => !c.holds)
+      .map((c) => c.id);
 
   it("a plan with Stage II left out fails it, and only it, on one-source matrices (P = 16, 61, 64), message and payload level", () => {
     for (const p of [16, 61, 64]) {
@@ -130,7 +171,17 @@ describe("four-stage-II-exact: Stage II is C-Distribute of the holdings Stage I 
     // M[0][3] = 4: Stage I puts 2 elements at node 0 and 2 at node 1 (fig. 11); Stage II should send 1 + 1 from each
     const m = matrixFromData(4, Float64Array.from([0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]));
     expect(checkOf(m, plan(m, "four-stage", { payload: true }), "four-stage-II-exact").holds).toBe(true);
-    const b = new ScheduleBuilder({ p: 4, algorithm: "four-stage", params: {}, seed: 1, elementBytes: m.elementBytes, matrixDigest: matrixDigest(m) }, true);
+    const b = new ScheduleBuilder(
+      {
+        p: 4,
+        algorithm: "four-stage",
+        params: {},
+        seed: 1,
+        elementBytes: m.elementBytes,
+        matrixDigest: matrixDigest(m),
+      },
+      true,
+    );
     const send = (u: number, v: number, offset: number, count: number): void => {
       b.transfer(u, v, count);
       b.chunk(0, 3, offset, count);
@@ -161,9 +212,15 @@ describe("four-stage-II-exact: Stage II is C-Distribute of the holdings Stage I 
     const s = plan(m, "four-stage");
     expect(checkOf(m, s, "four-stage-II-exact").holds).toBe(true);
     // node 3's first two stage II messages: one element from the first to the second (totals unchanged)
-    const two = s.stages[1]!, mine: number[] = [];
-    for (let x = s.stepStart[two.firstStep]!; x < s.stepStart[two.firstStep + two.stepCount]!; x++) if (s.src[x] === 3) mine.push(x);
-    const c = checkOf(m, rebuild(s, (x) => s.size[x]! + (x === mine[0] ? -1 : x === mine[1] ? 1 : 0)), "four-stage-II-exact");
+    const two = s.stages[1]!,
+      mine: number[] = [];
+    for (let x = s.stepStart[two.firstStep]!; x < s.stepStart[two.firstStep + two.stepCount]!; x++)
+      if (s.src[x] === 3) mine.push(x);
+    const c = checkOf(
+      m,
+      rebuild(s, (x) => s.size[x]! + (x === mine[0] ? -1 : x === mine[1] ? 1 : 0)),
+      "four-stage-II-exact",
+    );
     expect(c.holds).toBe(false);
     expect(c.measured).toBe(2);
   });
@@ -174,7 +231,8 @@ describe("four-stage-II-exact: Stage II is C-Distribute of the holdings Stage I 
     // node 0's stage II messages to two rows of its column: swap one element of one destination for one of another
     const mine = st[1]!.steps.flatMap((x) => x.transfers).filter((t) => t.src === 0 && t.dst !== 0);
     const [t1, t2] = [mine[0]!, mine[1]!];
-    const a = t1.chunks![0]!, d2 = t2.chunks!.find((c) => c[1] !== a[1])!;
+    const a = t1.chunks![0]!,
+      d2 = t2.chunks!.find((c) => c[1] !== a[1])!;
     [a[1], d2[1]] = [d2[1], a[1]];
     const bad = pack(s, st);
     const c = checkOf(m, bad, "four-stage-II-exact");
@@ -187,7 +245,8 @@ describe("four-stage-II-exact: Stage II is C-Distribute of the holdings Stage I 
     const st = unpack(s);
     // node 0's first two stage I messages (to two nodes of its row): relabel one chunk of each with the other's destination
     const [t1, t2] = st[0]!.steps.flatMap((x) => x.transfers).filter((x) => x.src === 0 && x.dst !== 0);
-    const a = t1!.chunks![0]!, d2 = t2!.chunks!.find((c) => c[1] !== a[1])!;
+    const a = t1!.chunks![0]!,
+      d2 = t2!.chunks!.find((c) => c[1] !== a[1])!;
     [a[1], d2[1]] = [d2[1], a[1]];
     const c = checkOf(m, pack(s, st), "four-stage-I-exact");
     expect(c.holds).toBe(false);
@@ -196,13 +255,20 @@ describe("four-stage-II-exact: Stage II is C-Distribute of the holdings Stage I 
 });
 
 describe("each four-stage bound can fail (on its own where the others do not imply it: docs/algorithms/four-stage.md, 'Which checks imply which')", () => {
-  const failingIds = (m: CommMatrix, s: Schedule) => verifySchedule(m, s).checks.filter((c) => !c.holds).map((c) => c.id);
-  const find = (st: ReturnType<typeof unpack>, k: number, src: number, dst: number) => st[k]!.steps.flatMap((x) => x.transfers).find((t) => t.src === src && t.dst === dst)!;
+  const failingIds = (m: CommMatrix, s: Schedule) =>
+    verifySchedule(m, s)
+      .checks.filter((c) => !c.holds)
+      .map((c) => c.id);
+  const find = (st: ReturnType<typeof unpack>, k: number, src: number, dst: number) =>
+    st[k]!.steps.flatMap((x) => x.transfers).find((t) => t.src === src && t.dst === dst)!;
 
   it("-received alone (Lemma 1): a stage I or III message of row 5 split over the row stage's spare ninth step (P = 61: rows 5 and 6 never stall)", () => {
     const m = generatePattern("uniform", 61, { size: 61 }, 1);
     const s = plan(m, "four-stage");
-    for (const [k, id] of [[0, "four-stage-I-received"], [2, "four-stage-III-received"]] as const) {
+    for (const [k, id] of [
+      [0, "four-stage-I-received"],
+      [2, "four-stage-III-received"],
+    ] as const) {
       const st = unpack(s);
       expect(st[k]!.steps[8]!.transfers.some((t) => t.src === 41 || t.dst === 40)).toBe(false);
       find(st, k, 41, 40).size -= 1;
@@ -214,7 +280,10 @@ describe("each four-stage bound can fail (on its own where the others do not imp
     const m = generatePattern("uniform", 16, { size: 16 }, 1);
     const s = plan(m, "four-stage");
     // stage III: nodes 0 and 1 of row 0 to nodes 2 and 3; stage IV: nodes 0 and 4 of column 0 to nodes 8 and 12
-    for (const [k, x, y, z1, z2, id] of [[2, 0, 1, 2, 3, "four-stage-III-longest"], [3, 0, 4, 8, 12, "four-stage-IV-longest"]] as const) {
+    for (const [k, x, y, z1, z2, id] of [
+      [2, 0, 1, 2, 3, "four-stage-III-longest"],
+      [3, 0, 4, 8, 12, "four-stage-IV-longest"],
+    ] as const) {
       const st = unpack(s);
       find(st, k, x, z1).size -= 1;
       find(st, k, x, z2).size += 1;
@@ -236,7 +305,8 @@ describe("each four-stage bound can fail (on its own where the others do not imp
     const m = generatePattern("uniform", 16, { size: 16 }, 1);
     const s = plan(m, "four-stage");
     const st = unpack(s);
-    const step = (src: number, dst: number) => st[3]!.steps.findIndex((x) => x.transfers.some((t) => t.src === src && t.dst === dst));
+    const step = (src: number, dst: number) =>
+      st[3]!.steps.findIndex((x) => x.transfers.some((t) => t.src === src && t.dst === dst));
     expect(step(0, 8)).toBeLessThan(step(8, 4)); // 8 has the element before it forwards it
     find(st, 3, 0, 4).size -= 1;
     find(st, 3, 0, 8).size += 1;
@@ -249,7 +319,13 @@ describe("each four-stage bound can fail (on its own where the others do not imp
     const s = plan(m, "four-stage");
     const st = unpack(s);
     const steps = st[3]!.steps;
-    for (const [src, dst] of [[4, 0], [8, 0], [0, 4], [0, 8]] as const) steps.push({ transfers: [{ src, dst, size: 240, chunks: null }], stalls: [] });
+    for (const [src, dst] of [
+      [4, 0],
+      [8, 0],
+      [0, 4],
+      [0, 8],
+    ] as const)
+      steps.push({ transfers: [{ src, dst, size: 240, chunks: null }], stalls: [] });
     const c = checkOf(m, pack(s, st), "four-stage-buffer");
     expect([c.holds, c.measured, c.bound]).toEqual([false, 720, 480]);
   });

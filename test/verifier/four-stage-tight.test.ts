@@ -8,7 +8,13 @@ import { verifySchedule } from "../../src/verifier/index.js";
 import { paperArray } from "../../src/verifier/four-stage-bounds.js";
 
 /** Around every s^2 up to 300: s^2 - 1, s^2, s^2 + 1, and the rearranged P = s (s - 1) - 1. */
-const PS = [...new Set(Array.from({ length: 16 }, (_, k) => k + 2).flatMap((s) => [s * s - 1, s * s, s * s + 1, s * (s - 1) - 1]))].filter((p) => p >= 3 && p <= 300).sort((a, b) => a - b);
+const PS = [
+  ...new Set(
+    Array.from({ length: 16 }, (_, k) => k + 2).flatMap((s) => [s * s - 1, s * s, s * s + 1, s * (s - 1) - 1]),
+  ),
+]
+  .filter((p) => p >= 3 && p <= 300)
+  .sort((a, b) => a - b);
 
 /**
  * M[i][j] = unit a[(j - i) mod P] (a[0] = 0: nothing on the diagonal), a skewed (0, 1, 2, or 50 with
@@ -21,7 +27,9 @@ function circulant(p: number, seed: number, unit: number, residual: boolean): Co
   const a = new Float64Array(p);
   for (let k = 1; k < p; k++) a[k] = 1 + (rng.next() < 0.2 ? 50 : rng.int(3));
   const d = new Float64Array(p * p);
-  for (let i = 0; i < p; i++) for (let j = 0; j < p; j++) if (i !== j) d[i * p + j] = unit * a[(j - i + p) % p]! + (residual && rng.int(2) === 1 ? p - 1 : 0);
+  for (let i = 0; i < p; i++)
+    for (let j = 0; j < p; j++)
+      if (i !== j) d[i * p + j] = unit * a[(j - i + p) % p]! + (residual && rng.int(2) === 1 ? p - 1 : 0);
   return matrixFromData(p, d);
 }
 
@@ -42,7 +50,9 @@ describe("four-stage bounds are reached (P around every s^2 and the rearranged P
         expect(c.title).toContain("P divides every M[i][j]");
         expect(c.measured, `P = ${p}, stage ${stage}`).toBe(c.bound);
       }
-      const traffic = get("traffic"), time = get("time"), buffer = get("buffer");
+      const traffic = get("traffic"),
+        time = get("time"),
+        buffer = get("buffer");
       if (r === 0) expect(traffic.measured, `P = ${p}`).toBe(traffic.bound);
       // at P = s^2 - 1 (R = C = s, r = s - 1) the sum of the steps' longest messages is exactly 2 L/P below 4 s (s + 1) L/P
       if (p === s * s - 1) expect(time.bound! - time.measured!, `P = ${p}`).toBe((2 * matrixStats(m).lMax) / p);

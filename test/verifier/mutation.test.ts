@@ -8,12 +8,16 @@ import { verifySchedule } from "../../src/verifier/index.js";
 import { buildMatrix, matrixRecipe } from "../helpers/arbitraries.js";
 import { pack, unpack, type Chunk, type PlainStage, type PlainTransfer } from "../helpers/schedule-edit.js";
 
-const failing = (m: CommMatrix, s: Schedule): string[] => verifySchedule(m, s).checks.filter((c) => !c.holds).map((c) => c.id);
+const failing = (m: CommMatrix, s: Schedule): string[] =>
+  verifySchedule(m, s)
+    .checks.filter((c) => !c.holds)
+    .map((c) => c.id);
 
 /** A mutation: returns the changed stages, or null when the plan has nothing to mutate. */
 type Mutation = (st: PlainStage[], pick: number) => PlainStage[] | null;
 
-const allTransfers = (st: PlainStage[]) => st.flatMap((g) => g.steps.flatMap((s) => s.transfers.filter((t) => t.src !== t.dst)));
+const allTransfers = (st: PlainStage[]) =>
+  st.flatMap((g) => g.steps.flatMap((s) => s.transfers.filter((t) => t.src !== t.dst)));
 
 /** Removes transfers left with no elements. */
 const dropEmpty = (st: PlainStage[]): void => {
@@ -21,7 +25,8 @@ const dropEmpty = (st: PlainStage[]): void => {
 };
 
 /** Direct planners send every element once; relay planners (two-stage, four-stage) forward through intermediates. */
-const DIRECT = ["linear-permutation", "shift"] as const, RELAY = ["two-stage", "four-stage"] as const;
+const DIRECT = ["linear-permutation", "shift"] as const,
+  RELAY = ["two-stage", "four-stage"] as const;
 
 /**
  * Each mutation with the checks that must catch it, on direct and on relay plans (null: does not
@@ -49,7 +54,10 @@ const MUTATIONS: Record<string, { mutate: Mutation; direct: string[] | null; rel
       const ts = allTransfers(st).filter((t) => t.chunks!.some((c) => c[1] !== t.dst));
       if (ts.length === 0) return null;
       const t = ts[pick % ts.length]!;
-      const [c] = t.chunks!.splice(t.chunks!.findIndex((x) => x[1] !== t.dst), 1);
+      const [c] = t.chunks!.splice(
+        t.chunks!.findIndex((x) => x[1] !== t.dst),
+        1,
+      );
       t.size -= c![3];
       dropEmpty(st);
       return st;
@@ -80,7 +88,10 @@ const MUTATIONS: Record<string, { mutate: Mutation; direct: string[] | null; rel
       const p = Math.max(...steps.flatMap((x) => x.transfers.flatMap((y) => [y.src, y.dst]))) + 1;
       const k = [...Array(p + 1).keys()].find((n) => n !== t.src && n !== t.dst)!;
       s.transfers = s.transfers.filter((x) => x !== t);
-      s.transfers.push({ src: t.src, dst: k, size: t.size, chunks: t.chunks }, { src: k, dst: t.dst, size: t.size, chunks: t.chunks!.map((c) => [...c] as typeof c) });
+      s.transfers.push(
+        { src: t.src, dst: k, size: t.size, chunks: t.chunks },
+        { src: k, dst: t.dst, size: t.size, chunks: t.chunks!.map((c) => [...c] as typeof c) },
+      );
       return st;
     },
   },
@@ -96,7 +107,16 @@ const MUTATIONS: Record<string, { mutate: Mutation; direct: string[] | null; rel
           if (t.src === t.dst) continue;
           for (const c of t.chunks!) {
             if (c[0] === t.src) continue;
-            const t0 = steps.findIndex((x, k) => k < t1 && x.transfers.some((a) => a.dst === t.src && a.src !== a.dst && a.chunks!.some((d) => d[0] === c[0] && d[1] === c[1] && d[2] <= c[2] && d[2] + d[3] >= c[2] + c[3])));
+            const t0 = steps.findIndex(
+              (x, k) =>
+                k < t1 &&
+                x.transfers.some(
+                  (a) =>
+                    a.dst === t.src &&
+                    a.src !== a.dst &&
+                    a.chunks!.some((d) => d[0] === c[0] && d[1] === c[1] && d[2] <= c[2] && d[2] + d[3] >= c[2] + c[3]),
+                ),
+            );
             if (t0 >= 0) cands.push({ t, c, t0 });
           }
         }
@@ -124,7 +144,9 @@ const MUTATIONS: Record<string, { mutate: Mutation; direct: string[] | null; rel
         for (const t of steps[(a + pick) % steps.length]!.transfers) {
           if (t.src === t.dst) continue;
           const from = steps[(a + pick) % steps.length]!;
-          const into = steps.find((s) => s !== from && s.transfers.some((x) => x.dst === t.dst && x.src !== t.src && x.src !== x.dst));
+          const into = steps.find(
+            (s) => s !== from && s.transfers.some((x) => x.dst === t.dst && x.src !== t.src && x.src !== x.dst),
+          );
           if (!into) continue;
           from.transfers = from.transfers.filter((x) => x !== t);
           into.transfers.push(t);
@@ -148,7 +170,10 @@ const MUTATIONS: Record<string, { mutate: Mutation; direct: string[] | null; rel
 
 describe("the verifier catches every mutant of a valid plan (DESIGN.md mutation test)", () => {
   for (const [name, { mutate, direct, relay }] of Object.entries(MUTATIONS)) {
-    for (const [kind, algorithms, ids] of [["direct", DIRECT, direct], ["relay", RELAY, relay]] as const) {
+    for (const [kind, algorithms, ids] of [
+      ["direct", DIRECT, direct],
+      ["relay", RELAY, relay],
+    ] as const) {
       if (ids === null) continue;
       it(`${name} (${kind} plans: ${algorithms.join(", ")})`, () => {
         let mutants = 0;
@@ -247,8 +272,25 @@ describe("verifier on hand-made schedules", () => {
     b2.transfer(2, 0, 3);
     const s = b2.build();
     expect(verifySchedule(m, s).checks.find((c) => c.id === "stalls")!.holds).toBe(true);
-    expect(() => verifySchedule(matrixFromRows([[0, 1], [1, 0]]), s)).toThrow(/P = 3, the matrix has P = 2/);
-    expect(() => verifySchedule(matrixFromRows([[0, 4, 0], [0, 0, 2], [3, 1, 0]]), s)).toThrow(/another matrix/);
+    expect(() =>
+      verifySchedule(
+        matrixFromRows([
+          [0, 1],
+          [1, 0],
+        ]),
+        s,
+      ),
+    ).toThrow(/P = 3, the matrix has P = 2/);
+    expect(() =>
+      verifySchedule(
+        matrixFromRows([
+          [0, 4, 0],
+          [0, 0, 2],
+          [3, 1, 0],
+        ]),
+        s,
+      ),
+    ).toThrow(/another matrix/);
   });
 
   it("message-level: a node that sends more than it holds fails sizes-add-up", () => {

@@ -10,10 +10,17 @@ import { wholeMessageSumLowerBound } from "../../src/verifier/permutation-bounds
 import { generatePattern } from "../../src/patterns/index.js";
 import { matrixStats } from "../../src/model/matrix-stats.js";
 
-const opts = (planner: Planner, params: { readonly [k: string]: JsonValue } = {}): PlanOptions => resolvePlanOptions(planner, { payload: true, seed: 1, params });
+const opts = (planner: Planner, params: { readonly [k: string]: JsonValue } = {}): PlanOptions =>
+  resolvePlanOptions(planner, { payload: true, seed: 1, params });
 const row = (r: ReturnType<typeof verifySchedule>, id: string) => r.checks.find((c) => c.id === id);
 // the audit's matrix: lower bound 75, largest row / column traffic t = 71
-const AUDIT = matrixFromRows([[0, 0, 0, 8, 2], [9, 0, 5, 0, 0], [1, 58, 0, 0, 12], [0, 9, 19, 0, 5], [49, 0, 2, 0, 0]]);
+const AUDIT = matrixFromRows([
+  [0, 0, 0, 8, 2],
+  [9, 0, 5, 0, 0],
+  [1, 58, 0, 0, 12],
+  [0, 9, 19, 0, 5],
+  [49, 0, 2, 0, 0],
+]);
 
 describe("coloring rows", () => {
   it("a single-port coloring plan verifies with --ports 2: exactly h steps, lower bound ceil(h / 2)", () => {
@@ -48,14 +55,34 @@ describe("coloring rows", () => {
 
   it("the lower bound is the integral of the threshold max degree: ties and a spike", () => {
     // 0->1 and 0->2 (10 each) give node 0 degree 2 for x in (4, 10], 0->3 (4) degree 3 below: 2 x (10 - 4) + 3 x 4 = 24
-    expect(wholeMessageSumLowerBound(matrixFromRows([[0, 10, 10, 4], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]))).toBe(24);
-    expect(wholeMessageSumLowerBound(matrixFromRows([[7, 0], [0, 7]]))).toBe(0);
+    expect(
+      wholeMessageSumLowerBound(
+        matrixFromRows([
+          [0, 10, 10, 4],
+          [0, 0, 0, 0],
+          [0, 0, 0, 0],
+          [0, 0, 0, 0],
+        ]),
+      ),
+    ).toBe(24);
+    expect(
+      wholeMessageSumLowerBound(
+        matrixFromRows([
+          [7, 0],
+          [0, 7],
+        ]),
+      ),
+    ).toBe(0);
   });
 });
 
 describe("split-coloring chunk rows", () => {
   it("with a chunk outside [alpha/beta, L/h] the 2x row is shown as not applicable, with the interval", () => {
-    const m = matrixFromRows([[0, 100, 100], [100, 0, 100], [100, 100, 0]]);
+    const m = matrixFromRows([
+      [0, 100, 100],
+      [100, 0, 100],
+      [100, 100, 0],
+    ]);
     const s = splitColoring.plan(m, opts(splitColoring, { chunk: 1 })); // alpha/beta ~ 1400 elements at 8 bytes, L/h = 100
     const r = verifySchedule(m, s);
     const x2 = row(r, "split-chunk-2x")!;

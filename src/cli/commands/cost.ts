@@ -11,8 +11,20 @@ import { fmt, table } from "../io.js";
 /** The cost as text: total, then one line per stage. */
 export function formatCost(c: ScheduleCost): string {
   const rows = [["stage", "name", "barrier", "rearrange", "communication", "time (us)", "start-ups"]];
-  for (const s of c.stages) rows.push([String(s.stage), s.name, fmt(s.barrier), fmt(s.rearrange), fmt(s.communication), fmt(s.time), fmt(s.startups)]);
-  return `${c.mode} cost on ${c.machine}: ${fmt(c.total)} us (${fmt(c.startups)} start-ups at the busiest node)\n` + table(rows);
+  for (const s of c.stages)
+    rows.push([
+      String(s.stage),
+      s.name,
+      fmt(s.barrier),
+      fmt(s.rearrange),
+      fmt(s.communication),
+      fmt(s.time),
+      fmt(s.startups),
+    ]);
+  return (
+    `${c.mode} cost on ${c.machine}: ${fmt(c.total)} us (${fmt(c.startups)} start-ups at the busiest node)\n` +
+    table(rows)
+  );
 }
 
 /** The values of --mode. */
@@ -29,16 +41,31 @@ export function registerCost(program: Command, ctx: CliContext): void {
     .option("--steps", "also list the cost of every step (blocking mode)")
     .option("--json", "machine-readable output")
     .action(async (file: string, o: { machine: string; mode: CostMode; json?: boolean; steps?: boolean }) => {
-      if (o.steps && o.mode !== "blocking") throw fail("cost", "BAD_OPTION", "--steps lists the steps of the blocking mode; the nonblocking cost has no per-step times", { field: "steps" });
+      if (o.steps && o.mode !== "blocking")
+        throw fail(
+          "cost",
+          "BAD_OPTION",
+          "--steps lists the steps of the blocking mode; the nonblocking cost has no per-step times",
+          { field: "steps" },
+        );
       const machine = findMachine(o.machine);
       const mode = o.mode;
       const s = await readScheduleJson(file);
       // per node: six typed arrays; per step: its cost record, and its table row or JSON text
-      checkMemory("cost", scheduleWorkBytes(s, 64, o.steps ? 400 : 160, 0), `the cost of ${s.stepCount} steps on ${s.p} nodes`, { file });
+      checkMemory(
+        "cost",
+        scheduleWorkBytes(s, 64, o.steps ? 400 : 160, 0),
+        `the cost of ${s.stepCount} steps on ${s.p} nodes`,
+        { file },
+      );
       const c = scheduleCost(s, machine, mode);
       if (o.json) return ctx.io.out(JSON.stringify(o.steps ? c : { ...c, steps: undefined }, null, 2) + "\n");
       let text = formatCost(c);
-      if (o.steps && c.steps.length > 0) text += table([["step", "stage", "time (us)", "longest", "messages"], ...c.steps.map((x) => [String(x.step), String(x.stage), fmt(x.time), fmt(x.longest), fmt(x.messages)])]);
+      if (o.steps && c.steps.length > 0)
+        text += table([
+          ["step", "stage", "time (us)", "longest", "messages"],
+          ...c.steps.map((x) => [String(x.step), String(x.stage), fmt(x.time), fmt(x.longest), fmt(x.messages)]),
+        ]);
       ctx.io.out(text);
     });
 }

@@ -16,7 +16,9 @@ import { fmt, intOption, table } from "../io.js";
 export function registerDemo(program: Command, ctx: CliContext): void {
   program
     .command("demo")
-    .description("plan, verify, cost and replay a built-in example (004 Pattern1 'one spike') with every matrix planner (the te-* protocols: see te-table)")
+    .description(
+      "plan, verify, cost and replay a built-in example (004 Pattern1 'one spike') with every matrix planner (the te-* protocols: see te-table)",
+    )
     .option("--p <n>", "number of nodes", "16")
     .option("--machine <name>", "machine model for the cost", "t3d-004")
     .option("--seed <s>", "random seed", "1")
@@ -35,10 +37,20 @@ export function registerDemo(program: Command, ctx: CliContext): void {
           // the replay moves element tags (data mode): an end-to-end delivery check independent of the verifier
           const sim = simulateSchedule(s, machine, { mode: "blocking", data: m, timeline: false, seed });
           return {
-            algorithm: planner.name, verified: r.ok && sim.dataFailureCount === 0, failed: [...r.checks.filter((c) => !c.holds).map((c) => c.id), ...(sim.dataFailureCount > 0 ? ["data-mode"] : [])],
-            stages: s.stages.length, steps: s.stepCount, transfers: s.transferCount,
-            blockingUs: scheduleCost(s, machine, "blocking").total, nonblockingUs: scheduleCost(s, machine, "nonblocking").total,
-            simulatedUs: sim.makespan, maxWaitUs: Math.max(0, ...sim.nodes.wait), fnc: sim.fnc,
+            algorithm: planner.name,
+            verified: r.ok && sim.dataFailureCount === 0,
+            failed: [
+              ...r.checks.filter((c) => !c.holds).map((c) => c.id),
+              ...(sim.dataFailureCount > 0 ? ["data-mode"] : []),
+            ],
+            stages: s.stages.length,
+            steps: s.stepCount,
+            transfers: s.transferCount,
+            blockingUs: scheduleCost(s, machine, "blocking").total,
+            nonblockingUs: scheduleCost(s, machine, "nonblocking").total,
+            simulatedUs: sim.makespan,
+            maxWaitUs: Math.max(0, ...sim.nodes.wait),
+            fnc: sim.fnc,
           };
         } catch (e) {
           if (!isCommplanError(e)) throw e;
@@ -46,19 +58,58 @@ export function registerDemo(program: Command, ctx: CliContext): void {
         }
       });
       if (results.some((r) => "verified" in r && !r.verified)) ctx.exitCode = 1;
-      if (o.json) return ctx.io.out(JSON.stringify({ pattern: "pattern1", p, seed, machine: machine.name, stats: { t: st.t, h: st.h, mMax: st.mMax, lMax: st.lMax }, results }, null, 2) + "\n");
+      if (o.json)
+        return ctx.io.out(
+          JSON.stringify(
+            {
+              pattern: "pattern1",
+              p,
+              seed,
+              machine: machine.name,
+              stats: { t: st.t, h: st.h, mMax: st.mMax, lMax: st.lMax },
+              results,
+            },
+            null,
+            2,
+          ) + "\n",
+        );
       let text = `commplan demo: 004 Pattern1 (one spike), P = ${p}, seed ${seed}: every node sends 1024 elements to one random node and 1 to the others.\n`;
       text += `Matrix: t = ${fmt(st.t)}, h = ${st.h}, M_max = ${fmt(st.mMax)}, ${st.messages} messages.\n`;
       text += `Each planner makes an element-level plan; the verifier checks it, the flat model of ${machine.name} costs it (${machine.source}), `;
       text += `and the simulated machine replays it in blocking mode without a barrier per step, moving every element (data mode); max wait is the longest time one node's messages waited for a busy receiver (node contention).\n\n`;
-      const rows = [["algorithm", "verified", "stages", "steps", "transfers", "blocking us", "nonblocking us", "simulated us", "max wait us"]];
+      const rows = [
+        [
+          "algorithm",
+          "verified",
+          "stages",
+          "steps",
+          "transfers",
+          "blocking us",
+          "nonblocking us",
+          "simulated us",
+          "max wait us",
+        ],
+      ];
       for (const r of results) {
         if ("skipped" in r) rows.push([r.algorithm, "skipped", "", "", "", "", "", "", r.skipped ?? ""]);
-        else rows.push([r.algorithm, r.verified ? "yes" : `NO (${r.failed.join(", ")})`, String(r.stages), String(r.steps), fmt(r.transfers), fmt(r.blockingUs), fmt(r.nonblockingUs), fmt(r.simulatedUs), fmt(r.maxWaitUs)]);
+        else
+          rows.push([
+            r.algorithm,
+            r.verified ? "yes" : `NO (${r.failed.join(", ")})`,
+            String(r.stages),
+            String(r.steps),
+            fmt(r.transfers),
+            fmt(r.blockingUs),
+            fmt(r.nonblockingUs),
+            fmt(r.simulatedUs),
+            fmt(r.maxWaitUs),
+          ]);
       }
       text += table(rows);
-      text += "\nThe total-exchange protocols (te-*) route h-relations of unit packets: try commplan te-table --n 64 --seeds 3.\n";
-      text += "Try: commplan gen pattern1 --p 64 -o m.json && commplan plan m.json -a shift --payload -o s.json && commplan verify s.json -m m.json\n";
+      text +=
+        "\nThe total-exchange protocols (te-*) route h-relations of unit packets: try commplan te-table --n 64 --seeds 3.\n";
+      text +=
+        "Try: commplan gen pattern1 --p 64 -o m.json && commplan plan m.json -a shift --payload -o s.json && commplan verify s.json -m m.json\n";
       ctx.io.out(text);
     });
 }

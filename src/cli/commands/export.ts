@@ -39,7 +39,13 @@ async function writeFiles(files: readonly ExportedFile[], dir: string, inputs: r
   const guarded = new Set(inputs.filter((f) => f !== "-").map(real));
   for (const f of files) {
     const target = join(dir, f.name);
-    if (guarded.has(real(target))) throw fail("export", "BAD_OPTION", `refusing to overwrite an input with the export's ${f.name}: choose another --out directory`, { file: target });
+    if (guarded.has(real(target)))
+      throw fail(
+        "export",
+        "BAD_OPTION",
+        `refusing to overwrite an input with the export's ${f.name}: choose another --out directory`,
+        { file: target },
+      );
   }
   try {
     await mkdir(dir, { recursive: true });
@@ -51,12 +57,19 @@ async function writeFiles(files: readonly ExportedFile[], dir: string, inputs: r
 
 function needDir(t: ExportTarget, format: string): string {
   const dir = t.dir ?? t.split;
-  if (dir === null) throw fail("export", "BAD_OPTION", `--format ${format} writes several files: give --out DIR`, { field: "out" });
+  if (dir === null)
+    throw fail("export", "BAD_OPTION", `--format ${format} writes several files: give --out DIR`, { field: "out" });
   return dir;
 }
 
 function single(t: ExportTarget, format: string): void {
-  if (t.dir !== null || t.split !== null) throw fail("export", "BAD_OPTION", `--format ${format} writes one file: give -o FILE (or nothing for stdout), not --out or --split`, { field: "out" });
+  if (t.dir !== null || t.split !== null)
+    throw fail(
+      "export",
+      "BAD_OPTION",
+      `--format ${format} writes one file: give -o FILE (or nothing for stdout), not --out or --split`,
+      { field: "out" },
+    );
 }
 
 /** A format of `commplan export`: a one-line description and its writer. */
@@ -81,12 +94,26 @@ export const EXPORT_FORMATS: { readonly [name: string]: ExportFormat } = {
       "SimGrid time-independent traces (rank-<r>.txt, index.txt), platform.xml and hosts from --machine, into --out DIR; run from DIR: smpirun -np P -platform platform.xml -hostfile hosts -replay index.txt (docs/runtimes.md)",
     write: async (prog, t) => {
       const dir = needDir(t, "simgrid");
-      if (t.machine === null) throw fail("export", "BAD_OPTION", "--format simgrid needs --machine (the platform's latency and bandwidth come from the preset)", { field: "machine" });
-      await writeFiles([...simgridTraceFiles(prog, { computeFlopsPerByte: simgridCopyFlopsPerByte(t.machine) }), ...simgridPlatformFiles(prog.p, t.machine)], dir, t.inputs);
+      if (t.machine === null)
+        throw fail(
+          "export",
+          "BAD_OPTION",
+          "--format simgrid needs --machine (the platform's latency and bandwidth come from the preset)",
+          { field: "machine" },
+        );
+      await writeFiles(
+        [
+          ...simgridTraceFiles(prog, { computeFlopsPerByte: simgridCopyFlopsPerByte(t.machine) }),
+          ...simgridPlatformFiles(prog.p, t.machine),
+        ],
+        dir,
+        t.inputs,
+      );
     },
   },
   goal: {
-    description: "GOAL text for LogGOPSim's txt2bin (rounds chained with requires; copies as calc in picoseconds from --machine's t_m, else calc 0)",
+    description:
+      "GOAL text for LogGOPSim's txt2bin (rounds chained with requires; copies as calc in picoseconds from --machine's t_m, else calc 0)",
     write: async (prog, t, ctx) => {
       single(t, "goal");
       const pieces = goalPieces(prog, { calcPerByte: t.machine === null ? 0 : t.machine.tm * 1e6 });
@@ -95,7 +122,8 @@ export const EXPORT_FORMATS: { readonly [name: string]: ExportFormat } = {
     },
   },
   "msccl-xml": {
-    description: "MSCCL-IR XML (uniform chunks of --chunk elements, default the gcd of every offset and count; refused past the runtime's limits)",
+    description:
+      "MSCCL-IR XML (uniform chunks of --chunk elements, default the gcd of every offset and count; refused past the runtime's limits)",
     write: async (prog, t, ctx) => {
       single(t, "msccl-xml");
       const xml = mscclXml(prog, t.chunk === null ? {} : { chunkElements: t.chunk });
@@ -112,7 +140,9 @@ export function registerExport(program: Command, ctx: CliContext): void {
   program
     .command("export")
     .argument("<schedule>", "schedule JSON (commplan.schedule/v1), - for stdin")
-    .description("lower a schedule to a per-rank program (MPI_Alltoallv buffers, scratch, rounds of send / recv / copy) and write it in a runtime format")
+    .description(
+      "lower a schedule to a per-rank program (MPI_Alltoallv buffers, scratch, rounds of send / recv / copy) and write it in a runtime format",
+    )
     .requiredOption("-m, --matrix <file>", "the matrix the schedule was planned for")
     .requiredOption("-f, --format <name>", `output format: ${Object.keys(EXPORT_FORMATS).join(", ")}`)
     .option("-o, --output <file>", "output file (- for stdout)", "-")
@@ -120,29 +150,74 @@ export function registerExport(program: Command, ctx: CliContext): void {
     .option("--out <dir>", "output directory of a multi-file format (simgrid)")
     .option("--machine <name>", "machine preset (simgrid: the platform; goal: calc of copies); see 'commplan machines'")
     .option("--chunk <elements>", "msccl-xml: elements per chunk (default: the gcd of every piece offset and count)")
-    .option("--variant <v>", "nonblocking (post a round at once) or blocking (ordered for blocking rendezvous sends)", "nonblocking")
+    .option(
+      "--variant <v>",
+      "nonblocking (post a round at once) or blocking (ordered for blocking rendezvous sends)",
+      "nonblocking",
+    )
     .option("--element-bytes <n>", ELEMENT_BYTES_HELP)
-    .action(async (file: string, o: { matrix: string; format: string; output: string; split?: string; out?: string; machine?: string; chunk?: string; variant: string; elementBytes?: string }) => {
-      const format = Object.prototype.hasOwnProperty.call(EXPORT_FORMATS, o.format) ? EXPORT_FORMATS[o.format] : undefined;
-      if (format === undefined) throw fail("export", "BAD_OPTION", `unknown format '${o.format}'; known: ${Object.keys(EXPORT_FORMATS).join(", ")}`, { field: "format" });
-      if (!VARIANTS.includes(o.variant as ProgramVariant)) throw fail("export", "BAD_OPTION", `--variant must be nonblocking or blocking, got '${o.variant}'`, { field: "variant" });
-      if (o.out !== undefined && (o.split !== undefined || o.output !== "-")) throw fail("export", "BAD_OPTION", "give one of -o, --split and --out", { field: "out" });
-      const machine = o.machine === undefined ? null : findMachine(o.machine);
-      const chunk = o.chunk === undefined ? null : intOption("chunk", o.chunk, 1);
-      if (o.split !== undefined && o.output !== "-") throw fail("export", "BAD_OPTION", "give -o or --split, not both", { field: "split" });
-      if (file === "-" && o.matrix === "-") throw fail("export", "BAD_OPTION", "the schedule and --matrix cannot both be read from stdin ('-'): give one of them as a file", { field: "matrix" });
-      await refuseOutputOntoInput("export", [file, o.matrix], [["-o", o.output]]);
-      const m = readMatrixFile(o.matrix, matrixReadOptions(o));
-      const s = await readScheduleJson(file);
-      const { program: prog, scratchPeak } = lowerSchedule(m, s, { variant: o.variant as ProgramVariant });
-      await format.write(prog, { output: o.output, split: o.split ?? null, dir: o.out ?? null, machine, chunk, inputs: [file, o.matrix] }, ctx);
-      let scratch = 0, peak = 0;
-      for (let r = 0; r < prog.p; r++) {
-        scratch = Math.max(scratch, prog.layout.scratchSize[r]!);
-        peak = Math.max(peak, scratchPeak[r]!);
-      }
-      if (o.split !== undefined || o.out !== undefined || o.output !== "-") {
-        ctx.io.err(`export: ${prog.algorithm}, P = ${prog.p}, ${prog.variant}: ${fmt(prog.rounds)} rounds, ${fmt(prog.ops.kind.length)} operations, largest scratch ${fmt(scratch)} elements (live peak ${fmt(peak)})\n`);
-      }
-    });
+    .action(
+      async (
+        file: string,
+        o: {
+          matrix: string;
+          format: string;
+          output: string;
+          split?: string;
+          out?: string;
+          machine?: string;
+          chunk?: string;
+          variant: string;
+          elementBytes?: string;
+        },
+      ) => {
+        const format = Object.prototype.hasOwnProperty.call(EXPORT_FORMATS, o.format)
+          ? EXPORT_FORMATS[o.format]
+          : undefined;
+        if (format === undefined)
+          throw fail(
+            "export",
+            "BAD_OPTION",
+            `unknown format '${o.format}'; known: ${Object.keys(EXPORT_FORMATS).join(", ")}`,
+            { field: "format" },
+          );
+        if (!VARIANTS.includes(o.variant as ProgramVariant))
+          throw fail("export", "BAD_OPTION", `--variant must be nonblocking or blocking, got '${o.variant}'`, {
+            field: "variant",
+          });
+        if (o.out !== undefined && (o.split !== undefined || o.output !== "-"))
+          throw fail("export", "BAD_OPTION", "give one of -o, --split and --out", { field: "out" });
+        const machine = o.machine === undefined ? null : findMachine(o.machine);
+        const chunk = o.chunk === undefined ? null : intOption("chunk", o.chunk, 1);
+        if (o.split !== undefined && o.output !== "-")
+          throw fail("export", "BAD_OPTION", "give -o or --split, not both", { field: "split" });
+        if (file === "-" && o.matrix === "-")
+          throw fail(
+            "export",
+            "BAD_OPTION",
+            "the schedule and --matrix cannot both be read from stdin ('-'): give one of them as a file",
+            { field: "matrix" },
+          );
+        await refuseOutputOntoInput("export", [file, o.matrix], [["-o", o.output]]);
+        const m = readMatrixFile(o.matrix, matrixReadOptions(o));
+        const s = await readScheduleJson(file);
+        const { program: prog, scratchPeak } = lowerSchedule(m, s, { variant: o.variant as ProgramVariant });
+        await format.write(
+          prog,
+          { output: o.output, split: o.split ?? null, dir: o.out ?? null, machine, chunk, inputs: [file, o.matrix] },
+          ctx,
+        );
+        let scratch = 0,
+          peak = 0;
+        for (let r = 0; r < prog.p; r++) {
+          scratch = Math.max(scratch, prog.layout.scratchSize[r]!);
+          peak = Math.max(peak, scratchPeak[r]!);
+        }
+        if (o.split !== undefined || o.out !== undefined || o.output !== "-") {
+          ctx.io.err(
+            `export: ${prog.algorithm}, P = ${prog.p}, ${prog.variant}: ${fmt(prog.rounds)} rounds, ${fmt(prog.ops.kind.length)} operations, largest scratch ${fmt(scratch)} elements (live peak ${fmt(peak)})\n`,
+          );
+        }
+      },
+    );
 }

@@ -18,7 +18,10 @@ const ELEMENT_BYTES_ALIAS = "elementBytesFlag";
 function outputFormat(given: string | undefined, output: string): MatrixFileFormat {
   const byName = output === "-" ? null : matrixFormatOfName(output);
   if (given === undefined) return byName ?? "json";
-  if (byName !== null && byName !== given) throw fail("gen", "BAD_OPTION", `--format ${given} but the output file ${output} has the extension of ${byName}`, { field: "format" });
+  if (byName !== null && byName !== given)
+    throw fail("gen", "BAD_OPTION", `--format ${given} but the output file ${output} has the extension of ${byName}`, {
+      field: "format",
+    });
   return given as MatrixFileFormat;
 }
 
@@ -31,10 +34,24 @@ export function registerGen(program: Command, _ctx: CliContext): void {
     .description("generate a communication matrix from a seeded pattern")
     .requiredOption("--p <n>", `number of nodes P (1..${MAX_P})`)
     .option("--seed <s>", "random seed", "1")
-    .option("-o, --output <file>", "output file, - for stdout (written in pieces, atomically; a symbolic link is followed, a device or FIFO written in place)", "-")
-    .addOption(new Option("--format <fmt>", "json, csv or mtx (Matrix Market); default: from the output file's extension, else json").choices(FORMATS))
-    .option("--element-bytes <n>", "bytes per element stored in the matrix (default: the pattern's; CSV and Matrix Market keep it in a comment line)")
-    .addOption(new Option("--sparse", "write the sparse JSON form (entries) even for dense matrices").conflicts("dense"))
+    .option(
+      "-o, --output <file>",
+      "output file, - for stdout (written in pieces, atomically; a symbolic link is followed, a device or FIFO written in place)",
+      "-",
+    )
+    .addOption(
+      new Option(
+        "--format <fmt>",
+        "json, csv or mtx (Matrix Market); default: from the output file's extension, else json",
+      ).choices(FORMATS),
+    )
+    .option(
+      "--element-bytes <n>",
+      "bytes per element stored in the matrix (default: the pattern's; CSV and Matrix Market keep it in a comment line)",
+    )
+    .addOption(
+      new Option("--sparse", "write the sparse JSON form (entries) even for dense matrices").conflicts("dense"),
+    )
     .option("--dense", "write the dense JSON form (rows) even for sparse matrices");
   for (const n of names) {
     const opt = new Option(`--${n} <value>`, `pattern option ${n} (see 'commplan patterns')`);
@@ -60,13 +77,30 @@ export function registerGen(program: Command, _ctx: CliContext): void {
       }
       const opt = patternOptionList(def).find((x) => x.name === n);
       if (opt === undefined) {
-        throw fail("gen", "BAD_OPTION", `pattern ${quoted(pattern)} has no option --${n} (its options: ${Object.keys(def.options).map((x) => `--${x}`).join(", ") || "none"})`, { field: n });
+        throw fail(
+          "gen",
+          "BAD_OPTION",
+          `pattern ${quoted(pattern)} has no option --${n} (its options: ${
+            Object.keys(def.options)
+              .map((x) => `--${x}`)
+              .join(", ") || "none"
+          })`,
+          { field: n },
+        );
       }
-      given[n] = opt.type === "integer" ? intOption(n, String(v), opt.min ?? Number.MIN_SAFE_INTEGER, opt.max) : numberOption(n, String(v)); // the pattern checks a number's range
+      given[n] =
+        opt.type === "integer"
+          ? intOption(n, String(v), opt.min ?? Number.MIN_SAFE_INTEGER, opt.max)
+          : numberOption(n, String(v)); // the pattern checks a number's range
     }
     const output = String(o["output"]);
     const format = outputFormat(o["format"] as string | undefined, output);
-    if ((o["sparse"] || o["dense"]) && format !== "json") throw fail("gen", "BAD_OPTION", `--${o["sparse"] ? "sparse" : "dense"} applies to JSON only (the output format is ${format})`);
+    if ((o["sparse"] || o["dense"]) && format !== "json")
+      throw fail(
+        "gen",
+        "BAD_OPTION",
+        `--${o["sparse"] ? "sparse" : "dense"} applies to JSON only (the output format is ${format})`,
+      );
     const m = generatePattern(pattern, p, given, seed);
     await writeMatrixFile(m, output, format, o["sparse"] ? { sparse: true } : o["dense"] ? { sparse: false } : {});
   });

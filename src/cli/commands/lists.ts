@@ -13,7 +13,14 @@ import { fmt, table } from "../io.js";
 function paramLine(d: InputParam): string {
   const number = d.type === "integer" || d.type === "number" ? [`<${d.type}>`] : [];
   const syntax = d.type === "boolean" ? "true|false" : [...(d.values ?? []), ...number].join("|");
-  const range = d.min !== undefined && d.max !== undefined ? `${d.min}..${d.max}` : d.min !== undefined ? `>= ${d.min}` : d.max !== undefined ? `<= ${d.max}` : undefined;
+  const range =
+    d.min !== undefined && d.max !== undefined
+      ? `${d.min}..${d.max}`
+      : d.min !== undefined
+        ? `>= ${d.min}`
+        : d.max !== undefined
+          ? `<= ${d.max}`
+          : undefined;
   const notes = [range, d.unit].filter((x) => x !== undefined).join(", ");
   const dflt = d.default !== undefined ? `default ${String(d.default)}` : `by default ${d.derived ?? "unset"}`;
   return `    --param ${d.name}=${syntax} (${notes ? `${notes}; ` : ""}${dflt}): ${d.description}\n`;
@@ -30,45 +37,91 @@ export function defaultPlanMachine(p: Pick<Planner, "params">): string | null {
 
 /** `plan --help`'s line for --machine: which planners use it and what they plan for without it. */
 export function machineOptionHelp(): string {
-  const users = PLANNERS.filter((p) => defaultPlanMachine(p) !== null).map((p) => p.name).join(", ");
+  const users = PLANNERS.filter((p) => defaultPlanMachine(p) !== null)
+    .map((p) => p.name)
+    .join(", ");
   return `machine model of the planners with a cost model (${users}), which plan for ${DEFAULT_SPLIT_MACHINE.name} without it; the others accept and ignore it ('commplan machines' lists the models)`;
 }
 
 /** An algorithm's entry in `commplan algorithms`: its line, then its parameters and the header keys it writes. */
 function algorithmEntry(p: Planner): string {
   let text = `${p.name}: ${p.title} [${p.source}]\n`;
-  const inputs = inputParams(p.params), outputs = p.params.filter((d) => d.output === true);
+  const inputs = inputParams(p.params),
+    outputs = p.params.filter((d) => d.output === true);
   for (const d of inputs) text += paramLine(d);
   if (inputs.length === 0) text += "    (no parameters)\n";
   const machine = defaultPlanMachine(p);
-  if (machine !== null) text += `    machine: its cost model plans for ${machine} unless 'plan --machine NAME' names another ('commplan machines' lists them); the header's params.machine says which\n`;
-  if (outputs.length > 0) text += `    writes into the header's params (accepted and ignored as --param): ${outputs.map((d) => d.name).join(", ")}\n`;
+  if (machine !== null)
+    text += `    machine: its cost model plans for ${machine} unless 'plan --machine NAME' names another ('commplan machines' lists them); the header's params.machine says which\n`;
+  if (outputs.length > 0)
+    text += `    writes into the header's params (accepted and ignored as --param): ${outputs.map((d) => d.name).join(", ")}\n`;
   return text;
 }
 
 /** A pattern's entry in `commplan patterns --json`: its fields, options as a list of { name, description, default, min, max, integer }. */
 function patternJson(p: PatternDef): object {
-  const options = patternOptionList(p).map((x) => ({ name: x.name, description: x.description, default: x.default, min: x.min, ...(x.max !== undefined ? { max: x.max } : {}), integer: x.type === "integer" }));
-  return { name: p.name, title: p.title, source: p.source, options, ...(p.fixedP !== undefined ? { fixedP: p.fixedP } : {}) };
+  const options = patternOptionList(p).map((x) => ({
+    name: x.name,
+    description: x.description,
+    default: x.default,
+    min: x.min,
+    ...(x.max !== undefined ? { max: x.max } : {}),
+    integer: x.type === "integer",
+  }));
+  return {
+    name: p.name,
+    title: p.title,
+    source: p.source,
+    options,
+    ...(p.fixedP !== undefined ? { fixedP: p.fixedP } : {}),
+  };
 }
 
 /** Registers the three listing commands. */
 export function registerLists(program: Command, ctx: CliContext): void {
   program
     .command("algorithms")
-    .description("list the planning algorithms with their sources, their parameters (--param name=value of 'commplan plan') and, for those with a cost model, the machine they plan for by default")
+    .description(
+      "list the planning algorithms with their sources, their parameters (--param name=value of 'commplan plan') and, for those with a cost model, the machine they plan for by default",
+    )
     .option("--json", "machine-readable output")
     .action((o: { json?: boolean }) => {
-      if (o.json) return ctx.io.out(JSON.stringify(PLANNERS.map(({ plan: _p, specs: _s, ...rest }) => { const machine = defaultPlanMachine(rest); return machine === null ? rest : { ...rest, defaultMachine: machine }; }), null, 2) + "\n");
+      if (o.json)
+        return ctx.io.out(
+          JSON.stringify(
+            PLANNERS.map(({ plan: _p, specs: _s, ...rest }) => {
+              const machine = defaultPlanMachine(rest);
+              return machine === null ? rest : { ...rest, defaultMachine: machine };
+            }),
+            null,
+            2,
+          ) + "\n",
+        );
       ctx.io.out(PLANNERS.map(algorithmEntry).join(""));
     });
   program
     .command("machines")
-    .description("list the machine models (start-up T_s, per-byte t_c, t_d, t_m in microseconds, ports, the simulator's default topology) with their sources")
+    .description(
+      "list the machine models (start-up T_s, per-byte t_c, t_d, t_m in microseconds, ports, the simulator's default topology) with their sources",
+    )
     .option("--json", "machine-readable output")
     .action((o: { json?: boolean }) => {
       if (o.json) return ctx.io.out(JSON.stringify(MACHINES, null, 2) + "\n");
-      ctx.io.out(table([["name", "T_s", "t_c", "t_d", "t_m", "ports", "topology", "source"], ...MACHINES.map((m) => [m.name, fmt(m.ts), fmt(m.tc), fmt(m.td), fmt(m.tm), String(m.ports), m.topology ?? "flat", m.source])]));
+      ctx.io.out(
+        table([
+          ["name", "T_s", "t_c", "t_d", "t_m", "ports", "topology", "source"],
+          ...MACHINES.map((m) => [
+            m.name,
+            fmt(m.ts),
+            fmt(m.tc),
+            fmt(m.td),
+            fmt(m.tm),
+            String(m.ports),
+            m.topology ?? "flat",
+            m.source,
+          ]),
+        ]),
+      );
     });
   program
     .command("patterns")
@@ -79,7 +132,8 @@ export function registerLists(program: Command, ctx: CliContext): void {
       let text = "";
       for (const p of PATTERNS) {
         text += `${p.name}${p.fixedP !== undefined ? ` (P = ${p.fixedP})` : ""}: ${p.title} [${p.source}]\n`;
-        for (const x of patternOptionList(p)) text += `    --${x.name} (default ${x.default}${x.type === "integer" ? ", integer" : ""}, >= ${x.min}${x.max !== undefined ? `, <= ${x.max}` : ""}): ${x.description}\n`;
+        for (const x of patternOptionList(p))
+          text += `    --${x.name} (default ${x.default}${x.type === "integer" ? ", integer" : ""}, >= ${x.min}${x.max !== undefined ? `, <= ${x.max}` : ""}): ${x.description}\n`;
       }
       ctx.io.out(text);
     });

@@ -14,23 +14,52 @@ import { collect, ELEMENT_BYTES_HELP, intOption, keyValues, matrixReadOptions } 
 export function registerPlan(program: Command, ctx: CliContext): void {
   program
     .command("plan")
-    .argument("<matrix>", "matrix file: JSON, CSV or Matrix Market (by the .json/.csv/.mtx extension, else the content); - for stdin")
+    .argument(
+      "<matrix>",
+      "matrix file: JSON, CSV or Matrix Market (by the .json/.csv/.mtx extension, else the content); - for stdin",
+    )
     .description("make a schedule for a matrix with a planning algorithm and write it as commplan.schedule/v1 JSON")
     .requiredOption("-a, --algorithm <name>", `planning algorithm: ${PLANNERS.map((p) => p.name).join(", ")}`)
     .option("--machine <name>", machineOptionHelp())
     .option("--payload", "element-level plan: every transfer lists the chunks it carries")
     .option("--seed <s>", "random seed for planners that make random choices (the schedule records it only then)", "1")
-    .option("--param <key=value>", "algorithm parameter (repeatable); 'commplan algorithms' lists each algorithm's parameters", collect, [])
+    .option(
+      "--param <key=value>",
+      "algorithm parameter (repeatable); 'commplan algorithms' lists each algorithm's parameters",
+      collect,
+      [],
+    )
     .option("--element-bytes <n>", ELEMENT_BYTES_HELP)
     .option("-o, --output <file>", "output file, - for stdout", "-")
-    .action(async (file: string, o: { algorithm: string; machine?: string; payload?: boolean; seed: string; param: string[]; output: string; elementBytes?: string }) => {
-      const planner = findPlanner(o.algorithm);
-      const machine = o.machine === undefined ? null : findMachine(o.machine);
-      const opts = resolvePlanOptions(planner, { payload: Boolean(o.payload), seed: intOption("seed", o.seed, 0, MAX_SEED), machine, params: keyValues("param", o.param) });
-      await refuseOutputOntoInput("plan", [file], [["-o", o.output]]);
-      const m = readMatrixFile(file, matrixReadOptions(o));
-      const s = planner.plan(m, opts);
-      await writeScheduleJson(s, o.output);
-      if (o.output !== "-") ctx.io.err(`plan: ${planner.name}: ${s.stages.length} stage(s), ${s.stepCount} steps, ${s.transferCount} transfers -> ${o.output}\n`);
-    });
+    .action(
+      async (
+        file: string,
+        o: {
+          algorithm: string;
+          machine?: string;
+          payload?: boolean;
+          seed: string;
+          param: string[];
+          output: string;
+          elementBytes?: string;
+        },
+      ) => {
+        const planner = findPlanner(o.algorithm);
+        const machine = o.machine === undefined ? null : findMachine(o.machine);
+        const opts = resolvePlanOptions(planner, {
+          payload: Boolean(o.payload),
+          seed: intOption("seed", o.seed, 0, MAX_SEED),
+          machine,
+          params: keyValues("param", o.param),
+        });
+        await refuseOutputOntoInput("plan", [file], [["-o", o.output]]);
+        const m = readMatrixFile(file, matrixReadOptions(o));
+        const s = planner.plan(m, opts);
+        await writeScheduleJson(s, o.output);
+        if (o.output !== "-")
+          ctx.io.err(
+            `plan: ${planner.name}: ${s.stages.length} stage(s), ${s.stepCount} steps, ${s.transferCount} transfers -> ${o.output}\n`,
+          );
+      },
+    );
 }

@@ -14,25 +14,41 @@ export function nodeList(v: string): number[] {
   const out: number[] = [];
   for (const part of v.split(",")) {
     const m = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(part);
-    if (!m) throw fail("show", "BAD_OPTION", `--nodes must be a comma-separated list of nodes or ranges like 16-23, got '${v}'`, { field: "nodes" });
-    const a = Number(m[1]), b = m[2] === undefined ? a : Number(m[2]);
-    if (b < a || b - a > 1 << 20) throw fail("show", "BAD_OPTION", `--nodes: bad range '${part.trim()}'`, { field: "nodes" });
+    if (!m)
+      throw fail(
+        "show",
+        "BAD_OPTION",
+        `--nodes must be a comma-separated list of nodes or ranges like 16-23, got '${v}'`,
+        { field: "nodes" },
+      );
+    const a = Number(m[1]),
+      b = m[2] === undefined ? a : Number(m[2]);
+    if (b < a || b - a > 1 << 20)
+      throw fail("show", "BAD_OPTION", `--nodes: bad range '${part.trim()}'`, { field: "nodes" });
     for (let u = a; u <= b; u++) out.push(u);
   }
   return out;
 }
 
 /** Bytes per grid cell (the cell, its text, and SVG markup when drawn) and per grid row, rough upper figures. */
-const CELL_BYTES = 48, SVG_CELL_BYTES = 160, ROW_BYTES = 200;
+const CELL_BYTES = 48,
+  SVG_CELL_BYTES = 160,
+  ROW_BYTES = 200;
 
 /** Refuses up front a grid past the memory budget: steps of the stage x senders (at most P, at most its transfers and stalls). */
 function checkGridMemory(s: Schedule, stage: number, svg: boolean, file: string): void {
   const st = s.stages[stage];
   if (st === undefined) return; // the grid names the missing stage
-  const first = st.firstStep, end = first + st.stepCount;
+  const first = st.firstStep,
+    end = first + st.stepCount;
   const events = s.stepStart[end]! - s.stepStart[first]! + (s.stallStart[end]! - s.stallStart[first]!);
   const cols = Math.min(s.p, events);
-  checkMemory("show", st.stepCount * (cols * (CELL_BYTES + (svg ? SVG_CELL_BYTES : 0)) + ROW_BYTES), `the grid of stage ${stage + 1} (${st.stepCount} steps x ${cols} senders)`, { file });
+  checkMemory(
+    "show",
+    st.stepCount * (cols * (CELL_BYTES + (svg ? SVG_CELL_BYTES : 0)) + ROW_BYTES),
+    `the grid of stage ${stage + 1} (${st.stepCount} steps x ${cols} senders)`,
+    { file },
+  );
 }
 
 /** Registers `show`. */
@@ -40,23 +56,44 @@ export function registerShow(program: Command, ctx: CliContext): void {
   program
     .command("show")
     .argument("<schedule>", "schedule JSON, - for stdin")
-    .description("print the step x sender grid of one stage (each cell the receiver, X a stall, . idle), as in 004 figure 10")
+    .description(
+      "print the step x sender grid of one stage (each cell the receiver, X a stall, . idle), as in 004 figure 10",
+    )
     .option("--stage <k>", "stage number, 1-based (stage I is 1)", "1")
-    .addOption(new Option("--row <r>", "0-based row of the four-stage node array (C = ceil(sqrt P) columns, floor(sqrt P) when P = ceil(sqrt P) floor(sqrt P) - 1): its nodes, plus outside nodes sending into it in this stage").conflicts("nodes"))
+    .addOption(
+      new Option(
+        "--row <r>",
+        "0-based row of the four-stage node array (C = ceil(sqrt P) columns, floor(sqrt P) when P = ceil(sqrt P) floor(sqrt P) - 1): its nodes, plus outside nodes sending into it in this stage",
+      ).conflicts("nodes"),
+    )
     .option("--nodes <list>", "senders to show, e.g. 16-23,58 (default: every node active in the stage)")
     .option("--svg <file>", "also draw the grid as SVG to FILE (- for stdout instead of the text)")
     .option("--json", "machine-readable output")
     .action(async (file: string, o: { stage: string; row?: string; nodes?: string; svg?: string; json?: boolean }) => {
-      if (o.svg === "-" && o.json) throw fail("show", "BAD_OPTION", "--svg - writes the SVG to stdout in place of the text, so --json has nowhere to go: write --svg to a file", { field: "svg" });
+      if (o.svg === "-" && o.json)
+        throw fail(
+          "show",
+          "BAD_OPTION",
+          "--svg - writes the SVG to stdout in place of the text, so --json has nowhere to go: write --svg to a file",
+          { field: "svg" },
+        );
       const stage = intOption("stage", o.stage, 1) - 1;
       await refuseOutputOntoInput("show", [file], [["--svg", o.svg]]);
       const s = await readScheduleJson(file);
       checkGridMemory(s, stage, o.svg !== undefined, file);
-      const senders = o.row !== undefined ? nodeArrayRow(s.p, intOption("row", o.row, 0)) : o.nodes !== undefined ? nodeList(o.nodes) : undefined;
+      const senders =
+        o.row !== undefined
+          ? nodeArrayRow(s.p, intOption("row", o.row, 0))
+          : o.nodes !== undefined
+            ? nodeList(o.nodes)
+            : undefined;
       const g = stepGrid(s, stage, senders, o.row !== undefined);
       if (o.svg !== undefined) await writeTextTarget(o.svg, stepGridSvg(g), ctx.io);
       if (o.svg === "-") return;
-      if (o.json) return ctx.io.out(JSON.stringify({ stage: g.stage + 1, name: g.stageName, senders: g.senders, steps: g.rows }) + "\n");
+      if (o.json)
+        return ctx.io.out(
+          JSON.stringify({ stage: g.stage + 1, name: g.stageName, senders: g.senders, steps: g.rows }) + "\n",
+        );
       ctx.io.out(stepGridText(g));
     });
 }

@@ -45,8 +45,23 @@ interface SimulateFlags {
 }
 
 /** Flags that only a replay takes, and flags that only a protocol run takes (drs-n: the last three). */
-const REPLAY_ONLY = [["mode", "--mode"], ["lockstep", "--lockstep"], ["ports", "--ports"], ["buffers", "--buffers"], ["sendWaits", "--send-waits"], ["barrier", "--barrier"], ["data", "--data"], ["matrix", "--matrix"]] as const;
-const PROTOCOL_ONLY = [["realised", "--realised"], ["generateRecv", "--generate-recv"], ["busyMeasure", "--busy-measure"], ["earlyGoAhead", "--early-go-ahead"], ["inquiry", "--inquiry"]] as const;
+const REPLAY_ONLY = [
+  ["mode", "--mode"],
+  ["lockstep", "--lockstep"],
+  ["ports", "--ports"],
+  ["buffers", "--buffers"],
+  ["sendWaits", "--send-waits"],
+  ["barrier", "--barrier"],
+  ["data", "--data"],
+  ["matrix", "--matrix"],
+] as const;
+const PROTOCOL_ONLY = [
+  ["realised", "--realised"],
+  ["generateRecv", "--generate-recv"],
+  ["busyMeasure", "--busy-measure"],
+  ["earlyGoAhead", "--early-go-ahead"],
+  ["inquiry", "--inquiry"],
+] as const;
 const DRS_N_ONLY = PROTOCOL_ONLY.slice(2);
 
 /** The values of --mode. */
@@ -56,21 +71,41 @@ const bad = (field: string, text: string): Error => fail("simulate", "BAD_OPTION
 
 /** Checks the flags once: those that do not apply to the run are errors, and stdout carries one document (commander checks the enumerated values). */
 function checkFlags(o: SimulateFlags): void {
-  for (const [k, flag] of [["realised", "--realised"], ["trace", "--trace"], ["svg", "--svg"]] as const) {
+  for (const [k, flag] of [
+    ["realised", "--realised"],
+    ["trace", "--trace"],
+    ["svg", "--svg"],
+  ] as const) {
     if (o[k] === "-") throw bad(k, `${flag} -: stdout already carries the simulation result; write ${flag} to a file`);
   }
   if (o.protocol !== undefined) {
     for (const [k, flag] of REPLAY_ONLY) {
-      if (o[k] !== undefined) throw bad(k, `${flag} does not apply to --protocol (the protocols run blocking, one port per node, without stage barriers or a schedule)`);
+      if (o[k] !== undefined)
+        throw bad(
+          k,
+          `${flag} does not apply to --protocol (the protocols run blocking, one port per node, without stage barriers or a schedule)`,
+        );
     }
-    if (o.protocol === "async") for (const [k, flag] of DRS_N_ONLY) if (o[k] !== undefined) throw bad(k, `${flag} is a drs-n option; async (AC) makes no inquiries`);
-    if (o.topology === "ocpc") throw bad("topology", "--topology ocpc is defined per step of a schedule (001 sec 2); the protocols run on flat or cm5-fat-tree");
+    if (o.protocol === "async")
+      for (const [k, flag] of DRS_N_ONLY)
+        if (o[k] !== undefined) throw bad(k, `${flag} is a drs-n option; async (AC) makes no inquiries`);
+    if (o.topology === "ocpc")
+      throw bad(
+        "topology",
+        "--topology ocpc is defined per step of a schedule (001 sec 2); the protocols run on flat or cm5-fat-tree",
+      );
   } else {
     for (const [k, flag] of PROTOCOL_ONLY) if (o[k] !== undefined) throw bad(k, `${flag} goes with --protocol`);
     const nonblocking = o.mode === "nonblocking";
-    if (!nonblocking && o.buffers !== undefined) throw bad("buffers", "--buffers is a nonblocking-mode option (004 sec 3.4)");
-    if (!nonblocking && o.sendWaits !== undefined) throw bad("sendWaits", "--send-waits is a nonblocking-mode option (blocking mode always waits for the receives of earlier steps, 004 sec 2.3)");
-    if (o.data && o.matrix === undefined) throw bad("matrix", "--data needs --matrix <file> (the elements every node must end with)");
+    if (!nonblocking && o.buffers !== undefined)
+      throw bad("buffers", "--buffers is a nonblocking-mode option (004 sec 3.4)");
+    if (!nonblocking && o.sendWaits !== undefined)
+      throw bad(
+        "sendWaits",
+        "--send-waits is a nonblocking-mode option (blocking mode always waits for the receives of earlier steps, 004 sec 2.3)",
+      );
+    if (o.data && o.matrix === undefined)
+      throw bad("matrix", "--data needs --matrix <file> (the elements every node must end with)");
     if (!o.data && o.matrix !== undefined) throw bad("matrix", "--matrix goes with --data");
   }
 }
@@ -79,7 +114,12 @@ function checkFlags(o: SimulateFlags): void {
  * A progress reporter that shows a cli-progress bar on `stream` once a run has lasted a second (TTY
  * only): `finish` completes it at 100 % (the run ended), `stop` leaves it where it is (the run failed).
  */
-export function progressFor(interactive: boolean, unit: string, stream: NodeJS.WritableStream = process.stderr, now: () => number = Date.now): { report: (done: number, total: number) => void; finish: () => void; stop: () => void } {
+export function progressFor(
+  interactive: boolean,
+  unit: string,
+  stream: NodeJS.WritableStream = process.stderr,
+  now: () => number = Date.now,
+): { report: (done: number, total: number) => void; finish: () => void; stop: () => void } {
   const t0 = now();
   let bar: cliProgress.SingleBar | null = null;
   let all = 0;
@@ -89,7 +129,10 @@ export function progressFor(interactive: boolean, unit: string, stream: NodeJS.W
       all = total;
       if (bar === null) {
         if (now() - t0 < 1000) return;
-        bar = new cliProgress.SingleBar({ stream, format: `simulate [{bar}] {percentage}% | {value}/{total} ${unit}` }, cliProgress.Presets.shades_classic);
+        bar = new cliProgress.SingleBar(
+          { stream, format: `simulate [{bar}] {percentage}% | {value}/{total} ${unit}` },
+          cliProgress.Presets.shades_classic,
+        );
         bar.start(total, done);
       }
       bar.update(done);
@@ -119,11 +162,26 @@ function withProgress<T>(ctx: CliContext, unit: string, f: (report: (done: numbe
 /** Per-node times as text: every node when P <= 32, else the maximum and the mean of each column. */
 function nodeTable(n: NodeTimes): string {
   const p = n.busy.length;
-  const cols: [string, Float64Array][] = [["busy", n.busy], ["idle", n.idle], ["stalled", n.stalled], ["contention wait", n.wait], ["bytes sent", n.sentBytes], ["bytes received", n.recvBytes]];
-  if (p <= 32) return table([["node", ...cols.map((c) => c[0])], ...Array.from({ length: p }, (_, v) => [String(v), ...cols.map((c) => fmt(c[1][v]!))])]);
+  const cols: [string, Float64Array][] = [
+    ["busy", n.busy],
+    ["idle", n.idle],
+    ["stalled", n.stalled],
+    ["contention wait", n.wait],
+    ["bytes sent", n.sentBytes],
+    ["bytes received", n.recvBytes],
+  ];
+  if (p <= 32)
+    return table([
+      ["node", ...cols.map((c) => c[0])],
+      ...Array.from({ length: p }, (_, v) => [String(v), ...cols.map((c) => fmt(c[1][v]!))]),
+    ]);
   const max = (a: Float64Array): number => a.reduce((x, y) => Math.max(x, y), 0);
   const mean = (a: Float64Array): number => a.reduce((x, y) => x + y, 0) / p;
-  return table([["", ...cols.map((c) => c[0])], ["max", ...cols.map((c) => fmt(max(c[1])))], ["mean", ...cols.map((c) => fmt(mean(c[1])))]]);
+  return table([
+    ["", ...cols.map((c) => c[0])],
+    ["max", ...cols.map((c) => fmt(max(c[1])))],
+    ["mean", ...cols.map((c) => fmt(mean(c[1])))],
+  ]);
 }
 
 const perNode = (n: NodeTimes): Record<string, number[]> => ({
@@ -144,12 +202,24 @@ interface RunOutput {
 }
 
 /** Runs --protocol on the matrix file `input`. */
-async function runProtocolFlags(input: string, o: SimulateFlags, machine: MachineModel, seed: number, wantTimeline: boolean, ctx: CliContext): Promise<RunOutput> {
+async function runProtocolFlags(
+  input: string,
+  o: SimulateFlags,
+  machine: MachineModel,
+  seed: number,
+  wantTimeline: boolean,
+  ctx: CliContext,
+): Promise<RunOutput> {
   const m = readMatrixFile(input);
   // a second P x P array of doubles, and per message its queue entries, times and (wanted) timeline entry
   let messages = 0;
   for (let k = 0; k < m.data.length; k++) if (m.data[k] !== 0) messages++;
-  checkMemory("simulate", m.data.byteLength + m.p * m.p * 8 + messages * (wantTimeline ? 400 : 160) + m.p * 256, `running ${o.protocol} on ${messages} messages of ${m.p} nodes`, { file: input });
+  checkMemory(
+    "simulate",
+    m.data.byteLength + m.p * m.p * 8 + messages * (wantTimeline ? 400 : 160) + m.p * 256,
+    `running ${o.protocol} on ${messages} messages of ${m.p} nodes`,
+    { file: input },
+  );
   const r = withProgress(ctx, "messages", (progress) =>
     runProtocol(m, machine, {
       protocol: o.protocol as ProtocolName,
@@ -164,7 +234,19 @@ async function runProtocolFlags(input: string, o: SimulateFlags, machine: Machin
     }),
   );
   if (o.realised !== undefined) await writeTextTarget(o.realised, scheduleToJsonText(r.realised), ctx.io);
-  const json = { format: "commplan.simulation/v1", protocol: r.protocol, machine: r.machine, topology: r.topology, p: m.p, makespan: r.makespan, generateRecvTime: r.generateRecvTime, inquiries: r.inquiries, totalWait: r.totalWait, fnc: r.fnc, nodes: perNode(r.nodes) };
+  const json = {
+    format: "commplan.simulation/v1",
+    protocol: r.protocol,
+    machine: r.machine,
+    topology: r.topology,
+    p: m.p,
+    makespan: r.makespan,
+    generateRecvTime: r.generateRecvTime,
+    inquiries: r.inquiries,
+    totalWait: r.totalWait,
+    fnc: r.fnc,
+    nodes: perNode(r.nodes),
+  };
   const text =
     `${r.protocol} on ${r.machine}, P = ${m.p}, ${r.topology}: makespan ${fmt(r.makespan)} us` +
     (r.generateRecvTime > 0 ? ` (Generate_Recv ${fmt(r.generateRecvTime)} us)` : "") +
@@ -176,13 +258,27 @@ async function runProtocolFlags(input: string, o: SimulateFlags, machine: Machin
 }
 
 /** Replays the schedule file `input`. */
-async function runReplayFlags(input: string, o: SimulateFlags, machine: MachineModel, seed: number, wantTimeline: boolean, ctx: CliContext): Promise<RunOutput> {
+async function runReplayFlags(
+  input: string,
+  o: SimulateFlags,
+  machine: MachineModel,
+  seed: number,
+  wantTimeline: boolean,
+  ctx: CliContext,
+): Promise<RunOutput> {
   const mode = (o.mode ?? "blocking") as SimMode;
   const m = o.matrix !== undefined ? readMatrixFile(o.matrix) : null;
   const s = await readScheduleJson(input);
   // per node: the accounts and queues; per transfer: the event queue, times and waits (and a timeline entry); data mode: a holder per element
   const elements = m === null ? 0 : m.data.reduce((x, y) => x + y, 0);
-  checkMemory("simulate", scheduleWorkBytes(s, 256, 64, wantTimeline ? 400 : 160) + (m === null ? 0 : m.data.byteLength) + (o.data ? elements * 4 + s.p * s.p * 8 : 0), `simulating ${s.transferCount} transfers on ${s.p} nodes`, { file: input });
+  checkMemory(
+    "simulate",
+    scheduleWorkBytes(s, 256, 64, wantTimeline ? 400 : 160) +
+      (m === null ? 0 : m.data.byteLength) +
+      (o.data ? elements * 4 + s.p * s.p * 8 : 0),
+    `simulating ${s.transferCount} transfers on ${s.p} nodes`,
+    { file: input },
+  );
   const r = withProgress(ctx, "transfers", (progress) =>
     simulateSchedule(s, machine, {
       mode,
@@ -217,7 +313,10 @@ async function runReplayFlags(input: string, o: SimulateFlags, machine: MachineM
     fnc: r.fnc,
     events: r.events,
     collisions: r.collisions,
-    data: r.dataFailures === null ? null : { ok: r.dataFailureCount === 0, failures: r.dataFailureCount, first: r.dataFailures },
+    data:
+      r.dataFailures === null
+        ? null
+        : { ok: r.dataFailureCount === 0, failures: r.dataFailureCount, first: r.dataFailures },
     nodes: perNode(r.nodes),
   };
   let text =
@@ -239,21 +338,42 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
   program
     .command("simulate")
     .argument("<input>", "schedule JSON (or, with --protocol, a matrix file); - for stdin")
-    .description("replay a schedule on the event-driven simulated machine (or run the AC / DRS_N protocol on a matrix): makespan, per-node times, node-contention factor, timeline")
+    .description(
+      "replay a schedule on the event-driven simulated machine (or run the AC / DRS_N protocol on a matrix): makespan, per-node times, node-contention factor, timeline",
+    )
     .requiredOption("--machine <name>", "machine model (see 'commplan machines')")
     .addOption(new Option("--mode <mode>", "blocking or nonblocking (default blocking)").choices(SIM_MODES))
     .option("--lockstep", "a barrier after every step (000 fig. 3)")
     .option("--ports <k>", "send and receive ports per node (default: the machine's)")
-    .addOption(new Option("--topology <name>", `network: ${TOPOLOGIES.join(", ")} (default: the machine's, else flat); ocpc needs --lockstep and blocking mode; --protocol takes flat or cm5-fat-tree`).choices(TOPOLOGIES))
-    .addOption(new Option("--buffers <n>", "nonblocking mode: send buffers per node, 1 single or 2 dual (default 2)").choices(["1", "2"]))
-    .addOption(new Option("--send-waits <rule>", "nonblocking mode: what a send waits for within its stage: data (only the receives that bring what it forwards; default) or steps (every receive of earlier steps)").choices(SEND_WAITS))
+    .addOption(
+      new Option(
+        "--topology <name>",
+        `network: ${TOPOLOGIES.join(", ")} (default: the machine's, else flat); ocpc needs --lockstep and blocking mode; --protocol takes flat or cm5-fat-tree`,
+      ).choices(TOPOLOGIES),
+    )
+    .addOption(
+      new Option("--buffers <n>", "nonblocking mode: send buffers per node, 1 single or 2 dual (default 2)").choices([
+        "1",
+        "2",
+      ]),
+    )
+    .addOption(
+      new Option(
+        "--send-waits <rule>",
+        "nonblocking mode: what a send waits for within its stage: data (only the receives that bring what it forwards; default) or steps (every receive of earlier steps)",
+      ).choices(SEND_WAITS),
+    )
     .option("--barrier <us>", "cost of a stage barrier in us (default: the machine's)")
     .option("--data", "data mode: move element tags along the payload chunks and check delivery (needs --matrix)")
     .option("-m, --matrix <file>", "with --data: the matrix the schedule was planned for")
     .option("--json", "print the result as JSON")
     .option("--trace <file>", "write the timeline as Chrome trace JSON (Perfetto)")
     .option("--svg <file>", "write the timeline as an SVG Gantt chart")
-    .addOption(new Option("--protocol <name>", `run a run-time protocol on the matrix <input>: ${PROTOCOLS.join(", ")}`).choices(PROTOCOLS))
+    .addOption(
+      new Option("--protocol <name>", `run a run-time protocol on the matrix <input>: ${PROTOCOLS.join(", ")}`).choices(
+        PROTOCOLS,
+      ),
+    )
     .option("--realised <file>", "with --protocol: write the realised trace as a timed schedule JSON")
     .option("--seed <n>", "seed of random choices (protocol send orders, OCPC backoff)", "1")
     .option("--generate-recv", "with --protocol: run Generate_Recv (003 fig. 1) first")
@@ -262,16 +382,37 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
     .option("--inquiry <us>", "drs-n: time of one test-and-set inquiry in us (default 2 T_s, at least 0.001)")
     .action(async (input: string, o: SimulateFlags) => {
       checkFlags(o);
-      await refuseOutputOntoInput("simulate", [input, o.matrix], [["--trace", o.trace], ["--svg", o.svg], ["--realised", o.realised]]);
+      await refuseOutputOntoInput(
+        "simulate",
+        [input, o.matrix],
+        [
+          ["--trace", o.trace],
+          ["--svg", o.svg],
+          ["--realised", o.realised],
+        ],
+      );
       const preset = findMachine(o.machine);
       const barrier = o.barrier !== undefined ? numberOption("barrier", o.barrier) : preset.barrier;
       if (!(barrier >= 0)) throw bad("barrier", `--barrier must be a time >= 0 in us, got '${o.barrier}'`);
       const machine: MachineModel = { ...preset, barrier };
       const seed = intOption("seed", o.seed, 0, MAX_SEED);
       const wantTimeline = o.trace !== undefined || o.svg !== undefined;
-      const out = o.protocol !== undefined ? await runProtocolFlags(input, o, machine, seed, wantTimeline, ctx) : await runReplayFlags(input, o, machine, seed, wantTimeline, ctx);
-      if (o.trace !== undefined) await writeTextTarget(o.trace, timelineToChromeTrace(out.timeline, { machine: machine.name, makespan: out.makespan }), ctx.io);
-      if (o.svg !== undefined) await writeTextTarget(o.svg, timelineToSvg(out.timeline, out.makespan, { title: `commplan simulate on ${machine.name}` }), ctx.io);
+      const out =
+        o.protocol !== undefined
+          ? await runProtocolFlags(input, o, machine, seed, wantTimeline, ctx)
+          : await runReplayFlags(input, o, machine, seed, wantTimeline, ctx);
+      if (o.trace !== undefined)
+        await writeTextTarget(
+          o.trace,
+          timelineToChromeTrace(out.timeline, { machine: machine.name, makespan: out.makespan }),
+          ctx.io,
+        );
+      if (o.svg !== undefined)
+        await writeTextTarget(
+          o.svg,
+          timelineToSvg(out.timeline, out.makespan, { title: `commplan simulate on ${machine.name}` }),
+          ctx.io,
+        );
       ctx.io.out(o.json ? JSON.stringify(out.json, null, 2) + "\n" : out.text);
     });
 }

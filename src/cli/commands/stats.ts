@@ -8,8 +8,23 @@ import { ELEMENT_BYTES_HELP, fmt, matrixReadOptions, table } from "../io.js";
 /** The scalar statistics as a plain object (for --json). */
 export function statsSummary(s: MatrixStats): Record<string, number | string | boolean> {
   return {
-    p: s.p, r: s.r, c: s.c, t: s.t, f: s.f, g: s.g, h: s.h, mMax: s.mMax, mMaxOffDiagonal: s.mMaxOffDiagonal, lMax: s.lMax,
-    messages: s.messages, networkTotal: s.networkTotal, selfTotal: s.selfTotal, density: s.density, d: s.d, classification: s.classification, uniform: s.uniform,
+    p: s.p,
+    r: s.r,
+    c: s.c,
+    t: s.t,
+    f: s.f,
+    g: s.g,
+    h: s.h,
+    mMax: s.mMax,
+    mMaxOffDiagonal: s.mMaxOffDiagonal,
+    lMax: s.lMax,
+    messages: s.messages,
+    networkTotal: s.networkTotal,
+    selfTotal: s.selfTotal,
+    density: s.density,
+    d: s.d,
+    classification: s.classification,
+    uniform: s.uniform,
   };
 }
 
@@ -21,7 +36,8 @@ export function perNodeStats(s: MatrixStats): { r: number[]; c: number[]; f: num
 /** The per-node table: one row per node with r_i, c_j, f_i, g_j of that node. */
 function perNodeTable(s: MatrixStats): string {
   const rows: string[][] = [["node", "r_i", "c_j", "f_i", "g_j"]];
-  for (let i = 0; i < s.p; i++) rows.push([String(i), fmt(s.rowTraffic[i]!), fmt(s.colTraffic[i]!), fmt(s.fanOut[i]!), fmt(s.fanIn[i]!)]);
+  for (let i = 0; i < s.p; i++)
+    rows.push([String(i), fmt(s.rowTraffic[i]!), fmt(s.colTraffic[i]!), fmt(s.fanOut[i]!), fmt(s.fanIn[i]!)]);
   return table(rows);
 }
 
@@ -29,10 +45,18 @@ function perNodeTable(s: MatrixStats): string {
 export function registerStats(program: Command, ctx: CliContext): void {
   program
     .command("stats")
-    .argument("<matrix>", "matrix file: JSON, CSV or Matrix Market (by the .json/.csv/.mtx extension, else the content); - for stdin")
-    .description("print the statistics of a matrix: r, c, t, f, g, h (000 sec 2), M_max, L_max (004 sec 3), density, d (003), class; --per-node adds r_i, c_j, f_i, g_j of every node")
+    .argument(
+      "<matrix>",
+      "matrix file: JSON, CSV or Matrix Market (by the .json/.csv/.mtx extension, else the content); - for stdin",
+    )
+    .description(
+      "print the statistics of a matrix: r, c, t, f, g, h (000 sec 2), M_max, L_max (004 sec 3), density, d (003), class; --per-node adds r_i, c_j, f_i, g_j of every node",
+    )
     .option("--element-bytes <n>", ELEMENT_BYTES_HELP)
-    .option("--per-node", "also print r_i, c_j, f_i, g_j of every node: a table after the summary, or with --json the arrays perNode.r, .c, .f, .g (P entries each; left out without --per-node to keep the output small)")
+    .option(
+      "--per-node",
+      "also print r_i, c_j, f_i, g_j of every node: a table after the summary, or with --json the arrays perNode.r, .c, .f, .g (P entries each; left out without --per-node to keep the output small)",
+    )
     .option("--json", "machine-readable output")
     .action((file: string, o: { json?: boolean; perNode?: boolean; elementBytes?: string }) => {
       const m = readMatrixFile(file, matrixReadOptions(o));
@@ -42,7 +66,9 @@ export function registerStats(program: Command, ctx: CliContext): void {
         const text = JSON.stringify({ file, elementBytes: m.elementBytes, ...s }, null, 2);
         if (!o.perNode) return ctx.io.out(text + "\n");
         // each per-node array on one line, not one line per node
-        const arrays = Object.entries(perNodeStats(all)).map(([k, v]) => `    ${JSON.stringify(k)}: ${JSON.stringify(v)}`);
+        const arrays = Object.entries(perNodeStats(all)).map(
+          ([k, v]) => `    ${JSON.stringify(k)}: ${JSON.stringify(v)}`,
+        );
         return ctx.io.out(`${text.slice(0, -2)},\n  "perNode": {\n${arrays.join(",\n")}\n  }\n}\n`);
       }
       const rows: string[][] = [

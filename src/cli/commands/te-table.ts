@@ -1,22 +1,42 @@
 /** commplan te-table: the table of 001 sec 4 (rounds and time/h for random h-relations) beside our protocols. */
 import type { Command } from "commander";
 import { fail } from "../../model/errors.js";
-import { checkOffline, compareDirect, directCheckRows, NOISE_Z, offlineCheckRows, PAPER_H_OVER_N, PAPER_N, runTeTable, TE_TABLE_ALGORITHMS, teTableRows, teTableViolations } from "../../experiments/index.js";
+import {
+  checkOffline,
+  compareDirect,
+  directCheckRows,
+  NOISE_Z,
+  offlineCheckRows,
+  PAPER_H_OVER_N,
+  PAPER_N,
+  runTeTable,
+  TE_TABLE_ALGORITHMS,
+  teTableRows,
+  teTableViolations,
+} from "../../experiments/index.js";
 import type { CliContext } from "../context.js";
 import { intOption, table } from "../io.js";
 
 /** Parses a comma-separated list of integers (h values may carry a trailing N: "4N,8N"). */
 function intList(name: string, text: string, min: number, max: number, suffix = ""): number[] {
-  const items = text.split(",").map((x) => x.trim()).filter((x) => x !== "");
-  if (items.length === 0) throw fail("te-table", "BAD_OPTION", `--${name} needs at least one value, got '${text}'`, { field: name });
-  return items.map((x) => intOption(name, suffix && x.toUpperCase().endsWith(suffix) ? x.slice(0, -suffix.length) : x, min, max));
+  const items = text
+    .split(",")
+    .map((x) => x.trim())
+    .filter((x) => x !== "");
+  if (items.length === 0)
+    throw fail("te-table", "BAD_OPTION", `--${name} needs at least one value, got '${text}'`, { field: name });
+  return items.map((x) =>
+    intOption(name, suffix && x.toUpperCase().endsWith(suffix) ? x.slice(0, -suffix.length) : x, min, max),
+  );
 }
 
 /** Registers `te-table`. */
 export function registerTeTable(program: Command, ctx: CliContext): void {
   program
     .command("te-table")
-    .description("001 sec 4 table: rounds and time/h of the paper's protocols beside te-direct, te-balanced, te-offline (mean over seeds)")
+    .description(
+      "001 sec 4 table: rounds and time/h of the paper's protocols beside te-direct, te-balanced, te-offline (mean over seeds)",
+    )
     .option("--seeds <k>", "random h-relations per cell (seeds 1..k)", "10")
     .option("--n <list>", `comma-separated N values (default ${PAPER_N.join(",")})`)
     .option("--h <list>", `comma-separated h / N values, e.g. 4N,8N or 4,8 (default ${PAPER_H_OVER_N.join(",")})`)
@@ -30,13 +50,35 @@ export function registerTeTable(program: Command, ctx: CliContext): void {
       const cells = runTeTable({ ns, hOverNs: hs, seeds, ...(progress ? { progress } : {}) });
       if (progress) ctx.io.err("\r\x1b[K");
       if (o.json) {
-        const checks = { noiseZ: NOISE_Z, direct: cells.map(compareDirect), offline: cells.map(checkOffline), violations: teTableViolations(cells) };
-        ctx.io.out(JSON.stringify({ format: "commplan.te-table/v1", seeds, algorithms: TE_TABLE_ALGORITHMS, source: "001 sec 4, table; time/h = rounds * N / h", cells, checks }, null, 2) + "\n");
+        const checks = {
+          noiseZ: NOISE_Z,
+          direct: cells.map(compareDirect),
+          offline: cells.map(checkOffline),
+          violations: teTableViolations(cells),
+        };
+        ctx.io.out(
+          JSON.stringify(
+            {
+              format: "commplan.te-table/v1",
+              seeds,
+              algorithms: TE_TABLE_ALGORITHMS,
+              source: "001 sec 4, table; time/h = rounds * N / h",
+              cells,
+              checks,
+            },
+            null,
+            2,
+          ) + "\n",
+        );
         return;
       }
-      ctx.io.out(`Total-exchange rounds for random h-relations (001 sec 4), mean over ${seeds} seed(s); time/h = rounds * N / h ('-': not in the paper's text, '*': derived from the partner column)\n`);
+      ctx.io.out(
+        `Total-exchange rounds for random h-relations (001 sec 4), mean over ${seeds} seed(s); time/h = rounds * N / h ('-': not in the paper's text, '*': derived from the partner column)\n`,
+      );
       ctx.io.out(table(teTableRows(cells)));
-      ctx.io.out(`\nte-direct against the paper's direct column (within noise: |mean - paper| <= ${NOISE_Z} SE, SE = max(sample SE, model sd / sqrt(seeds)); '-' with one seed)\n`);
+      ctx.io.out(
+        `\nte-direct against the paper's direct column (within noise: |mean - paper| <= ${NOISE_Z} SE, SE = max(sample SE, model sd / sqrt(seeds)); '-' with one seed)\n`,
+      );
       ctx.io.out(table(directCheckRows(cells)));
       ctx.io.out("\nte-offline against the paper's protocol and the lower bounds\n");
       ctx.io.out(table(offlineCheckRows(cells)));

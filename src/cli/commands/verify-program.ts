@@ -23,7 +23,12 @@ export function registerVerifyProgram(program: Command, ctx: CliContext): void {
       const m = readMatrixFile(o.matrix, matrixReadOptions(o));
       const doc = readProgramJson(file);
       if (doc.ranks.length !== doc.program.p) {
-        throw fail("verify-program", "BAD_INPUT", `holds ${doc.ranks.length} of ${doc.program.p} ranks: give the whole program or the split's index.json`, { file });
+        throw fail(
+          "verify-program",
+          "BAD_INPUT",
+          `holds ${doc.ranks.length} of ${doc.program.p} ranks: give the whole program or the split's index.json`,
+          { file },
+        );
       }
       const r = verifyProgram(m, doc.program);
       if (!r.ok) ctx.exitCode = 1;

@@ -10,8 +10,16 @@ import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions, table } from "..
 
 /** The report as a text table, failing checks with their witness. */
 export function formatReport(r: Report): string {
-  const rows = r.checks.map((c) => [c.holds ? "ok" : "FAIL", c.id, fmt(c.measured), c.bound === null ? "" : `bound ${fmt(c.bound)}`, c.title]);
-  let text = `${r.algorithm}, P = ${r.p}: ${r.ok ? "all checks hold" + (r.unproven ?? []).map((u) => `; ${u.id} unproven ${u.reason}: ${u.howToProve}`).join("") : `${r.checks.filter((c) => !c.holds).length} check(s) FAIL`}\n` + table(rows);
+  const rows = r.checks.map((c) => [
+    c.holds ? "ok" : "FAIL",
+    c.id,
+    fmt(c.measured),
+    c.bound === null ? "" : `bound ${fmt(c.bound)}`,
+    c.title,
+  ]);
+  let text =
+    `${r.algorithm}, P = ${r.p}: ${r.ok ? "all checks hold" + (r.unproven ?? []).map((u) => `; ${u.id} unproven ${u.reason}: ${u.howToProve}`).join("") : `${r.checks.filter((c) => !c.holds).length} check(s) FAIL`}\n` +
+    table(rows);
   for (const c of r.checks) if (!c.holds) text += `  ${c.id}: ${c.witness ?? "(no witness)"}  [${c.source}]\n`;
   return text;
 }
@@ -29,19 +37,32 @@ export function registerVerify(program: Command, ctx: CliContext): void {
   program
     .command("verify")
     .argument("<schedule>", "schedule JSON (commplan.schedule/v1), - for stdin")
-    .description("check a schedule against its matrix: delivery, causality, node contention, bounds; exit 1 when a check fails")
+    .description(
+      "check a schedule against its matrix: delivery, causality, node contention, bounds; exit 1 when a check fails",
+    )
     .requiredOption("-m, --matrix <file>", "the matrix the schedule was planned for")
     .option("--element-bytes <n>", ELEMENT_BYTES_HELP)
     .option("--ports <k>", "send and receive ports per node", "1")
     .option("--json", "print the report as commplan.report/v1 JSON (with the peak buffer of every node)")
     .action(async (file: string, o: { matrix: string; ports: string; json?: boolean; elementBytes?: string }) => {
       const ports = intOption("ports", o.ports, 1, 1 << 20);
-      if (file === "-" && o.matrix === "-") throw fail("verify", "BAD_OPTION", "the schedule and --matrix cannot both be read from stdin ('-'): give one of them as a file", { field: "matrix" });
+      if (file === "-" && o.matrix === "-")
+        throw fail(
+          "verify",
+          "BAD_OPTION",
+          "the schedule and --matrix cannot both be read from stdin ('-'): give one of them as a file",
+          { field: "matrix" },
+        );
       const m = readMatrixFile(o.matrix, matrixReadOptions(o));
       const s = await readScheduleJson(file);
       // per node: the verifier's counters and a P x P delivery table; per transfer and chunk: its index columns
       const chunks = s.chunks === null ? 0 : s.chunks.origin.length;
-      checkMemory("verify", m.data.byteLength + scheduleWorkBytes(s, 512 + s.p * 16, 64, 96) + chunks * 96, `verifying ${s.transferCount} transfers on ${s.p} nodes`, { file });
+      checkMemory(
+        "verify",
+        m.data.byteLength + scheduleWorkBytes(s, 512 + s.p * 16, 64, 96) + chunks * 96,
+        `verifying ${s.transferCount} transfers on ${s.p} nodes`,
+        { file },
+      );
       const r = verifySchedule(m, s, { ports });
       if (!r.ok) ctx.exitCode = 1; // set first: a closed stdout pipe exits with the code set so far
       ctx.io.out(o.json ? reportJson(r) : formatReport(r));

@@ -8,19 +8,23 @@ import type { Schedule } from "../../model/schedule.js";
  * network. `wait` has one entry per node.
  */
 export function contentionFactor(s: Schedule, td: (a: number, b: number) => number, wait: Float64Array): number {
-  const p = s.p, eb = s.elementBytes;
+  const p = s.p,
+    eb = s.elementBytes;
   let anyWait = false;
   for (let v = 0; v < p; v++) if (wait[v]! > 0) anyWait = true;
   if (!anyWait) return 1;
-  const sent = new Float64Array(p), recv = new Float64Array(p);
+  const sent = new Float64Array(p),
+    recv = new Float64Array(p);
   for (let x = 0; x < s.transferCount; x++) {
-    const a = s.src[x]!, b = s.dst[x]!;
+    const a = s.src[x]!,
+      b = s.dst[x]!;
     if (a === b) continue;
     const t = s.size[x]! * eb * td(a, b);
     sent[a] = sent[a]! + t;
     recv[b] = recv[b]! + t;
   }
-  let worst = 0, denom = 0;
+  let worst = 0,
+    denom = 0;
   for (let v = 0; v < p; v++) {
     const d = Math.max(sent[v]!, recv[v]!);
     if (d > denom) denom = d;

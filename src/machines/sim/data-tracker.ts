@@ -21,11 +21,26 @@ export class DataTracker {
   readonly failures: string[] = [];
   failureCount = 0;
 
-  constructor(readonly m: CommMatrix, readonly s: Schedule) {
-    if (s.chunks === null) throw fail("simulate", "BAD_INPUT", "data mode needs a schedule with payload chunks (plan with --payload)", { field: "chunks" });
-    if (m.p !== s.p) throw fail("simulate", "MISMATCH", `data mode: the schedule is for P = ${s.p}, the matrix has P = ${m.p}`, { field: "p" });
+  constructor(
+    readonly m: CommMatrix,
+    readonly s: Schedule,
+  ) {
+    if (s.chunks === null)
+      throw fail("simulate", "BAD_INPUT", "data mode needs a schedule with payload chunks (plan with --payload)", {
+        field: "chunks",
+      });
+    if (m.p !== s.p)
+      throw fail("simulate", "MISMATCH", `data mode: the schedule is for P = ${s.p}, the matrix has P = ${m.p}`, {
+        field: "p",
+      });
     const digest = matrixDigest(m);
-    if (s.matrixDigest !== digest) throw fail("simulate", "MISMATCH", `data mode: the schedule was made for another matrix (digest ${s.matrixDigest}, this matrix has ${digest})`, { field: "matrixDigest" });
+    if (s.matrixDigest !== digest)
+      throw fail(
+        "simulate",
+        "MISMATCH",
+        `data mode: the schedule was made for another matrix (digest ${s.matrixDigest}, this matrix has ${digest})`,
+        { field: "matrixDigest" },
+      );
     const p = m.p;
     this.base = new Float64Array(p * p + 1);
     let total = 0;
@@ -34,9 +49,16 @@ export class DataTracker {
       total += m.data[k]!;
     }
     this.base[p * p] = total;
-    if (total > MAX_DATA_ELEMENTS) throw fail("simulate", "BAD_INPUT", `data mode tracks at most ${MAX_DATA_ELEMENTS} elements, the matrix has ${total}`, { field: "data" });
+    if (total > MAX_DATA_ELEMENTS)
+      throw fail(
+        "simulate",
+        "BAD_INPUT",
+        `data mode tracks at most ${MAX_DATA_ELEMENTS} elements, the matrix has ${total}`,
+        { field: "data" },
+      );
     this.holder = new Int32Array(total);
-    for (let o = 0; o < p; o++) for (let d = 0; d < p; d++) this.holder.fill(o, this.base[o * p + d]!, this.base[o * p + d + 1]!);
+    for (let o = 0; o < p; o++)
+      for (let d = 0; d < p; d++) this.holder.fill(o, this.base[o * p + d]!, this.base[o * p + d + 1]!);
   }
 
   private note(text: string): void {
@@ -50,16 +72,23 @@ export class DataTracker {
     const p = this.s.p;
     const a = this.s.src[x]!;
     for (let k = c.start[x]!; k < c.start[x + 1]!; k++) {
-      const o = c.origin[k]!, d = c.dest[k]!, off = c.offset[k]!, n = c.count[k]!;
+      const o = c.origin[k]!,
+        d = c.dest[k]!,
+        off = c.offset[k]!,
+        n = c.count[k]!;
       if (o >= p || d >= p || off + n > this.m.data[o * p + d]!) {
-        this.note(`transfer ${x} (${a} -> ${this.s.dst[x]}) chunk ${k - c.start[x]!} names elements (${o}, ${d}, ${off}..${off + n - 1}) outside the matrix`);
+        this.note(
+          `transfer ${x} (${a} -> ${this.s.dst[x]}) chunk ${k - c.start[x]!} names elements (${o}, ${d}, ${off}..${off + n - 1}) outside the matrix`,
+        );
         continue;
       }
       const b0 = this.base[o * p + d]! + off;
       for (let e = 0; e < n; e++) {
         const h = this.holder[b0 + e]!;
         if (h !== a) {
-          this.note(`node ${a} does not hold element (${o}, ${d}, ${off + e}) when transfer ${x} (${a} -> ${this.s.dst[x]}) starts at ${t} us (${h === IN_FLIGHT ? "it is in flight" : `node ${h} holds it`})`);
+          this.note(
+            `node ${a} does not hold element (${o}, ${d}, ${off + e}) when transfer ${x} (${a} -> ${this.s.dst[x]}) starts at ${t} us (${h === IN_FLIGHT ? "it is in flight" : `node ${h} holds it`})`,
+          );
           continue;
         }
         this.holder[b0 + e] = IN_FLIGHT;
@@ -71,9 +100,13 @@ export class DataTracker {
   end(x: number): void {
     const c = this.s.chunks!;
     const p = this.s.p;
-    const a = this.s.src[x]!, b = this.s.dst[x]!;
+    const a = this.s.src[x]!,
+      b = this.s.dst[x]!;
     for (let k = c.start[x]!; k < c.start[x + 1]!; k++) {
-      const o = c.origin[k]!, d = c.dest[k]!, off = c.offset[k]!, n = c.count[k]!;
+      const o = c.origin[k]!,
+        d = c.dest[k]!,
+        off = c.offset[k]!,
+        n = c.count[k]!;
       if (o >= p || d >= p || off + n > this.m.data[o * p + d]!) continue;
       const b0 = this.base[o * p + d]! + off;
       // Only the elements this transfer took (tagged in flight) arrive; others were reported at start.
@@ -87,10 +120,14 @@ export class DataTracker {
     const p = this.m.p;
     for (let o = 0; o < p; o++) {
       for (let d = 0; d < p; d++) {
-        const from = this.base[o * p + d]!, to = this.base[o * p + d + 1]!;
+        const from = this.base[o * p + d]!,
+          to = this.base[o * p + d + 1]!;
         for (let i = from; i < to; i++) {
           const h = this.holder[i]!;
-          if (h !== d) this.note(`node ${d} does not hold element (${o}, ${d}, ${i - from}) at the end (${h === IN_FLIGHT ? "still in flight" : `node ${h} holds it`})`);
+          if (h !== d)
+            this.note(
+              `node ${d} does not hold element (${o}, ${d}, ${i - from}) at the end (${h === IN_FLIGHT ? "still in flight" : `node ${h} holds it`})`,
+            );
         }
       }
     }

@@ -34,19 +34,25 @@ function forwardPairs(s: Schedule, c: ChunkTable): { pairX: Growable<Uint32Array
   const stageOf = new Uint32Array(s.stepCount);
   for (const [k, st] of s.stages.entries()) stageOf.fill(k, st.firstStep, st.firstStep + st.stepCount);
   for (let x = 0; x < T; x++) owner.fill(x, c.start[x]!, c.start[x + 1]!);
-  const key = (node: number, k: number): number => ((node * p + c.origin[k]!) * p + c.dest[k]!);
+  const key = (node: number, k: number): number => (node * p + c.origin[k]!) * p + c.dest[k]!;
   const stageKey = (k: number): number => stageOf[stepOf[owner[k]!]!]!;
   const { recv, rKey, maxEnd } = receiveIndex(s, c, owner, key, stageKey);
   const n = recv.length;
 
-  const pairX = growU32(), pairY = growU32();
+  const pairX = growU32(),
+    pairY = growU32();
   const mark = new Int32Array(T).fill(-1);
   for (let x = 0; x < T; x++) {
-    const a = src[x]!, sx = stepOf[x]!, stage = stageOf[sx]!;
+    const a = src[x]!,
+      sx = stepOf[x]!,
+      stage = stageOf[sx]!;
     for (let k = c.start[x]!; k < c.start[x + 1]!; k++) {
-      const kk = key(a, k), lo0 = c.offset[k]!, hi0 = lo0 + c.count[k]!;
+      const kk = key(a, k),
+        lo0 = c.offset[k]!,
+        hi0 = lo0 + c.count[k]!;
       // first record of the group (stage, kk)
-      let lo = 0, hi = n;
+      let lo = 0,
+        hi = n;
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
         const r = recv[mid]!;
@@ -76,7 +82,13 @@ function forwardPairs(s: Schedule, c: ChunkTable): { pairX: Growable<Uint32Array
 }
 
 /** Chunks that arrive somewhere over the network, sorted by (stage, node, origin, dest, offset), with the running maximum of their ends per group. */
-function receiveIndex(s: Schedule, c: ChunkTable, owner: Uint32Array, key: (node: number, k: number) => number, stageKey: (k: number) => number): ReceiveIndex {
+function receiveIndex(
+  s: Schedule,
+  c: ChunkTable,
+  owner: Uint32Array,
+  key: (node: number, k: number) => number,
+  stageKey: (k: number) => number,
+): ReceiveIndex {
   const { src, dst } = s;
   const C = c.origin.length;
   let n = 0;
@@ -114,7 +126,8 @@ export function forwardDeps(s: Schedule): ForwardDeps {
   const c = s.chunks;
   if (c === null || T === 0) return { need, start: new Uint32Array(T + 1), list: new Uint32Array(0) };
   const { pairX, pairY } = forwardPairs(s, c);
-  const px = pairX.toArray(), py = pairY.toArray();
+  const px = pairX.toArray(),
+    py = pairY.toArray();
   const start = bucketStarts(py, T, 0, py.length, new Uint32Array(T + 1));
   const fill = start.slice(0, T);
   const list = new Uint32Array(py.length);

@@ -26,7 +26,8 @@ export class EventHeap {
     }
     this.pushed++;
     let i = this.size++;
-    const time = this.time, ids = this.id;
+    const time = this.time,
+      ids = this.id;
     while (i > 0) {
       const parent = (i - 1) >> 1;
       const pt = time[parent]!;
@@ -53,8 +54,10 @@ export class EventHeap {
   pop(): void {
     const n = --this.size;
     if (n === 0) return;
-    const time = this.time, ids = this.id;
-    const t = time[n]!, id = ids[n]!;
+    const time = this.time,
+      ids = this.id;
+    const t = time[n]!,
+      id = ids[n]!;
     let i = 0;
     for (;;) {
       let c = 2 * i + 1;

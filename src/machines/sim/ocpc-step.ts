@@ -40,8 +40,12 @@ export class OcpcStepper {
   private readonly busyFrom: Float64Array;
   private readonly busyTo: Float64Array;
 
-  constructor(private readonly d: ReplayDriver, private readonly duration: (x: number) => number) {
-    const p = d.s.p, T = d.s.transferCount;
+  constructor(
+    private readonly d: ReplayDriver,
+    private readonly duration: (x: number) => number,
+  ) {
+    const p = d.s.p,
+      T = d.s.transferCount;
     this.rng = createRng(d.o.seed);
     this.eligible = new Float64Array(T);
     this.collided = new Uint32Array(T);
@@ -63,7 +67,12 @@ export class OcpcStepper {
       for (const x of pending) if (this.eligible[x]! < next) next = this.eligible[x]!;
       if (next > round) round = next; // nobody transmits in the rounds between: skipped at no cost
       if (round > cap) {
-        throw fail("simulate", "UNSUPPORTED", `OCPC step ${step} did not finish within ${cap} rounds (${pending.length} message(s) left, seed ${this.d.o.seed}); try another seed`, { field: "topology" });
+        throw fail(
+          "simulate",
+          "UNSUPPORTED",
+          `OCPC step ${step} did not finish within ${cap} rounds (${pending.length} message(s) left, seed ${this.d.o.seed}); try another seed`,
+          { field: "topology" },
+        );
       }
       const trying: number[] = [];
       const later: number[] = [];
@@ -125,7 +134,8 @@ export class OcpcStepper {
     for (const x of trying) this.attempts[dst[x]!]!++;
     let roundEnd = t;
     for (const x of trying) {
-      const a = src[x]!, b = dst[x]!;
+      const a = src[x]!,
+        b = dst[x]!;
       const e = t + this.duration(x);
       if (e > roundEnd) roundEnd = e;
       this.events++;
@@ -144,7 +154,9 @@ export class OcpcStepper {
   /** Message x goes through over [t, e]. */
   private deliver(x: number, t: number, e: number): void {
     const { d } = this;
-    const a = d.s.src[x]!, b = d.s.dst[x]!, z = d.s.size[x]!;
+    const a = d.s.src[x]!,
+      b = d.s.dst[x]!,
+      z = d.s.size[x]!;
     d.started(x, t);
     d.endAt[x] = d.base + e;
     if (d.data) d.data.end(x);

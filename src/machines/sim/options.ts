@@ -61,7 +61,8 @@ const bad = (field: string, text: string): Error => fail("simulate", "BAD_OPTION
 /** Checks a topology name; the machine's default when undefined. */
 export function resolveTopology(t: TopologyName | undefined, machine: MachineModel): TopologyName {
   const topology = t ?? machine.topology ?? "flat";
-  if (!TOPOLOGIES.includes(topology)) throw bad("topology", `unknown topology '${String(topology)}'; known: ${TOPOLOGIES.join(", ")}`);
+  if (!TOPOLOGIES.includes(topology))
+    throw bad("topology", `unknown topology '${String(topology)}'; known: ${TOPOLOGIES.join(", ")}`);
   return topology;
 }
 
@@ -72,25 +73,65 @@ export function resolveSeed(seed: number | undefined): number {
 
 /** The numeric and enumerated options, checked by resolveSpecs (the rules between them follow in resolveSimOptions). */
 const SIM_SPECS = {
-  mode: choice(["blocking", "nonblocking"], { description: "blocking or nonblocking (004 sec 2.2)", default: "blocking" }),
+  mode: choice(["blocking", "nonblocking"], {
+    description: "blocking or nonblocking (004 sec 2.2)",
+    default: "blocking",
+  }),
   ports: integer({ description: "send and receive ports per node", min: 1, max: 1024, derived: "the machine's" }),
-  sendBuffers: integer({ description: "nonblocking mode: interface send buffers per node", min: 1, max: 1024, default: 2 }),
-  sendWaits: choice(SEND_WAITS, { description: "what a send waits for within its stage", derived: "steps in blocking mode, else data" }),
+  sendBuffers: integer({
+    description: "nonblocking mode: interface send buffers per node",
+    min: 1,
+    max: 1024,
+    default: 2,
+  }),
+  sendWaits: choice(SEND_WAITS, {
+    description: "what a send waits for within its stage",
+    derived: "steps in blocking mode, else data",
+  }),
 };
 
 /** Fills defaults and checks every value once. */
 export function resolveSimOptions(req: SimRequest, machine: MachineModel): SimOptions {
-  const given = { mode: req.mode, ports: req.ports ?? machine.ports, sendBuffers: req.sendBuffers, sendWaits: req.sendWaits };
-  const r = resolveSpecs(SIM_SPECS, given, { module: "simulate", label: (name) => name, unknown: (name, known) => `unknown option '${name}'; known: ${known}`, field: (name) => name });
+  const given = {
+    mode: req.mode,
+    ports: req.ports ?? machine.ports,
+    sendBuffers: req.sendBuffers,
+    sendWaits: req.sendWaits,
+  };
+  const r = resolveSpecs(SIM_SPECS, given, {
+    module: "simulate",
+    label: (name) => name,
+    unknown: (name, known) => `unknown option '${name}'; known: ${known}`,
+    field: (name) => name,
+  });
   const { mode, sendBuffers } = r;
   const ports = r.ports ?? machine.ports;
   const topology = resolveTopology(req.topology, machine);
-  if (req.sendBuffers !== undefined && mode !== "nonblocking") throw bad("sendBuffers", "send buffers are a nonblocking-mode option (004 sec 3.4)");
+  if (req.sendBuffers !== undefined && mode !== "nonblocking")
+    throw bad("sendBuffers", "send buffers are a nonblocking-mode option (004 sec 3.4)");
   const sendWaits = r.sendWaits ?? (mode === "blocking" ? "steps" : "data");
-  if (mode === "blocking" && sendWaits !== "steps") throw bad("sendWaits", "blocking mode always waits for the receives of earlier steps (004 sec 2.3); sendWaits 'data' is a nonblocking-mode option");
+  if (mode === "blocking" && sendWaits !== "steps")
+    throw bad(
+      "sendWaits",
+      "blocking mode always waits for the receives of earlier steps (004 sec 2.3); sendWaits 'data' is a nonblocking-mode option",
+    );
   const seed = resolveSeed(req.seed);
-  if (topology === "ocpc" && !(req.lockstep ?? false)) throw bad("topology", "the ocpc topology is defined per step (001 sec 2): use it with lockstep");
-  if (topology === "ocpc" && mode !== "blocking") throw bad("topology", "the ocpc topology is simulated in blocking mode only");
-  if (topology === "ocpc" && ports !== 1) throw bad("ports", `the ocpc topology has one send and one receive port per node (001 sec 2); got ports ${ports}`);
-  return { mode, lockstep: req.lockstep ?? false, ports, topology, data: req.data ?? null, timeline: req.timeline ?? true, sendBuffers, sendWaits, seed, progress: req.progress ?? null };
+  if (topology === "ocpc" && !(req.lockstep ?? false))
+    throw bad("topology", "the ocpc topology is defined per step (001 sec 2): use it with lockstep");
+  if (topology === "ocpc" && mode !== "blocking")
+    throw bad("topology", "the ocpc topology is simulated in blocking mode only");
+  if (topology === "ocpc" && ports !== 1)
+    throw bad("ports", `the ocpc topology has one send and one receive port per node (001 sec 2); got ports ${ports}`);
+  return {
+    mode,
+    lockstep: req.lockstep ?? false,
+    ports,
+    topology,
+    data: req.data ?? null,
+    timeline: req.timeline ?? true,
+    sendBuffers,
+    sendWaits,
+    seed,
+    progress: req.progress ?? null,
+  };
 }

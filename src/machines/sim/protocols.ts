@@ -63,16 +63,25 @@ export const MAX_INQUIRIES = 50_000_000;
 /** Fills the defaults of a protocol request and checks every value once; options that do not apply to the protocol are errors. */
 function resolveProtocolOptions(req: ProtocolRequest, machine: MachineModel): ProtocolOptions {
   const bad = (field: string, text: string): Error => fail("simulate", "BAD_OPTION", text, { field });
-  if (!PROTOCOLS.includes(req.protocol)) throw bad("protocol", `unknown protocol '${String(req.protocol)}'; known: ${PROTOCOLS.join(", ")}`);
+  if (!PROTOCOLS.includes(req.protocol))
+    throw bad("protocol", `unknown protocol '${String(req.protocol)}'; known: ${PROTOCOLS.join(", ")}`);
   if (req.protocol === "async") {
-    for (const k of ["inquiry", "busyMeasure", "earlyGoAhead", "maxInquiries"] as const) if (req[k] !== undefined && req[k] !== false) throw bad(k, `${k} is a drs-n option; async (AC, 003 fig. 2) makes no inquiries`);
+    for (const k of ["inquiry", "busyMeasure", "earlyGoAhead", "maxInquiries"] as const)
+      if (req[k] !== undefined && req[k] !== false)
+        throw bad(k, `${k} is a drs-n option; async (AC, 003 fig. 2) makes no inquiries`);
   }
   const inquiry = req.inquiry ?? 2 * machine.ts;
-  if (!(inquiry >= MIN_INQUIRY) || !Number.isFinite(inquiry)) throw bad("inquiry", `inquiry must be a finite time >= ${MIN_INQUIRY} us, got ${inquiry}`);
+  if (!(inquiry >= MIN_INQUIRY) || !Number.isFinite(inquiry))
+    throw bad("inquiry", `inquiry must be a finite time >= ${MIN_INQUIRY} us, got ${inquiry}`);
   const maxInquiries = req.maxInquiries ?? MAX_INQUIRIES;
-  if (!Number.isInteger(maxInquiries) || maxInquiries < 1) throw bad("maxInquiries", `maxInquiries must be an integer >= 1, got ${maxInquiries}`);
+  if (!Number.isInteger(maxInquiries) || maxInquiries < 1)
+    throw bad("maxInquiries", `maxInquiries must be an integer >= 1, got ${maxInquiries}`);
   const topology = resolveTopology(req.topology, machine);
-  if (topology === "ocpc") throw bad("topology", "the ocpc topology is defined per step of a schedule (001 sec 2); the protocols run on flat or cm5-fat-tree");
+  if (topology === "ocpc")
+    throw bad(
+      "topology",
+      "the ocpc topology is defined per step of a schedule (001 sec 2); the protocols run on flat or cm5-fat-tree",
+    );
   return {
     protocol: req.protocol,
     seed: resolveSeed(req.seed),
@@ -130,7 +139,10 @@ export function runProtocol(m: CommMatrix, machine: MachineModel, req: ProtocolR
     for (let j = 0; j < p; j++) if (i !== j && m.data[i * p + j]! > 0) n++;
   }
   start[p] = n;
-  if (n > MAX_MESSAGES) throw fail("simulate", "BAD_INPUT", `the matrix has ${n} messages; protocols take at most ${MAX_MESSAGES}`, { field: "matrix" });
+  if (n > MAX_MESSAGES)
+    throw fail("simulate", "BAD_INPUT", `the matrix has ${n} messages; protocols take at most ${MAX_MESSAGES}`, {
+      field: "matrix",
+    });
   const dest = new Uint32Array(n);
   for (let i = 0, k = 0; i < p; i++) {
     for (let j = 0; j < p; j++) if (i !== j && m.data[i * p + j]! > 0) dest[k++] = j;
@@ -170,28 +182,63 @@ interface RunOut {
 }
 
 /** The one-step schedule "node i sends its messages in the order dest[start[i] .. start[i+1])". */
-function orderSchedule(m: CommMatrix, start: Uint32Array, dest: Uint32Array, algorithm: string, elementBytes: number): Schedule {
-  const b = new ScheduleBuilder({ p: m.p, algorithm, params: {}, seed: null, elementBytes, matrixDigest: "" }, false, dest.length);
+function orderSchedule(
+  m: CommMatrix,
+  start: Uint32Array,
+  dest: Uint32Array,
+  algorithm: string,
+  elementBytes: number,
+): Schedule {
+  const b = new ScheduleBuilder(
+    { p: m.p, algorithm, params: {}, seed: null, elementBytes, matrixDigest: "" },
+    false,
+    dest.length,
+  );
   b.stage("async", "none").step();
-  for (let i = 0; i < m.p; i++) for (let k = start[i]!; k < start[i + 1]!; k++) b.transfer(i, dest[k]!, m.data[i * m.p + dest[k]!]!);
+  for (let i = 0; i < m.p; i++)
+    for (let k = start[i]!; k < start[i + 1]!; k++) b.transfer(i, dest[k]!, m.data[i * m.p + dest[k]!]!);
   return b.build();
 }
 
 /** AC: every node issues its messages back to back; a message to a busy receiver waits in the network (003 sec 3.1). */
-function runAsync(m: CommMatrix, machine: MachineModel, start: Uint32Array, dest: Uint32Array, o: ProtocolOptions): RunOut {
+function runAsync(
+  m: CommMatrix,
+  machine: MachineModel,
+  start: Uint32Array,
+  dest: Uint32Array,
+  o: ProtocolOptions,
+): RunOut {
   const s = orderSchedule(m, start, dest, "async", m.elementBytes);
-  const r = simulateSchedule(s, { ...machine, barrier: 0 }, { timeline: o.timeline, ports: 1, topology: o.topology, progress: o.progress });
+  const r = simulateSchedule(
+    s,
+    { ...machine, barrier: 0 },
+    { timeline: o.timeline, ports: 1, topology: o.topology, progress: o.progress },
+  );
   // With one port a node issues its k-th message when its (k-1)-th arrives.
   const issue = new Float64Array(s.transferCount);
   for (let i = 0; i < m.p; i++) for (let k = start[i]! + 1; k < start[i + 1]!; k++) issue[k] = r.transferEnd[k - 1]!;
-  return { makespan: r.makespan, issue, end: r.transferEnd, nodes: r.nodes, totalWait: r.totalWait, inquiries: 0, timeline: r.timeline };
+  return {
+    makespan: r.makespan,
+    issue,
+    end: r.transferEnd,
+    nodes: r.nodes,
+    totalWait: r.totalWait,
+    inquiries: 0,
+    timeline: r.timeline,
+  };
 }
 
 /** Events between two progress calls of a DRS_N run. */
 const DRS_PROGRESS_EVERY = 1 << 12;
 
 /** DRS_N: test-and-set the destination's busy lock, send if free, else try another destination (003 fig. 5; 000 sec. 5). */
-function runDrsN(m: CommMatrix, machine: MachineModel, start: Uint32Array, dest: Uint32Array, o: ProtocolOptions): RunOut {
+function runDrsN(
+  m: CommMatrix,
+  machine: MachineModel,
+  start: Uint32Array,
+  dest: Uint32Array,
+  o: ProtocolOptions,
+): RunOut {
   const run = new DrsNRun(m, machine, start, dest, o);
   run.run();
   return run.result();
@@ -230,8 +277,15 @@ class DrsNRun {
   private delivered = 0;
   private nextProgress = DRS_PROGRESS_EVERY;
 
-  constructor(private readonly m: CommMatrix, private readonly machine: MachineModel, private readonly start: Uint32Array, private readonly dest: Uint32Array, private readonly o: ProtocolOptions) {
-    const p = m.p, n = dest.length;
+  constructor(
+    private readonly m: CommMatrix,
+    private readonly machine: MachineModel,
+    private readonly start: Uint32Array,
+    private readonly dest: Uint32Array,
+    private readonly o: ProtocolOptions,
+  ) {
+    const p = m.p,
+      n = dest.length;
     this.p = p;
     this.n = n;
     this.tcd = perByteCost(o.topology, machine);
@@ -335,14 +389,16 @@ class DrsNRun {
     const bytes = this.m.data[i * this.p + d]! * this.m.elementBytes;
     acc.sentBytes[i] = acc.sentBytes[i]! + bytes;
     acc.recvBytes[d] = acc.recvBytes[d]! + bytes;
-    if (s0 > t) this.heap.push(s0, this.BEGIN + k); // the accounts only move forward in time
+    if (s0 > t)
+      this.heap.push(s0, this.BEGIN + k); // the accounts only move forward in time
     else this.begin(k, i, t);
   }
 
   /** Node i picks its next candidate and inquires, or sleeps (improvement 1) until a destination should be free. */
   private next(i: number, t: number): void {
     if (this.left[i] === 0) return;
-    const a = this.start[i]!, cnt = this.start[i + 1]! - a;
+    const a = this.start[i]!,
+      cnt = this.start[i + 1]! - a;
     let soonest = Infinity;
     for (let q = 0; q < cnt; q++) {
       const k = a + ((this.cursor[i]! + q) % cnt);
@@ -364,9 +420,20 @@ class DrsNRun {
     this.pendingInq[i] = k;
     this.inquireSince[i] = t;
     const back = t + inquiry;
-    if (!(back > t)) throw fail("simulate", "UNSUPPORTED", `drs-n: simulated time stopped advancing at ${t} us (an inquiry of ${inquiry} us is lost in rounding); use a larger --inquiry`, { field: "inquiry" });
+    if (!(back > t))
+      throw fail(
+        "simulate",
+        "UNSUPPORTED",
+        `drs-n: simulated time stopped advancing at ${t} us (an inquiry of ${inquiry} us is lost in rounding); use a larger --inquiry`,
+        { field: "inquiry" },
+      );
     if (++this.inquiries > maxInquiries) {
-      throw fail("simulate", "UNSUPPORTED", `drs-n: more than ${maxInquiries} inquiries (${this.delivered} of ${this.n} messages delivered at ${t} us); nodes keep inquiring while their destinations are busy: use a larger --inquiry or --busy-measure`, { field: "inquiry" });
+      throw fail(
+        "simulate",
+        "UNSUPPORTED",
+        `drs-n: more than ${maxInquiries} inquiries (${this.delivered} of ${this.n} messages delivered at ${t} us); nodes keep inquiring while their destinations are busy: use a larger --inquiry or --busy-measure`,
+        { field: "inquiry" },
+      );
     }
     this.heap.push(back, this.INQ + i);
   }
@@ -384,7 +451,14 @@ class DrsNRun {
       makespan: this.last,
       issue: this.issue,
       end: this.end,
-      nodes: { busy: acc.busy, idle, stalled: acc.stalled, wait: acc.wait, sentBytes: acc.sentBytes, recvBytes: acc.recvBytes },
+      nodes: {
+        busy: acc.busy,
+        idle,
+        stalled: acc.stalled,
+        wait: acc.wait,
+        sentBytes: acc.sentBytes,
+        recvBytes: acc.recvBytes,
+      },
       totalWait,
       inquiries: this.inquiries,
       timeline: this.tl.build(),
@@ -394,7 +468,8 @@ class DrsNRun {
 
 /** The node whose message list holds message k (binary search over start). */
 function senderOf(start: Uint32Array, k: number, p: number): number {
-  let lo = 0, hi = p - 1;
+  let lo = 0,
+    hi = p - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
     if (start[mid]! <= k) lo = mid;
@@ -408,7 +483,13 @@ function senderOf(start: Uint32Array, k: number, p: number): number {
  * P-entry vector of 4-byte counts, costed with the machine's flat t_c + t_d), then an AC exchange of
  * one 8-byte entry per message on the run's network.
  */
-function generateRecvTime(m: CommMatrix, machine: MachineModel, start: Uint32Array, dest: Uint32Array, topology: TopologyName): number {
+function generateRecvTime(
+  m: CommMatrix,
+  machine: MachineModel,
+  start: Uint32Array,
+  dest: Uint32Array,
+  topology: TopologyName,
+): number {
   const p = m.p;
   if (p <= 1) return 0;
   const rounds = Math.ceil(Math.log2(p));
@@ -420,7 +501,15 @@ function generateRecvTime(m: CommMatrix, machine: MachineModel, start: Uint32Arr
 }
 
 /** The realised trace as a timed Schedule: one step per distinct issue time, transfers in issue order. */
-function realisedSchedule(m: CommMatrix, req: ProtocolOptions, start: Uint32Array, dest: Uint32Array, issue: Float64Array, end: Float64Array, offset: number): Schedule {
+function realisedSchedule(
+  m: CommMatrix,
+  req: ProtocolOptions,
+  start: Uint32Array,
+  dest: Uint32Array,
+  issue: Float64Array,
+  end: Float64Array,
+  offset: number,
+): Schedule {
   const p = m.p;
   const n = dest.length;
   const order = new Uint32Array(n);
@@ -432,7 +521,12 @@ function realisedSchedule(m: CommMatrix, req: ProtocolOptions, start: Uint32Arra
     params["earlyGoAhead"] = req.earlyGoAhead;
     params["inquiry"] = req.inquiry;
   }
-  const b = new ScheduleBuilder({ p, algorithm: req.protocol, params, seed: req.seed, elementBytes: m.elementBytes, matrixDigest: matrixDigest(m) }, true, n, true);
+  const b = new ScheduleBuilder(
+    { p, algorithm: req.protocol, params, seed: req.seed, elementBytes: m.elementBytes, matrixDigest: matrixDigest(m) },
+    true,
+    n,
+    true,
+  );
   b.stage("realised", "none");
   let prev = NaN;
   for (let q = 0; q < n; q++) {

@@ -22,7 +22,14 @@ export { ocpcRoundCap } from "./ocpc-step.js";
  * m t_m. With `lockstep`, every step ends with a free barrier (000 fig. 3); on the OCPC a lock-step
  * step runs in collision rounds instead (ocpc-step.ts).
  */
-export function replayBlocking(s: Schedule, machine: MachineModel, o: SimOptions, acc: NodeAccounts, tl: TimelineRecorder, data: DataTracker | null): ReplayOutcome {
+export function replayBlocking(
+  s: Schedule,
+  machine: MachineModel,
+  o: SimOptions,
+  acc: NodeAccounts,
+  tl: TimelineRecorder,
+  data: DataTracker | null,
+): ReplayOutcome {
   const driver = new ReplayDriver(s, o, acc, tl, data, s.transferCount);
   const duration = blockingDuration(s, machine, o);
   const mode = new BlockingMode(driver, duration);
@@ -39,7 +46,8 @@ function blockingDuration(s: Schedule, machine: MachineModel, o: SimOptions): (x
   const { ts, tm } = machine;
   const tcdOf = perByteCost(o.topology, machine);
   return (x: number): number => {
-    const a = src[x]!, b = dst[x]!;
+    const a = src[x]!,
+      b = dst[x]!;
     const bytes = size[x]! * eb;
     return a === b ? bytes * tm : ts + bytes * tcdOf(a, b);
   };
@@ -64,8 +72,12 @@ class BlockingMode implements ReplayMode {
   private readonly qNext: Int32Array;
   private readonly waitSince: Float64Array;
 
-  constructor(private readonly d: ReplayDriver, private readonly duration: (x: number) => number) {
-    const p = d.s.p, T = d.s.transferCount;
+  constructor(
+    private readonly d: ReplayDriver,
+    private readonly duration: (x: number) => number,
+  ) {
+    const p = d.s.p,
+      T = d.s.transferCount;
     this.eventIds = T;
     this.ports = d.o.ports;
     this.sendBusy = new Int32Array(p);
@@ -129,7 +141,8 @@ class BlockingMode implements ReplayMode {
 
   private start(x: number, t: number): void {
     const { acc } = this.d;
-    const a = this.d.s.src[x]!, b = this.d.s.dst[x]!;
+    const a = this.d.s.src[x]!,
+      b = this.d.s.dst[x]!;
     acc.begin(a, t);
     if (a !== b) {
       this.recvBusy[b]!++;
@@ -148,7 +161,8 @@ class BlockingMode implements ReplayMode {
       this.qHead[b] = this.qNext[y]!;
       const a = src[y]!;
       // Waiting for a receiver that is still composing is not contention: nobody else holds its port.
-      const w0 = this.waitSince[y]!, w1 = Math.max(w0, Math.min(t, this.composedAt[b]!));
+      const w0 = this.waitSince[y]!,
+        w1 = Math.max(w0, Math.min(t, this.composedAt[b]!));
       if (w1 > w0) {
         acc.stalled[a] = acc.stalled[a]! + (w1 - w0);
         tl.add(a, K.stall, base + w0, base + w1, b, 0, y);
@@ -163,7 +177,8 @@ class BlockingMode implements ReplayMode {
   onEvent(x: number, t: number): void {
     const { acc, tl, base } = this.d;
     const { src, dst, size } = this.d.s;
-    const a = src[x]!, b = dst[x]!;
+    const a = src[x]!,
+      b = dst[x]!;
     const startAt = this.d.startAt[x]!;
     acc.end(a, t);
     if (a === b) tl.add(a, K.copy, startAt, base + t, a, size[x]!, x);

@@ -111,7 +111,8 @@ export class ReplayDriver {
     readonly data: DataTracker | null,
     eventIds: number,
   ) {
-    const p = s.p, T = s.transferCount;
+    const p = s.p,
+      T = s.transferCount;
     this.startAt = new Float64Array(T);
     this.endAt = new Float64Array(T);
     this.order = new StageOrder(s);
@@ -164,7 +165,8 @@ export class ReplayDriver {
 
   /** Runs the transfers of steps [stepLo, stepHi) from local time t0 (nodes compose first, until t0 + ready[v], when `withReady`); returns the last end. */
   runRange(mode: ReplayMode, stepLo: number, stepHi: number, t0: number, withReady: boolean): number {
-    const p = this.s.p, ids = mode.eventIds;
+    const p = this.s.p,
+      ids = mode.eventIds;
     const { heap, acc, ready } = this;
     this.order.load(stepLo, stepHi);
     this.stallSince.fill(-1);
@@ -206,10 +208,18 @@ export class ReplayDriver {
     const { src, dst } = this.s;
     const x = this.nextSend(v);
     const steps = stepHi - stepLo === 1 ? `step ${stepLo}` : `steps ${stepLo}..${stepHi - 1}`;
-    const waits = this.o.sendWaits === "data" ? "the receives that bring the elements it forwards" : "the receives of its node in earlier steps";
-    return fail("simulate", "BAD_INPUT", `node ${v} could not issue transfer ${x} (${src[x]} -> ${dst[x]}) of ${steps}: it waits for ${waits}, which never complete (are the schedule's steps out of order?)`, {
-      field: `transfers[${x}]`,
-    });
+    const waits =
+      this.o.sendWaits === "data"
+        ? "the receives that bring the elements it forwards"
+        : "the receives of its node in earlier steps";
+    return fail(
+      "simulate",
+      "BAD_INPUT",
+      `node ${v} could not issue transfer ${x} (${src[x]} -> ${dst[x]}) of ${steps}: it waits for ${waits}, which never complete (are the schedule's steps out of order?)`,
+      {
+        field: `transfers[${x}]`,
+      },
+    );
   }
 
   /** Replays every stage with `mode` (and `runStep` for a lock-step step, when given); returns the makespan. */

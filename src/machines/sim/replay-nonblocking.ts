@@ -9,9 +9,15 @@ import { K, type TimelineRecorder } from "./timeline.js";
 import { networkCost } from "./topology.js";
 
 /** Phases of a network message: 0 send start-up on the source's processor, 1 copy to the interface, 2 network, 3 receive start-up on the destination's processor. */
-const CPU_SEND = 0, DMA = 1, NET = 2, CPU_RECV = 3;
+const CPU_SEND = 0,
+  DMA = 1,
+  NET = 2,
+  CPU_RECV = 3;
 /** FIFO queues of jobs (x * 4 + phase) per node: processor, copy engine, output port, input port. */
-const Q_CPU = 0, Q_DMA = 1, Q_OUT = 2, Q_IN = 3;
+const Q_CPU = 0,
+  Q_DMA = 1,
+  Q_OUT = 2,
+  Q_IN = 3;
 
 /**
  * Replays `s` in nonblocking mode. A message a -> b passes through: a's main processor for
@@ -27,7 +33,14 @@ const Q_CPU = 0, Q_DMA = 1, Q_OUT = 2, Q_IN = 3;
  * earlier steps of the stage (the blocking rule). Local copies take m t_m on the processor.
  * Stages: barrier, then the compose on the processor (t_m per byte handled).
  */
-export function replayNonblocking(s: Schedule, machine: MachineModel, o: SimOptions, acc: NodeAccounts, tl: TimelineRecorder, data: DataTracker | null): ReplayOutcome {
+export function replayNonblocking(
+  s: Schedule,
+  machine: MachineModel,
+  o: SimOptions,
+  acc: NodeAccounts,
+  tl: TimelineRecorder,
+  data: DataTracker | null,
+): ReplayOutcome {
   const driver = new ReplayDriver(s, o, acc, tl, data, 4 * s.transferCount);
   const makespan = driver.run(machine, new NonblockingMode(driver, machine));
   return { makespan, events: driver.heap.pushed, start: driver.startAt, end: driver.endAt, collisions: 0 };
@@ -60,8 +73,12 @@ class NonblockingMode implements ReplayMode {
   private readonly qh: readonly [Int32Array, Int32Array, Int32Array, Int32Array];
   private readonly qt: readonly [Int32Array, Int32Array, Int32Array, Int32Array];
 
-  constructor(private readonly d: ReplayDriver, machine: MachineModel) {
-    const p = d.s.p, T = d.s.transferCount;
+  constructor(
+    private readonly d: ReplayDriver,
+    machine: MachineModel,
+  ) {
+    const p = d.s.p,
+      T = d.s.transferCount;
     this.eventIds = 4 * T;
     this.ports = d.o.ports;
     this.buffers = d.o.sendBuffers;
@@ -112,7 +129,8 @@ class NonblockingMode implements ReplayMode {
 
   private enqueue(q: number, v: number, job: number): void {
     this.jobNext[job] = -1;
-    const h = this.qh[q as 0], tail = this.qt[q as 0];
+    const h = this.qh[q as 0],
+      tail = this.qt[q as 0];
     if (h[v]! < 0) h[v] = job;
     else this.jobNext[tail[v]!] = job;
     tail[v] = job;
@@ -130,7 +148,8 @@ class NonblockingMode implements ReplayMode {
   }
 
   private cpuTime(job: number): number {
-    const x = job >> 2, ph = job & 3;
+    const x = job >> 2,
+      ph = job & 3;
     const { src, dst, size } = this.d.s;
     if (src[x] === dst[x]) return size[x]! * this.d.s.elementBytes * this.tm;
     return ph === CPU_SEND ? this.tsSend : this.tsRecv;
@@ -157,7 +176,8 @@ class NonblockingMode implements ReplayMode {
   }
 
   private startNet(x: number, t: number): void {
-    const a = this.d.s.src[x]!, b = this.d.s.dst[x]!;
+    const a = this.d.s.src[x]!,
+      b = this.d.s.dst[x]!;
     this.inBusy[b]!++;
     this.d.acc.begin(a, t);
     this.d.acc.begin(b, t);
@@ -168,7 +188,8 @@ class NonblockingMode implements ReplayMode {
   private serveOut(v: number, t: number): void {
     while (this.outBusy[v]! < this.ports && this.head(Q_OUT, v) >= 0) {
       const job = this.dequeue(Q_OUT, v);
-      const x = job >> 2, b = this.d.s.dst[x]!;
+      const x = job >> 2,
+        b = this.d.s.dst[x]!;
       this.outBusy[v]!++;
       if (this.inBusy[b]! < this.ports) this.startNet(x, t);
       else {
@@ -205,8 +226,10 @@ class NonblockingMode implements ReplayMode {
 
   /** A processor phase ends: a local copy, a send start-up (the copy engine is next) or a receive start-up (the message is in). */
   private cpuDone(job: number, t: number): void {
-    const x = job >> 2, ph = job & 3;
-    const a = this.d.s.src[x]!, b = this.d.s.dst[x]!;
+    const x = job >> 2,
+      ph = job & 3;
+    const a = this.d.s.src[x]!,
+      b = this.d.s.dst[x]!;
     const { acc, tl, base } = this.d;
     const v = ph === CPU_SEND ? a : b;
     this.cpuBusy[v] = 0;
@@ -235,7 +258,8 @@ class NonblockingMode implements ReplayMode {
   /** The copy into the interface ends: the message queues for the output port. */
   private dmaDone(job: number, t: number): void {
     const x = job >> 2;
-    const a = this.d.s.src[x]!, b = this.d.s.dst[x]!;
+    const a = this.d.s.src[x]!,
+      b = this.d.s.dst[x]!;
     this.dmaBusy[a] = 0;
     this.d.acc.end(a, t);
     this.d.tl.add(a, K.dma, this.d.base + this.phaseStart[job]!, this.d.base + t, b, this.d.s.size[x]!, x);
@@ -247,7 +271,8 @@ class NonblockingMode implements ReplayMode {
   /** The network phase ends: ports and the send buffer are freed; the receive start-up queues at b. */
   private netDone(job: number, t: number): void {
     const x = job >> 2;
-    const a = this.d.s.src[x]!, b = this.d.s.dst[x]!;
+    const a = this.d.s.src[x]!,
+      b = this.d.s.dst[x]!;
     const { acc, tl, base } = this.d;
     const z = this.d.s.size[x]!;
     this.outBusy[a]!--;

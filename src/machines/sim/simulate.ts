@@ -73,20 +73,41 @@ export interface SimResult {
 /** Replays schedule `s` on `machine` (see docs/simulator.md for the conventions). */
 export function simulateSchedule(s: Schedule, machine: MachineModel, req: SimRequest = {}): SimResult {
   const o = resolveSimOptions(req, machine);
-  if (s.transferCount > MAX_SIM_TRANSFERS) throw fail("simulate", "BAD_INPUT", `the schedule has ${s.transferCount} transfers; the simulator takes at most ${MAX_SIM_TRANSFERS}`, { field: "transfers" });
+  if (s.transferCount > MAX_SIM_TRANSFERS)
+    throw fail(
+      "simulate",
+      "BAD_INPUT",
+      `the schedule has ${s.transferCount} transfers; the simulator takes at most ${MAX_SIM_TRANSFERS}`,
+      { field: "transfers" },
+    );
   const p = s.p;
   for (let x = 0; x < s.transferCount; x++) {
-    if (s.src[x]! >= p || s.dst[x]! >= p) throw fail("simulate", "BAD_INPUT", `transfer ${x} (${s.src[x]} -> ${s.dst[x]}) names a node outside 0..${p - 1}`, { field: `transfers[${x}]` });
+    if (s.src[x]! >= p || s.dst[x]! >= p)
+      throw fail(
+        "simulate",
+        "BAD_INPUT",
+        `transfer ${x} (${s.src[x]} -> ${s.dst[x]}) names a node outside 0..${p - 1}`,
+        { field: `transfers[${x}]` },
+      );
     const z = s.size[x]!;
-    if (!(z >= 0) || !Number.isFinite(z)) throw fail("simulate", "BAD_INPUT", `transfer ${x} has size ${z}`, { field: `transfers[${x}].size` });
+    if (!(z >= 0) || !Number.isFinite(z))
+      throw fail("simulate", "BAD_INPUT", `transfer ${x} has size ${z}`, { field: `transfers[${x}].size` });
   }
   if (o.timeline && s.transferCount > MAX_TIMELINE_TRANSFERS) {
-    throw fail("simulate", "BAD_OPTION", `a timeline of ${s.transferCount} transfers is too large (at most ${MAX_TIMELINE_TRANSFERS}); run without a timeline (timeline: false, no --trace / --svg)`, { field: "timeline" });
+    throw fail(
+      "simulate",
+      "BAD_OPTION",
+      `a timeline of ${s.transferCount} transfers is too large (at most ${MAX_TIMELINE_TRANSFERS}); run without a timeline (timeline: false, no --trace / --svg)`,
+      { field: "timeline" },
+    );
   }
   const data = o.data ? new DataTracker(o.data, s) : null;
   const acc = new NodeAccounts(p);
   const tl = new TimelineRecorder(p, o.timeline);
-  const run = o.mode === "blocking" ? replayBlocking(s, machine, o, acc, tl, data) : replayNonblocking(s, machine, o, acc, tl, data);
+  const run =
+    o.mode === "blocking"
+      ? replayBlocking(s, machine, o, acc, tl, data)
+      : replayNonblocking(s, machine, o, acc, tl, data);
   const dataFailures = data ? data.finish() : null;
   return measure(s, machine, o, run, acc, tl.build(), dataFailures, data ? data.failureCount : 0);
 }
@@ -120,7 +141,14 @@ function measure(
     sendWaits: o.sendWaits,
     sendBuffers: o.mode === "nonblocking" ? o.sendBuffers : null,
     makespan: run.makespan,
-    nodes: { busy: acc.busy, idle, stalled: acc.stalled, wait: acc.wait, sentBytes: acc.sentBytes, recvBytes: acc.recvBytes },
+    nodes: {
+      busy: acc.busy,
+      idle,
+      stalled: acc.stalled,
+      wait: acc.wait,
+      sentBytes: acc.sentBytes,
+      recvBytes: acc.recvBytes,
+    },
     totalWait,
     lmax,
     fnc,

@@ -21,9 +21,18 @@ export interface StageEngine {
  * for the slowest composer and the steps run between free barriers; stalls of the schedule count
  * as stalled time for their step. Returns the makespan (the sum of the stage durations).
  */
-export function driveStages(s: Schedule, machine: MachineModel, lockstep: boolean, acc: NodeAccounts, tl: TimelineRecorder, ready: Float64Array, engine: StageEngine): number {
+export function driveStages(
+  s: Schedule,
+  machine: MachineModel,
+  lockstep: boolean,
+  acc: NodeAccounts,
+  tl: TimelineRecorder,
+  ready: Float64Array,
+  engine: StageEngine,
+): number {
   const { p, src, size, stepStart } = s;
-  const eb = s.elementBytes, tm = machine.tm;
+  const eb = s.elementBytes,
+    tm = machine.tm;
   const handled = new Float64Array(p);
   const runStep = engine.runStep ?? ((step: number, t0: number) => engine.runRange(step, step + 1, t0, false));
   let makespan = 0;

@@ -26,7 +26,8 @@ export class StageOrder {
   private readonly recvPrefix: Uint32Array;
 
   constructor(private readonly s: Schedule) {
-    const p = s.p, T = s.transferCount;
+    const p = s.p,
+      T = s.transferCount;
     this.sendStart = new Uint32Array(p + 1);
     this.sendList = new Uint32Array(T);
     this.ptr = new Uint32Array(p);
@@ -41,7 +42,8 @@ export class StageOrder {
   load(stepLo: number, stepHi: number): void {
     const { p, src, dst, stepStart } = this.s;
     const { sendStart, sendList, ptr, needRecv, recvStart, recvSlot, recvPrefix } = this;
-    const lo = stepStart[stepLo]!, hi = stepStart[stepHi]!;
+    const lo = stepStart[stepLo]!,
+      hi = stepStart[stepHi]!;
     sendStart.fill(0);
     recvStart.fill(0);
     for (let x = lo; x < hi; x++) {
@@ -62,7 +64,8 @@ export class StageOrder {
     this.recvFlag.fill(0, 0, hi - lo);
     // needRecv[x]: receives into src[x] in earlier steps (recvPrefix counts them, step by step).
     for (let st = stepLo; st < stepHi; st++) {
-      const a0 = stepStart[st]!, a1 = stepStart[st + 1]!;
+      const a0 = stepStart[st]!,
+        a1 = stepStart[st + 1]!;
       for (let x = a0; x < a1; x++) needRecv[x] = recvPrefix[src[x]!]! - recvStart[src[x]!]!;
       for (let x = a0; x < a1; x++) recvPrefix[dst[x]!]!++;
     }
@@ -72,7 +75,8 @@ export class StageOrder {
   /** Transfer x (of the loaded range) has been received at its destination. */
   received(x: number): void {
     const b = this.s.dst[x]!;
-    const flag = this.recvFlag, prefix = this.recvPrefix;
+    const flag = this.recvFlag,
+      prefix = this.recvPrefix;
     flag[this.recvSlot[x]!] = 1;
     const stop = this.recvStart[b + 1]!;
     let k = prefix[b]!;

@@ -3,11 +3,34 @@ import { growF64, growU32 } from "../../model/growable.js";
 import { TIMELINE_NONE, type Timeline } from "../../model/timeline.js";
 
 /** What a node does in an interval. */
-export type IntervalKind = "send" | "recv" | "copy" | "compose" | "wait" | "stall" | "barrier" | "cpu" | "dma" | "collide";
+export type IntervalKind =
+  "send" | "recv" | "copy" | "compose" | "wait" | "stall" | "barrier" | "cpu" | "dma" | "collide";
 /** Every IntervalKind; the column `kind` stores the index into this list. */
-export const INTERVAL_KINDS: readonly IntervalKind[] = ["send", "recv", "copy", "compose", "wait", "stall", "barrier", "cpu", "dma", "collide"];
+export const INTERVAL_KINDS: readonly IntervalKind[] = [
+  "send",
+  "recv",
+  "copy",
+  "compose",
+  "wait",
+  "stall",
+  "barrier",
+  "cpu",
+  "dma",
+  "collide",
+];
 /** Kind codes (indices into INTERVAL_KINDS). */
-export const K = { send: 0, recv: 1, copy: 2, compose: 3, wait: 4, stall: 5, barrier: 6, cpu: 7, dma: 8, collide: 9 } as const;
+export const K = {
+  send: 0,
+  recv: 1,
+  copy: 2,
+  compose: 3,
+  wait: 4,
+  stall: 5,
+  barrier: 6,
+  cpu: 7,
+  dma: 8,
+  collide: 9,
+} as const;
 
 export type { Timeline } from "../../model/timeline.js";
 
@@ -23,7 +46,10 @@ export class TimelineRecorder {
   private readonly peer = growU32(256);
   private readonly size = growF64(256);
   private readonly transfer = growU32(256);
-  constructor(readonly p: number, readonly enabled: boolean) {}
+  constructor(
+    readonly p: number,
+    readonly enabled: boolean,
+  ) {}
 
   /** Records one interval (ignored when disabled or empty). */
   add(node: number, kind: number, start: number, end: number, peer: number, size: number, transfer: number): void {

@@ -28,12 +28,15 @@ export function perByteCost(topology: TopologyName, machine: MachineModel): (a: 
       return (a, b) => (a >> 2 === b >> 2 ? c4 : a >> 4 === b >> 4 ? c16 : other);
     }
     default:
-      throw fail("simulate", "BAD_OPTION", `unknown topology '${String(topology)}'; known: ${TOPOLOGIES.join(", ")}`, { field: "topology" });
+      throw fail("simulate", "BAD_OPTION", `unknown topology '${String(topology)}'; known: ${TOPOLOGIES.join(", ")}`, {
+        field: "topology",
+      });
   }
 }
 
 /** The network per-byte cost t_d between a and b (for the nonblocking pipeline's network stage). */
 export function networkCost(topology: TopologyName, machine: MachineModel): (a: number, b: number) => number {
   if (topology !== "cm5-fat-tree") return () => machine.td;
-  return (a, b) => 1 / (a >> 2 === b >> 2 ? CM5_RATES.cluster4 : a >> 4 === b >> 4 ? CM5_RATES.cluster16 : CM5_RATES.other);
+  return (a, b) =>
+    1 / (a >> 2 === b >> 2 ? CM5_RATES.cluster4 : a >> 4 === b >> 4 ? CM5_RATES.cluster16 : CM5_RATES.other);
 }

@@ -21,7 +21,10 @@ class Accumulator {
   readonly sd: Float64Array;
   sq = 0;
   sb = 0;
-  constructor(readonly p: number, readonly k: number) {
+  constructor(
+    readonly p: number,
+    readonly k: number,
+  ) {
     this.q = new Float64Array(p);
     this.base = new Float64Array(p);
     this.d = new Float64Array((k + 1) * p);
@@ -81,7 +84,8 @@ class Accumulator {
   /** Adds bucket b's holdings (after `prefix`) to receiver row `to` of next. */
   flush(next: Float64Array, b: number, to: number, w: number): void {
     const { q, base, d, p } = this;
-    const from = b * p, at = to * p;
+    const from = b * p,
+      at = to * p;
     for (let j = 0; j < p; j++) next[at + j] = next[at + j]! + w * q[j]! + base[j]! + d[from + j]!;
   }
 }
@@ -101,8 +105,10 @@ function quot(h: number, n: number): number {
  * add one to cyclic ranges of buckets; summed per row with difference arrays this is O(P^2).
  */
 export function routeRDistribute(a: NodeArray, hold: Float64Array): RoutedStage {
-  const P = a.p, C = a.cols;
-  const next = new Float64Array(P * P), size = new Float64Array(P * C);
+  const P = a.p,
+    C = a.cols;
+  const next = new Float64Array(P * P),
+    size = new Float64Array(P * C);
   const w = new Float64Array(C);
   for (let c = 0; c < C; c++) w[c] = Math.floor(P / C) + (c < P % C ? 1 : 0);
   const acc = new Accumulator(P, C);
@@ -113,10 +119,13 @@ export function routeRDistribute(a: NodeArray, hold: Float64Array): RoutedStage 
       const h = hold[row + j]!;
       if (h === 0) continue;
       // int32 arithmetic below: rem < P
-      const q = quot(h, P), rem = (h - q * P) | 0;
+      const q = quot(h, P),
+        rem = (h - q * P) | 0;
       const s = j % C;
-      const len1 = rem < P - s ? rem : P - s, len2 = rem - len1;
-      const b1 = (len1 / C) | 0, b2 = (len2 / C) | 0;
+      const len1 = rem < P - s ? rem : P - s,
+        len2 = rem - len1;
+      const b1 = (len1 / C) | 0,
+        b2 = (len2 / C) | 0;
       acc.add(j, q, b1 + b2);
       acc.range(j, s, len1 - b1 * C, C);
       acc.range(j, 0, len2 - b2 * C, C);
@@ -144,14 +153,18 @@ export function routeRDistribute(a: NodeArray, hold: Float64Array): RoutedStage 
  * of h mod N buckets from j mod N; summed per column with difference arrays this is O(P^2).
  */
 export function routeCDistribute(a: NodeArray, hold: Float64Array): RoutedStage {
-  const P = a.p, C = a.cols, K = a.rows;
-  const next = new Float64Array(P * P), size = new Float64Array(P * K);
+  const P = a.p,
+    C = a.cols,
+    K = a.rows;
+  const next = new Float64Array(P * P),
+    size = new Float64Array(P * K);
   const acc = new Accumulator(P, K);
   for (let b = 0; b < C; b++) {
     const n = columnSize(a, b);
     acc.reset();
     for (let k = 0; k < n; k++) {
-      const u = k * C + b, row = u * P;
+      const u = k * C + b,
+        row = u * P;
       acc.startSender();
       for (let j = 0; j < P; j++) {
         const h = hold[row + j]!;

@@ -7,12 +7,16 @@ import type { NodeArray } from "./node-array.js";
  * the first r buckets and R - 1 into each of the others (all R when r = 0). Fills out[0..C).
  */
 export function rDistribute(a: NodeArray, j: number, h: number, out: Float64Array): void {
-  const P = a.p, C = a.cols;
-  const q = Math.floor(h / P), rem = h - q * P;
+  const P = a.p,
+    C = a.cols;
+  const q = Math.floor(h / P),
+    rem = h - q * P;
   const s = j % C;
-  const wBase = Math.floor(P / C), wExtra = P % C;
+  const wBase = Math.floor(P / C),
+    wExtra = P % C;
   // the rem residual elements take the values v = s .. s + rem - 1 (mod P): one range, or two when it wraps
-  const len1 = Math.min(rem, P - s), len2 = rem - len1;
+  const len1 = Math.min(rem, P - s),
+    len2 = rem - len1;
   const base = Math.floor(len1 / C) + Math.floor(len2 / C);
   for (let c = 0; c < C; c++) out[c] = q * (wBase + (c < wExtra ? 1 : 0)) + base;
   // the last len % C values of each range add one to consecutive residues, starting at the range's start mod C
@@ -33,6 +37,8 @@ function addCyclic(out: Float64Array, c: number, start: number, n: number): void
  * bucket (count[j] + t) mod N, so every bucket gets floor(h / N) or ceil(h / N). Fills out[0..N).
  */
 export function cDistribute(n: number, j: number, h: number, out: Float64Array): void {
-  const q = Math.floor(h / n), rem = h - q * n, s = j % n;
+  const q = Math.floor(h / n),
+    rem = h - q * n,
+    s = j % n;
   for (let k = 0; k < n; k++) out[k] = q + ((k - s + n) % n < rem ? 1 : 0);
 }

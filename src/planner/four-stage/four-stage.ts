@@ -10,11 +10,19 @@ import { cDistribute, rDistribute } from "./distribute.js";
 import { routeCDistribute, routeRDistribute } from "./distribute-stage.js";
 import { columnSize, nodeArray, rowTarget, type NodeArray } from "./node-array.js";
 import { rowAction, rowStageSteps, STALL_RULES, stallStep, type StallRule } from "./priority-schedule.js";
-import { routeCounts, routePieces, type Pieces, type StageChunks, type StageMessages, type StageRule } from "./stage-router.js";
+import {
+  routeCounts,
+  routePieces,
+  type Pieces,
+  type StageChunks,
+  type StageMessages,
+  type StageRule,
+} from "./stage-router.js";
 
 /** The four stage rules of 004 fig. 12 for a node array. */
 export function fourStageRules(a: NodeArray): StageRule[] {
-  const C = a.cols, R = a.rows;
+  const C = a.cols,
+    R = a.rows;
   const colTarget = (u: number, k: number): number => k * C + (u % C);
   return [
     // Stage I: R-Distribute, then R-Comm along rows (pseudo-node messages to the complete rows)
@@ -29,9 +37,25 @@ export function fourStageRules(a: NodeArray): StageRule[] {
       },
     },
     // Stage III: C-Collect (by destination column), then R-Comm along rows
-    { buckets: C, target: (u, k) => rowTarget(a, u, k), split: (_u, j, h, out) => { out.fill(0); out[j % C] = h; }, bucketOf: (j) => j % C },
+    {
+      buckets: C,
+      target: (u, k) => rowTarget(a, u, k),
+      split: (_u, j, h, out) => {
+        out.fill(0);
+        out[j % C] = h;
+      },
+      bucketOf: (j) => j % C,
+    },
     // Stage IV: R-Collect (by destination row), then C-Comm along columns to the destination
-    { buckets: R, target: colTarget, split: (_u, j, h, out) => { out.fill(0); out[Math.floor(j / C)] = h; }, bucketOf: (j) => Math.floor(j / C) },
+    {
+      buckets: R,
+      target: colTarget,
+      split: (_u, j, h, out) => {
+        out.fill(0);
+        out[Math.floor(j / C)] = h;
+      },
+      bucketOf: (j) => Math.floor(j / C),
+    },
   ];
 }
 
@@ -58,7 +82,13 @@ function emit(b: ScheduleBuilder, msgs: StageMessages, rule: StageRule, u: numbe
  * message to send (e.g. every message it would carry is empty) is left out with its stalls: every
  * node moves one step earlier, so the schedule stays contention-free.
  */
-function emitRowStage(b: ScheduleBuilder, a: NodeArray, msgs: StageMessages, rule: StageRule, stallRule: StallRule): void {
+function emitRowStage(
+  b: ScheduleBuilder,
+  a: NodeArray,
+  msgs: StageMessages,
+  rule: StageRule,
+  stallRule: StallRule,
+): void {
   const stalls = Int32Array.from({ length: a.p }, (_, u) => stallStep(a, u, stallRule));
   const K = msgs.buckets;
   for (let step = 1; step <= rowStageSteps(a); step++) {
@@ -91,7 +121,14 @@ function emitColumnStage(b: ScheduleBuilder, a: NodeArray, msgs: StageMessages, 
 }
 
 /** Opens stage k (0..3) of A4 in `b` and emits its messages: rows with the Revised R-Schedule, columns with the C-Schedule. */
-export function emitStage(b: ScheduleBuilder, a: NodeArray, k: number, msgs: StageMessages, rule: StageRule, stallRule: StallRule): void {
+export function emitStage(
+  b: ScheduleBuilder,
+  a: NodeArray,
+  k: number,
+  msgs: StageMessages,
+  rule: StageRule,
+  stallRule: StallRule,
+): void {
   const st = STAGES[k]!;
   b.stage(st.name, st.rearrange);
   if (st.rows) emitRowStage(b, a, msgs, rule, stallRule);
@@ -108,7 +145,8 @@ export function emitStage(b: ScheduleBuilder, a: NodeArray, k: number, msgs: Sta
  */
 export function checkFourStageMemory(m: CommMatrix, opts: PlanOptions, a: NodeArray): void {
   const { p, data } = m;
-  let nonzeros = 0, elements = 0;
+  let nonzeros = 0,
+    elements = 0;
   for (let i = 0; i < p; i++) {
     for (let j = 0; j < p; j++) {
       if (i === j || data[i * p + j] === 0) continue;
@@ -118,7 +156,8 @@ export function checkFourStageMemory(m: CommMatrix, opts: PlanOptions, a: NodeAr
   }
   const transfers = 4 * p * (a.cols + 1);
   const tables = 2 * 24 * p * Math.max(a.cols, a.rows);
-  const afterI = Math.min(elements, nonzeros * a.cols), afterII = Math.min(elements, afterI * a.rows);
+  const afterI = Math.min(elements, nonzeros * a.cols),
+    afterII = Math.min(elements, afterI * a.rows);
   const pieces = opts.payload ? nonzeros + afterI + 3 * afterII : 0;
   const work = opts.payload ? 100 * pieces : 2 * 8 * p * p;
   const what = opts.payload ? `about ${pieces} pieces over the four stages` : `two ${p} x ${p} holdings matrices`;
@@ -127,7 +166,11 @@ export function checkFourStageMemory(m: CommMatrix, opts: PlanOptions, a: NodeAr
 
 /** The parameters of four-stage: only `stalls`. */
 const FOUR_STAGE_PARAMS = {
-  stalls: choice(STALL_RULES, { description: "the priority-stall step: figure (as 004 figure 10 shows; contention-free) or printed (the text's formula, one step later; not contention-free)", default: "figure" }),
+  stalls: choice(STALL_RULES, {
+    description:
+      "the priority-stall step: figure (as 004 figure 10 shows; contention-free) or printed (the text's formula, one step later; not contention-free)",
+    default: "figure",
+  }),
 };
 
 function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof FOUR_STAGE_PARAMS>>): Schedule {
@@ -141,9 +184,23 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof FOUR_STAGE_PARAMS
   let counts: Float64Array | null = null;
   let pieces: Pieces | null = null;
   if (opts.payload) {
-    const holder: number[] = [], dest: number[] = [], count: number[] = [];
-    for (let i = 0; i < p; i++) for (let j = 0; j < p; j++) if (i !== j && m.data[i * p + j]! > 0) { holder.push(i); dest.push(j); count.push(m.data[i * p + j]!); }
-    pieces = { holder: Uint32Array.from(holder), origin: Uint32Array.from(holder), dest: Uint32Array.from(dest), offset: new Float64Array(holder.length), count: Float64Array.from(count) };
+    const holder: number[] = [],
+      dest: number[] = [],
+      count: number[] = [];
+    for (let i = 0; i < p; i++)
+      for (let j = 0; j < p; j++)
+        if (i !== j && m.data[i * p + j]! > 0) {
+          holder.push(i);
+          dest.push(j);
+          count.push(m.data[i * p + j]!);
+        }
+    pieces = {
+      holder: Uint32Array.from(holder),
+      origin: Uint32Array.from(holder),
+      dest: Uint32Array.from(dest),
+      offset: new Float64Array(holder.length),
+      count: Float64Array.from(count),
+    };
   } else {
     counts = m.data.slice();
     for (let i = 0; i < p; i++) counts[i * p + i] = 0;
@@ -160,9 +217,12 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof FOUR_STAGE_PARAMS
 }
 
 /** The four-stage planner (A4). */
-export const fourStage: Planner = definePlanner({
-  name: "four-stage",
-  title: "A4: four stages over an R x C node array, any P (pseudo-nodes, priority stalls, load balancing)",
-  source: "004 sec 3.2, figs 5-12",
-  params: FOUR_STAGE_PARAMS,
-}, plan);
+export const fourStage: Planner = definePlanner(
+  {
+    name: "four-stage",
+    title: "A4: four stages over an R x C node array, any P (pseudo-nodes, priority stalls, load balancing)",
+    source: "004 sec 3.2, figs 5-12",
+    params: FOUR_STAGE_PARAMS,
+  },
+  plan,
+);

@@ -20,7 +20,8 @@ export function isIncompleteRow(a: NodeArray, row: number): boolean {
  * pseudo-node in column c goes to (b, c), b being the sender's column (fig. 8).
  */
 export function rowTarget(a: NodeArray, u: number, c: number): number {
-  const row = Math.floor(u / a.cols), b = u % a.cols;
+  const row = Math.floor(u / a.cols),
+    b = u % a.cols;
   if (isIncompleteRow(a, row) && c >= a.r) return b * a.cols + c;
   return row * a.cols + c;
 }

@@ -19,9 +19,11 @@ export const STALL_RULES: readonly StallRule[] = ["figure", "printed"];
  * in step 3 (docs/algorithms/four-stage.md).
  */
 export function stallStep(a: NodeArray, u: number, rule: StallRule = "figure"): number {
-  const row = Math.floor(u / a.cols), b = u % a.cols;
+  const row = Math.floor(u / a.cols),
+    b = u % a.cols;
   if (a.r === 0 || row >= a.r) return 0; // only complete rows m < r receive pseudo-node messages
-  const m = row, C = a.cols;
+  const m = row,
+    C = a.cols;
   const k = (((m - b) % C) + C) % C;
   return k <= C - a.r + m ? a.r - m + k + (rule === "printed" ? 1 : 0) : 0;
 }

@@ -21,7 +21,11 @@ export interface StageMessages {
 }
 
 /** Message level: routes the P x P holdings matrix `hold` (node, destination) through a stage, one split per (node, destination). */
-export function routeCounts(p: number, hold: Float64Array, rule: StageRule): { next: Float64Array; msgs: StageMessages } {
+export function routeCounts(
+  p: number,
+  hold: Float64Array,
+  rule: StageRule,
+): { next: Float64Array; msgs: StageMessages } {
   const K = rule.buckets;
   const size = new Float64Array(p * K);
   const next = new Float64Array(p * p);
@@ -35,7 +39,8 @@ export function routeCounts(p: number, hold: Float64Array, rule: StageRule): { n
       if (h === 0) continue;
       if (rule.bucketOf) {
         const k = rule.bucketOf(j);
-        const sk = u * K + k, nk = targets[k]! * p + j;
+        const sk = u * K + k,
+          nk = targets[k]! * p + j;
         size[sk] = size[sk]! + h;
         next[nk] = next[nk]! + h;
         continue;
@@ -44,7 +49,8 @@ export function routeCounts(p: number, hold: Float64Array, rule: StageRule): { n
       for (let k = 0; k < K; k++) {
         const n = out[k]!;
         if (n === 0) continue;
-        const sk = u * K + k, nk = targets[k]! * p + j;
+        const sk = u * K + k,
+          nk = targets[k]! * p + j;
         size[sk] = size[sk]! + n;
         next[nk] = next[nk]! + n;
       }
@@ -93,19 +99,27 @@ export function routePieces(p: number, pieces: Pieces, rule: StageRule): { next:
     for (let x = 0; x < n; x++) key[x] = pieces.holder[x]! * K + rule.bucketOf(pieces.dest[x]!);
     return gatherChunks(p, rule, key, sortByKey(key, p * K, order), pieces);
   }
-  const cKey = growU32(n * 2), cOrigin = growU32(n * 2), cDest = growU32(n * 2), cOffset = growF64(n * 2), cCount = growF64(n * 2);
+  const cKey = growU32(n * 2),
+    cOrigin = growU32(n * 2),
+    cDest = growU32(n * 2),
+    cOffset = growF64(n * 2),
+    cCount = growF64(n * 2);
   const out = new Float64Array(K);
   let g = 0;
   while (g < n) {
-    const u = pieces.holder[order[g]!]!, j = pieces.dest[order[g]!]!;
-    let e = g, h = 0;
+    const u = pieces.holder[order[g]!]!,
+      j = pieces.dest[order[g]!]!;
+    let e = g,
+      h = 0;
     while (e < n && pieces.holder[order[e]!] === u && pieces.dest[order[e]!] === j) h += pieces.count[order[e++]!]!;
     rule.split(u, j, h, out);
     // walk the group's pieces, filling bucket k with out[k] elements
-    let k = 0, need = out[0]!;
+    let k = 0,
+      need = out[0]!;
     for (let x = g; x < e; x++) {
       const pc = order[x]!;
-      let off = pieces.offset[pc]!, left = pieces.count[pc]!;
+      let off = pieces.offset[pc]!,
+        left = pieces.count[pc]!;
       while (left > 0) {
         while (need === 0) need = out[++k]!;
         const take = Math.min(left, need);
@@ -127,14 +141,24 @@ export function routePieces(p: number, pieces: Pieces, rule: StageRule): { next:
 }
 
 /** Lays out chunks (arrays indexed by chunk, key[i] = node * buckets + bucket) message by message in the order `corder`. */
-function gatherChunks(p: number, rule: StageRule, key: Uint32Array, corder: Uint32Array, c: Omit<Pieces, "holder">): { next: Pieces; msgs: StageChunks } {
+function gatherChunks(
+  p: number,
+  rule: StageRule,
+  key: Uint32Array,
+  corder: Uint32Array,
+  c: Omit<Pieces, "holder">,
+): { next: Pieces; msgs: StageChunks } {
   const K = rule.buckets;
   const m = corder.length;
   const target = new Uint32Array(p * K);
   for (let u = 0; u < p; u++) for (let k = 0; k < K; k++) target[u * K + k] = rule.target(u, k);
   const start = new Uint32Array(p * K + 1);
   const size = new Float64Array(p * K);
-  const origin = new Uint32Array(m), dest = new Uint32Array(m), offset = new Float64Array(m), count = new Float64Array(m), holder = new Uint32Array(m);
+  const origin = new Uint32Array(m),
+    dest = new Uint32Array(m),
+    offset = new Float64Array(m),
+    count = new Float64Array(m),
+    holder = new Uint32Array(m);
   for (let t = 0; t < m; t++) {
     const i = corder[t]!;
     const kk = key[i]!;
@@ -147,5 +171,8 @@ function gatherChunks(p: number, rule: StageRule, key: Uint32Array, corder: Uint
     holder[t] = target[kk]!;
   }
   prefixSums(start, p * K);
-  return { next: { holder, origin, dest, offset, count }, msgs: { buckets: K, size, start, origin, dest, offset, count } };
+  return {
+    next: { holder, origin, dest, offset, count },
+    msgs: { buckets: K, size, start, origin, dest, offset, count },
+  };
 }

@@ -12,7 +12,10 @@ const NAME = "coloring";
 
 /** The parameters of `coloring`: `improve`, and the two sums it reports in the header. */
 const COLORING_PARAMS = {
-  improve: boolean({ description: "run the pass over colour pairs that lowers the sum of phase maxima", default: true }),
+  improve: boolean({
+    description: "run the pass over colour pairs that lowers the sum of phase maxima",
+    default: true,
+  }),
   sumOfMaxima: output("the sum over phases of the longest message"),
   lowerBound: output("the threshold-degree lower bound on that sum (the optimum may exceed it)"),
 };
@@ -41,7 +44,8 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof COLORING_PARAMS>>
   const D = col.colors;
   const lowerBound = col.thresholds.reduce((x, y) => x + y, 0); // = sumOfMaximaLowerBound
   let max = colorMaxima(p, col, size);
-  if (improve && max.reduce((x, y) => x + y, 0) > lowerBound) max = improveSumOfMaxima(p, col, src, dst, size, improveBudget(p, msgs.count, D));
+  if (improve && max.reduce((x, y) => x + y, 0) > lowerBound)
+    max = improveSumOfMaxima(p, col, src, dst, size, improveBudget(p, msgs.count, D));
   const phases = Array.from({ length: D }, (_, c) => c).sort((x, y) => max[y]! - max[x]! || x - y);
   let sumOfMaxima = 0;
   for (let c = 0; c < D; c++) sumOfMaxima += max[c]!;
@@ -62,9 +66,12 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof COLORING_PARAMS>>
 }
 
 /** Exact edge colouring: h = max(f, g) phases, whole messages; a heuristic keeps the sum of phase maxima small. */
-export const coloring: Planner = definePlanner({
-  name: NAME,
-  title: "exact bipartite edge colouring: h = max(f, g) contention-free phases, whole messages",
-  source: "003 sec 3.3 (partial permutations); Konig's edge-colouring theorem",
-  params: COLORING_PARAMS,
-}, plan);
+export const coloring: Planner = definePlanner(
+  {
+    name: NAME,
+    title: "exact bipartite edge colouring: h = max(f, g) contention-free phases, whole messages",
+    source: "003 sec 3.3 (partial permutations); Konig's edge-colouring theorem",
+    params: COLORING_PARAMS,
+  },
+  plan,
+);

@@ -27,12 +27,20 @@ const ctz = (x: number): number => 31 - Math.clz32(x & -x);
  * `t[c]` is the size of the edge that raises it to c + 1, so t is non-increasing, has Delta entries,
  * and any colouring with whole edges has at least c + 1 colours whose largest edge is >= t[c].
  */
-export function degreeThresholds(p: number, src: Uint32Array, dst: Uint32Array, size: Float64Array, orderDesc: Uint32Array): Float64Array {
-  const out = new Uint32Array(p), inn = new Uint32Array(p);
+export function degreeThresholds(
+  p: number,
+  src: Uint32Array,
+  dst: Uint32Array,
+  size: Float64Array,
+  orderDesc: Uint32Array,
+): Float64Array {
+  const out = new Uint32Array(p),
+    inn = new Uint32Array(p);
   const t: number[] = [];
   for (let x = 0; x < orderDesc.length; x++) {
     const e = orderDesc[x]!;
-    const a = ++out[src[e]!]!, b = ++inn[dst[e]!]!;
+    const a = ++out[src[e]!]!,
+      b = ++inn[dst[e]!]!;
     if (a > t.length || b > t.length) t.push(size[e]!);
   }
   return Float64Array.from(t);
@@ -41,7 +49,8 @@ export function degreeThresholds(p: number, src: Uint32Array, dst: Uint32Array, 
 /** Candidate free colours tried at each end of an edge that needs a repair (so up to 2 K^2 alternating paths). */
 const REPAIR_CANDIDATES = 2;
 /** Once one candidate path has ended at length n, the others are walked at most CAP_FACTOR n + CAP_EXTRA steps. */
-const CAP_FACTOR = 4, CAP_EXTRA = 16;
+const CAP_FACTOR = 4,
+  CAP_EXTRA = 16;
 
 /** The colour slot tables of `colorBipartite` (see there). */
 interface SlotTables {
@@ -57,7 +66,10 @@ interface SlotTables {
 // closure: per-call closures in colorBipartite's loop made V8 deoptimise it on every call.
 function place(tb: SlotTables, t: number, u: number, v: number, c: number): void {
   const { D, W, sSlot, rSlot, sUsed, rUsed } = tb;
-  const bit = 1 << (c & 31), w = c >>> 5, us = 2 * (u * D + c), vs = 2 * (v * D + c);
+  const bit = 1 << (c & 31),
+    w = c >>> 5,
+    us = 2 * (u * D + c),
+    vs = 2 * (v * D + c);
   sSlot[us] = t;
   sSlot[us + 1] = v;
   rSlot[vs] = t;
@@ -94,11 +106,20 @@ function place(tb: SlotTables, t: number, u: number, v: number, c: number): void
  * Time O(E Delta / 32 + walked path length); a path has at most 2P edges, and the capped lockstep walk
  * costs at most 2 K^2 (4 n + 16) for a flip of length n. Memory: two Int32 tables of 2 P Delta slots.
  */
-export function colorBipartite(p: number, src: Uint32Array, dst: Uint32Array, size: Float64Array, order: Uint32Array): BipartiteColoring {
+export function colorBipartite(
+  p: number,
+  src: Uint32Array,
+  dst: Uint32Array,
+  size: Float64Array,
+  order: Uint32Array,
+): BipartiteColoring {
   const thresholds = degreeThresholds(p, src, dst, size, order);
-  const D = thresholds.length, E = order.length;
+  const D = thresholds.length,
+    E = order.length;
   // position t = the t-th edge of `order`: oSrc, oDst, oSize by position
-  const oSrc = new Uint32Array(E), oDst = new Uint32Array(E), oSize = new Float64Array(E);
+  const oSrc = new Uint32Array(E),
+    oDst = new Uint32Array(E),
+    oSize = new Float64Array(E);
   for (let t = 0; t < E; t++) {
     const e = order[t]!;
     oSrc[t] = src[e]!;
@@ -106,12 +127,18 @@ export function colorBipartite(p: number, src: Uint32Array, dst: Uint32Array, si
     oSize[t] = size[e]!;
   }
   const st = colorState(p, D, oSize);
-  const outDeg = new Uint32Array(p), inDeg = new Uint32Array(p);
-  let opened = 0, flips = 0, flippedEdges = 0;
+  const outDeg = new Uint32Array(p),
+    inDeg = new Uint32Array(p);
+  let opened = 0,
+    flips = 0,
+    flippedEdges = 0;
   // (no closures in this loop: per-call closures made V8 deoptimise it on every call)
   for (let t = 0; t < E; t++) {
-    const u = oSrc[t]!, v = oDst[t]!, s = oSize[t]!;
-    const du = ++outDeg[u]!, dv = ++inDeg[v]!;
+    const u = oSrc[t]!,
+      v = oDst[t]!,
+      s = oSize[t]!;
+    const du = ++outDeg[u]!,
+      dv = ++inDeg[v]!;
     // a new colour when the degree forces it, else the lowest opened colour free at both ends
     let c = du > opened || dv > opened ? opened : lowestFreeAtBoth(st, u, v, opened);
     if (c < 0) {
@@ -128,9 +155,11 @@ export function colorBipartite(p: number, src: Uint32Array, dst: Uint32Array, si
     place(st, t, u, v, c);
   }
   // back to edge numbers
-  const sendAt = new Int32Array(p * D), recvAt = new Int32Array(p * D);
+  const sendAt = new Int32Array(p * D),
+    recvAt = new Int32Array(p * D);
   for (let x = 0; x < p * D; x++) {
-    const a = st.sSlot[2 * x]!, b = st.rSlot[2 * x]!;
+    const a = st.sSlot[2 * x]!,
+      b = st.rSlot[2 * x]!;
     sendAt[x] = a < 0 ? -1 : order[a]!;
     recvAt[x] = b < 0 ? -1 : order[b]!;
   }
@@ -172,7 +201,10 @@ function topMaskOf(opened: number): number {
 /** The lowest of the `opened` colours free at both sender u and receiver v, or -1. */
 function lowestFreeAtBoth(st: ColorState, u: number, v: number, opened: number): number {
   const { W, sUsed, rUsed, sLow, rLow } = st;
-  const ub = u * W, vb = v * W, top = (opened - 1) >>> 5, topMask = topMaskOf(opened);
+  const ub = u * W,
+    vb = v * W,
+    top = (opened - 1) >>> 5,
+    topMask = topMaskOf(opened);
   while (sLow[u]! < W && sUsed[ub + sLow[u]!] === 0xffffffff) sLow[u]!++;
   while (rLow[v]! < W && rUsed[vb + rLow[v]!] === 0xffffffff) rLow[v]!++;
   for (let w = Math.max(sLow[u]!, rLow[v]!); w <= top; w++) {
@@ -185,10 +217,13 @@ function lowestFreeAtBoth(st: ColorState, u: number, v: number, opened: number):
 
 /** Writes the lowest free opened colours of one node (bitset words used[base + low ..]) into out, at most out.length; returns how many. */
 function freeColours(used: Uint32Array, base: number, low: number, opened: number, out: Int32Array): number {
-  const top = (opened - 1) >>> 5, topMask = topMaskOf(opened), K = out.length;
+  const top = (opened - 1) >>> 5,
+    topMask = topMaskOf(opened),
+    K = out.length;
   let n = 0;
   for (let w = low; w <= top && n < K; w++) {
-    for (let x = ~used[base + w]! & (w === top ? topMask : -1); x !== 0 && n < K; x &= x - 1) out[n++] = (w << 5) + ctz(x);
+    for (let x = ~used[base + w]! & (w === top ? topMask : -1); x !== 0 && n < K; x &= x - 1)
+      out[n++] = (w << 5) + ctz(x);
   }
   return n;
 }
@@ -206,9 +241,18 @@ function cheapestRepair(st: ColorState, u: number, v: number, opened: number, be
   let nW = 0;
   for (let i = 0; i < nA; i++) {
     for (let j = 0; j < nB; j++) {
-      const a = candA[i]!, b = candB[j]!;
-      wFirst[nW] = a; wSecond[nW] = b; wNode[nW] = v; wRecv[nW] = 1; nW++; // from v: frees a at v, the edge gets a
-      wFirst[nW] = b; wSecond[nW] = a; wNode[nW] = u; wRecv[nW] = 0; nW++; // from u: frees b at u, the edge gets b
+      const a = candA[i]!,
+        b = candB[j]!;
+      wFirst[nW] = a;
+      wSecond[nW] = b;
+      wNode[nW] = v;
+      wRecv[nW] = 1;
+      nW++; // from v: frees a at v, the edge gets a
+      wFirst[nW] = b;
+      wSecond[nW] = a;
+      wNode[nW] = u;
+      wRecv[nW] = 0;
+      nW++; // from u: frees b at u, the edge gets b
     }
   }
   return walkRepairs(st, nW, best);
@@ -222,12 +266,15 @@ function walkRepairs(st: ColorState, nW: number, best: number): number {
   wMinS.fill(E, 0, nW);
   wCost.fill(0, 0, nW);
   wAlive.fill(1, 0, nW);
-  let alive = nW, cap = Infinity, bestW = -1;
+  let alive = nW,
+    cap = Infinity,
+    bestW = -1;
   for (let n = 0; alive > 0 && n < cap && best > 0; n++) {
     const odd = n & 1;
     for (let w = 0; w < nW; w++) {
       if (wAlive[w] === 0) continue;
-      const recv = wRecv[w] === 1, slot = 2 * (wNode[w]! * D + (odd ? wSecond[w]! : wFirst[w]!));
+      const recv = wRecv[w] === 1,
+        slot = 2 * (wNode[w]! * D + (odd ? wSecond[w]! : wFirst[w]!));
       const f = recv ? rSlot[slot]! : sSlot[slot]!;
       st.walked++;
       if (f < 0) {
@@ -244,7 +291,10 @@ function walkRepairs(st: ColorState, nW: number, best: number): number {
       if (odd === 0 ? f < wMinF[w]! : f < wMinS[w]!) {
         if (odd === 0) wMinF[w] = f;
         else wMinS[w] = f;
-        const mf = wMinF[w]!, ms = wMinS[w]!, toS = mPos[wSecond[w]!]!, toF = mPos[wFirst[w]!]!;
+        const mf = wMinF[w]!,
+          ms = wMinS[w]!,
+          toS = mPos[wSecond[w]!]!,
+          toF = mPos[wFirst[w]!]!;
         wCost[w] = (mf < toS ? oSize[mf]! - oSize[toS]! : 0) + (ms < toF ? oSize[ms]! - oSize[toF]! : 0);
       }
       if (wCost[w]! >= best) {
@@ -262,8 +312,11 @@ function walkRepairs(st: ColorState, nW: number, best: number): number {
 /** Flips walker bestW's path (from v when bestW is even, else from u): its first-colour edges to its second colour and back; returns the path length. */
 function flipPath(st: ColorState, bestW: number, u: number, v: number): number {
   const { D, W, sSlot, rSlot, sUsed, rUsed, sLow, rLow, mPos, path } = st;
-  const first = st.wFirst[bestW]!, second = st.wSecond[bestW]!;
-  let node = bestW % 2 === 0 ? v : u, recv = bestW % 2 === 0, n = 0;
+  const first = st.wFirst[bestW]!,
+    second = st.wSecond[bestW]!;
+  let node = bestW % 2 === 0 ? v : u,
+    recv = bestW % 2 === 0,
+    n = 0;
   for (;;) {
     const slot = 2 * (node * D + (n % 2 === 0 ? first : second));
     const f = recv ? rSlot[slot]! : sSlot[slot]!;
@@ -277,8 +330,11 @@ function flipPath(st: ColorState, bestW: number, u: number, v: number): number {
     recv = !recv;
   }
   for (let x = 0; x < n; x++) {
-    const pu = path[3 * x + 1]!, pv = path[3 * x + 2]!, pc = x % 2 === 0 ? first : second;
-    const bit = ~(1 << (pc & 31)), w = pc >>> 5;
+    const pu = path[3 * x + 1]!,
+      pv = path[3 * x + 2]!,
+      pc = x % 2 === 0 ? first : second;
+    const bit = ~(1 << (pc & 31)),
+      w = pc >>> 5;
     sSlot[2 * (pu * D + pc)] = -1;
     rSlot[2 * (pv * D + pc)] = -1;
     sUsed[pu * W + w]! &= bit;
@@ -287,7 +343,8 @@ function flipPath(st: ColorState, bestW: number, u: number, v: number): number {
     if (w < rLow[pv]!) rLow[pv] = w;
   }
   for (let x = 0; x < n; x++) {
-    const f = path[3 * x]!, pc = x % 2 === 0 ? second : first;
+    const f = path[3 * x]!,
+      pc = x % 2 === 0 ? second : first;
     place(st, f, path[3 * x + 1]!, path[3 * x + 2]!, pc);
     if (f < mPos[pc]!) mPos[pc] = f;
   }
@@ -296,7 +353,9 @@ function flipPath(st: ColorState, bestW: number, u: number, v: number): number {
 
 /** The state for colouring E edges of p nodes with D colours, edge sizes by position oSize. */
 function colorState(p: number, D: number, oSize: Float64Array): ColorState {
-  const W = (D + 31) >>> 5, K = REPAIR_CANDIDATES, NW = 2 * K * K;
+  const W = (D + 31) >>> 5,
+    K = REPAIR_CANDIDATES,
+    NW = 2 * K * K;
   return {
     D,
     W,
@@ -333,15 +392,20 @@ function colorState(p: number, D: number, oSize: Float64Array): ColorState {
  */
 export function orderBySizeDesc(size: Float64Array): Uint32Array {
   const n = size.length;
-  let order = new Uint32Array(n), tmp = new Uint32Array(n);
+  let order = new Uint32Array(n),
+    tmp = new Uint32Array(n);
   for (let x = 0; x < n; x++) order[x] = x;
   if (n === 0) return order;
   const words = new Uint32Array(size.buffer, size.byteOffset, 2 * n); // little-endian: lo, hi
-  if (new Uint8Array(new Uint32Array([1]).buffer)[0] !== 1) throw new Error("orderBySizeDesc: big-endian platforms are not supported");
-  const bits = n < 1 << 16 ? 8 : 16, mask = (1 << bits) - 1, perWord = 32 / bits;
+  if (new Uint8Array(new Uint32Array([1]).buffer)[0] !== 1)
+    throw new Error("orderBySizeDesc: big-endian platforms are not supported");
+  const bits = n < 1 << 16 ? 8 : 16,
+    mask = (1 << bits) - 1,
+    perWord = 32 / bits;
   const count = new Uint32Array(mask + 2);
   for (let digit = 0; digit < 64 / bits; digit++) {
-    const word = Math.floor(digit / perWord), shift = (digit % perWord) * bits;
+    const word = Math.floor(digit / perWord),
+      shift = (digit % perWord) * bits;
     count.fill(0);
     // bucket mask - digit (largest first), counted one slot up for the prefix sums
     for (let e = 0; e < n; e++) count[mask - ((words[2 * e + word]! >>> shift) & mask) + 1]!++;
@@ -365,7 +429,13 @@ export function orderBySizeDesc(size: Float64Array): Uint32Array {
  * of the messages that raise the running max degree. It is >= t (the largest row or column
  * traffic, the integral of one node's degree) >= M_max.
  */
-export function sumOfMaximaLowerBound(p: number, src: Uint32Array, dst: Uint32Array, size: Float64Array, orderDesc: Uint32Array): number {
+export function sumOfMaximaLowerBound(
+  p: number,
+  src: Uint32Array,
+  dst: Uint32Array,
+  size: Float64Array,
+  orderDesc: Uint32Array,
+): number {
   return degreeThresholds(p, src, dst, size, orderDesc).reduce((x, y) => x + y, 0);
 }
 
@@ -392,20 +462,30 @@ export function colorMaxima(p: number, col: BipartiteColoring, size: Float64Arra
  * passes stop after `budget` node visits, or when a round (c_i, *) lowered no maximum in its first eight
  * pairs (on regular graphs the a/b subgraphs are long cycles and nothing can be gained). Returns the new maxima (colouring updated in place).
  */
-export function improveSumOfMaxima(p: number, col: BipartiteColoring, src: Uint32Array, dst: Uint32Array, size: Float64Array, budget: number): Float64Array {
-  const D = col.colors, { sendAt, recvAt } = col;
+export function improveSumOfMaxima(
+  p: number,
+  col: BipartiteColoring,
+  src: Uint32Array,
+  dst: Uint32Array,
+  size: Float64Array,
+  budget: number,
+): Float64Array {
+  const D = col.colors,
+    { sendAt, recvAt } = col;
   const max = colorMaxima(p, col, size);
   if (D < 2) return max;
   const stamp = new Int32Array(src.length).fill(-1);
   const stack = new Int32Array(2 * p + 2); // edge * 2 + (1 if colour b)
   const comp = new Int32Array(2 * p + 2);
-  let pairId = 0, work = 0;
+  let pairId = 0,
+    work = 0;
   const rank = Array.from({ length: D }, (_, c) => c).sort((x, y) => max[y]! - max[x]! || x - y);
   for (let i = 0; i < D && work < budget; i++) {
     let gained = false;
     for (let k = i + 1; k < D && work < budget; k++) {
       if (!gained && k - i > 8) break; // eight pairs in a row without a gain: give up the round
-      let a = rank[i]!, b = rank[k]!;
+      let a = rank[i]!,
+        b = rank[k]!;
       if (max[a]! < max[b]!) [a, b] = [b, a]; // a is the heavier; max[a] is kept, max[b] can only drop
       if (max[b] === 0) continue;
       pairId++;
@@ -416,29 +496,43 @@ export function improveSumOfMaxima(p: number, col: BipartiteColoring, src: Uint3
           const e0 = sendAt[u * D + (side === 0 ? a : b)]!;
           if (e0 < 0 || stamp[e0] === pairId) continue;
           // collect the component of e0
-          let top = 0, n = 0, maxA = 0, maxB = 0;
+          let top = 0,
+            n = 0,
+            maxA = 0,
+            maxB = 0;
           stamp[e0] = pairId;
           stack[top++] = e0 * 2 + side;
           while (top > 0) {
             const x = stack[--top]!;
             comp[n++] = x;
-            const e = x >> 1, isB = x & 1;
-            if (isB) { if (size[e]! > maxB) maxB = size[e]!; } else if (size[e]! > maxA) maxA = size[e]!;
+            const e = x >> 1,
+              isB = x & 1;
+            if (isB) {
+              if (size[e]! > maxB) maxB = size[e]!;
+            } else if (size[e]! > maxA) maxA = size[e]!;
             const other = isB ? a : b;
             const f = sendAt[src[e]! * D + other]!;
-            if (f >= 0 && stamp[f] !== pairId) { stamp[f] = pairId; stack[top++] = f * 2 + (1 - isB); }
+            if (f >= 0 && stamp[f] !== pairId) {
+              stamp[f] = pairId;
+              stack[top++] = f * 2 + (1 - isB);
+            }
             const g = recvAt[dst[e]! * D + other]!;
-            if (g >= 0 && stamp[g] !== pairId) { stamp[g] = pairId; stack[top++] = g * 2 + (1 - isB); }
+            if (g >= 0 && stamp[g] !== pairId) {
+              stamp[g] = pairId;
+              stack[top++] = g * 2 + (1 - isB);
+            }
           }
           work += n;
           if (maxB > maxA) {
             for (let y = 0; y < n; y++) {
-              const e = comp[y]! >> 1, c = comp[y]! & 1 ? b : a;
+              const e = comp[y]! >> 1,
+                c = comp[y]! & 1 ? b : a;
               sendAt[src[e]! * D + c] = -1;
               recvAt[dst[e]! * D + c] = -1;
             }
             for (let y = 0; y < n; y++) {
-              const e = comp[y]! >> 1, c = comp[y]! & 1 ? a : b;
+              const e = comp[y]! >> 1,
+                c = comp[y]! & 1 ? a : b;
               sendAt[src[e]! * D + c] = e;
               recvAt[dst[e]! * D + c] = e;
             }
@@ -453,4 +547,3 @@ export function improveSumOfMaxima(p: number, col: BipartiteColoring, src: Uint3
   }
   return max;
 }
-

@@ -19,14 +19,18 @@ export interface MessageList {
 export function offDiagonalMessages(m: CommMatrix): MessageList {
   const { p, data } = m;
   let cap = Math.max(16, 4 * p);
-  let src = new Uint32Array(cap), dst = new Uint32Array(cap), size = new Float64Array(cap);
+  let src = new Uint32Array(cap),
+    dst = new Uint32Array(cap),
+    size = new Float64Array(cap);
   const rowStart = new Uint32Array(p + 1);
   let k = 0;
   for (let i = 0; i < p; i++) {
     rowStart[i] = k;
     if (k + p > cap) {
       cap = Math.min(p * p, Math.max(2 * cap, k + p));
-      const s2 = new Uint32Array(cap), d2 = new Uint32Array(cap), z2 = new Float64Array(cap);
+      const s2 = new Uint32Array(cap),
+        d2 = new Uint32Array(cap),
+        z2 = new Float64Array(cap);
       s2.set(src.subarray(0, k));
       d2.set(dst.subarray(0, k));
       z2.set(size.subarray(0, k));

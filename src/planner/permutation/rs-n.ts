@@ -42,7 +42,8 @@ function plan(m: CommMatrix, opts: PlanOptions): Schedule {
     let nPicked = 0;
     for (let r = 0; r < nRows; r++) {
       const i = rows[r]!;
-      const n = len[i]!, base = rowStart[i]!;
+      const n = len[i]!,
+        base = rowStart[i]!;
       const start = rng.int(n);
       for (let t = 0; t < n; t++) {
         const at = base + (start + t < n ? start + t : start + t - n);
@@ -61,7 +62,9 @@ function plan(m: CommMatrix, opts: PlanOptions): Schedule {
     b.step();
     for (let x = 0; x < nPicked; x++) {
       const k = phase[x]!;
-      const i = msgs.src[k]!, j = dst[k]!, s = size[k]!;
+      const i = msgs.src[k]!,
+        j = dst[k]!,
+        s = size[k]!;
       b.transfer(i, j, s);
       if (b.payload) b.chunk(i, j, 0, s);
     }
@@ -73,9 +76,12 @@ function plan(m: CommMatrix, opts: PlanOptions): Schedule {
 }
 
 /** RS_N (003 fig. 4): seeded random greedy partial permutations, messages sent whole. */
-export const rsN: Planner = definePlanner({
-  name: NAME,
-  title: "RS_N: random partial permutations (rows in random order pick a free column), whole messages",
-  source: "003 sec 3.3 fig. 4",
-  params: {},
-}, plan);
+export const rsN: Planner = definePlanner(
+  {
+    name: NAME,
+    title: "RS_N: random partial permutations (rows in random order pick a free column), whole messages",
+    source: "003 sec 3.3 fig. 4",
+    params: {},
+  },
+  plan,
+);

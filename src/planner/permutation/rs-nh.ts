@@ -39,7 +39,14 @@ export const AUTO_RULES: readonly { readonly cutoff: "none" | "mean" | "median";
 
 /** The parameters of rs-nh: `cutoff` and `factor`, and the keys it writes into the header with cutoff "auto". */
 const RS_NH_PARAMS = {
-  cutoff: integer({ description: "how a phase's cutoff is chosen: auto (the rule of least modelled time), factor x median or mean of the selected messages' remaining sizes, none, or a fixed size", values: CUTOFF_RULES, min: 1, unit: "elements", default: "auto" }),
+  cutoff: integer({
+    description:
+      "how a phase's cutoff is chosen: auto (the rule of least modelled time), factor x median or mean of the selected messages' remaining sizes, none, or a fixed size",
+    values: CUTOFF_RULES,
+    min: 1,
+    unit: "elements",
+    default: "auto",
+  }),
   factor: number({ description: "the factor applied to the median or the mean", min: 1, default: 3 }),
   rule: output("the rule auto chose"),
   machine: output("the machine whose alpha and beta auto used"),
@@ -81,25 +88,47 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof RS_NH_PARAMS>>): 
     let pieces = 0;
     for (let k = 0; k < msgs.count; k++) pieces += Math.ceil(msgs.size[k]! / rule);
     if (pieces > MAX_TRANSFERS) {
-      throw fail("planner", "BAD_OPTION", `${NAME}: cutoff ${rule} would split the messages into ${pieces} transfers (limit ${MAX_TRANSFERS}); choose a larger cutoff or "auto"`, { field: "params.cutoff" });
+      throw fail(
+        "planner",
+        "BAD_OPTION",
+        `${NAME}: cutoff ${rule} would split the messages into ${pieces} transfers (limit ${MAX_TRANSFERS}); choose a larger cutoff or "auto"`,
+        { field: "params.cutoff" },
+      );
     }
   }
-  let chosen: { cutoff: Exclude<CutoffRule, "auto">; factor: number } = rule === "auto" ? AUTO_RULES[0]! : { cutoff: rule, factor };
+  let chosen: { cutoff: Exclude<CutoffRule, "auto">; factor: number } =
+    rule === "auto" ? AUTO_RULES[0]! : { cutoff: rule, factor };
   let params = opts.givenParams;
   if (rule === "auto") {
     const { name, alpha, beta } = splitCostModel(opts.machine, m.elementBytes);
     let best = Infinity;
     for (const r of AUTO_RULES) {
-      let time = 0, phaseMax = -1;
+      let time = 0,
+        phaseMax = -1;
       phases(msgs, r.cutoff, r.factor, opts.seed, {
-        step: () => { if (phaseMax >= 0) time += alpha + beta * phaseMax; phaseMax = 0; },
-        send: (_i, _j, _o, size) => { if (size > phaseMax) phaseMax = size; },
+        step: () => {
+          if (phaseMax >= 0) time += alpha + beta * phaseMax;
+          phaseMax = 0;
+        },
+        send: (_i, _j, _o, size) => {
+          if (size > phaseMax) phaseMax = size;
+        },
       });
       if (phaseMax >= 0) time += alpha + beta * phaseMax;
-      if (time < best) { best = time; chosen = r; }
+      if (time < best) {
+        best = time;
+        chosen = r;
+      }
     }
     const ruleName = chosen.cutoff === "none" ? "none" : `${chosen.cutoff} x ${chosen.factor}`;
-    params = { ...opts.givenParams, rule: ruleName, machine: name, alpha, beta, modelledTime: best === Infinity ? 0 : best };
+    params = {
+      ...opts.givenParams,
+      rule: ruleName,
+      machine: name,
+      alpha,
+      beta,
+      modelledTime: best === Infinity ? 0 : best,
+    };
   }
   const b = new ScheduleBuilder({ ...planHeader(m, NAME, opts, true), params }, opts.payload, msgs.count);
   b.stage("phases", "compose");
@@ -117,7 +146,11 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof RS_NH_PARAMS>>): 
 class RowHeaps {
   readonly len: Uint32Array;
   private readonly heap: Uint32Array;
-  constructor(private readonly rowStart: Uint32Array, private readonly rem: Float64Array, private readonly prio: Uint32Array) {
+  constructor(
+    private readonly rowStart: Uint32Array,
+    private readonly rem: Float64Array,
+    private readonly prio: Uint32Array,
+  ) {
     this.heap = new Uint32Array(prio.length);
     this.len = new Uint32Array(rowStart.length - 1);
   }
@@ -130,7 +163,8 @@ class RowHeaps {
 
   /** Adds message k to node i's heap. */
   push(i: number, k: number): void {
-    const heap = this.heap, base = this.rowStart[i]!;
+    const heap = this.heap,
+      base = this.rowStart[i]!;
     let x = this.len[i]!;
     this.len[i] = x + 1;
     while (x > 0) {
@@ -145,7 +179,8 @@ class RowHeaps {
 
   /** Removes and returns the top of node i's (non-empty) heap. */
   pop(i: number): number {
-    const heap = this.heap, base = this.rowStart[i]!;
+    const heap = this.heap,
+      base = this.rowStart[i]!;
     const top = heap[base]!;
     const n = this.len[i]! - 1;
     this.len[i] = n;
@@ -166,7 +201,13 @@ class RowHeaps {
 }
 
 /** Runs RS_NH with one cutoff rule on the message list, handing every phase and transfer to `sink`. */
-function phases(msgs: MessageList, rule: Exclude<CutoffRule, "auto">, factor: number, seed: number, sink: PhaseSink): void {
+function phases(
+  msgs: MessageList,
+  rule: Exclude<CutoffRule, "auto">,
+  factor: number,
+  seed: number,
+  sink: PhaseSink,
+): void {
   const { p, rowStart, src, dst } = msgs;
   const rng = createRng(seed);
   const rem = Float64Array.from(msgs.size);
@@ -208,7 +249,8 @@ function phases(msgs: MessageList, rule: Exclude<CutoffRule, "auto">, factor: nu
     sink.step();
     for (let x = 0; x < nPicked; x++) {
       const k = phase[x]!;
-      const i = src[k]!, j = dst[k]!;
+      const i = src[k]!,
+        j = dst[k]!;
       const s = Math.min(rem[k]!, cutoff);
       sink.send(i, j, sent[k]!, s);
       sent[k] = sent[k]! + s;
@@ -222,7 +264,14 @@ function phases(msgs: MessageList, rule: Exclude<CutoffRule, "auto">, factor: nu
 }
 
 /** The cutoff of one phase from the remaining sizes of its selected messages (always >= 1). */
-function cutoffOf(rule: Exclude<CutoffRule, "auto">, factor: number, rem: Float64Array, picked: Uint32Array, n: number, scratch: Float64Array): number {
+function cutoffOf(
+  rule: Exclude<CutoffRule, "auto">,
+  factor: number,
+  rem: Float64Array,
+  picked: Uint32Array,
+  n: number,
+  scratch: Float64Array,
+): number {
   if (rule === "none") return Infinity;
   if (typeof rule === "number") return rule;
   if (rule === "mean") {
@@ -236,9 +285,12 @@ function cutoffOf(rule: Exclude<CutoffRule, "auto">, factor: number, rem: Float6
 }
 
 /** RS_NH (003 sec 3.3): RS_N with largest-first heaps and a per-phase cutoff that splits long messages (rule chosen by modelled time by default). */
-export const rsNh: Planner = definePlanner({
-  name: NAME,
-  title: "RS_NH: random partial permutations, largest message first, long messages cut at a per-phase cutoff",
-  source: "003 sec 3.3",
-  params: RS_NH_PARAMS,
-}, plan);
+export const rsNh: Planner = definePlanner(
+  {
+    name: NAME,
+    title: "RS_NH: random partial permutations, largest message first, long messages cut at a per-phase cutoff",
+    source: "003 sec 3.3",
+    params: RS_NH_PARAMS,
+  },
+  plan,
+);

@@ -34,9 +34,21 @@ const MODES = ["chunk", "bvn"] as const;
 
 /** The parameters of split-coloring: `mode`, `chunk`, `improve`, and the keys it writes into the header. */
 const SPLIT_COLORING_PARAMS = {
-  mode: choice(MODES, { description: "chunk: cut messages into pieces of at most `chunk` elements and edge-colour them; bvn: Birkhoff-von Neumann decomposition", default: "chunk" }),
-  chunk: integer({ description: "the largest piece (chunk mode; bvn ignores it)", min: 1, unit: "elements", derived: "s* = sqrt(alpha L / (beta h)) of the machine model, kept within the piece and colour-table limits" }),
-  improve: boolean({ description: "run the pass over colour pairs that lowers the sum of phase maxima (chunk mode)", default: true }),
+  mode: choice(MODES, {
+    description:
+      "chunk: cut messages into pieces of at most `chunk` elements and edge-colour them; bvn: Birkhoff-von Neumann decomposition",
+    default: "chunk",
+  }),
+  chunk: integer({
+    description: "the largest piece (chunk mode; bvn ignores it)",
+    min: 1,
+    unit: "elements",
+    derived: "s* = sqrt(alpha L / (beta h)) of the machine model, kept within the piece and colour-table limits",
+  }),
+  improve: boolean({
+    description: "run the pass over colour pairs that lowers the sum of phase maxima (chunk mode)",
+    default: true,
+  }),
   chunkRule: output("how the chunk size was chosen"),
   machine: output("the machine of the cost model"),
   alpha: output("start-up time per message, in us"),
@@ -66,18 +78,33 @@ export function splitColoringParams(params: Resolved<typeof SPLIT_COLORING_PARAM
 }
 
 /** alpha (us per message) and beta (us per element) of the flat blocking model: step time = alpha + beta x longest message. */
-export function splitCostModel(machine: MachineModel | null, elementBytes: number): { name: string; alpha: number; beta: number } {
-  if (machine === null) return { name: DEFAULT_SPLIT_MACHINE.name, alpha: DEFAULT_SPLIT_MACHINE.ts, beta: DEFAULT_SPLIT_MACHINE.perByte * elementBytes };
+export function splitCostModel(
+  machine: MachineModel | null,
+  elementBytes: number,
+): { name: string; alpha: number; beta: number } {
+  if (machine === null)
+    return {
+      name: DEFAULT_SPLIT_MACHINE.name,
+      alpha: DEFAULT_SPLIT_MACHINE.ts,
+      beta: DEFAULT_SPLIT_MACHINE.perByte * elementBytes,
+    };
   return { name: machine.name, alpha: machine.ts, beta: (machine.tc + machine.td) * elementBytes };
 }
 
 /** Traffic (L = t, network elements) and h = max(f, g) of a message list. */
 function loads(msgs: MessageList): { h: number; L: number; mMax: number } {
   const { p, src, dst, size } = msgs;
-  const r = new Float64Array(p), c = new Float64Array(p), f = new Uint32Array(p), g = new Uint32Array(p);
-  let h = 0, L = 0, mMax = 0;
+  const r = new Float64Array(p),
+    c = new Float64Array(p),
+    f = new Uint32Array(p),
+    g = new Uint32Array(p);
+  let h = 0,
+    L = 0,
+    mMax = 0;
   for (let k = 0; k < msgs.count; k++) {
-    const i = src[k]!, j = dst[k]!, s = size[k]!;
+    const i = src[k]!,
+      j = dst[k]!,
+      s = size[k]!;
     r[i] = r[i]! + s;
     c[j] = c[j]! + s;
     f[i] = f[i]! + 1;
@@ -94,8 +121,10 @@ function loads(msgs: MessageList): { h: number; L: number; mMax: number } {
 /** Max over nodes of sum of ceil(m / s) over its messages (the degree of the chunk multigraph) and the number of pieces. */
 export function chunkDegree(msgs: MessageList, s: number): { degree: number; pieces: number } {
   const { p, src, dst, size } = msgs;
-  const out = new Float64Array(p), inn = new Float64Array(p);
-  let pieces = 0, degree = 0;
+  const out = new Float64Array(p),
+    inn = new Float64Array(p);
+  let pieces = 0,
+    degree = 0;
   for (let k = 0; k < msgs.count; k++) {
     const n = Math.ceil(size[k]! / s);
     pieces += n;
@@ -119,15 +148,24 @@ export function chooseChunk(msgs: MessageList, alpha: number, beta: number): { s
   const { h, L, mMax } = loads(msgs);
   if (h === 0) return { s: 1, rule: "empty" };
   let s: number, rule: string;
-  if (beta <= 0) { s = mMax; rule = "no per-element cost: whole messages"; }
-  else if (alpha <= 0) { s = 1; rule = "no start-up cost: unit chunks"; }
-  else {
+  if (beta <= 0) {
+    s = mMax;
+    rule = "no per-element cost: whole messages";
+  } else if (alpha <= 0) {
+    s = 1;
+    rule = "no start-up cost: unit chunks";
+  } else {
     const star = Math.sqrt((alpha * L) / (beta * h));
-    const a = alpha / beta, b = L / h;
-    const lo = Math.max(1, Math.ceil(Math.min(a, b))), hi = Math.floor(Math.max(a, b));
-    if (lo <= hi) { s = Math.min(hi, Math.max(lo, Math.round(star))); rule = "interval"; }
-    else {
-      const c1 = Math.max(1, Math.floor(star)), c2 = Math.max(1, Math.ceil(star));
+    const a = alpha / beta,
+      b = L / h;
+    const lo = Math.max(1, Math.ceil(Math.min(a, b))),
+      hi = Math.floor(Math.max(a, b));
+    if (lo <= hi) {
+      s = Math.min(hi, Math.max(lo, Math.round(star)));
+      rule = "interval";
+    } else {
+      const c1 = Math.max(1, Math.floor(star)),
+        c2 = Math.max(1, Math.ceil(star));
       const t1 = chunkDegree(msgs, c1).degree * (alpha + beta * Math.min(c1, mMax));
       const t2 = chunkDegree(msgs, c2).degree * (alpha + beta * Math.min(c2, mMax));
       s = t2 < t1 ? c2 : c1;
@@ -140,10 +178,16 @@ export function chooseChunk(msgs: MessageList, alpha: number, beta: number): { s
   const total = msgs.size.reduce((x, y) => x + y, 0);
   if (chunkDegree(msgs, s).pieces > limit) {
     const need = Math.ceil(total / Math.max(1, limit - msgs.count));
-    if (s < need) { s = Math.min(need, mMax); rule += ", raised to the piece limit"; }
+    if (s < need) {
+      s = Math.min(need, mMax);
+      rule += ", raised to the piece limit";
+    }
   }
   const slotsNeed = Math.ceil(L / Math.max(1, Math.floor(MAX_SLOTS / msgs.p) - h));
-  if (s < slotsNeed) { s = slotsNeed; rule += ", raised to the colour-table limit"; }
+  if (s < slotsNeed) {
+    s = slotsNeed;
+    rule += ", raised to the colour-table limit";
+  }
   return { s, rule };
 }
 
@@ -154,16 +198,36 @@ function planChunk(m: CommMatrix, opts: PlanOptions, prm: SplitColoringParams): 
   const { name: machineName, alpha, beta } = splitCostModel(opts.machine, m.elementBytes);
   const { h, L } = loads(msgs);
   let s: number, rule: string;
-  if (prm.chunk !== undefined) { s = prm.chunk; rule = "fixed"; }
-  else ({ s, rule } = chooseChunk(msgs, alpha, beta));
+  if (prm.chunk !== undefined) {
+    s = prm.chunk;
+    rule = "fixed";
+  } else ({ s, rule } = chooseChunk(msgs, alpha, beta));
   const { degree, pieces } = chunkDegree(msgs, s);
-  if (pieces > MAX_PIECES) throw fail("planner", "BAD_OPTION", `${NAME}: chunk ${s} would cut the messages into ${pieces} transfers (limit ${MAX_PIECES}); choose a larger chunk`, { field: "params.chunk" });
-  if (p * degree > MAX_SLOTS) throw fail("planner", "BAD_OPTION", `${NAME}: chunk ${s} gives ${degree} phases on ${p} nodes (colour table limit ${MAX_SLOTS} slots); choose a larger chunk`, { field: "params.chunk" });
+  if (pieces > MAX_PIECES)
+    throw fail(
+      "planner",
+      "BAD_OPTION",
+      `${NAME}: chunk ${s} would cut the messages into ${pieces} transfers (limit ${MAX_PIECES}); choose a larger chunk`,
+      { field: "params.chunk" },
+    );
+  if (p * degree > MAX_SLOTS)
+    throw fail(
+      "planner",
+      "BAD_OPTION",
+      `${NAME}: chunk ${s} gives ${degree} phases on ${p} nodes (colour table limit ${MAX_SLOTS} slots); choose a larger chunk`,
+      { field: "params.chunk" },
+    );
   // balanced pieces: message k of size m becomes n = ceil(m / s) pieces of floor(m / n) or floor(m / n) + 1
-  const pSrc = new Uint32Array(pieces), pDst = new Uint32Array(pieces), pSize = new Float64Array(pieces), pMsg = new Uint32Array(pieces);
+  const pSrc = new Uint32Array(pieces),
+    pDst = new Uint32Array(pieces),
+    pSize = new Float64Array(pieces),
+    pMsg = new Uint32Array(pieces);
   let x = 0;
   for (let k = 0; k < msgs.count; k++) {
-    const size = msgs.size[k]!, n = Math.ceil(size / s), q = Math.floor(size / n), extra = size - q * n;
+    const size = msgs.size[k]!,
+      n = Math.ceil(size / s),
+      q = Math.floor(size / n),
+      extra = size - q * n;
     for (let y = 0; y < n; y++, x++) {
       pSrc[x] = msgs.src[k]!;
       pDst[x] = msgs.dst[k]!;
@@ -174,7 +238,9 @@ function planChunk(m: CommMatrix, opts: PlanOptions, prm: SplitColoringParams): 
   const order = orderBySizeDesc(pSize);
   const col = colorBipartite(p, pSrc, pDst, pSize, order);
   const D = col.colors;
-  const max = prm.improve ? improveSumOfMaxima(p, col, pSrc, pDst, pSize, improveBudget(p, pieces, D)) : colorMaxima(p, col, pSize);
+  const max = prm.improve
+    ? improveSumOfMaxima(p, col, pSrc, pDst, pSize, improveBudget(p, pieces, D))
+    : colorMaxima(p, col, pSize);
   const phases = Array.from({ length: D }, (_, c) => c).sort((a, b) => max[b]! - max[a]! || a - b);
   let sumOfMaxima = 0;
   for (let c = 0; c < D; c++) sumOfMaxima += max[c]!;
@@ -182,8 +248,21 @@ function planChunk(m: CommMatrix, opts: PlanOptions, prm: SplitColoringParams): 
   const lowerBoundTime = alpha * h + beta * L;
   const boundTime = lowerBoundTime + (h > 0 ? (alpha * L) / s + beta * h * s : 0);
   const params = {
-    ...opts.givenParams, mode: "chunk", chunk: s, chunkRule: rule, machine: machineName, alpha, beta, h, L, phases: D, sumOfMaxima,
-    modelledTime, lowerBoundTime, boundTime, ratio: lowerBoundTime > 0 ? modelledTime / lowerBoundTime : 1,
+    ...opts.givenParams,
+    mode: "chunk",
+    chunk: s,
+    chunkRule: rule,
+    machine: machineName,
+    alpha,
+    beta,
+    h,
+    L,
+    phases: D,
+    sumOfMaxima,
+    modelledTime,
+    lowerBoundTime,
+    boundTime,
+    ratio: lowerBoundTime > 0 ? modelledTime / lowerBoundTime : 1,
   };
   const b = new ScheduleBuilder({ ...planHeader(m, NAME, opts, false), seed: null, params }, opts.payload, pieces);
   b.stage("phases", "compose");
@@ -193,7 +272,9 @@ function planChunk(m: CommMatrix, opts: PlanOptions, prm: SplitColoringParams): 
     for (let u = 0; u < p; u++) {
       const e = col.sendAt[u * D + c]!;
       if (e < 0) continue;
-      const v = pDst[e]!, size = pSize[e]!, k = pMsg[e]!;
+      const v = pDst[e]!,
+        size = pSize[e]!,
+        k = pMsg[e]!;
       b.transfer(u, v, size);
       if (b.payload) b.chunk(u, v, sent[k]!, size);
       sent[k] = sent[k]! + size;
@@ -214,14 +295,18 @@ interface BvnCells {
 /** Pads the off-diagonal messages to row and column sums L with dummy amounts (north-west corner rule on the deficits). */
 function bvnCells(msgs: MessageList, L: number): BvnCells {
   const { p } = msgs;
-  const r = new Float64Array(p), c = new Float64Array(p);
+  const r = new Float64Array(p),
+    c = new Float64Array(p);
   for (let k = 0; k < msgs.count; k++) {
     r[msgs.src[k]!] = r[msgs.src[k]!]! + msgs.size[k]!;
     c[msgs.dst[k]!] = c[msgs.dst[k]!]! + msgs.size[k]!;
   }
   const cellOf = new Int32Array(p * p).fill(-1);
   const cap = msgs.count + 2 * p;
-  const cRow = new Uint32Array(cap), cCol = new Uint32Array(cap), real = new Float64Array(cap), dummy = new Float64Array(cap);
+  const cRow = new Uint32Array(cap),
+    cCol = new Uint32Array(cap),
+    real = new Float64Array(cap),
+    dummy = new Float64Array(cap);
   for (let k = 0; k < msgs.count; k++) {
     cRow[k] = msgs.src[k]!;
     cCol[k] = msgs.dst[k]!;
@@ -230,13 +315,29 @@ function bvnCells(msgs: MessageList, L: number): BvnCells {
   }
   let cells = msgs.count;
   if (L > 0) {
-    let i = 0, j = 0, ai = L - r[0]!, bj = L - c[0]!;
+    let i = 0,
+      j = 0,
+      ai = L - r[0]!,
+      bj = L - c[0]!;
     while (i < p && j < p) {
-      if (ai === 0) { i++; if (i < p) ai = L - r[i]!; continue; }
-      if (bj === 0) { j++; if (j < p) bj = L - c[j]!; continue; }
+      if (ai === 0) {
+        i++;
+        if (i < p) ai = L - r[i]!;
+        continue;
+      }
+      if (bj === 0) {
+        j++;
+        if (j < p) bj = L - c[j]!;
+        continue;
+      }
       const x = Math.min(ai, bj);
       let cell = cellOf[i * p + j]!;
-      if (cell < 0) { cell = cells++; cRow[cell] = i; cCol[cell] = j; cellOf[i * p + j] = cell; }
+      if (cell < 0) {
+        cell = cells++;
+        cRow[cell] = i;
+        cCol[cell] = j;
+        cellOf[i * p + j] = cell;
+      }
       dummy[cell] = dummy[cell]! + x;
       ai -= x;
       bj -= x;
@@ -258,15 +359,25 @@ class BvnMatching {
   private search = 0;
 
   /** Starts greedy, heaviest cells first (no row is matched yet when `augmentAll` has not run). */
-  constructor(p: number, private readonly cells: BvnCells) {
+  constructor(
+    p: number,
+    private readonly cells: BvnCells,
+  ) {
     const { count, row, col } = cells;
     // CSR of cells by row
     this.rowStart = bucketStarts(row, p, 0, count, new Uint32Array(p + 1));
     this.adj = bucketItems(row, this.rowStart, null, 0, count, new Uint32Array(count));
     this.alive = new Uint8Array(count).fill(1);
-    const matchRow = (this.matchRow = new Int32Array(p).fill(-1)), matchCol = (this.matchCol = new Int32Array(p).fill(-1));
-    const byWeight = Array.from({ length: count }, (_, e) => e).sort((a, b) => this.weight(b) - this.weight(a) || a - b);
-    for (const e of byWeight) if (matchRow[row[e]!]! < 0 && matchCol[col[e]!]! < 0) { matchRow[row[e]!] = e; matchCol[col[e]!] = e; }
+    const matchRow = (this.matchRow = new Int32Array(p).fill(-1)),
+      matchCol = (this.matchCol = new Int32Array(p).fill(-1));
+    const byWeight = Array.from({ length: count }, (_, e) => e).sort(
+      (a, b) => this.weight(b) - this.weight(a) || a - b,
+    );
+    for (const e of byWeight)
+      if (matchRow[row[e]!]! < 0 && matchCol[col[e]!]! < 0) {
+        matchRow[row[e]!] = e;
+        matchCol[col[e]!] = e;
+      }
     this.queue = new Int32Array(p);
     this.via = new Int32Array(p);
     this.seen = new Int32Array(p).fill(-1);
@@ -282,7 +393,8 @@ class BvnMatching {
     const { rowStart, adj, alive, queue, via, seen, matchRow, matchCol } = this;
     const { row: cRow, col: cCol } = this.cells;
     const search = ++this.search;
-    let head = 0, tail = 0;
+    let head = 0,
+      tail = 0;
     queue[tail++] = r0;
     via[r0] = -1;
     while (head < tail) {
@@ -318,12 +430,20 @@ class BvnMatching {
  * The phases: each takes the matching, delta = its smallest cell, moves delta from every matched cell
  * (real elements first, then dummy) as one step, drops the cells that empty and repairs the matching.
  */
-function bvnPhases(b: ScheduleBuilder, p: number, realCount: number, cells: BvnCells, mt: BvnMatching, L: number): { phases: number; sumOfMaxima: number } {
+function bvnPhases(
+  b: ScheduleBuilder,
+  p: number,
+  realCount: number,
+  cells: BvnCells,
+  mt: BvnMatching,
+  L: number,
+): { phases: number; sumOfMaxima: number } {
   const { col: cCol, real, dummy } = cells;
   const { matchRow, matchCol, alive } = mt;
   const sumReal = new Float64Array(realCount);
   const freed: number[] = [];
-  let phases = 0, sumOfMaxima = 0;
+  let phases = 0,
+    sumOfMaxima = 0;
   let remaining = L;
   while (remaining > 0) {
     let delta = Infinity;
@@ -343,12 +463,20 @@ function bvnPhases(b: ScheduleBuilder, p: number, realCount: number, cells: BvnC
       dummy[e] = dummy[e]! - (delta - take);
     }
     b.dropEmptyStep();
-    if (phaseMax > 0) { phases++; sumOfMaxima += phaseMax; }
+    if (phaseMax > 0) {
+      phases++;
+      sumOfMaxima += phaseMax;
+    }
     remaining -= delta;
     freed.length = 0;
     for (let i = 0; i < p; i++) {
       const e = matchRow[i]!;
-      if (mt.weight(e) === 0) { alive[e] = 0; matchRow[i] = -1; matchCol[cCol[e]!] = -1; freed.push(i); }
+      if (mt.weight(e) === 0) {
+        alive[e] = 0;
+        matchRow[i] = -1;
+        matchCol[cCol[e]!] = -1;
+        freed.push(i);
+      }
     }
     if (remaining > 0) for (const i of freed) if (matchRow[i]! < 0) mt.augment(i);
   }
@@ -373,16 +501,39 @@ function planBvn(m: CommMatrix, opts: PlanOptions): Schedule {
   const cellList = bvnCells(msgs, L);
   const cells = cellList.count;
   if (cells * p > MAX_BVN_WORK) {
-    throw fail("planner", "UNSUPPORTED", `${NAME}: mode "bvn" on ${cells} cells and ${p} nodes could need ${cells} phases of up to ${p} transfers (limit cells x P <= ${MAX_BVN_WORK}); use mode "chunk"`, { field: "params.mode" });
+    throw fail(
+      "planner",
+      "UNSUPPORTED",
+      `${NAME}: mode "bvn" on ${cells} cells and ${p} nodes could need ${cells} phases of up to ${p} transfers (limit cells x P <= ${MAX_BVN_WORK}); use mode "chunk"`,
+      { field: "params.mode" },
+    );
   }
   const mt = new BvnMatching(p, cellList);
   for (let i = 0; i < p && L > 0; i++) if (mt.matchRow[i]! < 0) mt.augment(i);
-  const b = new ScheduleBuilder({ ...planHeader(m, NAME, opts, false), seed: null, params: {} }, opts.payload, msgs.count * 2);
+  const b = new ScheduleBuilder(
+    { ...planHeader(m, NAME, opts, false), seed: null, params: {} },
+    opts.payload,
+    msgs.count * 2,
+  );
   b.stage("phases", "compose");
   const { phases, sumOfMaxima } = bvnPhases(b, p, msgs.count, cellList, mt, L);
   const lowerBoundTime = alpha * h + beta * L;
   const modelledTime = phases * alpha + beta * sumOfMaxima;
-  const params = { ...opts.givenParams, mode: "bvn", machine: machineName, alpha, beta, h, L, cells, phases, sumOfMaxima, modelledTime, lowerBoundTime, ratio: lowerBoundTime > 0 ? modelledTime / lowerBoundTime : 1 };
+  const params = {
+    ...opts.givenParams,
+    mode: "bvn",
+    machine: machineName,
+    alpha,
+    beta,
+    h,
+    L,
+    cells,
+    phases,
+    sumOfMaxima,
+    modelledTime,
+    lowerBoundTime,
+    ratio: lowerBoundTime > 0 ? modelledTime / lowerBoundTime : 1,
+  };
   const s = b.build();
   return { ...s, params };
 }
@@ -393,9 +544,14 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof SPLIT_COLORING_PA
 }
 
 /** Split colouring: chunks of at most s* = sqrt(alpha L / (beta h)) elements, coloured exactly; or mode "bvn" with bandwidth term exactly beta L. */
-export const splitColoring: Planner = definePlanner({
-  name: NAME,
-  title: "split colouring: messages cut into chunks of at most s elements and edge-coloured (s* from the machine), or a BvN decomposition (mode bvn)",
-  source: "003 sec 3.3 (RS_NH's cutoff made exact); Konig's edge-colouring theorem; Gonzalez-Sahni preemptive open shop / Birkhoff-von Neumann",
-  params: SPLIT_COLORING_PARAMS,
-}, plan);
+export const splitColoring: Planner = definePlanner(
+  {
+    name: NAME,
+    title:
+      "split colouring: messages cut into chunks of at most s elements and edge-coloured (s* from the machine), or a BvN decomposition (mode bvn)",
+    source:
+      "003 sec 3.3 (RS_NH's cutoff made exact); Konig's edge-colouring theorem; Gonzalez-Sahni preemptive open shop / Birkhoff-von Neumann",
+    params: SPLIT_COLORING_PARAMS,
+  },
+  plan,
+);

@@ -19,7 +19,12 @@ export type TeParams = { readonly [name: string]: TeParam };
 export type TeOutputs = { readonly [name: string]: OutputSpec };
 
 /** The `ports` parameter every te-* planner takes besides its protocol's (its upper bound P - 1 is checked against the matrix). */
-const PORTS_PARAM = integer({ description: "a node sends and receives up to k messages per step (k <= P - 1)", min: 1, unit: "shifts per step", default: 1 });
+const PORTS_PARAM = integer({
+  description: "a node sends and receives up to k messages per step (k <= P - 1)",
+  min: 1,
+  unit: "shifts per step",
+  default: 1,
+});
 
 /** Output (header key) declarations from `name: description` pairs, in order. */
 export function teOutputs(keys: { readonly [name: string]: string }): TeOutputs {
@@ -67,17 +72,32 @@ function protocolParams(proto: TeProtocol, resolved: { readonly [k: string]: unk
 export function tePlanner(proto: TeProtocol): Planner {
   const params = { ...proto.params, ports: PORTS_PARAM, ...proto.outputs, ...COMMON_OUTPUTS };
   return definePlanner({ name: proto.name, title: proto.title, source: proto.source, params }, (m, opts) => {
-      const ports = opts.params.ports, most = Math.max(1, m.p - 1);
-      if (ports > most) throw fail("planner", "BAD_OPTION", `${proto.name}: ports must be an integer in 1..${most} (shifts per step), got ${ports}`, { field: "params.ports" });
-      const params = protocolParams(proto, opts.params);
-      checkTeMatrix(proto.name, m, true);
-      const eng = new RoundEngine(m, planHeader(m, proto.name, opts, true), opts.payload, ports);
-      // the seed goes into the header only when the protocol drew from it (te-direct never does; te-offline seeds its own stream from the matrix)
-      const { rng, used } = trackedRng(opts.seed);
-      const info = proto.run(m, eng, rng, params);
-      const { t, maxPair } = relationLoad(m);
-      const s = eng.build({ ...params, ...info, ports, rounds: eng.rounds, idleRounds: eng.idleRounds, lowerBound: roundLowerBound(m.p, t), maxPairLoad: maxPair });
-      return used() ? s : { ...s, seed: null };
+    const ports = opts.params.ports,
+      most = Math.max(1, m.p - 1);
+    if (ports > most)
+      throw fail(
+        "planner",
+        "BAD_OPTION",
+        `${proto.name}: ports must be an integer in 1..${most} (shifts per step), got ${ports}`,
+        { field: "params.ports" },
+      );
+    const params = protocolParams(proto, opts.params);
+    checkTeMatrix(proto.name, m, true);
+    const eng = new RoundEngine(m, planHeader(m, proto.name, opts, true), opts.payload, ports);
+    // the seed goes into the header only when the protocol drew from it (te-direct never does; te-offline seeds its own stream from the matrix)
+    const { rng, used } = trackedRng(opts.seed);
+    const info = proto.run(m, eng, rng, params);
+    const { t, maxPair } = relationLoad(m);
+    const s = eng.build({
+      ...params,
+      ...info,
+      ports,
+      rounds: eng.rounds,
+      idleRounds: eng.idleRounds,
+      lowerBound: roundLowerBound(m.p, t),
+      maxPairLoad: maxPair,
+    });
+    return used() ? s : { ...s, seed: null };
   });
 }
 
@@ -94,7 +114,12 @@ export interface TeCount {
 }
 
 /** Counts the rounds a protocol needs on m without building a schedule (typed arrays only). */
-export function countTeRounds(proto: TeProtocol, m: CommMatrix, seed: number, given: { readonly [k: string]: JsonValue } = {}): TeCount {
+export function countTeRounds(
+  proto: TeProtocol,
+  m: CommMatrix,
+  seed: number,
+  given: { readonly [k: string]: JsonValue } = {},
+): TeCount {
   const params = protocolParams(proto, resolveParams(proto.name, proto.params, given));
   checkTeMatrix(proto.name, m, false);
   const { t, maxPair } = relationLoad(m);

@@ -14,8 +14,19 @@ import { teValiant } from "./te-valiant.js";
 export const TE_PROTOCOLS: readonly TeProtocol[] = [teDirect, teValiant, teSimple, teFast, teBalanced, teOffline];
 
 /** Round-counting mode: the rounds protocol `algorithm` needs on m, without building a schedule. */
-export function teRounds(algorithm: string, m: CommMatrix, seed: number, params: { readonly [k: string]: JsonValue } = {}): TeCount {
+export function teRounds(
+  algorithm: string,
+  m: CommMatrix,
+  seed: number,
+  params: { readonly [k: string]: JsonValue } = {},
+): TeCount {
   const proto = TE_PROTOCOLS.find((x) => x.name === algorithm);
-  if (!proto) throw fail("planner", "BAD_OPTION", `unknown total-exchange protocol '${algorithm}'; known: ${TE_PROTOCOLS.map((x) => x.name).join(", ")}`, { field: "algorithm" });
+  if (!proto)
+    throw fail(
+      "planner",
+      "BAD_OPTION",
+      `unknown total-exchange protocol '${algorithm}'; known: ${TE_PROTOCOLS.map((x) => x.name).join(", ")}`,
+      { field: "algorithm" },
+    );
   return countTeRounds(proto, m, seed, params);
 }

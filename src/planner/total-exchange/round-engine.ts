@@ -14,7 +14,9 @@ export const MAX_TE_P = 4096;
 export function relationLoad(m: CommMatrix): { total: number; t: number; maxPair: number } {
   const { p, data } = m;
   const col = new Float64Array(p);
-  let total = 0, t = 0, maxPair = 0;
+  let total = 0,
+    t = 0,
+    maxPair = 0;
   for (let i = 0; i < p; i++) {
     let row = 0;
     for (let j = 0; j < p; j++) {
@@ -47,7 +49,8 @@ export function relayLowerBound(m: CommMatrix): number {
   const { t, maxPair } = relationLoad(m);
   if (n <= 2) return maxPair;
   const fits = (r: number): boolean => {
-    let spare = 0, excess = 0;
+    let spare = 0,
+      excess = 0;
     for (let u = 0; u < n; u++) {
       for (let v = 0; v < n; v++) {
         if (u === v) continue;
@@ -59,7 +62,8 @@ export function relayLowerBound(m: CommMatrix): number {
     return spare >= 2 * excess;
   };
   // monotone in R: binary search between the node bound and the max pair load
-  let lo = roundLowerBound(n, t), hi = maxPair;
+  let lo = roundLowerBound(n, t),
+    hi = maxPair;
   while (lo < hi) {
     const mid = lo + Math.floor((hi - lo) / 2);
     if (fits(mid)) hi = mid;
@@ -81,11 +85,13 @@ export function relayLowerBound(m: CommMatrix): number {
 export function causalLowerBound(m: CommMatrix): number {
   const { p: n, data } = m;
   if (n <= 1) return 0;
-  const colSum = new Float64Array(n), colNz = new Int32Array(n);
+  const colSum = new Float64Array(n),
+    colNz = new Int32Array(n);
   let best = 0;
   const bound = (load: number, partners: number): number => (load > 0 ? 1 + Math.ceil((load - partners) / (n - 1)) : 0);
   for (let i = 0; i < n; i++) {
-    let rowSum = 0, rowNz = 0;
+    let rowSum = 0,
+      rowNz = 0;
     for (let j = 0; j < n; j++) {
       const x = data[i * n + j]!;
       if (i === j || x === 0) continue;
@@ -102,11 +108,17 @@ export function causalLowerBound(m: CommMatrix): number {
 
 /** Checks that the matrix can be planned at packet level (every element is one unit packet). */
 export function checkTeMatrix(algorithm: string, m: CommMatrix, explicit: boolean): number {
-  if (m.p > MAX_TE_P) throw fail("planner", "UNSUPPORTED", `${algorithm}: P = ${m.p} is larger than ${MAX_TE_P}`, { field: "p" });
+  if (m.p > MAX_TE_P)
+    throw fail("planner", "UNSUPPORTED", `${algorithm}: P = ${m.p} is larger than ${MAX_TE_P}`, { field: "p" });
   const { total } = relationLoad(m);
   const cap = explicit ? MAX_EXPLICIT_PACKETS : MAX_COUNT_PACKETS;
   if (total > cap) {
-    throw fail("planner", "UNSUPPORTED", `${algorithm}: every element is a unit packet and the matrix has ${total} off-diagonal elements; at most ${cap} can be planned ${explicit ? "as an explicit schedule" : "in round-counting mode"}`, { field: "matrix" });
+    throw fail(
+      "planner",
+      "UNSUPPORTED",
+      `${algorithm}: every element is a unit packet and the matrix has ${total} off-diagonal elements; at most ${cap} can be planned ${explicit ? "as an explicit schedule" : "in round-counting mode"}`,
+      { field: "matrix" },
+    );
   }
   return total;
 }
@@ -188,7 +200,8 @@ export class RoundEngine {
   }
 
   private push(q: number, id: number): void {
-    const tail = this.tail!, next = this.next!;
+    const tail = this.tail!,
+      next = this.next!;
     next[id] = -1;
     if (tail[q]! < 0) this.head![q] = id;
     else next[tail[q]!] = id;
@@ -208,7 +221,8 @@ export class RoundEngine {
 
   /** Sets every off-diagonal packet aside at its origin (before the first move), for protocols that route a relation in parts. */
   hideAll(): void {
-    if (this.rounds > 0 || this.nMoves > 0 || this.hidden) throw fail("planner", "BAD_INPUT", "total-exchange: internal error, hideAll after the first move");
+    if (this.rounds > 0 || this.nMoves > 0 || this.hidden)
+      throw fail("planner", "BAD_INPUT", "total-exchange: internal error, hideAll after the first move");
     const n = this.n;
     this.hidden = new Int32Array(n * n);
     for (let q = 0; q < n * n; q++) {
@@ -227,7 +241,8 @@ export class RoundEngine {
   /** Brings back k packets of pair q = u * n + w that hideAll set aside (they are at u, interchangeable with u's others for w). */
   reveal(q: number, k: number): void {
     const hid = this.hidden;
-    if (!hid || k < 0 || k > hid[q]!) throw fail("planner", "BAD_INPUT", `total-exchange: internal error, reveal ${k} packets of pair ${q}`);
+    if (!hid || k < 0 || k > hid[q]!)
+      throw fail("planner", "BAD_INPUT", `total-exchange: internal error, reveal ${k} packets of pair ${q}`);
     hid[q] = hid[q]! - k;
     this.count[q] = this.count[q]! + k;
     this.pending += k;
@@ -241,10 +256,13 @@ export class RoundEngine {
   /** Moves one packet held at u destined to w over the pair u -> v (v == w delivers it). */
   move(u: number, w: number, v: number): void {
     const n = this.n;
-    if (u === v || u === w) throw fail("planner", "BAD_INPUT", `total-exchange: internal error, move ${u} -> ${v} of a packet for ${w}`);
+    if (u === v || u === w)
+      throw fail("planner", "BAD_INPUT", `total-exchange: internal error, move ${u} -> ${v} of a packet for ${w}`);
     const q = u * n + w;
-    if (this.count[q]! <= 0) throw fail("planner", "BAD_INPUT", `total-exchange: internal error, node ${u} holds no packet for ${w}`);
-    if (this.slot[u * n + v]! >= 0) throw fail("planner", "BAD_INPUT", `total-exchange: internal error, pair ${u} -> ${v} used twice in a round`);
+    if (this.count[q]! <= 0)
+      throw fail("planner", "BAD_INPUT", `total-exchange: internal error, node ${u} holds no packet for ${w}`);
+    if (this.slot[u * n + v]! >= 0)
+      throw fail("planner", "BAD_INPUT", `total-exchange: internal error, pair ${u} -> ${v} used twice in a round`);
     this.count[q]!--;
     const id = this.track ? this.pop(q) : 0;
     const k = this.nMoves++;
@@ -261,13 +279,15 @@ export class RoundEngine {
    * without moves makes no stage; with `spent` it still counts as an idle protocol round.
    */
   endRound(spent = false): number {
-    const n = this.n, k0 = this.nMoves;
+    const n = this.n,
+      k0 = this.nMoves;
     if (k0 === 0) {
       if (spent) this.idleRounds++;
       return 0;
     }
     for (let k = 0; k < k0; k++) {
-      const v = this.movV[k]!, w = this.movW[k]!;
+      const v = this.movV[k]!,
+        w = this.movW[k]!;
       this.count[v * n + w]!++;
       if (this.track && v !== w) this.push(v * n + w, this.movId[k]!);
     }
@@ -300,7 +320,8 @@ export class RoundEngine {
     const n = this.n;
     let used = 0;
     while (this.pending > 0) {
-      for (let u = 0; u < n; u++) for (let w = 0; w < n; w++) if (u !== w && this.count[u * n + w]! > 0) this.move(u, w, w);
+      for (let u = 0; u < n; u++)
+        for (let w = 0; w < n; w++) if (u !== w && this.count[u * n + w]! > 0) this.move(u, w, w);
       this.endRound();
       used++;
     }

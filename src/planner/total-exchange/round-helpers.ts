@@ -21,7 +21,8 @@ export function collectHeld(eng: RoundEngine): Held {
   start[n] = total;
   const dest = new Int32Array(total);
   let x = 0;
-  for (let u = 0; u < n; u++) for (let w = 0; w < n; w++) if (w !== u) for (let c = count[u * n + w]!; c > 0; c--) dest[x++] = w;
+  for (let u = 0; u < n; u++)
+    for (let w = 0; w < n; w++) if (w !== u) for (let c = count[u * n + w]!; c > 0; c--) dest[x++] = w;
   return { start, dest };
 }
 
@@ -70,16 +71,19 @@ export function scatterRounds(eng: RoundEngine, held: Held, hop: Int32Array, max
   const cnt = new Int32Array(n * n + 1);
   for (let u = 0; u < n; u++) for (let x = start[u]!; x < start[u + 1]!; x++) cnt[u * n + hop[x]! + 1]!++;
   let most = 0;
-  for (let u = 0; u < n; u++) for (let k = 0; k < n; k++) if (k !== u && cnt[u * n + k + 1]! > most) most = cnt[u * n + k + 1]!;
+  for (let u = 0; u < n; u++)
+    for (let k = 0; k < n; k++) if (k !== u && cnt[u * n + k + 1]! > most) most = cnt[u * n + k + 1]!;
   prefixSums(cnt, n * n);
   const off = cnt.slice(0, n * n);
   const sorted = new Int32Array(dest.length);
-  for (let u = 0; u < n; u++) for (let x = start[u]!; x < start[u + 1]!; x++) sorted[off[u * n + hop[x]!]!++] = dest[x]!;
+  for (let u = 0; u < n; u++)
+    for (let x = start[u]!; x < start[u + 1]!; x++) sorted[off[u * n + hop[x]!]!++] = dest[x]!;
   const rounds = Math.min(most, maxRounds);
   // buckets larger than the rounds: a uniform random subset of `rounds` packets goes first
   // (partial Fisher-Yates of the bucket; the bucket is otherwise in destination order)
   for (let q = 0; q < n * n; q++) {
-    const a = cnt[q]!, len = cnt[q + 1]! - a;
+    const a = cnt[q]!,
+      len = cnt[q + 1]! - a;
     if (len <= rounds || q % (n + 1) === 0) continue;
     for (let y = 0; y < rounds; y++) {
       const z = y + rng.int(len - y);

@@ -17,7 +17,12 @@ export const teBalanced = defineTeProtocol({
   source: "001 sec 4 (the experimental protocol)",
   params: {
     floor: integer({ description: "never trim a pair below this many packets", min: 0, max: 1 << 20, default: 1 }),
-    maxRounds: integer({ description: "rounds before falling back to the direct protocol", min: 1, max: 1 << 30, default: 100000 }),
+    maxRounds: integer({
+      description: "rounds before falling back to the direct protocol",
+      min: 1,
+      max: 1 << 30,
+      default: 100000,
+    }),
   },
   outputs: teOutputs({
     forwarded: "packets sent to an intermediate on a slot that would idle",
@@ -28,11 +33,14 @@ export const teBalanced = defineTeProtocol({
     const idle = new Int32Array(n);
     const floor = params.floor;
     let hist = new Int32Array(64);
-    let forwarded = 0, rounds = 0;
+    let forwarded = 0,
+      rounds = 0;
     while (eng.pending > 0 && rounds < params.maxRounds) {
       for (let u = 0; u < n; u++) {
         const row = u * n;
-        let nIdle = 0, sum = 0, most = 0;
+        let nIdle = 0,
+          sum = 0,
+          most = 0;
         for (let w = 0; w < n; w++) {
           if (w === u) continue;
           const c = count[row + w]!;
@@ -50,7 +58,9 @@ export const teBalanced = defineTeProtocol({
         hist.fill(0, 0, most + 1);
         for (let w = 0; w < n; w++) if (w !== u && count[row + w]! > 0) hist[count[row + w]!]!++;
         // lowest level L >= level0 whose excess sum_w max(0, c_w - L) fits in the idle slots
-        let level = most, excess = 0, above = hist[most]!;
+        let level = most,
+          excess = 0,
+          above = hist[most]!;
         while (level > level0 && excess + above <= nIdle) {
           excess += above;
           level--;
@@ -58,15 +68,28 @@ export const teBalanced = defineTeProtocol({
         }
         let spare = nIdle - excess;
         // random order of the idle intermediates
-        for (let a = nIdle - 1; a > 0; a--) { const b = rng.int(a + 1); const t = idle[a]!; idle[a] = idle[b]!; idle[b] = t; }
+        for (let a = nIdle - 1; a > 0; a--) {
+          const b = rng.int(a + 1);
+          const t = idle[a]!;
+          idle[a] = idle[b]!;
+          idle[b] = t;
+        }
         let next = 0;
         const start = rng.int(n);
         for (let s = 0; s < n && next < nIdle; s++) {
           const w = (start + s) % n;
           if (w === u) continue;
           let c = count[row + w]!;
-          while (c > level && next < nIdle) { eng.move(u, w, idle[next++]!); c--; forwarded++; }
-          if (c === level && level > level0 && spare > 0 && next < nIdle) { eng.move(u, w, idle[next++]!); spare--; forwarded++; }
+          while (c > level && next < nIdle) {
+            eng.move(u, w, idle[next++]!);
+            c--;
+            forwarded++;
+          }
+          if (c === level && level > level0 && spare > 0 && next < nIdle) {
+            eng.move(u, w, idle[next++]!);
+            spare--;
+            forwarded++;
+          }
         }
       }
       eng.endRound(true);

@@ -13,12 +13,20 @@ import { collectHeld, currentLoad, directRounds, scatterRounds, type Held } from
  * copy (copies mode: in rounds A and B; dummies mode: rounds A and B move only dummies and the
  * packet follows in two more rounds). Returns the protocol rounds spent and the packets delivered.
  */
-function dartRound(eng: RoundEngine, rng: Rng, held: Held, copies: number, dummies: boolean): { rounds: number; delivered: number } {
+function dartRound(
+  eng: RoundEngine,
+  rng: Rng,
+  held: Held,
+  copies: number,
+  dummies: boolean,
+): { rounds: number; delivered: number } {
   const n = eng.n;
   const { start, dest } = held;
   const msgs = dest.length;
   const total = msgs * copies;
-  const cMsg = new Int32Array(total), cHop = new Int32Array(total), cHolder = new Int32Array(total);
+  const cMsg = new Int32Array(total),
+    cHop = new Int32Array(total),
+    cHolder = new Int32Array(total);
   for (let u = 0; u < n; u++) {
     for (let x = start[u]!; x < start[u + 1]!; x++) {
       for (let c = 0; c < copies; c++) {
@@ -32,35 +40,63 @@ function dartRound(eng: RoundEngine, rng: Rng, held: Held, copies: number, dummi
   // random priority order of copies: the first to claim a pair in a round wins it
   const order = new Int32Array(total);
   for (let y = 0; y < total; y++) order[y] = y;
-  for (let y = total - 1; y > 0; y--) { const z = rng.int(y + 1); const t = order[y]!; order[y] = order[z]!; order[z] = t; }
-  const claimA = new Int32Array(n * n).fill(-1), claimB = new Int32Array(n * n).fill(-1);
+  for (let y = total - 1; y > 0; y--) {
+    const z = rng.int(y + 1);
+    const t = order[y]!;
+    order[y] = order[z]!;
+    order[z] = t;
+  }
+  const claimA = new Int32Array(n * n).fill(-1),
+    claimB = new Int32Array(n * n).fill(-1);
   const atA = new Uint8Array(total); // copy is at its intermediate after round A
   for (const y of order) {
-    const u = cHolder[y]!, k = cHop[y]!;
-    if (k === u) { atA[y] = 1; continue; }
-    if (claimA[u * n + k]! < 0) { claimA[u * n + k] = y; atA[y] = 1; }
+    const u = cHolder[y]!,
+      k = cHop[y]!;
+    if (k === u) {
+      atA[y] = 1;
+      continue;
+    }
+    if (claimA[u * n + k]! < 0) {
+      claimA[u * n + k] = y;
+      atA[y] = 1;
+    }
   }
   // path of each message: -1 none; else the winning copy (direct in A if its hop is the destination)
   const path = new Int32Array(msgs).fill(-1);
   const viaB = new Uint8Array(msgs);
   for (const y of order) {
     if (!atA[y]) continue;
-    const x = cMsg[y]!, k = cHop[y]!, w = dest[x]!;
-    if (k === w) { if (path[x]! < 0 || viaB[x]) { path[x] = y; viaB[x] = 0; } continue; }
+    const x = cMsg[y]!,
+      k = cHop[y]!,
+      w = dest[x]!;
+    if (k === w) {
+      if (path[x]! < 0 || viaB[x]) {
+        path[x] = y;
+        viaB[x] = 0;
+      }
+      continue;
+    }
     if (claimB[k * n + w]! < 0) {
       claimB[k * n + w] = y;
-      if (path[x]! < 0) { path[x] = y; viaB[x] = 1; }
+      if (path[x]! < 0) {
+        path[x] = y;
+        viaB[x] = 1;
+      }
     }
   }
   // the real packets follow the winning paths
   const rounds = dummies ? 4 : 2;
-  if (dummies) { eng.endRound(true); eng.endRound(true); }
+  if (dummies) {
+    eng.endRound(true);
+    eng.endRound(true);
+  }
   let delivered = 0;
   for (let x = 0; x < msgs; x++) {
     const y = path[x]!;
     if (y < 0) continue;
     delivered++;
-    const u = cHolder[y]!, k = cHop[y]!;
+    const u = cHolder[y]!,
+      k = cHop[y]!;
     if (k !== u) eng.move(u, dest[x]!, k);
   }
   eng.endRound(true);
@@ -77,11 +113,23 @@ function dartRound(eng: RoundEngine, rng: Rng, held: Held, copies: number, dummi
 /** te-fast (001 sec 3.2 steps 1-4); the h of steps 2, 3d and 4d is measured, not taken from the formulas. */
 export const teFast = defineTeProtocol({
   name: "te-fast",
-  title: "Total-exchange rounds, 001 sec 3.2: direct, random intermediates while h >= N, then dart throwing with copies",
+  title:
+    "Total-exchange rounds, 001 sec 3.2: direct, random intermediates while h >= N, then dart throwing with copies",
   source: "001 sec 3.2",
   params: {
-    dummies: integer({ description: "0: copies carry the packet (rounds A, B); 1: dummies, the packet follows in two more rounds (remark 1)", min: 0, max: 1, default: 0 }),
-    maxIterations: integer({ description: "iterations of steps 3 and 4 (each) before falling back to direct rounds", min: 1, max: 100000, default: 200 }),
+    dummies: integer({
+      description:
+        "0: copies carry the packet (rounds A, B); 1: dummies, the packet follows in two more rounds (remark 1)",
+      min: 0,
+      max: 1,
+      default: 0,
+    }),
+    maxIterations: integer({
+      description: "iterations of steps 3 and 4 (each) before falling back to direct rounds",
+      min: 1,
+      max: 100000,
+      default: 200,
+    }),
   },
   outputs: teOutputs({
     step1Rounds: "direct rounds of step 1: ceil(h / N)",
@@ -99,7 +147,8 @@ export const teFast = defineTeProtocol({
     let h = currentLoad(eng);
     const step1 = directRounds(eng, Math.ceil(h / n));
     h = currentLoad(eng);
-    let step3Iterations = 0, step3Rounds = 0;
+    let step3Iterations = 0,
+      step3Rounds = 0;
     while (eng.pending > 0 && h >= n && step3Iterations < cap) {
       const k = Math.ceil(h / n);
       const held = collectHeld(eng);
@@ -110,7 +159,9 @@ export const teFast = defineTeProtocol({
       h = currentLoad(eng);
       step3Iterations++;
     }
-    let step4Iterations = 0, step4Rounds = 0, maxCopies = 0;
+    let step4Iterations = 0,
+      step4Rounds = 0,
+      maxCopies = 0;
     while (eng.pending > 0 && step4Iterations < cap) {
       h = currentLoad(eng);
       const copies = Math.max(1, Math.floor(n / Math.max(1, h)));
@@ -119,6 +170,14 @@ export const teFast = defineTeProtocol({
       step4Iterations++;
     }
     const fallbackRounds = eng.pending > 0 ? directRounds(eng, Infinity) : 0;
-    return { step1Rounds: step1, step3Iterations, step3Rounds, step4Iterations, step4Rounds, maxCopies, fallbackRounds };
+    return {
+      step1Rounds: step1,
+      step3Iterations,
+      step3Rounds,
+      step4Iterations,
+      step4Rounds,
+      maxCopies,
+      fallbackRounds,
+    };
   },
 });

@@ -54,7 +54,8 @@ class OpenPairs {
   }
   close(u: number, v: number): void {
     const n = this.n;
-    let pos = this.outPos[u * n + v]!, last = this.out[u * n + --this.outLen[u]!]!;
+    let pos = this.outPos[u * n + v]!,
+      last = this.out[u * n + --this.outLen[u]!]!;
     this.out[u * n + pos] = last;
     this.outPos[u * n + last] = pos;
     pos = this.inPos[u * n + v]!;
@@ -70,7 +71,11 @@ export const REPAIR_WORK_PER_NODE = 16;
 export const EJECT_CHAIN = 256;
 
 /** Work counters of planOffline, summed over its passes. */
-interface Work { scores: number; maxRepair: number; maxChain: number }
+interface Work {
+  scores: number;
+  maxRepair: number;
+  maxChain: number;
+}
 
 type Relays = Pick<OfflinePlan, "relayI" | "relayK" | "relayJ" | "hop1Round" | "hop2Round">;
 
@@ -97,8 +102,16 @@ class RelayRouter {
   private readonly victims: Int32Array;
   private budget: number;
 
-  constructor(m: CommMatrix, private readonly R: number, private readonly rng: Rng, private readonly candidates: number, private readonly strict: boolean, private readonly work: Work) {
-    const n = (this.n = m.p), d = m.data;
+  constructor(
+    m: CommMatrix,
+    private readonly R: number,
+    private readonly rng: Rng,
+    private readonly candidates: number,
+    private readonly strict: boolean,
+    private readonly work: Work,
+  ) {
+    const n = (this.n = m.p),
+      d = m.data;
     this.cap = new Int32Array(n * n);
     this.h1 = new Int32Array(n * n);
     this.h2 = new Int32Array(n * n);
@@ -109,7 +122,10 @@ class RelayRouter {
         if (u === v) continue;
         const x = d[u * n + v]!;
         if (x > R) excess += x - R;
-        else if (x < R) { this.cap[u * n + v] = R - x; this.open.open(u, v); }
+        else if (x < R) {
+          this.cap[u * n + v] = R - x;
+          this.open.open(u, v);
+        }
       }
     }
     this.excess = excess;
@@ -129,28 +145,43 @@ class RelayRouter {
 
   /** The excess packets (one entry i * n + j per packet beyond R on pair i -> j) in a random order. */
   shuffledExcess(d: ArrayLike<number>): Int32Array {
-    const n = this.n, R = this.R, excess = this.excess;
+    const n = this.n,
+      R = this.R,
+      excess = this.excess;
     const list = new Int32Array(excess);
     let e = 0;
     for (let q = 0; q < n * n; q++) for (let c = d[q]! - R; c > 0 && q % (n + 1) !== 0; c--) list[e++] = q;
-    for (let a = excess - 1; a > 0; a--) { const b = this.rng.int(a + 1); const t = list[a]!; list[a] = list[b]!; list[b] = t; }
+    for (let a = excess - 1; a > 0; a--) {
+      const b = this.rng.int(a + 1);
+      const t = list[a]!;
+      list[a] = list[b]!;
+      list[b] = t;
+    }
     return list;
   }
 
   /** Places relay x (packet i * n + j = q): the best intermediate, else a repair, else an ejection chain; false when all fail. */
   place(x: number, q: number): boolean {
-    const n = this.n, work = this.work;
+    const n = this.n,
+      work = this.work;
     this.relayI[x] = Math.floor(q / n);
     this.relayJ[x] = q % n;
     const k = this.bestK(this.relayI[x]!, this.relayJ[x]!, -1);
-    if (k >= 0) { this.assign(x, k); return true; }
-    const w0 = work.scores, fixed = this.repair(x);
+    if (k >= 0) {
+      this.assign(x, k);
+      return true;
+    }
+    const w0 = work.scores,
+      fixed = this.repair(x);
     if (work.scores - w0 > work.maxRepair) work.maxRepair = work.scores - w0;
     return fixed || this.eject(x);
   }
 
   private unlink(head: Int32Array, next: Int32Array, q: number, x: number): void {
-    if (head[q] === x) { head[q] = next[x]!; return; }
+    if (head[q] === x) {
+      head[q] = next[x]!;
+      return;
+    }
     let y = head[q]!;
     while (next[y] !== x) y = next[y]!;
     next[y] = next[x]!;
@@ -159,26 +190,44 @@ class RelayRouter {
   private score(i: number, k: number, j: number): number {
     this.work.scores++;
     if (k === i || k === j || k < 0) return 0;
-    const n = this.n, a = i * n + k, b = k * n + j;
-    const ca = this.cap[a]!, cb = this.cap[b]!;
+    const n = this.n,
+      a = i * n + k,
+      b = k * n + j;
+    const ca = this.cap[a]!,
+      cb = this.cap[b]!;
     // strict: first-hop position + second-hop count <= R - 2 keeps every relay schedulable
     if (ca <= 0 || cb <= 0 || this.h1[a]! + (this.strict ? this.h2[b]! : 0) > this.R - 2) return 0;
     return ca < cb ? ca : cb;
   }
 
   private assign(x: number, k: number): void {
-    const n = this.n, i = this.relayI[x]!, j = this.relayJ[x]!, a = i * n + k, b = k * n + j;
+    const n = this.n,
+      i = this.relayI[x]!,
+      j = this.relayJ[x]!,
+      a = i * n + k,
+      b = k * n + j;
     this.relayK[x] = k;
-    this.h1[a]!++; this.h2[b]!++;
+    this.h1[a]!++;
+    this.h2[b]!++;
     if (--this.cap[a]! === 0) this.open.close(i, k);
     if (--this.cap[b]! === 0) this.open.close(k, j);
-    this.next1[x] = this.head1[a]!; this.head1[a] = x; this.stamp1[x] = this.clock++;
-    this.next2[x] = this.head2[b]!; this.head2[b] = x; this.stamp2[x] = this.clock++;
+    this.next1[x] = this.head1[a]!;
+    this.head1[a] = x;
+    this.stamp1[x] = this.clock++;
+    this.next2[x] = this.head2[b]!;
+    this.head2[b] = x;
+    this.stamp2[x] = this.clock++;
   }
 
   private release(x: number): void {
-    const n = this.n, i = this.relayI[x]!, k = this.relayK[x]!, j = this.relayJ[x]!, a = i * n + k, b = k * n + j;
-    this.h1[a]!--; this.h2[b]!--;
+    const n = this.n,
+      i = this.relayI[x]!,
+      k = this.relayK[x]!,
+      j = this.relayJ[x]!,
+      a = i * n + k,
+      b = k * n + j;
+    this.h1[a]!--;
+    this.h2[b]!--;
     if (this.cap[a]!++ === 0) this.open.open(i, k);
     if (this.cap[b]!++ === 0) this.open.open(k, j);
     this.unlink(this.head1, this.next1, a, x);
@@ -188,25 +237,35 @@ class RelayRouter {
 
   /** Best intermediate for i -> j: random candidates from the shorter open list, else a scan of it. */
   private bestK(i: number, j: number, avoid: number): number {
-    const open = this.open, n = this.n, candidates = this.candidates;
+    const open = this.open,
+      n = this.n,
+      candidates = this.candidates;
     const useOut = open.outLen[i]! <= open.inLen[j]!;
     const len = useOut ? open.outLen[i]! : open.inLen[j]!;
-    const base = useOut ? i * n : j * n, pool = useOut ? open.out : open.inn;
-    let best = -1, bestScore = 0;
+    const base = useOut ? i * n : j * n,
+      pool = useOut ? open.out : open.inn;
+    let best = -1,
+      bestScore = 0;
     if (len > 2 * candidates) {
       // up to 8 * candidates random tries, stopping after `candidates` usable ones
       for (let t = 0, found = 0; t < 8 * candidates && found < candidates; t++) {
         const k = pool[base + this.rng.int(len)]!;
         const s = k === avoid ? 0 : this.score(i, k, j);
         if (s > 0) found++;
-        if (s > bestScore) { bestScore = s; best = k; }
+        if (s > bestScore) {
+          bestScore = s;
+          best = k;
+        }
       }
     }
     if (best < 0) {
       for (let y = 0; y < len; y++) {
         const k = pool[base + y]!;
         const s = k === avoid ? 0 : this.score(i, k, j);
-        if (s > bestScore) { bestScore = s; best = k; }
+        if (s > bestScore) {
+          bestScore = s;
+          best = k;
+        }
       }
     }
     return best;
@@ -217,8 +276,12 @@ class RelayRouter {
    * at most REPAIR_WORK_PER_NODE * n score evaluations (checked between relay moves).
    */
   private repair(x: number): boolean {
-    const open = this.open, n = this.n, work = this.work;
-    const i = this.relayI[x]!, j = this.relayJ[x]!, stop = work.scores + REPAIR_WORK_PER_NODE * n;
+    const open = this.open,
+      n = this.n,
+      work = this.work;
+    const i = this.relayI[x]!,
+      j = this.relayJ[x]!,
+      stop = work.scores + REPAIR_WORK_PER_NODE * n;
     for (let y = 0; y < open.outLen[i]! && work.scores < stop; y++) {
       const k = open.out[i * n + y]!;
       if (k === j) continue;
@@ -251,8 +314,15 @@ class RelayRouter {
       const r = this.snap[z]!;
       this.release(r);
       const k2 = secondHop ? this.bestK(this.relayI[r]!, j, k) : this.bestK(i, this.relayJ[r]!, k);
-      if (k2 >= 0 && this.score(i, k, j) > 0) { this.assign(r, k2); this.assign(x, k); return true; }
-      if (k2 >= 0) { this.assign(r, k2); continue; }
+      if (k2 >= 0 && this.score(i, k, j) > 0) {
+        this.assign(r, k2);
+        this.assign(x, k);
+        return true;
+      }
+      if (k2 >= 0) {
+        this.assign(r, k2);
+        continue;
+      }
       this.assign(r, k);
     }
     return false;
@@ -264,22 +334,33 @@ class RelayRouter {
    * place in the same way: at most EJECT_CHAIN steps per chain and `budget` steps in all.
    */
   private eject(x0: number): boolean {
-    const open = this.open, n = this.n, work = this.work, victims = this.victims;
-    let x = x0, last = -1;
+    const open = this.open,
+      n = this.n,
+      work = this.work,
+      victims = this.victims;
+    let x = x0,
+      last = -1;
     for (let step = 1; step <= EJECT_CHAIN && this.budget-- > 0; step++) {
       if (step > work.maxChain) work.maxChain = step;
-      const i = this.relayI[x]!, j = this.relayJ[x]!;
+      const i = this.relayI[x]!,
+        j = this.relayJ[x]!;
       const k0 = this.bestK(i, j, -1);
-      if (k0 >= 0) { this.assign(x, k0); return true; }
-      const lo = open.outLen[i]!, li = open.inLen[j]!;
+      if (k0 >= 0) {
+        this.assign(x, k0);
+        return true;
+      }
+      const lo = open.outLen[i]!,
+        li = open.inLen[j]!;
       if (lo + li === 0) return false;
       const r = this.rng.int(lo + li);
       const k = r < lo ? open.out[i * n + r]! : open.inn[j * n + r - lo]!;
       const b = r < lo ? k * n + j : i * n + k; // the full pair
       if (k === i || k === j || this.cap[b]! > 0) continue;
       let cnt = 0;
-      for (let y = this.head1[b]!; y >= 0 && cnt < victims.length; y = this.next1[y]!) if (y !== last) victims[cnt++] = y;
-      for (let y = this.head2[b]!; y >= 0 && cnt < victims.length; y = this.next2[y]!) if (y !== last) victims[cnt++] = y;
+      for (let y = this.head1[b]!; y >= 0 && cnt < victims.length; y = this.next1[y]!)
+        if (y !== last) victims[cnt++] = y;
+      for (let y = this.head2[b]!; y >= 0 && cnt < victims.length; y = this.next2[y]!)
+        if (y !== last) victims[cnt++] = y;
       if (cnt === 0) continue;
       const y = victims[this.rng.int(cnt)]!;
       this.release(y);
@@ -297,12 +378,16 @@ class RelayRouter {
    * optimal for unit slots); the direct packets fill the remaining rounds. Null when a relay misses R.
    */
   rounds(): Relays | null {
-    const n = this.n, R = this.R, excess = this.excess, clock = this.clock;
+    const n = this.n,
+      R = this.R,
+      excess = this.excess,
+      clock = this.clock;
     const { relayI, relayK, stamp1, head2, next2, h1 } = this;
     const byStamp = new Int32Array(clock).fill(-1);
     for (let x = 0; x < excess; x++) byStamp[stamp1[x]!] = x;
     const pos1 = new Int32Array(n * n);
-    const hop1Round = new Int32Array(excess), hop2Round = new Int32Array(excess);
+    const hop1Round = new Int32Array(excess),
+      hop2Round = new Int32Array(excess);
     for (let c = 0; c < clock; c++) {
       const x = byStamp[c]!;
       if (x < 0 || stamp1[x] !== c) continue;
@@ -313,7 +398,11 @@ class RelayRouter {
       if (head2[q]! < 0) continue;
       let cnt = 0;
       for (let r = head2[q]!; r >= 0; r = next2[r]!) {
-        if (cnt === buf.length) { const b2 = new Int32Array(cnt * 2); b2.set(buf); buf = b2; }
+        if (cnt === buf.length) {
+          const b2 = new Int32Array(cnt * 2);
+          b2.set(buf);
+          buf = b2;
+        }
         buf[cnt++] = r;
       }
       const part = buf.subarray(0, cnt).sort((x, y) => hop1Round[x]! - hop1Round[y]!);
@@ -353,7 +442,8 @@ export function planOffline(m: CommMatrix, candidates = 4, orders = DEFAULT_ORDE
   const n = m.p;
   const { t, maxPair } = relationLoad(m);
   const lowerBound = roundLowerBound(n, t);
-  const relayBound = relayLowerBound(m), causalBound = causalLowerBound(m);
+  const relayBound = relayLowerBound(m),
+    causalBound = causalLowerBound(m);
   const work: Work = { scores: 0, maxRepair: 0, maxChain: 0 };
   let failedTries = 0;
   // greedy attempts from there; after MAX_GREEDY_TRIES values of R fall back to the direct protocol's R
@@ -362,13 +452,38 @@ export function planOffline(m: CommMatrix, candidates = 4, orders = DEFAULT_ORDE
     for (let a = 0; a < orders; a++) {
       for (const strict of [true, false]) {
         const got = tryRounds(m, R, rng, candidates, strict, work);
-        if (got) return { ...got, rounds: R, lowerBound, attempts: R - lowerBound, relayBound, causalBound, orderTries: a + 1, failedTries, work };
+        if (got)
+          return {
+            ...got,
+            rounds: R,
+            lowerBound,
+            attempts: R - lowerBound,
+            relayBound,
+            causalBound,
+            orderTries: a + 1,
+            failedTries,
+            work,
+          };
         failedTries++;
       }
     }
   }
   const none = new Int32Array(0);
-  return { rounds: maxPair, lowerBound, attempts: maxPair - lowerBound, relayBound, causalBound, orderTries: 0, failedTries, work, relayI: none, relayK: none, relayJ: none, hop1Round: none, hop2Round: none };
+  return {
+    rounds: maxPair,
+    lowerBound,
+    attempts: maxPair - lowerBound,
+    relayBound,
+    causalBound,
+    orderTries: 0,
+    failedTries,
+    work,
+    relayI: none,
+    relayK: none,
+    relayJ: none,
+    hop1Round: none,
+    hop2Round: none,
+  };
 }
 
 /** Random orders of the excess packets tried at each R before R + 1. */
@@ -379,18 +494,29 @@ const MAX_GREEDY_TRIES = 8;
 
 /** Executes an offline plan in the engine, round by round. */
 export function runOffline(m: CommMatrix, eng: RoundEngine, p: OfflinePlan): void {
-  const n = m.p, R = p.rounds;
-  const by1 = groupByKey(p.hop1Round, R), by2 = groupByKey(p.hop2Round, R);
+  const n = m.p,
+    R = p.rounds;
+  const by1 = groupByKey(p.hop1Round, R),
+    by2 = groupByKey(p.hop2Round, R);
   const directLeft = new Float64Array(n * n);
   for (let q = 0; q < n * n; q++) if (q % (n + 1) !== 0) directLeft[q] = Math.min(R, m.data[q]!);
   for (let r = 0; r < R; r++) {
-    for (let y = by1.start[r]!; y < by1.start[r + 1]!; y++) { const x = by1.items[y]!; eng.move(p.relayI[x]!, p.relayJ[x]!, p.relayK[x]!); }
-    for (let y = by2.start[r]!; y < by2.start[r + 1]!; y++) { const x = by2.items[y]!; eng.move(p.relayK[x]!, p.relayJ[x]!, p.relayJ[x]!); }
+    for (let y = by1.start[r]!; y < by1.start[r + 1]!; y++) {
+      const x = by1.items[y]!;
+      eng.move(p.relayI[x]!, p.relayJ[x]!, p.relayK[x]!);
+    }
+    for (let y = by2.start[r]!; y < by2.start[r + 1]!; y++) {
+      const x = by2.items[y]!;
+      eng.move(p.relayK[x]!, p.relayJ[x]!, p.relayJ[x]!);
+    }
     // direct packets in the slots the relays left free (they always fit: relays + direct <= R per pair)
     for (let u = 0; u < n; u++) {
       for (let v = 0; v < n; v++) {
         const q = u * n + v;
-        if (directLeft[q]! > 0 && eng.free(u, v)) { eng.move(u, v, v); directLeft[q]!--; }
+        if (directLeft[q]! > 0 && eng.free(u, v)) {
+          eng.move(u, v, v);
+          directLeft[q]!--;
+        }
       }
     }
     eng.endRound(true);
@@ -403,8 +529,18 @@ export const teOffline = defineTeProtocol({
   title: "Total-exchange rounds, offline (ours): direct where a pair has room, excess relayed on slots that would idle",
   source: "ours (docs/algorithms/total-exchange.md); idea of 001 sec 4",
   params: {
-    candidates: integer({ description: "random intermediates tried per relayed packet before a full scan", min: 1, max: 4096, default: 4 }),
-    orders: integer({ description: "random orders of the excess packets tried at each round count R before R + 1", min: 1, max: 1000, default: DEFAULT_ORDERS }),
+    candidates: integer({
+      description: "random intermediates tried per relayed packet before a full scan",
+      min: 1,
+      max: 4096,
+      default: 4,
+    }),
+    orders: integer({
+      description: "random orders of the excess packets tried at each round count R before R + 1",
+      min: 1,
+      max: 1000,
+      default: DEFAULT_ORDERS,
+    }),
   },
   outputs: teOutputs({
     plannedRounds: "rounds of the offline plan",
@@ -426,6 +562,20 @@ export const teOffline = defineTeProtocol({
   },
 });
 
-function offlineInfo(p: OfflinePlan): { relayed: number; attempts: number; relayBound: number; causalBound: number; orderTries: number; failedTries: number } {
-  return { relayed: p.relayI.length, attempts: p.attempts, relayBound: p.relayBound, causalBound: p.causalBound, orderTries: p.orderTries, failedTries: p.failedTries };
+function offlineInfo(p: OfflinePlan): {
+  relayed: number;
+  attempts: number;
+  relayBound: number;
+  causalBound: number;
+  orderTries: number;
+  failedTries: number;
+} {
+  return {
+    relayed: p.relayI.length,
+    attempts: p.attempts,
+    relayBound: p.relayBound,
+    causalBound: p.causalBound,
+    orderTries: p.orderTries,
+    failedTries: p.failedTries,
+  };
 }

@@ -20,13 +20,27 @@ interface SimpleRun {
  * then iterations of 2a-2c and 3 over the blocks `first[b] .. first[b + 1]`; Condition B failing or
  * `maxIterations` reached: direct rounds for the rest.
  */
-function routeOnce(eng: RoundEngine, rng: Rng, params: { readonly epsilon: number; readonly alpha: number; readonly maxIterations: number }, first: Int32Array, blockOf: Int32Array): SimpleRun {
-  const n = eng.n, blocks = first.length - 1;
+function routeOnce(
+  eng: RoundEngine,
+  rng: Rng,
+  params: { readonly epsilon: number; readonly alpha: number; readonly maxIterations: number },
+  first: Int32Array,
+  blockOf: Int32Array,
+): SimpleRun {
+  const n = eng.n,
+    blocks = first.length - 1;
   const h = currentLoad(eng);
   const lg = Math.max(1, Math.log2(Math.max(2, n)));
   const lglg = Math.max(1, Math.log2(lg));
   const step1 = Math.ceil(h / n + params.epsilon * Math.sqrt((h / n) * lglg) + params.alpha * lglg);
-  const out: SimpleRun = { step1Rounds: directRounds(eng, step1), iterations: 0, intermediateRounds: 0, deliveryRounds: 0, conditionB: true, fallbackRounds: 0 };
+  const out: SimpleRun = {
+    step1Rounds: directRounds(eng, step1),
+    iterations: 0,
+    intermediateRounds: 0,
+    deliveryRounds: 0,
+    conditionB: true,
+    fallbackRounds: 0,
+  };
   const members = new Int32Array(n);
   for (let v = 0; v < n; v++) members[v] = v;
   const perBlock = new Int32Array(blocks);
@@ -41,14 +55,18 @@ function routeOnce(eng: RoundEngine, rng: Rng, params: { readonly epsilon: numbe
       perBlock.fill(0);
       for (let x = held.start[u]!; x < held.start[u + 1]!; x++) {
         const b = pick[x]!;
-        if (++perBlock[b]! > first[b + 1]! - first[b]!) { out.conditionB = false; break; }
+        if (++perBlock[b]! > first[b + 1]! - first[b]!) {
+          out.conditionB = false;
+          break;
+        }
       }
       if (!out.conditionB) break;
       // step 2b: injective intermediates within each block (a random partial shuffle of the block)
       perBlock.fill(0);
       for (let x = held.start[u]!; x < held.start[u + 1]!; x++) {
         const b = pick[x]!;
-        const lo = first[b]!, len = first[b + 1]! - lo;
+        const lo = first[b]!,
+          len = first[b + 1]! - lo;
         const k = perBlock[b]!++;
         const r = k + rng.int(len - k);
         const t = members[lo + r]!;
@@ -79,11 +97,31 @@ export const teSimple = defineTeProtocol({
   title: "Total-exchange rounds, 001 sec 3.1: direct rounds, then blocks of log^c N with injective intermediates",
   source: "001 sec 3.1 (Theorem 1)",
   params: {
-    epsilon: number({ description: "step 1 rounds: h/N + epsilon sqrt((h/N) loglog N) + alpha loglog N", min: 0, max: 100, default: 1 }),
-    alpha: number({ description: "the factor of loglog N in step 1's rounds (see epsilon)", min: 0, max: 100, default: 1 }),
+    epsilon: number({
+      description: "step 1 rounds: h/N + epsilon sqrt((h/N) loglog N) + alpha loglog N",
+      min: 0,
+      max: 100,
+      default: 1,
+    }),
+    alpha: number({
+      description: "the factor of loglog N in step 1's rounds (see epsilon)",
+      min: 0,
+      max: 100,
+      default: 1,
+    }),
     c: number({ description: "block size log2(N)^c", min: 0, max: 4, default: 1 }),
-    maxIterations: integer({ description: "iterations of steps 2-3 before falling back to direct rounds", min: 1, max: 10000, default: 64 }),
-    subsetH: number({ description: "0: route the whole relation; s > 0: split it into sub-relations of h <= s N log2 N, routed in turn", min: 0, max: 1e6, default: 0 }),
+    maxIterations: integer({
+      description: "iterations of steps 2-3 before falling back to direct rounds",
+      min: 1,
+      max: 10000,
+      default: 64,
+    }),
+    subsetH: number({
+      description: "0: route the whole relation; s > 0: split it into sub-relations of h <= s N log2 N, routed in turn",
+      min: 0,
+      max: 1e6,
+      default: 0,
+    }),
   },
   outputs: teOutputs({
     blockSize: "nodes per block: round(log2(N)^c), at most N",
@@ -103,23 +141,40 @@ export const teSimple = defineTeProtocol({
     // step 2a's partition: ceil(N / size) blocks of consecutive nodes, balanced (sizes floor or ceil
     // of N / blocks, never above `size`), so that no block is a small leftover that overflows
     const blocks = Math.ceil(n / size);
-    const first = new Int32Array(blocks + 1), blockOf = new Int32Array(n);
+    const first = new Int32Array(blocks + 1),
+      blockOf = new Int32Array(n);
     for (let b = 0; b <= blocks; b++) first[b] = Math.floor((b * n) / blocks);
     for (let b = 0; b < blocks; b++) blockOf.fill(b, first[b]!, first[b + 1]!);
-    const h = relationLoad(m).t, per = params.subsetH * n * lg;
+    const h = relationLoad(m).t,
+      per = params.subsetH * n * lg;
     const subsets = per > 0 && h > per ? Math.ceil(h / per) : 1;
     if (subsets > 1) eng.hideAll();
-    const sum: TeInfo = { blockSize: size, blocks, subsets, step1Rounds: 0, iterations: 0, intermediateRounds: 0, deliveryRounds: 0, conditionB: true, fallbackRounds: 0 };
+    const sum: TeInfo = {
+      blockSize: size,
+      blocks,
+      subsets,
+      step1Rounds: 0,
+      iterations: 0,
+      intermediateRounds: 0,
+      deliveryRounds: 0,
+      conditionB: true,
+      fallbackRounds: 0,
+    };
     for (let i = 0; i < subsets; i++) {
       // sub-relation i: floor(c / s) packets of every pair, the c mod s extra ones spread over the subsets by pair
       if (subsets > 1) {
         for (let q = 0; q < n * n; q++) {
           const c = m.data[q]!;
-          if (q % (n + 1) !== 0 && c > 0) eng.reveal(q, i === subsets - 1 ? eng.hiddenAt(q) : Math.floor(c / subsets) + ((q + i) % subsets < c % subsets ? 1 : 0));
+          if (q % (n + 1) !== 0 && c > 0)
+            eng.reveal(
+              q,
+              i === subsets - 1 ? eng.hiddenAt(q) : Math.floor(c / subsets) + ((q + i) % subsets < c % subsets ? 1 : 0),
+            );
         }
       }
       const r = routeOnce(eng, rng, params, first, blockOf);
-      for (const k of ["step1Rounds", "iterations", "intermediateRounds", "deliveryRounds", "fallbackRounds"] as const) sum[k] = (sum[k] as number) + r[k];
+      for (const k of ["step1Rounds", "iterations", "intermediateRounds", "deliveryRounds", "fallbackRounds"] as const)
+        sum[k] = (sum[k] as number) + r[k];
       if (!r.conditionB) sum["conditionB"] = false;
     }
     return sum;

@@ -4,8 +4,23 @@ import { meshTwoStage } from "./mesh-two-stage.js";
 import { twoStage } from "./two-stage.js";
 
 export { meshSide, meshTwoStage } from "./mesh-two-stage.js";
-export { twoStage, twoStageSplit, type TwoStageSplit, MAX_TWO_STAGE_CHUNKS, MAX_TWO_STAGE_PAYLOAD_P, MAX_RESHUFFLE_RESIDUALS } from "./two-stage.js";
-export { DEFAULT_STAGE_SCHEDULE, STAGE_SCHEDULES, roundPartner, stageRounds, twoStageParams, type StageSchedule, type TwoStageParams } from "./rounds.js";
+export {
+  twoStage,
+  twoStageSplit,
+  type TwoStageSplit,
+  MAX_TWO_STAGE_CHUNKS,
+  MAX_TWO_STAGE_PAYLOAD_P,
+  MAX_RESHUFFLE_RESIDUALS,
+} from "./two-stage.js";
+export {
+  DEFAULT_STAGE_SCHEDULE,
+  STAGE_SCHEDULES,
+  roundPartner,
+  stageRounds,
+  twoStageParams,
+  type StageSchedule,
+  type TwoStageParams,
+} from "./rounds.js";
 export { partCount, partOffset, residualStart } from "./split.js";
 
 /** The planners of this family, for the registry. */

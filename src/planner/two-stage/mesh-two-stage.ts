@@ -17,7 +17,12 @@ export function meshSide(p: number): number {
   while (q * q > p) q--;
   while ((q + 1) * (q + 1) <= p) q++;
   if (q * q !== p) {
-    throw fail("planner", "UNSUPPORTED", `mesh-two-stage needs P a perfect square; P = ${p} lies between ${q * q} and ${(q + 1) * (q + 1)} (use four-stage for any P)`, { field: "p" });
+    throw fail(
+      "planner",
+      "UNSUPPORTED",
+      `mesh-two-stage needs P a perfect square; P = ${p} lies between ${q * q} and ${(q + 1) * (q + 1)} (use four-stage for any P)`,
+      { field: "p" },
+    );
   }
   return q;
 }
@@ -40,7 +45,8 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof MESH_PARAMS>>): S
     for (let d = 0; d < p; d++) {
       const v = data[o * p + d]!;
       if (v === 0 || o === d) continue;
-      const a2 = Math.floor(d / q), c = d % q;
+      const a2 = Math.floor(d / q),
+        c = d % q;
       s1[o * q + c] = s1[o * q + c]! + v;
       const w = a1 * q + c;
       s2[w * q + a2] = s2[w * q + a2]! + v;
@@ -53,7 +59,8 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof MESH_PARAMS>>): S
   for (const round of rounds) {
     b.step();
     for (let u = 0; u < p; u++) {
-      const a = Math.floor(u / q), col = u % q;
+      const a = Math.floor(u / q),
+        col = u % q;
       const c = roundPartner(schedule, q, round, col);
       if (c < 0 || c === col) continue;
       const size = s1[u * q + c]!;
@@ -61,7 +68,8 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof MESH_PARAMS>>): S
       b.transfer(u, a * q + c, size);
       if (!b.payload) continue;
       for (let a2 = 0; a2 < q; a2++) {
-        const d = a2 * q + c, v = data[u * p + d]!;
+        const d = a2 * q + c,
+          v = data[u * p + d]!;
         if (v > 0) b.chunk(u, d, 0, v);
       }
     }
@@ -71,7 +79,8 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof MESH_PARAMS>>): S
   for (const round of rounds) {
     b.step();
     for (let w = 0; w < p; w++) {
-      const a1 = Math.floor(w / q), c = w % q;
+      const a1 = Math.floor(w / q),
+        c = w % q;
       const a2 = roundPartner(schedule, q, round, a1);
       if (a2 < 0 || a2 === a1) continue;
       const size = s2[w * q + a2]!;
@@ -80,7 +89,8 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof MESH_PARAMS>>): S
       b.transfer(w, d, size);
       if (!b.payload) continue;
       for (let b1 = 0; b1 < q; b1++) {
-        const o = a1 * q + b1, v = data[o * p + d]!;
+        const o = a1 * q + b1,
+          v = data[o * p + d]!;
         if (v > 0) b.chunk(o, d, 0, v);
       }
     }
@@ -90,9 +100,12 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof MESH_PARAMS>>): S
 }
 
 /** The mesh two-stage planner (A3 of 004; P a perfect square). */
-export const meshTwoStage: Planner = definePlanner({
-  name: "mesh-two-stage",
-  title: "A3: sqrt(P) x sqrt(P) mesh, combine along rows then columns (P a perfect square)",
-  source: "004 sec 3.1.3, Tables 3-4; 002 sec 3.3",
-  params: MESH_PARAMS,
-}, plan);
+export const meshTwoStage: Planner = definePlanner(
+  {
+    name: "mesh-two-stage",
+    title: "A3: sqrt(P) x sqrt(P) mesh, combine along rows then columns (P a perfect square)",
+    source: "004 sec 3.1.3, Tables 3-4; 002 sec 3.3",
+    params: MESH_PARAMS,
+  },
+  plan,
+);

@@ -29,14 +29,19 @@ export function roundPartner(schedule: StageSchedule, n: number, round: number, 
 
 /** The `schedule` parameter both two-stage planners take. */
 export const SCHEDULE_PARAM = choice(STAGE_SCHEDULES, {
-  description: "the rounds inside each stage: shift (n - 1 rounds for any n) or linear-permutation (pairwise exchange; n rounds for odd n)",
+  description:
+    "the rounds inside each stage: shift (n - 1 rounds for any n) or linear-permutation (pairwise exchange; n rounds for odd n)",
   default: DEFAULT_STAGE_SCHEDULE,
 });
 
 /** The parameters of two-stage: `schedule` and `reshuffle`. */
 export const TWO_STAGE_PARAMS = {
   schedule: SCHEDULE_PARAM,
-  reshuffle: boolean({ description: "permute each source's stage-1 messages at random within the groups of equal size (000 sec 6.3; seeded)", default: false }),
+  reshuffle: boolean({
+    description:
+      "permute each source's stage-1 messages at random within the groups of equal size (000 sec 6.3; seeded)",
+    default: false,
+  }),
 };
 
 /** Resolved parameters of the two-stage planner. */

@@ -46,7 +46,12 @@ export function twoStageSplit(m: CommMatrix, reshuffle: boolean, seed: number): 
   if (label === null) stage2 = stageTwoSizes(p, data, start);
   else {
     if (residualTotal > MAX_RESHUFFLE_RESIDUALS) {
-      throw fail("planner", "UNSUPPORTED", `two-stage: the reshuffle visits every residual element; this matrix has ${residualTotal} (limit ${MAX_RESHUFFLE_RESIDUALS}); plan without reshuffle`, { field: "params.reshuffle" });
+      throw fail(
+        "planner",
+        "UNSUPPORTED",
+        `two-stage: the reshuffle visits every residual element; this matrix has ${residualTotal} (limit ${MAX_RESHUFFLE_RESIDUALS}); plan without reshuffle`,
+        { field: "params.reshuffle" },
+      );
     }
     stage2 = stageTwoSizesReshuffled(p, data, start, label);
   }
@@ -54,12 +59,16 @@ export function twoStageSplit(m: CommMatrix, reshuffle: boolean, seed: number): 
 }
 
 /** Stage-1 sizes by (source, intermediate), where each residual range starts, and the residual elements in all. */
-function stageOneSizes(p: number, data: ArrayLike<number>): { start: Int32Array; stage1: Float64Array; residualTotal: number } {
+function stageOneSizes(
+  p: number,
+  data: ArrayLike<number>,
+): { start: Int32Array; stage1: Float64Array; residualTotal: number } {
   const start = new Int32Array(p * p);
   const stage1 = new Float64Array(p * p);
   let residualTotal = 0;
   for (let i = 0; i < p; i++) {
-    let base = 0, e = 0;
+    let base = 0,
+      e = 0;
     let c = residualStart(i) % p;
     for (let j = 0; j < p; j++) {
       const a = i === j ? 0 : data[i * p + j]!;
@@ -72,7 +81,9 @@ function stageOneSizes(p: number, data: ArrayLike<number>): { start: Int32Array;
       c = (c + res) % p;
     }
     residualTotal += e;
-    const eq = Math.floor(e / p), er = e - eq * p, o = residualStart(i) % p;
+    const eq = Math.floor(e / p),
+      er = e - eq * p,
+      o = residualStart(i) % p;
     for (let k = 0; k < p; k++) {
       const d = k - o;
       stage1[i * p + k] = base + eq + ((d < 0 ? d + p : d) < er ? 1 : 0);
@@ -85,7 +96,8 @@ function stageOneSizes(p: number, data: ArrayLike<number>): { start: Int32Array;
 function reshuffleLabels(p: number, stage1: Float64Array, seed: number): Int32Array {
   const label = new Int32Array(p * p);
   const rng = createRng(seed);
-  const lo: number[] = [], hi: number[] = [];
+  const lo: number[] = [],
+    hi: number[] = [];
   const sizes = new Float64Array(p);
   for (let i = 0; i < p; i++) {
     lo.length = 0;
@@ -114,21 +126,38 @@ function stageTwoSizes(p: number, data: ArrayLike<number>, start: Int32Array): F
     for (let i = 0; i < p; i++) {
       const a = i === j ? 0 : data[i * p + j]!;
       if (a === 0) continue;
-      const q = Math.floor(a / p), res = a - q * p;
+      const q = Math.floor(a / p),
+        res = a - q * p;
       base += q;
       if (res === 0) continue;
-      const st = start[i * p + j]!, end = st + res;
-      if (end <= p) { diff[st]!++; diff[end]!--; }
-      else { diff[st]!++; diff[p]!--; diff[0]!++; diff[end - p]!--; }
+      const st = start[i * p + j]!,
+        end = st + res;
+      if (end <= p) {
+        diff[st]!++;
+        diff[end]!--;
+      } else {
+        diff[st]!++;
+        diff[p]!--;
+        diff[0]!++;
+        diff[end - p]!--;
+      }
     }
     let run = 0;
-    for (let k = 0; k < p; k++) { run += diff[k]!; stage2[k * p + j] = base + run; }
+    for (let k = 0; k < p; k++) {
+      run += diff[k]!;
+      stage2[k * p + j] = base + run;
+    }
   }
   return stage2;
 }
 
 /** Stage-2 sizes with reshuffle labels: every residual element visited at the intermediate that receives its part. */
-function stageTwoSizesReshuffled(p: number, data: ArrayLike<number>, start: Int32Array, label: Int32Array): Float64Array {
+function stageTwoSizesReshuffled(
+  p: number,
+  data: ArrayLike<number>,
+  start: Int32Array,
+  label: Int32Array,
+): Float64Array {
   const stage2 = new Float64Array(p * p);
   const where = new Int32Array(p); // where[k]: the intermediate that receives part label k (of the current source)
   for (let i = 0; i < p; i++) {
@@ -136,7 +165,8 @@ function stageTwoSizesReshuffled(p: number, data: ArrayLike<number>, start: Int3
     for (let j = 0; j < p; j++) {
       const a = i === j ? 0 : data[i * p + j]!;
       if (a === 0) continue;
-      const q = Math.floor(a / p), res = a - q * p;
+      const q = Math.floor(a / p),
+        res = a - q * p;
       if (q > 0) for (let kk = 0; kk < p; kk++) stage2[kk * p + j] = stage2[kk * p + j]! + q;
       const st = start[i * p + j]!;
       for (let x = 0; x < res; x++) {
@@ -195,7 +225,13 @@ function emitPart(b: ScheduleBuilder, m: CommMatrix, split: TwoStageSplit, i: nu
   if (c > 0) b.chunk(i, j, partOffset(a, p, st, k), c);
 }
 
-function emitStage(b: ScheduleBuilder, m: CommMatrix, split: TwoStageSplit, schedule: StageSchedule, stage: 1 | 2): void {
+function emitStage(
+  b: ScheduleBuilder,
+  m: CommMatrix,
+  split: TwoStageSplit,
+  schedule: StageSchedule,
+  stage: 1 | 2,
+): void {
   const { p } = m;
   const sizes = stage === 1 ? split.stage1 : split.stage2;
   for (const round of stageRounds(schedule, p)) {
@@ -219,13 +255,28 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof TWO_STAGE_PARAMS>
   const params = twoStageParams(opts.params);
   const { p } = m;
   if (opts.payload) {
-    if (p > MAX_TWO_STAGE_PAYLOAD_P) throw fail("planner", "UNSUPPORTED", `two-stage: payload plans are limited to P <= ${MAX_TWO_STAGE_PAYLOAD_P} (got P = ${p}); plan at message level (without --payload)`, { field: "payload" });
+    if (p > MAX_TWO_STAGE_PAYLOAD_P)
+      throw fail(
+        "planner",
+        "UNSUPPORTED",
+        `two-stage: payload plans are limited to P <= ${MAX_TWO_STAGE_PAYLOAD_P} (got P = ${p}); plan at message level (without --payload)`,
+        { field: "payload" },
+      );
     const n = chunkEstimate(m);
-    if (n > MAX_TWO_STAGE_CHUNKS) throw fail("planner", "UNSUPPORTED", `two-stage: a payload plan would need about ${n} chunks (limit ${MAX_TWO_STAGE_CHUNKS}); plan at message level (without --payload)`, { field: "payload" });
+    if (n > MAX_TWO_STAGE_CHUNKS)
+      throw fail(
+        "planner",
+        "UNSUPPORTED",
+        `two-stage: a payload plan would need about ${n} chunks (limit ${MAX_TWO_STAGE_CHUNKS}); plan at message level (without --payload)`,
+        { field: "payload" },
+      );
   }
   checkTwoStageMemory(m, opts, params.reshuffle);
   const split = twoStageSplit(m, params.reshuffle, opts.seed);
-  const header = { ...planHeader(m, "two-stage", opts, params.reshuffle), params: { schedule: params.schedule, reshuffle: params.reshuffle } };
+  const header = {
+    ...planHeader(m, "two-stage", opts, params.reshuffle),
+    params: { schedule: params.schedule, reshuffle: params.reshuffle },
+  };
   const b = new ScheduleBuilder(header, opts.payload, 2 * p * Math.max(1, p - 1));
   b.stage("1: sources to intermediates", "distribute");
   emitStage(b, m, split, params.schedule, 1);
@@ -235,9 +286,12 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof TWO_STAGE_PARAMS>
 }
 
 /** The two-stage planner (000 sec 6; A2 of 004). */
-export const twoStage: Planner = definePlanner({
-  name: "two-stage",
-  title: "A2: every message split over all p intermediates (round-robin residuals), then forwarded",
-  source: "000 sec 6, figs 6-8, 6.3; 004 sec 3.1.2",
-  params: TWO_STAGE_PARAMS,
-}, plan);
+export const twoStage: Planner = definePlanner(
+  {
+    name: "two-stage",
+    title: "A2: every message split over all p intermediates (round-robin residuals), then forwarded",
+    source: "000 sec 6, figs 6-8, 6.3; 004 sec 3.1.2",
+    params: TWO_STAGE_PARAMS,
+  },
+  plan,
+);

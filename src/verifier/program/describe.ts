@@ -3,7 +3,8 @@ import type { CommMatrix } from "../../model/matrix.js";
 import type { Program } from "../../model/program.js";
 
 /** The source every program check cites. */
-export const PROGRAM_SOURCE = "docs/verifier.md, Program checks (MPI_Alltoallv buffers, MPI matching and rendezvous semantics)";
+export const PROGRAM_SOURCE =
+  "docs/verifier.md, Program checks (MPI_Alltoallv buffers, MPI matching and rendezvous semantics)";
 
 /** Operation x in words: `rank 3, round 1: send to 4 (tag 1, 12 elements)`. */
 export function describeOp(prog: Program, x: number): string {
@@ -34,7 +35,8 @@ export function elementCodes(m: CommMatrix): ElementCodes {
 export function describeElement(m: CommMatrix, codes: ElementCodes, g: number): string {
   if (g === EMPTY) return "nothing";
   const { prefix } = codes;
-  let lo = 0, hi = m.p * m.p; // last k with prefix[k] <= g
+  let lo = 0,
+    hi = m.p * m.p; // last k with prefix[k] <= g
   while (lo < hi) {
     const mid = (lo + hi + 1) >>> 1;
     if (prefix[mid]! <= g) lo = mid;

@@ -23,15 +23,26 @@ const PENDING = 0x7fffffff;
  * posted). Blocking: in the completion order of the rendezvous run (a send is read and its
  * receive written at the rendezvous). Unmatched operations move nothing.
  */
-export function executeProgram(m: CommMatrix, prog: Program, codes: ElementCodes, partner: Int32Array, run: RendezvousRun): ExecutionChecks {
+export function executeProgram(
+  m: CommMatrix,
+  prog: Program,
+  codes: ElementCodes,
+  partner: Int32Array,
+  run: RendezvousRun,
+): ExecutionChecks {
   const { p } = m;
   const { ops, pieces } = prog;
-  const n = ops.rank.length, blocking = prog.variant === "blocking";
+  const n = ops.rank.length,
+    blocking = prog.variant === "blocking";
   const { base, content } = initialBuffers(m, prog, codes);
   const freeFrom = new Int32Array(content.length);
-  const readStamp = blocking ? null : new Int32Array(content.length), writeStamp = blocking ? null : new Int32Array(content.length);
+  const readStamp = blocking ? null : new Int32Array(content.length),
+    writeStamp = blocking ? null : new Int32Array(content.length);
 
-  let unsafe = 0, unsafeWitness: string | null = null, races = 0, raceWitness: string | null = null;
+  let unsafe = 0,
+    unsafeWitness: string | null = null,
+    races = 0,
+    raceWitness: string | null = null;
   const race = (x: number, k: number, i: number, what: string): void => {
     races++;
     raceWitness ??= `${describeOp(prog, x)} touches ${BUFFER_NAMES[pieces.buffer[k]!]}[${pieces.offset[k]! + i}], which ${what}`;
@@ -41,7 +52,9 @@ export function executeProgram(m: CommMatrix, prog: Program, codes: ElementCodes
   const gather = (x: number, from: number, to: number, out: Float64Array, at: number, freeAt: number): void => {
     const b0 = 3 * ops.rank[x]!;
     for (let k = from; k < to; k++) {
-      const s0 = base[b0 + pieces.buffer[k]!]! + pieces.offset[k]!, c = pieces.count[k]!, scratch = pieces.buffer[k] === 2;
+      const s0 = base[b0 + pieces.buffer[k]!]! + pieces.offset[k]!,
+        c = pieces.count[k]!,
+        scratch = pieces.buffer[k] === 2;
       for (let i = 0; i < c; i++) {
         out[at++] = content[s0 + i]!;
         if (scratch) freeFrom[s0 + i] = freeAt;
@@ -52,9 +65,12 @@ export function executeProgram(m: CommMatrix, prog: Program, codes: ElementCodes
   const scatter = (x: number, from: number, to: number, src: Float64Array, at: number, now: number): void => {
     const b0 = 3 * ops.rank[x]!;
     for (let k = from; k < to; k++) {
-      const s0 = base[b0 + pieces.buffer[k]!]! + pieces.offset[k]!, c = pieces.count[k]!, scratch = pieces.buffer[k] === 2;
+      const s0 = base[b0 + pieces.buffer[k]!]! + pieces.offset[k]!,
+        c = pieces.count[k]!,
+        scratch = pieces.buffer[k] === 2;
       for (let i = 0; i < c; i++) {
-        const v = src[at++]!, s = s0 + i;
+        const v = src[at++]!,
+          s = s0 + i;
         if (scratch) {
           const old = content[s]!;
           if (freeFrom[s]! > now && old !== EMPTY && old !== v) {
@@ -68,10 +84,20 @@ export function executeProgram(m: CommMatrix, prog: Program, codes: ElementCodes
     }
   };
   /** Stamps (or checks) the slots of pieces [from, to) of op x for nonblocking races in round k. */
-  const stamp = (x: number, from: number, to: number, k: number, reads: boolean, writes: boolean, post: "send" | "recv" | "copy"): void => {
-    const b0 = 3 * ops.rank[x]!, mark = k + 1;
+  const stamp = (
+    x: number,
+    from: number,
+    to: number,
+    k: number,
+    reads: boolean,
+    writes: boolean,
+    post: "send" | "recv" | "copy",
+  ): void => {
+    const b0 = 3 * ops.rank[x]!,
+      mark = k + 1;
     for (let q = from; q < to; q++) {
-      const s0 = base[b0 + pieces.buffer[q]!]! + pieces.offset[q]!, c = pieces.count[q]!;
+      const s0 = base[b0 + pieces.buffer[q]!]! + pieces.offset[q]!,
+        c = pieces.count[q]!;
       for (let i = 0; i < c; i++) {
         const s = s0 + i;
         if (writeStamp![s] === mark) race(x, q, i, "a receive posted earlier in the same round writes");
@@ -87,7 +113,8 @@ export function executeProgram(m: CommMatrix, prog: Program, codes: ElementCodes
   const tmp = new Float64Array(maxOp);
   if (blocking) {
     for (const x of run.order) {
-      const ps = ops.pieceStart[x]!, pe = ops.pieceStart[x + 1]!;
+      const ps = ops.pieceStart[x]!,
+        pe = ops.pieceStart[x + 1]!;
       if (ops.kind[x] === 2) {
         const split = ps + ops.copySplit[x]!;
         gather(x, ps, split, tmp, 0, 0);
@@ -100,17 +127,20 @@ export function executeProgram(m: CommMatrix, prog: Program, codes: ElementCodes
     }
   } else {
     const roundSends = new Float64Array(prog.rounds);
-    for (let x = 0; x < n; x++) if (ops.kind[x] === 0) roundSends[ops.round[x]!] = roundSends[ops.round[x]!]! + ops.count[x]!;
+    for (let x = 0; x < n; x++)
+      if (ops.kind[x] === 0) roundSends[ops.round[x]!] = roundSends[ops.round[x]!]! + ops.count[x]!;
     const stage = new Float64Array(Math.max(0, ...roundSends));
     const stageAt = new Float64Array(n);
-    const cur = Uint32Array.from(prog.rankStart.subarray(0, p)), lo = new Uint32Array(p);
+    const cur = Uint32Array.from(prog.rankStart.subarray(0, p)),
+      lo = new Uint32Array(p);
     for (let k = 0; k < prog.rounds; k++) {
       let at = 0;
       for (let r = 0; r < p; r++) {
         lo[r] = cur[r]!;
         const end = prog.rankStart[r + 1]!;
         for (let x = cur[r]!; x < end && ops.round[x] === k; x++, cur[r] = cur[r]! + 1) {
-          const ps = ops.pieceStart[x]!, pe = ops.pieceStart[x + 1]!;
+          const ps = ops.pieceStart[x]!,
+            pe = ops.pieceStart[x + 1]!;
           if (ops.kind[x] === 0) {
             stamp(x, ps, pe, k, true, false, "send");
             stageAt[x] = at;
@@ -130,22 +160,56 @@ export function executeProgram(m: CommMatrix, prog: Program, codes: ElementCodes
       for (let r = 0; r < p; r++) {
         for (let x = lo[r]!; x < cur[r]!; x++) {
           const y = partner[x]!;
-          if (ops.kind[x] === 1 && y >= 0) scatter(x, ops.pieceStart[x]!, ops.pieceStart[x + 1]!, stage, stageAt[y]!, k);
+          if (ops.kind[x] === 1 && y >= 0)
+            scatter(x, ops.pieceStart[x]!, ops.pieceStart[x + 1]!, stage, stageAt[y]!, k);
         }
       }
     }
   }
 
   const { wrong, witness } = scanReceiveBuffers(m, prog, codes, base, content);
-  const deliveryWitness = witness !== null && blocking && run.stuck > 0 ? `${witness} (the blocking execution stopped at a deadlock)` : witness;
-  const delivery = check("program-delivery", "executed on tagged elements, every rank's receive buffer holds element (o, d, x) at recvDispls[d][o] + x", PROGRAM_SOURCE, wrong === 0, wrong, 0, deliveryWitness);
-  const scratch = check("program-scratch", "no scratch slot is overwritten while its element is still to be sent on", PROGRAM_SOURCE, unsafe === 0, unsafe, 0, unsafeWitness);
-  const raceCheck = blocking ? null : check("program-races", "nonblocking rounds: no slot a posted receive writes is touched, and no slot a posted send reads is written, by another operation of the round", PROGRAM_SOURCE, races === 0, races, 0, raceWitness);
+  const deliveryWitness =
+    witness !== null && blocking && run.stuck > 0
+      ? `${witness} (the blocking execution stopped at a deadlock)`
+      : witness;
+  const delivery = check(
+    "program-delivery",
+    "executed on tagged elements, every rank's receive buffer holds element (o, d, x) at recvDispls[d][o] + x",
+    PROGRAM_SOURCE,
+    wrong === 0,
+    wrong,
+    0,
+    deliveryWitness,
+  );
+  const scratch = check(
+    "program-scratch",
+    "no scratch slot is overwritten while its element is still to be sent on",
+    PROGRAM_SOURCE,
+    unsafe === 0,
+    unsafe,
+    0,
+    unsafeWitness,
+  );
+  const raceCheck = blocking
+    ? null
+    : check(
+        "program-races",
+        "nonblocking rounds: no slot a posted receive writes is touched, and no slot a posted send reads is written, by another operation of the round",
+        PROGRAM_SOURCE,
+        races === 0,
+        races,
+        0,
+        raceWitness,
+      );
   return { delivery, scratch, races: raceCheck };
 }
 
 /** Slot bases (base[3r + b]: where rank r's buffer b starts; base[3P]: all slots) and the initial contents: every send buffer filled, the rest EMPTY. */
-function initialBuffers(m: CommMatrix, prog: Program, codes: ElementCodes): { base: Float64Array; content: Float64Array } {
+function initialBuffers(
+  m: CommMatrix,
+  prog: Program,
+  codes: ElementCodes,
+): { base: Float64Array; content: Float64Array } {
   const { p, data } = m;
   const { layout } = prog;
   const base = new Float64Array(3 * p + 1);
@@ -157,7 +221,9 @@ function initialBuffers(m: CommMatrix, prog: Program, codes: ElementCodes): { ba
   const content = new Float64Array(base[3 * p]!).fill(EMPTY);
   for (let o = 0; o < p; o++) {
     for (let d = 0; d < p; d++) {
-      const c = data[o * p + d]!, at = base[3 * o]! + layout.sendDispls[o * p + d]!, g = codes.prefix[o * p + d]!;
+      const c = data[o * p + d]!,
+        at = base[3 * o]! + layout.sendDispls[o * p + d]!,
+        g = codes.prefix[o * p + d]!;
       for (let x = 0; x < c; x++) content[at + x] = g + x;
     }
   }
@@ -165,13 +231,22 @@ function initialBuffers(m: CommMatrix, prog: Program, codes: ElementCodes): { ba
 }
 
 /** Counts receive-buffer slots that do not hold their element (o, d, x) at recvDispls[d][o] + x; the witness names the first. */
-function scanReceiveBuffers(m: CommMatrix, prog: Program, codes: ElementCodes, base: Float64Array, content: Float64Array): { wrong: number; witness: string | null } {
+function scanReceiveBuffers(
+  m: CommMatrix,
+  prog: Program,
+  codes: ElementCodes,
+  base: Float64Array,
+  content: Float64Array,
+): { wrong: number; witness: string | null } {
   const { p, data } = m;
   const { recvDispls } = prog.layout;
-  let wrong = 0, witness: string | null = null;
+  let wrong = 0,
+    witness: string | null = null;
   for (let d = 0; d < p; d++) {
     for (let o = 0; o < p; o++) {
-      const c = data[o * p + d]!, at = base[3 * d + 1]! + recvDispls[d * p + o]!, g = codes.prefix[o * p + d]!;
+      const c = data[o * p + d]!,
+        at = base[3 * d + 1]! + recvDispls[d * p + o]!,
+        g = codes.prefix[o * p + d]!;
       for (let x = 0; x < c; x++) {
         const v = content[at + x]!;
         if (v === g + x) continue;

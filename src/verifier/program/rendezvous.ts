@@ -27,15 +27,23 @@ export interface RendezvousRun {
  */
 export function runRendezvous(prog: Program, partner: Int32Array): RendezvousRun {
   const { ops, rankStart } = prog;
-  const p = rankStart.length - 1, n = ops.rank.length;
+  const p = rankStart.length - 1,
+    n = ops.rank.length;
   const blocking = prog.variant === "blocking";
-  const posted = new Uint8Array(n), done = new Uint8Array(n);
-  const pc = new Uint32Array(p), roundEnd = new Uint32Array(p), pending = new Uint32Array(p), inRound = new Uint8Array(p);
+  const posted = new Uint8Array(n),
+    done = new Uint8Array(n);
+  const pc = new Uint32Array(p),
+    roundEnd = new Uint32Array(p),
+    pending = new Uint32Array(p),
+    inRound = new Uint8Array(p);
   const order = new Uint32Array(n);
   let emitted = 0;
   const work = new Int32Array(p + n + 1);
   let top = 0;
-  for (let r = p - 1; r >= 0; r--) { pc[r] = rankStart[r]!; work[top++] = r; }
+  for (let r = p - 1; r >= 0; r--) {
+    pc[r] = rankStart[r]!;
+    work[top++] = r;
+  }
   // Completes the pair (x, y), x being the op just posted; returns the peer rank.
   const complete = (x: number, y: number): number => {
     done[x] = done[y] = 1;
@@ -48,14 +56,22 @@ export function runRendezvous(prog: Program, partner: Int32Array): RendezvousRun
     if (blocking) {
       while (pc[r]! < end) {
         const x = pc[r]!;
-        if (ops.kind[x] === 2) { done[x] = 1; order[emitted++] = x; pc[r] = pc[r]! + 1; continue; }
+        if (ops.kind[x] === 2) {
+          done[x] = 1;
+          order[emitted++] = x;
+          pc[r] = pc[r]! + 1;
+          continue;
+        }
         if (posted[x]) break; // already waiting here
         posted[x] = 1;
         const y = partner[x]!;
         if (y < 0 || !posted[y] || done[y]) break;
         const q = complete(x, y);
         pc[r] = pc[r]! + 1;
-        if (q !== r) { pc[q] = pc[q]! + 1; work[top++] = q; }
+        if (q !== r) {
+          pc[q] = pc[q]! + 1;
+          work[top++] = q;
+        }
       }
     } else {
       for (;;) {
@@ -72,7 +88,11 @@ export function runRendezvous(prog: Program, partner: Int32Array): RendezvousRun
         roundEnd[r] = e;
         inRound[r] = 1;
         for (let x = lo; x < e; x++) {
-          if (ops.kind[x] === 2) { done[x] = 1; order[emitted++] = x; continue; }
+          if (ops.kind[x] === 2) {
+            done[x] = 1;
+            order[emitted++] = x;
+            continue;
+          }
           posted[x] = 1;
           const y = partner[x]!;
           if (y >= 0 && posted[y] && !done[y]) {
@@ -85,7 +105,8 @@ export function runRendezvous(prog: Program, partner: Int32Array): RendezvousRun
     }
   }
   const waitingAt = new Int32Array(p).fill(-1);
-  let stuck = 0, first = -1;
+  let stuck = 0,
+    first = -1;
   for (let r = 0; r < p; r++) {
     const end = rankStart[r + 1]!;
     let x = pc[r]!;
@@ -96,7 +117,8 @@ export function runRendezvous(prog: Program, partner: Int32Array): RendezvousRun
       if (first < 0) first = r;
     }
   }
-  const chain: number[] = [], cycle: number[] = [];
+  const chain: number[] = [],
+    cycle: number[] = [];
   if (first >= 0) {
     const seenAt = new Int32Array(p).fill(-1);
     let r = first;
@@ -116,9 +138,10 @@ export function runRendezvous(prog: Program, partner: Int32Array): RendezvousRun
 
 /** The deadlock-freedom check from a rendezvous run: no rank left with operations; the witness names the cycle of waiting ranks. */
 export function checkDeadlock(prog: Program, run: RendezvousRun): Check {
-  const title = prog.variant === "blocking"
-    ? "blocking: every rank runs its operations to the end under rendezvous sends in program order"
-    : "nonblocking: every round of every rank completes (operations posted per round, rendezvous matching)";
+  const title =
+    prog.variant === "blocking"
+      ? "blocking: every rank runs its operations to the end under rendezvous sends in program order"
+      : "nonblocking: every round of every rank completes (operations posted per round, rendezvous matching)";
   let witness: string | null = null;
   if (run.stuck > 0) {
     const at = (r: number): string => describeOp(prog, run.waitingAt[r]!);

@@ -26,10 +26,20 @@ export const DEFAULT_MAX_PROGRAM_ELEMENTS = 2 ** 24;
  */
 export function verifyProgram(m: CommMatrix, prog: Program, opts: ProgramVerifyOptions = {}): Report {
   const limit = opts.maxElements ?? DEFAULT_MAX_PROGRAM_ELEMENTS;
-  if (!(Number.isInteger(limit) && limit >= 0)) throw fail("verify", "BAD_OPTION", `maxElements must be a non-negative integer, got ${limit}`, { field: "maxElements" });
-  if (prog.p !== m.p) throw fail("verify", "MISMATCH", `the program is for P = ${prog.p}, the matrix has P = ${m.p}`, { field: "p" });
+  if (!(Number.isInteger(limit) && limit >= 0))
+    throw fail("verify", "BAD_OPTION", `maxElements must be a non-negative integer, got ${limit}`, {
+      field: "maxElements",
+    });
+  if (prog.p !== m.p)
+    throw fail("verify", "MISMATCH", `the program is for P = ${prog.p}, the matrix has P = ${m.p}`, { field: "p" });
   const digest = matrixDigest(m);
-  if (prog.matrixDigest !== digest) throw fail("verify", "MISMATCH", `the program was made for another matrix (digest ${prog.matrixDigest}, this matrix has ${digest})`, { field: "matrixDigest" });
+  if (prog.matrixDigest !== digest)
+    throw fail(
+      "verify",
+      "MISMATCH",
+      `the program was made for another matrix (digest ${prog.matrixDigest}, this matrix has ${digest})`,
+      { field: "matrixDigest" },
+    );
 
   const checks: Check[] = [];
   const wf = checkProgramWellFormed(m, prog);
@@ -38,7 +48,13 @@ export function verifyProgram(m: CommMatrix, prog: Program, opts: ProgramVerifyO
   let slots = 0;
   const { sendSize, recvSize, scratchSize } = prog.layout;
   for (let r = 0; r < m.p; r++) slots += sendSize[r]! + recvSize[r]! + scratchSize[r]!;
-  if (slots > limit) throw fail("verify", "UNSUPPORTED", `the program's buffers hold ${slots} elements, more than maxElements = ${limit} that its execution may allocate`, { field: "maxElements" });
+  if (slots > limit)
+    throw fail(
+      "verify",
+      "UNSUPPORTED",
+      `the program's buffers hold ${slots} elements, more than maxElements = ${limit} that its execution may allocate`,
+      { field: "maxElements" },
+    );
 
   const matching = matchOps(prog);
   checks.push(matching.check);

@@ -13,22 +13,27 @@ describe("data mode: element tags follow the payload chunks", () => {
   it("every planner delivers every element exactly, in blocking and nonblocking, lock-step or not", () => {
     const seen = new Set<string>();
     fc.assert(
-      fc.property(matrixRecipe({ maxP: 10, kinds: ["dense", "sparse", "empty-rows", "permutation", "spike", "zero"] }), fc.constantFrom("blocking", "nonblocking"), fc.boolean(), (r0, mode, lockstep) => {
-        const r = { ...r0, maxEntry: Math.min(r0.maxEntry, 7) };
-        const m = buildMatrix(r);
-        for (const pl of PLANNERS) {
-          let s;
-          try {
-            s = plan(m, pl.name, { payload: true, seed: r.seed });
-          } catch (e) {
-            if (isCommplanError(e)) continue;
-            throw e;
+      fc.property(
+        matrixRecipe({ maxP: 10, kinds: ["dense", "sparse", "empty-rows", "permutation", "spike", "zero"] }),
+        fc.constantFrom("blocking", "nonblocking"),
+        fc.boolean(),
+        (r0, mode, lockstep) => {
+          const r = { ...r0, maxEntry: Math.min(r0.maxEntry, 7) };
+          const m = buildMatrix(r);
+          for (const pl of PLANNERS) {
+            let s;
+            try {
+              s = plan(m, pl.name, { payload: true, seed: r.seed });
+            } catch (e) {
+              if (isCommplanError(e)) continue;
+              throw e;
+            }
+            seen.add(pl.name);
+            const sim = simulateSchedule(s, machine, { data: m, mode, lockstep, timeline: false });
+            expect(sim.dataFailures, `${pl.name} ${mode} lockstep=${lockstep}`).toEqual([]);
           }
-          seen.add(pl.name);
-          const sim = simulateSchedule(s, machine, { data: m, mode, lockstep, timeline: false });
-          expect(sim.dataFailures, `${pl.name} ${mode} lockstep=${lockstep}`).toEqual([]);
-        }
-      }),
+        },
+      ),
       { numRuns: 25 },
     );
     expect(seen.size).toBe(PLANNERS.length);
@@ -68,17 +73,22 @@ describe("data mode: element tags follow the payload chunks", () => {
     const st4 = unpack(good);
     const g4 = st4[st4.length - 1]!;
     const w = g4.steps[g4.steps.length - 1]!.transfers.at(-1)!;
-    const right = w.dst, [wo, wd, woff] = w.chunks![0]!;
+    const right = w.dst,
+      [wo, wd, woff] = w.chunks![0]!;
     expect(wd).toBe(right);
     w.dst = [0, 1, 2].find((v) => v !== w.src && v !== right)!;
     const wrong = simulateSchedule(pack(good, st4), machine, { data: m });
-    expect(wrong.dataFailures).toContain(`node ${right} does not hold element (${wo}, ${right}, ${woff}) at the end (node ${w.dst} holds it)`);
+    expect(wrong.dataFailures).toContain(
+      `node ${right} does not hold element (${wo}, ${right}, ${woff}) at the end (node ${w.dst} holds it)`,
+    );
   });
 
   it("refuses a schedule without payload chunks, and a matrix the schedule was not made for", () => {
     const m = buildMatrix({ p: 4, kind: "dense", seed: 1, maxEntry: 3 });
     expect(() => simulateSchedule(plan(m, "shift"), machine, { data: m })).toThrow(/payload chunks/);
     const other = buildMatrix({ p: 4, kind: "dense", seed: 6, maxEntry: 3 });
-    expect(() => simulateSchedule(plan(m, "shift", { payload: true }), machine, { data: other })).toThrow(/made for another matrix/);
+    expect(() => simulateSchedule(plan(m, "shift", { payload: true }), machine, { data: other })).toThrow(
+      /made for another matrix/,
+    );
   });
 });

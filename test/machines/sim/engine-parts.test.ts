@@ -10,17 +10,20 @@ import { buildMatrix } from "../../helpers/arbitraries.js";
 describe("event heap", () => {
   it("pops events in (time, id) order", () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 50 }), fc.integer({ min: 0, max: 1000 })), { maxLength: 300 }), (evs) => {
-        const h = new EventHeap(4);
-        for (const [t, id] of evs) h.push(t, id);
-        const out: [number, number][] = [];
-        while (h.size > 0) {
-          out.push([h.topTime(), h.topId()]);
-          h.pop();
-        }
-        const sorted = [...evs].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-        expect(out).toEqual(sorted);
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 50 }), fc.integer({ min: 0, max: 1000 })), { maxLength: 300 }),
+        (evs) => {
+          const h = new EventHeap(4);
+          for (const [t, id] of evs) h.push(t, id);
+          const out: [number, number][] = [];
+          while (h.size > 0) {
+            out.push([h.topTime(), h.topId()]);
+            h.pop();
+          }
+          const sorted = [...evs].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+          expect(out).toEqual(sorted);
+        },
+      ),
     );
   });
 });

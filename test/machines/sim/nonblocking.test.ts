@@ -21,13 +21,20 @@ import { buildMatrix, matrixRecipe } from "../../helpers/arbitraries.js";
  * (m t_d per receive).
  */
 function resourceBound(s: Schedule, mc: MachineModel): number {
-  const p = s.p, eb = s.elementBytes;
+  const p = s.p,
+    eb = s.elementBytes;
   const td = networkCost(mc.topology ?? "flat", mc);
   let total = 0;
   for (const st of s.stages) {
-    const cpu = new Float64Array(p), dma = new Float64Array(p), out = new Float64Array(p), inn = new Float64Array(p), handled = new Float64Array(p);
+    const cpu = new Float64Array(p),
+      dma = new Float64Array(p),
+      out = new Float64Array(p),
+      inn = new Float64Array(p),
+      handled = new Float64Array(p);
     for (let x = s.stepStart[st.firstStep]!; x < s.stepStart[st.firstStep + st.stepCount]!; x++) {
-      const a = s.src[x]!, b = s.dst[x]!, bytes = s.size[x]! * eb;
+      const a = s.src[x]!,
+        b = s.dst[x]!,
+        bytes = s.size[x]! * eb;
       handled[a] = handled[a]! + bytes;
       if (a === b) {
         cpu[a] = cpu[a]! + bytes * mc.tm;
@@ -59,31 +66,43 @@ describe("nonblocking replay (004 sec 2.2, eqs 2 and 4)", () => {
   it("never beats the resource bound, for every planner, both send rules, lock-step or not", () => {
     let n = 0;
     fc.assert(
-      fc.property(matrixRecipe({ maxP: 10, kinds: ["dense", "sparse", "spike", "empty-rows"] }), fc.constantFrom("data", "steps" as const), fc.boolean(), fc.constantFrom("sp2-004", "t3d-004", "cm5-004", "cm5-fat-tree", "ib-hdr-200"), (r, sendWaits, lockstep, name) => {
-        const m = buildMatrix({ ...r, maxEntry: Math.min(r.maxEntry, 50) });
-        const mc = findMachine(name);
-        for (const pl of PLANNERS) {
-          if (pl.name.startsWith("te-")) continue;
-          let s: Schedule;
-          try {
-            s = plan(m, pl.name, { seed: r.seed });
-          } catch (e) {
-            if (isCommplanError(e)) continue;
-            throw e;
+      fc.property(
+        matrixRecipe({ maxP: 10, kinds: ["dense", "sparse", "spike", "empty-rows"] }),
+        fc.constantFrom("data", "steps" as const),
+        fc.boolean(),
+        fc.constantFrom("sp2-004", "t3d-004", "cm5-004", "cm5-fat-tree", "ib-hdr-200"),
+        (r, sendWaits, lockstep, name) => {
+          const m = buildMatrix({ ...r, maxEntry: Math.min(r.maxEntry, 50) });
+          const mc = findMachine(name);
+          for (const pl of PLANNERS) {
+            if (pl.name.startsWith("te-")) continue;
+            let s: Schedule;
+            try {
+              s = plan(m, pl.name, { seed: r.seed });
+            } catch (e) {
+              if (isCommplanError(e)) continue;
+              throw e;
+            }
+            const sim = simulateSchedule(s, mc, { mode: "nonblocking", sendWaits, lockstep, timeline: false });
+            const lb = resourceBound(s, mc);
+            expect(sim.makespan, `${pl.name} ${name}`).toBeGreaterThanOrEqual(lb * (1 - 1e-12));
+            n++;
           }
-          const sim = simulateSchedule(s, mc, { mode: "nonblocking", sendWaits, lockstep, timeline: false });
-          const lb = resourceBound(s, mc);
-          expect(sim.makespan, `${pl.name} ${name}`).toBeGreaterThanOrEqual(lb * (1 - 1e-12));
-          n++;
-        }
-      }),
+        },
+      ),
       { numRuns: 20 },
     );
     expect(n).toBeGreaterThan(50);
   });
 
   it("on an all-to-all of equal messages (the case of 004 eq. 2), analytic <= simulated <= analytic + one message's latency, on every preset", () => {
-    for (const [p, m, eb] of [[2, 333, 8], [5, 1, 1], [8, 1000, 8], [13, 17, 8], [16, 4000, 1]] as const) {
+    for (const [p, m, eb] of [
+      [2, 333, 8],
+      [5, 1, 1],
+      [8, 1000, 8],
+      [13, 17, 8],
+      [16, 4000, 1],
+    ] as const) {
       const mat = uniform(p, m, eb);
       for (const name of ["shift", "coloring"]) {
         const s = plan(mat, name);
@@ -98,11 +117,16 @@ describe("nonblocking replay (004 sec 2.2, eqs 2 and 4)", () => {
   });
 
   it("in general there is no inequality with the analytic eq. 2/4 cost: contention makes it larger, per-node accounting smaller", () => {
-    const sp2 = findMachine("sp2-004"), t3d = findMachine("t3d-004");
+    const sp2 = findMachine("sp2-004"),
+      t3d = findMachine("t3d-004");
     const shift = plan(generatePattern("pattern1", 64, {}, 7), "shift");
-    expect(simulateSchedule(shift, sp2, { mode: "nonblocking", timeline: false }).makespan).toBeGreaterThan(1.2 * scheduleCost(shift, sp2, "nonblocking").total);
+    expect(simulateSchedule(shift, sp2, { mode: "nonblocking", timeline: false }).makespan).toBeGreaterThan(
+      1.2 * scheduleCost(shift, sp2, "nonblocking").total,
+    );
     const col = plan(generatePattern("pattern1", 16, {}, 3), "coloring");
-    expect(simulateSchedule(col, t3d, { mode: "nonblocking", timeline: false }).makespan).toBeLessThan(scheduleCost(col, t3d, "nonblocking").total);
+    expect(simulateSchedule(col, t3d, { mode: "nonblocking", timeline: false }).makespan).toBeLessThan(
+      scheduleCost(col, t3d, "nonblocking").total,
+    );
   });
 
   it("a node sends its messages first and receives meanwhile: pipelined sends are faster than waiting for each step's receive", () => {
@@ -136,7 +160,10 @@ describe("nonblocking replay (004 sec 2.2, eqs 2 and 4)", () => {
             expect(s.chunks).not.toBeNull();
             const deps = forwardDeps(s);
             const x = deps.need.findIndex((n) => n > 0);
-            expect(x, `${pl.name} P = ${p} ${kind} seed ${seed}: transfer ${x} forwards what it receives in its own stage`).toBe(-1);
+            expect(
+              x,
+              `${pl.name} P = ${p} ${kind} seed ${seed}: transfer ${x} forwards what it receives in its own stage`,
+            ).toBe(-1);
             seen.add(pl.name);
             plans++;
           }
@@ -149,8 +176,13 @@ describe("nonblocking replay (004 sec 2.2, eqs 2 and 4)", () => {
 
   it("within a stage, a send that forwards elements waits exactly for the receive that brings them (payload chunks)", () => {
     // 0 -> 1 in step 0; 1 forwards those elements to 2 in step 1; 1 also sends its own to 3 in step 1.
-    const mat = matrixFromData(4, new Float64Array([0, 0, 5, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0]), { elementBytes: 8 });
-    const b = new ScheduleBuilder({ p: 4, algorithm: "hand", params: {}, seed: null, elementBytes: 8, matrixDigest: matrixDigest(mat) }, true);
+    const mat = matrixFromData(4, new Float64Array([0, 0, 5, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0]), {
+      elementBytes: 8,
+    });
+    const b = new ScheduleBuilder(
+      { p: 4, algorithm: "hand", params: {}, seed: null, elementBytes: 8, matrixDigest: matrixDigest(mat) },
+      true,
+    );
     b.stage("one").step();
     b.transfer(0, 1, 5);
     b.chunk(0, 2, 0, 5);

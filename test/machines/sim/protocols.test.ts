@@ -14,28 +14,40 @@ const failing = (r: ReturnType<typeof verifySchedule>): string[] => r.checks.fil
 describe("run-time protocols (003 figs 2 and 5; 000 sec. 5): realised traces and the contention checks", () => {
   it("DRS_N's realised trace delivers everything and passes the node-contention check, with and without 000's improvements", () => {
     fc.assert(
-      fc.property(matrixRecipe({ maxP: 16, kinds: ["dense", "sparse", "spike", "permutation", "empty-rows", "zero"] }), fc.boolean(), fc.boolean(), fc.boolean(), (r, busyMeasure, earlyGoAhead, generateRecv) => {
-        const m = buildMatrix({ ...r, maxEntry: Math.min(r.maxEntry, 100) });
-        const res = runProtocol(m, machine, { protocol: "drs-n", seed: r.seed, busyMeasure, earlyGoAhead, generateRecv });
-        const rep = verifySchedule(m, res.realised);
-        expect(failing(rep)).toEqual([]);
-        expect(rep.checks.find((c) => c.id === "timed-contention")!.holds).toBe(true);
-        expect(res.realised.times).not.toBeNull();
-        // no two transfers into one node overlap in time
-        const s = res.realised;
-        const byDst = new Map<number, [number, number][]>();
-        for (let x = 0; x < s.transferCount; x++) {
-          const l = byDst.get(s.dst[x]!) ?? [];
-          l.push([s.times!.start[x]!, s.times!.end[x]!]);
-          byDst.set(s.dst[x]!, l);
-        }
-        for (const l of byDst.values()) {
-          l.sort((a, b) => a[0] - b[0]);
-          for (let q = 1; q < l.length; q++) expect(l[q]![0]).toBeGreaterThanOrEqual(l[q - 1]![1]);
-        }
-        if (generateRecv && s.transferCount > 0) expect(res.generateRecvTime).toBeGreaterThan(0);
-        expect(res.makespan).toBeGreaterThanOrEqual(res.generateRecvTime);
-      }),
+      fc.property(
+        matrixRecipe({ maxP: 16, kinds: ["dense", "sparse", "spike", "permutation", "empty-rows", "zero"] }),
+        fc.boolean(),
+        fc.boolean(),
+        fc.boolean(),
+        (r, busyMeasure, earlyGoAhead, generateRecv) => {
+          const m = buildMatrix({ ...r, maxEntry: Math.min(r.maxEntry, 100) });
+          const res = runProtocol(m, machine, {
+            protocol: "drs-n",
+            seed: r.seed,
+            busyMeasure,
+            earlyGoAhead,
+            generateRecv,
+          });
+          const rep = verifySchedule(m, res.realised);
+          expect(failing(rep)).toEqual([]);
+          expect(rep.checks.find((c) => c.id === "timed-contention")!.holds).toBe(true);
+          expect(res.realised.times).not.toBeNull();
+          // no two transfers into one node overlap in time
+          const s = res.realised;
+          const byDst = new Map<number, [number, number][]>();
+          for (let x = 0; x < s.transferCount; x++) {
+            const l = byDst.get(s.dst[x]!) ?? [];
+            l.push([s.times!.start[x]!, s.times!.end[x]!]);
+            byDst.set(s.dst[x]!, l);
+          }
+          for (const l of byDst.values()) {
+            l.sort((a, b) => a[0] - b[0]);
+            for (let q = 1; q < l.length; q++) expect(l[q]![0]).toBeGreaterThanOrEqual(l[q - 1]![1]);
+          }
+          if (generateRecv && s.transferCount > 0) expect(res.generateRecvTime).toBeGreaterThan(0);
+          expect(res.makespan).toBeGreaterThanOrEqual(res.generateRecvTime);
+        },
+      ),
       { numRuns: 40 },
     );
   });
@@ -45,8 +57,12 @@ describe("run-time protocols (003 figs 2 and 5; 000 sec. 5): realised traces and
     const res = runProtocol(m, machine, { protocol: "async", seed: 4 });
     const rep = verifySchedule(m, res.realised);
     expect(failing(rep)).toEqual(["node-contention", "timed-contention"]);
-    expect(rep.checks.find((c) => c.id === "node-contention")!.witness).toMatch(/^step \d+: node \d+ receives \d+ messages/);
-    expect(rep.checks.find((c) => c.id === "timed-contention")!.witness).toMatch(/^node \d+ receives transfer \d+ \(\d+ -> \d+, [\d.e+]+\.\.[\d.e+]+ us\) while transfer \d+ \(\d+ -> \d+, [\d.e+]+\.\.[\d.e+]+ us\) is under way, at [\d.e+]+ us/);
+    expect(rep.checks.find((c) => c.id === "node-contention")!.witness).toMatch(
+      /^step \d+: node \d+ receives \d+ messages/,
+    );
+    expect(rep.checks.find((c) => c.id === "timed-contention")!.witness).toMatch(
+      /^node \d+ receives transfer \d+ \(\d+ -> \d+, [\d.e+]+\.\.[\d.e+]+ us\) while transfer \d+ \(\d+ -> \d+, [\d.e+]+\.\.[\d.e+]+ us\) is under way, at [\d.e+]+ us/,
+    );
     expect(res.totalWait).toBeGreaterThan(0);
     expect(res.fnc).toBeGreaterThan(1);
   });
@@ -89,9 +105,11 @@ describe("run-time protocols (003 figs 2 and 5; 000 sec. 5): DRS_N's accounts an
         const tl = res.timeline;
         expect(tl.kind.some((k) => tl.kindNames[k] === "wait")).toBe(false);
         // go-aheads: stall intervals that end when a message starts (not an inquiry's return)
-        for (let i = 0; i < tl.count; i++) if (tl.kindNames[tl.kind[i]!] === "stall" && tl.transfer[i] !== NONE) goAheads++;
+        for (let i = 0; i < tl.count; i++)
+          if (tl.kindNames[tl.kind[i]!] === "stall" && tl.transfer[i] !== NONE) goAheads++;
         let stalled = 0;
-        for (let i = 0; i < tl.count; i++) if (tl.kindNames[tl.kind[i]!] === "stall") stalled += tl.end[i]! - tl.start[i]!;
+        for (let i = 0; i < tl.count; i++)
+          if (tl.kindNames[tl.kind[i]!] === "stall") stalled += tl.end[i]! - tl.start[i]!;
         expect(res.nodes.stalled.reduce((a, b) => a + b, 0)).toBeCloseTo(stalled, 6);
       }
     }
@@ -107,9 +125,12 @@ describe("run-time protocols (003 figs 2 and 5; 000 sec. 5): DRS_N's accounts an
         const s = res.realised;
         for (let v = 0; v < m.p; v++) {
           const iv: [number, number][] = [];
-          for (let x = 0; x < s.transferCount; x++) if (s.src[x] === v || s.dst[x] === v) iv.push([s.times!.start[x]!, s.times!.end[x]!]);
+          for (let x = 0; x < s.transferCount; x++)
+            if (s.src[x] === v || s.dst[x] === v) iv.push([s.times!.start[x]!, s.times!.end[x]!]);
           iv.sort((a, b) => a[0] - b[0]);
-          let union = 0, lo = -Infinity, hi = -Infinity;
+          let union = 0,
+            lo = -Infinity,
+            hi = -Infinity;
           for (const [a, b] of iv) {
             if (a > hi) {
               union += hi - lo > 0 ? hi - lo : 0;
@@ -178,7 +199,9 @@ describe("run-time protocols (003 figs 2 and 5; 000 sec. 5): seeds, topology, Ge
       for (let i = 0; i < tl.count; i++) {
         expect(tl.start[i]!).toBeGreaterThanOrEqual(res.generateRecvTime);
         if (tl.kind[i] === SEND) {
-          const x = Array.from({ length: res.realised.transferCount }, (_, y) => y).find((y) => res.realised.times!.end[y] === tl.end[i] && res.realised.src[y] === tl.node[i]);
+          const x = Array.from({ length: res.realised.transferCount }, (_, y) => y).find(
+            (y) => res.realised.times!.end[y] === tl.end[i] && res.realised.src[y] === tl.node[i],
+          );
           expect(x, `send interval ${i} matches a realised transfer`).toBeDefined();
         }
       }
@@ -210,17 +233,40 @@ describe("run-time protocols (003 figs 2 and 5; 000 sec. 5): errors", () => {
       }
       throw new Error("no error");
     };
-    isError(() => runProtocol(m, machine, { protocol: "drs-n", inquiry: 1e-13 }), new RegExp(`inquiry must be a finite time >= ${MIN_INQUIRY}`));
-    expect(runProtocol(m, machine, { protocol: "drs-n", inquiry: MIN_INQUIRY, timeline: false }).makespan).toBeGreaterThan(0);
+    isError(
+      () => runProtocol(m, machine, { protocol: "drs-n", inquiry: 1e-13 }),
+      new RegExp(`inquiry must be a finite time >= ${MIN_INQUIRY}`),
+    );
+    expect(
+      runProtocol(m, machine, { protocol: "drs-n", inquiry: MIN_INQUIRY, timeline: false }).makespan,
+    ).toBeGreaterThan(0);
     // node 0 holds node 1 for ~8e14 us; node 2 sleeps (busy measure) until then, and at t = 8e14 an
     // inquiry of 1e-3 us is below the spacing of doubles: time would stop.
     const d = new Float64Array(9);
     d[0 * 3 + 1] = 1e6;
     d[2 * 3 + 1] = 1;
     const slow = { ...machine, td: 1e8 };
-    isError(() => runProtocol(matrixFromData(3, d, { elementBytes: 8 }), slow, { protocol: "drs-n", inquiry: MIN_INQUIRY, busyMeasure: true, timeline: false }), /simulated time stopped advancing/);
+    isError(
+      () =>
+        runProtocol(matrixFromData(3, d, { elementBytes: 8 }), slow, {
+          protocol: "drs-n",
+          inquiry: MIN_INQUIRY,
+          busyMeasure: true,
+          timeline: false,
+        }),
+      /simulated time stopped advancing/,
+    );
     // without the busy measure node 2 keeps inquiring: the cap stops it
-    isError(() => runProtocol(matrixFromData(3, d, { elementBytes: 8 }), slow, { protocol: "drs-n", inquiry: MIN_INQUIRY, maxInquiries: 1000, timeline: false }), /more than 1000 inquiries/);
+    isError(
+      () =>
+        runProtocol(matrixFromData(3, d, { elementBytes: 8 }), slow, {
+          protocol: "drs-n",
+          inquiry: MIN_INQUIRY,
+          maxInquiries: 1000,
+          timeline: false,
+        }),
+      /more than 1000 inquiries/,
+    );
     isError(() => runProtocol(m, machine, { protocol: "drs-n", maxInquiries: 0 }), /maxInquiries/);
   });
 
@@ -228,7 +274,9 @@ describe("run-time protocols (003 figs 2 and 5; 000 sec. 5): errors", () => {
     const m = buildMatrix({ p: 4, kind: "dense", seed: 1, maxEntry: 3 });
     expect(() => runProtocol(m, machine, { protocol: "nope" as "async" })).toThrow(/unknown protocol/);
     expect(() => runProtocol(m, machine, { protocol: "drs-n", inquiry: 0 })).toThrow(/inquiry/);
-    expect(() => runProtocol(m, machine, { protocol: "async", busyMeasure: true })).toThrow(/busyMeasure is a drs-n option/);
+    expect(() => runProtocol(m, machine, { protocol: "async", busyMeasure: true })).toThrow(
+      /busyMeasure is a drs-n option/,
+    );
     expect(() => runProtocol(m, machine, { protocol: "async", inquiry: 5 })).toThrow(/inquiry is a drs-n option/);
     expect(() => runProtocol(m, machine, { protocol: "drs-n", topology: "ocpc" })).toThrow(/ocpc/);
   });

@@ -12,7 +12,10 @@ const machine = findMachine("t3d-004");
  * node 0's: neither can ever go.
  */
 function crossedSteps(): Schedule {
-  const b = new ScheduleBuilder({ p: 2, algorithm: "hand", params: {}, seed: null, elementBytes: 8, matrixDigest: "" }, false);
+  const b = new ScheduleBuilder(
+    { p: 2, algorithm: "hand", params: {}, seed: null, elementBytes: 8, matrixDigest: "" },
+    false,
+  );
   b.stage("main").step();
   b.transfer(0, 1, 4);
   b.transfer(1, 0, 4);
@@ -41,7 +44,9 @@ describe("replay driver: one failure for both modes", () => {
       expect((e as { code?: string }).code).toBe("BAD_INPUT");
     }
     expect(blocking.message).toBe(nonblocking.message);
-    expect(blocking.message).toMatch(/^simulate: node 0 could not issue transfer 0 \(0 -> 1\) of steps 0\.\.2: it waits for the receives of its node in earlier steps, which never complete/);
+    expect(blocking.message).toMatch(
+      /^simulate: node 0 could not issue transfer 0 \(0 -> 1\) of steps 0\.\.2: it waits for the receives of its node in earlier steps, which never complete/,
+    );
   });
 
   it("the same schedule with its steps in order replays in both modes", () => {

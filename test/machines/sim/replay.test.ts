@@ -31,7 +31,8 @@ function plans(r: MatrixRecipe, payload = false): { m: CommMatrix; s: Schedule }
   return out;
 }
 
-const contentionFree = (m: CommMatrix, s: Schedule): boolean => verifySchedule(m, s).checks.find((c) => c.id === "node-contention")!.holds;
+const contentionFree = (m: CommMatrix, s: Schedule): boolean =>
+  verifySchedule(m, s).checks.find((c) => c.id === "node-contention")!.holds;
 
 describe("blocking lock-step replay", () => {
   it("equals the analytic cost exactly for every contention-free plan of every planner on every preset", () => {
@@ -79,7 +80,8 @@ describe("blocking lock-step replay", () => {
             expect(sim.transferStart[x]! + 1e-9 * (1 + sim.makespan)).toBeGreaterThanOrEqual(lastEnd[s.src[x]!]!);
             lastEnd[s.src[x]!] = sim.transferEnd[x]!;
           }
-          for (let x = 0; x < s.transferCount; x++) expect(sim.transferEnd[x]!).toBeLessThanOrEqual(sim.makespan * (1 + 1e-12));
+          for (let x = 0; x < s.transferCount; x++)
+            expect(sim.transferEnd[x]!).toBeLessThanOrEqual(sim.makespan * (1 + 1e-12));
         }
       }),
       { numRuns: 15 },
@@ -92,14 +94,22 @@ describe("blocking lock-step replay", () => {
         const m = buildMatrix(r);
         const st = unpack(plan(m, "shift"));
         // merge steps pairwise: every node sends and receives up to two messages per step
-        const merged = st.map((g) => ({ ...g, steps: g.steps.flatMap((x, k, all) => (k % 2 === 0 ? [{ transfers: [...x.transfers, ...(all[k + 1]?.transfers ?? [])], stalls: [] }] : [])) }));
+        const merged = st.map((g) => ({
+          ...g,
+          steps: g.steps.flatMap((x, k, all) =>
+            k % 2 === 0 ? [{ transfers: [...x.transfers, ...(all[k + 1]?.transfers ?? [])], stalls: [] }] : [],
+          ),
+        }));
         const s = pack(plan(m, "shift"), merged);
         expect(verifySchedule(m, s, { ports: 2 }).checks.find((c) => c.id === "node-contention")!.holds).toBe(true);
         const machine = findMachine("myrinet-004");
         const sim = simulateSchedule(s, machine, { lockstep: true, ports: 2, timeline: false });
         expect(sim.makespan).toBe(scheduleCost(s, machine, "blocking").total);
         expect(sim.totalWait).toBe(0);
-        if (s.stepCount > 0 && s.transferCount > s.stepCount) expect(simulateSchedule(s, machine, { lockstep: true, ports: 1, timeline: false }).makespan).toBeGreaterThanOrEqual(sim.makespan);
+        if (s.stepCount > 0 && s.transferCount > s.stepCount)
+          expect(
+            simulateSchedule(s, machine, { lockstep: true, ports: 1, timeline: false }).makespan,
+          ).toBeGreaterThanOrEqual(sim.makespan);
       }),
       { numRuns: 30 },
     );
@@ -107,7 +117,10 @@ describe("blocking lock-step replay", () => {
 
   it("a message to a busy receiver waits; the wait is recorded as contention (004 fig. 3)", () => {
     // Step 0: nodes 0 and 1 both send to node 2 (not contention-free).
-    const b = new ScheduleBuilder({ p: 3, algorithm: "hand", params: {}, seed: null, elementBytes: 1, matrixDigest: "x" }, false);
+    const b = new ScheduleBuilder(
+      { p: 3, algorithm: "hand", params: {}, seed: null, elementBytes: 1, matrixDigest: "x" },
+      false,
+    );
     b.stage("s");
     b.step();
     b.transfer(0, 2, 100);
@@ -128,13 +141,17 @@ describe("blocking lock-step replay", () => {
   });
 
   it("charges the barrier per stage and the compose at t_m per byte handled", () => {
-    const b = new ScheduleBuilder({ p: 2, algorithm: "hand", params: {}, seed: null, elementBytes: 4, matrixDigest: "x" }, false);
+    const b = new ScheduleBuilder(
+      { p: 2, algorithm: "hand", params: {}, seed: null, elementBytes: 4, matrixDigest: "x" },
+      false,
+    );
     b.stage("one", "compose").step().transfer(0, 1, 10);
     b.stage("two", "none").step().transfer(1, 0, 5);
     const s = b.build();
     const mc = findMachine("sp2-004");
     const sim = simulateSchedule(s, mc, { lockstep: true });
-    const expected = mc.barrier + 40 * mc.tm + (mc.ts + 40 * (mc.tc + mc.td)) + (mc.barrier + (mc.ts + 20 * (mc.tc + mc.td)));
+    const expected =
+      mc.barrier + 40 * mc.tm + (mc.ts + 40 * (mc.tc + mc.td)) + (mc.barrier + (mc.ts + 20 * (mc.tc + mc.td)));
     expect(sim.makespan).toBeCloseTo(expected, 9);
     expect(sim.nodes.busy[0]).toBeCloseTo(40 * mc.tm + 2 * mc.ts + 60 * (mc.tc + mc.td), 9);
   });
@@ -146,7 +163,8 @@ describe("node contention under 004 Pattern1 (P = 64)", () => {
   const t3d = findMachine("t3d-004");
 
   it("nonblocking, no lock-step (004 eq. 4): shift shows contention waits and f_nc > 1, four-stage none and f_nc = 1", () => {
-    const shift = plan(m, "shift"), four = plan(m, "four-stage");
+    const shift = plan(m, "shift"),
+      four = plan(m, "four-stage");
     expect(contentionFree(m, shift)).toBe(true);
     expect(contentionFree(m, four)).toBe(true);
     const a = simulateSchedule(shift, t3d, { mode: "nonblocking", timeline: false });
@@ -164,9 +182,13 @@ describe("node contention under 004 Pattern1 (P = 64)", () => {
       const W = r.timeline.kindNames.indexOf("wait");
       for (let i = 0; i < r.timeline.count; i++) {
         if (r.timeline.kind[i] !== W) continue;
-        const a = r.timeline.node[i]!, b = r.timeline.peer[i]!, t = r.timeline.end[i]!;
+        const a = r.timeline.node[i]!,
+          b = r.timeline.peer[i]!,
+          t = r.timeline.end[i]!;
         // the receive that held b's port ends when the wait ends, and comes from another node
-        const holders = Array.from({ length: s.transferCount }, (_, y) => y).filter((y) => s.dst[y] === b && s.src[y] !== b && r.transferEnd[y] === t);
+        const holders = Array.from({ length: s.transferCount }, (_, y) => y).filter(
+          (y) => s.dst[y] === b && s.src[y] !== b && r.transferEnd[y] === t,
+        );
         expect(holders.length).toBeGreaterThan(0);
         for (const y of holders) expect(s.src[y]).not.toBe(a);
       }
@@ -188,7 +210,10 @@ describe("node contention under 004 Pattern1 (P = 64)", () => {
 
   it("waiting for a receiver that is still composing is stalled time, not contention", () => {
     // node 1 composes 10000 bytes (a local copy); node 0's message to node 1 is ready at once.
-    const b = new ScheduleBuilder({ p: 2, algorithm: "hand", params: {}, seed: null, elementBytes: 1, matrixDigest: "x" }, false);
+    const b = new ScheduleBuilder(
+      { p: 2, algorithm: "hand", params: {}, seed: null, elementBytes: 1, matrixDigest: "x" },
+      false,
+    );
     b.stage("s", "compose").step();
     b.transfer(0, 1, 10);
     b.transfer(1, 1, 10000);

@@ -26,7 +26,8 @@ function earlySends(s: Schedule, r: SimResult): string[] {
   for (let x = 0; x < s.transferCount; x++) {
     for (const y of recvs[s.src[x]!]!) {
       const before = stageOf[stepOf[y]!] === stageOf[stepOf[x]!] && stepOf[y]! < stepOf[x]!;
-      if (before && r.transferEnd[y]! > r.transferStart[x]! + 1e-9 * (1 + r.makespan)) out.push(`transfer ${x} starts at ${r.transferStart[x]} before receive ${y} ends at ${r.transferEnd[y]}`);
+      if (before && r.transferEnd[y]! > r.transferStart[x]! + 1e-9 * (1 + r.makespan))
+        out.push(`transfer ${x} starts at ${r.transferStart[x]} before receive ${y} ends at ${r.transferEnd[y]}`);
     }
   }
   return out;
@@ -34,12 +35,16 @@ function earlySends(s: Schedule, r: SimResult): string[] {
 
 /** A 4-node one-stage schedule: 1 must forward (0, 2, *) in step 1 after receiving it in step 0; its step-2 message from 3 arrives first (node 0 composes long). */
 function forwardCase() {
-  const P = 4, d = new Float64Array(P * P);
+  const P = 4,
+    d = new Float64Array(P * P);
   d[0 * P + 2] = 5;
   d[0 * P + 0] = 100000;
   d[3 * P + 1] = 4;
   const m = matrixFromData(P, d, { elementBytes: 8 });
-  const b = new ScheduleBuilder({ p: P, algorithm: "hand", params: {}, seed: null, elementBytes: 8, matrixDigest: matrixDigest(m) }, true);
+  const b = new ScheduleBuilder(
+    { p: P, algorithm: "hand", params: {}, seed: null, elementBytes: 8, matrixDigest: matrixDigest(m) },
+    true,
+  );
   b.stage("one", "compose");
   b.step();
   b.transfer(0, 1, 5);
@@ -60,7 +65,11 @@ describe("the step rule: a send of step s waits for every receive of its node in
     const { m, s } = forwardCase();
     expect(verifySchedule(m, s).checks.every((c) => c.holds)).toBe(true);
     const mc = findMachine("sp2-004");
-    for (const req of [{ mode: "blocking" as const }, { mode: "nonblocking" as const, sendWaits: "steps" as const }, { mode: "nonblocking" as const }]) {
+    for (const req of [
+      { mode: "blocking" as const },
+      { mode: "nonblocking" as const, sendWaits: "steps" as const },
+      { mode: "nonblocking" as const },
+    ]) {
       const r = simulateSchedule(s, mc, { ...req, data: m });
       expect(r.dataFailures, JSON.stringify(req)).toEqual([]);
       if (req.mode === "blocking" || req.sendWaits === "steps") expect(earlySends(s, r)).toEqual([]);
@@ -77,24 +86,33 @@ describe("the step rule: a send of step s waits for every receive of its node in
     for (const name of ["shift", "rs-n", "four-stage"]) {
       const s = plan(m, name, { seed: 2 });
       expect(earlySends(s, simulateSchedule(s, t3d, { timeline: false })), `${name} blocking`).toEqual([]);
-      expect(earlySends(s, simulateSchedule(s, t3d, { mode: "nonblocking", sendWaits: "steps", timeline: false })), `${name} nonblocking`).toEqual([]);
+      expect(
+        earlySends(s, simulateSchedule(s, t3d, { mode: "nonblocking", sendWaits: "steps", timeline: false })),
+        `${name} nonblocking`,
+      ).toEqual([]);
     }
   });
 
   it("holds over random matrices for the one-stage planners, not lock-step", () => {
     fc.assert(
-      fc.property(matrixRecipe({ minP: 3, maxP: 12, kinds: ["dense", "sparse", "spike", "empty-rows"] }), fc.constantFrom("shift", "rs-n", "coloring", "linear-permutation"), (r, name) => {
-        let s: Schedule;
-        try {
-          s = plan(buildMatrix(r), name, { seed: r.seed });
-        } catch (e) {
-          if (isCommplanError(e)) return;
-          throw e;
-        }
-        const mc = findMachine("t3d-004");
-        expect(earlySends(s, simulateSchedule(s, mc, { timeline: false }))).toEqual([]);
-        expect(earlySends(s, simulateSchedule(s, mc, { mode: "nonblocking", sendWaits: "steps", timeline: false }))).toEqual([]);
-      }),
+      fc.property(
+        matrixRecipe({ minP: 3, maxP: 12, kinds: ["dense", "sparse", "spike", "empty-rows"] }),
+        fc.constantFrom("shift", "rs-n", "coloring", "linear-permutation"),
+        (r, name) => {
+          let s: Schedule;
+          try {
+            s = plan(buildMatrix(r), name, { seed: r.seed });
+          } catch (e) {
+            if (isCommplanError(e)) return;
+            throw e;
+          }
+          const mc = findMachine("t3d-004");
+          expect(earlySends(s, simulateSchedule(s, mc, { timeline: false }))).toEqual([]);
+          expect(
+            earlySends(s, simulateSchedule(s, mc, { mode: "nonblocking", sendWaits: "steps", timeline: false })),
+          ).toEqual([]);
+        },
+      ),
       { numRuns: 40 },
     );
   });

@@ -13,7 +13,10 @@ const cm5 = findMachine("cm5-004");
 
 describe("topologies: the CM-5 fat tree", () => {
   it("CM-5 fat tree: 20 MB/s within a cluster of 4, 10 MB/s within 16, 5 MB/s otherwise (000 sec. 3)", () => {
-    const b = new ScheduleBuilder({ p: 32, algorithm: "hand", params: {}, seed: null, elementBytes: 1, matrixDigest: "x" }, false);
+    const b = new ScheduleBuilder(
+      { p: 32, algorithm: "hand", params: {}, seed: null, elementBytes: 1, matrixDigest: "x" },
+      false,
+    );
     b.stage("s");
     b.step().transfer(0, 3, 1000);
     b.step().transfer(0, 15, 1000);
@@ -34,7 +37,10 @@ describe("topologies: the CM-5 fat tree", () => {
     const ft = findMachine("cm5-fat-tree");
     expect(ft.topology).toBe("cm5-fat-tree");
     expect(ft.td).toBe(1 / CM5_RATES.other);
-    const b = new ScheduleBuilder({ p: 32, algorithm: "hand", params: {}, seed: null, elementBytes: 1, matrixDigest: "x" }, false);
+    const b = new ScheduleBuilder(
+      { p: 32, algorithm: "hand", params: {}, seed: null, elementBytes: 1, matrixDigest: "x" },
+      false,
+    );
     b.stage("s");
     b.step().transfer(0, 3, 1000);
     b.step().transfer(0, 20, 5000);
@@ -55,11 +61,15 @@ describe("topologies: the CM-5 fat tree", () => {
   it("f_nc divides by the network time of each pair on the fat tree", () => {
     // 0 -> 1 (cluster of 4) and 20 -> 1 (across) both into node 1 at once: one waits.
     const ft = { ...findMachine("cm5-fat-tree"), barrier: 0 };
-    const b = new ScheduleBuilder({ p: 32, algorithm: "hand", params: {}, seed: null, elementBytes: 1, matrixDigest: "x" }, false);
+    const b = new ScheduleBuilder(
+      { p: 32, algorithm: "hand", params: {}, seed: null, elementBytes: 1, matrixDigest: "x" },
+      false,
+    );
     b.stage("s").step().transfer(0, 1, 1000);
     b.transfer(20, 1, 1000);
     const r = simulateSchedule(b.build(), ft, { lockstep: true });
-    const near = 1000 / CM5_RATES.cluster4, far = 1000 / CM5_RATES.other;
+    const near = 1000 / CM5_RATES.cluster4,
+      far = 1000 / CM5_RATES.other;
     expect(r.nodes.wait[20]).toBeCloseTo(ft.ts + 1000 * (ft.tc + 1 / CM5_RATES.cluster4), 9);
     // D_1 = near + far (node 1 receives both), D_20 = far; f_nc = max(D_1, D_20 + W_20) / D_1
     expect(r.fnc).toBeCloseTo(Math.max(near + far, far + r.nodes.wait[20]!) / (near + far), 12);
@@ -68,8 +78,13 @@ describe("topologies: the CM-5 fat tree", () => {
 
 describe("topologies: OCPC collisions and backoff", () => {
   it("OCPC: two messages into one receiver in a step collide, both fail and are resent until delivered (001 sec. 2)", () => {
-    const m = matrixFromData(4, new Float64Array([0, 0, 5, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0]), { elementBytes: 8 });
-    const b = new ScheduleBuilder({ p: 4, algorithm: "hand", params: {}, seed: null, elementBytes: 8, matrixDigest: matrixDigest(m) }, true);
+    const m = matrixFromData(4, new Float64Array([0, 0, 5, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0]), {
+      elementBytes: 8,
+    });
+    const b = new ScheduleBuilder(
+      { p: 4, algorithm: "hand", params: {}, seed: null, elementBytes: 8, matrixDigest: matrixDigest(m) },
+      true,
+    );
     b.stage("s").step();
     b.transfer(0, 2, 5);
     b.chunk(0, 2, 0, 5);
@@ -82,7 +97,9 @@ describe("topologies: OCPC collisions and backoff", () => {
       expect(r.dataFailures).toEqual([]);
       const d = cm5.ts + 40 * (cm5.tc + cm5.td);
       expect(r.makespan).toBeGreaterThanOrEqual(cm5.barrier + 3 * d - 1e-6);
-      expect(r.timeline.kind.some((k, i) => r.timeline.kindNames[k] === "collide" && r.timeline.node[i] === 0)).toBe(true);
+      expect(r.timeline.kind.some((k, i) => r.timeline.kindNames[k] === "collide" && r.timeline.node[i] === 0)).toBe(
+        true,
+      );
     }
   });
 
@@ -91,7 +108,10 @@ describe("topologies: OCPC collisions and backoff", () => {
     const data = new Float64Array(p * p);
     for (let i = 1; i < p; i++) data[i * p] = 3;
     const m = matrixFromData(p, data, { elementBytes: 8 });
-    const b = new ScheduleBuilder({ p, algorithm: "hand", params: {}, seed: null, elementBytes: 8, matrixDigest: matrixDigest(m) }, true);
+    const b = new ScheduleBuilder(
+      { p, algorithm: "hand", params: {}, seed: null, elementBytes: 8, matrixDigest: matrixDigest(m) },
+      true,
+    );
     b.stage("s").step();
     for (let i = 1; i < p; i++) {
       b.transfer(i, 0, 3);
@@ -132,7 +152,10 @@ describe("topologies: OCPC accounts and options", () => {
 
   it("OCPC accounts: a collided attempt is its sender's contention wait only; busy is the union of successful transfers", () => {
     const mc = { ...cm5, barrier: 0 };
-    const b = new ScheduleBuilder({ p: 4, algorithm: "hand", params: {}, seed: null, elementBytes: 8, matrixDigest: "x" }, false);
+    const b = new ScheduleBuilder(
+      { p: 4, algorithm: "hand", params: {}, seed: null, elementBytes: 8, matrixDigest: "x" },
+      false,
+    );
     b.stage("s").step();
     for (const a of [1, 2, 3]) b.transfer(a, 0, 10);
     const s = b.build();
@@ -157,18 +180,26 @@ describe("topologies: OCPC accounts and options", () => {
   it("OCPC needs lock-step and one port per node", () => {
     const s = plan(buildMatrix({ p: 4, kind: "dense", seed: 4, maxEntry: 5 }), "shift");
     expect(() => simulateSchedule(s, cm5, { topology: "ocpc" })).toThrow(/lockstep/);
-    expect(() => simulateSchedule(s, cm5, { topology: "ocpc", lockstep: true, ports: 2 })).toThrow(/one send and one receive port per node/);
+    expect(() => simulateSchedule(s, cm5, { topology: "ocpc", lockstep: true, ports: 2 })).toThrow(
+      /one send and one receive port per node/,
+    );
   });
 });
 
 describe("nonblocking pipeline (004 sec. 2.2, 3.4)", () => {
   it("one message costs T_s_send + m t_c + m t_d + T_s_recv; consecutive messages overlap", () => {
     const mc = { ...findMachine("sp2-004"), barrier: 0 };
-    const b = new ScheduleBuilder({ p: 2, algorithm: "hand", params: {}, seed: null, elementBytes: 1, matrixDigest: "x" }, false);
+    const b = new ScheduleBuilder(
+      { p: 2, algorithm: "hand", params: {}, seed: null, elementBytes: 1, matrixDigest: "x" },
+      false,
+    );
     b.stage("s").step().transfer(0, 1, 1000);
     const one = simulateSchedule(b.build(), mc, { mode: "nonblocking" });
     expect(one.makespan).toBeCloseTo(mc.ts + 1000 * (mc.tc + mc.td), 9);
-    const b2 = new ScheduleBuilder({ p: 2, algorithm: "hand", params: {}, seed: null, elementBytes: 1, matrixDigest: "x" }, false);
+    const b2 = new ScheduleBuilder(
+      { p: 2, algorithm: "hand", params: {}, seed: null, elementBytes: 1, matrixDigest: "x" },
+      false,
+    );
     b2.stage("s");
     for (let k = 0; k < 8; k++) b2.step().transfer(0, 1, 1000);
     const s8 = b2.build();

@@ -1,28 +1,43 @@
 /** R-Distribute and C-Distribute against fig. 11 of 004 element by element. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { cDistribute, fourStageRules, nodeArray, rDistribute, routeCDistribute, routeCounts, routeRDistribute } from "../../../src/planner/four-stage/index.js";
+import {
+  cDistribute,
+  fourStageRules,
+  nodeArray,
+  rDistribute,
+  routeCDistribute,
+  routeCounts,
+  routeRDistribute,
+} from "../../../src/planner/four-stage/index.js";
 import { createRng } from "../../../src/model/rng.js";
 
 describe("004 fig. 11 distribution counters", () => {
   it("R-Distribute: element t for node j goes to bucket ((j mod C + t) mod P) mod C", () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 150 }), fc.nat(), fc.integer({ min: 0, max: 700 }), (p, jr, h) => {
-      const a = nodeArray(p), j = jr % p;
-      const want = new Float64Array(a.cols);
-      for (let t = 0; t < h; t++) want[((j % a.cols) + t) % p % a.cols]!++;
-      const got = new Float64Array(a.cols);
-      rDistribute(a, j, h, got);
-      expect(Array.from(got)).toEqual(Array.from(want));
-    }), { numRuns: 400 });
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 150 }), fc.nat(), fc.integer({ min: 0, max: 700 }), (p, jr, h) => {
+        const a = nodeArray(p),
+          j = jr % p;
+        const want = new Float64Array(a.cols);
+        for (let t = 0; t < h; t++) want[(((j % a.cols) + t) % p) % a.cols]!++;
+        const got = new Float64Array(a.cols);
+        rDistribute(a, j, h, got);
+        expect(Array.from(got)).toEqual(Array.from(want));
+      }),
+      { numRuns: 400 },
+    );
   });
   it("C-Distribute: element t for node j goes to bucket (j mod N + t) mod N", () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 40 }), fc.nat(), fc.integer({ min: 0, max: 300 }), (n, j, h) => {
-      const want = new Float64Array(n);
-      for (let t = 0; t < h; t++) want[((j % n) + t) % n]!++;
-      const got = new Float64Array(n);
-      cDistribute(n, j, h, got);
-      expect(Array.from(got)).toEqual(Array.from(want));
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 40 }), fc.nat(), fc.integer({ min: 0, max: 300 }), (n, j, h) => {
+        const want = new Float64Array(n);
+        for (let t = 0; t < h; t++) want[((j % n) + t) % n]!++;
+        const got = new Float64Array(n);
+        cDistribute(n, j, h, got);
+        expect(Array.from(got)).toEqual(Array.from(want));
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
@@ -40,9 +55,13 @@ describe("the closed-form Stage I and II routers give the per-destination counte
     for (let p = 1; p <= 130; p++) cases.push([p, 0.3, p < 40 ? 3 * p : 1000]);
     for (const p of [143, 168, 255, 300]) cases.push([p, 0.5, 2 ** 40]);
     for (const [p, density, maxEntry] of cases) {
-      const a = nodeArray(p), rules = fourStageRules(a);
+      const a = nodeArray(p),
+        rules = fourStageRules(a);
       const hold = holdings(p, p * 13 + 1, density, maxEntry);
-      for (const [k, fast] of [[0, routeRDistribute(a, hold)], [1, routeCDistribute(a, hold)]] as const) {
+      for (const [k, fast] of [
+        [0, routeRDistribute(a, hold)],
+        [1, routeCDistribute(a, hold)],
+      ] as const) {
         const ref = routeCounts(p, hold, rules[k]!);
         expect(fast.msgs.buckets).toBe(ref.msgs.buckets);
         expect(Array.from(fast.msgs.size), `P = ${p}, stage ${k + 1}: sizes`).toEqual(Array.from(ref.msgs.size));

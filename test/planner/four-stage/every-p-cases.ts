@@ -35,7 +35,10 @@ function divisible(p: number, seed: number): CommMatrix {
 
 /** four-stage at payload level on a random sparse matrix (general-matrix bounds) and a P * {0, 1} matrix (divisible bounds) of size P: every check holds, every stated bound evaluated. */
 export function checkEveryP(p: number): void {
-  for (const [kind, m] of [["random", sparseSmall(p, 7 * p + 1)], ["divisible", divisible(p, 7 * p + 2)]] as const) {
+  for (const [kind, m] of [
+    ["random", sparseSmall(p, 7 * p + 1)],
+    ["divisible", divisible(p, 7 * p + 2)],
+  ] as const) {
     const r = verifySchedule(m, plan(m, "four-stage", { payload: true }));
     const failing = r.checks.filter((c) => !c.holds).map((c) => `${c.id}: ${c.witness}`);
     expect(failing, `P = ${p}, ${kind}`).toEqual([]);

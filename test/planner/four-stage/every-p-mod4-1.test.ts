@@ -3,5 +3,7 @@ import { describe, it } from "vitest";
 import { checkEveryP, everyPPart } from "./every-p-cases.js";
 
 describe("four-stage verifies at payload level with the stated bounds (P mod 4 = 1)", () => {
-  it.each(everyPPart(1))("P = %i: random sparse (general bounds) and P * {0, 1} (divisible bounds) matrices", (p) => checkEveryP(p));
+  it.each(everyPPart(1))("P = %i: random sparse (general bounds) and P * {0, 1} (divisible bounds) matrices", (p) =>
+    checkEveryP(p),
+  );
 });

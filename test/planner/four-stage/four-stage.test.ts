@@ -12,18 +12,23 @@ import { verifySchedule } from "../../../src/verifier/index.js";
 import { paperArray } from "../../../src/verifier/four-stage-bounds.js";
 import { buildMatrix, matrixRecipe } from "../../helpers/arbitraries.js";
 
-const fig10 = JSON.parse(readFileSync(join(import.meta.dirname, "../../fixtures/004-fig10.json"), "utf8")) as { senders: number[]; steps: (number | "X" | null)[][] };
+const fig10 = JSON.parse(readFileSync(join(import.meta.dirname, "../../fixtures/004-fig10.json"), "utf8")) as {
+  senders: number[];
+  steps: (number | "X" | null)[][];
+};
 
 /** The step x sender grid of one stage: the receiver, "X" for a stall, null for nothing. */
 function grid(s: Schedule, stage: number, senders: readonly number[]): (number | "X" | null)[][] {
   const st = s.stages[stage]!;
   const rows: (number | "X" | null)[][] = [];
   for (let k = st.firstStep; k < st.firstStep + st.stepCount; k++) {
-    rows.push(senders.map((u) => {
-      for (let y = s.stallStart[k]!; y < s.stallStart[k + 1]!; y++) if (s.stallNode[y] === u) return "X";
-      for (let x = s.stepStart[k]!; x < s.stepStart[k + 1]!; x++) if (s.src[x] === u) return s.dst[x]!;
-      return null;
-    }));
+    rows.push(
+      senders.map((u) => {
+        for (let y = s.stallStart[k]!; y < s.stallStart[k + 1]!; y++) if (s.stallNode[y] === u) return "X";
+        for (let x = s.stepStart[k]!; x < s.stepStart[k + 1]!; x++) if (s.src[x] === u) return s.dst[x]!;
+        return null;
+      }),
+    );
   }
   return rows;
 }
@@ -32,11 +37,16 @@ function grid(s: Schedule, stage: number, senders: readonly number[]): (number |
 function sparse(p: number, seed: number, perRow: number, scale: number) {
   const rng = createRng(seed);
   const d = new Float64Array(p * p);
-  for (let i = 0; i < p; i++) for (let k = 0; k < perRow; k++) { const j = rng.int(p); if (j !== i) d[i * p + j] = (1 + rng.int(50)) * scale; }
+  for (let i = 0; i < p; i++)
+    for (let k = 0; k < perRow; k++) {
+      const j = rng.int(p);
+      if (j !== i) d[i * p + j] = (1 + rng.int(50)) * scale;
+    }
   return matrixFromData(p, d);
 }
 
-const failing = (r: ReturnType<typeof verifySchedule>) => r.checks.filter((c) => !c.holds).map((c) => `${c.id}: ${c.witness}`);
+const failing = (r: ReturnType<typeof verifySchedule>) =>
+  r.checks.filter((c) => !c.holds).map((c) => `${c.id}: ${c.witness}`);
 
 describe("four-stage: the worked example of 004 figure 10", () => {
   const m = generatePattern("uniform", 61, { size: 61 }, 1); // divisible: every stage-III message is present, as the figure assumes
@@ -83,7 +93,9 @@ describe("four-stage: P from 1 to 300 (payload level for every P: every-p.test.t
         const s = plan(m, "four-stage");
         const r = verifySchedule(m, s);
         if (!r.ok) throw new Error(`P = ${p}, scale ${scale}: ${failing(r).join("; ")}`);
-        for (let k = 0; k < s.stepCount; k++) if (s.stepStart[k + 1] === s.stepStart[k]) throw new Error(`P = ${p}, scale ${scale}: step ${k} sends nothing`);
+        for (let k = 0; k < s.stepCount; k++)
+          if (s.stepStart[k + 1] === s.stepStart[k])
+            throw new Error(`P = ${p}, scale ${scale}: step ${k} sends nothing`);
       }
     }
   });
@@ -101,19 +113,31 @@ describe("four-stage: P from 1 to 300 (payload level for every P: every-p.test.t
         one[p - 1] = 1;
         const m1 = matrixFromData(p, one);
         const s1 = plan(m1, "four-stage", { payload });
-        expect(s1.stages.map((x) => x.stepCount), `P = ${p}`).toEqual([1, 1, 1, 1]);
+        expect(
+          s1.stages.map((x) => x.stepCount),
+          `P = ${p}`,
+        ).toEqual([1, 1, 1, 1]);
         expect(failing(verifySchedule(m1, s1))).toEqual([]);
       }
     }
   });
   it("dense matrices at payload level for P up to 70 (property)", () => {
     fc.assert(
-      fc.property(matrixRecipe({ maxP: 70, kinds: ["dense", "spike", "empty-rows", "zero", "permutation"] }), fc.boolean(), (rec, divisible) => {
-        const base = buildMatrix({ ...rec, maxEntry: Math.min(rec.maxEntry, 100) });
-        const m = divisible ? matrixFromData(base.p, base.data.map((v) => v * base.p)) : base;
-        const r = verifySchedule(m, plan(m, "four-stage", { payload: true }));
-        expect(failing(r)).toEqual([]);
-      }),
+      fc.property(
+        matrixRecipe({ maxP: 70, kinds: ["dense", "spike", "empty-rows", "zero", "permutation"] }),
+        fc.boolean(),
+        (rec, divisible) => {
+          const base = buildMatrix({ ...rec, maxEntry: Math.min(rec.maxEntry, 100) });
+          const m = divisible
+            ? matrixFromData(
+                base.p,
+                base.data.map((v) => v * base.p),
+              )
+            : base;
+          const r = verifySchedule(m, plan(m, "four-stage", { payload: true }));
+          expect(failing(r)).toEqual([]);
+        },
+      ),
       { numRuns: 40 },
     );
   });
@@ -129,14 +153,19 @@ describe("four-stage: P from 1 to 300 (payload level for every P: every-p.test.t
   });
   it("payload and message-level plans have the same messages", () => {
     const m = sparse(45, 9, 6, 7);
-    const a = plan(m, "four-stage", { payload: true }), b = plan(m, "four-stage");
+    const a = plan(m, "four-stage", { payload: true }),
+      b = plan(m, "four-stage");
     expect(Array.from(a.size)).toEqual(Array.from(b.size));
     expect(Array.from(a.src)).toEqual(Array.from(b.src));
     expect(Array.from(a.stepStart)).toEqual(Array.from(b.stepStart));
   });
   it("rejects unknown parameters and a bad stall rule", () => {
     const m = sparse(8, 1, 2, 1);
-    expect(() => plan(m, "four-stage", { params: { stalls: "other" } })).toThrow(/four-stage: stalls must be "figure" or "printed", got "other"/);
-    expect(() => plan(m, "four-stage", { params: { x: 1 } })).toThrow(/four-stage: unknown parameter 'x'; known: stalls/);
+    expect(() => plan(m, "four-stage", { params: { stalls: "other" } })).toThrow(
+      /four-stage: stalls must be "figure" or "printed", got "other"/,
+    );
+    expect(() => plan(m, "four-stage", { params: { x: 1 } })).toThrow(
+      /four-stage: unknown parameter 'x'; known: stalls/,
+    );
   });
 });

@@ -5,7 +5,14 @@ import { isCommplanError } from "../../../src/model/errors.js";
 import { matrixFromData, matrixFromRows, type CommMatrix } from "../../../src/model/matrix.js";
 import { matrixStats } from "../../../src/model/matrix-stats.js";
 import type { JsonValue, Schedule } from "../../../src/model/schedule.js";
-import { AUTO_RULES, PERMUTATION_PLANNERS, coloring, rsN, rsNh, splitColoring } from "../../../src/planner/permutation/index.js";
+import {
+  AUTO_RULES,
+  PERMUTATION_PLANNERS,
+  coloring,
+  rsN,
+  rsNh,
+  splitColoring,
+} from "../../../src/planner/permutation/index.js";
 import { findMachine, scheduleCost } from "../../../src/machines/index.js";
 import { resolvePlanOptions } from "../../../src/planner/registry.js";
 import type { Planner, PlanOptions } from "../../../src/planner/types.js";
@@ -15,7 +22,14 @@ import { generatePattern } from "../../../src/patterns/index.js";
 
 type Params = { readonly [k: string]: JsonValue };
 /** Plans through resolvePlanOptions (params checked, defaults filled), as plan() does. */
-const planWith = (pl: Planner, m: CommMatrix, payload: boolean, seed = 1, params: Params = {}, machine: PlanOptions["machine"] = null): Schedule => pl.plan(m, resolvePlanOptions(pl, { payload, seed, machine, params }));
+const planWith = (
+  pl: Planner,
+  m: CommMatrix,
+  payload: boolean,
+  seed = 1,
+  params: Params = {},
+  machine: PlanOptions["machine"] = null,
+): Schedule => pl.plan(m, resolvePlanOptions(pl, { payload, seed, machine, params }));
 
 /**
  * An independent checker (does not use planner code): one stage "phases"; per step each node
@@ -26,14 +40,18 @@ const planWith = (pl: Planner, m: CommMatrix, payload: boolean, seed = 1, params
 function problems(m: CommMatrix, s: Schedule, payload: boolean): string[] {
   const out: string[] = [];
   const { p } = m;
-  if (s.stages.length !== 1 || s.stages[0]!.name !== "phases" || s.stages[0]!.rearrange !== "compose") out.push("expected one stage 'phases' (compose)");
+  if (s.stages.length !== 1 || s.stages[0]!.name !== "phases" || s.stages[0]!.rearrange !== "compose")
+    out.push("expected one stage 'phases' (compose)");
   const sent = new Float64Array(p * p);
   const pieces: [number, number, number][][] = Array.from({ length: p * p }, () => []);
-  const sendStamp = new Int32Array(p).fill(-1), recvStamp = new Int32Array(p).fill(-1);
+  const sendStamp = new Int32Array(p).fill(-1),
+    recvStamp = new Int32Array(p).fill(-1);
   for (let st = 0; st < s.stepCount; st++) {
     if (s.stepStart[st + 1]! === s.stepStart[st]!) out.push(`step ${st} is empty`);
     for (let x = s.stepStart[st]!; x < s.stepStart[st + 1]!; x++) {
-      const i = s.src[x]!, j = s.dst[x]!, size = s.size[x]!;
+      const i = s.src[x]!,
+        j = s.dst[x]!,
+        size = s.size[x]!;
       if (i === j) out.push(`step ${st}: self transfer ${i}`);
       if (!(size > 0)) out.push(`step ${st}: empty transfer ${i}->${j}`);
       if (sendStamp[i] === st) out.push(`step ${st}: node ${i} sends twice`);
@@ -43,10 +61,14 @@ function problems(m: CommMatrix, s: Schedule, payload: boolean): string[] {
       sent[i * p + j] = sent[i * p + j]! + size;
       if (payload) {
         const c = s.chunks;
-        if (!c) { out.push("no chunk table"); return out; }
+        if (!c) {
+          out.push("no chunk table");
+          return out;
+        }
         let total = 0;
         for (let k = c.start[x]!; k < c.start[x + 1]!; k++) {
-          if (c.origin[k] !== i || c.dest[k] !== j) out.push(`transfer ${x} carries a chunk of ${c.origin[k]}->${c.dest[k]}`);
+          if (c.origin[k] !== i || c.dest[k] !== j)
+            out.push(`transfer ${x} carries a chunk of ${c.origin[k]}->${c.dest[k]}`);
           total += c.count[k]!;
           pieces[i * p + j]!.push([c.offset[k]!, c.count[k]!, st]);
         }
@@ -74,7 +96,14 @@ function problems(m: CommMatrix, s: Schedule, payload: boolean): string[] {
   return out;
 }
 
-function checkPlanner(pl: Planner, m: CommMatrix, payload: boolean, seed: number, params: Params = {}, machine: PlanOptions["machine"] = null): Schedule {
+function checkPlanner(
+  pl: Planner,
+  m: CommMatrix,
+  payload: boolean,
+  seed: number,
+  params: Params = {},
+  machine: PlanOptions["machine"] = null,
+): Schedule {
   const s = planWith(pl, m, payload, seed, params, machine);
   expect(problems(m, s, payload)).toEqual([]);
   expect(s.algorithm).toBe(pl.name);
@@ -87,29 +116,53 @@ function checkPlanner(pl: Planner, m: CommMatrix, payload: boolean, seed: number
 }
 
 const recipes = (kinds?: Parameters<typeof matrixRecipe>[0]) => matrixRecipe({ minP: 1, maxP: 40, ...kinds });
-const rsNhParamsArb = fc.constantFrom<Params>({}, { cutoff: "median", factor: 1 }, { cutoff: "none" }, { cutoff: 3 }, { cutoff: "mean", factor: 1.5 });
+const rsNhParamsArb = fc.constantFrom<Params>(
+  {},
+  { cutoff: "median", factor: 1 },
+  { cutoff: "none" },
+  { cutoff: 3 },
+  { cutoff: "mean", factor: 1.5 },
+);
 
 describe.each(PERMUTATION_PLANNERS.map((pl) => [pl.name, pl] as const))("%s", (_name, pl) => {
   it("message level: contention-free phases that carry every message (entries up to 2^40)", () => {
-    fc.assert(fc.property(recipes(), fc.integer({ min: 0, max: 1000 }), rsNhParamsArb, (r, seed, params) => {
-      // a fixed cutoff splits a message into size / cutoff transfers: keep those entries small
-      // (split-coloring's s* cuts a 2^40 message into millions of pieces: its huge case is in split-coloring.test.ts)
-      const fixed = (pl === rsNh && typeof params["cutoff"] === "number") || pl === splitColoring;
-      const m = buildMatrix(fixed ? { ...r, kind: r.kind === "huge" ? "dense" : r.kind, maxEntry: Math.min(r.maxEntry, 1000) } : r);
-      checkPlanner(pl, m, false, seed, pl === rsNh ? params : {});
-    }), { numRuns: 40 });
+    fc.assert(
+      fc.property(recipes(), fc.integer({ min: 0, max: 1000 }), rsNhParamsArb, (r, seed, params) => {
+        // a fixed cutoff splits a message into size / cutoff transfers: keep those entries small
+        // (split-coloring's s* cuts a 2^40 message into millions of pieces: its huge case is in split-coloring.test.ts)
+        const fixed = (pl === rsNh && typeof params["cutoff"] === "number") || pl === splitColoring;
+        const m = buildMatrix(
+          fixed ? { ...r, kind: r.kind === "huge" ? "dense" : r.kind, maxEntry: Math.min(r.maxEntry, 1000) } : r,
+        );
+        checkPlanner(pl, m, false, seed, pl === rsNh ? params : {});
+      }),
+      { numRuns: 40 },
+    );
   });
 
   it("payload: every element delivered exactly once, split messages in consecutive offsets", () => {
-    fc.assert(fc.property(recipes({ kinds: ["dense", "sparse", "empty-rows", "zero", "permutation", "spike"] }), fc.integer({ min: 0, max: 1000 }), rsNhParamsArb, (r, seed, params) => {
-      const m = buildMatrix({ ...r, maxEntry: Math.min(r.maxEntry, 100) });
-      checkPlanner(pl, m, true, seed, pl === rsNh ? params : {});
-    }), { numRuns: 30 });
+    fc.assert(
+      fc.property(
+        recipes({ kinds: ["dense", "sparse", "empty-rows", "zero", "permutation", "spike"] }),
+        fc.integer({ min: 0, max: 1000 }),
+        rsNhParamsArb,
+        (r, seed, params) => {
+          const m = buildMatrix({ ...r, maxEntry: Math.min(r.maxEntry, 100) });
+          checkPlanner(pl, m, true, seed, pl === rsNh ? params : {});
+        },
+      ),
+      { numRuns: 30 },
+    );
   });
 
   it("is deterministic for a seed and ignores the diagonal", () => {
-    const m = matrixFromRows([[5, 1, 0], [2, 9, 3], [0, 4, 7]]);
-    const a = planWith(pl, m, true, 3), b = planWith(pl, m, true, 3);
+    const m = matrixFromRows([
+      [5, 1, 0],
+      [2, 9, 3],
+      [0, 4, 7],
+    ]);
+    const a = planWith(pl, m, true, 3),
+      b = planWith(pl, m, true, 3);
     expect(Array.from(a.src)).toEqual(Array.from(b.src));
     expect(Array.from(a.size)).toEqual(Array.from(b.size));
     for (let x = 0; x < a.transferCount; x++) expect(a.src[x]).not.toBe(a.dst[x]);
@@ -117,9 +170,16 @@ describe.each(PERMUTATION_PLANNERS.map((pl) => [pl.name, pl] as const))("%s", (_
   });
 
   it("rejects unknown parameters with a CommplanError naming the planner", () => {
-    const m = matrixFromRows([[0, 1], [1, 0]]);
+    const m = matrixFromRows([
+      [0, 1],
+      [1, 0],
+    ]);
     let err: unknown;
-    try { planWith(pl, m, false, 1, { bogus: 1 }); } catch (e) { err = e; }
+    try {
+      planWith(pl, m, false, 1, { bogus: 1 });
+    } catch (e) {
+      err = e;
+    }
     expect(isCommplanError(err)).toBe(true);
     expect((err as Error).message).toContain(`planner: ${pl.name}: unknown parameter 'bogus'`);
   });
@@ -127,35 +187,44 @@ describe.each(PERMUTATION_PLANNERS.map((pl) => [pl.name, pl] as const))("%s", (_
 
 describe("coloring", () => {
   it("uses exactly h = max(f, g) phases and never splits a message", () => {
-    fc.assert(fc.property(recipes(), (r) => {
-      const m = buildMatrix(r);
-      const s = planWith(coloring, m, false);
-      const st = matrixStats(m);
-      expect(s.stepCount).toBe(st.h);
-      expect(s.transferCount).toBe(st.messages);
-      expect(s.seed).toBeNull();
-      const sum = s.params["sumOfMaxima"] as number, lb = s.params["lowerBound"] as number;
-      expect(sum).toBeGreaterThanOrEqual(lb);
-      expect(lb).toBeGreaterThanOrEqual(st.t === 0 ? 0 : Math.max(st.mMaxOffDiagonal, ...Array.from(st.rowTraffic), ...Array.from(st.colTraffic)));
-      // sumOfMaxima is what the schedule does
-      let measured = 0;
-      for (let k = 0; k < s.stepCount; k++) {
-        let mx = 0;
-        for (let x = s.stepStart[k]!; x < s.stepStart[k + 1]!; x++) mx = Math.max(mx, s.size[x]!);
-        measured += mx;
-      }
-      expect(measured).toBe(sum);
-    }), { numRuns: 40 });
+    fc.assert(
+      fc.property(recipes(), (r) => {
+        const m = buildMatrix(r);
+        const s = planWith(coloring, m, false);
+        const st = matrixStats(m);
+        expect(s.stepCount).toBe(st.h);
+        expect(s.transferCount).toBe(st.messages);
+        expect(s.seed).toBeNull();
+        const sum = s.params["sumOfMaxima"] as number,
+          lb = s.params["lowerBound"] as number;
+        expect(sum).toBeGreaterThanOrEqual(lb);
+        expect(lb).toBeGreaterThanOrEqual(
+          st.t === 0 ? 0 : Math.max(st.mMaxOffDiagonal, ...Array.from(st.rowTraffic), ...Array.from(st.colTraffic)),
+        );
+        // sumOfMaxima is what the schedule does
+        let measured = 0;
+        for (let k = 0; k < s.stepCount; k++) {
+          let mx = 0;
+          for (let x = s.stepStart[k]!; x < s.stepStart[k + 1]!; x++) mx = Math.max(mx, s.size[x]!);
+          measured += mx;
+        }
+        expect(measured).toBe(sum);
+      }),
+      { numRuns: 40 },
+    );
   });
 
   it("improve: false also gives h phases and a sum of maxima no smaller than with improve", () => {
-    fc.assert(fc.property(recipes({ kinds: ["dense", "sparse", "huge", "spike"] }), (r) => {
-      const m = buildMatrix(r);
-      const a = checkPlanner(coloring, m, false, 1, { improve: false });
-      const b = planWith(coloring, m, false);
-      expect(a.stepCount).toBe(matrixStats(m).h);
-      expect(b.params["sumOfMaxima"] as number).toBeLessThanOrEqual(a.params["sumOfMaxima"] as number);
-    }), { numRuns: 30 });
+    fc.assert(
+      fc.property(recipes({ kinds: ["dense", "sparse", "huge", "spike"] }), (r) => {
+        const m = buildMatrix(r);
+        const a = checkPlanner(coloring, m, false, 1, { improve: false });
+        const b = planWith(coloring, m, false);
+        expect(a.stepCount).toBe(matrixStats(m).h);
+        expect(b.params["sumOfMaxima"] as number).toBeLessThanOrEqual(a.params["sumOfMaxima"] as number);
+      }),
+      { numRuns: 30 },
+    );
   });
 
   it("003 table 1 (8 x 8): h = 5 phases", () => {
@@ -173,9 +242,12 @@ describe("coloring", () => {
   });
 
   it("a d-regular support gets exactly d phases (P = 200, d = 37)", () => {
-    const p = 200, d = 37;
+    const p = 200,
+      d = 37;
     const data = new Float64Array(p * p);
-    for (let k = 1; k <= d; k++) for (let i = 0; i < p; i++) data[i * p + ((i * 7 + k * 13) % p === i ? (i + k) % p : (i + k) % p)] = 1 + ((i * 31 + k) % 50);
+    for (let k = 1; k <= d; k++)
+      for (let i = 0; i < p; i++)
+        data[i * p + ((i * 7 + k * 13) % p === i ? (i + k) % p : (i + k) % p)] = 1 + ((i * 31 + k) % 50);
     const m = matrixFromData(p, data);
     expect(checkPlanner(coloring, m, false, 1).stepCount).toBe(d);
   });
@@ -190,31 +262,49 @@ describe("coloring", () => {
 
 describe("rs-nh", () => {
   it("checks its parameters once with a clear message", () => {
-    const m = matrixFromRows([[0, 1], [1, 0]]);
+    const m = matrixFromRows([
+      [0, 1],
+      [1, 0],
+    ]);
     expect(() => planWith(rsNh, m, false, 1, { cutoff: 0 })).toThrow(/rs-nh: cutoff must be/);
     expect(() => planWith(rsNh, m, false, 1, { cutoff: "big" })).toThrow(/rs-nh: cutoff must be/);
     expect(() => planWith(rsNh, m, false, 1, { factor: 0.5 })).toThrow(/rs-nh: factor must be/);
   });
 
   it("default rule (auto): uniform sizes are never cut", () => {
-    fc.assert(fc.property(fc.integer({ min: 2, max: 30 }), fc.integer({ min: 1, max: 29 }), fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 0, max: 99 }), (p, d0, unit, seed) => {
-      const d = Math.min(d0, p - 1);
-      const data = new Float64Array(p * p);
-      for (let k = 1; k <= d; k++) for (let i = 0; i < p; i++) data[i * p + ((i + k) % p)] = unit;
-      const m = matrixFromData(p, data);
-      const s = checkPlanner(rsNh, m, false, seed);
-      expect(s.transferCount).toBe(d * p);
-    }), { numRuns: 20 });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 30 }),
+        fc.integer({ min: 1, max: 29 }),
+        fc.integer({ min: 1, max: 1000 }),
+        fc.integer({ min: 0, max: 99 }),
+        (p, d0, unit, seed) => {
+          const d = Math.min(d0, p - 1);
+          const data = new Float64Array(p * p);
+          for (let k = 1; k <= d; k++) for (let i = 0; i < p; i++) data[i * p + ((i + k) % p)] = unit;
+          const m = matrixFromData(p, data);
+          const s = checkPlanner(rsNh, m, false, seed);
+          expect(s.transferCount).toBe(d * p);
+        },
+      ),
+      { numRuns: 20 },
+    );
   });
 
   it("auto keeps the rule of least modelled time (recomputed with scheduleCost on the machine), header names it", () => {
     // 003 test set 2 (P = 32, d = 16, sizes 1..32 x msg_unit) on the CM-5 of 004 table 1, msg_unit 16 B and 4 KiB
     const cm5 = findMachine("cm5-004");
-    for (const [unitBytes, seed] of [[16, 1], [4096, 2], [4096, 3]] as const) {
+    for (const [unitBytes, seed] of [
+      [16, 1],
+      [4096, 2],
+      [4096, 3],
+    ] as const) {
       const m = generatePattern("wang-set2", 32, { d: 16, elementBytes: unitBytes }, seed);
       const time = (s: Schedule): number => scheduleCost(s, cm5, "blocking").stages[0]!.communication;
       const auto = checkPlanner(rsNh, m, false, seed, {}, cm5);
-      const times = AUTO_RULES.map((r) => time(planWith(rsNh, m, false, seed, { cutoff: r.cutoff, factor: r.factor }, cm5)));
+      const times = AUTO_RULES.map((r) =>
+        time(planWith(rsNh, m, false, seed, { cutoff: r.cutoff, factor: r.factor }, cm5)),
+      );
       const best = Math.min(...times);
       expect(time(auto)).toBeCloseTo(best, 6);
       expect(auto.params["modelledTime"] as number).toBeCloseTo(best, 6);
@@ -229,43 +319,61 @@ describe("rs-nh", () => {
   });
 
   it("refuses a fixed cutoff that would split the messages into too many transfers", () => {
-    const m = matrixFromRows([[0, 2 ** 40], [1, 0]]);
-    expect(() => planWith(rsNh, m, false, 1, { cutoff: 3 })).toThrow(/rs-nh: cutoff 3 would split the messages into \d+ transfers/);
+    const m = matrixFromRows([
+      [0, 2 ** 40],
+      [1, 0],
+    ]);
+    expect(() => planWith(rsNh, m, false, 1, { cutoff: 3 })).toThrow(
+      /rs-nh: cutoff 3 would split the messages into \d+ transfers/,
+    );
   });
 
   it("a fixed cutoff c sends no transfer longer than c", () => {
-    fc.assert(fc.property(recipes({ kinds: ["dense", "sparse", "spike"] }), fc.integer({ min: 1, max: 50 }), (r, c) => {
-      const m = buildMatrix({ ...r, maxEntry: Math.min(r.maxEntry, 100) });
-      const s = checkPlanner(rsNh, m, true, 2, { cutoff: c });
-      for (let x = 0; x < s.transferCount; x++) expect(s.size[x]).toBeLessThanOrEqual(c);
-    }), { numRuns: 30 });
+    fc.assert(
+      fc.property(recipes({ kinds: ["dense", "sparse", "spike"] }), fc.integer({ min: 1, max: 50 }), (r, c) => {
+        const m = buildMatrix({ ...r, maxEntry: Math.min(r.maxEntry, 100) });
+        const s = checkPlanner(rsNh, m, true, 2, { cutoff: c });
+        for (let x = 0; x < s.transferCount; x++) expect(s.size[x]).toBeLessThanOrEqual(c);
+      }),
+      { numRuns: 30 },
+    );
   });
 });
 
 describe("rs-n", () => {
   it("sends every message whole, at least h phases", () => {
-    fc.assert(fc.property(recipes(), fc.integer({ min: 0, max: 99 }), (r, seed) => {
-      const m = buildMatrix(r);
-      const s = planWith(rsN, m, false, seed);
-      const st = matrixStats(m);
-      expect(s.transferCount).toBe(st.messages);
-      expect(s.stepCount).toBeGreaterThanOrEqual(st.h);
-    }), { numRuns: 30 });
+    fc.assert(
+      fc.property(recipes(), fc.integer({ min: 0, max: 99 }), (r, seed) => {
+        const m = buildMatrix(r);
+        const s = planWith(rsN, m, false, seed);
+        const st = matrixStats(m);
+        expect(s.transferCount).toBe(st.messages);
+        expect(s.stepCount).toBeGreaterThanOrEqual(st.h);
+      }),
+      { numRuns: 30 },
+    );
   });
 });
 
 describe("verifier rows of the permutation planners", () => {
   it("rs-n: the d + log2 d expectation is reported beside the measured phases, never failing", () => {
-    fc.assert(fc.property(recipes({ kinds: ["dense", "sparse", "permutation", "zero"] }), fc.integer({ min: 0, max: 99 }), (r, seed) => {
-      const m = buildMatrix(r);
-      const s = planWith(rsN, m, false, seed);
-      const row = verifySchedule(m, s).checks.find((c) => c.id === "rs-n-expected-phases");
-      expect(row).toBeDefined();
-      const d = matrixStats(m).h;
-      expect(row!.holds).toBe(true);
-      expect(row!.measured).toBe(s.stepCount);
-      expect(row!.bound).toBeCloseTo(d > 0 ? d + Math.log2(d) : 0, 12);
-    }), { numRuns: 20 });
+    fc.assert(
+      fc.property(
+        recipes({ kinds: ["dense", "sparse", "permutation", "zero"] }),
+        fc.integer({ min: 0, max: 99 }),
+        (r, seed) => {
+          const m = buildMatrix(r);
+          const s = planWith(rsN, m, false, seed);
+          const row = verifySchedule(m, s).checks.find((c) => c.id === "rs-n-expected-phases");
+          expect(row).toBeDefined();
+          const d = matrixStats(m).h;
+          expect(row!.holds).toBe(true);
+          expect(row!.measured).toBe(s.stepCount);
+          expect(row!.bound).toBeCloseTo(d > 0 ? d + Math.log2(d) : 0, 12);
+        },
+      ),
+      { numRuns: 20 },
+    );
   });
 
   it("coloring: the sum of phase maxima is never below the threshold lower bound, and equals it on a matrix whose heavy messages are a matching", () => {

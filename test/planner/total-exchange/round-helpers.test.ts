@@ -27,7 +27,12 @@ describe("scatterRounds", () => {
   });
 
   it("with enough rounds every packet goes, and the rounds are the largest bucket", () => {
-    const m = matrixFromRows([[0, 2, 1, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]);
+    const m = matrixFromRows([
+      [0, 2, 1, 0],
+      [0, 0, 0, 0],
+      [0, 0, 0, 0],
+      [0, 0, 0, 0],
+    ]);
     const eng = new RoundEngine(m, null, false);
     const held = collectHeld(eng);
     expect(scatterRounds(eng, held, new Int32Array([3, 3, 3]), Infinity, createRng(1))).toBe(3);

@@ -6,7 +6,15 @@ import { ScheduleBuilder } from "../../../src/model/schedule.js";
 import { generatePattern } from "../../../src/patterns/index.js";
 import { plan } from "../../../src/planner/index.js";
 import {
-  causalLowerBound, EJECT_CHAIN, planOffline, relationLoad, relayLowerBound, REPAIR_WORK_PER_NODE, roundLowerBound, TE_PROTOCOLS, teRounds,
+  causalLowerBound,
+  EJECT_CHAIN,
+  planOffline,
+  relationLoad,
+  relayLowerBound,
+  REPAIR_WORK_PER_NODE,
+  roundLowerBound,
+  TE_PROTOCOLS,
+  teRounds,
 } from "../../../src/planner/total-exchange/index.js";
 import { verifySchedule } from "../../../src/verifier/index.js";
 import { buildMatrix, matrixRecipe } from "../../helpers/arbitraries.js";
@@ -38,24 +46,37 @@ describe("te-offline on random h-relations (round-counting mode)", () => {
   });
 
   const cells: [number, number, number[]][] = [
-    ...[4, 8, 10, 16, 32, 50, 64].flatMap((k): [number, number, number[]][] => [[64, k, [1, 2]], [128, k, [1, 2]]]),
-    [256, 4, [1]], [256, 16, [1]], [256, 64, [1]],
+    ...[4, 8, 10, 16, 32, 50, 64].flatMap((k): [number, number, number[]][] => [
+      [64, k, [1, 2]],
+      [128, k, [1, 2]],
+    ]),
+    [256, 4, [1]],
+    [256, 16, [1]],
+    [256, 64, [1]],
   ];
-  it.each(cells)("N = %i, h = %iN: relay bound <= rounds <= relay bound + 1 and <= lower bound + 2, below te-direct", (n, k, seeds) => {
-    for (const seed of seeds) {
-      const m = generatePattern("h-relation", n, { h: k * n }, seed);
-      const r = teRounds("te-offline", m, seed), relay = relayLowerBound(m);
-      expect(r.rounds).toBeGreaterThanOrEqual(relay);
-      expect(r.rounds).toBeLessThanOrEqual(relay + 1);
-      expect(r.rounds).toBeLessThanOrEqual(r.lowerBound + 2);
-      expect(r.rounds).toBeLessThan(r.maxPairLoad);
-    }
-  });
+  it.each(cells)(
+    "N = %i, h = %iN: relay bound <= rounds <= relay bound + 1 and <= lower bound + 2, below te-direct",
+    (n, k, seeds) => {
+      for (const seed of seeds) {
+        const m = generatePattern("h-relation", n, { h: k * n }, seed);
+        const r = teRounds("te-offline", m, seed),
+          relay = relayLowerBound(m);
+        expect(r.rounds).toBeGreaterThanOrEqual(relay);
+        expect(r.rounds).toBeLessThanOrEqual(relay + 1);
+        expect(r.rounds).toBeLessThanOrEqual(r.lowerBound + 2);
+        expect(r.rounds).toBeLessThan(r.maxPairLoad);
+      }
+    },
+  );
 });
 
 describe("relay lower bound", () => {
   it("a 3-cycle of 6 packets per pair: node bound 3, relay bound 4; te-offline reaches 4 and verifies", () => {
-    const m = matrixFromRows([[0, 6, 0], [0, 0, 6], [6, 0, 0]]);
+    const m = matrixFromRows([
+      [0, 6, 0],
+      [0, 0, 6],
+      [6, 0, 0],
+    ]);
     expect(relayLowerBound(m)).toBe(4);
     const s = plan(m, "te-offline", { payload: true });
     expect(s.params["lowerBound"]).toBe(3);
@@ -64,10 +85,26 @@ describe("relay lower bound", () => {
   });
 
   it("the verifier rejects a schedule with fewer rounds than the relay bound (te-rounds-relay-bound)", () => {
-    const m = matrixFromRows([[0, 6, 0], [0, 0, 6], [6, 0, 0]]);
-    const b = new ScheduleBuilder({ p: 3, algorithm: "te-valiant", params: {}, seed: 1, elementBytes: m.elementBytes, matrixDigest: matrixDigest(m) }, false);
+    const m = matrixFromRows([
+      [0, 6, 0],
+      [0, 0, 6],
+      [6, 0, 0],
+    ]);
+    const b = new ScheduleBuilder(
+      {
+        p: 3,
+        algorithm: "te-valiant",
+        params: {},
+        seed: 1,
+        elementBytes: m.elementBytes,
+        matrixDigest: matrixDigest(m),
+      },
+      false,
+    );
     for (let r = 0; r < 3; r++) {
-      b.stage(`round ${r + 1}`).step().transfer(0, 1, 2);
+      b.stage(`round ${r + 1}`)
+        .step()
+        .transfer(0, 1, 2);
       b.transfer(1, 2, 2);
       b.transfer(2, 0, 2);
     }
@@ -95,21 +132,46 @@ describe("causal lower bound (round 1 only origins send, in the last round only 
   });
 
   it("the 3-cycle of 6 per pair: causal bound 1 + ceil((6 - 1) / 2) = 4 (= the relay bound)", () => {
-    expect(causalLowerBound(matrixFromRows([[0, 6, 0], [0, 0, 6], [6, 0, 0]]))).toBe(4);
-    expect(causalLowerBound(matrixFromRows([[5, 0], [0, 5]]))).toBe(0);
-    expect(causalLowerBound(matrixFromRows([[0, 3], [1, 0]]))).toBe(3);
+    expect(
+      causalLowerBound(
+        matrixFromRows([
+          [0, 6, 0],
+          [0, 0, 6],
+          [6, 0, 0],
+        ]),
+      ),
+    ).toBe(4);
+    expect(
+      causalLowerBound(
+        matrixFromRows([
+          [5, 0],
+          [0, 5],
+        ]),
+      ),
+    ).toBe(0);
+    expect(
+      causalLowerBound(
+        matrixFromRows([
+          [0, 3],
+          [1, 0],
+        ]),
+      ),
+    ).toBe(3);
   });
 
   it("sound and in range on random small matrices: every protocol needs at least the causal bound; node bound <= causal bound <= max pair load", () => {
     fc.assert(
-      fc.property(matrixRecipe({ maxP: 12, kinds: ["dense", "sparse", "empty-rows", "zero", "permutation", "spike"] }), (r) => {
-        const m = buildMatrix({ ...r, maxEntry: Math.min(r.maxEntry, 12) });
-        const c = causalLowerBound(m);
-        const { t, maxPair } = relationLoad(m);
-        expect(c).toBeGreaterThanOrEqual(roundLowerBound(m.p, t));
-        expect(c).toBeLessThanOrEqual(maxPair);
-        for (const p of TE_PROTOCOLS) expect(teRounds(p.name, m, r.seed).rounds).toBeGreaterThanOrEqual(c);
-      }),
+      fc.property(
+        matrixRecipe({ maxP: 12, kinds: ["dense", "sparse", "empty-rows", "zero", "permutation", "spike"] }),
+        (r) => {
+          const m = buildMatrix({ ...r, maxEntry: Math.min(r.maxEntry, 12) });
+          const c = causalLowerBound(m);
+          const { t, maxPair } = relationLoad(m);
+          expect(c).toBeGreaterThanOrEqual(roundLowerBound(m.p, t));
+          expect(c).toBeLessThanOrEqual(maxPair);
+          for (const p of TE_PROTOCOLS) expect(teRounds(p.name, m, r.seed).rounds).toBeGreaterThanOrEqual(c);
+        },
+      ),
       { numRuns: 60 },
     );
   });

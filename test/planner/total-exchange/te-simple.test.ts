@@ -40,7 +40,8 @@ describe("te-simple sub-relations (001 sec 3.1: 'running the protocol repeatedly
   });
 
   it("the parts are balanced: at N = 32, h = 16N, subsetH = 0.25 gives 4 parts whose step-1 rounds each fit h_i <= 1.25 h / 4", () => {
-    const n = 32, h = 512;
+    const n = 32,
+      h = 512;
     const m = generatePattern("h-relation", n, { h }, 7);
     const whole = plan(m, "te-simple", { seed: 7 });
     const split = plan(m, "te-simple", { payload: true, seed: 7, params: { subsetH: 0.25 } });
@@ -58,17 +59,33 @@ describe("te-simple sub-relations (001 sec 3.1: 'running the protocol repeatedly
 
 describe("docs/algorithms/total-exchange.md: the subsetH table", () => {
   it("equals the recomputed means over seeds 1..4 (te-direct; te-simple rounds and iterations for subsetH = 0, 1, 2)", () => {
-    const rows = ([[128, 32], [128, 64], [256, 64]] as const).map(([n, k]) => {
+    const rows = (
+      [
+        [128, 32],
+        [128, 64],
+        [256, 64],
+      ] as const
+    ).map(([n, k]) => {
       const ms = [1, 2, 3, 4].map((seed) => generatePattern("h-relation", n, { h: k * n }, seed));
-      const mean = (f: (m: (typeof ms)[number], seed: number) => number): string => (ms.reduce((a, m, i) => a + f(m, i + 1), 0) / ms.length).toFixed(1);
+      const mean = (f: (m: (typeof ms)[number], seed: number) => number): string =>
+        (ms.reduce((a, m, i) => a + f(m, i + 1), 0) / ms.length).toFixed(1);
       const simple = [0, 1, 2].map((subsetH) => ms.map((m, i) => teRounds("te-simple", m, i + 1, { subsetH })));
       const avg = (xs: number[]): string => (xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(1);
       return `| ${n} | ${k}N | ${mean((m, seed) => teRounds("te-direct", m, seed).rounds)} | ${simple.map((r) => avg(r.map((x) => x.rounds))).join(" | ")} | ${simple.map((r) => avg(r.map((x) => x.info["iterations"] as number))).join(" / ")} |`;
     });
-    const doc = readFileSync(join(import.meta.dirname, "..", "..", "..", "docs", "algorithms", "total-exchange.md"), "utf8");
-    const a = doc.indexOf("<!-- te-simple-subsets:start -->\n"), b = doc.indexOf("<!-- te-simple-subsets:end -->");
+    const doc = readFileSync(
+      join(import.meta.dirname, "..", "..", "..", "docs", "algorithms", "total-exchange.md"),
+      "utf8",
+    );
+    const a = doc.indexOf("<!-- te-simple-subsets:start -->\n"),
+      b = doc.indexOf("<!-- te-simple-subsets:end -->");
     expect(a).toBeGreaterThan(0);
-    const table = ["| N | h | te-direct | subsetH = 0 | subsetH = 1 | subsetH = 2 | iterations (0 / 1 / 2) |", "|---|---|---|---|---|---|---|", ...rows].join("\n") + "\n";
+    const table =
+      [
+        "| N | h | te-direct | subsetH = 0 | subsetH = 1 | subsetH = 2 | iterations (0 / 1 / 2) |",
+        "|---|---|---|---|---|---|---|",
+        ...rows,
+      ].join("\n") + "\n";
     expect(doc.slice(a + "<!-- te-simple-subsets:start -->\n".length, b)).toBe(table);
   });
 });

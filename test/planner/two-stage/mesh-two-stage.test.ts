@@ -9,14 +9,20 @@ import { plan } from "../../../src/planner/index.js";
 import { verifySchedule } from "../../../src/verifier/index.js";
 import { buildMatrix, matrixRecipe } from "../../helpers/arbitraries.js";
 
-const failing = (r: ReturnType<typeof verifySchedule>) => r.checks.filter((c) => !c.holds).map((c) => `${c.id}: ${c.witness}`);
+const failing = (r: ReturnType<typeof verifySchedule>) =>
+  r.checks.filter((c) => !c.holds).map((c) => `${c.id}: ${c.witness}`);
 const checkOf = (r: ReturnType<typeof verifySchedule>, id: string) => {
   const c = r.checks.find((x) => x.id === id);
   if (!c) throw new Error(`no check ${id}`);
   return c;
 };
 const errorOf = (f: () => unknown): Error => {
-  try { f(); } catch (e) { if (isCommplanError(e)) return e; throw e; }
+  try {
+    f();
+  } catch (e) {
+    if (isCommplanError(e)) return e;
+    throw e;
+  }
   throw new Error("no error");
 };
 
@@ -32,12 +38,20 @@ describe("mesh-two-stage: verifies for every perfect square up to 144", () => {
     });
   }
   it("random matrices of every kind, payload and message level", () => {
-    const arb = fc.record({ q: fc.integer({ min: 1, max: 12 }), r: matrixRecipe({ minP: 1, maxP: 1 }), payload: fc.boolean(), schedule: fc.constantFrom("shift", "linear-permutation") });
-    fc.assert(fc.property(arb, ({ q, r, payload, schedule }) => {
-      const m = buildMatrix({ ...r, p: q * q });
-      const s = plan(m, "mesh-two-stage", { payload: payload && r.kind !== "huge", params: { schedule } });
-      expect(failing(verifySchedule(m, s))).toEqual([]);
-    }), { numRuns: 40 });
+    const arb = fc.record({
+      q: fc.integer({ min: 1, max: 12 }),
+      r: matrixRecipe({ minP: 1, maxP: 1 }),
+      payload: fc.boolean(),
+      schedule: fc.constantFrom("shift", "linear-permutation"),
+    });
+    fc.assert(
+      fc.property(arb, ({ q, r, payload, schedule }) => {
+        const m = buildMatrix({ ...r, p: q * q });
+        const s = plan(m, "mesh-two-stage", { payload: payload && r.kind !== "huge", params: { schedule } });
+        expect(failing(verifySchedule(m, s))).toEqual([]);
+      }),
+      { numRuns: 40 },
+    );
   });
 });
 
@@ -66,8 +80,23 @@ describe("mesh-two-stage: the figures of 004 Tables 3 and 4", () => {
   });
   it("the verifier rejects a stage 1 that leaves the row", () => {
     // P = 4 (2 x 2): node 0 sends straight to node 3 (row 1) in stage 1
-    const m = matrixFromRows([[0, 0, 0, 5], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]);
-    const b = new ScheduleBuilder({ p: 4, algorithm: "mesh-two-stage", params: {}, seed: 1, elementBytes: m.elementBytes, matrixDigest: matrixDigest(m) }, true);
+    const m = matrixFromRows([
+      [0, 0, 0, 5],
+      [0, 0, 0, 0],
+      [0, 0, 0, 0],
+      [0, 0, 0, 0],
+    ]);
+    const b = new ScheduleBuilder(
+      {
+        p: 4,
+        algorithm: "mesh-two-stage",
+        params: {},
+        seed: 1,
+        elementBytes: m.elementBytes,
+        matrixDigest: matrixDigest(m),
+      },
+      true,
+    );
     b.stage("1", "compose").step();
     b.transfer(0, 3, 5);
     b.chunk(0, 3, 0, 5);
@@ -80,20 +109,32 @@ describe("mesh-two-stage: the figures of 004 Tables 3 and 4", () => {
 
 describe("mesh-two-stage: errors", () => {
   it("names the nearest squares when P is not a perfect square", () => {
-    for (const [p, lo, hi] of [[61, 49, 64], [2, 1, 4], [15, 9, 16], [17, 16, 25]] as const) {
+    for (const [p, lo, hi] of [
+      [61, 49, 64],
+      [2, 1, 4],
+      [15, 9, 16],
+      [17, 16, 25],
+    ] as const) {
       const e = errorOf(() => plan(buildMatrix({ p, kind: "sparse", seed: 1, maxEntry: 5 }), "mesh-two-stage"));
-      expect(e.message).toBe(`planner: mesh-two-stage needs P a perfect square; P = ${p} lies between ${lo} and ${hi} (use four-stage for any P)`);
+      expect(e.message).toBe(
+        `planner: mesh-two-stage needs P a perfect square; P = ${p} lies between ${lo} and ${hi} (use four-stage for any P)`,
+      );
       expect((e as { code?: string }).code).toBe("UNSUPPORTED");
     }
   });
   it("rejects unknown and malformed params", () => {
     const m = buildMatrix({ p: 9, kind: "dense", seed: 1, maxEntry: 5 });
-    expect(errorOf(() => plan(m, "mesh-two-stage", { params: { reshuffle: true } })).message).toMatch(/mesh-two-stage: unknown parameter 'reshuffle'/);
-    expect(errorOf(() => plan(m, "mesh-two-stage", { params: { schedule: 3 } })).message).toMatch(/mesh-two-stage: schedule must be/);
+    expect(errorOf(() => plan(m, "mesh-two-stage", { params: { reshuffle: true } })).message).toMatch(
+      /mesh-two-stage: unknown parameter 'reshuffle'/,
+    );
+    expect(errorOf(() => plan(m, "mesh-two-stage", { params: { schedule: 3 } })).message).toMatch(
+      /mesh-two-stage: schedule must be/,
+    );
   });
   it("is deterministic", () => {
     const m = buildMatrix({ p: 16, kind: "dense", seed: 2, maxEntry: 50 });
-    const a = plan(m, "mesh-two-stage", { payload: true }), b = plan(m, "mesh-two-stage", { payload: true });
+    const a = plan(m, "mesh-two-stage", { payload: true }),
+      b = plan(m, "mesh-two-stage", { payload: true });
     expect(Array.from(a.size)).toEqual(Array.from(b.size));
     expect(Array.from(a.chunks!.origin)).toEqual(Array.from(b.chunks!.origin));
   });

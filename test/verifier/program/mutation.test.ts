@@ -11,8 +11,14 @@ import { lowerDirect, pack, unpack, type PlainOp, type PlainProgram } from "./pr
 type Mutation = (pl: PlainProgram, pick: number) => boolean;
 
 /** The ops of kind `kind` (optionally filtered), with their rank and index. */
-function opsOf(pl: PlainProgram, kind: PlainOp["kind"], keep: (o: PlainOp, r: number) => boolean = () => true): { r: number; i: number; o: PlainOp }[] {
-  return pl.ops.flatMap((list, r) => list.map((o, i) => ({ r, i, o }))).filter(({ o, r }) => o.kind === kind && keep(o, r));
+function opsOf(
+  pl: PlainProgram,
+  kind: PlainOp["kind"],
+  keep: (o: PlainOp, r: number) => boolean = () => true,
+): { r: number; i: number; o: PlainOp }[] {
+  return pl.ops
+    .flatMap((list, r) => list.map((o, i) => ({ r, i, o })))
+    .filter(({ o, r }) => o.kind === kind && keep(o, r));
 }
 
 const MUTANTS: Record<string, { check: string; mutate: Mutation; blockingOnly?: boolean }> = {
@@ -91,7 +97,9 @@ const MUTANTS: Record<string, { check: string; mutate: Mutation; blockingOnly?: 
 const PLANNERS = ["linear-permutation", "shift", "rs-n", "coloring"] as const;
 const VARIANTS: readonly ProgramVariant[] = ["nonblocking", "blocking"];
 /** Dense matrices (every entry 1..7, the diagonal included) of a few sizes. */
-const MATRICES: readonly CommMatrix[] = [3, 5, 8].map((p, k) => buildMatrix({ p, kind: "dense", seed: 11 + k, maxEntry: 7 }));
+const MATRICES: readonly CommMatrix[] = [3, 5, 8].map((p, k) =>
+  buildMatrix({ p, kind: "dense", seed: 11 + k, maxEntry: 7 }),
+);
 
 describe("program mutation test", () => {
   for (const [name, { check, mutate, blockingOnly }] of Object.entries(MUTANTS)) {
@@ -108,9 +116,16 @@ describe("program mutation test", () => {
               mutants++;
               const report = verifyProgram(m, pack(m, pl, algorithm));
               const failed = report.checks.filter((c) => !c.holds);
-              expect(failed.map((c) => c.id), `${name} on ${algorithm} ${variant} P=${m.p} pick ${pick}`).toContain(check);
+              expect(
+                failed.map((c) => c.id),
+                `${name} on ${algorithm} ${variant} P=${m.p} pick ${pick}`,
+              ).toContain(check);
               const row = failed.find((c) => c.id === check)!;
-              expect(row.witness).toMatch(check === "program-deadlock" ? /^ranks (\d+) -> (\d+ -> )*\1 wait for each other: rank \1, round \d+: send to/ : /rank \d+/);
+              expect(row.witness).toMatch(
+                check === "program-deadlock"
+                  ? /^ranks (\d+) -> (\d+ -> )*\1 wait for each other: rank \1, round \d+: send to/
+                  : /rank \d+/,
+              );
             }
           }
         }
@@ -126,7 +141,9 @@ describe("program mutation test", () => {
     send.tag = 99;
     const row = verifyProgram(m, pack(m, pl)).checks.find((c) => c.id === "program-matching")!;
     expect(row.measured).toBe(2);
-    expect(row.witness).toBe(`rank 0, round ${send.round}: send to ${send.peer} (tag 99, ${send.count} elements) has no matching receive`);
+    expect(row.witness).toBe(
+      `rank 0, round ${send.round}: send to ${send.peer} (tag 99, ${send.count} elements) has no matching receive`,
+    );
   });
 
   it("a count mismatch names the op whose count differs", () => {
@@ -136,6 +153,8 @@ describe("program mutation test", () => {
     o.count! -= 1;
     o.pieces[0]![2] -= 1;
     const row = verifyProgram(m, pack(m, pl)).checks.find((c) => c.id === "program-matching")!;
-    expect(row.witness).toMatch(/has no matching (receive|send) \(rank \d+, round \d+: (recv from|send to) \d+ \(tag \d+, \d+ elements\) differs in count\)/);
+    expect(row.witness).toMatch(
+      /has no matching (receive|send) \(rank \d+, round \d+: (recv from|send to) \d+ \(tag \d+, \d+ elements\) differs in count\)/,
+    );
   });
 });

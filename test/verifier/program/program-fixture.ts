@@ -34,9 +34,13 @@ const KIND = { send: 0, recv: 1, copy: 2 } as const;
 /** Default MPI_Alltoallv layout of m: displacements as prefix sums (destination order for send, origin order for recv), no scratch. */
 export function defaultLayout(m: CommMatrix): Omit<PlainProgram, "variant" | "rounds" | "ops"> {
   const { p, data } = m;
-  const sendDispls: number[] = [], recvDispls: number[] = [], sendSize: number[] = [], recvSize: number[] = [];
+  const sendDispls: number[] = [],
+    recvDispls: number[] = [],
+    sendSize: number[] = [],
+    recvSize: number[] = [];
   for (let r = 0; r < p; r++) {
-    let s = 0, t = 0;
+    let s = 0,
+      t = 0;
     for (let j = 0; j < p; j++) {
       sendDispls.push(s);
       recvDispls.push(t);
@@ -55,8 +59,14 @@ export function pack(m: CommMatrix, pl: PlainProgram, algorithm = "test"): Progr
   const n = flat.length;
   const np = flat.reduce((a, { o }) => a + o.pieces.length, 0);
   const ops = {
-    rank: new Uint32Array(n), round: new Uint32Array(n), kind: new Uint8Array(n), peer: new Uint32Array(n), tag: new Uint32Array(n),
-    count: new Float64Array(n), pieceStart: new Uint32Array(n + 1), copySplit: new Uint32Array(n),
+    rank: new Uint32Array(n),
+    round: new Uint32Array(n),
+    kind: new Uint8Array(n),
+    peer: new Uint32Array(n),
+    tag: new Uint32Array(n),
+    count: new Float64Array(n),
+    pieceStart: new Uint32Array(n + 1),
+    copySplit: new Uint32Array(n),
   };
   const pieces = { buffer: new Uint8Array(np), offset: new Float64Array(np), count: new Float64Array(np) };
   let k = 0;
@@ -67,7 +77,8 @@ export function pack(m: CommMatrix, pl: PlainProgram, algorithm = "test"): Progr
     ops.kind[x] = KIND[o.kind];
     ops.peer[x] = o.peer;
     ops.tag[x] = o.tag;
-    ops.count[x] = o.count ?? o.pieces.slice(0, o.kind === "copy" ? split : o.pieces.length).reduce((a, q) => a + q[2], 0);
+    ops.count[x] =
+      o.count ?? o.pieces.slice(0, o.kind === "copy" ? split : o.pieces.length).reduce((a, q) => a + q[2], 0);
     ops.copySplit[x] = split;
     ops.pieceStart[x] = k;
     for (const [b, off, c] of o.pieces) {
@@ -78,16 +89,30 @@ export function pack(m: CommMatrix, pl: PlainProgram, algorithm = "test"): Progr
   });
   ops.pieceStart[n] = k;
   const rankStart = new Uint32Array(m.p + 1);
-  pl.ops.forEach((list, r) => { rankStart[r + 1] = rankStart[r]! + list.length; });
+  pl.ops.forEach((list, r) => {
+    rankStart[r + 1] = rankStart[r]! + list.length;
+  });
   return {
-    p: m.p, algorithm, params: {}, seed: null, elementBytes: m.elementBytes, matrixDigest: matrixDigest(m),
-    variant: pl.variant, rounds: pl.rounds,
+    p: m.p,
+    algorithm,
+    params: {},
+    seed: null,
+    elementBytes: m.elementBytes,
+    matrixDigest: matrixDigest(m),
+    variant: pl.variant,
+    rounds: pl.rounds,
     layout: {
-      sendDispls: Float64Array.from(pl.sendDispls), recvDispls: Float64Array.from(pl.recvDispls),
-      sendSize: Float64Array.from(pl.sendSize), recvSize: Float64Array.from(pl.recvSize), scratchSize: Float64Array.from(pl.scratchSize),
-      sendCounts: Float64Array.from(m.data), recvCounts: transposed(m),
+      sendDispls: Float64Array.from(pl.sendDispls),
+      recvDispls: Float64Array.from(pl.recvDispls),
+      sendSize: Float64Array.from(pl.sendSize),
+      recvSize: Float64Array.from(pl.recvSize),
+      scratchSize: Float64Array.from(pl.scratchSize),
+      sendCounts: Float64Array.from(m.data),
+      recvCounts: transposed(m),
     },
-    rankStart, ops, pieces,
+    rankStart,
+    ops,
+    pieces,
   };
 }
 
@@ -98,13 +123,26 @@ export function unpack(prog: Program): PlainProgram {
   const list: PlainOp[][] = Array.from({ length: prog.p }, () => []);
   for (let x = 0; x < ops.rank.length; x++) {
     const ps: PlainPiece[] = [];
-    for (let k = ops.pieceStart[x]!; k < ops.pieceStart[x + 1]!; k++) ps.push([pieces.buffer[k]!, pieces.offset[k]!, pieces.count[k]!]);
-    list[ops.rank[x]!]!.push({ round: ops.round[x]!, kind: names[ops.kind[x]!]!, peer: ops.peer[x]!, tag: ops.tag[x]!, count: ops.count[x]!, pieces: ps, split: ops.copySplit[x]! });
+    for (let k = ops.pieceStart[x]!; k < ops.pieceStart[x + 1]!; k++)
+      ps.push([pieces.buffer[k]!, pieces.offset[k]!, pieces.count[k]!]);
+    list[ops.rank[x]!]!.push({
+      round: ops.round[x]!,
+      kind: names[ops.kind[x]!]!,
+      peer: ops.peer[x]!,
+      tag: ops.tag[x]!,
+      count: ops.count[x]!,
+      pieces: ps,
+      split: ops.copySplit[x]!,
+    });
   }
   return {
-    variant: prog.variant, rounds: prog.rounds,
-    sendDispls: Array.from(layout.sendDispls), recvDispls: Array.from(layout.recvDispls),
-    sendSize: Array.from(layout.sendSize), recvSize: Array.from(layout.recvSize), scratchSize: Array.from(layout.scratchSize),
+    variant: prog.variant,
+    rounds: prog.rounds,
+    sendDispls: Array.from(layout.sendDispls),
+    recvDispls: Array.from(layout.recvDispls),
+    sendSize: Array.from(layout.sendSize),
+    recvSize: Array.from(layout.recvSize),
+    scratchSize: Array.from(layout.scratchSize),
     ops: list,
   };
 }
@@ -122,13 +160,19 @@ export function lowerDirect(m: CommMatrix, s: Schedule, variant: ProgramVariant)
   const lay = defaultLayout(m);
   const cursor = new Float64Array(p * p);
   const keyed: { key: number; op: PlainOp }[][] = Array.from({ length: p }, () => []);
-  const rank = (op: PlainOp): number => (variant === "blocking" ? 0 : op.kind === "recv" ? 0 : op.kind === "copy" ? 1 : 2);
+  const rank = (op: PlainOp): number =>
+    variant === "blocking" ? 0 : op.kind === "recv" ? 0 : op.kind === "copy" ? 1 : 2;
   for (let st = 0; st < s.stepCount; st++) {
     for (let t = s.stepStart[st]!; t < s.stepStart[st + 1]!; t++) {
-      const a = s.src[t]!, b = s.dst[t]!, c = s.size[t]!, at = cursor[a * p + b]!;
+      const a = s.src[t]!,
+        b = s.dst[t]!,
+        c = s.size[t]!,
+        at = cursor[a * p + b]!;
       cursor[a * p + b] = at + c;
-      const sp: PlainPiece = [0, lay.sendDispls[a * p + b]! + at, c], rp: PlainPiece = [1, lay.recvDispls[b * p + a]! + at, c];
-      if (a === b) keyed[a]!.push({ key: -1, op: { round: st, kind: "copy", peer: a, tag: 0, pieces: [sp, rp], split: 1 } });
+      const sp: PlainPiece = [0, lay.sendDispls[a * p + b]! + at, c],
+        rp: PlainPiece = [1, lay.recvDispls[b * p + a]! + at, c];
+      if (a === b)
+        keyed[a]!.push({ key: -1, op: { round: st, kind: "copy", peer: a, tag: 0, pieces: [sp, rp], split: 1 } });
       else {
         keyed[a]!.push({ key: t, op: { round: st, kind: "send", peer: b, tag: st, pieces: [sp] } });
         keyed[b]!.push({ key: t, op: { round: st, kind: "recv", peer: a, tag: st, pieces: [rp] } });
@@ -139,10 +183,25 @@ export function lowerDirect(m: CommMatrix, s: Schedule, variant: ProgramVariant)
     const left = data[r * p + r]! - cursor[r * p + r]!;
     if (left > 0) {
       const at = cursor[r * p + r]!;
-      keyed[r]!.push({ key: -1, op: { round: 0, kind: "copy", peer: r, tag: 0, pieces: [[0, lay.sendDispls[r * p + r]! + at, left], [1, lay.recvDispls[r * p + r]! + at, left]], split: 1 } });
+      keyed[r]!.push({
+        key: -1,
+        op: {
+          round: 0,
+          kind: "copy",
+          peer: r,
+          tag: 0,
+          pieces: [
+            [0, lay.sendDispls[r * p + r]! + at, left],
+            [1, lay.recvDispls[r * p + r]! + at, left],
+          ],
+          split: 1,
+        },
+      });
     }
   }
-  const ops = keyed.map((list) => list.sort((x, y) => x.op.round - y.op.round || rank(x.op) - rank(y.op) || x.key - y.key).map((e) => e.op));
+  const ops = keyed.map((list) =>
+    list.sort((x, y) => x.op.round - y.op.round || rank(x.op) - rank(y.op) || x.key - y.key).map((e) => e.op),
+  );
   const rounds = Math.max(s.stepCount, ops.some((l) => l.length > 0) ? 1 : 0);
   return pack(m, { variant, rounds, ...lay, ops }, s.algorithm);
 }

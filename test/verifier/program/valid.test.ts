@@ -8,15 +8,33 @@ import { buildMatrix, matrixRecipe } from "../../helpers/arbitraries.js";
 import { lowerDirect } from "./program-fixture.js";
 
 const DIRECT = ["linear-permutation", "shift", "rs-n", "coloring"] as const;
-const failures = (r: ReturnType<typeof verifyProgram>): string[] => r.checks.filter((c) => !c.holds).map((c) => `${c.id}: ${c.witness}`);
+const failures = (r: ReturnType<typeof verifyProgram>): string[] =>
+  r.checks.filter((c) => !c.holds).map((c) => `${c.id}: ${c.witness}`);
 
 describe("verifyProgram on valid programs", () => {
   it("reports the program checks (races only for nonblocking programs)", () => {
-    const m = matrixFromRows([[1, 2, 0], [3, 0, 4], [0, 5, 6]]);
+    const m = matrixFromRows([
+      [1, 2, 0],
+      [3, 0, 4],
+      [0, 5, 6],
+    ]);
     const s = plan(m, "shift");
-    expect(verifyProgram(m, lowerDirect(m, s, "nonblocking")).checks.map((c) => c.id)).toEqual(["program-well-formed", "program-matching", "program-delivery", "program-scratch", "program-races", "program-deadlock"]);
+    expect(verifyProgram(m, lowerDirect(m, s, "nonblocking")).checks.map((c) => c.id)).toEqual([
+      "program-well-formed",
+      "program-matching",
+      "program-delivery",
+      "program-scratch",
+      "program-races",
+      "program-deadlock",
+    ]);
     const blocking = verifyProgram(m, lowerDirect(m, s, "blocking"));
-    expect(blocking.checks.map((c) => c.id)).toEqual(["program-well-formed", "program-matching", "program-delivery", "program-scratch", "program-deadlock"]);
+    expect(blocking.checks.map((c) => c.id)).toEqual([
+      "program-well-formed",
+      "program-matching",
+      "program-delivery",
+      "program-scratch",
+      "program-deadlock",
+    ]);
     expect(blocking.ok).toBe(true);
     expect(blocking.checks.find((c) => c.id === "program-delivery")!.measured).toBe(0);
   });
@@ -24,14 +42,17 @@ describe("verifyProgram on valid programs", () => {
   for (const algorithm of DIRECT) {
     it(`${algorithm}: lowered programs pass every check, nonblocking and blocking, for random matrices`, () => {
       fc.assert(
-        fc.property(matrixRecipe({ minP: 1, maxP: 24, kinds: ["dense", "sparse", "empty-rows", "zero", "permutation", "spike"] }), (recipe) => {
-          const m = buildMatrix(recipe);
-          const s = plan(m, algorithm);
-          for (const variant of ["nonblocking", "blocking"] as const) {
-            const report = verifyProgram(m, lowerDirect(m, s, variant));
-            expect(failures(report), `${variant} ${JSON.stringify(recipe)}`).toEqual([]);
-          }
-        }),
+        fc.property(
+          matrixRecipe({ minP: 1, maxP: 24, kinds: ["dense", "sparse", "empty-rows", "zero", "permutation", "spike"] }),
+          (recipe) => {
+            const m = buildMatrix(recipe);
+            const s = plan(m, algorithm);
+            for (const variant of ["nonblocking", "blocking"] as const) {
+              const report = verifyProgram(m, lowerDirect(m, s, variant));
+              expect(failures(report), `${variant} ${JSON.stringify(recipe)}`).toEqual([]);
+            }
+          },
+        ),
         { numRuns: 40 },
       );
     });
