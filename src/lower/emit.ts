@@ -9,8 +9,8 @@ export const TAG_LIMIT = 32768;
 
 const SEND = 0, RECV = 1, COPY = 2;
 
-/** Messages per block of rounds in the rank-major pass (about 128 operations per rank and block at P = 4096: long enough runs of every column and of the displacement rows). */
-const BLOCK_MESSAGES = 1 << 18;
+/** Messages per block of rounds in the rank-major pass (about 64 operations per rank and block at P = 4096: long enough runs of every column and of the displacement rows). */
+const BLOCK_MESSAGES = 1 << 17;
 
 /**
  * The messages in program order (stable by round): `order` is null when the messages already are
