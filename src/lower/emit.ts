@@ -175,9 +175,15 @@ export function emitOps(msgs: Messages, p: number, rounds: number, variant: Prog
           if (tmp.length < y1 - y0) tmp = new Float64Array(2 * (y1 - y0));
           let nt = 0;
           for (let y = y0; y < y1; y++) { const d = loc[y]!, k = d >>> 1; if (src[k] !== dst[k]) tmp[nt++] = colour![k]! * 4294967296 + d; }
-          const keys = tmp.subarray(0, nt);
-          keys.sort();
-          for (let i = 0; i < nt; i++) { const d = keys[i]! % 4294967296; w.put(d >>> 1, (d & 1) === 1 ? RECV : SEND); }
+          if (nt <= 16) {
+            for (let i = 1; i < nt; i++) {
+              const v = tmp[i]!;
+              let j = i - 1;
+              while (j >= 0 && tmp[j]! > v) { tmp[j + 1] = tmp[j]!; j--; }
+              tmp[j + 1] = v;
+            }
+          } else tmp.subarray(0, nt).sort();
+          for (let i = 0; i < nt; i++) { const d = tmp[i]! % 4294967296; w.put(d >>> 1, (d & 1) === 1 ? RECV : SEND); }
         }
         y0 = y1;
       }
