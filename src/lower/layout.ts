@@ -31,19 +31,34 @@ function countOf(m: CommMatrix, send: boolean, r: number, j: number): number {
   return send ? m.data[r * m.p + j]! : m.data[j * m.p + r]!;
 }
 
-/** Prefix-sum displacements of one side, and the buffer sizes. */
-function prefixSide(m: CommMatrix, send: boolean): { displs: Float64Array; size: Float64Array } {
-  const { p } = m;
+/** Prefix-sum displacements of the rows of `counts` (P x P, row-major: the blocks of rank r in peer order), and the buffer sizes. */
+function prefixRows(counts: Float64Array, p: number): { displs: Float64Array; size: Float64Array } {
   const displs = new Float64Array(p * p), size = new Float64Array(p);
   for (let r = 0; r < p; r++) {
     let at = 0;
+    const row = r * p;
     for (let j = 0; j < p; j++) {
-      displs[r * p + j] = at;
-      at += countOf(m, send, r, j);
+      displs[row + j] = at;
+      at += counts[row + j]!;
     }
     size[r] = at;
   }
   return { displs, size };
+}
+
+/** The transpose of the matrix data (recvCounts[r * p + i] = M[i][r]), in 64 x 64 tiles so that both sides stay in cache. */
+function transposed(m: CommMatrix): Float64Array {
+  const { p, data } = m;
+  const out = new Float64Array(p * p);
+  const T = 64;
+  for (let i0 = 0; i0 < p; i0 += T) {
+    const i1 = Math.min(p, i0 + T);
+    for (let r0 = 0; r0 < p; r0 += T) {
+      const r1 = Math.min(p, r0 + T);
+      for (let i = i0; i < i1; i++) for (let r = r0; r < r1; r++) out[r * p + i] = data[i * p + r]!;
+    }
+  }
+  return out;
 }
 
 /** Checks user displacements of one side: integers >= 0, blocks within the buffer and not overlapping. */
@@ -82,23 +97,22 @@ function checkSide(m: CommMatrix, send: boolean, displs: Float64Array, given: Fl
 
 /** The buffer layout of every rank: defaults, or the caller's displacements after checking them. */
 export function bufferLayout(m: CommMatrix, opts: DisplacementOptions = {}): BufferLayout {
+  const { p } = m;
+  const recvCounts = transposed(m);
   let sendDispls: Float64Array, sendSize: Float64Array, recvDispls: Float64Array, recvSize: Float64Array;
   if (opts.sendDispls === undefined) {
-    ({ displs: sendDispls, size: sendSize } = prefixSide(m, true));
+    ({ displs: sendDispls, size: sendSize } = prefixRows(m.data, p));
     if (opts.sendSize !== undefined) sendSize = checkSide(m, true, sendDispls, opts.sendSize);
   } else {
     sendDispls = opts.sendDispls;
     sendSize = checkSide(m, true, sendDispls, opts.sendSize);
   }
   if (opts.recvDispls === undefined) {
-    ({ displs: recvDispls, size: recvSize } = prefixSide(m, false));
+    ({ displs: recvDispls, size: recvSize } = prefixRows(recvCounts, p));
     if (opts.recvSize !== undefined) recvSize = checkSide(m, false, recvDispls, opts.recvSize);
   } else {
     recvDispls = opts.recvDispls;
     recvSize = checkSide(m, false, recvDispls, opts.recvSize);
   }
-  const { p } = m;
-  const recvCounts = new Float64Array(p * p);
-  for (let i = 0; i < p; i++) for (let r = 0; r < p; r++) recvCounts[r * p + i] = m.data[i * p + r]!;
   return { sendCounts: m.data, recvCounts, sendDispls, recvDispls, sendSize, recvSize };
 }
