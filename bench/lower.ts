@@ -50,7 +50,17 @@ export function lowerBench(log: (s: string) => void): string {
     "shift and linear-permutation plan in one loop over P^2 transfers, while the lowering writes two operations and their pieces per transfer, regrouped by rank.\n\n" +
     mdTable(
       ["P", "algorithm", "variant", "transfers", "operations", "pieces", "plan ms", "lower ms", "lower / plan"],
-      results.map((r) => [r.p, r.algorithm, r.variant, r.transfers.toLocaleString("en-US"), r.operations.toLocaleString("en-US"), r.pieces.toLocaleString("en-US"), r.planMs.toFixed(0), r.lowerMs.toFixed(0), r.ratio.toFixed(2)]),
+      results.map((r) => [
+        r.p,
+        r.algorithm,
+        r.variant,
+        r.transfers.toLocaleString("en-US"),
+        r.operations.toLocaleString("en-US"),
+        r.pieces.toLocaleString("en-US"),
+        r.planMs.toFixed(0),
+        r.lowerMs.toFixed(0),
+        r.ratio.toFixed(2),
+      ]),
     );
   writeResults("lower", { machine: machineInfo(), results }, md);
   return md;

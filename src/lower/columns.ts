@@ -82,7 +82,11 @@ export class PieceCol {
   /** Appends a piece to the open owner, merging it into the previous one when adjacent. */
   piece(buffer: number, offset: number, count: number): void {
     const n = this.buffer.n;
-    if (n > this.start.a[this.start.n - 1]! && this.buffer.a[n - 1] === buffer && this.offset.a[n - 1]! + this.count.a[n - 1]! === offset) {
+    if (
+      n > this.start.a[this.start.n - 1]! &&
+      this.buffer.a[n - 1] === buffer &&
+      this.offset.a[n - 1]! + this.count.a[n - 1]! === offset
+    ) {
       this.count.a[n - 1] = this.count.a[n - 1]! + count;
       return;
     }

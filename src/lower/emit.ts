@@ -7,7 +7,9 @@ import type { Messages } from "./messages.js";
 /** Tags stay below this bound (a power of two): MPI guarantees MPI_TAG_UB >= 32767. */
 export const TAG_LIMIT = 32768;
 
-const SEND = 0, RECV = 1, COPY = 2;
+const SEND = 0,
+  RECV = 1,
+  COPY = 2;
 
 /** Messages per block of rounds in the rank-major pass (about 64 operations per rank and block at P = 4096: long enough runs of every column and of the displacement rows). */
 const BLOCK_MESSAGES = 1 << 17;
@@ -41,18 +43,28 @@ function byRound(msgs: Messages, rounds: number): { order: Uint32Array | null; s
  */
 export function colourRounds(msgs: Messages, p: number, order: Uint32Array | null, start: Uint32Array): Uint32Array {
   const colour = new Uint32Array(msgs.n);
-  const used = new Uint32Array(p), stamp = new Uint32Array(p);
-  const src = msgs.src, dst = msgs.dst;
+  const used = new Uint32Array(p),
+    stamp = new Uint32Array(p);
+  const src = msgs.src,
+    dst = msgs.dst;
   let high: Map<number, Set<number>> | null = null; // colours >= 32, rarely needed
   const rounds = start.length - 1;
   for (let r = 0; r < rounds; r++) {
     high?.clear();
     const s1 = r + 1;
     for (let q = start[r]!; q < start[r + 1]!; q++) {
-      const k = order === null ? q : order[q]!, a = src[k]!, b = dst[k]!;
+      const k = order === null ? q : order[q]!,
+        a = src[k]!,
+        b = dst[k]!;
       if (a === b) continue;
-      if (stamp[a] !== s1) { stamp[a] = s1; used[a] = 0; }
-      if (stamp[b] !== s1) { stamp[b] = s1; used[b] = 0; }
+      if (stamp[a] !== s1) {
+        stamp[a] = s1;
+        used[a] = 0;
+      }
+      if (stamp[b] !== s1) {
+        stamp[b] = s1;
+        used[b] = 0;
+      }
       const mask = used[a]! | used[b]!;
       let c: number;
       if (mask !== 0xffffffff) {
@@ -62,7 +74,8 @@ export function colourRounds(msgs: Messages, p: number, order: Uint32Array | nul
         used[b] = used[b]! | bit;
       } else {
         high ??= new Map();
-        const ha = high.get(a) ?? new Set<number>(), hb = high.get(b) ?? new Set<number>();
+        const ha = high.get(a) ?? new Set<number>(),
+          hb = high.get(b) ?? new Set<number>();
         c = 32;
         while (ha.has(c) || hb.has(c)) c++;
         ha.add(c);
@@ -95,18 +108,95 @@ export interface Emitted {
  * rank (a counting sort of 2k + side descriptors, small enough to stay in cache), and each rank then
  * writes its operations of the block as one sequential run of every column.
  */
-export function emitOps(msgs: Messages, p: number, rounds: number, variant: ProgramVariant, layout: BufferLayout): Emitted {
+export function emitOps(
+  msgs: Messages,
+  p: number,
+  rounds: number,
+  variant: ProgramVariant,
+  layout: BufferLayout,
+): Emitted {
   const { order, start } = byRound(msgs, rounds);
-  const blocking = variant === "blocking";
-  const colour = blocking ? colourRounds(msgs, p, order, start) : null;
-  const { src, dst, send, recv } = msgs;
+  const colour = variant === "blocking" ? colourRounds(msgs, p, order, start) : null;
+  const { src, dst } = msgs;
   const n = msgs.n;
   if (n > 0x7fffffff) throw fail("lower", "UNSUPPORTED", `the program has ${n} messages, more than 2^31 - 1`);
-  // Counting pass: operations and pieces of every rank.
-  const opsOf = new Uint32Array(p + 1), piecesOf = new Float64Array(p + 1);
+  const { opsOf, piecesOf, maxClasses } = countRankSizes(msgs, p, colour);
+  const nOps = opsOf[p]!,
+    nPieces = piecesOf[p]!;
+  if (nPieces > 0xffffffff)
+    throw fail("lower", "UNSUPPORTED", `the program has ${nPieces} buffer pieces, more than 2^32 - 1`);
+  const w = new RankWriter(msgs, p, layout, opsOf, piecesOf, nOps, nPieces);
+  // Blocked rank-major pass.
+  const bucket = new Uint32Array(p + 1),
+    fill = new Uint32Array(p);
+  let loc = new Uint32Array(16),
+    tmp: Float64Array = new Float64Array(16);
+  const mRound = msgs.round;
+  for (let t0 = 0; t0 < rounds;) {
+    let t1 = t0 + 1;
+    while (t1 < rounds && start[t1 + 1]! - start[t0]! <= BLOCK_MESSAGES) t1++;
+    const qa = start[t0]!,
+      qb = start[t1]!;
+    t0 = t1;
+    if (qa === qb) continue;
+    bucket.fill(0);
+    for (let q = qa; q < qb; q++) {
+      const k = order === null ? q : order[q]!,
+        a = src[k]!,
+        b = dst[k]!;
+      bucket[a + 1] = bucket[a + 1]! + 1;
+      if (a !== b) bucket[b + 1] = bucket[b + 1]! + 1;
+    }
+    for (let r = 0; r < p; r++) bucket[r + 1] = bucket[r + 1]! + bucket[r]!;
+    if (loc.length < bucket[p]!) loc = new Uint32Array(2 * bucket[p]!);
+    fill.set(bucket.subarray(0, p));
+    for (let q = qa; q < qb; q++) {
+      const k = order === null ? q : order[q]!,
+        a = src[k]!,
+        b = dst[k]!;
+      loc[fill[a]!++] = 2 * k;
+      if (a !== b) loc[fill[b]!++] = 2 * k + 1;
+    }
+    for (let r = 0; r < p; r++) {
+      const ya = bucket[r]!,
+        yb = bucket[r + 1]!;
+      if (ya === yb) continue;
+      w.begin(r);
+      // Runs of one round each (the descriptors of rank r are in program order).
+      for (let y0 = ya; y0 < yb;) {
+        const rd = mRound[loc[y0]! >>> 1]!;
+        let y1 = y0 + 1;
+        while (y1 < yb && mRound[loc[y1]! >>> 1]! === rd) y1++;
+        if (y1 - y0 === 1) {
+          const d = loc[y0]!,
+            k = d >>> 1;
+          w.put(k, (d & 1) === 1 ? RECV : src[k] === dst[k] ? COPY : SEND);
+          y0 = y1;
+          continue;
+        }
+        tmp = writeRoundRun(w, msgs, loc, y0, y1, colour, tmp);
+        y0 = y1;
+      }
+      w.end(r);
+    }
+  }
+  return { ...w.done(), maxClasses };
+}
+
+/** The counting pass: operations and pieces of every rank as prefix sums, and the blocking variant's classes. */
+function countRankSizes(
+  msgs: Messages,
+  p: number,
+  colour: Uint32Array | null,
+): { opsOf: Uint32Array; piecesOf: Float64Array; maxClasses: number } {
+  const { src, dst, send, recv } = msgs;
+  const n = msgs.n;
+  const opsOf = new Uint32Array(p + 1),
+    piecesOf = new Float64Array(p + 1);
   let maxClasses = 0;
   for (let k = 0; k < n; k++) {
-    const a = src[k]!, b = dst[k]!;
+    const a = src[k]!,
+      b = dst[k]!;
     const ns = send === null ? 1 : send.start[k + 1]! - send.start[k]!;
     const nr = recv === null ? 1 : recv.start[k + 1]! - recv.start[k]!;
     opsOf[a + 1] = opsOf[a + 1]! + 1;
@@ -123,74 +213,67 @@ export function emitOps(msgs: Messages, p: number, rounds: number, variant: Prog
     opsOf[r + 1] = opsOf[r + 1]! + opsOf[r]!;
     piecesOf[r + 1] = piecesOf[r + 1]! + piecesOf[r]!;
   }
-  const nOps = opsOf[p]!, nPieces = piecesOf[p]!;
-  if (nPieces > 0xffffffff) throw fail("lower", "UNSUPPORTED", `the program has ${nPieces} buffer pieces, more than 2^32 - 1`);
-  const w = new RankWriter(msgs, p, layout, opsOf, piecesOf, nOps, nPieces);
-  // Blocked rank-major pass.
-  const bucket = new Uint32Array(p + 1), fill = new Uint32Array(p);
-  let loc = new Uint32Array(16), tmp = new Float64Array(16);
-  const mRound = msgs.round;
-  for (let t0 = 0; t0 < rounds; ) {
-    let t1 = t0 + 1;
-    while (t1 < rounds && start[t1 + 1]! - start[t0]! <= BLOCK_MESSAGES) t1++;
-    const qa = start[t0]!, qb = start[t1]!;
-    t0 = t1;
-    if (qa === qb) continue;
-    bucket.fill(0);
-    for (let q = qa; q < qb; q++) {
-      const k = order === null ? q : order[q]!, a = src[k]!, b = dst[k]!;
-      bucket[a + 1] = bucket[a + 1]! + 1;
-      if (a !== b) bucket[b + 1] = bucket[b + 1]! + 1;
+  return { opsOf, piecesOf, maxClasses };
+}
+
+/**
+ * Writes one rank's operations of one round (descriptors loc[y0..y1), 2k for the send side of message
+ * k, 2k + 1 for its receive side): copies first, then nonblocking every receive before every send, or
+ * blocking class by class. Returns the scratch array (grown when needed).
+ */
+function writeRoundRun(
+  w: RankWriter,
+  msgs: Messages,
+  loc: Uint32Array,
+  y0: number,
+  y1: number,
+  colour: Uint32Array | null,
+  tmpIn: Float64Array,
+): Float64Array {
+  const { src, dst } = msgs;
+  let tmp = tmpIn;
+  // Copies first.
+  for (let y = y0; y < y1; y++) {
+    const d = loc[y]!,
+      k = d >>> 1;
+    if (src[k] === dst[k]) w.put(k, COPY);
+  }
+  if (colour === null) {
+    for (let y = y0; y < y1; y++) {
+      const d = loc[y]!;
+      if ((d & 1) === 1) w.put(d >>> 1, RECV);
     }
-    for (let r = 0; r < p; r++) bucket[r + 1] = bucket[r + 1]! + bucket[r]!;
-    if (loc.length < bucket[p]!) loc = new Uint32Array(2 * bucket[p]!);
-    fill.set(bucket.subarray(0, p));
-    for (let q = qa; q < qb; q++) {
-      const k = order === null ? q : order[q]!, a = src[k]!, b = dst[k]!;
-      loc[fill[a]!++] = 2 * k;
-      if (a !== b) loc[fill[b]!++] = 2 * k + 1;
+    for (let y = y0; y < y1; y++) {
+      const d = loc[y]!,
+        k = d >>> 1;
+      if ((d & 1) === 0 && src[k] !== dst[k]) w.put(k, SEND);
     }
-    for (let r = 0; r < p; r++) {
-      const ya = bucket[r]!, yb = bucket[r + 1]!;
-      if (ya === yb) continue;
-      w.begin(r);
-      // Runs of one round each (the descriptors of rank r are in program order).
-      for (let y0 = ya; y0 < yb; ) {
-        const rd = mRound[loc[y0]! >>> 1]!;
-        let y1 = y0 + 1;
-        while (y1 < yb && mRound[loc[y1]! >>> 1]! === rd) y1++;
-        if (y1 - y0 === 1) {
-          const d = loc[y0]!, k = d >>> 1;
-          w.put(k, (d & 1) === 1 ? RECV : src[k] === dst[k] ? COPY : SEND);
-          y0 = y1;
-          continue;
+  } else {
+    // At most one operation of rank r per colour: sort the run's messages by colour.
+    if (tmp.length < y1 - y0) tmp = new Float64Array(2 * (y1 - y0));
+    let nt = 0;
+    for (let y = y0; y < y1; y++) {
+      const d = loc[y]!,
+        k = d >>> 1;
+      if (src[k] !== dst[k]) tmp[nt++] = colour[k]! * 4294967296 + d;
+    }
+    if (nt <= 16) {
+      for (let i = 1; i < nt; i++) {
+        const v = tmp[i]!;
+        let j = i - 1;
+        while (j >= 0 && tmp[j]! > v) {
+          tmp[j + 1] = tmp[j]!;
+          j--;
         }
-        // Copies first.
-        for (let y = y0; y < y1; y++) { const d = loc[y]!, k = d >>> 1; if (src[k] === dst[k]) w.put(k, COPY); }
-        if (!blocking) {
-          for (let y = y0; y < y1; y++) { const d = loc[y]!; if ((d & 1) === 1) w.put(d >>> 1, RECV); }
-          for (let y = y0; y < y1; y++) { const d = loc[y]!, k = d >>> 1; if ((d & 1) === 0 && src[k] !== dst[k]) w.put(k, SEND); }
-        } else {
-          // At most one operation of rank r per colour: sort the run's messages by colour.
-          if (tmp.length < y1 - y0) tmp = new Float64Array(2 * (y1 - y0));
-          let nt = 0;
-          for (let y = y0; y < y1; y++) { const d = loc[y]!, k = d >>> 1; if (src[k] !== dst[k]) tmp[nt++] = colour![k]! * 4294967296 + d; }
-          if (nt <= 16) {
-            for (let i = 1; i < nt; i++) {
-              const v = tmp[i]!;
-              let j = i - 1;
-              while (j >= 0 && tmp[j]! > v) { tmp[j + 1] = tmp[j]!; j--; }
-              tmp[j + 1] = v;
-            }
-          } else tmp.subarray(0, nt).sort();
-          for (let i = 0; i < nt; i++) { const d = tmp[i]! % 4294967296; w.put(d >>> 1, (d & 1) === 1 ? RECV : SEND); }
-        }
-        y0 = y1;
+        tmp[j + 1] = v;
       }
-      w.end(r);
+    } else tmp.subarray(0, nt).sort();
+    for (let i = 0; i < nt; i++) {
+      const d = tmp[i]! % 4294967296;
+      w.put(d >>> 1, (d & 1) === 1 ? RECV : SEND);
     }
   }
-  return { ...w.done(), maxClasses };
+  return tmp;
 }
 
 /**
@@ -217,7 +300,15 @@ class RankWriter {
   private readonly sendRow: Float64Array;
   private readonly recvRow: Float64Array;
 
-  constructor(private readonly msgs: Messages, private readonly p: number, layout: BufferLayout, opsOf: Uint32Array, piecesOf: Float64Array, nOps: number, private readonly nPieces: number) {
+  constructor(
+    private readonly msgs: Messages,
+    private readonly p: number,
+    layout: BufferLayout,
+    opsOf: Uint32Array,
+    piecesOf: Float64Array,
+    nOps: number,
+    private readonly nPieces: number,
+  ) {
     this.rankStart = opsOf;
     this.opFill = opsOf.slice(0, p);
     this.pieceFill = Uint32Array.from(piecesOf.subarray(0, p));
@@ -250,7 +341,10 @@ class RankWriter {
   /** Appends side `side` of message k as the next operation of the current rank. */
   put(k: number, side: number): void {
     const msgs = this.msgs;
-    const a = msgs.src[k]!, b = msgs.dst[k]!, rd = msgs.round[k]!, z = msgs.count[k]!;
+    const a = msgs.src[k]!,
+      b = msgs.dst[k]!,
+      rd = msgs.round[k]!,
+      z = msgs.count[k]!;
     const x = this.x++;
     this.peer[x] = side === SEND ? b : a;
     this.round[x] = rd;
@@ -259,23 +353,47 @@ class RankWriter {
     this.count[x] = z;
     let q = this.q;
     this.pieceStart[x] = q;
-    const pBuf = this.pBuf, pOff = this.pOff, pCnt = this.pCnt;
+    const pBuf = this.pBuf,
+      pOff = this.pOff,
+      pCnt = this.pCnt;
     const x0 = msgs.x0;
     if (x0 !== null) {
-      const off = x0[k]!, p = this.p;
-      if (side !== RECV) { pBuf[q] = 0; pOff[q] = this.sendRow[a * p + b]! + off; pCnt[q] = z; q++; }
-      if (side !== SEND) { pBuf[q] = 1; pOff[q] = this.recvRow[b * p + a]! + off; pCnt[q] = z; q++; }
+      const off = x0[k]!,
+        p = this.p;
+      if (side !== RECV) {
+        pBuf[q] = 0;
+        pOff[q] = this.sendRow[a * p + b]! + off;
+        pCnt[q] = z;
+        q++;
+      }
+      if (side !== SEND) {
+        pBuf[q] = 1;
+        pOff[q] = this.recvRow[b * p + a]! + off;
+        pCnt[q] = z;
+        q++;
+      }
       if (side === COPY) this.copySplit[x] = 1;
     } else {
-      const send = msgs.send!, recv = msgs.recv!;
+      const send = msgs.send!,
+        recv = msgs.recv!;
       if (side !== RECV) {
         const y1 = send.start[k + 1]!;
-        for (let y = send.start[k]!; y < y1; y++) { pBuf[q] = send.buffer[y]!; pOff[q] = send.offset[y]!; pCnt[q] = send.count[y]!; q++; }
+        for (let y = send.start[k]!; y < y1; y++) {
+          pBuf[q] = send.buffer[y]!;
+          pOff[q] = send.offset[y]!;
+          pCnt[q] = send.count[y]!;
+          q++;
+        }
         if (side === COPY) this.copySplit[x] = y1 - send.start[k]!;
       }
       if (side !== SEND) {
         const y1 = recv.start[k + 1]!;
-        for (let y = recv.start[k]!; y < y1; y++) { pBuf[q] = recv.buffer[y]!; pOff[q] = recv.offset[y]!; pCnt[q] = recv.count[y]!; q++; }
+        for (let y = recv.start[k]!; y < y1; y++) {
+          pBuf[q] = recv.buffer[y]!;
+          pOff[q] = recv.offset[y]!;
+          pCnt[q] = recv.count[y]!;
+          q++;
+        }
       }
     }
     this.q = q;
@@ -283,13 +401,23 @@ class RankWriter {
 
   /** The finished columns. */
   done(): Omit<Emitted, "maxClasses"> {
-    const nOps = this.round.length, p = this.p;
+    const nOps = this.round.length,
+      p = this.p;
     const rank = new Uint32Array(nOps);
     for (let r = 0; r < p; r++) rank.fill(r, this.rankStart[r]!, this.rankStart[r + 1]!);
     this.pieceStart[nOps] = this.nPieces;
     return {
       rankStart: this.rankStart,
-      ops: { rank, round: this.round, kind: this.kind, peer: this.peer, tag: this.tag, count: this.count, pieceStart: this.pieceStart, copySplit: this.copySplit },
+      ops: {
+        rank,
+        round: this.round,
+        kind: this.kind,
+        peer: this.peer,
+        tag: this.tag,
+        count: this.count,
+        pieceStart: this.pieceStart,
+        copySplit: this.copySplit,
+      },
       pieces: { buffer: this.pBuf, offset: this.pOff, count: this.pCnt },
     };
   }

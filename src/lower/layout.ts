@@ -33,7 +33,8 @@ function countOf(m: CommMatrix, send: boolean, r: number, j: number): number {
 
 /** Prefix-sum displacements of the rows of `counts` (P x P, row-major: the blocks of rank r in peer order), and the buffer sizes. */
 function prefixRows(counts: Float64Array, p: number): { displs: Float64Array; size: Float64Array } {
-  const displs = new Float64Array(p * p), size = new Float64Array(p);
+  const displs = new Float64Array(p * p),
+    size = new Float64Array(p);
   for (let r = 0; r < p; r++) {
     let at = 0;
     const row = r * p;
@@ -65,8 +66,17 @@ function transposed(m: CommMatrix): Float64Array {
 function checkSide(m: CommMatrix, send: boolean, displs: Float64Array, given: Float64Array | undefined): Float64Array {
   const { p } = m;
   const side = send ? "sendDispls" : "recvDispls";
-  if (displs.length !== p * p) throw fail("lower", "BAD_OPTION", `${side} has ${displs.length} entries, expected P * P = ${p * p}`, { field: side });
-  if (given !== undefined && given.length !== p) throw fail("lower", "BAD_OPTION", `${send ? "sendSize" : "recvSize"} has ${given.length} entries, expected P = ${p}`, { field: send ? "sendSize" : "recvSize" });
+  if (displs.length !== p * p)
+    throw fail("lower", "BAD_OPTION", `${side} has ${displs.length} entries, expected P * P = ${p * p}`, {
+      field: side,
+    });
+  if (given !== undefined && given.length !== p)
+    throw fail(
+      "lower",
+      "BAD_OPTION",
+      `${send ? "sendSize" : "recvSize"} has ${given.length} entries, expected P = ${p}`,
+      { field: send ? "sendSize" : "recvSize" },
+    );
   const size = new Float64Array(p);
   const order: number[] = [];
   for (let r = 0; r < p; r++) {
@@ -74,7 +84,8 @@ function checkSide(m: CommMatrix, send: boolean, displs: Float64Array, given: Fl
     let end = 0;
     for (let j = 0; j < p; j++) {
       const d = displs[r * p + j]!;
-      if (!(Number.isInteger(d) && d >= 0 && d <= Number.MAX_SAFE_INTEGER)) throw fail("lower", "BAD_OPTION", `${side}[${r}][${j}] = ${d} is not an integer >= 0`, { field: side });
+      if (!(Number.isInteger(d) && d >= 0 && d <= Number.MAX_SAFE_INTEGER))
+        throw fail("lower", "BAD_OPTION", `${side}[${r}][${j}] = ${d} is not an integer >= 0`, { field: side });
       const c = countOf(m, send, r, j);
       if (c > 0) {
         order.push(j);
@@ -82,11 +93,18 @@ function checkSide(m: CommMatrix, send: boolean, displs: Float64Array, given: Fl
       }
     }
     const limit = given === undefined ? end : given[r]!;
-    if (end > limit) throw fail("lower", "BAD_OPTION", `${side} of rank ${r} reach element ${end}, past its buffer of ${limit} elements`, { field: side });
+    if (end > limit)
+      throw fail(
+        "lower",
+        "BAD_OPTION",
+        `${side} of rank ${r} reach element ${end}, past its buffer of ${limit} elements`,
+        { field: side },
+      );
     size[r] = limit;
     order.sort((a, b) => displs[r * p + a]! - displs[r * p + b]!);
     for (let k = 1; k < order.length; k++) {
-      const a = order[k - 1]!, b = order[k]!;
+      const a = order[k - 1]!,
+        b = order[k]!;
       if (displs[r * p + a]! + countOf(m, send, r, a) > displs[r * p + b]!) {
         throw fail("lower", "BAD_OPTION", `${side} of rank ${r}: the blocks of ${a} and ${b} overlap`, { field: side });
       }

@@ -29,10 +29,20 @@ export interface LowerResult {
  * carries the next elements of M[u][v]) and is refused otherwise. Throws CommplanError.
  */
 export function lowerSchedule(m: CommMatrix, s: Schedule, opts: LowerOptions = {}): LowerResult {
-  if (s.p !== m.p) throw fail("lower", "MISMATCH", `the schedule is for P = ${s.p}, the matrix has P = ${m.p}`, { field: "p" });
-  if (s.matrixDigest !== "" && s.matrixDigest !== matrixDigest(m)) throw fail("lower", "MISMATCH", `the schedule was planned for another matrix (digest ${s.matrixDigest}, the matrix has ${matrixDigest(m)})`, { field: "matrixDigest" });
+  if (s.p !== m.p)
+    throw fail("lower", "MISMATCH", `the schedule is for P = ${s.p}, the matrix has P = ${m.p}`, { field: "p" });
+  if (s.matrixDigest !== "" && s.matrixDigest !== matrixDigest(m))
+    throw fail(
+      "lower",
+      "MISMATCH",
+      `the schedule was planned for another matrix (digest ${s.matrixDigest}, the matrix has ${matrixDigest(m)})`,
+      { field: "matrixDigest" },
+    );
   const variant = opts.variant ?? "nonblocking";
-  if (variant !== "nonblocking" && variant !== "blocking") throw fail("lower", "BAD_OPTION", `variant must be nonblocking or blocking, got ${String(variant)}`, { field: "variant" });
+  if (variant !== "nonblocking" && variant !== "blocking")
+    throw fail("lower", "BAD_OPTION", `variant must be nonblocking or blocking, got ${String(variant)}`, {
+      field: "variant",
+    });
   const { p } = m;
   const layout = bufferLayout(m, opts);
   const g = groupTransfers(s);

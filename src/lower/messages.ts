@@ -44,16 +44,27 @@ export interface Grouping {
 export function transfersByMessage(g: Grouping, transferCount: number): { start: Uint32Array; order: Uint32Array } {
   const { n, msgOf } = g;
   if (msgOf === null) {
-    const order = new Uint32Array(n), start = new Uint32Array(n + 1);
-    for (let k = 0; k < n; k++) { order[k] = k; start[k + 1] = k + 1; }
+    const order = new Uint32Array(n),
+      start = new Uint32Array(n + 1);
+    for (let k = 0; k < n; k++) {
+      order[k] = k;
+      start[k + 1] = k + 1;
+    }
     return { start, order };
   }
   const start = new Uint32Array(n + 1);
-  for (let x = 0; x < transferCount; x++) { const i = msgOf[x]! + 1; start[i] = start[i]! + 1; }
+  for (let x = 0; x < transferCount; x++) {
+    const i = msgOf[x]! + 1;
+    start[i] = start[i]! + 1;
+  }
   for (let k = 0; k < n; k++) start[k + 1] = start[k + 1]! + start[k]!;
   const fill = start.slice(0, n);
   const order = new Uint32Array(transferCount);
-  for (let x = 0; x < transferCount; x++) { const k = msgOf[x]!; order[fill[k]!] = x; fill[k] = fill[k]! + 1; }
+  for (let x = 0; x < transferCount; x++) {
+    const k = msgOf[x]!;
+    order[fill[k]!] = x;
+    fill[k] = fill[k]! + 1;
+  }
   return { start, order };
 }
 
@@ -79,12 +90,17 @@ export function groupTransfers(s: Schedule): Grouping {
     return { n: t, round, src: s.src, dst: s.dst, count: s.size, msgOf: null };
   }
   const msgOf = new Uint32Array(t);
-  const round = new U32Col(t), src = new U32Col(t), dst = new U32Col(t), count = new F64Col(t);
+  const round = new U32Col(t),
+    src = new U32Col(t),
+    dst = new U32Col(t),
+    count = new F64Col(t);
   const next = new U32Col(t); // next message of the same src in the same step (0xffffffff: none)
-  const head = new Uint32Array(p), stamp = new Uint32Array(p); // stamp = step + 1 when head is valid
+  const head = new Uint32Array(p),
+    stamp = new Uint32Array(p); // stamp = step + 1 when head is valid
   for (let st = 0; st < s.stepCount; st++) {
     for (let x = s.stepStart[st]!; x < s.stepStart[st + 1]!; x++) {
-      const a = s.src[x]!, b = s.dst[x]!;
+      const a = s.src[x]!,
+        b = s.dst[x]!;
       let k = stamp[a] === st + 1 ? head[a]! : 0xffffffff;
       while (k !== 0xffffffff && dst.a[k] !== b) k = next.a[k]!;
       if (k === 0xffffffff) {
@@ -117,7 +133,8 @@ function distinctExactPairs(m: CommMatrix, g: Grouping): boolean {
   let covered = 0;
   for (let k = 0; k < g.n; k++) {
     const key = src[k]! * p + dst[k]!;
-    const w = key >>> 5, bit = 1 << (key & 31);
+    const w = key >>> 5,
+      bit = 1 << (key & 31);
     if ((seen[w]! & bit) !== 0) return false;
     seen[w] = seen[w]! | bit;
     if (count[k] !== data[key]) return false;
@@ -135,7 +152,17 @@ function distinctExactPairs(m: CommMatrix, g: Grouping): boolean {
  */
 export function directMessages(m: CommMatrix, s: Schedule, g: Grouping): Messages {
   const { p } = m;
-  if (distinctExactPairs(m, g)) return { n: g.n, round: g.round, src: g.src, dst: g.dst, count: g.count, x0: new Float64Array(g.n), send: null, recv: null };
+  if (distinctExactPairs(m, g))
+    return {
+      n: g.n,
+      round: g.round,
+      src: g.src,
+      dst: g.dst,
+      count: g.count,
+      x0: new Float64Array(g.n),
+      send: null,
+      recv: null,
+    };
   const cursor = new Float64Array(p * p);
   const x0 = new Float64Array(g.n + p);
   for (let k = 0; k < g.n; k++) {
@@ -145,15 +172,34 @@ export function directMessages(m: CommMatrix, s: Schedule, g: Grouping): Message
   }
   for (let i = 0; i < p; i++) {
     for (let j = 0; j < p; j++) {
-      const want = m.data[i * p + j]!, got = cursor[i * p + j]!;
-      if (i === j ? got > want : got !== want) throw fail("lower", "UNSUPPORTED", `${s.algorithm} relays elements: plan with --payload (its transfers ${i} -> ${j} carry ${got} elements, M[${i}][${j}] = ${want})`);
+      const want = m.data[i * p + j]!,
+        got = cursor[i * p + j]!;
+      if (i === j ? got > want : got !== want)
+        throw fail(
+          "lower",
+          "UNSUPPORTED",
+          `${s.algorithm} relays elements: plan with --payload (its transfers ${i} -> ${j} carry ${got} elements, M[${i}][${j}] = ${want})`,
+        );
     }
   }
   let extra = 0;
   for (let r = 0; r < p; r++) if (m.data[r * p + r]! > cursor[r * p + r]!) extra++;
-  if (extra === 0) return { n: g.n, round: g.round, src: g.src, dst: g.dst, count: g.count, x0: x0.subarray(0, g.n), send: null, recv: null };
+  if (extra === 0)
+    return {
+      n: g.n,
+      round: g.round,
+      src: g.src,
+      dst: g.dst,
+      count: g.count,
+      x0: x0.subarray(0, g.n),
+      send: null,
+      recv: null,
+    };
   const n = g.n + extra;
-  const round = new Uint32Array(n), src = new Uint32Array(n), dst = new Uint32Array(n), count = new Float64Array(n);
+  const round = new Uint32Array(n),
+    src = new Uint32Array(n),
+    dst = new Uint32Array(n),
+    count = new Float64Array(n);
   round.set(g.round);
   src.set(g.src);
   dst.set(g.dst);
@@ -171,6 +217,7 @@ export function directMessages(m: CommMatrix, s: Schedule, g: Grouping): Message
 
 /** The piece of one side of direct message k: [buffer code, offset] (send side in the send buffer, receive side in the receive buffer). */
 export function directPiece(msgs: Messages, layout: BufferLayout, p: number, k: number, recvSide: boolean): number {
-  const a = msgs.src[k]!, b = msgs.dst[k]!;
+  const a = msgs.src[k]!,
+    b = msgs.dst[k]!;
   return recvSide ? layout.recvDispls[b * p + a]! + msgs.x0![k]! : layout.sendDispls[a * p + b]! + msgs.x0![k]!;
 }

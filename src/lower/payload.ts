@@ -10,7 +10,10 @@ import { allocateScratch, type ScratchPlan } from "./scratch.js";
 const AT_ORIGIN = -1; // in the origin's send buffer
 const AT_DEST = -2; // in the destination's receive buffer
 // Codes of the abstract pieces recorded while tracking (resolved once scratch is allocated).
-const A_SEND = 0, A_RECV = 1, A_DEPART = 2, A_HOLD = 3;
+const A_SEND = 0,
+  A_RECV = 1,
+  A_DEPART = 2,
+  A_HOLD = 3;
 
 /** Abstract pieces of one message side: code, value (an offset or an id), count. */
 class RawPieces {
@@ -32,63 +35,85 @@ export interface PayloadLowering {
   readonly scratchPeak: Float64Array;
 }
 
-/**
- * Follows every element range of a payload plan. Segments (per message o -> d, a linked list sorted
- * by element index) say where each range is: the origin's send buffer, the destination's receive
- * buffer, or a hold (a range that arrived at a relay in some round, kept in its scratch). A range
- * leaving a hold is a departure piece; departures are grouped by (rank, arrival round, departure
- * round) into blocks that scratch allocation places.
- */
-export function payloadMessages(m: CommMatrix, s: Schedule, g: Grouping, layout: BufferLayout): PayloadLowering {
-  const { p } = m;
-  const chunks = s.chunks!;
-  const head = new Int32Array(p * p).fill(-1);
-  const finger = new Int32Array(p * p).fill(-1); // the segment the last move of each message ended on (chunks mostly come in element order)
-  const segOff = new F64Col(), segCnt = new F64Col(), segLoc = new I32Col(), segNext = new I32Col();
-  const holdNode = new U32Col(), holdRound = new U32Col(), holdOff = new F64Col(), holdCnt = new F64Col();
-  const dpHold = new U32Col(), dpInner = new F64Col(), dpCnt = new F64Col(), dpRound = new U32Col();
-  const sendRaw = new RawPieces(), recvRaw = new RawPieces();
-  const newSeg = (off: number, cnt: number, loc: number, next: number): number => {
-    segOff.push(off);
-    segCnt.push(cnt);
-    segLoc.push(loc);
-    return segNext.push(next);
-  };
-  const notHeld = (st: number, u: number, o: number, d: number, a: number, n: number): never => {
-    throw fail("lower", "BAD_INPUT", `step ${st}: node ${u} sends elements ${a}..${a + n - 1} of ${o} -> ${d} that it does not hold at the start of the step`);
-  };
+/** Where every element of every message is between the steps: segments per message (origin, a hold in scratch, or the destination), and the pieces each move reads and writes. */
+class ElementTracker {
+  readonly head: Int32Array;
+  /** The segment the last move of each message ended on (chunks mostly come in element order). */
+  readonly finger: Int32Array;
+  readonly segOff = new F64Col();
+  readonly segCnt = new F64Col();
+  readonly segLoc = new I32Col();
+  readonly segNext = new I32Col();
+  readonly holdNode = new U32Col();
+  readonly holdRound = new U32Col();
+  readonly holdOff = new F64Col();
+  readonly holdCnt = new F64Col();
+  readonly dpHold = new U32Col();
+  readonly dpInner = new F64Col();
+  readonly dpCnt = new F64Col();
+  readonly dpRound = new U32Col();
+  readonly sendRaw = new RawPieces();
+  readonly recvRaw = new RawPieces();
+
+  constructor(
+    readonly m: CommMatrix,
+    readonly layout: BufferLayout,
+  ) {
+    this.head = new Int32Array(m.p * m.p).fill(-1);
+    this.finger = new Int32Array(m.p * m.p).fill(-1);
+  }
+
+  private newSeg(off: number, cnt: number, loc: number, next: number): number {
+    this.segOff.push(off);
+    this.segCnt.push(cnt);
+    this.segLoc.push(loc);
+    return this.segNext.push(next);
+  }
+
+  private notHeld(st: number, u: number, o: number, d: number, a: number, n: number): never {
+    throw fail(
+      "lower",
+      "BAD_INPUT",
+      `step ${st}: node ${u} sends elements ${a}..${a + n - 1} of ${o} -> ${d} that it does not hold at the start of the step`,
+    );
+  }
 
   /** Moves elements a .. a+n-1 of o -> d from u to v in step st, recording the pieces of both sides. */
-  const move = (o: number, d: number, a: number, n: number, u: number, v: number, st: number): void => {
+  move(o: number, d: number, a: number, n: number, u: number, v: number, st: number): void {
+    const { m, layout, head, finger, segOff, segCnt, segLoc, segNext, holdNode, holdRound, holdOff, holdCnt } = this;
+    const { dpHold, dpInner, dpCnt, dpRound, sendRaw, recvRaw } = this;
+    const p = m.p;
     const key = o * p + d;
-    if (head[key] === -1) head[key] = newSeg(0, m.data[key]!, AT_ORIGIN, -1);
+    if (head[key] === -1) head[key] = this.newSeg(0, m.data[key]!, AT_ORIGIN, -1);
     let cur = head[key]!;
     const f = finger[key]!;
     if (f >= 0 && segOff.a[f]! <= a) cur = f;
     while (segOff.a[cur]! + segCnt.a[cur]! <= a) cur = segNext.a[cur]!;
     if (segOff.a[cur]! < a) {
-      const t = newSeg(a, segOff.a[cur]! + segCnt.a[cur]! - a, segLoc.a[cur]!, segNext.a[cur]!);
+      const t = this.newSeg(a, segOff.a[cur]! + segCnt.a[cur]! - a, segLoc.a[cur]!, segNext.a[cur]!);
       segCnt.a[cur] = a - segOff.a[cur]!;
       segNext.a[cur] = t;
       cur = t;
     }
-    const first = cur, end = a + n;
+    const first = cur,
+      end = a + n;
     for (;;) {
       const off = segOff.a[cur]!;
       if (off + segCnt.a[cur]! > end) {
-        const t = newSeg(end, off + segCnt.a[cur]! - end, segLoc.a[cur]!, segNext.a[cur]!);
+        const t = this.newSeg(end, off + segCnt.a[cur]! - end, segLoc.a[cur]!, segNext.a[cur]!);
         segCnt.a[cur] = end - off;
         segNext.a[cur] = t;
       }
-      const loc = segLoc.a[cur]!, cnt = segCnt.a[cur]!;
+      const loc = segLoc.a[cur]!,
+        cnt = segCnt.a[cur]!;
       if (loc === AT_ORIGIN) {
-        if (u !== o) notHeld(st, u, o, d, off, cnt);
+        if (u !== o) this.notHeld(st, u, o, d, off, cnt);
         sendRaw.add(A_SEND, layout.sendDispls[key]! + off, cnt);
       } else if (loc === AT_DEST) {
-        if (u !== d) notHeld(st, u, o, d, off, cnt);
+        if (u !== d) this.notHeld(st, u, o, d, off, cnt);
         sendRaw.add(A_RECV, layout.recvDispls[d * p + o]! + off, cnt);
       } else {
-        if (holdNode.a[loc] !== u || holdRound.a[loc]! >= st) notHeld(st, u, o, d, off, cnt);
+        if (holdNode.a[loc] !== u || holdRound.a[loc]! >= st) this.notHeld(st, u, o, d, off, cnt);
         dpHold.push(loc);
         dpInner.push(off - holdOff.a[loc]!);
         dpCnt.push(cnt);
@@ -113,31 +138,71 @@ export function payloadMessages(m: CommMatrix, s: Schedule, g: Grouping, layout:
     segLoc.a[first] = loc;
     segNext.a[first] = segNext.a[cur]!;
     finger[key] = first;
-  };
+  }
+}
 
+/**
+ * Follows every element range of a payload plan. Segments (per message o -> d, a linked list sorted
+ * by element index) say where each range is: the origin's send buffer, the destination's receive
+ * buffer, or a hold (a range that arrived at a relay in some round, kept in its scratch). A range
+ * leaving a hold is a departure piece; departures are grouped by (rank, arrival round, departure
+ * round) into blocks that scratch allocation places.
+ */
+export function payloadMessages(m: CommMatrix, s: Schedule, g: Grouping, layout: BufferLayout): PayloadLowering {
+  const { p } = m;
+  const chunks = s.chunks!;
+  const t = new ElementTracker(m, layout);
+  const { sendRaw, recvRaw } = t;
   const byMsg = transfersByMessage(g, s.transferCount);
   for (let k = 0; k < g.n; k++) {
-    const u = g.src[k]!, v = g.dst[k]!, st = g.round[k]!;
+    const u = g.src[k]!,
+      v = g.dst[k]!,
+      st = g.round[k]!;
     sendRaw.start.push(sendRaw.code.n);
     recvRaw.start.push(recvRaw.code.n);
     for (let q = byMsg.start[k]!; q < byMsg.start[k + 1]!; q++) {
       const x = byMsg.order[q]!;
       let carried = 0;
       for (let c = chunks.start[x]!; c < chunks.start[x + 1]!; c++) {
-        const o = chunks.origin[c]!, d = chunks.dest[c]!, a = chunks.offset[c]!, n = chunks.count[c]!;
+        const o = chunks.origin[c]!,
+          d = chunks.dest[c]!,
+          a = chunks.offset[c]!,
+          n = chunks.count[c]!;
         if (o >= p || d >= p || !(n >= 1) || !(a >= 0) || a + n > m.data[o * p + d]!) {
-          throw fail("lower", "BAD_INPUT", `transfer ${x}: chunk [${o}, ${d}, ${a}, ${n}] is outside the message ${o} -> ${d} of M`);
+          throw fail(
+            "lower",
+            "BAD_INPUT",
+            `transfer ${x}: chunk [${o}, ${d}, ${a}, ${n}] is outside the message ${o} -> ${d} of M`,
+          );
         }
-        move(o, d, a, n, u, v, st);
+        t.move(o, d, a, n, u, v, st);
         carried += n;
       }
-      if (carried !== s.size[x]) throw fail("lower", "BAD_INPUT", `transfer ${x}: its chunks carry ${carried} elements, its size is ${s.size[x]}`);
+      if (carried !== s.size[x])
+        throw fail(
+          "lower",
+          "BAD_INPUT",
+          `transfer ${x}: its chunks carry ${carried} elements, its size is ${s.size[x]}`,
+        );
     }
   }
+  const { head, segOff, segCnt, segLoc, segNext, holdNode, holdRound, dpHold, dpInner, dpCnt, dpRound } = t;
   const copies = leftovers(m, head, { off: segOff.a, cnt: segCnt.a, loc: segLoc.a, next: segNext.a }, holdNode.a);
   const rounds = Math.max(s.stepCount, 1);
-  const nHold = holdNode.n, nDp = dpHold.n;
-  const scratch = allocateScratch(p, rounds, holdNode.a, holdRound.a, nHold, dpHold.a, dpInner.a, dpCnt.a, dpRound.a, nDp);
+  const nHold = holdNode.n,
+    nDp = dpHold.n;
+  const scratch = allocateScratch(
+    p,
+    rounds,
+    holdNode.a,
+    holdRound.a,
+    nHold,
+    dpHold.a,
+    dpInner.a,
+    dpCnt.a,
+    dpRound.a,
+    nDp,
+  );
   const msgs = resolveMessages(g, sendRaw, recvRaw, scratch, dpCnt.a, copies, layout, p);
   return { msgs, scratchSize: scratch.size, scratchPeak: scratch.peak };
 }
@@ -159,10 +224,12 @@ function leftovers(m: CommMatrix, head: Int32Array, seg: Segments, holdNode: Uin
   const copies: number[] = []; // rank, then [off, cnt] pairs, terminated by -1
   for (let o = 0; o < p; o++) {
     for (let d = 0; d < p; d++) {
-      const key = o * p + d, z = m.data[key]!;
+      const key = o * p + d,
+        z = m.data[key]!;
       if (z === 0) continue;
       if (head[key] === -1) {
-        if (o !== d) throw fail("lower", "BAD_INPUT", `no transfer carries the elements of ${o} -> ${d} (M[${o}][${d}] = ${z})`);
+        if (o !== d)
+          throw fail("lower", "BAD_INPUT", `no transfer carries the elements of ${o} -> ${d} (M[${o}][${d}] = ${z})`);
         copies.push(o, 0, z, -1);
         continue;
       }
@@ -177,7 +244,11 @@ function leftovers(m: CommMatrix, head: Int32Array, seg: Segments, holdNode: Uin
           continue;
         }
         const at = loc === AT_ORIGIN ? o : holdNode[loc]!;
-        throw fail("lower", "BAD_INPUT", `elements ${seg.off[t]!}..${seg.off[t]! + seg.cnt[t]! - 1} of ${o} -> ${d} end at node ${at}, not at ${d}`);
+        throw fail(
+          "lower",
+          "BAD_INPUT",
+          `elements ${seg.off[t]!}..${seg.off[t]! + seg.cnt[t]! - 1} of ${o} -> ${d} end at node ${at}, not at ${d}`,
+        );
       }
       if (opened) copies.push(-1);
     }
@@ -186,9 +257,22 @@ function leftovers(m: CommMatrix, head: Int32Array, seg: Segments, holdNode: Uin
 }
 
 /** The messages with their abstract pieces resolved into buffer pieces (coalesced), then the round-0 self copies. */
-function resolveMessages(g: Grouping, sendRaw: RawPieces, recvRaw: RawPieces, scratch: ScratchPlan, dpCnt: Float64Array, copies: readonly number[], layout: BufferLayout, p: number): Messages {
-  const send = new PieceCol(), recv = new PieceCol();
-  const round = new U32Col(g.n + p), src = new U32Col(g.n + p), dst = new U32Col(g.n + p), count = new F64Col(g.n + p);
+function resolveMessages(
+  g: Grouping,
+  sendRaw: RawPieces,
+  recvRaw: RawPieces,
+  scratch: ScratchPlan,
+  dpCnt: Float64Array,
+  copies: readonly number[],
+  layout: BufferLayout,
+  p: number,
+): Messages {
+  const send = new PieceCol(),
+    recv = new PieceCol();
+  const round = new U32Col(g.n + p),
+    src = new U32Col(g.n + p),
+    dst = new U32Col(g.n + p),
+    count = new F64Col(g.n + p);
   sendRaw.start.push(sendRaw.code.n);
   recvRaw.start.push(recvRaw.code.n);
   for (let k = 0; k < g.n; k++) {
@@ -198,13 +282,16 @@ function resolveMessages(g: Grouping, sendRaw: RawPieces, recvRaw: RawPieces, sc
     count.push(g.count[k]!);
     send.open();
     for (let y = sendRaw.start.a[k]!; y < sendRaw.start.a[k + 1]!; y++) {
-      const code = sendRaw.code.a[y]!, val = sendRaw.val.a[y]!, cnt = sendRaw.cnt.a[y]!;
+      const code = sendRaw.code.a[y]!,
+        val = sendRaw.val.a[y]!,
+        cnt = sendRaw.cnt.a[y]!;
       if (code === A_DEPART) send.piece(2, scratch.dpOffset[val]!, cnt);
       else send.piece(code === A_SEND ? 0 : 1, val, cnt);
     }
     recv.open();
     for (let y = recvRaw.start.a[k]!; y < recvRaw.start.a[k + 1]!; y++) {
-      const code = recvRaw.code.a[y]!, val = recvRaw.val.a[y]!;
+      const code = recvRaw.code.a[y]!,
+        val = recvRaw.val.a[y]!;
       if (code === A_RECV) {
         recv.piece(1, val, recvRaw.cnt.a[y]!);
         continue;
@@ -215,7 +302,7 @@ function resolveMessages(g: Grouping, sendRaw: RawPieces, recvRaw: RawPieces, sc
       }
     }
   }
-  for (let q = 0; q < copies.length; ) {
+  for (let q = 0; q < copies.length;) {
     const r = copies[q++]!;
     const from = q;
     let total = 0;
@@ -232,7 +319,8 @@ function resolveMessages(g: Grouping, sendRaw: RawPieces, recvRaw: RawPieces, sc
     dst.push(r);
     count.push(total);
   }
-  const sendStart = send.close(), recvStart = recv.close();
+  const sendStart = send.close(),
+    recvStart = recv.close();
   return {
     n: round.n,
     round: round.done(),

@@ -22,13 +22,23 @@ export interface ScratchPlan {
  * lifetime first on ties) among the blocks still live.
  */
 export function allocateScratch(
-  p: number, rounds: number,
-  holdNode: Uint32Array, holdRound: Uint32Array, nHold: number,
-  dpHold: Uint32Array, dpInner: Float64Array, dpCnt: Float64Array, dpRound: Uint32Array, nDp: number,
+  p: number,
+  rounds: number,
+  holdNode: Uint32Array,
+  holdRound: Uint32Array,
+  nHold: number,
+  dpHold: Uint32Array,
+  dpInner: Float64Array,
+  dpCnt: Float64Array,
+  dpRound: Uint32Array,
+  nDp: number,
 ): ScratchPlan {
   // Departure pieces by hold, each hold's in element order (insertion sort: a hold has few).
   const holdDpStart = new Uint32Array(nHold + 1);
-  for (let e = 0; e < nDp; e++) { const i = dpHold[e]! + 1; holdDpStart[i] = holdDpStart[i]! + 1; }
+  for (let e = 0; e < nDp; e++) {
+    const i = dpHold[e]! + 1;
+    holdDpStart[i] = holdDpStart[i]! + 1;
+  }
   for (let h = 0; h < nHold; h++) holdDpStart[h + 1] = holdDpStart[h + 1]! + holdDpStart[h]!;
   const fill = holdDpStart.slice(0, nHold);
   const holdDps = new Uint32Array(nDp);
@@ -41,15 +51,22 @@ export function allocateScratch(
     }
     holdDps[at] = e;
   }
-  if (rounds * rounds * p > Number.MAX_SAFE_INTEGER) throw fail("lower", "UNSUPPORTED", `too many rounds (${rounds}) to index scratch blocks`);
+  if (rounds * rounds * p > Number.MAX_SAFE_INTEGER)
+    throw fail("lower", "UNSUPPORTED", `too many rounds (${rounds}) to index scratch blocks`);
   // Blocks (rank, arrival, departure); positions inside them in hold order.
   const blockOf = new Map<number, number>();
-  const bNode: number[] = [], bStart: number[] = [], bEnd: number[] = [], bSize: number[] = [];
-  const dpPos = new Float64Array(nDp), dpBlock = new Uint32Array(nDp);
+  const bNode: number[] = [],
+    bStart: number[] = [],
+    bEnd: number[] = [],
+    bSize: number[] = [];
+  const dpPos = new Float64Array(nDp),
+    dpBlock = new Uint32Array(nDp);
   for (let h = 0; h < nHold; h++) {
-    const node = holdNode[h]!, sa = holdRound[h]!;
+    const node = holdNode[h]!,
+      sa = holdRound[h]!;
     for (let q = holdDpStart[h]!; q < holdDpStart[h + 1]!; q++) {
-      const e = holdDps[q]!, sd = dpRound[e]!;
+      const e = holdDps[q]!,
+        sd = dpRound[e]!;
       const key = (sa * rounds + sd) * p + node;
       let b = blockOf.get(key);
       if (b === undefined) {
@@ -69,28 +86,40 @@ export function allocateScratch(
   const nb = bNode.length;
   const byNode: number[][] = Array.from({ length: p }, () => []);
   for (let b = 0; b < nb; b++) byNode[bNode[b]!]!.push(b);
-  const base = new Float64Array(nb), size = new Float64Array(p), peak = new Float64Array(p);
+  const base = new Float64Array(nb),
+    size = new Float64Array(p),
+    peak = new Float64Array(p);
   for (let r = 0; r < p; r++) {
     const list = byNode[r]!;
     if (list.length === 0) continue;
     list.sort((x, y) => bStart[x]! - bStart[y]! || bEnd[y]! - bEnd[x]! || x - y);
     // Free space as gaps sorted by offset; the last gap is [end of everything placed, infinity).
-    const gOff: number[] = [0], gLen: number[] = [Infinity];
+    const gOff: number[] = [0],
+      gLen: number[] = [Infinity];
     let liveBlocks: number[] = [];
-    let top = 0, now = -1;
+    let top = 0,
+      now = -1;
     for (const b of list) {
       const sa = bStart[b]!;
       if (sa !== now) {
         now = sa;
         const still: number[] = [];
-        for (const o of liveBlocks) if (bEnd[o]! >= sa) still.push(o); else freeGap(gOff, gLen, base[o]!, bSize[o]!);
+        for (const o of liveBlocks)
+          if (bEnd[o]! >= sa) still.push(o);
+          else freeGap(gOff, gLen, base[o]!, bSize[o]!);
         liveBlocks = still;
       }
       const need = bSize[b]!;
       let g = 0;
       while (gLen[g]! < need) g++;
       const at = gOff[g]!;
-      if (gLen[g] === need) { gOff.splice(g, 1); gLen.splice(g, 1); } else { gOff[g] = at + need; gLen[g] = gLen[g]! - need; }
+      if (gLen[g] === need) {
+        gOff.splice(g, 1);
+        gLen.splice(g, 1);
+      } else {
+        gOff[g] = at + need;
+        gLen[g] = gLen[g]! - need;
+      }
       base[b] = at;
       liveBlocks.push(b);
       top = Math.max(top, at + need);
@@ -100,7 +129,8 @@ export function allocateScratch(
     const ev: [number, number][] = [];
     for (const b of list) ev.push([bStart[b]!, bSize[b]!], [bEnd[b]! + 1, -bSize[b]!]);
     ev.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
-    let live = 0, best = 0;
+    let live = 0,
+      best = 0;
     for (const [, dz] of ev) {
       live += dz;
       best = Math.max(best, live);
@@ -115,7 +145,8 @@ export function allocateScratch(
 /** Returns [off, off + len) to the free gaps (sorted by offset), merging it with its neighbours. */
 function freeGap(gOff: number[], gLen: number[], off: number, len: number): void {
   if (len === 0) return;
-  let lo = 0, hi = gOff.length;
+  let lo = 0,
+    hi = gOff.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
     if (gOff[mid]! < off) lo = mid + 1;

@@ -9,7 +9,16 @@ import { verifySchedule } from "../../src/verifier/index.js";
 import { matrixArb } from "../helpers/arbitraries.js";
 import { runBlocking, runRounds } from "./program-interpreter.js";
 
-const RELAY = new Set(["two-stage", "mesh-two-stage", "four-stage", "te-valiant", "te-simple", "te-fast", "te-balanced", "te-offline"]);
+const RELAY = new Set([
+  "two-stage",
+  "mesh-two-stage",
+  "four-stage",
+  "te-valiant",
+  "te-simple",
+  "te-fast",
+  "te-balanced",
+  "te-offline",
+]);
 
 /** Plans that a planner refuses (UNSUPPORTED shapes) are skipped by returning null. */
 function tryPlan(m: CommMatrix, name: string, payload: boolean): ReturnType<typeof plan> | null {
@@ -29,40 +38,56 @@ describe("lowerSchedule on every planner", () => {
   for (const planner of PLANNERS) {
     it(`${planner.name}: payload plans run and deliver (nonblocking and blocking)`, () => {
       fc.assert(
-        fc.property(matrixArb({ minP: 1, maxP: 9, kinds: ["dense", "sparse", "empty-rows", "zero", "permutation", "spike"] }).filter((m) => elementsOf(m) <= 3000), (m) => {
-          const s = tryPlan(m, planner.name, true);
-          if (s === null) return;
-          const nb = lowerSchedule(m, s).program;
-          expect(runRounds(m, nb)).toBe(elementsOf(m));
-          const bl = lowerSchedule(m, s, { variant: "blocking" }).program;
-          expect(runRounds(m, bl)).toBe(elementsOf(m));
-          expect(runBlocking(m, bl).elements).toBe(elementsOf(m));
-        }),
+        fc.property(
+          matrixArb({
+            minP: 1,
+            maxP: 9,
+            kinds: ["dense", "sparse", "empty-rows", "zero", "permutation", "spike"],
+          }).filter((m) => elementsOf(m) <= 3000),
+          (m) => {
+            const s = tryPlan(m, planner.name, true);
+            if (s === null) return;
+            const nb = lowerSchedule(m, s).program;
+            expect(runRounds(m, nb)).toBe(elementsOf(m));
+            const bl = lowerSchedule(m, s, { variant: "blocking" }).program;
+            expect(runRounds(m, bl)).toBe(elementsOf(m));
+            expect(runBlocking(m, bl).elements).toBe(elementsOf(m));
+          },
+        ),
         { numRuns: 25 },
       );
     });
     it(`${planner.name}: message-level plans lower when direct, else are refused`, () => {
       fc.assert(
-        fc.property(matrixArb({ minP: 1, maxP: 9, kinds: ["dense", "sparse", "permutation", "spike"] }).filter((m) => elementsOf(m) <= 3000), (m) => {
-          const s = tryPlan(m, planner.name, false);
-          if (s === null) return;
-          let prog;
-          try {
-            prog = lowerSchedule(m, s, { variant: "blocking" }).program;
-          } catch (e) {
-            expect(RELAY.has(planner.name)).toBe(true);
-            expect((e as Error).message).toMatch(new RegExp(`^lower: ${planner.name} relays elements: plan with --payload`));
-            return;
-          }
-          expect(runRounds(m, prog)).toBe(elementsOf(m));
-          expect(runBlocking(m, prog).elements).toBe(elementsOf(m));
-        }),
+        fc.property(
+          matrixArb({ minP: 1, maxP: 9, kinds: ["dense", "sparse", "permutation", "spike"] }).filter(
+            (m) => elementsOf(m) <= 3000,
+          ),
+          (m) => {
+            const s = tryPlan(m, planner.name, false);
+            if (s === null) return;
+            let prog;
+            try {
+              prog = lowerSchedule(m, s, { variant: "blocking" }).program;
+            } catch (e) {
+              expect(RELAY.has(planner.name)).toBe(true);
+              expect((e as Error).message).toMatch(
+                new RegExp(`^lower: ${planner.name} relays elements: plan with --payload`),
+              );
+              return;
+            }
+            expect(runRounds(m, prog)).toBe(elementsOf(m));
+            expect(runBlocking(m, prog).elements).toBe(elementsOf(m));
+          },
+        ),
         { numRuns: 20 },
       );
     });
   }
   it("relay planners' message-level plans of a dense matrix are refused with one line", () => {
-    const m = matrixFromRows(Array.from({ length: 9 }, (_, i) => Array.from({ length: 9 }, (_, j) => 1 + ((i * 3 + j) % 4))));
+    const m = matrixFromRows(
+      Array.from({ length: 9 }, (_, i) => Array.from({ length: 9 }, (_, j) => 1 + ((i * 3 + j) % 4))),
+    );
     for (const name of ["two-stage", "mesh-two-stage", "four-stage", "te-valiant", "te-fast", "te-balanced"]) {
       const s = tryPlan(m, name, false);
       if (s === null) continue;
@@ -88,7 +113,8 @@ describe("program structure", () => {
         expect(ops.round[first]).toBe(0);
       }
     }
-    for (let x = 0; x < ops.kind.length; x++) expect(ops.pieceStart[x + 1]! - ops.pieceStart[x]!).toBe(ops.kind[x] === 2 ? 2 : 1);
+    for (let x = 0; x < ops.kind.length; x++)
+      expect(ops.pieceStart[x + 1]! - ops.pieceStart[x]!).toBe(ops.kind[x] === 2 ? 2 : 1);
     expect(prog.layout.scratchSize.every((v) => v === 0)).toBe(true);
     expect(runRounds(m, prog)).toBe(elementsOf(m));
   });
@@ -101,20 +127,34 @@ describe("program structure", () => {
   });
   it("user displacements (reversed blocks with gaps) are honoured and checked", () => {
     const p = 4;
-    const sd = new Float64Array(p * p), rd = new Float64Array(p * p);
+    const sd = new Float64Array(p * p),
+      rd = new Float64Array(p * p);
     const size = new Float64Array(p).fill(100);
-    for (let r = 0; r < p; r++) for (let j = 0; j < p; j++) { sd[r * p + j] = 90 - 20 * j; rd[r * p + j] = 3 + 20 * (p - 1 - j); }
+    for (let r = 0; r < p; r++)
+      for (let j = 0; j < p; j++) {
+        sd[r * p + j] = 90 - 20 * j;
+        rd[r * p + j] = 3 + 20 * (p - 1 - j);
+      }
     const s = plan(m, "two-stage", { payload: true });
     const { program: prog } = lowerSchedule(m, s, { sendDispls: sd, recvDispls: rd, sendSize: size, recvSize: size });
     expect(runRounds(m, prog)).toBe(elementsOf(m));
     const bad = sd.slice();
     bad[1] = bad[0]! + 1; // rank 0: block of 1 overlaps the block of 0 (M[0][0] = 3)
-    expect(() => lowerSchedule(m, s, { sendDispls: bad })).toThrow(/^lower: sendDispls of rank 0: the blocks of 0 and 1 overlap/);
-    expect(() => lowerSchedule(m, s, { sendDispls: sd, sendSize: new Float64Array(p).fill(50) })).toThrow(/^lower: sendDispls of rank 0 reach element 93, past its buffer of 50 elements/);
+    expect(() => lowerSchedule(m, s, { sendDispls: bad })).toThrow(
+      /^lower: sendDispls of rank 0: the blocks of 0 and 1 overlap/,
+    );
+    expect(() => lowerSchedule(m, s, { sendDispls: sd, sendSize: new Float64Array(p).fill(50) })).toThrow(
+      /^lower: sendDispls of rank 0 reach element 93, past its buffer of 50 elements/,
+    );
   });
   it("a schedule for another matrix is refused", () => {
-    const other = matrixFromRows([[0, 1], [1, 0]]);
-    expect(() => lowerSchedule(other, plan(m, "shift"))).toThrow(/^lower: the schedule is for P = 4, the matrix has P = 2/);
+    const other = matrixFromRows([
+      [0, 1],
+      [1, 0],
+    ]);
+    expect(() => lowerSchedule(other, plan(m, "shift"))).toThrow(
+      /^lower: the schedule is for P = 4, the matrix has P = 2/,
+    );
   });
   it("tags stay below 32768, equal on both sides, one message per (src, dst) and round", () => {
     const p = 6;
@@ -134,18 +174,22 @@ describe("program structure", () => {
 describe("scratch", () => {
   it("relay plans: scratch at least the live peak, and the peak within the elements a node holds across a round", () => {
     fc.assert(
-      fc.property(matrixArb({ minP: 2, maxP: 12, kinds: ["dense", "sparse", "spike"] }).filter((m) => elementsOf(m) <= 4000), fc.constantFrom("two-stage", "mesh-two-stage", "four-stage", "te-valiant"), (m, name) => {
-        const s = tryPlan(m, name, true);
-        if (s === null) return;
-        const { program: prog, scratchPeak } = lowerSchedule(m, s);
-        const report = verifySchedule(m, s);
-        for (let r = 0; r < m.p; r++) {
-          expect(prog.layout.scratchSize[r]).toBeGreaterThanOrEqual(scratchPeak[r]!);
-          // Relayed elements live from the round they arrive to the round they leave, both included:
-          // at most what the node holds at two consecutive step boundaries (the verifier's peak, twice).
-          expect(scratchPeak[r]).toBeLessThanOrEqual(2 * report.peakBufferPerNode![r]!);
-        }
-      }),
+      fc.property(
+        matrixArb({ minP: 2, maxP: 12, kinds: ["dense", "sparse", "spike"] }).filter((m) => elementsOf(m) <= 4000),
+        fc.constantFrom("two-stage", "mesh-two-stage", "four-stage", "te-valiant"),
+        (m, name) => {
+          const s = tryPlan(m, name, true);
+          if (s === null) return;
+          const { program: prog, scratchPeak } = lowerSchedule(m, s);
+          const report = verifySchedule(m, s);
+          for (let r = 0; r < m.p; r++) {
+            expect(prog.layout.scratchSize[r]).toBeGreaterThanOrEqual(scratchPeak[r]!);
+            // Relayed elements live from the round they arrive to the round they leave, both included:
+            // at most what the node holds at two consecutive step boundaries (the verifier's peak, twice).
+            expect(scratchPeak[r]).toBeLessThanOrEqual(2 * report.peakBufferPerNode![r]!);
+          }
+        },
+      ),
       { numRuns: 40 },
     );
   });

@@ -15,21 +15,29 @@ describe("lowered programs pass the program checks", () => {
     it(`${planner.name}: payload plans, nonblocking and blocking`, () => {
       let lowered = 0;
       fc.assert(
-        fc.property(matrixArb({ minP: 1, maxP: 9, kinds: ["dense", "sparse", "empty-rows", "permutation", "spike"] }).filter((m) => elementsOf(m) <= 3000), (m) => {
-          let s;
-          try {
-            s = plan(m, planner.name, { payload: true });
-          } catch (e) {
-            if (isCommplanError(e) && (e.code === "UNSUPPORTED" || e.code === "BAD_OPTION")) return;
-            throw e;
-          }
-          for (const variant of ["nonblocking", "blocking"] as const) {
-            const report = verifyProgram(m, lowerSchedule(m, s, { variant }).program);
-            expect(report.checks.filter((c) => c.holds === false).map((c) => `${c.id}: ${c.witness}`), variant).toEqual([]);
-            expect(report.ok).toBe(true);
-          }
-          lowered++;
-        }),
+        fc.property(
+          matrixArb({ minP: 1, maxP: 9, kinds: ["dense", "sparse", "empty-rows", "permutation", "spike"] }).filter(
+            (m) => elementsOf(m) <= 3000,
+          ),
+          (m) => {
+            let s;
+            try {
+              s = plan(m, planner.name, { payload: true });
+            } catch (e) {
+              if (isCommplanError(e) && (e.code === "UNSUPPORTED" || e.code === "BAD_OPTION")) return;
+              throw e;
+            }
+            for (const variant of ["nonblocking", "blocking"] as const) {
+              const report = verifyProgram(m, lowerSchedule(m, s, { variant }).program);
+              expect(
+                report.checks.filter((c) => c.holds === false).map((c) => `${c.id}: ${c.witness}`),
+                variant,
+              ).toEqual([]);
+              expect(report.ok).toBe(true);
+            }
+            lowered++;
+          },
+        ),
         { numRuns: 15, seed: 7 },
       );
       expect(lowered).toBeGreaterThan(0);
