@@ -303,8 +303,23 @@ function denseMatrix(p: number, seed: number): CommMatrix {
   return matrixFromData(p, data);
 }
 
-/** Runs the permutation bench; returns the markdown summary. */
-export function permutationBench(log: (s: string) => void): string {
+/** A number with `dg` decimals, "n/a" for null. */
+function fmt(x: number | null, dg = 1): string {
+  return x === null ? "n/a" : x.toFixed(dg);
+}
+
+/** A spread as "median (min-max)", "n/a" for null. */
+function spreadText(x: Spread | null): string {
+  return x === null ? "n/a" : `${fmt(x.median)} (${fmt(x.min)}-${fmt(x.max)})`;
+}
+
+/** The ratio a / b as "1.0x", "n/a" when a is missing. */
+function ratioText(a: number | null | undefined, b: number): string {
+  return a === null || a === undefined ? "n/a" : `${(a / b).toFixed(1)}x`;
+}
+
+/** Mean phases of RS_N, RS_NH and coloring on 003's two test sets (P = 32), with the paper's figures. */
+function phaseRows(log: (s: string) => void): PhaseRow[] {
   const phases: PhaseRow[] = [];
   for (const d of [4, 16, 31]) {
     log(`permutation: phases, P = 32, d = ${d} ...`);
@@ -314,7 +329,11 @@ export function permutationBench(log: (s: string) => void): string {
     const extra = { d, paperRsN: paper.rsN, paperRsNh: paper.rsNh, dPlusLog2d: d + Math.log2(d) };
     phases.push({ set: "wang-set1 (uniform)", ...s1, ...extra }, { set: "wang-set2 (sizes 1..32)", ...s2, ...extra });
   }
-  const study = ruleStudy(log);
+  return phases;
+}
+
+/** Times coloring (whole planner and core) against one stats pass and scipy matching peeling on the large cases. */
+function speedRows(log: (s: string) => void): SpeedRow[] {
   const dir = mkdtempSync(join(tmpdir(), "commplan-perm-"));
   const speed: SpeedRow[] = [];
   try {
@@ -362,15 +381,12 @@ export function permutationBench(log: (s: string) => void): string {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const f = (x: number | null, dg = 1): string => (x === null ? "n/a" : x.toFixed(dg));
-  const sp = (x: Spread | null): string => (x === null ? "n/a" : `${f(x.median)} (${f(x.min)}-${f(x.max)})`);
-  const ratio = (a: number | null | undefined, b: number): string =>
-    a === null || a === undefined ? "n/a" : `${(a / b).toFixed(1)}x`;
-  const load = loadavg()
-    .map((x) => x.toFixed(2))
-    .join(" / ");
-  const rm = findMachine(RULE_MACHINE);
-  const md =
+  return speed;
+}
+
+/** The markdown table of mean phases against 003 tables 4-5. */
+function phasesSection(phases: readonly PhaseRow[]): string {
+  return (
     `### Permutation decompositions: mean phases over ${MATRICES} seeded matrices, P = 32 (003 tables 4-5, "perm" rows)\n\n` +
     "003's RS_N row is the same in tables 4 and 5 (the same supports); its RS_NH row is only in table 5 (test set 2, sizes 1..32 x msg_unit). " +
     `Our RS_NH column is the default rule ("auto": the cutoff rule of least modelled time) on the default machine ${DEFAULT_SPLIT_MACHINE.name} with 8-byte elements. ` +
@@ -392,16 +408,22 @@ export function permutationBench(log: (s: string) => void): string {
       phases.map((r) => [
         r.d,
         r.set,
-        f(r.rsN, 2),
+        fmt(r.rsN, 2),
         r.paperRsN,
-        f(r.rsNh, 2),
-        f(r.rsNhCutPct, 2),
-        f(r.rsNhNone, 2),
+        fmt(r.rsNh, 2),
+        fmt(r.rsNhCutPct, 2),
+        fmt(r.rsNhNone, 2),
         r.paperRsNh,
-        f(r.coloring, 2),
-        f(r.dPlusLog2d, 2),
+        fmt(r.coloring, 2),
+        fmt(r.dPlusLog2d, 2),
       ]),
-    ) +
+    )
+  );
+}
+
+/** The markdown tables of the RS_NH cutoff rule study and of the "auto" rule. */
+function rulesSection(study: { rules: RuleRow[]; auto: AutoRow[] }, rm: ReturnType<typeof findMachine>): string {
+  return (
     `\n### RS_NH cutoff rules on 003 test set 2 (P = 32, ${MATRICES} matrices), modelled blocking time on ${rm.name} (alpha = ${rm.ts} us, ${(rm.tc + rm.td).toFixed(3)} us/byte)\n\n` +
     "Per rule: mean phases, share of messages sent in more than one piece, mean sum over phases of the longest message (in msg_units), and phases x alpha + beta x that sum for msg_unit = " +
     `${UNITS.join(", ")} bytes (ms). The rule's phase count, cut share and sum do not depend on msg_unit; the best rule does.\n\n` +
@@ -410,10 +432,10 @@ export function permutationBench(log: (s: string) => void): string {
       study.rules.map((r) => [
         r.d,
         r.rule,
-        f(r.phases, 2),
-        f(r.cutPct, 2),
-        f(r.sumOfMaxima, 1),
-        ...r.timesMs.map((t) => f(t, 2)),
+        fmt(r.phases, 2),
+        fmt(r.cutPct, 2),
+        fmt(r.sumOfMaxima, 1),
+        ...r.timesMs.map((t) => fmt(t, 2)),
       ]),
     ) +
     `\nThe default, cutoff "auto", plans with each rule above (same seed) and keeps the least modelled time on the machine it is given (here ${rm.name}, elements of msg_unit bytes):\n\n` +
@@ -432,13 +454,19 @@ export function permutationBench(log: (s: string) => void): string {
         r.d,
         r.unit,
         r.chosen,
-        f(r.phases, 2),
-        f(r.cutPct, 2),
-        f(r.timeMs, 2),
+        fmt(r.phases, 2),
+        fmt(r.cutPct, 2),
+        fmt(r.timeMs, 2),
         r.bestFixed,
-        f(r.bestFixedMs, 2),
+        fmt(r.bestFixedMs, 2),
       ]),
-    ) +
+    )
+  );
+}
+
+/** The markdown table of coloring's speed against the stats pass and scipy peeling. */
+function speedSection(speed: readonly SpeedRow[], load: string): string {
+  return (
     "\n### coloring speed (exact h phases) vs one stats pass and vs scipy matching peeling (one maximum matching per phase)\n\n" +
     `plan = the whole planner (matrix digest for the header, one scan of the P x P matrix for the message list, sort, colouring, lower bound, improve pass, schedule); core = sort + colouring of the message list, the work the scipy script times (it gets the edge list; its interpreter start and imports are not timed). Both sides: one warm-up, then ${RUNS} timed runs, shown as median (min-max) wall-clock ms; the ratios are of medians; "CPU" is the ratio of median CPU times (steadier on a shared machine). Load average at the end of the run (1 / 5 / 15 min): ${load}.\n\n` +
     mdTable(
@@ -464,21 +492,34 @@ export function permutationBench(log: (s: string) => void): string {
         r.case,
         r.edges.toLocaleString("en-US"),
         r.h,
-        f(r.statsMs, 2),
-        sp(r.plan),
-        f(r.plan.median / r.statsMs),
-        sp(r.core),
-        sp(r.scipy),
-        ratio(r.scipy?.median, r.plan.median),
-        ratio(r.scipy?.median, r.core.median),
-        ratio(r.scipyCpuMs, r.planCpuMs),
+        fmt(r.statsMs, 2),
+        spreadText(r.plan),
+        fmt(r.plan.median / r.statsMs),
+        spreadText(r.core),
+        spreadText(r.scipy),
+        ratioText(r.scipy?.median, r.plan.median),
+        ratioText(r.scipy?.median, r.core.median),
+        ratioText(r.scipyCpuMs, r.planCpuMs),
         r.scipyPhases ?? "n/a",
         r.sumOfMaxima,
         r.lowerBound,
-        f(r.splitChunkMs),
+        fmt(r.splitChunkMs),
         r.scipyNote,
       ]),
-    );
+    )
+  );
+}
+
+/** Runs the permutation bench; returns the markdown summary. */
+export function permutationBench(log: (s: string) => void): string {
+  const phases = phaseRows(log);
+  const study = ruleStudy(log);
+  const speed = speedRows(log);
+  const load = loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" / ");
+  const rm = findMachine(RULE_MACHINE);
+  const md = phasesSection(phases) + rulesSection(study, rm) + speedSection(speed, load);
   writeResults(
     "permutation",
     { machine: machineInfo(), loadavg: loadavg(), phases, rules: study.rules, auto: study.auto, speed },

@@ -2,7 +2,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fail } from "../model/errors.js";
-import type { Program, ProgramVariant } from "../model/program.js";
+import type { OpTable, PieceTable, Program, ProgramVariant, RankLayout } from "../model/program.js";
 import type { JsonValue } from "../model/schedule.js";
 import { fsError } from "./file-output.js";
 import { validateWithSchema } from "./json-schema.js";
@@ -72,91 +72,99 @@ function parseFile(file: string): Doc {
   return value as Doc;
 }
 
-/** Checks the meaning of the documents' ranks and assembles the Program. */
-function assemble(head: Doc, parts: { doc: Doc; file: string }[]): ProgramDocument {
-  const { p, rounds } = head;
-  const bad = (file: string, field: string, text: string): never => {
-    throw fail(MODULE, "BAD_INPUT", `${field} ${text}`, { file, field });
+/** Throws the reader's error for `field` of `file`. */
+function bad(file: string, field: string, text: string): never {
+  throw fail(MODULE, "BAD_INPUT", `${field} ${text}`, { file, field });
+}
+
+/** Checks a rank's number (below p, above the previous rank) and the lengths of its count and displacement arrays. */
+function checkRankHeader(rd: RankDoc, path: string, file: string, p: number, ranks: readonly number[]): void {
+  if (rd.rank >= p) bad(file, `${path}/rank`, `= ${rd.rank} is not below p = ${p}`);
+  if (ranks.length > 0 && rd.rank <= ranks[ranks.length - 1]!)
+    bad(file, `${path}/rank`, `= ${rd.rank} is not above the previous rank ${ranks[ranks.length - 1]}`);
+  for (const f of ["sendCounts", "sendDispls", "recvCounts", "recvDispls"] as const)
+    if (rd[f].length !== p) bad(file, `${path}/${f}`, `has ${rd[f].length} entries, expected p = ${p}`);
+}
+
+/** A layout of p ranks, all zero. */
+function emptyLayout(p: number): RankLayout {
+  return {
+    sendCounts: new Float64Array(p * p),
+    recvCounts: new Float64Array(p * p),
+    sendDispls: new Float64Array(p * p),
+    recvDispls: new Float64Array(p * p),
+    sendSize: new Float64Array(p),
+    recvSize: new Float64Array(p),
+    scratchSize: new Float64Array(p),
   };
-  const sendCounts = new Float64Array(p * p),
-    recvCounts = new Float64Array(p * p),
-    sendDispls = new Float64Array(p * p),
-    recvDispls = new Float64Array(p * p);
-  const sendSize = new Float64Array(p),
-    recvSize = new Float64Array(p),
-    scratchSize = new Float64Array(p);
-  const ranks: number[] = [];
-  const byRank: RankDoc[] = [];
-  for (const { doc, file } of parts) {
-    for (const key of ["p", "algorithm", "variant", "rounds", "matrixDigest", "elementBytes"] as const) {
-      if (doc[key] !== head[key])
-        bad(file, `/${key}`, `is ${JSON.stringify(doc[key])}, the index says ${JSON.stringify(head[key])}`);
-    }
-    doc.ranks!.forEach((rd, k) => {
-      const path = `/ranks/${k}`;
-      if (rd.rank >= p) bad(file, `${path}/rank`, `= ${rd.rank} is not below p = ${p}`);
-      if (ranks.length > 0 && rd.rank <= ranks[ranks.length - 1]!)
-        bad(file, `${path}/rank`, `= ${rd.rank} is not above the previous rank ${ranks[ranks.length - 1]}`);
-      for (const f of ["sendCounts", "sendDispls", "recvCounts", "recvDispls"] as const)
-        if (rd[f].length !== p) bad(file, `${path}/${f}`, `has ${rd[f].length} entries, expected p = ${p}`);
-      ranks.push(rd.rank);
-      byRank.push(rd);
-      const r = rd.rank;
-      sendCounts.set(rd.sendCounts, r * p);
-      recvCounts.set(rd.recvCounts, r * p);
-      sendDispls.set(rd.sendDispls, r * p);
-      recvDispls.set(rd.recvDispls, r * p);
-      sendSize[r] = rd.sendSize;
-      recvSize[r] = rd.recvSize;
-      scratchSize[r] = rd.scratch;
-      for (let j = 0; j < p; j++) {
-        if (rd.sendCounts[j]! > 0 && rd.sendDispls[j]! + rd.sendCounts[j]! > rd.sendSize)
-          bad(
-            file,
-            `${path}/sendDispls/${j}`,
-            `puts the block of ${j} past the send buffer of ${rd.sendSize} elements`,
-          );
-        if (rd.recvCounts[j]! > 0 && rd.recvDispls[j]! + rd.recvCounts[j]! > rd.recvSize)
-          bad(
-            file,
-            `${path}/recvDispls/${j}`,
-            `puts the block from ${j} past the receive buffer of ${rd.recvSize} elements`,
-          );
-      }
-      const sizes = [rd.sendSize, rd.recvSize, rd.scratch];
-      const checkPieces = (pcs: Piece[], at: string, want: number): void => {
-        let sum = 0;
-        pcs.forEach(([b, off, cnt], q) => {
-          const lim = sizes[BUF_CODE[b]!]!;
-          if (off + cnt > lim)
-            bad(file, `${at}/${q}`, `(${b}, ${off}, ${cnt}) leaves the ${b} buffer of ${lim} elements`);
-          sum += cnt;
-        });
-        if (sum !== want) bad(file, at, `hold ${sum} elements, the operation moves ${want}`);
-      };
-      let last = 0;
-      rd.ops.forEach((op, x) => {
-        const at = `${path}/ops/${x}`;
-        if (op[0] >= rounds) bad(file, `${at}/0`, `round ${op[0]} is not below rounds = ${rounds}`);
-        if (op[0] < last) bad(file, `${at}/0`, `round ${op[0]} comes after round ${last}`);
-        last = op[0];
-        if (op[1] === "copy") {
-          const c = op as [number, "copy", number, Piece[], Piece[]];
-          checkPieces(c[3], `${at}/3`, c[2]);
-          checkPieces(c[4], `${at}/4`, c[2]);
-          for (const [b] of c[4]) if (b === "send") bad(file, `${at}/4`, "copies into the send buffer");
-        } else {
-          const o = op as [number, string, number, number, number, Piece[]];
-          if (o[2] >= p || o[2] === r)
-            bad(file, `${at}/2`, `peer ${o[2]} is ${o[2] === r ? "the rank itself (use copy)" : `not below p = ${p}`}`);
-          checkPieces(o[5], `${at}/5`, o[4]);
-          if (o[1] === "recv")
-            for (const [b] of o[5]) if (b === "send") bad(file, `${at}/5`, "receives into the send buffer");
-        }
-      });
-    });
+}
+
+/** Copies a rank's counts, displacements and buffer sizes into the layout. */
+function storeRankLayout(layout: RankLayout, rd: RankDoc, p: number): void {
+  const r = rd.rank;
+  layout.sendCounts.set(rd.sendCounts, r * p);
+  layout.recvCounts.set(rd.recvCounts, r * p);
+  layout.sendDispls.set(rd.sendDispls, r * p);
+  layout.recvDispls.set(rd.recvDispls, r * p);
+  layout.sendSize[r] = rd.sendSize;
+  layout.recvSize[r] = rd.recvSize;
+  layout.scratchSize[r] = rd.scratch;
+}
+
+/** Checks that every block a rank sends or receives lies inside its send or receive buffer. */
+function checkRankBlocks(rd: RankDoc, path: string, file: string, p: number): void {
+  for (let j = 0; j < p; j++) {
+    if (rd.sendCounts[j]! > 0 && rd.sendDispls[j]! + rd.sendCounts[j]! > rd.sendSize)
+      bad(file, `${path}/sendDispls/${j}`, `puts the block of ${j} past the send buffer of ${rd.sendSize} elements`);
+    if (rd.recvCounts[j]! > 0 && rd.recvDispls[j]! + rd.recvCounts[j]! > rd.recvSize)
+      bad(
+        file,
+        `${path}/recvDispls/${j}`,
+        `puts the block from ${j} past the receive buffer of ${rd.recvSize} elements`,
+      );
   }
-  // Columns.
+}
+
+/** Checks a rank's operations: rounds in order and below `rounds`, peers, and pieces inside the buffers summing to the count. */
+function checkRankOps(rd: RankDoc, path: string, file: string, p: number, rounds: number): void {
+  const r = rd.rank;
+  const sizes = [rd.sendSize, rd.recvSize, rd.scratch];
+  const checkPieces = (pcs: Piece[], at: string, want: number): void => {
+    let sum = 0;
+    pcs.forEach(([b, off, cnt], q) => {
+      const lim = sizes[BUF_CODE[b]!]!;
+      if (off + cnt > lim) bad(file, `${at}/${q}`, `(${b}, ${off}, ${cnt}) leaves the ${b} buffer of ${lim} elements`);
+      sum += cnt;
+    });
+    if (sum !== want) bad(file, at, `hold ${sum} elements, the operation moves ${want}`);
+  };
+  let last = 0;
+  rd.ops.forEach((op, x) => {
+    const at = `${path}/ops/${x}`;
+    if (op[0] >= rounds) bad(file, `${at}/0`, `round ${op[0]} is not below rounds = ${rounds}`);
+    if (op[0] < last) bad(file, `${at}/0`, `round ${op[0]} comes after round ${last}`);
+    last = op[0];
+    if (op[1] === "copy") {
+      const c = op as [number, "copy", number, Piece[], Piece[]];
+      checkPieces(c[3], `${at}/3`, c[2]);
+      checkPieces(c[4], `${at}/4`, c[2]);
+      for (const [b] of c[4]) if (b === "send") bad(file, `${at}/4`, "copies into the send buffer");
+    } else {
+      const o = op as [number, string, number, number, number, Piece[]];
+      if (o[2] >= p || o[2] === r)
+        bad(file, `${at}/2`, `peer ${o[2]} is ${o[2] === r ? "the rank itself (use copy)" : `not below p = ${p}`}`);
+      checkPieces(o[5], `${at}/5`, o[4]);
+      if (o[1] === "recv")
+        for (const [b] of o[5]) if (b === "send") bad(file, `${at}/5`, "receives into the send buffer");
+    }
+  });
+}
+
+/** Builds the program's operation and piece columns from the ranks' documents (in increasing rank order). */
+function buildColumns(
+  byRank: readonly RankDoc[],
+  p: number,
+): { rankStart: Uint32Array; ops: OpTable; pieces: PieceTable } {
   const rankStart = new Uint32Array(p + 1);
   let nOps = 0,
     nPieces = 0;
@@ -203,6 +211,35 @@ function assemble(head: Doc, parts: { doc: Doc; file: string }[]): ProgramDocume
   }
   rankStart[p] = x;
   pieceStart[x] = q;
+  return {
+    rankStart,
+    ops: { rank, round, kind, peer, tag, count, pieceStart, copySplit },
+    pieces: { buffer, offset, count: pcount },
+  };
+}
+
+/** Checks the meaning of the documents' ranks and assembles the Program. */
+function assemble(head: Doc, parts: { doc: Doc; file: string }[]): ProgramDocument {
+  const { p, rounds } = head;
+  const layout = emptyLayout(p);
+  const ranks: number[] = [];
+  const byRank: RankDoc[] = [];
+  for (const { doc, file } of parts) {
+    for (const key of ["p", "algorithm", "variant", "rounds", "matrixDigest", "elementBytes"] as const) {
+      if (doc[key] !== head[key])
+        bad(file, `/${key}`, `is ${JSON.stringify(doc[key])}, the index says ${JSON.stringify(head[key])}`);
+    }
+    doc.ranks!.forEach((rd, k) => {
+      const path = `/ranks/${k}`;
+      checkRankHeader(rd, path, file, p, ranks);
+      ranks.push(rd.rank);
+      byRank.push(rd);
+      storeRankLayout(layout, rd, p);
+      checkRankBlocks(rd, path, file, p);
+      checkRankOps(rd, path, file, p, rounds);
+    });
+  }
+  const { rankStart, ops, pieces } = buildColumns(byRank, p);
   const program: Program = {
     p,
     algorithm: head.algorithm,
@@ -212,10 +249,10 @@ function assemble(head: Doc, parts: { doc: Doc; file: string }[]): ProgramDocume
     matrixDigest: head.matrixDigest,
     variant: head.variant,
     rounds,
-    layout: { sendCounts, recvCounts, sendDispls, recvDispls, sendSize, recvSize, scratchSize },
+    layout,
     rankStart,
-    ops: { rank, round, kind, peer, tag, count, pieceStart, copySplit },
-    pieces: { buffer, offset, count: pcount },
+    ops,
+    pieces,
   };
   return { program, ranks };
 }

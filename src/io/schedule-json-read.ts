@@ -542,6 +542,114 @@ function stallPathOf(q: number, stallStart: Uint32Array, stages: readonly StageI
   return `/stages/${k}/steps/${s - stages[k]!.firstStep}/stalls/${q - stallStart[s]!}`;
 }
 
+/** What the meaning checks of a finished schedule share: node and transfer counts, and how to name and report a place. */
+interface MeaningContext {
+  readonly p: number;
+  readonly n: number;
+  /** The error for the field at `path`. */
+  readonly bad: (path: string, text: string) => CommplanError;
+  /** The JSON path of transfer x. */
+  readonly tpath: (x: number) => string;
+  /** The value as given (a clamped index shows what the file says). */
+  readonly shown: (column: string, row: number, v: number) => number;
+}
+
+/** Checks that every transfer's src and dst and every stalled node is a node index, and that no step lists a node as stalled twice. */
+function checkNodeIndices(
+  m: MeaningContext,
+  src: Uint32Array,
+  dst: Uint32Array,
+  stallNode: Uint32Array,
+  stallStart: Uint32Array,
+  stages: readonly StageInfo[],
+): void {
+  const { p, n, bad, tpath, shown } = m;
+  for (let x = 0; x < n; x++) {
+    if (src[x]! >= p) throw bad(`${tpath(x)}/src`, `= ${shown("src", x, src[x]!)} is not a node index in 0..${p - 1}`);
+    if (dst[x]! >= p) throw bad(`${tpath(x)}/dst`, `= ${shown("dst", x, dst[x]!)} is not a node index in 0..${p - 1}`);
+  }
+  for (let q = 0; q < stallNode.length; q++) {
+    if (stallNode[q]! >= p)
+      throw bad(
+        stallPathOf(q, stallStart, stages),
+        `= ${shown("stall", q, stallNode[q]!)} is not a node index in 0..${p - 1}`,
+      );
+  }
+  if (stallNode.length > 0) {
+    // a node stalls at most once per step (the schema's uniqueItems): the step that last listed each node
+    const lastStep = new Int32Array(p).fill(-1);
+    const steps = stallStart.length - 1;
+    for (let st = 0; st < steps; st++) {
+      for (let q = stallStart[st]!; q < stallStart[st + 1]!; q++) {
+        const u = stallNode[q]!;
+        if (lastStep[u] === st)
+          throw bad(
+            stallPathOf(q, stallStart, stages),
+            `= ${u} repeats a node the step already lists as stalled (each node at most once)`,
+          );
+        lastStep[u] = st;
+      }
+    }
+  }
+}
+
+/** The chunk table (null when no transfer carries chunks), checking that all or none do, node indices, and that chunks add up to the size. */
+function chunkTableOf(m: MeaningContext, a: ScheduleAssembler, size: Float64Array): ChunkTable | null {
+  const { p, n, bad, tpath, shown } = m;
+  if (a.withChunks === 0) return null;
+  if (a.withChunks < n) {
+    throw bad(
+      tpath(a.firstWithoutChunks),
+      `has no 'chunks' but ${tpath(a.firstWithChunks)} has: every transfer carries its payload or none does`,
+    );
+  }
+  const chunkStart = new Uint32Array(n + 1);
+  chunkStart.set(a.chunkStart.toArray());
+  chunkStart[n] = a.origin.length;
+  const origin = a.origin.toArray(),
+    dest = a.dest.toArray(),
+    offset = a.offset.toArray(),
+    count = a.count.toArray();
+  for (let x = 0; x < n; x++) {
+    let sum = 0;
+    for (let c = chunkStart[x]!; c < chunkStart[x + 1]!; c++) {
+      if (origin[c]! >= p)
+        throw bad(
+          `${tpath(x)}/chunks/${c - chunkStart[x]!}/0`,
+          `(origin) = ${shown("origin", c, origin[c]!)} is not a node index in 0..${p - 1}`,
+        );
+      if (dest[c]! >= p)
+        throw bad(
+          `${tpath(x)}/chunks/${c - chunkStart[x]!}/1`,
+          `(dest) = ${shown("dest", c, dest[c]!)} is not a node index in 0..${p - 1}`,
+        );
+      sum += count[c]!;
+    }
+    if (sum !== size[x]!) throw bad(`${tpath(x)}/size`, `= ${size[x]!} but its chunks hold ${sum} elements`);
+  }
+  return { start: chunkStart, origin, dest, offset, count };
+}
+
+/** The transfer times (null when no transfer has them), checking both or neither per transfer, all or none, and start <= end. */
+function timesOf(m: MeaningContext, a: ScheduleAssembler): Schedule["times"] {
+  const { n, bad, tpath } = m;
+  if (a.firstHalfTimed >= 0) {
+    const other = a.firstHalfTimedHas === "start" ? "end" : "start";
+    throw bad(tpath(a.firstHalfTimed), `has '${a.firstHalfTimedHas}' without '${other}'`);
+  }
+  if (a.withTimes === 0) return null;
+  if (a.withTimes < n)
+    throw bad(
+      tpath(a.firstWithoutTimes),
+      `has no 'start' and 'end' but ${tpath(a.firstWithTimes)} has: every transfer has times or none does`,
+    );
+  const start = a.tStart.toArray(),
+    end = a.tEnd.toArray();
+  for (let x = 0; x < n; x++)
+    if (!(start[x]! <= end[x]!)) throw bad(tpath(x), `ends before it starts (start ${start[x]!}, end ${end[x]!})`);
+  return { start, end };
+}
+
 /** Incremental reader: feed Buffer chunks with `write`, then `finish` returns the Schedule. */
 export class ScheduleJsonReader {
   private readonly a: ScheduleAssembler;
@@ -608,92 +716,18 @@ export class ScheduleJsonReader {
       size = a.size.toArray();
     const stallNode = a.stallNode.toArray();
     const p = h.p;
-    const bad = (path: string, text: string): CommplanError =>
-      fail(MODULE, "BAD_INPUT", `${path} ${text}`, this.place(undefined, path));
-    const tpath = (x: number): string => transferPathOf(x, stepStart, stages);
 
     // Meaning: indices in range, payloads and times on every transfer or on none, sizes add up.
-    // the value as given (a clamped index shows what the file says)
-    const shown = (column: string, row: number, v: number): number => a.hugeNodes.get(`${column}:${row}`) ?? v;
-    for (let x = 0; x < n; x++) {
-      if (src[x]! >= p)
-        throw bad(`${tpath(x)}/src`, `= ${shown("src", x, src[x]!)} is not a node index in 0..${p - 1}`);
-      if (dst[x]! >= p)
-        throw bad(`${tpath(x)}/dst`, `= ${shown("dst", x, dst[x]!)} is not a node index in 0..${p - 1}`);
-    }
-    for (let q = 0; q < stallNode.length; q++) {
-      if (stallNode[q]! >= p)
-        throw bad(
-          stallPathOf(q, stallStart, stages),
-          `= ${shown("stall", q, stallNode[q]!)} is not a node index in 0..${p - 1}`,
-        );
-    }
-    if (stallNode.length > 0) {
-      // a node stalls at most once per step (the schema's uniqueItems): the step that last listed each node
-      const lastStep = new Int32Array(p).fill(-1);
-      for (let st = 0; st < steps; st++) {
-        for (let q = stallStart[st]!; q < stallStart[st + 1]!; q++) {
-          const u = stallNode[q]!;
-          if (lastStep[u] === st)
-            throw bad(
-              stallPathOf(q, stallStart, stages),
-              `= ${u} repeats a node the step already lists as stalled (each node at most once)`,
-            );
-          lastStep[u] = st;
-        }
-      }
-    }
-    let chunks: ChunkTable | null = null;
-    if (a.withChunks > 0) {
-      if (a.withChunks < n) {
-        throw bad(
-          tpath(a.firstWithoutChunks),
-          `has no 'chunks' but ${tpath(a.firstWithChunks)} has: every transfer carries its payload or none does`,
-        );
-      }
-      const chunkStart = new Uint32Array(n + 1);
-      chunkStart.set(a.chunkStart.toArray());
-      chunkStart[n] = a.origin.length;
-      const origin = a.origin.toArray(),
-        dest = a.dest.toArray(),
-        offset = a.offset.toArray(),
-        count = a.count.toArray();
-      for (let x = 0; x < n; x++) {
-        let sum = 0;
-        for (let c = chunkStart[x]!; c < chunkStart[x + 1]!; c++) {
-          if (origin[c]! >= p)
-            throw bad(
-              `${tpath(x)}/chunks/${c - chunkStart[x]!}/0`,
-              `(origin) = ${shown("origin", c, origin[c]!)} is not a node index in 0..${p - 1}`,
-            );
-          if (dest[c]! >= p)
-            throw bad(
-              `${tpath(x)}/chunks/${c - chunkStart[x]!}/1`,
-              `(dest) = ${shown("dest", c, dest[c]!)} is not a node index in 0..${p - 1}`,
-            );
-          sum += count[c]!;
-        }
-        if (sum !== size[x]!) throw bad(`${tpath(x)}/size`, `= ${size[x]!} but its chunks hold ${sum} elements`);
-      }
-      chunks = { start: chunkStart, origin, dest, offset, count };
-    }
-    let times: Schedule["times"] = null;
-    if (a.firstHalfTimed >= 0) {
-      const other = a.firstHalfTimedHas === "start" ? "end" : "start";
-      throw bad(tpath(a.firstHalfTimed), `has '${a.firstHalfTimedHas}' without '${other}'`);
-    }
-    if (a.withTimes > 0) {
-      if (a.withTimes < n)
-        throw bad(
-          tpath(a.firstWithoutTimes),
-          `has no 'start' and 'end' but ${tpath(a.firstWithTimes)} has: every transfer has times or none does`,
-        );
-      const start = a.tStart.toArray(),
-        end = a.tEnd.toArray();
-      for (let x = 0; x < n; x++)
-        if (!(start[x]! <= end[x]!)) throw bad(tpath(x), `ends before it starts (start ${start[x]!}, end ${end[x]!})`);
-      times = { start, end };
-    }
+    const m: MeaningContext = {
+      p,
+      n,
+      bad: (path, text) => fail(MODULE, "BAD_INPUT", `${path} ${text}`, this.place(undefined, path)),
+      tpath: (x) => transferPathOf(x, stepStart, stages),
+      shown: (column, row, v) => a.hugeNodes.get(`${column}:${row}`) ?? v,
+    };
+    checkNodeIndices(m, src, dst, stallNode, stallStart, stages);
+    const chunks = chunkTableOf(m, a, size);
+    const times = timesOf(m, a);
     return {
       p,
       algorithm: h.algorithm,
