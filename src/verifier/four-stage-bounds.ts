@@ -48,8 +48,7 @@ const SRC = "004 sec 3.2.4";
  */
 export function checkFourStage(m: CommMatrix, s: Schedule, stats: MatrixStats, peak: number): Check[] {
   const { p } = m;
-  const { C, R, r, s: cs } = paperArray(p);
-  const checks: Check[] = [];
+  const a = paperArray(p);
   if (s.stages.length !== 4) {
     return [
       check(
@@ -63,6 +62,26 @@ export function checkFourStage(m: CommMatrix, s: Schedule, stats: MatrixStats, p
       ),
     ];
   }
+  const { divisible, diagMax } = matrixShape(m);
+  const fs: FourStage = {
+    p,
+    a,
+    L: stats.lMax,
+    divisible,
+    tag: divisible ? "P divides every M[i][j]" : "general matrix, with rounding residuals",
+    bounds: stageBounds(a, p, stats, divisible),
+  };
+  const checks: Check[] = [];
+  const totals = checkStages(s, fs, checks);
+  checkTotals(s, fs, totals, checks);
+  checks.push(...checkDistribution(m, s, a));
+  checks.push(checkBuffer(fs, diagMax, totals.received, peak));
+  return checks;
+}
+
+/** What the four-stage bounds read off M: whether P divides every off-diagonal entry, and the largest diagonal entry. */
+function matrixShape(m: CommMatrix): { divisible: boolean; diagMax: number } {
+  const { p } = m;
   let divisible = true;
   let diagMax = 0;
   for (let i = 0; i < p; i++) {
@@ -72,13 +91,26 @@ export function checkFourStage(m: CommMatrix, s: Schedule, stats: MatrixStats, p
       else if (v % p !== 0) divisible = false;
     }
   }
+  return { divisible, diagMax };
+}
+
+/** Per-stage bounds of stage k for a node of a complete (inc false) or incomplete column. */
+interface StageBounds {
+  /** Lemma 1: messages received per node. */
+  readonly recv: (k: number, inc: boolean) => number;
+  /** Lemma 3 / Table 2 (with rounding residuals for a general matrix): longest message received. */
+  readonly long: (k: number, inc: boolean) => number;
+}
+
+/** Lemma 1's and Lemma 3 / Table 2's bounds for the paper array a (see `checkFourStage`). */
+function stageBounds(a: PaperArray, p: number, stats: MatrixStats, divisible: boolean): StageBounds {
+  const { C, R, r } = a;
   const L = stats.lMax,
     f = stats.f,
     g = stats.g;
-  const incomplete = (u: number): boolean => r > 0 && u % C >= r;
   const nMin = r > 0 ? R - 1 : R;
-  const recvBound = (k: number, inc: boolean): number => (k % 2 === 0 ? (inc ? C + 1 : C) : inc ? R - 1 : R);
-  const longBound = (k: number, inc: boolean): number => {
+  const recv = (k: number, inc: boolean): number => (k % 2 === 0 ? (inc ? C + 1 : C) : inc ? R - 1 : R);
+  const long = (k: number, inc: boolean): number => {
     const w = inc ? R - 1 : R;
     const n1 = inc ? C + 1 : C;
     switch (k) {
@@ -92,52 +124,46 @@ export function checkFourStage(m: CommMatrix, s: Schedule, stats: MatrixStats, p
         return (n1 * L) / p + (divisible ? 0 : n1 * ((3 * g) / Math.max(1, nMin) + R));
     }
   };
-  const tag = divisible ? "P divides every M[i][j]" : "general matrix, with rounding residuals";
-  const recv = new Uint32Array(p),
-    longest = new Float64Array(p);
-  let totalSteps = 0,
-    stepLongestSum = 0,
-    derivedTime = 0;
-  const received: number[] = [L];
+  return { recv, long };
+}
+
+/** What every four-stage row needs: P, the paper array, L_max, whether P divides M, the stage bounds and the title tag. */
+interface FourStage {
+  readonly p: number;
+  readonly a: PaperArray;
+  readonly L: number;
+  readonly divisible: boolean;
+  readonly tag: string;
+  readonly bounds: StageBounds;
+}
+
+/** What the per-stage checks add up for the whole-plan checks. */
+interface StageTotals {
+  totalSteps: number;
+  /** Sum over steps of the step's longest message. */
+  stepLongestSum: number;
+  /** Sum over stages of step bound x longest-message bound (the general-matrix time bound). */
+  derivedTime: number;
+  /** [L, then per stage the largest received-volume bound]. */
+  readonly received: number[];
+}
+
+/** Per stage: messages received and longest message per node (Lemmas 1 and 3), and steps (Theorem 2); pushes the rows onto checks. */
+function checkStages(s: Schedule, fs: FourStage, checks: Check[]): StageTotals {
+  const { C, R, r } = fs.a,
+    { bounds } = fs;
+  const totals: StageTotals = { totalSteps: 0, stepLongestSum: 0, derivedTime: 0, received: [fs.L] };
+  const recv = new Uint32Array(fs.p),
+    longest = new Float64Array(fs.p);
   s.stages.forEach((stage, k) => {
-    recv.fill(0);
-    longest.fill(0);
-    for (let x = s.stepStart[stage.firstStep]!; x < s.stepStart[stage.firstStep + stage.stepCount]!; x++) {
-      const d = s.dst[x]!;
-      recv[d]!++;
-      if (s.size[x]! > longest[d]!) longest[d] = s.size[x]!;
-    }
-    // per node, against its own column's bound: a failing row shows the failing node's figures
-    const rc = new PerItemBound(),
-      lg = new PerItemBound(1e-9);
-    for (let u = 0; u < p; u++) {
-      const inc = incomplete(u);
-      if (rc.add(recv[u]!, recvBound(k, inc)))
-        rc.witness = `node ${u} (${inc ? "incomplete" : "complete"} column) receives ${recv[u]} messages, bound ${recvBound(k, inc)}`;
-      if (lg.add(longest[u]!, longBound(k, inc)))
-        lg.witness = `node ${u} (${inc ? "incomplete" : "complete"} column) receives a message of ${longest[u]} elements, bound ${longBound(k, inc)}`;
-    }
     const roman = ["I", "II", "III", "IV"][k]!;
-    checks.push(
-      rc.row(
-        `four-stage-${roman}-received`,
-        `stage ${roman}: messages received per node <= Lemma 1 (C = ${C}, R = ${R}, r = ${r})`,
-        `${SRC} Lemma 1`,
-      ),
-    );
-    checks.push(
-      lg.row(
-        `four-stage-${roman}-longest`,
-        `stage ${roman}: longest message received <= Lemma 3 / Table 2 (${tag})`,
-        `${SRC} Lemma 3, Table 2`,
-      ),
-    );
+    checks.push(...stageNodeRows(s, fs, k, roman, recv, longest));
     const stepBound = k % 2 === 0 ? C + (r > 0 ? 1 : 0) : R;
-    derivedTime += stepBound * Math.max(longBound(k, false), r > 0 ? longBound(k, true) : 0);
+    totals.derivedTime += stepBound * Math.max(bounds.long(k, false), r > 0 ? bounds.long(k, true) : 0);
     for (let step = stage.firstStep; step < stage.firstStep + stage.stepCount; step++) {
       let mx = 0;
       for (let x = s.stepStart[step]!; x < s.stepStart[step + 1]!; x++) if (s.size[x]! > mx) mx = s.size[x]!;
-      stepLongestSum += mx;
+      totals.stepLongestSum += mx;
     }
     checks.push(
       check(
@@ -150,11 +176,62 @@ export function checkFourStage(m: CommMatrix, s: Schedule, stats: MatrixStats, p
         `${stage.stepCount} steps`,
       ),
     );
-    totalSteps += stage.stepCount;
-    received.push(
-      Math.max(recvBound(k, false) * longBound(k, false), r > 0 ? recvBound(k, true) * longBound(k, true) : 0),
+    totals.totalSteps += stage.stepCount;
+    totals.received.push(
+      Math.max(bounds.recv(k, false) * bounds.long(k, false), r > 0 ? bounds.recv(k, true) * bounds.long(k, true) : 0),
     );
   });
+  return totals;
+}
+
+/** Stage k's received and longest rows, per node against its own column's bound (recv, longest: scratch of P). */
+function stageNodeRows(
+  s: Schedule,
+  fs: FourStage,
+  k: number,
+  roman: string,
+  recv: Uint32Array,
+  longest: Float64Array,
+): [Check, Check] {
+  const { C, R, r } = fs.a,
+    { bounds } = fs;
+  const stage = s.stages[k]!;
+  recv.fill(0);
+  longest.fill(0);
+  for (let x = s.stepStart[stage.firstStep]!; x < s.stepStart[stage.firstStep + stage.stepCount]!; x++) {
+    const d = s.dst[x]!;
+    recv[d]!++;
+    if (s.size[x]! > longest[d]!) longest[d] = s.size[x]!;
+  }
+  // per node, against its own column's bound: a failing row shows the failing node's figures
+  const rc = new PerItemBound(),
+    lg = new PerItemBound(1e-9);
+  for (let u = 0; u < fs.p; u++) {
+    const inc = r > 0 && u % C >= r;
+    if (rc.add(recv[u]!, bounds.recv(k, inc)))
+      rc.witness = `node ${u} (${inc ? "incomplete" : "complete"} column) receives ${recv[u]} messages, bound ${bounds.recv(k, inc)}`;
+    if (lg.add(longest[u]!, bounds.long(k, inc)))
+      lg.witness = `node ${u} (${inc ? "incomplete" : "complete"} column) receives a message of ${longest[u]} elements, bound ${bounds.long(k, inc)}`;
+  }
+  return [
+    rc.row(
+      `four-stage-${roman}-received`,
+      `stage ${roman}: messages received per node <= Lemma 1 (C = ${C}, R = ${R}, r = ${r})`,
+      `${SRC} Lemma 1`,
+    ),
+    lg.row(
+      `four-stage-${roman}-longest`,
+      `stage ${roman}: longest message received <= Lemma 3 / Table 2 (${fs.tag})`,
+      `${SRC} Lemma 3, Table 2`,
+    ),
+  ];
+}
+
+/** The whole-plan rows: start-ups and time (Theorem 2), traffic (Table 3); pushes them onto checks. */
+function checkTotals(s: Schedule, fs: FourStage, totals: StageTotals, checks: Check[]): void {
+  const { p, L, divisible } = fs,
+    cs = fs.a.s;
+  const { totalSteps, stepLongestSum, derivedTime, received } = totals;
   checks.push(
     check(
       "four-stage-start-ups",
@@ -205,23 +282,25 @@ export function checkFourStage(m: CommMatrix, s: Schedule, stats: MatrixStats, p
       `node ${trafficNode} sends ${traffic} elements`,
     ),
   );
-  checks.push(...checkDistribution(m, s, { C, R, r, s: cs }));
+}
+
+/** Theorem 1: peak elements held by a node (general matrices: the sum of two consecutive stages' received-volume bounds). */
+function checkBuffer(fs: FourStage, diagMax: number, received: readonly number[], peak: number): Check {
+  const { p, L, divisible, tag } = fs,
+    cs = fs.a.s;
   let peakBound = 2 * cs * cs * (L / p) + diagMax;
   if (!divisible) {
     let worst = 0;
     for (let k = 1; k < received.length; k++) worst = Math.max(worst, received[k - 1]! + received[k]!);
     peakBound = Math.max(peakBound, worst + diagMax);
   }
-  checks.push(
-    check(
-      "four-stage-buffer",
-      `peak elements held by a node <= Theorem 1 (${tag})`,
-      `${SRC} Theorem 1, Table 4`,
-      peak <= peakBound + 1e-9,
-      peak,
-      peakBound,
-      `a node holds ${peak} elements`,
-    ),
+  return check(
+    "four-stage-buffer",
+    `peak elements held by a node <= Theorem 1 (${tag})`,
+    `${SRC} Theorem 1, Table 4`,
+    peak <= peakBound + 1e-9,
+    peak,
+    peakBound,
+    `a node holds ${peak} elements`,
   );
-  return checks;
 }

@@ -158,50 +158,95 @@ function byNode(s: Schedule, k: number, key: Uint32Array): { at: Uint32Array; or
  *    and with payloads exactly that count per destination j. Measured: the wrong (v, k) messages.
  */
 export function checkDistribution(m: CommMatrix, s: Schedule, a: PaperArray): [Check, Check] {
-  const { p } = m,
-    { C, R, r } = a;
   const c = s.chunks;
-  let bad1 = 0,
-    bad2 = 0,
-    wit1: string | null = null,
-    wit2: string | null = null;
-  // Stage I: message sizes and receivers
+  const one: Finding = { bad: 0, witness: null },
+    two: Finding = { bad: 0, witness: null };
+  checkStageOneMessages(m, s, a, one);
+  const got2 = stageTwoSizes(m.p, s, a, two);
+  forEachStageOneHolding(m, a, stageTwoVisitor(m.p, s, a, got2, one, two));
+  return [
+    check(
+      "four-stage-I-exact",
+      `stage I: every message has exactly fig. 11's R-Distribute count (counters start at j mod C) and goes where fig. 8 sends it${c ? "; every node receives exactly fig. 11's count per destination" : ""}`,
+      SRC,
+      one.bad === 0,
+      one.bad,
+      0,
+      one.witness,
+    ),
+    check(
+      "four-stage-II-exact",
+      `stage II: every node sends each node of its column exactly C-Distribute's count (counters start at j mod N) of the holdings stage I delivers${c ? ", per destination" : ""}`,
+      "004 sec 3.2.2 C (C-Distribute), fig. 11, fig. 8; Lemma 2",
+      two.bad === 0,
+      two.bad,
+      0,
+      two.witness,
+    ),
+  ];
+}
+
+/** The wrong messages of one stage: how many, and the first one described. */
+interface Finding {
+  bad: number;
+  witness: string | null;
+}
+
+/** Stage I: every message goes where fig. 8 sends it and every (sender, bucket) carries fig. 11's count. */
+function checkStageOneMessages(m: CommMatrix, s: Schedule, a: PaperArray, one: Finding): void {
+  const { p } = m,
+    { C } = a;
   const want1 = figure11Sizes(m, a),
     got1 = new Float64Array(p * C);
-  const one = s.stages[0]!;
-  for (let x = s.stepStart[one.firstStep]!; x < s.stepStart[one.firstStep + one.stepCount]!; x++) {
+  const st = s.stages[0]!;
+  for (let x = s.stepStart[st.firstStep]!; x < s.stepStart[st.firstStep + st.stepCount]!; x++) {
     const u = s.src[x]!,
       v = s.dst[x]!,
       b = v % C;
     if (stageOneReceiver(a, u, b) !== v) {
-      bad1++;
-      wit1 ??= `node ${u} sends to ${v}; its bucket for column ${b} goes to ${stageOneReceiver(a, u, b)} (fig. 8)`;
+      one.bad++;
+      one.witness ??= `node ${u} sends to ${v}; its bucket for column ${b} goes to ${stageOneReceiver(a, u, b)} (fig. 8)`;
     }
     got1[u * C + b] = got1[u * C + b]! + s.size[x]!;
   }
   for (let k = 0; k < p * C; k++) {
     if (got1[k] !== want1[k]) {
-      bad1++;
-      wit1 ??= `node ${Math.floor(k / C)} sends ${got1[k]} elements from its bucket ${k % C}, fig. 11 (counters from j mod C) gives ${want1[k]}`;
+      one.bad++;
+      one.witness ??= `node ${Math.floor(k / C)} sends ${got1[k]} elements from its bucket ${k % C}, fig. 11 (counters from j mod C) gives ${want1[k]}`;
     }
   }
-  // Stage II: per (sender, row of its column); outside the column is a finding of its own
+}
+
+/** Stage II: elements per (sender, row of its column), got2[v * R + row]; a message outside the column is a finding of its own. */
+function stageTwoSizes(p: number, s: Schedule, a: PaperArray, two: Finding): Float64Array {
+  const { C, R } = a;
   const got2 = new Float64Array(p * R);
-  const two = s.stages[1]!;
-  for (let x = s.stepStart[two.firstStep]!; x < s.stepStart[two.firstStep + two.stepCount]!; x++) {
+  const st = s.stages[1]!;
+  for (let x = s.stepStart[st.firstStep]!; x < s.stepStart[st.firstStep + st.stepCount]!; x++) {
     const v = s.src[x]!,
       u = s.dst[x]!;
     if (u % C !== v % C) {
-      bad2++;
-      wit2 ??= `node ${v} sends to ${u}, outside its column`;
+      two.bad++;
+      two.witness ??= `node ${v} sends to ${u}, outside its column`;
     } else got2[v * R + Math.floor(u / C)] = got2[v * R + Math.floor(u / C)]! + s.size[x]!;
   }
-  const into1 = c ? byNode(s, 0, s.dst) : null,
-    from2 = c ? byNode(s, 1, s.src) : null;
-  const perDest = c ? new Float64Array(R * p) : null; // chunks v sends row k for node j (payload), zeroed after each node
+  return got2;
+}
+
+/** The visitor of `forEachStageOneHolding` that checks node v's Stage II sizes (and, with payloads, both stages per destination) against C-Distribute of hv. */
+function stageTwoVisitor(
+  p: number,
+  s: Schedule,
+  a: PaperArray,
+  got2: Float64Array,
+  one: Finding,
+  two: Finding,
+): (v: number, hv: Float64Array) => void {
+  const { C, R, r } = a;
   const want2 = new Float64Array(R + 1),
     wrong = new Uint8Array(R);
-  const visit = (v: number, hv: Float64Array): void => {
+  const perDestination = s.chunks ? perDestinationCheck(p, s, a, wrong, one, two) : null;
+  return (v: number, hv: Float64Array): void => {
     const n = r === 0 || v % C < r ? R : R - 1;
     // sizes: Q + the cyclic ranges [j mod N, j mod N + h mod N) over the buckets
     want2.fill(0);
@@ -229,69 +274,65 @@ export function checkDistribution(m: CommMatrix, s: Schedule, a: PaperArray): [C
       const got = got2[v * R + k]!;
       if (got !== q + acc) {
         wrong[k] = 1;
-        wit2 ??= `node ${v} sends ${got} elements to ${k * C + (v % C)} (row ${k} of its column); C-Distribute of what fig. 11 and fig. 8 leave it after stage I gives ${q + acc}`;
+        two.witness ??= `node ${v} sends ${got} elements to ${k * C + (v % C)} (row ${k} of its column); C-Distribute of what fig. 11 and fig. 8 leave it after stage I gives ${q + acc}`;
       }
     }
-    if (c) perDestination(v, hv, n);
-    for (let k = 0; k < n; k++) bad2 += wrong[k]!;
+    if (perDestination) perDestination(v, hv, n);
+    for (let k = 0; k < n; k++) two.bad += wrong[k]!;
   };
-  /** Payload: v received exactly hv[j] for each j in stage I and sends each row k of its column exactly C-Distribute's count for j. */
-  const perDestination = (v: number, hv: Float64Array, n: number): void => {
-    const c = s.chunks!;
+}
+
+/**
+ * Payload: node v received exactly hv[j] for each j in stage I and sends each row k of its column
+ * exactly C-Distribute's count for j (a wrong (v, k) is marked in wrong[k]).
+ */
+function perDestinationCheck(
+  p: number,
+  s: Schedule,
+  a: PaperArray,
+  wrong: Uint8Array,
+  one: Finding,
+  two: Finding,
+): (v: number, hv: Float64Array, n: number) => void {
+  const { C, R } = a;
+  const c = s.chunks!;
+  const into1 = byNode(s, 0, s.dst),
+    from2 = byNode(s, 1, s.src);
+  const perDest = new Float64Array(R * p); // chunks v sends row k for node j (payload), zeroed after each node
+  return (v: number, hv: Float64Array, n: number): void => {
     // payload: what v received in stage I, per destination
-    const recv = perDest!.subarray(0, p);
-    for (let t = into1!.at[v]!; t < into1!.at[v + 1]!; t++) {
-      const x = into1!.order[t]!;
+    const recv = perDest.subarray(0, p);
+    for (let t = into1.at[v]!; t < into1.at[v + 1]!; t++) {
+      const x = into1.order[t]!;
       for (let y = c.start[x]!; y < c.start[x + 1]!; y++) recv[c.dest[y]!] = recv[c.dest[y]!]! + c.count[y]!;
     }
     for (let j = 0; j < p; j++) {
       if (recv[j] !== hv[j]) {
-        bad1++;
-        wit1 ??= `node ${v} receives ${recv[j]} elements for node ${j} in stage I, fig. 11 and fig. 8 give ${hv[j]}`;
+        one.bad++;
+        one.witness ??= `node ${v} receives ${recv[j]} elements for node ${j} in stage I, fig. 11 and fig. 8 give ${hv[j]}`;
       }
     }
     recv.fill(0);
     // payload: what v sends each row of its column in stage II, per destination
-    for (let t = from2!.at[v]!; t < from2!.at[v + 1]!; t++) {
-      const x = from2!.order[t]!,
+    for (let t = from2.at[v]!; t < from2.at[v + 1]!; t++) {
+      const x = from2.order[t]!,
         u = s.dst[x]!;
       if (u % C !== v % C) continue;
       const at = Math.floor(u / C) * p;
       for (let y = c.start[x]!; y < c.start[x + 1]!; y++)
-        perDest![at + c.dest[y]!] = perDest![at + c.dest[y]!]! + c.count[y]!;
+        perDest[at + c.dest[y]!] = perDest[at + c.dest[y]!]! + c.count[y]!;
     }
     for (let k = 0; k < n; k++) {
       for (let j = 0; j < p; j++) {
         const h = hv[j]!,
           f = floorDiv(h, n);
         const want = f + ((k - (j % n) + n) % n < h - f * n ? 1 : 0);
-        if (perDest![k * p + j] !== want) {
+        if (perDest[k * p + j] !== want) {
           wrong[k] = 1;
-          wit2 ??= `node ${v} sends ${perDest![k * p + j]} elements for node ${j} to ${k * C + (v % C)} in stage II, C-Distribute of its ${h} gives ${want}`;
+          two.witness ??= `node ${v} sends ${perDest[k * p + j]} elements for node ${j} to ${k * C + (v % C)} in stage II, C-Distribute of its ${h} gives ${want}`;
         }
       }
     }
-    perDest!.subarray(0, n * p).fill(0);
+    perDest.subarray(0, n * p).fill(0);
   };
-  forEachStageOneHolding(m, a, visit);
-  return [
-    check(
-      "four-stage-I-exact",
-      `stage I: every message has exactly fig. 11's R-Distribute count (counters start at j mod C) and goes where fig. 8 sends it${c ? "; every node receives exactly fig. 11's count per destination" : ""}`,
-      SRC,
-      bad1 === 0,
-      bad1,
-      0,
-      wit1,
-    ),
-    check(
-      "four-stage-II-exact",
-      `stage II: every node sends each node of its column exactly C-Distribute's count (counters start at j mod N) of the holdings stage I delivers${c ? ", per destination" : ""}`,
-      "004 sec 3.2.2 C (C-Distribute), fig. 11, fig. 8; Lemma 2",
-      bad2 === 0,
-      bad2,
-      0,
-      wit2,
-    ),
-  ];
 }

@@ -64,7 +64,7 @@ const SRC6 = "000 sec 6";
  * bound holds with and without it.
  */
 export function checkTwoStage(m: CommMatrix, s: Schedule, stats: MatrixStats, peak: number): Check[] {
-  const { p, data } = m;
+  const { p } = m;
   if (s.stages.length !== 2)
     return [
       check(
@@ -77,18 +77,27 @@ export function checkTwoStage(m: CommMatrix, s: Schedule, stats: MatrixStats, pe
         `${s.stages.length} stages`,
       ),
     ];
-  const checks: Check[] = [];
   const t = stats.t;
   let equal = t > 0;
   for (let u = 0; u < p && equal; u++) if (stats.rowTraffic[u] !== t || stats.colTraffic[u] !== t) equal = false;
   const one = pairVolumes(s, 0),
     two = pairVolumes(s, 1);
+  return [
+    ...stageOneChecks(p, stats, one),
+    stageOneShortest(p, t, one, equal),
+    ...stageTwoChecks(m, t, two),
+    stageTwoShortest(p, t, two, equal),
+    stageTwoReceived(p, t, two),
+    ...twoStageCountChecks(s, p, stats, one, two, peak),
+  ];
+}
 
-  // stage 1
+/** Stage 1: the longest message against ceil(t/p), and each message against ceil(r_i/p) of its source. */
+function stageOneChecks(p: number, stats: MatrixStats, one: PairVolumes): [Check, Check] {
+  const t = stats.t;
   let longest1 = 0,
     witness1: string | null = null;
   const perSource = new PerItemBound();
-  let shortest1 = Infinity;
   for (const [key, v] of one.volume) {
     const i = Math.floor(key / p),
       k = key - i * p;
@@ -101,7 +110,7 @@ export function checkTwoStage(m: CommMatrix, s: Schedule, stats: MatrixStats, pe
       perSource.witness = `source ${i} (r_i = ${stats.rowTraffic[i]}) sends ${v} elements to intermediate ${k}, bound ${bound}`;
   }
   const c1 = Math.ceil(t / p);
-  checks.push(
+  return [
     atMost(
       "two-stage-1-longest",
       `stage 1: every message <= ceil(t/p) = ${c1} (round-robin residuals)`,
@@ -110,15 +119,18 @@ export function checkTwoStage(m: CommMatrix, s: Schedule, stats: MatrixStats, pe
       c1,
       witness1,
     ),
-  );
-  checks.push(
     perSource.row(
       "two-stage-1-per-source",
       "stage 1: a message from source i <= ceil(r_i/p)",
       `${SRC6}.1 (round robin over the residuals of one source); docs/algorithms/two-stage.md`,
     ),
-  );
+  ];
+}
+
+/** Stage 1, equal traffic: every message between two distinct nodes >= floor(t/p) (else a row saying it does not apply). */
+function stageOneShortest(p: number, t: number, one: PairVolumes, equal: boolean): Check {
   if (equal) {
+    let shortest1 = Infinity;
     let w: string | null = null;
     for (let i = 0; i < p && w === null; i++)
       for (let k = 0; k < p; k++) {
@@ -130,29 +142,28 @@ export function checkTwoStage(m: CommMatrix, s: Schedule, stats: MatrixStats, pe
           break;
         }
       }
-    checks.push(
-      check(
-        "two-stage-1-shortest",
-        `stage 1, equal traffic: every message >= floor(t/p) = ${Math.floor(t / p)}`,
-        `${SRC6}.1`,
-        w === null,
-        p > 1 ? shortest1 : null,
-        Math.floor(t / p),
-        w,
-      ),
+    return check(
+      "two-stage-1-shortest",
+      `stage 1, equal traffic: every message >= floor(t/p) = ${Math.floor(t / p)}`,
+      `${SRC6}.1`,
+      w === null,
+      p > 1 ? shortest1 : null,
+      Math.floor(t / p),
+      w,
     );
   } else {
-    checks.push(
-      check(
-        "two-stage-1-shortest",
-        "stage 1: messages >= floor(t/p) (not applicable: not the equal-traffic case)",
-        `${SRC6}.1`,
-        true,
-      ),
+    return check(
+      "two-stage-1-shortest",
+      "stage 1: messages >= floor(t/p) (not applicable: not the equal-traffic case)",
+      `${SRC6}.1`,
+      true,
     );
   }
+}
 
-  // stage 2
+/** Stage 2: the longest message against t/p + p, and each message against sum_i ceil(M[i][j]/p) of its destination. */
+function stageTwoChecks(m: CommMatrix, t: number, two: PairVolumes): [Check, Check] {
+  const { p, data } = m;
   const ceilSum = new Float64Array(p); // sum_i ceil(M[i][j] / p), i != j
   for (let i = 0; i < p; i++)
     for (let j = 0; j < p; j++) if (i !== j) ceilSum[j] = ceilSum[j]! + Math.ceil(data[i * p + j]! / p);
@@ -170,16 +181,18 @@ export function checkTwoStage(m: CommMatrix, s: Schedule, stats: MatrixStats, pe
       perDestination.witness = `intermediate ${k} sends ${v} elements to destination ${j}, sum_i ceil(M[i][${j}]/p) = ${ceilSum[j]}`;
   }
   const b2 = t / p + p;
-  checks.push(
+  return [
     atMost("two-stage-2-longest", `stage 2: every message <= t/p + p = ${b2}`, `${SRC6}.1-6.2`, longest2, b2, witness2),
-  );
-  checks.push(
     perDestination.row(
       "two-stage-2-per-destination",
       "stage 2: a message to destination j <= sum_i ceil(M[i][j]/p)",
       `${SRC6}.1 (first inequality of the chain)`,
     ),
-  );
+  ];
+}
+
+/** Stage 2, equal traffic: every message between two distinct nodes >= t/p - p (else a row saying it does not apply). */
+function stageTwoShortest(p: number, t: number, two: PairVolumes, equal: boolean): Check {
   if (equal && p > 1) {
     let shortest2 = Infinity,
       w: string | null = null;
@@ -194,40 +207,48 @@ export function checkTwoStage(m: CommMatrix, s: Schedule, stats: MatrixStats, pe
           break;
         }
       }
-    checks.push(
-      check(
-        "two-stage-2-shortest",
-        `stage 2, equal traffic: every message >= t/p - p = ${lb}`,
-        `${SRC6}.2`,
-        w === null,
-        shortest2,
-        lb,
-        w,
-      ),
+    return check(
+      "two-stage-2-shortest",
+      `stage 2, equal traffic: every message >= t/p - p = ${lb}`,
+      `${SRC6}.2`,
+      w === null,
+      shortest2,
+      lb,
+      w,
     );
   } else {
-    checks.push(
-      check(
-        "two-stage-2-shortest",
-        "stage 2: messages >= t/p - p (not applicable: not the equal-traffic case)",
-        `${SRC6}.2`,
-        true,
-      ),
+    return check(
+      "two-stage-2-shortest",
+      "stage 2: messages >= t/p - p (not applicable: not the equal-traffic case)",
+      `${SRC6}.2`,
+      true,
     );
   }
-  const recv2 = maxOf(two.receivedElements);
-  checks.push(
-    atMost(
-      "two-stage-2-received",
-      `stage 2: elements received per destination <= t + p^2 = ${t + p * p}`,
-      `${SRC6}.2`,
-      recv2.value,
-      t + p * p,
-      `destination ${recv2.at} receives ${recv2.value} elements`,
-    ),
-  );
+}
 
-  // messages, start-ups, buffer
+/** Stage 2: elements received per destination <= t + p^2. */
+function stageTwoReceived(p: number, t: number, two: PairVolumes): Check {
+  const recv2 = maxOf(two.receivedElements);
+  return atMost(
+    "two-stage-2-received",
+    `stage 2: elements received per destination <= t + p^2 = ${t + p * p}`,
+    `${SRC6}.2`,
+    recv2.value,
+    t + p * p,
+    `destination ${recv2.at} receives ${recv2.value} elements`,
+  );
+}
+
+/** Messages per node per stage, steps (start-ups) and the peak buffer. */
+function twoStageCountChecks(
+  s: Schedule,
+  p: number,
+  stats: MatrixStats,
+  one: PairVolumes,
+  two: PairVolumes,
+  peak: number,
+): Check[] {
+  const checks: Check[] = [];
   let worstMsgs = 0,
     msgWitness: string | null = null;
   for (const [k, pv] of [one, two].entries()) {
@@ -297,7 +318,7 @@ export function exactSqrt(p: number): number {
  *    traffic from u's row to u's column (Table 4: sBUF + rBUF = 2 M_max P).
  */
 export function checkMeshTwoStage(m: CommMatrix, s: Schedule, stats: MatrixStats, peak: number): Check[] {
-  const { p, data } = m;
+  const { p } = m;
   const q = exactSqrt(p);
   if (q < 0)
     return [
@@ -323,9 +344,19 @@ export function checkMeshTwoStage(m: CommMatrix, s: Schedule, stats: MatrixStats
         `${s.stages.length} stages`,
       ),
     ];
-  const checks: Check[] = [];
   const one = pairVolumes(s, 0),
     two = pairVolumes(s, 1);
+  const mMax = stats.mMaxOffDiagonal;
+  return [
+    meshLinesCheck(p, q, one, two),
+    ...meshStartUpChecks(s, p, q, one, two),
+    ...meshVolumeChecks(p, q, mMax, one, two),
+    meshBufferCheck(m, q, peak),
+  ];
+}
+
+/** Stage 1 stays within a mesh row, stage 2 within a mesh column. */
+function meshLinesCheck(p: number, q: number, one: PairVolumes, two: PairVolumes): Check {
   let lineWitness: string | null = null;
   for (const [key] of one.volume) {
     const u = Math.floor(key / p),
@@ -341,17 +372,19 @@ export function checkMeshTwoStage(m: CommMatrix, s: Schedule, stats: MatrixStats
       lineWitness ??= `stage 2: ${u} -> ${v} leaves column ${u % q}`;
     }
   }
-  checks.push(
-    check(
-      "mesh-two-stage-lines",
-      "stage 1 stays within a mesh row, stage 2 within a mesh column",
-      SRC_A3,
-      lineWitness === null,
-      null,
-      null,
-      lineWitness,
-    ),
+  return check(
+    "mesh-two-stage-lines",
+    "stage 1 stays within a mesh row, stage 2 within a mesh column",
+    SRC_A3,
+    lineWitness === null,
+    null,
+    null,
+    lineWitness,
   );
+}
+
+/** Messages a node sends over both stages <= 2 (q - 1), and steps <= 2 q. */
+function meshStartUpChecks(s: Schedule, p: number, q: number, one: PairVolumes, two: PairVolumes): [Check, Check] {
   let worstSent = 0,
     sentNode = 0;
   for (let u = 0; u < p; u++) {
@@ -361,7 +394,7 @@ export function checkMeshTwoStage(m: CommMatrix, s: Schedule, stats: MatrixStats
       sentNode = u;
     }
   }
-  checks.push(
+  return [
     atMost(
       "mesh-two-stage-start-ups",
       `messages a node sends in both stages <= 2 (sqrt P - 1) = ${2 * (q - 1)}`,
@@ -370,8 +403,6 @@ export function checkMeshTwoStage(m: CommMatrix, s: Schedule, stats: MatrixStats
       2 * (q - 1),
       `node ${sentNode} sends ${worstSent} messages`,
     ),
-  );
-  checks.push(
     atMost(
       "mesh-two-stage-steps",
       `steps <= 2 sqrt(P) = ${2 * q}`,
@@ -380,7 +411,11 @@ export function checkMeshTwoStage(m: CommMatrix, s: Schedule, stats: MatrixStats
       2 * q,
       `${s.stepCount} steps`,
     ),
-  );
+  ];
+}
+
+/** Every message <= sqrt(P) M_max, and stage-1 elements received by an intermediate <= P M_max. */
+function meshVolumeChecks(p: number, q: number, mMax: number, one: PairVolumes, two: PairVolumes): [Check, Check] {
   let longest = 0,
     longWitness: string | null = null;
   for (const pv of [one, two])
@@ -389,8 +424,8 @@ export function checkMeshTwoStage(m: CommMatrix, s: Schedule, stats: MatrixStats
         longest = v;
         longWitness = `${Math.floor(key / p)} -> ${key % p} carries ${v} elements`;
       }
-  const mMax = stats.mMaxOffDiagonal;
-  checks.push(
+  const hot = maxOf(one.receivedElements);
+  return [
     atMost(
       "mesh-two-stage-longest",
       `every message <= sqrt(P) M_max = ${q * mMax}`,
@@ -399,9 +434,6 @@ export function checkMeshTwoStage(m: CommMatrix, s: Schedule, stats: MatrixStats
       q * mMax,
       longWitness,
     ),
-  );
-  const hot = maxOf(one.receivedElements);
-  checks.push(
     atMost(
       "mesh-two-stage-hot-spot",
       `stage 1: elements received by an intermediate <= P M_max = ${p * mMax}`,
@@ -410,7 +442,12 @@ export function checkMeshTwoStage(m: CommMatrix, s: Schedule, stats: MatrixStats
       p * mMax,
       `intermediate ${hot.at} receives ${hot.value} elements`,
     ),
-  );
+  ];
+}
+
+/** Peak elements held <= max_u (max(Lout_u, Lin_u) + X_u), X_u the traffic from u's row to u's column. */
+function meshBufferCheck(m: CommMatrix, q: number, peak: number): Check {
+  const { p, data } = m;
   // X_u: traffic from u's row to u's column; Lout / Lin with the diagonal
   const toCol = new Float64Array(p * q); // toCol[o * q + c] = sum over d in column c of M[o][d]
   const lout = new Float64Array(p),
@@ -430,15 +467,12 @@ export function checkMeshTwoStage(m: CommMatrix, s: Schedule, stats: MatrixStats
     for (let b = 0; b < q; b++) x += toCol[(a * q + b) * q + c]!;
     bound = Math.max(bound, Math.max(lout[u]!, lin[u]!) + x);
   }
-  checks.push(
-    atMost(
-      "mesh-two-stage-buffer",
-      "peak elements held by a node <= max_u (max(Lout_u, Lin_u) + row-to-column traffic X_u) <= L_max + P M_max",
-      "004 Table 4 (A3: sBUF and rBUF M_max P); docs/algorithms/mesh-two-stage.md",
-      peak,
-      bound,
-      `a node holds ${peak} elements`,
-    ),
+  return atMost(
+    "mesh-two-stage-buffer",
+    "peak elements held by a node <= max_u (max(Lout_u, Lin_u) + row-to-column traffic X_u) <= L_max + P M_max",
+    "004 Table 4 (A3: sBUF and rBUF M_max P); docs/algorithms/mesh-two-stage.md",
+    peak,
+    bound,
+    `a node holds ${peak} elements`,
   );
-  return checks;
 }

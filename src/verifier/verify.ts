@@ -1,18 +1,18 @@
 /** verifySchedule: runs every check that applies to a schedule and returns the report. */
 import { fail } from "../model/errors.js";
 import { matrixDigest, type CommMatrix } from "../model/matrix.js";
-import { matrixStats } from "../model/matrix-stats.js";
+import { matrixStats, type MatrixStats } from "../model/matrix-stats.js";
 import type { Schedule } from "../model/schedule.js";
 import { CLAIMS } from "./claims.js";
 import type { AlgorithmClaims } from "./types.js";
 import { checkContention } from "./contention.js";
 import { checkDelivery } from "./delivery.js";
 import { checkDirect, checkPairwise, checkShiftSteps } from "./structure.js";
-import { checkFlow } from "./flow.js";
+import { checkFlow, type FlowResult } from "./flow.js";
 import { checkMessageDelivery } from "./message-delivery.js";
 import { checkFourStage } from "./four-stage-bounds.js";
 import { atLeast, atMost, check, makeReport, PerItemBound, type Check, type Report, type Unproven } from "./report.js";
-import { stageMetrics } from "./stage-metrics.js";
+import { stageMetrics, type StageMetrics } from "./stage-metrics.js";
 import { checkTimedContention } from "./timed-overlap.js";
 import { checkWellFormed } from "./well-formed.js";
 
@@ -28,18 +28,7 @@ export interface VerifyOptions {
  */
 export function verifySchedule(m: CommMatrix, s: Schedule, opts: VerifyOptions = {}): Report {
   const ports = opts.ports ?? 1;
-  if (!Number.isInteger(ports) || ports < 1)
-    throw fail("verify", "BAD_OPTION", `ports must be a positive integer, got ${ports}`, { field: "ports" });
-  if (s.p !== m.p)
-    throw fail("verify", "MISMATCH", `the schedule is for P = ${s.p}, the matrix has P = ${m.p}`, { field: "p" });
-  const digest = matrixDigest(m);
-  if (s.matrixDigest !== digest)
-    throw fail(
-      "verify",
-      "MISMATCH",
-      `the schedule was made for another matrix (digest ${s.matrixDigest}, this matrix has ${digest})`,
-      { field: "matrixDigest" },
-    );
+  checkInputs(m, s, ports);
 
   const checks: Check[] = [];
   const wf = checkWellFormed(s);
@@ -65,6 +54,32 @@ export function verifySchedule(m: CommMatrix, s: Schedule, opts: VerifyOptions =
   if (timed) checks.push(timed);
 
   const metrics = stageMetrics(s);
+  checks.push(...measuredStageRows(s, metrics));
+  if (claims) checks.push(...claimChecks(m, s, claims, stats, metrics, flow, ports));
+  else checks.push(measuredPeakBuffer(flow.peakBuffer));
+  const report = makeReport(s.algorithm, s.p, checks, flow.peakPerNode);
+  return unproven.length === 0 ? report : { ...report, unproven };
+}
+
+/** Throws when the options are bad or the schedule was made for another matrix (P or digest differ). */
+function checkInputs(m: CommMatrix, s: Schedule, ports: number): void {
+  if (!Number.isInteger(ports) || ports < 1)
+    throw fail("verify", "BAD_OPTION", `ports must be a positive integer, got ${ports}`, { field: "ports" });
+  if (s.p !== m.p)
+    throw fail("verify", "MISMATCH", `the schedule is for P = ${s.p}, the matrix has P = ${m.p}`, { field: "p" });
+  const digest = matrixDigest(m);
+  if (s.matrixDigest !== digest)
+    throw fail(
+      "verify",
+      "MISMATCH",
+      `the schedule was made for another matrix (digest ${s.matrixDigest}, this matrix has ${digest})`,
+      { field: "matrixDigest" },
+    );
+}
+
+/** The measured rows: per stage the most messages of one node and the longest message, then the steps. */
+function measuredStageRows(s: Schedule, metrics: readonly StageMetrics[]): Check[] {
+  const checks: Check[] = [];
   for (const [k, st] of metrics.entries()) {
     const n = k + 1; // stage numbers are 1-based wherever a user reads them (docs/verifier.md)
     checks.push(
@@ -91,106 +106,113 @@ export function verifySchedule(m: CommMatrix, s: Schedule, opts: VerifyOptions =
     );
   }
   checks.push(check("steps", "steps in the schedule", "004 Theorem 2 (measured)", true, s.stepCount, null, null));
+  return checks;
+}
 
-  if (claims) {
-    if (claims.direct) {
-      checks.push(checkDirect(m, s));
-      checks.push(
-        atLeast(
-          "steps-lower-bound",
-          "steps >= ceil(h / ports) for a direct schedule",
-          "000 sec 2 (fan-in/fan-out h); each step moves one message per port",
-          s.stepCount,
-          Math.ceil(stats.h / ports),
-          `${s.stepCount} steps cannot carry fan-in/fan-out h = ${stats.h}`,
-        ),
-      );
-      checks.push(
-        atMost(
-          "longest-message",
-          "longest message <= M_max (off-diagonal)",
-          "004 sec 3 (M_max)",
-          Math.max(0, ...metrics.map((x) => x.longest)),
-          stats.mMaxOffDiagonal,
-          "a transfer is longer than any message of the matrix",
-        ),
-      );
-      checks.push(
-        atMost(
-          "peak-buffer",
-          "peak elements held by a node <= its outgoing + incoming traffic",
-          "direct delivery: a node holds what it has not sent plus what it has received",
-          flow.peakBuffer,
-          directBufferBound(m),
-          `node ${flow.peakNode} holds ${flow.peakBuffer} elements`,
-        ),
-      );
-    } else {
-      checks.push(
-        check(
-          "peak-buffer",
-          "peak elements held by a node (measured)",
-          "004 Theorem 1 (measured)",
-          true,
-          flow.peakBuffer,
-          null,
-          null,
-        ),
-      );
-    }
-    if (claims.whole) {
-      const per = new PerItemBound(); // sends against f, receives against g: a FAIL row shows the one that failed
-      for (const [k, x] of metrics.entries()) {
-        if (per.add(x.maxSent, stats.f))
-          per.witness = `node ${x.maxSentNode} sends ${x.maxSent} messages in stage ${k + 1}, f = ${stats.f}`;
-        if (per.add(x.maxReceived, stats.g))
-          per.witness = `node ${x.maxReceivedNode} receives ${x.maxReceived} messages in stage ${k + 1}, g = ${stats.g}`;
-      }
-      checks.push(
-        per.row(
-          "messages-per-node",
-          "per stage, messages a node sends <= f and receives <= g (messages are not split)",
-          "000 sec 2 (f, g)",
-        ),
-      );
-    }
-    if (claims.maxSteps) {
-      const { bound, source } = claims.maxSteps(m.p, stats.h, ports);
-      checks.push(atMost("steps-bound", `steps <= ${bound}`, source, s.stepCount, bound, `${s.stepCount} steps`));
-    }
-    if (claims.exactSteps) {
-      const { bound, source } = claims.exactSteps(m.p, stats.h, ports);
-      checks.push(
-        check(
-          "steps-exact",
-          `steps == ${bound}`,
-          source,
-          s.stepCount === bound,
-          s.stepCount,
-          bound,
-          `${s.stepCount} steps, expected ${bound}`,
-        ),
-      );
-    }
-    if (claims.fourStage) checks.push(...checkFourStage(m, s, stats, flow.peakBuffer));
-    if (claims.extra) checks.push(...claims.extra(m, s, stats, { ports, peakBuffer: flow.peakBuffer }));
-    if (claims.pairwise) checks.push(checkPairwise(s));
-    if (claims.shift) checks.push(checkShiftSteps(s, ports));
-  } else {
+/** The peak buffer as a measured row (no bound claimed). */
+function measuredPeakBuffer(peak: number): Check {
+  return check(
+    "peak-buffer",
+    "peak elements held by a node (measured)",
+    "004 Theorem 1 (measured)",
+    true,
+    peak,
+    null,
+    null,
+  );
+}
+
+/** The rows of the algorithm's claims, in the order: direct (or measured peak), whole, step bounds, four-stage, extra, pairwise, shift. */
+function claimChecks(
+  m: CommMatrix,
+  s: Schedule,
+  claims: AlgorithmClaims,
+  stats: MatrixStats,
+  metrics: readonly StageMetrics[],
+  flow: FlowResult,
+  ports: number,
+): Check[] {
+  const checks: Check[] = [];
+  if (claims.direct) checks.push(...directChecks(m, s, stats, metrics, flow, ports));
+  else checks.push(measuredPeakBuffer(flow.peakBuffer));
+  if (claims.whole) checks.push(messagesPerNode(stats, metrics));
+  if (claims.maxSteps) {
+    const { bound, source } = claims.maxSteps(m.p, stats.h, ports);
+    checks.push(atMost("steps-bound", `steps <= ${bound}`, source, s.stepCount, bound, `${s.stepCount} steps`));
+  }
+  if (claims.exactSteps) {
+    const { bound, source } = claims.exactSteps(m.p, stats.h, ports);
     checks.push(
       check(
-        "peak-buffer",
-        "peak elements held by a node (measured)",
-        "004 Theorem 1 (measured)",
-        true,
-        flow.peakBuffer,
-        null,
-        null,
+        "steps-exact",
+        `steps == ${bound}`,
+        source,
+        s.stepCount === bound,
+        s.stepCount,
+        bound,
+        `${s.stepCount} steps, expected ${bound}`,
       ),
     );
   }
-  const report = makeReport(s.algorithm, s.p, checks, flow.peakPerNode);
-  return unproven.length === 0 ? report : { ...report, unproven };
+  if (claims.fourStage) checks.push(...checkFourStage(m, s, stats, flow.peakBuffer));
+  if (claims.extra) checks.push(...claims.extra(m, s, stats, { ports, peakBuffer: flow.peakBuffer }));
+  if (claims.pairwise) checks.push(checkPairwise(s));
+  if (claims.shift) checks.push(checkShiftSteps(s, ports));
+  return checks;
+}
+
+/** A direct schedule: every element goes straight to its destination; steps >= ceil(h / ports), longest message <= M_max, peak buffer <= outgoing + incoming traffic. */
+function directChecks(
+  m: CommMatrix,
+  s: Schedule,
+  stats: MatrixStats,
+  metrics: readonly StageMetrics[],
+  flow: FlowResult,
+  ports: number,
+): Check[] {
+  return [
+    checkDirect(m, s),
+    atLeast(
+      "steps-lower-bound",
+      "steps >= ceil(h / ports) for a direct schedule",
+      "000 sec 2 (fan-in/fan-out h); each step moves one message per port",
+      s.stepCount,
+      Math.ceil(stats.h / ports),
+      `${s.stepCount} steps cannot carry fan-in/fan-out h = ${stats.h}`,
+    ),
+    atMost(
+      "longest-message",
+      "longest message <= M_max (off-diagonal)",
+      "004 sec 3 (M_max)",
+      Math.max(0, ...metrics.map((x) => x.longest)),
+      stats.mMaxOffDiagonal,
+      "a transfer is longer than any message of the matrix",
+    ),
+    atMost(
+      "peak-buffer",
+      "peak elements held by a node <= its outgoing + incoming traffic",
+      "direct delivery: a node holds what it has not sent plus what it has received",
+      flow.peakBuffer,
+      directBufferBound(m),
+      `node ${flow.peakNode} holds ${flow.peakBuffer} elements`,
+    ),
+  ];
+}
+
+/** Messages are not split: per stage, messages a node sends <= f and receives <= g. */
+function messagesPerNode(stats: MatrixStats, metrics: readonly StageMetrics[]): Check {
+  const per = new PerItemBound(); // sends against f, receives against g: a FAIL row shows the one that failed
+  for (const [k, x] of metrics.entries()) {
+    if (per.add(x.maxSent, stats.f))
+      per.witness = `node ${x.maxSentNode} sends ${x.maxSent} messages in stage ${k + 1}, f = ${stats.f}`;
+    if (per.add(x.maxReceived, stats.g))
+      per.witness = `node ${x.maxReceivedNode} receives ${x.maxReceived} messages in stage ${k + 1}, g = ${stats.g}`;
+  }
+  return per.row(
+    "messages-per-node",
+    "per stage, messages a node sends <= f and receives <= g (messages are not split)",
+    "000 sec 2 (f, g)",
+  );
 }
 
 /** max over nodes of outgoing + incoming traffic (the diagonal counted once). */

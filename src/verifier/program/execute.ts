@@ -30,24 +30,97 @@ export function executeProgram(
   partner: Int32Array,
   run: RendezvousRun,
 ): ExecutionChecks {
-  const { p } = m;
-  const { ops, pieces } = prog;
+  const { ops } = prog;
   const n = ops.rank.length,
     blocking = prog.variant === "blocking";
+  const ex = startExecution(m, prog, codes, blocking);
+  let maxOp = 0;
+  for (let x = 0; x < n; x++) maxOp = Math.max(maxOp, ops.count[x]!);
+  const tmp = new Float64Array(maxOp);
+  if (blocking) runBlocking(ex, prog, partner, run, tmp);
+  else runNonblocking(ex, m.p, prog, partner, tmp);
+
+  const { found } = ex;
+  const { wrong, witness } = scanReceiveBuffers(m, prog, codes, ex.base, ex.content);
+  const deliveryWitness =
+    witness !== null && blocking && run.stuck > 0
+      ? `${witness} (the blocking execution stopped at a deadlock)`
+      : witness;
+  const delivery = check(
+    "program-delivery",
+    "executed on tagged elements, every rank's receive buffer holds element (o, d, x) at recvDispls[d][o] + x",
+    PROGRAM_SOURCE,
+    wrong === 0,
+    wrong,
+    0,
+    deliveryWitness,
+  );
+  const scratch = check(
+    "program-scratch",
+    "no scratch slot is overwritten while its element is still to be sent on",
+    PROGRAM_SOURCE,
+    found.unsafe === 0,
+    found.unsafe,
+    0,
+    found.unsafeWitness,
+  );
+  const raceCheck = blocking
+    ? null
+    : check(
+        "program-races",
+        "nonblocking rounds: no slot a posted receive writes is touched, and no slot a posted send reads is written, by another operation of the round",
+        PROGRAM_SOURCE,
+        found.races === 0,
+        found.races,
+        0,
+        found.raceWitness,
+      );
+  return { delivery, scratch, races: raceCheck };
+}
+
+/** What an execution has found so far: scratch slots overwritten too early, nonblocking races; each with its first witness. */
+interface Findings {
+  unsafe: number;
+  unsafeWitness: string | null;
+  races: number;
+  raceWitness: string | null;
+}
+
+/** The buffers of one execution, its findings, and the moves on them. */
+interface Execution {
+  /** base[3r + b]: where rank r's buffer b starts (see `initialBuffers`). */
+  readonly base: Float64Array;
+  /** The element code in every slot. */
+  readonly content: Float64Array;
+  readonly found: Findings;
+  /** Reads the pieces [from, to) of op x into out[at..]; scratch slots read become free from `freeAt`. */
+  readonly gather: (x: number, from: number, to: number, out: Float64Array, at: number, freeAt: number) => void;
+  /** Writes src[at..] into the pieces [from, to) of op x at round `now`, noting overwritten scratch elements. */
+  readonly scatter: (x: number, from: number, to: number, src: Float64Array, at: number, now: number) => void;
+  /** Stamps (or checks) the slots of pieces [from, to) of op x for nonblocking races in round k (nonblocking only). */
+  readonly stamp: (
+    x: number,
+    from: number,
+    to: number,
+    k: number,
+    reads: boolean,
+    writes: boolean,
+    post: "send" | "recv" | "copy",
+  ) => void;
+}
+
+/** The initial buffers of an execution (every send buffer filled) with its gather, scatter and stamp moves. */
+function startExecution(m: CommMatrix, prog: Program, codes: ElementCodes, blocking: boolean): Execution {
+  const { ops, pieces } = prog;
   const { base, content } = initialBuffers(m, prog, codes);
   const freeFrom = new Int32Array(content.length);
   const readStamp = blocking ? null : new Int32Array(content.length),
     writeStamp = blocking ? null : new Int32Array(content.length);
-
-  let unsafe = 0,
-    unsafeWitness: string | null = null,
-    races = 0,
-    raceWitness: string | null = null;
+  const found: Findings = { unsafe: 0, unsafeWitness: null, races: 0, raceWitness: null };
   const race = (x: number, k: number, i: number, what: string): void => {
-    races++;
-    raceWitness ??= `${describeOp(prog, x)} touches ${BUFFER_NAMES[pieces.buffer[k]!]}[${pieces.offset[k]! + i}], which ${what}`;
+    found.races++;
+    found.raceWitness ??= `${describeOp(prog, x)} touches ${BUFFER_NAMES[pieces.buffer[k]!]}[${pieces.offset[k]! + i}], which ${what}`;
   };
-
   /** Reads the pieces [from, to) of op x into out[at..]; scratch slots read become free from `freeAt`. */
   const gather = (x: number, from: number, to: number, out: Float64Array, at: number, freeAt: number): void => {
     const b0 = 3 * ops.rank[x]!;
@@ -74,8 +147,8 @@ export function executeProgram(
         if (scratch) {
           const old = content[s]!;
           if (freeFrom[s]! > now && old !== EMPTY && old !== v) {
-            unsafe++;
-            unsafeWitness ??= `${describeOp(prog, x)} writes ${describeElement(m, codes, v)} into scratch[${pieces.offset[k]! + i}], which still holds ${describeElement(m, codes, old)}, not yet sent on`;
+            found.unsafe++;
+            found.unsafeWitness ??= `${describeOp(prog, x)} writes ${describeElement(m, codes, v)} into scratch[${pieces.offset[k]! + i}], which still holds ${describeElement(m, codes, old)}, not yet sent on`;
           }
           freeFrom[s] = v === EMPTY ? 0 : PENDING;
         }
@@ -107,101 +180,71 @@ export function executeProgram(
       }
     }
   };
+  return { base, content, found, gather, scatter, stamp };
+}
 
-  let maxOp = 0;
-  for (let x = 0; x < n; x++) maxOp = Math.max(maxOp, ops.count[x]!);
-  const tmp = new Float64Array(maxOp);
-  if (blocking) {
-    for (const x of run.order) {
-      const ps = ops.pieceStart[x]!,
-        pe = ops.pieceStart[x + 1]!;
-      if (ops.kind[x] === 2) {
-        const split = ps + ops.copySplit[x]!;
-        gather(x, ps, split, tmp, 0, 0);
-        scatter(x, split, pe, tmp, 0, 0);
-      } else {
-        const y = partner[x]!;
-        gather(x, ps, pe, tmp, 0, 0);
-        scatter(y, ops.pieceStart[y]!, ops.pieceStart[y + 1]!, tmp, 0, 0);
+/** Blocking: every operation in the completion order of the rendezvous run (a send is read and its receive written at the rendezvous). */
+function runBlocking(ex: Execution, prog: Program, partner: Int32Array, run: RendezvousRun, tmp: Float64Array): void {
+  const { ops } = prog;
+  const { gather, scatter } = ex;
+  for (const x of run.order) {
+    const ps = ops.pieceStart[x]!,
+      pe = ops.pieceStart[x + 1]!;
+    if (ops.kind[x] === 2) {
+      const split = ps + ops.copySplit[x]!;
+      gather(x, ps, split, tmp, 0, 0);
+      scatter(x, split, pe, tmp, 0, 0);
+    } else {
+      const y = partner[x]!;
+      gather(x, ps, pe, tmp, 0, 0);
+      scatter(y, ops.pieceStart[y]!, ops.pieceStart[y + 1]!, tmp, 0, 0);
+    }
+  }
+}
+
+/** Nonblocking: round by round, each rank's operations in program order; receives written when the round completes. */
+function runNonblocking(ex: Execution, p: number, prog: Program, partner: Int32Array, tmp: Float64Array): void {
+  const { ops } = prog;
+  const n = ops.rank.length;
+  const { gather, scatter, stamp } = ex;
+  const roundSends = new Float64Array(prog.rounds);
+  for (let x = 0; x < n; x++)
+    if (ops.kind[x] === 0) roundSends[ops.round[x]!] = roundSends[ops.round[x]!]! + ops.count[x]!;
+  const stage = new Float64Array(Math.max(0, ...roundSends));
+  const stageAt = new Float64Array(n);
+  const cur = Uint32Array.from(prog.rankStart.subarray(0, p)),
+    lo = new Uint32Array(p);
+  for (let k = 0; k < prog.rounds; k++) {
+    let at = 0;
+    for (let r = 0; r < p; r++) {
+      lo[r] = cur[r]!;
+      const end = prog.rankStart[r + 1]!;
+      for (let x = cur[r]!; x < end && ops.round[x] === k; x++, cur[r] = cur[r]! + 1) {
+        const ps = ops.pieceStart[x]!,
+          pe = ops.pieceStart[x + 1]!;
+        if (ops.kind[x] === 0) {
+          stamp(x, ps, pe, k, true, false, "send");
+          stageAt[x] = at;
+          gather(x, ps, pe, stage, at, k + 1);
+          at += ops.count[x]!;
+        } else if (ops.kind[x] === 1) {
+          stamp(x, ps, pe, k, false, true, "recv");
+        } else {
+          const split = ps + ops.copySplit[x]!;
+          stamp(x, ps, split, k, true, false, "copy");
+          stamp(x, split, pe, k, false, true, "copy");
+          gather(x, ps, split, tmp, 0, k);
+          scatter(x, split, pe, tmp, 0, k);
+        }
       }
     }
-  } else {
-    const roundSends = new Float64Array(prog.rounds);
-    for (let x = 0; x < n; x++)
-      if (ops.kind[x] === 0) roundSends[ops.round[x]!] = roundSends[ops.round[x]!]! + ops.count[x]!;
-    const stage = new Float64Array(Math.max(0, ...roundSends));
-    const stageAt = new Float64Array(n);
-    const cur = Uint32Array.from(prog.rankStart.subarray(0, p)),
-      lo = new Uint32Array(p);
-    for (let k = 0; k < prog.rounds; k++) {
-      let at = 0;
-      for (let r = 0; r < p; r++) {
-        lo[r] = cur[r]!;
-        const end = prog.rankStart[r + 1]!;
-        for (let x = cur[r]!; x < end && ops.round[x] === k; x++, cur[r] = cur[r]! + 1) {
-          const ps = ops.pieceStart[x]!,
-            pe = ops.pieceStart[x + 1]!;
-          if (ops.kind[x] === 0) {
-            stamp(x, ps, pe, k, true, false, "send");
-            stageAt[x] = at;
-            gather(x, ps, pe, stage, at, k + 1);
-            at += ops.count[x]!;
-          } else if (ops.kind[x] === 1) {
-            stamp(x, ps, pe, k, false, true, "recv");
-          } else {
-            const split = ps + ops.copySplit[x]!;
-            stamp(x, ps, split, k, true, false, "copy");
-            stamp(x, split, pe, k, false, true, "copy");
-            gather(x, ps, split, tmp, 0, k);
-            scatter(x, split, pe, tmp, 0, k);
-          }
-        }
-      }
-      for (let r = 0; r < p; r++) {
-        for (let x = lo[r]!; x < cur[r]!; x++) {
-          const y = partner[x]!;
-          if (ops.kind[x] === 1 && y >= 0)
-            scatter(x, ops.pieceStart[x]!, ops.pieceStart[x + 1]!, stage, stageAt[y]!, k);
-        }
+    for (let r = 0; r < p; r++) {
+      for (let x = lo[r]!; x < cur[r]!; x++) {
+        const y = partner[x]!;
+        if (ops.kind[x] === 1 && y >= 0) scatter(x, ops.pieceStart[x]!, ops.pieceStart[x + 1]!, stage, stageAt[y]!, k);
       }
     }
   }
-
-  const { wrong, witness } = scanReceiveBuffers(m, prog, codes, base, content);
-  const deliveryWitness =
-    witness !== null && blocking && run.stuck > 0
-      ? `${witness} (the blocking execution stopped at a deadlock)`
-      : witness;
-  const delivery = check(
-    "program-delivery",
-    "executed on tagged elements, every rank's receive buffer holds element (o, d, x) at recvDispls[d][o] + x",
-    PROGRAM_SOURCE,
-    wrong === 0,
-    wrong,
-    0,
-    deliveryWitness,
-  );
-  const scratch = check(
-    "program-scratch",
-    "no scratch slot is overwritten while its element is still to be sent on",
-    PROGRAM_SOURCE,
-    unsafe === 0,
-    unsafe,
-    0,
-    unsafeWitness,
-  );
-  const raceCheck = blocking
-    ? null
-    : check(
-        "program-races",
-        "nonblocking rounds: no slot a posted receive writes is touched, and no slot a posted send reads is written, by another operation of the round",
-        PROGRAM_SOURCE,
-        races === 0,
-        races,
-        0,
-        raceWitness,
-      );
-  return { delivery, scratch, races: raceCheck };
 }
 
 /** Slot bases (base[3r + b]: where rank r's buffer b starts; base[3P]: all slots) and the initial contents: every send buffer filled, the rest EMPTY. */
