@@ -21,6 +21,15 @@ const same = (a: CommMatrix, b: CommMatrix): void => {
 
 const withBytes = (m: CommMatrix, elementBytes: number): CommMatrix => ({ ...m, elementBytes });
 
+const json = (body: string): string => `{"format":"commplan.matrix/v1",${body}}`;
+const kinds = ["json", "csv", "mtx"] as const;
+const text = (m: CommMatrix, k: (typeof kinds)[number], sparse?: boolean): string =>
+  k === "json"
+    ? matrixToJsonText(m, sparse === undefined ? {} : { sparse })
+    : k === "csv"
+      ? matrixToCsvText(m)
+      : matrixToMtxText(m);
+
 describe("matrix files: round trips", () => {
   it("JSON dense, sparse and automatic", () => {
     fc.assert(
@@ -96,8 +105,6 @@ describe("matrix files: formats", () => {
 });
 
 describe("matrix files: every error is a CommplanError with the place", () => {
-  const json = (body: string): string => `{"format":"commplan.matrix/v1",${body}}`;
-
   it("malformed JSON names line and column", () => {
     const e = errorOf(() =>
       parseMatrixText('{\n"format": "commplan.matrix/v1",\n"p": 2,\n"rows": [[1,2],[3,]]\n}', { file: "m.json" }),
@@ -171,7 +178,9 @@ describe("matrix files: every error is a CommplanError with the place", () => {
       expect(e.code, name).toBe(name === "wrong format" ? "BAD_FORMAT" : "BAD_INPUT");
     }
   });
+});
 
+describe("matrix files: every error is a CommplanError with the place (continued)", () => {
   it("CSV errors name the line and column", () => {
     const cases: [string, string][] = [
       ["0,1,2\n3,4\n5,6,7\n", "matrix: m.csv:line 2: row has 2 entries, expected 3"],
@@ -270,14 +279,6 @@ describe("matrix files: every error is a CommplanError with the place", () => {
 });
 
 describe("matrix files: streaming", () => {
-  const kinds = ["json", "csv", "mtx"] as const;
-  const text = (m: CommMatrix, k: (typeof kinds)[number], sparse?: boolean): string =>
-    k === "json"
-      ? matrixToJsonText(m, sparse === undefined ? {} : { sparse })
-      : k === "csv"
-        ? matrixToCsvText(m)
-        : matrixToMtxText(m);
-
   it("reads every format in chunks of 1 to 7 bytes, elementBytes kept, with or without a byte-order mark and an extension", () => {
     fc.assert(
       fc.property(
@@ -339,7 +340,9 @@ describe("matrix files: streaming", () => {
     );
     expect(existsSync(join(dir, "no-such-dir"))).toBe(false);
   });
+});
 
+describe("matrix files: streaming (continued)", () => {
   it("the streaming JSON reader accepts exactly what JSON.parse + ajv + the meaning checks accept", () => {
     // the reference: the whole document parsed, validated with the full schema, then built
     const reference = (t: string): string => {

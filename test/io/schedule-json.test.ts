@@ -209,7 +209,9 @@ describe("schedule JSON round trip", () => {
       '{"src":0,"dst":1,"size":2,"chunks":[[0,1,0,2]],"start":1.5,"end":2.25}',
     );
   });
+});
 
+describe("schedule JSON round trip (continued)", () => {
   it("reads about 300k transfers with payloads through the streaming path, tokens split across chunks", async () => {
     const p = 64;
     const b = new ScheduleBuilder({ ...HEADER, p }, true, 300_000);

@@ -103,7 +103,9 @@ describe("registry", () => {
     expectPatternError(() => resolvePatternOptions(findPattern("zero"), { elementBytes: 0 }), "option 'elementBytes'");
     expectPatternError(() => resolvePatternOptions(findPattern("h-relation"), { self: 2 }), "option 'self'");
   });
+});
 
+describe("registry (continued)", () => {
   it("accepts options exactly at their bounds", () => {
     for (const def of PATTERNS) {
       for (const o of patternOptionList(def)) {

@@ -128,7 +128,9 @@ describe("nonblocking replay (004 sec 2.2, eqs 2 and 4)", () => {
       scheduleCost(col, t3d, "nonblocking").total,
     );
   });
+});
 
+describe("nonblocking replay (004 sec 2.2, eqs 2 and 4) (continued)", () => {
   it("a node sends its messages first and receives meanwhile: pipelined sends are faster than waiting for each step's receive", () => {
     const sp2 = findMachine("sp2-004");
     const s = plan(generatePattern("pattern1", 64, {}, 7), "shift");

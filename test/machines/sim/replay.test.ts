@@ -87,7 +87,9 @@ describe("blocking lock-step replay", () => {
       { numRuns: 15 },
     );
   });
+});
 
+describe("blocking lock-step replay (continued)", () => {
   it("with k ports, a schedule contention-free for k ports replays at the analytic cost (lock-step)", () => {
     fc.assert(
       fc.property(matrixRecipe({ minP: 3, maxP: 16, kinds: ["dense", "sparse", "spike"] }), (r) => {

@@ -157,7 +157,9 @@ describe("split-coloring, chunk mode", () => {
       { numRuns: 40 },
     );
   });
+});
 
+describe("split-coloring, chunk mode (continued)", () => {
   it("a fixed chunk at least the longest message is exact colouring: h phases", () => {
     fc.assert(
       fc.property(matrixRecipe({ minP: 2, maxP: 20, kinds: ["dense", "sparse", "spike"] }), (r) => {

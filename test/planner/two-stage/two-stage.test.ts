@@ -242,6 +242,9 @@ describe("two-stage: the bounds of 000 sec 6", () => {
       { numRuns: 30 },
     );
   });
+});
+
+describe("two-stage: the bounds of 000 sec 6 (continued)", () => {
   it("the verifier rejects a stage 1 that ignores the round robin (all residuals to one intermediate)", () => {
     // M[0][1] = 3, P = 2: the split sends at most ceil(3/2) = 2 to intermediate 1; this plan sends all 3 in stage 1
     const m = matrixFromRows([
