@@ -3,19 +3,10 @@ import { mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { CliIo } from "../../src/cli/io.js";
-import { main } from "../../src/cli/main.js";
 import { readProgramJson } from "../../src/io/program-json-read.js";
 import { readMatrixFile } from "../../src/io/matrix-read.js";
 import { runBlocking, runRounds } from "../lower/program-interpreter.js";
-
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "",
-    err = "";
-  const io: CliIo = { out: (t) => void (out += t), err: (t) => void (err += t), interactive: false };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
+import { run } from "../helpers/cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "commplan-export-"));
 const f = (name: string): string => join(dir, name);

@@ -3,16 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { main } from "../../src/cli/main.js";
-import type { CliIo } from "../../src/cli/io.js";
-
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "",
-    err = "";
-  const io: CliIo = { out: (t) => void (out += t), err: (t) => void (err += t), interactive: false };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
+import { run } from "../helpers/cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "commplan-numbering-"));
 const f = (name: string): string => join(dir, name);

@@ -3,20 +3,11 @@ import { describe, expect, it } from "vitest";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { main } from "../../src/cli/main.js";
-import type { CliIo } from "../../src/cli/io.js";
 import { nodeList } from "../../src/cli/commands/show.js";
 import { nodeArrayRow, stepGrid, stepGridText } from "../../src/export/step-grid.js";
 import { generatePattern } from "../../src/patterns/index.js";
 import { plan } from "../../src/planner/index.js";
-
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "",
-    err = "";
-  const io: CliIo = { out: (t) => void (out += t), err: (t) => void (err += t), interactive: false };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
+import { run } from "../helpers/cli.js";
 
 const fig10 = JSON.parse(readFileSync(join(import.meta.dirname, "../fixtures/004-fig10.json"), "utf8")) as {
   senders: number[];

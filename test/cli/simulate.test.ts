@@ -4,9 +4,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { main } from "../../src/cli/main.js";
 import { progressFor } from "../../src/cli/commands/simulate.js";
-import type { CliIo } from "../../src/cli/io.js";
 import { parseScheduleJsonText } from "../../src/io/schedule-json-read.js";
 import { scheduleToJsonText } from "../../src/io/schedule-json-write.js";
 import { parseMatrixText } from "../../src/io/matrix-read.js";
@@ -14,14 +12,7 @@ import { ScheduleBuilder } from "../../src/model/schedule.js";
 import { verifySchedule } from "../../src/verifier/index.js";
 import { pack, unpack } from "../helpers/schedule-edit.js";
 import { writeFileSync } from "node:fs";
-
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "",
-    err = "";
-  const io: CliIo = { out: (t) => void (out += t), err: (t) => void (err += t), interactive: false };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
+import { run } from "../helpers/cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "commplan-sim-"));
 const f = (name: string): string => join(dir, name);

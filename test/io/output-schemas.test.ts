@@ -3,8 +3,6 @@ import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { main } from "../../src/cli/main.js";
-import type { CliIo } from "../../src/cli/io.js";
 import {
   FORMAT_NAMES,
   loadSchema,
@@ -12,14 +10,7 @@ import {
   validateWithSchema,
   type SchemaName,
 } from "../../src/io/json-schema.js";
-
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "",
-    err = "";
-  const io: CliIo = { out: (t) => void (out += t), err: (t) => void (err += t), interactive: false };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
+import { run } from "../helpers/cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "commplan-schemas-"));
 const f = (name: string): string => join(dir, name);
