@@ -171,6 +171,9 @@ function emptyOutcomes(): Record<Outcome, number> {
   return { ok: 0, "check-failed": 0, refused: 0, crash: 0, hang: 0, memory: 0 };
 }
 
+/** The formats export cases cycle through (by the picked algorithm name). */
+const EXPORT_FORMATS_FUZZED = ["program", "goal", "msccl-xml", "simgrid", "program"] as const;
+
 /** The argv of a case, given its input file and its (second) matrix file. */
 function argvOf(pick: CommandPick, input: string, matrix: string, out: string): string[] {
   const extras = pick.extras.flatMap((k) => EXTRA_OPTIONS[k]!);
@@ -201,6 +204,11 @@ function argvOf(pick: CommandPick, input: string, matrix: string, out: string): 
       ];
     case "simulate-data":
       return ["simulate", input, "--machine", pick.machine, "--data", "-m", matrix, ...extras];
+    case "export": {
+      const format = EXPORT_FORMATS_FUZZED[pick.algorithm.length % EXPORT_FORMATS_FUZZED.length]!;
+      const where = format === "simgrid" ? ["--machine", pick.machine, "--out", out] : o;
+      return ["export", input, "--matrix", matrix, "--format", format, ...where, ...extras];
+    }
     case "gen":
       return [
         "gen",

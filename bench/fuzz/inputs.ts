@@ -284,7 +284,7 @@ export const generatedScheduleArb: fc.Arbitrary<FuzzFile> = fc
 /** The commands that read a matrix, and those that read a schedule (gen reads nothing). */
 export const MATRIX_COMMANDS = ["stats", "plan", "simulate-protocol", "gen"] as const;
 /** The commands whose first argument is a schedule. */
-export const SCHEDULE_COMMANDS = ["verify", "cost", "show", "simulate", "simulate-data"] as const;
+export const SCHEDULE_COMMANDS = ["verify", "cost", "show", "simulate", "simulate-data", "export"] as const;
 
 /** The sub-commands a case runs, with the options each may take (values drawn from a pool, valid and not). */
 export const COMMANDS = [
@@ -296,6 +296,7 @@ export const COMMANDS = [
   "simulate",
   "simulate-protocol",
   "simulate-data",
+  "export",
   "gen",
 ] as const;
 /** One of COMMANDS. */
