@@ -1,7 +1,6 @@
 /** pattern1: "One Spike" of 004 section 4, figure 14 (M_max elements to one random node, a few to the rest). */
-import { integer } from "../model/param-spec.js";
 import { matrixFromData } from "../model/matrix.js";
-import { MAX_SIZE_OPTION, elementBytesOption, definePattern } from "./pattern-options.js";
+import { SPIKE_OPTIONS, elementBytesOption, definePattern } from "./pattern-options.js";
 
 /** The pattern `pattern1`: node i sends mmax to one node j != i chosen uniformly (one draw per node, i ascending) and `small` to every other node. */
 export const oneSpike = definePattern({
@@ -9,18 +8,7 @@ export const oneSpike = definePattern({
   title: "004 Pattern1 (one spike): mmax elements to one random node, `small` to the rest",
   source: "004 (Liu, Wang, Prasanna, JPDC 2002) section 4, figure 14",
   options: {
-    mmax: integer({
-      description: "the spike: M_max elements (004 uses 1024 and up)",
-      min: 0,
-      max: MAX_SIZE_OPTION,
-      default: 1024,
-    }),
-    small: integer({
-      description: "elements to every other node (004: 'a small number')",
-      min: 0,
-      max: MAX_SIZE_OPTION,
-      default: 1,
-    }),
+    ...SPIKE_OPTIONS,
     elementBytes: elementBytesOption(22),
   },
   generate(p, opts, rng) {

@@ -6,6 +6,22 @@ import type { PatternDef, PatternOptions, PatternOptionSpec } from "./types.js";
 /** Upper bound for size-like options: keeps every entry and every row or column sum below 2^53 for P <= 16384. */
 export const MAX_SIZE_OPTION = 2 ** 32;
 
+/** The options of 004's spike patterns (pattern1, pattern2): the spike M_max and the small entries elsewhere. */
+export const SPIKE_OPTIONS = {
+  mmax: integer({
+    description: "the spike: M_max elements (004 uses 1024 and up)",
+    min: 0,
+    max: MAX_SIZE_OPTION,
+    default: 1024,
+  }),
+  small: integer({
+    description: "elements to every other node (004: 'a small number')",
+    min: 0,
+    max: MAX_SIZE_OPTION,
+    default: 1,
+  }),
+} as const;
+
 /** The largest elementBytes option (and --element-bytes). */
 export const MAX_ELEMENT_BYTES = 1 << 20;
 

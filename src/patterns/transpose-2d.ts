@@ -1,7 +1,6 @@
 /** pattern2: "2D Array Transpose" of 004 section 4, figure 14 (M_max elements to the node mirrored across the array diagonal). */
-import { integer } from "../model/param-spec.js";
 import { matrixFromData } from "../model/matrix.js";
-import { MAX_SIZE_OPTION, elementBytesOption, definePattern } from "./pattern-options.js";
+import { SPIKE_OPTIONS, elementBytesOption, definePattern } from "./pattern-options.js";
 import { ceilSqrt } from "./ceil-sqrt.js";
 
 /** The spike partner of node i: (i % C) C + floor(i / C) with C = ceil(sqrt P), or -1 when that is i itself or not a node (>= P). */
@@ -17,18 +16,7 @@ export const transpose2d = definePattern({
   title: "004 Pattern2 (2-D array transpose): mmax elements to (i % C) C + floor(i / C), `small` to the rest",
   source: "004 (Liu, Wang, Prasanna, JPDC 2002) section 4, figure 14",
   options: {
-    mmax: integer({
-      description: "the spike: M_max elements (004 uses 1024 and up)",
-      min: 0,
-      max: MAX_SIZE_OPTION,
-      default: 1024,
-    }),
-    small: integer({
-      description: "elements to every other node (004: 'a small number')",
-      min: 0,
-      max: MAX_SIZE_OPTION,
-      default: 1,
-    }),
+    ...SPIKE_OPTIONS,
     elementBytes: elementBytesOption(22),
   },
   generate(p, opts, _rng) {
