@@ -122,7 +122,7 @@ function startExecution(m: CommMatrix, prog: Program, codes: ElementCodes, block
     found.raceWitness ??= `${describeOp(prog, x)} touches ${BUFFER_NAMES[pieces.buffer[k]!]}[${pieces.offset[k]! + i}], which ${what}`;
   };
   /** Reads the pieces [from, to) of op x into out[at..]; scratch slots read become free from `freeAt`. */
-  const gather = (x: number, from: number, to: number, out: Float64Array, at: number, freeAt: number): void => {
+  const gather: Execution["gather"] = (x, from, to, out, at, freeAt) => {
     const b0 = 3 * ops.rank[x]!;
     for (let k = from; k < to; k++) {
       const s0 = base[b0 + pieces.buffer[k]!]! + pieces.offset[k]!,
@@ -135,7 +135,7 @@ function startExecution(m: CommMatrix, prog: Program, codes: ElementCodes, block
     }
   };
   /** Writes src[at..] into the pieces [from, to) of op x at round `now`, noting overwritten scratch elements. */
-  const scatter = (x: number, from: number, to: number, src: Float64Array, at: number, now: number): void => {
+  const scatter: Execution["scatter"] = (x, from, to, src, at, now) => {
     const b0 = 3 * ops.rank[x]!;
     for (let k = from; k < to; k++) {
       const s0 = base[b0 + pieces.buffer[k]!]! + pieces.offset[k]!,
@@ -156,16 +156,7 @@ function startExecution(m: CommMatrix, prog: Program, codes: ElementCodes, block
       }
     }
   };
-  /** Stamps (or checks) the slots of pieces [from, to) of op x for nonblocking races in round k. */
-  const stamp = (
-    x: number,
-    from: number,
-    to: number,
-    k: number,
-    reads: boolean,
-    writes: boolean,
-    post: "send" | "recv" | "copy",
-  ): void => {
+  const stamp: Execution["stamp"] = (x, from, to, k, reads, writes, post) => {
     const b0 = 3 * ops.rank[x]!,
       mark = k + 1;
     for (let q = from; q < to; q++) {
