@@ -237,3 +237,26 @@ export function matrixDigest(m: CommMatrix): string {
   }
   return `fnv1a64:${h1.toString(16).padStart(8, "0")}${h2.toString(16).padStart(8, "0")}`;
 }
+
+/**
+ * Throws MISMATCH (module `module`) when a document planned for a matrix (a schedule, a program) was
+ * made for another one: its P or its matrix digest differ from m's. `what` names the document in the
+ * message ("schedule", "program", "data mode: the schedule"...).
+ */
+export function checkMadeFor(
+  m: CommMatrix,
+  doc: { readonly p: number; readonly matrixDigest: string },
+  what: string,
+  module: string,
+): void {
+  if (doc.p !== m.p)
+    throw fail(module, "MISMATCH", `${what} is for P = ${doc.p}, the matrix has P = ${m.p}`, { field: "p" });
+  const digest = matrixDigest(m);
+  if (doc.matrixDigest !== digest)
+    throw fail(
+      module,
+      "MISMATCH",
+      `${what} was made for another matrix (digest ${doc.matrixDigest}, this matrix has ${digest})`,
+      { field: "matrixDigest" },
+    );
+}

@@ -1,6 +1,6 @@
 /** verifySchedule: runs every check that applies to a schedule and returns the report. */
 import { fail } from "../model/errors.js";
-import { matrixDigest, type CommMatrix } from "../model/matrix.js";
+import { checkMadeFor, type CommMatrix } from "../model/matrix.js";
 import { matrixStats, type MatrixStats } from "../model/matrix-stats.js";
 import type { Schedule } from "../model/schedule.js";
 import { CLAIMS } from "./claims.js";
@@ -65,16 +65,7 @@ export function verifySchedule(m: CommMatrix, s: Schedule, opts: VerifyOptions =
 function checkInputs(m: CommMatrix, s: Schedule, ports: number): void {
   if (!Number.isInteger(ports) || ports < 1)
     throw fail("verify", "BAD_OPTION", `ports must be a positive integer, got ${ports}`, { field: "ports" });
-  if (s.p !== m.p)
-    throw fail("verify", "MISMATCH", `the schedule is for P = ${s.p}, the matrix has P = ${m.p}`, { field: "p" });
-  const digest = matrixDigest(m);
-  if (s.matrixDigest !== digest)
-    throw fail(
-      "verify",
-      "MISMATCH",
-      `the schedule was made for another matrix (digest ${s.matrixDigest}, this matrix has ${digest})`,
-      { field: "matrixDigest" },
-    );
+  checkMadeFor(m, s, "the schedule", "verify");
 }
 
 /** The measured rows: per stage the most messages of one node and the longest message, then the steps. */

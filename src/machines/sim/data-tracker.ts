@@ -1,6 +1,6 @@
 /** Data mode: element tags move between per-node buffers following the payload chunks (DESIGN.md element semantics). */
 import { fail } from "../../model/errors.js";
-import { matrixDigest, type CommMatrix } from "../../model/matrix.js";
+import { checkMadeFor, type CommMatrix } from "../../model/matrix.js";
 import type { Schedule } from "../../model/schedule.js";
 
 /** Most elements data mode tracks (one Int32 tag each). */
@@ -29,18 +29,7 @@ export class DataTracker {
       throw fail("simulate", "BAD_INPUT", "data mode needs a schedule with payload chunks (plan with --payload)", {
         field: "chunks",
       });
-    if (m.p !== s.p)
-      throw fail("simulate", "MISMATCH", `data mode: the schedule is for P = ${s.p}, the matrix has P = ${m.p}`, {
-        field: "p",
-      });
-    const digest = matrixDigest(m);
-    if (s.matrixDigest !== digest)
-      throw fail(
-        "simulate",
-        "MISMATCH",
-        `data mode: the schedule was made for another matrix (digest ${s.matrixDigest}, this matrix has ${digest})`,
-        { field: "matrixDigest" },
-      );
+    checkMadeFor(m, s, "data mode: the schedule", "simulate");
     const p = m.p;
     this.base = new Float64Array(p * p + 1);
     let total = 0;

@@ -1,6 +1,6 @@
 /** verifyProgram: the program checks (well-formed, matching, delivery by execution, scratch safety, races, deadlock freedom) of a lowered schedule. */
 import { fail } from "../../model/errors.js";
-import { matrixDigest, type CommMatrix } from "../../model/matrix.js";
+import { checkMadeFor, type CommMatrix } from "../../model/matrix.js";
 import type { Program } from "../../model/program.js";
 import { makeReport, type Check, type Report } from "../report.js";
 import { elementCodes } from "./describe.js";
@@ -30,16 +30,7 @@ export function verifyProgram(m: CommMatrix, prog: Program, opts: ProgramVerifyO
     throw fail("verify", "BAD_OPTION", `maxElements must be a non-negative integer, got ${limit}`, {
       field: "maxElements",
     });
-  if (prog.p !== m.p)
-    throw fail("verify", "MISMATCH", `the program is for P = ${prog.p}, the matrix has P = ${m.p}`, { field: "p" });
-  const digest = matrixDigest(m);
-  if (prog.matrixDigest !== digest)
-    throw fail(
-      "verify",
-      "MISMATCH",
-      `the program was made for another matrix (digest ${prog.matrixDigest}, this matrix has ${digest})`,
-      { field: "matrixDigest" },
-    );
+  checkMadeFor(m, prog, "the program", "verify");
 
   const checks: Check[] = [];
   const wf = checkProgramWellFormed(m, prog);
