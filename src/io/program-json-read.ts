@@ -1,5 +1,5 @@
 /** Program JSON reader: a commplan.program/v1 document (one file, a rank file or a split index) into a Program, checking schema and meaning. */
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync, readSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fail } from "../model/errors.js";
 import type { OpTable, PieceTable, Program, ProgramVariant, RankLayout } from "../model/program.js";
@@ -49,6 +49,7 @@ const KIND_CODE: { readonly [k: string]: number } = { send: 0, recv: 1, copy: 2 
 function parseFile(file: string): Doc {
   let text: string;
   try {
+    if (file === "-") return parseText(readStdin(), file);
     const size = statSync(file).size;
     if (size > MAX_PROGRAM_BYTES)
       throw fail(
@@ -62,6 +63,41 @@ function parseFile(file: string): Doc {
     if (e instanceof Error && e.name === "CommplanError") throw e;
     throw fsError(e, MODULE, file, false);
   }
+  return parseText(text, file);
+}
+
+/** Standard input as text, refused as soon as it passes the reader's limit (read in 1 MiB pieces). */
+function readStdin(): string {
+  const pieces: Buffer[] = [];
+  let total = 0;
+  const buf = Buffer.alloc(1 << 20);
+  for (;;) {
+    let n: number;
+    try {
+      n = readSync(0, buf, 0, buf.length, null);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "EAGAIN") continue;
+      if ((e as NodeJS.ErrnoException).code === "EOF") break;
+      throw e;
+    }
+    if (n === 0) break;
+    total += n;
+    if (total > MAX_PROGRAM_BYTES)
+      throw fail(
+        MODULE,
+        "BAD_INPUT",
+        `more than the reader's limit of ${MAX_PROGRAM_BYTES} bytes: write the program with --split`,
+        {
+          file: "-",
+        },
+      );
+    pieces.push(Buffer.from(buf.subarray(0, n)));
+  }
+  return Buffer.concat(pieces).toString("utf8");
+}
+
+/** One document's text, parsed and validated against the program schema. */
+function parseText(text: string, file: string): Doc {
   let value: unknown;
   try {
     value = JSON.parse(text);

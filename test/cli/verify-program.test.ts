@@ -1,4 +1,5 @@
 // commplan verify-program: a lowered program passes; a program edited to deliver one element off fails (exit 1, named check); a lone rank file is refused (exit 2).
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,6 +10,20 @@ const dir = mkdtempSync(join(tmpdir(), "commplan-verify-program-"));
 const f = (name: string): string => join(dir, name);
 
 describe("commplan verify-program", () => {
+  it("reads the program from standard input with -", async () => {
+    expect((await run("gen", "pattern1", "--p", "6", "--seed", "4", "-o", f("m6.json"))).code).toBe(0);
+    expect((await run("plan", f("m6.json"), "-a", "shift", "-o", f("s6.json"))).code).toBe(0);
+    expect(
+      (await run("export", f("s6.json"), "--matrix", f("m6.json"), "--format", "program", "-o", f("p6.json"))).code,
+    ).toBe(0);
+    const bin = join(import.meta.dirname, "..", "..", "bin", "commplan.js");
+    const r = spawnSync(process.execPath, [bin, "verify-program", "-", "-m", f("m6.json")], {
+      input: readFileSync(f("p6.json")),
+      encoding: "utf8",
+    });
+    expect([r.status, r.stdout.split("\n")[0]]).toEqual([0, "shift, P = 6: all checks hold"]);
+  });
+
   it("passes a lowered four-stage program, whole and split, and fails one with a receive moved one element", async () => {
     expect((await run("gen", "pattern1", "--p", "9", "--seed", "2", "-o", f("m.json"))).code).toBe(0);
     expect((await run("plan", f("m.json"), "-a", "four-stage", "--payload", "-o", f("s.json"))).code).toBe(0);

@@ -12,7 +12,10 @@ import { formatReport, reportJson } from "./verify.js";
 export function registerVerifyProgram(program: Command, ctx: CliContext): void {
   program
     .command("verify-program")
-    .argument("<program>", "program JSON (commplan.program/v1: a whole program or a --split index.json)")
+    .argument(
+      "<program>",
+      "program JSON (commplan.program/v1: a whole program or a --split index.json, whose rank files are read relative to it; - for stdin, relative to the current directory)",
+    )
     .description(
       "check a lowered program by executing it on tagged elements: layout, send/receive matching, delivery to every displacement, scratch safety, deadlock freedom; exit 1 when a check fails",
     )
