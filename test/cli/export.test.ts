@@ -60,7 +60,9 @@ describe("commplan export", () => {
     expect(relay.err.trim().split("\n")).toHaveLength(1);
     const fmt = await run("export", f("shift.json"), "--matrix", f("m.json"), "--format", "nope");
     expect(fmt.code).toBe(2);
-    expect(fmt.err).toBe("export: unknown format 'nope'; known: program, simgrid, goal, msccl-xml\n");
+    expect(fmt.err).toBe(
+      "commplan: error: option '-f, --format <name>' argument 'nope' is invalid. Allowed choices are program, simgrid, goal, msccl-xml. (add --help for usage)\n",
+    );
     const v = await run(
       "export",
       f("shift.json"),
@@ -72,6 +74,9 @@ describe("commplan export", () => {
       "eager",
     );
     expect(v.code).toBe(2);
-    expect(v.err).toMatch(/^export: --variant must be nonblocking or blocking/);
+    expect(v.err).toMatch(
+      /^commplan: error: option '--variant <v>' argument 'eager' is invalid\. Allowed choices are nonblocking, blocking\./,
+    );
+    expect(v.err.trim().split("\n")).toHaveLength(1);
   });
 });

@@ -2,7 +2,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { fail } from "../../model/errors.js";
 import type { MachineModel } from "../../model/machine.js";
 import { goalPieces } from "../../export/goal.js";
@@ -144,16 +144,21 @@ export function registerExport(program: Command, ctx: CliContext): void {
       "lower a schedule to a per-rank program (MPI_Alltoallv buffers, scratch, rounds of send / recv / copy) and write it in a runtime format",
     )
     .requiredOption("-m, --matrix <file>", "the matrix the schedule was planned for")
-    .requiredOption("-f, --format <name>", `output format: ${Object.keys(EXPORT_FORMATS).join(", ")}`)
+    .addOption(
+      new Option("-f, --format <name>", "output format").choices(Object.keys(EXPORT_FORMATS)).makeOptionMandatory(),
+    )
     .option("-o, --output <file>", "output file (- for stdout)", "-")
     .option("--split <dir>", "write one file per rank and an index into this directory")
     .option("--out <dir>", "output directory of a multi-file format (simgrid)")
     .option("--machine <name>", "machine preset (simgrid: the platform; goal: calc of copies); see 'commplan machines'")
     .option("--chunk <elements>", "msccl-xml: elements per chunk (default: the gcd of every piece offset and count)")
-    .option(
-      "--variant <v>",
-      "nonblocking (post a round at once) or blocking (ordered for blocking rendezvous sends)",
-      "nonblocking",
+    .addOption(
+      new Option(
+        "--variant <v>",
+        "nonblocking (post a round at once) or blocking (ordered for blocking rendezvous sends)",
+      )
+        .choices(VARIANTS)
+        .default("nonblocking"),
     )
     .option("--element-bytes <n>", ELEMENT_BYTES_HELP)
     .action(
@@ -171,20 +176,7 @@ export function registerExport(program: Command, ctx: CliContext): void {
           elementBytes?: string;
         },
       ) => {
-        const format = Object.prototype.hasOwnProperty.call(EXPORT_FORMATS, o.format)
-          ? EXPORT_FORMATS[o.format]
-          : undefined;
-        if (format === undefined)
-          throw fail(
-            "export",
-            "BAD_OPTION",
-            `unknown format '${o.format}'; known: ${Object.keys(EXPORT_FORMATS).join(", ")}`,
-            { field: "format" },
-          );
-        if (!VARIANTS.includes(o.variant as ProgramVariant))
-          throw fail("export", "BAD_OPTION", `--variant must be nonblocking or blocking, got '${o.variant}'`, {
-            field: "variant",
-          });
+        const format = EXPORT_FORMATS[o.format]!; // one of the choices commander checked
         if (o.out !== undefined && (o.split !== undefined || o.output !== "-"))
           throw fail("export", "BAD_OPTION", "give one of -o, --split and --out", { field: "out" });
         const machine = o.machine === undefined ? null : findMachine(o.machine);
