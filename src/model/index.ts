@@ -7,3 +7,4 @@ export * from "./schedule.js";
 export * from "./machine.js";
 export * from "./growable.js";
 export * from "./timeline.js";
+export * from "./network.js";
