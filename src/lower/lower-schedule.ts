@@ -1,6 +1,6 @@
 /** lowerSchedule: a schedule and its matrix to a per-rank Program (MPI_Alltoallv buffers, scratch, rounds of operations). */
 import { fail } from "../model/errors.js";
-import { matrixDigest, type CommMatrix } from "../model/matrix.js";
+import { checkMadeFor, type CommMatrix } from "../model/matrix.js";
 import type { Program, ProgramVariant } from "../model/program.js";
 import type { Schedule } from "../model/schedule.js";
 import { emitOps } from "./emit.js";
@@ -31,13 +31,7 @@ export interface LowerResult {
 export function lowerSchedule(m: CommMatrix, s: Schedule, opts: LowerOptions = {}): LowerResult {
   if (s.p !== m.p)
     throw fail("lower", "MISMATCH", `the schedule is for P = ${s.p}, the matrix has P = ${m.p}`, { field: "p" });
-  if (s.matrixDigest !== "" && s.matrixDigest !== matrixDigest(m))
-    throw fail(
-      "lower",
-      "MISMATCH",
-      `the schedule was planned for another matrix (digest ${s.matrixDigest}, the matrix has ${matrixDigest(m)})`,
-      { field: "matrixDigest" },
-    );
+  if (s.matrixDigest !== "") checkMadeFor(m, s, "the schedule", "lower");
   const variant = opts.variant ?? "nonblocking";
   if (variant !== "nonblocking" && variant !== "blocking")
     throw fail("lower", "BAD_OPTION", `variant must be nonblocking or blocking, got ${String(variant)}`, {

@@ -8,3 +8,4 @@ export * from "./machine.js";
 export * from "./growable.js";
 export * from "./timeline.js";
 export * from "./network.js";
+export * from "./matrix-digest.js";

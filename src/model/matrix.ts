@@ -1,5 +1,8 @@
 /** CommMatrix: the communication matrix M (M[i][j] = elements node i sends node j), dense typed storage. */
 import { fail } from "./errors.js";
+import { digestLike } from "./matrix-digest.js";
+
+export { matrixDigest } from "./matrix-digest.js";
 
 /** A P x P communication matrix; `data[i * p + j]` is M[i][j], a non-negative integer. */
 export interface CommMatrix {
@@ -196,48 +199,6 @@ export function matrixToRows(m: CommMatrix): number[][] {
   return rows;
 }
 
-/** A stable digest of P, elementBytes-independent contents: "fnv1a64:<16 hex>" over (index, value) of non-zero entries. */
-export function matrixDigest(m: CommMatrix): string {
-  // Two 32-bit FNV-1a lanes with different offsets give a 64-bit digest without BigInt in the loop.
-  // Each word is hashed as its 4 bytes, little-endian; the loop is unrolled (hot: every plan header).
-  const M1 = 0x01000193,
-    M2 = 0x01000193 + 0x2a;
-  let h1 = 0x811c9dc5,
-    h2 = 0x01000193 ^ 0x5bd1e995;
-  const words = new Float64Array(3);
-  const { data, p } = m;
-  for (let k = -1; k < data.length; k++) {
-    let n: number;
-    if (k < 0) {
-      words[0] = p;
-      n = 1;
-    } else {
-      const v = data[k]!;
-      if (v === 0) continue;
-      words[0] = k;
-      words[1] = v % 0x100000000;
-      words[2] = Math.floor(v / 0x100000000);
-      n = 3;
-    }
-    for (let x = 0; x < n; x++) {
-      const w = words[x]!;
-      const b0 = w & 0xff,
-        b1 = (w >>> 8) & 0xff,
-        b2 = (w >>> 16) & 0xff,
-        b3 = (w >>> 24) & 0xff;
-      h1 = Math.imul(h1 ^ b0, M1) >>> 0;
-      h2 = Math.imul(h2 ^ b0, M2) >>> 0;
-      h1 = Math.imul(h1 ^ b1, M1) >>> 0;
-      h2 = Math.imul(h2 ^ b1, M2) >>> 0;
-      h1 = Math.imul(h1 ^ b2, M1) >>> 0;
-      h2 = Math.imul(h2 ^ b2, M2) >>> 0;
-      h1 = Math.imul(h1 ^ b3, M1) >>> 0;
-      h2 = Math.imul(h2 ^ b3, M2) >>> 0;
-    }
-  }
-  return `fnv1a64:${h1.toString(16).padStart(8, "0")}${h2.toString(16).padStart(8, "0")}`;
-}
-
 /**
  * Throws MISMATCH (module `module`) when a document planned for a matrix (a schedule, a program) was
  * made for another one: its P or its matrix digest differ from m's. `what` names the document in the
@@ -251,7 +212,7 @@ export function checkMadeFor(
 ): void {
   if (doc.p !== m.p)
     throw fail(module, "MISMATCH", `${what} is for P = ${doc.p}, the matrix has P = ${m.p}`, { field: "p" });
-  const digest = matrixDigest(m);
+  const digest = digestLike(m, doc.matrixDigest);
   if (doc.matrixDigest !== digest)
     throw fail(
       module,

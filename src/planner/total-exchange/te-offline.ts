@@ -2,6 +2,7 @@
 import { integer } from "../../model/param-spec.js";
 import { groupByKey } from "../../model/buckets.js";
 import { matrixDigest, type CommMatrix } from "../../model/matrix.js";
+import { digestSeed } from "../../model/matrix-digest.js";
 import { createRng, type Rng } from "../../model/rng.js";
 import { teOutputs, defineTeProtocol } from "./protocol.js";
 import { causalLowerBound, relationLoad, relayLowerBound, roundLowerBound, type RoundEngine } from "./round-engine.js";
@@ -427,7 +428,7 @@ function tryRounds(m: CommMatrix, R: number, rng: Rng, candidates: number, stric
 
 /** A seed for te-offline's internal random stream: the matrix digest (the user's seed plays no part). */
 function matrixSeed(m: CommMatrix): number {
-  return Number.parseInt(matrixDigest(m).slice(0, 8), 16) >>> 0;
+  return digestSeed(matrixDigest(m));
 }
 
 /**
