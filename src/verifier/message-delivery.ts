@@ -1,7 +1,7 @@
 /** Delivery of a message-level plan (no payloads): decided where no relay is possible or every transfer goes origin -> destination, else unproven. */
 import type { CommMatrix } from "../model/matrix.js";
 import type { Schedule } from "../model/schedule.js";
-import { transfersBySource } from "./by-source.js";
+import { auditPairs, type PairAudit } from "./pair-audit.js";
 import { check, type Check, type Unproven } from "./report.js";
 
 const SOURCE = "docs/verifier.md, message-level delivery";
@@ -11,16 +11,6 @@ const TITLE =
 /** What checkMessageDelivery decides: a `delivery` row, or why it could not be decided. */
 export type MessageDelivery =
   { readonly check: Check; readonly unproven: null } | { readonly check: null; readonly unproven: Unproven };
-
-/** Per pair (i, j), i != j, the network transfers i -> j against M[i][j]: the first mismatch and the totals. */
-interface PairSums {
-  /** Off-diagonal pairs whose transfers do not add up to the entry. */
-  readonly mismatches: number;
-  readonly witness: string | null;
-  /** Elements carried by network transfers (src != dst), and elements of off-diagonal messages. */
-  readonly carried: number;
-  readonly needed: number;
-}
 
 /**
  * Decides delivery of a plan without payloads where the message level allows it.
@@ -33,10 +23,11 @@ interface PairSums {
  * - Otherwise, if the transfers carry fewer elements than the messages off the diagonal hold, some
  *   element never moves: delivery fails.
  * - Otherwise relays may deliver what the pairs do not show: unproven (plan with payloads).
- * O(P^2 + T) time (one pass over the matrix), O(P + T) memory: no P x P array.
+ * O(P^2 + T) time (one pass over the matrix), O(P + T) memory: no P x P array. `audit`: the pairs, when
+ * the caller has them already.
  */
-export function checkMessageDelivery(m: CommMatrix, s: Schedule): MessageDelivery {
-  const sums = pairSums(m, s);
+export function checkMessageDelivery(m: CommMatrix, s: Schedule, audit?: PairAudit): MessageDelivery {
+  const sums = audit ?? auditPairs(m, s);
   if (sums.mismatches === 0) return { check: check("delivery", TITLE, SOURCE, true, 0, 0, null), unproven: null };
   const relay = relayWitness(s);
   if (relay === null) {
@@ -57,36 +48,6 @@ export function checkMessageDelivery(m: CommMatrix, s: Schedule): MessageDeliver
       howToProve: "plan with --payload to prove it",
     },
   };
-}
-
-/** Compares, per origin, the network transfers to each destination with the matrix row (a scratch row of P, reused). */
-function pairSums(m: CommMatrix, s: Schedule): PairSums {
-  const { p } = s;
-  const { start: bySrc, order } = transfersBySource(s, false);
-  let carried = 0,
-    needed = 0,
-    mismatches = 0;
-  let witness: string | null = null;
-  const got = new Float64Array(p);
-  for (let u = 0; u < p; u++) {
-    for (let k = bySrc[u]!; k < bySrc[u + 1]!; k++) {
-      const x = order[k]!;
-      got[s.dst[x]!] = got[s.dst[x]!]! + s.size[x]!;
-      carried += s.size[x]!;
-    }
-    const row = u * p;
-    for (let j = 0; j < p; j++) {
-      if (j === u) continue;
-      const want = m.data[row + j]!;
-      needed += want;
-      if (got[j] !== want) {
-        mismatches++;
-        witness ??= `transfers ${u} -> ${j} carry ${got[j]} elements, M[${u}][${j}] = ${want}`;
-      }
-    }
-    for (let k = bySrc[u]!; k < bySrc[u + 1]!; k++) got[s.dst[order[k]!]!] = 0;
-  }
-  return { mismatches, witness, carried, needed };
 }
 
 /** The first node that sends in a step after one in which it receives (a possible relay), or null when there is none. */

@@ -1,7 +1,7 @@
 /** Structure checks: direct delivery at message level, pairwise exchange steps (003 sec 3.2), shift steps (004 sec 3.1.1). */
 import type { CommMatrix } from "../model/matrix.js";
 import type { Schedule } from "../model/schedule.js";
-import { transfersBySource } from "./by-source.js";
+import { auditPairs, type PairAudit } from "./pair-audit.js";
 import { check, type Check } from "./report.js";
 
 /**
@@ -9,25 +9,10 @@ import { check, type Check } from "./report.js";
  * i != j, the transfers i -> j add up to M[i][j]; local copies stay within M[i][i]; with
  * payloads every chunk's origin and destination are the transfer's ends.
  */
-export function checkDirect(m: CommMatrix, s: Schedule): Check {
-  const { p } = s;
-  const { start, order } = transfersBySource(s, true);
-  const got = new Float64Array(p); // transfers u -> j, one row at a time (no P x P table)
-  let witness: string | null = null;
-  let bad = 0;
-  for (let i = 0; i < p; i++) {
-    for (let k = start[i]!; k < start[i + 1]!; k++)
-      got[s.dst[order[k]!]!] = got[s.dst[order[k]!]!]! + s.size[order[k]!]!;
-    for (let j = 0; j < p; j++) {
-      const want = m.data[i * p + j]!;
-      const ok = i === j ? got[j]! <= want : got[j] === want;
-      if (!ok) {
-        bad++;
-        witness ??= `transfers ${i} -> ${j} carry ${got[j]} elements, M[${i}][${j}] = ${want}`;
-      }
-    }
-    for (let k = start[i]!; k < start[i + 1]!; k++) got[s.dst[order[k]!]!] = 0;
-  }
+export function checkDirect(m: CommMatrix, s: Schedule, audit?: PairAudit): Check {
+  const pairs = audit ?? auditPairs(m, s);
+  let witness = pairs.directWitness;
+  let bad = pairs.directBad;
   const c = s.chunks;
   if (c) {
     for (let x = 0; x < s.transferCount && bad === 0; x++) {

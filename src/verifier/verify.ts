@@ -10,6 +10,7 @@ import { checkDelivery } from "./delivery.js";
 import { checkDirect, checkPairwise, checkShiftSteps } from "./structure.js";
 import { checkFlow, type FlowResult } from "./flow.js";
 import { checkMessageDelivery } from "./message-delivery.js";
+import { auditPairs, type PairAudit } from "./pair-audit.js";
 import { checkFourStage } from "./four-stage-bounds.js";
 import { atLeast, atMost, check, makeReport, PerItemBound, type Check, type Report, type Unproven } from "./report.js";
 import { stageMetrics, type StageMetrics } from "./stage-metrics.js";
@@ -38,11 +39,13 @@ export function verifySchedule(m: CommMatrix, s: Schedule, opts: VerifyOptions =
   const stats = matrixStats(m);
   const claims: AlgorithmClaims | undefined = CLAIMS[s.algorithm];
   const unproven: Unproven[] = [];
+  let audit: PairAudit | undefined;
+  const pairs = (): PairAudit => (audit ??= auditPairs(m, s)); // one pass, shared by two checks
   if (s.chunks) {
     const { delivery, causality } = checkDelivery(m, s);
     checks.push(delivery, causality);
   } else {
-    const md = checkMessageDelivery(m, s);
+    const md = checkMessageDelivery(m, s, pairs());
     if (md.check) checks.push(md.check);
     else unproven.push(md.unproven);
   }
@@ -55,7 +58,7 @@ export function verifySchedule(m: CommMatrix, s: Schedule, opts: VerifyOptions =
 
   const metrics = stageMetrics(s);
   checks.push(...measuredStageRows(s, metrics));
-  if (claims) checks.push(...claimChecks(m, s, claims, stats, metrics, flow, ports));
+  if (claims) checks.push(...claimChecks(m, s, claims, stats, metrics, flow, ports, pairs));
   else checks.push(measuredPeakBuffer(flow.peakBuffer));
   const report = makeReport(s.algorithm, s.p, checks, flow.peakPerNode);
   return unproven.length === 0 ? report : { ...report, unproven };
@@ -122,9 +125,10 @@ function claimChecks(
   metrics: readonly StageMetrics[],
   flow: FlowResult,
   ports: number,
+  pairs: () => PairAudit,
 ): Check[] {
   const checks: Check[] = [];
-  if (claims.direct) checks.push(...directChecks(m, s, stats, metrics, flow, ports));
+  if (claims.direct) checks.push(...directChecks(m, s, stats, metrics, flow, ports, pairs));
   else checks.push(measuredPeakBuffer(flow.peakBuffer));
   if (claims.whole) checks.push(messagesPerNode(stats, metrics));
   if (claims.maxSteps) {
@@ -160,9 +164,10 @@ function directChecks(
   metrics: readonly StageMetrics[],
   flow: FlowResult,
   ports: number,
+  pairs: () => PairAudit,
 ): Check[] {
   return [
-    checkDirect(m, s),
+    checkDirect(m, s, pairs()),
     atLeast(
       "steps-lower-bound",
       "steps >= ceil(h / ports) for a direct schedule",

@@ -1,0 +1,63 @@
+/** auditPairs: per ordered pair, the transfers i -> j against M[i][j], in one pass (shared by the direct and the message-level delivery checks). */
+import type { CommMatrix } from "../model/matrix.js";
+import type { Schedule } from "../model/schedule.js";
+import { transfersBySource } from "./by-source.js";
+
+/** The transfers of every pair against the matrix. */
+export interface PairAudit {
+  /** Off-diagonal pairs whose transfers do not add up to the entry, and the first of them. */
+  readonly mismatches: number;
+  readonly witness: string | null;
+  /** Elements carried by network transfers (src != dst), and elements of off-diagonal messages. */
+  readonly carried: number;
+  readonly needed: number;
+  /** Pairs breaking direct delivery (off the diagonal: not equal to M[i][j]; on it: more than M[i][i]), and the first. */
+  readonly directBad: number;
+  readonly directWitness: string | null;
+}
+
+/** One pass over the transfers grouped by source and the matrix rows (a scratch row of P, reused): O(P^2 + T) time, O(P + T) memory. */
+export function auditPairs(m: CommMatrix, s: Schedule): PairAudit {
+  const { p } = s;
+  const { start, order } = transfersBySource(s, true);
+  const { dst, size } = s;
+  const data = m.data;
+  const got = new Float64Array(p);
+  let carried = 0,
+    needed = 0,
+    mismatches = 0,
+    directBad = 0;
+  let witness: string | null = null,
+    directWitness: string | null = null;
+  for (let u = 0; u < p; u++) {
+    const k0 = start[u]!,
+      k1 = start[u + 1]!;
+    for (let k = k0; k < k1; k++) {
+      const x = order[k]!,
+        j = dst[x]!;
+      got[j] = got[j]! + size[x]!;
+    }
+    const row = u * p;
+    for (let j = 0; j < p; j++) {
+      const want = data[row + j]!,
+        g = got[j]!;
+      if (j === u) {
+        if (g > want) {
+          directBad++;
+          directWitness ??= `transfers ${u} -> ${j} carry ${g} elements, M[${u}][${j}] = ${want}`;
+        }
+        continue;
+      }
+      needed += want;
+      carried += g;
+      if (g !== want) {
+        mismatches++;
+        directBad++;
+        witness ??= `transfers ${u} -> ${j} carry ${g} elements, M[${u}][${j}] = ${want}`;
+        directWitness ??= witness;
+      }
+    }
+    for (let k = k0; k < k1; k++) got[dst[order[k]!]!] = 0;
+  }
+  return { mismatches, witness, carried, needed, directBad, directWitness };
+}
