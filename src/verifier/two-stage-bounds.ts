@@ -306,30 +306,44 @@ export function exactSqrt(p: number): number {
   return q * q === p ? q : -1;
 }
 
+/** The plan's grid: rows R and columns C from its header (R x C = P), or sqrt(P) x sqrt(P) for a header without them; null when neither fits. */
+function meshGridOf(s: Schedule): { rows: number; cols: number } | null {
+  const r = s.params["rows"],
+    c = s.params["columns"];
+  if (typeof r === "number" && typeof c === "number")
+    return Number.isInteger(r) && Number.isInteger(c) && r >= 1 && c >= 1 && r * c === s.p
+      ? { rows: r, cols: c }
+      : null;
+  const q = exactSqrt(s.p);
+  return q < 0 ? null : { rows: q, cols: q };
+}
+
 /**
- * The checks of a mesh two-stage (A3) plan over the q x q mesh, q = sqrt P, node u = a q + b
- * (docs/algorithms/mesh-two-stage.md):
+ * The checks of a mesh two-stage (A3) plan over its R x C grid (q x q, q = sqrt P, in 004), node
+ * u = a C + b (docs/algorithms/mesh-two-stage.md):
  *  - stage 1 moves only within a row, stage 2 only within a column (004 sec 3.1.3);
- *  - messages sent per node over both stages <= 2 (q - 1) (Table 3: 2 sqrt(P) start-ups, two of
- *    them the local copies); steps <= 2 q (Table 3; the pairwise exchange of an odd q needs q rounds);
- *  - every message <= sqrt(P) M_max (a message combines the q messages of one row to one column);
+ *  - messages sent per node over both stages <= (C - 1) + (R - 1) (Table 3: 2 sqrt(P) start-ups,
+ *    two of them the local copies); steps <= R + C (Table 3; the pairwise exchange of an odd group
+ *    needs as many rounds as members);
+ *  - a stage-1 message <= R M_max (it combines the R messages of one node to one column), a stage-2
+ *    message <= C M_max (the C messages of one row to one node);
  *  - stage-1 elements received per node <= P M_max (Table 4: rBUF M_max P, the hot spot);
  *  - peak elements held <= max_u (max(Lout_u, Lin_u) + X_u) <= L_max + P M_max, with X_u the
  *    traffic from u's row to u's column (Table 4: sBUF + rBUF = 2 M_max P).
  */
 export function checkMeshTwoStage(m: CommMatrix, s: Schedule, stats: MatrixStats, peak: number): Check[] {
   const { p } = m;
-  const q = exactSqrt(p);
-  if (q < 0)
+  const grid = meshGridOf(s);
+  if (grid === null)
     return [
       check(
-        "mesh-two-stage-square",
-        "P is a perfect square",
+        "mesh-two-stage-grid",
+        "the header's grid rows x columns is P (or P is a perfect square)",
         SRC_A3,
         false,
         p,
         null,
-        `P = ${p} is not a perfect square`,
+        `rows = ${String(s.params["rows"])}, columns = ${String(s.params["columns"])} for P = ${p}`,
       ),
     ];
   if (s.stages.length !== 2)
@@ -348,15 +362,16 @@ export function checkMeshTwoStage(m: CommMatrix, s: Schedule, stats: MatrixStats
     two = pairVolumes(s, 1);
   const mMax = stats.mMaxOffDiagonal;
   return [
-    meshLinesCheck(p, q, one, two),
-    ...meshStartUpChecks(s, p, q, one, two),
-    ...meshVolumeChecks(p, q, mMax, one, two),
-    meshBufferCheck(m, q, peak),
+    meshLinesCheck(p, grid.cols, one, two),
+    ...meshStartUpChecks(s, p, grid, one, two),
+    ...meshVolumeChecks(p, grid, mMax, one, two),
+    meshBufferCheck(m, grid.cols, peak),
   ];
 }
 
 /** Stage 1 stays within a mesh row, stage 2 within a mesh column. */
 function meshLinesCheck(p: number, q: number, one: PairVolumes, two: PairVolumes): Check {
+  // q: the columns C of the grid (node u is in row floor(u / C), column u % C)
   let lineWitness: string | null = null;
   for (const [key] of one.volume) {
     const u = Math.floor(key / p),
@@ -383,8 +398,15 @@ function meshLinesCheck(p: number, q: number, one: PairVolumes, two: PairVolumes
   );
 }
 
-/** Messages a node sends over both stages <= 2 (q - 1), and steps <= 2 q. */
-function meshStartUpChecks(s: Schedule, p: number, q: number, one: PairVolumes, two: PairVolumes): [Check, Check] {
+/** Messages a node sends over both stages <= (C - 1) + (R - 1), and steps <= R + C. */
+function meshStartUpChecks(
+  s: Schedule,
+  p: number,
+  grid: { rows: number; cols: number },
+  one: PairVolumes,
+  two: PairVolumes,
+): [Check, Check] {
+  const most = grid.rows + grid.cols - 2;
   let worstSent = 0,
     sentNode = 0;
   for (let u = 0; u < p; u++) {
@@ -397,41 +419,55 @@ function meshStartUpChecks(s: Schedule, p: number, q: number, one: PairVolumes, 
   return [
     atMost(
       "mesh-two-stage-start-ups",
-      `messages a node sends in both stages <= 2 (sqrt P - 1) = ${2 * (q - 1)}`,
+      `messages a node sends in both stages <= (C - 1) + (R - 1) = ${most}`,
       "002 sec 3.3, Table 2 (A3: 2 (sqrt P - 1) start-ups); 004 Table 3 (2 sqrt P, counting the two local copies)",
       worstSent,
-      2 * (q - 1),
+      most,
       `node ${sentNode} sends ${worstSent} messages`,
     ),
     atMost(
       "mesh-two-stage-steps",
-      `steps <= 2 sqrt(P) = ${2 * q}`,
+      `steps <= R + C = ${grid.rows + grid.cols}`,
       "004 Table 3 (A3: 2 sqrt P start-ups; a pairwise exchange needs sqrt P rounds per stage when sqrt P is odd, a shift sqrt P - 1)",
       s.stepCount,
-      2 * q,
+      grid.rows + grid.cols,
       `${s.stepCount} steps`,
     ),
   ];
 }
 
-/** Every message <= sqrt(P) M_max, and stage-1 elements received by an intermediate <= P M_max. */
-function meshVolumeChecks(p: number, q: number, mMax: number, one: PairVolumes, two: PairVolumes): [Check, Check] {
-  let longest = 0,
+/** A stage-1 message <= R M_max, a stage-2 message <= C M_max, and stage-1 elements received by an intermediate <= P M_max. */
+function meshVolumeChecks(
+  p: number,
+  grid: { rows: number; cols: number },
+  mMax: number,
+  one: PairVolumes,
+  two: PairVolumes,
+): [Check, Check] {
+  // The excess of each message over its stage's bound; the worst one is reported.
+  let excess = -Infinity,
+    longest = 0,
+    bound = 0,
     longWitness: string | null = null;
-  for (const pv of [one, two])
+  for (const [pv, k, stage] of [
+    [one, grid.rows, 1],
+    [two, grid.cols, 2],
+  ] as const)
     for (const [key, v] of pv.volume)
-      if (v > longest) {
+      if (v - k * mMax > excess) {
+        excess = v - k * mMax;
         longest = v;
-        longWitness = `${Math.floor(key / p)} -> ${key % p} carries ${v} elements`;
+        bound = k * mMax;
+        longWitness = `stage ${stage}: ${Math.floor(key / p)} -> ${key % p} carries ${v} elements`;
       }
   const hot = maxOf(one.receivedElements);
   return [
     atMost(
       "mesh-two-stage-longest",
-      `every message <= sqrt(P) M_max = ${q * mMax}`,
+      `every message <= R M_max (stage 1) or C M_max (stage 2); sqrt(P) M_max = ${Math.max(grid.rows, grid.cols) * mMax} on the square mesh`,
       `${SRC_A3} (a message combines sqrt P messages); Table 4`,
       longest,
-      q * mMax,
+      bound,
       longWitness,
     ),
     atMost(

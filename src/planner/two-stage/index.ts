@@ -3,7 +3,7 @@ import type { Planner } from "../types.js";
 import { meshTwoStage } from "./mesh-two-stage.js";
 import { twoStage } from "./two-stage.js";
 
-export { meshSide, meshTwoStage } from "./mesh-two-stage.js";
+export { defaultMeshRows, meshGrid, meshTwoStage } from "./mesh-two-stage.js";
 export {
   twoStage,
   twoStageSplit,

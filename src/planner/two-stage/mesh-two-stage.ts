@@ -1,74 +1,81 @@
-/** Mesh two-stage algorithm A3: along the rows to the intermediate in the destination's column, then along the columns (004 sec 3.1.3; 002 sec 3.3). */
+/** Mesh two-stage algorithm A3: along the rows to the intermediate in the destination's column, then along the columns (004 sec 3.1.3; 002 sec 3.3), on any R x C grid. */
 import { fail } from "../../model/errors.js";
 import type { CommMatrix } from "../../model/matrix.js";
 import { ScheduleBuilder, type Schedule } from "../../model/schedule.js";
 import { planHeader } from "../plan-header.js";
-import type { Resolved } from "../../model/param-spec.js";
+import { integer, output, type Resolved } from "../../model/param-spec.js";
 import { definePlanner } from "../plan-params.js";
 import type { Planner, PlanOptions } from "../types.js";
 import { roundPartner, SCHEDULE_PARAM, stageRounds, type StageSchedule } from "./rounds.js";
 
-/** The parameters of mesh-two-stage: only `schedule`. */
-const MESH_PARAMS = { schedule: SCHEDULE_PARAM };
+/** The parameters of mesh-two-stage: `schedule` and the grid's `rows` (its `columns` are written to the header). */
+const MESH_PARAMS = {
+  schedule: SCHEDULE_PARAM,
+  rows: integer({
+    description:
+      "rows R of the R x C grid (R must divide P): stage 1 runs inside a row of C nodes, stage 2 inside a column of R nodes; on a cluster of nodes of g GPUs, R = P / g puts stage 1 on each node's fast links and stage 2 on the rails",
+    min: 1,
+    derived: "sqrt(P) when P is a perfect square, else the divisor of P nearest below sqrt(P)",
+  }),
+  columns: output("C = P / R, the nodes of a row"),
+};
 
-/** The integer square root of p when p is a perfect square; otherwise throws UNSUPPORTED naming the nearest squares. */
-export function meshSide(p: number): number {
-  let q = Math.floor(Math.sqrt(p));
-  while (q * q > p) q--;
-  while ((q + 1) * (q + 1) <= p) q++;
-  if (q * q !== p) {
-    throw fail(
-      "planner",
-      "UNSUPPORTED",
-      `mesh-two-stage needs P a perfect square; P = ${p} lies between ${q * q} and ${(q + 1) * (q + 1)} (use four-stage for any P)`,
-      { field: "p" },
-    );
-  }
-  return q;
+/** The default grid's rows: sqrt(P) for a perfect square, else the largest divisor of P below sqrt(P). */
+export function defaultMeshRows(p: number): number {
+  let r = Math.floor(Math.sqrt(p));
+  while (r > 1 && p % r !== 0) r--;
+  return Math.max(1, r);
+}
+
+/** The grid (rows R, columns C) for P and the requested rows; throws UNSUPPORTED when R does not divide P. */
+export function meshGrid(p: number, rows: number | undefined): { rows: number; cols: number } {
+  const r = rows ?? defaultMeshRows(p);
+  if (p % r !== 0)
+    throw fail("planner", "BAD_OPTION", `mesh-two-stage: rows = ${r} does not divide P = ${p}`, { field: "rows" });
+  return { rows: r, cols: p / r };
 }
 
 /**
- * Node u = a q + b sits in row a, column b of the q x q mesh (row-major, as 004 fig. 5). The
- * element (o, d) travels o -> (row(o), col(d)) in stage 1 and on to d in stage 2; messages are
- * combined, never split, so each chunk is a whole M[o][d].
+ * Node u = a C + b sits in row a, column b of the R x C grid (row-major, as 004 fig. 5, where
+ * R = C = sqrt P). The element (o, d) travels o -> (row(o), col(d)) in stage 1 and on to d in stage
+ * 2; messages are combined, never split, so each chunk is a whole M[o][d].
  */
 function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof MESH_PARAMS>>): Schedule {
   const schedule: StageSchedule = opts.params.schedule;
   const { p, data } = m;
-  const q = meshSide(p);
+  const { rows: R, cols: C } = meshGrid(p, opts.params.rows);
   // stage 1: u -> (row u, column c) carries M[u][(a2, c)] for all rows a2
-  const s1 = new Float64Array(p * q);
+  const s1 = new Float64Array(p * C);
   // stage 2: w = (a1, c) -> (a2, c) carries M[(a1, b1)][(a2, c)] for all columns b1
-  const s2 = new Float64Array(p * q);
+  const s2 = new Float64Array(p * R);
   for (let o = 0; o < p; o++) {
-    const a1 = Math.floor(o / q);
+    const a1 = Math.floor(o / C);
     for (let d = 0; d < p; d++) {
       const v = data[o * p + d]!;
       if (v === 0 || o === d) continue;
-      const a2 = Math.floor(d / q),
-        c = d % q;
-      s1[o * q + c] = s1[o * q + c]! + v;
-      const w = a1 * q + c;
-      s2[w * q + a2] = s2[w * q + a2]! + v;
+      const a2 = Math.floor(d / C),
+        c = d % C;
+      s1[o * C + c] = s1[o * C + c]! + v;
+      const w = a1 * C + c;
+      s2[w * R + a2] = s2[w * R + a2]! + v;
     }
   }
-  const header = { ...planHeader(m, "mesh-two-stage", opts, false), params: { schedule } };
-  const b = new ScheduleBuilder(header, opts.payload, 2 * p * Math.max(1, q - 1));
-  const rounds = stageRounds(schedule, q);
+  const header = { ...planHeader(m, "mesh-two-stage", opts, false), params: { schedule, rows: R, columns: C } };
+  const b = new ScheduleBuilder(header, opts.payload, p * Math.max(1, R + C - 2));
   b.stage("1: along rows to the destination column", "compose");
-  for (const round of rounds) {
+  for (const round of stageRounds(schedule, C)) {
     b.step();
     for (let u = 0; u < p; u++) {
-      const a = Math.floor(u / q),
-        col = u % q;
-      const c = roundPartner(schedule, q, round, col);
+      const a = Math.floor(u / C),
+        col = u % C;
+      const c = roundPartner(schedule, C, round, col);
       if (c < 0 || c === col) continue;
-      const size = s1[u * q + c]!;
+      const size = s1[u * C + c]!;
       if (size === 0) continue;
-      b.transfer(u, a * q + c, size);
+      b.transfer(u, a * C + c, size);
       if (!b.payload) continue;
-      for (let a2 = 0; a2 < q; a2++) {
-        const d = a2 * q + c,
+      for (let a2 = 0; a2 < R; a2++) {
+        const d = a2 * C + c,
           v = data[u * p + d]!;
         if (v > 0) b.chunk(u, d, 0, v);
       }
@@ -76,20 +83,20 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof MESH_PARAMS>>): S
     b.dropEmptyStep();
   }
   b.stage("2: along columns to the destination", "collect");
-  for (const round of rounds) {
+  for (const round of stageRounds(schedule, R)) {
     b.step();
     for (let w = 0; w < p; w++) {
-      const a1 = Math.floor(w / q),
-        c = w % q;
-      const a2 = roundPartner(schedule, q, round, a1);
+      const a1 = Math.floor(w / C),
+        c = w % C;
+      const a2 = roundPartner(schedule, R, round, a1);
       if (a2 < 0 || a2 === a1) continue;
-      const size = s2[w * q + a2]!;
+      const size = s2[w * R + a2]!;
       if (size === 0) continue;
-      const d = a2 * q + c;
+      const d = a2 * C + c;
       b.transfer(w, d, size);
       if (!b.payload) continue;
-      for (let b1 = 0; b1 < q; b1++) {
-        const o = a1 * q + b1,
+      for (let b1 = 0; b1 < C; b1++) {
+        const o = a1 * C + b1,
           v = data[o * p + d]!;
         if (v > 0) b.chunk(o, d, 0, v);
       }
@@ -99,11 +106,11 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof MESH_PARAMS>>): S
   return b.build();
 }
 
-/** The mesh two-stage planner (A3 of 004; P a perfect square). */
+/** The mesh two-stage planner (A3 of 004): a sqrt(P) x sqrt(P) mesh, or any R x C grid (`rows`). */
 export const meshTwoStage: Planner = definePlanner(
   {
     name: "mesh-two-stage",
-    title: "A3: sqrt(P) x sqrt(P) mesh, combine along rows then columns (P a perfect square)",
+    title: "A3: R x C grid (sqrt(P) x sqrt(P) by default), combine along rows then columns",
     source: "004 sec 3.1.3, Tables 3-4; 002 sec 3.3",
     params: MESH_PARAMS,
   },

@@ -1,9 +1,9 @@
-/** mesh-two-stage (A3, 004 sec 3.1.3): every perfect square up to 144, Table 3 start-ups, longest message, hot spots, non-squares refused. */
+/** mesh-two-stage (A3, 004 sec 3.1.3): every perfect square up to 144, any R x C grid, Table 3 start-ups, longest message, hot spots, bad grids refused. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isCommplanError } from "../../../src/model/errors.js";
 import { matrixDigest, matrixFromData, matrixFromRows } from "../../../src/model/matrix.js";
-import { ScheduleBuilder } from "../../../src/model/schedule.js";
+import { ScheduleBuilder, stageOfStep, stepOfTransfer } from "../../../src/model/schedule.js";
 import { generatePattern } from "../../../src/patterns/index.js";
 import { plan } from "../../../src/planner/index.js";
 import { verifySchedule } from "../../../src/verifier/index.js";
@@ -52,6 +52,54 @@ describe("mesh-two-stage: verifies for every perfect square up to 144", () => {
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+describe("mesh-two-stage: any R x C grid", () => {
+  it("plans every P up to 64 on its default grid and on every divisor as rows, and each plan verifies", () => {
+    for (let p = 1; p <= 64; p++) {
+      const m = buildMatrix({ p, kind: p % 3 === 0 ? "dense" : "sparse", seed: p, maxEntry: 40 });
+      const rowsList = [undefined, ...Array.from({ length: p }, (_, i) => i + 1).filter((r) => p % r === 0)];
+      for (const rows of p <= 24 ? rowsList : [undefined, 1, p]) {
+        const s = plan(m, "mesh-two-stage", { payload: true, params: rows === undefined ? {} : { rows } });
+        const r = s.params["rows"] as number,
+          c = s.params["columns"] as number;
+        expect(r * c, `P = ${p}`).toBe(p);
+        if (rows !== undefined) expect(r).toBe(rows);
+        expect(failing(verifySchedule(m, s)), `P = ${p}, rows = ${rows}`).toEqual([]);
+      }
+    }
+  });
+  it("defaults to sqrt(P) on squares and to the divisor nearest below sqrt(P) otherwise", () => {
+    const rowsOf = (p: number) =>
+      plan(buildMatrix({ p, kind: "dense", seed: 1, maxEntry: 3 }), "mesh-two-stage").params["rows"];
+    expect([16, 12, 61, 128, 60].map(rowsOf)).toEqual([4, 3, 1, 8, 6]);
+  });
+  it("on a 4 x 8 grid (4 nodes of 8 GPUs) stage 1 stays on a node and stage 2 on a rail, with 7 + 3 messages per rank", () => {
+    const p = 32;
+    const m = matrixFromData(p, new Float64Array(p * p).fill(2));
+    const s = plan(m, "mesh-two-stage", { params: { rows: 4 } });
+    const stageOf = stageOfStep(s),
+      stepOf = stepOfTransfer(s);
+    for (let x = 0; x < s.transferCount; x++) {
+      const a = s.src[x]!,
+        b = s.dst[x]!;
+      if (stageOf[stepOf[x]!] === 0) expect(Math.floor(a / 8)).toBe(Math.floor(b / 8));
+      else expect(a % 8).toBe(b % 8);
+    }
+    const r = verifySchedule(m, s);
+    expect(checkOf(r, "mesh-two-stage-start-ups").measured).toBe(10);
+    expect(checkOf(r, "mesh-two-stage-start-ups").bound).toBe(10);
+    // stage 1 combines R = 4 messages of 2 elements, stage 2 combines C = 8 (off the diagonal: 7 plus the intermediate's own)
+    expect(checkOf(r, "mesh-two-stage-longest").holds).toBe(true);
+    expect(Math.max(...Array.from(s.size))).toBe(16);
+  });
+  it("the verifier refuses a header grid that does not multiply to P", () => {
+    const m = buildMatrix({ p: 12, kind: "dense", seed: 1, maxEntry: 5 });
+    const s = plan(m, "mesh-two-stage", { payload: true, params: { rows: 3 } });
+    const bad = { ...s, params: { ...s.params, rows: 5 } } as typeof s;
+    const r = verifySchedule(m, bad);
+    expect(checkOf(r, "mesh-two-stage-grid").holds).toBe(false);
   });
 });
 
@@ -108,19 +156,11 @@ describe("mesh-two-stage: the figures of 004 Tables 3 and 4", () => {
 });
 
 describe("mesh-two-stage: errors", () => {
-  it("names the nearest squares when P is not a perfect square", () => {
-    for (const [p, lo, hi] of [
-      [61, 49, 64],
-      [2, 1, 4],
-      [15, 9, 16],
-      [17, 16, 25],
-    ] as const) {
-      const e = errorOf(() => plan(buildMatrix({ p, kind: "sparse", seed: 1, maxEntry: 5 }), "mesh-two-stage"));
-      expect(e.message).toBe(
-        `planner: mesh-two-stage needs P a perfect square; P = ${p} lies between ${lo} and ${hi} (use four-stage for any P)`,
-      );
-      expect((e as { code?: string }).code).toBe("UNSUPPORTED");
-    }
+  it("refuses rows that do not divide P, naming both", () => {
+    const m = buildMatrix({ p: 12, kind: "sparse", seed: 1, maxEntry: 5 });
+    const e = errorOf(() => plan(m, "mesh-two-stage", { params: { rows: 5 } }));
+    expect(e.message).toBe("planner: mesh-two-stage: rows = 5 does not divide P = 12");
+    expect(errorOf(() => plan(m, "mesh-two-stage", { params: { rows: 0 } })).message).toMatch(/rows/);
   });
   it("rejects unknown and malformed params", () => {
     const m = buildMatrix({ p: 9, kind: "dense", seed: 1, maxEntry: 5 });
