@@ -5,7 +5,7 @@
 # matrix (message level; again with --payload when the lowering says the plan relays), export the
 # program (--split, nonblocking; blocking too for P in $MPI_TEST_BLOCKING_P, default 16 64), run it
 # with runtimes/executor's commplan-exec under mpirun, once per P beside MPI_Alltoallv (--baseline).
-# A planner that refuses the P (exit 2, e.g. mesh-two-stage needs a square P) is skipped with its
+# A planner that refuses the P (exit 2) is skipped with its
 # reason. When smpicc and smpirun are installed, the executor is also built with smpicc and runs two
 # programs under SimGrid's smpirun. One line per run, a summary; exit 1 on any failure, 2 when a
 # tool is missing. Environment: MPI_TEST_P, MPI_TEST_BLOCKING_P, MPI_TEST_ALGORITHMS (names,

@@ -1,5 +1,6 @@
 /** Claims of the two-stage algorithm (000 sec 6) and the mesh two-stage A3 (004 sec 3.1.3, 002 sec 3.3). */
 import type { AlgorithmClaims } from "./types.js";
+import { checkHierarchical } from "./hierarchical-bounds.js";
 import { checkMeshTwoStage, checkTwoStage } from "./two-stage-bounds.js";
 
 /** Claims by algorithm name, merged into CLAIMS. */
@@ -14,5 +15,10 @@ export const TWO_STAGE_CLAIMS: { readonly [name: string]: AlgorithmClaims } = {
     direct: false,
     whole: false,
     extra: (m, s, stats, ctx) => checkMeshTwoStage(m, s, stats, ctx.peakBuffer),
+  },
+  hierarchical: {
+    direct: false,
+    whole: false,
+    extra: (m, s) => checkHierarchical(m, s),
   },
 };

@@ -213,6 +213,7 @@ describe("MSCCL-IR export", () => {
       // The te-* packet plans (over 100 rounds here) pass 64 steps per thread block and are refused.
       expect([...written].sort()).toEqual([
         "coloring",
+        "hierarchical",
         "linear-permutation",
         "mesh-two-stage",
         "rs-n",

@@ -12,6 +12,7 @@ import { runBlocking, runRounds } from "./program-interpreter.js";
 const RELAY = new Set([
   "two-stage",
   "mesh-two-stage",
+  "hierarchical",
   "four-stage",
   "te-valiant",
   "te-simple",

@@ -23,6 +23,7 @@ const DETERMINISTIC = [
   "split-coloring",
   "two-stage",
   "mesh-two-stage",
+  "hierarchical",
   "four-stage",
   "te-direct",
   "te-offline",

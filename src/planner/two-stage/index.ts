@@ -1,9 +1,11 @@
-/** Two-stage planners: two-stage (000 sec 6) and mesh-two-stage (A3, 004 sec 3.1.3). */
+/** Two-stage planners: two-stage (000 sec 6), mesh-two-stage (A3, 004 sec 3.1.3) and the hierarchical all-to-all for nodes of g ranks. */
 import type { Planner } from "../types.js";
+import { hierarchical } from "./hierarchical.js";
 import { meshTwoStage } from "./mesh-two-stage.js";
 import { twoStage } from "./two-stage.js";
 
 export { defaultMeshRows, meshGrid, meshTwoStage } from "./mesh-two-stage.js";
+export { hierarchical, hierarchicalGpus, railOf } from "./hierarchical.js";
 export {
   twoStage,
   twoStageSplit,
@@ -24,4 +26,4 @@ export {
 export { partCount, partOffset, residualStart } from "./split.js";
 
 /** The planners of this family, for the registry. */
-export const TWO_STAGE_PLANNERS: readonly Planner[] = [twoStage, meshTwoStage];
+export const TWO_STAGE_PLANNERS: readonly Planner[] = [twoStage, meshTwoStage, hierarchical];
