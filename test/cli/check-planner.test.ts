@@ -72,6 +72,8 @@ describe("commplan check-planner", () => {
     expect(noPlan).toMatchObject({ code: 2, err: expect.stringMatching(/exports no function 'plan'/) });
     const missing = await run("check-planner", join(tmp, "nope.mjs"));
     expect(missing).toMatchObject({ code: 2, err: expect.stringMatching(/cannot load the planner module/) });
+    const onto = await run("check-planner", join(tmp, "empty.mjs"), "-o", join(tmp, "empty.mjs"));
+    expect(onto).toMatchObject({ code: 2, err: expect.stringMatching(/^check-planner: .*empty\.mjs/) });
     const family = await run("check-planner", fixture("two-hop"), "--family", "nope");
     expect(family.code).toBe(2);
     expect(readFileSync(join(tmp, "empty.mjs"), "utf8")).toContain("x = 1");

@@ -5,6 +5,7 @@ import { fail } from "../../model/errors.js";
 import { MAX_P, matrixToRows, type CommMatrix } from "../../model/matrix.js";
 import { MAX_SEED } from "../../model/param-spec.js";
 import { PATTERNS } from "../../patterns/index.js";
+import { refuseOutputOntoInput } from "../../io/file-output.js";
 import { writeMatrixFile } from "../../io/matrix-write.js";
 import { matrixArb } from "../../testing/matrix-arbitraries.js";
 import { patternArb } from "../../testing/pattern-arbitraries.js";
@@ -65,6 +66,7 @@ async function checkPlanner(module: string | undefined, o: CheckPlannerOptions, 
   const seed = intOption("seed", o.seed, 0, MAX_SEED);
   const ports = intOption("ports", o.ports, 1, 1 << 20);
   const { arb, text } = matricesOf(o);
+  await refuseOutputOntoInput("check-planner", [module], [["--output", o.output]]);
   const runner = module !== undefined ? await moduleRunner(module) : commandRunner(o.command!);
   const prop = asyncPlannerProperty(runner, { matrices: arb, ports, allowUnproven: o.allowUnproven === true });
   // fast-check's seed is a signed 32-bit integer; --seed takes 0 .. 2^32 - 1 like every other command
