@@ -15,7 +15,7 @@ export function shiftPlanner({ p, data }) {
     }
     if (transfers.length > 0) steps.push({ transfers });
   }
-  return { algorithm: "shift", stages: [{ name: "shift", steps }] };
+  return { algorithm: "example-shift", stages: [{ name: "shift", steps }] };
 }
 
 /**
@@ -42,5 +42,5 @@ export function greedyPlanner({ p, data }) {
     }
     steps.push({ transfers });
   }
-  return { algorithm: "greedy", stages: [{ name: "greedy", steps }] };
+  return { algorithm: "example-greedy", stages: [{ name: "greedy", steps }] };
 }
