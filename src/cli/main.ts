@@ -6,6 +6,7 @@ import { oneLine } from "../model/quoted.js";
 import { memoryOption, setMemoryBudget } from "../model/memory-budget.js";
 import type { CliContext } from "./context.js";
 import { processIo, quietOnClosedStdout, type CliIo } from "./io.js";
+import { registerCheckPlanner } from "./commands/check-planner.js";
 import { registerCost } from "./commands/cost.js";
 import { registerDemo } from "./commands/demo.js";
 import { registerExport } from "./commands/export.js";
@@ -60,6 +61,7 @@ export function buildProgram(ctx: CliContext): Command {
   registerTeTable(program, ctx);
   registerExport(program, ctx);
   registerVerifyProgram(program, ctx);
+  registerCheckPlanner(program, ctx);
   addMemoryOption(program, ctx.io);
   return program;
 }

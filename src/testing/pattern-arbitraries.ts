@@ -1,0 +1,111 @@
+/** fast-check arbitraries of the pattern families of `commplan gen` (src/patterns/registry.ts), h-relations and d-regular sets. */
+import fc from "fast-check";
+import { fail, isCommplanError } from "../model/errors.js";
+import type { CommMatrix } from "../model/matrix.js";
+import { createRng } from "../model/rng.js";
+import { PATTERNS, findPattern, patternOptionList, resolvePatternOptions } from "../patterns/registry.js";
+import type { PatternOption } from "../patterns/types.js";
+
+/** An option of a pattern arbitrary: a fixed value, or an inclusive [min, max] range to draw from. */
+export type PatternOptionRange = number | readonly [number, number];
+
+/** Options of patternArb. */
+export interface PatternArbOptions {
+  /** Smallest P (default 1; a fixed-size pattern such as ranka-fig1 always has its own P). */
+  readonly minP?: number;
+  /** Largest P (default 8). */
+  readonly maxP?: number;
+  /** Values or ranges of the pattern's options (default: each integer option from its minimum to at most 64 above it, elementBytes at its default). */
+  readonly options?: { readonly [name: string]: PatternOptionRange };
+}
+
+/** The default draw of one option: integers from the minimum up to 64 more, numbers over their range, elementBytes fixed. */
+function defaultRange(o: PatternOption): PatternOptionRange {
+  if (o.name === "elementBytes") return o.default ?? 8;
+  const min = o.min ?? 0;
+  if (o.type === "number") return [min, o.max ?? min + 1];
+  return [min, Math.min(o.max ?? min + 64, min + 64)];
+}
+
+/** An arbitrary for one option value (integers shrink toward the low end, numbers toward it too). */
+function optionArb(o: PatternOption, r: PatternOptionRange): fc.Arbitrary<number> {
+  if (typeof r === "number") return fc.constant(r);
+  const [lo, hi] = r;
+  if (o.type === "integer") return fc.integer({ min: lo, max: hi });
+  return fc.double({ min: lo, max: hi, noNaN: true, noDefaultInfinity: true }).map((x) => (Object.is(x, -0) ? 0 : x));
+}
+
+/**
+ * Generates the pattern; an option whose allowed range depends on P (d <= p - 1, k < p, ...) is
+ * set to its minimum and the pattern tried again; null when even that is refused.
+ */
+function generateOrNull(name: string, p: number, given: { [k: string]: number }, seed: number): CommMatrix | null {
+  const def = findPattern(name);
+  const opts = { ...given };
+  for (let tries = 0; tries <= Object.keys(opts).length; tries++) {
+    try {
+      return def.generate(p, resolvePatternOptions(def, opts), createRng(seed));
+    } catch (e) {
+      if (!isCommplanError(e) || e.code !== "BAD_OPTION") throw e;
+      const field = e.place.field;
+      const spec = patternOptionList(def).find((x) => x.name === field);
+      if (spec === undefined || opts[spec.name] === (spec.min ?? 0)) return null;
+      opts[spec.name] = spec.min ?? 0;
+    }
+  }
+  return null;
+}
+
+/** Matrices of the pattern `name` (a name of `commplan patterns`), its options drawn from the given ranges; shrinks toward small P, small options and seed 0. */
+export function patternArb(name: string, options: PatternArbOptions = {}): fc.Arbitrary<CommMatrix> {
+  const def = findPattern(name);
+  const list = patternOptionList(def);
+  for (const k of Object.keys(options.options ?? {}))
+    if (!list.some((o) => o.name === k))
+      throw fail("testing", "BAD_OPTION", `patternArb: unknown option '${k}' for pattern '${name}'`, { field: k });
+  const minP = def.fixedP ?? options.minP ?? 1;
+  const maxP = def.fixedP ?? options.maxP ?? Math.max(8, minP);
+  const record: { [k: string]: fc.Arbitrary<number> } = {};
+  for (const o of list) record[o.name] = optionArb(o, options.options?.[o.name] ?? defaultRange(o));
+  return fc
+    .tuple(fc.integer({ min: minP, max: maxP }), fc.record(record), fc.integer({ min: 0, max: 0xffffffff }))
+    .map(([p, given, seed]) => generateOrNull(name, p, given, seed))
+    .filter((m): m is CommMatrix => m !== null);
+}
+
+/** Random h-relations (each node sends and receives h unit messages; 001): h drawn from `h` (default [0, 8]). */
+export function hRelationArb(
+  options: { minP?: number; maxP?: number; h?: PatternOptionRange; self?: boolean } = {},
+): fc.Arbitrary<CommMatrix> {
+  return patternArb("h-relation", {
+    ...pick(options),
+    options: { h: options.h ?? [0, 8], self: options.self === false ? 0 : 1 },
+  });
+}
+
+/** d-regular sets (003's test sets: exactly d messages in every row and column; `maxFactor` > 1 gives set 2's varied sizes). */
+export function dRegularArb(
+  options: {
+    minP?: number;
+    maxP?: number;
+    d?: PatternOptionRange;
+    unit?: PatternOptionRange;
+    maxFactor?: PatternOptionRange;
+  } = {},
+): fc.Arbitrary<CommMatrix> {
+  const d = options.d ?? [0, 8];
+  const unit = options.unit ?? [1, 4];
+  if (options.maxFactor === undefined) return patternArb("wang-set1", { ...pick(options), options: { d, unit } });
+  return patternArb("wang-set2", { ...pick(options), options: { d, unit, maxFactor: options.maxFactor } });
+}
+
+/** Matrices of every pattern of `commplan gen` (fixed-size ones only when maxP allows), with default option ranges. */
+export function anyPatternArb(options: { minP?: number; maxP?: number } = {}): fc.Arbitrary<CommMatrix> {
+  const maxP = options.maxP ?? 8;
+  const names = PATTERNS.filter((d) => d.fixedP === undefined || d.fixedP <= maxP).map((d) => d.name);
+  return fc.oneof(...names.map((n) => patternArb(n, options)));
+}
+
+function pick(o: { minP?: number; maxP?: number }): { minP?: number; maxP?: number } {
+  return { ...(o.minP === undefined ? {} : { minP: o.minP }), ...(o.maxP === undefined ? {} : { maxP: o.maxP }) };
+}

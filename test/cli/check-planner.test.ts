@@ -1,0 +1,90 @@
+/** commplan check-planner: finds the bugs of the fixture planners through a module and through --command, with shrunk counterexamples. */
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { readMatrixFile } from "../../src/io/matrix-read.js";
+import { run } from "../helpers/cli.js";
+
+const dir = new URL("../fixtures/planners/", import.meta.url).pathname;
+const fixture = (name: string): string => join(dir, `${name}.mjs`);
+const command = (name: string): string => `node ${join(dir, "run-planner.mjs")} ${fixture(name)} {matrix} {schedule}`;
+const nonZero = (file: string): number[] => Array.from(readMatrixFile(file).data).filter((v) => v > 0);
+
+describe("commplan check-planner", () => {
+  it("passes the correct two-hop planner as a module and as a command", async () => {
+    const a = await run("check-planner", fixture("two-hop"), "--runs", "100");
+    expect(a.err).toBe("");
+    expect(a).toMatchObject({ code: 0 });
+    expect(a.out).toMatch(/100 run\(s\) pass every check \(seed 1; any matrix, P 1\.\.8/);
+    const b = await run("check-planner", "--command", command("two-hop"), "--runs", "15");
+    expect(b).toMatchObject({ code: 0, err: "" });
+  });
+
+  for (const via of ["module", "command"] as const) {
+    const args = (name: string): string[] => (via === "module" ? [fixture(name)] : ["--command", command(name)]);
+
+    it(`finds the planner that forwards before arrival (${via}): delivery fails on a 3-node matrix with one entry`, async () => {
+      const out = join(mkdtempSync(join(tmpdir(), "commplan-check-")), "cx.json");
+      const r = await run("check-planner", ...args("forward-early"), "--runs", "100", "-o", out);
+      expect(r.err).toBe("");
+      expect(r.code).toBe(1);
+      expect(r.out).toMatch(/FAIL after \d+ run\(s\), shrunk \d+ time\(s\)/);
+      expect(r.out).toMatch(/check 'delivery' fails \(every element reaches its destination.*\): element 0 of message/);
+      expect(r.out).toMatch(/counterexample, P = 3 \(written to /);
+      expect(readMatrixFile(out).p).toBe(3);
+      expect(nonZero(out)).toEqual([1]);
+    });
+
+    it(`finds the planner that puts two senders on one receiver (${via}): node contention on a 3-node matrix`, async () => {
+      const out = join(mkdtempSync(join(tmpdir(), "commplan-check-")), "cx.json");
+      const r = await run("check-planner", ...args("two-senders"), "--runs", "100", "-o", out);
+      expect(r.code).toBe(1);
+      expect(r.out).toMatch(/check 'node-contention' fails .*node 0 receives 2 messages/);
+      expect(r.out).toContain("counterexample, P = 3");
+      expect(r.out).toContain("  1 0 0\n  1 0 0\n");
+      expect(nonZero(out)).toEqual([1, 1]);
+    });
+  }
+
+  it("is deterministic for a seed, and draws a pattern family on request", async () => {
+    const a = await run("check-planner", fixture("two-senders"), "--seed", "9");
+    const b = await run("check-planner", fixture("two-senders"), "--seed", "9");
+    expect(a.out).toBe(b.out);
+    const c = await run("check-planner", fixture("two-senders"), "--family", "uniform", "--max-p", "5");
+    expect(c.code).toBe(1);
+    expect(c.out).toMatch(/pattern uniform, P 1\.\.5/);
+  });
+
+  it("refuses bad usage with one line and exit 2", async () => {
+    const both = await run("check-planner", fixture("two-hop"), "--command", command("two-hop"));
+    expect(both).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/^check-planner: give either a planner module or --command/),
+    });
+    const neither = await run("check-planner");
+    expect(neither.code).toBe(2);
+    const noHoles = await run("check-planner", "--command", "true");
+    expect(noHoles.err).toMatch(/--command must contain \{matrix\} and \{schedule\}/);
+    const tmp = mkdtempSync(join(tmpdir(), "commplan-check-"));
+    writeFileSync(join(tmp, "empty.mjs"), "export const x = 1;\n");
+    const noPlan = await run("check-planner", join(tmp, "empty.mjs"));
+    expect(noPlan).toMatchObject({ code: 2, err: expect.stringMatching(/exports no function 'plan'/) });
+    const missing = await run("check-planner", join(tmp, "nope.mjs"));
+    expect(missing).toMatchObject({ code: 2, err: expect.stringMatching(/cannot load the planner module/) });
+    const onto = await run("check-planner", join(tmp, "empty.mjs"), "-o", join(tmp, "empty.mjs"));
+    expect(onto).toMatchObject({ code: 2, err: expect.stringMatching(/^check-planner: .*empty\.mjs/) });
+    const family = await run("check-planner", fixture("two-hop"), "--family", "nope");
+    expect(family.code).toBe(2);
+    expect(readFileSync(join(tmp, "empty.mjs"), "utf8")).toContain("x = 1");
+  });
+
+  it("a command that fails or writes nothing is the planner's failure (exit 1), with its stderr", async () => {
+    const r = await run("check-planner", "--command", "echo broken >&2; exit 3 # {matrix} {schedule}", "--runs", "3");
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/check 'planner' fails .*the command exited with 3: broken/);
+    expect(r.out).toContain("counterexample, P = 1");
+    const none = await run("check-planner", "--command", "true {matrix} {schedule}", "--runs", "3");
+    expect(none.out).toMatch(/wrote no \{schedule\} file/);
+  });
+});

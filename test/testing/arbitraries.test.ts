@@ -1,0 +1,112 @@
+/** The kit's arbitraries: ranges and shapes as stated, and shrinking to the nodes that matter. */
+import { describe, expect, it } from "vitest";
+import {
+  anyPatternArb,
+  dRegularArb,
+  fc,
+  hRelationArb,
+  matrixArb,
+  patternArb,
+  type CommMatrix,
+} from "../../src/testing/index.js";
+import { PATTERNS } from "../../src/patterns/index.js";
+
+const entries = (m: CommMatrix): number[] => Array.from(m.data);
+
+describe("matrixArb", () => {
+  it("keeps P, entries and the diagonal within the options", () => {
+    fc.assert(
+      fc.property(matrixArb({ minP: 2, maxP: 5, minEntry: 3, maxEntry: 9, diagonal: false }), (m) => {
+        expect(m.p).toBeGreaterThanOrEqual(2);
+        expect(m.p).toBeLessThanOrEqual(5);
+        for (const v of entries(m)) expect(v === 0 || (v >= 3 && v <= 9)).toBe(true);
+        for (let i = 0; i < m.p; i++) expect(m.data[i * m.p + i]).toBe(0);
+      }),
+      { seed: 3, numRuns: 200 },
+    );
+  });
+
+  it("draws the zero matrix, dense matrices, empty rows and entries past 2^32 up to 2^40", () => {
+    const ms = fc.sample(matrixArb({ maxP: 6, maxEntry: 2 ** 40 }), { seed: 5, numRuns: 400 });
+    expect(ms.some((m) => m.p > 1 && entries(m).every((v) => v === 0))).toBe(true);
+    expect(ms.some((m) => m.p >= 4 && entries(m).every((v) => v > 0))).toBe(true);
+    const emptyRow = (m: CommMatrix): boolean =>
+      Array.from({ length: m.p }, (_, i) => m.data.subarray(i * m.p, (i + 1) * m.p).every((v) => v === 0)).some(
+        Boolean,
+      );
+    expect(ms.some((m) => m.p >= 3 && entries(m).some((v) => v > 0) && emptyRow(m))).toBe(true);
+    expect(ms.some((m) => entries(m).some((v) => v > 2 ** 32))).toBe(true);
+    expect(Math.max(...ms.flatMap(entries))).toBeLessThanOrEqual(2 ** 40);
+  });
+
+  it("refuses options out of range with one line naming the option", () => {
+    expect(() => matrixArb({ minP: 4, maxP: 2 })).toThrow(/^testing: matrixArb: maxP must be/);
+    expect(() => matrixArb({ maxEntry: 2 ** 41 })).toThrow(/maxEntry/);
+    expect(() => matrixArb({ densities: [1.5] })).toThrow(/densities/);
+  });
+
+  it("shrinks a failure to the nodes that matter: a two-hop chain i -> j -> k shrinks to P = 3 with two unit entries", () => {
+    const chain = (m: CommMatrix): boolean => {
+      const { p, data } = m;
+      for (let i = 0; i < p; i++)
+        for (let j = 0; j < p; j++)
+          for (let k = 0; k < p; k++)
+            if (i !== j && j !== k && i !== k && data[i * p + j]! > 0 && data[j * p + k]! > 0) return true;
+      return false;
+    };
+    const r = fc.check(
+      fc.property(matrixArb({ maxP: 9 }), (m) => !chain(m)),
+      { seed: 11, numRuns: 300 },
+    );
+    expect(r.failed).toBe(true);
+    const m = r.counterexample![0];
+    expect(m.p).toBe(3);
+    expect(entries(m).filter((v) => v > 0)).toEqual([1, 1]);
+  });
+});
+
+describe("pattern arbitraries", () => {
+  it("every pattern of commplan gen draws valid matrices of its P range (fixed-size ones at their own P)", () => {
+    for (const def of PATTERNS) {
+      const ms = fc.sample(patternArb(def.name, { maxP: 9 }), { seed: 2, numRuns: 15 });
+      expect(ms.length, def.name).toBe(15);
+      for (const m of ms) {
+        if (def.fixedP !== undefined) expect(m.p).toBe(def.fixedP);
+        else expect(m.p).toBeLessThanOrEqual(9);
+      }
+    }
+    expect(fc.sample(anyPatternArb({ maxP: 4 }), { seed: 1, numRuns: 30 }).every((m) => m.p <= 4)).toBe(true);
+  });
+
+  it("h-relations send and receive h units at every node; d-regular sets have d messages per row and column", () => {
+    fc.assert(
+      fc.property(hRelationArb({ h: 3, maxP: 7 }), (m) => {
+        for (let i = 0; i < m.p; i++)
+          expect(
+            entries(m)
+              .slice(i * m.p, (i + 1) * m.p)
+              .reduce((a, b) => a + b),
+          ).toBe(3);
+      }),
+      { seed: 1, numRuns: 40 },
+    );
+    fc.assert(
+      fc.property(dRegularArb({ d: 2, minP: 3, maxP: 7, maxFactor: [1, 5] }), (m) => {
+        for (let i = 0; i < m.p; i++) {
+          expect(entries(m).filter((v, x) => Math.floor(x / m.p) === i && v > 0)).toHaveLength(2);
+          expect(entries(m).filter((v, x) => x % m.p === i && v > 0)).toHaveLength(2);
+        }
+      }),
+      { seed: 1, numRuns: 40 },
+    );
+  });
+
+  it("an option that P does not allow falls back to its minimum (d <= p - 1), and unknown options are refused", () => {
+    const ms = fc.sample(dRegularArb({ d: 5, minP: 2, maxP: 3 }), { seed: 4, numRuns: 20 });
+    expect(ms.every((m) => entries(m).every((v) => v === 0))).toBe(true);
+    expect(() => patternArb("uniform", { options: { nope: 1 } })).toThrow(
+      /unknown option 'nope' for pattern 'uniform'/,
+    );
+    expect(() => patternArb("no-such")).toThrow(/unknown pattern/);
+  });
+});

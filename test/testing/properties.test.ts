@@ -1,0 +1,196 @@
+/** verifyOrThrow, the matchers and the planner and runtime properties, against correct and buggy planners and executors. */
+import { describe, expect, it } from "vitest";
+import {
+  asyncPlannerProperty,
+  commplanMatchers,
+  fc,
+  matrixArb,
+  matrixFromRows,
+  plannerProperty,
+  scheduleFromOutput,
+  runtimeProperty,
+  ScheduleCheckError,
+  trafficLowerBound,
+  verifyOrThrow,
+  type CommMatrix,
+  type RuntimeInput,
+} from "../../src/testing/index.js";
+import { plan } from "../../src/planner/index.js";
+import { findMachine, scheduleCost } from "../../src/machines/index.js";
+import { scheduleToJsonText } from "../../src/io/index.js";
+import { plan as twoHop } from "../fixtures/planners/two-hop.mjs";
+import { plan as forwardEarly } from "../fixtures/planners/forward-early.mjs";
+import { plan as twoSenders } from "../fixtures/planners/two-senders.mjs";
+
+expect.extend(commplanMatchers);
+declare module "vitest" {
+  interface Assertion {
+    toBeValidScheduleFor(matrix: CommMatrix, options?: object): void;
+  }
+}
+
+const m3 = matrixFromRows([
+  [0, 0, 0],
+  [1, 0, 0],
+  [1, 0, 0],
+]);
+
+/** Runs a property; the failure's check, witness and counterexample. */
+function failureOf(prop: fc.IProperty<[CommMatrix]>, seed = 1) {
+  const r = fc.check(prop, { seed, numRuns: 200 });
+  const e = r.errorInstance as ScheduleCheckError | undefined;
+  return { failed: r.failed, check: e?.check, witness: e?.witness, m: r.counterexample?.[0] };
+}
+
+describe("verifyOrThrow and toBeValidScheduleFor", () => {
+  it("return the report for a valid schedule, whether a Schedule, its JSON text or a plain object without header", () => {
+    const s = plan(m3, "linear-permutation", { payload: true });
+    expect(verifyOrThrow(m3, s).ok).toBe(true);
+    expect(verifyOrThrow(m3, scheduleToJsonText(s)).ok).toBe(true);
+    expect(verifyOrThrow(m3, twoHop(m3)).ok).toBe(true);
+    expect(s).toBeValidScheduleFor(m3);
+    expect(twoSenders(m3)).not.toBeValidScheduleFor(m3);
+  });
+
+  it("throw the failed check's name and its witness", () => {
+    let e: unknown;
+    try {
+      verifyOrThrow(m3, twoSenders(m3));
+    } catch (x) {
+      e = x;
+    }
+    expect(e).toBeInstanceOf(ScheduleCheckError);
+    expect((e as ScheduleCheckError).check).toBe("node-contention");
+    expect((e as ScheduleCheckError).witness).toMatch(/node 0 receives 2 messages/);
+    expect(() => expect(twoSenders(m3)).toBeValidScheduleFor(m3)).toThrow(
+      /3 x 3 matrix: check 'node-contention' fails .*node 0 receives 2 messages/,
+    );
+  });
+
+  it("name unreadable output, a schedule for another matrix and the stated bounds", () => {
+    expect(() => verifyOrThrow(m3, { stages: [{ steps: [{ transfers: [{ src: 9, dst: 0, size: 1 }] }] }] })).toThrow(
+      /check 'schedule-json' fails .*src/,
+    );
+    expect(() => verifyOrThrow(m3, "{")).toThrow(/check 'schedule-json'/);
+    const other = matrixFromRows([
+      [0, 2, 0],
+      [1, 0, 0],
+      [1, 0, 0],
+    ]);
+    expect(() => verifyOrThrow(other, plan(m3, "linear-permutation"))).toThrow(/check 'made-for'/);
+    expect(() => verifyOrThrow(m3, twoHop(m3), { maxSteps: 0 })).toThrow(/check 'max-steps' fails .*2 steps/);
+    expect(() => verifyOrThrow(m3, twoHop(m3), { maxBuffer: 1 })).toThrow(/check 'max-buffer' fails .*node 0 holds 2/);
+  });
+
+  it("fail a relaying plan without payloads as unproven delivery unless allowUnproven", () => {
+    const rows = matrixFromRows([
+      [0, 0, 1],
+      [0, 0, 0],
+      [0, 0, 0],
+    ]);
+    const s = twoHop(rows) as { stages: { steps: { transfers: { chunks?: unknown }[] }[] }[] };
+    for (const st of s.stages) for (const sp of st.steps) for (const t of sp.transfers) delete t.chunks;
+    expect(() => verifyOrThrow(rows, s)).toThrow(/check 'delivery' fails .*unproven at message level/);
+    expect(verifyOrThrow(rows, s, { allowUnproven: true }).ok).toBe(true);
+  });
+});
+
+describe("plannerProperty", () => {
+  it("passes a correct planner and shrinks each bug to a 3-node counterexample with its check", () => {
+    expect(fc.check(plannerProperty(twoHop), { seed: 1, numRuns: 150 }).failed).toBe(false);
+    const early = failureOf(plannerProperty(forwardEarly));
+    expect(early).toMatchObject({ failed: true, check: "delivery" });
+    expect(early.m!.p).toBe(3);
+    const two = failureOf(plannerProperty(twoSenders));
+    expect(two).toMatchObject({ failed: true, check: "node-contention" });
+    expect(two.m!.p).toBe(3);
+    expect(Array.from(two.m!.data).filter((v) => v > 0)).toEqual([1, 1]);
+  });
+
+  it("a planner that throws fails check 'planner'; the async form awaits a promise", async () => {
+    const boom = failureOf(
+      plannerProperty(() => {
+        throw new Error("no plan today");
+      }),
+    );
+    expect(boom).toMatchObject({ failed: true, check: "planner", witness: "no plan today" });
+    const r = await fc.check(
+      asyncPlannerProperty(async (m) => twoSenders(m)),
+      { seed: 1, numRuns: 100 },
+    );
+    expect((r.errorInstance as ScheduleCheckError).check).toBe("node-contention");
+  });
+
+  it("the traffic bound is below the modelled time of commplan's planners, and a time factor catches a slow planner", () => {
+    const machine = findMachine("t3d-004");
+    fc.assert(
+      fc.property(matrixArb({ maxP: 7 }), (m) => {
+        for (const a of ["linear-permutation", "shift"]) {
+          const s = plan(m, a);
+          for (const mode of ["blocking", "nonblocking"] as const)
+            expect(scheduleCost(s, machine, mode).total).toBeGreaterThanOrEqual(trafficLowerBound(m, machine));
+        }
+      }),
+      { seed: 7, numRuns: 100 },
+    );
+    // the two-hop planner sends every element twice: within 1.0 x the bound it fails
+    const slow = failureOf(plannerProperty(twoHop, { time: { machine: "t3d-004", factor: 1 } }));
+    expect(slow).toMatchObject({ failed: true, check: "modelled-time" });
+    expect(slow.witness).toMatch(/us on t3d-004 \(nonblocking\), bound/);
+  });
+});
+
+/** An executor that runs step s in [s, s + 1): what a correct runtime does. */
+const byStep = ({ schedule: s }: RuntimeInput) => {
+  const start: number[] = [],
+    end: number[] = [];
+  for (let st = 0; st < s.stepCount; st++)
+    for (let x = s.stepStart[st]!; x < s.stepStart[st + 1]!; x++) {
+      start.push(st);
+      end.push(st + 1);
+    }
+  return { start, end };
+};
+
+describe("runtimeProperty", () => {
+  it("passes an executor that keeps the steps apart", async () => {
+    expect((await fc.check(runtimeProperty(byStep), { seed: 1, numRuns: 60 })).failed).toBe(false);
+  });
+
+  it("finds an executor that starts every transfer at once (timed contention) and one that returns too few times", async () => {
+    const r = await fc.check(
+      runtimeProperty(({ schedule }) => ({
+        start: new Array<number>(schedule.transferCount).fill(0),
+        end: new Array<number>(schedule.transferCount).fill(5),
+      })),
+      { seed: 1, numRuns: 100 },
+    );
+    expect((r.errorInstance as ScheduleCheckError).check).toBe("timed-contention");
+    expect(r.counterexample![0].p).toBe(3);
+    const short = await fc.check(
+      runtimeProperty(() => ({ start: [], end: [] })),
+      { seed: 1, numRuns: 100 },
+    );
+    expect((short.errorInstance as ScheduleCheckError).witness).toMatch(/0 start and 0 end times for 1 transfers/);
+  });
+
+  it("finds a relay that forwards before the data arrived in time (timed causality), with a two-hop plan", async () => {
+    const early = ({ schedule: s }: RuntimeInput) => {
+      // the gather step (step 0) is late: it runs after everything else
+      const t = byStep({ schedule: s } as RuntimeInput);
+      const n0 = s.stepCount > 0 ? s.stepStart[1]! : 0;
+      for (let x = 0; x < n0; x++) {
+        t.start[x] = s.stepCount + 1;
+        t.end[x] = s.stepCount + 2;
+      }
+      return t;
+    };
+    const r = await fc.check(runtimeProperty(early, { plan: (m) => scheduleFromOutput(twoHop(m), m) }), {
+      seed: 1,
+      numRuns: 100,
+    });
+    expect((r.errorInstance as ScheduleCheckError).check).toBe("timed-causality");
+    expect((r.errorInstance as ScheduleCheckError).witness).toMatch(/forwarding elements of message/);
+    expect(r.counterexample![0].p).toBe(3);
+  });
+});
