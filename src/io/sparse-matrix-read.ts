@@ -133,8 +133,10 @@ export function parseSparseMatrixMarket(text: string, file?: string): SparseStru
       colOf[count++] = i - 1;
     }
   }
-  if (size === null)
-    throw bad("BAD_INPUT", file, Math.max(1, lastLine), "missing the size line 'rows columns entries'");
+  if (size === null) {
+    const end = lines[lines.length - 1] === "" ? lines.length - 1 : lines.length;
+    throw bad("BAD_INPUT", file, Math.max(1, end), "missing the size line 'rows columns entries'");
+  }
   if (read !== size[2])
     throw bad("BAD_INPUT", file, lastLine, `the size line announces ${size[2]} entries but the file has ${read}`);
   return sparseFromCoordinates(size[0], size[1], rowOf, colOf, count, file);

@@ -11,14 +11,17 @@ export function dimsCreate(pattern: string, p: number, given: readonly number[])
   const free = given.filter((d) => d === 0).length;
   const names = ["px", "py", "pz"];
   if (p % fixed !== 0 || (free === 0 && fixed !== p)) {
-    const which = given.map((d, k) => (d > 0 ? names[k]! : null)).filter((x) => x !== null);
-    optionAgainstP(
-      pattern,
-      which[0] ?? "px",
-      fixed,
-      p,
-      `${which.join(" x ")} = ${fixed} must ${free === 0 ? "equal" : "divide"} p`,
-    );
+    const which = given.flatMap((d, k) => (d > 0 ? [k] : []));
+    const first = which[0] ?? 0;
+    const verb = free === 0 ? "equal" : "divide";
+    const why =
+      which.length <= 1
+        ? `must ${verb} p`
+        : `times ${which
+            .slice(1)
+            .map((k) => `${names[k]!} = ${given[k]!}`)
+            .join(" times ")} (${fixed}) must ${verb} p`;
+    optionAgainstP(pattern, names[first]!, given[first]!, p, why);
   }
   const dims = new Array<number>(free).fill(1);
   let rest = p / fixed;
