@@ -97,8 +97,8 @@ export function parseSparseMatrixMarket(text: string, file?: string): SparseStru
       const cap = b.symmetry === "general" ? size[2] : 2 * size[2];
       checkMemory(
         MODULE,
-        cap * 16,
-        `the ${size[2]} entries the size line announces`,
+        cap * 16 + (size[0] + 1) * 8 + size[1] * 4,
+        `the ${size[0]} x ${size[1]} matrix of ${size[2]} entries the size line announces`,
         file === undefined ? {} : { file },
       );
       rowOf = new Int32Array(cap);
