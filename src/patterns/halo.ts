@@ -22,6 +22,7 @@ function procs(axis: string): PatternOptionSpec {
     description: `processes along ${axis}; 0 = factored from p (balanced, as MPI_Dims_create)`,
     min: 0,
     max: 16384,
+    unit: "ranks",
     default: 0,
   });
 }

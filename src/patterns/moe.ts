@@ -21,8 +21,20 @@ const options = {
     unit: "elements",
     default: 1024,
   }),
-  experts: integer({ description: "experts per rank (E = p x experts in all)", min: 1, max: 64, default: 1 }),
-  k: integer({ description: "top-k: experts each token is sent to (distinct; k <= E)", min: 1, max: 8, default: 2 }),
+  experts: integer({
+    description: "experts per rank (E = p x experts in all)",
+    min: 1,
+    max: 64,
+    unit: "experts",
+    default: 1,
+  }),
+  k: integer({
+    description: "top-k: experts each token is sent to (distinct; k <= E)",
+    min: 1,
+    max: 8,
+    unit: "experts",
+    default: 2,
+  }),
   skew: number({
     description: "Zipf exponent s of expert popularity (expert of popularity rank r weighs 1/r^s; 0 = uniform)",
     min: 0,

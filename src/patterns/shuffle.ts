@@ -8,7 +8,13 @@ import { cumulative, searchCumulative, zipfWeights } from "./zipf.js";
 
 const options = {
   rows: integer({ description: "rows (records) per rank", min: 0, max: 1 << 20, unit: "rows", default: 4096 }),
-  keys: integer({ description: "distinct key values (the key domain)", min: 1, max: 1 << 24, default: 1 << 16 }),
+  keys: integer({
+    description: "distinct key values (the key domain)",
+    min: 1,
+    max: 1 << 24,
+    unit: "keys",
+    default: 1 << 16,
+  }),
   skew: number({
     description: "Zipf exponent s of key popularity (the key of popularity rank r weighs 1/r^s; 0 = uniform)",
     min: 0,
@@ -26,6 +32,7 @@ const options = {
     description: "keys each rank samples for the splitters (range = 1; sample sort's oversampling)",
     min: 1,
     max: 1024,
+    unit: "keys",
     default: 16,
   }),
   elementBytes: elementBytesOption(100),
