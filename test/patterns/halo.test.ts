@@ -117,3 +117,22 @@ describe("halo", () => {
     expect(errorOf(() => generatePattern("halo", 8, { dims: 4 }, 1)).message).toContain("option 'dims'");
   });
 });
+
+describe("halo at the largest P", () => {
+  it("p = 2^14 with 26 neighbours, periodic: grid 32 x 32 x 16, every sampled rank sends 26 blocks", () => {
+    const p = 16384;
+    const { matrix: m, notes } = generatePatternWithNotes(
+      "halo",
+      p,
+      { neighbours: 26, periodic: 1, nx: 8, ny: 8, nz: 8 },
+      1,
+    );
+    expect(notes).toEqual(["process grid 32 x 32 x 16, 26 neighbours, periodic"]);
+    const rowSum = 6 * 64 + 12 * 8 + 8; // faces 1 x 8 x 8, edges 1 x 1 x 8, corners 1
+    for (const i of [0, 1, 511, 8192, p - 1]) {
+      const row = m.data.subarray(i * p, (i + 1) * p);
+      expect(row.filter((v) => v > 0).length).toBe(26);
+      expect(row.reduce((a, b) => a + b, 0)).toBe(rowSum);
+    }
+  });
+});
