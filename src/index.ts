@@ -131,3 +131,18 @@ export { mscclXml, MSCCL_LIMITS, type MscclOptions } from "./export/msccl-xml.js
 export { stepGrid, stepGridText, stepGridSvg, type StepGrid, type GridCell } from "./export/step-grid.js";
 export { timelineToSvg, type GanttOptions, type GanttTimeline } from "./export/svg-gantt.js";
 export { timelineToChromeTrace, type TraceTimeline, type TraceMeta } from "./export/trace-chrome.js";
+
+// workloads: MoE dispatch, halo exchange, hash-join / sample-sort shuffle, SpMV of a Matrix Market matrix
+export {
+  generatePatternWithNotes,
+  checkPatternInput,
+  type PatternInput,
+  type PatternFileSpec,
+} from "./patterns/registry.js";
+export { moePattern, moeCapacity } from "./patterns/moe.js";
+export { haloPattern, haloNeighbours } from "./patterns/halo.js";
+export { dimsCreate } from "./patterns/process-grid.js";
+export { shufflePattern } from "./patterns/shuffle.js";
+export { spmvPattern, spmvFromStructure, blockOwner, blockStart } from "./patterns/spmv.js";
+export { sparseFromCoordinates, type SparseStructure } from "./model/sparse-structure.js";
+export { parseSparseMatrixMarket, readSparseMatrixFile } from "./io/sparse-matrix-read.js";

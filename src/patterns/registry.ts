@@ -3,8 +3,15 @@ import { fail } from "../model/errors.js";
 import { MAX_P, type CommMatrix } from "../model/matrix.js";
 import { checkSeed, resolveSpecs, type Resolved } from "../model/param-spec.js";
 import { createRng } from "../model/rng.js";
-import type { PatternDef, PatternOption, PatternOptions } from "./types.js";
-export type { PatternDef, PatternOption, PatternOptions, PatternOptionSpec } from "./types.js";
+import type { PatternDef, PatternInput, PatternOption, PatternOptions } from "./types.js";
+export type {
+  PatternDef,
+  PatternFileSpec,
+  PatternInput,
+  PatternOption,
+  PatternOptions,
+  PatternOptionSpec,
+} from "./types.js";
 import { rankaFig1 } from "./ranka-fig1.js";
 import { wangTable1 } from "./wang-table1.js";
 import { rankaKl } from "./ranka-kl.js";
@@ -16,6 +23,10 @@ import { hRelation } from "./h-relation.js";
 import { uniformPattern } from "./uniform.js";
 import { zeroPattern } from "./zero.js";
 import { randomPattern } from "./random-matrix.js";
+import { moePattern } from "./moe.js";
+import { haloPattern } from "./halo.js";
+import { shufflePattern } from "./shuffle.js";
+import { spmvPattern } from "./spmv.js";
 
 /** Every pattern commplan knows, in the order `commplan patterns` lists them. */
 export const PATTERNS: readonly PatternDef[] = [
@@ -33,6 +44,10 @@ export const PATTERNS: readonly PatternDef[] = [
   uniformPattern,
   zeroPattern,
   randomPattern,
+  moePattern,
+  haloPattern,
+  shufflePattern,
+  spmvPattern,
 ];
 
 /** The pattern called `name`; throws a BAD_OPTION CommplanError listing the known names. */
@@ -86,16 +101,44 @@ export function checkPatternP(def: PatternDef, p: unknown): number {
 /** The largest seed accepted; seeds are unsigned 32-bit integers. */
 export { MAX_SEED } from "../model/param-spec.js";
 
-/** Generates pattern `name` for P nodes from a seed, after checking p, the seed and every option. */
+/** Checks that `input` holds what the pattern's `file` asks for (and nothing for a pattern that reads no file). */
+export function checkPatternInput(def: PatternDef, input: PatternInput): void {
+  const hasSparse = input.sparse !== undefined;
+  if (def.file === undefined && hasSparse)
+    throw fail("patterns", "BAD_OPTION", `pattern '${def.name}' reads no file; it takes no --file`, { field: "file" });
+  if (def.file?.kind === "sparse-matrix" && !hasSparse)
+    throw fail(
+      "patterns",
+      "BAD_OPTION",
+      `pattern '${def.name}' needs a sparse matrix: --file path.mtx (${def.file.description})`,
+      { field: "file" },
+    );
+}
+
+/** Generates pattern `name` for P nodes from a seed, after checking p, the seed, every option and the input (`--file`) it needs. */
 export function generatePattern(
   name: string,
   p: number,
   given: { readonly [k: string]: number },
   seed: number,
+  input: PatternInput = {},
 ): CommMatrix {
+  return generatePatternWithNotes(name, p, given, seed, input).matrix;
+}
+
+/** generatePattern, with the pattern's notes on the result (dropped tokens, the process grid used, ...; empty for most patterns). */
+export function generatePatternWithNotes(
+  name: string,
+  p: number,
+  given: { readonly [k: string]: number },
+  seed: number,
+  input: PatternInput = {},
+): { readonly matrix: CommMatrix; readonly notes: readonly string[] } {
   const def = findPattern(name);
   checkPatternP(def, p);
   checkSeed("patterns", seed);
   const opts = resolvePatternOptions(def, given);
-  return def.generate(p, opts, createRng(seed));
+  checkPatternInput(def, input);
+  const matrix = def.generate(p, opts, createRng(seed), input);
+  return { matrix, notes: def.notes?.(matrix, opts, input) ?? [] };
 }

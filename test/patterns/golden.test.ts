@@ -1,6 +1,7 @@
 import { describe, it, expect } from "vitest";
 import { legacyMatrixDigest } from "../../src/model/matrix-digest.js";
-import { generatePattern } from "../../src/patterns/index.js";
+import { generatePattern, type PatternInput } from "../../src/patterns/index.js";
+import { readSparseMatrixFile } from "../../src/io/sparse-matrix-read.js";
 
 /**
  * Recorded digests of every pattern with default options and seed 42. A published seed must keep
@@ -23,12 +24,21 @@ const GOLDEN: readonly (readonly [string, number, string])[] = [
   ["uniform", 13, "fnv1a64:34a572e063dd8a13"],
   ["zero", 13, "fnv1a64:3c1ab2484dc56c7b"],
   ["random", 13, "fnv1a64:6b3a57aa95c06579"],
+  ["moe", 13, "fnv1a64:08c628a7a14d7174"],
+  ["halo", 13, "fnv1a64:448841f89e92a1eb"],
+  ["shuffle", 13, "fnv1a64:71bcccbeb72d7109"],
+  ["spmv", 13, "fnv1a64:e97f85310c7ddcb2"],
 ];
+
+/** The file input of a pattern that reads one (spmv: the west0479 fixture). */
+const INPUT: Readonly<Record<string, PatternInput>> = {
+  spmv: { sparse: readSparseMatrixFile(new URL("../fixtures/matrices/west0479.mtx", import.meta.url).pathname) },
+};
 
 describe("golden matrices (reproducibility across versions)", () => {
   for (const [name, p, digest] of GOLDEN) {
     it(`${name} at p = ${p}, seed 42`, () => {
-      expect(legacyMatrixDigest(generatePattern(name, p, {}, 42))).toBe(digest);
+      expect(legacyMatrixDigest(generatePattern(name, p, {}, 42, INPUT[name]))).toBe(digest);
     });
   }
 });

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { isCommplanError } from "../../src/model/errors.js";
 import { MAX_P } from "../../src/model/matrix.js";
 import { createRng } from "../../src/model/rng.js";
+import { readSparseMatrixFile } from "../../src/io/sparse-matrix-read.js";
 import {
   PATTERNS,
   findPattern,
@@ -42,6 +43,10 @@ const NAMES = [
   "uniform",
   "zero",
   "random",
+  "moe",
+  "halo",
+  "shuffle",
+  "spmv",
 ];
 
 describe("registry", () => {
@@ -130,7 +135,7 @@ describe("registry (continued)", () => {
 
   it("gives every pattern a P x P matrix of non-negative integers at p = 8 with default options", () => {
     for (const def of PATTERNS) {
-      const m = generatePattern(def.name, 8, {}, 3);
+      const m = generatePattern(def.name, 8, {}, 3, inputOf(def.name));
       expect(m.p).toBe(8);
       expect(m.data.length).toBe(64);
       for (const v of m.data) expect(Number.isInteger(v) && v >= 0).toBe(true);
@@ -147,8 +152,8 @@ describe("registry (continued)", () => {
         (p, seed, def) => {
           fc.pre(!(def.name === "ranka-kl" && p === 1)); // k >= 1 must be < p
           const opts = smallOptions(def.name, p);
-          const a = generatePattern(def.name, p, opts, seed);
-          const b = generatePattern(def.name, p, opts, seed);
+          const a = generatePattern(def.name, p, opts, seed, inputOf(def.name));
+          const b = generatePattern(def.name, p, opts, seed, inputOf(def.name));
           expect(Buffer.from(a.data.buffer).equals(Buffer.from(b.data.buffer))).toBe(true);
         },
       ),
@@ -157,7 +162,17 @@ describe("registry (continued)", () => {
   });
 
   it("gives different matrices for different seeds on the random patterns", () => {
-    for (const name of ["ranka-kl", "wang-set1", "wang-set2", "liu-pattern3", "pattern1", "h-relation", "random"]) {
+    for (const name of [
+      "ranka-kl",
+      "wang-set1",
+      "wang-set2",
+      "liu-pattern3",
+      "pattern1",
+      "h-relation",
+      "random",
+      "moe",
+      "shuffle",
+    ]) {
       const a = generatePattern(name, 16, {}, 1);
       const b = generatePattern(name, 16, {}, 2);
       expect(Array.from(a.data)).not.toEqual(Array.from(b.data));
@@ -165,16 +180,35 @@ describe("registry (continued)", () => {
   });
 
   it("ignores the seed on the deterministic patterns", () => {
-    for (const name of ["ranka-fig1", "wang-table1", "liu-pattern1", "liu-pattern2", "pattern2", "uniform", "zero"]) {
-      expect(Array.from(generatePattern(name, 8, {}, 1).data)).toEqual(
-        Array.from(generatePattern(name, 8, {}, 99).data),
+    for (const name of [
+      "ranka-fig1",
+      "wang-table1",
+      "liu-pattern1",
+      "liu-pattern2",
+      "pattern2",
+      "uniform",
+      "zero",
+      "halo",
+      "spmv",
+    ]) {
+      expect(Array.from(generatePattern(name, 8, {}, 1, inputOf(name)).data)).toEqual(
+        Array.from(generatePattern(name, 8, {}, 99, inputOf(name)).data),
       );
     }
   });
 });
 
-/** Options valid for every p >= 1 (the k and d defaults need p >= 5). */
+const sparse = readSparseMatrixFile(new URL("../fixtures/matrices/west0479.mtx", import.meta.url).pathname);
+
+/** The input a pattern reads (spmv: the west0479 fixture). */
+function inputOf(name: string): { sparse?: typeof sparse } {
+  return name === "spmv" ? { sparse } : {};
+}
+
+/** Options valid for every p >= 1 (the k and d defaults need p >= 5; moe's k = 2 needs two experts). */
 function smallOptions(name: string, p: number): Record<string, number> {
+  if (name === "moe") return { k: Math.min(2, p), tokens: 64 };
+  if (name === "shuffle") return { rows: 64 };
   if (name === "ranka-kl") return { k: Math.max(1, Math.min(4, p - 1)) };
   if (name === "wang-set1" || name === "wang-set2") return { d: Math.min(4, p - 1) };
   return {};

@@ -3,7 +3,8 @@ import { Option, type Command } from "commander";
 import { fail } from "../../model/errors.js";
 import { MAX_P } from "../../model/matrix.js";
 import { MAX_SEED } from "../../model/param-spec.js";
-import { PATTERNS, findPattern, generatePattern, patternOptionList } from "../../patterns/index.js";
+import { PATTERNS, findPattern, generatePatternWithNotes, patternOptionList } from "../../patterns/index.js";
+import { readSparseMatrixFile } from "../../io/sparse-matrix-read.js";
 import { matrixFormatOfName, type MatrixFileFormat } from "../../io/matrix-read.js";
 import { writeMatrixFile } from "../../io/matrix-write.js";
 import type { CliContext } from "../context.js";
@@ -26,7 +27,7 @@ function outputFormat(given: string | undefined, output: string): MatrixFileForm
 }
 
 /** Registers `gen`. */
-export function registerGen(program: Command, _ctx: CliContext): void {
+export function registerGen(program: Command, ctx: CliContext): void {
   const names = [...new Set(PATTERNS.flatMap((p) => Object.keys(p.options)))].sort();
   const cmd = program
     .command("gen")
@@ -34,6 +35,12 @@ export function registerGen(program: Command, _ctx: CliContext): void {
     .description("generate a communication matrix from a seeded pattern")
     .requiredOption("--p <n>", `number of nodes P (1..${MAX_P})`)
     .option("--seed <s>", "random seed", "1")
+    .option(
+      "--file <path>",
+      `the input file of a pattern that reads one (${PATTERNS.filter((d) => d.file !== undefined)
+        .map((d) => `${d.name}: a Matrix Market sparse matrix`)
+        .join("; ")})`,
+    )
     .option(
       "-o, --output <file>",
       "output file, - for stdout (written in pieces, atomically; a symbolic link is followed, a device or FIFO written in place)",
@@ -101,7 +108,14 @@ export function registerGen(program: Command, _ctx: CliContext): void {
         "BAD_OPTION",
         `--${o["sparse"] ? "sparse" : "dense"} applies to JSON only (the output format is ${format})`,
       );
-    const m = generatePattern(pattern, p, given, seed);
+    const file = o["file"] as string | undefined;
+    if (file !== undefined && def.file === undefined)
+      throw fail("gen", "BAD_OPTION", `pattern ${quoted(pattern)} reads no file; it takes no --file`, {
+        field: "file",
+      });
+    const input = file !== undefined ? { sparse: readSparseMatrixFile(file) } : {};
+    const { matrix: m, notes } = generatePatternWithNotes(pattern, p, given, seed, input);
+    for (const note of notes) ctx.io.err(`gen: ${pattern}: ${note}\n`);
     await writeMatrixFile(m, output, format, o["sparse"] ? { sparse: true } : o["dense"] ? { sparse: false } : {});
   });
 }

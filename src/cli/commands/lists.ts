@@ -66,6 +66,7 @@ function patternJson(p: PatternDef): object {
     default: x.default,
     min: x.min,
     ...(x.max !== undefined ? { max: x.max } : {}),
+    ...(x.unit !== undefined ? { unit: x.unit } : {}),
     integer: x.type === "integer",
   }));
   return {
@@ -74,6 +75,7 @@ function patternJson(p: PatternDef): object {
     source: p.source,
     options,
     ...(p.fixedP !== undefined ? { fixedP: p.fixedP } : {}),
+    ...(p.file !== undefined ? { file: p.file } : {}),
   };
 }
 
@@ -132,8 +134,9 @@ export function registerLists(program: Command, ctx: CliContext): void {
       let text = "";
       for (const p of PATTERNS) {
         text += `${p.name}${p.fixedP !== undefined ? ` (P = ${p.fixedP})` : ""}: ${p.title} [${p.source}]\n`;
+        if (p.file !== undefined) text += `    --file <path> (required): ${p.file.description}\n`;
         for (const x of patternOptionList(p))
-          text += `    --${x.name} (default ${x.default}${x.type === "integer" ? ", integer" : ""}, >= ${x.min}${x.max !== undefined ? `, <= ${x.max}` : ""}): ${x.description}\n`;
+          text += `    --${x.name} (default ${x.default}${x.type === "integer" ? ", integer" : ""}, >= ${x.min}${x.max !== undefined ? `, <= ${x.max}` : ""}${x.unit !== undefined ? `, ${x.unit}` : ""}): ${x.description}\n`;
       }
       ctx.io.out(text);
     });

@@ -1,0 +1,72 @@
+/** spmv: the communication of a distributed sparse matrix-vector product y = A x under a block-row partition (each rank gathers the x entries its rows touch). */
+import { fail } from "../model/errors.js";
+import { matrixFromData, type CommMatrix } from "../model/matrix.js";
+import type { SparseStructure } from "../model/sparse-structure.js";
+import { elementBytesOption, definePattern } from "./pattern-options.js";
+
+/** The rank owning index c of n split over p ranks as PETSc's PetscSplitOwnership does (the first n mod p ranks own one more). */
+export function blockOwner(n: number, p: number, c: number): number {
+  const q = Math.floor(n / p),
+    r = n % p;
+  return c < r * (q + 1) ? Math.floor(c / (q + 1)) : r + Math.floor((c - r * (q + 1)) / q);
+}
+
+/** The first index rank i owns under blockOwner's split. */
+export function blockStart(n: number, p: number, i: number): number {
+  const q = Math.floor(n / p),
+    r = n % p;
+  return i * q + Math.min(i, r);
+}
+
+/**
+ * The spmv matrix of a sparse structure on p ranks: rows and x entries split in blocks (blockOwner);
+ * M[j][i] = distinct columns owned by j (j != i) that the rows of rank i touch, so each entry is the
+ * count of x values rank j sends rank i before the product; the diagonal is 0 (local x needs no message).
+ */
+export function spmvFromStructure(p: number, a: SparseStructure, elementBytes = 8): CommMatrix {
+  const data = new Float64Array(p * p);
+  const stamp = new Int32Array(a.cols);
+  for (let i = 0; i < p; i++) {
+    const lo = blockStart(a.rows, p, i),
+      hi = blockStart(a.rows, p, i + 1);
+    for (let row = lo; row < hi; row++)
+      for (let e = a.rowStart[row]!; e < a.rowStart[row + 1]!; e++) {
+        const c = a.colIndex[e]!;
+        if (stamp[c] === i + 1) continue;
+        stamp[c] = i + 1;
+        const j = blockOwner(a.cols, p, c);
+        if (j !== i) data[j * p + i]! += 1;
+      }
+  }
+  return matrixFromData(p, data, { elementBytes });
+}
+
+/** The pattern `spmv`: the Matrix Market file given by `--file`, partitioned onto p ranks. No randomness. */
+export const spmvPattern = definePattern({
+  name: "spmv",
+  title:
+    "Sparse matrix-vector product: x entries each rank gathers under a block-row partition of a Matrix Market matrix",
+  source:
+    "block-row (PETSc MPIAIJ) partition, Balay et al., PETSc/TAO Users Manual ANL-21/39; format: Boisvert, Pozo, Remington, NISTIR 5935 (1996)",
+  file: { kind: "sparse-matrix", description: "a Matrix Market coordinate file: the sparse matrix A of y = A x" },
+  options: { elementBytes: elementBytesOption(8) },
+  generate(p, opts, _rng, input) {
+    const a = input?.sparse;
+    if (a === undefined)
+      throw fail("patterns", "BAD_OPTION", "pattern 'spmv' needs a sparse matrix: --file path.mtx", { field: "file" });
+    return spmvFromStructure(p, a, opts.elementBytes);
+  },
+  notes(m, _opts, input) {
+    const a = input?.sparse;
+    if (a === undefined) return [];
+    let ghosts = 0,
+      messages = 0;
+    for (let x = 0; x < m.data.length; x++) {
+      ghosts += m.data[x]!;
+      if (m.data[x]! > 0) messages++;
+    }
+    return [
+      `${a.rows} x ${a.cols} matrix, ${a.rowStart[a.rows]} stored entries; ${messages} messages carry ${ghosts} x entries`,
+    ];
+  },
+});
