@@ -7,6 +7,7 @@ import { forwardDeps, type ForwardDeps } from "./forward-deps.js";
 import { EventHeap } from "./heap.js";
 import type { NodeAccounts } from "./node-accounts.js";
 import type { SimOptions } from "./options.js";
+import { RecvGate } from "./recv-order.js";
 import { driveStages } from "./stage-driver.js";
 import { StageOrder } from "./stage-order.js";
 import { K, NONE, type TimelineRecorder } from "./timeline.js";
@@ -97,6 +98,8 @@ export class ReplayDriver {
   readonly endAt: Float64Array;
   readonly order: StageOrder;
   readonly rule: SendRule;
+  /** The step receive order (null with recvOrder arrival). */
+  readonly gate: RecvGate | null;
   readonly heap: EventHeap;
   /** Compose time of each node in the current stage (set by driveStages). */
   readonly ready: Float64Array;
@@ -117,6 +120,7 @@ export class ReplayDriver {
     this.endAt = new Float64Array(T);
     this.order = new StageOrder(s);
     this.rule = o.sendWaits === "data" ? new DataRule(s) : new StepRule(this.order);
+    this.gate = o.recvOrder === "step" ? new RecvGate(s) : null;
     this.heap = new EventHeap(Math.min(eventIds + p, 1 << 20));
     this.ready = new Float64Array(p);
     this.stallSince = new Float64Array(p);
@@ -149,6 +153,11 @@ export class ReplayDriver {
     }
   }
 
+  /** Whether the receive order lets transfer x into its destination now (always with arrival order). */
+  mayReceive(x: number): boolean {
+    return this.gate === null || this.gate.mayReceive(x);
+  }
+
   /** Transfer x starts at local time t. */
   started(x: number, t: number): void {
     this.startAt[x] = this.base + t;
@@ -160,6 +169,7 @@ export class ReplayDriver {
     this.endAt[x] = this.base + t;
     if (this.data) this.data.end(x);
     this.rule.received(x);
+    if (this.gate) this.gate.complete(x);
     this.done++;
   }
 
@@ -169,6 +179,7 @@ export class ReplayDriver {
       ids = mode.eventIds;
     const { heap, acc, ready } = this;
     this.order.load(stepLo, stepHi);
+    if (this.gate) this.gate.load(stepLo, stepHi);
     this.stallSince.fill(-1);
     mode.reset(t0);
     if (withReady) {
@@ -181,12 +192,14 @@ export class ReplayDriver {
       }
     }
     for (let v = 0; v < p; v++) mode.tryIssue(v, t0);
+    const doneBefore = this.done;
     let last = t0;
     while (heap.size > 0) {
-      const t = heap.topTime();
+      // events on one grid point go in id order (heap.ts); time never runs backwards
+      const t = Math.max(heap.topTime(), last);
       const id = heap.topId();
       heap.pop();
-      if (t > last) last = t;
+      last = t;
       if (id >= ids) {
         const v = id - ids;
         acc.end(v, t);
@@ -200,6 +213,14 @@ export class ReplayDriver {
     }
     for (let v = 0; v < p; v++) this.closeStall(v, last);
     for (let v = 0; v < p; v++) if (this.nextSend(v) >= 0) throw this.stuck(v, stepLo, stepHi);
+    const { stepStart } = this.s;
+    if (this.done - doneBefore !== stepStart[stepHi]! - stepStart[stepLo]!)
+      throw fail(
+        "simulate",
+        "BAD_INPUT",
+        `a message of steps ${stepLo}..${stepHi - 1} was never received (the receive order waits for transfers that never complete)`,
+        { field: "recvOrder" },
+      );
     return last;
   }
 
