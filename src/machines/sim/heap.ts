@@ -1,14 +1,20 @@
-/** EventHeap: a binary min-heap of (time, id) pairs in typed arrays, times compared on a fixed grid, ties broken by the smaller id (deterministic). */
+/** EventHeap: a binary min-heap of events in typed arrays, ordered by an integer time key (ticks of TIME_TICK_US), ties broken by the smaller id (deterministic). */
 
 /**
- * Grid (us) on which event times are compared: 1e-9 us. Two times that are equal mathematically
- * but differ in their last bits (sums taken in another order) round to the same grid point, so
- * the smaller id (schedule order) goes first whatever the rounding; the times themselves are kept
- * unrounded. Exact for times below about 9e6 us (2^53 grid points); beyond, keys are the nearest
- * doubles, still in time order.
+ * The tick (us) of the integer time keys events are ordered by: 1e-6 us. A replay gives every event
+ * the key of its start plus its duration rounded to ticks (`ReplayDriver.at`), summed exactly in
+ * integers, so times that are equal mathematically (the same durations added in another order) get
+ * the same key whatever the floating-point rounding, and the smaller id (schedule order) goes first.
+ * The times themselves are kept unrounded. Keys are exact integers below 2^53 ticks (about 9e9 us).
  */
-export const TIME_GRID_US = 1e-9;
-const PER_US = 1 / TIME_GRID_US;
+export const TIME_TICK_US = 1e-6;
+/** Ticks per microsecond. */
+export const TICKS_PER_US = 1e6;
+
+/** The key of an absolute time t (us): t rounded to ticks. */
+export function timeKey(t: number): number {
+  return Math.round(t * TICKS_PER_US);
+}
 
 /** A growable binary heap of events; no objects per event. */
 export class EventHeap {
@@ -40,15 +46,19 @@ export class EventHeap {
     this.id = ni;
   }
 
-  /** Adds an event at time t (us). */
+  /** Adds an event at time t (us), keyed by t rounded to ticks. */
   push(t: number, id: number): void {
+    this.pushKey(t, Math.round(t * TICKS_PER_US), id);
+  }
+
+  /** Adds an event at time t (us) with the integer time key k (ticks). */
+  pushKey(t: number, k: number, id: number): void {
     if (this.size === this.time.length) this.grow();
     this.pushed++;
     let i = this.size++;
     const time = this.time,
       keys = this.key,
       ids = this.id;
-    const k = Math.round(t * PER_US);
     while (i > 0) {
       const parent = (i - 1) >> 1;
       const pk = keys[parent]!;
@@ -66,6 +76,11 @@ export class EventHeap {
   /** Time of the earliest event (heap must not be empty). */
   topTime(): number {
     return this.time[0]!;
+  }
+
+  /** Key (ticks) of the earliest event (heap must not be empty). */
+  topKey(): number {
+    return this.key[0]!;
   }
 
   /** Id of the earliest event (heap must not be empty). */

@@ -313,7 +313,7 @@ class DrsNRun {
     const progress = this.o.progress;
     for (let i = 0; i < this.p; i++) this.next(i, 0);
     while (heap.size > 0) {
-      // events on one grid point go in id order (heap.ts); time never runs backwards
+      // events with one key (time rounded to ticks) go in id order (heap.ts); time never runs backwards
       const t = Math.max(heap.topTime(), this.last);
       const id = heap.topId();
       heap.pop();

@@ -152,7 +152,7 @@ class BlockingMode implements ReplayMode {
       acc.begin(b, t);
     }
     this.d.started(x, t);
-    this.d.heap.push(t + this.duration(x), x);
+    this.d.at(t, this.duration(x), x);
   }
 
   /** The first transfer queued at b that the receive order lets in (-1 if none); `qPrev` is set to its predecessor. */

@@ -4,7 +4,7 @@ import type { MachineModel } from "../../model/machine.js";
 import type { Schedule } from "../../model/schedule.js";
 import type { DataTracker } from "./data-tracker.js";
 import { forwardDeps, type ForwardDeps } from "./forward-deps.js";
-import { EventHeap } from "./heap.js";
+import { EventHeap, TICKS_PER_US, timeKey } from "./heap.js";
 import type { NodeAccounts } from "./node-accounts.js";
 import type { SimOptions } from "./options.js";
 import { RecvGate } from "./recv-order.js";
@@ -105,6 +105,8 @@ export class ReplayDriver {
   readonly ready: Float64Array;
   private readonly stallSince: Float64Array;
   private nextProgress = PROGRESS_EVERY;
+  /** Integer time key (ticks, heap.ts) of the moment being handled. */
+  private nowKey = 0;
 
   constructor(
     readonly s: Schedule,
@@ -153,6 +155,15 @@ export class ReplayDriver {
     }
   }
 
+  /**
+   * Pushes event `id` at t + dur, where t is the moment being handled: its key is that moment's key
+   * plus dur rounded to ticks, an exact integer sum, so the order of events does not depend on how
+   * their times were rounded (heap.ts).
+   */
+  at(t: number, dur: number, id: number): void {
+    this.heap.pushKey(t + dur, this.nowKey + Math.round(dur * TICKS_PER_US), id);
+  }
+
   /** Whether the receive order lets transfer x into its destination now (always with arrival order). */
   mayReceive(x: number): boolean {
     return this.gate === null || this.gate.mayReceive(x);
@@ -181,13 +192,14 @@ export class ReplayDriver {
     this.order.load(stepLo, stepHi);
     if (this.gate) this.gate.load(stepLo, stepHi);
     this.stallSince.fill(-1);
+    this.nowKey = timeKey(t0);
     mode.reset(t0);
     if (withReady) {
       for (let v = 0; v < p; v++) {
         if (ready[v]! > 0) {
           mode.composeBegin(v, t0 + ready[v]!);
           acc.begin(v, t0);
-          heap.push(t0 + ready[v]!, ids + v);
+          this.at(t0, ready[v]!, ids + v);
         }
       }
     }
@@ -195,9 +207,10 @@ export class ReplayDriver {
     const doneBefore = this.done;
     let last = t0;
     while (heap.size > 0) {
-      // events on one grid point go in id order (heap.ts); time never runs backwards
+      // events with one key go in id order (heap.ts); time never runs backwards
       const t = Math.max(heap.topTime(), last);
       const id = heap.topId();
+      this.nowKey = heap.topKey();
       heap.pop();
       last = t;
       if (id >= ids) {

@@ -165,7 +165,7 @@ class NonblockingMode implements ReplayMode {
     this.d.acc.begin(v, t);
     this.phaseStart[job] = t;
     if ((job & 3) === CPU_SEND) this.d.started(job >> 2, t);
-    this.d.heap.push(t + this.cpuTime(job), job);
+    this.d.at(t, this.cpuTime(job), job);
   }
 
   private serveDma(v: number, t: number): void {
@@ -175,7 +175,7 @@ class NonblockingMode implements ReplayMode {
     this.bufUsed[v]!++;
     this.d.acc.begin(v, t);
     this.phaseStart[job] = t;
-    this.d.heap.push(t + (this.d.s.size[job >> 2]! * this.d.s.elementBytes + this.env) * this.tc, job);
+    this.d.at(t, (this.d.s.size[job >> 2]! * this.d.s.elementBytes + this.env) * this.tc, job);
   }
 
   private startNet(x: number, t: number): void {
@@ -185,7 +185,7 @@ class NonblockingMode implements ReplayMode {
     this.d.acc.begin(a, t);
     this.d.acc.begin(b, t);
     this.phaseStart[x * 4 + NET] = t;
-    this.d.heap.push(t + (this.d.s.size[x]! * this.d.s.elementBytes + this.env) * this.tdOf(a, b), x * 4 + NET);
+    this.d.at(t, (this.d.s.size[x]! * this.d.s.elementBytes + this.env) * this.tdOf(a, b), x * 4 + NET);
   }
 
   private serveOut(v: number, t: number): void {
