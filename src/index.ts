@@ -131,3 +131,7 @@ export { mscclXml, MSCCL_LIMITS, type MscclOptions } from "./export/msccl-xml.js
 export { stepGrid, stepGridText, stepGridSvg, type StepGrid, type GridCell } from "./export/step-grid.js";
 export { timelineToSvg, type GanttOptions, type GanttTimeline } from "./export/svg-gantt.js";
 export { timelineToChromeTrace, type TraceTimeline, type TraceMeta } from "./export/trace-chrome.js";
+
+// fidelity: receive order of a replay, the simulator's time tick (machine.envelope is a MachineModel field)
+export { RECV_ORDERS, type RecvOrder } from "./machines/sim/recv-order.js";
+export { TIME_TICK_US } from "./machines/sim/heap.js";
