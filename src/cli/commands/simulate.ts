@@ -280,7 +280,8 @@ async function runReplayFlags(
   const elements = m === null ? 0 : m.data.reduce((x, y) => x + y, 0);
   checkMemory(
     "simulate",
-    scheduleWorkBytes(s, 256, 64, wantTimeline ? 400 : 160) +
+    // the step receive order adds each transfer's step, two list slots and flags (recv-order.ts)
+    scheduleWorkBytes(s, 256, 64, (wantTimeline ? 400 : 160) + (o.recvOrder === "step" ? 24 : 0)) +
       (m === null ? 0 : m.data.byteLength) +
       (o.data ? elements * 4 + s.p * s.p * 8 : 0),
     `simulating ${s.transferCount} transfers on ${s.p} nodes`,

@@ -497,7 +497,7 @@ function generateRecvTime(
   const p = m.p;
   if (p <= 1) return 0;
   const rounds = Math.ceil(Math.log2(p));
-  const vectorSum = rounds * (machine.ts + 4 * p * (machine.tc + machine.td));
+  const vectorSum = rounds * (machine.ts + (4 * p + (machine.envelope ?? 0)) * (machine.tc + machine.td));
   const ones = new Float64Array(p * p);
   for (let i = 0; i < p; i++) for (let k = start[i]!; k < start[i + 1]!; k++) ones[i * p + dest[k]!] = 1;
   const s = orderSchedule({ p, elementBytes: 8, data: ones }, start, dest, "generate-recv", 8);
