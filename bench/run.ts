@@ -11,6 +11,7 @@ import { fourStageBench } from "./four-stage.js";
 import { lowerBench } from "./lower.js";
 import { permutationBench } from "./permutation.js";
 import { simgridBench } from "./simgrid.js";
+import { simgridFidelityBench } from "./simgrid-fidelity.js";
 import { simulateBench } from "./simulate.js";
 import { totalExchangeBench } from "./total-exchange.js";
 import { twoStageBench } from "./two-stage.js";
@@ -23,6 +24,7 @@ const benches: [string, () => string | Promise<string>][] = [
   ["permutation", () => permutationBench(log)],
   ["simulate", () => simulateBench(log)],
   ["simgrid", () => simgridBench(log)],
+  ["simgrid-fidelity", () => simgridFidelityBench(log)],
   ["lower", () => lowerBench(log)],
   ["total-exchange", () => totalExchangeBench(log)],
 ];

@@ -146,3 +146,7 @@ export { shufflePattern } from "./patterns/shuffle.js";
 export { spmvPattern, spmvFromStructure, blockOwner, blockStart } from "./patterns/spmv.js";
 export { sparseFromCoordinates, type SparseStructure } from "./model/sparse-structure.js";
 export { parseSparseMatrixMarket, readSparseMatrixFile } from "./io/sparse-matrix-read.js";
+
+// fidelity: receive order of a replay, the simulator's time tick (machine.envelope is a MachineModel field)
+export { RECV_ORDERS, type RecvOrder } from "./machines/sim/recv-order.js";
+export { TIME_TICK_US } from "./machines/sim/heap.js";

@@ -130,6 +130,7 @@ class StageTally {
     const eb = this.s.elementBytes;
     const { ts, tc, td, tm } = this.machine;
     const tcd = tc + td;
+    const env = this.machine.envelope ?? 0;
     let stepTime = 0;
     let longest = 0;
     let messages = 0;
@@ -151,12 +152,12 @@ class StageTally {
       }
       this.sentMsgs[a] = this.sentMsgs[a]! + 1;
       this.recvMsgs[b] = this.recvMsgs[b]! + 1;
-      this.sentBytes[a] = this.sentBytes[a]! + bytes;
-      this.recvBytes[b] = this.recvBytes[b]! + bytes;
+      this.sentBytes[a] = this.sentBytes[a]! + bytes + env;
+      this.recvBytes[b] = this.recvBytes[b]! + bytes + env;
       this.sentTotal[a] = this.sentTotal[a]! + bytes;
       messages++;
       if (elements > longest) longest = elements;
-      const t = ts + bytes * tcd;
+      const t = ts + (bytes + env) * tcd;
       if (t > stepTime) stepTime = t;
     }
     return { step, stage, time: stepTime, longest, messages };

@@ -25,6 +25,12 @@ export interface MachineModel {
   readonly ports: number;
   /** Cost of one barrier between stages (us). */
   readonly barrier: number;
+  /**
+   * Bytes a runtime adds to every network message (its header, e.g. SMPI's 16-byte envelope): the cost
+   * model and the simulator charge t_c and t_d on size x elementBytes + envelope. Default 0 (the
+   * papers' model); local copies carry none.
+   */
+  readonly envelope?: number;
   /** The network the simulated machine uses unless told otherwise (flat when absent); the analytic cost model ignores it. */
   readonly topology?: TopologyName;
   /** Notes on assumptions (how a combined figure was split, etc.). */

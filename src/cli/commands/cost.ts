@@ -6,7 +6,7 @@ import { findMachine } from "../../machines/presets.js";
 import { fail } from "../../model/errors.js";
 import { checkMemory, scheduleWorkBytes } from "../../model/memory-budget.js";
 import type { CliContext } from "../context.js";
-import { fmt, table } from "../io.js";
+import { fmt, intOption, table } from "../io.js";
 
 /** The cost as text: total, then one line per stage. */
 export function formatCost(c: ScheduleCost): string {
@@ -38,34 +38,42 @@ export function registerCost(program: Command, ctx: CliContext): void {
     .description("analytic flat-model cost of a schedule (lock-step, no contention): per stage and in total")
     .requiredOption("--machine <name>", "machine model (see 'commplan machines')")
     .addOption(new Option("--mode <mode>", "blocking or nonblocking").choices(COST_MODES).default("blocking"))
+    .option("--envelope <bytes>", "bytes added to every network message, e.g. 16 as SMPI (default: the machine's, 0)")
     .option("--steps", "also list the cost of every step (blocking mode)")
     .option("--json", "machine-readable output")
-    .action(async (file: string, o: { machine: string; mode: CostMode; json?: boolean; steps?: boolean }) => {
-      if (o.steps && o.mode !== "blocking")
-        throw fail(
+    .action(
+      async (
+        file: string,
+        o: { machine: string; mode: CostMode; json?: boolean; steps?: boolean; envelope?: string },
+      ) => {
+        if (o.steps && o.mode !== "blocking")
+          throw fail(
+            "cost",
+            "BAD_OPTION",
+            "--steps lists the steps of the blocking mode; the nonblocking cost has no per-step times",
+            { field: "steps" },
+          );
+        const preset = findMachine(o.machine);
+        const machine =
+          o.envelope !== undefined ? { ...preset, envelope: intOption("envelope", o.envelope, 0, 1 << 20) } : preset;
+        const mode = o.mode;
+        const s = await readScheduleJson(file);
+        // per node: six typed arrays; per step: its cost record, and its table row or JSON text
+        checkMemory(
           "cost",
-          "BAD_OPTION",
-          "--steps lists the steps of the blocking mode; the nonblocking cost has no per-step times",
-          { field: "steps" },
+          scheduleWorkBytes(s, 64, o.steps ? 400 : 160, 0),
+          `the cost of ${s.stepCount} steps on ${s.p} nodes`,
+          { file },
         );
-      const machine = findMachine(o.machine);
-      const mode = o.mode;
-      const s = await readScheduleJson(file);
-      // per node: six typed arrays; per step: its cost record, and its table row or JSON text
-      checkMemory(
-        "cost",
-        scheduleWorkBytes(s, 64, o.steps ? 400 : 160, 0),
-        `the cost of ${s.stepCount} steps on ${s.p} nodes`,
-        { file },
-      );
-      const c = scheduleCost(s, machine, mode);
-      if (o.json) return ctx.io.out(JSON.stringify(o.steps ? c : { ...c, steps: undefined }, null, 2) + "\n");
-      let text = formatCost(c);
-      if (o.steps && c.steps.length > 0)
-        text += table([
-          ["step", "stage", "time (us)", "longest", "messages"],
-          ...c.steps.map((x) => [String(x.step), String(x.stage), fmt(x.time), fmt(x.longest), fmt(x.messages)]),
-        ]);
-      ctx.io.out(text);
-    });
+        const c = scheduleCost(s, machine, mode);
+        if (o.json) return ctx.io.out(JSON.stringify(o.steps ? c : { ...c, steps: undefined }, null, 2) + "\n");
+        let text = formatCost(c);
+        if (o.steps && c.steps.length > 0)
+          text += table([
+            ["step", "stage", "time (us)", "longest", "messages"],
+            ...c.steps.map((x) => [String(x.step), String(x.stage), fmt(x.time), fmt(x.longest), fmt(x.messages)]),
+          ]);
+        ctx.io.out(text);
+      },
+    );
 }

@@ -10,6 +10,7 @@ import { timelineToChromeTrace } from "../../export/trace-chrome.js";
 import { scheduleCost } from "../../machines/cost-model.js";
 import { findMachine } from "../../machines/presets.js";
 import { SEND_WAITS, type SendWaits, type SimMode } from "../../machines/sim/options.js";
+import { RECV_ORDERS, type RecvOrder } from "../../machines/sim/recv-order.js";
 import { PROTOCOLS, runProtocol, type ProtocolName } from "../../machines/sim/protocols.js";
 import { simulateSchedule, type NodeTimes } from "../../machines/sim/simulate.js";
 import type { Timeline } from "../../machines/sim/timeline.js";
@@ -29,7 +30,9 @@ interface SimulateFlags {
   topology?: string;
   buffers?: string;
   sendWaits?: string;
+  recvOrder?: string;
   barrier?: string;
+  envelope?: string;
   data?: boolean;
   matrix?: string;
   json?: boolean;
@@ -51,6 +54,7 @@ const REPLAY_ONLY = [
   ["ports", "--ports"],
   ["buffers", "--buffers"],
   ["sendWaits", "--send-waits"],
+  ["recvOrder", "--recv-order"],
   ["barrier", "--barrier"],
   ["data", "--data"],
   ["matrix", "--matrix"],
@@ -63,6 +67,9 @@ const PROTOCOL_ONLY = [
   ["inquiry", "--inquiry"],
 ] as const;
 const DRS_N_ONLY = PROTOCOL_ONLY.slice(2);
+
+/** The largest --envelope accepted (bytes). */
+const MAX_ENVELOPE = 1 << 20;
 
 /** The values of --mode. */
 const SIM_MODES: readonly SimMode[] = ["blocking", "nonblocking"];
@@ -273,7 +280,8 @@ async function runReplayFlags(
   const elements = m === null ? 0 : m.data.reduce((x, y) => x + y, 0);
   checkMemory(
     "simulate",
-    scheduleWorkBytes(s, 256, 64, wantTimeline ? 400 : 160) +
+    // the step receive order adds each transfer's step, two list slots and flags (recv-order.ts)
+    scheduleWorkBytes(s, 256, 64, (wantTimeline ? 400 : 160) + (o.recvOrder === "step" ? 24 : 0)) +
       (m === null ? 0 : m.data.byteLength) +
       (o.data ? elements * 4 + s.p * s.p * 8 : 0),
     `simulating ${s.transferCount} transfers on ${s.p} nodes`,
@@ -287,6 +295,7 @@ async function runReplayFlags(
       ...(o.topology !== undefined ? { topology: o.topology as TopologyName } : {}),
       ...(o.buffers !== undefined ? { sendBuffers: Number(o.buffers) } : {}),
       ...(o.sendWaits !== undefined ? { sendWaits: o.sendWaits as SendWaits } : {}),
+      ...(o.recvOrder !== undefined ? { recvOrder: o.recvOrder as RecvOrder } : {}),
       data: o.data ? m : null,
       timeline: wantTimeline,
       seed,
@@ -320,7 +329,7 @@ async function runReplayFlags(
     nodes: perNode(r.nodes),
   };
   let text =
-    `${s.algorithm} on ${r.machine}, P = ${s.p}, ${r.mode}${r.lockstep ? " lock-step" : ""} (send waits: ${r.sendWaits}${r.sendBuffers !== null ? `, ${r.sendBuffers} send buffer${r.sendBuffers === 1 ? "" : "s"}` : ""}), ${r.topology}: makespan ${fmt(r.makespan)} us (analytic ${fmt(analytic)} us)\n` +
+    `${s.algorithm} on ${r.machine}, P = ${s.p}, ${r.mode}${r.lockstep ? " lock-step" : ""} (send waits: ${r.sendWaits}${r.recvOrder === "step" ? ", receives in step order" : ""}${r.sendBuffers !== null ? `, ${r.sendBuffers} send buffer${r.sendBuffers === 1 ? "" : "s"}` : ""}), ${r.topology}: makespan ${fmt(r.makespan)} us (analytic ${fmt(analytic)} us)\n` +
     `contention wait ${fmt(r.totalWait)} us in total, f_nc ${fmt(r.fnc)}, L_max ${fmt(r.lmax)} bytes, ${fmt(r.events)} events` +
     (r.topology === "ocpc" ? `, ${fmt(r.collisions)} collisions` : "") +
     "\n" +
@@ -363,7 +372,14 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
         "nonblocking mode: what a send waits for within its stage: data (only the receives that bring what it forwards; default) or steps (every receive of earlier steps)",
       ).choices(SEND_WAITS),
     )
+    .addOption(
+      new Option(
+        "--recv-order <order>",
+        "which waiting message a free receive port takes: arrival (first come, first served; default) or step (a node takes one step's messages at a time, as an MPI program posting receives round by round)",
+      ).choices(RECV_ORDERS),
+    )
     .option("--barrier <us>", "cost of a stage barrier in us (default: the machine's)")
+    .option("--envelope <bytes>", "bytes added to every network message, e.g. 16 as SMPI (default: the machine's, 0)")
     .option("--data", "data mode: move element tags along the payload chunks and check delivery (needs --matrix)")
     .option("-m, --matrix <file>", "with --data: the matrix the schedule was planned for")
     .option("--json", "print the result as JSON")
@@ -394,7 +410,9 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
       const preset = findMachine(o.machine);
       const barrier = o.barrier !== undefined ? numberOption("barrier", o.barrier) : preset.barrier;
       if (!(barrier >= 0)) throw bad("barrier", `--barrier must be a time >= 0 in us, got '${o.barrier}'`);
-      const machine: MachineModel = { ...preset, barrier };
+      const envelope =
+        o.envelope !== undefined ? intOption("envelope", o.envelope, 0, MAX_ENVELOPE) : (preset.envelope ?? 0);
+      const machine: MachineModel = { ...preset, barrier, envelope };
       const seed = intOption("seed", o.seed, 0, MAX_SEED);
       const wantTimeline = o.trace !== undefined || o.svg !== undefined;
       const out =

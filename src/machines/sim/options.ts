@@ -3,6 +3,7 @@ import { fail } from "../../model/errors.js";
 import { checkSeed, choice, integer, resolveSpecs } from "../../model/param-spec.js";
 import type { MachineModel } from "../../model/machine.js";
 import type { CommMatrix } from "../../model/matrix.js";
+import { RECV_ORDERS, type RecvOrder } from "./recv-order.js";
 import { TOPOLOGIES, type TopologyName } from "./topology.js";
 
 /** blocking: a transfer holds both ports for T_s + m (t_c + t_d); nonblocking: processor, copy engine and network pipeline (004 sec 2.2). */
@@ -36,6 +37,8 @@ export interface SimRequest {
   readonly sendBuffers?: number;
   /** Nonblocking mode: what a send waits for within its stage. Default data. */
   readonly sendWaits?: SendWaits;
+  /** Which waiting message a free receive port takes: arrival (first come, first served; default) or step (the earliest step first, as an MPI runtime posting receives round by round; recv-order.ts). */
+  readonly recvOrder?: RecvOrder;
   /** Seed for random choices (OCPC backoff). Default 1. */
   readonly seed?: number;
   /** Called now and then with (transfers done, transfers in all). */
@@ -52,6 +55,7 @@ export interface SimOptions {
   readonly timeline: boolean;
   readonly sendBuffers: number;
   readonly sendWaits: SendWaits;
+  readonly recvOrder: RecvOrder;
   readonly seed: number;
   readonly progress: ((done: number, total: number) => void) | null;
 }
@@ -88,6 +92,10 @@ const SIM_SPECS = {
     description: "what a send waits for within its stage",
     derived: "steps in blocking mode, else data",
   }),
+  recvOrder: choice(RECV_ORDERS, {
+    description: "which waiting message a free receive port takes",
+    default: "arrival",
+  }),
 };
 
 /** Fills defaults and checks every value once. */
@@ -97,6 +105,7 @@ export function resolveSimOptions(req: SimRequest, machine: MachineModel): SimOp
     ports: req.ports ?? machine.ports,
     sendBuffers: req.sendBuffers,
     sendWaits: req.sendWaits,
+    recvOrder: req.recvOrder,
   };
   const r = resolveSpecs(SIM_SPECS, given, {
     module: "simulate",
@@ -104,7 +113,7 @@ export function resolveSimOptions(req: SimRequest, machine: MachineModel): SimOp
     unknown: (name, known) => `unknown option '${name}'; known: ${known}`,
     field: (name) => name,
   });
-  const { mode, sendBuffers } = r;
+  const { mode, sendBuffers, recvOrder } = r;
   const ports = r.ports ?? machine.ports;
   const topology = resolveTopology(req.topology, machine);
   if (req.sendBuffers !== undefined && mode !== "nonblocking")
@@ -120,6 +129,11 @@ export function resolveSimOptions(req: SimRequest, machine: MachineModel): SimOp
     throw bad("topology", "the ocpc topology is defined per step (001 sec 2): use it with lockstep");
   if (topology === "ocpc" && mode !== "blocking")
     throw bad("topology", "the ocpc topology is simulated in blocking mode only");
+  if (topology === "ocpc" && recvOrder !== "arrival")
+    throw bad(
+      "recvOrder",
+      "the ocpc topology has no receive queue (colliding messages are resent): recvOrder 'step' does not apply",
+    );
   if (topology === "ocpc" && ports !== 1)
     throw bad("ports", `the ocpc topology has one send and one receive port per node (001 sec 2); got ports ${ports}`);
   return {
@@ -131,6 +145,7 @@ export function resolveSimOptions(req: SimRequest, machine: MachineModel): SimOp
     timeline: req.timeline ?? true,
     sendBuffers,
     sendWaits,
+    recvOrder,
     seed,
     progress: req.progress ?? null,
   };

@@ -313,10 +313,11 @@ class DrsNRun {
     const progress = this.o.progress;
     for (let i = 0; i < this.p; i++) this.next(i, 0);
     while (heap.size > 0) {
-      const t = heap.topTime();
+      // events with one key (time rounded to ticks) go in id order (heap.ts); time never runs backwards
+      const t = Math.max(heap.topTime(), this.last);
       const id = heap.topId();
       heap.pop();
-      if (t > this.last) this.last = t;
+      this.last = t;
       if (progress && heap.pushed >= this.nextProgress) {
         this.nextProgress += DRS_PROGRESS_EVERY;
         progress(this.delivered, n);
@@ -330,7 +331,10 @@ class DrsNRun {
 
   private duration(k: number, i: number): number {
     const d = this.dest[k]!;
-    return this.machine.ts + this.m.data[i * this.p + d]! * this.m.elementBytes * this.tcd(i, d);
+    return (
+      this.machine.ts +
+      (this.m.data[i * this.p + d]! * this.m.elementBytes + (this.machine.envelope ?? 0)) * this.tcd(i, d)
+    );
   }
 
   /** Message k of node i goes on the wire at t (the lock is already held). */
@@ -493,7 +497,7 @@ function generateRecvTime(
   const p = m.p;
   if (p <= 1) return 0;
   const rounds = Math.ceil(Math.log2(p));
-  const vectorSum = rounds * (machine.ts + 4 * p * (machine.tc + machine.td));
+  const vectorSum = rounds * (machine.ts + (4 * p + (machine.envelope ?? 0)) * (machine.tc + machine.td));
   const ones = new Float64Array(p * p);
   for (let i = 0; i < p; i++) for (let k = start[i]!; k < start[i + 1]!; k++) ones[i * p + dest[k]!] = 1;
   const s = orderSchedule({ p, elementBytes: 8, data: ones }, start, dest, "generate-recv", 8);

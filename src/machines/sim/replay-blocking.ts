@@ -39,17 +39,18 @@ export function replayBlocking(
   return { makespan, events, start: driver.startAt, end: driver.endAt, collisions: ocpc ? ocpc.collisions : 0 };
 }
 
-/** Time of transfer x in blocking mode: m t_m for a local copy, else T_s + m (t_c + t_d) of its pair. */
+/** Time of transfer x in blocking mode: m t_m for a local copy, else T_s + (m + envelope) (t_c + t_d) of its pair. */
 function blockingDuration(s: Schedule, machine: MachineModel, o: SimOptions): (x: number) => number {
   const { src, dst, size } = s;
   const eb = s.elementBytes;
   const { ts, tm } = machine;
+  const env = machine.envelope ?? 0;
   const tcdOf = perByteCost(o.topology, machine);
   return (x: number): number => {
     const a = src[x]!,
       b = dst[x]!;
     const bytes = size[x]! * eb;
-    return a === b ? bytes * tm : ts + bytes * tcdOf(a, b);
+    return a === b ? bytes * tm : ts + (bytes + env) * tcdOf(a, b);
   };
 }
 
@@ -71,6 +72,8 @@ class BlockingMode implements ReplayMode {
   private readonly qTail: Int32Array;
   private readonly qNext: Int32Array;
   private readonly waitSince: Float64Array;
+  /** Set by firstAdmitted: the queue entry before the one it found (-1: the head). */
+  private qPrev = -1;
 
   constructor(
     private readonly d: ReplayDriver,
@@ -125,7 +128,7 @@ class BlockingMode implements ReplayMode {
         continue;
       }
       sendBusy[v]!++;
-      if (this.recvBusy[b]! < this.ports && !this.composing[b]) this.start(x, t);
+      if (this.recvBusy[b]! < this.ports && !this.composing[b] && d.mayReceive(x)) this.start(x, t);
       else this.enqueue(x, b, t);
     }
   }
@@ -149,16 +152,33 @@ class BlockingMode implements ReplayMode {
       acc.begin(b, t);
     }
     this.d.started(x, t);
-    this.d.heap.push(t + this.duration(x), x);
+    this.d.at(t, this.duration(x), x);
   }
 
-  /** Starts the transfers queued at b while it has free receive ports and is not composing. */
+  /** The first transfer queued at b that the receive order lets in (-1 if none); `qPrev` is set to its predecessor. */
+  private firstAdmitted(b: number): number {
+    let prev = -1;
+    for (let y = this.qHead[b]!; y >= 0; prev = y, y = this.qNext[y]!) {
+      if (this.d.mayReceive(y)) {
+        this.qPrev = prev;
+        return y;
+      }
+    }
+    return -1;
+  }
+
+  /** Starts the transfers queued at b (first come, first served among those the receive order admits) while it has free receive ports and is not composing. */
   private serve(b: number, t: number): void {
     const { acc, tl, base } = this.d;
     const { src, size } = this.d.s;
     while (this.qHead[b]! >= 0 && this.recvBusy[b]! < this.ports && !this.composing[b]) {
-      const y = this.qHead[b]!;
-      this.qHead[b] = this.qNext[y]!;
+      const y = this.d.gate === null ? this.qHead[b]! : this.firstAdmitted(b);
+      if (y < 0) return;
+      if (this.d.gate === null || this.qPrev < 0) this.qHead[b] = this.qNext[y]!;
+      else {
+        this.qNext[this.qPrev] = this.qNext[y]!;
+        if (this.qTail[b] === y) this.qTail[b] = this.qPrev;
+      }
       const a = src[y]!;
       // Waiting for a receiver that is still composing is not contention: nobody else holds its port.
       const w0 = this.waitSince[y]!,
@@ -194,6 +214,8 @@ class BlockingMode implements ReplayMode {
     }
     this.d.received(x, t);
     if (a !== b) this.serve(b, t);
+    // with the step order, the source may have reached its next step: messages queued for it may enter
+    if (this.d.gate) this.serve(a, t);
     this.tryIssue(a, t);
     if (b !== a) this.tryIssue(b, t);
   }

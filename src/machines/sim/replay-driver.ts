@@ -4,9 +4,10 @@ import type { MachineModel } from "../../model/machine.js";
 import type { Schedule } from "../../model/schedule.js";
 import type { DataTracker } from "./data-tracker.js";
 import { forwardDeps, type ForwardDeps } from "./forward-deps.js";
-import { EventHeap } from "./heap.js";
+import { EventHeap, TICKS_PER_US, timeKey } from "./heap.js";
 import type { NodeAccounts } from "./node-accounts.js";
 import type { SimOptions } from "./options.js";
+import { RecvGate } from "./recv-order.js";
 import { driveStages } from "./stage-driver.js";
 import { StageOrder } from "./stage-order.js";
 import { K, NONE, type TimelineRecorder } from "./timeline.js";
@@ -97,11 +98,15 @@ export class ReplayDriver {
   readonly endAt: Float64Array;
   readonly order: StageOrder;
   readonly rule: SendRule;
+  /** The step receive order (null with recvOrder arrival). */
+  readonly gate: RecvGate | null;
   readonly heap: EventHeap;
   /** Compose time of each node in the current stage (set by driveStages). */
   readonly ready: Float64Array;
   private readonly stallSince: Float64Array;
   private nextProgress = PROGRESS_EVERY;
+  /** Integer time key (ticks, heap.ts) of the moment being handled. */
+  private nowKey = 0;
 
   constructor(
     readonly s: Schedule,
@@ -117,6 +122,7 @@ export class ReplayDriver {
     this.endAt = new Float64Array(T);
     this.order = new StageOrder(s);
     this.rule = o.sendWaits === "data" ? new DataRule(s) : new StepRule(this.order);
+    this.gate = o.recvOrder === "step" ? new RecvGate(s) : null;
     this.heap = new EventHeap(Math.min(eventIds + p, 1 << 20));
     this.ready = new Float64Array(p);
     this.stallSince = new Float64Array(p);
@@ -149,6 +155,20 @@ export class ReplayDriver {
     }
   }
 
+  /**
+   * Pushes event `id` at t + dur, where t is the moment being handled: its key is that moment's key
+   * plus dur rounded to ticks, an exact integer sum, so the order of events does not depend on how
+   * their times were rounded (heap.ts).
+   */
+  at(t: number, dur: number, id: number): void {
+    this.heap.pushKey(t + dur, this.nowKey + Math.round(dur * TICKS_PER_US), id);
+  }
+
+  /** Whether the receive order lets transfer x into its destination now (always with arrival order). */
+  mayReceive(x: number): boolean {
+    return this.gate === null || this.gate.mayReceive(x);
+  }
+
   /** Transfer x starts at local time t. */
   started(x: number, t: number): void {
     this.startAt[x] = this.base + t;
@@ -160,6 +180,7 @@ export class ReplayDriver {
     this.endAt[x] = this.base + t;
     if (this.data) this.data.end(x);
     this.rule.received(x);
+    if (this.gate) this.gate.complete(x);
     this.done++;
   }
 
@@ -169,24 +190,29 @@ export class ReplayDriver {
       ids = mode.eventIds;
     const { heap, acc, ready } = this;
     this.order.load(stepLo, stepHi);
+    if (this.gate) this.gate.load(stepLo, stepHi);
     this.stallSince.fill(-1);
+    this.nowKey = timeKey(t0);
     mode.reset(t0);
     if (withReady) {
       for (let v = 0; v < p; v++) {
         if (ready[v]! > 0) {
           mode.composeBegin(v, t0 + ready[v]!);
           acc.begin(v, t0);
-          heap.push(t0 + ready[v]!, ids + v);
+          this.at(t0, ready[v]!, ids + v);
         }
       }
     }
     for (let v = 0; v < p; v++) mode.tryIssue(v, t0);
+    const doneBefore = this.done;
     let last = t0;
     while (heap.size > 0) {
-      const t = heap.topTime();
+      // events with one key go in id order (heap.ts); time never runs backwards
+      const t = Math.max(heap.topTime(), last);
       const id = heap.topId();
+      this.nowKey = heap.topKey();
       heap.pop();
-      if (t > last) last = t;
+      last = t;
       if (id >= ids) {
         const v = id - ids;
         acc.end(v, t);
@@ -200,6 +226,14 @@ export class ReplayDriver {
     }
     for (let v = 0; v < p; v++) this.closeStall(v, last);
     for (let v = 0; v < p; v++) if (this.nextSend(v) >= 0) throw this.stuck(v, stepLo, stepHi);
+    const { stepStart } = this.s;
+    if (this.done - doneBefore !== stepStart[stepHi]! - stepStart[stepLo]!)
+      throw fail(
+        "simulate",
+        "BAD_INPUT",
+        `a message of steps ${stepLo}..${stepHi - 1} was never received (the receive order waits for transfers that never complete)`,
+        { field: "recvOrder" },
+      );
     return last;
   }
 

@@ -57,6 +57,8 @@ class NonblockingMode implements ReplayMode {
   private readonly buffers: number;
   private readonly tc: number;
   private readonly tm: number;
+  /** Bytes added to every network message (machine.envelope). */
+  private readonly env: number;
   private readonly tsSend: number;
   private readonly tsRecv: number;
   private readonly tdOf: (a: number, b: number) => number;
@@ -84,6 +86,7 @@ class NonblockingMode implements ReplayMode {
     this.buffers = d.o.sendBuffers;
     this.tc = machine.tc;
     this.tm = machine.tm;
+    this.env = machine.envelope ?? 0;
     this.tsSend = machine.tsSend;
     this.tsRecv = machine.ts - machine.tsSend;
     this.tdOf = networkCost(d.o.topology, machine);
@@ -162,7 +165,7 @@ class NonblockingMode implements ReplayMode {
     this.d.acc.begin(v, t);
     this.phaseStart[job] = t;
     if ((job & 3) === CPU_SEND) this.d.started(job >> 2, t);
-    this.d.heap.push(t + this.cpuTime(job), job);
+    this.d.at(t, this.cpuTime(job), job);
   }
 
   private serveDma(v: number, t: number): void {
@@ -172,7 +175,7 @@ class NonblockingMode implements ReplayMode {
     this.bufUsed[v]!++;
     this.d.acc.begin(v, t);
     this.phaseStart[job] = t;
-    this.d.heap.push(t + this.d.s.size[job >> 2]! * this.d.s.elementBytes * this.tc, job);
+    this.d.at(t, (this.d.s.size[job >> 2]! * this.d.s.elementBytes + this.env) * this.tc, job);
   }
 
   private startNet(x: number, t: number): void {
@@ -182,7 +185,7 @@ class NonblockingMode implements ReplayMode {
     this.d.acc.begin(a, t);
     this.d.acc.begin(b, t);
     this.phaseStart[x * 4 + NET] = t;
-    this.d.heap.push(t + this.d.s.size[x]! * this.d.s.elementBytes * this.tdOf(a, b), x * 4 + NET);
+    this.d.at(t, (this.d.s.size[x]! * this.d.s.elementBytes + this.env) * this.tdOf(a, b), x * 4 + NET);
   }
 
   private serveOut(v: number, t: number): void {
@@ -191,7 +194,7 @@ class NonblockingMode implements ReplayMode {
       const x = job >> 2,
         b = this.d.s.dst[x]!;
       this.outBusy[v]!++;
-      if (this.inBusy[b]! < this.ports) this.startNet(x, t);
+      if (this.inBusy[b]! < this.ports && this.d.mayReceive(x)) this.startNet(x, t);
       else {
         this.waitSince[x] = t;
         this.enqueue(Q_IN, b, job);
@@ -199,10 +202,30 @@ class NonblockingMode implements ReplayMode {
     }
   }
 
+  /** Removes and returns the first job queued at b's input port whose message the receive order admits (-1 if none). */
+  private dequeueAdmitted(b: number): number {
+    if (this.d.gate === null) return this.dequeue(Q_IN, b);
+    const h = this.qh[Q_IN],
+      tail = this.qt[Q_IN];
+    let prev = -1;
+    for (let job = h[b]!; job >= 0; prev = job, job = this.jobNext[job]!) {
+      if (!this.d.mayReceive(job >> 2)) continue;
+      if (prev < 0) h[b] = this.jobNext[job]!;
+      else {
+        this.jobNext[prev] = this.jobNext[job]!;
+        if (tail[b] === job) tail[b] = prev;
+      }
+      return job;
+    }
+    return -1;
+  }
+
   private serveIn(b: number, t: number): void {
     const { acc, tl, base } = this.d;
     while (this.inBusy[b]! < this.ports && this.head(Q_IN, b) >= 0) {
-      const x = this.dequeue(Q_IN, b) >> 2;
+      const job = this.dequeueAdmitted(b);
+      if (job < 0) return;
+      const x = job >> 2;
       const a = this.d.s.src[x]!;
       acc.wait[a] = acc.wait[a]! + (t - this.waitSince[x]!);
       tl.add(a, K.wait, base + this.waitSince[x]!, base + t, b, this.d.s.size[x]!, x);
@@ -213,6 +236,11 @@ class NonblockingMode implements ReplayMode {
   /** Transfer x has arrived at its destination b (its last phase ended at t). */
   private finishMessage(x: number, t: number): void {
     this.d.received(x, t);
+    if (this.d.gate) {
+      // with the step order, either end may have reached its next step: messages queued for it may enter
+      this.serveIn(this.d.s.dst[x]!, t);
+      this.serveIn(this.d.s.src[x]!, t);
+    }
     this.tryIssue(this.d.s.dst[x]!, t);
   }
 

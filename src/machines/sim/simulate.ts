@@ -5,6 +5,7 @@ import type { Schedule } from "../../model/schedule.js";
 import { DataTracker } from "./data-tracker.js";
 import { NodeAccounts } from "./node-accounts.js";
 import { resolveSimOptions, type SendWaits, type SimMode, type SimOptions, type SimRequest } from "./options.js";
+import type { RecvOrder } from "./recv-order.js";
 import { replayBlocking } from "./replay-blocking.js";
 import type { ReplayOutcome } from "./replay-driver.js";
 import { replayNonblocking } from "./replay-nonblocking.js";
@@ -42,6 +43,8 @@ export interface SimResult {
   readonly ports: number;
   /** What a send waited for within its stage ("steps" in blocking mode). */
   readonly sendWaits: SendWaits;
+  /** Which waiting message a free receive port took: arrival (first come, first served) or step (recv-order.ts). */
+  readonly recvOrder: RecvOrder;
   /** Nonblocking mode: send buffers per node; null in blocking mode (no send buffers). */
   readonly sendBuffers: number | null;
   /** Time from the first barrier to the last completion (us). */
@@ -139,6 +142,7 @@ function measure(
     topology: o.topology,
     ports: o.ports,
     sendWaits: o.sendWaits,
+    recvOrder: o.recvOrder,
     sendBuffers: o.mode === "nonblocking" ? o.sendBuffers : null,
     makespan: run.makespan,
     nodes: {

@@ -1,0 +1,54 @@
+/** commplan simulate --recv-order and --envelope, commplan cost --envelope: the options that match a replay to an MPI runtime. */
+import { describe, expect, it } from "vitest";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { run } from "../helpers/cli.js";
+
+const dir = mkdtempSync(join(tmpdir(), "commplan-sim-fidelity-"));
+const f = (name: string): string => join(dir, name);
+
+describe("simulate --recv-order, --envelope; cost --envelope", () => {
+  it("step order gives the lock-step time of a linear permutation; the envelope adds bytes per message", async () => {
+    expect((await run("gen", "uniform", "--p", "61", "--size", "500", "-o", f("m.json"))).code).toBe(0);
+    expect((await run("plan", f("m.json"), "-a", "linear-permutation", "-o", f("s.json"))).code).toBe(0);
+    const sim = async (...extra: string[]): Promise<number> => {
+      const r = await run("simulate", f("s.json"), "--machine", "t3d-004", "--barrier", "0", "--json", ...extra);
+      expect(r.code, extra.join(" ")).toBe(0);
+      return JSON.parse(r.out).makespan as number;
+    };
+    const lock = await sim("--lockstep");
+    const step = await sim("--recv-order", "step");
+    const arrival = await sim("--recv-order", "arrival");
+    expect(Math.abs(step - lock)).toBeLessThan(1e-9 * lock);
+    expect(arrival).toBeGreaterThan(lock);
+    expect(await sim()).toBe(arrival);
+    const text = await run("simulate", f("s.json"), "--machine", "t3d-004", "--recv-order", "step");
+    expect(text.out).toMatch(/send waits: steps, receives in step order/);
+    // 61 steps with network messages (the linear permutation of P = 61 has no step of local copies only), each message 16 bytes longer: 61 x 16 x 0.043 us more
+    const env = await sim("--lockstep", "--envelope", "16");
+    expect(env - lock).toBeCloseTo(61 * 16 * 0.043, 6);
+    const cost = async (...extra: string[]): Promise<number> => {
+      const r = await run("cost", f("s.json"), "--machine", "t3d-004", "--json", ...extra);
+      expect(r.code).toBe(0);
+      return JSON.parse(r.out).total as number;
+    };
+    expect((await cost("--envelope", "16")) - (await cost())).toBeCloseTo(61 * 16 * 0.043, 6);
+  });
+
+  it("refuses --recv-order with --protocol, an unknown order and a bad envelope, in one line", async () => {
+    const cases: [string[], RegExp][] = [
+      [["simulate", "--protocol", "async", f("m.json"), "--recv-order", "step"], /--recv-order does not apply/],
+      [["simulate", f("s.json"), "--recv-order", "fifo"], /Allowed choices are arrival, step/],
+      [["simulate", f("s.json"), "--envelope", "-1"], /--envelope must be an integer in 0\.\./],
+      [["cost", f("s.json"), "--envelope", "x"], /--envelope must be an integer in 0\.\./],
+      [["simulate", f("s.json"), "--lockstep", "--topology", "ocpc", "--recv-order", "step"], /does not apply/],
+    ];
+    for (const [args, msg] of cases) {
+      const r = await run(...args, "--machine", "t3d-004");
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.err).toMatch(msg);
+      expect(r.err.trim().split("\n")).toHaveLength(1);
+    }
+  });
+});
