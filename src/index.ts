@@ -131,3 +131,21 @@ export { mscclXml, MSCCL_LIMITS, type MscclOptions } from "./export/msccl-xml.js
 export { stepGrid, stepGridText, stepGridSvg, type StepGrid, type GridCell } from "./export/step-grid.js";
 export { timelineToSvg, type GanttOptions, type GanttTimeline } from "./export/svg-gantt.js";
 export { timelineToChromeTrace, type TraceTimeline, type TraceMeta } from "./export/trace-chrome.js";
+
+// topology (networks as they are): generators, user JSON networks, routes compiled into NetworkRoutes, SimGrid platforms
+export {
+  TOPOLOGY_GENERATORS,
+  buildTopology,
+  parseTopologySpec,
+  compileRoutes,
+  graphFromDescription,
+  describeTopology,
+  type TopologySpec,
+  type TopologyGenerator,
+  type TopologyGraph,
+  type TopologyParam,
+  type RoutingPolicy,
+} from "./topology/index.js";
+export type { TopologyDescription, TopologyLinkDescription, TopologyRouteDescription } from "./model/topology.js";
+export { readTopologyJson, parseTopologyJsonText, MAX_TOPOLOGY_BYTES } from "./io/topology-json-read.js";
+export { simgridTopologyPlatformPieces, simgridTopologyHostfile } from "./export/simgrid-topology-platform.js";
