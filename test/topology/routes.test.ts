@@ -1,4 +1,5 @@
 /** Compiled routes: valid (links connect, a's uplink first, b's downlink last), shortest, deterministic, ECMP spread, dimension order, minimal dragonfly; fast-check over random generator parameters. */
+import { alg } from "@dagrejs/graphlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildTopology, compileRoutes, describeTopology, graphFromDescription } from "../../src/topology/index.js";
@@ -83,6 +84,31 @@ describe("routes of every generator", () => {
       }
   });
 
+  it("route lengths equal graphlib's Dijkstra distances (an independent oracle; single-homed hosts never forward)", () => {
+    for (const [spec, p] of [
+      ["fat-tree:k=4,oversub=4", 16],
+      ["torus:dims=3x4", 12],
+      ["cm5-fat-tree", 40],
+    ] as const) {
+      const g = buildTopology(spec, p);
+      const d = describeTopology(g);
+      const r = compileRoutes(g);
+      const out = new Int32Array(r.maxHops);
+      for (let a = 0; a < p; a += 3) {
+        const dist = alg.dijkstra(
+          g,
+          d.hosts[a]!,
+          () => 1,
+          (v) => g.nodeEdges(v) ?? [],
+        );
+        for (let b = 0; b < p; b++)
+          if (a !== b) expect(r.route(a, b, out), `${spec} ${a}->${b}`).toBe(dist[d.hosts[b]!]!.distance);
+      }
+    }
+  });
+});
+
+describe("route properties", () => {
   it("is deterministic: two compilations give the same routes", () => {
     const r1 = compileRoutes(buildTopology("fat-tree:k=6", 54));
     const r2 = compileRoutes(buildTopology("fat-tree:k=6", 54));
