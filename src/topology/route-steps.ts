@@ -66,40 +66,47 @@ export function linkTo(t: NetworkTables, s: number, n: number, hash: number): nu
 export type Step = (cur: number, dst: number, a: number, b: number, hop: number) => number;
 
 /**
- * Shortest-path steps from per-switch next-hop tables: for switch s and destination row r, the links
- * to a neighbour one hop closer are hops[start[r x S + s] ..]; the hash of (a, b, hop) picks one (ECMP).
+ * Shortest-path steps from next-hop tables: for switch s and destination row r, pool[at[r x S + s]]
+ * is the number of links to a neighbour one hop closer and the links follow; the hash of (a, b, hop)
+ * picks one (ECMP). Equal lists are stored once (a fat tree's up-links are the same list for every
+ * far destination), which keeps the pool small enough to stay in cache.
  */
 function shortestStep(t: NetworkTables, rowOf: Int32Array, dist: Uint16Array): Step {
   const S = t.switches;
   const rows = dist.length / S;
   checkMemory(MODULE, rows * S * 4, `a ${rows} x ${S} next-hop table`, { field: "topology" });
-  const start = new Int32Array(rows * S + 1);
-  let total = 0;
-  for (let pass = 0; pass < 2; pass++) {
-    const hops = pass === 0 ? null : new Int32Array(total);
-    let n = 0;
-    for (let r = 0; r < rows; r++) {
-      const base = r * S;
-      for (let s = 0; s < S; s++) {
-        start[base + s] = n;
-        const want = dist[base + s]! - 1;
-        for (let k = t.swStart[s]!; k < t.swStart[s + 1]!; k++)
-          if (dist[base + t.swNbr[k]!] === want) {
-            if (hops) hops[n] = t.swLink[k]!;
-            n++;
-          }
+  const at = new Int32Array(rows * S);
+  const pool: number[] = [];
+  const seen = new Map<number | string, number>();
+  const list: number[] = [];
+  for (let r = 0; r < rows; r++) {
+    const base = r * S;
+    for (let s = 0; s < S; s++) {
+      const want = dist[base + s]! - 1;
+      const k0 = t.swStart[s]!,
+        k1 = t.swStart[s + 1]!;
+      let mask = 0;
+      list.length = 0;
+      for (let k = k0; k < k1; k++)
+        if (dist[base + t.swNbr[k]!] === want) {
+          list.push(t.swLink[k]!);
+          if (k - k0 < 31) mask |= 1 << (k - k0);
+        }
+      const key = k1 - k0 <= 31 ? s * 2 ** 31 + mask : list.join(",");
+      let idx = seen.get(key);
+      if (idx === undefined) {
+        idx = pool.length;
+        pool.push(list.length, ...list);
+        seen.set(key, idx);
       }
+      at[base + s] = idx;
     }
-    start[rows * S] = n;
-    total = n;
-    if (hops)
-      return (cur, dst, a, b, hop) => {
-        const i = rowOf[dst]! * S + cur;
-        const lo = start[i]!;
-        return hops[lo + (pairHash(a, b, hop) % (start[i + 1]! - lo))]!;
-      };
   }
-  throw new Error("unreachable");
+  const hops = Int32Array.from(pool);
+  return (cur, dst, a, b, hop) => {
+    const i = at[rowOf[dst]! * S + cur]!;
+    return hops[i + 1 + (pairHash(a, b, hop) % hops[i]!)]!;
+  };
 }
 
 /** Dimension-order steps on a torus: the first dimension whose coordinate differs, the shorter way round (+ on a tie). */
