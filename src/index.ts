@@ -150,3 +150,20 @@ export { parseSparseMatrixMarket, readSparseMatrixFile } from "./io/sparse-matri
 // fidelity: receive order of a replay, the simulator's time tick (machine.envelope is a MachineModel field)
 export { RECV_ORDERS, type RecvOrder } from "./machines/sim/recv-order.js";
 export { TIME_TICK_US } from "./machines/sim/heap.js";
+// topology (networks as they are): generators, user JSON networks, routes compiled into NetworkRoutes, SimGrid platforms
+export {
+  TOPOLOGY_GENERATORS,
+  buildTopology,
+  parseTopologySpec,
+  compileRoutes,
+  graphFromDescription,
+  describeTopology,
+  type TopologySpec,
+  type TopologyGenerator,
+  type TopologyGraph,
+  type TopologyParam,
+  type RoutingPolicy,
+} from "./topology/index.js";
+export type { TopologyDescription, TopologyLinkDescription, TopologyRouteDescription } from "./model/topology.js";
+export { readTopologyJson, parseTopologyJsonText, MAX_TOPOLOGY_BYTES } from "./io/topology-json-read.js";
+export { simgridTopologyPlatformPieces, simgridTopologyHostfile } from "./export/simgrid-topology-platform.js";

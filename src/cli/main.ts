@@ -17,6 +17,7 @@ import { registerShow } from "./commands/show.js";
 import { registerSimulate } from "./commands/simulate.js";
 import { registerStats } from "./commands/stats.js";
 import { registerTeTable } from "./commands/te-table.js";
+import { registerTopologies } from "./commands/topologies.js";
 import { registerVerify } from "./commands/verify.js";
 import { registerVerifyProgram } from "./commands/verify-program.js";
 
@@ -62,6 +63,7 @@ export function buildProgram(ctx: CliContext): Command {
   registerExport(program, ctx);
   registerVerifyProgram(program, ctx);
   registerCheckPlanner(program, ctx);
+  registerTopologies(program, ctx);
   addMemoryOption(program, ctx.io);
   return program;
 }

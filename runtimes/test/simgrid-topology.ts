@@ -1,0 +1,121 @@
+/**
+ * SimGrid topology platform test: for every generator (and a user JSON network) at P = 16, the
+ * platform of `commplan platform` must load in smpirun and route: (1) one message from rank 0 to
+ * rank P-1 takes the latency sum + (bytes + 16) / bottleneck bandwidth of commplan's own route (exact
+ * for explicit platforms; printed for <cluster> ones, whose internal routing is SimGrid's), and (2) a
+ * planned all-to-all replays without deadlock. Run: npx tsx runtimes/test/simgrid-topology.ts [P]
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { simgridTopologyHostfile, simgridTopologyPlatformPieces } from "../../src/export/simgrid-topology-platform.js";
+import { SIMGRID_INDEX } from "../../src/export/simgrid-trace.js";
+import { lowerSchedule } from "../../src/lower/index.js";
+import { findMachine } from "../../src/machines/presets.js";
+import { buildTopology, compileRoutes, describeTopology, graphFromDescription } from "../../src/topology/index.js";
+import type { TopologyGraph } from "../../src/topology/index.js";
+import { replay, testMatrix, tryPlan, writeSimgridExport } from "./simgrid.js";
+
+/** The networks tried: each generator with defaults, its SimGrid cluster forms forced explicit too, a JSON network. */
+const SPECS: readonly (readonly [string, boolean])[] = [
+  ["flat", false],
+  ["flat", true],
+  ["fat-tree", false],
+  ["fat-tree", true],
+  ["fat-tree:k=4,oversub=2/1", false],
+  ["torus:dims=4x4", false],
+  ["torus:dims=4x4", true],
+  ["torus", false],
+  ["dragonfly", false],
+  ["rail:gpus=4", false],
+  ["cm5-fat-tree", false],
+];
+
+/** A small user network: two switches joined by two cables, eight hosts on each, an explicit route. */
+function userNetwork(p: number): TopologyGraph {
+  const hosts = Array.from({ length: p }, (_, i) => `n${i}`);
+  const links = hosts.map((h, i) => ({ a: h, b: i < p / 2 ? "left" : "right", bandwidth: 1000, latency: 0.5 }));
+  links.push(
+    { a: "left", b: "right", bandwidth: 500, latency: 2 },
+    { a: "left", b: "right", bandwidth: 500, latency: 2 },
+  );
+  return graphFromDescription({
+    name: "user",
+    hosts,
+    switches: ["left", "right"],
+    links,
+    routes: [{ src: "n0", dst: `n${p - 1}`, path: ["left", "right"] }],
+  });
+}
+
+/** Writes the platform and hostfile of `graph` into `dir`; returns the expected time (us) of one message of `bytes` from 0 to p-1. */
+function writePlatform(graph: TopologyGraph, p: number, explicit: boolean, dir: string, bytes: number): number {
+  const routes = compileRoutes(graph);
+  const d = describeTopology(graph);
+  writeFileSync(
+    join(dir, "platform.xml"),
+    [...simgridTopologyPlatformPieces(d, routes, explicit ? { explicit } : {})].join(""),
+  );
+  writeFileSync(join(dir, "hosts"), simgridTopologyHostfile(d, p));
+  const out = new Int32Array(routes.maxHops);
+  const n = routes.route(0, p - 1, out);
+  let lat = 0,
+    bw = Infinity;
+  for (let k = 0; k < n; k++) {
+    lat += routes.latency[out[k]!]!;
+    bw = Math.min(bw, routes.bandwidth[out[k]!]!);
+  }
+  return lat + (bytes + 16) / bw;
+}
+
+/** One message from rank 0 to rank p-1 as a replay in `dir`. */
+function writeOneMessage(dir: string, p: number, bytes: number): void {
+  const index: string[] = [];
+  for (let r = 0; r < p; r++) {
+    const body = r === 0 ? `0 send ${p - 1} 0 ${bytes}\n` : r === p - 1 ? `${r} recv 0 0 ${bytes}\n` : "";
+    writeFileSync(join(dir, `rank-${r}.txt`), `${r} init\n${body}${r} finalize\n`);
+    index.push(`rank-${r}.txt`);
+  }
+  writeFileSync(join(dir, SIMGRID_INDEX), index.join("\n") + "\n");
+}
+
+function main(argv: readonly string[]): number {
+  const p = argv.length > 0 ? Number(argv[0]) : 16;
+  const machine = findMachine("ib-hdr-200");
+  const root = mkdtempSync(join(tmpdir(), "commplan-topo-"));
+  const bytes = 1 << 20;
+  let failures = 0;
+  try {
+    const cases: [string, TopologyGraph, boolean][] = SPECS.map(([s, e]) => [s, buildTopology(s, p, machine), e]);
+    cases.push(["user.json", userNetwork(p), false]);
+    const schedule = tryPlan(testMatrix(p), "shift");
+    if (typeof schedule === "string") throw new Error(schedule);
+    const prog = lowerSchedule(testMatrix(p), schedule, { variant: "nonblocking" }).program;
+    for (const [name, graph, explicit] of cases) {
+      const form =
+        explicit || !graph.graph().simgridCluster ? "explicit" : `cluster ${graph.graph().simgridCluster!.topology}`;
+      const one = mkdtempSync(join(root, "one-"));
+      const expected = writePlatform(graph, p, explicit, one, bytes);
+      writeOneMessage(one, p, bytes);
+      const r1 = replay(one, p, true, 120);
+      const all = mkdtempSync(join(root, "all-"));
+      writeSimgridExport(prog, machine, all);
+      writePlatform(graph, p, explicit, all, bytes);
+      const r2 = replay(all, p, false, 120);
+      const rel = Math.abs(r1.simulatedUs - expected) / expected;
+      const bad = !r1.ok || !r2.ok || (form === "explicit" && !(rel < 1e-3));
+      if (bad) failures++;
+      process.stdout.write(
+        `simgrid-topology: ${name} (${form}): ${bad ? "FAIL" : "ok"}: one message ${r1.ok ? `${r1.simulatedUs.toFixed(3)} us, commplan's route ${expected.toFixed(3)} us` : r1.problem}; shift schedule ${r2.ok ? `${r2.simulatedUs.toFixed(1)} us (${(r2.wallMs / 1000).toFixed(1)} s)` : r2.problem}\n`,
+      );
+    }
+    process.stdout.write(`simgrid-topology: ${cases.length - failures} of ${cases.length} networks ok (P = ${p})\n`);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+  return failures === 0 ? 0 : 1;
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1])
+  process.exitCode = main(process.argv.slice(2));

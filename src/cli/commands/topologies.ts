@@ -1,0 +1,110 @@
+/** commplan topologies | platform: list the network generators, and write a SimGrid platform of a network. */
+import type { Command } from "commander";
+import { simgridTopologyHostfile, simgridTopologyPlatformPieces } from "../../export/simgrid-topology-platform.js";
+import { refuseOutputOntoInput, writePieces } from "../../io/file-output.js";
+import { readTopologyJson } from "../../io/topology-json-read.js";
+import { findMachine } from "../../machines/presets.js";
+import { fail } from "../../model/errors.js";
+import type { MachineModel } from "../../model/machine.js";
+import type { NetworkRoutes } from "../../model/network.js";
+import {
+  TOPOLOGY_GENERATORS,
+  buildTopology,
+  compileRoutes,
+  describeTopology,
+  graphFromDescription,
+  MAX_TOPOLOGY_HOSTS,
+  type TopologyGenerator,
+  type TopologyGraph,
+} from "../../topology/index.js";
+import type { CliContext } from "../context.js";
+import { intOption } from "../io.js";
+
+/** What `--topology SPEC` names: a generator spec (`fat-tree:k=8`) or a topology JSON file (ends in .json). */
+export const TOPOLOGY_OPTION_HELP =
+  "the network: a generator spec name:key=value,... (e.g. fat-tree:k=8,oversub=4; 'commplan topologies' lists them) or a topology JSON file (*.json, docs/topologies.md)";
+
+/** The graph and compiled routes of `--topology SPEC` for `p` ranks (a file's host count when p is undefined); link defaults from `machine`. */
+export function loadTopology(
+  spec: string,
+  p: number | undefined,
+  machine?: MachineModel,
+): { graph: TopologyGraph; routes: NetworkRoutes } {
+  let graph: TopologyGraph;
+  if (spec.endsWith(".json")) {
+    graph = graphFromDescription(readTopologyJson(spec), spec);
+    if (p !== undefined && p > graph.graph().hosts)
+      throw fail("topology", "BAD_OPTION", `${spec} has ${graph.graph().hosts} hosts, fewer than P = ${p}`, {
+        file: spec,
+        field: "hosts",
+      });
+  } else {
+    if (p === undefined)
+      throw fail("topology", "BAD_OPTION", `a generated topology needs the host count: give -P`, { field: "P" });
+    graph = buildTopology(spec, p, machine);
+  }
+  return { graph, routes: compileRoutes(graph) };
+}
+
+/** One generator's entry in `commplan topologies`: its line, then one line per parameter. */
+function generatorEntry(g: TopologyGenerator): string {
+  let s = `${g.name}: ${g.title}\n`;
+  for (const d of g.params)
+    s += `    ${d.name}=<${d.type}>${d.unit ? ` (${d.unit})` : ""} default ${String(d.default)}: ${d.description}\n`;
+  return s;
+}
+
+/** Registers `topologies` and `platform`. */
+export function registerTopologies(program: Command, ctx: CliContext): void {
+  program
+    .command("topologies")
+    .description("list the network generators of --topology with their parameters (spec syntax name:key=value,...)")
+    .option("--json", "machine-readable output")
+    .action((o: { json?: boolean }) => {
+      if (o.json)
+        return ctx.io.out(
+          JSON.stringify(
+            TOPOLOGY_GENERATORS.map((g) => ({ name: g.name, title: g.title, params: g.params })),
+            null,
+            2,
+          ) + "\n",
+        );
+      ctx.io.out(TOPOLOGY_GENERATORS.map(generatorEntry).join(""));
+    });
+  program
+    .command("platform")
+    .description(
+      "write a SimGrid platform (version 4.1) of a network: a <cluster> (flat, FAT_TREE, TORUS) where one builds it, else explicit links and routes",
+    )
+    .requiredOption("--topology <spec>", TOPOLOGY_OPTION_HELP)
+    .option("-P, --p <n>", "number of ranks (hosts 0..P-1); a generator builds at least P hosts")
+    .option("--machine <name>", "machine preset whose 1/t_d is the default link bandwidth ('commplan machines')")
+    .option("--explicit", "always write explicit links and routes, never a <cluster>")
+    .requiredOption("-o, --output <file>", "the platform XML file ('-' for standard output)")
+    .option("--hostfile <file>", "also write the hostfile of ranks 0..P-1")
+    .action(
+      async (o: {
+        topology: string;
+        p?: string;
+        machine?: string;
+        explicit?: boolean;
+        output: string;
+        hostfile?: string;
+      }) => {
+        const p = o.p === undefined ? undefined : intOption("p", o.p, 1, MAX_TOPOLOGY_HOSTS);
+        const machine = o.machine === undefined ? undefined : findMachine(o.machine);
+        const inputs = o.topology.endsWith(".json") ? [o.topology] : [];
+        await refuseOutputOntoInput("platform", inputs, [
+          ["--output", o.output],
+          ["--hostfile", o.hostfile],
+        ]);
+        const { graph, routes } = loadTopology(o.topology, p, machine);
+        const d = describeTopology(graph);
+        const pieces = simgridTopologyPlatformPieces(d, routes, o.explicit ? { explicit: true } : {});
+        if (o.output === "-") for (const s of pieces) ctx.io.out(s);
+        else await writePieces(pieces, o.output, "platform");
+        if (o.hostfile !== undefined)
+          await writePieces([simgridTopologyHostfile(d, p ?? d.hosts.length)], o.hostfile, "platform");
+      },
+    );
+}

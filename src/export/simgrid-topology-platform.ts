@@ -1,0 +1,95 @@
+/** SimGrid platform (version 4.1) of a network topology: a `<cluster>` (flat, FAT_TREE, TORUS) where one builds it, else explicit links and routes in a Full (or Floyd) zone. */
+import { fail } from "../model/errors.js";
+import type { NetworkRoutes } from "../model/network.js";
+import type { TopologyDescription } from "../model/topology.js";
+import { SIMGRID_HOST_FLOPS } from "./simgrid-platform.js";
+
+/** Up to this many hosts the explicit platform lists every route (Full routing, P (P - 1) routes); above it SimGrid's Floyd computes shortest paths. */
+export const SIMGRID_FULL_ROUTES_MAX_HOSTS = 256;
+
+/** A bandwidth in bytes/us as a SimGrid value in bytes per second. */
+function bps(bytesPerUs: number): string {
+  return `${Number((bytesPerUs * 1e6).toPrecision(12))}Bps`;
+}
+
+/** A latency in us as a SimGrid value. */
+function lat(us: number): string {
+  return `${Number(us.toPrecision(12))}us`;
+}
+
+/** Escapes a name for an XML attribute. */
+function attr(s: string): string {
+  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;").replace(/>/g, "&gt;");
+}
+
+/** The `<cluster>` of a network a SimGrid cluster builds (hosts must be h0 .. h<n-1>, as the generators name them). */
+function clusterXml(d: TopologyDescription): string | null {
+  const c = d.simgridCluster;
+  if (!c || d.hosts.some((h, i) => h !== `h${i}`)) return null;
+  const base = `id="c" prefix="h" suffix="" radical="0-${d.hosts.length - 1}" speed="${SIMGRID_HOST_FLOPS / 1e9}Gf" bw="${bps(c.bandwidth)}" lat="${lat(c.latency)}" sharing_policy="SPLITDUPLEX"`;
+  if (c.topology === "FLAT")
+    return `  <cluster ${base} bb_bw="${bps(c.bandwidth)}" bb_lat="0s" bb_sharing_policy="FATPIPE"/>\n`;
+  return `  <cluster ${base} topology="${c.topology}" topo_parameters="${c.topoParameters ?? ""}"/>\n`;
+}
+
+/** The `<link_ctn>` of directed link `id` (cable id >> 1; UP is a to b). */
+function linkCtn(id: number): string {
+  return `<link_ctn id="l${id >> 1}" direction="${id & 1 ? "DOWN" : "UP"}"/>`;
+}
+
+/** The explicit zone: hosts, switches (routers, Floyd only), one SPLITDUPLEX link per cable, routes. */
+function* explicitZone(d: TopologyDescription, routes: NetworkRoutes): Generator<string> {
+  const full = d.hosts.length <= SIMGRID_FULL_ROUTES_MAX_HOSTS;
+  yield `  <zone id="net" routing="${full ? "Full" : "Floyd"}">\n`;
+  for (const h of d.hosts) yield `    <host id="${attr(h)}" speed="${SIMGRID_HOST_FLOPS / 1e9}Gf"/>\n`;
+  if (!full) for (const s of d.switches) yield `    <router id="${attr(s)}"/>\n`;
+  for (let i = 0; i < d.links.length; i++) {
+    const l = d.links[i]!;
+    yield `    <link id="l${i}" bandwidth="${bps(l.bandwidth)}" latency="${lat(l.latency)}" sharing_policy="SPLITDUPLEX"/>\n`;
+  }
+  if (full) {
+    const out = new Int32Array(routes.maxHops);
+    for (let a = 0; a < d.hosts.length; a++)
+      for (let b = 0; b < d.hosts.length; b++) {
+        if (a === b) continue;
+        const n = routes.route(a, b, out);
+        let s = `    <route src="${attr(d.hosts[a]!)}" dst="${attr(d.hosts[b]!)}" symmetrical="NO">`;
+        for (let k = 0; k < n; k++) s += linkCtn(out[k]!);
+        yield s + "</route>\n";
+      }
+  } else
+    for (let i = 0; i < d.links.length; i++) {
+      const l = d.links[i]!;
+      yield `    <route src="${attr(l.a)}" dst="${attr(l.b)}" symmetrical="NO">${linkCtn(2 * i)}</route>\n`;
+      yield `    <route src="${attr(l.b)}" dst="${attr(l.a)}" symmetrical="NO">${linkCtn(2 * i + 1)}</route>\n`;
+    }
+  yield `  </zone>\n`;
+}
+
+/**
+ * The platform XML of a network, in pieces: the SimGrid cluster that builds it when the generator
+ * gave one (flat, fat-tree without oversubscription, torus of rings >= 3 with one host per router),
+ * else explicit links with every host-to-host route of `routes` (Full), or Floyd above
+ * SIMGRID_FULL_ROUTES_MAX_HOSTS hosts. `routes` must be the compiled form of `d`.
+ */
+export function* simgridTopologyPlatformPieces(
+  d: TopologyDescription,
+  routes: NetworkRoutes,
+  opts: { explicit?: boolean } = {},
+): Generator<string> {
+  if (routes.hosts !== d.hosts.length || routes.links !== 2 * d.links.length)
+    throw fail("export", "MISMATCH", `the routes of ${routes.name} are not those of the description ${d.name}`);
+  const name = d.name.replace(/--/g, "- -").replace(/[<>&]/g, " ");
+  yield `<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n`;
+  yield `<!-- commplan: topology ${name}; ${d.hosts.length} hosts, ${d.switches.length} switches, ${d.links.length} links -->\n`;
+  yield `<platform version="4.1">\n`;
+  const cluster = opts.explicit ? null : clusterXml(d);
+  if (cluster) yield cluster;
+  else yield* explicitZone(d, routes);
+  yield `</platform>\n`;
+}
+
+/** The hostfile of the first `p` hosts (rank r on hosts[r]). */
+export function simgridTopologyHostfile(d: TopologyDescription, p: number): string {
+  return d.hosts.slice(0, p).join("\n") + "\n";
+}

@@ -1,0 +1,40 @@
+/** TopologyDescription: a network of hosts, switches and full-duplex links as plain data (the topology JSON file's shape, and what the SimGrid platform writer takes). */
+
+/** One full-duplex cable between two nodes (by name); bandwidth in bytes per microsecond (each direction), latency in microseconds. */
+export interface TopologyLinkDescription {
+  readonly a: string;
+  readonly b: string;
+  readonly bandwidth: number;
+  readonly latency: number;
+}
+
+/** An explicit route from host `src` to host `dst` through the named switches, in order (hosts excluded). */
+export interface TopologyRouteDescription {
+  readonly src: string;
+  readonly dst: string;
+  readonly path: readonly string[];
+}
+
+/** A SimGrid `<cluster>` that builds the same network (when one does): its topology attribute and parameters. */
+export interface SimgridClusterHint {
+  readonly topology: "FLAT" | "FAT_TREE" | "TORUS";
+  /** `topo_parameters` (absent for FLAT). */
+  readonly topoParameters?: string;
+  /** The bandwidth (bytes/us) and latency (us) of every link of the cluster. */
+  readonly bandwidth: number;
+  readonly latency: number;
+}
+
+/**
+ * A network as plain data: rank r runs on hosts[r]; cable i of `links` is directed link 2i (a to b)
+ * and 2i+1 (b to a) of the compiled NetworkRoutes. `routes` (optional) fixes the route of a host pair.
+ */
+export interface TopologyDescription {
+  readonly name: string;
+  readonly hosts: readonly string[];
+  readonly switches: readonly string[];
+  readonly links: readonly TopologyLinkDescription[];
+  readonly routes?: readonly TopologyRouteDescription[];
+  /** Set by generators whose network a SimGrid cluster builds exactly. */
+  readonly simgridCluster?: SimgridClusterHint;
+}

@@ -1,0 +1,60 @@
+/** A TopologyDescription (a user's JSON file, plain data) turned into a topology graph, and a graph listed back as a description. */
+import { fail } from "../model/errors.js";
+import type { TopologyDescription } from "../model/topology.js";
+import { GraphBuilder } from "./graph-builder.js";
+import type { TopologyGraph } from "./types.js";
+
+/** Builds the graph of a description (routed by shortest paths, its explicit routes first); names must be unique and links name declared nodes. */
+export function graphFromDescription(d: TopologyDescription, file?: string): TopologyGraph {
+  const b = new GraphBuilder("topology");
+  const place = (field: string) => (file === undefined ? { field } : { file, field });
+  const seen = new Set<string>();
+  const declare = (name: string, field: string): void => {
+    if (seen.has(name)) throw fail("topology", "BAD_INPUT", `${field}: '${name}' is declared twice`, place(field));
+    seen.add(name);
+  };
+  d.hosts.forEach((h, i) => {
+    declare(h, `/hosts/${i}`);
+    b.host(h);
+  });
+  d.switches.forEach((s, i) => {
+    declare(s, `/switches/${i}`);
+    b.switch(s);
+  });
+  d.links.forEach((l, i) => {
+    for (const end of ["a", "b"] as const)
+      if (!seen.has(l[end]))
+        throw fail(
+          "topology",
+          "BAD_INPUT",
+          `/links/${i}/${end}: '${l[end]}' is not a declared host or switch`,
+          place(`/links/${i}/${end}`),
+        );
+    b.link(l.a, l.b, l.bandwidth, l.latency);
+  });
+  return b.finish(d.name, { kind: "shortest" }, d.routes ? { routes: d.routes } : {});
+}
+
+/** Lists a graph as plain data: hosts and switches by index, cables by id (what the SimGrid platform writer takes). */
+export function describeTopology(graph: TopologyGraph): TopologyDescription {
+  const label = graph.graph();
+  const hosts = new Array<string>(label.hosts),
+    switches = new Array<string>(label.switches);
+  for (const v of graph.nodes()) {
+    const n = graph.node(v);
+    (n.kind === "host" ? hosts : switches)[n.index] = v;
+  }
+  const links = new Array<TopologyDescription["links"][number]>(label.cables);
+  for (const e of graph.edges()) {
+    const c = graph.edge(e);
+    links[c.id] = { a: c.a, b: c.b, bandwidth: c.bandwidth, latency: c.latency };
+  }
+  return {
+    name: label.name,
+    hosts,
+    switches,
+    links,
+    ...(label.routes ? { routes: label.routes } : {}),
+    ...(label.simgridCluster ? { simgridCluster: label.simgridCluster } : {}),
+  };
+}

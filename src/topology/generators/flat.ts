@@ -1,0 +1,17 @@
+/** flat: every host on one non-blocking switch (the simulator's flat model of 004 sec 2). */
+import { GraphBuilder, LINK_PARAMS, linkDefaults } from "../graph-builder.js";
+import type { TopologyGenerator } from "../types.js";
+
+/** One switch, P hosts, one link per host. */
+export const FLAT: TopologyGenerator = {
+  name: "flat",
+  title: "every host on one non-blocking switch (today's flat model)",
+  params: LINK_PARAMS,
+  build({ params, hosts, machine, spec }) {
+    const { bandwidth, latency } = linkDefaults(params, machine);
+    const b = new GraphBuilder("topology");
+    const sw = b.switch("sw");
+    for (let h = 0; h < hosts; h++) b.link(b.host(), sw, bandwidth, latency);
+    return b.finish(spec, { kind: "shortest" }, { simgridCluster: { topology: "FLAT", bandwidth, latency } });
+  },
+};

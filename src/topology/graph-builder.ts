@@ -1,0 +1,101 @@
+/** GraphBuilder: adds hosts, switches and cables to a graphlib multigraph in order, and the link defaults shared by the generators. */
+import { Graph } from "@dagrejs/graphlib";
+import { fail } from "../model/errors.js";
+import type { MachineModel } from "../model/machine.js";
+import type { SimgridClusterHint, TopologyRouteDescription } from "../model/topology.js";
+import type { RoutingPolicy, TopologyGraph, TopologyParam, TopologyParamValues } from "./types.js";
+
+/** The link bandwidth without a machine: 25000 bytes/us (25 GB/s, a 200 Gb/s port). */
+export const FALLBACK_BANDWIDTH = 25000;
+/** The link latency by default: 0.1 us (about one switch hop). */
+export const DEFAULT_LINK_LATENCY = 0.1;
+/** The most hosts a generator builds. */
+export const MAX_TOPOLOGY_HOSTS = 1 << 20;
+/** The most switches a network may have (routing keeps a switches x switches distance table). */
+export const MAX_TOPOLOGY_SWITCHES = 16384;
+
+/** The `bw` and `lat` parameters every generator takes. */
+export const LINK_PARAMS: readonly TopologyParam[] = [
+  {
+    name: "bw",
+    type: "number",
+    description: "bandwidth of a link, each direction",
+    default: "1/t_d of the machine (25000 without one)",
+    min: 0,
+    unit: "bytes/us",
+  },
+  { name: "lat", type: "number", description: "latency of a link", default: DEFAULT_LINK_LATENCY, min: 0, unit: "us" },
+];
+
+/** The link bandwidth and latency of a run: the parameters, else the machine's 1/t_d, else the fallbacks. */
+export function linkDefaults(
+  params: TopologyParamValues,
+  machine: MachineModel | undefined,
+): { bandwidth: number; latency: number } {
+  const bw = params["bw"];
+  const lat = params["lat"];
+  const bandwidth = typeof bw === "number" ? bw : machine && machine.td > 0 ? 1 / machine.td : FALLBACK_BANDWIDTH;
+  return { bandwidth, latency: typeof lat === "number" ? lat : DEFAULT_LINK_LATENCY };
+}
+
+/** Builds a topology graph: hosts are numbered in the order they are added (rank r on the r-th host). */
+export class GraphBuilder {
+  private readonly g: TopologyGraph = new Graph({ directed: false, multigraph: true, compound: false });
+  private hosts = 0;
+  private switches = 0;
+  private cables = 0;
+
+  constructor(
+    private readonly module: string,
+    private readonly limitHosts = MAX_TOPOLOGY_HOSTS,
+  ) {}
+
+  /** Adds host number `hosts` under `name` (default h<index>) and returns the name. */
+  host(name = `h${this.hosts}`): string {
+    if (this.hosts >= this.limitHosts)
+      throw fail(this.module, "BAD_OPTION", `more than ${this.limitHosts} hosts: choose smaller parameters`);
+    this.add(name, { kind: "host", index: this.hosts++ });
+    return name;
+  }
+
+  /** Adds a switch (with torus coordinates or a dragonfly group) and returns its name. */
+  switch(name: string, extra: { coords?: readonly number[]; group?: number } = {}): string {
+    if (this.switches >= MAX_TOPOLOGY_SWITCHES)
+      throw fail(this.module, "BAD_OPTION", `more than ${MAX_TOPOLOGY_SWITCHES} switches: choose smaller parameters`);
+    this.add(name, { kind: "switch", index: this.switches++, ...extra });
+    return name;
+  }
+
+  private add(name: string, label: Parameters<TopologyGraph["setNode"]>[1] & object): void {
+    if (this.g.hasNode(name)) throw fail(this.module, "BAD_INPUT", `node '${name}' is declared twice`);
+    this.g.setNode(name, label);
+  }
+
+  /** Adds a full-duplex cable between two existing nodes. */
+  link(a: string, b: string, bandwidth: number, latency: number): void {
+    const id = this.cables++;
+    this.g.setEdge(a, b, { id, a, b, bandwidth, latency }, String(id));
+  }
+
+  /** The finished graph, labelled with its name and routing policy. */
+  finish(
+    name: string,
+    routing: RoutingPolicy,
+    extra: { routes?: readonly TopologyRouteDescription[]; simgridCluster?: SimgridClusterHint } = {},
+  ): TopologyGraph {
+    this.g.setGraph({
+      name,
+      hosts: this.hosts,
+      switches: this.switches,
+      cables: this.cables,
+      routing,
+      ...extra,
+    });
+    return this.g;
+  }
+
+  /** The number of hosts added so far. */
+  get hostCount(): number {
+    return this.hosts;
+  }
+}

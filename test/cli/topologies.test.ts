@@ -1,0 +1,98 @@
+/** commplan topologies and platform: the generator listing (text, --json) and SimGrid platforms of generated and user networks. */
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { TOPOLOGY_GENERATORS } from "../../src/topology/index.js";
+import { run } from "../helpers/cli.js";
+
+const dir = mkdtempSync(join(tmpdir(), "commplan-topologies-"));
+const f = (n: string) => join(dir, n);
+
+describe("commplan topologies", () => {
+  it("lists every generator with its parameters", async () => {
+    const r = await run("topologies");
+    expect(r.code).toBe(0);
+    for (const g of TOPOLOGY_GENERATORS) {
+      expect(r.out).toContain(`${g.name}: ${g.title}\n`);
+      for (const p of g.params) expect(r.out).toContain(`    ${p.name}=<${p.type}>`);
+    }
+    expect(r.out).toContain("    oversub=<string> default 1: oversubscription ratio");
+  });
+  it("--json gives names, titles and parameter declarations", async () => {
+    const r = await run("topologies", "--json");
+    const list = JSON.parse(r.out) as { name: string; params: { name: string; type: string; default: unknown }[] }[];
+    expect(list.map((g) => g.name)).toEqual(TOPOLOGY_GENERATORS.map((g) => g.name));
+    expect(list.find((g) => g.name === "torus")!.params.find((p) => p.name === "hpr")).toMatchObject({
+      type: "integer",
+      default: 1,
+    });
+  });
+});
+
+describe("commplan platform", () => {
+  it("writes a FAT_TREE cluster, or explicit links and routes, and the hostfile", async () => {
+    let r = await run(
+      "platform",
+      "--topology",
+      "fat-tree:k=4",
+      "-P",
+      "12",
+      "--machine",
+      "ib-hdr-200",
+      "-o",
+      f("ft.xml"),
+      "--hostfile",
+      f("hosts"),
+    );
+    expect(r.code, r.err).toBe(0);
+    const ft = readFileSync(f("ft.xml"), "utf8");
+    expect(ft).toContain('topology="FAT_TREE" topo_parameters="3;2,2,4;1,2,2;1,1,1"');
+    expect(ft).toContain('radical="0-15"');
+    expect(ft).toContain('bw="25000000000Bps"');
+    expect(readFileSync(f("hosts"), "utf8").trim().split("\n")).toHaveLength(12);
+    r = await run("platform", "--topology", "dragonfly", "-P", "16", "-o", f("df.xml"));
+    expect(r.code, r.err).toBe(0);
+    const df = readFileSync(f("df.xml"), "utf8");
+    expect(df).toContain('<zone id="net" routing="Full">');
+    expect(df.match(/<route /g)).toHaveLength(16 * 15);
+    expect(df.match(/<link id=/g)).toHaveLength(36);
+    expect(df).toContain('<link_ctn id="l0" direction="UP"/>');
+  });
+  it("--explicit writes routes even where a cluster fits; - writes to standard output", async () => {
+    const r = await run("platform", "--topology", "flat", "-P", "3", "--explicit", "-o", "-");
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(
+      '<route src="h0" dst="h2" symmetrical="NO"><link_ctn id="l0" direction="UP"/><link_ctn id="l2" direction="DOWN"/></route>',
+    );
+  });
+  it("reads a user JSON network", async () => {
+    const net = {
+      format: "commplan.topology/v1",
+      hosts: ["a", "b"],
+      switches: ["s"],
+      links: [
+        { a: "a", b: "s", bandwidth: 10, latency: 1 },
+        { a: "b", b: "s", bandwidth: 10, latency: 1 },
+      ],
+    };
+    writeFileSync(f("net.json"), JSON.stringify(net));
+    const r = await run("platform", "--topology", f("net.json"), "-o", "-");
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain('<host id="a" speed="1Gf"/>');
+    expect(r.out).toContain('<link id="l1" bandwidth="10000000Bps" latency="1us" sharing_policy="SPLITDUPLEX"/>');
+  });
+  it("refuses bad input with one line and exit 2", async () => {
+    for (const [args, re] of [
+      [["--topology", "mesh", "-P", "4"], /^topology: unknown topology 'mesh'/],
+      [["--topology", "flat"], /^topology: a generated topology needs the host count: give -P/],
+      [["--topology", "flat", "-P", "0"], /--p must be an integer in 1\.\./],
+      [["--topology", "torus:dims=2x2", "-P", "5"], /gives 4 hosts, fewer than P = 5/],
+    ] as const) {
+      const r = await run("platform", ...args, "-o", f("x.xml"));
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(re);
+      expect(r.err.trim().split("\n")).toHaveLength(1);
+    }
+  });
+});
