@@ -20,6 +20,7 @@ export const FORMAT_NAMES = {
   program: "commplan.program/v1",
   simulation: "commplan.simulation/v1",
   "te-table": "commplan.te-table/v1",
+  compare: "commplan.compare/v1",
 } as const;
 
 /**
@@ -37,6 +38,7 @@ export const SCHEMA_FILES = {
   "chrome-trace": "chrome-trace.v1.schema.json",
   stats: "stats.v1.schema.json",
   cost: "cost.v1.schema.json",
+  compare: "compare.v1.schema.json",
 } as const;
 
 /** The `$id` of the derived schedule-header schema (not a file: schedule.v1 with `$defs/step` accepting anything). */
@@ -90,6 +92,7 @@ function validators(): Record<SchemaName, ValidateFunction> {
     "schedule-header": ajv.compile(header),
     "matrix-header": ajv.compile(matrixHeader),
     program: ajv.compile(loadSchema("program")),
+    compare: ajv.compile(loadSchema("compare")),
   };
   return compiled;
 }
