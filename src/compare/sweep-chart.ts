@@ -23,8 +23,8 @@ export function sweepChartSvg(sw: SweepReport, title: string, opts: ChartOptions
   const pts = sw.points.filter((p) => p.meanMessageBytes > 0);
   const xs = pts.map((p) => p.meanMessageBytes);
   const ys = pts.flatMap((p) => [...p.times, p.bound]).filter((v): v is number => v !== null && v > 0);
-  const [xa, xb] = decades(Math.min(...xs, 1), Math.max(...xs, 1));
-  const [ya, yb] = decades(Math.min(...ys, 1), Math.max(...ys, 1));
+  const [xa, xb] = xs.length === 0 ? [0, 1] : decades(Math.min(...xs), Math.max(...xs));
+  const [ya, yb] = ys.length === 0 ? [0, 1] : decades(Math.min(...ys), Math.max(...ys));
   const sx = (v: number): number => left + ((Math.log10(v) - xa) / (xb - xa)) * pw;
   const sy = (v: number): number => top + ph - ((Math.log10(v) - ya) / (yb - ya)) * ph;
   const ns = opts.inline ? "" : ' xmlns="http://www.w3.org/2000/svg"';
