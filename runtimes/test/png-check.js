@@ -1,5 +1,6 @@
 // Checks that a PNG (8-bit RGB or RGBA, non-interlaced, as Chromium writes) is not blank: prints its size and
 // colours, exits 1 when fewer than MIN_COLOURS distinct colours or under 1 % of pixels differ from the corner pixel.
+import { Buffer } from "node:buffer";
 import { readFileSync } from "node:fs";
 import { inflateSync } from "node:zlib";
 
