@@ -131,3 +131,31 @@ export { mscclXml, MSCCL_LIMITS, type MscclOptions } from "./export/msccl-xml.js
 export { stepGrid, stepGridText, stepGridSvg, type StepGrid, type GridCell } from "./export/step-grid.js";
 export { timelineToSvg, type GanttOptions, type GanttTimeline } from "./export/svg-gantt.js";
 export { timelineToChromeTrace, type TraceTimeline, type TraceMeta } from "./export/trace-chrome.js";
+
+// lower bounds and the planner comparison (commplan compare; docs/bounds.md, docs/compare.md)
+export {
+  lowerBounds,
+  bestBound,
+  scheduleClass,
+  nodeLoads,
+  BOUND_TARGETS,
+  type LowerBound,
+  type BoundTarget,
+  type BoundScope,
+  type BoundRequest,
+  type ScheduleClass,
+  type NodeLoads,
+} from "./bounds/index.js";
+export { runCandidates, type Candidate, type CandidateRequest, type CandidateRun } from "./compare/candidates.js";
+export { compareMatrix, compareText, type CompareReport, type CompareRow } from "./compare/compare.js";
+export { compareChartSvg } from "./compare/compare-chart.js";
+export {
+  parseSweep,
+  scaleMatrix,
+  runSweep,
+  type SweepReport,
+  type SweepPoint,
+  type Crossover,
+} from "./compare/sweep.js";
+export { sweepChartSvg } from "./compare/sweep-chart.js";
+export { compareHtml, type BestPlan } from "./compare/html-report.js";

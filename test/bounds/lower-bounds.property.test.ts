@@ -53,6 +53,8 @@ describe("lower bounds hold for every plan of every planner", () => {
             seen.add(s.algorithm);
             const cls1 = scheduleClass(m, s, 1);
             const clsK = scheduleClass(m, s, ports);
+            // docs/bounds.md: every registered planner's steps are contention-free, so the cost-model bounds apply to all of them
+            expect(cls1.contentionFree, s.algorithm).toBe(true);
             if (cls1.direct) direct++;
             else relayed++;
             const pairTd = networkCost(machine.topology ?? "flat", machine);
