@@ -88,7 +88,9 @@ export function compareChartSvg(r: CompareReport, opts: ChartOptions = {}): stri
     out.push(
       `<line x1="${x}" y1="${top - 6}" x2="${x}" y2="${axisY}" stroke="#e15759" stroke-dasharray="4 3"><title>${escapeXml(`lower bound ${r.bound.name}: ${fmtNumber(r.bound.value)} us`)}</title></line>\n`,
     );
-    out.push(`<text x="${x}" y="${axisY + 28}" fill="#e15759" text-anchor="middle">lower bound (simulated ${escapeXml(r.mode)})</text>\n`);
+    out.push(
+      `<text x="${x}" y="${axisY + 28}" fill="#e15759" text-anchor="middle">lower bound (simulated ${escapeXml(r.mode)})</text>\n`,
+    );
   }
   out.push(`<text x="${left + plotW / 2}" y="${height - 4}" text-anchor="middle">time (us)</text>\n`);
   out.push("</svg>\n");
