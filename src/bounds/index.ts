@@ -1,5 +1,5 @@
 /** Lower bounds on the completion time of a matrix on a machine (docs/bounds.md). */
 export { BOUND_TARGETS, type BoundRequest, type BoundScope, type BoundTarget, type LowerBound } from "./types.js";
 export { nodeLoads, type NodeLoads } from "./node-loads.js";
-export { bestBound, lowerBounds } from "./lower-bounds.js";
+export { bestBound, lowerBounds, relayRounds } from "./lower-bounds.js";
 export { scheduleClass, type ScheduleClass } from "./schedule-class.js";

@@ -12,6 +12,13 @@ function maxOver(p: number, f: (i: number) => number): number {
   return best;
 }
 
+/** Rounds needed to reach `d` nodes from one (or gather from `d` into one) when every round each holder adds at most `k` more: ceil(log_(k+1)(d + 1)). */
+export function relayRounds(d: number, k: number): number {
+  let n = 0;
+  for (let reach = 1; reach < d + 1; reach *= k + 1) n++;
+  return n;
+}
+
 /** Cost model (docs/cost-model.md): one send and one receive per node per step, machine.td everywhere. */
 function costBounds(l: NodeLoads, r: BoundRequest, mode: "blocking" | "nonblocking"): LowerBound[] {
   const { ts, tc, td, barrier: B } = r.machine;
@@ -21,7 +28,14 @@ function costBounds(l: NodeLoads, r: BoundRequest, mode: "blocking" | "nonblocki
   if (mode === "blocking") {
     const beta = tc + td;
     return [
-      bound("traffic", "cost-blocking", "all", true, on * (B + ts + L * beta), "B + T_s + L (t_c + t_d)"),
+      bound(
+        "traffic",
+        "cost-blocking",
+        "all",
+        true,
+        on * (B + relayRounds(D, 1) * ts + L * beta),
+        "B + ceil(log2(D + 1)) T_s + L (t_c + t_d)",
+      ),
       bound("busiest-node", "cost-blocking", "direct", true, on * (B + D * ts + L * beta), "B + D T_s + L (t_c + t_d)"),
     ];
   }
@@ -61,14 +75,19 @@ function simBlockingBounds(l: NodeLoads, r: BoundRequest, k: number): LowerBound
     ),
   );
   const all = on * (B + ts + traffic / k);
+  let tdLow = Infinity;
+  for (let i = 0; i < l.p; i++) tdLow = Math.min(tdLow, l.tdMin[i]!);
+  const D = maxOver(l.p, (i) => Math.max(l.fanOut[i]!, l.fanIn[i]!));
+  const depth = on * (B + relayRounds(D, k) * (ts + l.elementBytes * (tc + tdLow)));
   return [
+    bound("relay-depth", "sim-blocking", "all", false, depth, "B + ceil(log_(k+1)(D + 1)) (T_s + b (t_c + min t_d))"),
     bound("port-traffic", "sim-blocking", "all", false, all, "B + T_s + max_i max(R_i, C_i) (t_c + t_d,min(i)) / k"),
     bound(
       "port-busiest-node",
       "sim-blocking",
       "direct",
       false,
-      Math.max(all, on * (B + busiest / k)),
+      Math.max(all, depth, on * (B + busiest / k)),
       "B + max_i max(f_i T_s + sum_j M_ij b (t_c + t_d(i,j)), g_i T_s + sum_j M_ji b (t_c + t_d(j,i))) / k",
     ),
   ];

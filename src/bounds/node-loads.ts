@@ -4,6 +4,8 @@ import type { CommMatrix } from "../model/matrix.js";
 /** Per-node loads of a matrix (network traffic only: the diagonal is left out). */
 export interface NodeLoads {
   readonly p: number;
+  /** b: bytes per element (the smallest message carries one element). */
+  readonly elementBytes: number;
   /** f_i: destinations j != i with M[i][j] > 0. */
   readonly fanOut: Uint32Array;
   /** g_j: sources i != j with M[i][j] > 0. */
@@ -51,5 +53,5 @@ export function nodeLoads(m: CommMatrix, td: (a: number, b: number) => number): 
     }
   }
   for (let i = 0; i < p; i++) if (tdMin[i] === Infinity) tdMin[i] = 0;
-  return { p, fanOut, fanIn, rowBytes, colBytes, rowTd, colTd, tdMin, traffic };
+  return { p, elementBytes: eb, fanOut, fanIn, rowBytes, colBytes, rowTd, colTd, tdMin, traffic };
 }

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { bestBound, lowerBounds, scheduleClass, type BoundTarget, type LowerBound } from "../../src/bounds/index.js";
+import {
+  bestBound,
+  lowerBounds,
+  relayRounds,
+  scheduleClass,
+  type BoundTarget,
+  type LowerBound,
+} from "../../src/bounds/index.js";
 import { scheduleCost } from "../../src/machines/cost-model.js";
 import { MACHINES, findMachine } from "../../src/machines/presets.js";
 import { simulateSchedule } from "../../src/machines/sim/simulate.js";
@@ -89,13 +96,24 @@ describe("lower bounds: values", () => {
     const d = bs.find((b) => b.name === "busiest-node")!;
     expect(d.value).toBeCloseTo(t3d.barrier + (p - 1) * (t3d.ts + 40 * (t3d.tc + t3d.td)), 9);
     const t = bs.find((b) => b.name === "traffic")!;
-    expect(t.value).toBeCloseTo(t3d.barrier + t3d.ts + (p - 1) * 40 * (t3d.tc + t3d.td), 9);
+    // 7 destinations need ceil(log2 8) = 3 contention-free steps even with relays
+    expect(t.value).toBeCloseTo(t3d.barrier + 3 * t3d.ts + (p - 1) * 40 * (t3d.tc + t3d.td), 9);
     expect(bestBound(bs, { direct: true, contentionFree: true })).toBe(d);
     expect(bestBound(bs, { direct: false, contentionFree: true })).toBe(t);
     expect(bestBound(bs, { direct: false, contentionFree: false })).toBeNull();
     const shift = plan(m, "shift", {});
     const cost = scheduleCost(shift, t3d, "blocking");
     expect(cost.total - cost.stages.reduce((x, s) => x + s.rearrange, 0)).toBeCloseTo(d.value, 6);
+  });
+  it("relay-depth: ceil(log_(k+1)(D + 1)) rounds of one smallest message", () => {
+    expect([0, 1, 2, 3, 7, 8, 255].map((d) => relayRounds(d, 1))).toEqual([0, 1, 2, 2, 3, 4, 8]);
+    expect([1, 2, 8, 9].map((d) => relayRounds(d, 2))).toEqual([1, 1, 2, 3]);
+    const p = 16;
+    const m = matrixFromRows(
+      Array.from({ length: p }, (_, i) => Array.from({ length: p }, (_, j) => (i === j ? 0 : 1))),
+    );
+    const d = lowerBounds(m, "sim-blocking", { machine: t3d }).find((b) => b.name === "relay-depth")!;
+    expect(d.value).toBeCloseTo(t3d.barrier + 4 * (t3d.ts + m.elementBytes * (t3d.tc + t3d.td)), 9);
   });
   it("is 0 for a matrix with no network traffic, and refuses an unknown target or bad ports", () => {
     const m = matrixFromRows([

@@ -74,6 +74,7 @@ describe("compareMatrix", () => {
       "cost-nonblocking",
       "sim-blocking",
       "sim-blocking",
+      "sim-blocking",
     ]);
     const text = compareText(a);
     expect(text).toContain(`* fastest on the simulated machine: ${a.best}`);
