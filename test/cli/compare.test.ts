@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { compareProgress } from "../../src/cli/commands/compare.js";
 import { validateWithSchema } from "../../src/io/json-schema.js";
 import { run } from "../helpers/cli.js";
 import { htmlProblems } from "../helpers/html-check.js";
@@ -69,5 +70,44 @@ describe("commplan compare", () => {
     }
     expect(existsSync(f("none.svg"))).toBe(false);
     expect(JSON.parse(readFileSync(f("u.json"), "utf8"))).toMatchObject({ format: "commplan.matrix/v1" });
+  });
+
+  it("--help describes the command; the progress bar waits a second, follows a growing total (the sweep) and nothing off a TTY", async () => {
+    const h = await run("compare", "--help");
+    expect(h.code).toBe(0);
+    expect(h.out).toMatch(/Usage: commplan compare \[options\] <matrix>/);
+    for (const flag of [
+      "--machine",
+      "--mode",
+      "--ports",
+      "--sweep",
+      "--svg",
+      "--html",
+      "--json",
+      "--algorithms",
+      "--max-memory",
+    ])
+      expect(h.out).toContain(flag);
+    const bar = (interactive: boolean): string => {
+      let text = "";
+      const stream = {
+        isTTY: true,
+        columns: 100,
+        write: (chunk: string) => ((text += chunk), true),
+      } as unknown as NodeJS.WritableStream;
+      let clock = 0;
+      const p = compareProgress(interactive, "plans", stream, () => clock);
+      p.report(1, 9); // the first second: no bar
+      clock = 1500;
+      p.report(9, 9);
+      p.report(20, 36); // the sweep follows with its own total
+      p.done();
+      return text;
+    };
+    const shown = bar(true);
+    expect(shown).not.toMatch(/1\/9 plans/);
+    expect(shown).toMatch(/compare \[.*\] 100% \| 9\/9 plans/);
+    expect(shown).toMatch(/compare \[.*\] 55% \| 20\/36 plans/);
+    expect(bar(false)).toBe("");
   });
 });

@@ -32,20 +32,22 @@ interface CompareFlags {
   elementBytes?: string;
 }
 
-/** A progress bar on stderr (TTY only) once the work has lasted a second; `done` clears it. */
-function progressBar(
-  ctx: CliContext,
+/** A progress bar on `stream` (TTY only: `interactive`) once the work has lasted a second; `done` stops it where it is. */
+export function compareProgress(
+  interactive: boolean,
   unit: string,
+  stream: NodeJS.WritableStream = process.stderr,
+  now: () => number = Date.now,
 ): { report: (done: number, total: number) => void; done: () => void } {
-  const t0 = Date.now();
+  const t0 = now();
   let bar: cliProgress.SingleBar | null = null;
   return {
     report: (done, total) => {
-      if (!ctx.io.interactive) return;
+      if (!interactive) return;
       if (bar === null) {
-        if (Date.now() - t0 < 1000) return;
+        if (now() - t0 < 1000) return;
         bar = new cliProgress.SingleBar(
-          { stream: process.stderr, format: `compare [{bar}] {percentage}% | {value}/{total} ${unit}` },
+          { stream, format: `compare [{bar}] {percentage}% | {value}/{total} ${unit}` },
           cliProgress.Presets.shades_classic,
         );
         bar.start(total, done);
@@ -143,7 +145,7 @@ export function registerCompare(program: Command, ctx: CliContext): void {
         },
       );
       const req = { machine, seed, mode: o.mode, ports, planners };
-      const bar = progressBar(ctx, "plans");
+      const bar = compareProgress(ctx.io.interactive, "plans");
       let result, sweep: SweepReport | null;
       try {
         result = compareMatrix(m, { ...req, progress: (d, t) => bar.report(d, t) });
