@@ -167,3 +167,33 @@ export {
 export type { TopologyDescription, TopologyLinkDescription, TopologyRouteDescription } from "./model/topology.js";
 export { readTopologyJson, parseTopologyJsonText, MAX_TOPOLOGY_BYTES } from "./io/topology-json-read.js";
 export { simgridTopologyPlatformPieces, simgridTopologyHostfile } from "./export/simgrid-topology-platform.js";
+// lower bounds and the planner comparison (commplan compare; docs/bounds.md, docs/compare.md)
+export {
+  lowerBounds,
+  bestBound,
+  scheduleClass,
+  nodeLoads,
+  relayRounds,
+  busiestLinkBound,
+  type LinkBound,
+  BOUND_TARGETS,
+  type LowerBound,
+  type BoundTarget,
+  type BoundScope,
+  type BoundRequest,
+  type ScheduleClass,
+  type NodeLoads,
+} from "./bounds/index.js";
+export { runCandidates, type Candidate, type CandidateRequest, type CandidateRun } from "./compare/candidates.js";
+export { compareMatrix, compareText, type CompareReport, type CompareRow } from "./compare/compare.js";
+export { compareChartSvg } from "./compare/compare-chart.js";
+export {
+  parseSweep,
+  scaleMatrix,
+  runSweep,
+  type SweepReport,
+  type SweepPoint,
+  type Crossover,
+} from "./compare/sweep.js";
+export { sweepChartSvg } from "./compare/sweep-chart.js";
+export { compareHtml, type BestPlan } from "./compare/html-report.js";

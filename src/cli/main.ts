@@ -7,6 +7,7 @@ import { memoryOption, setMemoryBudget } from "../model/memory-budget.js";
 import type { CliContext } from "./context.js";
 import { processIo, quietOnClosedStdout, type CliIo } from "./io.js";
 import { registerCheckPlanner } from "./commands/check-planner.js";
+import { registerCompare } from "./commands/compare.js";
 import { registerCost } from "./commands/cost.js";
 import { registerDemo } from "./commands/demo.js";
 import { registerExport } from "./commands/export.js";
@@ -64,12 +65,23 @@ export function buildProgram(ctx: CliContext): Command {
   registerVerifyProgram(program, ctx);
   registerCheckPlanner(program, ctx);
   registerTopologies(program, ctx);
+  registerCompare(program, ctx);
   addMemoryOption(program, ctx.io);
   return program;
 }
 
 /** The sub-commands that read a file (they take --max-memory). */
-const READS_FILES = new Set(["stats", "plan", "verify", "cost", "show", "simulate", "export", "verify-program"]);
+const READS_FILES = new Set([
+  "stats",
+  "plan",
+  "verify",
+  "cost",
+  "show",
+  "simulate",
+  "export",
+  "verify-program",
+  "compare",
+]);
 
 /** Adds --max-memory to every sub-command that reads a file, and sets the budget before its action runs; says so when a command is about to wait for a terminal's input. */
 function addMemoryOption(program: Command, io: CliIo): void {

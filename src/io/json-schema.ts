@@ -21,6 +21,7 @@ export const FORMAT_NAMES = {
   simulation: "commplan.simulation/v1",
   "te-table": "commplan.te-table/v1",
   topology: "commplan.topology/v1",
+  compare: "commplan.compare/v1",
 } as const;
 
 /**
@@ -39,6 +40,7 @@ export const SCHEMA_FILES = {
   stats: "stats.v1.schema.json",
   cost: "cost.v1.schema.json",
   topology: "topology.v1.schema.json",
+  compare: "compare.v1.schema.json",
 } as const;
 
 /** The `$id` of the derived schedule-header schema (not a file: schedule.v1 with `$defs/step` accepting anything). */
@@ -93,6 +95,7 @@ function validators(): Record<SchemaName, ValidateFunction> {
     "matrix-header": ajv.compile(matrixHeader),
     program: ajv.compile(loadSchema("program")),
     topology: ajv.compile(loadSchema("topology")),
+    compare: ajv.compile(loadSchema("compare")),
   };
   return compiled;
 }

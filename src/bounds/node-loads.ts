@@ -1,0 +1,57 @@
+/** NodeLoads: what every node must send and receive for a matrix (message counts, bytes, byte-weighted network time). */
+import type { CommMatrix } from "../model/matrix.js";
+
+/** Per-node loads of a matrix (network traffic only: the diagonal is left out). */
+export interface NodeLoads {
+  readonly p: number;
+  /** b: bytes per element (the smallest message carries one element). */
+  readonly elementBytes: number;
+  /** f_i: destinations j != i with M[i][j] > 0. */
+  readonly fanOut: Uint32Array;
+  /** g_j: sources i != j with M[i][j] > 0. */
+  readonly fanIn: Uint32Array;
+  /** R_i: bytes node i sends to other nodes. */
+  readonly rowBytes: Float64Array;
+  /** C_j: bytes node j receives from other nodes. */
+  readonly colBytes: Float64Array;
+  /** sum_j M[i][j] b t_d(i, j): node i's output-port time of a direct schedule. */
+  readonly rowTd: Float64Array;
+  /** sum_i M[i][j] b t_d(i, j): node j's input-port time of a direct schedule. */
+  readonly colTd: Float64Array;
+  /** min over j != i of t_d(i, j) (= t_d(j, i) for the symmetric networks here): the cheapest byte node i can send or receive. */
+  readonly tdMin: Float64Array;
+  /** True when some off-diagonal entry is non-zero. */
+  readonly traffic: boolean;
+}
+
+/** The loads of `m`, with per-pair t_d given by `td` (one O(P^2) pass). */
+export function nodeLoads(m: CommMatrix, td: (a: number, b: number) => number): NodeLoads {
+  const { p, data, elementBytes: eb } = m;
+  const fanOut = new Uint32Array(p);
+  const fanIn = new Uint32Array(p);
+  const rowBytes = new Float64Array(p);
+  const colBytes = new Float64Array(p);
+  const rowTd = new Float64Array(p);
+  const colTd = new Float64Array(p);
+  const tdMin = new Float64Array(p).fill(Infinity);
+  let traffic = false;
+  for (let i = 0; i < p; i++) {
+    for (let j = 0; j < p; j++) {
+      if (i === j) continue;
+      const t = td(i, j);
+      if (t < tdMin[i]!) tdMin[i] = t;
+      const v = data[i * p + j]!;
+      if (v === 0) continue;
+      traffic = true;
+      const bytes = v * eb;
+      fanOut[i]!++;
+      fanIn[j]!++;
+      rowBytes[i] = rowBytes[i]! + bytes;
+      colBytes[j] = colBytes[j]! + bytes;
+      rowTd[i] = rowTd[i]! + bytes * t;
+      colTd[j] = colTd[j]! + bytes * t;
+    }
+  }
+  for (let i = 0; i < p; i++) if (tdMin[i] === Infinity) tdMin[i] = 0;
+  return { p, elementBytes: eb, fanOut, fanIn, rowBytes, colBytes, rowTd, colTd, tdMin, traffic };
+}

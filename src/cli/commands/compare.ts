@@ -1,0 +1,180 @@
+/** commplan compare: every applicable planner on one matrix side by side (steps, start-ups, traffic, buffer, modelled and simulated time, ratio to the lower bound); charts, a size sweep and an HTML report. */
+import { Option, type Command } from "commander";
+import cliProgress from "cli-progress";
+import { compareChartSvg } from "../../compare/compare-chart.js";
+import { compareMatrix, compareText, fastest } from "../../compare/compare.js";
+import { compareHtml, type BestPlan } from "../../compare/html-report.js";
+import { sweepChartSvg } from "../../compare/sweep-chart.js";
+import { parseSweep, runSweep, type SweepReport } from "../../compare/sweep.js";
+import { refuseOutputOntoInput } from "../../io/file-output.js";
+import { readMatrixFile } from "../../io/matrix-read.js";
+import { findMachine } from "../../machines/presets.js";
+import { simulateSchedule } from "../../machines/sim/simulate.js";
+import type { SimMode } from "../../machines/sim/options.js";
+import { fail } from "../../model/errors.js";
+import { checkMemory } from "../../model/memory-budget.js";
+import { MAX_SEED } from "../../model/param-spec.js";
+import { PLANNERS, findPlanner } from "../../planner/registry.js";
+import type { Planner } from "../../planner/types.js";
+import type { CliContext } from "../context.js";
+import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions, table, writeTextTarget } from "../io.js";
+
+interface CompareFlags {
+  machine: string;
+  mode: SimMode;
+  ports?: string;
+  seed: string;
+  algorithms?: string;
+  json?: boolean;
+  svg?: string;
+  sweep?: string;
+  html?: string;
+  elementBytes?: string;
+}
+
+/** A progress bar on `stream` (TTY only: `interactive`) once the work has lasted a second; `done` stops it where it is. */
+export function compareProgress(
+  interactive: boolean,
+  unit: string,
+  stream: NodeJS.WritableStream = process.stderr,
+  now: () => number = Date.now,
+): { report: (done: number, total: number) => void; done: () => void } {
+  const t0 = now();
+  let bar: cliProgress.SingleBar | null = null;
+  return {
+    report: (done, total) => {
+      if (!interactive) return;
+      if (bar === null) {
+        if (now() - t0 < 1000) return;
+        bar = new cliProgress.SingleBar(
+          { stream, format: `compare [{bar}] {percentage}% | {value}/{total} ${unit}` },
+          cliProgress.Presets.shades_classic,
+        );
+        bar.start(total, done);
+      }
+      if (bar.getTotal() !== total) bar.setTotal(total);
+      bar.update(done);
+    },
+    done: () => bar?.stop(),
+  };
+}
+
+/** The planners named by --algorithms (comma-separated), every planner without it. */
+function selectPlanners(list: string | undefined): readonly Planner[] {
+  if (list === undefined) return PLANNERS;
+  const names = list
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (names.length === 0)
+    throw fail("compare", "BAD_OPTION", "--algorithms needs at least one name", { field: "algorithms" });
+  return [...new Set(names)].map(findPlanner);
+}
+
+/** The sweep as a text table: simulated time per planner (columns) per factor (rows), then the crossovers. */
+function sweepText(sw: SweepReport): string {
+  const rows = [["factor", "mean msg B", ...sw.algorithms, "bound", "fastest"]];
+  for (const p of sw.points)
+    rows.push([fmt(p.factor), fmt(p.meanMessageBytes), ...p.times.map((t) => fmt(t)), fmt(p.bound), p.best ?? "-"]);
+  let text = `sweep: simulated ${sw.mode} time (us) against message size\n` + table(rows);
+  for (const c of sw.crossovers.filter((x) => x.leaderChange))
+    text += `crossover: ${c.after} becomes the fastest (over ${c.before}) at about ${fmt(c.meanMessageBytes)} bytes per message\n`;
+  const others = sw.crossovers.filter((x) => !x.leaderChange).length;
+  if (others > 0) text += `${others} other crossover(s) between slower planners (--json lists them)\n`;
+  return text;
+}
+
+/** Registers `compare`. */
+export function registerCompare(program: Command, ctx: CliContext): void {
+  program
+    .command("compare")
+    .argument("<matrix>", "matrix file: JSON, CSV or Matrix Market; - for stdin")
+    .description(
+      "plan a matrix with every applicable planner and compare the plans: steps, start-ups, longest message, traffic, peak buffer, modelled time (blocking, nonblocking), simulated makespan, ratio to the lower bound (docs/bounds.md)",
+    )
+    .requiredOption("--machine <name>", "machine model (see 'commplan machines')")
+    .addOption(
+      new Option("--mode <mode>", "mode of the simulated machine")
+        .choices(["blocking", "nonblocking"])
+        .default("blocking"),
+    )
+    .option("--ports <k>", "send and receive ports per node on the simulated machine (default: the machine's)")
+    .option("--seed <n>", "seed of the planners and the simulator", "1")
+    .option("--algorithms <list>", "comma-separated planners to compare (default: every planner)")
+    .option("--json", "print the comparison as commplan.compare/v1 JSON")
+    .option("--svg <file>", "write a chart: the bars per planner, or with --sweep time against message size (log-log)")
+    .option(
+      "--sweep <factors>",
+      "also run the matrix scaled by factors: a range a..b (a, 2a, 4a, ... up to b; e.g. 1/16..16) or a list (0.5,1,4)",
+    )
+    .option(
+      "--html <file>",
+      "write a self-contained HTML report (table, charts, the best plan's step grid, timeline and per-node load)",
+    )
+    .option("--element-bytes <n>", ELEMENT_BYTES_HELP)
+    .action(async (file: string, o: CompareFlags) => {
+      const machine = findMachine(o.machine);
+      const seed = intOption("seed", o.seed, 0, MAX_SEED);
+      const ports = o.ports === undefined ? machine.ports : intOption("ports", o.ports, 1, 1024);
+      const planners = selectPlanners(o.algorithms);
+      const factors = o.sweep === undefined ? null : parseSweep(o.sweep);
+      for (const [flag, target] of [
+        ["--svg", o.svg],
+        ["--html", o.html],
+      ] as const)
+        if (target === "-")
+          throw fail("compare", "BAD_OPTION", `${flag} -: stdout carries the comparison; write ${flag} to a file`, {
+            field: flag.slice(2),
+          });
+      await refuseOutputOntoInput(
+        "compare",
+        [file],
+        [
+          ["--svg", o.svg],
+          ["--html", o.html],
+        ],
+      );
+      const m = readMatrixFile(file, matrixReadOptions(o));
+      // every planner's plan and simulation is held at once: a few copies of the matrix each
+      checkMemory(
+        "compare",
+        m.data.byteLength * 8 * planners.length,
+        `comparing ${planners.length} planners at P = ${m.p}`,
+        {
+          file,
+        },
+      );
+      const req = { machine, seed, mode: o.mode, ports, planners };
+      const bar = compareProgress(ctx.io.interactive, "plans");
+      let result, sweep: SweepReport | null;
+      try {
+        result = compareMatrix(m, { ...req, progress: (d, t) => bar.report(d, t) });
+        sweep = factors === null ? null : runSweep(m, factors, req, (d, t) => bar.report(d, t));
+      } finally {
+        bar.done();
+      }
+      const { report, run } = result;
+      if (o.svg !== undefined)
+        await writeTextTarget(
+          o.svg,
+          sweep === null
+            ? compareChartSvg(report)
+            : sweepChartSvg(
+                sweep,
+                `commplan compare --sweep: ${report.machine}, P = ${report.p}, simulated ${report.mode}`,
+              ),
+          ctx.io,
+        );
+      if (o.html !== undefined) {
+        const k = fastest(run.candidates);
+        let best: BestPlan | null = null;
+        if (k >= 0) {
+          const s = run.candidates[k]!.schedule;
+          best = { schedule: s, sim: simulateSchedule(s, machine, { mode: o.mode, ports, seed, timeline: true }) };
+        }
+        await writeTextTarget(o.html, compareHtml(report, sweep, best), ctx.io);
+      }
+      if (o.json) ctx.io.out(JSON.stringify(sweep === null ? report : { ...report, sweep }, null, 2) + "\n");
+      else ctx.io.out(compareText(report) + (sweep === null ? "" : "\n" + sweepText(sweep)));
+    });
+}

@@ -1,0 +1,172 @@
+/** runCandidates: every applicable planner run on a matrix and measured (steps, start-ups, traffic, scratch, modelled and simulated time, lower bound). */
+import { bestBound, lowerBounds, scheduleClass, type LowerBound, type ScheduleClass } from "../bounds/index.js";
+import { lowerSchedule } from "../lower/lower-schedule.js";
+import { scheduleCost } from "../machines/cost-model.js";
+import { simulateSchedule, type SimResult } from "../machines/sim/simulate.js";
+import type { SimMode } from "../machines/sim/options.js";
+import { networkCost } from "../machines/sim/topology.js";
+import { isCommplanError } from "../model/errors.js";
+import type { MachineModel } from "../model/machine.js";
+import type { CommMatrix } from "../model/matrix.js";
+import type { Schedule } from "../model/schedule.js";
+import { PLANNERS, resolvePlanOptions } from "../planner/registry.js";
+import type { Planner } from "../planner/types.js";
+
+/** The te-* planners move every element as its own transfer: they are skipped past this many network elements. */
+export const MAX_ELEMENT_PLANNER_ELEMENTS = 20_000;
+
+/** What to run and how to measure. */
+export interface CandidateRequest {
+  readonly machine: MachineModel;
+  /** Seed of the planners and the simulator (default 1). */
+  readonly seed?: number;
+  /** Simulated machine mode (default blocking). */
+  readonly mode?: SimMode;
+  /** Send and receive ports on the simulated machine (default the machine's). */
+  readonly ports?: number;
+  /** The planners to try (default every registered one). */
+  readonly planners?: readonly Planner[];
+  /** Plan with payload chunks (default true: needed for the peak scratch buffer and the nonblocking send rule). */
+  readonly payload?: boolean;
+  /** Keep each candidate's simulation result with its timeline (default false). */
+  readonly timeline?: boolean;
+  /** Called after each planner with (planners done, planners in all, its name). */
+  readonly progress?: ((done: number, total: number, algorithm: string) => void) | null;
+}
+
+/** One planner's plan and its measurements (times in us, sizes in bytes unless named elements). */
+export interface Candidate {
+  readonly algorithm: string;
+  readonly schedule: Schedule;
+  readonly stages: number;
+  readonly steps: number;
+  readonly transfers: number;
+  /** Sum over stages of the most network messages one node sends (the cost model's start-ups). */
+  readonly startups: number;
+  /** The longest network message (elements). */
+  readonly longestElements: number;
+  /** Bytes moved over the network, relays counted at every hop. */
+  readonly trafficBytes: number;
+  /** Most network bytes one node sends or receives. */
+  readonly busiestNodeBytes: number;
+  /** Most relayed elements one node holds at once (lowering's scratch peak); 0 for direct plans, null when not measured (no payload). */
+  readonly peakBufferElements: number | null;
+  readonly blockingUs: number;
+  readonly nonblockingUs: number;
+  readonly simulatedUs: number;
+  readonly cls: ScheduleClass;
+  /** The simulation (with its timeline when asked for). */
+  readonly sim: SimResult;
+}
+
+/** The outcome of runCandidates. */
+export interface CandidateRun {
+  readonly candidates: readonly Candidate[];
+  readonly skipped: readonly { readonly algorithm: string; readonly reason: string }[];
+  readonly mode: SimMode;
+  readonly ports: number;
+  /** Bounds of the simulated target (sim-<mode>), every scope. */
+  readonly simBounds: readonly LowerBound[];
+  /** The best bound valid for every schedule on the simulated machine (the ratio's denominator); null without traffic. */
+  readonly bound: LowerBound | null;
+}
+
+/** Network elements of m (off the diagonal). */
+function networkElements(m: CommMatrix): number {
+  let n = 0;
+  for (let i = 0; i < m.p; i++) for (let j = 0; j < m.p; j++) if (i !== j) n += m.data[i * m.p + j]!;
+  return n;
+}
+
+/** Plans m with every applicable planner (a planner that refuses the matrix is skipped with its reason) and measures each plan. Deterministic for a seed. */
+export function runCandidates(m: CommMatrix, req: CandidateRequest): CandidateRun {
+  const { machine } = req;
+  const seed = req.seed ?? 1;
+  const mode = req.mode ?? "blocking";
+  const ports = req.ports ?? machine.ports;
+  const planners = req.planners ?? PLANNERS;
+  const elements = networkElements(m);
+  const simBounds = lowerBounds(m, `sim-${mode}`, {
+    machine,
+    ports,
+    pairTd: networkCost(machine.topology ?? "flat", machine),
+  });
+  const all = bestBound(simBounds, { direct: false, contentionFree: false });
+  const candidates: Candidate[] = [];
+  const skipped: { algorithm: string; reason: string }[] = [];
+  planners.forEach((planner, k) => {
+    if (planner.name.startsWith("te-") && elements > MAX_ELEMENT_PLANNER_ELEMENTS)
+      skipped.push({
+        algorithm: planner.name,
+        reason: `moves every element as a transfer; the matrix has ${elements} network elements (at most ${MAX_ELEMENT_PLANNER_ELEMENTS})`,
+      });
+    else {
+      try {
+        candidates.push(measure(m, planner, req, seed, mode, ports));
+      } catch (e) {
+        if (!isCommplanError(e)) throw e;
+        skipped.push({ algorithm: planner.name, reason: e.message });
+      }
+    }
+    req.progress?.(k + 1, planners.length, planner.name);
+  });
+  return { candidates, skipped, mode, ports, simBounds, bound: all !== null && all.value > 0 ? all : null };
+}
+
+/** Plans with one planner and measures the plan. */
+function measure(
+  m: CommMatrix,
+  planner: Planner,
+  req: CandidateRequest,
+  seed: number,
+  mode: SimMode,
+  ports: number,
+): Candidate {
+  const { machine } = req;
+  const payload = req.payload ?? true;
+  const s = planner.plan(m, resolvePlanOptions(planner, { payload, seed, machine }));
+  const blocking = scheduleCost(s, machine, "blocking");
+  const nonblocking = scheduleCost(s, machine, "nonblocking");
+  const sim = simulateSchedule(s, machine, { mode, ports, seed, timeline: req.timeline ?? false });
+  let longest = 0,
+    traffic = 0;
+  for (let x = 0; x < s.transferCount; x++) {
+    if (s.src[x] === s.dst[x]) continue;
+    const z = s.size[x]!;
+    if (z > longest) longest = z;
+    traffic += z * s.elementBytes;
+  }
+  let busiest = 0;
+  for (let v = 0; v < s.p; v++) busiest = Math.max(busiest, sim.nodes.sentBytes[v]!, sim.nodes.recvBytes[v]!);
+  return {
+    algorithm: planner.name,
+    schedule: s,
+    stages: s.stages.length,
+    steps: s.stepCount,
+    transfers: s.transferCount,
+    startups: blocking.startups,
+    longestElements: longest,
+    trafficBytes: traffic,
+    busiestNodeBytes: busiest,
+    peakBufferElements: peakBuffer(m, s),
+    blockingUs: blocking.total,
+    nonblockingUs: nonblocking.total,
+    simulatedUs: sim.makespan,
+    cls: scheduleClass(m, s, ports),
+    sim,
+  };
+}
+
+/** The most relayed elements one rank holds at once (lowering's scratch peak); null without payloads or when the plan cannot be lowered. */
+function peakBuffer(m: CommMatrix, s: Schedule): number | null {
+  if (s.chunks === null) return null;
+  try {
+    const peak = lowerSchedule(m, s).scratchPeak;
+    let most = 0;
+    for (let v = 0; v < peak.length; v++) most = Math.max(most, peak[v]!);
+    return most;
+  } catch (e) {
+    if (!isCommplanError(e)) throw e;
+    return null;
+  }
+}

@@ -1,0 +1,163 @@
+/** compareMatrix: every applicable planner's plan of a matrix side by side (commplan.compare/v1), with the ratio to the best lower bound. */
+import { lowerBounds, bestBound, type LowerBound } from "../bounds/index.js";
+import type { SimMode } from "../machines/sim/options.js";
+import { matrixDigest, type CommMatrix } from "../model/matrix.js";
+import type { MachineModel } from "../model/machine.js";
+import { runCandidates, type Candidate, type CandidateRequest, type CandidateRun } from "./candidates.js";
+import { fmtNumber, textTable } from "./compare-format.js";
+
+/** One planner's row of the comparison (times in us). */
+export interface CompareRow {
+  readonly algorithm: string;
+  readonly stages: number;
+  readonly steps: number;
+  readonly transfers: number;
+  readonly startups: number;
+  readonly longestElements: number;
+  readonly trafficBytes: number;
+  readonly busiestNodeBytes: number;
+  readonly peakBufferElements: number | null;
+  readonly blockingUs: number;
+  readonly nonblockingUs: number;
+  readonly simulatedUs: number;
+  /** simulatedUs / the best bound for every schedule; null when the matrix moves nothing. */
+  readonly ratio: number | null;
+  readonly direct: boolean;
+  readonly contentionFree: boolean;
+  /** The best simulated-machine bound that applies to this plan's class (direct ones included), if any. */
+  readonly classBound: { readonly name: string; readonly value: number } | null;
+}
+
+/** A bound as the report lists it. */
+export type BoundEntry = Pick<LowerBound, "name" | "target" | "scope" | "contentionFree" | "value" | "formula">;
+
+/** The comparison document (`commplan compare --json`, schemas/compare.v1.schema.json). */
+export interface CompareReport {
+  readonly format: "commplan.compare/v1";
+  readonly machine: string;
+  readonly p: number;
+  readonly elementBytes: number;
+  readonly matrixDigest: string;
+  readonly seed: number;
+  /** Mode of the simulated machine. */
+  readonly mode: SimMode;
+  readonly ports: number;
+  readonly topology: string;
+  /** Every bound of docs/bounds.md for this matrix: cost model (both modes) and the simulated machine in `mode`. */
+  readonly bounds: readonly BoundEntry[];
+  /** The best simulated-machine bound valid for every schedule (the ratio's denominator). */
+  readonly bound: BoundEntry | null;
+  /** The planner with the shortest simulated makespan (the first in registry order on a tie). */
+  readonly best: string | null;
+  readonly rows: readonly CompareRow[];
+  readonly skipped: readonly { readonly algorithm: string; readonly reason: string }[];
+}
+
+const entry = (b: LowerBound): BoundEntry => ({
+  name: b.name,
+  target: b.target,
+  scope: b.scope,
+  contentionFree: b.contentionFree,
+  value: b.value,
+  formula: b.formula,
+});
+
+/** The row of one candidate. */
+function rowOf(c: Candidate, run: CandidateRun): CompareRow {
+  const cb = bestBound(run.simBounds, c.cls);
+  return {
+    algorithm: c.algorithm,
+    stages: c.stages,
+    steps: c.steps,
+    transfers: c.transfers,
+    startups: c.startups,
+    longestElements: c.longestElements,
+    trafficBytes: c.trafficBytes,
+    busiestNodeBytes: c.busiestNodeBytes,
+    peakBufferElements: c.peakBufferElements,
+    blockingUs: c.blockingUs,
+    nonblockingUs: c.nonblockingUs,
+    simulatedUs: c.simulatedUs,
+    ratio: run.bound === null ? null : c.simulatedUs / run.bound.value,
+    direct: c.cls.direct,
+    contentionFree: c.cls.contentionFree,
+    classBound: cb === null || cb.value === 0 ? null : { name: cb.name, value: cb.value },
+  };
+}
+
+/** The index of the fastest candidate (simulated makespan), -1 when there is none. */
+export function fastest(candidates: readonly Candidate[]): number {
+  let best = -1;
+  candidates.forEach((c, k) => {
+    if (best < 0 || c.simulatedUs < candidates[best]!.simulatedUs) best = k;
+  });
+  return best;
+}
+
+/** Runs every applicable planner on `m` (runCandidates) and builds the comparison document; the run is returned for the charts. */
+export function compareMatrix(m: CommMatrix, req: CandidateRequest): { report: CompareReport; run: CandidateRun } {
+  const run = runCandidates(m, req);
+  const machine: MachineModel = req.machine;
+  const k = fastest(run.candidates);
+  const bounds = [
+    ...lowerBounds(m, "cost-blocking", { machine }),
+    ...lowerBounds(m, "cost-nonblocking", { machine }),
+    ...run.simBounds,
+  ].map(entry);
+  const report: CompareReport = {
+    format: "commplan.compare/v1",
+    machine: machine.name,
+    p: m.p,
+    elementBytes: m.elementBytes,
+    matrixDigest: matrixDigest(m),
+    seed: req.seed ?? 1,
+    mode: run.mode,
+    ports: run.ports,
+    topology: run.candidates[0]?.sim.topology ?? machine.topology ?? "flat",
+    bounds,
+    bound: run.bound === null ? null : entry(run.bound),
+    best: k < 0 ? null : run.candidates[k]!.algorithm,
+    rows: run.candidates.map((c) => rowOf(c, run)),
+    skipped: run.skipped,
+  };
+  return { report, run };
+}
+
+/** The comparison as a text table with a header line and the skipped planners. */
+export function compareText(r: CompareReport): string {
+  const b = r.bound;
+  let text =
+    `compare on ${r.machine} (P = ${r.p}, ${r.elementBytes} bytes per element, simulated ${r.mode}, ${r.ports} port${r.ports === 1 ? "" : "s"}, ${r.topology}): ` +
+    (b === null ? "no network traffic\n" : `lower bound ${fmtNumber(b.value)} us (${b.name}: ${b.formula})\n`);
+  const rows = [
+    [
+      "algorithm",
+      "steps",
+      "start-ups",
+      "longest",
+      "traffic B",
+      "peak buffer",
+      "blocking us",
+      "nonblocking us",
+      "simulated us",
+      "x bound",
+    ],
+  ];
+  for (const x of r.rows)
+    rows.push([
+      x.algorithm + (x.algorithm === r.best ? " *" : ""),
+      fmtNumber(x.steps),
+      fmtNumber(x.startups),
+      fmtNumber(x.longestElements),
+      fmtNumber(x.trafficBytes),
+      fmtNumber(x.peakBufferElements),
+      fmtNumber(x.blockingUs),
+      fmtNumber(x.nonblockingUs),
+      fmtNumber(x.simulatedUs),
+      x.ratio === null ? "-" : x.ratio.toFixed(2),
+    ]);
+  text += textTable(rows);
+  if (r.best !== null) text += `* fastest on the simulated machine: ${r.best}\n`;
+  for (const s of r.skipped) text += `skipped ${s.algorithm}: ${s.reason}\n`;
+  return text;
+}

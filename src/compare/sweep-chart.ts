@@ -1,0 +1,85 @@
+/** sweepChartSvg: simulated time against mean message size per planner, log-log (as 004's figures), with the lower bound and the crossovers marked. */
+import { escapeXml, fmtNumber, SERIES_COLOURS } from "./compare-format.js";
+import type { ChartOptions } from "./compare-chart.js";
+import type { SweepReport } from "./sweep.js";
+
+/** Decades covering [lo, hi] (at least one), as exponents. */
+function decades(lo: number, hi: number): [number, number] {
+  const a = Math.floor(Math.log10(lo)),
+    b = Math.ceil(Math.log10(hi));
+  return [a, b > a ? b : a + 1];
+}
+
+/** The sweep as an SVG document: a polyline per planner, the bound dashed, crossovers as circles (leader changes filled and labelled). */
+export function sweepChartSvg(sw: SweepReport, title: string, opts: ChartOptions = {}): string {
+  const width = opts.width ?? 900,
+    height = 520;
+  const left = 80,
+    right = 170,
+    top = 40,
+    bottom = 50;
+  const pw = width - left - right,
+    ph = height - top - bottom;
+  const pts = sw.points.filter((p) => p.meanMessageBytes > 0);
+  const xs = pts.map((p) => p.meanMessageBytes);
+  const ys = pts.flatMap((p) => [...p.times, p.bound]).filter((v): v is number => v !== null && v > 0);
+  const [xa, xb] = xs.length === 0 ? [0, 1] : decades(Math.min(...xs), Math.max(...xs));
+  const [ya, yb] = ys.length === 0 ? [0, 1] : decades(Math.min(...ys), Math.max(...ys));
+  const sx = (v: number): number => left + ((Math.log10(v) - xa) / (xb - xa)) * pw;
+  const sy = (v: number): number => top + ph - ((Math.log10(v) - ya) / (yb - ya)) * ph;
+  const ns = opts.inline ? "" : ' xmlns="http://www.w3.org/2000/svg"';
+  const out: string[] = [];
+  out.push(`<svg${ns} width="${width}" height="${height}" font-family="sans-serif" font-size="11" role="img">\n`);
+  out.push(`<title>${escapeXml(title)}</title>\n<text x="${left}" y="18" font-size="13">${escapeXml(title)}</text>\n`);
+  out.push(`<rect x="${left}" y="${top}" width="${pw}" height="${ph}" fill="none" stroke="#888"/>\n`);
+  for (let e = xa; e <= xb; e++) {
+    const x = sx(10 ** e).toFixed(1);
+    out.push(`<line x1="${x}" y1="${top}" x2="${x}" y2="${top + ph}" stroke="#e4e4e4"/>`);
+    out.push(`<text x="${x}" y="${top + ph + 14}" text-anchor="middle">${fmtNumber(10 ** e)}</text>\n`);
+  }
+  for (let e = ya; e <= yb; e++) {
+    const y = sy(10 ** e).toFixed(1);
+    out.push(`<line x1="${left}" y1="${y}" x2="${left + pw}" y2="${y}" stroke="#e4e4e4"/>`);
+    out.push(`<text x="${left - 4}" y="${y}" text-anchor="end" dy="3">${fmtNumber(10 ** e)}</text>\n`);
+  }
+  out.push(
+    `<text x="${left + pw / 2}" y="${height - 12}" text-anchor="middle">mean message size (bytes, log)</text>\n`,
+    `<text transform="translate(16 ${top + ph / 2}) rotate(-90)" text-anchor="middle">simulated time (us, log)</text>\n`,
+  );
+  const series = (vals: readonly (number | null)[], colour: string, dash: string, label: string, k: number): void => {
+    const xy = pts.flatMap((p, i) => (vals[i] != null && vals[i]! > 0 ? [[sx(p.meanMessageBytes), sy(vals[i]!)]] : []));
+    if (xy.length === 0) return;
+    const d = xy.map(([x, y]) => `${x!.toFixed(1)},${y!.toFixed(1)}`).join(" ");
+    out.push(
+      `<polyline points="${d}" fill="none" stroke="${colour}" stroke-width="1.6"${dash}><title>${escapeXml(label)}</title></polyline>\n`,
+    );
+    for (const [x, y] of xy) out.push(`<circle cx="${x!.toFixed(1)}" cy="${y!.toFixed(1)}" r="2" fill="${colour}"/>`);
+    const ly = top + 10 + k * 16;
+    out.push(
+      `\n<line x1="${left + pw + 10}" y1="${ly}" x2="${left + pw + 30}" y2="${ly}" stroke="${colour}" stroke-width="2"${dash}/><text x="${left + pw + 34}" y="${ly + 4}">${escapeXml(label)}</text>\n`,
+    );
+  };
+  sw.algorithms.forEach((a, k) => {
+    const vals = pts.map((p) => p.times[k] ?? null);
+    series(vals, SERIES_COLOURS[k % SERIES_COLOURS.length]!, "", a, k);
+  });
+  series(
+    pts.map((p) => p.bound),
+    "#000",
+    ' stroke-dasharray="5 4"',
+    "lower bound",
+    sw.algorithms.length,
+  );
+  for (const c of sw.crossovers) {
+    const x = sx(c.meanMessageBytes).toFixed(1),
+      y = sy(c.timeUs).toFixed(1);
+    const tip = `${c.before} / ${c.after} cross at ${fmtNumber(c.meanMessageBytes)} bytes, ${fmtNumber(c.timeUs)} us${c.leaderChange ? ` (fastest becomes ${c.after})` : ""}`;
+    out.push(
+      c.leaderChange
+        ? `<circle cx="${x}" cy="${y}" r="6" fill="none" stroke="#d62728" stroke-width="2"><title>${escapeXml(tip)}</title></circle><text x="${x}" y="${Number(y) - 9}" fill="#d62728" text-anchor="middle">${escapeXml(c.after)}</text>\n`
+        : `<circle cx="${x}" cy="${y}" r="3.5" fill="none" stroke="#555"><title>${escapeXml(tip)}</title></circle>\n`,
+    );
+  }
+  out.push("</svg>\n");
+  return out.join("");
+}

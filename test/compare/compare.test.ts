@@ -1,0 +1,149 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { runCandidates } from "../../src/compare/candidates.js";
+import { compareChartSvg } from "../../src/compare/compare-chart.js";
+import { compareMatrix, compareText } from "../../src/compare/compare.js";
+import { compareHtml } from "../../src/compare/html-report.js";
+import { sweepChartSvg } from "../../src/compare/sweep-chart.js";
+import { parseSweep, runSweep, scaleMatrix } from "../../src/compare/sweep.js";
+import { findMachine } from "../../src/machines/presets.js";
+import { simulateSchedule } from "../../src/machines/sim/simulate.js";
+import { matrixFromRows } from "../../src/model/matrix.js";
+import { generatePattern } from "../../src/patterns/registry.js";
+import { findPlanner, PLANNERS } from "../../src/planner/registry.js";
+import { verifySchedule } from "../../src/verifier/index.js";
+import { buildMatrix, matrixRecipe } from "../helpers/arbitraries.js";
+import { htmlProblems } from "../helpers/html-check.js";
+
+const t3d = findMachine("t3d-004");
+
+describe("runCandidates", () => {
+  it("every plan it measures verifies, and no plan beats the bound it reports (random matrices)", () => {
+    fc.assert(
+      fc.property(
+        matrixRecipe({ maxP: 10, kinds: ["dense", "sparse", "empty-rows", "zero", "permutation", "spike"] }),
+        fc.constantFrom("blocking", "nonblocking" as const),
+        (r, mode) => {
+          const m = buildMatrix({ ...r, maxEntry: Math.min(r.maxEntry, 100) });
+          const run = runCandidates(m, { machine: t3d, mode, seed: r.seed });
+          expect(run.candidates.length + run.skipped.length).toBe(PLANNERS.length);
+          for (const c of run.candidates) {
+            expect(verifySchedule(m, c.schedule).ok, c.algorithm).toBe(true);
+            if (run.bound !== null) expect(c.simulatedUs).toBeGreaterThanOrEqual(run.bound.value * (1 - 1e-9));
+            expect(c.simulatedUs).toBe(
+              simulateSchedule(c.schedule, t3d, { mode, seed: r.seed, timeline: false }).makespan,
+            );
+            // direct planners hold nothing for others; "direct" as a bound class only means every pair is covered
+            if (["linear-permutation", "shift", "coloring"].includes(c.algorithm)) expect(c.peakBufferElements).toBe(0);
+            if (!c.cls.direct) expect(c.peakBufferElements).toBeGreaterThan(0);
+          }
+        },
+      ),
+      { numRuns: 12, seed: 3 },
+    );
+  });
+  it("skips a planner that refuses the matrix, with its reason, and the te-* planners past the element limit", () => {
+    const m = generatePattern("pattern1", 12, {}, 1);
+    const run = runCandidates(m, { machine: t3d });
+    const mesh = run.skipped.find((s) => s.algorithm === "mesh-two-stage");
+    expect(mesh?.reason).toMatch(/perfect square/);
+    const big = scaleMatrix(m, 64);
+    const r2 = runCandidates(big, { machine: t3d, planners: [findPlanner("te-direct"), findPlanner("shift")] });
+    expect(r2.candidates.map((c) => c.algorithm)).toEqual(["shift"]);
+    expect(r2.skipped[0]!.reason).toMatch(/network elements/);
+  });
+});
+
+describe("compareMatrix", () => {
+  const m = generatePattern("pattern1", 16, {}, 1);
+  it("is deterministic, names the fastest plan and gives ratios >= 1 against the bound for every schedule", () => {
+    const a = compareMatrix(m, { machine: t3d, seed: 5 }).report;
+    const b = compareMatrix(m, { machine: t3d, seed: 5 }).report;
+    expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+    const fastest = Math.min(...a.rows.map((r) => r.simulatedUs));
+    expect(a.rows.find((r) => r.algorithm === a.best)!.simulatedUs).toBe(fastest);
+    for (const r of a.rows) {
+      expect(r.ratio!).toBeGreaterThanOrEqual(1);
+      expect(r.classBound!.value).toBeGreaterThanOrEqual(a.bound!.value);
+      expect(r.simulatedUs).toBeGreaterThanOrEqual(r.classBound!.value);
+    }
+    expect(a.bounds.map((x) => x.target)).toEqual([
+      "cost-blocking",
+      "cost-blocking",
+      "cost-nonblocking",
+      "cost-nonblocking",
+      "sim-blocking",
+      "sim-blocking",
+      "sim-blocking",
+    ]);
+    const text = compareText(a);
+    expect(text).toContain(`* fastest on the simulated machine: ${a.best}`);
+    expect(text).toContain("lower bound");
+  });
+  it("a matrix with no network traffic: no bound, ratios null", () => {
+    const z = matrixFromRows([
+      [3, 0],
+      [0, 0],
+    ]);
+    const r = compareMatrix(z, { machine: t3d, planners: [findPlanner("shift")] }).report;
+    expect(r.bound).toBeNull();
+    expect(r.rows[0]!.ratio).toBeNull();
+    expect(compareText(r)).toContain("no network traffic");
+    expect(compareChartSvg(r)).toContain("</svg>");
+  });
+});
+
+describe("sweep", () => {
+  it("parses ranges and lists, and refuses bad ones in one line naming --sweep", () => {
+    expect(parseSweep("1/16..16")).toEqual([1 / 16, 1 / 8, 1 / 4, 1 / 2, 1, 2, 4, 8, 16]);
+    expect(parseSweep("4,0.5,1,4")).toEqual([0.5, 1, 4]);
+    expect(parseSweep("2..5")).toEqual([2, 4]);
+    for (const bad of ["0..4", "4..1", "x", "1..2..3", "1,-2", "1/0", "1e400"])
+      expect(() => parseSweep(bad), bad).toThrow(/^compare: --sweep/);
+    expect(() => parseSweep("1/1048576..1048576")).toThrow(/more than 33 factors/);
+  });
+  it("scaleMatrix keeps the message pattern (every non-zero entry at least 1)", () => {
+    const m = generatePattern("pattern1", 8, {}, 2);
+    const s = scaleMatrix(m, 1 / 100);
+    for (let k = 0; k < m.data.length; k++) expect(s.data[k]! > 0).toBe(m.data[k]! > 0);
+    expect(scaleMatrix(m, 3).data[1]).toBe(m.data[1]! * 3);
+  });
+  it("finds the crossovers where two planners swap order, and the leader changes among them", () => {
+    const m = generatePattern("pattern1", 16, {}, 1);
+    const planners = ["coloring", "four-stage", "two-stage"].map(findPlanner);
+    const sw = runSweep(m, parseSweep("1/64..16"), { machine: t3d, planners });
+    expect(sw.algorithms).toEqual(["coloring", "four-stage", "two-stage"]);
+    expect(sw.points).toHaveLength(11);
+    for (const c of sw.crossovers) {
+      const [a, b] = c.algorithms.map((n) => sw.algorithms.indexOf(n));
+      const k = sw.points.findIndex((p) => p.meanMessageBytes > c.meanMessageBytes);
+      expect(k).toBeGreaterThan(0);
+      const lo = sw.points[k - 1]!,
+        hi = sw.points[k]!;
+      expect(Math.sign(lo.times[a!]! - lo.times[b!]!)).toBe(-Math.sign(hi.times[a!]! - hi.times[b!]!));
+      expect(lo.times[sw.algorithms.indexOf(c.before)]!).toBeLessThan(lo.times[sw.algorithms.indexOf(c.after)]!);
+    }
+    const leaders = new Set(sw.points.map((p) => p.best));
+    if (leaders.size > 1) expect(sw.crossovers.some((c) => c.leaderChange)).toBe(true);
+    const svg = sweepChartSvg(sw, "t");
+    expect(svg.match(/<polyline/g)).toHaveLength(4);
+    expect(svg.match(/r="6"/g)?.length ?? 0).toBe(sw.crossovers.filter((c) => c.leaderChange).length);
+  });
+});
+
+describe("compareHtml", () => {
+  it("is one well-formed page with no script and no address, holding the table, the charts and the best plan", () => {
+    const m = generatePattern("pattern1", 16, {}, 1);
+    const { report, run } = compareMatrix(m, { machine: t3d });
+    const best = run.candidates.find((c) => c.algorithm === report.best)!;
+    const sim = simulateSchedule(best.schedule, t3d, { timeline: true });
+    const sw = runSweep(m, [0.5, 1, 2], { machine: t3d, planners: [findPlanner("coloring"), findPlanner("shift")] });
+    const html = compareHtml(report, sw, { schedule: best.schedule, sim });
+    expect(htmlProblems(html)).toEqual([]);
+    expect(htmlProblems(html.replace("</table>", ""))).not.toEqual([]);
+    expect(htmlProblems(html + '<a href="https://x.org">')).not.toEqual([]);
+    for (const part of ["<table>", "Step grid", "Timeline", "Per-node load", "Message-size sweep", report.best!])
+      expect(html).toContain(part);
+    expect(html.match(/<svg/g)!.length).toBeGreaterThanOrEqual(5);
+  });
+});
