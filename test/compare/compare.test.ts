@@ -11,6 +11,8 @@ import { simulateSchedule } from "../../src/machines/sim/simulate.js";
 import { matrixFromRows } from "../../src/model/matrix.js";
 import { generatePattern } from "../../src/patterns/registry.js";
 import { findPlanner, PLANNERS } from "../../src/planner/registry.js";
+import type { Planner } from "../../src/planner/types.js";
+import { fail } from "../../src/model/errors.js";
 import { verifySchedule } from "../../src/verifier/index.js";
 import { buildMatrix, matrixRecipe } from "../helpers/arbitraries.js";
 import { htmlProblems } from "../helpers/html-check.js";
@@ -44,9 +46,18 @@ describe("runCandidates", () => {
   });
   it("skips a planner that refuses the matrix, with its reason, and the te-* planners past the element limit", () => {
     const m = generatePattern("pattern1", 12, {}, 1);
-    const run = runCandidates(m, { machine: t3d });
-    const mesh = run.skipped.find((s) => s.algorithm === "mesh-two-stage");
-    expect(mesh?.reason).toMatch(/perfect square/);
+    // every registered planner takes P = 12 (mesh-two-stage on a 3 x 4 grid); a planner that refuses is skipped with its reason
+    expect(runCandidates(m, { machine: t3d }).skipped).toEqual([]);
+    const refusing: Planner = {
+      ...findPlanner("shift"),
+      name: "refuses",
+      plan: () => {
+        throw fail("planner", "UNSUPPORTED", "refuses: P = 12 is not its kind");
+      },
+    };
+    const run = runCandidates(m, { machine: t3d, planners: [refusing, findPlanner("shift")] });
+    expect(run.candidates.map((c) => c.algorithm)).toEqual(["shift"]);
+    expect(run.skipped).toEqual([{ algorithm: "refuses", reason: expect.stringMatching(/not its kind/) }]);
     const big = scaleMatrix(m, 64);
     const r2 = runCandidates(big, { machine: t3d, planners: [findPlanner("te-direct"), findPlanner("shift")] });
     expect(r2.candidates.map((c) => c.algorithm)).toEqual(["shift"]);
