@@ -1,0 +1,156 @@
+/** planAuto: chooses the planner and parameters for a matrix and a machine by predicted, then simulated, time (`plan --algorithm auto`). */
+import { fail } from "../model/errors.js";
+import { checkSeed } from "../model/param-spec.js";
+import type { CommMatrix } from "../model/matrix.js";
+import type { MachineModel } from "../model/machine.js";
+import type { JsonValue, Schedule } from "../model/schedule.js";
+import { simulateSchedule, type SimMode } from "../machines/sim/index.js";
+import {
+  AUTO_VARIANTS,
+  planVariant,
+  round,
+  screenVariants,
+  variantLabel,
+  type AutoVariant,
+  type ScreenResult,
+} from "./auto-candidates.js";
+
+/** Options of planAuto. */
+export interface AutoOptions {
+  /** Plan the winner with payload chunks. Default false. */
+  readonly payload?: boolean;
+  /** Seed of every planner's and the simulator's random choices. Default 1. */
+  readonly seed?: number;
+  /** Simulated (and flat-model) mode. Default blocking. */
+  readonly mode?: SimMode;
+  /** Finalists simulated besides shift (the best predictions). Default AUTO_FINALISTS. */
+  readonly finalists?: number;
+}
+
+/** Finalists simulated besides shift, by default: the bench (bench/results/auto.md) measured this many enough. */
+export const AUTO_FINALISTS = 3;
+
+/** One candidate in the auto header. */
+export interface AutoCandidate {
+  readonly algorithm: string;
+  readonly params: { readonly [k: string]: JsonValue };
+  /** Flat-model time (us), or null when not planned. */
+  readonly predicted: number | null;
+  /** Simulated makespan (us), or null when not a finalist. */
+  readonly simulated: number | null;
+  /** winner, finalist, screened out, not planned or not applicable, with the reason. */
+  readonly note: string;
+}
+
+/** What planAuto decided, as the schedule header's `auto` block records it. */
+export interface AutoReport {
+  readonly machine: string;
+  readonly mode: SimMode;
+  readonly winner: { readonly algorithm: string; readonly params: { readonly [k: string]: JsonValue } };
+  readonly reason: string;
+  readonly candidates: readonly AutoCandidate[];
+}
+
+/** planAuto's result: the winner's schedule (its header carries `auto`) and the report. */
+export interface AutoResult {
+  readonly schedule: Schedule;
+  readonly report: AutoReport;
+}
+
+/** The finalists: shift always (what MPI libraries do for alltoallv), then the best `k` predictions; in tie-break order. */
+function pickFinalists(screen: readonly ScreenResult[], k: number): ScreenResult[] {
+  const planned = screen.filter((r) => r.schedule !== null && r.predicted !== null);
+  const byPrediction = [...planned].sort((a, b) => a.predicted! - b.predicted! || 0);
+  const chosen = new Set<ScreenResult>(byPrediction.slice(0, k));
+  const shift = planned.find((r) => r.variant.algorithm === "shift");
+  if (shift) chosen.add(shift);
+  return planned.filter((r) => chosen.has(r));
+}
+
+function describeWhy(winner: AutoCandidate, all: readonly AutoCandidate[]): string {
+  const sims = all.filter((c) => c.simulated !== null && c !== winner).sort((a, b) => a.simulated! - b.simulated!);
+  const shift = all.find((c) => c.algorithm === "shift" && c.simulated !== null);
+  const parts = [`lowest simulated makespan ${winner.simulated} us`];
+  const next = sims[0];
+  if (next) parts.push(`next ${variantLabel(next)} ${next.simulated} us`);
+  if (shift && shift !== winner)
+    parts.push(
+      `shift ${shift.simulated} us (${round((100 * (shift.simulated! - winner.simulated!)) / shift.simulated!)} % saved)`,
+    );
+  const bestPredicted = all.filter((c) => c.predicted !== null).sort((a, b) => a.predicted! - b.predicted!)[0];
+  if (bestPredicted && bestPredicted !== winner)
+    parts.push(
+      `the flat model preferred ${variantLabel(bestPredicted)} (${bestPredicted.predicted} us) but it simulated slower`,
+    );
+  return parts.join("; ");
+}
+
+/**
+ * Chooses a planner and its parameters for `m` on `machine`: a flat-model screen of every applicable
+ * variant (auto-candidates.ts), then the simulated machine on shift and the best `finalists`
+ * predictions; the lowest simulated makespan wins (ties: the earlier variant). Deterministic; never
+ * slower than shift in simulation, as shift is always a finalist.
+ */
+export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOptions = {}): AutoResult {
+  const seed = checkSeed("compare", options.seed ?? 1);
+  const mode = options.mode ?? "blocking";
+  if (mode !== "blocking" && mode !== "nonblocking")
+    throw fail("compare", "BAD_OPTION", `auto: unknown mode '${String(mode)}'; known: blocking, nonblocking`, {
+      field: "mode",
+    });
+  const k = options.finalists ?? AUTO_FINALISTS;
+  if (!Number.isInteger(k) || k < 0 || k > AUTO_VARIANTS.length)
+    throw fail("compare", "BAD_OPTION", `auto: finalists must be an integer in 0..${AUTO_VARIANTS.length}, got ${k}`, {
+      field: "finalists",
+    });
+  const screen = screenVariants(m, machine, mode, seed);
+  const finalists = new Set(pickFinalists(screen, k));
+  const simulated = new Map<ScreenResult, number>();
+  for (const r of finalists)
+    simulated.set(r, simulateSchedule(r.schedule!, machine, { mode, seed, timeline: false }).makespan);
+  let best: ScreenResult | null = null;
+  for (const r of screen) {
+    const t = simulated.get(r);
+    if (t !== undefined && (best === null || t < simulated.get(best)!)) best = r;
+  }
+  if (best === null) throw fail("compare", "UNSUPPORTED", `auto: no planner could plan this matrix (P = ${m.p})`);
+  const candidates: AutoCandidate[] = screen.map((r) => ({
+    algorithm: r.variant.algorithm,
+    params: r.variant.params,
+    predicted: r.predicted === null ? null : round(r.predicted),
+    simulated: simulated.has(r) ? round(simulated.get(r)!) : null,
+    note: r === best ? "winner" : finalists.has(r) ? "finalist" : r.note || "not a finalist (predicted slower)",
+  }));
+  const winner = candidates[screen.indexOf(best)]!;
+  const report: AutoReport = {
+    machine: machine.name,
+    mode,
+    winner: { algorithm: best.variant.algorithm, params: best.variant.params },
+    reason: describeWhy(winner, candidates),
+    candidates,
+  };
+  const planned = options.payload ? planVariant(m, best.variant, machine, seed, true).schedule! : best.schedule!;
+  return { schedule: { ...planned, auto: autoHeader(report) }, report };
+}
+
+/** The report as the JSON of the schedule header's `auto` block (schemas/schedule.v1.schema.json, $defs/auto). */
+export function autoHeader(r: AutoReport): JsonValue {
+  return {
+    machine: r.machine,
+    mode: r.mode,
+    winner: { algorithm: r.winner.algorithm, params: r.winner.params },
+    reason: r.reason,
+    candidates: r.candidates.map((c) => ({
+      algorithm: c.algorithm,
+      params: c.params,
+      predicted: c.predicted,
+      simulated: c.simulated,
+      note: c.note,
+    })),
+  };
+}
+
+/** The variants auto weighs (for help text and docs). */
+export function autoVariantLabels(): string[] {
+  return AUTO_VARIANTS.map((v: AutoVariant) => variantLabel(v));
+}
