@@ -5,6 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { autoBench } from "./auto.js";
 import { foundationBench } from "./foundation.js";
 import { benchHeadlines } from "./headlines.js";
 import { fourStageBench } from "./four-stage.js";
@@ -25,6 +26,7 @@ const benches: [string, () => string | Promise<string>][] = [
   ["simgrid", () => simgridBench(log)],
   ["lower", () => lowerBench(log)],
   ["total-exchange", () => totalExchangeBench(log)],
+  ["auto", () => autoBench(log)],
 ];
 // `npm run bench -- --summary-only` rebuilds SUMMARY.md and the README headlines from the recorded results.
 const summaryOnly = process.argv.includes("--summary-only");

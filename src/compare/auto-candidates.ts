@@ -32,10 +32,26 @@ export const AUTO_VARIANTS: readonly AutoVariant[] = [
   { algorithm: "te-offline", params: {} },
 ];
 
-/** rs-nh's planning time grows about as P^3 (10 s at P = 1,024): it is planned only up to this P. */
-export const RS_NH_MAX_P = 256;
+/** rs-nh's planning time grows about as P^3 (0.2-2.5 s at P = 256, up to 100 s at P = 1,024): it is planned only up to this P. */
+export const RS_NH_MAX_P = 128;
 /** The total-exchange planners make one transfer per element: planned only up to this many off-diagonal elements. */
-export const TE_MAX_ELEMENTS = 1 << 16;
+export const TE_MAX_ELEMENTS = 1 << 14;
+
+/** The order the screen plans in: the cheap planners first, so that the lower bounds of the dear ones can rule them out. */
+const SCREEN_ORDER = [
+  "shift",
+  "linear-permutation",
+  "mesh-two-stage",
+  "coloring",
+  "rs-n",
+  "four-stage",
+  "split-coloring",
+  "rs-nh",
+  "two-stage",
+  "te-offline",
+];
+/** Planners always planned (never ruled out by a bound): shift and linear permutation are always finalists. */
+const ALWAYS = new Set(["shift", "linear-permutation", "mesh-two-stage", "coloring"]);
 
 /** What the screen found for one variant. */
 export interface ScreenResult {
@@ -56,29 +72,62 @@ export function variantLabel(v: AutoVariant): string {
     : `${v.algorithm}(${keys.map((k) => `${k}=${String(v.params[k])}`).join(",")})`;
 }
 
-/** Off-diagonal elements and the most elements one node sends or receives (the h of an element-level h-relation). */
-function elementLoad(m: CommMatrix): { total: number; most: number } {
+/** What the screen's bounds need, from one pass over the matrix. */
+interface Load {
+  /** Off-diagonal elements. */
+  readonly total: number;
+  /** Most off-diagonal elements one node sends or receives (the h of an element-level h-relation). */
+  readonly most: number;
+  /** max over nodes of the sum over its messages, sent or received, of T_s + bytes (t_c + t_d): a lower bound on any one-port plan's communication time. */
+  readonly direct: number;
+}
+
+/** One pass over m for the bounds. */
+function matrixLoad(m: CommMatrix, machine: MachineModel): Load {
   const { p, data } = m;
   const col = new Float64Array(p);
+  const colTime = new Float64Array(p);
+  const per = m.elementBytes * (machine.tc + machine.td);
   let total = 0,
-    most = 0;
+    most = 0,
+    direct = 0;
   for (let i = 0; i < p; i++) {
-    let row = 0;
+    let row = 0,
+      rowTime = 0;
     for (let j = 0; j < p; j++) {
-      if (i === j) continue;
       const v = data[i * p + j]!;
+      if (i === j || v === 0) continue;
       row += v;
+      rowTime += machine.ts + v * per;
       col[j] = col[j]! + v;
+      colTime[j] = colTime[j]! + machine.ts + v * per;
     }
     total += row;
-    if (row > most) most = row;
+    most = Math.max(most, row);
+    direct = Math.max(direct, rowTime);
   }
-  for (let j = 0; j < p; j++) if (col[j]! > most) most = col[j]!;
-  return { total, most };
+  for (let j = 0; j < p; j++) {
+    most = Math.max(most, col[j]!);
+    direct = Math.max(direct, colTime[j]!);
+  }
+  return { total, most, direct };
+}
+
+/**
+ * A lower bound on the flat blocking time of variant v, from the matrix alone: every message needs
+ * at least one start-up and its bytes on the node's one port (direct, split and cut plans); the
+ * two-stage plans move every byte twice; total-exchange plans need a round per element.
+ */
+function variantBound(v: AutoVariant, m: CommMatrix, machine: MachineModel, load: Load): number {
+  const per = m.elementBytes * (machine.tc + machine.td);
+  if (v.algorithm.startsWith("te-")) return load.most * (machine.ts + per);
+  if (v.algorithm === "two-stage") return 2 * machine.barrier + ((2 * (m.p - 1)) / m.p) * load.most * per;
+  if (v.algorithm === "four-stage") return machine.barrier + load.most * per;
+  return machine.barrier + load.direct;
 }
 
 /** Why variant v is not planned for m (a cheap test, before planning); "" when it is. */
-function skipReason(v: AutoVariant, m: CommMatrix, load: { total: number; most: number }): string {
+function skipReason(v: AutoVariant, m: CommMatrix, load: Load): string {
   if (v.algorithm === "mesh-two-stage" && Math.round(Math.sqrt(m.p)) ** 2 !== m.p)
     return `needs P a perfect square (P = ${m.p})`;
   if (v.algorithm === "rs-nh" && m.p > RS_NH_MAX_P)
@@ -117,29 +166,33 @@ export function planVariant(
 }
 
 /**
- * The analytic screen: plans every applicable variant that is cheap to plan and prices it with the
- * flat cost model (docs/cost-model.md); the total-exchange family is priced by a lower bound first
- * and planned only if that bound could beat the best prediction so far.
+ * The analytic screen: plans every applicable variant and prices it with the flat cost model
+ * (docs/cost-model.md), the cheap planners first; a dear variant whose lower bound (variantBound) is
+ * no better than the `keep`-th best prediction so far is not planned (it could not be a finalist).
  */
 export function screenVariants(
   m: CommMatrix,
   machine: MachineModel,
   mode: CostMode,
   seed: number,
+  keep: number,
   variants: readonly AutoVariant[] = AUTO_VARIANTS,
 ): ScreenResult[] {
-  const load = elementLoad(m);
+  const load = matrixLoad(m, machine);
   const out: ScreenResult[] = [];
-  let best = Infinity;
-  const deferred: AutoVariant[] = [];
-  for (const v of variants) {
+  const predictions: number[] = [];
+  const rank = (v: AutoVariant): number => SCREEN_ORDER.indexOf(v.algorithm) * 100 + variants.indexOf(v);
+  for (const v of [...variants].sort((a, b) => rank(a) - rank(b))) {
     const why = skipReason(v, m, load);
     if (why !== "") {
       out.push({ variant: v, predicted: null, schedule: null, note: why });
       continue;
     }
-    if (v.algorithm.startsWith("te-")) {
-      deferred.push(v);
+    const bar = predictions.length >= keep ? predictions[keep - 1]! : Infinity;
+    const bound = variantBound(v, m, machine, load);
+    if (!ALWAYS.has(v.algorithm) && bound >= bar) {
+      const note = `screened out: its lower bound ${round(bound)} us >= ${round(bar)} us, the ${keep}th best prediction`;
+      out.push({ variant: v, predicted: null, schedule: null, note });
       continue;
     }
     const { schedule, error } = planVariant(m, v, machine, seed);
@@ -148,23 +201,9 @@ export function screenVariants(
       continue;
     }
     const predicted = scheduleCost(schedule, machine, mode).total;
-    best = Math.min(best, predicted);
+    predictions.push(predicted);
+    predictions.sort((a, b) => a - b);
     out.push({ variant: v, predicted, schedule, note: "" });
-  }
-  for (const v of deferred) {
-    const bound = unitPacketBound(m, machine, load.most);
-    if (bound >= best) {
-      out.push({
-        variant: v,
-        predicted: null,
-        schedule: null,
-        note: `screened out: its lower bound ${round(bound)} us >= ${round(best)} us`,
-      });
-      continue;
-    }
-    const { schedule, error } = planVariant(m, v, machine, seed);
-    if (!schedule) out.push({ variant: v, predicted: null, schedule: null, note: `not applicable: ${error}` });
-    else out.push({ variant: v, predicted: scheduleCost(schedule, machine, mode).total, schedule, note: "" });
   }
   const order = (v: AutoVariant): number => variants.indexOf(v);
   return out.sort((a, b) => order(a.variant) - order(b.variant));

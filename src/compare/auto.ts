@@ -57,14 +57,18 @@ export interface AutoResult {
   readonly report: AutoReport;
 }
 
-/** The finalists: shift always (what MPI libraries do for alltoallv), then the best `k` predictions; in tie-break order. */
+/** Variants simulated whatever the screen says: shift (what MPI libraries do for alltoallv) and linear permutation (the flat model misjudges both: lock-step steps). */
+const ALWAYS_FINAL = ["shift", "linear-permutation"];
+
+/**
+ * The finalists: shift and linear permutation always, the best `k` predictions, and the other
+ * parameter variants of every planner among them; returned in tie-break order.
+ */
 function pickFinalists(screen: readonly ScreenResult[], k: number): ScreenResult[] {
   const planned = screen.filter((r) => r.schedule !== null && r.predicted !== null);
-  const byPrediction = [...planned].sort((a, b) => a.predicted! - b.predicted! || 0);
-  const chosen = new Set<ScreenResult>(byPrediction.slice(0, k));
-  const shift = planned.find((r) => r.variant.algorithm === "shift");
-  if (shift) chosen.add(shift);
-  return planned.filter((r) => chosen.has(r));
+  const byPrediction = [...planned].sort((a, b) => a.predicted! - b.predicted!);
+  const names = new Set([...ALWAYS_FINAL, ...byPrediction.slice(0, k).map((r) => r.variant.algorithm)]);
+  return planned.filter((r) => names.has(r.variant.algorithm));
 }
 
 function describeWhy(winner: AutoCandidate, all: readonly AutoCandidate[]): string {
@@ -87,8 +91,8 @@ function describeWhy(winner: AutoCandidate, all: readonly AutoCandidate[]): stri
 
 /**
  * Chooses a planner and its parameters for `m` on `machine`: a flat-model screen of every applicable
- * variant (auto-candidates.ts), then the simulated machine on shift and the best `finalists`
- * predictions; the lowest simulated makespan wins (ties: the earlier variant). Deterministic; never
+ * variant (auto-candidates.ts), then the simulated machine on shift, linear permutation and the
+ * best `finalists` predictions (with their planners' other parameter variants); the lowest simulated makespan wins (ties: the earlier variant). Deterministic; never
  * slower than shift in simulation, as shift is always a finalist.
  */
 export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOptions = {}): AutoResult {
@@ -103,7 +107,7 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
     throw fail("compare", "BAD_OPTION", `auto: finalists must be an integer in 0..${AUTO_VARIANTS.length}, got ${k}`, {
       field: "finalists",
     });
-  const screen = screenVariants(m, machine, mode, seed);
+  const screen = screenVariants(m, machine, mode, seed, k + ALWAYS_FINAL.length);
   const finalists = new Set(pickFinalists(screen, k));
   const simulated = new Map<ScreenResult, number>();
   for (const r of finalists)

@@ -23,7 +23,7 @@ export function registerPlan(program: Command, ctx: CliContext): void {
     .description("make a schedule for a matrix with a planning algorithm and write it as commplan.schedule/v1 JSON")
     .requiredOption(
       "-a, --algorithm <name>",
-      `planning algorithm: ${PLANNERS.map((p) => p.name).join(", ")}; or auto: needs --machine, prices every applicable planner (and parameter variant) with the flat cost model, simulates shift and the ${AUTO_FINALISTS} best on the simulated machine (blocking) and keeps the fastest; the header's "auto" block lists the candidates, their predicted and simulated times and why the winner won`,
+      `planning algorithm: ${PLANNERS.map((p) => p.name).join(", ")}; or auto: needs --machine, prices every applicable planner (and parameter variant) with the flat cost model, simulates shift, linear-permutation and the ${AUTO_FINALISTS} best predictions on the simulated machine (blocking) and keeps the fastest; the header's "auto" block lists the candidates, their predicted and simulated times and why the winner won`,
     )
     .option("--machine <name>", machineOptionHelp())
     .option("--payload", "element-level plan: every transfer lists the chunks it carries")
