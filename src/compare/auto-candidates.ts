@@ -137,14 +137,6 @@ function skipReason(v: AutoVariant, m: CommMatrix, load: Load): string {
   return "";
 }
 
-/**
- * A lower bound on a total-exchange plan's flat blocking time without planning it: every round moves
- * one element per node, so at least `most` rounds of T_s + b (t_c + t_d).
- */
-function unitPacketBound(m: CommMatrix, machine: MachineModel, most: number): number {
-  return most * (machine.ts + m.elementBytes * (machine.tc + machine.td));
-}
-
 /** Plans variant v (no payload); null and the error text when the planner refuses the matrix. */
 export function planVariant(
   m: CommMatrix,
