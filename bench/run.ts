@@ -11,6 +11,7 @@ import { benchHeadlines } from "./headlines.js";
 import { fourStageBench } from "./four-stage.js";
 import { lowerBench } from "./lower.js";
 import { permutationBench } from "./permutation.js";
+import { rankingsBench } from "./rankings.js";
 import { simgridBench } from "./simgrid.js";
 import { simulateBench } from "./simulate.js";
 import { totalExchangeBench } from "./total-exchange.js";
@@ -27,6 +28,7 @@ const benches: [string, () => string | Promise<string>][] = [
   ["lower", () => lowerBench(log)],
   ["total-exchange", () => totalExchangeBench(log)],
   ["auto", () => autoBench(log)],
+  ["rankings", () => rankingsBench(log)],
 ];
 // `npm run bench -- --summary-only` rebuilds SUMMARY.md and the README headlines from the recorded results.
 const summaryOnly = process.argv.includes("--summary-only");

@@ -42,16 +42,16 @@ const SCREEN_ORDER = [
   "shift",
   "linear-permutation",
   "mesh-two-stage",
+  "four-stage",
   "coloring",
   "rs-n",
-  "four-stage",
   "split-coloring",
   "rs-nh",
   "two-stage",
   "te-offline",
 ];
-/** Planners always planned (never ruled out by a bound): shift and linear permutation are always finalists. */
-const ALWAYS = new Set(["shift", "linear-permutation", "mesh-two-stage", "coloring"]);
+/** Planners always planned (never ruled out by a bound): shift and linear permutation are always finalists; mesh-two-stage is cheap. */
+const ALWAYS = new Set(["shift", "linear-permutation", "mesh-two-stage"]);
 
 /** What the screen found for one variant. */
 export interface ScreenResult {
@@ -62,6 +62,8 @@ export interface ScreenResult {
   readonly schedule: Schedule | null;
   /** Why the variant was not planned or not applicable; "" when it was planned. */
   readonly note: string;
+  /** Milliseconds spent planning and pricing it (0 when not planned); for benches, never in a header. */
+  readonly ms: number;
 }
 
 /** A short label: `two-stage(schedule=shift)`, `coloring`. */
@@ -177,25 +179,27 @@ export function screenVariants(
   for (const v of [...variants].sort((a, b) => rank(a) - rank(b))) {
     const why = skipReason(v, m, load);
     if (why !== "") {
-      out.push({ variant: v, predicted: null, schedule: null, note: why });
+      out.push({ variant: v, predicted: null, schedule: null, note: why, ms: 0 });
       continue;
     }
     const bar = predictions.length >= keep ? predictions[keep - 1]! : Infinity;
     const bound = variantBound(v, m, machine, load);
     if (!ALWAYS.has(v.algorithm) && bound >= bar) {
       const note = `screened out: its lower bound ${round(bound)} us >= ${round(bar)} us, the ${keep}th best prediction`;
-      out.push({ variant: v, predicted: null, schedule: null, note });
+      out.push({ variant: v, predicted: null, schedule: null, note, ms: 0 });
       continue;
     }
+    const t0 = performance.now();
     const { schedule, error } = planVariant(m, v, machine, seed);
     if (!schedule) {
-      out.push({ variant: v, predicted: null, schedule: null, note: `not applicable: ${error}` });
+      const ms = performance.now() - t0;
+      out.push({ variant: v, predicted: null, schedule: null, note: `not applicable: ${error}`, ms });
       continue;
     }
     const predicted = scheduleCost(schedule, machine, mode).total;
     predictions.push(predicted);
     predictions.sort((a, b) => a - b);
-    out.push({ variant: v, predicted, schedule, note: "" });
+    out.push({ variant: v, predicted, schedule, note: "", ms: performance.now() - t0 });
   }
   const order = (v: AutoVariant): number => variants.indexOf(v);
   return out.sort((a, b) => order(a.variant) - order(b.variant));

@@ -51,24 +51,36 @@ export interface AutoReport {
   readonly candidates: readonly AutoCandidate[];
 }
 
-/** planAuto's result: the winner's schedule (its header carries `auto`) and the report. */
+/** planAuto's result: the winner's schedule (its header carries `auto`), the report, and where the time went (not in the header: it is not deterministic). */
 export interface AutoResult {
   readonly schedule: Schedule;
   readonly report: AutoReport;
+  /** Milliseconds per candidate label: planning and pricing (screen), simulating (finalists). */
+  readonly ms: {
+    readonly screen: Readonly<Record<string, number>>;
+    readonly simulate: Readonly<Record<string, number>>;
+  };
 }
 
 /** Variants simulated whatever the screen says: shift (what MPI libraries do for alltoallv) and linear permutation (the flat model misjudges both: lock-step steps). */
 const ALWAYS_FINAL = ["shift", "linear-permutation"];
 
+/** A parameter variant of a finalist's planner is a finalist too when its prediction is within this factor of the finalist's. */
+const SIBLING_SLACK = 1.05;
+
 /**
  * The finalists: shift and linear permutation always, the best `k` predictions, and the other
- * parameter variants of every planner among them; returned in tie-break order.
+ * parameter variants of their planners predicted within SIBLING_SLACK of them; in tie-break order.
  */
 function pickFinalists(screen: readonly ScreenResult[], k: number): ScreenResult[] {
   const planned = screen.filter((r) => r.schedule !== null && r.predicted !== null);
   const byPrediction = [...planned].sort((a, b) => a.predicted! - b.predicted!);
-  const names = new Set([...ALWAYS_FINAL, ...byPrediction.slice(0, k).map((r) => r.variant.algorithm)]);
-  return planned.filter((r) => names.has(r.variant.algorithm));
+  const chosen = new Set(byPrediction.slice(0, k));
+  for (const r of planned) if (ALWAYS_FINAL.includes(r.variant.algorithm)) chosen.add(r);
+  for (const r of [...chosen])
+    for (const q of planned)
+      if (q.variant.algorithm === r.variant.algorithm && q.predicted! <= r.predicted! * SIBLING_SLACK) chosen.add(q);
+  return planned.filter((r) => chosen.has(r));
 }
 
 function describeWhy(winner: AutoCandidate, all: readonly AutoCandidate[]): string {
@@ -107,11 +119,15 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
     throw fail("compare", "BAD_OPTION", `auto: finalists must be an integer in 0..${AUTO_VARIANTS.length}, got ${k}`, {
       field: "finalists",
     });
-  const screen = screenVariants(m, machine, mode, seed, k + ALWAYS_FINAL.length);
+  const screen = screenVariants(m, machine, mode, seed, Math.max(1, k));
   const finalists = new Set(pickFinalists(screen, k));
   const simulated = new Map<ScreenResult, number>();
-  for (const r of finalists)
+  const simMs: Record<string, number> = {};
+  for (const r of finalists) {
+    const t0 = performance.now();
     simulated.set(r, simulateSchedule(r.schedule!, machine, { mode, seed, timeline: false }).makespan);
+    simMs[variantLabel(r.variant)] = performance.now() - t0;
+  }
   let best: ScreenResult | null = null;
   for (const r of screen) {
     const t = simulated.get(r);
@@ -134,7 +150,8 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
     candidates,
   };
   const planned = options.payload ? planVariant(m, best.variant, machine, seed, true).schedule! : best.schedule!;
-  return { schedule: { ...planned, auto: autoHeader(report) }, report };
+  const screenMs = Object.fromEntries(screen.map((r) => [variantLabel(r.variant), r.ms]));
+  return { schedule: { ...planned, auto: autoHeader(report) }, report, ms: { screen: screenMs, simulate: simMs } };
 }
 
 /** The report as the JSON of the schedule header's `auto` block (schemas/schedule.v1.schema.json, $defs/auto). */
