@@ -131,3 +131,25 @@ export { mscclXml, MSCCL_LIMITS, type MscclOptions } from "./export/msccl-xml.js
 export { stepGrid, stepGridText, stepGridSvg, type StepGrid, type GridCell } from "./export/step-grid.js";
 export { timelineToSvg, type GanttOptions, type GanttTimeline } from "./export/svg-gantt.js";
 export { timelineToChromeTrace, type TraceTimeline, type TraceMeta } from "./export/trace-chrome.js";
+
+// auto (issue "Choose for the user"): plan --algorithm auto, the planner and parameters chosen by predicted, then simulated, time
+export {
+  planAuto,
+  autoHeader,
+  autoVariantLabels,
+  AUTO_FINALISTS,
+  type AutoOptions,
+  type AutoCandidate,
+  type AutoReport,
+  type AutoResult,
+} from "./compare/auto.js";
+export {
+  AUTO_VARIANTS,
+  RS_NH_MAX_P,
+  TE_MAX_ELEMENTS,
+  screenVariants,
+  planVariant,
+  variantLabel,
+  type AutoVariant,
+  type ScreenResult,
+} from "./compare/auto-candidates.js";
