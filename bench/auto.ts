@@ -1,5 +1,5 @@
 /** Auto bench: `--algorithm auto` against the best planner (every applicable one simulated) over a held-out set of matrices, P 8..1024, every machine preset. */
-import { planAuto } from "../src/compare/auto.js";
+import { AUTO_FINALISTS, planAuto } from "../src/compare/auto.js";
 import {
   AUTO_VARIANTS,
   planVariant,
@@ -65,6 +65,10 @@ interface Row {
   winnerPlanMs: number;
   winnerPlanSimMs: number;
   oracleMs: number;
+  /** Share of auto's time spent simulating finalists (the rest: planning and pricing the screen). */
+  simShare: number;
+  /** auto / best with 2 finalists besides shift and linear-permutation (the default is AUTO_FINALISTS). */
+  ratioBestK2: number;
 }
 
 /** Every planner the oracle simulates: auto's variants, then every other registered planner with its defaults. */
@@ -160,6 +164,9 @@ export function autoBench(log: (s: string) => void): string {
     const alone = bestOfMs(() => planVariant(m, v, c.machine, 1).schedule!, 2, 300);
     const sim = timeMs(() => simulateSchedule(alone.value, c.machine, { timeline: false }));
     const winnerSim = auto.value.report.candidates.find((x) => x.note === "winner")!.simulated!;
+    const k2 = planAuto(m, c.machine, { finalists: 2 }).report.candidates.find((x) => x.note === "winner")!.simulated!;
+    const sum = (x: Readonly<Record<string, number>>): number => Object.values(x).reduce((a, b) => a + b, 0);
+    const simMs = sum(auto.value.ms.simulate);
     rows.push({
       pattern: c.pattern,
       options: JSON.stringify(c.options),
@@ -177,6 +184,8 @@ export function autoBench(log: (s: string) => void): string {
       winnerPlanMs: alone.ms,
       winnerPlanSimMs: alone.ms + sim.ms,
       oracleMs: orc.ms,
+      simShare: simMs / (simMs + sum(auto.value.ms.screen)),
+      ratioBestK2: k2 / orc.value.makespan,
     });
     if (rows.length % 20 === 0) log(`auto: ${rows.length} cases, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   }
@@ -223,6 +232,11 @@ function report(rows: readonly Row[], skipped: readonly string[], missing: reado
           `${f(worst.ratioBest)} (${worst.pattern} P=${worst.p} ${worst.machine}: ${worst.auto} vs ${worst.best})`,
         ],
         ["median auto / best", "", f(summary.medianRatio)],
+        [
+          `the same with 2 finalists (default ${AUTO_FINALISTS}): within 5 %, worst`,
+          "",
+          `${f((100 * rows.filter((r) => r.ratioBestK2 <= 1.05).length) / rows.length, 1)} %, ${f(Math.max(...rows.map((r) => r.ratioBestK2)))}`,
+        ],
         ["worst auto / shift", "<= 1.01", `${f(worstShift.ratioShift)}`],
         ["median auto / shift", "", f(summary.medianRatioToShift)],
         [
@@ -234,6 +248,18 @@ function report(rows: readonly Row[], skipped: readonly string[], missing: reado
           "auto time / (plan + simulate the winner) (median, max)",
           "",
           `${f(summary.costRatioPlanSimMedian, 1)}, ${f(summary.costRatioPlanSimMax, 1)}`,
+        ],
+        [
+          "share of auto's time simulating finalists (median; the rest: the screen)",
+          "",
+          `${f(
+            100 *
+              quantile(
+                rows.map((r) => r.simShare),
+                0.5,
+              ),
+            0,
+          )} %`,
         ],
       ],
     ) +
