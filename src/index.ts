@@ -145,7 +145,7 @@ export {
 } from "./compare/auto.js";
 export {
   AUTO_VARIANTS,
-  RS_NH_MAX_P,
+  RS_NH_MAX_MESSAGES,
   TE_MAX_ELEMENTS,
   screenVariants,
   planVariant,
