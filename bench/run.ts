@@ -5,11 +5,13 @@
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { autoBench } from "./auto.js";
 import { foundationBench } from "./foundation.js";
 import { benchHeadlines } from "./headlines.js";
 import { fourStageBench } from "./four-stage.js";
 import { lowerBench } from "./lower.js";
 import { permutationBench } from "./permutation.js";
+import { rankingsBench } from "./rankings.js";
 import { simgridBench } from "./simgrid.js";
 import { simgridFidelityBench } from "./simgrid-fidelity.js";
 import { simulateBench } from "./simulate.js";
@@ -27,6 +29,8 @@ const benches: [string, () => string | Promise<string>][] = [
   ["simgrid-fidelity", () => simgridFidelityBench(log)],
   ["lower", () => lowerBench(log)],
   ["total-exchange", () => totalExchangeBench(log)],
+  ["auto", () => autoBench(log)],
+  ["rankings", () => rankingsBench(log)],
 ];
 // `npm run bench -- --summary-only` rebuilds SUMMARY.md and the README headlines from the recorded results.
 const summaryOnly = process.argv.includes("--summary-only");

@@ -197,3 +197,24 @@ export {
 } from "./compare/sweep.js";
 export { sweepChartSvg } from "./compare/sweep-chart.js";
 export { compareHtml, type BestPlan } from "./compare/html-report.js";
+// auto (issue "Choose for the user"): plan --algorithm auto, the planner and parameters chosen by predicted, then simulated, time
+export {
+  planAuto,
+  autoHeader,
+  autoVariantLabels,
+  AUTO_FINALISTS,
+  type AutoOptions,
+  type AutoCandidate,
+  type AutoReport,
+  type AutoResult,
+} from "./compare/auto.js";
+export {
+  AUTO_VARIANTS,
+  RS_NH_MAX_MESSAGES,
+  TE_MAX_ELEMENTS,
+  screenVariants,
+  planVariant,
+  variantLabel,
+  type AutoVariant,
+  type ScreenResult,
+} from "./compare/auto-candidates.js";

@@ -696,6 +696,7 @@ export class ScheduleJsonReader {
       seed: number | null;
       elementBytes: number;
       matrixDigest: string;
+      auto?: JsonValue;
     };
     const stages: StageInfo[] = a.stages.map((st) => ({
       name: st.obj["name"] as string,
@@ -735,6 +736,7 @@ export class ScheduleJsonReader {
       seed: h.seed,
       elementBytes: h.elementBytes,
       matrixDigest: h.matrixDigest,
+      ...(h.auto === undefined ? {} : { auto: h.auto }),
       stages,
       stepCount: steps,
       stepStart,

@@ -26,7 +26,7 @@ export function* scheduleJsonPieces(s: Schedule, pieceSize = PIECE): Generator<s
   let out =
     `{\n"format":${JSON.stringify(FORMAT_NAMES.schedule)},\n"p":${s.p},\n"algorithm":${JSON.stringify(s.algorithm)},\n` +
     `"params":${canonicalJson(s.params, MODULE)},\n"seed":${s.seed === null ? "null" : canonicalJson(s.seed, MODULE)},\n"elementBytes":${s.elementBytes},\n` +
-    `"matrixDigest":${JSON.stringify(s.matrixDigest)},\n"stages":[`;
+    `"matrixDigest":${JSON.stringify(s.matrixDigest)},\n${s.auto === undefined ? "" : `"auto":${canonicalJson(s.auto, MODULE)},\n`}"stages":[`;
   const { stepStart, stallStart, stallNode, src, dst, size, chunks, times } = s;
   for (let k = 0; k < s.stages.length; k++) {
     const st = s.stages[k]!;

@@ -46,6 +46,8 @@ export interface ScheduleHeader {
   readonly seed: number | null;
   readonly elementBytes: number;
   readonly matrixDigest: string;
+  /** `plan --algorithm auto`: the candidates weighed, their predicted and simulated times, and why the winner won (src/compare/auto.ts); absent otherwise. */
+  readonly auto?: JsonValue;
 }
 
 /** A schedule in columnar form; transfers are stored in step order. */

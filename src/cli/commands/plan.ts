@@ -6,6 +6,8 @@ import { refuseOutputOntoInput } from "../../io/file-output.js";
 import { findMachine } from "../../machines/presets.js";
 import { readMatrixFile } from "../../io/matrix-read.js";
 import { PLANNERS, findPlanner, resolvePlanOptions } from "../../planner/registry.js";
+import { AUTO_FINALISTS, planAuto } from "../../compare/auto.js";
+import { fail } from "../../model/errors.js";
 import { machineOptionHelp } from "./lists.js";
 import type { CliContext } from "../context.js";
 import { collect, ELEMENT_BYTES_HELP, intOption, keyValues, matrixReadOptions } from "../io.js";
@@ -19,7 +21,10 @@ export function registerPlan(program: Command, ctx: CliContext): void {
       "matrix file: JSON, CSV or Matrix Market (by the .json/.csv/.mtx extension, else the content); - for stdin",
     )
     .description("make a schedule for a matrix with a planning algorithm and write it as commplan.schedule/v1 JSON")
-    .requiredOption("-a, --algorithm <name>", `planning algorithm: ${PLANNERS.map((p) => p.name).join(", ")}`)
+    .requiredOption(
+      "-a, --algorithm <name>",
+      `planning algorithm: ${PLANNERS.map((p) => p.name).join(", ")}; or auto: needs --machine, prices every applicable planner (and parameter variant) with the flat cost model, simulates shift, linear-permutation and the ${AUTO_FINALISTS} best predictions on the simulated machine (blocking) and keeps the fastest; the header's "auto" block lists the candidates, their predicted and simulated times and why the winner won`,
+    )
     .option("--machine <name>", machineOptionHelp())
     .option("--payload", "element-level plan: every transfer lists the chunks it carries")
     .option("--seed <s>", "random seed for planners that make random choices (the schedule records it only then)", "1")
@@ -44,6 +49,7 @@ export function registerPlan(program: Command, ctx: CliContext): void {
           elementBytes?: string;
         },
       ) => {
+        if (o.algorithm === "auto") return planAutoCommand(ctx, file, o);
         const planner = findPlanner(o.algorithm);
         const machine = o.machine === undefined ? null : findMachine(o.machine);
         const opts = resolvePlanOptions(planner, {
@@ -62,4 +68,27 @@ export function registerPlan(program: Command, ctx: CliContext): void {
           );
       },
     );
+}
+
+/** `plan --algorithm auto`: planAuto on the named machine (required; no --param). */
+async function planAutoCommand(
+  ctx: CliContext,
+  file: string,
+  o: { machine?: string; payload?: boolean; seed: string; param: string[]; output: string; elementBytes?: string },
+): Promise<void> {
+  if (o.machine === undefined)
+    throw fail("plan", "BAD_OPTION", "--algorithm auto needs --machine (the machine it chooses for)", {
+      field: "machine",
+    });
+  if (o.param.length > 0)
+    throw fail("plan", "BAD_OPTION", "--algorithm auto chooses the parameters itself; drop --param", {
+      field: "param",
+    });
+  const machine = findMachine(o.machine);
+  const seed = intOption("seed", o.seed, 0, MAX_SEED);
+  await refuseOutputOntoInput("plan", [file], [["-o", o.output]]);
+  const m = readMatrixFile(file, matrixReadOptions(o));
+  const { schedule: s, report } = planAuto(m, machine, { payload: Boolean(o.payload), seed });
+  await writeScheduleJson(s, o.output);
+  ctx.io.err(`plan: auto chose ${report.winner.algorithm} ${JSON.stringify(report.winner.params)}: ${report.reason}\n`);
 }

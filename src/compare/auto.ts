@@ -1,0 +1,177 @@
+/** planAuto: chooses the planner and parameters for a matrix and a machine by predicted, then simulated, time (`plan --algorithm auto`). */
+import { fail } from "../model/errors.js";
+import { checkSeed } from "../model/param-spec.js";
+import type { CommMatrix } from "../model/matrix.js";
+import type { MachineModel } from "../model/machine.js";
+import type { JsonValue, Schedule } from "../model/schedule.js";
+import { simulateSchedule, type SimMode } from "../machines/sim/index.js";
+import {
+  AUTO_VARIANTS,
+  planVariant,
+  round,
+  screenVariants,
+  variantLabel,
+  type AutoVariant,
+  type ScreenResult,
+} from "./auto-candidates.js";
+
+/** Options of planAuto. */
+export interface AutoOptions {
+  /** Plan the winner with payload chunks. Default false. */
+  readonly payload?: boolean;
+  /** Seed of every planner's and the simulator's random choices. Default 1. */
+  readonly seed?: number;
+  /** Simulated (and flat-model) mode. Default blocking. */
+  readonly mode?: SimMode;
+  /** Finalists simulated besides shift (the best predictions). Default AUTO_FINALISTS. */
+  readonly finalists?: number;
+}
+
+/** Finalists simulated besides shift, by default: the bench (bench/results/auto.md) measured this many enough. */
+export const AUTO_FINALISTS = 3;
+
+/** One candidate in the auto header. */
+export interface AutoCandidate {
+  readonly algorithm: string;
+  readonly params: { readonly [k: string]: JsonValue };
+  /** Flat-model time (us), or null when not planned. */
+  readonly predicted: number | null;
+  /** Simulated makespan (us), or null when not a finalist. */
+  readonly simulated: number | null;
+  /** winner, finalist, screened out, not planned or not applicable, with the reason. */
+  readonly note: string;
+}
+
+/** What planAuto decided, as the schedule header's `auto` block records it. */
+export interface AutoReport {
+  readonly machine: string;
+  readonly mode: SimMode;
+  readonly winner: { readonly algorithm: string; readonly params: { readonly [k: string]: JsonValue } };
+  readonly reason: string;
+  readonly candidates: readonly AutoCandidate[];
+}
+
+/** planAuto's result: the winner's schedule (its header carries `auto`), the report, and where the time went (not in the header: it is not deterministic). */
+export interface AutoResult {
+  readonly schedule: Schedule;
+  readonly report: AutoReport;
+  /** Milliseconds per candidate label: planning and pricing (screen), simulating (finalists). */
+  readonly ms: {
+    readonly screen: Readonly<Record<string, number>>;
+    readonly simulate: Readonly<Record<string, number>>;
+  };
+}
+
+/** Variants simulated whatever the screen says: shift (what MPI libraries do for alltoallv) and linear permutation (the flat model misjudges both: lock-step steps). */
+const ALWAYS_FINAL = ["shift", "linear-permutation"];
+
+/** A parameter variant of a finalist's planner is a finalist too when its prediction is within this factor of the finalist's. */
+const SIBLING_SLACK = 1.05;
+
+/**
+ * The finalists: shift and linear permutation always, the best `k` predictions, and the other
+ * parameter variants of their planners predicted within SIBLING_SLACK of them; in tie-break order.
+ */
+function pickFinalists(screen: readonly ScreenResult[], k: number): ScreenResult[] {
+  const planned = screen.filter((r) => r.schedule !== null && r.predicted !== null);
+  const byPrediction = [...planned].sort((a, b) => a.predicted! - b.predicted!);
+  const chosen = new Set(byPrediction.slice(0, k));
+  for (const r of planned) if (ALWAYS_FINAL.includes(r.variant.algorithm)) chosen.add(r);
+  for (const r of [...chosen])
+    for (const q of planned)
+      if (q.variant.algorithm === r.variant.algorithm && q.predicted! <= r.predicted! * SIBLING_SLACK) chosen.add(q);
+  return planned.filter((r) => chosen.has(r));
+}
+
+function describeWhy(winner: AutoCandidate, all: readonly AutoCandidate[]): string {
+  const sims = all.filter((c) => c.simulated !== null && c !== winner).sort((a, b) => a.simulated! - b.simulated!);
+  const shift = all.find((c) => c.algorithm === "shift" && c.simulated !== null);
+  const parts = [`lowest simulated makespan ${winner.simulated} us`];
+  const next = sims[0];
+  if (next) parts.push(`next ${variantLabel(next)} ${next.simulated} us`);
+  if (shift && shift !== winner)
+    parts.push(
+      `shift ${shift.simulated} us (${round((100 * (shift.simulated! - winner.simulated!)) / shift.simulated!)} % saved)`,
+    );
+  const bestPredicted = all.filter((c) => c.predicted !== null).sort((a, b) => a.predicted! - b.predicted!)[0];
+  if (bestPredicted && bestPredicted !== winner)
+    parts.push(
+      `the flat model preferred ${variantLabel(bestPredicted)} (${bestPredicted.predicted} us) but it simulated slower`,
+    );
+  return parts.join("; ");
+}
+
+/**
+ * Chooses a planner and its parameters for `m` on `machine`: a flat-model screen of every applicable
+ * variant (auto-candidates.ts), then the simulated machine on shift, linear permutation and the
+ * best `finalists` predictions (with their planners' other parameter variants); the lowest simulated makespan wins (ties: the earlier variant). Deterministic; never
+ * slower than shift in simulation, as shift is always a finalist.
+ */
+export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOptions = {}): AutoResult {
+  const seed = checkSeed("compare", options.seed ?? 1);
+  const mode = options.mode ?? "blocking";
+  if (mode !== "blocking" && mode !== "nonblocking")
+    throw fail("compare", "BAD_OPTION", `auto: unknown mode '${String(mode)}'; known: blocking, nonblocking`, {
+      field: "mode",
+    });
+  const k = options.finalists ?? AUTO_FINALISTS;
+  if (!Number.isInteger(k) || k < 0 || k > AUTO_VARIANTS.length)
+    throw fail("compare", "BAD_OPTION", `auto: finalists must be an integer in 0..${AUTO_VARIANTS.length}, got ${k}`, {
+      field: "finalists",
+    });
+  const screen = screenVariants(m, machine, mode, seed, Math.max(1, k));
+  const finalists = new Set(pickFinalists(screen, k));
+  const simulated = new Map<ScreenResult, number>();
+  const simMs: Record<string, number> = {};
+  for (const r of finalists) {
+    const t0 = performance.now();
+    simulated.set(r, simulateSchedule(r.schedule!, machine, { mode, seed, timeline: false }).makespan);
+    simMs[variantLabel(r.variant)] = performance.now() - t0;
+  }
+  let best: ScreenResult | null = null;
+  for (const r of screen) {
+    const t = simulated.get(r);
+    if (t !== undefined && (best === null || t < simulated.get(best)!)) best = r;
+  }
+  if (best === null) throw fail("compare", "UNSUPPORTED", `auto: no planner could plan this matrix (P = ${m.p})`);
+  const candidates: AutoCandidate[] = screen.map((r) => ({
+    algorithm: r.variant.algorithm,
+    params: r.variant.params,
+    predicted: r.predicted === null ? null : round(r.predicted),
+    simulated: simulated.has(r) ? round(simulated.get(r)!) : null,
+    note: r === best ? "winner" : finalists.has(r) ? "finalist" : r.note || "not a finalist (predicted slower)",
+  }));
+  const winner = candidates[screen.indexOf(best)]!;
+  const report: AutoReport = {
+    machine: machine.name,
+    mode,
+    winner: { algorithm: best.variant.algorithm, params: best.variant.params },
+    reason: describeWhy(winner, candidates),
+    candidates,
+  };
+  const planned = options.payload ? planVariant(m, best.variant, machine, seed, true).schedule! : best.schedule!;
+  const screenMs = Object.fromEntries(screen.map((r) => [variantLabel(r.variant), r.ms]));
+  return { schedule: { ...planned, auto: autoHeader(report) }, report, ms: { screen: screenMs, simulate: simMs } };
+}
+
+/** The report as the JSON of the schedule header's `auto` block (schemas/schedule.v1.schema.json, $defs/auto). */
+export function autoHeader(r: AutoReport): JsonValue {
+  return {
+    machine: r.machine,
+    mode: r.mode,
+    winner: { algorithm: r.winner.algorithm, params: r.winner.params },
+    reason: r.reason,
+    candidates: r.candidates.map((c) => ({
+      algorithm: c.algorithm,
+      params: c.params,
+      predicted: c.predicted,
+      simulated: c.simulated,
+      note: c.note,
+    })),
+  };
+}
+
+/** The variants auto weighs (for help text and docs). */
+export function autoVariantLabels(): string[] {
+  return AUTO_VARIANTS.map((v: AutoVariant) => variantLabel(v));
+}

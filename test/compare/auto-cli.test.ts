@@ -1,0 +1,53 @@
+/** plan --algorithm auto on the command line: it plans, the schedule verifies and reads back with its auto block, --help says what auto does, and bad requests are refused. */
+import { describe, expect, it } from "vitest";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseScheduleJsonText } from "../../src/io/schedule-json-read.js";
+import { run } from "../helpers/cli.js";
+
+const dir = mkdtempSync(join(tmpdir(), "commplan-auto-"));
+
+describe("plan --algorithm auto", () => {
+  it("writes a schedule whose header has the auto block; verify accepts it; it reads back", async () => {
+    const m = join(dir, "m.json"),
+      s = join(dir, "s.json");
+    expect((await run("gen", "liu-pattern3", "--p", "16", "--seed", "3", "-o", m)).code).toBe(0);
+    const r = await run("plan", m, "--algorithm", "auto", "--machine", "t3d-004", "--payload", "-o", s);
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/^plan: auto chose \S+ .*lowest simulated makespan/);
+    const text = readFileSync(s, "utf8");
+    const doc = JSON.parse(text) as {
+      algorithm: string;
+      auto: { winner: { algorithm: string }; candidates: unknown[] };
+    };
+    expect(doc.auto.winner.algorithm).toBe(doc.algorithm);
+    expect(doc.auto.candidates.length).toBeGreaterThan(5);
+    const back = parseScheduleJsonText(text, s);
+    expect(back.auto).toEqual(doc.auto);
+    expect((await run("verify", s, "--matrix", m)).code).toBe(0);
+    // a plan without auto has no auto key
+    const plain = join(dir, "p.json");
+    expect((await run("plan", m, "--algorithm", "shift", "-o", plain)).code).toBe(0);
+    expect(JSON.parse(readFileSync(plain, "utf8"))).not.toHaveProperty("auto");
+  });
+
+  it("--help says what auto does", async () => {
+    const h = await run("plan", "--help");
+    const text = (h.out + h.err).replace(/\s+/g, " ");
+    expect(text).toMatch(/or auto: needs --machine, prices every applicable planner/);
+    expect(text).toMatch(/simulates shift, linear-permutation and the \d+ best predictions/);
+  });
+
+  it("needs --machine and refuses --param, exit 2 with one line", async () => {
+    const m = join(dir, "m2.json");
+    await run("gen", "pattern1", "--p", "8", "-o", m);
+    const a = await run("plan", m, "--algorithm", "auto");
+    expect(a.code).toBe(2);
+    expect(a.err.trim()).toMatch(/^plan: --algorithm auto needs --machine/);
+    expect(a.err.trim().split("\n")).toHaveLength(1);
+    const b = await run("plan", m, "--algorithm", "auto", "--machine", "cm5-004", "--param", "x=1");
+    expect(b.code).toBe(2);
+    expect(b.err.trim()).toMatch(/^plan: --algorithm auto chooses the parameters itself/);
+  });
+});

@@ -1,0 +1,111 @@
+/** planAuto: its plans verify, it is deterministic, never loses to shift by more than 1 % in simulation, and its header lists the candidates. */
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { planAuto } from "../../src/compare/auto.js";
+import { AUTO_VARIANTS, variantLabel } from "../../src/compare/auto-candidates.js";
+import { findMachine, MACHINES } from "../../src/machines/presets.js";
+import { simulateSchedule } from "../../src/machines/sim/index.js";
+import { plan } from "../../src/planner/index.js";
+import { verifySchedule } from "../../src/verifier/index.js";
+import { scheduleJsonPieces } from "../../src/io/schedule-json-write.js";
+import { validateWithSchema } from "../../src/io/json-schema.js";
+import { buildMatrix, matrixRecipe } from "../helpers/arbitraries.js";
+import { generatePattern } from "../../src/patterns/index.js";
+
+const machineArb = fc.constantFrom(...MACHINES);
+
+describe("planAuto", () => {
+  it("every plan verifies, for random matrices P 1..40 on every machine preset", () => {
+    fc.assert(
+      fc.property(matrixRecipe({ maxP: 40 }), machineArb, (r, machine) => {
+        const m = buildMatrix(r);
+        const { schedule } = planAuto(m, machine);
+        const rep = verifySchedule(m, schedule);
+        expect(rep.checks.filter((c) => !c.holds)).toEqual([]);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it("a payload plan verifies element by element and is the same schedule as without payload", () => {
+    fc.assert(
+      fc.property(
+        matrixRecipe({ maxP: 24, kinds: ["dense", "sparse", "spike", "empty-rows"] }),
+        machineArb,
+        (r, mc) => {
+          const m = buildMatrix(r);
+          const a = planAuto(m, mc, { payload: true });
+          const b = planAuto(m, mc);
+          const rep = verifySchedule(m, a.schedule);
+          expect(rep.checks.filter((c) => !c.holds)).toEqual([]);
+          expect(rep.checks.map((c) => c.id)).toContain("delivery");
+          expect(a.report).toEqual(b.report);
+          expect(Array.from(a.schedule.size)).toEqual(Array.from(b.schedule.size));
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
+  it("is deterministic: the same matrix and machine give the same bytes", () => {
+    fc.assert(
+      fc.property(matrixRecipe({ minP: 2, maxP: 30 }), machineArb, (r, machine) => {
+        const m = buildMatrix(r);
+        const a = [...scheduleJsonPieces(planAuto(m, machine).schedule)].join("");
+        const b = [...scheduleJsonPieces(planAuto(m, machine).schedule)].join("");
+        expect(a).toBe(b);
+      }),
+      { numRuns: 20 },
+    );
+  });
+
+  it("never loses to shift by more than 1 % in simulated makespan (random small cases)", () => {
+    fc.assert(
+      fc.property(
+        matrixRecipe({ minP: 2, maxP: 40, kinds: ["dense", "sparse", "spike", "empty-rows", "permutation"] }),
+        machineArb,
+        (r, machine) => {
+          const m = buildMatrix(r);
+          const { schedule } = planAuto(m, machine);
+          const t = simulateSchedule(schedule, machine, { timeline: false }).makespan;
+          const shift = simulateSchedule(plan(m, "shift"), machine, { timeline: false }).makespan;
+          expect(t).toBeLessThanOrEqual(shift * 1.01 + 1e-9);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("the header's auto block lists every variant, the winner is the schedule's algorithm and has the least simulated time", () => {
+    const m = generatePattern("liu-pattern3", 16, { lmax: 128 }, 5);
+    const { schedule, report } = planAuto(m, findMachine("t3d-004"));
+    expect(schedule.auto).toBeDefined();
+    expect(report.candidates.map((c) => variantLabel(c))).toEqual(AUTO_VARIANTS.map(variantLabel));
+    expect(schedule.algorithm).toBe(report.winner.algorithm);
+    const sims = report.candidates.filter((c) => c.simulated !== null);
+    expect(sims.map((c) => c.algorithm)).toEqual(expect.arrayContaining(["shift", "linear-permutation"]));
+    const winner = report.candidates.find((c) => c.note === "winner")!;
+    expect(winner.simulated).toBe(Math.min(...sims.map((c) => c.simulated!)));
+    expect(report.candidates.find((c) => c.algorithm === "mesh-two-stage")!.predicted).not.toBeNull();
+    expect(report.reason).toMatch(/lowest simulated makespan/);
+    // P = 15 is no perfect square: mesh-two-stage says why it was not planned
+    const odd = planAuto(generatePattern("liu-pattern3", 15, {}, 5), findMachine("t3d-004")).report;
+    expect(odd.candidates.find((c) => c.algorithm === "mesh-two-stage")!.note).toMatch(/perfect square/);
+  });
+
+  it("the schedule JSON with its auto block passes the schema (header)", () => {
+    const m = generatePattern("pattern1", 9, {}, 2);
+    const text = [...scheduleJsonPieces(planAuto(m, findMachine("cm5-004")).schedule)].join("");
+    const doc = JSON.parse(text) as { auto: { candidates: unknown[] } };
+    expect(doc.auto.candidates.length).toBe(AUTO_VARIANTS.length);
+    expect(() => validateWithSchema("schedule", doc, "schedule")).not.toThrow();
+    const bad = { ...doc, auto: { ...doc.auto, extra: 1 } };
+    expect(() => validateWithSchema("schedule", bad, "schedule")).toThrow(/auto/);
+  });
+
+  it("refuses a bad finalist count or mode with a one-line error", () => {
+    const m = generatePattern("pattern1", 8, {}, 1);
+    expect(() => planAuto(m, findMachine("t3d-004"), { finalists: -1 })).toThrow(/^compare: auto: finalists/);
+    expect(() => planAuto(m, findMachine("t3d-004"), { mode: "x" as never })).toThrow(/^compare: auto: unknown mode/);
+  });
+});
