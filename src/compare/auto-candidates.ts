@@ -28,6 +28,7 @@ export const AUTO_VARIANTS: readonly AutoVariant[] = [
   { algorithm: "two-stage", params: { schedule: "linear-permutation" } },
   { algorithm: "mesh-two-stage", params: { schedule: "shift" } },
   { algorithm: "mesh-two-stage", params: { schedule: "linear-permutation" } },
+  { algorithm: "hierarchical", params: {} },
   { algorithm: "four-stage", params: {} },
   { algorithm: "te-offline", params: {} },
 ];
@@ -42,6 +43,7 @@ const SCREEN_ORDER = [
   "shift",
   "linear-permutation",
   "mesh-two-stage",
+  "hierarchical",
   "four-stage",
   "coloring",
   "rs-n",
@@ -122,20 +124,19 @@ function matrixLoad(m: CommMatrix, machine: MachineModel): Load {
 /**
  * A lower bound on the flat blocking time of variant v, from the matrix alone: every message needs
  * at least one start-up and its bytes on the node's one port (direct, split and cut plans); the
- * two-stage plans move every byte twice; total-exchange plans need a round per element.
+ * two-stage plans move every byte twice; the relaying four-stage and hierarchical plans at least move
+ * every byte once through its node's port; total-exchange plans need a round per element.
  */
 function variantBound(v: AutoVariant, m: CommMatrix, machine: MachineModel, load: Load): number {
   const per = m.elementBytes * (machine.tc + machine.td);
   if (v.algorithm.startsWith("te-")) return load.most * (machine.ts + per);
   if (v.algorithm === "two-stage") return 2 * machine.barrier + ((2 * (m.p - 1)) / m.p) * load.most * per;
-  if (v.algorithm === "four-stage") return machine.barrier + load.most * per;
+  if (v.algorithm === "four-stage" || v.algorithm === "hierarchical") return machine.barrier + load.most * per;
   return machine.barrier + load.direct;
 }
 
 /** Why variant v is not planned for m (a cheap test, before planning); "" when it is. */
-function skipReason(v: AutoVariant, m: CommMatrix, load: Load): string {
-  if (v.algorithm === "mesh-two-stage" && Math.round(Math.sqrt(m.p)) ** 2 !== m.p)
-    return `needs P a perfect square (P = ${m.p})`;
+function skipReason(v: AutoVariant, load: Load): string {
   if (v.algorithm === "rs-nh" && load.messages > RS_NH_MAX_MESSAGES)
     return `not planned above ${RS_NH_MAX_MESSAGES} messages (${load.messages}; its planning time grows fast; coloring stands for it)`;
   if (v.algorithm === "te-offline" && load.total > TE_MAX_ELEMENTS)
@@ -181,7 +182,7 @@ export function screenVariants(
   const predictions: number[] = [];
   const rank = (v: AutoVariant): number => SCREEN_ORDER.indexOf(v.algorithm) * 100 + variants.indexOf(v);
   for (const v of [...variants].sort((a, b) => rank(a) - rank(b))) {
-    const why = skipReason(v, m, load);
+    const why = skipReason(v, load);
     if (why !== "") {
       out.push({ variant: v, predicted: null, schedule: null, note: why, ms: 0 });
       continue;
