@@ -95,9 +95,13 @@ export function scheduleArrowHeader(s: Schedule, extra: { readonly [k: string]: 
  * Encodes a schedule as an Arrow IPC file: one record batch of transfers (stage, step, src, dst:
  * int32; size: float64; chunks: list<struct<origin, dest: int32; offset, count: float64>> when the
  * plan has payloads; start, end: float64 when it has times), the header JSON in the schema metadata
- * under `commplan`. Columns share the schedule's buffers (no copy before the IPC writer).
+ * under `commplan` (with `extra` fields), `metadata` as further schema metadata. Columns share the schedule's buffers (no copy before the IPC writer).
  */
-export function encodeScheduleArrow(s: Schedule, extra: { readonly [k: string]: JsonValue } = {}): Uint8Array {
+export function encodeScheduleArrow(
+  s: Schedule,
+  extra: { readonly [k: string]: JsonValue } = {},
+  metadata: { readonly [k: string]: string } = {},
+): Uint8Array {
   const n = s.transferCount;
   const stepOf = stepOfTransfer(s);
   const stageOf = stageOfStep(s);
@@ -119,7 +123,7 @@ export function encodeScheduleArrow(s: Schedule, extra: { readonly [k: string]: 
     fields.push(new Field("start", F64, false), new Field("end", F64, false));
     children.push(f64Data(s.times.start), f64Data(s.times.end));
   }
-  const meta = new Map([[SCHEDULE_ARROW_META_KEY, JSON.stringify(scheduleArrowHeader(s, extra))]]);
+  const meta = new Map([[SCHEDULE_ARROW_META_KEY, JSON.stringify(scheduleArrowHeader(s, extra))], ...Object.entries(metadata)]);
   const schema = new Schema(fields, meta);
   const root = makeData({ type: new Struct(fields), length: n, nullCount: 0, children });
   return tableToIPC(new Table(schema, [new RecordBatch(schema, root)]), "file");
