@@ -15,6 +15,7 @@ import { registerPlan } from "./commands/plan.js";
 import { registerShow } from "./commands/show.js";
 import { registerSimulate } from "./commands/simulate.js";
 import { registerStats } from "./commands/stats.js";
+import { registerStore } from "./commands/store.js";
 import { registerTeTable } from "./commands/te-table.js";
 import { registerVerify } from "./commands/verify.js";
 import { registerVerifyProgram } from "./commands/verify-program.js";
@@ -60,6 +61,7 @@ export function buildProgram(ctx: CliContext): Command {
   registerTeTable(program, ctx);
   registerExport(program, ctx);
   registerVerifyProgram(program, ctx);
+  registerStore(program, ctx);
   addMemoryOption(program, ctx.io);
   return program;
 }
