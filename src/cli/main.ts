@@ -16,6 +16,7 @@ import { registerShow } from "./commands/show.js";
 import { registerSimulate } from "./commands/simulate.js";
 import { registerStats } from "./commands/stats.js";
 import { registerStore } from "./commands/store.js";
+import { registerPrecompute } from "./commands/precompute.js";
 import { registerTeTable } from "./commands/te-table.js";
 import { registerVerify } from "./commands/verify.js";
 import { registerVerifyProgram } from "./commands/verify-program.js";
@@ -62,6 +63,7 @@ export function buildProgram(ctx: CliContext): Command {
   registerExport(program, ctx);
   registerVerifyProgram(program, ctx);
   registerStore(program, ctx);
+  registerPrecompute(program, ctx);
   addMemoryOption(program, ctx.io);
   return program;
 }

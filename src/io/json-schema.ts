@@ -37,6 +37,7 @@ export const SCHEMA_FILES = {
   "chrome-trace": "chrome-trace.v1.schema.json",
   stats: "stats.v1.schema.json",
   cost: "cost.v1.schema.json",
+  "precompute-spec": "precompute-spec.v1.schema.json",
 } as const;
 
 /** The `$id` of the derived schedule-header schema (not a file: schedule.v1 with `$defs/step` accepting anything). */
@@ -90,6 +91,7 @@ function validators(): Record<SchemaName, ValidateFunction> {
     "schedule-header": ajv.compile(header),
     "matrix-header": ajv.compile(matrixHeader),
     program: ajv.compile(loadSchema("program")),
+    "precompute-spec": ajv.compile(loadSchema("precompute-spec")),
   };
   return compiled;
 }
