@@ -12,6 +12,7 @@ import { lowerBench } from "./lower.js";
 import { permutationBench } from "./permutation.js";
 import { simgridBench } from "./simgrid.js";
 import { simulateBench } from "./simulate.js";
+import { storeBench } from "./store.js";
 import { totalExchangeBench } from "./total-exchange.js";
 import { twoStageBench } from "./two-stage.js";
 
@@ -25,6 +26,7 @@ const benches: [string, () => string | Promise<string>][] = [
   ["simgrid", () => simgridBench(log)],
   ["lower", () => lowerBench(log)],
   ["total-exchange", () => totalExchangeBench(log)],
+  ["store", () => storeBench(log)],
 ];
 // `npm run bench -- --summary-only` rebuilds SUMMARY.md and the README headlines from the recorded results.
 const summaryOnly = process.argv.includes("--summary-only");

@@ -9,7 +9,7 @@
  * Run: npx tsx runtimes/test/store-crash.ts [KILLS]
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -97,17 +97,45 @@ function checkConsistent(round: number): void {
   }
 }
 
+/** Runs a batch of writers to the end (no kill); returns the longest's duration (ms): the span kills are drawn from, under the machine's load now. */
+async function calibrate(): Promise<number> {
+  const t = Date.now();
+  const one = (): Promise<number> =>
+    new Promise((resolve) =>
+      spawn(process.execPath, [bin, ...writerArgs()], { stdio: "ignore" }).on("exit", () => resolve(Date.now() - t)),
+    );
+  return Math.max(...(await Promise.all(Array.from({ length: PARALLEL }, one))));
+}
+
+/** Removes about a third of the entries, so later writers keep writing (no writer runs meanwhile). */
+function thinOut(): void {
+  if (!existsSync(join(store, "entries"))) return;
+  for (const pre of readdirSync(join(store, "entries")))
+    for (const n of readdirSync(join(store, "entries", pre)))
+      if (rng.next() < 0.33) rmSync(join(store, "entries", pre, n));
+}
+
 const t0 = Date.now();
 let kills = 0,
   round = 0,
-  maxTemps = 0;
+  span = 0;
+const seenTemps = new Set<string>();
 while (kills < KILLS) {
-  const batch = Array.from({ length: PARALLEL }, () => killAfter(writerArgs(), 150 + Math.floor(rng.next() * 1800)));
+  if (round % 10 === 0) {
+    thinOut();
+    span = await calibrate();
+  }
+  // a random moment between the start-up (about a third of a run) and the end of the slowest writer of a batch
+  const batch = Array.from({ length: PARALLEL }, () =>
+    killAfter(writerArgs(), Math.floor(span * (0.2 + 0.6 * rng.next()))),
+  );
   kills += (await Promise.all(batch)).filter(Boolean).length;
-  maxTemps = Math.max(maxTemps, readdirSync(join(store, "tmp")).length);
+  for (const n of readdirSync(join(store, "tmp"))) seenTemps.add(n);
   checkConsistent(round++);
   if (failures.length > 0) break;
+  if (round % 3 === 0) thinOut();
 }
+const written = readFileSync(join(store, "log"), "utf8").trim().split("\n").length;
 const cli = spawnSync(process.execPath, [bin, "store", "verify", store], { encoding: "utf8" });
 if (cli.status !== 0) failures.push(`store verify exit ${cli.status}: ${cli.stdout}${cli.stderr}`);
 const gc = gcStore(openPlanStore(store));
@@ -145,7 +173,7 @@ if (failures.length > 0) {
   process.exitCode = 1;
 } else {
   process.stdout.write(
-    `store-crash: ok: ${kills} SIGKILLs in ${round} rounds, store consistent after each (${entriesBefore} entries, up to ${maxTemps} abandoned temp files, ${gc.temps} removed by gc); 2 concurrent precomputes wrote ${rep.entries} entries once each (${secs} s)\n`,
+    `store-crash: ok: ${kills} SIGKILLs in ${round} rounds, store consistent after each (${written} entries written, ${entriesBefore} at the end; ${seenTemps.size} writers killed mid-write (their temp files: ${gc.temps} left for gc)); 2 concurrent precomputes wrote ${rep.entries} entries once each (${secs} s)\n`,
   );
   rmSync(work, { recursive: true, force: true });
 }
