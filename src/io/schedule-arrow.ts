@@ -123,7 +123,10 @@ export function encodeScheduleArrow(
     fields.push(new Field("start", F64, false), new Field("end", F64, false));
     children.push(f64Data(s.times.start), f64Data(s.times.end));
   }
-  const meta = new Map([[SCHEDULE_ARROW_META_KEY, JSON.stringify(scheduleArrowHeader(s, extra))], ...Object.entries(metadata)]);
+  const meta = new Map([
+    [SCHEDULE_ARROW_META_KEY, JSON.stringify(scheduleArrowHeader(s, extra))],
+    ...Object.entries(metadata),
+  ]);
   const schema = new Schema(fields, meta);
   const root = makeData({ type: new Struct(fields), length: n, nullCount: 0, children });
   return tableToIPC(new Table(schema, [new RecordBatch(schema, root)]), "file");
@@ -279,6 +282,11 @@ function stepStarts(step: Int32Array, src: Uint32Array, dst: Uint32Array, p: num
  * record batch (copies otherwise); checks the columns' types and the indices' ranges.
  */
 export function decodeScheduleArrow(bytes: Uint8Array): Schedule {
+  return decodeScheduleArrowWithHeader(bytes).schedule;
+}
+
+/** decodeScheduleArrow, also returning the header JSON as written (with any extra fields a caller added). */
+export function decodeScheduleArrowWithHeader(bytes: Uint8Array): { schedule: Schedule; header: ScheduleArrowHeader } {
   let table: Table;
   try {
     table = tableFromIPC(bytes);
@@ -297,7 +305,7 @@ export function decodeScheduleArrow(bytes: Uint8Array): Schedule {
   const chunks = checkType(table, "chunks", CHUNK_LIST, false) ? decodeChunks(table, n) : null;
   const timed = checkType(table, "start", F64, false);
   const times = timed ? { start: f64Col(table, "start"), end: f64Col(table, "end") } : null;
-  return {
+  const schedule: Schedule = {
     p: h.p,
     algorithm: h.algorithm,
     params: h.params,
@@ -316,6 +324,7 @@ export function decodeScheduleArrow(bytes: Uint8Array): Schedule {
     chunks,
     times,
   };
+  return { schedule, header: h };
 }
 
 /** The header JSON of an Arrow plan file without decoding its columns (for listings). */

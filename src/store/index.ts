@@ -15,4 +15,4 @@ export {
   type CreationRecord,
 } from "./plan-store.js";
 export { getOrPlan, type GetOrPlanOptions } from "./get-or-plan.js";
-export { sealBytes, sealProblem } from "./entry-seal.js";
+export { sealBytes, sealProblem, checksum128 } from "./entry-seal.js";

@@ -20,7 +20,12 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { fail, isCommplanError } from "../model/errors.js";
 import type { JsonValue, Schedule } from "../model/schedule.js";
-import { decodeScheduleArrow, encodeScheduleArrow, readScheduleArrowHeader } from "../io/schedule-arrow.js";
+import {
+  decodeScheduleArrow,
+  decodeScheduleArrowWithHeader,
+  encodeScheduleArrow,
+  readScheduleArrowHeader,
+} from "../io/schedule-arrow.js";
 import { fsError } from "../io/file-output.js";
 import { SEAL_KEY, SEAL_PLACEHOLDER, sealBytes, sealProblem } from "./entry-seal.js";
 import { STORE_FORMAT, storeKeyId, type StoreKey } from "./store-key.js";
@@ -170,7 +175,7 @@ function readWhole(file: string): Uint8Array | null {
     throw fsError(e, MODULE, file, false);
   }
   try {
-    const out = new Uint8Array(fstatSync(fd).size);
+    const out = Buffer.allocUnsafeSlow(fstatSync(fd).size); // its own ArrayBuffer, 8-byte aligned, not zeroed
     let at = 0;
     while (at < out.length) {
       const n = readSync(fd, out, at, out.length - at, at);
@@ -210,13 +215,17 @@ export function getPlanById(s: PlanStore, id: string): Schedule | null {
   const file = entryFile(s, id);
   const bytes = readWhole(file);
   if (bytes === null) return null;
-  const problem = entryProblem(bytes, id);
-  if (problem !== null) throw damaged(id, file, problem);
+  const bad = sealProblem(bytes);
+  if (bad !== null) throw damaged(id, file, bad);
+  let decoded: ReturnType<typeof decodeScheduleArrowWithHeader>;
   try {
-    return decodeScheduleArrow(bytes);
+    decoded = decodeScheduleArrowWithHeader(bytes);
   } catch (e) {
     throw damaged(id, file, isCommplanError(e) ? e.message : String(e));
   }
+  const key = (decoded.header as unknown as { store?: { key?: StoreKey } }).store?.key;
+  if (key === undefined || storeKeyId(key) !== id) throw damaged(id, file, "its key does not match its name");
+  return decoded.schedule;
 }
 
 /** The plan stored under `key`, or null (see getPlanById). */
