@@ -10,15 +10,30 @@ export const SEAL_PLACEHOLDER = `\x01commplan-seal=${"0".repeat(HEX)}`;
 export const SEAL_KEY = "commplan.seal";
 const ZEROS = Buffer.from("0".repeat(HEX), "latin1");
 
-/** Where the seal's hex digits are (every occurrence of the marker: an Arrow file may hold its schema twice). */
+/** The byte ranges of an Arrow IPC file's schema metadata: its first message (after the magic) and its footer; empty when the framing is broken. */
+function metadataRanges(b: Buffer): [number, number][] {
+  const len = b.length;
+  if (len < 24 || b.toString("latin1", 0, 6) !== "ARROW1" || b.toString("latin1", len - 6) !== "ARROW1") return [];
+  const ranges: [number, number][] = [];
+  const footer = b.readInt32LE(len - 10);
+  if (footer > 0 && footer <= len - 18) ranges.push([len - 10 - footer, len - 10]);
+  const first = b.readUInt32LE(8) === 0xffffffff ? b.readInt32LE(12) : -1;
+  if (first > 0 && 16 + first <= len) ranges.push([16, 16 + first]);
+  return ranges;
+}
+
+/** Where the seal's hex digits are: every occurrence of the marker in the schema metadata (the file's footer, and its first message when the writer repeats the schema there). */
 function sealPositions(b: Buffer): number[] {
   const at: number[] = [];
-  let k = b.indexOf(MARKER);
-  while (k >= 0) {
-    at.push(k + MARKER.length);
-    k = b.indexOf(MARKER, k + MARKER.length);
+  for (const [from, to] of metadataRanges(b)) {
+    const region = b.subarray(from, to);
+    let k = region.indexOf(MARKER);
+    while (k >= 0) {
+      at.push(from + k + MARKER.length);
+      k = region.indexOf(MARKER, k + MARKER.length);
+    }
   }
-  return at;
+  return at.sort((x, y) => x - y);
 }
 
 /** murmur3's 32-bit finaliser. */
