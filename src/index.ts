@@ -131,3 +131,35 @@ export { mscclXml, MSCCL_LIMITS, type MscclOptions } from "./export/msccl-xml.js
 export { stepGrid, stepGridText, stepGridSvg, type StepGrid, type GridCell } from "./export/step-grid.js";
 export { timelineToSvg, type GanttOptions, type GanttTimeline } from "./export/svg-gantt.js";
 export { timelineToChromeTrace, type TraceTimeline, type TraceMeta } from "./export/trace-chrome.js";
+
+// plan store and Arrow export (issue "For the people who build on commplan", parts 3-4)
+export {
+  encodeScheduleArrow,
+  decodeScheduleArrow,
+  decodeScheduleArrowWithHeader,
+  readScheduleArrowHeader,
+  scheduleArrowHeader,
+  SCHEDULE_ARROW_FORMAT,
+  SCHEDULE_ARROW_META_KEY,
+  type ScheduleArrowHeader,
+} from "./io/schedule-arrow.js";
+export {
+  openPlanStore,
+  addPlan,
+  getPlan,
+  getPlanById,
+  getOrPlan,
+  listPlans,
+  verifyStore,
+  gcStore,
+  resolveStoreRequest,
+  storeKeyId,
+  STORE_FORMAT,
+  type PlanStore,
+  type StoreKey,
+  type StoreEntryInfo,
+  type StoreReport,
+  type CreationRecord,
+  type GetOrPlanOptions,
+  type ResolvedRequest,
+} from "./store/index.js";
