@@ -129,7 +129,8 @@ export function openPlanStore(dir: string, create = false): PlanStore {
   if (!create) throw fail(MODULE, "IO", `not a plan store (no ${MARKER})`, { file: dir });
   try {
     mkdirSync(dir, { recursive: true });
-    const others = readdirSync(dir).filter((n) => n !== "tmp" && n !== "entries" && n !== "log");
+    // another process may be creating the same store right now: its parts are not "others"
+    const others = readdirSync(dir).filter((n) => !["tmp", "entries", "log", MARKER].includes(n));
     if (others.length > 0)
       throw fail(MODULE, "BAD_OPTION", `not empty and not a plan store (holds ${others[0]})`, { file: dir });
     mkdirSync(tmpDir(s), { recursive: true });
