@@ -54,7 +54,10 @@ async function runOnWorkers(dir: string, jobs: readonly PrecomputeJob[], threads
         else done(msg.k, msg.outcome!);
         feed();
       });
-      w.on("error", reject);
+      w.on("error", (e) => {
+        failure ??= e.message; // the other workers stop taking jobs
+        reject(e);
+      });
       w.on("exit", () => resolve());
       feed();
     });
