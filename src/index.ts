@@ -142,6 +142,7 @@ export {
   SCHEDULE_ARROW_FORMAT,
   SCHEDULE_ARROW_META_KEY,
   type ScheduleArrowHeader,
+  type DecodeArrowOptions,
 } from "./io/schedule-arrow.js";
 export {
   openPlanStore,

@@ -4,7 +4,11 @@ import { describe, expect, it } from "vitest";
 import { tableFromIPC } from "apache-arrow";
 import { isCommplanError } from "../../src/model/errors.js";
 import { ScheduleBuilder, type Schedule } from "../../src/model/schedule.js";
-import { decodeScheduleArrow, encodeScheduleArrow } from "../../src/io/schedule-arrow.js";
+import {
+  decodeScheduleArrow,
+  decodeScheduleArrowWithHeader,
+  encodeScheduleArrow,
+} from "../../src/io/schedule-arrow.js";
 import { scheduleToJsonText } from "../../src/io/schedule-json-write.js";
 import { PLANNERS, plan } from "../../src/planner/registry.js";
 import { verifySchedule } from "../../src/verifier/index.js";
@@ -41,8 +45,10 @@ describe("schedule arrow", () => {
             const s = tryPlan(m, planner.name, payload);
             if (s === null) return;
             planned++;
-            const back = decodeScheduleArrow(encodeScheduleArrow(s));
+            const bytes = encodeScheduleArrow(s);
+            const back = decodeScheduleArrow(bytes);
             expectSame(s, back);
+            expectSame(s, decodeScheduleArrowWithHeader(bytes, { trusted: true }).schedule);
             expect(verifySchedule(m, back).ok).toBe(true);
           },
         ),
@@ -68,6 +74,7 @@ describe("schedule arrow", () => {
     const s = b.build();
     const back = decodeScheduleArrow(encodeScheduleArrow(s));
     expectSame(s, back);
+    expectSame(s, decodeScheduleArrowWithHeader(encodeScheduleArrow(s), { trusted: true }).schedule);
     expect(back.times).toEqual(s.times);
     expect(back.stages).toEqual(s.stages);
   });
