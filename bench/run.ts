@@ -15,6 +15,7 @@ import { rankingsBench } from "./rankings.js";
 import { simgridBench } from "./simgrid.js";
 import { simgridFidelityBench } from "./simgrid-fidelity.js";
 import { simulateBench } from "./simulate.js";
+import { storeBench } from "./store.js";
 import { totalExchangeBench } from "./total-exchange.js";
 import { twoStageBench } from "./two-stage.js";
 
@@ -31,6 +32,7 @@ const benches: [string, () => string | Promise<string>][] = [
   ["total-exchange", () => totalExchangeBench(log)],
   ["auto", () => autoBench(log)],
   ["rankings", () => rankingsBench(log)],
+  ["store", () => storeBench(log)],
 ];
 // `npm run bench -- --summary-only` rebuilds SUMMARY.md and the README headlines from the recorded results.
 const summaryOnly = process.argv.includes("--summary-only");

@@ -218,3 +218,35 @@ export {
   type AutoVariant,
   type ScreenResult,
 } from "./compare/auto-candidates.js";
+// plan store and Arrow export (issue "For the people who build on commplan", parts 3-4)
+export {
+  encodeScheduleArrow,
+  decodeScheduleArrow,
+  decodeScheduleArrowWithHeader,
+  readScheduleArrowHeader,
+  scheduleArrowHeader,
+  SCHEDULE_ARROW_FORMAT,
+  SCHEDULE_ARROW_META_KEY,
+  type ScheduleArrowHeader,
+  type DecodeArrowOptions,
+} from "./io/schedule-arrow.js";
+export {
+  openPlanStore,
+  addPlan,
+  getPlan,
+  getPlanById,
+  getOrPlan,
+  listPlans,
+  verifyStore,
+  gcStore,
+  resolveStoreRequest,
+  storeKeyId,
+  STORE_FORMAT,
+  type PlanStore,
+  type StoreKey,
+  type StoreEntryInfo,
+  type StoreReport,
+  type CreationRecord,
+  type GetOrPlanOptions,
+  type ResolvedRequest,
+} from "./store/index.js";

@@ -17,6 +17,8 @@ import { registerPlan } from "./commands/plan.js";
 import { registerShow } from "./commands/show.js";
 import { registerSimulate } from "./commands/simulate.js";
 import { registerStats } from "./commands/stats.js";
+import { registerStore } from "./commands/store.js";
+import { registerPrecompute } from "./commands/precompute.js";
 import { registerTeTable } from "./commands/te-table.js";
 import { registerTopologies } from "./commands/topologies.js";
 import { registerVerify } from "./commands/verify.js";
@@ -66,6 +68,8 @@ export function buildProgram(ctx: CliContext): Command {
   registerCheckPlanner(program, ctx);
   registerTopologies(program, ctx);
   registerCompare(program, ctx);
+  registerStore(program, ctx);
+  registerPrecompute(program, ctx);
   addMemoryOption(program, ctx.io);
   return program;
 }

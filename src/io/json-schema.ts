@@ -41,6 +41,7 @@ export const SCHEMA_FILES = {
   cost: "cost.v1.schema.json",
   topology: "topology.v1.schema.json",
   compare: "compare.v1.schema.json",
+  "precompute-spec": "precompute-spec.v1.schema.json",
 } as const;
 
 /** The `$id` of the derived schedule-header schema (not a file: schedule.v1 with `$defs/step` accepting anything). */
@@ -96,6 +97,7 @@ function validators(): Record<SchemaName, ValidateFunction> {
     program: ajv.compile(loadSchema("program")),
     topology: ajv.compile(loadSchema("topology")),
     compare: ajv.compile(loadSchema("compare")),
+    "precompute-spec": ajv.compile(loadSchema("precompute-spec")),
   };
   return compiled;
 }

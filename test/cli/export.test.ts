@@ -61,7 +61,7 @@ describe("commplan export", () => {
     const fmt = await run("export", f("shift.json"), "--matrix", f("m.json"), "--format", "nope");
     expect(fmt.code).toBe(2);
     expect(fmt.err).toBe(
-      "commplan: error: option '-f, --format <name>' argument 'nope' is invalid. Allowed choices are program, simgrid, goal, msccl-xml. (add --help for usage)\n",
+      "commplan: error: option '-f, --format <name>' argument 'nope' is invalid. Allowed choices are program, simgrid, goal, arrow, msccl-xml. (add --help for usage)\n",
     );
     const v = await run(
       "export",

@@ -13,6 +13,9 @@ import { fsError, refuseOutputOntoInput, writePieces } from "../../io/file-outpu
 import { findMachine } from "../../machines/presets.js";
 import type { Program, ProgramVariant } from "../../model/program.js";
 import { readScheduleJson } from "../../io/schedule-json-read.js";
+import { encodeScheduleArrow } from "../../io/schedule-arrow.js";
+import { writeBytesAtomic } from "../../io/bytes-output.js";
+import type { Schedule } from "../../model/schedule.js";
 import { readMatrixFile } from "../../io/matrix-read.js";
 import { programJsonPieces, writeProgramJson, writeProgramSplit } from "../../io/program-json-write.js";
 import { lowerSchedule } from "../../lower/index.js";
@@ -77,6 +80,8 @@ export interface ExportFormat {
   readonly description: string;
   /** Writes the program; `split` formats write a directory. */
   write(prog: Program, target: ExportTarget, ctx: CliContext): Promise<void>;
+  /** A format of the schedule itself (not lowered, no --matrix needed): writes it instead of `write`. */
+  writeSchedule?(s: Schedule, target: ExportTarget): Promise<void>;
 }
 
 /** Every export format by name (adding one is one line). */
@@ -121,6 +126,15 @@ export const EXPORT_FORMATS: { readonly [name: string]: ExportFormat } = {
       else await writePieces(pieces, t.output, "export");
     },
   },
+  arrow: {
+    description:
+      "the schedule (not lowered; no --matrix) as an Arrow IPC file: transfers with nested chunks (docs/arrow.md)",
+    write: () => Promise.reject(new Error("arrow writes the schedule")),
+    writeSchedule: async (s, t) => {
+      single(t, "arrow");
+      writeBytesAtomic(encodeScheduleArrow(s), t.output, "export");
+    },
+  },
   "msccl-xml": {
     description:
       "MSCCL-IR XML (uniform chunks of --chunk elements, default the gcd of every offset and count; refused past the runtime's limits)",
@@ -143,7 +157,7 @@ export function registerExport(program: Command, ctx: CliContext): void {
     .description(
       "lower a schedule to a per-rank program (MPI_Alltoallv buffers, scratch, rounds of send / recv / copy) and write it in a runtime format",
     )
-    .requiredOption("-m, --matrix <file>", "the matrix the schedule was planned for")
+    .option("-m, --matrix <file>", "the matrix the schedule was planned for (every format but arrow)")
     .addOption(
       new Option("-f, --format <name>", "output format").choices(Object.keys(EXPORT_FORMATS)).makeOptionMandatory(),
     )
@@ -165,7 +179,7 @@ export function registerExport(program: Command, ctx: CliContext): void {
       async (
         file: string,
         o: {
-          matrix: string;
+          matrix?: string;
           format: string;
           output: string;
           split?: string;
@@ -175,8 +189,16 @@ export function registerExport(program: Command, ctx: CliContext): void {
           variant: string;
           elementBytes?: string;
         },
+        cmd: Command,
       ) => {
         const format = EXPORT_FORMATS[o.format]!; // one of the choices commander checked
+        if (format.writeSchedule !== undefined) {
+          await refuseOutputOntoInput("export", [file], [["-o", o.output]]);
+          const t = { output: o.output, split: o.split ?? null, dir: o.out ?? null, machine: null, chunk: null };
+          await format.writeSchedule(await readScheduleJson(file), { ...t, inputs: [file] });
+          return;
+        }
+        if (o.matrix === undefined) cmd.error("error: required option '-m, --matrix <file>' not specified");
         if (o.out !== undefined && (o.split !== undefined || o.output !== "-"))
           throw fail("export", "BAD_OPTION", "give one of -o, --split and --out", { field: "out" });
         const machine = o.machine === undefined ? null : findMachine(o.machine);

@@ -1,0 +1,115 @@
+/** commplan precompute: plans a whole family (patterns x P x seeds x machines x algorithms) into a plan store with every core, resumably, one shard of it at a time if asked. */
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+import cliProgress from "cli-progress";
+import type { Command } from "commander";
+import { fail } from "../../model/errors.js";
+import { openPlanStore } from "../../store/index.js";
+import type { CliContext } from "../context.js";
+import { intOption } from "../io.js";
+import { readPrecomputeSpec, runPrecomputeJob, type JobOutcome, type PrecomputeJob } from "../precompute-jobs.js";
+
+/** Parses --shard i/n (0 <= i < n). */
+export function parseShard(v: string): { i: number; n: number } {
+  const m = /^(\d+)\/(\d+)$/.exec(v);
+  const i = m === null ? NaN : Number(m[1]),
+    n = m === null ? NaN : Number(m[2]);
+  if (!(n >= 1 && i >= 0 && i < n && Number.isSafeInteger(n)))
+    throw fail("precompute", "BAD_OPTION", `--shard must be i/n with 0 <= i < n, got '${v}'`, { field: "shard" });
+  return { i, n };
+}
+
+/** The jobs of shard i of n: every n-th job from the i-th (a deterministic split of the job list). */
+export function shardJobs<T>(jobs: readonly T[], shard: { i: number; n: number }): T[] {
+  return jobs.filter((_, k) => k % shard.n === shard.i);
+}
+
+/** A worker running `url`; from the TypeScript sources (tsx), the worker registers tsx's loader first (workers do not inherit it). */
+function newWorker(url: URL, dir: string): Worker {
+  if (!url.pathname.endsWith(".ts")) return new Worker(url, { workerData: { dir } });
+  const api = import.meta.resolve("tsx/esm/api");
+  const code = `import(${JSON.stringify(api)}).then((t) => { t.register(); return import(${JSON.stringify(url.href)}); });`;
+  return new Worker(code, { eval: true, workerData: { dir } });
+}
+
+type Done = (k: number, outcome: JobOutcome) => void;
+
+/** Runs the jobs on `threads` worker threads, each pulling the next job when it finishes one. */
+async function runOnWorkers(dir: string, jobs: readonly PrecomputeJob[], threads: number, done: Done): Promise<void> {
+  const ext = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
+  const url = new URL(`../precompute-worker${ext}`, import.meta.url);
+  let next = 0;
+  let failure: string | null = null;
+  const one = (): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const w = newWorker(url, dir);
+      const feed = (): void => {
+        if (next < jobs.length && failure === null) {
+          const k = next++;
+          w.postMessage({ k, job: jobs[k] });
+        } else w.postMessage(null);
+      };
+      w.on("message", (msg: { k: number; outcome?: JobOutcome; error?: string }) => {
+        if (msg.error !== undefined) failure ??= msg.error;
+        else done(msg.k, msg.outcome!);
+        feed();
+      });
+      w.on("error", (e) => {
+        failure ??= e.message; // the other workers stop taking jobs
+        reject(e);
+      });
+      w.on("exit", () => resolve());
+      feed();
+    });
+  await Promise.all(Array.from({ length: Math.min(threads, jobs.length) }, one));
+  const failed = failure as string | null; // set by the message handlers
+  if (failed !== null) throw fail("precompute", "BAD_INPUT", failed.replace(/^[a-z-]+: /, ""));
+}
+
+function describeJob(j: PrecomputeJob): string {
+  return `${j.pattern} P=${j.p} seed=${j.seed}${j.machine === null ? "" : ` machine=${j.machine}`} ${j.algorithm}`;
+}
+
+/** Registers `precompute`. */
+export function registerPrecompute(program: Command, ctx: CliContext): void {
+  program
+    .command("precompute")
+    .description(
+      "plan every pattern x P x seed x machine x algorithm of a spec (schemas/precompute-spec.v1.schema.json) into a plan store on every core; entries present and sound are skipped, so a rerun resumes",
+    )
+    .argument("<spec>", "the spec file (JSON)")
+    .requiredOption("--store <dir>", "the plan store (created when missing)")
+    .option("--jobs <n>", "worker threads (1: plan in this thread)", String(availableParallelism()))
+    .option("--shard <i/n>", "plan only shard i of n (jobs k with k mod n = i), e.g. $SLURM_ARRAY_TASK_ID/16")
+    .action(async (specFile: string, o: { store: string; jobs: string; shard?: string }) => {
+      const threads = intOption("jobs", o.jobs, 1, 1024);
+      const shard = o.shard === undefined ? { i: 0, n: 1 } : parseShard(o.shard);
+      const jobs = shardJobs(readPrecomputeSpec(specFile), shard);
+      openPlanStore(o.store, true);
+      const counts = { added: 0, present: 0, unplannable: 0, damaged: 0 };
+      const bar = ctx.io.interactive
+        ? new cliProgress.SingleBar(
+            { stream: process.stderr, format: "precompute [{bar}] {percentage}% | {value}/{total} plans | eta {eta}s" },
+            cliProgress.Presets.shades_classic,
+          )
+        : null;
+      bar?.start(jobs.length, 0);
+      const done: Done = (k, out) => {
+        counts[out.status]++;
+        bar?.increment();
+        if (out.status === "unplannable" || out.status === "damaged")
+          ctx.io.err(`precompute: ${out.status}: ${describeJob(jobs[k]!)}: ${out.message ?? ""}\n`);
+      };
+      try {
+        if (threads === 1 || jobs.length <= 1) jobs.forEach((j, k) => done(k, runPrecomputeJob(o.store, j)));
+        else await runOnWorkers(o.store, jobs, threads, done);
+      } finally {
+        bar?.stop();
+      }
+      const sh = o.shard === undefined ? "" : ` (shard ${shard.i}/${shard.n})`;
+      ctx.io.err(
+        `precompute: ${jobs.length} jobs${sh}: ${counts.added} added, ${counts.present} present, ${counts.unplannable} unplannable, ${counts.damaged} damaged\n`,
+      );
+      if (counts.damaged > 0) ctx.exitCode = 1;
+    });
+}

@@ -1,0 +1,177 @@
+/** commplan store: add, get, list, verify and gc entries of a plan store (a directory of sealed Arrow plans keyed by content). */
+import type { Command } from "commander";
+import { MAX_SEED } from "../../model/param-spec.js";
+import { fail } from "../../model/errors.js";
+import { findMachine } from "../../machines/presets.js";
+import { readMatrixFile } from "../../io/matrix-read.js";
+import { writeScheduleJson } from "../../io/schedule-json-write.js";
+import { encodeScheduleArrow } from "../../io/schedule-arrow.js";
+import { writeBytesAtomic } from "../../io/bytes-output.js";
+import { refuseOutputOntoInput } from "../../io/file-output.js";
+import { findPlanner, PLANNERS } from "../../planner/registry.js";
+import type { Schedule } from "../../model/schedule.js";
+import {
+  addPlan,
+  gcStore,
+  getPlanById,
+  listPlans,
+  openPlanStore,
+  resolveStoreRequest,
+  verifyStore,
+} from "../../store/index.js";
+import type { ResolvedRequest } from "../../store/index.js";
+import type { CliContext } from "../context.js";
+import { collect, ELEMENT_BYTES_HELP, fmt, intOption, keyValues, matrixReadOptions, table } from "../io.js";
+import { machineOptionHelp } from "./lists.js";
+
+interface RequestOpts {
+  algorithm: string;
+  machine?: string;
+  payload?: boolean;
+  seed: string;
+  param: string[];
+  elementBytes?: string;
+}
+
+/** The request options shared by add and get. */
+function requestOptions(c: Command): Command {
+  return c
+    .option("-a, --algorithm <name>", `planning algorithm: ${PLANNERS.map((p) => p.name).join(", ")}`)
+    .option("--machine <name>", machineOptionHelp())
+    .option("--payload", "element-level plan")
+    .option("--seed <s>", "random seed", "1")
+    .option("--param <key=value>", "algorithm parameter (repeatable)", collect, [])
+    .option("--element-bytes <n>", ELEMENT_BYTES_HELP);
+}
+
+function resolveRequest(
+  matrixFile: string,
+  o: RequestOpts,
+): { m: ReturnType<typeof readMatrixFile>; r: ResolvedRequest } {
+  if (o.algorithm === undefined)
+    throw fail("store", "BAD_OPTION", "give -a ALGORITHM with the matrix", { field: "algorithm" });
+  const m = readMatrixFile(matrixFile, matrixReadOptions(o));
+  const r = resolveStoreRequest(m, o.algorithm, {
+    payload: Boolean(o.payload),
+    seed: intOption("seed", o.seed, 0, MAX_SEED),
+    machine: o.machine === undefined ? null : findMachine(o.machine),
+    params: keyValues("param", o.param),
+  });
+  return { m, r };
+}
+
+async function writeSchedule(s: Schedule, output: string, format: string): Promise<void> {
+  if (format === "arrow") writeBytesAtomic(encodeScheduleArrow(s), output, "store");
+  else await writeScheduleJson(s, output);
+}
+
+function registerAddGet(store: Command, ctx: CliContext): void {
+  requestOptions(
+    store
+      .command("add")
+      .description("plan a matrix and add the plan to the store (nothing is planned when the entry is present)")
+      .argument("<dir>", "the store directory (created when missing)")
+      .argument("<matrix>", "matrix file (JSON, CSV or Matrix Market)"),
+  ).action((dir: string, matrixFile: string, o: RequestOpts) => {
+    const s = openPlanStore(dir, true);
+    const { m, r } = resolveRequest(matrixFile, o);
+    if (getPlanById(s, r.id) !== null) {
+      ctx.io.err(`store: ${r.id} present\n`);
+      ctx.io.out(`${r.id}\n`);
+      return;
+    }
+    const res = addPlan(s, r.key, findPlanner(r.key.algorithm).plan(m, r.options));
+    ctx.io.err(`store: ${r.id} ${res.written ? "added" : "present (added by another writer)"}\n`);
+    ctx.io.out(`${r.id}\n`);
+  });
+  requestOptions(
+    store
+      .command("get")
+      .description("write a stored plan (by --id, or by matrix and request); exit 1 when absent, 2 when damaged")
+      .argument("<dir>", "the store directory")
+      .argument("[matrix]", "matrix file the plan was made for (with -a and the request options)"),
+  )
+    .option("--id <id>", "the entry's id (as 'store list' prints it)")
+    .option("-o, --output <file>", "output file (- for stdout: JSON only)", "-")
+    .option("-f, --format <f>", "json (commplan.schedule/v1) or arrow", "json")
+    .action(
+      async (
+        dir: string,
+        matrixFile: string | undefined,
+        o: RequestOpts & { id?: string; output: string; format: string },
+      ) => {
+        if (o.format !== "json" && o.format !== "arrow")
+          throw fail("store", "BAD_OPTION", `--format must be json or arrow, got '${o.format}'`, { field: "format" });
+        if ((o.id === undefined) === (matrixFile === undefined))
+          throw fail("store", "BAD_OPTION", "give either --id or a matrix file (with -a)", { field: "id" });
+        await refuseOutputOntoInput("store", [matrixFile], [["-o", o.output]]);
+        const s = openPlanStore(dir);
+        const id = o.id ?? resolveRequest(matrixFile!, o).r.id;
+        const plan = getPlanById(s, id);
+        if (plan === null) {
+          ctx.io.err(`store: no entry ${id}\n`);
+          ctx.exitCode = 1;
+          return;
+        }
+        await writeSchedule(plan, o.output, o.format);
+      },
+    );
+}
+
+function registerMaintenance(store: Command, ctx: CliContext): void {
+  store
+    .command("list")
+    .description("list the entries: id, algorithm, P, seed, payload, machine, bytes, created (damaged ones marked)")
+    .argument("<dir>", "the store directory")
+    .option("--json", "one JSON object per line")
+    .action((dir: string, o: { json?: boolean }) => {
+      const entries = listPlans(openPlanStore(dir));
+      if (o.json) {
+        for (const e of entries) ctx.io.out(JSON.stringify(e) + "\n");
+        return;
+      }
+      const rows = entries.map((e) => [
+        e.id.slice(0, 16),
+        e.key?.algorithm ?? "DAMAGED",
+        e.key === null ? "" : String(e.key.p),
+        e.key === null ? "" : String(e.key.seed),
+        e.key === null ? "" : e.key.payload ? "yes" : "no",
+        e.key?.machine === null || e.key === null ? "" : String(e.key.machine["name"]),
+        fmt(e.bytes),
+        e.created?.time ?? e.problem ?? "",
+      ]);
+      ctx.io.out(table([["id", "algorithm", "P", "seed", "payload", "machine", "bytes", "created"], ...rows]));
+    });
+  store
+    .command("verify")
+    .description("check every entry (checksum, key, columns); exit 1 naming each damaged entry")
+    .argument("<dir>", "the store directory")
+    .action((dir: string) => {
+      const rep = verifyStore(openPlanStore(dir));
+      for (const d of rep.damaged) ctx.io.err(`store: ${d.file}: entry ${d.id} is damaged: ${d.problem}\n`);
+      ctx.io.out(
+        `store: ${rep.entries} entries, ${rep.damaged.length} damaged, ${rep.temps} temporary file(s) ${rep.damaged.length === 0 ? "- consistent" : "- run 'commplan store gc'"}\n`,
+      );
+      if (rep.damaged.length > 0) ctx.exitCode = 1;
+    });
+  store
+    .command("gc")
+    .description("remove abandoned temporary files (their writer is gone) and damaged entries")
+    .argument("<dir>", "the store directory")
+    .action((dir: string) => {
+      const r = gcStore(openPlanStore(dir));
+      for (const id of r.damaged) ctx.io.err(`store: removed damaged entry ${id}\n`);
+      ctx.io.out(`store: removed ${r.temps} temporary file(s) and ${r.damaged.length} damaged entr(y/ies)\n`);
+    });
+}
+
+/** Registers `store` and its sub-commands. */
+export function registerStore(program: Command, ctx: CliContext): void {
+  const store = program
+    .command("store")
+    .description(
+      "a plan store: a directory of checksummed Arrow plans keyed by matrix, algorithm, parameters, machine",
+    );
+  registerAddGet(store, ctx);
+  registerMaintenance(store, ctx);
+}

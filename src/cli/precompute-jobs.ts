@@ -1,0 +1,116 @@
+/** Precompute jobs: a spec file (schemas/precompute-spec.v1.schema.json) expanded into its job list, and one job run against a store. */
+import { readFileSync } from "node:fs";
+import { fail, isCommplanError } from "../model/errors.js";
+import type { JsonValue } from "../model/schedule.js";
+import { validateWithSchema } from "../io/json-schema.js";
+import { fsError } from "../io/file-output.js";
+import { findMachine } from "../machines/presets.js";
+import { findPattern, generatePattern } from "../patterns/index.js";
+import { findPlanner } from "../planner/registry.js";
+import { addPlan, getPlanById, openPlanStore, resolveStoreRequest } from "../store/index.js";
+
+/** One plan to make: a pattern at P with a seed, a machine (or null), an algorithm with its params and payload. */
+export interface PrecomputeJob {
+  readonly pattern: string;
+  readonly options: { readonly [k: string]: number };
+  readonly p: number;
+  readonly seed: number;
+  readonly machine: string | null;
+  readonly algorithm: string;
+  readonly params: { readonly [k: string]: JsonValue };
+  readonly payload: boolean;
+  readonly elementBytes: number | null;
+}
+
+type Named<T> = string | ({ name: string } & T);
+
+interface Spec {
+  patterns: Named<{ options?: { [k: string]: number } }>[];
+  p: number[];
+  seeds: number[];
+  machines?: (string | null)[];
+  algorithms: Named<{ params?: { [k: string]: JsonValue }; payload?: boolean }>[];
+  payload?: boolean;
+  elementBytes?: number;
+}
+
+/** Reads and checks a spec file; returns its jobs in a fixed order (patterns, P, seeds, machines, algorithms). */
+export function readPrecomputeSpec(file: string): PrecomputeJob[] {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    throw fsError(e, "precompute", file, false);
+  }
+  let spec: Spec;
+  try {
+    spec = JSON.parse(text) as Spec;
+  } catch (e) {
+    throw fail("precompute", "BAD_INPUT", `not JSON (${(e as Error).message})`, { file });
+  }
+  validateWithSchema("precompute-spec", spec, "precompute", file);
+  const name = <T>(x: Named<T>): string => (typeof x === "string" ? x : x.name);
+  for (const pat of spec.patterns) findPattern(name(pat));
+  for (const a of spec.algorithms) findPlanner(name(a));
+  const machines = spec.machines ?? [null];
+  for (const mc of machines) if (mc !== null) findMachine(mc);
+  const jobs: PrecomputeJob[] = [];
+  for (const pat of spec.patterns)
+    for (const p of spec.p)
+      for (const seed of spec.seeds)
+        for (const machine of machines)
+          for (const a of spec.algorithms)
+            jobs.push({
+              pattern: name(pat),
+              options: typeof pat === "string" ? {} : (pat.options ?? {}),
+              p,
+              seed,
+              machine,
+              algorithm: name(a),
+              params: typeof a === "string" ? {} : (a.params ?? {}),
+              payload: (typeof a === "string" ? undefined : a.payload) ?? spec.payload ?? false,
+              elementBytes: spec.elementBytes ?? null,
+            });
+  return jobs;
+}
+
+/** What became of a job: added by this run, present already, not plannable (the planner or pattern refused it), or refused (a damaged entry). */
+export interface JobOutcome {
+  readonly status: "added" | "present" | "unplannable" | "damaged";
+  readonly id: string | null;
+  readonly message: string | null;
+}
+
+/** Runs one job against the store at `dir`: skips it when a sound entry is present, else plans and adds it. */
+export function runPrecomputeJob(dir: string, job: PrecomputeJob): JobOutcome {
+  const store = openPlanStore(dir);
+  let m;
+  try {
+    m = generatePattern(job.pattern, job.p, job.options, job.seed);
+  } catch (e) {
+    if (isCommplanError(e)) return { status: "unplannable", id: null, message: e.message };
+    throw e;
+  }
+  if (job.elementBytes !== null) m = { ...m, elementBytes: job.elementBytes };
+  const r = resolveStoreRequest(m, job.algorithm, {
+    payload: job.payload,
+    seed: job.seed,
+    machine: job.machine === null ? null : findMachine(job.machine),
+    params: job.params,
+  });
+  try {
+    if (getPlanById(store, r.id) !== null) return { status: "present", id: r.id, message: null };
+  } catch (e) {
+    if (isCommplanError(e)) return { status: "damaged", id: r.id, message: e.message };
+    throw e;
+  }
+  let plan;
+  try {
+    plan = findPlanner(job.algorithm).plan(m, r.options);
+  } catch (e) {
+    if (isCommplanError(e)) return { status: "unplannable", id: r.id, message: e.message };
+    throw e;
+  }
+  const res = addPlan(store, r.key, plan);
+  return { status: res.written ? "added" : "present", id: r.id, message: null };
+}

@@ -1,0 +1,375 @@
+/** Schedule Arrow: a Schedule as one Arrow IPC file (a transfers table with a nested chunks table, the header as schema metadata), encoded and decoded column by column. */
+import {
+  Field,
+  Float64,
+  Int32,
+  List,
+  makeData,
+  RecordBatch,
+  Schema,
+  Struct,
+  Table,
+  tableFromIPC,
+  tableToIPC,
+} from "apache-arrow";
+import type { Data, DataType } from "apache-arrow";
+import { fail } from "../model/errors.js";
+import { REARRANGE_KINDS, stageOfStep, stepOfTransfer } from "../model/schedule.js";
+import type { ChunkTable, JsonValue, Rearrange, Schedule, StageInfo } from "../model/schedule.js";
+
+const MODULE = "schedule-arrow";
+/** The format name written into the schema metadata (key `commplan`). */
+export const SCHEDULE_ARROW_FORMAT = "commplan.schedule-arrow/v1";
+/** The schema metadata key holding the header JSON. */
+export const SCHEDULE_ARROW_META_KEY = "commplan";
+
+/** The header JSON stored in the schema metadata under `commplan`. */
+export interface ScheduleArrowHeader {
+  readonly format: string;
+  readonly p: number;
+  readonly algorithm: string;
+  readonly params: { readonly [k: string]: JsonValue };
+  readonly seed: number | null;
+  readonly elementBytes: number;
+  readonly matrixDigest: string;
+  readonly stepCount: number;
+  readonly stages: readonly StageInfo[];
+  /** Stalled nodes of step s are stalls.node[stalls.start[s] .. stalls.start[s + 1]). */
+  readonly stalls: { readonly start: readonly number[]; readonly node: readonly number[] };
+  /** Extra string fields a caller adds (the plan store's key); ignored by decode. */
+  readonly [extra: string]: JsonValue | readonly StageInfo[] | ScheduleArrowHeader["stalls"] | undefined;
+}
+
+const I32 = new Int32();
+const F64 = new Float64();
+
+function i32Data(a: Uint32Array | Int32Array): Data<Int32> {
+  const view = a instanceof Int32Array ? a : new Int32Array(a.buffer, a.byteOffset, a.length);
+  return makeData({ type: I32, length: a.length, nullCount: 0, data: view });
+}
+
+function f64Data(a: Float64Array): Data<Float64> {
+  return makeData({ type: F64, length: a.length, nullCount: 0, data: a });
+}
+
+const CHUNK_FIELDS = [
+  new Field("origin", I32, false),
+  new Field("dest", I32, false),
+  new Field("offset", F64, false),
+  new Field("count", F64, false),
+];
+const CHUNK_STRUCT = new Struct(CHUNK_FIELDS);
+const CHUNK_LIST = new List(new Field("item", CHUNK_STRUCT, false));
+
+function chunksData(c: ChunkTable, transfers: number): Data {
+  const n = c.origin.length;
+  if (n > 0x7fffffff) throw fail(MODULE, "UNSUPPORTED", `${n} chunks: more than an Arrow list holds (2^31 - 1)`);
+  const child = makeData({
+    type: CHUNK_STRUCT,
+    length: n,
+    nullCount: 0,
+    children: [i32Data(c.origin), i32Data(c.dest), f64Data(c.offset), f64Data(c.count)],
+  });
+  const offsets = new Int32Array(c.start.buffer, c.start.byteOffset, transfers + 1);
+  return makeData({ type: CHUNK_LIST, length: transfers, nullCount: 0, valueOffsets: offsets, child });
+}
+
+/** The header JSON of a schedule (what the schema metadata holds), with `extra` fields merged in. */
+export function scheduleArrowHeader(s: Schedule, extra: { readonly [k: string]: JsonValue } = {}): ScheduleArrowHeader {
+  return {
+    ...extra,
+    format: SCHEDULE_ARROW_FORMAT,
+    p: s.p,
+    algorithm: s.algorithm,
+    params: s.params,
+    seed: s.seed,
+    elementBytes: s.elementBytes,
+    matrixDigest: s.matrixDigest,
+    stepCount: s.stepCount,
+    stages: s.stages.map((st) => ({ ...st })),
+    stalls: { start: Array.from(s.stallStart), node: Array.from(s.stallNode) },
+  };
+}
+
+/**
+ * Encodes a schedule as an Arrow IPC file: one record batch of transfers (stage, step, src, dst:
+ * int32; size: float64; chunks: list<struct<origin, dest: int32; offset, count: float64>> when the
+ * plan has payloads; start, end: float64 when it has times), the header JSON in the schema metadata
+ * under `commplan` (with `extra` fields), `metadata` as further schema metadata. Columns share the schedule's buffers (no copy before the IPC writer).
+ */
+export function encodeScheduleArrow(
+  s: Schedule,
+  extra: { readonly [k: string]: JsonValue } = {},
+  metadata: { readonly [k: string]: string } = {},
+): Uint8Array {
+  const n = s.transferCount;
+  const stepOf = stepOfTransfer(s);
+  const stageOf = stageOfStep(s);
+  const stageCol = new Int32Array(n);
+  for (let x = 0; x < n; x++) stageCol[x] = stageOf[stepOf[x]!]!;
+  const fields: Field[] = [
+    new Field("stage", I32, false),
+    new Field("step", I32, false),
+    new Field("src", I32, false),
+    new Field("dst", I32, false),
+    new Field("size", F64, false),
+  ];
+  const children: Data[] = [i32Data(stageCol), i32Data(stepOf), i32Data(s.src), i32Data(s.dst), f64Data(s.size)];
+  if (s.chunks !== null) {
+    fields.push(new Field("chunks", CHUNK_LIST, false));
+    children.push(chunksData(s.chunks, n));
+  }
+  if (s.times !== null) {
+    fields.push(new Field("start", F64, false), new Field("end", F64, false));
+    children.push(f64Data(s.times.start), f64Data(s.times.end));
+  }
+  const meta = new Map([
+    [SCHEDULE_ARROW_META_KEY, JSON.stringify(scheduleArrowHeader(s, extra))],
+    ...Object.entries(metadata),
+  ]);
+  const schema = new Schema(fields, meta);
+  const root = makeData({ type: new Struct(fields), length: n, nullCount: 0, children });
+  return tableToIPC(new Table(schema, [new RecordBatch(schema, root)]), "file");
+}
+
+// ---- decoding ----
+
+type Numeric = Int32Array | Float64Array;
+
+/** The values of one primitive column as one typed array: a view of the file's buffer when it has one batch, else a copy. */
+function columnValues<T extends Numeric>(parts: readonly Data[], name: string, make: (n: number) => T): T {
+  let total = 0;
+  for (const d of parts) {
+    if (d.nullCount > 0) throw fail(MODULE, "BAD_FORMAT", `column '${name}' has nulls`, { field: name });
+    total += d.length;
+  }
+  if (parts.length === 1) {
+    const d = parts[0]!;
+    return (d.values as T).subarray(d.offset, d.offset + d.length) as T;
+  }
+  const out = make(total);
+  let at = 0;
+  for (const d of parts) {
+    out.set((d.values as T).subarray(d.offset, d.offset + d.length), at);
+    at += d.length;
+  }
+  return out;
+}
+
+function asU32(a: Int32Array): Uint32Array {
+  return new Uint32Array(a.buffer, a.byteOffset, a.length);
+}
+
+function checkType(table: Table, name: string, want: DataType, required: boolean): boolean {
+  const f = table.schema.fields.find((x) => x.name === name);
+  if (f === undefined) {
+    if (required) throw fail(MODULE, "BAD_FORMAT", `no column '${name}'`, { field: name });
+    return false;
+  }
+  if (String(f.type) !== String(want))
+    throw fail(MODULE, "BAD_FORMAT", `column '${name}' is ${String(f.type)}, expected ${String(want)}`, {
+      field: name,
+    });
+  return true;
+}
+
+function parts(table: Table, name: string): Data[] {
+  return table.getChild(name)!.data as Data[];
+}
+
+function i32Col(table: Table, name: string): Int32Array {
+  checkType(table, name, I32, true);
+  return columnValues(parts(table, name), name, (n) => new Int32Array(n));
+}
+
+function f64Col(table: Table, name: string): Float64Array {
+  checkType(table, name, F64, true);
+  return columnValues(parts(table, name), name, (n) => new Float64Array(n));
+}
+
+/** The chunk table of the `chunks` column (offsets rebased when the file has several batches); `trusted` skips the offsets' order check. */
+function decodeChunks(table: Table, n: number, trusted: boolean): ChunkTable {
+  const lists = parts(table, "chunks");
+  const structs = lists.map((d) => d.children[0]!);
+  const col = (k: number): Data[] => structs.map((sd) => sd.children[k]!);
+  const origin = columnValues(col(0), "chunks.origin", (m) => new Int32Array(m));
+  const dest = columnValues(col(1), "chunks.dest", (m) => new Int32Array(m));
+  const offset = columnValues(col(2), "chunks.offset", (m) => new Float64Array(m));
+  const count = columnValues(col(3), "chunks.count", (m) => new Float64Array(m));
+  let start: Uint32Array;
+  if (lists.length === 1 && lists[0]!.offset === 0 && lists[0]!.valueOffsets[0] === 0) {
+    start = asU32((lists[0]!.valueOffsets as Int32Array).subarray(0, n + 1));
+  } else {
+    start = new Uint32Array(n + 1);
+    let at = 0,
+      base = 0;
+    for (const d of lists) {
+      const off = d.valueOffsets as Int32Array;
+      for (let k = 0; k < d.length; k++) start[at++] = base + off[d.offset + k]! - off[d.offset]!;
+      base += off[d.offset + d.length]! - off[d.offset]!;
+    }
+    start[n] = base;
+  }
+  for (let x = 0; x < n && !trusted; x++)
+    if (start[x]! > start[x + 1]!) throw fail(MODULE, "BAD_FORMAT", `chunk offsets decrease at transfer ${x}`);
+  if (start[n] !== origin.length) throw fail(MODULE, "BAD_FORMAT", "chunk offsets do not end at the chunk count");
+  return { start, origin: asU32(origin), dest: asU32(dest), offset, count };
+}
+
+function parseHeader(table: Table): ScheduleArrowHeader {
+  const text = table.schema.metadata.get(SCHEDULE_ARROW_META_KEY);
+  if (text === undefined)
+    throw fail(MODULE, "BAD_FORMAT", `no '${SCHEDULE_ARROW_META_KEY}' schema metadata: not a commplan plan`);
+  let h: ScheduleArrowHeader;
+  try {
+    h = JSON.parse(text) as ScheduleArrowHeader;
+  } catch {
+    throw fail(MODULE, "BAD_FORMAT", "the 'commplan' schema metadata is not JSON");
+  }
+  if (typeof h !== "object" || h === null || h.format !== SCHEDULE_ARROW_FORMAT)
+    throw fail(MODULE, "BAD_FORMAT", `metadata format is not ${SCHEDULE_ARROW_FORMAT}`, { field: "format" });
+  const ok =
+    Number.isInteger(h.p) &&
+    h.p >= 1 &&
+    Number.isInteger(h.stepCount) &&
+    h.stepCount >= 0 &&
+    Array.isArray(h.stages) &&
+    typeof h.stalls === "object" &&
+    h.stalls !== null &&
+    Array.isArray(h.stalls.start) &&
+    Array.isArray(h.stalls.node) &&
+    h.stalls.start.length === h.stepCount + 1;
+  if (!ok) throw fail(MODULE, "BAD_FORMAT", "metadata lacks p, stepCount, stages or stalls (or they disagree)");
+  return h;
+}
+
+function decodeStages(h: ScheduleArrowHeader): StageInfo[] {
+  let next = 0;
+  return h.stages.map((st, k) => {
+    const rearrange = st.rearrange as Rearrange;
+    if (
+      typeof st.name !== "string" ||
+      !REARRANGE_KINDS.includes(rearrange) ||
+      st.firstStep !== next ||
+      !Number.isInteger(st.stepCount) ||
+      st.stepCount < 0
+    )
+      throw fail(MODULE, "BAD_FORMAT", `stage ${k} in the metadata is malformed`, { field: `stages[${k}]` });
+    next += st.stepCount;
+    return { name: st.name, rearrange, firstStep: st.firstStep, stepCount: st.stepCount };
+  });
+}
+
+/** The step starts from the step column (nondecreasing, below stepCount), checking src and dst below p. */
+function stepStarts(step: Int32Array, src: Uint32Array, dst: Uint32Array, p: number, stepCount: number): Uint32Array {
+  const n = step.length;
+  const stepStart = new Uint32Array(stepCount + 1);
+  let prev = 0;
+  for (let x = 0; x < n; x++) {
+    const s = step[x]!;
+    if (s < prev || s >= stepCount) throw fail(MODULE, "BAD_FORMAT", `transfer ${x}: step ${s} out of order or range`);
+    if (src[x]! >= p || dst[x]! >= p) throw fail(MODULE, "BAD_FORMAT", `transfer ${x}: src or dst not below P = ${p}`);
+    for (let k = prev + 1; k <= s; k++) stepStart[k] = x;
+    prev = s;
+  }
+  for (let k = prev + 1; k <= stepCount; k++) stepStart[k] = n;
+  return stepStart;
+}
+
+/**
+ * Decodes an Arrow IPC file written by encodeScheduleArrow (or by any writer of the same columns:
+ * pyarrow, polars) into a Schedule whose typed arrays are views of `bytes` where the file has one
+ * record batch (copies otherwise); checks the columns' types and the indices' ranges.
+ */
+export function decodeScheduleArrow(bytes: Uint8Array): Schedule {
+  return decodeScheduleArrowWithHeader(bytes).schedule;
+}
+
+/**
+ * The step starts of a trusted file (its bytes checked against a checksum its writer made): a binary
+ * search of the nondecreasing step column per step, O(steps log transfers), no pass over the rows.
+ */
+function trustedStepStarts(step: Int32Array, stepCount: number): Uint32Array {
+  const n = step.length;
+  if (n > 0 && (step[0]! < 0 || step[n - 1]! >= stepCount))
+    throw fail(MODULE, "BAD_FORMAT", `the step column is out of range 0..${stepCount - 1}`);
+  const stepStart = new Uint32Array(stepCount + 1);
+  let lo = 0;
+  for (let k = 1; k <= stepCount; k++) {
+    let hi = n; // first x >= lo with step[x] >= k
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (step[mid]! < k) lo = mid + 1;
+      else hi = mid;
+    }
+    stepStart[k] = lo;
+  }
+  return stepStart;
+}
+
+/** Options of decodeScheduleArrowWithHeader. */
+export interface DecodeArrowOptions {
+  /**
+   * The bytes are known to be what commplan wrote (a plan store entry whose checksum matched): skip
+   * the per-row checks (src and dst below P, steps in order, chunk offsets in order) and find the
+   * step starts by binary search. Never set it for a file from elsewhere.
+   */
+  readonly trusted?: boolean;
+}
+
+/** decodeScheduleArrow, also returning the header JSON as written (with any extra fields a caller added). */
+export function decodeScheduleArrowWithHeader(
+  bytes: Uint8Array,
+  opts: DecodeArrowOptions = {},
+): { schedule: Schedule; header: ScheduleArrowHeader } {
+  const trusted = opts.trusted === true;
+  let table: Table;
+  try {
+    table = tableFromIPC(bytes);
+  } catch (e) {
+    throw fail(MODULE, "BAD_FORMAT", `not an Arrow IPC file (${(e as Error).message.split("\n")[0]})`);
+  }
+  const h = parseHeader(table);
+  const stages = decodeStages(h);
+  const step = i32Col(table, "step");
+  const src = asU32(i32Col(table, "src"));
+  const dst = asU32(i32Col(table, "dst"));
+  const size = f64Col(table, "size");
+  checkType(table, "stage", I32, true);
+  const n = src.length;
+  const stepStart = trusted ? trustedStepStarts(step, h.stepCount) : stepStarts(step, src, dst, h.p, h.stepCount);
+  const chunks = checkType(table, "chunks", CHUNK_LIST, false) ? decodeChunks(table, n, trusted) : null;
+  const timed = checkType(table, "start", F64, false);
+  const times = timed ? { start: f64Col(table, "start"), end: f64Col(table, "end") } : null;
+  const schedule: Schedule = {
+    p: h.p,
+    algorithm: h.algorithm,
+    params: h.params,
+    seed: h.seed,
+    elementBytes: h.elementBytes,
+    matrixDigest: h.matrixDigest,
+    stages,
+    stepCount: h.stepCount,
+    stepStart,
+    stallStart: Uint32Array.from(h.stalls.start),
+    stallNode: Uint32Array.from(h.stalls.node),
+    transferCount: n,
+    src,
+    dst,
+    size,
+    chunks,
+    times,
+  };
+  return { schedule, header: h };
+}
+
+/** The header JSON of an Arrow plan file without decoding its columns (for listings). */
+export function readScheduleArrowHeader(bytes: Uint8Array): ScheduleArrowHeader {
+  let table: Table;
+  try {
+    table = tableFromIPC(bytes);
+  } catch (e) {
+    throw fail(MODULE, "BAD_FORMAT", `not an Arrow IPC file (${(e as Error).message.split("\n")[0]})`);
+  }
+  return parseHeader(table);
+}

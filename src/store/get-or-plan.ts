@@ -1,0 +1,26 @@
+/** getOrPlan: the stored plan for a matrix and request, or a new plan made and added to the store. */
+import type { CommMatrix } from "../model/matrix.js";
+import type { Schedule } from "../model/schedule.js";
+import { findPlanner, type PlanRequest } from "../planner/registry.js";
+import { addPlan, getPlanById, type PlanStore } from "./plan-store.js";
+import { resolveStoreRequest } from "./store-key.js";
+
+/** What getOrPlan asks for: the algorithm and the plan request (payload, seed, machine, params). */
+export interface GetOrPlanOptions extends PlanRequest {
+  readonly algorithm: string;
+}
+
+/** The plan for `m` from the store when present (checksum checked), else planned now and added; `stored` says which. */
+export function getOrPlan(
+  store: PlanStore,
+  m: CommMatrix,
+  options: GetOrPlanOptions,
+): { schedule: Schedule; stored: boolean; id: string } {
+  const { algorithm, ...req } = options;
+  const r = resolveStoreRequest(m, algorithm, req);
+  const found = getPlanById(store, r.id);
+  if (found !== null) return { schedule: found, stored: true, id: r.id };
+  const schedule = findPlanner(algorithm).plan(m, r.options);
+  addPlan(store, r.key, schedule);
+  return { schedule, stored: false, id: r.id };
+}

@@ -1,0 +1,18 @@
+/** Plan store: sealed Arrow plans on disk keyed by content, and getOrPlan. */
+export { STORE_FORMAT, storeKeyId, resolveStoreRequest, type StoreKey, type ResolvedRequest } from "./store-key.js";
+export {
+  openPlanStore,
+  addPlan,
+  getPlan,
+  getPlanById,
+  listPlans,
+  verifyStore,
+  gcStore,
+  entryFile,
+  type PlanStore,
+  type StoreEntryInfo,
+  type StoreReport,
+  type CreationRecord,
+} from "./plan-store.js";
+export { getOrPlan, type GetOrPlanOptions } from "./get-or-plan.js";
+export { sealBytes, sealProblem, checksum128 } from "./entry-seal.js";

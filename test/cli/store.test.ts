@@ -1,0 +1,130 @@
+/** commplan store, precompute and export --format arrow, run in process. */
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { decodeScheduleArrow } from "../../src/io/schedule-arrow.js";
+import { parseScheduleJsonText } from "../../src/io/schedule-json-read.js";
+import { scheduleToJsonText } from "../../src/io/schedule-json-write.js";
+import { parseShard, shardJobs } from "../../src/cli/commands/precompute.js";
+import { readPrecomputeSpec } from "../../src/cli/precompute-jobs.js";
+import { run } from "../helpers/cli.js";
+
+function dir(): string {
+  return mkdtempSync(join(tmpdir(), "commplan-store-cli-"));
+}
+
+const SPEC = {
+  patterns: ["uniform", { name: "h-relation", options: { h: 2 } }],
+  p: [9, 10],
+  seeds: [1, 2],
+  algorithms: ["shift", { name: "four-stage", payload: true }, "mesh-two-stage"],
+};
+
+describe("commplan store", () => {
+  it("add, get (json and arrow), list, verify, gc", async () => {
+    const d = dir();
+    expect((await run("gen", "h-relation", "--p", "12", "--h", "3", "-o", join(d, "m.json"))).code).toBe(0);
+    const add = await run("store", "add", join(d, "s"), join(d, "m.json"), "-a", "coloring");
+    expect(add.code).toBe(0);
+    const id = add.out.trim();
+    expect(id).toMatch(/^[0-9a-f]{64}$/);
+    expect((await run("store", "add", join(d, "s"), join(d, "m.json"), "-a", "coloring")).err).toContain("present");
+    const got = await run("store", "get", join(d, "s"), "--id", id, "-o", join(d, "g.json"));
+    expect(got.code).toBe(0);
+    await run("plan", join(d, "m.json"), "-a", "coloring", "-o", join(d, "p.json"));
+    expect(readFileSync(join(d, "g.json"), "utf8")).toBe(readFileSync(join(d, "p.json"), "utf8"));
+    await run(
+      "store",
+      "get",
+      join(d, "s"),
+      join(d, "m.json"),
+      "-a",
+      "coloring",
+      "-f",
+      "arrow",
+      "-o",
+      join(d, "g.arrow"),
+    );
+    const fromArrow = decodeScheduleArrow(new Uint8Array(readFileSync(join(d, "g.arrow"))));
+    expect(scheduleToJsonText(fromArrow)).toBe(readFileSync(join(d, "p.json"), "utf8"));
+    const missing = await run("store", "get", join(d, "s"), join(d, "m.json"), "-a", "shift");
+    expect(missing.code).toBe(1);
+    expect((await run("store", "list", join(d, "s"))).out).toMatch(/coloring +12 +1 +no/);
+    expect((await run("store", "verify", join(d, "s"))).out).toContain("1 entries, 0 damaged");
+    const file = readdirSync(join(d, "s", "entries", id.slice(0, 2)))[0]!;
+    const path = join(d, "s", "entries", id.slice(0, 2), file);
+    const b = readFileSync(path);
+    b[b.length >> 1]! ^= 4;
+    writeFileSync(path, b);
+    const bad = await run("store", "get", join(d, "s"), "--id", id);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain(`entry ${id} is damaged`);
+    expect(bad.out).toBe("");
+    const v = await run("store", "verify", join(d, "s"));
+    expect(v.code).toBe(1);
+    expect(v.err).toContain(id);
+    expect((await run("store", "gc", join(d, "s"))).out).toContain("1 damaged");
+    expect((await run("store", "verify", join(d, "s"))).code).toBe(0);
+  });
+
+  it("export --format arrow writes the schedule without --matrix; other formats still need it", async () => {
+    const d = dir();
+    await run("gen", "uniform", "--p", "8", "-o", join(d, "m.json"));
+    await run("plan", join(d, "m.json"), "-a", "four-stage", "--payload", "-o", join(d, "s.json"));
+    const r = await run("export", join(d, "s.json"), "--format", "arrow", "-o", join(d, "s.arrow"));
+    expect(r.code).toBe(0);
+    const s = decodeScheduleArrow(new Uint8Array(readFileSync(join(d, "s.arrow"))));
+    expect(scheduleToJsonText(s)).toBe(
+      scheduleToJsonText(parseScheduleJsonText(readFileSync(join(d, "s.json"), "utf8"))),
+    );
+    expect((await run("export", join(d, "s.json"), "--format", "arrow")).err).toMatch(/^export: .*give -o FILE/);
+    const prog = await run("export", join(d, "s.json"), "--format", "program");
+    expect(prog.code).toBe(2);
+    expect(prog.err).toBe(
+      "commplan: error: required option '-m, --matrix <file>' not specified (add --help for usage)\n",
+    );
+  });
+
+  it("precompute plans the family once, resumes, and shards deterministically", async () => {
+    const d = dir();
+    writeFileSync(join(d, "spec.json"), JSON.stringify(SPEC));
+    const jobs = readPrecomputeSpec(join(d, "spec.json"));
+    expect(jobs).toHaveLength(2 * 2 * 2 * 3);
+    const first = await run(
+      "precompute",
+      join(d, "spec.json"),
+      "--store",
+      join(d, "s"),
+      "--jobs",
+      "1",
+      "--shard",
+      "0/2",
+    );
+    expect(first.code).toBe(0);
+    expect(first.err).toMatch(/12 jobs \(shard 0\/2\): \d+ added/);
+    const all = await run("precompute", join(d, "spec.json"), "--store", join(d, "s"), "--jobs", "1");
+    // mesh-two-stage refuses P = 10: 4 unplannable; shard 0 planned its share already
+    const added1 = Number(/(\d+) added/.exec(first.err)![1]);
+    expect(all.err).toContain(`24 jobs: ${20 - added1} added, ${added1} present, 4 unplannable, 0 damaged`);
+    expect(
+      readFileSync(join(d, "s", "log"), "utf8")
+        .trim()
+        .split("\n"),
+    ).toHaveLength(20);
+    expect(shardJobs([0, 1, 2, 3, 4, 5, 6], parseShard("1/3"))).toEqual([1, 4]);
+    expect(() => parseShard("3/3")).toThrow(/--shard must be i\/n/);
+  });
+
+  it("refuses a bad spec in one line naming the field", async () => {
+    const d = dir();
+    writeFileSync(join(d, "spec.json"), JSON.stringify({ ...SPEC, p: [0] }));
+    const r = await run("precompute", join(d, "spec.json"), "--store", join(d, "s"));
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^precompute: .*spec\.json.*\/p\/0/);
+    writeFileSync(join(d, "spec.json"), JSON.stringify({ ...SPEC, algorithms: ["nope"] }));
+    expect((await run("precompute", join(d, "spec.json"), "--store", join(d, "s"))).err).toMatch(
+      /unknown algorithm 'nope'/,
+    );
+  });
+});

@@ -1,0 +1,43 @@
+/** The Python snippet of docs/arrow.md reads a plan written by `commplan export --format arrow` with pyarrow (run when python3 has pyarrow; said so when not). */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { encodeScheduleArrow } from "../../src/io/schedule-arrow.js";
+import { plan } from "../../src/planner/registry.js";
+import { generatePattern } from "../../src/patterns/index.js";
+
+const doc = readFileSync(new URL("../../docs/arrow.md", import.meta.url), "utf8");
+const snippet = /^```python\n([\s\S]*?)^```$/m.exec(doc)?.[1] ?? "";
+const hasPyarrow = spawnSync("python3", ["-c", "import pyarrow"], { stdio: "ignore" }).status === 0;
+
+describe("docs/arrow.md's Python snippet", () => {
+  it("names only columns and metadata the Arrow file has", () => {
+    const s = plan(generatePattern("uniform", 8, {}, 1), "four-stage", { payload: true });
+    const text = new TextDecoder("latin1").decode(encodeScheduleArrow(s));
+    // names the snippet subscripts the table or its metadata with (t["chunks"], metadata[b"commplan"]) and selects
+    const subscripts = [...snippet.matchAll(/(?:\bt|metadata)\[b?"([a-z]+)"\]/g)].map((m) => m[1]!);
+    const selected = [...(/select\(\[([^\]]*)\]\)/.exec(snippet)?.[1] ?? "").matchAll(/"([a-z]+)"/g)].map((m) => m[1]!);
+    const used = [...subscripts, ...selected];
+    expect(used).toEqual(expect.arrayContaining(["commplan", "stage", "step", "src", "dst", "size", "chunks"]));
+    for (const name of used) expect(text).toContain(name);
+  });
+
+  it(`runs under python3 with pyarrow${hasPyarrow ? "" : " (pyarrow absent: runs the check that says so)"}`, () => {
+    if (!hasPyarrow) {
+      process.stdout.write(
+        "schedule-arrow-python: pyarrow is absent (python3 -c 'import pyarrow' fails): the snippet is not run\n",
+      );
+      expect(spawnSync("python3", ["-c", "import pyarrow"]).status).not.toBe(0);
+      return;
+    }
+    const dir = mkdtempSync(join(tmpdir(), "commplan-arrow-py-"));
+    const s = plan(generatePattern("uniform", 8, {}, 1), "four-stage", { payload: true });
+    writeFileSync(join(dir, "plan.arrow"), encodeScheduleArrow(s));
+    const r = spawnSync("python3", ["-c", snippet], { cwd: dir, encoding: "utf8" });
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toContain(`four-stage 8 ${s.transferCount} transfers`);
+    expect(r.stdout).toContain(`${s.chunks!.origin.length} chunks`);
+  });
+});

@@ -1,0 +1,124 @@
+/** Plan store: add, get, list, verify, gc; a damaged entry (a flipped byte, a truncation) is refused by name and never served. */
+import { mkdtempSync, readFileSync, readdirSync, truncateSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { generatePattern } from "../../src/patterns/index.js";
+import { scheduleToJsonText } from "../../src/io/schedule-json-write.js";
+import { plan } from "../../src/planner/registry.js";
+import {
+  addPlan,
+  gcStore,
+  getOrPlan,
+  getPlan,
+  listPlans,
+  openPlanStore,
+  resolveStoreRequest,
+  verifyStore,
+} from "../../src/store/index.js";
+
+const m = generatePattern("h-relation", 16, { h: 3 }, 5);
+
+function fresh(): ReturnType<typeof openPlanStore> {
+  return openPlanStore(join(mkdtempSync(join(tmpdir(), "commplan-store-")), "s"), true);
+}
+
+describe("plan store", () => {
+  it("adds once, gets the same plan back, lists it with its key", () => {
+    const s = fresh();
+    const r = resolveStoreRequest(m, "four-stage", { payload: true, seed: 3 });
+    const sched = plan(m, "four-stage", { payload: true, seed: 3 });
+    expect(getPlan(s, r.key)).toBeNull();
+    expect(addPlan(s, r.key, sched).written).toBe(true);
+    expect(addPlan(s, r.key, sched).written).toBe(false);
+    expect(scheduleToJsonText(getPlan(s, r.key)!)).toBe(scheduleToJsonText(sched));
+    const list = listPlans(s);
+    expect(list).toHaveLength(1);
+    expect(list[0]!.key!.algorithm).toBe("four-stage");
+    expect(list[0]!.key!.payload).toBe(true);
+    expect(list[0]!.created!.pid).toBe(process.pid);
+    expect(readFileSync(join(s.dir, "log"), "utf8").trim().split("\n")).toHaveLength(1);
+  });
+
+  it("keys differ by algorithm, params, seed, payload and machine; defaults are filled before keying", () => {
+    const ids = new Set(
+      [
+        resolveStoreRequest(m, "shift"),
+        resolveStoreRequest(m, "coloring"),
+        resolveStoreRequest(m, "shift", { seed: 2 }),
+        resolveStoreRequest(m, "shift", { payload: true }),
+        resolveStoreRequest(m, "two-stage", { params: { reshuffle: true } }),
+        resolveStoreRequest(m, "two-stage"),
+      ].map((r) => r.id),
+    );
+    expect(ids.size).toBe(6);
+    expect(resolveStoreRequest(m, "two-stage", { params: { reshuffle: false } }).id).toBe(
+      resolveStoreRequest(m, "two-stage").id,
+    );
+  });
+
+  it("getOrPlan plans once, then serves the stored plan", () => {
+    const s = fresh();
+    const a = getOrPlan(s, m, { algorithm: "coloring" });
+    const b = getOrPlan(s, m, { algorithm: "coloring" });
+    expect([a.stored, b.stored]).toEqual([false, true]);
+    expect(scheduleToJsonText(b.schedule)).toBe(scheduleToJsonText(a.schedule));
+  });
+
+  for (const [what, damage] of [
+    [
+      "a flipped byte",
+      (f: string) => {
+        const b = readFileSync(f);
+        b[Math.floor(b.length / 2)]! ^= 0x10;
+        writeFileSync(f, b);
+      },
+    ],
+    [
+      "a flipped byte in the header",
+      (f: string) => {
+        const b = readFileSync(f);
+        b[10]! ^= 0x01;
+        writeFileSync(f, b);
+      },
+    ],
+    ["a truncation", (f: string) => truncateSync(f, Math.floor(readFileSync(f).length * 0.7))],
+    ["an empty file", (f: string) => truncateSync(f, 0)],
+  ] as const) {
+    it(`an entry damaged by ${what} is refused by name, reported by verify and removed by gc`, () => {
+      const s = fresh();
+      const good = resolveStoreRequest(m, "shift");
+      const bad = resolveStoreRequest(m, "linear-permutation");
+      addPlan(s, good.key, plan(m, "shift"));
+      const { file } = addPlan(s, bad.key, plan(m, "linear-permutation"));
+      damage(file);
+      expect(() => getPlan(s, bad.key)).toThrow(new RegExp(`^store: .*${bad.id}\\.arrow: entry ${bad.id} is damaged`));
+      expect(() => getOrPlan(s, m, { algorithm: "linear-permutation" })).toThrow(/is damaged/);
+      const rep = verifyStore(s);
+      expect(rep.entries).toBe(2);
+      expect(rep.damaged.map((e) => e.id)).toEqual([bad.id]);
+      expect(gcStore(s).damaged).toEqual([bad.id]);
+      expect(verifyStore(s).damaged).toEqual([]);
+      expect(getPlan(s, good.key)).not.toBeNull();
+      expect(getOrPlan(s, m, { algorithm: "linear-permutation" }).stored).toBe(false);
+    });
+  }
+
+  it("gc removes temporary files of dead writers, keeps those of live ones", () => {
+    const s = fresh();
+    const dead = join(s.dir, "tmp", `${hostname()}.999999999.abcd.tmp`);
+    const live = join(s.dir, "tmp", `${hostname()}.${process.pid}.abcd.tmp`);
+    writeFileSync(dead, "x");
+    writeFileSync(live, "x");
+    expect(verifyStore(s).temps).toBe(2);
+    expect(gcStore(s).temps).toBe(1);
+    expect(readdirSync(join(s.dir, "tmp"))).toEqual([live.split("/").pop()]);
+  });
+
+  it("refuses a directory that is not a store, and opening a missing store without create", () => {
+    const d = mkdtempSync(join(tmpdir(), "commplan-store-"));
+    writeFileSync(join(d, "x.txt"), "hi");
+    expect(() => openPlanStore(d, true)).toThrow(/^store: .*not empty and not a plan store/);
+    expect(() => openPlanStore(join(d, "nope"))).toThrow(/^store: .*not a plan store/);
+  });
+});
