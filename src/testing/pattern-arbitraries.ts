@@ -4,7 +4,7 @@ import { fail, isCommplanError } from "../model/errors.js";
 import type { CommMatrix } from "../model/matrix.js";
 import { createRng } from "../model/rng.js";
 import { PATTERNS, findPattern, patternOptionList, resolvePatternOptions } from "../patterns/registry.js";
-import type { PatternOption } from "../patterns/types.js";
+import type { PatternInput, PatternOption } from "../patterns/types.js";
 
 /** An option of a pattern arbitrary: a fixed value, or an inclusive [min, max] range to draw from. */
 export type PatternOptionRange = number | readonly [number, number];
@@ -17,6 +17,8 @@ export interface PatternArbOptions {
   readonly maxP?: number;
   /** Values or ranges of the pattern's options (default: each integer option from its minimum to at most 64 above it, elementBytes at its default). */
   readonly options?: { readonly [name: string]: PatternOptionRange };
+  /** The data a pattern that reads a file needs (spmv: its sparse matrix); such a pattern is refused without it. */
+  readonly input?: PatternInput;
 }
 
 /** The default draw of one option: integers from the minimum up to 64 more, numbers over their range, elementBytes fixed. */
@@ -39,12 +41,18 @@ function optionArb(o: PatternOption, r: PatternOptionRange): fc.Arbitrary<number
  * Generates the pattern; an option whose allowed range depends on P (d <= p - 1, k < p, ...) is
  * set to its minimum and the pattern tried again; null when even that is refused.
  */
-function generateOrNull(name: string, p: number, given: { [k: string]: number }, seed: number): CommMatrix | null {
+function generateOrNull(
+  name: string,
+  p: number,
+  given: { [k: string]: number },
+  seed: number,
+  input: PatternInput | undefined,
+): CommMatrix | null {
   const def = findPattern(name);
   const opts = { ...given };
   for (let tries = 0; tries <= Object.keys(opts).length; tries++) {
     try {
-      return def.generate(p, resolvePatternOptions(def, opts), createRng(seed));
+      return def.generate(p, resolvePatternOptions(def, opts), createRng(seed), input);
     } catch (e) {
       if (!isCommplanError(e) || e.code !== "BAD_OPTION") throw e;
       const field = e.place.field;
@@ -59,6 +67,13 @@ function generateOrNull(name: string, p: number, given: { [k: string]: number },
 /** Matrices of the pattern `name` (a name of `commplan patterns`), its options drawn from the given ranges; shrinks toward small P, small options and seed 0. */
 export function patternArb(name: string, options: PatternArbOptions = {}): fc.Arbitrary<CommMatrix> {
   const def = findPattern(name);
+  if (def.file !== undefined && options.input === undefined)
+    throw fail(
+      "testing",
+      "BAD_OPTION",
+      `patternArb: pattern '${name}' reads a file (${def.file.description}): give its data as options.input`,
+      { field: "input" },
+    );
   const list = patternOptionList(def);
   for (const k of Object.keys(options.options ?? {}))
     if (!list.some((o) => o.name === k))
@@ -69,7 +84,7 @@ export function patternArb(name: string, options: PatternArbOptions = {}): fc.Ar
   for (const o of list) record[o.name] = optionArb(o, options.options?.[o.name] ?? defaultRange(o));
   return fc
     .tuple(fc.integer({ min: minP, max: maxP }), fc.record(record), fc.integer({ min: 0, max: 0xffffffff }))
-    .map(([p, given, seed]) => generateOrNull(name, p, given, seed))
+    .map(([p, given, seed]) => generateOrNull(name, p, given, seed, options.input))
     .filter((m): m is CommMatrix => m !== null);
 }
 
@@ -99,10 +114,12 @@ export function dRegularArb(
   return patternArb("wang-set2", { ...pick(options), options: { d, unit, maxFactor: options.maxFactor } });
 }
 
-/** Matrices of every pattern of `commplan gen` (fixed-size ones only when maxP allows), with default option ranges. */
+/** Matrices of every pattern of `commplan gen` that reads no file (fixed-size ones only when maxP allows), with default option ranges. */
 export function anyPatternArb(options: { minP?: number; maxP?: number } = {}): fc.Arbitrary<CommMatrix> {
   const maxP = options.maxP ?? 8;
-  const names = PATTERNS.filter((d) => d.fixedP === undefined || d.fixedP <= maxP).map((d) => d.name);
+  const names = PATTERNS.filter((d) => d.file === undefined && (d.fixedP === undefined || d.fixedP <= maxP)).map(
+    (d) => d.name,
+  );
   return fc.oneof(...names.map((n) => patternArb(n, options)));
 }
 

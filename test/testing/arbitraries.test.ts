@@ -10,6 +10,9 @@ import {
   type CommMatrix,
 } from "../../src/testing/index.js";
 import { PATTERNS } from "../../src/patterns/index.js";
+import { readSparseMatrixFile } from "../../src/io/sparse-matrix-read.js";
+
+const SPARSE = readSparseMatrixFile(new URL("../fixtures/matrices/west0479.mtx", import.meta.url).pathname);
 
 const entries = (m: CommMatrix): number[] => Array.from(m.data);
 
@@ -68,7 +71,8 @@ describe("matrixArb", () => {
 describe("pattern arbitraries", () => {
   it("every pattern of commplan gen draws valid matrices of its P range (fixed-size ones at their own P)", () => {
     for (const def of PATTERNS) {
-      const ms = fc.sample(patternArb(def.name, { maxP: 9 }), { seed: 2, numRuns: 15 });
+      const input = def.file === undefined ? {} : { input: { sparse: SPARSE } };
+      const ms = fc.sample(patternArb(def.name, { maxP: 9, ...input }), { seed: 2, numRuns: 15 });
       expect(ms.length, def.name).toBe(15);
       for (const m of ms) {
         if (def.fixedP !== undefined) expect(m.p).toBe(def.fixedP);
@@ -108,5 +112,7 @@ describe("pattern arbitraries", () => {
       /unknown option 'nope' for pattern 'uniform'/,
     );
     expect(() => patternArb("no-such")).toThrow(/unknown pattern/);
+    // a pattern that reads a file cannot be drawn without its data (it would be refused forever)
+    expect(() => patternArb("spmv")).toThrow(/^testing: patternArb: pattern 'spmv' reads a file .*options.input/);
   });
 });

@@ -39,7 +39,7 @@ export function registerCheckPlanner(program: Command, ctx: CliContext): void {
     .option("--seed <s>", "seed of the matrices (the same seed tries the same matrices)", "1")
     .addOption(
       new Option("--family <name>", "matrices: any, or a pattern of 'commplan patterns'")
-        .choices(["any", ...PATTERNS.map((p) => p.name)])
+        .choices(["any", ...PATTERNS.filter((p) => p.file === undefined).map((p) => p.name)])
         .default("any"),
     )
     .option("--min-p <n>", "smallest P", "1")
