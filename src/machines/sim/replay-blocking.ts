@@ -36,7 +36,8 @@ export function replayBlocking(
   const ocpc = o.topology === "ocpc" ? new OcpcStepper(driver, duration) : null;
   const makespan = driver.run(machine, mode, ocpc ? (step, t0) => ocpc.run(step, t0) : undefined);
   const events = driver.heap.pushed + (ocpc ? ocpc.events : 0);
-  return { makespan, events, start: driver.startAt, end: driver.endAt, collisions: ocpc ? ocpc.collisions : 0 };
+  const collisions = ocpc ? ocpc.collisions : 0;
+  return { makespan, events, start: driver.startAt, end: driver.endAt, collisions, flows: driver.flows };
 }
 
 /** Time of transfer x in blocking mode: m t_m for a local copy, else T_s + m (t_c + t_d) of its pair. */
@@ -44,7 +45,8 @@ function blockingDuration(s: Schedule, machine: MachineModel, o: SimOptions): (x
   const { src, dst, size } = s;
   const eb = s.elementBytes;
   const { ts, tm } = machine;
-  const tcdOf = perByteCost(o.topology, machine);
+  // on a network the flow model adds the link time: the duration is the start-up and copy before the flow
+  const tcdOf = o.network ? () => machine.tc : perByteCost(o.topology, machine);
   return (x: number): number => {
     const a = src[x]!,
       b = dst[x]!;
@@ -61,6 +63,8 @@ function blockingDuration(s: Schedule, machine: MachineModel, o: SimOptions): (x
 class BlockingMode implements ReplayMode {
   readonly eventIds: number;
   private readonly ports: number;
+  /** Receive ports: `ports`, unlimited when a network shares the host links fairly. */
+  private readonly recvPorts: number;
   private readonly sendBusy: Int32Array;
   private readonly recvBusy: Int32Array;
   private readonly composing: Uint8Array;
@@ -80,6 +84,7 @@ class BlockingMode implements ReplayMode {
       T = d.s.transferCount;
     this.eventIds = T;
     this.ports = d.o.ports;
+    this.recvPorts = d.o.network && d.o.portSharing === "fair" ? Infinity : d.o.ports;
     this.sendBusy = new Int32Array(p);
     this.recvBusy = new Int32Array(p);
     this.composing = new Uint8Array(p);
@@ -125,7 +130,7 @@ class BlockingMode implements ReplayMode {
         continue;
       }
       sendBusy[v]!++;
-      if (this.recvBusy[b]! < this.ports && !this.composing[b]) this.start(x, t);
+      if (this.recvBusy[b]! < this.recvPorts && !this.composing[b]) this.start(x, t);
       else this.enqueue(x, b, t);
     }
   }
@@ -149,14 +154,16 @@ class BlockingMode implements ReplayMode {
       acc.begin(b, t);
     }
     this.d.started(x, t);
-    this.d.heap.push(t + this.duration(x), x);
+    const f = this.d.flows;
+    if (f && a !== b) f.begin(x, a, b, this.d.s.size[x]! * this.d.s.elementBytes, t, this.duration(x), x);
+    else this.d.heap.push(t + this.duration(x), x);
   }
 
   /** Starts the transfers queued at b while it has free receive ports and is not composing. */
   private serve(b: number, t: number): void {
     const { acc, tl, base } = this.d;
     const { src, size } = this.d.s;
-    while (this.qHead[b]! >= 0 && this.recvBusy[b]! < this.ports && !this.composing[b]) {
+    while (this.qHead[b]! >= 0 && this.recvBusy[b]! < this.recvPorts && !this.composing[b]) {
       const y = this.qHead[b]!;
       this.qHead[b] = this.qNext[y]!;
       const a = src[y]!;
@@ -180,6 +187,7 @@ class BlockingMode implements ReplayMode {
     const a = src[x]!,
       b = dst[x]!;
     const startAt = this.d.startAt[x]!;
+    if (a !== b) this.d.flows?.finish(x, t);
     acc.end(a, t);
     if (a === b) tl.add(a, K.copy, startAt, base + t, a, size[x]!, x);
     else {

@@ -4,6 +4,7 @@ import type { MachineModel } from "../../model/machine.js";
 import type { Schedule } from "../../model/schedule.js";
 import type { DataTracker } from "./data-tracker.js";
 import { forwardDeps, type ForwardDeps } from "./forward-deps.js";
+import { FlowNetwork } from "./flow-network.js";
 import { EventHeap } from "./heap.js";
 import type { NodeAccounts } from "./node-accounts.js";
 import type { SimOptions } from "./options.js";
@@ -22,6 +23,8 @@ export interface ReplayOutcome {
   readonly end: Float64Array;
   /** OCPC only: transfer attempts that collided and were resent. */
   readonly collisions: number;
+  /** The flows of a run on a network (per-link books), else null. */
+  readonly flows?: FlowNetwork | null;
 }
 
 /** When a send may start within its stage. */
@@ -100,6 +103,8 @@ export class ReplayDriver {
   readonly heap: EventHeap;
   /** Compose time of each node in the current stage (set by driveStages). */
   readonly ready: Float64Array;
+  /** With a network (o.network): the flow model the modes hand their network phases to; its activation events come after the compose events. */
+  readonly flows: FlowNetwork | null;
   private readonly stallSince: Float64Array;
   private nextProgress = PROGRESS_EVERY;
 
@@ -120,6 +125,9 @@ export class ReplayDriver {
     this.heap = new EventHeap(Math.min(eventIds + p, 1 << 20));
     this.ready = new Float64Array(p);
     this.stallSince = new Float64Array(p);
+    this.flows = o.network
+      ? new FlowNetwork(o.network, T, this.heap, eventIds + p, T > 0 ? eventIds / T : 1, o.fullRecompute)
+      : null;
   }
 
   /** The next transfer node v sends in the loaded run, or -1 when it has issued them all. */
@@ -186,6 +194,13 @@ export class ReplayDriver {
       const t = heap.topTime();
       const id = heap.topId();
       heap.pop();
+      if (this.flows) {
+        if (id >= ids + p) {
+          this.flows.activate(id - ids - p, t);
+          continue;
+        }
+        if (id < ids && !this.flows.live(id, t)) continue; // superseded by a rate change
+      }
       if (t > last) last = t;
       if (id >= ids) {
         const v = id - ids;
