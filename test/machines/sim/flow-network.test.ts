@@ -157,3 +157,95 @@ describe("flow model: hand-computed cases", () => {
     }
   });
 });
+
+/** A random one-stage schedule on p nodes: steps of random transfers (local copies and zero sizes included). */
+const randomSchedule = fc
+  .record({
+    p: fc.integer({ min: 2, max: 9 }),
+    steps: fc.array(fc.array(fc.tuple(fc.nat(), fc.nat(), fc.integer({ min: 0, max: 500 })), { maxLength: 12 }), {
+      minLength: 1,
+      maxLength: 5,
+    }),
+  })
+  .map(({ p, steps }) =>
+    schedule(
+      p,
+      steps.map((st) => st.map(([a, d, z]) => [a % p, d % p, z] as [number, number, number])),
+    ),
+  );
+
+const MODES = ["blocking", "nonblocking"] as const;
+
+describe("flow model: properties", () => {
+  it("on a flat star with serial ports it reproduces the node-port replay's makespan (1e-9 relative)", () => {
+    const machine = findMachine("t3d-004");
+    fc.assert(
+      fc.property(randomSchedule, fc.constantFrom(...MODES), fc.boolean(), (s, mode, lockstep) => {
+        const flat = simulateSchedule(s, machine, { ...base, mode, lockstep });
+        const flow = simulateSchedule(s, machine, { ...base, mode, lockstep, network: star(s.p, 1 / machine.td) });
+        expect(Math.abs(flow.makespan - flat.makespan)).toBeLessThanOrEqual(1e-9 * flat.makespan);
+        expect(flow.totalWait).toBeCloseTo(flat.totalWait, 6);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("with infinite-bandwidth links it equals the node-port model without t_d", () => {
+    const machine = findMachine("t3d-004");
+    fc.assert(
+      fc.property(randomSchedule, fc.constantFrom(...MODES), (s, mode) => {
+        const leaves = Math.ceil(s.p / 3);
+        const net = withBandwidth(fatTree(leaves, 3, 1, 4), Infinity);
+        const nodePort = simulateSchedule(s, { ...machine, td: 0 }, { ...base, mode });
+        const flow = simulateSchedule(s, machine, { ...base, mode, network: net });
+        expect(flow.makespan).toBe(nodePort.makespan);
+        expect(Array.from(flow.transferEnd)).toEqual(Array.from(nodePort.transferEnd));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("component-local recomputation gives the full recomputation's result and touches no more flows", () => {
+    const machine = findMachine("t3d-004");
+    fc.assert(
+      fc.property(
+        randomSchedule,
+        fc.constantFrom(...MODES),
+        fc.constantFrom("serial", "fair" as const),
+        (s, mode, ps) => {
+          const net = fatTree(Math.ceil(s.p / 2), 2, 1 / machine.td, 2, 0.1);
+          const req = { ...base, mode, network: net, portSharing: ps } as const;
+          const local = simulateSchedule(s, machine, req);
+          const full = simulateSchedule(s, machine, { ...req, flowRecompute: "full" });
+          expect(local.makespan).toBe(full.makespan);
+          expect(Array.from(local.network!.busy)).toEqual(Array.from(full.network!.busy));
+          expect(local.network!.recompute.flowsTouched).toBeLessThanOrEqual(full.network!.recompute.flowsTouched);
+          expect(local.network!.recompute.recomputes).toBe(full.network!.recompute.recomputes);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it("refuses a network too small for the schedule, a bad link, and network options without a network", () => {
+    const s = schedule(4, [[[0, 3, 10]]]);
+    const m = bare(1);
+    const err = (f: () => unknown): string => {
+      try {
+        f();
+      } catch (e) {
+        if (isCommplanError(e)) return e.message;
+        throw e;
+      }
+      return "no error";
+    };
+    expect(err(() => simulateSchedule(s, m, { network: star(3, 1) }))).toMatch(/has 3 hosts; the schedule needs 4/);
+    expect(err(() => simulateSchedule(s, m, { network: withBandwidth(star(4, 1), 0) }))).toMatch(/bandwidth 0/);
+    expect(err(() => simulateSchedule(s, m, { portSharing: "fair" }))).toMatch(
+      /portSharing is an option of a run on a network/,
+    );
+    expect(err(() => simulateSchedule(s, m, { network: star(4, 1), topology: "cm5-fat-tree" }))).toMatch(
+      /flat topology/,
+    );
+  });
+});
