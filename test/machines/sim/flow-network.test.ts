@@ -8,6 +8,7 @@ import type { MachineModel } from "../../../src/model/machine.js";
 import { matrixFromData } from "../../../src/model/matrix.js";
 import { ScheduleBuilder, stepOfTransfer, type Schedule } from "../../../src/model/schedule.js";
 import { plan } from "../../../src/planner/registry.js";
+import { networkText } from "../../../src/cli/commands/simulate-network.js";
 import { fatTree, ring, star, withBandwidth } from "./hand-networks.js";
 
 /** A machine with only the costs a hand case needs (bytes per us on the links; t_d unused on a network). */
@@ -247,5 +248,22 @@ describe("flow model: properties", () => {
     expect(err(() => simulateSchedule(s, m, { network: star(4, 1), topology: "cm5-fat-tree" }))).toMatch(
       /flat topology/,
     );
+  });
+});
+
+describe("flow model: text output", () => {
+  it("networkText names f_lc and the hottest links", () => {
+    const s = schedule(4, [
+      [
+        [0, 2, 100],
+        [1, 3, 100],
+      ],
+    ]);
+    const r = simulateSchedule(s, bare(0), { ...base, network: fatTree(2, 2, 1, 2) });
+    const text = networkText(r.network!, r.makespan);
+    // 200 us at half rate on the 2:1 core, 100 us with a free core
+    expect(text).toContain("f_lc 2 ");
+    expect(text).toMatch(/leaf0->spine: busy 200 us \(100 %\), 200 bytes, at most 2 flows/);
+    expect(r.network!.hottest).toHaveLength(5);
   });
 });
