@@ -131,3 +131,9 @@ export { mscclXml, MSCCL_LIMITS, type MscclOptions } from "./export/msccl-xml.js
 export { stepGrid, stepGridText, stepGridSvg, type StepGrid, type GridCell } from "./export/step-grid.js";
 export { timelineToSvg, type GanttOptions, type GanttTimeline } from "./export/svg-gantt.js";
 export { timelineToChromeTrace, type TraceTimeline, type TraceMeta } from "./export/trace-chrome.js";
+
+// flowsim: link contention in the simulated machine (flow model, max-min sharing) and the link-load SVG
+export { PORT_SHARINGS, type PortSharing } from "./machines/sim/options.js";
+export { HOTTEST_LINKS, type LinkLoad, type SimNetworkStats } from "./machines/sim/link-contention.js";
+export type { FlowRecomputeStats } from "./machines/sim/flow-network.js";
+export { linkLoadSvg, MAX_HEATMAP_LINKS, type LinkLoadEntry, type LinkLoadSvgOptions } from "./export/svg-link-load.js";
