@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { findMachine } from "../../../src/machines/presets.js";
+import { runProtocol } from "../../../src/machines/sim/protocols.js";
 import { simulateSchedule } from "../../../src/machines/sim/simulate.js";
 import type { SimRequest } from "../../../src/machines/sim/options.js";
 import { isCommplanError } from "../../../src/model/errors.js";
@@ -265,5 +266,27 @@ describe("flow model: text output", () => {
     expect(text).toContain("f_lc 2 ");
     expect(text).toMatch(/leaf0->spine: busy 200 us \(100 %\), 200 bytes, at most 2 flows/);
     expect(r.network!.hottest).toHaveLength(5);
+  });
+});
+
+describe("flow model: protocols", () => {
+  it("AC (async) on a flat star with serial ports takes the node-port makespan; DRS_N refuses a network", () => {
+    const machine = findMachine("t3d-004");
+    const p = 6;
+    const data = new Float64Array(p * p);
+    for (let i = 0; i < p; i++) for (let j = 0; j < p; j++) if (i !== j) data[i * p + j] = 1 + ((i * 7 + j * 3) % 50);
+    const mat = matrixFromData(p, data);
+    const plain = runProtocol(mat, machine, { protocol: "async", timeline: false, topology: "flat" });
+    const flow = runProtocol(mat, machine, {
+      protocol: "async",
+      timeline: false,
+      topology: "flat",
+      network: star(p, 1 / machine.td),
+    });
+    expect(Math.abs(flow.makespan - plain.makespan)).toBeLessThanOrEqual(1e-9 * plain.makespan);
+    expect(flow.network!.links).toBe(2 * p);
+    expect(() => runProtocol(mat, machine, { protocol: "drs-n", network: star(p, 1) })).toThrow(
+      /drs-n runs on its own engine/,
+    );
   });
 });
