@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { autoBench } from "./auto.js";
+import { flowNetworkBench } from "./flow-network.js";
 import { foundationBench } from "./foundation.js";
 import { benchHeadlines } from "./headlines.js";
 import { fourStageBench } from "./four-stage.js";
@@ -26,6 +27,7 @@ const benches: [string, () => string | Promise<string>][] = [
   ["two-stage", () => twoStageBench(log)],
   ["permutation", () => permutationBench(log)],
   ["simulate", () => simulateBench(log)],
+  ["flow-network", () => flowNetworkBench(log)],
   ["simgrid", () => simgridBench(log)],
   ["simgrid-fidelity", () => simgridFidelityBench(log)],
   ["lower", () => lowerBench(log)],

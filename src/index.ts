@@ -250,3 +250,8 @@ export {
   type GetOrPlanOptions,
   type ResolvedRequest,
 } from "./store/index.js";
+// flowsim: link contention in the simulated machine (flow model, max-min sharing) and the link-load SVG
+export { PORT_SHARINGS, type PortSharing } from "./machines/sim/options.js";
+export { HOTTEST_LINKS, type LinkLoad, type SimNetworkStats } from "./machines/sim/link-contention.js";
+export type { FlowRecomputeStats } from "./machines/sim/flow-network.js";
+export { linkLoadSvg, MAX_HEATMAP_LINKS, type LinkLoadEntry, type LinkLoadSvgOptions } from "./export/svg-link-load.js";

@@ -13,6 +13,7 @@ import { SEND_WAITS, type SendWaits, type SimMode } from "../../machines/sim/opt
 import { RECV_ORDERS, type RecvOrder } from "../../machines/sim/recv-order.js";
 import { PROTOCOLS, runProtocol, type ProtocolName } from "../../machines/sim/protocols.js";
 import { simulateSchedule, type NodeTimes } from "../../machines/sim/simulate.js";
+import { networkJson, networkText } from "./simulate-network.js";
 import type { Timeline } from "../../machines/sim/timeline.js";
 import { TOPOLOGIES, type TopologyName } from "../../machines/sim/topology.js";
 import { fail } from "../../model/errors.js";
@@ -327,12 +328,14 @@ async function runReplayFlags(
         ? null
         : { ok: r.dataFailureCount === 0, failures: r.dataFailureCount, first: r.dataFailures },
     nodes: perNode(r.nodes),
+    ...(r.network ? { network: networkJson(r.network) } : {}),
   };
   let text =
     `${s.algorithm} on ${r.machine}, P = ${s.p}, ${r.mode}${r.lockstep ? " lock-step" : ""} (send waits: ${r.sendWaits}${r.recvOrder === "step" ? ", receives in step order" : ""}${r.sendBuffers !== null ? `, ${r.sendBuffers} send buffer${r.sendBuffers === 1 ? "" : "s"}` : ""}), ${r.topology}: makespan ${fmt(r.makespan)} us (analytic ${fmt(analytic)} us)\n` +
     `contention wait ${fmt(r.totalWait)} us in total, f_nc ${fmt(r.fnc)}, L_max ${fmt(r.lmax)} bytes, ${fmt(r.events)} events` +
     (r.topology === "ocpc" ? `, ${fmt(r.collisions)} collisions` : "") +
     "\n" +
+    (r.network ? networkText(r.network, r.makespan) : "") +
     nodeTable(r.nodes);
   if (r.dataFailures !== null) {
     if (r.dataFailureCount === 0) text += "data: every node holds exactly its elements\n";

@@ -11,3 +11,5 @@ export { NodeAccounts } from "./node-accounts.js";
 export { replayBlocking } from "./replay-blocking.js";
 export type { ReplayOutcome } from "./replay-driver.js";
 export { replayNonblocking } from "./replay-nonblocking.js";
+export { FlowNetwork, type FlowRecomputeStats } from "./flow-network.js";
+export * from "./link-contention.js";

@@ -3,6 +3,7 @@ import { fail } from "../../model/errors.js";
 import { checkSeed, choice, integer, resolveSpecs } from "../../model/param-spec.js";
 import type { MachineModel } from "../../model/machine.js";
 import type { CommMatrix } from "../../model/matrix.js";
+import type { NetworkRoutes } from "../../model/network.js";
 import { RECV_ORDERS, type RecvOrder } from "./recv-order.js";
 import { TOPOLOGIES, type TopologyName } from "./topology.js";
 
@@ -19,6 +20,16 @@ export type SimMode = "blocking" | "nonblocking";
 export type SendWaits = "steps" | "data";
 /** Every SendWaits value. */
 export const SEND_WAITS: readonly SendWaits[] = ["data", "steps"];
+
+/**
+ * With a network: serial, a node's receive port (and, in nonblocking mode, its output port) serves
+ * `ports` messages at a time, as without a network; fair, no port limit: concurrent messages share
+ * the host's links max-min like any link (SimGrid SMPI), so k messages into one receiver cost about
+ * alpha + k m beta instead of k (alpha + m beta).
+ */
+export type PortSharing = "serial" | "fair";
+/** Every PortSharing value. */
+export const PORT_SHARINGS: readonly PortSharing[] = ["serial", "fair"];
 
 /** Options of simulateSchedule as a caller gives them. */
 export interface SimRequest {
@@ -43,6 +54,12 @@ export interface SimRequest {
   readonly seed?: number;
   /** Called now and then with (transfers done, transfers in all). */
   readonly progress?: ((done: number, total: number) => void) | null;
+  /** A network of links and routes (rank r on host r): messages become flows sharing link bandwidth max-min (flow-network.ts); its links replace t_d. Default none (the node-port model). */
+  readonly network?: NetworkRoutes | null;
+  /** With a network: how a node's ports serve concurrent messages. Default serial. */
+  readonly portSharing?: PortSharing;
+  /** With a network: recompute the rates of the changed flow's component (default) or of every active flow (for measurement; same result). */
+  readonly flowRecompute?: "component" | "full";
 }
 
 /** Options with their defaults filled. */
@@ -58,6 +75,9 @@ export interface SimOptions {
   readonly recvOrder: RecvOrder;
   readonly seed: number;
   readonly progress: ((done: number, total: number) => void) | null;
+  readonly network: NetworkRoutes | null;
+  readonly portSharing: PortSharing;
+  readonly fullRecompute: boolean;
 }
 
 const bad = (field: string, text: string): Error => fail("simulate", "BAD_OPTION", text, { field });
@@ -136,7 +156,9 @@ export function resolveSimOptions(req: SimRequest, machine: MachineModel): SimOp
     );
   if (topology === "ocpc" && ports !== 1)
     throw bad("ports", `the ocpc topology has one send and one receive port per node (001 sec 2); got ports ${ports}`);
+  const net = resolveNetwork(req, topology);
   return {
+    ...net,
     mode,
     lockstep: req.lockstep ?? false,
     ports,
@@ -149,4 +171,33 @@ export function resolveSimOptions(req: SimRequest, machine: MachineModel): SimOp
     seed,
     progress: req.progress ?? null,
   };
+}
+
+/** Checks the network options: a network replaces the topology's t_d (flat only), its links need bandwidth > 0 and latency >= 0. */
+function resolveNetwork(
+  req: SimRequest,
+  topology: TopologyName,
+): { network: NetworkRoutes | null; portSharing: PortSharing; fullRecompute: boolean } {
+  const network = req.network ?? null;
+  if (!network) {
+    if (req.portSharing !== undefined) throw bad("portSharing", "portSharing is an option of a run on a network");
+    if (req.flowRecompute !== undefined) throw bad("flowRecompute", "flowRecompute is an option of a run on a network");
+    return { network, portSharing: "serial", fullRecompute: false };
+  }
+  const portSharing = req.portSharing ?? "serial";
+  if (!PORT_SHARINGS.includes(portSharing))
+    throw bad("portSharing", `unknown port sharing '${String(portSharing)}'; known: ${PORT_SHARINGS.join(", ")}`);
+  const fr = req.flowRecompute ?? "component";
+  if (fr !== "component" && fr !== "full")
+    throw bad("flowRecompute", `flowRecompute must be component or full, got '${String(fr)}'`);
+  if (topology !== "flat")
+    throw bad("topology", `a network replaces the topology: use it with the flat topology (got ${topology})`);
+  for (let l = 0; l < network.links; l++) {
+    const b = network.bandwidth[l]!,
+      lat = network.latency[l]!;
+    if (!(b > 0)) throw bad(`network.bandwidth[${l}]`, `link ${network.linkLabel(l)} has bandwidth ${b}; need > 0`);
+    if (!(lat >= 0) || !Number.isFinite(lat))
+      throw bad(`network.latency[${l}]`, `link ${network.linkLabel(l)} has latency ${lat}; need a finite value >= 0`);
+  }
+  return { network, portSharing, fullRecompute: fr === "full" };
 }

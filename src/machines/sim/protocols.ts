@@ -8,7 +8,9 @@ import type { TopologyName } from "../../model/machine.js";
 import { contentionFactor } from "./contention-factor.js";
 import { EventHeap } from "./heap.js";
 import { NodeAccounts } from "./node-accounts.js";
-import { resolveSeed, resolveTopology } from "./options.js";
+import type { NetworkRoutes } from "../../model/network.js";
+import type { SimNetworkStats } from "./link-contention.js";
+import { resolveSeed, resolveTopology, type PortSharing } from "./options.js";
 import { simulateSchedule, type NodeTimes } from "./simulate.js";
 import { K, NONE, TimelineRecorder, type Timeline } from "./timeline.js";
 import { networkCost, perByteCost } from "./topology.js";
@@ -38,6 +40,10 @@ export interface ProtocolRequest {
   readonly timeline?: boolean;
   /** Called now and then with (messages delivered, messages in all). */
   readonly progress?: ((done: number, total: number) => void) | null;
+  /** async only: run on a network with the flow model (SimRequest.network; Generate_Recv keeps the node-port model). */
+  readonly network?: NetworkRoutes | null;
+  /** async only, with a network: SimRequest.portSharing. */
+  readonly portSharing?: PortSharing;
 }
 
 /** ProtocolRequest with its defaults filled and its values checked. */
@@ -52,6 +58,8 @@ interface ProtocolOptions {
   readonly topology: TopologyName;
   readonly timeline: boolean;
   readonly progress: ((done: number, total: number) => void) | null;
+  readonly network: NetworkRoutes | null;
+  readonly portSharing: PortSharing | undefined;
 }
 
 /** Shortest DRS_N inquiry time (us): a round trip of two messages takes far longer on any machine, and a shorter one would let simulated time stand still. */
@@ -77,6 +85,11 @@ function resolveProtocolOptions(req: ProtocolRequest, machine: MachineModel): Pr
   if (!Number.isInteger(maxInquiries) || maxInquiries < 1)
     throw bad("maxInquiries", `maxInquiries must be an integer >= 1, got ${maxInquiries}`);
   const topology = resolveTopology(req.topology, machine);
+  if (req.protocol === "drs-n" && (req.network || req.portSharing !== undefined))
+    throw bad(
+      req.network ? "network" : "portSharing",
+      "drs-n runs on its own engine without the flow model; a network is an async option",
+    );
   if (topology === "ocpc")
     throw bad(
       "topology",
@@ -93,6 +106,8 @@ function resolveProtocolOptions(req: ProtocolRequest, machine: MachineModel): Pr
     topology,
     timeline: req.timeline ?? true,
     progress: req.progress ?? null,
+    network: req.network ?? null,
+    portSharing: req.portSharing,
   };
 }
 
@@ -121,6 +136,8 @@ export interface ProtocolResult {
   readonly realised: Schedule;
   /** Per-node intervals; like the realised times, they start after the Generate_Recv phase. */
   readonly timeline: Timeline;
+  /** async on a network only: the link books (SimResult.network). */
+  readonly network?: SimNetworkStats;
 }
 
 /** Most messages a protocol run takes. */
@@ -168,6 +185,7 @@ export function runProtocol(m: CommMatrix, machine: MachineModel, req: ProtocolR
     nodes: run.nodes,
     realised,
     timeline,
+    ...(run.network ? { network: run.network } : {}),
   };
 }
 
@@ -179,6 +197,7 @@ interface RunOut {
   readonly totalWait: number;
   readonly inquiries: number;
   readonly timeline: Timeline;
+  readonly network?: SimNetworkStats | undefined;
 }
 
 /** The one-step schedule "node i sends its messages in the order dest[start[i] .. start[i+1])". */
@@ -212,7 +231,14 @@ function runAsync(
   const r = simulateSchedule(
     s,
     { ...machine, barrier: 0 },
-    { timeline: o.timeline, ports: 1, topology: o.topology, progress: o.progress },
+    {
+      timeline: o.timeline,
+      ports: 1,
+      topology: o.topology,
+      progress: o.progress,
+      ...(o.network ? { network: o.network } : {}),
+      ...(o.portSharing !== undefined ? { portSharing: o.portSharing } : {}),
+    },
   );
   // With one port a node issues its k-th message when its (k-1)-th arrives.
   const issue = new Float64Array(s.transferCount);
@@ -225,6 +251,7 @@ function runAsync(
     totalWait: r.totalWait,
     inquiries: 0,
     timeline: r.timeline,
+    network: r.network,
   };
 }
 

@@ -32,11 +32,12 @@ export function replayBlocking(
 ): ReplayOutcome {
   const driver = new ReplayDriver(s, o, acc, tl, data, s.transferCount);
   const duration = blockingDuration(s, machine, o);
-  const mode = new BlockingMode(driver, duration);
+  const mode = new BlockingMode(driver, duration, machine.envelope ?? 0);
   const ocpc = o.topology === "ocpc" ? new OcpcStepper(driver, duration) : null;
   const makespan = driver.run(machine, mode, ocpc ? (step, t0) => ocpc.run(step, t0) : undefined);
   const events = driver.heap.pushed + (ocpc ? ocpc.events : 0);
-  return { makespan, events, start: driver.startAt, end: driver.endAt, collisions: ocpc ? ocpc.collisions : 0 };
+  const collisions = ocpc ? ocpc.collisions : 0;
+  return { makespan, events, start: driver.startAt, end: driver.endAt, collisions, flows: driver.flows };
 }
 
 /** Time of transfer x in blocking mode: m t_m for a local copy, else T_s + (m + envelope) (t_c + t_d) of its pair. */
@@ -45,7 +46,8 @@ function blockingDuration(s: Schedule, machine: MachineModel, o: SimOptions): (x
   const eb = s.elementBytes;
   const { ts, tm } = machine;
   const env = machine.envelope ?? 0;
-  const tcdOf = perByteCost(o.topology, machine);
+  // on a network the flow model adds the link time: the duration is the start-up and copy before the flow
+  const tcdOf = o.network ? () => machine.tc : perByteCost(o.topology, machine);
   return (x: number): number => {
     const a = src[x]!,
       b = dst[x]!;
@@ -62,6 +64,8 @@ function blockingDuration(s: Schedule, machine: MachineModel, o: SimOptions): (x
 class BlockingMode implements ReplayMode {
   readonly eventIds: number;
   private readonly ports: number;
+  /** Receive ports: `ports`, unlimited when a network shares the host links fairly. */
+  private readonly recvPorts: number;
   private readonly sendBusy: Int32Array;
   private readonly recvBusy: Int32Array;
   private readonly composing: Uint8Array;
@@ -78,11 +82,14 @@ class BlockingMode implements ReplayMode {
   constructor(
     private readonly d: ReplayDriver,
     private readonly duration: (x: number) => number,
+    /** Bytes added to every network message (MachineModel.envelope). */
+    private readonly envelope: number,
   ) {
     const p = d.s.p,
       T = d.s.transferCount;
     this.eventIds = T;
     this.ports = d.o.ports;
+    this.recvPorts = d.o.network && d.o.portSharing === "fair" ? Infinity : d.o.ports;
     this.sendBusy = new Int32Array(p);
     this.recvBusy = new Int32Array(p);
     this.composing = new Uint8Array(p);
@@ -128,7 +135,7 @@ class BlockingMode implements ReplayMode {
         continue;
       }
       sendBusy[v]!++;
-      if (this.recvBusy[b]! < this.ports && !this.composing[b] && d.mayReceive(x)) this.start(x, t);
+      if (this.recvBusy[b]! < this.recvPorts && !this.composing[b] && d.mayReceive(x)) this.start(x, t);
       else this.enqueue(x, b, t);
     }
   }
@@ -152,7 +159,10 @@ class BlockingMode implements ReplayMode {
       acc.begin(b, t);
     }
     this.d.started(x, t);
-    this.d.at(t, this.duration(x), x);
+    const f = this.d.flows;
+    if (f && a !== b)
+      f.begin(x, a, b, this.d.s.size[x]! * this.d.s.elementBytes + this.envelope, t, this.duration(x), x);
+    else this.d.at(t, this.duration(x), x);
   }
 
   /** The first transfer queued at b that the receive order lets in (-1 if none); `qPrev` is set to its predecessor. */
@@ -171,7 +181,7 @@ class BlockingMode implements ReplayMode {
   private serve(b: number, t: number): void {
     const { acc, tl, base } = this.d;
     const { src, size } = this.d.s;
-    while (this.qHead[b]! >= 0 && this.recvBusy[b]! < this.ports && !this.composing[b]) {
+    while (this.qHead[b]! >= 0 && this.recvBusy[b]! < this.recvPorts && !this.composing[b]) {
       const y = this.d.gate === null ? this.qHead[b]! : this.firstAdmitted(b);
       if (y < 0) return;
       if (this.d.gate === null || this.qPrev < 0) this.qHead[b] = this.qNext[y]!;
@@ -200,6 +210,7 @@ class BlockingMode implements ReplayMode {
     const a = src[x]!,
       b = dst[x]!;
     const startAt = this.d.startAt[x]!;
+    if (a !== b) this.d.flows?.finish(x, t);
     acc.end(a, t);
     if (a === b) tl.add(a, K.copy, startAt, base + t, a, size[x]!, x);
     else {

@@ -4,6 +4,7 @@ import type { MachineModel } from "../../model/machine.js";
 import type { Schedule } from "../../model/schedule.js";
 import type { DataTracker } from "./data-tracker.js";
 import { forwardDeps, type ForwardDeps } from "./forward-deps.js";
+import { FlowNetwork } from "./flow-network.js";
 import { EventHeap, TICKS_PER_US, timeKey } from "./heap.js";
 import type { NodeAccounts } from "./node-accounts.js";
 import type { SimOptions } from "./options.js";
@@ -23,6 +24,8 @@ export interface ReplayOutcome {
   readonly end: Float64Array;
   /** OCPC only: transfer attempts that collided and were resent. */
   readonly collisions: number;
+  /** The flows of a run on a network (per-link books), else null. */
+  readonly flows?: FlowNetwork | null;
 }
 
 /** When a send may start within its stage. */
@@ -103,6 +106,8 @@ export class ReplayDriver {
   readonly heap: EventHeap;
   /** Compose time of each node in the current stage (set by driveStages). */
   readonly ready: Float64Array;
+  /** With a network (o.network): the flow model the modes hand their network phases to; its activation events come after the compose events. */
+  readonly flows: FlowNetwork | null;
   private readonly stallSince: Float64Array;
   private nextProgress = PROGRESS_EVERY;
   /** Integer time key (ticks, heap.ts) of the moment being handled. */
@@ -126,6 +131,9 @@ export class ReplayDriver {
     this.heap = new EventHeap(Math.min(eventIds + p, 1 << 20));
     this.ready = new Float64Array(p);
     this.stallSince = new Float64Array(p);
+    this.flows = o.network
+      ? new FlowNetwork(o.network, T, this.heap, eventIds + p, T > 0 ? eventIds / T : 1, o.fullRecompute)
+      : null;
   }
 
   /** The next transfer node v sends in the loaded run, or -1 when it has issued them all. */
@@ -208,10 +216,18 @@ export class ReplayDriver {
     let last = t0;
     while (heap.size > 0) {
       // events with one key go in id order (heap.ts); time never runs backwards
-      const t = Math.max(heap.topTime(), last);
+      const te = heap.topTime();
+      const t = Math.max(te, last);
       const id = heap.topId();
       this.nowKey = heap.topKey();
       heap.pop();
+      if (this.flows) {
+        if (id >= ids + p) {
+          this.flows.activate(id - ids - p, t);
+          continue;
+        }
+        if (id < ids && !this.flows.live(id, te)) continue; // superseded by a rate change (te: the time it was pushed at)
+      }
       last = t;
       if (id >= ids) {
         const v = id - ids;

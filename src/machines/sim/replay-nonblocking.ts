@@ -43,7 +43,14 @@ export function replayNonblocking(
 ): ReplayOutcome {
   const driver = new ReplayDriver(s, o, acc, tl, data, 4 * s.transferCount);
   const makespan = driver.run(machine, new NonblockingMode(driver, machine));
-  return { makespan, events: driver.heap.pushed, start: driver.startAt, end: driver.endAt, collisions: 0 };
+  return {
+    makespan,
+    events: driver.heap.pushed,
+    start: driver.startAt,
+    end: driver.endAt,
+    collisions: 0,
+    flows: driver.flows,
+  };
 }
 
 /**
@@ -82,7 +89,7 @@ class NonblockingMode implements ReplayMode {
     const p = d.s.p,
       T = d.s.transferCount;
     this.eventIds = 4 * T;
-    this.ports = d.o.ports;
+    this.ports = d.o.network && d.o.portSharing === "fair" ? Infinity : d.o.ports;
     this.buffers = d.o.sendBuffers;
     this.tc = machine.tc;
     this.tm = machine.tm;
@@ -185,7 +192,9 @@ class NonblockingMode implements ReplayMode {
     this.d.acc.begin(a, t);
     this.d.acc.begin(b, t);
     this.phaseStart[x * 4 + NET] = t;
-    this.d.at(t, (this.d.s.size[x]! * this.d.s.elementBytes + this.env) * this.tdOf(a, b), x * 4 + NET);
+    const bytes = this.d.s.size[x]! * this.d.s.elementBytes + this.env;
+    if (this.d.flows) this.d.flows.begin(x, a, b, bytes, t, 0, x * 4 + NET);
+    else this.d.at(t, bytes * this.tdOf(a, b), x * 4 + NET);
   }
 
   private serveOut(v: number, t: number): void {
@@ -303,6 +312,7 @@ class NonblockingMode implements ReplayMode {
       b = this.d.s.dst[x]!;
     const { acc, tl, base } = this.d;
     const z = this.d.s.size[x]!;
+    this.d.flows?.finish(x, t);
     this.outBusy[a]!--;
     this.inBusy[b]!--;
     this.bufUsed[a]!--;

@@ -11,6 +11,7 @@ import type { ReplayOutcome } from "./replay-driver.js";
 import { replayNonblocking } from "./replay-nonblocking.js";
 import { TimelineRecorder, type Timeline } from "./timeline.js";
 import { contentionFactor } from "./contention-factor.js";
+import { freeCore, linkStats, type SimNetworkStats } from "./link-contention.js";
 import { networkCost, type TopologyName } from "./topology.js";
 
 /** Most transfers a simulation accepts (the event arrays are sized by it). */
@@ -71,6 +72,8 @@ export interface SimResult {
   readonly dataFailures: readonly string[] | null;
   readonly dataFailureCount: number;
   readonly timeline: Timeline;
+  /** On a network only: per-link bytes, busy time and peak flows, the hottest links, the link-contention factor (link-contention.ts). */
+  readonly network?: SimNetworkStats;
 }
 
 /** Replays schedule `s` on `machine` (see docs/simulator.md for the conventions). */
@@ -104,15 +107,37 @@ export function simulateSchedule(s: Schedule, machine: MachineModel, req: SimReq
       { field: "timeline" },
     );
   }
+  if (o.network && o.network.hosts < p)
+    throw fail(
+      "simulate",
+      "BAD_OPTION",
+      `the network ${o.network.name} has ${o.network.hosts} hosts; the schedule needs ${p} (rank r runs on host r)`,
+      { field: "network" },
+    );
   const data = o.data ? new DataTracker(o.data, s) : null;
   const acc = new NodeAccounts(p);
   const tl = new TimelineRecorder(p, o.timeline);
-  const run =
-    o.mode === "blocking"
-      ? replayBlocking(s, machine, o, acc, tl, data)
-      : replayNonblocking(s, machine, o, acc, tl, data);
+  const run = replay(s, machine, o, acc, tl, data);
   const dataFailures = data ? data.finish() : null;
-  return measure(s, machine, o, run, acc, tl.build(), dataFailures, data ? data.failureCount : 0);
+  const r = measure(s, machine, o, run, acc, tl.build(), dataFailures, data ? data.failureCount : 0);
+  if (!o.network || !run.flows) return r;
+  // f_lc: the same run with an infinite-bandwidth core (only the hosts' own links keep their bandwidth)
+  const free = { ...o, network: freeCore(o.network), timeline: false, data: null, progress: null };
+  const freeRun = replay(s, machine, free, new NodeAccounts(p), new TimelineRecorder(p, false), null);
+  return { ...r, network: linkStats(run.flows, o.portSharing, r.makespan, freeRun.makespan) };
+}
+
+function replay(
+  s: Schedule,
+  machine: MachineModel,
+  o: SimOptions,
+  acc: NodeAccounts,
+  tl: TimelineRecorder,
+  data: DataTracker | null,
+): ReplayOutcome {
+  return o.mode === "blocking"
+    ? replayBlocking(s, machine, o, acc, tl, data)
+    : replayNonblocking(s, machine, o, acc, tl, data);
 }
 
 function measure(

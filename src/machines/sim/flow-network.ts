@@ -1,0 +1,345 @@
+/** FlowNetwork: flow-level link contention for the simulated machine (max-min fair bandwidth sharing, recomputed per connected component). */
+import type { NetworkRoutes } from "../../model/network.js";
+import { EventHeap } from "./heap.js";
+
+/** How the replay modes' event heap is reached: the flow network pushes completions and activations on it. */
+interface Pusher {
+  push(t: number, id: number): void;
+}
+
+/** Counters of the rate recomputations (to measure component-local against full recomputation). */
+export interface FlowRecomputeStats {
+  /** Rate recomputations (one per flow start or end). */
+  readonly recomputes: number;
+  /** Flows whose rates were recomputed, summed over recomputations. */
+  readonly flowsTouched: number;
+  /** Flows active at each recomputation, summed (what a full recomputation would touch). */
+  readonly flowsActive: number;
+}
+
+const NO = -1;
+
+/**
+ * The flows of a replay on a NetworkRoutes. A message begins (`begin`) after its send start-up;
+ * it waits `delay` plus the sum of its route's link latencies, then becomes active on every link
+ * of `route(src, dst)` and drains its bytes at a rate set by max-min fair sharing among the active
+ * flows of every link (progressive filling). Rates are recomputed when a flow becomes active or
+ * ends, for the connected component of flows sharing links with it only; remaining bytes are
+ * integrated exactly between events, and a flow's completion (remaining / rate) is pushed on the
+ * replay's heap with the mode's own event id. A rate change leaves the earlier completion event
+ * in the heap: `isDue` tells the mode it is superseded. Flows live in slots (typed arrays reused
+ * through a free list), links keep doubly linked lists of the slots' route entries.
+ */
+export class FlowNetwork {
+  private readonly H: number;
+  private readonly L: number;
+  private readonly bw: Float64Array;
+  private readonly lat: Float64Array;
+  // per transfer
+  private readonly slotOf: Int32Array;
+  /** 1 once transfer x has been a flow: its events are checked against the flow's current completion. */
+  private readonly wasFlow: Uint8Array;
+  /** The completion event id of transfer x's flow. */
+  private readonly doneOf: Int32Array;
+  // per slot
+  private cap = 0;
+  private freeTop = 0;
+  private free: Int32Array = new Int32Array(0);
+  private xOf: Int32Array = new Int32Array(0);
+  private rem: Float64Array = new Float64Array(0);
+  private rate: Float64Array = new Float64Array(0);
+  private upd: Float64Array = new Float64Array(0);
+  private due: Float64Array = new Float64Array(0);
+  private doneId: Int32Array = new Int32Array(0);
+  private hops: Int32Array = new Int32Array(0);
+  private active: Uint8Array = new Uint8Array(0);
+  private seen: Int32Array = new Int32Array(0);
+  private fixed: Int32Array = new Int32Array(0);
+  // per route entry (slot * H + hop)
+  private link: Int32Array = new Int32Array(0);
+  private eNext: Int32Array = new Int32Array(0);
+  private ePrev: Int32Array = new Int32Array(0);
+  // per link
+  private readonly head: Int32Array;
+  private readonly count: Int32Array;
+  private readonly since: Float64Array;
+  private readonly capLeft: Float64Array;
+  private readonly unfixed: Int32Array;
+  private readonly linkSeen: Int32Array;
+  /** Bytes that crossed each link. */
+  readonly bytes: Float64Array;
+  /** Time each link had at least one active flow (us). */
+  readonly busy: Float64Array;
+  /** Most flows active at once on each link. */
+  readonly peak: Int32Array;
+  // scratch
+  private readonly route: Int32Array;
+  private readonly linkQueue: Int32Array;
+  private compFlows: Int32Array = new Int32Array(16);
+  private readonly fill = new EventHeap(64);
+  private epoch = 0;
+  /** Links of the last component (in linkQueue[0 .. compLinks)). */
+  private compLinks = 0;
+  private activeFlows = 0;
+  private nRecomputes = 0;
+  private nTouched = 0;
+  private nActive = 0;
+
+  constructor(
+    readonly net: NetworkRoutes,
+    transfers: number,
+    private readonly heap: Pusher,
+    /** Event ids [activateBase, activateBase + transfers): flow x's latency has elapsed. */
+    readonly activateBase: number,
+    /** Mode event ids per transfer: event id maps to transfer (id / idsPerTransfer) | 0. */
+    private readonly idsPerTransfer: number,
+    /** Recompute every active flow at each change (for measurement), not only the changed component. */
+    private readonly full = false,
+  ) {
+    this.H = Math.max(1, net.maxHops);
+    this.L = net.links;
+    this.bw = net.bandwidth;
+    this.lat = net.latency;
+    this.slotOf = new Int32Array(transfers).fill(NO);
+    this.wasFlow = new Uint8Array(transfers);
+    this.doneOf = new Int32Array(transfers);
+    const L = this.L;
+    this.head = new Int32Array(L).fill(NO);
+    this.count = new Int32Array(L);
+    this.since = new Float64Array(L);
+    this.capLeft = new Float64Array(L);
+    this.unfixed = new Int32Array(L);
+    this.linkSeen = new Int32Array(L);
+    this.bytes = new Float64Array(L);
+    this.busy = new Float64Array(L);
+    this.peak = new Int32Array(L);
+    this.route = new Int32Array(this.H);
+    this.linkQueue = new Int32Array(Math.max(16, L));
+    this.grow(64);
+  }
+
+  /** The recomputation counters so far. */
+  stats(): FlowRecomputeStats {
+    return { recomputes: this.nRecomputes, flowsTouched: this.nTouched, flowsActive: this.nActive };
+  }
+
+  private grow(n: number): void {
+    const H = this.H,
+      old = this.cap;
+    const f64 = (a: Float64Array): Float64Array => {
+      const b = new Float64Array(n);
+      b.set(a);
+      return b;
+    };
+    const i32 = (a: Int32Array, per: number): Int32Array => {
+      const b = new Int32Array(n * per);
+      b.set(a);
+      return b;
+    };
+    this.xOf = i32(this.xOf, 1);
+    this.doneId = i32(this.doneId, 1);
+    this.hops = i32(this.hops, 1);
+    this.seen = i32(this.seen, 1);
+    this.fixed = i32(this.fixed, 1);
+    this.link = i32(this.link, H);
+    this.eNext = i32(this.eNext, H);
+    this.ePrev = i32(this.ePrev, H);
+    this.rem = f64(this.rem);
+    this.rate = f64(this.rate);
+    this.upd = f64(this.upd);
+    this.due = f64(this.due);
+    const act = new Uint8Array(n);
+    act.set(this.active);
+    this.active = act;
+    const free = new Int32Array(n);
+    free.set(this.free.subarray(0, this.freeTop));
+    for (let s = n - 1; s >= old; s--) free[this.freeTop++] = s;
+    this.free = free;
+    this.cap = n;
+    if (this.compFlows.length < n) this.compFlows = new Int32Array(n);
+  }
+
+  /**
+   * Message x from host a to host b of `bytes` bytes begins at t: after `delay` plus its route's
+   * latency it drains; its completion is pushed with id `doneId`.
+   */
+  begin(x: number, a: number, b: number, bytes: number, t: number, delay: number, doneId: number): void {
+    this.wasFlow[x] = 1;
+    this.doneOf[x] = doneId;
+    if (this.freeTop === 0) this.grow(this.cap * 2);
+    const s = this.free[--this.freeTop]!;
+    const H = this.H;
+    const n = this.net.route(a, b, this.route);
+    let latency = 0;
+    for (let h = 0; h < n; h++) {
+      const l = this.route[h]!;
+      this.link[s * H + h] = l;
+      latency += this.lat[l]!;
+    }
+    this.slotOf[x] = s;
+    this.xOf[s] = x;
+    this.hops[s] = n;
+    this.rem[s] = bytes;
+    this.rate[s] = -1;
+    this.due[s] = Infinity;
+    this.doneId[s] = doneId;
+    this.active[s] = 0;
+    const wait = delay + latency;
+    if (wait > 0) this.heap.push(t + wait, this.activateBase + x);
+    else this.activate(x, t);
+  }
+
+  /** Event `activateBase + x`: flow x's latency has elapsed at t; it joins its links. */
+  activate(x: number, t: number): void {
+    const s = this.slotOf[x]!;
+    const H = this.H;
+    this.active[s] = 1;
+    this.upd[s] = t;
+    this.activeFlows++;
+    for (let h = 0; h < this.hops[s]!; h++) {
+      const e = s * H + h,
+        l = this.link[e]!;
+      const first = this.head[l]!;
+      this.ePrev[e] = NO;
+      this.eNext[e] = first;
+      if (first !== NO) this.ePrev[first] = e;
+      this.head[l] = e;
+      const c = ++this.count[l]!;
+      if (c === 1) this.since[l] = t;
+      if (c > this.peak[l]!) this.peak[l] = c;
+      this.bytes[l] = this.bytes[l]! + this.rem[s]!;
+    }
+    this.recompute(s, t);
+  }
+
+  /** Whether mode event `id` popped at t stands: false for a flow's completion event superseded by a rate change (or already handled). */
+  live(id: number, t: number): boolean {
+    const x = (id / this.idsPerTransfer) | 0;
+    if (this.wasFlow[x] !== 1 || this.doneOf[x] !== id) return true;
+    const s = this.slotOf[x]!;
+    return s !== NO && this.active[s] === 1 && this.due[s] === t;
+  }
+
+  /** Flow x (whose completion is due at t) ends: it leaves its links and the rates of its component are recomputed. */
+  finish(x: number, t: number): void {
+    const s = this.slotOf[x]!;
+    const H = this.H;
+    this.active[s] = 0;
+    this.activeFlows--;
+    for (let h = 0; h < this.hops[s]!; h++) {
+      const e = s * H + h,
+        l = this.link[e]!;
+      const p = this.ePrev[e]!,
+        nx = this.eNext[e]!;
+      if (p === NO) this.head[l] = nx;
+      else this.eNext[p] = nx;
+      if (nx !== NO) this.ePrev[nx] = p;
+      const c = --this.count[l]!;
+      if (c === 0) this.busy[l] = this.busy[l]! + (t - this.since[l]!);
+    }
+    this.slotOf[x] = NO;
+    this.free[this.freeTop++] = s;
+    this.recompute(s, t);
+  }
+
+  /** Collects the flows (into compFlows) and links (into linkQueue) of the component around slot s's links; returns the flow count (the link count is left in compLinks). */
+  private component(s: number): number {
+    const H = this.H,
+      ep = ++this.epoch;
+    const { linkSeen, seen, head, eNext } = this;
+    let q = 0,
+      nf = 0;
+    const addLinksOf = (f: number): void => {
+      for (let h = 0; h < this.hops[f]!; h++) {
+        const l = this.link[f * H + h]!;
+        if (linkSeen[l] !== ep) {
+          linkSeen[l] = ep;
+          this.linkQueue[q++] = l;
+        }
+      }
+    };
+    if (this.full) {
+      for (let l = 0; l < this.L; l++)
+        if (this.count[l]! > 0) {
+          linkSeen[l] = ep;
+          this.linkQueue[q++] = l;
+        }
+    } else addLinksOf(s);
+    for (let i = 0; i < q; i++) {
+      for (let e = head[this.linkQueue[i]!]!; e !== NO; e = eNext[e]!) {
+        const f = (e / H) | 0;
+        if (seen[f] === ep) continue;
+        seen[f] = ep;
+        this.compFlows[nf++] = f;
+        if (!this.full) addLinksOf(f);
+      }
+    }
+    this.compLinks = q;
+    return nf;
+  }
+
+  /** Max-min rates (progressive filling) for the component around slot s, at time t. */
+  private recompute(s: number, t: number): void {
+    const nf = this.component(s);
+    const nl = this.compLinks;
+    this.nRecomputes++;
+    this.nTouched += nf;
+    this.nActive += this.activeFlows;
+    const { compFlows, linkQueue, capLeft, unfixed, fixed, H } = this;
+    const ep = this.epoch;
+    for (let i = 0; i < nf; i++) {
+      const f = compFlows[i]!;
+      const r = this.rate[f]!;
+      if (r > 0 && r < Infinity) {
+        const left = this.rem[f]! - r * (t - this.upd[f]!);
+        this.rem[f] = left > 0 ? left : 0;
+      }
+      this.upd[f] = t;
+    }
+    const fill = this.fill;
+    fill.size = 0;
+    for (let i = 0; i < nl; i++) {
+      const l = linkQueue[i]!;
+      capLeft[l] = this.bw[l]!;
+      unfixed[l] = this.count[l]!;
+      if (unfixed[l]! > 0) fill.push(capLeft[l]! / unfixed[l]!, l);
+    }
+    let left = nf;
+    while (left > 0 && fill.size > 0) {
+      const key = fill.topTime(),
+        l = fill.topId();
+      fill.pop();
+      const n = unfixed[l]!;
+      if (n === 0) continue;
+      const share = Math.max(0, capLeft[l]!) / n;
+      if (share > key) {
+        fill.push(share, l);
+        continue;
+      }
+      for (let e = this.head[l]!; e !== NO; e = this.eNext[e]!) {
+        const f = (e / H) | 0;
+        if (fixed[f] === ep) continue;
+        fixed[f] = ep;
+        left--;
+        this.setRate(f, share, t);
+        if (share === Infinity) continue;
+        for (let h = 0; h < this.hops[f]!; h++) {
+          const l2 = this.link[f * H + h]!;
+          capLeft[l2] = capLeft[l2]! - share;
+          unfixed[l2]!--;
+        }
+      }
+    }
+    // a flow on no link at all (a route of no hops) is not held back by anything
+    if (this.active[s] === 1 && this.hops[s] === 0) this.setRate(s, Infinity, t);
+  }
+
+  /** Flow f runs at rate r from t: a new completion is pushed when its rate changed. */
+  private setRate(f: number, r: number, t: number): void {
+    if (r === this.rate[f]) return;
+    this.rate[f] = r;
+    const d = r > 0 ? t + this.rem[f]! / r : Infinity;
+    this.due[f] = d;
+    if (d < Infinity) this.heap.push(d, this.doneId[f]!);
+  }
+}
