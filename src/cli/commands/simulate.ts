@@ -9,7 +9,17 @@ import { timelineToSvg } from "../../export/svg-gantt.js";
 import { timelineToChromeTrace } from "../../export/trace-chrome.js";
 import { scheduleCost } from "../../machines/cost-model.js";
 import { findMachine } from "../../machines/presets.js";
-import { SEND_WAITS, type SendWaits, type SimMode } from "../../machines/sim/options.js";
+import {
+  PORT_SHARINGS,
+  SEND_WAITS,
+  type PortSharing,
+  type SendWaits,
+  type SimMode,
+} from "../../machines/sim/options.js";
+import type { SimNetworkStats } from "../../machines/sim/link-contention.js";
+import type { NetworkRoutes } from "../../model/network.js";
+import { linkLoadSvg, type LinkLoadEntry } from "../../export/svg-link-load.js";
+import { loadTopology } from "./topologies.js";
 import { RECV_ORDERS, type RecvOrder } from "../../machines/sim/recv-order.js";
 import { PROTOCOLS, runProtocol, type ProtocolName } from "../../machines/sim/protocols.js";
 import { simulateSchedule, type NodeTimes } from "../../machines/sim/simulate.js";
@@ -46,6 +56,9 @@ interface SimulateFlags {
   busyMeasure?: boolean;
   earlyGoAhead?: boolean;
   inquiry?: string;
+  network?: string;
+  portSharing?: string;
+  linkSvg?: string;
 }
 
 /** Flags that only a replay takes, and flags that only a protocol run takes (drs-n: the last three). */
@@ -86,6 +99,14 @@ function checkFlags(o: SimulateFlags): void {
   ] as const) {
     if (o[k] === "-") throw bad(k, `${flag} -: stdout already carries the simulation result; write ${flag} to a file`);
   }
+  if (o.network === undefined)
+    for (const [k, flag] of [
+      ["portSharing", "--port-sharing"],
+      ["linkSvg", "--link-svg"],
+    ] as const)
+      if (o[k] !== undefined) throw bad(k, `${flag} goes with --network (a topology to replay on)`);
+  if (o.linkSvg === "-")
+    throw bad("linkSvg", "--link-svg -: stdout already carries the simulation result; write --link-svg to a file");
   if (o.protocol !== undefined) {
     for (const [k, flag] of REPLAY_ONLY) {
       if (o[k] !== undefined)
@@ -205,6 +226,8 @@ const perNode = (n: NodeTimes): Record<string, number[]> => ({
 interface RunOutput {
   readonly timeline: Timeline;
   readonly makespan: number;
+  /** The run's link books and the network's routes (with --network). */
+  readonly network: { readonly stats: SimNetworkStats; readonly routes: NetworkRoutes } | null;
   readonly json: Record<string, unknown>;
   readonly text: string;
 }
@@ -228,8 +251,11 @@ async function runProtocolFlags(
     `running ${o.protocol} on ${messages} messages of ${m.p} nodes`,
     { file: input },
   );
+  const routes = o.network !== undefined ? loadTopology(o.network, m.p, machine).routes : null;
   const r = withProgress(ctx, "messages", (progress) =>
     runProtocol(m, machine, {
+      ...(routes ? { network: routes } : {}),
+      ...(o.portSharing !== undefined ? { portSharing: o.portSharing as PortSharing } : {}),
       protocol: o.protocol as ProtocolName,
       seed,
       ...(o.generateRecv ? { generateRecv: true } : {}),
@@ -254,6 +280,7 @@ async function runProtocolFlags(
     totalWait: r.totalWait,
     fnc: r.fnc,
     nodes: perNode(r.nodes),
+    ...(r.network ? { network: networkJson(r.network) } : {}),
   };
   const text =
     `${r.protocol} on ${r.machine}, P = ${m.p}, ${r.topology}: makespan ${fmt(r.makespan)} us` +
@@ -261,8 +288,10 @@ async function runProtocolFlags(
     `, contention wait ${fmt(r.totalWait)} us, f_nc ${fmt(r.fnc)}` +
     (r.protocol === "drs-n" ? `, ${fmt(r.inquiries)} inquiries` : "") +
     "\n" +
+    (r.network ? networkText(r.network, r.makespan) : "") +
     nodeTable(r.nodes);
-  return { timeline: r.timeline, makespan: r.makespan, json, text };
+  const network = r.network && routes ? { stats: r.network, routes } : null;
+  return { timeline: r.timeline, makespan: r.makespan, network, json, text };
 }
 
 /** Replays the schedule file `input`. */
@@ -288,9 +317,12 @@ async function runReplayFlags(
     `simulating ${s.transferCount} transfers on ${s.p} nodes`,
     { file: input },
   );
+  const routes = o.network !== undefined ? loadTopology(o.network, s.p, machine).routes : null;
   const r = withProgress(ctx, "transfers", (progress) =>
     simulateSchedule(s, machine, {
       mode,
+      ...(routes ? { network: routes } : {}),
+      ...(o.portSharing !== undefined ? { portSharing: o.portSharing as PortSharing } : {}),
       lockstep: o.lockstep ?? false,
       ...(o.ports !== undefined ? { ports: intOption("ports", o.ports, 1, 1024) } : {}),
       ...(o.topology !== undefined ? { topology: o.topology as TopologyName } : {}),
@@ -342,7 +374,34 @@ async function runReplayFlags(
     else text += `data: ${r.dataFailureCount} failure(s):\n` + r.dataFailures.map((f) => `  ${f}\n`).join("");
   }
   if (r.dataFailureCount > 0) ctx.exitCode = 1;
-  return { timeline: r.timeline, makespan: r.makespan, json, text };
+  const network = r.network && routes ? { stats: r.network, routes } : null;
+  return { timeline: r.timeline, makespan: r.makespan, network, json, text };
+}
+
+/** Most nodes a link-load heat map has as rows and columns (beyond: the chart of the busiest links). */
+const MAX_HEATMAP_NODES = 512;
+
+/**
+ * The links of a run as chart entries: load = busy fraction; each link a cell (row = the node it
+ * leaves, column = the node it enters, from its "a->b" label) when the network has at most
+ * MAX_HEATMAP_NODES nodes, else no cells (a bar chart of the busiest).
+ */
+function linkEntries(n: SimNetworkStats, routes: NetworkRoutes, makespan: number): LinkLoadEntry[] {
+  const index = new Map<string, number>();
+  const ends: [string, string][] = [];
+  for (let l = 0; l < n.links; l++) {
+    const label = routes.linkLabel(l);
+    const at = label.indexOf("->");
+    const pair: [string, string] = at < 0 ? [label, label] : [label.slice(0, at), label.slice(at + 2)];
+    ends.push(pair);
+    for (const v of pair) if (!index.has(v)) index.set(v, index.size);
+  }
+  const cells = index.size <= MAX_HEATMAP_NODES;
+  return ends.map(([a, b], l) => ({
+    label: routes.linkLabel(l),
+    load: makespan > 0 ? n.busy[l]! / makespan : 0,
+    ...(cells ? { row: index.get(a)!, col: index.get(b)! } : {}),
+  }));
 }
 
 /** Registers `simulate`. */
@@ -381,6 +440,20 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
         "which waiting message a free receive port takes: arrival (first come, first served; default) or step (a node takes one step's messages at a time, as an MPI program posting receives round by round)",
       ).choices(RECV_ORDERS),
     )
+    .option(
+      "--network <spec>",
+      "replay on a network with link contention (max-min fair sharing): a generator spec such as fat-tree:k=8,oversub=4 (see 'commplan topologies') or a topology JSON file; needs the flat node model",
+    )
+    .addOption(
+      new Option(
+        "--port-sharing <rule>",
+        "with --network: serial (a receiver serves one message at a time; default) or fair (the host links are shared max-min like every link, as SimGrid does)",
+      ).choices(PORT_SHARINGS),
+    )
+    .option(
+      "--link-svg <file>",
+      "with --network: write the link load as SVG (a heat map from node to node, or the busiest links)",
+    )
     .option("--barrier <us>", "cost of a stage barrier in us (default: the machine's)")
     .option("--envelope <bytes>", "bytes added to every network message, e.g. 16 as SMPI (default: the machine's, 0)")
     .option("--data", "data mode: move element tags along the payload chunks and check delivery (needs --matrix)")
@@ -403,11 +476,12 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
       checkFlags(o);
       await refuseOutputOntoInput(
         "simulate",
-        [input, o.matrix],
+        [input, o.matrix, o.network?.endsWith(".json") ? o.network : undefined],
         [
           ["--trace", o.trace],
           ["--svg", o.svg],
           ["--realised", o.realised],
+          ["--link-svg", o.linkSvg],
         ],
       );
       const preset = findMachine(o.machine);
@@ -432,6 +506,14 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
         await writeTextTarget(
           o.svg,
           timelineToSvg(out.timeline, out.makespan, { title: `commplan simulate on ${machine.name}` }),
+          ctx.io,
+        );
+      if (o.linkSvg !== undefined && out.network !== null)
+        await writeTextTarget(
+          o.linkSvg,
+          linkLoadSvg(linkEntries(out.network.stats, out.network.routes, out.makespan), {
+            title: `link load: ${out.network.routes.name} on ${machine.name}`,
+          }),
           ctx.io,
         );
       ctx.io.out(o.json ? JSON.stringify(out.json, null, 2) + "\n" : out.text);

@@ -1,0 +1,113 @@
+/** commplan simulate --network: a replay on a generated or described topology with link contention, its report, the link-load SVG, and the refusals. */
+import { describe, expect, it } from "vitest";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { run } from "../helpers/cli.js";
+
+const dir = mkdtempSync(join(tmpdir(), "commplan-sim-network-"));
+const f = (name: string): string => join(dir, name);
+
+describe("simulate --network", () => {
+  it("a uniform all-to-all slows down as the fat tree's uplinks are oversubscribed, and the report names the hottest links", async () => {
+    expect((await run("gen", "uniform", "--p", "16", "--size", "100000", "-o", f("m.json"))).code).toBe(0);
+    expect((await run("plan", f("m.json"), "-a", "shift", "-o", f("s.json"))).code).toBe(0);
+    const sim = async (oversub: number) => {
+      const r = await run(
+        "simulate",
+        f("s.json"),
+        "--machine",
+        "ib-hdr-200",
+        "--network",
+        `fat-tree:k=4,oversub=${oversub}`,
+        "--json",
+      );
+      expect(r.code, r.err).toBe(0);
+      return JSON.parse(r.out) as { makespan: number; network: { flc: number; hottest: { label: string }[] } };
+    };
+    const [a, b, c] = [await sim(1), await sim(2), await sim(4)];
+    expect(b.makespan).toBeGreaterThan(a.makespan);
+    expect(c.makespan).toBeGreaterThan(b.makespan);
+    expect(c.network.flc).toBeGreaterThan(b.network.flc);
+    expect(b.network.flc).toBeGreaterThanOrEqual(1);
+    expect(c.network.hottest.length).toBeGreaterThan(0);
+    const text = await run("simulate", f("s.json"), "--machine", "ib-hdr-200", "--network", "fat-tree:k=4,oversub=4");
+    expect(text.out).toMatch(/network fat-tree:k=4,oversub=4 \(\d+ links, port sharing serial\): f_lc /);
+    expect(text.out).toMatch(/hottest links \(by busy time\):\n {2}\S+->\S+: busy/);
+  });
+
+  it("writes the link load as an SVG heat map, and runs AC (async) on the network too", async () => {
+    const r = await run(
+      "simulate",
+      f("s.json"),
+      "--machine",
+      "ib-hdr-200",
+      "--network",
+      "torus:dims=4x4",
+      "--port-sharing",
+      "fair",
+      "--link-svg",
+      f("links.svg"),
+    );
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/port sharing fair/);
+    const svg = readFileSync(f("links.svg"), "utf8");
+    expect(svg.startsWith("<svg")).toBe(true);
+    expect(svg).toMatch(/<rect/);
+    const ac = await run(
+      "simulate",
+      f("m.json"),
+      "--protocol",
+      "async",
+      "--machine",
+      "ib-hdr-200",
+      "--network",
+      "flat",
+    );
+    expect(ac.code, ac.err).toBe(0);
+    expect(ac.out).toMatch(/network flat/);
+  });
+
+  it("reads a topology JSON file", async () => {
+    const hosts = Array.from({ length: 16 }, (_, i) => `n${i}`);
+    const links = hosts.map((h, i) => ({ a: h, b: i < 8 ? "left" : "right", bandwidth: 25000, latency: 0.1 }));
+    links.push({ a: "left", b: "right", bandwidth: 25000, latency: 0.1 });
+    writeFileSync(
+      f("net.json"),
+      JSON.stringify({ format: "commplan.topology/v1", name: "two", hosts, switches: ["left", "right"], links }),
+    );
+    const r = await run("simulate", f("s.json"), "--machine", "ib-hdr-200", "--network", f("net.json"), "--json");
+    expect(r.code, r.err).toBe(0);
+    expect(JSON.parse(r.out).network.links).toBe(2 * links.length);
+  });
+
+  it("refuses in one line: options without --network, a bad spec, too few hosts, the link SVG on stdout", async () => {
+    const cases: [string[], RegExp][] = [
+      [["--port-sharing", "fair"], /--port-sharing goes with --network/],
+      [["--link-svg", f("x.svg")], /--link-svg goes with --network/],
+      [["--network", "fat-tree:k=4", "--link-svg", "-"], /--link-svg -: stdout/],
+      [["--network", "no-such:x=1"], /^topology: .*no-such/],
+      [["--network", f("small.json")], /has 2 hosts, fewer than P = 16/],
+      [["--network", "fat-tree:k=4,oversub=0"], /oversub/],
+    ];
+    writeFileSync(
+      f("small.json"),
+      JSON.stringify({
+        format: "commplan.topology/v1",
+        name: "small",
+        hosts: ["a", "b"],
+        switches: ["s"],
+        links: [
+          { a: "a", b: "s", bandwidth: 1, latency: 0 },
+          { a: "b", b: "s", bandwidth: 1, latency: 0 },
+        ],
+      }),
+    );
+    for (const [extra, re] of cases) {
+      const r = await run("simulate", f("s.json"), "--machine", "ib-hdr-200", ...extra);
+      expect(r.code, extra.join(" ")).toBe(2);
+      expect(r.err.trim().split("\n")).toHaveLength(1);
+      expect(r.err).toMatch(re);
+    }
+  });
+});
