@@ -18,7 +18,7 @@ const SPEC = {
   patterns: ["uniform", { name: "h-relation", options: { h: 2 } }],
   p: [9, 10],
   seeds: [1, 2],
-  algorithms: ["shift", { name: "four-stage", payload: true }, "mesh-two-stage"],
+  algorithms: ["shift", { name: "four-stage", payload: true }, { name: "mesh-two-stage", params: { rows: 3 } }],
 };
 
 describe("commplan store", () => {
@@ -104,7 +104,7 @@ describe("commplan store", () => {
     expect(first.code).toBe(0);
     expect(first.err).toMatch(/12 jobs \(shard 0\/2\): \d+ added/);
     const all = await run("precompute", join(d, "spec.json"), "--store", join(d, "s"), "--jobs", "1");
-    // mesh-two-stage refuses P = 10: 4 unplannable; shard 0 planned its share already
+    // mesh-two-stage with rows = 3 refuses P = 10 (3 does not divide it): 4 unplannable; shard 0 planned its share already
     const added1 = Number(/(\d+) added/.exec(first.err)![1]);
     expect(all.err).toContain(`24 jobs: ${20 - added1} added, ${added1} present, 4 unplannable, 0 damaged`);
     expect(
