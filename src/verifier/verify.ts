@@ -16,11 +16,15 @@ import { atLeast, atMost, check, makeReport, PerItemBound, type Check, type Repo
 import { stageMetrics, type StageMetrics } from "./stage-metrics.js";
 import { checkTimedContention } from "./timed-overlap.js";
 import { checkWellFormed } from "./well-formed.js";
+import { checkLinkContention } from "./link-contention.js";
+import type { NetworkRoutes } from "../model/network.js";
 
 /** Options of the verifier. */
 export interface VerifyOptions {
   /** Send ports and receive ports per node (default 1: single-port). */
   readonly ports?: number;
+  /** A network to check link contention on (a `link-contention` row); none by default. */
+  readonly network?: NetworkRoutes;
 }
 
 /**
@@ -29,7 +33,7 @@ export interface VerifyOptions {
  */
 export function verifySchedule(m: CommMatrix, s: Schedule, opts: VerifyOptions = {}): Report {
   const ports = opts.ports ?? 1;
-  checkInputs(m, s, ports);
+  checkInputs(m, s, ports, opts.network);
 
   const checks: Check[] = [];
   const wf = checkWellFormed(s);
@@ -55,6 +59,7 @@ export function verifySchedule(m: CommMatrix, s: Schedule, opts: VerifyOptions =
   checks.push(contention, stalls);
   const timed = checkTimedContention(s, ports);
   if (timed) checks.push(timed);
+  if (opts.network) checks.push(checkLinkContention(s, opts.network));
 
   const metrics = stageMetrics(s);
   checks.push(...measuredStageRows(s, metrics));
@@ -64,10 +69,19 @@ export function verifySchedule(m: CommMatrix, s: Schedule, opts: VerifyOptions =
   return unproven.length === 0 ? report : { ...report, unproven };
 }
 
-/** Throws when the options are bad or the schedule was made for another matrix (P or digest differ). */
-function checkInputs(m: CommMatrix, s: Schedule, ports: number): void {
+/** Throws when the options are bad (ports, a network with fewer hosts than P) or the schedule was made for another matrix (P or digest differ). */
+function checkInputs(m: CommMatrix, s: Schedule, ports: number, network: NetworkRoutes | undefined): void {
   if (!Number.isInteger(ports) || ports < 1)
     throw fail("verify", "BAD_OPTION", `ports must be a positive integer, got ${ports}`, { field: "ports" });
+  if (network && network.hosts < s.p)
+    throw fail(
+      "verify",
+      "BAD_OPTION",
+      `the network ${network.name} has ${network.hosts} hosts, fewer than P = ${s.p}`,
+      {
+        field: "network",
+      },
+    );
   checkMadeFor(m, s, "the schedule", "verify");
 }
 

@@ -5,6 +5,7 @@ import { checkMemory, scheduleWorkBytes } from "../../model/memory-budget.js";
 import { readScheduleJson } from "../../io/schedule-json-read.js";
 import { readMatrixFile } from "../../io/matrix-read.js";
 import { verifySchedule, type Report } from "../../verifier/index.js";
+import { loadTopology } from "./topologies.js";
 import type { CliContext } from "../context.js";
 import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions, table } from "../io.js";
 
@@ -43,28 +44,38 @@ export function registerVerify(program: Command, ctx: CliContext): void {
     .requiredOption("-m, --matrix <file>", "the matrix the schedule was planned for")
     .option("--element-bytes <n>", ELEMENT_BYTES_HELP)
     .option("--ports <k>", "send and receive ports per node", "1")
+    .option(
+      "--network <spec>",
+      "also check link contention on a network: a generator spec of 'commplan topologies' (e.g. fat-tree:k=8,oversub=4) or a topology JSON file",
+    )
     .option("--json", "print the report as commplan.report/v1 JSON (with the peak buffer of every node)")
-    .action(async (file: string, o: { matrix: string; ports: string; json?: boolean; elementBytes?: string }) => {
-      const ports = intOption("ports", o.ports, 1, 1 << 20);
-      if (file === "-" && o.matrix === "-")
-        throw fail(
+    .action(
+      async (
+        file: string,
+        o: { matrix: string; ports: string; json?: boolean; elementBytes?: string; network?: string },
+      ) => {
+        const ports = intOption("ports", o.ports, 1, 1 << 20);
+        if (file === "-" && o.matrix === "-")
+          throw fail(
+            "verify",
+            "BAD_OPTION",
+            "the schedule and --matrix cannot both be read from stdin ('-'): give one of them as a file",
+            { field: "matrix" },
+          );
+        const m = readMatrixFile(o.matrix, matrixReadOptions(o));
+        const s = await readScheduleJson(file);
+        // per node: the verifier's counters and a P x P delivery table; per transfer and chunk: its index columns
+        const chunks = s.chunks === null ? 0 : s.chunks.origin.length;
+        checkMemory(
           "verify",
-          "BAD_OPTION",
-          "the schedule and --matrix cannot both be read from stdin ('-'): give one of them as a file",
-          { field: "matrix" },
+          m.data.byteLength + scheduleWorkBytes(s, 512 + s.p * 16, 64, 96) + chunks * 96,
+          `verifying ${s.transferCount} transfers on ${s.p} nodes`,
+          { file },
         );
-      const m = readMatrixFile(o.matrix, matrixReadOptions(o));
-      const s = await readScheduleJson(file);
-      // per node: the verifier's counters and a P x P delivery table; per transfer and chunk: its index columns
-      const chunks = s.chunks === null ? 0 : s.chunks.origin.length;
-      checkMemory(
-        "verify",
-        m.data.byteLength + scheduleWorkBytes(s, 512 + s.p * 16, 64, 96) + chunks * 96,
-        `verifying ${s.transferCount} transfers on ${s.p} nodes`,
-        { file },
-      );
-      const r = verifySchedule(m, s, { ports });
-      if (!r.ok) ctx.exitCode = 1; // set first: a closed stdout pipe exits with the code set so far
-      ctx.io.out(o.json ? reportJson(r) : formatReport(r));
-    });
+        const network = o.network !== undefined ? loadTopology(o.network, s.p).routes : undefined;
+        const r = verifySchedule(m, s, network ? { ports, network } : { ports });
+        if (!r.ok) ctx.exitCode = 1; // set first: a closed stdout pipe exits with the code set so far
+        ctx.io.out(o.json ? reportJson(r) : formatReport(r));
+      },
+    );
 }
