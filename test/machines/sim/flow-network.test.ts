@@ -219,8 +219,11 @@ describe("flow model: properties", () => {
           const req = { ...base, mode, network: net, portSharing: ps } as const;
           const local = simulateSchedule(s, machine, req);
           const full = simulateSchedule(s, machine, { ...req, flowRecompute: "full" });
-          expect(local.makespan).toBe(full.makespan);
-          expect(Array.from(local.network!.busy)).toEqual(Array.from(full.network!.busy));
+          // the same rates up to the order of floating-point operations (a full recomputation
+          // re-derives every flow's completion time from its integrated remainder)
+          const close = (a: number, b: number): boolean => Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(b));
+          expect(close(local.makespan, full.makespan), `${local.makespan} vs ${full.makespan}`).toBe(true);
+          local.network!.busy.forEach((v, l) => expect(close(v, full.network!.busy[l]!), `link ${l}`).toBe(true));
           expect(local.network!.recompute.flowsTouched).toBeLessThanOrEqual(full.network!.recompute.flowsTouched);
           expect(local.network!.recompute.recomputes).toBe(full.network!.recompute.recomputes);
         },
