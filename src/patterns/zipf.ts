@@ -42,8 +42,17 @@ export function drawExcluding(cum: Float64Array, chosen: Int32Array, count: numb
     else break;
   }
   let r = searchCumulative(cum, target);
-  // rounding can land on a chosen item: take the nearest free one (the chosen set is small)
-  while (isChosen(chosen, count, r)) r = (r + 1) % (cum.length - 1);
+  // Rounding can push the target past the end of the free weight (u close to 1, the last items
+  // chosen) and land on a chosen or empty item: the right answer is then the last free item with
+  // weight before it (the chosen set is small). Searching forward would wrap to the first one.
+  const n = cum.length - 1;
+  const free = (i: number): boolean => !isChosen(chosen, count, i) && cum[i + 1]! > cum[i]!;
+  if (!free(r)) {
+    let back = r - 1;
+    while (back >= 0 && !free(back)) back--;
+    if (back >= 0) return back;
+    while (!free(r)) r = (r + 1) % n;
+  }
   return r;
 }
 

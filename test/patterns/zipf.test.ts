@@ -27,6 +27,13 @@ describe("zipf helpers", () => {
     expect([0, 1.9, 2, 4.9, 5, 7].map((x) => searchCumulative(cum, x))).toEqual([0, 0, 2, 2, 2, 2]);
   });
 
+  it("drawExcluding with u just below 1 and the last item chosen picks the last free item (rounding pushed the target past the end)", () => {
+    // u * 2 = 1.9999999999999998; adding the first chosen weight rounds to exactly 3, past the free weight
+    expect(
+      drawExcluding(cumulative(Float64Array.from([1, 1, 1, 1])), Int32Array.from([0, 3]), 2, 0.9999999999999999),
+    ).toBe(2);
+  });
+
   it("drawExcluding picks exactly the item a scan of the remaining weights picks, never a chosen one (property)", () => {
     fc.assert(
       fc.property(
