@@ -34,10 +34,9 @@ export interface CandidateRequest {
   readonly progress?: ((done: number, total: number, algorithm: string) => void) | null;
 }
 
-/** One planner's plan and its measurements (times in us, sizes in bytes unless named elements). */
-export interface Candidate {
+/** What is measured of one planner's plan (times in us, sizes in bytes unless named elements); a compare row carries the same. */
+export interface CandidateMeasures {
   readonly algorithm: string;
-  readonly schedule: Schedule;
   readonly stages: number;
   readonly steps: number;
   readonly transfers: number;
@@ -54,6 +53,11 @@ export interface Candidate {
   readonly blockingUs: number;
   readonly nonblockingUs: number;
   readonly simulatedUs: number;
+}
+
+/** One planner's plan and its measurements. */
+export interface Candidate extends CandidateMeasures {
+  readonly schedule: Schedule;
   readonly cls: ScheduleClass;
   /** The simulation (with its timeline when asked for). */
   readonly sim: SimResult;

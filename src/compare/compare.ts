@@ -3,23 +3,17 @@ import { lowerBounds, bestBound, type LowerBound } from "../bounds/index.js";
 import type { SimMode } from "../machines/sim/options.js";
 import { matrixDigest, type CommMatrix } from "../model/matrix.js";
 import type { MachineModel } from "../model/machine.js";
-import { runCandidates, type Candidate, type CandidateRequest, type CandidateRun } from "./candidates.js";
+import {
+  runCandidates,
+  type Candidate,
+  type CandidateMeasures,
+  type CandidateRequest,
+  type CandidateRun,
+} from "./candidates.js";
 import { fmtNumber, textTable } from "./compare-format.js";
 
 /** One planner's row of the comparison (times in us). */
-export interface CompareRow {
-  readonly algorithm: string;
-  readonly stages: number;
-  readonly steps: number;
-  readonly transfers: number;
-  readonly startups: number;
-  readonly longestElements: number;
-  readonly trafficBytes: number;
-  readonly busiestNodeBytes: number;
-  readonly peakBufferElements: number | null;
-  readonly blockingUs: number;
-  readonly nonblockingUs: number;
-  readonly simulatedUs: number;
+export interface CompareRow extends CandidateMeasures {
   /** simulatedUs / the best bound for every schedule; null when the matrix moves nothing. */
   readonly ratio: number | null;
   readonly direct: boolean;

@@ -27,6 +27,22 @@ function fmix(hIn: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
+/** Lane 1: murmur3-32's block step for word w. */
+function lane1(h: number, w: number): number {
+  let a = Math.imul(w, C1);
+  a = Math.imul((a << 15) | (a >>> 17), C2);
+  const x = h ^ a;
+  return (Math.imul((x << 13) | (x >>> 19), 5) + 0xe6546b64) | 0;
+}
+
+/** Lane 2: the same step with other constants and rotations, so that the lanes are independent. */
+function lane2(h: number, w: number): number {
+  let b = Math.imul(w ^ 0x5bd1e995, C4);
+  b = Math.imul((b << 13) | (b >>> 19), C1);
+  const x = h ^ b;
+  return (Math.imul((x << 17) | (x >>> 15), 5) + 0x561ccd1b) | 0;
+}
+
 /**
  * A stable digest of P and the (index, value) pairs of the non-zero entries: "mm3x64:<16 hex>",
  * two murmur3-32 lanes with different word mixes, each word hashed whole. About 4 x faster than the
@@ -46,30 +62,8 @@ export function matrixDigest(m: Digestible): string {
     const lo = v % 0x100000000,
       hi = Math.floor(v / 0x100000000) + Math.floor(k / 0x100000000) * 0x200000;
     // Three words per entry: index, low and high half of the value.
-    let a = Math.imul(k, C1),
-      b = Math.imul(k ^ 0x5bd1e995, C4);
-    a = Math.imul((a << 15) | (a >>> 17), C2);
-    b = Math.imul((b << 13) | (b >>> 19), C1);
-    h1 ^= a;
-    h2 ^= b;
-    h1 = (Math.imul((h1 << 13) | (h1 >>> 19), 5) + 0xe6546b64) | 0;
-    h2 = (Math.imul((h2 << 17) | (h2 >>> 15), 5) + 0x561ccd1b) | 0;
-    a = Math.imul(lo | 0, C1);
-    b = Math.imul((lo | 0) ^ 0x5bd1e995, C4);
-    a = Math.imul((a << 15) | (a >>> 17), C2);
-    b = Math.imul((b << 13) | (b >>> 19), C1);
-    h1 ^= a;
-    h2 ^= b;
-    h1 = (Math.imul((h1 << 13) | (h1 >>> 19), 5) + 0xe6546b64) | 0;
-    h2 = (Math.imul((h2 << 17) | (h2 >>> 15), 5) + 0x561ccd1b) | 0;
-    a = Math.imul(hi | 0, C1);
-    b = Math.imul((hi | 0) ^ 0x5bd1e995, C4);
-    a = Math.imul((a << 15) | (a >>> 17), C2);
-    b = Math.imul((b << 13) | (b >>> 19), C1);
-    h1 ^= a;
-    h2 ^= b;
-    h1 = (Math.imul((h1 << 13) | (h1 >>> 19), 5) + 0xe6546b64) | 0;
-    h2 = (Math.imul((h2 << 17) | (h2 >>> 15), 5) + 0x561ccd1b) | 0;
+    h1 = lane1(lane1(lane1(h1, k), lo | 0), hi | 0);
+    h2 = lane2(lane2(lane2(h2, k), lo | 0), hi | 0);
     words += 3;
   }
   h1 ^= words;

@@ -13,7 +13,6 @@ import {
   rmSync,
   statSync,
   unlinkSync,
-  writeSync,
 } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
@@ -27,6 +26,7 @@ import {
   readScheduleArrowHeader,
 } from "../io/schedule-arrow.js";
 import { fsError } from "../io/file-output.js";
+import { writeNewFileSynced } from "../io/bytes-output.js";
 import { SEAL_KEY, SEAL_PLACEHOLDER, sealBytes, sealProblem } from "./entry-seal.js";
 import { STORE_FORMAT, storeKeyId, type StoreKey } from "./store-key.js";
 
@@ -75,14 +75,7 @@ export function entryFile(s: PlanStore, id: string): string {
 /** Writes bytes to a new temporary file in the store, fsynced; returns its path. */
 function writeTemp(s: PlanStore, bytes: Uint8Array): string {
   const tmp = join(tmpDir(s), `${hostname()}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
-  const fd = openSync(tmp, "wx");
-  try {
-    let at = 0;
-    while (at < bytes.length) at += writeSync(fd, bytes, at, bytes.length - at);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+  writeNewFileSynced(tmp, bytes);
   return tmp;
 }
 
