@@ -40,7 +40,7 @@ export function railCrossoverBench(log: (s: string) => void): string {
   const t0 = Date.now();
   const machine = findMachine(PRESET);
   const bw = 1 / machine.td;
-  const spec = `rail:gpus=${GPUS},nodes=${NODES},nvbw=${10 * bw}`;
+  const spec = `rail:gpus=${GPUS},nodes=${NODES},nvbw=${Math.round(10 * bw)}`;
   const routes = compileRoutes(buildTopology(spec, P, machine));
   const points: SweepPoint[] = [];
   for (const bytes of SIZES) {
