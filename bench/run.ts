@@ -12,11 +12,13 @@ import { benchHeadlines } from "./headlines.js";
 import { fourStageBench } from "./four-stage.js";
 import { lowerBench } from "./lower.js";
 import { permutationBench } from "./permutation.js";
+import { railCrossoverBench } from "./rail-crossover.js";
 import { rankingsBench } from "./rankings.js";
 import { simgridBench } from "./simgrid.js";
 import { simgridFidelityBench } from "./simgrid-fidelity.js";
 import { simulateBench } from "./simulate.js";
 import { storeBench } from "./store.js";
+import { topologySimgridBench } from "./topology-simgrid.js";
 import { totalExchangeBench } from "./total-exchange.js";
 import { twoStageBench } from "./two-stage.js";
 
@@ -30,6 +32,8 @@ const benches: [string, () => string | Promise<string>][] = [
   ["flow-network", () => flowNetworkBench(log)],
   ["simgrid", () => simgridBench(log)],
   ["simgrid-fidelity", () => simgridFidelityBench(log)],
+  ["topology-simgrid", () => topologySimgridBench(log)],
+  ["rail-crossover", () => railCrossoverBench(log)],
   ["lower", () => lowerBench(log)],
   ["total-exchange", () => totalExchangeBench(log)],
   ["auto", () => autoBench(log)],

@@ -147,8 +147,8 @@ function meanMessageBytes(m: CommMatrix): number {
   return n === 0 ? 0 : (sum / n) * m.elementBytes;
 }
 
-/** Every pair of planners whose order changes between consecutive points. */
-function crossovers(names: readonly string[], points: readonly SweepPoint[]): Crossover[] {
+/** Every pair of planners whose order changes between consecutive points (log-log interpolated), by size. */
+export function crossovers(names: readonly string[], points: readonly SweepPoint[]): Crossover[] {
   const out: Crossover[] = [];
   for (let k = 0; k + 1 < points.length; k++) {
     const p0 = points[k]!,

@@ -1,0 +1,196 @@
+/**
+ * Topology fidelity bench: a uniform all-to-all planned by four planners, on fat trees with 1:1, 2:1
+ * and 4:1 edge uplinks (and a 2D torus) at P = 64 and 256, replayed by SMPI on the platform of
+ * `commplan platform` (explicit form: commplan's own routes) beside commplan's flow model on the
+ * same network (fair port sharing, receives in step order, 16-byte envelope, no barrier).
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { simgridTopologyHostfile, simgridTopologyPlatformPieces } from "../src/export/simgrid-topology-platform.js";
+import { lowerSchedule } from "../src/lower/index.js";
+import { findMachine } from "../src/machines/presets.js";
+import { simulateSchedule } from "../src/machines/sim/simulate.js";
+import type { MachineModel } from "../src/model/machine.js";
+import type { NetworkRoutes } from "../src/model/network.js";
+import { generatePattern } from "../src/patterns/registry.js";
+import { buildTopology, compileRoutes, describeTopology } from "../src/topology/index.js";
+import { replay, tryPlan, writeSimgridExport } from "../runtimes/test/simgrid.js";
+import { machineInfo, mdTable, timeMs, writeResults } from "./lib.js";
+
+interface Row {
+  network: string;
+  p: number;
+  planner: string;
+  smpiUs: number;
+  commplanUs: number;
+  /** SMPI / commplan. */
+  ratio: number;
+  smpiWallMs: number;
+  commplanWallMs: number;
+  /** SMPI wall / commplan wall. */
+  speedup: number;
+}
+
+const PRESET = "ib-hdr-200";
+/** Elements of every off-diagonal message (8 bytes each: 512 KiB, 21 us on a 25 GB/s link against 0.1 us per hop). */
+const SIZE = 65536;
+/** A spec ending in this runs on SimGrid's own <cluster> form of the network (its routing, not commplan's). */
+const CLUSTER = " (SimGrid cluster)";
+const PLANNERS = ["linear-permutation", "shift", "coloring", "four-stage"];
+/** [P, network specs, planners]: fewer runs at P = 256 to keep the bench under about 5 minutes. */
+const CASES: readonly [number, readonly string[], readonly string[]][] = [
+  [64, ["fat-tree", "fat-tree:oversub=2", "fat-tree:oversub=4", "torus:dims=8x8", `fat-tree${CLUSTER}`], PLANNERS],
+  [256, ["fat-tree", "fat-tree:oversub=2", "fat-tree:oversub=4", "torus:dims=16x16"], PLANNERS],
+];
+const ENVELOPE = 16;
+const TARGET = 0.05;
+
+/** The machine both sides run: the network's links carry all the cost (no start-up, copy or barrier), SMPI's envelope. */
+function networkOnly(m: MachineModel): MachineModel {
+  return { ...m, ts: 0, tsSend: 0, tc: 0, tm: 0, barrier: 0, envelope: ENVELOPE };
+}
+
+/** `routes` seen as a network of its first `p` hosts (same links and routes among them). */
+function usedHosts(routes: NetworkRoutes, p: number): NetworkRoutes {
+  return {
+    name: routes.name,
+    hosts: p,
+    links: routes.links,
+    bandwidth: routes.bandwidth,
+    latency: routes.latency,
+    maxHops: routes.maxHops,
+    linkLabel: (id) => routes.linkLabel(id),
+    route: (a, b, out) => routes.route(a, b, out),
+  };
+}
+
+/** One planner on one network: the SMPI replay and commplan's flow-model replay. */
+function measure(root: string, spec: string, p: number, planner: string): Row | string {
+  const machine = findMachine(PRESET);
+  const m = generatePattern("uniform", p, { size: SIZE }, 1);
+  const s = tryPlan(m, planner);
+  if (typeof s === "string") return `${spec} P=${p} ${planner}: ${s}`;
+  const cluster = spec.endsWith(CLUSTER);
+  const graph = buildTopology(cluster ? spec.slice(0, -CLUSTER.length) : spec, p, machine);
+  const routes: NetworkRoutes = compileRoutes(graph);
+  const dir = mkdtempSync(join(root, "run-"));
+  try {
+    const model = networkOnly(machine);
+    // t_m = 0: no compute actions for local copies (commplan charges none either)
+    writeSimgridExport(lowerSchedule(m, s).program, model, dir);
+    const full = describeTopology(graph);
+    // only the P hosts that run ranks: the platform then lists commplan's routes (Full routing, up to
+    // 256 hosts) instead of SimGrid's Floyd shortest paths (one path per pair, no ECMP); idle hosts' links stay
+    const d = cluster ? full : { ...full, hosts: full.hosts.slice(0, p) };
+    const pieces = cluster
+      ? simgridTopologyPlatformPieces(full, routes)
+      : simgridTopologyPlatformPieces(d, usedHosts(routes, p), { explicit: true });
+    writeFileSync(join(dir, "platform.xml"), [...pieces].join(""));
+    writeFileSync(join(dir, "hosts"), simgridTopologyHostfile(d, p));
+    const r = replay(dir, p, true, 300);
+    if (!r.ok) return `${spec} P=${p} ${planner}: ${r.problem}`;
+    const opts = { timeline: false, recvOrder: "step", network: routes, portSharing: "fair" } as const;
+    simulateSchedule(s, model, opts); // warm-up
+    const t = timeMs(() => simulateSchedule(s, model, opts));
+    return {
+      network: spec,
+      p,
+      planner,
+      smpiUs: r.simulatedUs,
+      commplanUs: t.value.makespan,
+      ratio: r.simulatedUs / t.value.makespan,
+      smpiWallMs: r.wallMs,
+      commplanWallMs: t.ms,
+      speedup: r.wallMs / t.ms,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The markdown of the measured rows. */
+function report(rows: readonly Row[], problems: readonly string[], wallS: number): string {
+  const same = rows.filter((r) => !r.network.endsWith(CLUSTER));
+  const off = same.filter((r) => Math.abs(r.ratio - 1) > TARGET);
+  const ratios = same.map((r) => r.ratio).sort((a, b) => a - b);
+  const speed = rows.map((r) => r.speedup).sort((a, b) => a - b);
+  const ran = CASES.map(([p, nets, pl]) => `P = ${p}: ${nets.join(", ")} x ${pl.join(", ")}`).join("; ");
+  return (
+    `### Topologies: SMPI 3.32 against commplan's flow model on the same network (${rows.length} runs; ${ran}; uniform all-to-all, ${SIZE} elements of 8 bytes per pair; ${PRESET} links (25 GB/s, 0.1 us per hop); explicit platforms listing commplan's routes, except the SimGrid cluster rows; both sides: no start-up, barrier 0, ${ENVELOPE}-byte envelope, rendezvous / blocking sends, receives in step order; SMPI: CM02, no cross-traffic, TCP-gamma 0; commplan: portSharing fair; ${wallS.toFixed(0)} s)\n\n` +
+    `On commplan's routes, SMPI / commplan: median ${(ratios[ratios.length >> 1] ?? NaN).toFixed(4)}, range ${(ratios[0] ?? NaN).toFixed(4)} .. ${(ratios[ratios.length - 1] ?? NaN).toFixed(4)}; ` +
+    `${same.length - off.length} of ${same.length} within ${TARGET * 100} %` +
+    (off.length > 0
+      ? ` (off: ${off.map((r) => `${r.network} P=${r.p} ${r.planner} ${r.ratio.toFixed(3)}`).join("; ")})`
+      : "") +
+    `. On SimGrid's own FAT_TREE cluster (its routing) SMPI is ${rows
+      .filter((r) => r.network.endsWith(CLUSTER))
+      .map((r) => r.ratio.toFixed(2))
+      .join(
+        ", ",
+      )} x commplan: the cluster's core never holds a flow back (its times are the host-link bound), commplan's hashed ECMP routes collide. ` +
+    `Wall time SMPI / commplan (commplan: one simulateSchedule call, which replays twice on a network, the second for f_lc): median ${(speed[speed.length >> 1] ?? NaN).toFixed(1)}x, range ${(speed[0] ?? NaN).toFixed(1)}x .. ${(speed[speed.length - 1] ?? NaN).toFixed(1)}x.\n\n` +
+    mdTable(
+      [
+        "network",
+        "P",
+        "planner",
+        "SMPI us",
+        "commplan us",
+        "SMPI / commplan",
+        "SMPI wall ms",
+        "commplan wall ms",
+        "speed-up",
+      ],
+      rows.map((r) => [
+        r.network,
+        r.p,
+        r.planner,
+        r.smpiUs.toFixed(1),
+        r.commplanUs.toFixed(1),
+        r.ratio.toFixed(4),
+        r.smpiWallMs.toFixed(0),
+        r.commplanWallMs.toFixed(1),
+        `${r.speedup.toFixed(1)}x`,
+      ]),
+    ) +
+    (problems.length > 0 ? `\nNot measured: ${problems.join("; ")}\n` : "")
+  );
+}
+
+/** Runs the cases; returns the markdown (a one-line skip when smpirun is not installed; recorded results are then kept). */
+export function topologySimgridBench(log: (s: string) => void): string {
+  if (spawnSync("sh", ["-c", "command -v smpirun"]).status !== 0) {
+    const skip =
+      "topology-simgrid: skipped: smpirun is not installed (Debian: libsimgrid-dev); results not rewritten\n";
+    log(skip.trimEnd());
+    return skip;
+  }
+  const t0 = Date.now();
+  const rows: Row[] = [];
+  const problems: string[] = [];
+  const root = mkdtempSync(join(tmpdir(), "commplan-bench-topo-"));
+  try {
+    for (const [p, nets, planners] of CASES)
+      for (const spec of nets)
+        for (const planner of planners) {
+          const r = measure(root, spec, p, planner);
+          if (typeof r === "string") problems.push(r);
+          else rows.push(r);
+          log(
+            `topology-simgrid: ${spec} P=${p} ${planner}: ${typeof r === "string" ? r : `${r.ratio.toFixed(4)} (${(r.smpiWallMs / 1000).toFixed(1)} s)`}`,
+          );
+        }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+  const wallS = (Date.now() - t0) / 1000;
+  const md = report(rows, problems, wallS);
+  writeResults(
+    "topology-simgrid",
+    { machine: machineInfo(), preset: PRESET, size: SIZE, cases: CASES, wallS, rows, problems },
+    md,
+  );
+  return md;
+}
