@@ -5,6 +5,17 @@ import type { JsonValue, Schedule } from "../model/schedule.js";
 import { isCommplanError } from "../model/errors.js";
 import { scheduleCost, type CostMode } from "../machines/cost-model.js";
 import { findPlanner, resolvePlanOptions } from "../planner/registry.js";
+import { twoStageSplit } from "../planner/index.js";
+import {
+  matrixLoad,
+  predictHierarchical,
+  predictLinearPermutation,
+  predictMeshTwoStage,
+  predictShift,
+  predictTwoStage,
+  wholeMessageBound,
+  type MatrixLoad,
+} from "./auto-predict.js";
 
 /** One planner with one set of parameters. */
 export interface AutoVariant {
@@ -33,39 +44,26 @@ export const AUTO_VARIANTS: readonly AutoVariant[] = [
   { algorithm: "te-offline", params: {} },
 ];
 
-/** rs-nh's planning time grows fast with the messages (20 ms for 4,032 at P = 64, 0.2-2.5 s at P = 256, 106 s at P = 1,024): it is planned only up to this many messages (P = 64 dense). */
-export const RS_NH_MAX_MESSAGES = 4096;
+/** rs-nh's planning time grows fast with the messages and their sizes (it tries seven cutoff rules: 3-18 ms for 2,000-4,000 messages at P = 64, against 0.1 ms for a structured plan; 0.2-2.5 s at P = 256, 106 s at P = 1,024), and no cheap bound tells it apart from coloring: it is planned only up to this many messages (P = 32 dense). */
+export const RS_NH_MAX_MESSAGES = 1024;
 /** The total-exchange planners make one transfer per element: planned only up to this many off-diagonal elements. */
 export const TE_MAX_ELEMENTS = 1 << 14;
-
-/** The order the screen plans in: the cheap planners first, so that the lower bounds of the dear ones can rule them out. */
-const SCREEN_ORDER = [
-  "shift",
-  "linear-permutation",
-  "mesh-two-stage",
-  "hierarchical",
-  "four-stage",
-  "coloring",
-  "rs-n",
-  "split-coloring",
-  "rs-nh",
-  "two-stage",
-  "te-offline",
-];
-/** Planners always planned (never ruled out by a bound): shift and linear permutation are always finalists; mesh-two-stage is cheap. */
-const ALWAYS = new Set(["shift", "linear-permutation", "mesh-two-stage"]);
 
 /** What the screen found for one variant. */
 export interface ScreenResult {
   readonly variant: AutoVariant;
-  /** Predicted time (us) by the flat cost model, or null when the variant was not planned. */
-  readonly predicted: number | null;
-  /** The plan (no payload), kept for the finalists; null when not planned. */
-  readonly schedule: Schedule | null;
-  /** Why the variant was not planned or not applicable; "" when it was planned. */
-  readonly note: string;
-  /** Milliseconds spent planning and pricing it (0 when not planned); for benches, never in a header. */
-  readonly ms: number;
+  /** Predicted time (us) by the flat cost model (a formula, or the plan priced), or null when not known. */
+  predicted: number | null;
+  /** How `predicted` was found: formula (exact, from the matrix), planned (plan priced), or null (bound only, skipped or refused). */
+  how: "formula" | "planned" | null;
+  /** A lower bound (us) on the flat time of a variant without a formula, until it is planned. */
+  bound: number | null;
+  /** The plan (no payload) once planned (finalists and the variants whose bound let them near the top); else null. */
+  schedule: Schedule | null;
+  /** Why the variant was not planned or not applicable; "" otherwise. */
+  note: string;
+  /** Milliseconds spent predicting, planning and pricing it; for benches, never in a header. */
+  ms: number;
 }
 
 /** A short label: `two-stage(schedule=shift)`, `coloring`. */
@@ -76,67 +74,74 @@ export function variantLabel(v: AutoVariant): string {
     : `${v.algorithm}(${keys.map((k) => `${k}=${String(v.params[k])}`).join(",")})`;
 }
 
-/** What the screen's bounds need, from one pass over the matrix. */
-interface Load {
-  /** Off-diagonal elements. */
-  readonly total: number;
-  /** Non-empty off-diagonal messages. */
-  readonly messages: number;
-  /** Most off-diagonal elements one node sends or receives (the h of an element-level h-relation). */
-  readonly most: number;
-  /** max over nodes of the sum over its messages, sent or received, of T_s + bytes (t_c + t_d): a lower bound on any one-port plan's communication time. */
-  readonly direct: number;
+/** Largest P whose two-stage split (three P x P arrays) the screen computes for its formula; above it two-stage gets a bound. */
+const TWO_STAGE_FORMULA_MAX_P = 4096;
+
+/**
+ * The exact flat time of v by formula (auto-predict.ts: what the planner would emit, priced
+ * without building the schedule), or null when v has none (its time depends on a search).
+ */
+function formulaTime(
+  v: AutoVariant,
+  m: CommMatrix,
+  machine: MachineModel,
+  mode: CostMode,
+  ctx: FormulaCache,
+): number | null {
+  const schedule = v.params.schedule === "linear-permutation" ? "linear-permutation" : "shift";
+  switch (v.algorithm) {
+    case "shift":
+      return predictShift(m, machine, mode);
+    case "linear-permutation":
+      return predictLinearPermutation(m, machine, mode);
+    case "mesh-two-stage":
+      return predictMeshTwoStage(m, machine, mode, schedule);
+    case "hierarchical":
+      return predictHierarchical(m, machine, mode);
+    case "two-stage":
+      if (m.p > TWO_STAGE_FORMULA_MAX_P || Object.keys(v.params).some((k) => k !== "schedule")) return null;
+      ctx.split ??= twoStageSplit(m, false, 1);
+      return predictTwoStage(m, machine, mode, schedule, ctx.split);
+    default:
+      return null;
+  }
 }
 
-/** One pass over m for the bounds. */
-function matrixLoad(m: CommMatrix, machine: MachineModel): Load {
-  const { p, data } = m;
-  const col = new Float64Array(p);
-  const colTime = new Float64Array(p);
-  const per = m.elementBytes * (machine.tc + machine.td);
-  let total = 0,
-    most = 0,
-    direct = 0,
-    messages = 0;
-  for (let i = 0; i < p; i++) {
-    let row = 0,
-      rowTime = 0;
-    for (let j = 0; j < p; j++) {
-      const v = data[i * p + j]!;
-      if (i === j || v === 0) continue;
-      row += v;
-      messages++;
-      rowTime += machine.ts + v * per;
-      col[j] = col[j]! + v;
-      colTime[j] = colTime[j]! + machine.ts + v * per;
-    }
-    total += row;
-    most = Math.max(most, row);
-    direct = Math.max(direct, rowTime);
-  }
-  for (let j = 0; j < p; j++) {
-    most = Math.max(most, col[j]!);
-    direct = Math.max(direct, colTime[j]!);
-  }
-  return { total, messages, most, direct };
+interface FormulaCache {
+  split?: ReturnType<typeof twoStageSplit>;
+  whole?: number;
 }
 
 /**
- * A lower bound on the flat blocking time of variant v, from the matrix alone: every message needs
- * at least one start-up and its bytes on the node's one port (direct, split and cut plans); the
- * two-stage plans move every byte twice; the relaying four-stage and hierarchical plans at least move
- * every byte once through its node's port; total-exchange plans need a round per element.
+ * A lower bound on the flat time of v, from the matrix alone (for the variants without a formula):
+ * coloring and rs-n, whole messages in partial permutations, wholeMessageBound; any one-stage
+ * contention-free direct plan (split-coloring, rs-nh, which cut messages) needs the start-up
+ * and the bytes of every message of its busiest node, one after the other (blocking) or pipelined
+ * (nonblocking), plus its rearrangement; two-stage and the relaying four-stage move each byte of the
+ * busiest node at least twice / once (four-stage in four stages, a barrier each); total-exchange plans need a round per element.
  */
-function variantBound(v: AutoVariant, m: CommMatrix, machine: MachineModel, load: Load): number {
-  const per = m.elementBytes * (machine.tc + machine.td);
-  if (v.algorithm.startsWith("te-")) return load.most * (machine.ts + per);
-  if (v.algorithm === "two-stage") return 2 * machine.barrier + ((2 * (m.p - 1)) / m.p) * load.most * per;
-  if (v.algorithm === "four-stage" || v.algorithm === "hierarchical") return machine.barrier + load.most * per;
-  return machine.barrier + load.direct;
+function variantBound(
+  v: AutoVariant,
+  m: CommMatrix,
+  machine: MachineModel,
+  mode: CostMode,
+  load: MatrixLoad,
+  ctx: FormulaCache,
+): number {
+  const { barrier, ts, tc, td, tm } = machine;
+  const per = m.elementBytes * (mode === "blocking" ? tc + td : Math.max(tc, td));
+  // a total exchange of nothing plans no stage at all
+  if (v.algorithm.startsWith("te-"))
+    return load.total === 0 ? 0 : barrier + load.most * (mode === "blocking" ? ts + per : per);
+  if (v.algorithm === "two-stage") return 2 * barrier + ((2 * (m.p - 1)) / m.p) * load.most * per;
+  if (v.algorithm === "four-stage") return 4 * barrier + load.most * per;
+  if (v.algorithm === "coloring" || v.algorithm === "rs-n")
+    return (ctx.whole ??= wholeMessageBound(m, machine, mode, load));
+  return barrier + load.mostSentBytes * tm + load.direct;
 }
 
 /** Why variant v is not planned for m (a cheap test, before planning); "" when it is. */
-function skipReason(v: AutoVariant, load: Load): string {
+function skipReason(v: AutoVariant, load: MatrixLoad): string {
   if (v.algorithm === "rs-nh" && load.messages > RS_NH_MAX_MESSAGES)
     return `not planned above ${RS_NH_MAX_MESSAGES} messages (${load.messages}; its planning time grows fast; coloring stands for it)`;
   if (v.algorithm === "te-offline" && load.total > TE_MAX_ELEMENTS)
@@ -164,10 +169,44 @@ export function planVariant(
   }
 }
 
+/** Plans r's variant if it has no plan yet; a variant without a formula is then priced. False when the planner refuses the matrix (r then has no prediction). */
+export function ensurePlanned(
+  r: ScreenResult,
+  m: CommMatrix,
+  machine: MachineModel,
+  mode: CostMode,
+  seed: number,
+): boolean {
+  if (r.schedule !== null) return true;
+  const t0 = performance.now();
+  const { schedule, error } = planVariant(m, r.variant, machine, seed);
+  if (schedule === null) {
+    Object.assign(r, { predicted: null, how: null, note: `not applicable: ${error}` });
+  } else {
+    r.schedule = schedule;
+    if (r.how !== "formula")
+      Object.assign(r, { predicted: scheduleCost(schedule, machine, mode).total, how: "planned" });
+  }
+  r.ms += performance.now() - t0;
+  return schedule !== null;
+}
+
+/** The `keep` best known predictions (ties: the earlier variant), bounds standing in for the variants not planned yet. */
+function leaders(out: readonly ScreenResult[], keep: number, order: (r: ScreenResult) => number): ScreenResult[] {
+  const value = (r: ScreenResult): number => r.predicted ?? r.bound ?? Infinity;
+  return out
+    .filter((r) => r.predicted !== null || r.bound !== null)
+    .sort((a, b) => value(a) - value(b) || order(a) - order(b))
+    .slice(0, keep);
+}
+
 /**
- * The analytic screen: plans every applicable variant and prices it with the flat cost model
- * (docs/cost-model.md), the cheap planners first; a dear variant whose lower bound (variantBound) is
- * no better than the `keep`-th best prediction so far is not planned (it could not be a finalist).
+ * The analytic screen, without planning what it need not: the structured planners (shift, linear
+ * permutation, mesh-two-stage, hierarchical, two-stage) are priced by formula from the matrix
+ * (exactly their flat cost-model time, docs/cost-model.md); the others get a lower bound and are
+ * planned and priced only while that bound is among the `keep` best values (lazily, until the
+ * `keep` best are all planned). As the bounds hold, the `keep` best predictions are those that
+ * planning and pricing every variant would give. The `keep` best are returned planned.
  */
 export function screenVariants(
   m: CommMatrix,
@@ -177,37 +216,31 @@ export function screenVariants(
   keep: number,
   variants: readonly AutoVariant[] = AUTO_VARIANTS,
 ): ScreenResult[] {
-  const load = matrixLoad(m, machine);
+  const t0 = performance.now();
+  const load = matrixLoad(m, machine, mode);
+  const ctx: FormulaCache = {};
   const out: ScreenResult[] = [];
-  const predictions: number[] = [];
-  const rank = (v: AutoVariant): number => SCREEN_ORDER.indexOf(v.algorithm) * 100 + variants.indexOf(v);
-  for (const v of [...variants].sort((a, b) => rank(a) - rank(b))) {
+  for (const v of variants) {
+    const t1 = performance.now();
     const why = skipReason(v, load);
-    if (why !== "") {
-      out.push({ variant: v, predicted: null, schedule: null, note: why, ms: 0 });
-      continue;
-    }
-    const bar = predictions.length >= keep ? predictions[keep - 1]! : Infinity;
-    const bound = variantBound(v, m, machine, load);
-    if (!ALWAYS.has(v.algorithm) && bound >= bar) {
-      const note = `screened out: its lower bound ${round(bound)} us >= ${round(bar)} us, the ${keep}th best prediction`;
-      out.push({ variant: v, predicted: null, schedule: null, note, ms: 0 });
-      continue;
-    }
-    const t0 = performance.now();
-    const { schedule, error } = planVariant(m, v, machine, seed);
-    if (!schedule) {
-      const ms = performance.now() - t0;
-      out.push({ variant: v, predicted: null, schedule: null, note: `not applicable: ${error}`, ms });
-      continue;
-    }
-    const predicted = scheduleCost(schedule, machine, mode).total;
-    predictions.push(predicted);
-    predictions.sort((a, b) => a - b);
-    out.push({ variant: v, predicted, schedule, note: "", ms: performance.now() - t0 });
+    const predicted = why === "" ? formulaTime(v, m, machine, mode, ctx) : null;
+    const bound = why === "" && predicted === null ? variantBound(v, m, machine, mode, load, ctx) : null;
+    const how = predicted === null ? null : "formula";
+    out.push({ variant: v, predicted, how, bound, schedule: null, note: why, ms: performance.now() - t1 });
   }
-  const order = (v: AutoVariant): number => variants.indexOf(v);
-  return out.sort((a, b) => order(a.variant) - order(b.variant));
+  const order = (r: ScreenResult): number => out.indexOf(r);
+  for (;;) {
+    const todo = leaders(out, keep, order).filter((r) => r.schedule === null);
+    if (todo.length === 0) break;
+    for (const r of todo) ensurePlanned(r, m, machine, mode, seed);
+  }
+  const bar = leaders(out, keep, order).at(-1)?.predicted;
+  for (const r of out)
+    if (r.how === null && r.bound !== null && r.note === "")
+      r.note = `not planned: its lower bound ${round(r.bound)} us >= ${round(bar ?? Infinity)} us, the last of the ${keep} best predictions`;
+  const shared = (performance.now() - t0 - out.reduce((a, r) => a + r.ms, 0)) / Math.max(1, out.length);
+  for (const r of out) r.ms += shared;
+  return out;
 }
 
 /** x rounded to 3 decimals (times in headers and reports). */

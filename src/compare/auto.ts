@@ -7,6 +7,7 @@ import type { JsonValue, Schedule } from "../model/schedule.js";
 import { simulateSchedule, type SimMode } from "../machines/sim/index.js";
 import {
   AUTO_VARIANTS,
+  ensurePlanned,
   planVariant,
   round,
   screenVariants,
@@ -62,25 +63,43 @@ export interface AutoResult {
   };
 }
 
-/** Variants simulated whatever the screen says: shift (what MPI libraries do for alltoallv) and linear permutation (the flat model misjudges both: lock-step steps). */
-const ALWAYS_FINAL = ["shift", "linear-permutation"];
+/**
+ * Variants simulated whatever the screen says (labels): shift (what MPI libraries do for alltoallv;
+ * so auto never loses to it), linear permutation, mesh-two-stage and hierarchical. The flat model
+ * misjudges all four (it sums lock-step steps; the simulated machine overlaps them), and the last
+ * two simulate cheaply (few messages). bench/results/auto.md weighs other choices.
+ */
+export const AUTO_ALWAYS_FINAL: readonly string[] = [
+  "shift",
+  "linear-permutation",
+  "mesh-two-stage(schedule=shift)",
+  "hierarchical",
+];
 
 /** A parameter variant of a finalist's planner is a finalist too when its prediction is within this factor of the finalist's. */
 const SIBLING_SLACK = 1.05;
 
 /**
- * The finalists: shift and linear permutation always, the best `k` predictions, and the other
+ * The finalists: AUTO_ALWAYS_FINAL always, the best `k` predictions, and the other
  * parameter variants of their planners predicted within SIBLING_SLACK of them; in tie-break order.
+ * Every finalist is planned (a planner that refuses the matrix drops out).
  */
-function pickFinalists(screen: readonly ScreenResult[], k: number): ScreenResult[] {
-  const planned = screen.filter((r) => r.schedule !== null && r.predicted !== null);
-  const byPrediction = [...planned].sort((a, b) => a.predicted! - b.predicted!);
-  const chosen = new Set(byPrediction.slice(0, k));
-  for (const r of planned) if (ALWAYS_FINAL.includes(r.variant.algorithm)) chosen.add(r);
+function pickFinalists(screen: readonly ScreenResult[], k: number, plan: (r: ScreenResult) => boolean): ScreenResult[] {
+  const known = (): ScreenResult[] => screen.filter((r) => r.predicted !== null);
+  const chosen = new Set<ScreenResult>();
+  // the k best predictions; a refusal lets the next one in
+  while (chosen.size < k) {
+    const next = known()
+      .filter((r) => !chosen.has(r))
+      .sort((a, b) => a.predicted! - b.predicted! || screen.indexOf(a) - screen.indexOf(b))[0];
+    if (next === undefined) break;
+    if (plan(next)) chosen.add(next);
+  }
+  for (const r of known()) if (AUTO_ALWAYS_FINAL.includes(variantLabel(r.variant))) chosen.add(r);
   for (const r of [...chosen])
-    for (const q of planned)
+    for (const q of known())
       if (q.variant.algorithm === r.variant.algorithm && q.predicted! <= r.predicted! * SIBLING_SLACK) chosen.add(q);
-  return planned.filter((r) => chosen.has(r));
+  return screen.filter((r) => chosen.has(r) && plan(r));
 }
 
 function describeWhy(winner: AutoCandidate, all: readonly AutoCandidate[]): string {
@@ -103,8 +122,10 @@ function describeWhy(winner: AutoCandidate, all: readonly AutoCandidate[]): stri
 
 /**
  * Chooses a planner and its parameters for `m` on `machine`: a flat-model screen of every applicable
- * variant (auto-candidates.ts), then the simulated machine on shift, linear permutation and the
- * best `finalists` predictions (with their planners' other parameter variants); the lowest simulated makespan wins (ties: the earlier variant). Deterministic; never
+ * variant (auto-candidates.ts: formulas for the structured planners, lower bounds and lazy planning
+ * for the others), then the simulated machine on AUTO_ALWAYS_FINAL and the best `finalists`
+ * predictions (with their planners' other parameter variants predicted within 5 %); only finalists
+ * are planned. The lowest simulated makespan wins (ties: the earlier variant). Deterministic; never
  * slower than shift in simulation, as shift is always a finalist.
  */
 export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOptions = {}): AutoResult {
@@ -120,7 +141,7 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
       field: "finalists",
     });
   const screen = screenVariants(m, machine, mode, seed, Math.max(1, k));
-  const finalists = new Set(pickFinalists(screen, k));
+  const finalists = new Set(pickFinalists(screen, k, (r) => ensurePlanned(r, m, machine, mode, seed)));
   const simulated = new Map<ScreenResult, number>();
   const simMs: Record<string, number> = {};
   for (const r of finalists) {

@@ -6,7 +6,7 @@ import { refuseOutputOntoInput } from "../../io/file-output.js";
 import { findMachine } from "../../machines/presets.js";
 import { readMatrixFile } from "../../io/matrix-read.js";
 import { PLANNERS, findPlanner, resolvePlanOptions } from "../../planner/registry.js";
-import { AUTO_FINALISTS, planAuto } from "../../compare/auto.js";
+import { AUTO_ALWAYS_FINAL, AUTO_FINALISTS, planAuto } from "../../compare/auto.js";
 import { fail } from "../../model/errors.js";
 import { machineOptionHelp } from "./lists.js";
 import type { CliContext } from "../context.js";
@@ -23,7 +23,7 @@ export function registerPlan(program: Command, ctx: CliContext): void {
     .description("make a schedule for a matrix with a planning algorithm and write it as commplan.schedule/v1 JSON")
     .requiredOption(
       "-a, --algorithm <name>",
-      `planning algorithm: ${PLANNERS.map((p) => p.name).join(", ")}; or auto: needs --machine, prices every applicable planner (and parameter variant) with the flat cost model, simulates shift, linear-permutation and the ${AUTO_FINALISTS} best predictions on the simulated machine (blocking) and keeps the fastest; the header's "auto" block lists the candidates, their predicted and simulated times and why the winner won`,
+      `planning algorithm: ${PLANNERS.map((p) => p.name).join(", ")}; or auto: needs --machine, prices every applicable planner (and parameter variant) with the flat cost model (formulas; the planners that search are planned only when their lower bound comes near the top), simulates ${AUTO_ALWAYS_FINAL.join(", ")} and the ${AUTO_FINALISTS} best predictions on the simulated machine (blocking) and keeps the fastest; the header's "auto" block lists the candidates, their predicted and simulated times and why the winner won`,
     )
     .option("--machine <name>", machineOptionHelp())
     .option("--payload", "element-level plan: every transfer lists the chunks it carries")

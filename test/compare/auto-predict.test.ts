@@ -1,0 +1,104 @@
+/** auto's screen formulas: the flat time of shift, linear permutation, mesh-two-stage, hierarchical and two-stage predicted from the matrix equals scheduleCost of the plan; the lazy screen plans only what it needs and finds the same best predictions as planning everything. */
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import {
+  predictHierarchical,
+  predictLinearPermutation,
+  predictMeshTwoStage,
+  predictShift,
+  predictTwoStage,
+} from "../../src/compare/auto-predict.js";
+import { AUTO_VARIANTS, planVariant, screenVariants, variantLabel } from "../../src/compare/auto-candidates.js";
+import { scheduleCost, type CostMode } from "../../src/machines/cost-model.js";
+import { MACHINES } from "../../src/machines/presets.js";
+import type { MachineModel } from "../../src/model/machine.js";
+import type { CommMatrix } from "../../src/model/matrix.js";
+import { plan } from "../../src/planner/index.js";
+import { buildMatrix, matrixRecipe } from "../helpers/arbitraries.js";
+
+const machineArb = fc
+  .constantFrom(...MACHINES)
+  .chain((mc) => fc.constantFrom<MachineModel>(mc, { ...mc, envelope: 64 }));
+const modeArb = fc.constantFrom<CostMode>("blocking", "nonblocking");
+
+function divisors(p: number): number[] {
+  return Array.from({ length: p }, (_, i) => i + 1).filter((d) => p % d === 0);
+}
+
+function close(a: number, b: number): void {
+  expect(Math.abs(a - b)).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(b)));
+}
+
+describe("auto-predict formulas", () => {
+  it("equal scheduleCost of the plan, for random matrices, machines (with and without envelope) and both modes", () => {
+    fc.assert(
+      fc.property(
+        matrixRecipe({ maxP: 36, kinds: ["dense", "sparse", "empty-rows", "zero", "permutation", "spike"] }),
+        machineArb,
+        modeArb,
+        fc.nat(),
+        (r, mc, mode, pick) => {
+          const m: CommMatrix = buildMatrix(r);
+          const cost = (algorithm: string, params: Record<string, string | number> = {}): number =>
+            scheduleCost(plan(m, algorithm, { params }), mc, mode).total;
+          close(predictShift(m, mc, mode), cost("shift"));
+          close(predictLinearPermutation(m, mc, mode), cost("linear-permutation"));
+          const ds = divisors(m.p);
+          const rows = ds[pick % ds.length]!,
+            gpus = ds[(pick >> 3) % ds.length]!;
+          for (const schedule of ["shift", "linear-permutation"] as const) {
+            close(predictTwoStage(m, mc, mode, schedule), cost("two-stage", { schedule }));
+            close(predictMeshTwoStage(m, mc, mode, schedule), cost("mesh-two-stage", { schedule }));
+            close(predictMeshTwoStage(m, mc, mode, schedule, rows), cost("mesh-two-stage", { schedule, rows }));
+          }
+          close(predictHierarchical(m, mc, mode), cost("hierarchical"));
+          close(predictHierarchical(m, mc, mode, gpus), cost("hierarchical", { gpus }));
+        },
+      ),
+      { numRuns: 120 },
+    );
+  });
+
+  it("the lazy screen's 3 best predictions are those of planning and pricing every variant", () => {
+    fc.assert(
+      fc.property(
+        matrixRecipe({ minP: 2, maxP: 30, kinds: ["dense", "sparse", "empty-rows", "permutation", "spike"] }),
+        fc.constantFrom(...MACHINES),
+        modeArb,
+        (r, mc, mode) => {
+          const m = buildMatrix(r);
+          const screen = screenVariants(m, mc, mode, 1, 3);
+          const best = (xs: { label: string; t: number }[]): number[] =>
+            xs
+              .sort((a, b) => a.t - b.t)
+              .slice(0, 3)
+              .map((x) => x.t);
+          const known = screen
+            .map((s) => s.predicted)
+            .filter((t): t is number => t !== null)
+            .sort((a, b) => a - b);
+          const third = known[2] ?? Infinity;
+          const lazy = screen
+            .filter((s) => s.predicted !== null)
+            .map((s) => ({ label: variantLabel(s.variant), t: s.predicted! }));
+          const full = screen.flatMap((s) => {
+            // rs-nh and te-offline above their size limits are left out by the screen as by design
+            if (/^not planned (above|: \d)/.test(s.note)) return [];
+            // te-offline takes seconds on some of these matrices: it is planned here only where its
+            // lower bound (a round per element) reaches the 3 best
+            if (s.variant.algorithm === "te-offline" && s.how === null && s.bound! >= third) return [];
+            const { schedule } = planVariant(m, s.variant, mc, 1);
+            return schedule ? [{ label: variantLabel(s.variant), t: scheduleCost(schedule, mc, mode).total }] : [];
+          });
+          const a = best(lazy),
+            b = best(full);
+          expect(a.length).toBe(b.length);
+          a.forEach((x, i) => close(x, b[i]!));
+          // the variants without a formula that were planned are few: only those whose bound came near the top
+          expect(screen.filter((s) => s.how === "planned").length).toBeLessThanOrEqual(AUTO_VARIANTS.length);
+        },
+      ),
+      { numRuns: 30 },
+    );
+  });
+});
