@@ -3,7 +3,14 @@ import type { CommMatrix } from "../model/matrix.js";
 import type { MachineModel } from "../model/machine.js";
 import type { CostMode } from "../machines/cost-model.js";
 import { lpPartner as lpPartnerImported, lpRounds } from "../planner/linear-permutation.js";
-import { defaultMeshRows, hierarchicalGpus, railOf as railOfImported, twoStageSplit } from "../planner/index.js";
+import {
+  defaultMeshRows,
+  hierarchicalGpus,
+  meshStageVolumes,
+  packRailSteps,
+  railOf as railOfImported,
+  twoStageSplit,
+} from "../planner/index.js";
 import { offDiagonalMessages } from "../planner/permutation/messages.js";
 import { orderBySizeDesc, sumOfMaximaLowerBound } from "../planner/permutation/edge-coloring.js";
 import { roundPartner as roundPartnerImported, stageRounds, type StageSchedule } from "../planner/two-stage/rounds.js";
@@ -184,55 +191,16 @@ export function predictMeshTwoStage(
   schedule: StageSchedule,
   rows?: number,
 ): number {
-  const { p, data } = m;
+  const { p } = m;
   const R = rows ?? defaultMeshRows(p),
     C = p / R;
-  const s1 = new Float64Array(p * C);
-  const s2 = new Float64Array(p * R);
-  for (let o = 0; o < p; o++) {
-    const a1 = Math.floor(o / C);
-    for (let d = 0; d < p; d++) {
-      const v = data[o * p + d]!;
-      if (v === 0 || o === d) continue;
-      const a2 = Math.floor(d / C),
-        c = d % C;
-      s1[o * C + c] = s1[o * C + c]! + v;
-      const w = a1 * C + c;
-      s2[w * R + a2] = s2[w * R + a2]! + v;
-    }
-  }
+  const { s1, s2 } = meshStageVolumes(m, R, C);
   const f = tally(m, machine, mode);
   groupStage(f, p, schedule, C, 1, s1);
   f.endStage(true);
   groupStage(f, p, schedule, R, C, s2);
   f.endStage(true);
   return f.total;
-}
-
-/** The node pairs of hierarchical's stage 2 packed into steps as the planner packs them (first fit in shift order); per step, the pairs n * nodes + n2. */
-function railSteps(nodes: number, g: number): Int32Array[] {
-  const steps: number[][] = [];
-  const sendBusy: Uint8Array[] = [],
-    recvBusy: Uint8Array[] = [];
-  for (let k = 1; k < nodes; k++) {
-    for (let n = 0; n < nodes; n++) {
-      const n2 = (n + k) % nodes;
-      const rail = railOf(n, n2, g);
-      const s = n * g + rail,
-        r = n2 * g + rail;
-      let t = 0;
-      while (t < steps.length && (sendBusy[t]![s] === 1 || recvBusy[t]![r] === 1)) t++;
-      if (t === steps.length) {
-        steps.push([]);
-        sendBusy.push(new Uint8Array(nodes * g));
-        recvBusy.push(new Uint8Array(nodes * g));
-      }
-      steps[t]!.push(n * nodes + n2);
-      sendBusy[t]![s] = 1;
-      recvBusy[t]![r] = 1;
-    }
-  }
-  return steps.map((x) => Int32Array.from(x));
 }
 
 /** Flat time of hierarchical with g ranks per node (default g when `gpus` is undefined; g must divide P). */
@@ -272,7 +240,7 @@ export function predictHierarchical(m: CommMatrix, machine: MachineModel, mode: 
     f.step();
   }
   f.endStage(true);
-  for (const st of railSteps(nodes, g)) {
+  for (const st of packRailSteps(nodes, g)) {
     for (const e of st) {
       const n = Math.floor(e / nodes),
         n2 = e % nodes,

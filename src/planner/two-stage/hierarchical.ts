@@ -40,12 +40,12 @@ export const railOf = (n: number, n2: number, g: number): number => (n + n2) % g
 /**
  * The node pairs (n -> n2, n != n2) packed into steps, first fit in shift order: the pair's rail
  * rank of n sends, the same rail of n2 receives, and no rank sends or receives twice in a step.
- * Returns per step the list of source nodes and destination nodes.
+ * Returns per step its pairs as n * nodes + n2 (the planner and auto's predictor share it).
  */
-function railSteps(nodes: number, g: number): { from: number[]; to: number[] }[] {
-  const steps: { from: number[]; to: number[] }[] = [];
-  const sendBusy: Set<number>[] = [],
-    recvBusy: Set<number>[] = [];
+export function packRailSteps(nodes: number, g: number): Int32Array[] {
+  const steps: number[][] = [];
+  const sendBusy: Uint8Array[] = [],
+    recvBusy: Uint8Array[] = [];
   for (let k = 1; k < nodes; k++) {
     for (let n = 0; n < nodes; n++) {
       const n2 = (n + k) % nodes;
@@ -53,19 +53,18 @@ function railSteps(nodes: number, g: number): { from: number[]; to: number[] }[]
       const s = n * g + rail,
         r = n2 * g + rail;
       let t = 0;
-      while (t < steps.length && (sendBusy[t]!.has(s) || recvBusy[t]!.has(r))) t++;
+      while (t < steps.length && (sendBusy[t]![s] === 1 || recvBusy[t]![r] === 1)) t++;
       if (t === steps.length) {
-        steps.push({ from: [], to: [] });
-        sendBusy.push(new Set());
-        recvBusy.push(new Set());
+        steps.push([]);
+        sendBusy.push(new Uint8Array(nodes * g));
+        recvBusy.push(new Uint8Array(nodes * g));
       }
-      steps[t]!.from.push(n);
-      steps[t]!.to.push(n2);
-      sendBusy[t]!.add(s);
-      recvBusy[t]!.add(r);
+      steps[t]!.push(n * nodes + n2);
+      sendBusy[t]![s] = 1;
+      recvBusy[t]![r] = 1;
     }
   }
-  return steps;
+  return steps.map((x) => Int32Array.from(x));
 }
 
 /**
@@ -79,7 +78,7 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof HIERARCHICAL_PARA
   const { p, data } = m;
   const g = hierarchicalGpus(p, opts.params.gpus);
   const nodes = p / g;
-  const packed = railSteps(nodes, g);
+  const packed = packRailSteps(nodes, g);
   const header = {
     ...planHeader(m, "hierarchical", opts, false),
     params: { gpus: g, nodes, railSteps: packed.length },
@@ -115,9 +114,9 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof HIERARCHICAL_PARA
   b.stage("2: between nodes, one message per node pair on its rail", "none");
   for (const st of packed) {
     b.step();
-    for (let e = 0; e < st.from.length; e++) {
-      const n = st.from[e]!,
-        n2 = st.to[e]!,
+    for (const pair of st) {
+      const n = Math.floor(pair / nodes),
+        n2 = pair - n * nodes,
         rail = railOf(n, n2, g);
       let size = 0;
       for (let o = n * g; o < n * g + g; o++) for (let d = n2 * g; d < n2 * g + g; d++) size += data[o * p + d]!;

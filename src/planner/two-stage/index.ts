@@ -4,8 +4,8 @@ import { hierarchical } from "./hierarchical.js";
 import { meshTwoStage } from "./mesh-two-stage.js";
 import { twoStage } from "./two-stage.js";
 
-export { defaultMeshRows, meshGrid, meshTwoStage } from "./mesh-two-stage.js";
-export { hierarchical, hierarchicalGpus, railOf } from "./hierarchical.js";
+export { defaultMeshRows, meshGrid, meshStageVolumes, meshTwoStage } from "./mesh-two-stage.js";
+export { hierarchical, hierarchicalGpus, packRailSteps, railOf } from "./hierarchical.js";
 export {
   twoStage,
   twoStageSplit,

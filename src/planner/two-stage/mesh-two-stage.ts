@@ -36,17 +36,13 @@ export function meshGrid(p: number, rows: number | undefined): { rows: number; c
 }
 
 /**
- * Node u = a C + b sits in row a, column b of the R x C grid (row-major, as 004 fig. 5, where
- * R = C = sqrt P). The element (o, d) travels o -> (row(o), col(d)) in stage 1 and on to d in stage
- * 2; messages are combined, never split, so each chunk is a whole M[o][d].
+ * The elements of every message of both stages on the R x C grid: s1[u * C + c], what u sends the
+ * node of its row in column c (M[u][(a2, c)] for all rows a2); s2[w * R + a2], what w = (a1, c)
+ * sends (a2, c) (M[(a1, b1)][(a2, c)] for all columns b1). Shared with auto's predictor.
  */
-function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof MESH_PARAMS>>): Schedule {
-  const schedule: StageSchedule = opts.params.schedule;
+export function meshStageVolumes(m: CommMatrix, R: number, C: number): { s1: Float64Array; s2: Float64Array } {
   const { p, data } = m;
-  const { rows: R, cols: C } = meshGrid(p, opts.params.rows);
-  // stage 1: u -> (row u, column c) carries M[u][(a2, c)] for all rows a2
   const s1 = new Float64Array(p * C);
-  // stage 2: w = (a1, c) -> (a2, c) carries M[(a1, b1)][(a2, c)] for all columns b1
   const s2 = new Float64Array(p * R);
   for (let o = 0; o < p; o++) {
     const a1 = Math.floor(o / C);
@@ -60,6 +56,19 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof MESH_PARAMS>>): S
       s2[w * R + a2] = s2[w * R + a2]! + v;
     }
   }
+  return { s1, s2 };
+}
+
+/**
+ * Node u = a C + b sits in row a, column b of the R x C grid (row-major, as 004 fig. 5, where
+ * R = C = sqrt P). The element (o, d) travels o -> (row(o), col(d)) in stage 1 and on to d in stage
+ * 2; messages are combined, never split, so each chunk is a whole M[o][d].
+ */
+function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof MESH_PARAMS>>): Schedule {
+  const schedule: StageSchedule = opts.params.schedule;
+  const { p, data } = m;
+  const { rows: R, cols: C } = meshGrid(p, opts.params.rows);
+  const { s1, s2 } = meshStageVolumes(m, R, C);
   const header = { ...planHeader(m, "mesh-two-stage", opts, false), params: { schedule, rows: R, columns: C } };
   const b = new ScheduleBuilder(header, opts.payload, p * Math.max(1, R + C - 2));
   b.stage("1: along rows to the destination column", "compose");
