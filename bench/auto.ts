@@ -8,6 +8,7 @@ import {
   type AutoVariant,
 } from "../src/compare/auto-candidates.js";
 import { MACHINES } from "../src/machines/presets.js";
+import { bestBound, lowerBounds } from "../src/bounds/index.js";
 import { simulateSchedule } from "../src/machines/sim/index.js";
 import type { CommMatrix } from "../src/model/matrix.js";
 import type { MachineModel } from "../src/model/machine.js";
@@ -97,6 +98,8 @@ interface Row {
   shiftMakespan: number;
   ratioBest: number;
   ratioShift: number;
+  /** auto's simulated makespan / the best simulated-machine lower bound valid for every schedule (src/bounds); null without traffic. */
+  ratioBound: number | null;
   autoMs: number;
   winnerPlanMs: number;
   winnerPlanSimMs: number;
@@ -141,6 +144,12 @@ function policyOutcome(
   let makespan = Infinity;
   for (const c of chosen) makespan = Math.min(makespan, all.get(variantLabel(c as AutoVariant))!);
   return { makespan, sims: chosen.size };
+}
+
+/** auto's makespan over the best blocking simulated-machine bound valid for every schedule (null when the matrix moves nothing). */
+function boundRatio(m: CommMatrix, machine: MachineModel, makespan: number): number | null {
+  const b = bestBound(lowerBounds(m, "sim-blocking", { machine }), { direct: false, contentionFree: false });
+  return b === null || b.value <= 0 ? null : makespan / b.value;
 }
 
 /** Every planner the oracle simulates: auto's variants, then every other registered planner with its defaults. */
@@ -256,6 +265,7 @@ export function autoBench(log: (s: string) => void): string {
       shiftMakespan: orc.value.shift,
       ratioBest: winnerSim / orc.value.makespan,
       ratioShift: winnerSim / orc.value.shift,
+      ratioBound: boundRatio(m, c.machine, winnerSim),
       autoMs: auto.ms,
       winnerPlanMs: alone.ms,
       winnerPlanSimMs: alone.ms + sim.ms,
@@ -344,12 +354,15 @@ function report(rows: readonly Row[], skipped: readonly string[], missing: reado
   const costRatio = rows.map((r) => r.autoMs / r.winnerPlanMs);
   const costRatioSim = rows.map((r) => r.autoMs / r.winnerPlanSimMs);
   const costRatioFloor = rows.map((r) => r.autoMs / (r.winnerPlanMs + r.shiftSimMs));
+  const toBound = rows.flatMap((r) => (r.ratioBound === null ? [] : [r.ratioBound]));
   const byP = [...new Set(rows.map((r) => r.p))].sort((a, b) => a - b);
   const summary = {
     cases: rows.length,
     withinFivePercent: within,
     worstRatio: worst.ratioBest,
     medianRatio: quantile(rb, 0.5),
+    medianRatioToBound: quantile(toBound, 0.5),
+    worstRatioToBound: Math.max(...toBound),
     worstRatioToShift: worstShift.ratioShift,
     medianRatioToShift: quantile(
       rows.map((r) => r.ratioShift),
@@ -379,6 +392,7 @@ function report(rows: readonly Row[], skipped: readonly string[], missing: reado
           `${f(worst.ratioBest)} (${worst.pattern} P=${worst.p} ${worst.machine}: ${worst.auto} vs ${worst.best})`,
         ],
         ["median auto / best", "", f(summary.medianRatio)],
+        ["auto / lower bound (median, max)", "", `${f(summary.medianRatioToBound)}, ${f(summary.worstRatioToBound)}`],
         ["worst auto / shift", "<= 1.01", `${f(worstShift.ratioShift)}`],
         ["median auto / shift", "", f(summary.medianRatioToShift)],
         [
