@@ -62,7 +62,9 @@ describe("auto-predict formulas", () => {
   it("the lazy screen's 3 best predictions are those of planning and pricing every variant", () => {
     fc.assert(
       fc.property(
-        matrixRecipe({ minP: 2, maxP: 30, kinds: ["dense", "sparse", "empty-rows", "permutation", "spike"] }),
+        // P <= 12 and a fixed seed: te-offline's search takes from milliseconds to over a minute on some
+        // matrices of P 20-30 (an unseeded run of P <= 30 once kept CI busy for more than 10 minutes)
+        matrixRecipe({ minP: 2, maxP: 12, kinds: ["dense", "sparse", "empty-rows", "permutation", "spike"] }),
         fc.constantFrom(...MACHINES),
         modeArb,
         (r, mc, mode) => {
@@ -98,7 +100,7 @@ describe("auto-predict formulas", () => {
           expect(screen.filter((s) => s.how === "planned").length).toBeLessThanOrEqual(AUTO_VARIANTS.length);
         },
       ),
-      { numRuns: 30 },
+      { numRuns: 30, seed: 7 },
     );
   });
 });
