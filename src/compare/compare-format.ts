@@ -8,10 +8,7 @@ export function fmtNumber(v: number | null): string {
   return Number.isInteger(r) ? r.toLocaleString("en-US") : r.toString();
 }
 
-/** Escapes text for XML and HTML content and attribute values. */
-export function escapeXml(s: string): string {
-  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-}
+export { escapeXml } from "../export/xml-escape.js";
 
 /** Aligned text table (the first row is the header). */
 export function textTable(rows: readonly (readonly string[])[]): string {

@@ -1,4 +1,5 @@
 /** SimGrid platform (version 4.1) of a network topology: a `<cluster>` (flat, FAT_TREE, TORUS) where one builds it, else explicit links and routes in a Full (or Floyd) zone. */
+import { escapeXml } from "./xml-escape.js";
 import { fail } from "../model/errors.js";
 import type { NetworkRoutes } from "../model/network.js";
 import type { TopologyDescription } from "../model/topology.js";
@@ -15,11 +16,6 @@ function bps(bytesPerUs: number): string {
 /** A latency in us as a SimGrid value. */
 function lat(us: number): string {
   return `${Number(us.toPrecision(12))}us`;
-}
-
-/** Escapes a name for an XML attribute. */
-function attr(s: string): string {
-  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;").replace(/>/g, "&gt;");
 }
 
 /** The `<cluster>` of a network a SimGrid cluster builds (hosts must be h0 .. h<n-1>, as the generators name them). */
@@ -41,8 +37,8 @@ function linkCtn(id: number): string {
 function* explicitZone(d: TopologyDescription, routes: NetworkRoutes): Generator<string> {
   const full = d.hosts.length <= SIMGRID_FULL_ROUTES_MAX_HOSTS;
   yield `  <zone id="net" routing="${full ? "Full" : "Floyd"}">\n`;
-  for (const h of d.hosts) yield `    <host id="${attr(h)}" speed="${SIMGRID_HOST_FLOPS / 1e9}Gf"/>\n`;
-  if (!full) for (const s of d.switches) yield `    <router id="${attr(s)}"/>\n`;
+  for (const h of d.hosts) yield `    <host id="${escapeXml(h)}" speed="${SIMGRID_HOST_FLOPS / 1e9}Gf"/>\n`;
+  if (!full) for (const s of d.switches) yield `    <router id="${escapeXml(s)}"/>\n`;
   for (let i = 0; i < d.links.length; i++) {
     const l = d.links[i]!;
     yield `    <link id="l${i}" bandwidth="${bps(l.bandwidth)}" latency="${lat(l.latency)}" sharing_policy="SPLITDUPLEX"/>\n`;
@@ -53,15 +49,15 @@ function* explicitZone(d: TopologyDescription, routes: NetworkRoutes): Generator
       for (let b = 0; b < d.hosts.length; b++) {
         if (a === b) continue;
         const n = routes.route(a, b, out);
-        let s = `    <route src="${attr(d.hosts[a]!)}" dst="${attr(d.hosts[b]!)}" symmetrical="NO">`;
+        let s = `    <route src="${escapeXml(d.hosts[a]!)}" dst="${escapeXml(d.hosts[b]!)}" symmetrical="NO">`;
         for (let k = 0; k < n; k++) s += linkCtn(out[k]!);
         yield s + "</route>\n";
       }
   } else
     for (let i = 0; i < d.links.length; i++) {
       const l = d.links[i]!;
-      yield `    <route src="${attr(l.a)}" dst="${attr(l.b)}" symmetrical="NO">${linkCtn(2 * i)}</route>\n`;
-      yield `    <route src="${attr(l.b)}" dst="${attr(l.a)}" symmetrical="NO">${linkCtn(2 * i + 1)}</route>\n`;
+      yield `    <route src="${escapeXml(l.a)}" dst="${escapeXml(l.b)}" symmetrical="NO">${linkCtn(2 * i)}</route>\n`;
+      yield `    <route src="${escapeXml(l.b)}" dst="${escapeXml(l.a)}" symmetrical="NO">${linkCtn(2 * i + 1)}</route>\n`;
     }
   yield `  </zone>\n`;
 }

@@ -1,4 +1,5 @@
 /** The step x sender grid of one stage (004 fig. 10): each cell the receiver, "X" for a stall, null for nothing; as text and SVG. */
+import { escapeXml } from "./xml-escape.js";
 import { fail } from "../model/errors.js";
 import { nodeArray } from "../model/node-array.js";
 import type { Schedule } from "../model/schedule.js";
@@ -107,8 +108,6 @@ export function stepGridText(g: StepGrid): string {
   return lines.join("\n") + "\n";
 }
 
-const esc = (t: string): string => t.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-
 /** The grid as a standalone SVG: senders across, steps down, stalls shaded. */
 export function stepGridSvg(g: StepGrid): string {
   const cw = 40,
@@ -119,7 +118,7 @@ export function stepGridSvg(g: StepGrid): string {
     height = top + ch * g.rows.length + 8;
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="monospace" font-size="12">`,
-    `<text x="4" y="16">${esc(`stage ${g.stage + 1} (${g.stageName}): receiver per sender and step; X = stall`)}</text>`,
+    `<text x="4" y="16">${escapeXml(`stage ${g.stage + 1} (${g.stageName}): receiver per sender and step; X = stall`)}</text>`,
     `<text x="4" y="${top - 8}">step</text>`,
   ];
   g.senders.forEach((u, x) =>

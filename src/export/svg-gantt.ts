@@ -1,4 +1,5 @@
 /** SVG Gantt chart of a simulated Timeline: one row per node, one bar per interval, coloured by kind. */
+import { escapeXml } from "./xml-escape.js";
 import { TIMELINE_NONE, type Timeline } from "../model/timeline.js";
 import { fail } from "../model/errors.js";
 /** The timeline this writer reads (src/machines/sim makes it). */
@@ -29,8 +30,6 @@ export interface GanttOptions {
   readonly title?: string;
 }
 
-const esc = (s: string): string => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-
 /** The timeline as an SVG document (a legend, a time axis in us, and a <title> tooltip per bar). */
 export function timelineToSvg(tl: GanttTimeline, makespan: number, opts: GanttOptions = {}): string {
   if (tl.count > MAX_SVG_INTERVALS)
@@ -53,9 +52,9 @@ export function timelineToSvg(tl: GanttTimeline, makespan: number, opts: GanttOp
   out.push(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="10">\n`,
   );
-  out.push(`<title>${esc(opts.title ?? "commplan simulated timeline")}</title>\n`);
+  out.push(`<title>${escapeXml(opts.title ?? "commplan simulated timeline")}</title>\n`);
   out.push(
-    `<text x="${left}" y="14" font-size="12">${esc(opts.title ?? "commplan simulated timeline")} (makespan ${makespan.toPrecision(6)} us)</text>\n`,
+    `<text x="${left}" y="14" font-size="12">${escapeXml(opts.title ?? "commplan simulated timeline")} (makespan ${makespan.toPrecision(6)} us)</text>\n`,
   );
   for (let v = 0; v < tl.p; v++) {
     const y = top + v * row;

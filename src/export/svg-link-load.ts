@@ -1,4 +1,5 @@
 /** SVG of link load after a simulated run on a network: a heat map by (row, col) when every link has them, else a bar chart of the busiest links. */
+import { escapeXml } from "./xml-escape.js";
 import { fail } from "../model/errors.js";
 
 /** One link to draw: its label, its load (busy fraction, 0..1), and optionally where it sits. */
@@ -24,9 +25,6 @@ export interface LinkLoadSvgOptions {
 /** Most links a heat map draws. */
 export const MAX_HEATMAP_LINKS = 100_000;
 
-const esc = (s: string): string =>
-  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-
 /** White (0) to dark red (1). */
 function heat(load: number): string {
   const f = Math.max(0, Math.min(1, Number.isFinite(load) ? load : 0));
@@ -38,7 +36,7 @@ function heat(load: number): string {
 
 const pct = (x: number): string => `${(Math.max(0, x) * 100).toFixed(1)} %`;
 const tip = (e: LinkLoadEntry): string =>
-  esc(`${e.label}${e.group !== undefined ? ` (${e.group})` : ""}: busy ${pct(e.load)}`);
+  escapeXml(`${e.label}${e.group !== undefined ? ` (${e.group})` : ""}: busy ${pct(e.load)}`);
 
 /** The link loads as an SVG document: a heat map when every entry has a row and a column, else a bar chart. */
 export function linkLoadSvg(links: readonly LinkLoadEntry[], opts: LinkLoadSvgOptions = {}): string {
@@ -52,7 +50,7 @@ export function linkLoadSvg(links: readonly LinkLoadEntry[], opts: LinkLoadSvgOp
     throw fail("svg", "BAD_INPUT", `${links.length} links; a heat map draws at most ${MAX_HEATMAP_LINKS}`, {
       field: "links",
     });
-  const title = esc(opts.title ?? "link load (busy fraction)");
+  const title = escapeXml(opts.title ?? "link load (busy fraction)");
   return grid ? heatMap(links, title) : barChart(links, title, opts.top ?? 32, opts.width ?? 720);
 }
 
@@ -98,7 +96,7 @@ function barChart(links: readonly LinkLoadEntry[], title: string, top: number, w
   shown.forEach(({ e }, k) => {
     const y = 40 + k * rowH,
       f = Math.min(1, e.load);
-    out.push(`<text x="${labelW - 6}" y="${y + 12}" text-anchor="end">${esc(e.label)}</text>`);
+    out.push(`<text x="${labelW - 6}" y="${y + 12}" text-anchor="end">${escapeXml(e.label)}</text>`);
     out.push(`<rect x="${labelW}" y="${y}" width="${barW}" height="${rowH - 4}" fill="#f4f4f4"/>`);
     out.push(
       `<rect x="${labelW}" y="${y}" width="${(f * barW).toFixed(1)}" height="${rowH - 4}" fill="${heat(e.load)}" stroke="#999"><title>${tip(e)}</title></rect>`,
