@@ -22,6 +22,21 @@ export interface CompareRow extends CandidateMeasures {
   readonly classBound: { readonly name: string; readonly value: number } | null;
 }
 
+/** A row's measurements as text cells, in the column order of the text table and the HTML report: steps, start-ups, longest, traffic, peak buffer, blocking, nonblocking, simulated, x bound. */
+export function measureCells(x: CompareRow): string[] {
+  return [
+    fmtNumber(x.steps),
+    fmtNumber(x.startups),
+    fmtNumber(x.longestElements),
+    fmtNumber(x.trafficBytes),
+    fmtNumber(x.peakBufferElements),
+    fmtNumber(x.blockingUs),
+    fmtNumber(x.nonblockingUs),
+    fmtNumber(x.simulatedUs),
+    x.ratio === null ? "-" : x.ratio.toFixed(2),
+  ];
+}
+
 /** A bound as the report lists it. */
 export type BoundEntry = Pick<LowerBound, "name" | "target" | "scope" | "contentionFree" | "value" | "formula">;
 
@@ -137,19 +152,7 @@ export function compareText(r: CompareReport): string {
       "x bound",
     ],
   ];
-  for (const x of r.rows)
-    rows.push([
-      x.algorithm + (x.algorithm === r.best ? " *" : ""),
-      fmtNumber(x.steps),
-      fmtNumber(x.startups),
-      fmtNumber(x.longestElements),
-      fmtNumber(x.trafficBytes),
-      fmtNumber(x.peakBufferElements),
-      fmtNumber(x.blockingUs),
-      fmtNumber(x.nonblockingUs),
-      fmtNumber(x.simulatedUs),
-      x.ratio === null ? "-" : x.ratio.toFixed(2),
-    ]);
+  for (const x of r.rows) rows.push([x.algorithm + (x.algorithm === r.best ? " *" : ""), ...measureCells(x)]);
   text += textTable(rows);
   if (r.best !== null) text += `* fastest on the simulated machine: ${r.best}\n`;
   for (const s of r.skipped) text += `skipped ${s.algorithm}: ${s.reason}\n`;

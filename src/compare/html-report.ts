@@ -4,7 +4,7 @@ import { MAX_SVG_INTERVALS, timelineToSvg } from "../export/svg-gantt.js";
 import type { SimResult } from "../machines/sim/simulate.js";
 import type { Schedule } from "../model/schedule.js";
 import { compareChartSvg } from "./compare-chart.js";
-import type { CompareReport } from "./compare.js";
+import { measureCells, type CompareReport } from "./compare.js";
 import { escapeXml, fmtNumber } from "./compare-format.js";
 import { sweepChartSvg } from "./sweep-chart.js";
 import type { SweepReport } from "./sweep.js";
@@ -45,20 +45,7 @@ function tableHtml(r: CompareReport): string {
     "direct",
   ];
   const rows = r.rows.map((x) => {
-    const cells = [
-      escapeXml(x.algorithm),
-      fmtNumber(x.stages),
-      fmtNumber(x.steps),
-      fmtNumber(x.startups),
-      fmtNumber(x.longestElements),
-      fmtNumber(x.trafficBytes),
-      fmtNumber(x.peakBufferElements),
-      fmtNumber(x.blockingUs),
-      fmtNumber(x.nonblockingUs),
-      fmtNumber(x.simulatedUs),
-      x.ratio === null ? "-" : x.ratio.toFixed(2),
-      x.direct ? "yes" : "no",
-    ];
+    const cells = [escapeXml(x.algorithm), fmtNumber(x.stages), ...measureCells(x), x.direct ? "yes" : "no"];
     return `<tr${x.algorithm === r.best ? ' class="best"' : ""}>${cells.map((c) => `<td>${c}</td>`).join("")}</tr>`;
   });
   return `<table>\n<thead><tr>${head.map((h) => `<th>${escapeXml(h)}</th>`).join("")}</tr></thead>\n<tbody>\n${rows.join("\n")}\n</tbody>\n</table>\n`;
