@@ -45,10 +45,9 @@ function lane2(h: number, w: number): number {
 
 /**
  * A stable digest of P and the (index, value) pairs of the non-zero entries: "mm3x64:<16 hex>",
- * two murmur3-32 lanes with different word mixes, each word hashed whole. About 4 x faster than the
- * byte-wise FNV-1a it replaced (whose chain of 24 dependent multiplies per entry made it the largest
- * cost of planning a dense P = 4096 matrix); schedules carrying the old digest are still checked
- * with it (`digestLike`).
+ * two murmur3-32 lanes with different word mixes, each word hashed whole: 3 multiplies per lane and
+ * entry in the chain, against the 24 of the byte-wise FNV-1a it replaced (docs/matrix.md); schedules
+ * carrying the old digest are still checked with it (`digestLike`).
  */
 export function matrixDigest(m: Digestible): string {
   const { data, p } = m;
