@@ -34,4 +34,19 @@ export class NodeAccounts {
     this.active[v] = n;
     if (n === 0) this.busy[v] = this.busy[v]! + (t - this.since[v]!);
   }
+
+  /** The accounts of a run that lasted `makespan` us, with each node's idle time (makespan - busy - wait - stalled, at least 0): the shape of SimResult.nodes. */
+  times(makespan: number): {
+    busy: Float64Array;
+    idle: Float64Array;
+    stalled: Float64Array;
+    wait: Float64Array;
+    sentBytes: Float64Array;
+    recvBytes: Float64Array;
+  } {
+    const idle = new Float64Array(this.p);
+    for (let v = 0; v < this.p; v++) idle[v] = Math.max(0, makespan - this.busy[v]! - this.wait[v]! - this.stalled[v]!);
+    const { busy, stalled, wait, sentBytes, recvBytes } = this;
+    return { busy, idle, stalled, wait, sentBytes, recvBytes };
+  }
 }

@@ -472,24 +472,13 @@ class DrsNRun {
   /** The run's outcome (after `run`). */
   result(): RunOut {
     const { acc, p } = this;
-    const idle = new Float64Array(p);
     let totalWait = 0;
-    for (let v = 0; v < p; v++) {
-      idle[v] = Math.max(0, this.last - acc.busy[v]! - acc.wait[v]! - acc.stalled[v]!);
-      totalWait += acc.wait[v]!;
-    }
+    for (let v = 0; v < p; v++) totalWait += acc.wait[v]!;
     return {
       makespan: this.last,
       issue: this.issue,
       end: this.end,
-      nodes: {
-        busy: acc.busy,
-        idle,
-        stalled: acc.stalled,
-        wait: acc.wait,
-        sentBytes: acc.sentBytes,
-        recvBytes: acc.recvBytes,
-      },
+      nodes: acc.times(this.last),
       totalWait,
       inquiries: this.inquiries,
       timeline: this.tl.build(),

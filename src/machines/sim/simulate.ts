@@ -151,11 +151,9 @@ function measure(
   dataFailureCount: number,
 ): SimResult {
   const p = s.p;
-  const idle = new Float64Array(p);
   let totalWait = 0;
   let lmax = 0;
   for (let v = 0; v < p; v++) {
-    idle[v] = Math.max(0, run.makespan - acc.busy[v]! - acc.wait[v]! - acc.stalled[v]!);
     totalWait += acc.wait[v]!;
     lmax = Math.max(lmax, acc.sentBytes[v]!, acc.recvBytes[v]!);
   }
@@ -170,14 +168,7 @@ function measure(
     recvOrder: o.recvOrder,
     sendBuffers: o.mode === "nonblocking" ? o.sendBuffers : null,
     makespan: run.makespan,
-    nodes: {
-      busy: acc.busy,
-      idle,
-      stalled: acc.stalled,
-      wait: acc.wait,
-      sentBytes: acc.sentBytes,
-      recvBytes: acc.recvBytes,
-    },
+    nodes: acc.times(run.makespan),
     totalWait,
     lmax,
     fnc,
