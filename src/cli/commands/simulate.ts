@@ -410,7 +410,7 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
     .command("simulate")
     .argument("<input>", "schedule JSON (or, with --protocol, a matrix file); - for stdin")
     .description(
-      "replay a schedule on the event-driven simulated machine (or run the AC / DRS_N protocol on a matrix): makespan, per-node times, node-contention factor, timeline",
+      "replay a schedule on the event-driven simulated machine (or run the AC / DRS_N protocol on a matrix): makespan, per-node times, node-contention factor, timeline; with --network, link contention and the hottest links",
     )
     .requiredOption("--machine <name>", "machine model (see 'commplan machines')")
     .addOption(new Option("--mode <mode>", "blocking or nonblocking (default blocking)").choices(SIM_MODES))

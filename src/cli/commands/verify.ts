@@ -39,7 +39,7 @@ export function registerVerify(program: Command, ctx: CliContext): void {
     .command("verify")
     .argument("<schedule>", "schedule JSON (commplan.schedule/v1), - for stdin")
     .description(
-      "check a schedule against its matrix: delivery, causality, node contention, bounds; exit 1 when a check fails",
+      "check a schedule against its matrix: delivery, causality, node contention (link contention with --network), bounds; exit 1 when a check fails",
     )
     .requiredOption("-m, --matrix <file>", "the matrix the schedule was planned for")
     .option("--element-bytes <n>", ELEMENT_BYTES_HELP)
