@@ -1,7 +1,7 @@
 /** Messages: a schedule's transfers merged per (round, src, dst), with the element ranges of direct plans. */
 import { fail } from "../model/errors.js";
 import type { CommMatrix } from "../model/matrix.js";
-import type { Schedule } from "../model/schedule.js";
+import { stepOfTransfer, type Schedule } from "../model/schedule.js";
 import { F64Col, U32Col } from "./columns.js";
 import type { BufferLayout } from "./layout.js";
 
@@ -85,8 +85,7 @@ function oneSendPerNodeAndStep(s: Schedule): boolean {
 export function groupTransfers(s: Schedule): Grouping {
   const { p, transferCount: t } = s;
   if (oneSendPerNodeAndStep(s)) {
-    const round = new Uint32Array(t);
-    for (let st = 0; st < s.stepCount; st++) round.fill(st, s.stepStart[st]!, s.stepStart[st + 1]!);
+    const round = stepOfTransfer(s);
     return { n: t, round, src: s.src, dst: s.dst, count: s.size, msgOf: null };
   }
   const msgOf = new Uint32Array(t);

@@ -1,5 +1,5 @@
 /** RecvGate: the receive order of a replay, arrival (first come, first served) or step (a node takes the messages of one step at a time, as an MPI runtime that posts each round's receives after the previous round's waitall). */
-import type { Schedule } from "../../model/schedule.js";
+import { stepOfTransfer, type Schedule } from "../../model/schedule.js";
 
 /**
  * In which order a free receive port takes the messages waiting for it. arrival: first come, first
@@ -34,8 +34,7 @@ export class RecvGate {
   constructor(private readonly s: Schedule) {
     const p = s.p,
       T = s.transferCount;
-    this.stepOf = new Uint32Array(T);
-    for (let st = 0; st < s.stepCount; st++) this.stepOf.fill(st, s.stepStart[st]!, s.stepStart[st + 1]!);
+    this.stepOf = stepOfTransfer(s);
     this.opStart = new Uint32Array(p + 1);
     this.opList = new Uint32Array(2 * T);
     this.opDone = new Uint8Array(2 * T);
