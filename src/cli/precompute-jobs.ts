@@ -1,6 +1,7 @@
 /** Precompute jobs: a spec file (schemas/precompute-spec.v1.schema.json) expanded into its job list, and one job run against a store. */
 import { readFileSync } from "node:fs";
 import { fail, isCommplanError } from "../model/errors.js";
+import { withElementBytes } from "../model/matrix.js";
 import type { JsonValue } from "../model/schedule.js";
 import { validateWithSchema } from "../io/json-schema.js";
 import { fsError } from "../io/file-output.js";
@@ -91,7 +92,7 @@ export function runPrecomputeJob(dir: string, job: PrecomputeJob): JobOutcome {
     if (isCommplanError(e)) return { status: "unplannable", id: null, message: e.message };
     throw e;
   }
-  if (job.elementBytes !== null) m = { ...m, elementBytes: job.elementBytes };
+  if (job.elementBytes !== null) m = withElementBytes(m, job.elementBytes);
   const r = resolveStoreRequest(m, job.algorithm, {
     payload: job.payload,
     seed: job.seed,

@@ -22,13 +22,27 @@ const C_SKIP = 5; // any other container: a placeholder of its type is kept for 
 
 type JsonObject = { [k: string]: unknown };
 
-/** What a streaming matrix reader returns: the size, the row-major data (entries not yet range-checked) and the elementBytes the file gives. */
-export interface MatrixReadResult {
+/** Coordinate entries a sparse form gave (indices checked in 0..p-1, values not yet range-checked). */
+export interface MatrixCoordinates {
+  readonly row: Uint32Array;
+  readonly col: Uint32Array;
+  readonly val: Float64Array;
+  readonly count: number;
+  /** Where the entry at input position k was, for a duplicate's error. */
+  readonly placeOf: (k: number) => { field?: string; line?: number };
+  /** 1 when the format numbers nodes from 1 (Matrix Market). */
+  readonly indexBase: number;
+}
+
+/**
+ * What a streaming matrix reader returns: the size, the row-major data of a dense form or the
+ * coordinates of a sparse one (JSON "entries", Matrix Market), and the elementBytes the file gives.
+ */
+export type MatrixReadResult = {
   readonly p: number;
-  readonly data: Float64Array;
   /** undefined when the file does not say. */
   readonly elementBytes: number | undefined;
-}
+} & ({ readonly data: Float64Array } | { readonly coordinates: MatrixCoordinates });
 
 /** A streaming matrix reader of one format: chunks in, then the result. */
 export interface MatrixChunkReader {
@@ -71,7 +85,10 @@ export class MatrixJsonReader implements JsonTokenHandler, MatrixChunkReader {
   private el = 0;
   private readonly entry = [0, 0, 0];
   private readonly entryVals = growF64(16);
-  private seen: Uint32Array | null = null;
+  private readonly entryRow = growU32(16);
+  private readonly entryCol = growU32(16);
+  private readonly entryVal = growF64(16);
+  private readonly entryLine = growU32(16);
 
   constructor(readonly file?: string) {}
 
@@ -96,7 +113,11 @@ export class MatrixJsonReader implements JsonTokenHandler, MatrixChunkReader {
   }
 
   private storage(): Float64Array {
-    this.data ??= new Float64Array(this.p * this.p);
+    if (this.data === null) {
+      checkP(this.p, this.file);
+      checkMemory(MODULE, denseMatrixBytes(this.p), `a dense ${this.p} x ${this.p} matrix`, this.place(undefined, "/p"));
+      this.data = new Float64Array(this.p * this.p);
+    }
     return this.data;
   }
 
@@ -169,14 +190,10 @@ export class MatrixJsonReader implements JsonTokenHandler, MatrixChunkReader {
           this.place(line, field),
         );
     }
-    const idx = i * p + j;
-    this.seen ??= new Uint32Array(Math.ceil((p * p) / 32));
-    const word = idx >>> 5,
-      bit = 1 << (idx & 31);
-    if (this.seen[word]! & bit)
-      throw fail(MODULE, "BAD_INPUT", `${field}: entry (${i}, ${j}) appears twice`, this.place(line, field));
-    this.seen[word] = this.seen[word]! | bit;
-    this.storage()[idx] = v;
+    this.entryRow.push(i);
+    this.entryCol.push(j);
+    this.entryVal.push(v);
+    this.entryLine.push(line ?? 0);
   }
 
   // ---- the root object ----
@@ -196,8 +213,7 @@ export class MatrixJsonReader implements JsonTokenHandler, MatrixChunkReader {
       );
     }
     if (k === "p" && typeof v === "number" && Number.isInteger(v) && v >= 1) {
-      if (v > MAX_P) checkP(v, this.file); // refused up front: dense storage of P^2 entries
-      checkMemory(MODULE, denseMatrixBytes(v), `a dense ${v} x ${v} matrix`, this.place(undefined, "/p"));
+      checkP(v, this.file, true); // refused up front (a dense form is checked against MAX_DENSE_P when its rows start)
       this.p = v;
     }
   }
@@ -261,7 +277,7 @@ export class MatrixJsonReader implements JsonTokenHandler, MatrixChunkReader {
       case C_ROOT:
         if (this.pendingKey === "rows" || this.pendingKey === "entries") {
           this.direct = this.p > 0;
-          if (this.direct) this.storage();
+          if (this.direct && this.pendingKey === "rows") this.storage();
           if (this.pendingKey === "rows") {
             this.setRoot(this.rowPlaceholder);
             this.top = C_ROWS;
@@ -398,6 +414,19 @@ export class MatrixJsonReader implements JsonTokenHandler, MatrixChunkReader {
       for (let k = 0; k < vals.length; k += 3) this.acceptEntry(k / 3, vals[k]!, vals[k + 1]!, vals[k + 2]!);
     }
     this.p = p;
-    return { p, data: this.storage(), elementBytes: eb };
+    if (this.root["rows"] !== undefined) return { p, data: this.storage(), elementBytes: eb };
+    const lines = this.entryLine.toArray();
+    return {
+      p,
+      elementBytes: eb,
+      coordinates: {
+        row: this.entryRow.toArray(),
+        col: this.entryCol.toArray(),
+        val: this.entryVal.toArray(),
+        count: this.entryRow.length,
+        placeOf: (k) => ({ field: `entries[${k}]`, ...(lines[k]! > 0 ? { line: lines[k]! } : {}) }),
+        indexBase: 0,
+      },
+    };
   }
 }

@@ -3,7 +3,7 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { extname } from "node:path";
 import { fail, isCommplanError } from "../model/errors.js";
 import { fsError } from "./file-output.js";
-import { DEFAULT_ELEMENT_BYTES, matrixFromData } from "../model/matrix.js";
+import { checkEntry, DEFAULT_ELEMENT_BYTES, matrixFromCoordinates, matrixFromData } from "../model/matrix.js";
 import type { CommMatrix } from "../model/matrix.js";
 import { MatrixJsonReader, type MatrixChunkReader } from "./matrix-json-read.js";
 import { CsvReader, MtxReader } from "./matrix-text-read.js";
@@ -164,10 +164,19 @@ class MatrixStreamReader {
       this.start(true);
     }
     const r = this.guard(() => this.reader!.finish());
-    return matrixFromData(r.p, r.data, {
+    const opts = {
       elementBytes: this.opts.elementBytes ?? r.elementBytes ?? DEFAULT_ELEMENT_BYTES,
       ...(file === undefined ? {} : { file }),
-    });
+    };
+    if ("data" in r) return matrixFromData(r.p, r.data, opts);
+    const c = r.coordinates;
+    // a sparse form stays sparse: entries are checked here (values), the reader checked the indices
+    for (let k = 0; k < c.count; k++) {
+      const v = c.val[k]!;
+      if (!(v >= 0 && Number.isInteger(v) && v <= Number.MAX_SAFE_INTEGER))
+        checkEntry(v, c.row[k]!, c.col[k]!, file, c.placeOf(k).line);
+    }
+    return matrixFromCoordinates(r.p, c.row, c.col, c.val, c.count, { ...opts, duplicateAt: c.placeOf, indexBase: c.indexBase });
   }
 }
 

@@ -1,7 +1,8 @@
 /** Matrix text readers: CSV (a P x P grid) and Matrix Market coordinate files, streamed line by line. */
 import { fail } from "../model/errors.js";
 import type { CommplanError, ErrorCode } from "../model/errors.js";
-import { MAX_ELEMENT_BYTES, MAX_P } from "../model/matrix.js";
+import { MAX_DENSE_P, MAX_ELEMENT_BYTES, MAX_ENTRIES, MAX_P } from "../model/matrix.js";
+import { growF64, growU32 } from "../model/growable.js";
 import { checkMemory, denseMatrixBytes } from "../model/memory-budget.js";
 import type { MatrixChunkReader, MatrixReadResult } from "./matrix-json-read.js";
 import { quoted } from "../model/quoted.js";
@@ -139,11 +140,11 @@ export class CsvReader implements MatrixChunkReader {
     const cells = raw.split(",");
     const p0 = this.p;
     if (p0 < 0) {
-      if (cells.length > MAX_P)
+      if (cells.length > MAX_DENSE_P)
         throw fail(
           MODULE,
           "BAD_INPUT",
-          `the first row has ${cells.length} entries; P is at most ${MAX_P} (dense storage)`,
+          `the first row has ${cells.length} entries; P is at most ${MAX_DENSE_P} (dense storage)`,
           placeOf(file, lineNo),
         );
       checkMemory(
@@ -185,7 +186,7 @@ export class CsvReader implements MatrixChunkReader {
       this.lineStart = true;
       this.comment = false;
     }
-    const limit = (this.p < 0 ? MAX_P : this.p) - 1;
+    const limit = (this.p < 0 ? MAX_DENSE_P : this.p) - 1;
     for (let i = nl + 1; i < chunk.length; i++) {
       const c = chunk[i]!;
       if (this.lineStart) {
@@ -196,7 +197,7 @@ export class CsvReader implements MatrixChunkReader {
         const line = this.lines.lines + 1 + countNewlines(chunk, i);
         const what =
           this.p < 0
-            ? `the first row has more than ${MAX_P} entries; P is at most ${MAX_P} (dense storage)`
+            ? `the first row has more than ${MAX_DENSE_P} entries; P is at most ${MAX_DENSE_P} (dense storage)`
             : `row has more than ${this.p} entries, expected ${this.p}`;
         throw fail(MODULE, "BAD_INPUT", what, placeOf(this.file, line));
       }
@@ -234,8 +235,10 @@ export class MtxReader implements MatrixChunkReader {
   private p = 0;
   private nnz = 0;
   private count = 0;
-  private data = new Float64Array(0);
-  private seen = new Uint32Array(0);
+  private readonly row = growU32(16);
+  private readonly col = growU32(16);
+  private readonly val = growF64(16);
+  private readonly lineOf = growU32(16);
   private lastLine = 0;
   private elementBytes: number | undefined = undefined;
 
@@ -275,11 +278,7 @@ export class MtxReader implements MatrixChunkReader {
     if (r < 1)
       throw this.bad("BAD_INPUT", lineNo, `the size line gives a ${r} x ${c} matrix; a matrix needs at least 1 row`);
     if (r > MAX_P)
-      throw this.bad(
-        "BAD_INPUT",
-        lineNo,
-        `the size line gives a ${r} x ${c} matrix; P is at most ${MAX_P} (dense storage)`,
-      );
+      throw this.bad("BAD_INPUT", lineNo, `the size line gives a ${r} x ${c} matrix; P is at most ${MAX_P}`);
     const p = r;
     if (nnz > p * p)
       throw this.bad(
@@ -287,16 +286,12 @@ export class MtxReader implements MatrixChunkReader {
         lineNo,
         `the size line announces ${nnz} entries, more than the ${p * p} of a ${p} x ${p} matrix`,
       );
-    checkMemory(
-      MODULE,
-      denseMatrixBytes(p) + (p * p) / 8,
-      `the size line's dense ${p} x ${p} matrix`,
-      placeOf(this.file, lineNo),
-    );
+    if (nnz > MAX_ENTRIES)
+      throw this.bad("BAD_INPUT", lineNo, `the size line announces ${nnz} entries; a matrix has at most ${MAX_ENTRIES}`);
+    // sparse storage: 20 bytes per entry while reading, 12 once compressed, plus the row offsets
+    checkMemory(MODULE, nnz * 32 + p * 8, `the size line's ${nnz} entries`, placeOf(this.file, lineNo));
     this.p = p;
     this.nnz = nnz;
-    this.data = new Float64Array(p * p);
-    this.seen = new Uint32Array(Math.ceil((p * p) / 32));
     this.state = "entries";
   }
 
@@ -322,12 +317,10 @@ export class MtxReader implements MatrixChunkReader {
         throw this.bad("BAD_INPUT", lineNo, `${quoted(s)} is not an integer: entries count elements (column 3)`);
       if (v > Number.MAX_SAFE_INTEGER) throw this.bad("BAD_INPUT", lineNo, `${quoted(s)} exceeds 2^53 - 1 (column 3)`);
     }
-    const idx = (i - 1) * p + (j - 1);
-    const word = idx >>> 5,
-      bit = 1 << (idx & 31);
-    if (this.seen[word]! & bit) throw this.bad("BAD_INPUT", lineNo, `entry (${i}, ${j}) appears twice`);
-    this.seen[word] = this.seen[word]! | bit;
-    this.data[idx] = v;
+    this.row.push(i - 1);
+    this.col.push(j - 1);
+    this.val.push(v);
+    this.lineOf.push(lineNo);
     this.count++;
   }
 
@@ -357,6 +350,18 @@ export class MtxReader implements MatrixChunkReader {
         this.lastLine,
         `the size line announces ${this.nnz} entries but the file has ${this.count}`,
       );
-    return { p: this.p, data: this.data, elementBytes: this.elementBytes };
+    const lines = this.lineOf.toArray();
+    return {
+      p: this.p,
+      elementBytes: this.elementBytes,
+      coordinates: {
+        row: this.row.toArray(),
+        col: this.col.toArray(),
+        val: this.val.toArray(),
+        count: this.count,
+        placeOf: (k) => ({ line: lines[k]! }),
+        indexBase: 1,
+      },
+    };
   }
 }

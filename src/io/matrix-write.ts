@@ -2,7 +2,7 @@
 import { fail } from "../model/errors.js";
 import { writePieces } from "./file-output.js";
 import { FORMAT_NAMES } from "./json-schema.js";
-import type { CommMatrix } from "../model/matrix.js";
+import { matrixRows, nonzeroCount, type CommMatrix } from "../model/matrix.js";
 import type { MatrixFileFormat } from "./matrix-read.js";
 import { quoted } from "../model/quoted.js";
 
@@ -22,8 +22,9 @@ export function elementBytesComment(lead: "#" | "%%", elementBytes: number): str
   return `${lead} commplan elementBytes=${elementBytes}\n`;
 }
 
-/** The fraction of non-zero entries. */
+/** The fraction of non-zero entries (a sparse matrix counts as sparse, whatever its fill). */
 function density(m: CommMatrix): number {
+  if (m.sparse) return 0;
   let nnz = 0;
   for (let k = 0; k < m.data.length; k++) if (m.data[k] !== 0) nnz++;
   return nnz / m.data.length;
@@ -39,17 +40,16 @@ function rowText(m: CommMatrix, i: number): string {
  * on one line, then one line per row (dense) or per non-zero entry (sparse).
  */
 export function* matrixJsonPieces(m: CommMatrix, opts: MatrixWriteOptions = {}): Generator<string, void, undefined> {
-  const { p, data } = m;
+  const p = m.p;
   const piece = opts.pieceSize ?? PIECE;
   const sparse = opts.sparse ?? density(m) < 0.25;
+  const rows = sparse ? matrixRows(m) : null;
   let out = `{"format":${JSON.stringify(FORMAT_NAMES.matrix)},"p":${p},"elementBytes":${m.elementBytes},"${sparse ? "entries" : "rows"}":[`;
   let first = true;
   for (let i = 0; i < p; i++) {
-    if (sparse) {
-      for (let j = 0; j < p; j++) {
-        const v = data[i * p + j]!;
-        if (v === 0) continue;
-        out += `${first ? "\n" : ",\n"}[${i},${j},${v}]`;
+    if (rows) {
+      for (let k = rows.rowStart[i]!; k < rows.rowStart[i + 1]!; k++) {
+        out += `${first ? "\n" : ",\n"}[${i},${rows.col[k]!},${rows.val[k]!}]`;
         first = false;
       }
     } else {
@@ -84,16 +84,12 @@ export function* matrixCsvPieces(m: CommMatrix, opts: MatrixWriteOptions = {}): 
  * non-zero entry, row by row.
  */
 export function* matrixMtxPieces(m: CommMatrix, opts: MatrixWriteOptions = {}): Generator<string, void, undefined> {
-  const { p, data } = m;
+  const p = m.p;
   const piece = opts.pieceSize ?? PIECE;
-  let nnz = 0;
-  for (let k = 0; k < data.length; k++) if (data[k] !== 0) nnz++;
-  let out = `%%MatrixMarket matrix coordinate integer general\n${elementBytesComment("%%", m.elementBytes)}${p} ${p} ${nnz}\n`;
+  const { rowStart, col, val } = matrixRows(m);
+  let out = `%%MatrixMarket matrix coordinate integer general\n${elementBytesComment("%%", m.elementBytes)}${p} ${p} ${nonzeroCount(m)}\n`;
   for (let i = 0; i < p; i++) {
-    for (let j = 0; j < p; j++) {
-      const v = data[i * p + j]!;
-      if (v !== 0) out += `${i + 1} ${j + 1} ${v}\n`;
-    }
+    for (let k = rowStart[i]!; k < rowStart[i + 1]!; k++) out += `${i + 1} ${col[k]! + 1} ${val[k]!}\n`;
     if (out.length >= piece) {
       yield out;
       out = "";

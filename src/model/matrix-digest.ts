@@ -1,9 +1,24 @@
 /** Matrix digests: "mm3x64:" (two murmur3 lanes, the default) and the legacy byte-wise "fnv1a64:", both over P and the non-zero entries. */
 
-/** What a digest reads of a matrix (structural, so that matrix.ts can re-export without a cycle). */
+import type { MatrixRows } from "./matrix-rows.js";
+
+/** What a digest reads of a matrix (structural, so that matrix.ts can re-export without a cycle): the compressed rows of a sparse one, else the dense data. */
 interface Digestible {
   readonly p: number;
   readonly data: Float64Array;
+  readonly sparse?: MatrixRows;
+}
+
+/** Calls f(k, v) for every non-zero entry in row-major order, k = i * p + j (O(E) on sparse storage). */
+function forEachNonzero(m: Digestible, f: (k: number, v: number) => void): void {
+  const s = m.sparse;
+  if (s) {
+    const { p, rowStart, col, val } = s;
+    for (let i = 0; i < p; i++) for (let x = rowStart[i]!; x < rowStart[i + 1]!; x++) f(i * p + col[x]!, val[x]!);
+    return;
+  }
+  const data = m.data;
+  for (let k = 0; k < data.length; k++) if (data[k] !== 0) f(k, data[k]!);
 }
 
 /** The prefix of the default digest. */
@@ -50,20 +65,38 @@ function lane2(h: number, w: number): number {
  * carrying the old digest are still checked with it (`digestLike`).
  */
 export function matrixDigest(m: Digestible): string {
-  const { data, p } = m;
+  const p = m.p;
   let h1 = 0x9747b28c ^ p,
     h2 = 0x3c6ef372 ^ Math.imul(p, C3);
   let words = 1;
-  for (let k = 0; k < data.length; k++) {
-    const v = data[k]!;
-    if (v === 0) continue;
-    // Values are integers below 2^53 (hi < 2^21); an index past 2^32 puts its high part above hi.
-    const lo = v % 0x100000000,
-      hi = Math.floor(v / 0x100000000) + Math.floor(k / 0x100000000) * 0x200000;
-    // Three words per entry: index, low and high half of the value.
-    h1 = lane1(lane1(lane1(h1, k), lo | 0), hi | 0);
-    h2 = lane2(lane2(lane2(h2, k), lo | 0), hi | 0);
-    words += 3;
+  // Three words per entry: index, low and high half of the value. Values are integers below 2^53
+  // (hi < 2^21); an index past 2^32 puts its high part above hi. The loop is written twice (dense,
+  // sparse) to keep the dense one, a hot path, free of a closure over h1 and h2.
+  const s = m.sparse;
+  if (s) {
+    const { rowStart, col, val } = s;
+    for (let i = 0; i < p; i++) {
+      for (let x = rowStart[i]!; x < rowStart[i + 1]!; x++) {
+        const k = i * p + col[x]!,
+          v = val[x]!;
+        const lo = v % 0x100000000,
+          hi = Math.floor(v / 0x100000000) + Math.floor(k / 0x100000000) * 0x200000;
+        h1 = lane1(lane1(lane1(h1, k), lo | 0), hi | 0);
+        h2 = lane2(lane2(lane2(h2, k), lo | 0), hi | 0);
+        words += 3;
+      }
+    }
+  } else {
+    const data = m.data;
+    for (let k = 0; k < data.length; k++) {
+      const v = data[k]!;
+      if (v === 0) continue;
+      const lo = v % 0x100000000,
+        hi = Math.floor(v / 0x100000000) + Math.floor(k / 0x100000000) * 0x200000;
+      h1 = lane1(lane1(lane1(h1, k), lo | 0), hi | 0);
+      h2 = lane2(lane2(lane2(h2, k), lo | 0), hi | 0);
+      words += 3;
+    }
   }
   h1 ^= words;
   h2 ^= words;
@@ -79,20 +112,7 @@ export function legacyMatrixDigest(m: Digestible): string {
   let h1 = 0x811c9dc5,
     h2 = 0x01000193 ^ 0x5bd1e995;
   const words = new Float64Array(3);
-  const { data, p } = m;
-  for (let k = -1; k < data.length; k++) {
-    let n: number;
-    if (k < 0) {
-      words[0] = p;
-      n = 1;
-    } else {
-      const v = data[k]!;
-      if (v === 0) continue;
-      words[0] = k;
-      words[1] = v % 0x100000000;
-      words[2] = Math.floor(v / 0x100000000);
-      n = 3;
-    }
+  const hash = (n: number): void => {
     for (let x = 0; x < n; x++) {
       const w = words[x]!;
       for (let sh = 0; sh < 32; sh += 8) {
@@ -101,7 +121,15 @@ export function legacyMatrixDigest(m: Digestible): string {
         h2 = Math.imul(h2 ^ b, M2) >>> 0;
       }
     }
-  }
+  };
+  words[0] = m.p;
+  hash(1);
+  forEachNonzero(m, (k, v) => {
+    words[0] = k;
+    words[1] = v % 0x100000000;
+    words[2] = Math.floor(v / 0x100000000);
+    hash(3);
+  });
   return `${LEGACY_DIGEST_PREFIX}${hex8(h1)}${hex8(h2)}`;
 }
 

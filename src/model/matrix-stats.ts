@@ -50,7 +50,8 @@ export interface MatrixStats {
 
 /** One pass over the matrix computing every statistic. */
 export function matrixStats(m: CommMatrix): MatrixStats {
-  const { p, data } = m;
+  const p = m.p;
+  const sparse = m.sparse;
   const rowTraffic = new Float64Array(p);
   const colTraffic = new Float64Array(p);
   const fanOut = new Uint32Array(p);
@@ -63,12 +64,17 @@ export function matrixStats(m: CommMatrix): MatrixStats {
     messages = 0;
   let firstSize = -1,
     uniform = true;
+  // One loop over a row's non-zero entries: the columns of a sparse row, or all P cells of a dense one.
+  const data = sparse ? null : m.data;
   for (let i = 0; i < p; i++) {
     const base = i * p;
     let ri = 0,
       fi = 0;
-    for (let j = 0; j < p; j++) {
-      const v = data[base + j]!;
+    const a = sparse ? sparse.rowStart[i]! : 0,
+      b = sparse ? sparse.rowStart[i + 1]! : p;
+    for (let x = a; x < b; x++) {
+      const j = sparse ? sparse.col[x]! : x;
+      const v = sparse ? sparse.val[x]! : data![base + x]!;
       if (v === 0) continue;
       if (v > mMax) mMax = v;
       if (i === j) {

@@ -1,20 +1,42 @@
-/** CommMatrix: the communication matrix M (M[i][j] = elements node i sends node j), dense typed storage. */
+/** CommMatrix: the communication matrix M (M[i][j] = elements node i sends node j), stored dense (P x P doubles) or sparse (compressed rows). */
 import { fail } from "./errors.js";
 import { digestLike } from "./matrix-digest.js";
+import { checkMemory, denseMatrixBytes } from "./memory-budget.js";
+import {
+  colsOfRows,
+  denseOfRows,
+  findInRow,
+  rowsOfCoordinates,
+  rowsOfDense,
+  type MatrixCols,
+  type MatrixRows,
+} from "./matrix-rows.js";
 
 export { matrixDigest } from "./matrix-digest.js";
+export type { MatrixCols, MatrixRows } from "./matrix-rows.js";
 
-/** A P x P communication matrix; `data[i * p + j]` is M[i][j], a non-negative integer. */
+/**
+ * A P x P communication matrix; M[i][j] is a non-negative integer. Dense matrices hold `data`
+ * (row-major, `data[i * p + j]`); sparse ones hold `sparse` (compressed rows of the non-zero
+ * entries), and their `data` is a dense copy made on first use, refused past the memory budget:
+ * code that works in O(P + E) reads `matrixRows(m)` / `matrixCols(m)` / `entry(m, i, j)` instead.
+ */
 export interface CommMatrix {
   readonly p: number;
   /** Bytes per element (004 uses 48 on T3D, 22 on SP2); costs use it. */
   readonly elementBytes: number;
-  /** Row-major P x P entries; integers in [0, 2^53). */
+  /** Row-major P x P entries; integers in [0, 2^53). On a sparse matrix, a dense copy made on first read. */
   readonly data: Float64Array;
+  /** The storage of a sparse matrix (absent on a dense one). */
+  readonly sparse?: MatrixRows;
 }
 
-/** The largest P commplan accepts (dense storage of P^2 doubles). */
-export const MAX_P = 16384;
+/** The largest P commplan accepts (sparse storage; dense matrices stop at MAX_DENSE_P). */
+export const MAX_P = 1 << 20;
+/** The largest P of a dense matrix (P^2 doubles: 2 GiB at 16384). */
+export const MAX_DENSE_P = 16384;
+/** The most non-zero entries a sparse matrix may have (its columns are 32-bit). */
+export const MAX_ENTRIES = 2 ** 31;
 /** The largest elementBytes a matrix or schedule file (or --element-bytes) may give. */
 export const MAX_ELEMENT_BYTES = 1 << 20;
 /** The default bytes per element when a matrix does not say. */
@@ -27,12 +49,19 @@ export interface MatrixOptions {
   readonly file?: string;
 }
 
-/** Checks P; throws a CommplanError naming the problem. */
-export function checkP(p: unknown, file?: string): number {
+/** Checks P (at most MAX_DENSE_P, or MAX_P when `sparse`); throws a CommplanError naming the problem. */
+export function checkP(p: unknown, file?: string, sparse = false): number {
   const place = file === undefined ? { field: "p" } : { file, field: "p" };
   if (typeof p !== "number" || !Number.isInteger(p) || p < 1)
     throw fail("matrix", "BAD_INPUT", `p must be a positive integer, got ${String(p)}`, place);
   if (p > MAX_P) throw fail("matrix", "BAD_INPUT", `p = ${p} exceeds the maximum ${MAX_P}`, place);
+  if (!sparse && p > MAX_DENSE_P)
+    throw fail(
+      "matrix",
+      "BAD_INPUT",
+      `p = ${p} exceeds the maximum ${MAX_DENSE_P} of a dense matrix (give it in a sparse form: JSON "entries" or Matrix Market)`,
+      place,
+    );
   return p;
 }
 
@@ -79,14 +108,24 @@ function checkElementBytes(b: unknown, file?: string): number {
 
 /** Checks that no row or column sum exceeds 2^53 - 1 (so every statistic is exact). */
 function checkSums(m: CommMatrix, file?: string): void {
-  const { p, data } = m;
+  const { p } = m;
   const col = new Float64Array(p);
+  const sparse = m.sparse;
   for (let i = 0; i < p; i++) {
     let r = 0;
-    for (let j = 0; j < p; j++) {
-      const v = data[i * p + j]!;
-      r += v;
-      col[j] = col[j]! + v;
+    if (sparse) {
+      for (let k = sparse.rowStart[i]!; k < sparse.rowStart[i + 1]!; k++) {
+        const v = sparse.val[k]!;
+        r += v;
+        col[sparse.col[k]!] = col[sparse.col[k]!]! + v;
+      }
+    } else {
+      const data = m.data;
+      for (let j = 0; j < p; j++) {
+        const v = data[i * p + j]!;
+        r += v;
+        col[j] = col[j]! + v;
+      }
     }
     if (r > Number.MAX_SAFE_INTEGER)
       throw fail(
@@ -151,15 +190,17 @@ export function matrixFromRows(rows: readonly (readonly number[])[], opts: Matri
   return matrixFromData(p, data, opts);
 }
 
-/** Builds a matrix from sparse `[i, j, m]` entries; a repeated (i, j) is an error. */
+/** Builds a sparse matrix from `[i, j, m]` entries; a repeated (i, j) is an error. */
 export function matrixFromEntries(
   p: number,
   entries: readonly (readonly number[])[],
   opts: MatrixOptions = {},
 ): CommMatrix {
-  checkP(p, opts.file);
-  const data = new Float64Array(p * p);
-  const seen = new Uint8Array(p * p);
+  checkP(p, opts.file, true);
+  const n = entries.length;
+  const rowOf = new Uint32Array(n),
+    colOf = new Uint32Array(n),
+    valOf = new Float64Array(n);
   entries.forEach((e, k) => {
     const field = `entries[${k}]`;
     if (!Array.isArray(e) || e.length !== 3) throw fail("matrix", "BAD_INPUT", `${field} must be [i, j, m]`, { field });
@@ -173,23 +214,149 @@ export function matrixFromEntries(
           field,
         });
     }
-    const idx = (i as number) * p + (j as number);
-    if (seen[idx])
-      throw fail("matrix", "BAD_INPUT", `${field}: entry (${String(i)}, ${String(j)}) appears twice`, { field });
-    seen[idx] = 1;
-    data[idx] = checkEntry(v, i as number, j as number, opts.file);
+    rowOf[k] = i as number;
+    colOf[k] = j as number;
+    valOf[k] = checkEntry(v, i as number, j as number, opts.file);
   });
-  return matrixFromData(p, data, opts);
+  return matrixFromCoordinates(p, rowOf, colOf, valOf, n, opts);
 }
 
-/** An all-zero P x P matrix. */
+/**
+ * Builds a sparse matrix from `count` coordinate entries whose indices are checked (in 0..p-1) and
+ * whose values are checked integers (zeros are dropped). A repeated (i, j) is refused naming both
+ * positions as `entries[k]` (a reader with lines maps them itself via `duplicateAt`).
+ */
+export function matrixFromCoordinates(
+  p: number,
+  rowOf: Uint32Array,
+  colOf: Uint32Array,
+  valOf: Float64Array,
+  count: number = rowOf.length,
+  opts: MatrixOptions & {
+    /** Where the entry at input position k was (field, line); default `entries[k]`. */
+    readonly duplicateAt?: (position: number) => { field?: string; line?: number };
+    /** 1 when the format numbers nodes from 1 (Matrix Market), for the duplicate's message. */
+    readonly indexBase?: number;
+  } = {},
+): CommMatrix {
+  checkP(p, opts.file, true);
+  const rows = rowsOfCoordinates(p, rowOf, colOf, valOf, count);
+  if (!("rowStart" in rows)) {
+    const at = opts.duplicateAt?.(rows.second) ?? { field: `entries[${rows.second}]` };
+    const base = opts.indexBase ?? 0;
+    const pair = `entry (${rows.i + base}, ${rows.j + base}) appears twice`;
+    throw fail("matrix", "BAD_INPUT", at.field === undefined ? pair : `${at.field}: ${pair}`, {
+      ...(opts.file === undefined ? {} : { file: opts.file }),
+      ...at,
+    });
+  }
+  return sparseMatrix(rows, opts);
+}
+
+/** Wraps compressed rows (taken, not copied; columns ascending and distinct, values checked > 0) as a sparse matrix after checking its sums. */
+export function sparseMatrix(rows: MatrixRows, opts: MatrixOptions = {}): CommMatrix {
+  checkP(rows.p, opts.file, true);
+  if (rows.rowStart[rows.p]! > MAX_ENTRIES)
+    throw fail("matrix", "BAD_INPUT", `the matrix has more than ${MAX_ENTRIES} non-zero entries`);
+  const m = new SparseMatrix(rows, checkElementBytes(opts.elementBytes ?? DEFAULT_ELEMENT_BYTES, opts.file));
+  checkSums(m, opts.file);
+  return m;
+}
+
+/** A sparse CommMatrix: compressed rows, plus a dense copy made (within the memory budget) only when old code reads `data`. */
+class SparseMatrix implements CommMatrix {
+  private dense: Float64Array | null = null;
+  readonly p: number;
+  constructor(
+    readonly sparse: MatrixRows,
+    readonly elementBytes: number,
+  ) {
+    this.p = sparse.p;
+  }
+  get data(): Float64Array {
+    if (this.dense === null) {
+      const p = this.sparse.p;
+      checkMemory(
+        "matrix",
+        denseMatrixBytes(p),
+        `this step has no sparse path: a dense ${p} x ${p} copy of the sparse matrix`,
+        { field: "p" },
+      );
+      this.dense = denseOfRows(this.sparse, new Float64Array(p * p));
+    }
+    return this.dense;
+  }
+  /** Own enumerable fields for JSON.stringify, structuredClone and test equality: the storage, not the dense copy. */
+  toJSON(): { p: number; elementBytes: number; sparse: MatrixRows } {
+    return { p: this.p, elementBytes: this.elementBytes, sparse: this.sparse };
+  }
+}
+
+/** m with another elementBytes, in the same storage (a spread would drop a sparse matrix's `data`). */
+export function withElementBytes(m: CommMatrix, elementBytes: number): CommMatrix {
+  return m.sparse ? new SparseMatrix(m.sparse, elementBytes) : { p: m.p, elementBytes, data: m.data };
+}
+
+/** Whether m is stored sparse. */
+export function isSparse(m: CommMatrix): boolean {
+  return m.sparse !== undefined;
+}
+
+const rowsCache = new WeakMap<CommMatrix, MatrixRows>();
+const colsCache = new WeakMap<CommMatrix, MatrixCols>();
+
+/** The non-zero entries of m in compressed rows (diagonal included): the storage of a sparse matrix, a one-pass scan of a dense one (kept with m). */
+export function matrixRows(m: CommMatrix): MatrixRows {
+  if (m.sparse) return m.sparse;
+  let r = rowsCache.get(m);
+  if (r === undefined) {
+    r = rowsOfDense(m.p, m.data);
+    rowsCache.set(m, r);
+  }
+  return r;
+}
+
+/** The non-zero entries of m in compressed columns, rows ascending (O(P + E), kept with m). */
+export function matrixCols(m: CommMatrix): MatrixCols {
+  let c = colsCache.get(m);
+  if (c === undefined) {
+    c = colsOfRows(matrixRows(m));
+    colsCache.set(m, c);
+  }
+  return c;
+}
+
+/** The number of non-zero entries (diagonal included). */
+export function nonzeroCount(m: CommMatrix): number {
+  return matrixRows(m).rowStart[m.p]!;
+}
+
+/** The same matrix stored dense (m itself when it is; refused past the memory budget). */
+export function toDense(m: CommMatrix): CommMatrix {
+  return m.sparse ? { p: m.p, elementBytes: m.elementBytes, data: m.data } : m;
+}
+
+/** The same matrix stored sparse (m itself when it is). */
+export function toSparse(m: CommMatrix): CommMatrix {
+  return m.sparse ? m : new SparseMatrix(matrixRows(m), m.elementBytes);
+}
+
+/** An all-zero P x P matrix (sparse past MAX_DENSE_P). */
 export function zeroMatrix(p: number, elementBytes = DEFAULT_ELEMENT_BYTES): CommMatrix {
-  return matrixFromData(checkP(p), new Float64Array(p * p), { elementBytes });
+  checkP(p, undefined, true);
+  if (p > MAX_DENSE_P)
+    return sparseMatrix({ p, rowStart: new Uint32Array(p + 1), col: new Uint32Array(0), val: new Float64Array(0) }, {
+      elementBytes,
+    });
+  return matrixFromData(p, new Float64Array(p * p), { elementBytes });
 }
 
-/** M[i][j]. */
+/** M[i][j] (a binary search in row i of a sparse matrix). */
 export function entry(m: CommMatrix, i: number, j: number): number {
-  return m.data[i * m.p + j]!;
+  const s = m.sparse;
+  if (s === undefined) return m.data[i * m.p + j]!;
+  const k = findInRow(s, i, j);
+  return k < 0 ? 0 : s.val[k]!;
 }
 
 /** The rows as plain arrays (for JSON output and tests). */

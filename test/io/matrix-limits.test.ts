@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { parseMatrixText } from "../../src/io/matrix-read.js";
 import { validateWithSchema } from "../../src/io/json-schema.js";
 import { isCommplanError } from "../../src/model/errors.js";
-import { MAX_ELEMENT_BYTES, MAX_P } from "../../src/model/matrix.js";
+import { MAX_DENSE_P, MAX_ELEMENT_BYTES, MAX_P } from "../../src/model/matrix.js";
 
 function outcome(f: () => unknown): string {
   try {
@@ -41,7 +41,12 @@ describe("matrix limits: schema and reader agree", () => {
     [
       `p = ${MAX_P + 1}`,
       doc(`"p":${MAX_P + 1},"entries":[]`),
-      /p = 16385 exceeds the maximum 16384|\/p must be <= 16384/,
+      /p = 1048577 exceeds the maximum 1048576|\/p must be <= 1048576/,
+    ],
+    [
+      `dense p = ${MAX_DENSE_P + 1}`,
+      doc(`"p":${MAX_DENSE_P + 1},"rows":[[0]]`),
+      /p = 16385 exceeds the maximum 16384 of a dense matrix|\/p must be <= 16384/,
     ],
     ["p = 1e300", doc('"p":1e300,"entries":[]'), /p|\/p/],
   ];
