@@ -1,7 +1,7 @@
 /** halo: the halo (ghost-cell) exchange of a 2D or 3D stencil code on a Cartesian process grid (faces, edges, corners; periodic or not). */
 import { integer } from "../model/param-spec.js";
-import { matrixFromData } from "../model/matrix.js";
-import { checkMemory, denseMatrixBytes } from "../model/memory-budget.js";
+import { matrixFromCoordinates } from "../model/matrix.js";
+import { checkMemory } from "../model/memory-budget.js";
 import { elementBytesOption, definePattern, optionAgainstP } from "./pattern-options.js";
 import { dimsCreate } from "./process-grid.js";
 import type { PatternOptionSpec } from "./types.js";
@@ -21,7 +21,7 @@ function procs(axis: string): PatternOptionSpec {
   return integer({
     description: `processes along ${axis}; 0 = factored from p (balanced, as MPI_Dims_create)`,
     min: 0,
-    max: 16384,
+    max: 1 << 20,
     unit: "ranks",
     default: 0,
   });
@@ -92,6 +92,7 @@ export const haloPattern = definePattern({
   source:
     "MPI 4.0 sec 8.5 (MPI_Dims_create, MPI_Cart_create); LULESH 2.0 (Karlin et al., LLNL-TR-641973, 2013): 26-neighbour exchange",
   options,
+  sparse: true,
   generate(p, opts) {
     const dims = opts.dims;
     const neighbours = opts.neighbours === 0 ? (dims === 2 ? 4 : 6) : opts.neighbours;
@@ -102,9 +103,14 @@ export const haloPattern = definePattern({
     const small = Math.min(...size);
     if (opts.width > small)
       optionAgainstP("halo", "width", opts.width, p, `must be at most the smallest local size ${small}`);
-    checkMemory("patterns", denseMatrixBytes(p), `the dense ${p} x ${p} halo matrix`, { field: "p" });
-    const data = new Float64Array(p * p);
     const offsets = haloNeighbours(dims, neighbours);
+    const most = p * offsets.length;
+    // coordinates (4 + 4 + 8 bytes per entry), then compressed rows (12)
+    checkMemory("patterns", most * 28 + p * 8, `the halo matrix's ${most} entries`, { field: "p" });
+    const rowOf = new Uint32Array(most),
+      colOf = new Uint32Array(most),
+      valOf = new Float64Array(most);
+    let n = 0;
     const blocks = offsets.map((d) => size.reduce((a, n, k) => a * (d[k] !== 0 ? opts.width : n), 1));
     const coord = new Int32Array(dims);
     for (let i = 0; i < p; i++) {
@@ -123,10 +129,19 @@ export const haloPattern = definePattern({
           }
           j = j * grid[k]! + c;
         }
-        if (inside) data[i * p + j]! += blocks[o]!;
+        if (!inside) continue;
+        // several offsets reaching the same rank (grid sides of 1 or 2) add up
+        let at = n - 1;
+        while (at >= 0 && rowOf[at] === i && colOf[at] !== j) at--;
+        if (at >= 0 && rowOf[at] === i) valOf[at] = valOf[at]! + blocks[o]!;
+        else {
+          rowOf[n] = i;
+          colOf[n] = j;
+          valOf[n++] = blocks[o]!;
+        }
       }
     }
-    return matrixFromData(p, data, { elementBytes: opts.elementBytes });
+    return matrixFromCoordinates(p, rowOf, colOf, valOf, n, { elementBytes: opts.elementBytes });
   },
   notes(m, opts) {
     const grid = dimsCreate("halo", m.p, [opts.px, opts.py, opts.pz].slice(0, opts.dims));

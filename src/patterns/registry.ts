@@ -1,6 +1,7 @@
 /** Pattern registry: every matrix generator of commplan by its CLI name, with option checking (DESIGN.md "patterns"). */
 import { fail } from "../model/errors.js";
-import { MAX_P, type CommMatrix } from "../model/matrix.js";
+import { MAX_DENSE_P, MAX_P, type CommMatrix } from "../model/matrix.js";
+import { checkMemory, denseMatrixBytes } from "../model/memory-budget.js";
 import { checkSeed, resolveSpecs, type Resolved } from "../model/param-spec.js";
 import { createRng } from "../model/rng.js";
 import type { PatternDef, PatternInput, PatternOption, PatternOptions } from "./types.js";
@@ -82,11 +83,14 @@ export function patternOptionList(def: PatternDef): PatternOption[] {
   return Object.entries(def.options).map(([name, o]) => ({ name, ...o }));
 }
 
-/** Checks p for a pattern (a positive integer up to MAX_P, equal to fixedP when the pattern has one). */
+/** Checks p for a pattern (a positive integer up to MAX_P for a sparse pattern, MAX_DENSE_P for a dense one, equal to fixedP when the pattern has one). */
 export function checkPatternP(def: PatternDef, p: unknown): number {
-  if (typeof p !== "number" || !Number.isInteger(p) || p < 1 || p > MAX_P) {
-    throw fail("patterns", "BAD_OPTION", `p must be an integer in 1..${MAX_P}, got ${String(p)}`, { field: "p" });
+  const max = def.sparse === true ? MAX_P : MAX_DENSE_P;
+  if (typeof p !== "number" || !Number.isInteger(p) || p < 1 || p > max) {
+    const why = def.sparse === true ? "" : ` (pattern '${def.name}' makes a dense matrix)`;
+    throw fail("patterns", "BAD_OPTION", `p must be an integer in 1..${max}${why}, got ${String(p)}`, { field: "p" });
   }
+  if (def.sparse !== true) checkMemory("patterns", denseMatrixBytes(p), `the dense ${p} x ${p} matrix`, { field: "p" });
   if (def.fixedP !== undefined && p !== def.fixedP) {
     throw fail(
       "patterns",

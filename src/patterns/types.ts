@@ -33,6 +33,8 @@ export interface PatternDef<S extends PatternOptions = PatternOptions> {
   readonly options: S;
   /** fixed P for fixtures (e.g. 8), else undefined */
   readonly fixedP?: number;
+  /** The pattern builds a sparse matrix (O(P + E) memory; P up to MAX_P); else a dense one (P up to MAX_DENSE_P). */
+  readonly sparse?: boolean;
   /** The file the pattern requires (`--file`), absent for patterns that read none. */
   readonly file?: PatternFileSpec;
   /** Builds the matrix; `opts` must come from resolvePatternOptions; checks only what depends on p. */

@@ -102,17 +102,25 @@ describe("a memory budget (--max-memory)", () => {
     }
   });
 
-  it("a 70-byte Matrix Market file announcing P = 16384 is refused up front under a small budget", async () => {
-    writeFileSync(f("big.mtx"), "%%MatrixMarket matrix coordinate integer general\n16384 16384 1\n1 2 3\n");
+  it("a 70-byte Matrix Market file announcing 10^8 entries is refused up front under a small budget; P = 16384 with one entry is not", async () => {
+    writeFileSync(f("big.mtx"), "%%MatrixMarket matrix coordinate integer general\n16384 16384 100000000\n1 2 3\n");
     for (const cmd of [["stats"], ["plan", "-a", "shift"]]) {
       const r = await run([cmd[0]!, f("big.mtx"), ...cmd.slice(1), "--max-memory", "64M"]);
       oneLineError(
         r,
-        /big\.mtx:line 2: the size line's dense 16384 x 16384 matrix needs about 2\.\d+ GiB, past the memory budget of 64 MiB \(raise it with --max-memory/,
+        /big\.mtx:line 2: the size line's 100000000 entries needs about 2\.\d+ GiB, past the memory budget of 64 MiB \(raise it with --max-memory/,
       );
     }
+    writeFileSync(f("one.mtx"), "%%MatrixMarket matrix coordinate integer general\n16384 16384 1\n1 2 3\n");
     const json = f("big.json");
     writeFileSync(json, JSON.stringify({ format: "commplan.matrix/v1", p: 16384, entries: [[0, 1, 3]] }));
+    for (const file of [f("one.mtx"), json]) {
+      const r = await run(["stats", file, "--max-memory", "64M"]);
+      expect(r.code, r.err).toBe(0);
+      expect(r.out).toMatch(/^P +16,384 /);
+    }
+    // a dense form of the same P is refused before its P^2 array is allocated
+    writeFileSync(json, `{"format":"commplan.matrix/v1","p":16384,"rows":[[${Array(16384).fill(0).join(",")}]]}`);
     oneLineError(
       await run(["stats", json, "--max-memory", "64M"]),
       /big\.json: a dense 16384 x 16384 matrix needs about 2 GiB, past the memory budget of 64 MiB/,
@@ -152,9 +160,9 @@ describe("a memory budget (--max-memory)", () => {
   it("--max-memory is an option of every command that reads a file, and each run starts from the default", async () => {
     for (const cmd of ["stats", "plan", "verify", "cost", "show", "simulate"])
       expect((await run([cmd, "--help"])).out).toMatch(/--max-memory <size>/);
-    writeFileSync(f("small.mtx"), "%%MatrixMarket matrix coordinate integer general\n600 600 1\n1 2 3\n");
+    writeFileSync(f("small.mtx"), "%%MatrixMarket matrix coordinate integer general\n600 600 100000\n1 2 3\n");
     expect((await run(["stats", f("small.mtx"), "--max-memory", "1M"])).code).toBe(2);
-    expect((await run(["stats", f("small.mtx")])).code).toBe(0);
+    expect((await run(["stats", f("small.mtx")])).err).toMatch(/announces 100000 entries but the file has 1/);
   });
 });
 
