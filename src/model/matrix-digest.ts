@@ -79,22 +79,24 @@ export function matrixDigest(m: Digestible): string {
       for (let x = rowStart[i]!; x < rowStart[i + 1]!; x++) {
         const k = i * p + col[x]!,
           v = val[x]!;
-        const lo = v % 0x100000000,
-          hi = Math.floor(v / 0x100000000) + Math.floor(k / 0x100000000) * 0x200000;
+        const vhi = Math.floor(v / 0x100000000),
+          lo = v - vhi * 0x100000000,
+          hi = vhi + Math.floor(k / 0x100000000) * 0x200000;
         h1 = lane1(lane1(lane1(h1, k), lo | 0), hi | 0);
         h2 = lane2(lane2(lane2(h2, k), lo | 0), hi | 0);
         words += 3;
       }
     }
   } else {
+    // a dense index is below 2^28 (P <= 16384): its high part is 0
     const data = m.data;
     for (let k = 0; k < data.length; k++) {
       const v = data[k]!;
       if (v === 0) continue;
-      const lo = v % 0x100000000,
-        hi = Math.floor(v / 0x100000000) + Math.floor(k / 0x100000000) * 0x200000;
-      h1 = lane1(lane1(lane1(h1, k), lo | 0), hi | 0);
-      h2 = lane2(lane2(lane2(h2, k), lo | 0), hi | 0);
+      const hi = Math.floor(v / 0x100000000),
+        lo = v - hi * 0x100000000;
+      h1 = lane1(lane1(lane1(h1, k), lo | 0), hi);
+      h2 = lane2(lane2(lane2(h2, k), lo | 0), hi);
       words += 3;
     }
   }

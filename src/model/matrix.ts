@@ -326,6 +326,12 @@ export function matrixCols(m: CommMatrix): MatrixCols {
   return c;
 }
 
+/** Bytes the matrix's storage holds: P^2 doubles dense; offsets, columns and values sparse (for memory estimates). */
+export function matrixBytes(m: CommMatrix): number {
+  const s = m.sparse;
+  return s ? s.rowStart.byteLength + s.col.byteLength + s.val.byteLength : m.p * m.p * 8;
+}
+
 /** The number of non-zero entries (diagonal included). */
 export function nonzeroCount(m: CommMatrix): number {
   return matrixRows(m).rowStart[m.p]!;

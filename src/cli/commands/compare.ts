@@ -8,6 +8,7 @@ import { sweepChartSvg } from "../../compare/sweep-chart.js";
 import { parseSweep, runSweep, type SweepReport } from "../../compare/sweep.js";
 import { refuseOutputOntoInput } from "../../io/file-output.js";
 import { readMatrixFile } from "../../io/matrix-read.js";
+import { matrixBytes } from "../../model/matrix.js";
 import { findMachine } from "../../machines/presets.js";
 import { simulateSchedule } from "../../machines/sim/simulate.js";
 import type { SimMode } from "../../machines/sim/options.js";
@@ -138,7 +139,7 @@ export function registerCompare(program: Command, ctx: CliContext): void {
       // every planner's plan and simulation is held at once: a few copies of the matrix each
       checkMemory(
         "compare",
-        m.data.byteLength * 8 * planners.length,
+        matrixBytes(m) * 8 * planners.length,
         `comparing ${planners.length} planners at P = ${m.p}`,
         {
           file,

@@ -30,6 +30,8 @@ import { fail } from "../../model/errors.js";
 import { MAX_SEED } from "../../model/param-spec.js";
 import type { MachineModel } from "../../model/machine.js";
 import { readMatrixFile } from "../../io/matrix-read.js";
+import { matrixBytes } from "../../model/matrix.js";
+import { matrixStats } from "../../model/matrix-stats.js";
 import type { CliContext } from "../context.js";
 import { fmt, intOption, numberOption, table, writeTextTarget } from "../io.js";
 
@@ -242,12 +244,11 @@ async function runProtocolFlags(
   ctx: CliContext,
 ): Promise<RunOutput> {
   const m = readMatrixFile(input);
-  // a second P x P array of doubles, and per message its queue entries, times and (wanted) timeline entry
-  let messages = 0;
-  for (let k = 0; k < m.data.length; k++) if (m.data[k] !== 0) messages++;
+  // a second copy of the matrix, and per message its queue entries, times and (wanted) timeline entry
+  const messages = matrixStats(m).messages;
   checkMemory(
     "simulate",
-    m.data.byteLength + m.p * m.p * 8 + messages * (wantTimeline ? 400 : 160) + m.p * 256,
+    2 * matrixBytes(m) + messages * (wantTimeline ? 400 : 160) + m.p * 256,
     `running ${o.protocol} on ${messages} messages of ${m.p} nodes`,
     { file: input },
   );
@@ -307,13 +308,14 @@ async function runReplayFlags(
   const m = o.matrix !== undefined ? readMatrixFile(o.matrix) : null;
   const s = await readScheduleJson(input);
   // per node: the accounts and queues; per transfer: the event queue, times and waits (and a timeline entry); data mode: a holder per element
-  const elements = m === null ? 0 : m.data.reduce((x, y) => x + y, 0);
+  const stats = m === null ? null : matrixStats(m);
+  const elements = stats === null ? 0 : stats.networkTotal + stats.selfTotal;
   checkMemory(
     "simulate",
     // the step receive order adds each transfer's step, two list slots and flags (recv-order.ts)
     scheduleWorkBytes(s, 256, 64, (wantTimeline ? 400 : 160) + (o.recvOrder === "step" ? 24 : 0)) +
-      (m === null ? 0 : m.data.byteLength) +
-      (o.data ? elements * 4 + s.p * s.p * 8 : 0),
+      (m === null ? 0 : matrixBytes(m)) +
+      (o.data && m !== null ? elements * 4 + matrixBytes(m) : 0),
     `simulating ${s.transferCount} transfers on ${s.p} nodes`,
     { file: input },
   );

@@ -4,6 +4,7 @@ import { fail } from "../../model/errors.js";
 import { checkMemory, scheduleWorkBytes } from "../../model/memory-budget.js";
 import { readScheduleJson } from "../../io/schedule-json-read.js";
 import { readMatrixFile } from "../../io/matrix-read.js";
+import { isSparse, matrixBytes, nonzeroCount } from "../../model/matrix.js";
 import { verifySchedule, type Report } from "../../verifier/index.js";
 import { loadTopology } from "./topologies.js";
 import type { CliContext } from "../context.js";
@@ -64,11 +65,13 @@ export function registerVerify(program: Command, ctx: CliContext): void {
           );
         const m = readMatrixFile(o.matrix, matrixReadOptions(o));
         const s = await readScheduleJson(file);
-        // per node: the verifier's counters and a P x P delivery table; per transfer and chunk: its index columns
+        // per node: the verifier's counters, and a P x P delivery table (dense) or one slot per non-zero entry
+        // (sparse); per transfer and chunk: its index columns
         const chunks = s.chunks === null ? 0 : s.chunks.origin.length;
+        const pairs = isSparse(m) ? nonzeroCount(m) * 32 : s.p * s.p * 16;
         checkMemory(
           "verify",
-          m.data.byteLength + scheduleWorkBytes(s, 512 + s.p * 16, 64, 96) + chunks * 96,
+          matrixBytes(m) + pairs + scheduleWorkBytes(s, 512, 64, 96) + chunks * 96,
           `verifying ${s.transferCount} transfers on ${s.p} nodes`,
           { file },
         );
