@@ -17,6 +17,7 @@ import { rankingsBench } from "./rankings.js";
 import { simgridBench } from "./simgrid.js";
 import { simgridFidelityBench } from "./simgrid-fidelity.js";
 import { simulateBench } from "./simulate.js";
+import { sparseScaleBench } from "./sparse-scale.js";
 import { storeBench } from "./store.js";
 import { topologySimgridBench } from "./topology-simgrid.js";
 import { totalExchangeBench } from "./total-exchange.js";
@@ -39,6 +40,7 @@ const benches: [string, () => string | Promise<string>][] = [
   ["auto", () => autoBench(log)],
   ["rankings", () => rankingsBench(log)],
   ["store", () => storeBench(log)],
+  ["sparse-scale", () => sparseScaleBench(log)],
 ];
 // `npm run bench -- --summary-only` rebuilds SUMMARY.md and the README headlines from the recorded results.
 const summaryOnly = process.argv.includes("--summary-only");
