@@ -30,6 +30,8 @@ class LineSplitter {
   constructor(
     private readonly file: string | undefined,
     private readonly emit: (text: string, line: number) => void,
+    /** Takes a whole line b[from .. to) (LF excluded) without making a string; false hands it to `emit`. */
+    private readonly fast: ((b: Buffer, from: number, to: number, line: number) => boolean) | null = null,
   ) {}
 
   private take(buf: Buffer, s: number, e: number): string {
@@ -50,8 +52,11 @@ class LineSplitter {
 
   write(buf: Buffer): void {
     let s = 0;
+    const fast = this.fast;
     for (let i = buf.indexOf(0x0a, s); i !== -1; i = buf.indexOf(0x0a, s)) {
-      this.emit(this.take(buf, s, i), ++this.lines);
+      ++this.lines;
+      if (fast === null || this.pending.length > 0 || !fast(buf, s, i, this.lines))
+        this.emit(this.take(buf, s, i), this.lines);
       s = i + 1;
     }
     if (s < buf.length) {
@@ -225,6 +230,9 @@ export class CsvReader implements MatrixChunkReader {
   }
 }
 
+/** The fields of the line fastEntry reads. */
+const FAST_FIELDS = new Float64Array(3);
+
 const REAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /** Matrix Market `matrix coordinate integer|real|pattern general`: banner, `%` comments (one may give elementBytes), `P P nnz`, 1-based entries. */
@@ -243,7 +251,50 @@ export class MtxReader implements MatrixChunkReader {
   private elementBytes: number | undefined = undefined;
 
   constructor(private readonly file?: string) {
-    this.lines = new LineSplitter(file, (t, n) => this.line(t, n));
+    this.lines = new LineSplitter(
+      file,
+      (t, n) => this.line(t, n),
+      (b, from, to, n) => this.fastEntry(b, from, to, n),
+    );
+  }
+
+  /**
+   * An entry line of plain decimal fields (`i j` or `i j value`, blanks between, at most 15 digits
+   * each) read from the bytes, with the same checks as entryLine; any other line, or one that a
+   * check refuses, goes to the string path (which reports it).
+   */
+  private fastEntry(b: Buffer, from: number, to: number, lineNo: number): boolean {
+    if (this.state !== "entries" || this.count >= this.nnz) return false;
+    const width = this.field === "pattern" ? 2 : 3;
+    const f = FAST_FIELDS;
+    let x = from,
+      n = 0;
+    for (;;) {
+      while (x < to && (b[x] === 0x20 || b[x] === 0x09 || b[x] === 0x0d)) x++;
+      if (x >= to) break;
+      if (n === width) return false;
+      let v = 0;
+      const start = x;
+      for (; x < to; x++) {
+        const c = b[x]! - 0x30;
+        if (c < 0 || c > 9) break;
+        v = v * 10 + c;
+      }
+      if (x === start || x - start > 15 || (x < to && b[x] !== 0x20 && b[x] !== 0x09 && b[x] !== 0x0d)) return false;
+      f[n++] = v;
+    }
+    if (n !== width) return false;
+    const i = f[0]!,
+      j = f[1]!,
+      p = this.p;
+    if (i < 1 || i > p || j < 1 || j > p) return false;
+    this.lastLine = lineNo;
+    this.row.push(i - 1);
+    this.col.push(j - 1);
+    this.val.push(width === 3 ? f[2]! : 1);
+    this.lineOf.push(lineNo);
+    this.count++;
+    return true;
   }
 
   private bad(code: ErrorCode, line: number, msg: string): CommplanError {

@@ -57,7 +57,7 @@ const CORPUS: [name: string, doc: string][] = [
       .replace('"elementBytes":8', '"elementBytes":1048576'),
   ],
   // invalid
-  ["p past 16384", docOf("").replace('"p":4', '"p":16385')],
+  ["p past 1048576", docOf("").replace('"p":4', '"p":1048577')],
   ["p = 1e300", docOf("").replace('"p":4', '"p":1e300')],
   ["seed -1", docOf("").replace('"seed":null', '"seed":-1')],
   ["seed past 2^32 - 1", docOf("").replace('"seed":null', '"seed":4294967296')],
