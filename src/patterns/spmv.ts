@@ -1,6 +1,7 @@
 /** spmv: the communication of a distributed sparse matrix-vector product y = A x under a block-row partition (each rank gathers the x entries its rows touch). */
 import { fail } from "../model/errors.js";
-import { matrixFromData, type CommMatrix } from "../model/matrix.js";
+import { growF64, growU32 } from "../model/growable.js";
+import { matrixFromCoordinates, matrixRows, type CommMatrix } from "../model/matrix.js";
 import type { SparseStructure } from "../model/sparse-structure.js";
 import { elementBytesOption, definePattern } from "./pattern-options.js";
 
@@ -24,21 +25,36 @@ export function blockStart(n: number, p: number, i: number): number {
  * count of x values rank j sends rank i before the product; the diagonal is 0 (local x needs no message).
  */
 export function spmvFromStructure(p: number, a: SparseStructure, elementBytes = 8): CommMatrix {
-  const data = new Float64Array(p * p);
+  // sparse: per rank i, the owners it gathers from (a touched list over a per-owner counter)
   const stamp = new Int32Array(a.cols);
+  const count = new Float64Array(p);
+  const touched = new Uint32Array(p);
+  const from = growU32(),
+    to = growU32(),
+    size = growF64();
   for (let i = 0; i < p; i++) {
     const lo = blockStart(a.rows, p, i),
       hi = blockStart(a.rows, p, i + 1);
+    let n = 0;
     for (let row = lo; row < hi; row++)
       for (let e = a.rowStart[row]!; e < a.rowStart[row + 1]!; e++) {
         const c = a.colIndex[e]!;
         if (stamp[c] === i + 1) continue;
         stamp[c] = i + 1;
         const j = blockOwner(a.cols, p, c);
-        if (j !== i) data[j * p + i]! += 1;
+        if (j === i) continue;
+        if (count[j] === 0) touched[n++] = j;
+        count[j] = count[j]! + 1;
       }
+    for (let k = 0; k < n; k++) {
+      const j = touched[k]!;
+      from.push(j);
+      to.push(i);
+      size.push(count[j]!);
+      count[j] = 0;
+    }
   }
-  return matrixFromData(p, data, { elementBytes });
+  return matrixFromCoordinates(p, from.toArray(), to.toArray(), size.toArray(), from.length, { elementBytes });
 }
 
 /** The pattern `spmv`: the Matrix Market file given by `--file`, partitioned onto p ranks. No randomness. */
@@ -50,6 +66,7 @@ export const spmvPattern = definePattern({
     "block-row (PETSc MPIAIJ) partition, Balay et al., PETSc/TAO Users Manual ANL-21/39; format: Boisvert, Pozo, Remington, NISTIR 5935 (1996)",
   file: { kind: "sparse-matrix", description: "a Matrix Market coordinate file: the sparse matrix A of y = A x" },
   options: { elementBytes: elementBytesOption(8) },
+  sparse: true,
   generate(p, opts, _rng, input) {
     const a = input?.sparse;
     if (a === undefined)
@@ -59,12 +76,10 @@ export const spmvPattern = definePattern({
   notes(m, _opts, input) {
     const a = input?.sparse;
     if (a === undefined) return [];
-    let ghosts = 0,
-      messages = 0;
-    for (let x = 0; x < m.data.length; x++) {
-      ghosts += m.data[x]!;
-      if (m.data[x]! > 0) messages++;
-    }
+    const { val } = matrixRows(m);
+    let ghosts = 0;
+    for (let x = 0; x < val.length; x++) ghosts += val[x]!;
+    const messages = val.length;
     return [
       `${a.rows} x ${a.cols} matrix, ${a.rowStart[a.rows]} stored entries; ${messages} messages carry ${ghosts} x entries`,
     ];
