@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { fail } from "../model/errors.js";
 import { nodeShrinking } from "./matrix-shrink.js";
-import { DEFAULT_ELEMENT_BYTES, MAX_P, matrixFromData, type CommMatrix } from "../model/matrix.js";
+import { DEFAULT_ELEMENT_BYTES, MAX_P, matrixFromData, toSparse, type CommMatrix } from "../model/matrix.js";
 
 /** Options of matrixArb; every field is optional. */
 export interface MatrixArbOptions {
@@ -22,6 +22,8 @@ export interface MatrixArbOptions {
   readonly diagonal?: boolean;
   /** Bytes per element of every matrix (default 8). */
   readonly elementBytes?: number;
+  /** How the matrices are stored: "dense" (default), "sparse" (compressed rows), or "mixed" (drawn per matrix), so that a planner is tried on both. */
+  readonly storage?: "dense" | "sparse" | "mixed";
 }
 
 /** The largest maxEntry accepted. */
@@ -42,7 +44,10 @@ function resolve(o: MatrixArbOptions): Required<MatrixArbOptions> {
     emptyRows: o.emptyRows ?? true,
     diagonal: o.diagonal ?? true,
     elementBytes: o.elementBytes ?? DEFAULT_ELEMENT_BYTES,
+    storage: o.storage ?? "dense",
   };
+  if (!["dense", "sparse", "mixed"].includes(r.storage))
+    bad("storage", `must be "dense", "sparse" or "mixed", got ${JSON.stringify(r.storage)}`);
   if (!Number.isInteger(r.minP) || r.minP < 1) bad("minP", `must be a positive integer, got ${r.minP}`);
   if (!Number.isInteger(r.maxP) || r.maxP < r.minP || r.maxP > MAX_P)
     bad("maxP", `must be an integer in minP..${MAX_P}, got ${r.maxP}`);
@@ -107,13 +112,15 @@ export function matrixArb(options: MatrixArbOptions = {}): fc.Arbitrary<CommMatr
     .map((xs) => xs.map((x) => x === 7));
   const none: boolean[] = [];
   const masks = o.emptyRows ? fc.tuple(mask, mask) : fc.constant([none, none] as const);
+  const storage = o.storage === "mixed" ? fc.boolean() : fc.constant(o.storage === "sparse");
   const drawn = fc
-    .tuple(fc.integer({ min: o.minP, max: o.maxP }), fc.oneof(sparse, grid), masks)
-    .map(([p, fill, [rowOff, colOff]]) => {
+    .tuple(fc.integer({ min: o.minP, max: o.maxP }), fc.oneof(sparse, grid), masks, storage)
+    .map(([p, fill, [rowOff, colOff], asSparse]) => {
       const data = new Float64Array(p * p);
       fill(p, data);
       applyMasks(p, data, rowOff, colOff, o.diagonal);
-      return matrixFromData(p, data, { elementBytes: o.elementBytes });
+      const m = matrixFromData(p, data, { elementBytes: o.elementBytes });
+      return asSparse ? toSparse(m) : m;
     });
   return nodeShrinking(drawn, o.minP, o.minEntry);
 }

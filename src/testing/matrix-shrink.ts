@@ -1,6 +1,11 @@
 /** nodeShrinking: an arbitrary of matrices that shrinks by deleting nodes, zeroing entries and lowering values (on the matrix itself). */
 import fc from "fast-check";
-import { matrixFromData, type CommMatrix } from "../model/matrix.js";
+import { matrixFromData, toSparse, type CommMatrix } from "../model/matrix.js";
+
+/** A shrunk matrix in the storage of the one it came from. */
+function like(m: CommMatrix, shrunk: CommMatrix): CommMatrix {
+  return m.sparse ? toSparse(shrunk) : shrunk;
+}
 
 /** The matrix without node k (its row and column). */
 function withoutNode(m: CommMatrix, k: number): CommMatrix {
@@ -12,14 +17,14 @@ function withoutNode(m: CommMatrix, k: number): CommMatrix {
     for (let j = 0, b = 0; j < p; j++) if (j !== k) out[a * q + b++] = data[i * p + j]!;
     a++;
   }
-  return matrixFromData(q, out, { elementBytes: m.elementBytes });
+  return like(m, matrixFromData(q, out, { elementBytes: m.elementBytes }));
 }
 
 /** The matrix with entry x set to v. */
 function withEntry(m: CommMatrix, x: number, v: number): CommMatrix {
   const data = m.data.slice();
   data[x] = v;
-  return matrixFromData(m.p, data, { elementBytes: m.elementBytes });
+  return like(m, matrixFromData(m.p, data, { elementBytes: m.elementBytes }));
 }
 
 /** Smaller matrices: each node deleted (last first), each entry zeroed, then each entry lowered toward minEntry. */
@@ -49,7 +54,12 @@ class NodeShrinking extends fc.Arbitrary<CommMatrix> {
   }
   canShrinkWithoutContext(value: unknown): value is CommMatrix {
     const v = value as CommMatrix;
-    return typeof v === "object" && v !== null && v.data instanceof Float64Array && v.data.length === v.p * v.p;
+    return (
+      typeof v === "object" &&
+      v !== null &&
+      typeof v.p === "number" &&
+      (v.sparse !== undefined || (v.data instanceof Float64Array && v.data.length === v.p * v.p))
+    );
   }
   shrink(value: CommMatrix): fc.Stream<fc.Value<CommMatrix>> {
     return new fc.Stream(smaller(value, this.minP, this.minEntry));

@@ -46,6 +46,23 @@ describe("matrixArb", () => {
     expect(() => matrixArb({ minP: 4, maxP: 2 })).toThrow(/^testing: matrixArb: maxP must be/);
     expect(() => matrixArb({ maxEntry: 2 ** 41 })).toThrow(/maxEntry/);
     expect(() => matrixArb({ densities: [1.5] })).toThrow(/densities/);
+    expect(() => matrixArb({ storage: "csr" as "sparse" })).toThrow(/^testing: matrixArb: storage must be/);
+  });
+
+  it("storage: sparse draws compressed rows, mixed draws both, and a shrunk matrix keeps its storage", () => {
+    const sparse = fc.sample(matrixArb({ maxP: 6, storage: "sparse" }), { seed: 7, numRuns: 50 });
+    expect(sparse.every((m) => m.sparse !== undefined)).toBe(true);
+    const mixed = fc.sample(matrixArb({ maxP: 6, storage: "mixed" }), { seed: 7, numRuns: 100 });
+    expect(mixed.some((m) => m.sparse !== undefined) && mixed.some((m) => m.sparse === undefined)).toBe(true);
+    const r = fc.check(
+      fc.property(matrixArb({ maxP: 7, storage: "sparse" }), (m) => m.sparse!.rowStart[m.p]! < 3),
+      { seed: 11, numRuns: 300 },
+    );
+    expect(r.failed).toBe(true);
+    const m = r.counterexample![0];
+    expect(m.sparse).toBeDefined();
+    expect(m.sparse!.rowStart[m.p]).toBe(3);
+    expect(Array.from(m.sparse!.val)).toEqual([1, 1, 1]);
   });
 
   it("shrinks a failure to the nodes that matter: a two-hop chain i -> j -> k shrinks to P = 3 with two unit entries", () => {
