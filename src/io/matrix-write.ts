@@ -30,9 +30,13 @@ function density(m: CommMatrix): number {
   return nnz / m.data.length;
 }
 
-/** Row i as comma-separated integers. */
+/** Row i as comma-separated integers (a sparse row is spelled out from its entries: no dense copy). */
 function rowText(m: CommMatrix, i: number): string {
-  return m.data.subarray(i * m.p, (i + 1) * m.p).join(",");
+  const s = m.sparse;
+  if (!s) return m.data.subarray(i * m.p, (i + 1) * m.p).join(",");
+  const cells = new Array<number>(m.p).fill(0);
+  for (let k = s.rowStart[i]!; k < s.rowStart[i + 1]!; k++) cells[s.col[k]!] = s.val[k]!;
+  return cells.join(",");
 }
 
 /**

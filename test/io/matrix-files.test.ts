@@ -5,7 +5,13 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { isCommplanError } from "../../src/model/errors.js";
 import { validateWithSchema } from "../../src/io/json-schema.js";
-import { matrixFromEntries, matrixFromRows, type CommMatrix } from "../../src/model/matrix.js";
+import {
+  matrixFromEntries,
+  matrixFromRows,
+  toSparse,
+  withElementBytes,
+  type CommMatrix,
+} from "../../src/model/matrix.js";
 import { parseMatrixText, readMatrixFile, sniffMatrixFormat } from "../../src/io/matrix-read.js";
 import { matrixToCsvText, matrixToJsonText, matrixToMtxText, writeMatrixFile } from "../../src/io/matrix-write.js";
 import { matrixArb } from "../helpers/arbitraries.js";
@@ -19,7 +25,7 @@ const same = (a: CommMatrix, b: CommMatrix): void => {
   expect(Array.from(a.data)).toEqual(Array.from(b.data));
 };
 
-const withBytes = (m: CommMatrix, elementBytes: number): CommMatrix => ({ ...m, elementBytes });
+const withBytes = (m: CommMatrix, elementBytes: number): CommMatrix => withElementBytes(m, elementBytes);
 
 const json = (body: string): string => `{"format":"commplan.matrix/v1",${body}}`;
 const kinds = ["json", "csv", "mtx"] as const;
@@ -48,6 +54,24 @@ describe("matrix files: round trips", () => {
         },
       ),
       { numRuns: 100 },
+    );
+  });
+
+  it("a sparse matrix writes the bytes of its dense storage in every format, reads back sparse from JSON entries and Matrix Market", () => {
+    fc.assert(
+      fc.property(matrixArb({ maxP: 12 }), fc.boolean(), (m, asEntries) => {
+        const s = toSparse(m);
+        expect(matrixToCsvText(s)).toBe(matrixToCsvText(m));
+        expect(matrixToMtxText(s)).toBe(matrixToMtxText(m));
+        expect(matrixToJsonText(s, { sparse: asEntries })).toBe(matrixToJsonText(m, { sparse: asEntries }));
+        expect(matrixToJsonText(s)).toBe(matrixToJsonText(m, { sparse: true }));
+        for (const back of [parseMatrixText(matrixToMtxText(s)), parseMatrixText(matrixToJsonText(s))]) {
+          expect(back.sparse).toBeDefined();
+          same(back, m);
+        }
+        expect(parseMatrixText(matrixToCsvText(s), { format: "csv" }).sparse).toBeUndefined();
+      }),
+      { seed: 16, numRuns: 100 },
     );
   });
 
