@@ -5,7 +5,7 @@ import { growF64, growU32 } from "../model/growable.js";
 import { FORMAT_NAMES, validateWithSchema } from "./json-schema.js";
 import { decodeJsonString, JsonSyntaxError, JsonTokenizer } from "./json-tokenizer.js";
 import type { JsonTokenHandler } from "./json-tokenizer.js";
-import { checkP, MAX_P } from "../model/matrix.js";
+import { checkP } from "../model/matrix.js";
 import { checkMemory, denseMatrixBytes } from "../model/memory-budget.js";
 import { jsonExcerpt, quoted } from "../model/quoted.js";
 
@@ -115,7 +115,12 @@ export class MatrixJsonReader implements JsonTokenHandler, MatrixChunkReader {
   private storage(): Float64Array {
     if (this.data === null) {
       checkP(this.p, this.file);
-      checkMemory(MODULE, denseMatrixBytes(this.p), `a dense ${this.p} x ${this.p} matrix`, this.place(undefined, "/p"));
+      checkMemory(
+        MODULE,
+        denseMatrixBytes(this.p),
+        `a dense ${this.p} x ${this.p} matrix`,
+        this.place(undefined, "/p"),
+      );
       this.data = new Float64Array(this.p * this.p);
     }
     return this.data;

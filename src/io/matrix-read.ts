@@ -176,7 +176,11 @@ class MatrixStreamReader {
       if (!(v >= 0 && Number.isInteger(v) && v <= Number.MAX_SAFE_INTEGER))
         checkEntry(v, c.row[k]!, c.col[k]!, file, c.placeOf(k).line);
     }
-    return matrixFromCoordinates(r.p, c.row, c.col, c.val, c.count, { ...opts, duplicateAt: c.placeOf, indexBase: c.indexBase });
+    return matrixFromCoordinates(r.p, c.row, c.col, c.val, c.count, {
+      ...opts,
+      duplicateAt: c.placeOf,
+      indexBase: c.indexBase,
+    });
   }
 }
 

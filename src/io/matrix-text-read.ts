@@ -338,7 +338,11 @@ export class MtxReader implements MatrixChunkReader {
         `the size line announces ${nnz} entries, more than the ${p * p} of a ${p} x ${p} matrix`,
       );
     if (nnz > MAX_ENTRIES)
-      throw this.bad("BAD_INPUT", lineNo, `the size line announces ${nnz} entries; a matrix has at most ${MAX_ENTRIES}`);
+      throw this.bad(
+        "BAD_INPUT",
+        lineNo,
+        `the size line announces ${nnz} entries; a matrix has at most ${MAX_ENTRIES}`,
+      );
     // sparse storage: 20 bytes per entry while reading, 12 once compressed, plus the row offsets
     checkMemory(MODULE, nnz * 32 + p * 8, `the size line's ${nnz} entries`, placeOf(this.file, lineNo));
     this.p = p;

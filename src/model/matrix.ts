@@ -351,9 +351,12 @@ export function toSparse(m: CommMatrix): CommMatrix {
 export function zeroMatrix(p: number, elementBytes = DEFAULT_ELEMENT_BYTES): CommMatrix {
   checkP(p, undefined, true);
   if (p > MAX_DENSE_P)
-    return sparseMatrix({ p, rowStart: new Uint32Array(p + 1), col: new Uint32Array(0), val: new Float64Array(0) }, {
-      elementBytes,
-    });
+    return sparseMatrix(
+      { p, rowStart: new Uint32Array(p + 1), col: new Uint32Array(0), val: new Float64Array(0) },
+      {
+        elementBytes,
+      },
+    );
   return matrixFromData(p, new Float64Array(p * p), { elementBytes });
 }
 

@@ -175,7 +175,11 @@ describe("matrix files: every error is a CommplanError with the place", () => {
         '{"entries":[[0,1,1],[0,1,1]],"format":"commplan.matrix/v1","p":2}',
         /^matrix: m\.json: entries\[1\]: entry \(0, 1\) appears twice$/,
       ],
-      ["p over the maximum", json('"p":16385,"rows":[[0]]'), /^matrix: m\.json: p = 16385 exceeds the maximum 16384 of a dense matrix/],
+      [
+        "p over the maximum",
+        json('"p":16385,"rows":[[0]]'),
+        /^matrix: m\.json: p = 16385 exceeds the maximum 16384 of a dense matrix/,
+      ],
       ["a key twice", json('"p":1,"p":1,"rows":[[0]]'), /has the key 'p' twice/],
       ["row not an array", json('"p":2,"rows":[[0,1],5]'), /\/rows\/1 must be array/],
       ["entry of 4", json('"p":2,"entries":[[0,1,1,1]]'), /\/entries\/0 must NOT have more than 3 items/],
