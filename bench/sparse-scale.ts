@@ -1,5 +1,5 @@
 /**
- * Sparse scale (issue 16): 3D halo exchanges with 26 neighbours (periodic, so every rank has 26) at
+ * Sparse scale: 3D halo exchanges with 26 neighbours (periodic, so every rank has 26) at
  * P = 2^14, 2^17 and 2^20, read from a Matrix Market file. Each step runs in its own process
  * (bench/sparse-case.ts) that reads the file first: its time is a ratio to that read, its peak
  * memory a ratio to the file's size. Then a P = 16384 matrix with ten entries: every planner plans
@@ -77,7 +77,7 @@ export async function sparseScaleBench(log: (s: string) => void): Promise<string
     const ten = await tenEntries(dir, log);
     json.tenEntries = ten.json;
     const md =
-      `### Sparse scale: 3D halo, 26 neighbours, P = 2^14 .. 2^20 (issue 16)\n\n` +
+      `### Sparse scale: 3D halo, 26 neighbours, P = 2^14 .. 2^20\n\n` +
       `Each step runs in its own process that first reads the Matrix Market file (streamed). Time ratio = the step / that read; ns per entry = the step's time / the matrix's non-zero entries (near-constant down a column means linear in E); memory ratio = the process's peak RSS / the file's size (the node runtime's own ~50 MiB included). verify, cost and simulate plan first, untimed (their plan rows time it). Machine: ${JSON.stringify(machineInfo())}.\n\n` +
       mdTable(
         ["P", "step", "entries", "ms", "time / read", "ns / entry", "file MiB", "peak MiB", "peak / file"],

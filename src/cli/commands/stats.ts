@@ -2,6 +2,7 @@
 import type { Command } from "commander";
 import { matrixStats, type MatrixStats } from "../../model/matrix-stats.js";
 import { readMatrixFile } from "../../io/matrix-read.js";
+import { nonzeroCount } from "../../model/matrix.js";
 import type { CliContext } from "../context.js";
 import { ELEMENT_BYTES_HELP, fmt, matrixReadOptions, table } from "../io.js";
 
@@ -63,7 +64,11 @@ export function registerStats(program: Command, ctx: CliContext): void {
       const all = matrixStats(m);
       const s = statsSummary(all);
       if (o.json) {
-        const text = JSON.stringify({ file, elementBytes: m.elementBytes, ...s }, null, 2);
+        const text = JSON.stringify(
+          { file, elementBytes: m.elementBytes, storage: m.sparse ? "sparse" : "dense", ...s },
+          null,
+          2,
+        );
         if (!o.perNode) return ctx.io.out(text + "\n");
         // each per-node array on one line, not one line per node
         const arrays = Object.entries(perNodeStats(all)).map(
@@ -85,6 +90,9 @@ export function registerStats(program: Command, ctx: CliContext): void {
         ["density", fmt(s["density"] as number), "fill: messages / P(P-1)"],
         ["d", fmt(s["d"] as number), "messages per node, messages / P (003's density d)"],
         ["class", `${String(s["classification"])}${s["uniform"] ? ", uniform" : ""}`, "000 sec 2"],
+        m.sparse
+          ? ["storage", "sparse", `${fmt(nonzeroCount(m))} non-zero entries in compressed rows (docs/matrix.md)`]
+          : ["storage", "dense", "P x P array (docs/matrix.md)"],
       ];
       ctx.io.out(table(rows) + (o.perNode ? "\n" + perNodeTable(all) : ""));
     });
