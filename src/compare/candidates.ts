@@ -8,6 +8,7 @@ import { networkCost } from "../machines/sim/topology.js";
 import { isCommplanError } from "../model/errors.js";
 import type { MachineModel } from "../model/machine.js";
 import type { CommMatrix } from "../model/matrix.js";
+import { matrixStats } from "../model/matrix-stats.js";
 import type { Schedule } from "../model/schedule.js";
 import { PLANNERS, resolvePlanOptions } from "../planner/registry.js";
 import type { Planner } from "../planner/types.js";
@@ -77,9 +78,7 @@ export interface CandidateRun {
 
 /** Network elements of m (off the diagonal). */
 function networkElements(m: CommMatrix): number {
-  let n = 0;
-  for (let i = 0; i < m.p; i++) for (let j = 0; j < m.p; j++) if (i !== j) n += m.data[i * m.p + j]!;
-  return n;
+  return matrixStats(m).networkTotal;
 }
 
 /** Plans m with every applicable planner (a planner that refuses the matrix is skipped with its reason) and measures each plan. Deterministic for a seed. */

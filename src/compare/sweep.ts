@@ -1,6 +1,7 @@
 /** Message-size sweep: the matrix scaled by factors, every planner's simulated time per size, and the crossovers (where two planners swap order). */
 import { fail } from "../model/errors.js";
-import { matrixFromData, type CommMatrix } from "../model/matrix.js";
+import { matrixRows, sparseMatrix, toDense, type CommMatrix } from "../model/matrix.js";
+import { matrixStats } from "../model/matrix-stats.js";
 import { PLANNERS } from "../planner/registry.js";
 import { runCandidates, type CandidateRequest } from "./candidates.js";
 import { fastest } from "./compare.js";
@@ -42,14 +43,18 @@ export function parseSweep(spec: string): number[] {
 
 /** m with every non-zero entry multiplied by `f` and rounded, at least 1 (so the pattern of messages stays the same). */
 export function scaleMatrix(m: CommMatrix, f: number): CommMatrix {
-  const d = new Float64Array(m.data.length);
-  for (let k = 0; k < d.length; k++) {
-    const v = m.data[k]!;
-    if (v > 0) d[k] = Math.max(1, Math.round(v * f));
-    if (d[k]! > Number.MAX_SAFE_INTEGER)
-      throw bad(`--sweep: factor ${f} makes entry ${Math.floor(k / m.p)},${k % m.p} larger than 2^53`);
+  // over the non-zero entries, in the matrix's own storage
+  const r = matrixRows(m);
+  const val = new Float64Array(r.val.length);
+  for (let i = 0; i < m.p; i++) {
+    for (let k = r.rowStart[i]!; k < r.rowStart[i + 1]!; k++) {
+      val[k] = Math.max(1, Math.round(r.val[k]! * f));
+      if (val[k]! > Number.MAX_SAFE_INTEGER)
+        throw bad(`--sweep: factor ${f} makes entry ${i},${r.col[k]!} larger than 2^53`);
+    }
   }
-  return matrixFromData(m.p, d, { elementBytes: m.elementBytes });
+  const scaled = sparseMatrix({ p: m.p, rowStart: r.rowStart, col: r.col, val }, { elementBytes: m.elementBytes });
+  return m.sparse ? scaled : toDense(scaled);
 }
 
 /** One size of the sweep. */
@@ -134,17 +139,8 @@ export function runSweep(
 
 /** Mean bytes of the network messages of m (0 without any). */
 function meanMessageBytes(m: CommMatrix): number {
-  let n = 0,
-    sum = 0;
-  for (let i = 0; i < m.p; i++)
-    for (let j = 0; j < m.p; j++) {
-      const v = m.data[i * m.p + j]!;
-      if (i !== j && v > 0) {
-        n++;
-        sum += v;
-      }
-    }
-  return n === 0 ? 0 : (sum / n) * m.elementBytes;
+  const s = matrixStats(m);
+  return s.messages === 0 ? 0 : (s.networkTotal / s.messages) * m.elementBytes;
 }
 
 /** Every pair of planners whose order changes between consecutive points (log-log interpolated), by size. */
