@@ -1,5 +1,5 @@
 /** Flat-model times of auto's structured candidates computed from the matrix alone (no schedule built), and lower bounds for the others. */
-import type { CommMatrix } from "../model/matrix.js";
+import { matrixRows, type CommMatrix } from "../model/matrix.js";
 import type { MachineModel } from "../model/machine.js";
 import type { CostMode } from "../machines/cost-model.js";
 import { lpPartner as lpPartnerImported, lpRounds } from "../planner/linear-permutation.js";
@@ -281,7 +281,8 @@ export interface MatrixLoad {
 
 /** One pass over m for the bounds, in the given cost mode. */
 export function matrixLoad(m: CommMatrix, machine: MachineModel, mode: CostMode): MatrixLoad {
-  const { p, data } = m;
+  const p = m.p;
+  const { rowStart, col, val } = matrixRows(m);
   const { ts, tc, td } = machine;
   const env = machine.envelope ?? 0;
   const eb = m.elementBytes;
@@ -299,9 +300,10 @@ export function matrixLoad(m: CommMatrix, machine: MachineModel, mode: CostMode)
   for (let i = 0; i < p; i++) {
     let row = 0,
       n = 0;
-    for (let j = 0; j < p; j++) {
-      const v = data[i * p + j]!;
-      if (i === j || v === 0) continue;
+    for (let k = rowStart[i]!; k < rowStart[i + 1]!; k++) {
+      const j = col[k]!,
+        v = val[k]!;
+      if (i === j) continue;
       row += v;
       n++;
       colN[j] = colN[j]! + 1;

@@ -1,6 +1,6 @@
 /** Shared fast-check generators: seeded matrices of every shape the papers and users produce. */
 import fc from "fast-check";
-import { matrixFromData, type CommMatrix } from "../../src/model/matrix.js";
+import { matrixFromData, toSparse, type CommMatrix } from "../../src/model/matrix.js";
 import { createRng } from "../../src/model/rng.js";
 
 /** Shapes of random matrices. */
@@ -14,8 +14,17 @@ export interface MatrixRecipe {
   readonly maxEntry: number;
 }
 
-/** Builds the matrix a recipe describes. */
+/**
+ * Builds the matrix a recipe describes, stored sparse when the seed is odd (so that every property
+ * test runs on both storages of CommMatrix; the entries do not depend on the storage).
+ */
 export function buildMatrix(r: MatrixRecipe): CommMatrix {
+  const m = buildDense(r);
+  return r.seed % 2 === 1 ? toSparse(m) : m;
+}
+
+/** The recipe's matrix in dense storage. */
+function buildDense(r: MatrixRecipe): CommMatrix {
   const { p } = r;
   const rng = createRng(r.seed);
   const d = new Float64Array(p * p);
