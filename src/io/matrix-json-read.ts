@@ -425,9 +425,9 @@ export class MatrixJsonReader implements JsonTokenHandler, MatrixChunkReader {
       p,
       elementBytes: eb,
       coordinates: {
-        row: this.entryRow.toArray(),
-        col: this.entryCol.toArray(),
-        val: this.entryVal.toArray(),
+        row: this.entryRow.take(),
+        col: this.entryCol.take(),
+        val: this.entryVal.take(),
         count: this.entryRow.length,
         placeOf: (k) => ({ field: `entries[${k}]`, ...(lines[k]! > 0 ? { line: lines[k]! } : {}) }),
         indexBase: 0,

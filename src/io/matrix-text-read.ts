@@ -243,10 +243,10 @@ export class MtxReader implements MatrixChunkReader {
   private p = 0;
   private nnz = 0;
   private count = 0;
-  private readonly row = growU32(16);
-  private readonly col = growU32(16);
-  private readonly val = growF64(16);
-  private readonly lineOf = growU32(16);
+  private row = growU32(16);
+  private col = growU32(16);
+  private val = growF64(16);
+  private lineOf = growU32(16);
   private lastLine = 0;
   private elementBytes: number | undefined = undefined;
 
@@ -347,6 +347,11 @@ export class MtxReader implements MatrixChunkReader {
     checkMemory(MODULE, nnz * 32 + p * 8, `the size line's ${nnz} entries`, placeOf(this.file, lineNo));
     this.p = p;
     this.nnz = nnz;
+    // sized by the size line: no doubling, and the columns become the matrix's own (take())
+    this.row = growU32(nnz);
+    this.col = growU32(nnz);
+    this.val = growF64(nnz);
+    this.lineOf = growU32(nnz);
     this.state = "entries";
   }
 
@@ -405,14 +410,14 @@ export class MtxReader implements MatrixChunkReader {
         this.lastLine,
         `the size line announces ${this.nnz} entries but the file has ${this.count}`,
       );
-    const lines = this.lineOf.toArray();
+    const lines = this.lineOf.take();
     return {
       p: this.p,
       elementBytes: this.elementBytes,
       coordinates: {
-        row: this.row.toArray(),
-        col: this.col.toArray(),
-        val: this.val.toArray(),
+        row: this.row.take(),
+        col: this.col.take(),
+        val: this.val.take(),
         count: this.count,
         placeOf: (k) => ({ line: lines[k]! }),
         indexBase: 1,

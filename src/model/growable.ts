@@ -36,6 +36,10 @@ export class Growable<T extends Uint32Array | Float64Array> {
   toArray(): T {
     return this.buf.slice(0, this.length) as T;
   }
+  /** The contents, right-sized: the buffer itself when it is exactly full (no copy; the column must not be pushed to again), else a copy. */
+  take(): T {
+    return this.length === this.buf.length ? this.buf : this.toArray();
+  }
 }
 
 /** Growable Uint32 column. */

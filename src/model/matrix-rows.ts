@@ -100,7 +100,8 @@ export interface DuplicateEntry {
 
 /**
  * Compressed rows of `count` coordinate entries (i, j, v), indices already checked in 0..p-1 and
- * values checked >= 0 (zeros are dropped). Entries in row-major order are taken in one pass; others are
+ * values checked >= 0 (zeros are dropped). colOf and valOf may become the result's columns (not
+ * copied) when they hold exactly `count` entries in row-major order: the caller hands them over. Entries in row-major order are taken in one pass; others are
  * sorted by a counting sort on rows and a sort within each row. A repeated (i, j) is returned as a
  * DuplicateEntry (nothing built) for the caller to report with its own file, line and field.
  */
@@ -128,8 +129,9 @@ export function rowsOfCoordinates(
   for (let i = 0; i < p; i++) rowStart[i + 1]! += rowStart[i]!;
   let col: Uint32Array, val: Float64Array;
   if (ordered) {
-    col = colOf.slice(0, count);
-    val = valOf.slice(0, count);
+    // taken as they are when they hold exactly the entries (a reader's columns), else copied
+    col = colOf.length === count ? colOf : colOf.slice(0, count);
+    val = valOf.length === count ? valOf : valOf.slice(0, count);
   } else {
     // counting sort by row (stable), keeping each entry's input position for duplicate reports
     col = new Uint32Array(count);
