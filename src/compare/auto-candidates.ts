@@ -140,8 +140,15 @@ function variantBound(
   return barrier + load.mostSentBytes * tm + load.direct;
 }
 
+/** Above this P a sparse matrix is screened by its O(E) candidates only (docs/sparse.md). */
+export const SPARSE_SUPERLINEAR_MAX_P = 4096;
+/** The variants whose plans grow faster than the messages (P^2, P sqrt(P) or (P / g)^2 transfers, or one per element). */
+const SUPERLINEAR = new Set(["two-stage", "mesh-two-stage", "hierarchical", "four-stage", "te-offline"]);
+
 /** Why variant v is not planned for m (a cheap test, before planning); "" when it is. */
-function skipReason(v: AutoVariant, load: MatrixLoad): string {
+function skipReason(v: AutoVariant, m: CommMatrix, load: MatrixLoad): string {
+  if (m.sparse && m.p > SPARSE_SUPERLINEAR_MAX_P && SUPERLINEAR.has(v.algorithm))
+    return `not planned: a sparse matrix at P = ${m.p} > ${SPARSE_SUPERLINEAR_MAX_P}, and its plans grow faster than the messages (docs/sparse.md)`;
   if (v.algorithm === "rs-nh" && load.messages > RS_NH_MAX_MESSAGES)
     return `not planned above ${RS_NH_MAX_MESSAGES} messages (${load.messages}; its planning time grows fast; coloring stands for it)`;
   if (v.algorithm === "te-offline" && load.total > TE_MAX_ELEMENTS)
@@ -222,7 +229,7 @@ export function screenVariants(
   const out: ScreenResult[] = [];
   for (const v of variants) {
     const t1 = performance.now();
-    const why = skipReason(v, load);
+    const why = skipReason(v, m, load);
     const predicted = why === "" ? formulaTime(v, m, machine, mode, ctx) : null;
     const bound = why === "" && predicted === null ? variantBound(v, m, machine, mode, load, ctx) : null;
     const how = predicted === null ? null : "formula";

@@ -104,10 +104,55 @@ function tally(m: CommMatrix, machine: MachineModel, mode: CostMode): FlatTally 
   return new FlatTally(m.p, m.elementBytes, machine, mode === "blocking");
 }
 
+/**
+ * Feeds f the network messages of a sparse matrix step by step, the step of (i, j) being
+ * `stepOf(i, j)` in 0..steps-1 (a counting sort of the non-zero entries: O(P + E + steps)); empty
+ * steps cost nothing, as in the planners, which drop them.
+ */
+function feedByStep(
+  m: CommMatrix,
+  f: FlatTally,
+  steps: number,
+  stepOf: (i: number, j: number) => number,
+): void {
+  const { p } = m;
+  const { rowStart, col, val } = matrixRows(m);
+  const n = rowStart[p]!;
+  const start = new Uint32Array(steps + 1);
+  const key = new Int32Array(n);
+  for (let i = 0; i < p; i++)
+    for (let k = rowStart[i]!; k < rowStart[i + 1]!; k++) {
+      const j = col[k]!;
+      const s = i === j ? -1 : stepOf(i, j);
+      key[k] = s;
+      if (s >= 0) start[s + 1]!++;
+    }
+  for (let s = 0; s < steps; s++) start[s + 1]! += start[s]!;
+  const fill = start.slice(0, steps);
+  const order = new Uint32Array(start[steps]!);
+  for (let k = 0; k < n; k++) if (key[k]! >= 0) order[fill[key[k]!]!++] = k;
+  // the row of every entry (order is row-major within a step)
+  const rowOf = new Uint32Array(n);
+  for (let i = 0; i < p; i++) for (let k = rowStart[i]!; k < rowStart[i + 1]!; k++) rowOf[k] = i;
+  for (let s = 0; s < steps; s++) {
+    if (start[s] === start[s + 1]) continue;
+    for (let x = start[s]!; x < start[s + 1]!; x++) {
+      const k = order[x]!;
+      f.send(rowOf[k]!, col[k]!, val[k]!);
+    }
+    f.step();
+  }
+}
+
 /** Flat time of the shift planner: step k pairs i with (i + k) mod P. */
 export function predictShift(m: CommMatrix, machine: MachineModel, mode: CostMode): number {
   const { p, data } = m;
   const f = tally(m, machine, mode);
+  if (m.sparse) {
+    feedByStep(m, f, p, (i, j) => (j - i + p) % p);
+    f.endStage(true);
+    return f.total;
+  }
   for (let k = 1; k < p; k++) {
     for (let i = 0, j = k; i < p; i++, j = j + 1 === p ? 0 : j + 1) {
       const v = data[i * p + j]!;
@@ -124,6 +169,11 @@ export function predictLinearPermutation(m: CommMatrix, machine: MachineModel, m
   const { p, data } = m;
   const f = tally(m, machine, mode);
   const [first, last] = lpRounds(p);
+  if (m.sparse) {
+    feedByStep(m, f, last + 1, (i, j) => lpRoundOf(p, i, j));
+    f.endStage(true);
+    return f.total;
+  }
   const partner = new Int32Array(p);
   for (let r = first; r <= last; r++) {
     for (let i = 0; i < p; i++) partner[i] = lpPartner(p, r, i);
@@ -263,6 +313,19 @@ export function predictHierarchical(m: CommMatrix, machine: MachineModel, mode: 
   }
   f.endStage(true);
   return f.total;
+}
+
+/**
+ * The round of lpPartner in which i and j (i != j) exchange: i XOR j when P is a power of two; in
+ * the circle method (n seats, q = n - 1 rotating, seat q fixed) i = q pairs with r mod q, and two
+ * rotating seats pair when 2r = i + j (mod q), q odd, so r = (i + j)(q + 1)/2 mod q.
+ */
+export function lpRoundOf(p: number, i: number, j: number): number {
+  if ((p & (p - 1)) === 0) return i ^ j;
+  const q = (p % 2 === 0 ? p : p + 1) - 1;
+  if (i === q) return j;
+  if (j === q) return i;
+  return (((i + j) % q) * ((q + 1) / 2)) % q;
 }
 
 /** What the lower bounds need, from one pass over the matrix. */

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import {
+  lpRoundOf,
   predictHierarchical,
   predictLinearPermutation,
   predictMeshTwoStage,
@@ -14,6 +15,7 @@ import { MACHINES } from "../../src/machines/presets.js";
 import type { MachineModel } from "../../src/model/machine.js";
 import type { CommMatrix } from "../../src/model/matrix.js";
 import { plan } from "../../src/planner/index.js";
+import { lpPartner, lpRounds } from "../../src/planner/linear-permutation.js";
 import { buildMatrix, matrixRecipe } from "../helpers/arbitraries.js";
 
 const machineArb = fc
@@ -30,6 +32,17 @@ function close(a: number, b: number): void {
 }
 
 describe("auto-predict formulas", () => {
+  it("lpRoundOf inverts lpPartner: the round in which i and j exchange, for every P up to 70", () => {
+    for (let p = 2; p <= 70; p++) {
+      const [first, last] = lpRounds(p);
+      for (let r = first; r <= last; r++)
+        for (let i = 0; i < p; i++) {
+          const j = lpPartner(p, r, i);
+          if (j >= 0 && j !== i) expect(lpRoundOf(p, i, j), `P ${p} round ${r} pair ${i}-${j}`).toBe(r);
+        }
+    }
+  });
+
   it("equal scheduleCost of the plan, for random matrices, machines (with and without envelope) and both modes", () => {
     fc.assert(
       fc.property(
