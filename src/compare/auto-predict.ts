@@ -2,7 +2,7 @@
 import { matrixRows, type CommMatrix } from "../model/matrix.js";
 import type { MachineModel } from "../model/machine.js";
 import type { CostMode } from "../machines/cost-model.js";
-import { lpPartner as lpPartnerImported, lpRounds } from "../planner/linear-permutation.js";
+import { lpPartner as lpPartnerImported, lpRoundOf, lpRounds } from "../planner/linear-permutation.js";
 import {
   defaultMeshRows,
   hierarchicalGpus,
@@ -12,6 +12,7 @@ import {
   twoStageSplit,
 } from "../planner/index.js";
 import { offDiagonalMessages } from "../planner/permutation/messages.js";
+import { messagesByStep } from "../planner/by-step.js";
 import { orderBySizeDesc, sumOfMaximaLowerBound } from "../planner/permutation/edge-coloring.js";
 import { roundPartner as roundPartnerImported, stageRounds, type StageSchedule } from "../planner/two-stage/rounds.js";
 
@@ -104,42 +105,13 @@ function tally(m: CommMatrix, machine: MachineModel, mode: CostMode): FlatTally 
   return new FlatTally(m.p, m.elementBytes, machine, mode === "blocking");
 }
 
-/**
- * Feeds f the network messages of a sparse matrix step by step, the step of (i, j) being
- * `stepOf(i, j)` in 0..steps-1 (a counting sort of the non-zero entries: O(P + E + steps)); empty
- * steps cost nothing, as in the planners, which drop them.
- */
-function feedByStep(
-  m: CommMatrix,
-  f: FlatTally,
-  steps: number,
-  stepOf: (i: number, j: number) => number,
-): void {
-  const { p } = m;
-  const { rowStart, col, val } = matrixRows(m);
-  const n = rowStart[p]!;
-  const start = new Uint32Array(steps + 1);
-  const key = new Int32Array(n);
-  for (let i = 0; i < p; i++)
-    for (let k = rowStart[i]!; k < rowStart[i + 1]!; k++) {
-      const j = col[k]!;
-      const s = i === j ? -1 : stepOf(i, j);
-      key[k] = s;
-      if (s >= 0) start[s + 1]!++;
-    }
-  for (let s = 0; s < steps; s++) start[s + 1]! += start[s]!;
-  const fill = start.slice(0, steps);
-  const order = new Uint32Array(start[steps]!);
-  for (let k = 0; k < n; k++) if (key[k]! >= 0) order[fill[key[k]!]!++] = k;
-  // the row of every entry (order is row-major within a step)
-  const rowOf = new Uint32Array(n);
-  for (let i = 0; i < p; i++) for (let k = rowStart[i]!; k < rowStart[i + 1]!; k++) rowOf[k] = i;
+/** Feeds f the network messages of a sparse matrix step by step (messagesByStep: O(P + E + steps)); empty steps cost nothing, as in the planners, which drop them. */
+function feedByStep(m: CommMatrix, f: FlatTally, steps: number, stepOf: (i: number, j: number) => number): void {
+  const { col, val } = matrixRows(m);
+  const { start, src, at } = messagesByStep(m, steps, stepOf);
   for (let s = 0; s < steps; s++) {
     if (start[s] === start[s + 1]) continue;
-    for (let x = start[s]!; x < start[s + 1]!; x++) {
-      const k = order[x]!;
-      f.send(rowOf[k]!, col[k]!, val[k]!);
-    }
+    for (let x = start[s]!; x < start[s + 1]!; x++) f.send(src[x]!, col[at[x]!]!, val[at[x]!]!);
     f.step();
   }
 }
@@ -313,19 +285,6 @@ export function predictHierarchical(m: CommMatrix, machine: MachineModel, mode: 
   }
   f.endStage(true);
   return f.total;
-}
-
-/**
- * The round of lpPartner in which i and j (i != j) exchange: i XOR j when P is a power of two; in
- * the circle method (n seats, q = n - 1 rotating, seat q fixed) i = q pairs with r mod q, and two
- * rotating seats pair when 2r = i + j (mod q), q odd, so r = (i + j)(q + 1)/2 mod q.
- */
-export function lpRoundOf(p: number, i: number, j: number): number {
-  if ((p & (p - 1)) === 0) return i ^ j;
-  const q = (p % 2 === 0 ? p : p + 1) - 1;
-  if (i === q) return j;
-  if (j === q) return i;
-  return (((i + j) % q) * ((q + 1) / 2)) % q;
 }
 
 /** What the lower bounds need, from one pass over the matrix. */

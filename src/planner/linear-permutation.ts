@@ -1,7 +1,7 @@
 /** Linear permutation: pairwise exchange with partner i XOR k (000 sec 4, fig. 3; 003 sec 3.2, fig. 3), extended to any P. */
 import type { CommMatrix } from "../model/matrix.js";
 import { ScheduleBuilder } from "../model/schedule.js";
-import { countMessages, planHeader, sendWhole } from "./plan-header.js";
+import { countMessages, planHeader, sendByStep, sendSize } from "./plan-header.js";
 import { definePlanner } from "./plan-params.js";
 import type { Planner, PlanOptions } from "./types.js";
 
@@ -21,6 +21,19 @@ export function lpPartner(p: number, r: number, i: number): number {
   return partner >= p ? -1 : partner;
 }
 
+/**
+ * The round of lpPartner in which i and j (i != j) exchange: i XOR j when P is a power of two; in
+ * the circle method (n seats, q = n - 1 rotating, seat q fixed) i = q pairs with r mod q, and two
+ * rotating seats pair when 2r = i + j (mod q), q odd, so r = (i + j)(q + 1)/2 mod q.
+ */
+export function lpRoundOf(p: number, i: number, j: number): number {
+  if ((p & (p - 1)) === 0) return i ^ j;
+  const q = (p % 2 === 0 ? p : p + 1) - 1;
+  if (i === q) return j;
+  if (j === q) return i;
+  return (((i + j) % q) * ((q + 1) / 2)) % q;
+}
+
 /** The rounds of the pairwise-exchange schedule: [first, last]. */
 export function lpRounds(p: number): [number, number] {
   if (p <= 1) return [1, 0];
@@ -33,13 +46,19 @@ function plan(m: CommMatrix, opts: PlanOptions): ReturnType<Planner["plan"]> {
   const b = new ScheduleBuilder(planHeader(m, "linear-permutation", opts, false), opts.payload, countMessages(m));
   b.stage("exchange", "compose");
   const [first, last] = lpRounds(p);
-  for (let r = first; r <= last; r++) {
-    b.step();
-    for (let i = 0; i < p; i++) {
-      const j = lpPartner(p, r, i);
-      if (j >= 0 && j !== i) sendWhole(b, m, i, j);
+  // sparse: the pairs grouped by the round in which they exchange, only the non-empty rounds (the same plan)
+  if (m.sparse) sendByStep(b, m, last + 1, (i, j) => lpRoundOf(p, i, j));
+  else {
+    const data = m.data;
+    const pow2 = (p & (p - 1)) === 0;
+    for (let r = first; r <= last; r++) {
+      b.step();
+      for (let i = 0; i < p; i++) {
+        const j = pow2 ? i ^ r : lpPartner(p, r, i);
+        if (j >= 0 && j !== i) sendSize(b, i, j, data[i * p + j]!);
+      }
+      b.dropEmptyStep();
     }
-    b.dropEmptyStep();
   }
   return b.build();
 }

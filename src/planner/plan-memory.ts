@@ -1,14 +1,11 @@
 /** Memory budget of a plan: the planners that allocate in proportion to P^2 or to their output estimate it up front and refuse past the budget. */
-import { totalmem } from "node:os";
+import { memoryBudget } from "../model/memory-budget.js";
 import { fail } from "../model/errors.js";
 import type { PlanOptions } from "./types.js";
 
-/**
- * The bytes a plan may allocate: `opts.maxMemory`, else half the machine's memory. The one place
- * that decides it (to be switched to the shared budget module and its `--max-memory` option).
- */
+/** The bytes a plan may allocate: `opts.maxMemory`, else the memory budget in force (`--max-memory`, by default half the machine's memory up to 32 GiB). */
 export function planMemoryBudget(opts: PlanOptions): number {
-  return opts.maxMemory ?? Math.floor(totalmem() / 2);
+  return opts.maxMemory ?? memoryBudget();
 }
 
 /** Formats a byte count (GiB or MiB, one decimal). */
@@ -23,7 +20,7 @@ export function refuseOverBudget(algorithm: string, estimate: number, what: stri
   throw fail(
     "planner",
     "UNSUPPORTED",
-    `${algorithm}: this plan would need about ${bytes(estimate)} (${what}), over the memory budget of ${bytes(budget)} (half the machine's memory unless maxMemory is given); raise the budget, or plan another algorithm`,
+    `${algorithm}: this plan would need about ${bytes(estimate)} (${what}), over the memory budget of ${bytes(budget)} (raise it with --max-memory or maxMemory), or plan another algorithm`,
     { field: "maxMemory" },
   );
 }

@@ -1,7 +1,7 @@
 /** Shift schedule (A1): in step k node i sends to (i + k) mod P (004 sec 3.1.1; 002 sec 3.1). */
 import type { CommMatrix } from "../model/matrix.js";
 import { ScheduleBuilder } from "../model/schedule.js";
-import { countMessages, planHeader, sendWhole } from "./plan-header.js";
+import { countMessages, planHeader, sendByStep, sendSize } from "./plan-header.js";
 import { definePlanner } from "./plan-params.js";
 import type { Planner, PlanOptions } from "./types.js";
 
@@ -9,10 +9,15 @@ function plan(m: CommMatrix, opts: PlanOptions): ReturnType<Planner["plan"]> {
   const { p } = m;
   const b = new ScheduleBuilder(planHeader(m, "shift", opts, false), opts.payload, countMessages(m));
   b.stage("shift", "compose");
-  for (let k = 1; k < p; k++) {
-    b.step();
-    for (let i = 0; i < p; i++) sendWhole(b, m, i, (i + k) % p);
-    b.dropEmptyStep();
+  // sparse: step k - 1 carries the pairs at offset k, only the non-empty ones (the same plan)
+  if (m.sparse) sendByStep(b, m, p - 1, (i, j) => ((j - i + p) % p) - 1);
+  else {
+    const data = m.data;
+    for (let k = 1; k < p; k++) {
+      b.step();
+      for (let i = 0, j = k; i < p; i++, j = j + 1 === p ? 0 : j + 1) sendSize(b, i, j, data[i * p + j]!);
+      b.dropEmptyStep();
+    }
   }
   return b.build();
 }

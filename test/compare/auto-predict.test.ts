@@ -2,7 +2,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import {
-  lpRoundOf,
   predictHierarchical,
   predictLinearPermutation,
   predictMeshTwoStage,
@@ -15,7 +14,7 @@ import { MACHINES } from "../../src/machines/presets.js";
 import type { MachineModel } from "../../src/model/machine.js";
 import type { CommMatrix } from "../../src/model/matrix.js";
 import { plan } from "../../src/planner/index.js";
-import { lpPartner, lpRounds } from "../../src/planner/linear-permutation.js";
+import { lpPartner, lpRoundOf, lpRounds } from "../../src/planner/linear-permutation.js";
 import { buildMatrix, matrixRecipe } from "../helpers/arbitraries.js";
 
 const machineArb = fc

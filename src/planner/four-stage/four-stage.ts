@@ -1,5 +1,6 @@
 /** Four-stage algorithm A4 for any P: R-Comm, C-Comm, R-Comm, C-Comm with pseudo-nodes and priority stalls (004 sec 3.2). */
 import type { CommMatrix } from "../../model/matrix.js";
+import { matrixStats } from "../../model/matrix-stats.js";
 import { ScheduleBuilder, type Rearrange, type Schedule } from "../../model/schedule.js";
 import { planHeader } from "../plan-header.js";
 import { refuseOverBudget } from "../plan-memory.js";
@@ -144,23 +145,18 @@ export function emitStage(
  * most 4 P (C + 1) transfers (32 bytes each while the columns grow). O(P^2) time, O(1) memory.
  */
 export function checkFourStageMemory(m: CommMatrix, opts: PlanOptions, a: NodeArray): void {
-  const { p, data } = m;
-  let nonzeros = 0,
-    elements = 0;
-  for (let i = 0; i < p; i++) {
-    for (let j = 0; j < p; j++) {
-      if (i === j || data[i * p + j] === 0) continue;
-      nonzeros++;
-      elements += data[i * p + j]!;
-    }
-  }
+  const p = m.p;
+  // from the non-zero entries (no dense copy yet: a sparse matrix gets one, counted below)
+  const { messages: nonzeros, networkTotal: elements } = matrixStats(m);
   const transfers = 4 * p * (a.cols + 1);
   const tables = 2 * 24 * p * Math.max(a.cols, a.rows);
   const afterI = Math.min(elements, nonzeros * a.cols),
     afterII = Math.min(elements, afterI * a.rows);
   const pieces = opts.payload ? nonzeros + afterI + 3 * afterII : 0;
-  const work = opts.payload ? 100 * pieces : 2 * 8 * p * p;
-  const what = opts.payload ? `about ${pieces} pieces over the four stages` : `two ${p} x ${p} holdings matrices`;
+  const work = (opts.payload ? 100 * pieces : 2 * 8 * p * p) + (m.sparse ? 8 * p * p : 0);
+  const what =
+    (opts.payload ? `about ${pieces} pieces over the four stages` : `two ${p} x ${p} holdings matrices`) +
+    (m.sparse ? " and a dense copy of the sparse matrix" : "");
   refuseOverBudget("four-stage", work + tables + 32 * transfers, `${what}, up to ${transfers} transfers`, opts);
 }
 

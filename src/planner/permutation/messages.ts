@@ -1,5 +1,5 @@
 /** Off-diagonal message lists shared by the permutation-decomposition planners (003 sec 3.3). */
-import type { CommMatrix } from "../../model/matrix.js";
+import { matrixRows, type CommMatrix } from "../../model/matrix.js";
 
 /**
  * The network messages of a matrix (non-zero off-diagonal entries) in row-major order, as columns:
@@ -17,6 +17,7 @@ export interface MessageList {
 
 /** Collects the non-zero off-diagonal entries of m (the diagonal is a local copy and needs no phase); one pass over the matrix. */
 export function offDiagonalMessages(m: CommMatrix): MessageList {
+  if (m.sparse) return sparseMessages(m);
   const { p, data } = m;
   let cap = Math.max(16, 4 * p);
   let src = new Uint32Array(cap),
@@ -50,4 +51,27 @@ export function offDiagonalMessages(m: CommMatrix): MessageList {
   }
   rowStart[p] = k;
   return { p, count: k, src: src.slice(0, k), dst: dst.slice(0, k), size: size.slice(0, k), rowStart };
+}
+
+/** offDiagonalMessages of a sparse matrix: its compressed rows without the diagonal (O(P + E)). */
+function sparseMessages(m: CommMatrix): MessageList {
+  const { p, rowStart: rs, col, val } = matrixRows(m);
+  let count = 0;
+  for (let i = 0; i < p; i++) for (let k = rs[i]!; k < rs[i + 1]!; k++) if (col[k] !== i) count++;
+  const src = new Uint32Array(count),
+    dst = new Uint32Array(count),
+    size = new Float64Array(count);
+  const rowStart = new Uint32Array(p + 1);
+  let n = 0;
+  for (let i = 0; i < p; i++) {
+    rowStart[i] = n;
+    for (let k = rs[i]!; k < rs[i + 1]!; k++) {
+      if (col[k] === i) continue;
+      src[n] = i;
+      dst[n] = col[k]!;
+      size[n++] = val[k]!;
+    }
+  }
+  rowStart[p] = n;
+  return { p, count, src, dst, size, rowStart };
 }

@@ -1,6 +1,7 @@
 /** Two-stage algorithm (A2): split every message over p intermediates, then forward to the destinations (000 sec 6, figs 6-8, 6.3; 004 sec 3.1.2). */
 import { fail } from "../../model/errors.js";
 import type { CommMatrix } from "../../model/matrix.js";
+import { matrixStats } from "../../model/matrix-stats.js";
 import { createRng, shuffleInPlace } from "../../model/rng.js";
 import { ScheduleBuilder, type Schedule } from "../../model/schedule.js";
 import { planHeader } from "../plan-header.js";
@@ -181,8 +182,15 @@ function stageTwoSizesReshuffled(
 
 /** Payload chunks a plan of m will carry (both stages), to refuse plans that would not fit in memory. */
 function chunkEstimate(m: CommMatrix): number {
-  const { p, data } = m;
+  const p = m.p;
   let n = 0;
+  const s = m.sparse;
+  if (s) {
+    for (let i = 0; i < p; i++)
+      for (let k = s.rowStart[i]!; k < s.rowStart[i + 1]!; k++) if (s.col[k] !== i) n += 2 * Math.min(s.val[k]!, p);
+    return n;
+  }
+  const data = m.data;
   for (let i = 0; i < p; i++) for (let j = 0; j < p; j++) if (i !== j) n += 2 * Math.min(data[i * p + j]!, p);
   return n;
 }
@@ -195,22 +203,14 @@ function chunkEstimate(m: CommMatrix): number {
  * payloads, the chunks (48 bytes each). O(P^2) time, O(P) memory.
  */
 export function checkTwoStageMemory(m: CommMatrix, opts: PlanOptions, reshuffle: boolean): void {
-  const { p, data } = m;
-  const col = new Float64Array(p);
+  const p = m.p;
+  // row and column traffic from the non-zero entries (no dense copy yet: a sparse matrix gets one below)
+  const { rowTraffic, colTraffic } = matrixStats(m);
   let transfers = 0;
-  for (let i = 0; i < p; i++) {
-    let row = 0;
-    for (let j = 0; j < p; j++) {
-      if (i === j) continue;
-      row += data[i * p + j]!;
-      col[j] = col[j]! + data[i * p + j]!;
-    }
-    transfers += Math.min(p - 1, row);
-  }
-  for (let j = 0; j < p; j++) transfers += Math.min(p - 1, col[j]!);
-  const work = p * p * (reshuffle ? 24 : 20);
+  for (let i = 0; i < p; i++) transfers += Math.min(p - 1, rowTraffic[i]!) + Math.min(p - 1, colTraffic[i]!);
+  const work = p * p * (reshuffle ? 24 : 20) + (m.sparse ? p * p * 8 : 0);
   const chunks = opts.payload ? chunkEstimate(m) : 0;
-  const what = `${p} x ${p} split arrays, up to ${transfers} transfers${opts.payload ? `, about ${chunks} chunks` : ""}`;
+  const what = `${p} x ${p} split arrays${m.sparse ? " and a dense copy of the sparse matrix" : ""}, up to ${transfers} transfers${opts.payload ? `, about ${chunks} chunks` : ""}`;
   refuseOverBudget("two-stage", work + 32 * transfers + 48 * chunks, what, opts);
 }
 
