@@ -1,5 +1,5 @@
 /** NodeLoads: what every node must send and receive for a matrix (message counts, bytes, byte-weighted network time). */
-import type { CommMatrix } from "../model/matrix.js";
+import { matrixRows, type CommMatrix } from "../model/matrix.js";
 
 /** Per-node loads of a matrix (network traffic only: the diagonal is left out). */
 export interface NodeLoads {
@@ -24,8 +24,12 @@ export interface NodeLoads {
   readonly traffic: boolean;
 }
 
-/** The loads of `m`, with per-pair t_d given by `td` (one O(P^2) pass). */
-export function nodeLoads(m: CommMatrix, td: (a: number, b: number) => number): NodeLoads {
+/**
+ * The loads of `m`, with per-pair t_d given by `td`: a function (one O(P^2) pass, for tdMin over
+ * every pair), or one number for every pair (a flat machine: O(P + E) over the non-zero entries).
+ */
+export function nodeLoads(m: CommMatrix, td: ((a: number, b: number) => number) | number): NodeLoads {
+  if (typeof td === "number") return uniformLoads(m, td);
   const { p, data, elementBytes: eb } = m;
   const fanOut = new Uint32Array(p);
   const fanIn = new Uint32Array(p);
@@ -53,5 +57,33 @@ export function nodeLoads(m: CommMatrix, td: (a: number, b: number) => number): 
     }
   }
   for (let i = 0; i < p; i++) if (tdMin[i] === Infinity) tdMin[i] = 0;
+  return { p, elementBytes: eb, fanOut, fanIn, rowBytes, colBytes, rowTd, colTd, tdMin, traffic };
+}
+
+/** nodeLoads with the same t_d for every pair, over the non-zero entries (matrixRows). */
+function uniformLoads(m: CommMatrix, t: number): NodeLoads {
+  const { p, elementBytes: eb } = m;
+  const { rowStart, col, val } = matrixRows(m);
+  const fanOut = new Uint32Array(p);
+  const fanIn = new Uint32Array(p);
+  const rowBytes = new Float64Array(p);
+  const colBytes = new Float64Array(p);
+  const rowTd = new Float64Array(p);
+  const colTd = new Float64Array(p);
+  const tdMin = new Float64Array(p).fill(p > 1 ? t : 0);
+  let traffic = false;
+  for (let i = 0; i < p; i++)
+    for (let k = rowStart[i]!; k < rowStart[i + 1]!; k++) {
+      const j = col[k]!;
+      if (i === j) continue;
+      traffic = true;
+      const bytes = val[k]! * eb;
+      fanOut[i]!++;
+      fanIn[j]!++;
+      rowBytes[i] = rowBytes[i]! + bytes;
+      colBytes[j] = colBytes[j]! + bytes;
+      rowTd[i] = rowTd[i]! + bytes * t;
+      colTd[j] = colTd[j]! + bytes * t;
+    }
   return { p, elementBytes: eb, fanOut, fanIn, rowBytes, colBytes, rowTd, colTd, tdMin, traffic };
 }

@@ -1,6 +1,6 @@
 /** scheduleClass: whether a schedule is direct (a transfer for every pair of the matrix) and contention-free (at most k sends and k receives per node per step). */
 import { fail } from "../model/errors.js";
-import type { CommMatrix } from "../model/matrix.js";
+import { matrixRows, type CommMatrix } from "../model/matrix.js";
 import type { Schedule } from "../model/schedule.js";
 
 /** The class of a schedule that decides which bounds apply to it (lower-bounds.ts bestBound). */
@@ -16,7 +16,9 @@ export function scheduleClass(m: CommMatrix, s: Schedule, ports = 1): ScheduleCl
   const p = m.p;
   if (s.p !== p)
     throw fail("bounds", "MISMATCH", `the schedule is for P = ${s.p}, the matrix has P = ${p}`, { field: "p" });
-  const covered = new Uint8Array(p * p);
+  // the pairs the schedule carries, sorted (a P x P table would be the only P^2 term)
+  const pairKeys = new Float64Array(s.transferCount);
+  let nKeys = 0;
   const sends = new Uint32Array(p);
   const recvs = new Uint32Array(p);
   let contentionFree = true;
@@ -27,7 +29,7 @@ export function scheduleClass(m: CommMatrix, s: Schedule, ports = 1): ScheduleCl
       const a = s.src[x]!,
         b = s.dst[x]!;
       if (a === b || s.size[x] === 0) continue;
-      covered[a * p + b] = 1;
+      pairKeys[nKeys++] = a * p + b;
       if (++sends[a]! > ports || ++recvs[b]! > ports) contentionFree = false;
     }
     for (let x = lo; x < hi; x++) {
@@ -35,8 +37,15 @@ export function scheduleClass(m: CommMatrix, s: Schedule, ports = 1): ScheduleCl
       recvs[s.dst[x]!] = 0;
     }
   }
+  const covered = pairKeys.subarray(0, nKeys).sort();
   let direct = true;
-  for (let k = 0; k < p * p && direct; k++)
-    if (m.data[k]! > 0 && Math.floor(k / p) !== k % p && !covered[k]) direct = false;
+  const { rowStart, col } = matrixRows(m);
+  for (let i = 0, c = 0; i < p && direct; i++)
+    for (let k = rowStart[i]!; k < rowStart[i + 1]! && direct; k++) {
+      if (col[k] === i) continue;
+      const key = i * p + col[k]!;
+      while (c < covered.length && covered[c]! < key) c++;
+      if (c >= covered.length || covered[c] !== key) direct = false;
+    }
   return { direct, contentionFree };
 }

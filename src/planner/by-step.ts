@@ -9,11 +9,7 @@ export interface MessagesByStep {
 }
 
 /** Groups the off-diagonal non-zero entries of m by `stepOf(i, j)` (0..steps-1); within a step, in row order (then column order). */
-export function messagesByStep(
-  m: CommMatrix,
-  steps: number,
-  stepOf: (i: number, j: number) => number,
-): MessagesByStep {
+export function messagesByStep(m: CommMatrix, steps: number, stepOf: (i: number, j: number) => number): MessagesByStep {
   const { p } = m;
   const { rowStart, col } = matrixRows(m);
   const n = rowStart[p]!;

@@ -1,6 +1,7 @@
 /** Delivery: exactly-once delivery and causality of every element of a payload plan (DESIGN.md, "Element semantics"). */
 import { bucketItems, bucketStarts } from "../model/buckets.js";
-import type { CommMatrix } from "../model/matrix.js";
+import { entry, type CommMatrix } from "../model/matrix.js";
+import { networkMessages } from "./network-messages.js";
 import type { ChunkTable, Schedule } from "../model/schedule.js";
 import { PredecessorSet } from "./predecessor-set.js";
 import { check, type Check } from "./report.js";
@@ -43,7 +44,7 @@ export function checkDelivery(m: CommMatrix, s: Schedule): DeliveryResult {
       d = c.dest[order[g]!]!;
     let e = g + 1;
     while (e < n && c.origin[order[e]!] === o && c.dest[order[e]!] === d) e++;
-    const msg: Message = { o, d, total: m.data[o * p + d]!, first: g, end: e };
+    const msg: Message = { o, d, total: entry(m, o, d), first: g, end: e };
     if (cutCells(msg, c, order, chunks, runs, t)) {
       moveChunks(msg, c, order, chunks, runs, t);
       endsAtDestination(msg, runs, t);
@@ -261,15 +262,16 @@ function neverSent(m: CommMatrix, c: ChunkTable, t: Tally): void {
   const n = c.origin.length;
   const order = radixByKey(c.origin, radixByKey(c.dest, null, p, n), p, n);
   let g = 0;
-  for (let o = 0; o < p; o++) {
-    for (let d = 0; d < p; d++) {
-      const total = m.data[o * p + d]!;
-      if (total === 0 || o === d) continue;
-      while (g < n && (c.origin[order[g]!]! < o || (c.origin[order[g]!] === o && c.dest[order[g]!]! < d))) g++;
-      if (g < n && c.origin[order[g]!] === o && c.dest[order[g]!] === d) continue;
-      t.badDelivery++;
-      t.deliveryWitness ??= `${el(o, d, 0, total)} are never sent`;
-    }
+  // the network messages in row-major order (a scan of a dense matrix, the rows of a sparse one)
+  const msgs = networkMessages(m);
+  for (let x = 0; x < msgs.size.length; x++) {
+    const o = msgs.src[x]!,
+      d = msgs.dst[x]!,
+      total = msgs.size[x]!;
+    while (g < n && (c.origin[order[g]!]! < o || (c.origin[order[g]!] === o && c.dest[order[g]!]! < d))) g++;
+    if (g < n && c.origin[order[g]!] === o && c.dest[order[g]!] === d) continue;
+    t.badDelivery++;
+    t.deliveryWitness ??= `${el(o, d, 0, total)} are never sent`;
   }
 }
 

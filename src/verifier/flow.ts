@@ -23,13 +23,25 @@ export function checkFlow(m: CommMatrix, s: Schedule): FlowResult {
   const { p } = s;
   const hold = new Float64Array(p);
   const final = new Float64Array(p);
-  for (let i = 0; i < p; i++) {
-    let r = 0;
-    for (let j = 0; j < p; j++) {
-      r += m.data[i * p + j]!;
-      final[j] = final[j]! + m.data[i * p + j]!;
+  const sp = m.sparse;
+  if (sp) {
+    for (let i = 0; i < p; i++)
+      for (let k = sp.rowStart[i]!; k < sp.rowStart[i + 1]!; k++) {
+        hold[i] = hold[i]! + sp.val[k]!;
+        final[sp.col[k]!] = final[sp.col[k]!]! + sp.val[k]!;
+      }
+  } else {
+    const data = m.data;
+    for (let i = 0; i < p; i++) {
+      let r = 0;
+      const base = i * p;
+      for (let j = 0; j < p; j++) {
+        const v = data[base + j]!;
+        r += v;
+        final[j] = final[j]! + v;
+      }
+      hold[i] = r;
     }
-    hold[i] = r;
   }
   let peak = 0,
     peakNode = 0;

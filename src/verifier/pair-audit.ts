@@ -1,5 +1,6 @@
 /** auditPairs: per ordered pair, the transfers i -> j against M[i][j], in one pass (shared by the direct and the message-level delivery checks). */
-import type { CommMatrix } from "../model/matrix.js";
+import type { CommMatrix, MatrixRows } from "../model/matrix.js";
+import { findInRow } from "../model/matrix-rows.js";
 import type { Schedule } from "../model/schedule.js";
 import { transfersBySource } from "./by-source.js";
 
@@ -16,8 +17,9 @@ export interface PairAudit {
   readonly directWitness: string | null;
 }
 
-/** One pass over the transfers grouped by source and the matrix rows (a scratch row of P, reused): O(P^2 + T) time, O(P + T) memory. */
+/** One pass over the transfers grouped by source and the matrix rows (a scratch row of P, reused): O(P^2 + T) time, O(P + T) memory; O(P + E + T) on a sparse matrix. */
 export function auditPairs(m: CommMatrix, s: Schedule): PairAudit {
+  if (m.sparse) return auditPairsSparse(m.sparse, s);
   const { p } = s;
   const { start, order } = transfersBySource(s, true);
   const { dst, size } = s;
@@ -57,6 +59,76 @@ export function auditPairs(m: CommMatrix, s: Schedule): PairAudit {
         directWitness ??= witness;
       }
     }
+    for (let k = k0; k < k1; k++) got[dst[order[k]!]!] = 0;
+  }
+  return { mismatches, witness, carried, needed, directBad, directWitness };
+}
+
+/**
+ * auditPairs over compressed rows: per source u, the row's non-zero entries and the destinations of
+ * u's transfers (the pairs where either is non-zero), in O(P + E + T). The witnesses are the same as
+ * the dense walk's: the first pair in row-major order.
+ */
+function auditPairsSparse(r: MatrixRows, s: Schedule): PairAudit {
+  const { p } = s;
+  const { start, order } = transfersBySource(s, true);
+  const { dst, size } = s;
+  const { rowStart, col, val } = r;
+  const got = new Float64Array(p);
+  const stamp = new Int32Array(p).fill(-1);
+  let carried = 0,
+    needed = 0,
+    mismatches = 0,
+    directBad = 0;
+  let witness: string | null = null,
+    directWitness: string | null = null;
+  for (let u = 0; u < p; u++) {
+    const k0 = start[u]!,
+      k1 = start[u + 1]!;
+    for (let k = k0; k < k1; k++) {
+      const x = order[k]!,
+        j = dst[x]!;
+      got[j] = got[j]! + size[x]!;
+    }
+    // the first (smallest j) bad pair of this row, off the diagonal and for direct delivery
+    let firstOff = -1,
+      firstDirect = -1;
+    const judge = (j: number, want: number): void => {
+      const g = got[j]!;
+      if (j === u) {
+        if (g > want) {
+          directBad++;
+          if (firstDirect < 0 || j < firstDirect) firstDirect = j;
+        }
+        return;
+      }
+      needed += want;
+      carried += g;
+      if (g !== want) {
+        mismatches++;
+        directBad++;
+        if (firstOff < 0 || j < firstOff) firstOff = j;
+        if (firstDirect < 0 || j < firstDirect) firstDirect = j;
+      }
+    };
+    for (let k = rowStart[u]!; k < rowStart[u + 1]!; k++) {
+      stamp[col[k]!] = u;
+      judge(col[k]!, val[k]!);
+    }
+    for (let k = k0; k < k1; k++) {
+      const j = dst[order[k]!]!;
+      if (stamp[j] === u) continue;
+      stamp[j] = u;
+      judge(j, 0);
+    }
+    const entryOf = (j: number): number => {
+      const k = findInRow(r, u, j);
+      return k < 0 ? 0 : val[k]!;
+    };
+    const say = (j: number): string =>
+      `transfers ${u} -> ${j} carry ${got[j]!} elements, M[${u}][${j}] = ${entryOf(j)}`;
+    if (firstOff >= 0) witness ??= say(firstOff);
+    if (firstDirect >= 0) directWitness ??= say(firstDirect);
     for (let k = k0; k < k1; k++) got[dst[order[k]!]!] = 0;
   }
   return { mismatches, witness, carried, needed, directBad, directWitness };

@@ -1,4 +1,5 @@
 /** Permutation-decomposition bounds: RS_N's expected phase count (003 sec 3.3, statistical), coloring's sum of phase maxima against a lower bound, split-coloring's bandwidth and 2x time bounds. */
+import { networkMessages } from "./network-messages.js";
 import { prefixSums } from "../model/buckets.js";
 import type { CommMatrix } from "../model/matrix.js";
 import type { MatrixStats } from "../model/matrix-stats.js";
@@ -49,13 +50,10 @@ export function rsNExpectation(_m: CommMatrix, s: Schedule, stats: MatrixStats, 
  * s_1 > s_2 > ... > s_k (s_{k+1} = 0), the integral is the sum of Delta(s_g) (s_g - s_{g+1}).
  */
 export function wholeMessageSumLowerBound(m: CommMatrix): number {
-  const { p, data } = m;
-  let n = 0;
-  for (let i = 0; i < p; i++) for (let j = 0; j < p; j++) if (i !== j && data[i * p + j]! > 0) n++;
-  const sizes = new Float64Array(n);
-  n = 0;
-  for (let i = 0; i < p; i++)
-    for (let j = 0; j < p; j++) if (i !== j && data[i * p + j]! > 0) sizes[n++] = data[i * p + j]!;
+  const p = m.p;
+  const { src, dst, size } = networkMessages(m);
+  const n = size.length;
+  const sizes = size.slice();
   sizes.sort(); // ascending
   // distinct sizes, largest first, and each message's group (binary search)
   const distinct: number[] = [];
@@ -74,17 +72,13 @@ export function wholeMessageSumLowerBound(m: CommMatrix): number {
   };
   const gi = new Uint32Array(n),
     gj = new Uint32Array(n);
-  for (let i = 0; i < p; i++)
-    for (let j = 0; j < p; j++) if (i !== j && data[i * p + j]! > 0) groupStart[groupOf(data[i * p + j]!) + 1]!++;
+  for (let x = 0; x < n; x++) groupStart[groupOf(size[x]!) + 1]!++;
   prefixSums(groupStart, distinct.length);
   const fill = groupStart.slice(0, distinct.length);
-  for (let i = 0; i < p; i++) {
-    for (let j = 0; j < p; j++) {
-      if (i === j || !(data[i * p + j]! > 0)) continue;
-      const at = fill[groupOf(data[i * p + j]!)]!++;
-      gi[at] = i;
-      gj[at] = j;
-    }
+  for (let x = 0; x < n; x++) {
+    const at = fill[groupOf(size[x]!)]!++;
+    gi[at] = src[x]!;
+    gj[at] = dst[x]!;
   }
   const out = new Uint32Array(p),
     inn = new Uint32Array(p);
