@@ -1,6 +1,7 @@
 /** Data mode: element tags move between per-node buffers following the payload chunks (DESIGN.md element semantics). */
 import { fail } from "../../model/errors.js";
-import { checkMadeFor, type CommMatrix } from "../../model/matrix.js";
+import { checkMadeFor, matrixRows, type CommMatrix, type MatrixRows } from "../../model/matrix.js";
+import { findInRow } from "../../model/matrix-rows.js";
 import type { Schedule } from "../../model/schedule.js";
 
 /** Most elements data mode tracks (one Int32 tag each). */
@@ -11,12 +12,14 @@ const MAX_FAILURES = 20;
 const IN_FLIGHT = -1;
 
 /**
- * Where every element (o, d, x) is: holder[base[o P + d] + x] is the node that holds it, or -1 while
- * a transfer carries it. A transfer may only take elements its source holds when it starts.
+ * Where every element (o, d, x) is: holder[base[k] + x] is the node that holds it, or -1 while a
+ * transfer carries it, k being (o, d)'s slot among the matrix's non-zero entries (matrixRows, in
+ * row-major order: no P x P table). A transfer may only take elements its source holds when it starts.
  */
 export class DataTracker {
   private readonly holder: Int32Array;
   private readonly base: Float64Array;
+  private readonly rows: MatrixRows;
   /** Failures so far, each naming the node and the element. */
   readonly failures: string[] = [];
   failureCount = 0;
@@ -31,13 +34,15 @@ export class DataTracker {
       });
     checkMadeFor(m, s, "data mode: the schedule", "simulate");
     const p = m.p;
-    this.base = new Float64Array(p * p + 1);
+    const rows = (this.rows = matrixRows(m));
+    const e = rows.rowStart[p]!;
+    this.base = new Float64Array(e + 1);
     let total = 0;
-    for (let k = 0; k < p * p; k++) {
+    for (let k = 0; k < e; k++) {
       this.base[k] = total;
-      total += m.data[k]!;
+      total += rows.val[k]!;
     }
-    this.base[p * p] = total;
+    this.base[e] = total;
     if (total > MAX_DATA_ELEMENTS)
       throw fail(
         "simulate",
@@ -46,8 +51,13 @@ export class DataTracker {
         { field: "data" },
       );
     this.holder = new Int32Array(total);
-    for (let o = 0; o < p; o++)
-      for (let d = 0; d < p; d++) this.holder.fill(o, this.base[o * p + d]!, this.base[o * p + d + 1]!);
+    for (let o = 0; o < p; o++) this.holder.fill(o, this.base[rows.rowStart[o]!]!, this.base[rows.rowStart[o + 1]!]!);
+  }
+
+  /** The slot of pair (o, d) among the non-zero entries, or -1 (a pair outside the matrix or a zero entry). */
+  private slot(o: number, d: number): number {
+    const p = this.m.p;
+    return o >= p || d >= p ? -1 : findInRow(this.rows, o, d);
   }
 
   private note(text: string): void {
@@ -58,20 +68,20 @@ export class DataTracker {
   /** Transfer x starts at time t: its source must hold every element it lists; they go on the wire. */
   start(x: number, t: number): void {
     const c = this.s.chunks!;
-    const p = this.s.p;
     const a = this.s.src[x]!;
     for (let k = c.start[x]!; k < c.start[x + 1]!; k++) {
       const o = c.origin[k]!,
         d = c.dest[k]!,
         off = c.offset[k]!,
         n = c.count[k]!;
-      if (o >= p || d >= p || off + n > this.m.data[o * p + d]!) {
+      const q = this.slot(o, d);
+      if (q < 0 || off + n > this.rows.val[q]!) {
         this.note(
           `transfer ${x} (${a} -> ${this.s.dst[x]}) chunk ${k - c.start[x]!} names elements (${o}, ${d}, ${off}..${off + n - 1}) outside the matrix`,
         );
         continue;
       }
-      const b0 = this.base[o * p + d]! + off;
+      const b0 = this.base[q]! + off;
       for (let e = 0; e < n; e++) {
         const h = this.holder[b0 + e]!;
         if (h !== a) {
@@ -88,7 +98,6 @@ export class DataTracker {
   /** Transfer x ends: the elements it took arrive at its destination. */
   end(x: number): void {
     const c = this.s.chunks!;
-    const p = this.s.p;
     const a = this.s.src[x]!,
       b = this.s.dst[x]!;
     for (let k = c.start[x]!; k < c.start[x + 1]!; k++) {
@@ -96,8 +105,9 @@ export class DataTracker {
         d = c.dest[k]!,
         off = c.offset[k]!,
         n = c.count[k]!;
-      if (o >= p || d >= p || off + n > this.m.data[o * p + d]!) continue;
-      const b0 = this.base[o * p + d]! + off;
+      const q = this.slot(o, d);
+      if (q < 0 || off + n > this.rows.val[q]!) continue;
+      const b0 = this.base[q]! + off;
       // Only the elements this transfer took (tagged in flight) arrive; others were reported at start.
       for (let e = 0; e < n; e++) if (this.holder[b0 + e] === IN_FLIGHT) this.holder[b0 + e] = b;
     }
@@ -107,10 +117,12 @@ export class DataTracker {
   /** After the run: every node holds exactly its elements; returns the failures (empty when delivery is exact). */
   finish(): string[] {
     const p = this.m.p;
+    const { rowStart, col } = this.rows;
     for (let o = 0; o < p; o++) {
-      for (let d = 0; d < p; d++) {
-        const from = this.base[o * p + d]!,
-          to = this.base[o * p + d + 1]!;
+      for (let q = rowStart[o]!; q < rowStart[o + 1]!; q++) {
+        const d = col[q]!;
+        const from = this.base[q]!,
+          to = this.base[q + 1]!;
         for (let i = from; i < to; i++) {
           const h = this.holder[i]!;
           if (h !== d)

@@ -1,7 +1,7 @@
 /** Run-time protocols without a static schedule: AC, the asynchronous send-everything algorithm (003 fig. 2), and DRS_N (003 fig. 5, 000 sec. 5 fig. 4 with its two improvements); Generate_Recv (003 fig. 1) as an optional first phase. */
 import { fail } from "../../model/errors.js";
 import type { MachineModel } from "../../model/machine.js";
-import { matrixDigest, type CommMatrix } from "../../model/matrix.js";
+import { entry, matrixDigest, matrixRows, type CommMatrix } from "../../model/matrix.js";
 import { createRng, shuffleInPlace } from "../../model/rng.js";
 import { ScheduleBuilder, type Schedule } from "../../model/schedule.js";
 import type { TopologyName } from "../../model/machine.js";
@@ -149,11 +149,13 @@ export function runProtocol(m: CommMatrix, machine: MachineModel, req: ProtocolR
   const p = m.p;
   // Each node's messages in a seeded random order (003: "sends messages to their destinations in a random order").
   const rng = createRng(o.seed);
+  // the network messages from the non-zero entries (O(P + E) on sparse storage)
+  const rows = matrixRows(m);
   const start = new Uint32Array(p + 1);
   let n = 0;
   for (let i = 0; i < p; i++) {
     start[i] = n;
-    for (let j = 0; j < p; j++) if (i !== j && m.data[i * p + j]! > 0) n++;
+    for (let k = rows.rowStart[i]!; k < rows.rowStart[i + 1]!; k++) if (rows.col[k] !== i) n++;
   }
   start[p] = n;
   if (n > MAX_MESSAGES)
@@ -161,13 +163,16 @@ export function runProtocol(m: CommMatrix, machine: MachineModel, req: ProtocolR
       field: "matrix",
     });
   const dest = new Uint32Array(n);
+  const size = new Float64Array(n);
   for (let i = 0, k = 0; i < p; i++) {
-    for (let j = 0; j < p; j++) if (i !== j && m.data[i * p + j]! > 0) dest[k++] = j;
+    for (let x = rows.rowStart[i]!; x < rows.rowStart[i + 1]!; x++) if (rows.col[x] !== i) dest[k++] = rows.col[x]!;
     shuffleInPlace(rng, dest.subarray(start[i]!, start[i + 1]!));
+    for (let x = start[i]!; x < start[i + 1]!; x++) size[x] = entry(m, i, dest[x]!);
   }
-  const genRecv = o.generateRecv ? generateRecvTime(m, machine, start, dest, o.topology) : 0;
-  const run = o.protocol === "async" ? runAsync(m, machine, start, dest, o) : runDrsN(m, machine, start, dest, o);
-  const realised = realisedSchedule(m, o, start, dest, run.issue, run.end, genRecv);
+  const msgs: Messages = { start, dest, size };
+  const genRecv = o.generateRecv ? generateRecvTime(p, machine, msgs, o.topology) : 0;
+  const run = o.protocol === "async" ? runAsync(m, machine, msgs, o) : runDrsN(m, machine, msgs, o);
+  const realised = realisedSchedule(m, o, msgs, run.issue, run.end, genRecv);
   const timeline = run.timeline;
   for (let i = 0; i < timeline.count; i++) {
     timeline.start[i] = timeline.start[i]! + genRecv;
@@ -200,34 +205,30 @@ interface RunOut {
   readonly network?: SimNetworkStats | undefined;
 }
 
+/** Node i's messages in the order it sends them: message k (start[i] <= k < start[i + 1]) goes to dest[k], size[k] elements. */
+interface Messages {
+  readonly start: Uint32Array;
+  readonly dest: Uint32Array;
+  readonly size: Float64Array;
+}
+
 /** The one-step schedule "node i sends its messages in the order dest[start[i] .. start[i+1])". */
-function orderSchedule(
-  m: CommMatrix,
-  start: Uint32Array,
-  dest: Uint32Array,
-  algorithm: string,
-  elementBytes: number,
-): Schedule {
+function orderSchedule(p: number, msgs: Messages, algorithm: string, elementBytes: number): Schedule {
+  const { start, dest, size } = msgs;
   const b = new ScheduleBuilder(
-    { p: m.p, algorithm, params: {}, seed: null, elementBytes, matrixDigest: "" },
+    { p, algorithm, params: {}, seed: null, elementBytes, matrixDigest: "" },
     false,
     dest.length,
   );
   b.stage("async", "none").step();
-  for (let i = 0; i < m.p; i++)
-    for (let k = start[i]!; k < start[i + 1]!; k++) b.transfer(i, dest[k]!, m.data[i * m.p + dest[k]!]!);
+  for (let i = 0; i < p; i++) for (let k = start[i]!; k < start[i + 1]!; k++) b.transfer(i, dest[k]!, size[k]!);
   return b.build();
 }
 
 /** AC: every node issues its messages back to back; a message to a busy receiver waits in the network (003 sec 3.1). */
-function runAsync(
-  m: CommMatrix,
-  machine: MachineModel,
-  start: Uint32Array,
-  dest: Uint32Array,
-  o: ProtocolOptions,
-): RunOut {
-  const s = orderSchedule(m, start, dest, "async", m.elementBytes);
+function runAsync(m: CommMatrix, machine: MachineModel, msgs: Messages, o: ProtocolOptions): RunOut {
+  const { start } = msgs;
+  const s = orderSchedule(m.p, msgs, "async", m.elementBytes);
   const r = simulateSchedule(
     s,
     { ...machine, barrier: 0 },
@@ -259,14 +260,8 @@ function runAsync(
 const DRS_PROGRESS_EVERY = 1 << 12;
 
 /** DRS_N: test-and-set the destination's busy lock, send if free, else try another destination (003 fig. 5; 000 sec. 5). */
-function runDrsN(
-  m: CommMatrix,
-  machine: MachineModel,
-  start: Uint32Array,
-  dest: Uint32Array,
-  o: ProtocolOptions,
-): RunOut {
-  const run = new DrsNRun(m, machine, start, dest, o);
+function runDrsN(m: CommMatrix, machine: MachineModel, msgs: Messages, o: ProtocolOptions): RunOut {
+  const run = new DrsNRun(m, machine, msgs, o);
   run.run();
   return run.result();
 }
@@ -304,15 +299,22 @@ class DrsNRun {
   private delivered = 0;
   private nextProgress = DRS_PROGRESS_EVERY;
 
+  private readonly start: Uint32Array;
+  private readonly dest: Uint32Array;
+  /** Elements of message k. */
+  private readonly size: Float64Array;
+
   constructor(
     private readonly m: CommMatrix,
     private readonly machine: MachineModel,
-    private readonly start: Uint32Array,
-    private readonly dest: Uint32Array,
+    msgs: Messages,
     private readonly o: ProtocolOptions,
   ) {
+    this.start = msgs.start;
+    this.dest = msgs.dest;
+    this.size = msgs.size;
     const p = m.p,
-      n = dest.length;
+      n = msgs.dest.length;
     this.p = p;
     this.n = n;
     this.tcd = perByteCost(o.topology, machine);
@@ -326,7 +328,7 @@ class DrsNRun {
     this.lockUntil = new Float64Array(p).fill(-1);
     this.avoidUntil = new Float64Array(n);
     this.inquireSince = new Float64Array(p);
-    for (let i = 0; i < p; i++) this.left[i] = start[i + 1]! - start[i]!;
+    for (let i = 0; i < p; i++) this.left[i] = this.start[i + 1]! - this.start[i]!;
     this.heap = new EventHeap(2 * p + 16);
     this.INQ = n;
     this.WAKE = n + p;
@@ -358,10 +360,7 @@ class DrsNRun {
 
   private duration(k: number, i: number): number {
     const d = this.dest[k]!;
-    return (
-      this.machine.ts +
-      (this.m.data[i * this.p + d]! * this.m.elementBytes + (this.machine.envelope ?? 0)) * this.tcd(i, d)
-    );
+    return this.machine.ts + (this.size[k]! * this.m.elementBytes + (this.machine.envelope ?? 0)) * this.tcd(i, d);
   }
 
   /** Message k of node i goes on the wire at t (the lock is already held). */
@@ -379,8 +378,8 @@ class DrsNRun {
     this.acc.end(i, t);
     this.acc.end(d, t);
     if (this.lockUntil[d] === t) this.lockUntil[d] = -1;
-    this.tl.add(i, K.send, this.issue[k]!, t, d, this.m.data[i * p + d]!, k);
-    this.tl.add(d, K.recv, this.issue[k]!, t, i, this.m.data[i * p + d]!, k);
+    this.tl.add(i, K.send, this.issue[k]!, t, d, this.size[k]!, k);
+    this.tl.add(d, K.recv, this.issue[k]!, t, i, this.size[k]!, k);
     this.delivered++;
     this.next(i, t);
   }
@@ -417,7 +416,7 @@ class DrsNRun {
     this.left[i]!--;
     this.issue[k] = s0;
     this.end[k] = e;
-    const bytes = this.m.data[i * this.p + d]! * this.m.elementBytes;
+    const bytes = this.size[k]! * this.m.elementBytes;
     acc.sentBytes[i] = acc.sentBytes[i]! + bytes;
     acc.recvBytes[d] = acc.recvBytes[d]! + bytes;
     if (s0 > t)
@@ -503,20 +502,13 @@ function senderOf(start: Uint32Array, k: number, p: number): number {
  * P-entry vector of 4-byte counts, costed with the machine's flat t_c + t_d), then an AC exchange of
  * one 8-byte entry per message on the run's network.
  */
-function generateRecvTime(
-  m: CommMatrix,
-  machine: MachineModel,
-  start: Uint32Array,
-  dest: Uint32Array,
-  topology: TopologyName,
-): number {
-  const p = m.p;
+function generateRecvTime(p: number, machine: MachineModel, msgs: Messages, topology: TopologyName): number {
   if (p <= 1) return 0;
   const rounds = Math.ceil(Math.log2(p));
   const vectorSum = rounds * (machine.ts + (4 * p + (machine.envelope ?? 0)) * (machine.tc + machine.td));
-  const ones = new Float64Array(p * p);
-  for (let i = 0; i < p; i++) for (let k = start[i]!; k < start[i + 1]!; k++) ones[i * p + dest[k]!] = 1;
-  const s = orderSchedule({ p, elementBytes: 8, data: ones }, start, dest, "generate-recv", 8);
+  // every message one element: node i tells each destination it will send (no P x P array)
+  const ones = { ...msgs, size: new Float64Array(msgs.dest.length).fill(1) };
+  const s = orderSchedule(p, ones, "generate-recv", 8);
   return vectorSum + simulateSchedule(s, { ...machine, barrier: 0 }, { timeline: false, ports: 1, topology }).makespan;
 }
 
@@ -524,13 +516,13 @@ function generateRecvTime(
 function realisedSchedule(
   m: CommMatrix,
   req: ProtocolOptions,
-  start: Uint32Array,
-  dest: Uint32Array,
+  msgs: Messages,
   issue: Float64Array,
   end: Float64Array,
   offset: number,
 ): Schedule {
   const p = m.p;
+  const { start, dest } = msgs;
   const n = dest.length;
   const order = new Uint32Array(n);
   for (let k = 0; k < n; k++) order[k] = k;
@@ -557,7 +549,7 @@ function realisedSchedule(
     }
     const i = senderOf(start, k, p);
     const j = dest[k]!;
-    const size = m.data[i * p + j]!;
+    const size = msgs.size[k]!;
     b.transfer(i, j, size);
     b.chunk(i, j, 0, size);
     b.times(offset + issue[k]!, offset + end[k]!);
