@@ -118,13 +118,14 @@ function feedByStep(m: CommMatrix, f: FlatTally, steps: number, stepOf: (i: numb
 
 /** Flat time of the shift planner: step k pairs i with (i + k) mod P. */
 export function predictShift(m: CommMatrix, machine: MachineModel, mode: CostMode): number {
-  const { p, data } = m;
+  const p = m.p;
   const f = tally(m, machine, mode);
   if (m.sparse) {
     feedByStep(m, f, p, (i, j) => (j - i + p) % p);
     f.endStage(true);
     return f.total;
   }
+  const data = m.data;
   for (let k = 1; k < p; k++) {
     for (let i = 0, j = k; i < p; i++, j = j + 1 === p ? 0 : j + 1) {
       const v = data[i * p + j]!;
@@ -138,7 +139,7 @@ export function predictShift(m: CommMatrix, machine: MachineModel, mode: CostMod
 
 /** Flat time of the linear-permutation planner (its pairing, lpPartner). */
 export function predictLinearPermutation(m: CommMatrix, machine: MachineModel, mode: CostMode): number {
-  const { p, data } = m;
+  const p = m.p;
   const f = tally(m, machine, mode);
   const [first, last] = lpRounds(p);
   if (m.sparse) {
@@ -146,6 +147,7 @@ export function predictLinearPermutation(m: CommMatrix, machine: MachineModel, m
     f.endStage(true);
     return f.total;
   }
+  const data = m.data;
   const partner = new Int32Array(p);
   for (let r = first; r <= last; r++) {
     for (let i = 0; i < p; i++) partner[i] = lpPartner(p, r, i);
@@ -360,7 +362,7 @@ export function wholeMessageBound(m: CommMatrix, machine: MachineModel, mode: Co
     colours[msgs.src[e]!]!++;
     colours[m.p + msgs.dst[e]!]!++;
   }
-  const h = Math.max(...colours);
+  const h = colours.reduce((a, b) => Math.max(a, b), 0); // not Math.max(...): 2P arguments pass the engine's limit
   const tcd = machine.tc + machine.td;
   const sum = sumOfMaximaLowerBound(m.p, msgs.src, msgs.dst, msgs.size, orderBySizeDesc(msgs.size));
   return head + Math.max(load.direct, h * (machine.ts + (machine.envelope ?? 0) * tcd) + sum * m.elementBytes * tcd);

@@ -94,11 +94,10 @@ const cellText = (c: GridCell): string => (c === null ? "." : String(c));
 
 /** The grid as a text table: a header of senders, one line per step ("." idle, "X" stall). */
 export function stepGridText(g: StepGrid): string {
-  const w = Math.max(
-    4,
-    ...g.senders.map((u) => String(u).length + 1),
-    ...g.rows.flat().map((c) => cellText(c).length + 1),
-  );
+  // a loop, not Math.max(...cells): a grid of 100,000 cells would pass the engine's argument limit
+  let w = 4;
+  for (const u of g.senders) w = Math.max(w, String(u).length + 1);
+  for (const row of g.rows) for (const c of row) w = Math.max(w, cellText(c).length + 1);
   const pad = (x: string): string => x.padStart(w);
   const lines = [
     `stage ${g.stage + 1} (${g.stageName}): receiver of each sender per step; X a stall, . idle`,
