@@ -65,6 +65,21 @@ function lane2(h: number, w: number): number {
  * carrying the old digest are still checked with it (`digestLike`).
  */
 export function matrixDigest(m: Digestible): string {
+  // a matrix does not change once made (its storage is taken, never written): one digest per storage
+  const key: object = m.sparse ?? m.data;
+  let d = cache.get(key);
+  if (d === undefined || d.p !== m.p) {
+    d = { p: m.p, digest: computeDigest(m) };
+    cache.set(key, d);
+  }
+  return d.digest;
+}
+
+/** Digests by storage (the dense data or the compressed rows) and P. */
+const cache = new WeakMap<object, { p: number; digest: string }>();
+
+/** matrixDigest without the cache. */
+function computeDigest(m: Digestible): string {
   const p = m.p;
   let h1 = 0x9747b28c ^ p,
     h2 = 0x3c6ef372 ^ Math.imul(p, C3);

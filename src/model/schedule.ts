@@ -75,9 +75,11 @@ export class ScheduleBuilder {
   private readonly stepStart = growU32();
   private readonly stallStart = growU32();
   private readonly stallNode = growU32(16);
-  private readonly src: ReturnType<typeof growU32>;
-  private readonly dst: ReturnType<typeof growU32>;
-  private readonly size: ReturnType<typeof growF64>;
+  // the transfer columns as raw typed arrays (not Growable: one monomorphic store each on the hot path)
+  private srcBuf: Uint32Array;
+  private dstBuf: Uint32Array;
+  private sizeBuf: Float64Array;
+  private n = 0;
   private readonly chunkStart = growU32();
   private readonly chunkOrigin = growU32();
   private readonly chunkDest = growU32();
@@ -94,9 +96,10 @@ export class ScheduleBuilder {
     expectedTransfers = 1024,
     readonly timed = false,
   ) {
-    this.src = growU32(expectedTransfers);
-    this.dst = growU32(expectedTransfers);
-    this.size = growF64(expectedTransfers);
+    const cap = Math.max(16, expectedTransfers);
+    this.srcBuf = new Uint32Array(cap);
+    this.dstBuf = new Uint32Array(cap);
+    this.sizeBuf = new Float64Array(cap);
   }
 
   /** Starts a new stage (closing the current step). */
@@ -109,7 +112,7 @@ export class ScheduleBuilder {
   /** Starts a new step in the current stage. */
   step(): this {
     if (this.stages.length === 0) this.stage("main");
-    this.stepStart.push(this.src.length);
+    this.stepStart.push(this.n);
     this.stallStart.push(this.stallNode.length);
     this.steps++;
     this.inStep = true;
@@ -118,7 +121,7 @@ export class ScheduleBuilder {
 
   /** Number of transfers in the current step so far. */
   currentStepSize(): number {
-    return this.inStep ? this.src.length - this.stepStart.last() : 0;
+    return this.inStep ? this.n - this.stepStart.last() : 0;
   }
 
   /** Removes the current step if it has neither transfers nor stalls. */
@@ -135,15 +138,18 @@ export class ScheduleBuilder {
   /** Adds a transfer of `size` elements to the current step; returns its index. */
   transfer(src: number, dst: number, size: number): number {
     if (!this.inStep) this.step();
-    this.src.push(src);
-    this.dst.push(dst);
-    this.size.push(size);
+    const n = this.n;
+    if (n === this.srcBuf.length) this.growTransfers();
+    this.srcBuf[n] = src;
+    this.dstBuf[n] = dst;
+    this.sizeBuf[n] = size;
+    this.n = n + 1;
     if (this.payload) this.chunkStart.push(this.chunkOrigin.length);
     if (this.timed) {
       this.tStart.push(0);
       this.tEnd.push(0);
     }
-    return this.src.length - 1;
+    return this.n - 1;
   }
 
   /** Appends a payload chunk to the last transfer. */
@@ -171,11 +177,25 @@ export class ScheduleBuilder {
     return this;
   }
 
-  /** Finishes the schedule. */
+  /** Doubles the transfer columns. */
+  private growTransfers(): void {
+    const cap = this.srcBuf.length * 2;
+    const grow = <T extends Uint32Array | Float64Array>(a: T, b: T): T => (b.set(a), b);
+    this.srcBuf = grow(this.srcBuf, new Uint32Array(cap));
+    this.dstBuf = grow(this.dstBuf, new Uint32Array(cap));
+    this.sizeBuf = grow(this.sizeBuf, new Float64Array(cap));
+  }
+
+  /** A transfer column right-sized: the buffer itself when exactly full (no copy), else a copy. */
+  private column<T extends Uint32Array | Float64Array>(buf: T): T {
+    return (buf.length === this.n ? buf : buf.slice(0, this.n)) as T;
+  }
+
+  /** Finishes the schedule (once: the builder's columns may become the schedule's own). */
   build(): Schedule {
     const stepStart = new Uint32Array(this.steps + 1);
     stepStart.set(this.stepStart.toArray());
-    stepStart[this.steps] = this.src.length;
+    stepStart[this.steps] = this.n;
     const stallStart = new Uint32Array(this.steps + 1);
     stallStart.set(this.stallStart.toArray());
     stallStart[this.steps] = this.stallNode.length;
@@ -187,9 +207,9 @@ export class ScheduleBuilder {
     }));
     let chunks: ChunkTable | null = null;
     if (this.payload) {
-      const start = new Uint32Array(this.src.length + 1);
+      const start = new Uint32Array(this.n + 1);
       start.set(this.chunkStart.toArray());
-      start[this.src.length] = this.chunkOrigin.length;
+      start[this.n] = this.chunkOrigin.length;
       chunks = {
         start,
         origin: this.chunkOrigin.toArray(),
@@ -205,10 +225,11 @@ export class ScheduleBuilder {
       stepStart,
       stallStart,
       stallNode: this.stallNode.toArray(),
-      transferCount: this.src.length,
-      src: this.src.toArray(),
-      dst: this.dst.toArray(),
-      size: this.size.toArray(),
+      transferCount: this.n,
+      // sized from the planner's expected count, the columns are handed over without a copy when exactly full
+      src: this.column(this.srcBuf),
+      dst: this.column(this.dstBuf),
+      size: this.column(this.sizeBuf),
       chunks,
       times: this.timed ? { start: this.tStart.toArray(), end: this.tEnd.toArray() } : null,
     };

@@ -1,5 +1,6 @@
 /** Flow: element counts per node (sizes add up, never send more than held) and the peak buffer per node. */
-import type { CommMatrix } from "../model/matrix.js";
+import { entry, type CommMatrix } from "../model/matrix.js";
+import type { MatrixStats } from "../model/matrix-stats.js";
 import type { Schedule } from "../model/schedule.js";
 import { check, type Check } from "./report.js";
 
@@ -19,12 +20,19 @@ export interface FlowResult {
  * most what u holds at its start, received elements count from the end of the step, and at the
  * end u holds exactly its column. Works without payloads; linear in the schedule.
  */
-export function checkFlow(m: CommMatrix, s: Schedule): FlowResult {
+export function checkFlow(m: CommMatrix, s: Schedule, stats?: MatrixStats): FlowResult {
   const { p } = s;
   const hold = new Float64Array(p);
   const final = new Float64Array(p);
   const sp = m.sparse;
-  if (sp) {
+  if (stats) {
+    // row and column sums from the statistics (off the diagonal) and the diagonal: O(P) (integers, exact)
+    for (let i = 0; i < p; i++) {
+      const d = entry(m, i, i);
+      hold[i] = stats.rowTraffic[i]! + d;
+      final[i] = stats.colTraffic[i]! + d;
+    }
+  } else if (sp) {
     for (let i = 0; i < p; i++)
       for (let k = sp.rowStart[i]!; k < sp.rowStart[i + 1]!; k++) {
         hold[i] = hold[i]! + sp.val[k]!;

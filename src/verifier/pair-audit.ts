@@ -40,26 +40,40 @@ export function auditPairs(m: CommMatrix, s: Schedule): PairAudit {
       got[j] = got[j]! + size[x]!;
     }
     const row = u * p;
+    // fast pass: the sums and whether the row has a bad pair (the diagonal taken out after)
+    let need = 0,
+      carry = 0,
+      bad = false;
     for (let j = 0; j < p; j++) {
       const want = data[row + j]!,
         g = got[j]!;
-      if (j === u) {
-        if (g > want) {
+      need += want;
+      carry += g;
+      if (g !== want && j !== u) bad = true;
+    }
+    needed += need - data[row + u]!;
+    carried += carry - got[u]!;
+    // a row with a bad pair is walked again in row-major order for the counts and the witnesses
+    if (bad || got[u]! > data[row + u]!) {
+      for (let j = 0; j < p; j++) {
+        const want = data[row + j]!,
+          g = got[j]!;
+        if (j === u) {
+          if (g > want) {
+            directBad++;
+            directWitness ??= `transfers ${u} -> ${j} carry ${g} elements, M[${u}][${j}] = ${want}`;
+          }
+        } else if (g !== want) {
+          mismatches++;
           directBad++;
-          directWitness ??= `transfers ${u} -> ${j} carry ${g} elements, M[${u}][${j}] = ${want}`;
+          witness ??= `transfers ${u} -> ${j} carry ${g} elements, M[${u}][${j}] = ${want}`;
+          directWitness ??= witness;
         }
-        continue;
-      }
-      needed += want;
-      carried += g;
-      if (g !== want) {
-        mismatches++;
-        directBad++;
-        witness ??= `transfers ${u} -> ${j} carry ${g} elements, M[${u}][${j}] = ${want}`;
-        directWitness ??= witness;
       }
     }
-    for (let k = k0; k < k1; k++) got[dst[order[k]!]!] = 0;
+    // clear the scratch row: a sequential fill when the row sends to many (cheaper than re-reading its transfers)
+    if (k1 - k0 > p >>> 3) got.fill(0);
+    else for (let k = k0; k < k1; k++) got[dst[order[k]!]!] = 0;
   }
   return { mismatches, witness, carried, needed, directBad, directWitness };
 }

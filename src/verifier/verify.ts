@@ -53,7 +53,7 @@ export function verifySchedule(m: CommMatrix, s: Schedule, opts: VerifyOptions =
     if (md.check) checks.push(md.check);
     else unproven.push(md.unproven);
   }
-  const flow = checkFlow(m, s);
+  const flow = checkFlow(m, s, stats);
   checks.push(flow.conservation);
   const { contention, stalls } = checkContention(s, ports);
   checks.push(contention, stalls);
