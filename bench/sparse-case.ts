@@ -42,7 +42,8 @@ try {
       if (!v.value.ok) throw new Error(`bench: the ${algorithm} plan does not verify`);
       stepMs = planned.ms + v.ms;
     } else if (step === "cost") stepMs = timeMs(() => scheduleCost(s, findMachine("t3d-004"), "blocking")).ms;
-    else if (step === "simulate") stepMs = timeMs(() => simulateSchedule(s, findMachine("t3d-004"))).ms;
+    else if (step === "simulate")
+      stepMs = timeMs(() => simulateSchedule(s, findMachine("t3d-004"), { timeline: false })).ms;
     else throw new Error(`bench: unknown step ${step}`);
   }
 } catch (e) {

@@ -1,6 +1,7 @@
 /** Memory budget of a plan: the planners that allocate in proportion to P^2 or to their output estimate it up front and refuse past the budget. */
 import { memoryBudget } from "../model/memory-budget.js";
 import { fail } from "../model/errors.js";
+import { matrixBytes, nonzeroCount, type CommMatrix } from "../model/matrix.js";
 import type { PlanOptions } from "./types.js";
 
 /** The bytes a plan may allocate: `opts.maxMemory`, else the memory budget in force (`--max-memory`, by default half the machine's memory up to 32 GiB). */
@@ -22,5 +23,29 @@ export function refuseOverBudget(algorithm: string, estimate: number, what: stri
     "UNSUPPORTED",
     `${algorithm}: this plan would need about ${bytes(estimate)} (${what}), over the memory budget of ${bytes(budget)} (raise it with --max-memory or maxMemory), or plan another algorithm`,
     { field: "maxMemory" },
+  );
+}
+
+/** Below this a P^2 plan of a sparse matrix is not refused (small P: the dense work is cheap). */
+export const SPARSE_DENSE_WORK_FLOOR = 256 * 2 ** 20;
+/** A P^2 plan of a sparse matrix is refused when its estimate passes this many times the matrix's own bytes (and the floor). */
+export const SPARSE_DENSE_WORK_FACTOR = 16;
+
+/**
+ * Refuses up front a plan whose memory grows with P^2 (`estimate`) on a sparse matrix of E entries
+ * when it would dwarf the input (past SPARSE_DENSE_WORK_FACTOR times the matrix's own bytes and
+ * SPARSE_DENSE_WORK_FLOOR): whoever gave a sparse matrix does not expect gigabytes for ten
+ * messages. The message names the estimate and the two ways on: an O(E) planner, or the matrix in a
+ * dense form (JSON rows or CSV), which plans as before under the budget.
+ */
+export function refuseDenseWorkOnSparse(algorithm: string, m: CommMatrix, estimate: number): void {
+  if (!m.sparse) return;
+  const own = matrixBytes(m);
+  if (estimate <= Math.max(SPARSE_DENSE_WORK_FLOOR, SPARSE_DENSE_WORK_FACTOR * own)) return;
+  throw fail(
+    "planner",
+    "UNSUPPORTED",
+    `${algorithm}: this plan of a sparse matrix (P = ${m.p}, ${nonzeroCount(m)} entries, ${bytes(own)}) would need about ${bytes(estimate)} (its memory grows with P^2); plan an O(E) algorithm (shift, linear-permutation, coloring, split-coloring, rs-n, rs-nh), or give the matrix in a dense form (JSON rows or CSV)`,
+    { field: "algorithm" },
   );
 }

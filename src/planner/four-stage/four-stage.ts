@@ -3,7 +3,7 @@ import type { CommMatrix } from "../../model/matrix.js";
 import { matrixStats } from "../../model/matrix-stats.js";
 import { ScheduleBuilder, type Rearrange, type Schedule } from "../../model/schedule.js";
 import { planHeader } from "../plan-header.js";
-import { refuseOverBudget } from "../plan-memory.js";
+import { refuseDenseWorkOnSparse, refuseOverBudget } from "../plan-memory.js";
 import { choice, type Resolved } from "../../model/param-spec.js";
 import { definePlanner } from "../plan-params.js";
 import type { Planner, PlanOptions } from "../types.js";
@@ -157,6 +157,7 @@ export function checkFourStageMemory(m: CommMatrix, opts: PlanOptions, a: NodeAr
   const what =
     (opts.payload ? `about ${pieces} pieces over the four stages` : `two ${p} x ${p} holdings matrices`) +
     (m.sparse ? " and a dense copy of the sparse matrix" : "");
+  refuseDenseWorkOnSparse("four-stage", m, work + tables + 32 * transfers);
   refuseOverBudget("four-stage", work + tables + 32 * transfers, `${what}, up to ${transfers} transfers`, opts);
 }
 

@@ -1,6 +1,7 @@
 /** Hierarchical all-to-all for clusters of nodes of g ranks: combine inside the node, one message per node pair over a rail, scatter inside the destination node. */
 import { fail } from "../../model/errors.js";
 import type { CommMatrix } from "../../model/matrix.js";
+import { refuseDenseWorkOnSparse } from "../plan-memory.js";
 import { ScheduleBuilder, type Schedule } from "../../model/schedule.js";
 import { integer, output, type Resolved } from "../../model/param-spec.js";
 import { planHeader } from "../plan-header.js";
@@ -75,6 +76,7 @@ export function packRailSteps(nodes: number, g: number): Int32Array[] {
  * node what stage 2 brought for it. Messages are combined, never split: each chunk is a whole M[o][d].
  */
 function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof HIERARCHICAL_PARAMS>>): Schedule {
+  refuseDenseWorkOnSparse("hierarchical", m, 8 * m.p * m.p); // the dense copy it reads
   const { p, data } = m;
   const g = hierarchicalGpus(p, opts.params.gpus);
   const nodes = p / g;

@@ -3,6 +3,7 @@ import { fail } from "../../model/errors.js";
 import type { CommMatrix } from "../../model/matrix.js";
 import { ScheduleBuilder, type Schedule } from "../../model/schedule.js";
 import { planHeader } from "../plan-header.js";
+import { refuseDenseWorkOnSparse } from "../plan-memory.js";
 import { integer, output, type Resolved } from "../../model/param-spec.js";
 import { definePlanner } from "../plan-params.js";
 import type { Planner, PlanOptions } from "../types.js";
@@ -66,6 +67,8 @@ export function meshStageVolumes(m: CommMatrix, R: number, C: number): { s1: Flo
  */
 function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof MESH_PARAMS>>): Schedule {
   const schedule: StageSchedule = opts.params.schedule;
+  // the dense copy and the stage volumes (P x C and P x R doubles)
+  refuseDenseWorkOnSparse("mesh-two-stage", m, 8 * m.p * m.p + 32 * m.p * Math.ceil(Math.sqrt(m.p)));
   const { p, data } = m;
   const { rows: R, cols: C } = meshGrid(p, opts.params.rows);
   const { s1, s2 } = meshStageVolumes(m, R, C);

@@ -5,7 +5,7 @@ import { matrixStats } from "../../model/matrix-stats.js";
 import { createRng, shuffleInPlace } from "../../model/rng.js";
 import { ScheduleBuilder, type Schedule } from "../../model/schedule.js";
 import { planHeader } from "../plan-header.js";
-import { refuseOverBudget } from "../plan-memory.js";
+import { refuseDenseWorkOnSparse, refuseOverBudget } from "../plan-memory.js";
 import type { Resolved } from "../../model/param-spec.js";
 import { definePlanner } from "../plan-params.js";
 import type { Planner, PlanOptions } from "../types.js";
@@ -211,6 +211,7 @@ export function checkTwoStageMemory(m: CommMatrix, opts: PlanOptions, reshuffle:
   const work = p * p * (reshuffle ? 24 : 20) + (m.sparse ? p * p * 8 : 0);
   const chunks = opts.payload ? chunkEstimate(m) : 0;
   const what = `${p} x ${p} split arrays${m.sparse ? " and a dense copy of the sparse matrix" : ""}, up to ${transfers} transfers${opts.payload ? `, about ${chunks} chunks` : ""}`;
+  refuseDenseWorkOnSparse("two-stage", m, work + 32 * transfers + 48 * chunks);
   refuseOverBudget("two-stage", work + 32 * transfers + 48 * chunks, what, opts);
 }
 
