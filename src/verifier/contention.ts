@@ -19,11 +19,12 @@ export function checkContention(s: Schedule, ports: number): { contention: Check
   let witness: string | null = null;
   let stallWitness: string | null = null;
   let badStalls = 0;
+  const { src, dst, stepStart } = s; // locals for the loop over every transfer
   for (let st = 0; st < s.stepCount; st++) {
     for (let k = s.stallStart[st]!; k < s.stallStart[st + 1]!; k++) stalled[s.stallNode[k]!] = st;
-    for (let x = s.stepStart[st]!; x < s.stepStart[st + 1]!; x++) {
-      const a = s.src[x]!,
-        b = s.dst[x]!;
+    for (let x = stepStart[st]!; x < stepStart[st + 1]!; x++) {
+      const a = src[x]!,
+        b = dst[x]!;
       if (stalled[a] === st) {
         badStalls++;
         stallWitness ??= `step ${st}: node ${a} is listed as stalled but sends to node ${b}`;

@@ -65,12 +65,13 @@ export function checkFlow(m: CommMatrix, s: Schedule, stats?: MatrixStats): Flow
   const mark = new Int32Array(p).fill(-1);
   let witness: string | null = null;
   let bad = 0;
+  const { src, dst, size, stepStart } = s; // locals for the loop over every transfer
   for (let st = 0; st < s.stepCount; st++) {
     let nt = 0;
-    for (let x = s.stepStart[st]!; x < s.stepStart[st + 1]!; x++) {
-      const a = s.src[x]!,
-        b = s.dst[x]!,
-        z = s.size[x]!;
+    for (let x = stepStart[st]!; x < stepStart[st + 1]!; x++) {
+      const a = src[x]!,
+        b = dst[x]!,
+        z = size[x]!;
       if (a === b) continue;
       if (mark[a] !== st) {
         mark[a] = st;

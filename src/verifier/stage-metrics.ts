@@ -27,11 +27,14 @@ export function stageMetrics(s: Schedule): StageMetrics[] {
     let longest = 0;
     const a0 = s.stepStart[stage.firstStep]!,
       b0 = s.stepStart[stage.firstStep + stage.stepCount]!;
+    const { src, dst, size } = s; // locals: the loop reads them 3 T times
     for (let x = a0; x < b0; x++) {
-      if (s.src[x] === s.dst[x]) continue;
-      sent[s.src[x]!]!++;
-      recv[s.dst[x]!]!++;
-      if (s.size[x]! > longest) longest = s.size[x]!;
+      const a = src[x]!,
+        b = dst[x]!;
+      if (a === b) continue;
+      sent[a]!++;
+      recv[b]!++;
+      if (size[x]! > longest) longest = size[x]!;
     }
     let maxSent = 0,
       maxReceived = 0,

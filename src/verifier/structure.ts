@@ -50,10 +50,11 @@ export function checkPairwise(s: Schedule): Check {
     return partner[u] === v;
   };
   let bad = 0;
+  const { src, dst, stepStart } = s; // locals for the loop over every transfer
   for (let st = 0; st < s.stepCount && bad === 0; st++) {
-    for (let x = s.stepStart[st]!; x < s.stepStart[st + 1]!; x++) {
-      const a = s.src[x]!,
-        b = s.dst[x]!;
+    for (let x = stepStart[st]!; x < stepStart[st + 1]!; x++) {
+      const a = src[x]!,
+        b = dst[x]!;
       if (a === b) continue;
       if (!meet(a, b, st) || !meet(b, a, st)) {
         bad++;

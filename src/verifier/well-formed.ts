@@ -20,10 +20,11 @@ export function checkWellFormed(s: Schedule): Check {
     expectStep += stage.stepCount;
   }
   if (expectStep !== s.stepCount) return bad("the stages do not cover every step");
+  const { src, dst, size } = s; // locals for the loop over every transfer
   for (let x = 0; x < s.transferCount; x++) {
-    if (s.src[x]! >= p || s.dst[x]! >= p)
-      return bad(`transfer ${x}: node ${Math.max(s.src[x]!, s.dst[x]!)} is not in 0..${p - 1}`);
-    if (!isCount(s.size[x]!)) return bad(`transfer ${x}: size ${s.size[x]} is not a positive integer`);
+    if (src[x]! >= p || dst[x]! >= p)
+      return bad(`transfer ${x}: node ${Math.max(src[x]!, dst[x]!)} is not in 0..${p - 1}`);
+    if (!isCount(size[x]!)) return bad(`transfer ${x}: size ${size[x]} is not a positive integer`);
   }
   for (let k = 0; k < s.stallNode.length; k++)
     if (s.stallNode[k]! >= p) return bad(`stall of node ${s.stallNode[k]} is not in 0..${p - 1}`);

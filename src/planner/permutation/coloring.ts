@@ -53,13 +53,27 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof COLORING_PARAMS>>
   const header = { ...base, seed: null, params: { ...opts.givenParams, sumOfMaxima, lowerBound } };
   const b = new ScheduleBuilder(header, opts.payload, msgs.count);
   b.stage("phases", "compose");
-  for (const c of phases) {
+  // the edges in emission order (phase, then sender): a counting sort over the P x D slot table read
+  // row by row, not one strided pass per phase (which left the cache at P = 2^20)
+  const rank = new Uint32Array(D);
+  phases.forEach((c, k) => (rank[c] = k));
+  const start = new Uint32Array(D + 1);
+  const { sendAt } = col;
+  for (let x = 0; x < p * D; x++) if (sendAt[x]! >= 0) start[rank[x % D]! + 1]!++;
+  for (let k = 0; k < D; k++) start[k + 1]! += start[k]!;
+  const fill = start.slice(0, D);
+  const emit = new Uint32Array(start[D]!);
+  for (let u = 0; u < p; u++)
+    for (let c = 0; c < D; c++) {
+      const e = sendAt[u * D + c]!;
+      if (e >= 0) emit[fill[rank[c]!]!++] = e;
+    }
+  for (let k = 0; k < D; k++) {
     b.step();
-    for (let u = 0; u < p; u++) {
-      const e = col.sendAt[u * D + c]!;
-      if (e < 0) continue;
-      b.transfer(u, dst[e]!, size[e]!);
-      if (b.payload) b.chunk(u, dst[e]!, 0, size[e]!);
+    for (let x = start[k]!; x < start[k + 1]!; x++) {
+      const e = emit[x]!;
+      b.transfer(src[e]!, dst[e]!, size[e]!);
+      if (b.payload) b.chunk(src[e]!, dst[e]!, 0, size[e]!);
     }
   }
   return b.build();
