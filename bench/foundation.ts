@@ -49,6 +49,7 @@ export function foundationBench(log: (s: string) => void): string {
   const md =
     "### Foundation: linear permutation, plan + verify (002 Pattern3, dense, lmax 1024)\n\n" +
     "Times are warm: the best of up to 5 runs after a first (cold) run; the stats pass is the best of 5 batches of repetitions lasting >= 50 ms each. " +
+    "The matrix digest is computed once per matrix (docs/matrix.md), so the warm runs of plan and verify reuse the first one's (a cold plan + verify hashes the matrix once: at P = 4096 about 85 ms, 1.5 stats passes). " +
     "Time ratio = (plan + verify) / one stats pass over the same matrix, in the same process. " +
     "Memory is measured in two fresh processes that read the same matrix file (streamed) and run a stats pass: one then plans and verifies once, the other stops. " +
     "Memory ratio = peak RSS of the plan + verify process / peak RSS of the stats-pass process; extra / matrix = their difference / the matrix's own size (P^2 doubles). " +

@@ -22,6 +22,14 @@ export function benchHeadlines(dir: string): string {
     out.push(
       `- linear permutation at P = ${int(n(big["p"]))} (${int(n(big["transfers"]))} transfers): plan + verify in ${n(big["planVerifyRatio"]).toFixed(0)} statistics passes over the same matrix (${(n(big["planMs"]) / 1000).toFixed(1)} s + ${(n(big["verifyMs"]) / 1000).toFixed(1)} s).`,
     );
+  const scale = rows(read(dir, "sparse-scale"), "scale");
+  const biggest = scale.reduce((a, r) => Math.max(a, n(r["p"])), 0);
+  const at = (label: string): Json | undefined => scale.find((r) => n(r["p"]) === biggest && r["label"] === label);
+  const [rd, pl, vf] = [at("read"), at("plan shift"), at("verify (shift plan)")];
+  if (rd && pl && vf)
+    out.push(
+      `- sparse: a 3D halo exchange on ${int(biggest)} ranks (${int(n(rd["entries"]))} messages) reads in ${(n(rd["readMs"]) / 1000).toFixed(1)} s; shift plans it in ${(n(pl["stepMs"]) / n(rd["readMs"])).toFixed(1)} reads and verifies it in ${(n(vf["stepMs"]) / n(rd["readMs"])).toFixed(1)}, at ${(n(vf["peakMiB"]) / n(vf["fileMiB"])).toFixed(1)} x the file's size in memory.`,
+    );
   const four = read(dir, "four-stage");
   if (four && typeof four["largestPayloadP"] === "number")
     out.push(

@@ -109,7 +109,12 @@ export function causalLowerBound(m: CommMatrix): number {
 /** Checks that the matrix can be planned at packet level (every element is one unit packet). */
 export function checkTeMatrix(algorithm: string, m: CommMatrix, explicit: boolean): number {
   if (m.p > MAX_TE_P)
-    throw fail("planner", "UNSUPPORTED", `${algorithm}: P = ${m.p} is larger than ${MAX_TE_P}`, { field: "p" });
+    throw fail(
+      "planner",
+      "UNSUPPORTED",
+      `${algorithm}: P = ${m.p} is larger than ${MAX_TE_P} (the round engine keeps six or more P x P arrays of 32-bit counters beside the dense matrix: at least ${((32 * m.p * m.p) / 2 ** 30).toFixed(1)} GiB here)`,
+      { field: "p" },
+    );
   const { total } = relationLoad(m);
   const cap = explicit ? MAX_EXPLICIT_PACKETS : MAX_COUNT_PACKETS;
   if (total > cap) {
