@@ -25,29 +25,28 @@ export interface NodeLoads {
 }
 
 /**
- * The loads of `m`, with per-pair t_d given by `td`: a function (one O(P^2) pass, for tdMin over
- * every pair), or one number for every pair (a flat machine: O(P + E) over the non-zero entries).
+ * The loads of `m`, with per-pair t_d given by `td`: one number for every pair (a flat machine:
+ * O(P + E) over the non-zero entries), or a function (then tdMin, the cheapest t_d of each node over
+ * every other node, is one O(P^2) pass).
  */
 export function nodeLoads(m: CommMatrix, td: ((a: number, b: number) => number) | number): NodeLoads {
-  if (typeof td === "number") return uniformLoads(m, td);
-  const { p, data, elementBytes: eb } = m;
+  const { p, elementBytes: eb } = m;
+  const { rowStart, col, val } = matrixRows(m);
+  const tdOf = typeof td === "number" ? (): number => td : td;
   const fanOut = new Uint32Array(p);
   const fanIn = new Uint32Array(p);
   const rowBytes = new Float64Array(p);
   const colBytes = new Float64Array(p);
   const rowTd = new Float64Array(p);
   const colTd = new Float64Array(p);
-  const tdMin = new Float64Array(p).fill(Infinity);
   let traffic = false;
-  for (let i = 0; i < p; i++) {
-    for (let j = 0; j < p; j++) {
+  for (let i = 0; i < p; i++)
+    for (let k = rowStart[i]!; k < rowStart[i + 1]!; k++) {
+      const j = col[k]!;
       if (i === j) continue;
-      const t = td(i, j);
-      if (t < tdMin[i]!) tdMin[i] = t;
-      const v = data[i * p + j]!;
-      if (v === 0) continue;
       traffic = true;
-      const bytes = v * eb;
+      const bytes = val[k]! * eb,
+        t = tdOf(i, j);
       fanOut[i]!++;
       fanIn[j]!++;
       rowBytes[i] = rowBytes[i]! + bytes;
@@ -55,35 +54,12 @@ export function nodeLoads(m: CommMatrix, td: ((a: number, b: number) => number) 
       rowTd[i] = rowTd[i]! + bytes * t;
       colTd[j] = colTd[j]! + bytes * t;
     }
-  }
-  for (let i = 0; i < p; i++) if (tdMin[i] === Infinity) tdMin[i] = 0;
-  return { p, elementBytes: eb, fanOut, fanIn, rowBytes, colBytes, rowTd, colTd, tdMin, traffic };
-}
-
-/** nodeLoads with the same t_d for every pair, over the non-zero entries (matrixRows). */
-function uniformLoads(m: CommMatrix, t: number): NodeLoads {
-  const { p, elementBytes: eb } = m;
-  const { rowStart, col, val } = matrixRows(m);
-  const fanOut = new Uint32Array(p);
-  const fanIn = new Uint32Array(p);
-  const rowBytes = new Float64Array(p);
-  const colBytes = new Float64Array(p);
-  const rowTd = new Float64Array(p);
-  const colTd = new Float64Array(p);
-  const tdMin = new Float64Array(p).fill(p > 1 ? t : 0);
-  let traffic = false;
-  for (let i = 0; i < p; i++)
-    for (let k = rowStart[i]!; k < rowStart[i + 1]!; k++) {
-      const j = col[k]!;
-      if (i === j) continue;
-      traffic = true;
-      const bytes = val[k]! * eb;
-      fanOut[i]!++;
-      fanIn[j]!++;
-      rowBytes[i] = rowBytes[i]! + bytes;
-      colBytes[j] = colBytes[j]! + bytes;
-      rowTd[i] = rowTd[i]! + bytes * t;
-      colTd[j] = colTd[j]! + bytes * t;
+  const tdMin = new Float64Array(p).fill(typeof td === "number" && p > 1 ? td : 0);
+  if (typeof td !== "number")
+    for (let i = 0; i < p; i++) {
+      let best = Infinity;
+      for (let j = 0; j < p; j++) if (j !== i) best = Math.min(best, td(i, j));
+      tdMin[i] = best === Infinity ? 0 : best;
     }
   return { p, elementBytes: eb, fanOut, fanIn, rowBytes, colBytes, rowTd, colTd, tdMin, traffic };
 }

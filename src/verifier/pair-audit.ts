@@ -21,10 +21,9 @@ export interface PairAudit {
 export function auditPairs(m: CommMatrix, s: Schedule): PairAudit {
   if (m.sparse) return auditPairsSparse(m.sparse, s);
   const { p } = s;
-  const { start, order } = transfersBySource(s, true);
-  const { dst, size } = s;
+  const rows = new SourceSums(s);
+  const { got } = rows;
   const data = m.data;
-  const got = new Float64Array(p);
   let carried = 0,
     needed = 0,
     mismatches = 0,
@@ -32,13 +31,7 @@ export function auditPairs(m: CommMatrix, s: Schedule): PairAudit {
   let witness: string | null = null,
     directWitness: string | null = null;
   for (let u = 0; u < p; u++) {
-    const k0 = start[u]!,
-      k1 = start[u + 1]!;
-    for (let k = k0; k < k1; k++) {
-      const x = order[k]!,
-        j = dst[x]!;
-      got[j] = got[j]! + size[x]!;
-    }
+    const sent = rows.load(u);
     const row = u * p;
     // fast pass: the sums and whether the row has a bad pair (the diagonal taken out after)
     let need = 0,
@@ -71,9 +64,7 @@ export function auditPairs(m: CommMatrix, s: Schedule): PairAudit {
         }
       }
     }
-    // clear the scratch row: a sequential fill when the row sends to many (cheaper than re-reading its transfers)
-    if (k1 - k0 > p >>> 3) got.fill(0);
-    else for (let k = k0; k < k1; k++) got[dst[order[k]!]!] = 0;
+    rows.clear(u, sent);
   }
   return { mismatches, witness, carried, needed, directBad, directWitness };
 }
@@ -85,10 +76,10 @@ export function auditPairs(m: CommMatrix, s: Schedule): PairAudit {
  */
 function auditPairsSparse(r: MatrixRows, s: Schedule): PairAudit {
   const { p } = s;
-  const { start, order } = transfersBySource(s, true);
-  const { dst, size } = s;
+  const rows = new SourceSums(s);
+  const { got, order } = rows;
+  const { dst } = s;
   const { rowStart, col, val } = r;
-  const got = new Float64Array(p);
   const stamp = new Int32Array(p).fill(-1);
   let carried = 0,
     needed = 0,
@@ -97,13 +88,9 @@ function auditPairsSparse(r: MatrixRows, s: Schedule): PairAudit {
   let witness: string | null = null,
     directWitness: string | null = null;
   for (let u = 0; u < p; u++) {
-    const k0 = start[u]!,
-      k1 = start[u + 1]!;
-    for (let k = k0; k < k1; k++) {
-      const x = order[k]!,
-        j = dst[x]!;
-      got[j] = got[j]! + size[x]!;
-    }
+    const sent = rows.load(u);
+    const k0 = rows.start[u]!,
+      k1 = rows.start[u + 1]!;
     // the first (smallest j) bad pair of this row, off the diagonal and for direct delivery
     let firstOff = -1,
       firstDirect = -1;
@@ -143,7 +130,38 @@ function auditPairsSparse(r: MatrixRows, s: Schedule): PairAudit {
       `transfers ${u} -> ${j} carry ${got[j]!} elements, M[${u}][${j}] = ${entryOf(j)}`;
     if (firstOff >= 0) witness ??= say(firstOff);
     if (firstDirect >= 0) directWitness ??= say(firstDirect);
-    for (let k = k0; k < k1; k++) got[dst[order[k]!]!] = 0;
+    rows.clear(u, sent);
   }
   return { mismatches, witness, carried, needed, directBad, directWitness };
+}
+
+/** Per source u, the elements its transfers carry to each destination (`got`, a scratch row of P): load(u) fills it, clear(u) empties it. */
+class SourceSums {
+  readonly start: Uint32Array;
+  readonly order: Uint32Array;
+  readonly got: Float64Array;
+  constructor(private readonly s: Schedule) {
+    ({ start: this.start, order: this.order } = transfersBySource(s, true));
+    this.got = new Float64Array(s.p);
+  }
+  /** Adds u's transfers into got; returns how many there are. */
+  load(u: number): number {
+    const { order, got } = this;
+    const { dst, size } = this.s;
+    const k0 = this.start[u]!,
+      k1 = this.start[u + 1]!;
+    for (let k = k0; k < k1; k++) {
+      const x = order[k]!,
+        j = dst[x]!;
+      got[j] = got[j]! + size[x]!;
+    }
+    return k1 - k0;
+  }
+  /** Empties got after u: a sequential fill when u sends to many (cheaper than re-reading its transfers). */
+  clear(u: number, sent: number): void {
+    const { order, got } = this;
+    const dst = this.s.dst;
+    if (sent > this.s.p >>> 3) got.fill(0);
+    else for (let k = this.start[u]!; k < this.start[u + 1]!; k++) got[dst[order[k]!]!] = 0;
+  }
 }
