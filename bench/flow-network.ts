@@ -58,7 +58,7 @@ export function flowNetworkBench(log: (s: string) => void): string {
             portSharing,
             makespanUs: r.makespan,
             flatMakespanUs: simulateSchedule(s, machine, { mode, timeline: false }).makespan,
-            flc: r.network!.flc,
+            flc: r.network!.flc ?? NaN,
             componentMs: comp,
             fullMs: full,
             touchedPerRecompute: rc.flowsTouched / rc.recomputes,

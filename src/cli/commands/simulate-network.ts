@@ -6,8 +6,10 @@ import { fmt } from "../io.js";
 export function networkText(n: SimNetworkStats, makespan: number): string {
   const r = n.recompute;
   let text =
-    `network ${n.name} (${n.links} links, port sharing ${n.portSharing}): f_lc ${fmt(n.flc)} ` +
-    `(makespan / ${fmt(n.freeCoreMakespan)} us with an infinite-bandwidth core), ` +
+    `network ${n.name} (${n.links} links, port sharing ${n.portSharing}): ` +
+    (n.flc === null || n.freeCoreMakespan === null
+      ? "f_lc not computed (--no-link-factor), "
+      : `f_lc ${fmt(n.flc)} (makespan / ${fmt(n.freeCoreMakespan)} us with an infinite-bandwidth core), `) +
     `link load bound ${fmt(n.loadBound)} us (${fmt(makespan > 0 ? n.loadBound / makespan : 0)} of the makespan)\n` +
     `flow rates recomputed ${fmt(r.recomputes)} times over ${fmt(r.flowsTouched)} flows (a full recomputation: ${fmt(r.flowsActive)})\n`;
   if (n.hottest.length === 0) return text + "no bytes crossed the network\n";

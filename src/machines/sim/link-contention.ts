@@ -42,9 +42,9 @@ export interface SimNetworkStats {
    * hosts' own (NIC) links of infinite bandwidth (latencies kept): how much the network core, not
    * the hosts, stretches the run; 1 on a non-blocking core.
    */
-  readonly flc: number;
-  /** The makespan with an infinite-bandwidth core (us), the denominator of flc. */
-  readonly freeCoreMakespan: number;
+  readonly flc: number | null;
+  /** The makespan with an infinite-bandwidth core (us), the denominator of flc; null when not computed (linkFactor false). */
+  readonly freeCoreMakespan: number | null;
   /** max over links of bytes / bandwidth (us): a lower bound on the makespan's link time. */
   readonly loadBound: number;
   /** Rate recomputations: component-local work against what full recomputations would do. */
@@ -88,7 +88,7 @@ export function linkStats(
   flows: FlowNetwork,
   portSharing: PortSharing,
   makespan: number,
-  freeCoreMakespan: number,
+  freeCoreMakespan: number | null,
 ): SimNetworkStats {
   const net = flows.net;
   const L = net.links;
@@ -114,7 +114,7 @@ export function linkStats(
     busy: flows.busy,
     peakFlows: flows.peak,
     hottest,
-    flc: freeCoreMakespan > 0 ? makespan / freeCoreMakespan : 1,
+    flc: freeCoreMakespan === null ? null : freeCoreMakespan > 0 ? makespan / freeCoreMakespan : 1,
     freeCoreMakespan,
     loadBound,
     recompute: flows.stats(),

@@ -60,6 +60,8 @@ export interface SimRequest {
   readonly portSharing?: PortSharing;
   /** With a network: recompute the rates of the changed flow's component (default) or of every active flow (for measurement; same result). */
   readonly flowRecompute?: "component" | "full";
+  /** With a network: compute the link-contention factor f_lc, by a second replay with an infinite-bandwidth core (default true; false skips that replay and leaves f_lc null). */
+  readonly linkFactor?: boolean;
 }
 
 /** Options with their defaults filled. */
@@ -78,6 +80,7 @@ export interface SimOptions {
   readonly network: NetworkRoutes | null;
   readonly portSharing: PortSharing;
   readonly fullRecompute: boolean;
+  readonly linkFactor: boolean;
 }
 
 const bad = (field: string, text: string): Error => fail("simulate", "BAD_OPTION", text, { field });
@@ -177,13 +180,16 @@ export function resolveSimOptions(req: SimRequest, machine: MachineModel): SimOp
 function resolveNetwork(
   req: SimRequest,
   topology: TopologyName,
-): { network: NetworkRoutes | null; portSharing: PortSharing; fullRecompute: boolean } {
+): { network: NetworkRoutes | null; portSharing: PortSharing; fullRecompute: boolean; linkFactor: boolean } {
   const network = req.network ?? null;
   if (!network) {
     if (req.portSharing !== undefined) throw bad("portSharing", "portSharing is an option of a run on a network");
     if (req.flowRecompute !== undefined) throw bad("flowRecompute", "flowRecompute is an option of a run on a network");
-    return { network, portSharing: "serial", fullRecompute: false };
+    if (req.linkFactor !== undefined) throw bad("linkFactor", "linkFactor is an option of a run on a network");
+    return { network, portSharing: "serial", fullRecompute: false, linkFactor: false };
   }
+  if (req.linkFactor !== undefined && typeof req.linkFactor !== "boolean")
+    throw bad("linkFactor", `linkFactor must be true or false, got ${String(req.linkFactor)}`);
   const portSharing = req.portSharing ?? "serial";
   if (!PORT_SHARINGS.includes(portSharing))
     throw bad("portSharing", `unknown port sharing '${String(portSharing)}'; known: ${PORT_SHARINGS.join(", ")}`);
@@ -199,5 +205,5 @@ function resolveNetwork(
     if (!(lat >= 0) || !Number.isFinite(lat))
       throw bad(`network.latency[${l}]`, `link ${network.linkLabel(l)} has latency ${lat}; need a finite value >= 0`);
   }
-  return { network, portSharing, fullRecompute: fr === "full" };
+  return { network, portSharing, fullRecompute: fr === "full", linkFactor: req.linkFactor ?? true };
 }

@@ -44,6 +44,8 @@ export interface ProtocolRequest {
   readonly network?: NetworkRoutes | null;
   /** async only, with a network: SimRequest.portSharing. */
   readonly portSharing?: PortSharing;
+  /** async only, with a network: SimRequest.linkFactor (false skips f_lc). */
+  readonly linkFactor?: boolean;
 }
 
 /** ProtocolRequest with its defaults filled and its values checked. */
@@ -60,6 +62,7 @@ interface ProtocolOptions {
   readonly progress: ((done: number, total: number) => void) | null;
   readonly network: NetworkRoutes | null;
   readonly portSharing: PortSharing | undefined;
+  readonly linkFactor: boolean | undefined;
 }
 
 /** Shortest DRS_N inquiry time (us): a round trip of two messages takes far longer on any machine, and a shorter one would let simulated time stand still. */
@@ -108,6 +111,7 @@ function resolveProtocolOptions(req: ProtocolRequest, machine: MachineModel): Pr
     progress: req.progress ?? null,
     network: req.network ?? null,
     portSharing: req.portSharing,
+    linkFactor: req.linkFactor,
   };
 }
 
@@ -238,6 +242,7 @@ function runAsync(m: CommMatrix, machine: MachineModel, msgs: Messages, o: Proto
       topology: o.topology,
       progress: o.progress,
       ...(o.network ? { network: o.network } : {}),
+      ...(o.network && o.linkFactor !== undefined ? { linkFactor: o.linkFactor } : {}),
       ...(o.portSharing !== undefined ? { portSharing: o.portSharing } : {}),
     },
   );

@@ -121,6 +121,7 @@ export function simulateSchedule(s: Schedule, machine: MachineModel, req: SimReq
   const dataFailures = data ? data.finish() : null;
   const r = measure(s, machine, o, run, acc, tl.build(), dataFailures, data ? data.failureCount : 0);
   if (!o.network || !run.flows) return r;
+  if (!o.linkFactor) return { ...r, network: linkStats(run.flows, o.portSharing, r.makespan, null) };
   // f_lc: the same run with an infinite-bandwidth core (only the hosts' own links keep their bandwidth)
   const free = { ...o, network: freeCore(o.network), timeline: false, data: null, progress: null };
   const freeRun = replay(s, machine, free, new NodeAccounts(p), new TimelineRecorder(p, false), null);
