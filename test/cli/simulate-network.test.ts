@@ -36,29 +36,6 @@ describe("simulate --network", () => {
     expect(text.out).toMatch(/hottest links \(by busy time\):\n {2}\S+->\S+: busy/);
   });
 
-  it("--no-link-factor: the same run and link books without the second replay; f_lc null; refused without --network", async () => {
-    expect((await run("gen", "uniform", "--p", "16", "--size", "100000", "-o", f("n.json"))).code).toBe(0);
-    expect((await run("plan", f("n.json"), "-a", "shift", "-o", f("t.json"))).code).toBe(0);
-    const args = ["simulate", f("t.json"), "--machine", "ib-hdr-200", "--network", "fat-tree:k=4,oversub=4", "--json"];
-    type Out = {
-      makespan: number;
-      network: { flc: number | null; freeCoreMakespan: number | null; linkBytes: number[] };
-    };
-    const full = JSON.parse((await run(...args)).out) as Out;
-    const skip = await run(...args, "--no-link-factor");
-    expect(skip.code, skip.err).toBe(0);
-    const lean = JSON.parse(skip.out) as Out;
-    expect(lean.makespan).toBe(full.makespan);
-    expect(lean.network.linkBytes).toEqual(full.network.linkBytes);
-    expect(full.network.flc).toBeGreaterThan(1);
-    expect([lean.network.flc, lean.network.freeCoreMakespan]).toEqual([null, null]);
-    const text = await run(...args.slice(0, -1), "--no-link-factor");
-    expect(text.out).toMatch(/port sharing serial\): f_lc not computed \(--no-link-factor\), link load bound/);
-    const alone = await run("simulate", f("t.json"), "--machine", "ib-hdr-200", "--no-link-factor");
-    expect(alone.code).toBe(2);
-    expect(alone.err).toMatch(/--no-link-factor goes with --network/);
-  });
-
   it("writes the link load as an SVG heat map, and runs AC (async) on the network too", async () => {
     const r = await run(
       "simulate",
@@ -132,5 +109,30 @@ describe("simulate --network", () => {
       expect(r.err.trim().split("\n")).toHaveLength(1);
       expect(r.err).toMatch(re);
     }
+  });
+});
+
+describe("simulate --network --no-link-factor", () => {
+  it("--no-link-factor: the same run and link books without the second replay; f_lc null; refused without --network", async () => {
+    expect((await run("gen", "uniform", "--p", "16", "--size", "100000", "-o", f("n.json"))).code).toBe(0);
+    expect((await run("plan", f("n.json"), "-a", "shift", "-o", f("t.json"))).code).toBe(0);
+    const args = ["simulate", f("t.json"), "--machine", "ib-hdr-200", "--network", "fat-tree:k=4,oversub=4", "--json"];
+    type Out = {
+      makespan: number;
+      network: { flc: number | null; freeCoreMakespan: number | null; linkBytes: number[] };
+    };
+    const full = JSON.parse((await run(...args)).out) as Out;
+    const skip = await run(...args, "--no-link-factor");
+    expect(skip.code, skip.err).toBe(0);
+    const lean = JSON.parse(skip.out) as Out;
+    expect(lean.makespan).toBe(full.makespan);
+    expect(lean.network.linkBytes).toEqual(full.network.linkBytes);
+    expect(full.network.flc).toBeGreaterThan(1);
+    expect([lean.network.flc, lean.network.freeCoreMakespan]).toEqual([null, null]);
+    const text = await run(...args.slice(0, -1), "--no-link-factor");
+    expect(text.out).toMatch(/port sharing serial\): f_lc not computed \(--no-link-factor\), link load bound/);
+    const alone = await run("simulate", f("t.json"), "--machine", "ib-hdr-200", "--no-link-factor");
+    expect(alone.code).toBe(2);
+    expect(alone.err).toMatch(/--no-link-factor goes with --network/);
   });
 });
