@@ -9,19 +9,31 @@
 // errors
 export { CommplanError, isCommplanError, type ErrorCode, type ErrorPlace } from "./model/errors.js";
 
-// matrices: build, inspect, digest
+// matrices: build (dense or sparse), inspect, digest
 export {
   MAX_P,
+  MAX_DENSE_P,
   DEFAULT_ELEMENT_BYTES,
   matrixFromData,
   matrixFromRows,
   matrixFromEntries,
+  matrixFromCoordinates,
+  sparseMatrix,
   zeroMatrix,
   entry,
+  isSparse,
+  matrixRows,
+  matrixCols,
+  nonzeroCount,
+  toSparse,
+  toDense,
+  withElementBytes,
   matrixToRows,
   matrixDigest,
   type CommMatrix,
   type MatrixOptions,
+  type MatrixRows,
+  type MatrixCols,
 } from "./model/matrix.js";
 export { matrixStats, classify, type MatrixStats, type MatrixClass } from "./model/matrix-stats.js";
 export { createRng, type Rng } from "./model/rng.js";
