@@ -2,7 +2,7 @@
 import { fail } from "../model/errors.js";
 import { writePieces } from "./file-output.js";
 import { FORMAT_NAMES } from "./json-schema.js";
-import { matrixRows, nonzeroCount, type CommMatrix } from "../model/matrix.js";
+import { MAX_DENSE_P, matrixRows, nonzeroCount, type CommMatrix } from "../model/matrix.js";
 import type { MatrixFileFormat } from "./matrix-read.js";
 import { quoted } from "../model/quoted.js";
 
@@ -20,6 +20,17 @@ export interface MatrixWriteOptions {
 /** The comment line that carries elementBytes in CSV (`#`) and Matrix Market (`%%`) files; the reader honours it. */
 export function elementBytesComment(lead: "#" | "%%", elementBytes: number): string {
   return `${lead} commplan elementBytes=${elementBytes}\n`;
+}
+
+/** Refuses a dense form (P x P cells) past MAX_DENSE_P: no reader would take it back, and its text is P^2 numbers. */
+function denseFormFits(m: CommMatrix, form: string): void {
+  if (m.p > MAX_DENSE_P)
+    throw fail(
+      "matrix",
+      "BAD_OPTION",
+      `${form} is dense (P x P cells) and P = ${m.p} exceeds ${MAX_DENSE_P}: write the JSON entries form or Matrix Market`,
+      { field: "format" },
+    );
 }
 
 /** The fraction of non-zero entries (a sparse matrix counts as sparse, whatever its fill). */
@@ -47,6 +58,7 @@ export function* matrixJsonPieces(m: CommMatrix, opts: MatrixWriteOptions = {}):
   const p = m.p;
   const piece = opts.pieceSize ?? PIECE;
   const sparse = opts.sparse ?? density(m) < 0.25;
+  if (!sparse) denseFormFits(m, "the JSON rows form");
   const rows = sparse ? matrixRows(m) : null;
   let out = `{"format":${JSON.stringify(FORMAT_NAMES.matrix)},"p":${p},"elementBytes":${m.elementBytes},"${sparse ? "entries" : "rows"}":[`;
   let first = true;
@@ -71,6 +83,7 @@ export function* matrixJsonPieces(m: CommMatrix, opts: MatrixWriteOptions = {}):
 /** The matrix as CSV in pieces: a `# commplan elementBytes=N` comment line, then P lines of P integers. */
 export function* matrixCsvPieces(m: CommMatrix, opts: MatrixWriteOptions = {}): Generator<string, void, undefined> {
   const piece = opts.pieceSize ?? PIECE;
+  denseFormFits(m, "CSV");
   let out = elementBytesComment("#", m.elementBytes);
   for (let i = 0; i < m.p; i++) {
     out += `${rowText(m, i)}\n`;

@@ -75,6 +75,14 @@ describe("matrix files: round trips", () => {
     );
   });
 
+  it("a dense form of a sparse matrix past P = 16384 is refused (no reader would take it back); the sparse forms are written", () => {
+    const m = matrixFromEntries(20000, [[19999, 0, 5]]);
+    expect(() => matrixToCsvText(m)).toThrow(/^matrix: CSV is dense \(P x P cells\) and P = 20000 exceeds 16384/);
+    expect(() => matrixToJsonText(m, { sparse: false })).toThrow(/the JSON rows form is dense/);
+    for (const back of [parseMatrixText(matrixToJsonText(m)), parseMatrixText(matrixToMtxText(m))])
+      expect(back.sparse).toEqual(m.sparse);
+  });
+
   it("CSV", () => {
     fc.assert(
       fc.property(matrixArb({ maxP: 12 }), (m) => {
