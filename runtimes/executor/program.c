@@ -72,6 +72,47 @@ static int64_t *get_counts(const json_t *obj, const char *key, int p, const char
   return out;
 }
 
+/*
+ * Reads one side's counts and displacements into p-entry arrays (zero for the peers a rank has no
+ * block with): the full form holds p of each; the peer form ("sendPeers" / "recvPeers") lists the
+ * peers, ascending, with a count >= 1 and a displacement each.
+ */
+static int read_side(const json_t *entry, const char *side, int p, int64_t **counts, int64_t **displs,
+                     const char *file, char *err, size_t errlen) {
+  char kp[16], kc[16], kd[16];
+  snprintf(kp, sizeof kp, "%sPeers", side);
+  snprintf(kc, sizeof kc, "%sCounts", side);
+  snprintf(kd, sizeof kd, "%sDispls", side);
+  const json_t *peers = json_object_get(entry, kp);
+  if (peers == NULL) {
+    if (!(*counts = get_counts(entry, kc, p, file, err, errlen))) return -1;
+    if (!(*displs = get_counts(entry, kd, p, file, err, errlen))) return -1;
+    return 0;
+  }
+  const json_t *jc = json_object_get(entry, kc), *jd = json_object_get(entry, kd);
+  size_t n = json_array_size(peers);
+  if (!json_is_array(peers) || !json_is_array(jc) || !json_is_array(jd) || json_array_size(jc) != n ||
+      json_array_size(jd) != n || n > (size_t)p) {
+    return errorf(err, errlen, "%s: /%s, /%s and /%s must be arrays of one length, at most %d", file, kp, kc, kd, p);
+  }
+  *counts = calloc((size_t)(p > 0 ? p : 1), sizeof(int64_t));
+  *displs = calloc((size_t)(p > 0 ? p : 1), sizeof(int64_t));
+  if (*counts == NULL || *displs == NULL) return errorf(err, errlen, "%s: out of memory", file);
+  int64_t last = -1;
+  for (size_t k = 0; k < n; k++) {
+    const json_t *pv = json_array_get(peers, k), *cv = json_array_get(jc, k), *dv = json_array_get(jd, k);
+    if (!json_is_integer(pv) || json_integer_value(pv) <= last || json_integer_value(pv) >= p || !json_is_integer(cv) ||
+        json_integer_value(cv) < 1 || !json_is_integer(dv) || json_integer_value(dv) < 0) {
+      return errorf(err, errlen, "%s: /%s/%zu must be a peer above the one before it and below %d, with a count >= 1 and a displacement >= 0",
+                    file, kp, k, p);
+    }
+    last = (int64_t)json_integer_value(pv);
+    (*counts)[last] = (int64_t)json_integer_value(cv);
+    (*displs)[last] = (int64_t)json_integer_value(dv);
+  }
+  return 0;
+}
+
 static int64_t buffer_size(const program_t *prog, int buf) {
   return buf == BUF_SEND ? prog->send_size : buf == BUF_RECV ? prog->recv_size : prog->scratch;
 }
@@ -205,10 +246,8 @@ static int read_rank(program_t *prog, const json_t *doc, const json_t *entry, co
   if (prog->send_size < 0 || prog->recv_size < 0 || prog->scratch < 0) {
     return errorf(err, errlen, "%s: sendSize, recvSize and scratch must be integers >= 0", file);
   }
-  if (!(prog->send_counts = get_counts(entry, "sendCounts", prog->p, file, err, errlen))) return -1;
-  if (!(prog->send_displs = get_counts(entry, "sendDispls", prog->p, file, err, errlen))) return -1;
-  if (!(prog->recv_counts = get_counts(entry, "recvCounts", prog->p, file, err, errlen))) return -1;
-  if (!(prog->recv_displs = get_counts(entry, "recvDispls", prog->p, file, err, errlen))) return -1;
+  if (read_side(entry, "send", prog->p, &prog->send_counts, &prog->send_displs, file, err, errlen) != 0) return -1;
+  if (read_side(entry, "recv", prog->p, &prog->recv_counts, &prog->recv_displs, file, err, errlen) != 0) return -1;
   for (int j = 0; j < prog->p; j++) {
     if (prog->send_displs[j] > prog->send_size - prog->send_counts[j] ||
         prog->recv_displs[j] > prog->recv_size - prog->recv_counts[j]) {

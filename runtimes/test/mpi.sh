@@ -143,6 +143,32 @@ for p in $ps; do
   done
 done
 
+# The peer form of the layout (what a sparse matrix gets, as MPI_Neighbor_alltoallv takes it): a
+# 26-neighbour 3D halo exchange read from Matrix Market, each rank's file listing only its peers.
+if [[ " $ps " == *" 64 "* ]]; then
+  hm="$work/halo64.mtx"
+  cli gen halo --p 64 --dims 3 --neighbours 26 --nx 4 --ny 4 --nz 4 -o "$hm" 2>/dev/null
+  for alg in shift coloring two-stage; do
+    for variant in nonblocking blocking; do
+      label="P=64 halo $alg $variant (peer form)"
+      dir="$work/halo-$alg-$variant"
+      rc=0
+      export_program "$alg" "$hm" "$dir" "$variant" || rc=$?
+      if [ "$rc" -ne 0 ]; then
+        fail "$label" "planning or export failed" "$(cat "$work/reason")"
+        continue
+      fi
+      if ! grep -q '"sendPeers"' "$dir/rank-0.json"; then
+        fail "$label" "the program does not have the peer form"
+        continue
+      fi
+      [ -f "$dir.payload.json" ] && label="$label (payload plan)"
+      run "$label + MPI_Alltoallv" mpirun 64 240 "$dir" --baseline
+      rm -rf "$dir"
+    done
+  done
+fi
+
 if [ "${MPI_TEST_SMPI:-1}" != 0 ] && command -v smpicc >/dev/null && command -v smpirun >/dev/null; then
   smpi_exe=$(CC=smpicc "$root/runtimes/executor/build.sh")
   mkdir -p "$work/smpi"

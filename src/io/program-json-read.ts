@@ -15,6 +15,8 @@ type Piece = [string, number, number];
 type Op = [number, string, number, number, number, Piece[]] | [number, "copy", number, Piece[], Piece[]];
 interface RankDoc {
   rank: number;
+  sendPeers?: number[];
+  recvPeers?: number[];
   sendCounts: number[];
   sendDispls: number[];
   recvCounts: number[];
@@ -113,51 +115,129 @@ function bad(file: string, field: string, text: string): never {
   throw fail(MODULE, "BAD_INPUT", `${field} ${text}`, { file, field });
 }
 
-/** Checks a rank's number (below p, above the previous rank) and the lengths of its count and displacement arrays. */
-function checkRankHeader(rd: RankDoc, path: string, file: string, p: number, ranks: readonly number[]): void {
+/** Checks a rank's number (below p, above the previous rank), its layout's form (that of the ranks before it) and the lengths of its count and displacement arrays. */
+function checkRankHeader(
+  rd: RankDoc,
+  path: string,
+  file: string,
+  p: number,
+  ranks: readonly number[],
+  peerForm: boolean,
+): void {
   if (rd.rank >= p) bad(file, `${path}/rank`, `= ${rd.rank} is not below p = ${p}`);
   if (ranks.length > 0 && rd.rank <= ranks[ranks.length - 1]!)
     bad(file, `${path}/rank`, `= ${rd.rank} is not above the previous rank ${ranks[ranks.length - 1]}`);
-  for (const f of ["sendCounts", "sendDispls", "recvCounts", "recvDispls"] as const)
-    if (rd[f].length !== p) bad(file, `${path}/${f}`, `has ${rd[f].length} entries, expected p = ${p}`);
+  if ((rd.sendPeers !== undefined) !== peerForm)
+    bad(
+      file,
+      `${path}/sendPeers`,
+      peerForm
+        ? "is missing: the ranks before it have the peer form"
+        : "is present: the ranks before it have the full form",
+    );
+  for (const side of ["send", "recv"] as const) {
+    const peers = rd[`${side}Peers`];
+    const want = peers === undefined ? p : peers.length;
+    for (const f of [`${side}Counts`, `${side}Displs`] as const)
+      if (rd[f].length !== want)
+        bad(
+          file,
+          `${path}/${f}`,
+          `has ${rd[f].length} entries, expected ${peers === undefined ? `p = ${p}` : `one per entry of ${side}Peers, ${want}`}`,
+        );
+    if (peers === undefined) continue;
+    for (let k = 0; k < peers.length; k++) {
+      if (peers[k]! >= p) bad(file, `${path}/${side}Peers/${k}`, `= ${peers[k]} is not below p = ${p}`);
+      if (k > 0 && peers[k]! <= peers[k - 1]!)
+        bad(file, `${path}/${side}Peers/${k}`, `= ${peers[k]} is not above the peer before it, ${peers[k - 1]}`);
+      if (rd[`${side}Counts`][k] === 0)
+        bad(file, `${path}/${side}Counts/${k}`, "is 0: the peer form lists only non-zero blocks");
+    }
+  }
 }
 
-/** A layout of p ranks, all zero. */
-function emptyLayout(p: number): RankLayout {
-  return {
-    sendCounts: new Float64Array(p * p),
-    recvCounts: new Float64Array(p * p),
-    sendDispls: new Float64Array(p * p),
-    recvDispls: new Float64Array(p * p),
-    sendSize: new Float64Array(p),
-    recvSize: new Float64Array(p),
-    scratchSize: new Float64Array(p),
+/** The layout's columns as the ranks' documents fill them: P-long rows per rank (full form), or concatenated peer lists in rank order (peer form). */
+class LayoutBuilder {
+  private readonly cols = {
+    sendCounts: [] as number[][],
+    sendDispls: [] as number[][],
+    recvCounts: [] as number[][],
+    recvDispls: [] as number[][],
+    sendPeers: [] as number[][],
+    recvPeers: [] as number[][],
   };
-}
-
-/** Copies a rank's counts, displacements and buffer sizes into the layout. */
-function storeRankLayout(layout: RankLayout, rd: RankDoc, p: number): void {
-  const r = rd.rank;
-  layout.sendCounts.set(rd.sendCounts, r * p);
-  layout.recvCounts.set(rd.recvCounts, r * p);
-  layout.sendDispls.set(rd.sendDispls, r * p);
-  layout.recvDispls.set(rd.recvDispls, r * p);
-  layout.sendSize[r] = rd.sendSize;
-  layout.recvSize[r] = rd.recvSize;
-  layout.scratchSize[r] = rd.scratch;
+  private readonly byRank: (RankDoc | undefined)[];
+  constructor(
+    private readonly p: number,
+    readonly peerForm: boolean,
+  ) {
+    this.byRank = new Array<RankDoc | undefined>(p);
+  }
+  /** Rank rd.rank's counts, displacements and peers (ranks come in increasing order). */
+  add(rd: RankDoc): void {
+    this.byRank[rd.rank] = rd;
+  }
+  /** The layout (ranks no document held have no blocks, or zero rows in the full form). */
+  done(): RankLayout {
+    const { p, peerForm } = this;
+    const sendSize = new Float64Array(p),
+      recvSize = new Float64Array(p),
+      scratchSize = new Float64Array(p);
+    for (let r = 0; r < p; r++) {
+      const rd = this.byRank[r];
+      if (rd === undefined) continue;
+      sendSize[r] = rd.sendSize;
+      recvSize[r] = rd.recvSize;
+      scratchSize[r] = rd.scratch;
+    }
+    const side = (name: "send" | "recv") => {
+      const start = new Uint32Array(p + 1);
+      for (let r = 0; r < p; r++)
+        start[r + 1] = start[r]! + (peerForm ? (this.byRank[r]?.[`${name}Peers`]?.length ?? 0) : p);
+      const n = start[p]!;
+      const counts = new Float64Array(n),
+        displs = new Float64Array(n),
+        peer = peerForm ? new Uint32Array(n) : null;
+      for (let r = 0; r < p; r++) {
+        const rd = this.byRank[r];
+        if (rd === undefined) continue;
+        counts.set(rd[`${name}Counts`], start[r]);
+        displs.set(rd[`${name}Displs`], start[r]);
+        peer?.set(rd[`${name}Peers`]!, start[r]);
+      }
+      return { counts, displs, peers: peer === null ? null : { start, peer } };
+    };
+    const send = side("send"),
+      recv = side("recv");
+    return {
+      sendCounts: send.counts,
+      sendDispls: send.displs,
+      recvCounts: recv.counts,
+      recvDispls: recv.displs,
+      sendPeers: send.peers,
+      recvPeers: recv.peers,
+      sendSize,
+      recvSize,
+      scratchSize,
+    };
+  }
 }
 
 /** Checks that every block a rank sends or receives lies inside its send or receive buffer. */
-function checkRankBlocks(rd: RankDoc, path: string, file: string, p: number): void {
-  for (let j = 0; j < p; j++) {
-    if (rd.sendCounts[j]! > 0 && rd.sendDispls[j]! + rd.sendCounts[j]! > rd.sendSize)
-      bad(file, `${path}/sendDispls/${j}`, `puts the block of ${j} past the send buffer of ${rd.sendSize} elements`);
-    if (rd.recvCounts[j]! > 0 && rd.recvDispls[j]! + rd.recvCounts[j]! > rd.recvSize)
-      bad(
-        file,
-        `${path}/recvDispls/${j}`,
-        `puts the block from ${j} past the receive buffer of ${rd.recvSize} elements`,
-      );
+function checkRankBlocks(rd: RankDoc, path: string, file: string): void {
+  for (const side of ["send", "recv"] as const) {
+    const counts = rd[`${side}Counts`],
+      displs = rd[`${side}Displs`],
+      size = rd[`${side}Size`],
+      peers = rd[`${side}Peers`];
+    for (let k = 0; k < counts.length; k++) {
+      if (counts[k]! > 0 && displs[k]! + counts[k]! > size)
+        bad(
+          file,
+          `${path}/${side}Displs/${k}`,
+          `puts the block ${side === "send" ? "of" : "from"} ${peers?.[k] ?? k} past the ${side === "send" ? "send" : "receive"} buffer of ${size} elements`,
+        );
+    }
   }
 }
 
@@ -257,7 +337,8 @@ function buildColumns(
 /** Checks the meaning of the documents' ranks and assembles the Program. */
 function assemble(head: Doc, parts: { doc: Doc; file: string }[]): ProgramDocument {
   const { p, rounds } = head;
-  const layout = emptyLayout(p);
+  const first = parts.find((x) => x.doc.ranks!.length > 0)?.doc.ranks![0];
+  const builder = new LayoutBuilder(p, first?.sendPeers !== undefined);
   const ranks: number[] = [];
   const byRank: RankDoc[] = [];
   for (const { doc, file } of parts) {
@@ -267,14 +348,15 @@ function assemble(head: Doc, parts: { doc: Doc; file: string }[]): ProgramDocume
     }
     doc.ranks!.forEach((rd, k) => {
       const path = `/ranks/${k}`;
-      checkRankHeader(rd, path, file, p, ranks);
+      checkRankHeader(rd, path, file, p, ranks, builder.peerForm);
       ranks.push(rd.rank);
       byRank.push(rd);
-      storeRankLayout(layout, rd, p);
-      checkRankBlocks(rd, path, file, p);
+      builder.add(rd);
+      checkRankBlocks(rd, path, file);
       checkRankOps(rd, path, file, p, rounds);
     });
   }
+  const layout = builder.done();
   const { rankStart, ops, pieces } = buildColumns(byRank, p);
   const program: Program = {
     p,

@@ -2,7 +2,8 @@
 import { canonicalJson } from "./canonical-json.js";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { BUFFER_NAMES, OP_KINDS, type Program } from "../model/program.js";
+import { slotStart } from "../model/layout-slots.js";
+import { BUFFER_NAMES, OP_KINDS, type Program, type RankLayout } from "../model/program.js";
 import { fsError, writePieces } from "./file-output.js";
 import { FORMAT_NAMES } from "./json-schema.js";
 
@@ -21,9 +22,24 @@ function header(prog: Program): string {
   );
 }
 
-/** One row of the P x P layout (or of the counts derived from it) as a JSON array. */
-function row(a: Float64Array, r: number, p: number): string {
-  return `[${a.subarray(r * p, (r + 1) * p).join(",")}]`;
+/** Elements lo .. hi - 1 of a column as a JSON array. */
+function slice(a: Float64Array | Uint32Array, lo: number, hi: number): string {
+  return `[${a.subarray(lo, hi).join(",")}]`;
+}
+
+/** Rank r's counts and displacements: p-long arrays (full form), or its peer lists with their counts and displacements (peer form). */
+function rankLayout(layout: RankLayout, r: number, p: number): string {
+  const { sendPeers: sp, recvPeers: rp } = layout;
+  const s0 = slotStart(sp, p, r),
+    s1 = slotStart(sp, p, r + 1),
+    r0 = slotStart(rp, p, r),
+    r1 = slotStart(rp, p, r + 1);
+  return (
+    (sp === null ? "" : `"sendPeers":${slice(sp.peer, s0, s1)},\n`) +
+    `"sendCounts":${slice(layout.sendCounts, s0, s1)},\n"sendDispls":${slice(layout.sendDispls, s0, s1)},\n` +
+    (rp === null ? "" : `"recvPeers":${slice(rp.peer, r0, r1)},\n`) +
+    `"recvCounts":${slice(layout.recvCounts, r0, r1)},\n"recvDispls":${slice(layout.recvDispls, r0, r1)},\n`
+  );
 }
 
 function pieces(prog: Program, a: number, e: number): string {
@@ -40,8 +56,7 @@ function* rankPieces(prog: Program, ranks: readonly number[], pieceSize: number)
   for (let k = 0; k < ranks.length; k++) {
     const r = ranks[k]!;
     out +=
-      `${k > 0 ? "," : ""}\n{"rank":${r},\n"sendCounts":${row(layout.sendCounts, r, p)},\n"sendDispls":${row(layout.sendDispls, r, p)},\n` +
-      `"recvCounts":${row(layout.recvCounts, r, p)},\n"recvDispls":${row(layout.recvDispls, r, p)},\n` +
+      `${k > 0 ? "," : ""}\n{"rank":${r},\n${rankLayout(layout, r, p)}` +
       `"sendSize":${layout.sendSize[r]!},"recvSize":${layout.recvSize[r]!},"scratch":${layout.scratchSize[r]!},\n"ops":[`;
     for (let x = prog.rankStart[r]!; x < prog.rankStart[r + 1]!; x++) {
       const a = ops.pieceStart[x]!,

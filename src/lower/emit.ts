@@ -1,7 +1,6 @@
 /** Emit: messages to per-rank operations in program order (copies first; nonblocking or blocking order) with their pieces. */
 import { fail } from "../model/errors.js";
 import type { OpTable, PieceTable, ProgramVariant } from "../model/program.js";
-import type { BufferLayout } from "./layout.js";
 import type { Messages } from "./messages.js";
 
 /** Tags stay below this bound (a power of two): MPI guarantees MPI_TAG_UB >= 32767. */
@@ -108,13 +107,7 @@ export interface Emitted {
  * rank (a counting sort of 2k + side descriptors, small enough to stay in cache), and each rank then
  * writes its operations of the block as one sequential run of every column.
  */
-export function emitOps(
-  msgs: Messages,
-  p: number,
-  rounds: number,
-  variant: ProgramVariant,
-  layout: BufferLayout,
-): Emitted {
+export function emitOps(msgs: Messages, p: number, rounds: number, variant: ProgramVariant): Emitted {
   const { order, start } = byRound(msgs, rounds);
   const colour = variant === "blocking" ? colourRounds(msgs, p, order, start) : null;
   const { src, dst } = msgs;
@@ -125,7 +118,7 @@ export function emitOps(
     nPieces = piecesOf[p]!;
   if (nPieces > 0xffffffff)
     throw fail("lower", "UNSUPPORTED", `the program has ${nPieces} buffer pieces, more than 2^32 - 1`);
-  const w = new RankWriter(msgs, p, layout, opsOf, piecesOf, nOps, nPieces);
+  const w = new RankWriter(msgs, p, opsOf, piecesOf, nOps, nPieces);
   // Blocked rank-major pass.
   const bucket = new Uint32Array(p + 1),
     fill = new Uint32Array(p);
@@ -297,13 +290,10 @@ class RankWriter {
   private readonly pBuf: Uint8Array;
   private readonly pOff: Float64Array;
   private readonly pCnt: Float64Array;
-  private readonly sendRow: Float64Array;
-  private readonly recvRow: Float64Array;
 
   constructor(
     private readonly msgs: Messages,
     private readonly p: number,
-    layout: BufferLayout,
     opsOf: Uint32Array,
     piecesOf: Float64Array,
     nOps: number,
@@ -322,8 +312,6 @@ class RankWriter {
     this.pBuf = new Uint8Array(nPieces);
     this.pOff = new Float64Array(nPieces);
     this.pCnt = new Float64Array(nPieces);
-    this.sendRow = layout.sendDispls;
-    this.recvRow = layout.recvDispls;
   }
 
   /** Resumes rank r. */
@@ -356,19 +344,17 @@ class RankWriter {
     const pBuf = this.pBuf,
       pOff = this.pOff,
       pCnt = this.pCnt;
-    const x0 = msgs.x0;
-    if (x0 !== null) {
-      const off = x0[k]!,
-        p = this.p;
+    const sendAt = msgs.sendAt;
+    if (sendAt !== null) {
       if (side !== RECV) {
         pBuf[q] = 0;
-        pOff[q] = this.sendRow[a * p + b]! + off;
+        pOff[q] = sendAt[k]!;
         pCnt[q] = z;
         q++;
       }
       if (side !== SEND) {
         pBuf[q] = 1;
-        pOff[q] = this.recvRow[b * p + a]! + off;
+        pOff[q] = msgs.recvAt![k]!;
         pCnt[q] = z;
         q++;
       }

@@ -1,12 +1,17 @@
-/** Layout: MPI_Alltoallv buffer displacements of every rank (prefix sums by default, or checked user values). */
+/** Layout: MPI_Alltoallv buffer displacements of every rank (prefix sums by default, or checked user values), in the full or the peer form. */
 import { fail } from "../model/errors.js";
-import type { CommMatrix } from "../model/matrix.js";
+import { isSparse, matrixCols, matrixRows, type CommMatrix } from "../model/matrix.js";
+import { checkMemory } from "../model/memory-budget.js";
+import { slotPeer, slotStart } from "../model/layout-slots.js";
+import type { LayoutForm, PeerIndex, RankLayout } from "../model/program.js";
 
-/** Displacements and buffer sizes a caller may give (elements; P*P row-major like RankLayout, sizes P). */
+/** The form and the displacements and buffer sizes a caller may give (elements). */
 export interface DisplacementOptions {
-  /** sendDispls[r * p + j]: where rank r's elements for j start; default: prefix sums in j order. */
+  /** "full" (P blocks per rank, P^2 slots) or "peers" (the non-zero blocks only); default: peers for a sparse matrix, full for a dense one. */
+  readonly form?: LayoutForm;
+  /** Per slot of the form (full: sendDispls[r * p + j]; peers: M's non-zero entries in row order): where rank r's elements for j start; default: prefix sums in j order. */
   readonly sendDispls?: Float64Array;
-  /** recvDispls[r * p + i]: where the elements from i start at rank r; default: prefix sums in i order. */
+  /** Per slot of the form (full: recvDispls[r * p + i]; peers: M's non-zero entries in column order): where the elements from i start at rank r; default: prefix sums in i order. */
   readonly recvDispls?: Float64Array;
   /** Send buffer size of every rank; default: the end of its last block. */
   readonly sendSize?: Float64Array;
@@ -14,33 +19,26 @@ export interface DisplacementOptions {
   readonly recvSize?: Float64Array;
 }
 
-/** The send and receive side of the layout. */
-export interface BufferLayout {
-  /** sendCounts[r * p + j] = M[r][j] (the matrix data itself, not copied). */
-  readonly sendCounts: Float64Array;
-  /** recvCounts[r * p + i] = M[i][r]. */
-  readonly recvCounts: Float64Array;
-  readonly sendDispls: Float64Array;
-  readonly recvDispls: Float64Array;
-  readonly sendSize: Float64Array;
-  readonly recvSize: Float64Array;
+/** The send and receive side of the layout (RankLayout without the scratch sizes). */
+export type BufferLayout = Omit<RankLayout, "scratchSize">;
+
+/** One side's slots and counts before displacements. */
+interface Side {
+  readonly peers: PeerIndex | null;
+  readonly counts: Float64Array;
 }
 
-/** The count of block j of rank r: M[r][j] on the send side, M[j][r] on the receive side. */
-function countOf(m: CommMatrix, send: boolean, r: number, j: number): number {
-  return send ? m.data[r * m.p + j]! : m.data[j * m.p + r]!;
-}
-
-/** Prefix-sum displacements of the rows of `counts` (P x P, row-major: the blocks of rank r in peer order), and the buffer sizes. */
-function prefixRows(counts: Float64Array, p: number): { displs: Float64Array; size: Float64Array } {
-  const displs = new Float64Array(p * p),
+/** Prefix-sum displacements of every rank's slots (its blocks in peer order), and the buffer sizes. */
+function prefixDispls(side: Side, p: number): { displs: Float64Array; size: Float64Array } {
+  const { peers, counts } = side;
+  const displs = new Float64Array(counts.length),
     size = new Float64Array(p);
   for (let r = 0; r < p; r++) {
     let at = 0;
-    const row = r * p;
-    for (let j = 0; j < p; j++) {
-      displs[row + j] = at;
-      at += counts[row + j]!;
+    const end = slotStart(peers, p, r + 1);
+    for (let k = slotStart(peers, p, r); k < end; k++) {
+      displs[k] = at;
+      at += counts[k]!;
     }
     size[r] = at;
   }
@@ -62,34 +60,43 @@ function transposed(m: CommMatrix): Float64Array {
   return out;
 }
 
-/** Checks user displacements of one side: integers >= 0, blocks within the buffer and not overlapping. */
-function checkSide(m: CommMatrix, send: boolean, displs: Float64Array, given: Float64Array | undefined): Float64Array {
-  const { p } = m;
-  const side = send ? "sendDispls" : "recvDispls";
-  if (displs.length !== p * p)
-    throw fail("lower", "BAD_OPTION", `${side} has ${displs.length} entries, expected P * P = ${p * p}`, {
-      field: side,
-    });
-  if (given !== undefined && given.length !== p)
+/** Checks user displacements of one side: one per slot, integers >= 0, blocks within the buffer and not overlapping. */
+function checkSide(
+  side: Side,
+  p: number,
+  send: boolean,
+  displs: Float64Array,
+  given: Float64Array | undefined,
+): Float64Array {
+  const { peers, counts } = side;
+  const name = send ? "sendDispls" : "recvDispls",
+    sizeName = send ? "sendSize" : "recvSize";
+  if (displs.length !== counts.length)
     throw fail(
       "lower",
       "BAD_OPTION",
-      `${send ? "sendSize" : "recvSize"} has ${given.length} entries, expected P = ${p}`,
-      { field: send ? "sendSize" : "recvSize" },
+      `${name} has ${displs.length} entries, expected ${peers === null ? `P * P = ${counts.length}` : `one per non-zero entry, ${counts.length}`}`,
+      { field: name },
     );
+  if (given !== undefined && given.length !== p)
+    throw fail("lower", "BAD_OPTION", `${sizeName} has ${given.length} entries, expected P = ${p}`, {
+      field: sizeName,
+    });
   const size = new Float64Array(p);
   const order: number[] = [];
   for (let r = 0; r < p; r++) {
     order.length = 0;
     let end = 0;
-    for (let j = 0; j < p; j++) {
-      const d = displs[r * p + j]!;
+    const k1 = slotStart(peers, p, r + 1);
+    for (let k = slotStart(peers, p, r); k < k1; k++) {
+      const d = displs[k]!;
       if (!(Number.isInteger(d) && d >= 0 && d <= Number.MAX_SAFE_INTEGER))
-        throw fail("lower", "BAD_OPTION", `${side}[${r}][${j}] = ${d} is not an integer >= 0`, { field: side });
-      const c = countOf(m, send, r, j);
-      if (c > 0) {
-        order.push(j);
-        end = Math.max(end, d + c);
+        throw fail("lower", "BAD_OPTION", `${name}[${r}][${slotPeer(peers, p, k)}] = ${d} is not an integer >= 0`, {
+          field: name,
+        });
+      if (counts[k]! > 0) {
+        order.push(k);
+        end = Math.max(end, d + counts[k]!);
       }
     }
     const limit = given === undefined ? end : given[r]!;
@@ -97,40 +104,78 @@ function checkSide(m: CommMatrix, send: boolean, displs: Float64Array, given: Fl
       throw fail(
         "lower",
         "BAD_OPTION",
-        `${side} of rank ${r} reach element ${end}, past its buffer of ${limit} elements`,
-        { field: side },
+        `${name} of rank ${r} reach element ${end}, past its buffer of ${limit} elements`,
+        {
+          field: name,
+        },
       );
     size[r] = limit;
-    order.sort((a, b) => displs[r * p + a]! - displs[r * p + b]!);
-    for (let k = 1; k < order.length; k++) {
-      const a = order[k - 1]!,
-        b = order[k]!;
-      if (displs[r * p + a]! + countOf(m, send, r, a) > displs[r * p + b]!) {
-        throw fail("lower", "BAD_OPTION", `${side} of rank ${r}: the blocks of ${a} and ${b} overlap`, { field: side });
-      }
+    order.sort((a, b) => displs[a]! - displs[b]!);
+    for (let i = 1; i < order.length; i++) {
+      const a = order[i - 1]!,
+        b = order[i]!;
+      if (displs[a]! + counts[a]! > displs[b]!)
+        throw fail(
+          "lower",
+          "BAD_OPTION",
+          `${name} of rank ${r}: the blocks of ${slotPeer(peers, p, a)} and ${slotPeer(peers, p, b)} overlap`,
+          { field: name },
+        );
     }
   }
   return size;
 }
 
+/** Displacements and size of one side: defaults, or the caller's after checking them. */
+function sideDispls(
+  side: Side,
+  p: number,
+  send: boolean,
+  displs: Float64Array | undefined,
+  size: Float64Array | undefined,
+): { displs: Float64Array; size: Float64Array } {
+  if (displs === undefined) {
+    const d = prefixDispls(side, p);
+    return size === undefined ? d : { displs: d.displs, size: checkSide(side, p, send, d.displs, size) };
+  }
+  return { displs, size: checkSide(side, p, send, displs, size) };
+}
+
+/** The form a matrix gets when the caller names none: peers for sparse storage, full for dense. */
+export function defaultLayoutForm(m: CommMatrix): LayoutForm {
+  return isSparse(m) ? "peers" : "full";
+}
+
 /** The buffer layout of every rank: defaults, or the caller's displacements after checking them. */
 export function bufferLayout(m: CommMatrix, opts: DisplacementOptions = {}): BufferLayout {
   const { p } = m;
-  const recvCounts = transposed(m);
-  let sendDispls: Float64Array, sendSize: Float64Array, recvDispls: Float64Array, recvSize: Float64Array;
-  if (opts.sendDispls === undefined) {
-    ({ displs: sendDispls, size: sendSize } = prefixRows(m.data, p));
-    if (opts.sendSize !== undefined) sendSize = checkSide(m, true, sendDispls, opts.sendSize);
+  const form = opts.form ?? defaultLayoutForm(m);
+  if (form !== "full" && form !== "peers")
+    throw fail("lower", "BAD_OPTION", `form must be full or peers, got ${String(form)}`, { field: "form" });
+  let send: Side, recv: Side;
+  if (form === "full") {
+    // Four P x P arrays (the counts of a dense matrix are its data: three new ones).
+    checkMemory("lower", (isSparse(m) ? 4 : 3) * 8 * p * p, `a full-form layout (P blocks per rank) at P = ${p}`, {
+      field: "form",
+    });
+    send = { peers: null, counts: m.data };
+    recv = { peers: null, counts: transposed(m) };
   } else {
-    sendDispls = opts.sendDispls;
-    sendSize = checkSide(m, true, sendDispls, opts.sendSize);
+    const rows = matrixRows(m),
+      cols = matrixCols(m);
+    send = { peers: { start: rows.rowStart, peer: rows.col }, counts: rows.val };
+    recv = { peers: { start: cols.colStart, peer: cols.row }, counts: cols.val };
   }
-  if (opts.recvDispls === undefined) {
-    ({ displs: recvDispls, size: recvSize } = prefixRows(recvCounts, p));
-    if (opts.recvSize !== undefined) recvSize = checkSide(m, false, recvDispls, opts.recvSize);
-  } else {
-    recvDispls = opts.recvDispls;
-    recvSize = checkSide(m, false, recvDispls, opts.recvSize);
-  }
-  return { sendCounts: m.data, recvCounts, sendDispls, recvDispls, sendSize, recvSize };
+  const s = sideDispls(send, p, true, opts.sendDispls, opts.sendSize);
+  const r = sideDispls(recv, p, false, opts.recvDispls, opts.recvSize);
+  return {
+    sendCounts: send.counts,
+    recvCounts: recv.counts,
+    sendDispls: s.displs,
+    recvDispls: r.displs,
+    sendPeers: send.peers,
+    recvPeers: recv.peers,
+    sendSize: s.size,
+    recvSize: r.size,
+  };
 }

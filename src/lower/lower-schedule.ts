@@ -42,14 +42,14 @@ export function lowerSchedule(m: CommMatrix, s: Schedule, opts: LowerOptions = {
   const g = groupTransfers(s);
   let msgs, scratchSize: Float64Array, scratchPeak: Float64Array;
   if (s.chunks === null) {
-    msgs = directMessages(m, s, g);
+    msgs = directMessages(layout, p, s, g);
     scratchSize = new Float64Array(p);
     scratchPeak = new Float64Array(p);
   } else {
-    ({ msgs, scratchSize, scratchPeak } = payloadMessages(m, s, g, layout));
+    ({ msgs, scratchSize, scratchPeak } = payloadMessages(p, s, g, layout));
   }
   const rounds = s.stepCount > 0 ? s.stepCount : msgs.n > 0 ? 1 : 0;
-  const e = emitOps(msgs, p, rounds, variant, layout);
+  const e = emitOps(msgs, p, rounds, variant);
   const program: Program = {
     p,
     algorithm: s.algorithm,

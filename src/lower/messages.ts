@@ -1,6 +1,6 @@
 /** Messages: a schedule's transfers merged per (round, src, dst), with the element ranges of direct plans. */
 import { fail } from "../model/errors.js";
-import type { CommMatrix } from "../model/matrix.js";
+import { slotOf, slotPeer, slotStart } from "../model/layout-slots.js";
 import { stepOfTransfer, type Schedule } from "../model/schedule.js";
 import { F64Col, U32Col } from "./columns.js";
 import type { BufferLayout } from "./layout.js";
@@ -14,9 +14,10 @@ export interface SidePieces {
 }
 
 /**
- * The messages of a program: one per (round, src, dst) (src == dst: a local copy). Either `x0` is
- * set (direct: the message carries elements x0 .. x0+count-1 of M[src][dst], one piece per side)
- * or `send` and `recv` hold every message's pieces (payload plans).
+ * The messages of a program: one per (round, src, dst) (src == dst: a local copy). Either `sendAt`
+ * and `recvAt` are set (direct: the message is one piece per side, `count` elements at sendAt[k] in
+ * src's send buffer and at recvAt[k] in dst's receive buffer) or `send` and `recv` hold every
+ * message's pieces (payload plans).
  */
 export interface Messages {
   readonly n: number;
@@ -24,7 +25,8 @@ export interface Messages {
   readonly src: Uint32Array;
   readonly dst: Uint32Array;
   readonly count: Float64Array;
-  readonly x0: Float64Array | null;
+  readonly sendAt: Float64Array | null;
+  readonly recvAt: Float64Array | null;
   readonly send: SidePieces | null;
   readonly recv: SidePieces | null;
 }
@@ -119,104 +121,146 @@ export function groupTransfers(s: Schedule): Grouping {
   return { n, round: round.done(), src: src.done(), dst: dst.done(), count: count.done(), msgOf };
 }
 
+/** The send-side slot of every message (its pair (src, dst) in the layout); throws the relay error when the form has no block for a pair. */
+function sendSlots(layout: BufferLayout, p: number, s: Schedule, g: Grouping): Uint32Array {
+  const peers = layout.sendPeers;
+  const slot = new Uint32Array(g.n);
+  const { src, dst } = g;
+  for (let k = 0; k < g.n; k++) {
+    const a = src[k]!,
+      b = dst[k]!;
+    const y = peers === null ? a * p + b : slotOf(peers, p, a, b);
+    if (y < 0) throw relays(s, a, b, g.count[k]!, 0);
+    slot[k] = y;
+  }
+  return slot;
+}
+
+/** The error of a message-level plan whose transfers a -> b do not carry exactly M[a][b]. */
+function relays(s: Schedule, a: number, b: number, got: number, want: number): Error {
+  return fail(
+    "lower",
+    "UNSUPPORTED",
+    `${s.algorithm} relays elements: plan with --payload (its transfers ${a} -> ${b} carry ${got} elements, M[${a}][${b}] = ${want})`,
+  );
+}
+
 /**
  * True when every message is the only one of its pair, carries exactly M[src][dst] (src != dst) or
  * all of M[r][r] (a copy), and every non-zero entry has its message: then every message starts at
- * element 0 and no self elements are left over. A bit per pair (P^2 / 8 bytes, cache-resident)
- * replaces the P x P cursor of the general case.
+ * element 0 and no self elements are left over. A bit per send slot (P^2 / 8 bytes in the full form,
+ * cache-resident) replaces the per-slot cursor of the general case.
  */
-function distinctExactPairs(m: CommMatrix, g: Grouping): boolean {
-  const { p, data } = m;
-  const seen = new Uint32Array(Math.ceil((p * p) / 32));
-  const { src, dst, count } = g;
+function distinctExactPairs(layout: BufferLayout, g: Grouping, slot: Uint32Array): boolean {
+  const counts = layout.sendCounts;
+  const seen = new Uint32Array(Math.ceil(counts.length / 32));
+  const { count } = g;
   let covered = 0;
   for (let k = 0; k < g.n; k++) {
-    const key = src[k]! * p + dst[k]!;
+    const key = slot[k]!;
     const w = key >>> 5,
       bit = 1 << (key & 31);
     if ((seen[w]! & bit) !== 0) return false;
     seen[w] = seen[w]! | bit;
-    if (count[k] !== data[key]) return false;
+    if (count[k] !== counts[key]) return false;
     if (count[k]! > 0) covered++;
   }
   let nonZero = 0;
-  for (let x = 0; x < data.length; x++) if (data[x]! > 0) nonZero++;
+  for (let x = 0; x < counts.length; x++) if (counts[x]! > 0) nonZero++;
   return covered === nonZero;
+}
+
+/** Where each message's one piece starts in its sender's send buffer and its receiver's receive buffer: the pair's displacements plus x0 (null: 0). */
+function directOffsets(
+  layout: BufferLayout,
+  p: number,
+  src: Uint32Array,
+  dst: Uint32Array,
+  slot: Uint32Array,
+  x0: Float64Array | null,
+  n: number,
+): { sendAt: Float64Array; recvAt: Float64Array } {
+  const sendAt = new Float64Array(n),
+    recvAt = new Float64Array(n);
+  const { sendDispls, recvDispls, recvPeers } = layout;
+  for (let k = 0; k < n; k++) {
+    const a = src[k]!,
+      b = dst[k]!,
+      off = x0 === null ? 0 : x0[k]!;
+    sendAt[k] = sendDispls[slot[k]!]! + off;
+    recvAt[k] = recvDispls[recvPeers === null ? b * p + a : slotOf(recvPeers, p, b, a)]! + off;
+  }
+  return { sendAt, recvAt };
 }
 
 /**
  * The messages of a message-level plan read as direct: every transfer u -> v carries the next
  * elements of M[u][v] (consecutive ranges in transfer order); self elements no transfer carries are
  * copied in round 0. Throws when the transfers of some pair do not add up to M[u][v] (a relay plan).
+ * Work and memory are per message and per slot of the layout (O(P + E + T) in the peer form).
  */
-export function directMessages(m: CommMatrix, s: Schedule, g: Grouping): Messages {
-  const { p } = m;
-  if (distinctExactPairs(m, g))
-    return {
-      n: g.n,
-      round: g.round,
-      src: g.src,
-      dst: g.dst,
-      count: g.count,
-      x0: new Float64Array(g.n),
-      send: null,
-      recv: null,
-    };
-  const cursor = new Float64Array(p * p);
+export function directMessages(layout: BufferLayout, p: number, s: Schedule, g: Grouping): Messages {
+  const slot = sendSlots(layout, p, s, g);
+  const direct = (
+    n: number,
+    round: Uint32Array,
+    src: Uint32Array,
+    dst: Uint32Array,
+    count: Float64Array,
+    x0: Float64Array | null,
+    slots: Uint32Array,
+  ): Messages => ({
+    n,
+    round,
+    src,
+    dst,
+    count,
+    ...directOffsets(layout, p, src, dst, slots, x0, n),
+    send: null,
+    recv: null,
+  });
+  if (distinctExactPairs(layout, g, slot)) return direct(g.n, g.round, g.src, g.dst, g.count, null, slot);
+  const { sendCounts, sendPeers } = layout;
+  const cursor = new Float64Array(sendCounts.length);
   const x0 = new Float64Array(g.n + p);
   for (let k = 0; k < g.n; k++) {
-    const key = g.src[k]! * p + g.dst[k]!;
+    const key = slot[k]!;
     x0[k] = cursor[key]!;
     cursor[key] = cursor[key]! + g.count[k]!;
   }
+  let extra = 0;
   for (let i = 0; i < p; i++) {
-    for (let j = 0; j < p; j++) {
-      const want = m.data[i * p + j]!,
-        got = cursor[i * p + j]!;
-      if (i === j ? got > want : got !== want)
-        throw fail(
-          "lower",
-          "UNSUPPORTED",
-          `${s.algorithm} relays elements: plan with --payload (its transfers ${i} -> ${j} carry ${got} elements, M[${i}][${j}] = ${want})`,
-        );
+    const end = slotStart(sendPeers, p, i + 1);
+    for (let key = slotStart(sendPeers, p, i); key < end; key++) {
+      const j = slotPeer(sendPeers, p, key);
+      const want = sendCounts[key]!,
+        got = cursor[key]!;
+      if (i === j ? got > want : got !== want) throw relays(s, i, j, got, want);
+      if (i === j && want > got) extra++;
     }
   }
-  let extra = 0;
-  for (let r = 0; r < p; r++) if (m.data[r * p + r]! > cursor[r * p + r]!) extra++;
-  if (extra === 0)
-    return {
-      n: g.n,
-      round: g.round,
-      src: g.src,
-      dst: g.dst,
-      count: g.count,
-      x0: x0.subarray(0, g.n),
-      send: null,
-      recv: null,
-    };
+  if (extra === 0) return direct(g.n, g.round, g.src, g.dst, g.count, x0, slot);
   const n = g.n + extra;
   const round = new Uint32Array(n),
     src = new Uint32Array(n),
     dst = new Uint32Array(n),
-    count = new Float64Array(n);
+    count = new Float64Array(n),
+    slots = new Uint32Array(n);
   round.set(g.round);
   src.set(g.src);
   dst.set(g.dst);
   count.set(g.count);
+  slots.set(slot);
   let k = g.n;
   for (let r = 0; r < p; r++) {
-    const left = m.data[r * p + r]! - cursor[r * p + r]!;
+    const key = sendPeers === null ? r * p + r : slotOf(sendPeers, p, r, r);
+    if (key < 0) continue;
+    const left = sendCounts[key]! - cursor[key]!;
     if (left <= 0) continue;
-    x0[k] = cursor[r * p + r]!;
+    x0[k] = cursor[key]!;
     src[k] = dst[k] = r;
+    slots[k] = key;
     count[k++] = left;
   }
-  return { n, round, src, dst, count, x0: x0.subarray(0, n), send: null, recv: null };
-}
-
-/** The piece of one side of direct message k: [buffer code, offset] (send side in the send buffer, receive side in the receive buffer). */
-export function directPiece(msgs: Messages, layout: BufferLayout, p: number, k: number, recvSide: boolean): number {
-  const a = msgs.src[k]!,
-    b = msgs.dst[k]!;
-  return recvSide ? layout.recvDispls[b * p + a]! + msgs.x0![k]! : layout.sendDispls[a * p + b]! + msgs.x0![k]!;
+  return direct(n, round, src, dst, count, x0, slots);
 }

@@ -1,6 +1,6 @@
 /** Payload: element tracking of a payload plan (where each element range is, round by round) and the scratch regions of relayed elements. */
 import { fail } from "../model/errors.js";
-import type { CommMatrix } from "../model/matrix.js";
+import { slotCount, slotOf, slotPeer, slotStart } from "../model/layout-slots.js";
 import type { Schedule } from "../model/schedule.js";
 import { F64Col, I32Col, PieceCol, U32Col } from "./columns.js";
 import type { BufferLayout } from "./layout.js";
@@ -56,11 +56,12 @@ class ElementTracker {
   readonly recvRaw = new RawPieces();
 
   constructor(
-    readonly m: CommMatrix,
+    readonly p: number,
     readonly layout: BufferLayout,
   ) {
-    this.head = new Int32Array(m.p * m.p).fill(-1);
-    this.finger = new Int32Array(m.p * m.p).fill(-1);
+    const slots = slotCount(layout.sendPeers, p);
+    this.head = new Int32Array(slots).fill(-1);
+    this.finger = new Int32Array(slots).fill(-1);
   }
 
   private newSeg(off: number, cnt: number, loc: number, next: number): number {
@@ -78,13 +79,24 @@ class ElementTracker {
     );
   }
 
-  /** Moves elements a .. a+n-1 of o -> d from u to v in step st, recording the pieces of both sides. */
-  move(o: number, d: number, a: number, n: number, u: number, v: number, st: number): void {
-    const { m, layout, head, finger, segOff, segCnt, segLoc, segNext, holdNode, holdRound, holdOff, holdCnt } = this;
+  /**
+   * Moves elements a .. a+n-1 of o -> d (send slot `key`, receive displacement `recvAt` at d) from u
+   * to v in step st, recording the pieces of both sides.
+   */
+  move(
+    o: number,
+    d: number,
+    key: number,
+    recvAt: number,
+    a: number,
+    n: number,
+    u: number,
+    v: number,
+    st: number,
+  ): void {
+    const { layout, head, finger, segOff, segCnt, segLoc, segNext, holdNode, holdRound, holdOff, holdCnt } = this;
     const { dpHold, dpInner, dpCnt, dpRound, sendRaw, recvRaw } = this;
-    const p = m.p;
-    const key = o * p + d;
-    if (head[key] === -1) head[key] = this.newSeg(0, m.data[key]!, AT_ORIGIN, -1);
+    if (head[key] === -1) head[key] = this.newSeg(0, layout.sendCounts[key]!, AT_ORIGIN, -1);
     let cur = head[key]!;
     const f = finger[key]!;
     if (f >= 0 && segOff.a[f]! <= a) cur = f;
@@ -111,7 +123,7 @@ class ElementTracker {
         sendRaw.add(A_SEND, layout.sendDispls[key]! + off, cnt);
       } else if (loc === AT_DEST) {
         if (u !== d) this.notHeld(st, u, o, d, off, cnt);
-        sendRaw.add(A_RECV, layout.recvDispls[d * p + o]! + off, cnt);
+        sendRaw.add(A_RECV, recvAt + off, cnt);
       } else {
         if (holdNode.a[loc] !== u || holdRound.a[loc]! >= st) this.notHeld(st, u, o, d, off, cnt);
         dpHold.push(loc);
@@ -125,7 +137,7 @@ class ElementTracker {
     let loc: number;
     if (v === d) {
       loc = AT_DEST;
-      recvRaw.add(A_RECV, layout.recvDispls[d * p + o]! + a, n);
+      recvRaw.add(A_RECV, recvAt + a, n);
     } else {
       holdNode.push(v);
       holdRound.push(st);
@@ -148,10 +160,9 @@ class ElementTracker {
  * leaving a hold is a departure piece; departures are grouped by (rank, arrival round, departure
  * round) into blocks that scratch allocation places.
  */
-export function payloadMessages(m: CommMatrix, s: Schedule, g: Grouping, layout: BufferLayout): PayloadLowering {
-  const { p } = m;
+export function payloadMessages(p: number, s: Schedule, g: Grouping, layout: BufferLayout): PayloadLowering {
   const chunks = s.chunks!;
-  const t = new ElementTracker(m, layout);
+  const t = new ElementTracker(p, layout);
   const { sendRaw, recvRaw } = t;
   const byMsg = transfersByMessage(g, s.transferCount);
   for (let k = 0; k < g.n; k++) {
@@ -168,14 +179,15 @@ export function payloadMessages(m: CommMatrix, s: Schedule, g: Grouping, layout:
           d = chunks.dest[c]!,
           a = chunks.offset[c]!,
           n = chunks.count[c]!;
-        if (o >= p || d >= p || !(n >= 1) || !(a >= 0) || a + n > m.data[o * p + d]!) {
+        const key = o < p && d < p ? slotOf(layout.sendPeers, p, o, d) : -1;
+        if (key < 0 || !(n >= 1) || !(a >= 0) || a + n > layout.sendCounts[key]!) {
           throw fail(
             "lower",
             "BAD_INPUT",
             `transfer ${x}: chunk [${o}, ${d}, ${a}, ${n}] is outside the message ${o} -> ${d} of M`,
           );
         }
-        t.move(o, d, a, n, u, v, st);
+        t.move(o, d, key, layout.recvDispls[slotOf(layout.recvPeers, p, d, o)]!, a, n, u, v, st);
         carried += n;
       }
       if (carried !== s.size[x])
@@ -187,7 +199,13 @@ export function payloadMessages(m: CommMatrix, s: Schedule, g: Grouping, layout:
     }
   }
   const { head, segOff, segCnt, segLoc, segNext, holdNode, holdRound, dpHold, dpInner, dpCnt, dpRound } = t;
-  const copies = leftovers(m, head, { off: segOff.a, cnt: segCnt.a, loc: segLoc.a, next: segNext.a }, holdNode.a);
+  const copies = leftovers(
+    layout,
+    p,
+    head,
+    { off: segOff.a, cnt: segCnt.a, loc: segLoc.a, next: segNext.a },
+    holdNode.a,
+  );
   const rounds = Math.max(s.stepCount, 1);
   const nHold = holdNode.n,
     nDp = dpHold.n;
@@ -219,13 +237,14 @@ interface Segments {
  * Checks that every element ended at its destination and lists the self elements no transfer
  * moved (copied in round 0): per rank, the rank then [offset, count] pairs, then -1.
  */
-function leftovers(m: CommMatrix, head: Int32Array, seg: Segments, holdNode: Uint32Array): number[] {
-  const { p } = m;
+function leftovers(layout: BufferLayout, p: number, head: Int32Array, seg: Segments, holdNode: Uint32Array): number[] {
+  const { sendPeers, sendCounts } = layout;
   const copies: number[] = []; // rank, then [off, cnt] pairs, terminated by -1
   for (let o = 0; o < p; o++) {
-    for (let d = 0; d < p; d++) {
-      const key = o * p + d,
-        z = m.data[key]!;
+    const end = slotStart(sendPeers, p, o + 1);
+    for (let key = slotStart(sendPeers, p, o); key < end; key++) {
+      const d = slotPeer(sendPeers, p, key),
+        z = sendCounts[key]!;
       if (z === 0) continue;
       if (head[key] === -1) {
         if (o !== d)
@@ -307,12 +326,14 @@ function resolveMessages(
     const from = q;
     let total = 0;
     send.open();
+    const sendBase = layout.sendDispls[slotOf(layout.sendPeers, p, r, r)]!,
+      recvBase = layout.recvDispls[slotOf(layout.recvPeers, p, r, r)]!;
     for (; copies[q] !== -1; q += 2) {
-      send.piece(0, layout.sendDispls[r * p + r]! + copies[q]!, copies[q + 1]!);
+      send.piece(0, sendBase + copies[q]!, copies[q + 1]!);
       total += copies[q + 1]!;
     }
     recv.open();
-    for (q = from; copies[q] !== -1; q += 2) recv.piece(1, layout.recvDispls[r * p + r]! + copies[q]!, copies[q + 1]!);
+    for (q = from; copies[q] !== -1; q += 2) recv.piece(1, recvBase + copies[q]!, copies[q + 1]!);
     q++;
     round.push(0);
     src.push(r);
@@ -327,7 +348,8 @@ function resolveMessages(
     src: src.done(),
     dst: dst.done(),
     count: count.done(),
-    x0: null,
+    sendAt: null,
+    recvAt: null,
     send: { start: sendStart, buffer: send.buffer.done(), offset: send.offset.done(), count: send.count.done() },
     recv: { start: recvStart, buffer: recv.buffer.done(), offset: recv.offset.done(), count: recv.count.done() },
   };

@@ -53,16 +53,41 @@ export interface OpTable {
   readonly copySplit: Uint32Array;
 }
 
-/** Per-rank buffer layout (elements): displacements as in MPI_Alltoallv, and the scratch size. */
+/**
+ * The slots of one side of a layout in the peer form (as MPI_Neighbor_alltoallv takes them): rank
+ * r's blocks are slots start[r] .. start[r + 1] - 1, slot k holding the block of peer peer[k]
+ * (peers ascending within a rank, counts >= 1: only the non-zero blocks).
+ */
+export interface PeerIndex {
+  /** p + 1 slot offsets. */
+  readonly start: Uint32Array;
+  readonly peer: Uint32Array;
+}
+
+/** The form of a layout: "full" (P blocks per rank, as MPI_Alltoallv) or "peers" (the non-zero blocks only). */
+export type LayoutForm = "full" | "peers";
+/** Every LayoutForm. */
+export const LAYOUT_FORMS: readonly LayoutForm[] = ["full", "peers"];
+
+/**
+ * Per-rank buffer layout (elements): counts and displacements per slot, and the buffer sizes. In
+ * the full form (`sendPeers` and `recvPeers` null) rank r has a slot for every peer, slot r * p + j
+ * for peer j, as MPI_Alltoallv's arrays (P^2 slots); in the peer form only the non-zero blocks have
+ * slots (O(P + E): a sparse matrix's layout). See `slotOf` in layout-slots.ts.
+ */
 export interface RankLayout {
-  /** sendCounts[r * p + j] = M[r][j]: the elements rank r sends j (the program does not carry the matrix). */
+  /** sendCounts[slot of (r, j)] = M[r][j]: the elements rank r sends j (the program does not carry the matrix). */
   readonly sendCounts: Float64Array;
-  /** recvCounts[r * p + i] = M[i][r]: the elements rank r receives from i. */
+  /** recvCounts[slot of (r, i)] = M[i][r]: the elements rank r receives from i. */
   readonly recvCounts: Float64Array;
-  /** sendDispls[r * p + j]: where rank r's elements for j start in its send buffer. */
+  /** sendDispls[slot of (r, j)]: where rank r's elements for j start in its send buffer. */
   readonly sendDispls: Float64Array;
-  /** recvDispls[r * p + i]: where the elements from i start in rank r's receive buffer. */
+  /** recvDispls[slot of (r, i)]: where the elements from i start in rank r's receive buffer. */
   readonly recvDispls: Float64Array;
+  /** The send side's slots in the peer form; null in the full form. */
+  readonly sendPeers: PeerIndex | null;
+  /** The receive side's slots in the peer form; null in the full form. */
+  readonly recvPeers: PeerIndex | null;
   /** Elements of each rank's send, receive and scratch buffer. */
   readonly sendSize: Float64Array;
   readonly recvSize: Float64Array;

@@ -14,8 +14,26 @@ const f = (name: string): string => join(dir, name);
 const BUDGET = ["--max-memory", "256M"];
 
 beforeAll(async () => {
-  // faces only (6 neighbours): 94,208 messages (not periodic), enough to catch a P^2 array, cheap to plan
-  const r = await run("gen", "halo", "--p", "16384", "--dims", "3", "--neighbours", "6", "-o", f("h.mtx"));
+  // faces only (6 neighbours): 94,208 messages (not periodic), enough to catch a P^2 array, cheap to
+  // plan; 4^3 cells per rank (16 elements a face) so that verify-program's execution stays small
+  const r = await run(
+    "gen",
+    "halo",
+    "--p",
+    "16384",
+    "--dims",
+    "3",
+    "--neighbours",
+    "6",
+    "--nx",
+    "4",
+    "--ny",
+    "4",
+    "--nz",
+    "4",
+    "-o",
+    f("h.mtx"),
+  );
   expect(r.code, r.err).toBe(0);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -51,11 +69,59 @@ describe("a sparse P = 16384 matrix under a 256 MiB budget", () => {
     expect(doc.stages[0]!.steps.length).toBe(6);
   });
 
-  it("export has no sparse path yet (programs carry P-long per-rank arrays): refused in one line with the estimate", async () => {
-    const r = await run("export", f("shift.json"), "-m", f("h.mtx"), "-f", "program", "-o", f("p.json"), ...BUDGET);
-    expect(r.code).toBe(2);
-    expect(r.err).toMatch(/no sparse path: a dense 16384 x 16384 copy of the sparse matrix needs about 2 GiB/);
-    expect(r.err.trim().split("\n")).toHaveLength(1);
+  for (const variant of ["nonblocking", "blocking"]) {
+    it(`export writes a ${variant} program in the peer form (the non-zero blocks only), and verify-program passes it`, async () => {
+      const p = f(`p-${variant}.json`);
+      const r = await run(
+        "export",
+        f("coloring.json"),
+        "-m",
+        f("h.mtx"),
+        "-f",
+        "program",
+        "--variant",
+        variant,
+        "-o",
+        p,
+        ...BUDGET,
+      );
+      expect(r.code, r.err).toBe(0);
+      const doc = JSON.parse(readFileSync(p, "utf8")) as { ranks: { sendPeers: number[]; recvCounts: number[] }[] };
+      expect(doc.ranks).toHaveLength(16384);
+      expect(doc.ranks[0]!.sendPeers).toEqual([1, 16, 512]); // the three faces of a corner rank (grid 32 x 32 x 16)
+      expect(doc.ranks[0]!.recvCounts).toEqual([16, 16, 16]);
+      const v = await run("verify-program", p, "-m", f("h.mtx"), ...BUDGET);
+      expect(v.code, v.err + v.out).toBe(0);
+      expect(v.out).toMatch(/all checks hold/);
+    });
+  }
+
+  it("export writes GOAL and SimGrid traces from the peer form; the full form is refused in one line with its estimate", async () => {
+    for (const args of [
+      ["-f", "goal", "-o", f("g.goal")],
+      ["-f", "simgrid", "--machine", "t3d-004", "--out", f("sg")],
+    ]) {
+      const r = await run("export", f("shift.json"), "-m", f("h.mtx"), ...args, ...BUDGET);
+      expect(r.code, r.err).toBe(0);
+    }
+    const full = await run(
+      "export",
+      f("shift.json"),
+      "-m",
+      f("h.mtx"),
+      "-f",
+      "program",
+      "--layout",
+      "full",
+      "-o",
+      f("full.json"),
+      ...BUDGET,
+    );
+    expect(full.code).toBe(2);
+    expect(full.err).toMatch(
+      /^lower: a full-form layout \(P blocks per rank\) at P = 16384 needs about 8 GiB, past the memory budget of 256 MiB/,
+    );
+    expect(full.err.trim().split("\n")).toHaveLength(1);
   });
 
   it("auto weighs the O(E) planners only, and its plan verifies", async () => {

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { MSCCL_LIMITS, mscclChunkElements, mscclXml } from "../../src/export/msccl-xml.js";
 import { lowerSchedule } from "../../src/lower/index.js";
+import { sendDisplOf, slotOf } from "../../src/model/layout-slots.js";
 import { matrixFromRows } from "../../src/model/matrix.js";
 import { plan } from "../../src/planner/registry.js";
 import { generatePattern } from "../../src/patterns/registry.js";
@@ -202,9 +203,10 @@ describe("MSCCL-IR export", () => {
           L = prog.layout;
         for (let r = 0; r < p; r++) {
           for (let i = 0; i < p; i++) {
-            for (let k = 0; k < L.recvCounts[r * p + i]!; k += chunk) {
-              expect(bufs[r]!.get(`o${(L.recvDispls[r * p + i]! + k) / chunk}`), `${planner}: ${i} -> ${r}`).toBe(
-                `${i}:${(L.sendDispls[i * p + r]! + k) / chunk}`,
+            const rk = slotOf(L.recvPeers, p, r, i);
+            for (let k = 0; rk >= 0 && k < L.recvCounts[rk]!; k += chunk) {
+              expect(bufs[r]!.get(`o${(L.recvDispls[rk]! + k) / chunk}`), `${planner}: ${i} -> ${r}`).toBe(
+                `${i}:${(sendDisplOf(L, p, i, r) + k) / chunk}`,
               );
             }
           }

@@ -8,7 +8,7 @@ import { readProgramJson } from "../../src/io/program-json-read.js";
 import { programToJsonText, writeProgramJson, writeProgramSplit } from "../../src/io/program-json-write.js";
 import { lowerSchedule } from "../../src/lower/index.js";
 import { matrixFromRows } from "../../src/model/matrix.js";
-import type { Program } from "../../src/model/program.js";
+import type { PeerIndex, Program } from "../../src/model/program.js";
 import { plan } from "../../src/planner/registry.js";
 import { runRounds } from "../lower/program-interpreter.js";
 
@@ -25,7 +25,17 @@ function same(a: Program, b: Program): void {
   const { layout: la, ops: oa, pieces: pa, ...ha } = a;
   const { layout: lb, ops: ob, pieces: pb, ...hb } = b;
   expect(hb).toEqual(ha);
-  for (const k of Object.keys(la) as (keyof typeof la)[]) expect(Array.from(lb[k])).toEqual(Array.from(la[k]));
+  for (const k of Object.keys(la) as (keyof typeof la)[]) {
+    const x = la[k],
+      y = lb[k];
+    if (x === null || y === null) expect(y, k).toBe(x);
+    else if ("peer" in x)
+      expect([Array.from((y as PeerIndex).start), Array.from((y as PeerIndex).peer)], k).toEqual([
+        Array.from(x.start),
+        Array.from(x.peer),
+      ]);
+    else expect(Array.from(y as Float64Array), k).toEqual(Array.from(x));
+  }
   for (const k of Object.keys(oa) as (keyof typeof oa)[]) expect(Array.from(ob[k])).toEqual(Array.from(oa[k]));
   for (const k of Object.keys(pa) as (keyof typeof pa)[]) expect(Array.from(pb[k])).toEqual(Array.from(pa[k]));
 }

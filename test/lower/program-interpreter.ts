@@ -1,6 +1,7 @@
 /** A reference interpreter of lowered programs for the tests: executes them on tagged elements, independent of the lowering code. */
 import type { CommMatrix } from "../../src/model/matrix.js";
 import type { Program } from "../../src/model/program.js";
+import { recvDisplOf, sendDisplOf } from "../../src/model/layout-slots.js";
 
 /** Buffers of one rank: element ids (-1: empty). */
 interface Buffers {
@@ -25,7 +26,7 @@ function initBuffers(m: CommMatrix, prog: Program, bases: Float64Array): Buffers
   for (let r = 0; r < p; r++) {
     const send = new Float64Array(layout.sendSize[r]!).fill(-1);
     for (let d = 0; d < p; d++)
-      for (let x = 0; x < m.data[r * p + d]!; x++) send[layout.sendDispls[r * p + d]! + x] = bases[r * p + d]! + x;
+      for (let x = 0; x < m.data[r * p + d]!; x++) send[sendDisplOf(layout, p, r, d) + x] = bases[r * p + d]! + x;
     out.push({
       bufs: [send, new Float64Array(layout.recvSize[r]!).fill(-1), new Float64Array(layout.scratchSize[r]!).fill(-1)],
     });
@@ -80,7 +81,7 @@ function checkDelivery(m: CommMatrix, prog: Program, bases: Float64Array, state:
     const recv = state[d]!.bufs[1]!;
     for (let o = 0; o < p; o++) {
       for (let x = 0; x < m.data[o * p + d]!; x++) {
-        const got = recv[prog.layout.recvDispls[d * p + o]! + x];
+        const got = recv[recvDisplOf(prog.layout, p, d, o) + x];
         if (got !== bases[o * p + d]! + x)
           throw new Error(
             `element (${o}, ${d}, ${x}) is not at its place in rank ${d}'s receive buffer (found ${got})`,

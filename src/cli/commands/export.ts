@@ -11,7 +11,7 @@ import { simgridCopyFlopsPerByte, simgridPlatformFiles } from "../../export/simg
 import { simgridTraceFiles, type ExportedFile } from "../../export/simgrid-trace.js";
 import { fsError, refuseOutputOntoInput, writePieces } from "../../io/file-output.js";
 import { findMachine } from "../../machines/presets.js";
-import type { Program, ProgramVariant } from "../../model/program.js";
+import { LAYOUT_FORMS, type LayoutForm, type Program, type ProgramVariant } from "../../model/program.js";
 import { readScheduleJson } from "../../io/schedule-json-read.js";
 import { encodeScheduleArrow } from "../../io/schedule-arrow.js";
 import { writeBytesAtomic } from "../../io/bytes-output.js";
@@ -174,6 +174,12 @@ export function registerExport(program: Command, ctx: CliContext): void {
         .choices(VARIANTS)
         .default("nonblocking"),
     )
+    .addOption(
+      new Option(
+        "--layout <form>",
+        "buffer layout: full (p counts and displacements per rank, as MPI_Alltoallv) or peers (the non-zero blocks only, as MPI_Neighbor_alltoallv); default: peers for a sparse matrix (JSON entries, Matrix Market, halo, spmv), full otherwise",
+      ).choices(LAYOUT_FORMS),
+    )
     .option("--element-bytes <n>", ELEMENT_BYTES_HELP)
     .action(
       async (
@@ -187,6 +193,7 @@ export function registerExport(program: Command, ctx: CliContext): void {
           machine?: string;
           chunk?: string;
           variant: string;
+          layout?: LayoutForm;
           elementBytes?: string;
         },
         cmd: Command,
@@ -215,7 +222,10 @@ export function registerExport(program: Command, ctx: CliContext): void {
         await refuseOutputOntoInput("export", [file, o.matrix], [["-o", o.output]]);
         const m = readMatrixFile(o.matrix, matrixReadOptions(o));
         const s = await readScheduleJson(file);
-        const { program: prog, scratchPeak } = lowerSchedule(m, s, { variant: o.variant as ProgramVariant });
+        const { program: prog, scratchPeak } = lowerSchedule(m, s, {
+          variant: o.variant as ProgramVariant,
+          ...(o.layout === undefined ? {} : { form: o.layout }),
+        });
         await format.write(
           prog,
           { output: o.output, split: o.split ?? null, dir: o.out ?? null, machine, chunk, inputs: [file, o.matrix] },

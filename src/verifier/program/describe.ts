@@ -1,5 +1,6 @@
 /** Words for program witnesses: an operation as (rank, round, kind, peer, tag, count), an element as (origin, dest, offset). */
-import type { CommMatrix } from "../../model/matrix.js";
+import { matrixCols, type CommMatrix } from "../../model/matrix.js";
+import type { MatrixCols } from "../../model/matrix-rows.js";
 import type { Program } from "../../model/program.js";
 
 /** The source every program check cites. */
@@ -14,8 +15,13 @@ export function describeOp(prog: Program, x: number): string {
   return `rank ${ops.rank[x]}, round ${ops.round[x]}: ${what} (tag ${ops.tag[x]}, ${ops.count[x]} elements)`;
 }
 
-/** Element codes: element (o, d, x) of the matrix is prefix[o * p + d] + x; EMPTY marks a slot that holds no element. */
+/**
+ * Element codes, numbered column by column: element (o, d, x) is prefix[k] + x for the entry k of
+ * (o, d) in the compressed columns of M (O(P + E) whatever the storage); EMPTY marks a slot that
+ * holds no element.
+ */
 export interface ElementCodes {
+  readonly cols: MatrixCols;
   readonly prefix: Float64Array;
   readonly total: number;
 }
@@ -23,24 +29,33 @@ export interface ElementCodes {
 /** The code of "no element". */
 export const EMPTY = -1;
 
-/** Prefix sums of the matrix in row-major order (p^2 + 1 entries). */
+/** Prefix sums of the matrix's entries in column order (E + 1 values). */
 export function elementCodes(m: CommMatrix): ElementCodes {
-  const n = m.p * m.p;
+  const cols = matrixCols(m);
+  const n = cols.val.length;
   const prefix = new Float64Array(n + 1);
-  for (let k = 0; k < n; k++) prefix[k + 1] = prefix[k]! + m.data[k]!;
-  return { prefix, total: prefix[n]! };
+  for (let k = 0; k < n; k++) prefix[k + 1] = prefix[k]! + cols.val[k]!;
+  return { cols, prefix, total: prefix[n]! };
+}
+
+/** The last index k of a sorted array with a[k] <= v (a[0] <= v). */
+function lastAtMost(a: Float64Array | Uint32Array, v: number, hi: number): number {
+  let lo = 0;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (a[mid]! <= v) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 /** An element code in words: `(o, d, x)`, or `nothing` for EMPTY. */
-export function describeElement(m: CommMatrix, codes: ElementCodes, g: number): string {
+export function describeElement(codes: ElementCodes, g: number): string {
   if (g === EMPTY) return "nothing";
-  const { prefix } = codes;
-  let lo = 0,
-    hi = m.p * m.p; // last k with prefix[k] <= g
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if (prefix[mid]! <= g) lo = mid;
-    else hi = mid - 1;
-  }
-  return `(${Math.floor(lo / m.p)}, ${lo % m.p}, ${g - prefix[lo]!})`;
+  const { prefix, cols } = codes;
+  // Entries are non-zero (prefix is strictly increasing); the column holding entry k is the last
+  // with colStart <= k (an empty column before it starts at the same place).
+  const k = lastAtMost(prefix, g, prefix.length - 2);
+  const d = lastAtMost(cols.colStart, k, cols.p - 1);
+  return `(${cols.row[k]}, ${d}, ${g - prefix[k]!})`;
 }

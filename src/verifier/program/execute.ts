@@ -1,5 +1,6 @@
 /** Program execution on tagged elements: delivery to the receive displacements, scratch safety, and (nonblocking) buffer races within a round. */
 import type { CommMatrix } from "../../model/matrix.js";
+import { slotOf } from "../../model/layout-slots.js";
 import { BUFFER_NAMES, type Program } from "../../model/program.js";
 import { check, type Check } from "../report.js";
 import { describeElement, describeOp, EMPTY, PROGRAM_SOURCE, type ElementCodes } from "./describe.js";
@@ -148,7 +149,7 @@ function startExecution(m: CommMatrix, prog: Program, codes: ElementCodes, block
           const old = content[s]!;
           if (freeFrom[s]! > now && old !== EMPTY && old !== v) {
             found.unsafe++;
-            found.unsafeWitness ??= `${describeOp(prog, x)} writes ${describeElement(m, codes, v)} into scratch[${pieces.offset[k]! + i}], which still holds ${describeElement(m, codes, old)}, not yet sent on`;
+            found.unsafeWitness ??= `${describeOp(prog, x)} writes ${describeElement(codes, v)} into scratch[${pieces.offset[k]! + i}], which still holds ${describeElement(codes, old)}, not yet sent on`;
           }
           freeFrom[s] = v === EMPTY ? 0 : PENDING;
         }
@@ -244,7 +245,7 @@ function initialBuffers(
   prog: Program,
   codes: ElementCodes,
 ): { base: Float64Array; content: Float64Array } {
-  const { p, data } = m;
+  const { p } = m;
   const { layout } = prog;
   const base = new Float64Array(3 * p + 1);
   for (let r = 0; r < p; r++) {
@@ -253,11 +254,13 @@ function initialBuffers(
     base[3 * r + 3] = base[3 * r + 2]! + layout.scratchSize[r]!;
   }
   const content = new Float64Array(base[3 * p]!).fill(EMPTY);
-  for (let o = 0; o < p; o++) {
-    for (let d = 0; d < p; d++) {
-      const c = data[o * p + d]!,
-        at = base[3 * o]! + layout.sendDispls[o * p + d]!,
-        g = codes.prefix[o * p + d]!;
+  const { colStart, row, val } = codes.cols;
+  for (let d = 0; d < p; d++) {
+    for (let k = colStart[d]!; k < colStart[d + 1]!; k++) {
+      const o = row[k]!,
+        c = val[k]!,
+        at = base[3 * o]! + layout.sendDispls[slotOf(layout.sendPeers, p, o, d)]!,
+        g = codes.prefix[k]!;
       for (let x = 0; x < c; x++) content[at + x] = g + x;
     }
   }
@@ -272,20 +275,23 @@ function scanReceiveBuffers(
   base: Float64Array,
   content: Float64Array,
 ): { wrong: number; witness: string | null } {
-  const { p, data } = m;
-  const { recvDispls } = prog.layout;
+  const { p } = m;
+  const { recvDispls, recvPeers } = prog.layout;
+  const { colStart, row, val } = codes.cols;
   let wrong = 0,
     witness: string | null = null;
   for (let d = 0; d < p; d++) {
-    for (let o = 0; o < p; o++) {
-      const c = data[o * p + d]!,
-        at = base[3 * d + 1]! + recvDispls[d * p + o]!,
-        g = codes.prefix[o * p + d]!;
+    for (let k = colStart[d]!; k < colStart[d + 1]!; k++) {
+      const o = row[k]!,
+        c = val[k]!,
+        displ = recvDispls[slotOf(recvPeers, p, d, o)]!,
+        at = base[3 * d + 1]! + displ,
+        g = codes.prefix[k]!;
       for (let x = 0; x < c; x++) {
         const v = content[at + x]!;
         if (v === g + x) continue;
         wrong++;
-        witness ??= `rank ${d} recv[${recvDispls[d * p + o]! + x}] holds ${describeElement(m, codes, v)}, expected (${o}, ${d}, ${x})`;
+        witness ??= `rank ${d} recv[${displ + x}] holds ${describeElement(codes, v)}, expected (${o}, ${d}, ${x})`;
       }
     }
   }

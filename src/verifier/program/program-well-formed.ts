@@ -1,6 +1,7 @@
 /** Program well-formedness: tables, ranks, rounds, kinds and peers in range; pieces inside their buffers and adding up; MPI_Alltoallv displacements. */
-import type { CommMatrix } from "../../model/matrix.js";
-import { BUFFER_NAMES, OP_KINDS, type Program } from "../../model/program.js";
+import { matrixCols, matrixRows, type CommMatrix, type MatrixCols, type MatrixRows } from "../../model/matrix.js";
+import { slotCount, slotPeer, slotStart } from "../../model/layout-slots.js";
+import { BUFFER_NAMES, OP_KINDS, type PeerIndex, type Program, type RankLayout } from "../../model/program.js";
 import { check, type Check } from "../report.js";
 import { describeOp, PROGRAM_SOURCE } from "./describe.js";
 
@@ -36,19 +37,8 @@ export function checkProgramWellFormed(m: CommMatrix, prog: Program): Check {
   if (ops.pieceStart[0] !== 0 || ops.pieceStart[n] !== np) return bad(`ops.pieceStart does not cover the ${np} pieces`);
   if (prog.rankStart.length !== p + 1 || prog.rankStart[0] !== 0 || prog.rankStart[p] !== n)
     return bad(`rankStart does not cover the ${n} operations of ${p} ranks`);
-  for (const [name, col, len] of [
-    ["sendDispls", layout.sendDispls, p * p],
-    ["recvDispls", layout.recvDispls, p * p],
-    ["sendSize", layout.sendSize, p],
-    ["recvSize", layout.recvSize, p],
-    ["scratchSize", layout.scratchSize, p],
-  ] as const) {
-    if (col.length !== len) return bad(`layout.${name} has ${col.length} entries, expected ${len}`);
-    for (let k = 0; k < len; k++)
-      if (!isIndex(col[k]!)) return bad(`layout.${name}[${k}] = ${col[k]} is not a non-negative integer`);
-  }
-  const counts = checkCounts(m, layout.sendCounts, layout.recvCounts);
-  if (counts !== null) return bad(counts);
+  const lw = checkLayout(m, layout);
+  if (lw !== null) return bad(lw);
   const sizes = [layout.sendSize, layout.recvSize, layout.scratchSize];
   for (let r = 0; r < p; r++) {
     const lo = prog.rankStart[r]!,
@@ -105,53 +95,129 @@ export function checkProgramWellFormed(m: CommMatrix, prog: Program): Check {
       } else if (sum !== ops.count[x]) return bad(`${describeOp(prog, x)}: its pieces carry ${sum} elements`);
     }
     const w =
-      checkDispls(m, r, layout.sendDispls, layout.sendSize[r]!, "send") ??
-      checkDispls(m, r, layout.recvDispls, layout.recvSize[r]!, "recv");
+      checkDispls(layout.sendPeers, p, r, layout.sendCounts, layout.sendDispls, layout.sendSize[r]!, "send") ??
+      checkDispls(layout.recvPeers, p, r, layout.recvCounts, layout.recvDispls, layout.recvSize[r]!, "recv");
     if (w !== null) return bad(w);
   }
   return check("program-well-formed", TITLE, PROGRAM_SOURCE, true);
 }
 
-/** Rank r's displacements for one buffer: each block (M[r][j] for send, M[j][r] for recv) inside the buffer, blocks disjoint. */
+/** Rank r's displacements for one buffer: each block inside the buffer, blocks disjoint (the counts were checked against M). */
 function checkDispls(
-  m: CommMatrix,
+  peers: PeerIndex | null,
+  p: number,
   r: number,
+  counts: Float64Array,
   displs: Float64Array,
   size: number,
   which: "send" | "recv",
 ): string | null {
-  const { p, data } = m;
-  const len = (j: number): number => (which === "send" ? data[r * p + j]! : data[j * p + r]!);
   const order: number[] = [];
-  for (let j = 0; j < p; j++) {
-    const d = displs[r * p + j]!,
-      c = len(j);
+  const end = slotStart(peers, p, r + 1);
+  for (let k = slotStart(peers, p, r); k < end; k++) {
+    const d = displs[k]!,
+      c = counts[k]!;
     if (c === 0) continue;
     if (d + c > size)
-      return `rank ${r}: ${which} block for ${which === "send" ? "destination" : "origin"} ${j} (${c} elements at ${d}) ends past its ${which} buffer of ${size} elements`;
-    order.push(j);
+      return `rank ${r}: ${which} block for ${which === "send" ? "destination" : "origin"} ${slotPeer(peers, p, k)} (${c} elements at ${d}) ends past its ${which} buffer of ${size} elements`;
+    order.push(k);
   }
-  order.sort((a, b) => displs[r * p + a]! - displs[r * p + b]!);
-  for (let k = 1; k < order.length; k++) {
-    const a = order[k - 1]!,
-      b = order[k]!;
-    if (displs[r * p + a]! + len(a) > displs[r * p + b]!)
-      return `rank ${r}: ${which} blocks of ${a} and ${b} overlap (at ${displs[r * p + a]} and ${displs[r * p + b]})`;
+  order.sort((a, b) => displs[a]! - displs[b]!);
+  for (let i = 1; i < order.length; i++) {
+    const a = order[i - 1]!,
+      b = order[i]!;
+    if (displs[a]! + counts[a]! > displs[b]!)
+      return `rank ${r}: ${which} blocks of ${slotPeer(peers, p, a)} and ${slotPeer(peers, p, b)} overlap (at ${displs[a]} and ${displs[b]})`;
   }
   return null;
 }
 
-/** The layout's counts are the matrix's (MPI_Alltoallv's sendcounts / recvcounts): sendCounts[r p + j] = M[r][j], recvCounts[r p + i] = M[i][r]. */
-function checkCounts(m: CommMatrix, sendCounts: Float64Array, recvCounts: Float64Array): string | null {
-  const { p, data } = m;
-  if (sendCounts.length !== p * p || recvCounts.length !== p * p)
-    return `layout.sendCounts / recvCounts have ${sendCounts.length} / ${recvCounts.length} entries, expected ${p * p}`;
+/** The layout's shape: sizes per rank, one count and displacement per slot, a peer form's slots consistent, displacements integers. */
+function checkLayout(m: CommMatrix, layout: RankLayout): string | null {
+  const { p } = m;
+  for (const [name, col] of [
+    ["sendSize", layout.sendSize],
+    ["recvSize", layout.recvSize],
+    ["scratchSize", layout.scratchSize],
+  ] as const) {
+    if (col.length !== p) return `layout.${name} has ${col.length} entries, expected ${p}`;
+    for (let k = 0; k < p; k++)
+      if (!isIndex(col[k]!)) return `layout.${name}[${k}] = ${col[k]} is not a non-negative integer`;
+  }
+  if ((layout.sendPeers === null) !== (layout.recvPeers === null))
+    return "layout: one side has the peer form and the other the full form";
+  for (const side of ["send", "recv"] as const) {
+    const peers = layout[`${side}Peers`],
+      counts = layout[`${side}Counts`],
+      displs = layout[`${side}Displs`];
+    const w = checkSlots(peers, p, side);
+    if (w !== null) return w;
+    const n = slotCount(peers, p);
+    if (counts.length !== n || displs.length !== n)
+      return `layout.${side}Counts / ${side}Displs have ${counts.length} / ${displs.length} entries, expected ${n}`;
+    for (let k = 0; k < n; k++)
+      if (!isIndex(displs[k]!)) return `layout.${side}Displs[${k}] = ${displs[k]} is not a non-negative integer`;
+    const c = checkCounts(side === "send" ? matrixRows(m) : matrixCols(m), peers, counts, side);
+    if (c !== null) return c;
+  }
+  return null;
+}
+
+/** A peer form's slot index: p + 1 non-decreasing offsets from 0, peers below p and ascending within each rank. */
+function checkSlots(peers: PeerIndex | null, p: number, side: "send" | "recv"): string | null {
+  if (peers === null) return null;
+  const { start, peer } = peers;
+  if (start.length !== p + 1 || start[0] !== 0 || start[p] !== peer.length)
+    return `layout.${side}Peers: its offsets do not cover its ${peer.length} slots for ${p} ranks`;
   for (let r = 0; r < p; r++) {
-    for (let j = 0; j < p; j++) {
-      if (sendCounts[r * p + j] !== data[r * p + j])
-        return `layout.sendCounts[${r * p + j}] = ${sendCounts[r * p + j]}, but M[${r}][${j}] = ${data[r * p + j]}`;
-      if (recvCounts[r * p + j] !== data[j * p + r])
-        return `layout.recvCounts[${r * p + j}] = ${recvCounts[r * p + j]}, but M[${j}][${r}] = ${data[j * p + r]}`;
+    if (start[r]! > start[r + 1]!) return `layout.${side}Peers: the offsets of rank ${r} decrease`;
+    for (let k = start[r]!; k < start[r + 1]!; k++) {
+      if (peer[k]! >= p) return `layout.${side}Peers: rank ${r} lists peer ${peer[k]}, not below p = ${p}`;
+      if (k > start[r]! && peer[k]! <= peer[k - 1]!)
+        return `layout.${side}Peers: rank ${r} lists peer ${peer[k]} after ${peer[k - 1]} (peers must ascend)`;
+    }
+  }
+  return null;
+}
+
+/**
+ * The layout's counts are the matrix's (MPI_Alltoallv's sendcounts / recvcounts): rank r's send
+ * blocks are row r of M, its receive blocks column r. `lines` is M's compressed rows (send) or
+ * columns (recv); the full form holds every peer (zeros included), the peer form exactly the
+ * non-zero entries.
+ */
+function checkCounts(
+  lines: MatrixRows | MatrixCols,
+  peers: PeerIndex | null,
+  counts: Float64Array,
+  side: "send" | "recv",
+): string | null {
+  const { p } = lines;
+  const [lineStart, idx] = "rowStart" in lines ? [lines.rowStart, lines.col] : [lines.colStart, lines.row];
+  const val = lines.val;
+  const cell = (r: number, j: number): string => (side === "send" ? `M[${r}][${j}]` : `M[${j}][${r}]`);
+  for (let r = 0; r < p; r++) {
+    let e = lineStart[r]!;
+    const e1 = lineStart[r + 1]!;
+    if (peers === null) {
+      for (let j = 0; j < p; j++) {
+        const want = e < e1 && idx[e] === j ? val[e++]! : 0;
+        if (counts[r * p + j] !== want)
+          return `layout.${side}Counts[${r * p + j}] = ${counts[r * p + j]}, but ${cell(r, j)} = ${want}`;
+      }
+      continue;
+    }
+    const k0 = peers.start[r]!,
+      k1 = peers.start[r + 1]!;
+    for (let k = k0; k < k1 || e < e1; k++, e++) {
+      if (k >= k1)
+        return `layout.${side}Peers: rank ${r} lists no block for ${idx[e]}, but ${cell(r, idx[e]!)} = ${val[e]}`;
+      const j = peers.peer[k]!;
+      if (e >= e1 || idx[e]! > j) return `layout.${side}Peers: rank ${r} lists a block for ${j}, but ${cell(r, j)} = 0`;
+      if (idx[e]! < j)
+        return `layout.${side}Peers: rank ${r} lists no block for ${idx[e]}, but ${cell(r, idx[e]!)} = ${val[e]}`;
+      if (counts[k] !== val[e])
+        return `layout.${side}Counts of rank ${r} for ${j} = ${counts[k]}, but ${cell(r, j)} = ${val[e]}`;
     }
   }
   return null;

@@ -109,6 +109,8 @@ export function pack(m: CommMatrix, pl: PlainProgram, algorithm = "test"): Progr
       scratchSize: Float64Array.from(pl.scratchSize),
       sendCounts: Float64Array.from(m.data),
       recvCounts: transposed(m),
+      sendPeers: null,
+      recvPeers: null,
     },
     rankStart,
     ops,
