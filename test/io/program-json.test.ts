@@ -7,9 +7,10 @@ import { validateWithSchema } from "../../src/io/json-schema.js";
 import { readProgramJson } from "../../src/io/program-json-read.js";
 import { programToJsonText, writeProgramJson, writeProgramSplit } from "../../src/io/program-json-write.js";
 import { lowerSchedule } from "../../src/lower/index.js";
-import { matrixFromRows } from "../../src/model/matrix.js";
+import { matrixFromRows, toSparse } from "../../src/model/matrix.js";
 import type { PeerIndex, Program } from "../../src/model/program.js";
 import { plan } from "../../src/planner/registry.js";
+import { verifyProgram } from "../../src/verifier/program/index.js";
 import { runRounds } from "../lower/program-interpreter.js";
 
 const dir = mkdtempSync(join(tmpdir(), "commplan-program-"));
@@ -106,5 +107,63 @@ describe("commplan.program/v1", () => {
       /\/ranks\/4\/ops\/\d+\/5 hold 1 elements, the operation moves 7/,
     );
     bad((d) => (d.files = []), /^program: .*must match exactly one schema in oneOf/);
+  });
+
+  const sparse = toSparse(m);
+  it("the peer form (a sparse matrix's layout): schema-valid, each rank lists only its peers, round trip whole and split", async () => {
+    const prog = lowerSchedule(sparse, plan(sparse, "two-stage", { payload: true }), { variant: "blocking" }).program;
+    const text = programToJsonText(prog);
+    const doc = JSON.parse(text) as { ranks: { sendPeers: number[]; sendCounts: number[]; recvPeers: number[] }[] };
+    expect(() => validateWithSchema("program", doc, "program")).not.toThrow();
+    // row 0 of m is [3, 1, 0, 2, 4]: rank 0 sends to 0 (itself), 1, 3 and 4, not to 2
+    expect(doc.ranks[0]!.sendPeers).toEqual([0, 1, 3, 4]);
+    expect(doc.ranks[0]!.sendCounts).toEqual([3, 1, 2, 4]);
+    writeFileSync(join(dir, "peers.json"), text);
+    const back = readProgramJson(join(dir, "peers.json"));
+    same(prog, back.program);
+    expect(verifyProgram(sparse, back.program).ok).toBe(true);
+    const split = join(dir, "peers-split");
+    await writeProgramSplit(prog, split);
+    same(prog, readProgramJson(join(split, "index.json")).program);
+    const one = readProgramJson(join(split, "rank-2.json")).program.layout;
+    expect(Array.from(one.sendPeers!.start)).toEqual([
+      0,
+      0,
+      0,
+      doc.ranks[2]!.sendPeers.length,
+      doc.ranks[2]!.sendPeers.length,
+      doc.ranks[2]!.sendPeers.length,
+    ]);
+  });
+
+  const peerBase = (): { [k: string]: unknown } =>
+    JSON.parse(programToJsonText(lowerSchedule(sparse, plan(sparse, "shift")).program)) as { [k: string]: unknown };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- mutations reach into the parsed document freely
+  const badPeers = (mutate: (d: any) => void, msg: RegExp): void => {
+    const d = peerBase();
+    mutate(d);
+    const file = join(dir, "bad-peers.json");
+    writeFileSync(file, JSON.stringify(d));
+    expect(() => readProgramJson(file)).toThrow(msg);
+  };
+  it("rejects bad peer lists with one line naming the field", () => {
+    badPeers((d) => d.ranks[0].sendPeers.reverse(), /\/ranks\/0\/sendPeers\/1 = 3 is not above the peer before it, 4/);
+    badPeers((d) => (d.ranks[0].sendPeers[2] = 5), /\/ranks\/0\/sendPeers\/2 = 5 is not below p = 5/);
+    badPeers(
+      (d) => (d.ranks[1].recvCounts = [1]),
+      /\/ranks\/1\/recvCounts has 1 entries, expected one per entry of recvPeers, \d/,
+    );
+    badPeers(
+      (d) => (d.ranks[0].sendCounts[0] = 0),
+      /\/ranks\/0\/sendCounts\/0 is 0: the peer form lists only non-zero blocks/,
+    );
+    badPeers(
+      (d) => delete d.ranks[0].recvPeers,
+      /\/ranks\/0 must have property recvPeers when property sendPeers is present/,
+    );
+    badPeers((d) => {
+      delete d.ranks[3].sendPeers;
+      delete d.ranks[3].recvPeers;
+    }, /\/ranks\/3\/sendPeers is missing: the ranks before it have the peer form/);
   });
 });
