@@ -2,9 +2,11 @@
  * One sparse-scale bench step in its own process (so that its peak memory is its own): read a matrix
  * file, then run one step on it and print {readMs, stepMs, peakMiB, ...} as the last line.
  *
- *   sparse-case.ts FILE read|stats|plan|verify|cost|simulate [algorithm]
+ *   sparse-case.ts FILE read|stats|plan|verify|cost|simulate|lower|export [algorithm]
  *
- * verify, cost and simulate plan first (untimed: their own bench rows time the plan).
+ * verify, cost, simulate, lower and export plan first (untimed: their own bench rows time the plan);
+ * export lowers and writes the program JSON next to FILE (its size is printed as outMiB, then the
+ * file is removed).
  */
 import { readMatrixFile } from "../src/io/matrix-read.js";
 import { matrixStats } from "../src/model/matrix-stats.js";
@@ -13,7 +15,10 @@ import { scheduleCost } from "../src/machines/cost-model.js";
 import { simulateSchedule } from "../src/machines/sim/index.js";
 import { plan } from "../src/planner/index.js";
 import { verifySchedule } from "../src/verifier/index.js";
+import { writeProgramJson } from "../src/io/program-json-write.js";
+import { lowerSchedule } from "../src/lower/index.js";
 import { peakRssMiB, rssMiB, timeMs } from "./lib.js";
+import { rmSync, statSync } from "node:fs";
 
 const [file, step, algorithm = "shift"] = process.argv.slice(2);
 if (file === undefined || step === undefined) throw new Error("usage: sparse-case.ts FILE STEP [ALGORITHM]");
@@ -22,6 +27,7 @@ const read = timeMs(() => readMatrixFile(file));
 const m = read.value;
 const afterReadMiB = rssMiB();
 let stepMs = 0,
+  outMiB = 0,
   transfers = 0,
   steps = 0,
   refused: string | null = null;
@@ -44,7 +50,15 @@ try {
     } else if (step === "cost") stepMs = timeMs(() => scheduleCost(s, findMachine("t3d-004"), "blocking")).ms;
     else if (step === "simulate")
       stepMs = timeMs(() => simulateSchedule(s, findMachine("t3d-004"), { timeline: false })).ms;
-    else throw new Error(`bench: unknown step ${step}`);
+    else if (step === "lower") stepMs = timeMs(() => lowerSchedule(m, s)).ms;
+    else if (step === "export") {
+      const out = `${file}.program.json`;
+      const t0 = performance.now();
+      await writeProgramJson(lowerSchedule(m, s).program, out);
+      stepMs = performance.now() - t0;
+      outMiB = statSync(out).size / 2 ** 20;
+      rmSync(out);
+    } else throw new Error(`bench: unknown step ${step}`);
   }
 } catch (e) {
   // a planner that refuses up front (super-linear output past the budget) is a result, not a crash
@@ -61,6 +75,7 @@ console.log(
     steps,
     afterReadMiB,
     peakMiB: peakRssMiB(),
+    outMiB,
     refused,
   }),
 );

@@ -26,6 +26,7 @@ interface CaseResult {
   steps: number;
   afterReadMiB: number;
   peakMiB: number;
+  outMiB: number;
   refused: string | null;
 }
 
@@ -39,6 +40,8 @@ const STEPS: [string, string, string][] = [
   ["verify (shift plan)", "verify", "shift"],
   ["cost (shift plan)", "cost", "shift"],
   ["simulate (shift plan)", "simulate", "shift"],
+  ["lower (shift plan)", "lower", "shift"],
+  ["export program JSON (shift plan)", "export", "shift"],
 ];
 
 const f1 = (x: number): string => x.toFixed(1);
@@ -49,6 +52,7 @@ export async function sparseScaleBench(log: (s: string) => void): Promise<string
   const maxP = Number(process.env["COMMPLAN_BENCH_SPARSE_MAX_P"] ?? SIZES[SIZES.length - 1]);
   const dir = mkdtempSync(join(tmpdir(), "commplan-sparse-"));
   const rows: (string | number)[][] = [];
+  const programs: string[] = [];
   const json: { scale: unknown[]; tenEntries: unknown[] } = { scale: [], tenEntries: [] };
   try {
     for (const p of SIZES.filter((x) => x <= maxP)) {
@@ -60,6 +64,10 @@ export async function sparseScaleBench(log: (s: string) => void): Promise<string
         const r = runCase<CaseResult>("sparse-case.ts", [file, step, algorithm], 16384);
         const perEntry = r.entries ? ((step === "read" ? r.readMs : r.stepMs) * 1e6) / r.entries : 0;
         json.scale.push({ label, fileMiB, ...r });
+        if (step === "export" && r.refused === null && r.entries)
+          programs.push(
+            `P = ${p.toLocaleString("en-US")}: ${f1(r.outMiB)} MiB (${f1((r.outMiB * 2 ** 20) / r.entries)} bytes per entry)`,
+          );
         rows.push([
           p.toLocaleString("en-US"),
           label,
@@ -78,11 +86,12 @@ export async function sparseScaleBench(log: (s: string) => void): Promise<string
     json.tenEntries = ten.json;
     const md =
       `### Sparse scale: 3D halo, 26 neighbours, P = 2^14 .. 2^20\n\n` +
-      `Each step runs in its own process that first reads the Matrix Market file (streamed). Time ratio = the step / that read; ns per entry = the step's time / the matrix's non-zero entries (near-constant down a column means linear in E); memory ratio = the process's peak RSS / the file's size (the node runtime's own ~50 MiB included). verify, cost and simulate plan first, untimed (their plan rows time it). Machine: ${JSON.stringify(machineInfo())}.\n\n` +
+      `Each step runs in its own process that first reads the Matrix Market file (streamed). Time ratio = the step / that read; ns per entry = the step's time / the matrix's non-zero entries (near-constant down a column means linear in E); memory ratio = the process's peak RSS / the file's size (the node runtime's own ~50 MiB included). verify, cost, simulate, lower and export plan first, untimed (their plan rows time it); lower builds the per-rank program in memory (the peer form of the layout: no P-long array per rank), export also writes it as program JSON. Machine: ${JSON.stringify(machineInfo())}.\n\n` +
       mdTable(
         ["P", "step", "entries", "ms", "time / read", "ns / entry", "file MiB", "peak MiB", "peak / file"],
         rows,
       ) +
+      `\nThe program JSON the export rows wrote: ${programs.join("; ")}.\n` +
       `\n#### A P = 16384 matrix with ten entries: plan + verify with every planner\n\n` +
       `Peak RSS of a process that reads the file, runs a stats pass, then plans and verifies, against one that reads and runs the stats pass only (${Math.round(ten.baseMiB)} MiB). Target: at most 1.5 x, or refused up front with the estimate.\n\n` +
       mdTable(["planner", "outcome", "peak MiB", "ratio"], ten.rows);

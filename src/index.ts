@@ -129,8 +129,19 @@ export type { Timeline } from "./model/timeline.js";
 
 // runtime programs: a schedule lowered to per-rank operations, checked, and written for runtimes
 export { lowerSchedule, type LowerOptions, type LowerResult } from "./lower/lower-schedule.js";
-export { BUFFER_NAMES, OP_KINDS } from "./model/program.js";
-export type { Program, ProgramVariant, OpTable, PieceTable, RankLayout, BufferName, OpKind } from "./model/program.js";
+export { BUFFER_NAMES, OP_KINDS, LAYOUT_FORMS } from "./model/program.js";
+export type {
+  Program,
+  ProgramVariant,
+  OpTable,
+  PieceTable,
+  RankLayout,
+  PeerIndex,
+  LayoutForm,
+  BufferName,
+  OpKind,
+} from "./model/program.js";
+export { slotOf, slotStart, slotPeer, slotCount, sendDisplOf, recvDisplOf } from "./model/layout-slots.js";
 export { readProgramJson, type ProgramDocument } from "./io/program-json-read.js";
 export { writeProgramJson, writeProgramSplit, programToJsonText, programJsonPieces } from "./io/program-json-write.js";
 export { verifyProgram, type ProgramVerifyOptions } from "./verifier/program/index.js";

@@ -209,16 +209,10 @@ export function directMessages(layout: BufferLayout, p: number, s: Schedule, g: 
     count: Float64Array,
     x0: Float64Array | null,
     slots: Uint32Array,
-  ): Messages => ({
-    n,
-    round,
-    src,
-    dst,
-    count,
-    ...directOffsets(layout, p, src, dst, slots, x0, n),
-    send: null,
-    recv: null,
-  });
+  ): Messages => {
+    const { sendAt, recvAt } = directOffsets(layout, p, src, dst, slots, x0, n);
+    return { n, round, src, dst, count, sendAt, recvAt, send: null, recv: null };
+  };
   if (distinctExactPairs(layout, g, slot)) return direct(g.n, g.round, g.src, g.dst, g.count, null, slot);
   const { sendCounts, sendPeers } = layout;
   const cursor = new Float64Array(sendCounts.length);

@@ -108,7 +108,9 @@ describe("commplan.program/v1", () => {
     );
     bad((d) => (d.files = []), /^program: .*must match exactly one schema in oneOf/);
   });
+});
 
+describe("commplan.program/v1 in the peer form", () => {
   const sparse = toSparse(m);
   it("the peer form (a sparse matrix's layout): schema-valid, each rank lists only its peers, round trip whole and split", async () => {
     const prog = lowerSchedule(sparse, plan(sparse, "two-stage", { payload: true }), { variant: "blocking" }).program;
