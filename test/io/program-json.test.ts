@@ -41,6 +41,18 @@ function same(a: Program, b: Program): void {
   for (const k of Object.keys(pa) as (keyof typeof pa)[]) expect(Array.from(pb[k])).toEqual(Array.from(pa[k]));
 }
 
+/** A check that the reader refuses `program`'s document after `mutate`, with an error matching `msg`. */
+function rejecter(program: () => Program, name: string) {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- mutations reach into the parsed document freely
+  return (mutate: (d: any) => void, msg: RegExp): void => {
+    const d = JSON.parse(programToJsonText(program())) as unknown;
+    mutate(d);
+    const file = join(dir, name);
+    writeFileSync(file, JSON.stringify(d));
+    expect(() => readProgramJson(file)).toThrow(msg);
+  };
+}
+
 describe("commplan.program/v1", () => {
   for (const [name, payload, variant] of [
     ["two-stage", true, "blocking"],
@@ -76,18 +88,7 @@ describe("commplan.program/v1", () => {
     });
   }
 
-  const base = (): { [k: string]: unknown } =>
-    JSON.parse(programToJsonText(lowerSchedule(m, plan(m, "two-stage", { payload: true })).program)) as {
-      [k: string]: unknown;
-    };
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- mutations reach into the parsed document freely
-  const bad = (mutate: (d: any) => void, msg: RegExp): void => {
-    const d = base();
-    mutate(d);
-    const file = join(dir, "bad.json");
-    writeFileSync(file, JSON.stringify(d));
-    expect(() => readProgramJson(file)).toThrow(msg);
-  };
+  const bad = rejecter(() => lowerSchedule(m, plan(m, "two-stage", { payload: true })).program, "bad.json");
   it("rejects bad documents with one line naming the field", () => {
     bad(
       (d) => (d.format = "commplan.schedule/v1"),
@@ -138,16 +139,7 @@ describe("commplan.program/v1 in the peer form", () => {
     ]);
   });
 
-  const peerBase = (): { [k: string]: unknown } =>
-    JSON.parse(programToJsonText(lowerSchedule(sparse, plan(sparse, "shift")).program)) as { [k: string]: unknown };
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- mutations reach into the parsed document freely
-  const badPeers = (mutate: (d: any) => void, msg: RegExp): void => {
-    const d = peerBase();
-    mutate(d);
-    const file = join(dir, "bad-peers.json");
-    writeFileSync(file, JSON.stringify(d));
-    expect(() => readProgramJson(file)).toThrow(msg);
-  };
+  const badPeers = rejecter(() => lowerSchedule(sparse, plan(sparse, "shift")).program, "bad-peers.json");
   it("rejects bad peer lists with one line naming the field", () => {
     badPeers((d) => d.ranks[0].sendPeers.reverse(), /\/ranks\/0\/sendPeers\/1 = 3 is not above the peer before it, 4/);
     badPeers((d) => (d.ranks[0].sendPeers[2] = 5), /\/ranks\/0\/sendPeers\/2 = 5 is not below p = 5/);
