@@ -9,7 +9,7 @@ interface Pusher {
 
 /** Counters of the rate recomputations (to measure component-local against full recomputation). */
 export interface FlowRecomputeStats {
-  /** Rate recomputations (one per flow start or end). */
+  /** Rate recomputations (one per event time at which flows started or ended: they are batched). */
   readonly recomputes: number;
   /** Flows whose rates were recomputed, summed over recomputations. */
   readonly flowsTouched: number;
@@ -23,8 +23,12 @@ const NO = -1;
  * The flows of a replay on a NetworkRoutes. A message begins (`begin`) after its send start-up;
  * it waits `delay` plus the sum of its route's link latencies, then becomes active on every link
  * of `route(src, dst)` and drains its bytes at a rate set by max-min fair sharing among the active
- * flows of every link (progressive filling). Rates are recomputed when a flow becomes active or
- * ends, for the connected component of flows sharing links with it only; remaining bytes are
+ * flows of every link (progressive filling). Flows that become active or end mark their links;
+ * the replay calls `flush` before it moves on to a later event time, and the rates are recomputed
+ * once for every flow start and end of that time (a shift step's P flows ending together cost one
+ * recomputation, not P), for the connected component of flows sharing links with them only. No
+ * time passes between events of one time key, so the batched rates are those of one-by-one
+ * recomputation at the end of that time; remaining bytes are
  * integrated exactly between events, and a flow's completion (remaining / rate) is pushed on the
  * replay's heap with the mode's own event id. A rate change leaves the earlier completion event
  * in the heap: `isDue` tells the mode it is superseded. Flows live in slots (typed arrays reused
@@ -53,6 +57,8 @@ export class FlowNetwork {
   private doneId: Int32Array = new Int32Array(0);
   private hops: Int32Array = new Int32Array(0);
   private active: Uint8Array = new Uint8Array(0);
+  /** 1 for a flow that ends the moment it starts (see `begin`). */
+  private instant: Uint8Array = new Uint8Array(0);
   private seen: Int32Array = new Int32Array(0);
   private fixed: Int32Array = new Int32Array(0);
   // per route entry (slot * H + hop)
@@ -66,6 +72,11 @@ export class FlowNetwork {
   private readonly capLeft: Float64Array;
   private readonly unfixed: Int32Array;
   private readonly linkSeen: Int32Array;
+  /** Links whose flows changed since the last flush (dirtyMark[l] = 1 while listed), and the latest time of a change. */
+  private readonly dirtyLinks: Int32Array;
+  private readonly dirtyMark: Uint8Array;
+  private nDirty = 0;
+  private dirtyAt = -Infinity;
   /** Bytes that crossed each link. */
   readonly bytes: Float64Array;
   /** Time each link had at least one active flow (us). */
@@ -110,6 +121,8 @@ export class FlowNetwork {
     this.capLeft = new Float64Array(L);
     this.unfixed = new Int32Array(L);
     this.linkSeen = new Int32Array(L);
+    this.dirtyLinks = new Int32Array(L);
+    this.dirtyMark = new Uint8Array(L);
     this.bytes = new Float64Array(L);
     this.busy = new Float64Array(L);
     this.peak = new Int32Array(L);
@@ -151,6 +164,9 @@ export class FlowNetwork {
     const act = new Uint8Array(n);
     act.set(this.active);
     this.active = act;
+    const inst = new Uint8Array(n);
+    inst.set(this.instant);
+    this.instant = inst;
     const free = new Int32Array(n);
     free.set(this.free.subarray(0, this.freeTop));
     for (let s = n - 1; s >= old; s--) free[this.freeTop++] = s;
@@ -170,12 +186,17 @@ export class FlowNetwork {
     const s = this.free[--this.freeTop]!;
     const H = this.H;
     const n = this.net.route(a, b, this.route);
-    let latency = 0;
+    let latency = 0,
+      slowest = Infinity;
     for (let h = 0; h < n; h++) {
       const l = this.route[h]!;
       this.link[s * H + h] = l;
       latency += this.lat[l]!;
+      slowest = Math.min(slowest, this.bw[l]!);
     }
+    // a flow that drains at once (no bytes, or no finite link) ends at the time it starts: its rate
+    // must be known before the other events of that time run, as it was one by one
+    this.instant[s] = bytes === 0 || slowest === Infinity ? 1 : 0;
     this.slotOf[x] = s;
     this.xOf[s] = x;
     this.hops[s] = n;
@@ -209,7 +230,41 @@ export class FlowNetwork {
       if (c > this.peak[l]!) this.peak[l] = c;
       this.bytes[l] = this.bytes[l]! + this.rem[s]!;
     }
-    this.recompute(s, t);
+    // a flow on no link at all (a route of no hops) is not held back by anything
+    if (this.hops[s] === 0) this.setRate(s, Infinity, t);
+    else if (this.instant[s] === 1) {
+      // the batch so far at its own time, then this flow at t (as one by one)
+      this.flush();
+      this.markLinks(s, t);
+      this.flush();
+    } else this.markLinks(s, t);
+  }
+
+  /** True when flows started or ended since the last `flush`: their rates (and completions) are not set yet. */
+  get pending(): boolean {
+    return this.nDirty > 0;
+  }
+
+  /** Notes that the flows of slot s's links changed at t (the slot's route is read now: it may be reused before the flush). */
+  private markLinks(s: number, t: number): void {
+    const H = this.H;
+    for (let h = 0; h < this.hops[s]!; h++) {
+      const l = this.link[s * H + h]!;
+      if (this.dirtyMark[l] === 0) {
+        this.dirtyMark[l] = 1;
+        this.dirtyLinks[this.nDirty++] = l;
+      }
+    }
+    if (t > this.dirtyAt) this.dirtyAt = t;
+  }
+
+  /** Recomputes the rates of every component that flows joined or left since the last flush (once per event time: the replay calls it before it moves on to a later time). */
+  flush(): void {
+    if (this.nDirty === 0) return;
+    this.recompute(this.dirtyAt);
+    for (let i = 0; i < this.nDirty; i++) this.dirtyMark[this.dirtyLinks[i]!] = 0;
+    this.nDirty = 0;
+    this.dirtyAt = -Infinity;
   }
 
   /** Whether mode event `id` popped at t stands: false for a flow's completion event superseded by a rate change (or already handled). */
@@ -237,13 +292,13 @@ export class FlowNetwork {
       const c = --this.count[l]!;
       if (c === 0) this.busy[l] = this.busy[l]! + (t - this.since[l]!);
     }
+    this.markLinks(s, t);
     this.slotOf[x] = NO;
     this.free[this.freeTop++] = s;
-    this.recompute(s, t);
   }
 
-  /** Collects the flows (into compFlows) and links (into linkQueue) of the component around slot s's links; returns the flow count (the link count is left in compLinks). */
-  private component(s: number): number {
+  /** Collects the flows (into compFlows) and links (into linkQueue) of the components around the dirty links; returns the flow count (the link count is left in compLinks). */
+  private component(): number {
     const H = this.H,
       ep = ++this.epoch;
     const { linkSeen, seen, head, eNext } = this;
@@ -264,7 +319,14 @@ export class FlowNetwork {
           linkSeen[l] = ep;
           this.linkQueue[q++] = l;
         }
-    } else addLinksOf(s);
+    } else
+      for (let i = 0; i < this.nDirty; i++) {
+        const l = this.dirtyLinks[i]!;
+        if (linkSeen[l] !== ep) {
+          linkSeen[l] = ep;
+          this.linkQueue[q++] = l;
+        }
+      }
     for (let i = 0; i < q; i++) {
       for (let e = head[this.linkQueue[i]!]!; e !== NO; e = eNext[e]!) {
         const f = (e / H) | 0;
@@ -278,9 +340,9 @@ export class FlowNetwork {
     return nf;
   }
 
-  /** Max-min rates (progressive filling) for the component around slot s, at time t. */
-  private recompute(s: number, t: number): void {
-    const nf = this.component(s);
+  /** Max-min rates (progressive filling) for the components around the dirty links, at time t. */
+  private recompute(t: number): void {
+    const nf = this.component();
     const nl = this.compLinks;
     this.nRecomputes++;
     this.nTouched += nf;
@@ -330,8 +392,6 @@ export class FlowNetwork {
         }
       }
     }
-    // a flow on no link at all (a route of no hops) is not held back by anything
-    if (this.active[s] === 1 && this.hops[s] === 0) this.setRate(s, Infinity, t);
   }
 
   /** Flow f runs at rate r from t: a new completion is pushed when its rate changed. */

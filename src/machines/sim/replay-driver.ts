@@ -214,19 +214,25 @@ export class ReplayDriver {
     for (let v = 0; v < p; v++) mode.tryIssue(v, t0);
     const doneBefore = this.done;
     let last = t0;
-    while (heap.size > 0) {
+    const flows = this.flows;
+    while (heap.size > 0 || flows?.pending) {
+      // flows that started or ended get their rates once every event of their time key is handled
+      if (flows !== null && flows.pending && (heap.size === 0 || heap.topKey() !== this.nowKey)) {
+        flows.flush();
+        continue;
+      }
       // events with one key go in id order (heap.ts); time never runs backwards
       const te = heap.topTime();
       const t = Math.max(te, last);
       const id = heap.topId();
       this.nowKey = heap.topKey();
       heap.pop();
-      if (this.flows) {
+      if (flows !== null) {
         if (id >= ids + p) {
-          this.flows.activate(id - ids - p, t);
+          flows.activate(id - ids - p, t);
           continue;
         }
-        if (id < ids && !this.flows.live(id, te)) continue; // superseded by a rate change (te: the time it was pushed at)
+        if (id < ids && !flows.live(id, te)) continue; // superseded by a rate change (te: the time it was pushed at)
       }
       last = t;
       if (id >= ids) {

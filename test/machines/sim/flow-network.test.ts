@@ -156,6 +156,12 @@ describe("flow model: hand-computed cases", () => {
       expect(r.makespan, `oversub ${oversub}`).toBeCloseTo(steps * bytes, 6);
       // f_lc: against the 1:1 time 7 m (a free core)
       expect(r.network!.flc).toBeCloseTo(steps / 7, 9);
+      // flows that start or end at one time share one recomputation: in lock-step every step's 8
+      // flows start together (one recomputation, not 8) and end together when they share one rate
+      // (1:1: a step costs 2, not 16); oversubscribed, the flows within a leaf end first (one more)
+      const recomputes = r.network!.recompute.recomputes;
+      if (oversub === 1) expect(recomputes).toBe(2 * 7);
+      else expect(recomputes, `oversub ${oversub}`).toBeLessThanOrEqual(3 * 7);
     }
   });
 });
