@@ -299,41 +299,42 @@ export class FlowNetwork {
 
   /** Collects the flows (into compFlows) and links (into linkQueue) of the components around the dirty links; returns the flow count (the link count is left in compLinks). */
   private component(): number {
-    const H = this.H,
-      ep = ++this.epoch;
-    const { linkSeen, seen, head, eNext } = this;
+    const ep = ++this.epoch;
+    const { linkSeen, seen, head, eNext, linkQueue } = this;
     let q = 0,
       nf = 0;
-    const addLinksOf = (f: number): void => {
-      for (let h = 0; h < this.hops[f]!; h++) {
-        const l = this.link[f * H + h]!;
-        if (linkSeen[l] !== ep) {
-          linkSeen[l] = ep;
-          this.linkQueue[q++] = l;
-        }
-      }
-    };
     if (this.full) {
       for (let l = 0; l < this.L; l++)
         if (this.count[l]! > 0) {
           linkSeen[l] = ep;
-          this.linkQueue[q++] = l;
+          linkQueue[q++] = l;
         }
     } else
       for (let i = 0; i < this.nDirty; i++) {
         const l = this.dirtyLinks[i]!;
         if (linkSeen[l] !== ep) {
           linkSeen[l] = ep;
-          this.linkQueue[q++] = l;
+          linkQueue[q++] = l;
         }
       }
+    const H = this.H,
+      link = this.link,
+      hops = this.hops;
     for (let i = 0; i < q; i++) {
-      for (let e = head[this.linkQueue[i]!]!; e !== NO; e = eNext[e]!) {
+      for (let e = head[linkQueue[i]!]!; e !== NO; e = eNext[e]!) {
         const f = (e / H) | 0;
         if (seen[f] === ep) continue;
         seen[f] = ep;
         this.compFlows[nf++] = f;
-        if (!this.full) addLinksOf(f);
+        if (this.full) continue;
+        // the flow's other links join the component (no closure here: a hot loop)
+        for (let h = 0, b = f * H; h < hops[f]!; h++) {
+          const l = link[b + h]!;
+          if (linkSeen[l] !== ep) {
+            linkSeen[l] = ep;
+            linkQueue[q++] = l;
+          }
+        }
       }
     }
     this.compLinks = q;
