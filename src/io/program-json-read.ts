@@ -2,6 +2,7 @@
 import { readFileSync, readSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fail } from "../model/errors.js";
+import { checkMemory } from "../model/memory-budget.js";
 import type { OpTable, PieceTable, Program, ProgramVariant, RankLayout } from "../model/program.js";
 import type { JsonValue } from "../model/schedule.js";
 import { fsError } from "./file-output.js";
@@ -190,6 +191,10 @@ class LayoutBuilder {
       recvSize[r] = rd.recvSize;
       scratchSize[r] = rd.scratch;
     }
+    if (!peerForm)
+      checkMemory(MODULE, 4 * 8 * p * p, `the full-form layout (p blocks per rank) of p = ${p} ranks`, {
+        field: "p",
+      });
     const side = (name: "send" | "recv") => {
       const start = new Uint32Array(p + 1);
       for (let r = 0; r < p; r++)

@@ -59,3 +59,29 @@ export function describeElement(codes: ElementCodes, g: number): string {
   const d = lastAtMost(cols.colStart, k, cols.p - 1);
   return `(${cols.row[k]}, ${d}, ${g - prefix[k]!})`;
 }
+
+/**
+ * The rounds the operations use, numbered densely in order: idx[x] is the rank of op x's round
+ * among the distinct rounds (count of them). Work and memory follow the operations, not the
+ * `rounds` field (up to 2^32 - 1): a program that declares four billion rounds and uses three
+ * costs three.
+ */
+export function denseRounds(round: Uint32Array): { readonly idx: Uint32Array; readonly count: number } {
+  const sorted = round.slice().sort();
+  let u = 0;
+  for (let k = 0; k < sorted.length; k++) if (k === 0 || sorted[k] !== sorted[k - 1]) sorted[u++] = sorted[k]!;
+  const values = sorted.subarray(0, u);
+  const idx = new Uint32Array(round.length);
+  for (let x = 0; x < round.length; x++) {
+    const v = round[x]!;
+    let lo = 0,
+      hi = u - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (values[mid]! < v) lo = mid + 1;
+      else hi = mid;
+    }
+    idx[x] = lo;
+  }
+  return { idx, count: u };
+}

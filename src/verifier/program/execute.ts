@@ -3,7 +3,7 @@ import type { CommMatrix } from "../../model/matrix.js";
 import { slotOf } from "../../model/layout-slots.js";
 import { BUFFER_NAMES, type Program } from "../../model/program.js";
 import { check, type Check } from "../report.js";
-import { describeElement, describeOp, EMPTY, PROGRAM_SOURCE, type ElementCodes } from "./describe.js";
+import { denseRounds, describeElement, describeOp, EMPTY, PROGRAM_SOURCE, type ElementCodes } from "./describe.js";
 import type { RendezvousRun } from "./rendezvous.js";
 
 /** The checks an execution decides. */
@@ -39,7 +39,7 @@ export function executeProgram(
   for (let x = 0; x < n; x++) maxOp = Math.max(maxOp, ops.count[x]!);
   const tmp = new Float64Array(maxOp);
   if (blocking) runBlocking(ex, prog, partner, run, tmp);
-  else runNonblocking(ex, m.p, prog, partner, tmp);
+  else runNonblocking(ex, prog, partner, tmp);
 
   const { found } = ex;
   const { wrong, witness } = scanReceiveBuffers(m, prog, codes, ex.base, ex.content);
@@ -194,47 +194,56 @@ function runBlocking(ex: Execution, prog: Program, partner: Int32Array, run: Ren
   }
 }
 
-/** Nonblocking: round by round, each rank's operations in program order; receives written when the round completes. */
-function runNonblocking(ex: Execution, p: number, prog: Program, partner: Int32Array, tmp: Float64Array): void {
+/**
+ * Nonblocking: round by round (the rounds the operations use, in order), each rank's operations in
+ * program order, ranks in order; receives written when the round completes. The operations are
+ * bucketed by round with a stable counting sort (they are sorted by rank, then program order), so
+ * the work is O(n + pieces), whatever P and the number of rounds.
+ */
+function runNonblocking(ex: Execution, prog: Program, partner: Int32Array, tmp: Float64Array): void {
   const { ops } = prog;
   const n = ops.rank.length;
   const { gather, scatter, stamp } = ex;
-  const roundSends = new Float64Array(prog.rounds);
-  for (let x = 0; x < n; x++)
-    if (ops.kind[x] === 0) roundSends[ops.round[x]!] = roundSends[ops.round[x]!]! + ops.count[x]!;
-  const stage = new Float64Array(Math.max(0, ...roundSends));
+  const { idx, count } = denseRounds(ops.round);
+  const start = new Uint32Array(count + 1),
+    roundSends = new Float64Array(count);
+  for (let x = 0; x < n; x++) {
+    start[idx[x]! + 1]!++;
+    if (ops.kind[x] === 0) roundSends[idx[x]!] = roundSends[idx[x]!]! + ops.count[x]!;
+  }
+  for (let k = 0; k < count; k++) start[k + 1] = start[k + 1]! + start[k]!;
+  const byRound = new Uint32Array(n),
+    fill = start.slice(0, count);
+  for (let x = 0; x < n; x++) byRound[fill[idx[x]!]!++] = x;
+  let most = 0;
+  for (let k = 0; k < count; k++) most = Math.max(most, roundSends[k]!);
+  const stage = new Float64Array(most);
   const stageAt = new Float64Array(n);
-  const cur = Uint32Array.from(prog.rankStart.subarray(0, p)),
-    lo = new Uint32Array(p);
-  for (let k = 0; k < prog.rounds; k++) {
+  for (let k = 0; k < count; k++) {
     let at = 0;
-    for (let r = 0; r < p; r++) {
-      lo[r] = cur[r]!;
-      const end = prog.rankStart[r + 1]!;
-      for (let x = cur[r]!; x < end && ops.round[x] === k; x++, cur[r] = cur[r]! + 1) {
-        const ps = ops.pieceStart[x]!,
-          pe = ops.pieceStart[x + 1]!;
-        if (ops.kind[x] === 0) {
-          stamp(x, ps, pe, k, true, false, "send");
-          stageAt[x] = at;
-          gather(x, ps, pe, stage, at, k + 1);
-          at += ops.count[x]!;
-        } else if (ops.kind[x] === 1) {
-          stamp(x, ps, pe, k, false, true, "recv");
-        } else {
-          const split = ps + ops.copySplit[x]!;
-          stamp(x, ps, split, k, true, false, "copy");
-          stamp(x, split, pe, k, false, true, "copy");
-          gather(x, ps, split, tmp, 0, k);
-          scatter(x, split, pe, tmp, 0, k);
-        }
+    for (let q = start[k]!; q < start[k + 1]!; q++) {
+      const x = byRound[q]!;
+      const ps = ops.pieceStart[x]!,
+        pe = ops.pieceStart[x + 1]!;
+      if (ops.kind[x] === 0) {
+        stamp(x, ps, pe, k, true, false, "send");
+        stageAt[x] = at;
+        gather(x, ps, pe, stage, at, k + 1);
+        at += ops.count[x]!;
+      } else if (ops.kind[x] === 1) {
+        stamp(x, ps, pe, k, false, true, "recv");
+      } else {
+        const split = ps + ops.copySplit[x]!;
+        stamp(x, ps, split, k, true, false, "copy");
+        stamp(x, split, pe, k, false, true, "copy");
+        gather(x, ps, split, tmp, 0, k);
+        scatter(x, split, pe, tmp, 0, k);
       }
     }
-    for (let r = 0; r < p; r++) {
-      for (let x = lo[r]!; x < cur[r]!; x++) {
-        const y = partner[x]!;
-        if (ops.kind[x] === 1 && y >= 0) scatter(x, ops.pieceStart[x]!, ops.pieceStart[x + 1]!, stage, stageAt[y]!, k);
-      }
+    for (let q = start[k]!; q < start[k + 1]!; q++) {
+      const x = byRound[q]!,
+        y = partner[x]!;
+      if (ops.kind[x] === 1 && y >= 0) scatter(x, ops.pieceStart[x]!, ops.pieceStart[x + 1]!, stage, stageAt[y]!, k);
     }
   }
 }

@@ -1,7 +1,7 @@
 /** Program matching: every send pairs with exactly one receive of the same round, peer pair, tag and count (MPI's in-order matching). */
 import type { Program } from "../../model/program.js";
 import { check, type Check } from "../report.js";
-import { describeOp, PROGRAM_SOURCE } from "./describe.js";
+import { denseRounds, describeOp, PROGRAM_SOURCE } from "./describe.js";
 
 /** The matching check and the partner of every operation (-1: none, and for copies). */
 export interface Matching {
@@ -15,12 +15,13 @@ export interface Matching {
  * the k-th send in program order pairs with the k-th receive, as MPI matches messages of one
  * (source, tag) in order. A pair whose counts differ is not a match; both ops are left unmatched.
  * Sends and receives are ordered by key with stable counting-sort passes (tag, destination, source,
- * round): O(n + P + rounds) for n operations.
+ * round, numbered densely: `denseRounds`): O(n log n + P) for n operations.
  */
 export function matchOps(prog: Program): Matching {
   const { ops } = prog;
   const n = ops.rank.length;
   const partner = new Int32Array(n).fill(-1);
+  const rounds = denseRounds(ops.round);
   let ns = 0,
     nr = 0;
   for (let x = 0; x < n; x++) {
@@ -61,7 +62,7 @@ export function matchOps(prog: Program): Matching {
     if (maxTag > 0xffff) pass((x) => ops.tag[x]! >>> 16, 0x10000);
     pass(dst, p);
     pass(src, p);
-    pass((x) => ops.round[x]!, prog.rounds);
+    pass((x) => rounds.idx[x]!, rounds.count);
     return cur;
   };
   const sortedSends = sortByKey(sends),

@@ -39,6 +39,23 @@ describe("verifyProgram on valid programs", () => {
     expect(blocking.checks.find((c) => c.id === "program-delivery")!.measured).toBe(0);
   });
 
+  it("work follows the rounds the operations use, not the declared count (2^32 - 1 rounds, three used)", () => {
+    const m = matrixFromRows([
+      [0, 2, 1],
+      [3, 0, 4],
+      [5, 6, 0],
+    ]);
+    for (const variant of ["nonblocking", "blocking"] as const) {
+      const prog = lowerDirect(m, plan(m, "shift"), variant);
+      const spread = {
+        ...prog,
+        rounds: 2 ** 32 - 1,
+        ops: { ...prog.ops, round: prog.ops.round.map((r) => r * 1_000_000_000 + 7) },
+      };
+      expect(failures(verifyProgram(m, spread)), variant).toEqual([]);
+    }
+  });
+
   for (const algorithm of DIRECT) {
     it(`${algorithm}: lowered programs pass every check, nonblocking and blocking, for random matrices`, () => {
       fc.assert(
