@@ -5,7 +5,7 @@
  * Quick start's `npm ci && ` is dropped and `npm test` skipped (this suite is that test). A line
  * whose comment is `# exit N` (or `# exit N: why`) must exit N, every other line 0.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -37,6 +37,16 @@ export function exampleCommand(line: string): { command: string; exit: number } 
   return { command, exit: exit ? Number(exit[1]) : 0 };
 }
 
+/** Runs a shell command in `cwd`: its exit status and standard error. */
+function run(command: string, cwd: string): Promise<{ status: number | null; stderr: string }> {
+  return new Promise((done, failed) => {
+    const child = spawn("sh", ["-c", command], { cwd, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", failed).on("close", (status) => done({ status, stderr }));
+  });
+}
+
 const files = ["README.md", ...markdownFiles("docs")];
 const shBlocks = files.flatMap((f) => blocks(f, "sh").map((b, i) => ({ file: f, index: i, lines: b.split("\n") })));
 
@@ -58,26 +68,35 @@ describe("the examples of README.md and docs/ run as written", () => {
     expect(shBlocks.length).toBeGreaterThanOrEqual(3);
   });
 
-  it("every ```sh block (built CLI from dist/: npm test builds it first)", () => {
+  it("every ```sh block (built CLI from dist/: npm test builds it first)", async () => {
     expect(
       existsSync(join(root, "dist/cli/main.js")),
       "dist/ is not built: run npx tsc -p tsconfig.build.json (npm test does)",
     ).toBe(true);
-    for (const b of shBlocks) {
+    // blocks are independent (a temp dir each): three at a time, the lines of a block in order
+    const results: { where: string; status: number | null; want: number; stderr: string }[] = [];
+    const runBlock = async (b: (typeof shBlocks)[number]): Promise<void> => {
       const dir = mkdtempSync(join(tmpdir(), "commplan-example-"));
       for (const line of b.lines) {
         const c = exampleCommand(line);
         if (c === null) continue;
-        const r = spawnSync("sh", ["-c", c.command], { cwd: dir, encoding: "utf8" });
-        expect({ where: `${b.file} block ${b.index + 1}: ${line.trim()}`, status: r.status, stderr: r.stderr }).toEqual(
-          {
-            where: `${b.file} block ${b.index + 1}: ${line.trim()}`,
-            status: c.exit,
-            stderr: expect.any(String) as string,
-          },
-        );
+        const r = await run(c.command, dir);
+        results.push({ where: `${b.file} block ${b.index + 1}: ${line.trim()}`, want: c.exit, ...r });
       }
-    }
+    };
+    let next = 0;
+    await Promise.all(
+      [0, 1, 2].map(async () => {
+        while (next < shBlocks.length) await runBlock(shBlocks[next++]!);
+      }),
+    );
+    expect(results.length).toBeGreaterThan(0);
+    for (const r of results)
+      expect({ where: r.where, status: r.status, stderr: r.stderr }).toEqual({
+        where: r.where,
+        status: r.want,
+        stderr: expect.any(String) as string,
+      });
   });
 
   it("the README's library example runs against src", () => {

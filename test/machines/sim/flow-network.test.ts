@@ -118,7 +118,9 @@ describe("flow model: hand-computed cases", () => {
     expect(serial.network!.peakFlows[1]).toBe(1);
     expect(fair.totalWait).toBe(0);
   });
+});
 
+describe("flow model: hand-computed oversubscription", () => {
   it("a uniform all-to-all (shift) on a fat tree grows with uplink oversubscription as max-min predicts", () => {
     // 2 leaves x 4 hosts, host links 1 B/us, uplinks 4 / oversub B/us, no latency, T_s = t_c = 0, lock-step.
     // Shift step k (1..7): i -> (i + k) mod 8; the flows leaving leaf 0 (and, symmetrically, leaf 1)
