@@ -1,6 +1,7 @@
 /** Emit: messages to per-rank operations in program order (copies first; nonblocking or blocking order) with their pieces. */
 import { fail } from "../model/errors.js";
 import type { OpTable, PieceTable, ProgramVariant } from "../model/program.js";
+import type { BufferLayout } from "./layout.js";
 import type { Messages } from "./messages.js";
 
 /** Tags stay below this bound (a power of two): MPI guarantees MPI_TAG_UB >= 32767. */
@@ -107,7 +108,13 @@ export interface Emitted {
  * rank (a counting sort of 2k + side descriptors, small enough to stay in cache), and each rank then
  * writes its operations of the block as one sequential run of every column.
  */
-export function emitOps(msgs: Messages, p: number, rounds: number, variant: ProgramVariant): Emitted {
+export function emitOps(
+  msgs: Messages,
+  p: number,
+  rounds: number,
+  variant: ProgramVariant,
+  layout: BufferLayout,
+): Emitted {
   const { order, start } = byRound(msgs, rounds);
   const colour = variant === "blocking" ? colourRounds(msgs, p, order, start) : null;
   const { src, dst } = msgs;
@@ -118,7 +125,7 @@ export function emitOps(msgs: Messages, p: number, rounds: number, variant: Prog
     nPieces = piecesOf[p]!;
   if (nPieces > 0xffffffff)
     throw fail("lower", "UNSUPPORTED", `the program has ${nPieces} buffer pieces, more than 2^32 - 1`);
-  const w = new RankWriter(msgs, p, opsOf, piecesOf, nOps, nPieces);
+  const w = new RankWriter(msgs, p, layout, opsOf, piecesOf, nOps, nPieces);
   // Blocked rank-major pass.
   const bucket = new Uint32Array(p + 1),
     fill = new Uint32Array(p);
@@ -290,10 +297,13 @@ class RankWriter {
   private readonly pBuf: Uint8Array;
   private readonly pOff: Float64Array;
   private readonly pCnt: Float64Array;
+  private readonly sendDispls: Float64Array;
+  private readonly recvDispls: Float64Array;
 
   constructor(
     private readonly msgs: Messages,
     private readonly p: number,
+    layout: BufferLayout,
     opsOf: Uint32Array,
     piecesOf: Float64Array,
     nOps: number,
@@ -312,6 +322,8 @@ class RankWriter {
     this.pBuf = new Uint8Array(nPieces);
     this.pOff = new Float64Array(nPieces);
     this.pCnt = new Float64Array(nPieces);
+    this.sendDispls = layout.sendDispls;
+    this.recvDispls = layout.recvDispls;
   }
 
   /** Resumes rank r. */
@@ -344,17 +356,19 @@ class RankWriter {
     const pBuf = this.pBuf,
       pOff = this.pOff,
       pCnt = this.pCnt;
-    const sendAt = msgs.sendAt;
-    if (sendAt !== null) {
+    const direct = msgs.direct;
+    if (direct !== null) {
+      const p = this.p,
+        off = direct.x0 === null ? 0 : direct.x0[k]!;
       if (side !== RECV) {
         pBuf[q] = 0;
-        pOff[q] = sendAt[k]!;
+        pOff[q] = this.sendDispls[direct.sendSlot === null ? a * p + b : direct.sendSlot[k]!]! + off;
         pCnt[q] = z;
         q++;
       }
       if (side !== SEND) {
         pBuf[q] = 1;
-        pOff[q] = msgs.recvAt![k]!;
+        pOff[q] = this.recvDispls[direct.recvSlot === null ? b * p + a : direct.recvSlot[k]!]! + off;
         pCnt[q] = z;
         q++;
       }

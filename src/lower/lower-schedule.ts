@@ -49,7 +49,7 @@ export function lowerSchedule(m: CommMatrix, s: Schedule, opts: LowerOptions = {
     ({ msgs, scratchSize, scratchPeak } = payloadMessages(p, s, g, layout));
   }
   const rounds = s.stepCount > 0 ? s.stepCount : msgs.n > 0 ? 1 : 0;
-  const e = emitOps(msgs, p, rounds, variant);
+  const e = emitOps(msgs, p, rounds, variant, layout);
   const program: Program = {
     p,
     algorithm: s.algorithm,

@@ -14,9 +14,20 @@ export interface SidePieces {
 }
 
 /**
- * The messages of a program: one per (round, src, dst) (src == dst: a local copy). Either `sendAt`
- * and `recvAt` are set (direct: the message is one piece per side, `count` elements at sendAt[k] in
- * src's send buffer and at recvAt[k] in dst's receive buffer) or `send` and `recv` hold every
+ * Where the one piece of each direct message lies: elements x0[k] .. x0[k] + count - 1 of the block
+ * (src, dst), whose displacement is the send side's slot sendSlot[k] and the receive side's slot
+ * recvSlot[k]. In the full form both slots follow from the pair (src * P + dst, dst * P + src) and
+ * are null (no array of P^2 or T entries); x0 is null when every message starts its block.
+ */
+export interface DirectPlaces {
+  readonly sendSlot: Uint32Array | null;
+  readonly recvSlot: Uint32Array | null;
+  readonly x0: Float64Array | null;
+}
+
+/**
+ * The messages of a program: one per (round, src, dst) (src == dst: a local copy). Either `direct`
+ * is set (the message is one piece per side: DirectPlaces) or `send` and `recv` hold every
  * message's pieces (payload plans).
  */
 export interface Messages {
@@ -25,8 +36,7 @@ export interface Messages {
   readonly src: Uint32Array;
   readonly dst: Uint32Array;
   readonly count: Float64Array;
-  readonly sendAt: Float64Array | null;
-  readonly recvAt: Float64Array | null;
+  readonly direct: DirectPlaces | null;
   readonly send: SidePieces | null;
   readonly recv: SidePieces | null;
 }
@@ -121,18 +131,28 @@ export function groupTransfers(s: Schedule): Grouping {
   return { n, round: round.done(), src: src.done(), dst: dst.done(), count: count.done(), msgOf };
 }
 
-/** The send-side slot of every message (its pair (src, dst) in the layout); throws the relay error when the form has no block for a pair. */
-function sendSlots(layout: BufferLayout, p: number, s: Schedule, g: Grouping): Uint32Array {
+/** The send-side slot of every message (its pair (src, dst) in the layout), or null in the full form (slot src * P + dst); throws the relay error when the peer form has no block for a pair. */
+function sendSlots(layout: BufferLayout, p: number, s: Schedule, g: Grouping): Uint32Array | null {
   const peers = layout.sendPeers;
+  if (peers === null) return null;
   const slot = new Uint32Array(g.n);
   const { src, dst } = g;
   for (let k = 0; k < g.n; k++) {
     const a = src[k]!,
       b = dst[k]!;
-    const y = peers === null ? a * p + b : slotOf(peers, p, a, b);
+    const y = slotOf(peers, p, a, b);
     if (y < 0) throw relays(s, a, b, g.count[k]!, 0);
     slot[k] = y;
   }
+  return slot;
+}
+
+/** The receive-side slot of every message (the block of src at dst), or null in the full form (slot dst * P + src). */
+function recvSlots(layout: BufferLayout, p: number, src: Uint32Array, dst: Uint32Array, n: number): Uint32Array | null {
+  const peers = layout.recvPeers;
+  if (peers === null) return null;
+  const slot = new Uint32Array(n);
+  for (let k = 0; k < n; k++) slot[k] = slotOf(peers, p, dst[k]!, src[k]!);
   return slot;
 }
 
@@ -151,13 +171,13 @@ function relays(s: Schedule, a: number, b: number, got: number, want: number): E
  * element 0 and no self elements are left over. A bit per send slot (P^2 / 8 bytes in the full form,
  * cache-resident) replaces the per-slot cursor of the general case.
  */
-function distinctExactPairs(layout: BufferLayout, g: Grouping, slot: Uint32Array): boolean {
+function distinctExactPairs(layout: BufferLayout, p: number, g: Grouping, slot: Uint32Array | null): boolean {
   const counts = layout.sendCounts;
   const seen = new Uint32Array(Math.ceil(counts.length / 32));
-  const { count } = g;
+  const { count, src, dst } = g;
   let covered = 0;
   for (let k = 0; k < g.n; k++) {
-    const key = slot[k]!;
+    const key = slot === null ? src[k]! * p + dst[k]! : slot[k]!;
     const w = key >>> 5,
       bit = 1 << (key & 31);
     if ((seen[w]! & bit) !== 0) return false;
@@ -170,34 +190,12 @@ function distinctExactPairs(layout: BufferLayout, g: Grouping, slot: Uint32Array
   return covered === nonZero;
 }
 
-/** Where each message's one piece starts in its sender's send buffer and its receiver's receive buffer: the pair's displacements plus x0 (null: 0). */
-function directOffsets(
-  layout: BufferLayout,
-  p: number,
-  src: Uint32Array,
-  dst: Uint32Array,
-  slot: Uint32Array,
-  x0: Float64Array | null,
-  n: number,
-): { sendAt: Float64Array; recvAt: Float64Array } {
-  const sendAt = new Float64Array(n),
-    recvAt = new Float64Array(n);
-  const { sendDispls, recvDispls, recvPeers } = layout;
-  for (let k = 0; k < n; k++) {
-    const a = src[k]!,
-      b = dst[k]!,
-      off = x0 === null ? 0 : x0[k]!;
-    sendAt[k] = sendDispls[slot[k]!]! + off;
-    recvAt[k] = recvDispls[recvPeers === null ? b * p + a : slotOf(recvPeers, p, b, a)]! + off;
-  }
-  return { sendAt, recvAt };
-}
-
 /**
  * The messages of a message-level plan read as direct: every transfer u -> v carries the next
  * elements of M[u][v] (consecutive ranges in transfer order); self elements no transfer carries are
  * copied in round 0. Throws when the transfers of some pair do not add up to M[u][v] (a relay plan).
- * Work and memory are per message and per slot of the layout (O(P + E + T) in the peer form).
+ * Work and memory are per message and per slot of the layout (O(P + E + T) in the peer form; in the
+ * full form no array per message beyond x0 when messages split a block).
  */
 export function directMessages(layout: BufferLayout, p: number, s: Schedule, g: Grouping): Messages {
   const slot = sendSlots(layout, p, s, g);
@@ -208,17 +206,17 @@ export function directMessages(layout: BufferLayout, p: number, s: Schedule, g: 
     dst: Uint32Array,
     count: Float64Array,
     x0: Float64Array | null,
-    slots: Uint32Array,
+    sendSlot: Uint32Array | null,
   ): Messages => {
-    const { sendAt, recvAt } = directOffsets(layout, p, src, dst, slots, x0, n);
-    return { n, round, src, dst, count, sendAt, recvAt, send: null, recv: null };
+    const places = { sendSlot, recvSlot: recvSlots(layout, p, src, dst, n), x0 };
+    return { n, round, src, dst, count, direct: places, send: null, recv: null };
   };
-  if (distinctExactPairs(layout, g, slot)) return direct(g.n, g.round, g.src, g.dst, g.count, null, slot);
+  if (distinctExactPairs(layout, p, g, slot)) return direct(g.n, g.round, g.src, g.dst, g.count, null, slot);
   const { sendCounts, sendPeers } = layout;
   const cursor = new Float64Array(sendCounts.length);
   const x0 = new Float64Array(g.n + p);
   for (let k = 0; k < g.n; k++) {
-    const key = slot[k]!;
+    const key = slot === null ? g.src[k]! * p + g.dst[k]! : slot[k]!;
     x0[k] = cursor[key]!;
     cursor[key] = cursor[key]! + g.count[k]!;
   }
@@ -233,18 +231,18 @@ export function directMessages(layout: BufferLayout, p: number, s: Schedule, g: 
       if (i === j && want > got) extra++;
     }
   }
-  if (extra === 0) return direct(g.n, g.round, g.src, g.dst, g.count, x0, slot);
+  if (extra === 0) return direct(g.n, g.round, g.src, g.dst, g.count, x0.subarray(0, g.n), slot);
   const n = g.n + extra;
   const round = new Uint32Array(n),
     src = new Uint32Array(n),
     dst = new Uint32Array(n),
     count = new Float64Array(n),
-    slots = new Uint32Array(n);
+    slots = slot === null ? null : new Uint32Array(n);
   round.set(g.round);
   src.set(g.src);
   dst.set(g.dst);
   count.set(g.count);
-  slots.set(slot);
+  if (slot !== null) slots!.set(slot);
   let k = g.n;
   for (let r = 0; r < p; r++) {
     const key = sendPeers === null ? r * p + r : slotOf(sendPeers, p, r, r);
@@ -253,8 +251,8 @@ export function directMessages(layout: BufferLayout, p: number, s: Schedule, g: 
     if (left <= 0) continue;
     x0[k] = cursor[key]!;
     src[k] = dst[k] = r;
-    slots[k] = key;
+    if (slots !== null) slots[k] = key;
     count[k++] = left;
   }
-  return direct(n, round, src, dst, count, x0, slots);
+  return direct(n, round, src, dst, count, x0.subarray(0, n), slots);
 }

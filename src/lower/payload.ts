@@ -348,8 +348,7 @@ function resolveMessages(
     src: src.done(),
     dst: dst.done(),
     count: count.done(),
-    sendAt: null,
-    recvAt: null,
+    direct: null,
     send: { start: sendStart, buffer: send.buffer.done(), offset: send.offset.done(), count: send.count.done() },
     recv: { start: recvStart, buffer: recv.buffer.done(), offset: recv.offset.done(), count: recv.count.done() },
   };
