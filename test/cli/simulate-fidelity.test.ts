@@ -1,5 +1,6 @@
 /** commplan simulate --recv-order and --envelope, commplan cost --envelope: the options that match a replay to an MPI runtime. */
 import { describe, expect, it } from "vitest";
+import { validateWithSchema } from "../../src/io/json-schema.js";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -34,6 +35,16 @@ describe("simulate --recv-order, --envelope; cost --envelope", () => {
       return JSON.parse(r.out).total as number;
     };
     expect((await cost("--envelope", "16")) - (await cost())).toBeCloseTo(61 * 16 * 0.043, 6);
+    // --json records both options (schema: commplan.simulation/v1)
+    for (const [extra, recvOrder, envelope] of [
+      [[], "arrival", 0],
+      [["--recv-order", "step", "--envelope", "16"], "step", 16],
+    ] as const) {
+      const r = await run("simulate", f("s.json"), "--machine", "t3d-004", "--json", ...extra);
+      const doc = JSON.parse(r.out) as { recvOrder: string; envelope: number };
+      expect(() => validateWithSchema("simulation", doc, "test")).not.toThrow();
+      expect([doc.recvOrder, doc.envelope]).toEqual([recvOrder, envelope]);
+    }
   });
 
   it("refuses --recv-order with --protocol, an unknown order and a bad envelope, in one line", async () => {

@@ -356,6 +356,8 @@ async function runReplayFlags(
     ports: r.ports,
     sendWaits: r.sendWaits,
     sendBuffers: r.sendBuffers,
+    recvOrder: r.recvOrder,
+    envelope: machine.envelope ?? 0,
     barrier: machine.barrier,
     makespan: r.makespan,
     analytic,
