@@ -157,75 +157,53 @@ function checkRankHeader(
   }
 }
 
-/** The layout's columns as the ranks' documents fill them: P-long rows per rank (full form), or concatenated peer lists in rank order (peer form). */
-class LayoutBuilder {
-  private readonly cols = {
-    sendCounts: [] as number[][],
-    sendDispls: [] as number[][],
-    recvCounts: [] as number[][],
-    recvDispls: [] as number[][],
-    sendPeers: [] as number[][],
-    recvPeers: [] as number[][],
-  };
-  private readonly byRank: (RankDoc | undefined)[];
-  constructor(
-    private readonly p: number,
-    readonly peerForm: boolean,
-  ) {
-    this.byRank = new Array<RankDoc | undefined>(p);
+/**
+ * The layout of the ranks' documents (in increasing rank order): P-long rows per rank (full form)
+ * or their peer lists concatenated (peer form); ranks no document held have no blocks (zero rows in
+ * the full form).
+ */
+function layoutOf(byRank: readonly RankDoc[], p: number, peerForm: boolean): RankLayout {
+  const docOf = new Array<RankDoc | undefined>(p);
+  for (const rd of byRank) docOf[rd.rank] = rd;
+  const sendSize = new Float64Array(p),
+    recvSize = new Float64Array(p),
+    scratchSize = new Float64Array(p);
+  for (const rd of byRank) {
+    sendSize[rd.rank] = rd.sendSize;
+    recvSize[rd.rank] = rd.recvSize;
+    scratchSize[rd.rank] = rd.scratch;
   }
-  /** Rank rd.rank's counts, displacements and peers (ranks come in increasing order). */
-  add(rd: RankDoc): void {
-    this.byRank[rd.rank] = rd;
-  }
-  /** The layout (ranks no document held have no blocks, or zero rows in the full form). */
-  done(): RankLayout {
-    const { p, peerForm } = this;
-    const sendSize = new Float64Array(p),
-      recvSize = new Float64Array(p),
-      scratchSize = new Float64Array(p);
-    for (let r = 0; r < p; r++) {
-      const rd = this.byRank[r];
-      if (rd === undefined) continue;
-      sendSize[r] = rd.sendSize;
-      recvSize[r] = rd.recvSize;
-      scratchSize[r] = rd.scratch;
+  if (!peerForm)
+    checkMemory(MODULE, 4 * 8 * p * p, `the full-form layout (p blocks per rank) of p = ${p} ranks`, {
+      field: "p",
+    });
+  const side = (name: "send" | "recv") => {
+    const start = new Uint32Array(p + 1);
+    for (let r = 0; r < p; r++) start[r + 1] = start[r]! + (peerForm ? (docOf[r]?.[`${name}Peers`]?.length ?? 0) : p);
+    const n = start[p]!;
+    const counts = new Float64Array(n),
+      displs = new Float64Array(n),
+      peer = peerForm ? new Uint32Array(n) : null;
+    for (const rd of byRank) {
+      counts.set(rd[`${name}Counts`], start[rd.rank]);
+      displs.set(rd[`${name}Displs`], start[rd.rank]);
+      peer?.set(rd[`${name}Peers`]!, start[rd.rank]);
     }
-    if (!peerForm)
-      checkMemory(MODULE, 4 * 8 * p * p, `the full-form layout (p blocks per rank) of p = ${p} ranks`, {
-        field: "p",
-      });
-    const side = (name: "send" | "recv") => {
-      const start = new Uint32Array(p + 1);
-      for (let r = 0; r < p; r++)
-        start[r + 1] = start[r]! + (peerForm ? (this.byRank[r]?.[`${name}Peers`]?.length ?? 0) : p);
-      const n = start[p]!;
-      const counts = new Float64Array(n),
-        displs = new Float64Array(n),
-        peer = peerForm ? new Uint32Array(n) : null;
-      for (let r = 0; r < p; r++) {
-        const rd = this.byRank[r];
-        if (rd === undefined) continue;
-        counts.set(rd[`${name}Counts`], start[r]);
-        displs.set(rd[`${name}Displs`], start[r]);
-        peer?.set(rd[`${name}Peers`]!, start[r]);
-      }
-      return { counts, displs, peers: peer === null ? null : { start, peer } };
-    };
-    const send = side("send"),
-      recv = side("recv");
-    return {
-      sendCounts: send.counts,
-      sendDispls: send.displs,
-      recvCounts: recv.counts,
-      recvDispls: recv.displs,
-      sendPeers: send.peers,
-      recvPeers: recv.peers,
-      sendSize,
-      recvSize,
-      scratchSize,
-    };
-  }
+    return { counts, displs, peers: peer === null ? null : { start, peer } };
+  };
+  const send = side("send"),
+    recv = side("recv");
+  return {
+    sendCounts: send.counts,
+    sendDispls: send.displs,
+    recvCounts: recv.counts,
+    recvDispls: recv.displs,
+    sendPeers: send.peers,
+    recvPeers: recv.peers,
+    sendSize,
+    recvSize,
+    scratchSize,
+  };
 }
 
 /** Checks that every block a rank sends or receives lies inside its send or receive buffer. */
@@ -343,7 +321,7 @@ function buildColumns(
 function assemble(head: Doc, parts: { doc: Doc; file: string }[]): ProgramDocument {
   const { p, rounds } = head;
   const first = parts.find((x) => x.doc.ranks!.length > 0)?.doc.ranks![0];
-  const builder = new LayoutBuilder(p, first?.sendPeers !== undefined);
+  const peerForm = first?.sendPeers !== undefined;
   const ranks: number[] = [];
   const byRank: RankDoc[] = [];
   for (const { doc, file } of parts) {
@@ -353,15 +331,14 @@ function assemble(head: Doc, parts: { doc: Doc; file: string }[]): ProgramDocume
     }
     doc.ranks!.forEach((rd, k) => {
       const path = `/ranks/${k}`;
-      checkRankHeader(rd, path, file, p, ranks, builder.peerForm);
+      checkRankHeader(rd, path, file, p, ranks, peerForm);
       ranks.push(rd.rank);
       byRank.push(rd);
-      builder.add(rd);
       checkRankBlocks(rd, path, file);
       checkRankOps(rd, path, file, p, rounds);
     });
   }
-  const layout = builder.done();
+  const layout = layoutOf(byRank, p, peerForm);
   const { rankStart, ops, pieces } = buildColumns(byRank, p);
   const program: Program = {
     p,
