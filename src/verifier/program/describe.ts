@@ -61,12 +61,17 @@ export function describeElement(codes: ElementCodes, g: number): string {
 }
 
 /**
- * The rounds the operations use, numbered densely in order: idx[x] is the rank of op x's round
- * among the distinct rounds (count of them). Work and memory follow the operations, not the
+ * The rounds the operations use, numbered in order: idx[x] is op x's round when the rounds are
+ * few (under 4 per operation: some numbers may go unused), else the rank of its round among the
+ * distinct ones; count is one past the largest idx. Work and memory follow the operations, not the
  * `rounds` field (up to 2^32 - 1): a program that declares four billion rounds and uses three
  * costs three.
  */
 export function denseRounds(round: Uint32Array): { readonly idx: Uint32Array; readonly count: number } {
+  // the usual case (rounds 0 .. R - 1, R no larger than a few per operation): the rounds themselves
+  let most = 0;
+  for (let x = 0; x < round.length; x++) if (round[x]! > most) most = round[x]!;
+  if (most < 4 * round.length + 16) return { idx: round, count: round.length === 0 ? 0 : most + 1 };
   const sorted = round.slice().sort();
   let u = 0;
   for (let k = 0; k < sorted.length; k++) if (k === 0 || sorted[k] !== sorted[k - 1]) sorted[u++] = sorted[k]!;
