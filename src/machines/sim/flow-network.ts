@@ -1,6 +1,6 @@
 /** FlowNetwork: flow-level link contention for the simulated machine (max-min fair bandwidth sharing, recomputed per connected component). */
 import type { NetworkRoutes } from "../../model/network.js";
-import { EventHeap } from "./heap.js";
+import { EventHeap, timeKey } from "./heap.js";
 
 /** How the replay modes' event heap is reached: the flow network pushes completions and activations on it. */
 interface Pusher {
@@ -61,6 +61,10 @@ export class FlowNetwork {
   private instant: Uint8Array = new Uint8Array(0);
   private seen: Int32Array = new Int32Array(0);
   private fixed: Int32Array = new Int32Array(0);
+  /** Per slot, during a recomputation (valid when privAt = epoch): its one-flow link first off the heap, and that link's key. */
+  private privLink: Int32Array = new Int32Array(0);
+  private privKey: Float64Array = new Float64Array(0);
+  private privAt: Int32Array = new Int32Array(0);
   // per route entry (slot * H + hop)
   private link: Int32Array = new Int32Array(0);
   private eNext: Int32Array = new Int32Array(0);
@@ -154,6 +158,9 @@ export class FlowNetwork {
     this.hops = i32(this.hops, 1);
     this.seen = i32(this.seen, 1);
     this.fixed = i32(this.fixed, 1);
+    this.privLink = i32(this.privLink, 1);
+    this.privAt = i32(this.privAt, 1);
+    this.privKey = f64(this.privKey);
     this.link = i32(this.link, H);
     this.eNext = i32(this.eNext, H);
     this.ePrev = i32(this.ePrev, H);
@@ -361,11 +368,29 @@ export class FlowNetwork {
     }
     const fill = this.fill;
     fill.size = 0;
+    // A link that carries one flow only offers it its whole bandwidth, and the first of the flow's
+    // such links to come off the heap (smallest (key, id)) is the only one that can fix it: the
+    // others find it fixed. So only that one is pushed per flow (fewer heap entries, same order).
+    const { privLink, privKey, privAt } = this;
     for (let i = 0; i < nl; i++) {
       const l = linkQueue[i]!;
+      const c = this.count[l]!;
       capLeft[l] = this.bw[l]!;
-      unfixed[l] = this.count[l]!;
-      if (unfixed[l]! > 0) fill.push(capLeft[l]! / unfixed[l]!, l);
+      unfixed[l] = c;
+      if (c > 1) fill.push(capLeft[l]! / c, l);
+      else if (c === 1) {
+        const f = (this.head[l]! / H) | 0;
+        const k = timeKey(capLeft[l]!);
+        if (privAt[f] !== ep || k < privKey[f]! || (k === privKey[f] && l < privLink[f]!)) {
+          privAt[f] = ep;
+          privKey[f] = k;
+          privLink[f] = l;
+        }
+      }
+    }
+    for (let i = 0; i < nf; i++) {
+      const f = compFlows[i]!;
+      if (privAt[f] === ep) fill.push(capLeft[privLink[f]!]!, privLink[f]!);
     }
     let left = nf;
     while (left > 0 && fill.size > 0) {
