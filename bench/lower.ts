@@ -2,7 +2,7 @@
 import { lowerSchedule } from "../src/lower/index.js";
 import { generatePattern } from "../src/patterns/registry.js";
 import { plan } from "../src/planner/registry.js";
-import { bestOfMs, machineInfo, mdTable, writeResults } from "./lib.js";
+import { bestOfMs, machineInfo, mdTable, timeMs, writeResults } from "./lib.js";
 
 interface Case {
   p: number;
@@ -64,4 +64,63 @@ export function lowerBench(log: (s: string) => void): string {
     );
   writeResults("lower", { machine: machineInfo(), results }, md);
   return md;
+}
+
+/** Payload lowering bench (its own results file, lower-payload): the relaying planners' payload plans at P = 128 and 256. */
+export function lowerPayloadBench(log: (s: string) => void): string {
+  const payload = payloadCases(log);
+  const md =
+    "### Lowering payload plans (002 Pattern3, lmax 128, nonblocking)\n\n" +
+    "The lowering follows every element range of the plan (segments per message) and allocates the relays' scratch. " +
+    "One cold run each (plan, then lower), in one process.\n\n" +
+    mdTable(
+      ["P", "algorithm", "transfers", "chunks", "operations", "plan ms", "lower ms", "lower / plan"],
+      payload.map((r) => [
+        r.p,
+        r.algorithm,
+        r.transfers.toLocaleString("en-US"),
+        r.chunks.toLocaleString("en-US"),
+        r.operations.toLocaleString("en-US"),
+        r.planMs.toFixed(0),
+        r.lowerMs.toFixed(0),
+        r.ratio.toFixed(2),
+      ]),
+    );
+  writeResults("lower-payload", { machine: machineInfo(), payload }, md);
+  return md;
+}
+
+interface PayloadCase {
+  p: number;
+  algorithm: string;
+  transfers: number;
+  chunks: number;
+  operations: number;
+  planMs: number;
+  lowerMs: number;
+  ratio: number;
+}
+
+/** Payload plans of the relaying planners at P = 128 and 256: plan once, lower once (seconds each at P = 256). */
+function payloadCases(log: (s: string) => void): PayloadCase[] {
+  const out: PayloadCase[] = [];
+  for (const p of [128, 256]) {
+    const m = generatePattern("liu-pattern3", p, { lmax: 128 }, 1);
+    for (const algorithm of ["two-stage", "four-stage", "mesh-two-stage"]) {
+      log(`lower: ${algorithm} payload P = ${p} ...`);
+      const planned = timeMs(() => plan(m, algorithm, { payload: true }));
+      const lowered = timeMs(() => lowerSchedule(m, planned.value));
+      out.push({
+        p,
+        algorithm,
+        transfers: planned.value.transferCount,
+        chunks: planned.value.chunks?.count.length ?? 0,
+        operations: lowered.value.program.ops.rank.length,
+        planMs: planned.ms,
+        lowerMs: lowered.ms,
+        ratio: lowered.ms / planned.ms,
+      });
+    }
+  }
+  return out;
 }

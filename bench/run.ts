@@ -10,7 +10,7 @@ import { flowNetworkBench } from "./flow-network.js";
 import { foundationBench } from "./foundation.js";
 import { benchHeadlines } from "./headlines.js";
 import { fourStageBench } from "./four-stage.js";
-import { lowerBench } from "./lower.js";
+import { lowerBench, lowerPayloadBench } from "./lower.js";
 import { permutationBench } from "./permutation.js";
 import { railCrossoverBench } from "./rail-crossover.js";
 import { rankingsBench } from "./rankings.js";
@@ -36,6 +36,7 @@ const benches: [string, () => string | Promise<string>][] = [
   ["topology-simgrid", () => topologySimgridBench(log)],
   ["rail-crossover", () => railCrossoverBench(log)],
   ["lower", () => lowerBench(log)],
+  ["lower-payload", () => lowerPayloadBench(log)],
   ["total-exchange", () => totalExchangeBench(log)],
   ["auto", () => autoBench(log)],
   ["rankings", () => rankingsBench(log)],

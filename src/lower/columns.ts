@@ -71,10 +71,17 @@ export class I32Col {
  * it continues it in the same buffer.
  */
 export class PieceCol {
-  readonly buffer = new U32Col();
-  readonly offset = new F64Col();
-  readonly count = new F64Col();
-  readonly start = new U32Col();
+  readonly buffer: U32Col;
+  readonly offset: F64Col;
+  readonly count: F64Col;
+  readonly start: U32Col;
+  /** `pieces` and `owners`: expected sizes (the columns grow past them). */
+  constructor(pieces = 1024, owners = 1024) {
+    this.buffer = new U32Col(pieces);
+    this.offset = new F64Col(pieces);
+    this.count = new F64Col(pieces);
+    this.start = new U32Col(owners + 1);
+  }
   /** Opens the next owner's piece list. */
   open(): void {
     this.start.push(this.buffer.n);

@@ -17,10 +17,17 @@ const A_SEND = 0,
 
 /** Abstract pieces of one message side: code, value (an offset or an id), count. */
 class RawPieces {
-  readonly code = new U32Col();
-  readonly val = new F64Col();
-  readonly cnt = new F64Col();
-  readonly start = new U32Col();
+  readonly code: U32Col;
+  readonly val: F64Col;
+  readonly cnt: F64Col;
+  readonly start: U32Col;
+  /** `pieces` and `owners`: expected sizes (the columns grow past them). */
+  constructor(pieces: number, owners: number) {
+    this.code = new U32Col(pieces);
+    this.val = new F64Col(pieces);
+    this.cnt = new F64Col(pieces);
+    this.start = new U32Col(owners + 1);
+  }
   add(code: number, val: number, cnt: number): void {
     this.code.push(code);
     this.val.push(val);
@@ -40,35 +47,65 @@ class ElementTracker {
   readonly head: Int32Array;
   /** The segment the last move of each message ended on (chunks mostly come in element order). */
   readonly finger: Int32Array;
-  readonly segOff = new F64Col();
-  readonly segCnt = new F64Col();
-  readonly segLoc = new I32Col();
-  readonly segNext = new I32Col();
-  readonly holdNode = new U32Col();
-  readonly holdRound = new U32Col();
-  readonly holdOff = new F64Col();
-  readonly holdCnt = new F64Col();
-  readonly dpHold = new U32Col();
-  readonly dpInner = new F64Col();
-  readonly dpCnt = new F64Col();
-  readonly dpRound = new U32Col();
-  readonly sendRaw = new RawPieces();
-  readonly recvRaw = new RawPieces();
+  readonly segOff: F64Col;
+  readonly segCnt: F64Col;
+  readonly segLoc: I32Col;
+  readonly segNext: I32Col;
+  /** The segment before (-1 for a message's first): chunks that come in decreasing element order walk back from the finger. */
+  readonly segPrev: I32Col;
+  readonly holdNode: U32Col;
+  readonly holdRound: U32Col;
+  readonly holdOff: F64Col;
+  readonly holdCnt: F64Col;
+  readonly dpHold: U32Col;
+  readonly dpInner: F64Col;
+  readonly dpCnt: F64Col;
+  readonly dpRound: U32Col;
+  readonly sendRaw: RawPieces;
+  readonly recvRaw: RawPieces;
 
+  /**
+   * `chunks` and `messages` of the plan size the columns (each move of a chunk makes at most two
+   * segments, a hold and a receive piece; the columns grow past them when needed): growing them
+   * by doubling copied every column once more and touched twice the fresh memory.
+   */
   constructor(
     readonly p: number,
     readonly layout: BufferLayout,
+    chunks: number,
+    messages: number,
   ) {
     const slots = slotCount(layout.sendPeers, p);
     this.head = new Int32Array(slots).fill(-1);
     this.finger = new Int32Array(slots).fill(-1);
+    const segs = 2 * chunks + 16;
+    this.segOff = new F64Col(segs);
+    this.segCnt = new F64Col(segs);
+    this.segLoc = new I32Col(segs);
+    this.segNext = new I32Col(segs);
+    this.segPrev = new I32Col(segs);
+    this.holdNode = new U32Col(chunks);
+    this.holdRound = new U32Col(chunks);
+    this.holdOff = new F64Col(chunks);
+    this.holdCnt = new F64Col(chunks);
+    this.dpHold = new U32Col(chunks);
+    this.dpInner = new F64Col(chunks);
+    this.dpCnt = new F64Col(chunks);
+    this.dpRound = new U32Col(chunks);
+    this.sendRaw = new RawPieces(chunks, messages);
+    this.recvRaw = new RawPieces(chunks, messages);
   }
 
-  private newSeg(off: number, cnt: number, loc: number, next: number): number {
+  /** A new segment linked between `prev` and `next` (either -1 at an end). */
+  private newSeg(off: number, cnt: number, loc: number, prev: number, next: number): number {
     this.segOff.push(off);
     this.segCnt.push(cnt);
     this.segLoc.push(loc);
-    return this.segNext.push(next);
+    this.segPrev.push(prev);
+    const t = this.segNext.push(next);
+    if (prev >= 0) this.segNext.a[prev] = t;
+    if (next >= 0) this.segPrev.a[next] = t;
+    return t;
   }
 
   private notHeld(st: number, u: number, o: number, d: number, a: number, n: number): never {
@@ -94,17 +131,19 @@ class ElementTracker {
     v: number,
     st: number,
   ): void {
-    const { layout, head, finger, segOff, segCnt, segLoc, segNext, holdNode, holdRound, holdOff, holdCnt } = this;
+    const { layout, head, finger, segOff, segCnt, segLoc, segNext, segPrev, holdNode, holdRound, holdOff, holdCnt } =
+      this;
     const { dpHold, dpInner, dpCnt, dpRound, sendRaw, recvRaw } = this;
-    if (head[key] === -1) head[key] = this.newSeg(0, layout.sendCounts[key]!, AT_ORIGIN, -1);
-    let cur = head[key]!;
-    const f = finger[key]!;
-    if (f >= 0 && segOff.a[f]! <= a) cur = f;
+    if (head[key] === -1) head[key] = this.newSeg(0, layout.sendCounts[key]!, AT_ORIGIN, -1, -1);
+    // from the last move's segment, forward or back (chunks mostly come in element order, some in
+    // reverse: a walk from the head each time was quadratic in the chunks of a message)
+    let cur = finger[key]!;
+    if (cur < 0) cur = head[key]!;
+    else while (segOff.a[cur]! > a) cur = segPrev.a[cur]!;
     while (segOff.a[cur]! + segCnt.a[cur]! <= a) cur = segNext.a[cur]!;
     if (segOff.a[cur]! < a) {
-      const t = this.newSeg(a, segOff.a[cur]! + segCnt.a[cur]! - a, segLoc.a[cur]!, segNext.a[cur]!);
+      const t = this.newSeg(a, segOff.a[cur]! + segCnt.a[cur]! - a, segLoc.a[cur]!, cur, segNext.a[cur]!);
       segCnt.a[cur] = a - segOff.a[cur]!;
-      segNext.a[cur] = t;
       cur = t;
     }
     const first = cur,
@@ -112,9 +151,8 @@ class ElementTracker {
     for (;;) {
       const off = segOff.a[cur]!;
       if (off + segCnt.a[cur]! > end) {
-        const t = this.newSeg(end, off + segCnt.a[cur]! - end, segLoc.a[cur]!, segNext.a[cur]!);
+        this.newSeg(end, off + segCnt.a[cur]! - end, segLoc.a[cur]!, cur, segNext.a[cur]!);
         segCnt.a[cur] = end - off;
-        segNext.a[cur] = t;
       }
       const loc = segLoc.a[cur]!,
         cnt = segCnt.a[cur]!;
@@ -148,7 +186,9 @@ class ElementTracker {
     segOff.a[first] = a;
     segCnt.a[first] = n;
     segLoc.a[first] = loc;
-    segNext.a[first] = segNext.a[cur]!;
+    const after = segNext.a[cur]!;
+    segNext.a[first] = after;
+    if (after >= 0) segPrev.a[after] = first;
     finger[key] = first;
   }
 }
@@ -162,7 +202,7 @@ class ElementTracker {
  */
 export function payloadMessages(p: number, s: Schedule, g: Grouping, layout: BufferLayout): PayloadLowering {
   const chunks = s.chunks!;
-  const t = new ElementTracker(p, layout);
+  const t = new ElementTracker(p, layout, chunks.count.length, g.n);
   const { sendRaw, recvRaw } = t;
   const byMsg = transfersByMessage(g, s.transferCount);
   for (let k = 0; k < g.n; k++) {
@@ -286,8 +326,9 @@ function resolveMessages(
   layout: BufferLayout,
   p: number,
 ): Messages {
-  const send = new PieceCol(),
-    recv = new PieceCol();
+  // about one buffer piece per abstract piece (coalescing merges some; a departure may split)
+  const send = new PieceCol(sendRaw.code.n + 16, g.n + p),
+    recv = new PieceCol(recvRaw.code.n + 16, g.n + p);
   const round = new U32Col(g.n + p),
     src = new U32Col(g.n + p),
     dst = new U32Col(g.n + p),

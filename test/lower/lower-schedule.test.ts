@@ -5,7 +5,9 @@ import { lowerSchedule, TAG_LIMIT } from "../../src/lower/index.js";
 import { matrixFromData, matrixFromRows, type CommMatrix } from "../../src/model/matrix.js";
 import { isCommplanError } from "../../src/model/errors.js";
 import { PLANNERS, plan } from "../../src/planner/registry.js";
-import { verifySchedule } from "../../src/verifier/index.js";
+import { verifyProgram, verifySchedule } from "../../src/verifier/index.js";
+import { ScheduleBuilder } from "../../src/model/schedule.js";
+import { matrixDigest } from "../../src/model/matrix-digest.js";
 import { matrixArb } from "../helpers/arbitraries.js";
 import { runBlocking, runRounds } from "./program-interpreter.js";
 
@@ -200,6 +202,52 @@ describe("scratch", () => {
     const { program: prog, scratchPeak } = lowerSchedule(m, plan(m, "two-stage", { payload: true }));
     expect(Array.from(prog.layout.scratchSize)).toEqual(Array.from(scratchPeak));
     expect(runRounds(m, prog)).toBe(3 * p * p);
+  });
+  it("chunks of a message relayed in any element order: forward, reverse and interleaved walks of its ranges", () => {
+    // 0 -> 2 carries 12 elements through relay 1, one chunk each, in `into` order; 1 forwards them in `out` order
+    const orders: [string, number[]][] = [
+      ["forward", [...Array(12).keys()]],
+      ["reverse", [...Array(12).keys()].reverse()],
+      ["interleaved", [11, 0, 10, 1, 9, 2, 8, 3, 7, 4, 6, 5]],
+    ];
+    const m = matrixFromRows([
+      [0, 0, 12],
+      [0, 0, 0],
+      [0, 0, 0],
+    ]);
+    for (const [inName, into] of orders)
+      for (const [outName, out] of orders) {
+        const b = new ScheduleBuilder(
+          {
+            p: 3,
+            algorithm: "hand",
+            params: {},
+            seed: null,
+            elementBytes: m.elementBytes,
+            matrixDigest: matrixDigest(m),
+          },
+          true,
+        );
+        b.stage("relay").step();
+        b.transfer(0, 1, 12);
+        for (const a of into) b.chunk(0, 2, a, 1);
+        b.step();
+        // in two steps, so that the relay's departures split its holds
+        b.transfer(1, 2, 5);
+        for (const a of out.slice(0, 5)) b.chunk(0, 2, a, 1);
+        b.step();
+        b.transfer(1, 2, 7);
+        for (const a of out.slice(5)) b.chunk(0, 2, a, 1);
+        const s = b.build();
+        expect(verifySchedule(m, s).ok, `${inName} / ${outName}`).toBe(true);
+        for (const variant of ["nonblocking", "blocking"] as const) {
+          const { program: prog, scratchPeak } = lowerSchedule(m, s, { variant });
+          expect(runRounds(m, prog), `${inName} / ${outName} ${variant}`).toBe(12);
+          expect(verifyProgram(m, prog).ok, `${inName} / ${outName} ${variant}`).toBe(true);
+          expect(scratchPeak[1]).toBe(12);
+          expect(prog.layout.scratchSize[1]).toBe(12);
+        }
+      }
   });
 });
 
