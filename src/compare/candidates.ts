@@ -1,6 +1,7 @@
 /** runCandidates: every applicable planner run on a matrix and measured (steps, start-ups, traffic, scratch, modelled and simulated time, lower bound). */
 import { bestBound, lowerBounds, scheduleClass, type LowerBound, type ScheduleClass } from "../bounds/index.js";
 import { lowerSchedule } from "../lower/lower-schedule.js";
+import { relayPeak } from "../lower/relay-peak.js";
 import { scheduleCost } from "../machines/cost-model.js";
 import { simulateSchedule, type SimResult } from "../machines/sim/simulate.js";
 import type { SimMode } from "../machines/sim/options.js";
@@ -160,11 +161,11 @@ function measure(
   };
 }
 
-/** The most relayed elements one rank holds at once (lowering's scratch peak); null without payloads or when the plan cannot be lowered. */
+/** The most relayed elements one rank holds at once (lowering's scratch peak: from the chunks when relayPeak can, else by lowering the plan); null without payloads or when the plan cannot be lowered. */
 function peakBuffer(m: CommMatrix, s: Schedule): number | null {
   if (s.chunks === null) return null;
   try {
-    const peak = lowerSchedule(m, s).scratchPeak;
+    const peak = relayPeak(s) ?? lowerSchedule(m, s).scratchPeak;
     let most = 0;
     for (let v = 0; v < peak.length; v++) most = Math.max(most, peak[v]!);
     return most;

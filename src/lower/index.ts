@@ -2,3 +2,4 @@
 export { lowerSchedule, type LowerOptions, type LowerResult } from "./lower-schedule.js";
 export { TAG_LIMIT } from "./emit.js";
 export type { DisplacementOptions } from "./layout.js";
+export { relayPeak } from "./relay-peak.js";

@@ -1,7 +1,7 @@
 // lowerSchedule: every planner's program delivers every element (reference interpreter), both variants; layout, scratch and refusals.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { lowerSchedule, TAG_LIMIT } from "../../src/lower/index.js";
+import { lowerSchedule, relayPeak, TAG_LIMIT } from "../../src/lower/index.js";
 import { matrixFromData, matrixFromRows, type CommMatrix } from "../../src/model/matrix.js";
 import { isCommplanError } from "../../src/model/errors.js";
 import { PLANNERS, plan } from "../../src/planner/registry.js";
@@ -195,6 +195,32 @@ describe("scratch", () => {
       ),
       { numRuns: 40 },
     );
+  });
+  it("relayPeak, from the chunks alone, is lowering's scratch peak, or null where an element comes back to its origin", () => {
+    const relaying = [...RELAY].filter((n) => PLANNERS.some((q) => q.name === n));
+    fc.assert(
+      fc.property(
+        matrixArb({ minP: 1, maxP: 12, kinds: ["dense", "sparse", "spike", "empty-rows"] }).filter(
+          (m) => elementsOf(m) <= 3000,
+        ),
+        fc.constantFrom(...relaying, "shift", "coloring"),
+        (m, name) => {
+          const s = tryPlan(m, name, true);
+          if (s === null) return;
+          const peak = relayPeak(s);
+          const { scratchPeak } = lowerSchedule(m, s);
+          let returns = false;
+          const c = s.chunks!;
+          for (let x = 0; x < s.transferCount; x++)
+            for (let k = c.start[x]!; k < c.start[x + 1]!; k++)
+              if (s.dst[x] === c.origin[k] && s.dst[x] !== c.dest[k]) returns = true;
+          if (returns) expect(peak).toBeNull();
+          else expect(Array.from(peak!)).toEqual(Array.from(scratchPeak));
+        },
+      ),
+      { numRuns: 150 },
+    );
+    expect(relayPeak(plan(matrixFromData(2, new Float64Array([0, 1, 1, 0])), "shift"))).toBeNull(); // no chunks
   });
   it("two-stage on a uniform matrix: scratch equals the live peak", () => {
     const p = 8;
