@@ -1,6 +1,6 @@
 /** Schedule: the columnar schedule IR (stages, steps, transfers, payload chunks, stalls) of DESIGN.md. */
 import { fail } from "./errors.js";
-import { growF64, growU32 } from "./growable.js";
+import { growF64, growU32, type Growable } from "./growable.js";
 
 /** JSON-compatible values (planner parameters). */
 export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [k: string]: JsonValue };
@@ -95,11 +95,18 @@ export class ScheduleBuilder {
     readonly payload: boolean,
     expectedTransfers = 1024,
     readonly timed = false,
+    /** Payload chunks the planner expects (the chunk columns start at this size: no doubling, no copy when exact). */
+    expectedChunks = 1024,
   ) {
     const cap = Math.max(16, expectedTransfers);
     this.srcBuf = new Uint32Array(cap);
     this.dstBuf = new Uint32Array(cap);
     this.sizeBuf = new Float64Array(cap);
+    if (payload && expectedChunks > 1024) for (const c of this.chunkColumns()) c.grow(expectedChunks);
+  }
+
+  private chunkColumns(): Growable<Uint32Array | Float64Array>[] {
+    return [this.chunkOrigin, this.chunkDest, this.chunkOffset, this.chunkCount];
   }
 
   /** Starts a new stage (closing the current step). */
@@ -210,12 +217,13 @@ export class ScheduleBuilder {
       const start = new Uint32Array(this.n + 1);
       start.set(this.chunkStart.toArray());
       start[this.n] = this.chunkOrigin.length;
+      // take: the column itself when the planner's expected count was exact
       chunks = {
         start,
-        origin: this.chunkOrigin.toArray(),
-        dest: this.chunkDest.toArray(),
-        offset: this.chunkOffset.toArray(),
-        count: this.chunkCount.toArray(),
+        origin: this.chunkOrigin.take(),
+        dest: this.chunkDest.take(),
+        offset: this.chunkOffset.take(),
+        count: this.chunkCount.take(),
       };
     }
     return {

@@ -255,6 +255,7 @@ function emitStage(
 function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof TWO_STAGE_PARAMS>>): Schedule {
   const params = twoStageParams(opts.params);
   const { p } = m;
+  let expectedChunks = 0;
   if (opts.payload) {
     if (p > MAX_TWO_STAGE_PAYLOAD_P)
       throw fail(
@@ -264,6 +265,7 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof TWO_STAGE_PARAMS>
         { field: "payload" },
       );
     const n = chunkEstimate(m);
+    expectedChunks = n;
     if (n > MAX_TWO_STAGE_CHUNKS)
       throw fail(
         "planner",
@@ -278,7 +280,7 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof TWO_STAGE_PARAMS>
     ...planHeader(m, "two-stage", opts, params.reshuffle),
     params: { schedule: params.schedule, reshuffle: params.reshuffle },
   };
-  const b = new ScheduleBuilder(header, opts.payload, 2 * p * Math.max(1, p - 1));
+  const b = new ScheduleBuilder(header, opts.payload, 2 * p * Math.max(1, p - 1), false, expectedChunks);
   b.stage("1: sources to intermediates", "distribute");
   emitStage(b, m, split, params.schedule, 1);
   b.stage("2: intermediates to destinations", "collect");
