@@ -50,20 +50,20 @@ export function lowerBench(log: (s: string) => void): string {
     "shift and linear-permutation plan in one loop over P^2 transfers, while the lowering writes two operations and their pieces per transfer, regrouped by rank.\n\n" +
     mdTable(
       ["P", "algorithm", "variant", "transfers", "operations", "pieces", "plan ms", "lower ms", "lower / plan"],
-      results.map((r) => [
-        r.p,
-        r.algorithm,
-        r.variant,
-        r.transfers.toLocaleString("en-US"),
-        r.operations.toLocaleString("en-US"),
-        r.pieces.toLocaleString("en-US"),
-        r.planMs.toFixed(0),
-        r.lowerMs.toFixed(0),
-        r.ratio.toFixed(2),
-      ]),
+      results.map((r) => [r.p, r.algorithm, r.variant, ...counts(r.transfers, r.operations, r.pieces), ...timing(r)]),
     );
   writeResults("lower", { machine: machineInfo(), results }, md);
   return md;
+}
+
+/** Counts as table cells (thousands separated). */
+function counts(...n: number[]): string[] {
+  return n.map((x) => x.toLocaleString("en-US"));
+}
+
+/** The plan time, lowering time and their ratio as table cells. */
+function timing(r: { planMs: number; lowerMs: number; ratio: number }): string[] {
+  return [r.planMs.toFixed(0), r.lowerMs.toFixed(0), r.ratio.toFixed(2)];
 }
 
 /** Payload lowering bench (its own results file, lower-payload): the relaying planners' payload plans at P = 128 and 256. */
@@ -75,16 +75,7 @@ export function lowerPayloadBench(log: (s: string) => void): string {
     "One cold run each (plan, then lower), in one process.\n\n" +
     mdTable(
       ["P", "algorithm", "transfers", "chunks", "operations", "plan ms", "lower ms", "lower / plan"],
-      payload.map((r) => [
-        r.p,
-        r.algorithm,
-        r.transfers.toLocaleString("en-US"),
-        r.chunks.toLocaleString("en-US"),
-        r.operations.toLocaleString("en-US"),
-        r.planMs.toFixed(0),
-        r.lowerMs.toFixed(0),
-        r.ratio.toFixed(2),
-      ]),
+      payload.map((r) => [r.p, r.algorithm, ...counts(r.transfers, r.chunks, r.operations), ...timing(r)]),
     );
   writeResults("lower-payload", { machine: machineInfo(), payload }, md);
   return md;
