@@ -3,4 +3,4 @@ export { BOUND_TARGETS, type BoundRequest, type BoundScope, type BoundTarget, ty
 export { nodeLoads, type NodeLoads } from "./node-loads.js";
 export { bestBound, lowerBounds, relayRounds } from "./lower-bounds.js";
 export { scheduleClass, type ScheduleClass } from "./schedule-class.js";
-export { busiestLinkBound, type LinkBound } from "./link-bound.js";
+export { busiestLinkBound, hostLinkBound, type HostLinkBound, type LinkBound } from "./link-bound.js";

@@ -1,6 +1,6 @@
 /** busiestLinkBound: the busiest-link lower bound of a matrix on a network with fixed routes (NetworkRoutes), for direct schedules. */
 import { fail } from "../model/errors.js";
-import type { CommMatrix } from "../model/matrix.js";
+import { matrixRows, type CommMatrix } from "../model/matrix.js";
 import type { NetworkRoutes } from "../model/network.js";
 
 /** The busiest-link bound and the link that gives it. */
@@ -20,10 +20,10 @@ export interface LinkBound {
 /**
  * The busiest-link bound (docs/bounds.md): a link of bandwidth w moves at most w bytes per us
  * whatever else shares it, so a direct schedule whose messages follow `routes` takes at least
- * max_l load_l / w_l after its first barrier. O(P^2 x route length).
+ * max_l load_l / w_l after its first barrier. O(P + E x route length).
  */
 export function busiestLinkBound(m: CommMatrix, routes: NetworkRoutes, barrier = 0): LinkBound {
-  const { p, data, elementBytes: eb } = m;
+  const { p, elementBytes: eb } = m;
   if (routes.hosts < p)
     throw fail("bounds", "MISMATCH", `the network '${routes.name}' has ${routes.hosts} hosts, the matrix P = ${p}`, {
       field: "hosts",
@@ -31,9 +31,12 @@ export function busiestLinkBound(m: CommMatrix, routes: NetworkRoutes, barrier =
   const load = new Float64Array(routes.links);
   const path = new Int32Array(Math.max(1, routes.maxHops));
   let traffic = false;
+  // the non-zero entries (O(P + E): no dense copy of a sparse matrix)
+  const rows = matrixRows(m);
   for (let i = 0; i < p; i++)
-    for (let j = 0; j < p; j++) {
-      const v = data[i * p + j]!;
+    for (let k = rows.rowStart[i]!; k < rows.rowStart[i + 1]!; k++) {
+      const j = rows.col[k]!,
+        v = rows.val[k]!;
       if (i === j || v === 0) continue;
       traffic = true;
       const n = routes.route(i, j, path);
@@ -64,4 +67,74 @@ export function busiestLinkBound(m: CommMatrix, routes: NetworkRoutes, barrier =
     linkLabel: routes.linkLabel(best),
     bytes: load[best]!,
   };
+}
+
+/** The host-link bound and the host that gives it. */
+export interface HostLinkBound {
+  readonly name: "host-links";
+  /** Every schedule: relays and split messages still move each element out of its origin and into its destination once. */
+  readonly scope: "all";
+  /** barrier + max over hosts of max(row bytes / its links' outgoing bandwidth, column bytes / incoming); 0 without traffic. */
+  readonly value: number;
+  readonly formula: string;
+  /** The host that gives it (-1 without traffic). */
+  readonly host: number;
+}
+
+/**
+ * The host-link bound (docs/bounds.md), for every schedule replayed on `routes`: host i sends each
+ * of its off-diagonal elements at least once, and every message it sends leaves on the first link
+ * of a route from i; so it needs at least R_i b / (the bandwidth of those first links, summed)
+ * after its first barrier, and likewise for what it receives over the last links of the routes
+ * into it. O(P^2 x route length) for the link sets, O(P + E) for the row and column sums.
+ */
+export function hostLinkBound(m: CommMatrix, routes: NetworkRoutes, barrier = 0): HostLinkBound {
+  const { p, elementBytes: eb } = m;
+  if (routes.hosts < p)
+    throw fail("bounds", "MISMATCH", `the network '${routes.name}' has ${routes.hosts} hosts, the matrix P = ${p}`, {
+      field: "hosts",
+    });
+  const rows = matrixRows(m);
+  const out = new Float64Array(p),
+    into = new Float64Array(p);
+  for (let i = 0; i < p; i++)
+    for (let k = rows.rowStart[i]!; k < rows.rowStart[i + 1]!; k++) {
+      const j = rows.col[k]!;
+      if (j === i) continue;
+      out[i] = out[i]! + rows.val[k]! * eb;
+      into[j] = into[j]! + rows.val[k]! * eb;
+    }
+  // the bandwidth of the distinct first (last) links of the routes out of (into) each host
+  const upBw = new Float64Array(p),
+    downBw = new Float64Array(p);
+  const seenUp = new Int32Array(routes.links).fill(-1),
+    seenDown = new Int32Array(routes.links).fill(-1);
+  const path = new Int32Array(Math.max(1, routes.maxHops));
+  for (let i = 0; i < p; i++)
+    for (let j = 0; j < p; j++) {
+      if (i === j || (out[i] === 0 && into[j] === 0)) continue;
+      const n = routes.route(i, j, path);
+      if (n === 0) continue;
+      const first = path[0]!,
+        last = path[n - 1]!;
+      if (seenUp[first] !== i) {
+        seenUp[first] = i;
+        upBw[i] = upBw[i]! + routes.bandwidth[first]!;
+      }
+      if (seenDown[last] !== j) {
+        seenDown[last] = j;
+        downBw[j] = downBw[j]! + routes.bandwidth[last]!;
+      }
+    }
+  let host = -1,
+    time = 0;
+  for (let i = 0; i < p; i++) {
+    const t = Math.max(out[i]! > 0 ? out[i]! / upBw[i]! : 0, into[i]! > 0 ? into[i]! / downBw[i]! : 0);
+    if (t > time) {
+      time = t;
+      host = i;
+    }
+  }
+  const formula = "B + max_i max(R_i b / sum of bandwidth(first links out of i), C_i b / sum of bandwidth(last links into i))";
+  return { name: "host-links", scope: "all", value: host < 0 ? 0 : barrier + time, formula, host };
 }

@@ -1,10 +1,19 @@
 /** runCandidates: every applicable planner run on a matrix and measured (steps, start-ups, traffic, scratch, modelled and simulated time, lower bound). */
-import { bestBound, lowerBounds, scheduleClass, type LowerBound, type ScheduleClass } from "../bounds/index.js";
+import {
+  bestBound,
+  busiestLinkBound,
+  hostLinkBound,
+  lowerBounds,
+  scheduleClass,
+  type LowerBound,
+  type ScheduleClass,
+} from "../bounds/index.js";
 import { lowerSchedule } from "../lower/lower-schedule.js";
 import { relayPeak } from "../lower/relay-peak.js";
 import { scheduleCost } from "../machines/cost-model.js";
 import { simulateSchedule, type SimResult } from "../machines/sim/simulate.js";
-import type { SimMode } from "../machines/sim/options.js";
+import type { PortSharing, SimMode } from "../machines/sim/options.js";
+import type { NetworkRoutes } from "../model/network.js";
 import { networkCost } from "../machines/sim/topology.js";
 import { isCommplanError } from "../model/errors.js";
 import type { MachineModel } from "../model/machine.js";
@@ -34,6 +43,10 @@ export interface CandidateRequest {
   readonly timeline?: boolean;
   /** Called after each planner with (planners done, planners in all, its name). */
   readonly progress?: ((done: number, total: number, algorithm: string) => void) | null;
+  /** Simulate on this network with link contention (rank r on host r; the machine's topology must be flat). Default none. */
+  readonly network?: NetworkRoutes | null;
+  /** With a network: how a node's ports serve concurrent messages (default serial). */
+  readonly portSharing?: PortSharing;
 }
 
 /** What is measured of one planner's plan (times in us, sizes in bytes unless named elements); a compare row carries the same. */
@@ -77,6 +90,28 @@ export interface CandidateRun {
   readonly bound: LowerBound | null;
 }
 
+/** The simulator's options for the request's network (none without one): the makespan only, no f_lc replay. */
+export function networkOptions(
+  req: Pick<CandidateRequest, "network" | "portSharing">,
+): { network?: NetworkRoutes; portSharing?: PortSharing; linkFactor?: boolean } {
+  return req.network ? { network: req.network, portSharing: req.portSharing ?? "serial", linkFactor: false } : {};
+}
+
+/**
+ * The bounds of the simulated machine on a network (docs/bounds.md): the node bounds price bytes
+ * at t_d, which a network replaces by its links, so only the link bounds hold there: the host
+ * links for every schedule, the busiest link for direct ones.
+ */
+function networkBounds(m: CommMatrix, net: NetworkRoutes, machine: MachineModel, mode: SimMode): LowerBound[] {
+  const target = `sim-${mode}` as const;
+  const host = hostLinkBound(m, net, machine.barrier);
+  const link = busiestLinkBound(m, net, machine.barrier);
+  return [
+    { name: host.name, target, scope: host.scope, contentionFree: false, value: host.value, formula: host.formula },
+    { name: link.name, target, scope: link.scope, contentionFree: false, value: link.value, formula: link.formula },
+  ];
+}
+
 /** Network elements of m (off the diagonal). */
 function networkElements(m: CommMatrix): number {
   return matrixStats(m).networkTotal;
@@ -90,11 +125,13 @@ export function runCandidates(m: CommMatrix, req: CandidateRequest): CandidateRu
   const ports = req.ports ?? machine.ports;
   const planners = req.planners ?? PLANNERS;
   const elements = networkElements(m);
-  const simBounds = lowerBounds(m, `sim-${mode}`, {
-    machine,
-    ports,
-    pairTd: networkCost(machine.topology ?? "flat", machine),
-  });
+  const simBounds = req.network
+    ? networkBounds(m, req.network, machine, mode)
+    : lowerBounds(m, `sim-${mode}`, {
+        machine,
+        ports,
+        pairTd: networkCost(machine.topology ?? "flat", machine),
+      });
   const all = bestBound(simBounds, { direct: false, contentionFree: false });
   const candidates: Candidate[] = [];
   const skipped: { algorithm: string; reason: string }[] = [];
@@ -131,7 +168,7 @@ function measure(
   const s = planner.plan(m, resolvePlanOptions(planner, { payload, seed, machine }));
   const blocking = scheduleCost(s, machine, "blocking");
   const nonblocking = scheduleCost(s, machine, "nonblocking");
-  const sim = simulateSchedule(s, machine, { mode, ports, seed, timeline: req.timeline ?? false });
+  const sim = simulateSchedule(s, machine, { mode, ports, seed, timeline: req.timeline ?? false, ...networkOptions(req) });
   let longest = 0,
     traffic = 0;
   for (let x = 0; x < s.transferCount; x++) {

@@ -1,6 +1,6 @@
 /** compareMatrix: every applicable planner's plan of a matrix side by side (commplan.compare/v1), with the ratio to the best lower bound. */
 import { lowerBounds, bestBound, type LowerBound } from "../bounds/index.js";
-import type { SimMode } from "../machines/sim/options.js";
+import type { PortSharing, SimMode } from "../machines/sim/options.js";
 import { matrixDigest, type CommMatrix } from "../model/matrix.js";
 import type { MachineModel } from "../model/machine.js";
 import {
@@ -52,6 +52,8 @@ export interface CompareReport {
   readonly mode: SimMode;
   readonly ports: number;
   readonly topology: string;
+  /** The network the plans were simulated on (compare --network), with its port sharing; absent without one. */
+  readonly network?: { readonly name: string; readonly portSharing: PortSharing };
   /** Every bound of docs/bounds.md for this matrix: cost model (both modes) and the simulated machine in `mode`. */
   readonly bounds: readonly BoundEntry[];
   /** The best simulated-machine bound valid for every schedule (the ratio's denominator). */
@@ -123,6 +125,7 @@ export function compareMatrix(m: CommMatrix, req: CandidateRequest): { report: C
     mode: run.mode,
     ports: run.ports,
     topology: run.candidates[0]?.sim.topology ?? machine.topology ?? "flat",
+    ...(req.network ? { network: { name: req.network.name, portSharing: req.portSharing ?? "serial" } } : {}),
     bounds,
     bound: run.bound === null ? null : entry(run.bound),
     best: k < 0 ? null : run.candidates[k]!.algorithm,
@@ -136,7 +139,7 @@ export function compareMatrix(m: CommMatrix, req: CandidateRequest): { report: C
 export function compareText(r: CompareReport): string {
   const b = r.bound;
   let text =
-    `compare on ${r.machine} (P = ${r.p}, ${r.elementBytes} bytes per element, simulated ${r.mode}, ${r.ports} port${r.ports === 1 ? "" : "s"}, ${r.topology}): ` +
+    `compare on ${r.machine} (P = ${r.p}, ${r.elementBytes} bytes per element, simulated ${r.mode}, ${r.ports} port${r.ports === 1 ? "" : "s"}, ${r.network ? `network ${r.network.name}, port sharing ${r.network.portSharing}` : r.topology}): ` +
     (b === null ? "no network traffic\n" : `lower bound ${fmtNumber(b.value)} us (${b.name}: ${b.formula})\n`);
   const rows = [
     [

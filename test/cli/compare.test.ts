@@ -61,6 +61,8 @@ describe("commplan compare", () => {
       [["--ports", "0"], /--ports must be an integer in 1..1024/],
       [["--mode", "fast"], /argument 'fast' is invalid/],
       [["--html", f("u.json")], /u.json/],
+      [["--port-sharing", "fair"], /^compare: --port-sharing goes with --network/],
+      [["--network", "fat-tree:k=2"], /^topology: fat-tree: k = 2 gives 2 hosts, fewer than P = 4/],
     ];
     for (const [extra, msg] of cases) {
       const r = await run("compare", f("u.json"), "--machine", "t3d-004", ...extra);
@@ -68,6 +70,9 @@ describe("commplan compare", () => {
       expect(r.err).toMatch(msg);
       expect(r.err.trim().split("\n")).toHaveLength(1);
     }
+    const cm5 = await run("compare", f("u.json"), "--machine", "cm5-fat-tree", "--network", "fat-tree");
+    expect(cm5.code).toBe(2);
+    expect(cm5.err).toMatch(/^compare: --network replaces the machine's topology; cm5-fat-tree is on cm5-fat-tree/);
     expect(existsSync(f("none.svg"))).toBe(false);
     expect(JSON.parse(readFileSync(f("u.json"), "utf8"))).toMatchObject({ format: "commplan.matrix/v1" });
   });
@@ -109,5 +114,49 @@ describe("commplan compare", () => {
     expect(shown).toMatch(/compare \[.*\] 100% \| 9\/9 plans/);
     expect(shown).toMatch(/compare \[.*\] 55% \| 20\/36 plans/);
     expect(bar(false)).toBe("");
+  });
+});
+
+describe("commplan compare --network", () => {
+  it("--network: every plan simulated on the network (as simulate --network replays it), link bounds, valid JSON", async () => {
+    expect((await run("gen", "uniform", "--p", "16", "--size", "64", "-o", f("n.json"))).code).toBe(0);
+    const base = ["compare", f("n.json"), "--machine", "ib-hdr-200", "--algorithms", "shift,coloring,two-stage"];
+    const net = ["--network", "fat-tree:oversub=4"];
+    const t = await run(...base, ...net);
+    expect(t.code).toBe(0);
+    expect(t.out).toMatch(
+      /^compare on ib-hdr-200 \(P = 16, .*network fat-tree:oversub=4, port sharing serial\): lower bound [\d.]+ us \(host-links: /,
+    );
+    const j = await run(...base, ...net, "--port-sharing", "fair", "--json");
+    const doc = JSON.parse(j.out) as {
+      network: { name: string; portSharing: string };
+      bounds: { name: string; target: string }[];
+      rows: { algorithm: string; simulatedUs: number; ratio: number }[];
+    };
+    expect(() => validateWithSchema("compare", doc, "test")).not.toThrow();
+    expect(doc.network).toEqual({ name: "fat-tree:oversub=4", portSharing: "fair" });
+    expect(doc.bounds.filter((b) => b.target === "sim-blocking").map((b) => b.name)).toEqual([
+      "host-links",
+      "busiest-link",
+    ]);
+    for (const r of doc.rows) expect(r.ratio).toBeGreaterThanOrEqual(1);
+    // the row of shift is simulate --network's makespan of the same plan
+    expect((await run("plan", f("n.json"), "-a", "shift", "--payload", "-o", f("n-shift.json"))).code).toBe(0);
+    const sim = await run(
+      "simulate",
+      f("n-shift.json"),
+      "--machine",
+      "ib-hdr-200",
+      ...net,
+      "--port-sharing",
+      "fair",
+      "--no-link-factor",
+      "--json",
+    );
+    const makespan = (JSON.parse(sim.out) as { makespan: number }).makespan;
+    expect(doc.rows.find((r) => r.algorithm === "shift")!.simulatedUs).toBe(makespan);
+    // without the network the same plans run faster: the 4:1 uplinks hold them back
+    const flat = JSON.parse((await run(...base, "--json")).out) as { rows: { simulatedUs: number }[] };
+    expect(doc.rows[0]!.simulatedUs).toBeGreaterThan(flat.rows[0]!.simulatedUs);
   });
 });

@@ -11,13 +11,15 @@ import { readMatrixFile } from "../../io/matrix-read.js";
 import { matrixBytes } from "../../model/matrix.js";
 import { findMachine } from "../../machines/presets.js";
 import { simulateSchedule } from "../../machines/sim/simulate.js";
-import type { SimMode } from "../../machines/sim/options.js";
+import { PORT_SHARINGS, type PortSharing, type SimMode } from "../../machines/sim/options.js";
+import { networkOptions } from "../../compare/candidates.js";
 import { fail } from "../../model/errors.js";
 import { checkMemory } from "../../model/memory-budget.js";
 import { MAX_SEED } from "../../model/param-spec.js";
 import { PLANNERS, findPlanner } from "../../planner/registry.js";
 import type { Planner } from "../../planner/types.js";
 import type { CliContext } from "../context.js";
+import { loadTopology } from "./topologies.js";
 import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions, table, writeTextTarget } from "../io.js";
 
 interface CompareFlags {
@@ -31,6 +33,8 @@ interface CompareFlags {
   sweep?: string;
   html?: string;
   elementBytes?: string;
+  network?: string;
+  portSharing?: PortSharing;
 }
 
 /** A progress bar on `stream` (TTY only: `interactive`) once the work has lasted a second; `done` stops it where it is. */
@@ -113,8 +117,29 @@ export function registerCompare(program: Command, ctx: CliContext): void {
       "write a self-contained HTML report (table, charts, the best plan's step grid, timeline and per-node load)",
     )
     .option("--element-bytes <n>", ELEMENT_BYTES_HELP)
+    .option(
+      "--network <spec>",
+      "simulate every plan on a network with link contention: a generator spec such as fat-tree:k=8,oversub=4 (see 'commplan topologies') or a topology JSON file; the bounds are then the link bounds; needs a machine on the flat topology",
+    )
+    .addOption(
+      new Option(
+        "--port-sharing <rule>",
+        "with --network: serial (a receiver serves one message at a time; default) or fair (host links shared max-min, as SimGrid does)",
+      ).choices(PORT_SHARINGS),
+    )
     .action(async (file: string, o: CompareFlags) => {
       const machine = findMachine(o.machine);
+      if (o.network === undefined && o.portSharing !== undefined)
+        throw fail("compare", "BAD_OPTION", "--port-sharing goes with --network (a topology to simulate on)", {
+          field: "portSharing",
+        });
+      if (o.network !== undefined && (machine.topology ?? "flat") !== "flat")
+        throw fail(
+          "compare",
+          "BAD_OPTION",
+          `--network replaces the machine's topology; ${machine.name} is on ${machine.topology}: use a machine on the flat topology`,
+          { field: "network" },
+        );
       const seed = intOption("seed", o.seed, 0, MAX_SEED);
       const ports = o.ports === undefined ? machine.ports : intOption("ports", o.ports, 1, 1024);
       const planners = selectPlanners(o.algorithms);
@@ -145,7 +170,8 @@ export function registerCompare(program: Command, ctx: CliContext): void {
           file,
         },
       );
-      const req = { machine, seed, mode: o.mode, ports, planners };
+      const network = o.network === undefined ? null : loadTopology(o.network, m.p, machine).routes;
+      const req = { machine, seed, mode: o.mode, ports, planners, network, portSharing: o.portSharing ?? "serial" };
       const bar = compareProgress(ctx.io.interactive, "plans");
       let result, sweep: SweepReport | null;
       try {
@@ -171,7 +197,10 @@ export function registerCompare(program: Command, ctx: CliContext): void {
         let best: BestPlan | null = null;
         if (k >= 0) {
           const s = run.candidates[k]!.schedule;
-          best = { schedule: s, sim: simulateSchedule(s, machine, { mode: o.mode, ports, seed, timeline: true }) };
+          best = {
+            schedule: s,
+            sim: simulateSchedule(s, machine, { mode: o.mode, ports, seed, timeline: true, ...networkOptions(req) }),
+          };
         }
         await writeTextTarget(o.html, compareHtml(report, sweep, best), ctx.io);
       }
