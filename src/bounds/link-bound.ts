@@ -135,6 +135,7 @@ export function hostLinkBound(m: CommMatrix, routes: NetworkRoutes, barrier = 0)
       host = i;
     }
   }
-  const formula = "B + max_i max(R_i b / sum of bandwidth(first links out of i), C_i b / sum of bandwidth(last links into i))";
+  const formula =
+    "B + max_i max(R_i b / sum of bandwidth(first links out of i), C_i b / sum of bandwidth(last links into i))";
   return { name: "host-links", scope: "all", value: host < 0 ? 0 : barrier + time, formula, host };
 }

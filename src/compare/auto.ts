@@ -4,7 +4,9 @@ import { checkSeed } from "../model/param-spec.js";
 import type { CommMatrix } from "../model/matrix.js";
 import type { MachineModel } from "../model/machine.js";
 import type { JsonValue, Schedule } from "../model/schedule.js";
-import { simulateSchedule, type SimMode } from "../machines/sim/index.js";
+import { simulateSchedule, type PortSharing, type SimMode } from "../machines/sim/index.js";
+import type { NetworkRoutes } from "../model/network.js";
+import { networkOptions } from "./network-options.js";
 import {
   AUTO_VARIANTS,
   ensurePlanned,
@@ -26,6 +28,10 @@ export interface AutoOptions {
   readonly mode?: SimMode;
   /** Finalists simulated besides shift (the best predictions). Default AUTO_FINALISTS. */
   readonly finalists?: number;
+  /** Simulate the finalists on this network with link contention (the screen stays the flat model). Default none. */
+  readonly network?: NetworkRoutes | null;
+  /** With a network: how a node's ports serve concurrent messages (default serial). */
+  readonly portSharing?: PortSharing;
 }
 
 /** Finalists simulated besides shift, by default: the bench (bench/results/auto.md) measured this many enough. */
@@ -47,6 +53,8 @@ export interface AutoCandidate {
 export interface AutoReport {
   readonly machine: string;
   readonly mode: SimMode;
+  /** The network the finalists were simulated on, with its port sharing; absent without one. */
+  readonly network?: { readonly name: string; readonly portSharing: PortSharing };
   readonly winner: { readonly algorithm: string; readonly params: { readonly [k: string]: JsonValue } };
   readonly reason: string;
   readonly candidates: readonly AutoCandidate[];
@@ -140,13 +148,21 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
     throw fail("compare", "BAD_OPTION", `auto: finalists must be an integer in 0..${AUTO_VARIANTS.length}, got ${k}`, {
       field: "finalists",
     });
+  if (options.network && (machine.topology ?? "flat") !== "flat")
+    throw fail(
+      "compare",
+      "BAD_OPTION",
+      `auto: a network replaces the machine's topology; ${machine.name} is on ${machine.topology}: use a machine on the flat topology`,
+      { field: "network" },
+    );
+  const simNet = networkOptions(options);
   const screen = screenVariants(m, machine, mode, seed, Math.max(1, k));
   const finalists = new Set(pickFinalists(screen, k, (r) => ensurePlanned(r, m, machine, mode, seed)));
   const simulated = new Map<ScreenResult, number>();
   const simMs: Record<string, number> = {};
   for (const r of finalists) {
     const t0 = performance.now();
-    simulated.set(r, simulateSchedule(r.schedule!, machine, { mode, seed, timeline: false }).makespan);
+    simulated.set(r, simulateSchedule(r.schedule!, machine, { mode, seed, timeline: false, ...simNet }).makespan);
     simMs[variantLabel(r.variant)] = performance.now() - t0;
   }
   let best: ScreenResult | null = null;
@@ -166,6 +182,9 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
   const report: AutoReport = {
     machine: machine.name,
     mode,
+    ...(options.network
+      ? { network: { name: options.network.name, portSharing: options.portSharing ?? "serial" } }
+      : {}),
     winner: { algorithm: best.variant.algorithm, params: best.variant.params },
     reason: describeWhy(winner, candidates),
     candidates,
@@ -180,6 +199,7 @@ export function autoHeader(r: AutoReport): JsonValue {
   return {
     machine: r.machine,
     mode: r.mode,
+    ...(r.network ? { network: { name: r.network.name, portSharing: r.network.portSharing } } : {}),
     winner: { algorithm: r.winner.algorithm, params: r.winner.params },
     reason: r.reason,
     candidates: r.candidates.map((c) => ({

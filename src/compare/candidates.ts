@@ -14,6 +14,7 @@ import { scheduleCost } from "../machines/cost-model.js";
 import { simulateSchedule, type SimResult } from "../machines/sim/simulate.js";
 import type { PortSharing, SimMode } from "../machines/sim/options.js";
 import type { NetworkRoutes } from "../model/network.js";
+import { networkOptions } from "./network-options.js";
 import { networkCost } from "../machines/sim/topology.js";
 import { isCommplanError } from "../model/errors.js";
 import type { MachineModel } from "../model/machine.js";
@@ -90,13 +91,6 @@ export interface CandidateRun {
   readonly bound: LowerBound | null;
 }
 
-/** The simulator's options for the request's network (none without one): the makespan only, no f_lc replay. */
-export function networkOptions(
-  req: Pick<CandidateRequest, "network" | "portSharing">,
-): { network?: NetworkRoutes; portSharing?: PortSharing; linkFactor?: boolean } {
-  return req.network ? { network: req.network, portSharing: req.portSharing ?? "serial", linkFactor: false } : {};
-}
-
 /**
  * The bounds of the simulated machine on a network (docs/bounds.md): the node bounds price bytes
  * at t_d, which a network replaces by its links, so only the link bounds hold there: the host
@@ -168,7 +162,13 @@ function measure(
   const s = planner.plan(m, resolvePlanOptions(planner, { payload, seed, machine }));
   const blocking = scheduleCost(s, machine, "blocking");
   const nonblocking = scheduleCost(s, machine, "nonblocking");
-  const sim = simulateSchedule(s, machine, { mode, ports, seed, timeline: req.timeline ?? false, ...networkOptions(req) });
+  const sim = simulateSchedule(s, machine, {
+    mode,
+    ports,
+    seed,
+    timeline: req.timeline ?? false,
+    ...networkOptions(req),
+  });
   let longest = 0,
     traffic = 0;
   for (let x = 0; x < s.transferCount; x++) {

@@ -32,6 +32,29 @@ describe("plan --algorithm auto", () => {
     expect(JSON.parse(readFileSync(plain, "utf8"))).not.toHaveProperty("auto");
   });
 
+  it("--network: the finalists are simulated on it and the header names it; --network and --port-sharing need auto and a network", async () => {
+    const m = join(dir, "u.json"),
+      s = join(dir, "n.json");
+    expect((await run("gen", "uniform", "--p", "16", "--size", "64", "-o", m)).code).toBe(0);
+    const net = ["--network", "fat-tree:oversub=4"];
+    const r = await run("plan", m, "--algorithm", "auto", "--machine", "ib-hdr-200", ...net, "-o", s);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(readFileSync(s, "utf8")) as { auto: { network: unknown } };
+    expect(doc.auto.network).toEqual({ name: "fat-tree:oversub=4", portSharing: "serial" });
+    for (const [args, msg] of [
+      [["--algorithm", "shift", ...net], /^plan: --network goes with --algorithm auto/],
+      [
+        ["--algorithm", "auto", "--machine", "ib-hdr-200", "--port-sharing", "fair"],
+        /^plan: --port-sharing goes with --network/,
+      ],
+    ] as const) {
+      const bad = await run("plan", m, ...args, "-o", join(dir, "x.json"));
+      expect(bad.code).toBe(2);
+      expect(bad.err).toMatch(msg);
+      expect(bad.err.trim().split("\n")).toHaveLength(1);
+    }
+  });
+
   it("--help says what auto does", async () => {
     const h = await run("plan", "--help");
     const text = (h.out + h.err).replace(/\s+/g, " ");

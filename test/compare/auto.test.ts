@@ -11,6 +11,7 @@ import { scheduleJsonPieces } from "../../src/io/schedule-json-write.js";
 import { validateWithSchema } from "../../src/io/json-schema.js";
 import { buildMatrix, matrixRecipe } from "../helpers/arbitraries.js";
 import { generatePattern } from "../../src/patterns/index.js";
+import { buildTopology, compileRoutes } from "../../src/topology/index.js";
 
 const machineArb = fc.constantFrom(...MACHINES);
 
@@ -102,6 +103,30 @@ describe("planAuto", () => {
     expect(() => validateWithSchema("schedule", doc, "schedule")).not.toThrow();
     const bad = { ...doc, auto: { ...doc.auto, extra: 1 } };
     expect(() => validateWithSchema("schedule", bad, "schedule")).toThrow(/auto/);
+  });
+
+  it("on a network: finalists simulated there (link contention), the header names it and passes the schema", () => {
+    const machine = findMachine("ib-hdr-200");
+    const m = generatePattern("uniform", 16, { size: 64 }, 1);
+    const network = compileRoutes(buildTopology("fat-tree:oversub=4", 16, machine));
+    const { schedule, report } = planAuto(m, machine, { network, portSharing: "fair" });
+    expect(report.network).toEqual({ name: "fat-tree:oversub=4", portSharing: "fair" });
+    // each finalist's simulated time is its plan's makespan on the network, not on the node-port model
+    const shift = report.candidates.find((c) => c.algorithm === "shift")!;
+    const s = plan(m, "shift", { seed: 1, machine });
+    const onNet = simulateSchedule(s, machine, { network, portSharing: "fair", linkFactor: false, timeline: false });
+    expect(shift.simulated).toBeCloseTo(onNet.makespan, 3);
+    expect(shift.simulated).not.toBeCloseTo(simulateSchedule(s, machine, { timeline: false }).makespan, 3);
+    const winner = report.candidates.find((c) => c.note === "winner")!;
+    expect(winner.simulated).toBe(
+      Math.min(...report.candidates.flatMap((c) => (c.simulated === null ? [] : [c.simulated]))),
+    );
+    const doc = JSON.parse([...scheduleJsonPieces(schedule)].join("")) as { auto: { network: unknown } };
+    expect(doc.auto.network).toEqual({ name: "fat-tree:oversub=4", portSharing: "fair" });
+    expect(() => validateWithSchema("schedule", doc, "schedule")).not.toThrow();
+    expect(() => planAuto(m, findMachine("cm5-fat-tree"), { network })).toThrow(
+      /^compare: auto: a network replaces the machine's topology/,
+    );
   });
 
   it("refuses a bad finalist count or mode with a one-line error", () => {

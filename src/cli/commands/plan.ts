@@ -1,14 +1,16 @@
 /** commplan plan: plan a matrix with a named algorithm and write the schedule JSON. */
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { MAX_SEED } from "../../model/param-spec.js";
 import { writeScheduleJson } from "../../io/schedule-json-write.js";
 import { refuseOutputOntoInput } from "../../io/file-output.js";
 import { findMachine } from "../../machines/presets.js";
+import { PORT_SHARINGS, type PortSharing } from "../../machines/sim/options.js";
 import { readMatrixFile } from "../../io/matrix-read.js";
 import { PLANNERS, findPlanner, resolvePlanOptions } from "../../planner/registry.js";
 import { AUTO_ALWAYS_FINAL, AUTO_FINALISTS, planAuto } from "../../compare/auto.js";
 import { fail } from "../../model/errors.js";
 import { machineOptionHelp } from "./lists.js";
+import { loadTopology } from "./topologies.js";
 import type { CliContext } from "../context.js";
 import { collect, ELEMENT_BYTES_HELP, intOption, keyValues, matrixReadOptions } from "../io.js";
 
@@ -35,6 +37,16 @@ export function registerPlan(program: Command, ctx: CliContext): void {
       [],
     )
     .option("--element-bytes <n>", ELEMENT_BYTES_HELP)
+    .option(
+      "--network <spec>",
+      "with --algorithm auto: simulate the finalists on a network with link contention: a generator spec such as fat-tree:k=8,oversub=4 (see 'commplan topologies') or a topology JSON file; needs a machine on the flat topology",
+    )
+    .addOption(
+      new Option(
+        "--port-sharing <rule>",
+        "with --network: serial (a receiver serves one message at a time; default) or fair (host links shared max-min, as SimGrid does)",
+      ).choices(PORT_SHARINGS),
+    )
     .option("-o, --output <file>", "output file, - for stdout", "-")
     .action(
       async (
@@ -47,9 +59,19 @@ export function registerPlan(program: Command, ctx: CliContext): void {
           param: string[];
           output: string;
           elementBytes?: string;
+          network?: string;
+          portSharing?: PortSharing;
         },
       ) => {
         if (o.algorithm === "auto") return planAutoCommand(ctx, file, o);
+        for (const [k, flag] of [
+          ["network", "--network"],
+          ["portSharing", "--port-sharing"],
+        ] as const)
+          if (o[k] !== undefined)
+            throw fail("plan", "BAD_OPTION", `${flag} goes with --algorithm auto (it simulates the finalists there)`, {
+              field: k,
+            });
         const planner = findPlanner(o.algorithm);
         const machine = o.machine === undefined ? null : findMachine(o.machine);
         const opts = resolvePlanOptions(planner, {
@@ -74,7 +96,16 @@ export function registerPlan(program: Command, ctx: CliContext): void {
 async function planAutoCommand(
   ctx: CliContext,
   file: string,
-  o: { machine?: string; payload?: boolean; seed: string; param: string[]; output: string; elementBytes?: string },
+  o: {
+    machine?: string;
+    payload?: boolean;
+    seed: string;
+    param: string[];
+    output: string;
+    elementBytes?: string;
+    network?: string;
+    portSharing?: PortSharing;
+  },
 ): Promise<void> {
   if (o.machine === undefined)
     throw fail("plan", "BAD_OPTION", "--algorithm auto needs --machine (the machine it chooses for)", {
@@ -88,7 +119,17 @@ async function planAutoCommand(
   const seed = intOption("seed", o.seed, 0, MAX_SEED);
   await refuseOutputOntoInput("plan", [file], [["-o", o.output]]);
   const m = readMatrixFile(file, matrixReadOptions(o));
-  const { schedule: s, report } = planAuto(m, machine, { payload: Boolean(o.payload), seed });
+  if (o.network === undefined && o.portSharing !== undefined)
+    throw fail("plan", "BAD_OPTION", "--port-sharing goes with --network (a topology to simulate on)", {
+      field: "portSharing",
+    });
+  const network = o.network === undefined ? null : loadTopology(o.network, m.p, machine).routes;
+  const { schedule: s, report } = planAuto(m, machine, {
+    payload: Boolean(o.payload),
+    seed,
+    network,
+    portSharing: o.portSharing ?? "serial",
+  });
   await writeScheduleJson(s, o.output);
   ctx.io.err(`plan: auto chose ${report.winner.algorithm} ${JSON.stringify(report.winner.params)}: ${report.reason}\n`);
 }
