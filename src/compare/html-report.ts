@@ -110,7 +110,7 @@ export function compareHtml(r: CompareReport, sweep: SweepReport | null, best: B
   );
   parts.push(`<h1>${escapeXml(title)}</h1>\n`);
   parts.push(
-    `<p class="note">Matrix digest ${escapeXml(r.matrixDigest)}, ${r.elementBytes} bytes per element; simulated machine ${escapeXml(r.mode)}, ${r.ports} port(s), ${escapeXml(r.topology)} network; seed ${r.seed}. ` +
+    `<p class="note">Matrix digest ${escapeXml(r.matrixDigest)}, ${r.elementBytes} bytes per element; simulated machine ${escapeXml(r.mode)}, ${r.ports} port(s), ${r.network ? `network ${escapeXml(r.network.name)} with link contention (port sharing ${r.network.portSharing})` : `${escapeXml(r.topology)} network`}; seed ${r.seed}. ` +
       (r.bound === null
         ? "The matrix moves nothing over the network."
         : `Lower bound for every schedule: ${fmtNumber(r.bound.value)} us (${escapeXml(r.bound.name)}).`) +

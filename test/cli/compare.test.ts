@@ -127,7 +127,7 @@ describe("commplan compare --network", () => {
     expect(t.out).toMatch(
       /^compare on ib-hdr-200 \(P = 16, .*network fat-tree:oversub=4, port sharing serial\): lower bound [\d.]+ us \(host-links: /,
     );
-    const j = await run(...base, ...net, "--port-sharing", "fair", "--json");
+    const j = await run(...base, ...net, "--port-sharing", "fair", "--json", "--html", f("n.html"));
     const doc = JSON.parse(j.out) as {
       network: { name: string; portSharing: string };
       bounds: { name: string; target: string }[];
@@ -135,6 +135,9 @@ describe("commplan compare --network", () => {
     };
     expect(() => validateWithSchema("compare", doc, "test")).not.toThrow();
     expect(doc.network).toEqual({ name: "fat-tree:oversub=4", portSharing: "fair" });
+    const html = readFileSync(f("n.html"), "utf8");
+    expect(htmlProblems(html)).toEqual([]);
+    expect(html).toContain("network fat-tree:oversub=4 with link contention (port sharing fair)");
     expect(doc.bounds.filter((b) => b.target === "sim-blocking").map((b) => b.name)).toEqual([
       "host-links",
       "busiest-link",
