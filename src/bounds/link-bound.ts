@@ -74,7 +74,7 @@ export interface HostLinkBound {
   readonly name: "host-links";
   /** Every schedule: relays and split messages still move each element out of its origin and into its destination once. */
   readonly scope: "all";
-  /** barrier + max over hosts of max(row bytes / its links' outgoing bandwidth, column bytes / incoming); 0 without traffic. */
+  /** barrier + start-up + max over hosts of max(row bytes / its links' outgoing bandwidth, column bytes / incoming); 0 without traffic. */
   readonly value: number;
   readonly formula: string;
   /** The host that gives it (-1 without traffic). */
@@ -86,9 +86,11 @@ export interface HostLinkBound {
  * of its off-diagonal elements at least once, and every message it sends leaves on the first link
  * of a route from i; so it needs at least R_i b / (the bandwidth of those first links, summed)
  * after its first barrier, and likewise for what it receives over the last links of the routes
- * into it. O(P^2 x route length) for the link sets, O(P + E) for the row and column sums.
+ * into it. `startup` (S) is what every network message spends before its first byte enters the
+ * network on the simulated machine (T_s in blocking mode, T_s,send in nonblocking mode): no byte
+ * flows before B + S. O(P^2 x route length) for the link sets, O(P + E) for the row and column sums.
  */
-export function hostLinkBound(m: CommMatrix, routes: NetworkRoutes, barrier = 0): HostLinkBound {
+export function hostLinkBound(m: CommMatrix, routes: NetworkRoutes, barrier = 0, startup = 0): HostLinkBound {
   const { p, elementBytes: eb } = m;
   if (routes.hosts < p)
     throw fail("bounds", "MISMATCH", `the network '${routes.name}' has ${routes.hosts} hosts, the matrix P = ${p}`, {
@@ -136,6 +138,6 @@ export function hostLinkBound(m: CommMatrix, routes: NetworkRoutes, barrier = 0)
     }
   }
   const formula =
-    "B + max_i max(R_i b / sum of bandwidth(first links out of i), C_i b / sum of bandwidth(last links into i))";
-  return { name: "host-links", scope: "all", value: host < 0 ? 0 : barrier + time, formula, host };
+    "B + S + max_i max(R_i b / sum of bandwidth(first links out of i), C_i b / sum of bandwidth(last links into i))";
+  return { name: "host-links", scope: "all", value: host < 0 ? 0 : barrier + startup + time, formula, host };
 }

@@ -98,7 +98,8 @@ export interface CandidateRun {
  */
 function networkBounds(m: CommMatrix, net: NetworkRoutes, machine: MachineModel, mode: SimMode): LowerBound[] {
   const target = `sim-${mode}` as const;
-  const host = hostLinkBound(m, net, machine.barrier);
+  // every network message starts up before its first byte flows: T_s blocking, T_s,send nonblocking
+  const host = hostLinkBound(m, net, machine.barrier, mode === "blocking" ? machine.ts : machine.tsSend);
   const link = busiestLinkBound(m, net, machine.barrier);
   return [
     { name: host.name, target, scope: host.scope, contentionFree: false, value: host.value, formula: host.formula },
