@@ -14,6 +14,19 @@ import { loadTopology } from "./topologies.js";
 import type { CliContext } from "../context.js";
 import { collect, ELEMENT_BYTES_HELP, intOption, keyValues, matrixReadOptions } from "../io.js";
 
+/** The options of `plan` as commander gives them. */
+interface PlanFlags {
+  algorithm: string;
+  machine?: string;
+  payload?: boolean;
+  seed: string;
+  param: string[];
+  output: string;
+  elementBytes?: string;
+  network?: string;
+  portSharing?: PortSharing;
+}
+
 /** Registers `plan`. */
 export function registerPlan(program: Command, ctx: CliContext): void {
   program
@@ -48,65 +61,37 @@ export function registerPlan(program: Command, ctx: CliContext): void {
       ).choices(PORT_SHARINGS),
     )
     .option("-o, --output <file>", "output file, - for stdout", "-")
-    .action(
-      async (
-        file: string,
-        o: {
-          algorithm: string;
-          machine?: string;
-          payload?: boolean;
-          seed: string;
-          param: string[];
-          output: string;
-          elementBytes?: string;
-          network?: string;
-          portSharing?: PortSharing;
-        },
-      ) => {
-        if (o.algorithm === "auto") return planAutoCommand(ctx, file, o);
-        for (const [k, flag] of [
-          ["network", "--network"],
-          ["portSharing", "--port-sharing"],
-        ] as const)
-          if (o[k] !== undefined)
-            throw fail("plan", "BAD_OPTION", `${flag} goes with --algorithm auto (it simulates the finalists there)`, {
-              field: k,
-            });
-        const planner = findPlanner(o.algorithm);
-        const machine = o.machine === undefined ? null : findMachine(o.machine);
-        const opts = resolvePlanOptions(planner, {
-          payload: Boolean(o.payload),
-          seed: intOption("seed", o.seed, 0, MAX_SEED),
-          machine,
-          params: keyValues("param", o.param),
-        });
-        await refuseOutputOntoInput("plan", [file], [["-o", o.output]]);
-        const m = readMatrixFile(file, matrixReadOptions(o));
-        const s = planner.plan(m, opts);
-        await writeScheduleJson(s, o.output);
-        if (o.output !== "-")
-          ctx.io.err(
-            `plan: ${planner.name}: ${s.stages.length} stage(s), ${s.stepCount} steps, ${s.transferCount} transfers -> ${o.output}\n`,
-          );
-      },
-    );
+    .action(async (file: string, o: PlanFlags) => {
+      if (o.algorithm === "auto") return planAutoCommand(ctx, file, o);
+      for (const [k, flag] of [
+        ["network", "--network"],
+        ["portSharing", "--port-sharing"],
+      ] as const)
+        if (o[k] !== undefined)
+          throw fail("plan", "BAD_OPTION", `${flag} goes with --algorithm auto (it simulates the finalists there)`, {
+            field: k,
+          });
+      const planner = findPlanner(o.algorithm);
+      const machine = o.machine === undefined ? null : findMachine(o.machine);
+      const opts = resolvePlanOptions(planner, {
+        payload: Boolean(o.payload),
+        seed: intOption("seed", o.seed, 0, MAX_SEED),
+        machine,
+        params: keyValues("param", o.param),
+      });
+      await refuseOutputOntoInput("plan", [file], [["-o", o.output]]);
+      const m = readMatrixFile(file, matrixReadOptions(o));
+      const s = planner.plan(m, opts);
+      await writeScheduleJson(s, o.output);
+      if (o.output !== "-")
+        ctx.io.err(
+          `plan: ${planner.name}: ${s.stages.length} stage(s), ${s.stepCount} steps, ${s.transferCount} transfers -> ${o.output}\n`,
+        );
+    });
 }
 
 /** `plan --algorithm auto`: planAuto on the named machine (required; no --param). */
-async function planAutoCommand(
-  ctx: CliContext,
-  file: string,
-  o: {
-    machine?: string;
-    payload?: boolean;
-    seed: string;
-    param: string[];
-    output: string;
-    elementBytes?: string;
-    network?: string;
-    portSharing?: PortSharing;
-  },
-): Promise<void> {
+async function planAutoCommand(ctx: CliContext, file: string, o: PlanFlags): Promise<void> {
   if (o.machine === undefined)
     throw fail("plan", "BAD_OPTION", "--algorithm auto needs --machine (the machine it chooses for)", {
       field: "machine",
