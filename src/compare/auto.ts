@@ -6,7 +6,7 @@ import type { MachineModel } from "../model/machine.js";
 import type { JsonValue, Schedule } from "../model/schedule.js";
 import { simulateSchedule, type PortSharing, type SimMode } from "../machines/sim/index.js";
 import type { NetworkRoutes } from "../model/network.js";
-import { networkOptions } from "./network-options.js";
+import { checkFlatForNetwork, networkOptions } from "./network-options.js";
 import {
   AUTO_VARIANTS,
   ensurePlanned,
@@ -148,13 +148,7 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
     throw fail("compare", "BAD_OPTION", `auto: finalists must be an integer in 0..${AUTO_VARIANTS.length}, got ${k}`, {
       field: "finalists",
     });
-  if (options.network && (machine.topology ?? "flat") !== "flat")
-    throw fail(
-      "compare",
-      "BAD_OPTION",
-      `auto: a network replaces the machine's topology; ${machine.name} is on ${machine.topology}: use a machine on the flat topology`,
-      { field: "network" },
-    );
+  checkFlatForNetwork(machine, options.network, "auto: a network");
   const simNet = networkOptions(options);
   const screen = screenVariants(m, machine, mode, seed, Math.max(1, k));
   const finalists = new Set(pickFinalists(screen, k, (r) => ensurePlanned(r, m, machine, mode, seed)));

@@ -14,7 +14,7 @@ import { scheduleCost } from "../machines/cost-model.js";
 import { simulateSchedule, type SimResult } from "../machines/sim/simulate.js";
 import type { PortSharing, SimMode } from "../machines/sim/options.js";
 import type { NetworkRoutes } from "../model/network.js";
-import { networkOptions } from "./network-options.js";
+import { checkFlatForNetwork, networkOptions } from "./network-options.js";
 import { networkCost } from "../machines/sim/topology.js";
 import { isCommplanError } from "../model/errors.js";
 import type { MachineModel } from "../model/machine.js";
@@ -120,6 +120,7 @@ export function runCandidates(m: CommMatrix, req: CandidateRequest): CandidateRu
   const ports = req.ports ?? machine.ports;
   const planners = req.planners ?? PLANNERS;
   const elements = networkElements(m);
+  checkFlatForNetwork(machine, req.network, "--network");
   const simBounds = req.network
     ? networkBounds(m, req.network, machine, mode)
     : lowerBounds(m, `sim-${mode}`, {

@@ -1,5 +1,7 @@
 /** networkOptions: the simulator's options for a compare or auto request on a network. */
 import type { PortSharing } from "../machines/sim/options.js";
+import { fail } from "../model/errors.js";
+import type { MachineModel } from "../model/machine.js";
 import type { NetworkRoutes } from "../model/network.js";
 
 /** The simulator's options for the request's network (none without one): the makespan only, no f_lc replay. */
@@ -9,4 +11,19 @@ export function networkOptions(req: { readonly network?: NetworkRoutes | null; r
   linkFactor?: boolean;
 } {
   return req.network ? { network: req.network, portSharing: req.portSharing ?? "serial", linkFactor: false } : {};
+}
+
+/** Refuses a network with a machine off the flat topology (the network replaces the topology's t_d); `what` opens the message. */
+export function checkFlatForNetwork(
+  machine: MachineModel,
+  network: NetworkRoutes | null | undefined,
+  what: string,
+): void {
+  if (network && (machine.topology ?? "flat") !== "flat")
+    throw fail(
+      "compare",
+      "BAD_OPTION",
+      `${what} replaces the machine's topology; ${machine.name} is on ${machine.topology}: use a machine on the flat topology`,
+      { field: "network" },
+    );
 }

@@ -133,13 +133,6 @@ export function registerCompare(program: Command, ctx: CliContext): void {
         throw fail("compare", "BAD_OPTION", "--port-sharing goes with --network (a topology to simulate on)", {
           field: "portSharing",
         });
-      if (o.network !== undefined && (machine.topology ?? "flat") !== "flat")
-        throw fail(
-          "compare",
-          "BAD_OPTION",
-          `--network replaces the machine's topology; ${machine.name} is on ${machine.topology}: use a machine on the flat topology`,
-          { field: "network" },
-        );
       const seed = intOption("seed", o.seed, 0, MAX_SEED);
       const ports = o.ports === undefined ? machine.ports : intOption("ports", o.ports, 1, 1024);
       const planners = selectPlanners(o.algorithms);
