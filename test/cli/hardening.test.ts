@@ -198,6 +198,40 @@ describe("items 2-3: an output never destroys an input", () => {
     expect(readFileSync(f("s.json"), "utf8")).toBe(sched);
   });
 
+  it("a topology file given to --network is an input: plan -a auto -o, compare --html / --svg, simulate --link-svg onto it: exit 2, unchanged", async () => {
+    await setup();
+    const net = f("net.json");
+    const topology = {
+      format: "commplan.topology/v1",
+      name: "two-racks",
+      hosts: ["n0", "n1", "n2", "n3"],
+      switches: ["left", "right"],
+      links: [
+        ...["n0", "n1"].map((a) => ({ a, b: "left", bandwidth: 12500, latency: 0.2 })),
+        ...["n2", "n3"].map((a) => ({ a, b: "right", bandwidth: 12500, latency: 0.2 })),
+        { a: "left", b: "right", bandwidth: 25000, latency: 1 },
+      ],
+    };
+    writeFileSync(net, JSON.stringify(topology));
+    const machine = ["--machine", "ib-hdr-200", "--network", net];
+    oneLineError(
+      await run(["plan", m, "-a", "auto", ...machine, "-o", net]),
+      /plan: .*-o .*net\.json is the input file/,
+    );
+    for (const flag of ["--html", "--svg"])
+      oneLineError(
+        await run(["compare", m, ...machine, flag, net]),
+        new RegExp(`compare: .*${flag} .*net\\.json is the input file`),
+      );
+    oneLineError(
+      await run(["simulate", f("s.json"), ...machine, "--link-svg", net]),
+      /--link-svg .*net\.json is the input file/,
+    );
+    expect(JSON.parse(readFileSync(net, "utf8"))).toEqual(topology);
+    // the same file is read as the network when the output goes elsewhere
+    expect((await run(["plan", m, "-a", "auto", ...machine, "-o", f("auto.json")])).code).toBe(0);
+  });
+
   it("through a symbolic link, a relative spelling or a hard link: still the input", async () => {
     await setup();
     symlinkSync(m, f("via-link.json"));

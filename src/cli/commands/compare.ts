@@ -11,7 +11,7 @@ import { readMatrixFile } from "../../io/matrix-read.js";
 import { matrixBytes } from "../../model/matrix.js";
 import { findMachine } from "../../machines/presets.js";
 import { simulateSchedule } from "../../machines/sim/simulate.js";
-import { PORT_SHARINGS, type PortSharing, type SimMode } from "../../machines/sim/options.js";
+import type { SimMode } from "../../machines/sim/options.js";
 import { networkOptions } from "../../compare/network-options.js";
 import { fail } from "../../model/errors.js";
 import { checkMemory } from "../../model/memory-budget.js";
@@ -19,10 +19,17 @@ import { MAX_SEED } from "../../model/param-spec.js";
 import { PLANNERS, findPlanner } from "../../planner/registry.js";
 import type { Planner } from "../../planner/types.js";
 import type { CliContext } from "../context.js";
-import { loadTopology } from "./topologies.js";
+import {
+  checkNetworkFlags,
+  loadNetworkFlags,
+  networkInputFile,
+  networkOption,
+  portSharingOption,
+  type NetworkFlags,
+} from "./network-flags.js";
 import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions, table, writeTextTarget } from "../io.js";
 
-interface CompareFlags {
+interface CompareFlags extends NetworkFlags {
   machine: string;
   mode: SimMode;
   ports?: string;
@@ -33,8 +40,6 @@ interface CompareFlags {
   sweep?: string;
   html?: string;
   elementBytes?: string;
-  network?: string;
-  portSharing?: PortSharing;
 }
 
 /** A progress bar on `stream` (TTY only: `interactive`) once the work has lasted a second; `done` stops it where it is. */
@@ -117,22 +122,15 @@ export function registerCompare(program: Command, ctx: CliContext): void {
       "write a self-contained HTML report (table, charts, the best plan's step grid, timeline and per-node load)",
     )
     .option("--element-bytes <n>", ELEMENT_BYTES_HELP)
-    .option(
-      "--network <spec>",
-      "simulate every plan on a network with link contention: a generator spec such as fat-tree:k=8,oversub=4 (see 'commplan topologies') or a topology JSON file; the bounds are then the link bounds; needs a machine on the flat topology",
-    )
     .addOption(
-      new Option(
-        "--port-sharing <rule>",
-        "with --network: serial (a receiver serves one message at a time; default) or fair (host links shared max-min, as SimGrid does)",
-      ).choices(PORT_SHARINGS),
+      networkOption(
+        "simulate every plan on a network with link contention, and bound by its links (needs a machine on the flat topology)",
+      ),
     )
+    .addOption(portSharingOption())
     .action(async (file: string, o: CompareFlags) => {
       const machine = findMachine(o.machine);
-      if (o.network === undefined && o.portSharing !== undefined)
-        throw fail("compare", "BAD_OPTION", "--port-sharing goes with --network (a topology to simulate on)", {
-          field: "portSharing",
-        });
+      checkNetworkFlags("compare", o);
       const seed = intOption("seed", o.seed, 0, MAX_SEED);
       const ports = o.ports === undefined ? machine.ports : intOption("ports", o.ports, 1, 1024);
       const planners = selectPlanners(o.algorithms);
@@ -147,7 +145,7 @@ export function registerCompare(program: Command, ctx: CliContext): void {
           });
       await refuseOutputOntoInput(
         "compare",
-        [file],
+        [file, networkInputFile(o)],
         [
           ["--svg", o.svg],
           ["--html", o.html],
@@ -163,8 +161,7 @@ export function registerCompare(program: Command, ctx: CliContext): void {
           file,
         },
       );
-      const network = o.network === undefined ? null : loadTopology(o.network, m.p, machine).routes;
-      const req = { machine, seed, mode: o.mode, ports, planners, network, portSharing: o.portSharing ?? "serial" };
+      const req = { machine, seed, mode: o.mode, ports, planners, ...loadNetworkFlags(o, m.p, machine) };
       const bar = compareProgress(ctx.io.interactive, "plans");
       let result, sweep: SweepReport | null;
       try {

@@ -1,21 +1,27 @@
 /** commplan plan: plan a matrix with a named algorithm and write the schedule JSON. */
-import { Option, type Command } from "commander";
+import type { Command } from "commander";
 import { MAX_SEED } from "../../model/param-spec.js";
 import { writeScheduleJson } from "../../io/schedule-json-write.js";
 import { refuseOutputOntoInput } from "../../io/file-output.js";
 import { findMachine } from "../../machines/presets.js";
-import { PORT_SHARINGS, type PortSharing } from "../../machines/sim/options.js";
 import { readMatrixFile } from "../../io/matrix-read.js";
 import { PLANNERS, findPlanner, resolvePlanOptions } from "../../planner/registry.js";
 import { AUTO_ALWAYS_FINAL, AUTO_FINALISTS, planAuto } from "../../compare/auto.js";
 import { fail } from "../../model/errors.js";
 import { machineOptionHelp } from "./lists.js";
-import { loadTopology } from "./topologies.js";
+import {
+  checkNetworkFlags,
+  loadNetworkFlags,
+  networkInputFile,
+  networkOption,
+  portSharingOption,
+  type NetworkFlags,
+} from "./network-flags.js";
 import type { CliContext } from "../context.js";
 import { collect, ELEMENT_BYTES_HELP, intOption, keyValues, matrixReadOptions } from "../io.js";
 
 /** The options of `plan` as commander gives them. */
-interface PlanFlags {
+interface PlanFlags extends NetworkFlags {
   algorithm: string;
   machine?: string;
   payload?: boolean;
@@ -23,8 +29,6 @@ interface PlanFlags {
   param: string[];
   output: string;
   elementBytes?: string;
-  network?: string;
-  portSharing?: PortSharing;
 }
 
 /** Registers `plan`. */
@@ -50,16 +54,12 @@ export function registerPlan(program: Command, ctx: CliContext): void {
       [],
     )
     .option("--element-bytes <n>", ELEMENT_BYTES_HELP)
-    .option(
-      "--network <spec>",
-      "with --algorithm auto: simulate the finalists on a network with link contention: a generator spec such as fat-tree:k=8,oversub=4 (see 'commplan topologies') or a topology JSON file; needs a machine on the flat topology",
-    )
     .addOption(
-      new Option(
-        "--port-sharing <rule>",
-        "with --network: serial (a receiver serves one message at a time; default) or fair (host links shared max-min, as SimGrid does)",
-      ).choices(PORT_SHARINGS),
+      networkOption(
+        "with --algorithm auto: simulate the finalists on a network with link contention (needs a machine on the flat topology)",
+      ),
     )
+    .addOption(portSharingOption())
     .option("-o, --output <file>", "output file, - for stdout", "-")
     .action(async (file: string, o: PlanFlags) => {
       if (o.algorithm === "auto") return planAutoCommand(ctx, file, o);
@@ -102,18 +102,13 @@ async function planAutoCommand(ctx: CliContext, file: string, o: PlanFlags): Pro
     });
   const machine = findMachine(o.machine);
   const seed = intOption("seed", o.seed, 0, MAX_SEED);
-  await refuseOutputOntoInput("plan", [file], [["-o", o.output]]);
+  checkNetworkFlags("plan", o);
+  await refuseOutputOntoInput("plan", [file, networkInputFile(o)], [["-o", o.output]]);
   const m = readMatrixFile(file, matrixReadOptions(o));
-  if (o.network === undefined && o.portSharing !== undefined)
-    throw fail("plan", "BAD_OPTION", "--port-sharing goes with --network (a topology to simulate on)", {
-      field: "portSharing",
-    });
-  const network = o.network === undefined ? null : loadTopology(o.network, m.p, machine).routes;
   const { schedule: s, report } = planAuto(m, machine, {
     payload: Boolean(o.payload),
     seed,
-    network,
-    portSharing: o.portSharing ?? "serial",
+    ...loadNetworkFlags(o, m.p, machine),
   });
   await writeScheduleJson(s, o.output);
   ctx.io.err(`plan: auto chose ${report.winner.algorithm} ${JSON.stringify(report.winner.params)}: ${report.reason}\n`);

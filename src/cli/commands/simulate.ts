@@ -9,17 +9,17 @@ import { timelineToSvg } from "../../export/svg-gantt.js";
 import { timelineToChromeTrace } from "../../export/trace-chrome.js";
 import { scheduleCost } from "../../machines/cost-model.js";
 import { findMachine } from "../../machines/presets.js";
-import {
-  PORT_SHARINGS,
-  SEND_WAITS,
-  type PortSharing,
-  type SendWaits,
-  type SimMode,
-} from "../../machines/sim/options.js";
+import { SEND_WAITS, type PortSharing, type SendWaits, type SimMode } from "../../machines/sim/options.js";
 import type { SimNetworkStats } from "../../machines/sim/link-contention.js";
 import type { NetworkRoutes } from "../../model/network.js";
 import { linkLoadSvg, type LinkLoadEntry } from "../../export/svg-link-load.js";
-import { loadTopology } from "./topologies.js";
+import {
+  loadNetworkFlags,
+  networkInputFile,
+  networkOption,
+  portSharingOption,
+  type NetworkFlags,
+} from "./network-flags.js";
 import { RECV_ORDERS, type RecvOrder } from "../../machines/sim/recv-order.js";
 import { PROTOCOLS, runProtocol, type ProtocolName } from "../../machines/sim/protocols.js";
 import { simulateSchedule, type NodeTimes } from "../../machines/sim/simulate.js";
@@ -35,7 +35,7 @@ import { matrixStats } from "../../model/matrix-stats.js";
 import type { CliContext } from "../context.js";
 import { fmt, intOption, numberOption, table, writeTextTarget } from "../io.js";
 
-interface SimulateFlags {
+interface SimulateFlags extends NetworkFlags {
   machine: string;
   mode?: string;
   lockstep?: boolean;
@@ -58,8 +58,6 @@ interface SimulateFlags {
   busyMeasure?: boolean;
   earlyGoAhead?: boolean;
   inquiry?: string;
-  network?: string;
-  portSharing?: string;
   /** false with --no-link-factor (commander's negatable option; true otherwise). */
   linkFactor?: boolean;
   linkSvg?: string;
@@ -93,6 +91,23 @@ const MAX_ENVELOPE = 1 << 20;
 const SIM_MODES: readonly SimMode[] = ["blocking", "nonblocking"];
 
 const bad = (field: string, text: string): Error => fail("simulate", "BAD_OPTION", text, { field });
+
+/** The routes of --network for p ranks (null without it) and the simulator's options for them. */
+function networkFlags(
+  o: SimulateFlags,
+  p: number,
+  machine: MachineModel,
+): {
+  routes: NetworkRoutes | null;
+  simNet: { network?: NetworkRoutes; portSharing?: PortSharing; linkFactor?: false };
+} {
+  const { network, portSharing } = loadNetworkFlags(o, p, machine);
+  if (network === null) return { routes: null, simNet: {} };
+  return {
+    routes: network,
+    simNet: { network, portSharing, ...(o.linkFactor === false ? { linkFactor: false } : {}) },
+  };
+}
 
 /** Checks the flags once: those that do not apply to the run are errors, and stdout carries one document (commander checks the enumerated values). */
 function checkFlags(o: SimulateFlags): void {
@@ -257,12 +272,10 @@ async function runProtocolFlags(
     `running ${o.protocol} on ${messages} messages of ${m.p} nodes`,
     { file: input },
   );
-  const routes = o.network !== undefined ? loadTopology(o.network, m.p, machine).routes : null;
+  const { routes, simNet } = networkFlags(o, m.p, machine);
   const r = withProgress(ctx, "messages", (progress) =>
     runProtocol(m, machine, {
-      ...(routes ? { network: routes } : {}),
-      ...(o.portSharing !== undefined ? { portSharing: o.portSharing as PortSharing } : {}),
-      ...(routes && o.linkFactor === false ? { linkFactor: false } : {}),
+      ...simNet,
       protocol: o.protocol as ProtocolName,
       seed,
       ...(o.generateRecv ? { generateRecv: true } : {}),
@@ -325,13 +338,11 @@ async function runReplayFlags(
     `simulating ${s.transferCount} transfers on ${s.p} nodes`,
     { file: input },
   );
-  const routes = o.network !== undefined ? loadTopology(o.network, s.p, machine).routes : null;
+  const { routes, simNet } = networkFlags(o, s.p, machine);
   const r = withProgress(ctx, "transfers", (progress) =>
     simulateSchedule(s, machine, {
       mode,
-      ...(routes ? { network: routes } : {}),
-      ...(o.portSharing !== undefined ? { portSharing: o.portSharing as PortSharing } : {}),
-      ...(routes && o.linkFactor === false ? { linkFactor: false } : {}),
+      ...simNet,
       lockstep: o.lockstep ?? false,
       ...(o.ports !== undefined ? { ports: intOption("ports", o.ports, 1, 1024) } : {}),
       ...(o.topology !== undefined ? { topology: o.topology as TopologyName } : {}),
@@ -451,16 +462,12 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
         "which waiting message a free receive port takes: arrival (first come, first served; default) or step (a node takes one step's messages at a time, as an MPI program posting receives round by round)",
       ).choices(RECV_ORDERS),
     )
-    .option(
-      "--network <spec>",
-      "replay on a network with link contention (max-min fair sharing): a generator spec such as fat-tree:k=8,oversub=4 (see 'commplan topologies') or a topology JSON file; needs the flat node model",
-    )
     .addOption(
-      new Option(
-        "--port-sharing <rule>",
-        "with --network: serial (a receiver serves one message at a time; default) or fair (the host links are shared max-min like every link, as SimGrid does)",
-      ).choices(PORT_SHARINGS),
+      networkOption(
+        "replay on a network with link contention, max-min fair sharing (it replaces the node topology, which must be flat)",
+      ),
     )
+    .addOption(portSharingOption())
     .option(
       "--link-svg <file>",
       "with --network: write the link load as SVG (a heat map from node to node, or the busiest links)",
@@ -491,7 +498,7 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
       checkFlags(o);
       await refuseOutputOntoInput(
         "simulate",
-        [input, o.matrix, o.network?.endsWith(".json") ? o.network : undefined],
+        [input, o.matrix, networkInputFile(o)],
         [
           ["--trace", o.trace],
           ["--svg", o.svg],

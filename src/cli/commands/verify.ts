@@ -7,6 +7,7 @@ import { readMatrixFile } from "../../io/matrix-read.js";
 import { isSparse, matrixBytes, nonzeroCount } from "../../model/matrix.js";
 import { verifySchedule, type Report } from "../../verifier/index.js";
 import { loadTopology } from "./topologies.js";
+import { networkOption } from "./network-flags.js";
 import type { CliContext } from "../context.js";
 import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions, table } from "../io.js";
 
@@ -45,10 +46,7 @@ export function registerVerify(program: Command, ctx: CliContext): void {
     .requiredOption("-m, --matrix <file>", "the matrix the schedule was planned for")
     .option("--element-bytes <n>", ELEMENT_BYTES_HELP)
     .option("--ports <k>", "send and receive ports per node", "1")
-    .option(
-      "--network <spec>",
-      "also check link contention on a network: a generator spec of 'commplan topologies' (e.g. fat-tree:k=8,oversub=4) or a topology JSON file",
-    )
+    .addOption(networkOption("also check link contention on a network"))
     .option("--json", "print the report as commplan.report/v1 JSON (with the peak buffer of every node)")
     .action(
       async (
