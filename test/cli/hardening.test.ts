@@ -173,7 +173,7 @@ describe("items 2-3: an output never destroys an input", () => {
     expect((await run(["plan", m, "-a", "shift", "-o", f("s.json")])).code).toBe(0);
   };
 
-  it("plan -o onto its matrix, simulate --trace onto its schedule, --realised onto its matrix: exit 2, the input unchanged", async () => {
+  it("plan -o onto its matrix, simulate --trace onto its schedule, --realised onto its matrix, gen spmv -o onto its --file: exit 2, the input unchanged", async () => {
     await setup();
     const before = readFileSync(m, "utf8"),
       sched = readFileSync(f("s.json"), "utf8");
@@ -194,6 +194,14 @@ describe("items 2-3: an output never destroys an input", () => {
       /--realised .* is the input file/,
     );
     oneLineError(await run(["show", f("s.json"), "--svg", f("s.json")]), /--svg .* is the input file/);
+    const mtx = f("a.mtx"),
+      text = "%%MatrixMarket matrix coordinate real general\n4 4 2\n1 2 1.0\n2 3 1.0\n";
+    writeFileSync(mtx, text);
+    oneLineError(
+      await run(["gen", "spmv", "--p", "4", "--file", mtx, "-o", mtx]),
+      /gen: .*-o .*a\.mtx is the input file/,
+    );
+    expect(readFileSync(mtx, "utf8")).toBe(text);
     expect(readFileSync(m, "utf8")).toBe(before);
     expect(readFileSync(f("s.json"), "utf8")).toBe(sched);
   });
