@@ -101,7 +101,7 @@ export async function storeBench(log: (s: string) => void): Promise<string> {
   const md =
     "### Plan store: load a stored plan vs read its JSON vs plan it (message level: 002 Pattern3, lmax 256; payload: a 32-relation)\n\n" +
     "In one process: plan = best of up to 3 warm runs (coloring: 1); JSON read = readScheduleJson of the file (best of 3 after a warm-up); " +
-    "store load = getPlanById (read the entry, SHA-256 of the whole file, Arrow decode into the IR's typed arrays, index checks), best of 5; " +
+    "store load = getPlanById (read the entry, its 128-bit checksum over the whole file (entry-seal.ts), Arrow decode into the IR's typed arrays, index checks), best of 5; " +
     "decode = decodeScheduleArrow from memory (the checked decode every foreign file gets; the store skips its per-row checks once the checksum matched). Goals: load >= 20 x faster than the JSON read, >= 100 x faster than planning four-stage or coloring. " +
     `Load average at the end of the run: ${load} (the machine's cores are shared; every column is slowed, not evenly).\n\n` +
     mdTable(
