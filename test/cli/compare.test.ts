@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { compareProgress } from "../../src/cli/commands/compare.js";
+import { progressBar } from "../../src/cli/progress.js";
 import { validateWithSchema } from "../../src/io/json-schema.js";
 import { run } from "../helpers/cli.js";
 import { htmlProblems } from "../helpers/html-check.js";
@@ -101,12 +101,12 @@ describe("commplan compare", () => {
         write: (chunk: string) => ((text += chunk), true),
       } as unknown as NodeJS.WritableStream;
       let clock = 0;
-      const p = compareProgress(interactive, "plans", stream, () => clock);
+      const p = progressBar(interactive, "compare", "plans", stream, () => clock);
       p.report(1, 9); // the first second: no bar
       clock = 1500;
       p.report(9, 9);
       p.report(20, 36); // the sweep follows with its own total
-      p.done();
+      p.stop();
       return text;
     };
     const shown = bar(true);

@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { progressFor } from "../../src/cli/commands/simulate.js";
+import { progressBar } from "../../src/cli/progress.js";
 import { parseScheduleJsonText } from "../../src/io/schedule-json-read.js";
 import { scheduleToJsonText } from "../../src/io/schedule-json-write.js";
 import { parseMatrixText } from "../../src/io/matrix-read.js";
@@ -95,7 +95,7 @@ describe("commplan simulate: schedules, send rules, progress, data mode", () => 
         write: (chunk: string) => ((text += chunk), true),
       } as unknown as NodeJS.WritableStream;
       let clock = 0;
-      const p = progressFor(true, "transfers", stream, () => clock);
+      const p = progressBar(true, "simulate", "transfers", stream, () => clock);
       p.report(10, 1000); // the first second: no bar
       clock = 1500;
       p.report(980, 1000); // the engines report every 65536 events: the last report is short of the end

@@ -1,6 +1,5 @@
 /** commplan compare: every applicable planner on one matrix side by side (steps, start-ups, traffic, buffer, modelled and simulated time, ratio to the lower bound); charts, a size sweep and an HTML report. */
 import { Option, type Command } from "commander";
-import cliProgress from "cli-progress";
 import { compareChartSvg } from "../../compare/compare-chart.js";
 import { compareMatrix, compareText, fastest } from "../../compare/compare.js";
 import { compareHtml, type BestPlan } from "../../compare/html-report.js";
@@ -19,6 +18,7 @@ import { MAX_SEED } from "../../model/param-spec.js";
 import { PLANNERS, findPlanner } from "../../planner/registry.js";
 import type { Planner } from "../../planner/types.js";
 import type { CliContext } from "../context.js";
+import { withProgress } from "../progress.js";
 import {
   checkNetworkFlags,
   loadNetworkFlags,
@@ -40,33 +40,6 @@ interface CompareFlags extends NetworkFlags {
   sweep?: string;
   html?: string;
   elementBytes?: string;
-}
-
-/** A progress bar on `stream` (TTY only: `interactive`) once the work has lasted a second; `done` stops it where it is. */
-export function compareProgress(
-  interactive: boolean,
-  unit: string,
-  stream: NodeJS.WritableStream = process.stderr,
-  now: () => number = Date.now,
-): { report: (done: number, total: number) => void; done: () => void } {
-  const t0 = now();
-  let bar: cliProgress.SingleBar | null = null;
-  return {
-    report: (done, total) => {
-      if (!interactive) return;
-      if (bar === null) {
-        if (now() - t0 < 1000) return;
-        bar = new cliProgress.SingleBar(
-          { stream, format: `compare [{bar}] {percentage}% | {value}/{total} ${unit}` },
-          cliProgress.Presets.shades_classic,
-        );
-        bar.start(total, done);
-      }
-      if (bar.getTotal() !== total) bar.setTotal(total);
-      bar.update(done);
-    },
-    done: () => bar?.stop(),
-  };
 }
 
 /** The planners named by --algorithms (comma-separated), every planner without it. */
@@ -162,14 +135,10 @@ export function registerCompare(program: Command, ctx: CliContext): void {
         },
       );
       const req = { machine, seed, mode: o.mode, ports, planners, ...loadNetworkFlags(o, m.p, machine) };
-      const bar = compareProgress(ctx.io.interactive, "plans");
-      let result, sweep: SweepReport | null;
-      try {
-        result = compareMatrix(m, { ...req, progress: (d, t) => bar.report(d, t) });
-        sweep = factors === null ? null : runSweep(m, factors, req, (d, t) => bar.report(d, t));
-      } finally {
-        bar.done();
-      }
+      const { result, sweep } = withProgress(ctx.io.interactive, "compare", "plans", (progress) => ({
+        result: compareMatrix(m, { ...req, progress }),
+        sweep: factors === null ? null : runSweep(m, factors, req, progress),
+      }));
       const { report, run } = result;
       if (o.svg !== undefined)
         await writeTextTarget(

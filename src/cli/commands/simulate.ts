@@ -1,6 +1,5 @@
 /** commplan simulate: replay a schedule (or run a run-time protocol on a matrix) on the simulated machine; exit 1 when data mode finds a delivery failure. */
 import { Option, type Command } from "commander";
-import cliProgress from "cli-progress";
 import { readScheduleJson } from "../../io/schedule-json-read.js";
 import { refuseOutputOntoInput } from "../../io/file-output.js";
 import { checkMemory, scheduleWorkBytes } from "../../model/memory-budget.js";
@@ -33,6 +32,7 @@ import { readMatrixFile } from "../../io/matrix-read.js";
 import { matrixBytes } from "../../model/matrix.js";
 import { matrixStats } from "../../model/matrix-stats.js";
 import type { CliContext } from "../context.js";
+import { withProgress } from "../progress.js";
 import { fmt, intOption, numberOption, table, writeTextTarget } from "../io.js";
 
 interface SimulateFlags extends NetworkFlags {
@@ -161,55 +161,6 @@ function checkFlags(o: SimulateFlags): void {
   }
 }
 
-/**
- * A progress reporter that shows a cli-progress bar on `stream` once a run has lasted a second (TTY
- * only): `finish` completes it at 100 % (the run ended), `stop` leaves it where it is (the run failed).
- */
-export function progressFor(
-  interactive: boolean,
-  unit: string,
-  stream: NodeJS.WritableStream = process.stderr,
-  now: () => number = Date.now,
-): { report: (done: number, total: number) => void; finish: () => void; stop: () => void } {
-  const t0 = now();
-  let bar: cliProgress.SingleBar | null = null;
-  let all = 0;
-  return {
-    report: (done, total) => {
-      if (!interactive) return;
-      all = total;
-      if (bar === null) {
-        if (now() - t0 < 1000) return;
-        bar = new cliProgress.SingleBar(
-          { stream, format: `simulate [{bar}] {percentage}% | {value}/{total} ${unit}` },
-          cliProgress.Presets.shades_classic,
-        );
-        bar.start(total, done);
-      }
-      bar.update(done);
-    },
-    finish: () => {
-      bar?.update(all);
-      bar?.stop();
-    },
-    stop: () => bar?.stop(),
-  };
-}
-
-/** Runs `f` with a progress reporter; completes the bar when f returns, stops it where it is when f throws. */
-function withProgress<T>(ctx: CliContext, unit: string, f: (report: (done: number, total: number) => void) => T): T {
-  const progress = progressFor(ctx.io.interactive, unit);
-  let ended = false;
-  try {
-    const r = f(progress.report);
-    ended = true;
-    return r;
-  } finally {
-    if (ended) progress.finish();
-    else progress.stop();
-  }
-}
-
 /** Per-node times as text: every node when P <= 32, else the maximum and the mean of each column. */
 function nodeTable(n: NodeTimes): string {
   const p = n.busy.length;
@@ -273,7 +224,7 @@ async function runProtocolFlags(
     { file: input },
   );
   const { routes, simNet } = networkFlags(o, m.p, machine);
-  const r = withProgress(ctx, "messages", (progress) =>
+  const r = withProgress(ctx.io.interactive, "simulate", "messages", (progress) =>
     runProtocol(m, machine, {
       ...simNet,
       protocol: o.protocol as ProtocolName,
@@ -339,7 +290,7 @@ async function runReplayFlags(
     { file: input },
   );
   const { routes, simNet } = networkFlags(o, s.p, machine);
-  const r = withProgress(ctx, "transfers", (progress) =>
+  const r = withProgress(ctx.io.interactive, "simulate", "transfers", (progress) =>
     simulateSchedule(s, machine, {
       mode,
       ...simNet,

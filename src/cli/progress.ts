@@ -1,0 +1,68 @@
+/** The progress bar of long commands (simulate, compare): cli-progress on stderr, shown on a terminal once the work has lasted a second. */
+import cliProgress from "cli-progress";
+
+/** What a long run reports to, and how its bar ends. */
+export interface Progress {
+  /** `done` of `total` units so far; a new total (compare's sweep after its plans) restarts the count. */
+  readonly report: (done: number, total: number) => void;
+  /** The run ended: the bar is completed to 100 %. */
+  readonly finish: () => void;
+  /** The run failed or was cut short: the bar stays where it is. */
+  readonly stop: () => void;
+}
+
+/**
+ * A progress reporter for `command`, counting `unit`: no bar unless `interactive` (stderr is a TTY),
+ * and none for work that ends within a second.
+ */
+export function progressBar(
+  interactive: boolean,
+  command: string,
+  unit: string,
+  stream: NodeJS.WritableStream = process.stderr,
+  now: () => number = Date.now,
+): Progress {
+  const t0 = now();
+  let bar: cliProgress.SingleBar | null = null;
+  let all = 0;
+  return {
+    report: (done, total) => {
+      if (!interactive) return;
+      all = total;
+      if (bar === null) {
+        if (now() - t0 < 1000) return;
+        bar = new cliProgress.SingleBar(
+          { stream, format: `${command} [{bar}] {percentage}% | {value}/{total} ${unit}` },
+          cliProgress.Presets.shades_classic,
+        );
+        bar.start(total, done);
+      }
+      if (bar.getTotal() !== total) bar.setTotal(total);
+      bar.update(done);
+    },
+    finish: () => {
+      bar?.update(all);
+      bar?.stop();
+    },
+    stop: () => bar?.stop(),
+  };
+}
+
+/** Runs `f` with a progress reporter: the bar is completed when f returns, stopped where it is when f throws. */
+export function withProgress<T>(
+  interactive: boolean,
+  command: string,
+  unit: string,
+  f: (report: (done: number, total: number) => void) => T,
+): T {
+  const progress = progressBar(interactive, command, unit);
+  let ended = false;
+  try {
+    const r = f(progress.report);
+    ended = true;
+    return r;
+  } finally {
+    if (ended) progress.finish();
+    else progress.stop();
+  }
+}
