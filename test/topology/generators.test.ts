@@ -32,6 +32,12 @@ describe("generator counts (hosts, switches, cables)", () => {
     expect(counts("dragonfly:groups=9,routers=4,hpr=2,globals=2", 72)).toEqual([72, 36, 72 + 9 * 6 + 36]);
     expect(counts("dragonfly:groups=5,routers=2,hpr=1,globals=2", 10)).toEqual([10, 10, 10 + 5 + 10]);
   });
+  it("dragonfly's default globals join every two groups at any P (2 per router joined at most 9 groups of 4 routers)", () => {
+    expect(counts("dragonfly", 72)).toEqual([72, 36, 72 + 9 * 6 + 36]); // g = 9: globals 2, as before
+    expect(counts("dragonfly", 128)).toEqual([128, 64, 128 + 16 * 6 + 120]); // g = 16: globals 4, one cable per pair
+    expect(counts("dragonfly", 1024)).toEqual([1024, 512, 1024 + 128 * 6 + (128 * 127) / 2]); // g = 128: globals 32
+    expect(() => counts("dragonfly:globals=2", 128)).toThrow(/16 groups need 15 global links per group/);
+  });
   it("rail: n g hosts, g leaves + spines + n NVLink switches, 2 n g + g spines cables", () => {
     expect(counts("rail", 16)).toEqual([16, 8 + 2 + 2, 32 + 16]);
     expect(counts("rail:gpus=4,nodes=3,spines=2", 10)).toEqual([12, 4 + 2 + 3, 24 + 8]);
@@ -97,7 +103,7 @@ describe("specs", () => {
     ["fat-tree:oversub=0/1", /oversub '0\/1' is not one or two ratios >= 1/],
     ["torus:dims=4y4", /dims '4y4' is not one to three sizes/],
     ["torus:dims=4x4", /gives 16 hosts, fewer than P = 17/],
-    ["dragonfly:groups=20", /20 groups need 19 global links per group but routers x globals = 8/],
+    ["dragonfly:groups=20,globals=2", /20 groups need 19 global links per group but routers x globals = 8/],
     ["rail:nodes=2", /builds 16 hosts, fewer than P = 17/],
   ])("%s is refused with a clear message", (spec, re) => {
     const e = errorOf(() => buildTopology(spec, 17));

@@ -16,15 +16,22 @@ export const DRAGONFLY: TopologyGenerator = {
     { name: "groups", type: "integer", description: "number of groups", default: "ceil(P / (routers x hpr))", min: 1 },
     { name: "routers", type: "integer", description: "routers per group", default: 4, min: 1 },
     { name: "hpr", type: "integer", description: "hosts per router", default: 2, min: 1 },
-    { name: "globals", type: "integer", description: "global links per router", default: 2, min: 1 },
+    {
+      name: "globals",
+      type: "integer",
+      description: "global links per router",
+      default: "max(2, ceil((groups - 1) / routers)): enough to join every two groups",
+      min: 1,
+    },
     { name: "gbw", type: "number", description: "bandwidth of a global link", default: "bw", min: 0, unit: "bytes/us" },
     ...LINK_PARAMS,
   ],
   build({ params, hosts, machine, spec }) {
     const a = typeof params["routers"] === "number" ? params["routers"] : 4;
     const p = typeof params["hpr"] === "number" ? params["hpr"] : 2;
-    const h = typeof params["globals"] === "number" ? params["globals"] : 2;
     const g = typeof params["groups"] === "number" ? params["groups"] : Math.max(1, Math.ceil(hosts / (a * p)));
+    // by default every two groups are joined (past 9 groups of 4 routers, 2 global links per router are too few)
+    const h = typeof params["globals"] === "number" ? params["globals"] : Math.max(2, Math.ceil((g - 1) / a));
     if (g * a * p < hosts)
       throw fail(
         "topology",
