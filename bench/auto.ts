@@ -9,7 +9,7 @@ import {
 } from "../src/compare/auto-candidates.js";
 import { MACHINES } from "../src/machines/presets.js";
 import { bestBound, lowerBounds } from "../src/bounds/index.js";
-import { simulateSchedule } from "../src/machines/sim/index.js";
+import { simulateSchedule, type SimRequest } from "../src/machines/sim/index.js";
 import type { CommMatrix } from "../src/model/matrix.js";
 import type { MachineModel } from "../src/model/machine.js";
 import { generatePattern, PATTERNS } from "../src/patterns/index.js";
@@ -22,7 +22,7 @@ import { bestOfMs, machineInfo, mdTable, timeMs, writeResults } from "./lib.js";
  * The patterns of the held-out set, with their options: add a pattern here (one line) and the bench
  * covers it at every sampled P and machine. A name not registered (yet) is skipped and listed.
  */
-const SET: readonly { readonly pattern: string; readonly options: { readonly [k: string]: number } }[] = [
+export const SET: readonly { readonly pattern: string; readonly options: { readonly [k: string]: number } }[] = [
   { pattern: "pattern1", options: { mmax: 1024 } },
   { pattern: "pattern2", options: { mmax: 1024 } },
   { pattern: "liu-pattern1", options: { lmax: 256 } },
@@ -46,7 +46,7 @@ const SET: readonly { readonly pattern: string; readonly options: { readonly [k:
  * grid (k from the seed, 40..71) plus 2 seeded random long-range entries per row, as an unstructured
  * mesh's far couplings would be.
  */
-function spmvInput(seed: number): PatternInput {
+export function spmvInput(seed: number): PatternInput {
   const k = 40 + (seed % 32),
     n = k * k;
   const rows: number[] = [],
@@ -81,9 +81,9 @@ const P_SAMPLE = [8, 16, 25, 32, 48, 64, 100, 128, 256];
 const PER_PATTERN = 17;
 const LARGE_P = [1024, 512];
 /** rs-nh took 106 s to plan one P = 1,024 matrix: the oracle plans it only up to this P. */
-const ORACLE_RS_NH_MAX_P = 256;
+export const ORACLE_RS_NH_MAX_P = 256;
 /** Seeds of the held-out set (the tests use seeds below 1000). */
-const SEED_BASE = 1000;
+export const SEED_BASE = 1000;
 
 interface Row {
   pattern: string;
@@ -167,10 +167,14 @@ function offDiagonal(m: CommMatrix): number {
   return t;
 }
 
-/** The best simulated makespan over every applicable planner (total-exchange planners only up to TE_MAX_ELEMENTS unit packets). */
-function oracle(
+/**
+ * The best simulated makespan over every applicable planner (total-exchange planners only up to
+ * TE_MAX_ELEMENTS unit packets), each simulated with `sim` (a network's options, or none).
+ */
+export function oracle(
   m: CommMatrix,
   machine: MachineModel,
+  sim: SimRequest = {},
 ): { best: string; makespan: number; shift: number; all: Map<string, number> } {
   const all = new Map<string, number>();
   let best = "",
@@ -182,7 +186,7 @@ function oracle(
     if (v.algorithm === "rs-nh" && m.p > ORACLE_RS_NH_MAX_P) continue;
     const { schedule } = planVariant(m, v, machine, 1);
     if (!schedule) continue;
-    const t = simulateSchedule(schedule, machine, { timeline: false }).makespan;
+    const t = simulateSchedule(schedule, machine, { ...sim, timeline: false }).makespan;
     if (v.algorithm === "shift") shift = t;
     all.set(variantLabel(v), t);
     if (t < makespan) [best, makespan] = [variantLabel(v), t];
@@ -222,7 +226,7 @@ function cases(): {
   return out;
 }
 
-function quantile(xs: readonly number[], q: number): number {
+export function quantile(xs: readonly number[], q: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(q * (s.length - 1) + 0.5))]!;
 }

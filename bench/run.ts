@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { autoBench } from "./auto.js";
+import { autoNetworkBench } from "./auto-network.js";
 import { flowNetworkBench } from "./flow-network.js";
 import { foundationBench } from "./foundation.js";
 import { benchHeadlines } from "./headlines.js";
@@ -39,6 +40,7 @@ const benches: [string, () => string | Promise<string>][] = [
   ["lower-payload", () => lowerPayloadBench(log)],
   ["total-exchange", () => totalExchangeBench(log)],
   ["auto", () => autoBench(log)],
+  ["auto-network", () => autoNetworkBench(log)],
   ["rankings", () => rankingsBench(log)],
   ["store", () => storeBench(log)],
   ["sparse-scale", () => sparseScaleBench(log)],
