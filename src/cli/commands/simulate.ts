@@ -469,8 +469,14 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
       "--no-link-factor",
       "with --network: skip the link-contention factor f_lc and its second replay with an infinite-bandwidth core (shift at P = 1024 on a 4:1 fat tree: 7.9 s instead of 9.4 s)",
     )
-    .option("--barrier <us>", "cost of a stage barrier in us (default: the machine's)")
-    .option("--envelope <bytes>", "bytes added to every network message, e.g. 16 as SMPI (default: the machine's, 0)")
+    .option(
+      "--barrier <us>",
+      "cost of a stage barrier in us (default: the machine's, 2 T_s for every preset; 'commplan machines --json' lists it)",
+    )
+    .option(
+      "--envelope <bytes>",
+      "bytes added to every network message, e.g. 16 as SMPI (default 0: no machine preset adds one)",
+    )
     .option("--data", "data mode: move element tags along the payload chunks and check delivery (needs --matrix)")
     .option("-m, --matrix <file>", "with --data: the matrix the schedule was planned for")
     .option("--json", "print the result as JSON")
