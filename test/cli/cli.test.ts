@@ -311,6 +311,14 @@ describe("the installed command", () => {
       expect(out).toMatch(new RegExp(`Usage: commplan ${cmd}`));
     }
   });
+  it("marks the options that must be given (required), and no other", () => {
+    const help = (...args: string[]): string =>
+      execFileSync(process.execPath, [bin, ...args, "--help"], { encoding: "utf8" });
+    expect(help("gen")).toMatch(/--p <n> +number of nodes P \(1\.\.\d+\) \(required\)/);
+    expect(help("export")).toMatch(/-f, --format <name> +output format \(choices: [^)]*\) \(required\)/);
+    expect(help("platform")).toMatch(/--topology <spec>[^]*\(required\)/);
+    expect(help("stats")).not.toContain("(required)");
+  });
   it("reads a matrix from stdin and writes the schedule to stdout", () => {
     const m = execFileSync(process.execPath, [bin, "gen", "uniform", "--p", "4"], { encoding: "utf8" });
     const s = execFileSync(process.execPath, [bin, "plan", "-", "-a", "linear-permutation"], {
