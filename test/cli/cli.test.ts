@@ -105,7 +105,7 @@ describe("bad input exits 2 with one line naming the problem", () => {
     [
       "not square",
       '{"format":"commplan.matrix/v1","p":2,"rows":[[0,1],[1]]}',
-      ":line 1: row 1 has 1 entries, expected 2 (the matrix must be square)",
+      ":line 1: row 1 has 1 entry, expected 2 (the matrix must be square)",
     ],
     ["negative", '{"format":"commplan.matrix/v1","p":2,"rows":[[0,-1],[1,0]]}', ":line 1: /rows/0/1 must be >= 0"],
     [

@@ -51,7 +51,7 @@ describe("commplan store", () => {
     const missing = await run("store", "get", join(d, "s"), join(d, "m.json"), "-a", "shift");
     expect(missing.code).toBe(1);
     expect((await run("store", "list", join(d, "s"))).out).toMatch(/coloring +12 +1 +no/);
-    expect((await run("store", "verify", join(d, "s"))).out).toContain("1 entries, 0 damaged");
+    expect((await run("store", "verify", join(d, "s"))).out).toContain("1 entry, 0 damaged");
     const file = readdirSync(join(d, "s", "entries", id.slice(0, 2)))[0]!;
     const path = join(d, "s", "entries", id.slice(0, 2), file);
     const b = readFileSync(path);
