@@ -34,6 +34,7 @@ import { matrixBytes } from "../../model/matrix.js";
 import { matrixStats } from "../../model/matrix-stats.js";
 import type { CliContext } from "../context.js";
 import { fmt, intOption, numberOption, table, writeTextTarget } from "../io.js";
+import { counted } from "../../model/plural.js";
 
 interface SimulateFlags {
   machine: string;
@@ -382,7 +383,10 @@ async function runReplayFlags(
     nodeTable(r.nodes);
   if (r.dataFailures !== null) {
     if (r.dataFailureCount === 0) text += "data: every node holds exactly its elements\n";
-    else text += `data: ${r.dataFailureCount} failure(s):\n` + r.dataFailures.map((f) => `  ${f}\n`).join("");
+    else
+      text +=
+        `data: ${counted(r.dataFailureCount, "failure", "failures")}:\n` +
+        r.dataFailures.map((f) => `  ${f}\n`).join("");
   }
   if (r.dataFailureCount > 0) ctx.exitCode = 1;
   const network = r.network && routes ? { stats: r.network, routes } : null;
