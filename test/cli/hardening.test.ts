@@ -1,6 +1,6 @@
 /** Issue 11 regressions: limits on every number of a file, a memory budget, outputs that never destroy inputs, short one-line errors. */
 import { afterAll, describe, expect, it } from "vitest";
-import { chmodSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { main } from "../../src/cli/main.js";
@@ -196,6 +196,20 @@ describe("items 2-3: an output never destroys an input", () => {
     oneLineError(await run(["show", f("s.json"), "--svg", f("s.json")]), /--svg .* is the input file/);
     expect(readFileSync(m, "utf8")).toBe(before);
     expect(readFileSync(f("s.json"), "utf8")).toBe(sched);
+  });
+
+  it("gen's --file and export / store's Arrow output are guarded too; an Arrow output follows a symbolic link", async () => {
+    await setup();
+    const mtx = f("A.mtx");
+    const text = "%%MatrixMarket matrix coordinate pattern general\n4 4 2\n1 2\n3 4\n";
+    writeFileSync(mtx, text);
+    oneLineError(await run(["gen", "spmv", "--p", "4", "--file", mtx, "-o", mtx]), /A\.mtx is the input file/);
+    expect(readFileSync(mtx, "utf8")).toBe(text);
+    writeFileSync(f("real.arrow"), "old");
+    symlinkSync(f("real.arrow"), f("link.arrow"));
+    expect((await run(["export", f("s.json"), "-f", "arrow", "-o", f("link.arrow")])).code).toBe(0);
+    expect(lstatSync(f("link.arrow")).isSymbolicLink()).toBe(true); // the link stays; the file it names is replaced
+    expect(readFileSync(f("real.arrow")).subarray(0, 6).toString()).toBe("ARROW1");
   });
 
   it("through a symbolic link, a relative spelling or a hard link: still the input", async () => {

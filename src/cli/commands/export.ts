@@ -139,7 +139,7 @@ export const EXPORT_FORMATS: { readonly [name: string]: ExportFormat } = {
     write: () => Promise.reject(new Error("arrow writes the schedule")),
     writeSchedule: async (s, t) => {
       single(t, "arrow");
-      writeBytesAtomic(encodeScheduleArrow(s), t.output, "export");
+      await writeBytesAtomic(encodeScheduleArrow(s), t.output, "export");
     },
   },
   "msccl-xml": {

@@ -7,6 +7,7 @@ import { PATTERNS, findPattern, generatePatternWithNotes, patternOptionList } fr
 import { readSparseMatrixFile } from "../../io/sparse-matrix-read.js";
 import { matrixFormatOfName, type MatrixFileFormat } from "../../io/matrix-read.js";
 import { writeMatrixFile } from "../../io/matrix-write.js";
+import { refuseOutputOntoInput } from "../../io/file-output.js";
 import type { CliContext } from "../context.js";
 import { intOption, MAX_ELEMENT_BYTES, numberOption } from "../io.js";
 import { quoted } from "../../model/quoted.js";
@@ -113,6 +114,7 @@ export function registerGen(program: Command, ctx: CliContext): void {
       throw fail("gen", "BAD_OPTION", `pattern ${quoted(pattern)} reads no file; it takes no --file`, {
         field: "file",
       });
+    await refuseOutputOntoInput("gen", [file], [["-o", output]]);
     const input = file !== undefined ? { sparse: readSparseMatrixFile(file) } : {};
     const { matrix: m, notes } = generatePatternWithNotes(pattern, p, given, seed, input);
     for (const note of notes) ctx.io.err(`gen: ${pattern}: ${note}\n`);

@@ -62,7 +62,7 @@ function resolveRequest(
 }
 
 async function writeSchedule(s: Schedule, output: string, format: string): Promise<void> {
-  if (format === "arrow") writeBytesAtomic(encodeScheduleArrow(s), output, "store");
+  if (format === "arrow") await writeBytesAtomic(encodeScheduleArrow(s), output, "store");
   else await writeScheduleJson(s, output);
 }
 
