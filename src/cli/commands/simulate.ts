@@ -419,6 +419,10 @@ function linkEntries(n: SimNetworkStats, routes: NetworkRoutes, makespan: number
   }));
 }
 
+const BARRIER_HELP =
+  "cost of a stage barrier in us (default: the machine's, 2 T_s for every preset; 'commplan machines --json' lists it)";
+const ENVELOPE_HELP = "bytes added to every network message, e.g. 16 as SMPI (default 0: no machine preset adds one)";
+
 /** Registers `simulate`. */
 export function registerSimulate(program: Command, ctx: CliContext): void {
   program
@@ -473,14 +477,8 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
       "--no-link-factor",
       "with --network: skip the link-contention factor f_lc and its second replay with an infinite-bandwidth core (shift at P = 1024 on a 4:1 fat tree: 7.9 s instead of 9.4 s)",
     )
-    .option(
-      "--barrier <us>",
-      "cost of a stage barrier in us (default: the machine's, 2 T_s for every preset; 'commplan machines --json' lists it)",
-    )
-    .option(
-      "--envelope <bytes>",
-      "bytes added to every network message, e.g. 16 as SMPI (default 0: no machine preset adds one)",
-    )
+    .option("--barrier <us>", BARRIER_HELP)
+    .option("--envelope <bytes>", ENVELOPE_HELP)
     .option("--data", "data mode: move element tags along the payload chunks and check delivery (needs --matrix)")
     .option("-m, --matrix <file>", "with --data: the matrix the schedule was planned for")
     .option("--json", "print the result as JSON")
