@@ -132,7 +132,7 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
         return;
       }
       const rows = entries.map((e) => [
-        e.id.slice(0, 16),
+        e.id, // whole: 'store get --id' takes it as printed
         e.key?.algorithm ?? "DAMAGED",
         e.key === null ? "" : String(e.key.p),
         e.key === null ? "" : String(e.key.seed),
