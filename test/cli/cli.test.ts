@@ -319,6 +319,19 @@ describe("the installed command", () => {
     expect(help("platform")).toMatch(/--topology <spec>[^]*\(required\)/);
     expect(help("stats")).not.toContain("(required)");
   });
+  it("precompute reads its spec from stdin for -", () => {
+    const spec = JSON.stringify({ patterns: ["uniform"], p: [4], seeds: [1], algorithms: ["shift"] });
+    const r = spawnSync(
+      process.execPath,
+      [bin, "precompute", "-", "--store", join(dir, "stdin-store"), "--jobs", "1"],
+      {
+        input: spec,
+        encoding: "utf8",
+      },
+    );
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toContain("precompute: 1 job: 1 added");
+  });
   it("reads a matrix from stdin and writes the schedule to stdout", () => {
     const m = execFileSync(process.execPath, [bin, "gen", "uniform", "--p", "4"], { encoding: "utf8" });
     const s = execFileSync(process.execPath, [bin, "plan", "-", "-a", "linear-permutation"], {
