@@ -169,8 +169,8 @@ export function registerExport(program: Command, ctx: CliContext): void {
       new Option("-f, --format <name>", "output format").choices(Object.keys(EXPORT_FORMATS)).makeOptionMandatory(),
     )
     .option("-o, --output <file>", "output file (- for stdout)", "-")
-    .option("--split <dir>", "write one file per rank and an index into this directory")
-    .option("--out <dir>", "output directory of a multi-file format (simgrid)")
+    .option("--split <dir>", "program: write one file per rank and an index into this directory")
+    .option("--out <dir>", "simgrid: the directory of its files (traces, platform.xml, hosts)")
     .option("--machine <name>", "machine preset (simgrid: the platform; goal: calc of copies); see 'commplan machines'")
     .option("--chunk <elements>", "msccl-xml: elements per chunk (default: the gcd of every piece offset and count)")
     .addOption(
