@@ -1,6 +1,6 @@
 /** The commplan command line: one sub-command per file under commands/, errors as one line and exit 2. */
 import { readFileSync } from "node:fs";
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, Help, type Option } from "commander";
 import { isCommplanError } from "../model/errors.js";
 import { oneLine } from "../model/quoted.js";
 import { memoryOption, setMemoryBudget } from "../model/memory-budget.js";
@@ -64,6 +64,7 @@ export async function buildProgram(ctx: CliContext, argv: readonly string[] = []
       "Plan, prove and replay communication schedules for parallel machines.\nExit codes: 0 ok, 1 a check failed, 2 bad input or usage.\nA reader that closes stdout early (| head) ends a command quietly, exit 0.",
     )
     .version(VERSION)
+    .configureHelp({ optionDescription: requiredMarked }) // inherited by every sub-command
     .exitOverride()
     .configureOutput({
       writeOut: (s) => ctx.io.out(s),
@@ -76,6 +77,12 @@ export async function buildProgram(ctx: CliContext, argv: readonly string[] = []
   for (const [, load] of version ? [] : named.length > 0 ? named : COMMANDS) (await load())(program, ctx);
   addMemoryOption(program, ctx.io);
   return program;
+}
+
+/** An option's help text, with "(required)" after it for an option that must be given (commander does not mark them). */
+function requiredMarked(this: Help, option: Option): string {
+  const text = Help.prototype.optionDescription.call(this, option);
+  return option.mandatory ? `${text} (required)` : text;
 }
 
 /** The sub-commands that read a file (they take --max-memory). */

@@ -39,7 +39,7 @@ interface Spec {
 export function readPrecomputeSpec(file: string): PrecomputeJob[] {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readFileSync(file === "-" ? 0 : file, "utf8"); // - : stdin, as every file argument
   } catch (e) {
     throw fsError(e, "precompute", file, false);
   }

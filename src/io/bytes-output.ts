@@ -1,9 +1,7 @@
-/** Bytes output: writes a binary file atomically (temporary file in its directory, fsync, rename), with one-line errors. */
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
-import { randomBytes } from "node:crypto";
-import { basename, dirname, join } from "node:path";
+/** Bytes output: a new file flushed to disk (the plan store), and binary CLI output written like every output file (writePieces). */
+import { closeSync, fsyncSync, openSync, writeSync } from "node:fs";
 import { fail } from "../model/errors.js";
-import { fsError } from "./file-output.js";
+import { writePieces } from "./file-output.js";
 
 /** Creates `path` (it must not exist) holding `bytes`, flushed to disk (fsync) before it returns; throws the file system's error. */
 export function writeNewFileSynced(path: string, bytes: Uint8Array): void {
@@ -17,18 +15,15 @@ export function writeNewFileSynced(path: string, bytes: Uint8Array): void {
   }
 }
 
-/** Writes bytes to `target` atomically (a regular file; "-" is refused: binary output goes to a file); errors are CommplanErrors of `module`. */
-export function writeBytesAtomic(bytes: Uint8Array, target: string, module: string): void {
+/**
+ * Writes bytes to `target` as every output file is written (writePieces: a regular file replaced
+ * atomically, a symbolic link followed and kept, a device or FIFO written in place, a read-only file
+ * refused); "-" is refused: binary output goes to a file. Errors are CommplanErrors of `module`.
+ */
+export async function writeBytesAtomic(bytes: Uint8Array, target: string, module: string): Promise<void> {
   if (target === "-")
     throw fail(module, "BAD_OPTION", "binary output (Arrow) is not written to stdout: give -o FILE", {
       field: "output",
     });
-  const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
-  try {
-    writeNewFileSynced(tmp, bytes);
-    renameSync(tmp, target);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw fsError(e, module, target, true);
-  }
+  await writePieces([bytes], target, module);
 }

@@ -49,7 +49,7 @@ export function fsError(e: unknown, module: string, file: string, writing: boole
   return fail(module, "IO", fsErrorText(e, writing), { file });
 }
 
-async function drainInto(pieces: Iterable<string>, out: Writable): Promise<void> {
+async function drainInto(pieces: Iterable<string | Uint8Array>, out: Writable): Promise<void> {
   for (const piece of pieces) {
     if (!out.write(piece)) await once(out, "drain");
   }
@@ -231,7 +231,7 @@ async function closeQuietly(ws: ReturnType<typeof createWriteStream>): Promise<v
 }
 
 async function writeStream(
-  pieces: Iterable<string>,
+  pieces: Iterable<string | Uint8Array>,
   path: string,
   flags: string,
 ): Promise<ReturnType<typeof createWriteStream>> {
@@ -258,7 +258,11 @@ async function writeStream(
  * bits. A target that exists and is not a regular file (a device such as /dev/null, a FIFO, a
  * socket, /dev/stdout, /dev/fd/N) is opened and written in place, never replaced.
  */
-export async function writePieces(pieces: Iterable<string>, target: string, module: string): Promise<void> {
+export async function writePieces(
+  pieces: Iterable<string | Uint8Array>,
+  target: string,
+  module: string,
+): Promise<void> {
   if (target === "-") {
     try {
       await drainInto(pieces, process.stdout);

@@ -8,6 +8,7 @@ import type { JsonTokenHandler } from "./json-tokenizer.js";
 import { checkP } from "../model/matrix.js";
 import { checkMemory, denseMatrixBytes } from "../model/memory-budget.js";
 import { jsonExcerpt, quoted } from "../model/quoted.js";
+import { counted } from "../model/plural.js";
 
 const MODULE = "matrix";
 
@@ -154,7 +155,7 @@ export class MatrixJsonReader implements JsonTokenHandler, MatrixChunkReader {
       throw fail(
         MODULE,
         "BAD_INPUT",
-        `row ${this.firstBadRow} has ${this.firstBadLen} entries, expected ${p} (the matrix must be square)`,
+        `row ${this.firstBadRow} has ${counted(this.firstBadLen, "entry", "entries")}, expected ${p} (the matrix must be square)`,
         this.place(line, `rows[${this.firstBadRow}]`),
       );
     }

@@ -6,6 +6,7 @@ import { growF64, growU32 } from "../model/growable.js";
 import { checkMemory, denseMatrixBytes } from "../model/memory-budget.js";
 import type { MatrixChunkReader, MatrixReadResult } from "./matrix-json-read.js";
 import { quoted } from "../model/quoted.js";
+import { counted } from "../model/plural.js";
 
 const MODULE = "matrix";
 /** The longest line accepted (a CSV row of 16384 entries of 16 digits is about 280 KiB). */
@@ -161,7 +162,12 @@ export class CsvReader implements MatrixChunkReader {
       this.p = cells.length;
       this.data = new Float64Array(this.p * this.p);
     } else if (cells.length !== p0) {
-      throw fail(MODULE, "BAD_INPUT", `row has ${cells.length} entries, expected ${p0}`, placeOf(file, lineNo));
+      throw fail(
+        MODULE,
+        "BAD_INPUT",
+        `row has ${counted(cells.length, "entry", "entries")}, expected ${p0}`,
+        placeOf(file, lineNo),
+      );
     }
     const p = this.p;
     if (this.row >= p)

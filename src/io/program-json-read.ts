@@ -7,6 +7,7 @@ import type { OpTable, PieceTable, Program, ProgramVariant, RankLayout } from ".
 import type { JsonValue } from "../model/schedule.js";
 import { fsError } from "./file-output.js";
 import { validateWithSchema } from "./json-schema.js";
+import { counted } from "../model/plural.js";
 
 const MODULE = "program";
 /** The largest document the reader parses (it is parsed whole); larger programs are written with --split. */
@@ -144,7 +145,7 @@ function checkRankHeader(
         bad(
           file,
           `${path}/${f}`,
-          `has ${rd[f].length} entries, expected ${peers === undefined ? `p = ${p}` : `one per entry of ${side}Peers, ${want}`}`,
+          `has ${counted(rd[f].length, "entry", "entries")}, expected ${peers === undefined ? `p = ${p}` : `one per entry of ${side}Peers, ${want}`}`,
         );
     if (peers === undefined) continue;
     for (let k = 0; k < peers.length; k++) {

@@ -4,6 +4,7 @@ import { isSparse, matrixCols, matrixRows, type CommMatrix } from "../model/matr
 import { checkMemory } from "../model/memory-budget.js";
 import { slotPeer, slotStart } from "../model/layout-slots.js";
 import type { LayoutForm, PeerIndex, RankLayout } from "../model/program.js";
+import { counted } from "../model/plural.js";
 
 /** The form and the displacements and buffer sizes a caller may give (elements). */
 export interface DisplacementOptions {
@@ -75,13 +76,18 @@ function checkSide(
     throw fail(
       "lower",
       "BAD_OPTION",
-      `${name} has ${displs.length} entries, expected ${peers === null ? `P * P = ${counts.length}` : `one per non-zero entry, ${counts.length}`}`,
+      `${name} has ${counted(displs.length, "entry", "entries")}, expected ${peers === null ? `P * P = ${counts.length}` : `one per non-zero entry, ${counts.length}`}`,
       { field: name },
     );
   if (given !== undefined && given.length !== p)
-    throw fail("lower", "BAD_OPTION", `${sizeName} has ${given.length} entries, expected P = ${p}`, {
-      field: sizeName,
-    });
+    throw fail(
+      "lower",
+      "BAD_OPTION",
+      `${sizeName} has ${counted(given.length, "entry", "entries")}, expected P = ${p}`,
+      {
+        field: sizeName,
+      },
+    );
   const size = new Float64Array(p);
   const order: number[] = [];
   for (let r = 0; r < p; r++) {

@@ -11,6 +11,7 @@ import {
   type MatrixCols,
   type MatrixRows,
 } from "./matrix-rows.js";
+import { counted } from "./plural.js";
 
 export { matrixDigest } from "./matrix-digest.js";
 export type { MatrixCols, MatrixRows } from "./matrix-rows.js";
@@ -182,7 +183,7 @@ export function matrixFromRows(rows: readonly (readonly number[])[], opts: Matri
       throw fail(
         "matrix",
         "BAD_INPUT",
-        `row ${i} has ${row.length} entries, expected ${p} (the matrix must be square)`,
+        `row ${i} has ${counted(row.length, "entry", "entries")}, expected ${p} (the matrix must be square)`,
         { field: `rows[${i}]`, ...(opts.file === undefined ? {} : { file: opts.file }) },
       );
     for (let j = 0; j < p; j++) data[i * p + j] = checkEntry(row[j], i, j, opts.file);

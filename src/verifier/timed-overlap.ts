@@ -1,6 +1,7 @@
 /** Timed contention: in a schedule with realised times, at most `ports` sends and `ports` receives of a node overlap in time (003 sec 2.1; 004 sec 2.3, figs 2-3). */
 import type { Schedule } from "../model/schedule.js";
 import { check, type Check } from "./report.js";
+import { counted } from "../model/plural.js";
 
 const ID = "timed-contention";
 const SOURCE = "003 sec 2.1; 004 sec 2.3, figs 2-3 (node contention, in time)";
@@ -49,7 +50,7 @@ export function checkTimedContention(s: Schedule, ports: number): Check | null {
       }
     }
   }
-  const title = `each node sends and receives at most ${ports} message(s) at any instant (realised times)`;
+  const title = `each node sends and receives at most ${counted(ports, "message", "messages")} at any instant (realised times)`;
   if (bad === 0) return check(ID, title, SOURCE, true, worst, ports);
   return check(ID, title, SOURCE, false, worst, ports, witness(s, first, firstSend, ports, bad));
 }

@@ -105,7 +105,7 @@ describe("bad input exits 2 with one line naming the problem", () => {
     [
       "not square",
       '{"format":"commplan.matrix/v1","p":2,"rows":[[0,1],[1]]}',
-      ":line 1: row 1 has 1 entries, expected 2 (the matrix must be square)",
+      ":line 1: row 1 has 1 entry, expected 2 (the matrix must be square)",
     ],
     ["negative", '{"format":"commplan.matrix/v1","p":2,"rows":[[0,-1],[1,0]]}', ":line 1: /rows/0/1 must be >= 0"],
     [
@@ -310,6 +310,27 @@ describe("the installed command", () => {
       const out = execFileSync(process.execPath, [bin, cmd, "--help"], { encoding: "utf8" });
       expect(out).toMatch(new RegExp(`Usage: commplan ${cmd}`));
     }
+  });
+  it("marks the options that must be given (required), and no other", () => {
+    const help = (...args: string[]): string =>
+      execFileSync(process.execPath, [bin, ...args, "--help"], { encoding: "utf8" });
+    expect(help("gen")).toMatch(/--p <n> +number of nodes P \(1\.\.\d+\) \(required\)/);
+    expect(help("export")).toMatch(/-f, --format <name> +output format \(choices: [^)]*\) \(required\)/);
+    expect(help("platform")).toMatch(/--topology <spec>[^]*\(required\)/);
+    expect(help("stats")).not.toContain("(required)");
+  });
+  it("precompute reads its spec from stdin for -", () => {
+    const spec = JSON.stringify({ patterns: ["uniform"], p: [4], seeds: [1], algorithms: ["shift"] });
+    const r = spawnSync(
+      process.execPath,
+      [bin, "precompute", "-", "--store", join(dir, "stdin-store"), "--jobs", "1"],
+      {
+        input: spec,
+        encoding: "utf8",
+      },
+    );
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toContain("precompute: 1 job: 1 added");
   });
   it("reads a matrix from stdin and writes the schedule to stdout", () => {
     const m = execFileSync(process.execPath, [bin, "gen", "uniform", "--p", "4"], { encoding: "utf8" });

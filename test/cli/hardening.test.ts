@@ -1,6 +1,6 @@
 /** Issue 11 regressions: limits on every number of a file, a memory budget, outputs that never destroy inputs, short one-line errors. */
 import { afterAll, describe, expect, it } from "vitest";
-import { chmodSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { main } from "../../src/cli/main.js";
@@ -173,7 +173,7 @@ describe("items 2-3: an output never destroys an input", () => {
     expect((await run(["plan", m, "-a", "shift", "-o", f("s.json")])).code).toBe(0);
   };
 
-  it("plan -o onto its matrix, simulate --trace onto its schedule, --realised onto its matrix, gen spmv -o onto its --file: exit 2, the input unchanged", async () => {
+  it("plan -o onto its matrix, simulate --trace onto its schedule, --realised onto its matrix: exit 2, the input unchanged", async () => {
     await setup();
     const before = readFileSync(m, "utf8"),
       sched = readFileSync(f("s.json"), "utf8");
@@ -194,14 +194,6 @@ describe("items 2-3: an output never destroys an input", () => {
       /--realised .* is the input file/,
     );
     oneLineError(await run(["show", f("s.json"), "--svg", f("s.json")]), /--svg .* is the input file/);
-    const mtx = f("a.mtx"),
-      text = "%%MatrixMarket matrix coordinate real general\n4 4 2\n1 2 1.0\n2 3 1.0\n";
-    writeFileSync(mtx, text);
-    oneLineError(
-      await run(["gen", "spmv", "--p", "4", "--file", mtx, "-o", mtx]),
-      /gen: .*-o .*a\.mtx is the input file/,
-    );
-    expect(readFileSync(mtx, "utf8")).toBe(text);
     expect(readFileSync(m, "utf8")).toBe(before);
     expect(readFileSync(f("s.json"), "utf8")).toBe(sched);
   });
@@ -238,6 +230,20 @@ describe("items 2-3: an output never destroys an input", () => {
     expect(JSON.parse(readFileSync(net, "utf8"))).toEqual(topology);
     // the same file is read as the network when the output goes elsewhere
     expect((await run(["plan", m, "-a", "auto", ...machine, "-o", f("auto.json")])).code).toBe(0);
+  });
+
+  it("gen's --file and export / store's Arrow output are guarded too; an Arrow output follows a symbolic link", async () => {
+    await setup();
+    const mtx = f("A.mtx");
+    const text = "%%MatrixMarket matrix coordinate pattern general\n4 4 2\n1 2\n3 4\n";
+    writeFileSync(mtx, text);
+    oneLineError(await run(["gen", "spmv", "--p", "4", "--file", mtx, "-o", mtx]), /A\.mtx is the input file/);
+    expect(readFileSync(mtx, "utf8")).toBe(text);
+    writeFileSync(f("real.arrow"), "old");
+    symlinkSync(f("real.arrow"), f("link.arrow"));
+    expect((await run(["export", f("s.json"), "-f", "arrow", "-o", f("link.arrow")])).code).toBe(0);
+    expect(lstatSync(f("link.arrow")).isSymbolicLink()).toBe(true); // the link stays; the file it names is replaced
+    expect(readFileSync(f("real.arrow")).subarray(0, 6).toString()).toBe("ARROW1");
   });
 
   it("through a symbolic link, a relative spelling or a hard link: still the input", async () => {

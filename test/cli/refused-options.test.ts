@@ -76,6 +76,18 @@ describe("options that exclude each other or do not apply are refused, naming th
     );
   });
 
+  it("export: --out with --format program (the program went to stdout), --chunk with a format other than msccl-xml (ignored)", async () => {
+    await refused(
+      ["export", f("s.json"), "-m", f("m.json"), "-f", "program", "--out", f("prog")],
+      "export: --format program writes one file (-o FILE, or nothing for stdout) or one per rank (--split DIR), not --out",
+    );
+    await refused(
+      ["export", f("s.json"), "-m", f("m.json"), "-f", "goal", "--chunk", "3"],
+      "export: --chunk goes with --format msccl-xml (goal has no chunks)",
+    );
+    expect((await run("export", f("s.json"), "-m", f("m.json"), "-f", "msccl-xml", "--chunk", "1")).code).toBe(0);
+  });
+
   it("gen: --sparse with --dense", async () => {
     await refused(
       ["gen", "uniform", "--p", "4", "--sparse", "--dense"],

@@ -50,8 +50,11 @@ describe("commplan store", () => {
     expect(scheduleToJsonText(fromArrow)).toBe(readFileSync(join(d, "p.json"), "utf8"));
     const missing = await run("store", "get", join(d, "s"), join(d, "m.json"), "-a", "shift");
     expect(missing.code).toBe(1);
-    expect((await run("store", "list", join(d, "s"))).out).toMatch(/coloring +12 +1 +no/);
-    expect((await run("store", "verify", join(d, "s"))).out).toContain("1 entries, 0 damaged");
+    const listed = (await run("store", "list", join(d, "s"))).out;
+    expect(listed).toMatch(/coloring +12 +1 +no/);
+    const listedId = /^([0-9a-f]+) +coloring/m.exec(listed)![1]!;
+    expect((await run("store", "get", join(d, "s"), "--id", listedId)).code).toBe(0); // the id as list prints it
+    expect((await run("store", "verify", join(d, "s"))).out).toContain("1 entry, 0 damaged");
     const file = readdirSync(join(d, "s", "entries", id.slice(0, 2)))[0]!;
     const path = join(d, "s", "entries", id.slice(0, 2), file);
     const b = readFileSync(path);

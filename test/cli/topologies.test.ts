@@ -59,9 +59,10 @@ describe("commplan platform", () => {
     expect(df.match(/<link id=/g)).toHaveLength(36);
     expect(df).toContain('<link_ctn id="l0" direction="UP"/>');
   });
-  it("--explicit writes routes even where a cluster fits; - writes to standard output", async () => {
+  it("--explicit writes routes even where a cluster fits; - (the default) writes to standard output", async () => {
     const r = await run("platform", "--topology", "flat", "-P", "3", "--explicit", "-o", "-");
     expect(r.code).toBe(0);
+    expect((await run("platform", "--topology", "flat", "-P", "3", "--explicit")).out).toBe(r.out); // -o - is the default
     expect(r.out).toContain(
       '<route src="h0" dst="h2" symmetrical="NO"><link_ctn id="l0" direction="UP"/><link_ctn id="l2" direction="DOWN"/></route>',
     );

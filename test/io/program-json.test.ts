@@ -101,7 +101,7 @@ describe("commplan.program/v1", () => {
       /\/ranks\/2\/ops\/\d+\/\d+\/\d+ \(scratch, \d+, \d+\) leaves the scratch buffer of 0 elements/,
     );
     bad((d) => (d.ranks[1].rank = 0), /\/ranks\/1\/rank = 0 is not above the previous rank 0/);
-    bad((d) => (d.ranks[0].sendCounts = [1]), /\/ranks\/0\/sendCounts has 1 entries, expected p = 5/);
+    bad((d) => (d.ranks[0].sendCounts = [1]), /\/ranks\/0\/sendCounts has 1 entry, expected p = 5/);
     bad((d) => (d.rounds = 1), /round \d+ is not below rounds = 1/);
     bad(
       (d) => d.ranks[4].ops.push([d.rounds - 1, "send", 1, 0, 7, [["send", 0, 1]]]),
@@ -145,7 +145,7 @@ describe("commplan.program/v1 in the peer form", () => {
     badPeers((d) => (d.ranks[0].sendPeers[2] = 5), /\/ranks\/0\/sendPeers\/2 = 5 is not below p = 5/);
     badPeers(
       (d) => (d.ranks[1].recvCounts = [1]),
-      /\/ranks\/1\/recvCounts has 1 entries, expected one per entry of recvPeers, \d/,
+      /\/ranks\/1\/recvCounts has 1 entry, expected one per entry of recvPeers, \d/,
     );
     badPeers(
       (d) => (d.ranks[0].sendCounts[0] = 0),

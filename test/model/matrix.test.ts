@@ -36,7 +36,7 @@ function message(f: () => unknown): string {
 
 describe("matrix constructors", () => {
   it("rejects non-square, negative, NaN, fractional, empty input and P = 0 with a message naming the problem", () => {
-    expect(message(() => matrixFromRows([[1, 2], [3]]))).toMatch(/^matrix: row 1 has 1 entries, expected 2/);
+    expect(message(() => matrixFromRows([[1, 2], [3]]))).toMatch(/^matrix: row 1 has 1 entry, expected 2/);
     expect(
       message(() =>
         matrixFromRows([

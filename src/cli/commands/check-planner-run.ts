@@ -14,6 +14,7 @@ import type { CliContext } from "../context.js";
 import { intOption } from "../io.js";
 import { commandRunner, moduleRunner } from "./check-planner-runners.js";
 import { MAX_CHECK_P, type CheckPlannerOptions } from "./check-planner.js";
+import { counted } from "../../model/plural.js";
 
 /** The matrices of --family: "any" (every shape, densities 0..1, empty rows) or a pattern of `commplan gen`. */
 function matricesOf(o: CheckPlannerOptions): { arb: fc.Arbitrary<CommMatrix>; text: string } {
@@ -55,7 +56,9 @@ export async function checkPlanner(module: string | undefined, o: CheckPlannerOp
   const r = await fc.check(prop, { numRuns: runs, seed: seed | 0 });
   const who = module ?? `--command ${o.command}`;
   if (!r.failed) {
-    ctx.io.out(`check-planner: ${who}: ${r.numRuns} run(s) pass every check (seed ${seed}; ${text})\n`);
+    ctx.io.out(
+      `check-planner: ${who}: ${counted(r.numRuns, "run passes", "runs pass")} every check (seed ${seed}; ${text})\n`,
+    );
     return;
   }
   const m = r.counterexample?.[0];
@@ -64,7 +67,7 @@ export async function checkPlanner(module: string | undefined, o: CheckPlannerOp
   ctx.exitCode = 1;
   if (o.output !== undefined) await writeMatrixFile(m, o.output, "json", { sparse: false });
   ctx.io.out(
-    `check-planner: ${who}: FAIL after ${r.numRuns} run(s), shrunk ${r.numShrinks} time(s) (seed ${seed}; ${text})\n` +
+    `check-planner: ${who}: FAIL after ${counted(r.numRuns, "run", "runs")}, shrunk ${counted(r.numShrinks, "time", "times")} (seed ${seed}; ${text})\n` +
       `${failureLine(e)}\n` +
       `counterexample, P = ${m.p}${o.output !== undefined ? ` (written to ${o.output})` : ""}:\n${matrixText(m)}`,
   );

@@ -38,7 +38,7 @@ export function registerCheckPlanner(program: Command, ctx: CliContext): void {
     .option("--runs <n>", "matrices to try", "100")
     .option("--seed <s>", "seed of the matrices (the same seed tries the same matrices)", "1")
     .addOption(
-      new Option("--family <name>", "matrices: any, or a pattern of 'commplan patterns'")
+      new Option("--family <name>", "matrices: any, or a pattern of 'commplan patterns' that reads no file")
         .choices(["any", ...PATTERNS.filter((p) => p.file === undefined).map((p) => p.name)])
         .default("any"),
     )

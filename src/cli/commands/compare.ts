@@ -28,6 +28,7 @@ import {
   type NetworkFlags,
 } from "./network-flags.js";
 import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions, table, writeTextTarget } from "../io.js";
+import { counted } from "../../model/plural.js";
 
 interface CompareFlags extends NetworkFlags {
   machine: string;
@@ -63,7 +64,8 @@ function sweepText(sw: SweepReport): string {
   for (const c of sw.crossovers.filter((x) => x.leaderChange))
     text += `crossover: ${c.after} becomes the fastest (over ${c.before}) at about ${fmt(c.meanMessageBytes)} bytes per message\n`;
   const others = sw.crossovers.filter((x) => !x.leaderChange).length;
-  if (others > 0) text += `${others} other crossover(s) between slower planners (--json lists them)\n`;
+  if (others > 0)
+    text += `${counted(others, "other crossover", "other crossovers")} between slower planners (--json lists them)\n`;
   return text;
 }
 

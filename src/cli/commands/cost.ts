@@ -38,7 +38,10 @@ export function registerCost(program: Command, ctx: CliContext): void {
     .description("analytic flat-model cost of a schedule (lock-step, no contention): per stage and in total")
     .requiredOption("--machine <name>", "machine model (see 'commplan machines')")
     .addOption(new Option("--mode <mode>", "blocking or nonblocking").choices(COST_MODES).default("blocking"))
-    .option("--envelope <bytes>", "bytes added to every network message, e.g. 16 as SMPI (default: the machine's, 0)")
+    .option(
+      "--envelope <bytes>",
+      "bytes added to every network message, e.g. 16 as SMPI (default 0: no machine preset adds one)",
+    )
     .option("--steps", "also list the cost of every step (blocking mode)")
     .option("--json", "machine-readable output")
     .action(

@@ -19,8 +19,12 @@ export function registerDemo(program: Command, ctx: CliContext): void {
     .description(
       "plan, verify, cost and replay a built-in example (004 Pattern1 'one spike') with every matrix planner (the te-* protocols: see te-table)",
     )
-    .option("--p <n>", "number of nodes", "16")
-    .option("--machine <name>", "machine model for the cost", "t3d-004")
+    .option("--p <n>", "number of nodes (1..512)", "16")
+    .option(
+      "--machine <name>",
+      "machine model of the planners with a cost model, the cost and the replay (see 'commplan machines')",
+      "t3d-004",
+    )
     .option("--seed <s>", "random seed", "1")
     .option("--json", "machine-readable output")
     .action((o: { p: string; machine: string; seed: string; json?: boolean }) => {

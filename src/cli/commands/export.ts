@@ -89,6 +89,13 @@ export const EXPORT_FORMATS: { readonly [name: string]: ExportFormat } = {
   program: {
     description: "commplan.program/v1 JSON (one document, or --split DIR: rank-<r>.json per rank plus index.json)",
     write: async (prog, t, ctx) => {
+      if (t.dir !== null)
+        throw fail(
+          "export",
+          "BAD_OPTION",
+          "--format program writes one file (-o FILE, or nothing for stdout) or one per rank (--split DIR), not --out",
+          { field: "out" },
+        );
       if (t.split !== null) await writeProgramSplit(prog, t.split);
       else if (t.output === "-") for (const piece of programJsonPieces(prog)) ctx.io.out(piece);
       else await writeProgramJson(prog, t.output);
@@ -132,7 +139,7 @@ export const EXPORT_FORMATS: { readonly [name: string]: ExportFormat } = {
     write: () => Promise.reject(new Error("arrow writes the schedule")),
     writeSchedule: async (s, t) => {
       single(t, "arrow");
-      writeBytesAtomic(encodeScheduleArrow(s), t.output, "export");
+      await writeBytesAtomic(encodeScheduleArrow(s), t.output, "export");
     },
   },
   "msccl-xml": {
@@ -162,8 +169,8 @@ export function registerExport(program: Command, ctx: CliContext): void {
       new Option("-f, --format <name>", "output format").choices(Object.keys(EXPORT_FORMATS)).makeOptionMandatory(),
     )
     .option("-o, --output <file>", "output file (- for stdout)", "-")
-    .option("--split <dir>", "write one file per rank and an index into this directory")
-    .option("--out <dir>", "output directory of a multi-file format (simgrid)")
+    .option("--split <dir>", "program: write one file per rank and an index into this directory")
+    .option("--out <dir>", "simgrid: the directory of its files (traces, platform.xml, hosts)")
     .option("--machine <name>", "machine preset (simgrid: the platform; goal: calc of copies); see 'commplan machines'")
     .option("--chunk <elements>", "msccl-xml: elements per chunk (default: the gcd of every piece offset and count)")
     .addOption(
@@ -209,6 +216,10 @@ export function registerExport(program: Command, ctx: CliContext): void {
         if (o.out !== undefined && (o.split !== undefined || o.output !== "-"))
           throw fail("export", "BAD_OPTION", "give one of -o, --split and --out", { field: "out" });
         const machine = o.machine === undefined ? null : findMachine(o.machine);
+        if (o.chunk !== undefined && o.format !== "msccl-xml")
+          throw fail("export", "BAD_OPTION", `--chunk goes with --format msccl-xml (${o.format} has no chunks)`, {
+            field: "chunk",
+          });
         const chunk = o.chunk === undefined ? null : intOption("chunk", o.chunk, 1);
         if (o.split !== undefined && o.output !== "-")
           throw fail("export", "BAD_OPTION", "give -o or --split, not both", { field: "split" });

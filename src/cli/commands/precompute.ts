@@ -2,7 +2,8 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import cliProgress from "cli-progress";
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
+import { counted } from "../../model/plural.js";
 import { fail } from "../../model/errors.js";
 import { openPlanStore } from "../../store/index.js";
 import type { CliContext } from "../context.js";
@@ -79,7 +80,12 @@ export function registerPrecompute(program: Command, ctx: CliContext): void {
     )
     .argument("<spec>", "the spec file (JSON)")
     .requiredOption("--store <dir>", "the plan store (created when missing)")
-    .option("--jobs <n>", "worker threads (1: plan in this thread)", String(availableParallelism()))
+    .addOption(
+      new Option("--jobs <n>", "worker threads (1: plan in this thread)").default(
+        String(availableParallelism()),
+        `every core, ${availableParallelism()} here`,
+      ),
+    )
     .option("--shard <i/n>", "plan only shard i of n (jobs k with k mod n = i), e.g. $SLURM_ARRAY_TASK_ID/16")
     .action(async (specFile: string, o: { store: string; jobs: string; shard?: string }) => {
       const threads = intOption("jobs", o.jobs, 1, 1024);
@@ -108,7 +114,7 @@ export function registerPrecompute(program: Command, ctx: CliContext): void {
       }
       const sh = o.shard === undefined ? "" : ` (shard ${shard.i}/${shard.n})`;
       ctx.io.err(
-        `precompute: ${jobs.length} jobs${sh}: ${counts.added} added, ${counts.present} present, ${counts.unplannable} unplannable, ${counts.damaged} damaged\n`,
+        `precompute: ${counted(jobs.length, "job", "jobs")}${sh}: ${counts.added} added, ${counts.present} present, ${counts.unplannable} unplannable, ${counts.damaged} damaged\n`,
       );
       if (counts.damaged > 0) ctx.exitCode = 1;
     });

@@ -63,7 +63,7 @@ export function registerShow(program: Command, ctx: CliContext): void {
     .addOption(
       new Option(
         "--row <r>",
-        "0-based row of the four-stage node array (C = ceil(sqrt P) columns, floor(sqrt P) when P = ceil(sqrt P) floor(sqrt P) - 1): its nodes, plus outside nodes sending into it in this stage",
+        "0-based row of the four-stage node array (row-major, C = ceil(sqrt P) columns, or floor(sqrt P) when P = ceil(sqrt P) * floor(sqrt P) - 1; docs/algorithms/four-stage.md): its nodes, plus outside nodes sending into it in this stage",
       ).conflicts("nodes"),
     )
     .option("--nodes <list>", "senders to show, e.g. 16-23,58 (default: every node active in the stage)")

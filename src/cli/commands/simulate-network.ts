@@ -15,7 +15,7 @@ export function networkText(n: SimNetworkStats, makespan: number): string {
   if (n.hottest.length === 0) return text + "no bytes crossed the network\n";
   text += "hottest links (by busy time):\n";
   for (const h of n.hottest)
-    text += `  ${h.label}: busy ${fmt(h.busy)} us (${fmt(h.busyFraction * 100)} %), ${fmt(h.bytes)} bytes, at most ${h.peakFlows} flows\n`;
+    text += `  ${h.label}: busy ${fmt(h.busy)} us (${fmt(h.busyFraction * 100)} %), ${fmt(h.bytes)} bytes, at most ${h.peakFlows} flow${h.peakFlows === 1 ? "" : "s"}\n`;
   return text;
 }
 

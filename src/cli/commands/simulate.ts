@@ -34,6 +34,7 @@ import { matrixStats } from "../../model/matrix-stats.js";
 import type { CliContext } from "../context.js";
 import { withProgress } from "../progress.js";
 import { fmt, intOption, numberOption, table, writeTextTarget } from "../io.js";
+import { counted } from "../../model/plural.js";
 
 interface SimulateFlags extends NetworkFlags {
   machine: string;
@@ -344,7 +345,10 @@ async function runReplayFlags(
     nodeTable(r.nodes);
   if (r.dataFailures !== null) {
     if (r.dataFailureCount === 0) text += "data: every node holds exactly its elements\n";
-    else text += `data: ${r.dataFailureCount} failure(s):\n` + r.dataFailures.map((f) => `  ${f}\n`).join("");
+    else
+      text +=
+        `data: ${counted(r.dataFailureCount, "failure", "failures")}:\n` +
+        r.dataFailures.map((f) => `  ${f}\n`).join("");
   }
   if (r.dataFailureCount > 0) ctx.exitCode = 1;
   const network = r.network && routes ? { stats: r.network, routes } : null;
@@ -376,6 +380,10 @@ function linkEntries(n: SimNetworkStats, routes: NetworkRoutes, makespan: number
     ...(cells ? { row: index.get(a)!, col: index.get(b)! } : {}),
   }));
 }
+
+const BARRIER_HELP =
+  "cost of a stage barrier in us (default: the machine's, 2 T_s for every preset; 'commplan machines --json' lists it)";
+const ENVELOPE_HELP = "bytes added to every network message, e.g. 16 as SMPI (default 0: no machine preset adds one)";
 
 /** Registers `simulate`. */
 export function registerSimulate(program: Command, ctx: CliContext): void {
@@ -427,8 +435,8 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
       "--no-link-factor",
       "with --network: skip the link-contention factor f_lc and its second replay with an infinite-bandwidth core (shift at P = 1024 on a 4:1 fat tree: 7.9 s instead of 9.4 s)",
     )
-    .option("--barrier <us>", "cost of a stage barrier in us (default: the machine's)")
-    .option("--envelope <bytes>", "bytes added to every network message, e.g. 16 as SMPI (default: the machine's, 0)")
+    .option("--barrier <us>", BARRIER_HELP)
+    .option("--envelope <bytes>", ENVELOPE_HELP)
     .option("--data", "data mode: move element tags along the payload chunks and check delivery (needs --matrix)")
     .option("-m, --matrix <file>", "with --data: the matrix the schedule was planned for")
     .option("--json", "print the result as JSON")

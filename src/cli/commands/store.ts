@@ -23,6 +23,7 @@ import type { ResolvedRequest } from "../../store/index.js";
 import type { CliContext } from "../context.js";
 import { collect, ELEMENT_BYTES_HELP, fmt, intOption, keyValues, matrixReadOptions, table } from "../io.js";
 import { machineOptionHelp } from "./lists.js";
+import { counted } from "../../model/plural.js";
 
 interface RequestOpts {
   algorithm: string;
@@ -61,7 +62,7 @@ function resolveRequest(
 }
 
 async function writeSchedule(s: Schedule, output: string, format: string): Promise<void> {
-  if (format === "arrow") writeBytesAtomic(encodeScheduleArrow(s), output, "store");
+  if (format === "arrow") await writeBytesAtomic(encodeScheduleArrow(s), output, "store");
   else await writeScheduleJson(s, output);
 }
 
@@ -131,7 +132,7 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
         return;
       }
       const rows = entries.map((e) => [
-        e.id.slice(0, 16),
+        e.id, // whole: 'store get --id' takes it as printed
         e.key?.algorithm ?? "DAMAGED",
         e.key === null ? "" : String(e.key.p),
         e.key === null ? "" : String(e.key.seed),
@@ -150,7 +151,7 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
       const rep = verifyStore(openPlanStore(dir));
       for (const d of rep.damaged) ctx.io.err(`store: ${d.file}: entry ${d.id} is damaged: ${d.problem}\n`);
       ctx.io.out(
-        `store: ${rep.entries} entries, ${rep.damaged.length} damaged, ${rep.temps} temporary file(s) ${rep.damaged.length === 0 ? "- consistent" : "- run 'commplan store gc'"}\n`,
+        `store: ${counted(rep.entries, "entry", "entries")}, ${rep.damaged.length} damaged, ${counted(rep.temps, "temporary file", "temporary files")} ${rep.damaged.length === 0 ? "- consistent" : "- run 'commplan store gc'"}\n`,
       );
       if (rep.damaged.length > 0) ctx.exitCode = 1;
     });
@@ -161,7 +162,9 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
     .action((dir: string) => {
       const r = gcStore(openPlanStore(dir));
       for (const id of r.damaged) ctx.io.err(`store: removed damaged entry ${id}\n`);
-      ctx.io.out(`store: removed ${r.temps} temporary file(s) and ${r.damaged.length} damaged entr(y/ies)\n`);
+      ctx.io.out(
+        `store: removed ${counted(r.temps, "temporary file", "temporary files")} and ${counted(r.damaged.length, "damaged entry", "damaged entries")}\n`,
+      );
     });
 }
 

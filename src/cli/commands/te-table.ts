@@ -16,6 +16,7 @@ import {
 } from "../../experiments/index.js";
 import type { CliContext } from "../context.js";
 import { intOption, table } from "../io.js";
+import { counted } from "../../model/plural.js";
 
 /** Parses a comma-separated list of integers (h values may carry a trailing N: "4N,8N"). */
 function intList(name: string, text: string, min: number, max: number, suffix = ""): number[] {
@@ -73,7 +74,7 @@ export function registerTeTable(program: Command, ctx: CliContext): void {
         return;
       }
       ctx.io.out(
-        `Total-exchange rounds for random h-relations (001 sec 4), mean over ${seeds} seed(s); time/h = rounds * N / h ('-': not in the paper's text, '*': derived from the partner column)\n`,
+        `Total-exchange rounds for random h-relations (001 sec 4), mean over ${counted(seeds, "seed", "seeds")}; time/h = rounds * N / h ('-': not in the paper's text, '*': derived from the partner column)\n`,
       );
       ctx.io.out(table(teTableRows(cells)));
       ctx.io.out(

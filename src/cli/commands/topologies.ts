@@ -77,10 +77,13 @@ export function registerTopologies(program: Command, ctx: CliContext): void {
       "write a SimGrid platform (version 4.1) of a network: a <cluster> (flat, FAT_TREE, TORUS) where one builds it, else explicit links and routes",
     )
     .requiredOption("--topology <spec>", TOPOLOGY_OPTION_HELP)
-    .option("-P, --p <n>", "number of ranks (hosts 0..P-1); a generator builds at least P hosts")
+    .option(
+      "-P, --p <n>",
+      "number of ranks (hosts 0..P-1): needed with a generator, which builds at least P hosts; a topology JSON file gives its hosts (default: all of them)",
+    )
     .option("--machine <name>", "machine preset whose 1/t_d is the default link bandwidth ('commplan machines')")
     .option("--explicit", "always write explicit links and routes, never a <cluster>")
-    .requiredOption("-o, --output <file>", "the platform XML file ('-' for standard output)")
+    .option("-o, --output <file>", "the platform XML file, - for stdout", "-")
     .option("--hostfile <file>", "also write the hostfile of ranks 0..P-1")
     .action(
       async (o: {

@@ -10,6 +10,7 @@ import { loadTopology } from "./topologies.js";
 import { networkOption } from "./network-flags.js";
 import type { CliContext } from "../context.js";
 import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions, table } from "../io.js";
+import { counted } from "../../model/plural.js";
 
 /** The report as a text table, failing checks with their witness. */
 export function formatReport(r: Report): string {
@@ -21,7 +22,7 @@ export function formatReport(r: Report): string {
     c.title,
   ]);
   let text =
-    `${r.algorithm}, P = ${r.p}: ${r.ok ? "all checks hold" + (r.unproven ?? []).map((u) => `; ${u.id} unproven ${u.reason}: ${u.howToProve}`).join("") : `${r.checks.filter((c) => !c.holds).length} check(s) FAIL`}\n` +
+    `${r.algorithm}, P = ${r.p}: ${r.ok ? "all checks hold" + (r.unproven ?? []).map((u) => `; ${u.id} unproven ${u.reason}: ${u.howToProve}`).join("") : `${counted(r.checks.filter((c) => !c.holds).length, "check", "checks")} FAIL`}\n` +
     table(rows);
   for (const c of r.checks) if (!c.holds) text += `  ${c.id}: ${c.witness ?? "(no witness)"}  [${c.source}]\n`;
   return text;

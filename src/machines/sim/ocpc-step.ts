@@ -3,6 +3,7 @@ import { fail } from "../../model/errors.js";
 import { createRng, type Rng } from "../../model/rng.js";
 import type { ReplayDriver } from "./replay-driver.js";
 import { K } from "./timeline.js";
+import { counted } from "../../model/plural.js";
 
 /**
  * Most rounds an OCPC step may take before the run gives up (a CommplanError): binary exponential
@@ -70,7 +71,7 @@ export class OcpcStepper {
         throw fail(
           "simulate",
           "UNSUPPORTED",
-          `OCPC step ${step} did not finish within ${cap} rounds (${pending.length} message(s) left, seed ${this.d.o.seed}); try another seed`,
+          `OCPC step ${step} did not finish within ${cap} rounds (${counted(pending.length, "message", "messages")} left, seed ${this.d.o.seed}); try another seed`,
           { field: "topology" },
         );
       }

@@ -4,6 +4,7 @@ import { slotCount, slotPeer, slotStart } from "../../model/layout-slots.js";
 import { BUFFER_NAMES, OP_KINDS, type PeerIndex, type Program, type RankLayout } from "../../model/program.js";
 import { check, type Check } from "../report.js";
 import { describeOp, PROGRAM_SOURCE } from "./describe.js";
+import { counted } from "../../model/plural.js";
 
 const TITLE =
   "tables consistent; ranks, rounds, kinds and peers in range; pieces inside their buffers and adding up; displacements hold M";
@@ -31,7 +32,7 @@ export function checkProgramWellFormed(m: CommMatrix, prog: Program): Check {
     if (col.length !== n) return bad(`ops.${name} has ${col.length} entries, ops.rank has ${n}`);
   }
   if (ops.pieceStart.length !== n + 1)
-    return bad(`ops.pieceStart has ${ops.pieceStart.length} entries, expected ${n + 1}`);
+    return bad(`ops.pieceStart has ${counted(ops.pieceStart.length, "entry", "entries")}, expected ${n + 1}`);
   const np = pieces.buffer.length;
   if (pieces.offset.length !== np || pieces.count.length !== np) return bad("the piece columns differ in length");
   if (ops.pieceStart[0] !== 0 || ops.pieceStart[n] !== np) return bad(`ops.pieceStart does not cover the ${np} pieces`);
@@ -140,7 +141,7 @@ function checkLayout(m: CommMatrix, layout: RankLayout): string | null {
     ["recvSize", layout.recvSize],
     ["scratchSize", layout.scratchSize],
   ] as const) {
-    if (col.length !== p) return `layout.${name} has ${col.length} entries, expected ${p}`;
+    if (col.length !== p) return `layout.${name} has ${counted(col.length, "entry", "entries")}, expected ${p}`;
     for (let k = 0; k < p; k++)
       if (!isIndex(col[k]!)) return `layout.${name}[${k}] = ${col[k]} is not a non-negative integer`;
   }

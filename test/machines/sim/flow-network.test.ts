@@ -276,6 +276,8 @@ describe("flow model: text output", () => {
     // 200 us at half rate on the 2:1 core, 100 us with a free core
     expect(text).toContain("f_lc 2 ");
     expect(text).toMatch(/leaf0->spine: busy 200 us \(100 %\), 200 bytes, at most 2 flows/);
+    expect(text).toMatch(/, at most 1 flow\n/); // singular for one flow
+    expect(text).not.toContain("1 flows");
     expect(r.network!.hottest).toHaveLength(5);
   });
 });
