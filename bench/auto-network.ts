@@ -96,7 +96,7 @@ function summaryTable(rows: readonly Row[]): string {
   const toBound = rows.flatMap((r) => (r.ratioBound === null ? [] : [r.ratioBound]));
   const med = (xs: readonly number[]): number => quantile(xs, 0.5);
   return mdTable(
-    ["measure", "target (issue 14, flat set)", "measured"],
+    ["measure", "target (as on the flat set)", "measured"],
     [
       [
         "auto within 5 % of the best planner",
