@@ -32,6 +32,8 @@ export interface AutoOptions {
   readonly network?: NetworkRoutes | null;
   /** With a network: how a node's ports serve concurrent messages (default serial). */
   readonly portSharing?: PortSharing;
+  /** Called now and then while the finalists are simulated, with (transfers simulated, transfers of every finalist). */
+  readonly progress?: ((done: number, total: number) => void) | null;
 }
 
 /** Finalists simulated besides shift, by default: the bench (bench/results/auto.md) measured this many enough. */
@@ -154,10 +156,19 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
   const finalists = new Set(pickFinalists(screen, k, (r) => ensurePlanned(r, m, machine, mode, seed)));
   const simulated = new Map<ScreenResult, number>();
   const simMs: Record<string, number> = {};
+  const tell = options.progress ?? null;
+  let total = 0,
+    before = 0;
+  for (const r of finalists) total += r.schedule!.transferCount;
+  tell?.(0, total);
   for (const r of finalists) {
     const t0 = performance.now();
-    simulated.set(r, simulateSchedule(r.schedule!, machine, { mode, seed, timeline: false, ...simNet }).makespan);
+    const progress = tell === null ? null : (done: number): void => tell(before + done, total);
+    const sim = simulateSchedule(r.schedule!, machine, { mode, seed, timeline: false, progress, ...simNet });
+    simulated.set(r, sim.makespan);
     simMs[variantLabel(r.variant)] = performance.now() - t0;
+    before += r.schedule!.transferCount;
+    tell?.(before, total);
   }
   let best: ScreenResult | null = null;
   for (const r of screen) {

@@ -18,6 +18,7 @@ import {
   type NetworkFlags,
 } from "./network-flags.js";
 import type { CliContext } from "../context.js";
+import { withProgress } from "../progress.js";
 import { collect, ELEMENT_BYTES_HELP, intOption, keyValues, matrixReadOptions } from "../io.js";
 
 /** The options of `plan` as commander gives them. */
@@ -105,11 +106,10 @@ async function planAutoCommand(ctx: CliContext, file: string, o: PlanFlags): Pro
   checkNetworkFlags("plan", o);
   await refuseOutputOntoInput("plan", [file, networkInputFile(o)], [["-o", o.output]]);
   const m = readMatrixFile(file, matrixReadOptions(o));
-  const { schedule: s, report } = planAuto(m, machine, {
-    payload: Boolean(o.payload),
-    seed,
-    ...loadNetworkFlags(o, m.p, machine),
-  });
+  const network = loadNetworkFlags(o, m.p, machine);
+  const { schedule: s, report } = withProgress(ctx.io.interactive, "plan", "transfers simulated", (progress) =>
+    planAuto(m, machine, { payload: Boolean(o.payload), seed, progress, ...network }),
+  );
   await writeScheduleJson(s, o.output);
   ctx.io.err(`plan: auto chose ${report.winner.algorithm} ${JSON.stringify(report.winner.params)}: ${report.reason}\n`);
 }
