@@ -6,6 +6,7 @@ import { slotStart } from "../model/layout-slots.js";
 import { BUFFER_NAMES, OP_KINDS, type Program, type RankLayout } from "../model/program.js";
 import { fsError, writePieces } from "./file-output.js";
 import { FORMAT_NAMES } from "./json-schema.js";
+import { AsciiWriter } from "./ascii-writer.js";
 
 const MODULE = "program";
 /** Target size of the pieces the writer hands to the stream. */
@@ -22,58 +23,106 @@ function header(prog: Program): string {
   );
 }
 
-/** Elements lo .. hi - 1 of a column as a JSON array. */
-function slice(a: Float64Array | Uint32Array, lo: number, hi: number): string {
-  return `[${a.subarray(lo, hi).join(",")}]`;
+/** Appends `"name":[a[lo], ..., a[hi - 1]],` and a newline. */
+function column(w: AsciiWriter, name: string, a: Float64Array | Uint32Array, lo: number, hi: number): void {
+  w.text(`"${name}":[`);
+  for (let k = lo; k < hi; k++) {
+    if (k > lo) w.char(0x2c);
+    w.num(a[k]!);
+  }
+  w.text("],\n");
 }
 
-/** Rank r's counts and displacements: p-long arrays (full form), or its peer lists with their counts and displacements (peer form). */
-function rankLayout(layout: RankLayout, r: number, p: number): string {
+/** Appends rank r's counts and displacements: p-long arrays (full form), or its peer lists with their counts and displacements (peer form). */
+function rankLayout(w: AsciiWriter, layout: RankLayout, r: number, p: number): void {
   const { sendPeers: sp, recvPeers: rp } = layout;
   const s0 = slotStart(sp, p, r),
     s1 = slotStart(sp, p, r + 1),
     r0 = slotStart(rp, p, r),
     r1 = slotStart(rp, p, r + 1);
-  return (
-    (sp === null ? "" : `"sendPeers":${slice(sp.peer, s0, s1)},\n`) +
-    `"sendCounts":${slice(layout.sendCounts, s0, s1)},\n"sendDispls":${slice(layout.sendDispls, s0, s1)},\n` +
-    (rp === null ? "" : `"recvPeers":${slice(rp.peer, r0, r1)},\n`) +
-    `"recvCounts":${slice(layout.recvCounts, r0, r1)},\n"recvDispls":${slice(layout.recvDispls, r0, r1)},\n`
-  );
+  if (sp !== null) column(w, "sendPeers", sp.peer, s0, s1);
+  column(w, "sendCounts", layout.sendCounts, s0, s1);
+  column(w, "sendDispls", layout.sendDispls, s0, s1);
+  if (rp !== null) column(w, "recvPeers", rp.peer, r0, r1);
+  column(w, "recvCounts", layout.recvCounts, r0, r1);
+  column(w, "recvDispls", layout.recvDispls, r0, r1);
 }
 
-function pieces(prog: Program, a: number, e: number): string {
+/** Appends pieces a .. e - 1 as a JSON array of [buffer, offset, count]. */
+function pieces(w: AsciiWriter, prog: Program, a: number, e: number): void {
   const { buffer, offset, count } = prog.pieces;
-  let out = "[";
-  for (let q = a; q < e; q++) out += `${q > a ? "," : ""}[${BUF_JSON[buffer[q]!]!},${offset[q]!},${count[q]!}]`;
-  return out + "]";
+  w.char(0x5b); // [
+  for (let q = a; q < e; q++) {
+    w.text(q > a ? ",[" : "[");
+    w.text(BUF_JSON[buffer[q]!]!);
+    w.char(0x2c);
+    w.num(offset[q]!);
+    w.char(0x2c);
+    w.num(count[q]!);
+    w.char(0x5d);
+  }
+  w.char(0x5d); // ]
 }
 
-/** The rank objects of `ranks` as pieces of text (each op on its own line). */
-function* rankPieces(prog: Program, ranks: readonly number[], pieceSize: number): Generator<string, void, undefined> {
+/** The rank objects of `ranks` as Buffers of about `pieceSize` bytes (each op on its own line). */
+function* rankPieces(
+  prog: Program,
+  ranks: readonly number[],
+  pieceSize: number,
+): Generator<Uint8Array, void, undefined> {
   const { p, ops, layout } = prog;
-  let out = '"ranks":[';
+  const w = new AsciiWriter(pieceSize + 4096);
+  w.text('"ranks":[');
   for (let k = 0; k < ranks.length; k++) {
     const r = ranks[k]!;
-    out +=
-      `${k > 0 ? "," : ""}\n{"rank":${r},\n${rankLayout(layout, r, p)}` +
-      `"sendSize":${layout.sendSize[r]!},"recvSize":${layout.recvSize[r]!},"scratch":${layout.scratchSize[r]!},\n"ops":[`;
-    for (let x = prog.rankStart[r]!; x < prog.rankStart[r + 1]!; x++) {
+    w.text(`${k > 0 ? "," : ""}\n{"rank":${r},\n`);
+    rankLayout(w, layout, r, p);
+    w.text(
+      `"sendSize":${layout.sendSize[r]!},"recvSize":${layout.recvSize[r]!},"scratch":${layout.scratchSize[r]!},\n"ops":[`,
+    );
+    const x0 = prog.rankStart[r]!,
+      x1 = prog.rankStart[r + 1]!;
+    for (let x = x0; x < x1; x++) {
       const a = ops.pieceStart[x]!,
         e = ops.pieceStart[x + 1]!,
         kind = ops.kind[x]!;
-      out += `${x > prog.rankStart[r]! ? "," : ""}\n[${ops.round[x]!},${KIND_JSON[kind]!},`;
-      if (kind === 2)
-        out += `${ops.count[x]!},${pieces(prog, a, a + ops.copySplit[x]!)},${pieces(prog, a + ops.copySplit[x]!, e)}]`;
-      else out += `${ops.peer[x]!},${ops.tag[x]!},${ops.count[x]!},${pieces(prog, a, e)}]`;
-      if (out.length >= pieceSize) {
-        yield out;
-        out = "";
+      w.text(x > x0 ? ",\n[" : "\n[");
+      w.num(ops.round[x]!);
+      w.char(0x2c);
+      w.text(KIND_JSON[kind]!);
+      w.char(0x2c);
+      if (kind === 2) {
+        w.num(ops.count[x]!);
+        w.char(0x2c);
+        pieces(w, prog, a, a + ops.copySplit[x]!);
+        w.char(0x2c);
+        pieces(w, prog, a + ops.copySplit[x]!, e);
+      } else {
+        w.num(ops.peer[x]!);
+        w.char(0x2c);
+        w.num(ops.tag[x]!);
+        w.char(0x2c);
+        w.num(ops.count[x]!);
+        w.char(0x2c);
+        pieces(w, prog, a, e);
       }
+      w.char(0x5d);
+      if (w.length >= pieceSize) yield w.take();
     }
-    out += `${prog.rankStart[r + 1]! > prog.rankStart[r]! ? "\n" : ""}]}`;
+    w.text(`${x1 > x0 ? "\n" : ""}]}`);
   }
-  yield out;
+  yield w.take();
+}
+
+/** The document holding `ranks` (all by default) in pieces of about `pieceSize` bytes (deterministic): text for the header, Buffers of ASCII for the ranks. */
+function* programJsonChunks(
+  prog: Program,
+  ranks: readonly number[] | undefined,
+  pieceSize: number,
+): Generator<string | Uint8Array, void, undefined> {
+  yield header(prog);
+  yield* rankPieces(prog, ranks ?? Array.from({ length: prog.p }, (_, r) => r), pieceSize);
+  yield "\n]\n}\n";
 }
 
 /** The document holding `ranks` (all by default) as strings of about `pieceSize` characters (deterministic bytes). */
@@ -82,9 +131,10 @@ export function* programJsonPieces(
   ranks?: readonly number[],
   pieceSize = PIECE,
 ): Generator<string, void, undefined> {
-  yield header(prog);
-  yield* rankPieces(prog, ranks ?? Array.from({ length: prog.p }, (_, r) => r), pieceSize);
-  yield "\n]\n}\n";
+  for (const piece of programJsonChunks(prog, ranks, pieceSize))
+    yield typeof piece === "string"
+      ? piece
+      : Buffer.from(piece.buffer, piece.byteOffset, piece.length).toString("latin1");
 }
 
 /** The whole document as one string (small programs and tests). */
@@ -96,7 +146,7 @@ export function programToJsonText(prog: Program, ranks?: readonly number[]): str
 
 /** Writes the program as one document to a path, or to stdout for "-" (atomically, like schedules). */
 export async function writeProgramJson(prog: Program, target: string): Promise<void> {
-  await writePieces(programJsonPieces(prog), target, MODULE);
+  await writePieces(programJsonChunks(prog, undefined, PIECE), target, MODULE);
 }
 
 /** The file name of rank r in a split program. */
@@ -111,7 +161,8 @@ export async function writeProgramSplit(prog: Program, dir: string): Promise<voi
   } catch (e) {
     throw fsError(e, MODULE, dir, true);
   }
-  for (let r = 0; r < prog.p; r++) await writePieces(programJsonPieces(prog, [r]), join(dir, rankFileName(r)), MODULE);
+  for (let r = 0; r < prog.p; r++)
+    await writePieces(programJsonChunks(prog, [r], PIECE), join(dir, rankFileName(r)), MODULE);
   const files = Array.from({ length: prog.p }, (_, r) => JSON.stringify(rankFileName(r)));
   await writePieces([`${header(prog)}"files":[${files.join(",")}]\n}\n`], join(dir, "index.json"), MODULE);
 }

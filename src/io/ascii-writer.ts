@@ -1,0 +1,72 @@
+/** AsciiWriter: JSON text written byte by byte into Buffers (for the writers whose output is millions of short numbers; string concatenation built ropes several times slower). */
+
+/**
+ * Appends ASCII text and numbers to a Buffer that grows on demand; `take` hands over what was
+ * written (and starts a new Buffer: the caller may still be writing the old one to a stream).
+ * Numbers are written as `String(x)` writes them (integers digit by digit, others through String).
+ */
+export class AsciiWriter {
+  private buf: Buffer;
+  private pos = 0;
+
+  constructor(private readonly capacity: number) {
+    this.buf = Buffer.allocUnsafe(capacity);
+  }
+
+  /** Bytes written since the last `take`. */
+  get length(): number {
+    return this.pos;
+  }
+
+  private room(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    const next = Buffer.allocUnsafe(Math.max(2 * this.buf.length, this.pos + n));
+    this.buf.copy(next, 0, 0, this.pos);
+    this.buf = next;
+  }
+
+  /** Appends s, which must be ASCII (JSON punctuation, names, numbers). */
+  text(s: string): void {
+    this.room(s.length);
+    const b = this.buf;
+    let p = this.pos;
+    for (let i = 0; i < s.length; i++) b[p++] = s.charCodeAt(i);
+    this.pos = p;
+  }
+
+  /** Appends one ASCII character code. */
+  char(c: number): void {
+    this.room(1);
+    this.buf[this.pos++] = c;
+  }
+
+  /** Appends x as String(x) would. */
+  num(x: number): void {
+    if (!(x >= 0 && x <= 0xffffffff && x === Math.floor(x))) return this.text(String(x));
+    this.room(10);
+    const b = this.buf;
+    let n = x >>> 0;
+    if (n < 10) {
+      b[this.pos++] = 48 + n;
+      return;
+    }
+    let digits = 1;
+    for (let m = n; m >= 10; m = (m / 10) >>> 0) digits++;
+    let p = this.pos + digits;
+    this.pos = p;
+    while (n >= 10) {
+      const q = (n / 10) >>> 0;
+      b[--p] = 48 + n - q * 10;
+      n = q;
+    }
+    b[p - 1] = 48 + n;
+  }
+
+  /** What was written since the last take (a view of its own Buffer), and a fresh Buffer for what follows. */
+  take(): Buffer {
+    const out = this.buf.subarray(0, this.pos);
+    this.buf = Buffer.allocUnsafe(this.capacity);
+    this.pos = 0;
+    return out;
+  }
+}
