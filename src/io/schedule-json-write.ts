@@ -4,6 +4,7 @@ import { fail } from "../model/errors.js";
 import type { CommplanError } from "../model/errors.js";
 import { writePieces } from "./file-output.js";
 import { FORMAT_NAMES } from "./json-schema.js";
+import { AsciiWriter } from "./ascii-writer.js";
 import type { Schedule } from "../model/schedule.js";
 
 const MODULE = "schedule";
@@ -18,59 +19,101 @@ function badValue(what: string, x: number, v: number): CommplanError {
   );
 }
 
+/** The document's header: its fields one per line, up to the opening of "stages". */
+function header(s: Schedule): string {
+  return (
+    `{\n"format":${JSON.stringify(FORMAT_NAMES.schedule)},\n"p":${s.p},\n"algorithm":${JSON.stringify(s.algorithm)},\n` +
+    `"params":${canonicalJson(s.params, MODULE)},\n"seed":${s.seed === null ? "null" : canonicalJson(s.seed, MODULE)},\n"elementBytes":${s.elementBytes},\n` +
+    `"matrixDigest":${JSON.stringify(s.matrixDigest)},\n${s.auto === undefined ? "" : `"auto":${canonicalJson(s.auto, MODULE)},\n`}"stages":[`
+  );
+}
+
+/** Appends transfer x's object (from its opening brace to its closing one), checking its numbers. */
+function transfer(w: AsciiWriter, s: Schedule, x: number): void {
+  const { src, dst, size, chunks, times } = s;
+  const z = size[x]!;
+  if (!(z >= 1 && Number.isInteger(z))) throw badValue("size", x, z);
+  w.text('{"src":');
+  w.num(src[x]!);
+  w.text(',"dst":');
+  w.num(dst[x]!);
+  w.text(',"size":');
+  w.num(z);
+  if (chunks) {
+    w.text(',"chunks":[');
+    for (let c = chunks.start[x]!; c < chunks.start[x + 1]!; c++) {
+      const off = chunks.offset[c]!,
+        cnt = chunks.count[c]!;
+      if (!(off >= 0 && Number.isInteger(off))) throw badValue("chunk offset", x, off);
+      if (!(cnt >= 1 && Number.isInteger(cnt))) throw badValue("chunk count", x, cnt);
+      w.text(c > chunks.start[x]! ? ",[" : "[");
+      w.num(chunks.origin[c]!);
+      w.char(0x2c);
+      w.num(chunks.dest[c]!);
+      w.char(0x2c);
+      w.num(off);
+      w.char(0x2c);
+      w.num(cnt);
+      w.char(0x5d);
+    }
+    w.char(0x5d);
+  }
+  if (times) {
+    const t0 = times.start[x]!,
+      t1 = times.end[x]!;
+    if (!(t0 >= 0 && Number.isFinite(t0))) throw badValue("start", x, t0);
+    if (!(t1 >= 0 && Number.isFinite(t1))) throw badValue("end", x, t1);
+    w.text(',"start":');
+    w.num(t0);
+    w.text(',"end":');
+    w.num(t1);
+  }
+  w.char(0x7d);
+}
+
+/**
+ * The document in pieces of about `pieceSize` bytes (deterministic): the header one field per
+ * line, then one line per stage, step and transfer, written into Buffers of ASCII.
+ */
+function* scheduleJsonChunks(s: Schedule, pieceSize: number): Generator<string | Uint8Array, void, undefined> {
+  yield header(s);
+  const w = new AsciiWriter(pieceSize + 4096);
+  const { stepStart, stallStart, stallNode } = s;
+  for (let k = 0; k < s.stages.length; k++) {
+    const st = s.stages[k]!;
+    w.text(
+      `${k > 0 ? "," : ""}\n{"name":${JSON.stringify(st.name)},"rearrange":${JSON.stringify(st.rearrange)},"steps":[`,
+    );
+    for (let step = st.firstStep; step < st.firstStep + st.stepCount; step++) {
+      w.text(step > st.firstStep ? ',\n{"transfers":[' : '\n{"transfers":[');
+      const end = stepStart[step + 1]!;
+      for (let x = stepStart[step]!; x < end; x++) {
+        w.text(x > stepStart[step]! ? ",\n" : "\n");
+        transfer(w, s, x);
+        if (w.length >= pieceSize) yield w.take();
+      }
+      w.text(end > stepStart[step]! ? '\n],"stalls":[' : '],"stalls":[');
+      for (let q = stallStart[step]!; q < stallStart[step + 1]!; q++) {
+        if (q > stallStart[step]!) w.char(0x2c);
+        w.num(stallNode[q]!);
+      }
+      w.text("]}");
+    }
+    w.text(`${st.stepCount > 0 ? "\n" : ""}]}`);
+  }
+  w.text(`${s.stages.length > 0 ? "\n" : ""}]\n}\n`);
+  yield w.take();
+}
+
 /**
  * The document as a sequence of strings of about `pieceSize` characters (deterministic bytes):
  * the header one field per line, then one line per stage, step and transfer.
  */
 export function* scheduleJsonPieces(s: Schedule, pieceSize = PIECE): Generator<string, void, undefined> {
-  let out =
-    `{\n"format":${JSON.stringify(FORMAT_NAMES.schedule)},\n"p":${s.p},\n"algorithm":${JSON.stringify(s.algorithm)},\n` +
-    `"params":${canonicalJson(s.params, MODULE)},\n"seed":${s.seed === null ? "null" : canonicalJson(s.seed, MODULE)},\n"elementBytes":${s.elementBytes},\n` +
-    `"matrixDigest":${JSON.stringify(s.matrixDigest)},\n${s.auto === undefined ? "" : `"auto":${canonicalJson(s.auto, MODULE)},\n`}"stages":[`;
-  const { stepStart, stallStart, stallNode, src, dst, size, chunks, times } = s;
-  for (let k = 0; k < s.stages.length; k++) {
-    const st = s.stages[k]!;
-    out += `${k > 0 ? "," : ""}\n{"name":${JSON.stringify(st.name)},"rearrange":${JSON.stringify(st.rearrange)},"steps":[`;
-    for (let step = st.firstStep; step < st.firstStep + st.stepCount; step++) {
-      out += `${step > st.firstStep ? "," : ""}\n{"transfers":[`;
-      const end = stepStart[step + 1]!;
-      for (let x = stepStart[step]!; x < end; x++) {
-        const z = size[x]!;
-        if (!(z >= 1 && Number.isInteger(z))) throw badValue("size", x, z);
-        out += `${x > stepStart[step]! ? "," : ""}\n{"src":${src[x]!},"dst":${dst[x]!},"size":${z}`;
-        if (chunks) {
-          out += ',"chunks":[';
-          for (let c = chunks.start[x]!; c < chunks.start[x + 1]!; c++) {
-            const off = chunks.offset[c]!,
-              cnt = chunks.count[c]!;
-            if (!(off >= 0 && Number.isInteger(off))) throw badValue("chunk offset", x, off);
-            if (!(cnt >= 1 && Number.isInteger(cnt))) throw badValue("chunk count", x, cnt);
-            out += `${c > chunks.start[x]! ? "," : ""}[${chunks.origin[c]!},${chunks.dest[c]!},${off},${cnt}]`;
-          }
-          out += "]";
-        }
-        if (times) {
-          const t0 = times.start[x]!,
-            t1 = times.end[x]!;
-          if (!(t0 >= 0 && Number.isFinite(t0))) throw badValue("start", x, t0);
-          if (!(t1 >= 0 && Number.isFinite(t1))) throw badValue("end", x, t1);
-          out += `,"start":${t0},"end":${t1}`;
-        }
-        out += "}";
-        if (out.length >= pieceSize) {
-          yield out;
-          out = "";
-        }
-      }
-      out += `${end > stepStart[step]! ? "\n" : ""}],"stalls":[`;
-      for (let q = stallStart[step]!; q < stallStart[step + 1]!; q++)
-        out += `${q > stallStart[step]! ? "," : ""}${stallNode[q]!}`;
-      out += "]}";
-    }
-    out += `${st.stepCount > 0 ? "\n" : ""}]}`;
-  }
-  out += `${s.stages.length > 0 ? "\n" : ""}]\n}\n`;
-  yield out;
+  for (const piece of scheduleJsonChunks(s, pieceSize))
+    yield typeof piece === "string"
+      ? piece
+      : Buffer.from(piece.buffer, piece.byteOffset, piece.length).toString("latin1");
 }
 
 /** The whole document as one string (for small schedules and tests; large ones should use writeScheduleJson). */
@@ -86,5 +129,5 @@ export function scheduleToJsonText(s: Schedule): string {
  * place, so a failure never leaves a half-written file.
  */
 export async function writeScheduleJson(s: Schedule, target: string): Promise<void> {
-  await writePieces(scheduleJsonPieces(s), target, MODULE);
+  await writePieces(scheduleJsonChunks(s, PIECE), target, MODULE);
 }
