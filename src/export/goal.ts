@@ -1,5 +1,6 @@
 /** GOAL text (LogGOPSim / Schedgen) of a lowered program: per rank its sends, receives and copies, chained with `requires` so the simulation follows the rounds. */
 import type { Program } from "../model/program.js";
+import { AsciiWriter } from "../model/ascii-writer.js";
 
 /** Options of the GOAL writer. */
 export interface GoalOptions {
@@ -9,31 +10,58 @@ export interface GoalOptions {
 
 const OP_SEND = 0,
   OP_RECV = 1;
+/** Target size of the pieces (bytes). */
+const PIECE = 1 << 20;
 
 /**
  * The GOAL text, in pieces. Labels are l1, l2, ... per rank (LogGOPSim scopes labels to a rank).
  * Nonblocking programs: every operation of round k `requires` the join point of the rank's previous
  * round, and the join point of round k is a `calc 0` that `requires` each operation of the round
  * (or the round's only operation): O(operations) dependencies. Blocking programs: each operation
- * `requires` the one before it in program order. Comments only on lines of their own.
+ * `requires` the one before it in program order. Comments only on lines of their own. The header
+ * is a string, the ranks Buffers of ASCII (about 1 MiB each).
  */
-export function* goalPieces(prog: Program, opts: GoalOptions = {}): Generator<string, void, undefined> {
+export function* goalChunks(prog: Program, opts: GoalOptions = {}): Generator<string | Uint8Array, void, undefined> {
   const { ops, rankStart } = prog;
   const eb = prog.elementBytes;
   const calcPerByte = opts.calcPerByte ?? 0;
   const blocking = prog.variant === "blocking";
-  let out =
+  yield (
     `// commplan ${prog.algorithm}, P = ${prog.p}, ${prog.variant}, ${prog.rounds} rounds; sizes in bytes (${eb} per element), calc in picoseconds\n` +
-    `num_ranks ${prog.p}\n`;
-  const line = (x: number, label: number): string => {
+    `num_ranks ${prog.p}\n`
+  );
+  const w = new AsciiWriter(PIECE + 4096);
+  const label = (l: number): void => {
+    w.char(0x6c); // l
+    w.num(l);
+  };
+  const requires = (a: number, b: number): void => {
+    label(a);
+    w.text(" requires ");
+    label(b);
+    w.char(0x0a);
+  };
+  const line = (x: number, l: number): void => {
     const k = ops.kind[x]!;
     const bytes = ops.count[x]! * eb;
-    if (k === OP_SEND) return `l${label}: send ${bytes}b to ${ops.peer[x]} tag ${ops.tag[x]}\n`;
-    if (k === OP_RECV) return `l${label}: recv ${bytes}b from ${ops.peer[x]} tag ${ops.tag[x]}\n`;
-    return `l${label}: calc ${Math.round(bytes * calcPerByte)}\n`;
+    label(l);
+    if (k === OP_SEND || k === OP_RECV) {
+      w.text(k === OP_SEND ? ": send " : ": recv ");
+      w.num(bytes);
+      w.text(k === OP_SEND ? "b to " : "b from ");
+      w.num(ops.peer[x]!);
+      w.text(" tag ");
+      w.num(ops.tag[x]!);
+    } else {
+      w.text(": calc ");
+      w.num(Math.round(bytes * calcPerByte));
+    }
+    w.char(0x0a);
   };
   for (let r = 0; r < prog.p; r++) {
-    out += `rank ${r} {\n`;
+    w.text("rank ");
+    w.num(r);
+    w.text(" {\n");
     let next = 1;
     let prev = 0; // label of the previous join (nonblocking) or operation (blocking); 0: none
     const end = rankStart[r + 1]!;
@@ -44,31 +72,35 @@ export function* goalPieces(prog: Program, opts: GoalOptions = {}): Generator<st
       while (y < end && ops.round[y] === round) y++;
       const first = next;
       for (let z = x; z < y; z++) {
-        const label = next++;
-        out += line(z, label);
-        if (blocking) {
-          if (prev !== 0) out += `l${label} requires l${prev}\n`;
-          prev = label;
-        } else if (prev !== 0) out += `l${label} requires l${prev}\n`;
+        const l = next++;
+        line(z, l);
+        if (prev !== 0) requires(l, prev);
+        if (blocking) prev = l;
       }
       if (!blocking) {
         if (y - x === 1) prev = first;
         else {
           const join = next++;
-          out += `l${join}: calc 0\n`;
-          for (let l = first; l < join; l++) out += `l${join} requires l${l}\n`;
+          label(join);
+          w.text(": calc 0\n");
+          for (let l = first; l < join; l++) requires(join, l);
           prev = join;
         }
       }
-      if (out.length >= 1 << 16) {
-        yield out;
-        out = "";
-      }
+      if (w.length >= PIECE) yield w.take();
       x = y;
     }
-    out += "}\n";
+    w.text("}\n");
   }
-  yield out;
+  yield w.take();
+}
+
+/** The GOAL text, in pieces (strings; see goalChunks). */
+export function* goalPieces(prog: Program, opts: GoalOptions = {}): Generator<string, void, undefined> {
+  for (const piece of goalChunks(prog, opts))
+    yield typeof piece === "string"
+      ? piece
+      : Buffer.from(piece.buffer, piece.byteOffset, piece.length).toString("latin1");
 }
 
 /** The GOAL text as one string. */

@@ -6,7 +6,7 @@ import { slotStart } from "../model/layout-slots.js";
 import { BUFFER_NAMES, OP_KINDS, type Program, type RankLayout } from "../model/program.js";
 import { fsError, writePieces } from "./file-output.js";
 import { FORMAT_NAMES } from "./json-schema.js";
-import { AsciiWriter } from "./ascii-writer.js";
+import { AsciiWriter } from "../model/ascii-writer.js";
 
 const MODULE = "program";
 /** Target size of the pieces the writer hands to the stream. */

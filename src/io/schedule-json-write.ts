@@ -4,7 +4,7 @@ import { fail } from "../model/errors.js";
 import type { CommplanError } from "../model/errors.js";
 import { writePieces } from "./file-output.js";
 import { FORMAT_NAMES } from "./json-schema.js";
-import { AsciiWriter } from "./ascii-writer.js";
+import { AsciiWriter } from "../model/ascii-writer.js";
 import type { Schedule } from "../model/schedule.js";
 
 const MODULE = "schedule";

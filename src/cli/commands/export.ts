@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { Option, type Command } from "commander";
 import { fail } from "../../model/errors.js";
 import type { MachineModel } from "../../model/machine.js";
-import { goalPieces } from "../../export/goal.js";
+import { goalChunks, goalPieces } from "../../export/goal.js";
 import { mscclXml } from "../../export/msccl-xml.js";
 import { simgridCopyFlopsPerByte, simgridPlatformFiles } from "../../export/simgrid-platform.js";
 import { simgridTraceFiles, type ExportedFile } from "../../export/simgrid-trace.js";
@@ -128,9 +128,9 @@ export const EXPORT_FORMATS: { readonly [name: string]: ExportFormat } = {
       "GOAL text for LogGOPSim's txt2bin (rounds chained with requires; copies as calc in picoseconds from --machine's t_m, else calc 0)",
     write: async (prog, t, ctx) => {
       single(t, "goal");
-      const pieces = goalPieces(prog, { calcPerByte: t.machine === null ? 0 : t.machine.tm * 1e6 });
-      if (t.output === "-") for (const piece of pieces) ctx.io.out(piece);
-      else await writePieces(pieces, t.output, "export");
+      const opts = { calcPerByte: t.machine === null ? 0 : t.machine.tm * 1e6 };
+      if (t.output === "-") for (const piece of goalPieces(prog, opts)) ctx.io.out(piece);
+      else await writePieces(goalChunks(prog, opts), t.output, "export");
     },
   },
   arrow: {
