@@ -88,6 +88,16 @@ describe("options that exclude each other or do not apply are refused, naming th
     expect((await run("export", f("s.json"), "-m", f("m.json"), "-f", "msccl-xml", "--chunk", "1")).code).toBe(0);
   });
 
+  it("gen and patterns name the documented --element-bytes, not the pattern option's name --elementBytes", async () => {
+    const listing = (await run("patterns")).out;
+    expect(listing).toContain("    --element-bytes (default 8, integer");
+    expect(listing).not.toContain("--elementBytes");
+    await refused(
+      ["gen", "pattern1", "--p", "4", "--neighbours", "3"],
+      "gen: pattern 'pattern1' has no option --neighbours (its options: --mmax, --small, --element-bytes)",
+    );
+  });
+
   it("gen: --sparse with --dense", async () => {
     await refused(
       ["gen", "uniform", "--p", "4", "--sparse", "--dense"],
