@@ -85,6 +85,10 @@ describe("options that exclude each other or do not apply are refused, naming th
       ["export", f("s.json"), "-m", f("m.json"), "-f", "goal", "--chunk", "3"],
       "export: --chunk goes with --format msccl-xml (goal has no chunks)",
     );
+    await refused(
+      ["export", f("s.json"), "-f", "arrow", "--chunk", "3", "-o", f("s.arrow")],
+      "export: --chunk goes with --format msccl-xml (arrow has no chunks)",
+    );
     expect((await run("export", f("s.json"), "-m", f("m.json"), "-f", "msccl-xml", "--chunk", "1")).code).toBe(0);
   });
 
