@@ -102,6 +102,10 @@ describe("options that exclude each other or do not apply are refused, naming th
     );
   });
 
+  it("an integer option without an upper limit says '>= min', not 'in min..9007199254740991'", async () => {
+    await refused(["show", f("s.json"), "--stage", "0"], "commplan: --stage must be an integer >= 1, got '0'");
+  });
+
   it("gen: --sparse with --dense", async () => {
     await refused(
       ["gen", "uniform", "--p", "4", "--sparse", "--dense"],
