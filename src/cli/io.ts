@@ -49,7 +49,8 @@ const DECIMAL_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 export function intOption(name: string, value: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const v = DECIMAL_INTEGER.test(value) ? Number(value) : NaN;
   if (!Number.isSafeInteger(v) || v < min || v > max) {
-    throw fail("commplan", "BAD_OPTION", `--${name} must be an integer in ${min}..${max}, got ${quoted(value)}`, {
+    const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `in ${min}..${max}`; // no 2^53 - 1 spelled out
+    throw fail("commplan", "BAD_OPTION", `--${name} must be an integer ${range}, got ${quoted(value)}`, {
       field: name,
     });
   }

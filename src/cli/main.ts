@@ -61,7 +61,7 @@ export async function buildProgram(ctx: CliContext, argv: readonly string[] = []
   program
     .name("commplan")
     .description(
-      "Plan, prove and replay communication schedules for parallel machines.\nExit codes: 0 ok, 1 a check failed, 2 bad input or usage.\nA reader that closes stdout early (| head) ends a command quietly, exit 0.",
+      "Plan, prove and replay communication schedules for parallel machines.\nExit codes: 0 ok, 1 a check failed, 2 bad input or usage, 70 an internal error (a bug: please report it).\nA reader that closes stdout early (| head) ends a command quietly, exit 0.",
     )
     .version(VERSION)
     .configureHelp({ optionDescription: requiredMarked }) // inherited by every sub-command

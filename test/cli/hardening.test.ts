@@ -381,6 +381,7 @@ describe("items 7 and 9: usage and stdin", () => {
     const help = await run(["--help"]);
     expect(help.code).toBe(0);
     expect(help.out).toMatch(/Usage: commplan/);
+    expect(help.out).toContain("Exit codes: 0 ok, 1 a check failed, 2 bad input or usage, 70 an internal error");
   });
 
   it("reading '-' from a terminal says so on stderr; from a pipe it does not", async () => {

@@ -85,7 +85,25 @@ describe("options that exclude each other or do not apply are refused, naming th
       ["export", f("s.json"), "-m", f("m.json"), "-f", "goal", "--chunk", "3"],
       "export: --chunk goes with --format msccl-xml (goal has no chunks)",
     );
+    await refused(
+      ["export", f("s.json"), "-f", "arrow", "--chunk", "3", "-o", f("s.arrow")],
+      "export: --chunk goes with --format msccl-xml (arrow has no chunks)",
+    );
     expect((await run("export", f("s.json"), "-m", f("m.json"), "-f", "msccl-xml", "--chunk", "1")).code).toBe(0);
+  });
+
+  it("gen and patterns name the documented --element-bytes, not the pattern option's name --elementBytes", async () => {
+    const listing = (await run("patterns")).out;
+    expect(listing).toContain("    --element-bytes (default 8, integer");
+    expect(listing).not.toContain("--elementBytes");
+    await refused(
+      ["gen", "pattern1", "--p", "4", "--neighbours", "3"],
+      "gen: pattern 'pattern1' has no option --neighbours (its options: --mmax, --small, --element-bytes)",
+    );
+  });
+
+  it("an integer option without an upper limit says '>= min', not 'in min..9007199254740991'", async () => {
+    await refused(["show", f("s.json"), "--stage", "0"], "commplan: --stage must be an integer >= 1, got '0'");
   });
 
   it("gen: --sparse with --dense", async () => {

@@ -45,6 +45,7 @@ describe("commplan show", () => {
       [["--row", "3"], /--row must be in 0..2/],
       [["--nodes", "1,x"], /--nodes must be/],
       [["--nodes", "9"], /node 9 is not in 0..7/],
+      [["--nodes", "5-2"], /--nodes: bad range '5-2' \(it ends before it starts\)/],
       [["--row", "0", "--nodes", "1"], /option .--row <r>. cannot be used with option .--nodes <list>./],
     ] as const) {
       const r = await run("show", s, ...args);

@@ -206,6 +206,10 @@ export function registerExport(program: Command, ctx: CliContext): void {
         cmd: Command,
       ) => {
         const format = EXPORT_FORMATS[o.format]!; // one of the choices commander checked
+        if (o.chunk !== undefined && o.format !== "msccl-xml")
+          throw fail("export", "BAD_OPTION", `--chunk goes with --format msccl-xml (${o.format} has no chunks)`, {
+            field: "chunk",
+          });
         if (format.writeSchedule !== undefined) {
           await refuseOutputOntoInput("export", [file], [["-o", o.output]]);
           const t = { output: o.output, split: o.split ?? null, dir: o.out ?? null, machine: null, chunk: null };
@@ -216,10 +220,6 @@ export function registerExport(program: Command, ctx: CliContext): void {
         if (o.out !== undefined && (o.split !== undefined || o.output !== "-"))
           throw fail("export", "BAD_OPTION", "give one of -o, --split and --out", { field: "out" });
         const machine = o.machine === undefined ? null : findMachine(o.machine);
-        if (o.chunk !== undefined && o.format !== "msccl-xml")
-          throw fail("export", "BAD_OPTION", `--chunk goes with --format msccl-xml (${o.format} has no chunks)`, {
-            field: "chunk",
-          });
         const chunk = o.chunk === undefined ? null : intOption("chunk", o.chunk, 1);
         if (o.split !== undefined && o.output !== "-")
           throw fail("export", "BAD_OPTION", "give -o or --split, not both", { field: "split" });

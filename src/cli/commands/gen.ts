@@ -64,7 +64,7 @@ export function registerGen(program: Command, ctx: CliContext): void {
   for (const n of names) {
     const opt = new Option(`--${n} <value>`, `pattern option ${n} (see 'commplan patterns')`);
     if (n === "elementBytes") {
-      // --elementBytes stays accepted (it is how 'commplan patterns' lists the option) but --element-bytes is the documented flag;
+      // --elementBytes stays accepted (the pattern option's name) but --element-bytes is the documented flag ('commplan patterns' lists it);
       // stored apart (commander would give both the attribute elementBytes, the later silently winning) so that giving both is refused
       opt.attributeName = () => ELEMENT_BYTES_ALIAS;
       opt.hideHelp().conflicts("elementBytes");
@@ -90,7 +90,7 @@ export function registerGen(program: Command, ctx: CliContext): void {
           "BAD_OPTION",
           `pattern ${quoted(pattern)} has no option --${n} (its options: ${
             Object.keys(def.options)
-              .map((x) => `--${x}`)
+              .map((x) => `--${x === "elementBytes" ? "element-bytes" : x}`)
               .join(", ") || "none"
           })`,
           { field: n },

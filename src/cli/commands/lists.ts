@@ -136,7 +136,7 @@ export function registerLists(program: Command, ctx: CliContext): void {
         text += `${p.name}${p.fixedP !== undefined ? ` (P = ${p.fixedP})` : ""}: ${p.title} [${p.source}]\n`;
         if (p.file !== undefined) text += `    --file <path> (required): ${p.file.description}\n`;
         for (const x of patternOptionList(p))
-          text += `    --${x.name} (default ${x.default}${x.type === "integer" ? ", integer" : ""}, >= ${x.min}${x.max !== undefined ? `, <= ${x.max}` : ""}${x.unit !== undefined ? `, ${x.unit}` : ""}): ${x.description}\n`;
+          text += `    --${x.name === "elementBytes" ? "element-bytes" : x.name} (default ${x.default}${x.type === "integer" ? ", integer" : ""}, >= ${x.min}${x.max !== undefined ? `, <= ${x.max}` : ""}${x.unit !== undefined ? `, ${x.unit}` : ""}): ${x.description}\n`;
       }
       ctx.io.out(text);
     });

@@ -24,7 +24,12 @@ export function nodeList(v: string): number[] {
     const a = Number(m[1]),
       b = m[2] === undefined ? a : Number(m[2]);
     if (b < a || b - a > 1 << 20)
-      throw fail("show", "BAD_OPTION", `--nodes: bad range '${part.trim()}'`, { field: "nodes" });
+      throw fail(
+        "show",
+        "BAD_OPTION",
+        `--nodes: bad range '${part.trim()}' (${b < a ? "it ends before it starts" : "more than 2^20 nodes"})`,
+        { field: "nodes" },
+      );
     for (let u = a; u <= b; u++) out.push(u);
   }
   return out;

@@ -37,7 +37,10 @@ interface RequestOpts {
 /** The request options shared by add and get. */
 function requestOptions(c: Command): Command {
   return c
-    .option("-a, --algorithm <name>", `planning algorithm: ${PLANNERS.map((p) => p.name).join(", ")}`)
+    .option(
+      "-a, --algorithm <name>",
+      `planning algorithm (needed with a matrix): ${PLANNERS.map((p) => p.name).join(", ")}`,
+    )
     .option("--machine <name>", machineOptionHelp())
     .option("--payload", "element-level plan")
     .option("--seed <s>", "random seed", "1")
