@@ -13,15 +13,16 @@ export function networkOptions(req: { readonly network?: NetworkRoutes | null; r
   return req.network ? { network: req.network, portSharing: req.portSharing ?? "serial", linkFactor: false } : {};
 }
 
-/** Refuses a network with a machine off the flat topology (the network replaces the topology's t_d); `what` opens the message. */
+/** Refuses a network with a machine off the flat topology (the network replaces the topology's t_d); `what` opens the message, `module` prefixes it. */
 export function checkFlatForNetwork(
   machine: MachineModel,
   network: NetworkRoutes | null | undefined,
   what: string,
+  module = "compare",
 ): void {
   if (network && (machine.topology ?? "flat") !== "flat")
     throw fail(
-      "compare",
+      module,
       "BAD_OPTION",
       `${what} replaces the machine's topology; ${machine.name} is on ${machine.topology}: use a machine on the flat topology`,
       { field: "network" },

@@ -1,5 +1,5 @@
 /** commplan plan: plan a matrix with a named algorithm and write the schedule JSON. */
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { MAX_SEED } from "../../model/param-spec.js";
 import { writeScheduleJson } from "../../io/schedule-json-write.js";
 import { refuseOutputOntoInput } from "../../io/file-output.js";
@@ -18,6 +18,8 @@ import {
   type NetworkFlags,
 } from "./network-flags.js";
 import type { CliContext } from "../context.js";
+import { counted } from "../../model/plural.js";
+import { checkFlatForNetwork } from "../../compare/network-options.js";
 import { withProgress } from "../progress.js";
 import { collect, ELEMENT_BYTES_HELP, intOption, keyValues, matrixReadOptions } from "../io.js";
 
@@ -48,11 +50,13 @@ export function registerPlan(program: Command, ctx: CliContext): void {
     .option("--machine <name>", machineOptionHelp())
     .option("--payload", "element-level plan: every transfer lists the chunks it carries")
     .option("--seed <s>", "random seed for planners that make random choices (the schedule records it only then)", "1")
-    .option(
-      "--param <key=value>",
-      "algorithm parameter (repeatable); 'commplan algorithms' lists each algorithm's parameters",
-      collect,
-      [],
+    .addOption(
+      new Option(
+        "--param <key=value>",
+        "algorithm parameter (repeatable); 'commplan algorithms' lists each algorithm's parameters",
+      )
+        .argParser(collect)
+        .default([], "none"),
     )
     .option("--element-bytes <n>", ELEMENT_BYTES_HELP)
     .addOption(
@@ -72,6 +76,13 @@ export function registerPlan(program: Command, ctx: CliContext): void {
           throw fail("plan", "BAD_OPTION", `${flag} goes with --algorithm auto (it simulates the finalists there)`, {
             field: k,
           });
+      if (!PLANNERS.some((x) => x.name === o.algorithm))
+        throw fail(
+          "plan",
+          "BAD_OPTION",
+          `unknown algorithm '${o.algorithm}'; known: ${PLANNERS.map((x) => x.name).join(", ")}, auto`,
+          { field: "algorithm" },
+        );
       const planner = findPlanner(o.algorithm);
       const machine = o.machine === undefined ? null : findMachine(o.machine);
       const opts = resolvePlanOptions(planner, {
@@ -86,7 +97,7 @@ export function registerPlan(program: Command, ctx: CliContext): void {
       await writeScheduleJson(s, o.output);
       if (o.output !== "-")
         ctx.io.err(
-          `plan: ${planner.name}: ${s.stages.length} stage(s), ${s.stepCount} steps, ${s.transferCount} transfers -> ${o.output}\n`,
+          `plan: ${planner.name}: ${counted(s.stages.length, "stage", "stages")}, ${counted(s.stepCount, "step", "steps")}, ${counted(s.transferCount, "transfer", "transfers")} -> ${o.output}\n`,
         );
     });
 }
@@ -107,6 +118,7 @@ async function planAutoCommand(ctx: CliContext, file: string, o: PlanFlags): Pro
   await refuseOutputOntoInput("plan", [file, networkInputFile(o)], [["-o", o.output]]);
   const m = readMatrixFile(file, matrixReadOptions(o));
   const network = loadNetworkFlags(o, m.p, machine);
+  checkFlatForNetwork(machine, network.network, "--network", "plan");
   const { schedule: s, report } = withProgress(ctx.io.interactive, "plan", "transfers simulated", (progress) =>
     planAuto(m, machine, { payload: Boolean(o.payload), seed, progress, ...network }),
   );

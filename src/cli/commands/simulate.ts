@@ -255,7 +255,7 @@ async function runProtocolFlags(
     ...(r.network ? { network: networkJson(r.network) } : {}),
   };
   const text =
-    `${r.protocol} on ${r.machine}, P = ${m.p}, ${r.topology}: makespan ${fmt(r.makespan)} us` +
+    `${r.protocol} on ${r.machine}, P = ${m.p}, ${r.network ? `network ${r.network.name}` : r.topology}: makespan ${fmt(r.makespan)} us` +
     (r.generateRecvTime > 0 ? ` (Generate_Recv ${fmt(r.generateRecvTime)} us)` : "") +
     `, contention wait ${fmt(r.totalWait)} us, f_nc ${fmt(r.fnc)}` +
     (r.protocol === "drs-n" ? `, ${fmt(r.inquiries)} inquiries` : "") +
@@ -337,7 +337,7 @@ async function runReplayFlags(
     ...(r.network ? { network: networkJson(r.network) } : {}),
   };
   let text =
-    `${s.algorithm} on ${r.machine}, P = ${s.p}, ${r.mode}${r.lockstep ? " lock-step" : ""} (send waits: ${r.sendWaits}${r.recvOrder === "step" ? ", receives in step order" : ""}${r.sendBuffers !== null ? `, ${r.sendBuffers} send buffer${r.sendBuffers === 1 ? "" : "s"}` : ""}), ${r.topology}: makespan ${fmt(r.makespan)} us (analytic ${fmt(analytic)} us)\n` +
+    `${s.algorithm} on ${r.machine}, P = ${s.p}, ${r.mode}${r.lockstep ? " lock-step" : ""} (send waits: ${r.sendWaits}${r.recvOrder === "step" ? ", receives in step order" : ""}${r.sendBuffers !== null ? `, ${r.sendBuffers} send buffer${r.sendBuffers === 1 ? "" : "s"}` : ""}), ${r.network ? `network ${r.network.name}` : r.topology}: makespan ${fmt(r.makespan)} us (analytic ${fmt(analytic)} us)\n` +
     `contention wait ${fmt(r.totalWait)} us in total, f_nc ${fmt(r.fnc)}, L_max ${fmt(r.lmax)} bytes, ${fmt(r.events)} events` +
     (r.topology === "ocpc" ? `, ${fmt(r.collisions)} collisions` : "") +
     "\n" +
@@ -433,7 +433,7 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
     )
     .option(
       "--no-link-factor",
-      "with --network: skip the link-contention factor f_lc and its second replay with an infinite-bandwidth core (shift at P = 1024 on a 4:1 fat tree: 7.9 s instead of 9.4 s)",
+      "with --network: skip the link-contention factor f_lc and its second replay with an infinite-bandwidth core (that replay often takes as long as the first)",
     )
     .option("--barrier <us>", BARRIER_HELP)
     .option("--envelope <bytes>", ENVELOPE_HELP)
