@@ -1,6 +1,6 @@
 /** GOAL text (LogGOPSim / Schedgen) of a lowered program: per rank its sends, receives and copies, chained with `requires` so the simulation follows the rounds. */
 import type { Program } from "../model/program.js";
-import { AsciiWriter } from "../model/ascii-writer.js";
+import { AsciiWriter, pieceText } from "../model/ascii-writer.js";
 
 /** Options of the GOAL writer. */
 export interface GoalOptions {
@@ -97,10 +97,7 @@ export function* goalChunks(prog: Program, opts: GoalOptions = {}): Generator<st
 
 /** The GOAL text, in pieces (strings; see goalChunks). */
 export function* goalPieces(prog: Program, opts: GoalOptions = {}): Generator<string, void, undefined> {
-  for (const piece of goalChunks(prog, opts))
-    yield typeof piece === "string"
-      ? piece
-      : Buffer.from(piece.buffer, piece.byteOffset, piece.length).toString("latin1");
+  for (const piece of goalChunks(prog, opts)) yield pieceText(piece);
 }
 
 /** The GOAL text as one string. */

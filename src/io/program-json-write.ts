@@ -6,7 +6,7 @@ import { slotStart } from "../model/layout-slots.js";
 import { BUFFER_NAMES, OP_KINDS, type Program, type RankLayout } from "../model/program.js";
 import { fsError, writePieces } from "./file-output.js";
 import { FORMAT_NAMES } from "./json-schema.js";
-import { AsciiWriter } from "../model/ascii-writer.js";
+import { AsciiWriter, pieceText } from "../model/ascii-writer.js";
 
 const MODULE = "program";
 /** Target size of the pieces the writer hands to the stream. */
@@ -131,10 +131,7 @@ export function* programJsonPieces(
   ranks?: readonly number[],
   pieceSize = PIECE,
 ): Generator<string, void, undefined> {
-  for (const piece of programJsonChunks(prog, ranks, pieceSize))
-    yield typeof piece === "string"
-      ? piece
-      : Buffer.from(piece.buffer, piece.byteOffset, piece.length).toString("latin1");
+  for (const piece of programJsonChunks(prog, ranks, pieceSize)) yield pieceText(piece);
 }
 
 /** The whole document as one string (small programs and tests). */

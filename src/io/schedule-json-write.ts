@@ -4,7 +4,7 @@ import { fail } from "../model/errors.js";
 import type { CommplanError } from "../model/errors.js";
 import { writePieces } from "./file-output.js";
 import { FORMAT_NAMES } from "./json-schema.js";
-import { AsciiWriter } from "../model/ascii-writer.js";
+import { AsciiWriter, pieceText } from "../model/ascii-writer.js";
 import type { Schedule } from "../model/schedule.js";
 
 const MODULE = "schedule";
@@ -110,10 +110,7 @@ function* scheduleJsonChunks(s: Schedule, pieceSize: number): Generator<string |
  * the header one field per line, then one line per stage, step and transfer.
  */
 export function* scheduleJsonPieces(s: Schedule, pieceSize = PIECE): Generator<string, void, undefined> {
-  for (const piece of scheduleJsonChunks(s, pieceSize))
-    yield typeof piece === "string"
-      ? piece
-      : Buffer.from(piece.buffer, piece.byteOffset, piece.length).toString("latin1");
+  for (const piece of scheduleJsonChunks(s, pieceSize)) yield pieceText(piece);
 }
 
 /** The whole document as one string (for small schedules and tests; large ones should use writeScheduleJson). */

@@ -70,3 +70,10 @@ export class AsciiWriter {
     return out;
   }
 }
+
+/** A piece of a writer's output as text: strings as they are, AsciiWriter's Buffers decoded (ASCII). */
+export function pieceText(piece: string | Uint8Array): string {
+  return typeof piece === "string"
+    ? piece
+    : Buffer.from(piece.buffer, piece.byteOffset, piece.length).toString("latin1");
+}
