@@ -6,14 +6,14 @@ import {
   List,
   makeData,
   RecordBatch,
+  RecordBatchReader,
   Schema,
   Struct,
   Table,
-  tableFromIPC,
   tableToIPC,
 } from "apache-arrow";
 import type { Data, DataType } from "apache-arrow";
-import { fail } from "../model/errors.js";
+import { fail, isCommplanError } from "../model/errors.js";
 import { REARRANGE_KINDS, stageOfStep, stepOfTransfer } from "../model/schedule.js";
 import type { ChunkTable, JsonValue, Rearrange, Schedule, StageInfo } from "../model/schedule.js";
 
@@ -307,6 +307,32 @@ function trustedStepStarts(step: Int32Array, stepCount: number): Uint32Array {
   return stepStart;
 }
 
+/**
+ * The table of an Arrow IPC file or stream. Not apache-arrow's tableFromIPC: iterating a file, its
+ * reader (21.2) reads the message at the footer's next record-batch block and counts it only when it
+ * is a record batch, so a footer block that points at the schema message (bytes inserted before the
+ * footer) is read again forever. Here each block is read once by index; a block that does not hold a
+ * record batch is refused.
+ */
+function tableOfIpc(bytes: Uint8Array): Table {
+  try {
+    const reader = RecordBatchReader.from(bytes);
+    reader.open();
+    if (!reader.isFile()) return new Table(reader.readAll());
+    const batches: RecordBatch[] = [];
+    for (let i = 0; i < reader.numRecordBatches; i++) {
+      const batch = reader.readRecordBatch(i);
+      if (batch === null)
+        throw fail(MODULE, "BAD_FORMAT", `not an Arrow IPC file (footer block ${i} does not hold a record batch)`);
+      batches.push(batch);
+    }
+    return new Table(reader.schema, batches);
+  } catch (e) {
+    if (isCommplanError(e)) throw e;
+    throw fail(MODULE, "BAD_FORMAT", `not an Arrow IPC file (${(e as Error).message.split("\n")[0]})`);
+  }
+}
+
 /** Options of decodeScheduleArrowWithHeader. */
 export interface DecodeArrowOptions {
   /**
@@ -323,12 +349,7 @@ export function decodeScheduleArrowWithHeader(
   opts: DecodeArrowOptions = {},
 ): { schedule: Schedule; header: ScheduleArrowHeader } {
   const trusted = opts.trusted === true;
-  let table: Table;
-  try {
-    table = tableFromIPC(bytes);
-  } catch (e) {
-    throw fail(MODULE, "BAD_FORMAT", `not an Arrow IPC file (${(e as Error).message.split("\n")[0]})`);
-  }
+  const table = tableOfIpc(bytes);
   const h = parseHeader(table);
   const stages = decodeStages(h);
   const step = i32Col(table, "step");
@@ -365,11 +386,5 @@ export function decodeScheduleArrowWithHeader(
 
 /** The header JSON of an Arrow plan file without decoding its columns (for listings). */
 export function readScheduleArrowHeader(bytes: Uint8Array): ScheduleArrowHeader {
-  let table: Table;
-  try {
-    table = tableFromIPC(bytes);
-  } catch (e) {
-    throw fail(MODULE, "BAD_FORMAT", `not an Arrow IPC file (${(e as Error).message.split("\n")[0]})`);
-  }
-  return parseHeader(table);
+  return parseHeader(tableOfIpc(bytes));
 }
