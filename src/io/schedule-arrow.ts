@@ -13,6 +13,7 @@ import {
   tableToIPC,
 } from "apache-arrow";
 import type { Data, DataType } from "apache-arrow";
+import { ByteBuffer } from "flatbuffers";
 import { fail, isCommplanError } from "../model/errors.js";
 import { REARRANGE_KINDS, stageOfStep, stepOfTransfer } from "../model/schedule.js";
 import type { ChunkTable, JsonValue, Rearrange, Schedule, StageInfo } from "../model/schedule.js";
@@ -306,6 +307,22 @@ function trustedStepStarts(step: Int32Array, stepCount: number): Uint32Array {
   }
   return stepStart;
 }
+
+/**
+ * apache-arrow decodes a file's metadata (footer, schema, message headers) with the flatbuffers
+ * runtime, which takes every vector length from the bytes: in a damaged file a length of 655360
+ * fields inside a 1184-byte footer kept the schema decoder running for minutes (never seen to finish). A vector whose length
+ * passes the end of its buffer (every element takes at least a byte) is refused here, for every
+ * flatbuffer apache-arrow reads (the same ByteBuffer class: it depends on this package).
+ */
+const vectorLength = ByteBuffer.prototype.__vector_len;
+ByteBuffer.prototype.__vector_len = function checkedVectorLength(this: ByteBuffer, offset: number): number {
+  const n = vectorLength.call(this, offset);
+  const start = offset + this.readInt32(offset) + 4;
+  if (n < 0 || n > this.capacity() - start)
+    throw new Error(`a metadata vector of ${n} elements passes the end of its ${this.capacity()}-byte buffer`);
+  return n;
+};
 
 /**
  * The table of an Arrow IPC file or stream. Not apache-arrow's tableFromIPC: iterating a file, its

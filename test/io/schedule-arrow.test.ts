@@ -132,4 +132,24 @@ describe("schedule arrow", () => {
     expect(() => decodeScheduleArrow(bytes)).toThrow(/^schedule-arrow: not an Arrow IPC file \(/);
     expect(() => readScheduleArrowHeader(bytes)).toThrow(/^schedule-arrow: not an Arrow IPC file \(/);
   });
+
+  it("refuses a file whose footer claims more schema fields than its bytes hold (a damaged store entry whose footer claimed 655360 fields in 1184 bytes kept apache-arrow decoding for minutes, unfinished; found by the fuzzer)", () => {
+    const m = { p: 4, elementBytes: 8, data: new Float64Array(16).fill(1) };
+    const bytes = Buffer.from(encodeScheduleArrow(plan(m, "shift", {})));
+    // flatbuffer tables: a table at t starts with the offset back to its vtable; field f's offset is at vtable + 4 + 2 f
+    const field = (table: number, f: number): number => {
+      const vtable = table - bytes.readInt32LE(table);
+      return table + bytes.readUInt16LE(vtable + 4 + 2 * f);
+    };
+    const deref = (at: number): number => at + bytes.readUInt32LE(at);
+    const footerEnd = bytes.length - 10;
+    const footer = deref(footerEnd - bytes.readInt32LE(footerEnd));
+    const fields = deref(field(deref(field(footer, 1)), 1)); // Footer.schema, then Schema.fields
+    expect(bytes.readUInt32LE(fields)).toBe(5); // stage, step, src, dst, size (no chunks without a payload)
+    bytes.writeUInt32LE(655360, fields);
+    expect(() => decodeScheduleArrow(bytes)).toThrow(
+      /^schedule-arrow: not an Arrow IPC file \(a metadata vector of 655360 elements passes the end of its \d+-byte buffer\)/,
+    );
+    expect(() => readScheduleArrowHeader(bytes)).toThrow(/^schedule-arrow: not an Arrow IPC file \(/);
+  });
 });
