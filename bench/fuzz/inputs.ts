@@ -1,4 +1,4 @@
-/** Fuzz inputs: a corpus of valid matrices and schedules, and fast-check arbitraries of mutations, generated documents and command lines. */
+/** Fuzz inputs: a corpus of valid matrices, schedules, programs, topologies and store entries, and fast-check arbitraries of mutations, generated documents, network specs and command lines. */
 import fc from "fast-check";
 
 /** One input file of a case: its bytes and the extension of its name (which picks the matrix format). */
@@ -6,8 +6,17 @@ export interface FuzzFile {
   readonly bytes: Buffer;
   readonly ext: string;
   /** What the file is meant to be (the commands that read it). */
-  readonly kind: "matrix" | "schedule";
+  readonly kind: FuzzKind;
+  /** The (unmutated) matrix file a corpus schedule, program or store entry was made from. */
+  readonly matrix?: string;
+  /** A file that lives in a directory (a rank file of a split program, a store entry): the case copies `dir`, writes the mutated bytes at `rel` in the copy, and runs the command on the copy's `main` (relative to it). */
+  readonly within?: { readonly dir: string; readonly rel: string; readonly main: string };
+  /** A store entry: its id and the request options that resolve to it (`-a shift --payload`). */
+  readonly entry?: { readonly id: string; readonly request: readonly string[] };
 }
+
+/** The kinds of input file. */
+export type FuzzKind = "matrix" | "schedule" | "program" | "topology" | "entry";
 
 /** A byte-level or text-level change applied to a base document. */
 export type Mutation =
@@ -281,10 +290,185 @@ export const generatedScheduleArb: fc.Arbitrary<FuzzFile> = fc
     return { bytes: Buffer.from(JSON.stringify(doc)), ext: ".json", kind: "schedule" as const };
   });
 
-/** The commands that read a matrix, and those that read a schedule (gen reads nothing). */
-export const MATRIX_COMMANDS = ["stats", "plan", "simulate-protocol", "gen"] as const;
+/** A topology JSON document generated from scratch: hosts, switches, links between any two names (declared or not), routes, hostile values. */
+export const generatedTopologyArb: fc.Arbitrary<FuzzFile> = fc
+  .record({
+    hosts: fc.integer({ min: 0, max: 17 }),
+    switches: fc.integer({ min: 0, max: 5 }),
+    star: fc.boolean(), // every host linked to a switch (a valid base to break)
+    links: fc.array(
+      fc.record({
+        a: fc.nat(24),
+        b: fc.nat(24),
+        bandwidth: fc.constantFrom(12500, 1, 0, -1, 1e-300, 1e300, 0.5),
+        latency: fc.constantFrom(0, 0.2, 1, -1, 1e300),
+      }),
+      { maxLength: 12 },
+    ),
+    routes: fc.array(fc.record({ src: fc.nat(24), dst: fc.nat(24), path: fc.array(fc.nat(24), { maxLength: 6 }) }), {
+      maxLength: 4,
+    }),
+    name: fc.option(fc.constantFrom("net", "", "__proto__", "a\nb", "x".repeat(300)), { nil: undefined }),
+    duplicate: fc.boolean(),
+  })
+  .map(({ hosts, switches, star, links, routes, name, duplicate }) => {
+    const H = Array.from({ length: hosts }, (_, i) => `h${i}`);
+    const S = Array.from({ length: switches }, (_, i) => `s${i}`);
+    const node = (k: number): string => (k < hosts ? H[k]! : k - hosts < switches ? S[k - hosts]! : `w${k}`);
+    const doc: Record<string, unknown> = {
+      format: "commplan.topology/v1",
+      ...(name === undefined ? {} : { name }),
+      hosts: duplicate && hosts > 1 ? [...H, H[0]] : H,
+      switches: S,
+      links: [
+        ...(star && switches > 0
+          ? H.map((h, i) => ({ a: h, b: S[i % switches], bandwidth: 12500, latency: 0.2 }))
+          : []),
+        ...(star ? S.slice(1).map((sw, i) => ({ a: S[i], b: sw, bandwidth: 25000, latency: 1 })) : []),
+        ...links.map((l) => ({ a: node(l.a), b: node(l.b), bandwidth: l.bandwidth, latency: l.latency })),
+      ],
+    };
+    if (routes.length > 0)
+      doc["routes"] = routes.map((r) => ({ src: node(r.src), dst: node(r.dst), path: r.path.map(node) }));
+    return { bytes: Buffer.from(JSON.stringify(doc, null, 1)), ext: ".json", kind: "topology" as const };
+  });
+
+/** Network specs of --network / --topology, valid and hostile (generators past their limits, broken syntax, a missing file). */
+export const NETWORK_SPECS = [
+  "flat",
+  "flat:bw=0",
+  "flat:bw=-1",
+  "flat:lat=1e300",
+  "flat:bw=NaN",
+  "flat:bw=Infinity",
+  "fat-tree",
+  "fat-tree:k=4",
+  "fat-tree:k=4,oversub=4",
+  "fat-tree:k=4,oversub=2/1",
+  "fat-tree:k=3",
+  "fat-tree:k=0",
+  "fat-tree:k=2",
+  "fat-tree:k=1000000",
+  "fat-tree:k=1e300",
+  "fat-tree:k=4,oversub=0",
+  "fat-tree:k=4,oversub=2/0",
+  "fat-tree:k=4,oversub=1/1/1",
+  "fat-tree:k=4,oversub=-1",
+  "fat-tree:k=4,oversub=1e-300",
+  "fat-tree:k=4,k=4",
+  "torus",
+  "torus:dims=2x4",
+  "torus:dims=4x4",
+  "torus:dims=2x2x2",
+  "torus:dims=0x4",
+  "torus:dims=1x1",
+  "torus:dims=100000x100000",
+  "torus:dims=2x2x2x2",
+  "torus:dims=x",
+  "torus:dims=4x4,hpr=0",
+  "torus:hpr=100000000",
+  "torus:dims=65536",
+  "dragonfly",
+  "dragonfly:routers=2,hpr=2",
+  "dragonfly:groups=1",
+  "dragonfly:groups=100000",
+  "dragonfly:routers=0",
+  "dragonfly:globals=0",
+  "dragonfly:groups=1000,routers=1000,hpr=1000",
+  "dragonfly:gbw=0",
+  "rail",
+  "rail:gpus=4",
+  "rail:gpus=0",
+  "rail:gpus=1,nodes=1000000",
+  "rail:spines=0",
+  "rail:spines=1000000",
+  "rail:nvbw=-5",
+  "cm5-fat-tree",
+  "cm5-fat-tree:lat=-1",
+  "nope",
+  "",
+  ":",
+  "fat-tree:",
+  "fat-tree:k",
+  "fat-tree:=4",
+  "fat-tree:k=4,",
+  "fat-tree:__proto__=1",
+  "torus:dims=2x4:x",
+  "missing.json",
+];
+
+/** Specs that build a network for the corpus's P (at most 16), so the commands get past them. */
+export const VALID_SPECS = [
+  "flat",
+  "fat-tree:k=4",
+  "fat-tree:k=4,oversub=4",
+  "torus:dims=4x4",
+  "dragonfly:routers=2,hpr=2",
+  "rail:gpus=4",
+  "cm5-fat-tree",
+];
+
+const GENERATOR_KEYS = [
+  "k",
+  "oversub",
+  "dims",
+  "hpr",
+  "groups",
+  "routers",
+  "globals",
+  "gbw",
+  "gpus",
+  "nodes",
+  "spines",
+  "nvbw",
+  "bw",
+  "lat",
+];
+
+/** A generator spec with random keys and hostile values. */
+export const generatedSpecArb: fc.Arbitrary<string> = fc
+  .record({
+    name: fc.constantFrom("flat", "fat-tree", "torus", "dragonfly", "rail", "cm5-fat-tree"),
+    pairs: fc.array(
+      fc.record({
+        key: fc.constantFrom(...GENERATOR_KEYS),
+        value: fc.oneof(
+          fc.constantFrom(...HOSTILE_NUMBERS),
+          fc.constantFrom("2x2", "3x3x3", "1x1x1", "2/1", "4x", "9".repeat(40), "0x0"),
+        ),
+      }),
+      { minLength: 1, maxLength: 3 },
+    ),
+  })
+  .map(({ name, pairs }) => `${name}:${pairs.map((p) => `${p.key}=${p.value}`).join(",")}`);
+
+/** The commands that read a matrix. */
+export const MATRIX_COMMANDS = ["stats", "plan", "simulate-protocol", "gen", "compare", "plan-auto"] as const;
 /** The commands whose first argument is a schedule. */
-export const SCHEDULE_COMMANDS = ["verify", "cost", "show", "simulate", "simulate-data", "export"] as const;
+export const SCHEDULE_COMMANDS = [
+  "verify",
+  "cost",
+  "show",
+  "simulate",
+  "simulate-data",
+  "export",
+  "simulate-network",
+  "verify-network",
+] as const;
+/** The commands that read a program. */
+export const PROGRAM_COMMANDS = ["verify-program"] as const;
+/** The commands that read a topology JSON file (as --network or --topology). */
+export const TOPOLOGY_COMMANDS = ["platform", "simulate-network", "verify-network", "compare", "plan-auto"] as const;
+/** The commands that read a plan store. */
+export const STORE_COMMANDS = ["store-get", "store-list", "store-verify", "store-gc", "store-add"] as const;
+/** The commands that fit each kind of input. */
+export const COMMANDS_OF: Record<FuzzKind, readonly FuzzCommand[]> = {
+  matrix: MATRIX_COMMANDS,
+  schedule: SCHEDULE_COMMANDS,
+  program: PROGRAM_COMMANDS,
+  topology: TOPOLOGY_COMMANDS,
+  entry: STORE_COMMANDS,
+};
 
 /** The sub-commands a case runs, with the options each may take (values drawn from a pool, valid and not). */
 export const COMMANDS = [
@@ -298,6 +482,13 @@ export const COMMANDS = [
   "simulate-data",
   "export",
   "gen",
+  "verify-program",
+  "simulate-network",
+  "verify-network",
+  "compare",
+  "plan-auto",
+  "platform",
+  ...STORE_COMMANDS,
 ] as const;
 /** One of COMMANDS. */
 export type FuzzCommand = (typeof COMMANDS)[number];
@@ -318,6 +509,9 @@ export const ALGORITHMS = [
   "no-such",
 ];
 const MACHINES = ["t3d-004", "cm5-fat-tree", "ib-hdr-200", "nope"];
+
+/** The export options a case may add (formats, variants, layouts, chunk sizes). */
+export const EXPORT_FORMATS = ["program", "goal", "msccl-xml", "simgrid", "arrow", "program", "nope"] as const;
 
 /** Extra options: each entry is the argv words it adds (some invalid on purpose). */
 export const EXTRA_OPTIONS: readonly (readonly string[])[] = [
@@ -367,6 +561,31 @@ export const EXTRA_OPTIONS: readonly (readonly string[])[] = [
   ["--unknown-option"],
   ["--format", "csv"],
   ["--format", "xml"],
+  ["--variant", "blocking"],
+  ["--variant", "sideways"],
+  ["--layout", "full"],
+  ["--layout", "peers"],
+  ["--layout", "diagonal"],
+  ["--chunk", "1"],
+  ["--chunk", "0"],
+  ["--chunk", "1e300"],
+  ["--port-sharing", "fair"],
+  ["--port-sharing", "none"],
+  ["--no-link-factor"],
+  ["--envelope", "16"],
+  ["--envelope", "-1"],
+  ["--sweep", "1/4..4"],
+  ["--sweep", "0.5,1,4"],
+  ["--sweep", "0..1e300"],
+  ["--sweep", "1e-300..1e300"],
+  ["--sweep", "x"],
+  ["--algorithms", "shift,two-stage"],
+  ["--algorithms", "nope"],
+  ["--explicit"],
+  ["-P", "16"],
+  ["-P", "0"],
+  ["-P", "1048577"],
+  ["--id", "0000"],
 ];
 
 /** A command line template: the command, its algorithm and machine, and extra option indices. */
@@ -376,6 +595,13 @@ export interface CommandPick {
   readonly machine: string;
   readonly extras: readonly number[];
   readonly output: boolean;
+  /** The --network / --topology spec of the commands that take one ("@file": a corpus topology JSON file). */
+  readonly network: string;
+  /** Export cases: the format, variant, layout, and whether to --split. */
+  readonly format: (typeof EXPORT_FORMATS)[number];
+  readonly variant: "nonblocking" | "blocking" | null;
+  readonly layout: "full" | "peers" | null;
+  readonly split: boolean;
 }
 
 /** A command with its options. */
@@ -383,6 +609,19 @@ export const commandArb: fc.Arbitrary<CommandPick> = fc.record({
   command: fc.constantFrom(...COMMANDS),
   algorithm: fc.constantFrom(...ALGORITHMS),
   machine: fc.constantFrom(...MACHINES),
-  extras: fc.oneof(fc.constant([]), fc.array(fc.nat(EXTRA_OPTIONS.length - 1), { maxLength: 3 })),
+  extras: fc.oneof(
+    { weight: 2, arbitrary: fc.constant([]) },
+    { weight: 1, arbitrary: fc.array(fc.nat(EXTRA_OPTIONS.length - 1), { maxLength: 3 }) },
+  ),
   output: fc.boolean(),
+  network: fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...NETWORK_SPECS) },
+    { weight: 2, arbitrary: fc.constantFrom(...VALID_SPECS) },
+    { weight: 1, arbitrary: generatedSpecArb },
+    { weight: 3, arbitrary: fc.constant("@file") },
+  ),
+  format: fc.constantFrom(...EXPORT_FORMATS),
+  variant: fc.constantFrom(null, "nonblocking" as const, "blocking" as const),
+  layout: fc.constantFrom(null, "full" as const, "peers" as const),
+  split: fc.boolean(),
 });

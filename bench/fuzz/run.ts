@@ -1,4 +1,4 @@
-/** npm run fuzz: runs the fuzz harness (options --cases N, --seed S, --budget-ms T, --max-memory SIZE) and writes bench/results/fuzz.json and fuzz.md. */
+/** npm run fuzz: runs the fuzz harness (options --cases N, --seed S, --budget-ms T, --max-memory SIZE, --trace FILE) and writes bench/results/fuzz.json and fuzz.md. */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,6 +25,7 @@ try {
     budgetMs,
     maxMemory,
     workDir: work,
+    ...(args.includes("--trace") ? { traceFile: opt("trace", "") } : {}),
     failuresDir: join(results, "fuzz-failures"),
     progress: (done, sum) => {
       process.stderr.write(`fuzz: ${done}/${cases} cases: ${JSON.stringify(sum.outcomes)}\n`);
@@ -42,7 +43,7 @@ try {
   writeFileSync(join(results, "fuzz.json"), JSON.stringify(s, null, 2) + "\n");
   writeFileSync(join(results, "fuzz.md"), fuzzMarkdown(s));
   process.stderr.write(`fuzz: done: ${JSON.stringify(s.outcomes)} in ${s.wallSeconds.toFixed(0)} s\n`);
-  process.exitCode = s.outcomes.crash + s.outcomes.hang + s.outcomes.memory > 0 ? 1 : 0;
+  process.exitCode = s.outcomes.crash + s.outcomes.hang + s.outcomes.memory + s.outcomes.wrong > 0 ? 1 : 0;
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

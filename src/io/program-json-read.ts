@@ -8,6 +8,7 @@ import type { JsonValue } from "../model/schedule.js";
 import { fsError } from "./file-output.js";
 import { validateWithSchema } from "./json-schema.js";
 import { counted } from "../model/plural.js";
+import { findJsonSyntaxError } from "./json-tokenizer.js";
 
 const MODULE = "program";
 /** The largest document the reader parses (it is parsed whole); larger programs are written with --split. */
@@ -106,7 +107,11 @@ function parseText(text: string, file: string): Doc {
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw fail(MODULE, "BAD_INPUT", `not valid JSON: ${(e as Error).message}`, { file });
+    // JSON.parse's message quotes the text around the error, newlines included: name the place in one line instead
+    const syntax = findJsonSyntaxError(text);
+    if (syntax !== null)
+      throw fail(MODULE, "BAD_INPUT", `not valid JSON: ${syntax.message}`, { file, line: syntax.line });
+    throw fail(MODULE, "BAD_INPUT", `not valid JSON: ${(e as Error).message.split("\n")[0]}`, { file });
   }
   validateWithSchema("program", value, MODULE, file);
   return value as Doc;

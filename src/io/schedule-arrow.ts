@@ -6,14 +6,15 @@ import {
   List,
   makeData,
   RecordBatch,
+  RecordBatchReader,
   Schema,
   Struct,
   Table,
-  tableFromIPC,
   tableToIPC,
 } from "apache-arrow";
 import type { Data, DataType } from "apache-arrow";
-import { fail } from "../model/errors.js";
+import { ByteBuffer } from "flatbuffers";
+import { fail, isCommplanError } from "../model/errors.js";
 import { REARRANGE_KINDS, stageOfStep, stepOfTransfer } from "../model/schedule.js";
 import type { ChunkTable, JsonValue, Rearrange, Schedule, StageInfo } from "../model/schedule.js";
 
@@ -307,6 +308,48 @@ function trustedStepStarts(step: Int32Array, stepCount: number): Uint32Array {
   return stepStart;
 }
 
+/**
+ * apache-arrow decodes a file's metadata (footer, schema, message headers) with the flatbuffers
+ * runtime, which takes every vector length from the bytes: in a damaged file a length of 655360
+ * fields inside a 1184-byte footer kept the schema decoder running for minutes (never seen to finish). A vector whose length
+ * passes the end of its buffer (every element takes at least a byte) is refused here, for every
+ * flatbuffer apache-arrow reads (the same ByteBuffer class: it depends on this package).
+ */
+const vectorLength = ByteBuffer.prototype.__vector_len;
+ByteBuffer.prototype.__vector_len = function checkedVectorLength(this: ByteBuffer, offset: number): number {
+  const n = vectorLength.call(this, offset);
+  const start = offset + this.readInt32(offset) + 4;
+  if (n < 0 || n > this.capacity() - start)
+    throw new Error(`a metadata vector of ${n} elements passes the end of its ${this.capacity()}-byte buffer`);
+  return n;
+};
+
+/**
+ * The table of an Arrow IPC file or stream. Not apache-arrow's tableFromIPC: iterating a file, its
+ * reader (21.2) reads the message at the footer's next record-batch block and counts it only when it
+ * is a record batch, so a footer block that points at the schema message (bytes inserted before the
+ * footer) is read again forever. Here each block is read once by index; a block that does not hold a
+ * record batch is refused.
+ */
+function tableOfIpc(bytes: Uint8Array): Table {
+  try {
+    const reader = RecordBatchReader.from(bytes);
+    reader.open();
+    if (!reader.isFile()) return new Table(reader.readAll());
+    const batches: RecordBatch[] = [];
+    for (let i = 0; i < reader.numRecordBatches; i++) {
+      const batch = reader.readRecordBatch(i);
+      if (batch === null)
+        throw fail(MODULE, "BAD_FORMAT", `not an Arrow IPC file (footer block ${i} does not hold a record batch)`);
+      batches.push(batch);
+    }
+    return new Table(reader.schema, batches);
+  } catch (e) {
+    if (isCommplanError(e)) throw e;
+    throw fail(MODULE, "BAD_FORMAT", `not an Arrow IPC file (${(e as Error).message.split("\n")[0]})`);
+  }
+}
+
 /** Options of decodeScheduleArrowWithHeader. */
 export interface DecodeArrowOptions {
   /**
@@ -323,12 +366,7 @@ export function decodeScheduleArrowWithHeader(
   opts: DecodeArrowOptions = {},
 ): { schedule: Schedule; header: ScheduleArrowHeader } {
   const trusted = opts.trusted === true;
-  let table: Table;
-  try {
-    table = tableFromIPC(bytes);
-  } catch (e) {
-    throw fail(MODULE, "BAD_FORMAT", `not an Arrow IPC file (${(e as Error).message.split("\n")[0]})`);
-  }
+  const table = tableOfIpc(bytes);
   const h = parseHeader(table);
   const stages = decodeStages(h);
   const step = i32Col(table, "step");
@@ -365,11 +403,5 @@ export function decodeScheduleArrowWithHeader(
 
 /** The header JSON of an Arrow plan file without decoding its columns (for listings). */
 export function readScheduleArrowHeader(bytes: Uint8Array): ScheduleArrowHeader {
-  let table: Table;
-  try {
-    table = tableFromIPC(bytes);
-  } catch (e) {
-    throw fail(MODULE, "BAD_FORMAT", `not an Arrow IPC file (${(e as Error).message.split("\n")[0]})`);
-  }
-  return parseHeader(table);
+  return parseHeader(tableOfIpc(bytes));
 }

@@ -6,7 +6,12 @@ import type { TopologyGraph } from "./types.js";
 
 /** Builds the graph of a description (routed by shortest paths, its explicit routes first); names must be unique and links name declared nodes. */
 export function graphFromDescription(d: TopologyDescription, file?: string): TopologyGraph {
-  const b = new GraphBuilder("topology");
+  const b = new GraphBuilder("topology").reserve(
+    d.hosts.length,
+    d.switches.length,
+    d.links.length,
+    file === undefined ? `topology ${d.name}` : file,
+  );
   const place = (field: string) => (file === undefined ? { field } : { file, field });
   const seen = new Set<string>();
   const declare = (name: string, field: string): void => {

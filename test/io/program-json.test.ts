@@ -109,6 +109,27 @@ describe("commplan.program/v1", () => {
     );
     bad((d) => (d.files = []), /^program: .*must match exactly one schema in oneOf/);
   });
+
+  it("refuses broken JSON in one line naming the line (JSON.parse's message quotes the text, newlines and all; found by the fuzzer)", () => {
+    const text = programToJsonText(lowerSchedule(m, plan(m, "two-stage", { payload: true })).program);
+    const at = text.indexOf("\n", text.indexOf('"ops"'));
+    for (const [broken, line] of [
+      [text.slice(0, at) + "+j" + text.slice(at), text.slice(0, at).split("\n").length], // a stray token at the end of a line
+      ["\ufeff" + text, 1], // a byte order mark
+      [text.slice(0, at + 1), text.slice(0, at + 1).split("\n").length], // truncated after a newline
+    ] as const) {
+      const file = join(dir, "broken.json");
+      writeFileSync(file, broken);
+      let message = "";
+      try {
+        readProgramJson(file);
+      } catch (e) {
+        message = (e as Error).message;
+      }
+      expect(message).toMatch(new RegExp(`^program: .*broken\\.json:line ${line}: not valid JSON: `));
+      expect(message).not.toContain("\n");
+    }
+  });
 });
 
 describe("commplan.program/v1 in the peer form", () => {

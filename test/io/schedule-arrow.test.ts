@@ -1,13 +1,14 @@
 /** Arrow form of a schedule: encode then decode gives the same schedule for every planner over random matrices; bad files are refused in one line. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { tableFromIPC } from "apache-arrow";
+import { RecordBatchReader, tableFromIPC } from "apache-arrow";
 import { isCommplanError } from "../../src/model/errors.js";
 import { ScheduleBuilder, type Schedule } from "../../src/model/schedule.js";
 import {
   decodeScheduleArrow,
   decodeScheduleArrowWithHeader,
   encodeScheduleArrow,
+  readScheduleArrowHeader,
 } from "../../src/io/schedule-arrow.js";
 import { scheduleToJsonText } from "../../src/io/schedule-json-write.js";
 import { PLANNERS, plan } from "../../src/planner/registry.js";
@@ -113,5 +114,42 @@ describe("schedule arrow", () => {
     for (const bad of [bytes.subarray(0, bytes.length - 9), new TextEncoder().encode("{}"), new Uint8Array(0)]) {
       expect(() => decodeScheduleArrow(bad)).toThrow(/^schedule-arrow: /);
     }
+  });
+
+  it("refuses a file whose record-batch block holds a schema message (apache-arrow's tableFromIPC loops forever on it; found by the fuzzer)", () => {
+    const m = { p: 4, elementBytes: 8, data: new Float64Array(16).fill(1) };
+    const bytes = Buffer.from(encodeScheduleArrow(plan(m, "shift", {})));
+    const reader = RecordBatchReader.from(bytes);
+    reader.open();
+    const footer = (reader as unknown as { footer: { getRecordBatch(i: number): { offset: number } } }).footer;
+    // the message at the block: 0xffffffff, its metadata length, then a flatbuffer Message table whose field 1 is header_type
+    const fb = footer.getRecordBatch(0).offset + 8;
+    const table = fb + bytes.readUInt32LE(fb);
+    const vtable = table - bytes.readInt32LE(table);
+    const headerType = table + bytes.readUInt16LE(vtable + 4 + 2 * 1);
+    expect(bytes[headerType]).toBe(3); // MessageHeader.RecordBatch
+    bytes[headerType] = 1; // MessageHeader.Schema
+    expect(() => decodeScheduleArrow(bytes)).toThrow(/^schedule-arrow: not an Arrow IPC file \(/);
+    expect(() => readScheduleArrowHeader(bytes)).toThrow(/^schedule-arrow: not an Arrow IPC file \(/);
+  });
+
+  it("refuses a file whose footer claims more schema fields than its bytes hold (a damaged store entry whose footer claimed 655360 fields in 1184 bytes kept apache-arrow decoding for minutes, unfinished; found by the fuzzer)", () => {
+    const m = { p: 4, elementBytes: 8, data: new Float64Array(16).fill(1) };
+    const bytes = Buffer.from(encodeScheduleArrow(plan(m, "shift", {})));
+    // flatbuffer tables: a table at t starts with the offset back to its vtable; field f's offset is at vtable + 4 + 2 f
+    const field = (table: number, f: number): number => {
+      const vtable = table - bytes.readInt32LE(table);
+      return table + bytes.readUInt16LE(vtable + 4 + 2 * f);
+    };
+    const deref = (at: number): number => at + bytes.readUInt32LE(at);
+    const footerEnd = bytes.length - 10;
+    const footer = deref(footerEnd - bytes.readInt32LE(footerEnd));
+    const fields = deref(field(deref(field(footer, 1)), 1)); // Footer.schema, then Schema.fields
+    expect(bytes.readUInt32LE(fields)).toBe(5); // stage, step, src, dst, size (no chunks without a payload)
+    bytes.writeUInt32LE(655360, fields);
+    expect(() => decodeScheduleArrow(bytes)).toThrow(
+      /^schedule-arrow: not an Arrow IPC file \(a metadata vector of 655360 elements passes the end of its \d+-byte buffer\)/,
+    );
+    expect(() => readScheduleArrowHeader(bytes)).toThrow(/^schedule-arrow: not an Arrow IPC file \(/);
   });
 });

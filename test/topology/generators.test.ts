@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { findMachine } from "../../src/machines/presets.js";
 import { buildTopology, parseTopologySpec, TOPOLOGY_GENERATORS } from "../../src/topology/index.js";
 import { errorOf } from "../helpers/errors.js";
+import { setMemoryBudget } from "../../src/model/memory-budget.js";
 
 const counts = (spec: string, p: number) => {
   const l = buildTopology(spec, p).graph();
@@ -112,5 +113,30 @@ describe("specs", () => {
   });
   it("refuses a host count out of range", () => {
     expect(errorOf(() => buildTopology("flat", 0)).message).toMatch(/host count 0 is not an integer in 1\.\./);
+  });
+  it("refuses a network past the limits or the memory budget before building it (found by the fuzzer: the dragonfly built a million hosts, 2 GB, before its host limit stopped it)", () => {
+    for (const [spec, re] of [
+      [
+        "dragonfly:groups=1000,routers=1000,hpr=1000",
+        /dragonfly: 1000 groups x 1000 routers x 1000 hosts has 1000000000 hosts, more than 1048576/,
+      ],
+      ["rail:gpus=1000,spines=16000", /rail: 1 nodes x 1000 GPUs, 16000 spines has 17001 switches, more than 16384/],
+      ["rail:gpus=1,nodes=1048576,spines=1", /has 1048578 switches, more than 16384/],
+      ["torus:dims=128x128,hpr=1048576", /torus: 128x128 x 1048576 hosts per router has 17179869184 hosts/],
+    ] as const) {
+      const e = errorOf(() => buildTopology(spec, 16));
+      expect(e.message).toMatch(/^topology: /);
+      expect(e.message).toMatch(re);
+    }
+    setMemoryBudget(32 * 2 ** 20);
+    try {
+      for (const spec of ["flat", "fat-tree:k=64", "cm5-fat-tree"])
+        expect(errorOf(() => buildTopology(spec, 32768)).message).toMatch(
+          /^topology: .*a network of \d+ hosts, \d+ switches and \d+ cables needs about [\d.]+ MiB, past the memory budget of 32 MiB/,
+        );
+      expect(counts("fat-tree:k=8", 100)).toEqual([128, 80, 384]); // 592 elements: well inside
+    } finally {
+      setMemoryBudget(null);
+    }
   });
 });

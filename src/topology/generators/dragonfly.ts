@@ -50,7 +50,13 @@ export const DRAGONFLY: TopologyGenerator = {
       );
     const { bandwidth, latency } = linkDefaults(params, machine);
     const gbw = typeof params["gbw"] === "number" ? params["gbw"] : bandwidth;
-    const b = new GraphBuilder("topology");
+    const passes = g > 1 ? Math.floor((a * h) / (g - 1)) : 0;
+    const b = new GraphBuilder("topology").reserve(
+      g * a * p,
+      g * a,
+      g * a * p + (g * a * (a - 1)) / 2 + (passes * g * (g - 1)) / 2,
+      `dragonfly: ${g} groups x ${a} routers x ${p} hosts`,
+    );
     const name = (grp: number, r: number): string => `g${grp}r${r}`;
     for (let grp = 0; grp < g; grp++) {
       for (let r = 0; r < a; r++) {
@@ -60,7 +66,6 @@ export const DRAGONFLY: TopologyGenerator = {
       for (let r = 0; r < a; r++)
         for (let s = r + 1; s < a; s++) b.link(name(grp, r), name(grp, s), bandwidth, latency);
     }
-    const passes = g > 1 ? Math.floor((a * h) / (g - 1)) : 0;
     const port = new Array<number>(g).fill(0);
     for (let pass = 0; pass < passes; pass++)
       for (let i = 0; i < g; i++)

@@ -56,7 +56,12 @@ export const FAT_TREE: TopologyGenerator = {
     const [o1, o2] = parseOversub(String(params["oversub"] ?? "1"));
     const { bandwidth, latency } = linkDefaults(params, machine);
     const half = k / 2;
-    const b = new GraphBuilder("topology");
+    const b = new GraphBuilder("topology").reserve(
+      k * half * half,
+      half * half + k * k,
+      3 * k * half * half,
+      `fat-tree: k = ${k}`,
+    );
     const cores: string[] = [];
     for (let c = 0; c < half * half; c++) cores.push(b.switch(`core${c}`));
     for (let pod = 0; pod < k; pod++) {

@@ -9,7 +9,7 @@ export const FLAT: TopologyGenerator = {
   params: LINK_PARAMS,
   build({ params, hosts, machine, spec }) {
     const { bandwidth, latency } = linkDefaults(params, machine);
-    const b = new GraphBuilder("topology");
+    const b = new GraphBuilder("topology").reserve(hosts, 1, hosts, "flat");
     const sw = b.switch("sw");
     for (let h = 0; h < hosts; h++) b.link(b.host(), sw, bandwidth, latency);
     return b.finish(spec, { kind: "shortest" }, { simgridCluster: { topology: "FLAT", bandwidth, latency } });

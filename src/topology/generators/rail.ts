@@ -35,7 +35,12 @@ export const RAIL: TopologyGenerator = {
     const spines = typeof params["spines"] === "number" ? params["spines"] : n;
     const nvbw = typeof params["nvbw"] === "number" ? params["nvbw"] : DEFAULT_NVLINK_BANDWIDTH;
     const { bandwidth, latency } = linkDefaults(params, machine);
-    const b = new GraphBuilder("topology");
+    const b = new GraphBuilder("topology").reserve(
+      n * g,
+      g + spines + n,
+      2 * n * g + g * spines,
+      `rail: ${n} nodes x ${g} GPUs, ${spines} spines`,
+    );
     const rails: string[] = [];
     for (let i = 0; i < g; i++) rails.push(b.switch(`rail${i}`));
     for (let s = 0; s < spines; s++) {

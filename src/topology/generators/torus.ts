@@ -72,7 +72,13 @@ export const TORUS: TopologyGenerator = {
         },
       );
     const { bandwidth, latency } = linkDefaults(params, machine);
-    const b = new GraphBuilder("topology");
+    const rings = dims.reduce((sum, d) => sum + (d >= 3 ? routers : d === 2 ? routers / 2 : 0), 0);
+    const b = new GraphBuilder("topology").reserve(
+      routers * hpr,
+      routers,
+      routers * hpr + rings,
+      `torus: ${dims.join("x")} x ${hpr} hosts per router`,
+    );
     const names: string[] = [];
     for (let r = 0; r < routers; r++) {
       const coords = torusCoords(r, dims);
