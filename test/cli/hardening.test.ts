@@ -166,13 +166,14 @@ describe("a memory budget (--max-memory)", () => {
   });
 });
 
-describe("items 2-3: an output never destroys an input", () => {
-  const m = f("in.json");
-  const setup = async (): Promise<void> => {
-    expect((await run(["gen", "uniform", "--p", "4", "-o", m])).code).toBe(0);
-    expect((await run(["plan", m, "-a", "shift", "-o", f("s.json")])).code).toBe(0);
-  };
+const m = f("in.json");
+/** The matrix in.json and its shift plan s.json, the inputs the outputs below must not replace. */
+const setup = async (): Promise<void> => {
+  expect((await run(["gen", "uniform", "--p", "4", "-o", m])).code).toBe(0);
+  expect((await run(["plan", m, "-a", "shift", "-o", f("s.json")])).code).toBe(0);
+};
 
+describe("items 2-3: an output never destroys an input", () => {
   it("plan -o onto its matrix, simulate --trace onto its schedule, --realised onto its matrix: exit 2, the input unchanged", async () => {
     await setup();
     const before = readFileSync(m, "utf8"),
@@ -196,54 +197,6 @@ describe("items 2-3: an output never destroys an input", () => {
     oneLineError(await run(["show", f("s.json"), "--svg", f("s.json")]), /--svg .* is the input file/);
     expect(readFileSync(m, "utf8")).toBe(before);
     expect(readFileSync(f("s.json"), "utf8")).toBe(sched);
-  });
-
-  it("a topology file given to --network is an input: plan -a auto -o, compare --html / --svg, simulate --link-svg onto it: exit 2, unchanged", async () => {
-    await setup();
-    const net = f("net.json");
-    const topology = {
-      format: "commplan.topology/v1",
-      name: "two-racks",
-      hosts: ["n0", "n1", "n2", "n3"],
-      switches: ["left", "right"],
-      links: [
-        ...["n0", "n1"].map((a) => ({ a, b: "left", bandwidth: 12500, latency: 0.2 })),
-        ...["n2", "n3"].map((a) => ({ a, b: "right", bandwidth: 12500, latency: 0.2 })),
-        { a: "left", b: "right", bandwidth: 25000, latency: 1 },
-      ],
-    };
-    writeFileSync(net, JSON.stringify(topology));
-    const machine = ["--machine", "ib-hdr-200", "--network", net];
-    oneLineError(
-      await run(["plan", m, "-a", "auto", ...machine, "-o", net]),
-      /plan: .*-o .*net\.json is the input file/,
-    );
-    for (const flag of ["--html", "--svg"])
-      oneLineError(
-        await run(["compare", m, ...machine, flag, net]),
-        new RegExp(`compare: .*${flag} .*net\\.json is the input file`),
-      );
-    oneLineError(
-      await run(["simulate", f("s.json"), ...machine, "--link-svg", net]),
-      /--link-svg .*net\.json is the input file/,
-    );
-    expect(JSON.parse(readFileSync(net, "utf8"))).toEqual(topology);
-    // the same file is read as the network when the output goes elsewhere
-    expect((await run(["plan", m, "-a", "auto", ...machine, "-o", f("auto.json")])).code).toBe(0);
-  });
-
-  it("gen's --file and export / store's Arrow output are guarded too; an Arrow output follows a symbolic link", async () => {
-    await setup();
-    const mtx = f("A.mtx");
-    const text = "%%MatrixMarket matrix coordinate pattern general\n4 4 2\n1 2\n3 4\n";
-    writeFileSync(mtx, text);
-    oneLineError(await run(["gen", "spmv", "--p", "4", "--file", mtx, "-o", mtx]), /A\.mtx is the input file/);
-    expect(readFileSync(mtx, "utf8")).toBe(text);
-    writeFileSync(f("real.arrow"), "old");
-    symlinkSync(f("real.arrow"), f("link.arrow"));
-    expect((await run(["export", f("s.json"), "-f", "arrow", "-o", f("link.arrow")])).code).toBe(0);
-    expect(lstatSync(f("link.arrow")).isSymbolicLink()).toBe(true); // the link stays; the file it names is replaced
-    expect(readFileSync(f("real.arrow")).subarray(0, 6).toString()).toBe("ARROW1");
   });
 
   it("through a symbolic link, a relative spelling or a hard link: still the input", async () => {
@@ -294,6 +247,56 @@ describe("items 2-3: an output never destroys an input", () => {
     } finally {
       setReplaceCheck(previous);
     }
+  });
+});
+
+describe("items 2-3: inputs named by options (--network, --file) and Arrow outputs", () => {
+  it("a topology file given to --network is an input: plan -a auto -o, compare --html / --svg, simulate --link-svg onto it: exit 2, unchanged", async () => {
+    await setup();
+    const net = f("net.json");
+    const topology = {
+      format: "commplan.topology/v1",
+      name: "two-racks",
+      hosts: ["n0", "n1", "n2", "n3"],
+      switches: ["left", "right"],
+      links: [
+        ...["n0", "n1"].map((a) => ({ a, b: "left", bandwidth: 12500, latency: 0.2 })),
+        ...["n2", "n3"].map((a) => ({ a, b: "right", bandwidth: 12500, latency: 0.2 })),
+        { a: "left", b: "right", bandwidth: 25000, latency: 1 },
+      ],
+    };
+    writeFileSync(net, JSON.stringify(topology));
+    const machine = ["--machine", "ib-hdr-200", "--network", net];
+    oneLineError(
+      await run(["plan", m, "-a", "auto", ...machine, "-o", net]),
+      /plan: .*-o .*net\.json is the input file/,
+    );
+    for (const flag of ["--html", "--svg"])
+      oneLineError(
+        await run(["compare", m, ...machine, flag, net]),
+        new RegExp(`compare: .*${flag} .*net\\.json is the input file`),
+      );
+    oneLineError(
+      await run(["simulate", f("s.json"), ...machine, "--link-svg", net]),
+      /--link-svg .*net\.json is the input file/,
+    );
+    expect(JSON.parse(readFileSync(net, "utf8"))).toEqual(topology);
+    // the same file is read as the network when the output goes elsewhere
+    expect((await run(["plan", m, "-a", "auto", ...machine, "-o", f("auto.json")])).code).toBe(0);
+  });
+
+  it("gen's --file and export / store's Arrow output are guarded too; an Arrow output follows a symbolic link", async () => {
+    await setup();
+    const mtx = f("A.mtx");
+    const text = "%%MatrixMarket matrix coordinate pattern general\n4 4 2\n1 2\n3 4\n";
+    writeFileSync(mtx, text);
+    oneLineError(await run(["gen", "spmv", "--p", "4", "--file", mtx, "-o", mtx]), /A\.mtx is the input file/);
+    expect(readFileSync(mtx, "utf8")).toBe(text);
+    writeFileSync(f("real.arrow"), "old");
+    symlinkSync(f("real.arrow"), f("link.arrow"));
+    expect((await run(["export", f("s.json"), "-f", "arrow", "-o", f("link.arrow")])).code).toBe(0);
+    expect(lstatSync(f("link.arrow")).isSymbolicLink()).toBe(true); // the link stays; the file it names is replaced
+    expect(readFileSync(f("real.arrow")).subarray(0, 6).toString()).toBe("ARROW1");
   });
 });
 

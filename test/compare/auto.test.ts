@@ -60,23 +60,6 @@ describe("planAuto", () => {
     );
   });
 
-  it("reports progress over the finalists' transfers, rising to their sum, without changing the plan", () => {
-    const m = generatePattern("uniform", 256, { size: 4 }, 1); // shift: 65,280 transfers, past one report interval
-    const machine = findMachine("t3d-004");
-    const calls: [number, number][] = [];
-    const r = planAuto(m, machine, { progress: (d, t) => calls.push([d, t]) });
-    const finalists = r.report.candidates.filter((c) => c.simulated !== null);
-    const total = finalists
-      .map((c) => plan(m, c.algorithm, { params: c.params }).transferCount)
-      .reduce((a, b) => a + b, 0);
-    expect(calls[0]).toEqual([0, total]);
-    expect(calls.at(-1)).toEqual([total, total]);
-    expect(calls.length).toBeGreaterThan(finalists.length + 1); // reports inside a simulation too
-    for (let k = 1; k < calls.length; k++) expect(calls[k]![0]).toBeGreaterThanOrEqual(calls[k - 1]![0]);
-    const plain = planAuto(m, machine);
-    expect([...scheduleJsonPieces(r.schedule)].join("")).toBe([...scheduleJsonPieces(plain.schedule)].join(""));
-  });
-
   it("never loses to shift by more than 1 % in simulated makespan (random small cases)", () => {
     fc.assert(
       fc.property(
@@ -150,5 +133,24 @@ describe("planAuto", () => {
     const m = generatePattern("pattern1", 8, {}, 1);
     expect(() => planAuto(m, findMachine("t3d-004"), { finalists: -1 })).toThrow(/^compare: auto: finalists/);
     expect(() => planAuto(m, findMachine("t3d-004"), { mode: "x" as never })).toThrow(/^compare: auto: unknown mode/);
+  });
+});
+
+describe("planAuto progress", () => {
+  it("reports progress over the finalists' transfers, rising to their sum, without changing the plan", () => {
+    const m = generatePattern("uniform", 256, { size: 4 }, 1); // shift: 65,280 transfers, past one report interval
+    const machine = findMachine("t3d-004");
+    const calls: [number, number][] = [];
+    const r = planAuto(m, machine, { progress: (d, t) => calls.push([d, t]) });
+    const finalists = r.report.candidates.filter((c) => c.simulated !== null);
+    const total = finalists
+      .map((c) => plan(m, c.algorithm, { params: c.params }).transferCount)
+      .reduce((a, b) => a + b, 0);
+    expect(calls[0]).toEqual([0, total]);
+    expect(calls.at(-1)).toEqual([total, total]);
+    expect(calls.length).toBeGreaterThan(finalists.length + 1); // reports inside a simulation too
+    for (let k = 1; k < calls.length; k++) expect(calls[k]![0]).toBeGreaterThanOrEqual(calls[k - 1]![0]);
+    const plain = planAuto(m, machine);
+    expect([...scheduleJsonPieces(r.schedule)].join("")).toBe([...scheduleJsonPieces(plain.schedule)].join(""));
   });
 });
