@@ -13,14 +13,14 @@ export function networkOptions(req: { readonly network?: NetworkRoutes | null; r
   return req.network ? { network: req.network, portSharing: req.portSharing ?? "serial", linkFactor: false } : {};
 }
 
-/** Refuses a network with a machine off the flat topology (the network replaces the topology's t_d); `what` opens the message, `module` prefixes it. */
+/** Refuses a network (its routes, or the spec naming it) with a machine off the flat topology (the network replaces the topology's t_d); `what` opens the message, `module` prefixes it. */
 export function checkFlatForNetwork(
   machine: MachineModel,
-  network: NetworkRoutes | null | undefined,
+  network: NetworkRoutes | string | null | undefined,
   what: string,
   module = "compare",
 ): void {
-  if (network && (machine.topology ?? "flat") !== "flat")
+  if (network !== null && network !== undefined && (machine.topology ?? "flat") !== "flat")
     throw fail(
       module,
       "BAD_OPTION",

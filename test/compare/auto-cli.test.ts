@@ -47,6 +47,10 @@ describe("plan --algorithm auto", () => {
         ["--algorithm", "auto", "--machine", "ib-hdr-200", "--port-sharing", "fair"],
         /^plan: --port-sharing goes with --network/,
       ],
+      [
+        ["--algorithm", "auto", "--machine", "cm5-fat-tree", ...net],
+        /^plan: --network replaces the machine's topology; cm5-fat-tree is on cm5-fat-tree/,
+      ],
     ] as const) {
       const bad = await run("plan", m, ...args, "-o", join(dir, "x.json"));
       expect(bad.code).toBe(2);

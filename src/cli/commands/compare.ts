@@ -105,7 +105,7 @@ export function registerCompare(program: Command, ctx: CliContext): void {
     .addOption(portSharingOption())
     .action(async (file: string, o: CompareFlags) => {
       const machine = findMachine(o.machine);
-      checkNetworkFlags("compare", o);
+      checkNetworkFlags("compare", o, machine);
       const seed = intOption("seed", o.seed, 0, MAX_SEED);
       const ports = o.ports === undefined ? machine.ports : intOption("ports", o.ports, 1, 1024);
       const planners = selectPlanners(o.algorithms);

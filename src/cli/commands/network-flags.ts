@@ -4,6 +4,7 @@ import { PORT_SHARINGS, type PortSharing } from "../../machines/sim/options.js";
 import { fail } from "../../model/errors.js";
 import type { MachineModel } from "../../model/machine.js";
 import type { NetworkRoutes } from "../../model/network.js";
+import { checkFlatForNetwork } from "../../compare/network-options.js";
 import { loadTopology } from "./topologies.js";
 
 /** The flags as commander hands them over. */
@@ -33,12 +34,13 @@ export function networkInputFile(o: NetworkFlags): string | undefined {
   return o.network?.endsWith(".json") ? o.network : undefined;
 }
 
-/** Refuses --port-sharing without --network (before any input is read). */
-export function checkNetworkFlags(command: string, o: NetworkFlags): void {
+/** Before any input is read: refuses --port-sharing without --network, and --network with a machine off the flat topology (the network replaces it). */
+export function checkNetworkFlags(command: string, o: NetworkFlags, machine: MachineModel): void {
   if (o.network === undefined && o.portSharing !== undefined)
     throw fail(command, "BAD_OPTION", "--port-sharing goes with --network (a topology to simulate on)", {
       field: "portSharing",
     });
+  checkFlatForNetwork(machine, o.network, "--network", command);
 }
 
 /** The routes --network names for p ranks (null without it; link defaults from `machine`) and the port sharing (serial by default). */

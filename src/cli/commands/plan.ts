@@ -5,7 +5,7 @@ import { writeScheduleJson } from "../../io/schedule-json-write.js";
 import { refuseOutputOntoInput } from "../../io/file-output.js";
 import { findMachine } from "../../machines/presets.js";
 import { readMatrixFile } from "../../io/matrix-read.js";
-import { PLANNERS, findPlanner, resolvePlanOptions } from "../../planner/registry.js";
+import { PLANNERS, resolvePlanOptions } from "../../planner/registry.js";
 import { AUTO_ALWAYS_FINAL, AUTO_FINALISTS, planAuto } from "../../compare/auto.js";
 import { fail } from "../../model/errors.js";
 import { machineOptionHelp } from "./lists.js";
@@ -19,7 +19,6 @@ import {
 } from "./network-flags.js";
 import type { CliContext } from "../context.js";
 import { counted } from "../../model/plural.js";
-import { checkFlatForNetwork } from "../../compare/network-options.js";
 import { withProgress } from "../progress.js";
 import { collect, ELEMENT_BYTES_HELP, intOption, keyValues, matrixReadOptions } from "../io.js";
 
@@ -76,14 +75,14 @@ export function registerPlan(program: Command, ctx: CliContext): void {
           throw fail("plan", "BAD_OPTION", `${flag} goes with --algorithm auto (it simulates the finalists there)`, {
             field: k,
           });
-      if (!PLANNERS.some((x) => x.name === o.algorithm))
+      const planner = PLANNERS.find((x) => x.name === o.algorithm);
+      if (planner === undefined)
         throw fail(
           "plan",
           "BAD_OPTION",
           `unknown algorithm '${o.algorithm}'; known: ${PLANNERS.map((x) => x.name).join(", ")}, auto`,
           { field: "algorithm" },
         );
-      const planner = findPlanner(o.algorithm);
       const machine = o.machine === undefined ? null : findMachine(o.machine);
       const opts = resolvePlanOptions(planner, {
         payload: Boolean(o.payload),
@@ -114,11 +113,10 @@ async function planAutoCommand(ctx: CliContext, file: string, o: PlanFlags): Pro
     });
   const machine = findMachine(o.machine);
   const seed = intOption("seed", o.seed, 0, MAX_SEED);
-  checkNetworkFlags("plan", o);
+  checkNetworkFlags("plan", o, machine);
   await refuseOutputOntoInput("plan", [file, networkInputFile(o)], [["-o", o.output]]);
   const m = readMatrixFile(file, matrixReadOptions(o));
   const network = loadNetworkFlags(o, m.p, machine);
-  checkFlatForNetwork(machine, network.network, "--network", "plan");
   const { schedule: s, report } = withProgress(ctx.io.interactive, "plan", "transfers simulated", (progress) =>
     planAuto(m, machine, { payload: Boolean(o.payload), seed, progress, ...network }),
   );

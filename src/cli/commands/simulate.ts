@@ -93,21 +93,15 @@ const SIM_MODES: readonly SimMode[] = ["blocking", "nonblocking"];
 
 const bad = (field: string, text: string): Error => fail("simulate", "BAD_OPTION", text, { field });
 
-/** The routes of --network for p ranks (null without it) and the simulator's options for them. */
+/** The simulator's options of --network for p ranks (none without it). */
 function networkFlags(
   o: SimulateFlags,
   p: number,
   machine: MachineModel,
-): {
-  routes: NetworkRoutes | null;
-  simNet: { network?: NetworkRoutes; portSharing?: PortSharing; linkFactor?: false };
-} {
+): { network?: NetworkRoutes; portSharing?: PortSharing; linkFactor?: false } {
   const { network, portSharing } = loadNetworkFlags(o, p, machine);
-  if (network === null) return { routes: null, simNet: {} };
-  return {
-    routes: network,
-    simNet: { network, portSharing, ...(o.linkFactor === false ? { linkFactor: false } : {}) },
-  };
+  if (network === null) return {};
+  return { network, portSharing, ...(o.linkFactor === false ? { linkFactor: false } : {}) };
 }
 
 /** Checks the flags once: those that do not apply to the run are errors, and stdout carries one document (commander checks the enumerated values). */
@@ -224,7 +218,7 @@ async function runProtocolFlags(
     `running ${o.protocol} on ${messages} messages of ${m.p} nodes`,
     { file: input },
   );
-  const { routes, simNet } = networkFlags(o, m.p, machine);
+  const simNet = networkFlags(o, m.p, machine);
   const r = withProgress(ctx.io.interactive, "simulate", "messages", (progress) =>
     runProtocol(m, machine, {
       ...simNet,
@@ -262,7 +256,7 @@ async function runProtocolFlags(
     "\n" +
     (r.network ? networkText(r.network, r.makespan) : "") +
     nodeTable(r.nodes);
-  const network = r.network && routes ? { stats: r.network, routes } : null;
+  const network = r.network && simNet.network ? { stats: r.network, routes: simNet.network } : null;
   return { timeline: r.timeline, makespan: r.makespan, network, json, text };
 }
 
@@ -290,7 +284,7 @@ async function runReplayFlags(
     `simulating ${s.transferCount} transfers on ${s.p} nodes`,
     { file: input },
   );
-  const { routes, simNet } = networkFlags(o, s.p, machine);
+  const simNet = networkFlags(o, s.p, machine);
   const r = withProgress(ctx.io.interactive, "simulate", "transfers", (progress) =>
     simulateSchedule(s, machine, {
       mode,
@@ -351,7 +345,7 @@ async function runReplayFlags(
         r.dataFailures.map((f) => `  ${f}\n`).join("");
   }
   if (r.dataFailureCount > 0) ctx.exitCode = 1;
-  const network = r.network && routes ? { stats: r.network, routes } : null;
+  const network = r.network && simNet.network ? { stats: r.network, routes: simNet.network } : null;
   return { timeline: r.timeline, makespan: r.makespan, network, json, text };
 }
 
