@@ -427,7 +427,7 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
     )
     .option(
       "--no-link-factor",
-      "with --network: skip the link-contention factor f_lc and its second replay with an infinite-bandwidth core (that replay often takes as long as the first)",
+      "with --network: skip the link-contention factor f_lc, and so its second replay (with an infinite-bandwidth core), which the makespan does not need",
     )
     .option("--barrier <us>", BARRIER_HELP)
     .option("--envelope <bytes>", ENVELOPE_HELP)
