@@ -13,6 +13,7 @@ import {
   tableToIPC,
 } from "apache-arrow";
 import type { Data, DataType } from "apache-arrow";
+import { createRequire } from "node:module";
 import { ByteBuffer } from "flatbuffers";
 import { fail, isCommplanError } from "../model/errors.js";
 import { REARRANGE_KINDS, stageOfStep, stepOfTransfer } from "../model/schedule.js";
@@ -311,18 +312,36 @@ function trustedStepStarts(step: Int32Array, stepCount: number): Uint32Array {
 /**
  * apache-arrow decodes a file's metadata (footer, schema, message headers) with the flatbuffers
  * runtime, which takes every vector length from the bytes: in a damaged file a length of 655360
- * fields inside a 1184-byte footer kept the schema decoder running for minutes (never seen to finish). A vector whose length
- * passes the end of its buffer (every element takes at least a byte) is refused here, for every
- * flatbuffer apache-arrow reads (the same ByteBuffer class: it depends on this package).
+ * fields inside a 1184-byte footer kept the schema decoder running for minutes (never seen to
+ * finish). A vector whose length passes the end of its buffer (every element takes at least a byte)
+ * is refused here, for every flatbuffer apache-arrow reads: the check wraps `__vector_len` of the
+ * flatbuffers copy apache-arrow resolves (found as Node finds it: flatbuffers is a CommonJS package,
+ * so `import` and `require` load the same file), and of this module's copy when npm did not dedupe them.
  */
-const vectorLength = ByteBuffer.prototype.__vector_len;
-ByteBuffer.prototype.__vector_len = function checkedVectorLength(this: ByteBuffer, offset: number): number {
-  const n = vectorLength.call(this, offset);
-  const start = offset + this.readInt32(offset) + 4;
-  if (n < 0 || n > this.capacity() - start)
-    throw new Error(`a metadata vector of ${n} elements passes the end of its ${this.capacity()}-byte buffer`);
-  return n;
-};
+function checkFlatbufferVectors(bb: typeof ByteBuffer): void {
+  const proto = bb.prototype as ByteBuffer & { commplanChecked?: true };
+  if (proto.commplanChecked) return;
+  const vectorLength = proto.__vector_len;
+  proto.__vector_len = function checkedVectorLength(this: ByteBuffer, offset: number): number {
+    const n = vectorLength.call(this, offset);
+    const start = offset + this.readInt32(offset) + 4;
+    if (n < 0 || n > this.capacity() - start)
+      throw new Error(`a metadata vector of ${n} elements passes the end of its ${this.capacity()}-byte buffer`);
+    return n;
+  };
+  proto.commplanChecked = true;
+}
+
+/** The files of the flatbuffers copies in use: apache-arrow's, and this module's (the same file once npm deduped them). */
+export function flatbufferCopies(): string[] {
+  const ours = createRequire(import.meta.url);
+  const arrows = createRequire(ours.resolve("apache-arrow"));
+  return [...new Set([arrows.resolve("flatbuffers"), ours.resolve("flatbuffers")])];
+}
+
+checkFlatbufferVectors(ByteBuffer);
+for (const file of flatbufferCopies())
+  checkFlatbufferVectors((createRequire(import.meta.url)(file) as { ByteBuffer: typeof ByteBuffer }).ByteBuffer);
 
 /**
  * The table of an Arrow IPC file or stream. Not apache-arrow's tableFromIPC: iterating a file, its

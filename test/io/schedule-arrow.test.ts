@@ -1,5 +1,6 @@
 /** Arrow form of a schedule: encode then decode gives the same schedule for every planner over random matrices; bad files are refused in one line. */
 import fc from "fast-check";
+import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { RecordBatchReader, tableFromIPC } from "apache-arrow";
 import { isCommplanError } from "../../src/model/errors.js";
@@ -8,6 +9,7 @@ import {
   decodeScheduleArrow,
   decodeScheduleArrowWithHeader,
   encodeScheduleArrow,
+  flatbufferCopies,
   readScheduleArrowHeader,
 } from "../../src/io/schedule-arrow.js";
 import { scheduleToJsonText } from "../../src/io/schedule-json-write.js";
@@ -151,5 +153,18 @@ describe("schedule arrow", () => {
       /^schedule-arrow: not an Arrow IPC file \(a metadata vector of 655360 elements passes the end of its \d+-byte buffer\)/,
     );
     expect(() => readScheduleArrowHeader(bytes)).toThrow(/^schedule-arrow: not an Arrow IPC file \(/);
+  });
+});
+
+describe("the flatbuffers guard", () => {
+  it("checks the vector lengths of the flatbuffers copy apache-arrow loads, whether or not npm deduped it with commplan's", () => {
+    const require = createRequire(import.meta.url);
+    const arrowsCopy = createRequire(require.resolve("apache-arrow")).resolve("flatbuffers");
+    const copies = flatbufferCopies();
+    expect(copies).toContain(arrowsCopy);
+    for (const file of copies) {
+      const proto = (require(file) as { ByteBuffer: { prototype: object } }).ByteBuffer.prototype;
+      expect((proto as { commplanChecked?: boolean }).commplanChecked).toBe(true);
+    }
   });
 });
