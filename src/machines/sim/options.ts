@@ -149,7 +149,7 @@ export function resolveSimOptions(req: SimRequest, machine: MachineModel): SimOp
     );
   const seed = resolveSeed(req.seed);
   if (topology === "ocpc" && !(req.lockstep ?? false))
-    throw bad("topology", "the ocpc topology is defined per step (001 sec 2): use it with lockstep");
+    throw bad("topology", "the ocpc topology is defined per step (001 sec 2): use it with lockstep (--lockstep)");
   if (topology === "ocpc" && mode !== "blocking")
     throw bad("topology", "the ocpc topology is simulated in blocking mode only");
   if (topology === "ocpc" && recvOrder !== "arrival")
