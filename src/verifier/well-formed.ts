@@ -1,24 +1,12 @@
 /** Well-formedness: indices in range, positive integer sizes, chunks that add up to their transfer (DESIGN.md IR). */
 import type { Schedule } from "../model/schedule.js";
+import { columnProblem, offsetsProblem } from "./columns.js";
 import { check, type Check } from "./report.js";
 
 const SOURCE = "docs/formats.md, Schedule";
 const isCount = (v: number): boolean => v >= 1 && Number.isInteger(v) && v <= Number.MAX_SAFE_INTEGER;
 
 const isIndex = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
-
-/** What is wrong with a column: not the IR's typed array, or not `length` entries long. */
-function columnProblem(name: string, a: unknown, type: typeof Uint32Array | typeof Float64Array, length: number) {
-  if (!(a instanceof type)) return `${name} is not a ${type.name}`;
-  return a.length === length ? null : `${name} has ${a.length} entries, not ${length}`;
-}
-
-/** What is wrong with offsets into `end` items: not starting at 0, decreasing, or not ending at `end`. */
-function offsetsProblem(name: string, a: Uint32Array, end: number, what: string): string | null {
-  if (a[0] !== 0) return `${name}[0] is ${a[0]}, not 0`;
-  for (let k = 1; k < a.length; k++) if (a[k]! < a[k - 1]!) return `${name}[${k}] is below ${name}[${k - 1}]`;
-  return a[a.length - 1] === end ? null : `${name} ends at ${a[a.length - 1]}, not at the ${end} ${what}`;
-}
 
 /**
  * What is wrong with the shape of a schedule object (a planner under test may hand-build one): the

@@ -5,6 +5,7 @@ import { BUFFER_NAMES, OP_KINDS, type PeerIndex, type Program, type RankLayout }
 import { check, type Check } from "../report.js";
 import { describeOp, PROGRAM_SOURCE } from "./describe.js";
 import { counted } from "../../model/plural.js";
+import { columnProblem } from "../columns.js";
 
 const TITLE =
   "tables consistent; ranks, rounds, kinds and peers in range; pieces inside their buffers and adding up; displacements hold M";
@@ -16,6 +17,8 @@ export function checkProgramWellFormed(m: CommMatrix, prog: Program): Check {
   const bad = (w: string): Check => check("program-well-formed", TITLE, PROGRAM_SOURCE, false, null, null, w);
   const { p } = m;
   const { ops, pieces, layout } = prog;
+  const shape = typesProblem(prog);
+  if (shape !== null) return bad(shape);
   if (prog.variant !== "nonblocking" && prog.variant !== "blocking")
     return bad(`variant '${String(prog.variant)}' is neither nonblocking nor blocking`);
   if (!(Number.isInteger(prog.rounds) && prog.rounds >= 0))
@@ -59,6 +62,7 @@ export function checkProgramWellFormed(m: CommMatrix, prog: Program): Check {
         return bad(`rank ${r}, operation ${x - lo}: kind code ${kind} is not 0 (send), 1 (recv) or 2 (copy)`);
       if (ops.peer[x]! >= p) return bad(`rank ${r}, operation ${x - lo}: peer ${ops.peer[x]} is not in 0..${p - 1}`);
       if (kind === 2 && ops.peer[x] !== r) return bad(`${describeOp(prog, x)}: a copy's peer must be its own rank`);
+      if (kind === 2 && ops.tag[x] !== 0) return bad(`${describeOp(prog, x)}: a copy's tag must be 0`);
       if (!isCount(ops.count[x]!))
         return bad(`${describeOp(prog, x)}: count ${ops.count[x]} is not a positive integer`);
       const ps = ops.pieceStart[x]!,
@@ -101,6 +105,49 @@ export function checkProgramWellFormed(m: CommMatrix, prog: Program): Check {
     if (w !== null) return bad(w);
   }
   return check("program-well-formed", TITLE, PROGRAM_SOURCE, true);
+}
+
+/** What is wrong with the types of a program object's tables (a hand-built one): every column the IR's typed array; null when sound. */
+function typesProblem(prog: Program): string | null {
+  const { ops, pieces, layout } = prog as Partial<Program>;
+  if (typeof ops !== "object" || ops === null) return "ops is not an operation table";
+  if (typeof pieces !== "object" || pieces === null) return "pieces is not a piece table";
+  if (typeof layout !== "object" || layout === null) return "layout is not a rank layout";
+  const u32 = Uint32Array,
+    f64 = Float64Array,
+    u8 = Uint8Array;
+  const columns: [string, unknown, typeof u32 | typeof f64 | typeof u8][] = [
+    ["rankStart", prog.rankStart, u32],
+    ["ops.rank", ops.rank, u32],
+    ["ops.round", ops.round, u32],
+    ["ops.kind", ops.kind, u8],
+    ["ops.peer", ops.peer, u32],
+    ["ops.tag", ops.tag, u32],
+    ["ops.count", ops.count, f64],
+    ["ops.pieceStart", ops.pieceStart, u32],
+    ["ops.copySplit", ops.copySplit, u32],
+    ["pieces.buffer", pieces.buffer, u8],
+    ["pieces.offset", pieces.offset, f64],
+    ["pieces.count", pieces.count, f64],
+    ["layout.sendCounts", layout.sendCounts, f64],
+    ["layout.recvCounts", layout.recvCounts, f64],
+    ["layout.sendDispls", layout.sendDispls, f64],
+    ["layout.recvDispls", layout.recvDispls, f64],
+    ["layout.sendSize", layout.sendSize, f64],
+    ["layout.recvSize", layout.recvSize, f64],
+    ["layout.scratchSize", layout.scratchSize, f64],
+  ];
+  for (const side of ["sendPeers", "recvPeers"] as const) {
+    const peers = layout[side] as PeerIndex | null | undefined;
+    if (peers === null) continue;
+    if (typeof peers !== "object") return `layout.${side} is neither null nor a peer index`;
+    columns.push([`layout.${side}.start`, peers.start, u32], [`layout.${side}.peer`, peers.peer, u32]);
+  }
+  for (const [name, col, type] of columns) {
+    const w = columnProblem(name, col, type);
+    if (w !== null) return w;
+  }
+  return null;
 }
 
 /** Rank r's displacements for one buffer: each block inside the buffer, blocks disjoint (the counts were checked against M). */
