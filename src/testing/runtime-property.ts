@@ -31,7 +31,7 @@ export type ExecFn = (input: RuntimeInput) => RealisedTimes | Promise<RealisedTi
 export interface RuntimePropertyOptions {
   /** Matrices to try (default matrixArb()). */
   readonly matrices?: fc.Arbitrary<CommMatrix>;
-  /** Makes the schedule of a matrix (default commplan's linear-permutation with payloads, which relays nothing). */
+  /** Makes the schedule of a matrix (default commplan's linear-permutation with payloads, which relays nothing); the verifier checks it before it is lowered, a failing check is the run's failure. */
   readonly plan?: (m: CommMatrix) => Schedule;
   /** The lowering variant (default "nonblocking"). */
   readonly variant?: ProgramVariant;
@@ -79,7 +79,22 @@ export async function runtimeFailure(
   m: CommMatrix,
   o: RuntimePropertyOptions = {},
 ): Promise<CheckFailure | null> {
-  const schedule = o.plan ? o.plan(m) : plan(m, "linear-permutation", { payload: true });
+  let schedule: Schedule;
+  if (o.plan) {
+    // the user's plan is checked before it is lowered: the lowering trusts the IR's shape and delivery
+    try {
+      schedule = o.plan(m);
+      const bad = verifySchedule(m, schedule).checks.find((c) => !c.holds);
+      if (bad)
+        return {
+          check: bad.id,
+          title: `the plan option's schedule: ${bad.title}`,
+          witness: bad.witness ?? "(no witness)",
+        };
+    } catch (e) {
+      return failureOfError("runtime-plan", "the plan option returns a schedule of the matrix", e);
+    }
+  } else schedule = plan(m, "linear-permutation", { payload: true });
   const { program } = lowerSchedule(m, schedule, { variant: o.variant ?? "nonblocking" });
   let r: RealisedTimes;
   try {

@@ -193,4 +193,18 @@ describe("runtimeProperty", () => {
     expect((r.errorInstance as ScheduleCheckError).witness).toMatch(/forwarding elements of message/);
     expect(r.counterexample![0].p).toBe(3);
   });
+
+  it("checks the plan option's schedule before lowering it: a malformed one fails the run, the executor is never called", async () => {
+    let calls = 0;
+    const exec = (input: RuntimeInput) => {
+      calls++;
+      return byStep(input);
+    };
+    // a hand-built schedule whose stall offsets pass the end of its stall table
+    const broken = (m: Parameters<typeof plan>[0]) => ({ ...plan(m, "shift", {}), stallStart: new Uint32Array(0) });
+    const r = await fc.check(runtimeProperty(exec, { plan: broken }), { seed: 1, numRuns: 20 });
+    expect((r.errorInstance as ScheduleCheckError).check).toBe("well-formed");
+    expect((r.errorInstance as ScheduleCheckError).witness).toMatch(/^stallStart has 0 entries, not \d+$/);
+    expect(calls).toBe(0);
+  });
 });
