@@ -1,4 +1,5 @@
 /** lowerBounds: the named lower bounds of docs/bounds.md for a matrix on a machine, per target (cost model or simulated machine, mode). */
+import { checkMachine } from "../model/machine.js";
 import { fail } from "../model/errors.js";
 import type { CommMatrix } from "../model/matrix.js";
 import { nodeLoads, type NodeLoads } from "./node-loads.js";
@@ -140,6 +141,7 @@ function bound(
 
 /** Every bound of docs/bounds.md for `m` on `req.machine` for one target (cost model or simulated machine, blocking or nonblocking). */
 export function lowerBounds(m: CommMatrix, target: BoundTarget, req: BoundRequest): LowerBound[] {
+  checkMachine(req.machine, "bounds");
   if (!BOUND_TARGETS.includes(target))
     throw fail("bounds", "BAD_OPTION", `unknown bound target '${String(target)}'; known: ${BOUND_TARGETS.join(", ")}`, {
       field: "target",

@@ -1,4 +1,5 @@
 /** planAuto: chooses the planner and parameters for a matrix and a machine by predicted, then simulated, time (`plan --algorithm auto`). */
+import { checkMachine } from "../model/machine.js";
 import { fail } from "../model/errors.js";
 import { checkSeed } from "../model/param-spec.js";
 import type { CommMatrix } from "../model/matrix.js";
@@ -139,6 +140,7 @@ function describeWhy(winner: AutoCandidate, all: readonly AutoCandidate[]): stri
  * slower than shift in simulation, as shift is always a finalist.
  */
 export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOptions = {}): AutoResult {
+  checkMachine(machine, "compare");
   const seed = checkSeed("compare", options.seed ?? 1);
   const mode = options.mode ?? "blocking";
   if (mode !== "blocking" && mode !== "nonblocking")

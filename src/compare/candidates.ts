@@ -1,4 +1,5 @@
 /** runCandidates: every applicable planner run on a matrix and measured (steps, start-ups, traffic, scratch, modelled and simulated time, lower bound). */
+import { checkMachine } from "../model/machine.js";
 import {
   bestBound,
   busiestLinkBound,
@@ -115,6 +116,7 @@ function networkElements(m: CommMatrix): number {
 /** Plans m with every applicable planner (a planner that refuses the matrix is skipped with its reason) and measures each plan. Deterministic for a seed. */
 export function runCandidates(m: CommMatrix, req: CandidateRequest): CandidateRun {
   const { machine } = req;
+  checkMachine(machine, "compare");
   const seed = req.seed ?? 1;
   const mode = req.mode ?? "blocking";
   const ports = req.ports ?? machine.ports;

@@ -1,4 +1,5 @@
 /** Flat cost model: the analytic time of a Schedule (004 section 2, eqs 1-4 with f_nc = 1; 002 eq. 1 with f_nc = 1). */
+import { checkMachine } from "../model/machine.js";
 import { fail } from "../model/errors.js";
 import type { MachineModel } from "../model/machine.js";
 import type { Schedule } from "../model/schedule.js";
@@ -59,6 +60,7 @@ export interface ScheduleCost {
  * Linear in the schedule size: two typed-array passes over each stage's transfers.
  */
 export function scheduleCost(s: Schedule, machine: MachineModel, mode: CostMode): ScheduleCost {
+  checkMachine(machine, "machines");
   if (mode !== "blocking" && mode !== "nonblocking") {
     throw fail("machines", "BAD_OPTION", `unknown cost mode '${String(mode)}'; known: ${COST_MODES.join(", ")}`, {
       field: "mode",

@@ -1,4 +1,5 @@
 /** MachineModel: the flat machine model of 004 section 2 (start-up and per-byte costs, ports). */
+import { fail } from "./errors.js";
 
 /** The network between the nodes: flat (004 sec 2), the CM-5 fat tree (000 sec 3), the OCPC (001 sec 2). */
 export type TopologyName = "flat" | "cm5-fat-tree" | "ocpc";
@@ -35,4 +36,36 @@ export interface MachineModel {
   readonly topology?: TopologyName;
   /** Notes on assumptions (how a combined figure was split, etc.). */
   readonly notes?: string;
+}
+
+/** The time fields of a machine model, each a finite number >= 0. */
+const TIME_FIELDS = ["ts", "tsSend", "tc", "td", "tm", "barrier"] as const;
+
+/**
+ * What is wrong with a machine model built by hand (a library caller's object; the presets pass),
+ * or null: its name a non-empty string, every time a finite number >= 0 with tsSend <= ts, ports a
+ * positive integer, envelope (when given) a non-negative integer.
+ */
+export function machineProblem(machine: MachineModel): string | null {
+  if (typeof machine !== "object" || machine === null) return "the machine is not a machine model object";
+  const name = typeof machine.name === "string" && machine.name !== "" ? machine.name : null;
+  if (name === null) return "the machine has no name";
+  for (const k of TIME_FIELDS) {
+    const v: unknown = machine[k];
+    if (typeof v !== "number" || !Number.isFinite(v) || v < 0)
+      return `machine ${name}: ${k} = ${String(v)} is not a finite number >= 0`;
+  }
+  if (machine.tsSend > machine.ts) return `machine ${name}: tsSend = ${machine.tsSend} exceeds ts = ${machine.ts}`;
+  if (!Number.isSafeInteger(machine.ports) || machine.ports < 1)
+    return `machine ${name}: ports = ${String(machine.ports)} is not a positive integer`;
+  const e: unknown = machine.envelope;
+  if (e !== undefined && !(typeof e === "number" && Number.isSafeInteger(e) && e >= 0))
+    return `machine ${name}: envelope = ${String(e)} is not a non-negative integer`;
+  return null;
+}
+
+/** Throws a one-line BAD_OPTION error of `module` (field "machine") when machineProblem finds one. */
+export function checkMachine(machine: MachineModel, module: string): void {
+  const w = machineProblem(machine);
+  if (w !== null) throw fail(module, "BAD_OPTION", w, { field: "machine" });
 }

@@ -2,7 +2,7 @@
 import { fail } from "../model/errors.js";
 import { checkSeed } from "../model/param-spec.js";
 import type { CommMatrix } from "../model/matrix.js";
-import type { MachineModel } from "../model/machine.js";
+import { checkMachine, type MachineModel } from "../model/machine.js";
 import type { JsonValue, Schedule } from "../model/schedule.js";
 import { fourStage } from "./four-stage/index.js";
 import { linearPermutation } from "./linear-permutation.js";
@@ -49,6 +49,7 @@ export interface PlanRequest {
 /** Fills defaults (no payload, seed 1, no machine, no params), checks the seed and checks the params against the planner's declaration (its defaults filled). */
 export function resolvePlanOptions(planner: Planner, req: PlanRequest = {}): PlanOptions {
   const seed = checkSeed("planner", req.seed ?? 1);
+  if (req.machine !== undefined && req.machine !== null) checkMachine(req.machine, "planner");
   const givenParams = req.params ?? {};
   const params = resolveParams(planner.name, planner.specs, givenParams);
   const opts: PlanOptions = { payload: req.payload ?? false, seed, machine: req.machine ?? null, params, givenParams };

@@ -1,4 +1,5 @@
 /** Simulation options: the one place they get defaults and are checked. */
+import { checkMachine } from "../../model/machine.js";
 import { fail } from "../../model/errors.js";
 import { checkSeed, choice, integer, resolveSpecs } from "../../model/param-spec.js";
 import type { MachineModel } from "../../model/machine.js";
@@ -123,6 +124,7 @@ const SIM_SPECS = {
 
 /** Fills defaults and checks every value once. */
 export function resolveSimOptions(req: SimRequest, machine: MachineModel): SimOptions {
+  checkMachine(machine, "simulate");
   const given = {
     mode: req.mode,
     ports: req.ports ?? machine.ports,

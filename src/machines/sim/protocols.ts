@@ -1,4 +1,5 @@
 /** Run-time protocols without a static schedule: AC, the asynchronous send-everything algorithm (003 fig. 2), and DRS_N (003 fig. 5, 000 sec. 5 fig. 4 with its two improvements); Generate_Recv (003 fig. 1) as an optional first phase. */
+import { checkMachine } from "../../model/machine.js";
 import { fail } from "../../model/errors.js";
 import type { MachineModel } from "../../model/machine.js";
 import { entry, matrixDigest, matrixRows, type CommMatrix } from "../../model/matrix.js";
@@ -149,6 +150,7 @@ const MAX_MESSAGES = 20_000_000;
 
 /** Runs a run-time protocol for matrix m on machine (blocking, one send and one receive port per node; flat or CM-5 fat-tree network). */
 export function runProtocol(m: CommMatrix, machine: MachineModel, req: ProtocolRequest): ProtocolResult {
+  checkMachine(machine, "protocols");
   const o = resolveProtocolOptions(req, machine);
   const p = m.p;
   // Each node's messages in a seeded random order (003: "sends messages to their destinations in a random order").

@@ -208,8 +208,12 @@ describe("flow model: properties", () => {
         const net = withBandwidth(fatTree(leaves, 3, 1, 4), Infinity);
         const nodePort = simulateSchedule(s, { ...machine, td: 0 }, { ...base, mode });
         const flow = simulateSchedule(s, machine, { ...base, mode, network: net });
-        expect(flow.makespan).toBe(nodePort.makespan);
-        expect(Array.from(flow.transferEnd)).toEqual(Array.from(nodePort.transferEnd));
+        // equal up to the rounding of a different order of additions: seed 141 of fast-check found a
+        // transfer end 1 ulp apart (168.62033333333332 against 168.62033333333335, P = 2, blocking)
+        const close = (a: number, b: number) => Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(b));
+        expect(close(flow.makespan, nodePort.makespan)).toBe(true);
+        for (let x = 0; x < s.transferCount; x++)
+          expect(close(flow.transferEnd[x]!, nodePort.transferEnd[x]!), `transfer ${x}`).toBe(true);
       }),
       { numRuns: 100 },
     );
