@@ -1,4 +1,5 @@
 /** planAuto: chooses the planner and parameters for a matrix and a machine by predicted, then simulated, time (`plan --algorithm auto`). */
+import { checkProgress } from "../machines/sim/options.js";
 import { checkMachine } from "../model/machine.js";
 import { fail } from "../model/errors.js";
 import { checkSeed } from "../model/param-spec.js";
@@ -158,7 +159,7 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
   const finalists = new Set(pickFinalists(screen, k, (r) => ensurePlanned(r, m, machine, mode, seed)));
   const simulated = new Map<ScreenResult, number>();
   const simMs: Record<string, number> = {};
-  const tell = options.progress ?? null;
+  const tell = checkProgress(options.progress, "compare");
   let total = 0,
     before = 0;
   for (const r of finalists) total += r.schedule!.transferCount;

@@ -13,7 +13,7 @@ import { lowerSchedule } from "../lower/lower-schedule.js";
 import { relayPeak } from "../lower/relay-peak.js";
 import { scheduleCost } from "../machines/cost-model.js";
 import { simulateSchedule, type SimResult } from "../machines/sim/simulate.js";
-import type { PortSharing, SimMode } from "../machines/sim/options.js";
+import { checkProgress, type PortSharing, type SimMode } from "../machines/sim/options.js";
 import type { NetworkRoutes } from "../model/network.js";
 import { checkFlatForNetwork, networkOptions } from "./network-options.js";
 import { networkCost } from "../machines/sim/topology.js";
@@ -117,6 +117,7 @@ function networkElements(m: CommMatrix): number {
 export function runCandidates(m: CommMatrix, req: CandidateRequest): CandidateRun {
   const { machine } = req;
   checkMachine(machine, "compare");
+  const progress = checkProgress(req.progress, "compare");
   const seed = req.seed ?? 1;
   const mode = req.mode ?? "blocking";
   const ports = req.ports ?? machine.ports;
@@ -147,7 +148,7 @@ export function runCandidates(m: CommMatrix, req: CandidateRequest): CandidateRu
         skipped.push({ algorithm: planner.name, reason: e.message });
       }
     }
-    req.progress?.(k + 1, planners.length, planner.name);
+    progress?.(k + 1, planners.length, planner.name);
   });
   return { candidates, skipped, mode, ports, simBounds, bound: all !== null && all.value > 0 ? all : null };
 }

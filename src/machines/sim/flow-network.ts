@@ -1,4 +1,5 @@
 /** FlowNetwork: flow-level link contention for the simulated machine (max-min fair bandwidth sharing, recomputed per connected component). */
+import { fail } from "../../model/errors.js";
 import type { NetworkRoutes } from "../../model/network.js";
 import { EventHeap, timeKey } from "./heap.js";
 
@@ -193,10 +194,24 @@ export class FlowNetwork {
     const s = this.free[--this.freeTop]!;
     const H = this.H;
     const n = this.net.route(a, b, this.route);
+    if (!(Number.isInteger(n) && n >= 0 && n <= this.H))
+      throw fail(
+        "simulate",
+        "BAD_INPUT",
+        `network ${this.net.name}: route ${a} -> ${b} has ${String(n)} links, not 0..${this.H} (maxHops)`,
+        { field: "network" },
+      );
     let latency = 0,
       slowest = Infinity;
     for (let h = 0; h < n; h++) {
       const l = this.route[h]!;
+      if (!(l >= 0 && l < this.L))
+        throw fail(
+          "simulate",
+          "BAD_INPUT",
+          `network ${this.net.name}: route ${a} -> ${b} names link ${l}, not in 0..${this.L - 1}`,
+          { field: "network" },
+        );
       this.link[s * H + h] = l;
       latency += this.lat[l]!;
       slowest = Math.min(slowest, this.bw[l]!);

@@ -174,8 +174,31 @@ export function resolveSimOptions(req: SimRequest, machine: MachineModel): SimOp
     sendWaits,
     recvOrder,
     seed,
-    progress: req.progress ?? null,
+    progress: checkProgress(req.progress, "simulate"),
   };
+}
+
+/** A progress callback option: a function, or null / undefined for none (a one-line BAD_OPTION of `module` otherwise). */
+export function checkProgress<F extends (...args: never[]) => void>(v: F | null | undefined, module: string): F | null {
+  if (v === undefined || v === null) return null;
+  if (typeof v !== "function")
+    throw fail(module, "BAD_OPTION", `progress must be a function (done, total), got ${typeof v}`, {
+      field: "progress",
+    });
+  return v;
+}
+
+/** What is wrong with the shape of a NetworkRoutes object (a library caller may implement one), or null. */
+function networkProblem(n: NetworkRoutes): string | null {
+  if (typeof n !== "object") return "network is not a NetworkRoutes object";
+  if (typeof n.route !== "function" || typeof n.linkLabel !== "function")
+    return "network has no route and linkLabel functions";
+  for (const k of ["hosts", "links", "maxHops"] as const)
+    if (!Number.isSafeInteger(n[k]) || n[k] < 0) return `network.${k} = ${String(n[k])} is not a non-negative integer`;
+  for (const k of ["bandwidth", "latency"] as const)
+    if (!(n[k] instanceof Float64Array) || n[k].length !== n.links)
+      return `network.${k} is not a Float64Array of its ${n.links} links`;
+  return null;
 }
 
 /** Checks the network options: a network replaces the topology's t_d (flat only), its links need bandwidth > 0 and latency >= 0. */
@@ -200,6 +223,8 @@ function resolveNetwork(
     throw bad("flowRecompute", `flowRecompute must be component or full, got '${String(fr)}'`);
   if (topology !== "flat")
     throw bad("topology", `a network replaces the topology: use it with the flat topology (got ${topology})`);
+  const shape = networkProblem(network);
+  if (shape !== null) throw bad("network", shape);
   for (let l = 0; l < network.links; l++) {
     const b = network.bandwidth[l]!,
       lat = network.latency[l]!;

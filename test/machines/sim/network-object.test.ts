@@ -1,0 +1,75 @@
+/** A NetworkRoutes a library caller implements is checked: its shape when the run starts, each route it returns when a message begins; progress callbacks are functions. */
+import { describe, expect, it } from "vitest";
+import { planAuto } from "../../../src/compare/auto.js";
+import { runCandidates } from "../../../src/compare/candidates.js";
+import { findMachine } from "../../../src/machines/presets.js";
+import { simulateSchedule } from "../../../src/machines/sim/simulate.js";
+import { isCommplanError } from "../../../src/model/errors.js";
+import type { CommMatrix } from "../../../src/model/matrix.js";
+import type { NetworkRoutes } from "../../../src/model/network.js";
+import { plan } from "../../../src/planner/index.js";
+import { star } from "./hand-networks.js";
+
+const m: CommMatrix = {
+  p: 4,
+  elementBytes: 8,
+  data: Float64Array.from({ length: 16 }, (_, k) => (k % 5 === 0 ? 0 : 2)),
+};
+const s = plan(m, "shift", {});
+const machine = findMachine("t3d-004");
+
+/** The one-line message of the CommplanError f throws. */
+function refusal(f: () => unknown): string {
+  try {
+    f();
+  } catch (e) {
+    expect(isCommplanError(e)).toBe(true);
+    return (e as Error).message;
+  }
+  return "no error";
+}
+
+const run = (network: unknown) => refusal(() => simulateSchedule(s, machine, { network: network as NetworkRoutes }));
+
+describe("a network object built by hand", () => {
+  it("a sound one runs", () => {
+    expect(run(star(4, 1))).toBe("no error");
+  });
+
+  it("refuses a value that is not a NetworkRoutes, and one whose tables do not match its link count", () => {
+    expect(run("fat-tree")).toBe("simulate: network is not a NetworkRoutes object");
+    expect(run({ ...star(4, 1), route: undefined })).toBe("simulate: network has no route and linkLabel functions");
+    const net = star(4, 1);
+    expect(run({ ...net, linkLabel: net.linkLabel, route: net.route, links: 9 })).toBe(
+      "simulate: network.bandwidth is not a Float64Array of its 9 links",
+    );
+    expect(run({ ...net, linkLabel: net.linkLabel, route: net.route, maxHops: 1.5 })).toBe(
+      "simulate: network.maxHops = 1.5 is not a non-negative integer",
+    );
+  });
+
+  it("refuses a route naming a link it does not have, or longer than maxHops (before: a TypeError or a silent wrong time)", () => {
+    const net = star(4, 1);
+    const wrongLink = {
+      ...net,
+      linkLabel: net.linkLabel,
+      route: (_a: number, _b: number, out: Int32Array) => ((out[0] = 99), 1),
+    };
+    expect(run(wrongLink)).toMatch(/^simulate: network star:4: route \d -> \d names link 99, not in 0\.\.7$/);
+    const tooLong = { ...net, linkLabel: net.linkLabel, route: () => 3 };
+    expect(run(tooLong)).toMatch(/^simulate: network star:4: route \d -> \d has 3 links, not 0\.\.2 \(maxHops\)$/);
+  });
+
+  it("progress options must be functions", () => {
+    const bad = "yes" as unknown as () => void;
+    expect(refusal(() => simulateSchedule(s, machine, { progress: bad }))).toBe(
+      "simulate: progress must be a function (done, total), got string",
+    );
+    expect(refusal(() => planAuto(m, machine, { progress: bad }))).toBe(
+      "compare: progress must be a function (done, total), got string",
+    );
+    expect(refusal(() => runCandidates(m, { machine, progress: bad }))).toBe(
+      "compare: progress must be a function (done, total), got string",
+    );
+  });
+});
