@@ -18,10 +18,28 @@ export interface NetworkRoutes {
   readonly bandwidth: Float64Array;
   /** Latency of each directed link, in microseconds. */
   readonly latency: Float64Array;
-  /** The longest route, in links (a caller sizes the `out` array of `route` with it). */
+  /**
+   * At least the number of links of every route (a caller sizes the `out` array of `route` with it):
+   * the longest route's length, or a sound bound of it when the exact figure would cost a search
+   * from every switch (shortest-path routing; see docs/topologies.md).
+   */
   readonly maxHops: number;
   /** A short readable name of directed link `id` ("host3->leaf0", "leaf0->spine1"). */
   linkLabel(id: number): string;
   /** Writes the directed link ids of the route from host a to host b (a != b) into `out` and returns their count; deterministic. */
   route(a: number, b: number, out: Int32Array): number;
+  /**
+   * Optional: the first and last links of the route from a to b (a's uplink, b's downlink) into
+   * out[0] and out[1], without the links between; returns 2, or 0 when a = b. Where routes are
+   * computed on demand it costs no routing tables; `routeEndLinks` falls back on `route` without it.
+   */
+  routeEnds?(a: number, b: number, out: Int32Array): number;
+}
+
+/**
+ * The first and last links of the route from a to b as out[0] and out[n - 1] (n returned, 0 when
+ * a = b): through `routeEnds` when the network has it, else `route` (`out` holds maxHops links).
+ */
+export function routeEndLinks(net: NetworkRoutes, a: number, b: number, out: Int32Array): number {
+  return net.routeEnds ? net.routeEnds(a, b, out) : net.route(a, b, out);
 }

@@ -2,7 +2,7 @@
 import { fail } from "../model/errors.js";
 import type { NetworkRoutes } from "../model/network.js";
 import { networkTables, type NetworkTables } from "./network-tables.js";
-import { linkTo, pairHash, policyStep, type Step } from "./route-steps.js";
+import { linkTo, policyStep, type ShortestRows, type Walk } from "./route-steps.js";
 import type { TopologyGraph } from "./types.js";
 
 const MODULE = "topology";
@@ -49,16 +49,17 @@ function explicitRoutes(graph: TopologyGraph, t: NetworkTables): Map<number, Int
   return out;
 }
 
-/** The network in compiled form; `route` walks the step function from a's switch to b's. */
-class CompiledNetwork implements NetworkRoutes {
+/** The network in compiled form; `route` walks the routing policy from a's switch to b's (shortest-path tables built per destination on first use). */
+export class CompiledNetwork implements NetworkRoutes {
   readonly links: number;
   readonly bandwidth: Float64Array;
   readonly latency: Float64Array;
+  private readonly pair = new Int32Array(2);
   constructor(
     readonly name: string,
     private readonly t: NetworkTables,
-    private readonly step: Step,
-    private readonly shortest: { rowOf: Int32Array; dist: Uint16Array } | undefined,
+    private readonly walk: Walk,
+    private readonly shortest: ShortestRows | undefined,
     private readonly fixed: Map<number, Int32Array>,
     readonly maxHops: number,
   ) {
@@ -69,6 +70,11 @@ class CompiledNetwork implements NetworkRoutes {
 
   get hosts(): number {
     return this.t.hosts;
+  }
+
+  /** The number of destination switches whose shortest-path tables have been built so far (0 under torus and dragonfly routing). */
+  get rowsBuilt(): number {
+    return this.shortest?.rows ?? 0;
   }
 
   linkLabel(id: number): string {
@@ -85,25 +91,23 @@ class CompiledNetwork implements NetworkRoutes {
       b0 = t.hostStart[b]!,
       b1 = t.hostStart[b + 1]!;
     if (!this.shortest || (a1 - a0 === 1 && b1 - b0 === 1)) return [a0, b0];
-    const { rowOf, dist } = this.shortest;
-    let best = Infinity,
-      count = 0;
-    for (let j = b0; j < b1; j++) {
-      const base = rowOf[t.hostSw[j]!]! * t.switches;
-      for (let i = a0; i < a1; i++) {
-        const d = dist[base + t.hostSw[i]!]!;
-        if (d < best) {
-          best = d;
-          count = 1;
-        } else if (d === best) count++;
-      }
+    this.shortest.nearest(a, b, this.pair);
+    return [this.pair[0]!, this.pair[1]!];
+  }
+
+  routeEnds(a: number, b: number, out: Int32Array): number {
+    const t = this.t;
+    if (a === b) return 0;
+    const fixed = this.fixed.size > 0 ? this.fixed.get(a * t.hosts + b) : undefined;
+    if (fixed) {
+      out[0] = fixed[0]!;
+      out[1] = fixed[fixed.length - 1]!;
+    } else {
+      const [ia, ib] = this.ends(a, b);
+      out[0] = t.hostUp[ia]!;
+      out[1] = t.hostDown[ib]!;
     }
-    let pick = pairHash(a, b, 0x51) % count;
-    for (let j = b0; j < b1; j++) {
-      const base = rowOf[t.hostSw[j]!]! * t.switches;
-      for (let i = a0; i < a1; i++) if (dist[base + t.hostSw[i]!] === best && pick-- === 0) return [i, j];
-    }
-    return [a0, b0];
+    return 2;
   }
 
   route(a: number, b: number, out: Int32Array): number {
@@ -115,27 +119,20 @@ class CompiledNetwork implements NetworkRoutes {
       return fixed.length;
     }
     const [ia, ib] = this.ends(a, b);
-    const dst = t.hostSw[ib]!;
-    let cur = t.hostSw[ia]!,
-      n = 0;
-    out[n++] = t.hostUp[ia]!;
-    while (cur !== dst) {
-      const l = this.step(cur, dst, a, b, n);
-      if (l < 0) throw fail(MODULE, "BAD_INPUT", `${this.name}: no route from ${t.hostName[a]} to ${t.hostName[b]}`);
-      out[n++] = l;
-      cur = t.to[l]! - t.hosts;
-    }
-    out[n++] = t.hostDown[ib]!;
-    return n;
+    out[0] = t.hostUp[ia]!;
+    const n = this.walk(t.hostSw[ia]!, t.hostSw[ib]!, a, b, out, 1);
+    if (n < 0) throw fail(MODULE, "BAD_INPUT", `${this.name}: no route from ${t.hostName[a]} to ${t.hostName[b]}`);
+    out[n] = t.hostDown[ib]!;
+    return n + 1;
   }
 }
 
 /** Compiles `graph` (checked: every host linked, all hosts connected) into NetworkRoutes; routes follow the graph's routing policy. */
 export function compileRoutes(graph: TopologyGraph): NetworkRoutes {
   const t = networkTables(graph);
-  const { step, maxSwitchHops, dist } = policyStep(graph, t, graph.graph().routing);
+  const { walk, maxSwitchHops, rows } = policyStep(graph, t, graph.graph().routing);
   const fixed = explicitRoutes(graph, t);
   let maxHops = maxSwitchHops + 2;
   for (const r of fixed.values()) maxHops = Math.max(maxHops, r.length);
-  return new CompiledNetwork(graph.graph().name, t, step, dist, fixed, maxHops);
+  return new CompiledNetwork(graph.graph().name, t, walk, rows, fixed, maxHops);
 }

@@ -12,7 +12,7 @@ export const FALLBACK_BANDWIDTH = 25000;
 export const DEFAULT_LINK_LATENCY = 0.1;
 /** The most hosts a generator builds. */
 export const MAX_TOPOLOGY_HOSTS = 1 << 20;
-/** The most switches a network may have (routing keeps a switches x switches distance table). */
+/** The most switches a network may have (shortest-path routing keeps 6 bytes per switch for each destination switch routes lead to: up to 1.5 GiB). */
 export const MAX_TOPOLOGY_SWITCHES = 16384;
 
 /** Bytes a built network takes per host, switch and cable (graphlib nodes and edges with their labels: 530 to 580 measured on Node 20 for flat, fat-tree and dragonfly networks of 65536 hosts and more). */

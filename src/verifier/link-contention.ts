@@ -1,14 +1,14 @@
 /** Link contention on a network: per step, no link carries more messages than it can at the hosts' full rate. */
-import type { NetworkRoutes } from "../model/network.js";
+import { routeEndLinks, type NetworkRoutes } from "../model/network.js";
 import type { Schedule } from "../model/schedule.js";
 import { check, type Check } from "./report.js";
 
 /** The hosts' injection rate: the least bandwidth of a host's first link (bytes/us); Infinity without hosts. */
 function hostRate(net: NetworkRoutes): number {
-  const out = new Int32Array(Math.max(1, net.maxHops));
+  const out = new Int32Array(Math.max(2, net.maxHops));
   let rate = Infinity;
   for (let a = 0; a < net.hosts && net.hosts > 1; a++) {
-    const n = net.route(a, (a + 1) % net.hosts, out);
+    const n = routeEndLinks(net, a, (a + 1) % net.hosts, out);
     if (n > 0) rate = Math.min(rate, net.bandwidth[out[0]!]!);
   }
   return rate;

@@ -1,5 +1,5 @@
 /** Per-link results of a run on a network: bytes, busy time, peak flows, the hottest links and the link-contention factor. */
-import type { NetworkRoutes } from "../../model/network.js";
+import { routeEndLinks, type NetworkRoutes } from "../../model/network.js";
 import type { PortSharing } from "./options.js";
 import type { FlowNetwork, FlowRecomputeStats } from "./flow-network.js";
 
@@ -54,10 +54,10 @@ export interface SimNetworkStats {
 /** Whether each link is a host's own link (the first hop of a route from it or the last hop of a route to it). */
 export function nicLinks(net: NetworkRoutes): Uint8Array {
   const nic = new Uint8Array(net.links);
-  const out = new Int32Array(Math.max(1, net.maxHops));
+  const out = new Int32Array(Math.max(2, net.maxHops));
   for (let a = 0; a < net.hosts && net.hosts > 1; a++) {
     const b = (a + 1) % net.hosts;
-    const n = net.route(a, b, out);
+    const n = routeEndLinks(net, a, b, out);
     if (n > 0) {
       nic[out[0]!] = 1;
       nic[out[n - 1]!] = 1;
@@ -80,6 +80,7 @@ export function freeCore(net: NetworkRoutes): NetworkRoutes {
     maxHops: net.maxHops,
     linkLabel: (id) => net.linkLabel(id),
     route: (a, b, out) => net.route(a, b, out),
+    ...(net.routeEnds ? { routeEnds: (a: number, b: number, out: Int32Array) => net.routeEnds!(a, b, out) } : {}),
   };
 }
 
