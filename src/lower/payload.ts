@@ -118,7 +118,9 @@ class ElementTracker {
 
   /**
    * Moves elements a .. a+n-1 of o -> d (send slot `key`, receive displacement `recvAt` at d) from u
-   * to v in step st, recording the pieces of both sides.
+   * to v in step st, recording the pieces of both sides. Elements already in d's receive buffer that
+   * a copy d -> d "moves" stay where they are: no piece is recorded for them (a runtime would copy
+   * them onto themselves). Returns how many elements that was.
    */
   move(
     o: number,
@@ -130,7 +132,7 @@ class ElementTracker {
     u: number,
     v: number,
     st: number,
-  ): void {
+  ): number {
     const { layout, head, finger, segOff, segCnt, segLoc, segNext, segPrev, holdNode, holdRound, holdOff, holdCnt } =
       this;
     const { dpHold, dpInner, dpCnt, dpRound, sendRaw, recvRaw } = this;
@@ -148,6 +150,7 @@ class ElementTracker {
     }
     const first = cur,
       end = a + n;
+    let stay = 0; // elements at d that stay (u === v === d)
     for (;;) {
       const off = segOff.a[cur]!;
       if (off + segCnt.a[cur]! > end) {
@@ -161,7 +164,8 @@ class ElementTracker {
         sendRaw.add(A_SEND, layout.sendDispls[key]! + off, cnt);
       } else if (loc === AT_DEST) {
         if (u !== d) this.notHeld(st, u, o, d, off, cnt);
-        sendRaw.add(A_RECV, recvAt + off, cnt);
+        if (v === d) stay += cnt;
+        else sendRaw.add(A_RECV, recvAt + off, cnt);
       } else {
         if (holdNode.a[loc] !== u || holdRound.a[loc]! >= st) this.notHeld(st, u, o, d, off, cnt);
         dpHold.push(loc);
@@ -175,7 +179,14 @@ class ElementTracker {
     let loc: number;
     if (v === d) {
       loc = AT_DEST;
-      recvRaw.add(A_RECV, recvAt + a, n);
+      if (stay === 0) recvRaw.add(A_RECV, recvAt + a, n);
+      else {
+        // receive pieces for the segments that arrive, in element order as their send pieces
+        for (let t = first; ; t = segNext.a[t]!) {
+          if (segLoc.a[t] !== AT_DEST) recvRaw.add(A_RECV, recvAt + segOff.a[t]!, segCnt.a[t]!);
+          if (t === cur) break;
+        }
+      }
     } else {
       holdNode.push(v);
       holdRound.push(st);
@@ -190,6 +201,7 @@ class ElementTracker {
     segNext.a[first] = after;
     if (after >= 0) segPrev.a[after] = first;
     finger[key] = first;
+    return stay;
   }
 }
 
@@ -205,6 +217,7 @@ export function payloadMessages(p: number, s: Schedule, g: Grouping, layout: Buf
   const t = new ElementTracker(p, layout, chunks.count.length, g.n);
   const { sendRaw, recvRaw } = t;
   const byMsg = transfersByMessage(g, s.transferCount);
+  const stay = new Float64Array(g.n); // per message: elements that stay where they are (see move)
   for (let k = 0; k < g.n; k++) {
     const u = g.src[k]!,
       v = g.dst[k]!,
@@ -227,7 +240,7 @@ export function payloadMessages(p: number, s: Schedule, g: Grouping, layout: Buf
             `transfer ${x}: chunk [${o}, ${d}, ${a}, ${n}] is outside the message ${o} -> ${d} of M`,
           );
         }
-        t.move(o, d, key, layout.recvDispls[slotOf(layout.recvPeers, p, d, o)]!, a, n, u, v, st);
+        stay[k] = stay[k]! + t.move(o, d, key, layout.recvDispls[slotOf(layout.recvPeers, p, d, o)]!, a, n, u, v, st);
         carried += n;
       }
       if (carried !== s.size[x])
@@ -261,7 +274,7 @@ export function payloadMessages(p: number, s: Schedule, g: Grouping, layout: Buf
     dpRound.a,
     nDp,
   );
-  const msgs = resolveMessages(g, sendRaw, recvRaw, scratch, dpCnt.a, copies, layout, p);
+  const msgs = resolveMessages(g, stay, sendRaw, recvRaw, scratch, dpCnt.a, copies, layout, p);
   return { msgs, scratchSize: scratch.size, scratchPeak: scratch.peak };
 }
 
@@ -315,9 +328,14 @@ function leftovers(layout: BufferLayout, p: number, head: Int32Array, seg: Segme
   return copies;
 }
 
-/** The messages with their abstract pieces resolved into buffer pieces (coalesced), then the round-0 self copies. */
+/**
+ * The messages with their abstract pieces resolved into buffer pieces (coalesced), then the round-0
+ * self copies. A message's count leaves out the elements that stay (`stay`); a message left with
+ * none is dropped.
+ */
 function resolveMessages(
   g: Grouping,
+  stay: Float64Array,
   sendRaw: RawPieces,
   recvRaw: RawPieces,
   scratch: ScratchPlan,
@@ -336,10 +354,11 @@ function resolveMessages(
   sendRaw.start.push(sendRaw.code.n);
   recvRaw.start.push(recvRaw.code.n);
   for (let k = 0; k < g.n; k++) {
+    if (stay[k]! > 0 && stay[k] === g.count[k]) continue;
     round.push(g.round[k]!);
     src.push(g.src[k]!);
     dst.push(g.dst[k]!);
-    count.push(g.count[k]!);
+    count.push(g.count[k]! - stay[k]!);
     send.open();
     for (let y = sendRaw.start.a[k]!; y < sendRaw.start.a[k + 1]!; y++) {
       const code = sendRaw.code.a[y]!,

@@ -215,6 +215,7 @@ describe("MSCCL-IR export", () => {
       // The te-* packet plans (over 100 rounds here) pass 64 steps per thread block and are refused.
       expect([...written].sort()).toEqual([
         "coloring",
+        "four-stage",
         "hierarchical",
         "linear-permutation",
         "mesh-two-stage",

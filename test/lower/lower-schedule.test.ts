@@ -277,6 +277,76 @@ describe("scratch", () => {
   });
 });
 
+/** The pieces of operation x as [buffer, offset, count] triples. */
+function piecesOf(prog: ReturnType<typeof lowerSchedule>["program"], x: number): number[][] {
+  const out: number[][] = [];
+  for (let q = prog.ops.pieceStart[x]!; q < prog.ops.pieceStart[x + 1]!; q++)
+    out.push([prog.pieces.buffer[q]!, prog.pieces.offset[q]!, prog.pieces.count[q]!]);
+  return out;
+}
+
+describe("elements that stay", () => {
+  it("a copy d -> d of elements already in d's receive buffer copies only those that are not", () => {
+    const m = matrixFromRows([
+      [4, 1],
+      [0, 0],
+    ]);
+    const b = new ScheduleBuilder(
+      { p: 2, algorithm: "hand", params: {}, seed: null, elementBytes: m.elementBytes, matrixDigest: matrixDigest(m) },
+      true,
+    );
+    b.stage("s").step();
+    b.transfer(0, 0, 2);
+    b.chunk(0, 0, 1, 2); // elements 1, 2 reach their place
+    b.step();
+    b.transfer(0, 0, 4);
+    b.chunk(0, 0, 0, 4); // 0 and 3 move, 1 and 2 stay
+    b.transfer(0, 1, 1);
+    b.chunk(0, 1, 0, 1);
+    b.step();
+    b.transfer(0, 0, 2);
+    b.chunk(0, 0, 1, 2); // nothing moves: no operation
+    const s = b.build();
+    expect(verifySchedule(m, s).ok).toBe(true);
+    for (const variant of ["nonblocking", "blocking"] as const) {
+      const { program: prog } = lowerSchedule(m, s, { variant });
+      const copies = [...prog.ops.kind.keys()].filter((x) => prog.ops.kind[x] === 2);
+      expect(copies.map((x) => [prog.ops.round[x], prog.ops.count[x]])).toEqual([
+        [0, 2],
+        [1, 2],
+      ]);
+      expect(piecesOf(prog, copies[1]!)).toEqual([
+        [0, 0, 1],
+        [0, 3, 1],
+        [1, 0, 1],
+        [1, 3, 1],
+      ]);
+      expect(verifyProgram(m, prog).ok).toBe(true);
+      expect(runRounds(m, prog)).toBe(5);
+    }
+  });
+  it("relay planners' programs never copy a range onto itself", () => {
+    fc.assert(
+      fc.property(
+        matrixArb({ minP: 2, maxP: 12, kinds: ["dense", "sparse", "spike"] }).filter((m) => elementsOf(m) <= 4000),
+        fc.constantFrom(...[...RELAY].filter((n) => PLANNERS.some((q) => q.name === n))),
+        (m, name) => {
+          const s = tryPlan(m, name, true);
+          if (s === null) return;
+          const { program: prog } = lowerSchedule(m, s);
+          for (let x = 0; x < prog.ops.kind.length; x++) {
+            if (prog.ops.kind[x] !== 2) continue;
+            const all = piecesOf(prog, x),
+              split = prog.ops.copySplit[x]!;
+            expect(all.slice(split), `${name}: copy ${x}`).not.toEqual(all.slice(0, split));
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+});
+
 describe("blocking variant", () => {
   it("a shift step takes at most 3 sub-phases (P odd and even), not P", () => {
     for (const p of [7, 8, 33]) {
