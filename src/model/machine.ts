@@ -42,8 +42,15 @@ export interface MachineModel {
 const TIME_FIELDS = ["ts", "tsSend", "tc", "td", "tm", "barrier"] as const;
 
 /**
+ * The largest time a machine model may give (us, or us per byte): about 11.6 days. Any schedule's
+ * modelled time then stays finite (at most 2^32 messages of at most 2^53 bytes each: below 1e12 x
+ * 2^85, about 4e37), where a finite ts of 1e300 made makespans Infinity.
+ */
+export const MAX_MACHINE_TIME = 1e12;
+
+/**
  * What is wrong with a machine model built by hand (a library caller's object; the presets pass),
- * or null: its name a non-empty string, every time a finite number >= 0 with tsSend <= ts, ports a
+ * or null: its name a non-empty string, every time a number from 0 to MAX_MACHINE_TIME with tsSend <= ts, ports a
  * positive integer, envelope (when given) a non-negative integer.
  */
 export function machineProblem(machine: MachineModel): string | null {
@@ -54,6 +61,8 @@ export function machineProblem(machine: MachineModel): string | null {
     const v: unknown = machine[k];
     if (typeof v !== "number" || !Number.isFinite(v) || v < 0)
       return `machine ${name}: ${k} = ${String(v)} is not a finite number >= 0`;
+    if (v > MAX_MACHINE_TIME)
+      return `machine ${name}: ${k} = ${v} is more than 1e12 (us, or us per byte: about 11.6 days)`;
   }
   if (machine.tsSend > machine.ts) return `machine ${name}: tsSend = ${machine.tsSend} exceeds ts = ${machine.ts}`;
   if (!Number.isSafeInteger(machine.ports) || machine.ports < 1)

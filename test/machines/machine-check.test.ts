@@ -43,6 +43,8 @@ describe("machine models built by hand", () => {
     [{ ports: 0 }, /machine t3d-004: ports = 0 is not a positive integer$/],
     [{ envelope: 1.5 }, /machine t3d-004: envelope = 1\.5 is not a non-negative integer$/],
     [{ name: "" }, /the machine has no name$/],
+    // finite, but the makespan would be Infinity
+    [{ td: 1e300 }, /machine t3d-004: td = 1e\+300 is more than 1e12 \(us, or us per byte: about 11\.6 days\)$/],
   ];
   for (const [change, message] of BAD)
     it(`refuses ${JSON.stringify(change) ?? String(change)} at every entry`, () => {
@@ -56,5 +58,13 @@ describe("machine models built by hand", () => {
 
   it("the entries take a sound machine", () => {
     for (const [name, f] of ENTRIES) expect(() => f(t3d), name).not.toThrow();
+  });
+
+  it("the largest times it takes give finite makespans", () => {
+    const slow = { ...t3d, ts: 1e12, tsSend: 1e12, tc: 1e12, td: 1e12, tm: 1e12, barrier: 1e12 };
+    const big: CommMatrix = { p: 4, elementBytes: 8, data: m.data.map((x) => x * 2 ** 40) };
+    const sb = plan(big, "shift", {});
+    expect(Number.isFinite(scheduleCost(sb, slow, "blocking").total)).toBe(true);
+    expect(Number.isFinite(simulateSchedule(sb, slow).makespan)).toBe(true);
   });
 });
