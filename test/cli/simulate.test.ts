@@ -163,6 +163,11 @@ describe("commplan simulate: protocols, bad input and flags", () => {
     );
     expect(JSON.parse(a.out)).toMatchObject({ protocol: "async", p: 16 });
     expect(existsSync(f("ac.json"))).toBe(true);
+    // --element-bytes overrides the file's (22 bytes, pattern1's): 3 x the bytes, a longer run (t_c and t_d per byte)
+    const args = ["simulate", "--protocol", "async", f("m.json"), "--machine", "cm5-004", "--json"];
+    const [b22, b66] = [await run(...args, "--element-bytes", "22"), await run(...args, "--element-bytes", "66")];
+    expect(JSON.parse(b22.out).makespan).toBe(JSON.parse(a.out).makespan);
+    expect(JSON.parse(b66.out).makespan).toBeGreaterThan(2 * JSON.parse(b22.out).makespan);
   });
 
   it("bad input exits 2 with a one-line message", async () => {
@@ -192,6 +197,8 @@ describe("commplan simulate: protocols, bad input and flags", () => {
       [["--protocol", "drs-n", f("m.json"), "--inquiry", "1e-13"], /inquiry must be a finite time >= 0.001 us/],
       [["--protocol", "drs-n", f("m.json"), "--topology", "ocpc"], /ocpc/],
       [[f("s.json"), "--early-go-ahead"], /--early-go-ahead goes with --protocol/],
+      [[f("s.json"), "--element-bytes", "4"], /--element-bytes goes with --protocol or --matrix/],
+      [["--protocol", "async", f("m.json"), "--element-bytes", "0"], /--element-bytes must be an integer in 1\.\./],
       [[f("s.json"), "--buffers", "1"], /nonblocking-mode option/],
       [[f("s.json"), "--send-waits", "data"], /nonblocking-mode option/],
       [

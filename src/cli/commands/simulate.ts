@@ -33,7 +33,7 @@ import { matrixBytes } from "../../model/matrix.js";
 import { matrixStats } from "../../model/matrix-stats.js";
 import type { CliContext } from "../context.js";
 import { withProgress } from "../progress.js";
-import { fmt, intOption, numberOption, table, writeTextTarget } from "../io.js";
+import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions, numberOption, table, writeTextTarget } from "../io.js";
 import { counted } from "../../model/plural.js";
 
 interface SimulateFlags extends NetworkFlags {
@@ -59,6 +59,7 @@ interface SimulateFlags extends NetworkFlags {
   busyMeasure?: boolean;
   earlyGoAhead?: boolean;
   inquiry?: string;
+  elementBytes?: string;
   /** false with --no-link-factor (commander's negatable option; true otherwise). */
   linkFactor?: boolean;
   linkSvg?: string;
@@ -153,6 +154,11 @@ function checkFlags(o: SimulateFlags): void {
     if (o.data && o.matrix === undefined)
       throw bad("matrix", "--data needs --matrix <file> (the elements every node must end with)");
     if (!o.data && o.matrix !== undefined) throw bad("matrix", "--matrix goes with --data");
+    if (o.elementBytes !== undefined && o.matrix === undefined)
+      throw bad(
+        "elementBytes",
+        "--element-bytes goes with --protocol or --matrix (a replayed schedule carries its own elementBytes)",
+      );
   }
 }
 
@@ -209,7 +215,7 @@ async function runProtocolFlags(
   wantTimeline: boolean,
   ctx: CliContext,
 ): Promise<RunOutput> {
-  const m = readMatrixFile(input);
+  const m = readMatrixFile(input, matrixReadOptions(o));
   // a second copy of the matrix, and per message its queue entries, times and (wanted) timeline entry
   const messages = matrixStats(m).messages;
   checkMemory(
@@ -270,7 +276,7 @@ async function runReplayFlags(
   ctx: CliContext,
 ): Promise<RunOutput> {
   const mode = (o.mode ?? "blocking") as SimMode;
-  const m = o.matrix !== undefined ? readMatrixFile(o.matrix) : null;
+  const m = o.matrix !== undefined ? readMatrixFile(o.matrix, matrixReadOptions(o)) : null;
   const s = await readScheduleJson(input);
   // per node: the accounts and queues; per transfer: the event queue, times and waits (and a timeline entry); data mode: a holder per element
   const stats = m === null ? null : matrixStats(m);
@@ -433,6 +439,7 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
     .option("--envelope <bytes>", ENVELOPE_HELP)
     .option("--data", "data mode: move element tags along the payload chunks and check delivery (needs --matrix)")
     .option("-m, --matrix <file>", "with --data: the matrix the schedule was planned for")
+    .option("--element-bytes <n>", `with --protocol or --matrix: ${ELEMENT_BYTES_HELP}`)
     .option("--json", "print the result as JSON")
     .option("--trace <file>", "write the timeline as Chrome trace JSON (Perfetto)")
     .option("--svg <file>", "write the timeline as an SVG Gantt chart")
