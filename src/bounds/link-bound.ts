@@ -1,7 +1,24 @@
 /** busiestLinkBound: the busiest-link lower bound of a matrix on a network with fixed routes (NetworkRoutes), for direct schedules. */
 import { fail } from "../model/errors.js";
 import { matrixRows, type CommMatrix } from "../model/matrix.js";
-import type { NetworkRoutes } from "../model/network.js";
+import { networkProblem, routeEndLinks, routeProblem, type NetworkRoutes } from "../model/network.js";
+
+/** Throws when `routes` is not a sound NetworkRoutes object (a hand-built one) or has fewer than p hosts. */
+function checkNetwork(routes: NetworkRoutes, p: number): void {
+  const shape = networkProblem(routes);
+  if (shape !== null) throw fail("bounds", "BAD_OPTION", shape, { field: "network" });
+  if (routes.hosts < p)
+    throw fail("bounds", "MISMATCH", `the network '${routes.name}' has ${routes.hosts} hosts, the matrix P = ${p}`, {
+      field: "hosts",
+    });
+}
+
+/** Throws the one-line error of a broken route a -> b (a hand-built network's), or returns n. */
+function checkedRoute(routes: NetworkRoutes, a: number, b: number, n: number, out: Int32Array): number {
+  const bad = routeProblem(routes, a, b, n, out);
+  if (bad !== null) throw fail("bounds", "BAD_INPUT", bad, { field: "network" });
+  return n;
+}
 
 /** The busiest-link bound and the link that gives it. */
 export interface LinkBound {
@@ -24,10 +41,7 @@ export interface LinkBound {
  */
 export function busiestLinkBound(m: CommMatrix, routes: NetworkRoutes, barrier = 0): LinkBound {
   const { p, elementBytes: eb } = m;
-  if (routes.hosts < p)
-    throw fail("bounds", "MISMATCH", `the network '${routes.name}' has ${routes.hosts} hosts, the matrix P = ${p}`, {
-      field: "hosts",
-    });
+  checkNetwork(routes, p);
   const load = new Float64Array(routes.links);
   const path = new Int32Array(Math.max(1, routes.maxHops));
   let traffic = false;
@@ -39,7 +53,7 @@ export function busiestLinkBound(m: CommMatrix, routes: NetworkRoutes, barrier =
         v = rows.val[k]!;
       if (i === j || v === 0) continue;
       traffic = true;
-      const n = routes.route(i, j, path);
+      const n = checkedRoute(routes, i, j, routes.route(i, j, path), path);
       for (let h = 0; h < n; h++) load[path[h]!] = load[path[h]!]! + v * eb;
     }
   let best = -1,
@@ -88,14 +102,12 @@ export interface HostLinkBound {
  * after its first barrier, and likewise for what it receives over the last links of the routes
  * into it. `startup` (S) is what every network message spends before its first byte enters the
  * network on the simulated machine (T_s in blocking mode, T_s,send in nonblocking mode): no byte
- * flows before B + S. O(P^2 x route length) for the link sets, O(P + E) for the row and column sums.
+ * flows before B + S. O(P^2) route ends for the link sets (O(P^2 x route length) on a network
+ * without routeEnds), O(P + E) for the row and column sums.
  */
 export function hostLinkBound(m: CommMatrix, routes: NetworkRoutes, barrier = 0, startup = 0): HostLinkBound {
   const { p, elementBytes: eb } = m;
-  if (routes.hosts < p)
-    throw fail("bounds", "MISMATCH", `the network '${routes.name}' has ${routes.hosts} hosts, the matrix P = ${p}`, {
-      field: "hosts",
-    });
+  checkNetwork(routes, p);
   const rows = matrixRows(m);
   const out = new Float64Array(p),
     into = new Float64Array(p);
@@ -111,11 +123,11 @@ export function hostLinkBound(m: CommMatrix, routes: NetworkRoutes, barrier = 0,
     downBw = new Float64Array(p);
   const seenUp = new Int32Array(routes.links).fill(-1),
     seenDown = new Int32Array(routes.links).fill(-1);
-  const path = new Int32Array(Math.max(1, routes.maxHops));
+  const path = new Int32Array(Math.max(2, routes.maxHops));
   for (let i = 0; i < p; i++)
     for (let j = 0; j < p; j++) {
       if (i === j || (out[i] === 0 && into[j] === 0)) continue;
-      const n = routes.route(i, j, path);
+      const n = checkedRoute(routes, i, j, routeEndLinks(routes, i, j, path), path); // the first and last links only
       if (n === 0) continue;
       const first = path[0]!,
         last = path[n - 1]!;

@@ -43,3 +43,35 @@ export interface NetworkRoutes {
 export function routeEndLinks(net: NetworkRoutes, a: number, b: number, out: Int32Array): number {
   return net.routeEnds ? net.routeEnds(a, b, out) : net.route(a, b, out);
 }
+
+/**
+ * What is wrong with the shape of a NetworkRoutes object (a library caller may implement one), or
+ * null: route and linkLabel functions, counts non-negative integers, a bandwidth and a latency per link.
+ */
+export function networkProblem(n: NetworkRoutes): string | null {
+  if (typeof n !== "object" || n === null) return "network is not a NetworkRoutes object";
+  if (typeof n.route !== "function" || typeof n.linkLabel !== "function")
+    return "network has no route and linkLabel functions";
+  for (const k of ["hosts", "links", "maxHops"] as const)
+    if (!Number.isSafeInteger(n[k]) || n[k] < 0) return `network.${k} = ${String(n[k])} is not a non-negative integer`;
+  for (const k of ["bandwidth", "latency"] as const)
+    if (!(n[k] instanceof Float64Array) || n[k].length !== n.links)
+      return `network.${k} is not a Float64Array of its ${n.links} links`;
+  return null;
+}
+
+/**
+ * What is wrong with a route a -> b that `route` (or `routeEndLinks`) wrote into `out` as `n` links,
+ * or null: n an integer from 0 to out.length, every link id in 0 .. links - 1. A hand-built network
+ * that broke this would make typed-array writes past the end, dropped silently: a wrong answer.
+ */
+export function routeProblem(net: NetworkRoutes, a: number, b: number, n: number, out: Int32Array): string | null {
+  if (!(Number.isInteger(n) && n >= 0 && n <= out.length))
+    return `network ${net.name}: route ${a} -> ${b} has ${String(n)} links, not 0..${out.length}`;
+  for (let h = 0; h < n; h++) {
+    const l = out[h]!;
+    if (!(l >= 0 && l < net.links))
+      return `network ${net.name}: route ${a} -> ${b} names link ${l}, not in 0..${net.links - 1}`;
+  }
+  return null;
+}

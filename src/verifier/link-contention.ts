@@ -1,14 +1,23 @@
 /** Link contention on a network: per step, no link carries more messages than it can at the hosts' full rate. */
-import { routeEndLinks, type NetworkRoutes } from "../model/network.js";
+import { fail } from "../model/errors.js";
+import { routeEndLinks, routeProblem, type NetworkRoutes } from "../model/network.js";
 import type { Schedule } from "../model/schedule.js";
 import { check, type Check } from "./report.js";
+
+/** Throws the one-line error of a broken route a -> b (a hand-built network's), or returns n. */
+function checkedRoute(net: NetworkRoutes, a: number, b: number, n: number, out: Int32Array): number {
+  const bad = routeProblem(net, a, b, n, out);
+  if (bad !== null) throw fail("verify", "BAD_INPUT", bad, { field: "network" });
+  return n;
+}
 
 /** The hosts' injection rate: the least bandwidth of a host's first link (bytes/us); Infinity without hosts. */
 function hostRate(net: NetworkRoutes): number {
   const out = new Int32Array(Math.max(2, net.maxHops));
   let rate = Infinity;
   for (let a = 0; a < net.hosts && net.hosts > 1; a++) {
-    const n = routeEndLinks(net, a, (a + 1) % net.hosts, out);
+    const b = (a + 1) % net.hosts;
+    const n = checkedRoute(net, a, b, routeEndLinks(net, a, b, out), out);
     if (n > 0) rate = Math.min(rate, net.bandwidth[out[0]!]!);
   }
   return rate;
@@ -36,7 +45,7 @@ export function checkLinkContention(s: Schedule, net: NetworkRoutes): Check {
       const a = s.src[x]!,
         b = s.dst[x]!;
       if (a === b) continue;
-      const n = net.route(a, b, out);
+      const n = checkedRoute(net, a, b, net.route(a, b, out), out);
       for (let k = 0; k < n; k++) {
         const l = out[k]!;
         if (stamp[l] !== st) {

@@ -17,7 +17,7 @@ import { stageMetrics, type StageMetrics } from "./stage-metrics.js";
 import { checkTimedContention } from "./timed-overlap.js";
 import { checkWellFormed } from "./well-formed.js";
 import { checkLinkContention } from "./link-contention.js";
-import type { NetworkRoutes } from "../model/network.js";
+import { networkProblem, type NetworkRoutes } from "../model/network.js";
 
 /** Options of the verifier. */
 export interface VerifyOptions {
@@ -73,6 +73,8 @@ export function verifySchedule(m: CommMatrix, s: Schedule, opts: VerifyOptions =
 function checkInputs(m: CommMatrix, s: Schedule, ports: number, network: NetworkRoutes | undefined): void {
   if (!Number.isInteger(ports) || ports < 1)
     throw fail("verify", "BAD_OPTION", `ports must be a positive integer, got ${ports}`, { field: "ports" });
+  const shape = network === undefined ? null : networkProblem(network);
+  if (shape !== null) throw fail("verify", "BAD_OPTION", shape, { field: "network" });
   if (network && network.hosts < s.p)
     throw fail(
       "verify",

@@ -4,7 +4,7 @@ import { fail } from "../../model/errors.js";
 import { checkSeed, choice, integer, resolveSpecs } from "../../model/param-spec.js";
 import type { MachineModel } from "../../model/machine.js";
 import type { CommMatrix } from "../../model/matrix.js";
-import type { NetworkRoutes } from "../../model/network.js";
+import { networkProblem, type NetworkRoutes } from "../../model/network.js";
 import { RECV_ORDERS, type RecvOrder } from "./recv-order.js";
 import { TOPOLOGIES, type TopologyName } from "./topology.js";
 
@@ -186,19 +186,6 @@ export function checkProgress<F extends (...args: never[]) => void>(v: F | null 
       field: "progress",
     });
   return v;
-}
-
-/** What is wrong with the shape of a NetworkRoutes object (a library caller may implement one), or null. */
-function networkProblem(n: NetworkRoutes): string | null {
-  if (typeof n !== "object") return "network is not a NetworkRoutes object";
-  if (typeof n.route !== "function" || typeof n.linkLabel !== "function")
-    return "network has no route and linkLabel functions";
-  for (const k of ["hosts", "links", "maxHops"] as const)
-    if (!Number.isSafeInteger(n[k]) || n[k] < 0) return `network.${k} = ${String(n[k])} is not a non-negative integer`;
-  for (const k of ["bandwidth", "latency"] as const)
-    if (!(n[k] instanceof Float64Array) || n[k].length !== n.links)
-      return `network.${k} is not a Float64Array of its ${n.links} links`;
-  return null;
 }
 
 /** Checks the network options: a network replaces the topology's t_d (flat only), its links need bandwidth > 0 and latency >= 0. */

@@ -6,7 +6,9 @@ import { findMachine } from "../../../src/machines/presets.js";
 import { simulateSchedule } from "../../../src/machines/sim/simulate.js";
 import type { CommMatrix } from "../../../src/model/matrix.js";
 import type { NetworkRoutes } from "../../../src/model/network.js";
+import { busiestLinkBound, hostLinkBound } from "../../../src/bounds/index.js";
 import { plan } from "../../../src/planner/index.js";
+import { verifySchedule } from "../../../src/verifier/index.js";
 import { errorOf } from "../../helpers/errors.js";
 import { star } from "./hand-networks.js";
 
@@ -50,6 +52,34 @@ describe("a network object built by hand", () => {
     expect(run(wrongLink)).toMatch(/^simulate: network star:4: route \d -> \d names link 99, not in 0\.\.7$/);
     const tooLong = { ...net, linkLabel: net.linkLabel, route: () => 3 };
     expect(run(tooLong)).toMatch(/^simulate: network star:4: route \d -> \d has 3 links, not 0\.\.2 \(maxHops\)$/);
+  });
+
+  it("the verifier's link check and the link bounds refuse the same broken networks in one line", () => {
+    const net = star(4, 1);
+    const wrongLink = {
+      ...net,
+      linkLabel: net.linkLabel,
+      route: (_a: number, _b: number, out: Int32Array) => ((out[0] = 99), 1),
+    };
+    const tooLong = { ...net, linkLabel: net.linkLabel, route: () => 3 };
+    const entries: [string, (n: NetworkRoutes) => unknown][] = [
+      ["verify", (n) => verifySchedule(m, s, { network: n })],
+      ["bounds", (n) => busiestLinkBound(m, n)],
+      ["bounds", (n) => hostLinkBound(m, n)],
+    ];
+    for (const [module, f] of entries) {
+      expect(() => f(net), module).not.toThrow();
+      expect(refusal(() => f("fat-tree" as unknown as NetworkRoutes))).toBe(
+        `${module}: network is not a NetworkRoutes object`,
+      );
+      expect(refusal(() => f(wrongLink))).toMatch(
+        new RegExp(`^${module}: network star:4: route \\d -> \\d names link 99, not in 0\\.\\.7$`),
+      );
+      // every entry sizes its route array max(2, maxHops) = 2 links here
+      expect(refusal(() => f(tooLong))).toMatch(
+        new RegExp(`^${module}: network star:4: route \\d -> \\d has 3 links, not 0\\.\\.2$`),
+      );
+    }
   });
 
   it("progress options must be functions", () => {
