@@ -25,6 +25,17 @@ const refusal = (f: () => unknown): string => errorOf(f).message;
 
 const run = (network: unknown) => refusal(() => simulateSchedule(s, machine, { network: network as NetworkRoutes }));
 
+/** A sound star of 4 hosts, and two broken copies: a route naming link 99, a route of 3 links (maxHops 2). */
+function brokenStars(): { net: NetworkRoutes; wrongLink: NetworkRoutes; tooLong: NetworkRoutes } {
+  const net = star(4, 1);
+  const wrongLink = {
+    ...net,
+    linkLabel: net.linkLabel,
+    route: (_a: number, _b: number, out: Int32Array) => ((out[0] = 99), 1),
+  };
+  return { net, wrongLink, tooLong: { ...net, linkLabel: net.linkLabel, route: () => 3 } };
+}
+
 describe("a network object built by hand", () => {
   it("a sound one runs", () => {
     expect(() => simulateSchedule(s, machine, { network: star(4, 1) })).not.toThrow();
@@ -43,25 +54,13 @@ describe("a network object built by hand", () => {
   });
 
   it("refuses a route naming a link it does not have, or longer than maxHops (before: a TypeError or a silent wrong time)", () => {
-    const net = star(4, 1);
-    const wrongLink = {
-      ...net,
-      linkLabel: net.linkLabel,
-      route: (_a: number, _b: number, out: Int32Array) => ((out[0] = 99), 1),
-    };
+    const { wrongLink, tooLong } = brokenStars();
     expect(run(wrongLink)).toMatch(/^simulate: network star:4: route \d -> \d names link 99, not in 0\.\.7$/);
-    const tooLong = { ...net, linkLabel: net.linkLabel, route: () => 3 };
     expect(run(tooLong)).toMatch(/^simulate: network star:4: route \d -> \d has 3 links, not 0\.\.2 \(maxHops\)$/);
   });
 
   it("the verifier's link check and the link bounds refuse the same broken networks in one line", () => {
-    const net = star(4, 1);
-    const wrongLink = {
-      ...net,
-      linkLabel: net.linkLabel,
-      route: (_a: number, _b: number, out: Int32Array) => ((out[0] = 99), 1),
-    };
-    const tooLong = { ...net, linkLabel: net.linkLabel, route: () => 3 };
+    const { net, wrongLink, tooLong } = brokenStars();
     const entries: [string, (n: NetworkRoutes) => unknown][] = [
       ["verify", (n) => verifySchedule(m, s, { network: n })],
       ["bounds", (n) => busiestLinkBound(m, n)],
