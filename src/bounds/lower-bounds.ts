@@ -148,7 +148,7 @@ export function lowerBounds(m: CommMatrix, target: BoundTarget, req: BoundReques
     });
   const k = req.ports ?? req.machine.ports;
   if (!Number.isInteger(k) || k < 1)
-    throw fail("bounds", "BAD_OPTION", `ports must be an integer >= 1, got ${k}`, { field: "ports" });
+    throw fail("bounds", "BAD_OPTION", `ports must be an integer >= 1, got ${String(k)}`, { field: "ports" });
   const sim = target.startsWith("sim-");
   const td = sim && req.pairTd !== undefined ? req.pairTd : req.machine.td;
   const l = nodeLoads(m, td);

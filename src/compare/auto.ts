@@ -150,9 +150,14 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
     });
   const k = options.finalists ?? AUTO_FINALISTS;
   if (!Number.isInteger(k) || k < 0 || k > AUTO_VARIANTS.length)
-    throw fail("compare", "BAD_OPTION", `auto: finalists must be an integer in 0..${AUTO_VARIANTS.length}, got ${k}`, {
-      field: "finalists",
-    });
+    throw fail(
+      "compare",
+      "BAD_OPTION",
+      `auto: finalists must be an integer in 0..${AUTO_VARIANTS.length}, got ${String(k)}`,
+      {
+        field: "finalists",
+      },
+    );
   checkFlatForNetwork(machine, options.network, "auto: a network");
   const simNet = networkOptions(options);
   const screen = screenVariants(m, machine, mode, seed, Math.max(1, k));

@@ -1,4 +1,5 @@
 /** runCandidates: every applicable planner run on a matrix and measured (steps, start-ups, traffic, scratch, modelled and simulated time, lower bound). */
+import { fail } from "../model/errors.js";
 import { checkMachine } from "../model/machine.js";
 import {
   bestBound,
@@ -120,6 +121,10 @@ export function runCandidates(m: CommMatrix, req: CandidateRequest): CandidateRu
   const progress = checkProgress(req.progress, "compare");
   const seed = req.seed ?? 1;
   const mode = req.mode ?? "blocking";
+  if (mode !== "blocking" && mode !== "nonblocking")
+    throw fail("compare", "BAD_OPTION", `unknown mode '${String(mode)}'; known: blocking, nonblocking`, {
+      field: "mode",
+    });
   const ports = req.ports ?? machine.ports;
   const planners = req.planners ?? PLANNERS;
   const elements = networkElements(m);

@@ -1,6 +1,7 @@
 /** GOAL text (LogGOPSim / Schedgen) of a lowered program: per rank its sends, receives and copies, chained with `requires` so the simulation follows the rounds. */
 import type { Program } from "../model/program.js";
 import { AsciiWriter, pieceText } from "../model/ascii-writer.js";
+import { numberOpt } from "./options.js";
 
 /** Options of the GOAL writer. */
 export interface GoalOptions {
@@ -24,7 +25,7 @@ const PIECE = 1 << 20;
 export function* goalChunks(prog: Program, opts: GoalOptions = {}): Generator<string | Uint8Array, void, undefined> {
   const { ops, rankStart } = prog;
   const eb = prog.elementBytes;
-  const calcPerByte = opts.calcPerByte ?? 0;
+  const calcPerByte = numberOpt("export", "calcPerByte", opts.calcPerByte, 0, { min: 0, max: 1e9 });
   const blocking = prog.variant === "blocking";
   yield (
     `// commplan ${prog.algorithm}, P = ${prog.p}, ${prog.variant}, ${prog.rounds} rounds; sizes in bytes (${eb} per element), calc in picoseconds\n` +

@@ -1,6 +1,7 @@
 /** MSCCL-IR XML of a lowered program: uniform chunks, one send and one receive thread block per connection, dependencies across rounds, the runtime parser's limits checked. */
 import { fail } from "../model/errors.js";
 import type { Program } from "../model/program.js";
+import { stringOpt } from "./options.js";
 
 /** The msccl-executor-nccl parser's limits (RUNTIMES.md); a program past one is refused, never written. */
 export const MSCCL_LIMITS = {
@@ -68,7 +69,7 @@ export function mscclChunkElements(prog: Program, given?: number): number {
       throw fail(
         "export",
         "BAD_OPTION",
-        `msccl-xml: the chunk must be a positive integer number of elements, got ${given}`,
+        `msccl-xml: the chunk must be a positive integer number of elements, got ${String(given)}`,
         { field: "chunk" },
       );
     for (let k = 0; k < offset.length; k++) {
@@ -379,10 +380,11 @@ export function mscclXml(prog: Program, opts: MscclOptions = {}): string {
   let maxChunks = 1;
   const chunks = (v: number): number => Math.ceil(v / chunk);
   for (let r = 0; r < p; r++) maxChunks = Math.max(maxChunks, chunks(layout.sendSize[r]!), chunks(layout.recvSize[r]!));
-  const name = (opts.name ?? `commplan-${prog.algorithm}`).replace(/[^A-Za-z0-9_.-]/g, "_");
+  const name = stringOpt("export", "name", opts.name, `commplan-${prog.algorithm}`).replace(/[^A-Za-z0-9_.-]/g, "_");
+  const proto = stringOpt("export", "proto", opts.proto, "Simple", ["Simple", "LL", "LL128"]);
   const bytes = maxChunks * chunk * prog.elementBytes;
   let xml =
-    `<algo name="${name}" proto="${opts.proto ?? "Simple"}" nchannels="${Math.max(1, nchannels)}" nchunksperloop="${maxChunks}" ngpus="${p}" ` +
+    `<algo name="${name}" proto="${proto}" nchannels="${Math.max(1, nchannels)}" nchunksperloop="${maxChunks}" ngpus="${p}" ` +
     `coll="alltoall" inplace="0" outofplace="1" minBytes="0" maxBytes="${bytes}">\n`;
   for (let r = 0; r < p; r++) {
     xml += `  <gpu id="${r}" i_chunks="${chunks(layout.sendSize[r]!)}" o_chunks="${chunks(layout.recvSize[r]!)}" s_chunks="${chunks(layout.scratchSize[r]!)}">\n`;

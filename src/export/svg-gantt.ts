@@ -2,6 +2,7 @@
 import { escapeXml } from "./xml-escape.js";
 import { TIMELINE_NONE, type Timeline } from "../model/timeline.js";
 import { fail } from "../model/errors.js";
+import { numberOpt, stringOpt } from "./options.js";
 /** The timeline this writer reads (src/machines/sim makes it). */
 export type GanttTimeline = Timeline;
 const NONE = TIMELINE_NONE;
@@ -39,8 +40,9 @@ export function timelineToSvg(tl: GanttTimeline, makespan: number, opts: GanttOp
       `the timeline has ${tl.count} intervals; an SVG chart draws at most ${MAX_SVG_INTERVALS} (use the Chrome trace instead)`,
       { field: "timeline" },
     );
-  const width = opts.width ?? 1200;
-  const row = opts.rowHeight ?? 14;
+  const width = numberOpt("svg", "width", opts.width, 1200, { min: 200, max: 100000 });
+  const row = numberOpt("svg", "rowHeight", opts.rowHeight, 14, { min: 3, max: 1000 });
+  const title = stringOpt("svg", "title", opts.title, "commplan simulated timeline");
   const left = 70,
     top = 40,
     legend = 24;
@@ -52,9 +54,9 @@ export function timelineToSvg(tl: GanttTimeline, makespan: number, opts: GanttOp
   out.push(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="10">\n`,
   );
-  out.push(`<title>${escapeXml(opts.title ?? "commplan simulated timeline")}</title>\n`);
+  out.push(`<title>${escapeXml(title)}</title>\n`);
   out.push(
-    `<text x="${left}" y="14" font-size="12">${escapeXml(opts.title ?? "commplan simulated timeline")} (makespan ${makespan.toPrecision(6)} us)</text>\n`,
+    `<text x="${left}" y="14" font-size="12">${escapeXml(title)} (makespan ${makespan.toPrecision(6)} us)</text>\n`,
   );
   for (let v = 0; v < tl.p; v++) {
     const y = top + v * row;

@@ -1,6 +1,7 @@
 /** SVG of link load after a simulated run on a network: a heat map by (row, col) when every link has them, else a bar chart of the busiest links. */
 import { escapeXml } from "./xml-escape.js";
 import { fail } from "../model/errors.js";
+import { numberOpt, stringOpt } from "./options.js";
 
 /** One link to draw: its label, its load (busy fraction, 0..1), and optionally where it sits. */
 export interface LinkLoadEntry {
@@ -50,8 +51,10 @@ export function linkLoadSvg(links: readonly LinkLoadEntry[], opts: LinkLoadSvgOp
     throw fail("svg", "BAD_INPUT", `${links.length} links; a heat map draws at most ${MAX_HEATMAP_LINKS}`, {
       field: "links",
     });
-  const title = escapeXml(opts.title ?? "link load (busy fraction)");
-  return grid ? heatMap(links, title) : barChart(links, title, opts.top ?? 32, opts.width ?? 720);
+  const title = escapeXml(stringOpt("svg", "title", opts.title, "link load (busy fraction)"));
+  const top = numberOpt("svg", "top", opts.top, 32, { min: 1, max: 100000, integer: true });
+  const width = numberOpt("svg", "width", opts.width, 720, { min: 200, max: 100000 });
+  return grid ? heatMap(links, title) : barChart(links, title, top, width);
 }
 
 function heatMap(links: readonly LinkLoadEntry[], title: string): string {

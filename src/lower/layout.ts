@@ -115,6 +115,8 @@ function checkSide(
           field: name,
         },
       );
+    if (!(Number.isInteger(limit) && limit >= 0 && limit <= Number.MAX_SAFE_INTEGER))
+      throw fail("lower", "BAD_OPTION", `${sizeName}[${r}] = ${limit} is not an integer >= 0`, { field: sizeName });
     size[r] = limit;
     order.sort((a, b) => displs[a]! - displs[b]!);
     for (let i = 1; i < order.length; i++) {
@@ -171,6 +173,13 @@ export function bufferLayout(m: CommMatrix, opts: DisplacementOptions = {}): Buf
       cols = matrixCols(m);
     send = { peers: { start: rows.rowStart, peer: rows.col }, counts: rows.val };
     recv = { peers: { start: cols.colStart, peer: cols.row }, counts: cols.val };
+  }
+  for (const k of ["sendDispls", "recvDispls", "sendSize", "recvSize"] as const) {
+    const v: unknown = opts[k];
+    if (v !== undefined && !(v instanceof Float64Array))
+      throw fail("lower", "BAD_OPTION", `${k} must be a Float64Array, got ${v === null ? "null" : typeof v}`, {
+        field: k,
+      });
   }
   const s = sideDispls(send, p, true, opts.sendDispls, opts.sendSize);
   const r = sideDispls(recv, p, false, opts.recvDispls, opts.recvSize);

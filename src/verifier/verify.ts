@@ -72,7 +72,7 @@ export function verifySchedule(m: CommMatrix, s: Schedule, opts: VerifyOptions =
 /** Throws when the options are bad (ports, a network with fewer hosts than P) or the schedule was made for another matrix (P or digest differ). */
 function checkInputs(m: CommMatrix, s: Schedule, ports: number, network: NetworkRoutes | undefined): void {
   if (!Number.isInteger(ports) || ports < 1)
-    throw fail("verify", "BAD_OPTION", `ports must be a positive integer, got ${ports}`, { field: "ports" });
+    throw fail("verify", "BAD_OPTION", `ports must be a positive integer, got ${String(ports)}`, { field: "ports" });
   const shape = network === undefined ? null : networkProblem(network);
   if (shape !== null) throw fail("verify", "BAD_OPTION", shape, { field: "network" });
   if (network && network.hosts < s.p)
