@@ -149,6 +149,10 @@ export function lowerBounds(m: CommMatrix, target: BoundTarget, req: BoundReques
   const k = req.ports ?? req.machine.ports;
   if (!Number.isInteger(k) || k < 1)
     throw fail("bounds", "BAD_OPTION", `ports must be an integer >= 1, got ${String(k)}`, { field: "ports" });
+  if (req.pairTd !== undefined && typeof req.pairTd !== "function")
+    throw fail("bounds", "BAD_OPTION", `pairTd must be a function (a, b) => t_d, got ${typeof req.pairTd}`, {
+      field: "pairTd",
+    });
   const sim = target.startsWith("sim-");
   const td = sim && req.pairTd !== undefined ? req.pairTd : req.machine.td;
   const l = nodeLoads(m, td);

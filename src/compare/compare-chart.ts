@@ -1,6 +1,7 @@
 /** compareChartSvg: the comparison as a horizontal bar chart (modelled blocking, modelled nonblocking, simulated time per planner; the lower bound as a line). */
 import type { CompareReport } from "./compare.js";
 import { escapeXml, fmtNumber } from "./compare-format.js";
+import { numberOpt } from "../export/options.js";
 
 /** The three bars of each planner, with their colours. */
 const BARS = [
@@ -41,7 +42,7 @@ function scale(
 
 /** The chart as an SVG document (one group of three bars per planner, the bound as a dashed line, a legend). */
 export function compareChartSvg(r: CompareReport, opts: ChartOptions = {}): string {
-  const width = opts.width ?? 900;
+  const width = numberOpt("compare", "width", opts.width, 900, { min: 300, max: 100000 });
   const left = 150,
     right = 20,
     top = 50,

@@ -2,6 +2,7 @@
 import { escapeXml, fmtNumber, SERIES_COLOURS } from "./compare-format.js";
 import type { ChartOptions } from "./compare-chart.js";
 import type { SweepReport } from "./sweep.js";
+import { numberOpt } from "../export/options.js";
 
 /** Decades covering [lo, hi] (at least one), as exponents. */
 function decades(lo: number, hi: number): [number, number] {
@@ -12,7 +13,7 @@ function decades(lo: number, hi: number): [number, number] {
 
 /** The sweep as an SVG document: a polyline per planner, the bound dashed, crossovers as circles (leader changes filled and labelled). */
 export function sweepChartSvg(sw: SweepReport, title: string, opts: ChartOptions = {}): string {
-  const width = opts.width ?? 900,
+  const width = numberOpt("compare", "width", opts.width, 900, { min: 300, max: 100000 }),
     height = 520;
   const left = 80,
     right = 170,

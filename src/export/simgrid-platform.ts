@@ -1,6 +1,8 @@
 /** SimGrid platform (version 4.1) and hostfile for a machine preset: a flat cluster whose route latency is the start-up and whose bandwidth is the per-byte cost. */
 import type { MachineModel } from "../model/machine.js";
 import type { ExportedFile } from "./simgrid-trace.js";
+import { MAX_P } from "../model/matrix.js";
+import { numberOpt } from "./options.js";
 
 /** Host speed of the platform (flops per second): `compute` actions are scaled to it. */
 export const SIMGRID_HOST_FLOPS = 1e9;
@@ -26,6 +28,7 @@ export function simgridHostName(r: number): string {
 
 /** The platform XML for P hosts on `machine`. */
 export function simgridPlatformXml(p: number, machine: MachineModel): string {
+  numberOpt("export", "p", p, 1, { min: 1, max: MAX_P, integer: true });
   const { latUs, bytesPerSecond } = simgridLinkParams(machine);
   const bw = `${Number(bytesPerSecond.toPrecision(12))}Bps`;
   const title = machine.title.replace(/--/g, "- -").replace(/[<>&]/g, " ");
@@ -41,6 +44,7 @@ export function simgridPlatformXml(p: number, machine: MachineModel): string {
 
 /** The hostfile: rank r runs on host h<r>. */
 export function simgridHostfile(p: number): string {
+  numberOpt("export", "p", p, 1, { min: 1, max: MAX_P, integer: true });
   let s = "";
   for (let r = 0; r < p; r++) s += simgridHostName(r) + "\n";
   return s;

@@ -45,7 +45,8 @@ export function nodeArrayRow(p: number, row: number): number[] {
  */
 export function stepGrid(s: Schedule, stage: number, senders?: readonly number[], addInbound = false): StepGrid {
   if (!Number.isInteger(stage) || stage < 0 || stage >= s.stages.length) {
-    throw fail("show", "BAD_OPTION", `--stage must be in 1..${s.stages.length}, got ${stage + 1}`, { field: "stage" });
+    const got = Number.isInteger(stage) ? String(stage + 1) : String(stage);
+    throw fail("show", "BAD_OPTION", `--stage must be in 1..${s.stages.length}, got ${got}`, { field: "stage" });
   }
   const st = s.stages[stage]!;
   const end = st.firstStep + st.stepCount;

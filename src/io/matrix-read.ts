@@ -186,6 +186,10 @@ class MatrixStreamReader {
 
 /** Parses a matrix from text: JSON (commplan.matrix/v1), CSV (a P x P grid) or Matrix Market coordinate. */
 export function parseMatrixText(text: string, opts: ParseMatrixOptions = {}): CommMatrix {
+  if (opts.file !== undefined && typeof opts.file !== "string")
+    throw fail(MODULE, "BAD_OPTION", `file must be a string (a name for messages), got ${typeof opts.file}`, {
+      field: "file",
+    });
   if (opts.format !== undefined && !(opts.format in FORMAT_TITLE)) {
     throw fail(
       MODULE,

@@ -77,9 +77,11 @@ export function parseTopologySpec(spec: string): TopologySpec {
 /** Builds the graph of `spec` with at least `hosts` hosts (ranks 0..hosts-1 on hosts 0..hosts-1); link defaults from `machine`. */
 export function buildTopology(spec: string, hosts: number, machine?: MachineModel): TopologyGraph {
   if (!Number.isInteger(hosts) || hosts < 1 || hosts > MAX_TOPOLOGY_HOSTS)
-    throw fail(MODULE, "BAD_OPTION", `the host count ${hosts} is not an integer in 1..${MAX_TOPOLOGY_HOSTS}`, {
+    throw fail(MODULE, "BAD_OPTION", `the host count ${String(hosts)} is not an integer in 1..${MAX_TOPOLOGY_HOSTS}`, {
       field: "P",
     });
+  if (typeof spec !== "string")
+    throw fail(MODULE, "BAD_OPTION", `the topology spec must be a string, got ${typeof spec}`, { field: "topology" });
   const { generator, params } = parseTopologySpec(spec);
   const graph = generator.build({ params, hosts, machine, spec });
   const built = graph.graph().hosts;

@@ -1,4 +1,4 @@
-/** The export functions' options as a library caller passes them: a wrong type or range is a one-line BAD_OPTION naming the option, never NaN or "[object Object]" in the file, nor a TypeError. */
+/** Options of the export functions (and of the charts, bounds, matrix text and topology specs) as a library caller passes them: a wrong type or range is a one-line BAD_OPTION naming the option, never NaN or "[object Object]" in the file, a TypeError or a long loop. */
 import { describe, expect, it } from "vitest";
 import { goalText } from "../../src/export/goal.js";
 import { mscclXml } from "../../src/export/msccl-xml.js";
@@ -10,6 +10,11 @@ import { simulateSchedule } from "../../src/machines/sim/simulate.js";
 import { compareMatrix } from "../../src/compare/compare.js";
 import { generatePattern } from "../../src/patterns/registry.js";
 import { plan } from "../../src/planner/registry.js";
+import { simgridHostfile, simgridPlatformXml } from "../../src/export/simgrid-platform.js";
+import { compareChartSvg } from "../../src/compare/compare-chart.js";
+import { lowerBounds } from "../../src/bounds/index.js";
+import { parseMatrixText } from "../../src/io/matrix-read.js";
+import { buildTopology } from "../../src/topology/index.js";
 import { errorOf } from "../helpers/errors.js";
 
 const m = generatePattern("liu-pattern3", 8, { lmax: 4 }, 1);
@@ -17,6 +22,7 @@ const s = plan(m, "shift", {});
 const prog = lowerSchedule(m, s).program;
 const sim = simulateSchedule(s, findMachine("t3d-004"), { timeline: true });
 const links = [{ label: "a->b", load: 0.5 }];
+const compared = compareMatrix(m, { machine: findMachine("t3d-004"), planners: [] }).report;
 
 /** Every value here must be refused (the option's type or range). */
 const NOT_NUMBERS: unknown[] = [Number.NaN, Infinity, "12", {}, null, Symbol("s"), () => 1];
@@ -85,9 +91,46 @@ const CASES: [string, (v: unknown) => unknown, unknown[], RegExp][] = [
     ["fast", Symbol("s")],
     /^compare: unknown mode /,
   ],
+  // Infinity ran the host name loop until a RangeError (38 s)
+  [
+    "simgrid hostfile p",
+    (v) => simgridHostfile(v as number),
+    [...NOT_NUMBERS, 0, 2.5, 2 ** 21],
+    /^export: p must be an integer in 1\.\.1048576, got /,
+  ],
+  [
+    "simgrid platform p",
+    (v) => simgridPlatformXml(v as number, findMachine("t3d-004")),
+    [...NOT_NUMBERS, 0],
+    /^export: p must be an integer in 1\.\.1048576, got /,
+  ],
+  [
+    "compare chart width",
+    (v) => compareChartSvg(compared, { width: v as number }),
+    [...NOT_NUMBERS, 10],
+    /^compare: width must be a number in 300\.\.100000, got /,
+  ],
+  [
+    "lowerBounds pairTd",
+    (v) => lowerBounds(m, "sim-blocking", { machine: findMachine("t3d-004"), pairTd: v as () => number }),
+    NOT_STRINGS.slice(0, 3),
+    /^bounds: pairTd must be a function/,
+  ],
+  [
+    "parseMatrixText file",
+    (v) => parseMatrixText("1,2\n3,4\n", { file: v as string }),
+    [12, {}, null],
+    /^matrix: file must be a string/,
+  ],
+  [
+    "buildTopology spec",
+    (v) => buildTopology(v as string, 8),
+    NOT_STRINGS,
+    /^topology: the topology spec must be a string, got /,
+  ],
 ];
 
-describe("export options from a library caller", () => {
+describe("options from a library caller", () => {
   for (const [name, f, values, message] of CASES)
     it(`${name}: refused in one line`, () => {
       for (const v of values) {

@@ -83,11 +83,11 @@ function resolveProtocolOptions(req: ProtocolRequest, machine: MachineModel): Pr
         throw bad(k, `${k} is a drs-n option; async (AC, 003 fig. 2) makes no inquiries`);
   }
   const inquiry = req.inquiry ?? 2 * machine.ts;
-  if (!(inquiry >= MIN_INQUIRY) || !Number.isFinite(inquiry))
-    throw bad("inquiry", `inquiry must be a finite time >= ${MIN_INQUIRY} us, got ${inquiry}`);
+  if (typeof inquiry !== "number" || !(inquiry >= MIN_INQUIRY) || !Number.isFinite(inquiry))
+    throw bad("inquiry", `inquiry must be a finite time >= ${MIN_INQUIRY} us, got ${String(inquiry)}`);
   const maxInquiries = req.maxInquiries ?? MAX_INQUIRIES;
   if (!Number.isInteger(maxInquiries) || maxInquiries < 1)
-    throw bad("maxInquiries", `maxInquiries must be an integer >= 1, got ${maxInquiries}`);
+    throw bad("maxInquiries", `maxInquiries must be an integer >= 1, got ${String(maxInquiries)}`);
   const topology = resolveTopology(req.topology, machine);
   if (req.protocol === "drs-n" && (req.network || req.portSharing !== undefined))
     throw bad(

@@ -27,7 +27,7 @@ export const DEFAULT_MAX_PROGRAM_ELEMENTS = 2 ** 24;
 export function verifyProgram(m: CommMatrix, prog: Program, opts: ProgramVerifyOptions = {}): Report {
   const limit = opts.maxElements ?? DEFAULT_MAX_PROGRAM_ELEMENTS;
   if (!(Number.isInteger(limit) && limit >= 0))
-    throw fail("verify", "BAD_OPTION", `maxElements must be a non-negative integer, got ${limit}`, {
+    throw fail("verify", "BAD_OPTION", `maxElements must be a non-negative integer, got ${String(limit)}`, {
       field: "maxElements",
     });
   checkMadeFor(m, prog, "the program", "verify");
