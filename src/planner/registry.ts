@@ -1,5 +1,6 @@
 /** Planner registry: every planning algorithm by name, and the one place plan options are checked. */
 import { fail } from "../model/errors.js";
+import { quoted } from "../model/quoted.js";
 import { checkSeed } from "../model/param-spec.js";
 import type { CommMatrix } from "../model/matrix.js";
 import { checkMachine, type MachineModel } from "../model/machine.js";
@@ -30,7 +31,7 @@ export function findPlanner(name: string): Planner {
     throw fail(
       "planner",
       "BAD_OPTION",
-      `unknown algorithm '${name}'; known: ${PLANNERS.map((x) => x.name).join(", ")}`,
+      `unknown algorithm ${typeof name === "string" ? quoted(name) : typeof name}; known: ${PLANNERS.map((x) => x.name).join(", ")}`,
       { field: "algorithm" },
     );
   return found;

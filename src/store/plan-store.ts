@@ -108,6 +108,10 @@ function publish(tmp: string, target: string, dir: string): boolean {
  * directory that is not empty and not a store.
  */
 export function openPlanStore(dir: string, create = false): PlanStore {
+  if (typeof dir !== "string" || dir === "")
+    throw fail(MODULE, "BAD_OPTION", `the store directory must be a non-empty path, got ${typeof dir}`, {
+      field: "dir",
+    });
   const s: PlanStore = { dir };
   const marker = join(dir, MARKER);
   try {

@@ -15,6 +15,7 @@ import { compareChartSvg } from "../../src/compare/compare-chart.js";
 import { lowerBounds } from "../../src/bounds/index.js";
 import { parseMatrixText } from "../../src/io/matrix-read.js";
 import { buildTopology } from "../../src/topology/index.js";
+import { openPlanStore } from "../../src/store/index.js";
 import { errorOf } from "../helpers/errors.js";
 
 const m = generatePattern("liu-pattern3", 8, { lmax: 4 }, 1);
@@ -121,6 +122,18 @@ const CASES: [string, (v: unknown) => unknown, unknown[], RegExp][] = [
     (v) => parseMatrixText("1,2\n3,4\n", { file: v as string }),
     [12, {}, null],
     /^matrix: file must be a string/,
+  ],
+  [
+    "openPlanStore dir",
+    (v) => openPlanStore(v as string, true),
+    [12, null, "", {}],
+    /^store: the store directory must be a non-empty path, got /,
+  ],
+  [
+    "plan algorithm",
+    (v) => plan(m, v as string, {}),
+    [Symbol("s"), 3, "no\nplanner"],
+    /^planner: unknown algorithm (symbol|number|"no\\nplanner"); known: /,
   ],
   [
     "buildTopology spec",
