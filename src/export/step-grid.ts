@@ -3,6 +3,7 @@ import { escapeXml } from "./xml-escape.js";
 import { fail } from "../model/errors.js";
 import { nodeArray } from "../model/node-array.js";
 import type { Schedule } from "../model/schedule.js";
+import { checkSchedule } from "../model/schedule-check.js";
 
 /** One cell: the receiver of the sender's transfer in that step, "X" for a stall, null when idle. */
 export type GridCell = number | "X" | null;
@@ -44,6 +45,7 @@ export function nodeArrayRow(p: number, row: number): number[] {
  * Without senders, every node that sends or stalls in the stage is a column.
  */
 export function stepGrid(s: Schedule, stage: number, senders?: readonly number[], addInbound = false): StepGrid {
+  checkSchedule(s, "show");
   if (!Number.isInteger(stage) || stage < 0 || stage >= s.stages.length) {
     const got = Number.isInteger(stage) ? String(stage + 1) : String(stage);
     throw fail("show", "BAD_OPTION", `--stage must be in 1..${s.stages.length}, got ${got}`, { field: "stage" });

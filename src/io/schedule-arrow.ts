@@ -18,6 +18,7 @@ import { ByteBuffer } from "flatbuffers";
 import { fail, isCommplanError } from "../model/errors.js";
 import { REARRANGE_KINDS, stageOfStep, stepOfTransfer } from "../model/schedule.js";
 import type { ChunkTable, JsonValue, Rearrange, Schedule, StageInfo } from "../model/schedule.js";
+import { checkSchedule } from "../model/schedule-check.js";
 
 const MODULE = "schedule-arrow";
 /** The format name written into the schema metadata (key `commplan`). */
@@ -104,6 +105,7 @@ export function encodeScheduleArrow(
   extra: { readonly [k: string]: JsonValue } = {},
   metadata: { readonly [k: string]: string } = {},
 ): Uint8Array {
+  checkSchedule(s, MODULE);
   const n = s.transferCount;
   const stepOf = stepOfTransfer(s);
   const stageOf = stageOfStep(s);

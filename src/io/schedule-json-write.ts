@@ -6,6 +6,7 @@ import { writePieces } from "./file-output.js";
 import { FORMAT_NAMES } from "./json-schema.js";
 import { AsciiWriter, pieceText } from "../model/ascii-writer.js";
 import type { Schedule } from "../model/schedule.js";
+import { checkSchedule } from "../model/schedule-check.js";
 
 const MODULE = "schedule";
 /** Target size of the pieces the writer hands to the stream. */
@@ -76,6 +77,7 @@ function transfer(w: AsciiWriter, s: Schedule, x: number): void {
  * line, then one line per stage, step and transfer, written into Buffers of ASCII.
  */
 function* scheduleJsonChunks(s: Schedule, pieceSize: number): Generator<string | Uint8Array, void, undefined> {
+  checkSchedule(s, MODULE); // before the first piece: a broken schedule writes nothing
   yield header(s);
   const w = new AsciiWriter(pieceSize + 4096);
   const { stepStart, stallStart, stallNode } = s;

@@ -7,6 +7,7 @@ import { emitOps } from "./emit.js";
 import { bufferLayout, type DisplacementOptions } from "./layout.js";
 import { directMessages, groupTransfers } from "./messages.js";
 import { payloadMessages } from "./payload.js";
+import { checkSchedule } from "../model/schedule-check.js";
 
 /** Options of lowerSchedule: the variant and, optionally, the caller's displacements. */
 export interface LowerOptions extends DisplacementOptions {
@@ -29,6 +30,7 @@ export interface LowerResult {
  * carries the next elements of M[u][v]) and is refused otherwise. Throws CommplanError.
  */
 export function lowerSchedule(m: CommMatrix, s: Schedule, opts: LowerOptions = {}): LowerResult {
+  checkSchedule(s, "lower");
   if (s.p !== m.p)
     throw fail("lower", "MISMATCH", `the schedule is for P = ${s.p}, the matrix has P = ${m.p}`, { field: "p" });
   if (s.matrixDigest !== "") checkMadeFor(m, s, "the schedule", "lower");

@@ -3,6 +3,7 @@ import { checkMachine } from "../model/machine.js";
 import { fail } from "../model/errors.js";
 import type { MachineModel } from "../model/machine.js";
 import type { Schedule } from "../model/schedule.js";
+import { checkSchedule } from "../model/schedule-check.js";
 
 /** Blocking (lock-step, 004 eqs 1 and 3) or nonblocking (pipelined, 004 eqs 2 and 4) message passing. */
 export type CostMode = "blocking" | "nonblocking";
@@ -61,6 +62,7 @@ export interface ScheduleCost {
  */
 export function scheduleCost(s: Schedule, machine: MachineModel, mode: CostMode): ScheduleCost {
   checkMachine(machine, "machines");
+  checkSchedule(s, "machines");
   if (mode !== "blocking" && mode !== "nonblocking") {
     throw fail("machines", "BAD_OPTION", `unknown cost mode '${String(mode)}'; known: ${COST_MODES.join(", ")}`, {
       field: "mode",

@@ -246,7 +246,9 @@ describe("scheduleCost, input checks", () => {
 
   it("rejects a transfer naming a node outside the schedule", () => {
     const s = build(2, [["s", "none", [[[0, 5, 1]]]]]);
-    expect(() => scheduleCost(s, M, "blocking")).toThrow(/^machines: transfer 0 \(0 -> 5\)/);
+    expect(() => scheduleCost(s, M, "blocking")).toThrow(
+      /^machines: the schedule is not well formed: transfer 0: node 5 is not in 0\.\.1$/,
+    );
   });
 });
 

@@ -1,4 +1,4 @@
-/** The verifiers take objects a user's planner or runtime built by hand: any mutation of a schedule's or a program's fields ends in a report or a CommplanError, never another exception. */
+/** The verifiers, and every function that takes a schedule, take objects a user's planner or runtime built by hand: any mutation of a schedule's or a program's fields ends in a report, a result or a CommplanError, never another exception. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isCommplanError } from "../../src/model/errors.js";
@@ -7,6 +7,12 @@ import { lowerSchedule } from "../../src/lower/index.js";
 import { plan } from "../../src/planner/index.js";
 import { ScheduleCheckError, verifyOrThrow } from "../../src/testing/index.js";
 import { verifyProgram } from "../../src/verifier/index.js";
+import { findMachine, scheduleCost } from "../../src/machines/index.js";
+import { simulateSchedule } from "../../src/machines/sim/simulate.js";
+import { scheduleToJsonText } from "../../src/io/schedule-json-write.js";
+import { encodeScheduleArrow } from "../../src/io/schedule-arrow.js";
+import { stepGrid } from "../../src/export/step-grid.js";
+import { scheduleProblem } from "../../src/model/schedule-check.js";
 
 const m: CommMatrix = {
   p: 4,
@@ -41,25 +47,31 @@ function endsCleanly(f: () => unknown): boolean {
   }
 }
 
+const SCHEDULE_FIELDS = ["p", "stepCount", "transferCount", "elementBytes", "stages", "chunks", "times"] as const;
+const SCHEDULE_COLUMNS = ["stepStart", "stallStart", "stallNode", "src", "dst", "size"] as const;
+
+/** A property over schedules with one field, or one column element, replaced by a hostile value. */
+function mutatedSchedules(f: (s: unknown) => void): fc.IPropertyWithHooks<[number, string, unknown, number, boolean]> {
+  return fc.property(
+    fc.nat(1),
+    fc.oneof(fc.constantFrom(...SCHEDULE_FIELDS), fc.constantFrom(...SCHEDULE_COLUMNS)),
+    hostile,
+    fc.nat(),
+    fc.boolean(),
+    (i, key, v, k, plain) => {
+      const s = schedules[i]!;
+      const value = (SCHEDULE_COLUMNS as readonly string[]).includes(key)
+        ? mutateColumn(s[key as (typeof SCHEDULE_COLUMNS)[number]], k, typeof v === "number" ? v : k, plain)
+        : v;
+      f({ ...s, [key]: value });
+    },
+  );
+}
+
 describe("verifiers on hand-built objects", () => {
   it("a schedule with any field replaced, or any column element", () => {
-    const fields = ["p", "stepCount", "transferCount", "elementBytes", "stages", "chunks", "times"] as const;
-    const columns = ["stepStart", "stallStart", "stallNode", "src", "dst", "size"] as const;
     fc.assert(
-      fc.property(
-        fc.nat(1),
-        fc.oneof(fc.constantFrom(...fields), fc.constantFrom(...columns)),
-        hostile,
-        fc.nat(),
-        fc.boolean(),
-        (i, key, v, k, plain) => {
-          const s = schedules[i]!;
-          const value = (columns as readonly string[]).includes(key)
-            ? mutateColumn(s[key as (typeof columns)[number]], k, typeof v === "number" ? v : k, plain)
-            : v;
-          expect(endsCleanly(() => verifyOrThrow(m, { ...s, [key]: value } as never))).toBe(true);
-        },
-      ),
+      mutatedSchedules((s) => expect(endsCleanly(() => verifyOrThrow(m, s as never))).toBe(true)),
       { numRuns: 400, seed: 20261126 },
     );
   });
@@ -85,6 +97,45 @@ describe("verifiers on hand-built objects", () => {
         },
       ),
       { numRuns: 400, seed: 20261126 },
+    );
+  });
+});
+
+describe("the functions that take a schedule, on hand-built ones", () => {
+  const t3d = findMachine("t3d-004");
+  const entries: [string, (s: never) => unknown][] = [
+    ["simulateSchedule", (s) => simulateSchedule(s, t3d)],
+    ["scheduleCost", (s) => scheduleCost(s, t3d, "blocking")],
+    ["lowerSchedule", (s) => lowerSchedule(m, s)],
+    ["scheduleToJsonText", (s) => scheduleToJsonText(s)],
+    ["encodeScheduleArrow", (s) => encodeScheduleArrow(s)],
+    ["stepGrid", (s) => stepGrid(s, 0)],
+  ];
+  it("refuse a schedule that is not well formed in one line, and take one that is", () => {
+    // before: TypeErrors, RangeErrors (an array of P = 2^40), "undefined" written into the JSON
+    fc.assert(
+      mutatedSchedules((s) => {
+        const problem = scheduleProblem(s as never);
+        for (const [name, f] of entries) {
+          if (problem === null) {
+            expect(
+              endsCleanly(() => f(s as never)),
+              name,
+            ).toBe(true);
+            continue;
+          }
+          const e = (() => {
+            try {
+              f(s as never);
+            } catch (x) {
+              return x as Error;
+            }
+            return null;
+          })();
+          expect(e?.message, name).toMatch(/^[a-z-]+: the schedule is not well formed: [^\n]+$/);
+        }
+      }),
+      { numRuns: 300, seed: 20261126 },
     );
   });
 });

@@ -13,6 +13,7 @@ import { TimelineRecorder, type Timeline } from "./timeline.js";
 import { contentionFactor } from "./contention-factor.js";
 import { freeCore, linkStats, type SimNetworkStats } from "./link-contention.js";
 import { networkCost, type TopologyName } from "./topology.js";
+import { checkSchedule } from "../../model/schedule-check.js";
 
 /** Most transfers a simulation accepts (the event arrays are sized by it). */
 export const MAX_SIM_TRANSFERS = 50_000_000;
@@ -78,6 +79,7 @@ export interface SimResult {
 
 /** Replays schedule `s` on `machine` (see docs/simulator.md for the conventions). */
 export function simulateSchedule(s: Schedule, machine: MachineModel, req: SimRequest = {}): SimResult {
+  checkSchedule(s, "simulate");
   const o = resolveSimOptions(req, machine);
   if (s.transferCount > MAX_SIM_TRANSFERS)
     throw fail(

@@ -5,7 +5,7 @@ import { BUFFER_NAMES, OP_KINDS, type PeerIndex, type Program, type RankLayout }
 import { check, type Check } from "../report.js";
 import { describeOp, PROGRAM_SOURCE } from "./describe.js";
 import { counted } from "../../model/plural.js";
-import { columnProblem } from "../columns.js";
+import { columnProblem } from "../../model/schedule-check.js";
 
 const TITLE =
   "tables consistent; ranks, rounds, kinds and peers in range; pieces inside their buffers and adding up; displacements hold M";

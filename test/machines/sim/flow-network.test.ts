@@ -168,11 +168,11 @@ describe("flow model: hand-computed oversubscription", () => {
   });
 });
 
-/** A random one-stage schedule on p nodes: steps of random transfers (local copies and zero sizes included). */
+/** A random one-stage schedule on p nodes: steps of random transfers (local copies included; sizes >= 1, as the IR says). */
 const randomSchedule = fc
   .record({
     p: fc.integer({ min: 2, max: 9 }),
-    steps: fc.array(fc.array(fc.tuple(fc.nat(), fc.nat(), fc.integer({ min: 0, max: 500 })), { maxLength: 12 }), {
+    steps: fc.array(fc.array(fc.tuple(fc.nat(), fc.nat(), fc.integer({ min: 1, max: 500 })), { maxLength: 12 }), {
       minLength: 1,
       maxLength: 5,
     }),
