@@ -2,11 +2,14 @@
 import type { Program } from "../model/program.js";
 import { AsciiWriter, pieceText } from "../model/ascii-writer.js";
 import { numberOpt } from "./options.js";
+import { progressTicker, type ProgressCallback } from "../model/progress.js";
 
 /** Options of the GOAL writer. */
 export interface GoalOptions {
   /** Time units (picoseconds, docs/runtimes.md) charged per copied byte as `calc`; 0 (default) writes copies as `calc 0`. */
   readonly calcPerByte?: number;
+  /** Called as the ranks are written: `done` of `total` ranks. */
+  readonly progress?: ProgressCallback | null;
 }
 
 const OP_SEND = 0,
@@ -32,6 +35,7 @@ export function* goalChunks(prog: Program, opts: GoalOptions = {}): Generator<st
     `num_ranks ${prog.p}\n`
   );
   const w = new AsciiWriter(PIECE + 4096);
+  const tick = progressTicker(opts.progress, prog.p);
   const label = (l: number): void => {
     w.char(0x6c); // l
     w.num(l);
@@ -60,6 +64,7 @@ export function* goalChunks(prog: Program, opts: GoalOptions = {}): Generator<st
     w.char(0x0a);
   };
   for (let r = 0; r < prog.p; r++) {
+    tick(r);
     w.text("rank ");
     w.num(r);
     w.text(" {\n");
@@ -94,6 +99,7 @@ export function* goalChunks(prog: Program, opts: GoalOptions = {}): Generator<st
     w.text("}\n");
   }
   yield w.take();
+  tick(Infinity);
 }
 
 /** The GOAL text, in pieces (strings; see goalChunks). */

@@ -2,6 +2,7 @@
 import { fail } from "../../model/errors.js";
 import type { CommMatrix } from "../../model/matrix.js";
 import { ScheduleBuilder, type ScheduleHeader } from "../../model/schedule.js";
+import { progressTicker, type ProgressCallback, type ProgressTick } from "../../model/progress.js";
 
 /** Most unit packets an explicit (schedule-building) plan may hold. */
 export const MAX_EXPLICIT_PACKETS = 1 << 23;
@@ -163,8 +164,18 @@ export class RoundEngine {
 
   /** Shifts per step: 1 (single-port OCPC, N - 1 steps a round) or k (k-port nodes, ceil((N - 1) / k) steps). */
   private readonly shiftsPerStep: number;
+  /** Packets delivered so far (what the progress counts, once per round). */
+  private delivered = 0;
+  private readonly tick: ProgressTick;
 
-  constructor(m: CommMatrix, header: ScheduleHeader | null, payload: boolean, ports = 1) {
+  /** `progress`: packets delivered of the off-diagonal packets, reported as rounds end. */
+  constructor(
+    m: CommMatrix,
+    header: ScheduleHeader | null,
+    payload: boolean,
+    ports = 1,
+    progress: ProgressCallback | null = null,
+  ) {
     this.shiftsPerStep = ports;
     const n = (this.n = m.p);
     this.count = new Int32Array(n * n);
@@ -181,6 +192,7 @@ export class RoundEngine {
       if (Math.floor(k / n) !== k % n) total += v;
     }
     this.pending = total;
+    this.tick = progressTicker(progress, total);
     this.builder = header ? new ScheduleBuilder(header, payload, Math.max(16, total)) : null;
     if (this.track) {
       this.head = new Int32Array(n * n).fill(-1);
@@ -276,7 +288,10 @@ export class RoundEngine {
     this.movW[k] = w;
     this.movId[k] = id;
     this.slot[u * n + v] = k;
-    if (v === w) this.pending--;
+    if (v === w) {
+      this.pending--;
+      this.delivered++;
+    }
   }
 
   /**
@@ -317,6 +332,7 @@ export class RoundEngine {
     this.nMoves = 0;
     this.moves += k0;
     this.rounds++;
+    this.tick(this.delivered);
     return k0;
   }
 
@@ -336,6 +352,7 @@ export class RoundEngine {
   /** The schedule (engines made with a header only). */
   build(params: ScheduleHeader["params"]): ReturnType<ScheduleBuilder["build"]> {
     if (!this.builder) throw fail("planner", "BAD_INPUT", "total-exchange: internal error, no schedule builder");
+    this.tick(Infinity);
     return { ...this.builder.build(), params };
   }
 }
