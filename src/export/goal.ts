@@ -2,7 +2,7 @@
 import type { Program } from "../model/program.js";
 import { AsciiWriter, pieceText } from "../model/ascii-writer.js";
 import { numberOpt } from "./options.js";
-import { progressTicker, type ProgressCallback } from "../model/progress.js";
+import { checkProgress, progressTicker, type ProgressCallback } from "../model/progress.js";
 
 /** Options of the GOAL writer. */
 export interface GoalOptions {
@@ -30,12 +30,12 @@ export function* goalChunks(prog: Program, opts: GoalOptions = {}): Generator<st
   const eb = prog.elementBytes;
   const calcPerByte = numberOpt("export", "calcPerByte", opts.calcPerByte, 0, { min: 0, max: 1e9 });
   const blocking = prog.variant === "blocking";
+  const tick = progressTicker(checkProgress(opts.progress, "export"), prog.p);
   yield (
     `// commplan ${prog.algorithm}, P = ${prog.p}, ${prog.variant}, ${prog.rounds} rounds; sizes in bytes (${eb} per element), calc in picoseconds\n` +
     `num_ranks ${prog.p}\n`
   );
   const w = new AsciiWriter(PIECE + 4096);
-  const tick = progressTicker(opts.progress, prog.p);
   const label = (l: number): void => {
     w.char(0x6c); // l
     w.num(l);

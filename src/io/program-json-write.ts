@@ -7,7 +7,7 @@ import { BUFFER_NAMES, OP_KINDS, type Program, type RankLayout } from "../model/
 import { fsError, writePieces } from "./file-output.js";
 import { FORMAT_NAMES } from "./json-schema.js";
 import { AsciiWriter, pieceText } from "../model/ascii-writer.js";
-import { progressTicker, type ProgressCallback } from "../model/progress.js";
+import { checkProgress, progressTicker, type ProgressCallback } from "../model/progress.js";
 
 const MODULE = "program";
 /** Options of the program writers. */
@@ -144,7 +144,8 @@ export function* programJsonPieces(
   pieceSize = PIECE,
   opts: ProgramWriteOptions = {},
 ): Generator<string, void, undefined> {
-  for (const piece of programJsonChunks(prog, ranks, pieceSize, opts.progress)) yield pieceText(piece);
+  const progress = checkProgress(opts.progress, MODULE);
+  for (const piece of programJsonChunks(prog, ranks, pieceSize, progress)) yield pieceText(piece);
 }
 
 /** The whole document as one string (small programs and tests). */
@@ -156,7 +157,7 @@ export function programToJsonText(prog: Program, ranks?: readonly number[]): str
 
 /** Writes the program as one document to a path, or to stdout for "-" (atomically, like schedules); `opts.progress` counts the ranks. */
 export async function writeProgramJson(prog: Program, target: string, opts: ProgramWriteOptions = {}): Promise<void> {
-  await writePieces(programJsonChunks(prog, undefined, PIECE, opts.progress), target, MODULE);
+  await writePieces(programJsonChunks(prog, undefined, PIECE, checkProgress(opts.progress, MODULE)), target, MODULE);
 }
 
 /** The file name of rank r in a split program. */
@@ -166,12 +167,13 @@ export function rankFileName(r: number): string {
 
 /** Writes a split program: DIR/rank-<r>.json (a complete document holding rank r) for every rank, then DIR/index.json listing them; `opts.progress` counts the rank files. */
 export async function writeProgramSplit(prog: Program, dir: string, opts: ProgramWriteOptions = {}): Promise<void> {
+  const progress = checkProgress(opts.progress, MODULE);
   try {
     await mkdir(dir, { recursive: true });
   } catch (e) {
     throw fsError(e, MODULE, dir, true);
   }
-  const tick = progressTicker(opts.progress, prog.p);
+  const tick = progressTicker(progress, prog.p);
   for (let r = 0; r < prog.p; r++) {
     tick(r);
     await writePieces(programJsonChunks(prog, [r], PIECE), join(dir, rankFileName(r)), MODULE);

@@ -6,7 +6,7 @@ import { writePieces } from "./file-output.js";
 import { FORMAT_NAMES } from "./json-schema.js";
 import { AsciiWriter, pieceText } from "../model/ascii-writer.js";
 import type { Schedule } from "../model/schedule.js";
-import { progressTicker, type ProgressCallback } from "../model/progress.js";
+import { checkProgress, progressTicker, type ProgressCallback } from "../model/progress.js";
 
 const MODULE = "schedule";
 /** Target size of the pieces the writer hands to the stream. */
@@ -141,5 +141,5 @@ export interface ScheduleWriteOptions {
  * place, so a failure never leaves a half-written file.
  */
 export async function writeScheduleJson(s: Schedule, target: string, opts: ScheduleWriteOptions = {}): Promise<void> {
-  await writePieces(scheduleJsonChunks(s, PIECE, opts.progress), target, MODULE);
+  await writePieces(scheduleJsonChunks(s, PIECE, checkProgress(opts.progress, MODULE)), target, MODULE);
 }

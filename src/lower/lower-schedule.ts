@@ -3,7 +3,7 @@ import { fail } from "../model/errors.js";
 import { checkMadeFor, type CommMatrix } from "../model/matrix.js";
 import type { Program, ProgramVariant } from "../model/program.js";
 import type { Schedule } from "../model/schedule.js";
-import { progressPhases, type ProgressCallback } from "../model/progress.js";
+import { checkProgress, progressPhases, type ProgressCallback } from "../model/progress.js";
 import { emitOps } from "./emit.js";
 import { bufferLayout, type DisplacementOptions } from "./layout.js";
 import { directMessages, groupTransfers } from "./messages.js";
@@ -45,7 +45,7 @@ export function lowerSchedule(m: CommMatrix, s: Schedule, opts: LowerOptions = {
       field: "variant",
     });
   const { p } = m;
-  const progress = progressPhases(opts.progress, s.chunks === null ? DIRECT_PROGRESS : PAYLOAD_PROGRESS);
+  const progress = progressPhases(checkProgress(opts.progress, "lower"), s.chunks === null ? DIRECT_PROGRESS : PAYLOAD_PROGRESS);
   const layout = bufferLayout(m, opts);
   progress.complete(0);
   const g = groupTransfers(s);

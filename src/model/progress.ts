@@ -1,4 +1,5 @@
-/** Progress of long library runs (planners, lowering, writers, the verifier): the callback an options object may carry, and the closures that call it at a coarse grain. */
+/** Progress of long library runs (planners, lowering, writers, the verifier): the callback an options object may carry, its check, and the closures that call it at a coarse grain. */
+import { fail } from "./errors.js";
 
 /**
  * `done` of `total` units of work so far (the units are the run's own: ranks, rounds, messages, or
@@ -6,6 +7,16 @@
  * run that completes ends with `done === total`.
  */
 export type ProgressCallback = (done: number, total: number) => void;
+
+/** A progress callback option: a function, or null / undefined for none (a one-line BAD_OPTION of `module` naming `progress` otherwise). */
+export function checkProgress<F extends (...args: never[]) => void>(v: F | null | undefined, module: string): F | null {
+  if (v === undefined || v === null) return null;
+  if (typeof v !== "function")
+    throw fail(module, "BAD_OPTION", `progress must be a function (done, total), got ${typeof v}`, {
+      field: "progress",
+    });
+  return v;
+}
 
 /** A run calls its callback at most about this many times (every 1/1000 of the work) beside the first and last call. */
 export const PROGRESS_REPORTS = 1000;

@@ -18,7 +18,7 @@ import { checkTimedContention } from "./timed-overlap.js";
 import { checkWellFormed } from "./well-formed.js";
 import { checkLinkContention } from "./link-contention.js";
 import { networkProblem, type NetworkRoutes } from "../model/network.js";
-import { progressPhases, type ProgressCallback } from "../model/progress.js";
+import { checkProgress, progressPhases, type ProgressCallback } from "../model/progress.js";
 
 /** Options of the verifier. */
 export interface VerifyOptions {
@@ -44,8 +44,9 @@ const VERIFY_PAYLOAD_PROGRESS: readonly number[] = [20, 900, 30, 30, 20];
 export function verifySchedule(m: CommMatrix, s: Schedule, opts: VerifyOptions = {}): Report {
   const ports = opts.ports ?? 1;
   checkInputs(m, s, ports, opts.network);
+  const tell = checkProgress(opts.progress, "verify");
 
-  const progress = progressPhases(opts.progress, s.chunks ? VERIFY_PAYLOAD_PROGRESS : VERIFY_PROGRESS);
+  const progress = progressPhases(tell, s.chunks ? VERIFY_PAYLOAD_PROGRESS : VERIFY_PROGRESS);
   const checks: Check[] = [];
   const wf = checkWellFormed(s);
   checks.push(wf);

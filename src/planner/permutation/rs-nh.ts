@@ -88,7 +88,7 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof RS_NH_PARAMS>>): 
   const runs = rule === "auto" ? AUTO_RULES.length + 1 : 1;
   const progress = progressPhases(opts.progress, [10, ...Array.from({ length: runs }, () => 100)]);
   const msgs = offDiagonalMessages(m, progress.phase(0));
-  const elements = msgs.size.reduce((x, y) => x + y, 0);
+  const elements = opts.progress ? msgs.size.reduce((x, y) => x + y, 0) : 0; // what the progress counts
   if (typeof rule === "number") {
     let pieces = 0;
     for (let k = 0; k < msgs.count; k++) pieces += Math.ceil(msgs.size[k]! / rule);

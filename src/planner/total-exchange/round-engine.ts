@@ -164,8 +164,10 @@ export class RoundEngine {
 
   /** Shifts per step: 1 (single-port OCPC, N - 1 steps a round) or k (k-port nodes, ceil((N - 1) / k) steps). */
   private readonly shiftsPerStep: number;
-  /** Packets delivered so far (what the progress counts, once per round). */
-  private delivered = 0;
+  /** Off-diagonal packets in all: the progress counts total - pending - hiddenLeft delivered, once per round (not in the move loop). */
+  private readonly total: number;
+  /** Packets hideAll set aside that are not revealed yet. */
+  private hiddenLeft = 0;
   private readonly tick: ProgressTick;
 
   /** `progress`: packets delivered of the off-diagonal packets, reported as rounds end. */
@@ -191,7 +193,7 @@ export class RoundEngine {
       this.count[k] = v;
       if (Math.floor(k / n) !== k % n) total += v;
     }
-    this.pending = total;
+    this.pending = this.total = total;
     this.tick = progressTicker(progress, total);
     this.builder = header ? new ScheduleBuilder(header, payload, Math.max(16, total)) : null;
     if (this.track) {
@@ -247,6 +249,7 @@ export class RoundEngine {
       this.hidden[q] = this.count[q]!;
       this.count[q] = 0;
     }
+    this.hiddenLeft = this.pending;
     this.pending = 0;
   }
 
@@ -263,6 +266,7 @@ export class RoundEngine {
     hid[q] = hid[q]! - k;
     this.count[q] = this.count[q]! + k;
     this.pending += k;
+    this.hiddenLeft -= k;
   }
 
   /** True when the ordered pair u -> v is still free in the current round. */
@@ -288,10 +292,7 @@ export class RoundEngine {
     this.movW[k] = w;
     this.movId[k] = id;
     this.slot[u * n + v] = k;
-    if (v === w) {
-      this.pending--;
-      this.delivered++;
-    }
+    if (v === w) this.pending--;
   }
 
   /**
@@ -332,7 +333,7 @@ export class RoundEngine {
     this.nMoves = 0;
     this.moves += k0;
     this.rounds++;
-    this.tick(this.delivered);
+    this.tick(this.total - this.pending - this.hiddenLeft);
     return k0;
   }
 
