@@ -86,13 +86,14 @@ function* scheduleJsonChunks(
   const w = new AsciiWriter(pieceSize + 4096);
   const { stepStart, stallStart, stallNode } = s;
   const tick = progressTicker(progress, s.transferCount);
+  let mark = tick(0);
   for (let k = 0; k < s.stages.length; k++) {
     const st = s.stages[k]!;
     w.text(
       `${k > 0 ? "," : ""}\n{"name":${JSON.stringify(st.name)},"rearrange":${JSON.stringify(st.rearrange)},"steps":[`,
     );
     for (let step = st.firstStep; step < st.firstStep + st.stepCount; step++) {
-      tick(stepStart[step]!);
+      if (stepStart[step]! >= mark) mark = tick(stepStart[step]!);
       w.text(step > st.firstStep ? ',\n{"transfers":[' : '\n{"transfers":[');
       const end = stepStart[step + 1]!;
       for (let x = stepStart[step]!; x < end; x++) {

@@ -50,6 +50,7 @@ describe("progress bars of plan, export, verify", () => {
     const text = bars(onTty.tty);
     expect(text).toMatch(/plan: coloring \[.*\] 100%/);
     expect(text).toMatch(/plan: writing \[.*\] 100% \| (\d+)\/\1 transfers/);
+    expect(onTty.out).toBe(""); // the bars go to stderr only
     const off = await runOnTerminal({ interactive: false }, "plan", "-a", "coloring", f("m.json"), "-o", f("c.json"));
     expect(off.code).toBe(0);
     expect(off.tty).toBe("");
@@ -115,12 +116,14 @@ describe("progress bars of plan, export, verify", () => {
     expect(toTerminal.out).toMatch(/^\/\/ commplan two-stage/);
     expect(bars(toTerminal.tty)).toMatch(/export: lowering \[.*\] 100%/);
     expect(toTerminal.tty).not.toMatch(/export: writing/);
+    expect(toTerminal.out).not.toMatch(/export: lowering|\d+%/); // the document alone on stdout
   });
 
   it("verify: a bar on a terminal before the report; none off it", async () => {
     const onTty = await runOnTerminal({ interactive: true }, "verify", f("s.json"), "-m", f("m.json"));
     expect(onTty.code).toBe(0);
     expect(bars(onTty.tty)).toMatch(/verify \[.*\] 100%/);
+    expect(onTty.out).not.toMatch(/verify \[/);
     expect(onTty.out).toMatch(/delivery/);
     const off = await runOnTerminal({ interactive: false }, "verify", f("s.json"), "-m", f("m.json"));
     expect(off.tty).toBe("");

@@ -16,6 +16,8 @@ import { generatePattern } from "../../src/patterns/registry.js";
 import { plan } from "../../src/planner/registry.js";
 import { verifySchedule } from "../../src/verifier/verify.js";
 import { expectProgress, recorder } from "../helpers/progress.js";
+import { errorOf } from "../helpers/errors.js";
+import { isCommplanError } from "../../src/model/errors.js";
 
 const dir = mkdtempSync(join(tmpdir(), "commplan-progress-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -82,5 +84,40 @@ describe("verifier progress", () => {
       expect(new Set(calls.map((c) => c[0])).size).toBeGreaterThanOrEqual(3);
       expect(r).toEqual(verifySchedule(m, s));
     }
+  });
+});
+
+describe("a progress option that is not a function", () => {
+  const bad = "often" as unknown as () => void;
+  const said = (module: string): string => `${module}: progress must be a function (done, total), got string`;
+  const prog = lowerSchedule(m, direct).program;
+
+  it("is refused by name by the lowering, the verifier and the GOAL and program piece writers", () => {
+    expect(errorOf(() => lowerSchedule(m, direct, { progress: bad })).message).toBe(said("lower"));
+    expect(errorOf(() => verifySchedule(m, direct, { progress: bad })).message).toBe(said("verify"));
+    expect(errorOf(() => goalText(prog, { progress: bad })).message).toBe(said("export"));
+    const pieces = errorOf(() => [...programJsonPieces(prog, undefined, 64, { progress: bad })]);
+    expect(pieces.message).toBe(said("program"));
+    expect(pieces.place.field).toBe("progress");
+  });
+
+  it("is refused by name by the file writers, before anything is written", async () => {
+    const refused = async (f: () => Promise<void>): Promise<string> => {
+      const e: unknown = await f().then(
+        () => null,
+        (x: unknown) => x,
+      );
+      if (!isCommplanError(e)) throw new Error(`expected a CommplanError, got ${String(e)}`);
+      return e.message;
+    };
+    expect(await refused(() => writeScheduleJson(direct, join(dir, "bad.json"), { progress: bad }))).toBe(
+      said("schedule"),
+    );
+    expect(await refused(() => writeProgramJson(prog, join(dir, "bad.json"), { progress: bad }))).toBe(said("program"));
+    expect(await refused(() => writeProgramSplit(prog, join(dir, "bad-split"), { progress: bad }))).toBe(
+      said("program"),
+    );
+    expect(readdirSync(dir)).not.toContain("bad.json");
+    expect(readdirSync(dir)).not.toContain("bad-split");
   });
 });

@@ -6,6 +6,7 @@ import { scheduleToJsonText } from "../../src/io/schedule-json-write.js";
 import { toSparse } from "../../src/model/matrix.js";
 import type { JsonValue } from "../../src/model/schedule.js";
 import { expectProgress, recorder } from "../helpers/progress.js";
+import { errorOf } from "../helpers/errors.js";
 
 const m = generatePattern("random", 16, { density: 0.7, max: 9 }, 3);
 
@@ -46,6 +47,27 @@ describe("planner progress", () => {
       expectProgress(calls);
       expect(same).toBe(true);
     }
+  });
+
+  it("te-simple split into sub-relations counts only the packets delivered (the ones set aside are not)", () => {
+    const { calls, progress } = recorder();
+    const s = plan(m, "te-simple", { params: { subsetH: 0.05 }, progress });
+    expect(s.params["subsets"]).toBeGreaterThan(1);
+    expectProgress(calls);
+    // the rounds rise by small steps: none jumps by a quarter of the total
+    calls.forEach(([done, total], k) => expect(done - (k > 0 ? calls[k - 1]![0] : 0)).toBeLessThan(total / 4));
+  });
+
+  it("a progress option that is not a function is refused by name, through plan and through a planner's own plan", () => {
+    const bad = 42 as unknown as () => void;
+    const e = errorOf(() => plan(m, "coloring", { progress: bad }));
+    expect(e.message).toBe("planner: progress must be a function (done, total), got number");
+    expect(e.code).toBe("BAD_OPTION");
+    expect(e.place.field).toBe("progress");
+    const shift = PLANNERS.find((p) => p.name === "shift")!;
+    expect(errorOf(() => shift.plan(m, { ...resolvePlanOptions(shift), progress: bad })).message).toBe(
+      "planner: progress must be a function (done, total), got number",
+    );
   });
 
   it("resolvePlanOptions keeps the callback only when one is given (the store keys never see it)", () => {
