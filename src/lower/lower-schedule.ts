@@ -45,7 +45,10 @@ export function lowerSchedule(m: CommMatrix, s: Schedule, opts: LowerOptions = {
       field: "variant",
     });
   const { p } = m;
-  const progress = progressPhases(checkProgress(opts.progress, "lower"), s.chunks === null ? DIRECT_PROGRESS : PAYLOAD_PROGRESS);
+  const progress = progressPhases(
+    checkProgress(opts.progress, "lower"),
+    s.chunks === null ? DIRECT_PROGRESS : PAYLOAD_PROGRESS,
+  );
   const layout = bufferLayout(m, opts);
   progress.complete(0);
   const g = groupTransfers(s);
