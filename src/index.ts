@@ -37,6 +37,8 @@ export {
 } from "./model/matrix.js";
 export { matrixStats, classify, type MatrixStats, type MatrixClass } from "./model/matrix-stats.js";
 export { createRng, type Rng } from "./model/rng.js";
+// progress of long runs: the optional callback of the planners', the lowering's, the verifier's and the writers' options
+export type { ProgressCallback } from "./model/progress.js";
 
 // pattern generators
 export {
@@ -82,7 +84,12 @@ export {
   type MatrixWriteOptions,
 } from "./io/matrix-write.js";
 export { readScheduleJson, parseScheduleJsonText, type ReadScheduleOptions } from "./io/schedule-json-read.js";
-export { writeScheduleJson, scheduleToJsonText, scheduleJsonPieces } from "./io/schedule-json-write.js";
+export {
+  writeScheduleJson,
+  scheduleToJsonText,
+  scheduleJsonPieces,
+  type ScheduleWriteOptions,
+} from "./io/schedule-json-write.js";
 export { FORMAT_NAMES, loadSchema, type SchemaName } from "./io/json-schema.js";
 
 // planners
@@ -143,7 +150,13 @@ export type {
 } from "./model/program.js";
 export { slotOf, slotStart, slotPeer, slotCount, sendDisplOf, recvDisplOf } from "./model/layout-slots.js";
 export { readProgramJson, type ProgramDocument } from "./io/program-json-read.js";
-export { writeProgramJson, writeProgramSplit, programToJsonText, programJsonPieces } from "./io/program-json-write.js";
+export {
+  writeProgramJson,
+  writeProgramSplit,
+  programToJsonText,
+  programJsonPieces,
+  type ProgramWriteOptions,
+} from "./io/program-json-write.js";
 export { verifyProgram, type ProgramVerifyOptions } from "./verifier/program/index.js";
 export { simgridTraceFiles, type ExportedFile, type SimgridTraceOptions } from "./export/simgrid-trace.js";
 export { simgridPlatformXml, simgridHostfile, SMPI_FLAGS } from "./export/simgrid-platform.js";

@@ -13,6 +13,8 @@ export interface CliIo {
   readonly interactive: boolean;
   /** True when stdin is a terminal (a command reading '-' then says that it waits for it). */
   readonly stdinIsTerminal?: boolean;
+  /** True when stdout is a terminal (a command writing its output there shows no progress bar beside it). */
+  readonly stdoutIsTerminal?: boolean;
 }
 
 /** The process's own streams. */
@@ -21,7 +23,13 @@ export const processIo: CliIo = {
   err: (t) => void process.stderr.write(t),
   interactive: Boolean(process.stderr.isTTY),
   stdinIsTerminal: Boolean(process.stdin.isTTY),
+  stdoutIsTerminal: Boolean(process.stdout.isTTY),
 };
+
+/** Whether a command writing `target` ("-": stdout) may show a progress bar while it writes: stderr is a terminal, and the output does not go to that terminal too. */
+export function writingBar(io: CliIo, target: string): boolean {
+  return io.interactive && !(target === "-" && io.stdoutIsTerminal === true);
+}
 
 /**
  * Makes a closed stdout pipe (EPIPE, e.g. `commplan gen ... | head`) end the process quietly with

@@ -1,4 +1,4 @@
-/** The progress bar of long commands (simulate, compare): cli-progress on stderr, shown on a terminal once the work has lasted a second. */
+/** The progress bar of long commands (simulate, compare, plan, export, verify): cli-progress on stderr, shown on a terminal once the work has lasted a second. */
 import cliProgress from "cli-progress";
 
 /** What a long run reports to, and how its bar ends. */
@@ -12,13 +12,14 @@ export interface Progress {
 }
 
 /**
- * A progress reporter for `command`, counting `unit`: no bar unless `interactive` (stderr is a TTY),
- * and none for work that ends within a second.
+ * A progress reporter for `command`, counting `unit` (null: the percentage alone, for work counted in
+ * a library's own units): no bar unless `interactive` (stderr is a TTY), and none for work that ends
+ * within a second.
  */
 export function progressBar(
   interactive: boolean,
   command: string,
-  unit: string,
+  unit: string | null,
   stream: NodeJS.WritableStream = process.stderr,
   now: () => number = Date.now,
 ): Progress {
@@ -32,7 +33,7 @@ export function progressBar(
       if (bar === null) {
         if (now() - t0 < 1000) return;
         bar = new cliProgress.SingleBar(
-          { stream, format: `${command} [{bar}] {percentage}% | {value}/{total} ${unit}` },
+          { stream, format: `${command} [{bar}] {percentage}%${unit === null ? "" : ` | {value}/{total} ${unit}`}` },
           cliProgress.Presets.shades_classic,
         );
         bar.start(total, done);
@@ -52,13 +53,32 @@ export function progressBar(
 export function withProgress<T>(
   interactive: boolean,
   command: string,
-  unit: string,
+  unit: string | null,
   f: (report: (done: number, total: number) => void) => T,
 ): T {
   const progress = progressBar(interactive, command, unit);
   let ended = false;
   try {
     const r = f(progress.report);
+    ended = true;
+    return r;
+  } finally {
+    if (ended) progress.finish();
+    else progress.stop();
+  }
+}
+
+/** withProgress for asynchronous work (writing files): the bar is completed when f's promise resolves, stopped where it is when it rejects. */
+export async function withProgressAsync<T>(
+  interactive: boolean,
+  command: string,
+  unit: string | null,
+  f: (report: (done: number, total: number) => void) => Promise<T>,
+): Promise<T> {
+  const progress = progressBar(interactive, command, unit);
+  let ended = false;
+  try {
+    const r = await f(progress.report);
     ended = true;
     return r;
   } finally {

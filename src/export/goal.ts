@@ -2,11 +2,14 @@
 import type { Program } from "../model/program.js";
 import { AsciiWriter, pieceText } from "../model/ascii-writer.js";
 import { numberOpt } from "./options.js";
+import { checkProgress, progressTicker, type ProgressCallback } from "../model/progress.js";
 
 /** Options of the GOAL writer. */
 export interface GoalOptions {
   /** Time units (picoseconds, docs/runtimes.md) charged per copied byte as `calc`; 0 (default) writes copies as `calc 0`. */
   readonly calcPerByte?: number;
+  /** Called as the ranks are written: `done` of `total` ranks. */
+  readonly progress?: ProgressCallback | null;
 }
 
 const OP_SEND = 0,
@@ -27,6 +30,7 @@ export function* goalChunks(prog: Program, opts: GoalOptions = {}): Generator<st
   const eb = prog.elementBytes;
   const calcPerByte = numberOpt("export", "calcPerByte", opts.calcPerByte, 0, { min: 0, max: 1e9 });
   const blocking = prog.variant === "blocking";
+  const tick = progressTicker(checkProgress(opts.progress, "export"), prog.p);
   yield (
     `// commplan ${prog.algorithm}, P = ${prog.p}, ${prog.variant}, ${prog.rounds} rounds; sizes in bytes (${eb} per element), calc in picoseconds\n` +
     `num_ranks ${prog.p}\n`
@@ -60,6 +64,7 @@ export function* goalChunks(prog: Program, opts: GoalOptions = {}): Generator<st
     w.char(0x0a);
   };
   for (let r = 0; r < prog.p; r++) {
+    tick(r);
     w.text("rank ");
     w.num(r);
     w.text(" {\n");
@@ -94,6 +99,7 @@ export function* goalChunks(prog: Program, opts: GoalOptions = {}): Generator<st
     w.text("}\n");
   }
   yield w.take();
+  tick(Infinity);
 }
 
 /** The GOAL text, in pieces (strings; see goalChunks). */

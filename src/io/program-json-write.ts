@@ -7,8 +7,15 @@ import { BUFFER_NAMES, OP_KINDS, type Program, type RankLayout } from "../model/
 import { fsError, writePieces } from "./file-output.js";
 import { FORMAT_NAMES } from "./json-schema.js";
 import { AsciiWriter, pieceText } from "../model/ascii-writer.js";
+import { checkProgress, progressTicker, type ProgressCallback } from "../model/progress.js";
 
 const MODULE = "program";
+/** Options of the program writers. */
+export interface ProgramWriteOptions {
+  /** Called as the ranks are written: `done` of `total` ranks (rank files for a split program). */
+  readonly progress?: ProgressCallback | null;
+}
+
 /** Target size of the pieces the writer hands to the stream. */
 const PIECE = 1 << 20;
 const BUF_JSON = BUFFER_NAMES.map((b) => JSON.stringify(b));
@@ -64,16 +71,19 @@ function pieces(w: AsciiWriter, prog: Program, a: number, e: number): void {
   w.char(0x5d); // ]
 }
 
-/** The rank objects of `ranks` as Buffers of about `pieceSize` bytes (each op on its own line). */
+/** The rank objects of `ranks` as Buffers of about `pieceSize` bytes (each op on its own line); `progress`: ranks written. */
 function* rankPieces(
   prog: Program,
   ranks: readonly number[],
   pieceSize: number,
+  progress: ProgressCallback | null,
 ): Generator<Uint8Array, void, undefined> {
   const { p, ops, layout } = prog;
   const w = new AsciiWriter(pieceSize + 4096);
+  const tick = progressTicker(progress, ranks.length);
   w.text('"ranks":[');
   for (let k = 0; k < ranks.length; k++) {
+    tick(k);
     const r = ranks[k]!;
     w.text(`${k > 0 ? "," : ""}\n{"rank":${r},\n`);
     rankLayout(w, layout, r, p);
@@ -112,6 +122,7 @@ function* rankPieces(
     w.text(`${x1 > x0 ? "\n" : ""}]}`);
   }
   yield w.take();
+  tick(Infinity);
 }
 
 /** The document holding `ranks` (all by default) in pieces of about `pieceSize` bytes (deterministic): text for the header, Buffers of ASCII for the ranks. */
@@ -119,19 +130,22 @@ function* programJsonChunks(
   prog: Program,
   ranks: readonly number[] | undefined,
   pieceSize: number,
+  progress: ProgressCallback | null = null,
 ): Generator<string | Uint8Array, void, undefined> {
   yield header(prog);
-  yield* rankPieces(prog, ranks ?? Array.from({ length: prog.p }, (_, r) => r), pieceSize);
+  yield* rankPieces(prog, ranks ?? Array.from({ length: prog.p }, (_, r) => r), pieceSize, progress);
   yield "\n]\n}\n";
 }
 
-/** The document holding `ranks` (all by default) as strings of about `pieceSize` characters (deterministic bytes). */
+/** The document holding `ranks` (all by default) as strings of about `pieceSize` characters (deterministic bytes); `opts.progress` counts the ranks. */
 export function* programJsonPieces(
   prog: Program,
   ranks?: readonly number[],
   pieceSize = PIECE,
+  opts: ProgramWriteOptions = {},
 ): Generator<string, void, undefined> {
-  for (const piece of programJsonChunks(prog, ranks, pieceSize)) yield pieceText(piece);
+  const progress = checkProgress(opts.progress, MODULE);
+  for (const piece of programJsonChunks(prog, ranks, pieceSize, progress)) yield pieceText(piece);
 }
 
 /** The whole document as one string (small programs and tests). */
@@ -141,9 +155,9 @@ export function programToJsonText(prog: Program, ranks?: readonly number[]): str
   return text;
 }
 
-/** Writes the program as one document to a path, or to stdout for "-" (atomically, like schedules). */
-export async function writeProgramJson(prog: Program, target: string): Promise<void> {
-  await writePieces(programJsonChunks(prog, undefined, PIECE), target, MODULE);
+/** Writes the program as one document to a path, or to stdout for "-" (atomically, like schedules); `opts.progress` counts the ranks. */
+export async function writeProgramJson(prog: Program, target: string, opts: ProgramWriteOptions = {}): Promise<void> {
+  await writePieces(programJsonChunks(prog, undefined, PIECE, checkProgress(opts.progress, MODULE)), target, MODULE);
 }
 
 /** The file name of rank r in a split program. */
@@ -151,15 +165,20 @@ export function rankFileName(r: number): string {
   return `rank-${r}.json`;
 }
 
-/** Writes a split program: DIR/rank-<r>.json (a complete document holding rank r) for every rank, then DIR/index.json listing them. */
-export async function writeProgramSplit(prog: Program, dir: string): Promise<void> {
+/** Writes a split program: DIR/rank-<r>.json (a complete document holding rank r) for every rank, then DIR/index.json listing them; `opts.progress` counts the rank files. */
+export async function writeProgramSplit(prog: Program, dir: string, opts: ProgramWriteOptions = {}): Promise<void> {
+  const progress = checkProgress(opts.progress, MODULE);
   try {
     await mkdir(dir, { recursive: true });
   } catch (e) {
     throw fsError(e, MODULE, dir, true);
   }
-  for (let r = 0; r < prog.p; r++)
+  const tick = progressTicker(progress, prog.p);
+  for (let r = 0; r < prog.p; r++) {
+    tick(r);
     await writePieces(programJsonChunks(prog, [r], PIECE), join(dir, rankFileName(r)), MODULE);
+  }
+  tick(Infinity);
   const files = Array.from({ length: prog.p }, (_, r) => JSON.stringify(rankFileName(r)));
   await writePieces([`${header(prog)}"files":[${files.join(",")}]\n}\n`], join(dir, "index.json"), MODULE);
 }

@@ -7,6 +7,7 @@ import { FORMAT_NAMES } from "./json-schema.js";
 import { AsciiWriter, pieceText } from "../model/ascii-writer.js";
 import type { Schedule } from "../model/schedule.js";
 import { checkSchedule } from "../model/schedule-check.js";
+import { checkProgress, progressTicker, type ProgressCallback } from "../model/progress.js";
 
 const MODULE = "schedule";
 /** Target size of the pieces the writer hands to the stream. */
@@ -74,19 +75,27 @@ function transfer(w: AsciiWriter, s: Schedule, x: number): void {
 
 /**
  * The document in pieces of about `pieceSize` bytes (deterministic): the header one field per
- * line, then one line per stage, step and transfer, written into Buffers of ASCII.
+ * line, then one line per stage, step and transfer, written into Buffers of ASCII. `progress`:
+ * transfers written, once per step.
  */
-function* scheduleJsonChunks(s: Schedule, pieceSize: number): Generator<string | Uint8Array, void, undefined> {
+function* scheduleJsonChunks(
+  s: Schedule,
+  pieceSize: number,
+  progress: ProgressCallback | null = null,
+): Generator<string | Uint8Array, void, undefined> {
   checkSchedule(s, MODULE); // before the first piece: a broken schedule writes nothing
   yield header(s);
   const w = new AsciiWriter(pieceSize + 4096);
   const { stepStart, stallStart, stallNode } = s;
+  const tick = progressTicker(progress, s.transferCount);
+  let mark = tick(0);
   for (let k = 0; k < s.stages.length; k++) {
     const st = s.stages[k]!;
     w.text(
       `${k > 0 ? "," : ""}\n{"name":${JSON.stringify(st.name)},"rearrange":${JSON.stringify(st.rearrange)},"steps":[`,
     );
     for (let step = st.firstStep; step < st.firstStep + st.stepCount; step++) {
+      if (stepStart[step]! >= mark) mark = tick(stepStart[step]!);
       w.text(step > st.firstStep ? ',\n{"transfers":[' : '\n{"transfers":[');
       const end = stepStart[step + 1]!;
       for (let x = stepStart[step]!; x < end; x++) {
@@ -105,6 +114,7 @@ function* scheduleJsonChunks(s: Schedule, pieceSize: number): Generator<string |
   }
   w.text(`${s.stages.length > 0 ? "\n" : ""}]\n}\n`);
   yield w.take();
+  tick(Infinity);
 }
 
 /**
@@ -122,11 +132,17 @@ export function scheduleToJsonText(s: Schedule): string {
   return text;
 }
 
+/** Options of writeScheduleJson. */
+export interface ScheduleWriteOptions {
+  /** Called as the document is written: `done` of `total` transfers. */
+  readonly progress?: ProgressCallback | null;
+}
+
 /**
  * Writes the schedule as JSON to a path, or to stdout for "-". Streams ~1 MiB pieces with
  * backpressure; a path is written to a temporary file in the same directory and renamed into
  * place, so a failure never leaves a half-written file.
  */
-export async function writeScheduleJson(s: Schedule, target: string): Promise<void> {
-  await writePieces(scheduleJsonChunks(s, PIECE), target, MODULE);
+export async function writeScheduleJson(s: Schedule, target: string, opts: ScheduleWriteOptions = {}): Promise<void> {
+  await writePieces(scheduleJsonChunks(s, PIECE, checkProgress(opts.progress, MODULE)), target, MODULE);
 }

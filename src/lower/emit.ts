@@ -1,6 +1,7 @@
 /** Emit: messages to per-rank operations in program order (copies first; nonblocking or blocking order) with their pieces. */
 import { fail } from "../model/errors.js";
 import type { OpTable, PieceTable, ProgramVariant } from "../model/program.js";
+import { progressTicker, type ProgressCallback } from "../model/progress.js";
 import type { BufferLayout } from "./layout.js";
 import type { Messages } from "./messages.js";
 
@@ -106,7 +107,8 @@ export interface Emitted {
  * Every column is preallocated to its exact size (a counting pass) and written in rank-major order:
  * the rounds are taken in blocks of about BLOCK_MESSAGES messages, whose operations are bucketed by
  * rank (a counting sort of 2k + side descriptors, small enough to stay in cache), and each rank then
- * writes its operations of the block as one sequential run of every column.
+ * writes its operations of the block as one sequential run of every column. `progress`: messages
+ * laid out, once per block.
  */
 export function emitOps(
   msgs: Messages,
@@ -114,6 +116,7 @@ export function emitOps(
   rounds: number,
   variant: ProgramVariant,
   layout: BufferLayout,
+  progress: ProgressCallback | null = null,
 ): Emitted {
   const { order, start } = byRound(msgs, rounds);
   const colour = variant === "blocking" ? colourRounds(msgs, p, order, start) : null;
@@ -132,11 +135,13 @@ export function emitOps(
   let loc = new Uint32Array(16),
     tmp: Float64Array = new Float64Array(16);
   const mRound = msgs.round;
+  const tick = progressTicker(progress, n);
   for (let t0 = 0; t0 < rounds;) {
     let t1 = t0 + 1;
     while (t1 < rounds && start[t1 + 1]! - start[t0]! <= BLOCK_MESSAGES) t1++;
     const qa = start[t0]!,
       qb = start[t1]!;
+    tick(qa);
     t0 = t1;
     if (qa === qb) continue;
     bucket.fill(0);
@@ -180,6 +185,7 @@ export function emitOps(
       w.end(r);
     }
   }
+  tick(Infinity);
   return { ...w.done(), maxClasses };
 }
 

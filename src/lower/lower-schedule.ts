@@ -3,6 +3,7 @@ import { fail } from "../model/errors.js";
 import { checkMadeFor, type CommMatrix } from "../model/matrix.js";
 import type { Program, ProgramVariant } from "../model/program.js";
 import type { Schedule } from "../model/schedule.js";
+import { checkProgress, progressPhases, type ProgressCallback } from "../model/progress.js";
 import { emitOps } from "./emit.js";
 import { bufferLayout, type DisplacementOptions } from "./layout.js";
 import { directMessages, groupTransfers } from "./messages.js";
@@ -13,7 +14,13 @@ import { checkSchedule } from "../model/schedule-check.js";
 export interface LowerOptions extends DisplacementOptions {
   /** "nonblocking" (default) or "blocking" (each round ordered in matchings of ranks). */
   readonly variant?: ProgramVariant;
+  /** Called now and then while lowering: `done` of `total` thousandths of the work (the layout, the messages, the operations laid out). */
+  readonly progress?: ProgressCallback | null;
 }
+
+/** Weights of the lowering's progress: layout, grouping, messages (followed element by element for a payload plan), operations (about their shares of the time). */
+const DIRECT_PROGRESS: readonly number[] = [150, 50, 50, 750];
+const PAYLOAD_PROGRESS: readonly number[] = [10, 10, 850, 130];
 
 /** What lowering measured beside the program. */
 export interface LowerResult {
@@ -40,18 +47,25 @@ export function lowerSchedule(m: CommMatrix, s: Schedule, opts: LowerOptions = {
       field: "variant",
     });
   const { p } = m;
+  const progress = progressPhases(
+    checkProgress(opts.progress, "lower"),
+    s.chunks === null ? DIRECT_PROGRESS : PAYLOAD_PROGRESS,
+  );
   const layout = bufferLayout(m, opts);
+  progress.complete(0);
   const g = groupTransfers(s);
+  progress.complete(1);
   let msgs, scratchSize: Float64Array, scratchPeak: Float64Array;
   if (s.chunks === null) {
     msgs = directMessages(layout, p, s, g);
     scratchSize = new Float64Array(p);
     scratchPeak = new Float64Array(p);
+    progress.complete(2);
   } else {
-    ({ msgs, scratchSize, scratchPeak } = payloadMessages(p, s, g, layout));
+    ({ msgs, scratchSize, scratchPeak } = payloadMessages(p, s, g, layout, progress.phase(2)));
   }
   const rounds = s.stepCount > 0 ? s.stepCount : msgs.n > 0 ? 1 : 0;
-  const e = emitOps(msgs, p, rounds, variant, layout);
+  const e = emitOps(msgs, p, rounds, variant, layout, progress.phase(3));
   const program: Program = {
     p,
     algorithm: s.algorithm,
@@ -66,5 +80,6 @@ export function lowerSchedule(m: CommMatrix, s: Schedule, opts: LowerOptions = {
     ops: e.ops,
     pieces: e.pieces,
   };
+  progress.end();
   return { program, scratchPeak, maxClasses: e.maxClasses };
 }

@@ -2,6 +2,7 @@
 import { fail } from "../model/errors.js";
 import { slotCount, slotOf, slotPeer, slotStart } from "../model/layout-slots.js";
 import type { Schedule } from "../model/schedule.js";
+import { progressPhases, progressTicker, type ProgressCallback } from "../model/progress.js";
 import { F64Col, I32Col, PieceCol, U32Col } from "./columns.js";
 import type { BufferLayout } from "./layout.js";
 import { transfersByMessage, type Grouping, type Messages } from "./messages.js";
@@ -210,15 +211,26 @@ class ElementTracker {
  * by element index) say where each range is: the origin's send buffer, the destination's receive
  * buffer, or a hold (a range that arrived at a relay in some round, kept in its scratch). A range
  * leaving a hold is a departure piece; departures are grouped by (rank, arrival round, departure
- * round) into blocks that scratch allocation places.
+ * round) into blocks that scratch allocation places. `progress`: the messages followed, the scratch
+ * allocated, the messages resolved (PAYLOAD_PROGRESS).
  */
-export function payloadMessages(p: number, s: Schedule, g: Grouping, layout: BufferLayout): PayloadLowering {
+export function payloadMessages(
+  p: number,
+  s: Schedule,
+  g: Grouping,
+  layout: BufferLayout,
+  progress: ProgressCallback | null = null,
+): PayloadLowering {
   const chunks = s.chunks!;
   const t = new ElementTracker(p, layout, chunks.count.length, g.n);
   const { sendRaw, recvRaw } = t;
   const byMsg = transfersByMessage(g, s.transferCount);
   const stay = new Float64Array(g.n); // per message: elements that stay where they are (see move)
+  const { phase: phaseProgress, complete, end: endProgress } = progressPhases(progress, PAYLOAD_PROGRESS);
+  const followed = progressTicker(phaseProgress(0), g.n);
+  let mark = followed(0);
   for (let k = 0; k < g.n; k++) {
+    if (k >= mark) mark = followed(k);
     const u = g.src[k]!,
       v = g.dst[k]!,
       st = g.round[k]!;
@@ -259,6 +271,7 @@ export function payloadMessages(p: number, s: Schedule, g: Grouping, layout: Buf
     { off: segOff.a, cnt: segCnt.a, loc: segLoc.a, next: segNext.a },
     holdNode.a,
   );
+  followed(Infinity);
   const rounds = Math.max(s.stepCount, 1);
   const nHold = holdNode.n,
     nDp = dpHold.n;
@@ -274,9 +287,14 @@ export function payloadMessages(p: number, s: Schedule, g: Grouping, layout: Buf
     dpRound.a,
     nDp,
   );
-  const msgs = resolveMessages(g, stay, sendRaw, recvRaw, scratch, dpCnt.a, copies, layout, p);
+  complete(1);
+  const msgs = resolveMessages(g, stay, sendRaw, recvRaw, scratch, dpCnt.a, copies, layout, p, phaseProgress(2));
+  endProgress();
   return { msgs, scratchSize: scratch.size, scratchPeak: scratch.peak };
 }
+
+/** Weights of payloadMessages' progress: following the chunks, allocating scratch, resolving the pieces (about their shares of the time). */
+const PAYLOAD_PROGRESS: readonly number[] = [500, 250, 250];
 
 /** Segment columns (see payloadMessages). */
 interface Segments {
@@ -331,7 +349,7 @@ function leftovers(layout: BufferLayout, p: number, head: Int32Array, seg: Segme
 /**
  * The messages with their abstract pieces resolved into buffer pieces (coalesced), then the round-0
  * self copies. A message's count leaves out the elements that stay (`stay`); a message left with
- * none is dropped.
+ * none is dropped. `progress`: messages.
  */
 function resolveMessages(
   g: Grouping,
@@ -343,6 +361,7 @@ function resolveMessages(
   copies: readonly number[],
   layout: BufferLayout,
   p: number,
+  progress: ProgressCallback | null,
 ): Messages {
   // about one buffer piece per abstract piece (coalescing merges some; a departure may split)
   const send = new PieceCol(sendRaw.code.n + 16, g.n + p),
@@ -353,7 +372,10 @@ function resolveMessages(
     count = new F64Col(g.n + p);
   sendRaw.start.push(sendRaw.code.n);
   recvRaw.start.push(recvRaw.code.n);
+  const tick = progressTicker(progress, g.n);
+  let mark = tick(0);
   for (let k = 0; k < g.n; k++) {
+    if (k >= mark) mark = tick(k);
     if (stay[k]! > 0 && stay[k] === g.count[k]) continue;
     round.push(g.round[k]!);
     src.push(g.src[k]!);

@@ -3,6 +3,7 @@ import type { CommMatrix } from "../model/matrix.js";
 import { ScheduleBuilder } from "../model/schedule.js";
 import { countMessages, planHeader, sendByStep, sendSize } from "./plan-header.js";
 import { definePlanner } from "./plan-params.js";
+import { stepProgress } from "./plan-progress.js";
 import type { Planner, PlanOptions } from "./types.js";
 
 /**
@@ -41,17 +42,20 @@ export function lpRounds(p: number): [number, number] {
   return [0, p % 2 === 0 ? p - 2 : p - 1];
 }
 
+/** Progress: the rounds emitted, then the build (a sparse matrix's plan, O(P + E), reports only its end). */
 function plan(m: CommMatrix, opts: PlanOptions): ReturnType<Planner["plan"]> {
   const { p } = m;
   const b = new ScheduleBuilder(planHeader(m, "linear-permutation", opts, false), opts.payload, countMessages(m));
   b.stage("exchange", "compose");
   const [first, last] = lpRounds(p);
+  const [reached, built] = stepProgress(opts, Math.max(0, last - first + 1));
   // sparse: the pairs grouped by the round in which they exchange, only the non-empty rounds (the same plan)
   if (m.sparse) sendByStep(b, m, last + 1, (i, j) => lpRoundOf(p, i, j));
   else {
     const data = m.data;
     const pow2 = (p & (p - 1)) === 0;
     for (let r = first; r <= last; r++) {
+      reached(r - first);
       b.step();
       for (let i = 0; i < p; i++) {
         const j = pow2 ? i ^ r : lpPartner(p, r, i);
@@ -60,7 +64,9 @@ function plan(m: CommMatrix, opts: PlanOptions): ReturnType<Planner["plan"]> {
       b.dropEmptyStep();
     }
   }
-  return b.build();
+  const s = b.build();
+  built();
+  return s;
 }
 
 /** The linear permutation planner. */

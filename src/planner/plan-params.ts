@@ -1,5 +1,6 @@
 /** Planner parameters: the one check of given params against a planner's declaration, and definePlanner, which hands a planner its params typed. */
 import { fail } from "../model/errors.js";
+import { checkProgress } from "../model/progress.js";
 import type { CommMatrix } from "../model/matrix.js";
 import {
   describeSpec,
@@ -80,6 +81,7 @@ export function definePlanner<S extends Specs>(
           { field: "params" },
         );
       }
+      checkProgress(opts.progress, "planner");
       return plan(m, opts as PlanOptions<Resolved<S>>);
     },
   };

@@ -4,6 +4,7 @@ import { quoted } from "../model/quoted.js";
 import { checkSeed } from "../model/param-spec.js";
 import type { CommMatrix } from "../model/matrix.js";
 import { checkMachine, type MachineModel } from "../model/machine.js";
+import { checkProgress, type ProgressCallback } from "../model/progress.js";
 import type { JsonValue, Schedule } from "../model/schedule.js";
 import { fourStage } from "./four-stage/index.js";
 import { linearPermutation } from "./linear-permutation.js";
@@ -45,16 +46,26 @@ export interface PlanRequest {
   readonly params?: { readonly [k: string]: JsonValue };
   /** Bytes the plan may allocate (PlanOptions.maxMemory). */
   readonly maxMemory?: number;
+  /** Progress of the plan (PlanOptions.progress); never part of what a plan is keyed or stored by. */
+  readonly progress?: ProgressCallback | null;
 }
 
-/** Fills defaults (no payload, seed 1, no machine, no params), checks the seed and checks the params against the planner's declaration (its defaults filled). */
+/** Fills defaults (no payload, seed 1, no machine, no params, no progress), checks the seed and the progress callback and checks the params against the planner's declaration (its defaults filled). */
 export function resolvePlanOptions(planner: Planner, req: PlanRequest = {}): PlanOptions {
   const seed = checkSeed("planner", req.seed ?? 1);
   if (req.machine !== undefined && req.machine !== null) checkMachine(req.machine, "planner");
   const givenParams = req.params ?? {};
   const params = resolveParams(planner.name, planner.specs, givenParams);
-  const opts: PlanOptions = { payload: req.payload ?? false, seed, machine: req.machine ?? null, params, givenParams };
-  return req.maxMemory === undefined ? opts : { ...opts, maxMemory: req.maxMemory };
+  const progress = checkProgress(req.progress, "planner");
+  return {
+    payload: req.payload ?? false,
+    seed,
+    machine: req.machine ?? null,
+    params,
+    givenParams,
+    ...(req.maxMemory === undefined ? {} : { maxMemory: req.maxMemory }),
+    ...(progress ? { progress } : {}),
+  };
 }
 
 /** Plans matrix m with the named algorithm. */

@@ -3,10 +3,13 @@ import type { CommMatrix } from "../model/matrix.js";
 import { ScheduleBuilder } from "../model/schedule.js";
 import { countMessages, planHeader, sendByStep, sendSize } from "./plan-header.js";
 import { definePlanner } from "./plan-params.js";
+import { stepProgress } from "./plan-progress.js";
 import type { Planner, PlanOptions } from "./types.js";
 
+/** Progress: the steps emitted, then the build (a sparse matrix's plan, O(P + E), reports only its end). */
 function plan(m: CommMatrix, opts: PlanOptions): ReturnType<Planner["plan"]> {
   const { p } = m;
+  const [reached, built] = stepProgress(opts, Math.max(0, p - 1));
   const b = new ScheduleBuilder(planHeader(m, "shift", opts, false), opts.payload, countMessages(m));
   b.stage("shift", "compose");
   // sparse: step k - 1 carries the pairs at offset k, only the non-empty ones (the same plan)
@@ -14,12 +17,15 @@ function plan(m: CommMatrix, opts: PlanOptions): ReturnType<Planner["plan"]> {
   else {
     const data = m.data;
     for (let k = 1; k < p; k++) {
+      reached(k - 1);
       b.step();
       for (let i = 0, j = k; i < p; i++, j = j + 1 === p ? 0 : j + 1) sendSize(b, i, j, data[i * p + j]!);
       b.dropEmptyStep();
     }
   }
-  return b.build();
+  const s = b.build();
+  built();
+  return s;
 }
 
 /** The shift planner (A1). */

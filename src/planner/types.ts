@@ -2,6 +2,7 @@
 import type { CommMatrix } from "../model/matrix.js";
 import type { MachineModel } from "../model/machine.js";
 import type { InputSpec, OutputSpec, ParamValue, Specs } from "../model/param-spec.js";
+import type { ProgressCallback } from "../model/progress.js";
 import type { JsonValue, Schedule } from "../model/schedule.js";
 
 export type { ParamValue } from "../model/param-spec.js";
@@ -32,6 +33,11 @@ export interface PlanOptions<P = PlanParams> {
   readonly givenParams: { readonly [k: string]: JsonValue };
   /** Bytes the plan may allocate (planners that estimate their memory refuse past it); default half the machine's memory (plan-memory.ts). */
   readonly maxMemory?: number;
+  /**
+   * Called now and then while the plan is made (planners that can take long report: see ProgressCallback),
+   * `done` of `total` units of the planner's own; a planner that does not report never calls it.
+   */
+  readonly progress?: ProgressCallback | null;
 }
 
 /** A named planning algorithm. */

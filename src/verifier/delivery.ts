@@ -5,6 +5,7 @@ import { networkMessages } from "./network-messages.js";
 import type { ChunkTable, Schedule } from "../model/schedule.js";
 import { PredecessorSet } from "./predecessor-set.js";
 import { check, type Check } from "./report.js";
+import { progressTicker, type ProgressCallback } from "../model/progress.js";
 
 const SOURCE = "docs/verifier.md, delivery and causality";
 
@@ -27,8 +28,9 @@ export interface DeliveryResult {
  * visits the runs it removes: O(1) amortised run visits and O(log_32 C) set operations per
  * chunk. At the end every run must be at d. Cost: O(C log C + P^2) time (the log from sorting
  * each message's chunk boundaries, the P^2 a pass over the matrix), O(C + P) memory.
+ * `progress`: chunks followed (message by message).
  */
-export function checkDelivery(m: CommMatrix, s: Schedule): DeliveryResult {
+export function checkDelivery(m: CommMatrix, s: Schedule, progress: ProgressCallback | null = null): DeliveryResult {
   const c = s.chunks;
   if (!c) throw new Error("checkDelivery needs a payload plan");
   const { p } = s;
@@ -39,7 +41,10 @@ export function checkDelivery(m: CommMatrix, s: Schedule): DeliveryResult {
   const order = radixByKey(c.dest, radixByKey(c.origin, null, p, n), p, n);
   const t = new Tally();
   const runs = new Runs();
+  const tick = progressTicker(progress, n);
+  let mark = tick(0);
   for (let g = 0; g < n;) {
+    if (g >= mark) mark = tick(g);
     const o = c.origin[order[g]!]!,
       d = c.dest[order[g]!]!;
     let e = g + 1;
@@ -52,6 +57,7 @@ export function checkDelivery(m: CommMatrix, s: Schedule): DeliveryResult {
     g = e;
   }
   neverSent(m, c, t);
+  tick(Infinity);
   return {
     delivery: check(
       "delivery",

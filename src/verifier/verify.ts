@@ -18,6 +18,7 @@ import { checkTimedContention } from "./timed-overlap.js";
 import { checkWellFormed } from "./well-formed.js";
 import { checkLinkContention } from "./link-contention.js";
 import { networkProblem, type NetworkRoutes } from "../model/network.js";
+import { checkProgress, progressPhases, type ProgressCallback } from "../model/progress.js";
 
 /** Options of the verifier. */
 export interface VerifyOptions {
@@ -25,7 +26,16 @@ export interface VerifyOptions {
   readonly ports?: number;
   /** A network to check link contention on (a `link-contention` row); none by default. */
   readonly network?: NetworkRoutes;
+  /** Called now and then while checking: `done` of `total` thousandths of the work (the checks in turn, a payload plan's delivery chunk by chunk). */
+  readonly progress?: ProgressCallback | null;
 }
+
+/**
+ * Weights of the verifier's progress: well-formed, delivery, flow, contention (timed and link
+ * contention with it), the stage rows and claims (about their shares of the time).
+ */
+const VERIFY_PROGRESS: readonly number[] = [50, 450, 150, 150, 200];
+const VERIFY_PAYLOAD_PROGRESS: readonly number[] = [20, 900, 30, 30, 20];
 
 /**
  * Checks a schedule against its matrix. Throws a CommplanError (code MISMATCH) when the schedule
@@ -34,11 +44,17 @@ export interface VerifyOptions {
 export function verifySchedule(m: CommMatrix, s: Schedule, opts: VerifyOptions = {}): Report {
   const ports = opts.ports ?? 1;
   checkInputs(m, s, ports, opts.network);
+  const tell = checkProgress(opts.progress, "verify");
 
+  const progress = progressPhases(tell, s.chunks ? VERIFY_PAYLOAD_PROGRESS : VERIFY_PROGRESS);
   const checks: Check[] = [];
   const wf = checkWellFormed(s);
   checks.push(wf);
-  if (!wf.holds) return makeReport(s.algorithm, s.p, checks);
+  progress.complete(0);
+  if (!wf.holds) {
+    progress.end();
+    return makeReport(s.algorithm, s.p, checks);
+  }
 
   const stats = matrixStats(m);
   const claims: AlgorithmClaims | undefined = CLAIMS[s.algorithm];
@@ -46,26 +62,30 @@ export function verifySchedule(m: CommMatrix, s: Schedule, opts: VerifyOptions =
   let audit: PairAudit | undefined;
   const pairs = (): PairAudit => (audit ??= auditPairs(m, s)); // one pass, shared by two checks
   if (s.chunks) {
-    const { delivery, causality } = checkDelivery(m, s);
+    const { delivery, causality } = checkDelivery(m, s, progress.phase(1));
     checks.push(delivery, causality);
   } else {
     const md = checkMessageDelivery(m, s, pairs());
     if (md.check) checks.push(md.check);
     else unproven.push(md.unproven);
   }
+  progress.complete(1);
   const flow = checkFlow(m, s, stats);
   checks.push(flow.conservation);
+  progress.complete(2);
   const { contention, stalls } = checkContention(s, ports);
   checks.push(contention, stalls);
   const timed = checkTimedContention(s, ports);
   if (timed) checks.push(timed);
   if (opts.network) checks.push(checkLinkContention(s, opts.network));
+  progress.complete(3);
 
   const metrics = stageMetrics(s);
   checks.push(...measuredStageRows(s, metrics));
   if (claims) checks.push(...claimChecks(m, s, claims, stats, metrics, flow, ports, pairs));
   else checks.push(measuredPeakBuffer(flow.peakBuffer));
   const report = makeReport(s.algorithm, s.p, checks, flow.peakPerNode);
+  progress.end();
   return unproven.length === 0 ? report : { ...report, unproven };
 }
 

@@ -20,7 +20,9 @@ import { readMatrixFile } from "../../io/matrix-read.js";
 import { programJsonPieces, writeProgramJson, writeProgramSplit } from "../../io/program-json-write.js";
 import { lowerSchedule } from "../../lower/index.js";
 import type { CliContext } from "../context.js";
-import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions } from "../io.js";
+import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions, writingBar } from "../io.js";
+import { withProgress, withProgressAsync } from "../progress.js";
+import type { ProgressCallback } from "../../model/progress.js";
 
 /** Where an export goes: one file (or "-" for stdout), or a directory of per-rank files. */
 export interface ExportTarget {
@@ -36,8 +38,13 @@ export interface ExportTarget {
   readonly inputs: readonly string[];
 }
 
-/** Writes files into a directory (created if missing), each atomically; refuses a file that would replace an input. */
-async function writeFiles(files: readonly ExportedFile[], dir: string, inputs: readonly string[]): Promise<void> {
+/** Writes files into a directory (created if missing), each atomically; refuses a file that would replace an input; `progress`: files written. */
+async function writeFiles(
+  files: readonly ExportedFile[],
+  dir: string,
+  inputs: readonly string[],
+  progress: ProgressCallback | null,
+): Promise<void> {
   const real = (f: string): string => (existsSync(f) ? realpathSync(f) : resolve(f));
   const guarded = new Set(inputs.filter((f) => f !== "-").map(real));
   for (const f of files) {
@@ -55,7 +62,11 @@ async function writeFiles(files: readonly ExportedFile[], dir: string, inputs: r
   } catch (e) {
     throw fsError(e, "export", dir, true);
   }
-  for (const f of files) await writePieces(f.pieces(), join(dir, f.name), "export");
+  for (const [k, f] of files.entries()) {
+    progress?.(k, files.length);
+    await writePieces(f.pieces(), join(dir, f.name), "export");
+  }
+  progress?.(files.length, files.length);
 }
 
 function needDir(t: ExportTarget, format: string): string {
@@ -78,8 +89,8 @@ function single(t: ExportTarget, format: string): void {
 /** A format of `commplan export`: a one-line description and its writer. */
 export interface ExportFormat {
   readonly description: string;
-  /** Writes the program; `split` formats write a directory. */
-  write(prog: Program, target: ExportTarget, ctx: CliContext): Promise<void>;
+  /** Writes the program; `split` formats write a directory; `progress` (formats that report): ranks or files written. */
+  write(prog: Program, target: ExportTarget, ctx: CliContext, progress: ProgressCallback | null): Promise<void>;
   /** A format of the schedule itself (not lowered, no --matrix needed): writes it instead of `write`. */
   writeSchedule?(s: Schedule, target: ExportTarget): Promise<void>;
 }
@@ -88,7 +99,7 @@ export interface ExportFormat {
 export const EXPORT_FORMATS: { readonly [name: string]: ExportFormat } = {
   program: {
     description: "commplan.program/v1 JSON (one document, or --split DIR: rank-<r>.json per rank plus index.json)",
-    write: async (prog, t, ctx) => {
+    write: async (prog, t, ctx, progress) => {
       if (t.dir !== null)
         throw fail(
           "export",
@@ -96,15 +107,16 @@ export const EXPORT_FORMATS: { readonly [name: string]: ExportFormat } = {
           "--format program writes one file (-o FILE, or nothing for stdout) or one per rank (--split DIR), not --out",
           { field: "out" },
         );
-      if (t.split !== null) await writeProgramSplit(prog, t.split);
-      else if (t.output === "-") for (const piece of programJsonPieces(prog)) ctx.io.out(piece);
-      else await writeProgramJson(prog, t.output);
+      if (t.split !== null) await writeProgramSplit(prog, t.split, { progress });
+      else if (t.output === "-")
+        for (const piece of programJsonPieces(prog, undefined, undefined, { progress })) ctx.io.out(piece);
+      else await writeProgramJson(prog, t.output, { progress });
     },
   },
   simgrid: {
     description:
       "SimGrid time-independent traces (rank-<r>.txt, index.txt), platform.xml and hosts from --machine, into --out DIR; run from DIR: smpirun -np P -platform platform.xml -hostfile hosts -replay index.txt (docs/runtimes.md)",
-    write: async (prog, t) => {
+    write: async (prog, t, _ctx, progress) => {
       const dir = needDir(t, "simgrid");
       if (t.machine === null)
         throw fail(
@@ -120,15 +132,16 @@ export const EXPORT_FORMATS: { readonly [name: string]: ExportFormat } = {
         ],
         dir,
         t.inputs,
+        progress,
       );
     },
   },
   goal: {
     description:
       "GOAL text for LogGOPSim's txt2bin (rounds chained with requires; copies as calc in picoseconds from --machine's t_m, else calc 0)",
-    write: async (prog, t, ctx) => {
+    write: async (prog, t, ctx, progress) => {
       single(t, "goal");
-      const opts = { calcPerByte: t.machine === null ? 0 : t.machine.tm * 1e6 };
+      const opts = { calcPerByte: t.machine === null ? 0 : t.machine.tm * 1e6, progress };
       if (t.output === "-") for (const piece of goalPieces(prog, opts)) ctx.io.out(piece);
       else await writePieces(goalChunks(prog, opts), t.output, "export");
     },
@@ -233,14 +246,20 @@ export function registerExport(program: Command, ctx: CliContext): void {
         await refuseOutputOntoInput("export", [file, o.matrix], [["-o", o.output]]);
         const m = readMatrixFile(o.matrix, matrixReadOptions(o));
         const s = await readScheduleJson(file);
-        const { program: prog, scratchPeak } = lowerSchedule(m, s, {
-          variant: o.variant as ProgramVariant,
-          ...(o.layout === undefined ? {} : { form: o.layout }),
-        });
-        await format.write(
-          prog,
-          { output: o.output, split: o.split ?? null, dir: o.out ?? null, machine, chunk, inputs: [file, o.matrix] },
-          ctx,
+        const { program: prog, scratchPeak } = withProgress(ctx.io.interactive, "export: lowering", null, (progress) =>
+          lowerSchedule(m, s, {
+            variant: o.variant as ProgramVariant,
+            ...(o.layout === undefined ? {} : { form: o.layout }),
+            progress,
+          }),
+        );
+        const target = { output: o.output, split: o.split ?? null, dir: o.out ?? null, machine, chunk };
+        const inputs = [file, o.matrix];
+        await withProgressAsync(
+          writingBar(ctx.io, o.split ?? o.out ?? o.output),
+          "export: writing",
+          o.format === "simgrid" ? "files" : "ranks",
+          (progress) => format.write(prog, { ...target, inputs }, ctx, progress),
         );
         let scratch = 0,
           peak = 0;

@@ -18,9 +18,10 @@ import {
   type NetworkFlags,
 } from "./network-flags.js";
 import type { CliContext } from "../context.js";
+import type { Schedule } from "../../model/schedule.js";
 import { counted } from "../../model/plural.js";
-import { withProgress } from "../progress.js";
-import { collect, ELEMENT_BYTES_HELP, intOption, keyValues, matrixReadOptions } from "../io.js";
+import { withProgress, withProgressAsync } from "../progress.js";
+import { collect, ELEMENT_BYTES_HELP, intOption, keyValues, matrixReadOptions, writingBar } from "../io.js";
 
 /** The options of `plan` as commander gives them. */
 interface PlanFlags extends NetworkFlags {
@@ -92,8 +93,11 @@ export function registerPlan(program: Command, ctx: CliContext): void {
       });
       await refuseOutputOntoInput("plan", [file], [["-o", o.output]]);
       const m = readMatrixFile(file, matrixReadOptions(o));
-      const s = planner.plan(m, opts);
-      await writeScheduleJson(s, o.output);
+      // the planners that can take long report their progress (in their own units: the bar shows the percentage)
+      const s = withProgress(ctx.io.interactive, `plan: ${planner.name}`, null, (progress) =>
+        planner.plan(m, { ...opts, progress }),
+      );
+      await writeSchedule(ctx, s, o.output);
       if (o.output !== "-")
         ctx.io.err(
           `plan: ${planner.name}: ${counted(s.stages.length, "stage", "stages")}, ${counted(s.stepCount, "step", "steps")}, ${counted(s.transferCount, "transfer", "transfers")} -> ${o.output}\n`,
@@ -120,6 +124,13 @@ async function planAutoCommand(ctx: CliContext, file: string, o: PlanFlags): Pro
   const { schedule: s, report } = withProgress(ctx.io.interactive, "plan", "transfers simulated", (progress) =>
     planAuto(m, machine, { payload: Boolean(o.payload), seed, progress, ...network }),
   );
-  await writeScheduleJson(s, o.output);
+  await writeSchedule(ctx, s, o.output);
   ctx.io.err(`plan: auto chose ${report.winner.algorithm} ${JSON.stringify(report.winner.params)}: ${report.reason}\n`);
+}
+
+/** Writes the schedule JSON with a bar over the transfers written (not when the document goes to the terminal). */
+async function writeSchedule(ctx: CliContext, s: Schedule, output: string): Promise<void> {
+  await withProgressAsync(writingBar(ctx.io, output), "plan: writing", "transfers", (progress) =>
+    writeScheduleJson(s, output, { progress }),
+  );
 }

@@ -9,6 +9,7 @@ import { verifySchedule, type Report } from "../../verifier/index.js";
 import { loadTopology } from "./topologies.js";
 import { networkOption } from "./network-flags.js";
 import type { CliContext } from "../context.js";
+import { withProgress } from "../progress.js";
 import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions, table } from "../io.js";
 import { counted } from "../../model/plural.js";
 
@@ -75,7 +76,9 @@ export function registerVerify(program: Command, ctx: CliContext): void {
           { file },
         );
         const network = o.network !== undefined ? loadTopology(o.network, s.p).routes : undefined;
-        const r = verifySchedule(m, s, network ? { ports, network } : { ports });
+        const r = withProgress(ctx.io.interactive, "verify", null, (progress) =>
+          verifySchedule(m, s, { ports, ...(network ? { network } : {}), progress }),
+        );
         if (!r.ok) ctx.exitCode = 1; // set first: a closed stdout pipe exits with the code set so far
         ctx.io.out(o.json ? reportJson(r) : formatReport(r));
       },

@@ -1,12 +1,15 @@
 /** Simulation options: the one place they get defaults and are checked. */
 import { checkMachine } from "../../model/machine.js";
 import { fail } from "../../model/errors.js";
+import { checkProgress } from "../../model/progress.js";
 import { checkSeed, choice, integer, resolveSpecs } from "../../model/param-spec.js";
 import type { MachineModel } from "../../model/machine.js";
 import type { CommMatrix } from "../../model/matrix.js";
 import { networkProblem, type NetworkRoutes } from "../../model/network.js";
 import { RECV_ORDERS, type RecvOrder } from "./recv-order.js";
 import { TOPOLOGIES, type TopologyName } from "./topology.js";
+
+export { checkProgress } from "../../model/progress.js";
 
 /** blocking: a transfer holds both ports for T_s + m (t_c + t_d); nonblocking: processor, copy engine and network pipeline (004 sec 2.2). */
 export type SimMode = "blocking" | "nonblocking";
@@ -176,16 +179,6 @@ export function resolveSimOptions(req: SimRequest, machine: MachineModel): SimOp
     seed,
     progress: checkProgress(req.progress, "simulate"),
   };
-}
-
-/** A progress callback option: a function, or null / undefined for none (a one-line BAD_OPTION of `module` otherwise). */
-export function checkProgress<F extends (...args: never[]) => void>(v: F | null | undefined, module: string): F | null {
-  if (v === undefined || v === null) return null;
-  if (typeof v !== "function")
-    throw fail(module, "BAD_OPTION", `progress must be a function (done, total), got ${typeof v}`, {
-      field: "progress",
-    });
-  return v;
 }
 
 /** Checks the network options: a network replaces the topology's t_d (flat only), its links need bandwidth > 0 and latency >= 0. */

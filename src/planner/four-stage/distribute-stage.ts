@@ -1,6 +1,7 @@
 /** Message-level Stages I and II of A4 in O(P^2): R-Distribute + R-Comm and C-Distribute + C-Comm in closed form (004 fig. 11). */
 import { columnSize, type NodeArray } from "./node-array.js";
 import type { StageMessages } from "./stage-router.js";
+import { progressTicker, type ProgressCallback } from "../../model/progress.js";
 
 /** Holdings after a stage (node-major P x P) and the stage's message sizes. */
 export interface RoutedStage {
@@ -103,8 +104,13 @@ function quot(h: number, n: number): number {
  * (fig. 8). Destination j's h elements put q w_c + base + (0 or 1) into bucket c, q = floor(h / P),
  * w_c = R or R - 1 per P elements, and the residual's one or two runs of consecutive counter values
  * add one to cyclic ranges of buckets; summed per row with difference arrays this is O(P^2).
+ * `progress`: rows of the node array.
  */
-export function routeRDistribute(a: NodeArray, hold: Float64Array): RoutedStage {
+export function routeRDistribute(
+  a: NodeArray,
+  hold: Float64Array,
+  progress: ProgressCallback | null = null,
+): RoutedStage {
   const P = a.p,
     C = a.cols;
   const next = new Float64Array(P * P),
@@ -132,7 +138,10 @@ export function routeRDistribute(a: NodeArray, hold: Float64Array): RoutedStage 
     }
     acc.senderSizes(size, u * C, C, w);
   };
+  const tick = progressTicker(progress, a.rows);
+  let tickMark = tick(0);
   for (let row = 0; row < a.rows; row++) {
+    if (row >= tickMark) tickMark = tick(row);
     const incomplete = a.r > 0 && row === a.rows - 1;
     // a complete row is one group; each node of the incomplete row is its own group (its pseudo-column buckets go to different rows)
     for (let b = 0; b < (incomplete ? a.r : 1); b++) {
@@ -143,6 +152,7 @@ export function routeRDistribute(a: NodeArray, hold: Float64Array): RoutedStage 
       for (let c = 0; c < C; c++) acc.flush(next, c, (incomplete && c >= a.r ? b : row) * C + c, w[c]!);
     }
   }
+  tick(Infinity);
   return { next, msgs: { buckets: C, size } };
 }
 
@@ -151,15 +161,23 @@ export function routeRDistribute(a: NodeArray, hold: Float64Array): RoutedStage 
  * (element t for node j to bucket (j mod N + t) mod N) and sends bucket k to row k of its column.
  * Destination j's h elements put floor(h / N) into every bucket and one more into the cyclic range
  * of h mod N buckets from j mod N; summed per column with difference arrays this is O(P^2).
+ * `progress`: columns of the node array.
  */
-export function routeCDistribute(a: NodeArray, hold: Float64Array): RoutedStage {
+export function routeCDistribute(
+  a: NodeArray,
+  hold: Float64Array,
+  progress: ProgressCallback | null = null,
+): RoutedStage {
   const P = a.p,
     C = a.cols,
     K = a.rows;
   const next = new Float64Array(P * P),
     size = new Float64Array(P * K);
   const acc = new Accumulator(P, K);
+  const tick = progressTicker(progress, C);
+  let tickMark = tick(0);
   for (let b = 0; b < C; b++) {
+    if (b >= tickMark) tickMark = tick(b);
     const n = columnSize(a, b);
     acc.reset();
     for (let k = 0; k < n; k++) {
@@ -178,5 +196,6 @@ export function routeCDistribute(a: NodeArray, hold: Float64Array): RoutedStage 
     acc.prefix(n);
     for (let k = 0; k < n; k++) acc.flush(next, k, k * C + b, 1);
   }
+  tick(Infinity);
   return { next, msgs: { buckets: K, size } };
 }

@@ -2,10 +2,12 @@
 import type { CommMatrix } from "../../model/matrix.js";
 import { matrixStats } from "../../model/matrix-stats.js";
 import { ScheduleBuilder, type Rearrange, type Schedule } from "../../model/schedule.js";
+import { progressPhases, progressTicker, type ProgressCallback, type ProgressTick } from "../../model/progress.js";
 import { planHeader } from "../plan-header.js";
 import { refuseDenseWorkOnSparse, refuseOverBudget } from "../plan-memory.js";
 import { choice, type Resolved } from "../../model/param-spec.js";
 import { definePlanner } from "../plan-params.js";
+import { buildWeight } from "../plan-progress.js";
 import type { Planner, PlanOptions } from "../types.js";
 import { cDistribute, rDistribute } from "./distribute.js";
 import { routeCDistribute, routeRDistribute } from "./distribute-stage.js";
@@ -89,10 +91,13 @@ function emitRowStage(
   msgs: StageMessages,
   rule: StageRule,
   stallRule: StallRule,
+  tick: ProgressTick,
 ): void {
   const stalls = Int32Array.from({ length: a.p }, (_, u) => stallStep(a, u, stallRule));
   const K = msgs.buckets;
+  let tickMark = tick(0);
   for (let step = 1; step <= rowStageSteps(a); step++) {
+    if (step - 1 >= tickMark) tickMark = tick(step - 1);
     let sends = false;
     for (let u = 0; u < a.p && !sends; u++) {
       const act = rowAction(a, u, step, stalls[u]!);
@@ -110,8 +115,16 @@ function emitRowStage(
 }
 
 /** Emits a column stage with the C-Schedule: in step s the node in row q of an N-node column sends to row (q + s) mod N. */
-function emitColumnStage(b: ScheduleBuilder, a: NodeArray, msgs: StageMessages, rule: StageRule): void {
+function emitColumnStage(
+  b: ScheduleBuilder,
+  a: NodeArray,
+  msgs: StageMessages,
+  rule: StageRule,
+  tick: ProgressTick,
+): void {
+  let tickMark = tick(0);
   for (let s = 1; s <= a.rows; s++) {
+    if (s - 1 >= tickMark) tickMark = tick(s - 1);
     b.step();
     for (let u = 0; u < a.p; u++) {
       const n = columnSize(a, u % a.cols);
@@ -121,7 +134,7 @@ function emitColumnStage(b: ScheduleBuilder, a: NodeArray, msgs: StageMessages, 
   }
 }
 
-/** Opens stage k (0..3) of A4 in `b` and emits its messages: rows with the Revised R-Schedule, columns with the C-Schedule. */
+/** Opens stage k (0..3) of A4 in `b` and emits its messages: rows with the Revised R-Schedule, columns with the C-Schedule (`progress`: steps). */
 export function emitStage(
   b: ScheduleBuilder,
   a: NodeArray,
@@ -129,11 +142,37 @@ export function emitStage(
   msgs: StageMessages,
   rule: StageRule,
   stallRule: StallRule,
+  progress: ProgressCallback | null = null,
 ): void {
   const st = STAGES[k]!;
   b.stage(st.name, st.rearrange);
-  if (st.rows) emitRowStage(b, a, msgs, rule, stallRule);
-  else emitColumnStage(b, a, msgs, rule);
+  const tick = progressTicker(progress, st.rows ? rowStageSteps(a) : a.rows);
+  if (st.rows) emitRowStage(b, a, msgs, rule, stallRule, tick);
+  else emitColumnStage(b, a, msgs, rule, tick);
+  tick(Infinity);
+}
+
+/**
+ * Weights of four-stage's progress: per stage, routing then emission, each stage weighted by the
+ * pieces it moves at payload level (the estimates of checkFourStageMemory), equally at message level;
+ * then the schedule built (its columns copied out).
+ */
+function fourStageProgress(m: CommMatrix, opts: PlanOptions, a: NodeArray): number[] {
+  let stages = [1, 1, 1, 1];
+  if (opts.payload) {
+    const { messages: nonzeros, networkTotal: elements } = matrixStats(m);
+    const afterI = Math.min(elements, nonzeros * a.cols),
+      afterII = Math.min(elements, afterI * a.rows);
+    stages = [afterI, afterII, afterII, afterII];
+  }
+  const sum = stages.reduce((x, y) => x + y, 0);
+  return [
+    ...stages.flatMap((w) => {
+      const half = sum > 0 ? Math.max(1, Math.round(((1000 - buildWeight(opts.payload)) * w) / (2 * sum))) : 1;
+      return [half, half];
+    }),
+    buildWeight(opts.payload),
+  ];
 }
 
 /**
@@ -176,6 +215,7 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof FOUR_STAGE_PARAMS
   const a = nodeArray(p);
   checkFourStageMemory(m, opts, a);
   const rules = fourStageRules(a);
+  const progress = opts.progress ? progressPhases(opts.progress, fourStageProgress(m, opts, a)) : null;
   const b = new ScheduleBuilder(planHeader(m, "four-stage", opts, false), opts.payload, 4 * p * (a.cols + 1));
   // diagonal elements stay where they are; everything else goes through the four stages
   let counts: Float64Array | null = null;
@@ -204,13 +244,16 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof FOUR_STAGE_PARAMS
   }
   rules.forEach((rule, k) => {
     let msgs: StageMessages;
-    if (pieces) ({ next: pieces, msgs } = routePieces(p, pieces, rule));
-    else if (k === 0) ({ next: counts, msgs } = routeRDistribute(a, counts!));
-    else if (k === 1) ({ next: counts, msgs } = routeCDistribute(a, counts!));
-    else ({ next: counts, msgs } = routeCounts(p, counts!, rule));
-    emitStage(b, a, k, msgs, rule, stallRule);
+    const routing = progress?.phase(2 * k) ?? null;
+    if (pieces) ({ next: pieces, msgs } = routePieces(p, pieces, rule, routing));
+    else if (k === 0) ({ next: counts, msgs } = routeRDistribute(a, counts!, routing));
+    else if (k === 1) ({ next: counts, msgs } = routeCDistribute(a, counts!, routing));
+    else ({ next: counts, msgs } = routeCounts(p, counts!, rule, routing));
+    emitStage(b, a, k, msgs, rule, stallRule, progress?.phase(2 * k + 1) ?? null);
   });
-  return b.build();
+  const s = b.build();
+  progress?.end();
+  return s;
 }
 
 /** The four-stage planner (A4). */

@@ -1,6 +1,7 @@
 /** Stage router: moves held elements through one stage, at message level (count matrix) or payload level (piece table). */
 import { bucketItems, bucketStarts, prefixSums } from "../../model/buckets.js";
 import { growF64, growU32 } from "../../model/growable.js";
+import { progressTicker, type ProgressCallback } from "../../model/progress.js";
 
 /** How one stage sends what a node holds. */
 export interface StageRule {
@@ -20,18 +21,22 @@ export interface StageMessages {
   readonly size: Float64Array;
 }
 
-/** Message level: routes the P x P holdings matrix `hold` (node, destination) through a stage, one split per (node, destination). */
+/** Message level: routes the P x P holdings matrix `hold` (node, destination) through a stage, one split per (node, destination); `progress`: nodes. */
 export function routeCounts(
   p: number,
   hold: Float64Array,
   rule: StageRule,
+  progress: ProgressCallback | null = null,
 ): { next: Float64Array; msgs: StageMessages } {
   const K = rule.buckets;
   const size = new Float64Array(p * K);
   const next = new Float64Array(p * p);
   const out = new Float64Array(K);
   const targets = new Int32Array(K);
+  const tick = progressTicker(progress, p);
+  let tickMark = tick(0);
   for (let u = 0; u < p; u++) {
+    if (u >= tickMark) tickMark = tick(u);
     for (let k = 0; k < K; k++) targets[k] = rule.target(u, k);
     const row = u * p;
     for (let j = 0; j < p; j++) {
@@ -56,6 +61,7 @@ export function routeCounts(
       }
     }
   }
+  tick(Infinity);
   return { next, msgs: { buckets: K, size } };
 }
 
@@ -88,16 +94,26 @@ function sortByKey(key: Uint32Array, range: number, input: Uint32Array | null): 
  * Payload level: groups the pieces by (holder, destination), splits each group's elements into
  * the buckets in order (cutting pieces at bucket boundaries), and returns the chunks of every
  * message plus the pieces after the stage. Same sizes as `routeCounts` by construction.
+ * `progress`: the pieces split (a collect stage reports only its end).
  */
-export function routePieces(p: number, pieces: Pieces, rule: StageRule): { next: Pieces; msgs: StageChunks } {
+export function routePieces(
+  p: number,
+  pieces: Pieces,
+  rule: StageRule,
+  progress: ProgressCallback | null = null,
+): { next: Pieces; msgs: StageChunks } {
   const K = rule.buckets;
   const n = pieces.holder.length;
+  const tick = progressTicker(progress, n);
+  let tickMark = tick(0);
   const order = sortByKey(pieces.holder, p, sortByKey(pieces.dest, p, null));
   if (rule.bucketOf) {
     // a collect stage: every piece goes whole into the one bucket of its destination
     const key = new Uint32Array(n);
     for (let x = 0; x < n; x++) key[x] = pieces.holder[x]! * K + rule.bucketOf(pieces.dest[x]!);
-    return gatherChunks(p, rule, key, sortByKey(key, p * K, order), pieces);
+    const routed = gatherChunks(p, rule, key, sortByKey(key, p * K, order), pieces);
+    tick(Infinity);
+    return routed;
   }
   const cKey = growU32(n * 2),
     cOrigin = growU32(n * 2),
@@ -107,6 +123,7 @@ export function routePieces(p: number, pieces: Pieces, rule: StageRule): { next:
   const out = new Float64Array(K);
   let g = 0;
   while (g < n) {
+    if (g >= tickMark) tickMark = tick(g);
     const u = pieces.holder[order[g]!]!,
       j = pieces.dest[order[g]!]!;
     let e = g,
@@ -137,7 +154,9 @@ export function routePieces(p: number, pieces: Pieces, rule: StageRule): { next:
   }
   const key = cKey.toArray();
   const cut = { origin: cOrigin.toArray(), dest: cDest.toArray(), offset: cOffset.toArray(), count: cCount.toArray() };
-  return gatherChunks(p, rule, key, sortByKey(key, p * K, null), cut);
+  const routed = gatherChunks(p, rule, key, sortByKey(key, p * K, null), cut);
+  tick(Infinity);
+  return routed;
 }
 
 /** Lays out chunks (arrays indexed by chunk, key[i] = node * buckets + bucket) message by message in the order `corder`. */

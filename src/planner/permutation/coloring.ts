@@ -1,6 +1,7 @@
 /** Coloring: exact bipartite edge colouring of the message graph into h = max(f, g) partial permutations (Konig's theorem; the optimum RS_N of 003 sec 3.3 approximates). */
 import type { CommMatrix } from "../../model/matrix.js";
 import { ScheduleBuilder, type Schedule } from "../../model/schedule.js";
+import { progressPhases, progressTicker } from "../../model/progress.js";
 import { planHeader } from "../plan-header.js";
 import { boolean, output, type Resolved } from "../../model/param-spec.js";
 import { definePlanner } from "../plan-params.js";
@@ -20,6 +21,9 @@ const COLORING_PARAMS = {
   lowerBound: output("the threshold-degree lower bound on that sum (the optimum may exceed it)"),
 };
 
+/** Weights of coloring's (and split-coloring's chunk mode's) progress: message list, colouring, improvement pass, emission (about their shares of the time on a dense matrix). */
+export const COLORING_PROGRESS: readonly number[] = [200, 400, 100, 300];
+
 /** Work budget of the improvement pass (node and edge visits), a fixed multiple of the colouring's own size. */
 export function improveBudget(p: number, edges: number, colors: number): number {
   return edges + p * Math.min(colors, 64);
@@ -34,18 +38,20 @@ export function improveBudget(p: number, edges: number, colors: number): number 
  * alternating components. The header params gain `sumOfMaxima` and `lowerBound` (the threshold-degree
  * bound of `sumOfMaximaLowerBound`, which the optimum may exceed); docs/algorithms/coloring.md has the
  * measured gap. Phases are emitted heaviest first. Deterministic: the seed is not used (null).
+ * Progress: the message list, the colouring, the improvement pass, the phases emitted (COLORING_PROGRESS).
  */
 function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof COLORING_PARAMS>>): Schedule {
   const improve = opts.params.improve;
-  const msgs = offDiagonalMessages(m);
+  const { phase: phaseProgress, end: endProgress } = progressPhases(opts.progress, COLORING_PROGRESS);
+  const msgs = offDiagonalMessages(m, phaseProgress(0));
   const { p, src, dst, size } = msgs;
   const order = orderBySizeDesc(size);
-  const col = colorBipartite(p, src, dst, size, order);
+  const col = colorBipartite(p, src, dst, size, order, phaseProgress(1));
   const D = col.colors;
   const lowerBound = col.thresholds.reduce((x, y) => x + y, 0); // = sumOfMaximaLowerBound
   let max = colorMaxima(p, col, size);
   if (improve && max.reduce((x, y) => x + y, 0) > lowerBound)
-    max = improveSumOfMaxima(p, col, src, dst, size, improveBudget(p, msgs.count, D));
+    max = improveSumOfMaxima(p, col, src, dst, size, improveBudget(p, msgs.count, D), phaseProgress(2));
   const phases = Array.from({ length: D }, (_, c) => c).sort((x, y) => max[y]! - max[x]! || x - y);
   let sumOfMaxima = 0;
   for (let c = 0; c < D; c++) sumOfMaxima += max[c]!;
@@ -68,7 +74,10 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof COLORING_PARAMS>>
       const e = sendAt[u * D + c]!;
       if (e >= 0) emit[fill[rank[c]!]!++] = e;
     }
+  const emitted = progressTicker(phaseProgress(3), D);
+  let emittedMark = emitted(0);
   for (let k = 0; k < D; k++) {
+    if (k >= emittedMark) emittedMark = emitted(k);
     b.step();
     for (let x = start[k]!; x < start[k + 1]!; x++) {
       const e = emit[x]!;
@@ -76,7 +85,9 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof COLORING_PARAMS>>
       if (b.payload) b.chunk(src[e]!, dst[e]!, 0, size[e]!);
     }
   }
-  return b.build();
+  const s = b.build();
+  endProgress();
+  return s;
 }
 
 /** Exact edge colouring: h = max(f, g) phases, whole messages; a heuristic keeps the sum of phase maxima small. */

@@ -1,5 +1,6 @@
 /** Bipartite edge colouring with exactly max-degree colours (Konig 1916): largest-first first-fit with priced alternating-path (Kempe chain) repair, a heuristic for a small sum of colour maxima. */
 import { prefixSums } from "../../model/buckets.js";
+import { progressTicker, type ProgressCallback } from "../../model/progress.js";
 
 /**
  * A proper edge colouring of a bipartite (multi)graph, senders x receivers, with `colors` = max degree
@@ -105,6 +106,7 @@ function place(tb: SlotTables, t: number, u: number, v: number, c: number): void
  * holds the edge and its other end side by side, so a path step is one random memory access.
  * Time O(E Delta / 32 + walked path length); a path has at most 2P edges, and the capped lockstep walk
  * costs at most 2 K^2 (4 n + 16) for a flip of length n. Memory: two Int32 tables of 2 P Delta slots.
+ * `progress`: edges coloured of E.
  */
 export function colorBipartite(
   p: number,
@@ -112,6 +114,7 @@ export function colorBipartite(
   dst: Uint32Array,
   size: Float64Array,
   order: Uint32Array,
+  progress: ProgressCallback | null = null,
 ): BipartiteColoring {
   const thresholds = degreeThresholds(p, src, dst, size, order);
   const D = thresholds.length,
@@ -132,8 +135,11 @@ export function colorBipartite(
   let opened = 0,
     flips = 0,
     flippedEdges = 0;
+  const tick = progressTicker(progress, E);
+  let mark = tick(0);
   // (no closures in this loop: per-call closures made V8 deoptimise it on every call)
   for (let t = 0; t < E; t++) {
+    if (t >= mark) mark = tick(t);
     const u = oSrc[t]!,
       v = oDst[t]!,
       s = oSize[t]!;
@@ -163,6 +169,7 @@ export function colorBipartite(
     sendAt[x] = a < 0 ? -1 : order[a]!;
     recvAt[x] = b < 0 ? -1 : order[b]!;
   }
+  tick(Infinity);
   return { colors: D, sendAt, recvAt, thresholds, flips, flippedEdges, walked: st.walked };
 }
 
@@ -461,6 +468,7 @@ export function colorMaxima(p: number, col: BipartiteColoring, size: Float64Arra
  * first, (c_0, c_1), (c_0, c_2), ..., (c_1, c_2), ...; each pair costs O(P + its edges), and the
  * passes stop after `budget` node visits, or when a round (c_i, *) lowered no maximum in its first eight
  * pairs (on regular graphs the a/b subgraphs are long cycles and nothing can be gained). Returns the new maxima (colouring updated in place).
+ * `progress`: the work (node and edge visits) of the budget, once per pair.
  */
 export function improveSumOfMaxima(
   p: number,
@@ -469,11 +477,17 @@ export function improveSumOfMaxima(
   dst: Uint32Array,
   size: Float64Array,
   budget: number,
+  progress: ProgressCallback | null = null,
 ): Float64Array {
   const D = col.colors,
     { sendAt, recvAt } = col;
   const max = colorMaxima(p, col, size);
-  if (D < 2) return max;
+  const tick = progressTicker(progress, budget);
+  let tickMark = tick(0);
+  if (D < 2) {
+    tick(Infinity);
+    return max;
+  }
   const stamp = new Int32Array(src.length).fill(-1);
   const stack = new Int32Array(2 * p + 2); // edge * 2 + (1 if colour b)
   const comp = new Int32Array(2 * p + 2);
@@ -488,6 +502,7 @@ export function improveSumOfMaxima(
         b = rank[k]!;
       if (max[a]! < max[b]!) [a, b] = [b, a]; // a is the heavier; max[a] is kept, max[b] can only drop
       if (max[b] === 0) continue;
+      if (work >= tickMark) tickMark = tick(work);
       pairId++;
       work += p;
       let newB = 0;
@@ -545,5 +560,6 @@ export function improveSumOfMaxima(
     }
     if (!gained) break; // a whole round against colour rank[i] gained nothing: later rounds rarely do
   }
+  tick(Infinity);
   return max;
 }

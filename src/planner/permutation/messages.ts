@@ -1,5 +1,6 @@
 /** Off-diagonal message lists shared by the permutation-decomposition planners (003 sec 3.3). */
 import { matrixRows, type CommMatrix } from "../../model/matrix.js";
+import { progressTicker, type ProgressCallback } from "../../model/progress.js";
 
 /**
  * The network messages of a matrix (non-zero off-diagonal entries) in row-major order, as columns:
@@ -15,9 +16,15 @@ export interface MessageList {
   readonly rowStart: Uint32Array;
 }
 
-/** Collects the non-zero off-diagonal entries of m (the diagonal is a local copy and needs no phase); one pass over the matrix. */
-export function offDiagonalMessages(m: CommMatrix): MessageList {
-  if (m.sparse) return sparseMessages(m);
+/** Collects the non-zero off-diagonal entries of m (the diagonal is a local copy and needs no phase); one pass over the matrix (`progress`: rows done of P). */
+export function offDiagonalMessages(m: CommMatrix, progress: ProgressCallback | null = null): MessageList {
+  const tick = progressTicker(progress, m.p);
+  let tickMark = tick(0);
+  if (m.sparse) {
+    const list = sparseMessages(m);
+    tick(Infinity);
+    return list;
+  }
   const { p, data } = m;
   let cap = Math.max(16, 4 * p);
   let src = new Uint32Array(cap),
@@ -26,6 +33,7 @@ export function offDiagonalMessages(m: CommMatrix): MessageList {
   const rowStart = new Uint32Array(p + 1);
   let k = 0;
   for (let i = 0; i < p; i++) {
+    if (i >= tickMark) tickMark = tick(i);
     rowStart[i] = k;
     if (k + p > cap) {
       cap = Math.min(p * p, Math.max(2 * cap, k + p));
@@ -50,7 +58,9 @@ export function offDiagonalMessages(m: CommMatrix): MessageList {
     }
   }
   rowStart[p] = k;
-  return { p, count: k, src: src.slice(0, k), dst: dst.slice(0, k), size: size.slice(0, k), rowStart };
+  const list = { p, count: k, src: src.slice(0, k), dst: dst.slice(0, k), size: size.slice(0, k), rowStart };
+  tick(Infinity);
+  return list;
 }
 
 /** offDiagonalMessages of a sparse matrix: its compressed rows without the diagonal (O(P + E)). */

@@ -2,6 +2,7 @@
 import type { CommMatrix } from "../../model/matrix.js";
 import { createRng, shuffleInPlace } from "../../model/rng.js";
 import { ScheduleBuilder, type Schedule } from "../../model/schedule.js";
+import { progressPhases, progressTicker } from "../../model/progress.js";
 import { planHeader } from "../plan-header.js";
 import { definePlanner } from "../plan-params.js";
 import type { Planner, PlanOptions } from "../types.js";
@@ -18,10 +19,14 @@ const NAME = "rs-n";
  * iteration (figure 4 step (b)); the picked messages are sent whole and leave CCOM (step (d)).
  * A row whose active columns are all taken sends nothing in that phase. Every iteration picks at
  * least one message (the first row visited always succeeds), so the loop ends.
- * Cost: O(E) to build CCOM plus, per phase, O(P + scanned entries).
+ * Cost: O(E) to build CCOM plus, per phase, O(P + scanned entries). Progress: the message list
+ * (a tenth), then the messages placed, once per phase.
  */
 function plan(m: CommMatrix, opts: PlanOptions): Schedule {
-  const msgs = offDiagonalMessages(m);
+  const { phase: phaseProgress, end: endProgress } = progressPhases(opts.progress, [100, 900]);
+  const msgs = offDiagonalMessages(m, phaseProgress(0));
+  const placed = progressTicker(phaseProgress(1), msgs.count);
+  let placedMark = placed(0);
   const { p, rowStart, dst, size } = msgs;
   const rng = createRng(opts.seed);
   const ccom = new Uint32Array(msgs.count);
@@ -37,7 +42,8 @@ function plan(m: CommMatrix, opts: PlanOptions): Schedule {
   const picked = new Uint32Array(p);
   const b = new ScheduleBuilder(planHeader(m, NAME, opts, true), opts.payload, msgs.count);
   b.stage("phases", "compose");
-  for (let iter = 0; nRows > 0; iter++) {
+  for (let iter = 0, done = 0; nRows > 0; iter++) {
+    if (done >= placedMark) placedMark = placed(done);
     shuffleInPlace(rng, rows.subarray(0, nRows));
     let nPicked = 0;
     for (let r = 0; r < nRows; r++) {
@@ -59,6 +65,7 @@ function plan(m: CommMatrix, opts: PlanOptions): Schedule {
     }
     // one phase; transfers listed by sender (message indices are row-major)
     const phase = picked.subarray(0, nPicked).sort();
+    done += nPicked;
     b.step();
     for (let x = 0; x < nPicked; x++) {
       const k = phase[x]!;
@@ -72,7 +79,9 @@ function plan(m: CommMatrix, opts: PlanOptions): Schedule {
     for (let r = 0; r < nRows; r++) if (len[rows[r]!]! > 0) rows[w++] = rows[r]!;
     nRows = w;
   }
-  return b.build();
+  const s = b.build();
+  endProgress();
+  return s;
 }
 
 /** RS_N (003 fig. 4): seeded random greedy partial permutations, messages sent whole. */

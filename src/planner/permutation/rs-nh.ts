@@ -3,6 +3,7 @@ import { fail } from "../../model/errors.js";
 import type { CommMatrix } from "../../model/matrix.js";
 import { createRng, shuffleInPlace } from "../../model/rng.js";
 import { ScheduleBuilder, type Schedule } from "../../model/schedule.js";
+import { progressPhases, progressTicker, type ProgressCallback } from "../../model/progress.js";
 import { planHeader } from "../plan-header.js";
 import { integer, number, output, type Resolved } from "../../model/param-spec.js";
 import { definePlanner } from "../plan-params.js";
@@ -79,11 +80,15 @@ interface PhaseSink {
  * blocking time, the sum over phases of alpha + beta x the phase's longest message, with alpha and
  * beta of the machine given (--machine) or of DEFAULT_SPLIT_MACHINE; the header then names the rule,
  * the machine, alpha, beta and the modelled time (docs/algorithms/rs-nh.md). Every phase sends at least
- * one element of every selected message, so the loop ends.
+ * one element of every selected message, so the loop ends. Progress: the message list, then each
+ * run of `phases` (auto: one per rule, then the plan) by elements sent, once per phase.
  */
 function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof RS_NH_PARAMS>>): Schedule {
   const { cutoff: rule, factor } = rsNhParams(opts.params);
-  const msgs = offDiagonalMessages(m);
+  const runs = rule === "auto" ? AUTO_RULES.length + 1 : 1;
+  const progress = progressPhases(opts.progress, [10, ...Array.from({ length: runs }, () => 100)]);
+  const msgs = offDiagonalMessages(m, progress.phase(0));
+  const elements = opts.progress ? msgs.size.reduce((x, y) => x + y, 0) : 0; // what the progress counts
   if (typeof rule === "number") {
     let pieces = 0;
     for (let k = 0; k < msgs.count; k++) pieces += Math.ceil(msgs.size[k]! / rule);
@@ -102,10 +107,10 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof RS_NH_PARAMS>>): 
   if (rule === "auto") {
     const { name, alpha, beta } = splitCostModel(opts.machine, m.elementBytes);
     let best = Infinity;
-    for (const r of AUTO_RULES) {
+    for (const [x, r] of AUTO_RULES.entries()) {
       let time = 0,
         phaseMax = -1;
-      phases(msgs, r.cutoff, r.factor, opts.seed, {
+      const sink: PhaseSink = {
         step: () => {
           if (phaseMax >= 0) time += alpha + beta * phaseMax;
           phaseMax = 0;
@@ -113,7 +118,8 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof RS_NH_PARAMS>>): 
         send: (_i, _j, _o, size) => {
           if (size > phaseMax) phaseMax = size;
         },
-      });
+      };
+      phases(msgs, r.cutoff, r.factor, opts.seed, reporting(sink, progress.phase(1 + x), elements));
       if (phaseMax >= 0) time += alpha + beta * phaseMax;
       if (time < best) {
         best = time;
@@ -132,14 +138,17 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof RS_NH_PARAMS>>): 
   }
   const b = new ScheduleBuilder({ ...planHeader(m, NAME, opts, true), params }, opts.payload, msgs.count);
   b.stage("phases", "compose");
-  phases(msgs, chosen.cutoff, chosen.factor, opts.seed, {
+  const sink: PhaseSink = {
     step: () => b.step(),
     send: (i, j, offset, size) => {
       b.transfer(i, j, size);
       if (b.payload) b.chunk(i, j, offset, size);
     },
-  });
-  return b.build();
+  };
+  phases(msgs, chosen.cutoff, chosen.factor, opts.seed, reporting(sink, progress.phase(runs), elements));
+  const s = b.build();
+  progress.end();
+  return s;
 }
 
 /** One max-heap of messages per sending node, by remaining size then random priority; node i's heap lives in heap[rowStart[i] .. rowStart[i] + len[i]). */
@@ -261,6 +270,26 @@ function phases(
     for (let r = 0; r < nRows; r++) if (len[rows[r]!]! > 0) rows[w++] = rows[r]!;
     nRows = w;
   }
+}
+
+/**
+ * `sink`, also reporting the elements sent of `total` to `progress` once per phase (a wrapper, so that
+ * `phases` itself has no progress code: see ProgressTick); `sink` itself without a callback.
+ */
+function reporting(sink: PhaseSink, progress: ProgressCallback | null, total: number): PhaseSink {
+  if (!progress) return sink;
+  const tick = progressTicker(progress, total);
+  let done = 0;
+  return {
+    step: () => {
+      tick(done);
+      sink.step();
+    },
+    send: (i, j, offset, size) => {
+      done += size;
+      sink.send(i, j, offset, size);
+    },
+  };
 }
 
 /** The cutoff of one phase from the remaining sizes of its selected messages (always >= 1). */

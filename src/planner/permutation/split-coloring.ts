@@ -4,12 +4,13 @@ import { fail } from "../../model/errors.js";
 import type { CommMatrix } from "../../model/matrix.js";
 import type { MachineModel } from "../../model/machine.js";
 import { ScheduleBuilder, type Schedule } from "../../model/schedule.js";
+import { progressPhases, progressTicker, type ProgressCallback } from "../../model/progress.js";
 import { planHeader } from "../plan-header.js";
 import { boolean, choice, integer, output, type Resolved } from "../../model/param-spec.js";
 import { definePlanner } from "../plan-params.js";
 import type { Planner, PlanOptions } from "../types.js";
 import { colorBipartite, colorMaxima, improveSumOfMaxima, orderBySizeDesc } from "./edge-coloring.js";
-import { improveBudget } from "./coloring.js";
+import { COLORING_PROGRESS, improveBudget } from "./coloring.js";
 import { offDiagonalMessages, type MessageList } from "./messages.js";
 
 const NAME = "split-coloring";
@@ -191,9 +192,10 @@ export function chooseChunk(msgs: MessageList, alpha: number, beta: number): { s
   return { s, rule };
 }
 
-/** Plans the chunk mode: balanced pieces of at most s elements, coloured with Delta_s colours (Konig). */
+/** Plans the chunk mode: balanced pieces of at most s elements, coloured with Delta_s colours (Konig); progress as coloring's. */
 function planChunk(m: CommMatrix, opts: PlanOptions, prm: SplitColoringParams): Schedule {
-  const msgs = offDiagonalMessages(m);
+  const { phase: phaseProgress, end: endProgress } = progressPhases(opts.progress, COLORING_PROGRESS);
+  const msgs = offDiagonalMessages(m, phaseProgress(0));
   const { p } = msgs;
   const { name: machineName, alpha, beta } = splitCostModel(opts.machine, m.elementBytes);
   const { h, L } = loads(msgs);
@@ -236,10 +238,10 @@ function planChunk(m: CommMatrix, opts: PlanOptions, prm: SplitColoringParams): 
     }
   }
   const order = orderBySizeDesc(pSize);
-  const col = colorBipartite(p, pSrc, pDst, pSize, order);
+  const col = colorBipartite(p, pSrc, pDst, pSize, order, phaseProgress(1));
   const D = col.colors;
   const max = prm.improve
-    ? improveSumOfMaxima(p, col, pSrc, pDst, pSize, improveBudget(p, pieces, D))
+    ? improveSumOfMaxima(p, col, pSrc, pDst, pSize, improveBudget(p, pieces, D), phaseProgress(2))
     : colorMaxima(p, col, pSize);
   const phases = Array.from({ length: D }, (_, c) => c).sort((a, b) => max[b]! - max[a]! || a - b);
   let sumOfMaxima = 0;
@@ -267,7 +269,11 @@ function planChunk(m: CommMatrix, opts: PlanOptions, prm: SplitColoringParams): 
   const b = new ScheduleBuilder({ ...planHeader(m, NAME, opts, false), seed: null, params }, opts.payload, pieces);
   b.stage("phases", "compose");
   const sent = new Float64Array(msgs.count);
-  for (const c of phases) {
+  const emitted = progressTicker(phaseProgress(3), D);
+  let emittedMark = emitted(0);
+  for (let x = 0; x < D; x++) {
+    const c = phases[x]!;
+    if (x >= emittedMark) emittedMark = emitted(x);
     b.step();
     for (let u = 0; u < p; u++) {
       const e = col.sendAt[u * D + c]!;
@@ -280,7 +286,9 @@ function planChunk(m: CommMatrix, opts: PlanOptions, prm: SplitColoringParams): 
       sent[k] = sent[k]! + size;
     }
   }
-  return b.build();
+  const schedule = b.build();
+  endProgress();
+  return schedule;
 }
 
 /** The cells of the padded matrix: real messages first (cell k = message k), then dummy-only cells. */
@@ -429,6 +437,7 @@ class BvnMatching {
 /**
  * The phases: each takes the matching, delta = its smallest cell, moves delta from every matched cell
  * (real elements first, then dummy) as one step, drops the cells that empty and repairs the matching.
+ * `progress`: L - remaining of L, once per phase.
  */
 function bvnPhases(
   b: ScheduleBuilder,
@@ -437,6 +446,7 @@ function bvnPhases(
   cells: BvnCells,
   mt: BvnMatching,
   L: number,
+  progress: ProgressCallback | null,
 ): { phases: number; sumOfMaxima: number } {
   const { col: cCol, real, dummy } = cells;
   const { matchRow, matchCol, alive } = mt;
@@ -445,7 +455,10 @@ function bvnPhases(
   let phases = 0,
     sumOfMaxima = 0;
   let remaining = L;
+  const tick = progressTicker(progress, L);
+  let tickMark = tick(0);
   while (remaining > 0) {
+    if (L - remaining >= tickMark) tickMark = tick(L - remaining);
     let delta = Infinity;
     for (let i = 0; i < p; i++) delta = Math.min(delta, mt.weight(matchRow[i]!));
     b.step();
@@ -480,6 +493,7 @@ function bvnPhases(
     }
     if (remaining > 0) for (const i of freed) if (matchRow[i]! < 0) mt.augment(i);
   }
+  tick(Infinity);
   return { phases, sumOfMaxima };
 }
 
@@ -492,9 +506,11 @@ function bvnPhases(
  * augmenting paths (BFS) from the freed rows. The node with traffic L has no dummy, so every phase moves
  * exactly delta real elements there: the per-phase maxima sum to L exactly. Every phase empties a cell, so
  * phases <= cells - P + 1 (the last phase empties P); matchings start greedy by weight to make deltas large.
+ * Progress: the message list (a tenth), then the phases.
  */
 function planBvn(m: CommMatrix, opts: PlanOptions): Schedule {
-  const msgs = offDiagonalMessages(m);
+  const { phase: phaseProgress, end: endProgress } = progressPhases(opts.progress, [100, 900]);
+  const msgs = offDiagonalMessages(m, phaseProgress(0));
   const { p } = msgs;
   const { name: machineName, alpha, beta } = splitCostModel(opts.machine, m.elementBytes);
   const { h, L } = loads(msgs);
@@ -516,7 +532,7 @@ function planBvn(m: CommMatrix, opts: PlanOptions): Schedule {
     msgs.count * 2,
   );
   b.stage("phases", "compose");
-  const { phases, sumOfMaxima } = bvnPhases(b, p, msgs.count, cellList, mt, L);
+  const { phases, sumOfMaxima } = bvnPhases(b, p, msgs.count, cellList, mt, L, phaseProgress(1));
   const lowerBoundTime = alpha * h + beta * L;
   const modelledTime = phases * alpha + beta * sumOfMaxima;
   const params = {
@@ -535,6 +551,7 @@ function planBvn(m: CommMatrix, opts: PlanOptions): Schedule {
     ratio: lowerBoundTime > 0 ? modelledTime / lowerBoundTime : 1,
   };
   const s = b.build();
+  endProgress();
   return { ...s, params };
 }
 

@@ -3,6 +3,7 @@ import { fail } from "../../model/errors.js";
 import type { CommMatrix } from "../../model/matrix.js";
 import { createRng, type Rng } from "../../model/rng.js";
 import type { JsonValue } from "../../model/schedule.js";
+import { progressPhases, type ProgressCallback } from "../../model/progress.js";
 import { planHeader, trackedRng } from "../plan-header.js";
 import { integer, output, type InputSpec, type OutputSpec, type Resolved } from "../../model/param-spec.js";
 import { definePlanner, resolveParams } from "../plan-params.js";
@@ -50,8 +51,13 @@ export interface TeProtocol<S extends TeParams = TeParams> {
   readonly params: S;
   /** The keys `run` returns (written into the header's params). */
   readonly outputs: TeOutputs;
-  /** Moves every packet to its destination through the engine; returns what happened. */
-  run(m: CommMatrix, eng: RoundEngine, rng: Rng, params: Resolved<S>): TeInfo;
+  /**
+   * Share (0..1) of a plan's progress taken by work the protocol does before its first round (te-offline's
+   * search); the rest counts the packets delivered (RoundEngine). None by default.
+   */
+  readonly searchShare?: number;
+  /** Moves every packet to its destination through the engine; returns what happened. `search`: the progress of the work before the rounds (see searchShare). */
+  run(m: CommMatrix, eng: RoundEngine, rng: Rng, params: Resolved<S>, search: ProgressCallback | null): TeInfo;
   /** A faster round count without moving packets (optional). */
   count?(m: CommMatrix, rng: Rng, params: Resolved<S>): { rounds: number; info: TeInfo };
 }
@@ -83,10 +89,13 @@ export function tePlanner(proto: TeProtocol): Planner {
       );
     const params = protocolParams(proto, opts.params);
     checkTeMatrix(proto.name, m, true);
-    const eng = new RoundEngine(m, planHeader(m, proto.name, opts, true), opts.payload, ports);
+    // progress: the search (searchShare of the rest), the rounds, then the schedule's columns copied out (about a tenth)
+    const share = Math.round(900 * (proto.searchShare ?? 0));
+    const progress = progressPhases(opts.progress, [share, 900 - share, 100]);
+    const eng = new RoundEngine(m, planHeader(m, proto.name, opts, true), opts.payload, ports, progress.phase(1));
     // the seed goes into the header only when the protocol drew from it (te-direct never does; te-offline seeds its own stream from the matrix)
     const { rng, used } = trackedRng(opts.seed);
-    const info = proto.run(m, eng, rng, params);
+    const info = proto.run(m, eng, rng, params, progress.phase(0));
     const { t, maxPair } = relationLoad(m);
     const s = eng.build({
       ...params,
@@ -97,6 +106,7 @@ export function tePlanner(proto: TeProtocol): Planner {
       lowerBound: roundLowerBound(m.p, t),
       maxPairLoad: maxPair,
     });
+    progress.end();
     return used() ? s : { ...s, seed: null };
   });
 }
@@ -130,6 +140,6 @@ export function countTeRounds(
     return { ...base, rounds, info };
   }
   const eng = new RoundEngine(m, null, false);
-  const info = proto.run(m, eng, rng, params);
+  const info = proto.run(m, eng, rng, params, null);
   return { ...base, rounds: eng.rounds + eng.idleRounds, info };
 }

@@ -2,6 +2,7 @@
 import { fail } from "../../model/errors.js";
 import type { CommMatrix } from "../../model/matrix.js";
 import { ScheduleBuilder, type ScheduleHeader } from "../../model/schedule.js";
+import { progressTicker, type ProgressCallback, type ProgressTick } from "../../model/progress.js";
 
 /** Most unit packets an explicit (schedule-building) plan may hold. */
 export const MAX_EXPLICIT_PACKETS = 1 << 23;
@@ -163,8 +164,20 @@ export class RoundEngine {
 
   /** Shifts per step: 1 (single-port OCPC, N - 1 steps a round) or k (k-port nodes, ceil((N - 1) / k) steps). */
   private readonly shiftsPerStep: number;
+  /** Off-diagonal packets in all: the progress counts total - pending - hiddenLeft delivered, once per round (not in the move loop). */
+  private readonly total: number;
+  /** Packets hideAll set aside that are not revealed yet. */
+  private hiddenLeft = 0;
+  private readonly tick: ProgressTick;
 
-  constructor(m: CommMatrix, header: ScheduleHeader | null, payload: boolean, ports = 1) {
+  /** `progress`: packets delivered of the off-diagonal packets, reported as rounds end. */
+  constructor(
+    m: CommMatrix,
+    header: ScheduleHeader | null,
+    payload: boolean,
+    ports = 1,
+    progress: ProgressCallback | null = null,
+  ) {
     this.shiftsPerStep = ports;
     const n = (this.n = m.p);
     this.count = new Int32Array(n * n);
@@ -180,7 +193,8 @@ export class RoundEngine {
       this.count[k] = v;
       if (Math.floor(k / n) !== k % n) total += v;
     }
-    this.pending = total;
+    this.pending = this.total = total;
+    this.tick = progressTicker(progress, total);
     this.builder = header ? new ScheduleBuilder(header, payload, Math.max(16, total)) : null;
     if (this.track) {
       this.head = new Int32Array(n * n).fill(-1);
@@ -235,6 +249,7 @@ export class RoundEngine {
       this.hidden[q] = this.count[q]!;
       this.count[q] = 0;
     }
+    this.hiddenLeft = this.pending;
     this.pending = 0;
   }
 
@@ -251,6 +266,7 @@ export class RoundEngine {
     hid[q] = hid[q]! - k;
     this.count[q] = this.count[q]! + k;
     this.pending += k;
+    this.hiddenLeft -= k;
   }
 
   /** True when the ordered pair u -> v is still free in the current round. */
@@ -317,6 +333,7 @@ export class RoundEngine {
     this.nMoves = 0;
     this.moves += k0;
     this.rounds++;
+    this.tick(this.total - this.pending - this.hiddenLeft);
     return k0;
   }
 
@@ -336,6 +353,7 @@ export class RoundEngine {
   /** The schedule (engines made with a header only). */
   build(params: ScheduleHeader["params"]): ReturnType<ScheduleBuilder["build"]> {
     if (!this.builder) throw fail("planner", "BAD_INPUT", "total-exchange: internal error, no schedule builder");
+    this.tick(Infinity);
     return { ...this.builder.build(), params };
   }
 }

@@ -4,6 +4,7 @@ import { groupByKey } from "../../model/buckets.js";
 import { matrixDigest, type CommMatrix } from "../../model/matrix.js";
 import { digestSeed } from "../../model/matrix-digest.js";
 import { createRng, type Rng } from "../../model/rng.js";
+import { progressTicker, type ProgressCallback } from "../../model/progress.js";
 import { teOutputs, defineTeProtocol } from "./protocol.js";
 import { causalLowerBound, relationLoad, relayLowerBound, roundLowerBound, type RoundEngine } from "./round-engine.js";
 
@@ -437,9 +438,15 @@ function matrixSeed(m: CommMatrix): number {
  * k -> j: a pair's first-hop relays take its first rounds, its second-hop relays the earliest rounds
  * after their arrival, its direct packets the rest. Each R gets `orders` random orders of the excess
  * packets (strict rule, then relaxed) before R + 1. Deterministic: the random stream is seeded by
- * the matrix digest. R = max pair load always succeeds (nothing to relay).
+ * the matrix digest. R = max pair load always succeeds (nothing to relay). `progress`: greedy passes
+ * of the most it may try (the rest skipped when one succeeds).
  */
-export function planOffline(m: CommMatrix, candidates = 4, orders = DEFAULT_ORDERS): OfflinePlan {
+export function planOffline(
+  m: CommMatrix,
+  candidates = 4,
+  orders = DEFAULT_ORDERS,
+  progress: ProgressCallback | null = null,
+): OfflinePlan {
   const n = m.p;
   const { t, maxPair } = relationLoad(m);
   const lowerBound = roundLowerBound(n, t);
@@ -449,11 +456,15 @@ export function planOffline(m: CommMatrix, candidates = 4, orders = DEFAULT_ORDE
   let failedTries = 0;
   // greedy attempts from there; after MAX_GREEDY_TRIES values of R fall back to the direct protocol's R
   const rng = createRng(matrixSeed(m));
-  for (let R = Math.max(relayBound, causalBound), tries = 0; R < maxPair && tries < MAX_GREEDY_TRIES; R++, tries++) {
+  const R0 = Math.max(relayBound, causalBound);
+  const tick = progressTicker(progress, Math.max(0, Math.min(MAX_GREEDY_TRIES, maxPair - R0)) * orders * 2);
+  for (let R = R0, tries = 0; R < maxPair && tries < MAX_GREEDY_TRIES; R++, tries++) {
     for (let a = 0; a < orders; a++) {
       for (const strict of [true, false]) {
+        tick(failedTries);
         const got = tryRounds(m, R, rng, candidates, strict, work);
-        if (got)
+        if (got) {
+          tick(Infinity);
           return {
             ...got,
             rounds: R,
@@ -465,11 +476,13 @@ export function planOffline(m: CommMatrix, candidates = 4, orders = DEFAULT_ORDE
             failedTries,
             work,
           };
+        }
         failedTries++;
       }
     }
   }
   const none = new Int32Array(0);
+  tick(Infinity);
   return {
     rounds: maxPair,
     lowerBound,
@@ -552,8 +565,9 @@ export const teOffline = defineTeProtocol({
     orderTries: "orders of the excess packets tried at the planned R (0: settled for the max pair load)",
     failedTries: "greedy passes that failed, over every R tried",
   }),
-  run(m, eng, _rng, params) {
-    const p = planOffline(m, params.candidates, params.orders);
+  searchShare: 0.5,
+  run(m, eng, _rng, params, search) {
+    const p = planOffline(m, params.candidates, params.orders, search);
     runOffline(m, eng, p);
     return { plannedRounds: p.rounds, ...offlineInfo(p) };
   },

@@ -6,6 +6,7 @@ import { ScheduleBuilder, type Schedule } from "../../model/schedule.js";
 import { integer, output, type Resolved } from "../../model/param-spec.js";
 import { planHeader } from "../plan-header.js";
 import { definePlanner } from "../plan-params.js";
+import { stepProgress } from "../plan-progress.js";
 import type { Planner, PlanOptions } from "../types.js";
 
 /** The parameters: `gpus` per node (its `nodes` and the stage-2 `railSteps` go to the header). */
@@ -74,6 +75,7 @@ export function packRailSteps(nodes: number, g: number): Int32Array[] {
  * (between nodes): rank (n, rail) sends rank (n2, rail) everything node n has for node n2, one
  * message per node pair. Stage 3 (inside node n2, shift): rank (n2, rail) hands each rank of its
  * node what stage 2 brought for it. Messages are combined, never split: each chunk is a whole M[o][d].
+ * Progress: the steps of the three stages, then the build.
  */
 function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof HIERARCHICAL_PARAMS>>): Schedule {
   refuseDenseWorkOnSparse("hierarchical", m, 8 * m.p * m.p); // the dense copy it reads
@@ -87,9 +89,12 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof HIERARCHICAL_PARA
   };
   const b = new ScheduleBuilder(header, opts.payload, 2 * p * Math.max(1, g - 1) + nodes * nodes);
   const node = (u: number): number => Math.floor(u / g);
+  const [reached, built] = stepProgress(opts, 2 * (g - 1) + packed.length);
+  let steps = 0;
   // stage 1: (n, j) -> (n, i)
   b.stage("1: inside the node, to the rail of each destination node", "compose");
   for (let k = 1; k < g; k++) {
+    reached(steps++);
     b.step();
     for (let u = 0; u < p; u++) {
       const n = node(u),
@@ -115,6 +120,7 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof HIERARCHICAL_PARA
   // stage 2: (n, rail) -> (n2, rail), all of node n's data for node n2
   b.stage("2: between nodes, one message per node pair on its rail", "none");
   for (const st of packed) {
+    reached(steps++);
     b.step();
     for (const pair of st) {
       const n = Math.floor(pair / nodes),
@@ -133,6 +139,7 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof HIERARCHICAL_PARA
   // stage 3: (n2, rail) -> (n2, i), what came from the nodes whose rail to n2 is `rail`
   b.stage("3: inside the destination node, to each rank", "collect");
   for (let k = 1; k < g; k++) {
+    reached(steps++);
     b.step();
     for (let w = 0; w < p; w++) {
       const n2 = node(w),
@@ -153,7 +160,9 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof HIERARCHICAL_PARA
     }
     b.dropEmptyStep();
   }
-  return b.build();
+  const s = b.build();
+  built();
+  return s;
 }
 
 /** The hierarchical planner: three stages for a cluster of nodes of g ranks (MoE-style hierarchical all-to-all). */

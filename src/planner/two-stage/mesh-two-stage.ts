@@ -6,6 +6,7 @@ import { planHeader } from "../plan-header.js";
 import { refuseDenseWorkOnSparse } from "../plan-memory.js";
 import { integer, output, type Resolved } from "../../model/param-spec.js";
 import { definePlanner } from "../plan-params.js";
+import { stepProgress } from "../plan-progress.js";
 import type { Planner, PlanOptions } from "../types.js";
 import { roundPartner, SCHEDULE_PARAM, stageRounds, type StageSchedule } from "./rounds.js";
 
@@ -63,7 +64,7 @@ export function meshStageVolumes(m: CommMatrix, R: number, C: number): { s1: Flo
 /**
  * Node u = a C + b sits in row a, column b of the R x C grid (row-major, as 004 fig. 5, where
  * R = C = sqrt P). The element (o, d) travels o -> (row(o), col(d)) in stage 1 and on to d in stage
- * 2; messages are combined, never split, so each chunk is a whole M[o][d].
+ * 2; messages are combined, never split, so each chunk is a whole M[o][d]. Progress: the steps, then the build.
  */
 function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof MESH_PARAMS>>): Schedule {
   const schedule: StageSchedule = opts.params.schedule;
@@ -74,8 +75,13 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof MESH_PARAMS>>): S
   const { s1, s2 } = meshStageVolumes(m, R, C);
   const header = { ...planHeader(m, "mesh-two-stage", opts, false), params: { schedule, rows: R, columns: C } };
   const b = new ScheduleBuilder(header, opts.payload, p * Math.max(1, R + C - 2));
+  const rounds1 = stageRounds(schedule, C),
+    rounds2 = stageRounds(schedule, R);
+  const [reached, built] = stepProgress(opts, rounds1.length + rounds2.length);
+  let steps = 0;
   b.stage("1: along rows to the destination column", "compose");
-  for (const round of stageRounds(schedule, C)) {
+  for (const round of rounds1) {
+    reached(steps++);
     b.step();
     for (let u = 0; u < p; u++) {
       const a = Math.floor(u / C),
@@ -95,7 +101,8 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof MESH_PARAMS>>): S
     b.dropEmptyStep();
   }
   b.stage("2: along columns to the destination", "collect");
-  for (const round of stageRounds(schedule, R)) {
+  for (const round of rounds2) {
+    reached(steps++);
     b.step();
     for (let w = 0; w < p; w++) {
       const a1 = Math.floor(w / C),
@@ -115,7 +122,9 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof MESH_PARAMS>>): S
     }
     b.dropEmptyStep();
   }
-  return b.build();
+  const s = b.build();
+  built();
+  return s;
 }
 
 /** The mesh two-stage planner (A3 of 004): a sqrt(P) x sqrt(P) mesh, or any R x C grid (`rows`). */

@@ -4,10 +4,12 @@ import type { CommMatrix } from "../../model/matrix.js";
 import { matrixStats } from "../../model/matrix-stats.js";
 import { createRng, shuffleInPlace } from "../../model/rng.js";
 import { ScheduleBuilder, type Schedule } from "../../model/schedule.js";
+import { progressPhases, progressTicker, type ProgressCallback, type ProgressTick } from "../../model/progress.js";
 import { planHeader } from "../plan-header.js";
 import { refuseDenseWorkOnSparse, refuseOverBudget } from "../plan-memory.js";
 import type { Resolved } from "../../model/param-spec.js";
 import { definePlanner } from "../plan-params.js";
+import { buildWeight } from "../plan-progress.js";
 import type { Planner, PlanOptions } from "../types.js";
 import { roundPartner, stageRounds, twoStageParams, TWO_STAGE_PARAMS, type StageSchedule } from "./rounds.js";
 import { partCount, partOffset, residualStart } from "./split.js";
@@ -37,14 +39,20 @@ export interface TwoStageSplit {
  * in the residual interval of (i, j); the intervals of one source follow each other round robin
  * from intermediate residualStart(i). With `reshuffle`, each source permutes its p stage-1
  * messages at random within the groups of equal size (000 sec 6.3), so every size is kept.
- * Diagonal entries stay where they are and take no part.
+ * Diagonal entries stay where they are and take no part. `progress`: the rows of stage 1, then those of stage 2.
  */
-export function twoStageSplit(m: CommMatrix, reshuffle: boolean, seed: number): TwoStageSplit {
+export function twoStageSplit(
+  m: CommMatrix,
+  reshuffle: boolean,
+  seed: number,
+  progress: ProgressCallback | null = null,
+): TwoStageSplit {
   const { p, data } = m;
-  const { start, stage1, residualTotal } = stageOneSizes(p, data);
+  const tick = progressTicker(progress, 2 * p);
+  const { start, stage1, residualTotal } = stageOneSizes(p, data, tick);
   const label = reshuffle && p > 1 ? reshuffleLabels(p, stage1, seed) : null;
   let stage2: Float64Array;
-  if (label === null) stage2 = stageTwoSizes(p, data, start);
+  if (label === null) stage2 = stageTwoSizes(p, data, start, tick);
   else {
     if (residualTotal > MAX_RESHUFFLE_RESIDUALS) {
       throw fail(
@@ -54,20 +62,24 @@ export function twoStageSplit(m: CommMatrix, reshuffle: boolean, seed: number): 
         { field: "params.reshuffle" },
       );
     }
-    stage2 = stageTwoSizesReshuffled(p, data, start, label);
+    stage2 = stageTwoSizesReshuffled(p, data, start, label, tick);
   }
+  tick(Infinity);
   return { p, start, stage1, stage2, label };
 }
 
-/** Stage-1 sizes by (source, intermediate), where each residual range starts, and the residual elements in all. */
+/** Stage-1 sizes by (source, intermediate), where each residual range starts, and the residual elements in all (`tick`: rows 0..p). */
 function stageOneSizes(
   p: number,
   data: ArrayLike<number>,
+  tick: ProgressTick,
 ): { start: Int32Array; stage1: Float64Array; residualTotal: number } {
   const start = new Int32Array(p * p);
   const stage1 = new Float64Array(p * p);
   let residualTotal = 0;
+  let tickMark = tick(0);
   for (let i = 0; i < p; i++) {
+    if (i >= tickMark) tickMark = tick(i);
     let base = 0,
       e = 0;
     let c = residualStart(i) % p;
@@ -117,11 +129,13 @@ function reshuffleLabels(p: number, stage1: Float64Array, seed: number): Int32Ar
   return label;
 }
 
-/** Stage-2 sizes without reshuffle: floor parts everywhere, plus one per residual element at its intermediate (difference arrays per destination). */
-function stageTwoSizes(p: number, data: ArrayLike<number>, start: Int32Array): Float64Array {
+/** Stage-2 sizes without reshuffle: floor parts everywhere, plus one per residual element at its intermediate (difference arrays per destination; `tick`: p + destinations). */
+function stageTwoSizes(p: number, data: ArrayLike<number>, start: Int32Array, tick: ProgressTick): Float64Array {
   const stage2 = new Float64Array(p * p);
   const diff = new Float64Array(p + 1);
+  let tickMark = tick(p);
   for (let j = 0; j < p; j++) {
+    if (p + j >= tickMark) tickMark = tick(p + j);
     diff.fill(0);
     let base = 0;
     for (let i = 0; i < p; i++) {
@@ -152,16 +166,19 @@ function stageTwoSizes(p: number, data: ArrayLike<number>, start: Int32Array): F
   return stage2;
 }
 
-/** Stage-2 sizes with reshuffle labels: every residual element visited at the intermediate that receives its part. */
+/** Stage-2 sizes with reshuffle labels: every residual element visited at the intermediate that receives its part (`tick`: p + sources). */
 function stageTwoSizesReshuffled(
   p: number,
   data: ArrayLike<number>,
   start: Int32Array,
   label: Int32Array,
+  tick: ProgressTick,
 ): Float64Array {
   const stage2 = new Float64Array(p * p);
   const where = new Int32Array(p); // where[k]: the intermediate that receives part label k (of the current source)
+  let tickMark = tick(p);
   for (let i = 0; i < p; i++) {
+    if (p + i >= tickMark) tickMark = tick(p + i);
     for (let kk = 0; kk < p; kk++) where[label[i * p + kk]!] = kk;
     for (let j = 0; j < p; j++) {
       const a = i === j ? 0 : data[i * p + j]!;
@@ -226,16 +243,23 @@ function emitPart(b: ScheduleBuilder, m: CommMatrix, split: TwoStageSplit, i: nu
   if (c > 0) b.chunk(i, j, partOffset(a, p, st, k), c);
 }
 
+/** Emits stage 1 or 2, round by round (`progress`: rounds emitted). */
 function emitStage(
   b: ScheduleBuilder,
   m: CommMatrix,
   split: TwoStageSplit,
   schedule: StageSchedule,
   stage: 1 | 2,
+  progress: ProgressCallback | null,
 ): void {
   const { p } = m;
   const sizes = stage === 1 ? split.stage1 : split.stage2;
-  for (const round of stageRounds(schedule, p)) {
+  const rounds = stageRounds(schedule, p);
+  const tick = progressTicker(progress, rounds.length);
+  let tickMark = tick(0);
+  for (let x = 0; x < rounds.length; x++) {
+    const round = rounds[x]!;
+    if (x >= tickMark) tickMark = tick(x);
     b.step();
     for (let u = 0; u < p; u++) {
       const v = roundPartner(schedule, p, round, u);
@@ -250,7 +274,12 @@ function emitStage(
     }
     b.dropEmptyStep();
   }
+  tick(Infinity);
 }
+
+/** Weights of two-stage's progress: the split, stage 1, stage 2 (both round by round), the schedule built. */
+const twoStageProgress = (payload: boolean): number[] =>
+  payload ? [50, 325, 325, buildWeight(true)] : [300, 325, 325, buildWeight(false)];
 
 function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof TWO_STAGE_PARAMS>>): Schedule {
   const params = twoStageParams(opts.params);
@@ -275,17 +304,20 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof TWO_STAGE_PARAMS>
       );
   }
   checkTwoStageMemory(m, opts, params.reshuffle);
-  const split = twoStageSplit(m, params.reshuffle, opts.seed);
+  const progress = progressPhases(opts.progress, twoStageProgress(opts.payload));
+  const split = twoStageSplit(m, params.reshuffle, opts.seed, progress.phase(0));
   const header = {
     ...planHeader(m, "two-stage", opts, params.reshuffle),
     params: { schedule: params.schedule, reshuffle: params.reshuffle },
   };
   const b = new ScheduleBuilder(header, opts.payload, 2 * p * Math.max(1, p - 1), false, expectedChunks);
   b.stage("1: sources to intermediates", "distribute");
-  emitStage(b, m, split, params.schedule, 1);
+  emitStage(b, m, split, params.schedule, 1, progress.phase(1));
   b.stage("2: intermediates to destinations", "collect");
-  emitStage(b, m, split, params.schedule, 2);
-  return b.build();
+  emitStage(b, m, split, params.schedule, 2, progress.phase(2));
+  const s = b.build();
+  progress.end();
+  return s;
 }
 
 /** The two-stage planner (000 sec 6; A2 of 004). */

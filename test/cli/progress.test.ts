@@ -1,0 +1,132 @@
+/** The progress bars of plan, export and verify: shown on a terminal (stderr a TTY), never otherwise, and never beside output on the same terminal. */
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writingBar } from "../../src/cli/io.js";
+import { progressBar, withProgressAsync } from "../../src/cli/progress.js";
+import { run } from "../helpers/cli.js";
+import { runOnTerminal } from "../helpers/progress.js";
+
+const dir = mkdtempSync(join(tmpdir(), "commplan-cli-progress-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const f = (name: string): string => join(dir, name);
+
+/** The bars' lines as text (carriage returns and escape sequences dropped). */
+const bars = (tty: string): string =>
+  tty
+    .replace(/\x1b\[[0-9;?]*[A-Za-z]|\x1b[78]/g, "") // eslint-disable-line no-control-regex
+    .replace(/\r/g, "\n");
+
+beforeAll(async () => {
+  expect((await run("gen", "random", "--p", "12", "--density", "0.8", "--max", "7", "-o", f("m.json"))).code).toBe(0);
+  expect((await run("plan", "-a", "two-stage", "--payload", f("m.json"), "-o", f("s.json"))).code).toBe(0);
+});
+
+describe("progress bars of plan, export, verify", () => {
+  it("a bar without a unit shows the percentage alone", () => {
+    let text = "";
+    const stream = { isTTY: true, columns: 100, write: (c: string) => ((text += c), true) };
+    let clock = 0;
+    const p = progressBar(true, "plan: coloring", null, stream as unknown as NodeJS.WritableStream, () => clock);
+    clock = 2000;
+    p.report(420, 1000);
+    p.finish();
+    expect(text).toMatch(/plan: coloring \[.*\] 42%/);
+    expect(text).toMatch(/plan: coloring \[.*\] 100%/);
+    expect(text).not.toMatch(/\//);
+  });
+
+  it("withProgressAsync completes the bar when the work resolves and leaves it when it rejects", async () => {
+    await expect(withProgressAsync(false, "x", "ranks", () => Promise.resolve(7))).resolves.toBe(7);
+    await expect(withProgressAsync(false, "x", "ranks", () => Promise.reject(new Error("boom")))).rejects.toThrow(
+      "boom",
+    );
+  });
+
+  it("plan: the planner's bar and the writing bar on a terminal; none off it; no writing bar beside output on the terminal", async () => {
+    const onTty = await runOnTerminal({ interactive: true }, "plan", "-a", "coloring", f("m.json"), "-o", f("c.json"));
+    expect(onTty.code).toBe(0);
+    const text = bars(onTty.tty);
+    expect(text).toMatch(/plan: coloring \[.*\] 100%/);
+    expect(text).toMatch(/plan: writing \[.*\] 100% \| (\d+)\/\1 transfers/);
+    expect(onTty.out).toBe(""); // the bars go to stderr only
+    const off = await runOnTerminal({ interactive: false }, "plan", "-a", "coloring", f("m.json"), "-o", f("c.json"));
+    expect(off.code).toBe(0);
+    expect(off.tty).toBe("");
+    // the document on the terminal too: no writing bar beside it (the rule of writingBar; export below runs it)
+    const io = { out: () => undefined, err: () => undefined };
+    expect(writingBar({ ...io, interactive: true }, "-")).toBe(true);
+    expect(writingBar({ ...io, interactive: true, stdoutIsTerminal: true }, "-")).toBe(false);
+    expect(writingBar({ ...io, interactive: true, stdoutIsTerminal: true }, f("x.json"))).toBe(true);
+    expect(writingBar({ ...io, interactive: false }, f("x.json"))).toBe(false);
+  });
+
+  it("export: the lowering and the writing (ranks, or simgrid's files) on a terminal; none off it", async () => {
+    const prog = await runOnTerminal(
+      { interactive: true },
+      "export",
+      f("s.json"),
+      "-m",
+      f("m.json"),
+      "-f",
+      "goal",
+      "-o",
+      f("g.txt"),
+    );
+    expect(prog.code).toBe(0);
+    expect(bars(prog.tty)).toMatch(/export: lowering \[.*\] 100%/);
+    expect(bars(prog.tty)).toMatch(/export: writing \[.*\] 100% \| 12\/12 ranks/);
+    const sim = await runOnTerminal(
+      { interactive: true },
+      ...["export", f("s.json"), "-m", f("m.json"), "-f", "simgrid", "--machine", "ib-hdr-200", "--out", f("sg")],
+    );
+    expect(sim.code).toBe(0);
+    const files = readdirSync(f("sg")).length;
+    expect(bars(sim.tty)).toMatch(new RegExp(`export: writing \\[.*\\] 100% \\| ${files}/${files} files`));
+    const split = await runOnTerminal(
+      { interactive: true },
+      "export",
+      f("s.json"),
+      "-m",
+      f("m.json"),
+      "-f",
+      "program",
+      "--split",
+      f("split"),
+    );
+    expect(bars(split.tty)).toMatch(/export: writing \[.*\] 100% \| 12\/12 ranks/);
+    const off = await runOnTerminal(
+      { interactive: false },
+      "export",
+      f("s.json"),
+      "-m",
+      f("m.json"),
+      "-f",
+      "goal",
+      "-o",
+      f("g.txt"),
+    );
+    expect(off.code).toBe(0);
+    expect(off.tty).toBe("");
+    const toTerminal = await runOnTerminal(
+      { interactive: true, stdoutIsTerminal: true },
+      ...["export", f("s.json"), "-m", f("m.json"), "-f", "goal"],
+    );
+    expect(toTerminal.out).toMatch(/^\/\/ commplan two-stage/);
+    expect(bars(toTerminal.tty)).toMatch(/export: lowering \[.*\] 100%/);
+    expect(toTerminal.tty).not.toMatch(/export: writing/);
+    expect(toTerminal.out).not.toMatch(/export: lowering|\d+%/); // the document alone on stdout
+  });
+
+  it("verify: a bar on a terminal before the report; none off it", async () => {
+    const onTty = await runOnTerminal({ interactive: true }, "verify", f("s.json"), "-m", f("m.json"));
+    expect(onTty.code).toBe(0);
+    expect(bars(onTty.tty)).toMatch(/verify \[.*\] 100%/);
+    expect(onTty.out).not.toMatch(/verify \[/);
+    expect(onTty.out).toMatch(/delivery/);
+    const off = await runOnTerminal({ interactive: false }, "verify", f("s.json"), "-m", f("m.json"));
+    expect(off.tty).toBe("");
+    expect(off.out).toBe(onTty.out);
+  });
+});
