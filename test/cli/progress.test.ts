@@ -63,17 +63,8 @@ describe("progress bars of plan, export, verify", () => {
   });
 
   it("export: the lowering and the writing (ranks, or simgrid's files) on a terminal; none off it", async () => {
-    const prog = await runOnTerminal(
-      { interactive: true },
-      "export",
-      f("s.json"),
-      "-m",
-      f("m.json"),
-      "-f",
-      "goal",
-      "-o",
-      f("g.txt"),
-    );
+    const goal = ["export", f("s.json"), "-m", f("m.json"), "-f", "goal", "-o", f("g.txt")];
+    const prog = await runOnTerminal({ interactive: true }, ...goal);
     expect(prog.code).toBe(0);
     expect(bars(prog.tty)).toMatch(/export: lowering \[.*\] 100%/);
     expect(bars(prog.tty)).toMatch(/export: writing \[.*\] 100% \| 12\/12 ranks/);
@@ -96,17 +87,7 @@ describe("progress bars of plan, export, verify", () => {
       f("split"),
     );
     expect(bars(split.tty)).toMatch(/export: writing \[.*\] 100% \| 12\/12 ranks/);
-    const off = await runOnTerminal(
-      { interactive: false },
-      "export",
-      f("s.json"),
-      "-m",
-      f("m.json"),
-      "-f",
-      "goal",
-      "-o",
-      f("g.txt"),
-    );
+    const off = await runOnTerminal({ interactive: false }, ...goal);
     expect(off.code).toBe(0);
     expect(off.tty).toBe("");
     const toTerminal = await runOnTerminal(
