@@ -19,8 +19,6 @@ export function offsetsProblem(name: string, a: Uint32Array, end: number, what: 
   return a[a.length - 1] === end ? null : `${name} ends at ${a[a.length - 1]}, not at the ${end} ${what}`;
 }
 
-const isCount = (v: number): boolean => v >= 1 && Number.isInteger(v) && v <= Number.MAX_SAFE_INTEGER;
-
 const isIndex = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
 
 /**
@@ -70,6 +68,49 @@ export function scheduleShapeProblem(s: Schedule): string | null {
   return null;
 }
 
+/** A positive integer that is exact in a double. */
+const isCountValue = (z: number): boolean => z >= 1 && z <= 9007199254740991 && Math.floor(z) === z;
+
+/** The first transfer with a node outside 0..p-1 or a size that is not a positive integer, or -1. */
+function badTransfer(src: Uint32Array, dst: Uint32Array, size: Float64Array, p: number): number {
+  for (let x = 0; x < src.length; x++) if (src[x]! >= p || dst[x]! >= p || !isCountValue(size[x]!)) return x;
+  return -1;
+}
+
+/** The first chunk with a node outside 0..p-1, a count that is not a positive integer or an offset that is not a whole number >= 0, or -1. */
+function badChunk(
+  origin: Uint32Array,
+  dest: Uint32Array,
+  offset: Float64Array,
+  count: Float64Array,
+  p: number,
+): number {
+  for (let k = 0; k < origin.length; k++) {
+    const off = offset[k]!;
+    if (origin[k]! >= p || dest[k]! >= p || !isCountValue(count[k]!) || !(off >= 0 && Math.floor(off) === off))
+      return k;
+  }
+  return -1;
+}
+
+/** The first transfer whose chunks do not carry its size, or -1. */
+function badChunkSum(start: Uint32Array, count: Float64Array, size: Float64Array): number {
+  for (let x = 0; x < size.length; x++) {
+    let sum = 0;
+    const k1 = start[x + 1]!;
+    for (let k = start[x]!; k < k1; k++) sum += count[k]!;
+    if (sum !== size[x]) return x;
+  }
+  return -1;
+}
+
+/** The transfer chunk k belongs to (start: the chunk offsets, which scheduleShapeProblem checked). */
+function transferOfChunk(start: Uint32Array, k: number): number {
+  let x = 0;
+  while (start[x + 1]! <= k) x++;
+  return x;
+}
+
 /**
  * What is wrong with a schedule, or null: its shape (scheduleShapeProblem), then the stages cover
  * the steps in order, every node is in 0..P-1, sizes and chunk counts are positive integers, chunk
@@ -87,26 +128,33 @@ export function scheduleProblem(s: Schedule): string | null {
     expectStep += stage.stepCount;
   }
   if (expectStep !== s.stepCount) return "the stages do not cover every step";
-  const { src, dst, size } = s; // locals for the loop over every transfer
-  for (let x = 0; x < s.transferCount; x++) {
-    if (src[x]! >= p || dst[x]! >= p) return `transfer ${x}: node ${Math.max(src[x]!, dst[x]!)} is not in 0..${p - 1}`;
-    if (!isCount(size[x]!)) return `transfer ${x}: size ${size[x]} is not a positive integer`;
+  // the loops over every transfer and chunk are small functions of their own: inside this one,
+  // V8's optimised code ran them 6 x slower than alone (18 ms against 3 at a million transfers)
+  const { src, dst, size } = s;
+  const x = badTransfer(src, dst, size, p);
+  if (x >= 0) {
+    const a = src[x]!,
+      b = dst[x]!;
+    if (a >= p || b >= p) return `transfer ${x}: node ${Math.max(a, b)} is not in 0..${p - 1}`;
+    return `transfer ${x}: size ${size[x]} is not a positive integer`;
   }
-  for (let k = 0; k < s.stallNode.length; k++)
-    if (s.stallNode[k]! >= p) return `stall of node ${s.stallNode[k]} is not in 0..${p - 1}`;
+  const stallNode = s.stallNode;
+  for (let k = 0; k < stallNode.length; k++)
+    if (stallNode[k]! >= p) return `stall of node ${stallNode[k]} is not in 0..${p - 1}`;
   const c = s.chunks;
   if (c) {
     // scheduleShapeProblem checked the offsets; here the contents
-    for (let x = 0; x < s.transferCount; x++) {
+    const k = badChunk(c.origin, c.dest, c.offset, c.count, p);
+    if (k >= 0) {
+      const t = transferOfChunk(c.start, k);
+      if (c.origin[k]! >= p || c.dest[k]! >= p) return `transfer ${t}, chunk ${k - c.start[t]!}: node out of range`;
+      return `transfer ${t}, chunk ${k - c.start[t]!}: offset ${c.offset[k]} / count ${c.count[k]} invalid`;
+    }
+    const t = badChunkSum(c.start, c.count, size);
+    if (t >= 0) {
       let sum = 0;
-      for (let k = c.start[x]!; k < c.start[x + 1]!; k++) {
-        if (c.origin[k]! >= p || c.dest[k]! >= p) return `transfer ${x}, chunk ${k - c.start[x]!}: node out of range`;
-        if (!isCount(c.count[k]!) || !(c.offset[k]! >= 0 && Number.isInteger(c.offset[k]!)))
-          return `transfer ${x}, chunk ${k - c.start[x]!}: offset ${c.offset[k]} / count ${c.count[k]} invalid`;
-        sum += c.count[k]!;
-      }
-      if (sum !== s.size[x])
-        return `transfer ${x} (${s.src[x]} -> ${s.dst[x]}) has size ${s.size[x]} but its chunks carry ${sum} elements`;
+      for (let j = c.start[t]!; j < c.start[t + 1]!; j++) sum += c.count[j]!;
+      return `transfer ${t} (${src[t]} -> ${dst[t]}) has size ${size[t]} but its chunks carry ${sum} elements`;
     }
   }
   return null;
