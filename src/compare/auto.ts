@@ -1,5 +1,5 @@
 /** planAuto: chooses the planner and parameters for a matrix and a machine by predicted, then simulated, time (`plan --algorithm auto`). */
-import { checkProgress } from "../machines/sim/options.js";
+import { checkProgress } from "../model/progress.js";
 import { checkMachine } from "../model/machine.js";
 import { fail } from "../model/errors.js";
 import { checkSeed } from "../model/param-spec.js";

@@ -104,6 +104,16 @@ function badChunkSum(start: Uint32Array, count: Float64Array, size: Float64Array
   return -1;
 }
 
+/** The first transfer whose start or end time is not a finite number >= 0, or -1. */
+function badTime(start: Float64Array, end: Float64Array): number {
+  for (let x = 0; x < start.length; x++) {
+    const t0 = start[x]!,
+      t1 = end[x]!;
+    if (!(t0 >= 0 && t0 < Infinity && t1 >= 0 && t1 < Infinity)) return x;
+  }
+  return -1;
+}
+
 /** The transfer chunk k belongs to (start: the chunk offsets, which scheduleShapeProblem checked). */
 function transferOfChunk(start: Uint32Array, k: number): number {
   let x = 0;
@@ -114,7 +124,8 @@ function transferOfChunk(start: Uint32Array, k: number): number {
 /**
  * What is wrong with a schedule, or null: its shape (scheduleShapeProblem), then the stages cover
  * the steps in order, every node is in 0..P-1, sizes and chunk counts are positive integers, chunk
- * offsets whole numbers >= 0, and each transfer's chunks carry its size. O(T + C).
+ * offsets whole numbers >= 0, each transfer's chunks carry its size, and times (when given) are
+ * finite numbers >= 0. O(T + C).
  */
 export function scheduleProblem(s: Schedule): string | null {
   if (typeof s !== "object" || s === null) return "the schedule is not an object";
@@ -156,6 +167,10 @@ export function scheduleProblem(s: Schedule): string | null {
       for (let j = c.start[t]!; j < c.start[t + 1]!; j++) sum += c.count[j]!;
       return `transfer ${t} (${src[t]} -> ${dst[t]}) has size ${size[t]} but its chunks carry ${sum} elements`;
     }
+  }
+  if (s.times !== null) {
+    const x = badTime(s.times.start, s.times.end);
+    if (x >= 0) return `transfer ${x}: times ${s.times.start[x]}..${s.times.end[x]} are not finite numbers >= 0`;
   }
   return null;
 }

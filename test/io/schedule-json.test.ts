@@ -208,6 +208,13 @@ describe("schedule JSON round trip", () => {
     expect(scheduleToJsonText(bp.build())).toContain(
       '{"src":0,"dst":1,"size":2,"chunks":[[0,1,0,2]],"start":1.5,"end":2.25}',
     );
+    // a time that is not a finite number >= 0 is refused before anything is written (the schedule check)
+    const bad = new ScheduleBuilder(HEADER, false, 4, true).stage("a");
+    bad.transfer(0, 1, 2);
+    bad.times(1, Number.POSITIVE_INFINITY);
+    expect(errorOf(() => scheduleToJsonText(bad.build())).message).toBe(
+      "schedule: the schedule is not well formed: transfer 0: times 1..Infinity are not finite numbers >= 0",
+    );
   });
 });
 

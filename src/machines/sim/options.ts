@@ -9,8 +9,6 @@ import { networkProblem, type NetworkRoutes } from "../../model/network.js";
 import { RECV_ORDERS, type RecvOrder } from "./recv-order.js";
 import { TOPOLOGIES, type TopologyName } from "./topology.js";
 
-export { checkProgress } from "../../model/progress.js";
-
 /** blocking: a transfer holds both ports for T_s + m (t_c + t_d); nonblocking: processor, copy engine and network pipeline (004 sec 2.2). */
 export type SimMode = "blocking" | "nonblocking";
 
