@@ -132,9 +132,10 @@ export function emitOps(
   // Blocked rank-major pass.
   const bucket = new Uint32Array(p + 1),
     fill = new Uint32Array(p);
-  let loc = new Uint32Array(16),
+  let loc = new Descriptors(16),
     tmp: Float64Array = new Float64Array(16);
-  const mRound = msgs.round;
+  const mRound = msgs.round,
+    mCount = msgs.count;
   const tick = progressTicker(progress, n);
   for (let t0 = 0; t0 < rounds;) {
     let t1 = t0 + 1;
@@ -153,14 +154,29 @@ export function emitOps(
       if (a !== b) bucket[b + 1] = bucket[b + 1]! + 1;
     }
     for (let r = 0; r < p; r++) bucket[r + 1] = bucket[r + 1]! + bucket[r]!;
-    if (loc.length < bucket[p]!) loc = new Uint32Array(2 * bucket[p]!);
+    if (loc.length < bucket[p]!) loc = new Descriptors(2 * bucket[p]!);
     fill.set(bucket.subarray(0, p));
+    // what an operation reads of its message is copied beside its descriptor here, where the
+    // messages are read in order: the rank-major pass then reads it sequentially, not message by message
+    const { k2: lk, other: lo, round: lr, count: lc } = loc;
     for (let q = qa; q < qb; q++) {
       const k = order === null ? q : order[q]!,
         a = src[k]!,
-        b = dst[k]!;
-      loc[fill[a]!++] = 2 * k;
-      if (a !== b) loc[fill[b]!++] = 2 * k + 1;
+        b = dst[k]!,
+        rd = mRound[k]!,
+        z = mCount[k]!;
+      let y = fill[a]!++;
+      lk[y] = 2 * k;
+      lo[y] = b;
+      lr[y] = rd;
+      lc[y] = z;
+      if (a !== b) {
+        y = fill[b]!++;
+        lk[y] = 2 * k + 1;
+        lo[y] = a;
+        lr[y] = rd;
+        lc[y] = z;
+      }
     }
     for (let r = 0; r < p; r++) {
       const ya = bucket[r]!,
@@ -169,17 +185,16 @@ export function emitOps(
       w.begin(r);
       // Runs of one round each (the descriptors of rank r are in program order).
       for (let y0 = ya; y0 < yb;) {
-        const rd = mRound[loc[y0]! >>> 1]!;
+        const rd = loc.round[y0]!;
         let y1 = y0 + 1;
-        while (y1 < yb && mRound[loc[y1]! >>> 1]! === rd) y1++;
+        while (y1 < yb && loc.round[y1]! === rd) y1++;
         if (y1 - y0 === 1) {
-          const d = loc[y0]!,
-            k = d >>> 1;
-          w.put(k, (d & 1) === 1 ? RECV : src[k] === dst[k] ? COPY : SEND);
+          const d = loc.k2[y0]!;
+          w.put(loc, y0, (d & 1) === 1 ? RECV : loc.other[y0] === r ? COPY : SEND);
           y0 = y1;
           continue;
         }
-        tmp = writeRoundRun(w, msgs, loc, y0, y1, colour, tmp);
+        tmp = writeRoundRun(w, loc, y0, y1, colour, tmp);
         y0 = y1;
       }
       w.end(r);
@@ -223,46 +238,51 @@ function countRankSizes(
 }
 
 /**
- * Writes one rank's operations of one round (descriptors loc[y0..y1), 2k for the send side of message
- * k, 2k + 1 for its receive side): copies first, then nonblocking every receive before every send, or
- * blocking class by class. Returns the scratch array (grown when needed).
+ * The operations of one block of rounds bucketed by rank (a counting sort), with what each reads of
+ * its message: k2 = 2k for the send side of message k, 2k + 1 for its receive side; the other rank
+ * (the destination of a send, the source of a receive, the rank itself for a copy), the round and
+ * the elements.
+ */
+class Descriptors {
+  readonly k2: Uint32Array;
+  readonly other: Uint32Array;
+  readonly round: Uint32Array;
+  readonly count: Float64Array;
+  constructor(readonly length: number) {
+    this.k2 = new Uint32Array(length);
+    this.other = new Uint32Array(length);
+    this.round = new Uint32Array(length);
+    this.count = new Float64Array(length);
+  }
+}
+
+/**
+ * Writes one rank's operations of one round (descriptors y0 .. y1 - 1 of `loc`): copies first, then
+ * nonblocking every receive before every send, or blocking class by class. Returns the scratch
+ * array (grown when needed).
  */
 function writeRoundRun(
   w: RankWriter,
-  msgs: Messages,
-  loc: Uint32Array,
+  loc: Descriptors,
   y0: number,
   y1: number,
   colour: Uint32Array | null,
   tmpIn: Float64Array,
 ): Float64Array {
-  const { src, dst } = msgs;
+  const { k2, other } = loc;
+  const r = w.rank;
   let tmp = tmpIn;
   // Copies first.
-  for (let y = y0; y < y1; y++) {
-    const d = loc[y]!,
-      k = d >>> 1;
-    if (src[k] === dst[k]) w.put(k, COPY);
-  }
+  for (let y = y0; y < y1; y++) if (other[y] === r) w.put(loc, y, COPY);
   if (colour === null) {
-    for (let y = y0; y < y1; y++) {
-      const d = loc[y]!;
-      if ((d & 1) === 1) w.put(d >>> 1, RECV);
-    }
-    for (let y = y0; y < y1; y++) {
-      const d = loc[y]!,
-        k = d >>> 1;
-      if ((d & 1) === 0 && src[k] !== dst[k]) w.put(k, SEND);
-    }
+    for (let y = y0; y < y1; y++) if ((k2[y]! & 1) === 1) w.put(loc, y, RECV);
+    for (let y = y0; y < y1; y++) if ((k2[y]! & 1) === 0 && other[y] !== r) w.put(loc, y, SEND);
   } else {
-    // At most one operation of rank r per colour: sort the run's messages by colour.
+    // At most one operation of rank r per colour: sort the run's operations by colour (the colour
+    // alone orders them; y rides along in the low bits).
     if (tmp.length < y1 - y0) tmp = new Float64Array(2 * (y1 - y0));
     let nt = 0;
-    for (let y = y0; y < y1; y++) {
-      const d = loc[y]!,
-        k = d >>> 1;
-      if (src[k] !== dst[k]) tmp[nt++] = colour[k]! * 4294967296 + d;
-    }
+    for (let y = y0; y < y1; y++) if (other[y] !== r) tmp[nt++] = colour[k2[y]! >>> 1]! * 4294967296 + y;
     if (nt <= 16) {
       for (let i = 1; i < nt; i++) {
         const v = tmp[i]!;
@@ -275,8 +295,8 @@ function writeRoundRun(
       }
     } else tmp.subarray(0, nt).sort();
     for (let i = 0; i < nt; i++) {
-      const d = tmp[i]! % 4294967296;
-      w.put(d >>> 1, (d & 1) === 1 ? RECV : SEND);
+      const y = tmp[i]! % 4294967296;
+      w.put(loc, y, (k2[y]! & 1) === 1 ? RECV : SEND);
     }
   }
   return tmp;
@@ -292,6 +312,8 @@ class RankWriter {
   private readonly pieceFill: Uint32Array;
   private x = 0;
   private q = 0;
+  /** The rank being written (set by `begin`). */
+  rank = 0;
   readonly rankStart: Uint32Array;
   private readonly round: Uint32Array;
   private readonly kind: Uint8Array;
@@ -334,6 +356,7 @@ class RankWriter {
 
   /** Resumes rank r. */
   begin(r: number): void {
+    this.rank = r;
     this.x = this.opFill[r]!;
     this.q = this.pieceFill[r]!;
   }
@@ -344,15 +367,17 @@ class RankWriter {
     this.pieceFill[r] = this.q;
   }
 
-  /** Appends side `side` of message k as the next operation of the current rank. */
-  put(k: number, side: number): void {
+  /** Appends descriptor y of `loc` (side `side` of its message) as the next operation of the current rank. */
+  put(loc: Descriptors, y: number, side: number): void {
     const msgs = this.msgs;
-    const a = msgs.src[k]!,
-      b = msgs.dst[k]!,
-      rd = msgs.round[k]!,
-      z = msgs.count[k]!;
+    const k = loc.k2[y]! >>> 1,
+      o = loc.other[y]!,
+      rd = loc.round[y]!,
+      z = loc.count[y]!;
+    const a = side === RECV ? o : this.rank,
+      b = side === RECV ? this.rank : o;
     const x = this.x++;
-    this.peer[x] = side === SEND ? b : a;
+    this.peer[x] = o;
     this.round[x] = rd;
     this.kind[x] = side;
     this.tag[x] = side === COPY ? 0 : rd & (TAG_LIMIT - 1);
