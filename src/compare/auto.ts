@@ -7,6 +7,7 @@ import type { CommMatrix } from "../model/matrix.js";
 import type { MachineModel } from "../model/machine.js";
 import type { JsonValue, Schedule } from "../model/schedule.js";
 import { simulateSchedule, type PortSharing, type SimMode } from "../machines/sim/index.js";
+import { blockingMakespanBound, type BoundTopology } from "../machines/sim/blocking-bound.js";
 import type { NetworkRoutes } from "../model/network.js";
 import { checkFlatForNetwork, networkOptions } from "./network-options.js";
 import {
@@ -68,9 +69,10 @@ export interface AutoReport {
 export interface AutoResult {
   readonly schedule: Schedule;
   readonly report: AutoReport;
-  /** Milliseconds per candidate label: planning and pricing (screen), simulating (finalists). */
+  /** Milliseconds per candidate label: planning and pricing (screen), the finalists' lower bounds (bound), simulating (finalists not pruned by their bound). */
   readonly ms: {
     readonly screen: Readonly<Record<string, number>>;
+    readonly bound: Readonly<Record<string, number>>;
     readonly simulate: Readonly<Record<string, number>>;
   };
 }
@@ -114,22 +116,89 @@ function pickFinalists(screen: readonly ScreenResult[], k: number, plan: (r: Scr
   return screen.filter((r) => chosen.has(r) && plan(r));
 }
 
-function describeWhy(winner: AutoCandidate, all: readonly AutoCandidate[]): string {
+/** The reason in the header: the winner's makespan, the next one, what it saves against shift (simulated, or at least by shift's bound), and where the flat model disagreed. */
+function describeWhy(winner: AutoCandidate, all: readonly AutoCandidate[], shiftBound: number | null): string {
   const sims = all.filter((c) => c.simulated !== null && c !== winner).sort((a, b) => a.simulated! - b.simulated!);
   const shift = all.find((c) => c.algorithm === "shift" && c.simulated !== null);
   const parts = [`lowest simulated makespan ${winner.simulated} us`];
   const next = sims[0];
   if (next) parts.push(`next ${variantLabel(next)} ${next.simulated} us`);
-  if (shift && shift !== winner)
-    parts.push(
-      `shift ${shift.simulated} us (${round((100 * (shift.simulated! - winner.simulated!)) / shift.simulated!)} % saved)`,
-    );
+  const saved = (t: number): number => round((100 * (t - winner.simulated!)) / t);
+  if (shift && shift !== winner) parts.push(`shift ${shift.simulated} us (${saved(shift.simulated!)} % saved)`);
+  else if (!shift && shiftBound !== null)
+    parts.push(`shift at least ${round(shiftBound)} us by its bound (at least ${saved(shiftBound)} % saved)`);
   const bestPredicted = all.filter((c) => c.predicted !== null).sort((a, b) => a.predicted! - b.predicted!)[0];
   if (bestPredicted && bestPredicted !== winner)
     parts.push(
       `the flat model preferred ${variantLabel(bestPredicted)} (${bestPredicted.predicted} us) but it simulated slower`,
     );
   return parts.join("; ");
+}
+
+/** How simulateFinalists runs. */
+interface FinalistRun {
+  readonly mode: SimMode;
+  readonly seed: number;
+  readonly simNet: ReturnType<typeof networkOptions>;
+  /** Prune by blockingMakespanBound (blocking mode on the node-port model only). */
+  readonly bounded: boolean;
+  readonly progress: AutoOptions["progress"];
+}
+
+/**
+ * Simulates the finalists, in the order of their lower bounds when `bounded` (ties: screen order),
+ * skipping a finalist whose bound already exceeds the best makespan simulated so far: it cannot win
+ * or tie, so the winner is the one simulating every finalist would find, at the cost of a pass over
+ * its transfers instead of a replay. Without bounds, in screen order. Returns the makespans, the
+ * bounds of the finalists not simulated, and the time spent per label.
+ */
+function simulateFinalists(
+  finalists: readonly ScreenResult[],
+  screen: readonly ScreenResult[],
+  machine: MachineModel,
+  run: FinalistRun,
+): {
+  simulated: Map<ScreenResult, number>;
+  bounds: Map<ScreenResult, number>;
+  ms: { bound: Record<string, number>; simulate: Record<string, number> };
+} {
+  const { mode, seed, simNet } = run;
+  const simulated = new Map<ScreenResult, number>();
+  const bounds = new Map<ScreenResult, number>();
+  const boundMs: Record<string, number> = {},
+    simMs: Record<string, number> = {};
+  let order = [...finalists];
+  if (run.bounded) {
+    const topology: BoundTopology = machine.topology === "cm5-fat-tree" ? "cm5-fat-tree" : "flat";
+    for (const r of finalists) {
+      const t0 = performance.now();
+      bounds.set(r, blockingMakespanBound(r.schedule!, machine, topology));
+      boundMs[variantLabel(r.variant)] = performance.now() - t0;
+    }
+    order = order.sort((a, b) => bounds.get(a)! - bounds.get(b)! || screen.indexOf(a) - screen.indexOf(b));
+  }
+  const tell = checkProgress(run.progress, "compare");
+  let total = 0,
+    before = 0,
+    best = Infinity;
+  for (const r of order) total += r.schedule!.transferCount;
+  tell?.(0, total);
+  for (const r of order) {
+    // a bound above the best so far (beyond rounding: the bound sums the same times in another order)
+    const bound = bounds.get(r);
+    if (bound === undefined || bound <= best * (1 + 1e-9) + 1e-9) {
+      bounds.delete(r);
+      const t0 = performance.now();
+      const progress = tell === null ? null : (done: number): void => tell(before + done, total);
+      const sim = simulateSchedule(r.schedule!, machine, { mode, seed, timeline: false, progress, ...simNet });
+      simulated.set(r, sim.makespan);
+      best = Math.min(best, sim.makespan);
+      simMs[variantLabel(r.variant)] = performance.now() - t0;
+    }
+    before += r.schedule!.transferCount;
+    tell?.(before, total);
+  }
+  return { simulated, bounds, ms: { bound: boundMs, simulate: simMs } };
 }
 
 /**
@@ -161,37 +230,37 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
   checkFlatForNetwork(machine, options.network, "auto: a network");
   const simNet = networkOptions(options);
   const screen = screenVariants(m, machine, mode, seed, Math.max(1, k));
-  const finalists = new Set(pickFinalists(screen, k, (r) => ensurePlanned(r, m, machine, mode, seed)));
-  const simulated = new Map<ScreenResult, number>();
-  const simMs: Record<string, number> = {};
-  const tell = checkProgress(options.progress, "compare");
-  let total = 0,
-    before = 0;
-  for (const r of finalists) total += r.schedule!.transferCount;
-  tell?.(0, total);
-  for (const r of finalists) {
-    const t0 = performance.now();
-    const progress = tell === null ? null : (done: number): void => tell(before + done, total);
-    const sim = simulateSchedule(r.schedule!, machine, { mode, seed, timeline: false, progress, ...simNet });
-    simulated.set(r, sim.makespan);
-    simMs[variantLabel(r.variant)] = performance.now() - t0;
-    before += r.schedule!.transferCount;
-    tell?.(before, total);
-  }
+  const finalists = pickFinalists(screen, k, (r) => ensurePlanned(r, m, machine, mode, seed));
+  const { simulated, bounds, ms } = simulateFinalists(finalists, screen, machine, {
+    mode,
+    seed,
+    simNet,
+    bounded: mode === "blocking" && !options.network && machine.topology !== "ocpc",
+    progress: options.progress,
+  });
   let best: ScreenResult | null = null;
   for (const r of screen) {
     const t = simulated.get(r);
     if (t !== undefined && (best === null || t < simulated.get(best)!)) best = r;
   }
   if (best === null) throw fail("compare", "UNSUPPORTED", `auto: no planner could plan this matrix (P = ${m.p})`);
+  const bestTime = simulated.get(best)!;
   const candidates: AutoCandidate[] = screen.map((r) => ({
     algorithm: r.variant.algorithm,
     params: r.variant.params,
     predicted: r.predicted === null ? null : round(r.predicted),
     simulated: simulated.has(r) ? round(simulated.get(r)!) : null,
-    note: r === best ? "winner" : finalists.has(r) ? "finalist" : r.note || "not a finalist (predicted slower)",
+    note:
+      r === best
+        ? "winner"
+        : simulated.has(r)
+          ? "finalist"
+          : bounds.has(r)
+            ? `finalist, not simulated: its lower bound ${round(bounds.get(r)!)} us (blocking-bound.ts) exceeds the winner's ${round(bestTime)} us`
+            : r.note || "not a finalist (predicted slower)",
   }));
   const winner = candidates[screen.indexOf(best)]!;
+  const shiftResult = screen.find((r) => r.variant.algorithm === "shift");
   const report: AutoReport = {
     machine: machine.name,
     mode,
@@ -199,12 +268,12 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
       ? { network: { name: options.network.name, portSharing: options.portSharing ?? "serial" } }
       : {}),
     winner: { algorithm: best.variant.algorithm, params: best.variant.params },
-    reason: describeWhy(winner, candidates),
+    reason: describeWhy(winner, candidates, shiftResult === undefined ? null : (bounds.get(shiftResult) ?? null)),
     candidates,
   };
   const planned = options.payload ? planVariant(m, best.variant, machine, seed, true).schedule! : best.schedule!;
   const screenMs = Object.fromEntries(screen.map((r) => [variantLabel(r.variant), r.ms]));
-  return { schedule: { ...planned, auto: autoHeader(report) }, report, ms: { screen: screenMs, simulate: simMs } };
+  return { schedule: { ...planned, auto: autoHeader(report) }, report, ms: { screen: screenMs, ...ms } };
 }
 
 /** The report as the JSON of the schedule header's `auto` block (schemas/schedule.v1.schema.json, $defs/auto). */

@@ -60,23 +60,6 @@ describe("planAuto", () => {
     );
   });
 
-  it("never loses to shift by more than 1 % in simulated makespan (random small cases)", () => {
-    fc.assert(
-      fc.property(
-        matrixRecipe({ minP: 2, maxP: 40, kinds: ["dense", "sparse", "spike", "empty-rows", "permutation"] }),
-        machineArb,
-        (r, machine) => {
-          const m = buildMatrix(r);
-          const { schedule } = planAuto(m, machine);
-          const t = simulateSchedule(schedule, machine, { timeline: false }).makespan;
-          const shift = simulateSchedule(plan(m, "shift"), machine, { timeline: false }).makespan;
-          expect(t).toBeLessThanOrEqual(shift * 1.01 + 1e-9);
-        },
-      ),
-      { numRuns: 60 },
-    );
-  });
-
   it("the header's auto block lists every variant, the winner is the schedule's algorithm and has the least simulated time", () => {
     const m = generatePattern("liu-pattern3", 16, { lmax: 128 }, 5);
     const { schedule, report } = planAuto(m, findMachine("t3d-004"));
@@ -84,9 +67,13 @@ describe("planAuto", () => {
     expect(report.candidates.map((c) => variantLabel(c))).toEqual(AUTO_VARIANTS.map(variantLabel));
     expect(schedule.algorithm).toBe(report.winner.algorithm);
     const sims = report.candidates.filter((c) => c.simulated !== null);
-    expect(sims.map((c) => c.algorithm)).toEqual(expect.arrayContaining(["shift", "linear-permutation"]));
+    const finalists = report.candidates.filter((c) => c.note.startsWith("finalist") || c.note === "winner");
+    expect(finalists.map((c) => c.algorithm)).toEqual(expect.arrayContaining(["shift", "linear-permutation"]));
     const winner = report.candidates.find((c) => c.note === "winner")!;
     expect(winner.simulated).toBe(Math.min(...sims.map((c) => c.simulated!)));
+    // here the bound spares most replays: every finalist but the winner's is pruned, shift too
+    expect(finalists.filter((c) => c.simulated === null).length).toBeGreaterThan(0);
+    expect(report.reason).toMatch(/shift (at least )?[0-9.]+ us/);
     expect(report.candidates.find((c) => c.algorithm === "mesh-two-stage")!.predicted).not.toBeNull();
     expect(report.reason).toMatch(/lowest simulated makespan/);
     // P = 15 is no perfect square: mesh-two-stage is priced on its 3 x 5 grid, and hierarchical on its default nodes
@@ -140,17 +127,62 @@ describe("planAuto progress", () => {
   it("reports progress over the finalists' transfers, rising to their sum, without changing the plan", () => {
     const m = generatePattern("uniform", 256, { size: 4 }, 1); // shift: 65,280 transfers, past one report interval
     const machine = findMachine("t3d-004");
-    const calls: [number, number][] = [];
-    const r = planAuto(m, machine, { progress: (d, t) => calls.push([d, t]) });
-    const finalists = r.report.candidates.filter((c) => c.simulated !== null);
-    const total = finalists
-      .map((c) => plan(m, c.algorithm, { params: c.params }).transferCount)
-      .reduce((a, b) => a + b, 0);
-    expect(calls[0]).toEqual([0, total]);
-    expect(calls.at(-1)).toEqual([total, total]);
-    expect(calls.length).toBeGreaterThan(finalists.length + 1); // reports inside a simulation too
-    for (let k = 1; k < calls.length; k++) expect(calls[k]![0]).toBeGreaterThanOrEqual(calls[k - 1]![0]);
-    const plain = planAuto(m, machine);
-    expect([...scheduleJsonPieces(r.schedule)].join("")).toBe([...scheduleJsonPieces(plain.schedule)].join(""));
+    // nonblocking: every finalist is replayed (blocking mode may skip some by their bound, which count as done)
+    for (const mode of ["nonblocking", "blocking"] as const) {
+      const calls: [number, number][] = [];
+      const r = planAuto(m, machine, { mode, progress: (d, t) => calls.push([d, t]) });
+      const finalists = r.report.candidates.filter((c) => c.note.startsWith("finalist") || c.note === "winner");
+      const total = finalists
+        .map((c) => plan(m, c.algorithm, { params: c.params }).transferCount)
+        .reduce((a, b) => a + b, 0);
+      expect(calls[0]).toEqual([0, total]);
+      expect(calls.at(-1)).toEqual([total, total]);
+      if (mode === "nonblocking") expect(calls.length).toBeGreaterThan(finalists.length + 1); // reports inside a replay too
+      for (let k = 1; k < calls.length; k++) expect(calls[k]![0]).toBeGreaterThanOrEqual(calls[k - 1]![0]);
+      const plain = planAuto(m, machine, { mode });
+      expect([...scheduleJsonPieces(r.schedule)].join("")).toBe([...scheduleJsonPieces(plain.schedule)].join(""));
+    }
+  });
+});
+
+describe("planAuto against the replay", () => {
+  it("never loses to shift by more than 1 % in simulated makespan (random small cases)", () => {
+    fc.assert(
+      fc.property(
+        matrixRecipe({ minP: 2, maxP: 40, kinds: ["dense", "sparse", "spike", "empty-rows", "permutation"] }),
+        machineArb,
+        (r, machine) => {
+          const m = buildMatrix(r);
+          const { schedule } = planAuto(m, machine);
+          const t = simulateSchedule(schedule, machine, { timeline: false }).makespan;
+          const shift = simulateSchedule(plan(m, "shift"), machine, { timeline: false }).makespan;
+          expect(t).toBeLessThanOrEqual(shift * 1.01 + 1e-9);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("the finalists its bound spared would not have won: simulating every finalist picks the same winner", () => {
+    fc.assert(
+      fc.property(matrixRecipe({ minP: 2, maxP: 40 }), machineArb, (r, machine) => {
+        const m = buildMatrix(r);
+        const { report } = planAuto(m, machine);
+        const finalists = report.candidates.filter((c) => c.note.startsWith("finalist") || c.note === "winner");
+        const times = finalists.map(
+          (c) =>
+            simulateSchedule(plan(m, c.algorithm, { params: c.params, machine }), machine, { timeline: false })
+              .makespan,
+        );
+        const least = Math.min(...times);
+        const first = finalists[times.indexOf(least)]!; // ties: the earlier variant
+        expect(first.note).toBe("winner");
+        finalists.forEach((c, i) => {
+          if (c.simulated === null) expect(times[i]!, c.note).toBeGreaterThan(least);
+          else expect(c.simulated).toBeCloseTo(times[i]!, 3);
+        });
+      }),
+      { numRuns: 60 },
+    );
   });
 });
