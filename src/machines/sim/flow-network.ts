@@ -21,6 +21,13 @@ export interface FlowRecomputeStats {
 const NO = -1;
 
 /**
+ * Up to how many candidates a filling finds the next one by a linear scan rather than a heap (both
+ * give the same order). Not part of the package's interface: a knob for the tests, which force
+ * each path and compare.
+ */
+export const fillTuning = { scanMax: 64 };
+
+/**
  * The flows of a replay on a NetworkRoutes. A message begins (`begin`) after its send start-up;
  * it waits `delay` plus the sum of its route's link latencies, then becomes active on every link
  * of `route(src, dst)` and drains its bytes at a rate set by max-min fair sharing among the active
@@ -36,7 +43,10 @@ const NO = -1;
  * through a free list), links keep doubly linked lists of the slots' route entries.
  */
 export class FlowNetwork {
+  /** maxHops (at least 1): the longest route a slot holds. */
   private readonly H: number;
+  /** A slot's route entries start at slot << SH (2^SH >= H): a flow's slot is its entry's index >> SH, no division in the hot loops. */
+  private readonly SH: number;
   private readonly L: number;
   private readonly bw: Float64Array;
   private readonly lat: Float64Array;
@@ -62,11 +72,7 @@ export class FlowNetwork {
   private instant: Uint8Array = new Uint8Array(0);
   private seen: Int32Array = new Int32Array(0);
   private fixed: Int32Array = new Int32Array(0);
-  /** Per slot, during a recomputation (valid when privAt = epoch): its one-flow link first off the heap, and that link's key. */
-  private privLink: Int32Array = new Int32Array(0);
-  private privKey: Float64Array = new Float64Array(0);
-  private privAt: Int32Array = new Int32Array(0);
-  // per route entry (slot * H + hop)
+  // per route entry ((slot << SH) + hop)
   private link: Int32Array = new Int32Array(0);
   private eNext: Int32Array = new Int32Array(0);
   private ePrev: Int32Array = new Int32Array(0);
@@ -74,6 +80,8 @@ export class FlowNetwork {
   private readonly head: Int32Array;
   private readonly count: Int32Array;
   private readonly since: Float64Array;
+  /** timeKey of each link's bandwidth (the key a one-flow link is listed with, computed once). */
+  private readonly bwKey: Float64Array;
   private readonly capLeft: Float64Array;
   private readonly unfixed: Int32Array;
   private readonly linkSeen: Int32Array;
@@ -93,6 +101,11 @@ export class FlowNetwork {
   private readonly linkQueue: Int32Array;
   private compFlows: Int32Array = new Int32Array(16);
   private readonly fill = new EventHeap(64);
+  /** The candidates of a filling (at most one per link of the component): key, share, link. */
+  private readonly cKey: Float64Array;
+  private readonly cVal: Float64Array;
+  private readonly cId: Int32Array;
+  private nCand = 0;
   private epoch = 0;
   /** Links of the last component (in linkQueue[0 .. compLinks)). */
   private compLinks = 0;
@@ -113,6 +126,7 @@ export class FlowNetwork {
     private readonly full = false,
   ) {
     this.H = Math.max(1, net.maxHops);
+    this.SH = 32 - Math.clz32(this.H - 1);
     this.L = net.links;
     this.bw = net.bandwidth;
     this.lat = net.latency;
@@ -123,6 +137,8 @@ export class FlowNetwork {
     this.head = new Int32Array(L).fill(NO);
     this.count = new Int32Array(L);
     this.since = new Float64Array(L);
+    this.bwKey = new Float64Array(L);
+    for (let l = 0; l < L; l++) this.bwKey[l] = timeKey(this.bw[l]!);
     this.capLeft = new Float64Array(L);
     this.unfixed = new Int32Array(L);
     this.linkSeen = new Int32Array(L);
@@ -133,6 +149,9 @@ export class FlowNetwork {
     this.peak = new Int32Array(L);
     this.route = new Int32Array(this.H);
     this.linkQueue = new Int32Array(Math.max(16, L));
+    this.cKey = new Float64Array(Math.max(16, L));
+    this.cVal = new Float64Array(Math.max(16, L));
+    this.cId = new Int32Array(Math.max(16, L));
     this.grow(64);
   }
 
@@ -142,7 +161,7 @@ export class FlowNetwork {
   }
 
   private grow(n: number): void {
-    const H = this.H,
+    const S = 1 << this.SH,
       old = this.cap;
     const f64 = (a: Float64Array): Float64Array => {
       const b = new Float64Array(n);
@@ -159,12 +178,9 @@ export class FlowNetwork {
     this.hops = i32(this.hops, 1);
     this.seen = i32(this.seen, 1);
     this.fixed = i32(this.fixed, 1);
-    this.privLink = i32(this.privLink, 1);
-    this.privAt = i32(this.privAt, 1);
-    this.privKey = f64(this.privKey);
-    this.link = i32(this.link, H);
-    this.eNext = i32(this.eNext, H);
-    this.ePrev = i32(this.ePrev, H);
+    this.link = i32(this.link, S);
+    this.eNext = i32(this.eNext, S);
+    this.ePrev = i32(this.ePrev, S);
     this.rem = f64(this.rem);
     this.rate = f64(this.rate);
     this.upd = f64(this.upd);
@@ -192,7 +208,6 @@ export class FlowNetwork {
     this.doneOf[x] = doneId;
     if (this.freeTop === 0) this.grow(this.cap * 2);
     const s = this.free[--this.freeTop]!;
-    const H = this.H;
     const n = this.net.route(a, b, this.route);
     if (!(Number.isInteger(n) && n >= 0 && n <= this.H))
       throw fail(
@@ -212,7 +227,7 @@ export class FlowNetwork {
           `network ${this.net.name}: route ${a} -> ${b} names link ${l}, not in 0..${this.L - 1}`,
           { field: "network" },
         );
-      this.link[s * H + h] = l;
+      this.link[(s << this.SH) + h] = l;
       latency += this.lat[l]!;
       slowest = Math.min(slowest, this.bw[l]!);
     }
@@ -235,12 +250,12 @@ export class FlowNetwork {
   /** Event `activateBase + x`: flow x's latency has elapsed at t; it joins its links. */
   activate(x: number, t: number): void {
     const s = this.slotOf[x]!;
-    const H = this.H;
+    const SH = this.SH;
     this.active[s] = 1;
     this.upd[s] = t;
     this.activeFlows++;
     for (let h = 0; h < this.hops[s]!; h++) {
-      const e = s * H + h,
+      const e = (s << SH) + h,
         l = this.link[e]!;
       const first = this.head[l]!;
       this.ePrev[e] = NO;
@@ -269,9 +284,9 @@ export class FlowNetwork {
 
   /** Notes that the flows of slot s's links changed at t (the slot's route is read now: it may be reused before the flush). */
   private markLinks(s: number, t: number): void {
-    const H = this.H;
+    const SH = this.SH;
     for (let h = 0; h < this.hops[s]!; h++) {
-      const l = this.link[s * H + h]!;
+      const l = this.link[(s << SH) + h]!;
       if (this.dirtyMark[l] === 0) {
         this.dirtyMark[l] = 1;
         this.dirtyLinks[this.nDirty++] = l;
@@ -300,11 +315,11 @@ export class FlowNetwork {
   /** Flow x (whose completion is due at t) ends: it leaves its links and the rates of its component are recomputed. */
   finish(x: number, t: number): void {
     const s = this.slotOf[x]!;
-    const H = this.H;
+    const SH = this.SH;
     this.active[s] = 0;
     this.activeFlows--;
     for (let h = 0; h < this.hops[s]!; h++) {
-      const e = s * H + h,
+      const e = (s << SH) + h,
         l = this.link[e]!;
       const p = this.ePrev[e]!,
         nx = this.eNext[e]!;
@@ -319,15 +334,26 @@ export class FlowNetwork {
     this.free[this.freeTop++] = s;
   }
 
-  /** Collects the flows (into compFlows) and links (into linkQueue) of the components around the dirty links; returns the flow count (the link count is left in compLinks). */
-  private component(): number {
+  /**
+   * Collects the flows (into compFlows) and links (into linkQueue) of the components around the
+   * dirty links, and readies them for the filling at t: a flow's remaining bytes are integrated up
+   * to t, a link gets its whole bandwidth back and its flow count as unfixed, and the candidates of
+   * the filling are listed (cKey, cVal, cId; their count in nCand). Returns the flow count (the
+   * link count is left in compLinks). One pass instead of a collection then a setup pass: every
+   * link and flow is read once while it is at hand.
+   */
+  private component(t: number): number {
     const ep = ++this.epoch;
-    const { linkSeen, seen, head, eNext, linkQueue } = this;
+    const { linkSeen, seen, head, eNext, linkQueue, count, bw, bwKey, capLeft, unfixed } = this;
+    const { link, hops, compFlows, rate, rem, upd, cKey, cVal, cId } = this;
+    const SH = this.SH,
+      full = this.full;
     let q = 0,
-      nf = 0;
-    if (this.full) {
+      nf = 0,
+      m = 0;
+    if (full) {
       for (let l = 0; l < this.L; l++)
-        if (this.count[l]! > 0) {
+        if (count[l]! > 0) {
           linkSeen[l] = ep;
           linkQueue[q++] = l;
         }
@@ -339,79 +365,95 @@ export class FlowNetwork {
           linkQueue[q++] = l;
         }
       }
-    const H = this.H,
-      link = this.link,
-      hops = this.hops;
     for (let i = 0; i < q; i++) {
-      for (let e = head[linkQueue[i]!]!; e !== NO; e = eNext[e]!) {
-        const f = (e / H) | 0;
+      const l = linkQueue[i]!;
+      const c = count[l]!;
+      capLeft[l] = bw[l]!;
+      unfixed[l] = c;
+      // a link shared by several flows offers each bw / c at first; a one-flow link is its flow's
+      // private bound, listed with the flow below
+      if (c > 1) {
+        const v = bw[l]! / c;
+        cVal[m] = v;
+        cKey[m] = timeKey(v);
+        cId[m++] = l;
+      }
+      for (let e = head[l]!; e !== NO; e = eNext[e]!) {
+        const f = e >> SH;
         if (seen[f] === ep) continue;
         seen[f] = ep;
-        this.compFlows[nf++] = f;
-        if (this.full) continue;
-        // the flow's other links join the component (no closure here: a hot loop)
-        for (let h = 0, b = f * H; h < hops[f]!; h++) {
-          const l = link[b + h]!;
-          if (linkSeen[l] !== ep) {
-            linkSeen[l] = ep;
-            linkQueue[q++] = l;
+        compFlows[nf++] = f;
+        const r = rate[f]!;
+        if (r > 0 && r < Infinity) {
+          const left = rem[f]! - r * (t - upd[f]!);
+          rem[f] = left > 0 ? left : 0;
+        }
+        upd[f] = t;
+        // The flow's other shared links join the component (no closure here: a hot loop). A link
+        // that carries this flow only leads to no other flow, and it offers the flow its whole
+        // bandwidth till the flow is fixed: the first of the flow's such links to come off the
+        // filling (smallest (key, id)) is the only one that can fix it, the others find it fixed.
+        // So only that one is listed per flow (fewer candidates, same order), and none is set up.
+        let pk = 0,
+          pl = NO;
+        for (let h = 0, b = f << SH; h < hops[f]!; h++) {
+          const l2 = link[b + h]!;
+          if (count[l2] === 1) {
+            const k = bwKey[l2]!;
+            if (pl === NO || k < pk || (k === pk && l2 < pl)) {
+              pk = k;
+              pl = l2;
+            }
+          } else if (!full && linkSeen[l2] !== ep) {
+            linkSeen[l2] = ep;
+            linkQueue[q++] = l2;
           }
+        }
+        if (pl !== NO) {
+          cVal[m] = bw[pl]!;
+          cKey[m] = pk;
+          cId[m++] = pl;
         }
       }
     }
     this.compLinks = q;
+    this.nCand = m;
     return nf;
   }
 
-  /** Max-min rates (progressive filling) for the components around the dirty links, at time t. */
+  /**
+   * Max-min rates (progressive filling) for the components around the dirty links, at time t.
+   * Each candidate (link l, with the share it offered when listed) is taken in order of smallest
+   * (timeKey(share), l); a link whose share has since grown (flows elsewhere were fixed below it)
+   * goes back with its new share, otherwise its unfixed flows are fixed at its share. A link is
+   * listed at most once at any time, so the order is a total one on distinct (key, id) pairs and
+   * any exact minimum gives the same sequence: a linear scan for few candidates (no heap upkeep),
+   * the heap for many.
+   */
   private recompute(t: number): void {
-    const nf = this.component();
-    const nl = this.compLinks;
+    const nf = this.component(t);
     this.nRecomputes++;
     this.nTouched += nf;
     this.nActive += this.activeFlows;
-    const { compFlows, linkQueue, capLeft, unfixed, fixed, H } = this;
-    const ep = this.epoch;
-    for (let i = 0; i < nf; i++) {
-      const f = compFlows[i]!;
-      const r = this.rate[f]!;
-      if (r > 0 && r < Infinity) {
-        const left = this.rem[f]! - r * (t - this.upd[f]!);
-        this.rem[f] = left > 0 ? left : 0;
-      }
-      this.upd[f] = t;
-    }
-    const fill = this.fill;
+    if (this.nCand <= fillTuning.scanMax) this.fillScan(nf, t);
+    else this.fillHeap(nf, t);
+  }
+
+  /** The filling with the candidates in a heap (O(log n) per candidate taken). */
+  private fillHeap(nf: number, t: number): void {
+    const { capLeft, unfixed, count, bw, cKey, cVal, cId, fill } = this;
     fill.size = 0;
-    // A link that carries one flow only offers it its whole bandwidth, and the first of the flow's
-    // such links to come off the heap (smallest (key, id)) is the only one that can fix it: the
-    // others find it fixed. So only that one is pushed per flow (fewer heap entries, same order).
-    const { privLink, privKey, privAt } = this;
-    for (let i = 0; i < nl; i++) {
-      const l = linkQueue[i]!;
-      const c = this.count[l]!;
-      capLeft[l] = this.bw[l]!;
-      unfixed[l] = c;
-      if (c > 1) fill.push(capLeft[l]! / c, l);
-      else if (c === 1) {
-        const f = (this.head[l]! / H) | 0;
-        const k = timeKey(capLeft[l]!);
-        if (privAt[f] !== ep || k < privKey[f]! || (k === privKey[f] && l < privLink[f]!)) {
-          privAt[f] = ep;
-          privKey[f] = k;
-          privLink[f] = l;
-        }
-      }
-    }
-    for (let i = 0; i < nf; i++) {
-      const f = compFlows[i]!;
-      if (privAt[f] === ep) fill.push(capLeft[privLink[f]!]!, privLink[f]!);
-    }
+    for (let j = 0; j < this.nCand; j++) fill.pushKey(cVal[j]!, cKey[j]!, cId[j]!);
     let left = nf;
     while (left > 0 && fill.size > 0) {
       const key = fill.topTime(),
         l = fill.topId();
       fill.pop();
+      // a one-flow link (not set up: see component) fixes its flow at its bandwidth unless fixed
+      if (count[l] === 1) {
+        left -= this.fixLink(l, bw[l]!, t);
+        continue;
+      }
       const n = unfixed[l]!;
       if (n === 0) continue;
       const share = Math.max(0, capLeft[l]!) / n;
@@ -419,20 +461,70 @@ export class FlowNetwork {
         fill.push(share, l);
         continue;
       }
-      for (let e = this.head[l]!; e !== NO; e = this.eNext[e]!) {
-        const f = (e / H) | 0;
-        if (fixed[f] === ep) continue;
-        fixed[f] = ep;
-        left--;
-        this.setRate(f, share, t);
-        if (share === Infinity) continue;
-        for (let h = 0; h < this.hops[f]!; h++) {
-          const l2 = this.link[f * H + h]!;
-          capLeft[l2] = capLeft[l2]! - share;
-          unfixed[l2]!--;
+      left -= this.fixLink(l, share, t);
+    }
+  }
+
+  /** The filling by a linear scan for the smallest candidate (O(n) per candidate taken, nothing to keep in order). */
+  private fillScan(nf: number, t: number): void {
+    const { capLeft, unfixed, count, bw, cKey, cVal, cId } = this;
+    let m = this.nCand,
+      left = nf;
+    while (left > 0 && m > 0) {
+      let b = 0,
+        bk = cKey[0]!,
+        l = cId[0]!;
+      for (let j = 1; j < m; j++) {
+        const k = cKey[j]!;
+        if (k < bk || (k === bk && cId[j]! < l)) {
+          b = j;
+          bk = k;
+          l = cId[j]!;
         }
       }
+      const one = count[l] === 1;
+      const n = one ? 1 : unfixed[l]!;
+      // a one-flow link (not set up: see component) offers its flow its bandwidth
+      const share = one ? bw[l]! : n === 0 ? 0 : Math.max(0, capLeft[l]!) / n;
+      if (!one && n !== 0 && share > cVal[b]!) {
+        // back in the list with its grown share (in place: it is listed once)
+        cVal[b] = share;
+        cKey[b] = timeKey(share);
+        continue;
+      }
+      // taken: the last candidate fills its place
+      m--;
+      cKey[b] = cKey[m]!;
+      cVal[b] = cVal[m]!;
+      cId[b] = cId[m]!;
+      if (n !== 0) left -= this.fixLink(l, share, t);
     }
+  }
+
+  /**
+   * Fixes the unfixed flows of link l at `share` from t (their links lose that much capacity and
+   * one unfixed flow each: on one-flow links, which are not set up, the figures are never read);
+   * returns how many it fixed.
+   */
+  private fixLink(l: number, share: number, t: number): number {
+    const { capLeft, unfixed, fixed, link, hops, eNext } = this;
+    const SH = this.SH,
+      ep = this.epoch;
+    let k = 0;
+    for (let e = this.head[l]!; e !== NO; e = eNext[e]!) {
+      const f = e >> SH;
+      if (fixed[f] === ep) continue;
+      fixed[f] = ep;
+      k++;
+      this.setRate(f, share, t);
+      if (share === Infinity) continue;
+      for (let h = 0, b = f << SH; h < hops[f]!; h++) {
+        const l2 = link[b + h]!;
+        capLeft[l2] = capLeft[l2]! - share;
+        unfixed[l2]!--;
+      }
+    }
+    return k;
   }
 
   /** Flow f runs at rate r from t: a new completion is pushed when its rate changed. */
