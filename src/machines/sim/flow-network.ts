@@ -21,11 +21,12 @@ export interface FlowRecomputeStats {
 const NO = -1;
 
 /**
- * Up to how many candidates a filling finds the next one by a linear scan rather than a heap (both
- * give the same order). Not part of the package's interface: a knob for the tests, which force
- * each path and compare.
+ * How a filling finds its next candidate (every choice gives the same order). scanMax: up to how
+ * many candidates it scans them rather than keep a heap. packKeys: whether it packs (key, link)
+ * into one number where that is exact (see FlowNetwork's packing). Not part of the package's
+ * interface: knobs for the tests, which force each path and compare.
  */
-export const fillTuning = { scanMax: 64 };
+export const fillTuning = { scanMax: 64, packKeys: true };
 
 /**
  * The flows of a replay on a NetworkRoutes. A message begins (`begin`) after its send start-up;
@@ -67,6 +68,8 @@ export class FlowNetwork {
   private due: Float64Array = new Float64Array(0);
   private doneId: Int32Array = new Int32Array(0);
   private hops: Int32Array = new Int32Array(0);
+  /** The slot's first link by (bwKey, link): its one candidate in a filling when no other flow uses it (see `component`). */
+  private minLink: Int32Array = new Int32Array(0);
   private active: Uint8Array = new Uint8Array(0);
   /** 1 for a flow that ends the moment it starts (see `begin`). */
   private instant: Uint8Array = new Uint8Array(0);
@@ -80,7 +83,17 @@ export class FlowNetwork {
   private readonly head: Int32Array;
   private readonly count: Int32Array;
   private readonly since: Float64Array;
-  /** timeKey of each link's bandwidth (the key a one-flow link is listed with, computed once). */
+  /**
+   * A filling orders its candidates by (timeKey(share), link). Where every finite key times L plus
+   * L stays below 2^53 (shares never exceed the bandwidth), (key, link) is packed exactly into
+   * key * KL + link * KA with KL = L, KA = 1: one comparison orders two candidates, and two only
+   * tie when both keys are infinite (then the link decides). Elsewhere KL = 1, KA = 0: the number
+   * is the key and ties go to the link. Equal keys are common (links of one bandwidth, equal
+   * counts) and comparing their links mispredicts branches.
+   */
+  private readonly KL: number;
+  private readonly KA: number;
+  /** The packed key of each link's bandwidth (what a one-flow link is listed with), computed once. */
   private readonly bwKey: Float64Array;
   private readonly capLeft: Float64Array;
   private readonly unfixed: Int32Array;
@@ -137,8 +150,13 @@ export class FlowNetwork {
     this.head = new Int32Array(L).fill(NO);
     this.count = new Int32Array(L);
     this.since = new Float64Array(L);
+    let top = 0;
+    for (let l = 0; l < L; l++) if (this.bw[l]! < Infinity) top = Math.max(top, timeKey(this.bw[l]!));
+    const packed = fillTuning.packKeys && top * L + L <= 2 ** 53;
+    this.KL = packed ? L : 1;
+    this.KA = packed ? 1 : 0;
     this.bwKey = new Float64Array(L);
-    for (let l = 0; l < L; l++) this.bwKey[l] = timeKey(this.bw[l]!);
+    for (let l = 0; l < L; l++) this.bwKey[l] = timeKey(this.bw[l]!) * this.KL + l * this.KA;
     this.capLeft = new Float64Array(L);
     this.unfixed = new Int32Array(L);
     this.linkSeen = new Int32Array(L);
@@ -176,6 +194,7 @@ export class FlowNetwork {
     this.xOf = i32(this.xOf, 1);
     this.doneId = i32(this.doneId, 1);
     this.hops = i32(this.hops, 1);
+    this.minLink = i32(this.minLink, 1);
     this.seen = i32(this.seen, 1);
     this.fixed = i32(this.fixed, 1);
     this.link = i32(this.link, S);
@@ -217,7 +236,8 @@ export class FlowNetwork {
         { field: "network" },
       );
     let latency = 0,
-      slowest = Infinity;
+      slowest = Infinity,
+      first = NO;
     for (let h = 0; h < n; h++) {
       const l = this.route[h]!;
       if (!(l >= 0 && l < this.L))
@@ -230,7 +250,10 @@ export class FlowNetwork {
       this.link[(s << this.SH) + h] = l;
       latency += this.lat[l]!;
       slowest = Math.min(slowest, this.bw[l]!);
+      const k = this.bwKey[l]!;
+      if (first === NO || k < this.bwKey[first]! || (k === this.bwKey[first] && l < first)) first = l;
     }
+    this.minLink[s] = first;
     // a flow that drains at once (no bytes, or no finite link) ends at the time it starts: its rate
     // must be known before the other events of that time run, as it was one by one
     this.instant[s] = bytes === 0 || slowest === Infinity ? 1 : 0;
@@ -345,9 +368,11 @@ export class FlowNetwork {
   private component(t: number): number {
     const ep = ++this.epoch;
     const { linkSeen, seen, head, eNext, linkQueue, count, bw, bwKey, capLeft, unfixed } = this;
-    const { link, hops, compFlows, rate, rem, upd, cKey, cVal, cId } = this;
+    const { link, hops, minLink, compFlows, rate, rem, upd, cKey, cVal, cId } = this;
     const SH = this.SH,
-      full = this.full;
+      full = this.full,
+      KL = this.KL,
+      KA = this.KA;
     let q = 0,
       nf = 0,
       m = 0;
@@ -375,7 +400,7 @@ export class FlowNetwork {
       if (c > 1) {
         const v = bw[l]! / c;
         cVal[m] = v;
-        cKey[m] = timeKey(v);
+        cKey[m] = timeKey(v) * KL + l * KA;
         cId[m++] = l;
       }
       for (let e = head[l]!; e !== NO; e = eNext[e]!) {
@@ -389,31 +414,30 @@ export class FlowNetwork {
           rem[f] = left > 0 ? left : 0;
         }
         upd[f] = t;
-        // The flow's other shared links join the component (no closure here: a hot loop). A link
-        // that carries this flow only leads to no other flow, and it offers the flow its whole
-        // bandwidth till the flow is fixed: the first of the flow's such links to come off the
-        // filling (smallest (key, id)) is the only one that can fix it, the others find it fixed.
-        // So only that one is listed per flow (fewer candidates, same order), and none is set up.
-        let pk = 0,
-          pl = NO;
-        for (let h = 0, b = f << SH; h < hops[f]!; h++) {
-          const l2 = link[b + h]!;
-          if (count[l2] === 1) {
-            const k = bwKey[l2]!;
-            if (pl === NO || k < pk || (k === pk && l2 < pl)) {
-              pk = k;
-              pl = l2;
-            }
-          } else if (!full && linkSeen[l2] !== ep) {
-            linkSeen[l2] = ep;
-            linkQueue[q++] = l2;
-          }
-        }
-        if (pl !== NO) {
+        // A link that carries this flow only leads to no other flow, and it offers the flow its
+        // whole bandwidth till the flow is fixed: the first of the flow's such links to come off
+        // the filling (smallest (key, id)) is the only one that can fix it, the others find it
+        // fixed. So only that one is listed (fewer candidates, same order), and none is set up. Nor
+        // is it when a shared link of the flow comes before it whatever happens: a share never
+        // exceeds its link's bandwidth, so a link's entries never come after (bwKey, link), and a
+        // link is not done before it has fixed all its flows. Both rules together: the one
+        // candidate is the flow's first link by (bwKey, link) (fixed at `begin`), when no other
+        // flow uses it.
+        const pl = minLink[f]!;
+        if (count[pl] === 1) {
           cVal[m] = bw[pl]!;
-          cKey[m] = pk;
+          cKey[m] = bwKey[pl]!;
           cId[m++] = pl;
         }
+        // the flow's other shared links join the component (no closure here: a hot loop)
+        if (!full)
+          for (let h = 0, b = f << SH; h < hops[f]!; h++) {
+            const l2 = link[b + h]!;
+            if (count[l2]! > 1 && linkSeen[l2] !== ep) {
+              linkSeen[l2] = ep;
+              linkQueue[q++] = l2;
+            }
+          }
       }
     }
     this.compLinks = q;
@@ -441,7 +465,7 @@ export class FlowNetwork {
 
   /** The filling with the candidates in a heap (O(log n) per candidate taken). */
   private fillHeap(nf: number, t: number): void {
-    const { capLeft, unfixed, count, bw, cKey, cVal, cId, fill } = this;
+    const { capLeft, unfixed, count, bw, cKey, cVal, cId, fill, KL, KA } = this;
     fill.size = 0;
     for (let j = 0; j < this.nCand; j++) fill.pushKey(cVal[j]!, cKey[j]!, cId[j]!);
     let left = nf;
@@ -458,7 +482,7 @@ export class FlowNetwork {
       if (n === 0) continue;
       const share = Math.max(0, capLeft[l]!) / n;
       if (share > key) {
-        fill.push(share, l);
+        fill.pushKey(share, timeKey(share) * KL + l * KA, l);
         continue;
       }
       left -= this.fixLink(l, share, t);
@@ -467,7 +491,7 @@ export class FlowNetwork {
 
   /** The filling by a linear scan for the smallest candidate (O(n) per candidate taken, nothing to keep in order). */
   private fillScan(nf: number, t: number): void {
-    const { capLeft, unfixed, count, bw, cKey, cVal, cId } = this;
+    const { capLeft, unfixed, count, bw, cKey, cVal, cId, KL, KA } = this;
     let m = this.nCand,
       left = nf;
     while (left > 0 && m > 0) {
@@ -489,7 +513,7 @@ export class FlowNetwork {
       if (!one && n !== 0 && share > cVal[b]!) {
         // back in the list with its grown share (in place: it is listed once)
         cVal[b] = share;
-        cKey[b] = timeKey(share);
+        cKey[b] = timeKey(share) * KL + l * KA;
         continue;
       }
       // taken: the last candidate fills its place
