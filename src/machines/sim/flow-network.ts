@@ -21,12 +21,12 @@ export interface FlowRecomputeStats {
 const NO = -1;
 
 /**
- * How a filling finds its next candidate (every choice gives the same order). scanMax: up to how
- * many candidates it scans them rather than keep a heap. packKeys: whether it packs (key, link)
+ * How a filling finds its next candidate (every choice gives the same order). sortMax: up to how
+ * many candidates it sorts them once (insertion) rather than keep a heap. packKeys: whether it packs (key, link)
  * into one number where that is exact (see FlowNetwork's packing). Not part of the package's
  * interface: knobs for the tests, which force each path and compare.
  */
-export const fillTuning = { scanMax: 64, packKeys: true };
+export const fillTuning = { sortMax: 64, packKeys: true };
 
 /**
  * The flows of a replay on a NetworkRoutes. A message begins (`begin`) after its send start-up;
@@ -451,15 +451,15 @@ export class FlowNetwork {
    * (timeKey(share), l); a link whose share has since grown (flows elsewhere were fixed below it)
    * goes back with its new share, otherwise its unfixed flows are fixed at its share. A link is
    * listed at most once at any time, so the order is a total one on distinct (key, id) pairs and
-   * any exact minimum gives the same sequence: a linear scan for few candidates (no heap upkeep),
-   * the heap for many.
+   * any exact minimum gives the same sequence: few candidates sorted once (no heap upkeep), the
+   * heap for many.
    */
   private recompute(t: number): void {
     const nf = this.component(t);
     this.nRecomputes++;
     this.nTouched += nf;
     this.nActive += this.activeFlows;
-    if (this.nCand <= fillTuning.scanMax) this.fillScan(nf, t);
+    if (this.nCand <= fillTuning.sortMax) this.fillSorted(nf, t);
     else this.fillHeap(nf, t);
   }
 
@@ -489,38 +489,50 @@ export class FlowNetwork {
     }
   }
 
-  /** The filling by a linear scan for the smallest candidate (O(n) per candidate taken, nothing to keep in order). */
-  private fillScan(nf: number, t: number): void {
+  /**
+   * The filling with its few candidates sorted by insertion once (nothing to keep in order after):
+   * they are taken front to back; a link whose share has grown moves back among the rest.
+   */
+  private fillSorted(nf: number, t: number): void {
     const { capLeft, unfixed, count, bw, cKey, cVal, cId, KL, KA } = this;
-    let m = this.nCand,
-      left = nf;
-    while (left > 0 && m > 0) {
-      let b = 0,
-        bk = cKey[0]!,
-        l = cId[0]!;
-      for (let j = 1; j < m; j++) {
-        const k = cKey[j]!;
-        if (k < bk || (k === bk && cId[j]! < l)) {
-          b = j;
-          bk = k;
-          l = cId[j]!;
-        }
+    const m = this.nCand;
+    for (let j = 1; j < m; j++) {
+      const k = cKey[j]!,
+        v = cVal[j]!,
+        id = cId[j]!;
+      let i = j;
+      for (; i > 0 && (cKey[i - 1]! > k || (cKey[i - 1] === k && cId[i - 1]! > id)); i--) {
+        cKey[i] = cKey[i - 1]!;
+        cVal[i] = cVal[i - 1]!;
+        cId[i] = cId[i - 1]!;
       }
+      cKey[i] = k;
+      cVal[i] = v;
+      cId[i] = id;
+    }
+    let i = 0,
+      left = nf;
+    while (left > 0 && i < m) {
+      const l = cId[i]!;
       const one = count[l] === 1;
       const n = one ? 1 : unfixed[l]!;
       // a one-flow link (not set up: see component) offers its flow its bandwidth
       const share = one ? bw[l]! : n === 0 ? 0 : Math.max(0, capLeft[l]!) / n;
-      if (!one && n !== 0 && share > cVal[b]!) {
-        // back in the list with its grown share (in place: it is listed once)
-        cVal[b] = share;
-        cKey[b] = timeKey(share) * KL + l * KA;
+      if (!one && n !== 0 && share > cVal[i]!) {
+        // back among the rest with its grown share (its key has not shrunk)
+        const k = timeKey(share) * KL + l * KA;
+        let j = i;
+        for (; j + 1 < m && (cKey[j + 1]! < k || (cKey[j + 1] === k && cId[j + 1]! < l)); j++) {
+          cKey[j] = cKey[j + 1]!;
+          cVal[j] = cVal[j + 1]!;
+          cId[j] = cId[j + 1]!;
+        }
+        cKey[j] = k;
+        cVal[j] = share;
+        cId[j] = l;
         continue;
       }
-      // taken: the last candidate fills its place
-      m--;
-      cKey[b] = cKey[m]!;
-      cVal[b] = cVal[m]!;
-      cId[b] = cId[m]!;
+      i++;
       if (n !== 0) left -= this.fixLink(l, share, t);
     }
   }

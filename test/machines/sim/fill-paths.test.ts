@@ -11,7 +11,7 @@ import { fatTree, ring } from "./hand-networks.js";
 
 /**
  * The filling of the flow model (max-min rates by progressive filling) finds its next link by a
- * linear scan or by a heap, on keys packed with the link id or kept apart; every way must take the
+ * list sorted once or by a heap, on keys packed with the link id or kept apart; every way must take the
  * links in the same order, so every replay must come out the same to the bit.
  */
 
@@ -104,10 +104,10 @@ const randomSteps = fc.array(
   { minLength: 1, maxLength: 4 },
 );
 
-/** The replay of `s` on `net` with the filling forced to scan (or use its heap) and to pack its keys (or not). */
-function run(s: Schedule, net: NetworkRoutes, req: SimRequest, scan: boolean, pack: boolean): SimResult {
+/** The replay of `s` on `net` with the filling forced to sort its candidates (or keep a heap) and to pack its keys (or not). */
+function run(s: Schedule, net: NetworkRoutes, req: SimRequest, sorted: boolean, pack: boolean): SimResult {
   const saved = { ...fillTuning };
-  fillTuning.scanMax = scan ? Infinity : 0;
+  fillTuning.sortMax = sorted ? Infinity : 0;
   fillTuning.packKeys = pack;
   try {
     return simulateSchedule(s, findMachine("t3d-004"), { ...req, network: net });
@@ -128,7 +128,7 @@ function expectSame(a: SimResult, b: SimResult, what: string): void {
 }
 
 describe("flow model: the filling's ways of finding the next link", () => {
-  it("scan and heap, keys packed or apart, give the same replay to the bit (component and full recomputation)", () => {
+  it("sorted list and heap, keys packed or apart, give the same replay to the bit (component and full recomputation)", () => {
     fc.assert(
       fc.property(
         randomNetwork,
@@ -144,9 +144,9 @@ describe("flow model: the filling's ways of finding the next link", () => {
           );
           const req: SimRequest = { timeline: false, topology: "flat", mode, portSharing, flowRecompute };
           const ref = run(s, net, req, false, true);
-          expectSame(run(s, net, req, true, true), ref, "scan, packed");
+          expectSame(run(s, net, req, true, true), ref, "sorted, packed");
           expectSame(run(s, net, req, false, false), ref, "heap, apart");
-          expectSame(run(s, net, req, true, false), ref, "scan, apart");
+          expectSame(run(s, net, req, true, false), ref, "sorted, apart");
         },
       ),
       { numRuns: 300 },
@@ -179,11 +179,11 @@ describe("flow model: the filling's ways of finding the next link", () => {
         fc.array(fc.tuple(fc.nat(), fc.nat(), fc.integer({ min: 1, max: 500 })), { minLength: 1, maxLength: 16 }),
         fc.boolean(),
         fc.boolean(),
-        (net, raw, scan, pack) => {
+        (net, raw, sorted, pack) => {
           const flows = raw.map(([a, b, z]) => [a % net.hosts, b % net.hosts, z] as const).filter(([a, b]) => a !== b);
           const due = new Map<number, number>();
           const saved = { ...fillTuning };
-          fillTuning.scanMax = scan ? Infinity : 0;
+          fillTuning.sortMax = sorted ? Infinity : 0;
           fillTuning.packKeys = pack;
           try {
             // no latency: every flow is active at once, and one flush fills them all from scratch
