@@ -1,7 +1,7 @@
 /** FlowNetwork: flow-level link contention for the simulated machine (max-min fair bandwidth sharing, recomputed per connected component). */
 import { fail } from "../../model/errors.js";
 import type { NetworkRoutes } from "../../model/network.js";
-import { EventHeap, timeKey } from "./heap.js";
+import { timeKey } from "./heap.js";
 
 /** How the replay modes' event heap is reached: the flow network pushes completions and activations on it. */
 interface Pusher {
@@ -113,7 +113,6 @@ export class FlowNetwork {
   private readonly route: Int32Array;
   private readonly linkQueue: Int32Array;
   private compFlows: Int32Array = new Int32Array(16);
-  private readonly fill = new EventHeap(64);
   /** The candidates of a filling (at most one per link of the component): key, share, link. */
   private readonly cKey: Float64Array;
   private readonly cVal: Float64Array;
@@ -463,30 +462,60 @@ export class FlowNetwork {
     else this.fillHeap(nf, t);
   }
 
-  /** The filling with the candidates in a heap (O(log n) per candidate taken). */
+  /**
+   * The filling with its many candidates in a binary heap built in place (O(n), not n pushes):
+   * the smallest is taken off the top; a link whose share has grown gets its new key at the top
+   * and sinks (one sift, not a pop and a push).
+   */
   private fillHeap(nf: number, t: number): void {
-    const { capLeft, unfixed, count, bw, cKey, cVal, cId, fill, KL, KA } = this;
-    fill.size = 0;
-    for (let j = 0; j < this.nCand; j++) fill.pushKey(cVal[j]!, cKey[j]!, cId[j]!);
-    let left = nf;
-    while (left > 0 && fill.size > 0) {
-      const key = fill.topTime(),
-        l = fill.topId();
-      fill.pop();
-      // a one-flow link (not set up: see component) fixes its flow at its bandwidth unless fixed
-      if (count[l] === 1) {
-        left -= this.fixLink(l, bw[l]!, t);
+    const { capLeft, unfixed, count, bw, cKey, cVal, cId, KL, KA } = this;
+    let m = this.nCand,
+      left = nf;
+    for (let i = (m >> 1) - 1; i >= 0; i--) this.sink(i, m);
+    while (left > 0 && m > 0) {
+      const l = cId[0]!;
+      const one = count[l] === 1;
+      const n = one ? 1 : unfixed[l]!;
+      // a one-flow link (not set up: see component) offers its flow its bandwidth
+      const share = one ? bw[l]! : n === 0 ? 0 : Math.max(0, capLeft[l]!) / n;
+      if (!one && n !== 0 && share > cVal[0]!) {
+        cVal[0] = share;
+        cKey[0] = timeKey(share) * KL + l * KA;
+        this.sink(0, m);
         continue;
       }
-      const n = unfixed[l]!;
-      if (n === 0) continue;
-      const share = Math.max(0, capLeft[l]!) / n;
-      if (share > key) {
-        fill.pushKey(share, timeKey(share) * KL + l * KA, l);
-        continue;
+      m--;
+      if (m > 0) {
+        cKey[0] = cKey[m]!;
+        cVal[0] = cVal[m]!;
+        cId[0] = cId[m]!;
+        this.sink(0, m);
       }
-      left -= this.fixLink(l, share, t);
+      if (n !== 0) left -= this.fixLink(l, share, t);
     }
+  }
+
+  /** Sinks candidate i of the heap cKey/cVal/cId[0 .. m) to its place (smallest (key, link) on top). */
+  private sink(i: number, m: number): void {
+    const { cKey, cVal, cId } = this;
+    const k = cKey[i]!,
+      v = cVal[i]!,
+      id = cId[i]!;
+    for (;;) {
+      let c = 2 * i + 1;
+      if (c >= m) break;
+      const r = c + 1;
+      if (r < m && (cKey[r]! < cKey[c]! || (cKey[r] === cKey[c] && cId[r]! < cId[c]!))) c = r;
+      const ck = cKey[c]!;
+      if (k < ck || (k === ck && id < cId[c]!)) break;
+      cKey[i] = ck;
+      cVal[i] = cVal[c]!;
+      cId[i] = cId[c]!;
+      i = c;
+    }
+    cKey[i] = k;
+    cVal[i] = v;
+    cId[i] = id;
   }
 
   /**
