@@ -22,9 +22,10 @@ const NO = -1;
 
 /**
  * How a filling finds its next candidate (every choice gives the same order). sortMax: up to how
- * many candidates it sorts them once (insertion) rather than keep a heap. packKeys: whether it packs (key, link)
- * into one number where that is exact (see FlowNetwork's packing). Not part of the package's
- * interface: knobs for the tests, which force each path and compare.
+ * many candidates it sorts them once (insertion) rather than keep a heap. packKeys: whether a
+ * network packs (key, link) into one number where that is exact (FlowNetwork's KL and KA; read
+ * when the network is made). Not part of the package's interface: knobs for the tests, which
+ * force each path and compare.
  */
 export const fillTuning = { sortMax: 64, packKeys: true };
 
@@ -119,8 +120,6 @@ export class FlowNetwork {
   private readonly cId: Int32Array;
   private nCand = 0;
   private epoch = 0;
-  /** Links of the last component (in linkQueue[0 .. compLinks)). */
-  private compLinks = 0;
   private activeFlows = 0;
   private nRecomputes = 0;
   private nTouched = 0;
@@ -360,9 +359,9 @@ export class FlowNetwork {
    * Collects the flows (into compFlows) and links (into linkQueue) of the components around the
    * dirty links, and readies them for the filling at t: a flow's remaining bytes are integrated up
    * to t, a link gets its whole bandwidth back and its flow count as unfixed, and the candidates of
-   * the filling are listed (cKey, cVal, cId; their count in nCand). Returns the flow count (the
-   * link count is left in compLinks). One pass instead of a collection then a setup pass: every
-   * link and flow is read once while it is at hand.
+   * the filling are listed (cKey, cVal, cId; their count in nCand). Returns the flow count. One
+   * pass instead of a collection then a setup pass: every link and flow is read once while it is
+   * at hand. Only the dirty links and the shared links (more than one flow) are queued and set up.
    */
   private component(t: number): number {
     const ep = ++this.epoch;
@@ -439,7 +438,6 @@ export class FlowNetwork {
           }
       }
     }
-    this.compLinks = q;
     this.nCand = m;
     return nf;
   }
