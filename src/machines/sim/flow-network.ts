@@ -233,11 +233,13 @@ export class FlowNetwork {
         `network ${this.net.name}: route ${a} -> ${b} has ${String(n)} links, not 0..${this.H} (maxHops)`,
         { field: "network" },
       );
+    const { route, link, lat, bw, bwKey } = this;
+    const base = s << this.SH;
     let latency = 0,
       slowest = Infinity,
       first = NO;
     for (let h = 0; h < n; h++) {
-      const l = this.route[h]!;
+      const l = route[h]!;
       if (!(l >= 0 && l < this.L))
         throw fail(
           "simulate",
@@ -245,11 +247,11 @@ export class FlowNetwork {
           `network ${this.net.name}: route ${a} -> ${b} names link ${l}, not in 0..${this.L - 1}`,
           { field: "network" },
         );
-      this.link[(s << this.SH) + h] = l;
-      latency += this.lat[l]!;
-      slowest = Math.min(slowest, this.bw[l]!);
-      const k = this.bwKey[l]!;
-      if (first === NO || k < this.bwKey[first]! || (k === this.bwKey[first] && l < first)) first = l;
+      link[base + h] = l;
+      latency += lat[l]!;
+      slowest = Math.min(slowest, bw[l]!);
+      const k = bwKey[l]!;
+      if (first === NO || k < bwKey[first]! || (k === bwKey[first] && l < first)) first = l;
     }
     this.minLink[s] = first;
     // a flow that drains at once (no bytes, or no finite link) ends at the time it starts: its rate
@@ -271,31 +273,41 @@ export class FlowNetwork {
   /** Event `activateBase + x`: flow x's latency has elapsed at t; it joins its links. */
   activate(x: number, t: number): void {
     const s = this.slotOf[x]!;
-    const SH = this.SH;
+    const { link, head, ePrev, eNext, count, peak, bytes, dirtyMark, dirtyLinks } = this;
+    const n = this.hops[s]!,
+      b = s << this.SH,
+      size = this.rem[s]!,
+      // a flow that drains at once marks its links after a flush of the batch so far (below)
+      mark = this.instant[s] === 0;
     this.active[s] = 1;
     this.upd[s] = t;
     this.activeFlows++;
-    for (let h = 0; h < this.hops[s]!; h++) {
-      const e = (s << SH) + h,
-        l = this.link[e]!;
-      const first = this.head[l]!;
-      this.ePrev[e] = NO;
-      this.eNext[e] = first;
-      if (first !== NO) this.ePrev[first] = e;
-      this.head[l] = e;
-      const c = ++this.count[l]!;
+    for (let h = 0; h < n; h++) {
+      const e = b + h,
+        l = link[e]!;
+      const first = head[l]!;
+      ePrev[e] = NO;
+      eNext[e] = first;
+      if (first !== NO) ePrev[first] = e;
+      head[l] = e;
+      const c = ++count[l]!;
       if (c === 1) this.since[l] = t;
-      if (c > this.peak[l]!) this.peak[l] = c;
-      this.bytes[l] = this.bytes[l]! + this.rem[s]!;
+      if (c > peak[l]!) peak[l] = c;
+      bytes[l] = bytes[l]! + size;
+      // markLinks in the same pass (the same links in the same order)
+      if (mark && dirtyMark[l] === 0) {
+        dirtyMark[l] = 1;
+        dirtyLinks[this.nDirty++] = l;
+      }
     }
     // a flow on no link at all (a route of no hops) is not held back by anything
-    if (this.hops[s] === 0) this.setRate(s, Infinity, t);
-    else if (this.instant[s] === 1) {
+    if (n === 0) this.setRate(s, Infinity, t);
+    else if (!mark) {
       // the batch so far at its own time, then this flow at t (as one by one)
       this.flush();
       this.markLinks(s, t);
       this.flush();
-    } else this.markLinks(s, t);
+    } else if (t > this.dirtyAt) this.dirtyAt = t;
   }
 
   /** True when flows started or ended since the last `flush`: their rates (and completions) are not set yet. */
@@ -336,21 +348,28 @@ export class FlowNetwork {
   /** Flow x (whose completion is due at t) ends: it leaves its links and the rates of its component are recomputed. */
   finish(x: number, t: number): void {
     const s = this.slotOf[x]!;
-    const SH = this.SH;
+    const { link, head, ePrev, eNext, count, dirtyMark, dirtyLinks } = this;
+    const n = this.hops[s]!,
+      b = s << this.SH;
     this.active[s] = 0;
     this.activeFlows--;
-    for (let h = 0; h < this.hops[s]!; h++) {
-      const e = (s << SH) + h,
-        l = this.link[e]!;
-      const p = this.ePrev[e]!,
-        nx = this.eNext[e]!;
-      if (p === NO) this.head[l] = nx;
-      else this.eNext[p] = nx;
-      if (nx !== NO) this.ePrev[nx] = p;
-      const c = --this.count[l]!;
+    for (let h = 0; h < n; h++) {
+      const e = b + h,
+        l = link[e]!;
+      const p = ePrev[e]!,
+        nx = eNext[e]!;
+      if (p === NO) head[l] = nx;
+      else eNext[p] = nx;
+      if (nx !== NO) ePrev[nx] = p;
+      const c = --count[l]!;
       if (c === 0) this.busy[l] = this.busy[l]! + (t - this.since[l]!);
+      // markLinks in the same pass
+      if (dirtyMark[l] === 0) {
+        dirtyMark[l] = 1;
+        dirtyLinks[this.nDirty++] = l;
+      }
     }
-    this.markLinks(s, t);
+    if (t > this.dirtyAt) this.dirtyAt = t;
     this.slotOf[x] = NO;
     this.free[this.freeTop++] = s;
   }
