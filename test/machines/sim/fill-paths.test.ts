@@ -6,8 +6,8 @@ import { timeKey } from "../../../src/machines/sim/heap.js";
 import { simulateSchedule, type SimResult } from "../../../src/machines/sim/simulate.js";
 import type { SimRequest } from "../../../src/machines/sim/options.js";
 import type { NetworkRoutes } from "../../../src/model/network.js";
-import { ScheduleBuilder, type Schedule } from "../../../src/model/schedule.js";
-import { fatTree, ring } from "./hand-networks.js";
+import type { Schedule } from "../../../src/model/schedule.js";
+import { fatTree, ring, schedule } from "./hand-networks.js";
 
 /**
  * The filling of the flow model (max-min rates by progressive filling) finds its next link by a
@@ -54,20 +54,6 @@ function plainFilling(bw: Float64Array, routes: number[][]): number[] {
     }
   }
   return rate;
-}
-
-/** A one-stage schedule: each inner list is a step of [src, dst, bytes]. */
-function schedule(p: number, steps: [number, number, number][][]): Schedule {
-  const b = new ScheduleBuilder(
-    { p, algorithm: "hand", params: {}, seed: null, elementBytes: 1, matrixDigest: "" },
-    false,
-  );
-  b.stage("main");
-  for (const step of steps) {
-    b.step();
-    for (const [a, d, z] of step) b.transfer(a, d, z);
-  }
-  return b.build();
 }
 
 /**

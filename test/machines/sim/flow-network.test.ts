@@ -7,10 +7,10 @@ import type { SimRequest } from "../../../src/machines/sim/options.js";
 import { isCommplanError } from "../../../src/model/errors.js";
 import type { MachineModel } from "../../../src/model/machine.js";
 import { matrixFromData } from "../../../src/model/matrix.js";
-import { ScheduleBuilder, stepOfTransfer, type Schedule } from "../../../src/model/schedule.js";
+import { stepOfTransfer } from "../../../src/model/schedule.js";
 import { plan } from "../../../src/planner/registry.js";
 import { networkText } from "../../../src/cli/commands/simulate-network.js";
-import { fatTree, ring, star, withBandwidth } from "./hand-networks.js";
+import { fatTree, ring, schedule, star, withBandwidth } from "./hand-networks.js";
 
 /** A machine with only the costs a hand case needs (bytes per us on the links; t_d unused on a network). */
 const bare = (ts: number): MachineModel => ({
@@ -23,20 +23,6 @@ const bare = (ts: number): MachineModel => ({
   barrier: 0,
   ports: 1,
 });
-
-/** A one-stage schedule: each inner list is a step of [src, dst, bytes]. */
-function schedule(p: number, steps: [number, number, number][][]): Schedule {
-  const b = new ScheduleBuilder(
-    { p, algorithm: "hand", params: {}, seed: null, elementBytes: 1, matrixDigest: "" },
-    false,
-  );
-  b.stage("main");
-  for (const step of steps) {
-    b.step();
-    for (const [a, d, z] of step) b.transfer(a, d, z);
-  }
-  return b.build();
-}
 
 const base: SimRequest = { timeline: false, topology: "flat" };
 
