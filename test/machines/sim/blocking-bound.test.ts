@@ -5,7 +5,7 @@ import { blockingMakespanBound } from "../../../src/machines/sim/blocking-bound.
 import { simulateSchedule } from "../../../src/machines/sim/index.js";
 import { MACHINES, findMachine } from "../../../src/machines/presets.js";
 import type { MachineModel } from "../../../src/model/machine.js";
-import { matrixFromData } from "../../../src/model/matrix.js";
+import { matrixFromData, matrixRows } from "../../../src/model/matrix.js";
 import { isCommplanError } from "../../../src/model/errors.js";
 import { PLANNERS, plan } from "../../../src/planner/registry.js";
 import { generatePattern } from "../../../src/patterns/index.js";
@@ -34,6 +34,8 @@ describe("blockingMakespanBound", () => {
         fc.constantFrom("arrival", "step"),
         (r, name, machine, recvOrder) => {
           const m = buildMatrix(r);
+          // the total-exchange planners send one transfer per element: keep their replays small
+          if (name.startsWith("te-") && matrixRows(m).val.reduce((a, b) => a + b, 0) > 20_000) return;
           let s;
           try {
             s = plan(m, name, { machine });
