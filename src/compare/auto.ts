@@ -7,6 +7,7 @@ import type { CommMatrix } from "../model/matrix.js";
 import type { MachineModel } from "../model/machine.js";
 import type { JsonValue, Schedule } from "../model/schedule.js";
 import { simulateSchedule, type PortSharing, type SimMode } from "../machines/sim/index.js";
+import { resolveTopology } from "../machines/sim/options.js";
 import { blockingMakespanBound, type BoundTopology } from "../machines/sim/blocking-bound.js";
 import type { NetworkRoutes } from "../model/network.js";
 import { checkFlatForNetwork, networkOptions } from "./network-options.js";
@@ -123,12 +124,10 @@ function describeWhy(winner: AutoCandidate, all: readonly AutoCandidate[], shift
   const parts = [`lowest simulated makespan ${winner.simulated} us`];
   const next = sims[0];
   if (next) parts.push(`next ${variantLabel(next)} ${next.simulated} us`);
-  const saved = (t: number): number => round((100 * (t - winner.simulated!)) / t);
-  if (shift && shift !== winner) parts.push(`shift ${shift.simulated} us (${saved(shift.simulated!)} % saved)`);
+  const saved = (t: number): number => (100 * (t - winner.simulated!)) / t;
+  if (shift && shift !== winner) parts.push(`shift ${shift.simulated} us (${round(saved(shift.simulated!))} % saved)`);
   else if (!shift && shiftBound !== null)
-    parts.push(
-      `shift at least ${floor3(shiftBound)} us by its bound (at least ${floor3((100 * (shiftBound - winner.simulated!)) / shiftBound)} % saved)`,
-    );
+    parts.push(`shift at least ${floor3(shiftBound)} us by its bound (at least ${floor3(saved(shiftBound))} % saved)`);
   const bestPredicted = all.filter((c) => c.predicted !== null).sort((a, b) => a.predicted! - b.predicted!)[0];
   if (bestPredicted && bestPredicted !== winner)
     parts.push(
@@ -147,6 +146,17 @@ function apart(x: number, other: number): number {
   return round(x) === round(other) ? x : round(x);
 }
 
+/** The topology auto's pruning bounds the replay on: blocking mode on the node-port model (the machine's topology, as the replay takes it), except the OCPC; else null. */
+function boundTopology(
+  mode: SimMode,
+  network: NetworkRoutes | null | undefined,
+  machine: MachineModel,
+): BoundTopology | null {
+  if (mode !== "blocking" || network) return null;
+  const t = resolveTopology(undefined, machine);
+  return t === "ocpc" ? null : t;
+}
+
 /** Relative slack of the pruning: a finalist is skipped only when its bound exceeds the best makespan by more. */
 const PRUNE_SLACK = 1e-6;
 
@@ -155,13 +165,13 @@ interface FinalistRun {
   readonly mode: SimMode;
   readonly seed: number;
   readonly simNet: ReturnType<typeof networkOptions>;
-  /** Prune by blockingMakespanBound (blocking mode on the node-port model only). */
-  readonly bounded: boolean;
+  /** Prune by blockingMakespanBound on this topology; null: replay every finalist (nonblocking mode, a network, the OCPC). */
+  readonly boundTopology: BoundTopology | null;
   readonly progress: AutoOptions["progress"];
 }
 
 /**
- * Simulates the finalists, in the order of their lower bounds when `bounded` (ties: screen order),
+ * Simulates the finalists, in the order of their lower bounds with a `boundTopology` (ties: screen order),
  * skipping a finalist whose bound already exceeds the best makespan simulated so far: it cannot win
  * or tie, so the winner is the one simulating every finalist would find, at the cost of a pass over
  * its transfers instead of a replay. Without bounds, in screen order. Returns the makespans, the
@@ -183,8 +193,8 @@ function simulateFinalists(
   const boundMs: Record<string, number> = {},
     simMs: Record<string, number> = {};
   let order = [...finalists];
-  if (run.bounded) {
-    const topology: BoundTopology = machine.topology === "cm5-fat-tree" ? "cm5-fat-tree" : "flat";
+  const topology = run.boundTopology;
+  if (topology !== null) {
     for (const r of finalists) {
       const t0 = performance.now();
       bounds.set(r, blockingMakespanBound(r.schedule!, machine, topology));
@@ -200,9 +210,8 @@ function simulateFinalists(
   tell?.(0, total);
   for (const r of order) {
     // a bound above the best so far, beyond rounding: the bound sums the same times in another
-    // order, and a replay's clock can absorb durations below half an ulp of a late time (a review
-    // found 1.3e-9 relative with 15 million transfers of 1e-5 us ending near 5e11 us); at most
-    // MAX_SIM_TRANSFERS absorptions of 1.1e-16 each stay far below this slack
+    // order, and a replay's clock can absorb a duration below half an ulp of a late time (2^-53
+    // relative per event); the events of at most MAX_SIM_TRANSFERS transfers stay far below this slack
     const bound = bounds.get(r);
     if (bound === undefined || bound <= best * (1 + PRUNE_SLACK) + 1e-9) {
       bounds.delete(r);
@@ -253,7 +262,7 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
     mode,
     seed,
     simNet,
-    bounded: mode === "blocking" && !options.network && machine.topology !== "ocpc",
+    boundTopology: boundTopology(mode, options.network, machine),
     progress: options.progress,
   });
   let best: ScreenResult | null = null;

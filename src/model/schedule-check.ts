@@ -69,7 +69,7 @@ export function scheduleShapeProblem(s: Schedule): string | null {
 }
 
 /** A positive integer that is exact in a double. */
-const isCountValue = (z: number): boolean => z >= 1 && z <= 9007199254740991 && Math.floor(z) === z;
+const isCountValue = (z: number): boolean => z >= 1 && z <= Number.MAX_SAFE_INTEGER && Math.floor(z) === z;
 
 /** The first transfer with a node outside 0..p-1 or a size that is not a positive integer, or -1. */
 function badTransfer(src: Uint32Array, dst: Uint32Array, size: Float64Array, p: number): number {
