@@ -10,6 +10,7 @@ import {
 import { MACHINES } from "../src/machines/presets.js";
 import { bestBound, lowerBounds } from "../src/bounds/index.js";
 import { simulateSchedule, type SimRequest } from "../src/machines/sim/index.js";
+import { blockingMakespanBound } from "../src/machines/sim/blocking-bound.js";
 import type { CommMatrix } from "../src/model/matrix.js";
 import type { MachineModel } from "../src/model/machine.js";
 import { generatePattern, PATTERNS } from "../src/patterns/index.js";
@@ -107,6 +108,9 @@ interface Row {
   shiftSimMs: number | null;
   /** Milliseconds auto spent on the finalists' lower bounds (blocking-bound.ts). */
   boundMs: number;
+  /** The winner's blocking bound / its makespan, and its replay's time / the bound's time (null on the OCPC, which has no bound). */
+  boundRatio: number | null;
+  boundSpeedup: number | null;
   oracleMs: number;
   /** Share of auto's time spent simulating finalists (the rest: planning and pricing the screen). */
   simShare: number;
@@ -255,6 +259,10 @@ export function autoBench(log: (s: string) => void): string {
     )!;
     const alone = bestOfMs(() => planVariant(m, v, c.machine, 1).schedule!, 2, 300);
     const sim = timeMs(() => simulateSchedule(alone.value, c.machine, { timeline: false }));
+    const topo = c.machine.topology ?? "flat";
+    const bound = topo === "ocpc" ? null : bestOfMs(() => blockingMakespanBound(alone.value, c.machine, topo), 2, 300);
+    const replay =
+      topo === "ocpc" ? null : bestOfMs(() => simulateSchedule(alone.value, c.machine, { timeline: false }), 2, 300);
     const winnerSim = auto.value.report.candidates.find((x) => x.note === "winner")!.simulated!;
     const sum = (x: Readonly<Record<string, number>>): number => Object.values(x).reduce((a, b) => a + b, 0);
     const simMs = sum(auto.value.ms.simulate);
@@ -284,6 +292,8 @@ export function autoBench(log: (s: string) => void): string {
         return { ratio: o.makespan / orc.value.makespan, sims: o.sims };
       }),
       sims: Object.keys(auto.value.ms.simulate).length,
+      boundRatio: bound && replay && replay.value.makespan > 0 ? bound.value / replay.value.makespan : null,
+      boundSpeedup: bound && replay ? replay.ms / Math.max(bound.ms, 1e-6) : null,
     });
     if (rows.length % 20 === 0) log(`auto: ${rows.length} cases, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   }
@@ -363,6 +373,8 @@ function report(rows: readonly Row[], skipped: readonly string[], missing: reado
   // planning and simulating the winner, in units of planning it: no auto that checks its pick on the
   // simulated machine costs less
   const leastCost = rows.map((r) => r.winnerPlanSimMs / r.winnerPlanMs);
+  const boundRatios = rows.flatMap((r) => (r.boundRatio === null ? [] : [r.boundRatio]));
+  const boundSpeedups = rows.flatMap((r) => (r.boundSpeedup === null ? [] : [r.boundSpeedup]));
   const toBound = rows.flatMap((r) => (r.ratioBound === null ? [] : [r.ratioBound]));
   const byP = [...new Set(rows.map((r) => r.p))].sort((a, b) => a - b);
   const summary = {
@@ -383,6 +395,9 @@ function report(rows: readonly Row[], skipped: readonly string[], missing: reado
     costRatioPlanSimMax: Math.max(...costRatioSim),
     leastCostMedian: quantile(leastCost, 0.5),
     leastCostP90: quantile(leastCost, 0.9),
+    boundRatioMedian: quantile(boundRatios, 0.5),
+    boundRatioMin: Math.min(...boundRatios),
+    boundSpeedupMedian: quantile(boundSpeedups, 0.5),
   };
   const f = (x: number, d = 3): string => x.toFixed(d);
   const md =
@@ -426,6 +441,11 @@ function report(rows: readonly Row[], skipped: readonly string[], missing: reado
             rows.map((r) => r.sims),
             0.5,
           )}, ${Math.max(...rows.map((r) => r.sims))}`,
+        ],
+        [
+          "the winner's blocking bound (blocking-bound.ts) / its makespan (median, least); its replay's time / the bound's (median)",
+          "",
+          `${f(summary.boundRatioMedian)}, ${f(summary.boundRatioMin)}; ${f(summary.boundSpeedupMedian, 1)}`,
         ],
         [
           "runs whose shift replay its bound spared (the bound exceeded the winner's makespan)",

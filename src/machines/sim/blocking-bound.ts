@@ -23,8 +23,7 @@ export type BoundTopology = Exclude<TopologyName, "ocpc">;
  * durations below half an ulp of a late time, so its makespan can come out lower by that much per
  * event of a chain: auto's pruning allows for it). It leaves out the waits for a busy receive port
  * (and under the step receive order the gate's), with what they delay: it equals the makespan when
- * no message waits. Measured once at P = 64 and 256 (seven patterns, five machines, nine planners):
- * medians by planner 0.71-1.00 x the makespan, lowest 0.63; 5-12 x cheaper than a replay.
+ * no message waits. bench/results/auto.md measures it on every auto winner of its held-out set.
  * O(transfers + P) per stage, typed arrays only.
  */
 export function blockingMakespanBound(s: Schedule, machine: MachineModel, topology: BoundTopology): number {
