@@ -123,7 +123,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     io.err("commplan: missing command (try commplan --help)\n");
     return 2;
   }
-  setMemoryBudget(null); // each run starts from the default (in-process runs share the module)
+  // each run starts from the default and gives the caller's budget back (in-process runs share the module)
+  const outer = setMemoryBudget(null);
   try {
     const program = await buildProgram(ctx, argv);
     await program.parseAsync([...argv], { from: "user" });
@@ -147,5 +148,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     );
     if (process.env["COMMPLAN_DEBUG"]) io.err(`${(e as Error)?.stack ?? ""}\n`);
     return 70;
+  } finally {
+    setMemoryBudget(outer);
   }
 }

@@ -11,6 +11,7 @@ import { MAX_P } from "../../src/model/matrix.js";
 import {
   checkMemory,
   formatBytes,
+  memoryBudget,
   memoryOption,
   parseByteSize,
   setMemoryBudget,
@@ -97,6 +98,19 @@ describe("a memory budget (--max-memory)", () => {
       expect(() => checkMemory("m", 3 * 2 ** 20, "a thing")).toThrow(
         /^m: a thing needs about 3 MiB, past the memory budget of 1 MiB \(raise it with --max-memory, e\.g\. --max-memory 3M\)$/,
       );
+    } finally {
+      setMemoryBudget(before);
+    }
+  });
+
+  it("an in-process run with --max-memory gives the caller's budget back, after success and after failure", async () => {
+    const before = setMemoryBudget(3 * 2 ** 30);
+    try {
+      writeFileSync(f("one.mtx"), "%%MatrixMarket matrix coordinate integer general\n4 4 1\n1 2 3\n");
+      expect((await run(["stats", f("one.mtx"), "--max-memory", "64M"])).code).toBe(0);
+      expect(memoryBudget()).toBe(3 * 2 ** 30);
+      expect((await run(["stats", f("absent.mtx"), "--max-memory", "64M"])).code).toBe(2);
+      expect(memoryBudget()).toBe(3 * 2 ** 30);
     } finally {
       setMemoryBudget(before);
     }
