@@ -55,20 +55,6 @@ function networkOnly(m: MachineModel): MachineModel {
   return { ...m, ts: 0, tsSend: 0, tc: 0, tm: 0, barrier: 0, envelope: ENVELOPE };
 }
 
-/** `routes` seen as a network of its first `p` hosts (same links and routes among them). */
-function usedHosts(routes: NetworkRoutes, p: number): NetworkRoutes {
-  return {
-    name: routes.name,
-    hosts: p,
-    links: routes.links,
-    bandwidth: routes.bandwidth,
-    latency: routes.latency,
-    maxHops: routes.maxHops,
-    linkLabel: (id) => routes.linkLabel(id),
-    route: (a, b, out) => routes.route(a, b, out),
-  };
-}
-
 /** One planner on one network: the SMPI replay and commplan's flow-model replay. */
 function measure(root: string, spec: string, p: number, planner: string): Row | string {
   const machine = findMachine(PRESET);
@@ -83,13 +69,10 @@ function measure(root: string, spec: string, p: number, planner: string): Row | 
     const model = networkOnly(machine);
     // t_m = 0: no compute actions for local copies (commplan charges none either)
     writeSimgridExport(lowerSchedule(m, s).program, model, dir);
-    const full = describeTopology(graph);
-    // only the P hosts that run ranks: the platform then lists commplan's routes (Full routing, up to
-    // 256 hosts) instead of SimGrid's Floyd shortest paths (one path per pair, no ECMP); idle hosts' links stay
-    const d = cluster ? full : { ...full, hosts: full.hosts.slice(0, p) };
-    const pieces = cluster
-      ? simgridTopologyPlatformPieces(full, routes)
-      : simgridTopologyPlatformPieces(d, usedHosts(routes, p), { explicit: true });
+    const d = describeTopology(graph);
+    // explicit: the P hosts that run ranks with commplan's routes between them (Full routing, up to
+    // 256 ranks) instead of SimGrid's Floyd shortest paths (one path per pair, no ECMP)
+    const pieces = simgridTopologyPlatformPieces(d, routes, cluster ? {} : { explicit: true, ranks: p });
     writeFileSync(join(dir, "platform.xml"), [...pieces].join(""));
     writeFileSync(join(dir, "hosts"), simgridTopologyHostfile(d, p));
     const r = replay(dir, p, true, 300);

@@ -24,6 +24,8 @@ const SPECS: readonly (readonly [string, boolean])[] = [
   ["fat-tree", false],
   ["fat-tree", true],
   ["fat-tree:k=4,oversub=2/1", false],
+  // more hosts than ranks: the platform lists the ranks' hosts and the links on their routes
+  ["fat-tree:k=8,oversub=2", false],
   ["torus:dims=4x4", false],
   ["torus:dims=4x4", true],
   ["torus", false],
@@ -55,7 +57,7 @@ function writePlatform(graph: TopologyGraph, p: number, explicit: boolean, dir: 
   const d = describeTopology(graph);
   writeFileSync(
     join(dir, "platform.xml"),
-    [...simgridTopologyPlatformPieces(d, routes, explicit ? { explicit } : {})].join(""),
+    [...simgridTopologyPlatformPieces(d, routes, { ...(explicit ? { explicit } : {}), ranks: p })].join(""),
   );
   writeFileSync(join(dir, "hosts"), simgridTopologyHostfile(d, p));
   const out = new Int32Array(routes.maxHops);

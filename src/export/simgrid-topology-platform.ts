@@ -33,31 +33,54 @@ function linkCtn(id: number): string {
   return `<link_ctn id="l${id >> 1}" direction="${id & 1 ? "DOWN" : "UP"}"/>`;
 }
 
-/** The explicit zone: hosts, switches (routers, Floyd only), one SPLITDUPLEX link per cable, routes. */
-function* explicitZone(d: TopologyDescription, routes: NetworkRoutes): Generator<string> {
-  const full = d.hosts.length <= SIMGRID_FULL_ROUTES_MAX_HOSTS;
+/** The cables (link id >> 1) on the routes between hosts 0 .. n-1, marked 1. */
+function cablesOnRoutes(routes: NetworkRoutes, n: number): Uint8Array {
+  const used = new Uint8Array(routes.links >> 1);
+  const out = new Int32Array(routes.maxHops);
+  for (let a = 0; a < n; a++)
+    for (let b = 0; b < n; b++) {
+      if (a === b) continue;
+      const k = routes.route(a, b, out);
+      for (let h = 0; h < k; h++) used[out[h]! >> 1] = 1;
+    }
+  return used;
+}
+
+function linkXml(i: number, l: TopologyDescription["links"][number]): string {
+  return `    <link id="l${i}" bandwidth="${bps(l.bandwidth)}" latency="${lat(l.latency)}" sharing_policy="SPLITDUPLEX"/>\n`;
+}
+
+/**
+ * The explicit zone of hosts 0 .. n-1. Up to SIMGRID_FULL_ROUTES_MAX_HOSTS of them: Full routing,
+ * every host-to-host route of `routes`, and only the cables those routes use (one SPLITDUPLEX link
+ * each, named by cable). Above: Floyd over every host, switch (router) and cable.
+ */
+function* explicitZone(d: TopologyDescription, routes: NetworkRoutes, n: number): Generator<string> {
+  const full = n <= SIMGRID_FULL_ROUTES_MAX_HOSTS;
   yield `  <zone id="net" routing="${full ? "Full" : "Floyd"}">\n`;
-  for (const h of d.hosts) yield `    <host id="${escapeXml(h)}" speed="${SIMGRID_HOST_FLOPS / 1e9}Gf"/>\n`;
-  if (!full) for (const s of d.switches) yield `    <router id="${escapeXml(s)}"/>\n`;
-  for (let i = 0; i < d.links.length; i++) {
-    const l = d.links[i]!;
-    yield `    <link id="l${i}" bandwidth="${bps(l.bandwidth)}" latency="${lat(l.latency)}" sharing_policy="SPLITDUPLEX"/>\n`;
-  }
-  if (full) {
-    const out = new Int32Array(routes.maxHops);
-    for (let a = 0; a < d.hosts.length; a++)
-      for (let b = 0; b < d.hosts.length; b++) {
-        if (a === b) continue;
-        const n = routes.route(a, b, out);
-        let s = `    <route src="${escapeXml(d.hosts[a]!)}" dst="${escapeXml(d.hosts[b]!)}" symmetrical="NO">`;
-        for (let k = 0; k < n; k++) s += linkCtn(out[k]!);
-        yield s + "</route>\n";
-      }
-  } else
+  const hosts = full ? d.hosts.slice(0, n) : d.hosts;
+  for (const h of hosts) yield `    <host id="${escapeXml(h)}" speed="${SIMGRID_HOST_FLOPS / 1e9}Gf"/>\n`;
+  if (!full) {
+    for (const s of d.switches) yield `    <router id="${escapeXml(s)}"/>\n`;
     for (let i = 0; i < d.links.length; i++) {
       const l = d.links[i]!;
+      yield linkXml(i, l);
       yield `    <route src="${escapeXml(l.a)}" dst="${escapeXml(l.b)}" symmetrical="NO">${linkCtn(2 * i)}</route>\n`;
       yield `    <route src="${escapeXml(l.b)}" dst="${escapeXml(l.a)}" symmetrical="NO">${linkCtn(2 * i + 1)}</route>\n`;
+    }
+    yield `  </zone>\n`;
+    return;
+  }
+  const used = cablesOnRoutes(routes, n);
+  for (let i = 0; i < d.links.length; i++) if (used[i] === 1) yield linkXml(i, d.links[i]!);
+  const out = new Int32Array(routes.maxHops);
+  for (let a = 0; a < n; a++)
+    for (let b = 0; b < n; b++) {
+      if (a === b) continue;
+      const k = routes.route(a, b, out);
+      let s = `    <route src="${escapeXml(d.hosts[a]!)}" dst="${escapeXml(d.hosts[b]!)}" symmetrical="NO">`;
+      for (let h = 0; h < k; h++) s += linkCtn(out[h]!);
+      yield s + "</route>\n";
     }
   yield `  </zone>\n`;
 }
@@ -65,23 +88,33 @@ function* explicitZone(d: TopologyDescription, routes: NetworkRoutes): Generator
 /**
  * The platform XML of a network, in pieces: the SimGrid cluster that builds it when the generator
  * gave one (flat, fat-tree without oversubscription, torus of rings >= 3 with one host per router),
- * else explicit links with every host-to-host route of `routes` (Full), or Floyd above
- * SIMGRID_FULL_ROUTES_MAX_HOSTS hosts. `routes` must be the compiled form of `d`.
+ * else explicit: the hosts of ranks 0 .. ranks-1 (default: every host) with every route of `routes`
+ * between them and the cables those routes use (Full routing), or, above
+ * SIMGRID_FULL_ROUTES_MAX_HOSTS ranks, every host, switch and cable with SimGrid's own shortest
+ * paths (Floyd). `routes` must be the compiled form of `d`.
  */
 export function* simgridTopologyPlatformPieces(
   d: TopologyDescription,
   routes: NetworkRoutes,
-  opts: { explicit?: boolean } = {},
+  opts: { explicit?: boolean; ranks?: number } = {},
 ): Generator<string> {
   if (routes.hosts !== d.hosts.length || routes.links !== 2 * d.links.length)
     throw fail("export", "MISMATCH", `the routes of ${routes.name} are not those of the description ${d.name}`);
+  const ranks = opts.ranks ?? d.hosts.length;
+  if (!Number.isInteger(ranks) || ranks < 1 || ranks > d.hosts.length)
+    throw fail(
+      "export",
+      "BAD_OPTION",
+      `ranks must be an integer in 1..${d.hosts.length} (the hosts of ${d.name}), got ${String(ranks)}`,
+      { field: "ranks" },
+    );
   const name = d.name.replace(/--/g, "- -").replace(/[<>&]/g, " ");
   yield `<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n`;
   yield `<!-- commplan: topology ${name}; ${d.hosts.length} hosts, ${d.switches.length} switches, ${d.links.length} links -->\n`;
   yield `<platform version="4.1">\n`;
   const cluster = opts.explicit ? null : clusterXml(d);
   if (cluster) yield cluster;
-  else yield* explicitZone(d, routes);
+  else yield* explicitZone(d, routes, ranks);
   yield `</platform>\n`;
 }
 

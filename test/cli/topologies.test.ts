@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { TOPOLOGY_GENERATORS } from "../../src/topology/index.js";
+import { simgridTopologyPlatformPieces } from "../../src/export/simgrid-topology-platform.js";
+import { buildTopology, compileRoutes, describeTopology, TOPOLOGY_GENERATORS } from "../../src/topology/index.js";
 import { run } from "../helpers/cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "commplan-topologies-"));
@@ -58,6 +59,37 @@ describe("commplan platform", () => {
     expect(df.match(/<route /g)).toHaveLength(16 * 15);
     expect(df.match(/<link id=/g)).toHaveLength(36);
     expect(df).toContain('<link_ctn id="l0" direction="UP"/>');
+  });
+  it("-P below the host count: only the ranks' hosts, commplan's routes between them and the links on those routes", async () => {
+    // fat-tree:k=16 has 1024 hosts: every host would mean SimGrid's Floyd shortest paths (no ECMP)
+    const r = await run("platform", "--topology", "fat-tree:k=16,oversub=2", "-P", "20", "-o", "-");
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain('<zone id="net" routing="Full">');
+    expect(r.out).toContain("1024 hosts");
+    expect(r.out.match(/<host id=/g)).toHaveLength(20);
+    expect(r.out).toContain('<host id="h19" ');
+    expect(r.out).not.toContain("<router ");
+    expect(r.out.match(/<route /g)).toHaveLength(20 * 19);
+    const declared = new Set([...r.out.matchAll(/<link id="(l\d+)"/g)].map((m) => m[1]));
+    const onRoutes = new Set([...r.out.matchAll(/<link_ctn id="(l\d+)"/g)].map((m) => m[1]));
+    expect([...declared].sort()).toEqual([...onRoutes].sort());
+    // 20 host cables, their edge switches' uplinks (2 per edge switch at 2:1), and some above
+    expect(declared.size).toBeGreaterThan(20);
+    expect(declared.size).toBeLessThan(200);
+    const all = await run("platform", "--topology", "fat-tree:k=16,oversub=2", "-P", "300", "-o", "-");
+    expect(all.out).toContain('<zone id="net" routing="Floyd">');
+    expect(all.out.match(/<host id=/g)).toHaveLength(1024);
+  });
+  it("the library refuses a rank count the network cannot hold, by name", () => {
+    const g = buildTopology("flat", 4);
+    const [d, routes] = [describeTopology(g), compileRoutes(g)];
+    for (const ranks of [0, 5, 2.5])
+      expect(() => [...simgridTopologyPlatformPieces(d, routes, { ranks })]).toThrow(
+        new RegExp(`^export: ranks must be an integer in 1\\.\\.4 \\(the hosts of flat\\), got ${ranks}$`),
+      );
+    expect([...simgridTopologyPlatformPieces(d, routes, { ranks: 2, explicit: true })].join("")).toContain(
+      '<route src="h1" dst="h0" ',
+    );
   });
   it("--explicit writes routes even where a cluster fits; - (the default) writes to standard output", async () => {
     const r = await run("platform", "--topology", "flat", "-P", "3", "--explicit", "-o", "-");

@@ -79,7 +79,7 @@ export function registerTopologies(program: Command, ctx: CliContext): void {
     .requiredOption("--topology <spec>", TOPOLOGY_OPTION_HELP)
     .option(
       "-P, --p <n>",
-      "number of ranks (hosts 0..P-1): needed with a generator, which builds at least P hosts; a topology JSON file gives its hosts (default: all of them)",
+      "number of ranks (hosts 0..P-1): needed with a generator, which builds at least P hosts; a topology JSON file gives its hosts (default: all of them). An explicit platform of up to 256 ranks lists only their hosts and the links on their routes",
     )
     .option("--machine <name>", "machine preset whose 1/t_d is the default link bandwidth ('commplan machines')")
     .option("--explicit", "always write explicit links and routes, never a <cluster>")
@@ -103,7 +103,10 @@ export function registerTopologies(program: Command, ctx: CliContext): void {
         ]);
         const { graph, routes } = loadTopology(o.topology, p, machine);
         const d = describeTopology(graph);
-        const pieces = simgridTopologyPlatformPieces(d, routes, o.explicit ? { explicit: true } : {});
+        const pieces = simgridTopologyPlatformPieces(d, routes, {
+          ...(o.explicit ? { explicit: true } : {}),
+          ...(p === undefined ? {} : { ranks: p }),
+        });
         if (o.output === "-") for (const s of pieces) ctx.io.out(s);
         else await writePieces(pieces, o.output, "platform");
         if (o.hostfile !== undefined)
