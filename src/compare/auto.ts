@@ -8,7 +8,7 @@ import type { MachineModel } from "../model/machine.js";
 import type { JsonValue, Schedule } from "../model/schedule.js";
 import { simulateSchedule, type PortSharing, type SimMode } from "../machines/sim/index.js";
 import { resolveTopology } from "../machines/sim/options.js";
-import { blockingMakespanBound, type BoundTopology } from "../machines/sim/blocking-bound.js";
+import { BoundScratch, blockingMakespanBound, type BoundTopology } from "../machines/sim/blocking-bound.js";
 import type { NetworkRoutes } from "../model/network.js";
 import { checkFlatForNetwork, networkOptions } from "./network-options.js";
 import {
@@ -195,9 +195,10 @@ function simulateFinalists(
   let order = [...finalists];
   const topology = run.boundTopology;
   if (topology !== null) {
+    const scratch = new BoundScratch();
     for (const r of finalists) {
       const t0 = performance.now();
-      bounds.set(r, blockingMakespanBound(r.schedule!, machine, topology));
+      bounds.set(r, blockingMakespanBound(r.schedule!, machine, topology, scratch));
       boundMs[variantLabel(r.variant)] = performance.now() - t0;
     }
     order = order.sort((a, b) => bounds.get(a)! - bounds.get(b)! || screen.indexOf(a) - screen.indexOf(b));

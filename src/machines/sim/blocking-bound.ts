@@ -26,9 +26,14 @@ export type BoundTopology = Exclude<TopologyName, "ocpc">;
  * no message waits. bench/results/auto.md measures it on every auto winner of its held-out set.
  * O(transfers + P) per stage, typed arrays only.
  */
-export function blockingMakespanBound(s: Schedule, machine: MachineModel, topology: BoundTopology): number {
+export function blockingMakespanBound(
+  s: Schedule,
+  machine: MachineModel,
+  topology: BoundTopology,
+  scratch: BoundScratch = new BoundScratch(),
+): number {
   const { stepStart } = s;
-  const b = new BoundState(s, machine, topology);
+  const b = new BoundState(s, machine, topology, scratch);
   let makespan = 0;
   for (const st of s.stages) {
     const first = stepStart[st.firstStep]!,
@@ -39,6 +44,25 @@ export function blockingMakespanBound(s: Schedule, machine: MachineModel, topolo
     makespan += machine.barrier + d;
   }
   return makespan;
+}
+
+/**
+ * The per-transfer arrays of blockingMakespanBound (earliest starts, durations, receives by node),
+ * grown as needed: calls that share one (auto bounds its finalists one after the other) reuse
+ * memory already touched instead of taking fresh pages each.
+ */
+export class BoundScratch {
+  est = new Float64Array(0);
+  dur = new Float64Array(0);
+  list = new Uint32Array(0);
+
+  /** Room for n transfers. */
+  fit(n: number): void {
+    if (this.est.length >= n) return;
+    this.est = new Float64Array(n);
+    this.dur = new Float64Array(n);
+    this.list = new Uint32Array(n);
+  }
 }
 
 /** Puts `end` among the k latest ends kept sorted in a[k0 .. k0 + k) (ascending), dropping the earliest. */
@@ -65,12 +89,15 @@ class BoundState {
   /** Earliest start and duration of each transfer (for the receive ports). */
   private readonly est: Float64Array;
   private readonly dur: Float64Array;
+  /** Receives of the stage by destination node (receivePorts). */
+  private readonly list: Uint32Array;
   private readonly tcd: (a: number, b: number) => number;
 
   constructor(
     private readonly s: Schedule,
     private readonly machine: MachineModel,
     topology: BoundTopology,
+    scratch: BoundScratch,
   ) {
     const p = s.p;
     this.ready = new Float64Array(p);
@@ -78,8 +105,11 @@ class BoundState {
     this.sendEnds = new Float64Array(p * machine.ports);
     this.recvDone = new Float64Array(p);
     this.recvNext = new Float64Array(p);
-    this.est = new Float64Array(s.transferCount);
-    this.dur = new Float64Array(s.transferCount);
+    scratch.fit(s.transferCount);
+    // every transfer of a stage gets its est and dur in step() before receivePorts reads them
+    this.est = scratch.est;
+    this.dur = scratch.dur;
+    this.list = scratch.list;
     this.tcd = perByteCost(topology, machine);
   }
 
@@ -140,12 +170,11 @@ class BoundState {
   /** The receive-port bound of the stage's transfers [first, last): per node, the latest over suffixes of its receives of (least earliest start + their durations / ports). */
   receivePorts(first: number, last: number): number {
     const { p, src, dst } = this.s;
-    const { est, dur } = this;
+    const { est, dur, list } = this;
     const ports = this.machine.ports;
     const start = new Uint32Array(p + 1);
     for (let x = first; x < last; x++) if (src[x] !== dst[x]) start[dst[x]! + 1]!++;
     for (let v = 0; v < p; v++) start[v + 1] = start[v + 1]! + start[v]!;
-    const list = new Uint32Array(start[p]!);
     const fill = start.slice(0, p);
     for (let x = first; x < last; x++) if (src[x] !== dst[x]) list[fill[dst[x]!]!++] = x;
     let latest = 0;

@@ -1,7 +1,7 @@
 /** blockingMakespanBound: never above the blocking replay's makespan, equal to it where no message waits, and hand-computed on a small case. */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { blockingMakespanBound } from "../../../src/machines/sim/blocking-bound.js";
+import { BoundScratch, blockingMakespanBound } from "../../../src/machines/sim/blocking-bound.js";
 import { simulateSchedule } from "../../../src/machines/sim/index.js";
 import { MACHINES, findMachine } from "../../../src/machines/presets.js";
 import type { MachineModel } from "../../../src/model/machine.js";
@@ -26,6 +26,8 @@ const topologyOf = (m: MachineModel): "flat" | "cm5-fat-tree" =>
 
 describe("blockingMakespanBound", () => {
   it("is never above the blocking replay's makespan: every planner, random matrices, machines, both receive orders", () => {
+    // one scratch for every run (plans large and small, one after the other): the same bound as fresh arrays
+    const shared = new BoundScratch();
     fc.assert(
       fc.property(
         matrixRecipe({ maxP: 36 }),
@@ -44,6 +46,7 @@ describe("blockingMakespanBound", () => {
             throw e;
           }
           const bound = blockingMakespanBound(s, machine, topologyOf(machine));
+          expect(blockingMakespanBound(s, machine, topologyOf(machine), shared)).toBe(bound);
           const sim = simulateSchedule(s, machine, { timeline: false, recvOrder });
           expect(bound).toBeGreaterThanOrEqual(0);
           expect(bound).toBeLessThanOrEqual(sim.makespan * (1 + 1e-12) + 1e-9);
