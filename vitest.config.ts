@@ -7,9 +7,9 @@ export default defineConfig({
     // vitest 4 runs availableParallelism() - 1 workers: one on a 2-core machine; the suite is CPU-bound
     // and many tests wait on child processes, so two workers use both cores
     maxWorkers: 2,
-    // each worker runs its files in one module graph instead of reloading it per file: the suite
-    // took 215 s isolated and 118 s so on 2 cores (CI=true). Tests that change shared state
-    // (fillTuning, process.chdir, spies on stderr) restore it in finally blocks
+    // each worker runs its files in one module graph instead of reloading it per file. Tests that
+    // change shared state (the memory budget, fillTuning, process.chdir, spies on stderr) restore it
+    // in finally blocks
     isolate: false,
     // a safety net against hangs, not a speed assertion: speed is measured in bench/
     testTimeout: 300_000,

@@ -5,7 +5,7 @@ import type { NetworkRoutes } from "../model/network.js";
 import type { TopologyDescription } from "../model/topology.js";
 import { SIMGRID_HOST_FLOPS } from "./simgrid-platform.js";
 
-/** Up to this many hosts the explicit platform lists every route (Full routing, P (P - 1) routes); above it SimGrid's Floyd computes shortest paths. */
+/** Up to this many ranks the explicit platform lists every route between their hosts (Full routing, P (P - 1) routes); above it SimGrid's Floyd computes shortest paths over every host. */
 export const SIMGRID_FULL_ROUTES_MAX_HOSTS = 256;
 
 /** A bandwidth in bytes/us as a SimGrid value in bytes per second. */
@@ -62,9 +62,10 @@ function* explicitZone(d: TopologyDescription, routes: NetworkRoutes, n: number)
   for (const h of hosts) yield `    <host id="${escapeXml(h)}" speed="${SIMGRID_HOST_FLOPS / 1e9}Gf"/>\n`;
   if (!full) {
     for (const s of d.switches) yield `    <router id="${escapeXml(s)}"/>\n`;
+    // SimGrid's DTD wants every <link> before the first <route>
+    for (let i = 0; i < d.links.length; i++) yield linkXml(i, d.links[i]!);
     for (let i = 0; i < d.links.length; i++) {
       const l = d.links[i]!;
-      yield linkXml(i, l);
       yield `    <route src="${escapeXml(l.a)}" dst="${escapeXml(l.b)}" symmetrical="NO">${linkCtn(2 * i)}</route>\n`;
       yield `    <route src="${escapeXml(l.b)}" dst="${escapeXml(l.a)}" symmetrical="NO">${linkCtn(2 * i + 1)}</route>\n`;
     }

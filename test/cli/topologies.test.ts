@@ -79,6 +79,8 @@ describe("commplan platform", () => {
     const all = await run("platform", "--topology", "fat-tree:k=16,oversub=2", "-P", "300", "-o", "-");
     expect(all.out).toContain('<zone id="net" routing="Floyd">');
     expect(all.out.match(/<host id=/g)).toHaveLength(1024);
+    // SimGrid's DTD: every <link> before the first <route>
+    expect(all.out.lastIndexOf("<link id=")).toBeLessThan(all.out.indexOf("<route "));
   });
   it("the library refuses a rank count the network cannot hold, by name", () => {
     const g = buildTopology("flat", 4);
