@@ -1,4 +1,6 @@
 /** CLI I/O: where a command writes, atomic file output, and option parsing with clear errors. */
+import { Writable } from "node:stream";
+import { StringDecoder } from "node:string_decoder";
 import { fail } from "../model/errors.js";
 import { fsErrorText, writePieces } from "../io/file-output.js";
 import type { JsonValue } from "../model/schedule.js";
@@ -25,6 +27,24 @@ export const processIo: CliIo = {
   stdinIsTerminal: Boolean(process.stdin.isTTY),
   stdoutIsTerminal: Boolean(process.stdout.isTTY),
 };
+
+/**
+ * A stream handing what is written to it to io.out, as text: what the writers send to "-" (JSON,
+ * CSV, XML; binary formats are never written to stdout). UTF-8, a character split between two
+ * writes kept whole.
+ */
+export function textSink(io: CliIo): Writable {
+  const text = new StringDecoder("utf8");
+  return new Writable({
+    decodeStrings: false,
+    write(chunk: string | Uint8Array, _encoding, done) {
+      io.out(
+        typeof chunk === "string" ? chunk : text.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)),
+      );
+      done();
+    },
+  });
+}
 
 /** Whether a command writing `target` ("-": stdout) may show a progress bar while it writes: stderr is a terminal, and the output does not go to that terminal too. */
 export function writingBar(io: CliIo, target: string): boolean {

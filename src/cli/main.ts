@@ -5,7 +5,8 @@ import { isCommplanError } from "../model/errors.js";
 import { oneLine } from "../model/quoted.js";
 import { memoryOption, setMemoryBudget } from "../model/memory-budget.js";
 import type { CliContext } from "./context.js";
-import { processIo, quietOnClosedStdout, type CliIo } from "./io.js";
+import { processIo, quietOnClosedStdout, textSink, type CliIo } from "./io.js";
+import { setStdoutSink } from "../io/file-output.js";
 
 /** A sub-command module's registration: adds its command(s) to the program. */
 type Register = (program: Command, ctx: CliContext) => void;
@@ -115,7 +116,11 @@ function addMemoryOption(program: Command, io: CliIo): void {
   });
 }
 
-/** Runs the CLI on argv (without "node commplan"); returns the exit code. Never throws. */
+/**
+ * Runs the CLI on argv (without "node commplan"); returns the exit code. Never throws. In-process
+ * runs go one at a time: the memory budget and where "-" is written are set for the run and put
+ * back after it.
+ */
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
   const ctx: CliContext = { io, exitCode: 0 };
   if (io === processIo) quietOnClosedStdout(() => ctx.exitCode);
@@ -125,6 +130,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   }
   // each run starts from the default and gives the caller's budget back (in-process runs share the module)
   const outer = setMemoryBudget(null);
+  // an in-process run with the caller's io: what commands write to "-" goes to io.out too
+  const outerSink = io === processIo ? null : setStdoutSink(textSink(io));
   try {
     const program = await buildProgram(ctx, argv);
     await program.parseAsync([...argv], { from: "user" });
@@ -150,5 +157,6 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     return 70;
   } finally {
     setMemoryBudget(outer);
+    if (outerSink !== null) setStdoutSink(outerSink);
   }
 }

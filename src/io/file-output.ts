@@ -55,6 +55,19 @@ async function drainInto(pieces: Iterable<string | Uint8Array>, out: Writable): 
   }
 }
 
+/** Where a target of "-" is written: the process's stdout, unless setStdoutSink chose another. */
+let stdoutSink: Writable = process.stdout;
+
+/**
+ * Sends what writers write to "-" to `w` instead (an in-process CLI run gives its caller's output
+ * stream); returns the previous sink, for the caller to put back.
+ */
+export function setStdoutSink(w: Writable): Writable {
+  const previous = stdoutSink;
+  stdoutSink = w;
+  return previous;
+}
+
 // ---- temporary files and signals ----
 
 /** The temporary files being written now (removed on SIGINT, SIGTERM, SIGHUP and process.exit). */
@@ -265,7 +278,7 @@ export async function writePieces(
 ): Promise<void> {
   if (target === "-") {
     try {
-      await drainInto(pieces, process.stdout);
+      await drainInto(pieces, stdoutSink);
     } catch (e) {
       throw fsError(e, module, "<stdout>", true);
     }

@@ -116,6 +116,16 @@ describe("a memory budget (--max-memory)", () => {
     }
   });
 
+  it("an in-process run hands what it writes to - to the caller's io.out (streamed writers too), not to the process's stdout", async () => {
+    const g = await run(["gen", "uniform", "--p", "3", "--seed", "1", "-o", "-"]);
+    expect(g.code, g.err).toBe(0);
+    expect(JSON.parse(g.out)).toMatchObject({ format: "commplan.matrix/v1", p: 3 });
+    writeFileSync(f("u3.json"), g.out);
+    const s = await run(["plan", f("u3.json"), "-a", "shift", "-o", "-"]);
+    expect(s.code, s.err).toBe(0);
+    expect(JSON.parse(s.out)).toMatchObject({ format: "commplan.schedule/v1", p: 3, algorithm: "shift" });
+  });
+
   it("a 70-byte Matrix Market file announcing 10^8 entries is refused up front under a small budget; P = 16384 with one entry is not", async () => {
     writeFileSync(f("big.mtx"), "%%MatrixMarket matrix coordinate integer general\n16384 16384 100000000\n1 2 3\n");
     for (const cmd of [["stats"], ["plan", "-a", "shift"]]) {
