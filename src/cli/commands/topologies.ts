@@ -82,7 +82,10 @@ export function registerTopologies(program: Command, ctx: CliContext): void {
       "number of ranks (hosts 0..P-1): needed with a generator, which builds at least P hosts; a topology JSON file gives its hosts (default: all of them). An explicit platform of up to 256 ranks lists only their hosts and the links on their routes",
     )
     .option("--machine <name>", "machine preset whose 1/t_d is the default link bandwidth ('commplan machines')")
-    .option("--explicit", "always write explicit links and routes, never a <cluster>")
+    .option(
+      "--explicit",
+      "always write explicit links and routes, never a <cluster>: commplan's routes, where a cluster has SimGrid's own (give it to compare a SimGrid run with commplan's replay)",
+    )
     .option("-o, --output <file>", "the platform XML file, - for stdout", "-")
     .option("--hostfile <file>", "also write the hostfile of ranks 0..P-1")
     .action(
