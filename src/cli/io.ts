@@ -65,9 +65,8 @@ export function quietOnClosedStdout(exitCode: () => number): void {
 }
 
 /** Writes text to a path like the matrix and schedule writers (atomically, or in place for a device or FIFO: see writePieces), or to the command's stdout for "-". */
-export async function writeTextTarget(target: string, text: string, io: CliIo): Promise<void> {
-  if (target === "-") io.out(text);
-  else await writePieces([text], target, "commplan");
+export async function writeTextTarget(target: string, text: string): Promise<void> {
+  await writePieces([text], target, "commplan");
 }
 
 const DECIMAL_INTEGER = /^[+-]?\d+$/;

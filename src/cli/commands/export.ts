@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { Option, type Command } from "commander";
 import { fail } from "../../model/errors.js";
 import type { MachineModel } from "../../model/machine.js";
-import { goalChunks, goalPieces } from "../../export/goal.js";
+import { goalChunks } from "../../export/goal.js";
 import { mscclXml } from "../../export/msccl-xml.js";
 import { simgridCopyFlopsPerByte, simgridPlatformFiles } from "../../export/simgrid-platform.js";
 import { simgridTraceFiles, type ExportedFile } from "../../export/simgrid-trace.js";
@@ -17,7 +17,7 @@ import { encodeScheduleArrow } from "../../io/schedule-arrow.js";
 import { writeBytesAtomic } from "../../io/bytes-output.js";
 import type { Schedule } from "../../model/schedule.js";
 import { readMatrixFile } from "../../io/matrix-read.js";
-import { programJsonPieces, writeProgramJson, writeProgramSplit } from "../../io/program-json-write.js";
+import { writeProgramJson, writeProgramSplit } from "../../io/program-json-write.js";
 import { lowerSchedule } from "../../lower/index.js";
 import type { CliContext } from "../context.js";
 import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions, writingBar } from "../io.js";
@@ -90,7 +90,7 @@ function single(t: ExportTarget, format: string): void {
 export interface ExportFormat {
   readonly description: string;
   /** Writes the program; `split` formats write a directory; `progress` (formats that report): ranks or files written. */
-  write(prog: Program, target: ExportTarget, ctx: CliContext, progress: ProgressCallback | null): Promise<void>;
+  write(prog: Program, target: ExportTarget, progress: ProgressCallback | null): Promise<void>;
   /** A format of the schedule itself (not lowered, no --matrix needed): writes it instead of `write`. */
   writeSchedule?(s: Schedule, target: ExportTarget): Promise<void>;
 }
@@ -99,7 +99,7 @@ export interface ExportFormat {
 export const EXPORT_FORMATS: { readonly [name: string]: ExportFormat } = {
   program: {
     description: "commplan.program/v1 JSON (one document, or --split DIR: rank-<r>.json per rank plus index.json)",
-    write: async (prog, t, ctx, progress) => {
+    write: async (prog, t, progress) => {
       if (t.dir !== null)
         throw fail(
           "export",
@@ -108,15 +108,13 @@ export const EXPORT_FORMATS: { readonly [name: string]: ExportFormat } = {
           { field: "out" },
         );
       if (t.split !== null) await writeProgramSplit(prog, t.split, { progress });
-      else if (t.output === "-")
-        for (const piece of programJsonPieces(prog, undefined, undefined, { progress })) ctx.io.out(piece);
       else await writeProgramJson(prog, t.output, { progress });
     },
   },
   simgrid: {
     description:
       "SimGrid time-independent traces (rank-<r>.txt, index.txt), platform.xml and hosts from --machine, into --out DIR; run from DIR: smpirun -np P -platform platform.xml -hostfile hosts -replay index.txt (docs/runtimes.md)",
-    write: async (prog, t, _ctx, progress) => {
+    write: async (prog, t, progress) => {
       const dir = needDir(t, "simgrid");
       if (t.machine === null)
         throw fail(
@@ -139,11 +137,10 @@ export const EXPORT_FORMATS: { readonly [name: string]: ExportFormat } = {
   goal: {
     description:
       "GOAL text for LogGOPSim's txt2bin (rounds chained with requires; copies as calc in picoseconds from --machine's t_m, else calc 0)",
-    write: async (prog, t, ctx, progress) => {
+    write: async (prog, t, progress) => {
       single(t, "goal");
       const opts = { calcPerByte: t.machine === null ? 0 : t.machine.tm * 1e6, progress };
-      if (t.output === "-") for (const piece of goalPieces(prog, opts)) ctx.io.out(piece);
-      else await writePieces(goalChunks(prog, opts), t.output, "export");
+      await writePieces(goalChunks(prog, opts), t.output, "export");
     },
   },
   arrow: {
@@ -158,11 +155,10 @@ export const EXPORT_FORMATS: { readonly [name: string]: ExportFormat } = {
   "msccl-xml": {
     description:
       "MSCCL-IR XML (uniform chunks of --chunk elements, default the gcd of every offset and count; refused past the runtime's limits)",
-    write: async (prog, t, ctx) => {
+    write: async (prog, t) => {
       single(t, "msccl-xml");
       const xml = mscclXml(prog, t.chunk === null ? {} : { chunkElements: t.chunk });
-      if (t.output === "-") ctx.io.out(xml);
-      else await writePieces([xml], t.output, "export");
+      await writePieces([xml], t.output, "export");
     },
   },
 };
@@ -259,7 +255,7 @@ export function registerExport(program: Command, ctx: CliContext): void {
           writingBar(ctx.io, o.split ?? o.out ?? o.output),
           "export: writing",
           o.format === "simgrid" ? "files" : "ranks",
-          (progress) => format.write(prog, { ...target, inputs }, ctx, progress),
+          (progress) => format.write(prog, { ...target, inputs }, progress),
         );
         let scratch = 0,
           peak = 0;

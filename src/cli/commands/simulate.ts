@@ -239,7 +239,7 @@ async function runProtocolFlags(
       progress,
     }),
   );
-  if (o.realised !== undefined) await writeTextTarget(o.realised, scheduleToJsonText(r.realised), ctx.io);
+  if (o.realised !== undefined) await writeTextTarget(o.realised, scheduleToJsonText(r.realised));
   const json = {
     format: "commplan.simulation/v1",
     protocol: r.protocol,
@@ -482,13 +482,11 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
         await writeTextTarget(
           o.trace,
           timelineToChromeTrace(out.timeline, { machine: machine.name, makespan: out.makespan }),
-          ctx.io,
         );
       if (o.svg !== undefined)
         await writeTextTarget(
           o.svg,
           timelineToSvg(out.timeline, out.makespan, { title: `commplan simulate on ${machine.name}` }),
-          ctx.io,
         );
       if (o.linkSvg !== undefined && out.network !== null)
         await writeTextTarget(
@@ -496,7 +494,6 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
           linkLoadSvg(linkEntries(out.network.stats, out.network.routes, out.makespan), {
             title: `link load: ${out.network.routes.name} on ${machine.name}`,
           }),
-          ctx.io,
         );
       ctx.io.out(o.json ? JSON.stringify(out.json, null, 2) + "\n" : out.text);
     });

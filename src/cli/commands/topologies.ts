@@ -110,8 +110,7 @@ export function registerTopologies(program: Command, ctx: CliContext): void {
           ...(o.explicit ? { explicit: true } : {}),
           ...(p === undefined ? {} : { ranks: p }),
         });
-        if (o.output === "-") for (const s of pieces) ctx.io.out(s);
-        else await writePieces(pieces, o.output, "platform");
+        await writePieces(pieces, o.output, "platform");
         if (o.hostfile !== undefined)
           await writePieces([simgridTopologyHostfile(d, p ?? d.hosts.length)], o.hostfile, "platform");
       },
