@@ -175,7 +175,7 @@ interface FinalistRun {
  * skipping a finalist whose bound already exceeds the best makespan simulated so far: it cannot win
  * or tie, so the winner is the one simulating every finalist would find, at the cost of a pass over
  * its transfers instead of a replay. Without bounds, in screen order. Returns the makespans, the
- * bounds of the finalists not simulated, and the time spent per label.
+ * finalists' bounds, and the time spent per label.
  */
 function simulateFinalists(
   finalists: readonly ScreenResult[],
@@ -215,7 +215,6 @@ function simulateFinalists(
     // relative per event); the events of at most MAX_SIM_TRANSFERS transfers stay far below this slack
     const bound = bounds.get(r);
     if (bound === undefined || bound <= best * (1 + PRUNE_SLACK) + 1e-9) {
-      bounds.delete(r);
       const t0 = performance.now();
       const progress = tell === null ? null : (done: number): void => tell(before + done, total);
       const sim = simulateSchedule(r.schedule!, machine, { mode, seed, timeline: false, progress, ...simNet });
@@ -273,19 +272,20 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
   }
   if (best === null) throw fail("compare", "UNSUPPORTED", `auto: no planner could plan this matrix (P = ${m.p})`);
   const bestTime = simulated.get(best)!;
+  const note = (r: ScreenResult): string => {
+    if (r === best) return "winner";
+    if (simulated.has(r)) return "finalist";
+    const bound = bounds.get(r);
+    if (bound !== undefined)
+      return `finalist, not simulated: its lower bound ${apart(bound, bestTime)} us (blocking-bound.ts) exceeds the winner's ${apart(bestTime, bound)} us`;
+    return r.note || "not a finalist (predicted slower)";
+  };
   const candidates: AutoCandidate[] = screen.map((r) => ({
     algorithm: r.variant.algorithm,
     params: r.variant.params,
     predicted: r.predicted === null ? null : round(r.predicted),
     simulated: simulated.has(r) ? round(simulated.get(r)!) : null,
-    note:
-      r === best
-        ? "winner"
-        : simulated.has(r)
-          ? "finalist"
-          : bounds.has(r)
-            ? `finalist, not simulated: its lower bound ${apart(bounds.get(r)!, bestTime)} us (blocking-bound.ts) exceeds the winner's ${apart(bestTime, bounds.get(r)!)} us`
-            : r.note || "not a finalist (predicted slower)",
+    note: note(r),
   }));
   const winner = candidates[screen.indexOf(best)]!;
   const shiftResult = screen.find((r) => r.variant.algorithm === "shift");
