@@ -1,5 +1,5 @@
 /** Editable schedules for tests: unpack a Schedule into plain steps, change it, pack it again. */
-import { ScheduleBuilder, type Rearrange, type Schedule } from "../../src/model/schedule.js";
+import { ScheduleBuilder, type Rearrange, type Schedule, type ScheduleHeader } from "../../src/model/schedule.js";
 
 /** A chunk [origin, dest, offset, count]. */
 export type Chunk = [number, number, number, number];
@@ -70,6 +70,24 @@ export function pack(like: Schedule, stages: PlainStage[]): Schedule {
       }
       for (const n of step.stalls) b.stall(n);
     }
+  }
+  return b.build();
+}
+
+/** A one-stage message-level schedule made by hand: one list of [src, dst, size] per step (header: algorithm "hand", 1-byte elements, no matrix digest, unless given). */
+export function handSchedule(
+  p: number,
+  steps: [number, number, number][][],
+  header: Partial<Pick<ScheduleHeader, "algorithm" | "elementBytes" | "matrixDigest">> = {},
+): Schedule {
+  const b = new ScheduleBuilder(
+    { p, algorithm: "hand", params: {}, seed: null, elementBytes: 1, matrixDigest: "", ...header },
+    false,
+  );
+  b.stage("main");
+  for (const step of steps) {
+    b.step();
+    for (const [a, d, z] of step) b.transfer(a, d, z);
   }
   return b.build();
 }

@@ -2,27 +2,18 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { matrixDigest, matrixFromRows, type CommMatrix } from "../../src/model/matrix.js";
-import { ScheduleBuilder, type Schedule } from "../../src/model/schedule.js";
+import type { Schedule } from "../../src/model/schedule.js";
 import { PLANNERS, plan } from "../../src/planner/index.js";
 import { verifySchedule, type Report } from "../../src/verifier/index.js";
 import { formatReport } from "../../src/cli/commands/verify.js";
 import { buildMatrix, matrixRecipe } from "../helpers/arbitraries.js";
-import { pack, unpack } from "../helpers/schedule-edit.js";
+import { handSchedule, pack, unpack } from "../helpers/schedule-edit.js";
 
 const row = (r: Report, id: string) => r.checks.find((c) => c.id === id);
 
-/** A hand-made message-level schedule: one array of [src, dst, size] per step. */
+/** A hand-made message-level schedule for m: one array of [src, dst, size] per step. */
 function hand(m: CommMatrix, steps: [number, number, number][][], algorithm = "my-router"): Schedule {
-  const b = new ScheduleBuilder(
-    { p: m.p, algorithm, params: {}, seed: null, elementBytes: 8, matrixDigest: matrixDigest(m) },
-    false,
-  );
-  b.stage("main");
-  for (const st of steps) {
-    b.step();
-    for (const [a, d, z] of st) b.transfer(a, d, z);
-  }
-  return b.build();
+  return handSchedule(m.p, steps, { algorithm, elementBytes: 8, matrixDigest: matrixDigest(m) });
 }
 
 /** The same schedule without payload chunks. */

@@ -7,7 +7,8 @@ import { simulateSchedule, type SimResult } from "../../../src/machines/sim/simu
 import type { SimRequest } from "../../../src/machines/sim/options.js";
 import type { NetworkRoutes } from "../../../src/model/network.js";
 import type { Schedule } from "../../../src/model/schedule.js";
-import { fatTree, ring, schedule } from "./hand-networks.js";
+import { fatTree, ring } from "./hand-networks.js";
+import { handSchedule } from "../../helpers/schedule-edit.js";
 
 /**
  * The filling of the flow model (max-min rates by progressive filling) finds its next link by a
@@ -124,7 +125,7 @@ describe("flow model: the filling's ways of finding the next link", () => {
         fc.constantFrom("component", "full" as const),
         (net, steps, mode, portSharing, flowRecompute) => {
           const p = net.hosts;
-          const s = schedule(
+          const s = handSchedule(
             p,
             steps.map((st) => st.map(([a, d, z]) => [a % p, d % p, z] as [number, number, number])),
           );
@@ -143,7 +144,7 @@ describe("flow model: the filling's ways of finding the next link", () => {
     fc.assert(
       fc.property(randomNetwork, randomSteps, fc.constantFrom("serial", "fair" as const), (net, steps, portSharing) => {
         const p = net.hosts;
-        const s = schedule(
+        const s = handSchedule(
           p,
           steps.map((st) => st.map(([a, d, z]) => [a % p, d % p, z] as [number, number, number])),
         );

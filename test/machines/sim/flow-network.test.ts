@@ -10,7 +10,8 @@ import { matrixFromData } from "../../../src/model/matrix.js";
 import { stepOfTransfer } from "../../../src/model/schedule.js";
 import { plan } from "../../../src/planner/registry.js";
 import { networkText } from "../../../src/cli/commands/simulate-network.js";
-import { fatTree, ring, schedule, star, withBandwidth } from "./hand-networks.js";
+import { fatTree, ring, star, withBandwidth } from "./hand-networks.js";
+import { handSchedule } from "../../helpers/schedule-edit.js";
 
 /** A machine with only the costs a hand case needs (bytes per us on the links; t_d unused on a network). */
 const bare = (ts: number): MachineModel => ({
@@ -32,7 +33,7 @@ describe("flow model: hand-computed cases", () => {
     // 0 -> 2 and 1 -> 3 cross leaf0->spine and spine->leaf1 together: 0.5 B/us each.
     // end = T_s (1) + 4 hops x 0.5 us + 100 B / 0.5 B/us = 1 + 2 + 200 = 203 us.
     const net = fatTree(2, 2, 1, 2, 0.5);
-    const s = schedule(4, [
+    const s = handSchedule(4, [
       [
         [0, 2, 100],
         [1, 3, 100],
@@ -60,7 +61,7 @@ describe("flow model: hand-computed cases", () => {
     const bw = ft.bandwidth.slice();
     bw[0] = 0.5;
     const net = { ...ft, bandwidth: bw, linkLabel: ft.linkLabel, route: ft.route };
-    const s = schedule(8, [
+    const s = handSchedule(8, [
       [
         [0, 4, 50],
         [1, 5, 75],
@@ -79,9 +80,9 @@ describe("flow model: hand-computed cases", () => {
     // ring of 6, every link 1 B/us and 2 us: 0 -> 3 goes clockwise over host0->sw0, 3 ring links, sw3->host3 = 5 links.
     // end = T_s (4) + 5 x 2 + 30 B / 1 B/us = 44 us; 0 -> 5 goes counter-clockwise over 3 links: 4 + 6 + 30 = 40.
     const net = ring(6, 1, 2);
-    const r = simulateSchedule(schedule(6, [[[0, 3, 30]]]), bare(4), { ...base, network: net });
+    const r = simulateSchedule(handSchedule(6, [[[0, 3, 30]]]), bare(4), { ...base, network: net });
     expect(r.makespan).toBeCloseTo(44, 9);
-    const r2 = simulateSchedule(schedule(6, [[[0, 5, 30]]]), bare(4), { ...base, network: net });
+    const r2 = simulateSchedule(handSchedule(6, [[[0, 5, 30]]]), bare(4), { ...base, network: net });
     expect(r2.makespan).toBeCloseTo(40, 9);
   });
 
@@ -89,7 +90,7 @@ describe("flow model: hand-computed cases", () => {
     // star of 4, 1 B/us: 1, 2, 3 -> 0 with m = 100 B, alpha = T_s = 10 us, blocking.
     // serial: 3 (10 + 100) = 330 us; fair: all start together, share sw->host0: 10 + 300 = 310 us.
     const net = star(4, 1);
-    const s = schedule(4, [
+    const s = handSchedule(4, [
       [
         [1, 0, 100],
         [2, 0, 100],
@@ -164,7 +165,7 @@ const randomSchedule = fc
     }),
   })
   .map(({ p, steps }) =>
-    schedule(
+    handSchedule(
       p,
       steps.map((st) => st.map(([a, d, z]) => [a % p, d % p, z] as [number, number, number])),
     ),
@@ -231,7 +232,7 @@ describe("flow model: properties", () => {
   });
 
   it("refuses a network too small for the schedule, a bad link, and network options without a network", () => {
-    const s = schedule(4, [[[0, 3, 10]]]);
+    const s = handSchedule(4, [[[0, 3, 10]]]);
     const m = bare(1);
     const err = (f: () => unknown): string => {
       try {
@@ -255,7 +256,7 @@ describe("flow model: properties", () => {
 
 describe("flow model: text output", () => {
   it("networkText names f_lc and the hottest links", () => {
-    const s = schedule(4, [
+    const s = handSchedule(4, [
       [
         [0, 2, 100],
         [1, 3, 100],

@@ -1,6 +1,5 @@
 /** Small NetworkRoutes built by hand for the flow-model tests (a flat star, a 2-level fat tree with an oversubscribed uplink, a 1D ring), and one-stage schedules written as lists. */
 import type { NetworkRoutes } from "../../../src/model/network.js";
-import { ScheduleBuilder, type Schedule } from "../../../src/model/schedule.js";
 
 /** Link tables of a network under construction. */
 class Links {
@@ -90,18 +89,4 @@ export function ring(p: number, bw: number, lat: number): NetworkRoutes {
 /** The same network with every bandwidth replaced by `bw` (e.g. Infinity). */
 export function withBandwidth(net: NetworkRoutes, bw: number): NetworkRoutes {
   return { ...net, bandwidth: new Float64Array(net.links).fill(bw), linkLabel: net.linkLabel, route: net.route };
-}
-
-/** A one-stage schedule: each inner list is a step of [src, dst, bytes]. */
-export function schedule(p: number, steps: [number, number, number][][]): Schedule {
-  const b = new ScheduleBuilder(
-    { p, algorithm: "hand", params: {}, seed: null, elementBytes: 1, matrixDigest: "" },
-    false,
-  );
-  b.stage("main");
-  for (const step of steps) {
-    b.step();
-    for (const [a, d, z] of step) b.transfer(a, d, z);
-  }
-  return b.build();
 }
