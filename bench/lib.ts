@@ -43,6 +43,18 @@ export function statsPassMs(m: CommMatrix): number {
   return stableMs(() => matrixStats(m));
 }
 
+/** New typed arrays of the given arrays' types and lengths, every element written: the least work of producing them in new memory, nothing computed. Returns the elements written. */
+export function fillLike(arrays: readonly ArrayBufferView[]): number {
+  let n = 0;
+  for (const a of arrays) {
+    const like = a as Uint32Array;
+    const b = new (like.constructor as new (k: number) => Uint32Array)(like.length);
+    b.fill(1);
+    n += b.length;
+  }
+  return n;
+}
+
 /**
  * The best time of f after a first (warm-up) run whose result is returned: repeats while fewer than
  * `maxRuns` timed runs were made and the timed runs took under `budgetMs` in total (at least one).
