@@ -1,5 +1,6 @@
 /** Schedule Arrow: a Schedule as one Arrow IPC file (a transfers table with a nested chunks table, the header as schema metadata), encoded and decoded column by column. */
 import {
+  DataType,
   Field,
   Float64,
   Int32,
@@ -11,18 +12,27 @@ import {
   Struct,
   Table,
   tableToIPC,
+  Uint16,
+  Uint32,
+  Uint8,
 } from "apache-arrow";
-import type { Data, DataType } from "apache-arrow";
+import type { Data } from "apache-arrow";
 import { createRequire } from "node:module";
 import { ByteBuffer } from "flatbuffers";
 import { fail, isCommplanError } from "../model/errors.js";
-import { REARRANGE_KINDS, stageOfStep, stepOfTransfer } from "../model/schedule.js";
+import { REARRANGE_KINDS } from "../model/schedule.js";
 import type { ChunkTable, JsonValue, Rearrange, Schedule, StageInfo } from "../model/schedule.js";
 import { checkSchedule } from "../model/schedule-check.js";
 
 const MODULE = "schedule-arrow";
-/** The format name written into the schema metadata (key `commplan`). */
-export const SCHEDULE_ARROW_FORMAT = "commplan.schedule-arrow/v1";
+/**
+ * The format name written into the schema metadata (key `commplan`). v2 writes the stage and step
+ * columns in the narrowest unsigned type that holds them (v1 wrote int32: a third of a
+ * message-level plan's bytes); both are read.
+ */
+export const SCHEDULE_ARROW_FORMAT = "commplan.schedule-arrow/v2";
+/** Every format name decode reads. */
+const READABLE_FORMATS: readonly string[] = ["commplan.schedule-arrow/v1", SCHEDULE_ARROW_FORMAT];
 /** The schema metadata key holding the header JSON. */
 export const SCHEDULE_ARROW_META_KEY = "commplan";
 
@@ -49,6 +59,21 @@ const F64 = new Float64();
 function i32Data(a: Uint32Array | Int32Array): Data<Int32> {
   const view = a instanceof Int32Array ? a : new Int32Array(a.buffer, a.byteOffset, a.length);
   return makeData({ type: I32, length: a.length, nullCount: 0, data: view });
+}
+
+/**
+ * A per-transfer index column (stage or step) of `runs` runs, run k over transfers
+ * [at(k), at(k + 1)), in the narrowest unsigned type that holds runs - 1: a byte or two a row for
+ * almost every plan.
+ */
+function runData(n: number, runs: number, at: (k: number) => number): Data {
+  const fill = <T extends Uint8Array | Uint16Array | Uint32Array>(a: T): T => {
+    for (let k = 0; k < runs; k++) a.fill(k, at(k), at(k + 1));
+    return a;
+  };
+  if (runs <= 256) return makeData({ type: new Uint8(), length: n, nullCount: 0, data: fill(new Uint8Array(n)) });
+  if (runs <= 65536) return makeData({ type: new Uint16(), length: n, nullCount: 0, data: fill(new Uint16Array(n)) });
+  return makeData({ type: new Uint32(), length: n, nullCount: 0, data: fill(new Uint32Array(n)) });
 }
 
 function f64Data(a: Float64Array): Data<Float64> {
@@ -107,18 +132,17 @@ export function encodeScheduleArrow(
 ): Uint8Array {
   checkSchedule(s, MODULE);
   const n = s.transferCount;
-  const stepOf = stepOfTransfer(s);
-  const stageOf = stageOfStep(s);
-  const stageCol = new Int32Array(n);
-  for (let x = 0; x < n; x++) stageCol[x] = stageOf[stepOf[x]!]!;
+  const { stages, stepStart } = s;
+  const stage = runData(n, stages.length, (k) => (k < stages.length ? stepStart[stages[k]!.firstStep]! : n));
+  const step = runData(n, s.stepCount, (k) => stepStart[k]!);
   const fields: Field[] = [
-    new Field("stage", I32, false),
-    new Field("step", I32, false),
+    new Field("stage", stage.type, false),
+    new Field("step", step.type, false),
     new Field("src", I32, false),
     new Field("dst", I32, false),
     new Field("size", F64, false),
   ];
-  const children: Data[] = [i32Data(stageCol), i32Data(stepOf), i32Data(s.src), i32Data(s.dst), f64Data(s.size)];
+  const children: Data[] = [stage, step, i32Data(s.src), i32Data(s.dst), f64Data(s.size)];
   if (s.chunks !== null) {
     fields.push(new Field("chunks", CHUNK_LIST, false));
     children.push(chunksData(s.chunks, n));
@@ -138,7 +162,9 @@ export function encodeScheduleArrow(
 
 // ---- decoding ----
 
-type Numeric = Int32Array | Float64Array;
+/** The typed arrays of the integer columns decode accepts for stage and step (any writer's width up to 32 bits). */
+type IndexArray = Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array;
+type Numeric = IndexArray | Float64Array;
 
 /** The values of one primitive column as one typed array: a view of the file's buffer when it has one batch, else a copy. */
 function columnValues<T extends Numeric>(parts: readonly Data[], name: string, make: (n: number) => T): T {
@@ -186,6 +212,18 @@ function i32Col(table: Table, name: string): Int32Array {
   return columnValues(parts(table, name), name, (n) => new Int32Array(n));
 }
 
+/** An integer column of at most 32 bits (stage, step: v2 writes them narrow, v1 and other writers int32), as its own typed array. */
+function indexCol(table: Table, name: string): IndexArray {
+  const f = table.schema.fields.find((x) => x.name === name);
+  if (f === undefined) throw fail(MODULE, "BAD_FORMAT", `no column '${name}'`, { field: name });
+  if (!(DataType.isInt(f.type) && f.type.bitWidth <= 32))
+    throw fail(MODULE, "BAD_FORMAT", `column '${name}' is ${String(f.type)}, expected an integer of at most 32 bits`, {
+      field: name,
+    });
+  const cols = parts(table, name);
+  return columnValues(cols, name, (n) => new (cols[0]!.values.constructor as new (k: number) => IndexArray)(n));
+}
+
 function f64Col(table: Table, name: string): Float64Array {
   checkType(table, name, F64, true);
   return columnValues(parts(table, name), name, (n) => new Float64Array(n));
@@ -230,8 +268,8 @@ function parseHeader(table: Table): ScheduleArrowHeader {
   } catch {
     throw fail(MODULE, "BAD_FORMAT", "the 'commplan' schema metadata is not JSON");
   }
-  if (typeof h !== "object" || h === null || h.format !== SCHEDULE_ARROW_FORMAT)
-    throw fail(MODULE, "BAD_FORMAT", `metadata format is not ${SCHEDULE_ARROW_FORMAT}`, { field: "format" });
+  if (typeof h !== "object" || h === null || !READABLE_FORMATS.includes(h.format))
+    throw fail(MODULE, "BAD_FORMAT", `metadata format is not one of ${READABLE_FORMATS.join(", ")}`, { field: "format" });
   const ok =
     Number.isInteger(h.p) &&
     h.p >= 1 &&
@@ -265,7 +303,7 @@ function decodeStages(h: ScheduleArrowHeader): StageInfo[] {
 }
 
 /** The step starts from the step column (nondecreasing, below stepCount), checking src and dst below p. */
-function stepStarts(step: Int32Array, src: Uint32Array, dst: Uint32Array, p: number, stepCount: number): Uint32Array {
+function stepStarts(step: IndexArray, src: Uint32Array, dst: Uint32Array, p: number, stepCount: number): Uint32Array {
   const n = step.length;
   const stepStart = new Uint32Array(stepCount + 1);
   let prev = 0;
@@ -293,7 +331,7 @@ export function decodeScheduleArrow(bytes: Uint8Array): Schedule {
  * The step starts of a trusted file (its bytes checked against a checksum its writer made): a binary
  * search of the nondecreasing step column per step, O(steps log transfers), no pass over the rows.
  */
-function trustedStepStarts(step: Int32Array, stepCount: number): Uint32Array {
+function trustedStepStarts(step: IndexArray, stepCount: number): Uint32Array {
   const n = step.length;
   if (n > 0 && (step[0]! < 0 || step[n - 1]! >= stepCount))
     throw fail(MODULE, "BAD_FORMAT", `the step column is out of range 0..${stepCount - 1}`);
@@ -390,11 +428,11 @@ export function decodeScheduleArrowWithHeader(
   const table = tableOfIpc(bytes);
   const h = parseHeader(table);
   const stages = decodeStages(h);
-  const step = i32Col(table, "step");
+  const step = indexCol(table, "step");
   const src = asU32(i32Col(table, "src"));
   const dst = asU32(i32Col(table, "dst"));
   const size = f64Col(table, "size");
-  checkType(table, "stage", I32, true);
+  indexCol(table, "stage");
   const n = src.length;
   const stepStart = trusted ? trustedStepStarts(step, h.stepCount) : stepStarts(step, src, dst, h.p, h.stepCount);
   const chunks = checkType(table, "chunks", CHUNK_LIST, false) ? decodeChunks(table, n, trusted) : null;

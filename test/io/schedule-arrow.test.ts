@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { RecordBatchReader, tableFromIPC } from "apache-arrow";
+import { RecordBatchReader, Schema, Table, tableFromIPC, tableToIPC, makeVector } from "apache-arrow";
 import { isCommplanError } from "../../src/model/errors.js";
 import { ScheduleBuilder, type Schedule } from "../../src/model/schedule.js";
 import {
@@ -91,8 +91,8 @@ describe("schedule arrow", () => {
     const s = plan(m, "four-stage", { payload: true });
     const t = tableFromIPC(encodeScheduleArrow(s));
     expect(t.schema.fields.map((f) => `${f.name}:${String(f.type)}`)).toEqual([
-      "stage:Int32",
-      "step:Int32",
+      "stage:Uint8",
+      "step:Uint8",
       "src:Int32",
       "dst:Int32",
       "size:Float64",
@@ -166,5 +166,65 @@ describe("the flatbuffers guard", () => {
       const proto = (require(file) as { ByteBuffer: { prototype: object } }).ByteBuffer.prototype;
       expect((proto as { commplanChecked?: boolean }).commplanChecked).toBe(true);
     }
+  });
+});
+
+describe("the stage and step columns", () => {
+  it("writes stage and step in the narrowest unsigned type that holds them (1, 2 or 4 bytes a row)", () => {
+    const steps = (k: number): Schedule => {
+      const b = new ScheduleBuilder(
+        { p: 2, algorithm: "hand", params: {}, seed: null, elementBytes: 8, matrixDigest: "" },
+        false,
+      );
+      b.stage("only");
+      for (let i = 0; i < k; i++) b.step().transfer(0, 1, 1);
+      return b.build();
+    };
+    for (const [k, type] of [
+      [256, "Uint8"],
+      [257, "Uint16"],
+      [65536, "Uint16"],
+      [65537, "Uint32"],
+    ] as const) {
+      const s = steps(k);
+      const bytes = encodeScheduleArrow(s);
+      expect(String(tableFromIPC(bytes).schema.fields[1]!.type)).toBe(type);
+      const back = decodeScheduleArrow(bytes);
+      expect(back.stepStart).toEqual(s.stepStart);
+      expect(decodeScheduleArrowWithHeader(bytes, { trusted: true }).schedule.stepStart).toEqual(s.stepStart);
+    }
+  });
+
+  it("reads a v1 file (stage and step as int32), as earlier commplan versions and plan stores wrote them", () => {
+    const m = { p: 8, elementBytes: 8, data: new Float64Array(64).fill(3) };
+    const s = plan(m, "two-stage", { payload: true });
+    const t = tableFromIPC(encodeScheduleArrow(s));
+    const header = JSON.parse(t.schema.metadata.get("commplan")!) as Record<string, unknown>;
+    const v1 = (name: string) => makeVector(Int32Array.from(t.getChild(name)!.toArray() as ArrayLike<number>));
+    const columns = Object.fromEntries(
+      t.schema.fields.map((f) => [f.name, f.name === "stage" || f.name === "step" ? v1(f.name) : t.getChild(f.name)!]),
+    );
+    const old = new Table(columns);
+    const meta = new Map([["commplan", JSON.stringify({ ...header, format: "commplan.schedule-arrow/v1" })]]);
+    const bytes = tableToIPC(new Table(new Schema(old.schema.fields, meta), old.batches), "file");
+    expect(String(tableFromIPC(bytes).schema.fields[0]!.type)).toBe("Int32");
+    const back = decodeScheduleArrow(bytes);
+    expect(back.stepStart).toEqual(s.stepStart);
+    expect(back.chunks).toEqual(s.chunks);
+    expect(verifySchedule(m, back).ok).toBe(true);
+  });
+
+  it("refuses a step column that is not an integer of at most 32 bits, naming it", () => {
+    const m = { p: 4, elementBytes: 8, data: new Float64Array(16).fill(1) };
+    const t = tableFromIPC(encodeScheduleArrow(plan(m, "shift", {})));
+    const wide = makeVector(BigInt64Array.from(t.getChild("step")!.toArray() as ArrayLike<number>, BigInt));
+    const columns = Object.fromEntries(
+      t.schema.fields.map((f) => [f.name, f.name === "step" ? wide : t.getChild(f.name)!]),
+    );
+    const bad = new Table(columns);
+    const bytes = tableToIPC(new Table(new Schema(bad.schema.fields, t.schema.metadata), bad.batches), "file");
+    expect(() => decodeScheduleArrow(bytes)).toThrow(
+      /^schedule-arrow: .*column 'step' is Int64, expected an integer of at most 32 bits/,
+    );
   });
 });
