@@ -190,7 +190,7 @@ export async function storeBench(log: (s: string) => void): Promise<string> {
     `Load average at the end of the run: ${load} (the machine's cores are shared; every column is slowed, not evenly). ` +
     "Fresh memory = ms per MiB to fill a new 256 MiB buffer just before the row's loads: a store load reads its file into new memory, so it costs at least this per MiB of store (this machine's figure varies several-fold from hour to hour). " +
     "The floors, measured beside the loads: IR fill = new typed arrays of the loaded plan's types and lengths with every element written, what any load must at least produce, in any format; " +
-    "read + check = read the entry file and check its checksum, what a load of this format that checks what it serves must at least do (at message level the file also holds the stage and step columns that readers outside commplan need, about 1.5 x the IR). " +
+    "read + check = read the entry file and check its checksum, what a load of this format that checks what it serves must at least do (at message level the file also holds the stage and step columns that readers outside commplan need: 19 bytes a row for the IR's 16). " +
     "JSON / floor and plan / floor are the most any load could reach here.\n\n" +
     mdTable(
       [
