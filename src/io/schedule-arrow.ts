@@ -120,8 +120,8 @@ export function scheduleArrowHeader(s: Schedule, extra: { readonly [k: string]: 
 }
 
 /**
- * Encodes a schedule as an Arrow IPC file: one record batch of transfers (stage, step, src, dst:
- * int32; size: float64; chunks: list<struct<origin, dest: int32; offset, count: float64>> when the
+ * Encodes a schedule as an Arrow IPC file: one record batch of transfers (stage, step: the
+ * narrowest unsigned type that holds them; src, dst: int32; size: float64; chunks: list<struct<origin, dest: int32; offset, count: float64>> when the
  * plan has payloads; start, end: float64 when it has times), the header JSON in the schema metadata
  * under `commplan` (with `extra` fields), `metadata` as further schema metadata. Columns share the schedule's buffers (no copy before the IPC writer).
  */
@@ -171,6 +171,11 @@ function columnValues<T extends Numeric>(parts: readonly Data[], name: string, m
   let total = 0;
   for (const d of parts) {
     if (d.nullCount > 0) throw fail(MODULE, "BAD_FORMAT", `column '${name}' has nulls`, { field: name });
+    // a damaged buffer length leaves fewer values than rows (the views would be silently short)
+    if ((d.values as T).length < d.offset + d.length)
+      throw fail(MODULE, "BAD_FORMAT", `column '${name}' holds fewer values than its ${d.length} rows`, {
+        field: name,
+      });
     total += d.length;
   }
   if (parts.length === 1) {
@@ -231,9 +236,15 @@ function f64Col(table: Table, name: string): Float64Array {
 
 /** The chunk table of the `chunks` column (offsets rebased when the file has several batches); `trusted` skips the offsets' order check. */
 function decodeChunks(table: Table, n: number, trusted: boolean): ChunkTable {
-  const lists = parts(table, "chunks");
-  const structs = lists.map((d) => d.children[0]!);
-  const col = (k: number): Data[] => structs.map((sd) => sd.children[k]!);
+  // empty parts carry nothing, and may lack their child columns (apache-arrow's column of a file with no record batch)
+  const lists = parts(table, "chunks").filter((d) => d.length > 0);
+  const structs = lists.map((d) => d.children[0]);
+  const col = (k: number): Data[] =>
+    structs.map((sd) => {
+      const c = sd?.children[k];
+      if (c === undefined) throw fail(MODULE, "BAD_FORMAT", "the chunks column lacks a field", { field: "chunks" });
+      return c;
+    });
   const origin = columnValues(col(0), "chunks.origin", (m) => new Int32Array(m));
   const dest = columnValues(col(1), "chunks.dest", (m) => new Int32Array(m));
   const offset = columnValues(col(2), "chunks.offset", (m) => new Float64Array(m));
@@ -318,10 +329,22 @@ function stepStarts(step: IndexArray, src: Uint32Array, dst: Uint32Array, p: num
   return stepStart;
 }
 
+/** Every transfer's stage is the stage of its step (the header's stages, already checked to tile the steps). */
+function checkStages(stage: IndexArray, stepStart: Uint32Array, stages: readonly StageInfo[]): void {
+  stages.forEach((st, k) => {
+    const x1 = stepStart[st.firstStep + st.stepCount]!;
+    for (let x = stepStart[st.firstStep]!; x < x1; x++)
+      if (stage[x] !== k)
+        throw fail(MODULE, "BAD_FORMAT", `transfer ${x}: stage ${stage[x]}, but its step is in stage ${k}`, {
+          field: "stage",
+        });
+  });
+}
+
 /**
  * Decodes an Arrow IPC file written by encodeScheduleArrow (or by any writer of the same columns:
  * pyarrow, polars) into a Schedule whose typed arrays are views of `bytes` where the file has one
- * record batch (copies otherwise); checks the columns' types and the indices' ranges.
+ * record batch (copies otherwise); checks the columns' types and lengths, the indices' ranges, and that each transfer's stage is its step's.
  */
 export function decodeScheduleArrow(bytes: Uint8Array): Schedule {
   return decodeScheduleArrowWithHeader(bytes).schedule;
@@ -432,12 +455,17 @@ export function decodeScheduleArrowWithHeader(
   const src = asU32(i32Col(table, "src"));
   const dst = asU32(i32Col(table, "dst"));
   const size = f64Col(table, "size");
-  indexCol(table, "stage");
+  const stage = indexCol(table, "stage");
   const n = src.length;
-  const stepStart = trusted ? trustedStepStarts(step, h.stepCount) : stepStarts(step, src, dst, h.p, h.stepCount);
-  const chunks = checkType(table, "chunks", CHUNK_LIST, false) ? decodeChunks(table, n, trusted) : null;
   const timed = checkType(table, "start", F64, false);
   const times = timed ? { start: f64Col(table, "start"), end: f64Col(table, "end") } : null;
+  const columns = { stage, step, dst, size, ...times };
+  for (const [name, col] of Object.entries(columns))
+    if (col.length !== n)
+      throw fail(MODULE, "BAD_FORMAT", `column '${name}' has ${col.length} rows, 'src' has ${n}`, { field: name });
+  const stepStart = trusted ? trustedStepStarts(step, h.stepCount) : stepStarts(step, src, dst, h.p, h.stepCount);
+  if (!trusted) checkStages(stage, stepStart, stages);
+  const chunks = checkType(table, "chunks", CHUNK_LIST, false) ? decodeChunks(table, n, trusted) : null;
   const schedule: Schedule = {
     p: h.p,
     algorithm: h.algorithm,

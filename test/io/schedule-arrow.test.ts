@@ -2,7 +2,15 @@
 import fc from "fast-check";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { RecordBatchReader, Schema, Table, tableFromIPC, tableToIPC, makeVector } from "apache-arrow";
+import {
+  RecordBatchFileWriter,
+  RecordBatchReader,
+  Schema,
+  Table,
+  tableFromIPC,
+  tableToIPC,
+  makeVector,
+} from "apache-arrow";
 import { isCommplanError } from "../../src/model/errors.js";
 import { ScheduleBuilder, type Schedule } from "../../src/model/schedule.js";
 import {
@@ -16,6 +24,7 @@ import { scheduleToJsonText } from "../../src/io/schedule-json-write.js";
 import { PLANNERS, plan } from "../../src/planner/registry.js";
 import { verifySchedule } from "../../src/verifier/index.js";
 import { matrixArb } from "../helpers/arbitraries.js";
+import { handSchedule } from "../helpers/schedule-edit.js";
 
 /** Plans m with the planner, or null when the planner does not take this matrix. */
 function tryPlan(m: Parameters<typeof plan>[0], name: string, payload: boolean): Schedule | null {
@@ -171,15 +180,11 @@ describe("the flatbuffers guard", () => {
 
 describe("the stage and step columns", () => {
   it("writes stage and step in the narrowest unsigned type that holds them (1, 2 or 4 bytes a row)", () => {
-    const steps = (k: number): Schedule => {
-      const b = new ScheduleBuilder(
-        { p: 2, algorithm: "hand", params: {}, seed: null, elementBytes: 8, matrixDigest: "" },
-        false,
+    const steps = (k: number): Schedule =>
+      handSchedule(
+        2,
+        Array.from({ length: k }, (): [number, number, number][] => [[0, 1, 1]]),
       );
-      b.stage("only");
-      for (let i = 0; i < k; i++) b.step().transfer(0, 1, 1);
-      return b.build();
-    };
     for (const [k, type] of [
       [256, "Uint8"],
       [257, "Uint16"],
@@ -226,5 +231,76 @@ describe("the stage and step columns", () => {
     expect(() => decodeScheduleArrow(bytes)).toThrow(
       /^schedule-arrow: .*column 'step' is Int64, expected an integer of at most 32 bits/,
     );
+  });
+});
+
+describe("damaged or unusual files", () => {
+  it("refuses a stage column that contradicts the header's stages (checked decode)", () => {
+    const b = new ScheduleBuilder(
+      { p: 5, algorithm: "hand", params: {}, seed: null, elementBytes: 8, matrixDigest: "" },
+      false,
+    );
+    b.stage("a").step().transfer(0, 1, 1);
+    b.transfer(1, 2, 1);
+    b.stage("b").step().transfer(2, 3, 1);
+    const t = tableFromIPC(encodeScheduleArrow(b.build()));
+    for (const stage of [new Uint8Array([1, 1, 0]), new Int8Array([-1, 0, 1]), new Uint32Array([0, 0, 7])]) {
+      const cols = Object.fromEntries(
+        t.schema.fields.map((f) => [f.name, f.name === "stage" ? makeVector(stage) : t.getChild(f.name)!]),
+      );
+      const tab = new Table(cols);
+      const bytes = tableToIPC(new Table(new Schema(tab.schema.fields, t.schema.metadata), tab.batches), "file");
+      expect(() => decodeScheduleArrow(bytes)).toThrow(
+        /^schedule-arrow: transfer \d: stage -?\d+, but its step is in stage \d$/,
+      );
+    }
+  });
+
+  it("refuses a column whose values buffer is shorter than its rows (a damaged buffer length)", () => {
+    const s5 = handSchedule(5, [
+      [
+        [0, 1, 1],
+        [1, 2, 1],
+        [2, 3, 1],
+      ],
+      [
+        [3, 4, 1],
+        [4, 0, 1],
+      ],
+    ]);
+    const bytes = Buffer.from(encodeScheduleArrow(s5));
+    // the record batch's buffer list (flatbuffers): message -> header (RecordBatch) -> buffers
+    const reader = RecordBatchReader.from(bytes);
+    reader.open();
+    const at =
+      (reader as unknown as { footer: { getRecordBatch(i: number): { offset: number } } }).footer.getRecordBatch(0)
+        .offset + 8;
+    const field = (table: number, f: number): number => {
+      const vt = table - bytes.readInt32LE(table);
+      return table + bytes.readUInt16LE(vt + 4 + 2 * f);
+    };
+    const deref = (x: number): number => x + bytes.readUInt32LE(x);
+    const buffers = deref(field(deref(field(deref(at), 2)), 2));
+    // buffers: validity and values of stage, then of step: the step column's values are buffer 3
+    bytes.writeBigInt64LE(2n, buffers + 4 + 16 * 3 + 8);
+    expect(() => decodeScheduleArrow(bytes)).toThrow(
+      /^schedule-arrow: column 'step' holds fewer values than its 5 rows$/,
+    );
+  });
+
+  it("decodes a payload plan's schema with no record batch as an empty schedule", () => {
+    const b = new ScheduleBuilder(
+      { p: 5, algorithm: "hand", params: {}, seed: null, elementBytes: 8, matrixDigest: "" },
+      true,
+    );
+    b.stage("a").step();
+    const t = tableFromIPC(encodeScheduleArrow(b.build()));
+    const w = new RecordBatchFileWriter();
+    w.reset(undefined, t.schema);
+    w.close();
+    const back = decodeScheduleArrow(w.toUint8Array(true));
+    expect(back.transferCount).toBe(0);
+    expect(back.chunks?.origin.length).toBe(0);
+    expect(Array.from(back.stepStart)).toEqual([0, 0]);
   });
 });
