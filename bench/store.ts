@@ -79,7 +79,7 @@ function irArrays(s: Schedule): ArrayBufferView[] {
  * Every read, load and floor is timed alike: a warm-up, then the best of up to RUNS runs while
  * they take under BUDGET_MS (sub-millisecond loads get many runs, the P = 4096 ones a few).
  */
-const RUNS = 30,
+const RUNS = 200,
   BUDGET_MS = 10000;
 
 /** bestOfMs for an async function (the JSON read), with the same runs and budget. */
@@ -184,7 +184,7 @@ export async function storeBench(log: (s: string) => void): Promise<string> {
     .join(", ");
   const md =
     "### Plan store: load a stored plan vs read its JSON vs plan it (message level: 002 Pattern3, lmax 256; payload: a 32-relation, and four-stage on Pattern3 too)\n\n" +
-    "In one process: plan = best of up to 3 warm runs (coloring: 1); every other column is the best of up to 30 runs after a warm-up, while they take under 10 s (a sub-millisecond load gets 30, a P = 4096 JSON read 1 or 2): JSON read = readScheduleJson of the file; " +
+    "In one process: plan = best of up to 3 warm runs (coloring: 1); every other column is the best of up to 200 runs after a warm-up, while they take under 10 s (a sub-millisecond load gets 200, a P = 4096 JSON read 1 or 2: with a best of 30 the two small payload loads recorded 0.66 and 0.52 ms, still paying fresh pages and JIT warm-up): JSON read = readScheduleJson of the file; " +
     "store load = getPlanById (read the entry, its 128-bit checksum over the whole file (entry-seal.ts), Arrow decode into the IR's typed arrays, index checks); " +
     "decode = decodeScheduleArrow from memory (the checked decode every foreign file gets; the store skips its per-row checks once the checksum matched). Goals: load >= 20 x faster than the JSON read, >= 100 x faster than planning four-stage or coloring. " +
     `Load average at the end of the run: ${load} (the machine's cores are shared; every column is slowed, not evenly). ` +
