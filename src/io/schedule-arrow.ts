@@ -280,7 +280,9 @@ function parseHeader(table: Table): ScheduleArrowHeader {
     throw fail(MODULE, "BAD_FORMAT", "the 'commplan' schema metadata is not JSON");
   }
   if (typeof h !== "object" || h === null || !READABLE_FORMATS.includes(h.format))
-    throw fail(MODULE, "BAD_FORMAT", `metadata format is not one of ${READABLE_FORMATS.join(", ")}`, { field: "format" });
+    throw fail(MODULE, "BAD_FORMAT", `metadata format is not one of ${READABLE_FORMATS.join(", ")}`, {
+      field: "format",
+    });
   const ok =
     Number.isInteger(h.p) &&
     h.p >= 1 &&
