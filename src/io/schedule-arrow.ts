@@ -133,7 +133,9 @@ export function encodeScheduleArrow(
   checkSchedule(s, MODULE);
   const n = s.transferCount;
   const { stages, stepStart } = s;
-  const stage = runData(n, stages.length, (k) => (k < stages.length ? stepStart[stages[k]!.firstStep]! : n));
+  // stage k's transfers start where its first step's do; the last run ends at n
+  const stageStart = (k: number): number => (k < stages.length ? stepStart[stages[k]!.firstStep]! : n);
+  const stage = runData(n, stages.length, stageStart);
   const step = runData(n, s.stepCount, (k) => stepStart[k]!);
   const fields: Field[] = [
     new Field("stage", stage.type, false),
@@ -249,6 +251,16 @@ function decodeChunks(table: Table, n: number, trusted: boolean): ChunkTable {
   const dest = columnValues(col(1), "chunks.dest", (m) => new Int32Array(m));
   const offset = columnValues(col(2), "chunks.offset", (m) => new Float64Array(m));
   const count = columnValues(col(3), "chunks.count", (m) => new Float64Array(m));
+  // apache-arrow checks the top-level columns' row counts against the batch, not a struct's fields against each other
+  for (const [name, c] of [
+    ["dest", dest],
+    ["offset", offset],
+    ["count", count],
+  ] as const)
+    if (c.length !== origin.length)
+      throw fail(MODULE, "BAD_FORMAT", `chunks.${name} has ${c.length} entries, chunks.origin ${origin.length}`, {
+        field: `chunks.${name}`,
+      });
   let start: Uint32Array;
   if (lists.length === 1 && lists[0]!.offset === 0 && lists[0]!.valueOffsets[0] === 0) {
     start = asU32((lists[0]!.valueOffsets as Int32Array).subarray(0, n + 1));
@@ -300,7 +312,7 @@ function parseHeader(table: Table): ScheduleArrowHeader {
 
 function decodeStages(h: ScheduleArrowHeader): StageInfo[] {
   let next = 0;
-  return h.stages.map((st, k) => {
+  const stages = h.stages.map((st, k) => {
     const rearrange = st.rearrange as Rearrange;
     if (
       typeof st.name !== "string" ||
@@ -313,6 +325,11 @@ function decodeStages(h: ScheduleArrowHeader): StageInfo[] {
     next += st.stepCount;
     return { name: st.name, rearrange, firstStep: st.firstStep, stepCount: st.stepCount };
   });
+  if (next !== h.stepCount)
+    throw fail(MODULE, "BAD_FORMAT", `the metadata's stages cover ${next} steps, not stepCount = ${h.stepCount}`, {
+      field: "stages",
+    });
+  return stages;
 }
 
 /** The step starts from the step column (nondecreasing, below stepCount), checking src and dst below p. */
@@ -331,7 +348,7 @@ function stepStarts(step: IndexArray, src: Uint32Array, dst: Uint32Array, p: num
   return stepStart;
 }
 
-/** Every transfer's stage is the stage of its step (the header's stages, already checked to tile the steps). */
+/** Every transfer's stage is the stage of its step (the header's stages, already checked by decodeStages to tile the steps 0 .. stepCount - 1). */
 function checkStages(stage: IndexArray, stepStart: Uint32Array, stages: readonly StageInfo[]): void {
   stages.forEach((st, k) => {
     const x1 = stepStart[st.firstStep + st.stepCount]!;
@@ -461,10 +478,6 @@ export function decodeScheduleArrowWithHeader(
   const n = src.length;
   const timed = checkType(table, "start", F64, false);
   const times = timed ? { start: f64Col(table, "start"), end: f64Col(table, "end") } : null;
-  const columns = { stage, step, dst, size, ...times };
-  for (const [name, col] of Object.entries(columns))
-    if (col.length !== n)
-      throw fail(MODULE, "BAD_FORMAT", `column '${name}' has ${col.length} rows, 'src' has ${n}`, { field: name });
   const stepStart = trusted ? trustedStepStarts(step, h.stepCount) : stepStarts(step, src, dst, h.p, h.stepCount);
   if (!trusted) checkStages(stage, stepStart, stages);
   const chunks = checkType(table, "chunks", CHUNK_LIST, false) ? decodeChunks(table, n, trusted) : null;

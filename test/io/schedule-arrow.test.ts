@@ -217,6 +217,10 @@ describe("the stage and step columns", () => {
     expect(back.stepStart).toEqual(s.stepStart);
     expect(back.chunks).toEqual(s.chunks);
     expect(verifySchedule(m, back).ok).toBe(true);
+    // the plan store's trusted decode of its v1 entries
+    const trusted = decodeScheduleArrowWithHeader(bytes, { trusted: true }).schedule;
+    expect(trusted.stepStart).toEqual(s.stepStart);
+    expect(trusted.chunks).toEqual(s.chunks);
   });
 
   it("refuses a step column that is not an integer of at most 32 bits, naming it", () => {
@@ -302,5 +306,46 @@ describe("damaged or unusual files", () => {
     expect(back.transferCount).toBe(0);
     expect(back.chunks?.origin.length).toBe(0);
     expect(Array.from(back.stepStart)).toEqual([0, 0]);
+  });
+
+  it("refuses header stages that do not cover stepCount (the stage check would skip the rest)", () => {
+    const t = tableFromIPC(encodeScheduleArrow(handSchedule(3, [[[0, 1, 1]], [[1, 2, 1]]])));
+    const h = JSON.parse(t.schema.metadata.get("commplan")!) as { stages: { stepCount: number }[] };
+    for (const stepCount of [1, 5]) {
+      const meta = new Map([["commplan", JSON.stringify({ ...h, stages: [{ ...h.stages[0]!, stepCount }] })]]);
+      const bytes = tableToIPC(new Table(new Schema(t.schema.fields, meta), t.batches), "file");
+      expect(() => decodeScheduleArrow(bytes)).toThrow(
+        new RegExp(`^schedule-arrow: the metadata's stages cover ${stepCount} steps, not stepCount = 2$`),
+      );
+    }
+  });
+
+  it("refuses chunk fields of unequal lengths (a damaged field node: apache-arrow checks only the top-level columns)", () => {
+    const b = new ScheduleBuilder(
+      { p: 5, algorithm: "hand", params: {}, seed: null, elementBytes: 8, matrixDigest: "" },
+      true,
+    );
+    b.stage("a").step();
+    for (let i = 0; i < 3; i++) {
+      b.transfer(i, i + 1, 1);
+      b.chunk(i, i + 1, 0, 1);
+    }
+    const bytes = Buffer.from(encodeScheduleArrow(b.build()));
+    // the record batch's field nodes (flatbuffers): message -> header (RecordBatch) -> nodes; node 8 is chunks.dest
+    // (0 stage, 1 step, 2 src, 3 dst, 4 size, 5 chunks, 6 its struct, 7 origin, 8 dest, 9 offset, 10 count)
+    const reader = RecordBatchReader.from(bytes);
+    reader.open();
+    const at =
+      (reader as unknown as { footer: { getRecordBatch(i: number): { offset: number } } }).footer.getRecordBatch(0)
+        .offset + 8;
+    const field = (table: number, f: number): number => {
+      const vt = table - bytes.readInt32LE(table);
+      return table + bytes.readUInt16LE(vt + 4 + 2 * f);
+    };
+    const deref = (x: number): number => x + bytes.readUInt32LE(x);
+    const nodes = deref(field(deref(field(deref(at), 2)), 1));
+    expect(bytes.readBigInt64LE(nodes + 4 + 16 * 8)).toBe(3n);
+    bytes.writeBigInt64LE(2n, nodes + 4 + 16 * 8);
+    expect(() => decodeScheduleArrow(bytes)).toThrow(/^schedule-arrow: chunks\.dest has 2 entries, chunks\.origin 3$/);
   });
 });
