@@ -43,7 +43,7 @@ export function statsPassMs(m: CommMatrix): number {
   return stableMs(() => matrixStats(m));
 }
 
-/** New typed arrays of the given arrays' types and lengths, every element written: the least work of producing them in new memory, nothing computed. Returns the elements written. */
+/** New typed arrays of the given arrays' types and lengths, every element written: the least work of producing them, nothing computed (the pages fresh or reused, as the allocator hands them out; only large arrays always get fresh ones). Returns the elements written. */
 export function fillLike(arrays: readonly ArrayBufferView[]): number {
   let n = 0;
   for (const a of arrays) {

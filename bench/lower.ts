@@ -65,7 +65,7 @@ export function lowerBench(log: (s: string) => void): string {
     "### Lowering: schedule -> per-rank programs (002 Pattern3, lmax 256, message level)\n\n" +
     "Best of up to 3 warm runs each, in one process; ratio = lowering / planning of the same plan. The target is lowering <= 2 x planning: " +
     "shift and linear-permutation plan in one loop over P^2 transfers, while the lowering writes two operations and their pieces per transfer, regrouped by rank. " +
-    "Program fill = new arrays of the lowered program's types and lengths with every element written, nothing computed (best of 3): the least any lowering to this IR costs here, so fill / plan is the best ratio it could reach.\n\n" +
+    "Program fill = new arrays of the lowered program's types and lengths with every element written, nothing computed (best of 3; pages fresh or reused as the allocator hands them out, as for the lowering): the least any lowering to this IR costs here, so fill / plan is the best ratio it could reach.\n\n" +
     mdTable(
       [
         "P",
