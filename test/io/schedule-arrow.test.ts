@@ -10,6 +10,7 @@ import {
   tableFromIPC,
   tableToIPC,
   makeVector,
+  type Vector,
 } from "apache-arrow";
 import { isCommplanError } from "../../src/model/errors.js";
 import { ScheduleBuilder, type Schedule } from "../../src/model/schedule.js";
@@ -43,6 +44,50 @@ function expectSame(a: Schedule, b: Schedule): void {
   expect(b.stallNode).toEqual(a.stallNode);
   expect(b.chunks === null).toBe(a.chunks === null);
   if (a.chunks !== null) expect(b.chunks).toEqual(a.chunks);
+}
+
+/** A builder of a hand-made schedule of P nodes (header: algorithm "hand", 8-byte elements, no matrix digest). */
+function handBuilder(p: number, payload: boolean): ScheduleBuilder {
+  return new ScheduleBuilder(
+    { p, algorithm: "hand", params: {}, seed: null, elementBytes: 8, matrixDigest: "" },
+    payload,
+  );
+}
+
+/** The file of table t with some columns replaced (by name), and its schema metadata replaced when `meta` is given. */
+function withColumns(
+  t: Table,
+  replace: { readonly [name: string]: Vector },
+  meta: Map<string, string> = t.schema.metadata,
+): Uint8Array {
+  const columns = Object.fromEntries(t.schema.fields.map((f) => [f.name, replace[f.name] ?? t.getChild(f.name)!]));
+  const made = new Table(columns);
+  return tableToIPC(new Table(new Schema(made.schema.fields, meta), made.batches), "file");
+}
+
+/**
+ * Flatbuffer navigation in the bytes of an Arrow IPC file, for the tests that damage one field: a
+ * table at t starts with the offset back to its vtable, field f's offset is at vtable + 4 + 2 f.
+ * `message`: the first record batch's Message table; `batchVector(f)`: where vector f of its
+ * RecordBatch header is (1: field nodes, 2: buffers; the length word first).
+ */
+function flatbuffers(bytes: Buffer): {
+  field(table: number, f: number): number;
+  deref(at: number): number;
+  message: number;
+  batchVector(f: number): number;
+} {
+  const field = (table: number, f: number): number => {
+    const vtable = table - bytes.readInt32LE(table);
+    return table + bytes.readUInt16LE(vtable + 4 + 2 * f);
+  };
+  const deref = (at: number): number => at + bytes.readUInt32LE(at);
+  const reader = RecordBatchReader.from(bytes);
+  reader.open();
+  const footer = (reader as unknown as { footer: { getRecordBatch(i: number): { offset: number } } }).footer;
+  // the block starts 0xffffffff, the metadata length, then the offset of the Message table
+  const message = deref(footer.getRecordBatch(0).offset + 8);
+  return { field, deref, message, batchVector: (f) => deref(field(deref(field(message, 2)), f)) };
 }
 
 describe("schedule arrow", () => {
@@ -130,14 +175,8 @@ describe("schedule arrow", () => {
   it("refuses a file whose record-batch block holds a schema message (apache-arrow's tableFromIPC loops forever on it; found by the fuzzer)", () => {
     const m = { p: 4, elementBytes: 8, data: new Float64Array(16).fill(1) };
     const bytes = Buffer.from(encodeScheduleArrow(plan(m, "shift", {})));
-    const reader = RecordBatchReader.from(bytes);
-    reader.open();
-    const footer = (reader as unknown as { footer: { getRecordBatch(i: number): { offset: number } } }).footer;
-    // the message at the block: 0xffffffff, its metadata length, then a flatbuffer Message table whose field 1 is header_type
-    const fb = footer.getRecordBatch(0).offset + 8;
-    const table = fb + bytes.readUInt32LE(fb);
-    const vtable = table - bytes.readInt32LE(table);
-    const headerType = table + bytes.readUInt16LE(vtable + 4 + 2 * 1);
+    const { field, message } = flatbuffers(bytes);
+    const headerType = field(message, 1); // Message.header_type
     expect(bytes[headerType]).toBe(3); // MessageHeader.RecordBatch
     bytes[headerType] = 1; // MessageHeader.Schema
     expect(() => decodeScheduleArrow(bytes)).toThrow(/^schedule-arrow: not an Arrow IPC file \(/);
@@ -147,12 +186,7 @@ describe("schedule arrow", () => {
   it("refuses a file whose footer claims more schema fields than its bytes hold (a damaged store entry whose footer claimed 655360 fields in 1184 bytes kept apache-arrow decoding for minutes, unfinished; found by the fuzzer)", () => {
     const m = { p: 4, elementBytes: 8, data: new Float64Array(16).fill(1) };
     const bytes = Buffer.from(encodeScheduleArrow(plan(m, "shift", {})));
-    // flatbuffer tables: a table at t starts with the offset back to its vtable; field f's offset is at vtable + 4 + 2 f
-    const field = (table: number, f: number): number => {
-      const vtable = table - bytes.readInt32LE(table);
-      return table + bytes.readUInt16LE(vtable + 4 + 2 * f);
-    };
-    const deref = (at: number): number => at + bytes.readUInt32LE(at);
+    const { field, deref } = flatbuffers(bytes);
     const footerEnd = bytes.length - 10;
     const footer = deref(footerEnd - bytes.readInt32LE(footerEnd));
     const fields = deref(field(deref(field(footer, 1)), 1)); // Footer.schema, then Schema.fields
@@ -205,13 +239,9 @@ describe("the stage and step columns", () => {
     const s = plan(m, "two-stage", { payload: true });
     const t = tableFromIPC(encodeScheduleArrow(s));
     const header = JSON.parse(t.schema.metadata.get("commplan")!) as Record<string, unknown>;
-    const v1 = (name: string) => makeVector(Int32Array.from(t.getChild(name)!.toArray() as ArrayLike<number>));
-    const columns = Object.fromEntries(
-      t.schema.fields.map((f) => [f.name, f.name === "stage" || f.name === "step" ? v1(f.name) : t.getChild(f.name)!]),
-    );
-    const old = new Table(columns);
+    const v1 = (name: string): Vector => makeVector(Int32Array.from(t.getChild(name)!.toArray() as ArrayLike<number>));
     const meta = new Map([["commplan", JSON.stringify({ ...header, format: "commplan.schedule-arrow/v1" })]]);
-    const bytes = tableToIPC(new Table(new Schema(old.schema.fields, meta), old.batches), "file");
+    const bytes = withColumns(t, { stage: v1("stage"), step: v1("step") }, meta);
     expect(String(tableFromIPC(bytes).schema.fields[0]!.type)).toBe("Int32");
     const back = decodeScheduleArrow(bytes);
     expect(back.stepStart).toEqual(s.stepStart);
@@ -227,11 +257,7 @@ describe("the stage and step columns", () => {
     const m = { p: 4, elementBytes: 8, data: new Float64Array(16).fill(1) };
     const t = tableFromIPC(encodeScheduleArrow(plan(m, "shift", {})));
     const wide = makeVector(BigInt64Array.from(t.getChild("step")!.toArray() as ArrayLike<number>, BigInt));
-    const columns = Object.fromEntries(
-      t.schema.fields.map((f) => [f.name, f.name === "step" ? wide : t.getChild(f.name)!]),
-    );
-    const bad = new Table(columns);
-    const bytes = tableToIPC(new Table(new Schema(bad.schema.fields, t.schema.metadata), bad.batches), "file");
+    const bytes = withColumns(t, { step: wide });
     expect(() => decodeScheduleArrow(bytes)).toThrow(
       /^schedule-arrow: .*column 'step' is Int64, expected an integer of at most 32 bits/,
     );
@@ -240,21 +266,13 @@ describe("the stage and step columns", () => {
 
 describe("damaged or unusual files", () => {
   it("refuses a stage column that contradicts the header's stages (checked decode)", () => {
-    const b = new ScheduleBuilder(
-      { p: 5, algorithm: "hand", params: {}, seed: null, elementBytes: 8, matrixDigest: "" },
-      false,
-    );
+    const b = handBuilder(5, false);
     b.stage("a").step().transfer(0, 1, 1);
     b.transfer(1, 2, 1);
     b.stage("b").step().transfer(2, 3, 1);
     const t = tableFromIPC(encodeScheduleArrow(b.build()));
     for (const stage of [new Uint8Array([1, 1, 0]), new Int8Array([-1, 0, 1]), new Uint32Array([0, 0, 7])]) {
-      const cols = Object.fromEntries(
-        t.schema.fields.map((f) => [f.name, f.name === "stage" ? makeVector(stage) : t.getChild(f.name)!]),
-      );
-      const tab = new Table(cols);
-      const bytes = tableToIPC(new Table(new Schema(tab.schema.fields, t.schema.metadata), tab.batches), "file");
-      expect(() => decodeScheduleArrow(bytes)).toThrow(
+      expect(() => decodeScheduleArrow(withColumns(t, { stage: makeVector(stage) }))).toThrow(
         /^schedule-arrow: transfer \d: stage -?\d+, but its step is in stage \d$/,
       );
     }
@@ -273,18 +291,7 @@ describe("damaged or unusual files", () => {
       ],
     ]);
     const bytes = Buffer.from(encodeScheduleArrow(s5));
-    // the record batch's buffer list (flatbuffers): message -> header (RecordBatch) -> buffers
-    const reader = RecordBatchReader.from(bytes);
-    reader.open();
-    const at =
-      (reader as unknown as { footer: { getRecordBatch(i: number): { offset: number } } }).footer.getRecordBatch(0)
-        .offset + 8;
-    const field = (table: number, f: number): number => {
-      const vt = table - bytes.readInt32LE(table);
-      return table + bytes.readUInt16LE(vt + 4 + 2 * f);
-    };
-    const deref = (x: number): number => x + bytes.readUInt32LE(x);
-    const buffers = deref(field(deref(field(deref(at), 2)), 2));
+    const buffers = flatbuffers(bytes).batchVector(2);
     // buffers: validity and values of stage, then of step: the step column's values are buffer 3
     bytes.writeBigInt64LE(2n, buffers + 4 + 16 * 3 + 8);
     expect(() => decodeScheduleArrow(bytes)).toThrow(
@@ -293,10 +300,7 @@ describe("damaged or unusual files", () => {
   });
 
   it("decodes a payload plan's schema with no record batch as an empty schedule", () => {
-    const b = new ScheduleBuilder(
-      { p: 5, algorithm: "hand", params: {}, seed: null, elementBytes: 8, matrixDigest: "" },
-      true,
-    );
+    const b = handBuilder(5, true);
     b.stage("a").step();
     const t = tableFromIPC(encodeScheduleArrow(b.build()));
     const w = new RecordBatchFileWriter();
@@ -313,37 +317,22 @@ describe("damaged or unusual files", () => {
     const h = JSON.parse(t.schema.metadata.get("commplan")!) as { stages: { stepCount: number }[] };
     for (const stepCount of [1, 5]) {
       const meta = new Map([["commplan", JSON.stringify({ ...h, stages: [{ ...h.stages[0]!, stepCount }] })]]);
-      const bytes = tableToIPC(new Table(new Schema(t.schema.fields, meta), t.batches), "file");
-      expect(() => decodeScheduleArrow(bytes)).toThrow(
+      expect(() => decodeScheduleArrow(withColumns(t, {}, meta))).toThrow(
         new RegExp(`^schedule-arrow: the metadata's stages cover ${stepCount} steps, not stepCount = 2$`),
       );
     }
   });
 
   it("refuses chunk fields of unequal lengths (a damaged field node: apache-arrow checks only the top-level columns)", () => {
-    const b = new ScheduleBuilder(
-      { p: 5, algorithm: "hand", params: {}, seed: null, elementBytes: 8, matrixDigest: "" },
-      true,
-    );
+    const b = handBuilder(5, true);
     b.stage("a").step();
     for (let i = 0; i < 3; i++) {
       b.transfer(i, i + 1, 1);
       b.chunk(i, i + 1, 0, 1);
     }
     const bytes = Buffer.from(encodeScheduleArrow(b.build()));
-    // the record batch's field nodes (flatbuffers): message -> header (RecordBatch) -> nodes; node 8 is chunks.dest
-    // (0 stage, 1 step, 2 src, 3 dst, 4 size, 5 chunks, 6 its struct, 7 origin, 8 dest, 9 offset, 10 count)
-    const reader = RecordBatchReader.from(bytes);
-    reader.open();
-    const at =
-      (reader as unknown as { footer: { getRecordBatch(i: number): { offset: number } } }).footer.getRecordBatch(0)
-        .offset + 8;
-    const field = (table: number, f: number): number => {
-      const vt = table - bytes.readInt32LE(table);
-      return table + bytes.readUInt16LE(vt + 4 + 2 * f);
-    };
-    const deref = (x: number): number => x + bytes.readUInt32LE(x);
-    const nodes = deref(field(deref(field(deref(at), 2)), 1));
+    // field nodes: 0 stage, 1 step, 2 src, 3 dst, 4 size, 5 chunks, 6 its struct, 7 origin, 8 dest, 9 offset, 10 count
+    const nodes = flatbuffers(bytes).batchVector(1);
     expect(bytes.readBigInt64LE(nodes + 4 + 16 * 8)).toBe(3n);
     bytes.writeBigInt64LE(2n, nodes + 4 + 16 * 8);
     expect(() => decodeScheduleArrow(bytes)).toThrow(/^schedule-arrow: chunks\.dest has 2 entries, chunks\.origin 3$/);
