@@ -10,7 +10,7 @@ import { findPlanner } from "../src/planner/registry.js";
 import type { Schedule } from "../src/model/schedule.js";
 import { sealProblem } from "../src/store/entry-seal.js";
 import { addPlan, getPlanById, openPlanStore, resolveStoreRequest } from "../src/store/index.js";
-import { bestOfMs, fillLike, machineInfo, mdTable, writeResults } from "./lib.js";
+import { bestOfMs, bestOfMsAsync, fillLike, machineInfo, mdTable, writeResults } from "./lib.js";
 
 interface Case {
   p: number;
@@ -82,23 +82,6 @@ function irArrays(s: Schedule): ArrayBufferView[] {
 const RUNS = 200,
   BUDGET_MS = 10000;
 
-/** bestOfMs for an async function (the JSON read), with the same runs and budget. */
-async function bestAsyncMs(f: () => Promise<unknown>): Promise<number> {
-  await f();
-  let best = Infinity,
-    runs = 0,
-    spent = 0;
-  while (runs < RUNS && (runs === 0 || spent + best < BUDGET_MS)) {
-    const t0 = process.hrtime.bigint();
-    await f();
-    const t = Number(process.hrtime.bigint() - t0) / 1e6;
-    best = Math.min(best, t);
-    spent += t;
-    runs++;
-  }
-  return best;
-}
-
 async function oneCase(dir: string, c: (typeof CASES)[number]): Promise<Case> {
   const m =
     c.payload && c.pattern === undefined
@@ -112,7 +95,7 @@ async function oneCase(dir: string, c: (typeof CASES)[number]): Promise<Case> {
   const { file } = addPlan(store, r.key, s);
   const json = join(dir, `${c.algorithm}-${c.p}.json`);
   await writeScheduleJson(s, json);
-  const jsonReadMs = await bestAsyncMs(() => readScheduleJson(json));
+  const jsonReadMs = await bestOfMsAsync(() => readScheduleJson(json), RUNS, BUDGET_MS);
   const freshMsPerMiB = freshMemoryMsPerMiB();
   const loaded = bestOfMs(() => getPlanById(store, r.id), RUNS, BUDGET_MS);
   const ir = irArrays(loaded.value!);
@@ -139,7 +122,7 @@ async function oneCase(dir: string, c: (typeof CASES)[number]): Promise<Case> {
   return out;
 }
 
-/** The least a load of this row costs here: new memory for the IR, and reading and checking the entry. */
+/** The least a load of this row costs here: producing the IR, and reading and checking the entry (the larger). */
 const floorMs = (r: Case): number => Math.max(r.irFillMs, r.readCheckMs);
 
 /** The goals, row by row: which rows meet them, and which no load could meet on this machine. */
