@@ -33,16 +33,16 @@ function linkCtn(id: number): string {
   return `<link_ctn id="l${id >> 1}" direction="${id & 1 ? "DOWN" : "UP"}"/>`;
 }
 
+/** Every route between hosts 0 .. n-1 (a != b, in order): [a, b, k], its links in out[0 .. k). */
+function* routesAmong(routes: NetworkRoutes, n: number, out: Int32Array): Generator<[number, number, number]> {
+  for (let a = 0; a < n; a++) for (let b = 0; b < n; b++) if (a !== b) yield [a, b, routes.route(a, b, out)];
+}
+
 /** The cables (link id >> 1) on the routes between hosts 0 .. n-1, marked 1. */
 function cablesOnRoutes(routes: NetworkRoutes, n: number): Uint8Array {
   const used = new Uint8Array(routes.links >> 1);
   const out = new Int32Array(routes.maxHops);
-  for (let a = 0; a < n; a++)
-    for (let b = 0; b < n; b++) {
-      if (a === b) continue;
-      const k = routes.route(a, b, out);
-      for (let h = 0; h < k; h++) used[out[h]! >> 1] = 1;
-    }
+  for (const [, , k] of routesAmong(routes, n, out)) for (let h = 0; h < k; h++) used[out[h]! >> 1] = 1;
   return used;
 }
 
@@ -74,15 +74,13 @@ function* explicitZone(d: TopologyDescription, routes: NetworkRoutes, n: number)
   }
   const used = cablesOnRoutes(routes, n);
   for (let i = 0; i < d.links.length; i++) if (used[i] === 1) yield linkXml(i, d.links[i]!);
+  // the routes again (SimGrid wants every <link> first; recomputing them is cheaper than holding n^2 lines)
   const out = new Int32Array(routes.maxHops);
-  for (let a = 0; a < n; a++)
-    for (let b = 0; b < n; b++) {
-      if (a === b) continue;
-      const k = routes.route(a, b, out);
-      let s = `    <route src="${escapeXml(d.hosts[a]!)}" dst="${escapeXml(d.hosts[b]!)}" symmetrical="NO">`;
-      for (let h = 0; h < k; h++) s += linkCtn(out[h]!);
-      yield s + "</route>\n";
-    }
+  for (const [a, b, k] of routesAmong(routes, n, out)) {
+    let s = `    <route src="${escapeXml(d.hosts[a]!)}" dst="${escapeXml(d.hosts[b]!)}" symmetrical="NO">`;
+    for (let h = 0; h < k; h++) s += linkCtn(out[h]!);
+    yield s + "</route>\n";
+  }
   yield `  </zone>\n`;
 }
 
