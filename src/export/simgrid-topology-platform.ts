@@ -6,7 +6,7 @@ import type { TopologyDescription } from "../model/topology.js";
 import { SIMGRID_HOST_FLOPS } from "./simgrid-platform.js";
 
 /** Up to this many ranks the explicit platform lists every route between their hosts (Full routing, P (P - 1) routes); above it SimGrid's Floyd computes shortest paths over every host. */
-export const SIMGRID_FULL_ROUTES_MAX_HOSTS = 256;
+const SIMGRID_FULL_ROUTES_MAX_RANKS = 256;
 
 /** A bandwidth in bytes/us as a SimGrid value in bytes per second. */
 function bps(bytesPerUs: number): string {
@@ -51,12 +51,12 @@ function linkXml(i: number, l: TopologyDescription["links"][number]): string {
 }
 
 /**
- * The explicit zone of hosts 0 .. n-1. Up to SIMGRID_FULL_ROUTES_MAX_HOSTS of them: Full routing,
+ * The explicit zone of hosts 0 .. n-1. Up to SIMGRID_FULL_ROUTES_MAX_RANKS of them: Full routing,
  * every host-to-host route of `routes`, and only the cables those routes use (one SPLITDUPLEX link
  * each, named by cable). Above: Floyd over every host, switch (router) and cable.
  */
 function* explicitZone(d: TopologyDescription, routes: NetworkRoutes, n: number): Generator<string> {
-  const full = n <= SIMGRID_FULL_ROUTES_MAX_HOSTS;
+  const full = n <= SIMGRID_FULL_ROUTES_MAX_RANKS;
   yield `  <zone id="net" routing="${full ? "Full" : "Floyd"}">\n`;
   const hosts = full ? d.hosts.slice(0, n) : d.hosts;
   for (const h of hosts) yield `    <host id="${escapeXml(h)}" speed="${SIMGRID_HOST_FLOPS / 1e9}Gf"/>\n`;
@@ -89,7 +89,7 @@ function* explicitZone(d: TopologyDescription, routes: NetworkRoutes, n: number)
  * gave one (flat, fat-tree without oversubscription, torus of rings >= 3 with one host per router),
  * else explicit: the hosts of ranks 0 .. ranks-1 (default: every host) with every route of `routes`
  * between them and the cables those routes use (Full routing), or, above
- * SIMGRID_FULL_ROUTES_MAX_HOSTS ranks, every host, switch and cable with SimGrid's own shortest
+ * SIMGRID_FULL_ROUTES_MAX_RANKS ranks, every host, switch and cable with SimGrid's own shortest
  * paths (Floyd). `routes` must be the compiled form of `d`.
  */
 export function* simgridTopologyPlatformPieces(

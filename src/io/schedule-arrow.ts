@@ -121,9 +121,11 @@ export function scheduleArrowHeader(s: Schedule, extra: { readonly [k: string]: 
 
 /**
  * Encodes a schedule as an Arrow IPC file: one record batch of transfers (stage, step: the
- * narrowest unsigned type that holds them; src, dst: int32; size: float64; chunks: list<struct<origin, dest: int32; offset, count: float64>> when the
- * plan has payloads; start, end: float64 when it has times), the header JSON in the schema metadata
- * under `commplan` (with `extra` fields), `metadata` as further schema metadata. Columns share the schedule's buffers (no copy before the IPC writer).
+ * narrowest unsigned type that holds them; src, dst: int32; size: float64; chunks:
+ * list<struct<origin, dest: int32; offset, count: float64>> when the plan has payloads; start,
+ * end: float64 when it has times), the header JSON in the schema metadata under `commplan` (with
+ * `extra` fields), `metadata` as further schema metadata. The src, dst, size and chunk columns
+ * share the schedule's buffers (no copy before the IPC writer).
  */
 export function encodeScheduleArrow(
   s: Schedule,
@@ -363,7 +365,8 @@ function checkStages(stage: IndexArray, stepStart: Uint32Array, stages: readonly
 /**
  * Decodes an Arrow IPC file written by encodeScheduleArrow (or by any writer of the same columns:
  * pyarrow, polars) into a Schedule whose typed arrays are views of `bytes` where the file has one
- * record batch (copies otherwise); checks the columns' types and lengths, the indices' ranges, and that each transfer's stage is its step's.
+ * record batch (copies otherwise); checks the columns' types and lengths, the indices' ranges, and
+ * that each transfer's stage is its step's.
  */
 export function decodeScheduleArrow(bytes: Uint8Array): Schedule {
   return decodeScheduleArrowWithHeader(bytes).schedule;
