@@ -1,8 +1,9 @@
 /**
  * Topology fidelity bench: a uniform all-to-all planned by four planners, on fat trees with 1:1, 2:1
- * and 4:1 edge uplinks (and a 2D torus) at P = 64 and 256, replayed by SMPI on the platform of
- * `commplan platform` (explicit form: commplan's own routes) beside commplan's flow model on the
- * same network (fair port sharing, receives in step order, 16-byte envelope, no barrier).
+ * and 4:1 edge uplinks (hashed ECMP and D-mod-k routes) and a 2D torus at P = 64 and 256, replayed
+ * by SMPI on the platform of `commplan platform` (explicit form: commplan's own routes; for the
+ * 1:1 D-mod-k tree SimGrid's own FAT_TREE cluster, whose routing is D-mod-k) beside commplan's flow
+ * model on the same network (fair port sharing, receives in step order, 16-byte envelope, no barrier).
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -39,13 +40,25 @@ interface Row {
 const PRESET = "ib-hdr-200";
 /** Elements of every off-diagonal message (8 bytes each: 512 KiB, 21 us on a 25 GB/s link against 0.1 us per hop). */
 const SIZE = 65536;
-/** A spec ending in this runs on SimGrid's own <cluster> form of the network (its routing, not commplan's). */
+/** A spec ending in this runs on SimGrid's own <cluster> form of the network (its routing: D-mod-k on a FAT_TREE). */
 const CLUSTER = " (SimGrid cluster)";
 const PLANNERS = ["linear-permutation", "shift", "coloring", "four-stage"];
-/** [P, network specs, planners]: fewer runs at P = 256 to keep the bench under about 5 minutes. */
+/** The network specs of every P: fat trees with hashed ECMP routes and with D-mod-k routes (the 1:1 one on SimGrid's cluster), a 2D torus. */
+function networks(torus: string): string[] {
+  return [
+    "fat-tree",
+    "fat-tree:oversub=2",
+    "fat-tree:oversub=4",
+    `fat-tree:routing=dmodk${CLUSTER}`,
+    "fat-tree:oversub=2,routing=dmodk",
+    "fat-tree:oversub=4,routing=dmodk",
+    torus,
+  ];
+}
+/** [P, network specs, planners]. */
 const CASES: readonly [number, readonly string[], readonly string[]][] = [
-  [64, ["fat-tree", "fat-tree:oversub=2", "fat-tree:oversub=4", "torus:dims=8x8", `fat-tree${CLUSTER}`], PLANNERS],
-  [256, ["fat-tree", "fat-tree:oversub=2", "fat-tree:oversub=4", "torus:dims=16x16"], PLANNERS],
+  [64, networks("torus:dims=8x8"), PLANNERS],
+  [256, networks("torus:dims=16x16"), PLANNERS],
 ];
 const ENVELOPE = 16;
 const TARGET = 0.05;
@@ -100,29 +113,58 @@ function measure(root: string, spec: string, p: number, planner: string): Row | 
   }
 }
 
+/** "median m, range lo .. hi" of xs with `digits` decimals and a unit. */
+function spread(xs: readonly number[], digits: number, unit = ""): string {
+  const v = [...xs].sort((a, b) => a - b);
+  const f = (x: number | undefined): string => `${(x ?? NaN).toFixed(digits)}${unit}`;
+  return `median ${f(v[v.length >> 1])}, range ${f(v[0])} .. ${f(v[v.length - 1])}`;
+}
+
+/** Per P and planner, commplan's makespan with hashed ECMP routes over that with D-mod-k on the same 1:1 fat tree. */
+function ecmpOverDmodk(rows: readonly Row[]): number[] {
+  const out: number[] = [];
+  for (const r of rows.filter((x) => x.network === "fat-tree")) {
+    const d = rows.find(
+      (x) => x.network === `fat-tree:routing=dmodk${CLUSTER}` && x.p === r.p && x.planner === r.planner,
+    );
+    if (d) out.push(r.commplanUs / d.commplanUs);
+  }
+  return out;
+}
+
 /** The markdown of the measured rows. */
 function report(rows: readonly Row[], problems: readonly string[], wallS: number): string {
-  const same = rows.filter((r) => !r.network.endsWith(CLUSTER));
-  const off = same.filter((r) => Math.abs(r.ratio - 1) > TARGET);
-  const ratios = same.map((r) => r.ratio).sort((a, b) => a - b);
-  const speed = rows.map((r) => r.speedup).sort((a, b) => a - b);
-  const speedFlc = rows.map((r) => r.smpiWallMs / r.withFlcWallMs).sort((a, b) => a - b);
+  const off = rows.filter((r) => Math.abs(r.ratio - 1) > TARGET);
+  const onCluster = rows.filter((r) => r.network.endsWith(CLUSTER));
   const ran = CASES.map(([p, nets, pl]) => `P = ${p}: ${nets.join(", ")} x ${pl.join(", ")}`).join("; ");
   return (
-    `### Topologies: SMPI 3.32 against commplan's flow model on the same network (${rows.length} runs; ${ran}; uniform all-to-all, ${SIZE} elements of 8 bytes per pair; ${PRESET} links (25 GB/s, 0.1 us per hop); explicit platforms listing commplan's routes, except the SimGrid cluster rows; both sides: no start-up, barrier 0, ${ENVELOPE}-byte envelope, rendezvous / blocking sends, receives in step order; SMPI: CM02, no cross-traffic, TCP-gamma 0; commplan: portSharing fair; ${wallS.toFixed(0)} s)\n\n` +
-    `On commplan's routes, SMPI / commplan: median ${(ratios[ratios.length >> 1] ?? NaN).toFixed(4)}, range ${(ratios[0] ?? NaN).toFixed(4)} .. ${(ratios[ratios.length - 1] ?? NaN).toFixed(4)}; ` +
-    `${same.length - off.length} of ${same.length} within ${TARGET * 100} %` +
+    `### Topologies: SMPI 3.32 against commplan's flow model on the same network (${rows.length} runs; ${ran}; uniform all-to-all, ${SIZE} elements of 8 bytes per pair; ${PRESET} links (25 GB/s, 0.1 us per hop); explicit platforms listing commplan's routes, except the SimGrid cluster rows (SimGrid's own FAT_TREE, whose routing is D-mod-k); both sides: no start-up, barrier 0, ${ENVELOPE}-byte envelope, rendezvous / blocking sends, receives in step order; SMPI: CM02, no cross-traffic, TCP-gamma 0; commplan: portSharing fair; ${wallS.toFixed(0)} s)\n\n` +
+    `SMPI / commplan: ${spread(
+      rows.map((r) => r.ratio),
+      4,
+    )}; ${rows.length - off.length} of ${rows.length} within ${TARGET * 100} %` +
     (off.length > 0
       ? ` (off: ${off.map((r) => `${r.network} P=${r.p} ${r.planner} ${r.ratio.toFixed(3)}`).join("; ")})`
       : "") +
-    `. On SimGrid's own FAT_TREE cluster (its routing) SMPI is ${rows
-      .filter((r) => r.network.endsWith(CLUSTER))
-      .map((r) => r.ratio.toFixed(2))
-      .join(
-        ", ",
-      )} x commplan: the cluster's core never holds a flow back (its times are the host-link bound), commplan's hashed ECMP routes collide. ` +
-    `Wall time SMPI / commplan (SMPI: the whole smpirun; commplan: one simulateSchedule call with linkFactor false, a single replay giving the makespan and the per-link books, as SMPI gives the makespan): median ${(speed[speed.length >> 1] ?? NaN).toFixed(1)}x, range ${(speed[0] ?? NaN).toFixed(1)}x .. ${(speed[speed.length - 1] ?? NaN).toFixed(1)}x. ` +
-    `The default call also replays on an infinite-bandwidth core for the link-contention factor f_lc (column "with f_lc"): SMPI / that, median ${(speedFlc[speedFlc.length >> 1] ?? NaN).toFixed(1)}x, range ${(speedFlc[0] ?? NaN).toFixed(1)}x .. ${(speedFlc[speedFlc.length - 1] ?? NaN).toFixed(1)}x.\n\n` +
+    `. On SimGrid's own FAT_TREE cluster against commplan's routing=dmodk: ${spread(
+      onCluster.map((r) => r.ratio),
+      4,
+    )}. ` +
+    `On the 1:1 tree, hashed ECMP routes collide where D-mod-k's do not: commplan's makespan with ECMP / with D-mod-k ${spread(ecmpOverDmodk(rows), 2)}. ` +
+    `Wall time SMPI / commplan (SMPI: the whole smpirun; commplan: one simulateSchedule call with linkFactor false, a single replay giving the makespan and the per-link books, as SMPI gives the makespan): ${spread(
+      rows.map((r) => r.speedup),
+      1,
+      "x",
+    )}; D-mod-k rows ${spread(
+      rows.filter((r) => r.network.includes("dmodk")).map((r) => r.speedup),
+      1,
+      "x",
+    )}. ` +
+    `The default call also replays on an infinite-bandwidth core for the link-contention factor f_lc (column "with f_lc"): SMPI / that, ${spread(
+      rows.map((r) => r.smpiWallMs / r.withFlcWallMs),
+      1,
+      "x",
+    )}.\n\n` +
     mdTable(
       [
         "network",

@@ -200,7 +200,13 @@ export {
   type TopologyParam,
   type RoutingPolicy,
 } from "./topology/index.js";
-export type { TopologyDescription, TopologyLinkDescription, TopologyRouteDescription } from "./model/topology.js";
+export type {
+  NextHopPick,
+  TopologyDescription,
+  TopologyLinkDescription,
+  TopologyRouteDescription,
+} from "./model/topology.js";
+export { NEXT_HOP_PICKS } from "./model/topology.js";
 export { readTopologyJson, parseTopologyJsonText, MAX_TOPOLOGY_BYTES } from "./io/topology-json-read.js";
 export { simgridTopologyPlatformPieces, simgridTopologyHostfile } from "./export/simgrid-topology-platform.js";
 // lower bounds and the planner comparison (commplan compare; docs/bounds.md, docs/compare.md)

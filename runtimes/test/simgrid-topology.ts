@@ -3,7 +3,9 @@
  * platform of `commplan platform` must load in smpirun and route: (1) one message from rank 0 to
  * rank P-1 takes the latency sum + (bytes + 16) / bottleneck bandwidth of commplan's own route (exact
  * for explicit platforms; printed for <cluster> ones, whose internal routing is SimGrid's), and (2) a
- * planned all-to-all replays without deadlock. Run: npx tsx runtimes/test/simgrid-topology.ts [P]
+ * planned all-to-all replays without deadlock. (3) On a D-mod-k fat tree an all-to-all takes the
+ * same time on SimGrid's FAT_TREE cluster as on the explicit platform of commplan's routes.
+ * Run: npx tsx runtimes/test/simgrid-topology.ts [P]
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,6 +15,8 @@ import { simgridTopologyHostfile, simgridTopologyPlatformPieces } from "../../sr
 import { SIMGRID_INDEX } from "../../src/export/simgrid-trace.js";
 import { lowerSchedule } from "../../src/lower/index.js";
 import { findMachine } from "../../src/machines/presets.js";
+import type { MachineModel } from "../../src/model/machine.js";
+import { generatePattern } from "../../src/patterns/registry.js";
 import { buildTopology, compileRoutes, describeTopology, graphFromDescription } from "../../src/topology/index.js";
 import type { TopologyGraph } from "../../src/topology/index.js";
 import { replay, testMatrix, tryPlan, writeSimgridExport } from "./simgrid.js";
@@ -23,6 +27,7 @@ const SPECS: readonly (readonly [string, boolean])[] = [
   ["flat", true],
   ["fat-tree", false],
   ["fat-tree", true],
+  ["fat-tree:routing=dmodk", false],
   ["fat-tree:k=4,oversub=2/1", false],
   // more hosts than ranks: the platform lists the ranks' hosts and the links on their routes
   ["fat-tree:k=8,oversub=2", false],
@@ -82,6 +87,33 @@ function writeOneMessage(dir: string, p: number, bytes: number): void {
   writeFileSync(join(dir, SIMGRID_INDEX), index.join("\n") + "\n");
 }
 
+/**
+ * (3): a bandwidth-bound uniform all-to-all (shift, 512 KiB per pair) on SimGrid's FAT_TREE cluster,
+ * on the explicit platform of commplan's D-mod-k routes and on that of its ECMP routes: the first two
+ * must take the same time (SimGrid routes its fat tree D-mod-k), the third longer (the check can fail).
+ */
+function dmodkMatches(root: string, p: number, machine: MachineModel): boolean {
+  const m = generatePattern("uniform", p, { size: 65536 }, 1);
+  const s = tryPlan(m, "shift");
+  if (typeof s === "string") throw new Error(s);
+  const prog = lowerSchedule(m, s).program;
+  const time = (spec: string, explicit: boolean): number => {
+    const dir = mkdtempSync(join(root, "dmodk-"));
+    writeSimgridExport(prog, machine, dir);
+    writePlatform(buildTopology(spec, p, machine), p, explicit, dir, 0);
+    const r = replay(dir, p, true, 120);
+    return r.ok ? r.simulatedUs : NaN;
+  };
+  const cluster = time("fat-tree:routing=dmodk", false),
+    explicit = time("fat-tree:routing=dmodk", true),
+    ecmp = time("fat-tree", true);
+  const ok = Math.abs(cluster - explicit) <= 1e-6 * explicit && ecmp > 1.01 * explicit;
+  process.stdout.write(
+    `simgrid-topology: D-mod-k fat tree: ${ok ? "ok" : "FAIL"}: uniform all-to-all (shift) ${cluster.toFixed(3)} us on SimGrid's cluster, ${explicit.toFixed(3)} us on commplan's D-mod-k routes, ${ecmp.toFixed(3)} us on its ECMP routes\n`,
+  );
+  return ok;
+}
+
 function main(argv: readonly string[]): number {
   const p = argv.length > 0 ? Number(argv[0]) : 16;
   const machine = findMachine("ib-hdr-200");
@@ -112,6 +144,7 @@ function main(argv: readonly string[]): number {
         `simgrid-topology: ${name} (${form}): ${bad ? "FAIL" : "ok"}: one message ${r1.ok ? `${r1.simulatedUs.toFixed(3)} us, commplan's route ${expected.toFixed(3)} us` : r1.problem}; shift schedule ${r2.ok ? `${r2.simulatedUs.toFixed(1)} us (${(r2.wallMs / 1000).toFixed(1)} s)` : r2.problem}\n`,
       );
     }
+    if (!dmodkMatches(root, p, machine)) failures++;
     process.stdout.write(`simgrid-topology: ${cases.length - failures} of ${cases.length} networks ok (P = ${p})\n`);
   } finally {
     rmSync(root, { recursive: true, force: true });

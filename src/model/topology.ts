@@ -26,6 +26,16 @@ export interface SimgridClusterHint {
 }
 
 /**
+ * How a shortest-path route picks among equally short next hops: "ecmp" by a hash of the pair and
+ * the hop (as Ethernet ECMP spreads flows), "dmodk" by the destination's index (D-mod-k, as
+ * InfiniBand's fat-tree routing and SimGrid's FAT_TREE clusters do): at each choice of c links the
+ * pick is floor(b / d) mod c, d the product of the sizes of the choices before it on the route.
+ */
+export type NextHopPick = "ecmp" | "dmodk";
+/** Every NextHopPick, the default first. */
+export const NEXT_HOP_PICKS: readonly NextHopPick[] = ["ecmp", "dmodk"];
+
+/**
  * A network as plain data: rank r runs on hosts[r]; cable i of `links` is directed link 2i (a to b)
  * and 2i+1 (b to a) of the compiled NetworkRoutes. `routes` (optional) fixes the route of a host pair.
  */
@@ -35,6 +45,8 @@ export interface TopologyDescription {
   readonly switches: readonly string[];
   readonly links: readonly TopologyLinkDescription[];
   readonly routes?: readonly TopologyRouteDescription[];
+  /** The pick among equal shortest next hops (default "ecmp"). */
+  readonly routing?: NextHopPick;
   /** Set by generators whose network a SimGrid cluster builds exactly. */
   readonly simgridCluster?: SimgridClusterHint;
 }

@@ -4,7 +4,7 @@ import type { TopologyDescription } from "../model/topology.js";
 import { GraphBuilder } from "./graph-builder.js";
 import type { TopologyGraph } from "./types.js";
 
-/** Builds the graph of a description (routed by shortest paths, its explicit routes first); names must be unique and links name declared nodes. */
+/** Builds the graph of a description (routed by shortest paths picking by its `routing`, its explicit routes first); names must be unique and links name declared nodes. */
 export function graphFromDescription(d: TopologyDescription, file?: string): TopologyGraph {
   const b = new GraphBuilder("topology").reserve(
     d.hosts.length,
@@ -37,7 +37,7 @@ export function graphFromDescription(d: TopologyDescription, file?: string): Top
         );
     b.link(l.a, l.b, l.bandwidth, l.latency);
   });
-  return b.finish(d.name, { kind: "shortest" }, d.routes ? { routes: d.routes } : {});
+  return b.finish(d.name, { kind: "shortest", pick: d.routing ?? "ecmp" }, d.routes ? { routes: d.routes } : {});
 }
 
 /** Lists a graph as plain data: hosts and switches by index, cables by id (what the SimGrid platform writer takes). */
@@ -60,6 +60,7 @@ export function describeTopology(graph: TopologyGraph): TopologyDescription {
     switches,
     links,
     ...(label.routes ? { routes: label.routes } : {}),
+    ...(label.routing.kind === "shortest" && label.routing.pick === "dmodk" ? { routing: label.routing.pick } : {}),
     ...(label.simgridCluster ? { simgridCluster: label.simgridCluster } : {}),
   };
 }

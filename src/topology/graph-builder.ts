@@ -3,7 +3,12 @@ import { Graph } from "@dagrejs/graphlib";
 import { fail } from "../model/errors.js";
 import { checkMemory } from "../model/memory-budget.js";
 import type { MachineModel } from "../model/machine.js";
-import type { SimgridClusterHint, TopologyRouteDescription } from "../model/topology.js";
+import {
+  NEXT_HOP_PICKS,
+  type NextHopPick,
+  type SimgridClusterHint,
+  type TopologyRouteDescription,
+} from "../model/topology.js";
 import type { RoutingPolicy, TopologyGraph, TopologyParam, TopologyParamValues } from "./types.js";
 
 /** The link bandwidth without a machine: 25000 bytes/us (25 GB/s, a 200 Gb/s port). */
@@ -30,6 +35,30 @@ export const LINK_PARAMS: readonly TopologyParam[] = [
   },
   { name: "lat", type: "number", description: "latency of a link", default: DEFAULT_LINK_LATENCY, min: 0, unit: "us" },
 ];
+
+/** The `routing` parameter of the generators with shortest-path routing (types.ts NextHopPick). */
+export const ROUTING_PARAM: TopologyParam = {
+  name: "routing",
+  type: "string",
+  description:
+    "among equally short next hops: ecmp (a hash of the pair, as Ethernet) or dmodk (by the destination, D-mod-k, as InfiniBand fat-tree routing and SimGrid's FAT_TREE)",
+  default: NEXT_HOP_PICKS[0]!,
+};
+
+/** The shortest-path policy of a run's `routing` parameter; `generator` names the generator in the error. */
+export function shortestPolicy(params: TopologyParamValues, generator: string): RoutingPolicy {
+  const v = params["routing"] ?? NEXT_HOP_PICKS[0]!;
+  if (!NEXT_HOP_PICKS.includes(v as NextHopPick))
+    throw fail(
+      "topology",
+      "BAD_OPTION",
+      `${generator}: routing '${String(v)}' is not one of ${NEXT_HOP_PICKS.join(", ")}`,
+      {
+        field: "routing",
+      },
+    );
+  return { kind: "shortest", pick: v as NextHopPick };
+}
 
 /** The link bandwidth and latency of a run: the parameters, else the machine's 1/t_d, else the fallbacks. */
 export function linkDefaults(

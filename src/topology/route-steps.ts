@@ -2,6 +2,7 @@
 import { fail } from "../model/errors.js";
 import { checkMemory } from "../model/memory-budget.js";
 import type { NetworkTables } from "./network-tables.js";
+import type { NextHopPick } from "../model/topology.js";
 import type { RoutingPolicy, TopologyGraph } from "./types.js";
 
 const MODULE = "topology";
@@ -58,7 +59,7 @@ const ROW_BYTES_PER_SWITCH = 6;
 
 /** Shortest-path routing tables built on demand (shortestRows). */
 export interface ShortestRows {
-  /** The walk to dst: at each switch the link to a neighbour one hop closer, picked by the hash of (a, b, hop). */
+  /** The walk to dst: at each switch the link to a neighbour one hop closer, picked by the hash of (a, b, hop) or, D-mod-k, by b. */
   readonly walk: Walk;
   /**
    * Of the links of hosts a and b, the pair whose switches are fewest hops apart (a hash of (a, b)
@@ -150,7 +151,8 @@ function hostSwitchCount(t: NetworkTables): number {
  * two arrays (faster to read than one array per row), grown by half as needed up to the number of
  * switches with hosts (the only destinations), and refused past the memory budget.
  */
-export function shortestRows(t: NetworkTables, name: string): ShortestRows {
+export function shortestRows(t: NetworkTables, name: string, pick: NextHopPick = "ecmp"): ShortestRows {
+  const dmodk = pick === "dmodk";
   const S = t.switches,
     most = hostSwitchCount(t);
   const rowOf = new Int32Array(S).fill(-1);
@@ -209,11 +211,18 @@ export function shortestRows(t: NetworkTables, name: string): ShortestRows {
         pool = lists.data,
         to = t.to,
         hosts = t.hosts;
+      // D-mod-k: the choices so far divide b (a fat tree's up-links: b mod k at the edge, then b / k mod k)
+      let div = 1;
       while (cur !== dst) {
         const i = at[base + cur]!,
           count = pool[i]!;
         if (count === 0) return -1;
-        const l = pool[i + 1 + (pairHash(a, b, n) % count)]!;
+        let j: number;
+        if (dmodk) {
+          j = Math.floor(b / div) % count;
+          div *= count;
+        } else j = pairHash(a, b, n) % count;
+        const l = pool[i + 1 + j]!;
         out[n++] = l;
         cur = to[l]! - hosts;
       }
@@ -465,6 +474,6 @@ export function policyStep(
     const group = switchField(graph, t, 1, (n) => (n.group === undefined ? undefined : [n.group]));
     return { walk: stepWalk(t, dragonflyStep(t, policy.groups, group)), maxSwitchHops: policy.groups > 1 ? 3 : 1 };
   }
-  const rows = shortestRows(t, graph.graph().name);
+  const rows = shortestRows(t, graph.graph().name, policy.pick);
   return { walk: rows.walk, maxSwitchHops: shortestHopMax(t), rows };
 }

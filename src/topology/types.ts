@@ -1,11 +1,11 @@
 /** Shapes of the topology model: the graphlib Graph's labels, routing policies and generator declarations. */
 import type { Graph } from "@dagrejs/graphlib";
 import type { MachineModel } from "../model/machine.js";
-import type { SimgridClusterHint, TopologyRouteDescription } from "../model/topology.js";
+import type { NextHopPick, SimgridClusterHint, TopologyRouteDescription } from "../model/topology.js";
 
-/** How routes are chosen: shortest paths (hops) with ECMP, dimension order on a torus, minimal (local-global-local) on a dragonfly. */
+/** How routes are chosen: shortest paths (hops) with ECMP or D-mod-k, dimension order on a torus, minimal (local-global-local) on a dragonfly. */
 export type RoutingPolicy =
-  | { readonly kind: "shortest" }
+  | { readonly kind: "shortest"; readonly pick?: NextHopPick }
   | { readonly kind: "torus"; readonly dims: readonly number[] }
   | { readonly kind: "dragonfly"; readonly groups: number };
 

@@ -31,6 +31,7 @@ describe("topology JSON reader", () => {
   it("reads a network that compiles and routes", () => {
     const d = parseTopologyJsonText(text(doc()), "net.json");
     expect(d.hosts).toEqual(["x", "y", "z"]);
+    expect(parseTopologyJsonText(text({ ...doc(), routing: "dmodk" })).routing).toBe("dmodk");
     const r = compileRoutes(graphFromDescription(d));
     expect(r.name).toBe("pair");
     const out = new Int32Array(r.maxHops);
@@ -48,6 +49,9 @@ describe("topology JSON reader", () => {
     expect(e.place).toEqual({ file: "net.json", line: 23, field: "/links/1/bandwidth" });
     expect(errorFor((d) => void (d.links[0]!.latency = -1)).message).toMatch(
       /line 18: \/links\/0\/latency must be >= 0/,
+    );
+    expect(errorFor((d) => void (d["routing"] = "random")).message).toMatch(
+      /line 49: \/routing must be equal to one of the allowed values: "ecmp", "dmodk"/,
     );
     expect(errorFor((d) => void (d["extra"] = 1)).message).toMatch(
       /\/ must NOT have additional properties \('extra'\)/,

@@ -95,13 +95,15 @@ describe("specs", () => {
   });
   it.each([
     ["mesh", /unknown topology 'mesh'; known: flat, fat-tree/],
-    ["fat-tree:q=1", /fat-tree: unknown parameter 'q'; known: k, oversub, bw, lat/],
+    ["fat-tree:q=1", /fat-tree: unknown parameter 'q'; known: k, oversub, routing, bw, lat/],
     ["fat-tree:k=x", /k = 'x' is not an integer >= 2/],
     ["fat-tree:k", /'k' is not key=value/],
     ["fat-tree:k=4,k=4", /given twice/],
     ["fat-tree:k=5", /k = 5 must be even/],
     ["fat-tree:k=4", /k = 4 gives 16 hosts, fewer than P = 17/],
     ["fat-tree:oversub=0/1", /oversub '0\/1' is not one or two ratios >= 1/],
+    ["fat-tree:routing=hash", /fat-tree: routing 'hash' is not one of ecmp, dmodk/],
+    ["rail:routing=DmodK", /rail: routing 'DmodK' is not one of ecmp, dmodk/],
     ["torus:dims=4y4", /dims '4y4' is not one to three sizes/],
     ["torus:dims=4x4", /gives 16 hosts, fewer than P = 17/],
     ["dragonfly:groups=20,globals=2", /20 groups need 19 global links per group but routers x globals = 8/],

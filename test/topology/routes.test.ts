@@ -143,6 +143,57 @@ describe("route properties", () => {
     }
   });
 
+  it("D-mod-k picks a fat tree's up-links by the destination: aggregation b mod k/2, core floor(b / (k/2)) mod k/2", () => {
+    for (const k of [4, 6]) {
+      const half = k / 2,
+        hosts = (k * k * k) / 4;
+      const g = buildTopology(`fat-tree:k=${k},routing=dmodk`, hosts);
+      const d = describeTopology(g);
+      const r = compileRoutes(g);
+      const pod = (h: number) => Math.floor(h / (half * half)),
+        edge = (h: number) => Math.floor(h / half);
+      for (let a = 0; a < hosts; a++)
+        for (let b = 0; b < hosts; b++) {
+          if (edge(a) === edge(b)) continue;
+          const nodes = routeNodes(d, r, a, b);
+          expect(nodes[2], `${a}->${b}`).toBe(`agg${pod(a)}_${b % half}`);
+          if (pod(a) !== pod(b)) {
+            expect(nodes[3], `${a}->${b}`).toBe(`core${(b % half) * half + (Math.floor(b / half) % half)}`);
+            expect(nodes[4], `${a}->${b}`).toBe(`agg${pod(b)}_${b % half}`);
+          }
+        }
+    }
+  });
+
+  /** The most pairs of one permutation (a -> perm(a) for every host a) sharing a directed link. */
+  function busiestLink(spec: string, hosts: number, perms: readonly ((a: number) => number)[]): number {
+    const r = compileRoutes(buildTopology(spec, hosts));
+    const out = new Int32Array(r.maxHops);
+    let most = 0;
+    for (const perm of perms) {
+      const use = new Uint32Array(r.links);
+      for (let a = 0; a < hosts; a++) {
+        const n = r.route(a, perm(a), out);
+        for (let h = 0; h < n; h++) most = Math.max(most, ++use[out[h]!]!);
+      }
+    }
+    return most;
+  }
+
+  it("D-mod-k routes every shift (and, P a power of 2, every XOR) permutation on a 1:1 fat tree without two pairs on a link; ECMP does not", () => {
+    for (const k of [4, 6, 8]) {
+      const hosts = (k * k * k) / 4;
+      const shifts = Array.from({ length: hosts - 1 }, (_, s) => (a: number) => (a + s + 1) % hosts);
+      expect(busiestLink(`fat-tree:k=${k},routing=dmodk`, hosts, shifts), `k = ${k}`).toBe(1);
+      expect(busiestLink(`fat-tree:k=${k}`, hosts, shifts), `k = ${k} ECMP`).toBeGreaterThan(1);
+    }
+    for (const k of [4, 8]) {
+      const hosts = (k * k * k) / 4;
+      const xors = Array.from({ length: hosts - 1 }, (_, s) => (a: number) => a ^ (s + 1));
+      expect(busiestLink(`fat-tree:k=${k},routing=dmodk`, hosts, xors), `k = ${k}`).toBe(1);
+    }
+  });
+
   it("labels links by their ends and gives bandwidth and latency per direction", () => {
     const r = compileRoutes(buildTopology("fat-tree:k=4,bw=8,oversub=4,lat=0.5", 16));
     expect(r.links).toBe(96);
@@ -198,6 +249,16 @@ describe("user networks", () => {
       /has bandwidth 0, not a positive number/,
     );
   });
+  it("a description's routing: dmodk round-trips and routes as the generator does; ecmp is left out as the default", () => {
+    const g = buildTopology("fat-tree:k=4,routing=dmodk", 16);
+    const d = describeTopology(g);
+    expect(d.routing).toBe("dmodk");
+    expect(describeTopology(buildTopology("fat-tree:k=4", 16)).routing).toBeUndefined();
+    const r1 = compileRoutes(g),
+      r2 = compileRoutes(graphFromDescription({ ...d, name: "copy" }));
+    for (let a = 0; a < 16; a++)
+      for (let b = 0; b < 16; b++) if (a !== b) expect(routeNodes(d, r2, a, b)).toEqual(routeNodes(d, r1, a, b));
+  });
   it("multi-homed hosts (rail): hosts do not forward, yet every pair routes", () => {
     checkAllPairs("rail:gpus=2,nodes=3,spines=1", 6);
   });
@@ -211,11 +272,12 @@ describe("property: random generator parameters", () => {
         k: fc.integer({ min: 1, max: 3 }),
         o1: fc.integer({ min: 1, max: 4 }),
         o2: fc.integer({ min: 1, max: 4 }),
+        routing: fc.constantFrom("ecmp", "dmodk"),
       })
-      .chain(({ k, o1, o2 }) =>
+      .chain(({ k, o1, o2, routing }) =>
         fc
           .integer({ min: 1, max: 2 * k * k * k })
-          .map((p) => ({ spec: `fat-tree:k=${2 * k},oversub=${o1}/${o2}`, p, shortest: true })),
+          .map((p) => ({ spec: `fat-tree:k=${2 * k},oversub=${o1}/${o2},routing=${routing}`, p, shortest: true })),
       ),
     fc
       .record({
@@ -249,8 +311,9 @@ describe("property: random generator parameters", () => {
         g: fc.integer({ min: 1, max: 4 }),
         s: fc.integer({ min: 1, max: 3 }),
         p: fc.integer({ min: 1, max: 24 }),
+        routing: fc.constantFrom("ecmp", "dmodk"),
       })
-      .map(({ g, s, p }) => ({ spec: `rail:gpus=${g},spines=${s}`, p, shortest: true })),
+      .map(({ g, s, p, routing }) => ({ spec: `rail:gpus=${g},spines=${s},routing=${routing}`, p, shortest: true })),
     fc.integer({ min: 1, max: 70 }).map((p) => ({ spec: "cm5-fat-tree", p, shortest: true })),
   );
   it("at least P hosts, every sampled route valid (and shortest where routing is shortest-path)", () => {

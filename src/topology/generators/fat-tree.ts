@@ -1,6 +1,6 @@
 /** fat-tree: the three-level k-ary fat tree (k pods of k/2 edge and k/2 aggregation switches, (k/2)^2 cores, k^3/4 hosts). */
 import { fail } from "../../model/errors.js";
-import { GraphBuilder, LINK_PARAMS, linkDefaults } from "../graph-builder.js";
+import { GraphBuilder, LINK_PARAMS, ROUTING_PARAM, linkDefaults, shortestPolicy } from "../graph-builder.js";
 import type { TopologyGenerator } from "../types.js";
 
 /** The oversubscription ratios of the edge and aggregation levels from "4" (edge only) or "2/1". */
@@ -43,6 +43,7 @@ export const FAT_TREE: TopologyGenerator = {
         "oversubscription ratio of the edge level, or edge/aggregation (e.g. 4 or 2/1): uplinks carry bw / ratio",
       default: "1",
     },
+    ROUTING_PARAM,
     ...LINK_PARAMS,
   ],
   build({ params, hosts, machine, spec }) {
@@ -78,7 +79,7 @@ export const FAT_TREE: TopologyGenerator = {
     const exact = o1 === 1 && o2 === 1;
     return b.finish(
       spec,
-      { kind: "shortest" },
+      shortestPolicy(params, "fat-tree"),
       exact
         ? {
             simgridCluster: {

@@ -1,5 +1,5 @@
 /** rail: a rail-optimised GPU cluster: g GPUs per node on an NVLink switch, GPU i of every node on leaf (rail) i, spines above the leaves. */
-import { GraphBuilder, LINK_PARAMS, linkDefaults } from "../graph-builder.js";
+import { GraphBuilder, LINK_PARAMS, ROUTING_PARAM, linkDefaults, shortestPolicy } from "../graph-builder.js";
 import type { TopologyGenerator } from "../types.js";
 
 /** The NVLink bandwidth by default: 450000 bytes/us (450 GB/s per GPU and direction, NVLink 4). */
@@ -27,6 +27,7 @@ export const RAIL: TopologyGenerator = {
       min: 0,
       unit: "bytes/us",
     },
+    ROUTING_PARAM,
     ...LINK_PARAMS,
   ],
   build({ params, hosts, machine, spec }) {
@@ -55,6 +56,6 @@ export const RAIL: TopologyGenerator = {
         b.link(gpu, rails[i]!, bandwidth, latency);
       }
     }
-    return b.finish(spec, { kind: "shortest" });
+    return b.finish(spec, shortestPolicy(params, "rail"));
   },
 };

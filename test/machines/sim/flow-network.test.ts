@@ -11,6 +11,7 @@ import { stepOfTransfer } from "../../../src/model/schedule.js";
 import { plan } from "../../../src/planner/registry.js";
 import { networkText } from "../../../src/cli/commands/simulate-network.js";
 import { fatTree, ring, star, withBandwidth } from "./hand-networks.js";
+import { buildTopology, compileRoutes } from "../../../src/topology/index.js";
 import { handSchedule } from "../../helpers/schedule-edit.js";
 
 /** A machine with only the costs a hand case needs (bytes per us on the links; t_d unused on a network). */
@@ -152,6 +153,27 @@ describe("flow model: hand-computed oversubscription", () => {
       if (oversub === 1) expect(recomputes).toBe(2 * 7);
       else expect(recomputes, `oversub ${oversub}`).toBeLessThanOrEqual(3 * 7);
     }
+  });
+});
+
+describe("flow model: D-mod-k routes", () => {
+  it("a shift all-to-all on a 1:1 fat tree (k = 4) runs at the host-link bound with D-mod-k routes, slower with ECMP", () => {
+    // 16 hosts, every link 1 B/us, no latency, lock-step: with D-mod-k no two flows of a shift step
+    // share a link (test/topology/routes.test.ts), so each of the 15 steps takes m bytes at 1 B/us
+    const p = 16,
+      m = 64;
+    const data = new Float64Array(p * p);
+    for (let i = 0; i < p; i++) for (let j = 0; j < p; j++) if (i !== j) data[i * p + j] = m;
+    const s = plan(matrixFromData(p, data), "shift");
+    const bytes = m * s.elementBytes;
+    const run = (spec: string) =>
+      simulateSchedule(s, bare(0), {
+        ...base,
+        lockstep: true,
+        network: compileRoutes(buildTopology(`${spec},bw=1,lat=0`, p)),
+      }).makespan;
+    expect(run("fat-tree:k=4,routing=dmodk")).toBeCloseTo(15 * bytes, 6);
+    expect(run("fat-tree:k=4")).toBeGreaterThan(15 * bytes * 1.01);
   });
 });
 
