@@ -35,6 +35,8 @@ interface Row {
   speedup: number;
   /** The default simulate call: a second replay on an infinite-bandwidth core for the link-contention factor f_lc. */
   withFlcWallMs: number;
+  /** A plan of several stages replayed with stageBarriers false (its stages as one run, as the program runs): commplan's makespan, else null. */
+  oneRunUs: number | null;
 }
 
 const PRESET = "ib-hdr-200";
@@ -96,6 +98,8 @@ function measure(root: string, spec: string, p: number, planner: string): Row | 
     // best of up to 5 warm runs each (bestOfMs warms up first): single runs of tens of ms were noisy
     const t = bestOfMs(() => simulateSchedule(s, model, one), 5, 5000);
     const withFlc = bestOfMs(() => simulateSchedule(s, model, opts), 5, 5000);
+    // the program has no barrier between stages: the same replay without them, for the plans that have stages
+    const oneRunUs = s.stages.length > 1 ? simulateSchedule(s, model, { ...one, stageBarriers: false }).makespan : null;
     return {
       network: spec,
       p,
@@ -107,6 +111,7 @@ function measure(root: string, spec: string, p: number, planner: string): Row | 
       commplanWallMs: t.ms,
       speedup: r.wallMs / t.ms,
       withFlcWallMs: withFlc.ms,
+      oneRunUs,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -150,6 +155,13 @@ function report(rows: readonly Row[], problems: readonly string[], wallS: number
       onCluster.map((r) => r.ratio),
       4,
     )}. ` +
+    `Plans of several stages (four-stage) replayed without stage barriers (stageBarriers false: the stages as one run, as the lowered program runs them; column "no barriers"), SMPI / commplan: ${spread(
+      rows.filter((r) => r.oneRunUs !== null).map((r) => r.smpiUs / r.oneRunUs!),
+      4,
+    )}, against ${spread(
+      rows.filter((r) => r.oneRunUs !== null).map((r) => r.ratio),
+      4,
+    )} with them; within 5 % without them: ${rows.filter((r) => r.oneRunUs !== null && Math.abs(r.smpiUs / r.oneRunUs - 1) <= TARGET).length} of ${rows.filter((r) => r.oneRunUs !== null).length}. ` +
     `On the 1:1 tree, hashed ECMP routes collide where D-mod-k's do not: commplan's makespan with ECMP / with D-mod-k ${spread(ecmpOverDmodk(rows), 2)}. ` +
     `Wall time SMPI / commplan (SMPI: the whole smpirun; commplan: one simulateSchedule call with linkFactor false, a single replay giving the makespan and the per-link books, as SMPI gives the makespan): ${spread(
       rows.map((r) => r.speedup),
@@ -177,6 +189,7 @@ function report(rows: readonly Row[], problems: readonly string[], wallS: number
         "commplan wall ms",
         "speed-up",
         "with f_lc ms",
+        "no barriers: SMPI / commplan",
       ],
       rows.map((r) => [
         r.network,
@@ -189,6 +202,7 @@ function report(rows: readonly Row[], problems: readonly string[], wallS: number
         r.commplanWallMs.toFixed(1),
         `${r.speedup.toFixed(1)}x`,
         r.withFlcWallMs.toFixed(1),
+        r.oneRunUs === null ? "" : (r.smpiUs / r.oneRunUs).toFixed(4),
       ]),
     ) +
     (problems.length > 0 ? `\nNot measured: ${problems.join("; ")}\n` : "")

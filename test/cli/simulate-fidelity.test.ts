@@ -1,4 +1,4 @@
-/** commplan simulate --recv-order and --envelope, commplan cost --envelope: the options that match a replay to an MPI runtime. */
+/** commplan simulate --recv-order, --envelope and --no-stage-barriers, commplan cost --envelope: the options that match a replay to an MPI runtime. */
 import { describe, expect, it } from "vitest";
 import { validateWithSchema } from "../../src/io/json-schema.js";
 import { mkdtempSync } from "node:fs";
@@ -47,6 +47,27 @@ describe("simulate --recv-order, --envelope; cost --envelope", () => {
     }
   });
 
+  it("--no-stage-barriers runs the stages as one (no barrier charged), recorded in the JSON; a compose needs the barriers", async () => {
+    expect((await run("gen", "uniform", "--p", "8", "--size", "2", "-o", f("u.json"))).code).toBe(0);
+    expect((await run("plan", f("u.json"), "-a", "te-direct", "-o", f("te.json"))).code).toBe(0);
+    const sim = async (...extra: string[]): Promise<{ makespan: number; stageBarriers: boolean }> => {
+      const r = await run("simulate", f("te.json"), "--machine", "ib-hdr-200", "--json", ...extra);
+      expect(r.code, r.err).toBe(0);
+      const doc = JSON.parse(r.out) as { makespan: number; stageBarriers: boolean };
+      expect(() => validateWithSchema("simulation", doc, "test")).not.toThrow();
+      return doc;
+    };
+    const withB = await sim();
+    const without = await sim("--no-stage-barriers");
+    expect([withB.stageBarriers, without.stageBarriers]).toEqual([true, false]);
+    // te-direct has two stages, each charged ib-hdr-200's 1.2 us barrier; without the barriers neither is
+    expect(without.makespan).toBeLessThanOrEqual(withB.makespan - 2 * 1.2 + 1e-9);
+    expect((await run("plan", f("u.json"), "-a", "four-stage", "-o", f("four.json"))).code).toBe(0);
+    const four = await run("simulate", f("four.json"), "--machine", "sp2-004", "--no-stage-barriers");
+    expect(four.code).toBe(2);
+    expect(four.err).toMatch(/rearranges \(t_m = .* us per byte on sp2-004\): its compose has no place/);
+  });
+
   it("refuses --recv-order with --protocol, an unknown order and a bad envelope, in one line", async () => {
     const cases: [string[], RegExp][] = [
       [["simulate", "--protocol", "async", f("m.json"), "--recv-order", "step"], /--recv-order does not apply/],
@@ -54,6 +75,8 @@ describe("simulate --recv-order, --envelope; cost --envelope", () => {
       [["simulate", f("s.json"), "--envelope", "-1"], /--envelope must be an integer in 0\.\./],
       [["cost", f("s.json"), "--envelope", "x"], /--envelope must be an integer in 0\.\./],
       [["simulate", f("s.json"), "--lockstep", "--topology", "ocpc", "--recv-order", "step"], /does not apply/],
+      [["simulate", "--protocol", "async", f("m.json"), "--no-stage-barriers"], /--no-stage-barriers does not apply/],
+      [["simulate", f("s.json"), "--lockstep", "--no-stage-barriers"], /lock-step already puts a barrier/],
     ];
     for (const [args, msg] of cases) {
       const r = await run(...args, "--machine", "t3d-004");

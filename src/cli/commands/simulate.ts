@@ -62,6 +62,8 @@ interface SimulateFlags extends NetworkFlags {
   elementBytes?: string;
   /** false with --no-link-factor (commander's negatable option; true otherwise). */
   linkFactor?: boolean;
+  /** false with --no-stage-barriers. */
+  stageBarriers?: boolean;
   linkSvg?: string;
 }
 
@@ -126,6 +128,9 @@ function checkFlags(o: SimulateFlags): void {
   if (o.linkSvg === "-")
     throw bad("linkSvg", "--link-svg -: stdout already carries the simulation result; write --link-svg to a file");
   if (o.protocol !== undefined) {
+    // --no-stage-barriers: commander sets true unless it is given
+    if (o.stageBarriers === false)
+      throw bad("stageBarriers", "--no-stage-barriers does not apply to --protocol (the protocols have no stages)");
     for (const [k, flag] of REPLAY_ONLY) {
       if (o[k] !== undefined)
         throw bad(
@@ -301,6 +306,7 @@ async function runReplayFlags(
       ...(o.buffers !== undefined ? { sendBuffers: Number(o.buffers) } : {}),
       ...(o.sendWaits !== undefined ? { sendWaits: o.sendWaits as SendWaits } : {}),
       ...(o.recvOrder !== undefined ? { recvOrder: o.recvOrder as RecvOrder } : {}),
+      ...(o.stageBarriers === false ? { stageBarriers: false } : {}),
       data: o.data ? m : null,
       timeline: wantTimeline,
       seed,
@@ -320,6 +326,7 @@ async function runReplayFlags(
     sendWaits: r.sendWaits,
     sendBuffers: r.sendBuffers,
     recvOrder: r.recvOrder,
+    stageBarriers: r.stageBarriers,
     envelope: machine.envelope ?? 0,
     barrier: machine.barrier,
     makespan: r.makespan,
@@ -434,6 +441,10 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
     .option(
       "--no-link-factor",
       "with --network: skip the link-contention factor f_lc, and so its second replay (with an infinite-bandwidth core), which the makespan does not need",
+    )
+    .option(
+      "--no-stage-barriers",
+      "run the stages as one: a node goes on into the next stage as soon as its own steps allow, as a lowered program runs (no barrier, no compose; refused with --lockstep, --data, ocpc, or a rearranging stage on a machine with t_m > 0)",
     )
     .option("--barrier <us>", BARRIER_HELP)
     .option("--envelope <bytes>", ENVELOPE_HELP)

@@ -52,6 +52,16 @@ export interface SimRequest {
   readonly sendWaits?: SendWaits;
   /** Which waiting message a free receive port takes: arrival (first come, first served; default) or step (the earliest step first, as an MPI runtime posting receives round by round; recv-order.ts). */
   readonly recvOrder?: RecvOrder;
+  /**
+   * End every stage with a barrier on every node (the papers' model; default true). false: a node
+   * goes on into the next stage's steps as soon as the rules of one stage let it (as a lowered
+   * program runs, round after round with no barrier): the stages replay as one run, charging neither
+   * the barrier nor a compose. Refused with lockstep, the ocpc topology and data mode, with a
+   * rearranging stage on a machine with t_m > 0 (its compose has no place without the barrier), and
+   * in nonblocking mode with sendWaits data on a plan without payload chunks (that rule then assumes
+   * a stage forwards nothing it receives).
+   */
+  readonly stageBarriers?: boolean;
   /** Seed for random choices (OCPC backoff). Default 1. */
   readonly seed?: number;
   /** Called now and then with (transfers done, transfers in all). */
@@ -77,6 +87,7 @@ export interface SimOptions {
   readonly sendBuffers: number;
   readonly sendWaits: SendWaits;
   readonly recvOrder: RecvOrder;
+  readonly stageBarriers: boolean;
   readonly seed: number;
   readonly progress: ((done: number, total: number) => void) | null;
   readonly network: NetworkRoutes | null;
@@ -162,6 +173,18 @@ export function resolveSimOptions(req: SimRequest, machine: MachineModel): SimOp
     );
   if (topology === "ocpc" && ports !== 1)
     throw bad("ports", `the ocpc topology has one send and one receive port per node (001 sec 2); got ports ${ports}`);
+  const stageBarriers = req.stageBarriers ?? true;
+  if (typeof stageBarriers !== "boolean")
+    throw bad("stageBarriers", `stageBarriers must be true or false, got ${String(stageBarriers)}`);
+  if (!stageBarriers && (req.lockstep ?? false))
+    throw bad(
+      "stageBarriers",
+      "lock-step already puts a barrier after every step: stageBarriers false needs a free run",
+    );
+  if (!stageBarriers && topology === "ocpc")
+    throw bad("stageBarriers", "the ocpc topology runs in lock-step: stageBarriers false does not apply");
+  if (!stageBarriers && req.data)
+    throw bad("stageBarriers", "data mode follows the elements stage by stage: run it with the stage barriers");
   const net = resolveNetwork(req, topology);
   return {
     ...net,
@@ -174,6 +197,7 @@ export function resolveSimOptions(req: SimRequest, machine: MachineModel): SimOp
     sendBuffers,
     sendWaits,
     recvOrder,
+    stageBarriers,
     seed,
     progress: checkProgress(req.progress, "simulate"),
   };

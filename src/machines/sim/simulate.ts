@@ -47,6 +47,8 @@ export interface SimResult {
   readonly sendWaits: SendWaits;
   /** Which waiting message a free receive port took: arrival (first come, first served) or step (recv-order.ts). */
   readonly recvOrder: RecvOrder;
+  /** Whether every stage ended with a barrier on every node (false: the stages ran as one, as a lowered program runs). */
+  readonly stageBarriers: boolean;
   /** Nonblocking mode: send buffers per node; null in blocking mode (no send buffers). */
   readonly sendBuffers: number | null;
   /** Time from the first barrier to the last completion (us). */
@@ -119,15 +121,43 @@ export function simulateSchedule(s: Schedule, machine: MachineModel, req: SimReq
   const data = o.data ? new DataTracker(o.data, s) : null;
   const acc = new NodeAccounts(p);
   const tl = new TimelineRecorder(p, o.timeline);
-  const run = replay(s, machine, o, acc, tl, data);
+  const runs = o.stageBarriers ? s : oneRun(s, machine, o);
+  // without stage barriers there is no barrier to charge
+  const runMachine = o.stageBarriers ? machine : { ...machine, barrier: 0 };
+  const run = replay(runs, runMachine, o, acc, tl, data);
   const dataFailures = data ? data.finish() : null;
   const r = measure(s, machine, o, run, acc, tl.build(), dataFailures, data ? data.failureCount : 0);
   if (!o.network || !run.flows) return r;
   if (!o.linkFactor) return { ...r, network: linkStats(run.flows, o.portSharing, r.makespan, null) };
   // f_lc: the same run with an infinite-bandwidth core (only the hosts' own links keep their bandwidth)
   const free = { ...o, network: freeCore(o.network), timeline: false, data: null, progress: null };
-  const freeRun = replay(s, machine, free, new NodeAccounts(p), new TimelineRecorder(p, false), null);
+  const freeRun = replay(runs, runMachine, free, new NodeAccounts(p), new TimelineRecorder(p, false), null);
   return { ...r, network: linkStats(run.flows, o.portSharing, r.makespan, freeRun.makespan) };
+}
+
+/**
+ * The schedule as one stage of all its steps (stageBarriers false): a node's steps then follow one
+ * another across what were stage boundaries under the rules of one stage. Refuses what needs a
+ * stage boundary (see SimRequest.stageBarriers).
+ */
+function oneRun(s: Schedule, machine: MachineModel, o: SimOptions): Schedule {
+  if (s.stages.length <= 1) return s;
+  const composing = s.stages.find((st) => st.rearrange !== "none");
+  if (composing && machine.tm > 0)
+    throw fail(
+      "simulate",
+      "BAD_OPTION",
+      `stage '${composing.name}' rearranges (t_m = ${machine.tm} us per byte on ${machine.name}): its compose has no place without the stage barriers; give a machine with t_m = 0 or keep the barriers`,
+      { field: "stageBarriers" },
+    );
+  if (o.mode === "nonblocking" && o.sendWaits === "data" && s.chunks === null && s.stages.length > 1)
+    throw fail(
+      "simulate",
+      "BAD_OPTION",
+      "sendWaits data on a plan without payload chunks assumes a stage forwards nothing it receives; without the stage barriers a relay could send before its data arrived: give a payload plan or sendWaits steps",
+      { field: "stageBarriers" },
+    );
+  return { ...s, stages: [{ name: "all", rearrange: "none", firstStep: 0, stepCount: s.stepCount }] };
 }
 
 function replay(
@@ -169,6 +199,7 @@ function measure(
     ports: o.ports,
     sendWaits: o.sendWaits,
     recvOrder: o.recvOrder,
+    stageBarriers: o.stageBarriers,
     sendBuffers: o.mode === "nonblocking" ? o.sendBuffers : null,
     makespan: run.makespan,
     nodes: acc.times(run.makespan),

@@ -5,26 +5,13 @@ import { runProtocol } from "../../../src/machines/sim/protocols.js";
 import { simulateSchedule } from "../../../src/machines/sim/simulate.js";
 import type { SimRequest } from "../../../src/machines/sim/options.js";
 import { isCommplanError } from "../../../src/model/errors.js";
-import type { MachineModel } from "../../../src/model/machine.js";
 import { matrixFromData } from "../../../src/model/matrix.js";
 import { stepOfTransfer } from "../../../src/model/schedule.js";
 import { plan } from "../../../src/planner/registry.js";
 import { networkText } from "../../../src/cli/commands/simulate-network.js";
-import { fatTree, ring, star, withBandwidth } from "./hand-networks.js";
+import { bare, fatTree, ring, star, withBandwidth } from "./hand-networks.js";
 import { buildTopology, compileRoutes } from "../../../src/topology/index.js";
 import { handSchedule } from "../../helpers/schedule-edit.js";
-
-/** A machine with only the costs a hand case needs (bytes per us on the links; t_d unused on a network). */
-const bare = (ts: number): MachineModel => ({
-  ...findMachine("t3d-004"),
-  ts,
-  tsSend: ts / 2,
-  tc: 0,
-  td: 1,
-  tm: 0,
-  barrier: 0,
-  ports: 1,
-});
 
 const base: SimRequest = { timeline: false, topology: "flat" };
 

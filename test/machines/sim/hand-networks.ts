@@ -1,5 +1,19 @@
-/** Small NetworkRoutes built by hand for the flow-model tests (a flat star, a 2-level fat tree with an oversubscribed uplink, a 1D ring), and one-stage schedules written as lists. */
+/** Small NetworkRoutes built by hand for the flow-model tests (a flat star, a 2-level fat tree with an oversubscribed uplink, a 1D ring), one-stage schedules written as lists, and a bare machine. */
+import { findMachine } from "../../../src/machines/presets.js";
+import type { MachineModel } from "../../../src/model/machine.js";
 import type { NetworkRoutes } from "../../../src/model/network.js";
+
+/** A machine with only the costs a hand case needs: start-up ts (half of it to send), t_d 1 us per byte, one port, the barrier given, no copy or compose cost. */
+export const bare = (ts: number, barrier = 0): MachineModel => ({
+  ...findMachine("t3d-004"),
+  ts,
+  tsSend: ts / 2,
+  tc: 0,
+  td: 1,
+  tm: 0,
+  barrier,
+  ports: 1,
+});
 
 /** Link tables of a network under construction. */
 class Links {
