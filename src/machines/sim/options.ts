@@ -55,11 +55,11 @@ export interface SimRequest {
   /**
    * End every stage with a barrier on every node (the papers' model; default true). false: a node
    * goes on into the next stage's steps as soon as the rules of one stage let it (as a lowered
-   * program runs, round after round with no barrier): the stages replay as one run, charging neither
-   * the barrier nor a compose. Refused with lockstep, the ocpc topology and data mode, with a
-   * rearranging stage on a machine with t_m > 0 (its compose has no place without the barrier), and
-   * in nonblocking mode with sendWaits data on a plan without payload chunks (that rule then assumes
-   * a stage forwards nothing it receives).
+   * program runs, round after round with no barrier): the stages replay as one run, no barrier is
+   * charged, and in blocking mode each node composes for a rearranging stage when it reaches it
+   * (compose-gates.ts). Refused with lockstep (so with the ocpc topology) and data mode; in nonblocking mode
+   * with a rearranging stage on a machine with t_m > 0, and with sendWaits data on a plan without
+   * payload chunks (that rule then assumes a stage forwards nothing it receives).
    */
   readonly stageBarriers?: boolean;
   /** Seed for random choices (OCPC backoff). Default 1. */
@@ -181,8 +181,6 @@ export function resolveSimOptions(req: SimRequest, machine: MachineModel): SimOp
       "stageBarriers",
       "lock-step already puts a barrier after every step: stageBarriers false needs a free run",
     );
-  if (!stageBarriers && topology === "ocpc")
-    throw bad("stageBarriers", "the ocpc topology runs in lock-step: stageBarriers false does not apply");
   if (!stageBarriers && req.data)
     throw bad("stageBarriers", "data mode follows the elements stage by stage: run it with the stage barriers");
   const net = resolveNetwork(req, topology);

@@ -3,6 +3,7 @@ import type { MachineModel } from "../../model/machine.js";
 import type { Schedule } from "../../model/schedule.js";
 import type { DataTracker } from "./data-tracker.js";
 import type { NodeAccounts } from "./node-accounts.js";
+import type { ComposeGates } from "./compose-gates.js";
 import { OcpcStepper } from "./ocpc-step.js";
 import type { SimOptions } from "./options.js";
 import { ReplayDriver, type ReplayMode, type ReplayOutcome } from "./replay-driver.js";
@@ -29,8 +30,9 @@ export function replayBlocking(
   acc: NodeAccounts,
   tl: TimelineRecorder,
   data: DataTracker | null,
+  gates: ComposeGates | null = null,
 ): ReplayOutcome {
-  const driver = new ReplayDriver(s, o, acc, tl, data, s.transferCount);
+  const driver = new ReplayDriver(s, o, acc, tl, data, s.transferCount, gates);
   const duration = blockingDuration(s, machine, o);
   const mode = new BlockingMode(driver, duration, machine.envelope ?? 0);
   const ocpc = o.topology === "ocpc" ? new OcpcStepper(driver, duration) : null;
@@ -71,6 +73,10 @@ class BlockingMode implements ReplayMode {
   private readonly composing: Uint8Array;
   /** Local time at which the node has composed (stage-local clock). */
   private readonly composedAt: Float64Array;
+  /** Since when the node has been held back for its compose (the run's start, or when a gate held it: ComposeGates). */
+  private readonly blockedFrom: Float64Array;
+  /** A gated compose waiting for the node's transfers under way to end: its duration (0: none). */
+  private readonly pendingCompose: Float64Array;
   /** Per destination, a FIFO of transfers waiting for a receive port: head, tail, next, since when. */
   private readonly qHead: Int32Array;
   private readonly qTail: Int32Array;
@@ -94,6 +100,8 @@ class BlockingMode implements ReplayMode {
     this.recvBusy = new Int32Array(p);
     this.composing = new Uint8Array(p);
     this.composedAt = new Float64Array(p);
+    this.blockedFrom = new Float64Array(p);
+    this.pendingCompose = new Float64Array(p);
     this.qHead = new Int32Array(p);
     this.qTail = new Int32Array(p);
     this.qNext = new Int32Array(T);
@@ -105,12 +113,32 @@ class BlockingMode implements ReplayMode {
     this.recvBusy.fill(0);
     this.composing.fill(0);
     this.composedAt.fill(t0);
+    this.blockedFrom.fill(t0);
+    this.pendingCompose.fill(0);
     this.qHead.fill(-1);
   }
 
   composeBegin(v: number, until: number): void {
     this.composing[v] = 1;
     this.composedAt[v] = until;
+  }
+
+  /** Holds node v from t (no sends, no new receives) and composes once its sends and receives under way have ended. */
+  gateCompose(v: number, t: number, dur: number): void {
+    this.composing[v] = 1;
+    this.blockedFrom[v] = t;
+    this.composedAt[v] = Infinity;
+    this.pendingCompose[v] = dur;
+    this.maybeCompose(v, t);
+  }
+
+  /** Starts node v's pending compose at t when it has no send and no receive under way. */
+  private maybeCompose(v: number, t: number): void {
+    const dur = this.pendingCompose[v]!;
+    if (dur > 0 && this.sendBusy[v] === 0 && this.recvBusy[v] === 0) {
+      this.pendingCompose[v] = 0;
+      this.d.startCompose(v, t, dur);
+    }
   }
 
   composeEnd(v: number, t: number): void {
@@ -190,15 +218,23 @@ class BlockingMode implements ReplayMode {
         if (this.qTail[b] === y) this.qTail[b] = this.qPrev;
       }
       const a = src[y]!;
-      // Waiting for a receiver that is still composing is not contention: nobody else holds its port.
+      // Waiting for a receiver held back for its compose is not contention: nobody else holds its port.
+      // That part of the wait is stalled time: [lo, hi], where [w0, t] meets the hold; the rest is waiting.
       const w0 = this.waitSince[y]!,
-        w1 = Math.max(w0, Math.min(t, this.composedAt[b]!));
-      if (w1 > w0) {
-        acc.stalled[a] = acc.stalled[a]! + (w1 - w0);
-        tl.add(a, K.stall, base + w0, base + w1, b, 0, y);
+        lo = Math.max(w0, this.blockedFrom[b]!),
+        hi = Math.min(t, this.composedAt[b]!);
+      let from = w0;
+      if (hi > lo) {
+        if (lo > w0) {
+          acc.wait[a] = acc.wait[a]! + (lo - w0);
+          tl.add(a, K.wait, base + w0, base + lo, b, size[y]!, y);
+        }
+        acc.stalled[a] = acc.stalled[a]! + (hi - lo);
+        tl.add(a, K.stall, base + lo, base + hi, b, 0, y);
+        from = hi;
       }
-      acc.wait[a] = acc.wait[a]! + (t - w1);
-      tl.add(a, K.wait, base + w1, base + t, b, size[y]!, y);
+      acc.wait[a] = acc.wait[a]! + (t - from);
+      tl.add(a, K.wait, base + from, base + t, b, size[y]!, y);
       this.start(y, t);
     }
   }
@@ -224,6 +260,16 @@ class BlockingMode implements ReplayMode {
       acc.recvBytes[b] = acc.recvBytes[b]! + bytes;
     }
     this.d.received(x, t);
+    if (a !== b) {
+      this.maybeCompose(a, t);
+      this.maybeCompose(b, t);
+    }
+    // gated: a node that reached a new stage composes before it takes that stage's messages (as a
+    // program copies before it posts the round's receives), so it tries its next transfer first
+    if (this.d.gated) {
+      this.tryIssue(a, t);
+      if (b !== a) this.tryIssue(b, t);
+    }
     if (a !== b) this.serve(b, t);
     // with the step order, the source may have reached its next step: messages queued for it may enter
     if (this.d.gate) this.serve(a, t);

@@ -8,6 +8,7 @@ import { FlowNetwork } from "./flow-network.js";
 import { EventHeap, TICKS_PER_US, timeKey } from "./heap.js";
 import type { NodeAccounts } from "./node-accounts.js";
 import type { SimOptions } from "./options.js";
+import type { ComposeGates } from "./compose-gates.js";
 import { RecvGate } from "./recv-order.js";
 import { driveStages } from "./stage-driver.js";
 import { StageOrder } from "./stage-order.js";
@@ -74,6 +75,12 @@ export interface ReplayMode {
   reset(t0: number): void;
   /** Node v composes until local time `until`: the mode holds back what composing blocks. */
   composeBegin(v: number, until: number): void;
+  /**
+   * Without stage barriers (ComposeGates): node v is to compose for `dur` from t, or as soon as its
+   * transfers under way have ended; the mode holds it back meanwhile and starts the compose through
+   * ReplayDriver.startCompose.
+   */
+  gateCompose?(v: number, t: number, dur: number): void;
   /** Node v has composed at t (the driver has closed its books). */
   composeEnd(v: number, t: number): void;
   /** Node v issues at t what its resources and the send rule let it. */
@@ -109,6 +116,14 @@ export class ReplayDriver {
   /** With a network (o.network): the flow model the modes hand their network phases to; its activation events come after the compose events. */
   readonly flows: FlowNetwork | null;
   private readonly stallSince: Float64Array;
+  /** Whether nodes compose when they reach a stage (no stage barriers: ComposeGates). */
+  get gated(): boolean {
+    return this.gates !== null;
+  }
+  /** Local time each node began its compose. */
+  private readonly composeFrom: Float64Array;
+  /** The mode of the run under way (take starts a gated compose through it). */
+  private mode: ReplayMode | null = null;
   private nextProgress = PROGRESS_EVERY;
   /** Integer time key (ticks, heap.ts) of the moment being handled. */
   private nowKey = 0;
@@ -120,6 +135,8 @@ export class ReplayDriver {
     readonly tl: TimelineRecorder,
     readonly data: DataTracker | null,
     eventIds: number,
+    /** Without stage barriers: each node composes when it reaches a rearranging stage (null: composes come from the stage loop). */
+    private readonly gates: ComposeGates | null = null,
   ) {
     const p = s.p,
       T = s.transferCount;
@@ -131,6 +148,7 @@ export class ReplayDriver {
     this.heap = new EventHeap(Math.min(eventIds + p, 1 << 20));
     this.ready = new Float64Array(p);
     this.stallSince = new Float64Array(p);
+    this.composeFrom = new Float64Array(p);
     this.flows = o.network
       ? new FlowNetwork(o.network, T, this.heap, eventIds + p, T > 0 ? eventIds / T : 1, o.fullRecompute)
       : null;
@@ -142,15 +160,41 @@ export class ReplayDriver {
     return ptr[v]! < sendStart[v + 1]! ? sendList[ptr[v]!]! : -1;
   }
 
-  /** Node v issues its next transfer x at t when the send rule allows it (true); otherwise v is held back (stalled) from t on (false). */
+  /**
+   * Node v issues its next transfer x at t when the send rule allows it (true); otherwise v is held
+   * back (stalled) from t on (false). With compose gates, x first in a new stage of v starts v's
+   * compose for that stage instead (false: the mode's composeEnd issues it).
+   */
   take(v: number, x: number, t: number): boolean {
     if (!this.rule.allows(x)) {
       if (this.stallSince[v]! < 0) this.stallSince[v] = t;
       return false;
     }
+    const g = this.gates;
+    if (g !== null && g.at[v] !== g.stageOf[x]) {
+      const k = g.stageOf[x]!;
+      g.at[v] = k;
+      const c = g.cost[k * this.s.p + v]!;
+      if (c > 0) {
+        this.closeStall(v, t);
+        const mode = this.mode!;
+        if (mode.gateCompose) mode.gateCompose(v, t, c);
+        else this.startCompose(v, t, c);
+        return false;
+      }
+    }
     this.order.ptr[v]!++;
     this.closeStall(v, t);
     return true;
+  }
+
+  /** Node v composes from local time t (the moment being handled) for `dur`: the mode holds it back until its compose event. */
+  startCompose(v: number, t: number, dur: number): void {
+    const mode = this.mode!;
+    this.composeFrom[v] = t;
+    mode.composeBegin(v, t + dur);
+    this.acc.begin(v, t);
+    this.at(t, dur, mode.eventIds + v);
   }
 
   /** Ends node v's stall (if any) at local time t. */
@@ -201,16 +245,9 @@ export class ReplayDriver {
     if (this.gate) this.gate.load(stepLo, stepHi);
     this.stallSince.fill(-1);
     this.nowKey = timeKey(t0);
+    this.mode = mode;
     mode.reset(t0);
-    if (withReady) {
-      for (let v = 0; v < p; v++) {
-        if (ready[v]! > 0) {
-          mode.composeBegin(v, t0 + ready[v]!);
-          acc.begin(v, t0);
-          this.at(t0, ready[v]!, ids + v);
-        }
-      }
-    }
+    if (withReady) for (let v = 0; v < p; v++) if (ready[v]! > 0) this.startCompose(v, t0, ready[v]!);
     for (let v = 0; v < p; v++) mode.tryIssue(v, t0);
     const doneBefore = this.done;
     let last = t0;
@@ -238,7 +275,7 @@ export class ReplayDriver {
       if (id >= ids) {
         const v = id - ids;
         acc.end(v, t);
-        this.tl.add(v, K.compose, this.base + t0, this.base + t, NONE, 0, NONE);
+        this.tl.add(v, K.compose, this.base + this.composeFrom[v]!, this.base + t, NONE, 0, NONE);
         mode.composeEnd(v, t);
       } else mode.onEvent(id, t);
       if (this.o.progress && heap.pushed >= this.nextProgress) {
@@ -280,6 +317,15 @@ export class ReplayDriver {
 
   /** Replays every stage with `mode` (and `runStep` for a lock-step step, when given); returns the makespan. */
   run(machine: MachineModel, mode: ReplayMode, runStep?: (step: number, t0: number) => number): number {
+    const g = this.gates;
+    if (g !== null) {
+      // no stage barriers (the schedule is one stage): every node composes for the first stage at 0, as
+      // after a barrier, and for a later one when it reaches it (take)
+      g.at.fill(0);
+      this.ready.set(g.cost.subarray(0, this.s.p));
+      this.base = 0;
+      return this.runRange(mode, 0, this.s.stepCount, 0, true);
+    }
     const engine = {
       setBase: (t: number) => void (this.base = t),
       runRange: (lo: number, hi: number, t0: number, withReady: boolean) => this.runRange(mode, lo, hi, t0, withReady),

@@ -6,6 +6,7 @@ import { DataTracker } from "./data-tracker.js";
 import { NodeAccounts } from "./node-accounts.js";
 import { resolveSimOptions, type SendWaits, type SimMode, type SimOptions, type SimRequest } from "./options.js";
 import type { RecvOrder } from "./recv-order.js";
+import { ComposeGates } from "./compose-gates.js";
 import { replayBlocking } from "./replay-blocking.js";
 import type { ReplayOutcome } from "./replay-driver.js";
 import { replayNonblocking } from "./replay-nonblocking.js";
@@ -122,39 +123,45 @@ export function simulateSchedule(s: Schedule, machine: MachineModel, req: SimReq
   const acc = new NodeAccounts(p);
   const tl = new TimelineRecorder(p, o.timeline);
   const runs = o.stageBarriers ? s : oneRun(s, machine, o);
-  // without stage barriers there is no barrier to charge
+  // without stage barriers there is no barrier to charge, and each node composes when it reaches a stage
   const runMachine = o.stageBarriers ? machine : { ...machine, barrier: 0 };
-  const run = replay(runs, runMachine, o, acc, tl, data);
+  const gates = runs === s ? null : ComposeGates.of(s, machine);
+  const run = replay(runs, runMachine, o, acc, tl, data, gates);
   const dataFailures = data ? data.finish() : null;
   const r = measure(s, machine, o, run, acc, tl.build(), dataFailures, data ? data.failureCount : 0);
   if (!o.network || !run.flows) return r;
   if (!o.linkFactor) return { ...r, network: linkStats(run.flows, o.portSharing, r.makespan, null) };
   // f_lc: the same run with an infinite-bandwidth core (only the hosts' own links keep their bandwidth)
   const free = { ...o, network: freeCore(o.network), timeline: false, data: null, progress: null };
-  const freeRun = replay(runs, runMachine, free, new NodeAccounts(p), new TimelineRecorder(p, false), null);
+  const freeGates = gates === null ? null : ComposeGates.of(s, machine);
+  const freeRun = replay(runs, runMachine, free, new NodeAccounts(p), new TimelineRecorder(p, false), null, freeGates);
   return { ...r, network: linkStats(run.flows, o.portSharing, r.makespan, freeRun.makespan) };
 }
 
 /**
  * The schedule as one stage of all its steps (stageBarriers false): a node's steps then follow one
- * another across what were stage boundaries under the rules of one stage. Refuses what needs a
- * stage boundary (see SimRequest.stageBarriers).
+ * another across what were stage boundaries under the rules of one stage; in blocking mode the
+ * ComposeGates charge each stage's compose. Refuses what needs a stage boundary (see
+ * SimRequest.stageBarriers).
  */
 function oneRun(s: Schedule, machine: MachineModel, o: SimOptions): Schedule {
   if (s.stages.length <= 1) return s;
-  const composing = s.stages.find((st) => st.rearrange !== "none");
-  if (composing && machine.tm > 0)
+  // a rearranging stage with transfers composes at a cost when t_m > 0
+  const composing = s.stages.find(
+    (st) => st.rearrange !== "none" && s.stepStart[st.firstStep + st.stepCount]! > s.stepStart[st.firstStep]!,
+  );
+  if (composing && machine.tm > 0 && o.mode === "nonblocking")
     throw fail(
       "simulate",
       "BAD_OPTION",
-      `stage '${composing.name}' rearranges (t_m = ${machine.tm} us per byte on ${machine.name}): its compose has no place without the stage barriers; give a machine with t_m = 0 or keep the barriers`,
+      `stage '${composing.name}' rearranges (t_m = ${machine.tm} us per byte on ${machine.name}): without the stage barriers only blocking mode places each node's compose (when it reaches the stage); keep the barriers in nonblocking mode`,
       { field: "stageBarriers" },
     );
   if (o.mode === "nonblocking" && o.sendWaits === "data" && s.chunks === null && s.stages.length > 1)
     throw fail(
       "simulate",
       "BAD_OPTION",
-      "sendWaits data on a plan without payload chunks assumes a stage forwards nothing it receives; without the stage barriers a relay could send before its data arrived: give a payload plan or sendWaits steps",
+      "sendWaits data on a plan without payload chunks assumes a stage forwards nothing it receives; without the stage barriers a relay could send before its data arrived: give a payload plan (plan --payload) or sendWaits steps (--send-waits steps)",
       { field: "stageBarriers" },
     );
   return { ...s, stages: [{ name: "all", rearrange: "none", firstStep: 0, stepCount: s.stepCount }] };
@@ -167,9 +174,10 @@ function replay(
   acc: NodeAccounts,
   tl: TimelineRecorder,
   data: DataTracker | null,
+  gates: ComposeGates | null,
 ): ReplayOutcome {
   return o.mode === "blocking"
-    ? replayBlocking(s, machine, o, acc, tl, data)
+    ? replayBlocking(s, machine, o, acc, tl, data, gates)
     : replayNonblocking(s, machine, o, acc, tl, data);
 }
 
