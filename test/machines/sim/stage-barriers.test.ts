@@ -12,31 +12,29 @@ import { matrixArb } from "../../helpers/arbitraries.js";
 import { errorOf } from "../../helpers/errors.js";
 import { bare } from "./hand-networks.js";
 
-/** Stage "one": 0 -> 1 (100 bytes); stage "two": 2 -> 0 (10) and 1 -> 2 (10), elements of 1 byte. */
-function twoStages(): Schedule {
-  const b = new ScheduleBuilder(
-    { p: 3, algorithm: "hand", params: {}, seed: null, elementBytes: 1, matrixDigest: "" },
-    false,
-  );
-  b.stage("one").step().transfer(0, 1, 100);
-  b.stage("two").step();
-  b.transfer(2, 0, 10);
-  b.transfer(1, 2, 10);
-  return b.build();
-}
-
-/** A three-node schedule of two stages, the second composing, from lists of [src, dst, bytes]. */
-function composing(one: [number, number, number][], two: [number, number, number][]): Schedule {
+/** A three-node schedule of two stages ("one", then "two" with `rearrange`), one step each, from lists of [src, dst, bytes]. */
+function twoStages(
+  one: [number, number, number][] = [[0, 1, 100]],
+  two: [number, number, number][] = [
+    [2, 0, 10],
+    [1, 2, 10],
+  ],
+  rearrange: "none" | "compose" = "none",
+): Schedule {
   const b = new ScheduleBuilder(
     { p: 3, algorithm: "hand", params: {}, seed: null, elementBytes: 1, matrixDigest: "" },
     false,
   );
   b.stage("one").step();
   for (const [a, d, z] of one) b.transfer(a, d, z);
-  b.stage("two", "compose").step();
+  b.stage("two", rearrange).step();
   for (const [a, d, z] of two) b.transfer(a, d, z);
   return b.build();
 }
+
+/** The same, the second stage composing. */
+const composing = (one: [number, number, number][], two: [number, number, number][]): Schedule =>
+  twoStages(one, two, "compose");
 
 describe("stage barriers: hand-computed", () => {
   it("hand-computed: with barriers stage two starts at 100; without, node 2 sends at once and node 1 once it has received", () => {
@@ -57,15 +55,13 @@ describe("stage barriers: hand-computed", () => {
   });
 
   it("without barriers no barrier is charged, and a node that is done goes on at once", () => {
-    const b = new ScheduleBuilder(
-      { p: 3, algorithm: "hand", params: {}, seed: null, elementBytes: 1, matrixDigest: "" },
-      false,
+    const s = twoStages(
+      [
+        [0, 1, 100],
+        [2, 2, 1],
+      ],
+      [[2, 0, 10]],
     );
-    b.stage("one").step();
-    b.transfer(0, 1, 100);
-    b.transfer(2, 2, 1);
-    b.stage("two").step().transfer(2, 0, 10);
-    const s = b.build();
     expect(simulateSchedule(s, bare(0, 7), { timeline: false }).makespan).toBeCloseTo(7 + 100 + 7 + 10, 9);
     expect(simulateSchedule(s, bare(0, 7), { timeline: false, stageBarriers: false }).makespan).toBeCloseTo(100, 9);
   });
@@ -89,16 +85,13 @@ describe("stage barriers: hand-computed", () => {
     // t_m = 1 us per byte; stage "two" composes: node 2 (sends 10 bytes) composes 0..10 and sends to 0
     // 10..20; node 1 receives 0 -> 1 until 100, composes 100..110 and sends to 2 110..120. With the
     // barriers every node composes 100..110 and both stage-two sends run 110..120.
-    const b = new ScheduleBuilder(
-      { p: 3, algorithm: "hand", params: {}, seed: null, elementBytes: 1, matrixDigest: "" },
-      false,
+    const s = composing(
+      [[0, 1, 100]],
+      [
+        [2, 0, 10],
+        [1, 2, 10],
+      ],
     );
-    b.stage("one").step();
-    b.transfer(0, 1, 100);
-    b.stage("two", "compose").step();
-    b.transfer(2, 0, 10);
-    b.transfer(1, 2, 10);
-    const s = b.build();
     const mc = { ...bare(0), tm: 1 };
     const withB = simulateSchedule(s, mc, { timeline: false });
     expect([withB.transferStart[1], withB.transferEnd[1], withB.makespan]).toEqual([110, 120, 120]);
