@@ -310,8 +310,9 @@ export const generatedTopologyArb: fc.Arbitrary<FuzzFile> = fc
     }),
     name: fc.option(fc.constantFrom("net", "", "__proto__", "a\nb", "x".repeat(300)), { nil: undefined }),
     duplicate: fc.boolean(),
+    routing: fc.option(fc.constantFrom("ecmp", "dmodk", "random", 3, null), { nil: undefined }),
   })
-  .map(({ hosts, switches, star, links, routes, name, duplicate }) => {
+  .map(({ hosts, switches, star, links, routes, name, duplicate, routing }) => {
     const H = Array.from({ length: hosts }, (_, i) => `h${i}`);
     const S = Array.from({ length: switches }, (_, i) => `s${i}`);
     const node = (k: number): string => (k < hosts ? H[k]! : k - hosts < switches ? S[k - hosts]! : `w${k}`);
@@ -330,6 +331,7 @@ export const generatedTopologyArb: fc.Arbitrary<FuzzFile> = fc
     };
     if (routes.length > 0)
       doc["routes"] = routes.map((r) => ({ src: node(r.src), dst: node(r.dst), path: r.path.map(node) }));
+    if (routing !== undefined) doc["routing"] = routing;
     return { bytes: Buffer.from(JSON.stringify(doc, null, 1)), ext: ".json", kind: "topology" as const };
   });
 
@@ -356,6 +358,10 @@ export const NETWORK_SPECS = [
   "fat-tree:k=4,oversub=-1",
   "fat-tree:k=4,oversub=1e-300",
   "fat-tree:k=4,k=4",
+  "fat-tree:k=4,routing=dmodk",
+  "fat-tree:k=4,oversub=2,routing=dmodk",
+  "fat-tree:k=4,routing=DMODK",
+  "fat-tree:k=4,routing=",
   "torus",
   "torus:dims=2x4",
   "torus:dims=4x4",
@@ -383,6 +389,7 @@ export const NETWORK_SPECS = [
   "rail:spines=0",
   "rail:spines=1000000",
   "rail:nvbw=-5",
+  "rail:gpus=4,routing=dmodk",
   "cm5-fat-tree",
   "cm5-fat-tree:lat=-1",
   "nope",
@@ -402,6 +409,7 @@ export const VALID_SPECS = [
   "flat",
   "fat-tree:k=4",
   "fat-tree:k=4,oversub=4",
+  "fat-tree:k=4,routing=dmodk",
   "torus:dims=4x4",
   "dragonfly:routers=2,hpr=2",
   "rail:gpus=4",
@@ -421,6 +429,7 @@ const GENERATOR_KEYS = [
   "nodes",
   "spines",
   "nvbw",
+  "routing",
   "bw",
   "lat",
 ];
@@ -549,6 +558,7 @@ export const EXTRA_OPTIONS: readonly (readonly string[])[] = [
   ["--buffers", "1"],
   ["--buffers", "3"],
   ["--send-waits", "steps"],
+  ["--no-stage-barriers"],
   ["--barrier", "5"],
   ["--barrier", "-1"],
   ["--max-memory", "1M"],

@@ -8,6 +8,7 @@ import type { JsonValue } from "../model/schedule.js";
 import { fsError } from "./file-output.js";
 import { validateWithSchema } from "./json-schema.js";
 import { counted } from "../model/plural.js";
+import { jsonExcerpt } from "../model/quoted.js";
 import { findJsonSyntaxError } from "./json-tokenizer.js";
 
 const MODULE = "program";
@@ -333,7 +334,7 @@ function assemble(head: Doc, parts: { doc: Doc; file: string }[]): ProgramDocume
   for (const { doc, file } of parts) {
     for (const key of ["p", "algorithm", "variant", "rounds", "matrixDigest", "elementBytes"] as const) {
       if (doc[key] !== head[key])
-        bad(file, `/${key}`, `is ${JSON.stringify(doc[key])}, the index says ${JSON.stringify(head[key])}`);
+        bad(file, `/${key}`, `is ${jsonExcerpt(doc[key])}, the index says ${jsonExcerpt(head[key])}`);
     }
     doc.ranks!.forEach((rd, k) => {
       const path = `/ranks/${k}`;

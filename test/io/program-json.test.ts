@@ -88,6 +88,24 @@ describe("commplan.program/v1", () => {
     });
   }
 
+  it("a rank file that disagrees with its index names both values, cut to one short line (found by the fuzzer: a 5,000-character digest)", async () => {
+    const split = join(dir, "digest-split");
+    await writeProgramSplit(lowerSchedule(m, plan(m, "shift")).program, split);
+    const rank = join(split, "rank-0.json");
+    const doc = JSON.parse(readFileSync(rank, "utf8")) as { matrixDigest: string };
+    doc.matrixDigest = "mm3x64:" + "[".repeat(5000);
+    writeFileSync(rank, JSON.stringify(doc));
+    let message = "";
+    try {
+      readProgramJson(join(split, "index.json"));
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/rank-0\.json.*\/matrixDigest.*is "mm3x64:\[+\.\.\. \(5009 characters\), the index says /);
+    expect(message.length).toBeLessThan(400);
+    expect(message).not.toContain("\n");
+  });
+
   const bad = rejecter(() => lowerSchedule(m, plan(m, "two-stage", { payload: true })).program, "bad.json");
   it("rejects bad documents with one line naming the field", () => {
     bad(
