@@ -52,6 +52,24 @@ describe("commplan platform", () => {
     expect(ft).toContain('radical="0-15"');
     expect(ft).toContain('bw="25000000000Bps"');
     expect(readFileSync(f("hosts"), "utf8").trim().split("\n")).toHaveLength(12);
+    // the cluster routes D-mod-k: a note when this network's routes differ, none when they match
+    expect(r.err).toMatch(/^platform: note: SimGrid routes a FAT_TREE cluster D-mod-k, this network's routes are ECMP/);
+    r = await run(
+      "platform",
+      "--topology",
+      "fat-tree:k=4,routing=dmodk",
+      "-P",
+      "12",
+      "--machine",
+      "ib-hdr-200",
+      "-o",
+      f("ft2.xml"),
+    );
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toBe("");
+    expect(readFileSync(f("ft2.xml"), "utf8")).toBe(
+      ft.replace("topology fat-tree:k=4;", "topology fat-tree:k=4,routing=dmodk;"),
+    );
     r = await run("platform", "--topology", "dragonfly", "-P", "16", "-o", f("df.xml"));
     expect(r.code, r.err).toBe(0);
     const df = readFileSync(f("df.xml"), "utf8");

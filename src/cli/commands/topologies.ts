@@ -111,6 +111,16 @@ export function registerTopologies(program: Command, ctx: CliContext): void {
           ...(p === undefined ? {} : { ranks: p }),
         });
         await writePieces(pieces, o.output, "platform");
+        const routing = graph.graph().routing;
+        if (
+          !o.explicit &&
+          d.simgridCluster?.topology === "FAT_TREE" &&
+          routing.kind === "shortest" &&
+          routing.pick !== "dmodk"
+        )
+          ctx.io.err(
+            "platform: note: SimGrid routes a FAT_TREE cluster D-mod-k, this network's routes are ECMP (the default): give routing=dmodk to replay the same routes, or --explicit to write commplan's\n",
+          );
         if (o.hostfile !== undefined)
           await writePieces([simgridTopologyHostfile(d, p ?? d.hosts.length)], o.hostfile, "platform");
       },
