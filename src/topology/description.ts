@@ -1,6 +1,6 @@
 /** A TopologyDescription (a user's JSON file, plain data) turned into a topology graph, and a graph listed back as a description. */
 import { fail } from "../model/errors.js";
-import type { TopologyDescription } from "../model/topology.js";
+import { NEXT_HOP_PICKS, type TopologyDescription } from "../model/topology.js";
 import { GraphBuilder } from "./graph-builder.js";
 import type { TopologyGraph } from "./types.js";
 
@@ -37,7 +37,11 @@ export function graphFromDescription(d: TopologyDescription, file?: string): Top
         );
     b.link(l.a, l.b, l.bandwidth, l.latency);
   });
-  return b.finish(d.name, { kind: "shortest", pick: d.routing ?? "ecmp" }, d.routes ? { routes: d.routes } : {});
+  return b.finish(
+    d.name,
+    { kind: "shortest", pick: d.routing ?? NEXT_HOP_PICKS[0]! },
+    d.routes ? { routes: d.routes } : {},
+  );
 }
 
 /** Lists a graph as plain data: hosts and switches by index, cables by id (what the SimGrid platform writer takes). */
@@ -60,7 +64,9 @@ export function describeTopology(graph: TopologyGraph): TopologyDescription {
     switches,
     links,
     ...(label.routes ? { routes: label.routes } : {}),
-    ...(label.routing.kind === "shortest" && label.routing.pick === "dmodk" ? { routing: label.routing.pick } : {}),
+    ...(label.routing.kind === "shortest" && label.routing.pick !== NEXT_HOP_PICKS[0]
+      ? { routing: label.routing.pick }
+      : {}),
     ...(label.simgridCluster ? { simgridCluster: label.simgridCluster } : {}),
   };
 }

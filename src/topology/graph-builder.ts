@@ -36,7 +36,7 @@ export const LINK_PARAMS: readonly TopologyParam[] = [
   { name: "lat", type: "number", description: "latency of a link", default: DEFAULT_LINK_LATENCY, min: 0, unit: "us" },
 ];
 
-/** The `routing` parameter of the generators with shortest-path routing (types.ts NextHopPick). */
+/** The `routing` parameter of the generators with a choice among shortest paths (NextHopPick, model/topology.ts). */
 export const ROUTING_PARAM: TopologyParam = {
   name: "routing",
   type: "string",

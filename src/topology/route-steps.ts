@@ -151,7 +151,7 @@ function hostSwitchCount(t: NetworkTables): number {
  * two arrays (faster to read than one array per row), grown by half as needed up to the number of
  * switches with hosts (the only destinations), and refused past the memory budget.
  */
-export function shortestRows(t: NetworkTables, name: string, pick: NextHopPick = "ecmp"): ShortestRows {
+export function shortestRows(t: NetworkTables, name: string, pick: NextHopPick): ShortestRows {
   const dmodk = pick === "dmodk";
   const S = t.switches,
     most = hostSwitchCount(t);
@@ -211,7 +211,7 @@ export function shortestRows(t: NetworkTables, name: string, pick: NextHopPick =
         pool = lists.data,
         to = t.to,
         hosts = t.hosts;
-      // D-mod-k: the choices so far divide b (a fat tree's up-links: b mod k at the edge, then b / k mod k)
+      // D-mod-k: the choices so far divide b (a fat tree's c up-links: b mod c at the edge, then floor(b / c) mod c)
       let div = 1;
       while (cur !== dst) {
         const i = at[base + cur]!,

@@ -5,7 +5,7 @@ import type { NextHopPick, SimgridClusterHint, TopologyRouteDescription } from "
 
 /** How routes are chosen: shortest paths (hops) with ECMP or D-mod-k, dimension order on a torus, minimal (local-global-local) on a dragonfly. */
 export type RoutingPolicy =
-  | { readonly kind: "shortest"; readonly pick?: NextHopPick }
+  | { readonly kind: "shortest"; readonly pick: NextHopPick }
   | { readonly kind: "torus"; readonly dims: readonly number[] }
   | { readonly kind: "dragonfly"; readonly groups: number };
 

@@ -450,7 +450,7 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
     )
     .option(
       "--no-stage-barriers",
-      "run the stages as one: a node goes on into the next stage as soon as its own steps allow, as a lowered program runs (no barrier; in blocking mode each node composes when it reaches a stage). Refused with --lockstep and --data; in nonblocking mode with a rearranging stage on a machine with t_m > 0 (every preset), and with --send-waits data (the default there) on a plan without --payload",
+      "run the stages as one: a node goes on into the next stage as soon as its own steps allow, as a lowered program runs (no barrier; in blocking mode each node composes when it reaches a stage). Refused with --lockstep and --data; in nonblocking mode with a rearranging stage on a machine with t_m > 0 (every preset), and with --send-waits data (the default there) on a plan of several stages without --payload",
     )
     .option("--barrier <us>", BARRIER_HELP)
     .option("--envelope <bytes>", ENVELOPE_HELP)

@@ -13,7 +13,7 @@ export class ComposeGates {
   readonly stageOf: Int32Array;
   /** Compose time (us) of node v in stage k at k * p + v (0 where the stage does not rearrange). */
   readonly cost: Float64Array;
-  /** The stage each node is in (-1 before its first transfer). */
+  /** The stage each node is in (ReplayDriver.run starts every node in stage 0). */
   readonly at: Int32Array;
 
   private constructor(s: Schedule, tm: number) {
@@ -30,7 +30,7 @@ export class ComposeGates {
       if (stages[k]!.rearrange !== "none") this.cost[k * p + src[x]!] = this.cost[k * p + src[x]!]! + size[x]! * eb;
     }
     for (let i = 0; i < this.cost.length; i++) this.cost[i] = this.cost[i]! * tm;
-    this.at = new Int32Array(p).fill(-1);
+    this.at = new Int32Array(p);
   }
 
   /** The gates of `s` on `machine`, or null when no stage composes at a cost (nothing to gate). */

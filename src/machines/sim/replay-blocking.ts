@@ -260,15 +260,14 @@ class BlockingMode implements ReplayMode {
       acc.recvBytes[b] = acc.recvBytes[b]! + bytes;
     }
     this.d.received(x, t);
-    if (a !== b) {
+    // gated: a node held for its compose starts it once its transfers under way have ended; a node
+    // that reached a new stage composes before it takes that stage's messages (as a program copies
+    // before it posts the round's receives), so it tries its next transfer before it serves
+    if (this.d.gated && a !== b) {
       this.maybeCompose(a, t);
       this.maybeCompose(b, t);
-    }
-    // gated: a node that reached a new stage composes before it takes that stage's messages (as a
-    // program copies before it posts the round's receives), so it tries its next transfer first
-    if (this.d.gated) {
       this.tryIssue(a, t);
-      if (b !== a) this.tryIssue(b, t);
+      this.tryIssue(b, t);
     }
     if (a !== b) this.serve(b, t);
     // with the step order, the source may have reached its next step: messages queued for it may enter

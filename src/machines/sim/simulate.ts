@@ -125,7 +125,7 @@ export function simulateSchedule(s: Schedule, machine: MachineModel, req: SimReq
   const runs = o.stageBarriers ? s : oneRun(s, machine, o);
   // without stage barriers there is no barrier to charge, and each node composes when it reaches a stage
   const runMachine = o.stageBarriers ? machine : { ...machine, barrier: 0 };
-  const gates = runs === s ? null : ComposeGates.of(s, machine);
+  const gates = runs === s || o.mode !== "blocking" ? null : ComposeGates.of(s, machine);
   const run = replay(runs, runMachine, o, acc, tl, data, gates);
   const dataFailures = data ? data.finish() : null;
   const r = measure(s, machine, o, run, acc, tl.build(), dataFailures, data ? data.failureCount : 0);
@@ -133,8 +133,8 @@ export function simulateSchedule(s: Schedule, machine: MachineModel, req: SimReq
   if (!o.linkFactor) return { ...r, network: linkStats(run.flows, o.portSharing, r.makespan, null) };
   // f_lc: the same run with an infinite-bandwidth core (only the hosts' own links keep their bandwidth)
   const free = { ...o, network: freeCore(o.network), timeline: false, data: null, progress: null };
-  const freeGates = gates === null ? null : ComposeGates.of(s, machine);
-  const freeRun = replay(runs, runMachine, free, new NodeAccounts(p), new TimelineRecorder(p, false), null, freeGates);
+  // the gates' per-node stages start over in every run (ReplayDriver.run)
+  const freeRun = replay(runs, runMachine, free, new NodeAccounts(p), new TimelineRecorder(p, false), null, gates);
   return { ...r, network: linkStats(run.flows, o.portSharing, r.makespan, freeRun.makespan) };
 }
 
@@ -157,7 +157,7 @@ function oneRun(s: Schedule, machine: MachineModel, o: SimOptions): Schedule {
       `stage '${composing.name}' rearranges (t_m = ${machine.tm} us per byte on ${machine.name}): without the stage barriers only blocking mode places each node's compose (when it reaches the stage); keep the barriers in nonblocking mode`,
       { field: "stageBarriers" },
     );
-  if (o.mode === "nonblocking" && o.sendWaits === "data" && s.chunks === null && s.stages.length > 1)
+  if (o.mode === "nonblocking" && o.sendWaits === "data" && s.chunks === null)
     throw fail(
       "simulate",
       "BAD_OPTION",

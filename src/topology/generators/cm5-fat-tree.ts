@@ -42,6 +42,6 @@ export const CM5_FAT_TREE: TopologyGenerator = {
       if (c16.length > 0) b.link(c4, c16[i >> 2]!, 4 * cluster16, lat);
       for (let h = 4 * i; h < Math.min(hosts, 4 * i + 4); h++) b.link(b.host(), c4, cluster4, lat);
     }
-    return b.finish(spec, { kind: "shortest" });
+    return b.finish(spec, { kind: "shortest", pick: "ecmp" });
   },
 };

@@ -12,6 +12,10 @@ export const FLAT: TopologyGenerator = {
     const b = new GraphBuilder("topology").reserve(hosts, 1, hosts, "flat");
     const sw = b.switch("sw");
     for (let h = 0; h < hosts; h++) b.link(b.host(), sw, bandwidth, latency);
-    return b.finish(spec, { kind: "shortest" }, { simgridCluster: { topology: "FLAT", bandwidth, latency } });
+    return b.finish(
+      spec,
+      { kind: "shortest", pick: "ecmp" },
+      { simgridCluster: { topology: "FLAT", bandwidth, latency } },
+    );
   },
 };
