@@ -45,12 +45,13 @@ const SIZE = 65536;
 /** A spec ending in this runs on SimGrid's own <cluster> form of the network (its routing: D-mod-k on a FAT_TREE). */
 const CLUSTER = " (SimGrid cluster)";
 const PLANNERS = ["linear-permutation", "shift", "coloring", "four-stage"];
-/** The network specs of every P: fat trees with hashed ECMP routes and with D-mod-k routes (the 1:1 one on SimGrid's cluster), a 2D torus. */
+/** The network specs of every P: fat trees with hashed ECMP routes and with D-mod-k routes (the 1:1 one also on SimGrid's cluster), a 2D torus. */
 function networks(torus: string): string[] {
   return [
     "fat-tree",
     "fat-tree:oversub=2",
     "fat-tree:oversub=4",
+    "fat-tree:routing=dmodk",
     `fat-tree:routing=dmodk${CLUSTER}`,
     "fat-tree:oversub=2,routing=dmodk",
     "fat-tree:oversub=4,routing=dmodk",
@@ -125,14 +126,12 @@ function spread(xs: readonly number[], digits: number, unit = ""): string {
   return `median ${f(v[v.length >> 1])}, range ${f(v[0])} .. ${f(v[v.length - 1])}`;
 }
 
-/** Per P and planner, commplan's makespan with hashed ECMP routes over that with D-mod-k on the same 1:1 fat tree. */
-function ecmpOverDmodk(rows: readonly Row[]): number[] {
+/** Per P and planner with both rows, f(row on network `a`, row on network `b`). */
+function paired(rows: readonly Row[], a: string, b: string, f: (x: Row, y: Row) => number): number[] {
   const out: number[] = [];
-  for (const r of rows.filter((x) => x.network === "fat-tree")) {
-    const d = rows.find(
-      (x) => x.network === `fat-tree:routing=dmodk${CLUSTER}` && x.p === r.p && x.planner === r.planner,
-    );
-    if (d) out.push(r.commplanUs / d.commplanUs);
+  for (const x of rows.filter((r) => r.network === a)) {
+    const y = rows.find((r) => r.network === b && r.p === x.p && r.planner === x.planner);
+    if (y) out.push(f(x, y));
   }
   return out;
 }
@@ -140,7 +139,10 @@ function ecmpOverDmodk(rows: readonly Row[]): number[] {
 /** The markdown of the measured rows. */
 function report(rows: readonly Row[], problems: readonly string[], wallS: number): string {
   const off = rows.filter((r) => Math.abs(r.ratio - 1) > TARGET);
+  const explicit = rows.filter((r) => !r.network.endsWith(CLUSTER));
   const onCluster = rows.filter((r) => r.network.endsWith(CLUSTER));
+  const staged = rows.flatMap((r) => (r.oneRunUs === null ? [] : [{ with: r.ratio, without: r.smpiUs / r.oneRunUs }]));
+  const dmodk = "fat-tree:routing=dmodk";
   const ran = CASES.map(([p, nets, pl]) => `P = ${p}: ${nets.join(", ")} x ${pl.join(", ")}`).join("; ");
   return (
     `### Topologies: SMPI 3.32 against commplan's flow model on the same network (${rows.length} runs; ${ran}; uniform all-to-all, ${SIZE} elements of 8 bytes per pair; ${PRESET} links (25 GB/s, 0.1 us per hop); explicit platforms listing commplan's routes, except the SimGrid cluster rows (SimGrid's own FAT_TREE, whose routing is D-mod-k); both sides: no start-up, barrier 0, ${ENVELOPE}-byte envelope, rendezvous / blocking sends, receives in step order; SMPI: CM02, no cross-traffic, TCP-gamma 0; commplan: portSharing fair; ${wallS.toFixed(0)} s)\n\n` +
@@ -151,18 +153,34 @@ function report(rows: readonly Row[], problems: readonly string[], wallS: number
     (off.length > 0
       ? ` (off: ${off.map((r) => `${r.network} P=${r.p} ${r.planner} ${r.ratio.toFixed(3)}`).join("; ")})`
       : "") +
-    `. On SimGrid's own FAT_TREE cluster against commplan's routing=dmodk: ${spread(
+    `. On the explicit platforms (commplan's routes): ${spread(
+      explicit.map((r) => r.ratio),
+      4,
+    )}, ${explicit.filter((r) => Math.abs(r.ratio - 1) <= TARGET).length} of ${explicit.length} within ${TARGET * 100} %. ` +
+    `On SimGrid's own FAT_TREE cluster against commplan's routing=dmodk: ${spread(
       onCluster.map((r) => r.ratio),
       4,
-    )}. ` +
+    )}; SMPI's time on the cluster / on the explicit platform of commplan's D-mod-k routes: ${spread(
+      paired(rows, `${dmodk}${CLUSTER}`, dmodk, (c, e) => c.smpiUs / e.smpiUs),
+      6,
+    )} (the same routes). ` +
     `Plans of several stages (four-stage) replayed without stage barriers (stageBarriers false: the stages as one run, as the lowered program runs them; column "no barriers"), SMPI / commplan: ${spread(
-      rows.filter((r) => r.oneRunUs !== null).map((r) => r.smpiUs / r.oneRunUs!),
+      staged.map((x) => x.without),
       4,
     )}, against ${spread(
-      rows.filter((r) => r.oneRunUs !== null).map((r) => r.ratio),
+      staged.map((x) => x.with),
       4,
-    )} with them; within 5 % without them: ${rows.filter((r) => r.oneRunUs !== null && Math.abs(r.smpiUs / r.oneRunUs - 1) <= TARGET).length} of ${rows.filter((r) => r.oneRunUs !== null).length}. ` +
-    `On the 1:1 tree, hashed ECMP routes collide where D-mod-k's do not: commplan's makespan with ECMP / with D-mod-k ${spread(ecmpOverDmodk(rows), 2)}. ` +
+    )} with them; within 5 % without them: ${staged.filter((x) => Math.abs(x.without - 1) <= TARGET).length} of ${staged.length}. ` +
+    `On the 1:1 tree, hashed ECMP routes collide where D-mod-k's do not: commplan's makespan with ECMP / with D-mod-k ${spread(
+      paired(rows, "fat-tree", dmodk, (e, d) => e.commplanUs / d.commplanUs),
+      2,
+    )}; commplan's wall time with ECMP / with D-mod-k routes ${spread(
+      paired(rows, "fat-tree", dmodk, (e, d) => e.commplanWallMs / d.commplanWallMs),
+      2,
+    )}, SMPI's ${spread(
+      paired(rows, "fat-tree", dmodk, (e, d) => e.smpiWallMs / d.smpiWallMs),
+      2,
+    )}. ` +
     `Wall time SMPI / commplan (SMPI: the whole smpirun; commplan: one simulateSchedule call with linkFactor false, a single replay giving the makespan and the per-link books, as SMPI gives the makespan): ${spread(
       rows.map((r) => r.speedup),
       1,
