@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import Ajv2020Module from "ajv/dist/2020.js";
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { fail } from "../model/errors.js";
-import { oneLine, quoted } from "../model/quoted.js";
+import { jsonExcerpt, oneLine, quoted } from "../model/quoted.js";
 
 /**
  * The documents commplan can validate; "schedule-header" is a schedule whose steps are not looked
@@ -148,12 +148,7 @@ export function validateWithSchema(schema: SchemaName, value: unknown, module: s
     if (format === undefined)
       throw fail(module, "BAD_FORMAT", `not a ${expected} document: the 'format' field is missing`, place("/format"));
     if (format !== expected)
-      throw fail(
-        module,
-        "BAD_FORMAT",
-        `/format is ${JSON.stringify(format)}, expected "${expected}"`,
-        place("/format"),
-      );
+      throw fail(module, "BAD_FORMAT", `/format is ${jsonExcerpt(format)}, expected "${expected}"`, place("/format"));
   }
   if (!first) throw fail(module, "BAD_INPUT", "the document does not match its schema", place("/"));
   throw fail(

@@ -13,6 +13,7 @@ import {
 } from "../model/param-spec.js";
 import type { JsonValue, Schedule } from "../model/schedule.js";
 import type { InputParam, Planner, PlannerParam, PlanOptions } from "./types.js";
+import { jsonExcerpt } from "../model/quoted.js";
 
 /** The input parameters of a declaration (output keys left out). */
 export function inputParams(decl: readonly PlannerParam[]): InputParam[] {
@@ -36,7 +37,7 @@ export function resolveParams<S extends Specs>(
     throw fail(
       "planner",
       "BAD_OPTION",
-      `${algorithm}: params must be an object of name: value, got ${JSON.stringify(given)}`,
+      `${algorithm}: params must be an object of name: value, got ${jsonExcerpt(given)}`,
       { field: "params" },
     );
   }

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { fail } from "../model/errors.js";
 import { nodeShrinking } from "./matrix-shrink.js";
 import { DEFAULT_ELEMENT_BYTES, MAX_P, matrixFromData, toSparse, type CommMatrix } from "../model/matrix.js";
+import { jsonExcerpt } from "../model/quoted.js";
 
 /** Options of matrixArb; every field is optional. */
 export interface MatrixArbOptions {
@@ -47,7 +48,7 @@ function resolve(o: MatrixArbOptions): Required<MatrixArbOptions> {
     storage: o.storage ?? "dense",
   };
   if (!["dense", "sparse", "mixed"].includes(r.storage))
-    bad("storage", `must be "dense", "sparse" or "mixed", got ${JSON.stringify(r.storage)}`);
+    bad("storage", `must be "dense", "sparse" or "mixed", got ${jsonExcerpt(r.storage)}`);
   if (!Number.isInteger(r.minP) || r.minP < 1) bad("minP", `must be a positive integer, got ${r.minP}`);
   if (!Number.isInteger(r.maxP) || r.maxP < r.minP || r.maxP > MAX_P)
     bad("maxP", `must be an integer in minP..${MAX_P}, got ${r.maxP}`);
