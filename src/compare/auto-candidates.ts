@@ -44,6 +44,20 @@ export const AUTO_VARIANTS: readonly AutoVariant[] = [
   { algorithm: "te-offline", params: {} },
 ];
 
+/**
+ * The planners among AUTO_VARIANTS whose plans are direct (every element goes from its source to its
+ * destination in one transfer, at least one transfer per non-zero pair: src/bounds/schedule-class.ts),
+ * so the direct lower bounds of docs/bounds.md hold for them; a test checks it on their plans.
+ */
+export const DIRECT_VARIANTS: ReadonlySet<string> = new Set([
+  "shift",
+  "linear-permutation",
+  "rs-n",
+  "rs-nh",
+  "coloring",
+  "split-coloring",
+]);
+
 /** rs-nh's planning time grows fast with the messages and their sizes (it tries seven cutoff rules: 3-18 ms for 2,000-4,000 messages at P = 64, against 0.1 ms for a structured plan; 0.2-2.5 s at P = 256, 106 s at P = 1,024), and no cheap bound tells it apart from coloring: it is planned only up to this many messages (P = 32 dense). */
 export const RS_NH_MAX_MESSAGES = 1024;
 /** The total-exchange planners make one transfer per element: planned only up to this many off-diagonal elements. */
@@ -208,19 +222,14 @@ function leaders(out: readonly ScreenResult[], keep: number, order: (r: ScreenRe
 }
 
 /**
- * The analytic screen, without planning what it need not: the structured planners (shift, linear
- * permutation, mesh-two-stage, hierarchical, two-stage) are priced by formula from the matrix
- * (exactly their flat cost-model time, docs/cost-model.md); the others get a lower bound and are
- * planned and priced only while that bound is among the `keep` best values (lazily, until the
- * `keep` best are all planned). As the bounds hold, the `keep` best predictions are those that
- * planning and pricing every variant would give. The `keep` best are returned planned.
+ * The screen's first half, planning nothing: the structured planners (shift, linear permutation,
+ * mesh-two-stage, hierarchical, two-stage) are priced by formula from the matrix (exactly their flat
+ * cost-model time, docs/cost-model.md); the others get a lower bound on their flat time.
  */
-export function screenVariants(
+export function screenFormulas(
   m: CommMatrix,
   machine: MachineModel,
   mode: CostMode,
-  seed: number,
-  keep: number,
   variants: readonly AutoVariant[] = AUTO_VARIANTS,
 ): ScreenResult[] {
   const t0 = performance.now();
@@ -235,18 +244,55 @@ export function screenVariants(
     const how = predicted === null ? null : "formula";
     out.push({ variant: v, predicted, how, bound, schedule: null, note: why, ms: performance.now() - t1 });
   }
+  // the matrix's loads, shared by every variant
+  const shared = (performance.now() - t0 - out.reduce((a, r) => a + r.ms, 0)) / Math.max(1, out.length);
+  for (const r of out) r.ms += shared;
+  return out;
+}
+
+/**
+ * The screen's second half: the variants without a formula are planned and priced only while their
+ * bound is among the `keep` best values (lazily, until the `keep` best are all planned). As the
+ * bounds hold, the `keep` best predictions are those that planning and pricing every variant would
+ * give. Variants with a note already (skipped, or ruled out by auto) take no part.
+ */
+export function planLeaders(
+  out: readonly ScreenResult[],
+  m: CommMatrix,
+  machine: MachineModel,
+  mode: CostMode,
+  seed: number,
+  keep: number,
+): void {
   const order = (r: ScreenResult): number => out.indexOf(r);
+  // a planner that refuses the matrix gets a note here, and is out (its bound no longer stands in)
+  const open = (): ScreenResult[] => out.filter((r) => r.note === "" || r.schedule !== null);
   for (;;) {
-    const todo = leaders(out, keep, order).filter((r) => r.schedule === null);
+    const todo = leaders(open(), keep, order).filter((r) => r.schedule === null);
     if (todo.length === 0) break;
     for (const r of todo) ensurePlanned(r, m, machine, mode, seed);
   }
-  const bar = leaders(out, keep, order).at(-1)?.predicted;
+  const bar = leaders(open(), keep, order).at(-1)?.predicted;
   for (const r of out)
     if (r.how === null && r.bound !== null && r.note === "")
       r.note = `not planned: its lower bound ${round(r.bound)} us >= ${round(bar ?? Infinity)} us, the last of the ${keep} best predictions`;
-  const shared = (performance.now() - t0 - out.reduce((a, r) => a + r.ms, 0)) / Math.max(1, out.length);
-  for (const r of out) r.ms += shared;
+}
+
+/**
+ * The analytic screen, without planning what it need not (screenFormulas, then planLeaders): the
+ * `keep` best predictions are those that planning and pricing every variant would give, and are
+ * returned planned.
+ */
+export function screenVariants(
+  m: CommMatrix,
+  machine: MachineModel,
+  mode: CostMode,
+  seed: number,
+  keep: number,
+  variants: readonly AutoVariant[] = AUTO_VARIANTS,
+): ScreenResult[] {
+  const out = screenFormulas(m, machine, mode, variants);
+  planLeaders(out, m, machine, mode, seed, keep);
   return out;
 }
 

@@ -8,15 +8,19 @@ import type { MachineModel } from "../model/machine.js";
 import type { JsonValue, Schedule } from "../model/schedule.js";
 import { simulateSchedule, type PortSharing, type SimMode } from "../machines/sim/index.js";
 import { resolveTopology } from "../machines/sim/options.js";
-import { BoundScratch, blockingMakespanBound, type BoundTopology } from "../machines/sim/blocking-bound.js";
+import { BoundScratch, blockingBoundExact, type BoundTopology } from "../machines/sim/blocking-bound.js";
 import type { NetworkRoutes } from "../model/network.js";
 import { checkFlatForNetwork, networkOptions } from "./network-options.js";
+import { bestBound, lowerBounds } from "../bounds/index.js";
+import { networkCost } from "../machines/sim/topology.js";
 import {
   AUTO_VARIANTS,
+  DIRECT_VARIANTS,
   ensurePlanned,
+  planLeaders,
   planVariant,
   round,
-  screenVariants,
+  screenFormulas,
   variantLabel,
   type AutoVariant,
   type ScreenResult,
@@ -95,26 +99,25 @@ export const AUTO_ALWAYS_FINAL: readonly string[] = [
 const SIBLING_SLACK = 1.05;
 
 /**
- * The finalists: AUTO_ALWAYS_FINAL always, the best `k` predictions, and the other
- * parameter variants of their planners predicted within SIBLING_SLACK of them; in tie-break order.
- * Every finalist is planned (a planner that refuses the matrix drops out).
+ * The finalists after the screen (planLeaders has planned the `k` best predictions): the best `k`
+ * predictions and the other parameter variants of their planners predicted within SIBLING_SLACK of
+ * them, besides `first` (AUTO_ALWAYS_FINAL, simulated already); in tie-break order. Variants ruled
+ * out (a note) take no part. Every finalist is planned (a planner that refuses the matrix drops out).
  */
-function pickFinalists(screen: readonly ScreenResult[], k: number, plan: (r: ScreenResult) => boolean): ScreenResult[] {
-  const known = (): ScreenResult[] => screen.filter((r) => r.predicted !== null);
-  const chosen = new Set<ScreenResult>();
-  // the k best predictions; a refusal lets the next one in
-  while (chosen.size < k) {
-    const next = known()
-      .filter((r) => !chosen.has(r))
-      .sort((a, b) => a.predicted! - b.predicted! || screen.indexOf(a) - screen.indexOf(b))[0];
-    if (next === undefined) break;
-    if (plan(next)) chosen.add(next);
-  }
-  for (const r of known()) if (AUTO_ALWAYS_FINAL.includes(variantLabel(r.variant))) chosen.add(r);
-  for (const r of [...chosen])
-    for (const q of known())
+function pickFinalists(
+  screen: readonly ScreenResult[],
+  k: number,
+  first: readonly ScreenResult[],
+  plan: (r: ScreenResult) => boolean,
+): ScreenResult[] {
+  const known = screen.filter((r) => r.predicted !== null && (r.note === "" || r.schedule !== null));
+  const chosen = new Set<ScreenResult>(
+    [...known].sort((a, b) => a.predicted! - b.predicted! || screen.indexOf(a) - screen.indexOf(b)).slice(0, k),
+  );
+  for (const r of [...chosen, ...first])
+    for (const q of known)
       if (q.variant.algorithm === r.variant.algorithm && q.predicted! <= r.predicted! * SIBLING_SLACK) chosen.add(q);
-  return screen.filter((r) => chosen.has(r) && plan(r));
+  return screen.filter((r) => chosen.has(r) && !first.includes(r) && plan(r));
 }
 
 /** The reason in the header: the winner's makespan, the next one, what it saves against shift (simulated, or at least by shift's bound), and where the flat model disagreed. */
@@ -167,65 +170,124 @@ interface FinalistRun {
   readonly simNet: ReturnType<typeof networkOptions>;
   /** Prune by blockingMakespanBound on this topology; null: replay every finalist (nonblocking mode, a network, the OCPC). */
   readonly boundTopology: BoundTopology | null;
-  readonly progress: AutoOptions["progress"];
+  readonly tell: ((done: number, total: number) => void) | null;
+}
+
+/** What the finalists' replays found so far (both rounds of planAuto add to it). */
+class Finals {
+  readonly simulated = new Map<ScreenResult, number>();
+  readonly bounds = new Map<ScreenResult, number>();
+  readonly boundMs: Record<string, number> = {};
+  readonly simMs: Record<string, number> = {};
+  readonly scratch = new BoundScratch();
+  /** Finalists whose bound is their makespan (blockingBoundExact): no replay needed. */
+  readonly exact = new Set<ScreenResult>();
+  /** The least makespan simulated so far, and the variant (the earliest in screen order among equals). */
+  best = Infinity;
+  bestOf: ScreenResult | null = null;
+  /** The finalists bounded so far, and those simulated or spared. */
+  readonly seen = new Set<ScreenResult>();
+  readonly done = new Set<ScreenResult>();
+  /** Transfers of the finalists simulated (or spared) so far, and of every finalist known so far. */
+  transfersDone = 0;
+  total = 0;
 }
 
 /**
- * Simulates the finalists, in the order of their lower bounds with a `boundTopology` (ties: screen order),
- * skipping a finalist whose bound already exceeds the best makespan simulated so far: it cannot win
- * or tie, so the winner is the one simulating every finalist would find, at the cost of a pass over
- * its transfers instead of a replay. Without bounds, in screen order. Returns the makespans, the
- * finalists' bounds, and the time spent per label.
+ * Simulates the finalists not simulated yet, in the order of their lower bounds with a
+ * `boundTopology` (ties: screen order), skipping a finalist whose bound already exceeds the best
+ * makespan simulated so far: it cannot win or tie, so the winner is the one simulating every
+ * finalist would find, at the cost of a pass over its transfers instead of a replay. Without
+ * bounds, in screen order. With `one`, only the first in that order. Adds the makespans, the
+ * finalists' bounds, and the time spent per label to `f`.
  */
 function simulateFinalists(
   finalists: readonly ScreenResult[],
   screen: readonly ScreenResult[],
   machine: MachineModel,
   run: FinalistRun,
-): {
-  simulated: Map<ScreenResult, number>;
-  bounds: Map<ScreenResult, number>;
-  ms: { bound: Record<string, number>; simulate: Record<string, number> };
-} {
-  const { mode, seed, simNet } = run;
-  const simulated = new Map<ScreenResult, number>();
-  const bounds = new Map<ScreenResult, number>();
-  const boundMs: Record<string, number> = {},
-    simMs: Record<string, number> = {};
-  let order = [...finalists];
+  f: Finals,
+  one = false,
+): void {
+  const { mode, seed, simNet, tell } = run;
+  const fresh = finalists.filter((r) => !f.seen.has(r));
+  for (const r of fresh) f.seen.add(r);
   const topology = run.boundTopology;
-  if (topology !== null) {
-    const scratch = new BoundScratch();
-    for (const r of finalists) {
+  if (topology !== null)
+    for (const r of fresh) {
       const t0 = performance.now();
-      bounds.set(r, blockingMakespanBound(r.schedule!, machine, topology, scratch));
-      boundMs[variantLabel(r.variant)] = performance.now() - t0;
+      const { bound, exact } = blockingBoundExact(r.schedule!, machine, topology, "arrival", f.scratch);
+      f.bounds.set(r, bound);
+      if (exact) f.exact.add(r);
+      f.boundMs[variantLabel(r.variant)] = performance.now() - t0;
     }
-    order = order.sort((a, b) => bounds.get(a)! - bounds.get(b)! || screen.indexOf(a) - screen.indexOf(b));
-  }
-  const tell = checkProgress(run.progress, "compare");
-  let total = 0,
-    before = 0,
-    best = Infinity;
-  for (const r of order) total += r.schedule!.transferCount;
-  tell?.(0, total);
-  for (const r of order) {
+  for (const r of fresh) f.total += r.schedule!.transferCount;
+  const todo = finalists.filter((r) => !f.done.has(r));
+  if (topology !== null)
+    todo.sort((a, b) => f.bounds.get(a)! - f.bounds.get(b)! || screen.indexOf(a) - screen.indexOf(b));
+  tell?.(f.transfersDone, f.total);
+  for (const r of one ? todo.slice(0, 1) : todo) {
     // a bound above the best so far, beyond rounding: the bound sums the same times in another
     // order, and a replay's clock can absorb a duration below half an ulp of a late time (2^-53
     // relative per event); the events of at most MAX_SIM_TRANSFERS transfers stay far below this slack
-    const bound = bounds.get(r);
-    if (bound === undefined || bound <= best * (1 + PRUNE_SLACK) + 1e-9) {
+    const bound = f.bounds.get(r);
+    if (bound === undefined || !beyond(bound, f.best)) {
       const t0 = performance.now();
-      const progress = tell === null ? null : (done: number): void => tell(before + done, total);
-      const sim = simulateSchedule(r.schedule!, machine, { mode, seed, timeline: false, progress, ...simNet });
-      simulated.set(r, sim.makespan);
-      best = Math.min(best, sim.makespan);
-      simMs[variantLabel(r.variant)] = performance.now() - t0;
+      const before = f.transfersDone;
+      const progress = tell === null ? null : (done: number): void => tell(before + done, f.total);
+      // a bound that is the makespan needs no replay (the replay adds the same times in another order)
+      const makespan = f.exact.has(r)
+        ? bound!
+        : simulateSchedule(r.schedule!, machine, { mode, seed, timeline: false, progress, ...simNet }).makespan;
+      f.simulated.set(r, makespan);
+      if (
+        makespan < f.best ||
+        (makespan === f.best && f.bestOf !== null && screen.indexOf(r) < screen.indexOf(f.bestOf))
+      ) {
+        f.best = makespan;
+        f.bestOf = r;
+      }
+      f.simMs[variantLabel(r.variant)] = performance.now() - t0;
     }
-    before += r.schedule!.transferCount;
-    tell?.(before, total);
+    f.done.add(r);
+    f.transfersDone += r.schedule!.transferCount;
+    tell?.(f.transfersDone, f.total);
   }
-  return { simulated, bounds, ms: { bound: boundMs, simulate: simMs } };
+}
+
+/** Whether a lower bound exceeds the best makespan beyond rounding (PRUNE_SLACK): a variant with it cannot win or tie. */
+function beyond(bound: number, best: number): boolean {
+  return bound > best * (1 + PRUNE_SLACK) + 1e-9;
+}
+
+/**
+ * Rules out, before they are planned, the variants whose simulated-machine lower bound (docs/bounds.md:
+ * the direct bound for the planners whose plans are direct, the bound valid for every schedule for
+ * the others) exceeds the best makespan simulated so far: they cannot win or tie. Only without a
+ * network and off the OCPC, where the bounds are tested against the replay.
+ */
+function ruleOutByBound(
+  screen: readonly ScreenResult[],
+  m: CommMatrix,
+  machine: MachineModel,
+  mode: SimMode,
+  f: Finals,
+): void {
+  if (f.bestOf === null) return;
+  const t0 = performance.now();
+  const bounds = lowerBounds(m, `sim-${mode}`, {
+    machine,
+    pairTd: networkCost(resolveTopology(undefined, machine), machine),
+  });
+  const direct = bestBound(bounds, { direct: true, contentionFree: false });
+  const any = bestBound(bounds, { direct: false, contentionFree: false });
+  for (const r of screen) {
+    if (r.schedule !== null || r.note !== "") continue;
+    const b = DIRECT_VARIANTS.has(r.variant.algorithm) ? direct : any;
+    if (b === null || !beyond(b.value, f.best)) continue;
+    r.note = `not planned: its simulated-machine lower bound ${apart(b.value, f.best)} us (${b.name}, docs/bounds.md) exceeds ${variantLabel(f.bestOf.variant)}'s simulated ${apart(f.best, b.value)} us`;
+  }
+  f.boundMs["simulated-machine bounds"] = performance.now() - t0;
 }
 
 /**
@@ -256,15 +318,29 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
     );
   checkFlatForNetwork(machine, options.network, "auto: a network");
   const simNet = networkOptions(options);
-  const screen = screenVariants(m, machine, mode, seed, Math.max(1, k));
-  const finalists = pickFinalists(screen, k, (r) => ensurePlanned(r, m, machine, mode, seed));
-  const { simulated, bounds, ms } = simulateFinalists(finalists, screen, machine, {
+  const topology = resolveTopology(undefined, machine);
+  const plan = (r: ScreenResult): boolean => ensurePlanned(r, m, machine, mode, seed);
+  const run: FinalistRun = {
     mode,
     seed,
     simNet,
     boundTopology: boundTopology(mode, options.network, machine),
-    progress: options.progress,
-  });
+    tell: checkProgress(options.progress, "compare"),
+  };
+  const f = new Finals();
+  const screen = screenFormulas(m, machine, mode);
+  // first the variant always simulated with the least bound (cheap plans): its makespan rules out,
+  // unplanned, every variant whose simulated-machine lower bound exceeds it; then the screen plans
+  // the best predictions among the rest, and the finalists are simulated in the order of their bounds
+  const first = screen.filter(
+    (r) => r.predicted !== null && AUTO_ALWAYS_FINAL.includes(variantLabel(r.variant)) && plan(r),
+  );
+  simulateFinalists(first, screen, machine, run, f, true);
+  if (!options.network && topology !== "ocpc") ruleOutByBound(screen, m, machine, mode, f);
+  planLeaders(screen, m, machine, mode, seed, Math.max(1, k));
+  simulateFinalists([...first, ...pickFinalists(screen, k, first, plan)], screen, machine, run, f);
+  const { simulated, bounds } = f;
+  const ms = { bound: f.boundMs, simulate: f.simMs };
   let best: ScreenResult | null = null;
   for (const r of screen) {
     const t = simulated.get(r);

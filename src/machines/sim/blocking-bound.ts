@@ -2,6 +2,7 @@
 import type { MachineModel } from "../../model/machine.js";
 import type { Schedule } from "../../model/schedule.js";
 import { perByteCost, type TopologyName } from "./topology.js";
+import type { RecvOrder } from "./recv-order.js";
 
 /** Topologies the bound models (the OCPC resends collisions in lock-step rounds: no bound here). */
 export type BoundTopology = Exclude<TopologyName, "ocpc">;
@@ -32,8 +33,28 @@ export function blockingMakespanBound(
   topology: BoundTopology,
   scratch: BoundScratch = new BoundScratch(),
 ): number {
+  return blockingBoundExact(s, machine, topology, "arrival", scratch).bound;
+}
+
+/**
+ * blockingMakespanBound, and whether it is the replay's makespan: `exact` when, by the earliest
+ * times the bound computes, no message would wait for its destination (no more than `ports`
+ * receives overlap at a node, each node's receives start in step order, and with the step receive
+ * order every message starts after its destination has ended every transfer of its earlier steps
+ * in the stage). Then every transfer starts at its earliest time in the replay too (by induction
+ * over the events), so the replay's makespan is the bound, up to the order of the additions.
+ * `exact` false says nothing (the check is conservative: a node whose receives start out of step
+ * order is taken to make a message wait).
+ */
+export function blockingBoundExact(
+  s: Schedule,
+  machine: MachineModel,
+  topology: BoundTopology,
+  recvOrder: RecvOrder,
+  scratch: BoundScratch = new BoundScratch(),
+): { bound: number; exact: boolean } {
   const { stepStart } = s;
-  const b = new BoundState(s, machine, topology, scratch);
+  const b = new BoundState(s, machine, topology, scratch, recvOrder === "step");
   let makespan = 0;
   for (const st of s.stages) {
     const first = stepStart[st.firstStep]!,
@@ -43,7 +64,7 @@ export function blockingMakespanBound(
     d = Math.max(d, b.receivePorts(first, last));
     makespan += machine.barrier + d;
   }
-  return makespan;
+  return { bound: makespan, exact: b.exact };
 }
 
 /**
@@ -92,12 +113,20 @@ class BoundState {
   /** Receives of the stage by destination node (receivePorts). */
   private readonly list: Uint32Array;
   private readonly tcd: (a: number, b: number) => number;
+  /** With the step receive order: the latest end of each node's transfers of the stage's earlier steps, and up to the current one. */
+  private readonly opsDone: Float64Array | null;
+  private readonly opsNext: Float64Array | null;
+  /** Per node being checked, the ends of its `ports` latest-ending receives so far (receivePorts). */
+  private readonly recvEnds: Float64Array;
+  /** False once some message would wait for its destination (see blockingBoundExact). */
+  exact = true;
 
   constructor(
     private readonly s: Schedule,
     private readonly machine: MachineModel,
     topology: BoundTopology,
     scratch: BoundScratch,
+    stepOrder: boolean,
   ) {
     const p = s.p;
     this.ready = new Float64Array(p);
@@ -111,6 +140,9 @@ class BoundState {
     this.dur = scratch.dur;
     this.list = scratch.list;
     this.tcd = perByteCost(topology, machine);
+    this.opsDone = stepOrder ? new Float64Array(p) : null;
+    this.opsNext = stepOrder ? new Float64Array(p) : null;
+    this.recvEnds = new Float64Array(machine.ports);
   }
 
   /** Sets every node's compose time for the stage of transfers [first, last) (t_m per byte it sends, when the stage rearranges) and resets the clocks to it; returns the longest. */
@@ -127,6 +159,8 @@ class BoundState {
     for (let v = 0; v < this.s.p; v++) this.sendEnds.fill(ready[v]!, v * k, v * k + k);
     this.recvDone.set(ready);
     this.recvNext.set(ready);
+    this.opsDone?.fill(0);
+    this.opsNext?.fill(0);
     return most;
   }
 
@@ -164,7 +198,28 @@ class BoundState {
     }
     // the receives of this step count for the sends of later steps only
     for (let x = x0; x < x1; x++) recvDone[dst[x]!] = recvNext[dst[x]!]!;
+    if (this.opsDone !== null) this.stepOrder(x0, x1);
     return latest;
+  }
+
+  /** The step receive order: a message of the step waits unless its destination has ended its transfers of earlier steps; then the step's ends count. */
+  private stepOrder(x0: number, x1: number): void {
+    const { src, dst } = this.s;
+    const { est, dur } = this;
+    const opsDone = this.opsDone!,
+      opsNext = this.opsNext!;
+    for (let x = x0; x < x1; x++) {
+      const a = src[x]!,
+        b = dst[x]!;
+      if (a !== b && est[x]! < opsDone[b]!) this.exact = false;
+      const end = est[x]! + dur[x]!;
+      if (end > opsNext[a]!) opsNext[a] = end;
+      if (end > opsNext[b]!) opsNext[b] = end;
+    }
+    for (let x = x0; x < x1; x++) {
+      opsDone[src[x]!] = opsNext[src[x]!]!;
+      opsDone[dst[x]!] = opsNext[dst[x]!]!;
+    }
   }
 
   /** The receive-port bound of the stage's transfers [first, last): per node, the latest over suffixes of its receives of (least earliest start + their durations / ports). */
@@ -179,6 +234,7 @@ class BoundState {
     for (let x = first; x < last; x++) if (src[x] !== dst[x]) list[fill[dst[x]!]!++] = x;
     let latest = 0;
     for (let v = 0; v < p; v++) {
+      if (this.exact) this.checkReceives(start[v]!, start[v + 1]!);
       let sum = 0,
         lo = Infinity;
       for (let i = start[v + 1]! - 1; i >= start[v]!; i--) {
@@ -190,5 +246,23 @@ class BoundState {
       }
     }
     return latest;
+  }
+
+  /** Whether the receives list[i0 .. i1) of one node (step order) start in that order with a free port each (no more than `ports` overlapping); else exact is false. */
+  private checkReceives(i0: number, i1: number): void {
+    const { est, dur, list, recvEnds } = this;
+    const k = recvEnds.length;
+    recvEnds.fill(-Infinity);
+    let prev = -Infinity;
+    for (let i = i0; i < i1; i++) {
+      const x = list[i]!;
+      const t = est[x]!;
+      if (t < prev || t < recvEnds[0]!) {
+        this.exact = false;
+        return;
+      }
+      prev = t;
+      keepLatest(recvEnds, 0, k, t + dur[x]!);
+    }
   }
 }

@@ -1,7 +1,7 @@
 /** blockingMakespanBound: never above the blocking replay's makespan, equal to it where no message waits, and hand-computed on a small case. */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { BoundScratch, blockingMakespanBound } from "../../../src/machines/sim/blocking-bound.js";
+import { BoundScratch, blockingBoundExact, blockingMakespanBound } from "../../../src/machines/sim/blocking-bound.js";
 import { simulateSchedule } from "../../../src/machines/sim/index.js";
 import { MACHINES, findMachine } from "../../../src/machines/presets.js";
 import type { MachineModel } from "../../../src/model/machine.js";
@@ -28,6 +28,8 @@ describe("blockingMakespanBound", () => {
   it("is never above the blocking replay's makespan: every planner, random matrices, machines, both receive orders", () => {
     // one scratch for every run (plans large and small, one after the other): the same bound as fresh arrays
     const shared = new BoundScratch();
+    let exact = 0,
+      inexact = 0;
     fc.assert(
       fc.property(
         matrixRecipe({ maxP: 36 }),
@@ -53,10 +55,21 @@ describe("blockingMakespanBound", () => {
           // where no message waited for a receive port, the bound is the makespan
           if (sim.totalWait === 0)
             expect(Math.abs(bound - sim.makespan)).toBeLessThanOrEqual(1e-9 * sim.makespan + 1e-6);
+          // where the bound says it is exact, it is the makespan, and no message waited
+          const e = blockingBoundExact(s, machine, topologyOf(machine), recvOrder, shared);
+          expect(e.bound).toBe(bound);
+          if (e.exact) {
+            exact++;
+            expect(sim.totalWait, `${name} P=${m.p} ${recvOrder}`).toBe(0);
+            expect(Math.abs(bound - sim.makespan)).toBeLessThanOrEqual(1e-9 * sim.makespan + 1e-6);
+          } else inexact++;
         },
       ),
       { numRuns: 150 },
     );
+    // both answers occur, so the check above can fail
+    expect(exact).toBeGreaterThan(10);
+    expect(inexact).toBeGreaterThan(10);
   });
 
   it("equals the makespan when no message waits (uniform matrices: shift, linear permutation, mesh-two-stage, two-stage)", () => {
