@@ -116,8 +116,12 @@ interface Row {
   simShare: number;
   /** auto / best under each finalist policy of POLICIES (from the screen's predictions and the oracle's makespans), and its simulations. */
   policies: { ratio: number; sims: number }[];
-  /** Simulations auto ran (finalists). */
+  /** Replays auto ran (finalists). */
   sims: number;
+  /** Finalists whose exact blocking bound gave their makespan without a replay. */
+  exact: number;
+  /** Variants ruled out unplanned by their simulated-machine bound. */
+  ruled: number;
 }
 
 /** Finalist policies weighed offline: the k best predictions, and the variants (labels) always simulated. */
@@ -292,6 +296,12 @@ export function autoBench(log: (s: string) => void): string {
         return { ratio: o.makespan / orc.value.makespan, sims: o.sims };
       }),
       sims: Object.keys(auto.value.ms.simulate).length,
+      exact:
+        auto.value.report.candidates.filter((x) => x.simulated !== null).length -
+        Object.keys(auto.value.ms.simulate).length,
+      ruled: auto.value.report.candidates.filter((x) =>
+        x.note.startsWith("not planned: its simulated-machine lower bound"),
+      ).length,
       boundRatio: bound && replay && replay.value.makespan > 0 ? bound.value / replay.value.makespan : null,
       boundSpeedup: bound && replay ? replay.ms / Math.max(bound.ms, 1e-6) : null,
     });
@@ -435,7 +445,7 @@ function report(rows: readonly Row[], skipped: readonly string[], missing: reado
           `${f(summary.leastCostMedian, 1)}, ${f(summary.leastCostP90, 1)}`,
         ],
         [
-          "simulations per run (median, max)",
+          "replays per run (median, max)",
           "",
           `${quantile(
             rows.map((r) => r.sims),
@@ -443,12 +453,22 @@ function report(rows: readonly Row[], skipped: readonly string[], missing: reado
           )}, ${Math.max(...rows.map((r) => r.sims))}`,
         ],
         [
+          "finalists given their makespan by an exact blocking bound, no replay (all runs; runs with one)",
+          "",
+          `${rows.reduce((a, r) => a + r.exact, 0)}; ${rows.filter((r) => r.exact > 0).length} of ${rows.length}`,
+        ],
+        [
+          "variants ruled out unplanned by their simulated-machine bound (all runs; runs with one)",
+          "",
+          `${rows.reduce((a, r) => a + r.ruled, 0)}; ${rows.filter((r) => r.ruled > 0).length} of ${rows.length}`,
+        ],
+        [
           "the winner's blocking bound (blocking-bound.ts) / its makespan (median, least); its replay's time / the bound's (median)",
           "",
           `${f(summary.boundRatioMedian)}, ${f(summary.boundRatioMin)}; ${f(summary.boundSpeedupMedian, 1)}`,
         ],
         [
-          "runs whose shift replay its bound spared (the bound exceeded the winner's makespan)",
+          "runs whose shift replay its bound spared (the bound exceeded the winner's makespan, or was exact)",
           "",
           `${f((100 * rows.filter((r) => r.shiftSimMs === null).length) / rows.length, 1)} %`,
         ],
@@ -466,7 +486,7 @@ function report(rows: readonly Row[], skipped: readonly string[], missing: reado
         ],
       ],
     ) +
-    `\nFinalist policies, weighed offline from the screen's predictions and the oracle's simulated makespans (the default: the ${AUTO_FINALISTS} best predictions and ${AUTO_ALWAYS_FINAL.join(", ")}):\n\n` +
+    `\nFinalist policies, weighed offline from the screen's predictions and the oracle's simulated makespans (the default: the ${AUTO_FINALISTS} best predictions and ${AUTO_ALWAYS_FINAL.join(", ")}; a planner auto ruled out unplanned by its simulated-machine bound has no prediction and takes no part):\n\n` +
     policyTable(rows) +
     `\nBy P (auto time and planning the winner alone in ms, medians):\n\n` +
     byPTable(rows) +

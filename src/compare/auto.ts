@@ -74,7 +74,7 @@ export interface AutoReport {
 export interface AutoResult {
   readonly schedule: Schedule;
   readonly report: AutoReport;
-  /** Milliseconds per candidate label: planning and pricing (screen), the finalists' lower bounds (bound), simulating (finalists not pruned by their bound). */
+  /** Milliseconds per candidate label: planning and pricing (screen), the finalists' lower bounds and the simulated-machine bounds of the rule-out (bound), replaying (finalists neither pruned by their bound nor given their makespan by an exact one). */
   readonly ms: {
     readonly screen: Readonly<Record<string, number>>;
     readonly bound: Readonly<Record<string, number>>;
@@ -247,7 +247,7 @@ function simulateFinalists(
         f.best = makespan;
         f.bestOf = r;
       }
-      f.simMs[variantLabel(r.variant)] = performance.now() - t0;
+      if (!f.exact.has(r)) f.simMs[variantLabel(r.variant)] = performance.now() - t0;
     }
     f.done.add(r);
     f.transfersDone += r.schedule!.transferCount;
