@@ -45,7 +45,7 @@ export function registerPlan(program: Command, ctx: CliContext): void {
     .description("make a schedule for a matrix with a planning algorithm and write it as commplan.schedule/v1 JSON")
     .requiredOption(
       "-a, --algorithm <name>",
-      `planning algorithm: ${PLANNERS.map((p) => p.name).join(", ")}; or auto: needs --machine, prices every applicable planner (and parameter variant) with the flat cost model (formulas; the planners that search are planned only when their lower bound comes near the top), simulates ${AUTO_ALWAYS_FINAL.join(", ")} and the ${AUTO_FINALISTS} best predictions on the simulated machine (blocking; a finalist whose lower bound already exceeds the best makespan found is not simulated) and keeps the fastest; the header's "auto" block lists the candidates, their predicted and simulated times and why the winner won`,
+      `planning algorithm: ${PLANNERS.map((p) => p.name).join(", ")}; or auto: needs --machine, prices every applicable planner (and parameter variant) with the flat cost model (formulas; the planners that search are planned only when their lower bound comes near the top, and not at all when their simulated-machine lower bound exceeds a makespan already simulated), simulates ${AUTO_ALWAYS_FINAL.join(", ")} and the ${AUTO_FINALISTS} best predictions on the simulated machine (blocking; a finalist whose lower bound already exceeds the best makespan found is not simulated, one whose bound is exact is not replayed) and keeps the fastest; the header's "auto" block lists the candidates, their predicted and simulated times and why the winner won`,
     )
     .option("--machine <name>", machineOptionHelp())
     .option("--payload", "element-level plan: every transfer lists the chunks it carries")
