@@ -221,33 +221,54 @@ function leaders(out: readonly ScreenResult[], keep: number, order: (r: ScreenRe
     .slice(0, keep);
 }
 
+/** The screen's variants and how to price the ones it has not priced yet (see screenFormulas). */
+export interface Screen {
+  readonly results: ScreenResult[];
+  /** Prices every variant not priced, planned or ruled out yet (a formula or a bound). */
+  priceRest(): void;
+}
+
 /**
  * The screen's first half, planning nothing: the structured planners (shift, linear permutation,
  * mesh-two-stage, hierarchical, two-stage) are priced by formula from the matrix (exactly their flat
- * cost-model time, docs/cost-model.md); the others get a lower bound on their flat time.
+ * cost-model time, docs/cost-model.md); the others get a lower bound on their flat time. With
+ * `defer`, nothing is priced yet (only the variants that do not apply are noted): `priceRest` prices
+ * what is still open, after the caller has planned or ruled out some.
  */
 export function screenFormulas(
   m: CommMatrix,
   machine: MachineModel,
   mode: CostMode,
   variants: readonly AutoVariant[] = AUTO_VARIANTS,
-): ScreenResult[] {
+  defer = false,
+): Screen {
   const t0 = performance.now();
   const load = matrixLoad(m, machine, mode);
   const ctx: FormulaCache = {};
-  const out: ScreenResult[] = [];
-  for (const v of variants) {
-    const t1 = performance.now();
-    const why = skipReason(v, m, load);
-    const predicted = why === "" ? formulaTime(v, m, machine, mode, ctx) : null;
-    const bound = why === "" && predicted === null ? variantBound(v, m, machine, mode, load, ctx) : null;
-    const how = predicted === null ? null : "formula";
-    out.push({ variant: v, predicted, how, bound, schedule: null, note: why, ms: performance.now() - t1 });
-  }
+  const results: ScreenResult[] = variants.map((v) => ({
+    variant: v,
+    predicted: null,
+    how: null,
+    bound: null,
+    schedule: null,
+    note: skipReason(v, m, load),
+    ms: 0,
+  }));
   // the matrix's loads, shared by every variant
-  const shared = (performance.now() - t0 - out.reduce((a, r) => a + r.ms, 0)) / Math.max(1, out.length);
-  for (const r of out) r.ms += shared;
-  return out;
+  const shared = (performance.now() - t0) / Math.max(1, results.length);
+  for (const r of results) r.ms += shared;
+  const priceRest = (): void => {
+    for (const r of results) {
+      if (r.note !== "" || r.schedule !== null || r.predicted !== null || r.bound !== null) continue;
+      const t1 = performance.now();
+      r.predicted = formulaTime(r.variant, m, machine, mode, ctx);
+      if (r.predicted === null) r.bound = variantBound(r.variant, m, machine, mode, load, ctx);
+      else r.how = "formula";
+      r.ms += performance.now() - t1;
+    }
+  };
+  if (!defer) priceRest();
+  return { results, priceRest };
 }
 
 /**
@@ -291,7 +312,7 @@ export function screenVariants(
   keep: number,
   variants: readonly AutoVariant[] = AUTO_VARIANTS,
 ): ScreenResult[] {
-  const out = screenFormulas(m, machine, mode, variants);
+  const out = screenFormulas(m, machine, mode, variants).results;
   planLeaders(out, m, machine, mode, seed, keep);
   return out;
 }

@@ -11,11 +11,9 @@ import { resolveTopology } from "../machines/sim/options.js";
 import { BoundScratch, blockingBoundExact, type BoundTopology } from "../machines/sim/blocking-bound.js";
 import type { NetworkRoutes } from "../model/network.js";
 import { checkFlatForNetwork, networkOptions } from "./network-options.js";
-import { bestBound, lowerBounds } from "../bounds/index.js";
-import { networkCost } from "../machines/sim/topology.js";
+import { apart, beyond, ruleOut, ruleOutBounds, type RuleOutBounds } from "./auto-rule-out.js";
 import {
   AUTO_VARIANTS,
-  DIRECT_VARIANTS,
   ensurePlanned,
   planLeaders,
   planVariant,
@@ -95,6 +93,16 @@ export const AUTO_ALWAYS_FINAL: readonly string[] = [
   "hierarchical",
 ];
 
+/**
+ * The variants of AUTO_ALWAYS_FINAL simulated before anything else is priced: their plans have few
+ * transfers (about 2 P sqrt(P), and 2 P g + (P / g)^2), so planning and replaying them is cheap, and
+ * where they win (fewer start-ups than any direct plan) their makespan rules out every direct planner.
+ */
+export const AUTO_SIMULATED_FIRST: readonly string[] = ["mesh-two-stage(schedule=shift)", "hierarchical"];
+
+/** The variants of AUTO_ALWAYS_FINAL bounded next (when not ruled out): where their blocking bound is exact, their makespan comes without a replay and may rule out more. */
+const AUTO_EXACT_EARLY: readonly string[] = ["shift", "linear-permutation"];
+
 /** A parameter variant of a finalist's planner is a finalist too when its prediction is within this factor of the finalist's. */
 const SIBLING_SLACK = 1.05;
 
@@ -144,11 +152,6 @@ function floor3(x: number): number {
   return Math.floor(x * 1000) / 1000;
 }
 
-/** x to 3 decimals, or whole when that would print it equal to `other` (the two differ). */
-function apart(x: number, other: number): number {
-  return round(x) === round(other) ? x : round(x);
-}
-
 /** The topology auto's pruning bounds the replay on: blocking mode on the node-port model (the machine's topology, as the replay takes it), except the OCPC; else null. */
 function boundTopology(
   mode: SimMode,
@@ -159,9 +162,6 @@ function boundTopology(
   const t = resolveTopology(undefined, machine);
   return t === "ocpc" ? null : t;
 }
-
-/** Relative slack of the pruning: a finalist is skipped only when its bound exceeds the best makespan by more. */
-const PRUNE_SLACK = 1e-6;
 
 /** How simulateFinalists runs. */
 interface FinalistRun {
@@ -180,6 +180,10 @@ class Finals {
   readonly boundMs: Record<string, number> = {};
   readonly simMs: Record<string, number> = {};
   readonly scratch = new BoundScratch();
+  /** The rule-out's bounds of the matrix (auto-rule-out.ts), once computed. */
+  ruleBounds: RuleOutBounds | null = null;
+  /** Variants ruled out unplanned, with their simulated-machine lower bound (ruleOutByBound). */
+  readonly ruled = new Map<ScreenResult, number>();
   /** Finalists whose bound is their makespan (blockingBoundExact): no replay needed. */
   readonly exact = new Set<ScreenResult>();
   /** The least makespan simulated so far, and the variant (the earliest in screen order among equals). */
@@ -198,7 +202,8 @@ class Finals {
  * `boundTopology` (ties: screen order), skipping a finalist whose bound already exceeds the best
  * makespan simulated so far: it cannot win or tie, so the winner is the one simulating every
  * finalist would find, at the cost of a pass over its transfers instead of a replay. Without
- * bounds, in screen order. With `one`, only the first in that order. Adds the makespans, the
+ * bounds, in screen order. With `exactOnly`, only the finalists whose bound is exact (the others
+ * are left for a later call). Adds the makespans, the
  * finalists' bounds, and the time spent per label to `f`.
  */
 function simulateFinalists(
@@ -207,7 +212,7 @@ function simulateFinalists(
   machine: MachineModel,
   run: FinalistRun,
   f: Finals,
-  one = false,
+  exactOnly = false,
 ): void {
   const { mode, seed, simNet, tell } = run;
   const fresh = finalists.filter((r) => !f.seen.has(r));
@@ -226,7 +231,8 @@ function simulateFinalists(
   if (topology !== null)
     todo.sort((a, b) => f.bounds.get(a)! - f.bounds.get(b)! || screen.indexOf(a) - screen.indexOf(b));
   tell?.(f.transfersDone, f.total);
-  for (const r of one ? todo.slice(0, 1) : todo) {
+  for (const r of todo) {
+    if (exactOnly && !f.exact.has(r)) continue;
     // a bound above the best so far, beyond rounding: the bound sums the same times in another
     // order, and a replay's clock can absorb a duration below half an ulp of a late time (2^-53
     // relative per event); the events of at most MAX_SIM_TRANSFERS transfers stay far below this slack
@@ -255,17 +261,7 @@ function simulateFinalists(
   }
 }
 
-/** Whether a lower bound exceeds the best makespan beyond rounding (PRUNE_SLACK): a variant with it cannot win or tie. */
-function beyond(bound: number, best: number): boolean {
-  return bound > best * (1 + PRUNE_SLACK) + 1e-9;
-}
-
-/**
- * Rules out, before they are planned, the variants whose simulated-machine lower bound (docs/bounds.md:
- * the direct bound for the planners whose plans are direct, the bound valid for every schedule for
- * the others) exceeds the best makespan simulated so far: they cannot win or tie. Only without a
- * network and off the OCPC, where the bounds are tested against the replay.
- */
+/** Rules out, before they are planned, what the best makespan simulated so far shows cannot win (auto-rule-out.ts); only without a network and off the OCPC, where the bounds are tested against the replay. */
 function ruleOutByBound(
   screen: readonly ScreenResult[],
   m: CommMatrix,
@@ -275,19 +271,9 @@ function ruleOutByBound(
 ): void {
   if (f.bestOf === null) return;
   const t0 = performance.now();
-  const bounds = lowerBounds(m, `sim-${mode}`, {
-    machine,
-    pairTd: networkCost(resolveTopology(undefined, machine), machine),
-  });
-  const direct = bestBound(bounds, { direct: true, contentionFree: false });
-  const any = bestBound(bounds, { direct: false, contentionFree: false });
-  for (const r of screen) {
-    if (r.schedule !== null || r.note !== "") continue;
-    const b = DIRECT_VARIANTS.has(r.variant.algorithm) ? direct : any;
-    if (b === null || !beyond(b.value, f.best)) continue;
-    r.note = `not planned: its simulated-machine lower bound ${apart(b.value, f.best)} us (${b.name}, docs/bounds.md) exceeds ${variantLabel(f.bestOf.variant)}'s simulated ${apart(f.best, b.value)} us`;
-  }
-  f.boundMs["simulated-machine bounds"] = performance.now() - t0;
+  f.ruleBounds ??= ruleOutBounds(m, machine, mode);
+  for (const [r, b] of ruleOut(screen, f.ruleBounds, f.best, f.bestOf)) f.ruled.set(r, b);
+  f.boundMs["simulated-machine bounds"] = (f.boundMs["simulated-machine bounds"] ?? 0) + performance.now() - t0;
 }
 
 /**
@@ -328,17 +314,35 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
     tell: checkProgress(options.progress, "compare"),
   };
   const f = new Finals();
-  const screen = screenFormulas(m, machine, mode);
-  // first the variant always simulated with the least bound (cheap plans): its makespan rules out,
-  // unplanned, every variant whose simulated-machine lower bound exceeds it; then the screen plans
-  // the best predictions among the rest, and the finalists are simulated in the order of their bounds
+  const sc = screenFormulas(m, machine, mode, AUTO_VARIANTS, true);
+  const screen = sc.results;
+  // first the always-simulated variants with few transfers, planned (so priced) and simulated before
+  // anything else is priced: their best makespan rules out, unpriced and unplanned, every variant
+  // whose simulated-machine lower bound exceeds it; then the screen prices the rest and plans the
+  // best predictions, and the finalists are simulated in the order of their bounds
   const first = screen.filter(
-    (r) => r.predicted !== null && AUTO_ALWAYS_FINAL.includes(variantLabel(r.variant)) && plan(r),
+    (r) => r.note === "" && AUTO_SIMULATED_FIRST.includes(variantLabel(r.variant)) && plan(r),
   );
-  simulateFinalists(first, screen, machine, run, f, true);
-  if (!options.network && topology !== "ocpc") ruleOutByBound(screen, m, machine, mode, f);
+  simulateFinalists(first, screen, machine, run, f);
+  const ruleOut = (): void => {
+    if (!options.network && topology !== "ocpc") ruleOutByBound(screen, m, machine, mode, f);
+  };
+  ruleOut();
+  // shift and linear permutation when still in: their exact bounds (no message waits) are makespans
+  // for free, and the one of a plan at the direct bound rules out every later direct planner
+  const direct = screen.filter((r) => r.note === "" && AUTO_EXACT_EARLY.includes(variantLabel(r.variant)) && plan(r));
+  simulateFinalists(direct, screen, machine, run, f, true);
+  ruleOut();
+  sc.priceRest();
   planLeaders(screen, m, machine, mode, seed, Math.max(1, k));
-  simulateFinalists([...first, ...pickFinalists(screen, k, first, plan)], screen, machine, run, f);
+  const always = screen.filter(
+    (r) =>
+      r.predicted !== null &&
+      (r.note === "" || r.schedule !== null) &&
+      AUTO_ALWAYS_FINAL.includes(variantLabel(r.variant)) &&
+      plan(r),
+  );
+  simulateFinalists([...always, ...pickFinalists(screen, k, always, plan)], screen, machine, run, f);
   const { simulated, bounds } = f;
   const ms = { bound: f.boundMs, simulate: f.simMs };
   let best: ScreenResult | null = null;
@@ -372,7 +376,11 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
       ? { network: { name: options.network.name, portSharing: options.portSharing ?? "serial" } }
       : {}),
     winner: { algorithm: best.variant.algorithm, params: best.variant.params },
-    reason: describeWhy(winner, candidates, shiftResult === undefined ? null : (bounds.get(shiftResult) ?? null)),
+    reason: describeWhy(
+      winner,
+      candidates,
+      shiftResult === undefined ? null : (bounds.get(shiftResult) ?? f.ruled.get(shiftResult) ?? null),
+    ),
     candidates,
   };
   const planned = options.payload ? planVariant(m, best.variant, machine, seed, true).schedule! : best.schedule!;

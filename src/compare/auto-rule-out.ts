@@ -1,0 +1,112 @@
+/** auto's early rule-out: lower bounds on the simulated makespan of every plan of a candidate, from the matrix alone, and the candidates they rule out before they are planned (docs/auto.md). */
+import { bestBound, lowerBounds } from "../bounds/index.js";
+import type { MachineModel } from "../model/machine.js";
+import { matrixRows, type CommMatrix } from "../model/matrix.js";
+import { resolveTopology } from "../machines/sim/options.js";
+import { networkCost, perByteCost, type TopologyName } from "../machines/sim/topology.js";
+import type { SimMode } from "../machines/sim/index.js";
+import { DIRECT_VARIANTS, round, variantLabel, type ScreenResult } from "./auto-candidates.js";
+
+/** One bound of the rule-out: its name (docs/bounds.md, or `composed-busiest-node`) and value (us). */
+export interface RuleOutBound {
+  readonly name: string;
+  readonly value: number;
+}
+
+/** The rule-out's bounds: for the planners whose plans are direct (DIRECT_VARIANTS), and for any plan. */
+export interface RuleOutBounds {
+  readonly direct: RuleOutBound | null;
+  readonly any: RuleOutBound | null;
+}
+
+/**
+ * The blocking makespan of a direct plan of one composing stage (every DIRECT_VARIANTS plan: a test
+ * checks it) is at least B + max over nodes v of [t_m R_v + max(S_v, G_v) / ports], with R_v the bytes
+ * v sends to other nodes, S_v the sum of the blocking durations T_s + (m + envelope) (t_c + t_d(v, j))
+ * of its messages and G_v that of the messages it receives: v composes its R_v bytes before it sends
+ * or receives anything, then its sends, and its receives, hold one of its ports each. 0 without traffic.
+ * O(P + E) over the non-zero entries.
+ */
+export function composedDirectBound(m: CommMatrix, machine: MachineModel, topology: TopologyName): number {
+  const { p, elementBytes: eb } = m;
+  const { rowStart, col, val } = matrixRows(m);
+  const { ts, tm, barrier, ports } = machine;
+  const env = machine.envelope ?? 0;
+  const tcd = perByteCost(topology, machine);
+  const send = new Float64Array(p),
+    recv = new Float64Array(p),
+    rowBytes = new Float64Array(p);
+  let traffic = false;
+  for (let i = 0; i < p; i++)
+    for (let k = rowStart[i]!; k < rowStart[i + 1]!; k++) {
+      const j = col[k]!;
+      if (j === i || val[k]! === 0) continue;
+      traffic = true;
+      const bytes = val[k]! * eb;
+      const d = ts + (bytes + env) * tcd(i, j);
+      send[i] = send[i]! + d;
+      recv[j] = recv[j]! + d;
+      rowBytes[i] = rowBytes[i]! + bytes;
+    }
+  if (!traffic) return 0;
+  let most = 0;
+  for (let v = 0; v < p; v++) most = Math.max(most, rowBytes[v]! * tm + Math.max(send[v]!, recv[v]!) / ports);
+  return barrier + most;
+}
+
+/** The rule-out's bounds for `m` on `machine` in `mode` (the node-port model: no network, not the OCPC). */
+export function ruleOutBounds(m: CommMatrix, machine: MachineModel, mode: SimMode): RuleOutBounds {
+  const topology = resolveTopology(undefined, machine);
+  const bounds = lowerBounds(m, `sim-${mode}`, { machine, pairTd: networkCost(topology, machine) });
+  let direct: RuleOutBound | null = bestBound(bounds, { direct: true, contentionFree: false });
+  const any = bestBound(bounds, { direct: false, contentionFree: false });
+  if (mode === "blocking") {
+    const composed = composedDirectBound(m, machine, topology);
+    if (direct === null || composed > direct.value) direct = { name: "composed-busiest-node", value: composed };
+  }
+  return { direct, any };
+}
+
+/** Relative slack of a tie in the rule-out: a bound this close below the best makespan still counts as reaching it (the bound and the replay add the same times in different orders). */
+const TIE_SLACK = 1e-9;
+/** Relative slack of the pruning: a candidate is ruled out (or a finalist skipped) only when its bound exceeds the best makespan by more. */
+const PRUNE_SLACK = 1e-6;
+
+/** Whether a lower bound exceeds the best makespan beyond rounding (PRUNE_SLACK): a variant with it cannot win or tie. */
+export function beyond(bound: number, best: number): boolean {
+  return bound > best * (1 + PRUNE_SLACK) + 1e-9;
+}
+
+/** x to 3 decimals, or whole when that would print it equal to `other` (the two differ). */
+export function apart(x: number, other: number): number {
+  return round(x) === round(other) ? x : round(x);
+}
+
+/**
+ * Rules out, before they are priced or planned, the candidates in `screen` (not planned, no note yet)
+ * whose bound (`bounds.direct` for DIRECT_VARIANTS, else `bounds.any`) exceeds the best makespan
+ * simulated so far (`best`, of candidate `bestOf`), or reaches it when they come after `bestOf` in
+ * tie order: they cannot win. Their note says why; returns them with their bounds.
+ */
+export function ruleOut(
+  screen: readonly ScreenResult[],
+  bounds: RuleOutBounds,
+  best: number,
+  bestOf: ScreenResult,
+): Map<ScreenResult, number> {
+  const out = new Map<ScreenResult, number>();
+  const bestAt = screen.indexOf(bestOf);
+  for (const r of screen) {
+    if (r.schedule !== null || r.note !== "") continue;
+    const b = DIRECT_VARIANTS.has(r.variant.algorithm) ? bounds.direct : bounds.any;
+    if (b === null) continue;
+    const over = beyond(b.value, best);
+    // a bound that reaches the best makespan (up to rounding) of an earlier variant: at best a tie, which the earlier wins
+    if (!over && !(screen.indexOf(r) > bestAt && b.value >= best * (1 - TIE_SLACK))) continue;
+    out.set(r, b.value);
+    const what = over ? "exceeds" : "reaches";
+    const tie = over ? "" : " (a tie goes to the earlier candidate)";
+    r.note = `not planned: its simulated-machine lower bound ${apart(b.value, best)} us (${b.name}, docs/bounds.md) ${what} ${variantLabel(bestOf.variant)}'s simulated ${apart(best, b.value)} us${tie}`;
+  }
+  return out;
+}

@@ -1,0 +1,93 @@
+/** auto's rule-out bounds: composedDirectBound never exceeds the blocking replay of a direct planner's plan, equals it where nothing waits, and ruleOut's notes. */
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { AUTO_VARIANTS, DIRECT_VARIANTS, variantLabel } from "../../src/compare/auto-candidates.js";
+import { composedDirectBound, ruleOutBounds } from "../../src/compare/auto-rule-out.js";
+import { MACHINES, findMachine } from "../../src/machines/presets.js";
+import { simulateSchedule } from "../../src/machines/sim/index.js";
+import { isCommplanError } from "../../src/model/errors.js";
+import type { MachineModel } from "../../src/model/machine.js";
+import { matrixFromRows } from "../../src/model/matrix.js";
+import { plan } from "../../src/planner/index.js";
+import { buildMatrix, matrixRecipe } from "../helpers/arbitraries.js";
+
+/** The presets on the node-port model, with a barrier, an envelope or two ports now and then. */
+const machineArb = fc
+  .record({
+    base: fc.constantFrom(...MACHINES.filter((m) => m.topology !== "ocpc")),
+    barrier: fc.constantFrom(0, 0, 25),
+    envelope: fc.constantFrom(0, 0, 16),
+    ports: fc.constantFrom(1, 1, 1, 2),
+  })
+  .map(({ base, barrier, envelope, ports }): MachineModel => ({ ...base, barrier, envelope, ports }));
+
+const topologyOf = (m: MachineModel): "flat" | "cm5-fat-tree" =>
+  m.topology === "cm5-fat-tree" ? "cm5-fat-tree" : "flat";
+
+const DIRECT = AUTO_VARIANTS.filter((v) => DIRECT_VARIANTS.has(v.algorithm));
+
+describe("composedDirectBound", () => {
+  it("is never above the blocking replay of a direct planner's plan (random matrices, machines, both receive orders)", () => {
+    let tight = 0;
+    fc.assert(
+      fc.property(
+        matrixRecipe({ maxP: 24 }),
+        machineArb,
+        fc.constantFrom("arrival", "step"),
+        (r, machine, recvOrder) => {
+          const m = buildMatrix(r);
+          const bound = composedDirectBound(m, machine, topologyOf(machine));
+          for (const v of DIRECT) {
+            let s;
+            try {
+              s = plan(m, v.algorithm, { params: v.params, machine });
+            } catch (e) {
+              if (isCommplanError(e)) continue;
+              throw e;
+            }
+            // what the bound assumes of the plan: one stage that composes, no local copies
+            expect(s.stages.length, variantLabel(v)).toBeLessThanOrEqual(1);
+            for (const st of s.stages) expect(st.rearrange).toBe("compose");
+            for (let x = 0; x < s.transferCount; x++) expect(s.src[x]).not.toBe(s.dst[x]);
+            const t = simulateSchedule(s, machine, { timeline: false, recvOrder }).makespan;
+            expect(bound, `${variantLabel(v)} P=${m.p} ${machine.name}`).toBeLessThanOrEqual(t * (1 + 1e-12) + 1e-9);
+            if (Math.abs(bound - t) <= 1e-9 * t) tight++;
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+    // the bound is reached now and then, so the check above is not slack everywhere
+    expect(tight).toBeGreaterThan(10);
+  });
+
+  it("is the makespan of shift on an all-to-all of equal messages: B + t_m R + (P - 1) (T_s + (m + envelope)(t_c + t_d))", () => {
+    const machine: MachineModel = { ...findMachine("t3d-004"), envelope: 16 };
+    const p = 6;
+    const m = matrixFromRows(
+      Array.from({ length: p }, (_, i) => Array.from({ length: p }, (_, j) => (i === j ? 0 : 10))),
+    );
+    const bytes = 10 * m.elementBytes;
+    const expected =
+      machine.barrier +
+      (p - 1) * bytes * machine.tm +
+      (p - 1) * (machine.ts + (bytes + 16) * (machine.tc + machine.td));
+    expect(composedDirectBound(m, machine, "flat")).toBeCloseTo(expected, 9);
+    const t = simulateSchedule(plan(m, "shift", { machine }), machine, { timeline: false }).makespan;
+    expect(t).toBeCloseTo(expected, 9);
+    // and it is the rule-out's direct bound in blocking mode, not in nonblocking mode (where it does not apply)
+    expect(ruleOutBounds(m, machine, "blocking").direct).toEqual({
+      name: "composed-busiest-node",
+      value: composedDirectBound(m, machine, "flat"),
+    });
+    expect(ruleOutBounds(m, machine, "nonblocking").direct?.name).not.toBe("composed-busiest-node");
+  });
+
+  it("is 0 without traffic", () => {
+    const m = matrixFromRows([
+      [3, 0],
+      [0, 4],
+    ]);
+    expect(composedDirectBound(m, findMachine("t3d-004"), "flat")).toBe(0);
+  });
+});
