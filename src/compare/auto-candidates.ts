@@ -132,7 +132,8 @@ interface FormulaCache {
  * contention-free direct plan (split-coloring, rs-nh, which cut messages) needs the start-up
  * and the bytes of every message of its busiest node, one after the other (blocking) or pipelined
  * (nonblocking), plus its rearrangement; two-stage and the relaying four-stage move each byte of the
- * busiest node at least twice / once (four-stage in four stages, a barrier each); total-exchange plans need a round per element.
+ * busiest node at least twice / once (four-stage in four stages, a barrier each, the first of which
+ * rearranges every byte a node sends); total-exchange plans need a round per element.
  */
 function variantBound(
   v: AutoVariant,
@@ -148,7 +149,9 @@ function variantBound(
   if (v.algorithm.startsWith("te-"))
     return load.total === 0 ? 0 : barrier + load.most * (mode === "blocking" ? ts + per : per);
   if (v.algorithm === "two-stage") return 2 * barrier + ((2 * (m.p - 1)) / m.p) * load.most * per;
-  if (v.algorithm === "four-stage") return 4 * barrier + load.most * per;
+  // four-stage's first stage distributes every element a node sends to another into buckets, the own
+  // column's by a local copy: its rearrangement handles the busiest sender's bytes
+  if (v.algorithm === "four-stage") return 4 * barrier + load.mostSentBytes * tm + load.most * per;
   if (v.algorithm === "coloring" || v.algorithm === "rs-n")
     return (ctx.whole ??= wholeMessageBound(m, machine, mode, load));
   return barrier + load.mostSentBytes * tm + load.direct;

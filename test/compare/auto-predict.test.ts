@@ -8,7 +8,13 @@ import {
   predictShift,
   predictTwoStage,
 } from "../../src/compare/auto-predict.js";
-import { AUTO_VARIANTS, planVariant, screenVariants, variantLabel } from "../../src/compare/auto-candidates.js";
+import {
+  AUTO_VARIANTS,
+  planVariant,
+  screenFormulas,
+  screenVariants,
+  variantLabel,
+} from "../../src/compare/auto-candidates.js";
 import { scheduleCost, type CostMode } from "../../src/machines/cost-model.js";
 import { MACHINES } from "../../src/machines/presets.js";
 import type { MachineModel } from "../../src/model/machine.js";
@@ -114,5 +120,40 @@ describe("auto-predict formulas", () => {
       ),
       { numRuns: 30, seed: 7 },
     );
+  });
+});
+
+describe("auto's flat lower bounds", () => {
+  it("every variant without a formula gets a bound no larger than its plan's flat time (random matrices, machines, both modes)", () => {
+    const seen = new Set<string>();
+    fc.assert(
+      fc.property(
+        // te-offline plans one transfer per element: small entries keep its search short
+        matrixRecipe({
+          minP: 2,
+          maxP: 16,
+          kinds: ["dense", "sparse", "empty-rows", "permutation", "spike"],
+        }),
+        machineArb,
+        modeArb,
+        (r, mc, mode) => {
+          const m = buildMatrix({ ...r, maxEntry: Math.min(r.maxEntry, 60) });
+          for (const s of screenFormulas(m, mc, mode).results) {
+            if (s.bound === null) continue;
+            const { schedule } = planVariant(m, s.variant, mc, 1);
+            if (schedule === null) continue;
+            seen.add(s.variant.algorithm);
+            const t = scheduleCost(schedule, mc, mode).total;
+            expect(s.bound, `${variantLabel(s.variant)} P=${m.p} ${mc.name} ${mode}`).toBeLessThanOrEqual(
+              t * (1 + 1e-12) + 1e-9,
+            );
+          }
+        },
+      ),
+      { numRuns: 60, seed: 5 },
+    );
+    // every planner that gets a bound was checked
+    for (const name of ["rs-n", "rs-nh", "coloring", "split-coloring", "four-stage", "te-offline"])
+      expect(seen).toContain(name);
   });
 });
