@@ -381,6 +381,56 @@ function byPTable(rows: readonly Row[]): string {
   );
 }
 
+/** The rows of the summary table on replays, exact bounds, the rule-out and where the time went. */
+function replayRows(
+  rows: readonly Row[],
+  summary: { boundRatioMedian: number; boundRatioMin: number; boundSpeedupMedian: number },
+): string[][] {
+  const f = (x: number, d = 3): string => x.toFixed(d);
+  return [
+    [
+      "replays per run (median, max)",
+      "",
+      `${quantile(
+        rows.map((r) => r.sims),
+        0.5,
+      )}, ${Math.max(...rows.map((r) => r.sims))}`,
+    ],
+    [
+      "finalists given their makespan by an exact blocking bound, no replay (all runs; runs with one)",
+      "",
+      `${rows.reduce((a, r) => a + r.exact, 0)}; ${rows.filter((r) => r.exact > 0).length} of ${rows.length}`,
+    ],
+    [
+      "variants ruled out unplanned by their simulated-machine bound (all runs; runs with one)",
+      "",
+      `${rows.reduce((a, r) => a + r.ruled, 0)}; ${rows.filter((r) => r.ruled > 0).length} of ${rows.length}`,
+    ],
+    [
+      "the winner's blocking bound (blocking-bound.ts) / its makespan (median, least); its replay's time / the bound's (median)",
+      "",
+      `${f(summary.boundRatioMedian)}, ${f(summary.boundRatioMin)}; ${f(summary.boundSpeedupMedian, 1)}`,
+    ],
+    [
+      "runs whose shift replay its bound spared (the bound exceeded the winner's makespan, or was exact)",
+      "",
+      `${f((100 * rows.filter((r) => r.shiftSimMs === null).length) / rows.length, 1)} %`,
+    ],
+    [
+      "share of auto's time simulating finalists (median; the rest: the screen and the bounds)",
+      "",
+      `${f(
+        100 *
+          quantile(
+            rows.map((r) => r.simShare),
+            0.5,
+          ),
+        0,
+      )} %`,
+    ],
+  ];
+}
+
 function report(rows: readonly Row[], skipped: readonly string[], missing: readonly string[]): string {
   const rb = rows.map((r) => r.ratioBest);
   const within = rows.filter((r) => r.ratioBest <= 1.05).length / rows.length;
@@ -454,46 +504,7 @@ function report(rows: readonly Row[], skipped: readonly string[], missing: reado
           "",
           `${f(summary.leastCostMedian, 1)}, ${f(summary.leastCostP90, 1)}`,
         ],
-        [
-          "replays per run (median, max)",
-          "",
-          `${quantile(
-            rows.map((r) => r.sims),
-            0.5,
-          )}, ${Math.max(...rows.map((r) => r.sims))}`,
-        ],
-        [
-          "finalists given their makespan by an exact blocking bound, no replay (all runs; runs with one)",
-          "",
-          `${rows.reduce((a, r) => a + r.exact, 0)}; ${rows.filter((r) => r.exact > 0).length} of ${rows.length}`,
-        ],
-        [
-          "variants ruled out unplanned by their simulated-machine bound (all runs; runs with one)",
-          "",
-          `${rows.reduce((a, r) => a + r.ruled, 0)}; ${rows.filter((r) => r.ruled > 0).length} of ${rows.length}`,
-        ],
-        [
-          "the winner's blocking bound (blocking-bound.ts) / its makespan (median, least); its replay's time / the bound's (median)",
-          "",
-          `${f(summary.boundRatioMedian)}, ${f(summary.boundRatioMin)}; ${f(summary.boundSpeedupMedian, 1)}`,
-        ],
-        [
-          "runs whose shift replay its bound spared (the bound exceeded the winner's makespan, or was exact)",
-          "",
-          `${f((100 * rows.filter((r) => r.shiftSimMs === null).length) / rows.length, 1)} %`,
-        ],
-        [
-          "share of auto's time simulating finalists (median; the rest: the screen and the bounds)",
-          "",
-          `${f(
-            100 *
-              quantile(
-                rows.map((r) => r.simShare),
-                0.5,
-              ),
-            0,
-          )} %`,
-        ],
+        ...replayRows(rows, summary),
       ],
     ) +
     `\nFinalist policies, weighed offline from the screen's predictions and the oracle's simulated makespans (the default: the ${AUTO_FINALISTS} best predictions and ${AUTO_ALWAYS_FINAL.join(", ")}; the predictions of the lazy screen alone, screenVariants, without auto's rule-out):\n\n` +
