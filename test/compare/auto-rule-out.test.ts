@@ -1,38 +1,27 @@
 /** auto's rule-out bounds: composedDirectBound never exceeds the blocking replay of a direct planner's plan, equals it where nothing waits, and ruleOut's notes. */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
+import { scheduleClass } from "../../src/bounds/index.js";
 import { AUTO_VARIANTS, DIRECT_VARIANTS, variantLabel } from "../../src/compare/auto-candidates.js";
 import { composedDirectBound, ruleOutBounds } from "../../src/compare/auto-rule-out.js";
-import { MACHINES, findMachine } from "../../src/machines/presets.js";
+import { findMachine } from "../../src/machines/presets.js";
 import { simulateSchedule } from "../../src/machines/sim/index.js";
 import { isCommplanError } from "../../src/model/errors.js";
 import type { MachineModel } from "../../src/model/machine.js";
 import { matrixFromRows } from "../../src/model/matrix.js";
 import { plan } from "../../src/planner/index.js";
 import { buildMatrix, matrixRecipe } from "../helpers/arbitraries.js";
-
-/** The presets on the node-port model, with a barrier, an envelope or two ports now and then. */
-const machineArb = fc
-  .record({
-    base: fc.constantFrom(...MACHINES.filter((m) => m.topology !== "ocpc")),
-    barrier: fc.constantFrom(0, 0, 25),
-    envelope: fc.constantFrom(0, 0, 16),
-    ports: fc.constantFrom(1, 1, 1, 2),
-  })
-  .map(({ base, barrier, envelope, ports }): MachineModel => ({ ...base, barrier, envelope, ports }));
-
-const topologyOf = (m: MachineModel): "flat" | "cm5-fat-tree" =>
-  m.topology === "cm5-fat-tree" ? "cm5-fat-tree" : "flat";
+import { nodePortMachineArb, topologyOf } from "../helpers/machines.js";
 
 const DIRECT = AUTO_VARIANTS.filter((v) => DIRECT_VARIANTS.has(v.algorithm));
 
 describe("composedDirectBound", () => {
-  it("is never above the blocking replay of a direct planner's plan (random matrices, machines, both receive orders)", () => {
+  it("is never above the blocking replay of a direct planner's plan, which is direct, of one composing stage (random matrices, machines, both receive orders)", () => {
     let tight = 0;
     fc.assert(
       fc.property(
         matrixRecipe({ maxP: 24 }),
-        machineArb,
+        nodePortMachineArb,
         fc.constantFrom("arrival", "step"),
         (r, machine, recvOrder) => {
           const m = buildMatrix(r);
@@ -45,7 +34,8 @@ describe("composedDirectBound", () => {
               if (isCommplanError(e)) continue;
               throw e;
             }
-            // what the bound assumes of the plan: one stage that composes, no local copies
+            // the direct bounds apply (DIRECT_VARIANTS), and what this one assumes: one stage that composes, no local copies
+            expect(scheduleClass(m, s, machine.ports).direct, variantLabel(v)).toBe(true);
             expect(s.stages.length, variantLabel(v)).toBeLessThanOrEqual(1);
             for (const st of s.stages) expect(st.rearrange).toBe("compose");
             for (let x = 0; x < s.transferCount; x++) expect(s.src[x]).not.toBe(s.dst[x]);

@@ -3,26 +3,14 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { BoundScratch, blockingBoundExact, blockingMakespanBound } from "../../../src/machines/sim/blocking-bound.js";
 import { simulateSchedule } from "../../../src/machines/sim/index.js";
-import { MACHINES, findMachine } from "../../../src/machines/presets.js";
+import { findMachine } from "../../../src/machines/presets.js";
 import type { MachineModel } from "../../../src/model/machine.js";
 import { matrixFromData, matrixRows } from "../../../src/model/matrix.js";
 import { isCommplanError } from "../../../src/model/errors.js";
 import { PLANNERS, plan } from "../../../src/planner/registry.js";
 import { generatePattern } from "../../../src/patterns/index.js";
 import { buildMatrix, matrixRecipe } from "../../helpers/arbitraries.js";
-
-/** The machine presets the bound models (not the OCPC), with a barrier, an envelope or two ports now and then. */
-const machineArb = fc
-  .record({
-    base: fc.constantFrom(...MACHINES.filter((m) => m.topology !== "ocpc")),
-    barrier: fc.constantFrom(0, 0, 25),
-    envelope: fc.constantFrom(0, 0, 16),
-    ports: fc.constantFrom(1, 1, 1, 2),
-  })
-  .map(({ base, barrier, envelope, ports }): MachineModel => ({ ...base, barrier, envelope, ports }));
-
-const topologyOf = (m: MachineModel): "flat" | "cm5-fat-tree" =>
-  m.topology === "cm5-fat-tree" ? "cm5-fat-tree" : "flat";
+import { nodePortMachineArb, topologyOf } from "../../helpers/machines.js";
 
 describe("blockingMakespanBound", () => {
   it("is never above the blocking replay's makespan: every planner, random matrices, machines, both receive orders", () => {
@@ -34,7 +22,7 @@ describe("blockingMakespanBound", () => {
       fc.property(
         matrixRecipe({ maxP: 36 }),
         fc.constantFrom(...PLANNERS.map((p) => p.name)),
-        machineArb,
+        nodePortMachineArb,
         fc.constantFrom("arrival", "step"),
         (r, name, machine, recvOrder) => {
           const m = buildMatrix(r);
