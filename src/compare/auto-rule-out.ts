@@ -13,9 +13,10 @@ export interface RuleOutBound {
   readonly value: number;
 }
 
-/** The rule-out's bounds: for the planners whose plans are direct (DIRECT_VARIANTS), and for any plan. */
+/** The rule-out's bounds: for the planners whose plans are direct (DIRECT_VARIANTS), for those of RELAYED_STAGES by planner, and for any plan. */
 export interface RuleOutBounds {
   readonly direct: RuleOutBound | null;
+  readonly relayed: ReadonlyMap<string, RuleOutBound>;
   readonly any: RuleOutBound | null;
 }
 
@@ -54,17 +55,65 @@ export function composedDirectBound(m: CommMatrix, machine: MachineModel, topolo
   return barrier + most;
 }
 
+/**
+ * The stages of the relaying planners whose plans the rule-out bounds apart (blocking mode): each
+ * plan with traffic has this many stages, the first of which composes every byte a node sends to
+ * another (a test checks both against the plans).
+ */
+export const RELAYED_STAGES: ReadonlyMap<string, number> = new Map([
+  ["two-stage", 2],
+  ["four-stage", 4],
+]);
+
+/**
+ * The blocking makespan of a plan of `stages` stages whose first composes every byte a node sends to
+ * another (RELAYED_STAGES) is at least stages B + max over nodes v with traffic of [t_m R_v + (T_s +
+ * (R_v + envelope) c_v) / ports], c_v the cheapest t_c + t_d from v: every stage ends with a barrier,
+ * v composes its R_v bytes before its first send, and every one of those bytes leaves v at least once,
+ * in at least one message. 0 without traffic. O(P + E) on a flat machine, O(P^2) on the CM-5 fat tree.
+ */
+export function relayedBound(m: CommMatrix, machine: MachineModel, topology: TopologyName, stages: number): number {
+  const most = relayedBusiest(m, machine, topology);
+  return most === 0 ? 0 : stages * machine.barrier + most;
+}
+
+/** relayedBound without its barriers: max over nodes v with traffic of [t_m R_v + (T_s + (R_v + envelope) c_v) / ports]. */
+function relayedBusiest(m: CommMatrix, machine: MachineModel, topology: TopologyName): number {
+  const { p, elementBytes: eb } = m;
+  const { rowStart, col, val } = matrixRows(m);
+  const { ts, tm, ports } = machine;
+  const env = machine.envelope ?? 0;
+  const tcd = perByteCost(topology, machine);
+  let most = 0;
+  for (let v = 0; v < p; v++) {
+    let bytes = 0;
+    for (let k = rowStart[v]!; k < rowStart[v + 1]!; k++) if (col[k] !== v) bytes += val[k]! * eb;
+    if (bytes === 0) continue;
+    let cheapest = Infinity;
+    if (topology === "flat") cheapest = tcd(0, 0);
+    else for (let b = 0; b < p; b++) if (b !== v) cheapest = Math.min(cheapest, tcd(v, b));
+    most = Math.max(most, bytes * tm + (ts + (bytes + env) * cheapest) / ports);
+  }
+  return most;
+}
+
 /** The rule-out's bounds for `m` on `machine` in `mode` (the node-port model: no network, not the OCPC). */
 export function ruleOutBounds(m: CommMatrix, machine: MachineModel, mode: SimMode): RuleOutBounds {
   const topology = resolveTopology(undefined, machine);
   const bounds = lowerBounds(m, `sim-${mode}`, { machine, pairTd: networkCost(topology, machine) });
   let direct: RuleOutBound | null = bestBound(bounds, { direct: true, contentionFree: false });
   const any = bestBound(bounds, { direct: false, contentionFree: false });
+  const relayed = new Map<string, RuleOutBound>();
   if (mode === "blocking") {
     const composed = composedDirectBound(m, machine, topology);
     if (direct === null || composed > direct.value) direct = { name: "composed-busiest-node", value: composed };
+    const most = relayedBusiest(m, machine, topology);
+    for (const [name, stages] of RELAYED_STAGES) {
+      const value = most === 0 ? 0 : stages * machine.barrier + most;
+      if (any === null || value > any.value) relayed.set(name, { name: `composed-${stages}-stages`, value });
+    }
   }
-  return { direct, any };
+  return { direct, relayed, any };
 }
 
 /** Relative slack of a tie in the rule-out: a bound this close below the best makespan still counts as reaching it (the bound and the replay add the same times in different orders). */
@@ -84,7 +133,8 @@ export function apart(x: number, other: number): number {
 
 /**
  * Rules out, before they are priced or planned, the candidates in `screen` (not planned, no note yet)
- * whose bound (`bounds.direct` for DIRECT_VARIANTS, else `bounds.any`) exceeds the best makespan
+ * whose bound (`bounds.direct` for DIRECT_VARIANTS, `bounds.relayed` for RELAYED_STAGES, else
+ * `bounds.any`) exceeds the best makespan
  * simulated so far (`best`, of candidate `bestOf`), or reaches it when they come after `bestOf` in
  * tie order: they cannot win. Their note says why; returns them with their bounds.
  */
@@ -98,7 +148,9 @@ export function ruleOut(
   const bestAt = screen.indexOf(bestOf);
   for (const r of screen) {
     if (r.schedule !== null || r.note !== "") continue;
-    const b = DIRECT_VARIANTS.has(r.variant.algorithm) ? bounds.direct : bounds.any;
+    const b = DIRECT_VARIANTS.has(r.variant.algorithm)
+      ? bounds.direct
+      : (bounds.relayed.get(r.variant.algorithm) ?? bounds.any);
     if (b === null) continue;
     const over = beyond(b.value, best);
     // a bound that reaches the best makespan (up to rounding) of an earlier variant: at best a tie, which the earlier wins

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { scheduleClass } from "../../src/bounds/index.js";
 import { AUTO_VARIANTS, DIRECT_VARIANTS, variantLabel } from "../../src/compare/auto-candidates.js";
-import { composedDirectBound, ruleOutBounds } from "../../src/compare/auto-rule-out.js";
+import { RELAYED_STAGES, composedDirectBound, relayedBound, ruleOutBounds } from "../../src/compare/auto-rule-out.js";
 import { findMachine } from "../../src/machines/presets.js";
 import { simulateSchedule } from "../../src/machines/sim/index.js";
 import { isCommplanError } from "../../src/model/errors.js";
@@ -79,5 +79,53 @@ describe("composedDirectBound", () => {
       [0, 4],
     ]);
     expect(composedDirectBound(m, findMachine("t3d-004"), "flat")).toBe(0);
+  });
+});
+
+describe("relayedBound", () => {
+  const RELAYED = AUTO_VARIANTS.filter((v) => RELAYED_STAGES.has(v.algorithm));
+  it("is never above the blocking replay of a two-stage or four-stage plan, which has that many stages, the first composing every byte a node sends (random matrices, machines, both receive orders)", () => {
+    let ruledIn = 0;
+    fc.assert(
+      fc.property(
+        matrixRecipe({ maxP: 24 }),
+        nodePortMachineArb,
+        fc.constantFrom("arrival", "step"),
+        (r, machine, recvOrder) => {
+          const m = buildMatrix(r);
+          for (const v of RELAYED) {
+            const stages = RELAYED_STAGES.get(v.algorithm)!;
+            const bound = relayedBound(m, machine, topologyOf(machine), stages);
+            let s;
+            try {
+              s = plan(m, v.algorithm, { params: v.params, machine });
+            } catch (e) {
+              if (isCommplanError(e)) continue;
+              throw e;
+            }
+            if (bound > 0) {
+              ruledIn++;
+              expect(s.stages.length, variantLabel(v)).toBe(stages);
+            }
+            const t = simulateSchedule(s, machine, { timeline: false, recvOrder }).makespan;
+            expect(bound, `${variantLabel(v)} P=${m.p} ${machine.name}`).toBeLessThanOrEqual(t * (1 + 1e-12) + 1e-9);
+          }
+        },
+      ),
+      { numRuns: 80 },
+    );
+    expect(ruledIn).toBeGreaterThan(20);
+  });
+
+  it("counts a barrier per stage, the first stage's compose and the busiest sender's bytes once (hand-computed)", () => {
+    const machine: MachineModel = { ...findMachine("t3d-004"), envelope: 0, ports: 1 };
+    const m = matrixFromRows([
+      [0, 10, 0],
+      [0, 0, 0],
+      [4, 0, 0],
+    ]);
+    const bytes = 10 * m.elementBytes;
+    const expected = 4 * machine.barrier + bytes * machine.tm + machine.ts + bytes * (machine.tc + machine.td);
+    expect(relayedBound(m, machine, "flat", 4)).toBeCloseTo(expected, 9);
   });
 });
