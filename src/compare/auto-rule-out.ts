@@ -7,7 +7,7 @@ import { networkCost, perByteCost, type TopologyName } from "../machines/sim/top
 import type { SimMode } from "../machines/sim/index.js";
 import { DIRECT_VARIANTS, round, variantLabel, type ScreenResult } from "./auto-candidates.js";
 
-/** One bound of the rule-out: its name (docs/bounds.md, or `composed-busiest-node`) and value (us). */
+/** One bound of the rule-out: its name (docs/bounds.md, or the composed bounds of docs/auto.md: `composed-busiest-node`, `composed-N-stages`) and value (us). */
 export interface RuleOutBound {
   readonly name: string;
   readonly value: number;
@@ -158,7 +158,7 @@ export function ruleOut(
     out.set(r, b.value);
     const what = over ? "exceeds" : "reaches";
     const tie = over ? "" : " (a tie goes to the earlier candidate)";
-    r.note = `not planned: its simulated-machine lower bound ${apart(b.value, best)} us (${b.name}, docs/bounds.md) ${what} ${variantLabel(bestOf.variant)}'s simulated ${apart(best, b.value)} us${tie}`;
+    r.note = `not planned: its simulated-machine lower bound ${apart(b.value, best)} us (${b.name}, ${b.name.startsWith("composed-") ? "docs/auto.md" : "docs/bounds.md"}) ${what} ${variantLabel(bestOf.variant)}'s simulated ${apart(best, b.value)} us${tie}`;
   }
   return out;
 }
