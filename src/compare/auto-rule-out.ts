@@ -116,8 +116,8 @@ export function ruleOutBounds(m: CommMatrix, machine: MachineModel, mode: SimMod
   return { direct, relayed, any };
 }
 
-/** Relative slack of a tie in the rule-out: a bound this close below the best makespan still counts as reaching it (the bound and the replay add the same times in different orders). */
-const TIE_SLACK = 1e-9;
+/** Relative slack of a tie: makespans this close count as equal (the earlier candidate wins), and a bound this close below the best makespan still reaches it (bounds and replays add the same times in different orders). */
+export const TIE_SLACK = 1e-9;
 /** Relative slack of the pruning: a candidate is ruled out (or a finalist skipped) only when its bound exceeds the best makespan by more. */
 const PRUNE_SLACK = 1e-6;
 

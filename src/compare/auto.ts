@@ -11,7 +11,7 @@ import { resolveTopology } from "../machines/sim/options.js";
 import { BoundScratch, blockingBoundExact, type BoundTopology } from "../machines/sim/blocking-bound.js";
 import type { NetworkRoutes } from "../model/network.js";
 import { checkFlatForNetwork, networkOptions } from "./network-options.js";
-import { apart, beyond, ruleOut, ruleOutBounds, type RuleOutBounds } from "./auto-rule-out.js";
+import { TIE_SLACK, apart, beyond, ruleOut, ruleOutBounds, type RuleOutBounds } from "./auto-rule-out.js";
 import {
   AUTO_VARIANTS,
   ensurePlanned,
@@ -246,13 +246,14 @@ function simulateFinalists(
         ? bound!
         : simulateSchedule(r.schedule!, machine, { mode, seed, timeline: false, progress, ...simNet }).makespan;
       f.simulated.set(r, makespan);
+      // the leader: the earliest in screen order among the makespans within rounding of the least
       if (
-        makespan < f.best ||
-        (makespan === f.best && f.bestOf !== null && screen.indexOf(r) < screen.indexOf(f.bestOf))
-      ) {
-        f.best = makespan;
+        f.bestOf === null ||
+        makespan < f.best * (1 - TIE_SLACK) ||
+        (makespan <= f.best * (1 + TIE_SLACK) && screen.indexOf(r) < screen.indexOf(f.bestOf))
+      )
         f.bestOf = r;
-      }
+      f.best = Math.min(f.best, makespan);
       if (!f.exact.has(r)) f.simMs[variantLabel(r.variant)] = performance.now() - t0;
     }
     f.done.add(r);
@@ -345,11 +346,10 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
   simulateFinalists([...always, ...pickFinalists(screen, k, always, plan)], screen, machine, run, f);
   const { simulated, bounds } = f;
   const ms = { bound: f.boundMs, simulate: f.simMs };
-  let best: ScreenResult | null = null;
-  for (const r of screen) {
-    const t = simulated.get(r);
-    if (t !== undefined && (best === null || t < simulated.get(best)!)) best = r;
-  }
+  // the winner: the earliest in screen order among the makespans within rounding (TIE_SLACK) of the
+  // least, as a replay and an exact bound add the same times in different orders
+  const best: ScreenResult | null =
+    screen.find((r) => simulated.has(r) && simulated.get(r)! <= f.best * (1 + TIE_SLACK)) ?? null;
   if (best === null) throw fail("compare", "UNSUPPORTED", `auto: no planner could plan this matrix (P = ${m.p})`);
   const bestTime = simulated.get(best)!;
   const note = (r: ScreenResult): string => {
