@@ -412,7 +412,7 @@ function replayRows(
       `${f(summary.boundRatioMedian)}, ${f(summary.boundRatioMin)}; ${f(summary.boundSpeedupMedian, 1)}`,
     ],
     [
-      "runs whose shift replay its bound spared (the bound exceeded the winner's makespan, or was exact)",
+      "runs that did not replay shift (ruled out unplanned, its bound above the winner's makespan, or exact)",
       "",
       `${f((100 * rows.filter((r) => r.shiftSimMs === null).length) / rows.length, 1)} %`,
     ],

@@ -41,7 +41,7 @@ export function composedDirectBound(m: CommMatrix, machine: MachineModel, topolo
   for (let i = 0; i < p; i++)
     for (let k = rowStart[i]!; k < rowStart[i + 1]!; k++) {
       const j = col[k]!;
-      if (j === i || val[k]! === 0) continue;
+      if (j === i) continue;
       traffic = true;
       const bytes = val[k]! * eb;
       const d = ts + (bytes + env) * tcd(i, j);
@@ -57,8 +57,8 @@ export function composedDirectBound(m: CommMatrix, machine: MachineModel, topolo
 
 /**
  * The stages of the relaying planners whose plans the rule-out bounds apart (blocking mode): each
- * plan with traffic has this many stages, the first of which composes every byte a node sends to
- * another (a test checks both against the plans).
+ * plan with traffic has this many stages, and every one of them rearranges (a test checks both
+ * against the plans).
  */
 export const RELAYED_STAGES: ReadonlyMap<string, number> = new Map([
   ["two-stage", 2],
@@ -66,11 +66,12 @@ export const RELAYED_STAGES: ReadonlyMap<string, number> = new Map([
 ]);
 
 /**
- * The blocking makespan of a plan of `stages` stages whose first composes every byte a node sends to
- * another (RELAYED_STAGES) is at least stages B + max over nodes v with traffic of [t_m R_v + (T_s +
- * (R_v + envelope) c_v) / ports], c_v the cheapest t_c + t_d from v: every stage ends with a barrier,
- * v composes its R_v bytes before its first send, and every one of those bytes leaves v at least once,
- * in at least one message. 0 without traffic. O(P + E) on a flat machine, O(P^2) on the CM-5 fat tree.
+ * The blocking makespan of a plan of `stages` stages that all rearrange (RELAYED_STAGES) is at least
+ * stages B + max over nodes v with traffic of [t_m R_v + (T_s + (R_v + envelope) c_v) / ports], c_v
+ * the cheapest t_c + t_d from v. Every stage ends with a barrier and lasts at least node v's compose
+ * (t_m per byte v sends in it) and then v's sends in it (`ports` at a time); each of v's R_v bytes
+ * leaves v in some stage, so it is composed there and sent, in at least one message over all stages.
+ * 0 without traffic. O(P + E).
  */
 export function relayedBound(m: CommMatrix, machine: MachineModel, topology: TopologyName, stages: number): number {
   const most = relayedBusiest(m, machine, topology);
@@ -91,7 +92,14 @@ function relayedBusiest(m: CommMatrix, machine: MachineModel, topology: Topology
     if (bytes === 0) continue;
     let cheapest = Infinity;
     if (topology === "flat") cheapest = tcd(0, 0);
-    else for (let b = 0; b < p; b++) if (b !== v) cheapest = Math.min(cheapest, tcd(v, b));
+    else {
+      // the CM-5 fat tree's cost depends on the smallest cluster (of 4, of 16, all) holding both nodes:
+      // the cheapest partner is in v's block of 16 or, failing that, any node outside it
+      const lo = v & ~15,
+        hi = Math.min(p, lo + 16);
+      for (let b = lo; b < hi; b++) if (b !== v) cheapest = Math.min(cheapest, tcd(v, b));
+      if (hi - lo < p) cheapest = Math.min(cheapest, tcd(v, lo === 0 ? hi : 0));
+    }
     most = Math.max(most, bytes * tm + (ts + (bytes + env) * cheapest) / ports);
   }
   return most;
@@ -100,24 +108,38 @@ function relayedBusiest(m: CommMatrix, machine: MachineModel, topology: Topology
 /** The rule-out's bounds for `m` on `machine` in `mode` (the node-port model: no network, not the OCPC). */
 export function ruleOutBounds(m: CommMatrix, machine: MachineModel, mode: SimMode): RuleOutBounds {
   const topology = resolveTopology(undefined, machine);
-  const bounds = lowerBounds(m, `sim-${mode}`, { machine, pairTd: networkCost(topology, machine) });
+  // docs/bounds.md's node loads take O(P + E) with one t_d, but O(P^2) with the CM-5 fat tree's
+  // per-pair t_d (the cheapest partner of every node): there, above CM5_NODE_LOADS_MAX_P, only the
+  // composed bounds (O(P + E)) rule out
+  const cm5 = topology === "cm5-fat-tree";
+  const bounds =
+    cm5 && m.p > CM5_NODE_LOADS_MAX_P
+      ? []
+      : lowerBounds(m, `sim-${mode}`, cm5 ? { machine, pairTd: networkCost(topology, machine) } : { machine });
   let direct: RuleOutBound | null = bestBound(bounds, { direct: true, contentionFree: false });
   const any = bestBound(bounds, { direct: false, contentionFree: false });
   const relayed = new Map<string, RuleOutBound>();
   if (mode === "blocking") {
     const composed = composedDirectBound(m, machine, topology);
     if (direct === null || composed > direct.value) direct = { name: "composed-busiest-node", value: composed };
-    const most = relayedBusiest(m, machine, topology);
     for (const [name, stages] of RELAYED_STAGES) {
-      const value = most === 0 ? 0 : stages * machine.barrier + most;
+      const value = relayedBound(m, machine, topology, stages);
       if (any === null || value > any.value) relayed.set(name, { name: `composed-${stages}-stages`, value });
     }
   }
   return { direct, relayed, any };
 }
 
-/** Relative slack of a tie: makespans this close count as equal (the earlier candidate wins), and a bound this close below the best makespan still reaches it (bounds and replays add the same times in different orders). */
-export const TIE_SLACK = 1e-9;
+/** Largest P at which the rule-out computes docs/bounds.md's bounds on the CM-5 fat tree (an O(P^2) pass there). */
+export const CM5_NODE_LOADS_MAX_P = 4096;
+
+/**
+ * Relative slack of a tie: makespans this close count as equal (the earlier candidate wins), and a
+ * bound this close below the best makespan still reaches it. An exact bound and the replay add the
+ * same times in different orders, and the replay's clock orders events by ticks of 1e-6 us (a
+ * random check found them 2.3e-8 apart with two ports), so a finer tie would let that noise decide.
+ */
+export const TIE_SLACK = 1e-6;
 /** Relative slack of the pruning: a candidate is ruled out (or a finalist skipped) only when its bound exceeds the best makespan by more. */
 const PRUNE_SLACK = 1e-6;
 

@@ -107,25 +107,26 @@ const AUTO_EXACT_EARLY: readonly string[] = ["shift", "linear-permutation"];
 const SIBLING_SLACK = 1.05;
 
 /**
- * The finalists after the screen (planLeaders has planned the `k` best predictions): the best `k`
- * predictions and the other parameter variants of their planners predicted within SIBLING_SLACK of
- * them, besides `first` (AUTO_ALWAYS_FINAL, simulated already); in tie-break order. Variants ruled
- * out (a note) take no part. Every finalist is planned (a planner that refuses the matrix drops out).
+ * The finalists after the screen (planLeaders has planned the `k` best predictions) besides `always`
+ * (the variants of AUTO_ALWAYS_FINAL still in, planned): the best `k` predictions, and the other
+ * parameter variants of their planners and of `always` predicted within SIBLING_SLACK of them; in
+ * tie-break order. Variants ruled out (a note) take no part. Every finalist is planned (a planner
+ * that refuses the matrix drops out).
  */
 function pickFinalists(
   screen: readonly ScreenResult[],
   k: number,
-  first: readonly ScreenResult[],
+  always: readonly ScreenResult[],
   plan: (r: ScreenResult) => boolean,
 ): ScreenResult[] {
   const known = screen.filter((r) => r.predicted !== null && (r.note === "" || r.schedule !== null));
   const chosen = new Set<ScreenResult>(
     [...known].sort((a, b) => a.predicted! - b.predicted! || screen.indexOf(a) - screen.indexOf(b)).slice(0, k),
   );
-  for (const r of [...chosen, ...first])
+  for (const r of [...chosen, ...always])
     for (const q of known)
       if (q.variant.algorithm === r.variant.algorithm && q.predicted! <= r.predicted! * SIBLING_SLACK) chosen.add(q);
-  return screen.filter((r) => chosen.has(r) && !first.includes(r) && plan(r));
+  return screen.filter((r) => chosen.has(r) && !always.includes(r) && plan(r));
 }
 
 /** The reason in the header: the winner's makespan, the next one, what it saves against shift (simulated, or at least by shift's bound), and where the flat model disagreed. */
@@ -168,7 +169,7 @@ interface FinalistRun {
   readonly mode: SimMode;
   readonly seed: number;
   readonly simNet: ReturnType<typeof networkOptions>;
-  /** Prune by blockingMakespanBound on this topology; null: replay every finalist (nonblocking mode, a network, the OCPC). */
+  /** Bound by blockingBoundExact on this topology (prune, and skip the replay of an exact one); null: replay every finalist (nonblocking mode, a network, the OCPC). */
   readonly boundTopology: BoundTopology | null;
   readonly tell: ((done: number, total: number) => void) | null;
 }
@@ -189,7 +190,7 @@ class Finals {
   /** The least makespan simulated so far, and the variant (the earliest in screen order among equals). */
   best = Infinity;
   bestOf: ScreenResult | null = null;
-  /** The finalists bounded so far, and those simulated or spared. */
+  /** The finalists seen so far (bounded, with a bound topology), and those simulated or spared. */
   readonly seen = new Set<ScreenResult>();
   readonly done = new Set<ScreenResult>();
   /** Transfers of the finalists simulated (or spared) so far, and of every finalist known so far. */
@@ -282,8 +283,10 @@ function ruleOutByBound(
  * variant (auto-candidates.ts: formulas for the structured planners, lower bounds and lazy planning
  * for the others), then the simulated machine on AUTO_ALWAYS_FINAL and the best `finalists`
  * predictions (with their planners' other parameter variants predicted within 5 %); only finalists
- * are planned. The lowest simulated makespan wins (ties: the earlier variant). Deterministic; never
- * slower than shift in simulation, as shift is always a finalist.
+ * are planned, and what the makespans simulated first show cannot win is ruled out before it is
+ * priced (auto-rule-out.ts). The lowest simulated makespan wins (ties within TIE_SLACK: the earlier
+ * variant). Deterministic; never slower than shift in simulation beyond TIE_SLACK, as shift is a
+ * finalist unless its bound shows it cannot win.
  */
 export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOptions = {}): AutoResult {
   checkMachine(machine, "compare");
@@ -325,15 +328,15 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
     (r) => r.note === "" && AUTO_SIMULATED_FIRST.includes(variantLabel(r.variant)) && plan(r),
   );
   simulateFinalists(first, screen, machine, run, f);
-  const ruleOut = (): void => {
+  const ruleOutNow = (): void => {
     if (!options.network && topology !== "ocpc") ruleOutByBound(screen, m, machine, mode, f);
   };
-  ruleOut();
+  ruleOutNow();
   // shift and linear permutation when still in: their exact bounds (no message waits) are makespans
   // for free, and the one of a plan at the direct bound rules out every later direct planner
-  const direct = screen.filter((r) => r.note === "" && AUTO_EXACT_EARLY.includes(variantLabel(r.variant)) && plan(r));
-  simulateFinalists(direct, screen, machine, run, f, true);
-  ruleOut();
+  const early = screen.filter((r) => r.note === "" && AUTO_EXACT_EARLY.includes(variantLabel(r.variant)) && plan(r));
+  simulateFinalists(early, screen, machine, run, f, true);
+  ruleOutNow();
   sc.priceRest();
   planLeaders(screen, m, machine, mode, seed, Math.max(1, k));
   const always = screen.filter(

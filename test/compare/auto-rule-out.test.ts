@@ -3,7 +3,14 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { scheduleClass } from "../../src/bounds/index.js";
 import { AUTO_VARIANTS, DIRECT_VARIANTS, variantLabel } from "../../src/compare/auto-candidates.js";
-import { RELAYED_STAGES, composedDirectBound, relayedBound, ruleOutBounds } from "../../src/compare/auto-rule-out.js";
+import {
+  CM5_NODE_LOADS_MAX_P,
+  RELAYED_STAGES,
+  composedDirectBound,
+  relayedBound,
+  ruleOutBounds,
+} from "../../src/compare/auto-rule-out.js";
+import { matrixFromCoordinates } from "../../src/model/matrix.js";
 import { findMachine } from "../../src/machines/presets.js";
 import { simulateSchedule } from "../../src/machines/sim/index.js";
 import { isCommplanError } from "../../src/model/errors.js";
@@ -84,8 +91,8 @@ describe("composedDirectBound", () => {
 
 describe("relayedBound", () => {
   const RELAYED = AUTO_VARIANTS.filter((v) => RELAYED_STAGES.has(v.algorithm));
-  it("is never above the blocking replay of a two-stage or four-stage plan, which has that many stages, the first composing every byte a node sends (random matrices, machines, both receive orders)", () => {
-    let ruledIn = 0;
+  it("is never above the blocking replay of a two-stage or four-stage plan, which has that many stages, all rearranging (random matrices, machines, both receive orders)", () => {
+    let withTraffic = 0;
     fc.assert(
       fc.property(
         matrixRecipe({ maxP: 24 }),
@@ -104,8 +111,9 @@ describe("relayedBound", () => {
               throw e;
             }
             if (bound > 0) {
-              ruledIn++;
+              withTraffic++;
               expect(s.stages.length, variantLabel(v)).toBe(stages);
+              for (const st of s.stages) expect(st.rearrange, variantLabel(v)).not.toBe("none");
             }
             const t = simulateSchedule(s, machine, { timeline: false, recvOrder }).makespan;
             expect(bound, `${variantLabel(v)} P=${m.p} ${machine.name}`).toBeLessThanOrEqual(t * (1 + 1e-12) + 1e-9);
@@ -114,10 +122,10 @@ describe("relayedBound", () => {
       ),
       { numRuns: 80 },
     );
-    expect(ruledIn).toBeGreaterThan(20);
+    expect(withTraffic).toBeGreaterThan(20);
   });
 
-  it("counts a barrier per stage, the first stage's compose and the busiest sender's bytes once (hand-computed)", () => {
+  it("counts a barrier per stage, the busiest sender's bytes composed and sent once (hand-computed), as ruleOutBounds does", () => {
     const machine: MachineModel = { ...findMachine("t3d-004"), envelope: 0, ports: 1 };
     const m = matrixFromRows([
       [0, 10, 0],
@@ -127,5 +135,28 @@ describe("relayedBound", () => {
     const bytes = 10 * m.elementBytes;
     const expected = 4 * machine.barrier + bytes * machine.tm + machine.ts + bytes * (machine.tc + machine.td);
     expect(relayedBound(m, machine, "flat", 4)).toBeCloseTo(expected, 9);
+    const rb = ruleOutBounds(m, machine, "blocking");
+    for (const [name, stages] of RELAYED_STAGES) {
+      const b = rb.relayed.get(name);
+      // listed when above the bound valid for every schedule, with relayedBound's value
+      if (b !== undefined) expect(b.value).toBe(relayedBound(m, machine, "flat", stages));
+      else expect(rb.any!.value).toBeGreaterThanOrEqual(relayedBound(m, machine, "flat", stages));
+    }
+  });
+});
+
+describe("ruleOutBounds", () => {
+  it("on the CM-5 fat tree above CM5_NODE_LOADS_MAX_P keeps to the composed bounds (docs/bounds.md's node loads are O(P^2) there)", () => {
+    const p = CM5_NODE_LOADS_MAX_P + 1;
+    const rows = Uint32Array.from({ length: p }, (_, i) => i);
+    const cols = Uint32Array.from({ length: p }, (_, i) => (i + 1) % p);
+    const m = matrixFromCoordinates(p, rows, cols, new Float64Array(p).fill(10), p);
+    const cm5 = findMachine("cm5-fat-tree");
+    const big = ruleOutBounds(m, cm5, "blocking");
+    expect(big.any).toBeNull();
+    expect(big.direct).toEqual({ name: "composed-busiest-node", value: composedDirectBound(m, cm5, "cm5-fat-tree") });
+    expect(ruleOutBounds(m, cm5, "nonblocking")).toEqual({ direct: null, relayed: new Map(), any: null });
+    // a flat machine at the same P keeps every bound
+    expect(ruleOutBounds(m, findMachine("t3d-004"), "blocking").any).not.toBeNull();
   });
 });
