@@ -2,7 +2,8 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { scheduleClass } from "../../src/bounds/index.js";
-import { AUTO_VARIANTS, DIRECT_VARIANTS, variantLabel } from "../../src/compare/auto-candidates.js";
+import { AUTO_VARIANTS, DIRECT_VARIANTS, variantLabel, type AutoVariant } from "../../src/compare/auto-candidates.js";
+import type { Schedule } from "../../src/model/schedule.js";
 import {
   CM5_NODE_LOADS_MAX_P,
   RELAYED_STAGES,
@@ -15,45 +16,58 @@ import { findMachine } from "../../src/machines/presets.js";
 import { simulateSchedule } from "../../src/machines/sim/index.js";
 import { isCommplanError } from "../../src/model/errors.js";
 import type { MachineModel } from "../../src/model/machine.js";
-import { matrixFromRows } from "../../src/model/matrix.js";
+import { matrixFromRows, type CommMatrix } from "../../src/model/matrix.js";
 import { plan } from "../../src/planner/index.js";
 import { buildMatrix, matrixRecipe } from "../helpers/arbitraries.js";
 import { nodePortMachineArb, topologyOf } from "../helpers/machines.js";
 
 const DIRECT = AUTO_VARIANTS.filter((v) => DIRECT_VARIANTS.has(v.algorithm));
 
+/**
+ * Runs `check` on every plan of `variants` (a planner that refuses the matrix is skipped) for random
+ * matrices (P <= 24), node-port machines and both receive orders, with the plan's blocking makespan.
+ */
+function forEveryPlan(
+  variants: readonly AutoVariant[],
+  numRuns: number,
+  check: (m: CommMatrix, machine: MachineModel, v: AutoVariant, s: Schedule, makespan: number) => void,
+): void {
+  fc.assert(
+    fc.property(
+      matrixRecipe({ maxP: 24 }),
+      nodePortMachineArb,
+      fc.constantFrom("arrival", "step"),
+      (r, machine, recvOrder) => {
+        const m = buildMatrix(r);
+        for (const v of variants) {
+          let s;
+          try {
+            s = plan(m, v.algorithm, { params: v.params, machine });
+          } catch (e) {
+            if (isCommplanError(e)) continue;
+            throw e;
+          }
+          check(m, machine, v, s, simulateSchedule(s, machine, { timeline: false, recvOrder }).makespan);
+        }
+      },
+    ),
+    { numRuns },
+  );
+}
+
 describe("composedDirectBound", () => {
   it("is never above the blocking replay of a direct planner's plan, which is direct, of one composing stage (random matrices, machines, both receive orders)", () => {
     let tight = 0;
-    fc.assert(
-      fc.property(
-        matrixRecipe({ maxP: 24 }),
-        nodePortMachineArb,
-        fc.constantFrom("arrival", "step"),
-        (r, machine, recvOrder) => {
-          const m = buildMatrix(r);
-          const bound = composedDirectBound(m, machine, topologyOf(machine));
-          for (const v of DIRECT) {
-            let s;
-            try {
-              s = plan(m, v.algorithm, { params: v.params, machine });
-            } catch (e) {
-              if (isCommplanError(e)) continue;
-              throw e;
-            }
-            // the direct bounds apply (DIRECT_VARIANTS), and what this one assumes: one stage that composes, no local copies
-            expect(scheduleClass(m, s, machine.ports).direct, variantLabel(v)).toBe(true);
-            expect(s.stages.length, variantLabel(v)).toBeLessThanOrEqual(1);
-            for (const st of s.stages) expect(st.rearrange).toBe("compose");
-            for (let x = 0; x < s.transferCount; x++) expect(s.src[x]).not.toBe(s.dst[x]);
-            const t = simulateSchedule(s, machine, { timeline: false, recvOrder }).makespan;
-            expect(bound, `${variantLabel(v)} P=${m.p} ${machine.name}`).toBeLessThanOrEqual(t * (1 + 1e-12) + 1e-9);
-            if (Math.abs(bound - t) <= 1e-9 * t) tight++;
-          }
-        },
-      ),
-      { numRuns: 60 },
-    );
+    forEveryPlan(DIRECT, 60, (m, machine, v, s, t) => {
+      const bound = composedDirectBound(m, machine, topologyOf(machine));
+      // the direct bounds apply (DIRECT_VARIANTS), and what this one assumes: one stage that composes, no local copies
+      expect(scheduleClass(m, s, machine.ports).direct, variantLabel(v)).toBe(true);
+      expect(s.stages.length, variantLabel(v)).toBeLessThanOrEqual(1);
+      for (const st of s.stages) expect(st.rearrange).toBe("compose");
+      for (let x = 0; x < s.transferCount; x++) expect(s.src[x]).not.toBe(s.dst[x]);
+      expect(bound, `${variantLabel(v)} P=${m.p} ${machine.name}`).toBeLessThanOrEqual(t * (1 + 1e-12) + 1e-9);
+      if (Math.abs(bound - t) <= 1e-9 * t) tight++;
+    });
     // the bound is reached now and then, so the check above is not slack everywhere
     expect(tight).toBeGreaterThan(10);
   });
@@ -93,35 +107,16 @@ describe("relayedBound", () => {
   const RELAYED = AUTO_VARIANTS.filter((v) => RELAYED_STAGES.has(v.algorithm));
   it("is never above the blocking replay of a two-stage or four-stage plan, which has that many stages, all rearranging (random matrices, machines, both receive orders)", () => {
     let withTraffic = 0;
-    fc.assert(
-      fc.property(
-        matrixRecipe({ maxP: 24 }),
-        nodePortMachineArb,
-        fc.constantFrom("arrival", "step"),
-        (r, machine, recvOrder) => {
-          const m = buildMatrix(r);
-          for (const v of RELAYED) {
-            const stages = RELAYED_STAGES.get(v.algorithm)!;
-            const bound = relayedBound(m, machine, topologyOf(machine), stages);
-            let s;
-            try {
-              s = plan(m, v.algorithm, { params: v.params, machine });
-            } catch (e) {
-              if (isCommplanError(e)) continue;
-              throw e;
-            }
-            if (bound > 0) {
-              withTraffic++;
-              expect(s.stages.length, variantLabel(v)).toBe(stages);
-              for (const st of s.stages) expect(st.rearrange, variantLabel(v)).not.toBe("none");
-            }
-            const t = simulateSchedule(s, machine, { timeline: false, recvOrder }).makespan;
-            expect(bound, `${variantLabel(v)} P=${m.p} ${machine.name}`).toBeLessThanOrEqual(t * (1 + 1e-12) + 1e-9);
-          }
-        },
-      ),
-      { numRuns: 80 },
-    );
+    forEveryPlan(RELAYED, 80, (m, machine, v, s, t) => {
+      const stages = RELAYED_STAGES.get(v.algorithm)!;
+      const bound = relayedBound(m, machine, topologyOf(machine), stages);
+      if (bound > 0) {
+        withTraffic++;
+        expect(s.stages.length, variantLabel(v)).toBe(stages);
+        for (const st of s.stages) expect(st.rearrange, variantLabel(v)).not.toBe("none");
+      }
+      expect(bound, `${variantLabel(v)} P=${m.p} ${machine.name}`).toBeLessThanOrEqual(t * (1 + 1e-12) + 1e-9);
+    });
     expect(withTraffic).toBeGreaterThan(20);
   });
 
