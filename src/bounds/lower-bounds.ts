@@ -154,8 +154,12 @@ export function lowerBounds(m: CommMatrix, target: BoundTarget, req: BoundReques
       field: "pairTd",
     });
   const sim = target.startsWith("sim-");
-  const td = sim && req.pairTd !== undefined ? req.pairTd : req.machine.td;
-  const l = nodeLoads(m, td);
+  if (req.pairTdMin !== undefined && (typeof req.pairTdMin !== "function" || req.pairTd === undefined))
+    throw fail("bounds", "BAD_OPTION", "pairTdMin must be a function (a) => t_d, given with pairTd", {
+      field: "pairTdMin",
+    });
+  const pair = sim && req.pairTd !== undefined;
+  const l = pair ? nodeLoads(m, req.pairTd!, req.pairTdMin) : nodeLoads(m, req.machine.td);
   switch (target) {
     case "cost-blocking":
       return costBounds(l, req, "blocking");

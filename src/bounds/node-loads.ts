@@ -27,9 +27,13 @@ export interface NodeLoads {
 /**
  * The loads of `m`, with per-pair t_d given by `td`: one number for every pair (a flat machine:
  * O(P + E) over the non-zero entries), or a function (then tdMin, the cheapest t_d of each node over
- * every other node, is one O(P^2) pass).
+ * every other node, comes from `tdMinOf` when given, else from one O(P^2) pass).
  */
-export function nodeLoads(m: CommMatrix, td: ((a: number, b: number) => number) | number): NodeLoads {
+export function nodeLoads(
+  m: CommMatrix,
+  td: ((a: number, b: number) => number) | number,
+  tdMinOf?: (a: number) => number,
+): NodeLoads {
   const { p, elementBytes: eb } = m;
   const { rowStart, col, val } = matrixRows(m);
   const tdOf = typeof td === "number" ? (): number => td : td;
@@ -55,7 +59,8 @@ export function nodeLoads(m: CommMatrix, td: ((a: number, b: number) => number) 
       colTd[j] = colTd[j]! + bytes * t;
     }
   const tdMin = new Float64Array(p).fill(typeof td === "number" && p > 1 ? td : 0);
-  if (typeof td !== "number")
+  if (typeof td !== "number" && tdMinOf !== undefined) for (let i = 0; i < p; i++) tdMin[i] = tdMinOf(i);
+  else if (typeof td !== "number")
     for (let i = 0; i < p; i++) {
       let best = Infinity;
       for (let j = 0; j < p; j++) if (j !== i) best = Math.min(best, td(i, j));

@@ -42,4 +42,9 @@ export interface BoundRequest {
    * every pair); the CM-5 fat tree passes its per-level rates. The cost model always uses machine.td.
    */
   readonly pairTd?: (a: number, b: number) => number;
+  /**
+   * With pairTd: the cheapest pairTd from a to any other node, when known in closed form (the CM-5
+   * fat tree: cheapestNetworkCost); without it the bounds find it in an O(P^2) pass.
+   */
+  readonly pairTdMin?: (a: number) => number;
 }

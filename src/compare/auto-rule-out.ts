@@ -3,7 +3,7 @@ import { bestBound, lowerBounds } from "../bounds/index.js";
 import type { MachineModel } from "../model/machine.js";
 import { matrixRows, type CommMatrix } from "../model/matrix.js";
 import { resolveTopology } from "../machines/sim/options.js";
-import { networkCost, perByteCost, type TopologyName } from "../machines/sim/topology.js";
+import { cheapestNetworkCost, networkCost, perByteCost, type TopologyName } from "../machines/sim/topology.js";
 import type { SimMode } from "../machines/sim/index.js";
 import { DIRECT_VARIANTS, round, variantLabel, type ScreenResult } from "./auto-candidates.js";
 
@@ -20,18 +20,20 @@ export interface RuleOutBounds {
   readonly any: RuleOutBound | null;
 }
 
-/**
- * The blocking makespan of a direct plan of one composing stage (every DIRECT_VARIANTS plan: a test
- * checks it) is at least B + max over nodes v of [t_m R_v + max(S_v, G_v) / ports], with R_v the bytes
- * v sends to other nodes, S_v the sum of the blocking durations T_s + (m + envelope) (t_c + t_d(v, j))
- * of its messages and G_v that of the messages it receives: v composes its R_v bytes before it sends
- * or receives anything, then its sends, and its receives, hold one of its ports each. 0 without traffic.
- * O(P + E) over the non-zero entries.
- */
-export function composedDirectBound(m: CommMatrix, machine: MachineModel, topology: TopologyName): number {
+/** What the composed bounds need of each node, from one pass over the non-zero entries. */
+interface ComposedLoads {
+  /** Bytes each node sends to other nodes (R_v). */
+  readonly rowBytes: Float64Array;
+  /** Sums of the blocking durations T_s + (m + envelope) (t_c + t_d(a, b)) of each node's sends and receives (S_v, G_v). */
+  readonly send: Float64Array;
+  readonly recv: Float64Array;
+  readonly traffic: boolean;
+}
+
+function composedLoads(m: CommMatrix, machine: MachineModel, topology: TopologyName): ComposedLoads {
   const { p, elementBytes: eb } = m;
   const { rowStart, col, val } = matrixRows(m);
-  const { ts, tm, barrier, ports } = machine;
+  const { ts } = machine;
   const env = machine.envelope ?? 0;
   const tcd = perByteCost(topology, machine);
   const send = new Float64Array(p),
@@ -49,10 +51,27 @@ export function composedDirectBound(m: CommMatrix, machine: MachineModel, topolo
       recv[j] = recv[j]! + d;
       rowBytes[i] = rowBytes[i]! + bytes;
     }
-  if (!traffic) return 0;
+  return { rowBytes, send, recv, traffic };
+}
+
+/**
+ * The blocking makespan of a direct plan of one composing stage (every DIRECT_VARIANTS plan: a test
+ * checks it) is at least B + max over nodes v of [t_m R_v + max(S_v, G_v) / ports], with R_v the bytes
+ * v sends to other nodes, S_v the sum of the blocking durations T_s + (m + envelope) (t_c + t_d(v, j))
+ * of its messages and G_v that of the messages it receives: v composes its R_v bytes before it sends
+ * or receives anything, then its sends, and its receives, hold one of its ports each. 0 without traffic.
+ * O(P + E) over the non-zero entries.
+ */
+export function composedDirectBound(m: CommMatrix, machine: MachineModel, topology: TopologyName): number {
+  return directFromLoads(composedLoads(m, machine, topology), machine);
+}
+
+function directFromLoads(l: ComposedLoads, machine: MachineModel): number {
+  if (!l.traffic) return 0;
   let most = 0;
-  for (let v = 0; v < p; v++) most = Math.max(most, rowBytes[v]! * tm + Math.max(send[v]!, recv[v]!) / ports);
-  return barrier + most;
+  for (let v = 0; v < l.rowBytes.length; v++)
+    most = Math.max(most, l.rowBytes[v]! * machine.tm + Math.max(l.send[v]!, l.recv[v]!) / machine.ports);
+  return machine.barrier + most;
 }
 
 /**
@@ -74,64 +93,48 @@ export const RELAYED_STAGES: ReadonlyMap<string, number> = new Map([
  * 0 without traffic. O(P + E).
  */
 export function relayedBound(m: CommMatrix, machine: MachineModel, topology: TopologyName, stages: number): number {
-  const most = relayedBusiest(m, machine, topology);
-  return most === 0 ? 0 : stages * machine.barrier + most;
+  return relayedFromLoads(composedLoads(m, machine, topology), machine, topology, stages);
 }
 
-/** relayedBound without its barriers: max over nodes v with traffic of [t_m R_v + (T_s + (R_v + envelope) c_v) / ports]. */
-function relayedBusiest(m: CommMatrix, machine: MachineModel, topology: TopologyName): number {
-  const { p, elementBytes: eb } = m;
-  const { rowStart, col, val } = matrixRows(m);
-  const { ts, tm, ports } = machine;
+function relayedFromLoads(l: ComposedLoads, machine: MachineModel, topology: TopologyName, stages: number): number {
+  const { ts, tm, tc, ports } = machine;
   const env = machine.envelope ?? 0;
-  const tcd = perByteCost(topology, machine);
+  const p = l.rowBytes.length;
+  const cheapest = cheapestNetworkCost(topology, machine, p);
   let most = 0;
   for (let v = 0; v < p; v++) {
-    let bytes = 0;
-    for (let k = rowStart[v]!; k < rowStart[v + 1]!; k++) if (col[k] !== v) bytes += val[k]! * eb;
-    if (bytes === 0) continue;
-    let cheapest = Infinity;
-    if (topology === "flat") cheapest = tcd(0, 0);
-    else {
-      // the CM-5 fat tree's cost depends on the smallest cluster (of 4, of 16, all) holding both nodes:
-      // the cheapest partner is in v's block of 16 or, failing that, any node outside it
-      const lo = v & ~15,
-        hi = Math.min(p, lo + 16);
-      for (let b = lo; b < hi; b++) if (b !== v) cheapest = Math.min(cheapest, tcd(v, b));
-      if (hi - lo < p) cheapest = Math.min(cheapest, tcd(v, lo === 0 ? hi : 0));
-    }
-    most = Math.max(most, bytes * tm + (ts + (bytes + env) * cheapest) / ports);
+    const bytes = l.rowBytes[v]!;
+    if (bytes > 0) most = Math.max(most, bytes * tm + (ts + (bytes + env) * (tc + cheapest(v))) / ports);
   }
-  return most;
+  return most === 0 ? 0 : stages * machine.barrier + most;
 }
 
 /** The rule-out's bounds for `m` on `machine` in `mode` (the node-port model: no network, not the OCPC). */
 export function ruleOutBounds(m: CommMatrix, machine: MachineModel, mode: SimMode): RuleOutBounds {
   const topology = resolveTopology(undefined, machine);
-  // docs/bounds.md's node loads take O(P + E) with one t_d, but O(P^2) with the CM-5 fat tree's
-  // per-pair t_d (the cheapest partner of every node): there, above CM5_NODE_LOADS_MAX_P, only the
-  // composed bounds (O(P + E)) rule out
-  const cm5 = topology === "cm5-fat-tree";
-  const bounds =
-    cm5 && m.p > CM5_NODE_LOADS_MAX_P
-      ? []
-      : lowerBounds(m, `sim-${mode}`, cm5 ? { machine, pairTd: networkCost(topology, machine) } : { machine });
+  // a per-pair t_d only where it varies (the CM-5 fat tree), with its cheapest partner in closed form:
+  // the node loads stay O(P + E)
+  const bounds = lowerBounds(
+    m,
+    `sim-${mode}`,
+    topology === "cm5-fat-tree"
+      ? { machine, pairTd: networkCost(topology, machine), pairTdMin: cheapestNetworkCost(topology, machine, m.p) }
+      : { machine },
+  );
   let direct: RuleOutBound | null = bestBound(bounds, { direct: true, contentionFree: false });
   const any = bestBound(bounds, { direct: false, contentionFree: false });
   const relayed = new Map<string, RuleOutBound>();
   if (mode === "blocking") {
-    const composed = composedDirectBound(m, machine, topology);
+    const loads = composedLoads(m, machine, topology);
+    const composed = directFromLoads(loads, machine);
     if (direct === null || composed > direct.value) direct = { name: "composed-busiest-node", value: composed };
     for (const [name, stages] of RELAYED_STAGES) {
-      const value = relayedBound(m, machine, topology, stages);
+      const value = relayedFromLoads(loads, machine, topology, stages);
       if (any === null || value > any.value) relayed.set(name, { name: `composed-${stages}-stages`, value });
     }
   }
   return { direct, relayed, any };
 }
-
-/** Largest P at which the rule-out computes docs/bounds.md's bounds on the CM-5 fat tree (an O(P^2) pass there). */
-export const CM5_NODE_LOADS_MAX_P = 4096;
 
 /**
  * Relative slack of a tie: makespans this close count as equal (the earlier candidate wins), and a

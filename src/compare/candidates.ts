@@ -18,7 +18,7 @@ import { checkProgress } from "../model/progress.js";
 import type { PortSharing, SimMode } from "../machines/sim/options.js";
 import type { NetworkRoutes } from "../model/network.js";
 import { checkFlatForNetwork, networkOptions } from "./network-options.js";
-import { networkCost } from "../machines/sim/topology.js";
+import { cheapestNetworkCost, networkCost } from "../machines/sim/topology.js";
 import { isCommplanError } from "../model/errors.js";
 import type { MachineModel } from "../model/machine.js";
 import type { CommMatrix } from "../model/matrix.js";
@@ -136,6 +136,7 @@ export function runCandidates(m: CommMatrix, req: CandidateRequest): CandidateRu
         machine,
         ports,
         pairTd: networkCost(machine.topology ?? "flat", machine),
+        pairTdMin: cheapestNetworkCost(machine.topology ?? "flat", machine, m.p),
       });
   const all = bestBound(simBounds, { direct: false, contentionFree: false });
   const candidates: Candidate[] = [];

@@ -11,7 +11,7 @@ import {
 import { scheduleCost } from "../../src/machines/cost-model.js";
 import { MACHINES, findMachine } from "../../src/machines/presets.js";
 import { simulateSchedule } from "../../src/machines/sim/simulate.js";
-import { networkCost } from "../../src/machines/sim/topology.js";
+import { cheapestNetworkCost, networkCost, TOPOLOGIES } from "../../src/machines/sim/topology.js";
 import { isCommplanError } from "../../src/model/errors.js";
 import type { MachineModel } from "../../src/model/machine.js";
 import { matrixFromRows, type CommMatrix } from "../../src/model/matrix.js";
@@ -133,5 +133,47 @@ describe("lower bounds: values", () => {
       [4, 4, 4, 0],
     ]);
     expect(scheduleClass(m, plan(m, "shift", {}))).toEqual({ direct: true, contentionFree: true });
+  });
+});
+
+describe("the cheapest partner in closed form (pairTdMin)", () => {
+  it("cheapestNetworkCost is the least networkCost to another node, every topology, P 1..40", () => {
+    const machine = findMachine("cm5-004");
+    for (const topology of TOPOLOGIES)
+      for (let p = 1; p <= 40; p++) {
+        const cost = networkCost(topology, machine),
+          cheapest = cheapestNetworkCost(topology, machine, p);
+        for (let a = 0; a < p; a++) {
+          let least = Infinity;
+          for (let b = 0; b < p; b++) if (b !== a) least = Math.min(least, cost(a, b));
+          expect(cheapest(a), `${topology} P=${p} a=${a}`).toBe(least === Infinity ? 0 : least);
+        }
+      }
+  });
+  it("gives the bounds the O(P^2) pass gives (random matrices on the CM-5 fat tree), and is refused without pairTd", () => {
+    const machine = findMachine("cm5-fat-tree");
+    fc.assert(
+      fc.property(
+        matrixRecipe({ maxP: 40 }),
+        fc.constantFrom("sim-blocking", "sim-nonblocking" as const),
+        (r, target) => {
+          const m = buildMatrix(r);
+          const pairTd = networkCost("cm5-fat-tree", machine);
+          const slow = lowerBounds(m, target, { machine, pairTd });
+          const fast = lowerBounds(m, target, {
+            machine,
+            pairTd,
+            pairTdMin: cheapestNetworkCost("cm5-fat-tree", machine, m.p),
+          });
+          expect(fast).toEqual(slow);
+        },
+      ),
+      { numRuns: 40 },
+    );
+    const m = matrixFromRows([
+      [0, 1],
+      [1, 0],
+    ]);
+    expect(() => lowerBounds(m, "sim-blocking", { machine, pairTdMin: () => 0 })).toThrow(/bounds: pairTdMin must be/);
   });
 });

@@ -40,3 +40,17 @@ export function networkCost(topology: TopologyName, machine: MachineModel): (a: 
   return (a, b) =>
     1 / (a >> 2 === b >> 2 ? CM5_RATES.cluster4 : a >> 4 === b >> 4 ? CM5_RATES.cluster16 : CM5_RATES.other);
 }
+
+/**
+ * The cheapest network cost per byte from each node to any other of P (min over b != a of
+ * networkCost(topology, machine)(a, b); 0 with no other node), in O(1) per node: flat and OCPC have
+ * one t_d; on the CM-5 fat tree it is the rate of the smallest cluster (4, 16, all) holding a second node.
+ */
+export function cheapestNetworkCost(topology: TopologyName, machine: MachineModel, p: number): (a: number) => number {
+  if (topology !== "cm5-fat-tree") return () => (p > 1 ? machine.td : 0);
+  return (a) => {
+    const others = (size: number): boolean => Math.min(p, (a & ~(size - 1)) + size) - (a & ~(size - 1)) > 1;
+    if (p <= 1) return 0;
+    return 1 / (others(4) ? CM5_RATES.cluster4 : others(16) ? CM5_RATES.cluster16 : CM5_RATES.other);
+  };
+}
