@@ -187,7 +187,7 @@ class Finals {
   readonly ruled = new Map<ScreenResult, number>();
   /** Finalists whose bound is their makespan (blockingBoundExact): no replay needed. */
   readonly exact = new Set<ScreenResult>();
-  /** The least makespan simulated so far, and the variant (the earliest in screen order among equals). */
+  /** The least makespan simulated so far, and the leader: the earliest in screen order among the makespans within TIE_SLACK of it. */
   best = Infinity;
   bestOf: ScreenResult | null = null;
   /** The finalists seen so far (bounded, with a bound topology), and those simulated or spared. */
