@@ -1,4 +1,4 @@
-/** Permutation bench (issue 4): phases of RS_N / RS_NH / coloring on 003's test sets (tables 4-5), RS_NH's cutoff rules by modelled time, and coloring's speed against scipy matching peeling. */
+/** Permutation bench (issue 4): phases of RS_N / RS_NH / coloring on 003's test sets (tables 4-5), RS_NH's cutoff rules by modelled time, coloring's speed against scipy matching peeling, and the planning time of rs-n and rs-nh. */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -7,7 +7,8 @@ import { findMachine } from "../src/machines/index.js";
 import { matrixFromData, type CommMatrix } from "../src/model/matrix.js";
 import { createRng } from "../src/model/rng.js";
 import type { Schedule } from "../src/model/schedule.js";
-import { resolvePatternOptions, wangSet1, wangSet2 } from "../src/patterns/index.js";
+import { generatePattern, resolvePatternOptions, wangSet1, wangSet2 } from "../src/patterns/index.js";
+import { matrixStats } from "../src/model/matrix-stats.js";
 import {
   AUTO_RULES,
   DEFAULT_SPLIT_MACHINE,
@@ -72,6 +73,17 @@ interface Spread {
   median: number;
   max: number;
 }
+/** Planning time of the random-phase planners beside coloring on one matrix. */
+interface RandomPhaseRow {
+  case: string;
+  messages: number;
+  rsN: Spread;
+  rsNh: Spread;
+  rsNhRule: string;
+  rsNhPhases: number;
+  coloring: Spread;
+}
+
 interface SpeedRow {
   case: string;
   p: number;
@@ -384,6 +396,55 @@ function speedRows(log: (s: string) => void): SpeedRow[] {
   return speed;
 }
 
+/** Plans rs-n, rs-nh (its default rule, "auto": up to seven runs and the plan) and coloring on random matrices (002's random pattern at 1 in 2 density) and 003 test set 2 at P = 1024. */
+function randomPhaseRows(log: (s: string) => void): RandomPhaseRow[] {
+  const rows: RandomPhaseRow[] = [];
+  const cases: [string, () => CommMatrix][] = [
+    ["P = 256, random", () => generatePattern("random", 256, {}, 1)],
+    ["P = 1024, random", () => generatePattern("random", 1024, {}, 1)],
+    [
+      "P = 1024, d = 64 (wang-set2)",
+      () => wangSet2.generate(1024, resolvePatternOptions(wangSet2, { d: 64 }), createRng(7)),
+    ],
+  ];
+  for (const [name, make] of cases) {
+    log(`permutation: rs-n / rs-nh planning time, ${name} ...`);
+    const m = make();
+    const nh = plan(rsNh, m, 1);
+    rows.push({
+      case: name,
+      messages: matrixStats(m).messages,
+      rsN: timed(() => plan(rsN, m, 1), 3).wall,
+      rsNh: timed(() => plan(rsNh, m, 1), 3).wall,
+      rsNhRule: String(nh.params["rule"]),
+      rsNhPhases: nh.stepCount,
+      coloring: timed(() => plan(coloring, m, 1), 3).wall,
+    });
+  }
+  return rows;
+}
+
+/** The markdown table of the random-phase planners' planning times. */
+function randomPhaseSection(rows: readonly RandomPhaseRow[]): string {
+  return (
+    "\n### rs-n and rs-nh planning time, beside coloring\n\n" +
+    `rs-nh plans with its default rule ("auto": each cutoff rule of AUTO_RULES is run until its modelled time reaches the best so far, then the plan). Each node's messages are kept in priority order and scanned for the first free destination (docs/algorithms/rs-nh.md); the scans of late phases pass many taken destinations, which is where rs-nh's time goes. One warm-up, then 3 timed runs, median (min-max) wall-clock ms.\n\n` +
+    mdTable(
+      ["case", "messages", "rs-n ms", "rs-nh ms", "rs-nh rule", "rs-nh phases", "coloring ms", "rs-nh / rs-n"],
+      rows.map((r) => [
+        r.case,
+        r.messages.toLocaleString("en-US"),
+        spreadText(r.rsN),
+        spreadText(r.rsNh),
+        r.rsNhRule,
+        r.rsNhPhases,
+        spreadText(r.coloring),
+        fmt(r.rsNh.median / r.rsN.median),
+      ]),
+    )
+  );
+}
+
 /** The markdown table of mean phases against 003 tables 4-5. */
 function phasesSection(phases: readonly PhaseRow[]): string {
   return (
@@ -515,14 +576,16 @@ export function permutationBench(log: (s: string) => void): string {
   const phases = phaseRows(log);
   const study = ruleStudy(log);
   const speed = speedRows(log);
+  const randomPhase = randomPhaseRows(log);
   const load = loadavg()
     .map((x) => x.toFixed(2))
     .join(" / ");
   const rm = findMachine(RULE_MACHINE);
-  const md = phasesSection(phases) + rulesSection(study, rm) + speedSection(speed, load);
+  const md =
+    phasesSection(phases) + rulesSection(study, rm) + speedSection(speed, load) + randomPhaseSection(randomPhase);
   writeResults(
     "permutation",
-    { machine: machineInfo(), loadavg: loadavg(), phases, rules: study.rules, auto: study.auto, speed },
+    { machine: machineInfo(), loadavg: loadavg(), phases, rules: study.rules, auto: study.auto, speed, randomPhase },
     md,
   );
   return md;

@@ -63,15 +63,17 @@ export function rsNhParams(params: Resolved<typeof RS_NH_PARAMS>): RsNhParams {
 
 /** Receives the transfers of a plan: `step` opens a phase, `send` adds elements offset .. offset + size - 1 of message i -> j to it. */
 interface PhaseSink {
-  step(): void;
+  /** Opens a phase; false stops the run (what it measures can no longer matter). */
+  step(): boolean;
   send(i: number, j: number, offset: number, size: number): void;
 }
 
 /**
  * Section 3.3 of 003: each node keeps its unsent messages in a max-heap by remaining size (ties by
- * a seeded random priority). A phase visits the nodes with messages in a fresh seeded random order;
- * a node pops its heap until it meets a message whose destination is not yet taken in this phase
- * (the popped ones go back), as in RS_N but largest first. Then a cutoff c is chosen from the
+ * a seeded random priority, then by message number). A phase visits the nodes with messages in a
+ * fresh seeded random order; a node pops its heap until it meets a message whose destination is not
+ * yet taken in this phase (the popped ones go back), as in RS_N but largest first: RowOrder keeps
+ * each node's messages sorted instead and takes the first with a free destination, the same pick. Then a cutoff c is chosen from the
  * remaining sizes of the selected messages (`cutoff` "median" | "mean": factor x the lower median or
  * the mean; "none"; or a fixed number of elements); each selected message sends min(remaining, c)
  * elements (its next consecutive offsets) and, if anything is left, returns to its node's heap for a
@@ -89,6 +91,7 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof RS_NH_PARAMS>>): 
   const progress = progressPhases(opts.progress, [10, ...Array.from({ length: runs }, () => 100)]);
   const msgs = offDiagonalMessages(m, progress.phase(0));
   const elements = opts.progress ? msgs.size.reduce((x, y) => x + y, 0) : 0; // what the progress counts
+  const start = startOrder(msgs, opts.seed);
   if (typeof rule === "number") {
     let pieces = 0;
     for (let k = 0; k < msgs.count; k++) pieces += Math.ceil(msgs.size[k]! / rule);
@@ -111,15 +114,17 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof RS_NH_PARAMS>>): 
       let time = 0,
         phaseMax = -1;
       const sink: PhaseSink = {
+        // the modelled time only grows: a run stops once it reaches the best so far (ties go to the earlier rule)
         step: () => {
           if (phaseMax >= 0) time += alpha + beta * phaseMax;
           phaseMax = 0;
+          return time < best;
         },
         send: (_i, _j, _o, size) => {
           if (size > phaseMax) phaseMax = size;
         },
       };
-      phases(msgs, r.cutoff, r.factor, opts.seed, reporting(sink, progress.phase(1 + x), elements));
+      phases(msgs, start, r.cutoff, r.factor, opts.seed, reporting(sink, progress.phase(1 + x), elements));
       if (phaseMax >= 0) time += alpha + beta * phaseMax;
       if (time < best) {
         best = time;
@@ -139,79 +144,97 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof RS_NH_PARAMS>>): 
   const b = new ScheduleBuilder({ ...planHeader(m, NAME, opts, true), params }, opts.payload, msgs.count);
   b.stage("phases", "compose");
   const sink: PhaseSink = {
-    step: () => b.step(),
+    step: () => {
+      b.step();
+      return true;
+    },
     send: (i, j, offset, size) => {
       b.transfer(i, j, size);
       if (b.payload) b.chunk(i, j, offset, size);
     },
   };
-  phases(msgs, chosen.cutoff, chosen.factor, opts.seed, reporting(sink, progress.phase(runs), elements));
+  phases(msgs, start, chosen.cutoff, chosen.factor, opts.seed, reporting(sink, progress.phase(runs), elements));
   const s = b.build();
   progress.end();
   return s;
 }
 
-/** One max-heap of messages per sending node, by remaining size then random priority; node i's heap lives in heap[rowStart[i] .. rowStart[i] + len[i]). */
-class RowHeaps {
+/**
+ * The unsent messages of every sending node in priority order: largest remaining size first, ties
+ * by the seeded random priority, then by message number (a total order, so the same inputs always
+ * give the same plan). Node i's messages are order[rowStart[i] .. rowStart[i] + len[i]). A phase
+ * scans a node's messages from the front for the first free destination: the one the paper's heap
+ * would pop to after putting back those it passed (003 sec 3.3), without the pops and pushes. A
+ * message sent in part moves back to its new place (a binary search, then one shift of the
+ * messages it passes); one sent in full leaves.
+ */
+class RowOrder {
   readonly len: Uint32Array;
-  private readonly heap: Uint32Array;
+  readonly order: Uint32Array;
+  /** The destination of order[x] at x: the scans read it in sequence. */
+  readonly dest: Uint32Array;
   constructor(
     private readonly rowStart: Uint32Array,
     private readonly rem: Float64Array,
     private readonly prio: Uint32Array,
+    sorted: Uint32Array,
+    dst: Uint32Array,
   ) {
-    this.heap = new Uint32Array(prio.length);
-    this.len = new Uint32Array(rowStart.length - 1);
+    this.order = sorted.slice();
+    this.dest = new Uint32Array(sorted.length);
+    for (let x = 0; x < sorted.length; x++) this.dest[x] = dst[sorted[x]!]!;
+    const p = rowStart.length - 1;
+    this.len = new Uint32Array(p);
+    for (let i = 0; i < p; i++) this.len[i] = rowStart[i + 1]! - rowStart[i]!;
+  }
+
+  /** Node i's messages sorted by priority (the order every run starts from: it depends on the sizes and priorities alone). */
+  static sorted(rowStart: Uint32Array, size: Float64Array, prio: Uint32Array): Uint32Array {
+    const order = new Uint32Array(size.length);
+    for (let k = 0; k < order.length; k++) order[k] = k;
+    const first = (a: number, b: number): number =>
+      size[b]! - size[a]! || prio[b]! - prio[a]! || a - b;
+    for (let i = 0; i + 1 < rowStart.length; i++) order.subarray(rowStart[i]!, rowStart[i + 1]!).sort(first);
+    return order;
   }
 
   /** Whether message a goes before message b. */
-  private above(a: number, b: number): boolean {
-    const rem = this.rem;
-    return rem[a]! > rem[b]! || (rem[a] === rem[b] && this.prio[a]! > this.prio[b]!);
+  private before(a: number, b: number): boolean {
+    const { rem, prio } = this;
+    return rem[a]! > rem[b]! || (rem[a] === rem[b] && (prio[a]! > prio[b]! || (prio[a] === prio[b] && a < b)));
   }
 
-  /** Adds message k to node i's heap. */
-  push(i: number, k: number): void {
-    const heap = this.heap,
-      base = this.rowStart[i]!;
-    let x = this.len[i]!;
-    this.len[i] = x + 1;
-    while (x > 0) {
-      const parent = (x - 1) >> 1;
-      const q = heap[base + parent]!;
-      if (!this.above(k, q)) break;
-      heap[base + x] = q;
-      x = parent;
+  /** Message at position x of node i's order (x = rowStart[i] + its rank) has had elements sent: it leaves when none remain, else moves back. */
+  sent(i: number, x: number): void {
+    const { order, dest } = this,
+      end = this.rowStart[i]! + this.len[i]!;
+    const k = order[x]!,
+      j = dest[x]!;
+    if (this.rem[k]! <= 0) {
+      order.copyWithin(x, x + 1, end);
+      dest.copyWithin(x, x + 1, end);
+      this.len[i]!--;
+      return;
     }
-    heap[base + x] = k;
-  }
-
-  /** Removes and returns the top of node i's (non-empty) heap. */
-  pop(i: number): number {
-    const heap = this.heap,
-      base = this.rowStart[i]!;
-    const top = heap[base]!;
-    const n = this.len[i]! - 1;
-    this.len[i] = n;
-    if (n === 0) return top;
-    const last = heap[base + n]!;
-    let x = 0;
-    for (;;) {
-      let c = 2 * x + 1;
-      if (c >= n) break;
-      if (c + 1 < n && this.above(heap[base + c + 1]!, heap[base + c]!)) c++;
-      if (!this.above(heap[base + c]!, last)) break;
-      heap[base + x] = heap[base + c]!;
-      x = c;
+    // the first position after x whose message goes before k no longer
+    let lo = x + 1,
+      hi = end;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.before(order[mid]!, k)) lo = mid + 1;
+      else hi = mid;
     }
-    heap[base + x] = last;
-    return top;
+    order.copyWithin(x, x + 1, lo);
+    dest.copyWithin(x, x + 1, lo);
+    order[lo - 1] = k;
+    dest[lo - 1] = j;
   }
 }
 
 /** Runs RS_NH with one cutoff rule on the message list, handing every phase and transfer to `sink`. */
 function phases(
   msgs: MessageList,
+  start: { readonly prio: Uint32Array; readonly sorted: Uint32Array },
   rule: Exclude<CutoffRule, "auto">,
   factor: number,
   seed: number,
@@ -219,43 +242,37 @@ function phases(
 ): void {
   const { p, rowStart, src, dst } = msgs;
   const rng = createRng(seed);
+  // the priorities were drawn first from this seed (start.prio): the shuffles follow them
+  for (let k = 0; k < msgs.count; k++) rng.nextU32();
   const rem = Float64Array.from(msgs.size);
   const sent = new Float64Array(msgs.count);
-  const prio = new Uint32Array(msgs.count);
-  for (let k = 0; k < msgs.count; k++) prio[k] = rng.nextU32();
-  const heaps = new RowHeaps(rowStart, rem, prio);
-  const { len } = heaps;
-  const rows = new Uint32Array(p);
-  let nRows = 0;
-  for (let i = 0; i < p; i++) {
-    for (let k = rowStart[i]!; k < rowStart[i + 1]!; k++) heaps.push(i, k);
-    if (len[i]! > 0) rows[nRows++] = i;
-  }
+  const rows = new RowOrder(rowStart, rem, start.prio, start.sorted, dst);
+  const { len, order, dest } = rows;
+  const nodes = new Uint32Array(p);
+  let nNodes = 0;
+  for (let i = 0; i < p; i++) if (len[i]! > 0) nodes[nNodes++] = i;
   const taken = new Int32Array(p).fill(-1);
   const picked = new Uint32Array(p);
+  const at = new Uint32Array(p); // where node i's pick of this phase lies in `order`
   const sizes = new Float64Array(p);
-  const stash = new Uint32Array(p);
-  for (let iter = 0; nRows > 0; iter++) {
-    shuffleInPlace(rng, rows.subarray(0, nRows));
+  for (let iter = 0; nNodes > 0; iter++) {
+    shuffleInPlace(rng, nodes.subarray(0, nNodes));
     let nPicked = 0;
-    for (let r = 0; r < nRows; r++) {
-      const i = rows[r]!;
-      let nStash = 0;
-      while (len[i]! > 0) {
-        const k = heaps.pop(i);
-        if (taken[dst[k]!] === iter) {
-          stash[nStash++] = k;
-          continue;
-        }
-        taken[dst[k]!] = iter;
-        picked[nPicked++] = k;
+    for (let r = 0; r < nNodes; r++) {
+      const i = nodes[r]!;
+      const end = rowStart[i]! + len[i]!;
+      for (let x = rowStart[i]!; x < end; x++) {
+        const j = dest[x]!;
+        if (taken[j] === iter) continue;
+        taken[j] = iter;
+        picked[nPicked++] = order[x]!;
+        at[i] = x;
         break;
       }
-      for (let x = 0; x < nStash; x++) heaps.push(i, stash[x]!);
     }
     const cutoff = cutoffOf(rule, factor, rem, picked, nPicked, sizes);
     const phase = picked.subarray(0, nPicked).sort();
-    sink.step();
+    if (!sink.step()) return;
     for (let x = 0; x < nPicked; x++) {
       const k = phase[x]!;
       const i = src[k]!,
@@ -264,12 +281,20 @@ function phases(
       sink.send(i, j, sent[k]!, s);
       sent[k] = sent[k]! + s;
       rem[k] = rem[k]! - s;
-      if (rem[k]! > 0) heaps.push(i, k);
+      rows.sent(i, at[i]!);
     }
     let w = 0;
-    for (let r = 0; r < nRows; r++) if (len[rows[r]!]! > 0) rows[w++] = rows[r]!;
-    nRows = w;
+    for (let r = 0; r < nNodes; r++) if (len[nodes[r]!]! > 0) nodes[w++] = nodes[r]!;
+    nNodes = w;
   }
+}
+
+/** The seeded priorities of the messages (the first draws of `seed`) and every node's messages sorted by them: what every run of `phases` starts from. */
+function startOrder(msgs: MessageList, seed: number): { prio: Uint32Array; sorted: Uint32Array } {
+  const rng = createRng(seed);
+  const prio = new Uint32Array(msgs.count);
+  for (let k = 0; k < msgs.count; k++) prio[k] = rng.nextU32();
+  return { prio, sorted: RowOrder.sorted(msgs.rowStart, msgs.size, prio) };
 }
 
 /**
@@ -283,7 +308,7 @@ function reporting(sink: PhaseSink, progress: ProgressCallback | null, total: nu
   return {
     step: () => {
       tick(done);
-      sink.step();
+      return sink.step();
     },
     send: (i, j, offset, size) => {
       done += size;

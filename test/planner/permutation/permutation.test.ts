@@ -19,6 +19,7 @@ import type { Planner, PlanOptions } from "../../../src/planner/types.js";
 import { verifySchedule } from "../../../src/verifier/index.js";
 import { buildMatrix, matrixRecipe } from "../../helpers/arbitraries.js";
 import { generatePattern } from "../../../src/patterns/index.js";
+import { createRng, shuffleInPlace } from "../../../src/model/rng.js";
 
 type Params = { readonly [k: string]: JsonValue };
 /** Plans through resolvePlanOptions (params checked, defaults filled), as plan() does. */
@@ -260,6 +261,70 @@ describe("coloring", () => {
   });
 });
 
+/**
+ * RS_NH (003 sec 3.3) written plainly, a sort per node and phase and no heaps: priorities are the
+ * seed's first draws, one per message in row-major order; ties by priority, then message number.
+ */
+// 003 sec 3.3 written plainly (a sort per node and phase, no heaps): priorities are the seed's
+// first draws, one per message in row-major order; ties by priority, then message number
+function naiveRsNh(
+  m: CommMatrix,
+  rule: "none" | "mean" | "median" | number,
+  factor: number,
+  seed: number,
+): [number, number, number][][] {
+  const { p, data } = m;
+  const src: number[] = [],
+    dst: number[] = [],
+    rem: number[] = [];
+  for (let i = 0; i < p; i++)
+    for (let j = 0; j < p; j++)
+      if (i !== j && data[i * p + j]! > 0) {
+        src.push(i);
+        dst.push(j);
+        rem.push(data[i * p + j]!);
+      }
+  const rng = createRng(seed);
+  const prio = src.map(() => rng.nextU32());
+  let nodes = Uint32Array.from(new Set(src));
+  const steps: [number, number, number][][] = [];
+  while (nodes.length > 0) {
+    shuffleInPlace(rng, nodes);
+    const taken = new Set<number>(),
+      picked: number[] = [];
+    for (const i of nodes) {
+      const mine = rem
+        .map((_, k) => k)
+        .filter((k) => src[k] === i && rem[k]! > 0)
+        .sort((a, b) => rem[b]! - rem[a]! || prio[b]! - prio[a]! || a - b);
+      const k = mine.find((x) => !taken.has(dst[x]!));
+      if (k === undefined) continue;
+      taken.add(dst[k]!);
+      picked.push(k);
+    }
+    const left = picked.map((k) => rem[k]!).sort((a, b) => a - b);
+    const cut =
+      rule === "none"
+        ? Infinity
+        : typeof rule === "number"
+          ? rule
+          : rule === "mean"
+            ? Math.max(1, Math.ceil((factor * left.reduce((a, b) => a + b, 0)) / left.length))
+            : Math.ceil(factor * left[(left.length - 1) >> 1]!);
+    steps.push(
+      picked
+        .sort((a, b) => a - b)
+        .map((k) => {
+          const z = Math.min(rem[k]!, cut);
+          rem[k] = rem[k]! - z;
+          return [src[k]!, dst[k]!, z] as [number, number, number];
+        }),
+    );
+    nodes = nodes.filter((i) => rem.some((z, k) => z > 0 && src[k] === i));
+  }
+  return steps;
+}
+
 describe("rs-nh", () => {
   it("checks its parameters once with a clear message", () => {
     const m = matrixFromRows([
@@ -316,6 +381,36 @@ describe("rs-nh", () => {
       if (unitBytes === 16) expect(auto.params["rule"]).toBe("none");
       else expect(auto.transferCount).toBeGreaterThan(matrixStats(m).messages);
     }
+  });
+
+  it("plans as a naive RS_NH: per phase, nodes in seeded order each take their largest message with a free destination", () => {
+    const rules = fc.constantFrom<["none" | "mean" | "median" | number, number]>(
+      ["none", 1],
+      ["mean", 1],
+      ["mean", 2],
+      ["median", 1],
+      ["median", 3],
+      [4, 1],
+    );
+    fc.assert(
+      fc.property(
+        recipes({ kinds: ["dense", "sparse", "spike"] }),
+        rules,
+        fc.integer({ min: 0, max: 999 }),
+        (r, [rule, factor], seed) => {
+          const m = buildMatrix({ ...r, maxEntry: Math.min(r.maxEntry, 40) });
+          const s = planWith(rsNh, m, false, seed, { cutoff: rule, factor });
+          const got = Array.from({ length: s.stepCount }, (_, st) =>
+            Array.from({ length: s.stepStart[st + 1]! - s.stepStart[st]! }, (_, y) => {
+              const x = s.stepStart[st]! + y;
+              return [s.src[x]!, s.dst[x]!, s.size[x]!];
+            }),
+          );
+          expect(got).toEqual(naiveRsNh(m, rule, factor, seed));
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 
   it("refuses a fixed cutoff that would split the messages into too many transfers", () => {
