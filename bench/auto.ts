@@ -82,8 +82,6 @@ const P_SAMPLE = [8, 16, 25, 32, 48, 64, 100, 128, 256];
 /** Cases per pattern at the sampled P; then one large case (512 or 1,024) for every third pattern. */
 const PER_PATTERN = 17;
 const LARGE_P = [1024, 512];
-/** rs-nh took 106 s to plan one P = 1,024 matrix: the oracle plans it only up to this P. */
-export const ORACLE_RS_NH_MAX_P = 256;
 /** Seeds of the held-out set (the tests use seeds below 1000). */
 export const SEED_BASE = 1000;
 
@@ -194,7 +192,6 @@ export function oracle(
   const big = offDiagonal(m) > TE_MAX_ELEMENTS;
   for (const v of oracleVariants()) {
     if (big && v.algorithm.startsWith("te-")) continue;
-    if (v.algorithm === "rs-nh" && m.p > ORACLE_RS_NH_MAX_P) continue;
     const { schedule } = planVariant(m, v, machine, 1);
     if (!schedule) continue;
     const t = simulateSchedule(schedule, machine, { ...sim, timeline: false }).makespan;
@@ -473,7 +470,7 @@ function report(rows: readonly Row[], skipped: readonly string[], missing: reado
   const md =
     `## Auto (\`plan --algorithm auto\`, src/compare/auto.ts)\n\n` +
     `${rows.length} held-out matrices (seeds ${SEED_BASE}+; ${SET.length - missing.length} pattern entries of bench/auto.ts SET, P ${byP.join(", ")}, every one of the ${MACHINES.length} machine presets), simulated machine in blocking mode. ` +
-    `"best" simulates every applicable planner (auto's parameter variants and every other registered planner with its defaults; total-exchange planners only up to ${TE_MAX_ELEMENTS} unit packets, above which their lower bound of one start-up per packet already loses, and rs-nh only up to P = ${ORACLE_RS_NH_MAX_P}: it took 106 s at P = 1,024).` +
+    `"best" simulates every applicable planner (auto's parameter variants and every other registered planner with its defaults; total-exchange planners only up to ${TE_MAX_ELEMENTS} unit packets, above which their lower bound of one start-up per packet already loses; rs-nh at every P).` +
     (missing.length > 0 ? ` Patterns in SET not registered on this branch (skipped): ${missing.join(", ")}.` : "") +
     "\n\n" +
     mdTable(
