@@ -63,8 +63,13 @@ export function rsNhParams(params: Resolved<typeof RS_NH_PARAMS>): RsNhParams {
 
 /** Receives the transfers of a plan: `step` opens a phase, `send` adds elements offset .. offset + size - 1 of message i -> j to it. */
 interface PhaseSink {
-  /** Opens a phase; false stops the run (what it measures can no longer matter). */
-  step(): boolean;
+  /**
+   * Opens a phase; false stops the run (what it measures can no longer matter). `left` bounds what
+   * is still to come, this phase included: at least `phases` phases (some node still sends or
+   * receives that many messages, at most one per phase) whose longest messages sum to at least
+   * `elements` (some node still sends or receives that many elements, at most one message a phase).
+   */
+  step(left: { readonly phases: number; readonly elements: number }): boolean;
   send(i: number, j: number, offset: number, size: number): void;
 }
 
@@ -112,13 +117,16 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof RS_NH_PARAMS>>): 
     let best = Infinity;
     for (const [x, r] of AUTO_RULES.entries()) {
       let time = 0,
-        phaseMax = -1;
+        phaseMax = -1,
+        stopped = false;
       const sink: PhaseSink = {
-        // the modelled time only grows: a run stops once it reaches the best so far (ties go to the earlier rule)
-        step: () => {
+        // a run stops once its time so far and the least the rest can take reach the best so far
+        // (ties go to the earlier rule); the rest's bound is shaded by 1e-9 against rounding
+        step: (left) => {
           if (phaseMax >= 0) time += alpha + beta * phaseMax;
           phaseMax = 0;
-          return time < best;
+          stopped = time + (alpha * left.phases + beta * left.elements) * (1 - 1e-9) >= best;
+          return !stopped;
         },
         send: (_i, _j, _o, size) => {
           if (size > phaseMax) phaseMax = size;
@@ -126,7 +134,7 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof RS_NH_PARAMS>>): 
       };
       phases(msgs, start, r.cutoff, r.factor, opts.seed, reporting(sink, progress.phase(1 + x), elements));
       if (phaseMax >= 0) time += alpha + beta * phaseMax;
-      if (time < best) {
+      if (!stopped && time < best) {
         best = time;
         chosen = r;
       }
@@ -162,19 +170,22 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof RS_NH_PARAMS>>): 
 /**
  * The unsent messages of every sending node in priority order: largest remaining size first, ties
  * by the seeded random priority, then by message number (a total order, so the same inputs always
- * give the same plan). Node i's messages are order[rowStart[i] .. rowStart[i] + len[i]). A phase
- * scans a node's messages from the front for the first free destination: the one the paper's heap
- * would pop to after putting back those it passed (003 sec 3.3), without the pops and pushes. A
- * message sent in part moves back to its new place (a binary search, then one shift of the
- * messages it passes); one sent in full leaves.
+ * give the same plan). Node i's messages are order[head[i] .. head[i] + len[i]). A phase scans a
+ * node's messages from the front for the first free destination: the one the paper's heap would pop
+ * to after putting back those it passed (003 sec 3.3), without the pops and pushes. A message sent
+ * in full leaves: the messages before it (those the scan passed) shift one place up and the
+ * segment starts one later, so a removal costs what its scan did. A message sent in part moves back
+ * to its new place (a binary search, then one shift of the messages it passes).
  */
 class RowOrder {
+  /** Where each node's messages start in `order` (from rowStart[i], one later per message sent in full). */
+  readonly head: Uint32Array;
   readonly len: Uint32Array;
   readonly order: Uint32Array;
   /** The destination of order[x] at x: the scans read it in sequence. */
   readonly dest: Uint32Array;
   constructor(
-    private readonly rowStart: Uint32Array,
+    rowStart: Uint32Array,
     private readonly rem: Float64Array,
     private readonly prio: Uint32Array,
     sorted: Uint32Array,
@@ -184,6 +195,7 @@ class RowOrder {
     this.dest = new Uint32Array(sorted.length);
     for (let x = 0; x < sorted.length; x++) this.dest[x] = dst[sorted[x]!]!;
     const p = rowStart.length - 1;
+    this.head = rowStart.slice(0, p);
     this.len = new Uint32Array(p);
     for (let i = 0; i < p; i++) this.len[i] = rowStart[i + 1]! - rowStart[i]!;
   }
@@ -192,8 +204,7 @@ class RowOrder {
   static sorted(rowStart: Uint32Array, size: Float64Array, prio: Uint32Array): Uint32Array {
     const order = new Uint32Array(size.length);
     for (let k = 0; k < order.length; k++) order[k] = k;
-    const first = (a: number, b: number): number =>
-      size[b]! - size[a]! || prio[b]! - prio[a]! || a - b;
+    const first = (a: number, b: number): number => size[b]! - size[a]! || prio[b]! - prio[a]! || a - b;
     for (let i = 0; i + 1 < rowStart.length; i++) order.subarray(rowStart[i]!, rowStart[i + 1]!).sort(first);
     return order;
   }
@@ -204,15 +215,17 @@ class RowOrder {
     return rem[a]! > rem[b]! || (rem[a] === rem[b] && (prio[a]! > prio[b]! || (prio[a] === prio[b] && a < b)));
   }
 
-  /** Message at position x of node i's order (x = rowStart[i] + its rank) has had elements sent: it leaves when none remain, else moves back. */
+  /** Message at position x of node i's order (x = head[i] + its rank) has had elements sent: it leaves when none remain, else moves back. */
   sent(i: number, x: number): void {
     const { order, dest } = this,
-      end = this.rowStart[i]! + this.len[i]!;
+      h = this.head[i]!,
+      end = h + this.len[i]!;
     const k = order[x]!,
       j = dest[x]!;
     if (this.rem[k]! <= 0) {
-      order.copyWithin(x, x + 1, end);
-      dest.copyWithin(x, x + 1, end);
+      order.copyWithin(h + 1, h, x);
+      dest.copyWithin(h + 1, h, x);
+      this.head[i] = h + 1;
       this.len[i]!--;
       return;
     }
@@ -228,6 +241,48 @@ class RowOrder {
     dest.copyWithin(x, x + 1, lo);
     order[lo - 1] = k;
     dest[lo - 1] = j;
+  }
+}
+
+/** What every node still sends and receives (messages and elements), and their maxima: a bound on the phases to come. */
+class Backlog {
+  private readonly outMsgs: Uint32Array;
+  private readonly inMsgs: Uint32Array;
+  private readonly outElems: Float64Array;
+  private readonly inElems: Float64Array;
+  constructor(msgs: MessageList) {
+    const { p, src, dst, size } = msgs;
+    this.outMsgs = new Uint32Array(p);
+    this.inMsgs = new Uint32Array(p);
+    this.outElems = new Float64Array(p);
+    this.inElems = new Float64Array(p);
+    for (let k = 0; k < msgs.count; k++) {
+      this.outMsgs[src[k]!]!++;
+      this.inMsgs[dst[k]!]!++;
+      this.outElems[src[k]!] = this.outElems[src[k]!]! + size[k]!;
+      this.inElems[dst[k]!] = this.inElems[dst[k]!]! + size[k]!;
+    }
+  }
+
+  /** s elements of i -> j were sent (`done`: the message's last ones). */
+  sent(i: number, j: number, s: number, done: boolean): void {
+    this.outElems[i] = this.outElems[i]! - s;
+    this.inElems[j] = this.inElems[j]! - s;
+    if (done) {
+      this.outMsgs[i]!--;
+      this.inMsgs[j]!--;
+    }
+  }
+
+  /** The most messages and elements any node still sends or receives. */
+  left(): { phases: number; elements: number } {
+    let phases = 0,
+      elements = 0;
+    for (let v = 0; v < this.outMsgs.length; v++) {
+      phases = Math.max(phases, this.outMsgs[v]!, this.inMsgs[v]!);
+      elements = Math.max(elements, this.outElems[v]!, this.inElems[v]!);
+    }
+    return { phases, elements };
   }
 }
 
@@ -247,7 +302,7 @@ function phases(
   const rem = Float64Array.from(msgs.size);
   const sent = new Float64Array(msgs.count);
   const rows = new RowOrder(rowStart, rem, start.prio, start.sorted, dst);
-  const { len, order, dest } = rows;
+  const { head, len, order, dest } = rows;
   const nodes = new Uint32Array(p);
   let nNodes = 0;
   for (let i = 0; i < p; i++) if (len[i]! > 0) nodes[nNodes++] = i;
@@ -255,13 +310,14 @@ function phases(
   const picked = new Uint32Array(p);
   const at = new Uint32Array(p); // where node i's pick of this phase lies in `order`
   const sizes = new Float64Array(p);
+  const backlog = new Backlog(msgs);
   for (let iter = 0; nNodes > 0; iter++) {
     shuffleInPlace(rng, nodes.subarray(0, nNodes));
     let nPicked = 0;
     for (let r = 0; r < nNodes; r++) {
       const i = nodes[r]!;
-      const end = rowStart[i]! + len[i]!;
-      for (let x = rowStart[i]!; x < end; x++) {
+      const end = head[i]! + len[i]!;
+      for (let x = head[i]!; x < end; x++) {
         const j = dest[x]!;
         if (taken[j] === iter) continue;
         taken[j] = iter;
@@ -272,7 +328,7 @@ function phases(
     }
     const cutoff = cutoffOf(rule, factor, rem, picked, nPicked, sizes);
     const phase = picked.subarray(0, nPicked).sort();
-    if (!sink.step()) return;
+    if (!sink.step(backlog.left())) return;
     for (let x = 0; x < nPicked; x++) {
       const k = phase[x]!;
       const i = src[k]!,
@@ -281,6 +337,7 @@ function phases(
       sink.send(i, j, sent[k]!, s);
       sent[k] = sent[k]! + s;
       rem[k] = rem[k]! - s;
+      backlog.sent(i, j, s, rem[k]! <= 0);
       rows.sent(i, at[i]!);
     }
     let w = 0;
@@ -306,9 +363,9 @@ function reporting(sink: PhaseSink, progress: ProgressCallback | null, total: nu
   const tick = progressTicker(progress, total);
   let done = 0;
   return {
-    step: () => {
+    step: (left) => {
       tick(done);
-      return sink.step();
+      return sink.step(left);
     },
     send: (i, j, offset, size) => {
       done += size;

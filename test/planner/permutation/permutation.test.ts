@@ -12,6 +12,7 @@ import {
   rsN,
   rsNh,
   splitColoring,
+  splitCostModel,
 } from "../../../src/planner/permutation/index.js";
 import { findMachine, scheduleCost } from "../../../src/machines/index.js";
 import { resolvePlanOptions } from "../../../src/planner/registry.js";
@@ -431,6 +432,42 @@ describe("rs-nh", () => {
         for (let x = 0; x < s.transferCount; x++) expect(s.size[x]).toBeLessThanOrEqual(c);
       }),
       { numRuns: 30 },
+    );
+  });
+});
+
+describe("rs-nh's auto rule", () => {
+  it("auto (whose rule runs stop early once they cannot win) keeps the rule a full run of each would pick", () => {
+    const machines = ["cm5-004", "ib-hdr-200", "t3d-004"].map((n) => findMachine(n));
+    fc.assert(
+      fc.property(
+        recipes({ kinds: ["dense", "sparse", "spike"] }),
+        fc.integer({ min: 0, max: 99 }),
+        fc.constantFrom(...machines),
+        (r, seed, machine) => {
+          const m = buildMatrix(r);
+          const { alpha, beta } = splitCostModel(machine, m.elementBytes);
+          // the modelled time of a plan: a start-up and the longest transfer per phase
+          const modelled = (s: Schedule): number => {
+            let t = 0;
+            for (let st = 0; st < s.stepCount; st++) {
+              let mx = 0;
+              for (let x = s.stepStart[st]!; x < s.stepStart[st + 1]!; x++) mx = Math.max(mx, s.size[x]!);
+              t += alpha + beta * mx;
+            }
+            return t;
+          };
+          const times = AUTO_RULES.map((x) =>
+            modelled(planWith(rsNh, m, false, seed, { cutoff: x.cutoff, factor: x.factor }, machine)),
+          );
+          const best = Math.min(...times);
+          const rule = AUTO_RULES[times.indexOf(best)]!;
+          const auto = planWith(rsNh, m, false, seed, {}, machine);
+          expect(auto.params["rule"]).toBe(rule.cutoff === "none" ? "none" : `${rule.cutoff} x ${rule.factor}`);
+          expect(modelled(auto)).toBeCloseTo(best, 6);
+        },
+      ),
+      { numRuns: 40 },
     );
   });
 });
