@@ -58,8 +58,14 @@ export const DIRECT_VARIANTS: ReadonlySet<string> = new Set([
   "split-coloring",
 ]);
 
-/** rs-nh's planning time grows fast with the messages and their sizes (it tries seven cutoff rules: 3-18 ms for 2,000-4,000 messages at P = 64, against 0.1 ms for a structured plan; 0.2-2.5 s at P = 256, 106 s at P = 1,024), and no cheap bound tells it apart from coloring: it is planned only up to this many messages (P = 32 dense). */
-export const RS_NH_MAX_MESSAGES = 1024;
+/**
+ * rs-nh's planning time grows fast with the messages (up to seven cutoff-rule runs, each scanning
+ * past the destinations taken in a phase: 10-14 x rs-n, bench/results/permutation.md), and no cheap
+ * bound tells it apart from coloring: it is planned only up to this many messages (P = 64 dense). In
+ * bench/results/auto.md, a limit of 1,024 left one case 1.071 x the best (rs-nh unplanned) and 4,096
+ * none beyond 1.05, at the same median cost.
+ */
+export const RS_NH_MAX_MESSAGES = 4096;
 /** The total-exchange planners make one transfer per element: planned only up to this many off-diagonal elements. */
 export const TE_MAX_ELEMENTS = 1 << 14;
 
