@@ -35,6 +35,8 @@ interface Row {
   speedup: number;
   /** The default simulate call: a second replay on an infinite-bandwidth core for the link-contention factor f_lc. */
   withFlcWallMs: number;
+  /** The same replay on the flat model (no network, no link contention): the part of the wall time that is not the flow model. */
+  flatWallMs: number;
   /** A plan of several stages replayed with stageBarriers false (its stages as one run, as the program runs): commplan's makespan, else null. */
   oneRunUs: number | null;
 }
@@ -99,6 +101,7 @@ function measure(root: string, spec: string, p: number, planner: string): Row | 
     // best of up to 5 warm runs each (bestOfMs warms up first): single runs of tens of ms were noisy
     const t = bestOfMs(() => simulateSchedule(s, model, one), 5, 5000);
     const withFlc = bestOfMs(() => simulateSchedule(s, model, opts), 5, 5000);
+    const flat = bestOfMs(() => simulateSchedule(s, model, { timeline: false, recvOrder: "step" }), 5, 5000);
     // the program has no barrier between stages: the same replay without them, for the plans that have stages
     const oneRunUs = s.stages.length > 1 ? simulateSchedule(s, model, { ...one, stageBarriers: false }).makespan : null;
     return {
@@ -112,6 +115,7 @@ function measure(root: string, spec: string, p: number, planner: string): Row | 
       commplanWallMs: t.ms,
       speedup: r.wallMs / t.ms,
       withFlcWallMs: withFlc.ms,
+      flatWallMs: flat.ms,
       oneRunUs,
     };
   } finally {
@@ -134,6 +138,11 @@ function paired(rows: readonly Row[], a: string, b: string, f: (x: Row, y: Row) 
     if (y) out.push(f(x, y));
   }
   return out;
+}
+
+/** The least flat-model wall time over the rows of r's P and planner (the same replay on every network). */
+function flatLeast(rows: readonly Row[], r: Row): number {
+  return Math.min(...rows.filter((x) => x.p === r.p && x.planner === r.planner).map((x) => x.flatWallMs));
 }
 
 /** The markdown of the measured rows. */
@@ -194,7 +203,15 @@ function report(rows: readonly Row[], problems: readonly string[], wallS: number
       rows.map((r) => r.smpiWallMs / r.withFlcWallMs),
       1,
       "x",
-    )}.\n\n` +
+    )}. ` +
+    `The same replay on the flat model (column "flat ms": no network, so no link contention; the event replay the flow model adds to; it does not depend on the network, so each row takes the least over its P and planner, against run-to-run noise), as a share of a 50 x budget (SMPI wall / 50): ${CASES.map(
+      ([p]) =>
+        `P = ${p} ${spread(
+          rows.filter((r) => r.p === p).map((r) => (100 * flatLeast(rows, r)) / (r.smpiWallMs / 50)),
+          0,
+          " %",
+        )}`,
+    ).join("; ")}.\n\n` +
     mdTable(
       [
         "network",
@@ -207,6 +224,7 @@ function report(rows: readonly Row[], problems: readonly string[], wallS: number
         "commplan wall ms",
         "speed-up",
         "with f_lc ms",
+        "flat ms",
         "no barriers: SMPI / commplan",
       ],
       rows.map((r) => [
@@ -220,6 +238,7 @@ function report(rows: readonly Row[], problems: readonly string[], wallS: number
         r.commplanWallMs.toFixed(1),
         `${r.speedup.toFixed(1)}x`,
         r.withFlcWallMs.toFixed(1),
+        r.flatWallMs.toFixed(1),
         r.oneRunUs === null ? "" : (r.smpiUs / r.oneRunUs).toFixed(4),
       ]),
     ) +
