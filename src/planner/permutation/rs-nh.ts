@@ -3,6 +3,7 @@ import { fail } from "../../model/errors.js";
 import type { CommMatrix } from "../../model/matrix.js";
 import { createRng, shuffleInPlace } from "../../model/rng.js";
 import { ScheduleBuilder, type Schedule } from "../../model/schedule.js";
+import { growF64, growU32, type Growable } from "../../model/growable.js";
 import { progressPhases, progressTicker, type ProgressCallback } from "../../model/progress.js";
 import { planHeader } from "../plan-header.js";
 import { integer, number, output, type Resolved } from "../../model/param-spec.js";
@@ -78,24 +79,25 @@ interface PhaseSink {
  * a seeded random priority, then by message number). A phase visits the nodes with messages in a
  * fresh seeded random order; a node pops its heap until it meets a message whose destination is not
  * yet taken in this phase (the popped ones go back), as in RS_N but largest first: RowOrder keeps
- * each node's messages sorted instead and takes the first with a free destination, the same pick. Then a cutoff c is chosen from the
- * remaining sizes of the selected messages (`cutoff` "median" | "mean": factor x the lower median or
+ * each node's messages sorted instead and takes the first with a free destination, the same pick.
+ * Then a cutoff c is chosen from the remaining sizes of the selected messages (`cutoff` "median" | "mean": factor x the lower median or
  * the mean; "none"; or a fixed number of elements); each selected message sends min(remaining, c)
  * elements (its next consecutive offsets) and, if anything is left, returns to its node's heap for a
  * later phase. The paper defers the cutoff rule to its ref. [11], which we do not have. The default,
- * "auto", plans with each rule of AUTO_RULES (same seed) and keeps the one with the least modelled
- * blocking time, the sum over phases of alpha + beta x the phase's longest message, with alpha and
- * beta of the machine given (--machine) or of DEFAULT_SPLIT_MACHINE; the header then names the rule,
- * the machine, alpha, beta and the modelled time (docs/algorithms/rs-nh.md). Every phase sends at least
- * one element of every selected message, so the loop ends. Progress: the message list, then each
- * run of `phases` (auto: one per rule, then the plan) by elements sent, once per phase.
+ * "auto", plans with each rule of AUTO_RULES (same seed; bestRule) and keeps the one with the least
+ * modelled blocking time, the sum over phases of alpha + beta x the phase's longest message, with
+ * alpha and beta of the machine given (--machine) or of DEFAULT_SPLIT_MACHINE; the plan is built from
+ * the record of the kept run, and the header names the rule, the machine, alpha, beta and the
+ * modelled time (docs/algorithms/rs-nh.md). Every phase sends at least one element of every selected
+ * message, so the loop ends. Progress: the message list, then each run of `phases` (auto: one per
+ * rule) by elements sent, once per phase.
  */
 function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof RS_NH_PARAMS>>): Schedule {
   const { cutoff: rule, factor } = rsNhParams(opts.params);
-  const runs = rule === "auto" ? AUTO_RULES.length + 1 : 1;
+  const runs = rule === "auto" ? AUTO_RULES.length : 1;
   const progress = progressPhases(opts.progress, [10, ...Array.from({ length: runs }, () => 100)]);
   const msgs = offDiagonalMessages(m, progress.phase(0));
-  const elements = opts.progress ? msgs.size.reduce((x, y) => x + y, 0) : 0; // what the progress counts
+  const elements = opts.progress ? msgs.size.reduce((x, y) => x + y, 0) : 0; // what the progress counts (a fixed rule)
   const start = startOrder(msgs, opts.seed);
   if (typeof rule === "number") {
     let pieces = 0;
@@ -109,62 +111,133 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof RS_NH_PARAMS>>): 
       );
     }
   }
-  let chosen: { cutoff: Exclude<CutoffRule, "auto">; factor: number } =
-    rule === "auto" ? AUTO_RULES[0]! : { cutoff: rule, factor };
-  let params = opts.givenParams;
-  if (rule === "auto") {
-    const { name, alpha, beta } = splitCostModel(opts.machine, m.elementBytes);
-    let best = Infinity;
-    for (const [x, r] of AUTO_RULES.entries()) {
-      let time = 0,
-        phaseMax = -1,
-        stopped = false;
-      const sink: PhaseSink = {
-        // a run stops once its time so far and the least the rest can take reach the best so far
-        // (ties go to the earlier rule); the rest's bound is shaded by 1e-9 against rounding
-        step: (left) => {
-          if (phaseMax >= 0) time += alpha + beta * phaseMax;
-          phaseMax = 0;
-          stopped = time + (alpha * left.phases + beta * left.elements) * (1 - 1e-9) >= best;
-          return !stopped;
-        },
-        send: (_i, _j, _o, size) => {
-          if (size > phaseMax) phaseMax = size;
-        },
-      };
-      phases(msgs, start, r.cutoff, r.factor, opts.seed, reporting(sink, progress.phase(1 + x), elements));
-      if (phaseMax >= 0) time += alpha + beta * phaseMax;
-      if (!stopped && time < best) {
-        best = time;
-        chosen = r;
-      }
-    }
-    const ruleName = chosen.cutoff === "none" ? "none" : `${chosen.cutoff} x ${chosen.factor}`;
-    params = {
-      ...opts.givenParams,
-      rule: ruleName,
-      machine: name,
-      alpha,
-      beta,
-      modelledTime: best === Infinity ? 0 : best,
-    };
-  }
-  const b = new ScheduleBuilder({ ...planHeader(m, NAME, opts, true), params }, opts.payload, msgs.count);
-  b.stage("phases", "compose");
-  const sink: PhaseSink = {
-    step: () => {
-      b.step();
-      return true;
-    },
-    send: (i, j, offset, size) => {
-      b.transfer(i, j, size);
-      if (b.payload) b.chunk(i, j, offset, size);
-    },
+  const b = (params: PlanOptions["givenParams"]): ScheduleBuilder => {
+    const sb = new ScheduleBuilder({ ...planHeader(m, NAME, opts, true), params }, opts.payload, msgs.count);
+    sb.stage("phases", "compose");
+    return sb;
   };
-  phases(msgs, start, chosen.cutoff, chosen.factor, opts.seed, reporting(sink, progress.phase(runs), elements));
-  const s = b.build();
+  if (rule !== "auto") {
+    const sb = b(opts.givenParams);
+    const sink: PhaseSink = {
+      step: () => {
+        sb.step();
+        return true;
+      },
+      send: (i, j, offset, size) => {
+        sb.transfer(i, j, size);
+        if (sb.payload) sb.chunk(i, j, offset, size);
+      },
+    };
+    phases(msgs, start, rule, factor, opts.seed, reporting(sink, progress.phase(1), elements));
+    const s = sb.build();
+    progress.end();
+    return s;
+  }
+  const { name, alpha, beta } = splitCostModel(opts.machine, m.elementBytes);
+  const { chosen, best, record } = bestRule(msgs, start, opts.seed, alpha, beta, (x) => progress.phase(1 + x));
+  const sb = b({
+    ...opts.givenParams,
+    rule: chosen.cutoff === "none" ? "none" : `${chosen.cutoff} x ${chosen.factor}`,
+    machine: name,
+    alpha,
+    beta,
+    modelledTime: best === Infinity ? 0 : best,
+  });
+  record.replay(sb);
+  const s = sb.build();
   progress.end();
   return s;
+}
+
+/**
+ * Runs RS_NH with each rule of AUTO_RULES and returns the one of least modelled blocking time (the
+ * sum over phases of alpha + beta x the longest transfer; ties to the earlier rule) with the record
+ * of its run. A run stops once its time so far and the least the rest can take reach the best so far:
+ * it can no longer be kept; the rest's bound is shaded by 1e-9 against rounding.
+ */
+function bestRule(
+  msgs: MessageList,
+  start: { readonly prio: Uint32Array; readonly sorted: Uint32Array },
+  seed: number,
+  alpha: number,
+  beta: number,
+  progressOf: (x: number) => ProgressCallback | null,
+): { chosen: (typeof AUTO_RULES)[number]; best: number; record: PhaseRecord } {
+  const elements = msgs.size.reduce((x, y) => x + y, 0);
+  let best = Infinity,
+    chosen = AUTO_RULES[0]!,
+    kept: PhaseRecord | null = null;
+  for (const [x, r] of AUTO_RULES.entries()) {
+    const record = new PhaseRecord(msgs.count);
+    let time = 0,
+      phaseMax = -1,
+      stopped = false;
+    const sink: PhaseSink = {
+      step: (left) => {
+        if (phaseMax >= 0) time += alpha + beta * phaseMax;
+        phaseMax = 0;
+        stopped = time + (alpha * left.phases + beta * left.elements) * (1 - 1e-9) >= best;
+        if (!stopped) record.step();
+        return !stopped;
+      },
+      send: (i, j, offset, size) => {
+        if (size > phaseMax) phaseMax = size;
+        record.send(i, j, offset, size);
+      },
+    };
+    phases(msgs, start, r.cutoff, r.factor, seed, reporting(sink, progressOf(x), elements));
+    if (phaseMax >= 0) time += alpha + beta * phaseMax;
+    if (!stopped && time < best) {
+      best = time;
+      chosen = r;
+      kept = record;
+    }
+  }
+  return { chosen, best, record: kept ?? new PhaseRecord(0) };
+}
+
+/** The phases and transfers of one run of `phases`, to build the plan from without running it again. */
+class PhaseRecord {
+  private readonly src: Growable<Uint32Array>;
+  private readonly dst: Growable<Uint32Array>;
+  private readonly offset: Growable<Float64Array>;
+  private readonly size: Growable<Float64Array>;
+  /** Where each phase's transfers start. */
+  private readonly phaseStart = growU32(64);
+  constructor(transfers: number) {
+    this.src = growU32(transfers);
+    this.dst = growU32(transfers);
+    this.offset = growF64(transfers);
+    this.size = growF64(transfers);
+  }
+
+  step(): void {
+    this.phaseStart.push(this.src.length);
+  }
+
+  send(i: number, j: number, offset: number, size: number): void {
+    this.src.push(i);
+    this.dst.push(j);
+    this.offset.push(offset);
+    this.size.push(size);
+  }
+
+  /** Opens a step of `b` per phase and adds its transfers (and their chunks at payload level). */
+  replay(b: ScheduleBuilder): void {
+    const src = this.src.take(),
+      dst = this.dst.take(),
+      offset = this.offset.take(),
+      size = this.size.take(),
+      starts = this.phaseStart.take();
+    for (let ph = 0; ph < starts.length; ph++) {
+      b.step();
+      const end = ph + 1 < starts.length ? starts[ph + 1]! : src.length;
+      for (let x = starts[ph]!; x < end; x++) {
+        b.transfer(src[x]!, dst[x]!, size[x]!);
+        if (b.payload) b.chunk(src[x]!, dst[x]!, offset[x]!, size[x]!);
+      }
+    }
+  }
 }
 
 /**
