@@ -335,8 +335,9 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
     (r) => r.note === "" && AUTO_SIMULATED_FIRST.includes(variantLabel(r.variant)) && plan(r),
   );
   simulateFinalists(first, screen, machine, run, f);
+  const ruling = !options.network && topology !== "ocpc";
   const ruleOutNow = (): void => {
-    if (!options.network && topology !== "ocpc") ruleOutByBound(screen, m, machine, mode, f);
+    if (ruling) ruleOutByBound(screen, m, machine, mode, f);
   };
   ruleOutNow();
   // shift and linear permutation when still in: their exact bounds (no message waits) are makespans
@@ -344,9 +345,14 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
   const early = screen.filter((r) => r.note === "" && AUTO_EXACT_EARLY.includes(variantLabel(r.variant)) && plan(r));
   simulateFinalists(early, screen, machine, run, f, true);
   ruleOutNow();
-  const next = screen.filter((r) => r.note === "" && AUTO_SIMULATED_EARLY.includes(variantLabel(r.variant)) && plan(r));
-  simulateFinalists(next, screen, machine, run, f);
-  ruleOutNow();
+  // coloring early only where its makespan can rule out (else it waits for the screen, as any planner)
+  if (ruling) {
+    const next = screen.filter(
+      (r) => r.note === "" && AUTO_SIMULATED_EARLY.includes(variantLabel(r.variant)) && plan(r),
+    );
+    simulateFinalists(next, screen, machine, run, f);
+    ruleOutNow();
+  }
   sc.priceRest();
   planLeaders(screen, m, machine, mode, seed, Math.max(1, k));
   const always = screen.filter(

@@ -71,8 +71,13 @@ interface PhaseSink {
    * `elements` (some node still sends or receives that many elements, at most one message a phase).
    */
   step(left: { readonly phases: number; readonly elements: number }): boolean;
+  /** Whether `step` reads `left` (else it gets zeros, and nothing is counted for it). */
+  readonly bounded?: boolean;
   send(i: number, j: number, offset: number, size: number): void;
 }
+
+/** What an unbounded sink's `step` gets. */
+const NOTHING_LEFT = { phases: 0, elements: 0 };
 
 /**
  * Section 3.3 of 003: each node keeps its unsent messages in a max-heap by remaining size (ties by
@@ -98,7 +103,6 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof RS_NH_PARAMS>>): 
   const progress = progressPhases(opts.progress, [10, ...Array.from({ length: runs }, () => 100)]);
   const msgs = offDiagonalMessages(m, progress.phase(0));
   const elements = opts.progress ? msgs.size.reduce((x, y) => x + y, 0) : 0; // what the progress counts (a fixed rule)
-  const start = startOrder(msgs, opts.seed);
   if (typeof rule === "number") {
     let pieces = 0;
     for (let k = 0; k < msgs.count; k++) pieces += Math.ceil(msgs.size[k]! / rule);
@@ -111,13 +115,10 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof RS_NH_PARAMS>>): 
       );
     }
   }
-  const b = (params: PlanOptions["givenParams"]): ScheduleBuilder => {
-    const sb = new ScheduleBuilder({ ...planHeader(m, NAME, opts, true), params }, opts.payload, msgs.count);
-    sb.stage("phases", "compose");
-    return sb;
-  };
-  if (rule !== "auto") {
-    const sb = b(opts.givenParams);
+  const start = startOrder(msgs, opts.seed);
+  // one run of a rule into the plan
+  const build = (params: PlanOptions["givenParams"], r: Exclude<CutoffRule, "auto">, f: number): Schedule => {
+    const sb = builder(m, opts, params, msgs.count);
     const sink: PhaseSink = {
       step: () => {
         sb.step();
@@ -128,32 +129,48 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof RS_NH_PARAMS>>): 
         if (sb.payload) sb.chunk(i, j, offset, size);
       },
     };
-    phases(msgs, start, rule, factor, opts.seed, reporting(sink, progress.phase(1), elements));
+    phases(msgs, start, r, f, opts.seed, reporting(sink, progress.phase(1), elements));
     const s = sb.build();
     progress.end();
     return s;
-  }
+  };
+  if (rule !== "auto") return build(opts.givenParams, rule, factor);
   const { name, alpha, beta } = splitCostModel(opts.machine, m.elementBytes);
   const { chosen, best, record } = bestRule(msgs, start, opts.seed, alpha, beta, (x) => progress.phase(1 + x));
-  const sb = b({
+  const params = {
     ...opts.givenParams,
     rule: chosen.cutoff === "none" ? "none" : `${chosen.cutoff} x ${chosen.factor}`,
     machine: name,
     alpha,
     beta,
     modelledTime: best === Infinity ? 0 : best,
-  });
+  };
+  // no run kept (no finite modelled time): the first rule, run again
+  if (record === null) return build(params, chosen.cutoff, chosen.factor);
+  const sb = builder(m, opts, params, msgs.count);
   record.replay(sb);
   const s = sb.build();
   progress.end();
   return s;
 }
 
+/** A schedule builder for an rs-nh plan: its header with `params`, and its one stage. */
+function builder(
+  m: CommMatrix,
+  opts: PlanOptions<Resolved<typeof RS_NH_PARAMS>>,
+  params: PlanOptions["givenParams"],
+  messages: number,
+): ScheduleBuilder {
+  const b = new ScheduleBuilder({ ...planHeader(m, NAME, opts, true), params }, opts.payload, messages);
+  b.stage("phases", "compose");
+  return b;
+}
+
 /**
  * Runs RS_NH with each rule of AUTO_RULES and returns the one of least modelled blocking time (the
  * sum over phases of alpha + beta x the longest transfer; ties to the earlier rule) with the record
- * of its run. A run stops once its time so far and the least the rest can take reach the best so far:
- * it can no longer be kept; the rest's bound is shaded by 1e-9 against rounding.
+ * of its run (null when no run had a finite time). A run stops once its time so far and the least
+ * the rest can take exceed the best so far beyond rounding (1e-9 relative): it can no longer be kept.
  */
 function bestRule(
   msgs: MessageList,
@@ -162,7 +179,7 @@ function bestRule(
   alpha: number,
   beta: number,
   progressOf: (x: number) => ProgressCallback | null,
-): { chosen: (typeof AUTO_RULES)[number]; best: number; record: PhaseRecord } {
+): { chosen: (typeof AUTO_RULES)[number]; best: number; record: PhaseRecord | null } {
   const elements = msgs.size.reduce((x, y) => x + y, 0);
   let best = Infinity,
     chosen = AUTO_RULES[0]!,
@@ -173,10 +190,13 @@ function bestRule(
       phaseMax = -1,
       stopped = false;
     const sink: PhaseSink = {
+      // the first run has no best to stop at
+      bounded: best < Infinity,
       step: (left) => {
         if (phaseMax >= 0) time += alpha + beta * phaseMax;
         phaseMax = 0;
-        stopped = time + (alpha * left.phases + beta * left.elements) * (1 - 1e-9) >= best;
+        // beyond rounding: the phase-by-phase sum may land an ulp or so off the bound's sum
+        stopped = time + alpha * left.phases + beta * left.elements > best * (1 + 1e-9);
         if (!stopped) record.step();
         return !stopped;
       },
@@ -193,7 +213,7 @@ function bestRule(
       kept = record;
     }
   }
-  return { chosen, best, record: kept ?? new PhaseRecord(0) };
+  return { chosen, best, record: kept };
 }
 
 /** The phases and transfers of one run of `phases`, to build the plan from without running it again. */
@@ -317,45 +337,63 @@ class RowOrder {
   }
 }
 
-/** What every node still sends and receives (messages and elements), and their maxima: a bound on the phases to come. */
+/**
+ * What every node still sends and receives (messages and elements), and their maxima: a bound on
+ * the phases to come. Each maximum is the root of a tree of maxima over the 2P values (node v's
+ * sends at v, its receives at P + v), so a send updates it in O(log P) and reading it costs nothing.
+ */
 class Backlog {
-  private readonly outMsgs: Uint32Array;
-  private readonly inMsgs: Uint32Array;
-  private readonly outElems: Float64Array;
-  private readonly inElems: Float64Array;
-  constructor(msgs: MessageList) {
-    const { p, src, dst, size } = msgs;
-    this.outMsgs = new Uint32Array(p);
-    this.inMsgs = new Uint32Array(p);
-    this.outElems = new Float64Array(p);
-    this.inElems = new Float64Array(p);
-    for (let k = 0; k < msgs.count; k++) {
-      this.outMsgs[src[k]!]!++;
-      this.inMsgs[dst[k]!]!++;
-      this.outElems[src[k]!] = this.outElems[src[k]!]! + size[k]!;
-      this.inElems[dst[k]!] = this.inElems[dst[k]!]! + size[k]!;
+  private readonly n: number;
+  private readonly p: number;
+  private readonly msgs: Float64Array;
+  private readonly elems: Float64Array;
+  constructor(list: MessageList) {
+    const { p, src, dst, size } = list;
+    let n = 1;
+    while (n < 2 * p) n *= 2;
+    this.n = n;
+    this.p = p;
+    this.msgs = new Float64Array(2 * n);
+    this.elems = new Float64Array(2 * n);
+    for (let k = 0; k < list.count; k++) {
+      const a = n + src[k]!,
+        b = n + p + dst[k]!;
+      this.msgs[a]!++;
+      this.msgs[b]!++;
+      this.elems[a] = this.elems[a]! + size[k]!;
+      this.elems[b] = this.elems[b]! + size[k]!;
+    }
+    for (let x = n - 1; x >= 1; x--) {
+      this.msgs[x] = Math.max(this.msgs[2 * x]!, this.msgs[2 * x + 1]!);
+      this.elems[x] = Math.max(this.elems[2 * x]!, this.elems[2 * x + 1]!);
+    }
+  }
+
+  /** Adds d to leaf x of tree t and updates the maxima above it, up to the first that does not change. */
+  private static add(t: Float64Array, x: number, d: number): void {
+    t[x] = t[x]! + d;
+    for (x >>= 1; x >= 1; x >>= 1) {
+      const v = Math.max(t[2 * x]!, t[2 * x + 1]!);
+      if (v === t[x]) return;
+      t[x] = v;
     }
   }
 
   /** s elements of i -> j were sent (`done`: the message's last ones). */
   sent(i: number, j: number, s: number, done: boolean): void {
-    this.outElems[i] = this.outElems[i]! - s;
-    this.inElems[j] = this.inElems[j]! - s;
+    const a = this.n + i,
+      b = this.n + this.p + j;
+    Backlog.add(this.elems, a, -s);
+    Backlog.add(this.elems, b, -s);
     if (done) {
-      this.outMsgs[i]!--;
-      this.inMsgs[j]!--;
+      Backlog.add(this.msgs, a, -1);
+      Backlog.add(this.msgs, b, -1);
     }
   }
 
   /** The most messages and elements any node still sends or receives. */
   left(): { phases: number; elements: number } {
-    let phases = 0,
-      elements = 0;
-    for (let v = 0; v < this.outMsgs.length; v++) {
-      phases = Math.max(phases, this.outMsgs[v]!, this.inMsgs[v]!);
-      elements = Math.max(elements, this.outElems[v]!, this.inElems[v]!);
-    }
-    return { phases, elements };
+    return { phases: this.msgs[1]!, elements: this.elems[1]! };
   }
 }
 
@@ -383,7 +421,7 @@ function phases(
   const picked = new Uint32Array(p);
   const at = new Uint32Array(p); // where node i's pick of this phase lies in `order`
   const sizes = new Float64Array(p);
-  const backlog = new Backlog(msgs);
+  const backlog = sink.bounded === true ? new Backlog(msgs) : null;
   for (let iter = 0; nNodes > 0; iter++) {
     shuffleInPlace(rng, nodes.subarray(0, nNodes));
     let nPicked = 0;
@@ -401,7 +439,7 @@ function phases(
     }
     const cutoff = cutoffOf(rule, factor, rem, picked, nPicked, sizes);
     const phase = picked.subarray(0, nPicked).sort();
-    if (!sink.step(backlog.left())) return;
+    if (!sink.step(backlog?.left() ?? NOTHING_LEFT)) return;
     for (let x = 0; x < nPicked; x++) {
       const k = phase[x]!;
       const i = src[k]!,
@@ -410,7 +448,7 @@ function phases(
       sink.send(i, j, sent[k]!, s);
       sent[k] = sent[k]! + s;
       rem[k] = rem[k]! - s;
-      backlog.sent(i, j, s, rem[k]! <= 0);
+      backlog?.sent(i, j, s, rem[k]! <= 0);
       rows.sent(i, at[i]!);
     }
     let w = 0;
@@ -436,6 +474,7 @@ function reporting(sink: PhaseSink, progress: ProgressCallback | null, total: nu
   const tick = progressTicker(progress, total);
   let done = 0;
   return {
+    bounded: sink.bounded === true,
     step: (left) => {
       tick(done);
       return sink.step(left);
