@@ -331,28 +331,21 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
   // anything else is priced: their best makespan rules out, unpriced and unplanned, every variant
   // whose simulated-machine lower bound exceeds it; then the screen prices the rest and plans the
   // best predictions, and the finalists are simulated in the order of their bounds
-  const first = screen.filter(
-    (r) => r.note === "" && AUTO_SIMULATED_FIRST.includes(variantLabel(r.variant)) && plan(r),
-  );
-  simulateFinalists(first, screen, machine, run, f);
   const ruling = !options.network && topology !== "ocpc";
-  const ruleOutNow = (): void => {
+  // the variants of `labels` still in, planned, bounded and simulated (exactOnly: only those whose
+  // bound is exact, the others wait for the screen), then what the best makespan shows cannot win is
+  // ruled out (not on a network or the OCPC)
+  const early = (labels: readonly string[], exactOnly: boolean): void => {
+    const todo = screen.filter((r) => r.note === "" && labels.includes(variantLabel(r.variant)) && plan(r));
+    simulateFinalists(todo, screen, machine, run, f, exactOnly);
     if (ruling) ruleOutByBound(screen, m, machine, mode, f);
   };
-  ruleOutNow();
+  early(AUTO_SIMULATED_FIRST, false);
   // shift and linear permutation when still in: their exact bounds (no message waits) are makespans
   // for free, and the one of a plan at the direct bound rules out every later direct planner
-  const early = screen.filter((r) => r.note === "" && AUTO_EXACT_EARLY.includes(variantLabel(r.variant)) && plan(r));
-  simulateFinalists(early, screen, machine, run, f, true);
-  ruleOutNow();
-  // coloring early only where its makespan can rule out (else it waits for the screen, as any planner)
-  if (ruling) {
-    const next = screen.filter(
-      (r) => r.note === "" && AUTO_SIMULATED_EARLY.includes(variantLabel(r.variant)) && plan(r),
-    );
-    simulateFinalists(next, screen, machine, run, f);
-    ruleOutNow();
-  }
+  early(AUTO_EXACT_EARLY, true);
+  // coloring only where its makespan can rule out (else it waits for the screen, as any planner)
+  if (ruling) early(AUTO_SIMULATED_EARLY, false);
   sc.priceRest();
   planLeaders(screen, m, machine, mode, seed, Math.max(1, k));
   const always = screen.filter(

@@ -85,10 +85,10 @@ const NOTHING_LEFT = { phases: 0, elements: 0 };
  * fresh seeded random order; a node pops its heap until it meets a message whose destination is not
  * yet taken in this phase (the popped ones go back), as in RS_N but largest first: RowOrder keeps
  * each node's messages sorted instead and takes the first with a free destination, the same pick.
- * Then a cutoff c is chosen from the remaining sizes of the selected messages (`cutoff` "median" | "mean": factor x the lower median or
- * the mean; "none"; or a fixed number of elements); each selected message sends min(remaining, c)
- * elements (its next consecutive offsets) and, if anything is left, returns to its node's heap for a
- * later phase. The paper defers the cutoff rule to its ref. [11], which we do not have. The default,
+ * Then a cutoff c is chosen from the remaining sizes of the selected messages (`cutoff` "median" |
+ * "mean": factor x the lower median or the mean; "none"; or a fixed number of elements); each
+ * selected message sends min(remaining, c) elements (its next consecutive offsets) and, if anything
+ * is left, goes back among its node's messages for a later phase. The paper defers the cutoff rule to its ref. [11], which we do not have. The default,
  * "auto", plans with each rule of AUTO_RULES (same seed; bestRule) and keeps the one with the least
  * modelled blocking time, the sum over phases of alpha + beta x the phase's longest message, with
  * alpha and beta of the machine given (--machine) or of DEFAULT_SPLIT_MACHINE; the plan is built from
