@@ -86,8 +86,13 @@ function requiredMarked(this: Help, option: Option): string {
   return option.mandatory ? `${text} (required)` : text;
 }
 
-/** The sub-commands that read a file (they take --max-memory). */
-const READS_FILES = new Set([
+/**
+ * The sub-commands that read or make an input whose memory is estimated up front (a matrix, a
+ * schedule, a program, a network): they take --max-memory, which the refusal names. A store
+ * sub-command is named with its parent ("store add").
+ */
+const BUDGETED = new Set([
+  "gen",
   "stats",
   "plan",
   "verify",
@@ -96,13 +101,23 @@ const READS_FILES = new Set([
   "simulate",
   "export",
   "verify-program",
+  "platform",
   "compare",
+  "store add",
+  "store get",
+  "precompute",
 ]);
+
+/** A command's name as BUDGETED lists it: with its parent's for a sub-command of a sub-command. */
+function pathName(c: Command): string {
+  const parent = c.parent;
+  return parent !== null && parent.parent !== null ? `${parent.name()} ${c.name()}` : c.name();
+}
 
 /** Adds --max-memory to every sub-command that reads a file, and sets the budget before its action runs; says so when a command is about to wait for a terminal's input. */
 function addMemoryOption(program: Command, io: CliIo): void {
-  for (const c of program.commands) {
-    if (READS_FILES.has(c.name()))
+  for (const c of program.commands.flatMap((top) => [top, ...top.commands])) {
+    if (BUDGETED.has(pathName(c)))
       c.option(
         "--max-memory <size>",
         "refuse input that would need more memory than this, e.g. 512M or 4G (default: half of the machine's memory, at most 32G)",
@@ -111,7 +126,7 @@ function addMemoryOption(program: Command, io: CliIo): void {
   program.hook("preAction", (_program, action) => {
     const v = action.opts()["maxMemory"] as string | undefined;
     setMemoryBudget(v === undefined ? null : memoryOption(v));
-    const readsStdin = READS_FILES.has(action.name()) && (action.args.includes("-") || action.opts()["matrix"] === "-");
+    const readsStdin = BUDGETED.has(pathName(action)) && (action.args.includes("-") || action.opts()["matrix"] === "-");
     if (readsStdin && io.stdinIsTerminal) io.err("commplan: reading standard input (end with Ctrl-D)\n");
   });
 }
@@ -138,8 +153,11 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     return ctx.exitCode;
   } catch (e) {
     if (e instanceof CommanderError) {
+      // commander.help with exit code 1: help shown for want of a sub-command (`commplan store`), a usage error
       return e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help"
-        ? 0
+        ? e.exitCode === 0
+          ? 0
+          : 2
         : 2;
     }
     if (isCommplanError(e)) {

@@ -192,6 +192,16 @@ async function fileId(path: string): Promise<string | null> {
   }
 }
 
+/** Whether a path names something other than a regular file or a directory (a device, a pipe, a socket). */
+async function isSpecialFile(path: string): Promise<boolean> {
+  try {
+    const st = await stat(path);
+    return !st.isFile() && !st.isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** The file a path would end at, resolved as far as it goes (for a path that does not exist yet), or null. */
 async function resolvedTarget(path: string): Promise<string | null> {
   try {
@@ -203,9 +213,10 @@ async function resolvedTarget(path: string): Promise<string | null> {
 
 /**
  * Refuses (exit 2, one line naming both) an output path that is the same file as one of the
- * command's inputs: the same device and inode after following links, or (a path that does not
- * exist yet) the same resolved path. `outputs` are [option, path] pairs; "-" and undefined are
- * skipped, and so are inputs read from stdin. Run it before any work, so nothing is overwritten.
+ * command's inputs, or as another of its outputs (one would overwrite the other): the same device
+ * and inode after following links, or (a path that does not exist yet) the same resolved path.
+ * `outputs` are [option, path] pairs; "-" and undefined are skipped, and so are inputs read from
+ * stdin. Run it before any work, so nothing is overwritten.
  */
 export async function refuseOutputOntoInput(
   module: string,
@@ -213,13 +224,14 @@ export async function refuseOutputOntoInput(
   outputs: readonly (readonly [string, string | undefined])[],
 ): Promise<void> {
   const files = inputs.filter((f): f is string => f !== undefined && f !== "-");
-  if (files.length === 0) return;
   const ids = await Promise.all(files.map(fileId));
   const paths = await Promise.all(files.map(resolvedTarget));
+  const seen: { option: string; out: string; id: string | null; path: string | null }[] = [];
   for (const [option, out] of outputs) {
     if (out === undefined || out === "-" || FD_PATH.test(out)) continue;
     const id = await fileId(out);
     const path = id === null ? await resolvedTarget(out) : null;
+    const field = option.replace(/^-+/, "");
     for (let k = 0; k < files.length; k++) {
       if ((id !== null && id === ids[k]) || (path !== null && path === paths[k])) {
         const same = out === files[k] ? "" : ` (${files[k]!})`;
@@ -227,10 +239,21 @@ export async function refuseOutputOntoInput(
           module,
           "BAD_OPTION",
           `${option} ${out} is the input file${same}: writing it would destroy the input; write to another file`,
-          { file: out, field: option.replace(/^-+/, "") },
+          { file: out, field },
         );
       }
     }
+    // a device (/dev/null) or pipe may take several outputs
+    if (id === null && (await isSpecialFile(out))) continue;
+    const twin = seen.find((o) => (id !== null && id === o.id) || (path !== null && path === o.path));
+    if (twin !== undefined)
+      throw fail(
+        module,
+        "BAD_OPTION",
+        `${option} ${out} and ${twin.option} ${twin.out} are the same file: one would overwrite the other; give them different files`,
+        { file: out, field },
+      );
+    seen.push({ option, out, id, path });
   }
 }
 

@@ -1,5 +1,6 @@
 /** scheduleFromOutput: what a user's planner returns (a Schedule, schedule JSON text or its plain object) made a checked Schedule. */
 import { fail } from "../model/errors.js";
+import { quoted } from "../model/quoted.js";
 import { matrixDigest, type CommMatrix } from "../model/matrix.js";
 import type { Schedule } from "../model/schedule.js";
 import { parseScheduleJsonText } from "../io/schedule-json-read.js";
@@ -79,6 +80,20 @@ function completed(v: PlainSchedule, m: CommMatrix): object {
   };
 }
 
+/** What a planner returned, for the message that refuses it: null, a number, an array of n, a 'commplan.matrix/v1' document, an object with its first keys. */
+function described(out: unknown): string {
+  if (out === null) return "null";
+  if (Array.isArray(out)) return `an array of ${out.length}`;
+  if (typeof out !== "object") return `a ${typeof out}`;
+  const format = (out as { format?: unknown }).format;
+  if (typeof format === "string") return `a ${quoted(format)} document`;
+  const keys = Object.keys(out);
+  const some = keys.slice(0, 4).map(quoted).join(", ");
+  return keys.length === 0
+    ? "an empty object"
+    : `an object with ${some}${keys.length > 4 ? ", ..." : ""} but no 'stages'`;
+}
+
 /**
  * The schedule a planner returned, read with every check of the schedule JSON reader (schema,
  * node indices, chunk sums, times). Throws a CommplanError (module "testing") naming what is wrong.
@@ -98,7 +113,7 @@ export function scheduleFromOutput(out: unknown, m: CommMatrix): Schedule {
     throw fail(
       "testing",
       "BAD_INPUT",
-      `the planner returned ${out === null ? "null" : typeof out}, not a schedule (an object with 'stages', schedule JSON text or a commplan Schedule)`,
+      `the planner returned ${described(out)}, not a schedule (an object with 'stages', schedule JSON text or a commplan Schedule)`,
     );
   return parseScheduleJsonText(JSON.stringify(completed(out as PlainSchedule, m)), "<planner output>");
 }

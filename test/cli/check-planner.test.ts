@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readMatrixFile } from "../../src/io/matrix-read.js";
 import { run } from "../helpers/cli.js";
+import { reasonLine } from "../../src/cli/commands/check-planner-runners.js";
 
 const dir = new URL("../fixtures/planners/", import.meta.url).pathname;
 const fixture = (name: string): string => join(dir, `${name}.mjs`);
@@ -86,5 +87,46 @@ describe("commplan check-planner", () => {
     expect(r.out).toContain("counterexample, P = 1");
     const none = await run("check-planner", "--command", "true {matrix} {schedule}", "--runs", "3");
     expect(none.out).toMatch(/wrote no \{schedule\} file/);
+  });
+
+  it("the reason quoted from stderr is the line naming the error, not a runtime's version footer", async () => {
+    const r = await run(
+      "check-planner",
+      "--command",
+      `node ${join(dir, "no-such-planner.mjs")} {matrix} {schedule}`,
+      "--runs",
+      "2",
+    );
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/the command exited with 1: Error: Cannot find module '.*no-such-planner\.mjs'/);
+    expect(reasonLine("Traceback (most recent call last):\n  File x\nModuleNotFoundError: No module named 'q'\n")).toBe(
+      "ModuleNotFoundError: No module named 'q'",
+    );
+    expect(reasonLine("\nplain words\n\nNode.js v20.20.2\n")).toBe("plain words");
+    expect(reasonLine("")).toBe("");
+  });
+
+  it("a command past --timeout is killed with what it started, and the matrix it was on is reported (exit 1, no further run)", async () => {
+    const tmp = mkdtempSync(join(tmpdir(), "commplan-check-"));
+    const started = join(tmp, "started");
+    // each run leaves a line; the shell's child (sleep) must die with it
+    const r = await run(
+      "check-planner",
+      "--command",
+      `echo run >> ${started}; sleep 30 # {matrix} {schedule}`,
+      "--runs",
+      "5",
+      "--timeout",
+      "1",
+      "-o",
+      join(tmp, "hung.json"),
+    );
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/FAIL: the command ran past --timeout 1 s and was killed; no further run/);
+    expect(r.out).toMatch(/the matrix it was on, P = \d+ \(written to .*hung\.json\)/);
+    expect(readFileSync(started, "utf8")).toBe("run\n");
+    expect(readMatrixFile(join(tmp, "hung.json")).p).toBeGreaterThan(0);
+    const bad = await run("check-planner", "--command", "true {matrix} {schedule}", "--timeout", "0");
+    expect(bad).toMatchObject({ code: 2, err: expect.stringMatching(/--timeout must be an integer in 1\.\.86400/) });
   });
 });

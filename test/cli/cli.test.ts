@@ -282,7 +282,7 @@ describe("options: one parser, one line per problem", () => {
 });
 
 describe("elementBytes through every format and command", () => {
-  it("gen keeps it in JSON, CSV and Matrix Market; --element-bytes overrides it on gen, stats, plan and verify", async () => {
+  it("gen keeps it in JSON, CSV and Matrix Market; --element-bytes overrides it on gen, stats and plan; verify, export and verify-program count elements and refuse it", async () => {
     for (const ext of ["json", "csv", "mtx"]) {
       const m = f(`eb.${ext}`);
       expect((await run("gen", "pattern1", "--p", "6", "-o", m)).code).toBe(0);
@@ -292,7 +292,11 @@ describe("elementBytes through every format and command", () => {
       expect(JSON.parse(readFileSync(f(`eb-${ext}.s.json`), "utf8")).elementBytes, ext).toBe(22);
       await run("plan", m, "-a", "shift", "--element-bytes", "48", "-o", f(`eb48-${ext}.s.json`));
       expect(JSON.parse(readFileSync(f(`eb48-${ext}.s.json`), "utf8")).elementBytes, ext).toBe(48);
-      expect((await run("verify", f(`eb48-${ext}.s.json`), "--matrix", m, "--element-bytes", "48")).code).toBe(0);
+      expect((await run("verify", f(`eb48-${ext}.s.json`), "--matrix", m)).code).toBe(0);
+      for (const cmd of [["verify"], ["export", "-f", "goal"]]) {
+        const r = await run(...cmd, f(`eb48-${ext}.s.json`), "--matrix", m, "--element-bytes", "48");
+        expect([r.code, r.err], ext).toEqual([2, expect.stringContaining("unknown option '--element-bytes'")]);
+      }
     }
     const bin = join(import.meta.dirname, "..", "..", "bin", "commplan.js");
     expect(

@@ -126,6 +126,37 @@ describe("a memory budget (--max-memory)", () => {
     expect(JSON.parse(s.out)).toMatchObject({ format: "commplan.schedule/v1", p: 3, algorithm: "shift" });
   });
 
+  it("every command whose refusal names --max-memory takes it: gen --file, store add and get, precompute (in its thread and on worker threads)", async () => {
+    writeFileSync(f("huge.mtx"), "%%MatrixMarket matrix coordinate integer general\n16384 16384 100000000\n1 2 3\n");
+    const past = /past the memory budget of 64 MiB \(raise it with --max-memory/;
+    for (const argv of [
+      ["gen", "spmv", "--p", "4", "--file", f("huge.mtx")],
+      ["store", "add", f("st"), f("huge.mtx"), "-a", "shift"],
+      ["store", "get", f("st"), f("huge.mtx"), "-a", "shift"],
+    ])
+      oneLineError(await run([...argv, "--max-memory", "64M"]), past);
+    writeFileSync(
+      f("big-spec.json"),
+      JSON.stringify({ patterns: ["uniform"], p: [4096], seeds: [1, 2], algorithms: ["shift"] }),
+    );
+    for (const jobs of ["1", "2"]) {
+      const r = await run([
+        "precompute",
+        f("big-spec.json"),
+        "--store",
+        f(`pre-${jobs}`),
+        "--jobs",
+        jobs,
+        "--max-memory",
+        "64M",
+      ]);
+      expect(r.err, jobs).toMatch(
+        /uniform P=4096 seed=1 shift: patterns: the dense 4096 x 4096 matrix needs about 128 MiB, past the memory budget of 64 MiB/,
+      );
+      expect(r.err, jobs).toContain("2 jobs: 0 added, 0 present, 2 unplannable");
+    }
+  });
+
   it("a 70-byte Matrix Market file announcing 10^8 entries is refused up front under a small budget; P = 16384 with one entry is not", async () => {
     writeFileSync(f("big.mtx"), "%%MatrixMarket matrix coordinate integer general\n16384 16384 100000000\n1 2 3\n");
     for (const cmd of [["stats"], ["plan", "-a", "shift"]]) {
@@ -221,6 +252,47 @@ describe("items 2-3: an output never destroys an input", () => {
     oneLineError(await run(["show", f("s.json"), "--svg", f("s.json")]), /--svg .* is the input file/);
     expect(readFileSync(m, "utf8")).toBe(before);
     expect(readFileSync(f("s.json"), "utf8")).toBe(sched);
+  });
+
+  it("two outputs on one file (the same path, a relative spelling, a link to it) are refused before anything is written; /dev/null takes several", async () => {
+    await setup();
+    const same = /are the same file: one would overwrite the other/;
+    oneLineError(
+      await run(["platform", "--topology", "flat", "-P", "4", "-o", f("x.xml"), "--hostfile", f("x.xml")]),
+      /platform: .*x\.xml: --hostfile .*x\.xml and --output .*x\.xml are the same file/,
+    );
+    oneLineError(
+      await run([
+        "simulate",
+        f("s.json"),
+        "--machine",
+        "t3d-004",
+        "--trace",
+        f("t.json"),
+        "--svg",
+        join(dir, ".", "t.json"),
+      ]),
+      same,
+    );
+    writeFileSync(f("old.svg"), "old");
+    symlinkSync(f("old.svg"), f("to-old.svg"));
+    oneLineError(
+      await run(["compare", m, "--machine", "t3d-004", "--svg", f("old.svg"), "--html", f("to-old.svg")]),
+      same,
+    );
+    expect(readFileSync(f("old.svg"), "utf8")).toBe("old");
+    for (const name of ["x.xml", "t.json"]) expect(() => lstatSync(f(name)), name).toThrow();
+    const sink = await run([
+      "simulate",
+      f("s.json"),
+      "--machine",
+      "t3d-004",
+      "--trace",
+      "/dev/null",
+      "--svg",
+      "/dev/null",
+    ]);
+    expect(sink.code, sink.err).toBe(0);
   });
 
   it("through a symbolic link, a relative spelling or a hard link: still the input", async () => {
@@ -409,6 +481,21 @@ describe("items 7 and 9: usage and stdin", () => {
     expect(help.code).toBe(0);
     expect(help.out).toMatch(/Usage: commplan/);
     expect(help.out).toContain("Exit codes: 0 ok, 1 a check failed, 2 bad input or usage, 70 an internal error");
+  });
+
+  it("a command of sub-commands without one (commplan store) shows its help as a usage error, exit 2; asked for, help exits 0", async () => {
+    const bare = await run(["store"]);
+    expect(bare.code).toBe(2);
+    expect(bare.err).toMatch(/Usage: commplan store/);
+    for (const argv of [
+      ["store", "--help"],
+      ["help", "store"],
+      ["store", "help", "add"],
+    ]) {
+      const r = await run(argv);
+      expect(r.code, argv.join(" ")).toBe(0);
+      expect(r.out, argv.join(" ")).toMatch(/Usage: commplan store/);
+    }
   });
 
   it("reading '-' from a terminal says so on stderr; from a pipe it does not", async () => {

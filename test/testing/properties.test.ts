@@ -82,6 +82,27 @@ describe("verifyOrThrow and toBeValidScheduleFor", () => {
     expect(() => verifyOrThrow(m3, twoHop(m3), { maxBuffer: 1 })).toThrow(/check 'max-buffer' fails .*node 0 holds 2/);
   });
 
+  it("say what the planner returned instead of a schedule: a matrix document, an object's keys, an array, a number", () => {
+    const said = (out: unknown): string => {
+      try {
+        scheduleFromOutput(out, m3);
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return "accepted";
+    };
+    expect(said({ format: "commplan.matrix/v1", p: 3, rows: [] })).toMatch(
+      /returned a 'commplan\.matrix\/v1' document, not a schedule/,
+    );
+    expect(said({ a: 1, b: 2, c: 3, d: 4, e: 5 })).toMatch(
+      /returned an object with 'a', 'b', 'c', 'd', \.\.\. but no 'stages', not a schedule/,
+    );
+    expect(said({})).toMatch(/returned an empty object, not/);
+    expect(said([1, 2])).toMatch(/returned an array of 2, not/);
+    expect(said(7)).toMatch(/returned a number, not/);
+    expect(said(null)).toMatch(/returned null, not/);
+  });
+
   it("fail a relaying plan without payloads as unproven delivery unless allowUnproven", () => {
     const rows = matrixFromRows([
       [0, 0, 1],

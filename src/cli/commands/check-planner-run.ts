@@ -50,7 +50,9 @@ export async function checkPlanner(module: string | undefined, o: CheckPlannerOp
   const ports = intOption("ports", o.ports, 1, 1 << 20);
   const { arb, text } = matricesOf(o);
   await refuseOutputOntoInput("check-planner", [module], [["--output", o.output]]);
-  const runner = module !== undefined ? await moduleRunner(module) : commandRunner(o.command!);
+  const timeout = intOption("timeout", o.timeout, 1, 86_400);
+  const command = o.command === undefined ? null : commandRunner(o.command, timeout * 1000);
+  const runner = command ?? (await moduleRunner(module!));
   const prop = asyncPlannerProperty(runner, { matrices: arb, ports, allowUnproven: o.allowUnproven === true });
   // fast-check's seed is a signed 32-bit integer; --seed takes 0 .. 2^32 - 1 like every other command
   const r = await fc.check(prop, { numRuns: runs, seed: seed | 0 });
@@ -61,14 +63,18 @@ export async function checkPlanner(module: string | undefined, o: CheckPlannerOp
     );
     return;
   }
-  const m = r.counterexample?.[0];
+  const hung = command?.hung ?? null;
+  const m = hung ?? r.counterexample?.[0];
   const e = r.errorInstance;
   if (m === undefined || !(e instanceof ScheduleCheckError)) throw e instanceof Error ? e : new Error(String(e));
   ctx.exitCode = 1;
   if (o.output !== undefined) await writeMatrixFile(m, o.output, "json", { sparse: false });
+  const head =
+    hung === null
+      ? `FAIL after ${counted(r.numRuns, "run", "runs")}, shrunk ${counted(r.numShrinks, "time", "times")} (seed ${seed}; ${text})\n${failureLine(e)}`
+      : `FAIL: the command ran past --timeout ${timeout} s and was killed; no further run (seed ${seed}; ${text})`;
   ctx.io.out(
-    `check-planner: ${who}: FAIL after ${counted(r.numRuns, "run", "runs")}, shrunk ${counted(r.numShrinks, "time", "times")} (seed ${seed}; ${text})\n` +
-      `${failureLine(e)}\n` +
-      `counterexample, P = ${m.p}${o.output !== undefined ? ` (written to ${o.output})` : ""}:\n${matrixText(m)}`,
+    `check-planner: ${who}: ${head}\n` +
+      `${hung === null ? "counterexample" : "the matrix it was on"}, P = ${m.p}${o.output !== undefined ? ` (written to ${o.output})` : ""}:\n${matrixText(m)}`,
   );
 }

@@ -36,40 +36,88 @@ export async function moduleRunner(file: string): Promise<PlannerRunner> {
 /** Single-quotes a path for sh. */
 const shQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
-/** Runs `sh -c command`; resolves with its exit code and the end of its stderr. */
-function runShell(command: string): Promise<{ code: number | null; stderr: string }> {
+/** What a run of `sh -c command` ended with: its exit code (null: a signal), the end of its stderr, whether it was killed for its time. */
+interface ShellEnd {
+  code: number | null;
+  stderr: string;
+  timedOut: boolean;
+}
+
+/** Runs `sh -c command` in a process group of its own, killed whole (what sh started too) after timeoutMs. */
+function runShell(command: string, timeoutMs: number): Promise<ShellEnd> {
   return new Promise((done, reject) => {
-    const child = spawn("sh", ["-c", command], { stdio: ["ignore", "ignore", "pipe"] });
-    let stderr = "";
+    const child = spawn("sh", ["-c", command], { stdio: ["ignore", "ignore", "pipe"], detached: true });
+    let stderr = "",
+      timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        child.kill("SIGKILL"); // the group is gone already: the shell alone
+      }
+    }, timeoutMs);
     child.stderr.on("data", (b: Buffer) => {
       stderr = (stderr + b.toString("utf8")).slice(-4000);
     });
-    child.on("error", reject);
-    child.on("close", (code) => done({ code, stderr }));
+    child.on("error", (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      done({ code, stderr, timedOut });
+    });
   });
+}
+
+/**
+ * The line of a failed command's stderr that says why: the last one naming an error (Node's
+ * "Error: Cannot find module", Python's "ModuleNotFoundError: ..."), else the last one that is not
+ * a runtime's version footer ("Node.js v20.20.2"); "" for none.
+ */
+export function reasonLine(stderr: string): string {
+  const lines = stderr
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "" && !/^Node\.js v\d/.test(l));
+  const named = lines.filter((l) => /^[\w.]*(Error|Exception)\b|\berror\b/i.test(l));
+  return named.pop() ?? lines.pop() ?? "";
+}
+
+/** A command-line planner; `hung` is the matrix a run of it was killed on for its time (check-planner stops there). */
+export interface CommandRunner extends PlannerRunner {
+  hung: CommMatrix | null;
 }
 
 /**
  * A planner behind a command line: each run writes the matrix (commplan.matrix/v1 JSON) to a fresh
  * temporary file, runs the command with {matrix} and {schedule} replaced by the quoted paths, and
- * reads the schedule the command wrote. A non-zero exit is the planner's failure (its last stderr line).
+ * reads the schedule the command wrote. A non-zero exit is the planner's failure (the stderr line
+ * that says why). A run past timeoutMs is killed and fails; every run after it fails at once (the
+ * property's shrinking then ends without running the command again), and `hung` keeps its matrix.
  */
-export function commandRunner(command: string): PlannerRunner {
+export function commandRunner(command: string, timeoutMs: number): CommandRunner {
   if (!command.includes("{matrix}") || !command.includes("{schedule}"))
     throw fail("check-planner", "BAD_OPTION", `--command must contain {matrix} and {schedule}, got '${command}'`, {
       field: "command",
     });
-  return async (m) => {
+  const runner = async (m: CommMatrix): Promise<unknown> => {
+    if (runner.hung !== null) throw new Error("the command was stopped for its time");
     const dir = await mkdtemp(join(tmpdir(), "commplan-check-planner-"));
     try {
       const matrixFile = join(dir, "matrix.json"),
         scheduleFile = join(dir, "schedule.json");
       await writeMatrixFile(m, matrixFile, "json", { sparse: false });
       const line = command.replaceAll("{matrix}", shQuote(matrixFile)).replaceAll("{schedule}", shQuote(scheduleFile));
-      const r = await runShell(line);
+      const r = await runShell(line, timeoutMs);
+      if (r.timedOut) {
+        runner.hung = m;
+        throw new Error(`the command ran past --timeout ${timeoutMs / 1000} s and was killed`);
+      }
       if (r.code !== 0) {
-        const last = r.stderr.trim().split("\n").pop() ?? "";
-        throw new Error(`the command exited with ${r.code ?? "a signal"}${last ? `: ${last}` : ""}`);
+        const why = reasonLine(r.stderr);
+        throw new Error(`the command exited with ${r.code ?? "a signal"}${why ? `: ${why}` : ""}`);
       }
       try {
         return await readFile(scheduleFile, "utf8");
@@ -80,4 +128,6 @@ export function commandRunner(command: string): PlannerRunner {
       await rm(dir, { recursive: true, force: true });
     }
   };
+  runner.hung = null as CommMatrix | null;
+  return runner;
 }

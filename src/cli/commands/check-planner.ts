@@ -15,6 +15,7 @@ export interface CheckPlannerOptions {
   ports: string;
   allowUnproven?: boolean;
   output?: string;
+  timeout: string;
 }
 
 /** The largest P check-planner draws (matrices are drawn as maxP^2 cells). */
@@ -34,6 +35,11 @@ export function registerCheckPlanner(program: Command, ctx: CliContext): void {
     .option(
       "--command <cmd>",
       "run a planner in any language instead: a command line with {matrix} (matrix JSON in) and {schedule} (schedule JSON out)",
+    )
+    .option(
+      "--timeout <s>",
+      "with --command: seconds one run of the command may take; past it the command is killed and the matrix it was on is the counterexample",
+      "60",
     )
     .option("--runs <n>", "matrices to try", "100")
     .option("--seed <s>", "seed of the matrices (the same seed tries the same matrices)", "1")

@@ -20,7 +20,7 @@ import { readMatrixFile } from "../../io/matrix-read.js";
 import { writeProgramJson, writeProgramSplit } from "../../io/program-json-write.js";
 import { lowerSchedule } from "../../lower/index.js";
 import type { CliContext } from "../context.js";
-import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions, writingBar } from "../io.js";
+import { fmt, intOption, writingBar } from "../io.js";
 import { withProgress, withProgressAsync } from "../progress.js";
 import type { ProgressCallback } from "../../model/progress.js";
 
@@ -196,7 +196,6 @@ export function registerExport(program: Command, ctx: CliContext): void {
         "buffer layout: full (p counts and displacements per rank, as MPI_Alltoallv) or peers (the non-zero blocks only, as MPI_Neighbor_alltoallv); default: peers for a sparse matrix (JSON entries, Matrix Market, halo, spmv), full otherwise",
       ).choices(LAYOUT_FORMS),
     )
-    .option("--element-bytes <n>", ELEMENT_BYTES_HELP)
     .action(
       async (
         file: string,
@@ -210,7 +209,6 @@ export function registerExport(program: Command, ctx: CliContext): void {
           chunk?: string;
           variant: string;
           layout?: LayoutForm;
-          elementBytes?: string;
         },
         cmd: Command,
       ) => {
@@ -240,7 +238,7 @@ export function registerExport(program: Command, ctx: CliContext): void {
             { field: "matrix" },
           );
         await refuseOutputOntoInput("export", [file, o.matrix], [["-o", o.output]]);
-        const m = readMatrixFile(o.matrix, matrixReadOptions(o));
+        const m = readMatrixFile(o.matrix);
         const s = await readScheduleJson(file);
         const { program: prog, scratchPeak } = withProgress(ctx.io.interactive, "export: lowering", null, (progress) =>
           lowerSchedule(m, s, {

@@ -5,6 +5,7 @@ import cliProgress from "cli-progress";
 import { Option, type Command } from "commander";
 import { counted } from "../../model/plural.js";
 import { fail } from "../../model/errors.js";
+import { memoryBudget } from "../../model/memory-budget.js";
 import { openPlanStore } from "../../store/index.js";
 import type { CliContext } from "../context.js";
 import { intOption } from "../io.js";
@@ -27,10 +28,12 @@ export function shardJobs<T>(jobs: readonly T[], shard: { i: number; n: number }
 
 /** A worker running `url`; from the TypeScript sources (tsx), the worker registers tsx's loader first (workers do not inherit it). */
 function newWorker(url: URL, dir: string): Worker {
-  if (!url.pathname.endsWith(".ts")) return new Worker(url, { workerData: { dir } });
+  // the worker plans under this run's memory budget (--max-memory), not the module default
+  const workerData = { dir, budget: memoryBudget() };
+  if (!url.pathname.endsWith(".ts")) return new Worker(url, { workerData });
   const api = import.meta.resolve("tsx/esm/api");
   const code = `import(${JSON.stringify(api)}).then((t) => { t.register(); return import(${JSON.stringify(url.href)}); });`;
-  return new Worker(code, { eval: true, workerData: { dir } });
+  return new Worker(code, { eval: true, workerData });
 }
 
 type Done = (k: number, outcome: JobOutcome) => void;

@@ -5,7 +5,6 @@ import { readMatrixFile } from "../../io/matrix-read.js";
 import { readProgramJson } from "../../io/program-json-read.js";
 import { verifyProgram } from "../../verifier/program/index.js";
 import type { CliContext } from "../context.js";
-import { ELEMENT_BYTES_HELP, matrixReadOptions } from "../io.js";
 import { formatReport, reportJson } from "./verify.js";
 
 /** Registers `verify-program`. */
@@ -20,10 +19,9 @@ export function registerVerifyProgram(program: Command, ctx: CliContext): void {
       "check a lowered program by executing it on tagged elements: layout, send/receive matching, delivery to every displacement, scratch safety, deadlock freedom; exit 1 when a check fails",
     )
     .requiredOption("-m, --matrix <file>", "the matrix the program was lowered for")
-    .option("--element-bytes <n>", ELEMENT_BYTES_HELP)
     .option("--json", "print the report as commplan.report/v1 JSON")
-    .action((file: string, o: { matrix: string; json?: boolean; elementBytes?: string }) => {
-      const m = readMatrixFile(o.matrix, matrixReadOptions(o));
+    .action((file: string, o: { matrix: string; json?: boolean }) => {
+      const m = readMatrixFile(o.matrix);
       const doc = readProgramJson(file);
       if (doc.ranks.length !== doc.program.p) {
         throw fail(

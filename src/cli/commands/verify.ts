@@ -10,7 +10,7 @@ import { loadTopology } from "./topologies.js";
 import { networkOption } from "./network-flags.js";
 import type { CliContext } from "../context.js";
 import { withProgress } from "../progress.js";
-import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions, table } from "../io.js";
+import { fmt, intOption, table } from "../io.js";
 import { counted } from "../../model/plural.js";
 
 /** The report as a text table, failing checks with their witness. */
@@ -46,14 +46,13 @@ export function registerVerify(program: Command, ctx: CliContext): void {
       "check a schedule against its matrix: delivery, causality, node contention (link contention with --network), bounds; exit 1 when a check fails",
     )
     .requiredOption("-m, --matrix <file>", "the matrix the schedule was planned for")
-    .option("--element-bytes <n>", ELEMENT_BYTES_HELP)
     .option("--ports <k>", "send and receive ports per node", "1")
     .addOption(networkOption("also check link contention on a network"))
     .option("--json", "print the report as commplan.report/v1 JSON (with the peak buffer of every node)")
     .action(
       async (
         file: string,
-        o: { matrix: string; ports: string; json?: boolean; elementBytes?: string; network?: string },
+        o: { matrix: string; ports: string; json?: boolean; network?: string },
       ) => {
         const ports = intOption("ports", o.ports, 1, 1 << 20);
         if (file === "-" && o.matrix === "-")
@@ -63,7 +62,7 @@ export function registerVerify(program: Command, ctx: CliContext): void {
             "the schedule and --matrix cannot both be read from stdin ('-'): give one of them as a file",
             { field: "matrix" },
           );
-        const m = readMatrixFile(o.matrix, matrixReadOptions(o));
+        const m = readMatrixFile(o.matrix);
         const s = await readScheduleJson(file);
         // per node: the verifier's counters, and a P x P delivery table (dense) or one slot per non-zero entry
         // (sparse); per transfer and chunk: its index columns
