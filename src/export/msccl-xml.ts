@@ -89,14 +89,50 @@ export function mscclChunkElements(prog: Program, given?: number): number {
   return g === 0 ? 1 : g;
 }
 
-const limit = (what: string, value: number, max: string): never => {
+const limit = (what: string, value: number, max: string, atLeast = false): never => {
   throw fail(
     "export",
     "UNSUPPORTED",
-    `msccl-xml: ${what} is ${value}, past the MSCCL runtime limit (${max}); the plan cannot be written as MSCCL-IR`,
+    `msccl-xml: ${what} is ${atLeast ? "at least " : ""}${value}, past the MSCCL runtime limit (${max}); the plan cannot be written as MSCCL-IR`,
     { field: "format" },
   );
 };
+
+/**
+ * The limits a program is certainly past, found from its op and piece tables before any step is
+ * made: a message of c chunks takes at least ceil(c / 71) steps in its thread block, and a piece's
+ * last chunk is addressed by some step. Without it a message of millions of chunks (a chunk of one
+ * element where the sizes share no factor) made millions of step objects before the step limit
+ * refused it, or ran out of memory first.
+ */
+function refuseCertainOverflow(prog: Program, chunk: number): void {
+  const { ops, rankStart, pieces } = prog;
+  const maxCnt = MSCCL_LIMITS.countBelow - 1;
+  for (let r = 0; r < prog.p; r++)
+    for (let x = rankStart[r]!; x < rankStart[r + 1]!; x++) {
+      if (ops.count[x]! === 0) continue;
+      const steps = Math.ceil(ops.count[x]! / chunk / maxCnt);
+      if (steps > MSCCL_LIMITS.stepsPerThreadBlock) {
+        const kind =
+          ops.kind[x] === OP_SEND
+            ? `send to ${ops.peer[x]}`
+            : ops.kind[x] === OP_RECV
+              ? `receive from ${ops.peer[x]}`
+              : "copy";
+        limit(
+          `the step count of the thread block of rank ${r}'s ${kind} (${ops.count[x]} elements in chunks of ${chunk}; --chunk sets a larger chunk)`,
+          steps,
+          `${MSCCL_LIMITS.stepsPerThreadBlock} steps per thread block`,
+          true,
+        );
+      }
+      for (let k = ops.pieceStart[x]!; k < ops.pieceStart[x + 1]!; k++) {
+        const end = (pieces.offset[k]! + pieces.count[k]!) / chunk;
+        if (pieces.count[k]! > 0 && end > MSCCL_LIMITS.offsetBelow)
+          limit(`a chunk offset on rank ${r}`, end, `16-bit offsets, below ${MSCCL_LIMITS.offsetBelow}`, true);
+      }
+    }
+}
 
 /** Pieces [a, b) of the op table as (buffer, offset, count) in chunks. */
 function piecesOf(prog: Program, a: number, b: number, chunk: number): { buf: number[]; off: number[]; cnt: number[] } {
@@ -337,6 +373,7 @@ function layOut(tb: Tb): LaidStep[] {
 export function mscclXml(prog: Program, opts: MscclOptions = {}): string {
   const chunk = mscclChunkElements(prog, opts.chunkElements);
   const { p, layout } = prog;
+  refuseCertainOverflow(prog, chunk);
   const { tbs, nchannels } = buildThreadBlocks(prog, chunk);
   if (nchannels > MSCCL_LIMITS.channels)
     limit("the number of channels", nchannels, `${MSCCL_LIMITS.channels} channels`);

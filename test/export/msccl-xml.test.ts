@@ -258,7 +258,20 @@ describe("MSCCL-IR export", () => {
       [1, 0],
     ]);
     expect(() => mscclXml(lowerSchedule(long, plan(long, "shift")).program)).toThrow(
-      /step count of thread block 0 on rank 0 is 65, past the MSCCL runtime limit \(64 steps per thread block\)/,
+      /step count of the thread block of rank 0's send to 1 \(4615 elements in chunks of 1; --chunk sets a larger chunk\) is at least 65, past the MSCCL runtime limit \(64 steps per thread block\)/,
+    );
+    // refused from the op table before any step is made: 2^32 + 1 elements in chunks of one would be 6e7 steps
+    const huge = matrixFromRows([
+      [0, 2 ** 32 + 1],
+      [1, 0],
+    ]);
+    expect(() => mscclXml(lowerSchedule(huge, plan(huge, "shift")).program)).toThrow(/is at least 60492498, past/);
+    // messages within the step limit whose pieces end past 32,768 chunks: the offset limit, also up front
+    const wide = matrixFromRows(
+      Array.from({ length: 9 }, (_, i) => Array.from({ length: 9 }, (_, j) => (i === 0 && j > 0 ? 4500 : 0))),
+    );
+    expect(() => mscclXml(lowerSchedule(wide, plan(wide, "shift")).program, { chunkElements: 1 })).toThrow(
+      /a chunk offset on rank 0 is at least 36000, past the MSCCL runtime limit \(16-bit offsets, below 32768\)/,
     );
   });
 });
