@@ -274,7 +274,7 @@ export function predictHierarchical(m: CommMatrix, machine: MachineModel, mode: 
     }
     f.step();
   }
-  f.endStage(false);
+  f.endStage(true);
   for (let k = 1; k < g; k++) {
     for (let w = 0; w < p; w++) {
       const base = w - (w % g),

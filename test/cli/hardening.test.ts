@@ -126,37 +126,6 @@ describe("a memory budget (--max-memory)", () => {
     expect(JSON.parse(s.out)).toMatchObject({ format: "commplan.schedule/v1", p: 3, algorithm: "shift" });
   });
 
-  it("every command whose refusal names --max-memory takes it: gen --file, store add and get, precompute (in its thread and on worker threads)", async () => {
-    writeFileSync(f("huge.mtx"), "%%MatrixMarket matrix coordinate integer general\n16384 16384 100000000\n1 2 3\n");
-    const past = /past the memory budget of 64 MiB \(raise it with --max-memory/;
-    for (const argv of [
-      ["gen", "spmv", "--p", "4", "--file", f("huge.mtx")],
-      ["store", "add", f("st"), f("huge.mtx"), "-a", "shift"],
-      ["store", "get", f("st"), f("huge.mtx"), "-a", "shift"],
-    ])
-      oneLineError(await run([...argv, "--max-memory", "64M"]), past);
-    writeFileSync(
-      f("big-spec.json"),
-      JSON.stringify({ patterns: ["uniform"], p: [4096], seeds: [1, 2], algorithms: ["shift"] }),
-    );
-    for (const jobs of ["1", "2"]) {
-      const r = await run([
-        "precompute",
-        f("big-spec.json"),
-        "--store",
-        f(`pre-${jobs}`),
-        "--jobs",
-        jobs,
-        "--max-memory",
-        "64M",
-      ]);
-      expect(r.err, jobs).toMatch(
-        /uniform P=4096 seed=1 shift: patterns: the dense 4096 x 4096 matrix needs about 128 MiB, past the memory budget of 64 MiB/,
-      );
-      expect(r.err, jobs).toContain("2 jobs: 0 added, 0 present, 2 unplannable");
-    }
-  });
-
   it("a 70-byte Matrix Market file announcing 10^8 entries is refused up front under a small budget; P = 16384 with one entry is not", async () => {
     writeFileSync(f("big.mtx"), "%%MatrixMarket matrix coordinate integer general\n16384 16384 100000000\n1 2 3\n");
     for (const cmd of [["stats"], ["plan", "-a", "shift"]]) {
@@ -218,6 +187,39 @@ describe("a memory budget (--max-memory)", () => {
     writeFileSync(f("small.mtx"), "%%MatrixMarket matrix coordinate integer general\n600 600 100000\n1 2 3\n");
     expect((await run(["stats", f("small.mtx"), "--max-memory", "1M"])).code).toBe(2);
     expect((await run(["stats", f("small.mtx")])).err).toMatch(/announces 100000 entries but the file has 1/);
+  });
+});
+
+describe("--max-memory where a refusal names it", () => {
+  it("every command whose refusal names --max-memory takes it: gen --file, store add and get, precompute (in its thread and on worker threads)", async () => {
+    writeFileSync(f("huge.mtx"), "%%MatrixMarket matrix coordinate integer general\n16384 16384 100000000\n1 2 3\n");
+    const past = /past the memory budget of 64 MiB \(raise it with --max-memory/;
+    for (const argv of [
+      ["gen", "spmv", "--p", "4", "--file", f("huge.mtx")],
+      ["store", "add", f("st"), f("huge.mtx"), "-a", "shift"],
+      ["store", "get", f("st"), f("huge.mtx"), "-a", "shift"],
+    ])
+      oneLineError(await run([...argv, "--max-memory", "64M"]), past);
+    writeFileSync(
+      f("big-spec.json"),
+      JSON.stringify({ patterns: ["uniform"], p: [4096], seeds: [1, 2], algorithms: ["shift"] }),
+    );
+    for (const jobs of ["1", "2"]) {
+      const r = await run([
+        "precompute",
+        f("big-spec.json"),
+        "--store",
+        f(`pre-${jobs}`),
+        "--jobs",
+        jobs,
+        "--max-memory",
+        "64M",
+      ]);
+      expect(r.err, jobs).toMatch(
+        /uniform P=4096 seed=1 shift: patterns: the dense 4096 x 4096 matrix needs about 128 MiB, past the memory budget of 64 MiB/,
+      );
+      expect(r.err, jobs).toContain("2 jobs: 0 added, 0 present, 2 unplannable");
+    }
   });
 });
 

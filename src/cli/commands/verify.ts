@@ -49,37 +49,32 @@ export function registerVerify(program: Command, ctx: CliContext): void {
     .option("--ports <k>", "send and receive ports per node", "1")
     .addOption(networkOption("also check link contention on a network"))
     .option("--json", "print the report as commplan.report/v1 JSON (with the peak buffer of every node)")
-    .action(
-      async (
-        file: string,
-        o: { matrix: string; ports: string; json?: boolean; network?: string },
-      ) => {
-        const ports = intOption("ports", o.ports, 1, 1 << 20);
-        if (file === "-" && o.matrix === "-")
-          throw fail(
-            "verify",
-            "BAD_OPTION",
-            "the schedule and --matrix cannot both be read from stdin ('-'): give one of them as a file",
-            { field: "matrix" },
-          );
-        const m = readMatrixFile(o.matrix);
-        const s = await readScheduleJson(file);
-        // per node: the verifier's counters, and a P x P delivery table (dense) or one slot per non-zero entry
-        // (sparse); per transfer and chunk: its index columns
-        const chunks = s.chunks === null ? 0 : s.chunks.origin.length;
-        const pairs = isSparse(m) ? nonzeroCount(m) * 32 : s.p * s.p * 16;
-        checkMemory(
+    .action(async (file: string, o: { matrix: string; ports: string; json?: boolean; network?: string }) => {
+      const ports = intOption("ports", o.ports, 1, 1 << 20);
+      if (file === "-" && o.matrix === "-")
+        throw fail(
           "verify",
-          matrixBytes(m) + pairs + scheduleWorkBytes(s, 512, 64, 96) + chunks * 96,
-          `verifying ${s.transferCount} transfers on ${s.p} nodes`,
-          { file },
+          "BAD_OPTION",
+          "the schedule and --matrix cannot both be read from stdin ('-'): give one of them as a file",
+          { field: "matrix" },
         );
-        const network = o.network !== undefined ? loadTopology(o.network, s.p).routes : undefined;
-        const r = withProgress(ctx.io.interactive, "verify", null, (progress) =>
-          verifySchedule(m, s, { ports, ...(network ? { network } : {}), progress }),
-        );
-        if (!r.ok) ctx.exitCode = 1; // set first: a closed stdout pipe exits with the code set so far
-        ctx.io.out(o.json ? reportJson(r) : formatReport(r));
-      },
-    );
+      const m = readMatrixFile(o.matrix);
+      const s = await readScheduleJson(file);
+      // per node: the verifier's counters, and a P x P delivery table (dense) or one slot per non-zero entry
+      // (sparse); per transfer and chunk: its index columns
+      const chunks = s.chunks === null ? 0 : s.chunks.origin.length;
+      const pairs = isSparse(m) ? nonzeroCount(m) * 32 : s.p * s.p * 16;
+      checkMemory(
+        "verify",
+        matrixBytes(m) + pairs + scheduleWorkBytes(s, 512, 64, 96) + chunks * 96,
+        `verifying ${s.transferCount} transfers on ${s.p} nodes`,
+        { file },
+      );
+      const network = o.network !== undefined ? loadTopology(o.network, s.p).routes : undefined;
+      const r = withProgress(ctx.io.interactive, "verify", null, (progress) =>
+        verifySchedule(m, s, { ports, ...(network ? { network } : {}), progress }),
+      );
+      if (!r.ok) ctx.exitCode = 1; // set first: a closed stdout pipe exits with the code set so far
+      ctx.io.out(o.json ? reportJson(r) : formatReport(r));
+    });
 }

@@ -117,8 +117,10 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof HIERARCHICAL_PARA
     }
     b.dropEmptyStep();
   }
-  // stage 2: (n, rail) -> (n2, rail), all of node n's data for node n2
-  b.stage("2: between nodes, one message per node pair on its rail", "none");
+  // stage 2: (n, rail) -> (n2, rail), all of node n's data for node n2. "collect": the rail rank
+  // assembles each message from what stage 1 brought and its own blocks, which no stage has moved
+  // (with g = 1 that is all of them): t_m per byte, as two-stage's second stage
+  b.stage("2: between nodes, one message per node pair on its rail", "collect");
   for (const st of packed) {
     reached(steps++);
     b.step();

@@ -5,6 +5,8 @@ import { isCommplanError } from "../../../src/model/errors.js";
 import { matrixDigest, matrixFromData } from "../../../src/model/matrix.js";
 import { ScheduleBuilder } from "../../../src/model/schedule.js";
 import { plan } from "../../../src/planner/index.js";
+import { findMachine, scheduleCost } from "../../../src/machines/index.js";
+import { predictHierarchical } from "../../../src/compare/auto-predict.js";
 import { verifySchedule } from "../../../src/verifier/index.js";
 import { buildMatrix, matrixRecipe } from "../../helpers/arbitraries.js";
 
@@ -58,6 +60,22 @@ describe("hierarchical: the shape of the plan", () => {
       expect(s.size[x]).toBe(64);
     expect(s.stepStart[st.firstStep + st.stepCount]! - s.stepStart[st.firstStep]!).toBe(16 * 15);
   });
+  it("every stage pays for the bytes it sends (stage 2 assembles what it forwards): with one rank per node it costs shift's time plus two empty stages' barriers, never less", () => {
+    for (const p of [2, 5, 61]) {
+      const m = buildMatrix({ p, kind: "dense", seed: p, maxEntry: 1000 });
+      const h = plan(m, "hierarchical", { params: { gpus: 1 } }),
+        s = plan(m, "shift");
+      expect(h.stages.map((st) => st.rearrange)).toEqual(["compose", "collect", "collect"]);
+      for (const name of ["t3d-004", "sp2-004", "ib-hdr-200"]) {
+        const machine = findMachine(name);
+        const hc = scheduleCost(h, machine, "blocking").total,
+          sc = scheduleCost(s, machine, "blocking").total;
+        expect(hc, `P = ${p} ${name}`).toBeCloseTo(sc + 2 * machine.barrier, 6);
+        expect(predictHierarchical(m, machine, "blocking", 1), `P = ${p} ${name}`).toBeCloseTo(hc, 6);
+      }
+    }
+  });
+
   it("defaults to 8 ranks per node when 8 divides P, else a divisor near sqrt(P)", () => {
     const gOf = (p: number) =>
       plan(buildMatrix({ p, kind: "dense", seed: 1, maxEntry: 3 }), "hierarchical").params["gpus"];
