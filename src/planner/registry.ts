@@ -68,6 +68,14 @@ export function resolvePlanOptions(planner: Planner, req: PlanRequest = {}): Pla
   };
 }
 
+/**
+ * Whether a planner's plans depend on the machine model (its cost model writes `machine` into the
+ * header: rs-nh, split-coloring); the others accept a machine and ignore it.
+ */
+export function plannerUsesMachine(p: Pick<Planner, "params">): boolean {
+  return p.params.some((d) => d.output === true && d.name === "machine");
+}
+
 /** Plans matrix m with the named algorithm. */
 export function plan(m: CommMatrix, algorithm: string, req: PlanRequest = {}): Schedule {
   const planner = findPlanner(algorithm);

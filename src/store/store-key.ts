@@ -4,7 +4,7 @@ import { canonicalJson } from "../io/canonical-json.js";
 import { matrixDigest, type CommMatrix } from "../model/matrix.js";
 import type { MachineModel } from "../model/machine.js";
 import type { JsonValue } from "../model/schedule.js";
-import { findPlanner, resolvePlanOptions, type PlanRequest } from "../planner/registry.js";
+import { findPlanner, plannerUsesMachine, resolvePlanOptions, type PlanRequest } from "../planner/registry.js";
 import type { PlanOptions } from "../planner/types.js";
 
 /** The store's format version: part of every key, so a new version never serves an old entry. */
@@ -21,7 +21,7 @@ export interface StoreKey {
   readonly params: { readonly [k: string]: JsonValue };
   readonly seed: number;
   readonly payload: boolean;
-  /** The machine model (every field), or null. */
+  /** The machine model (every field) for a planner whose plans depend on it (plannerUsesMachine), else null. */
   readonly machine: { readonly [k: string]: JsonValue } | null;
 }
 
@@ -56,7 +56,8 @@ export function resolveStoreRequest(m: CommMatrix, algorithm: string, req: PlanR
     params: options.params as { readonly [k: string]: JsonValue },
     seed: options.seed,
     payload: options.payload,
-    machine: machineJson(options.machine),
+    // a machine the planner ignores is no part of the plan: one entry serves every machine
+    machine: plannerUsesMachine(planner) ? machineJson(options.machine) : null,
   };
   return { key, id: storeKeyId(key), options };
 }

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { generatePattern } from "../../src/patterns/index.js";
 import { scheduleToJsonText } from "../../src/io/schedule-json-write.js";
 import { plan } from "../../src/planner/registry.js";
+import { findMachine } from "../../src/machines/presets.js";
 import {
   addPlan,
   gcStore,
@@ -55,6 +56,19 @@ describe("plan store", () => {
     expect(resolveStoreRequest(m, "two-stage", { params: { reshuffle: false } }).id).toBe(
       resolveStoreRequest(m, "two-stage").id,
     );
+  });
+
+  it("the machine is part of the key only for planners whose plans depend on it (rs-nh, split-coloring)", () => {
+    const t3d = findMachine("t3d-004"),
+      sp2 = findMachine("sp2-004");
+    for (const algorithm of ["shift", "coloring", "four-stage"]) {
+      const ids = [null, t3d, sp2].map((machine) => resolveStoreRequest(m, algorithm, { machine }).id);
+      expect(new Set(ids).size, algorithm).toBe(1);
+    }
+    for (const algorithm of ["rs-nh", "split-coloring"]) {
+      const ids = [null, t3d, sp2].map((machine) => resolveStoreRequest(m, algorithm, { machine }).id);
+      expect(new Set(ids).size, algorithm).toBe(3);
+    }
   });
 
   it("getOrPlan plans once, then serves the stored plan", () => {

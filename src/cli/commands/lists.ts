@@ -4,7 +4,7 @@ import { MACHINES } from "../../machines/presets.js";
 import { PATTERNS, patternOptionList, type PatternDef } from "../../patterns/index.js";
 import { inputParams } from "../../planner/plan-params.js";
 import { DEFAULT_SPLIT_MACHINE } from "../../planner/permutation/index.js";
-import { PLANNERS } from "../../planner/registry.js";
+import { PLANNERS, plannerUsesMachine } from "../../planner/registry.js";
 import type { InputParam, Planner } from "../../planner/types.js";
 import type { CliContext } from "../context.js";
 import { fmt, table } from "../io.js";
@@ -32,7 +32,7 @@ function paramLine(d: InputParam): string {
  * to DEFAULT_SPLIT_MACHINE.
  */
 export function defaultPlanMachine(p: Pick<Planner, "params">): string | null {
-  return p.params.some((d) => d.output === true && d.name === "machine") ? DEFAULT_SPLIT_MACHINE.name : null;
+  return plannerUsesMachine(p) ? DEFAULT_SPLIT_MACHINE.name : null;
 }
 
 /** `plan --help`'s line for --machine: which planners use it and what they plan for without it. */
