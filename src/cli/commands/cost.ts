@@ -1,6 +1,6 @@
 /** commplan cost: the analytic flat cost of a schedule on a machine model (004 eqs 1-4, 002 eq 1). */
 import { Option, type Command } from "commander";
-import { readScheduleJson } from "../../io/schedule-json-read.js";
+import { readScheduleFile } from "../../io/schedule-read.js";
 import { scheduleCost, type CostMode, type ScheduleCost } from "../../machines/cost-model.js";
 import { findMachine } from "../../machines/presets.js";
 import { fail } from "../../model/errors.js";
@@ -34,7 +34,7 @@ const COST_MODES: readonly CostMode[] = ["blocking", "nonblocking"];
 export function registerCost(program: Command, ctx: CliContext): void {
   program
     .command("cost")
-    .argument("<schedule>", "schedule JSON, - for stdin")
+    .argument("<schedule>", "schedule file: JSON or Arrow (export -f arrow); - for stdin (JSON)")
     .description("analytic flat-model cost of a schedule (lock-step, no contention): per stage and in total")
     .requiredOption("--machine <name>", "machine model (see 'commplan machines')")
     .addOption(new Option("--mode <mode>", "blocking or nonblocking").choices(COST_MODES).default("blocking"))
@@ -60,7 +60,7 @@ export function registerCost(program: Command, ctx: CliContext): void {
         const machine =
           o.envelope !== undefined ? { ...preset, envelope: intOption("envelope", o.envelope, 0, 1 << 20) } : preset;
         const mode = o.mode;
-        const s = await readScheduleJson(file);
+        const s = await readScheduleFile(file);
         // per node: six typed arrays; per step: its cost record, and its table row or JSON text
         checkMemory(
           "cost",

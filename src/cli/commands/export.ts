@@ -12,7 +12,7 @@ import { simgridTraceFiles, type ExportedFile } from "../../export/simgrid-trace
 import { fsError, refuseOutputOntoInput, writePieces } from "../../io/file-output.js";
 import { findMachine } from "../../machines/presets.js";
 import { LAYOUT_FORMS, type LayoutForm, type Program, type ProgramVariant } from "../../model/program.js";
-import { readScheduleJson } from "../../io/schedule-json-read.js";
+import { readScheduleFile } from "../../io/schedule-read.js";
 import { encodeScheduleArrow } from "../../io/schedule-arrow.js";
 import { writeBytesAtomic } from "../../io/bytes-output.js";
 import type { Schedule } from "../../model/schedule.js";
@@ -169,7 +169,10 @@ const VARIANTS: readonly ProgramVariant[] = ["nonblocking", "blocking"];
 export function registerExport(program: Command, ctx: CliContext): void {
   program
     .command("export")
-    .argument("<schedule>", "schedule JSON (commplan.schedule/v1), - for stdin")
+    .argument(
+      "<schedule>",
+      "schedule file: JSON (commplan.schedule/v1) or Arrow (export -f arrow, told by its magic bytes); - for stdin (JSON)",
+    )
     .description(
       "lower a schedule to a per-rank program (MPI_Alltoallv buffers, scratch, rounds of send / recv / copy) and write it in a runtime format",
     )
@@ -220,7 +223,7 @@ export function registerExport(program: Command, ctx: CliContext): void {
         if (format.writeSchedule !== undefined) {
           await refuseOutputOntoInput("export", [file], [["-o", o.output]]);
           const t = { output: o.output, split: o.split ?? null, dir: o.out ?? null, machine: null, chunk: null };
-          await format.writeSchedule(await readScheduleJson(file), { ...t, inputs: [file] });
+          await format.writeSchedule(await readScheduleFile(file), { ...t, inputs: [file] });
           return;
         }
         if (o.matrix === undefined) cmd.error("error: required option '-m, --matrix <file>' not specified");
@@ -239,7 +242,7 @@ export function registerExport(program: Command, ctx: CliContext): void {
           );
         await refuseOutputOntoInput("export", [file, o.matrix], [["-o", o.output]]);
         const m = readMatrixFile(o.matrix);
-        const s = await readScheduleJson(file);
+        const s = await readScheduleFile(file);
         const { program: prog, scratchPeak } = withProgress(ctx.io.interactive, "export: lowering", null, (progress) =>
           lowerSchedule(m, s, {
             variant: o.variant as ProgramVariant,

@@ -1,6 +1,6 @@
 /** commplan show: the step x sender grid of one stage, as in 004 figure 10 (X for stalls), as text or SVG. */
 import { Option, type Command } from "commander";
-import { readScheduleJson } from "../../io/schedule-json-read.js";
+import { readScheduleFile } from "../../io/schedule-read.js";
 import { refuseOutputOntoInput } from "../../io/file-output.js";
 import { checkMemory } from "../../model/memory-budget.js";
 import type { Schedule } from "../../model/schedule.js";
@@ -60,7 +60,7 @@ function checkGridMemory(s: Schedule, stage: number, svg: boolean, file: string)
 export function registerShow(program: Command, ctx: CliContext): void {
   program
     .command("show")
-    .argument("<schedule>", "schedule JSON, - for stdin")
+    .argument("<schedule>", "schedule file: JSON or Arrow (export -f arrow); - for stdin (JSON)")
     .description(
       "print the step x sender grid of one stage (each cell the receiver, X a stall, . idle), as in 004 figure 10",
     )
@@ -84,7 +84,7 @@ export function registerShow(program: Command, ctx: CliContext): void {
         );
       const stage = intOption("stage", o.stage, 1) - 1;
       await refuseOutputOntoInput("show", [file], [["--svg", o.svg]]);
-      const s = await readScheduleJson(file);
+      const s = await readScheduleFile(file);
       checkGridMemory(s, stage, o.svg !== undefined, file);
       const senders =
         o.row !== undefined

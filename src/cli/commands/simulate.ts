@@ -1,6 +1,6 @@
 /** commplan simulate: replay a schedule (or run a run-time protocol on a matrix) on the simulated machine; exit 1 when data mode finds a delivery failure. */
 import { Option, type Command } from "commander";
-import { readScheduleJson } from "../../io/schedule-json-read.js";
+import { readScheduleFile } from "../../io/schedule-read.js";
 import { refuseOutputOntoInput } from "../../io/file-output.js";
 import { checkMemory, scheduleWorkBytes } from "../../model/memory-budget.js";
 import { scheduleToJsonText } from "../../io/schedule-json-write.js";
@@ -282,7 +282,7 @@ async function runReplayFlags(
 ): Promise<RunOutput> {
   const mode = (o.mode ?? "blocking") as SimMode;
   const m = o.matrix !== undefined ? readMatrixFile(o.matrix, matrixReadOptions(o)) : null;
-  const s = await readScheduleJson(input);
+  const s = await readScheduleFile(input);
   // per node: the accounts and queues; per transfer: the event queue, times and waits (and a timeline entry); data mode: a holder per element
   const stats = m === null ? null : matrixStats(m);
   const elements = stats === null ? 0 : stats.networkTotal + stats.selfTotal;
@@ -402,7 +402,7 @@ const ENVELOPE_HELP = "bytes added to every network message, e.g. 16 as SMPI (de
 export function registerSimulate(program: Command, ctx: CliContext): void {
   program
     .command("simulate")
-    .argument("<input>", "schedule JSON (or, with --protocol, a matrix file); - for stdin")
+    .argument("<input>", "schedule file, JSON or Arrow (or, with --protocol, a matrix file); - for stdin (JSON)")
     .description(
       "replay a schedule on the event-driven simulated machine (or run the AC / DRS_N protocol on a matrix): makespan, per-node times, node-contention factor, timeline; with --network, link contention and the hottest links",
     )

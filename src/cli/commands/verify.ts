@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import { fail } from "../../model/errors.js";
 import { checkMemory, scheduleWorkBytes } from "../../model/memory-budget.js";
-import { readScheduleJson } from "../../io/schedule-json-read.js";
+import { readScheduleFile } from "../../io/schedule-read.js";
 import { readMatrixFile } from "../../io/matrix-read.js";
 import { isSparse, matrixBytes, nonzeroCount } from "../../model/matrix.js";
 import { verifySchedule, type Report } from "../../verifier/index.js";
@@ -41,7 +41,10 @@ export function reportJson(r: Report): string {
 export function registerVerify(program: Command, ctx: CliContext): void {
   program
     .command("verify")
-    .argument("<schedule>", "schedule JSON (commplan.schedule/v1), - for stdin")
+    .argument(
+      "<schedule>",
+      "schedule file: JSON (commplan.schedule/v1) or Arrow (export -f arrow, told by its magic bytes); - for stdin (JSON)",
+    )
     .description(
       "check a schedule against its matrix: delivery, causality, node contention (link contention with --network), bounds; exit 1 when a check fails",
     )
@@ -59,7 +62,7 @@ export function registerVerify(program: Command, ctx: CliContext): void {
           { field: "matrix" },
         );
       const m = readMatrixFile(o.matrix);
-      const s = await readScheduleJson(file);
+      const s = await readScheduleFile(file);
       // per node: the verifier's counters, and a P x P delivery table (dense) or one slot per non-zero entry
       // (sparse); per transfer and chunk: its index columns
       const chunks = s.chunks === null ? 0 : s.chunks.origin.length;

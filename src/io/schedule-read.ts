@@ -1,0 +1,61 @@
+/** Reads a schedule file in either form commplan writes: commplan.schedule/v1 JSON, or the Arrow IPC file of `export -f arrow` and the plan store (told by its magic bytes). */
+import { open, readFile } from "node:fs/promises";
+import { fail, isCommplanError } from "../model/errors.js";
+import { checkMemory } from "../model/memory-budget.js";
+import type { Schedule } from "../model/schedule.js";
+import { fsError } from "./file-output.js";
+import { decodeScheduleArrow } from "./schedule-arrow.js";
+import { readScheduleJson, type ReadScheduleOptions } from "./schedule-json-read.js";
+
+const MODULE = "schedule";
+/** The first bytes of an Arrow IPC file. */
+const ARROW_MAGIC = "ARROW1";
+
+/** Whether the file starts with Arrow's magic bytes (false for a file too short or unreadable: the JSON reader reports that). */
+async function isArrowFile(path: string): Promise<boolean> {
+  let fh;
+  try {
+    fh = await open(path, "r");
+  } catch {
+    return false;
+  }
+  try {
+    const head = Buffer.alloc(ARROW_MAGIC.length);
+    const { bytesRead } = await fh.read(head, 0, head.length, 0);
+    return bytesRead === head.length && head.toString("latin1") === ARROW_MAGIC;
+  } catch {
+    return false;
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * The schedule in `source` ("-" for stdin, always JSON): an Arrow file is decoded with its columns
+ * checked (decodeScheduleArrow) after its size is held against the memory budget (the bytes and
+ * about as much again for the columns it copies); anything else is read as JSON.
+ */
+export async function readScheduleFile(source: string, opts: ReadScheduleOptions = {}): Promise<Schedule> {
+  if (source === "-" || !(await isArrowFile(source))) return readScheduleJson(source, opts);
+  let bytes: Uint8Array;
+  try {
+    const fh = await open(source, "r");
+    try {
+      const { size } = await fh.stat();
+      checkMemory(MODULE, 2 * size, `the ${size}-byte Arrow schedule`, { file: source });
+      bytes = new Uint8Array(await readFile(fh));
+    } finally {
+      await fh.close();
+    }
+  } catch (e) {
+    throw fsError(e, MODULE, source, false);
+  }
+  try {
+    return decodeScheduleArrow(bytes);
+  } catch (e) {
+    const text = isCommplanError(e) ? e.message.replace(/^[a-z-]+: /, "") : String((e as Error)?.message ?? e);
+    throw fail(MODULE, "BAD_FORMAT", `an Arrow file that is not a readable commplan schedule: ${text}`, {
+      file: source,
+    });
+  }
+}
