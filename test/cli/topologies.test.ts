@@ -32,6 +32,17 @@ describe("commplan topologies", () => {
 });
 
 describe("commplan platform", () => {
+  it("platform takes the network as --topology or as --network (as plan, simulate and verify name it), one of them", async () => {
+    const a = await run("platform", "--topology", "fat-tree:k=4", "-P", "16");
+    const b = await run("platform", "--network", "fat-tree:k=4", "-P", "16");
+    expect(a.code).toBe(0);
+    expect(b).toEqual(a);
+    expect((await run("platform", "-P", "4")).err).toMatch(/required option '--topology <spec>' not specified/);
+    const both = await run("platform", "--network", "flat", "--topology", "flat", "-P", "4");
+    expect(both.code).toBe(2);
+    expect(both.err).toMatch(/'--network <spec>' cannot be used with option '--topology <spec>'/);
+  });
+
   it("writes a FAT_TREE cluster, or explicit links and routes, and the hostfile", async () => {
     let r = await run(
       "platform",

@@ -26,9 +26,17 @@ function intList(name: string, text: string, min: number, max: number, suffix = 
     .filter((x) => x !== "");
   if (items.length === 0)
     throw fail("te-table", "BAD_OPTION", `--${name} needs at least one value, got '${text}'`, { field: name });
-  return items.map((x) =>
-    intOption(name, suffix && x.toUpperCase().endsWith(suffix) ? x.slice(0, -suffix.length) : x, min, max),
-  );
+  return items.map((x) => {
+    const bare = suffix && x.toUpperCase().endsWith(suffix) ? x.slice(0, -suffix.length) : x;
+    if (suffix && !/^\d+$/.test(bare))
+      throw fail(
+        "te-table",
+        "BAD_OPTION",
+        `--${name} takes integers in ${min}..${max}, each bare or followed by ${suffix} (e.g. 4 or 4${suffix}), got '${x}'`,
+        { field: name },
+      );
+    return intOption(name, bare, min, max);
+  });
 }
 
 /** Registers `te-table`. */

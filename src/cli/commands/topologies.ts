@@ -1,5 +1,5 @@
 /** commplan topologies | platform: list the network generators, and write a SimGrid platform of a network. */
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { simgridTopologyHostfile, simgridTopologyPlatformPieces } from "../../export/simgrid-topology-platform.js";
 import { refuseOutputOntoInput, writePieces } from "../../io/file-output.js";
 import { readTopologyJson } from "../../io/topology-json-read.js";
@@ -76,7 +76,12 @@ export function registerTopologies(program: Command, ctx: CliContext): void {
     .description(
       "write a SimGrid platform (version 4.1) of a network: a <cluster> (flat, FAT_TREE, TORUS) where one builds it, else explicit links and routes",
     )
-    .requiredOption("--topology <spec>", TOPOLOGY_OPTION_HELP)
+    .option("--topology <spec>", `${TOPOLOGY_OPTION_HELP} (required; --network is the same option)`)
+    .addOption(
+      new Option("--network <spec>", "the same as --topology, as plan, simulate and verify name it").conflicts(
+        "topology",
+      ),
+    )
     .option(
       "-P, --p <n>",
       "number of ranks (hosts 0..P-1): needed with a generator, which builds at least P hosts; a topology JSON file gives its hosts (default: all of them). An explicit platform of up to 256 ranks lists only their hosts and the links on their routes",
@@ -89,40 +94,55 @@ export function registerTopologies(program: Command, ctx: CliContext): void {
     .option("-o, --output <file>", "the platform XML file, - for stdout", "-")
     .option("--hostfile <file>", "also write the hostfile of ranks 0..P-1")
     .action(
-      async (o: {
-        topology: string;
-        p?: string;
-        machine?: string;
-        explicit?: boolean;
-        output: string;
-        hostfile?: string;
-      }) => {
-        const p = o.p === undefined ? undefined : intOption("p", o.p, 1, MAX_TOPOLOGY_HOSTS);
-        const machine = o.machine === undefined ? undefined : findMachine(o.machine);
-        const inputs = o.topology.endsWith(".json") ? [o.topology] : [];
-        await refuseOutputOntoInput("platform", inputs, [
-          ["--output", o.output],
-          ["--hostfile", o.hostfile],
-        ]);
-        const { graph, routes } = loadTopology(o.topology, p, machine);
-        const d = describeTopology(graph);
-        const pieces = simgridTopologyPlatformPieces(d, routes, {
-          ...(o.explicit ? { explicit: true } : {}),
-          ...(p === undefined ? {} : { ranks: p }),
-        });
-        await writePieces(pieces, o.output, "platform");
-        const routing = graph.graph().routing;
-        if (
-          !o.explicit &&
-          d.simgridCluster?.topology === "FAT_TREE" &&
-          routing.kind === "shortest" &&
-          routing.pick !== "dmodk"
-        )
-          ctx.io.err(
-            "platform: note: SimGrid routes a FAT_TREE cluster D-mod-k, this network's routes are ECMP (the default): give routing=dmodk to replay the same routes, or --explicit to write commplan's\n",
-          );
-        if (o.hostfile !== undefined)
-          await writePieces([simgridTopologyHostfile(d, p ?? d.hosts.length)], o.hostfile, "platform");
+      async (
+        given: {
+          topology?: string;
+          network?: string;
+          p?: string;
+          machine?: string;
+          explicit?: boolean;
+          output: string;
+          hostfile?: string;
+        },
+        cmd: Command,
+      ) => {
+        const topology = given.topology ?? given.network;
+        if (topology === undefined) cmd.error("error: required option '--topology <spec>' not specified");
+        const o = { ...given, topology };
+        await platformAction(o, ctx);
       },
     );
+}
+
+/** platform's work, its options checked (topology from --topology or --network). */
+async function platformAction(
+  o: { topology: string; p?: string; machine?: string; explicit?: boolean; output: string; hostfile?: string },
+  ctx: CliContext,
+): Promise<void> {
+  const p = o.p === undefined ? undefined : intOption("p", o.p, 1, MAX_TOPOLOGY_HOSTS);
+  const machine = o.machine === undefined ? undefined : findMachine(o.machine);
+  const inputs = o.topology.endsWith(".json") ? [o.topology] : [];
+  await refuseOutputOntoInput("platform", inputs, [
+    ["--output", o.output],
+    ["--hostfile", o.hostfile],
+  ]);
+  const { graph, routes } = loadTopology(o.topology, p, machine);
+  const d = describeTopology(graph);
+  const pieces = simgridTopologyPlatformPieces(d, routes, {
+    ...(o.explicit ? { explicit: true } : {}),
+    ...(p === undefined ? {} : { ranks: p }),
+  });
+  await writePieces(pieces, o.output, "platform");
+  const routing = graph.graph().routing;
+  if (
+    !o.explicit &&
+    d.simgridCluster?.topology === "FAT_TREE" &&
+    routing.kind === "shortest" &&
+    routing.pick !== "dmodk"
+  )
+    ctx.io.err(
+      "platform: note: SimGrid routes a FAT_TREE cluster D-mod-k, this network's routes are ECMP (the default): give routing=dmodk to replay the same routes, or --explicit to write commplan's\n",
+    );
+  if (o.hostfile !== undefined)
+    await writePieces([simgridTopologyHostfile(d, p ?? d.hosts.length)], o.hostfile, "platform");
 }
