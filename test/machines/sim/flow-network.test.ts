@@ -8,6 +8,7 @@ import { isCommplanError } from "../../../src/model/errors.js";
 import { matrixFromData } from "../../../src/model/matrix.js";
 import { stepOfTransfer } from "../../../src/model/schedule.js";
 import { plan } from "../../../src/planner/registry.js";
+import { generatePattern } from "../../../src/patterns/index.js";
 import { networkText } from "../../../src/cli/commands/simulate-network.js";
 import { bare, fatTree, ring, star, withBandwidth } from "./hand-networks.js";
 import { buildTopology, compileRoutes } from "../../../src/topology/index.js";
@@ -140,6 +141,20 @@ describe("flow model: hand-computed oversubscription", () => {
       if (oversub === 1) expect(recomputes).toBe(2 * 7);
       else expect(recomputes, `oversub ${oversub}`).toBeLessThanOrEqual(3 * 7);
     }
+  });
+});
+
+describe("flow model: f_lc", () => {
+  it("can fall below 1 with first-come-first-served receives (a faster core changes which message a receiver takes), not with receives in step order or in lock-step", () => {
+    const m = generatePattern("random", 16, {}, 1);
+    const s = plan(m, "shift");
+    const machine = findMachine("ib-hdr-200");
+    const network = compileRoutes(buildTopology("fat-tree", 16, machine));
+    const flc = (o: SimRequest): number =>
+      simulateSchedule(s, machine, { timeline: false, network, ...o }).network!.flc!;
+    expect(flc({})).toBeLessThan(0.98);
+    expect(flc({ recvOrder: "step" })).toBeGreaterThanOrEqual(1);
+    expect(flc({ lockstep: true })).toBeGreaterThanOrEqual(1);
   });
 });
 
