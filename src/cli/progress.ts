@@ -3,7 +3,7 @@ import cliProgress from "cli-progress";
 
 /** What a long run reports to, and how its bar ends. */
 export interface Progress {
-  /** `done` of `total` units so far; a new total (compare's sweep after its plans) restarts the count. */
+  /** `done` of `total` units so far; a total that changes is taken as it comes. */
   readonly report: (done: number, total: number) => void;
   /** The run ended: the bar is completed to 100 %. */
   readonly finish: () => void;

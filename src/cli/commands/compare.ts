@@ -137,9 +137,24 @@ export function registerCompare(program: Command, ctx: CliContext): void {
         },
       );
       const req = { machine, seed, mode: o.mode, ports, planners, ...loadNetworkFlags(o, m.p, machine) };
+      // one count for the comparison and the sweep after it (the sweep runs the same planners once per
+      // factor), so the bar never starts over
+      const sweeps = factors === null ? 0 : factors.length;
+      let first = 0;
       const { result, sweep } = withProgress(ctx.io.interactive, "compare", "plans", (progress) => ({
-        result: compareMatrix(m, { ...req, progress }),
-        sweep: factors === null ? null : runSweep(m, factors, req, progress),
+        result: compareMatrix(m, {
+          ...req,
+          progress: (done, total) => {
+            first = total;
+            progress(done, total * (1 + sweeps));
+          },
+        }),
+        sweep:
+          factors === null
+            ? null
+            : runSweep(m, factors, req, (done, total) =>
+                progress(first + done, first + Math.max(total, first * sweeps)),
+              ),
       }));
       const { report, run } = result;
       if (o.svg !== undefined)
