@@ -22,7 +22,7 @@ export interface CompareRow extends CandidateMeasures {
   readonly classBound: { readonly name: string; readonly value: number } | null;
 }
 
-/** A row's measurements as text cells, in the column order of the text table and the HTML report: steps, start-ups, longest, traffic, peak buffer, blocking, nonblocking, simulated, x bound. */
+/** A row's measurements as text cells, in the column order of the text table and the HTML report: steps, start-ups, longest, traffic, peak relay, blocking, nonblocking, simulated, x bound. */
 export function measureCells(x: CompareRow): string[] {
   return [
     fmtNumber(x.steps),
@@ -148,7 +148,7 @@ export function compareText(r: CompareReport): string {
       "start-ups",
       "longest",
       "traffic B",
-      "peak buffer",
+      "peak relay",
       "blocking us",
       "nonblocking us",
       "simulated us",

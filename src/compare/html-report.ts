@@ -37,7 +37,7 @@ function tableHtml(r: CompareReport): string {
     "start-ups",
     "longest (elements)",
     "traffic (bytes)",
-    "peak buffer (elements)",
+    "peak relay (elements)",
     "blocking (us)",
     "nonblocking (us)",
     `simulated ${r.mode} (us)`,

@@ -75,7 +75,7 @@ export function registerCompare(program: Command, ctx: CliContext): void {
     .command("compare")
     .argument("<matrix>", "matrix file: JSON, CSV or Matrix Market; - for stdin")
     .description(
-      "plan a matrix with every applicable planner and compare the plans: steps, start-ups, longest message, traffic, peak buffer, modelled time (blocking, nonblocking), simulated makespan, ratio to the lower bound (docs/bounds.md)",
+      "plan a matrix with every applicable planner and compare the plans: steps, start-ups, longest message, traffic, peak relay (relayed elements held at once), modelled time (blocking, nonblocking), simulated makespan, ratio to the lower bound (docs/bounds.md)",
     )
     .requiredOption("--machine <name>", "machine model (see 'commplan machines')")
     .addOption(
