@@ -120,6 +120,11 @@ export function openPlanStore(dir: string, create = false): PlanStore {
     return s;
   } catch (e) {
     const code = (e as { code?: unknown }).code;
+    // ENOTDIR: the store path is a file (the marker's parent is not a directory)
+    if (code === "ENOTDIR")
+      throw fail(MODULE, "BAD_OPTION", "is a file, not a plan store directory (give a directory, new or a store)", {
+        file: dir,
+      });
     if (code !== "ENOENT")
       throw fail(MODULE, "BAD_FORMAT", `${MARKER} is not a ${STORE_FORMAT} marker`, { file: marker });
   }

@@ -133,6 +133,10 @@ describe("plan store", () => {
     const d = mkdtempSync(join(tmpdir(), "commplan-store-"));
     writeFileSync(join(d, "x.txt"), "hi");
     expect(() => openPlanStore(d, true)).toThrow(/^store: .*not empty and not a plan store/);
+    for (const create of [true, false])
+      expect(() => openPlanStore(join(d, "x.txt"), create)).toThrow(
+        /^store: .*x\.txt: is a file, not a plan store directory/,
+      );
     expect(() => openPlanStore(join(d, "nope"))).toThrow(/^store: .*not a plan store/);
   });
 });
