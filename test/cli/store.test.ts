@@ -89,33 +89,6 @@ describe("commplan store", () => {
     );
   });
 
-  it("every command that reads a schedule reads the Arrow file back (told by its magic bytes), and refuses a damaged one in one line", async () => {
-    const d = dir();
-    const m = join(d, "m.json"),
-      json = join(d, "s.json"),
-      arrow = join(d, "s.arrow");
-    await run("gen", "uniform", "--p", "8", "-o", m);
-    await run("plan", m, "-a", "four-stage", "--payload", "-o", json);
-    expect((await run("export", json, "--format", "arrow", "-o", arrow)).code).toBe(0);
-    for (const argv of [
-      ["verify", "FILE", "-m", m],
-      ["cost", "FILE", "--machine", "t3d-004"],
-      ["simulate", "FILE", "--machine", "t3d-004"],
-      ["show", "FILE"],
-      ["export", "FILE", "-m", m, "-f", "goal"],
-    ]) {
-      const fromJson = await run(...argv.map((a) => (a === "FILE" ? json : a)));
-      const fromArrow = await run(...argv.map((a) => (a === "FILE" ? arrow : a)));
-      expect(fromArrow.code, argv[0]).toBe(0);
-      expect(fromArrow.out.replaceAll(arrow, json), argv[0]).toBe(fromJson.out);
-    }
-    writeFileSync(join(d, "cut.arrow"), readFileSync(arrow).subarray(0, 200));
-    const cut = await run("verify", join(d, "cut.arrow"), "-m", m);
-    expect(cut.code).toBe(2);
-    expect(cut.err).toMatch(/^schedule: .*cut\.arrow: an Arrow file that is not a readable commplan schedule: .*\n$/);
-    expect(cut.err.split("\n")).toHaveLength(2);
-  });
-
   it("precompute plans the family once, resumes, and shards deterministically", async () => {
     const d = dir();
     writeFileSync(join(d, "spec.json"), JSON.stringify(SPEC));
@@ -156,5 +129,34 @@ describe("commplan store", () => {
     expect((await run("precompute", join(d, "spec.json"), "--store", join(d, "s"))).err).toMatch(
       /unknown algorithm 'nope'/,
     );
+  });
+});
+
+describe("the Arrow schedule file as input", () => {
+  it("every command that reads a schedule reads the Arrow file back (told by its magic bytes), and refuses a damaged one in one line", async () => {
+    const d = dir();
+    const m = join(d, "m.json"),
+      json = join(d, "s.json"),
+      arrow = join(d, "s.arrow");
+    await run("gen", "uniform", "--p", "8", "-o", m);
+    await run("plan", m, "-a", "four-stage", "--payload", "-o", json);
+    expect((await run("export", json, "--format", "arrow", "-o", arrow)).code).toBe(0);
+    for (const argv of [
+      ["verify", "FILE", "-m", m],
+      ["cost", "FILE", "--machine", "t3d-004"],
+      ["simulate", "FILE", "--machine", "t3d-004"],
+      ["show", "FILE"],
+      ["export", "FILE", "-m", m, "-f", "goal"],
+    ]) {
+      const fromJson = await run(...argv.map((a) => (a === "FILE" ? json : a)));
+      const fromArrow = await run(...argv.map((a) => (a === "FILE" ? arrow : a)));
+      expect(fromArrow.code, argv[0]).toBe(0);
+      expect(fromArrow.out.replaceAll(arrow, json), argv[0]).toBe(fromJson.out);
+    }
+    writeFileSync(join(d, "cut.arrow"), readFileSync(arrow).subarray(0, 200));
+    const cut = await run("verify", join(d, "cut.arrow"), "-m", m);
+    expect(cut.code).toBe(2);
+    expect(cut.err).toMatch(/^schedule: .*cut\.arrow: an Arrow file that is not a readable commplan schedule: .*\n$/);
+    expect(cut.err.split("\n")).toHaveLength(2);
   });
 });

@@ -31,7 +31,7 @@ describe("commplan topologies", () => {
   });
 });
 
-describe("commplan platform", () => {
+describe("commplan platform: --topology or --network", () => {
   it("platform takes the network as --topology or as --network (as plan, simulate and verify name it), one of them", async () => {
     const a = await run("platform", "--topology", "fat-tree:k=4", "-P", "16");
     const b = await run("platform", "--network", "fat-tree:k=4", "-P", "16");
@@ -42,7 +42,9 @@ describe("commplan platform", () => {
     expect(both.code).toBe(2);
     expect(both.err).toMatch(/'--network <spec>' cannot be used with option '--topology <spec>'/);
   });
+});
 
+describe("commplan platform", () => {
   it("writes a FAT_TREE cluster, or explicit links and routes, and the hostfile", async () => {
     let r = await run(
       "platform",

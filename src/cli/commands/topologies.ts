@@ -76,7 +76,7 @@ export function registerTopologies(program: Command, ctx: CliContext): void {
     .description(
       "write a SimGrid platform (version 4.1) of a network: a <cluster> (flat, FAT_TREE, TORUS) where one builds it, else explicit links and routes",
     )
-    .option("--topology <spec>", `${TOPOLOGY_OPTION_HELP} (required; --network is the same option)`)
+    .option("--topology <spec>", `${TOPOLOGY_OPTION_HELP}; --network is the same option (required)`)
     .addOption(
       new Option("--network <spec>", "the same as --topology, as plan, simulate and verify name it").conflicts(
         "topology",
