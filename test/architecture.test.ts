@@ -95,7 +95,7 @@ describe("architecture", () => {
     bounds: ["model"],
     experiments: ["model", "patterns", "planner"],
     compare: ["model", "patterns", "planner", "machines", "topology", "bounds", "lower", "export"],
-    store: ["model", "io", "planner"],
+    store: ["model", "io", "planner", "compare"],
     testing: ["model", "io", "patterns", "planner", "lower", "verifier", "machines", "bounds"],
   };
 

@@ -8,7 +8,14 @@ import { fsError } from "../io/file-output.js";
 import { findMachine } from "../machines/presets.js";
 import { findPattern, generatePattern } from "../patterns/index.js";
 import { findPlanner } from "../planner/registry.js";
-import { addPlan, getPlanById, openPlanStore, resolveStoreRequest } from "../store/index.js";
+import {
+  addPlan,
+  getPlanById,
+  openPlanStore,
+  planForRequest,
+  resolveStoreRequest,
+  STORE_AUTO,
+} from "../store/index.js";
 
 /** One plan to make: a pattern at P with a seed, a machine (or null), an algorithm with its params and payload. */
 export interface PrecomputeJob {
@@ -52,8 +59,13 @@ export function readPrecomputeSpec(file: string): PrecomputeJob[] {
   validateWithSchema("precompute-spec", spec, "precompute", file);
   const name = <T>(x: Named<T>): string => (typeof x === "string" ? x : x.name);
   for (const pat of spec.patterns) findPattern(name(pat));
-  for (const a of spec.algorithms) findPlanner(name(a));
+  for (const a of spec.algorithms) if (name(a) !== STORE_AUTO) findPlanner(name(a));
   const machines = spec.machines ?? [null];
+  if (spec.algorithms.some((a) => name(a) === STORE_AUTO) && machines.includes(null))
+    throw fail("precompute", "BAD_INPUT", "algorithm auto needs a machine: list machines, none of them null", {
+      file,
+      field: "machines",
+    });
   for (const mc of machines) if (mc !== null) findMachine(mc);
   const jobs: PrecomputeJob[] = [];
   for (const pat of spec.patterns)
@@ -107,7 +119,7 @@ export function runPrecomputeJob(dir: string, job: PrecomputeJob): JobOutcome {
   }
   let plan;
   try {
-    plan = findPlanner(job.algorithm).plan(m, r.options);
+    plan = planForRequest(m, r);
   } catch (e) {
     if (isCommplanError(e)) return { status: "unplannable", id: r.id, message: e.message };
     throw e;

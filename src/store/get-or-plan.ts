@@ -1,11 +1,11 @@
 /** getOrPlan: the stored plan for a matrix and request, or a new plan made and added to the store. */
 import type { CommMatrix } from "../model/matrix.js";
 import type { Schedule } from "../model/schedule.js";
-import { findPlanner, type PlanRequest } from "../planner/registry.js";
+import type { PlanRequest } from "../planner/registry.js";
 import { addPlan, getPlanById, type PlanStore } from "./plan-store.js";
-import { resolveStoreRequest } from "./store-key.js";
+import { planForRequest, resolveStoreRequest } from "./store-key.js";
 
-/** What getOrPlan asks for: the algorithm and the plan request (payload, seed, machine, params). */
+/** What getOrPlan asks for: the algorithm ("auto" for auto's pick on the machine) and the plan request (payload, seed, machine, params). */
 export interface GetOrPlanOptions extends PlanRequest {
   readonly algorithm: string;
 }
@@ -20,7 +20,7 @@ export function getOrPlan(
   const r = resolveStoreRequest(m, algorithm, req);
   const found = getPlanById(store, r.id);
   if (found !== null) return { schedule: found, stored: true, id: r.id };
-  const schedule = findPlanner(algorithm).plan(m, r.options);
+  const schedule = planForRequest(m, r);
   addPlan(store, r.key, schedule);
   return { schedule, stored: false, id: r.id };
 }

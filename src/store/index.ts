@@ -1,5 +1,13 @@
 /** Plan store: sealed Arrow plans on disk keyed by content, and getOrPlan. */
-export { STORE_FORMAT, storeKeyId, resolveStoreRequest, type StoreKey, type ResolvedRequest } from "./store-key.js";
+export {
+  STORE_FORMAT,
+  STORE_AUTO,
+  storeKeyId,
+  resolveStoreRequest,
+  planForRequest,
+  type StoreKey,
+  type ResolvedRequest,
+} from "./store-key.js";
 export {
   openPlanStore,
   addPlan,

@@ -2,8 +2,11 @@
 import { createHash } from "node:crypto";
 import { canonicalJson } from "../io/canonical-json.js";
 import { matrixDigest, type CommMatrix } from "../model/matrix.js";
-import type { MachineModel } from "../model/machine.js";
-import type { JsonValue } from "../model/schedule.js";
+import { planAuto } from "../compare/auto.js";
+import { fail } from "../model/errors.js";
+import { checkMachine, type MachineModel } from "../model/machine.js";
+import { checkSeed } from "../model/param-spec.js";
+import type { JsonValue, Schedule } from "../model/schedule.js";
 import { findPlanner, plannerUsesMachine, resolvePlanOptions, type PlanRequest } from "../planner/registry.js";
 import type { PlanOptions } from "../planner/types.js";
 
@@ -43,8 +46,47 @@ function machineJson(m: MachineModel | null): { readonly [k: string]: JsonValue 
   return m === null ? null : (JSON.parse(JSON.stringify(m)) as { [k: string]: JsonValue });
 }
 
-/** Resolves a request for a matrix (defaults filled, parameters checked) and makes its key and id. */
+/**
+ * The algorithm name under which the store keeps auto's pick: planAuto on the request's machine
+ * (required), blocking mode, the flat topology; its parameters are its own (none may be given). The
+ * entry is the winner's plan, its header naming the winner and carrying the auto block.
+ */
+export const STORE_AUTO = "auto";
+
+/** The key and plan options of an auto request (see STORE_AUTO). */
+function resolveAutoRequest(m: CommMatrix, req: PlanRequest): ResolvedRequest {
+  const machine = req.machine ?? null;
+  if (machine === null)
+    throw fail("store", "BAD_OPTION", "auto needs a machine (the machine it chooses for)", { field: "machine" });
+  if (Object.keys(req.params ?? {}).length > 0)
+    throw fail("store", "BAD_OPTION", "auto chooses the parameters itself: give none", { field: "params" });
+  checkMachine(machine, "store");
+  const seed = checkSeed("store", req.seed ?? 1);
+  const payload = req.payload ?? false;
+  const key: StoreKey = {
+    format: STORE_FORMAT,
+    matrixDigest: matrixDigest(m),
+    p: m.p,
+    elementBytes: m.elementBytes,
+    algorithm: STORE_AUTO,
+    params: {},
+    seed,
+    payload,
+    machine: machineJson(machine),
+  };
+  return { key, id: storeKeyId(key), options: { payload, seed, machine, params: {}, givenParams: {} } };
+}
+
+/** The plan a resolved request asks for: its planner's, or auto's pick (STORE_AUTO). */
+export function planForRequest(m: CommMatrix, r: ResolvedRequest): Schedule {
+  if (r.key.algorithm === STORE_AUTO)
+    return planAuto(m, r.options.machine!, { payload: r.options.payload, seed: r.options.seed }).schedule;
+  return findPlanner(r.key.algorithm).plan(m, r.options);
+}
+
+/** Resolves a request for a matrix (defaults filled, parameters checked) and makes its key and id; "auto" (STORE_AUTO) keys auto's pick. */
 export function resolveStoreRequest(m: CommMatrix, algorithm: string, req: PlanRequest = {}): ResolvedRequest {
+  if (algorithm === STORE_AUTO) return resolveAutoRequest(m, req);
   const planner = findPlanner(algorithm);
   const options = resolvePlanOptions(planner, req);
   const key: StoreKey = {

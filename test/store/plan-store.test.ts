@@ -7,6 +7,8 @@ import { generatePattern } from "../../src/patterns/index.js";
 import { scheduleToJsonText } from "../../src/io/schedule-json-write.js";
 import { plan } from "../../src/planner/registry.js";
 import { findMachine } from "../../src/machines/presets.js";
+import { planAuto } from "../../src/compare/auto.js";
+import type { Schedule } from "../../src/model/schedule.js";
 import {
   addPlan,
   gcStore,
@@ -19,6 +21,9 @@ import {
 } from "../../src/store/index.js";
 
 const m = generatePattern("h-relation", 16, { h: 3 }, 5);
+
+/** A schedule's stages and transfers as JSON (what a plan is, without its header). */
+const stagesOf = (x: Schedule): unknown => JSON.parse(scheduleToJsonText(x)).stages;
 
 function fresh(): ReturnType<typeof openPlanStore> {
   return openPlanStore(join(mkdtempSync(join(tmpdir(), "commplan-store-")), "s"), true);
@@ -69,6 +74,23 @@ describe("plan store", () => {
       const ids = [null, t3d, sp2].map((machine) => resolveStoreRequest(m, algorithm, { machine }).id);
       expect(new Set(ids).size, algorithm).toBe(3);
     }
+  });
+
+  it("keeps auto's pick as 'auto', keyed by the machine: the winner's plan, planned once; a machine is required, params refused", () => {
+    const s = fresh();
+    const t3d = findMachine("t3d-004");
+    const a = getOrPlan(s, m, { algorithm: "auto", machine: t3d, payload: true });
+    const b = getOrPlan(s, m, { algorithm: "auto", machine: t3d, payload: true });
+    expect([a.stored, b.stored]).toEqual([false, true]);
+    const direct = planAuto(m, t3d, { payload: true }).schedule;
+    expect(b.schedule.algorithm).toBe(direct.algorithm);
+    expect(stagesOf(b.schedule)).toEqual(stagesOf(direct));
+    const other = resolveStoreRequest(m, "auto", { machine: findMachine("sp2-004"), payload: true });
+    expect(other.id).not.toBe(a.id);
+    expect(() => resolveStoreRequest(m, "auto")).toThrow(/^store: auto needs a machine/);
+    expect(() => resolveStoreRequest(m, "auto", { machine: t3d, params: { x: 1 } })).toThrow(
+      /auto chooses the parameters itself/,
+    );
   });
 
   it("getOrPlan plans once, then serves the stored plan", () => {

@@ -8,7 +8,7 @@ import { writeScheduleJson } from "../../io/schedule-json-write.js";
 import { encodeScheduleArrow } from "../../io/schedule-arrow.js";
 import { writeBytesAtomic } from "../../io/bytes-output.js";
 import { refuseOutputOntoInput } from "../../io/file-output.js";
-import { findPlanner, PLANNERS } from "../../planner/registry.js";
+import { PLANNERS } from "../../planner/registry.js";
 import type { Schedule } from "../../model/schedule.js";
 import {
   addPlan,
@@ -16,6 +16,7 @@ import {
   getPlanById,
   listPlans,
   openPlanStore,
+  planForRequest,
   resolveStoreRequest,
   verifyStore,
 } from "../../store/index.js";
@@ -39,7 +40,7 @@ function requestOptions(c: Command): Command {
   return c
     .option(
       "-a, --algorithm <name>",
-      `planning algorithm (needed with a matrix): ${PLANNERS.map((p) => p.name).join(", ")}`,
+      `planning algorithm (needed with a matrix): ${PLANNERS.map((p) => p.name).join(", ")}; or auto, auto's pick for --machine (blocking, flat topology: plan --algorithm auto)`,
     )
     .option("--machine <name>", machineOptionHelp())
     .option("--payload", "element-level plan")
@@ -84,7 +85,7 @@ function registerAddGet(store: Command, ctx: CliContext): void {
       ctx.io.out(`${r.id}\n`);
       return;
     }
-    const res = addPlan(s, r.key, findPlanner(r.key.algorithm).plan(m, r.options));
+    const res = addPlan(s, r.key, planForRequest(m, r));
     ctx.io.err(`store: ${r.id} ${res.written ? "added" : "present (added by another writer)"}\n`);
     ctx.io.out(`${r.id}\n`);
   });
