@@ -87,7 +87,11 @@ export default tseslint.config(
     ["model", "patterns", "planner", "machines", "topology", "bounds", "lower", "export"],
     "choosing a plan runs the planners and the simulated machine",
   ),
-  onlyImports("store", ["model", "io", "planner"], "the plan store keeps plans on disk"),
+  onlyImports(
+    "store",
+    ["model", "io", "planner", "compare"],
+    "the plan store keeps plans on disk (and auto's pick, planned by compare)",
+  ),
   onlyImports(
     "testing",
     ["model", "io", "patterns", "planner", "lower", "verifier", "machines", "bounds"],

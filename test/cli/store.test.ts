@@ -125,18 +125,6 @@ describe("commplan store", () => {
     const r = await run("precompute", join(d, "spec.json"), "--store", join(d, "s"));
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/^precompute: .*spec\.json.*\/p\/0/);
-    writeFileSync(join(d, "spec.json"), JSON.stringify({ ...SPEC, algorithms: ["auto"], machines: [null, "t3d-004"] }));
-    expect((await run("precompute", join(d, "spec.json"), "--store", join(d, "s"))).err).toMatch(
-      /^precompute: .*spec\.json: algorithm auto needs a machine: list machines, none of them null/,
-    );
-    writeFileSync(
-      join(d, "spec.json"),
-      JSON.stringify({ patterns: ["uniform"], p: [8], seeds: [1], algorithms: ["auto"], machines: ["t3d-004"] }),
-    );
-    const auto = await run("precompute", join(d, "spec.json"), "--store", join(d, "s"), "--jobs", "1");
-    expect(auto.err).toContain("1 job: 1 added");
-    const got = await run("store", "list", join(d, "s"));
-    expect(got.out).toMatch(/ auto +8 +1 +no +t3d-004 /);
     writeFileSync(join(d, "spec.json"), JSON.stringify({ ...SPEC, algorithms: ["nope"] }));
     expect((await run("precompute", join(d, "spec.json"), "--store", join(d, "s"))).err).toMatch(
       /unknown algorithm 'nope'/,
@@ -170,5 +158,23 @@ describe("the Arrow schedule file as input", () => {
     expect(cut.code).toBe(2);
     expect(cut.err).toMatch(/^schedule: .*cut\.arrow: an Arrow file that is not a readable commplan schedule: .*\n$/);
     expect(cut.err.split("\n")).toHaveLength(2);
+  });
+});
+
+describe("precompute: auto", () => {
+  it("plans auto's pick per named machine, and refuses a spec that pairs auto with no machine", async () => {
+    const d = dir();
+    writeFileSync(join(d, "spec.json"), JSON.stringify({ ...SPEC, algorithms: ["auto"], machines: [null, "t3d-004"] }));
+    expect((await run("precompute", join(d, "spec.json"), "--store", join(d, "s"))).err).toMatch(
+      /^precompute: .*spec\.json: algorithm auto needs a machine: list machines, none of them null/,
+    );
+    writeFileSync(
+      join(d, "spec.json"),
+      JSON.stringify({ patterns: ["uniform"], p: [8], seeds: [1], algorithms: ["auto"], machines: ["t3d-004"] }),
+    );
+    const auto = await run("precompute", join(d, "spec.json"), "--store", join(d, "s"), "--jobs", "1");
+    expect(auto.err).toContain("1 job: 1 added");
+    const got = await run("store", "list", join(d, "s"));
+    expect(got.out).toMatch(/ auto +8 +1 +no +t3d-004 /);
   });
 });

@@ -76,23 +76,6 @@ describe("plan store", () => {
     }
   });
 
-  it("keeps auto's pick as 'auto', keyed by the machine: the winner's plan, planned once; a machine is required, params refused", () => {
-    const s = fresh();
-    const t3d = findMachine("t3d-004");
-    const a = getOrPlan(s, m, { algorithm: "auto", machine: t3d, payload: true });
-    const b = getOrPlan(s, m, { algorithm: "auto", machine: t3d, payload: true });
-    expect([a.stored, b.stored]).toEqual([false, true]);
-    const direct = planAuto(m, t3d, { payload: true }).schedule;
-    expect(b.schedule.algorithm).toBe(direct.algorithm);
-    expect(stagesOf(b.schedule)).toEqual(stagesOf(direct));
-    const other = resolveStoreRequest(m, "auto", { machine: findMachine("sp2-004"), payload: true });
-    expect(other.id).not.toBe(a.id);
-    expect(() => resolveStoreRequest(m, "auto")).toThrow(/^store: auto needs a machine/);
-    expect(() => resolveStoreRequest(m, "auto", { machine: t3d, params: { x: 1 } })).toThrow(
-      /auto chooses the parameters itself/,
-    );
-  });
-
   it("getOrPlan plans once, then serves the stored plan", () => {
     const s = fresh();
     const a = getOrPlan(s, m, { algorithm: "coloring" });
@@ -160,5 +143,24 @@ describe("plan store", () => {
         /^store: .*x\.txt: is a file, not a plan store directory/,
       );
     expect(() => openPlanStore(join(d, "nope"))).toThrow(/^store: .*not a plan store/);
+  });
+});
+
+describe("plan store: auto", () => {
+  it("keeps auto's pick as 'auto', keyed by the machine: the winner's plan, planned once; a machine is required, params refused", () => {
+    const s = fresh();
+    const t3d = findMachine("t3d-004");
+    const a = getOrPlan(s, m, { algorithm: "auto", machine: t3d, payload: true });
+    const b = getOrPlan(s, m, { algorithm: "auto", machine: t3d, payload: true });
+    expect([a.stored, b.stored]).toEqual([false, true]);
+    const direct = planAuto(m, t3d, { payload: true }).schedule;
+    expect(b.schedule.algorithm).toBe(direct.algorithm);
+    expect(stagesOf(b.schedule)).toEqual(stagesOf(direct));
+    const other = resolveStoreRequest(m, "auto", { machine: findMachine("sp2-004"), payload: true });
+    expect(other.id).not.toBe(a.id);
+    expect(() => resolveStoreRequest(m, "auto")).toThrow(/^store: auto needs a machine/);
+    expect(() => resolveStoreRequest(m, "auto", { machine: t3d, params: { x: 1 } })).toThrow(
+      /auto chooses the parameters itself/,
+    );
   });
 });
