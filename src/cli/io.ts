@@ -137,17 +137,5 @@ export function keyValues(name: string, items: readonly string[]): { [k: string]
 /** Collects repeated option values (commander reducer). */
 export const collect = (v: string, prev: string[] = []): string[] => [...prev, v];
 
-/** Formats rows as an aligned text table. */
-export function table(rows: readonly (readonly string[])[]): string {
-  const widths: number[] = [];
-  for (const r of rows) r.forEach((c, k) => (widths[k] = Math.max(widths[k] ?? 0, c.length)));
-  return rows.map((r) => r.map((c, k) => (k === r.length - 1 ? c : c.padEnd(widths[k]!))).join("  ")).join("\n") + "\n";
-}
-
-/** A number for people: integers with thousands separators, others with 4 significant digits. */
-export function fmt(v: number | null): string {
-  if (v === null) return "-";
-  if (Number.isInteger(v)) return v.toLocaleString("en-US");
-  const r = Number(v.toPrecision(4));
-  return Number.isInteger(r) ? r.toLocaleString("en-US") : r.toString();
-}
+/** Aligned text tables and numbers for people (integers grouped, others to 4 digits), shared with the comparison's outputs. */
+export { textTable as table, fmtNumber as fmt } from "../compare/compare-format.js";
