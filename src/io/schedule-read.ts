@@ -1,5 +1,5 @@
 /** Reads a schedule file in either form commplan writes: commplan.schedule/v1 JSON, or the Arrow IPC file of `export -f arrow` and the plan store (told by its magic bytes). */
-import { open, readFile } from "node:fs/promises";
+import { open, readFile, stat } from "node:fs/promises";
 import { fail, isCommplanError } from "../model/errors.js";
 import { checkMemory } from "../model/memory-budget.js";
 import type { Schedule } from "../model/schedule.js";
@@ -11,8 +11,17 @@ const MODULE = "schedule";
 /** The first bytes of an Arrow IPC file. */
 const ARROW_MAGIC = "ARROW1";
 
-/** Whether the file starts with Arrow's magic bytes (false for a file too short or unreadable: the JSON reader reports that). */
+/**
+ * Whether the path is a regular file that starts with Arrow's magic bytes (false for a file too
+ * short or unreadable: the JSON reader reports that). Only a regular file is opened: opening and
+ * closing a pipe (a FIFO another command writes into) would end its writer before the reader read a byte.
+ */
 async function isArrowFile(path: string): Promise<boolean> {
+  try {
+    if (!(await stat(path)).isFile()) return false;
+  } catch {
+    return false;
+  }
   let fh;
   try {
     fh = await open(path, "r");
@@ -30,13 +39,29 @@ async function isArrowFile(path: string): Promise<boolean> {
   }
 }
 
+/** Standard input is JSON only: an Arrow file piped in fails at its first byte, said so. */
+async function withStdinHint(read: Promise<Schedule>): Promise<Schedule> {
+  try {
+    return await read;
+  } catch (e) {
+    if (isCommplanError(e) && /line 1: unexpected 'A'/.test(e.message))
+      throw fail(
+        MODULE,
+        "BAD_FORMAT",
+        `${e.message.replace(/^[a-z-]+: /, "")} (an Arrow schedule? standard input is read as JSON: give the Arrow file's path)`,
+      );
+    throw e;
+  }
+}
+
 /**
  * The schedule in `source` ("-" for stdin, always JSON): an Arrow file is decoded with its columns
  * checked (decodeScheduleArrow) after its size is held against the memory budget (the bytes and
  * about as much again for the columns it copies); anything else is read as JSON.
  */
 export async function readScheduleFile(source: string, opts: ReadScheduleOptions = {}): Promise<Schedule> {
-  if (source === "-" || !(await isArrowFile(source))) return readScheduleJson(source, opts);
+  if (source === "-") return withStdinHint(readScheduleJson(source, opts));
+  if (!(await isArrowFile(source))) return readScheduleJson(source, opts);
   let bytes: Uint8Array;
   try {
     const fh = await open(source, "r");

@@ -1,5 +1,6 @@
 /** commplan check-planner: finds the bugs of the fixture planners through a module and through --command, with shrunk counterexamples. */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -88,7 +89,9 @@ describe("commplan check-planner", () => {
     const none = await run("check-planner", "--command", "true {matrix} {schedule}", "--runs", "3");
     expect(none.out).toMatch(/wrote no \{schedule\} file/);
   });
+});
 
+describe("commplan check-planner --command: the process", () => {
   it("the reason quoted from stderr is the line naming the error, not a runtime's version footer", async () => {
     const r = await run(
       "check-planner",
@@ -104,6 +107,43 @@ describe("commplan check-planner", () => {
     );
     expect(reasonLine("\nplain words\n\nNode.js v20.20.2\n")).toBe("plain words");
     expect(reasonLine("")).toBe("");
+  });
+
+  it("the run ends when the command exits (a background job it leaves does not hold it), and commplan interrupted kills the command's group", async () => {
+    const tmp = mkdtempSync(join(tmpdir(), "commplan-check-"));
+    const left = await run(
+      "check-planner",
+      "--command",
+      `${command("two-hop").replace(" {matrix} {schedule}", "")} {matrix} {schedule}; sleep 30 >/dev/null &`,
+      "--runs",
+      "3",
+      "--timeout",
+      "5",
+    );
+    expect(left).toMatchObject({ code: 0 });
+    const pidFile = join(tmp, "pid");
+    const bin = join(import.meta.dirname, "..", "..", "bin", "commplan.js");
+    const cli = spawn(
+      process.execPath,
+      [bin, "check-planner", "--command", `echo $$ > ${pidFile}; exec sleep 300 # {matrix} {schedule}`, "--runs", "2"],
+      { stdio: "ignore" },
+    );
+    const exited = new Promise<unknown>((resolve) => cli.on("close", (code, signal) => resolve(signal ?? code)));
+    for (let k = 0; k < 200 && !existsSync(pidFile); k++) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 100)); // the pid written, sleep exec'd
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    cli.kill("SIGTERM");
+    expect(await exited).toBe("SIGTERM");
+    // gone, or a zombie its new parent has not reaped yet (state Z): not running
+    const running = (): boolean => {
+      try {
+        return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+      } catch {
+        return false;
+      }
+    };
+    for (let k = 0; k < 40 && running(); k++) await new Promise((r) => setTimeout(r, 50));
+    expect(running()).toBe(false);
   });
 
   it("a command past --timeout is killed with what it started, and the matrix it was on is reported (exit 1, no further run)", async () => {
@@ -126,6 +166,21 @@ describe("commplan check-planner", () => {
     expect(r.out).toMatch(/the matrix it was on, P = \d+ \(written to .*hung\.json\)/);
     expect(readFileSync(started, "utf8")).toBe("run\n");
     expect(readMatrixFile(join(tmp, "hung.json")).p).toBeGreaterThan(0);
+    // a hang while a real failure is shrunk: both are said (the first run fails, every later one hangs)
+    const flag = join(tmp, "failed-once");
+    const shrinking = await run(
+      "check-planner",
+      "--command",
+      `if [ -e ${flag} ]; then sleep 30; else touch ${flag}; exit 1; fi # {matrix} {schedule}`,
+      "--runs",
+      "5",
+      "--timeout",
+      "1",
+    );
+    expect(shrinking.code).toBe(1);
+    expect(shrinking.out).toMatch(
+      /FAIL after 1 run .*; while that failure was shrunk, the command ran past --timeout 1 s/,
+    );
     const bad = await run("check-planner", "--command", "true {matrix} {schedule}", "--timeout", "0");
     expect(bad).toMatchObject({ code: 2, err: expect.stringMatching(/--timeout must be an integer in 1\.\.86400/) });
   });

@@ -1,6 +1,7 @@
 /** commplan store, precompute and export --format arrow, run in process. */
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { decodeScheduleArrow } from "../../src/io/schedule-arrow.js";
@@ -133,6 +134,27 @@ describe("commplan store", () => {
 });
 
 describe("the Arrow schedule file as input", () => {
+  it("a schedule written into a named pipe is read as JSON (the sniffing opens regular files only); Arrow piped to stdin is refused with a hint", async () => {
+    const d = dir();
+    const m = join(d, "m.json"),
+      fifo = join(d, "pipe");
+    await run("gen", "uniform", "--p", "6", "-o", m);
+    execFileSync("mkfifo", [fifo]);
+    const bin = join(import.meta.dirname, "..", "..", "bin", "commplan.js");
+    const writer = spawn(process.execPath, [bin, "plan", m, "-a", "shift", "-o", fifo], { stdio: "ignore" });
+    const done = new Promise<number | null>((resolve) => writer.on("close", resolve));
+    const r = await run("verify", fifo, "-m", m);
+    expect(r.out, r.err).toMatch(/^shift, P = 6: all checks hold/);
+    expect(await done).toBe(0);
+    await run("plan", m, "-a", "shift", "-o", join(d, "s.json"));
+    await run("export", join(d, "s.json"), "-f", "arrow", "-o", join(d, "s.arrow"));
+    const piped = spawnSync(process.execPath, [bin, "verify", "-", "-m", m], {
+      input: readFileSync(join(d, "s.arrow")),
+    });
+    expect(piped.status).toBe(2);
+    expect(piped.stderr.toString()).toMatch(/standard input is read as JSON: give the Arrow file's path\)\n$/);
+  });
+
   it("every command that reads a schedule reads the Arrow file back (told by its magic bytes), and refuses a damaged one in one line", async () => {
     const d = dir();
     const m = join(d, "m.json"),

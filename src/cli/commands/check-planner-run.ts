@@ -69,10 +69,14 @@ export async function checkPlanner(module: string | undefined, o: CheckPlannerOp
   if (m === undefined || !(e instanceof ScheduleCheckError)) throw e instanceof Error ? e : new Error(String(e));
   ctx.exitCode = 1;
   if (o.output !== undefined) await writeMatrixFile(m, o.output, "json", { sparse: false });
+  // a hang after the run that failed first came while shrinking that failure: both are said
+  const whileShrinking = hung !== null && command!.hungRun > r.numRuns;
   const head =
     hung === null
       ? `FAIL after ${counted(r.numRuns, "run", "runs")}, shrunk ${counted(r.numShrinks, "time", "times")} (seed ${seed}; ${text})\n${failureLine(e)}`
-      : `FAIL: the command ran past --timeout ${timeout} s and was killed; no further run (seed ${seed}; ${text})`;
+      : whileShrinking
+        ? `FAIL after ${counted(r.numRuns, "run", "runs")} (seed ${seed}; ${text}); while that failure was shrunk, the command ran past --timeout ${timeout} s on a smaller matrix and was killed; no further run`
+        : `FAIL: the command ran past --timeout ${timeout} s and was killed; no further run (seed ${seed}; ${text})`;
   ctx.io.out(
     `check-planner: ${who}: ${head}\n` +
       `${hung === null ? "counterexample" : "the matrix it was on"}, P = ${m.p}${o.output !== undefined ? ` (written to ${o.output})` : ""}:\n${matrixText(m)}`,

@@ -43,16 +43,78 @@ interface ShellEnd {
   timedOut: boolean;
 }
 
-/** Runs `sh -c command` in a process group of its own, killed whole (what sh started too) after timeoutMs. */
+/** The process groups of the commands running now: killed with commplan when it is interrupted or exits (a group of its own is out of reach of the terminal's Ctrl-C). */
+const liveGroups = new Set<number>();
+const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+function killGroups(): void {
+  for (const g of liveGroups)
+    try {
+      process.kill(-g, "SIGKILL");
+    } catch {
+      // gone already
+    }
+  liveGroups.clear();
+}
+
+/** On a signal: the groups die, and the signal is raised again once no other listener is left (file-output's, which removes temporary files, then ends the process). */
+function onSignal(sig: NodeJS.Signals): void {
+  killGroups();
+  unwatchSignals();
+  if (process.listenerCount(sig) === 0) process.kill(process.pid, sig);
+}
+
+function watchSignals(): void {
+  for (const s of SIGNALS) process.on(s, onSignal);
+  process.on("exit", killGroups);
+}
+
+function unwatchSignals(): void {
+  for (const s of SIGNALS) process.removeListener(s, onSignal);
+  process.removeListener("exit", killGroups);
+}
+
+/** How long a finished command's stderr may stay open (a background process it left holds it) before it is cut. */
+const STDERR_GRACE_MS = 200;
+
+/**
+ * Runs `sh -c command` in a process group of its own, killed whole (what sh started too) after
+ * timeoutMs, or when commplan is interrupted or exits. The run ends when sh exits: its stderr is
+ * read until it closes, at most STDERR_GRACE_MS longer, and what the command left running in its
+ * group is killed.
+ */
 function runShell(command: string, timeoutMs: number): Promise<ShellEnd> {
   return new Promise((done, reject) => {
     const child = spawn("sh", ["-c", command], { stdio: ["ignore", "ignore", "pipe"], detached: true });
+    const group = child.pid;
+    if (group !== undefined) {
+      if (liveGroups.size === 0) watchSignals();
+      liveGroups.add(group);
+    }
     let stderr = "",
-      timedOut = false;
+      timedOut = false,
+      code: number | null = null,
+      ended = false;
+    const release = (): void => {
+      if (group === undefined || !liveGroups.delete(group)) return;
+      if (liveGroups.size === 0) unwatchSignals();
+    };
+    const finish = (): void => {
+      if (ended) return;
+      ended = true;
+      clearTimeout(timer);
+      try {
+        process.kill(-group!, "SIGKILL"); // what the command left running in its group
+      } catch {
+        // nothing left
+      }
+      release();
+      done({ code, stderr, timedOut });
+    };
     const timer = setTimeout(() => {
       timedOut = true;
       try {
-        process.kill(-child.pid!, "SIGKILL");
+        process.kill(-group!, "SIGKILL");
       } catch {
         child.kill("SIGKILL"); // the group is gone already: the shell alone
       }
@@ -62,12 +124,19 @@ function runShell(command: string, timeoutMs: number): Promise<ShellEnd> {
     });
     child.on("error", (e) => {
       clearTimeout(timer);
+      release();
+      ended = true;
       reject(e);
     });
-    child.on("close", (code) => {
+    child.on("exit", (c) => {
+      code = c;
       clearTimeout(timer);
-      done({ code, stderr, timedOut });
+      setTimeout(() => {
+        child.stderr.destroy();
+        finish();
+      }, STDERR_GRACE_MS).unref();
     });
+    child.on("close", finish);
   });
 }
 
@@ -85,9 +154,10 @@ export function reasonLine(stderr: string): string {
   return named.pop() ?? lines.pop() ?? "";
 }
 
-/** A command-line planner; `hung` is the matrix a run of it was killed on for its time (check-planner stops there). */
+/** A command-line planner; `hung` is the matrix a run of it was killed on for its time (check-planner stops there), `hungRun` that run's number (1-based, counting every call). */
 export interface CommandRunner extends PlannerRunner {
   hung: CommMatrix | null;
+  hungRun: number;
 }
 
 /**
@@ -104,6 +174,7 @@ export function commandRunner(command: string, timeoutMs: number): CommandRunner
     });
   const runner = async (m: CommMatrix): Promise<unknown> => {
     if (runner.hung !== null) throw new Error("the command was stopped for its time");
+    const call = ++calls;
     const dir = await mkdtemp(join(tmpdir(), "commplan-check-planner-"));
     try {
       const matrixFile = join(dir, "matrix.json"),
@@ -113,6 +184,7 @@ export function commandRunner(command: string, timeoutMs: number): CommandRunner
       const r = await runShell(line, timeoutMs);
       if (r.timedOut) {
         runner.hung = m;
+        runner.hungRun = call;
         throw new Error(`the command ran past --timeout ${timeoutMs / 1000} s and was killed`);
       }
       if (r.code !== 0) {
@@ -128,6 +200,8 @@ export function commandRunner(command: string, timeoutMs: number): CommandRunner
       await rm(dir, { recursive: true, force: true });
     }
   };
+  let calls = 0;
   runner.hung = null as CommMatrix | null;
+  runner.hungRun = 0;
   return runner;
 }

@@ -5,7 +5,7 @@ import cliProgress from "cli-progress";
 import { Option, type Command } from "commander";
 import { counted } from "../../model/plural.js";
 import { fail } from "../../model/errors.js";
-import { memoryBudget } from "../../model/memory-budget.js";
+import { MIN_BUDGET, memoryBudget } from "../../model/memory-budget.js";
 import { openPlanStore } from "../../store/index.js";
 import type { CliContext } from "../context.js";
 import { intOption } from "../io.js";
@@ -27,9 +27,8 @@ export function shardJobs<T>(jobs: readonly T[], shard: { i: number; n: number }
 }
 
 /** A worker running `url`; from the TypeScript sources (tsx), the worker registers tsx's loader first (workers do not inherit it). */
-function newWorker(url: URL, dir: string): Worker {
-  // the worker plans under this run's memory budget (--max-memory), not the module default
-  const workerData = { dir, budget: memoryBudget() };
+function newWorker(url: URL, dir: string, budget: number): Worker {
+  const workerData = { dir, budget };
   if (!url.pathname.endsWith(".ts")) return new Worker(url, { workerData });
   const api = import.meta.resolve("tsx/esm/api");
   const code = `import(${JSON.stringify(api)}).then((t) => { t.register(); return import(${JSON.stringify(url.href)}); });`;
@@ -42,11 +41,14 @@ type Done = (k: number, outcome: JobOutcome) => void;
 async function runOnWorkers(dir: string, jobs: readonly PrecomputeJob[], threads: number, done: Done): Promise<void> {
   const ext = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
   const url = new URL(`../precompute-worker${ext}`, import.meta.url);
+  // the workers plan at once: each gets its share of this run's memory budget (--max-memory)
+  const workers = Math.min(threads, jobs.length);
+  const budget = Math.max(MIN_BUDGET, Math.floor(memoryBudget() / workers));
   let next = 0;
   let failure: string | null = null;
   const one = (): Promise<void> =>
     new Promise((resolve, reject) => {
-      const w = newWorker(url, dir);
+      const w = newWorker(url, dir, budget);
       const feed = (): void => {
         if (next < jobs.length && failure === null) {
           const k = next++;
@@ -65,7 +67,7 @@ async function runOnWorkers(dir: string, jobs: readonly PrecomputeJob[], threads
       w.on("exit", () => resolve());
       feed();
     });
-  await Promise.all(Array.from({ length: Math.min(threads, jobs.length) }, one));
+  await Promise.all(Array.from({ length: workers }, one));
   const failed = failure as string | null; // set by the message handlers
   if (failed !== null) throw fail("precompute", "BAD_INPUT", failed.replace(/^[a-z-]+: /, ""));
 }

@@ -40,7 +40,7 @@ function requestOptions(c: Command): Command {
   return c
     .option(
       "-a, --algorithm <name>",
-      `planning algorithm (needed with a matrix): ${PLANNERS.map((p) => p.name).join(", ")}; or auto, auto's pick for --machine (blocking, flat topology: plan --algorithm auto)`,
+      `planning algorithm (needed with a matrix): ${PLANNERS.map((p) => p.name).join(", ")}; or auto, auto's pick for --machine (plan --algorithm auto without --network: blocking, on the machine's topology)`,
     )
     .option("--machine <name>", machineOptionHelp())
     .option("--payload", "element-level plan")
