@@ -9,6 +9,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import type { Writable } from "node:stream";
 import { fail, isCommplanError } from "../model/errors.js";
 import type { CommplanError } from "../model/errors.js";
+import { addInterruptCleanup, dropInterruptCleanup } from "./interrupt-cleanup.js";
 
 /** Bytes the file stream buffers before it asks the writer to wait. */
 const HIGH_WATER = 4 << 20;
@@ -70,45 +71,22 @@ export function setStdoutSink(w: Writable): Writable {
 
 // ---- temporary files and signals ----
 
-/** The temporary files being written now (removed on SIGINT, SIGTERM, SIGHUP and process.exit). */
+/** The temporary files being written now (removed on SIGINT, SIGTERM, SIGHUP and process.exit: interrupt-cleanup.ts). */
 const liveTemps = new Set<string>();
-const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 function removeLiveTemps(): void {
   for (const t of liveTemps) rmSync(t, { force: true });
   liveTemps.clear();
 }
 
-/**
- * On a signal that would end the process (no other listener), removes the temporary files and
- * raises the signal again with the default action, so the process ends as it would have (exit
- * 130 for SIGINT, 143 for SIGTERM). With other listeners the signal is theirs: nothing is done.
- */
-function onSignal(sig: NodeJS.Signals): void {
-  if (process.listenerCount(sig) > 1) return;
-  removeLiveTemps();
-  unwatchSignals();
-  process.kill(process.pid, sig);
-}
-
-function watchSignals(): void {
-  for (const s of SIGNALS) process.on(s, onSignal);
-  process.on("exit", removeLiveTemps);
-}
-
-function unwatchSignals(): void {
-  for (const s of SIGNALS) process.removeListener(s, onSignal);
-  process.removeListener("exit", removeLiveTemps);
-}
-
 function addTemp(t: string): void {
-  if (liveTemps.size === 0) watchSignals();
+  if (liveTemps.size === 0) addInterruptCleanup(removeLiveTemps);
   liveTemps.add(t);
 }
 
 function dropTemp(t: string): void {
   if (!liveTemps.delete(t)) return;
-  if (liveTemps.size === 0) unwatchSignals();
+  if (liveTemps.size === 0) dropInterruptCleanup(removeLiveTemps);
 }
 
 // ---- where the bytes go ----
@@ -182,23 +160,17 @@ export function setReplaceCheck(
   return previous;
 }
 
-/** The device and inode of a regular file a path ends at (links followed), or null (missing, not a regular file, unreadable). */
-async function fileId(path: string): Promise<string | null> {
+/**
+ * What a path ends at (links followed): `id`, the device and inode of a regular file (null when
+ * missing, not a regular file or unreadable); `special`, whether it is something other than a
+ * regular file or a directory (a device, a pipe, a socket).
+ */
+async function fileKind(path: string): Promise<{ id: string | null; special: boolean }> {
   try {
     const st = await stat(path);
-    return st.isFile() ? `${st.dev}:${st.ino}` : null;
+    return { id: st.isFile() ? `${st.dev}:${st.ino}` : null, special: !st.isFile() && !st.isDirectory() };
   } catch {
-    return null;
-  }
-}
-
-/** Whether a path names something other than a regular file or a directory (a device, a pipe, a socket). */
-async function isSpecialFile(path: string): Promise<boolean> {
-  try {
-    const st = await stat(path);
-    return !st.isFile() && !st.isDirectory();
-  } catch {
-    return false;
+    return { id: null, special: false };
   }
 }
 
@@ -224,12 +196,12 @@ export async function refuseOutputOntoInput(
   outputs: readonly (readonly [string, string | undefined])[],
 ): Promise<void> {
   const files = inputs.filter((f): f is string => f !== undefined && f !== "-");
-  const ids = await Promise.all(files.map(fileId));
+  const ids = await Promise.all(files.map(async (f) => (await fileKind(f)).id));
   const paths = await Promise.all(files.map(resolvedTarget));
   const seen: { option: string; out: string; id: string | null; path: string | null }[] = [];
   for (const [option, out] of outputs) {
     if (out === undefined || out === "-" || FD_PATH.test(out)) continue;
-    const id = await fileId(out);
+    const { id, special } = await fileKind(out);
     const path = id === null ? await resolvedTarget(out) : null;
     const field = option.replace(/^-+/, "");
     for (let k = 0; k < files.length; k++) {
@@ -244,7 +216,7 @@ export async function refuseOutputOntoInput(
       }
     }
     // a device (/dev/null) or pipe may take several outputs
-    if (id === null && (await isSpecialFile(out))) continue;
+    if (special) continue;
     const twin = seen.find((o) => (id !== null && id === o.id) || (path !== null && path === o.path));
     if (twin !== undefined)
       throw fail(

@@ -7,6 +7,7 @@ import { pathToFileURL } from "node:url";
 import { fail } from "../../model/errors.js";
 import type { CommMatrix } from "../../model/matrix.js";
 import { writeMatrixFile } from "../../io/matrix-write.js";
+import { addInterruptCleanup, dropInterruptCleanup } from "../../io/interrupt-cleanup.js";
 
 /** A planner as check-planner calls it: a matrix to what the planner returned (a schedule object or JSON text). */
 export type PlannerRunner = (m: CommMatrix) => Promise<unknown>;
@@ -45,7 +46,6 @@ interface ShellEnd {
 
 /** The process groups of the commands running now: killed with commplan when it is interrupted or exits (a group of its own is out of reach of the terminal's Ctrl-C). */
 const liveGroups = new Set<number>();
-const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 function killGroups(): void {
   for (const g of liveGroups)
@@ -55,23 +55,6 @@ function killGroups(): void {
       // gone already
     }
   liveGroups.clear();
-}
-
-/** On a signal: the groups die, and the signal is raised again once no other listener is left (file-output's, which removes temporary files, then ends the process). */
-function onSignal(sig: NodeJS.Signals): void {
-  killGroups();
-  unwatchSignals();
-  if (process.listenerCount(sig) === 0) process.kill(process.pid, sig);
-}
-
-function watchSignals(): void {
-  for (const s of SIGNALS) process.on(s, onSignal);
-  process.on("exit", killGroups);
-}
-
-function unwatchSignals(): void {
-  for (const s of SIGNALS) process.removeListener(s, onSignal);
-  process.removeListener("exit", killGroups);
 }
 
 /** How long a finished command's stderr may stay open (a background process it left holds it) before it is cut. */
@@ -88,7 +71,7 @@ function runShell(command: string, timeoutMs: number): Promise<ShellEnd> {
     const child = spawn("sh", ["-c", command], { stdio: ["ignore", "ignore", "pipe"], detached: true });
     const group = child.pid;
     if (group !== undefined) {
-      if (liveGroups.size === 0) watchSignals();
+      if (liveGroups.size === 0) addInterruptCleanup(killGroups);
       liveGroups.add(group);
     }
     let stderr = "",
@@ -97,7 +80,7 @@ function runShell(command: string, timeoutMs: number): Promise<ShellEnd> {
       ended = false;
     const release = (): void => {
       if (group === undefined || !liveGroups.delete(group)) return;
-      if (liveGroups.size === 0) unwatchSignals();
+      if (liveGroups.size === 0) dropInterruptCleanup(killGroups);
     };
     const finish = (): void => {
       if (ended) return;

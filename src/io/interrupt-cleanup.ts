@@ -1,0 +1,46 @@
+/**
+ * Cleanups that must run when the process ends early: on SIGINT, SIGTERM or SIGHUP, and on exit.
+ * One watcher serves every user (file-output's temporary files, check-planner's process groups), so
+ * their signal handlers need not find each other.
+ */
+const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+const cleanups = new Set<() => void>();
+
+function runCleanups(): void {
+  for (const f of [...cleanups]) f();
+}
+
+/**
+ * On a signal that would end the process (no listener but this one), runs the cleanups and raises
+ * the signal again with the default action, so the process ends as it would have (exit 130 for
+ * SIGINT, 143 for SIGTERM). With other listeners the signal is theirs: the cleanups wait for exit.
+ */
+function onSignal(sig: NodeJS.Signals): void {
+  if (process.listenerCount(sig) > 1) return;
+  runCleanups();
+  cleanups.clear();
+  unwatch();
+  process.kill(process.pid, sig);
+}
+
+function watch(): void {
+  for (const s of SIGNALS) process.on(s, onSignal);
+  process.on("exit", runCleanups);
+}
+
+function unwatch(): void {
+  for (const s of SIGNALS) process.removeListener(s, onSignal);
+  process.removeListener("exit", runCleanups);
+}
+
+/** Runs `f` (once) if the process is interrupted or exits before `dropInterruptCleanup(f)`. */
+export function addInterruptCleanup(f: () => void): void {
+  if (cleanups.size === 0) watch();
+  cleanups.add(f);
+}
+
+/** `f` is no longer needed (what it would clean up is gone). */
+export function dropInterruptCleanup(f: () => void): void {
+  if (!cleanups.delete(f)) return;
+  if (cleanups.size === 0) unwatch();
+}
