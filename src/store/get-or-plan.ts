@@ -1,13 +1,21 @@
 /** getOrPlan: the stored plan for a matrix and request, or a new plan made and added to the store. */
 import type { CommMatrix } from "../model/matrix.js";
 import type { Schedule } from "../model/schedule.js";
-import type { PlanRequest } from "../planner/registry.js";
+import { planAuto } from "../compare/auto.js";
+import { findPlanner, type PlanRequest } from "../planner/registry.js";
 import { addPlan, getPlanById, type PlanStore } from "./plan-store.js";
-import { planForRequest, resolveStoreRequest } from "./store-key.js";
+import { resolveStoreRequest, STORE_AUTO, type ResolvedRequest } from "./store-key.js";
 
 /** What getOrPlan asks for: the algorithm ("auto" for auto's pick on the machine) and the plan request (payload, seed, machine, params). */
 export interface GetOrPlanOptions extends PlanRequest {
   readonly algorithm: string;
+}
+
+/** The plan a resolved request asks for: its planner's, or auto's pick (STORE_AUTO). */
+export function planForRequest(m: CommMatrix, r: ResolvedRequest): Schedule {
+  if (r.key.algorithm === STORE_AUTO)
+    return planAuto(m, r.options.machine!, { payload: r.options.payload, seed: r.options.seed }).schedule;
+  return findPlanner(r.key.algorithm).plan(m, r.options);
 }
 
 /** The plan for `m` from the store when present (checksum checked), else planned now and added; `stored` says which. */

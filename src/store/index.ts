@@ -4,7 +4,6 @@ export {
   STORE_AUTO,
   storeKeyId,
   resolveStoreRequest,
-  planForRequest,
   type StoreKey,
   type ResolvedRequest,
 } from "./store-key.js";
@@ -22,5 +21,5 @@ export {
   type StoreReport,
   type CreationRecord,
 } from "./plan-store.js";
-export { getOrPlan, type GetOrPlanOptions } from "./get-or-plan.js";
+export { getOrPlan, planForRequest, type GetOrPlanOptions } from "./get-or-plan.js";
 export { sealBytes, sealProblem, checksum128 } from "./entry-seal.js";

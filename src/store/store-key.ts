@@ -2,11 +2,10 @@
 import { createHash } from "node:crypto";
 import { canonicalJson } from "../io/canonical-json.js";
 import { matrixDigest, type CommMatrix } from "../model/matrix.js";
-import { planAuto } from "../compare/auto.js";
 import { fail } from "../model/errors.js";
 import { checkMachine, type MachineModel } from "../model/machine.js";
 import { checkSeed } from "../model/param-spec.js";
-import type { JsonValue, Schedule } from "../model/schedule.js";
+import type { JsonValue } from "../model/schedule.js";
 import { findPlanner, plannerUsesMachine, resolvePlanOptions, type PlanRequest } from "../planner/registry.js";
 import type { PlanOptions } from "../planner/types.js";
 
@@ -63,26 +62,24 @@ function resolveAutoRequest(m: CommMatrix, req: PlanRequest): ResolvedRequest {
     throw fail("store", "BAD_OPTION", "auto chooses the parameters itself: give none", { field: "params" });
   checkMachine(machine, "store");
   const seed = checkSeed("store", req.seed ?? 1);
-  const payload = req.payload ?? false;
+  const options = { payload: req.payload ?? false, seed, machine, params: {}, givenParams: {} };
+  return keyed(m, STORE_AUTO, options, machine);
+}
+
+/** The request with its key and id: the matrix, the algorithm, the options' params, seed and payload, and `machine` (null for a planner that ignores it). */
+function keyed(m: CommMatrix, algorithm: string, options: PlanOptions, machine: MachineModel | null): ResolvedRequest {
   const key: StoreKey = {
     format: STORE_FORMAT,
     matrixDigest: matrixDigest(m),
     p: m.p,
     elementBytes: m.elementBytes,
-    algorithm: STORE_AUTO,
-    params: {},
-    seed,
-    payload,
+    algorithm,
+    params: options.params as { readonly [k: string]: JsonValue },
+    seed: options.seed,
+    payload: options.payload,
     machine: machineJson(machine),
   };
-  return { key, id: storeKeyId(key), options: { payload, seed, machine, params: {}, givenParams: {} } };
-}
-
-/** The plan a resolved request asks for: its planner's, or auto's pick (STORE_AUTO). */
-export function planForRequest(m: CommMatrix, r: ResolvedRequest): Schedule {
-  if (r.key.algorithm === STORE_AUTO)
-    return planAuto(m, r.options.machine!, { payload: r.options.payload, seed: r.options.seed }).schedule;
-  return findPlanner(r.key.algorithm).plan(m, r.options);
+  return { key, id: storeKeyId(key), options };
 }
 
 /** Resolves a request for a matrix (defaults filled, parameters checked) and makes its key and id; "auto" (STORE_AUTO) keys auto's pick. */
@@ -90,17 +87,6 @@ export function resolveStoreRequest(m: CommMatrix, algorithm: string, req: PlanR
   if (algorithm === STORE_AUTO) return resolveAutoRequest(m, req);
   const planner = findPlanner(algorithm);
   const options = resolvePlanOptions(planner, req);
-  const key: StoreKey = {
-    format: STORE_FORMAT,
-    matrixDigest: matrixDigest(m),
-    p: m.p,
-    elementBytes: m.elementBytes,
-    algorithm: planner.name,
-    params: options.params as { readonly [k: string]: JsonValue },
-    seed: options.seed,
-    payload: options.payload,
-    // a machine the planner ignores is no part of the plan: one entry serves every machine
-    machine: plannerUsesMachine(planner) ? machineJson(options.machine) : null,
-  };
-  return { key, id: storeKeyId(key), options };
+  // a machine the planner ignores is no part of the plan: one entry serves every machine
+  return keyed(m, planner.name, options, plannerUsesMachine(planner) ? options.machine : null);
 }
