@@ -95,6 +95,10 @@ export function numberOption(name: string, value: string): number {
 /** The largest --element-bytes accepted (as the patterns' elementBytes option and the files). */
 export { MAX_ELEMENT_BYTES };
 
+/** Help text of the schedule argument of the commands that read one (readScheduleFile). */
+export const SCHEDULE_ARGUMENT_HELP =
+  "schedule file: JSON (commplan.schedule/v1) or Arrow (export -f arrow, told by its magic bytes); - for stdin (JSON)";
+
 /** Help text of --element-bytes on the commands that read a matrix. */
 export const ELEMENT_BYTES_HELP =
   "bytes per element, overriding the matrix file's (JSON elementBytes, or the '# commplan elementBytes=N' comment of CSV and Matrix Market; else 8)";

@@ -153,12 +153,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     return ctx.exitCode;
   } catch (e) {
     if (e instanceof CommanderError) {
-      // commander.help with exit code 1: help shown for want of a sub-command (`commplan store`), a usage error
-      return e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help"
-        ? e.exitCode === 0
-          ? 0
-          : 2
-        : 2;
+      // help and --version asked for exit 0; anything else commander stops on is a usage error (also
+      // help shown for want of a sub-command, `commplan store`, which commander exits 1)
+      return e.exitCode === 0 ? 0 : 2;
     }
     if (isCommplanError(e)) {
       io.err(`${oneLine(e.message)}\n`); // one line even when a message quotes input raw

@@ -60,7 +60,7 @@ export const DIRECT_VARIANTS: ReadonlySet<string> = new Set([
 
 /**
  * rs-nh's planning time grows fast with the messages (up to seven cutoff-rule runs, each scanning
- * past the destinations taken in a phase: 5-8 x rs-n, bench/results/permutation.md), and no cheap
+ * past the destinations taken in a phase: 4.9-8.0 x rs-n in bench/results/permutation.md), and no cheap
  * bound tells it apart from coloring: it is planned only up to this many messages (P = 64 dense). In
  * bench/results/auto.md, a limit of 1,024 left one case 1.071 x the best (rs-nh unplanned) and 4,096
  * none beyond 1.05, at the same median cost.

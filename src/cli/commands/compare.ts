@@ -150,11 +150,7 @@ export function registerCompare(program: Command, ctx: CliContext): void {
           },
         }),
         sweep:
-          factors === null
-            ? null
-            : runSweep(m, factors, req, (done, total) =>
-                progress(first + done, first + Math.max(total, first * sweeps)),
-              ),
+          factors === null ? null : runSweep(m, factors, req, (done, total) => progress(first + done, first + total)),
       }));
       const { report, run } = result;
       if (o.svg !== undefined)

@@ -6,7 +6,7 @@ import { findMachine } from "../../machines/presets.js";
 import { fail } from "../../model/errors.js";
 import { checkMemory, scheduleWorkBytes } from "../../model/memory-budget.js";
 import type { CliContext } from "../context.js";
-import { fmt, intOption, table } from "../io.js";
+import { fmt, intOption, SCHEDULE_ARGUMENT_HELP, table } from "../io.js";
 
 /** The cost as text: total, then one line per stage. */
 export function formatCost(c: ScheduleCost): string {
@@ -34,7 +34,7 @@ const COST_MODES: readonly CostMode[] = ["blocking", "nonblocking"];
 export function registerCost(program: Command, ctx: CliContext): void {
   program
     .command("cost")
-    .argument("<schedule>", "schedule file: JSON or Arrow (export -f arrow); - for stdin (JSON)")
+    .argument("<schedule>", SCHEDULE_ARGUMENT_HELP)
     .description("analytic flat-model cost of a schedule (lock-step, no contention): per stage and in total")
     .requiredOption("--machine <name>", "machine model (see 'commplan machines')")
     .addOption(new Option("--mode <mode>", "blocking or nonblocking").choices(COST_MODES).default("blocking"))

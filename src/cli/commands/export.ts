@@ -20,7 +20,7 @@ import { readMatrixFile } from "../../io/matrix-read.js";
 import { writeProgramJson, writeProgramSplit } from "../../io/program-json-write.js";
 import { lowerSchedule } from "../../lower/index.js";
 import type { CliContext } from "../context.js";
-import { fmt, intOption, writingBar } from "../io.js";
+import { fmt, intOption, SCHEDULE_ARGUMENT_HELP, writingBar } from "../io.js";
 import { withProgress, withProgressAsync } from "../progress.js";
 import type { ProgressCallback } from "../../model/progress.js";
 
@@ -169,10 +169,7 @@ const VARIANTS: readonly ProgramVariant[] = ["nonblocking", "blocking"];
 export function registerExport(program: Command, ctx: CliContext): void {
   program
     .command("export")
-    .argument(
-      "<schedule>",
-      "schedule file: JSON (commplan.schedule/v1) or Arrow (export -f arrow, told by its magic bytes); - for stdin (JSON)",
-    )
+    .argument("<schedule>", SCHEDULE_ARGUMENT_HELP)
     .description(
       "lower a schedule to a per-rank program (MPI_Alltoallv buffers, scratch, rounds of send / recv / copy) and write it in a runtime format",
     )

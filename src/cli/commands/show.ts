@@ -7,7 +7,7 @@ import type { Schedule } from "../../model/schedule.js";
 import { nodeArrayRow, stepGrid, stepGridSvg, stepGridText } from "../../export/step-grid.js";
 import { fail } from "../../model/errors.js";
 import type { CliContext } from "../context.js";
-import { intOption, writeTextTarget } from "../io.js";
+import { intOption, SCHEDULE_ARGUMENT_HELP, writeTextTarget } from "../io.js";
 
 /** Parses --nodes "16,17,18" or "16-23,58". */
 export function nodeList(v: string): number[] {
@@ -60,7 +60,7 @@ function checkGridMemory(s: Schedule, stage: number, svg: boolean, file: string)
 export function registerShow(program: Command, ctx: CliContext): void {
   program
     .command("show")
-    .argument("<schedule>", "schedule file: JSON or Arrow (export -f arrow); - for stdin (JSON)")
+    .argument("<schedule>", SCHEDULE_ARGUMENT_HELP)
     .description(
       "print the step x sender grid of one stage (each cell the receiver, X a stall, . idle), as in 004 figure 10",
     )

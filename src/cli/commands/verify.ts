@@ -10,7 +10,7 @@ import { loadTopology } from "./topologies.js";
 import { networkOption } from "./network-flags.js";
 import type { CliContext } from "../context.js";
 import { withProgress } from "../progress.js";
-import { fmt, intOption, table } from "../io.js";
+import { fmt, intOption, SCHEDULE_ARGUMENT_HELP, table } from "../io.js";
 import { counted } from "../../model/plural.js";
 
 /** The report as a text table, failing checks with their witness. */
@@ -41,10 +41,7 @@ export function reportJson(r: Report): string {
 export function registerVerify(program: Command, ctx: CliContext): void {
   program
     .command("verify")
-    .argument(
-      "<schedule>",
-      "schedule file: JSON (commplan.schedule/v1) or Arrow (export -f arrow, told by its magic bytes); - for stdin (JSON)",
-    )
+    .argument("<schedule>", SCHEDULE_ARGUMENT_HELP)
     .description(
       "check a schedule against its matrix: delivery, causality, node contention (link contention with --network), bounds; exit 1 when a check fails",
     )

@@ -1,4 +1,4 @@
-/** RS_NH: random scheduling avoiding node contention with a per-phase cutoff and a heap per node, 003 sec 3.3. */
+/** RS_NH: random scheduling avoiding node contention with a per-phase cutoff, largest message first (003 sec 3.3's heap per node, kept as sorted lists). */
 import { fail } from "../../model/errors.js";
 import type { CommMatrix } from "../../model/matrix.js";
 import { createRng, shuffleInPlace } from "../../model/rng.js";
@@ -102,7 +102,7 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof RS_NH_PARAMS>>): 
   const runs = rule === "auto" ? AUTO_RULES.length : 1;
   const progress = progressPhases(opts.progress, [10, ...Array.from({ length: runs }, () => 100)]);
   const msgs = offDiagonalMessages(m, progress.phase(0));
-  const elements = opts.progress ? msgs.size.reduce((x, y) => x + y, 0) : 0; // what the progress counts (a fixed rule)
+  const elements = opts.progress ? msgs.size.reduce((x, y) => x + y, 0) : 0; // what the progress counts
   if (typeof rule === "number") {
     let pieces = 0;
     for (let k = 0; k < msgs.count; k++) pieces += Math.ceil(msgs.size[k]! / rule);
@@ -136,7 +136,15 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof RS_NH_PARAMS>>): 
   };
   if (rule !== "auto") return build(opts.givenParams, rule, factor);
   const { name, alpha, beta } = splitCostModel(opts.machine, m.elementBytes);
-  const { chosen, best, record } = bestRule(msgs, start, opts.seed, alpha, beta, (x) => progress.phase(1 + x));
+  const { chosen, best, record } = bestRule(
+    msgs,
+    start,
+    opts.seed,
+    alpha,
+    beta,
+    (x) => progress.phase(1 + x),
+    elements,
+  );
   const params = {
     ...opts.givenParams,
     rule: chosen.cutoff === "none" ? "none" : `${chosen.cutoff} x ${chosen.factor}`,
@@ -171,6 +179,7 @@ function builder(
  * sum over phases of alpha + beta x the longest transfer; ties to the earlier rule) with the record
  * of its run (null when no run had a finite time). A run stops once its time so far and the least
  * the rest can take exceed the best so far beyond rounding (1e-9 relative): it can no longer be kept.
+ * Each run reports to progressOf(its index), counting sent elements of `elements`.
  */
 function bestRule(
   msgs: MessageList,
@@ -179,8 +188,8 @@ function bestRule(
   alpha: number,
   beta: number,
   progressOf: (x: number) => ProgressCallback | null,
+  elements: number,
 ): { chosen: (typeof AUTO_RULES)[number]; best: number; record: PhaseRecord | null } {
-  const elements = msgs.size.reduce((x, y) => x + y, 0);
   let best = Infinity,
     chosen = AUTO_RULES[0]!,
     kept: PhaseRecord | null = null;
