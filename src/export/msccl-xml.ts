@@ -106,32 +106,32 @@ const limit = (what: string, value: number, max: string, atLeast = false): never
  * refused it, or ran out of memory first.
  */
 function refuseCertainOverflow(prog: Program, chunk: number): void {
-  const { ops, rankStart, pieces } = prog;
+  const { ops, pieces } = prog;
   const maxCnt = MSCCL_LIMITS.countBelow - 1;
-  for (let r = 0; r < prog.p; r++)
-    for (let x = rankStart[r]!; x < rankStart[r + 1]!; x++) {
-      if (ops.count[x]! === 0) continue;
-      const steps = Math.ceil(ops.count[x]! / chunk / maxCnt);
-      if (steps > MSCCL_LIMITS.stepsPerThreadBlock) {
-        const kind =
-          ops.kind[x] === OP_SEND
-            ? `send to ${ops.peer[x]}`
-            : ops.kind[x] === OP_RECV
-              ? `receive from ${ops.peer[x]}`
-              : "copy";
-        limit(
-          `the step count of the thread block of rank ${r}'s ${kind} (${ops.count[x]} elements in chunks of ${chunk}; --chunk sets a larger chunk)`,
-          steps,
-          `${MSCCL_LIMITS.stepsPerThreadBlock} steps per thread block`,
-          true,
-        );
-      }
-      for (let k = ops.pieceStart[x]!; k < ops.pieceStart[x + 1]!; k++) {
-        const end = (pieces.offset[k]! + pieces.count[k]!) / chunk;
-        if (pieces.count[k]! > 0 && end > MSCCL_LIMITS.offsetBelow)
-          limit(`a chunk offset on rank ${r}`, end, `16-bit offsets, below ${MSCCL_LIMITS.offsetBelow}`, true);
-      }
+  for (let x = 0; x < ops.count.length; x++) {
+    if (ops.count[x]! === 0) continue;
+    const r = ops.rank[x]!;
+    const steps = Math.ceil(ops.count[x]! / chunk / maxCnt);
+    if (steps > MSCCL_LIMITS.stepsPerThreadBlock) {
+      const kind =
+        ops.kind[x] === OP_SEND
+          ? `send to ${ops.peer[x]}`
+          : ops.kind[x] === OP_RECV
+            ? `receive from ${ops.peer[x]}`
+            : "copy";
+      limit(
+        `the step count of the thread block of rank ${r}'s ${kind} (${ops.count[x]} elements in chunks of ${chunk}; --chunk sets a larger chunk)`,
+        steps,
+        `${MSCCL_LIMITS.stepsPerThreadBlock} steps per thread block`,
+        true,
+      );
     }
+    for (let k = ops.pieceStart[x]!; k < ops.pieceStart[x + 1]!; k++) {
+      const end = (pieces.offset[k]! + pieces.count[k]!) / chunk;
+      if (pieces.count[k]! > 0 && end > MSCCL_LIMITS.offsetBelow)
+        limit(`a chunk offset on rank ${r}`, end, `16-bit offsets, below ${MSCCL_LIMITS.offsetBelow}`, true);
+    }
+  }
 }
 
 /** Pieces [a, b) of the op table as (buffer, offset, count) in chunks. */
@@ -402,14 +402,11 @@ export function mscclXml(prog: Program, opts: MscclOptions = {}): string {
             `${MSCCL_LIMITS.threadBlocksPerChannel} per channel`,
           );
       }
-      for (const s of tb.steps) {
+      // chunk offsets were checked up front (refuseCertainOverflow: a step stays inside its pieces)
+      for (const s of tb.steps)
         for (const d of s.deps)
           if (d.tb > MSCCL_LIMITS.maxDepId)
             limit(`a depid on rank ${r}`, d.tb, `8-bit depid, at most ${MSCCL_LIMITS.maxDepId}`);
-        const off = Math.max(s.srcoff, s.dstoff);
-        if (off + s.cnt > MSCCL_LIMITS.offsetBelow)
-          limit(`a chunk offset on rank ${r}`, off + s.cnt, `16-bit offsets, below ${MSCCL_LIMITS.offsetBelow}`);
-      }
     }
   }
   if (nodes > MSCCL_LIMITS.xmlNodes) limit("the number of XML nodes", nodes, `about ${MSCCL_LIMITS.xmlNodes} nodes`);
