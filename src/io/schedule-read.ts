@@ -12,28 +12,30 @@ const MODULE = "schedule";
 const ARROW_MAGIC = "ARROW1";
 
 /**
- * Whether the path is a regular file that starts with Arrow's magic bytes (false for a file too
- * short or unreadable: the JSON reader reports that). Only a regular file is opened: opening and
- * closing a pipe (a FIFO another command writes into) would end its writer before the reader read a byte.
+ * The bytes of the file at `path` when it is a regular file that starts with Arrow's magic bytes,
+ * its size first held against the memory budget (the bytes and about as much again for the columns
+ * decoding copies); null for anything else (the JSON reader reads it, and reports what is wrong).
+ * Only a regular file is opened: opening and closing a pipe (a FIFO another command writes into)
+ * would end its writer before the reader read a byte.
  */
-async function isArrowFile(path: string): Promise<boolean> {
+async function arrowBytes(path: string): Promise<Uint8Array | null> {
+  let size: number, fh;
   try {
-    if (!(await stat(path)).isFile()) return false;
-  } catch {
-    return false;
-  }
-  let fh;
-  try {
+    const st = await stat(path);
+    if (!st.isFile()) return null;
+    size = st.size;
     fh = await open(path, "r");
   } catch {
-    return false;
+    return null;
   }
   try {
     const head = Buffer.alloc(ARROW_MAGIC.length);
     const { bytesRead } = await fh.read(head, 0, head.length, 0);
-    return bytesRead === head.length && head.toString("latin1") === ARROW_MAGIC;
-  } catch {
-    return false;
+    if (bytesRead !== head.length || head.toString("latin1") !== ARROW_MAGIC) return null;
+    checkMemory(MODULE, 2 * size, `the ${size}-byte Arrow schedule`, { file: path });
+    return new Uint8Array(await readFile(fh)); // a positioned read leaves the handle at 0
+  } catch (e) {
+    throw fsError(e, MODULE, path, false);
   } finally {
     await fh.close();
   }
@@ -56,25 +58,12 @@ async function withStdinHint(read: Promise<Schedule>): Promise<Schedule> {
 
 /**
  * The schedule in `source` ("-" for stdin, always JSON): an Arrow file is decoded with its columns
- * checked (decodeScheduleArrow) after its size is held against the memory budget (the bytes and
- * about as much again for the columns it copies); anything else is read as JSON.
+ * checked (decodeScheduleArrow); anything else is read as JSON.
  */
 export async function readScheduleFile(source: string, opts: ReadScheduleOptions = {}): Promise<Schedule> {
   if (source === "-") return withStdinHint(readScheduleJson(source, opts));
-  if (!(await isArrowFile(source))) return readScheduleJson(source, opts);
-  let bytes: Uint8Array;
-  try {
-    const fh = await open(source, "r");
-    try {
-      const { size } = await fh.stat();
-      checkMemory(MODULE, 2 * size, `the ${size}-byte Arrow schedule`, { file: source });
-      bytes = new Uint8Array(await readFile(fh));
-    } finally {
-      await fh.close();
-    }
-  } catch (e) {
-    throw fsError(e, MODULE, source, false);
-  }
+  const bytes = await arrowBytes(source);
+  if (bytes === null) return readScheduleJson(source, opts);
   try {
     return decodeScheduleArrow(bytes);
   } catch (e) {
