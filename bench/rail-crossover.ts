@@ -1,7 +1,8 @@
 /**
  * Rail crossover bench: on a rail-optimised cluster of 16 nodes x 8 GPUs (NVLink at 10 x a rail's
  * bandwidth), the simulated makespan (flow model) of hierarchical, mesh-two-stage (rows = 16), shift
- * and linear-permutation on a uniform all-to-all from 4 bytes to 4 MiB per pair; crossovers and an SVG.
+ * and linear-permutation on a uniform all-to-all from 4 bytes to 4 MiB per pair; crossovers and an SVG;
+ * and at 4 MiB, hierarchical and shift without the host copy costs (what sets the large-message cost).
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -9,7 +10,9 @@ import { crossovers, type SweepPoint, type SweepReport } from "../src/compare/sw
 import { sweepChartSvg } from "../src/compare/sweep-chart.js";
 import { findMachine } from "../src/machines/presets.js";
 import { simulateSchedule } from "../src/machines/sim/simulate.js";
+import type { MachineModel } from "../src/model/machine.js";
 import { matrixFromData } from "../src/model/matrix.js";
+import type { NetworkRoutes } from "../src/model/network.js";
 import { plan } from "../src/planner/registry.js";
 import { buildTopology, compileRoutes } from "../src/topology/index.js";
 import { machineInfo, mdTable, writeResults } from "./lib.js";
@@ -36,6 +39,34 @@ function uniformBytes(bytes: number) {
 }
 
 /** Runs the sweep; returns the markdown summary and writes bench/results/rail-crossover.{json,md,svg}. */
+/** Hierarchical and shift at the largest size on the preset, with t_m = 0, and with t_m = t_c = 0: whether the copy cost or the network sets the large-message cost. */
+function copyCostProbe(
+  machine: MachineModel,
+  routes: NetworkRoutes,
+): { label: string; h: number; s: number; flc: number; hBound: number; sBound: number }[] {
+  const m = uniformBytes(SIZES[SIZES.length - 1]!);
+  const h = plan(m, "hierarchical", { payload: true, params: { gpus: GPUS } }),
+    s = plan(m, "shift", { payload: true });
+  const variants: [string, MachineModel][] = [
+    [PRESET, machine],
+    ["t_m = 0", { ...machine, tm: 0 }],
+    ["t_m = t_c = 0", { ...machine, tm: 0, tc: 0 }],
+  ];
+  return variants.map(([label, mc]) => {
+    const run = (x: typeof h) => simulateSchedule(x, mc, { timeline: false, network: routes, portSharing: "fair" });
+    const rh = run(h),
+      rs = run(s);
+    return {
+      label,
+      h: rh.makespan / 1000,
+      s: rs.makespan / 1000,
+      flc: rs.network!.flc ?? NaN,
+      hBound: rh.network!.loadBound / 1000,
+      sBound: rs.network!.loadBound / 1000,
+    };
+  });
+}
+
 export function railCrossoverBench(log: (s: string) => void): string {
   const t0 = Date.now();
   const machine = findMachine(PRESET);
@@ -54,6 +85,7 @@ export function railCrossoverBench(log: (s: string) => void): string {
     points.push({ factor: bytes, meanMessageBytes: bytes, times, bound: null, best: PLANNERS[best]![0] });
     log(`rail-crossover: ${bytes} B: ${times.map((t) => t.toFixed(1)).join(", ")} us`);
   }
+  const probe = copyCostProbe(machine, routes);
   const names = PLANNERS.map(([label]) => label);
   const sweep: SweepReport = { mode: "blocking", algorithms: names, points, crossovers: crossovers(names, points) };
   const title = `All-to-all on a rail cluster, ${NODES} nodes x ${GPUS} GPUs (${spec}, ${PRESET}, flow model, fair ports)`;
@@ -82,10 +114,29 @@ export function railCrossoverBench(log: (s: string) => void): string {
                 `${c.before} / ${c.after} at ${Math.round(c.meanMessageBytes)} B${c.leaderChange ? ` (fastest becomes ${c.after})` : ""}`,
             )
             .join("; ")
-    }.\n`;
+    }.\n\n` +
+    `What sets the large-message cost: at ${fmt(SIZES[SIZES.length - 1]!)} per pair, the same plans with the host copy costs taken out (makespan ms; shift's f_lc, the link-contention factor; each plan's link load bound, its busiest link's bytes / bandwidth, ms):\n\n` +
+    mdTable(
+      [
+        "machine",
+        "hierarchical ms",
+        "shift ms",
+        "hierarchical / shift",
+        "shift f_lc",
+        "load bound ms: hierarchical, shift",
+      ],
+      probe.map((r) => [
+        r.label,
+        r.h.toFixed(1),
+        r.s.toFixed(1),
+        (r.h / r.s).toFixed(3),
+        r.flc.toFixed(3),
+        `${r.hBound.toFixed(1)}, ${r.sBound.toFixed(1)}`,
+      ]),
+    );
   writeResults(
     "rail-crossover",
-    { machine: machineInfo(), preset: PRESET, spec, p: P, sizes: SIZES, planners: PLANNERS, wallS, sweep },
+    { machine: machineInfo(), preset: PRESET, spec, p: P, sizes: SIZES, planners: PLANNERS, wallS, sweep, probe },
     md,
   );
   return md;
