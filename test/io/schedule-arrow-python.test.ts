@@ -1,4 +1,7 @@
-/** The Python snippet of docs/arrow.md reads a plan written by `commplan export --format arrow` with pyarrow (run when python3 has pyarrow; said so when not). */
+/**
+ * The Python snippet of docs/arrow.md reads a plan written by `commplan export --format arrow` (run when python3 has
+ * every module the snippet imports; said so, naming the missing one, when not).
+ */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,7 +13,22 @@ import { generatePattern } from "../../src/patterns/index.js";
 
 const doc = readFileSync(new URL("../../docs/arrow.md", import.meta.url), "utf8");
 const snippet = /^```python\n([\s\S]*?)^```$/m.exec(doc)?.[1] ?? "";
-const hasPyarrow = spawnSync("python3", ["-c", "import pyarrow"], { stdio: "ignore" }).status === 0;
+/** The top-level modules the snippet imports (`import a.b as x, c` and `from d import e`). */
+const imported = [
+  ...new Set(
+    [...snippet.matchAll(/^(?:import|from)\s+([^\n]+)$/gm)].flatMap((m) =>
+      m[1]!.startsWith("(")
+        ? []
+        : m[1]!
+            .split(" import ")[0]!
+            .split(",")
+            .map((x) => x.trim().split(/[ .]/)[0]!),
+    ),
+  ),
+];
+const missing = imported.filter(
+  (mod) => spawnSync("python3", ["-c", `import ${mod}`], { stdio: "ignore" }).status !== 0,
+);
 
 describe("docs/arrow.md's Python snippet", () => {
   it("names only columns and metadata the Arrow file has", () => {
@@ -24,12 +42,14 @@ describe("docs/arrow.md's Python snippet", () => {
     for (const name of used) expect(text).toContain(name);
   });
 
-  it(`runs under python3 with pyarrow${hasPyarrow ? "" : " (pyarrow absent: runs the check that says so)"}`, () => {
-    if (!hasPyarrow) {
-      process.stdout.write(
-        "schedule-arrow-python: pyarrow is absent (python3 -c 'import pyarrow' fails): the snippet is not run\n",
-      );
-      expect(spawnSync("python3", ["-c", "import pyarrow"]).status).not.toBe(0);
+  it("imports pyarrow alone (the doc says pyarrow is enough: no pandas)", () => {
+    expect(imported).toEqual(["pyarrow", "json"]);
+  });
+
+  it(`runs under python3${missing.length === 0 ? "" : ` (${missing.join(", ")} absent: runs the check that says so)`}`, () => {
+    if (missing.length > 0) {
+      process.stdout.write(`schedule-arrow-python: python3 lacks ${missing.join(", ")}: the snippet is not run\n`);
+      for (const mod of missing) expect(spawnSync("python3", ["-c", `import ${mod}`]).status).not.toBe(0);
       return;
     }
     const dir = mkdtempSync(join(tmpdir(), "commplan-arrow-py-"));
@@ -39,5 +59,12 @@ describe("docs/arrow.md's Python snippet", () => {
     expect(r.stderr).toBe("");
     expect(r.stdout).toContain(`four-stage 8 ${s.transferCount} transfers`);
     expect(r.stdout).toContain(`${s.chunks!.origin.length} chunks`);
+    let sumOfMaxima = 0;
+    for (let k = 0; k < s.stepCount; k++) {
+      let most = 0;
+      for (let t = s.stepStart[k]!; t < s.stepStart[k + 1]!; t++) most = Math.max(most, s.size[t]!);
+      sumOfMaxima += most;
+    }
+    expect(r.stdout).toContain(`longest message per step, summed: ${sumOfMaxima}`);
   });
 });
