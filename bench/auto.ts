@@ -1,13 +1,13 @@
 /** Auto bench: `--algorithm auto` against the best planner (every applicable one simulated) over a held-out set of matrices, P 8..1024, every machine preset. */
-import { AUTO_ALWAYS_FINAL, AUTO_FINALISTS, planAuto } from "../src/compare/auto.js";
+import { AUTO_ALWAYS_FINAL, AUTO_FINALISTS, planAuto } from "../src/auto/index.js";
 import {
   AUTO_VARIANTS,
   planVariant,
   screenVariants,
-  TE_MAX_ELEMENTS,
   variantLabel,
   type AutoVariant,
-} from "../src/compare/auto-candidates.js";
+} from "../src/auto/index.js";
+import { TE_MAX_ELEMENTS } from "../src/planner/total-exchange/te-offline.js";
 import { MACHINES } from "../src/machines/presets.js";
 import { bestBound, lowerBounds } from "../src/bounds/index.js";
 import { simulateSchedule, type SimRequest } from "../src/machines/sim/index.js";

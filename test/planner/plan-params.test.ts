@@ -112,9 +112,12 @@ describe("describeParamType and inputParams", () => {
   });
 });
 
+const TOY_TRAITS = { relayed: false, randomised: false, stages: 1, growth: "linear", claims: "none" } as const;
+const NO_AUTO = { none: "a test planner" };
+
 describe("definePlanner: params arrive typed", () => {
   const seen: unknown[] = [];
-  const planner = definePlanner({ name: "algo", title: "t", source: "s", params: DECL }, (m, opts) => {
+  const planner = definePlanner({ name: "algo", title: "t", source: "s", params: DECL, traits: TOY_TRAITS, auto: NO_AUTO }, (m, opts) => {
     // typed reads: a number, a boolean, a literal union, a number-or-literal union, an optional number
     const count: number = opts.params.count,
       flag: boolean = opts.params.flag;
