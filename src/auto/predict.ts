@@ -90,7 +90,7 @@ export function wholeMessageBound(m: CommMatrix, machine: MachineModel, mode: Co
  * `whole-messages` (coloring, rs-n: whole messages in partial permutations) wholeMessageBound, computed once
  * per matrix (`cache`); `busiest-node`, any one-stage contention-free direct plan (split-coloring, rs-nh,
  * which cut messages), needs the start-up and the bytes of every message of its busiest node, one after the
- * other (blocking) or pipelined (nonblocking), plus its rearrangement; `two-relays` and `four-stage` move each
+ * other (blocking) or pipelined (nonblocking), plus its rearrangement; `two-relays` and `four-stages` move each
  * byte of the busiest node at least twice / once (four-stage in four stages, a barrier each, the first of
  * which rearranges every byte a node sends); `unit-packets` plans need a round per element.
  */
@@ -112,7 +112,7 @@ export function boundOfKind(
       return 2 * barrier + ((2 * (m.p - 1)) / m.p) * load.most * per;
     // four-stage's first stage distributes every element a node sends to another into buckets, the own
     // column's by a local copy: its rearrangement handles the busiest sender's bytes
-    case "four-stage":
+    case "four-stages":
       return 4 * barrier + load.mostSentBytes * tm + load.most * per;
     case "whole-messages":
       return (cache.whole ??= wholeMessageBound(m, machine, mode, load));

@@ -191,9 +191,7 @@ export function ruleOut(
   const bestAt = screen.indexOf(bestOf);
   for (const r of screen) {
     if (r.schedule !== null || r.note !== "") continue;
-    const b = direct.has(r.variant.algorithm)
-      ? bounds.direct
-      : (bounds.relayed.get(r.variant.algorithm) ?? bounds.any);
+    const b = direct.has(r.variant.algorithm) ? bounds.direct : (bounds.relayed.get(r.variant.algorithm) ?? bounds.any);
     if (b === null) continue;
     const over = beyond(b.value, best);
     // a bound that reaches the best makespan (up to rounding) of an earlier variant: at best a tie, which the earlier wins

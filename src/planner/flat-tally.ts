@@ -99,4 +99,3 @@ export function feedByStep(m: CommMatrix, f: FlatTally, steps: number, stepOf: (
     f.step();
   }
 }
-

@@ -110,11 +110,11 @@ export type FlatPrediction = (
 /**
  * The lower bound auto's screen puts on the flat time of a variant without a prediction (the formulas
  * live in src/auto/predict.ts): `unit-packets` a round per element (one transfer per element),
- * `two-relays` every byte of the busiest node moved twice in two stages, `four-stage` four stages of
+ * `two-relays` every byte of the busiest node moved twice in two stages, `four-stages` four stages of
  * which the first rearranges every byte a node sends, `whole-messages` partial permutations of whole
  * messages, `busiest-node` any one-stage contention-free direct plan (messages may be cut).
  */
-export type AutoBoundKind = "unit-packets" | "two-relays" | "four-stage" | "whole-messages" | "busiest-node";
+export type AutoBoundKind = "unit-packets" | "two-relays" | "four-stages" | "whole-messages" | "busiest-node";
 
 /** One parameter variant auto weighs, and how auto treats it. */
 export interface AutoVariantSpec {

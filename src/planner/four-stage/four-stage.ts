@@ -264,7 +264,7 @@ export const fourStage: Planner = definePlanner(
     source: "004 sec 3.2, figs 5-12",
     params: FOUR_STAGE_PARAMS,
     traits: { relayed: true, randomised: false, stages: 4, growth: "superlinear", claims: "verifier" },
-    auto: { variants: [{ params: {} }], bound: "four-stage", stagesRearrange: true },
+    auto: { variants: [{ params: {} }], bound: "four-stages", stagesRearrange: true },
   },
   plan,
 );

@@ -31,7 +31,6 @@ export function groupStage(
   }
 }
 
-
 /** The stage schedule of an auto variant's params: linear-permutation when asked for, else shift (the default). */
 export function variantStageSchedule(params: { readonly [k: string]: unknown }): StageSchedule {
   return params.schedule === "linear-permutation" ? "linear-permutation" : "shift";
