@@ -201,9 +201,9 @@ export interface Screen {
 }
 
 /**
- * The screen's first half, planning nothing: the structured planners (shift, linear permutation,
- * mesh-two-stage, hierarchical, two-stage) are priced by formula from the matrix (exactly their flat
- * cost-model time, docs/cost-model.md); the others get a lower bound on their flat time. With
+ * The screen's first half, planning nothing: the planners with a prediction (AutoProfile.predict: shift,
+ * linear permutation, mesh-two-stage, hierarchical, two-stage) are priced by formula from the matrix (exactly
+ * their flat cost-model time, docs/cost-model.md); the others get a lower bound on their flat time. With
  * `defer`, nothing is priced yet (only the variants that do not apply are noted): `priceRest` prices
  * what is still open, after the caller has planned or ruled out some.
  */

@@ -218,7 +218,7 @@ class Finals {
   readonly boundMs: Record<string, number> = {};
   readonly simMs: Record<string, number> = {};
   readonly scratch = new BoundScratch();
-  /** The rule-out's bounds of the matrix (auto-rule-out.ts), once computed. */
+  /** The rule-out's bounds of the matrix (rule-out.ts), once computed. */
   ruleBounds: RuleOutBounds | null = null;
   /** Variants ruled out unplanned, with their simulated-machine lower bound (ruleOutByBound). */
   readonly ruled = new Map<ScreenResult, number>();
@@ -300,7 +300,7 @@ function simulateFinalists(
   }
 }
 
-/** Rules out, before they are planned, what the best makespan simulated so far shows cannot win (auto-rule-out.ts); only without a network and off the OCPC, where the bounds are tested against the replay. */
+/** Rules out, before they are planned, what the best makespan simulated so far shows cannot win (rule-out.ts); only without a network and off the OCPC, where the bounds are tested against the replay. */
 function ruleOutByBound(
   screen: readonly ScreenResult[],
   m: CommMatrix,
@@ -318,11 +318,11 @@ function ruleOutByBound(
 
 /**
  * Chooses a planner and its parameters for `m` on `machine`: a flat-model screen of every applicable
- * variant (auto-candidates.ts: formulas for the structured planners, lower bounds and lazy planning
+ * variant (candidates.ts: the planners' predictions, lower bounds and lazy planning
  * for the others), then the simulated machine on AUTO_ALWAYS_FINAL and the best `finalists`
  * predictions (with their planners' other parameter variants predicted within 5 %); only finalists
  * are planned, and what the makespans simulated first show cannot win is ruled out before it is
- * priced (auto-rule-out.ts). The lowest simulated makespan wins (ties within TIE_SLACK: the earlier
+ * priced (rule-out.ts). The lowest simulated makespan wins (ties within TIE_SLACK: the earlier
  * variant). Deterministic; never slower than shift in simulation beyond TIE_SLACK, as shift is a
  * finalist unless its bound shows it cannot win.
  */
