@@ -27,7 +27,6 @@ import type { Schedule } from "../model/schedule.js";
 import { PLANNERS, resolvePlanOptions } from "../planner/registry.js";
 import type { Planner } from "../planner/types.js";
 
-
 /** What to run and how to measure. */
 export interface CandidateRequest {
   readonly machine: MachineModel;
