@@ -335,6 +335,8 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
       field: "mode",
     });
   const planners = options.planners ?? PLANNERS;
+  if (!Array.isArray(planners))
+    throw fail("compare", "BAD_OPTION", "auto: planners must be an array of planners", { field: "planners" });
   const roles = planners === PLANNERS ? REGISTRY_ROLES : autoRoles(planners);
   const variants = roles.variants;
   const k = options.finalists ?? AUTO_FINALISTS;

@@ -49,7 +49,7 @@ export function resolveParams<S extends Specs>(
   });
 }
 
-/** What a planner is besides its plan function: names and its parameter declaration. */
+/** What a planner is besides its plan function: names, its parameter declaration, its traits and its auto profile. */
 export interface PlannerInfo<S extends Specs> {
   readonly name: string;
   readonly title: string;
