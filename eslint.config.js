@@ -16,6 +16,7 @@ const FOLDERS = [
   "bounds",
   "export",
   "experiments",
+  "auto",
   "compare",
   "store",
   "testing",
@@ -83,14 +84,19 @@ export default tseslint.config(
   onlyImports("bounds", ["model"], "lower bounds are computed from the matrix and machine alone"),
   onlyImports("experiments", ["model", "patterns", "planner"], "reproductions of the papers' experiments"),
   onlyImports(
+    "auto",
+    ["model", "planner", "machines", "bounds"],
+    "auto reads the planners' profiles, prices them and replays the finalists on the simulated machine",
+  ),
+  onlyImports(
     "compare",
-    ["model", "patterns", "planner", "machines", "topology", "bounds", "lower", "export"],
+    ["model", "patterns", "planner", "machines", "topology", "bounds", "lower", "export", "auto"],
     "choosing a plan runs the planners and the simulated machine",
   ),
   onlyImports(
     "store",
-    ["model", "io", "planner", "compare"],
-    "the plan store keeps plans on disk (and auto's pick, planned by compare)",
+    ["model", "io", "planner", "auto"],
+    "the plan store keeps plans on disk (and auto's pick, planned by src/auto)",
   ),
   onlyImports(
     "testing",

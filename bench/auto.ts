@@ -1,13 +1,7 @@
 /** Auto bench: `--algorithm auto` against the best planner (every applicable one simulated) over a held-out set of matrices, P 8..1024, every machine preset. */
-import { AUTO_ALWAYS_FINAL, AUTO_FINALISTS, planAuto } from "../src/compare/auto.js";
-import {
-  AUTO_VARIANTS,
-  planVariant,
-  screenVariants,
-  TE_MAX_ELEMENTS,
-  variantLabel,
-  type AutoVariant,
-} from "../src/compare/auto-candidates.js";
+import { AUTO_ALWAYS_FINAL, AUTO_FINALISTS, planAuto } from "../src/auto/index.js";
+import { AUTO_VARIANTS, planVariant, screenVariants, variantLabel, type AutoVariant } from "../src/auto/index.js";
+import { TE_MAX_ELEMENTS } from "../src/planner/total-exchange/te-offline.js";
 import { MACHINES } from "../src/machines/presets.js";
 import { bestBound, lowerBounds } from "../src/bounds/index.js";
 import { simulateSchedule, type SimRequest } from "../src/machines/sim/index.js";
@@ -468,7 +462,7 @@ function report(rows: readonly Row[], skipped: readonly string[], missing: reado
   };
   const f = (x: number, d = 3): string => x.toFixed(d);
   const md =
-    `## Auto (\`plan --algorithm auto\`, src/compare/auto.ts)\n\n` +
+    `## Auto (\`plan --algorithm auto\`, src/auto/plan-auto.ts)\n\n` +
     `${rows.length} held-out matrices (seeds ${SEED_BASE}+; ${SET.length - missing.length} pattern entries of bench/auto.ts SET, P ${byP.join(", ")}, every one of the ${MACHINES.length} machine presets), simulated machine in blocking mode. ` +
     `"best" simulates every applicable planner (auto's parameter variants and every other registered planner with its defaults; total-exchange planners only up to ${TE_MAX_ELEMENTS} unit packets, above which their lower bound of one start-up per packet already loses; rs-nh at every P).` +
     (missing.length > 0 ? ` Patterns in SET not registered on this branch (skipped): ${missing.join(", ")}.` : "") +

@@ -249,17 +249,17 @@ export {
   type AutoCandidate,
   type AutoReport,
   type AutoResult,
-} from "./compare/auto.js";
+} from "./auto/index.js";
+export { RS_NH_MAX_MESSAGES } from "./planner/permutation/rs-nh.js";
+export { TE_MAX_ELEMENTS } from "./planner/total-exchange/te-offline.js";
 export {
   AUTO_VARIANTS,
-  RS_NH_MAX_MESSAGES,
-  TE_MAX_ELEMENTS,
   screenVariants,
   planVariant,
   variantLabel,
   type AutoVariant,
   type ScreenResult,
-} from "./compare/auto-candidates.js";
+} from "./auto/index.js";
 // plan store and Arrow export (issue "For the people who build on commplan", parts 3-4)
 export {
   encodeScheduleArrow,

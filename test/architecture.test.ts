@@ -94,8 +94,9 @@ describe("architecture", () => {
     topology: ["model"],
     bounds: ["model"],
     experiments: ["model", "patterns", "planner"],
-    compare: ["model", "patterns", "planner", "machines", "topology", "bounds", "lower", "export"],
-    store: ["model", "io", "planner", "compare"],
+    auto: ["model", "planner", "machines", "bounds"],
+    compare: ["model", "patterns", "planner", "machines", "topology", "bounds", "lower", "export", "auto"],
+    store: ["model", "io", "planner", "auto"],
     testing: ["model", "io", "patterns", "planner", "lower", "verifier", "machines", "bounds"],
   };
 
@@ -110,6 +111,14 @@ describe("architecture", () => {
         if (to !== from && !ok.includes(to)) bad.push(`${file} -> ${d}`);
       }
     }
+    expect(bad).toEqual([]);
+  });
+
+  it("outside src/auto, auto is imported only through its API, src/auto/index.ts", () => {
+    const bad: string[] = [];
+    for (const [file, deps] of graph)
+      if (folderOf(file) !== "auto")
+        for (const d of deps) if (folderOf(d) === "auto" && d !== "auto/index.ts") bad.push(`${file} -> ${d}`);
     expect(bad).toEqual([]);
   });
 

@@ -17,7 +17,7 @@ import { simulateSchedule, type SimResult } from "../machines/sim/simulate.js";
 import { checkProgress } from "../model/progress.js";
 import type { PortSharing, SimMode } from "../machines/sim/options.js";
 import type { NetworkRoutes } from "../model/network.js";
-import { checkFlatForNetwork, networkOptions } from "./network-options.js";
+import { checkFlatForNetwork, networkOptions } from "../auto/index.js";
 import { cheapestNetworkCost, networkCost } from "../machines/sim/topology.js";
 import { isCommplanError } from "../model/errors.js";
 import type { MachineModel } from "../model/machine.js";
@@ -26,9 +26,6 @@ import { matrixStats } from "../model/matrix-stats.js";
 import type { Schedule } from "../model/schedule.js";
 import { PLANNERS, resolvePlanOptions } from "../planner/registry.js";
 import type { Planner } from "../planner/types.js";
-
-/** The te-* planners move every element as its own transfer: they are skipped past this many network elements. */
-export const MAX_ELEMENT_PLANNER_ELEMENTS = 20_000;
 
 /** What to run and how to measure. */
 export interface CandidateRequest {
@@ -142,10 +139,11 @@ export function runCandidates(m: CommMatrix, req: CandidateRequest): CandidateRu
   const candidates: Candidate[] = [];
   const skipped: { algorithm: string; reason: string }[] = [];
   planners.forEach((planner, k) => {
-    if (planner.name.startsWith("te-") && elements > MAX_ELEMENT_PLANNER_ELEMENTS)
+    const limit = planner.traits.elementLimit;
+    if (limit !== undefined && elements > limit)
       skipped.push({
         algorithm: planner.name,
-        reason: `moves every element as a transfer; the matrix has ${elements} network elements (at most ${MAX_ELEMENT_PLANNER_ELEMENTS})`,
+        reason: `moves every element as a transfer; the matrix has ${elements} network elements (at most ${limit})`,
       });
     else {
       try {

@@ -3,11 +3,14 @@ import { fail } from "../model/errors.js";
 import { generatePattern } from "../patterns/registry.js";
 import { maxPairLoadModel } from "./max-load-model.js";
 import { teRounds } from "../planner/total-exchange/protocols.js";
+import { PLANNERS } from "../planner/registry.js";
 import { paperRow, timePerH, type PaperTeField, type PaperTeRow } from "./paper-table.js";
 import { relayLowerBound } from "../planner/total-exchange/round-engine.js";
 
-/** Protocols the table reports by default. */
-export const TE_TABLE_ALGORITHMS: readonly string[] = ["te-direct", "te-balanced", "te-offline"];
+/** Protocols the table reports by default: the total-exchange planners marked `inPaperTable`, in registry order. */
+export const TE_TABLE_ALGORITHMS: readonly string[] = PLANNERS.filter(
+  (p) => p.traits.family?.name === "total-exchange" && p.traits.family.inPaperTable,
+).map((p) => p.name);
 /** Most packets (N * h) one cell may route. */
 export const TE_TABLE_MAX_PACKETS = 1 << 27;
 

@@ -1,6 +1,23 @@
 /** Planners: one module per algorithm, and the registry that names them. */
-export { PLANNERS, findPlanner, plan, resolvePlanOptions, type PlanRequest } from "./registry.js";
-export type { Planner, PlanOptions, PlannerParam, InputParam, OutputParam, ParamValue, PlanParams } from "./types.js";
+export { PLANNERS, autoProfileOf, findPlanner, plan, resolvePlanOptions, type PlanRequest } from "./registry.js";
+export type {
+  Planner,
+  PlanOptions,
+  PlannerParam,
+  InputParam,
+  OutputParam,
+  ParamValue,
+  PlanParams,
+  PlannerTraits,
+  PlannerFamily,
+  AutoProfile,
+  AutoVariantSpec,
+  AutoBoundKind,
+  FlatMode,
+  FlatPrediction,
+  PredictCache,
+  NoAuto,
+} from "./types.js";
 export { resolveParams, describeParamType, inputParams } from "./plan-params.js";
 export { linearPermutation, lpPartner, lpRounds } from "./linear-permutation.js";
 export { shift } from "./shift.js";

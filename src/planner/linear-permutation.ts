@@ -1,10 +1,12 @@
 /** Linear permutation: pairwise exchange with partner i XOR k (000 sec 4, fig. 3; 003 sec 3.2, fig. 3), extended to any P. */
 import type { CommMatrix } from "../model/matrix.js";
+import type { MachineModel } from "../model/machine.js";
+import { feedByStep, tally } from "./flat-tally.js";
 import { ScheduleBuilder } from "../model/schedule.js";
 import { countMessages, planHeader, sendByStep, sendSize } from "./plan-header.js";
 import { definePlanner } from "./plan-params.js";
 import { stepProgress } from "./plan-progress.js";
-import type { Planner, PlanOptions } from "./types.js";
+import type { FlatMode, Planner, PlanOptions } from "./types.js";
 
 /**
  * The partner of node i in round r of a pairwise-exchange schedule of P nodes, or -1 when i idles.
@@ -69,6 +71,32 @@ function plan(m: CommMatrix, opts: PlanOptions): ReturnType<Planner["plan"]> {
   return s;
 }
 
+/** Flat time of the linear-permutation planner (its pairing, lpPartner). */
+export function predictLinearPermutation(m: CommMatrix, machine: MachineModel, mode: FlatMode): number {
+  const p = m.p;
+  const f = tally(m, machine, mode);
+  const [first, last] = lpRounds(p);
+  if (m.sparse) {
+    feedByStep(m, f, last + 1, (i, j) => lpRoundOf(p, i, j));
+    f.endStage(true);
+    return f.total;
+  }
+  const data = m.data;
+  const partner = new Int32Array(p);
+  for (let r = first; r <= last; r++) {
+    for (let i = 0; i < p; i++) partner[i] = lpPartner(p, r, i);
+    for (let i = 0; i < p; i++) {
+      const j = partner[i]!;
+      if (j < 0 || j === i) continue;
+      const v = data[i * p + j]!;
+      if (v !== 0) f.send(i, j, v);
+    }
+    f.step();
+  }
+  f.endStage(true);
+  return f.total;
+}
+
 /** The linear permutation planner. */
 export const linearPermutation: Planner = definePlanner(
   {
@@ -76,6 +104,12 @@ export const linearPermutation: Planner = definePlanner(
     title: "pairwise exchange with partner i XOR k; circle method when P is not a power of two",
     source: "000 sec 4 fig. 3; 003 sec 3.2 fig. 3",
     params: {},
+    traits: { relayed: false, randomised: false, stages: 1, growth: "linear", claims: "verifier" },
+    auto: {
+      variants: [{ params: {}, alwaysFinal: true, early: "exact" }],
+      predict: (m, machine, mode) => predictLinearPermutation(m, machine, mode),
+      bound: "busiest-node",
+    },
   },
   plan,
 );

@@ -12,7 +12,7 @@ import {
   type Specs,
 } from "../model/param-spec.js";
 import type { JsonValue, Schedule } from "../model/schedule.js";
-import type { InputParam, Planner, PlannerParam, PlanOptions } from "./types.js";
+import type { AutoProfile, InputParam, NoAuto, Planner, PlannerParam, PlannerTraits, PlanOptions } from "./types.js";
 import { jsonExcerpt } from "../model/quoted.js";
 
 /** The input parameters of a declaration (output keys left out). */
@@ -49,12 +49,16 @@ export function resolveParams<S extends Specs>(
   });
 }
 
-/** What a planner is besides its plan function: names and its parameter declaration. */
+/** What a planner is besides its plan function: names, its parameter declaration, its traits and its auto profile. */
 export interface PlannerInfo<S extends Specs> {
   readonly name: string;
   readonly title: string;
   readonly source: string;
   readonly params: S;
+  /** What it is (Planner.traits). */
+  readonly traits: PlannerTraits;
+  /** What auto needs of it, or why it is not auto's candidate (Planner.auto). */
+  readonly auto: AutoProfile | NoAuto;
 }
 
 /**
@@ -73,6 +77,8 @@ export function definePlanner<S extends Specs>(
     source: info.source,
     params: namedSpecs(specs),
     specs,
+    traits: info.traits,
+    auto: info.auto,
     plan(m, opts) {
       if (!resolvedFrom(opts.params, specs)) {
         throw fail(

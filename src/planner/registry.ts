@@ -13,7 +13,7 @@ import { resolveParams } from "./plan-params.js";
 import { shift } from "./shift.js";
 import { TOTAL_EXCHANGE_PLANNERS } from "./total-exchange/index.js";
 import { TWO_STAGE_PLANNERS } from "./two-stage/index.js";
-import type { Planner, PlanOptions } from "./types.js";
+import type { AutoProfile, Planner, PlanOptions } from "./types.js";
 
 /** Every registered planner, in the order `commplan algorithms` lists them. */
 export const PLANNERS: readonly Planner[] = [
@@ -80,4 +80,9 @@ export function plannerUsesMachine(p: Pick<Planner, "params">): boolean {
 export function plan(m: CommMatrix, algorithm: string, req: PlanRequest = {}): Schedule {
   const planner = findPlanner(algorithm);
   return planner.plan(m, resolvePlanOptions(planner, req));
+}
+
+/** The planner's auto profile, or null when it is deliberately not one of auto's candidates (Planner.auto). */
+export function autoProfileOf(p: Pick<Planner, "auto">): AutoProfile | null {
+  return "variants" in p.auto ? p.auto : null;
 }

@@ -52,6 +52,112 @@ export interface Planner {
   readonly params: readonly PlannerParam[];
   /** The same declaration by name (what `resolvePlanOptions` checks params against). */
   readonly specs: Specs;
+  /** What it is: direct or relayed, randomised, stages, growth, element limit, family, claims. */
+  readonly traits: PlannerTraits;
+  /** What `--algorithm auto` needs of it, or why it is deliberately not one of auto's candidates. */
+  readonly auto: AutoProfile | NoAuto;
   /** Makes a schedule for the matrix; `opts` must come from `resolvePlanOptions`; throws CommplanError for matrices it cannot plan. */
   plan(m: CommMatrix, opts: PlanOptions): Schedule;
+}
+
+/** A family of planners that share a shape and an experiment (the total-exchange protocols of 001). */
+export interface PlannerFamily {
+  /** The family's name. */
+  readonly name: "total-exchange";
+  /** Whether the family's experiment (001's total-exchange table, `commplan te-table`) reports it by default. */
+  readonly inPaperTable: boolean;
+}
+
+/** What a planner is, read by compare, auto, the store, the CLI, the demo and the tests instead of its name. */
+export interface PlannerTraits {
+  /** Some element travels through another node (not direct: src/bounds/schedule-class.ts). */
+  readonly relayed: boolean;
+  /** Its plan depends on the seed. */
+  readonly randomised: boolean;
+  /** Stages of a plan with traffic: a number, or "rounds" (one stage per protocol round). */
+  readonly stages: number | "rounds";
+  /** How its plans grow: with the messages (linear), or faster (P^2, P sqrt(P), (P / g)^2 transfers, one per element). */
+  readonly growth: "linear" | "superlinear";
+  /**
+   * Most network elements for which compare runs it (it moves every element as its own transfer); absent: no
+   * limit. auto's own screen limit is `AutoProfile.maxElements`, a different, tighter figure.
+   */
+  readonly elementLimit?: number;
+  /** The family it belongs to, when one of its experiments selects it. */
+  readonly family?: PlannerFamily;
+  /** Whether the verifier states claims for it (src/verifier/claims.ts, keyed by its name) or deliberately none. */
+  readonly claims: "verifier" | "none";
+}
+
+/** The flat cost model's modes (the same values as CostMode of src/machines/cost-model.ts). */
+export type FlatMode = "blocking" | "nonblocking";
+
+/** Values a prediction keeps per matrix, shared by the variants of one screen (two-stage's split). */
+export type PredictCache = Map<string, unknown>;
+
+/**
+ * The exact flat cost-model time (us) of the plan the planner would make with `params`, from the matrix
+ * alone (no schedule built), or null when it has none for these params or this matrix.
+ */
+export type FlatPrediction = (
+  m: CommMatrix,
+  machine: MachineModel,
+  mode: FlatMode,
+  params: { readonly [k: string]: JsonValue },
+  cache: PredictCache,
+) => number | null;
+
+/**
+ * The lower bound auto's screen puts on the flat time of a variant without a prediction (the formulas
+ * live in src/auto/predict.ts): `unit-packets` a round per element (one transfer per element),
+ * `two-relays` every byte of the busiest node moved twice in two stages, `four-stages` four stages of
+ * which the first rearranges every byte a node sends, `whole-messages` partial permutations of whole
+ * messages, `busiest-node` any one-stage contention-free direct plan (messages may be cut).
+ */
+export type AutoBoundKind = "unit-packets" | "two-relays" | "four-stages" | "whole-messages" | "busiest-node";
+
+/** One parameter variant auto weighs, and how auto treats it. */
+export interface AutoVariantSpec {
+  /** The planner's parameters in this variant. */
+  readonly params: { readonly [k: string]: JsonValue };
+  /** Tie-break position: auto's variants are ordered by priority (default 0), then registry order (the earlier wins a tie). */
+  readonly priority?: number;
+  /** Simulated whatever the screen says (AUTO_ALWAYS_FINAL). */
+  readonly alwaysFinal?: boolean;
+  /**
+   * When auto simulates it before the screen prices the rest: `first` (few transfers, so cheap; its makespan
+   * rules out), `exact` (when its blocking bound is exact: a makespan without a replay), `ruling` (only where
+   * the rule-out runs: it wins often, and its makespan rules out relaying planners).
+   */
+  readonly early?: "first" | "exact" | "ruling";
+  /** The variant the auto header's reason compares the winner with (what MPI libraries do for alltoallv). */
+  readonly baseline?: boolean;
+}
+
+/** What `--algorithm auto` needs of a planner that is one of its candidates. */
+export interface AutoProfile {
+  /** Its parameter variants, in tie-break order among themselves. */
+  readonly variants: readonly AutoVariantSpec[];
+  /** Its exact flat time from the matrix, when it has one. */
+  readonly predict?: FlatPrediction;
+  /**
+   * Auto's lower bound on its flat time while it has no prediction; absent (a planner whose prediction
+   * always answers) the screen takes 0, so a variant without either is planned as soon as it nears the top.
+   */
+  readonly bound?: AutoBoundKind;
+  /**
+   * Whether every plan with traffic has exactly `traits.stages` stages that all rearrange (a test checks it
+   * against the plans), so that the rule-out bounds it by those stages (RELAYED_STAGES).
+   */
+  readonly stagesRearrange?: boolean;
+  /** Most non-empty off-diagonal messages for which the screen plans it, and why (the tail of the note). */
+  readonly maxMessages?: { readonly limit: number; readonly why: string };
+  /** Most off-diagonal elements (unit packets) for which the screen plans it. */
+  readonly maxElements?: number;
+}
+
+/** A planner deliberately left out of auto's candidates, with the reason. */
+export interface NoAuto {
+  /** Why auto never weighs it. */
+  readonly none: string;
 }

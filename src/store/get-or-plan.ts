@@ -1,7 +1,7 @@
 /** getOrPlan: the stored plan for a matrix and request, or a new plan made and added to the store. */
 import type { CommMatrix } from "../model/matrix.js";
 import type { Schedule } from "../model/schedule.js";
-import { planAuto } from "../compare/auto.js";
+import { planAuto } from "../auto/index.js";
 import { findPlanner, type PlanRequest } from "../planner/registry.js";
 import { addPlan, getPlanById, type PlanStore } from "./plan-store.js";
 import { resolveStoreRequest, STORE_AUTO, type ResolvedRequest } from "./store-key.js";

@@ -1,7 +1,7 @@
 /** A machine model built by hand is checked where it enters the library: a bad field is a one-line error naming it, not a NaN time. */
 import { describe, expect, it } from "vitest";
 import { lowerBounds } from "../../src/bounds/index.js";
-import { planAuto } from "../../src/compare/auto.js";
+import { planAuto } from "../../src/auto/index.js";
 import { runCandidates } from "../../src/compare/candidates.js";
 import { MACHINES, findMachine, scheduleCost } from "../../src/machines/index.js";
 import { runProtocol } from "../../src/machines/sim/protocols.js";

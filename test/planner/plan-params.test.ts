@@ -112,22 +112,28 @@ describe("describeParamType and inputParams", () => {
   });
 });
 
+const TOY_TRAITS = { relayed: false, randomised: false, stages: 1, growth: "linear", claims: "none" } as const;
+const NO_AUTO = { none: "a test planner" };
+
 describe("definePlanner: params arrive typed", () => {
   const seen: unknown[] = [];
-  const planner = definePlanner({ name: "algo", title: "t", source: "s", params: DECL }, (m, opts) => {
-    // typed reads: a number, a boolean, a literal union, a number-or-literal union, an optional number
-    const count: number = opts.params.count,
-      flag: boolean = opts.params.flag;
-    const mode: "fast" | "slow" = opts.params.mode,
-      cut: number | "auto" | "none" = opts.params.cut;
-    const size: number | undefined = opts.params.size;
-    seen.push({ count, flag, mode, cut, size });
-    return new ScheduleBuilder(
-      { p: m.p, algorithm: "algo", params: opts.givenParams, seed: null, elementBytes: 8, matrixDigest: "" },
-      false,
-      0,
-    ).build();
-  });
+  const planner = definePlanner(
+    { name: "algo", title: "t", source: "s", params: DECL, traits: TOY_TRAITS, auto: NO_AUTO },
+    (m, opts) => {
+      // typed reads: a number, a boolean, a literal union, a number-or-literal union, an optional number
+      const count: number = opts.params.count,
+        flag: boolean = opts.params.flag;
+      const mode: "fast" | "slow" = opts.params.mode,
+        cut: number | "auto" | "none" = opts.params.cut;
+      const size: number | undefined = opts.params.size;
+      seen.push({ count, flag, mode, cut, size });
+      return new ScheduleBuilder(
+        { p: m.p, algorithm: "algo", params: opts.givenParams, seed: null, elementBytes: 8, matrixDigest: "" },
+        false,
+        0,
+      ).build();
+    },
+  );
   const m = matrixFromData(2, new Float64Array(4));
 
   it("lists the declaration with names, and plans with the resolved values", () => {

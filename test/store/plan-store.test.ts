@@ -7,7 +7,7 @@ import { generatePattern } from "../../src/patterns/index.js";
 import { scheduleToJsonText } from "../../src/io/schedule-json-write.js";
 import { plan } from "../../src/planner/registry.js";
 import { findMachine } from "../../src/machines/presets.js";
-import { planAuto } from "../../src/compare/auto.js";
+import { planAuto } from "../../src/auto/index.js";
 import type { Schedule } from "../../src/model/schedule.js";
 import {
   addPlan,

@@ -33,8 +33,8 @@ export function registerDemo(program: Command, ctx: CliContext): void {
       const machine = findMachine(o.machine);
       const m = generatePattern("pattern1", p, { mmax: 1024, small: 1 }, seed);
       const st = matrixStats(m);
-      // the te-* protocols route h-relations of unit packets, not a spike pattern: they have their own table
-      const results = PLANNERS.filter((pl) => !pl.name.startsWith("te-")).map((planner) => {
+      // the total-exchange protocols route h-relations of unit packets, not a spike pattern: they have their own table
+      const results = PLANNERS.filter((pl) => pl.traits.family?.name !== "total-exchange").map((planner) => {
         try {
           const s = planner.plan(m, resolvePlanOptions(planner, { payload: true, seed, machine }));
           const r = verifySchedule(m, s);

@@ -6,7 +6,7 @@ import { refuseOutputOntoInput } from "../../io/file-output.js";
 import { findMachine } from "../../machines/presets.js";
 import { readMatrixFile } from "../../io/matrix-read.js";
 import { PLANNERS, resolvePlanOptions } from "../../planner/registry.js";
-import { AUTO_ALWAYS_FINAL, AUTO_FINALISTS, planAuto } from "../../compare/auto.js";
+import { AUTO_ALWAYS_FINAL, AUTO_FINALISTS, planAuto } from "../../auto/index.js";
 import { fail } from "../../model/errors.js";
 import { machineOptionHelp } from "./lists.js";
 import {

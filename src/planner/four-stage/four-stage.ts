@@ -263,6 +263,8 @@ export const fourStage: Planner = definePlanner(
     title: "A4: four stages over an R x C node array, any P (pseudo-nodes, priority stalls, load balancing)",
     source: "004 sec 3.2, figs 5-12",
     params: FOUR_STAGE_PARAMS,
+    traits: { relayed: true, randomised: false, stages: 4, growth: "superlinear", claims: "verifier" },
+    auto: { variants: [{ params: {} }], bound: "four-stages", stagesRearrange: true },
   },
   plan,
 );

@@ -97,6 +97,9 @@ export const coloring: Planner = definePlanner(
     title: "exact bipartite edge colouring: h = max(f, g) contention-free phases, whole messages",
     source: "003 sec 3.3 (partial permutations); Konig's edge-colouring theorem",
     params: COLORING_PARAMS,
+    traits: { relayed: false, randomised: false, stages: 1, growth: "linear", claims: "verifier" },
+    // it wins most often (bench/results/auto.md), and its makespan rules out the relaying planners whose bounds lie above it
+    auto: { variants: [{ params: {}, early: "ruling" }], bound: "whole-messages" },
   },
   plan,
 );

@@ -91,6 +91,8 @@ export const rsN: Planner = definePlanner(
     title: "RS_N: random partial permutations (rows in random order pick a free column), whole messages",
     source: "003 sec 3.3 fig. 4",
     params: {},
+    traits: { relayed: false, randomised: true, stages: 1, growth: "linear", claims: "verifier" },
+    auto: { variants: [{ params: {} }], bound: "whole-messages" },
   },
   plan,
 );

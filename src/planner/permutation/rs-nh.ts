@@ -516,6 +516,15 @@ function cutoffOf(
   return Math.ceil(factor * sorted[(n - 1) >> 1]!); // lower median
 }
 
+/**
+ * rs-nh's planning time grows fast with the messages (up to seven cutoff-rule runs, each scanning
+ * past the destinations taken in a phase: 4.9-8.0 x rs-n in bench/results/permutation.md), and no cheap
+ * bound tells it apart from coloring: auto plans it only up to this many messages (P = 64 dense). In
+ * bench/results/auto.md, a limit of 1,024 left one case 1.071 x the best (rs-nh unplanned) and 4,096
+ * none beyond 1.05, at the same median cost.
+ */
+export const RS_NH_MAX_MESSAGES = 4096;
+
 /** RS_NH (003 sec 3.3): RS_N with largest-first heaps and a per-phase cutoff that splits long messages (rule chosen by modelled time by default). */
 export const rsNh: Planner = definePlanner(
   {
@@ -523,6 +532,12 @@ export const rsNh: Planner = definePlanner(
     title: "RS_NH: random partial permutations, largest message first, long messages cut at a per-phase cutoff",
     source: "003 sec 3.3",
     params: RS_NH_PARAMS,
+    traits: { relayed: false, randomised: true, stages: 1, growth: "linear", claims: "verifier" },
+    auto: {
+      variants: [{ params: {} }],
+      bound: "busiest-node",
+      maxMessages: { limit: RS_NH_MAX_MESSAGES, why: "its planning time grows fast; coloring stands for it" },
+    },
   },
   plan,
 );

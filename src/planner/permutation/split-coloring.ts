@@ -569,6 +569,8 @@ export const splitColoring: Planner = definePlanner(
     source:
       "003 sec 3.3 (RS_NH's cutoff made exact); Konig's edge-colouring theorem; Gonzalez-Sahni preemptive open shop / Birkhoff-von Neumann",
     params: SPLIT_COLORING_PARAMS,
+    traits: { relayed: false, randomised: false, stages: 1, growth: "linear", claims: "verifier" },
+    auto: { variants: [{ params: {} }], bound: "busiest-node" },
   },
   plan,
 );

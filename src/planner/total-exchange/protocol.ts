@@ -7,7 +7,7 @@ import { progressPhases, type ProgressCallback } from "../../model/progress.js";
 import { planHeader, trackedRng } from "../plan-header.js";
 import { integer, output, type InputSpec, type OutputSpec, type Resolved } from "../../model/param-spec.js";
 import { definePlanner, resolveParams } from "../plan-params.js";
-import type { Planner } from "../types.js";
+import type { AutoProfile, Planner } from "../types.js";
 import { checkTeMatrix, relationLoad, roundLowerBound, RoundEngine } from "./round-engine.js";
 
 /** A numeric parameter of a protocol: an integer or number (in min..max) with a default. */
@@ -56,6 +56,14 @@ export interface TeProtocol<S extends TeParams = TeParams> {
    * search); the rest counts the packets delivered (RoundEngine). None by default.
    */
   readonly searchShare?: number;
+  /** Some packet travels through an intermediate (Planner.traits.relayed). */
+  readonly relayed: boolean;
+  /** Its rounds depend on the seed (Planner.traits.randomised). */
+  readonly randomised: boolean;
+  /** Whether 001's table (`commplan te-table`) reports it by default. */
+  readonly inPaperTable?: boolean;
+  /** What auto needs of it; absent: not one of auto's candidates (TE_NO_AUTO). */
+  readonly auto?: AutoProfile;
   /** Moves every packet to its destination through the engine; returns what happened. `search`: the progress of the work before the rounds (see searchShare). */
   run(m: CommMatrix, eng: RoundEngine, rng: Rng, params: Resolved<S>, search: ProgressCallback | null): TeInfo;
   /** A faster round count without moving packets (optional). */
@@ -74,10 +82,28 @@ function protocolParams(proto: TeProtocol, resolved: { readonly [k: string]: unk
   return out;
 }
 
+/** The te-* planners move every element as its own transfer: compare skips them past this many network elements. */
+export const MAX_ELEMENT_PLANNER_ELEMENTS = 20_000;
+
+/** Why a protocol without an auto profile is not auto's candidate. */
+const TE_NO_AUTO =
+  "te-offline, the best of the total-exchange protocols (docs/algorithms/total-exchange.md), stands for the family";
+
 /** The planner of a protocol: one stage per non-empty round, N - 1 shift steps per round (empty steps dropped). */
 export function tePlanner(proto: TeProtocol): Planner {
   const params = { ...proto.params, ports: PORTS_PARAM, ...proto.outputs, ...COMMON_OUTPUTS };
-  return definePlanner({ name: proto.name, title: proto.title, source: proto.source, params }, (m, opts) => {
+  const traits = {
+    relayed: proto.relayed,
+    randomised: proto.randomised,
+    stages: "rounds",
+    growth: "superlinear",
+    elementLimit: MAX_ELEMENT_PLANNER_ELEMENTS,
+    family: { name: "total-exchange", inPaperTable: proto.inPaperTable ?? false },
+    claims: "verifier",
+  } as const;
+  const auto = proto.auto ?? { none: TE_NO_AUTO };
+  const info = { name: proto.name, title: proto.title, source: proto.source, params, traits, auto };
+  return definePlanner(info, (m, opts) => {
     const ports = opts.params.ports,
       most = Math.max(1, m.p - 1);
     if (ports > most)

@@ -15,6 +15,9 @@ export const teBalanced = defineTeProtocol({
   name: "te-balanced",
   title: "Total-exchange rounds, 001 sec 4: direct, idle slots carry excess packets to random intermediates",
   source: "001 sec 4 (the experimental protocol)",
+  relayed: true,
+  randomised: true,
+  inPaperTable: true,
   params: {
     floor: integer({ description: "never trim a pair below this many packets", min: 0, max: 1 << 20, default: 1 }),
     maxRounds: integer({

@@ -8,6 +8,9 @@ export const teDirect = defineTeProtocol({
   name: "te-direct",
   title: "Total-exchange rounds, direct: round r carries packet r of every origin-destination pair",
   source: "001 sec 4 (direct protocol), sec 3 (Gerbessiotis and Valiant)",
+  relayed: false,
+  randomised: false,
+  inPaperTable: true,
   params: {},
   outputs: {},
   run(_m, eng) {

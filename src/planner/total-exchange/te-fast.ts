@@ -116,6 +116,8 @@ export const teFast = defineTeProtocol({
   title:
     "Total-exchange rounds, 001 sec 3.2: direct, random intermediates while h >= N, then dart throwing with copies",
   source: "001 sec 3.2",
+  relayed: true,
+  randomised: true,
   params: {
     dummies: integer({
       description:

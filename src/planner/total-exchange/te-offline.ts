@@ -537,11 +537,24 @@ export function runOffline(m: CommMatrix, eng: RoundEngine, p: OfflinePlan): voi
   }
 }
 
+/**
+ * auto's screen plans te-offline only up to this many off-diagonal elements (unit packets, one transfer
+ * each). A limit of auto's alone: compare runs every te-* planner up to its own, looser
+ * MAX_ELEMENT_PLANNER_ELEMENTS (20,000 network elements), the planner's `traits.elementLimit`.
+ */
+export const TE_MAX_ELEMENTS = 1 << 14;
+
 /** te-offline: deterministic (the seed plays no part); aims at the lower bound ceil(max packets per node / (N - 1)). */
 export const teOffline = defineTeProtocol({
   name: "te-offline",
   title: "Total-exchange rounds, offline (ours): direct where a pair has room, excess relayed on slots that would idle",
   source: "ours (docs/algorithms/total-exchange.md); idea of 001 sec 4",
+  relayed: true,
+  // it seeds its own stream from the matrix: the same plan for every seed
+  randomised: false,
+  inPaperTable: true,
+  // the best of the family (docs/algorithms/total-exchange.md), it stands for it in auto
+  auto: { variants: [{ params: {} }], bound: "unit-packets", maxElements: TE_MAX_ELEMENTS },
   params: {
     candidates: integer({
       description: "random intermediates tried per relayed packet before a full scan",

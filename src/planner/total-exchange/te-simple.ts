@@ -96,6 +96,8 @@ export const teSimple = defineTeProtocol({
   name: "te-simple",
   title: "Total-exchange rounds, 001 sec 3.1: direct rounds, then blocks of log^c N with injective intermediates",
   source: "001 sec 3.1 (Theorem 1)",
+  relayed: true,
+  randomised: true,
   params: {
     epsilon: number({
       description: "step 1 rounds: h/N + epsilon sqrt((h/N) loglog N) + alpha loglog N",

@@ -7,6 +7,8 @@ export const teValiant = defineTeProtocol({
   name: "te-valiant",
   title: "Total-exchange rounds, Valiant: random intermediate, then destination",
   source: "001 sec 3 (Valiant's two-stage strategy [23])",
+  relayed: true,
+  randomised: true,
   params: {},
   outputs: teOutputs({
     phase1Rounds: "rounds to the random intermediates",

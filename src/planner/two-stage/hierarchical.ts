@@ -7,7 +7,9 @@ import { integer, output, type Resolved } from "../../model/param-spec.js";
 import { planHeader } from "../plan-header.js";
 import { definePlanner } from "../plan-params.js";
 import { stepProgress } from "../plan-progress.js";
-import type { Planner, PlanOptions } from "../types.js";
+import type { MachineModel } from "../../model/machine.js";
+import { tally } from "../flat-tally.js";
+import type { FlatMode, Planner, PlanOptions } from "../types.js";
 
 /** The parameters: `gpus` per node (its `nodes` and the stage-2 `railSteps` go to the header). */
 const HIERARCHICAL_PARAMS = {
@@ -167,6 +169,68 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof HIERARCHICAL_PARA
   return s;
 }
 
+/** Flat time of hierarchical with g ranks per node (default g when `gpus` is undefined; g must divide P). */
+export function predictHierarchical(m: CommMatrix, machine: MachineModel, mode: FlatMode, gpus?: number): number {
+  const { p, data } = m;
+  const g = hierarchicalGpus(p, gpus);
+  const nodes = p / g;
+  // toRail[u * g + i]: what rank u hands GPU i of its node in stage 1 (its messages to the nodes of rail i);
+  // fromRail[d * g + i]: what GPU i of d's node hands d in stage 3; pair[n * nodes + n2]: stage 2
+  const toRail = new Float64Array(p * g),
+    fromRail = new Float64Array(p * g),
+    pair = new Float64Array(nodes * nodes);
+  for (let u = 0; u < p; u++) {
+    const n = Math.floor(u / g);
+    for (let n2 = 0; n2 < nodes; n2++) {
+      if (n2 === n) continue;
+      const rail = railOf(n, n2, g);
+      let block = 0;
+      for (let d = n2 * g; d < n2 * g + g; d++) {
+        const v = data[u * p + d]!;
+        block += v;
+        fromRail[d * g + rail] = fromRail[d * g + rail]! + v;
+      }
+      toRail[u * g + rail] = toRail[u * g + rail]! + block;
+      pair[n * nodes + n2] = pair[n * nodes + n2]! + block;
+    }
+  }
+  const f = tally(m, machine, mode);
+  for (let k = 1; k < g; k++) {
+    for (let u = 0; u < p; u++) {
+      const base = u - (u % g),
+        i = ((u % g) + k) % g,
+        v = base + i;
+      const size = data[u * p + v]! + toRail[u * g + i]!;
+      if (size !== 0) f.send(u, v, size);
+    }
+    f.step();
+  }
+  f.endStage(true);
+  for (const st of packRailSteps(nodes, g)) {
+    for (const e of st) {
+      const n = Math.floor(e / nodes),
+        n2 = e % nodes,
+        rail = railOf(n, n2, g);
+      const size = pair[e]!;
+      if (size !== 0) f.send(n * g + rail, n2 * g + rail, size);
+    }
+    f.step();
+  }
+  f.endStage(true);
+  for (let k = 1; k < g; k++) {
+    for (let w = 0; w < p; w++) {
+      const base = w - (w % g),
+        rail = w % g,
+        d = base + ((rail + k) % g);
+      const size = fromRail[d * g + rail]!;
+      if (size !== 0) f.send(w, d, size);
+    }
+    f.step();
+  }
+  f.endStage(true);
+  return f.total;
+}
+
 /** The hierarchical planner: three stages for a cluster of nodes of g ranks (MoE-style hierarchical all-to-all). */
 export const hierarchical: Planner = definePlanner(
   {
@@ -174,6 +238,12 @@ export const hierarchical: Planner = definePlanner(
     title: "hierarchical all-to-all for nodes of g ranks: combine in the node, one message per node pair, scatter",
     source: "docs/algorithms/hierarchical.md (004 sec 3.1.3's combining, applied to node-structured clusters)",
     params: HIERARCHICAL_PARAMS,
+    traits: { relayed: true, randomised: false, stages: 3, growth: "superlinear", claims: "verifier" },
+    auto: {
+      // few transfers (2 P g + (P / g)^2): cheap to plan and replay, and the flat model misjudges it
+      variants: [{ params: {}, alwaysFinal: true, early: "first" }],
+      predict: (m, machine, mode) => predictHierarchical(m, machine, mode),
+    },
   },
   plan,
 );

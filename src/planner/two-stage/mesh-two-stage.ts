@@ -7,7 +7,10 @@ import { refuseDenseWorkOnSparse } from "../plan-memory.js";
 import { integer, output, type Resolved } from "../../model/param-spec.js";
 import { definePlanner } from "../plan-params.js";
 import { stepProgress } from "../plan-progress.js";
-import type { Planner, PlanOptions } from "../types.js";
+import type { MachineModel } from "../../model/machine.js";
+import { tally } from "../flat-tally.js";
+import type { FlatMode, Planner, PlanOptions } from "../types.js";
+import { groupStage, variantStageSchedule } from "./group-stage-time.js";
 import { roundPartner, SCHEDULE_PARAM, stageRounds, type StageSchedule } from "./rounds.js";
 
 /** The parameters of mesh-two-stage: `schedule` and the grid's `rows` (its `columns` are written to the header). */
@@ -127,6 +130,26 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof MESH_PARAMS>>): S
   return s;
 }
 
+/** Flat time of mesh-two-stage on its R x C grid (default rows when `rows` is undefined; R must divide P). */
+export function predictMeshTwoStage(
+  m: CommMatrix,
+  machine: MachineModel,
+  mode: FlatMode,
+  schedule: StageSchedule,
+  rows?: number,
+): number {
+  const { p } = m;
+  const R = rows ?? defaultMeshRows(p),
+    C = p / R;
+  const { s1, s2 } = meshStageVolumes(m, R, C);
+  const f = tally(m, machine, mode);
+  groupStage(f, p, schedule, C, 1, s1);
+  f.endStage(true);
+  groupStage(f, p, schedule, R, C, s2);
+  f.endStage(true);
+  return f.total;
+}
+
 /** The mesh two-stage planner (A3 of 004): a sqrt(P) x sqrt(P) mesh, or any R x C grid (`rows`). */
 export const meshTwoStage: Planner = definePlanner(
   {
@@ -134,6 +157,15 @@ export const meshTwoStage: Planner = definePlanner(
     title: "A3: R x C grid (sqrt(P) x sqrt(P) by default), combine along rows then columns",
     source: "004 sec 3.1.3, Tables 3-4; 002 sec 3.3",
     params: MESH_PARAMS,
+    traits: { relayed: true, randomised: false, stages: 2, growth: "superlinear", claims: "verifier" },
+    auto: {
+      // few transfers (about 2 P sqrt(P)): cheap to plan and replay, and the flat model misjudges it
+      variants: [
+        { params: { schedule: "shift" }, alwaysFinal: true, early: "first" },
+        { params: { schedule: "linear-permutation" } },
+      ],
+      predict: (m, machine, mode, params) => predictMeshTwoStage(m, machine, mode, variantStageSchedule(params)),
+    },
   },
   plan,
 );

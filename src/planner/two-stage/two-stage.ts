@@ -10,7 +10,10 @@ import { refuseDenseWorkOnSparse, refuseOverBudget } from "../plan-memory.js";
 import type { Resolved } from "../../model/param-spec.js";
 import { definePlanner } from "../plan-params.js";
 import { buildWeight } from "../plan-progress.js";
-import type { Planner, PlanOptions } from "../types.js";
+import type { MachineModel } from "../../model/machine.js";
+import { tally } from "../flat-tally.js";
+import type { FlatMode, Planner, PlanOptions, PredictCache } from "../types.js";
+import { groupStage, variantStageSchedule } from "./group-stage-time.js";
 import { roundPartner, stageRounds, twoStageParams, TWO_STAGE_PARAMS, type StageSchedule } from "./rounds.js";
 import { partCount, partOffset, residualStart } from "./split.js";
 
@@ -320,6 +323,47 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof TWO_STAGE_PARAMS>
   return s;
 }
 
+/** Flat time of two-stage (no reshuffle) with the given stage schedule, from its split (twoStageSplit). */
+export function predictTwoStage(
+  m: CommMatrix,
+  machine: MachineModel,
+  mode: FlatMode,
+  schedule: StageSchedule,
+  split: { readonly stage1: Float64Array; readonly stage2: Float64Array } = twoStageSplit(m, false, 1),
+): number {
+  const { p } = m;
+  const f = tally(m, machine, mode);
+  const { stage1, stage2 } = split;
+  groupStage(f, p, schedule, p, 1, stage1);
+  f.endStage(true);
+  groupStage(f, p, schedule, p, 1, stage2);
+  f.endStage(true);
+  return f.total;
+}
+
+/** Largest P whose two-stage split (three P x P arrays) auto's screen computes for its formula; above it two-stage gets a bound. */
+const TWO_STAGE_FORMULA_MAX_P = 4096;
+
+/** The split of the screen's matrix, shared by both schedule variants. */
+const SPLIT_KEY = "two-stage split";
+
+/** auto's prediction: predictTwoStage for the variants that set only `schedule`, up to TWO_STAGE_FORMULA_MAX_P. */
+function predict(
+  m: CommMatrix,
+  machine: MachineModel,
+  mode: FlatMode,
+  params: { readonly [k: string]: unknown },
+  cache: PredictCache,
+): number | null {
+  if (m.p > TWO_STAGE_FORMULA_MAX_P || Object.keys(params).some((k) => k !== "schedule")) return null;
+  let split = cache.get(SPLIT_KEY) as TwoStageSplit | undefined;
+  if (split === undefined) {
+    split = twoStageSplit(m, false, 1);
+    cache.set(SPLIT_KEY, split);
+  }
+  return predictTwoStage(m, machine, mode, variantStageSchedule(params), split);
+}
+
 /** The two-stage planner (000 sec 6; A2 of 004). */
 export const twoStage: Planner = definePlanner(
   {
@@ -327,6 +371,13 @@ export const twoStage: Planner = definePlanner(
     title: "A2: every message split over all p intermediates (round-robin residuals), then forwarded",
     source: "000 sec 6, figs 6-8, 6.3; 004 sec 3.1.2",
     params: TWO_STAGE_PARAMS,
+    traits: { relayed: true, randomised: true, stages: 2, growth: "superlinear", claims: "verifier" },
+    auto: {
+      variants: [{ params: { schedule: "shift" } }, { params: { schedule: "linear-permutation" } }],
+      predict,
+      bound: "two-relays",
+      stagesRearrange: true,
+    },
   },
   plan,
 );

@@ -1,6 +1,6 @@
 /** A NetworkRoutes a library caller implements is checked: its shape when the run starts, each route it returns when a message begins; progress callbacks are functions. */
 import { describe, expect, it } from "vitest";
-import { planAuto } from "../../../src/compare/auto.js";
+import { planAuto } from "../../../src/auto/index.js";
 import { runCandidates } from "../../../src/compare/candidates.js";
 import { findMachine } from "../../../src/machines/presets.js";
 import { simulateSchedule } from "../../../src/machines/sim/simulate.js";

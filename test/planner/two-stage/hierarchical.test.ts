@@ -6,7 +6,7 @@ import { matrixDigest, matrixFromData } from "../../../src/model/matrix.js";
 import { ScheduleBuilder } from "../../../src/model/schedule.js";
 import { plan } from "../../../src/planner/index.js";
 import { findMachine, scheduleCost } from "../../../src/machines/index.js";
-import { predictHierarchical } from "../../../src/compare/auto-predict.js";
+import { predictHierarchical } from "../../../src/planner/two-stage/hierarchical.js";
 import { verifySchedule } from "../../../src/verifier/index.js";
 import { buildMatrix, matrixRecipe } from "../../helpers/arbitraries.js";
 

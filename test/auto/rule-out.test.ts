@@ -2,9 +2,9 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { scheduleClass } from "../../src/bounds/index.js";
-import { AUTO_VARIANTS, DIRECT_VARIANTS, variantLabel, type AutoVariant } from "../../src/compare/auto-candidates.js";
+import { AUTO_VARIANTS, DIRECT_VARIANTS, variantLabel, type AutoVariant } from "../../src/auto/index.js";
 import type { Schedule } from "../../src/model/schedule.js";
-import { RELAYED_STAGES, composedDirectBound, relayedBound, ruleOutBounds } from "../../src/compare/auto-rule-out.js";
+import { RELAYED_STAGES, composedDirectBound, relayedBound, ruleOutBounds } from "../../src/auto/index.js";
 import { matrixFromCoordinates } from "../../src/model/matrix.js";
 import { findMachine } from "../../src/machines/presets.js";
 import { simulateSchedule } from "../../src/machines/sim/index.js";

@@ -1,20 +1,12 @@
 /** auto's screen formulas: the flat time of shift, linear permutation, mesh-two-stage, hierarchical and two-stage predicted from the matrix equals scheduleCost of the plan; the lazy screen plans only what it needs and finds the same best predictions as planning everything. */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import {
-  predictHierarchical,
-  predictLinearPermutation,
-  predictMeshTwoStage,
-  predictShift,
-  predictTwoStage,
-} from "../../src/compare/auto-predict.js";
-import {
-  AUTO_VARIANTS,
-  planVariant,
-  screenFormulas,
-  screenVariants,
-  variantLabel,
-} from "../../src/compare/auto-candidates.js";
+import { predictShift } from "../../src/planner/shift.js";
+import { predictLinearPermutation } from "../../src/planner/linear-permutation.js";
+import { predictHierarchical } from "../../src/planner/two-stage/hierarchical.js";
+import { predictMeshTwoStage } from "../../src/planner/two-stage/mesh-two-stage.js";
+import { predictTwoStage } from "../../src/planner/two-stage/two-stage.js";
+import { AUTO_VARIANTS, planVariant, screenFormulas, screenVariants, variantLabel } from "../../src/auto/index.js";
 import { scheduleCost, type CostMode } from "../../src/machines/cost-model.js";
 import { MACHINES } from "../../src/machines/presets.js";
 import type { MachineModel } from "../../src/model/machine.js";
@@ -36,7 +28,7 @@ function close(a: number, b: number): void {
   expect(Math.abs(a - b)).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(b)));
 }
 
-describe("auto-predict formulas", () => {
+describe("the planners' flat-time predictions", () => {
   it("lpRoundOf inverts lpPartner: the round in which i and j exchange, for every P up to 70", () => {
     for (let p = 2; p <= 70; p++) {
       const [first, last] = lpRounds(p);

@@ -11,9 +11,12 @@ import { resolveTopology } from "../machines/sim/options.js";
 import { BoundScratch, blockingBoundExact, type BoundTopology } from "../machines/sim/blocking-bound.js";
 import type { NetworkRoutes } from "../model/network.js";
 import { checkFlatForNetwork, networkOptions } from "./network-options.js";
-import { TIE_SLACK, apart, beyond, ruleOut, ruleOutBounds, type RuleOutBounds } from "./auto-rule-out.js";
+import { TIE_SLACK, apart, beyond, ruleOut, ruleOutBounds, type RuleOutBounds } from "./rule-out.js";
+import { PLANNERS } from "../planner/registry.js";
+import type { Planner } from "../planner/types.js";
 import {
   AUTO_VARIANTS,
+  autoVariantEntries,
   ensurePlanned,
   planLeaders,
   planVariant,
@@ -21,8 +24,9 @@ import {
   screenFormulas,
   variantLabel,
   type AutoVariant,
+  type AutoVariantEntry,
   type ScreenResult,
-} from "./auto-candidates.js";
+} from "./candidates.js";
 
 /** Options of planAuto. */
 export interface AutoOptions {
@@ -40,6 +44,8 @@ export interface AutoOptions {
   readonly portSharing?: PortSharing;
   /** Called now and then while the finalists are simulated, with (transfers simulated, transfers of every finalist). */
   readonly progress?: ((done: number, total: number) => void) | null;
+  /** The planners to weigh, by their auto profiles (default the registry, PLANNERS). */
+  readonly planners?: readonly Planner[];
 }
 
 /** Finalists simulated besides shift, by default: the bench (bench/results/auto.md) measured this many enough. */
@@ -80,35 +86,51 @@ export interface AutoResult {
   };
 }
 
-/**
- * Variants simulated whatever the screen says (labels): shift (what MPI libraries do for alltoallv;
- * so auto never loses to it), linear permutation, mesh-two-stage and hierarchical. The flat model
- * misjudges all four (it sums lock-step steps; the simulated machine overlaps them), and the last
- * two simulate cheaply (few messages). bench/results/auto.md weighs other choices.
- */
-export const AUTO_ALWAYS_FINAL: readonly string[] = [
-  "shift",
-  "linear-permutation",
-  "mesh-two-stage(schedule=shift)",
-  "hierarchical",
-];
+/** The labels of the entries whose spec passes `which`, in tie-break order. */
+function labelsOf(entries: readonly AutoVariantEntry[], which: (e: AutoVariantEntry) => boolean): string[] {
+  return entries.filter(which).map((e) => variantLabel(e.variant));
+}
+
+/** auto's variants of some planners and the roles their specs give them (AutoVariantSpec). */
+interface AutoRoles {
+  readonly variants: readonly AutoVariant[];
+  readonly alwaysFinal: readonly string[];
+  readonly first: readonly string[];
+  readonly exact: readonly string[];
+  readonly ruling: readonly string[];
+  /** The planner the reason compares the winner with (the spec marked `baseline`), or null. */
+  readonly baseline: string | null;
+}
+
+function autoRoles(planners: readonly Planner[]): AutoRoles {
+  const entries = autoVariantEntries(planners);
+  return {
+    variants: entries.map((e) => e.variant),
+    alwaysFinal: labelsOf(entries, (e) => e.spec.alwaysFinal === true),
+    first: labelsOf(entries, (e) => e.spec.early === "first"),
+    exact: labelsOf(entries, (e) => e.spec.early === "exact"),
+    ruling: labelsOf(entries, (e) => e.spec.early === "ruling"),
+    baseline: entries.find((e) => e.spec.baseline === true)?.variant.algorithm ?? null,
+  };
+}
+
+/** The roles of the registry's variants. */
+const REGISTRY_ROLES = autoRoles(PLANNERS);
 
 /**
- * The variants of AUTO_ALWAYS_FINAL simulated before anything else is priced: their plans have few
- * transfers (about 2 P sqrt(P), and 2 P g + (P / g)^2), so planning and replaying them is cheap, and
+ * Variants simulated whatever the screen says (labels; the specs marked `alwaysFinal`): shift (what MPI
+ * libraries do for alltoallv; so auto never loses to it), linear permutation, mesh-two-stage and
+ * hierarchical. The flat model misjudges all four (it sums lock-step steps; the simulated machine overlaps
+ * them), and the last two simulate cheaply (few messages). bench/results/auto.md weighs other choices.
+ */
+export const AUTO_ALWAYS_FINAL: readonly string[] = REGISTRY_ROLES.alwaysFinal;
+
+/**
+ * The variants of AUTO_ALWAYS_FINAL simulated before anything else is priced (`early: "first"`): their plans
+ * have few transfers (about 2 P sqrt(P), and 2 P g + (P / g)^2), so planning and replaying them is cheap, and
  * where they win (fewer start-ups than any direct plan) their makespan rules out every direct planner.
  */
-export const AUTO_SIMULATED_FIRST: readonly string[] = ["mesh-two-stage(schedule=shift)", "hierarchical"];
-
-/** The variants of AUTO_ALWAYS_FINAL bounded next (when not ruled out): where their blocking bound is exact, their makespan comes without a replay and may rule out more. */
-const AUTO_EXACT_EARLY: readonly string[] = ["shift", "linear-permutation"];
-
-/**
- * Planned and simulated after those (when not ruled out), before the rest is priced: coloring wins
- * most often (bench/results/auto.md), and its makespan rules out the relaying planners whose bounds
- * lie above it (two-stage, four-stage) before their formulas or plans are paid for.
- */
-const AUTO_SIMULATED_EARLY: readonly string[] = ["coloring"];
+export const AUTO_SIMULATED_FIRST: readonly string[] = REGISTRY_ROLES.first;
 
 /** A parameter variant of a finalist's planner is a finalist too when its prediction is within this factor of the finalist's. */
 const SIBLING_SLACK = 1.05;
@@ -137,16 +159,24 @@ function pickFinalists(
 }
 
 /** The reason in the header: the winner's makespan, the next one, what it saves against shift (simulated, or at least by shift's bound), and where the flat model disagreed. */
-function describeWhy(winner: AutoCandidate, all: readonly AutoCandidate[], shiftBound: number | null): string {
+function describeWhy(
+  winner: AutoCandidate,
+  all: readonly AutoCandidate[],
+  shiftBound: number | null,
+  baseline: string | null,
+): string {
   const sims = all.filter((c) => c.simulated !== null && c !== winner).sort((a, b) => a.simulated! - b.simulated!);
-  const shift = all.find((c) => c.algorithm === "shift" && c.simulated !== null);
+  const shift = all.find((c) => c.algorithm === baseline && c.simulated !== null);
   const parts = [`lowest simulated makespan ${winner.simulated} us`];
   const next = sims[0];
   if (next) parts.push(`next ${variantLabel(next)} ${next.simulated} us`);
   const saved = (t: number): number => (100 * (t - winner.simulated!)) / t;
-  if (shift && shift !== winner) parts.push(`shift ${shift.simulated} us (${round(saved(shift.simulated!))} % saved)`);
+  if (shift && shift !== winner)
+    parts.push(`${baseline} ${shift.simulated} us (${round(saved(shift.simulated!))} % saved)`);
   else if (!shift && shiftBound !== null)
-    parts.push(`shift at least ${floor3(shiftBound)} us by its bound (at least ${floor3(saved(shiftBound))} % saved)`);
+    parts.push(
+      `${baseline} at least ${floor3(shiftBound)} us by its bound (at least ${floor3(saved(shiftBound))} % saved)`,
+    );
   const bestPredicted = all.filter((c) => c.predicted !== null).sort((a, b) => a.predicted! - b.predicted!)[0];
   if (bestPredicted && bestPredicted !== winner)
     parts.push(
@@ -188,7 +218,7 @@ class Finals {
   readonly boundMs: Record<string, number> = {};
   readonly simMs: Record<string, number> = {};
   readonly scratch = new BoundScratch();
-  /** The rule-out's bounds of the matrix (auto-rule-out.ts), once computed. */
+  /** The rule-out's bounds of the matrix (rule-out.ts), once computed. */
   ruleBounds: RuleOutBounds | null = null;
   /** Variants ruled out unplanned, with their simulated-machine lower bound (ruleOutByBound). */
   readonly ruled = new Map<ScreenResult, number>();
@@ -270,28 +300,29 @@ function simulateFinalists(
   }
 }
 
-/** Rules out, before they are planned, what the best makespan simulated so far shows cannot win (auto-rule-out.ts); only without a network and off the OCPC, where the bounds are tested against the replay. */
+/** Rules out, before they are planned, what the best makespan simulated so far shows cannot win (rule-out.ts); only without a network and off the OCPC, where the bounds are tested against the replay. */
 function ruleOutByBound(
   screen: readonly ScreenResult[],
   m: CommMatrix,
   machine: MachineModel,
   mode: SimMode,
   f: Finals,
+  planners: readonly Planner[],
 ): void {
   if (f.bestOf === null) return;
   const t0 = performance.now();
-  f.ruleBounds ??= ruleOutBounds(m, machine, mode);
-  for (const [r, b] of ruleOut(screen, f.ruleBounds, f.best, f.bestOf)) f.ruled.set(r, b);
+  f.ruleBounds ??= ruleOutBounds(m, machine, mode, planners);
+  for (const [r, b] of ruleOut(screen, f.ruleBounds, f.best, f.bestOf, planners)) f.ruled.set(r, b);
   f.boundMs["simulated-machine bounds"] = (f.boundMs["simulated-machine bounds"] ?? 0) + performance.now() - t0;
 }
 
 /**
  * Chooses a planner and its parameters for `m` on `machine`: a flat-model screen of every applicable
- * variant (auto-candidates.ts: formulas for the structured planners, lower bounds and lazy planning
+ * variant (candidates.ts: the planners' predictions, lower bounds and lazy planning
  * for the others), then the simulated machine on AUTO_ALWAYS_FINAL and the best `finalists`
  * predictions (with their planners' other parameter variants predicted within 5 %); only finalists
  * are planned, and what the makespans simulated first show cannot win is ruled out before it is
- * priced (auto-rule-out.ts). The lowest simulated makespan wins (ties within TIE_SLACK: the earlier
+ * priced (rule-out.ts). The lowest simulated makespan wins (ties within TIE_SLACK: the earlier
  * variant). Deterministic; never slower than shift in simulation beyond TIE_SLACK, as shift is a
  * finalist unless its bound shows it cannot win.
  */
@@ -303,12 +334,17 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
     throw fail("compare", "BAD_OPTION", `auto: unknown mode '${String(mode)}'; known: blocking, nonblocking`, {
       field: "mode",
     });
+  const planners = options.planners ?? PLANNERS;
+  if (!Array.isArray(planners))
+    throw fail("compare", "BAD_OPTION", "auto: planners must be an array of planners", { field: "planners" });
+  const roles = planners === PLANNERS ? REGISTRY_ROLES : autoRoles(planners);
+  const variants = roles.variants;
   const k = options.finalists ?? AUTO_FINALISTS;
-  if (!Number.isInteger(k) || k < 0 || k > AUTO_VARIANTS.length)
+  if (!Number.isInteger(k) || k < 0 || k > variants.length)
     throw fail(
       "compare",
       "BAD_OPTION",
-      `auto: finalists must be an integer in 0..${AUTO_VARIANTS.length}, got ${String(k)}`,
+      `auto: finalists must be an integer in 0..${variants.length}, got ${String(k)}`,
       {
         field: "finalists",
       },
@@ -316,7 +352,7 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
   checkFlatForNetwork(machine, options.network, "auto: a network");
   const simNet = networkOptions(options);
   const topology = resolveTopology(undefined, machine);
-  const plan = (r: ScreenResult): boolean => ensurePlanned(r, m, machine, mode, seed);
+  const plan = (r: ScreenResult): boolean => ensurePlanned(r, m, machine, mode, seed, planners);
   const run: FinalistRun = {
     mode,
     seed,
@@ -325,7 +361,7 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
     tell: checkProgress(options.progress, "compare"),
   };
   const f = new Finals();
-  const sc = screenFormulas(m, machine, mode, AUTO_VARIANTS, true);
+  const sc = screenFormulas(m, machine, mode, variants, true, planners);
   const screen = sc.results;
   // first the always-simulated variants with few transfers, planned (so priced) and simulated before
   // anything else is priced: their best makespan rules out, unpriced and unplanned, every variant
@@ -338,21 +374,21 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
   const early = (labels: readonly string[], exactOnly: boolean): void => {
     const todo = screen.filter((r) => r.note === "" && labels.includes(variantLabel(r.variant)) && plan(r));
     simulateFinalists(todo, screen, machine, run, f, exactOnly);
-    if (ruling) ruleOutByBound(screen, m, machine, mode, f);
+    if (ruling) ruleOutByBound(screen, m, machine, mode, f, planners);
   };
-  early(AUTO_SIMULATED_FIRST, false);
+  early(roles.first, false);
   // shift and linear permutation when still in: their exact bounds (no message waits) are makespans
   // for free, and the one of a plan at the direct bound rules out every later direct planner
-  early(AUTO_EXACT_EARLY, true);
+  early(roles.exact, true);
   // coloring only where its makespan can rule out (else it waits for the screen, as any planner)
-  if (ruling) early(AUTO_SIMULATED_EARLY, false);
+  if (ruling) early(roles.ruling, false);
   sc.priceRest();
-  planLeaders(screen, m, machine, mode, seed, Math.max(1, k));
+  planLeaders(screen, m, machine, mode, seed, Math.max(1, k), planners);
   const always = screen.filter(
     (r) =>
       r.predicted !== null &&
       (r.note === "" || r.schedule !== null) &&
-      AUTO_ALWAYS_FINAL.includes(variantLabel(r.variant)) &&
+      roles.alwaysFinal.includes(variantLabel(r.variant)) &&
       plan(r),
   );
   simulateFinalists([...always, ...pickFinalists(screen, k, always, plan)], screen, machine, run, f);
@@ -380,7 +416,7 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
     note: note(r),
   }));
   const winner = candidates[screen.indexOf(best)]!;
-  const shiftResult = screen.find((r) => r.variant.algorithm === "shift");
+  const shiftResult = screen.find((r) => r.variant.algorithm === roles.baseline);
   const report: AutoReport = {
     machine: machine.name,
     mode,
@@ -392,10 +428,13 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
       winner,
       candidates,
       shiftResult === undefined ? null : (bounds.get(shiftResult) ?? f.ruled.get(shiftResult) ?? null),
+      roles.baseline,
     ),
     candidates,
   };
-  const planned = options.payload ? planVariant(m, best.variant, machine, seed, true).schedule! : best.schedule!;
+  const planned = options.payload
+    ? planVariant(m, best.variant, machine, seed, true, planners).schedule!
+    : best.schedule!;
   const screenMs = Object.fromEntries(screen.map((r) => [variantLabel(r.variant), r.ms]));
   return { schedule: { ...planned, auto: autoHeader(report) }, report, ms: { screen: screenMs, ...ms } };
 }

@@ -5,7 +5,9 @@ import { matrixRows, type CommMatrix } from "../model/matrix.js";
 import { resolveTopology } from "../machines/sim/options.js";
 import { cheapestNetworkCost, networkCost, perByteCost, type TopologyName } from "../machines/sim/topology.js";
 import type { SimMode } from "../machines/sim/index.js";
-import { DIRECT_VARIANTS, round, variantLabel, type ScreenResult } from "./auto-candidates.js";
+import { PLANNERS, autoProfileOf } from "../planner/registry.js";
+import type { Planner } from "../planner/types.js";
+import { directVariants, round, variantLabel, type ScreenResult } from "./candidates.js";
 
 /** One bound of the rule-out: its name (docs/bounds.md, or the composed bounds of docs/auto.md: `composed-busiest-node`, `composed-N-stages`) and value (us). */
 export interface RuleOutBound {
@@ -79,10 +81,19 @@ function directFromLoads(l: ComposedLoads, machine: MachineModel): number {
  * plan with traffic has this many stages, and every one of them rearranges (a test checks both
  * against the plans).
  */
-export const RELAYED_STAGES: ReadonlyMap<string, number> = new Map([
-  ["two-stage", 2],
-  ["four-stage", 4],
-]);
+export const RELAYED_STAGES: ReadonlyMap<string, number> = relayedStages();
+
+/**
+ * The planners among `planners` with an auto profile whose plans the rule-out bounds by their stages
+ * (`AutoProfile.stagesRearrange`), with their stage count (`traits.stages`): RELAYED_STAGES.
+ */
+export function relayedStages(planners: readonly Planner[] = PLANNERS): ReadonlyMap<string, number> {
+  const out = new Map<string, number>();
+  for (const p of planners)
+    if (autoProfileOf(p)?.stagesRearrange === true && typeof p.traits.stages === "number")
+      out.set(p.name, p.traits.stages);
+  return out;
+}
 
 /**
  * The blocking makespan of a plan of `stages` stages that all rearrange (RELAYED_STAGES) is at least
@@ -110,7 +121,12 @@ function relayedFromLoads(l: ComposedLoads, machine: MachineModel, topology: Top
 }
 
 /** The rule-out's bounds for `m` on `machine` in `mode` (the node-port model: no network, not the OCPC). */
-export function ruleOutBounds(m: CommMatrix, machine: MachineModel, mode: SimMode): RuleOutBounds {
+export function ruleOutBounds(
+  m: CommMatrix,
+  machine: MachineModel,
+  mode: SimMode,
+  planners: readonly Planner[] = PLANNERS,
+): RuleOutBounds {
   const topology = resolveTopology(undefined, machine);
   // a per-pair t_d only where it varies (the CM-5 fat tree), with its cheapest partner in closed form:
   // the node loads stay O(P + E)
@@ -128,7 +144,7 @@ export function ruleOutBounds(m: CommMatrix, machine: MachineModel, mode: SimMod
     const loads = composedLoads(m, machine, topology);
     const composed = directFromLoads(loads, machine);
     if (direct === null || composed > direct.value) direct = { name: "composed-busiest-node", value: composed };
-    for (const [name, stages] of RELAYED_STAGES) {
+    for (const [name, stages] of relayedStages(planners)) {
       const value = relayedFromLoads(loads, machine, topology, stages);
       if (any === null || value > any.value) relayed.set(name, { name: `composed-${stages}-stages`, value });
     }
@@ -168,14 +184,14 @@ export function ruleOut(
   bounds: RuleOutBounds,
   best: number,
   bestOf: ScreenResult,
+  planners: readonly Planner[] = PLANNERS,
 ): Map<ScreenResult, number> {
   const out = new Map<ScreenResult, number>();
+  const direct = directVariants(planners);
   const bestAt = screen.indexOf(bestOf);
   for (const r of screen) {
     if (r.schedule !== null || r.note !== "") continue;
-    const b = DIRECT_VARIANTS.has(r.variant.algorithm)
-      ? bounds.direct
-      : (bounds.relayed.get(r.variant.algorithm) ?? bounds.any);
+    const b = direct.has(r.variant.algorithm) ? bounds.direct : (bounds.relayed.get(r.variant.algorithm) ?? bounds.any);
     if (b === null) continue;
     const over = beyond(b.value, best);
     // a bound that reaches the best makespan (up to rounding) of an earlier variant: at best a tie, which the earlier wins

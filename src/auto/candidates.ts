@@ -4,18 +4,9 @@ import type { MachineModel } from "../model/machine.js";
 import type { JsonValue, Schedule } from "../model/schedule.js";
 import { isCommplanError } from "../model/errors.js";
 import { scheduleCost, type CostMode } from "../machines/cost-model.js";
-import { findPlanner, resolvePlanOptions } from "../planner/registry.js";
-import { twoStageSplit } from "../planner/index.js";
-import {
-  matrixLoad,
-  predictHierarchical,
-  predictLinearPermutation,
-  predictMeshTwoStage,
-  predictShift,
-  predictTwoStage,
-  wholeMessageBound,
-  type MatrixLoad,
-} from "./auto-predict.js";
+import { PLANNERS, autoProfileOf, findPlanner, resolvePlanOptions } from "../planner/registry.js";
+import type { AutoVariantSpec, Planner, PredictCache } from "../planner/types.js";
+import { boundOfKind, matrixLoad, type MatrixLoad } from "./predict.js";
 
 /** One planner with one set of parameters. */
 export interface AutoVariant {
@@ -23,51 +14,53 @@ export interface AutoVariant {
   readonly params: { readonly [k: string]: JsonValue };
 }
 
-/**
- * The variants auto tries, in tie-break order (the earlier wins a tie). The total-exchange planners
- * route unit packets (001); te-offline, the best of them (docs/algorithms/total-exchange.md), stands
- * for the family.
- */
-export const AUTO_VARIANTS: readonly AutoVariant[] = [
-  { algorithm: "shift", params: {} },
-  { algorithm: "linear-permutation", params: {} },
-  { algorithm: "rs-n", params: {} },
-  { algorithm: "rs-nh", params: {} },
-  { algorithm: "coloring", params: {} },
-  { algorithm: "split-coloring", params: {} },
-  { algorithm: "two-stage", params: { schedule: "shift" } },
-  { algorithm: "two-stage", params: { schedule: "linear-permutation" } },
-  { algorithm: "mesh-two-stage", params: { schedule: "shift" } },
-  { algorithm: "mesh-two-stage", params: { schedule: "linear-permutation" } },
-  { algorithm: "hierarchical", params: {} },
-  { algorithm: "four-stage", params: {} },
-  { algorithm: "te-offline", params: {} },
-];
+/** A variant with the AutoVariantSpec it comes from. */
+export interface AutoVariantEntry {
+  readonly variant: AutoVariant;
+  readonly spec: AutoVariantSpec;
+}
 
 /**
- * The planners among AUTO_VARIANTS whose plans are direct (every element goes from its source to its
- * destination in one transfer, at least one transfer per non-zero pair: src/bounds/schedule-class.ts),
- * so the direct lower bounds of docs/bounds.md hold for them; a test checks it on their plans.
+ * The variants of the planners with an auto profile (Planner.auto), in tie-break order (the earlier wins a
+ * tie): by their priority (default 0), then registry order, then the order of the planner's own variants.
  */
-export const DIRECT_VARIANTS: ReadonlySet<string> = new Set([
-  "shift",
-  "linear-permutation",
-  "rs-n",
-  "rs-nh",
-  "coloring",
-  "split-coloring",
-]);
+export function autoVariantEntries(planners: readonly Planner[] = PLANNERS): AutoVariantEntry[] {
+  const entries = planners.flatMap((p) =>
+    (autoProfileOf(p)?.variants ?? []).map((spec) => ({ variant: { algorithm: p.name, params: spec.params }, spec })),
+  );
+  // Array.prototype.sort is stable: equal priorities keep registry order
+  return entries.sort((a, b) => (a.spec.priority ?? 0) - (b.spec.priority ?? 0));
+}
+
+/** The variants auto weighs among `planners` (default the registry), in tie-break order (autoVariantEntries). */
+export function autoVariants(planners: readonly Planner[] = PLANNERS): AutoVariant[] {
+  return autoVariantEntries(planners).map((e) => e.variant);
+}
 
 /**
- * rs-nh's planning time grows fast with the messages (up to seven cutoff-rule runs, each scanning
- * past the destinations taken in a phase: 4.9-8.0 x rs-n in bench/results/permutation.md), and no cheap
- * bound tells it apart from coloring: it is planned only up to this many messages (P = 64 dense). In
- * bench/results/auto.md, a limit of 1,024 left one case 1.071 x the best (rs-nh unplanned) and 4,096
- * none beyond 1.05, at the same median cost.
+ * The variants auto tries, in tie-break order (the earlier wins a tie), from the registry's auto profiles.
+ * The total-exchange planners route unit packets (001); te-offline, the best of them
+ * (docs/algorithms/total-exchange.md), stands for the family.
  */
-export const RS_NH_MAX_MESSAGES = 4096;
-/** The total-exchange planners make one transfer per element: planned only up to this many off-diagonal elements. */
-export const TE_MAX_ELEMENTS = 1 << 14;
+export const AUTO_VARIANTS: readonly AutoVariant[] = autoVariants();
+
+/**
+ * The planners among AUTO_VARIANTS whose plans are direct (not `traits.relayed`: every element goes from its
+ * source to its destination in one transfer, at least one transfer per non-zero pair:
+ * src/bounds/schedule-class.ts), so the direct lower bounds of docs/bounds.md hold for them; a test checks
+ * it on their plans.
+ */
+export const DIRECT_VARIANTS: ReadonlySet<string> = directVariants();
+
+/** The names of the planners among `planners` with an auto profile whose plans are direct (DIRECT_VARIANTS). */
+export function directVariants(planners: readonly Planner[] = PLANNERS): ReadonlySet<string> {
+  return new Set(planners.filter((p) => autoProfileOf(p) !== null && !p.traits.relayed).map((p) => p.name));
+}
+
+/** The planner called `name` among `planners`, else in the registry (which throws for an unknown name). */
+export function plannerIn(planners: readonly Planner[], name: string): Planner {
+  return planners.find((p) => p.name === name) ?? findPlanner(name);
+}
 
 /** What the screen found for one variant. */
 export interface ScreenResult {
@@ -94,88 +87,56 @@ export function variantLabel(v: AutoVariant): string {
     : `${v.algorithm}(${keys.map((k) => `${k}=${String(v.params[k])}`).join(",")})`;
 }
 
-/** Largest P whose two-stage split (three P x P arrays) the screen computes for its formula; above it two-stage gets a bound. */
-const TWO_STAGE_FORMULA_MAX_P = 4096;
-
 /**
- * The exact flat time of v by formula (auto-predict.ts: what the planner would emit, priced
- * without building the schedule), or null when v has none (its time depends on a search).
+ * The exact flat time of v by its planner's prediction (AutoProfile.predict: what the planner would emit,
+ * priced without building the schedule), or null when it has none (its time depends on a search).
  */
 function formulaTime(
   v: AutoVariant,
+  planner: Planner,
   m: CommMatrix,
   machine: MachineModel,
   mode: CostMode,
   ctx: FormulaCache,
 ): number | null {
-  const schedule = v.params.schedule === "linear-permutation" ? "linear-permutation" : "shift";
-  switch (v.algorithm) {
-    case "shift":
-      return predictShift(m, machine, mode);
-    case "linear-permutation":
-      return predictLinearPermutation(m, machine, mode);
-    case "mesh-two-stage":
-      return predictMeshTwoStage(m, machine, mode, schedule);
-    case "hierarchical":
-      return predictHierarchical(m, machine, mode);
-    case "two-stage":
-      if (m.p > TWO_STAGE_FORMULA_MAX_P || Object.keys(v.params).some((k) => k !== "schedule")) return null;
-      ctx.split ??= twoStageSplit(m, false, 1);
-      return predictTwoStage(m, machine, mode, schedule, ctx.split);
-    default:
-      return null;
-  }
+  const predict = autoProfileOf(planner)?.predict;
+  return predict === undefined ? null : predict(m, machine, mode, v.params, ctx.predictions);
 }
 
 interface FormulaCache {
-  split?: ReturnType<typeof twoStageSplit>;
+  readonly predictions: PredictCache;
   whole?: number;
 }
 
 /**
- * A lower bound on the flat time of v, from the matrix alone (for the variants without a formula):
- * coloring and rs-n, whole messages in partial permutations, wholeMessageBound; any one-stage
- * contention-free direct plan (split-coloring, rs-nh, which cut messages) needs the start-up
- * and the bytes of every message of its busiest node, one after the other (blocking) or pipelined
- * (nonblocking), plus its rearrangement; two-stage and the relaying four-stage move each byte of the
- * busiest node at least twice / once (four-stage in four stages, a barrier each, the first of which
- * rearranges every byte a node sends); total-exchange plans need a round per element.
+ * A lower bound on the flat time of v, from the matrix alone (for the variants without a prediction): the
+ * bound of its planner's AutoBoundKind (boundOfKind); 0 (every time is at least that) for a planner without one.
  */
 function variantBound(
-  v: AutoVariant,
+  planner: Planner,
   m: CommMatrix,
   machine: MachineModel,
   mode: CostMode,
   load: MatrixLoad,
   ctx: FormulaCache,
 ): number {
-  const { barrier, ts, tc, td, tm } = machine;
-  const per = m.elementBytes * (mode === "blocking" ? tc + td : Math.max(tc, td));
-  // a total exchange of nothing plans no stage at all
-  if (v.algorithm.startsWith("te-"))
-    return load.total === 0 ? 0 : barrier + load.most * (mode === "blocking" ? ts + per : per);
-  if (v.algorithm === "two-stage") return 2 * barrier + ((2 * (m.p - 1)) / m.p) * load.most * per;
-  // four-stage's first stage distributes every element a node sends to another into buckets, the own
-  // column's by a local copy: its rearrangement handles the busiest sender's bytes
-  if (v.algorithm === "four-stage") return 4 * barrier + load.mostSentBytes * tm + load.most * per;
-  if (v.algorithm === "coloring" || v.algorithm === "rs-n")
-    return (ctx.whole ??= wholeMessageBound(m, machine, mode, load));
-  return barrier + load.mostSentBytes * tm + load.direct;
+  const kind = autoProfileOf(planner)?.bound;
+  return kind === undefined ? 0 : boundOfKind(kind, m, machine, mode, load, ctx);
 }
 
 /** Above this P a sparse matrix is screened by its O(E) candidates only (docs/sparse.md). */
 export const SPARSE_SUPERLINEAR_MAX_P = 4096;
-/** The variants whose plans grow faster than the messages (P^2, P sqrt(P) or (P / g)^2 transfers, or one per element). */
-const SUPERLINEAR = new Set(["two-stage", "mesh-two-stage", "hierarchical", "four-stage", "te-offline"]);
-
-/** Why variant v is not planned for m (a cheap test, before planning); "" when it is. */
-function skipReason(v: AutoVariant, m: CommMatrix, load: MatrixLoad): string {
-  if (m.sparse && m.p > SPARSE_SUPERLINEAR_MAX_P && SUPERLINEAR.has(v.algorithm))
+/** Why variant v of `planner` is not planned for m (a cheap test, before planning); "" when it is. */
+function skipReason(planner: Planner, m: CommMatrix, load: MatrixLoad): string {
+  const profile = autoProfileOf(planner);
+  // plans that grow faster than the messages (P^2, P sqrt(P) or (P / g)^2 transfers, or one per element)
+  if (m.sparse && m.p > SPARSE_SUPERLINEAR_MAX_P && profile !== null && planner.traits.growth === "superlinear")
     return `not planned: a sparse matrix at P = ${m.p} > ${SPARSE_SUPERLINEAR_MAX_P}, and its plans grow faster than the messages (docs/sparse.md)`;
-  if (v.algorithm === "rs-nh" && load.messages > RS_NH_MAX_MESSAGES)
-    return `not planned above ${RS_NH_MAX_MESSAGES} messages (${load.messages}; its planning time grows fast; coloring stands for it)`;
-  if (v.algorithm === "te-offline" && load.total > TE_MAX_ELEMENTS)
-    return `not planned: ${load.total} unit packets > ${TE_MAX_ELEMENTS}`;
+  const most = profile?.maxMessages;
+  if (most !== undefined && load.messages > most.limit)
+    return `not planned above ${most.limit} messages (${load.messages}; ${most.why})`;
+  const elements = profile?.maxElements;
+  if (elements !== undefined && load.total > elements) return `not planned: ${load.total} unit packets > ${elements}`;
   return "";
 }
 
@@ -186,8 +147,9 @@ export function planVariant(
   machine: MachineModel,
   seed: number,
   payload = false,
+  planners: readonly Planner[] = PLANNERS,
 ): { schedule: Schedule | null; error: string } {
-  const planner = findPlanner(v.algorithm);
+  const planner = plannerIn(planners, v.algorithm);
   try {
     return {
       schedule: planner.plan(m, resolvePlanOptions(planner, { payload, seed, machine, params: v.params })),
@@ -206,10 +168,11 @@ export function ensurePlanned(
   machine: MachineModel,
   mode: CostMode,
   seed: number,
+  planners: readonly Planner[] = PLANNERS,
 ): boolean {
   if (r.schedule !== null) return true;
   const t0 = performance.now();
-  const { schedule, error } = planVariant(m, r.variant, machine, seed);
+  const { schedule, error } = planVariant(m, r.variant, machine, seed, false, planners);
   if (schedule === null) {
     Object.assign(r, { predicted: null, how: null, note: `not applicable: ${error}` });
   } else {
@@ -238,9 +201,9 @@ export interface Screen {
 }
 
 /**
- * The screen's first half, planning nothing: the structured planners (shift, linear permutation,
- * mesh-two-stage, hierarchical, two-stage) are priced by formula from the matrix (exactly their flat
- * cost-model time, docs/cost-model.md); the others get a lower bound on their flat time. With
+ * The screen's first half, planning nothing: the planners with a prediction (AutoProfile.predict: shift,
+ * linear permutation, mesh-two-stage, hierarchical, two-stage) are priced by formula from the matrix (exactly
+ * their flat cost-model time, docs/cost-model.md); the others get a lower bound on their flat time. With
  * `defer`, nothing is priced yet (only the variants that do not apply are noted): `priceRest` prices
  * what is still open, after the caller has planned or ruled out some.
  */
@@ -250,31 +213,33 @@ export function screenFormulas(
   mode: CostMode,
   variants: readonly AutoVariant[] = AUTO_VARIANTS,
   defer = false,
+  planners: readonly Planner[] = PLANNERS,
 ): Screen {
   const t0 = performance.now();
   const load = matrixLoad(m, machine, mode);
-  const ctx: FormulaCache = {};
-  const results: ScreenResult[] = variants.map((v) => ({
+  const ctx: FormulaCache = { predictions: new Map() };
+  const of = variants.map((v) => plannerIn(planners, v.algorithm));
+  const results: ScreenResult[] = variants.map((v, x) => ({
     variant: v,
     predicted: null,
     how: null,
     bound: null,
     schedule: null,
-    note: skipReason(v, m, load),
+    note: skipReason(of[x]!, m, load),
     ms: 0,
   }));
   // the matrix's loads, shared by every variant
   const shared = (performance.now() - t0) / Math.max(1, results.length);
   for (const r of results) r.ms += shared;
   const priceRest = (): void => {
-    for (const r of results) {
-      if (r.note !== "" || r.schedule !== null || r.predicted !== null || r.bound !== null) continue;
+    results.forEach((r, x) => {
+      if (r.note !== "" || r.schedule !== null || r.predicted !== null || r.bound !== null) return;
       const t1 = performance.now();
-      r.predicted = formulaTime(r.variant, m, machine, mode, ctx);
-      if (r.predicted === null) r.bound = variantBound(r.variant, m, machine, mode, load, ctx);
+      r.predicted = formulaTime(r.variant, of[x]!, m, machine, mode, ctx);
+      if (r.predicted === null) r.bound = variantBound(of[x]!, m, machine, mode, load, ctx);
       else r.how = "formula";
       r.ms += performance.now() - t1;
-    }
+    });
   };
   if (!defer) priceRest();
   return { results, priceRest };
@@ -293,6 +258,7 @@ export function planLeaders(
   mode: CostMode,
   seed: number,
   keep: number,
+  planners: readonly Planner[] = PLANNERS,
 ): void {
   const order = (r: ScreenResult): number => out.indexOf(r);
   // a planner that refuses the matrix gets a note here, and is out (its bound no longer stands in)
@@ -300,7 +266,7 @@ export function planLeaders(
   for (;;) {
     const todo = leaders(open(), keep, order).filter((r) => r.schedule === null);
     if (todo.length === 0) break;
-    for (const r of todo) ensurePlanned(r, m, machine, mode, seed);
+    for (const r of todo) ensurePlanned(r, m, machine, mode, seed, planners);
   }
   const bar = leaders(open(), keep, order).at(-1)?.predicted;
   for (const r of out)
@@ -320,9 +286,10 @@ export function screenVariants(
   seed: number,
   keep: number,
   variants: readonly AutoVariant[] = AUTO_VARIANTS,
+  planners: readonly Planner[] = PLANNERS,
 ): ScreenResult[] {
-  const out = screenFormulas(m, machine, mode, variants).results;
-  planLeaders(out, m, machine, mode, seed, keep);
+  const out = screenFormulas(m, machine, mode, variants, false, planners).results;
+  planLeaders(out, m, machine, mode, seed, keep, planners);
   return out;
 }
 

@@ -1,9 +1,9 @@
 /** planAuto: its plans verify, it is deterministic, never loses to shift by more than 1 % in simulation, and its header lists the candidates. */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { planAuto } from "../../src/compare/auto.js";
-import { TIE_SLACK } from "../../src/compare/auto-rule-out.js";
-import { AUTO_VARIANTS, variantLabel } from "../../src/compare/auto-candidates.js";
+import { planAuto } from "../../src/auto/index.js";
+import { TIE_SLACK } from "../../src/auto/index.js";
+import { AUTO_VARIANTS, variantLabel } from "../../src/auto/index.js";
 import { findMachine, MACHINES } from "../../src/machines/presets.js";
 import { simulateSchedule } from "../../src/machines/sim/index.js";
 import { plan } from "../../src/planner/index.js";

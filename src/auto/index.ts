@@ -1,0 +1,45 @@
+/** auto: the planner and parameters for a matrix and a machine, chosen by predicted, then simulated, time (`plan --algorithm auto`, docs/auto.md). */
+export {
+  planAuto,
+  autoHeader,
+  autoVariantLabels,
+  AUTO_ALWAYS_FINAL,
+  AUTO_FINALISTS,
+  AUTO_SIMULATED_FIRST,
+  type AutoOptions,
+  type AutoCandidate,
+  type AutoReport,
+  type AutoResult,
+} from "./plan-auto.js";
+export {
+  AUTO_VARIANTS,
+  DIRECT_VARIANTS,
+  autoVariantEntries,
+  autoVariants,
+  directVariants,
+  ensurePlanned,
+  planLeaders,
+  planVariant,
+  round,
+  screenFormulas,
+  screenVariants,
+  SPARSE_SUPERLINEAR_MAX_P,
+  variantLabel,
+  type AutoVariant,
+  type AutoVariantEntry,
+  type Screen,
+  type ScreenResult,
+} from "./candidates.js";
+export { matrixLoad, wholeMessageBound, boundOfKind, type MatrixLoad } from "./predict.js";
+export {
+  RELAYED_STAGES,
+  TIE_SLACK,
+  composedDirectBound,
+  relayedBound,
+  relayedStages,
+  ruleOut,
+  ruleOutBounds,
+  type RuleOutBound,
+  type RuleOutBounds,
+} from "./rule-out.js";
+export { checkFlatForNetwork, networkOptions } from "./network-options.js";
