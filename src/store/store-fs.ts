@@ -27,8 +27,8 @@ export function aKind(kind: PathKind): string {
   return `a ${kind}`;
 }
 
-/** The largest entry any writer can make (the largest buffer the runtime allocates): a larger one is damage. */
-export const MAX_ENTRY_BYTES = bufferConstants.MAX_LENGTH;
+/** The largest entry the store reads: 4 GiB, the largest buffer Node 20 allocates, so no writer makes a larger one (a larger one is damage). */
+export const MAX_ENTRY_BYTES = Math.min(bufferConstants.MAX_LENGTH, 2 ** 32);
 
 /** A regular file's bytes, why it cannot be read as one (`problem`), or null when missing. */
 export type RegularRead = { bytes: Uint8Array; problem: null } | { bytes: null; problem: string };
