@@ -364,7 +364,7 @@ function assemble(head: Doc, parts: { doc: Doc; file: string }[]): ProgramDocume
   return { program, ranks };
 }
 
-/** The path of a split index's rank file `f` (files[k]): inside the index's directory (no `..`, not absolute, no link leading out), else a one-line refusal. */
+/** The path of rank file files[k] = `f` of a split index: inside the index's directory, else a one-line refusal. */
 function rankFilePath(index: string, f: string, k: number): string {
   const field = `/files/${k}`;
   if (isAbsolute(f) || f.split("/").includes(".."))

@@ -80,7 +80,7 @@ export function entryFile(s: PlanStore, id: string): string {
   return join(entriesDir(s), id.slice(0, 2), `${id}.arrow`);
 }
 
-/** A part of the store that is not what the store keeps there (a link, a FIFO, a file where a directory belongs, or the reverse). */
+/** A part of the store that is not what the store keeps there (a link, a FIFO, a file for a directory, ...). */
 export interface StoreDamage {
   readonly file: string;
   readonly problem: string;
@@ -320,7 +320,7 @@ function scanEntries(s: PlanStore): { ids: string[]; damage: StoreDamage[] } {
   return { ids, damage };
 }
 
-/** Every part of the store that is not what the store keeps there: its temporary files' and entries' directories, the prefix directories, the log. */
+/** Every damaged part of the store: its tmp and entries directories, the prefix directories, the log. */
 export function storeDamage(s: PlanStore): StoreDamage[] {
   const tmp = partDamage(tmpDir(s), "directory", TMP_PART, false);
   const log = partDamage(logFile(s), "file", LOG_PART, true);
@@ -357,12 +357,12 @@ function inspectEntry(s: PlanStore, id: string, decode: boolean): StoreEntryInfo
   return { id, file, bytes: bytes.length, key, created, problem };
 }
 
-/** Every entry with its key, creation record and problem (null when sound); `decode` also decodes each plan's columns. */
+/** Every entry with its key, creation record and problem (null when sound); `decode` also decodes the columns. */
 export function listPlans(s: PlanStore, decode = false): StoreEntryInfo[] {
   return scanEntries(s).ids.map((id) => inspectEntry(s, id, decode));
 }
 
-/** The temporary files in the store, and whether each is abandoned (its writer is gone; anything but a regular file is). */
+/** The temporary files in the store, and whether each is abandoned (its writer is gone; a non-file always is). */
 function temps(s: PlanStore): { file: string; abandoned: boolean }[] {
   if (pathKind(tmpDir(s)) !== "directory") return [];
   let list: string[];
@@ -413,14 +413,14 @@ export function verifyStore(s: PlanStore): StoreReport {
   };
 }
 
-/** What gcStore removed: abandoned temporary files, damaged entries (by id), damaged parts (replaced by empty directories where the store needs one). */
+/** What gcStore removed: abandoned temporary files, damaged entries (by id), damaged parts. */
 export interface StoreGcResult {
   readonly temps: number;
   readonly damaged: readonly string[];
   readonly parts: readonly StoreDamage[];
 }
 
-/** Removes a path inside the store without following a link in it (a link itself is unlinked, its target never touched). */
+/** Removes a path inside the store, following no link (a link is unlinked, its target never touched). */
 function removeInside(path: string): void {
   rmSync(path, { recursive: true, force: true });
 }

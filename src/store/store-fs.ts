@@ -1,4 +1,4 @@
-/** The store's file-system primitives that never follow a symbolic link and never open a FIFO or a device: kinds by lstat, reads and appends of regular files only. */
+/** Store file access that follows no symbolic link and opens no FIFO or device: lstat kinds, file reads, appends. */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, writeSync } from "node:fs";
 import type { Stats } from "node:fs";
 import { constants as bufferConstants } from "node:buffer";
@@ -27,7 +27,7 @@ export function aKind(kind: PathKind): string {
   return `a ${kind}`;
 }
 
-/** The largest entry the store reads: 4 GiB, the largest buffer Node 20 allocates, so no writer makes a larger one (a larger one is damage). */
+/** The largest entry the store reads: 4 GiB, Node 20's largest buffer (no writer makes a larger one: it is damage). */
 export const MAX_ENTRY_BYTES = Math.min(bufferConstants.MAX_LENGTH, 2 ** 32);
 
 /** A regular file's bytes, why it cannot be read as one (`problem`), or null when missing. */

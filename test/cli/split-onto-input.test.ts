@@ -1,4 +1,4 @@
-/** export --split DIR refuses to write a rank file or the index onto an input (the schedule, the matrix), as -o does. */
+/** export --split DIR refuses to write a rank file or the index onto an input (schedule, matrix), as -o does. */
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-/** A split program's index names its rank files inside its own directory: no `..`, no absolute path, no link leading out. */
+/** A split program's index names rank files inside its directory: no `..`, no absolute path, no link leading out. */
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,7 +11,7 @@ import { plan } from "../../src/planner/registry.js";
 
 const m = generatePattern("uniform", 4, {}, 1);
 
-/** A split program in d/split whose rank 0 also lies outside it (d/outside/x.json), and a function to rewrite the index's files. */
+/** A split program in d/split, a copy of its rank 0 outside it (d/outside/x.json), and a rewriter of its files. */
 async function splitProgram(): Promise<{ d: string; index: string; files: (f: string[]) => void }> {
   const d = mkdtempSync(join(tmpdir(), "commplan-split-paths-"));
   await writeProgramSplit(lowerSchedule(m, plan(m, "shift")).program, join(d, "split"));

@@ -135,7 +135,7 @@ describe("plan store: nothing outside the store is read, written or removed", ()
   });
 });
 
-describe("plan store: what is not what the store expects is damage, never a crash or a hang", () => {
+describe("plan store: a FIFO, a directory or a file where the store expects another kind is damage", () => {
   it("a FIFO in place of an entry: reported, listed, refused by get and add, removed by gc (never opened)", async () => {
     const { d, s, id, file } = await storeWithEntry();
     rmSync(file);
@@ -219,7 +219,9 @@ describe("plan store: what is not what the store expects is damage, never a cras
       expect((await store("verify", x.s)).out, what).toContain("2 entries, 0 damaged");
     }
   });
+});
 
+describe("plan store: huge entries, the log and the marker", () => {
   it("a sparse 20 GiB entry is damage (no entry can be that large), never read", async () => {
     const { d, s, id, file } = await storeWithEntry();
     truncateSync(file, 20 * 1024 ** 3);
