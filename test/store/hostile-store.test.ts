@@ -16,6 +16,7 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../helpers/cli.js";
+import { entryFile, getPlanById, openPlanStore } from "../../src/store/index.js";
 
 function dir(): string {
   return mkdtempSync(join(tmpdir(), "commplan-store-hostile-"));
@@ -69,6 +70,15 @@ describe("plan store: nothing outside the store is read, written or removed", ()
       expect(r.out).toBe("");
     }
     expect(readFileSync(join(victim, "x"), "utf8")).toBe("precious\n");
+  });
+
+  it("the library refuses a bad id too, before building a path", async () => {
+    const { s } = await storeWithEntry();
+    const store = openPlanStore(s);
+    for (const bad of ["../../victim/x", "ab", "A".repeat(64)]) {
+      expect(() => getPlanById(store, bad), bad).toThrow(/^store: an entry id must be 64 lowercase hex digits/);
+      expect(() => entryFile(store, bad), bad).toThrow(/^store: an entry id must be 64 lowercase hex digits/);
+    }
   });
 
   it("get -o onto the entry's own file is refused, and the entry survives", async () => {
