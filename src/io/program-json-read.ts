@@ -1,6 +1,6 @@
 /** Program JSON reader: a commplan.program/v1 document (one file, a rank file or a split index) into a Program, checking schema and meaning. */
-import { readFileSync, readSync, statSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { readFileSync, readSync, realpathSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join, sep } from "node:path";
 import { fail } from "../model/errors.js";
 import { checkMemory } from "../model/memory-budget.js";
 import type { OpTable, PieceTable, Program, ProgramVariant, RankLayout } from "../model/program.js";
@@ -364,10 +364,36 @@ function assemble(head: Doc, parts: { doc: Doc; file: string }[]): ProgramDocume
   return { program, ranks };
 }
 
+/** The path of rank file files[k] = `f` of a split index: inside the index's directory, else a one-line refusal. */
+function rankFilePath(index: string, f: string, k: number): string {
+  const field = `/files/${k}`;
+  if (isAbsolute(f) || f.split("/").includes(".."))
+    throw fail(
+      MODULE,
+      "BAD_INPUT",
+      `${field} ${jsonExcerpt(f)} is not inside the index's directory (give a path relative to it, without '..')`,
+      { file: index, field },
+    );
+  const path = join(dirname(index), f);
+  let real: string, base: string;
+  try {
+    real = realpathSync(path);
+    base = realpathSync(dirname(index));
+  } catch {
+    return path; // missing or unreadable: reading it names the problem
+  }
+  if (real !== base && !real.startsWith(base.endsWith(sep) ? base : base + sep))
+    throw fail(MODULE, "BAD_INPUT", `${field} ${jsonExcerpt(f)} leads out of the index's directory (a symbolic link)`, {
+      file: index,
+      field,
+    });
+  return path;
+}
+
 /**
  * Reads a program document: a whole program, one rank file of a split program (the other ranks are
  * empty; `ranks` says which are present), or a split program's index.json (every rank file it lists,
- * relative to the index). Throws one CommplanError naming the file and the field.
+ * relative to the index and inside its directory). Throws one CommplanError naming the file and the field.
  */
 export function readProgramJson(file: string): ProgramDocument {
   const doc = parseFile(file);
@@ -378,8 +404,8 @@ export function readProgramJson(file: string): ProgramDocument {
       file,
       field: "/files",
     });
-  const parts = files.map((f) => {
-    const path = join(dirname(file), f);
+  const parts = files.map((f, k) => {
+    const path = rankFilePath(file, f, k);
     const part = parseFile(path);
     if (part.ranks === undefined)
       throw fail(MODULE, "BAD_INPUT", "is an index, not a rank file", { file: path, field: "/files" });

@@ -1,10 +1,10 @@
 /** Program JSON writer: a Program as a commplan.program/v1 document (one file, or one file per rank plus an index), streamed in ~1 MiB pieces. */
 import { canonicalJson } from "./canonical-json.js";
-import { mkdir } from "node:fs/promises";
+import { mkdir, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { slotStart } from "../model/layout-slots.js";
 import { BUFFER_NAMES, OP_KINDS, type Program, type RankLayout } from "../model/program.js";
-import { fsError, writePieces } from "./file-output.js";
+import { fsError, refuseOutputOntoInput, writePieces } from "./file-output.js";
 import { FORMAT_NAMES } from "./json-schema.js";
 import { AsciiWriter, pieceText } from "../model/ascii-writer.js";
 import { checkProgress, progressTicker, type ProgressCallback } from "../model/progress.js";
@@ -165,6 +165,31 @@ export function rankFileName(r: number): string {
   return `rank-${r}.json`;
 }
 
+/** The file name of a split program's index. */
+const INDEX_FILE = "index.json";
+
+/**
+ * Refuses (refuseOutputOntoInput: exit 2, one line naming both) a split program of `p` ranks into
+ * `dir` that would write its index or a rank file onto one of `inputs`; only the files of the split
+ * already in `dir` are checked (a file that does not exist yet is no input).
+ */
+export async function refuseSplitOntoInput(
+  module: string,
+  inputs: readonly (string | undefined)[],
+  dir: string,
+  p: number,
+): Promise<void> {
+  let present: string[];
+  try {
+    present = await readdir(dir);
+  } catch {
+    return; // no directory to list: writing reports it, and nothing in it is an input
+  }
+  const names = new Set([INDEX_FILE, ...Array.from({ length: p }, (_, r) => rankFileName(r))]);
+  for (const n of present.filter((x) => names.has(x)).sort())
+    await refuseOutputOntoInput(module, inputs, [["--split", join(dir, n)]]);
+}
+
 /** Writes a split program: DIR/rank-<r>.json (a complete document holding rank r) for every rank, then DIR/index.json listing them; `opts.progress` counts the rank files. */
 export async function writeProgramSplit(prog: Program, dir: string, opts: ProgramWriteOptions = {}): Promise<void> {
   const progress = checkProgress(opts.progress, MODULE);
@@ -180,5 +205,5 @@ export async function writeProgramSplit(prog: Program, dir: string, opts: Progra
   }
   tick(Infinity);
   const files = Array.from({ length: prog.p }, (_, r) => JSON.stringify(rankFileName(r)));
-  await writePieces([`${header(prog)}"files":[${files.join(",")}]\n}\n`], join(dir, "index.json"), MODULE);
+  await writePieces([`${header(prog)}"files":[${files.join(",")}]\n}\n`], join(dir, INDEX_FILE), MODULE);
 }

@@ -1,19 +1,5 @@
 /** Plan store: a directory of sealed Arrow plans keyed by content; writers publish with an exclusive link, so concurrent or killed writers leave every entry complete, checksummed and written once. */
-import {
-  appendFileSync,
-  closeSync,
-  fstatSync,
-  fsyncSync,
-  linkSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readSync,
-  rmSync,
-  statSync,
-  unlinkSync,
-} from "node:fs";
+import { closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, rmSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { join } from "node:path";
@@ -25,7 +11,9 @@ import {
   encodeScheduleArrow,
   readScheduleArrowHeader,
 } from "../io/schedule-arrow.js";
-import { fsError } from "../io/file-output.js";
+import { fsError, fsErrorText } from "../io/file-output.js";
+import { jsonExcerpt } from "../model/quoted.js";
+import { aKind, appendRegular, pathKind, readRegular } from "./store-fs.js";
 import { writeNewFileSynced } from "../io/bytes-output.js";
 import { SEAL_KEY, SEAL_PLACEHOLDER, sealBytes, sealProblem } from "./entry-seal.js";
 import { STORE_FORMAT, storeKeyId, type StoreKey } from "./store-key.js";
@@ -34,6 +22,9 @@ const MODULE = "store";
 const MARKER = "commplan-store.json";
 /** A temporary file of a writer on another host is left alone this long (ms) before gc removes it. */
 const FOREIGN_TEMP_AGE = 3600_000;
+/** The largest marker file read. */
+const MARKER_LIMIT = 1 << 16;
+const ENTRY_ID = /^[0-9a-f]{64}$/;
 
 /** An open plan store (a directory). */
 export interface PlanStore {
@@ -67,9 +58,63 @@ function tmpDir(s: PlanStore): string {
   return join(s.dir, "tmp");
 }
 
-/** The file of entry `id`. */
+function logFile(s: PlanStore): string {
+  return join(s.dir, "log");
+}
+
+/** Refuses an entry id that is not 64 lowercase hex digits (`name` says what gave it); returns it. */
+export function checkEntryId(id: unknown, name = "an entry id"): string {
+  if (typeof id !== "string" || !ENTRY_ID.test(id))
+    throw fail(
+      MODULE,
+      "BAD_OPTION",
+      `${name} must be 64 lowercase hex digits (as 'store list' prints it), got ${jsonExcerpt(id)}`,
+      { field: "id" },
+    );
+  return id;
+}
+
+/** The file of entry `id` (refused unless 64 lowercase hex digits). */
 export function entryFile(s: PlanStore, id: string): string {
+  checkEntryId(id);
   return join(entriesDir(s), id.slice(0, 2), `${id}.arrow`);
+}
+
+/** A part of the store that is not what the store keeps there (a link, a FIFO, a file for a directory, ...). */
+export interface StoreDamage {
+  readonly file: string;
+  readonly problem: string;
+}
+
+/** The damage at `path` when it is not of the `expected` kind (by lstat: a link is damage); `what` names the part. */
+function partDamage(
+  path: string,
+  expected: "directory" | "file",
+  what: string,
+  missingOk: boolean,
+): StoreDamage | null {
+  const kind = pathKind(path);
+  if (kind === expected || (kind === "missing" && missingOk)) return null;
+  return { file: path, problem: `${kind === "missing" ? "nothing" : aKind(kind)} where the store keeps ${what}` };
+}
+
+const TMP_PART = "its temporary files";
+const ENTRIES_PART = "its entries";
+const PREFIX_PART = "a directory of entries";
+const LOG_PART = "its log (a file)";
+
+/** The damage of the parts an entry's path goes through (the entries directory, its prefix directory), or null. */
+function entryPathDamage(s: PlanStore, id: string): StoreDamage | null {
+  return (
+    partDamage(entriesDir(s), "directory", ENTRIES_PART, false) ??
+    partDamage(join(entriesDir(s), id.slice(0, 2)), "directory", PREFIX_PART, true)
+  );
+}
+
+function refusedPart(d: StoreDamage, before: string): Error {
+  return fail(MODULE, "BAD_FORMAT", `${d.problem}: refused${before}; 'commplan store gc' repairs it`, {
+    file: d.file,
+  });
 }
 
 /** Writes bytes to a new temporary file in the store, fsynced; returns its path. */
@@ -115,7 +160,10 @@ export function openPlanStore(dir: string, create = false): PlanStore {
   const s: PlanStore = { dir };
   const marker = join(dir, MARKER);
   try {
-    const text = readFileSync(marker, "utf8");
+    const read = readRegular(marker, MARKER_LIMIT);
+    if (read === null) throw Object.assign(new Error("missing"), { code: "ENOENT" });
+    if (read.problem !== null) throw new Error(read.problem);
+    const text = Buffer.from(read.bytes).toString("utf8");
     if ((JSON.parse(text) as { format?: unknown }).format !== STORE_FORMAT) throw new Error("format");
     return s;
   } catch (e) {
@@ -137,6 +185,10 @@ export function openPlanStore(dir: string, create = false): PlanStore {
       throw fail(MODULE, "BAD_OPTION", `not empty and not a plan store (holds ${others[0]})`, { file: dir });
     mkdirSync(tmpDir(s), { recursive: true });
     mkdirSync(entriesDir(s), { recursive: true });
+    const bad =
+      partDamage(tmpDir(s), "directory", TMP_PART, false) ??
+      partDamage(entriesDir(s), "directory", ENTRIES_PART, false);
+    if (bad !== null) throw refusedPart(bad, "");
     const tmp = writeTemp(s, Buffer.from(JSON.stringify({ format: STORE_FORMAT }) + "\n"));
     publish(tmp, marker, dir);
   } catch (e) {
@@ -154,41 +206,35 @@ export function openPlanStore(dir: string, create = false): PlanStore {
 export function addPlan(s: PlanStore, key: StoreKey, plan: Schedule): { written: boolean; id: string; file: string } {
   const id = storeKeyId(key);
   const file = entryFile(s, id);
+  const bad =
+    partDamage(tmpDir(s), "directory", TMP_PART, false) ??
+    entryPathDamage(s, id) ??
+    partDamage(logFile(s), "file", LOG_PART, true);
+  if (bad !== null) throw refusedPart(bad, " before adding");
   const created: CreationRecord = { host: hostname(), pid: process.pid, time: new Date().toISOString() };
   const extra = { store: { id, key: key as unknown as JsonValue }, created: created as unknown as JsonValue };
   const bytes = encodeScheduleArrow(plan, extra, { [SEAL_KEY]: SEAL_PLACEHOLDER });
   sealBytes(bytes);
+  let written: boolean;
   try {
     const tmp = writeTemp(s, bytes);
-    const written = publish(tmp, file, join(entriesDir(s), id.slice(0, 2)));
-    if (written) appendFileSync(join(s.dir, "log"), JSON.stringify({ add: id, ...created }) + "\n");
-    return { written, id, file };
+    written = publish(tmp, file, join(entriesDir(s), id.slice(0, 2)));
   } catch (e) {
     throw fsError(e, MODULE, file, true);
   }
-}
-
-/** The whole file in a fresh (8-byte aligned) buffer, or null when it does not exist. */
-function readWhole(file: string): Uint8Array | null {
-  let fd: number;
-  try {
-    fd = openSync(file, "r");
-  } catch (e) {
-    if ((e as { code?: unknown }).code === "ENOENT") return null;
-    throw fsError(e, MODULE, file, false);
-  }
-  try {
-    const out = Buffer.allocUnsafeSlow(fstatSync(fd).size); // its own ArrayBuffer, 8-byte aligned, not zeroed
-    let at = 0;
-    while (at < out.length) {
-      const n = readSync(fd, out, at, out.length - at, at);
-      if (n === 0) break;
-      at += n;
+  if (written) {
+    try {
+      appendRegular(logFile(s), JSON.stringify({ add: id, ...created }) + "\n");
+    } catch (e) {
+      throw fail(
+        MODULE,
+        "IO",
+        `entry ${id} was added, but its line could not be written to the log: ${fsErrorText(e, true)}`,
+        { file: logFile(s) },
+      );
     }
-    return at === out.length ? out : out.subarray(0, at);
-  } finally {
-    closeSync(fd);
   }
+  return { written, id, file };
 }
 
 /** Why the bytes of entry `id` are refused, or null (seal, then the key inside naming the same id). */
@@ -216,8 +262,17 @@ function damaged(id: string, file: string, problem: string): Error {
 /** The plan stored under `id`, or null when there is none; a damaged entry is refused by name (a CommplanError), never served. */
 export function getPlanById(s: PlanStore, id: string): Schedule | null {
   const file = entryFile(s, id);
-  const bytes = readWhole(file);
-  if (bytes === null) return null;
+  const badPath = entryPathDamage(s, id);
+  if (badPath !== null) throw refusedPart(badPath, "");
+  let read: ReturnType<typeof readRegular>;
+  try {
+    read = readRegular(file);
+  } catch (e) {
+    throw fsError(e, MODULE, file, false);
+  }
+  if (read === null) return null;
+  if (read.problem !== null) throw damaged(id, file, read.problem);
+  const bytes = read.bytes;
   const bad = sealProblem(bytes);
   if (bad !== null) throw damaged(id, file, bad);
   let decoded: ReturnType<typeof decodeScheduleArrowWithHeader>;
@@ -236,70 +291,95 @@ export function getPlan(s: PlanStore, key: StoreKey): Schedule | null {
   return getPlanById(s, storeKeyId(key));
 }
 
-/** The ids of every entry file (sorted). */
-function entryIds(s: PlanStore): string[] {
-  const ids: string[] = [];
-  let prefixes: string[];
+function names(dir: string): string[] {
   try {
-    prefixes = readdirSync(entriesDir(s));
+    return readdirSync(dir).sort();
   } catch (e) {
-    throw fsError(e, MODULE, entriesDir(s), false);
+    throw fsError(e, MODULE, dir, false);
   }
-  for (const pre of prefixes.sort()) {
-    for (const n of readdirSync(join(entriesDir(s), pre)).sort()) {
+}
+
+/** The ids of every entry file (sorted), and the damage of the directories holding them (never followed). */
+function scanEntries(s: PlanStore): { ids: string[]; damage: StoreDamage[] } {
+  const top = partDamage(entriesDir(s), "directory", ENTRIES_PART, false);
+  if (top !== null) return { ids: [], damage: [top] };
+  const ids: string[] = [];
+  const damage: StoreDamage[] = [];
+  for (const pre of names(entriesDir(s))) {
+    if (!/^[0-9a-f]{2}$/.test(pre)) continue;
+    const bad = partDamage(join(entriesDir(s), pre), "directory", PREFIX_PART, false);
+    if (bad !== null) {
+      damage.push(bad);
+      continue;
+    }
+    for (const n of names(join(entriesDir(s), pre))) {
       const m = /^([0-9a-f]{64})\.arrow$/.exec(n);
       if (m !== null && m[1]!.startsWith(pre)) ids.push(m[1]!);
     }
   }
-  return ids;
+  return { ids, damage };
 }
 
-/** Every entry with its key, creation record and problem (null when sound); `decode` also decodes each plan's columns. */
-export function listPlans(s: PlanStore, decode = false): StoreEntryInfo[] {
-  return entryIds(s).map((id) => {
-    const file = entryFile(s, id);
-    const bytes = readWhole(file) ?? new Uint8Array(0);
-    let problem = entryProblem(bytes, id);
-    let key: StoreKey | null = null,
-      created: CreationRecord | null = null;
-    if (problem === null) {
-      const h = readScheduleArrowHeader(bytes) as unknown as { store: { key: StoreKey }; created: CreationRecord };
-      key = h.store.key;
-      created = h.created;
-      if (decode) {
-        try {
-          decodeScheduleArrow(bytes);
-        } catch (e) {
-          problem = isCommplanError(e) ? e.message : String(e);
-        }
+/** Every damaged part of the store: its tmp and entries directories, the prefix directories, the log. */
+export function storeDamage(s: PlanStore): StoreDamage[] {
+  const tmp = partDamage(tmpDir(s), "directory", TMP_PART, false);
+  const log = partDamage(logFile(s), "file", LOG_PART, true);
+  return [...(tmp === null ? [] : [tmp]), ...scanEntries(s).damage, ...(log === null ? [] : [log])];
+}
+
+/** The entry `id` as list shows it: read without following a link or opening anything but a regular file. */
+function inspectEntry(s: PlanStore, id: string, decode: boolean): StoreEntryInfo {
+  const file = entryFile(s, id);
+  let read: ReturnType<typeof readRegular>;
+  try {
+    read = readRegular(file);
+  } catch (e) {
+    throw fsError(e, MODULE, file, false);
+  }
+  if (read !== null && read.problem !== null)
+    return { id, file, bytes: 0, key: null, created: null, problem: read.problem };
+  const bytes = read?.bytes ?? new Uint8Array(0);
+  let problem = entryProblem(bytes, id);
+  let key: StoreKey | null = null,
+    created: CreationRecord | null = null;
+  if (problem === null) {
+    const h = readScheduleArrowHeader(bytes) as unknown as { store: { key: StoreKey }; created: CreationRecord };
+    key = h.store.key;
+    created = h.created;
+    if (decode) {
+      try {
+        decodeScheduleArrow(bytes);
+      } catch (e) {
+        problem = isCommplanError(e) ? e.message : String(e);
       }
     }
-    return { id, file, bytes: bytes.length, key, created, problem };
-  });
+  }
+  return { id, file, bytes: bytes.length, key, created, problem };
 }
 
-/** The temporary files in the store, and whether each is abandoned (its writer is gone). */
+/** Every entry with its key, creation record and problem (null when sound); `decode` also decodes the columns. */
+export function listPlans(s: PlanStore, decode = false): StoreEntryInfo[] {
+  return scanEntries(s).ids.map((id) => inspectEntry(s, id, decode));
+}
+
+/** The temporary files in the store, and whether each is abandoned (its writer is gone; a non-file always is). */
 function temps(s: PlanStore): { file: string; abandoned: boolean }[] {
-  let names: string[];
+  if (pathKind(tmpDir(s)) !== "directory") return [];
+  let list: string[];
   try {
-    names = readdirSync(tmpDir(s));
+    list = readdirSync(tmpDir(s));
   } catch {
     return [];
   }
   const host = hostname();
-  return names.map((n) => {
+  return list.map((n) => {
     const file = join(tmpDir(s), n);
+    const st = lstatSync(file, { throwIfNoEntry: false });
+    if (st === undefined) return { file, abandoned: false };
+    if (!st.isFile()) return { file, abandoned: true };
     const m = /^(.*)\.(\d+)\.[0-9a-f]+\.tmp$/.exec(n);
-    let abandoned: boolean;
-    if (m !== null && m[1] === host) abandoned = !alive(Number(m[2]));
-    else {
-      try {
-        abandoned = Date.now() - statSync(file).mtimeMs > FOREIGN_TEMP_AGE;
-      } catch {
-        abandoned = false;
-      }
-    }
-    return { file, abandoned };
+    if (m !== null && m[1] === host) return { file, abandoned: !alive(Number(m[2])) };
+    return { file, abandoned: Date.now() - st.mtimeMs > FOREIGN_TEMP_AGE };
   });
 }
 
@@ -312,32 +392,65 @@ function alive(pid: number): boolean {
   }
 }
 
-/** The result of verifying a store: sound entries, damaged ones (by name), leftover temporary files. */
+/** The result of verifying a store: sound entries, damaged ones (by name), leftover temporary files, damaged parts. */
 export interface StoreReport {
   readonly entries: number;
   readonly damaged: readonly StoreEntryInfo[];
   readonly temps: number;
+  /** Parts of the store that are not what it keeps there (storeDamage). */
+  readonly parts: readonly StoreDamage[];
 }
 
-/** Checks every entry (seal, key, columns). */
+/** Checks every entry (seal, key, columns) and every part of the store. */
 export function verifyStore(s: PlanStore): StoreReport {
+  const parts = storeDamage(s);
   const all = listPlans(s, true);
-  return { entries: all.length, damaged: all.filter((e) => e.problem !== null), temps: temps(s).length };
+  return {
+    entries: all.length,
+    damaged: all.filter((e) => e.problem !== null),
+    temps: temps(s).length,
+    parts,
+  };
 }
 
-/** Removes abandoned temporary files (their writer is gone) and damaged entries; returns what it removed. */
-export function gcStore(s: PlanStore): { temps: number; damaged: readonly string[] } {
+/** What gcStore removed: abandoned temporary files, damaged entries (by id), damaged parts. */
+export interface StoreGcResult {
+  readonly temps: number;
+  readonly damaged: readonly string[];
+  readonly parts: readonly StoreDamage[];
+}
+
+/** Removes a path inside the store, following no link (a link is unlinked, its target never touched). */
+function removeInside(path: string): void {
+  rmSync(path, { recursive: true, force: true });
+}
+
+/**
+ * Removes abandoned temporary files (their writer is gone), damaged entries and damaged parts of the
+ * store (a link, a FIFO, a file where a directory belongs, or the reverse: removed, never followed;
+ * the temporary and entries directories made anew); returns what it removed.
+ */
+export function gcStore(s: PlanStore): StoreGcResult {
+  const parts = storeDamage(s);
+  for (const d of parts) removeInside(d.file);
+  for (const dir of [tmpDir(s), entriesDir(s)]) {
+    try {
+      if (pathKind(dir) === "missing") mkdirSync(dir);
+    } catch (e) {
+      throw fsError(e, MODULE, dir, true);
+    }
+  }
   let removedTemps = 0;
   for (const t of temps(s)) {
     if (!t.abandoned) continue;
-    rmSync(t.file, { force: true });
+    removeInside(t.file);
     removedTemps++;
   }
   const removed: string[] = [];
   for (const e of listPlans(s, true)) {
     if (e.problem === null) continue;
-    unlinkSync(e.file);
+    removeInside(e.file);
     removed.push(e.id);
   }
-  return { temps: removedTemps, damaged: removed };
+  return { temps: removedTemps, damaged: removed, parts };
 }

@@ -17,7 +17,7 @@ import { encodeScheduleArrow } from "../../io/schedule-arrow.js";
 import { writeBytesAtomic } from "../../io/bytes-output.js";
 import type { Schedule } from "../../model/schedule.js";
 import { readMatrixFile } from "../../io/matrix-read.js";
-import { writeProgramJson, writeProgramSplit } from "../../io/program-json-write.js";
+import { refuseSplitOntoInput, writeProgramJson, writeProgramSplit } from "../../io/program-json-write.js";
 import { lowerSchedule } from "../../lower/index.js";
 import type { CliContext } from "../context.js";
 import { fmt, intOption, SCHEDULE_ARGUMENT_HELP, writingBar } from "../io.js";
@@ -239,6 +239,8 @@ export function registerExport(program: Command, ctx: CliContext): void {
           );
         await refuseOutputOntoInput("export", [file, o.matrix], [["-o", o.output]]);
         const m = readMatrixFile(o.matrix);
+        if (o.split !== undefined && o.format === "program")
+          await refuseSplitOntoInput("export", [file, o.matrix], o.split, m.p);
         const s = await readScheduleFile(file);
         const { program: prog, scratchPeak } = withProgress(ctx.io.interactive, "export: lowering", null, (progress) =>
           lowerSchedule(m, s, {

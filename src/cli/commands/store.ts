@@ -12,12 +12,15 @@ import { PLANNERS } from "../../planner/registry.js";
 import type { Schedule } from "../../model/schedule.js";
 import {
   addPlan,
+  checkEntryId,
+  entryFile,
   gcStore,
   getPlanById,
   listPlans,
   openPlanStore,
   planForRequest,
   resolveStoreRequest,
+  storeDamage,
   verifyStore,
 } from "../../store/index.js";
 import type { ResolvedRequest } from "../../store/index.js";
@@ -109,9 +112,12 @@ function registerAddGet(store: Command, ctx: CliContext): void {
           throw fail("store", "BAD_OPTION", `--format must be json or arrow, got '${o.format}'`, { field: "format" });
         if ((o.id === undefined) === (matrixFile === undefined))
           throw fail("store", "BAD_OPTION", "give either --id or a matrix file (with -a)", { field: "id" });
+        if (o.id !== undefined) checkEntryId(o.id, "--id");
         await refuseOutputOntoInput("store", [matrixFile], [["-o", o.output]]);
         const s = openPlanStore(dir);
         const id = o.id ?? resolveRequest(matrixFile!, o).r.id;
+        // the entry is an input too: writing onto its own file would destroy it
+        await refuseOutputOntoInput("store", [entryFile(s, id)], [["-o", o.output]]);
         const plan = getPlanById(s, id);
         if (plan === null) {
           ctx.io.err(`store: no entry ${id}\n`);
@@ -130,7 +136,9 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
     .argument("<dir>", "the store directory")
     .option("--json", "one JSON object per line")
     .action((dir: string, o: { json?: boolean }) => {
-      const entries = listPlans(openPlanStore(dir));
+      const s = openPlanStore(dir);
+      for (const d of storeDamage(s)) ctx.io.err(`store: ${d.file}: ${d.problem}\n`);
+      const entries = listPlans(s);
       if (o.json) {
         for (const e of entries) ctx.io.out(JSON.stringify(e) + "\n");
         return;
@@ -153,11 +161,13 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
     .argument("<dir>", "the store directory")
     .action((dir: string) => {
       const rep = verifyStore(openPlanStore(dir));
+      for (const d of rep.parts) ctx.io.err(`store: ${d.file}: ${d.problem}\n`);
       for (const d of rep.damaged) ctx.io.err(`store: ${d.file}: entry ${d.id} is damaged: ${d.problem}\n`);
+      const bad = rep.damaged.length + rep.parts.length;
       ctx.io.out(
-        `store: ${counted(rep.entries, "entry", "entries")}, ${rep.damaged.length} damaged, ${counted(rep.temps, "temporary file", "temporary files")} ${rep.damaged.length === 0 ? "- consistent" : "- run 'commplan store gc'"}\n`,
+        `store: ${counted(rep.entries, "entry", "entries")}, ${bad} damaged, ${counted(rep.temps, "temporary file", "temporary files")} ${bad === 0 ? "- consistent" : "- run 'commplan store gc'"}\n`,
       );
-      if (rep.damaged.length > 0) ctx.exitCode = 1;
+      if (bad > 0) ctx.exitCode = 1;
     });
   store
     .command("gc")
@@ -165,10 +175,12 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
     .argument("<dir>", "the store directory")
     .action((dir: string) => {
       const r = gcStore(openPlanStore(dir));
+      for (const d of r.parts) ctx.io.err(`store: removed ${d.file} (${d.problem})\n`);
       for (const id of r.damaged) ctx.io.err(`store: removed damaged entry ${id}\n`);
-      ctx.io.out(
-        `store: removed ${counted(r.temps, "temporary file", "temporary files")} and ${counted(r.damaged.length, "damaged entry", "damaged entries")}\n`,
-      );
+      const temps = counted(r.temps, "temporary file", "temporary files");
+      const entries = counted(r.damaged.length, "damaged entry", "damaged entries");
+      const parts = counted(r.parts.length, "damaged part", "damaged parts");
+      ctx.io.out(`store: removed ${r.parts.length === 0 ? temps : `${parts}, ${temps}`} and ${entries}\n`);
     });
 }
 
