@@ -79,7 +79,11 @@ export default tseslint.config(
   onlyImports("lower", ["model"], "the lowering depends on the vocabulary only"),
   onlyImports("verifier", ["model"], "the verifier never imports the code it checks (planner, lowering)"),
   onlyImports("machines", ["model"], "the machine model depends on the vocabulary only"),
-  onlyImports("export", ["model", "lower"], "exports turn schedules and programs into other forms"),
+  onlyImports(
+    "export",
+    ["model", "io", "lower"],
+    "exports turn schedules and programs into other forms, written through src/io",
+  ),
   onlyImports("topology", ["model"], "networks (graphlib) compile to the routes of src/model/network.ts"),
   onlyImports("bounds", ["model"], "lower bounds are computed from the matrix and machine alone"),
   onlyImports("experiments", ["model", "patterns", "planner"], "reproductions of the papers' experiments"),

@@ -158,15 +158,15 @@ export {
   type ProgramWriteOptions,
 } from "./io/program-json-write.js";
 export { verifyProgram, type ProgramVerifyOptions } from "./verifier/program/index.js";
-export { simgridTraceFiles, type ExportedFile, type SimgridTraceOptions } from "./export/simgrid-trace.js";
-export { simgridPlatformXml, simgridHostfile, SMPI_FLAGS } from "./export/simgrid-platform.js";
-export { goalText, goalPieces, type GoalOptions } from "./export/goal.js";
-export { mscclXml, MSCCL_LIMITS, type MscclOptions } from "./export/msccl-xml.js";
+export { simgridTraceFiles, type ExportedFile, type SimgridTraceOptions } from "./export/index.js";
+export { simgridPlatformXml, simgridHostfile, SMPI_FLAGS } from "./export/index.js";
+export { goalText, goalPieces, type GoalOptions } from "./export/index.js";
+export { mscclXml, MSCCL_LIMITS, type MscclOptions } from "./export/index.js";
 
 // pictures and traces
-export { stepGrid, stepGridText, stepGridSvg, type StepGrid, type GridCell } from "./export/step-grid.js";
-export { timelineToSvg, type GanttOptions, type GanttTimeline } from "./export/svg-gantt.js";
-export { timelineToChromeTrace, type TraceTimeline, type TraceMeta } from "./export/trace-chrome.js";
+export { stepGrid, stepGridText, stepGridSvg, type StepGrid, type GridCell } from "./export/index.js";
+export { timelineToSvg, type GanttOptions, type GanttTimeline } from "./export/index.js";
+export { timelineToChromeTrace, type TraceTimeline, type TraceMeta } from "./export/index.js";
 
 // workloads: MoE dispatch, halo exchange, hash-join / sample-sort shuffle, SpMV of a Matrix Market matrix
 export {
@@ -208,7 +208,7 @@ export type {
 } from "./model/topology.js";
 export { NEXT_HOP_PICKS } from "./model/topology.js";
 export { readTopologyJson, parseTopologyJsonText, MAX_TOPOLOGY_BYTES } from "./io/topology-json-read.js";
-export { simgridTopologyPlatformPieces, simgridTopologyHostfile } from "./export/simgrid-topology-platform.js";
+export { simgridTopologyPlatformPieces, simgridTopologyHostfile } from "./export/index.js";
 // lower bounds and the planner comparison (commplan compare; docs/bounds.md, docs/compare.md)
 export {
   lowerBounds,
@@ -296,4 +296,4 @@ export {
 export { PORT_SHARINGS, type PortSharing } from "./machines/sim/options.js";
 export { HOTTEST_LINKS, type LinkLoad, type SimNetworkStats } from "./machines/sim/link-contention.js";
 export type { FlowRecomputeStats } from "./machines/sim/flow-network.js";
-export { linkLoadSvg, MAX_HEATMAP_LINKS, type LinkLoadEntry, type LinkLoadSvgOptions } from "./export/svg-link-load.js";
+export { linkLoadSvg, MAX_HEATMAP_LINKS, type LinkLoadEntry, type LinkLoadSvgOptions } from "./export/index.js";

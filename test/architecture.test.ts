@@ -90,7 +90,7 @@ describe("architecture", () => {
     lower: ["model"],
     verifier: ["model"],
     machines: ["model"],
-    export: ["model", "lower"],
+    export: ["model", "io", "lower"],
     topology: ["model"],
     bounds: ["model"],
     experiments: ["model", "patterns", "planner"],

@@ -2,7 +2,7 @@
 import { fail } from "../model/errors.js";
 import { slotOf, slotPeer, slotStart } from "../model/layout-slots.js";
 import { stepOfTransfer, type Schedule } from "../model/schedule.js";
-import { F64Col, U32Col } from "./columns.js";
+import { growF64, growU32 } from "../model/growable.js";
 import type { BufferLayout } from "./layout.js";
 
 /** Pieces of one side of every message: those of message k are [start[k], start[k + 1]). */
@@ -101,11 +101,11 @@ export function groupTransfers(s: Schedule): Grouping {
     return { n: t, round, src: s.src, dst: s.dst, count: s.size, msgOf: null };
   }
   const msgOf = new Uint32Array(t);
-  const round = new U32Col(t),
-    src = new U32Col(t),
-    dst = new U32Col(t),
-    count = new F64Col(t);
-  const next = new U32Col(t); // next message of the same src in the same step (0xffffffff: none)
+  const round = growU32(t),
+    src = growU32(t),
+    dst = growU32(t),
+    count = growF64(t);
+  const next = growU32(t); // next message of the same src in the same step (0xffffffff: none)
   const head = new Uint32Array(p),
     stamp = new Uint32Array(p); // stamp = step + 1 when head is valid
   for (let st = 0; st < s.stepCount; st++) {
@@ -113,7 +113,7 @@ export function groupTransfers(s: Schedule): Grouping {
       const a = s.src[x]!,
         b = s.dst[x]!;
       let k = stamp[a] === st + 1 ? head[a]! : 0xffffffff;
-      while (k !== 0xffffffff && dst.a[k] !== b) k = next.a[k]!;
+      while (k !== 0xffffffff && dst.data[k] !== b) k = next.data[k]!;
       if (k === 0xffffffff) {
         k = round.push(st);
         src.push(a);
@@ -123,12 +123,12 @@ export function groupTransfers(s: Schedule): Grouping {
         head[a] = k;
         stamp[a] = st + 1;
       }
-      count.a[k] = count.a[k]! + s.size[x]!;
+      count.data[k] = count.data[k]! + s.size[x]!;
       msgOf[x] = k;
     }
   }
-  const n = round.n;
-  return { n, round: round.done(), src: src.done(), dst: dst.done(), count: count.done(), msgOf };
+  const n = round.length;
+  return { n, round: round.toArray(), src: src.toArray(), dst: dst.toArray(), count: count.toArray(), msgOf };
 }
 
 /** The send-side slot of every message (its pair (src, dst) in the layout), or null in the full form (slot src * P + dst); throws the relay error when the peer form has no block for a pair. */

@@ -3,7 +3,8 @@ import { fail } from "../model/errors.js";
 import { slotCount, slotOf, slotPeer, slotStart } from "../model/layout-slots.js";
 import type { Schedule } from "../model/schedule.js";
 import { progressPhases, progressTicker, type ProgressCallback } from "../model/progress.js";
-import { F64Col, I32Col, PieceCol, U32Col } from "./columns.js";
+import { growF64, growI32, growU32, type Growable } from "../model/growable.js";
+import { PieceCol } from "./piece-col.js";
 import type { BufferLayout } from "./layout.js";
 import { transfersByMessage, type Grouping, type Messages } from "./messages.js";
 import { allocateScratch, type ScratchPlan } from "./scratch.js";
@@ -18,16 +19,16 @@ const A_SEND = 0,
 
 /** Abstract pieces of one message side: code, value (an offset or an id), count. */
 class RawPieces {
-  readonly code: U32Col;
-  readonly val: F64Col;
-  readonly cnt: F64Col;
-  readonly start: U32Col;
+  readonly code: Growable<Uint32Array>;
+  readonly val: Growable<Float64Array>;
+  readonly cnt: Growable<Float64Array>;
+  readonly start: Growable<Uint32Array>;
   /** `pieces` and `owners`: expected sizes (the columns grow past them). */
   constructor(pieces: number, owners: number) {
-    this.code = new U32Col(pieces);
-    this.val = new F64Col(pieces);
-    this.cnt = new F64Col(pieces);
-    this.start = new U32Col(owners + 1);
+    this.code = growU32(pieces);
+    this.val = growF64(pieces);
+    this.cnt = growF64(pieces);
+    this.start = growU32(owners + 1);
   }
   add(code: number, val: number, cnt: number): void {
     this.code.push(code);
@@ -48,20 +49,20 @@ class ElementTracker {
   readonly head: Int32Array;
   /** The segment the last move of each message ended on (chunks mostly come in element order). */
   readonly finger: Int32Array;
-  readonly segOff: F64Col;
-  readonly segCnt: F64Col;
-  readonly segLoc: I32Col;
-  readonly segNext: I32Col;
+  readonly segOff: Growable<Float64Array>;
+  readonly segCnt: Growable<Float64Array>;
+  readonly segLoc: Growable<Int32Array>;
+  readonly segNext: Growable<Int32Array>;
   /** The segment before (-1 for a message's first): chunks that come in decreasing element order walk back from the finger. */
-  readonly segPrev: I32Col;
-  readonly holdNode: U32Col;
-  readonly holdRound: U32Col;
-  readonly holdOff: F64Col;
-  readonly holdCnt: F64Col;
-  readonly dpHold: U32Col;
-  readonly dpInner: F64Col;
-  readonly dpCnt: F64Col;
-  readonly dpRound: U32Col;
+  readonly segPrev: Growable<Int32Array>;
+  readonly holdNode: Growable<Uint32Array>;
+  readonly holdRound: Growable<Uint32Array>;
+  readonly holdOff: Growable<Float64Array>;
+  readonly holdCnt: Growable<Float64Array>;
+  readonly dpHold: Growable<Uint32Array>;
+  readonly dpInner: Growable<Float64Array>;
+  readonly dpCnt: Growable<Float64Array>;
+  readonly dpRound: Growable<Uint32Array>;
   readonly sendRaw: RawPieces;
   readonly recvRaw: RawPieces;
 
@@ -80,19 +81,19 @@ class ElementTracker {
     this.head = new Int32Array(slots).fill(-1);
     this.finger = new Int32Array(slots).fill(-1);
     const segs = 2 * chunks + 16;
-    this.segOff = new F64Col(segs);
-    this.segCnt = new F64Col(segs);
-    this.segLoc = new I32Col(segs);
-    this.segNext = new I32Col(segs);
-    this.segPrev = new I32Col(segs);
-    this.holdNode = new U32Col(chunks);
-    this.holdRound = new U32Col(chunks);
-    this.holdOff = new F64Col(chunks);
-    this.holdCnt = new F64Col(chunks);
-    this.dpHold = new U32Col(chunks);
-    this.dpInner = new F64Col(chunks);
-    this.dpCnt = new F64Col(chunks);
-    this.dpRound = new U32Col(chunks);
+    this.segOff = growF64(segs);
+    this.segCnt = growF64(segs);
+    this.segLoc = growI32(segs);
+    this.segNext = growI32(segs);
+    this.segPrev = growI32(segs);
+    this.holdNode = growU32(chunks);
+    this.holdRound = growU32(chunks);
+    this.holdOff = growF64(chunks);
+    this.holdCnt = growF64(chunks);
+    this.dpHold = growU32(chunks);
+    this.dpInner = growF64(chunks);
+    this.dpCnt = growF64(chunks);
+    this.dpRound = growU32(chunks);
     this.sendRaw = new RawPieces(chunks, messages);
     this.recvRaw = new RawPieces(chunks, messages);
   }
@@ -104,8 +105,8 @@ class ElementTracker {
     this.segLoc.push(loc);
     this.segPrev.push(prev);
     const t = this.segNext.push(next);
-    if (prev >= 0) this.segNext.a[prev] = t;
-    if (next >= 0) this.segPrev.a[next] = t;
+    if (prev >= 0) this.segNext.data[prev] = t;
+    if (next >= 0) this.segPrev.data[next] = t;
     return t;
   }
 
@@ -142,24 +143,24 @@ class ElementTracker {
     // reverse: a walk from the head each time was quadratic in the chunks of a message)
     let cur = finger[key]!;
     if (cur < 0) cur = head[key]!;
-    else while (segOff.a[cur]! > a) cur = segPrev.a[cur]!;
-    while (segOff.a[cur]! + segCnt.a[cur]! <= a) cur = segNext.a[cur]!;
-    if (segOff.a[cur]! < a) {
-      const t = this.newSeg(a, segOff.a[cur]! + segCnt.a[cur]! - a, segLoc.a[cur]!, cur, segNext.a[cur]!);
-      segCnt.a[cur] = a - segOff.a[cur]!;
+    else while (segOff.data[cur]! > a) cur = segPrev.data[cur]!;
+    while (segOff.data[cur]! + segCnt.data[cur]! <= a) cur = segNext.data[cur]!;
+    if (segOff.data[cur]! < a) {
+      const t = this.newSeg(a, segOff.data[cur]! + segCnt.data[cur]! - a, segLoc.data[cur]!, cur, segNext.data[cur]!);
+      segCnt.data[cur] = a - segOff.data[cur]!;
       cur = t;
     }
     const first = cur,
       end = a + n;
     let stay = 0; // elements at d that stay (u === v === d)
     for (;;) {
-      const off = segOff.a[cur]!;
-      if (off + segCnt.a[cur]! > end) {
-        this.newSeg(end, off + segCnt.a[cur]! - end, segLoc.a[cur]!, cur, segNext.a[cur]!);
-        segCnt.a[cur] = end - off;
+      const off = segOff.data[cur]!;
+      if (off + segCnt.data[cur]! > end) {
+        this.newSeg(end, off + segCnt.data[cur]! - end, segLoc.data[cur]!, cur, segNext.data[cur]!);
+        segCnt.data[cur] = end - off;
       }
-      const loc = segLoc.a[cur]!,
-        cnt = segCnt.a[cur]!;
+      const loc = segLoc.data[cur]!,
+        cnt = segCnt.data[cur]!;
       if (loc === AT_ORIGIN) {
         if (u !== o) this.notHeld(st, u, o, d, off, cnt);
         sendRaw.add(A_SEND, layout.sendDispls[key]! + off, cnt);
@@ -168,14 +169,14 @@ class ElementTracker {
         if (v === d) stay += cnt;
         else sendRaw.add(A_RECV, recvAt + off, cnt);
       } else {
-        if (holdNode.a[loc] !== u || holdRound.a[loc]! >= st) this.notHeld(st, u, o, d, off, cnt);
+        if (holdNode.data[loc] !== u || holdRound.data[loc]! >= st) this.notHeld(st, u, o, d, off, cnt);
         dpHold.push(loc);
-        dpInner.push(off - holdOff.a[loc]!);
+        dpInner.push(off - holdOff.data[loc]!);
         dpCnt.push(cnt);
         sendRaw.add(A_DEPART, dpRound.push(st), cnt);
       }
       if (off + cnt === end) break;
-      cur = segNext.a[cur]!;
+      cur = segNext.data[cur]!;
     }
     let loc: number;
     if (v === d) {
@@ -183,8 +184,8 @@ class ElementTracker {
       if (stay === 0) recvRaw.add(A_RECV, recvAt + a, n);
       else {
         // receive pieces for the segments that arrive, in element order as their send pieces
-        for (let t = first; ; t = segNext.a[t]!) {
-          if (segLoc.a[t] !== AT_DEST) recvRaw.add(A_RECV, recvAt + segOff.a[t]!, segCnt.a[t]!);
+        for (let t = first; ; t = segNext.data[t]!) {
+          if (segLoc.data[t] !== AT_DEST) recvRaw.add(A_RECV, recvAt + segOff.data[t]!, segCnt.data[t]!);
           if (t === cur) break;
         }
       }
@@ -195,12 +196,12 @@ class ElementTracker {
       loc = holdCnt.push(n);
       recvRaw.add(A_HOLD, loc, n);
     }
-    segOff.a[first] = a;
-    segCnt.a[first] = n;
-    segLoc.a[first] = loc;
-    const after = segNext.a[cur]!;
-    segNext.a[first] = after;
-    if (after >= 0) segPrev.a[after] = first;
+    segOff.data[first] = a;
+    segCnt.data[first] = n;
+    segLoc.data[first] = loc;
+    const after = segNext.data[cur]!;
+    segNext.data[first] = after;
+    if (after >= 0) segPrev.data[after] = first;
     finger[key] = first;
     return stay;
   }
@@ -234,8 +235,8 @@ export function payloadMessages(
     const u = g.src[k]!,
       v = g.dst[k]!,
       st = g.round[k]!;
-    sendRaw.start.push(sendRaw.code.n);
-    recvRaw.start.push(recvRaw.code.n);
+    sendRaw.start.push(sendRaw.code.length);
+    recvRaw.start.push(recvRaw.code.length);
     for (let q = byMsg.start[k]!; q < byMsg.start[k + 1]!; q++) {
       const x = byMsg.order[q]!;
       let carried = 0;
@@ -268,27 +269,27 @@ export function payloadMessages(
     layout,
     p,
     head,
-    { off: segOff.a, cnt: segCnt.a, loc: segLoc.a, next: segNext.a },
-    holdNode.a,
+    { off: segOff.data, cnt: segCnt.data, loc: segLoc.data, next: segNext.data },
+    holdNode.data,
   );
   followed(Infinity);
   const rounds = Math.max(s.stepCount, 1);
-  const nHold = holdNode.n,
-    nDp = dpHold.n;
+  const nHold = holdNode.length,
+    nDp = dpHold.length;
   const scratch = allocateScratch(
     p,
     rounds,
-    holdNode.a,
-    holdRound.a,
+    holdNode.data,
+    holdRound.data,
     nHold,
-    dpHold.a,
-    dpInner.a,
-    dpCnt.a,
-    dpRound.a,
+    dpHold.data,
+    dpInner.data,
+    dpCnt.data,
+    dpRound.data,
     nDp,
   );
   complete(1);
-  const msgs = resolveMessages(g, stay, sendRaw, recvRaw, scratch, dpCnt.a, copies, layout, p, phaseProgress(2));
+  const msgs = resolveMessages(g, stay, sendRaw, recvRaw, scratch, dpCnt.data, copies, layout, p, phaseProgress(2));
   endProgress();
   return { msgs, scratchSize: scratch.size, scratchPeak: scratch.peak };
 }
@@ -364,14 +365,14 @@ function resolveMessages(
   progress: ProgressCallback | null,
 ): Messages {
   // about one buffer piece per abstract piece (coalescing merges some; a departure may split)
-  const send = new PieceCol(sendRaw.code.n + 16, g.n + p),
-    recv = new PieceCol(recvRaw.code.n + 16, g.n + p);
-  const round = new U32Col(g.n + p),
-    src = new U32Col(g.n + p),
-    dst = new U32Col(g.n + p),
-    count = new F64Col(g.n + p);
-  sendRaw.start.push(sendRaw.code.n);
-  recvRaw.start.push(recvRaw.code.n);
+  const send = new PieceCol(sendRaw.code.length + 16, g.n + p),
+    recv = new PieceCol(recvRaw.code.length + 16, g.n + p);
+  const round = growU32(g.n + p),
+    src = growU32(g.n + p),
+    dst = growU32(g.n + p),
+    count = growF64(g.n + p);
+  sendRaw.start.push(sendRaw.code.length);
+  recvRaw.start.push(recvRaw.code.length);
   const tick = progressTicker(progress, g.n);
   let mark = tick(0);
   for (let k = 0; k < g.n; k++) {
@@ -382,19 +383,19 @@ function resolveMessages(
     dst.push(g.dst[k]!);
     count.push(g.count[k]! - stay[k]!);
     send.open();
-    for (let y = sendRaw.start.a[k]!; y < sendRaw.start.a[k + 1]!; y++) {
-      const code = sendRaw.code.a[y]!,
-        val = sendRaw.val.a[y]!,
-        cnt = sendRaw.cnt.a[y]!;
+    for (let y = sendRaw.start.data[k]!; y < sendRaw.start.data[k + 1]!; y++) {
+      const code = sendRaw.code.data[y]!,
+        val = sendRaw.val.data[y]!,
+        cnt = sendRaw.cnt.data[y]!;
       if (code === A_DEPART) send.piece(2, scratch.dpOffset[val]!, cnt);
       else send.piece(code === A_SEND ? 0 : 1, val, cnt);
     }
     recv.open();
-    for (let y = recvRaw.start.a[k]!; y < recvRaw.start.a[k + 1]!; y++) {
-      const code = recvRaw.code.a[y]!,
-        val = recvRaw.val.a[y]!;
+    for (let y = recvRaw.start.data[k]!; y < recvRaw.start.data[k + 1]!; y++) {
+      const code = recvRaw.code.data[y]!,
+        val = recvRaw.val.data[y]!;
       if (code === A_RECV) {
-        recv.piece(1, val, recvRaw.cnt.a[y]!);
+        recv.piece(1, val, recvRaw.cnt.data[y]!);
         continue;
       }
       for (let e = scratch.holdDpStart[val]!; e < scratch.holdDpStart[val + 1]!; e++) {
@@ -425,13 +426,23 @@ function resolveMessages(
   const sendStart = send.close(),
     recvStart = recv.close();
   return {
-    n: round.n,
-    round: round.done(),
-    src: src.done(),
-    dst: dst.done(),
-    count: count.done(),
+    n: round.length,
+    round: round.toArray(),
+    src: src.toArray(),
+    dst: dst.toArray(),
+    count: count.toArray(),
     direct: null,
-    send: { start: sendStart, buffer: send.buffer.done(), offset: send.offset.done(), count: send.count.done() },
-    recv: { start: recvStart, buffer: recv.buffer.done(), offset: recv.offset.done(), count: recv.count.done() },
+    send: {
+      start: sendStart,
+      buffer: send.buffer.toArray(),
+      offset: send.offset.toArray(),
+      count: send.count.toArray(),
+    },
+    recv: {
+      start: recvStart,
+      buffer: recv.buffer.toArray(),
+      offset: recv.offset.toArray(),
+      count: recv.count.toArray(),
+    },
   };
 }

@@ -1,6 +1,6 @@
 /** Scratch: places relayed elements in each rank's scratch buffer by lifetime (first fit by arrival round) and measures the lower bound. */
 import { fail } from "../model/errors.js";
-import { F64Col, U32Col } from "./columns.js";
+import { growF64, growU32 } from "../model/growable.js";
 
 /** Where every departure piece lies in its rank's scratch, each hold's pieces in element order, and the per-rank sizes. */
 export interface ScratchPlan {
@@ -56,10 +56,10 @@ export function allocateScratch(
     throw fail("lower", "UNSUPPORTED", `too many rounds (${rounds}) to index scratch blocks`);
   // Blocks (rank, arrival, departure), numbered in order of first appearance; positions inside them in hold order.
   const blockOf = new BlockIndex();
-  const bNode = new U32Col(),
-    bStart = new U32Col(),
-    bEnd = new U32Col(),
-    bSize = new F64Col();
+  const bNode = growU32(),
+    bStart = growU32(),
+    bEnd = growU32(),
+    bSize = growF64();
   const dpPos = new Float64Array(nDp),
     dpBlock = new Uint32Array(nDp);
   for (let h = 0; h < nHold; h++) {
@@ -68,19 +68,19 @@ export function allocateScratch(
     for (let q = holdDpStart[h]!; q < holdDpStart[h + 1]!; q++) {
       const e = holdDps[q]!,
         sd = dpRound[e]!;
-      let b = blockOf.get((sa * rounds + sd) * p + node, bNode.n);
-      if (b === bNode.n) {
+      let b = blockOf.get((sa * rounds + sd) * p + node, bNode.length);
+      if (b === bNode.length) {
         bNode.push(node);
         bStart.push(sa);
         bEnd.push(sd);
         b = bSize.push(0);
       }
-      dpPos[e] = bSize.a[b]!;
+      dpPos[e] = bSize.data[b]!;
       dpBlock[e] = b;
-      bSize.a[b] = bSize.a[b]! + dpCnt[e]!;
+      bSize.data[b] = bSize.data[b]! + dpCnt[e]!;
     }
   }
-  const { base, size, peak } = placeBlocks(p, bNode.n, bNode.a, bStart.a, bEnd.a, bSize.a);
+  const { base, size, peak } = placeBlocks(p, bNode.length, bNode.data, bStart.data, bEnd.data, bSize.data);
   const dpOffset = new Float64Array(nDp);
   for (let e = 0; e < nDp; e++) dpOffset[e] = base[dpBlock[e]!]! + dpPos[e]!;
   return { dpOffset, holdDpStart, holdDps, size, peak };

@@ -1,0 +1,24 @@
+/** The program format: commplan.program/v1 JSON, one document (-o) or one file per rank and an index (--split). */
+import { fail } from "../../model/errors.js";
+import { writeProgramJson, writeProgramSplit } from "../../io/program-json-write.js";
+import type { ProgramExportFormat } from "../types.js";
+
+/** commplan.program/v1 JSON: one document, or --split DIR: rank-<r>.json per rank plus index.json. */
+export const programFormat: ProgramExportFormat = {
+  name: "program",
+  title: "commplan.program/v1 JSON (one document, or --split DIR: rank-<r>.json per rank plus index.json)",
+  input: "program",
+  options: [{ option: "split", help: "write one file per rank and an index into this directory" }],
+  progressUnit: "ranks",
+  write: async (prog, t, progress) => {
+    if (t.dir !== null)
+      throw fail(
+        "export",
+        "BAD_OPTION",
+        "--format program writes one file (-o FILE, or nothing for stdout) or one per rank (--split DIR), not --out",
+        { field: "out" },
+      );
+    if (t.split !== null) await writeProgramSplit(prog, t.split, { progress });
+    else await writeProgramJson(prog, t.output, { progress });
+  },
+};
