@@ -6,7 +6,6 @@ import { oneLine } from "../model/quoted.js";
 import { memoryOption, setMemoryBudget } from "../model/memory-budget.js";
 import type { CliContext } from "./context.js";
 import { processIo, quietOnClosedStdout, textSink, type CliIo } from "./io.js";
-import { setStdoutSink } from "../io/file-output.js";
 
 /** A sub-command module's registration: adds its command(s) to the program. */
 type Register = (program: Command, ctx: CliContext) => void;
@@ -137,7 +136,8 @@ function addMemoryOption(program: Command, io: CliIo): void {
  * back after it.
  */
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
-  const ctx: CliContext = { io, exitCode: 0 };
+  // an in-process run with the caller's io: what commands write to "-" goes to io.out too
+  const ctx: CliContext = { io, stdout: io === processIo ? process.stdout : textSink(io), exitCode: 0 };
   if (io === processIo) quietOnClosedStdout(() => ctx.exitCode);
   if (argv.length === 0) {
     io.err("commplan: missing command (try commplan --help)\n");
@@ -145,8 +145,6 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   }
   // each run starts from the default and gives the caller's budget back (in-process runs share the module)
   const outer = setMemoryBudget(null);
-  // an in-process run with the caller's io: what commands write to "-" goes to io.out too
-  const outerSink = io === processIo ? null : setStdoutSink(textSink(io));
   try {
     const program = await buildProgram(ctx, argv);
     await program.parseAsync([...argv], { from: "user" });
@@ -172,6 +170,5 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     return 70;
   } finally {
     setMemoryBudget(outer);
-    if (outerSink !== null) setStdoutSink(outerSink);
   }
 }

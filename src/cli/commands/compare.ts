@@ -162,6 +162,7 @@ export function registerCompare(program: Command, ctx: CliContext): void {
                 sweep,
                 `commplan compare --sweep: ${report.machine}, P = ${report.p}, simulated ${report.mode}`,
               ),
+          ctx.stdout,
         );
       if (o.html !== undefined) {
         const k = fastest(run.candidates);
@@ -173,7 +174,7 @@ export function registerCompare(program: Command, ctx: CliContext): void {
             sim: simulateSchedule(s, machine, { mode: o.mode, ports, seed, timeline: true, ...networkOptions(req) }),
           };
         }
-        await writeTextTarget(o.html, compareHtml(report, sweep, best));
+        await writeTextTarget(o.html, compareHtml(report, sweep, best), ctx.stdout);
       }
       if (o.json) ctx.io.out(JSON.stringify(sweep === null ? report : { ...report, sweep }, null, 2) + "\n");
       else ctx.io.out(compareText(report) + (sweep === null ? "" : "\n" + sweepText(sweep)));

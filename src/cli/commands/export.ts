@@ -2,6 +2,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import type { Writable } from "node:stream";
 import { Option, type Command } from "commander";
 import { fail } from "../../model/errors.js";
 import type { MachineModel } from "../../model/machine.js";
@@ -36,6 +37,8 @@ export interface ExportTarget {
   readonly chunk: number | null;
   /** The input files (schedule, matrix), which no output may replace. */
   readonly inputs: readonly string[];
+  /** Where an output of "-" is written (the run's stdout). */
+  readonly stdout: Writable;
 }
 
 /** Writes files into a directory (created if missing), each atomically; refuses a file that would replace an input; `progress`: files written. */
@@ -107,8 +110,8 @@ export const EXPORT_FORMATS: { readonly [name: string]: ExportFormat } = {
           "--format program writes one file (-o FILE, or nothing for stdout) or one per rank (--split DIR), not --out",
           { field: "out" },
         );
-      if (t.split !== null) await writeProgramSplit(prog, t.split, { progress });
-      else await writeProgramJson(prog, t.output, { progress });
+      if (t.split !== null) await writeProgramSplit(prog, t.split, { progress, stdout: t.stdout });
+      else await writeProgramJson(prog, t.output, { progress, stdout: t.stdout });
     },
   },
   simgrid: {
@@ -140,7 +143,7 @@ export const EXPORT_FORMATS: { readonly [name: string]: ExportFormat } = {
     write: async (prog, t, progress) => {
       single(t, "goal");
       const opts = { calcPerByte: t.machine === null ? 0 : t.machine.tm * 1e6, progress };
-      await writePieces(goalChunks(prog, opts), t.output, "export");
+      await writePieces(goalChunks(prog, opts), t.output, "export", { stdout: t.stdout });
     },
   },
   arrow: {
@@ -158,7 +161,7 @@ export const EXPORT_FORMATS: { readonly [name: string]: ExportFormat } = {
     write: async (prog, t) => {
       single(t, "msccl-xml");
       const xml = mscclXml(prog, t.chunk === null ? {} : { chunkElements: t.chunk });
-      await writePieces([xml], t.output, "export");
+      await writePieces([xml], t.output, "export", { stdout: t.stdout });
     },
   },
 };
@@ -220,7 +223,8 @@ export function registerExport(program: Command, ctx: CliContext): void {
         if (format.writeSchedule !== undefined) {
           await refuseOutputOntoInput("export", [file], [["-o", o.output]]);
           const t = { output: o.output, split: o.split ?? null, dir: o.out ?? null, machine: null, chunk: null };
-          await format.writeSchedule(await readScheduleFile(file), { ...t, inputs: [file] });
+          const stdout = ctx.stdout;
+          await format.writeSchedule(await readScheduleFile(file), { ...t, inputs: [file], stdout });
           return;
         }
         if (o.matrix === undefined) cmd.error("error: required option '-m, --matrix <file>' not specified");
@@ -247,7 +251,14 @@ export function registerExport(program: Command, ctx: CliContext): void {
             progress,
           }),
         );
-        const target = { output: o.output, split: o.split ?? null, dir: o.out ?? null, machine, chunk };
+        const target = {
+          output: o.output,
+          split: o.split ?? null,
+          dir: o.out ?? null,
+          machine,
+          chunk,
+          stdout: ctx.stdout,
+        };
         const inputs = [file, o.matrix];
         await withProgressAsync(
           writingBar(ctx.io, o.split ?? o.out ?? o.output),

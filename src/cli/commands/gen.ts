@@ -118,6 +118,9 @@ export function registerGen(program: Command, ctx: CliContext): void {
     const input = file !== undefined ? { sparse: readSparseMatrixFile(file) } : {};
     const { matrix: m, notes } = generatePatternWithNotes(pattern, p, given, seed, input);
     for (const note of notes) ctx.io.err(`gen: ${pattern}: ${note}\n`);
-    await writeMatrixFile(m, output, format, o["sparse"] ? { sparse: true } : o["dense"] ? { sparse: false } : {});
+    await writeMatrixFile(m, output, format, {
+      ...(o["sparse"] ? { sparse: true } : o["dense"] ? { sparse: false } : {}),
+      stdout: ctx.stdout,
+    });
   });
 }

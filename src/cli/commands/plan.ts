@@ -131,6 +131,6 @@ async function planAutoCommand(ctx: CliContext, file: string, o: PlanFlags): Pro
 /** Writes the schedule JSON with a bar over the transfers written (not when the document goes to the terminal). */
 async function writeSchedule(ctx: CliContext, s: Schedule, output: string): Promise<void> {
   await withProgressAsync(writingBar(ctx.io, output), "plan: writing", "transfers", (progress) =>
-    writeScheduleJson(s, output, { progress }),
+    writeScheduleJson(s, output, { progress, stdout: ctx.stdout }),
   );
 }

@@ -93,7 +93,7 @@ export function registerShow(program: Command, ctx: CliContext): void {
             ? nodeList(o.nodes)
             : undefined;
       const g = stepGrid(s, stage, senders, o.row !== undefined);
-      if (o.svg !== undefined) await writeTextTarget(o.svg, stepGridSvg(g));
+      if (o.svg !== undefined) await writeTextTarget(o.svg, stepGridSvg(g), ctx.stdout);
       if (o.svg === "-") return;
       if (o.json)
         return ctx.io.out(

@@ -244,7 +244,7 @@ async function runProtocolFlags(
       progress,
     }),
   );
-  if (o.realised !== undefined) await writeTextTarget(o.realised, scheduleToJsonText(r.realised));
+  if (o.realised !== undefined) await writeTextTarget(o.realised, scheduleToJsonText(r.realised), ctx.stdout);
   const json = {
     format: "commplan.simulation/v1",
     protocol: r.protocol,
@@ -499,11 +499,13 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
         await writeTextTarget(
           o.trace,
           timelineToChromeTrace(out.timeline, { machine: machine.name, makespan: out.makespan }),
+          ctx.stdout,
         );
       if (o.svg !== undefined)
         await writeTextTarget(
           o.svg,
           timelineToSvg(out.timeline, out.makespan, { title: `commplan simulate on ${machine.name}` }),
+          ctx.stdout,
         );
       if (o.linkSvg !== undefined && out.network !== null)
         await writeTextTarget(
@@ -511,6 +513,7 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
           linkLoadSvg(linkEntries(out.network.stats, out.network.routes, out.makespan), {
             title: `link load: ${out.network.routes.name} on ${machine.name}`,
           }),
+          ctx.stdout,
         );
       ctx.io.out(o.json ? JSON.stringify(out.json, null, 2) + "\n" : out.text);
     });

@@ -65,9 +65,9 @@ function resolveRequest(
   return { m, r };
 }
 
-async function writeSchedule(s: Schedule, output: string, format: string): Promise<void> {
+async function writeSchedule(s: Schedule, output: string, format: string, ctx: CliContext): Promise<void> {
   if (format === "arrow") await writeBytesAtomic(encodeScheduleArrow(s), output, "store");
-  else await writeScheduleJson(s, output);
+  else await writeScheduleJson(s, output, { stdout: ctx.stdout });
 }
 
 function registerAddGet(store: Command, ctx: CliContext): void {
@@ -118,7 +118,7 @@ function registerAddGet(store: Command, ctx: CliContext): void {
           ctx.exitCode = 1;
           return;
         }
-        await writeSchedule(plan, o.output, o.format);
+        await writeSchedule(plan, o.output, o.format, ctx);
       },
     );
 }

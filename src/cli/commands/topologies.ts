@@ -132,7 +132,7 @@ async function platformAction(
     ...(o.explicit ? { explicit: true } : {}),
     ...(p === undefined ? {} : { ranks: p }),
   });
-  await writePieces(pieces, o.output, "platform");
+  await writePieces(pieces, o.output, "platform", { stdout: ctx.stdout });
   const routing = graph.graph().routing;
   if (
     !o.explicit &&
@@ -144,5 +144,7 @@ async function platformAction(
       "platform: note: SimGrid routes a FAT_TREE cluster D-mod-k, this network's routes are ECMP (the default): give routing=dmodk to replay the same routes, or --explicit to write commplan's\n",
     );
   if (o.hostfile !== undefined)
-    await writePieces([simgridTopologyHostfile(d, p ?? d.hosts.length)], o.hostfile, "platform");
+    await writePieces([simgridTopologyHostfile(d, p ?? d.hosts.length)], o.hostfile, "platform", {
+      stdout: ctx.stdout,
+    });
 }
