@@ -1,4 +1,4 @@
-/** CLI context: what every sub-command receives (its I/O, where "-" is written, and the exit code it sets). */
+/** CLI context: what every sub-command receives (its I/O, where "-" is written, its memory budget, and the exit code it sets). */
 import type { Writable } from "node:stream";
 import type { CliIo } from "./io.js";
 
@@ -7,6 +7,8 @@ export interface CliContext {
   readonly io: CliIo;
   /** Where outputs named "-" are written: the process's stdout, or io.out as a stream for an in-process run. */
   readonly stdout: Writable;
+  /** The run's memory budget (bytes): --max-memory, else the default; set before a command's action runs. */
+  maxMemory: number;
   /** 0 ok, 1 a check failed, 2 bad input or usage. */
   exitCode: number;
 }

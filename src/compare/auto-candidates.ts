@@ -186,11 +186,13 @@ export function planVariant(
   machine: MachineModel,
   seed: number,
   payload = false,
+  maxMemory?: number,
 ): { schedule: Schedule | null; error: string } {
   const planner = findPlanner(v.algorithm);
+  const budget = maxMemory === undefined ? {} : { maxMemory };
   try {
     return {
-      schedule: planner.plan(m, resolvePlanOptions(planner, { payload, seed, machine, params: v.params })),
+      schedule: planner.plan(m, resolvePlanOptions(planner, { payload, seed, machine, params: v.params, ...budget })),
       error: "",
     };
   } catch (e) {
@@ -206,10 +208,11 @@ export function ensurePlanned(
   machine: MachineModel,
   mode: CostMode,
   seed: number,
+  maxMemory?: number,
 ): boolean {
   if (r.schedule !== null) return true;
   const t0 = performance.now();
-  const { schedule, error } = planVariant(m, r.variant, machine, seed);
+  const { schedule, error } = planVariant(m, r.variant, machine, seed, false, maxMemory);
   if (schedule === null) {
     Object.assign(r, { predicted: null, how: null, note: `not applicable: ${error}` });
   } else {
@@ -293,6 +296,7 @@ export function planLeaders(
   mode: CostMode,
   seed: number,
   keep: number,
+  maxMemory?: number,
 ): void {
   const order = (r: ScreenResult): number => out.indexOf(r);
   // a planner that refuses the matrix gets a note here, and is out (its bound no longer stands in)
@@ -300,7 +304,7 @@ export function planLeaders(
   for (;;) {
     const todo = leaders(open(), keep, order).filter((r) => r.schedule === null);
     if (todo.length === 0) break;
-    for (const r of todo) ensurePlanned(r, m, machine, mode, seed);
+    for (const r of todo) ensurePlanned(r, m, machine, mode, seed, maxMemory);
   }
   const bar = leaders(open(), keep, order).at(-1)?.predicted;
   for (const r of out)

@@ -224,7 +224,11 @@ export function registerExport(program: Command, ctx: CliContext): void {
           await refuseOutputOntoInput("export", [file], [["-o", o.output]]);
           const t = { output: o.output, split: o.split ?? null, dir: o.out ?? null, machine: null, chunk: null };
           const stdout = ctx.stdout;
-          await format.writeSchedule(await readScheduleFile(file), { ...t, inputs: [file], stdout });
+          await format.writeSchedule(await readScheduleFile(file, { maxMemory: ctx.maxMemory }), {
+            ...t,
+            inputs: [file],
+            stdout,
+          });
           return;
         }
         if (o.matrix === undefined) cmd.error("error: required option '-m, --matrix <file>' not specified");
@@ -242,13 +246,14 @@ export function registerExport(program: Command, ctx: CliContext): void {
             { field: "matrix" },
           );
         await refuseOutputOntoInput("export", [file, o.matrix], [["-o", o.output]]);
-        const m = readMatrixFile(o.matrix);
-        const s = await readScheduleFile(file);
+        const m = readMatrixFile(o.matrix, { maxMemory: ctx.maxMemory });
+        const s = await readScheduleFile(file, { maxMemory: ctx.maxMemory });
         const { program: prog, scratchPeak } = withProgress(ctx.io.interactive, "export: lowering", null, (progress) =>
           lowerSchedule(m, s, {
             variant: o.variant as ProgramVariant,
             ...(o.layout === undefined ? {} : { form: o.layout }),
             progress,
+            maxMemory: ctx.maxMemory,
           }),
         );
         const target = {

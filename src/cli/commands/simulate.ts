@@ -101,8 +101,9 @@ function networkFlags(
   o: SimulateFlags,
   p: number,
   machine: MachineModel,
+  maxMemory: number,
 ): { network?: NetworkRoutes; portSharing?: PortSharing; linkFactor?: false } {
-  const { network, portSharing } = loadNetworkFlags(o, p, machine);
+  const { network, portSharing } = loadNetworkFlags(o, p, maxMemory, machine);
   if (network === null) return {};
   return { network, portSharing, ...(o.linkFactor === false ? { linkFactor: false } : {}) };
 }
@@ -220,16 +221,17 @@ async function runProtocolFlags(
   wantTimeline: boolean,
   ctx: CliContext,
 ): Promise<RunOutput> {
-  const m = readMatrixFile(input, matrixReadOptions(o));
+  const m = readMatrixFile(input, matrixReadOptions(o, ctx.maxMemory));
   // a second copy of the matrix, and per message its queue entries, times and (wanted) timeline entry
   const messages = matrixStats(m).messages;
   checkMemory(
     "simulate",
     2 * matrixBytes(m) + messages * (wantTimeline ? 400 : 160) + m.p * 256,
     `running ${o.protocol} on ${messages} messages of ${m.p} nodes`,
+    ctx.maxMemory,
     { file: input },
   );
-  const simNet = networkFlags(o, m.p, machine);
+  const simNet = networkFlags(o, m.p, machine, ctx.maxMemory);
   const r = withProgress(ctx.io.interactive, "simulate", "messages", (progress) =>
     runProtocol(m, machine, {
       ...simNet,
@@ -281,8 +283,8 @@ async function runReplayFlags(
   ctx: CliContext,
 ): Promise<RunOutput> {
   const mode = (o.mode ?? "blocking") as SimMode;
-  const m = o.matrix !== undefined ? readMatrixFile(o.matrix, matrixReadOptions(o)) : null;
-  const s = await readScheduleFile(input);
+  const m = o.matrix !== undefined ? readMatrixFile(o.matrix, matrixReadOptions(o, ctx.maxMemory)) : null;
+  const s = await readScheduleFile(input, { maxMemory: ctx.maxMemory });
   // per node: the accounts and queues; per transfer: the event queue, times and waits (and a timeline entry); data mode: a holder per element
   const stats = m === null ? null : matrixStats(m);
   const elements = stats === null ? 0 : stats.networkTotal + stats.selfTotal;
@@ -299,9 +301,10 @@ async function runReplayFlags(
       (m === null ? 0 : matrixBytes(m)) +
       (o.data && m !== null ? elements * 4 + matrixBytes(m) : 0),
     `simulating ${s.transferCount} transfers on ${s.p} nodes`,
+    ctx.maxMemory,
     { file: input },
   );
-  const simNet = networkFlags(o, s.p, machine);
+  const simNet = networkFlags(o, s.p, machine, ctx.maxMemory);
   const r = withProgress(ctx.io.interactive, "simulate", "transfers", (progress) =>
     simulateSchedule(s, machine, {
       mode,

@@ -52,15 +52,17 @@ function requestOptions(c: Command): Command {
 function resolveRequest(
   matrixFile: string,
   o: RequestOpts,
+  maxMemory: number,
 ): { m: ReturnType<typeof readMatrixFile>; r: ResolvedRequest } {
   if (o.algorithm === undefined)
     throw fail("store", "BAD_OPTION", "give -a ALGORITHM with the matrix", { field: "algorithm" });
-  const m = readMatrixFile(matrixFile, matrixReadOptions(o));
+  const m = readMatrixFile(matrixFile, matrixReadOptions(o, maxMemory));
   const r = resolveStoreRequest(m, o.algorithm, {
     payload: Boolean(o.payload),
     seed: intOption("seed", o.seed, 0, MAX_SEED),
     machine: o.machine === undefined ? null : findMachine(o.machine),
     params: keyValues("param", o.param),
+    maxMemory,
   });
   return { m, r };
 }
@@ -79,7 +81,7 @@ function registerAddGet(store: Command, ctx: CliContext): void {
       .argument("<matrix>", "matrix file (JSON, CSV or Matrix Market)"),
   ).action((dir: string, matrixFile: string, o: RequestOpts) => {
     const s = openPlanStore(dir, true);
-    const { m, r } = resolveRequest(matrixFile, o);
+    const { m, r } = resolveRequest(matrixFile, o, ctx.maxMemory);
     if (getPlanById(s, r.id) !== null) {
       ctx.io.err(`store: ${r.id} present\n`);
       ctx.io.out(`${r.id}\n`);
@@ -111,7 +113,7 @@ function registerAddGet(store: Command, ctx: CliContext): void {
           throw fail("store", "BAD_OPTION", "give either --id or a matrix file (with -a)", { field: "id" });
         await refuseOutputOntoInput("store", [matrixFile], [["-o", o.output]]);
         const s = openPlanStore(dir);
-        const id = o.id ?? resolveRequest(matrixFile!, o).r.id;
+        const id = o.id ?? resolveRequest(matrixFile!, o, ctx.maxMemory).r.id;
         const plan = getPlanById(s, id);
         if (plan === null) {
           ctx.io.err(`store: no entry ${id}\n`);

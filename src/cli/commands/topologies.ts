@@ -24,15 +24,16 @@ import { intOption } from "../io.js";
 export const TOPOLOGY_OPTION_HELP =
   "the network: a generator spec name:key=value,... (e.g. fat-tree:k=8,oversub=4; 'commplan topologies' lists them) or a topology JSON file (*.json, docs/topologies.md)";
 
-/** The graph and compiled routes of `--topology SPEC` for `p` ranks (a file's host count when p is undefined); link defaults from `machine`. */
+/** The graph and compiled routes of `--topology SPEC` for `p` ranks (a file's host count when p is undefined) within `maxMemory`; link defaults from `machine`. */
 export function loadTopology(
   spec: string,
   p: number | undefined,
+  maxMemory: number,
   machine?: MachineModel,
 ): { graph: TopologyGraph; routes: NetworkRoutes } {
   let graph: TopologyGraph;
   if (spec.endsWith(".json")) {
-    graph = graphFromDescription(readTopologyJson(spec), spec);
+    graph = graphFromDescription(readTopologyJson(spec), spec, { maxMemory });
     if (p !== undefined && p > graph.graph().hosts)
       throw fail("topology", "BAD_OPTION", `${spec} has ${graph.graph().hosts} hosts, fewer than P = ${p}`, {
         file: spec,
@@ -41,9 +42,9 @@ export function loadTopology(
   } else {
     if (p === undefined)
       throw fail("topology", "BAD_OPTION", `a generated topology needs the host count: give -P`, { field: "P" });
-    graph = buildTopology(spec, p, machine);
+    graph = buildTopology(spec, p, machine, { maxMemory });
   }
-  return { graph, routes: compileRoutes(graph) };
+  return { graph, routes: compileRoutes(graph, { maxMemory }) };
 }
 
 /** One generator's entry in `commplan topologies`: its line, then one line per parameter. */
@@ -126,7 +127,7 @@ async function platformAction(
     ["--output", o.output],
     ["--hostfile", o.hostfile],
   ]);
-  const { graph, routes } = loadTopology(o.topology, p, machine);
+  const { graph, routes } = loadTopology(o.topology, p, ctx.maxMemory, machine);
   const d = describeTopology(graph);
   const pieces = simgridTopologyPlatformPieces(d, routes, {
     ...(o.explicit ? { explicit: true } : {}),

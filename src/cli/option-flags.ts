@@ -1,0 +1,14 @@
+/** Library messages as the command line says them: where a library error names an option, the command names its flag. */
+
+/** The library's wordings that name an option, and the command line's wording of each (its flags). */
+const FLAG_WORDINGS: readonly (readonly [RegExp, string])[] = [
+  [/raise it with the option maxMemory \(bytes\), e\.g\. (\w+)/g, "raise it with --max-memory, e.g. --max-memory $1"],
+  [/\(raise it with the option maxMemory\)/g, "(raise it with --max-memory or maxMemory)"],
+];
+
+/** A library message with each option it names written as the command line's flag. */
+export function cliMessage(message: string): string {
+  let text = message;
+  for (const [wording, flag] of FLAG_WORDINGS) text = text.replace(wording, flag);
+  return text;
+}
