@@ -62,7 +62,7 @@ function parseFile(file: string): Doc {
       throw fail(
         MODULE,
         "BAD_INPUT",
-        `${size} bytes is past the reader's limit of ${MAX_PROGRAM_BYTES}: write the program with --split`,
+        `${size} bytes is past the reader's limit of ${MAX_PROGRAM_BYTES}: write the program split by rank (writeProgramSplit)`,
         { file },
       );
     text = readFileSync(file, "utf8");
@@ -93,7 +93,7 @@ function readStdin(): string {
       throw fail(
         MODULE,
         "BAD_INPUT",
-        `more than the reader's limit of ${MAX_PROGRAM_BYTES} bytes: write the program with --split`,
+        `more than the reader's limit of ${MAX_PROGRAM_BYTES} bytes: write the program split by rank (writeProgramSplit)`,
         {
           file: "-",
         },

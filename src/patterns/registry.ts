@@ -113,12 +113,14 @@ export { MAX_SEED } from "../model/param-spec.js";
 export function checkPatternInput(def: PatternDef, input: PatternInput): void {
   const hasSparse = input.sparse !== undefined;
   if (def.file === undefined && hasSparse)
-    throw fail("patterns", "BAD_OPTION", `pattern '${def.name}' reads no file; it takes no --file`, { field: "file" });
+    throw fail("patterns", "BAD_OPTION", `pattern '${def.name}' reads no file; it takes no input sparse`, {
+      field: "file",
+    });
   if (def.file?.kind === "sparse-matrix" && !hasSparse)
     throw fail(
       "patterns",
       "BAD_OPTION",
-      `pattern '${def.name}' needs a sparse matrix: --file path.mtx (${def.file.description})`,
+      `pattern '${def.name}' needs a sparse matrix: input sparse, a Matrix Market structure (${def.file.description})`,
       { field: "file" },
     );
 }

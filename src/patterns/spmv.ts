@@ -74,7 +74,12 @@ export const spmvPattern = definePattern({
   generate(p, opts, _rng, input) {
     const a = input?.sparse;
     if (a === undefined)
-      throw fail("patterns", "BAD_OPTION", "pattern 'spmv' needs a sparse matrix: --file path.mtx", { field: "file" });
+      throw fail(
+        "patterns",
+        "BAD_OPTION",
+        "pattern 'spmv' needs a sparse matrix: input sparse, a Matrix Market structure",
+        { field: "file" },
+      );
     return spmvFromStructure(p, a, opts.elementBytes, input?.maxMemory);
   },
   notes(m, _opts, input) {
