@@ -150,7 +150,7 @@ const ALLOWED_STATE: Readonly<Record<string, string>> = {
   "model/param-spec.ts new resolvedBy": "the declaration that made each resolved object (a brand, set once per object)",
 };
 
-/** The module-level state of a file: top-level let / var, top-level Map / Set / WeakMap instances, and prototype assignments. */
+/** The module-level state of a file: top-level let / var and Map / Set / WeakMap instances, prototype assignments. */
 function moduleState(file: string, text: string): string[] {
   const found: string[] = [];
   for (const m of text.matchAll(/^(?:export\s+)?(let|var)\s+([A-Za-z_$][\w$]*)/gm))

@@ -301,7 +301,10 @@ function argvOf(pick: CommandPick, f: CaseFiles): string[] {
   }
 }
 
-/** Calls the readers of the input's kind directly, under `maxMemory` bytes: any error but a CommplanError, or a message of more than one line, is returned as a crash detail. */
+/**
+ * Calls the readers of the input's kind directly, under `maxMemory` bytes: any error but a
+ * CommplanError, or a message of more than one line, is returned as a crash detail.
+ */
 function readDirect(
   bytes: Buffer,
   ext: string,

@@ -1,4 +1,4 @@
-/** CLI context: what every sub-command receives (its I/O, where "-" is written, its memory budget, and the exit code it sets). */
+/** CLI context: what every sub-command receives (I/O, where "-" goes, memory budget, exit code). */
 import type { Writable } from "node:stream";
 import type { CliIo } from "./io.js";
 

@@ -64,7 +64,10 @@ export function quietOnClosedStdout(exitCode: () => number): void {
   });
 }
 
-/** Writes text to a path like the matrix and schedule writers (atomically, or in place for a device or FIFO: see writePieces), or to the command's `stdout` for "-". */
+/**
+ * Writes text to a path like the matrix and schedule writers (atomically, or in place for a device
+ * or FIFO: see writePieces), or to the command's `stdout` for "-".
+ */
 export async function writeTextTarget(target: string, text: string, stdout: Writable): Promise<void> {
   await writePieces([text], target, "commplan", { stdout });
 }

@@ -115,7 +115,10 @@ function pathName(c: Command): string {
   return parent !== null && parent.parent !== null ? `${parent.name()} ${c.name()}` : c.name();
 }
 
-/** Adds --max-memory to every sub-command that reads a file, and sets the run's budget (ctx.maxMemory) before its action runs; says so when a command is about to wait for a terminal's input. */
+/**
+ * Adds --max-memory to every sub-command that reads a file, and sets the run's budget
+ * (ctx.maxMemory) before its action runs; says so when a command is about to wait for a terminal's input.
+ */
 function addMemoryOption(program: Command, ctx: CliContext): void {
   const io = ctx.io;
   for (const c of program.commands.flatMap((top) => [top, ...top.commands])) {

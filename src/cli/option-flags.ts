@@ -1,4 +1,4 @@
-/** Library messages as the command line says them: where a library error names an option, the command names its flag. */
+/** Library messages as the command line says them: an option a library error names becomes the flag. */
 
 /** The library's wordings that name an option, and the command line's wording of each (its flags). */
 const FLAG_WORDINGS: readonly (readonly [RegExp, string])[] = [

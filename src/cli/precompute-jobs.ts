@@ -94,7 +94,10 @@ export interface JobOutcome {
   readonly message: string | null;
 }
 
-/** Runs one job against the store at `dir` within `maxMemory` bytes: skips it when a sound entry is present, else plans and adds it. */
+/**
+ * Runs one job against the store at `dir` within `maxMemory` bytes: skips it when a sound entry is
+ * present, else plans and adds it.
+ */
 export function runPrecomputeJob(dir: string, job: PrecomputeJob, maxMemory: number): JobOutcome {
   const store = openPlanStore(dir);
   let m;

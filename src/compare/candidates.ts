@@ -51,7 +51,7 @@ export interface CandidateRequest {
   readonly network?: NetworkRoutes | null;
   /** With a network: how a node's ports serve concurrent messages (default serial). */
   readonly portSharing?: PortSharing;
-  /** Bytes each plan and lowering may allocate (PlanOptions.maxMemory); by default half the machine's memory, at most 32 GiB. */
+  /** Bytes each plan and lowering may allocate (PlanOptions.maxMemory); default: half the memory, <= 32 GiB. */
   readonly maxMemory?: number;
 }
 

@@ -61,7 +61,7 @@ export type ReplaceCheck = (path: string, st: Stats) => Promise<boolean>;
 
 /** Where an output goes besides its path: the stream "-" names, and the check before replacing a file. */
 export interface OutputOptions {
-  /** Where a target of "-" is written (an in-process CLI run gives its caller's stream); the process's stdout by default. */
+  /** Where a target of "-" is written (an in-process CLI run gives its caller's); default: process.stdout. */
   readonly stdout?: Writable;
   /** Whether an existing file may be replaced; userMayReplace by default (tests give another). */
   readonly canReplace?: ReplaceCheck;

@@ -30,7 +30,7 @@ export interface ParseMatrixOptions {
   readonly elementBytes?: number;
   /** Bytes per read from a file (default 1 MiB; tests use small chunks). */
   readonly chunkSize?: number;
-  /** Bytes the matrix may take, a dense copy of a sparse one included (refused past them); by default half the machine's memory, at most 32 GiB. */
+  /** Bytes the matrix may take, a dense copy of a sparse one included; default: half the memory, <= 32 GiB. */
   readonly maxMemory?: number;
 }
 

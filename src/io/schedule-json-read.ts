@@ -763,7 +763,7 @@ export function parseScheduleJsonText(text: string, file?: string): Schedule {
 export interface ReadScheduleOptions {
   /** Bytes per read from the file (default 1 MiB). */
   readonly highWaterMark?: number;
-  /** Bytes an Arrow schedule may take to decode (readScheduleFile; refused past them); by default half the machine's memory, at most 32 GiB. */
+  /** Bytes an Arrow schedule may take to decode (readScheduleFile); default: half the memory, <= 32 GiB. */
   readonly maxMemory?: number;
 }
 

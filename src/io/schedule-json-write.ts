@@ -124,9 +124,9 @@ export interface ScheduleWriteOptions extends OutputOptions {
 }
 
 /**
- * Writes the schedule as JSON to a path, or to `opts.stdout` (the process's by default) for "-". Streams ~1 MiB pieces with
- * backpressure; a path is written to a temporary file in the same directory and renamed into
- * place, so a failure never leaves a half-written file.
+ * Writes the schedule as JSON to a path, or to `opts.stdout` (the process's by default) for "-".
+ * Streams ~1 MiB pieces with backpressure; a path is written to a temporary file in the same
+ * directory and renamed into place, so a failure never leaves a half-written file.
  */
 export async function writeScheduleJson(s: Schedule, target: string, opts: ScheduleWriteOptions = {}): Promise<void> {
   await writePieces(scheduleJsonChunks(s, PIECE, checkProgress(opts.progress, MODULE)), target, MODULE, opts);

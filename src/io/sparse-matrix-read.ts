@@ -73,7 +73,7 @@ function sizeLine(t: string, file: string | undefined, line: number, b: Banner):
 
 /** Options of the sparse Matrix Market readers. */
 export interface SparseReadOptions {
-  /** Bytes the structure may take (refused past them, from the size line); by default half the machine's memory, at most 32 GiB. */
+  /** Bytes the structure may take (checked at the size line); default: half the memory, <= 32 GiB. */
   readonly maxMemory?: number;
 }
 

@@ -312,7 +312,7 @@ export function withElementBytes(m: CommMatrix, elementBytes: number): CommMatri
     : { p: m.p, elementBytes, data: m.data };
 }
 
-/** The bytes a dense copy of m may take: a sparse matrix's own budget (MatrixOptions.maxMemory), MAX_DEFAULT_BUDGET otherwise. */
+/** The bytes a dense copy of m may take: a sparse matrix's own budget (MatrixOptions.maxMemory), else 32 GiB. */
 export function denseCopyBudget(m: CommMatrix): number {
   return m instanceof SparseMatrix ? m.maxMemory : MAX_DEFAULT_BUDGET;
 }

@@ -1,4 +1,4 @@
-/** Memory budget: estimates of what an allocation will need, refused up front (one line) when past the budget the caller gives (its maxMemory option). */
+/** Memory budget: estimates of what an allocation needs, refused up front (one line) past the caller's budget. */
 import { fail } from "./errors.js";
 
 const GIB = 1024 ** 3;

@@ -21,9 +21,10 @@ export function blockStart(n: number, p: number, i: number): number {
 }
 
 /**
- * The spmv matrix of a sparse structure on p ranks (its dense copy within `maxMemory`, by default half the machine's memory): rows and x entries split in blocks (blockOwner);
+ * The spmv matrix of a sparse structure on p ranks: rows and x entries split in blocks (blockOwner);
  * M[j][i] = distinct columns owned by j (j != i) that the rows of rank i touch, so each entry is the
  * count of x values rank j sends rank i before the product; the diagonal is 0 (local x needs no message).
+ * A dense copy of it is refused past `maxMemory` (default: half the machine's memory, at most 32 GiB).
  */
 export function spmvFromStructure(p: number, a: SparseStructure, elementBytes = 8, maxMemory?: number): CommMatrix {
   // sparse: per rank i, the owners it gathers from (a touched list over a per-owner counter)

@@ -17,7 +17,7 @@ export type PatternOption = PatternOptionSpec & { readonly name: string };
 export interface PatternInput {
   /** The sparse matrix of the `spmv` pattern (a Matrix Market file). */
   readonly sparse?: SparseStructure;
-  /** Bytes the generated matrix may take (checked before it is made); by default half the machine's memory, at most 32 GiB. */
+  /** Bytes the generated matrix may take (checked before it is made); default: half the memory, <= 32 GiB. */
   readonly maxMemory?: number;
 }
 

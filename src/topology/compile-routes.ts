@@ -130,7 +130,7 @@ export class CompiledNetwork implements NetworkRoutes {
 
 /** Options of compileRoutes. */
 export interface CompileRoutesOptions {
-  /** Bytes the shortest-path tables may grow to as routes are asked for; by default half the machine's memory, at most 32 GiB. */
+  /** Bytes the shortest-path tables may grow to as routes are asked for; default: half the memory, <= 32 GiB. */
   readonly maxMemory?: number;
 }
 

@@ -77,7 +77,7 @@ export function parseTopologySpec(spec: string): TopologySpec {
 
 /** Options of buildTopology and graphFromDescription. */
 export interface TopologyBuildOptions {
-  /** Bytes the graph may take (refused before it is built past them); by default half the machine's memory, at most 32 GiB. */
+  /** Bytes the graph may take (refused before it is built); default: half the memory, <= 32 GiB. */
   readonly maxMemory?: number;
 }
 

@@ -43,7 +43,10 @@ export function checkNetworkFlags(command: string, o: NetworkFlags, machine: Mac
   checkFlatForNetwork(machine, o.network, "--network", command);
 }
 
-/** The routes --network names for p ranks within `maxMemory` (null without it; link defaults from `machine`) and the port sharing (serial by default). */
+/**
+ * The routes --network names for p ranks within `maxMemory` (null without it; link defaults from
+ * `machine`) and the port sharing (serial by default).
+ */
 export function loadNetworkFlags(
   o: NetworkFlags,
   p: number,

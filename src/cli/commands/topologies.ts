@@ -24,7 +24,10 @@ import { intOption } from "../io.js";
 export const TOPOLOGY_OPTION_HELP =
   "the network: a generator spec name:key=value,... (e.g. fat-tree:k=8,oversub=4; 'commplan topologies' lists them) or a topology JSON file (*.json, docs/topologies.md)";
 
-/** The graph and compiled routes of `--topology SPEC` for `p` ranks (a file's host count when p is undefined) within `maxMemory`; link defaults from `machine`. */
+/**
+ * The graph and compiled routes of `--topology SPEC` for `p` ranks (a file's host count when p is
+ * undefined) within `maxMemory`; link defaults from `machine`.
+ */
 export function loadTopology(
   spec: string,
   p: number | undefined,
