@@ -6,6 +6,7 @@ import tseslint from "typescript-eslint";
 
 const FOLDERS = [
   "model",
+  "host",
   "io",
   "patterns",
   "planner",
@@ -27,7 +28,8 @@ const FS_FOLDERS = ["io", "store", "cli"];
 
 /** A no-restricted-imports rule that lets files of `folder` import only `allowed` folders of src (and their own). */
 function onlyImports(folder, allowed, why) {
-  const banned = FOLDERS.filter((f) => f !== folder && !allowed.includes(f));
+  // src/host (the machine's memory, node:os) may be imported by every folder but the model
+  const banned = FOLDERS.filter((f) => f !== folder && f !== "host" && !allowed.includes(f));
   return {
     files: [`src/${folder}/**/*.ts`],
     rules: {
@@ -72,7 +74,29 @@ export default tseslint.config(
     files: ["**/*.js"],
     languageOptions: { globals: { process: "readonly", console: "readonly" } },
   },
-  onlyImports("model", [], "the model is the shared vocabulary and imports nothing else from src"),
+  {
+    files: ["src/model/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: FOLDERS.filter((f) => f !== "model").map((f) => `**/${f}/**`),
+              message:
+                "src/model may import only model: the model is the shared vocabulary and imports nothing else from src",
+            },
+            { group: ["node:*"], message: "src/model uses no Node module: facts about the host come from src/host" },
+            {
+              group: ["node:fs", "node:fs/*", "fs", "fs/*", "ajv", "ajv/*"],
+              message: "files are read and written in src/io, src/store and src/cli only",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  onlyImports("host", ["model"], "facts about the machine commplan runs on (its memory), over the vocabulary"),
   onlyImports("io", ["model"], "file formats depend on the vocabulary only"),
   onlyImports("patterns", ["model"], "generators depend on the vocabulary only"),
   onlyImports("planner", ["model"], "planners depend on the vocabulary only"),

@@ -84,6 +84,7 @@ describe("architecture", () => {
 
   const allowed: Record<string, readonly string[]> = {
     model: [],
+    host: ["model"],
     io: ["model"],
     patterns: ["model"],
     planner: ["model"],
@@ -108,6 +109,8 @@ describe("architecture", () => {
       if (!ok) continue; // cli and index.ts may import everything
       for (const d of deps) {
         const to = folderOf(d);
+        // src/host (the machine's memory) serves every folder but the model
+        if (to === "host" && from !== "model") continue;
         if (to !== from && !ok.includes(to)) bad.push(`${file} -> ${d}`);
       }
     }
@@ -129,5 +132,65 @@ describe("architecture", () => {
       return /from\s*["'](node:)?fs(\/promises)?["']|from\s*["']ajv/.test(readFileSync(join(src, file), "utf8"));
     });
     expect(bad).toEqual([]);
+  });
+
+  it("src/model uses no Node module (the host's memory comes from src/host)", () => {
+    const bad = [...graph.keys()].filter(
+      (file) => folderOf(file) === "model" && /from\s*["']node:/.test(readFileSync(join(src, file), "utf8")),
+    );
+    expect(bad).toEqual([]);
+  });
+});
+
+/**
+ * Module-level state outside src/cli that the scan allows, by file and what it is: memos of pure
+ * results (the same answer for the same input), and the process-wide list of cleanups that signal
+ * handlers run (signals are process-wide). Anything else travels in options or a context object.
+ */
+const ALLOWED_STATE: Readonly<Record<string, string>> = {
+  "io/json-schema.ts let compiled": "the compiled validators of the package's fixed schema files, made on first use",
+  "io/schedule-arrow.ts prototype __vector_len":
+    "the flatbuffers vector-length check, installed for one synchronous decode call and restored in a finally",
+  "io/interrupt-cleanup.ts new cleanups": "the cleanups the process's signal and exit handlers run",
+  "io/file-output.ts new liveTemps": "the temporary files being written now, removed by the signal handlers",
+  "model/matrix.ts new rowsCache": "memo: the compressed rows of a matrix, a pure function of its storage",
+  "model/matrix.ts new colsCache": "memo: the compressed columns of a matrix, a pure function of its storage",
+  "model/matrix-digest.ts new cache": "memo: the digest of a matrix's storage",
+  "model/param-spec.ts new resolvedBy": "the declaration that made each resolved object (a brand, set once per object)",
+};
+
+/** The module-level state of a file: top-level let / var and Map / Set / WeakMap instances, prototype assignments. */
+function moduleState(file: string, text: string): string[] {
+  const found: string[] = [];
+  for (const m of text.matchAll(/^(?:export\s+)?(let|var)\s+([A-Za-z_$][\w$]*)/gm))
+    found.push(`${file} ${m[1]} ${m[2]}`);
+  for (const m of text.matchAll(/^(?:export\s+)?const\s+([A-Za-z_$][\w$]*)[^=\n]*=\s*new\s+(?:Weak)?(?:Map|Set)\b/gm))
+    found.push(`${file} new ${m[1]}`);
+  for (const m of text.matchAll(/\.prototype\.([A-Za-z_$][\w$]*)\s*=(?!=)/g)) found.push(`${file} prototype ${m[1]}`);
+  return found;
+}
+
+describe("no hidden state", () => {
+  const files = tsFiles(src)
+    .map((f) => relative(src, f))
+    .filter((f) => folderOf(f) !== "cli");
+
+  it("src outside the CLI keeps no module-level mutable state and patches no prototype (but the allowed, each with its reason)", () => {
+    const found = files.flatMap((f) => moduleState(f, readFileSync(join(src, f), "utf8")));
+    const CONSTANT_SETS =
+      /^compare\/auto-candidates\.ts new (DIRECT_VARIANTS|SUPERLINEAR)$|^compare\/auto-rule-out\.ts new RELAYED_STAGES$|^io\/schedule-json-read\.ts new (STEP_KEYS|TRANSFER_KEYS|KEY_NAME)$/;
+    // fixed lookup tables (filled once where they are declared, never written after): not state
+    const unlisted = found.filter((x) => !(x in ALLOWED_STATE) && !CONSTANT_SETS.test(x));
+    expect(unlisted).toEqual([]);
+  });
+
+  it("the scan finds what it looks for", () => {
+    const text = "let a = 1;\nexport var b;\nconst c = new WeakMap();\nFoo.prototype.bar = f;\nconst d = 1;\n";
+    expect(moduleState("x.ts", text)).toEqual(["x.ts let a", "x.ts var b", "x.ts new c", "x.ts prototype bar"]);
+  });
+
+  it("every allowed entry is still there (a stale entry would hide a new one of the same name)", () => {
+    const found = new Set(files.flatMap((f) => moduleState(f, readFileSync(join(src, f), "utf8"))));
+    expect(Object.keys(ALLOWED_STATE).filter((k) => !found.has(k))).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@ import { readProgramJson } from "../../src/io/program-json-read.js";
 import { parseTopologyJsonText } from "../../src/io/topology-json-read.js";
 import { decodeScheduleArrow, readScheduleArrowHeader } from "../../src/io/schedule-arrow.js";
 import { isCommplanError } from "../../src/model/errors.js";
-import { parseByteSize, setMemoryBudget } from "../../src/model/memory-budget.js";
+import { parseByteSize } from "../../src/model/memory-budget.js";
 import { buildCorpus, runMain, type Corpus, type MainResult } from "./corpus.js";
 import {
   commandArb,
@@ -301,24 +301,28 @@ function argvOf(pick: CommandPick, f: CaseFiles): string[] {
   }
 }
 
-/** Calls the readers of the input's kind directly: any error but a CommplanError, or a message of more than one line, is returned as a crash detail. */
+/**
+ * Calls the readers of the input's kind directly, under `maxMemory` bytes: any error but a
+ * CommplanError, or a message of more than one line, is returned as a crash detail.
+ */
 function readDirect(
   bytes: Buffer,
   ext: string,
   kind: FuzzKind,
   path: string,
+  maxMemory: number,
 ): { detail: string | null; calls: number } {
   const text = bytes.toString("utf8");
   const readers: (() => unknown)[] =
     kind === "topology"
       ? [() => parseTopologyJsonText(text, "x.json")]
       : kind === "program"
-        ? [() => readProgramJson(path)]
+        ? [() => readProgramJson(path, { maxMemory })]
         : kind === "entry"
           ? [() => readScheduleArrowHeader(bytes), () => decodeScheduleArrow(bytes)]
           : [
-              () => parseMatrixText(text, { file: `x${ext}` }),
-              () => parseMatrixText(text),
+              () => parseMatrixText(text, { file: `x${ext}`, maxMemory }),
+              () => parseMatrixText(text, { maxMemory }),
               () => parseScheduleJsonText(text, "x.json"),
             ];
   for (const f of readers) {
@@ -472,9 +476,9 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
       const rss0 = process.memoryUsage().rss;
       const peak0 = process.resourceUsage().maxRSS * 1024;
       const start = performance.now();
-      setMemoryBudget(budgetBytes); // the direct reader calls run under the same budget as the commands
       trace(`${index} reading ${f.base.kind} ${f.input}`);
-      const direct = readDirect(bytes, f.base.ext, f.base.kind, f.input);
+      // the direct reader calls run under the same budget as the commands
+      const direct = readDirect(bytes, f.base.ext, f.base.kind, f.input, budgetBytes);
       summary.readerCalls += direct.calls;
       trace(`${index} ${JSON.stringify(argv)}`);
       const r = await runMain(argv);
@@ -508,7 +512,6 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
       if (opts.progress && summary.cases % 1000 === 0) opts.progress(summary.cases, summary);
     }
   }
-  setMemoryBudget(null);
   summary.wallSeconds = (performance.now() - t0) / 1000;
   return summary;
 }

@@ -148,11 +148,13 @@ export function planVariant(
   seed: number,
   payload = false,
   planners: readonly Planner[] = PLANNERS,
+  maxMemory?: number,
 ): { schedule: Schedule | null; error: string } {
   const planner = plannerIn(planners, v.algorithm);
+  const budget = maxMemory === undefined ? {} : { maxMemory };
   try {
     return {
-      schedule: planner.plan(m, resolvePlanOptions(planner, { payload, seed, machine, params: v.params })),
+      schedule: planner.plan(m, resolvePlanOptions(planner, { payload, seed, machine, params: v.params, ...budget })),
       error: "",
     };
   } catch (e) {
@@ -169,10 +171,11 @@ export function ensurePlanned(
   mode: CostMode,
   seed: number,
   planners: readonly Planner[] = PLANNERS,
+  maxMemory?: number,
 ): boolean {
   if (r.schedule !== null) return true;
   const t0 = performance.now();
-  const { schedule, error } = planVariant(m, r.variant, machine, seed, false, planners);
+  const { schedule, error } = planVariant(m, r.variant, machine, seed, false, planners, maxMemory);
   if (schedule === null) {
     Object.assign(r, { predicted: null, how: null, note: `not applicable: ${error}` });
   } else {
@@ -259,6 +262,7 @@ export function planLeaders(
   seed: number,
   keep: number,
   planners: readonly Planner[] = PLANNERS,
+  maxMemory?: number,
 ): void {
   const order = (r: ScreenResult): number => out.indexOf(r);
   // a planner that refuses the matrix gets a note here, and is out (its bound no longer stands in)
@@ -266,7 +270,7 @@ export function planLeaders(
   for (;;) {
     const todo = leaders(open(), keep, order).filter((r) => r.schedule === null);
     if (todo.length === 0) break;
-    for (const r of todo) ensurePlanned(r, m, machine, mode, seed, planners);
+    for (const r of todo) ensurePlanned(r, m, machine, mode, seed, planners, maxMemory);
   }
   const bar = leaders(open(), keep, order).at(-1)?.predicted;
   for (const r of out)

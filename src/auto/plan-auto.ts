@@ -42,6 +42,8 @@ export interface AutoOptions {
   readonly network?: NetworkRoutes | null;
   /** With a network: how a node's ports serve concurrent messages (default serial). */
   readonly portSharing?: PortSharing;
+  /** Bytes each plan may allocate (PlanOptions.maxMemory); by default half the machine's memory, at most 32 GiB. */
+  readonly maxMemory?: number;
   /** Called now and then while the finalists are simulated, with (transfers simulated, transfers of every finalist). */
   readonly progress?: ((done: number, total: number) => void) | null;
   /** The planners to weigh, by their auto profiles (default the registry, PLANNERS). */
@@ -352,7 +354,7 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
   checkFlatForNetwork(machine, options.network, "auto: a network");
   const simNet = networkOptions(options);
   const topology = resolveTopology(undefined, machine);
-  const plan = (r: ScreenResult): boolean => ensurePlanned(r, m, machine, mode, seed, planners);
+  const plan = (r: ScreenResult): boolean => ensurePlanned(r, m, machine, mode, seed, planners, options.maxMemory);
   const run: FinalistRun = {
     mode,
     seed,
@@ -383,7 +385,7 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
   // coloring only where its makespan can rule out (else it waits for the screen, as any planner)
   if (ruling) early(roles.ruling, false);
   sc.priceRest();
-  planLeaders(screen, m, machine, mode, seed, Math.max(1, k), planners);
+  planLeaders(screen, m, machine, mode, seed, Math.max(1, k), planners, options.maxMemory);
   const always = screen.filter(
     (r) =>
       r.predicted !== null &&
@@ -433,7 +435,7 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
     candidates,
   };
   const planned = options.payload
-    ? planVariant(m, best.variant, machine, seed, true, planners).schedule!
+    ? planVariant(m, best.variant, machine, seed, true, planners, options.maxMemory).schedule!
     : best.schedule!;
   const screenMs = Object.fromEntries(screen.map((r) => [variantLabel(r.variant), r.ms]));
   return { schedule: { ...planned, auto: autoHeader(report) }, report, ms: { screen: screenMs, ...ms } };

@@ -64,9 +64,12 @@ export function quietOnClosedStdout(exitCode: () => number): void {
   });
 }
 
-/** Writes text to a path like the matrix and schedule writers (atomically, or in place for a device or FIFO: see writePieces), or to the command's stdout for "-". */
-export async function writeTextTarget(target: string, text: string): Promise<void> {
-  await writePieces([text], target, "commplan");
+/**
+ * Writes text to a path like the matrix and schedule writers (atomically, or in place for a device
+ * or FIFO: see writePieces), or to the command's `stdout` for "-".
+ */
+export async function writeTextTarget(target: string, text: string, stdout: Writable): Promise<void> {
+  await writePieces([text], target, "commplan", { stdout });
 }
 
 const DECIMAL_INTEGER = /^[+-]?\d+$/;
@@ -103,11 +106,14 @@ export const SCHEDULE_ARGUMENT_HELP =
 export const ELEMENT_BYTES_HELP =
   "bytes per element, overriding the matrix file's (JSON elementBytes, or the '# commplan elementBytes=N' comment of CSV and Matrix Market; else 8)";
 
-/** The matrix reader options of a command with --element-bytes. */
-export function matrixReadOptions(o: { elementBytes?: string }): { elementBytes?: number } {
+/** The matrix reader options of a command with --element-bytes, under the run's memory budget. */
+export function matrixReadOptions(
+  o: { elementBytes?: string },
+  maxMemory: number,
+): { elementBytes?: number; maxMemory: number } {
   return o.elementBytes === undefined
-    ? {}
-    : { elementBytes: intOption("element-bytes", o.elementBytes, 1, MAX_ELEMENT_BYTES) };
+    ? { maxMemory }
+    : { elementBytes: intOption("element-bytes", o.elementBytes, 1, MAX_ELEMENT_BYTES), maxMemory };
 }
 
 /** Parses repeated `key=value` options into JSON values (numbers and booleans parsed, else strings); a key given twice is refused; a prototype-less object, so every key (also `__proto__`) is an own key the reader checks. */

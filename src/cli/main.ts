@@ -3,10 +3,11 @@ import { readFileSync } from "node:fs";
 import { Command, CommanderError, Help, type Option } from "commander";
 import { isCommplanError } from "../model/errors.js";
 import { oneLine } from "../model/quoted.js";
-import { memoryOption, setMemoryBudget } from "../model/memory-budget.js";
+import { defaultMemoryBudget } from "../host/memory.js";
+import { memoryOption } from "./memory-option.js";
+import { cliMessage } from "./option-flags.js";
 import type { CliContext } from "./context.js";
 import { processIo, quietOnClosedStdout, textSink, type CliIo } from "./io.js";
-import { setStdoutSink } from "../io/file-output.js";
 
 /** A sub-command module's registration: adds its command(s) to the program. */
 type Register = (program: Command, ctx: CliContext) => void;
@@ -76,7 +77,7 @@ export async function buildProgram(ctx: CliContext, argv: readonly string[] = []
   const named = COMMANDS.filter(([names]) => names.includes(first));
   const version = first === "--version" || first === "-V";
   for (const [, load] of version ? [] : named.length > 0 ? named : COMMANDS) (await load())(program, ctx);
-  addMemoryOption(program, ctx.io);
+  addMemoryOption(program, ctx);
   return program;
 }
 
@@ -114,8 +115,12 @@ function pathName(c: Command): string {
   return parent !== null && parent.parent !== null ? `${parent.name()} ${c.name()}` : c.name();
 }
 
-/** Adds --max-memory to every sub-command that reads a file, and sets the budget before its action runs; says so when a command is about to wait for a terminal's input. */
-function addMemoryOption(program: Command, io: CliIo): void {
+/**
+ * Adds --max-memory to every sub-command that reads a file, and sets the run's budget
+ * (ctx.maxMemory) before its action runs; says so when a command is about to wait for a terminal's input.
+ */
+function addMemoryOption(program: Command, ctx: CliContext): void {
+  const io = ctx.io;
   for (const c of program.commands.flatMap((top) => [top, ...top.commands])) {
     if (BUDGETED.has(pathName(c)))
       c.option(
@@ -125,28 +130,25 @@ function addMemoryOption(program: Command, io: CliIo): void {
   }
   program.hook("preAction", (_program, action) => {
     const v = action.opts()["maxMemory"] as string | undefined;
-    setMemoryBudget(v === undefined ? null : memoryOption(v));
+    ctx.maxMemory = v === undefined ? defaultMemoryBudget() : memoryOption(v);
     const readsStdin = BUDGETED.has(pathName(action)) && (action.args.includes("-") || action.opts()["matrix"] === "-");
     if (readsStdin && io.stdinIsTerminal) io.err("commplan: reading standard input (end with Ctrl-D)\n");
   });
 }
 
 /**
- * Runs the CLI on argv (without "node commplan"); returns the exit code. Never throws. In-process
- * runs go one at a time: the memory budget and where "-" is written are set for the run and put
- * back after it.
+ * Runs the CLI on argv (without "node commplan"); returns the exit code. Never throws. A run's
+ * memory budget and where it writes "-" live in its context, so in-process runs share nothing.
  */
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
-  const ctx: CliContext = { io, exitCode: 0 };
+  // an in-process run with the caller's io: what commands write to "-" goes to io.out too
+  const stdout = io === processIo ? process.stdout : textSink(io);
+  const ctx: CliContext = { io, stdout, maxMemory: defaultMemoryBudget(), exitCode: 0 };
   if (io === processIo) quietOnClosedStdout(() => ctx.exitCode);
   if (argv.length === 0) {
     io.err("commplan: missing command (try commplan --help)\n");
     return 2;
   }
-  // each run starts from the default and gives the caller's budget back (in-process runs share the module)
-  const outer = setMemoryBudget(null);
-  // an in-process run with the caller's io: what commands write to "-" goes to io.out too
-  const outerSink = io === processIo ? null : setStdoutSink(textSink(io));
   try {
     const program = await buildProgram(ctx, argv);
     await program.parseAsync([...argv], { from: "user" });
@@ -158,7 +160,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       return e.exitCode === 0 ? 0 : 2;
     }
     if (isCommplanError(e)) {
-      io.err(`${oneLine(e.message)}\n`); // one line even when a message quotes input raw
+      io.err(`${oneLine(cliMessage(e.message))}\n`); // one line even when a message quotes input raw
       return 2;
     }
     if (e instanceof RangeError && /Array buffer allocation failed|Invalid typed array length/.test(e.message)) {
@@ -170,8 +172,5 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     );
     if (process.env["COMMPLAN_DEBUG"]) io.err(`${(e as Error)?.stack ?? ""}\n`);
     return 70;
-  } finally {
-    setMemoryBudget(outer);
-    if (outerSink !== null) setStdoutSink(outerSink);
   }
 }

@@ -94,12 +94,15 @@ export interface JobOutcome {
   readonly message: string | null;
 }
 
-/** Runs one job against the store at `dir`: skips it when a sound entry is present, else plans and adds it. */
-export function runPrecomputeJob(dir: string, job: PrecomputeJob): JobOutcome {
+/**
+ * Runs one job against the store at `dir` within `maxMemory` bytes: skips it when a sound entry is
+ * present, else plans and adds it.
+ */
+export function runPrecomputeJob(dir: string, job: PrecomputeJob, maxMemory: number): JobOutcome {
   const store = openPlanStore(dir);
   let m;
   try {
-    m = generatePattern(job.pattern, job.p, job.options, job.seed);
+    m = generatePattern(job.pattern, job.p, job.options, job.seed, { maxMemory });
   } catch (e) {
     if (isCommplanError(e)) return { status: "unplannable", id: null, message: e.message };
     throw e;
@@ -110,6 +113,7 @@ export function runPrecomputeJob(dir: string, job: PrecomputeJob): JobOutcome {
     seed: job.seed,
     machine: job.machine === null ? null : findMachine(job.machine),
     params: job.params,
+    maxMemory,
   });
   try {
     if (getPlanById(store, r.id) !== null) return { status: "present", id: r.id, message: null };

@@ -48,6 +48,8 @@ export interface CandidateRequest {
   readonly network?: NetworkRoutes | null;
   /** With a network: how a node's ports serve concurrent messages (default serial). */
   readonly portSharing?: PortSharing;
+  /** Bytes each plan and lowering may allocate (PlanOptions.maxMemory); default: half the memory, <= 32 GiB. */
+  readonly maxMemory?: number;
 }
 
 /** What is measured of one planner's plan (times in us, sizes in bytes unless named elements); a compare row carries the same. */
@@ -169,7 +171,8 @@ function measure(
 ): Candidate {
   const { machine } = req;
   const payload = req.payload ?? true;
-  const s = planner.plan(m, resolvePlanOptions(planner, { payload, seed, machine }));
+  const budget = req.maxMemory === undefined ? {} : { maxMemory: req.maxMemory };
+  const s = planner.plan(m, resolvePlanOptions(planner, { payload, seed, machine, ...budget }));
   const blocking = scheduleCost(s, machine, "blocking");
   const nonblocking = scheduleCost(s, machine, "nonblocking");
   const sim = simulateSchedule(s, machine, {
@@ -199,7 +202,7 @@ function measure(
     longestElements: longest,
     trafficBytes: traffic,
     busiestNodeBytes: busiest,
-    peakBufferElements: peakBuffer(m, s),
+    peakBufferElements: peakBuffer(m, s, budget),
     blockingUs: blocking.total,
     nonblockingUs: nonblocking.total,
     simulatedUs: sim.makespan,
@@ -209,10 +212,10 @@ function measure(
 }
 
 /** The most relayed elements one rank holds at once (lowering's scratch peak: from the chunks when relayPeak can, else by lowering the plan); null without payloads or when the plan cannot be lowered. */
-function peakBuffer(m: CommMatrix, s: Schedule): number | null {
+function peakBuffer(m: CommMatrix, s: Schedule, budget: { readonly maxMemory?: number }): number | null {
   if (s.chunks === null) return null;
   try {
-    const peak = relayPeak(s) ?? lowerSchedule(m, s).scratchPeak;
+    const peak = relayPeak(s) ?? lowerSchedule(m, s, budget).scratchPeak;
     let most = 0;
     for (let v = 0; v < peak.length; v++) most = Math.max(most, peak[v]!);
     return most;

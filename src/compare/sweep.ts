@@ -1,6 +1,6 @@
 /** Message-size sweep: the matrix scaled by factors, every planner's simulated time per size, and the crossovers (where two planners swap order). */
 import { fail } from "../model/errors.js";
-import { matrixRows, sparseMatrix, toDense, type CommMatrix } from "../model/matrix.js";
+import { denseCopyBudget, matrixRows, sparseMatrix, toDense, type CommMatrix } from "../model/matrix.js";
 import { matrixStats } from "../model/matrix-stats.js";
 import { PLANNERS } from "../planner/registry.js";
 import { runCandidates, type CandidateRequest } from "./candidates.js";
@@ -53,7 +53,10 @@ export function scaleMatrix(m: CommMatrix, f: number): CommMatrix {
         throw bad(`--sweep: factor ${f} makes entry ${i},${r.col[k]!} larger than 2^53`);
     }
   }
-  const scaled = sparseMatrix({ p: m.p, rowStart: r.rowStart, col: r.col, val }, { elementBytes: m.elementBytes });
+  const scaled = sparseMatrix(
+    { p: m.p, rowStart: r.rowStart, col: r.col, val },
+    { elementBytes: m.elementBytes, maxMemory: denseCopyBudget(m) },
+  );
   return m.sparse ? scaled : toDense(scaled);
 }
 

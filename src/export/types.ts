@@ -3,6 +3,7 @@ import type { MachineModel } from "../model/machine.js";
 import type { Program } from "../model/program.js";
 import type { ProgressCallback } from "../model/progress.js";
 import type { Schedule } from "../model/schedule.js";
+import type { Writable } from "node:stream";
 
 /** Where an export goes: one file (or "-" for stdout), or a directory, with the options a format may take (checked by the caller). */
 export interface ExportTarget {
@@ -18,6 +19,8 @@ export interface ExportTarget {
   readonly chunk: number | null;
   /** The input files (schedule, matrix), which no output may replace. */
   readonly inputs: readonly string[];
+  /** Where an output of "-" is written (the run's stdout). */
+  readonly stdout: Writable;
 }
 
 /** An option of `commplan export` that only some formats take (every format takes -o). */

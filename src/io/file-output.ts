@@ -56,17 +56,15 @@ async function drainInto(pieces: Iterable<string | Uint8Array>, out: Writable): 
   }
 }
 
-/** Where a target of "-" is written: the process's stdout, unless setStdoutSink chose another. */
-let stdoutSink: Writable = process.stdout;
+/** The check that an existing output file may be replaced (its path and stat). */
+export type ReplaceCheck = (path: string, st: Stats) => Promise<boolean>;
 
-/**
- * Sends what writers write to "-" to `w` instead (an in-process CLI run gives its caller's output
- * stream); returns the previous sink, for the caller to put back.
- */
-export function setStdoutSink(w: Writable): Writable {
-  const previous = stdoutSink;
-  stdoutSink = w;
-  return previous;
+/** Where an output goes besides its path: the stream "-" names, and the check before replacing a file. */
+export interface OutputOptions {
+  /** Where a target of "-" is written (an in-process CLI run gives its caller's); default: process.stdout. */
+  readonly stdout?: Writable;
+  /** Whether an existing file may be replaced; userMayReplace by default (tests give another). */
+  readonly canReplace?: ReplaceCheck;
 }
 
 // ---- temporary files and signals ----
@@ -119,6 +117,7 @@ async function finalPath(path: string): Promise<string> {
 /** How a path target is written: in place (a device, FIFO, socket or descriptor path), or atomically to `file` (symbolic links followed). */
 async function outputPlan(
   target: string,
+  canReplace: ReplaceCheck,
 ): Promise<{ direct: true } | { direct: false; file: string; mode: number | null }> {
   if (FD_PATH.test(target)) return { direct: true };
   let st: Stats | null = null;
@@ -139,9 +138,8 @@ async function outputPlan(
  * The check that an existing file may be replaced: as a shell `>` would write it in place, the user
  * must be able to write it (access W_OK: its owner and mode), and it must have a write bit, so a file
  * made read-only (chmod a-w, mode 0444) is refused also for root, for whom W_OK always holds.
- * Replaceable in tests (setReplaceCheck).
  */
-let canReplace = async (path: string, st: Stats): Promise<boolean> => {
+export async function userMayReplace(path: string, st: Stats): Promise<boolean> {
   if ((st.mode & 0o222) === 0) return false;
   try {
     await access(path, fsConstants.W_OK);
@@ -149,15 +147,6 @@ let canReplace = async (path: string, st: Stats): Promise<boolean> => {
   } catch {
     return false;
   }
-};
-
-/** Replaces the check that an existing output file may be replaced (tests); returns the previous one. */
-export function setReplaceCheck(
-  check: (path: string, st: Stats) => Promise<boolean>,
-): (path: string, st: Stats) => Promise<boolean> {
-  const previous = canReplace;
-  canReplace = check;
-  return previous;
 }
 
 /**
@@ -258,7 +247,7 @@ async function writeStream(
 }
 
 /**
- * Writes the pieces to a path, or to stdout for "-", honouring backpressure; errors are
+ * Writes the pieces to a path, or to `out.stdout` for "-", honouring backpressure; errors are
  * CommplanErrors of `module` naming the target. A regular file (new or existing) is written to a
  * temporary file in its directory and renamed into place, so a failure (also an error thrown by the
  * pieces' generator, or SIGINT / SIGTERM) never leaves a half-written file; a symbolic link is
@@ -270,10 +259,11 @@ export async function writePieces(
   pieces: Iterable<string | Uint8Array>,
   target: string,
   module: string,
+  out: OutputOptions = {},
 ): Promise<void> {
   if (target === "-") {
     try {
-      await drainInto(pieces, stdoutSink);
+      await drainInto(pieces, out.stdout ?? process.stdout);
     } catch (e) {
       throw fsError(e, module, "<stdout>", true);
     }
@@ -281,7 +271,7 @@ export async function writePieces(
   }
   let plan: Awaited<ReturnType<typeof outputPlan>>;
   try {
-    plan = await outputPlan(target);
+    plan = await outputPlan(target, out.canReplace ?? userMayReplace);
   } catch (e) {
     throw fsError(e, module, target, true);
   }

@@ -63,6 +63,7 @@ export function loadSchema(name: keyof typeof SCHEMA_FILES): JsonObject {
   return JSON.parse(readFileSync(url, "utf8")) as JsonObject;
 }
 
+/** The compiled validators, made on first use: a memo of a pure result (the schemas are the package's fixed files). */
 let compiled: Record<SchemaName, ValidateFunction> | null = null;
 
 function validators(): Record<SchemaName, ValidateFunction> {

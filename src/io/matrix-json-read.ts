@@ -7,6 +7,7 @@ import { decodeJsonString, JsonSyntaxError, JsonTokenizer } from "./json-tokeniz
 import type { JsonTokenHandler } from "./json-tokenizer.js";
 import { checkP } from "../model/matrix.js";
 import { checkMemory, denseMatrixBytes } from "../model/memory-budget.js";
+import { defaultMemoryBudget } from "../host/memory.js";
 import { jsonExcerpt, quoted } from "../model/quoted.js";
 import { counted } from "../model/plural.js";
 
@@ -91,7 +92,11 @@ export class MatrixJsonReader implements JsonTokenHandler, MatrixChunkReader {
   private readonly entryVal = growF64(16);
   private readonly entryLine = growU32(16);
 
-  constructor(readonly file?: string) {}
+  constructor(
+    readonly file?: string,
+    /** Bytes the matrix may take (refused past them, before it is allocated). */
+    private readonly maxMemory: number = defaultMemoryBudget(),
+  ) {}
 
   private place(line?: number, field?: string): { file?: string; line?: number; field?: string } {
     return {
@@ -120,6 +125,7 @@ export class MatrixJsonReader implements JsonTokenHandler, MatrixChunkReader {
         MODULE,
         denseMatrixBytes(this.p),
         `a dense ${this.p} x ${this.p} matrix`,
+        this.maxMemory,
         this.place(undefined, "/p"),
       );
       this.data = new Float64Array(this.p * this.p);

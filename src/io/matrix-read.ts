@@ -2,6 +2,7 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { extname } from "node:path";
 import { fail, isCommplanError } from "../model/errors.js";
+import { memoryBudgetOf } from "../host/memory.js";
 import { fsError } from "./file-output.js";
 import { checkEntry, DEFAULT_ELEMENT_BYTES, matrixFromCoordinates, matrixFromData } from "../model/matrix.js";
 import type { CommMatrix } from "../model/matrix.js";
@@ -29,6 +30,8 @@ export interface ParseMatrixOptions {
   readonly elementBytes?: number;
   /** Bytes per read from a file (default 1 MiB; tests use small chunks). */
   readonly chunkSize?: number;
+  /** Bytes the matrix may take, a dense copy of a sparse one included; default: half the memory, <= 32 GiB. */
+  readonly maxMemory?: number;
 }
 
 /** The format of a matrix text, judged from its first characters only (`{` or `[` json, `%%MatrixMarket` mtx, else csv). */
@@ -86,7 +89,11 @@ class MatrixStreamReader {
   private readonly why: "option" | "extension" | "content";
   private sniffed: MatrixFileFormat | null = null;
 
+  /** Bytes the matrix may take (the maxMemory option, else the default). */
+  private readonly maxMemory: number;
+
   constructor(private readonly opts: ParseMatrixOptions) {
+    this.maxMemory = memoryBudgetOf(opts);
     const byName = opts.file === undefined ? null : matrixFormatOfName(opts.file);
     this.format = opts.format ?? byName;
     this.why = opts.format !== undefined ? "option" : byName !== null ? "extension" : "content";
@@ -108,7 +115,11 @@ class MatrixStreamReader {
     const format = (this.format ??= this.sniffed);
     const file = this.opts.file;
     this.reader =
-      format === "json" ? new MatrixJsonReader(file) : format === "csv" ? new CsvReader(file) : new MtxReader(file);
+      format === "json"
+        ? new MatrixJsonReader(file, this.maxMemory)
+        : format === "csv"
+          ? new CsvReader(file, this.maxMemory)
+          : new MtxReader(file, this.maxMemory);
     const b = withoutBom(this.head);
     this.head = Buffer.alloc(0);
     this.guard(() => this.reader!.write(b));
@@ -167,6 +178,7 @@ class MatrixStreamReader {
     const opts = {
       elementBytes: this.opts.elementBytes ?? r.elementBytes ?? DEFAULT_ELEMENT_BYTES,
       ...(file === undefined ? {} : { file }),
+      maxMemory: this.maxMemory,
     };
     if ("data" in r) return matrixFromData(r.p, r.data, opts);
     const c = r.coordinates;

@@ -4,6 +4,7 @@ import type { CommplanError, ErrorCode } from "../model/errors.js";
 import { MAX_DENSE_P, MAX_ELEMENT_BYTES, MAX_ENTRIES, MAX_P } from "../model/matrix.js";
 import { growF64, growU32 } from "../model/growable.js";
 import { checkMemory, denseMatrixBytes } from "../model/memory-budget.js";
+import { defaultMemoryBudget } from "../host/memory.js";
 import type { MatrixChunkReader, MatrixReadResult } from "./matrix-json-read.js";
 import { quoted } from "../model/quoted.js";
 import { counted } from "../model/plural.js";
@@ -130,7 +131,11 @@ export class CsvReader implements MatrixChunkReader {
   private lastLine = 0;
   private elementBytes: number | undefined = undefined;
 
-  constructor(private readonly file?: string) {
+  constructor(
+    private readonly file?: string,
+    /** Bytes the matrix may take (refused past them, before it is allocated). */
+    private readonly maxMemory: number = defaultMemoryBudget(),
+  ) {
     this.lines = new LineSplitter(file, (t, n) => this.line(t, n));
   }
 
@@ -157,6 +162,7 @@ export class CsvReader implements MatrixChunkReader {
         MODULE,
         denseMatrixBytes(cells.length),
         `a dense ${cells.length} x ${cells.length} matrix`,
+        this.maxMemory,
         placeOf(file),
       );
       this.p = cells.length;
@@ -256,7 +262,11 @@ export class MtxReader implements MatrixChunkReader {
   private lastLine = 0;
   private elementBytes: number | undefined = undefined;
 
-  constructor(private readonly file?: string) {
+  constructor(
+    private readonly file?: string,
+    /** Bytes the matrix may take (refused past them, before it is allocated). */
+    private readonly maxMemory: number = defaultMemoryBudget(),
+  ) {
     this.lines = new LineSplitter(
       file,
       (t, n) => this.line(t, n),
@@ -350,7 +360,7 @@ export class MtxReader implements MatrixChunkReader {
         `the size line announces ${nnz} entries; a matrix has at most ${MAX_ENTRIES}`,
       );
     // sparse storage: 20 bytes per entry while reading, 12 once compressed, plus the row offsets
-    checkMemory(MODULE, nnz * 32 + p * 8, `the size line's ${nnz} entries`, placeOf(this.file, lineNo));
+    checkMemory(MODULE, nnz * 32 + p * 8, `the size line's ${nnz} entries`, this.maxMemory, placeOf(this.file, lineNo));
     this.p = p;
     this.nnz = nnz;
     // sized by the size line: no doubling, and the columns become the matrix's own (take())

@@ -1,6 +1,6 @@
 /** Matrix files: writes a CommMatrix as commplan.matrix/v1 JSON (dense or sparse), CSV or Matrix Market, streamed in pieces. */
 import { fail } from "../model/errors.js";
-import { writePieces } from "./file-output.js";
+import { writePieces, type OutputOptions } from "./file-output.js";
 import { FORMAT_NAMES } from "./json-schema.js";
 import { MAX_DENSE_P, matrixRows, nonzeroCount, type CommMatrix } from "../model/matrix.js";
 import type { MatrixFileFormat } from "./matrix-read.js";
@@ -10,7 +10,7 @@ import { quoted } from "../model/quoted.js";
 const PIECE = 1 << 20;
 
 /** Options of the matrix writers. */
-export interface MatrixWriteOptions {
+export interface MatrixWriteOptions extends OutputOptions {
   /** JSON only: write `entries` (non-zero [i, j, m] triples) instead of `rows`; default: sparse when under 25% of entries are non-zero. */
   readonly sparse?: boolean;
   /** Characters per piece (default 1 Mi; tests use small pieces). */
@@ -157,7 +157,7 @@ export function matrixToMtxText(m: CommMatrix): string {
 }
 
 /**
- * Writes a matrix file to a path, or to stdout for "-", streamed in pieces with backpressure; a
+ * Writes a matrix file to a path, or to `opts.stdout` for "-", streamed in pieces with backpressure; a
  * path is written to a temporary file beside it and renamed into place (never half a file).
  */
 export async function writeMatrixFile(
@@ -166,5 +166,5 @@ export async function writeMatrixFile(
   format: MatrixFileFormat = "json",
   opts: MatrixWriteOptions = {},
 ): Promise<void> {
-  await writePieces(matrixPieces(m, format, opts), target, "matrix");
+  await writePieces(matrixPieces(m, format, opts), target, "matrix", opts);
 }

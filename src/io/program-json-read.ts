@@ -3,6 +3,7 @@ import { readFileSync, readSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, sep } from "node:path";
 import { fail } from "../model/errors.js";
 import { checkMemory } from "../model/memory-budget.js";
+import { memoryBudgetOf } from "../host/memory.js";
 import type { OpTable, PieceTable, Program, ProgramVariant, RankLayout } from "../model/program.js";
 import type { JsonValue } from "../model/schedule.js";
 import { fsError } from "./file-output.js";
@@ -61,7 +62,7 @@ function parseFile(file: string): Doc {
       throw fail(
         MODULE,
         "BAD_INPUT",
-        `${size} bytes is past the reader's limit of ${MAX_PROGRAM_BYTES}: write the program with --split`,
+        `${size} bytes is past the reader's limit of ${MAX_PROGRAM_BYTES}: write the program split by rank (writeProgramSplit)`,
         { file },
       );
     text = readFileSync(file, "utf8");
@@ -92,7 +93,7 @@ function readStdin(): string {
       throw fail(
         MODULE,
         "BAD_INPUT",
-        `more than the reader's limit of ${MAX_PROGRAM_BYTES} bytes: write the program with --split`,
+        `more than the reader's limit of ${MAX_PROGRAM_BYTES} bytes: write the program split by rank (writeProgramSplit)`,
         {
           file: "-",
         },
@@ -169,7 +170,7 @@ function checkRankHeader(
  * or their peer lists concatenated (peer form); ranks no document held have no blocks (zero rows in
  * the full form).
  */
-function layoutOf(byRank: readonly RankDoc[], p: number, peerForm: boolean): RankLayout {
+function layoutOf(byRank: readonly RankDoc[], p: number, peerForm: boolean, maxMemory: number): RankLayout {
   const docOf = new Array<RankDoc | undefined>(p);
   for (const rd of byRank) docOf[rd.rank] = rd;
   const sendSize = new Float64Array(p),
@@ -181,7 +182,7 @@ function layoutOf(byRank: readonly RankDoc[], p: number, peerForm: boolean): Ran
     scratchSize[rd.rank] = rd.scratch;
   }
   if (!peerForm)
-    checkMemory(MODULE, 4 * 8 * p * p, `the full-form layout (p blocks per rank) of p = ${p} ranks`, {
+    checkMemory(MODULE, 4 * 8 * p * p, `the full-form layout (p blocks per rank) of p = ${p} ranks`, maxMemory, {
       field: "p",
     });
   const side = (name: "send" | "recv") => {
@@ -325,7 +326,7 @@ function buildColumns(
 }
 
 /** Checks the meaning of the documents' ranks and assembles the Program. */
-function assemble(head: Doc, parts: { doc: Doc; file: string }[]): ProgramDocument {
+function assemble(head: Doc, parts: { doc: Doc; file: string }[], maxMemory: number): ProgramDocument {
   const { p, rounds } = head;
   const first = parts.find((x) => x.doc.ranks!.length > 0)?.doc.ranks![0];
   const peerForm = first?.sendPeers !== undefined;
@@ -345,7 +346,7 @@ function assemble(head: Doc, parts: { doc: Doc; file: string }[]): ProgramDocume
       checkRankOps(rd, path, file, p, rounds);
     });
   }
-  const layout = layoutOf(byRank, p, peerForm);
+  const layout = layoutOf(byRank, p, peerForm, maxMemory);
   const { rankStart, ops, pieces } = buildColumns(byRank, p);
   const program: Program = {
     p,
@@ -390,14 +391,21 @@ function rankFilePath(index: string, f: string, k: number): string {
   return path;
 }
 
+/** Options of readProgramJson. */
+export interface ReadProgramOptions {
+  /** Bytes a full-form layout may take (refused past them); by default half the machine's memory, at most 32 GiB. */
+  readonly maxMemory?: number;
+}
+
 /**
  * Reads a program document: a whole program, one rank file of a split program (the other ranks are
  * empty; `ranks` says which are present), or a split program's index.json (every rank file it lists,
  * relative to the index and inside its directory). Throws one CommplanError naming the file and the field.
  */
-export function readProgramJson(file: string): ProgramDocument {
+export function readProgramJson(file: string, opts: ReadProgramOptions = {}): ProgramDocument {
+  const maxMemory = memoryBudgetOf(opts);
   const doc = parseFile(file);
-  if (doc.ranks !== undefined) return assemble(doc, [{ doc, file }]);
+  if (doc.ranks !== undefined) return assemble(doc, [{ doc, file }], maxMemory);
   const files = doc.files!;
   if (files.length !== doc.p)
     throw fail(MODULE, "BAD_INPUT", `/files lists ${files.length} files, expected p = ${doc.p}`, {
@@ -411,7 +419,7 @@ export function readProgramJson(file: string): ProgramDocument {
       throw fail(MODULE, "BAD_INPUT", "is an index, not a rank file", { file: path, field: "/files" });
     return { doc: part, file: path };
   });
-  const out = assemble(doc, parts);
+  const out = assemble(doc, parts, maxMemory);
   if (out.ranks.length !== doc.p)
     throw fail(MODULE, "BAD_INPUT", `the rank files hold ${out.ranks.length} ranks, expected p = ${doc.p}`, {
       file,

@@ -4,14 +4,14 @@ import { mkdir, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { slotStart } from "../model/layout-slots.js";
 import { BUFFER_NAMES, OP_KINDS, type Program, type RankLayout } from "../model/program.js";
-import { fsError, refuseOutputOntoInput, writePieces } from "./file-output.js";
+import { fsError, refuseOutputOntoInput, writePieces, type OutputOptions } from "./file-output.js";
 import { FORMAT_NAMES } from "./json-schema.js";
 import { AsciiWriter, pieceText } from "../model/ascii-writer.js";
 import { checkProgress, progressTicker, type ProgressCallback } from "../model/progress.js";
 
 const MODULE = "program";
 /** Options of the program writers. */
-export interface ProgramWriteOptions {
+export interface ProgramWriteOptions extends OutputOptions {
   /** Called as the ranks are written: `done` of `total` ranks (rank files for a split program). */
   readonly progress?: ProgressCallback | null;
 }
@@ -155,9 +155,14 @@ export function programToJsonText(prog: Program, ranks?: readonly number[]): str
   return text;
 }
 
-/** Writes the program as one document to a path, or to stdout for "-" (atomically, like schedules); `opts.progress` counts the ranks. */
+/** Writes the program as one document to a path, or to `opts.stdout` for "-" (atomically, like schedules); `opts.progress` counts the ranks. */
 export async function writeProgramJson(prog: Program, target: string, opts: ProgramWriteOptions = {}): Promise<void> {
-  await writePieces(programJsonChunks(prog, undefined, PIECE, checkProgress(opts.progress, MODULE)), target, MODULE);
+  await writePieces(
+    programJsonChunks(prog, undefined, PIECE, checkProgress(opts.progress, MODULE)),
+    target,
+    MODULE,
+    opts,
+  );
 }
 
 /** The file name of rank r in a split program. */
@@ -201,9 +206,9 @@ export async function writeProgramSplit(prog: Program, dir: string, opts: Progra
   const tick = progressTicker(progress, prog.p);
   for (let r = 0; r < prog.p; r++) {
     tick(r);
-    await writePieces(programJsonChunks(prog, [r], PIECE), join(dir, rankFileName(r)), MODULE);
+    await writePieces(programJsonChunks(prog, [r], PIECE), join(dir, rankFileName(r)), MODULE, opts);
   }
   tick(Infinity);
   const files = Array.from({ length: prog.p }, (_, r) => JSON.stringify(rankFileName(r)));
-  await writePieces([`${header(prog)}"files":[${files.join(",")}]\n}\n`], join(dir, INDEX_FILE), MODULE);
+  await writePieces([`${header(prog)}"files":[${files.join(",")}]\n}\n`], join(dir, INDEX_FILE), MODULE, opts);
 }

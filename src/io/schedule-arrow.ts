@@ -394,29 +394,6 @@ function trustedStepStarts(step: IndexArray, stepCount: number): Uint32Array {
   return stepStart;
 }
 
-/**
- * apache-arrow decodes a file's metadata (footer, schema, message headers) with the flatbuffers
- * runtime, which takes every vector length from the bytes: in a damaged file a length of 655360
- * fields inside a 1184-byte footer kept the schema decoder running for minutes (never seen to
- * finish). A vector whose length passes the end of its buffer (every element takes at least a byte)
- * is refused here, for every flatbuffer apache-arrow reads: the check wraps `__vector_len` of the
- * flatbuffers copy apache-arrow resolves (found as Node finds it: flatbuffers is a CommonJS package,
- * so `import` and `require` load the same file), and of this module's copy when npm did not dedupe them.
- */
-function checkFlatbufferVectors(bb: typeof ByteBuffer): void {
-  const proto = bb.prototype as ByteBuffer & { commplanChecked?: true };
-  if (proto.commplanChecked) return;
-  const vectorLength = proto.__vector_len;
-  proto.__vector_len = function checkedVectorLength(this: ByteBuffer, offset: number): number {
-    const n = vectorLength.call(this, offset);
-    const start = offset + this.readInt32(offset) + 4;
-    if (n < 0 || n > this.capacity() - start)
-      throw new Error(`a metadata vector of ${n} elements passes the end of its ${this.capacity()}-byte buffer`);
-    return n;
-  };
-  proto.commplanChecked = true;
-}
-
 /** The files of the flatbuffers copies in use: apache-arrow's, and this module's (the same file once npm deduped them). */
 export function flatbufferCopies(): string[] {
   const ours = createRequire(import.meta.url);
@@ -424,9 +401,48 @@ export function flatbufferCopies(): string[] {
   return [...new Set([arrows.resolve("flatbuffers"), ours.resolve("flatbuffers")])];
 }
 
-checkFlatbufferVectors(ByteBuffer);
-for (const file of flatbufferCopies())
-  checkFlatbufferVectors((createRequire(import.meta.url)(file) as { ByteBuffer: typeof ByteBuffer }).ByteBuffer);
+/** The ByteBuffer classes of the flatbuffers copies in use (one when npm deduped them). */
+function byteBufferClasses(): (typeof ByteBuffer)[] {
+  const load = createRequire(import.meta.url);
+  const found = flatbufferCopies().map((file) => (load(file) as { ByteBuffer: typeof ByteBuffer }).ByteBuffer);
+  return [...new Set([ByteBuffer, ...found])];
+}
+
+/** The ByteBuffer classes whose vector lengths a decode checks (found once; the same for every decode). */
+const BYTE_BUFFERS: readonly (typeof ByteBuffer)[] = byteBufferClasses();
+
+/**
+ * Runs `decode` (synchronous) with the metadata vectors of every flatbuffer checked, and leaves
+ * flatbuffers as it was when it returns or throws. apache-arrow decodes a file's metadata (footer,
+ * schema, message headers) with the flatbuffers runtime, which takes every vector length from the
+ * bytes: in a damaged file a length of 655360 fields inside a 1184-byte footer kept the schema
+ * decoder running for minutes (never seen to finish). During the call, a vector whose length passes
+ * the end of its buffer (every element takes at least a byte) is refused: `__vector_len` of the
+ * flatbuffers copy apache-arrow resolves (found as Node finds it: flatbuffers is a CommonJS package,
+ * so `import` and `require` load the same file), and of this module's copy when npm did not dedupe
+ * them, is wrapped for the call only; nothing else runs meanwhile, as the call does not yield.
+ */
+function withCheckedFlatbufferVectors<T>(decode: () => T): T {
+  const classes = BYTE_BUFFERS;
+  const originals = classes.map((bb) => bb.prototype.__vector_len);
+  classes.forEach((bb, k) => {
+    const vectorLength = originals[k]!;
+    bb.prototype.__vector_len = function checkedVectorLength(this: ByteBuffer, offset: number): number {
+      const n = vectorLength.call(this, offset);
+      const start = offset + this.readInt32(offset) + 4;
+      if (n < 0 || n > this.capacity() - start)
+        throw new Error(`a metadata vector of ${n} elements passes the end of its ${this.capacity()}-byte buffer`);
+      return n;
+    };
+  });
+  try {
+    return decode();
+  } finally {
+    classes.forEach((bb, k) => {
+      bb.prototype.__vector_len = originals[k]!;
+    });
+  }
+}
 
 /**
  * The table of an Arrow IPC file or stream. Not apache-arrow's tableFromIPC: iterating a file, its
@@ -437,21 +453,26 @@ for (const file of flatbufferCopies())
  */
 function tableOfIpc(bytes: Uint8Array): Table {
   try {
-    const reader = RecordBatchReader.from(bytes);
-    reader.open();
-    if (!reader.isFile()) return new Table(reader.readAll());
-    const batches: RecordBatch[] = [];
-    for (let i = 0; i < reader.numRecordBatches; i++) {
-      const batch = reader.readRecordBatch(i);
-      if (batch === null)
-        throw fail(MODULE, "BAD_FORMAT", `not an Arrow IPC file (footer block ${i} does not hold a record batch)`);
-      batches.push(batch);
-    }
-    return new Table(reader.schema, batches);
+    return withCheckedFlatbufferVectors(() => readTable(bytes));
   } catch (e) {
     if (isCommplanError(e)) throw e;
     throw fail(MODULE, "BAD_FORMAT", `not an Arrow IPC file (${(e as Error).message.split("\n")[0]})`);
   }
+}
+
+/** The table of an Arrow IPC file or stream, each record batch block read once by index (tableOfIpc). */
+function readTable(bytes: Uint8Array): Table {
+  const reader = RecordBatchReader.from(bytes);
+  reader.open();
+  if (!reader.isFile()) return new Table(reader.readAll());
+  const batches: RecordBatch[] = [];
+  for (let i = 0; i < reader.numRecordBatches; i++) {
+    const batch = reader.readRecordBatch(i);
+    if (batch === null)
+      throw fail(MODULE, "BAD_FORMAT", `not an Arrow IPC file (footer block ${i} does not hold a record batch)`);
+    batches.push(batch);
+  }
+  return new Table(reader.schema, batches);
 }
 
 /** Options of decodeScheduleArrowWithHeader. */

@@ -763,6 +763,8 @@ export function parseScheduleJsonText(text: string, file?: string): Schedule {
 export interface ReadScheduleOptions {
   /** Bytes per read from the file (default 1 MiB). */
   readonly highWaterMark?: number;
+  /** Bytes an Arrow schedule may take to decode (readScheduleFile); default: half the memory, <= 32 GiB. */
+  readonly maxMemory?: number;
 }
 
 /** Reads a schedule file (path, or "-" for stdin) as a stream, without holding its text in memory. */

@@ -1,6 +1,6 @@
 /** Schedule JSON writer: a Schedule as a commplan.schedule/v1 document, streamed in ~1 MiB pieces and renamed into place. */
 import { canonicalJson } from "./canonical-json.js";
-import { writePieces } from "./file-output.js";
+import { writePieces, type OutputOptions } from "./file-output.js";
 import { FORMAT_NAMES } from "./json-schema.js";
 import { AsciiWriter, pieceText } from "../model/ascii-writer.js";
 import type { Schedule } from "../model/schedule.js";
@@ -118,16 +118,16 @@ export function scheduleToJsonText(s: Schedule): string {
 }
 
 /** Options of writeScheduleJson. */
-export interface ScheduleWriteOptions {
+export interface ScheduleWriteOptions extends OutputOptions {
   /** Called as the document is written: `done` of `total` transfers. */
   readonly progress?: ProgressCallback | null;
 }
 
 /**
- * Writes the schedule as JSON to a path, or to stdout for "-". Streams ~1 MiB pieces with
- * backpressure; a path is written to a temporary file in the same directory and renamed into
- * place, so a failure never leaves a half-written file.
+ * Writes the schedule as JSON to a path, or to `opts.stdout` (the process's by default) for "-".
+ * Streams ~1 MiB pieces with backpressure; a path is written to a temporary file in the same
+ * directory and renamed into place, so a failure never leaves a half-written file.
  */
 export async function writeScheduleJson(s: Schedule, target: string, opts: ScheduleWriteOptions = {}): Promise<void> {
-  await writePieces(scheduleJsonChunks(s, PIECE, checkProgress(opts.progress, MODULE)), target, MODULE);
+  await writePieces(scheduleJsonChunks(s, PIECE, checkProgress(opts.progress, MODULE)), target, MODULE, opts);
 }

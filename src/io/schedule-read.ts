@@ -2,6 +2,7 @@
 import { open, readFile, stat } from "node:fs/promises";
 import { fail, isCommplanError } from "../model/errors.js";
 import { checkMemory } from "../model/memory-budget.js";
+import { memoryBudgetOf } from "../host/memory.js";
 import type { Schedule } from "../model/schedule.js";
 import { fsError } from "./file-output.js";
 import { decodeScheduleArrow } from "./schedule-arrow.js";
@@ -18,7 +19,7 @@ const ARROW_MAGIC = "ARROW1";
  * Only a regular file is opened: opening and closing a pipe (a FIFO another command writes into)
  * would end its writer before the reader read a byte.
  */
-async function arrowBytes(path: string): Promise<Uint8Array | null> {
+async function arrowBytes(path: string, maxMemory: number): Promise<Uint8Array | null> {
   let size: number, fh;
   try {
     const st = await stat(path);
@@ -32,7 +33,7 @@ async function arrowBytes(path: string): Promise<Uint8Array | null> {
     const head = Buffer.alloc(ARROW_MAGIC.length);
     const { bytesRead } = await fh.read(head, 0, head.length, 0);
     if (bytesRead !== head.length || head.toString("latin1") !== ARROW_MAGIC) return null;
-    checkMemory(MODULE, 2 * size, `the ${size}-byte Arrow schedule`, { file: path });
+    checkMemory(MODULE, 2 * size, `the ${size}-byte Arrow schedule`, maxMemory, { file: path });
     return new Uint8Array(await readFile(fh)); // a positioned read leaves the handle at 0
   } catch (e) {
     throw fsError(e, MODULE, path, false);
@@ -62,7 +63,7 @@ async function withStdinHint(read: Promise<Schedule>): Promise<Schedule> {
  */
 export async function readScheduleFile(source: string, opts: ReadScheduleOptions = {}): Promise<Schedule> {
   if (source === "-") return withStdinHint(readScheduleJson(source, opts));
-  const bytes = await arrowBytes(source);
+  const bytes = await arrowBytes(source, memoryBudgetOf(opts));
   if (bytes === null) return readScheduleJson(source, opts);
   try {
     return decodeScheduleArrow(bytes);

@@ -2,6 +2,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { fail, type ErrorCode } from "../model/errors.js";
 import { checkMemory } from "../model/memory-budget.js";
+import { memoryBudgetOf } from "../host/memory.js";
 import { quoted } from "../model/quoted.js";
 import { sparseFromCoordinates, type SparseStructure } from "../model/sparse-structure.js";
 import { fsError } from "./file-output.js";
@@ -70,12 +71,18 @@ function sizeLine(t: string, file: string | undefined, line: number, b: Banner):
   return [rows, cols, nnz];
 }
 
+/** Options of the sparse Matrix Market readers. */
+export interface SparseReadOptions {
+  /** Bytes the structure may take (checked at the size line); default: half the memory, <= 32 GiB. */
+  readonly maxMemory?: number;
+}
+
 /**
  * Parses the structure of a Matrix Market coordinate matrix (values are checked to be numbers and
  * otherwise ignored; explicit zeros count as stored entries). Symmetric, skew-symmetric and
  * hermitian files give both triangles. Errors are one-line CommplanErrors naming the file and line.
  */
-export function parseSparseMatrixMarket(text: string, file?: string): SparseStructure {
+export function parseSparseMatrixMarket(text: string, file?: string, opts: SparseReadOptions = {}): SparseStructure {
   const lines = text.replace(/^\ufeff/, "").split("\n");
   if (lines.length === 1 && lines[0]!.trim() === "")
     throw fail(MODULE, "BAD_INPUT", "the input is empty", file === undefined ? {} : { file });
@@ -99,6 +106,7 @@ export function parseSparseMatrixMarket(text: string, file?: string): SparseStru
         MODULE,
         cap * 16 + (size[0] + 1) * 8 + size[1] * 4,
         `the ${size[0]} x ${size[1]} matrix of ${size[2]} entries the size line announces`,
+        memoryBudgetOf(opts),
         file === undefined ? {} : { file },
       );
       rowOf = new Int32Array(cap);
@@ -143,7 +151,7 @@ export function parseSparseMatrixMarket(text: string, file?: string): SparseStru
 }
 
 /** Reads a sparse Matrix Market file (a path, or - for stdin; at most MAX_SPARSE_FILE_BYTES) into its structure. */
-export function readSparseMatrixFile(path: string): SparseStructure {
+export function readSparseMatrixFile(path: string, opts: SparseReadOptions = {}): SparseStructure {
   let text: string;
   if (path === "-") {
     try {
@@ -151,7 +159,7 @@ export function readSparseMatrixFile(path: string): SparseStructure {
     } catch (e) {
       throw fsError(e, MODULE, "<stdin>", false);
     }
-    return parseSparseMatrixMarket(text, "<stdin>");
+    return parseSparseMatrixMarket(text, "<stdin>", opts);
   }
   try {
     const size = statSync(path).size;
@@ -163,5 +171,5 @@ export function readSparseMatrixFile(path: string): SparseStructure {
   } catch (e) {
     throw fsError(e, MODULE, path, false);
   }
-  return parseSparseMatrixMarket(text, path);
+  return parseSparseMatrixMarket(text, path, opts);
 }

@@ -2,6 +2,7 @@
 import { fail } from "../model/errors.js";
 import { isSparse, matrixCols, matrixRows, type CommMatrix } from "../model/matrix.js";
 import { checkMemory } from "../model/memory-budget.js";
+import { memoryBudgetOf } from "../host/memory.js";
 import { slotPeer, slotStart } from "../model/layout-slots.js";
 import type { LayoutForm, PeerIndex, RankLayout } from "../model/program.js";
 import { counted } from "../model/plural.js";
@@ -18,6 +19,8 @@ export interface DisplacementOptions {
   readonly sendSize?: Float64Array;
   /** Receive buffer size of every rank; default: the end of its last block. */
   readonly recvSize?: Float64Array;
+  /** Bytes a full-form layout may take (refused past it); by default half the machine's memory, at most 32 GiB. */
+  readonly maxMemory?: number;
 }
 
 /** The send and receive side of the layout (RankLayout without the scratch sizes). */
@@ -163,9 +166,8 @@ export function bufferLayout(m: CommMatrix, opts: DisplacementOptions = {}): Buf
   let send: Side, recv: Side;
   if (form === "full") {
     // Four P x P arrays (the counts of a dense matrix are its data: three new ones).
-    checkMemory("lower", (isSparse(m) ? 4 : 3) * 8 * p * p, `a full-form layout (P blocks per rank) at P = ${p}`, {
-      field: "form",
-    });
+    const what = `a full-form layout (P blocks per rank) at P = ${p}`;
+    checkMemory("lower", (isSparse(m) ? 4 : 3) * 8 * p * p, what, memoryBudgetOf(opts), { field: "form" });
     send = { peers: null, counts: m.data };
     recv = { peers: null, counts: transposed(m) };
   } else {

@@ -161,7 +161,7 @@ function relays(s: Schedule, a: number, b: number, got: number, want: number): E
   return fail(
     "lower",
     "UNSUPPORTED",
-    `${s.algorithm} relays elements: plan with --payload (its transfers ${a} -> ${b} carry ${got} elements, M[${a}][${b}] = ${want})`,
+    `${s.algorithm} relays elements: plan with the option payload (its transfers ${a} -> ${b} carry ${got} elements, M[${a}][${b}] = ${want})`,
   );
 }
 

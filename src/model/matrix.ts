@@ -1,7 +1,7 @@
 /** CommMatrix: the communication matrix M (M[i][j] = elements node i sends node j), stored dense (P x P doubles) or sparse (compressed rows). */
 import { fail } from "./errors.js";
 import { digestLike } from "./matrix-digest.js";
-import { checkMemory, denseMatrixBytes } from "./memory-budget.js";
+import { MAX_DEFAULT_BUDGET, checkMemory, denseMatrixBytes } from "./memory-budget.js";
 import {
   colsOfRows,
   denseOfRows,
@@ -48,6 +48,8 @@ export interface MatrixOptions {
   readonly elementBytes?: number;
   /** Where the data came from, for error messages. */
   readonly file?: string;
+  /** Bytes a dense copy of a sparse matrix (its `data`) may take; MAX_DEFAULT_BUDGET when not given. */
+  readonly maxMemory?: number;
 }
 
 /** Checks P (at most MAX_DENSE_P, or MAX_P when `sparse`); throws a CommplanError naming the problem. */
@@ -259,20 +261,29 @@ export function sparseMatrix(rows: MatrixRows, opts: MatrixOptions = {}): CommMa
   checkP(rows.p, opts.file, true);
   if (rows.rowStart[rows.p]! > MAX_ENTRIES)
     throw fail("matrix", "BAD_INPUT", `the matrix has more than ${MAX_ENTRIES} non-zero entries`);
-  const m = new SparseMatrix(rows, checkElementBytes(opts.elementBytes ?? DEFAULT_ELEMENT_BYTES, opts.file));
+  const elementBytes = checkElementBytes(opts.elementBytes ?? DEFAULT_ELEMENT_BYTES, opts.file);
+  const m = new SparseMatrix(rows, elementBytes, opts.maxMemory ?? MAX_DEFAULT_BUDGET);
   checkSums(m, opts.file);
   return m;
 }
 
-/** A sparse CommMatrix: compressed rows, plus a dense copy made (within the memory budget) only when old code reads `data`. */
+/** A sparse CommMatrix: compressed rows, plus a dense copy made (within its memory budget) only when old code reads `data`. */
 class SparseMatrix implements CommMatrix {
   private dense: Float64Array | null = null;
   readonly p: number;
+  /** Bytes the dense copy may take (kept off the enumerable fields, as the copy is). */
+  readonly #maxMemory: number;
   constructor(
     readonly sparse: MatrixRows,
     readonly elementBytes: number,
+    maxMemory: number,
   ) {
     this.p = sparse.p;
+    this.#maxMemory = maxMemory;
+  }
+  /** Bytes the dense copy may take. */
+  get maxMemory(): number {
+    return this.#maxMemory;
   }
   get data(): Float64Array {
     if (this.dense === null) {
@@ -281,6 +292,7 @@ class SparseMatrix implements CommMatrix {
         "matrix",
         denseMatrixBytes(p),
         `this step has no sparse path: a dense ${p} x ${p} copy of the sparse matrix`,
+        this.#maxMemory,
         { field: "p" },
       );
       this.dense = denseOfRows(this.sparse, new Float64Array(p * p));
@@ -295,7 +307,14 @@ class SparseMatrix implements CommMatrix {
 
 /** m with another elementBytes, in the same storage (a spread would drop a sparse matrix's `data`). */
 export function withElementBytes(m: CommMatrix, elementBytes: number): CommMatrix {
-  return m.sparse ? new SparseMatrix(m.sparse, elementBytes) : { p: m.p, elementBytes, data: m.data };
+  return m.sparse
+    ? new SparseMatrix(m.sparse, elementBytes, denseCopyBudget(m))
+    : { p: m.p, elementBytes, data: m.data };
+}
+
+/** The bytes a dense copy of m may take: a sparse matrix's own budget (MatrixOptions.maxMemory), else 32 GiB. */
+export function denseCopyBudget(m: CommMatrix): number {
+  return m instanceof SparseMatrix ? m.maxMemory : MAX_DEFAULT_BUDGET;
 }
 
 /** Whether m is stored sparse. */
@@ -345,7 +364,7 @@ export function toDense(m: CommMatrix): CommMatrix {
 
 /** The same matrix stored sparse (m itself when it is). */
 export function toSparse(m: CommMatrix): CommMatrix {
-  return m.sparse ? m : new SparseMatrix(matrixRows(m), m.elementBytes);
+  return m.sparse ? m : new SparseMatrix(matrixRows(m), m.elementBytes, MAX_DEFAULT_BUDGET);
 }
 
 /** An all-zero P x P matrix (sparse past MAX_DENSE_P). */

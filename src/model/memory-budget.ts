@@ -1,5 +1,4 @@
-/** Memory budget: estimates of what an allocation will need, refused up front (one line) when past the budget (--max-memory). */
-import { totalmem } from "node:os";
+/** Memory budget: estimates of what an allocation needs, refused up front (one line) past the caller's budget. */
 import { fail } from "./errors.js";
 
 const GIB = 1024 ** 3;
@@ -7,27 +6,8 @@ const MIB = 1024 ** 2;
 
 /** The largest default budget (bytes), whatever the machine has. */
 export const MAX_DEFAULT_BUDGET = 32 * GIB;
-/** The smallest budget --max-memory accepts (bytes). */
+/** The smallest budget a command line accepts (bytes). */
 export const MIN_BUDGET = MIB;
-
-/** The default budget: half of the machine's memory, at most 32 GiB. */
-export function defaultMemoryBudget(): number {
-  return Math.min(Math.floor(totalmem() / 2), MAX_DEFAULT_BUDGET);
-}
-
-let budget = defaultMemoryBudget();
-
-/** The budget in force (bytes). */
-export function memoryBudget(): number {
-  return budget;
-}
-
-/** Sets the budget in force (bytes; null restores the default); returns the previous one. */
-export function setMemoryBudget(bytes: number | null): number {
-  const previous = budget;
-  budget = bytes ?? defaultMemoryBudget();
-  return previous;
-}
 
 /** Bytes for people: 1.5 GiB, 300 MiB, 12 KiB, 512 bytes. */
 export function formatBytes(n: number): string {
@@ -48,28 +28,19 @@ export function parseByteSize(text: string): number | null {
   return Number.isSafeInteger(v) ? v : null;
 }
 
-/** Parses --max-memory (a size >= 1 MiB); a CommplanError naming the option otherwise. */
-export function memoryOption(text: string): number {
-  const v = parseByteSize(text);
-  if (v === null || v < MIN_BUDGET) {
-    throw fail(
-      "commplan",
-      "BAD_OPTION",
-      `--max-memory must be a size of at least 1M such as 512M, 4G or 1.5G, got '${text.slice(0, 40)}'`,
-      { field: "max-memory" },
-    );
-  }
-  return v;
-}
+/** The option every budgeted entry point takes: the bytes it may allocate. */
+export const MEMORY_OPTION = "maxMemory";
 
 /**
- * Refuses, before allocating, work that needs more than the budget: `bytes` is the estimate, `what`
- * says for what (e.g. "a dense 16384 x 16384 matrix"). One line: what is needed, the budget and how to raise it.
+ * Refuses, before allocating, work that needs more than `budget` bytes: `bytes` is the estimate,
+ * `what` says for what (e.g. "a dense 16384 x 16384 matrix"). One line: what is needed, the budget
+ * and how to raise it (the option maxMemory, which a command line names by its own flag: cliMessage).
  */
 export function checkMemory(
   module: string,
   bytes: number,
   what: string,
+  budget: number,
   place: { file?: string; field?: string } = {},
 ): void {
   if (!(bytes > budget)) return;
@@ -77,12 +48,17 @@ export function checkMemory(
   throw fail(
     module,
     "BAD_INPUT",
-    `${what} needs ${needed}, past the memory budget of ${formatBytes(budget)} (raise it with --max-memory, e.g. --max-memory ${suggest(bytes)})`,
+    `${what} needs ${needed}, past the memory budget of ${formatBytes(budget)} (${raiseBudgetHint(bytes)})`,
     place,
   );
 }
 
-/** A --max-memory value that would admit `bytes`. */
+/** How a refusal says to raise the budget so that it admits `bytes`: the option, and a size that would do. */
+export function raiseBudgetHint(bytes: number): string {
+  return `raise it with the option ${MEMORY_OPTION} (bytes), e.g. ${suggest(bytes)}`;
+}
+
+/** A budget that would admit `bytes`, written as a size (3M, 2G). */
 function suggest(bytes: number): string {
   if (!Number.isFinite(bytes) || bytes > 1024 ** 5) return "64G";
   return bytes >= GIB ? `${Math.ceil(bytes / GIB)}G` : `${Math.ceil(bytes / MIB)}M`;

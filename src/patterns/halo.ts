@@ -2,6 +2,7 @@
 import { integer } from "../model/param-spec.js";
 import { matrixFromCoordinates } from "../model/matrix.js";
 import { checkMemory } from "../model/memory-budget.js";
+import { memoryBudgetOf } from "../host/memory.js";
 import { elementBytesOption, definePattern, optionAgainstP } from "./pattern-options.js";
 import { dimsCreate } from "./process-grid.js";
 import type { PatternOptionSpec } from "./types.js";
@@ -93,7 +94,7 @@ export const haloPattern = definePattern({
     "MPI 4.0 sec 8.5 (MPI_Dims_create, MPI_Cart_create); LULESH 2.0 (Karlin et al., LLNL-TR-641973, 2013): 26-neighbour exchange",
   options,
   sparse: true,
-  generate(p, opts) {
+  generate(p, opts, _rng, input = {}) {
     const dims = opts.dims;
     const neighbours = opts.neighbours === 0 ? (dims === 2 ? 4 : 6) : opts.neighbours;
     if (!ALLOWED[dims]!.includes(neighbours))
@@ -106,7 +107,8 @@ export const haloPattern = definePattern({
     const offsets = haloNeighbours(dims, neighbours);
     const most = p * offsets.length;
     // coordinates (4 + 4 + 8 bytes per entry), then compressed rows (12)
-    checkMemory("patterns", most * 28 + p * 8, `the halo matrix's ${most} entries`, { field: "p" });
+    const maxMemory = memoryBudgetOf(input);
+    checkMemory("patterns", most * 28 + p * 8, `the halo matrix's ${most} entries`, maxMemory, { field: "p" });
     const rowOf = new Uint32Array(most),
       colOf = new Uint32Array(most),
       valOf = new Float64Array(most);
@@ -141,7 +143,7 @@ export const haloPattern = definePattern({
         }
       }
     }
-    return matrixFromCoordinates(p, rowOf, colOf, valOf, n, { elementBytes: opts.elementBytes });
+    return matrixFromCoordinates(p, rowOf, colOf, valOf, n, { elementBytes: opts.elementBytes, maxMemory });
   },
   notes(m, opts) {
     const grid = dimsCreate("halo", m.p, [opts.px, opts.py, opts.pz].slice(0, opts.dims));

@@ -2,6 +2,7 @@
 import { fail } from "../model/errors.js";
 import { MAX_DENSE_P, MAX_P, type CommMatrix } from "../model/matrix.js";
 import { checkMemory, denseMatrixBytes } from "../model/memory-budget.js";
+import { memoryBudgetOf } from "../host/memory.js";
 import { checkSeed, resolveSpecs, type Resolved } from "../model/param-spec.js";
 import { createRng } from "../model/rng.js";
 import type { PatternDef, PatternInput, PatternOption, PatternOptions } from "./types.js";
@@ -83,14 +84,17 @@ export function patternOptionList(def: PatternDef): PatternOption[] {
   return Object.entries(def.options).map(([name, o]) => ({ name, ...o }));
 }
 
-/** Checks p for a pattern (a positive integer up to MAX_P for a sparse pattern, MAX_DENSE_P for a dense one, equal to fixedP when the pattern has one). */
-export function checkPatternP(def: PatternDef, p: unknown): number {
+/** Checks p for a pattern (a positive integer up to MAX_P for a sparse pattern, MAX_DENSE_P for a dense one within `maxMemory`, equal to fixedP when the pattern has one). */
+export function checkPatternP(def: PatternDef, p: unknown, maxMemory?: number): number {
   const max = def.sparse === true ? MAX_P : MAX_DENSE_P;
   if (typeof p !== "number" || !Number.isInteger(p) || p < 1 || p > max) {
     const why = def.sparse === true ? "" : ` (pattern '${def.name}' makes a dense matrix)`;
     throw fail("patterns", "BAD_OPTION", `p must be an integer in 1..${max}${why}, got ${String(p)}`, { field: "p" });
   }
-  if (def.sparse !== true) checkMemory("patterns", denseMatrixBytes(p), `the dense ${p} x ${p} matrix`, { field: "p" });
+  if (def.sparse !== true)
+    checkMemory("patterns", denseMatrixBytes(p), `the dense ${p} x ${p} matrix`, memoryBudgetOf({ maxMemory }), {
+      field: "p",
+    });
   if (def.fixedP !== undefined && p !== def.fixedP) {
     throw fail(
       "patterns",
@@ -109,12 +113,14 @@ export { MAX_SEED } from "../model/param-spec.js";
 export function checkPatternInput(def: PatternDef, input: PatternInput): void {
   const hasSparse = input.sparse !== undefined;
   if (def.file === undefined && hasSparse)
-    throw fail("patterns", "BAD_OPTION", `pattern '${def.name}' reads no file; it takes no --file`, { field: "file" });
+    throw fail("patterns", "BAD_OPTION", `pattern '${def.name}' reads no file; it takes no input sparse`, {
+      field: "file",
+    });
   if (def.file?.kind === "sparse-matrix" && !hasSparse)
     throw fail(
       "patterns",
       "BAD_OPTION",
-      `pattern '${def.name}' needs a sparse matrix: --file path.mtx (${def.file.description})`,
+      `pattern '${def.name}' needs a sparse matrix: input sparse, a Matrix Market structure (${def.file.description})`,
       { field: "file" },
     );
 }
@@ -139,7 +145,7 @@ export function generatePatternWithNotes(
   input: PatternInput = {},
 ): { readonly matrix: CommMatrix; readonly notes: readonly string[] } {
   const def = findPattern(name);
-  checkPatternP(def, p);
+  checkPatternP(def, p, input.maxMemory);
   checkSeed("patterns", seed);
   const opts = resolvePatternOptions(def, given);
   checkPatternInput(def, input);

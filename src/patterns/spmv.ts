@@ -1,4 +1,5 @@
 /** spmv: the communication of a distributed sparse matrix-vector product y = A x under a block-row partition (each rank gathers the x entries its rows touch). */
+import { memoryBudgetOf } from "../host/memory.js";
 import { fail } from "../model/errors.js";
 import { growF64, growU32 } from "../model/growable.js";
 import { matrixFromCoordinates, matrixRows, type CommMatrix } from "../model/matrix.js";
@@ -23,8 +24,9 @@ export function blockStart(n: number, p: number, i: number): number {
  * The spmv matrix of a sparse structure on p ranks: rows and x entries split in blocks (blockOwner);
  * M[j][i] = distinct columns owned by j (j != i) that the rows of rank i touch, so each entry is the
  * count of x values rank j sends rank i before the product; the diagonal is 0 (local x needs no message).
+ * A dense copy of it is refused past `maxMemory` (default: half the machine's memory, at most 32 GiB).
  */
-export function spmvFromStructure(p: number, a: SparseStructure, elementBytes = 8): CommMatrix {
+export function spmvFromStructure(p: number, a: SparseStructure, elementBytes = 8, maxMemory?: number): CommMatrix {
   // sparse: per rank i, the owners it gathers from (a touched list over a per-owner counter)
   const stamp = new Int32Array(a.cols);
   const count = new Float64Array(p);
@@ -54,7 +56,10 @@ export function spmvFromStructure(p: number, a: SparseStructure, elementBytes = 
       count[j] = 0;
     }
   }
-  return matrixFromCoordinates(p, from.toArray(), to.toArray(), size.toArray(), from.length, { elementBytes });
+  return matrixFromCoordinates(p, from.toArray(), to.toArray(), size.toArray(), from.length, {
+    elementBytes,
+    maxMemory: memoryBudgetOf({ maxMemory }),
+  });
 }
 
 /** The pattern `spmv`: the Matrix Market file given by `--file`, partitioned onto p ranks. No randomness. */
@@ -70,8 +75,13 @@ export const spmvPattern = definePattern({
   generate(p, opts, _rng, input) {
     const a = input?.sparse;
     if (a === undefined)
-      throw fail("patterns", "BAD_OPTION", "pattern 'spmv' needs a sparse matrix: --file path.mtx", { field: "file" });
-    return spmvFromStructure(p, a, opts.elementBytes);
+      throw fail(
+        "patterns",
+        "BAD_OPTION",
+        "pattern 'spmv' needs a sparse matrix: input sparse, a Matrix Market structure",
+        { field: "file" },
+      );
+    return spmvFromStructure(p, a, opts.elementBytes, input?.maxMemory);
   },
   notes(m, _opts, input) {
     const a = input?.sparse;

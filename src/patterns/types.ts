@@ -17,6 +17,8 @@ export type PatternOption = PatternOptionSpec & { readonly name: string };
 export interface PatternInput {
   /** The sparse matrix of the `spmv` pattern (a Matrix Market file). */
   readonly sparse?: SparseStructure;
+  /** Bytes the generated matrix may take (checked before it is made); default: half the memory, <= 32 GiB. */
+  readonly maxMemory?: number;
 }
 
 /** What a pattern takes from `--file`: the kind of file and one line on what it is for. */

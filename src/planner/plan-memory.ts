@@ -1,12 +1,12 @@
 /** Memory budget of a plan: the planners that allocate in proportion to P^2 or to their output estimate it up front and refuse past the budget. */
-import { memoryBudget } from "../model/memory-budget.js";
+import { memoryBudgetOf } from "../host/memory.js";
 import { fail } from "../model/errors.js";
 import { matrixBytes, nonzeroCount, type CommMatrix } from "../model/matrix.js";
 import type { PlanOptions } from "./types.js";
 
-/** The bytes a plan may allocate: `opts.maxMemory`, else the memory budget in force (`--max-memory`, by default half the machine's memory up to 32 GiB). */
+/** The bytes a plan may allocate: `opts.maxMemory`, else the default budget (half the machine's memory, at most 32 GiB). */
 export function planMemoryBudget(opts: PlanOptions): number {
-  return opts.maxMemory ?? memoryBudget();
+  return memoryBudgetOf(opts);
 }
 
 /** Formats a byte count (GiB or MiB, one decimal). */
@@ -21,7 +21,7 @@ export function refuseOverBudget(algorithm: string, estimate: number, what: stri
   throw fail(
     "planner",
     "UNSUPPORTED",
-    `${algorithm}: this plan would need about ${bytes(estimate)} (${what}), over the memory budget of ${bytes(budget)} (raise it with --max-memory or maxMemory), or plan another algorithm`,
+    `${algorithm}: this plan would need about ${bytes(estimate)} (${what}), over the memory budget of ${bytes(budget)} (raise it with the option maxMemory), or plan another algorithm`,
     { field: "maxMemory" },
   );
 }

@@ -14,7 +14,11 @@ export interface GetOrPlanOptions extends PlanRequest {
 /** The plan a resolved request asks for: its planner's, or auto's pick (STORE_AUTO). */
 export function planForRequest(m: CommMatrix, r: ResolvedRequest): Schedule {
   if (r.key.algorithm === STORE_AUTO)
-    return planAuto(m, r.options.machine!, { payload: r.options.payload, seed: r.options.seed }).schedule;
+    return planAuto(m, r.options.machine!, {
+      payload: r.options.payload,
+      seed: r.options.seed,
+      ...(r.options.maxMemory === undefined ? {} : { maxMemory: r.options.maxMemory }),
+    }).schedule;
   return findPlanner(r.key.algorithm).plan(m, r.options);
 }
 

@@ -62,7 +62,14 @@ function resolveAutoRequest(m: CommMatrix, req: PlanRequest): ResolvedRequest {
     throw fail("store", "BAD_OPTION", "auto chooses the parameters itself: give none", { field: "params" });
   checkMachine(machine, "store");
   const seed = checkSeed("store", req.seed ?? 1);
-  const options = { payload: req.payload ?? false, seed, machine, params: {}, givenParams: {} };
+  const options = {
+    payload: req.payload ?? false,
+    seed,
+    machine,
+    params: {},
+    givenParams: {},
+    ...(req.maxMemory === undefined ? {} : { maxMemory: req.maxMemory }),
+  };
   return keyed(m, STORE_AUTO, options, machine);
 }
 

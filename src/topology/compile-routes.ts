@@ -1,5 +1,6 @@
 /** compileRoutes: a topology graph compiled into NetworkRoutes (typed arrays, no per-pair objects; routes computed on demand, deterministic). */
 import { fail } from "../model/errors.js";
+import { memoryBudgetOf } from "../host/memory.js";
 import type { NetworkRoutes } from "../model/network.js";
 import { networkTables, type NetworkTables } from "./network-tables.js";
 import { linkTo, policyStep, type ShortestRows, type Walk } from "./route-steps.js";
@@ -127,10 +128,16 @@ export class CompiledNetwork implements NetworkRoutes {
   }
 }
 
+/** Options of compileRoutes. */
+export interface CompileRoutesOptions {
+  /** Bytes the shortest-path tables may grow to as routes are asked for; default: half the memory, <= 32 GiB. */
+  readonly maxMemory?: number;
+}
+
 /** Compiles `graph` (checked: every host linked, all hosts connected) into NetworkRoutes; routes follow the graph's routing policy. */
-export function compileRoutes(graph: TopologyGraph): NetworkRoutes {
+export function compileRoutes(graph: TopologyGraph, opts: CompileRoutesOptions = {}): NetworkRoutes {
   const t = networkTables(graph);
-  const { walk, maxSwitchHops, rows } = policyStep(graph, t, graph.graph().routing);
+  const { walk, maxSwitchHops, rows } = policyStep(graph, t, graph.graph().routing, memoryBudgetOf(opts));
   const fixed = explicitRoutes(graph, t);
   let maxHops = maxSwitchHops + 2;
   for (const r of fixed.values()) maxHops = Math.max(maxHops, r.length);

@@ -2,11 +2,17 @@
 import { fail } from "../model/errors.js";
 import { NEXT_HOP_PICKS, type TopologyDescription } from "../model/topology.js";
 import { GraphBuilder } from "./graph-builder.js";
+import { memoryBudgetOf } from "../host/memory.js";
+import type { TopologyBuildOptions } from "./registry.js";
 import type { TopologyGraph } from "./types.js";
 
 /** Builds the graph of a description (routed by shortest paths picking by its `routing`, its explicit routes first); names must be unique and links name declared nodes. */
-export function graphFromDescription(d: TopologyDescription, file?: string): TopologyGraph {
-  const b = new GraphBuilder("topology").reserve(
+export function graphFromDescription(
+  d: TopologyDescription,
+  file?: string,
+  opts: TopologyBuildOptions = {},
+): TopologyGraph {
+  const b = new GraphBuilder("topology", memoryBudgetOf(opts)).reserve(
     d.hosts.length,
     d.switches.length,
     d.links.length,

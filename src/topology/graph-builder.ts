@@ -80,6 +80,8 @@ export class GraphBuilder {
 
   constructor(
     private readonly module: string,
+    /** Bytes the graph may take (reserve refuses a larger network). */
+    private readonly maxMemory: number,
     private readonly limitHosts = MAX_TOPOLOGY_HOSTS,
   ) {}
 
@@ -105,6 +107,7 @@ export class GraphBuilder {
       this.module,
       (hosts + switches + cables) * TOPOLOGY_BYTES_PER_ELEMENT,
       `${what}: a network of ${hosts} hosts, ${switches} switches and ${cables} cables`,
+      this.maxMemory,
       { field: "topology" },
     );
     return this;

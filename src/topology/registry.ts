@@ -1,5 +1,6 @@
 /** The topology generators and their spec strings: `name:key=value,...` parsed, checked and built into a graph. */
 import { fail } from "../model/errors.js";
+import { memoryBudgetOf } from "../host/memory.js";
 import type { MachineModel } from "../model/machine.js";
 import { quoted } from "../model/quoted.js";
 import { CM5_FAT_TREE } from "./generators/cm5-fat-tree.js";
@@ -74,8 +75,19 @@ export function parseTopologySpec(spec: string): TopologySpec {
   return { generator, params };
 }
 
+/** Options of buildTopology and graphFromDescription. */
+export interface TopologyBuildOptions {
+  /** Bytes the graph may take (refused before it is built); default: half the memory, <= 32 GiB. */
+  readonly maxMemory?: number;
+}
+
 /** Builds the graph of `spec` with at least `hosts` hosts (ranks 0..hosts-1 on hosts 0..hosts-1); link defaults from `machine`. */
-export function buildTopology(spec: string, hosts: number, machine?: MachineModel): TopologyGraph {
+export function buildTopology(
+  spec: string,
+  hosts: number,
+  machine?: MachineModel,
+  opts: TopologyBuildOptions = {},
+): TopologyGraph {
   if (!Number.isInteger(hosts) || hosts < 1 || hosts > MAX_TOPOLOGY_HOSTS)
     throw fail(MODULE, "BAD_OPTION", `the host count ${String(hosts)} is not an integer in 1..${MAX_TOPOLOGY_HOSTS}`, {
       field: "P",
@@ -83,7 +95,7 @@ export function buildTopology(spec: string, hosts: number, machine?: MachineMode
   if (typeof spec !== "string")
     throw fail(MODULE, "BAD_OPTION", `the topology spec must be a string, got ${typeof spec}`, { field: "topology" });
   const { generator, params } = parseTopologySpec(spec);
-  const graph = generator.build({ params, hosts, machine, spec });
+  const graph = generator.build({ params, hosts, machine, spec, maxMemory: memoryBudgetOf(opts) });
   const built = graph.graph().hosts;
   if (built < hosts)
     throw fail(

@@ -151,7 +151,7 @@ function hostSwitchCount(t: NetworkTables): number {
  * two arrays (faster to read than one array per row), grown by half as needed up to the number of
  * switches with hosts (the only destinations), and refused past the memory budget.
  */
-export function shortestRows(t: NetworkTables, name: string, pick: NextHopPick): ShortestRows {
+export function shortestRows(t: NetworkTables, name: string, pick: NextHopPick, maxMemory: number): ShortestRows {
   const dmodk = pick === "dmodk";
   const S = t.switches,
     most = hostSwitchCount(t);
@@ -174,6 +174,7 @@ export function shortestRows(t: NetworkTables, name: string, pick: NextHopPick):
         MODULE,
         rows * S * ROW_BYTES_PER_SWITCH + lists.length * 4,
         `${name}: the route tables of ${rows} destination switches x ${S} switches`,
+        maxMemory,
         { field: "topology" },
       );
       const grownDist = new Uint16Array(rows * S),
@@ -462,6 +463,7 @@ export function policyStep(
   graph: TopologyGraph,
   t: NetworkTables,
   policy: RoutingPolicy,
+  maxMemory: number,
 ): { walk: Walk; maxSwitchHops: number; rows?: ShortestRows } {
   if (policy.kind === "torus") {
     const coords = switchField(graph, t, policy.dims.length, (n) => n.coords);
@@ -474,6 +476,6 @@ export function policyStep(
     const group = switchField(graph, t, 1, (n) => (n.group === undefined ? undefined : [n.group]));
     return { walk: stepWalk(t, dragonflyStep(t, policy.groups, group)), maxSwitchHops: policy.groups > 1 ? 3 : 1 };
   }
-  const rows = shortestRows(t, graph.graph().name, policy.pick);
+  const rows = shortestRows(t, graph.graph().name, policy.pick, maxMemory);
   return { walk: rows.walk, maxSwitchHops: shortestHopMax(t), rows };
 }

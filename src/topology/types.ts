@@ -67,6 +67,8 @@ export interface GeneratorInput {
   readonly machine: MachineModel | undefined;
   /** The specification string (the graph's name). */
   readonly spec: string;
+  /** Bytes the graph may take (a larger network is refused before it is built). */
+  readonly maxMemory: number;
 }
 
 /** A topology generator selected by `name:key=value,...`. */

@@ -7,6 +7,8 @@ import { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import { registerExport } from "../../src/cli/commands/export.js";
 import type { CliContext } from "../../src/cli/context.js";
+import { textSink } from "../../src/cli/io.js";
+import { defaultMemoryBudget } from "../../src/host/memory.js";
 import {
   EXPORT_FORMATS,
   exportFormat,
@@ -31,7 +33,7 @@ const toy: ProgramExportFormat = {
   progressUnit: "ranks",
   write: async (prog, t) => {
     const lines = Array.from({ length: prog.p }, (_, r) => `${r} ${prog.rankStart[r + 1]! - prog.rankStart[r]!}\n`);
-    await writePieces(lines, t.output, "export");
+    await writePieces(lines, t.output, "export", { stdout: t.stdout });
   },
 };
 
@@ -39,10 +41,8 @@ const toy: ProgramExportFormat = {
 async function runWith(formats: readonly ExportFormat[], argv: string[]) {
   let out = "",
     err = "";
-  const ctx: CliContext = {
-    io: { out: (t) => void (out += t), err: (t) => void (err += t), interactive: false },
-    exitCode: 0,
-  };
+  const io = { out: (t: string) => void (out += t), err: (t: string) => void (err += t), interactive: false };
+  const ctx: CliContext = { io, stdout: textSink(io), maxMemory: defaultMemoryBudget(), exitCode: 0 };
   const program = new Command().name("commplan").exitOverride();
   program.configureOutput({ writeOut: (s) => void (out += s), writeErr: (s) => void (err += s) });
   registerExport(program, ctx, formats);

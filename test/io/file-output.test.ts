@@ -19,6 +19,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { isCommplanError } from "../../src/model/errors.js";
+import { Writable } from "node:stream";
 import { writePieces } from "../../src/io/file-output.js";
 
 const dir = mkdtempSync(join(tmpdir(), "commplan-file-output-"));
@@ -96,6 +97,32 @@ describe("writePieces: where the bytes go", () => {
     mkdirSync(join(dir, "adir"));
     await expect(writePieces(["x"], join(dir, "adir"), "t")).rejects.toThrow(`t: ${join(dir, "adir")}: is a directory`);
     expect(statSync(join(dir, "adir")).isDirectory()).toBe(true);
+  });
+});
+
+describe("writePieces: the output options", () => {
+  it("a target the user cannot write (another user's file: the access check fails) is not replaced", async () => {
+    const theirs = join(dir, "theirs.json");
+    writeFileSync(theirs, "keep");
+    const canReplace = async (path: string): Promise<boolean> => !path.endsWith("theirs.json");
+    await expect(writePieces(["x"], theirs, "plan", { canReplace })).rejects.toThrow(
+      /^plan: .*theirs\.json: cannot write: the file is read-only/,
+    );
+    expect(readFileSync(theirs, "utf8")).toBe("keep");
+    await writePieces(["mine"], join(dir, "mine.json"), "plan", { canReplace });
+    expect(readFileSync(join(dir, "mine.json"), "utf8")).toBe("mine");
+  });
+
+  it('"-" is written to the stream the options give, not to the process\'s stdout', async () => {
+    let got = "";
+    const stdout = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        got += chunk.toString();
+        done();
+      },
+    });
+    await writePieces(["to ", "the sink"], "-", "t", { stdout });
+    expect(got).toBe("to the sink");
   });
 });
 

@@ -2,7 +2,6 @@
 import { describe, expect, it } from "vitest";
 import { parseSparseMatrixMarket, readSparseMatrixFile } from "../../src/io/sparse-matrix-read.js";
 import { errorOf } from "../helpers/errors.js";
-import { setMemoryBudget } from "../../src/model/memory-budget.js";
 
 const FIXTURE = new URL("../fixtures/matrices/west0479.mtx", import.meta.url).pathname;
 
@@ -75,15 +74,11 @@ describe("parseSparseMatrixMarket", () => {
 
 describe("parseSparseMatrixMarket, memory", () => {
   it("refuses up front a size line whose rows, columns or entries would not fit the memory budget", () => {
-    const previous = setMemoryBudget(1 << 30);
-    let e;
-    try {
-      e = errorOf(() =>
-        parseSparseMatrixMarket("%%MatrixMarket matrix coordinate real general\n200000000 200000000 0\n", "big.mtx"),
-      );
-    } finally {
-      setMemoryBudget(previous);
-    }
+    const e = errorOf(() =>
+      parseSparseMatrixMarket("%%MatrixMarket matrix coordinate real general\n200000000 200000000 0\n", "big.mtx", {
+        maxMemory: 1 << 30,
+      }),
+    );
     expect(e.message).toMatch(/^sparse-matrix: big\.mtx: .*200000000 x 200000000 matrix/);
   });
 });

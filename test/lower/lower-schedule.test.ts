@@ -75,7 +75,7 @@ describe("lowerSchedule on every planner", () => {
             } catch (e) {
               expect(RELAY.has(planner.name)).toBe(true);
               expect((e as Error).message).toMatch(
-                new RegExp(`^lower: ${planner.name} relays elements: plan with --payload`),
+                new RegExp(`^lower: ${planner.name} relays elements: plan with the option payload`),
               );
               return;
             }
@@ -94,7 +94,9 @@ describe("lowerSchedule on every planner", () => {
     for (const name of ["two-stage", "mesh-two-stage", "four-stage", "te-valiant", "te-fast", "te-balanced"]) {
       const s = tryPlan(m, name, false);
       if (s === null) continue;
-      expect(() => lowerSchedule(m, s)).toThrow(new RegExp(`^lower: ${name} relays elements: plan with --payload`));
+      expect(() => lowerSchedule(m, s)).toThrow(
+        new RegExp(`^lower: ${name} relays elements: plan with the option payload`),
+      );
     }
   });
 });

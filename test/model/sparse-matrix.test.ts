@@ -16,7 +16,6 @@ import {
 } from "../../src/model/matrix.js";
 import { legacyMatrixDigest } from "../../src/model/matrix-digest.js";
 import { matrixStats } from "../../src/model/matrix-stats.js";
-import { setMemoryBudget } from "../../src/model/memory-budget.js";
 import { isCommplanError } from "../../src/model/errors.js";
 import { matrixArb } from "../helpers/arbitraries.js";
 
@@ -74,9 +73,10 @@ describe("sparse matrices", () => {
 
   it("a sparse matrix at P = 2^20 costs its entries, not P^2; reading data is refused past the budget", () => {
     const p = MAX_P;
-    const before = setMemoryBudget(64 * 2 ** 20);
-    try {
-      const m = matrixFromCoordinates(p, Uint32Array.of(p - 1, 0), Uint32Array.of(0, p - 1), Float64Array.of(3, 4), 2);
+    {
+      const m = matrixFromCoordinates(p, Uint32Array.of(p - 1, 0), Uint32Array.of(0, p - 1), Float64Array.of(3, 4), 2, {
+        maxMemory: 64 * 2 ** 20,
+      });
       expect(matrixStats(m).messages).toBe(2);
       expect(entry(m, p - 1, 0)).toBe(3);
       expect(matrixDigest(m)).toMatch(/^mm3x64:[0-9a-f]{16}$/);
@@ -91,8 +91,6 @@ describe("sparse matrices", () => {
         /^matrix: this step has no sparse path: a dense 1048576 x 1048576 copy .* past the memory budget/,
       );
       expect(zeroMatrix(p).sparse).toBeDefined();
-    } finally {
-      setMemoryBudget(before);
     }
   });
 

@@ -3,7 +3,6 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { scheduleToJsonText } from "../../src/io/schedule-json-write.js";
 import { matrixFromCoordinates, toDense, toSparse, type CommMatrix } from "../../src/model/matrix.js";
-import { setMemoryBudget } from "../../src/model/memory-budget.js";
 import { isCommplanError } from "../../src/model/errors.js";
 import { generatePattern } from "../../src/patterns/index.js";
 import { PLANNERS, plan } from "../../src/planner/index.js";
@@ -13,15 +12,8 @@ import { buildMatrix, matrixRecipe } from "../helpers/arbitraries.js";
 /** The planners whose work is O(P + E) on sparse input (docs/sparse.md). */
 const SPARSE = ["shift", "linear-permutation", "coloring", "split-coloring", "rs-n", "rs-nh"];
 
-/** Runs f with a memory budget of `mib` MiB (a dense P = 16384 copy needs 2 GiB: refused). */
-function underBudget<T>(mib: number, f: () => T): T {
-  const before = setMemoryBudget(mib * 2 ** 20);
-  try {
-    return f();
-  } finally {
-    setMemoryBudget(before);
-  }
-}
+/** A memory budget of 256 MiB: a dense P = 16384 copy needs 2 GiB, refused. */
+const BUDGET = 256 * 2 ** 20;
 
 describe("planners on sparse storage", () => {
   it("every planner makes the same plan, byte for byte, from dense and sparse storage of a matrix", () => {
@@ -50,17 +42,19 @@ describe("planners on sparse storage", () => {
   });
 
   it("the O(P + E) planners plan a P = 16384 halo (26 neighbours) and a ten-entry matrix without a dense copy", () => {
-    const halo = generatePattern("halo", 16384, { dims: 3, neighbours: 26 }, 1);
+    const halo = generatePattern("halo", 16384, { dims: 3, neighbours: 26 }, 1, { maxMemory: BUDGET });
     const ten = matrixFromCoordinates(
       16384,
       Uint32Array.from({ length: 10 }, (_, k) => k * 1000),
       Uint32Array.from({ length: 10 }, (_, k) => 16383 - k * 7),
       Float64Array.from({ length: 10 }, (_, k) => k + 1),
+      10,
+      { maxMemory: BUDGET },
     );
     for (const m of [halo, ten])
       for (const algorithm of SPARSE) {
         if (algorithm === "rs-nh" && m === halo) continue; // its seven cutoff rules take seconds here
-        const s = underBudget(256, () => plan(m, algorithm, { seed: 1 }));
+        const s = plan(m, algorithm, { seed: 1, maxMemory: BUDGET });
         let sent = 0;
         for (let x = 0; x < s.transferCount; x++) sent += s.size[x]!;
         const total = m === ten ? 55 : Array.from(m.sparse!.val).reduce((a, b) => a + b, 0);

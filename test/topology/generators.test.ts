@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import { findMachine } from "../../src/machines/presets.js";
 import { buildTopology, parseTopologySpec, TOPOLOGY_GENERATORS } from "../../src/topology/index.js";
 import { errorOf } from "../helpers/errors.js";
-import { setMemoryBudget } from "../../src/model/memory-budget.js";
 
 const counts = (spec: string, p: number) => {
   const l = buildTopology(spec, p).graph();
@@ -130,15 +129,12 @@ describe("specs", () => {
       expect(e.message).toMatch(/^topology: /);
       expect(e.message).toMatch(re);
     }
-    setMemoryBudget(32 * 2 ** 20);
-    try {
-      for (const spec of ["flat", "fat-tree:k=64", "cm5-fat-tree"])
-        expect(errorOf(() => buildTopology(spec, 32768)).message).toMatch(
-          /^topology: .*a network of \d+ hosts, \d+ switches and \d+ cables needs about [\d.]+ MiB, past the memory budget of 32 MiB/,
-        );
-      expect(counts("fat-tree:k=8", 100)).toEqual([128, 80, 384]); // 592 elements: well inside
-    } finally {
-      setMemoryBudget(null);
-    }
+    const maxMemory = 32 * 2 ** 20;
+    for (const spec of ["flat", "fat-tree:k=64", "cm5-fat-tree"])
+      expect(errorOf(() => buildTopology(spec, 32768, undefined, { maxMemory })).message).toMatch(
+        /^topology: .*a network of \d+ hosts, \d+ switches and \d+ cables needs about [\d.]+ MiB, past the memory budget of 32 MiB/,
+      );
+    const inside = buildTopology("fat-tree:k=8", 100, undefined, { maxMemory }).graph(); // 592 elements: well inside
+    expect([inside.hosts, inside.switches, inside.cables]).toEqual([128, 80, 384]);
   });
 });

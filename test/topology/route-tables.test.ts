@@ -2,7 +2,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { nicLinks } from "../../src/machines/sim/link-contention.js";
-import { setMemoryBudget } from "../../src/model/memory-budget.js";
 import type { NetworkRoutes } from "../../src/model/network.js";
 import type { TopologyDescription } from "../../src/model/topology.js";
 import { CompiledNetwork } from "../../src/topology/compile-routes.js";
@@ -63,23 +62,19 @@ describe("a large network with few ranks", () => {
   });
 
   it("is accepted under a memory budget that holds its graph; the tables are refused in one line when they outgrow it", () => {
-    const before = setMemoryBudget(80 * 2 ** 20);
-    try {
-      const r = compileRoutes(buildTopology(BIG, 16));
-      expect(links(r, 0, 27647)).toHaveLength(6);
-      setMemoryBudget(2 ** 20);
-      // a destination on each of 200 edge switches: about 200 x 2880 x 6 bytes
-      const e = errorOf(() => {
-        for (let b = 24; b < 24 * 200; b += 24) links(r, 0, b);
-      });
-      expect(e.message).toMatch(
-        /^topology: fat-tree:k=48: the route tables of \d+ destination switches x 2880 switches needs about [\d.]+ MiB, past the memory budget of 1 MiB \(raise it with --max-memory, e\.g\. --max-memory \d+M\)$/,
-      );
-      expect(rowsBuilt(r)).toBeGreaterThan(16);
-      expect(rowsBuilt(r)).toBeLessThan(200);
-    } finally {
-      setMemoryBudget(before);
-    }
+    const graph = buildTopology(BIG, 16, undefined, { maxMemory: 80 * 2 ** 20 });
+    expect(links(compileRoutes(graph, { maxMemory: 80 * 2 ** 20 }), 0, 27647)).toHaveLength(6);
+    const r = compileRoutes(graph, { maxMemory: 2 ** 20 });
+    expect(links(r, 0, 27647)).toHaveLength(6);
+    // a destination on each of 200 edge switches: about 200 x 2880 x 6 bytes
+    const e = errorOf(() => {
+      for (let b = 24; b < 24 * 200; b += 24) links(r, 0, b);
+    });
+    expect(e.message).toMatch(
+      /^topology: fat-tree:k=48: the route tables of \d+ destination switches x 2880 switches needs about [\d.]+ MiB, past the memory budget of 1 MiB \(raise it with the option maxMemory \(bytes\), e\.g\. \d+M\)$/,
+    );
+    expect(rowsBuilt(r)).toBeGreaterThan(16);
+    expect(rowsBuilt(r)).toBeLessThan(200);
   });
 });
 

@@ -68,7 +68,7 @@ export async function checkPlanner(module: string | undefined, o: CheckPlannerOp
   const e = r.errorInstance;
   if (m === undefined || !(e instanceof ScheduleCheckError)) throw e instanceof Error ? e : new Error(String(e));
   ctx.exitCode = 1;
-  if (o.output !== undefined) await writeMatrixFile(m, o.output, "json", { sparse: false });
+  if (o.output !== undefined) await writeMatrixFile(m, o.output, "json", { sparse: false, stdout: ctx.stdout });
   // a hang after the run that failed first came while shrinking that failure: both are said
   const whileShrinking = hung !== null && command!.hungRun > r.numRuns;
   const head =

@@ -1,4 +1,5 @@
 /** commplan compare: every applicable planner on one matrix side by side (steps, start-ups, traffic, buffer, modelled and simulated time, ratio to the lower bound); charts, a size sweep and an HTML report. */
+import { cliMessage } from "../option-flags.js";
 import { Option, type Command } from "commander";
 import { compareChartSvg } from "../../compare/compare-chart.js";
 import { compareMatrix, compareText, fastest } from "../../compare/compare.js";
@@ -126,17 +127,19 @@ export function registerCompare(program: Command, ctx: CliContext): void {
           ["--html", o.html],
         ],
       );
-      const m = readMatrixFile(file, matrixReadOptions(o));
+      const m = readMatrixFile(file, matrixReadOptions(o, ctx.maxMemory));
       // every planner's plan and simulation is held at once: a few copies of the matrix each
       checkMemory(
         "compare",
         matrixBytes(m) * 8 * planners.length,
         `comparing ${planners.length} planners at P = ${m.p}`,
+        ctx.maxMemory,
         {
           file,
         },
       );
-      const req = { machine, seed, mode: o.mode, ports, planners, ...loadNetworkFlags(o, m.p, machine) };
+      const network = loadNetworkFlags(o, m.p, ctx.maxMemory, machine);
+      const req = { machine, seed, mode: o.mode, ports, planners, ...network, maxMemory: ctx.maxMemory };
       // one count for the comparison and the sweep after it (the sweep runs the same planners once per
       // factor), so the bar never starts over
       const sweeps = factors === null ? 0 : factors.length;
@@ -152,7 +155,10 @@ export function registerCompare(program: Command, ctx: CliContext): void {
         sweep:
           factors === null ? null : runSweep(m, factors, req, (done, total) => progress(first + done, first + total)),
       }));
-      const { report, run } = result;
+      const { run } = result;
+      // a planner's refusal names the option maxMemory; the command line says --max-memory
+      const skipped = result.report.skipped.map((x) => ({ ...x, reason: cliMessage(x.reason) }));
+      const report = { ...result.report, skipped };
       if (o.svg !== undefined)
         await writeTextTarget(
           o.svg,
@@ -162,6 +168,7 @@ export function registerCompare(program: Command, ctx: CliContext): void {
                 sweep,
                 `commplan compare --sweep: ${report.machine}, P = ${report.p}, simulated ${report.mode}`,
               ),
+          ctx.stdout,
         );
       if (o.html !== undefined) {
         const k = fastest(run.candidates);
@@ -173,7 +180,7 @@ export function registerCompare(program: Command, ctx: CliContext): void {
             sim: simulateSchedule(s, machine, { mode: o.mode, ports, seed, timeline: true, ...networkOptions(req) }),
           };
         }
-        await writeTextTarget(o.html, compareHtml(report, sweep, best));
+        await writeTextTarget(o.html, compareHtml(report, sweep, best), ctx.stdout);
       }
       if (o.json) ctx.io.out(JSON.stringify(sweep === null ? report : { ...report, sweep }, null, 2) + "\n");
       else ctx.io.out(compareText(report) + (sweep === null ? "" : "\n" + sweepText(sweep)));

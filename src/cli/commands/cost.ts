@@ -60,12 +60,13 @@ export function registerCost(program: Command, ctx: CliContext): void {
         const machine =
           o.envelope !== undefined ? { ...preset, envelope: intOption("envelope", o.envelope, 0, 1 << 20) } : preset;
         const mode = o.mode;
-        const s = await readScheduleFile(file);
+        const s = await readScheduleFile(file, { maxMemory: ctx.maxMemory });
         // per node: six typed arrays; per step: its cost record, and its table row or JSON text
         checkMemory(
           "cost",
           scheduleWorkBytes(s, 64, o.steps ? 400 : 160, 0),
           `the cost of ${s.stepCount} steps on ${s.p} nodes`,
+          ctx.maxMemory,
           { file },
         );
         const c = scheduleCost(s, machine, mode);

@@ -1,4 +1,5 @@
 /** commplan demo: plan, verify, cost and replay a built-in example (004 Pattern1, one spike) with every planner. */
+import { cliMessage } from "../option-flags.js";
 import type { Command } from "commander";
 import { MAX_SEED } from "../../model/param-spec.js";
 import { scheduleCost } from "../../machines/cost-model.js";
@@ -58,7 +59,7 @@ export function registerDemo(program: Command, ctx: CliContext): void {
           };
         } catch (e) {
           if (!isCommplanError(e)) throw e;
-          return { algorithm: planner.name, skipped: e.message };
+          return { algorithm: planner.name, skipped: cliMessage(e.message) };
         }
       });
       if (results.some((r) => "verified" in r && !r.verified)) ctx.exitCode = 1;

@@ -89,7 +89,11 @@ async function runExport(
   if (format.input === "schedule") {
     await refuseOutputOntoInput("export", [file], [["-o", o.output]]);
     const t = { output: o.output, split: o.split ?? null, dir: o.out ?? null, machine: null, chunk: null };
-    await format.write(await readScheduleFile(file), { ...t, inputs: [file] });
+    await format.write(await readScheduleFile(file, { maxMemory: ctx.maxMemory }), {
+      ...t,
+      inputs: [file],
+      stdout: ctx.stdout,
+    });
     return;
   }
   if (o.matrix === undefined) cmd.error("error: required option '-m, --matrix <file>' not specified");
@@ -107,18 +111,18 @@ async function runExport(
       { field: "matrix" },
     );
   await refuseOutputOntoInput("export", [file, o.matrix], [["-o", o.output]]);
-  const m = readMatrixFile(o.matrix);
-  if (o.split !== undefined && o.format === "program")
-    await refuseSplitOntoInput("export", [file, o.matrix], o.split, m.p);
-  const s = await readScheduleFile(file);
+  const m = readMatrixFile(o.matrix, { maxMemory: ctx.maxMemory });
+  if (o.split !== undefined) await refuseSplitOntoInput("export", [file, o.matrix], o.split, m.p);
+  const s = await readScheduleFile(file, { maxMemory: ctx.maxMemory });
   const { program: prog, scratchPeak } = withProgress(ctx.io.interactive, "export: lowering", null, (progress) =>
     lowerSchedule(m, s, {
       variant: o.variant as ProgramVariant,
       ...(o.layout === undefined ? {} : { form: o.layout }),
       progress,
+      maxMemory: ctx.maxMemory,
     }),
   );
-  const target = { output: o.output, split: o.split ?? null, dir: o.out ?? null, machine, chunk };
+  const target = { output: o.output, split: o.split ?? null, dir: o.out ?? null, machine, chunk, stdout: ctx.stdout };
   const inputs = [file, o.matrix];
   await withProgressAsync(
     writingBar(ctx.io, o.split ?? o.out ?? o.output),

@@ -115,9 +115,13 @@ export function registerGen(program: Command, ctx: CliContext): void {
         field: "file",
       });
     await refuseOutputOntoInput("gen", [file], [["-o", output]]);
-    const input = file !== undefined ? { sparse: readSparseMatrixFile(file) } : {};
+    const maxMemory = ctx.maxMemory;
+    const input = file !== undefined ? { sparse: readSparseMatrixFile(file, { maxMemory }), maxMemory } : { maxMemory };
     const { matrix: m, notes } = generatePatternWithNotes(pattern, p, given, seed, input);
     for (const note of notes) ctx.io.err(`gen: ${pattern}: ${note}\n`);
-    await writeMatrixFile(m, output, format, o["sparse"] ? { sparse: true } : o["dense"] ? { sparse: false } : {});
+    await writeMatrixFile(m, output, format, {
+      ...(o["sparse"] ? { sparse: true } : o["dense"] ? { sparse: false } : {}),
+      stdout: ctx.stdout,
+    });
   });
 }

@@ -43,14 +43,18 @@ export function checkNetworkFlags(command: string, o: NetworkFlags, machine: Mac
   checkFlatForNetwork(machine, o.network, "--network", command);
 }
 
-/** The routes --network names for p ranks (null without it; link defaults from `machine`) and the port sharing (serial by default). */
+/**
+ * The routes --network names for p ranks within `maxMemory` (null without it; link defaults from
+ * `machine`) and the port sharing (serial by default).
+ */
 export function loadNetworkFlags(
   o: NetworkFlags,
   p: number,
+  maxMemory: number,
   machine?: MachineModel,
 ): { network: NetworkRoutes | null; portSharing: PortSharing } {
   return {
-    network: o.network === undefined ? null : loadTopology(o.network, p, machine).routes,
+    network: o.network === undefined ? null : loadTopology(o.network, p, maxMemory, machine).routes,
     portSharing: o.portSharing ?? "serial",
   };
 }

@@ -90,9 +90,10 @@ export function registerPlan(program: Command, ctx: CliContext): void {
         seed: intOption("seed", o.seed, 0, MAX_SEED),
         machine,
         params: keyValues("param", o.param),
+        maxMemory: ctx.maxMemory,
       });
       await refuseOutputOntoInput("plan", [file], [["-o", o.output]]);
-      const m = readMatrixFile(file, matrixReadOptions(o));
+      const m = readMatrixFile(file, matrixReadOptions(o, ctx.maxMemory));
       // the planners that can take long report their progress (in their own units: the bar shows the percentage)
       const s = withProgress(ctx.io.interactive, `plan: ${planner.name}`, null, (progress) =>
         planner.plan(m, { ...opts, progress }),
@@ -119,10 +120,10 @@ async function planAutoCommand(ctx: CliContext, file: string, o: PlanFlags): Pro
   const seed = intOption("seed", o.seed, 0, MAX_SEED);
   checkNetworkFlags("plan", o, machine);
   await refuseOutputOntoInput("plan", [file, networkInputFile(o)], [["-o", o.output]]);
-  const m = readMatrixFile(file, matrixReadOptions(o));
-  const network = loadNetworkFlags(o, m.p, machine);
+  const m = readMatrixFile(file, matrixReadOptions(o, ctx.maxMemory));
+  const network = loadNetworkFlags(o, m.p, ctx.maxMemory, machine);
   const { schedule: s, report } = withProgress(ctx.io.interactive, "plan", "transfers simulated", (progress) =>
-    planAuto(m, machine, { payload: Boolean(o.payload), seed, progress, ...network }),
+    planAuto(m, machine, { payload: Boolean(o.payload), seed, progress, ...network, maxMemory: ctx.maxMemory }),
   );
   await writeSchedule(ctx, s, o.output);
   ctx.io.err(`plan: auto chose ${report.winner.algorithm} ${JSON.stringify(report.winner.params)}: ${report.reason}\n`);
@@ -131,6 +132,6 @@ async function planAutoCommand(ctx: CliContext, file: string, o: PlanFlags): Pro
 /** Writes the schedule JSON with a bar over the transfers written (not when the document goes to the terminal). */
 async function writeSchedule(ctx: CliContext, s: Schedule, output: string): Promise<void> {
   await withProgressAsync(writingBar(ctx.io, output), "plan: writing", "transfers", (progress) =>
-    writeScheduleJson(s, output, { progress }),
+    writeScheduleJson(s, output, { progress, stdout: ctx.stdout }),
   );
 }

@@ -5,7 +5,8 @@ import cliProgress from "cli-progress";
 import { Option, type Command } from "commander";
 import { counted } from "../../model/plural.js";
 import { fail } from "../../model/errors.js";
-import { MIN_BUDGET, memoryBudget } from "../../model/memory-budget.js";
+import { MIN_BUDGET } from "../../model/memory-budget.js";
+import { cliMessage } from "../option-flags.js";
 import { openPlanStore } from "../../store/index.js";
 import type { CliContext } from "../context.js";
 import { intOption } from "../io.js";
@@ -38,12 +39,18 @@ function newWorker(url: URL, dir: string, budget: number): Worker {
 type Done = (k: number, outcome: JobOutcome) => void;
 
 /** Runs the jobs on `threads` worker threads, each pulling the next job when it finishes one. */
-async function runOnWorkers(dir: string, jobs: readonly PrecomputeJob[], threads: number, done: Done): Promise<void> {
+async function runOnWorkers(
+  dir: string,
+  jobs: readonly PrecomputeJob[],
+  threads: number,
+  maxMemory: number,
+  done: Done,
+): Promise<void> {
   const ext = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
   const url = new URL(`../precompute-worker${ext}`, import.meta.url);
   // the workers plan at once: each gets its share of this run's memory budget (--max-memory)
   const workers = Math.min(threads, jobs.length);
-  const budget = Math.max(MIN_BUDGET, Math.floor(memoryBudget() / workers));
+  const budget = Math.max(MIN_BUDGET, Math.floor(maxMemory / workers));
   let next = 0;
   let failure: string | null = null;
   const one = (): Promise<void> =>
@@ -109,11 +116,12 @@ export function registerPrecompute(program: Command, ctx: CliContext): void {
         counts[out.status]++;
         bar?.increment();
         if (out.status === "unplannable" || out.status === "damaged")
-          ctx.io.err(`precompute: ${out.status}: ${describeJob(jobs[k]!)}: ${out.message ?? ""}\n`);
+          ctx.io.err(`precompute: ${out.status}: ${describeJob(jobs[k]!)}: ${cliMessage(out.message ?? "")}\n`);
       };
       try {
-        if (threads === 1 || jobs.length <= 1) jobs.forEach((j, k) => done(k, runPrecomputeJob(o.store, j)));
-        else await runOnWorkers(o.store, jobs, threads, done);
+        if (threads === 1 || jobs.length <= 1)
+          jobs.forEach((j, k) => done(k, runPrecomputeJob(o.store, j, ctx.maxMemory)));
+        else await runOnWorkers(o.store, jobs, threads, ctx.maxMemory, done);
       } finally {
         bar?.stop();
       }

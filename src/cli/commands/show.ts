@@ -41,7 +41,7 @@ const CELL_BYTES = 48,
   ROW_BYTES = 200;
 
 /** Refuses up front a grid past the memory budget: steps of the stage x senders (at most P, at most its transfers and stalls). */
-function checkGridMemory(s: Schedule, stage: number, svg: boolean, file: string): void {
+function checkGridMemory(s: Schedule, stage: number, svg: boolean, file: string, maxMemory: number): void {
   const st = s.stages[stage];
   if (st === undefined) return; // the grid names the missing stage
   const first = st.firstStep,
@@ -52,6 +52,7 @@ function checkGridMemory(s: Schedule, stage: number, svg: boolean, file: string)
     "show",
     st.stepCount * (cols * (CELL_BYTES + (svg ? SVG_CELL_BYTES : 0)) + ROW_BYTES),
     `the grid of stage ${stage + 1} (${st.stepCount} steps x ${cols} senders)`,
+    maxMemory,
     { file },
   );
 }
@@ -84,8 +85,8 @@ export function registerShow(program: Command, ctx: CliContext): void {
         );
       const stage = intOption("stage", o.stage, 1) - 1;
       await refuseOutputOntoInput("show", [file], [["--svg", o.svg]]);
-      const s = await readScheduleFile(file);
-      checkGridMemory(s, stage, o.svg !== undefined, file);
+      const s = await readScheduleFile(file, { maxMemory: ctx.maxMemory });
+      checkGridMemory(s, stage, o.svg !== undefined, file, ctx.maxMemory);
       const senders =
         o.row !== undefined
           ? nodeArrayRow(s.p, intOption("row", o.row, 0))
@@ -93,7 +94,7 @@ export function registerShow(program: Command, ctx: CliContext): void {
             ? nodeList(o.nodes)
             : undefined;
       const g = stepGrid(s, stage, senders, o.row !== undefined);
-      if (o.svg !== undefined) await writeTextTarget(o.svg, stepGridSvg(g));
+      if (o.svg !== undefined) await writeTextTarget(o.svg, stepGridSvg(g), ctx.stdout);
       if (o.svg === "-") return;
       if (o.json)
         return ctx.io.out(

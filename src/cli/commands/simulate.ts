@@ -101,8 +101,9 @@ function networkFlags(
   o: SimulateFlags,
   p: number,
   machine: MachineModel,
+  maxMemory: number,
 ): { network?: NetworkRoutes; portSharing?: PortSharing; linkFactor?: false } {
-  const { network, portSharing } = loadNetworkFlags(o, p, machine);
+  const { network, portSharing } = loadNetworkFlags(o, p, maxMemory, machine);
   if (network === null) return {};
   return { network, portSharing, ...(o.linkFactor === false ? { linkFactor: false } : {}) };
 }
@@ -220,16 +221,17 @@ async function runProtocolFlags(
   wantTimeline: boolean,
   ctx: CliContext,
 ): Promise<RunOutput> {
-  const m = readMatrixFile(input, matrixReadOptions(o));
+  const m = readMatrixFile(input, matrixReadOptions(o, ctx.maxMemory));
   // a second copy of the matrix, and per message its queue entries, times and (wanted) timeline entry
   const messages = matrixStats(m).messages;
   checkMemory(
     "simulate",
     2 * matrixBytes(m) + messages * (wantTimeline ? 400 : 160) + m.p * 256,
     `running ${o.protocol} on ${messages} messages of ${m.p} nodes`,
+    ctx.maxMemory,
     { file: input },
   );
-  const simNet = networkFlags(o, m.p, machine);
+  const simNet = networkFlags(o, m.p, machine, ctx.maxMemory);
   const r = withProgress(ctx.io.interactive, "simulate", "messages", (progress) =>
     runProtocol(m, machine, {
       ...simNet,
@@ -244,7 +246,7 @@ async function runProtocolFlags(
       progress,
     }),
   );
-  if (o.realised !== undefined) await writeTextTarget(o.realised, scheduleToJsonText(r.realised));
+  if (o.realised !== undefined) await writeTextTarget(o.realised, scheduleToJsonText(r.realised), ctx.stdout);
   const json = {
     format: "commplan.simulation/v1",
     protocol: r.protocol,
@@ -281,8 +283,8 @@ async function runReplayFlags(
   ctx: CliContext,
 ): Promise<RunOutput> {
   const mode = (o.mode ?? "blocking") as SimMode;
-  const m = o.matrix !== undefined ? readMatrixFile(o.matrix, matrixReadOptions(o)) : null;
-  const s = await readScheduleFile(input);
+  const m = o.matrix !== undefined ? readMatrixFile(o.matrix, matrixReadOptions(o, ctx.maxMemory)) : null;
+  const s = await readScheduleFile(input, { maxMemory: ctx.maxMemory });
   // per node: the accounts and queues; per transfer: the event queue, times and waits (and a timeline entry); data mode: a holder per element
   const stats = m === null ? null : matrixStats(m);
   const elements = stats === null ? 0 : stats.networkTotal + stats.selfTotal;
@@ -299,9 +301,10 @@ async function runReplayFlags(
       (m === null ? 0 : matrixBytes(m)) +
       (o.data && m !== null ? elements * 4 + matrixBytes(m) : 0),
     `simulating ${s.transferCount} transfers on ${s.p} nodes`,
+    ctx.maxMemory,
     { file: input },
   );
-  const simNet = networkFlags(o, s.p, machine);
+  const simNet = networkFlags(o, s.p, machine, ctx.maxMemory);
   const r = withProgress(ctx.io.interactive, "simulate", "transfers", (progress) =>
     simulateSchedule(s, machine, {
       mode,
@@ -499,11 +502,13 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
         await writeTextTarget(
           o.trace,
           timelineToChromeTrace(out.timeline, { machine: machine.name, makespan: out.makespan }),
+          ctx.stdout,
         );
       if (o.svg !== undefined)
         await writeTextTarget(
           o.svg,
           timelineToSvg(out.timeline, out.makespan, { title: `commplan simulate on ${machine.name}` }),
+          ctx.stdout,
         );
       if (o.linkSvg !== undefined && out.network !== null)
         await writeTextTarget(
@@ -511,6 +516,7 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
           linkLoadSvg(linkEntries(out.network.stats, out.network.routes, out.makespan), {
             title: `link load: ${out.network.routes.name} on ${machine.name}`,
           }),
+          ctx.stdout,
         );
       ctx.io.out(o.json ? JSON.stringify(out.json, null, 2) + "\n" : out.text);
     });

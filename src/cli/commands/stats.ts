@@ -60,7 +60,7 @@ export function registerStats(program: Command, ctx: CliContext): void {
     )
     .option("--json", "machine-readable output")
     .action((file: string, o: { json?: boolean; perNode?: boolean; elementBytes?: string }) => {
-      const m = readMatrixFile(file, matrixReadOptions(o));
+      const m = readMatrixFile(file, matrixReadOptions(o, ctx.maxMemory));
       const all = matrixStats(m);
       const s = statsSummary(all);
       if (o.json) {

@@ -55,22 +55,24 @@ function requestOptions(c: Command): Command {
 function resolveRequest(
   matrixFile: string,
   o: RequestOpts,
+  maxMemory: number,
 ): { m: ReturnType<typeof readMatrixFile>; r: ResolvedRequest } {
   if (o.algorithm === undefined)
     throw fail("store", "BAD_OPTION", "give -a ALGORITHM with the matrix", { field: "algorithm" });
-  const m = readMatrixFile(matrixFile, matrixReadOptions(o));
+  const m = readMatrixFile(matrixFile, matrixReadOptions(o, maxMemory));
   const r = resolveStoreRequest(m, o.algorithm, {
     payload: Boolean(o.payload),
     seed: intOption("seed", o.seed, 0, MAX_SEED),
     machine: o.machine === undefined ? null : findMachine(o.machine),
     params: keyValues("param", o.param),
+    maxMemory,
   });
   return { m, r };
 }
 
-async function writeSchedule(s: Schedule, output: string, format: string): Promise<void> {
+async function writeSchedule(s: Schedule, output: string, format: string, ctx: CliContext): Promise<void> {
   if (format === "arrow") await writeBytesAtomic(encodeScheduleArrow(s), output, "store");
-  else await writeScheduleJson(s, output);
+  else await writeScheduleJson(s, output, { stdout: ctx.stdout });
 }
 
 function registerAddGet(store: Command, ctx: CliContext): void {
@@ -82,7 +84,7 @@ function registerAddGet(store: Command, ctx: CliContext): void {
       .argument("<matrix>", "matrix file (JSON, CSV or Matrix Market)"),
   ).action((dir: string, matrixFile: string, o: RequestOpts) => {
     const s = openPlanStore(dir, true);
-    const { m, r } = resolveRequest(matrixFile, o);
+    const { m, r } = resolveRequest(matrixFile, o, ctx.maxMemory);
     if (getPlanById(s, r.id) !== null) {
       ctx.io.err(`store: ${r.id} present\n`);
       ctx.io.out(`${r.id}\n`);
@@ -115,7 +117,7 @@ function registerAddGet(store: Command, ctx: CliContext): void {
         if (o.id !== undefined) checkEntryId(o.id, "--id");
         await refuseOutputOntoInput("store", [matrixFile], [["-o", o.output]]);
         const s = openPlanStore(dir);
-        const id = o.id ?? resolveRequest(matrixFile!, o).r.id;
+        const id = o.id ?? resolveRequest(matrixFile!, o, ctx.maxMemory).r.id;
         // the entry is an input too: writing onto its own file would destroy it
         await refuseOutputOntoInput("store", [entryFile(s, id)], [["-o", o.output]]);
         const plan = getPlanById(s, id);
@@ -124,7 +126,7 @@ function registerAddGet(store: Command, ctx: CliContext): void {
           ctx.exitCode = 1;
           return;
         }
-        await writeSchedule(plan, o.output, o.format);
+        await writeSchedule(plan, o.output, o.format, ctx);
       },
     );
 }

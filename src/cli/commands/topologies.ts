@@ -24,15 +24,19 @@ import { intOption } from "../io.js";
 export const TOPOLOGY_OPTION_HELP =
   "the network: a generator spec name:key=value,... (e.g. fat-tree:k=8,oversub=4; 'commplan topologies' lists them) or a topology JSON file (*.json, docs/topologies.md)";
 
-/** The graph and compiled routes of `--topology SPEC` for `p` ranks (a file's host count when p is undefined); link defaults from `machine`. */
+/**
+ * The graph and compiled routes of `--topology SPEC` for `p` ranks (a file's host count when p is
+ * undefined) within `maxMemory`; link defaults from `machine`.
+ */
 export function loadTopology(
   spec: string,
   p: number | undefined,
+  maxMemory: number,
   machine?: MachineModel,
 ): { graph: TopologyGraph; routes: NetworkRoutes } {
   let graph: TopologyGraph;
   if (spec.endsWith(".json")) {
-    graph = graphFromDescription(readTopologyJson(spec), spec);
+    graph = graphFromDescription(readTopologyJson(spec), spec, { maxMemory });
     if (p !== undefined && p > graph.graph().hosts)
       throw fail("topology", "BAD_OPTION", `${spec} has ${graph.graph().hosts} hosts, fewer than P = ${p}`, {
         file: spec,
@@ -41,9 +45,9 @@ export function loadTopology(
   } else {
     if (p === undefined)
       throw fail("topology", "BAD_OPTION", `a generated topology needs the host count: give -P`, { field: "P" });
-    graph = buildTopology(spec, p, machine);
+    graph = buildTopology(spec, p, machine, { maxMemory });
   }
-  return { graph, routes: compileRoutes(graph) };
+  return { graph, routes: compileRoutes(graph, { maxMemory }) };
 }
 
 /** One generator's entry in `commplan topologies`: its line, then one line per parameter. */
@@ -126,13 +130,13 @@ async function platformAction(
     ["--output", o.output],
     ["--hostfile", o.hostfile],
   ]);
-  const { graph, routes } = loadTopology(o.topology, p, machine);
+  const { graph, routes } = loadTopology(o.topology, p, ctx.maxMemory, machine);
   const d = describeTopology(graph);
   const pieces = simgridTopologyPlatformPieces(d, routes, {
     ...(o.explicit ? { explicit: true } : {}),
     ...(p === undefined ? {} : { ranks: p }),
   });
-  await writePieces(pieces, o.output, "platform");
+  await writePieces(pieces, o.output, "platform", { stdout: ctx.stdout });
   const routing = graph.graph().routing;
   if (
     !o.explicit &&
@@ -144,5 +148,7 @@ async function platformAction(
       "platform: note: SimGrid routes a FAT_TREE cluster D-mod-k, this network's routes are ECMP (the default): give routing=dmodk to replay the same routes, or --explicit to write commplan's\n",
     );
   if (o.hostfile !== undefined)
-    await writePieces([simgridTopologyHostfile(d, p ?? d.hosts.length)], o.hostfile, "platform");
+    await writePieces([simgridTopologyHostfile(d, p ?? d.hosts.length)], o.hostfile, "platform", {
+      stdout: ctx.stdout,
+    });
 }

@@ -21,8 +21,8 @@ export function registerVerifyProgram(program: Command, ctx: CliContext): void {
     .requiredOption("-m, --matrix <file>", "the matrix the program was lowered for")
     .option("--json", "print the report as commplan.report/v1 JSON")
     .action((file: string, o: { matrix: string; json?: boolean }) => {
-      const m = readMatrixFile(o.matrix);
-      const doc = readProgramJson(file);
+      const m = readMatrixFile(o.matrix, { maxMemory: ctx.maxMemory });
+      const doc = readProgramJson(file, { maxMemory: ctx.maxMemory });
       if (doc.ranks.length !== doc.program.p) {
         throw fail(
           "verify-program",

@@ -58,8 +58,8 @@ export function registerVerify(program: Command, ctx: CliContext): void {
           "the schedule and --matrix cannot both be read from stdin ('-'): give one of them as a file",
           { field: "matrix" },
         );
-      const m = readMatrixFile(o.matrix);
-      const s = await readScheduleFile(file);
+      const m = readMatrixFile(o.matrix, { maxMemory: ctx.maxMemory });
+      const s = await readScheduleFile(file, { maxMemory: ctx.maxMemory });
       // per node: the verifier's counters, and a P x P delivery table (dense) or one slot per non-zero entry
       // (sparse); per transfer and chunk: its index columns
       const chunks = s.chunks === null ? 0 : s.chunks.origin.length;
@@ -68,9 +68,10 @@ export function registerVerify(program: Command, ctx: CliContext): void {
         "verify",
         matrixBytes(m) + pairs + scheduleWorkBytes(s, 512, 64, 96) + chunks * 96,
         `verifying ${s.transferCount} transfers on ${s.p} nodes`,
+        ctx.maxMemory,
         { file },
       );
-      const network = o.network !== undefined ? loadTopology(o.network, s.p).routes : undefined;
+      const network = o.network !== undefined ? loadTopology(o.network, s.p, ctx.maxMemory).routes : undefined;
       const r = withProgress(ctx.io.interactive, "verify", null, (progress) =>
         verifySchedule(m, s, { ports, ...(network ? { network } : {}), progress }),
       );

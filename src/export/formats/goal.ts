@@ -15,6 +15,6 @@ export const goalFormat: ProgramExportFormat = {
   write: async (prog, t, progress) => {
     requireSingleFile(t, "goal");
     const opts = { calcPerByte: t.machine === null ? 0 : t.machine.tm * 1e6, progress };
-    await writePieces(goalChunks(prog, opts), t.output, "export");
+    await writePieces(goalChunks(prog, opts), t.output, "export", { stdout: t.stdout });
   },
 };

@@ -15,6 +15,6 @@ export const mscclXmlFormat: ProgramExportFormat = {
   write: async (prog, t) => {
     requireSingleFile(t, "msccl-xml");
     const xml = mscclXml(prog, t.chunk === null ? {} : { chunkElements: t.chunk });
-    await writePieces([xml], t.output, "export");
+    await writePieces([xml], t.output, "export", { stdout: t.stdout });
   },
 };

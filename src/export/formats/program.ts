@@ -18,7 +18,7 @@ export const programFormat: ProgramExportFormat = {
         "--format program writes one file (-o FILE, or nothing for stdout) or one per rank (--split DIR), not --out",
         { field: "out" },
       );
-    if (t.split !== null) await writeProgramSplit(prog, t.split, { progress });
-    else await writeProgramJson(prog, t.output, { progress });
+    if (t.split !== null) await writeProgramSplit(prog, t.split, { progress, stdout: t.stdout });
+    else await writeProgramJson(prog, t.output, { progress, stdout: t.stdout });
   },
 };

@@ -24,13 +24,13 @@ export const CM5_FAT_TREE: TopologyGenerator = {
       unit: "us",
     },
   ],
-  build({ params, hosts, spec }) {
+  build({ params, hosts, spec, maxMemory }) {
     if (hosts < 1) throw fail("topology", "BAD_OPTION", "cm5-fat-tree: needs at least one host", { field: "P" });
     const lat = typeof params["lat"] === "number" ? params["lat"] : DEFAULT_LINK_LATENCY;
     const { cluster4, cluster16, other } = CM5_LINK_RATES;
     const n4 = Math.ceil(hosts / 4),
       n16 = Math.ceil(hosts / 16);
-    const b = new GraphBuilder("topology").reserve(hosts, n4 + n16 + 1, hosts + n4 + n16, "cm5-fat-tree");
+    const b = new GraphBuilder("topology", maxMemory).reserve(hosts, n4 + n16 + 1, hosts + n4 + n16, "cm5-fat-tree");
     const root = n16 > 1 ? b.switch("root") : null;
     const c16: string[] = [];
     for (let j = 0; j < n16 && n4 > 1; j++) {

@@ -26,7 +26,7 @@ export const DRAGONFLY: TopologyGenerator = {
     { name: "gbw", type: "number", description: "bandwidth of a global link", default: "bw", min: 0, unit: "bytes/us" },
     ...LINK_PARAMS,
   ],
-  build({ params, hosts, machine, spec }) {
+  build({ params, hosts, machine, spec, maxMemory }) {
     const a = typeof params["routers"] === "number" ? params["routers"] : 4;
     const p = typeof params["hpr"] === "number" ? params["hpr"] : 2;
     const g = typeof params["groups"] === "number" ? params["groups"] : Math.max(1, Math.ceil(hosts / (a * p)));
@@ -51,7 +51,7 @@ export const DRAGONFLY: TopologyGenerator = {
     const { bandwidth, latency } = linkDefaults(params, machine);
     const gbw = typeof params["gbw"] === "number" ? params["gbw"] : bandwidth;
     const passes = g > 1 ? Math.floor((a * h) / (g - 1)) : 0;
-    const b = new GraphBuilder("topology").reserve(
+    const b = new GraphBuilder("topology", maxMemory).reserve(
       g * a * p,
       g * a,
       g * a * p + (g * a * (a - 1)) / 2 + (passes * g * (g - 1)) / 2,

@@ -46,7 +46,7 @@ export const FAT_TREE: TopologyGenerator = {
     ROUTING_PARAM,
     ...LINK_PARAMS,
   ],
-  build({ params, hosts, machine, spec }) {
+  build({ params, hosts, machine, spec, maxMemory }) {
     const k = typeof params["k"] === "number" ? params["k"] : fatTreeK(hosts);
     if (k % 2 !== 0) throw fail("topology", "BAD_OPTION", `fat-tree: k = ${k} must be even`, { field: "k" });
     const cap = (k * k * k) / 4;
@@ -57,7 +57,7 @@ export const FAT_TREE: TopologyGenerator = {
     const [o1, o2] = parseOversub(String(params["oversub"] ?? "1"));
     const { bandwidth, latency } = linkDefaults(params, machine);
     const half = k / 2;
-    const b = new GraphBuilder("topology").reserve(
+    const b = new GraphBuilder("topology", maxMemory).reserve(
       k * half * half,
       half * half + k * k,
       3 * k * half * half,

@@ -7,9 +7,9 @@ export const FLAT: TopologyGenerator = {
   name: "flat",
   title: "every host on one non-blocking switch (today's flat model)",
   params: LINK_PARAMS,
-  build({ params, hosts, machine, spec }) {
+  build({ params, hosts, machine, spec, maxMemory }) {
     const { bandwidth, latency } = linkDefaults(params, machine);
-    const b = new GraphBuilder("topology").reserve(hosts, 1, hosts, "flat");
+    const b = new GraphBuilder("topology", maxMemory).reserve(hosts, 1, hosts, "flat");
     const sw = b.switch("sw");
     for (let h = 0; h < hosts; h++) b.link(b.host(), sw, bandwidth, latency);
     return b.finish(

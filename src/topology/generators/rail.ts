@@ -30,13 +30,13 @@ export const RAIL: TopologyGenerator = {
     ROUTING_PARAM,
     ...LINK_PARAMS,
   ],
-  build({ params, hosts, machine, spec }) {
+  build({ params, hosts, machine, spec, maxMemory }) {
     const g = typeof params["gpus"] === "number" ? params["gpus"] : 8;
     const n = typeof params["nodes"] === "number" ? params["nodes"] : Math.max(1, Math.ceil(hosts / g));
     const spines = typeof params["spines"] === "number" ? params["spines"] : n;
     const nvbw = typeof params["nvbw"] === "number" ? params["nvbw"] : DEFAULT_NVLINK_BANDWIDTH;
     const { bandwidth, latency } = linkDefaults(params, machine);
-    const b = new GraphBuilder("topology").reserve(
+    const b = new GraphBuilder("topology", maxMemory).reserve(
       n * g,
       g + spines + n,
       2 * n * g + g * spines,

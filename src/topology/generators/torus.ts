@@ -54,7 +54,7 @@ export const TORUS: TopologyGenerator = {
     { name: "hpr", type: "integer", description: "hosts per router", default: 1, min: 1 },
     ...LINK_PARAMS,
   ],
-  build({ params, hosts, machine, spec }) {
+  build({ params, hosts, machine, spec, maxMemory }) {
     const hpr = typeof params["hpr"] === "number" ? params["hpr"] : 1;
     const dims = typeof params["dims"] === "string" ? parseDims(params["dims"]) : torusDims(Math.ceil(hosts / hpr));
     const routers = dims.reduce((a, b) => a * b, 1);
@@ -73,7 +73,7 @@ export const TORUS: TopologyGenerator = {
       );
     const { bandwidth, latency } = linkDefaults(params, machine);
     const rings = dims.reduce((sum, d) => sum + (d >= 3 ? routers : d === 2 ? routers / 2 : 0), 0);
-    const b = new GraphBuilder("topology").reserve(
+    const b = new GraphBuilder("topology", maxMemory).reserve(
       routers * hpr,
       routers,
       routers * hpr + rings,
