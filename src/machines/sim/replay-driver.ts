@@ -150,7 +150,10 @@ export class ReplayDriver {
     this.stallSince = new Float64Array(p);
     this.composeFrom = new Float64Array(p);
     this.flows = o.network
-      ? new FlowNetwork(o.network, T, this.heap, eventIds + p, T > 0 ? eventIds / T : 1, o.fullRecompute)
+      ? new FlowNetwork(o.network, T, this.heap, eventIds + p, T > 0 ? eventIds / T : 1, {
+          full: o.fullRecompute,
+          fill: o.fill,
+        })
       : null;
   }
 
