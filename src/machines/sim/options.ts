@@ -93,7 +93,7 @@ const bad = (field: string, text: string): Error => fail("simulate", "BAD_OPTION
 
 /** Checks a topology name; the machine's default when undefined. */
 export function resolveTopology(t: TopologyName | undefined, machine: MachineModel): TopologyName {
-  const topology = t ?? machine.topology ?? "flat";
+  const topology = t ?? machine.fabric ?? "flat";
   if (!TOPOLOGIES.includes(topology))
     throw bad("topology", `unknown topology '${String(topology)}'; known: ${TOPOLOGIES.join(", ")}`);
   return topology;
