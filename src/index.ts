@@ -124,6 +124,14 @@ export {
 export { simulateSchedule, type SimResult, type NodeTimes } from "./machines/sim/simulate.js";
 export { SEND_WAITS, type SimMode, type SendWaits } from "./machines/sim/options.js";
 export type { SimRequest, ProtocolRequest } from "./machines/sim/flat-request.js";
+export { resolveSimRequest } from "./machines/sim/request.js";
+export type {
+  SimulatorRequest,
+  ReplayRequest,
+  ProtocolRunRequest,
+  ResolvedSimRequest,
+} from "./machines/sim/request.js";
+export type { NetworkRequest } from "./machines/sim/options.js";
 export { TOPOLOGIES } from "./machines/sim/topology.js";
 export { runProtocol, type ProtocolResult } from "./machines/sim/protocols.js";
 export { PROTOCOLS, type ProtocolName } from "./machines/sim/options.js";
