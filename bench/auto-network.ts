@@ -16,7 +16,7 @@ const NETWORKS = ["fat-tree", "fat-tree:oversub=4", "torus", "dragonfly", "rail"
 /** P, cycled over (pattern, network). */
 const P_SAMPLE = [16, 25, 32, 48, 64, 100, 128];
 /** The machines a network can replace the topology of (flat topology), cycled. */
-const FLAT_MACHINES = MACHINES.filter((m) => (m.topology ?? "flat") === "flat");
+const FLAT_MACHINES = MACHINES.filter((m) => (m.fabric ?? "flat") === "flat");
 /** Seeds apart from bench/auto.ts's flat cases. */
 const NETWORK_SEED_BASE = SEED_BASE + 5000;
 

@@ -255,7 +255,7 @@ export function autoBench(log: (s: string) => void): string {
     )!;
     const alone = bestOfMs(() => planVariant(m, v, c.machine, 1).schedule!, 2, 300);
     const sim = timeMs(() => simulateSchedule(alone.value, c.machine, { timeline: false }));
-    const topo = c.machine.topology ?? "flat";
+    const topo = c.machine.fabric ?? "flat";
     const bound = topo === "ocpc" ? null : bestOfMs(() => blockingMakespanBound(alone.value, c.machine, topo), 2, 300);
     const replay =
       topo === "ocpc" ? null : bestOfMs(() => simulateSchedule(alone.value, c.machine, { timeline: false }), 2, 300);

@@ -122,15 +122,19 @@ export {
 
 // the simulated machine and the run-time protocols
 export { simulateSchedule, type SimResult, type NodeTimes } from "./machines/sim/simulate.js";
-export { SEND_WAITS, type SimRequest, type SimMode, type SendWaits } from "./machines/sim/options.js";
+export { SEND_WAITS, type SimMode, type SendWaits } from "./machines/sim/options.js";
+export type { SimRequest, ProtocolRequest } from "./machines/sim/flat-request.js";
+export { resolveSimRequest } from "./machines/sim/request.js";
+export type {
+  SimulatorRequest,
+  ReplayRequest,
+  ProtocolRunRequest,
+  ResolvedSimRequest,
+} from "./machines/sim/request.js";
+export type { NetworkRequest } from "./machines/sim/options.js";
 export { TOPOLOGIES } from "./machines/sim/topology.js";
-export {
-  runProtocol,
-  PROTOCOLS,
-  type ProtocolName,
-  type ProtocolRequest,
-  type ProtocolResult,
-} from "./machines/sim/protocols.js";
+export { runProtocol, type ProtocolResult } from "./machines/sim/protocols.js";
+export { PROTOCOLS, type ProtocolName } from "./machines/sim/options.js";
 export { INTERVAL_KINDS, type IntervalKind } from "./machines/sim/timeline.js";
 export type { Timeline } from "./model/timeline.js";
 

@@ -20,11 +20,11 @@ export function checkFlatForNetwork(
   what: string,
   module = "compare",
 ): void {
-  if (network !== null && network !== undefined && (machine.topology ?? "flat") !== "flat")
+  if (network !== null && network !== undefined && (machine.fabric ?? "flat") !== "flat")
     throw fail(
       module,
       "BAD_OPTION",
-      `${what} replaces the machine's topology; ${machine.name} is on ${machine.topology}: use a machine on the flat topology`,
+      `${what} replaces the machine's topology; ${machine.name} is on ${machine.fabric}: use a machine on the flat topology`,
       { field: "network" },
     );
 }

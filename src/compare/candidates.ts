@@ -134,8 +134,8 @@ export function runCandidates(m: CommMatrix, req: CandidateRequest): CandidateRu
     : lowerBounds(m, `sim-${mode}`, {
         machine,
         ports,
-        pairTd: networkCost(machine.topology ?? "flat", machine),
-        pairTdMin: cheapestNetworkCost(machine.topology ?? "flat", machine, m.p),
+        pairTd: networkCost(machine.fabric ?? "flat", machine),
+        pairTdMin: cheapestNetworkCost(machine.fabric ?? "flat", machine, m.p),
       });
   const all = bestBound(simBounds, { direct: false, contentionFree: false });
   const candidates: Candidate[] = [];

@@ -193,7 +193,7 @@ const CM5_FAT_TREE: MachineModel = {
   tm: 0.12 - perByte(CM5_RATES.cluster4),
   ports: 1,
   barrier: 2 * 85,
-  topology: "cm5-fat-tree",
+  fabric: "cm5-fat-tree",
   notes:
     "Simulated with the cm5-fat-tree topology: t_d = 1/20, 1/10 or 1/5 us/byte by the smallest cluster (4, 16, all) holding both nodes. " +
     "t_c = 0.12 - 1/20 = 0.07 us/byte as for cm5-004 (004's measured 0.12 us/byte read as an in-cluster figure). " +

@@ -32,10 +32,19 @@ export interface MachineModel {
    * papers' model); local copies carry none.
    */
   readonly envelope?: number;
-  /** The network the simulated machine uses unless told otherwise (flat when absent); the analytic cost model ignores it. */
-  readonly topology?: TopologyName;
+  /**
+   * The node-level cost fabric the simulated machine uses unless a request names a topology (flat
+   * when absent): how t_d varies by pair (cm5-fat-tree) or per step (ocpc); printed as "topology"
+   * by `commplan machines`. A network of links and routes is a simulator request's, not the machine's.
+   */
+  readonly fabric?: TopologyName;
   /** Notes on assumptions (how a combined figure was split, etc.). */
   readonly notes?: string;
+}
+
+/** A machine's fields as a JSON record, in order, its fabric under the key "topology" (`commplan machines --json`, store keys). */
+export function machineRecord(m: MachineModel): { [k: string]: unknown } {
+  return Object.fromEntries(Object.entries(m).map(([k, v]) => [k === "fabric" ? "topology" : k, v]));
 }
 
 /** The time fields of a machine model, each a finite number >= 0. */

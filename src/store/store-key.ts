@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { canonicalJson } from "../io/canonical-json.js";
 import { matrixDigest, type CommMatrix } from "../model/matrix.js";
 import { fail } from "../model/errors.js";
-import { checkMachine, type MachineModel } from "../model/machine.js";
+import { checkMachine, machineRecord, type MachineModel } from "../model/machine.js";
 import { checkSeed } from "../model/param-spec.js";
 import type { JsonValue } from "../model/schedule.js";
 import { findPlanner, plannerUsesMachine, resolvePlanOptions, type PlanRequest } from "../planner/registry.js";
@@ -42,7 +42,7 @@ export function storeKeyId(key: StoreKey): string {
 }
 
 function machineJson(m: MachineModel | null): { readonly [k: string]: JsonValue } | null {
-  return m === null ? null : (JSON.parse(JSON.stringify(m)) as { [k: string]: JsonValue });
+  return m === null ? null : (JSON.parse(JSON.stringify(machineRecord(m))) as { [k: string]: JsonValue });
 }
 
 /**

@@ -21,7 +21,7 @@ describe("link bounds on the flow model", () => {
   it("host links (with the start-up) hold for every plan, the busiest link for direct plans", () => {
     fc.assert(
       fc.property(
-        fc.constantFrom(...MACHINES.filter((mm) => (mm.topology ?? "flat") === "flat")),
+        fc.constantFrom(...MACHINES.filter((mm) => (mm.fabric ?? "flat") === "flat")),
         matrixRecipe({ minP: 2, maxP: 12, kinds: ["dense", "sparse", "empty-rows", "permutation", "spike"] }),
         fc.constantFrom(...NETWORKS),
         fc.constantFrom("blocking", "nonblocking" as const),

@@ -64,7 +64,7 @@ describe("lower bounds hold for every plan of every planner", () => {
             expect(cls1.contentionFree, s.algorithm).toBe(true);
             if (cls1.direct) direct++;
             else relayed++;
-            const pairTd = networkCost(machine.topology ?? "flat", machine);
+            const pairTd = networkCost(machine.fabric ?? "flat", machine);
             for (const mode of ["blocking", "nonblocking"] as const) {
               const what = `${s.algorithm} P=${m.p} ${machine.name} ${mode}`;
               const cost = scheduleCost(s, machine, mode).total;

@@ -24,7 +24,7 @@ describe("commplan machines", () => {
       expect(row, m.name).toBeDefined();
       const cells = row!.split(/\s{2,}/);
       expect(cells[5]).toBe(String(m.ports));
-      expect(cells[6]).toBe(m.topology ?? "flat");
+      expect(cells[6]).toBe(m.fabric ?? "flat");
     }
     expect(lines.some((l) => l.startsWith("cm5-fat-tree ") && l.split(/\s{2,}/)[6] === "cm5-fat-tree")).toBe(true);
   });

@@ -6,7 +6,7 @@ import type { MachineModel } from "../../src/model/machine.js";
 /** The machine presets the blocking bounds model (not the OCPC), with a barrier, an envelope or two ports now and then. */
 export const nodePortMachineArb: fc.Arbitrary<MachineModel> = fc
   .record({
-    base: fc.constantFrom(...MACHINES.filter((m) => m.topology !== "ocpc")),
+    base: fc.constantFrom(...MACHINES.filter((m) => m.fabric !== "ocpc")),
     barrier: fc.constantFrom(0, 0, 25),
     envelope: fc.constantFrom(0, 0, 16),
     ports: fc.constantFrom(1, 1, 1, 2),
@@ -15,4 +15,4 @@ export const nodePortMachineArb: fc.Arbitrary<MachineModel> = fc
 
 /** The node-port topology of a machine from nodePortMachineArb. */
 export const topologyOf = (m: MachineModel): "flat" | "cm5-fat-tree" =>
-  m.topology === "cm5-fat-tree" ? "cm5-fat-tree" : "flat";
+  m.fabric === "cm5-fat-tree" ? "cm5-fat-tree" : "flat";

@@ -11,7 +11,7 @@ import {
   output,
   resolveSpecs,
 } from "../../src/model/param-spec.js";
-import { resolveSimOptions } from "../../src/machines/sim/options.js";
+import { resolveSimOptions } from "../../src/machines/sim/flat-request.js";
 import { findMachine } from "../../src/machines/presets.js";
 
 /** The message of the CommplanError f throws. */

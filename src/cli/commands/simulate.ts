@@ -8,7 +8,14 @@ import { timelineToSvg } from "../../export/svg-gantt.js";
 import { timelineToChromeTrace } from "../../export/trace-chrome.js";
 import { scheduleCost } from "../../machines/cost-model.js";
 import { findMachine } from "../../machines/presets.js";
-import { SEND_WAITS, type PortSharing, type SendWaits, type SimMode } from "../../machines/sim/options.js";
+import { PROTOCOLS, SEND_WAITS, type NetworkRequest, type SimMode } from "../../machines/sim/options.js";
+import {
+  simRequestProblem,
+  type ProtocolRunRequest,
+  type ReplayRequest,
+  type SimRequestProblem,
+  type SimulatorRequest,
+} from "../../machines/sim/request.js";
 import type { SimNetworkStats } from "../../machines/sim/link-contention.js";
 import type { NetworkRoutes } from "../../model/network.js";
 import { linkLoadSvg, type LinkLoadEntry } from "../../export/svg-link-load.js";
@@ -19,12 +26,12 @@ import {
   portSharingOption,
   type NetworkFlags,
 } from "./network-flags.js";
-import { RECV_ORDERS, type RecvOrder } from "../../machines/sim/recv-order.js";
-import { PROTOCOLS, runProtocol, type ProtocolName } from "../../machines/sim/protocols.js";
+import { RECV_ORDERS } from "../../machines/sim/recv-order.js";
+import { runProtocol } from "../../machines/sim/protocols.js";
 import { simulateSchedule, type NodeTimes } from "../../machines/sim/simulate.js";
 import { networkJson, networkText } from "./simulate-network.js";
 import type { Timeline } from "../../machines/sim/timeline.js";
-import { TOPOLOGIES, type TopologyName } from "../../machines/sim/topology.js";
+import { TOPOLOGIES } from "../../machines/sim/topology.js";
 import { fail } from "../../model/errors.js";
 import { MAX_SEED } from "../../model/param-spec.js";
 import type { MachineModel } from "../../model/machine.js";
@@ -67,27 +74,6 @@ interface SimulateFlags extends NetworkFlags {
   linkSvg?: string;
 }
 
-/** Flags that only a replay takes, and flags that only a protocol run takes (drs-n: the last three). */
-const REPLAY_ONLY = [
-  ["mode", "--mode"],
-  ["lockstep", "--lockstep"],
-  ["ports", "--ports"],
-  ["buffers", "--buffers"],
-  ["sendWaits", "--send-waits"],
-  ["recvOrder", "--recv-order"],
-  ["barrier", "--barrier"],
-  ["data", "--data"],
-  ["matrix", "--matrix"],
-] as const;
-const PROTOCOL_ONLY = [
-  ["realised", "--realised"],
-  ["generateRecv", "--generate-recv"],
-  ["busyMeasure", "--busy-measure"],
-  ["earlyGoAhead", "--early-go-ahead"],
-  ["inquiry", "--inquiry"],
-] as const;
-const DRS_N_ONLY = PROTOCOL_ONLY.slice(2);
-
 /** The largest --envelope accepted (bytes). */
 const MAX_ENVELOPE = 1 << 20;
 
@@ -96,19 +82,85 @@ const SIM_MODES: readonly SimMode[] = ["blocking", "nonblocking"];
 
 const bad = (field: string, text: string): Error => fail("simulate", "BAD_OPTION", text, { field });
 
-/** The simulator's options of --network for p ranks (none without it). */
-function networkFlags(
-  o: SimulateFlags,
-  p: number,
-  machine: MachineModel,
-  maxMemory: number,
-): { network?: NetworkRoutes; portSharing?: PortSharing; linkFactor?: false } {
+/** The network of --network for p ranks, as the request's (null without it). */
+function networkFlags(o: SimulateFlags, p: number, machine: MachineModel, maxMemory: number): NetworkRequest | null {
   const { network, portSharing } = loadNetworkFlags(o, p, maxMemory, machine);
-  if (network === null) return {};
-  return { network, portSharing, ...(o.linkFactor === false ? { linkFactor: false } : {}) };
+  if (network === null) return null;
+  return { routes: network, portSharing, ...(o.linkFactor === false ? { linkFactor: false } : {}) };
 }
 
-/** Checks the flags once: those that do not apply to the run are errors, and stdout carries one document (commander checks the enumerated values). */
+/** The request field each simulator flag sets (the CLI's name for a field in a library error). */
+const FLAG_OF: { readonly [field: string]: string } = {
+  mode: "--mode",
+  lockstep: "--lockstep",
+  ports: "--ports",
+  sendBuffers: "--buffers",
+  sendWaits: "--send-waits",
+  recvOrder: "--recv-order",
+  data: "--data",
+  stageBarriers: "--no-stage-barriers",
+  generateRecv: "--generate-recv",
+  busyMeasure: "--busy-measure",
+  earlyGoAhead: "--early-go-ahead",
+  inquiry: "--inquiry",
+  topology: "--topology",
+};
+
+/** The key of SimulateFlags a request field comes from where the names differ (the field of the CLI's error). */
+const KEY_OF: { readonly [field: string]: string } = { sendBuffers: "buffers" };
+
+/** A library problem of the request the flags make, in the CLI's words (the flags' names). */
+function flagProblemText(pr: SimRequestProblem): string {
+  const flag = FLAG_OF[pr.field] ?? pr.field;
+  switch (pr.rule) {
+    case "no-stages":
+      return `${flag} does not apply to --protocol (the protocols have no stages)`;
+    case "replay-only":
+      return `${flag} does not apply to --protocol (the protocols run blocking, one port per node, without stage barriers or a schedule)`;
+    case "drs-n-only":
+      return `${flag} is a drs-n option; async (AC) makes no inquiries`;
+    case "ocpc-protocol":
+      return `${flag} ocpc is defined per step of a schedule (001 sec 2); the protocols run on flat or cm5-fat-tree`;
+    case "protocol-only":
+      return `${flag} goes with --protocol`;
+    case "nonblocking-only":
+      return pr.field === "sendWaits"
+        ? `${flag} is a nonblocking-mode option (blocking mode always waits for the receives of earlier steps, 004 sec 2.3)`
+        : `${flag} is a nonblocking-mode option (004 sec 3.4)`;
+    default:
+      return pr.message;
+  }
+}
+
+/**
+ * The request the flags make: every simulator flag given becomes its field (values as given, before
+ * any file is read; `values` replaces them once parsed and loaded). The library decides which
+ * fields belong to the run (simRequestProblem, resolveSimRequest).
+ */
+function flagRequest(o: SimulateFlags, values: { readonly [field: string]: unknown } = {}): SimulatorRequest {
+  const given: { [field: string]: unknown } = {
+    kind: o.protocol !== undefined ? "protocol" : "replay",
+    protocol: o.protocol,
+    mode: o.protocol === undefined ? (o.mode ?? "blocking") : o.mode,
+    lockstep: o.lockstep,
+    ports: o.ports,
+    sendBuffers: o.buffers,
+    sendWaits: o.sendWaits,
+    recvOrder: o.recvOrder,
+    data: o.data,
+    // --no-stage-barriers: commander sets true unless it is given
+    stageBarriers: o.stageBarriers === false ? false : undefined,
+    generateRecv: o.generateRecv,
+    busyMeasure: o.busyMeasure,
+    earlyGoAhead: o.earlyGoAhead,
+    inquiry: o.inquiry,
+    topology: o.topology,
+    ...values,
+  };
+  return Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) as unknown as SimulatorRequest;
+}
+
+/** Checks the flags once, before any file is read: the library's rules on the request they make, and the rules of the CLI's own inputs and outputs (stdout carries one document; commander checks the enumerated values). */
 function checkFlags(o: SimulateFlags): void {
   for (const [k, flag] of [
     ["realised", "--realised"],
@@ -128,35 +180,20 @@ function checkFlags(o: SimulateFlags): void {
   }
   if (o.linkSvg === "-")
     throw bad("linkSvg", "--link-svg -: stdout already carries the simulation result; write --link-svg to a file");
+  if (o.protocol === undefined && o.realised !== undefined) throw bad("realised", "--realised goes with --protocol");
+  const pr = simRequestProblem(flagRequest(o, o.network !== undefined ? { network: { routes: true } } : {}));
+  if (pr !== null) throw bad(KEY_OF[pr.field] ?? pr.field, flagProblemText(pr));
   if (o.protocol !== undefined) {
-    // --no-stage-barriers: commander sets true unless it is given
-    if (o.stageBarriers === false)
-      throw bad("stageBarriers", "--no-stage-barriers does not apply to --protocol (the protocols have no stages)");
-    for (const [k, flag] of REPLAY_ONLY) {
+    for (const [k, flag] of [
+      ["barrier", "--barrier"],
+      ["matrix", "--matrix"],
+    ] as const)
       if (o[k] !== undefined)
         throw bad(
           k,
           `${flag} does not apply to --protocol (the protocols run blocking, one port per node, without stage barriers or a schedule)`,
         );
-    }
-    if (o.protocol === "async")
-      for (const [k, flag] of DRS_N_ONLY)
-        if (o[k] !== undefined) throw bad(k, `${flag} is a drs-n option; async (AC) makes no inquiries`);
-    if (o.topology === "ocpc")
-      throw bad(
-        "topology",
-        "--topology ocpc is defined per step of a schedule (001 sec 2); the protocols run on flat or cm5-fat-tree",
-      );
   } else {
-    for (const [k, flag] of PROTOCOL_ONLY) if (o[k] !== undefined) throw bad(k, `${flag} goes with --protocol`);
-    const nonblocking = o.mode === "nonblocking";
-    if (!nonblocking && o.buffers !== undefined)
-      throw bad("buffers", "--buffers is a nonblocking-mode option (004 sec 3.4)");
-    if (!nonblocking && o.sendWaits !== undefined)
-      throw bad(
-        "sendWaits",
-        "--send-waits is a nonblocking-mode option (blocking mode always waits for the receives of earlier steps, 004 sec 2.3)",
-      );
     if (o.data && o.matrix === undefined)
       throw bad("matrix", "--data needs --matrix <file> (the elements every node must end with)");
     if (!o.data && o.matrix !== undefined) throw bad("matrix", "--matrix goes with --data");
@@ -233,18 +270,17 @@ async function runProtocolFlags(
   );
   const simNet = networkFlags(o, m.p, machine, ctx.maxMemory);
   const r = withProgress(ctx.io.interactive, "simulate", "messages", (progress) =>
-    runProtocol(m, machine, {
-      ...simNet,
-      protocol: o.protocol as ProtocolName,
-      seed,
-      ...(o.generateRecv ? { generateRecv: true } : {}),
-      ...(o.busyMeasure ? { busyMeasure: true } : {}),
-      ...(o.earlyGoAhead ? { earlyGoAhead: true } : {}),
-      ...(o.inquiry !== undefined ? { inquiry: numberOption("inquiry", o.inquiry) } : {}),
-      ...(o.topology !== undefined ? { topology: o.topology as TopologyName } : {}),
-      timeline: wantTimeline,
-      progress,
-    }),
+    runProtocol(
+      m,
+      machine,
+      flagRequest(o, {
+        seed,
+        ...(o.inquiry !== undefined ? { inquiry: numberOption("inquiry", o.inquiry) } : {}),
+        ...(simNet !== null ? { network: simNet } : {}),
+        timeline: wantTimeline,
+        progress,
+      }) as ProtocolRunRequest,
+    ),
   );
   if (o.realised !== undefined) await writeTextTarget(o.realised, scheduleToJsonText(r.realised), ctx.stdout);
   const json = {
@@ -269,7 +305,7 @@ async function runProtocolFlags(
     "\n" +
     (r.network ? networkText(r.network, r.makespan) : "") +
     nodeTable(r.nodes);
-  const network = r.network && simNet.network ? { stats: r.network, routes: simNet.network } : null;
+  const network = r.network && simNet !== null ? { stats: r.network, routes: simNet.routes } : null;
   return { timeline: r.timeline, makespan: r.makespan, network, json, text };
 }
 
@@ -306,21 +342,19 @@ async function runReplayFlags(
   );
   const simNet = networkFlags(o, s.p, machine, ctx.maxMemory);
   const r = withProgress(ctx.io.interactive, "simulate", "transfers", (progress) =>
-    simulateSchedule(s, machine, {
-      mode,
-      ...simNet,
-      lockstep: o.lockstep ?? false,
-      ...(o.ports !== undefined ? { ports: intOption("ports", o.ports, 1, 1024) } : {}),
-      ...(o.topology !== undefined ? { topology: o.topology as TopologyName } : {}),
-      ...(o.buffers !== undefined ? { sendBuffers: Number(o.buffers) } : {}),
-      ...(o.sendWaits !== undefined ? { sendWaits: o.sendWaits as SendWaits } : {}),
-      ...(o.recvOrder !== undefined ? { recvOrder: o.recvOrder as RecvOrder } : {}),
-      ...(o.stageBarriers === false ? { stageBarriers: false } : {}),
-      data: o.data ? m : null,
-      timeline: wantTimeline,
-      seed,
-      progress,
-    }),
+    simulateSchedule(
+      s,
+      machine,
+      flagRequest(o, {
+        ...(o.ports !== undefined ? { ports: intOption("ports", o.ports, 1, 1024) } : {}),
+        ...(o.buffers !== undefined ? { sendBuffers: Number(o.buffers) } : {}),
+        ...(simNet !== null ? { network: simNet } : {}),
+        data: o.data ? m : undefined,
+        timeline: wantTimeline,
+        seed,
+        progress,
+      }) as ReplayRequest,
+    ),
   );
   const analytic = scheduleCost(s, machine, mode).total;
   const json = {
@@ -367,7 +401,7 @@ async function runReplayFlags(
         r.dataFailures.map((f) => `  ${f}\n`).join("");
   }
   if (r.dataFailureCount > 0) ctx.exitCode = 1;
-  const network = r.network && simNet.network ? { stats: r.network, routes: simNet.network } : null;
+  const network = r.network && simNet !== null ? { stats: r.network, routes: simNet.routes } : null;
   return { timeline: r.timeline, makespan: r.makespan, network, json, text };
 }
 

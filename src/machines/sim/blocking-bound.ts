@@ -1,8 +1,9 @@
-/** blockingMakespanBound: a lower bound on the blocking replay's makespan from its precedence rules alone, in one pass over the transfers (what `--algorithm auto` prunes finalists with). */
+/** blockingMakespanBound: a lower bound on the blocking replay's makespan from its precedence rules alone, in one pass over the transfers (what `--algorithm auto` prunes finalists with); durations and compose times come from the engine's own rules (blocking-rules.ts). */
 import type { MachineModel } from "../../model/machine.js";
 import type { Schedule } from "../../model/schedule.js";
 import { perByteCost, type TopologyName } from "./topology.js";
 import type { RecvOrder } from "./recv-order.js";
+import { addHandledBytes, blockingDuration } from "./blocking-rules.js";
 
 /** Topologies the bound models (the OCPC resends collisions in lock-step rounds: no bound here). */
 export type BoundTopology = Exclude<TopologyName, "ocpc">;
@@ -112,7 +113,8 @@ class BoundState {
   private readonly dur: Float64Array;
   /** Receives of the stage by destination node (receivePorts). */
   private readonly list: Uint32Array;
-  private readonly tcd: (a: number, b: number) => number;
+  /** The engine's blocking duration of each transfer (blocking-rules.ts). */
+  private readonly duration: (x: number) => number;
   /** With the step receive order: the latest end of each node's transfers of the stage's earlier steps, and up to the current one. */
   private readonly opsDone: Float64Array | null;
   private readonly opsNext: Float64Array | null;
@@ -139,7 +141,7 @@ class BoundState {
     this.est = scratch.est;
     this.dur = scratch.dur;
     this.list = scratch.list;
-    this.tcd = perByteCost(topology, machine);
+    this.duration = blockingDuration(s, machine, perByteCost(topology, machine));
     this.opsDone = stepOrder ? new Float64Array(p) : null;
     this.opsNext = stepOrder ? new Float64Array(p) : null;
     this.recvEnds = new Float64Array(machine.ports);
@@ -147,11 +149,14 @@ class BoundState {
 
   /** Sets every node's compose time for the stage of transfers [first, last) (t_m per byte it sends, when the stage rearranges) and resets the clocks to it; returns the longest. */
   compose(first: number, last: number, rearranges: boolean): number {
-    const { src, size } = this.s;
     const { ready } = this;
-    const f = this.s.elementBytes * this.machine.tm;
+    const tm = this.machine.tm;
     ready.fill(0);
-    if (rearranges) for (let x = first; x < last; x++) ready[src[x]!] = ready[src[x]!]! + size[x]! * f;
+    if (rearranges) {
+      // the engine's compose rule (stage-driver.ts): bytes handled, times t_m
+      addHandledBytes(this.s, first, last, ready);
+      for (let v = 0; v < this.s.p; v++) ready[v] = ready[v]! * tm;
+    }
     let most = 0;
     for (let v = 0; v < this.s.p; v++) if (ready[v]! > most) most = ready[v]!;
     this.issued.set(ready);
@@ -166,29 +171,26 @@ class BoundState {
 
   /** The earliest start and end of every transfer of `step`; returns the latest end. */
   step(step: number): number {
-    const { src, dst, size, stepStart } = this.s;
-    const { ready, issued, sendEnds, recvDone, recvNext, est, dur, tcd } = this;
-    const eb = this.s.elementBytes,
-      { ts, tm, ports } = this.machine,
-      env = this.machine.envelope ?? 0;
+    const { src, dst, stepStart } = this.s;
+    const { ready, issued, sendEnds, recvDone, recvNext, est, dur, duration } = this;
+    const { ports } = this.machine;
     const x0 = stepStart[step]!,
       x1 = stepStart[step + 1]!;
     let latest = 0;
     for (let x = x0; x < x1; x++) {
       const a = src[x]!,
         b = dst[x]!;
-      const bytes = size[x]! * eb;
       let t = Math.max(issued[a]!, recvDone[a]!);
       if (a === b) {
         issued[a] = t;
-        dur[x] = bytes * tm;
+        dur[x] = duration(x);
       } else {
         // a free send port: no more than ports - 1 of the earlier sends still under way
         const k0 = a * ports;
         if (sendEnds[k0]! > t) t = sendEnds[k0]!;
         issued[a] = t;
         if (ready[b]! > t) t = ready[b]!;
-        dur[x] = ts + (bytes + env) * tcd(a, b);
+        dur[x] = duration(x);
         keepLatest(sendEnds, k0, ports, t + dur[x]!);
       }
       est[x] = t;

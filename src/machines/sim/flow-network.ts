@@ -21,13 +21,26 @@ export interface FlowRecomputeStats {
 const NO = -1;
 
 /**
- * How a filling finds its next candidate (every choice gives the same order). sortMax: up to how
- * many candidates it sorts them once (insertion) rather than keep a heap. packKeys: whether a
- * network packs (key, link) into one number where that is exact (FlowNetwork's KL and KA; read
- * when the network is made). Not part of the package's interface: knobs for the tests, which
- * force each path and compare.
+ * How a filling finds its next candidate (every choice gives the same order, so it changes speed
+ * only; tests force each path and compare).
  */
-export const fillTuning = { sortMax: 64, packKeys: true };
+export interface FillTuning {
+  /** Up to how many candidates a filling sorts them once (insertion) rather than keep a heap. */
+  readonly sortMax: number;
+  /** Whether a network packs (key, link) into one number where that is exact (FlowNetwork's KL and KA). */
+  readonly packKeys: boolean;
+}
+
+/** The fill tuning a network uses unless told otherwise. */
+export const DEFAULT_FILL_TUNING: FillTuning = Object.freeze({ sortMax: 64, packKeys: true });
+
+/** The options of a FlowNetwork beyond its network, heap and event ids. */
+export interface FlowNetworkOptions {
+  /** Recompute every active flow at each change (for measurement), not only the changed component. Default false. */
+  readonly full?: boolean;
+  /** How a filling finds its next candidate. Default DEFAULT_FILL_TUNING. */
+  readonly fill?: FillTuning;
+}
 
 /**
  * The flows of a replay on a NetworkRoutes. A message begins (`begin`) after its send start-up;
@@ -124,6 +137,10 @@ export class FlowNetwork {
   private nRecomputes = 0;
   private nTouched = 0;
   private nActive = 0;
+  /** Recompute every active flow at each change, not only the changed component. */
+  private readonly full: boolean;
+  /** FillTuning.sortMax of this network. */
+  private readonly sortMax: number;
 
   constructor(
     readonly net: NetworkRoutes,
@@ -133,9 +150,11 @@ export class FlowNetwork {
     readonly activateBase: number,
     /** Mode event ids per transfer: event id maps to transfer (id / idsPerTransfer) | 0. */
     private readonly idsPerTransfer: number,
-    /** Recompute every active flow at each change (for measurement), not only the changed component. */
-    private readonly full = false,
+    options: FlowNetworkOptions = {},
   ) {
+    this.full = options.full ?? false;
+    this.sortMax = (options.fill ?? DEFAULT_FILL_TUNING).sortMax;
+    const packKeys = (options.fill ?? DEFAULT_FILL_TUNING).packKeys;
     this.H = Math.max(1, net.maxHops);
     this.SH = 32 - Math.clz32(this.H - 1);
     this.L = net.links;
@@ -150,7 +169,7 @@ export class FlowNetwork {
     this.since = new Float64Array(L);
     let top = 0;
     for (let l = 0; l < L; l++) if (this.bw[l]! < Infinity) top = Math.max(top, timeKey(this.bw[l]!));
-    const packed = fillTuning.packKeys && top * L + L <= 2 ** 53;
+    const packed = packKeys && top * L + L <= 2 ** 53;
     this.KL = packed ? L : 1;
     this.KA = packed ? 1 : 0;
     this.bwKey = new Float64Array(L);
@@ -475,7 +494,7 @@ export class FlowNetwork {
     this.nRecomputes++;
     this.nTouched += nf;
     this.nActive += this.activeFlows;
-    if (this.nCand <= fillTuning.sortMax) this.fillSorted(nf, t);
+    if (this.nCand <= this.sortMax) this.fillSorted(nf, t);
     else this.fillHeap(nf, t);
   }
 

@@ -9,6 +9,7 @@ import type { SimOptions } from "./options.js";
 import { ReplayDriver, type ReplayMode, type ReplayOutcome } from "./replay-driver.js";
 import { K, type TimelineRecorder } from "./timeline.js";
 import { perByteCost } from "./topology.js";
+import { blockingDuration } from "./blocking-rules.js";
 
 export type { ReplayOutcome } from "./replay-driver.js";
 export { ocpcRoundCap } from "./ocpc-step.js";
@@ -33,29 +34,14 @@ export function replayBlocking(
   gates: ComposeGates | null = null,
 ): ReplayOutcome {
   const driver = new ReplayDriver(s, o, acc, tl, data, s.transferCount, gates);
-  const duration = blockingDuration(s, machine, o);
+  // on a network the flow model adds the link time: the duration is the start-up and copy before the flow
+  const duration = blockingDuration(s, machine, o.network ? () => machine.tc : perByteCost(o.topology, machine));
   const mode = new BlockingMode(driver, duration, machine.envelope ?? 0);
   const ocpc = o.topology === "ocpc" ? new OcpcStepper(driver, duration) : null;
   const makespan = driver.run(machine, mode, ocpc ? (step, t0) => ocpc.run(step, t0) : undefined);
   const events = driver.heap.pushed + (ocpc ? ocpc.events : 0);
   const collisions = ocpc ? ocpc.collisions : 0;
   return { makespan, events, start: driver.startAt, end: driver.endAt, collisions, flows: driver.flows };
-}
-
-/** Time of transfer x in blocking mode: m t_m for a local copy, else T_s + (m + envelope) (t_c + t_d) of its pair. */
-function blockingDuration(s: Schedule, machine: MachineModel, o: SimOptions): (x: number) => number {
-  const { src, dst, size } = s;
-  const eb = s.elementBytes;
-  const { ts, tm } = machine;
-  const env = machine.envelope ?? 0;
-  // on a network the flow model adds the link time: the duration is the start-up and copy before the flow
-  const tcdOf = o.network ? () => machine.tc : perByteCost(o.topology, machine);
-  return (x: number): number => {
-    const a = src[x]!,
-      b = dst[x]!;
-    const bytes = size[x]! * eb;
-    return a === b ? bytes * tm : ts + (bytes + env) * tcdOf(a, b);
-  };
 }
 
 /**

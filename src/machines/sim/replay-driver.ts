@@ -87,6 +87,8 @@ export interface ReplayMode {
   tryIssue(v: number, t: number): void;
   /** Handles the mode's event `id` at t. */
   onEvent(id: number, t: number): void;
+  /** Events pushed between two progress calls (default PROGRESS_EVERY). */
+  readonly progressEvery?: number;
 }
 
 /** Transfers between two progress calls (counted in events pushed). */
@@ -124,6 +126,7 @@ export class ReplayDriver {
   private readonly composeFrom: Float64Array;
   /** The mode of the run under way (take starts a gated compose through it). */
   private mode: ReplayMode | null = null;
+  private progressEvery = PROGRESS_EVERY;
   private nextProgress = PROGRESS_EVERY;
   /** Integer time key (ticks, heap.ts) of the moment being handled. */
   private nowKey = 0;
@@ -150,7 +153,10 @@ export class ReplayDriver {
     this.stallSince = new Float64Array(p);
     this.composeFrom = new Float64Array(p);
     this.flows = o.network
-      ? new FlowNetwork(o.network, T, this.heap, eventIds + p, T > 0 ? eventIds / T : 1, o.fullRecompute)
+      ? new FlowNetwork(o.network, T, this.heap, eventIds + p, T > 0 ? eventIds / T : 1, {
+          full: o.fullRecompute,
+          fill: o.fill,
+        })
       : null;
   }
 
@@ -279,7 +285,7 @@ export class ReplayDriver {
         mode.composeEnd(v, t);
       } else mode.onEvent(id, t);
       if (this.o.progress && heap.pushed >= this.nextProgress) {
-        this.nextProgress += PROGRESS_EVERY;
+        this.nextProgress += this.progressEvery;
         this.o.progress(this.done, this.s.transferCount);
       }
     }
@@ -317,6 +323,7 @@ export class ReplayDriver {
 
   /** Replays every stage with `mode` (and `runStep` for a lock-step step, when given); returns the makespan. */
   run(machine: MachineModel, mode: ReplayMode, runStep?: (step: number, t0: number) => number): number {
+    if (mode.progressEvery !== undefined) this.nextProgress = this.progressEvery = mode.progressEvery;
     const g = this.gates;
     if (g !== null) {
       // no stage barriers (the schedule is one stage): every node composes for the first stage at 0, as

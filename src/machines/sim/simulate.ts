@@ -4,7 +4,9 @@ import type { MachineModel } from "../../model/machine.js";
 import type { Schedule } from "../../model/schedule.js";
 import { DataTracker } from "./data-tracker.js";
 import { NodeAccounts } from "./node-accounts.js";
-import { resolveSimOptions, type SendWaits, type SimMode, type SimOptions, type SimRequest } from "./options.js";
+import type { SendWaits, SimMode, SimOptions } from "./options.js";
+import { replayRequestOf, type SimRequest } from "./flat-request.js";
+import { resolveReplay, type ReplayRequest } from "./request.js";
 import type { RecvOrder } from "./recv-order.js";
 import { ComposeGates } from "./compose-gates.js";
 import { replayBlocking } from "./replay-blocking.js";
@@ -80,10 +82,14 @@ export interface SimResult {
   readonly network?: SimNetworkStats;
 }
 
-/** Replays schedule `s` on `machine` (see docs/simulator.md for the conventions). */
-export function simulateSchedule(s: Schedule, machine: MachineModel, req: SimRequest = {}): SimResult {
+/** Replays schedule `s` on `machine` (see docs/simulator.md for the conventions); `req` a ReplayRequest or its flat form. */
+export function simulateSchedule(s: Schedule, machine: MachineModel, req: ReplayRequest | SimRequest = {}): SimResult {
   checkSchedule(s, "simulate");
-  const o = resolveSimOptions(req, machine);
+  return replaySchedule(s, machine, resolveReplay("kind" in req ? req : replayRequestOf(req), machine));
+}
+
+/** Replays schedule `s` on `machine` with options already resolved (resolveReplay). */
+export function replaySchedule(s: Schedule, machine: MachineModel, o: SimOptions): SimResult {
   if (s.transferCount > MAX_SIM_TRANSFERS)
     throw fail(
       "simulate",

@@ -3,6 +3,7 @@ import type { MachineModel } from "../../model/machine.js";
 import type { Schedule } from "../../model/schedule.js";
 import type { NodeAccounts } from "./node-accounts.js";
 import { K, NONE, type TimelineRecorder } from "./timeline.js";
+import { addHandledBytes } from "./blocking-rules.js";
 
 /** What a replay engine plugs into the stage loop. */
 export interface StageEngine {
@@ -30,16 +31,15 @@ export function driveStages(
   ready: Float64Array,
   engine: StageEngine,
 ): number {
-  const { p, src, size, stepStart } = s;
-  const eb = s.elementBytes,
-    tm = machine.tm;
+  const { p, src, stepStart } = s;
+  const tm = machine.tm;
   const handled = new Float64Array(p);
   const runStep = engine.runStep ?? ((step: number, t0: number) => engine.runRange(step, step + 1, t0, false));
   let makespan = 0;
   for (const st of s.stages) {
     const first = stepStart[st.firstStep]!;
     const last = stepStart[st.firstStep + st.stepCount]!;
-    for (let x = first; x < last; x++) handled[src[x]!] = handled[src[x]!]! + size[x]! * eb;
+    addHandledBytes(s, first, last, handled);
     let maxHandled = 0;
     for (let v = 0; v < p; v++) if (handled[v]! > maxHandled) maxHandled = handled[v]!;
     const rearrange = st.rearrange === "none" ? 0 : maxHandled * tm;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { findMachine } from "../../../src/machines/presets.js";
-import { FlowNetwork, fillTuning } from "../../../src/machines/sim/flow-network.js";
+import { FlowNetwork } from "../../../src/machines/sim/flow-network.js";
 import { timeKey } from "../../../src/machines/sim/heap.js";
 import { simulateSchedule, type SimResult } from "../../../src/machines/sim/simulate.js";
-import type { SimRequest } from "../../../src/machines/sim/options.js";
+import type { SimRequest } from "../../../src/machines/sim/flat-request.js";
 import type { NetworkRoutes } from "../../../src/model/network.js";
 import type { Schedule } from "../../../src/model/schedule.js";
 import { fatTree, ring } from "./hand-networks.js";
@@ -93,14 +93,8 @@ const randomSteps = fc.array(
 
 /** The replay of `s` on `net` with the filling forced to sort its candidates (or keep a heap) and to pack its keys (or not). */
 function run(s: Schedule, net: NetworkRoutes, req: SimRequest, sorted: boolean, pack: boolean): SimResult {
-  const saved = { ...fillTuning };
-  fillTuning.sortMax = sorted ? Infinity : 0;
-  fillTuning.packKeys = pack;
-  try {
-    return simulateSchedule(s, findMachine("t3d-004"), { ...req, network: net });
-  } finally {
-    Object.assign(fillTuning, saved);
-  }
+  const fill = { sortMax: sorted ? Infinity : 0, packKeys: pack };
+  return simulateSchedule(s, findMachine("t3d-004"), { ...req, network: net, fill });
 }
 
 /** Asserts two replays equal to the bit: makespan, every transfer's end, the per-link books and the recomputation counts. */
@@ -169,17 +163,13 @@ describe("flow model: the filling's ways of finding the next link", () => {
         (net, raw, sorted, pack) => {
           const flows = raw.map(([a, b, z]) => [a % net.hosts, b % net.hosts, z] as const).filter(([a, b]) => a !== b);
           const due = new Map<number, number>();
-          const saved = { ...fillTuning };
-          fillTuning.sortMax = sorted ? Infinity : 0;
-          fillTuning.packKeys = pack;
-          try {
-            // no latency: every flow is active at once, and one flush fills them all from scratch
-            const fn = new FlowNetwork(net, flows.length, { push: (t, id) => void due.set(id, t) }, flows.length, 1);
-            flows.forEach(([a, b, z], x) => fn.begin(x, a, b, z, 0, 0, x));
-            fn.flush();
-          } finally {
-            Object.assign(fillTuning, saved);
-          }
+          const fill = { sortMax: sorted ? Infinity : 0, packKeys: pack };
+          // no latency: every flow is active at once, and one flush fills them all from scratch
+          const fn = new FlowNetwork(net, flows.length, { push: (t, id) => void due.set(id, t) }, flows.length, 1, {
+            fill,
+          });
+          flows.forEach(([a, b, z], x) => fn.begin(x, a, b, z, 0, 0, x));
+          fn.flush();
           const out = new Int32Array(net.maxHops);
           const routes = flows.map(([a, b]) => Array.from(out.subarray(0, net.route(a, b, out))));
           const rates = plainFilling(net.bandwidth, routes);

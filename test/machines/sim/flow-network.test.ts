@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { findMachine } from "../../../src/machines/presets.js";
 import { runProtocol } from "../../../src/machines/sim/protocols.js";
 import { simulateSchedule } from "../../../src/machines/sim/simulate.js";
-import type { SimRequest } from "../../../src/machines/sim/options.js";
+import type { SimRequest } from "../../../src/machines/sim/flat-request.js";
 import { isCommplanError } from "../../../src/model/errors.js";
 import { matrixFromData } from "../../../src/model/matrix.js";
 import { stepOfTransfer } from "../../../src/model/schedule.js";

@@ -23,7 +23,7 @@ import { buildMatrix, matrixRecipe } from "../../helpers/arbitraries.js";
 function resourceBound(s: Schedule, mc: MachineModel): number {
   const p = s.p,
     eb = s.elementBytes;
-  const td = networkCost(mc.topology ?? "flat", mc);
+  const td = networkCost(mc.fabric ?? "flat", mc);
   let total = 0;
   for (const st of s.stages) {
     const cpu = new Float64Array(p),

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { findMachine } from "../../../src/machines/presets.js";
-import { MIN_INQUIRY, runProtocol } from "../../../src/machines/sim/protocols.js";
+import { runProtocol } from "../../../src/machines/sim/protocols.js";
+import { MIN_INQUIRY } from "../../../src/machines/sim/request.js";
 import { NONE } from "../../../src/machines/sim/timeline.js";
 import { isCommplanError } from "../../../src/model/errors.js";
 import { matrixFromData } from "../../../src/model/matrix.js";

@@ -49,10 +49,10 @@ describe("blocking lock-step replay", () => {
             expect(sim.makespan, `${s.algorithm} on ${machine.name}`).toBe(analytic);
             expect(sim.totalWait).toBe(0);
             expect(sim.fnc).toBe(1);
-            if (machine.topology !== undefined) {
+            if (machine.fabric !== undefined) {
               // the preset's own network (cm5-fat-tree): faster pairs only, the flat t_d is the slowest level
               const own = simulateSchedule(s, machine, { lockstep: true, timeline: false });
-              expect(own.topology).toBe(machine.topology);
+              expect(own.topology).toBe(machine.fabric);
               expect(own.makespan).toBeLessThanOrEqual(analytic);
             }
             compared++;

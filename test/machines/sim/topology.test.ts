@@ -35,7 +35,7 @@ describe("topologies: the CM-5 fat tree", () => {
 
   it("the cm5-fat-tree preset simulates on the fat tree by default; its flat t_d is the slowest level, so the analytic cost bounds it and is exact across clusters of 16", () => {
     const ft = findMachine("cm5-fat-tree");
-    expect(ft.topology).toBe("cm5-fat-tree");
+    expect(ft.fabric).toBe("cm5-fat-tree");
     expect(ft.td).toBe(1 / CM5_RATES.other);
     const b = new ScheduleBuilder(
       { p: 32, algorithm: "hand", params: {}, seed: null, elementBytes: 1, matrixDigest: "x" },
