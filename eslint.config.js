@@ -5,6 +5,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 const FOLDERS = [
+  "internal",
   "model",
   "host",
   "io",
@@ -28,8 +29,8 @@ const FS_FOLDERS = ["io", "store", "cli"];
 
 /** A no-restricted-imports rule that lets files of `folder` import only `allowed` folders of src (and their own). */
 function onlyImports(folder, allowed, why) {
-  // src/host (the machine's memory, node:os) may be imported by every folder but the model
-  const banned = FOLDERS.filter((f) => f !== folder && f !== "host" && !allowed.includes(f));
+  // src/host (the machine's memory, node:os) may be imported by every folder but the model; src/internal by every folder
+  const banned = FOLDERS.filter((f) => f !== folder && f !== "host" && f !== "internal" && !allowed.includes(f));
   return {
     files: [`src/${folder}/**/*.ts`],
     rules: {
@@ -82,15 +83,32 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: FOLDERS.filter((f) => f !== "model").map((f) => `**/${f}/**`),
+              group: FOLDERS.filter((f) => f !== "model" && f !== "internal").map((f) => `**/${f}/**`),
               message:
-                "src/model may import only model: the model is the shared vocabulary and imports nothing else from src",
+                "src/model may import only model and internal: the model is the shared vocabulary and imports nothing else from src",
             },
             { group: ["node:*"], message: "src/model uses no Node module: facts about the host come from src/host" },
             {
               group: ["node:fs", "node:fs/*", "fs", "fs/*", "ajv", "ajv/*"],
               message: "files are read and written in src/io, src/store and src/cli only",
             },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["src/internal/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: FOLDERS.filter((f) => f !== "internal").map((f) => `**/${f}/**`),
+              message: "src/internal holds dependency-free helpers: it imports nothing else from src",
+            },
+            { group: ["node:*", "fs", "fs/*", "ajv", "ajv/*"], message: "src/internal uses no Node module or package" },
           ],
         },
       ],

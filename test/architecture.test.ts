@@ -83,6 +83,7 @@ describe("architecture", () => {
   });
 
   const allowed: Record<string, readonly string[]> = {
+    internal: [],
     model: [],
     host: ["model"],
     io: ["model"],
@@ -111,6 +112,8 @@ describe("architecture", () => {
         const to = folderOf(d);
         // src/host (the machine's memory) serves every folder but the model
         if (to === "host" && from !== "model") continue;
+        // src/internal (dependency-free helpers) serves every folder and imports none
+        if (to === "internal" && from !== "internal") continue;
         if (to !== from && !ok.includes(to)) bad.push(`${file} -> ${d}`);
       }
     }

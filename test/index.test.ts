@@ -60,7 +60,7 @@ describe("public API", () => {
       const api = await import("commplan");
       const leaked = ["EventHeap", "Growable", "growF64", "RoundEngine", "NOISE_Z", "PAPER_TE_TABLE", "fail", "JsonTokenizer"].filter((n) => n in api);
       let deep = "importable";
-      try { await import("commplan/dist/model/growable.js"); } catch (e) { deep = e.code; }
+      try { await import("commplan/dist/internal/growable.js"); } catch (e) { deep = e.code; }
       console.log(JSON.stringify({ leaked, deep, plan: typeof api.plan }));`;
     const out = JSON.parse(
       execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: root, encoding: "utf8" }),

@@ -4,7 +4,7 @@ import { StringDecoder } from "node:string_decoder";
 import { fail } from "../model/errors.js";
 import { fsErrorText, writePieces } from "../io/file-output.js";
 import type { JsonValue } from "../model/schedule.js";
-import { quoted } from "../model/quoted.js";
+import { quoted } from "../internal/quoted.js";
 import { MAX_ELEMENT_BYTES } from "../model/matrix.js";
 
 /** The streams a command writes to (replaceable in tests). */

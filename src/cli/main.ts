@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError, Help, type Option } from "commander";
 import { isCommplanError } from "../model/errors.js";
-import { oneLine } from "../model/quoted.js";
+import { oneLine } from "../internal/quoted.js";
 import { defaultMemoryBudget } from "../host/memory.js";
 import { memoryOption } from "./memory-option.js";
 import { cliMessage } from "./option-flags.js";

@@ -1,6 +1,6 @@
 /** GOAL text (LogGOPSim / Schedgen) of a lowered program: per rank its sends, receives and copies, chained with `requires` so the simulation follows the rounds. */
 import type { Program } from "../model/program.js";
-import { AsciiWriter, pieceText } from "../model/ascii-writer.js";
+import { AsciiWriter, pieceText } from "../internal/ascii-writer.js";
 import { numberOpt } from "./options.js";
 import { checkProgress, progressTicker, type ProgressCallback } from "../model/progress.js";
 

@@ -1,6 +1,6 @@
 /** Options of the export functions checked where a library caller passes them: a wrong type or range is a one-line BAD_OPTION naming the option, never NaN in a file or a TypeError. */
 import { fail } from "../model/errors.js";
-import { quoted } from "../model/quoted.js";
+import { quoted } from "../internal/quoted.js";
 
 /** A value for a message: symbols and functions by their type, other values as String gives them. */
 function shown(v: unknown): string {

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import Ajv2020Module from "ajv/dist/2020.js";
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { fail } from "../model/errors.js";
-import { jsonExcerpt, oneLine, quoted } from "../model/quoted.js";
+import { jsonExcerpt, oneLine, quoted } from "../internal/quoted.js";
 
 /**
  * The documents commplan can validate; "schedule-header" is a schedule whose steps are not looked

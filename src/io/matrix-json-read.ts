@@ -1,15 +1,15 @@
 /** Matrix JSON reader: streams a commplan.matrix/v1 document into dense storage with the shared JsonTokenizer, checking syntax, schema and meaning. */
 import { fail } from "../model/errors.js";
 import type { CommplanError } from "../model/errors.js";
-import { growF64, growU32 } from "../model/growable.js";
+import { growF64, growU32 } from "../internal/growable.js";
 import { FORMAT_NAMES, validateWithSchema } from "./json-schema.js";
 import { decodeJsonString, JsonSyntaxError, JsonTokenizer } from "./json-tokenizer.js";
 import type { JsonTokenHandler } from "./json-tokenizer.js";
 import { checkP } from "../model/matrix.js";
 import { checkMemory, denseMatrixBytes } from "../model/memory-budget.js";
 import { defaultMemoryBudget } from "../host/memory.js";
-import { jsonExcerpt, quoted } from "../model/quoted.js";
-import { counted } from "../model/plural.js";
+import { jsonExcerpt, quoted } from "../internal/quoted.js";
+import { counted } from "../internal/plural.js";
 
 const MODULE = "matrix";
 

@@ -8,7 +8,7 @@ import { checkEntry, DEFAULT_ELEMENT_BYTES, matrixFromCoordinates, matrixFromDat
 import type { CommMatrix } from "../model/matrix.js";
 import { MatrixJsonReader, type MatrixChunkReader } from "./matrix-json-read.js";
 import { CsvReader, MtxReader } from "./matrix-text-read.js";
-import { quoted } from "../model/quoted.js";
+import { quoted } from "../internal/quoted.js";
 
 const MODULE = "matrix";
 /** Bytes per read (default). */

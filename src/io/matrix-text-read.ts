@@ -2,12 +2,12 @@
 import { fail } from "../model/errors.js";
 import type { CommplanError, ErrorCode } from "../model/errors.js";
 import { MAX_DENSE_P, MAX_ELEMENT_BYTES, MAX_ENTRIES, MAX_P } from "../model/matrix.js";
-import { growF64, growU32 } from "../model/growable.js";
+import { growF64, growU32 } from "../internal/growable.js";
 import { checkMemory, denseMatrixBytes } from "../model/memory-budget.js";
 import { defaultMemoryBudget } from "../host/memory.js";
 import type { MatrixChunkReader, MatrixReadResult } from "./matrix-json-read.js";
-import { quoted } from "../model/quoted.js";
-import { counted } from "../model/plural.js";
+import { quoted } from "../internal/quoted.js";
+import { counted } from "../internal/plural.js";
 
 const MODULE = "matrix";
 /** The longest line accepted (a CSV row of 16384 entries of 16 digits is about 280 KiB). */

@@ -4,7 +4,7 @@ import { writePieces, type OutputOptions } from "./file-output.js";
 import { FORMAT_NAMES } from "./json-schema.js";
 import { MAX_DENSE_P, matrixRows, nonzeroCount, type CommMatrix } from "../model/matrix.js";
 import type { MatrixFileFormat } from "./matrix-read.js";
-import { quoted } from "../model/quoted.js";
+import { quoted } from "../internal/quoted.js";
 
 /** Target size of the pieces handed to the stream (characters). */
 const PIECE = 1 << 20;

@@ -8,8 +8,8 @@ import type { OpTable, PieceTable, Program, ProgramVariant, RankLayout } from ".
 import type { JsonValue } from "../model/schedule.js";
 import { fsError } from "./file-output.js";
 import { validateWithSchema } from "./json-schema.js";
-import { counted } from "../model/plural.js";
-import { jsonExcerpt } from "../model/quoted.js";
+import { counted } from "../internal/plural.js";
+import { jsonExcerpt } from "../internal/quoted.js";
 import { findJsonSyntaxError } from "./json-tokenizer.js";
 
 const MODULE = "program";

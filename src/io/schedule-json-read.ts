@@ -3,12 +3,12 @@ import { createReadStream } from "node:fs";
 import { fail } from "../model/errors.js";
 import type { CommplanError } from "../model/errors.js";
 import { fsError } from "./file-output.js";
-import { growF64, growU32 } from "../model/growable.js";
+import { growF64, growU32 } from "../internal/growable.js";
 import { FORMAT_NAMES, validateWithSchema } from "./json-schema.js";
 import { decodeJsonString, JsonSyntaxError, JsonTokenizer } from "./json-tokenizer.js";
 import type { JsonTokenHandler } from "./json-tokenizer.js";
 import type { ChunkTable, JsonValue, Rearrange, Schedule, StageInfo } from "../model/schedule.js";
-import { jsonExcerpt, quoted } from "../model/quoted.js";
+import { jsonExcerpt, quoted } from "../internal/quoted.js";
 
 const MODULE = "schedule";
 /** The largest count, size, offset or time accepted: past it a double no longer holds every integer. */

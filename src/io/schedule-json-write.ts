@@ -2,7 +2,7 @@
 import { canonicalJson } from "./canonical-json.js";
 import { writePieces, type OutputOptions } from "./file-output.js";
 import { FORMAT_NAMES } from "./json-schema.js";
-import { AsciiWriter, pieceText } from "../model/ascii-writer.js";
+import { AsciiWriter, pieceText } from "../internal/ascii-writer.js";
 import type { Schedule } from "../model/schedule.js";
 import { checkSchedule } from "../model/schedule-check.js";
 import { checkProgress, progressTicker, type ProgressCallback } from "../model/progress.js";

@@ -3,7 +3,7 @@ import { readFileSync, statSync } from "node:fs";
 import { fail, type ErrorCode } from "../model/errors.js";
 import { checkMemory } from "../model/memory-budget.js";
 import { memoryBudgetOf } from "../host/memory.js";
-import { quoted } from "../model/quoted.js";
+import { quoted } from "../internal/quoted.js";
 import { sparseFromCoordinates, type SparseStructure } from "../model/sparse-structure.js";
 import { fsError } from "./file-output.js";
 

@@ -2,7 +2,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { fail, isCommplanError } from "../model/errors.js";
 import type { TopologyDescription } from "../model/topology.js";
-import { quoted } from "../model/quoted.js";
+import { quoted } from "../internal/quoted.js";
 import { fsError } from "./file-output.js";
 import { validateWithSchema } from "./json-schema.js";
 import { JsonSyntaxError, JsonTokenizer, decodeJsonString, findJsonSyntaxError } from "./json-tokenizer.js";

@@ -5,7 +5,7 @@ import { checkMemory } from "../model/memory-budget.js";
 import { memoryBudgetOf } from "../host/memory.js";
 import { slotPeer, slotStart } from "../model/layout-slots.js";
 import type { LayoutForm, PeerIndex, RankLayout } from "../model/program.js";
-import { counted } from "../model/plural.js";
+import { counted } from "../internal/plural.js";
 
 /** The form and the displacements and buffer sizes a caller may give (elements). */
 export interface DisplacementOptions {

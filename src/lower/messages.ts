@@ -2,7 +2,7 @@
 import { fail } from "../model/errors.js";
 import { slotOf, slotPeer, slotStart } from "../model/layout-slots.js";
 import { stepOfTransfer, type Schedule } from "../model/schedule.js";
-import { growF64, growU32 } from "../model/growable.js";
+import { growF64, growU32 } from "../internal/growable.js";
 import type { BufferLayout } from "./layout.js";
 
 /** Pieces of one side of every message: those of message k are [start[k], start[k + 1]). */

@@ -3,7 +3,7 @@ import { fail } from "../model/errors.js";
 import { slotCount, slotOf, slotPeer, slotStart } from "../model/layout-slots.js";
 import type { Schedule } from "../model/schedule.js";
 import { progressPhases, progressTicker, type ProgressCallback } from "../model/progress.js";
-import { growF64, growI32, growU32, type Growable } from "../model/growable.js";
+import { growF64, growI32, growU32, type Growable } from "../internal/growable.js";
 import { PieceCol } from "./piece-col.js";
 import type { BufferLayout } from "./layout.js";
 import { transfersByMessage, type Grouping, type Messages } from "./messages.js";

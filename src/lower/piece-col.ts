@@ -1,5 +1,5 @@
 /** PieceCol: buffer pieces grouped by owner (a message side) in growable columns, for the lowering's passes. */
-import { growF64, growU32, type Growable } from "../model/growable.js";
+import { growF64, growU32, type Growable } from "../internal/growable.js";
 
 /**
  * Buffer pieces grouped by owner (a message side): pieces of owner k are [start[k], start[k + 1]).

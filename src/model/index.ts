@@ -5,7 +5,7 @@ export * from "./matrix.js";
 export * from "./matrix-stats.js";
 export * from "./schedule.js";
 export * from "./machine.js";
-export * from "./growable.js";
+export * from "../internal/growable.js";
 export * from "./timeline.js";
 export * from "./network.js";
 export * from "./matrix-digest.js";

@@ -11,7 +11,7 @@ import {
   type MatrixCols,
   type MatrixRows,
 } from "./matrix-rows.js";
-import { counted } from "./plural.js";
+import { counted } from "../internal/plural.js";
 
 export { matrixDigest } from "./matrix-digest.js";
 export type { MatrixCols, MatrixRows } from "./matrix-rows.js";

@@ -1,6 +1,6 @@
 /** Schedule: the columnar schedule IR (stages, steps, transfers, payload chunks, stalls) of DESIGN.md. */
 import { fail } from "./errors.js";
-import { growF64, growU32, type Growable } from "./growable.js";
+import { growF64, growU32, type Growable } from "../internal/growable.js";
 
 /** JSON-compatible values (planner parameters). */
 export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [k: string]: JsonValue };

@@ -1,7 +1,7 @@
 /** spmv: the communication of a distributed sparse matrix-vector product y = A x under a block-row partition (each rank gathers the x entries its rows touch). */
 import { memoryBudgetOf } from "../host/memory.js";
 import { fail } from "../model/errors.js";
-import { growF64, growU32 } from "../model/growable.js";
+import { growF64, growU32 } from "../internal/growable.js";
 import { matrixFromCoordinates, matrixRows, type CommMatrix } from "../model/matrix.js";
 import type { SparseStructure } from "../model/sparse-structure.js";
 import { elementBytesOption, definePattern } from "./pattern-options.js";

@@ -13,7 +13,7 @@ import {
 } from "../model/param-spec.js";
 import type { JsonValue, Schedule } from "../model/schedule.js";
 import type { AutoProfile, InputParam, NoAuto, Planner, PlannerParam, PlannerTraits, PlanOptions } from "./types.js";
-import { jsonExcerpt } from "../model/quoted.js";
+import { jsonExcerpt } from "../internal/quoted.js";
 
 /** The input parameters of a declaration (output keys left out). */
 export function inputParams(decl: readonly PlannerParam[]): InputParam[] {

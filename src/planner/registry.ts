@@ -1,6 +1,6 @@
 /** Planner registry: every planning algorithm by name, and the one place plan options are checked. */
 import { fail } from "../model/errors.js";
-import { quoted } from "../model/quoted.js";
+import { quoted } from "../internal/quoted.js";
 import { checkSeed } from "../model/param-spec.js";
 import type { CommMatrix } from "../model/matrix.js";
 import { checkMachine, type MachineModel } from "../model/machine.js";

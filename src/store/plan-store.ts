@@ -12,7 +12,7 @@ import {
   readScheduleArrowHeader,
 } from "../io/schedule-arrow.js";
 import { fsError, fsErrorText } from "../io/file-output.js";
-import { jsonExcerpt } from "../model/quoted.js";
+import { jsonExcerpt } from "../internal/quoted.js";
 import { aKind, appendRegular, pathKind, readRegular } from "./store-fs.js";
 import { writeNewFileSynced } from "../io/bytes-output.js";
 import { SEAL_KEY, SEAL_PLACEHOLDER, sealBytes, sealProblem } from "./entry-seal.js";

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { fail } from "../model/errors.js";
 import { nodeShrinking } from "./matrix-shrink.js";
 import { DEFAULT_ELEMENT_BYTES, MAX_P, matrixFromData, toSparse, type CommMatrix } from "../model/matrix.js";
-import { jsonExcerpt } from "../model/quoted.js";
+import { jsonExcerpt } from "../internal/quoted.js";
 
 /** Options of matrixArb; every field is optional. */
 export interface MatrixArbOptions {

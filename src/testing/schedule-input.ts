@@ -1,6 +1,6 @@
 /** scheduleFromOutput: what a user's planner returns (a Schedule, schedule JSON text or its plain object) made a checked Schedule. */
 import { fail } from "../model/errors.js";
-import { quoted } from "../model/quoted.js";
+import { quoted } from "../internal/quoted.js";
 import { matrixDigest, type CommMatrix } from "../model/matrix.js";
 import type { Schedule } from "../model/schedule.js";
 import { parseScheduleJsonText } from "../io/schedule-json-read.js";

@@ -2,7 +2,7 @@
 import { fail } from "../model/errors.js";
 import { memoryBudgetOf } from "../host/memory.js";
 import type { MachineModel } from "../model/machine.js";
-import { quoted } from "../model/quoted.js";
+import { quoted } from "../internal/quoted.js";
 import { CM5_FAT_TREE } from "./generators/cm5-fat-tree.js";
 import { DRAGONFLY } from "./generators/dragonfly.js";
 import { FAT_TREE } from "./generators/fat-tree.js";

@@ -1,5 +1,5 @@
 /** Delivery: exactly-once delivery and causality of every element of a payload plan (DESIGN.md, "Element semantics"). */
-import { bucketItems, bucketStarts } from "../model/buckets.js";
+import { bucketItems, bucketStarts } from "../internal/buckets.js";
 import { entry, type CommMatrix } from "../model/matrix.js";
 import { networkMessages } from "./network-messages.js";
 import type { ChunkTable, Schedule } from "../model/schedule.js";

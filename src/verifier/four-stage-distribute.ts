@@ -1,5 +1,5 @@
 /** Four-stage distribution checks: Stages I and II exactly as 004 fig. 11 (R-Distribute, C-Distribute) and fig. 8 send them, per message and, with payloads, per destination. */
-import { bucketItems, bucketStarts } from "../model/buckets.js";
+import { bucketItems, bucketStarts } from "../internal/buckets.js";
 import type { CommMatrix } from "../model/matrix.js";
 import type { Schedule } from "../model/schedule.js";
 import type { PaperArray } from "./types.js";

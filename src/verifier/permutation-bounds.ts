@@ -1,6 +1,6 @@
 /** Permutation-decomposition bounds: RS_N's expected phase count (003 sec 3.3, statistical), coloring's sum of phase maxima against a lower bound, split-coloring's bandwidth and 2x time bounds. */
 import { networkMessages } from "./network-messages.js";
-import { prefixSums } from "../model/buckets.js";
+import { prefixSums } from "../internal/buckets.js";
 import type { CommMatrix } from "../model/matrix.js";
 import type { MatrixStats } from "../model/matrix-stats.js";
 import type { Schedule } from "../model/schedule.js";

@@ -11,7 +11,7 @@ import { checkMemory, formatBytes, parseByteSize } from "../../src/model/memory-
 import { memoryOption } from "../../src/cli/memory-option.js";
 import { cliMessage } from "../../src/cli/option-flags.js";
 import { readMatrixFile } from "../../src/io/matrix-read.js";
-import { MAX_QUOTED, quoted } from "../../src/model/quoted.js";
+import { MAX_QUOTED, quoted } from "../../src/internal/quoted.js";
 
 async function run(argv: string[], extra: Partial<CliIo> = {}): Promise<{ code: number; out: string; err: string }> {
   let out = "",

@@ -14,7 +14,7 @@ import type { CliContext } from "../context.js";
 import { intOption } from "../io.js";
 import { commandRunner, moduleRunner } from "./check-planner-runners.js";
 import { MAX_CHECK_P, type CheckPlannerOptions } from "./check-planner.js";
-import { counted } from "../../model/plural.js";
+import { counted } from "../../internal/plural.js";
 
 /** The matrices of --family: "any" (every shape, densities 0..1, empty rows) or a pattern of `commplan gen`. */
 function matricesOf(o: CheckPlannerOptions): { arb: fc.Arbitrary<CommMatrix>; text: string } {

@@ -29,7 +29,7 @@ import {
   type NetworkFlags,
 } from "./network-flags.js";
 import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions, table, writeTextTarget } from "../io.js";
-import { counted } from "../../model/plural.js";
+import { counted } from "../../internal/plural.js";
 
 interface CompareFlags extends NetworkFlags {
   machine: string;

@@ -10,7 +10,7 @@ import { writeMatrixFile } from "../../io/matrix-write.js";
 import { refuseOutputOntoInput } from "../../io/file-output.js";
 import type { CliContext } from "../context.js";
 import { intOption, MAX_ELEMENT_BYTES, numberOption } from "../io.js";
-import { quoted } from "../../model/quoted.js";
+import { quoted } from "../../internal/quoted.js";
 
 const FORMATS: readonly MatrixFileFormat[] = ["json", "csv", "mtx"];
 /** Where commander keeps the value of the hidden --elementBytes (apart from --element-bytes). */

@@ -19,7 +19,7 @@ import {
 } from "./network-flags.js";
 import type { CliContext } from "../context.js";
 import type { Schedule } from "../../model/schedule.js";
-import { counted } from "../../model/plural.js";
+import { counted } from "../../internal/plural.js";
 import { withProgress, withProgressAsync } from "../progress.js";
 import { collect, ELEMENT_BYTES_HELP, intOption, keyValues, matrixReadOptions, writingBar } from "../io.js";
 

@@ -3,7 +3,7 @@ import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import cliProgress from "cli-progress";
 import { Option, type Command } from "commander";
-import { counted } from "../../model/plural.js";
+import { counted } from "../../internal/plural.js";
 import { fail } from "../../model/errors.js";
 import { MIN_BUDGET } from "../../model/memory-budget.js";
 import { cliMessage } from "../option-flags.js";

@@ -41,7 +41,7 @@ import { matrixStats } from "../../model/matrix-stats.js";
 import type { CliContext } from "../context.js";
 import { withProgress } from "../progress.js";
 import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions, numberOption, table, writeTextTarget } from "../io.js";
-import { counted } from "../../model/plural.js";
+import { counted } from "../../internal/plural.js";
 
 interface SimulateFlags extends NetworkFlags {
   machine: string;

@@ -27,7 +27,7 @@ import type { ResolvedRequest } from "../../store/index.js";
 import type { CliContext } from "../context.js";
 import { collect, ELEMENT_BYTES_HELP, fmt, intOption, keyValues, matrixReadOptions, table } from "../io.js";
 import { machineOptionHelp } from "./lists.js";
-import { counted } from "../../model/plural.js";
+import { counted } from "../../internal/plural.js";
 
 interface RequestOpts {
   algorithm: string;

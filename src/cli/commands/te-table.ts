@@ -16,7 +16,7 @@ import {
 } from "../../experiments/index.js";
 import type { CliContext } from "../context.js";
 import { intOption, table } from "../io.js";
-import { counted } from "../../model/plural.js";
+import { counted } from "../../internal/plural.js";
 
 /** Parses a comma-separated list of integers (h values may carry a trailing N: "4N,8N"). */
 function intList(name: string, text: string, min: number, max: number, suffix = ""): number[] {

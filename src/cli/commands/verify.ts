@@ -11,7 +11,7 @@ import { networkOption } from "./network-flags.js";
 import type { CliContext } from "../context.js";
 import { withProgress } from "../progress.js";
 import { fmt, intOption, SCHEDULE_ARGUMENT_HELP, table } from "../io.js";
-import { counted } from "../../model/plural.js";
+import { counted } from "../../internal/plural.js";
 
 /** The report as a text table, failing checks with their witness. */
 export function formatReport(r: Report): string {

@@ -1,6 +1,6 @@
 /** Forwarding dependencies: which receives of its own stage a transfer must wait for because it forwards elements they bring (DESIGN.md element semantics). */
-import { bucketStarts } from "../../model/buckets.js";
-import { growU32, type Growable } from "../../model/growable.js";
+import { bucketStarts } from "../../internal/buckets.js";
+import { growU32, type Growable } from "../../internal/growable.js";
 import type { ChunkTable, Schedule } from "../../model/schedule.js";
 
 /** For every transfer x: `need[x]` receives of its stage it waits for; receive y releases the transfers list[start[y] .. start[y + 1]). */

@@ -3,7 +3,7 @@ import { fail } from "../../model/errors.js";
 import { createRng, type Rng } from "../../model/rng.js";
 import type { ReplayDriver } from "./replay-driver.js";
 import { K } from "./timeline.js";
-import { counted } from "../../model/plural.js";
+import { counted } from "../../internal/plural.js";
 
 /**
  * Most rounds an OCPC step may take before the run gives up (a CommplanError): binary exponential

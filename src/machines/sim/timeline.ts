@@ -1,5 +1,5 @@
 /** Timeline: per-node intervals (kind, peer, size) of a simulated run, stored in columns. */
-import { growF64, growU32 } from "../../model/growable.js";
+import { growF64, growU32 } from "../../internal/growable.js";
 import { TIMELINE_NONE, type Timeline } from "../../model/timeline.js";
 
 /** What a node does in an interval. */

@@ -1,8 +1,8 @@
 /** Node array of the four-stage algorithm: R x C, complete and incomplete rows and columns (004 sec 3.2, 3.2.2 A); the array itself is in src/model. */
 
-import type { NodeArray } from "../../model/node-array.js";
+import type { NodeArray } from "../../internal/node-array.js";
 
-export { isqrt, nodeArray, type NodeArray } from "../../model/node-array.js";
+export { isqrt, nodeArray, type NodeArray } from "../../internal/node-array.js";
 
 /** Nodes in column b: R for a complete column (b < r, or every column when r = 0), else R - 1. */
 export function columnSize(a: NodeArray, b: number): number {

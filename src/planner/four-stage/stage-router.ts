@@ -1,6 +1,6 @@
 /** Stage router: moves held elements through one stage, at message level (count matrix) or payload level (piece table). */
-import { bucketItems, bucketStarts, prefixSums } from "../../model/buckets.js";
-import { growF64, growU32 } from "../../model/growable.js";
+import { bucketItems, bucketStarts, prefixSums } from "../../internal/buckets.js";
+import { growF64, growU32 } from "../../internal/growable.js";
 import { progressTicker, type ProgressCallback } from "../../model/progress.js";
 
 /** How one stage sends what a node holds. */

@@ -1,5 +1,5 @@
 /** Bipartite edge colouring with exactly max-degree colours (Konig 1916): largest-first first-fit with priced alternating-path (Kempe chain) repair, a heuristic for a small sum of colour maxima. */
-import { prefixSums } from "../../model/buckets.js";
+import { prefixSums } from "../../internal/buckets.js";
 import { progressTicker, type ProgressCallback } from "../../model/progress.js";
 
 /**

@@ -3,7 +3,7 @@ import { fail } from "../../model/errors.js";
 import type { CommMatrix } from "../../model/matrix.js";
 import { createRng, shuffleInPlace } from "../../model/rng.js";
 import { ScheduleBuilder, type Schedule } from "../../model/schedule.js";
-import { growF64, growU32, type Growable } from "../../model/growable.js";
+import { growF64, growU32, type Growable } from "../../internal/growable.js";
 import { progressPhases, progressTicker, type ProgressCallback } from "../../model/progress.js";
 import { planHeader } from "../plan-header.js";
 import { integer, number, output, type Resolved } from "../../model/param-spec.js";

@@ -1,5 +1,5 @@
 /** Split-coloring: messages cut into chunks of at most s elements, the multigraph edge-coloured (Konig); or a Birkhoff-von Neumann / preemptive open-shop decomposition (mode "bvn"). */
-import { bucketItems, bucketStarts } from "../../model/buckets.js";
+import { bucketItems, bucketStarts } from "../../internal/buckets.js";
 import { fail } from "../../model/errors.js";
 import type { CommMatrix } from "../../model/matrix.js";
 import type { MachineModel } from "../../model/machine.js";

@@ -1,5 +1,5 @@
 /** Round helpers shared by the total-exchange protocols of 001: direct rounds and rounds to chosen next hops. */
-import { prefixSums } from "../../model/buckets.js";
+import { prefixSums } from "../../internal/buckets.js";
 import type { Rng } from "../../model/rng.js";
 import type { RoundEngine } from "./round-engine.js";
 

@@ -1,6 +1,6 @@
 /** te-offline (ours): an offline router for total-exchange rounds that knows the whole relation (idle slots carry excess packets, 001 sec 4 idea). */
 import { integer } from "../../model/param-spec.js";
-import { groupByKey } from "../../model/buckets.js";
+import { groupByKey } from "../../internal/buckets.js";
 import { matrixDigest, type CommMatrix } from "../../model/matrix.js";
 import { digestSeed } from "../../model/matrix-digest.js";
 import { createRng, type Rng } from "../../model/rng.js";

@@ -4,7 +4,7 @@ import { slotCount, slotPeer, slotStart } from "../../model/layout-slots.js";
 import { BUFFER_NAMES, OP_KINDS, type PeerIndex, type Program, type RankLayout } from "../../model/program.js";
 import { check, type Check } from "../report.js";
 import { describeOp, PROGRAM_SOURCE } from "./describe.js";
-import { counted } from "../../model/plural.js";
+import { counted } from "../../internal/plural.js";
 import { columnProblem } from "../../model/schedule-check.js";
 
 const TITLE =

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { bucketItems, bucketStarts, groupByKey, prefixSums } from "../../src/model/buckets.js";
+import { bucketItems, bucketStarts, groupByKey, prefixSums } from "../../src/internal/buckets.js";
 
 /** Naive grouping: for each key, the indices with that key in increasing order. */
 function naive(key: readonly number[], range: number, idx: readonly number[]): number[][] {

@@ -1,6 +1,6 @@
 // Growable: the append-only typed-array column of builders on hot paths (Uint32, Int32, Float64).
 import { describe, expect, it } from "vitest";
-import { growF64, growI32, growU32 } from "../../src/model/growable.js";
+import { growF64, growI32, growU32 } from "../../src/internal/growable.js";
 
 describe("Growable", () => {
   it("push returns each value's index and the column grows past its initial size, keeping the values", () => {

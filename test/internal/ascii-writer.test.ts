@@ -1,7 +1,7 @@
 /** AsciiWriter writes numbers exactly as String does, and hands over what it wrote piece by piece. */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { AsciiWriter } from "../../src/model/ascii-writer.js";
+import { AsciiWriter } from "../../src/internal/ascii-writer.js";
 
 function written(xs: readonly number[], capacity = 8): string {
   const w = new AsciiWriter(capacity);
