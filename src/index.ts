@@ -37,7 +37,8 @@ export {
 } from "./model/matrix.js";
 export { matrixStats, classify, type MatrixStats, type MatrixClass } from "./model/matrix-stats.js";
 export { createRng, type Rng } from "./model/rng.js";
-// progress of long runs: the optional callback of the planners', the lowering's, the verifier's and the writers' options
+// progress of long runs: the optional callback of the planners', the lowering's, the verifier's and the writers'
+// options
 export type { ProgressCallback } from "./model/progress.js";
 
 // pattern generators
@@ -190,7 +191,8 @@ export { parseSparseMatrixMarket, readSparseMatrixFile } from "./io/sparse-matri
 // fidelity: receive order of a replay, the simulator's time tick (machine.envelope is a MachineModel field)
 export { RECV_ORDERS, type RecvOrder } from "./machines/sim/recv-order.js";
 export { TIME_TICK_US } from "./machines/sim/heap.js";
-// topology (networks as they are): generators, user JSON networks, routes compiled into NetworkRoutes, SimGrid platforms
+// topology (networks as they are): generators, user JSON networks, routes compiled into NetworkRoutes, SimGrid
+// platforms
 export {
   TOPOLOGY_GENERATORS,
   buildTopology,
@@ -243,7 +245,8 @@ export {
 } from "./compare/sweep.js";
 export { sweepChartSvg } from "./compare/sweep-chart.js";
 export { compareHtml, type BestPlan } from "./compare/html-report.js";
-// auto (issue "Choose for the user"): plan --algorithm auto, the planner and parameters chosen by predicted, then simulated, time
+// auto (issue "Choose for the user"): plan --algorithm auto, the planner and parameters chosen by predicted, then
+// simulated, time
 export {
   planAuto,
   autoHeader,

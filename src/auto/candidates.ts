@@ -1,4 +1,7 @@
-/** The candidates `--algorithm auto` weighs: every applicable planner with the parameter variants worth trying, and its cheap analytic screen. */
+/**
+ * The candidates `--algorithm auto` weighs: every applicable planner with the parameter variants worth trying, and its
+ * cheap analytic screen.
+ */
 import type { CommMatrix } from "../model/matrix.js";
 import type { MachineModel } from "../model/machine.js";
 import type { JsonValue, Schedule } from "../model/schedule.js";
@@ -67,7 +70,10 @@ export interface ScreenResult {
   readonly variant: AutoVariant;
   /** Predicted time (us) by the flat cost model (a formula, or the plan priced), or null when not known. */
   predicted: number | null;
-  /** How `predicted` was found: formula (exact, from the matrix), planned (plan priced), or null (bound only, skipped or refused). */
+  /**
+   * How `predicted` was found: formula (exact, from the matrix), planned (plan priced), or null (bound only, skipped or
+   * refused).
+   */
   how: "formula" | "planned" | null;
   /** A lower bound (us) on the flat time of a variant without a formula, until it is planned. */
   bound: number | null;
@@ -163,7 +169,10 @@ export function planVariant(
   }
 }
 
-/** Plans r's variant if it has no plan yet; a variant without a formula is then priced. False when the planner refuses the matrix (r then has no prediction). */
+/**
+ * Plans r's variant if it has no plan yet; a variant without a formula is then priced. False when the planner refuses
+ * the matrix (r then has no prediction).
+ */
 export function ensurePlanned(
   r: ScreenResult,
   m: CommMatrix,
@@ -187,7 +196,9 @@ export function ensurePlanned(
   return schedule !== null;
 }
 
-/** The `keep` best known predictions (ties: the earlier variant), bounds standing in for the variants not planned yet. */
+/**
+ * The `keep` best known predictions (ties: the earlier variant), bounds standing in for the variants not planned yet.
+ */
 function leaders(out: readonly ScreenResult[], keep: number, order: (r: ScreenResult) => number): ScreenResult[] {
   const value = (r: ScreenResult): number => r.predicted ?? r.bound ?? Infinity;
   return out

@@ -1,4 +1,7 @@
-/** auto: the planner and parameters for a matrix and a machine, chosen by predicted, then simulated, time (`plan --algorithm auto`, docs/auto.md). */
+/**
+ * auto: the planner and parameters for a matrix and a machine, chosen by predicted, then simulated, time (`plan
+ * --algorithm auto`, docs/auto.md).
+ */
 export {
   planAuto,
   autoHeader,

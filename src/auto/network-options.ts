@@ -13,7 +13,10 @@ export function networkOptions(req: { readonly network?: NetworkRoutes | null; r
   return req.network ? { network: req.network, portSharing: req.portSharing ?? "serial", linkFactor: false } : {};
 }
 
-/** Refuses a network (its routes, or the spec naming it) with a machine off the flat topology (the network replaces the topology's t_d); `what` opens the message, `module` prefixes it. */
+/**
+ * Refuses a network (its routes, or the spec naming it) with a machine off the flat topology (the network replaces the
+ * topology's t_d); `what` opens the message, `module` prefixes it.
+ */
 export function checkFlatForNetwork(
   machine: MachineModel,
   network: NetworkRoutes | string | null | undefined,

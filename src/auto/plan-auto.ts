@@ -1,4 +1,7 @@
-/** planAuto: chooses the planner and parameters for a matrix and a machine by predicted, then simulated, time (`plan --algorithm auto`). */
+/**
+ * planAuto: chooses the planner and parameters for a matrix and a machine by predicted, then simulated, time (`plan
+ * --algorithm auto`).
+ */
 import { checkProgress } from "../model/progress.js";
 import { checkMachine } from "../model/machine.js";
 import { fail } from "../model/errors.js";
@@ -76,11 +79,18 @@ export interface AutoReport {
   readonly candidates: readonly AutoCandidate[];
 }
 
-/** planAuto's result: the winner's schedule (its header carries `auto`), the report, and where the time went (not in the header: it is not deterministic). */
+/**
+ * planAuto's result: the winner's schedule (its header carries `auto`), the report, and where the time went (not in the
+ * header: it is not deterministic).
+ */
 export interface AutoResult {
   readonly schedule: Schedule;
   readonly report: AutoReport;
-  /** Milliseconds per candidate label: planning and pricing (screen), the finalists' lower bounds and the simulated-machine bounds of the rule-out (bound), replaying (finalists neither pruned by their bound nor given their makespan by an exact one). */
+  /**
+   * Milliseconds per candidate label: planning and pricing (screen), the finalists' lower bounds and the
+   * simulated-machine bounds of the rule-out (bound), replaying (finalists neither pruned by their bound nor given
+   * their makespan by an exact one).
+   */
   readonly ms: {
     readonly screen: Readonly<Record<string, number>>;
     readonly bound: Readonly<Record<string, number>>;
@@ -134,7 +144,10 @@ export const AUTO_ALWAYS_FINAL: readonly string[] = REGISTRY_ROLES.alwaysFinal;
  */
 export const AUTO_SIMULATED_FIRST: readonly string[] = REGISTRY_ROLES.first;
 
-/** A parameter variant of a finalist's planner is a finalist too when its prediction is within this factor of the finalist's. */
+/**
+ * A parameter variant of a finalist's planner is a finalist too when its prediction is within this factor of the
+ * finalist's.
+ */
 const SIBLING_SLACK = 1.05;
 
 /**
@@ -160,7 +173,10 @@ function pickFinalists(
   return screen.filter((r) => chosen.has(r) && !always.includes(r) && plan(r));
 }
 
-/** The reason in the header: the winner's makespan, the next one, what it saves against shift (simulated, or at least by shift's bound), and where the flat model disagreed. */
+/**
+ * The reason in the header: the winner's makespan, the next one, what it saves against shift (simulated, or at least by
+ * shift's bound), and where the flat model disagreed.
+ */
 function describeWhy(
   winner: AutoCandidate,
   all: readonly AutoCandidate[],
@@ -192,7 +208,10 @@ function floor3(x: number): number {
   return Math.floor(x * 1000) / 1000;
 }
 
-/** The topology auto's pruning bounds the replay on: blocking mode on the node-port model (the machine's topology, as the replay takes it), except the OCPC; else null. */
+/**
+ * The topology auto's pruning bounds the replay on: blocking mode on the node-port model (the machine's topology, as
+ * the replay takes it), except the OCPC; else null.
+ */
 function boundTopology(
   mode: SimMode,
   network: NetworkRoutes | null | undefined,
@@ -208,7 +227,10 @@ interface FinalistRun {
   readonly mode: SimMode;
   readonly seed: number;
   readonly simNet: ReturnType<typeof networkOptions>;
-  /** Bound by blockingBoundExact on this topology (prune, and skip the replay of an exact one); null: replay every finalist (nonblocking mode, a network, the OCPC). */
+  /**
+   * Bound by blockingBoundExact on this topology (prune, and skip the replay of an exact one); null: replay every
+   * finalist (nonblocking mode, a network, the OCPC).
+   */
   readonly boundTopology: BoundTopology | null;
   readonly tell: ((done: number, total: number) => void) | null;
 }
@@ -226,7 +248,10 @@ class Finals {
   readonly ruled = new Map<ScreenResult, number>();
   /** Finalists whose bound is their makespan (blockingBoundExact): no replay needed. */
   readonly exact = new Set<ScreenResult>();
-  /** The least makespan simulated so far, and the leader: the earliest in screen order among the makespans within TIE_SLACK of it. */
+  /**
+   * The least makespan simulated so far, and the leader: the earliest in screen order among the makespans within
+   * TIE_SLACK of it.
+   */
   best = Infinity;
   bestOf: ScreenResult | null = null;
   /** The finalists seen so far (bounded, with a bound topology), and those simulated or spared. */
@@ -302,7 +327,10 @@ function simulateFinalists(
   }
 }
 
-/** Rules out, before they are planned, what the best makespan simulated so far shows cannot win (rule-out.ts); only without a network and off the OCPC, where the bounds are tested against the replay. */
+/**
+ * Rules out, before they are planned, what the best makespan simulated so far shows cannot win (rule-out.ts); only
+ * without a network and off the OCPC, where the bounds are tested against the replay.
+ */
 function ruleOutByBound(
   screen: readonly ScreenResult[],
   m: CommMatrix,

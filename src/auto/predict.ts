@@ -1,4 +1,7 @@
-/** auto's screen bounds: the matrix's loads, and a lower bound on the flat time of a variant without a prediction, by its planner's AutoBoundKind. */
+/**
+ * auto's screen bounds: the matrix's loads, and a lower bound on the flat time of a variant without a prediction, by
+ * its planner's AutoBoundKind.
+ */
 import { matrixRows, type CommMatrix } from "../model/matrix.js";
 import type { MachineModel } from "../model/machine.js";
 import type { CostMode } from "../machines/cost-model.js";
@@ -16,7 +19,10 @@ export interface MatrixLoad {
   readonly most: number;
   /** Most off-diagonal bytes one node sends (the rearrangement of a one-stage direct plan). */
   readonly mostSentBytes: number;
-  /** A node's communication time in a one-stage direct plan, maximised over nodes (blocking: the sum of its messages' costs, sent or received; nonblocking: the pipeline term). */
+  /**
+   * A node's communication time in a one-stage direct plan, maximised over nodes (blocking: the sum of its messages'
+   * costs, sent or received; nonblocking: the pipeline term).
+   */
   readonly direct: number;
 }
 

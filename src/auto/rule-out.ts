@@ -1,4 +1,7 @@
-/** auto's early rule-out: lower bounds on the simulated makespan of every plan of a candidate, from the matrix alone, and the candidates they rule out before they are planned (docs/auto.md). */
+/**
+ * auto's early rule-out: lower bounds on the simulated makespan of every plan of a candidate, from the matrix alone,
+ * and the candidates they rule out before they are planned (docs/auto.md).
+ */
 import { bestBound, lowerBounds } from "../bounds/index.js";
 import type { MachineModel } from "../model/machine.js";
 import { matrixRows, type CommMatrix } from "../model/matrix.js";
@@ -9,13 +12,19 @@ import { PLANNERS, autoProfileOf } from "../planner/registry.js";
 import type { Planner } from "../planner/types.js";
 import { directVariants, round, variantLabel, type ScreenResult } from "./candidates.js";
 
-/** One bound of the rule-out: its name (docs/bounds.md, or the composed bounds of docs/auto.md: `composed-busiest-node`, `composed-N-stages`) and value (us). */
+/**
+ * One bound of the rule-out: its name (docs/bounds.md, or the composed bounds of docs/auto.md: `composed-busiest-node`,
+ * `composed-N-stages`) and value (us).
+ */
 export interface RuleOutBound {
   readonly name: string;
   readonly value: number;
 }
 
-/** The rule-out's bounds: for the planners whose plans are direct (DIRECT_VARIANTS), for those of RELAYED_STAGES by planner, and for any plan. */
+/**
+ * The rule-out's bounds: for the planners whose plans are direct (DIRECT_VARIANTS), for those of RELAYED_STAGES by
+ * planner, and for any plan.
+ */
 export interface RuleOutBounds {
   readonly direct: RuleOutBound | null;
   readonly relayed: ReadonlyMap<string, RuleOutBound>;
@@ -26,7 +35,9 @@ export interface RuleOutBounds {
 interface ComposedLoads {
   /** Bytes each node sends to other nodes (R_v). */
   readonly rowBytes: Float64Array;
-  /** Sums of the blocking durations T_s + (m + envelope) (t_c + t_d(a, b)) of each node's sends and receives (S_v, G_v). */
+  /**
+   * Sums of the blocking durations T_s + (m + envelope) (t_c + t_d(a, b)) of each node's sends and receives (S_v, G_v).
+   */
   readonly send: Float64Array;
   readonly recv: Float64Array;
   readonly traffic: boolean;
@@ -159,10 +170,15 @@ export function ruleOutBounds(
  * random check found them 2.3e-8 apart with two ports), so a finer tie would let that noise decide.
  */
 export const TIE_SLACK = 1e-6;
-/** Relative slack of the pruning: a candidate is ruled out (or a finalist skipped) only when its bound exceeds the best makespan by more. */
+/**
+ * Relative slack of the pruning: a candidate is ruled out (or a finalist skipped) only when its bound exceeds the best
+ * makespan by more.
+ */
 const PRUNE_SLACK = 1e-6;
 
-/** Whether a lower bound exceeds the best makespan beyond rounding (PRUNE_SLACK): a variant with it cannot win or tie. */
+/**
+ * Whether a lower bound exceeds the best makespan beyond rounding (PRUNE_SLACK): a variant with it cannot win or tie.
+ */
 export function beyond(bound: number, best: number): boolean {
   return bound > best * (1 + PRUNE_SLACK) + 1e-9;
 }
@@ -194,7 +210,8 @@ export function ruleOut(
     const b = direct.has(r.variant.algorithm) ? bounds.direct : (bounds.relayed.get(r.variant.algorithm) ?? bounds.any);
     if (b === null) continue;
     const over = beyond(b.value, best);
-    // a bound that reaches the best makespan (up to rounding) of an earlier variant: at best a tie, which the earlier wins
+    // a bound that reaches the best makespan (up to rounding) of an earlier variant: at best a tie, which the earlier
+    // wins
     if (!over && !(screen.indexOf(r) > bestAt && b.value >= best * (1 - TIE_SLACK))) continue;
     out.set(r, b.value);
     const what = over ? "exceeds" : "reaches";

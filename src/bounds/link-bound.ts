@@ -1,4 +1,7 @@
-/** busiestLinkBound: the busiest-link lower bound of a matrix on a network with fixed routes (NetworkRoutes), for direct schedules. */
+/**
+ * busiestLinkBound: the busiest-link lower bound of a matrix on a network with fixed routes (NetworkRoutes), for direct
+ * schedules.
+ */
 import { fail } from "../model/errors.js";
 import { matrixRows, type CommMatrix } from "../model/matrix.js";
 import { networkProblem, routeEndLinks, routeProblem, type NetworkRoutes } from "../model/network.js";
@@ -86,9 +89,14 @@ export function busiestLinkBound(m: CommMatrix, routes: NetworkRoutes, barrier =
 /** The host-link bound and the host that gives it. */
 export interface HostLinkBound {
   readonly name: "host-links";
-  /** Every schedule: relays and split messages still move each element out of its origin and into its destination once. */
+  /**
+   * Every schedule: relays and split messages still move each element out of its origin and into its destination once.
+   */
   readonly scope: "all";
-  /** barrier + start-up + max over hosts of max(row bytes / its links' outgoing bandwidth, column bytes / incoming); 0 without traffic. */
+  /**
+   * barrier + start-up + max over hosts of max(row bytes / its links' outgoing bandwidth, column bytes / incoming); 0
+   * without traffic.
+   */
   readonly value: number;
   readonly formula: string;
   /** The host that gives it (-1 without traffic). */

@@ -1,4 +1,7 @@
-/** lowerBounds: the named lower bounds of docs/bounds.md for a matrix on a machine, per target (cost model or simulated machine, mode). */
+/**
+ * lowerBounds: the named lower bounds of docs/bounds.md for a matrix on a machine, per target (cost model or simulated
+ * machine, mode).
+ */
 import { checkMachine } from "../model/machine.js";
 import { fail } from "../model/errors.js";
 import type { CommMatrix } from "../model/matrix.js";
@@ -13,7 +16,10 @@ function maxOver(p: number, f: (i: number) => number): number {
   return best;
 }
 
-/** Rounds needed to reach `d` nodes from one (or gather from `d` into one) when every round each holder adds at most `k` more: ceil(log_(k+1)(d + 1)). */
+/**
+ * Rounds needed to reach `d` nodes from one (or gather from `d` into one) when every round each holder adds at most `k`
+ * more: ceil(log_(k+1)(d + 1)).
+ */
 export function relayRounds(d: number, k: number): number {
   let n = 0;
   for (let reach = 1; reach < d + 1; reach *= k + 1) n++;
@@ -94,7 +100,10 @@ function simBlockingBounds(l: NodeLoads, r: BoundRequest, k: number): LowerBound
   ];
 }
 
-/** Simulated machine, nonblocking: per node one processor (T_s_send per send, T_s - T_s_send per receive), one copy engine (m t_c), k output and k input ports (m t_d). */
+/**
+ * Simulated machine, nonblocking: per node one processor (T_s_send per send, T_s - T_s_send per receive), one copy
+ * engine (m t_c), k output and k input ports (m t_d).
+ */
 function simNonblockingBounds(l: NodeLoads, r: BoundRequest, k: number): LowerBound[] {
   const { ts, tsSend, tc, barrier: B } = r.machine;
   const tsRecv = ts - tsSend;
@@ -139,7 +148,10 @@ function bound(
   return { name, target, scope, contentionFree, value, formula };
 }
 
-/** Every bound of docs/bounds.md for `m` on `req.machine` for one target (cost model or simulated machine, blocking or nonblocking). */
+/**
+ * Every bound of docs/bounds.md for `m` on `req.machine` for one target (cost model or simulated machine, blocking or
+ * nonblocking).
+ */
 export function lowerBounds(m: CommMatrix, target: BoundTarget, req: BoundRequest): LowerBound[] {
   checkMachine(req.machine, "bounds");
   if (!BOUND_TARGETS.includes(target))

@@ -1,4 +1,6 @@
-/** NodeLoads: what every node must send and receive for a matrix (message counts, bytes, byte-weighted network time). */
+/**
+ * NodeLoads: what every node must send and receive for a matrix (message counts, bytes, byte-weighted network time).
+ */
 import { matrixRows, type CommMatrix } from "../model/matrix.js";
 
 /** Per-node loads of a matrix (network traffic only: the diagonal is left out). */
@@ -18,7 +20,10 @@ export interface NodeLoads {
   readonly rowTd: Float64Array;
   /** sum_i M[i][j] b t_d(i, j): node j's input-port time of a direct schedule. */
   readonly colTd: Float64Array;
-  /** min over j != i of t_d(i, j) (= t_d(j, i) for the symmetric networks here): the cheapest byte node i can send or receive. */
+  /**
+   * min over j != i of t_d(i, j) (= t_d(j, i) for the symmetric networks here): the cheapest byte node i can send or
+   * receive.
+   */
   readonly tdMin: Float64Array;
   /** True when some off-diagonal entry is non-zero. */
   readonly traffic: boolean;

@@ -1,4 +1,7 @@
-/** scheduleClass: whether a schedule is direct (a transfer for every pair of the matrix) and contention-free (at most k sends and k receives per node per step). */
+/**
+ * scheduleClass: whether a schedule is direct (a transfer for every pair of the matrix) and contention-free (at most k
+ * sends and k receives per node per step).
+ */
 import { fail } from "../model/errors.js";
 import { matrixRows, type CommMatrix } from "../model/matrix.js";
 import type { Schedule } from "../model/schedule.js";
@@ -11,7 +14,10 @@ export interface ScheduleClass {
   readonly contentionFree: boolean;
 }
 
-/** The class of `s` (made for `m`) with `ports` send and receive ports per node (1 for the cost model). O(transfers + P^2). */
+/**
+ * The class of `s` (made for `m`) with `ports` send and receive ports per node (1 for the cost model). O(transfers +
+ * P^2).
+ */
 export function scheduleClass(m: CommMatrix, s: Schedule, ports = 1): ScheduleClass {
   const p = m.p;
   if (s.p !== p)

@@ -1,7 +1,13 @@
-/** Types of the lower bounds: which time a bound bounds (cost model or simulated machine, mode) and which schedules it holds for. */
+/**
+ * Types of the lower bounds: which time a bound bounds (cost model or simulated machine, mode) and which schedules it
+ * holds for.
+ */
 import type { MachineModel } from "../model/machine.js";
 
-/** The time a bound is a lower bound of: the flat cost model (`scheduleCost`) or the simulated machine (`simulateSchedule`), in a mode. */
+/**
+ * The time a bound is a lower bound of: the flat cost model (`scheduleCost`) or the simulated machine
+ * (`simulateSchedule`), in a mode.
+ */
 export type BoundTarget = "cost-blocking" | "cost-nonblocking" | "sim-blocking" | "sim-nonblocking";
 /** Every BoundTarget, in order. */
 export const BOUND_TARGETS: readonly BoundTarget[] = [
@@ -24,7 +30,10 @@ export interface LowerBound {
   readonly name: string;
   readonly target: BoundTarget;
   readonly scope: BoundScope;
-  /** True when the bound needs contention-free steps (cost model blocking: the model ignores node contention, docs/cost-model.md). */
+  /**
+   * True when the bound needs contention-free steps (cost model blocking: the model ignores node contention,
+   * docs/cost-model.md).
+   */
   readonly contentionFree: boolean;
   /** The bound (us); 0 when the matrix moves nothing over the network. */
   readonly value: number;

@@ -46,7 +46,10 @@ export function textSink(io: CliIo): Writable {
   });
 }
 
-/** Whether a command writing `target` ("-": stdout) may show a progress bar while it writes: stderr is a terminal, and the output does not go to that terminal too. */
+/**
+ * Whether a command writing `target` ("-": stdout) may show a progress bar while it writes: stderr is a terminal, and
+ * the output does not go to that terminal too.
+ */
 export function writingBar(io: CliIo, target: string): boolean {
   return io.interactive && !(target === "-" && io.stdoutIsTerminal === true);
 }
@@ -116,7 +119,10 @@ export function matrixReadOptions(
     : { elementBytes: intOption("element-bytes", o.elementBytes, 1, MAX_ELEMENT_BYTES), maxMemory };
 }
 
-/** Parses repeated `key=value` options into JSON values (numbers and booleans parsed, else strings); a key given twice is refused; a prototype-less object, so every key (also `__proto__`) is an own key the reader checks. */
+/**
+ * Parses repeated `key=value` options into JSON values (numbers and booleans parsed, else strings); a key given twice
+ * is refused; a prototype-less object, so every key (also `__proto__`) is an own key the reader checks.
+ */
 export function keyValues(name: string, items: readonly string[]): { [k: string]: JsonValue } {
   const out = Object.create(null) as { [k: string]: JsonValue };
   for (const item of items) {
@@ -147,5 +153,8 @@ export function keyValues(name: string, items: readonly string[]): { [k: string]
 /** Collects repeated option values (commander reducer). */
 export const collect = (v: string, prev: string[] = []): string[] => [...prev, v];
 
-/** Aligned text tables and numbers for people (integers grouped, others to 4 digits), shared with the comparison's outputs. */
+/**
+ * Aligned text tables and numbers for people (integers grouped, others to 4 digits), shared with the comparison's
+ * outputs.
+ */
 export { textTable as table, fmtNumber as fmt } from "../compare/compare-format.js";

@@ -39,7 +39,9 @@ const COMMANDS: readonly (readonly [readonly string[], () => Promise<Register>])
   [["precompute"], async () => (await import("./commands/precompute.js")).registerPrecompute],
 ];
 
-/** The version printed by --version: package.json's, read at load time (from src/cli under tsx and from dist/cli alike). */
+/**
+ * The version printed by --version: package.json's, read at load time (from src/cli under tsx and from dist/cli alike).
+ */
 export const VERSION: string = (
   JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
 ).version;
@@ -81,7 +83,9 @@ export async function buildProgram(ctx: CliContext, argv: readonly string[] = []
   return program;
 }
 
-/** An option's help text, with "(required)" after it for an option that must be given (commander does not mark them). */
+/**
+ * An option's help text, with "(required)" after it for an option that must be given (commander does not mark them).
+ */
 function requiredMarked(this: Help, option: Option): string {
   const text = Help.prototype.optionDescription.call(this, option);
   return option.mandatory ? `${text} (required)` : text;

@@ -1,4 +1,7 @@
-/** Precompute jobs: a spec file (schemas/precompute-spec.v1.schema.json) expanded into its job list, and one job run against a store. */
+/**
+ * Precompute jobs: a spec file (schemas/precompute-spec.v1.schema.json) expanded into its job list, and one job run
+ * against a store.
+ */
 import { readFileSync } from "node:fs";
 import { fail, isCommplanError } from "../model/errors.js";
 import { withElementBytes } from "../model/matrix.js";
@@ -87,7 +90,10 @@ export function readPrecomputeSpec(file: string): PrecomputeJob[] {
   return jobs;
 }
 
-/** What became of a job: added by this run, present already, not plannable (the planner or pattern refused it), or refused (a damaged entry). */
+/**
+ * What became of a job: added by this run, present already, not plannable (the planner or pattern refused it), or
+ * refused (a damaged entry).
+ */
 export interface JobOutcome {
   readonly status: "added" | "present" | "unplannable" | "damaged";
   readonly id: string | null;

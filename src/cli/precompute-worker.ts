@@ -1,4 +1,7 @@
-/** Precompute worker: a worker thread that runs the jobs its parent sends (index and job) and answers each with its outcome. */
+/**
+ * Precompute worker: a worker thread that runs the jobs its parent sends (index and job) and answers each with its
+ * outcome.
+ */
 import { parentPort, workerData } from "node:worker_threads";
 import { isCommplanError } from "../model/errors.js";
 import { runPrecomputeJob, type PrecomputeJob } from "./precompute-jobs.js";

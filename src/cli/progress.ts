@@ -1,4 +1,7 @@
-/** The progress bar of long commands (simulate, compare, plan, export, verify): cli-progress on stderr, shown on a terminal once the work has lasted a second. */
+/**
+ * The progress bar of long commands (simulate, compare, plan, export, verify): cli-progress on stderr, shown on a
+ * terminal once the work has lasted a second.
+ */
 import cliProgress from "cli-progress";
 
 /** What a long run reports to, and how its bar ends. */
@@ -68,7 +71,10 @@ export function withProgress<T>(
   }
 }
 
-/** withProgress for asynchronous work (writing files): the bar is completed when f's promise resolves, stopped where it is when it rejects. */
+/**
+ * withProgress for asynchronous work (writing files): the bar is completed when f's promise resolves, stopped where it
+ * is when it rejects.
+ */
 export async function withProgressAsync<T>(
   interactive: boolean,
   command: string,

@@ -1,4 +1,7 @@
-/** runCandidates: every applicable planner run on a matrix and measured (steps, start-ups, traffic, scratch, modelled and simulated time, lower bound). */
+/**
+ * runCandidates: every applicable planner run on a matrix and measured (steps, start-ups, traffic, scratch, modelled
+ * and simulated time, lower bound).
+ */
 import { fail } from "../model/errors.js";
 import { checkMachine } from "../model/machine.js";
 import {
@@ -44,7 +47,10 @@ export interface CandidateRequest {
   readonly timeline?: boolean;
   /** Called after each planner with (planners done, planners in all, its name). */
   readonly progress?: ((done: number, total: number, algorithm: string) => void) | null;
-  /** Simulate on this network with link contention (rank r on host r; the machine's topology must be flat). Default none. */
+  /**
+   * Simulate on this network with link contention (rank r on host r; the machine's topology must be flat). Default
+   * none.
+   */
   readonly network?: NetworkRoutes | null;
   /** With a network: how a node's ports serve concurrent messages (default serial). */
   readonly portSharing?: PortSharing;
@@ -52,7 +58,10 @@ export interface CandidateRequest {
   readonly maxMemory?: number;
 }
 
-/** What is measured of one planner's plan (times in us, sizes in bytes unless named elements); a compare row carries the same. */
+/**
+ * What is measured of one planner's plan (times in us, sizes in bytes unless named elements); a compare row carries the
+ * same.
+ */
 export interface CandidateMeasures {
   readonly algorithm: string;
   readonly stages: number;
@@ -66,7 +75,10 @@ export interface CandidateMeasures {
   readonly trafficBytes: number;
   /** Most network bytes one node sends or receives. */
   readonly busiestNodeBytes: number;
-  /** Most relayed elements one node holds at once (lowering's scratch peak); 0 for direct plans, null when not measured (no payload). */
+  /**
+   * Most relayed elements one node holds at once (lowering's scratch peak); 0 for direct plans, null when not measured
+   * (no payload).
+   */
   readonly peakBufferElements: number | null;
   readonly blockingUs: number;
   readonly nonblockingUs: number;
@@ -89,7 +101,9 @@ export interface CandidateRun {
   readonly ports: number;
   /** Bounds of the simulated target (sim-<mode>), every scope. */
   readonly simBounds: readonly LowerBound[];
-  /** The best bound valid for every schedule on the simulated machine (the ratio's denominator); null without traffic. */
+  /**
+   * The best bound valid for every schedule on the simulated machine (the ratio's denominator); null without traffic.
+   */
   readonly bound: LowerBound | null;
 }
 
@@ -114,7 +128,10 @@ function networkElements(m: CommMatrix): number {
   return matrixStats(m).networkTotal;
 }
 
-/** Plans m with every applicable planner (a planner that refuses the matrix is skipped with its reason) and measures each plan. Deterministic for a seed. */
+/**
+ * Plans m with every applicable planner (a planner that refuses the matrix is skipped with its reason) and measures
+ * each plan. Deterministic for a seed.
+ */
 export function runCandidates(m: CommMatrix, req: CandidateRequest): CandidateRun {
   const { machine } = req;
   checkMachine(machine, "compare");
@@ -211,7 +228,10 @@ function measure(
   };
 }
 
-/** The most relayed elements one rank holds at once (lowering's scratch peak: from the chunks when relayPeak can, else by lowering the plan); null without payloads or when the plan cannot be lowered. */
+/**
+ * The most relayed elements one rank holds at once (lowering's scratch peak: from the chunks when relayPeak can, else
+ * by lowering the plan); null without payloads or when the plan cannot be lowered.
+ */
 function peakBuffer(m: CommMatrix, s: Schedule, budget: { readonly maxMemory?: number }): number | null {
   if (s.chunks === null) return null;
   try {

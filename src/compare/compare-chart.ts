@@ -1,4 +1,7 @@
-/** compareChartSvg: the comparison as a horizontal bar chart (modelled blocking, modelled nonblocking, simulated time per planner; the lower bound as a line). */
+/**
+ * compareChartSvg: the comparison as a horizontal bar chart (modelled blocking, modelled nonblocking, simulated time
+ * per planner; the lower bound as a line).
+ */
 import type { CompareReport } from "./compare.js";
 import { escapeXml, fmtNumber } from "./compare-format.js";
 import { numberOpt } from "../export/options.js";

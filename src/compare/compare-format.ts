@@ -1,4 +1,7 @@
-/** Number formatting and aligned text tables, shared by the comparison's text, SVG and HTML outputs and the CLI (src/cli/io.ts re-exports them as fmt and table). */
+/**
+ * Number formatting and aligned text tables, shared by the comparison's text, SVG and HTML outputs and the CLI
+ * (src/cli/io.ts re-exports them as fmt and table).
+ */
 
 /** A number for people: integers with thousands separators, others with 4 significant digits; "-" for null. */
 export function fmtNumber(v: number | null): string {

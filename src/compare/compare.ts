@@ -1,4 +1,7 @@
-/** compareMatrix: every applicable planner's plan of a matrix side by side (commplan.compare/v1), with the ratio to the best lower bound. */
+/**
+ * compareMatrix: every applicable planner's plan of a matrix side by side (commplan.compare/v1), with the ratio to the
+ * best lower bound.
+ */
 import { lowerBounds, bestBound, type LowerBound } from "../bounds/index.js";
 import type { PortSharing, SimMode } from "../machines/sim/options.js";
 import { matrixDigest, type CommMatrix } from "../model/matrix.js";
@@ -22,7 +25,10 @@ export interface CompareRow extends CandidateMeasures {
   readonly classBound: { readonly name: string; readonly value: number } | null;
 }
 
-/** A row's measurements as text cells, in the column order of the text table and the HTML report: steps, start-ups, longest, traffic, peak relay, blocking, nonblocking, simulated, x bound. */
+/**
+ * A row's measurements as text cells, in the column order of the text table and the HTML report: steps, start-ups,
+ * longest, traffic, peak relay, blocking, nonblocking, simulated, x bound.
+ */
 export function measureCells(x: CompareRow): string[] {
   return [
     fmtNumber(x.steps),
@@ -105,7 +111,10 @@ export function fastest(candidates: readonly Candidate[]): number {
   return best;
 }
 
-/** Runs every applicable planner on `m` (runCandidates) and builds the comparison document; the run is returned for the charts. */
+/**
+ * Runs every applicable planner on `m` (runCandidates) and builds the comparison document; the run is returned for the
+ * charts.
+ */
 export function compareMatrix(m: CommMatrix, req: CandidateRequest): { report: CompareReport; run: CandidateRun } {
   const run = runCandidates(m, req);
   const machine: MachineModel = req.machine;

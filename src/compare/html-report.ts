@@ -101,7 +101,10 @@ function gridsHtml(s: Schedule): string {
   return out;
 }
 
-/** The page: header, table, bounds, charts (bars, sweep), and for the best plan its step grid, Gantt timeline and per-node load. */
+/**
+ * The page: header, table, bounds, charts (bars, sweep), and for the best plan its step grid, Gantt timeline and
+ * per-node load.
+ */
 export function compareHtml(r: CompareReport, sweep: SweepReport | null, best: BestPlan | null): string {
   const title = `commplan compare: ${r.machine}, P = ${r.p}`;
   const parts: string[] = [];

@@ -1,4 +1,7 @@
-/** sweepChartSvg: simulated time against mean message size per planner, log-log (as 004's figures), with the lower bound and the crossovers marked. */
+/**
+ * sweepChartSvg: simulated time against mean message size per planner, log-log (as 004's figures), with the lower bound
+ * and the crossovers marked.
+ */
 import { escapeXml, fmtNumber, SERIES_COLOURS } from "./compare-format.js";
 import type { ChartOptions } from "./compare-chart.js";
 import type { SweepReport } from "./sweep.js";
@@ -11,7 +14,10 @@ function decades(lo: number, hi: number): [number, number] {
   return [a, b > a ? b : a + 1];
 }
 
-/** The sweep as an SVG document: a polyline per planner, the bound dashed, crossovers as circles (leader changes filled and labelled). */
+/**
+ * The sweep as an SVG document: a polyline per planner, the bound dashed, crossovers as circles (leader changes filled
+ * and labelled).
+ */
 export function sweepChartSvg(sw: SweepReport, title: string, opts: ChartOptions = {}): string {
   const width = numberOpt("compare", "width", opts.width, 900, { min: 300, max: 100000 }),
     height = 520;

@@ -1,4 +1,7 @@
-/** Message-size sweep: the matrix scaled by factors, every planner's simulated time per size, and the crossovers (where two planners swap order). */
+/**
+ * Message-size sweep: the matrix scaled by factors, every planner's simulated time per size, and the crossovers (where
+ * two planners swap order).
+ */
 import { fail } from "../model/errors.js";
 import { denseCopyBudget, matrixRows, sparseMatrix, toDense, type CommMatrix } from "../model/matrix.js";
 import { matrixStats } from "../model/matrix-stats.js";
@@ -41,7 +44,9 @@ export function parseSweep(spec: string): number[] {
   return out;
 }
 
-/** m with every non-zero entry multiplied by `f` and rounded, at least 1 (so the pattern of messages stays the same). */
+/**
+ * m with every non-zero entry multiplied by `f` and rounded, at least 1 (so the pattern of messages stays the same).
+ */
 export function scaleMatrix(m: CommMatrix, f: number): CommMatrix {
   // over the non-zero entries, in the matrix's own storage
   const r = matrixRows(m);
@@ -65,7 +70,10 @@ export interface SweepPoint {
   readonly factor: number;
   /** Mean bytes of a network message of the scaled matrix. */
   readonly meanMessageBytes: number;
-  /** Simulated makespan per algorithm (us), null when the planner was skipped at this size; in `SweepReport.algorithms` order. */
+  /**
+   * Simulated makespan per algorithm (us), null when the planner was skipped at this size; in `SweepReport.algorithms`
+   * order.
+   */
   readonly times: readonly (number | null)[];
   /** The best bound valid for every schedule (us), null without traffic. */
   readonly bound: number | null;

@@ -1,4 +1,7 @@
-/** Reproductions of the papers' experiments (001's total-exchange table): used by the CLI and the bench, not by planners. */
+/**
+ * Reproductions of the papers' experiments (001's total-exchange table): used by the CLI and the bench, not by
+ * planners.
+ */
 export {
   compareDirect,
   checkOffline,

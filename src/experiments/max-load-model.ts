@@ -1,4 +1,7 @@
-/** Max pair load model: the distribution of the direct protocol's rounds on a random h-relation (001 sec 3-4), pairs taken as independent. */
+/**
+ * Max pair load model: the distribution of the direct protocol's rounds on a random h-relation (001 sec 3-4), pairs
+ * taken as independent.
+ */
 
 /** The model's distribution of the max pair load. */
 export interface MaxLoadModel {

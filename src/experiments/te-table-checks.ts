@@ -1,4 +1,7 @@
-/** Checks of the recomputed 001 table: te-direct against the paper's direct column (within noise?), te-offline against the paper's protocol and the bounds. */
+/**
+ * Checks of the recomputed 001 table: te-direct against the paper's direct column (within noise?), te-offline against
+ * the paper's protocol and the bounds.
+ */
 import type { TeTableCell } from "./te-table.js";
 
 /** A difference larger than this many standard errors of our mean is outside the noise. */
@@ -14,7 +17,10 @@ export interface DirectComparison {
   readonly sd: number;
   /** Sample standard error of our mean: sd / sqrt(K). */
   readonly se: number;
-  /** The standard error the test uses: max(se, model sd / sqrt(K)); null for K < 2 (one seed says nothing about the noise). */
+  /**
+   * The standard error the test uses: max(se, model sd / sqrt(K)); null for K < 2 (one seed says nothing about the
+   * noise).
+   */
   readonly noiseSe: number | null;
   readonly min: number;
   readonly max: number;
@@ -92,7 +98,10 @@ export function checkOffline(c: TeTableCell): OfflineCheck | null {
   };
 }
 
-/** The goals that a table breaks: te-offline not below the paper's protocol, or above lower bound + 2 (one line each). */
+/**
+ * The issue's goals that a table breaks: te-offline not below the paper's protocol, or above lower bound + 2 (one line
+ * each).
+ */
 export function teTableViolations(cells: readonly TeTableCell[]): string[] {
   const out: string[] = [];
   for (const c of cells) {
@@ -112,7 +121,10 @@ export function teTableViolations(cells: readonly TeTableCell[]): string[] {
 
 const f = (v: number | null, d: number): string => (v === null ? "-" : v.toFixed(d));
 
-/** Rows (header first) of te-direct against the paper's direct column: mean, sd, SE (sample and used), range, difference in SEs, the model. */
+/**
+ * Rows (header first) of te-direct against the paper's direct column: mean, sd, SE (sample and used), range, difference
+ * in SEs, the model.
+ */
 export function directCheckRows(cells: readonly TeTableCell[]): string[][] {
   const head = [
     "N",

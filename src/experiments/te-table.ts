@@ -1,4 +1,7 @@
-/** The total-exchange table of 001 sec 4 recomputed: mean rounds and time/h of our protocols over seeded random h-relations. */
+/**
+ * The total-exchange table of 001 sec 4 recomputed: mean rounds and time/h of our protocols over seeded random
+ * h-relations.
+ */
 import { fail } from "../model/errors.js";
 import { generatePattern } from "../patterns/registry.js";
 import { maxPairLoadModel } from "./max-load-model.js";

@@ -1,4 +1,7 @@
-/** GOAL text (LogGOPSim / Schedgen) of a lowered program: per rank its sends, receives and copies, chained with `requires` so the simulation follows the rounds. */
+/**
+ * GOAL text (LogGOPSim / Schedgen) of a lowered program: per rank its sends, receives and copies, chained with
+ * `requires` so the simulation follows the rounds.
+ */
 import type { Program } from "../model/program.js";
 import { AsciiWriter, pieceText } from "../internal/ascii-writer.js";
 import { numberOpt } from "./options.js";
@@ -6,7 +9,10 @@ import { checkProgress, progressTicker, type ProgressCallback } from "../model/p
 
 /** Options of the GOAL writer. */
 export interface GoalOptions {
-  /** Time units (picoseconds, docs/runtimes.md) charged per copied byte as `calc`; 0 (default) writes copies as `calc 0`. */
+  /**
+   * Time units (picoseconds, docs/runtimes.md) charged per copied byte as `calc`; 0 (default) writes copies as `calc
+   * 0`.
+   */
   readonly calcPerByte?: number;
   /** Called as the ranks are written: `done` of `total` ranks. */
   readonly progress?: ProgressCallback | null;

@@ -1,4 +1,7 @@
-/** A schedule, its realised timeline or its lowered program turned into something else: the export registry and its formats' writers, step grids, Chrome traces, SVG charts, SimGrid, GOAL and MSCCL-IR. */
+/**
+ * A schedule, its realised timeline or its lowered program turned into something else: the export registry and its
+ * formats' writers, step grids, Chrome traces, SVG charts, SimGrid, GOAL and MSCCL-IR.
+ */
 export * from "./types.js";
 export * from "./registry.js";
 export * from "./export-target.js";

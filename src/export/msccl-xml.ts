@@ -1,4 +1,7 @@
-/** MSCCL-IR XML of a lowered program: uniform chunks, one send and one receive thread block per connection, dependencies across rounds, the runtime parser's limits checked. */
+/**
+ * MSCCL-IR XML of a lowered program: uniform chunks, one send and one receive thread block per connection, dependencies
+ * across rounds, the runtime parser's limits checked.
+ */
 import { fail } from "../model/errors.js";
 import type { Program } from "../model/program.js";
 import { stringOpt } from "./options.js";
@@ -22,7 +25,10 @@ export const MSCCL_LIMITS = {
 
 /** Options of the MSCCL writer. */
 export interface MscclOptions {
-  /** Elements per chunk; must divide every piece offset and count. Default: their greatest common divisor (exact, no padding). */
+  /**
+   * Elements per chunk; must divide every piece offset and count. Default: their greatest common divisor (exact, no
+   * padding).
+   */
   readonly chunkElements?: number;
   /** The algo's name attribute (default "commplan-<algorithm>"). */
   readonly name?: string;
@@ -61,7 +67,10 @@ function gcd(a: number, b: number): number {
   return a;
 }
 
-/** The chunk size (elements): the given one after checking it divides everything, else the gcd of every piece offset and count. */
+/**
+ * The chunk size (elements): the given one after checking it divides everything, else the gcd of every piece offset and
+ * count.
+ */
 export function mscclChunkElements(prog: Program, given?: number): number {
   const { offset, count } = prog.pieces;
   if (given !== undefined) {
@@ -148,7 +157,9 @@ function piecesOf(prog: Program, a: number, b: number, chunk: number): { buf: nu
   return { buf, off, cnt };
 }
 
-/** Splits a transfer between two piece lists into contiguous segments of at most `max` chunks: calls `emit` for each. */
+/**
+ * Splits a transfer between two piece lists into contiguous segments of at most `max` chunks: calls `emit` for each.
+ */
 function segments(
   src: ReturnType<typeof piecesOf>,
   dst: ReturnType<typeof piecesOf>,

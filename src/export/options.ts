@@ -1,4 +1,7 @@
-/** Options of the export functions checked where a library caller passes them: a wrong type or range is a one-line BAD_OPTION naming the option, never NaN in a file or a TypeError. */
+/**
+ * Options of the export functions checked where a library caller passes them: a wrong type or range is a one-line
+ * BAD_OPTION naming the option, never NaN in a file or a TypeError.
+ */
 import { fail } from "../model/errors.js";
 import { quoted } from "../internal/quoted.js";
 
@@ -7,7 +10,10 @@ function shown(v: unknown): string {
   return typeof v === "symbol" || typeof v === "function" ? typeof v : String(v);
 }
 
-/** `v` (an option of `module`) when it is a finite number in [min, max] (an integer when `integer`); `fallback` when undefined. */
+/**
+ * `v` (an option of `module`) when it is a finite number in [min, max] (an integer when `integer`); `fallback` when
+ * undefined.
+ */
 export function numberOpt(
   module: string,
   name: string,

@@ -1,4 +1,7 @@
-/** The export registry: every format of `commplan export` (what it reads, the options it takes, its writer) and the options they share; adding a format is one module under formats/ and one line here. */
+/**
+ * The export registry: every format of `commplan export` (what it reads, the options it takes, its writer) and the
+ * options they share; adding a format is one module under formats/ and one line here.
+ */
 import { fail } from "../model/errors.js";
 import { arrowFormat } from "./formats/arrow.js";
 import { goalFormat } from "./formats/goal.js";
@@ -16,7 +19,10 @@ export const EXPORT_FORMATS: readonly ExportFormat[] = [
   mscclXmlFormat,
 ];
 
-/** How an option some formats take is declared: its flags, an optional title before the formats' uses and text after them, and (`lacks`) whether a format without it refuses it. */
+/**
+ * How an option some formats take is declared: its flags, an optional title before the formats' uses and text after
+ * them, and (`lacks`) whether a format without it refuses it.
+ */
 export interface ExportOptionSpec {
   readonly flags: string;
   readonly title?: string;
@@ -41,7 +47,10 @@ export function exportFormat(
   return formats.find((f) => f.name === name);
 }
 
-/** The help of an option: each format that takes it with what it means there ("simgrid: the platform"), after its title when it has one. */
+/**
+ * The help of an option: each format that takes it with what it means there ("simgrid: the platform"), after its title
+ * when it has one.
+ */
 export function exportOptionHelp(name: ExportOptionName, formats: readonly ExportFormat[] = EXPORT_FORMATS): string {
   const spec = EXPORT_OPTIONS[name];
   const uses = formats.flatMap((f) => f.options.filter((u) => u.option === name).map((u) => `${f.name}: ${u.help}`));

@@ -1,4 +1,7 @@
-/** SimGrid platform (version 4.1) and hostfile for a machine preset: a flat cluster whose route latency is the start-up and whose bandwidth is the per-byte cost. */
+/**
+ * SimGrid platform (version 4.1) and hostfile for a machine preset: a flat cluster whose route latency is the start-up
+ * and whose bandwidth is the per-byte cost.
+ */
 import type { MachineModel } from "../model/machine.js";
 import type { ExportedFile } from "./simgrid-trace.js";
 import { MAX_P } from "../model/matrix.js";
@@ -58,7 +61,9 @@ export function simgridPlatformFiles(p: number, machine: MachineModel): Exported
   ];
 }
 
-/** The smpirun flags that make SMPI charge exactly latency + (bytes + 16) / bandwidth per message (docs/runtimes.md). */
+/**
+ * The smpirun flags that make SMPI charge exactly latency + (bytes + 16) / bandwidth per message (docs/runtimes.md).
+ */
 export const SMPI_FLAGS: readonly string[] = [
   "--cfg=smpi/display-timing:yes",
   "--cfg=network/model:CM02",

@@ -1,11 +1,17 @@
-/** SimGrid platform (version 4.1) of a network topology: a `<cluster>` (flat, FAT_TREE, TORUS) where one builds it, else explicit links and routes in a Full (or Floyd) zone. */
+/**
+ * SimGrid platform (version 4.1) of a network topology: a `<cluster>` (flat, FAT_TREE, TORUS) where one builds it, else
+ * explicit links and routes in a Full (or Floyd) zone.
+ */
 import { escapeXml } from "./xml-escape.js";
 import { fail } from "../model/errors.js";
 import type { NetworkRoutes } from "../model/network.js";
 import type { TopologyDescription } from "../model/topology.js";
 import { SIMGRID_HOST_FLOPS } from "./simgrid-platform.js";
 
-/** Up to this many ranks the explicit platform lists every route between their hosts (Full routing, P (P - 1) routes); above it SimGrid's Floyd computes shortest paths over every host. */
+/**
+ * Up to this many ranks the explicit platform lists every route between their hosts (Full routing, P (P - 1) routes);
+ * above it SimGrid's Floyd computes shortest paths over every host.
+ */
 const SIMGRID_FULL_ROUTES_MAX_RANKS = 256;
 
 /** A bandwidth in bytes/us as a SimGrid value in bytes per second. */

@@ -1,4 +1,7 @@
-/** SimGrid time-independent traces of a lowered program: one action file per rank (init, rounds of irecv / isend / compute / waitall, or send / recv in program order, finalize) and the index. */
+/**
+ * SimGrid time-independent traces of a lowered program: one action file per rank (init, rounds of irecv / isend /
+ * compute / waitall, or send / recv in program order, finalize) and the index.
+ */
 import type { Program } from "../model/program.js";
 
 /** One file of a multi-file export: its name inside the output directory and its text, in pieces. */

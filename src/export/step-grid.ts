@@ -1,4 +1,7 @@
-/** The step x sender grid of one stage (004 fig. 10): each cell the receiver, "X" for a stall, null for nothing; as text and SVG. */
+/**
+ * The step x sender grid of one stage (004 fig. 10): each cell the receiver, "X" for a stall, null for nothing; as text
+ * and SVG.
+ */
 import { escapeXml } from "./xml-escape.js";
 import { fail } from "../model/errors.js";
 import { nodeArray } from "../internal/node-array.js";

@@ -1,4 +1,7 @@
-/** SVG of link load after a simulated run on a network: a heat map by (row, col) when every link has them, else a bar chart of the busiest links. */
+/**
+ * SVG of link load after a simulated run on a network: a heat map by (row, col) when every link has them, else a bar
+ * chart of the busiest links.
+ */
 import { escapeXml } from "./xml-escape.js";
 import { fail } from "../model/errors.js";
 import { numberOpt, stringOpt } from "./options.js";

@@ -5,7 +5,10 @@ import type { ProgressCallback } from "../model/progress.js";
 import type { Schedule } from "../model/schedule.js";
 import type { Writable } from "node:stream";
 
-/** Where an export goes: one file (or "-" for stdout), or a directory, with the options a format may take (checked by the caller). */
+/**
+ * Where an export goes: one file (or "-" for stdout), or a directory, with the options a format may take (checked by
+ * the caller).
+ */
 export interface ExportTarget {
   /** -o FILE: the one output file ("-": stdout). */
   readonly output: string;

@@ -1,4 +1,7 @@
-/** escapeXml: text made safe for XML and HTML content and attribute values (one place for every SVG, XML and HTML writer). */
+/**
+ * escapeXml: text made safe for XML and HTML content and attribute values (one place for every SVG, XML and HTML
+ * writer).
+ */
 
 /** Escapes &, <, > and " (so the result fits element content and double-quoted attributes alike). */
 export function escapeXml(s: string): string {

@@ -1,4 +1,7 @@
-/** AsciiWriter: JSON text written byte by byte into Buffers (for the writers whose output is millions of short numbers; string concatenation built ropes several times slower). */
+/**
+ * AsciiWriter: JSON text written byte by byte into Buffers (for the writers whose output is millions of short numbers;
+ * string concatenation built ropes several times slower).
+ */
 
 /**
  * Appends ASCII text and numbers to a Buffer that grows on demand; `take` hands over what was

@@ -68,7 +68,9 @@ export function bucketItems(
   return items;
 }
 
-/** Counting sort of the indices 0..key.length-1 by key[x] in [0, range): start offsets and the items in stable order. */
+/**
+ * Counting sort of the indices 0..key.length-1 by key[x] in [0, range): start offsets and the items in stable order.
+ */
 export function groupByKey(key: KeyArray, range: number): { start: Int32Array; items: Int32Array } {
   const start = bucketStarts(key, range);
   return { start, items: bucketItems(key, start, null) };

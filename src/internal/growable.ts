@@ -4,7 +4,9 @@ type TypedArrayCtor<T> = { new (n: number): T };
 
 /** An append-only column backed by a typed array that doubles when full. */
 export class Growable<T extends Uint32Array | Int32Array | Float64Array> {
-  /** The backing store, valid up to `length`: read and overwrite elements in place; a push that grows it replaces it. */
+  /**
+   * The backing store, valid up to `length`: read and overwrite elements in place; a push that grows it replaces it.
+   */
   data: T;
   length = 0;
   constructor(
@@ -38,7 +40,10 @@ export class Growable<T extends Uint32Array | Int32Array | Float64Array> {
   toArray(): T {
     return this.data.slice(0, this.length) as T;
   }
-  /** The contents, right-sized: the buffer itself when it is exactly full (no copy; the column must not be pushed to again), else a copy. */
+  /**
+   * The contents, right-sized: the buffer itself when it is exactly full (no copy; the column must not be pushed to
+   * again), else a copy.
+   */
   take(): T {
     return this.length === this.data.length ? this.data : this.toArray();
   }

@@ -1,4 +1,7 @@
-/** The R x C node array of the four-stage algorithm (004 sec 3.2, 3.2.2 A), shared by the planner and the exports (the verifier derives its own). */
+/**
+ * The R x C node array of the four-stage algorithm (004 sec 3.2, 3.2.2 A), shared by the planner and the exports (the
+ * verifier derives its own).
+ */
 
 /** The logical 2-D array of P nodes in row-major order. */
 export interface NodeArray {

@@ -1,9 +1,15 @@
-/** Bytes output: a new file flushed to disk (the plan store), and binary CLI output written like every output file (writePieces). */
+/**
+ * Bytes output: a new file flushed to disk (the plan store), and binary CLI output written like every output file
+ * (writePieces).
+ */
 import { closeSync, fsyncSync, openSync, writeSync } from "node:fs";
 import { fail } from "../model/errors.js";
 import { writePieces, type OutputOptions } from "./file-output.js";
 
-/** Creates `path` (it must not exist) holding `bytes`, flushed to disk (fsync) before it returns; throws the file system's error. */
+/**
+ * Creates `path` (it must not exist) holding `bytes`, flushed to disk (fsync) before it returns; throws the file
+ * system's error.
+ */
 export function writeNewFileSynced(path: string, bytes: Uint8Array): void {
   const fd = openSync(path, "wx");
   try {

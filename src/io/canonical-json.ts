@@ -1,4 +1,6 @@
-/** Canonical JSON: object keys sorted, so equal values give equal bytes (the params of schedule and program headers). */
+/**
+ * Canonical JSON: object keys sorted, so equal values give equal bytes (the params of schedule and program headers).
+ */
 import { fail } from "../model/errors.js";
 import type { JsonValue } from "../model/schedule.js";
 

@@ -12,7 +12,10 @@ export interface DirectoryFile {
   pieces(): Iterable<string | Uint8Array>;
 }
 
-/** Writes files into `dir` (created if missing), each atomically; refuses a file that would replace one of `inputs`; `progress`: files written; errors are CommplanErrors of `module`. */
+/**
+ * Writes files into `dir` (created if missing), each atomically; refuses a file that would replace one of `inputs`;
+ * `progress`: files written; errors are CommplanErrors of `module`.
+ */
 export async function writeDirectoryFiles(
   files: readonly DirectoryFile[],
   dir: string,

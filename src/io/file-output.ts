@@ -1,4 +1,7 @@
-/** File output: streams text pieces to a file atomically (temporary file, then rename), to a device or FIFO directly, or to stdout; one-line errors. */
+/**
+ * File output: streams text pieces to a file atomically (temporary file, then rename), to a device or FIFO directly, or
+ * to stdout; one-line errors.
+ */
 import { once } from "node:events";
 import { createWriteStream, rmSync } from "node:fs";
 import { access, chmod, lstat, readlink, realpath, rename, rm, stat } from "node:fs/promises";
@@ -69,7 +72,9 @@ export interface OutputOptions {
 
 // ---- temporary files and signals ----
 
-/** The temporary files being written now (removed on SIGINT, SIGTERM, SIGHUP and process.exit: interrupt-cleanup.ts). */
+/**
+ * The temporary files being written now (removed on SIGINT, SIGTERM, SIGHUP and process.exit: interrupt-cleanup.ts).
+ */
 const liveTemps = new Set<string>();
 
 function removeLiveTemps(): void {
@@ -89,10 +94,16 @@ function dropTemp(t: string): void {
 
 // ---- where the bytes go ----
 
-/** Paths that name an open file descriptor (`/dev/stdout`, `/dev/fd/3`, `/proc/self/fd/1`): written in place, whatever they point to. */
+/**
+ * Paths that name an open file descriptor (`/dev/stdout`, `/dev/fd/3`, `/proc/self/fd/1`): written in place, whatever
+ * they point to.
+ */
 const FD_PATH = /^\/(dev\/(stdout|stderr|fd\/\d+)|proc\/(self|\d+)\/fd\/\d+)$/;
 
-/** The file a path ends at after following its symbolic links, also when the last one dangles (then the file the link would create). */
+/**
+ * The file a path ends at after following its symbolic links, also when the last one dangles (then the file the link
+ * would create).
+ */
 async function finalPath(path: string): Promise<string> {
   try {
     return await realpath(path);
@@ -114,7 +125,10 @@ async function finalPath(path: string): Promise<string> {
   throw Object.assign(new Error("too many symbolic links"), { code: "ELOOP" });
 }
 
-/** How a path target is written: in place (a device, FIFO, socket or descriptor path), or atomically to `file` (symbolic links followed). */
+/**
+ * How a path target is written: in place (a device, FIFO, socket or descriptor path), or atomically to `file` (symbolic
+ * links followed).
+ */
 async function outputPlan(
   target: string,
   canReplace: ReplaceCheck,

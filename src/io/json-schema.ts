@@ -46,7 +46,10 @@ export const SCHEMA_FILES = {
 
 /** The `$id` of the derived schedule-header schema (not a file: schedule.v1 with `$defs/step` accepting anything). */
 const HEADER_ID = "https://commplan.dev/schemas/schedule-header.v1.schema.json";
-/** The `$id` of the derived matrix-header schema (not a file: matrix.v1 with the items of `rows` and `entries` accepting anything). */
+/**
+ * The `$id` of the derived matrix-header schema (not a file: matrix.v1 with the items of `rows` and `entries` accepting
+ * anything).
+ */
 const MATRIX_HEADER_ID = "https://commplan.dev/schemas/matrix-header.v1.schema.json";
 
 // Under `module: nodenext` the default import of this CommonJS module is `module.exports`, whose

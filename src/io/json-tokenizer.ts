@@ -1,4 +1,7 @@
-/** JsonTokenizer: an incremental byte-level JSON (RFC 8259) tokenizer over Buffer chunks, with line and column of every syntax error. */
+/**
+ * JsonTokenizer: an incremental byte-level JSON (RFC 8259) tokenizer over Buffer chunks, with line and column of every
+ * syntax error.
+ */
 
 /** Receives the tokens of a syntactically valid document, in order. */
 export interface JsonTokenHandler {
@@ -140,7 +143,10 @@ export class JsonTokenizer {
     this.base += n;
   }
 
-  /** Reads string bytes from i (inside a string, maybe in an escape); returns where to read on (n when the string goes on in the next chunk). */
+  /**
+   * Reads string bytes from i (inside a string, maybe in an escape); returns where to read on (n when the string goes
+   * on in the next chunk).
+   */
   private readString(buf: Buffer, i: number): number {
     const n = buf.length;
     let state = this.state;
@@ -187,7 +193,10 @@ export class JsonTokenizer {
     return j + 1;
   }
 
-  /** Hands the string (or key) that ends before the quote at `end` to the handler, joined with its bytes from earlier chunks. */
+  /**
+   * Hands the string (or key) that ends before the quote at `end` to the handler, joined with its bytes from earlier
+   * chunks.
+   */
   private emitString(buf: Buffer, end: number): void {
     let b = buf,
       s = this.tokStart,
@@ -208,7 +217,10 @@ export class JsonTokenizer {
     }
   }
 
-  /** Reads number bytes from i; returns where to read on (the byte that ended the number is read again; n when it goes on in the next chunk). */
+  /**
+   * Reads number bytes from i; returns where to read on (the byte that ended the number is read again; n when it goes
+   * on in the next chunk).
+   */
   private readNumber(buf: Buffer, i: number): number {
     const n = buf.length;
     let j = i;
@@ -242,7 +254,10 @@ export class JsonTokenizer {
     return j;
   }
 
-  /** Steps the number sub-state over buf from j to the first byte that cannot go on the number (or n); returns that index. */
+  /**
+   * Steps the number sub-state over buf from j to the first byte that cannot go on the number (or n); returns that
+   * index.
+   */
   private scanNumber(buf: Buffer, j: number): number {
     const n = buf.length;
     let sub = this.numSub;

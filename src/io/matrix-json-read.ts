@@ -1,4 +1,7 @@
-/** Matrix JSON reader: streams a commplan.matrix/v1 document into dense storage with the shared JsonTokenizer, checking syntax, schema and meaning. */
+/**
+ * Matrix JSON reader: streams a commplan.matrix/v1 document into dense storage with the shared JsonTokenizer, checking
+ * syntax, schema and meaning.
+ */
 import { fail } from "../model/errors.js";
 import type { CommplanError } from "../model/errors.js";
 import { growF64, growU32 } from "../internal/growable.js";

@@ -1,4 +1,7 @@
-/** Matrix files: reads a CommMatrix from JSON (commplan.matrix/v1), CSV or Matrix Market coordinate text, streamed in chunks. */
+/**
+ * Matrix files: reads a CommMatrix from JSON (commplan.matrix/v1), CSV or Matrix Market coordinate text, streamed in
+ * chunks.
+ */
 import { closeSync, openSync, readSync } from "node:fs";
 import { extname } from "node:path";
 import { fail, isCommplanError } from "../model/errors.js";
@@ -26,7 +29,10 @@ export interface ParseMatrixOptions {
   readonly file?: string;
   /** The format; when absent, from the file name's extension (.json, .csv, .mtx or .mm), else sniffed from the text. */
   readonly format?: MatrixFileFormat;
-  /** Bytes per element; overrides what the file says (JSON `elementBytes`, or the `commplan elementBytes=N` comment of CSV and Matrix Market). Default: the file's, else 8. */
+  /**
+   * Bytes per element; overrides what the file says (JSON `elementBytes`, or the `commplan elementBytes=N` comment of
+   * CSV and Matrix Market). Default: the file's, else 8.
+   */
   readonly elementBytes?: number;
   /** Bytes per read from a file (default 1 MiB; tests use small chunks). */
   readonly chunkSize?: number;
@@ -34,7 +40,9 @@ export interface ParseMatrixOptions {
   readonly maxMemory?: number;
 }
 
-/** The format of a matrix text, judged from its first characters only (`{` or `[` json, `%%MatrixMarket` mtx, else csv). */
+/**
+ * The format of a matrix text, judged from its first characters only (`{` or `[` json, `%%MatrixMarket` mtx, else csv).
+ */
 export function sniffMatrixFormat(text: string): MatrixFileFormat {
   const t = text.replace(/^\ufeff/, "").trimStart();
   if (t.startsWith("{") || t.startsWith("[")) return "json";

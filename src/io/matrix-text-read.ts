@@ -23,7 +23,10 @@ function placeOf(file: string | undefined, line?: number, field?: string): Place
   };
 }
 
-/** Splits byte chunks into lines (at `\n`, a `\r` before it dropped) numbered from 1; the text after the last `\n` is a line too. */
+/**
+ * Splits byte chunks into lines (at `\n`, a `\r` before it dropped) numbered from 1; the text after the last `\n` is a
+ * line too.
+ */
 class LineSplitter {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
@@ -79,7 +82,10 @@ class LineSplitter {
   }
 }
 
-/** The newlines in chunk[0 .. end) that the line splitter has not seen yet (it sees a chunk after its separators are counted). */
+/**
+ * The newlines in chunk[0 .. end) that the line splitter has not seen yet (it sees a chunk after its separators are
+ * counted).
+ */
 function countNewlines(chunk: Buffer, end: number): number {
   let n = 0;
   for (let i = chunk.indexOf(0x0a); i !== -1 && i < end; i = chunk.indexOf(0x0a, i + 1)) n++;
@@ -88,7 +94,10 @@ function countNewlines(chunk: Buffer, end: number): number {
 
 const ELEMENT_BYTES_COMMENT = /^(?:#|%%?)\s*commplan\s+elementBytes\s*=\s*(\S*)\s*$/;
 
-/** The elementBytes of a `# commplan elementBytes=N` (CSV) or `%% commplan elementBytes=N` (Matrix Market) comment, null for another comment. */
+/**
+ * The elementBytes of a `# commplan elementBytes=N` (CSV) or `%% commplan elementBytes=N` (Matrix Market) comment, null
+ * for another comment.
+ */
 function commentElementBytes(t: string, file: string | undefined, line: number): number | null {
   const m = ELEMENT_BYTES_COMMENT.exec(t);
   if (!m) return null;
@@ -122,7 +131,10 @@ function integerField(s: string, file: string | undefined, line: number, column:
   return v;
 }
 
-/** CSV: P lines of P comma-separated non-negative integers; `#` comments (one may give elementBytes) and blank lines skipped. */
+/**
+ * CSV: P lines of P comma-separated non-negative integers; `#` comments (one may give elementBytes) and blank lines
+ * skipped.
+ */
 export class CsvReader implements MatrixChunkReader {
   private readonly lines: LineSplitter;
   private p = -1;
@@ -247,7 +259,10 @@ const FAST_FIELDS = new Float64Array(3);
 
 const REAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
-/** Matrix Market `matrix coordinate integer|real|pattern general`: banner, `%` comments (one may give elementBytes), `P P nnz`, 1-based entries. */
+/**
+ * Matrix Market `matrix coordinate integer|real|pattern general`: banner, `%` comments (one may give elementBytes), `P
+ * P nnz`, 1-based entries.
+ */
 export class MtxReader implements MatrixChunkReader {
   private readonly lines: LineSplitter;
   private state: "banner" | "size" | "entries" = "banner";

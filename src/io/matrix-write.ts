@@ -1,4 +1,7 @@
-/** Matrix files: writes a CommMatrix as commplan.matrix/v1 JSON (dense or sparse), CSV or Matrix Market, streamed in pieces. */
+/**
+ * Matrix files: writes a CommMatrix as commplan.matrix/v1 JSON (dense or sparse), CSV or Matrix Market, streamed in
+ * pieces.
+ */
 import { fail } from "../model/errors.js";
 import { writePieces, type OutputOptions } from "./file-output.js";
 import { FORMAT_NAMES } from "./json-schema.js";
@@ -11,7 +14,10 @@ const PIECE = 1 << 20;
 
 /** Options of the matrix writers. */
 export interface MatrixWriteOptions extends OutputOptions {
-  /** JSON only: write `entries` (non-zero [i, j, m] triples) instead of `rows`; default: sparse when under 25% of entries are non-zero. */
+  /**
+   * JSON only: write `entries` (non-zero [i, j, m] triples) instead of `rows`; default: sparse when under 25% of
+   * entries are non-zero.
+   */
   readonly sparse?: boolean;
   /** Characters per piece (default 1 Mi; tests use small pieces). */
   readonly pieceSize?: number;

@@ -1,4 +1,7 @@
-/** Program JSON reader: a commplan.program/v1 document (one file, a rank file or a split index) into a Program, checking schema and meaning. */
+/**
+ * Program JSON reader: a commplan.program/v1 document (one file, a rank file or a split index) into a Program, checking
+ * schema and meaning.
+ */
 import { readFileSync, readSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, sep } from "node:path";
 import { fail } from "../model/errors.js";
@@ -124,7 +127,10 @@ function bad(file: string, field: string, text: string): never {
   throw fail(MODULE, "BAD_INPUT", `${field} ${text}`, { file, field });
 }
 
-/** Checks a rank's number (below p, above the previous rank), its layout's form (that of the ranks before it) and the lengths of its count and displacement arrays. */
+/**
+ * Checks a rank's number (below p, above the previous rank), its layout's form (that of the ranks before it) and the
+ * lengths of its count and displacement arrays.
+ */
 function checkRankHeader(
   rd: RankDoc,
   path: string,
@@ -232,7 +238,10 @@ function checkRankBlocks(rd: RankDoc, path: string, file: string): void {
   }
 }
 
-/** Checks a rank's operations: rounds in order and below `rounds`, peers, and pieces inside the buffers summing to the count. */
+/**
+ * Checks a rank's operations: rounds in order and below `rounds`, peers, and pieces inside the buffers summing to the
+ * count.
+ */
 function checkRankOps(rd: RankDoc, path: string, file: string, p: number, rounds: number): void {
   const r = rd.rank;
   const sizes = [rd.sendSize, rd.recvSize, rd.scratch];

@@ -1,4 +1,7 @@
-/** Program JSON writer: a Program as a commplan.program/v1 document (one file, or one file per rank plus an index), streamed in ~1 MiB pieces. */
+/**
+ * Program JSON writer: a Program as a commplan.program/v1 document (one file, or one file per rank plus an index),
+ * streamed in ~1 MiB pieces.
+ */
 import { canonicalJson } from "./canonical-json.js";
 import { mkdir, readdir } from "node:fs/promises";
 import { join } from "node:path";
@@ -40,7 +43,10 @@ function column(w: AsciiWriter, name: string, a: Float64Array | Uint32Array, lo:
   w.text("],\n");
 }
 
-/** Appends rank r's counts and displacements: p-long arrays (full form), or its peer lists with their counts and displacements (peer form). */
+/**
+ * Appends rank r's counts and displacements: p-long arrays (full form), or its peer lists with their counts and
+ * displacements (peer form).
+ */
 function rankLayout(w: AsciiWriter, layout: RankLayout, r: number, p: number): void {
   const { sendPeers: sp, recvPeers: rp } = layout;
   const s0 = slotStart(sp, p, r),
@@ -71,7 +77,10 @@ function pieces(w: AsciiWriter, prog: Program, a: number, e: number): void {
   w.char(0x5d); // ]
 }
 
-/** The rank objects of `ranks` as Buffers of about `pieceSize` bytes (each op on its own line); `progress`: ranks written. */
+/**
+ * The rank objects of `ranks` as Buffers of about `pieceSize` bytes (each op on its own line); `progress`: ranks
+ * written.
+ */
 function* rankPieces(
   prog: Program,
   ranks: readonly number[],
@@ -125,7 +134,10 @@ function* rankPieces(
   tick(Infinity);
 }
 
-/** The document holding `ranks` (all by default) in pieces of about `pieceSize` bytes (deterministic): text for the header, Buffers of ASCII for the ranks. */
+/**
+ * The document holding `ranks` (all by default) in pieces of about `pieceSize` bytes (deterministic): text for the
+ * header, Buffers of ASCII for the ranks.
+ */
 function* programJsonChunks(
   prog: Program,
   ranks: readonly number[] | undefined,
@@ -137,7 +149,10 @@ function* programJsonChunks(
   yield "\n]\n}\n";
 }
 
-/** The document holding `ranks` (all by default) as strings of about `pieceSize` characters (deterministic bytes); `opts.progress` counts the ranks. */
+/**
+ * The document holding `ranks` (all by default) as strings of about `pieceSize` characters (deterministic bytes);
+ * `opts.progress` counts the ranks.
+ */
 export function* programJsonPieces(
   prog: Program,
   ranks?: readonly number[],
@@ -155,7 +170,10 @@ export function programToJsonText(prog: Program, ranks?: readonly number[]): str
   return text;
 }
 
-/** Writes the program as one document to a path, or to `opts.stdout` for "-" (atomically, like schedules); `opts.progress` counts the ranks. */
+/**
+ * Writes the program as one document to a path, or to `opts.stdout` for "-" (atomically, like schedules);
+ * `opts.progress` counts the ranks.
+ */
 export async function writeProgramJson(prog: Program, target: string, opts: ProgramWriteOptions = {}): Promise<void> {
   await writePieces(
     programJsonChunks(prog, undefined, PIECE, checkProgress(opts.progress, MODULE)),
@@ -195,7 +213,10 @@ export async function refuseSplitOntoInput(
     await refuseOutputOntoInput(module, inputs, [["--split", join(dir, n)]]);
 }
 
-/** Writes a split program: DIR/rank-<r>.json (a complete document holding rank r) for every rank, then DIR/index.json listing them; `opts.progress` counts the rank files. */
+/**
+ * Writes a split program: DIR/rank-<r>.json (a complete document holding rank r) for every rank, then DIR/index.json
+ * listing them; `opts.progress` counts the rank files.
+ */
 export async function writeProgramSplit(prog: Program, dir: string, opts: ProgramWriteOptions = {}): Promise<void> {
   const progress = checkProgress(opts.progress, MODULE);
   try {

@@ -1,4 +1,7 @@
-/** Schedule Arrow: a Schedule as one Arrow IPC file (a transfers table with a nested chunks table, the header as schema metadata), encoded and decoded column by column. */
+/**
+ * Schedule Arrow: a Schedule as one Arrow IPC file (a transfers table with a nested chunks table, the header as schema
+ * metadata), encoded and decoded column by column.
+ */
 import {
   DataType,
   Field,
@@ -170,7 +173,10 @@ export function encodeScheduleArrow(
 type IndexArray = Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array;
 type Numeric = IndexArray | Float64Array;
 
-/** The values of one primitive column as one typed array: a view of the file's buffer when it has one batch, else a copy. */
+/**
+ * The values of one primitive column as one typed array: a view of the file's buffer when it has one batch, else a
+ * copy.
+ */
 function columnValues<T extends Numeric>(parts: readonly Data[], name: string, make: (n: number) => T): T {
   let total = 0;
   for (const d of parts) {
@@ -221,7 +227,10 @@ function i32Col(table: Table, name: string): Int32Array {
   return columnValues(parts(table, name), name, (n) => new Int32Array(n));
 }
 
-/** An integer column of at most 32 bits (stage, step: v2 writes them narrow, v1 and other writers int32), as its own typed array. */
+/**
+ * An integer column of at most 32 bits (stage, step: v2 writes them narrow, v1 and other writers int32), as its own
+ * typed array.
+ */
 function indexCol(table: Table, name: string): IndexArray {
   const f = table.schema.fields.find((x) => x.name === name);
   if (f === undefined) throw fail(MODULE, "BAD_FORMAT", `no column '${name}'`, { field: name });
@@ -238,7 +247,10 @@ function f64Col(table: Table, name: string): Float64Array {
   return columnValues(parts(table, name), name, (n) => new Float64Array(n));
 }
 
-/** The chunk table of the `chunks` column (offsets rebased when the file has several batches); `trusted` skips the offsets' order check. */
+/**
+ * The chunk table of the `chunks` column (offsets rebased when the file has several batches); `trusted` skips the
+ * offsets' order check.
+ */
 function decodeChunks(table: Table, n: number, trusted: boolean): ChunkTable {
   // empty parts carry nothing, and may lack their child columns (apache-arrow's column of a file with no record batch)
   const lists = parts(table, "chunks").filter((d) => d.length > 0);
@@ -350,7 +362,10 @@ function stepStarts(step: IndexArray, src: Uint32Array, dst: Uint32Array, p: num
   return stepStart;
 }
 
-/** Every transfer's stage is the stage of its step (the header's stages, already checked by decodeStages to tile the steps 0 .. stepCount - 1). */
+/**
+ * Every transfer's stage is the stage of its step (the header's stages, already checked by decodeStages to tile the
+ * steps 0 .. stepCount - 1).
+ */
 function checkStages(stage: IndexArray, stepStart: Uint32Array, stages: readonly StageInfo[]): void {
   stages.forEach((st, k) => {
     const x1 = stepStart[st.firstStep + st.stepCount]!;
@@ -394,7 +409,9 @@ function trustedStepStarts(step: IndexArray, stepCount: number): Uint32Array {
   return stepStart;
 }
 
-/** The files of the flatbuffers copies in use: apache-arrow's, and this module's (the same file once npm deduped them). */
+/**
+ * The files of the flatbuffers copies in use: apache-arrow's, and this module's (the same file once npm deduped them).
+ */
 export function flatbufferCopies(): string[] {
   const ours = createRequire(import.meta.url);
   const arrows = createRequire(ours.resolve("apache-arrow"));

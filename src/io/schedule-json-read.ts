@@ -1,4 +1,7 @@
-/** Schedule JSON reader: streams a commplan.schedule/v1 document into the columnar Schedule, checking syntax, schema and meaning. */
+/**
+ * Schedule JSON reader: streams a commplan.schedule/v1 document into the columnar Schedule, checking syntax, schema and
+ * meaning.
+ */
 import { createReadStream } from "node:fs";
 import { fail } from "../model/errors.js";
 import type { CommplanError } from "../model/errors.js";
@@ -507,10 +510,15 @@ class ScheduleAssembler implements JsonTokenHandler {
     return this.steps;
   }
 
-  /** The values of node indices too large for the Uint32 columns, by column and row (they are stored clamped; messages show these). */
+  /**
+   * The values of node indices too large for the Uint32 columns, by column and row (they are stored clamped; messages
+   * show these).
+   */
   readonly hugeNodes = new Map<string, number>();
 
-  /** A node index for a Uint32 column: clamped to 2^32 - 1 (never a valid node), the value as given kept for messages. */
+  /**
+   * A node index for a Uint32 column: clamped to 2^32 - 1 (never a valid node), the value as given kept for messages.
+   */
   private node(column: string, row: number, v: number): number {
     if (v <= 0xffffffff) return v;
     this.hugeNodes.set(`${column}:${row}`, v);
@@ -542,7 +550,9 @@ function stallPathOf(q: number, stallStart: Uint32Array, stages: readonly StageI
   return `/stages/${k}/steps/${s - stages[k]!.firstStep}/stalls/${q - stallStart[s]!}`;
 }
 
-/** What the meaning checks of a finished schedule share: node and transfer counts, and how to name and report a place. */
+/**
+ * What the meaning checks of a finished schedule share: node and transfer counts, and how to name and report a place.
+ */
 interface MeaningContext {
   readonly p: number;
   readonly n: number;
@@ -554,7 +564,10 @@ interface MeaningContext {
   readonly shown: (column: string, row: number, v: number) => number;
 }
 
-/** Checks that every transfer's src and dst and every stalled node is a node index, and that no step lists a node as stalled twice. */
+/**
+ * Checks that every transfer's src and dst and every stalled node is a node index, and that no step lists a node as
+ * stalled twice.
+ */
 function checkNodeIndices(
   m: MeaningContext,
   src: Uint32Array,
@@ -593,7 +606,10 @@ function checkNodeIndices(
   }
 }
 
-/** The chunk table (null when no transfer carries chunks), checking that all or none do, node indices, and that chunks add up to the size. */
+/**
+ * The chunk table (null when no transfer carries chunks), checking that all or none do, node indices, and that chunks
+ * add up to the size.
+ */
 function chunkTableOf(m: MeaningContext, a: ScheduleAssembler, size: Float64Array): ChunkTable | null {
   const { p, n, bad, tpath, shown } = m;
   if (a.withChunks === 0) return null;
@@ -630,7 +646,10 @@ function chunkTableOf(m: MeaningContext, a: ScheduleAssembler, size: Float64Arra
   return { start: chunkStart, origin, dest, offset, count };
 }
 
-/** The transfer times (null when no transfer has them), checking both or neither per transfer, all or none, and start <= end. */
+/**
+ * The transfer times (null when no transfer has them), checking both or neither per transfer, all or none, and start <=
+ * end.
+ */
 function timesOf(m: MeaningContext, a: ScheduleAssembler): Schedule["times"] {
   const { n, bad, tpath } = m;
   if (a.firstHalfTimed >= 0) {

@@ -1,4 +1,7 @@
-/** Schedule JSON writer: a Schedule as a commplan.schedule/v1 document, streamed in ~1 MiB pieces and renamed into place. */
+/**
+ * Schedule JSON writer: a Schedule as a commplan.schedule/v1 document, streamed in ~1 MiB pieces and renamed into
+ * place.
+ */
 import { canonicalJson } from "./canonical-json.js";
 import { writePieces, type OutputOptions } from "./file-output.js";
 import { FORMAT_NAMES } from "./json-schema.js";

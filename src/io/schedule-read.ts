@@ -1,4 +1,7 @@
-/** Reads a schedule file in either form commplan writes: commplan.schedule/v1 JSON, or the Arrow IPC file of `export -f arrow` and the plan store (told by its magic bytes). */
+/**
+ * Reads a schedule file in either form commplan writes: commplan.schedule/v1 JSON, or the Arrow IPC file of `export -f
+ * arrow` and the plan store (told by its magic bytes).
+ */
 import { open, readFile, stat } from "node:fs/promises";
 import { fail, isCommplanError } from "../model/errors.js";
 import { checkMemory } from "../model/memory-budget.js";

@@ -1,4 +1,7 @@
-/** Sparse Matrix Market reader: the nonzero structure (SparseStructure) of a `matrix coordinate` file of any field and symmetry, for the spmv pattern. */
+/**
+ * Sparse Matrix Market reader: the nonzero structure (SparseStructure) of a `matrix coordinate` file of any field and
+ * symmetry, for the spmv pattern.
+ */
 import { readFileSync, statSync } from "node:fs";
 import { fail, type ErrorCode } from "../model/errors.js";
 import { checkMemory } from "../model/memory-budget.js";

@@ -1,4 +1,7 @@
-/** Topology JSON reader: a commplan.topology/v1 document (hosts, switches, links, optional routes) into a TopologyDescription, checking syntax, schema and meaning with lines. */
+/**
+ * Topology JSON reader: a commplan.topology/v1 document (hosts, switches, links, optional routes) into a
+ * TopologyDescription, checking syntax, schema and meaning with lines.
+ */
 import { readFileSync, statSync } from "node:fs";
 import { fail, isCommplanError } from "../model/errors.js";
 import type { TopologyDescription } from "../model/topology.js";
@@ -78,7 +81,10 @@ export function jsonPointerLine(text: string, pointer: string): number | undefin
   return h.line;
 }
 
-/** Checks names (each declared once), link ends (declared, not a host with a host, not a loop) and route ends; throws naming field and line. */
+/**
+ * Checks names (each declared once), link ends (declared, not a host with a host, not a loop) and route ends; throws
+ * naming field and line.
+ */
 function checkMeaning(d: TopologyDescription, text: string, file: string | undefined): void {
   const bad = (field: string, msg: string): never => {
     const line = jsonPointerLine(text, field);

@@ -1,4 +1,7 @@
-/** Emit: messages to per-rank operations in program order (copies first; nonblocking or blocking order) with their pieces. */
+/**
+ * Emit: messages to per-rank operations in program order (copies first; nonblocking or blocking order) with their
+ * pieces.
+ */
 import { fail } from "../model/errors.js";
 import type { OpTable, PieceTable, ProgramVariant } from "../model/program.js";
 import { progressTicker, type ProgressCallback } from "../model/progress.js";
@@ -12,7 +15,10 @@ const SEND = 0,
   RECV = 1,
   COPY = 2;
 
-/** Messages per block of rounds in the rank-major pass (about 64 operations per rank and block at P = 4096: long enough runs of every column and of the displacement rows). */
+/**
+ * Messages per block of rounds in the rank-major pass (about 64 operations per rank and block at P = 4096: long enough
+ * runs of every column and of the displacement rows).
+ */
 const BLOCK_MESSAGES = 1 << 17;
 
 /**

@@ -1,4 +1,7 @@
-/** Layout: MPI_Alltoallv buffer displacements of every rank (prefix sums by default, or checked user values), in the full or the peer form. */
+/**
+ * Layout: MPI_Alltoallv buffer displacements of every rank (prefix sums by default, or checked user values), in the
+ * full or the peer form.
+ */
 import { fail } from "../model/errors.js";
 import { isSparse, matrixCols, matrixRows, type CommMatrix } from "../model/matrix.js";
 import { checkMemory } from "../model/memory-budget.js";
@@ -9,11 +12,20 @@ import { counted } from "../internal/plural.js";
 
 /** The form and the displacements and buffer sizes a caller may give (elements). */
 export interface DisplacementOptions {
-  /** "full" (P blocks per rank, P^2 slots) or "peers" (the non-zero blocks only); default: peers for a sparse matrix, full for a dense one. */
+  /**
+   * "full" (P blocks per rank, P^2 slots) or "peers" (the non-zero blocks only); default: peers for a sparse matrix,
+   * full for a dense one.
+   */
   readonly form?: LayoutForm;
-  /** Per slot of the form (full: sendDispls[r * p + j]; peers: M's non-zero entries in row order): where rank r's elements for j start; default: prefix sums in j order. */
+  /**
+   * Per slot of the form (full: sendDispls[r * p + j]; peers: M's non-zero entries in row order): where rank r's
+   * elements for j start; default: prefix sums in j order.
+   */
   readonly sendDispls?: Float64Array;
-  /** Per slot of the form (full: recvDispls[r * p + i]; peers: M's non-zero entries in column order): where the elements from i start at rank r; default: prefix sums in i order. */
+  /**
+   * Per slot of the form (full: recvDispls[r * p + i]; peers: M's non-zero entries in column order): where the elements
+   * from i start at rank r; default: prefix sums in i order.
+   */
   readonly recvDispls?: Float64Array;
   /** Send buffer size of every rank; default: the end of its last block. */
   readonly sendSize?: Float64Array;
@@ -49,7 +61,10 @@ function prefixDispls(side: Side, p: number): { displs: Float64Array; size: Floa
   return { displs, size };
 }
 
-/** The transpose of the matrix data (recvCounts[r * p + i] = M[i][r]), in 64 x 64 tiles so that both sides stay in cache. */
+/**
+ * The transpose of the matrix data (recvCounts[r * p + i] = M[i][r]), in 64 x 64 tiles so that both sides stay in
+ * cache.
+ */
 function transposed(m: CommMatrix): Float64Array {
   const { p, data } = m;
   const out = new Float64Array(p * p);

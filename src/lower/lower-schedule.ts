@@ -1,4 +1,7 @@
-/** lowerSchedule: a schedule and its matrix to a per-rank Program (MPI_Alltoallv buffers, scratch, rounds of operations). */
+/**
+ * lowerSchedule: a schedule and its matrix to a per-rank Program (MPI_Alltoallv buffers, scratch, rounds of
+ * operations).
+ */
 import { fail } from "../model/errors.js";
 import { checkMadeFor, type CommMatrix } from "../model/matrix.js";
 import type { Program, ProgramVariant } from "../model/program.js";
@@ -14,11 +17,17 @@ import { checkSchedule } from "../model/schedule-check.js";
 export interface LowerOptions extends DisplacementOptions {
   /** "nonblocking" (default) or "blocking" (each round ordered in matchings of ranks). */
   readonly variant?: ProgramVariant;
-  /** Called now and then while lowering: `done` of `total` thousandths of the work (the layout, the messages, the operations laid out). */
+  /**
+   * Called now and then while lowering: `done` of `total` thousandths of the work (the layout, the messages, the
+   * operations laid out).
+   */
   readonly progress?: ProgressCallback | null;
 }
 
-/** Weights of the lowering's progress: layout, grouping, messages (followed element by element for a payload plan), operations (about their shares of the time). */
+/**
+ * Weights of the lowering's progress: layout, grouping, messages (followed element by element for a payload plan),
+ * operations (about their shares of the time).
+ */
 const DIRECT_PROGRESS: readonly number[] = [150, 50, 50, 750];
 const PAYLOAD_PROGRESS: readonly number[] = [10, 10, 850, 130];
 

@@ -131,7 +131,10 @@ export function groupTransfers(s: Schedule): Grouping {
   return { n, round: round.toArray(), src: src.toArray(), dst: dst.toArray(), count: count.toArray(), msgOf };
 }
 
-/** The send-side slot of every message (its pair (src, dst) in the layout), or null in the full form (slot src * P + dst); throws the relay error when the peer form has no block for a pair. */
+/**
+ * The send-side slot of every message (its pair (src, dst) in the layout), or null in the full form (slot src * P +
+ * dst); throws the relay error when the peer form has no block for a pair.
+ */
 function sendSlots(layout: BufferLayout, p: number, s: Schedule, g: Grouping): Uint32Array | null {
   const peers = layout.sendPeers;
   if (peers === null) return null;

@@ -1,4 +1,7 @@
-/** Payload: element tracking of a payload plan (where each element range is, round by round) and the scratch regions of relayed elements. */
+/**
+ * Payload: element tracking of a payload plan (where each element range is, round by round) and the scratch regions of
+ * relayed elements.
+ */
 import { fail } from "../model/errors.js";
 import { slotCount, slotOf, slotPeer, slotStart } from "../model/layout-slots.js";
 import type { Schedule } from "../model/schedule.js";
@@ -44,7 +47,10 @@ export interface PayloadLowering {
   readonly scratchPeak: Float64Array;
 }
 
-/** Where every element of every message is between the steps: segments per message (origin, a hold in scratch, or the destination), and the pieces each move reads and writes. */
+/**
+ * Where every element of every message is between the steps: segments per message (origin, a hold in scratch, or the
+ * destination), and the pieces each move reads and writes.
+ */
 class ElementTracker {
   readonly head: Int32Array;
   /** The segment the last move of each message ended on (chunks mostly come in element order). */
@@ -53,7 +59,10 @@ class ElementTracker {
   readonly segCnt: Growable<Float64Array>;
   readonly segLoc: Growable<Int32Array>;
   readonly segNext: Growable<Int32Array>;
-  /** The segment before (-1 for a message's first): chunks that come in decreasing element order walk back from the finger. */
+  /**
+   * The segment before (-1 for a message's first): chunks that come in decreasing element order walk back from the
+   * finger.
+   */
   readonly segPrev: Growable<Int32Array>;
   readonly holdNode: Growable<Uint32Array>;
   readonly holdRound: Growable<Uint32Array>;
@@ -294,7 +303,10 @@ export function payloadMessages(
   return { msgs, scratchSize: scratch.size, scratchPeak: scratch.peak };
 }
 
-/** Weights of payloadMessages' progress: following the chunks, allocating scratch, resolving the pieces (about their shares of the time). */
+/**
+ * Weights of payloadMessages' progress: following the chunks, allocating scratch, resolving the pieces (about their
+ * shares of the time).
+ */
 const PAYLOAD_PROGRESS: readonly number[] = [500, 250, 250];
 
 /** Segment columns (see payloadMessages). */

@@ -1,4 +1,7 @@
-/** relayPeak: the most relayed elements each rank holds at once (lowerSchedule's scratchPeak), from a payload plan's chunks alone. */
+/**
+ * relayPeak: the most relayed elements each rank holds at once (lowerSchedule's scratchPeak), from a payload plan's
+ * chunks alone.
+ */
 import type { Schedule } from "../model/schedule.js";
 
 /**

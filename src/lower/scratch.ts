@@ -1,8 +1,13 @@
-/** Scratch: places relayed elements in each rank's scratch buffer by lifetime (first fit by arrival round) and measures the lower bound. */
+/**
+ * Scratch: places relayed elements in each rank's scratch buffer by lifetime (first fit by arrival round) and measures
+ * the lower bound.
+ */
 import { fail } from "../model/errors.js";
 import { growF64, growU32 } from "../internal/growable.js";
 
-/** Where every departure piece lies in its rank's scratch, each hold's pieces in element order, and the per-rank sizes. */
+/**
+ * Where every departure piece lies in its rank's scratch, each hold's pieces in element order, and the per-rank sizes.
+ */
 export interface ScratchPlan {
   /** Scratch offset of each departure piece. */
   readonly dpOffset: Float64Array;

@@ -128,7 +128,10 @@ class StageTally {
     this.sentTotal = new Float64Array(p);
   }
 
-  /** Tallies the transfers of `step` (of stage number `stage`, 1-based); returns its blocking cost (the slowest transfer). */
+  /**
+   * Tallies the transfers of `step` (of stage number `stage`, 1-based); returns its blocking cost (the slowest
+   * transfer).
+   */
   step(step: number, stage: number): StepCost {
     const { p, src, dst, size, stepStart } = this.s;
     const eb = this.s.elementBytes;

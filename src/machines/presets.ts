@@ -1,4 +1,7 @@
-/** Machine presets: the platform tables of 004 (table 1) and 002 (table 1), and today's interconnects with cited figures. */
+/**
+ * Machine presets: the platform tables of 004 (table 1) and 002 (table 1), and today's interconnects with cited
+ * figures.
+ */
 import { fail } from "../model/errors.js";
 import type { MachineModel } from "../model/machine.js";
 import { CM5_RATES } from "./sim/topology.js";

@@ -1,4 +1,7 @@
-/** Layout slots: where the block of (rank, peer) lives in a RankLayout's per-slot arrays, in either form (full or peers). */
+/**
+ * Layout slots: where the block of (rank, peer) lives in a RankLayout's per-slot arrays, in either form (full or
+ * peers).
+ */
 import type { PeerIndex, RankLayout } from "./program.js";
 
 /** The first slot of rank r (full form: r * p). */

@@ -42,7 +42,10 @@ export interface MachineModel {
   readonly notes?: string;
 }
 
-/** A machine's fields as a JSON record, in order, its fabric under the key "topology" (`commplan machines --json`, store keys). */
+/**
+ * A machine's fields as a JSON record, in order, its fabric under the key "topology" (`commplan machines --json`, store
+ * keys).
+ */
 export function machineRecord(m: MachineModel): { [k: string]: unknown } {
   return Object.fromEntries(Object.entries(m).map(([k, v]) => [k === "fabric" ? "topology" : k, v]));
 }

@@ -1,8 +1,14 @@
-/** Matrix digests: "mm3x64:" (two murmur3 lanes, the default) and the legacy byte-wise "fnv1a64:", both over P and the non-zero entries. */
+/**
+ * Matrix digests: "mm3x64:" (two murmur3 lanes, the default) and the legacy byte-wise "fnv1a64:", both over P and the
+ * non-zero entries.
+ */
 
 import type { MatrixRows } from "./matrix-rows.js";
 
-/** What a digest reads of a matrix (structural, so that matrix.ts can re-export without a cycle): the compressed rows of a sparse one, else the dense data. */
+/**
+ * What a digest reads of a matrix (structural, so that matrix.ts can re-export without a cycle): the compressed rows of
+ * a sparse one, else the dense data.
+ */
 interface Digestible {
   readonly p: number;
   readonly data: Float64Array;
@@ -150,7 +156,10 @@ export function legacyMatrixDigest(m: Digestible): string {
   return `${LEGACY_DIGEST_PREFIX}${hex8(h1)}${hex8(h2)}`;
 }
 
-/** m's digest in the scheme of `other` (the legacy one when `other` starts with "fnv1a64:", else the default), for comparing with it. */
+/**
+ * m's digest in the scheme of `other` (the legacy one when `other` starts with "fnv1a64:", else the default), for
+ * comparing with it.
+ */
 export function digestLike(m: Digestible, other: string): string {
   return other.startsWith(LEGACY_DIGEST_PREFIX) ? legacyMatrixDigest(m) : matrixDigest(m);
 }

@@ -3,7 +3,10 @@
  * the O(P + E) views every sparse-aware planner, verifier and machine reads (E = non-zero entries).
  */
 
-/** The non-zero entries in compressed-row form: row i's are k in rowStart[i] .. rowStart[i + 1] - 1, columns ascending and distinct. */
+/**
+ * The non-zero entries in compressed-row form: row i's are k in rowStart[i] .. rowStart[i + 1] - 1, columns ascending
+ * and distinct.
+ */
 export interface MatrixRows {
   readonly p: number;
   /** p + 1 offsets; rowStart[p] is the number of non-zero entries. */
@@ -14,7 +17,9 @@ export interface MatrixRows {
   readonly val: Float64Array;
 }
 
-/** The same entries in compressed-column form: column j's are k in colStart[j] .. colStart[j + 1] - 1, rows ascending. */
+/**
+ * The same entries in compressed-column form: column j's are k in colStart[j] .. colStart[j + 1] - 1, rows ascending.
+ */
 export interface MatrixCols {
   readonly p: number;
   readonly colStart: Uint32Array;
@@ -101,7 +106,8 @@ export interface DuplicateEntry {
 /**
  * Compressed rows of `count` coordinate entries (i, j, v), indices already checked in 0..p-1 and
  * values checked >= 0 (zeros are dropped). colOf and valOf may become the result's columns (not
- * copied) when they hold exactly `count` entries in row-major order: the caller hands them over. Entries in row-major order are taken in one pass; others are
+ * copied) when they hold exactly `count` entries in row-major order: the caller hands them over. Entries in row-major
+ * order are taken in one pass; others are
  * sorted by a counting sort on rows and a sort within each row. A repeated (i, j) is returned as a
  * DuplicateEntry (nothing built) for the caller to report with its own file, line and field.
  */

@@ -39,7 +39,9 @@ export interface MatrixStats {
   readonly networkTotal: number;
   /** Non-zero off-diagonal entries (network messages). */
   readonly messages: number;
-  /** Fill: messages / (p (p - 1)), the fraction of ordered pairs of distinct nodes that carry a message; 0 when p = 1. */
+  /**
+   * Fill: messages / (p (p - 1)), the fraction of ordered pairs of distinct nodes that carry a message; 0 when p = 1.
+   */
   readonly density: number;
   /** 003's "density d" (its tables): mean active off-diagonal entries per row, messages / p. */
   readonly d: number;

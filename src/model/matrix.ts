@@ -1,4 +1,7 @@
-/** CommMatrix: the communication matrix M (M[i][j] = elements node i sends node j), stored dense (P x P doubles) or sparse (compressed rows). */
+/**
+ * CommMatrix: the communication matrix M (M[i][j] = elements node i sends node j), stored dense (P x P doubles) or
+ * sparse (compressed rows).
+ */
 import { fail } from "./errors.js";
 import { digestLike } from "./matrix-digest.js";
 import { MAX_DEFAULT_BUDGET, checkMemory, denseMatrixBytes } from "./memory-budget.js";
@@ -256,7 +259,10 @@ export function matrixFromCoordinates(
   return sparseMatrix(rows, opts);
 }
 
-/** Wraps compressed rows (taken, not copied; columns ascending and distinct, values checked > 0) as a sparse matrix after checking its sums. */
+/**
+ * Wraps compressed rows (taken, not copied; columns ascending and distinct, values checked > 0) as a sparse matrix
+ * after checking its sums.
+ */
 export function sparseMatrix(rows: MatrixRows, opts: MatrixOptions = {}): CommMatrix {
   checkP(rows.p, opts.file, true);
   if (rows.rowStart[rows.p]! > MAX_ENTRIES)
@@ -267,7 +273,10 @@ export function sparseMatrix(rows: MatrixRows, opts: MatrixOptions = {}): CommMa
   return m;
 }
 
-/** A sparse CommMatrix: compressed rows, plus a dense copy made (within its memory budget) only when old code reads `data`. */
+/**
+ * A sparse CommMatrix: compressed rows, plus a dense copy made (within its memory budget) only when old code reads
+ * `data`.
+ */
 class SparseMatrix implements CommMatrix {
   private dense: Float64Array | null = null;
   readonly p: number;
@@ -325,7 +334,10 @@ export function isSparse(m: CommMatrix): boolean {
 const rowsCache = new WeakMap<CommMatrix, MatrixRows>();
 const colsCache = new WeakMap<CommMatrix, MatrixCols>();
 
-/** The non-zero entries of m in compressed rows (diagonal included): the storage of a sparse matrix, a one-pass scan of a dense one (kept with m). */
+/**
+ * The non-zero entries of m in compressed rows (diagonal included): the storage of a sparse matrix, a one-pass scan of
+ * a dense one (kept with m).
+ */
 export function matrixRows(m: CommMatrix): MatrixRows {
   if (m.sparse) return m.sparse;
   let r = rowsCache.get(m);

@@ -26,7 +26,10 @@ export interface NetworkRoutes {
   readonly maxHops: number;
   /** A short readable name of directed link `id` ("host3->leaf0", "leaf0->spine1"). */
   linkLabel(id: number): string;
-  /** Writes the directed link ids of the route from host a to host b (a != b) into `out` and returns their count; deterministic. */
+  /**
+   * Writes the directed link ids of the route from host a to host b (a != b) into `out` and returns their count;
+   * deterministic.
+   */
   route(a: number, b: number, out: Int32Array): number;
   /**
    * Optional: the first and last links of the route from a to b (a's uplink, b's downlink) into

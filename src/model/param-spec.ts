@@ -1,4 +1,7 @@
-/** Typed parameter specs: one way to declare the options of patterns, planners and the simulator, checked once by `resolveSpecs` into a typed object. */
+/**
+ * Typed parameter specs: one way to declare the options of patterns, planners and the simulator, checked once by
+ * `resolveSpecs` into a typed object.
+ */
 import { fail } from "./errors.js";
 
 /** A value a parameter takes once resolved. */
@@ -42,7 +45,9 @@ export type Specs = { readonly [name: string]: InputSpec | OutputSpec };
 /** The value type of an input spec. */
 type ValueOf<X> = X extends InputSpec<infer T, boolean> ? T : never;
 
-/** The resolved object of a declaration: every input typed (optional only when it has no default); output keys left out. */
+/**
+ * The resolved object of a declaration: every input typed (optional only when it has no default); output keys left out.
+ */
 export type Resolved<S extends Specs> = {
   readonly [K in keyof S as S[K] extends InputSpec<ParamValue, true> ? K : never]: ValueOf<S[K]>;
 } & {
@@ -94,7 +99,9 @@ export function integer(
   return spec("integer", o);
 }
 
-/** A finite-number parameter (or, with `values`, a number or one of those strings), with a default or a `derived` rule. */
+/**
+ * A finite-number parameter (or, with `values`, a number or one of those strings), with a default or a `derived` rule.
+ */
 export function number<const V extends string>(
   o: NumberOpts & { readonly values: readonly V[]; readonly default: number | NoInfer<V> },
 ): InputSpec<number | V, true>;
@@ -158,7 +165,10 @@ function numberPhrase(d: InputSpec): string {
   return d.unit !== undefined ? `${text} (${d.unit})` : text;
 }
 
-/** What a parameter takes, in words, as error messages say it: `"chunk" or "bvn"`, `"auto", "none" or a positive integer (elements)`. */
+/**
+ * What a parameter takes, in words, as error messages say it: `"chunk" or "bvn"`, `"auto", "none" or a positive integer
+ * (elements)`.
+ */
 export function describeSpec(d: InputSpec): string {
   if (d.type === "boolean") return "true or false";
   const parts = (d.values ?? []).map((v) => JSON.stringify(v));
@@ -240,7 +250,9 @@ export function resolvedFrom(values: object, specs: Specs): boolean {
 /** The largest seed accepted; seeds are unsigned 32-bit integers. */
 export const MAX_SEED = 0xffffffff;
 
-/** The one check of a seed (an integer in 0..2^32 - 1); throws a BAD_OPTION CommplanError of `module` on field "seed". */
+/**
+ * The one check of a seed (an integer in 0..2^32 - 1); throws a BAD_OPTION CommplanError of `module` on field "seed".
+ */
 export function checkSeed(module: string, seed: unknown): number {
   if (typeof seed !== "number" || !Number.isInteger(seed) || seed < 0 || seed > MAX_SEED) {
     throw fail(module, "BAD_OPTION", `seed must be an integer in 0..${MAX_SEED}, got ${String(seed)}`, {

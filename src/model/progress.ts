@@ -1,4 +1,7 @@
-/** Progress of long library runs (planners, lowering, writers, the verifier): the callback an options object may carry, its check, and the closures that call it at a coarse grain. */
+/**
+ * Progress of long library runs (planners, lowering, writers, the verifier): the callback an options object may carry,
+ * its check, and the closures that call it at a coarse grain.
+ */
 import { fail } from "./errors.js";
 
 /**
@@ -8,7 +11,10 @@ import { fail } from "./errors.js";
  */
 export type ProgressCallback = (done: number, total: number) => void;
 
-/** A progress callback option: a function, or null / undefined for none (a one-line BAD_OPTION of `module` naming `progress` otherwise). */
+/**
+ * A progress callback option: a function, or null / undefined for none (a one-line BAD_OPTION of `module` naming
+ * `progress` otherwise).
+ */
 export function checkProgress<F extends (...args: never[]) => void>(v: F | null | undefined, module: string): F | null {
   if (v === undefined || v === null) return null;
   if (typeof v !== "function")

@@ -1,4 +1,7 @@
-/** Rng: a small seeded generator (xoshiro128**, seeded by a 32-bit golden-ratio counter through MurmurHash3's fmix32), the only source of randomness. */
+/**
+ * Rng: a small seeded generator (xoshiro128**, seeded by a 32-bit golden-ratio counter through MurmurHash3's fmix32),
+ * the only source of randomness.
+ */
 
 /** A seeded random generator; same seed, same sequence on every platform. */
 export interface Rng {

@@ -1,4 +1,8 @@
-/** Well-formedness of a schedule object (DESIGN.md IR): the IR's columns and offset tables, indices in range, positive integer sizes, chunks that add up. A user's planner may hand-build a schedule; the verifier reports this as its first check, and the functions that take a schedule refuse one that fails it. */
+/**
+ * Well-formedness of a schedule object (DESIGN.md IR): the IR's columns and offset tables, indices in range, positive
+ * integer sizes, chunks that add up. A user's planner may hand-build a schedule; the verifier reports this as its first
+ * check, and the functions that take a schedule refuse one that fails it.
+ */
 import { fail } from "./errors.js";
 import { MAX_P } from "./matrix.js";
 import type { Schedule } from "./schedule.js";
@@ -77,7 +81,10 @@ function badTransfer(src: Uint32Array, dst: Uint32Array, size: Float64Array, p: 
   return -1;
 }
 
-/** The first chunk with a node outside 0..p-1, a count that is not a positive integer or an offset that is not a whole number >= 0, or -1. */
+/**
+ * The first chunk with a node outside 0..p-1, a count that is not a positive integer or an offset that is not a whole
+ * number >= 0, or -1.
+ */
 function badChunk(
   origin: Uint32Array,
   dest: Uint32Array,

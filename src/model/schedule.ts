@@ -46,7 +46,10 @@ export interface ScheduleHeader {
   readonly seed: number | null;
   readonly elementBytes: number;
   readonly matrixDigest: string;
-  /** `plan --algorithm auto`: the candidates weighed, their predicted and simulated times, and why the winner won (src/auto/plan-auto.ts); absent otherwise. */
+  /**
+   * `plan --algorithm auto`: the candidates weighed, their predicted and simulated times, and why the winner won
+   * (src/auto/plan-auto.ts); absent otherwise.
+   */
   readonly auto?: JsonValue;
 }
 

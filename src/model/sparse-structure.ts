@@ -1,6 +1,12 @@
-/** SparseStructure: the nonzero structure of a sparse matrix (compressed rows, column indices only), read from Matrix Market by src/io and partitioned by the spmv pattern. */
+/**
+ * SparseStructure: the nonzero structure of a sparse matrix (compressed rows, column indices only), read from Matrix
+ * Market by src/io and partitioned by the spmv pattern.
+ */
 
-/** Rows x cols structure in compressed-row form: row r's columns are `colIndex[rowStart[r] .. rowStart[r + 1])`, ascending and distinct (0-based). */
+/**
+ * Rows x cols structure in compressed-row form: row r's columns are `colIndex[rowStart[r] .. rowStart[r + 1])`,
+ * ascending and distinct (0-based).
+ */
 export interface SparseStructure {
   readonly rows: number;
   readonly cols: number;
@@ -12,7 +18,10 @@ export interface SparseStructure {
   readonly source?: string;
 }
 
-/** Builds the compressed-row structure of coordinate entries (0-based; duplicates merged, rows sorted); indices must be in range (the caller checks). */
+/**
+ * Builds the compressed-row structure of coordinate entries (0-based; duplicates merged, rows sorted); indices must be
+ * in range (the caller checks).
+ */
 export function sparseFromCoordinates(
   rows: number,
   cols: number,

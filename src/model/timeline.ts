@@ -3,7 +3,10 @@
 /** Peer or transfer index meaning "none". */
 export const TIMELINE_NONE = 0xffffffff;
 
-/** A recorded timeline: interval i is node[i] doing kind[i] from start[i] to end[i] with peer[i] (-1: none) and size[i] elements. */
+/**
+ * A recorded timeline: interval i is node[i] doing kind[i] from start[i] to end[i] with peer[i] (-1: none) and size[i]
+ * elements.
+ */
 export interface Timeline {
   readonly p: number;
   /** Names of the kind codes (INTERVAL_KINDS), so that readers need not import this module. */

@@ -1,6 +1,12 @@
-/** TopologyDescription: a network of hosts, switches and full-duplex links as plain data (the topology JSON file's shape, and what the SimGrid platform writer takes). */
+/**
+ * TopologyDescription: a network of hosts, switches and full-duplex links as plain data (the topology JSON file's
+ * shape, and what the SimGrid platform writer takes).
+ */
 
-/** One full-duplex cable between two nodes (by name); bandwidth in bytes per microsecond (each direction), latency in microseconds. */
+/**
+ * One full-duplex cable between two nodes (by name); bandwidth in bytes per microsecond (each direction), latency in
+ * microseconds.
+ */
 export interface TopologyLinkDescription {
   readonly a: string;
   readonly b: string;

@@ -1,4 +1,7 @@
-/** h-relation: a random h-relation of 001 sections 1 and 3 (every node the origin and destination of at most h unit messages). */
+/**
+ * h-relation: a random h-relation of 001 sections 1 and 3 (every node the origin and destination of at most h unit
+ * messages).
+ */
 import { integer } from "../model/param-spec.js";
 import { matrixFromData } from "../model/matrix.js";
 import { elementBytesOption, definePattern } from "./pattern-options.js";

@@ -1,4 +1,7 @@
-/** halo: the halo (ghost-cell) exchange of a 2D or 3D stencil code on a Cartesian process grid (faces, edges, corners; periodic or not). */
+/**
+ * halo: the halo (ghost-cell) exchange of a 2D or 3D stencil code on a Cartesian process grid (faces, edges, corners;
+ * periodic or not).
+ */
 import { integer } from "../model/param-spec.js";
 import { matrixFromCoordinates } from "../model/matrix.js";
 import { checkMemory } from "../model/memory-budget.js";
@@ -61,7 +64,10 @@ const options = {
 
 const ALLOWED: Readonly<Record<number, readonly number[]>> = { 2: [4, 8], 3: [6, 18, 26] };
 
-/** The neighbour offsets of a stencil: vectors in {-1, 0, 1}^dims with 1 .. maxNonzero nonzero components (faces 1, edges 2, corners 3). */
+/**
+ * The neighbour offsets of a stencil: vectors in {-1, 0, 1}^dims with 1 .. maxNonzero nonzero components (faces 1,
+ * edges 2, corners 3).
+ */
 export function haloNeighbours(dims: number, neighbours: number): Int8Array[] {
   const maxNonzero = neighbours === 4 || neighbours === 6 ? 1 : neighbours === 18 ? 2 : dims;
   const out: Int8Array[] = [];

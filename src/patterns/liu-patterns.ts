@@ -1,4 +1,7 @@
-/** liu-pattern1 / liu-pattern2 / liu-pattern3: Patterns 1-3 of 002 section 4 (l_max tokens to some nodes, one token to the rest). */
+/**
+ * liu-pattern1 / liu-pattern2 / liu-pattern3: Patterns 1-3 of 002 section 4 (l_max tokens to some nodes, one token to
+ * the rest).
+ */
 import { integer } from "../model/param-spec.js";
 import { matrixFromData, type CommMatrix } from "../model/matrix.js";
 import { MAX_SIZE_OPTION, elementBytesOption, definePattern } from "./pattern-options.js";
@@ -39,7 +42,10 @@ export const liuPattern1 = definePattern({
   },
 });
 
-/** The pattern `liu-pattern2`: lmax tokens to (i + 1) mod P and to every j with j mod ceil(sqrt P) = 0, one token to the rest. */
+/**
+ * The pattern `liu-pattern2`: lmax tokens to (i + 1) mod P and to every j with j mod ceil(sqrt P) = 0, one token to the
+ * rest.
+ */
 export const liuPattern2 = definePattern({
   name: "liu-pattern2",
   title: "002 Pattern2: lmax tokens to (i + 1) mod P and to every j with j mod ceil(sqrt P) = 0, one token to the rest",

@@ -1,4 +1,7 @@
-/** moe: the all-to-all token dispatch of a mixture-of-experts layer (GShard, Switch Transformer, DeepSpeed-MoE): top-k routing over Zipf-skewed experts with a per-rank expert capacity. */
+/**
+ * moe: the all-to-all token dispatch of a mixture-of-experts layer (GShard, Switch Transformer, DeepSpeed-MoE): top-k
+ * routing over Zipf-skewed experts with a per-rank expert capacity.
+ */
 import { integer, number } from "../model/param-spec.js";
 import { matrixFromData, type CommMatrix } from "../model/matrix.js";
 import type { Rng } from "../model/rng.js";
@@ -51,7 +54,10 @@ const options = {
   elementBytes: elementBytesOption(2),
 } as const;
 
-/** Token copies one rank may send one expert: ceil(capacityFactor x tokens x k / E), or Infinity when capacityFactor is 0. */
+/**
+ * Token copies one rank may send one expert: ceil(capacityFactor x tokens x k / E), or Infinity when capacityFactor is
+ * 0.
+ */
 export function moeCapacity(
   p: number,
   opts: { tokens: number; experts: number; k: number; capacityFactor: number },
@@ -60,7 +66,9 @@ export function moeCapacity(
   return Math.ceil((opts.capacityFactor * opts.tokens * opts.k) / (p * opts.experts));
 }
 
-/** One rank's routing: the k experts (popularity ranks) of every token, drawn without replacement; `choice[t * k + c]`. */
+/**
+ * One rank's routing: the k experts (popularity ranks) of every token, drawn without replacement; `choice[t * k + c]`.
+ */
 function routeRank(rng: Rng, cum: Float64Array, tokens: number, k: number): Int32Array {
   const choice = new Int32Array(tokens * k);
   const chosen = new Int32Array(k);

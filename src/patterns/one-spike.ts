@@ -2,7 +2,10 @@
 import { matrixFromData } from "../model/matrix.js";
 import { SPIKE_OPTIONS, elementBytesOption, definePattern } from "./pattern-options.js";
 
-/** The pattern `pattern1`: node i sends mmax to one node j != i chosen uniformly (one draw per node, i ascending) and `small` to every other node. */
+/**
+ * The pattern `pattern1`: node i sends mmax to one node j != i chosen uniformly (one draw per node, i ascending) and
+ * `small` to every other node.
+ */
 export const oneSpike = definePattern({
   name: "pattern1",
   title: "004 Pattern1 (one spike): mmax elements to one random node, `small` to the rest",

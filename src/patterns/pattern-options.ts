@@ -1,4 +1,7 @@
-/** Pattern options: definePattern, the shared elementBytes option and the checks of options against p (used by every generator). */
+/**
+ * Pattern options: definePattern, the shared elementBytes option and the checks of options against p (used by every
+ * generator).
+ */
 import { fail } from "../model/errors.js";
 import { integer } from "../model/param-spec.js";
 import type { PatternDef, PatternOptions, PatternOptionSpec } from "./types.js";

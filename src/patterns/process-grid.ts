@@ -1,4 +1,7 @@
-/** Process grids: P factored into a balanced 2D or 3D grid (as MPI_Dims_create does) and rank <-> coordinate maps (row-major, like MPI_Cart_create). */
+/**
+ * Process grids: P factored into a balanced 2D or 3D grid (as MPI_Dims_create does) and rank <-> coordinate maps
+ * (row-major, like MPI_Cart_create).
+ */
 import { optionAgainstP } from "./pattern-options.js";
 
 /**

@@ -1,4 +1,7 @@
-/** Random permutations, derangements and disjoint off-diagonal permutation sets (supports of 000 sec. 7, 001 sec. 3, 003 sec. 5). */
+/**
+ * Random permutations, derangements and disjoint off-diagonal permutation sets (supports of 000 sec. 7, 001 sec. 3, 003
+ * sec. 5).
+ */
 import { fail } from "../model/errors.js";
 import { shuffleInPlace, type Rng } from "../model/rng.js";
 

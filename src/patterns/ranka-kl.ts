@@ -25,7 +25,10 @@ export function rankaKlSlotSizes(k: number, l: number, t: number): number[] {
   return [...splitEvenly(largeTotal, nLarge), ...splitEvenly(t - largeTotal, k - nLarge)];
 }
 
-/** The pattern `ranka-kl`: k disjoint off-diagonal random permutations, slot s of every node carrying rankaKlSlotSizes[s]. */
+/**
+ * The pattern `ranka-kl`: k disjoint off-diagonal random permutations, slot s of every node carrying
+ * rankaKlSlotSizes[s].
+ */
 export const rankaKl = definePattern({
   name: "ranka-kl",
   title: "Bounded traffic t with fan-out k and non-uniformity l (000 sec. 7)",

@@ -1,4 +1,6 @@
-/** Pattern registry: every matrix generator of commplan by its CLI name, with option checking (DESIGN.md "patterns"). */
+/**
+ * Pattern registry: every matrix generator of commplan by its CLI name, with option checking (DESIGN.md "patterns").
+ */
 import { fail } from "../model/errors.js";
 import { MAX_DENSE_P, MAX_P, type CommMatrix } from "../model/matrix.js";
 import { checkMemory, denseMatrixBytes } from "../model/memory-budget.js";
@@ -66,7 +68,9 @@ export function findPattern(name: string): PatternDef {
   return def;
 }
 
-/** Fills defaults and checks every option (range, integer, unknown names) once; throws CommplanError naming the option. */
+/**
+ * Fills defaults and checks every option (range, integer, unknown names) once; throws CommplanError naming the option.
+ */
 export function resolvePatternOptions<S extends PatternOptions>(
   def: PatternDef<S>,
   given: { readonly [k: string]: unknown },
@@ -84,7 +88,10 @@ export function patternOptionList(def: PatternDef): PatternOption[] {
   return Object.entries(def.options).map(([name, o]) => ({ name, ...o }));
 }
 
-/** Checks p for a pattern (a positive integer up to MAX_P for a sparse pattern, MAX_DENSE_P for a dense one within `maxMemory`, equal to fixedP when the pattern has one). */
+/**
+ * Checks p for a pattern (a positive integer up to MAX_P for a sparse pattern, MAX_DENSE_P for a dense one within
+ * `maxMemory`, equal to fixedP when the pattern has one).
+ */
 export function checkPatternP(def: PatternDef, p: unknown, maxMemory?: number): number {
   const max = def.sparse === true ? MAX_P : MAX_DENSE_P;
   if (typeof p !== "number" || !Number.isInteger(p) || p < 1 || p > max) {
@@ -125,7 +132,10 @@ export function checkPatternInput(def: PatternDef, input: PatternInput): void {
     );
 }
 
-/** Generates pattern `name` for P nodes from a seed, after checking p, the seed, every option and the input (`--file`) it needs. */
+/**
+ * Generates pattern `name` for P nodes from a seed, after checking p, the seed, every option and the input (`--file`)
+ * it needs.
+ */
 export function generatePattern(
   name: string,
   p: number,
@@ -136,7 +146,10 @@ export function generatePattern(
   return generatePatternWithNotes(name, p, given, seed, input).matrix;
 }
 
-/** generatePattern, with the pattern's notes on the result (dropped tokens, the process grid used, ...; empty for most patterns). */
+/**
+ * generatePattern, with the pattern's notes on the result (dropped tokens, the process grid used, ...; empty for most
+ * patterns).
+ */
 export function generatePatternWithNotes(
   name: string,
   p: number,

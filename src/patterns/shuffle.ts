@@ -1,4 +1,7 @@
-/** shuffle: the all-to-all of a parallel hash join (hash partitioning) or sample sort (range partitioning by sampled splitters) over Zipf-skewed keys. */
+/**
+ * shuffle: the all-to-all of a parallel hash join (hash partitioning) or sample sort (range partitioning by sampled
+ * splitters) over Zipf-skewed keys.
+ */
 import { integer, number } from "../model/param-spec.js";
 import { matrixFromData } from "../model/matrix.js";
 import type { Rng } from "../model/rng.js";
@@ -46,7 +49,10 @@ export function fmix32(v: number): number {
   return (z ^ (z >>> 16)) >>> 0;
 }
 
-/** The destination rank of every key value under range partitioning: P - 1 splitters evenly spaced in p x samples sampled keys. */
+/**
+ * The destination rank of every key value under range partitioning: P - 1 splitters evenly spaced in p x samples
+ * sampled keys.
+ */
 function rangeDestinations(rng: Rng, p: number, samples: number, keyCum: Float64Array, keyOf: Int32Array): Int32Array {
   const keys = keyOf.length;
   const drawn = new Int32Array(p * samples);

@@ -1,4 +1,7 @@
-/** spmv: the communication of a distributed sparse matrix-vector product y = A x under a block-row partition (each rank gathers the x entries its rows touch). */
+/**
+ * spmv: the communication of a distributed sparse matrix-vector product y = A x under a block-row partition (each rank
+ * gathers the x entries its rows touch).
+ */
 import { memoryBudgetOf } from "../host/memory.js";
 import { fail } from "../model/errors.js";
 import { growF64, growU32 } from "../internal/growable.js";
@@ -6,7 +9,10 @@ import { matrixFromCoordinates, matrixRows, type CommMatrix } from "../model/mat
 import type { SparseStructure } from "../model/sparse-structure.js";
 import { elementBytesOption, definePattern } from "./pattern-options.js";
 
-/** The rank owning index c of n split over p ranks as PETSc's PetscSplitOwnership does (the first n mod p ranks own one more). */
+/**
+ * The rank owning index c of n split over p ranks as PETSc's PetscSplitOwnership does (the first n mod p ranks own one
+ * more).
+ */
 export function blockOwner(n: number, p: number, c: number): number {
   const q = Math.floor(n / p),
     r = n % p;

@@ -41,6 +41,9 @@ export interface PatternDef<S extends PatternOptions = PatternOptions> {
   readonly file?: PatternFileSpec;
   /** Builds the matrix; `opts` must come from resolvePatternOptions; checks only what depends on p. */
   generate(p: number, opts: Resolved<S>, rng: Rng, input?: PatternInput): CommMatrix;
-  /** Facts about a generated matrix worth telling the user (e.g. dropped tokens), one line each; computed from the matrix and the options. */
+  /**
+   * Facts about a generated matrix worth telling the user (e.g. dropped tokens), one line each; computed from the
+   * matrix and the options.
+   */
   notes?(m: CommMatrix, opts: Resolved<S>, input?: PatternInput): readonly string[];
 }

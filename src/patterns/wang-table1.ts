@@ -3,7 +3,10 @@ import { integer } from "../model/param-spec.js";
 import { matrixFromRows } from "../model/matrix.js";
 import { MAX_SIZE_OPTION, elementBytesOption, requireFixedP, definePattern } from "./pattern-options.js";
 
-/** Table 1 of 003 as printed (blank entries are 0): P_0 sends 3 messages, P_4 sends 5, P_0, P_1, P_3, P_4, P_6 send to P_2. */
+/**
+ * Table 1 of 003 as printed (blank entries are 0): P_0 sends 3 messages, P_4 sends 5, P_0, P_1, P_3, P_4, P_6 send to
+ * P_2.
+ */
 export const WANG_TABLE1_ROWS: readonly (readonly number[])[] = [
   [0, 1, 1, 0, 0, 0, 1, 0],
   [1, 0, 1, 1, 0, 0, 0, 1],

@@ -1,4 +1,7 @@
-/** wang-set1 / wang-set2: test sets 1 and 2 of 003 section 5 (about d messages per row and column; uniform or COM x unit sizes). */
+/**
+ * wang-set1 / wang-set2: test sets 1 and 2 of 003 section 5 (about d messages per row and column; uniform or COM x unit
+ * sizes).
+ */
 import { integer } from "../model/param-spec.js";
 import { fail } from "../model/errors.js";
 import { matrixFromData } from "../model/matrix.js";
@@ -40,7 +43,9 @@ export const wangSet1 = definePattern({
   },
 });
 
-/** The pattern `wang-set2`: test set 2 of 003, message (i, j) = COM(i, j) x unit with COM(i, j) uniform in 1..maxFactor. */
+/**
+ * The pattern `wang-set2`: test set 2 of 003, message (i, j) = COM(i, j) x unit with COM(i, j) uniform in 1..maxFactor.
+ */
 export const wangSet2 = definePattern({
   name: "wang-set2",
   title: "003 test set 2: d-regular support, COM(i, j) x unit with COM(i, j) uniform in 1..maxFactor",

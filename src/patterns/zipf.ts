@@ -1,4 +1,6 @@
-/** Zipf popularity and draws from a discrete distribution by its cumulative sums (the skewed workloads moe and shuffle). */
+/**
+ * Zipf popularity and draws from a discrete distribution by its cumulative sums (the skewed workloads moe and shuffle).
+ */
 
 /** Zipf weights of n items with exponent s: item r (0-based popularity rank) weighs 1 / (r + 1)^s; s = 0 is uniform. */
 export function zipfWeights(n: number, s: number): Float64Array {

@@ -1,14 +1,23 @@
-/** Network messages of a sparse matrix grouped by the step a planner gives each pair: a counting sort in O(P + E + steps), instead of a loop over steps x nodes. */
+/**
+ * Network messages of a sparse matrix grouped by the step a planner gives each pair: a counting sort in O(P + E +
+ * steps), instead of a loop over steps x nodes.
+ */
 import { matrixRows, type CommMatrix } from "../model/matrix.js";
 
-/** The messages of step s are x in start[s] .. start[s + 1] - 1: from src[x], the matrix's non-zero entry `at[x]` (its column and value in matrixRows). */
+/**
+ * The messages of step s are x in start[s] .. start[s + 1] - 1: from src[x], the matrix's non-zero entry `at[x]` (its
+ * column and value in matrixRows).
+ */
 export interface MessagesByStep {
   readonly start: Uint32Array;
   readonly src: Uint32Array;
   readonly at: Uint32Array;
 }
 
-/** Groups the off-diagonal non-zero entries of m by `stepOf(i, j)` (0..steps-1); within a step, in row order (then column order). */
+/**
+ * Groups the off-diagonal non-zero entries of m by `stepOf(i, j)` (0..steps-1); within a step, in row order (then
+ * column order).
+ */
 export function messagesByStep(m: CommMatrix, steps: number, stepOf: (i: number, j: number) => number): MessagesByStep {
   const { p } = m;
   const { rowStart, col } = matrixRows(m);

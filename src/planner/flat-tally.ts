@@ -1,4 +1,7 @@
-/** FlatTally: the flat cost model's time of a plan fed transfer by transfer, without building it (the planners' predictions, docs/cost-model.md). */
+/**
+ * FlatTally: the flat cost model's time of a plan fed transfer by transfer, without building it (the planners'
+ * predictions, docs/cost-model.md).
+ */
 import { matrixRows, type CommMatrix } from "../model/matrix.js";
 import type { MachineModel } from "../model/machine.js";
 import { messagesByStep } from "./by-step.js";
@@ -89,7 +92,10 @@ export function tally(m: CommMatrix, machine: MachineModel, mode: FlatMode): Fla
   return new FlatTally(m.p, m.elementBytes, machine, mode === "blocking");
 }
 
-/** Feeds f the network messages of a sparse matrix step by step (messagesByStep: O(P + E + steps)); empty steps cost nothing, as in the planners, which drop them. */
+/**
+ * Feeds f the network messages of a sparse matrix step by step (messagesByStep: O(P + E + steps)); empty steps cost
+ * nothing, as in the planners, which drop them.
+ */
 export function feedByStep(m: CommMatrix, f: FlatTally, steps: number, stepOf: (i: number, j: number) => number): void {
   const { col, val } = matrixRows(m);
   const { start, src, at } = messagesByStep(m, steps, stepOf);

@@ -1,4 +1,7 @@
-/** Linear permutation: pairwise exchange with partner i XOR k (000 sec 4, fig. 3; 003 sec 3.2, fig. 3), extended to any P. */
+/**
+ * Linear permutation: pairwise exchange with partner i XOR k (000 sec 4, fig. 3; 003 sec 3.2, fig. 3), extended to any
+ * P.
+ */
 import type { CommMatrix } from "../model/matrix.js";
 import type { MachineModel } from "../model/machine.js";
 import { feedByStep, tally } from "./flat-tally.js";

@@ -21,7 +21,9 @@ export function planHeader(m: CommMatrix, algorithm: string, opts: PlanOptions, 
   };
 }
 
-/** A seeded Rng that records whether anything was drawn from it (for planners whose random choices depend on the input). */
+/**
+ * A seeded Rng that records whether anything was drawn from it (for planners whose random choices depend on the input).
+ */
 export function trackedRng(seed: number): { readonly rng: Rng; readonly used: () => boolean } {
   const inner = createRng(seed);
   let drawn = false;
@@ -33,7 +35,10 @@ export function trackedRng(seed: number): { readonly rng: Rng; readonly used: ()
   return { rng, used: () => drawn };
 }
 
-/** Adds the message i -> j of `size` elements (if non-empty) to the current step; with payload, one chunk [i, j, 0, size]. */
+/**
+ * Adds the message i -> j of `size` elements (if non-empty) to the current step; with payload, one chunk [i, j, 0,
+ * size].
+ */
 export function sendSize(b: ScheduleBuilder, i: number, j: number, size: number): void {
   if (size === 0) return;
   b.transfer(i, j, size);

@@ -1,10 +1,15 @@
-/** Memory budget of a plan: the planners that allocate in proportion to P^2 or to their output estimate it up front and refuse past the budget. */
+/**
+ * Memory budget of a plan: the planners that allocate in proportion to P^2 or to their output estimate it up front and
+ * refuse past the budget.
+ */
 import { memoryBudgetOf } from "../host/memory.js";
 import { fail } from "../model/errors.js";
 import { matrixBytes, nonzeroCount, type CommMatrix } from "../model/matrix.js";
 import type { PlanOptions } from "./types.js";
 
-/** The bytes a plan may allocate: `opts.maxMemory`, else the default budget (half the machine's memory, at most 32 GiB). */
+/**
+ * The bytes a plan may allocate: `opts.maxMemory`, else the default budget (half the machine's memory, at most 32 GiB).
+ */
 export function planMemoryBudget(opts: PlanOptions): number {
   return memoryBudgetOf(opts);
 }
@@ -14,7 +19,10 @@ function bytes(n: number): string {
   return n >= 2 ** 30 ? `${(n / 2 ** 30).toFixed(1)} GiB` : `${(n / 2 ** 20).toFixed(1)} MiB`;
 }
 
-/** Throws a one-line CommplanError when a plan's estimated allocation passes the budget; `what` says what the estimate counts. */
+/**
+ * Throws a one-line CommplanError when a plan's estimated allocation passes the budget; `what` says what the estimate
+ * counts.
+ */
 export function refuseOverBudget(algorithm: string, estimate: number, what: string, opts: PlanOptions): void {
   const budget = planMemoryBudget(opts);
   if (estimate <= budget) return;
@@ -28,7 +36,10 @@ export function refuseOverBudget(algorithm: string, estimate: number, what: stri
 
 /** Below this a P^2 plan of a sparse matrix is not refused (small P: the dense work is cheap). */
 export const SPARSE_DENSE_WORK_FLOOR = 256 * 2 ** 20;
-/** A P^2 plan of a sparse matrix is refused when its estimate passes this many times the matrix's own bytes (and the floor). */
+/**
+ * A P^2 plan of a sparse matrix is refused when its estimate passes this many times the matrix's own bytes (and the
+ * floor).
+ */
 export const SPARSE_DENSE_WORK_FACTOR = 16;
 
 /**

@@ -1,4 +1,7 @@
-/** Planner parameters: the one check of given params against a planner's declaration, and definePlanner, which hands a planner its params typed. */
+/**
+ * Planner parameters: the one check of given params against a planner's declaration, and definePlanner, which hands a
+ * planner its params typed.
+ */
 import { fail } from "../model/errors.js";
 import { checkProgress } from "../model/progress.js";
 import type { CommMatrix } from "../model/matrix.js";
@@ -20,7 +23,10 @@ export function inputParams(decl: readonly PlannerParam[]): InputParam[] {
   return inputSpecs(decl);
 }
 
-/** What a parameter takes, in words, as error messages say it: `"chunk" or "bvn"`, `"auto", "none" or a positive integer (elements)`. */
+/**
+ * What a parameter takes, in words, as error messages say it: `"chunk" or "bvn"`, `"auto", "none" or a positive integer
+ * (elements)`.
+ */
 export const describeParamType: (d: InputParam) => string = describeSpec;
 
 /**

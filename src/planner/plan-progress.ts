@@ -1,4 +1,7 @@
-/** Progress of the planners: the share of ScheduleBuilder.build, and the progress of a planner that emits steps and then builds. */
+/**
+ * Progress of the planners: the share of ScheduleBuilder.build, and the progress of a planner that emits steps and then
+ * builds.
+ */
 import { progressPhases, progressTicker } from "../model/progress.js";
 import type { PlanOptions } from "./types.js";
 

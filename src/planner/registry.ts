@@ -50,7 +50,10 @@ export interface PlanRequest {
   readonly progress?: ProgressCallback | null;
 }
 
-/** Fills defaults (no payload, seed 1, no machine, no params, no progress), checks the seed and the progress callback and checks the params against the planner's declaration (its defaults filled). */
+/**
+ * Fills defaults (no payload, seed 1, no machine, no params, no progress), checks the seed and the progress callback
+ * and checks the params against the planner's declaration (its defaults filled).
+ */
 export function resolvePlanOptions(planner: Planner, req: PlanRequest = {}): PlanOptions {
   const seed = checkSeed("planner", req.seed ?? 1);
   if (req.machine !== undefined && req.machine !== null) checkMachine(req.machine, "planner");

@@ -7,19 +7,28 @@ import type { JsonValue, Schedule } from "../model/schedule.js";
 
 export type { ParamValue } from "../model/param-spec.js";
 
-/** Resolved parameters before typing: every declared input, defaults filled (an input without a default is absent when not given). */
+/**
+ * Resolved parameters before typing: every declared input, defaults filled (an input without a default is absent when
+ * not given).
+ */
 export type PlanParams = { readonly [k: string]: ParamValue };
 
 /** An input parameter of a planner (`--param name=value`) with its name: see InputSpec. */
 export type InputParam = InputSpec & { readonly name: string };
 
-/** A key the planner writes into the schedule header's params, with its name: accepted on input (so a header's params can be given back) and ignored. */
+/**
+ * A key the planner writes into the schedule header's params, with its name: accepted on input (so a header's params
+ * can be given back) and ignored.
+ */
 export type OutputParam = OutputSpec & { readonly name: string };
 
 /** One parameter declaration of a planner. */
 export type PlannerParam = InputParam | OutputParam;
 
-/** Options every planner receives, made by `resolvePlanOptions` (defaults filled, params checked against the declaration). */
+/**
+ * Options every planner receives, made by `resolvePlanOptions` (defaults filled, params checked against the
+ * declaration).
+ */
 export interface PlanOptions<P = PlanParams> {
   /** Emit payload chunks (element-level plan) as well as message sizes. */
   readonly payload: boolean;
@@ -27,11 +36,20 @@ export interface PlanOptions<P = PlanParams> {
   readonly seed: number;
   /** Machine model for planners that use a cost model; others ignore it. */
   readonly machine: MachineModel | null;
-  /** The planner's input parameters, checked and with defaults filled (output keys dropped); typed inside a planner made by definePlanner. */
+  /**
+   * The planner's input parameters, checked and with defaults filled (output keys dropped); typed inside a planner made
+   * by definePlanner.
+   */
   readonly params: P;
-  /** The params exactly as the caller gave them (output keys included); planners whose header echoes the request copy these. */
+  /**
+   * The params exactly as the caller gave them (output keys included); planners whose header echoes the request copy
+   * these.
+   */
   readonly givenParams: { readonly [k: string]: JsonValue };
-  /** Bytes the plan may allocate (planners that estimate their memory refuse past it); default half the machine's memory (plan-memory.ts). */
+  /**
+   * Bytes the plan may allocate (planners that estimate their memory refuse past it); default half the machine's memory
+   * (plan-memory.ts).
+   */
   readonly maxMemory?: number;
   /**
    * Called now and then while the plan is made (planners that can take long report: see ProgressCallback),
@@ -56,7 +74,10 @@ export interface Planner {
   readonly traits: PlannerTraits;
   /** What `--algorithm auto` needs of it, or why it is deliberately not one of auto's candidates. */
   readonly auto: AutoProfile | NoAuto;
-  /** Makes a schedule for the matrix; `opts` must come from `resolvePlanOptions`; throws CommplanError for matrices it cannot plan. */
+  /**
+   * Makes a schedule for the matrix; `opts` must come from `resolvePlanOptions`; throws CommplanError for matrices it
+   * cannot plan.
+   */
   plan(m: CommMatrix, opts: PlanOptions): Schedule;
 }
 
@@ -76,7 +97,9 @@ export interface PlannerTraits {
   readonly randomised: boolean;
   /** Stages of a plan with traffic: a number, or "rounds" (one stage per protocol round). */
   readonly stages: number | "rounds";
-  /** How its plans grow: with the messages (linear), or faster (P^2, P sqrt(P), (P / g)^2 transfers, one per element). */
+  /**
+   * How its plans grow: with the messages (linear), or faster (P^2, P sqrt(P), (P / g)^2 transfers, one per element).
+   */
   readonly growth: "linear" | "superlinear";
   /**
    * Most network elements for which compare runs it (it moves every element as its own transfer); absent: no
@@ -120,7 +143,10 @@ export type AutoBoundKind = "unit-packets" | "two-relays" | "four-stages" | "who
 export interface AutoVariantSpec {
   /** The planner's parameters in this variant. */
   readonly params: { readonly [k: string]: JsonValue };
-  /** Tie-break position: auto's variants are ordered by priority (default 0), then registry order (the earlier wins a tie). */
+  /**
+   * Tie-break position: auto's variants are ordered by priority (default 0), then registry order (the earlier wins a
+   * tie).
+   */
   readonly priority?: number;
   /** Simulated whatever the screen says (AUTO_ALWAYS_FINAL). */
   readonly alwaysFinal?: boolean;

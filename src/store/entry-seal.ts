@@ -1,4 +1,7 @@
-/** Entry seal: a 128-bit checksum of a whole plan file written inside it (as schema metadata), so a flipped byte or a truncation anywhere is found. */
+/**
+ * Entry seal: a 128-bit checksum of a whole plan file written inside it (as schema metadata), so a flipped byte or a
+ * truncation anywhere is found.
+ */
 
 /** The marker before the seal's hex digits; 0x01 never occurs in JSON text, so no header or parameter can spell it. */
 const MARKER = Buffer.from("\x01commplan-seal=", "latin1");
@@ -10,7 +13,10 @@ export const SEAL_PLACEHOLDER = `\x01commplan-seal=${"0".repeat(HEX)}`;
 export const SEAL_KEY = "commplan.seal";
 const ZEROS = Buffer.from("0".repeat(HEX), "latin1");
 
-/** The byte ranges of an Arrow IPC file's schema metadata: its first message (after the magic) and its footer; empty when the framing is broken. */
+/**
+ * The byte ranges of an Arrow IPC file's schema metadata: its first message (after the magic) and its footer; empty
+ * when the framing is broken.
+ */
 function metadataRanges(b: Buffer): [number, number][] {
   const len = b.length;
   if (len < 24 || b.toString("latin1", 0, 6) !== "ARROW1" || b.toString("latin1", len - 6) !== "ARROW1") return [];
@@ -22,7 +28,10 @@ function metadataRanges(b: Buffer): [number, number][] {
   return ranges;
 }
 
-/** Where the seal's hex digits are: every occurrence of the marker in the schema metadata (the file's footer, and its first message when the writer repeats the schema there). */
+/**
+ * Where the seal's hex digits are: every occurrence of the marker in the schema metadata (the file's footer, and its
+ * first message when the writer repeats the schema there).
+ */
 function sealPositions(b: Buffer): number[] {
   const at: number[] = [];
   for (const [from, to] of metadataRanges(b)) {
@@ -85,7 +94,10 @@ function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-/** Seals bytes that hold SEAL_PLACEHOLDER: writes the checksum of the whole file into every placeholder, in place; returns it. */
+/**
+ * Seals bytes that hold SEAL_PLACEHOLDER: writes the checksum of the whole file into every placeholder, in place;
+ * returns it.
+ */
 export function sealBytes(bytes: Uint8Array): string {
   const b = asBuffer(bytes);
   const at = sealPositions(b);

@@ -6,7 +6,10 @@ import { findPlanner, type PlanRequest } from "../planner/registry.js";
 import { addPlan, getPlanById, type PlanStore } from "./plan-store.js";
 import { resolveStoreRequest, STORE_AUTO, type ResolvedRequest } from "./store-key.js";
 
-/** What getOrPlan asks for: the algorithm ("auto" for auto's pick on the machine) and the plan request (payload, seed, machine, params). */
+/**
+ * What getOrPlan asks for: the algorithm ("auto" for auto's pick on the machine) and the plan request (payload, seed,
+ * machine, params).
+ */
 export interface GetOrPlanOptions extends PlanRequest {
   readonly algorithm: string;
 }

@@ -1,4 +1,7 @@
-/** Plan store: a directory of sealed Arrow plans keyed by content; writers publish with an exclusive link, so concurrent or killed writers leave every entry complete, checksummed and written once. */
+/**
+ * Plan store: a directory of sealed Arrow plans keyed by content; writers publish with an exclusive link, so concurrent
+ * or killed writers leave every entry complete, checksummed and written once.
+ */
 import { closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, rmSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
@@ -133,7 +136,10 @@ function fsyncDir(dir: string): void {
   }
 }
 
-/** Publishes a temporary file as `target` unless it exists (link: exclusive and atomic); true when this call published it. */
+/**
+ * Publishes a temporary file as `target` unless it exists (link: exclusive and atomic); true when this call published
+ * it.
+ */
 function publish(tmp: string, target: string, dir: string): boolean {
   try {
     mkdirSync(dir, { recursive: true });
@@ -259,7 +265,10 @@ function damaged(id: string, file: string, problem: string): Error {
   );
 }
 
-/** The plan stored under `id`, or null when there is none; a damaged entry is refused by name (a CommplanError), never served. */
+/**
+ * The plan stored under `id`, or null when there is none; a damaged entry is refused by name (a CommplanError), never
+ * served.
+ */
 export function getPlanById(s: PlanStore, id: string): Schedule | null {
   const file = entryFile(s, id);
   const badPath = entryPathDamage(s, id);
@@ -277,7 +286,8 @@ export function getPlanById(s: PlanStore, id: string): Schedule | null {
   if (bad !== null) throw damaged(id, file, bad);
   let decoded: ReturnType<typeof decodeScheduleArrowWithHeader>;
   try {
-    decoded = decodeScheduleArrowWithHeader(bytes, { trusted: true }); // the checksum matched: the bytes are the writer's
+    // the checksum matched: the bytes are the writer's
+    decoded = decodeScheduleArrowWithHeader(bytes, { trusted: true });
   } catch (e) {
     throw damaged(id, file, isCommplanError(e) ? e.message : String(e));
   }

@@ -1,4 +1,7 @@
-/** Store key: what identifies a plan in the store (matrix digest, algorithm, resolved parameters, seed, payload, machine, format version) and its id. */
+/**
+ * Store key: what identifies a plan in the store (matrix digest, algorithm, resolved parameters, seed, payload,
+ * machine, format version) and its id.
+ */
 import { createHash } from "node:crypto";
 import { canonicalJson } from "../io/canonical-json.js";
 import { matrixDigest, type CommMatrix } from "../model/matrix.js";
@@ -73,7 +76,10 @@ function resolveAutoRequest(m: CommMatrix, req: PlanRequest): ResolvedRequest {
   return keyed(m, STORE_AUTO, options, machine);
 }
 
-/** The request with its key and id: the matrix, the algorithm, the options' params, seed and payload, and `machine` (null for a planner that ignores it). */
+/**
+ * The request with its key and id: the matrix, the algorithm, the options' params, seed and payload, and `machine`
+ * (null for a planner that ignores it).
+ */
 function keyed(m: CommMatrix, algorithm: string, options: PlanOptions, machine: MachineModel | null): ResolvedRequest {
   const key: StoreKey = {
     format: STORE_FORMAT,
@@ -89,7 +95,10 @@ function keyed(m: CommMatrix, algorithm: string, options: PlanOptions, machine: 
   return { key, id: storeKeyId(key), options };
 }
 
-/** Resolves a request for a matrix (defaults filled, parameters checked) and makes its key and id; "auto" (STORE_AUTO) keys auto's pick. */
+/**
+ * Resolves a request for a matrix (defaults filled, parameters checked) and makes its key and id; "auto" (STORE_AUTO)
+ * keys auto's pick.
+ */
 export function resolveStoreRequest(m: CommMatrix, algorithm: string, req: PlanRequest = {}): ResolvedRequest {
   if (algorithm === STORE_AUTO) return resolveAutoRequest(m, req);
   const planner = findPlanner(algorithm);

@@ -1,4 +1,7 @@
-/** commplan/testing: the property-testing kit (fast-check arbitraries, verifyOrThrow, matchers, planner and runtime properties). */
+/**
+ * commplan/testing: the property-testing kit (fast-check arbitraries, verifyOrThrow, matchers, planner and runtime
+ * properties).
+ */
 export { default as fc } from "fast-check";
 export { matrixArb, MAX_ENTRY_OPTION, type MatrixArbOptions } from "./matrix-arbitraries.js";
 export {

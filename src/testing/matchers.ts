@@ -1,4 +1,7 @@
-/** commplanMatchers: `expect(schedule).toBeValidScheduleFor(matrix)` for vitest and jest (plain functions, no test runner imported). */
+/**
+ * commplanMatchers: `expect(schedule).toBeValidScheduleFor(matrix)` for vitest and jest (plain functions, no test
+ * runner imported).
+ */
 import type { CommMatrix } from "../model/matrix.js";
 import { checkScheduleFor, failureLine, type ScheduleCheckOptions } from "./schedule-check.js";
 
@@ -10,7 +13,10 @@ export interface MatcherResult {
 
 /** The matchers; install them with `expect.extend(commplanMatchers)`. */
 export const commplanMatchers = {
-  /** Passes when `received` (a Schedule, plain schedule JSON or its text) passes the verifier for `matrix` and the stated bounds; fails with the check's name and witness. */
+  /**
+   * Passes when `received` (a Schedule, plain schedule JSON or its text) passes the verifier for `matrix` and the
+   * stated bounds; fails with the check's name and witness.
+   */
   toBeValidScheduleFor(received: unknown, matrix: CommMatrix, options: ScheduleCheckOptions = {}): MatcherResult {
     const r = checkScheduleFor(matrix, received, options);
     if (r.failure === null)

@@ -11,7 +11,10 @@ export interface MatrixArbOptions {
   readonly minP?: number;
   /** Largest P (default 8): the arbitrary draws maxP^2 entries and crops them to P x P, so keep it small. */
   readonly maxP?: number;
-  /** Fractions of non-zero entries to draw from, one per matrix (default [0, 0.15, 0.5, 1]: the zero matrix, sparse, half, dense). */
+  /**
+   * Fractions of non-zero entries to draw from, one per matrix (default [0, 0.15, 0.5, 1]: the zero matrix, sparse,
+   * half, dense).
+   */
   readonly densities?: readonly number[];
   /** Smallest non-zero entry (default 1). */
   readonly minEntry?: number;
@@ -23,7 +26,10 @@ export interface MatrixArbOptions {
   readonly diagonal?: boolean;
   /** Bytes per element of every matrix (default 8). */
   readonly elementBytes?: number;
-  /** How the matrices are stored: "dense" (default), "sparse" (compressed rows), or "mixed" (drawn per matrix), so that a planner is tried on both. */
+  /**
+   * How the matrices are stored: "dense" (default), "sparse" (compressed rows), or "mixed" (drawn per matrix), so that
+   * a planner is tried on both.
+   */
   readonly storage?: "dense" | "sparse" | "mixed";
 }
 

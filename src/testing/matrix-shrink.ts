@@ -1,4 +1,7 @@
-/** nodeShrinking: an arbitrary of matrices that shrinks by deleting nodes, zeroing entries and lowering values (on the matrix itself). */
+/**
+ * nodeShrinking: an arbitrary of matrices that shrinks by deleting nodes, zeroing entries and lowering values (on the
+ * matrix itself).
+ */
 import fc from "fast-check";
 import { matrixFromData, toSparse, type CommMatrix } from "../model/matrix.js";
 
@@ -40,7 +43,10 @@ function* smaller(m: CommMatrix, minP: number, minEntry: number): Generator<fc.V
   }
 }
 
-/** Draws from `base`, and shrinks any matrix by node deletion (down to minP), zeroing and lowering entries (to minEntry). */
+/**
+ * Draws from `base`, and shrinks any matrix by node deletion (down to minP), zeroing and lowering entries (to
+ * minEntry).
+ */
 class NodeShrinking extends fc.Arbitrary<CommMatrix> {
   constructor(
     private readonly base: fc.Arbitrary<CommMatrix>,
@@ -66,7 +72,9 @@ class NodeShrinking extends fc.Arbitrary<CommMatrix> {
   }
 }
 
-/** Matrices of `base` that shrink on the matrix itself: a failure found at P = 7 can shrink to the 3 nodes that matter. */
+/**
+ * Matrices of `base` that shrink on the matrix itself: a failure found at P = 7 can shrink to the 3 nodes that matter.
+ */
 export function nodeShrinking(base: fc.Arbitrary<CommMatrix>, minP = 1, minEntry = 1): fc.Arbitrary<CommMatrix> {
   return new NodeShrinking(base, minP, minEntry);
 }

@@ -1,4 +1,7 @@
-/** fast-check arbitraries of the pattern families of `commplan gen` (src/patterns/registry.ts), h-relations and d-regular sets. */
+/**
+ * fast-check arbitraries of the pattern families of `commplan gen` (src/patterns/registry.ts), h-relations and
+ * d-regular sets.
+ */
 import fc from "fast-check";
 import { fail, isCommplanError } from "../model/errors.js";
 import type { CommMatrix } from "../model/matrix.js";
@@ -15,13 +18,19 @@ export interface PatternArbOptions {
   readonly minP?: number;
   /** Largest P (default 8). */
   readonly maxP?: number;
-  /** Values or ranges of the pattern's options (default: each integer option from its minimum to at most 64 above it, elementBytes at its default). */
+  /**
+   * Values or ranges of the pattern's options (default: each integer option from its minimum to at most 64 above it,
+   * elementBytes at its default).
+   */
   readonly options?: { readonly [name: string]: PatternOptionRange };
   /** The data a pattern that reads a file needs (spmv: its sparse matrix); such a pattern is refused without it. */
   readonly input?: PatternInput;
 }
 
-/** The default draw of one option: integers from the minimum up to 64 more, numbers over their range, elementBytes fixed. */
+/**
+ * The default draw of one option: integers from the minimum up to 64 more, numbers over their range, elementBytes
+ * fixed.
+ */
 function defaultRange(o: PatternOption): PatternOptionRange {
   if (o.name === "elementBytes") return o.default ?? 8;
   const min = o.min ?? 0;
@@ -64,7 +73,10 @@ function generateOrNull(
   return null;
 }
 
-/** Matrices of the pattern `name` (a name of `commplan patterns`), its options drawn from the given ranges; shrinks toward small P, small options and seed 0. */
+/**
+ * Matrices of the pattern `name` (a name of `commplan patterns`), its options drawn from the given ranges; shrinks
+ * toward small P, small options and seed 0.
+ */
 export function patternArb(name: string, options: PatternArbOptions = {}): fc.Arbitrary<CommMatrix> {
   const def = findPattern(name);
   if (def.file !== undefined && options.input === undefined)
@@ -98,7 +110,10 @@ export function hRelationArb(
   });
 }
 
-/** d-regular sets (003's test sets: exactly d messages in every row and column; `maxFactor` > 1 gives set 2's varied sizes). */
+/**
+ * d-regular sets (003's test sets: exactly d messages in every row and column; `maxFactor` > 1 gives set 2's varied
+ * sizes).
+ */
 export function dRegularArb(
   options: {
     minP?: number;
@@ -114,7 +129,10 @@ export function dRegularArb(
   return patternArb("wang-set2", { ...pick(options), options: { d, unit, maxFactor: options.maxFactor } });
 }
 
-/** Matrices of every pattern of `commplan gen` that reads no file (fixed-size ones only when maxP allows), with default option ranges. */
+/**
+ * Matrices of every pattern of `commplan gen` that reads no file (fixed-size ones only when maxP allows), with default
+ * option ranges.
+ */
 export function anyPatternArb(options: { minP?: number; maxP?: number } = {}): fc.Arbitrary<CommMatrix> {
   const maxP = options.maxP ?? 8;
   const names = PATTERNS.filter((d) => d.file === undefined && (d.fixedP === undefined || d.fixedP <= maxP)).map(

@@ -1,4 +1,7 @@
-/** plannerProperty: a fast-check property that a user's planner returns schedules that pass the verifier (and stated bounds). */
+/**
+ * plannerProperty: a fast-check property that a user's planner returns schedules that pass the verifier (and stated
+ * bounds).
+ */
 import fc from "fast-check";
 import type { CommMatrix } from "../model/matrix.js";
 import { matrixArb } from "./matrix-arbitraries.js";
@@ -49,7 +52,10 @@ export function plannerProperty(
   });
 }
 
-/** The same for a planner that returns a Promise (a worker, a child process, a service): use with `await fc.assert(...)`. */
+/**
+ * The same for a planner that returns a Promise (a worker, a child process, a service): use with `await
+ * fc.assert(...)`.
+ */
 export function asyncPlannerProperty(
   plan: (matrix: CommMatrix) => Promise<unknown>,
   options: PlannerPropertyOptions = {},

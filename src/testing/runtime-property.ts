@@ -1,4 +1,7 @@
-/** runtimeProperty: a fast-check property that a user's executor realises lowered schedules with delivery and without timed contention. */
+/**
+ * runtimeProperty: a fast-check property that a user's executor realises lowered schedules with delivery and without
+ * timed contention.
+ */
 import fc from "fast-check";
 import type { CommMatrix } from "../model/matrix.js";
 import type { Program, ProgramVariant } from "../model/program.js";
@@ -18,7 +21,9 @@ export interface RuntimeInput {
   readonly program: Program;
 }
 
-/** What an executor returns: the realised start and end time (us) of every transfer of the schedule, in schedule order. */
+/**
+ * What an executor returns: the realised start and end time (us) of every transfer of the schedule, in schedule order.
+ */
 export interface RealisedTimes {
   readonly start: ArrayLike<number>;
   readonly end: ArrayLike<number>;
@@ -31,7 +36,10 @@ export type ExecFn = (input: RuntimeInput) => RealisedTimes | Promise<RealisedTi
 export interface RuntimePropertyOptions {
   /** Matrices to try (default matrixArb()). */
   readonly matrices?: fc.Arbitrary<CommMatrix>;
-  /** Makes the schedule of a matrix (default commplan's linear-permutation with payloads, which relays nothing); the verifier checks it before it is lowered, a failing check is the run's failure. */
+  /**
+   * Makes the schedule of a matrix (default commplan's linear-permutation with payloads, which relays nothing); the
+   * verifier checks it before it is lowered, a failing check is the run's failure.
+   */
   readonly plan?: (m: CommMatrix) => Schedule;
   /** The lowering variant (default "nonblocking"). */
   readonly variant?: ProgramVariant;
@@ -39,7 +47,10 @@ export interface RuntimePropertyOptions {
   readonly ports?: number;
 }
 
-/** The realised times as a Float64Array pair, or the failure that they are not one finite 0 <= start <= end pair per transfer. */
+/**
+ * The realised times as a Float64Array pair, or the failure that they are not one finite 0 <= start <= end pair per
+ * transfer.
+ */
 function timesOf(s: Schedule, r: RealisedTimes): { start: Float64Array; end: Float64Array } | CheckFailure {
   const title = "the executor returns a start <= end time for every transfer";
   if (r === null || typeof r !== "object" || r.start == null || r.end == null)
@@ -62,7 +73,10 @@ function timesOf(s: Schedule, r: RealisedTimes): { start: Float64Array; end: Flo
   return { start, end };
 }
 
-/** Checks realised times against the schedule: delivery (the verifier), timed contention and timed causality; the failure or null. */
+/**
+ * Checks realised times against the schedule: delivery (the verifier), timed contention and timed causality; the
+ * failure or null.
+ */
 export function realisedFailure(m: CommMatrix, s: Schedule, r: RealisedTimes, ports = 1): CheckFailure | null {
   const times = timesOf(s, r);
   if ("check" in times) return times;

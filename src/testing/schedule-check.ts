@@ -1,4 +1,7 @@
-/** checkScheduleFor: the verifier's report on what a planner returned, plus the bounds a user states, reduced to the first failure. */
+/**
+ * checkScheduleFor: the verifier's report on what a planner returned, plus the bounds a user states, reduced to the
+ * first failure.
+ */
 import { isCommplanError } from "../model/errors.js";
 import type { CommMatrix } from "../model/matrix.js";
 import type { MachineModel } from "../model/machine.js";
@@ -26,7 +29,10 @@ export interface TimeBound {
 export interface ScheduleCheckOptions {
   /** Send and receive ports per node (default 1). */
   readonly ports?: number;
-  /** Count a delivery the verifier cannot decide (a relaying plan without payload chunks) as passing (default false: it fails). */
+  /**
+   * Count a delivery the verifier cannot decide (a relaying plan without payload chunks) as passing (default false: it
+   * fails).
+   */
   readonly allowUnproven?: boolean;
   /** At most this many steps. */
   readonly maxSteps?: BoundOf;
@@ -101,7 +107,10 @@ function timeFailure(m: CommMatrix, s: Schedule, t: TimeBound): CheckFailure | n
   };
 }
 
-/** Reads what a planner returned as a schedule for `m`, verifies it and applies the stated bounds; never throws for a bad schedule. */
+/**
+ * Reads what a planner returned as a schedule for `m`, verifies it and applies the stated bounds; never throws for a
+ * bad schedule.
+ */
 export function checkScheduleFor(m: CommMatrix, output: unknown, o: ScheduleCheckOptions = {}): ScheduleCheckResult {
   let s: Schedule;
   try {

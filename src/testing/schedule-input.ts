@@ -1,4 +1,7 @@
-/** scheduleFromOutput: what a user's planner returns (a Schedule, schedule JSON text or its plain object) made a checked Schedule. */
+/**
+ * scheduleFromOutput: what a user's planner returns (a Schedule, schedule JSON text or its plain object) made a checked
+ * Schedule.
+ */
 import { fail } from "../model/errors.js";
 import { quoted } from "../internal/quoted.js";
 import { matrixDigest, type CommMatrix } from "../model/matrix.js";
@@ -80,7 +83,10 @@ function completed(v: PlainSchedule, m: CommMatrix): object {
   };
 }
 
-/** What a planner returned, for the message that refuses it: null, a number, an array of n, a 'commplan.matrix/v1' document, an object with its first keys. */
+/**
+ * What a planner returned, for the message that refuses it: null, a number, an array of n, a 'commplan.matrix/v1'
+ * document, an object with its first keys.
+ */
 function described(out: unknown): string {
   if (out === null) return "null";
   if (Array.isArray(out)) return `an array of ${out.length}`;

@@ -1,4 +1,7 @@
-/** trafficLowerBound: a simple lower bound on the modelled time of any schedule of a matrix (the kit's own, from the traffic alone). */
+/**
+ * trafficLowerBound: a simple lower bound on the modelled time of any schedule of a matrix (the kit's own, from the
+ * traffic alone).
+ */
 import type { CommMatrix } from "../model/matrix.js";
 import type { MachineModel } from "../model/machine.js";
 

@@ -7,7 +7,9 @@ import { checkScheduleFor, failureLine, type CheckFailure, type ScheduleCheckOpt
 /** Thrown by verifyOrThrow: `check` is the failed check's id, `witness` its counterexample. */
 export class ScheduleCheckError extends Error {
   override readonly name = "ScheduleCheckError";
-  /** The id of the failed check (a verifier row such as "causality", or the kit's "max-steps", "modelled-time", ...). */
+  /**
+   * The id of the failed check (a verifier row such as "causality", or the kit's "max-steps", "modelled-time", ...).
+   */
   readonly check: string;
   /** What the failed check states. */
   readonly title: string;

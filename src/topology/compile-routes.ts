@@ -1,4 +1,7 @@
-/** compileRoutes: a topology graph compiled into NetworkRoutes (typed arrays, no per-pair objects; routes computed on demand, deterministic). */
+/**
+ * compileRoutes: a topology graph compiled into NetworkRoutes (typed arrays, no per-pair objects; routes computed on
+ * demand, deterministic).
+ */
 import { fail } from "../model/errors.js";
 import { memoryBudgetOf } from "../host/memory.js";
 import type { NetworkRoutes } from "../model/network.js";
@@ -50,7 +53,10 @@ function explicitRoutes(graph: TopologyGraph, t: NetworkTables): Map<number, Int
   return out;
 }
 
-/** The network in compiled form; `route` walks the routing policy from a's switch to b's (shortest-path tables built per destination on first use). */
+/**
+ * The network in compiled form; `route` walks the routing policy from a's switch to b's (shortest-path tables built per
+ * destination on first use).
+ */
 export class CompiledNetwork implements NetworkRoutes {
   readonly links: number;
   readonly bandwidth: Float64Array;
@@ -73,7 +79,10 @@ export class CompiledNetwork implements NetworkRoutes {
     return this.t.hosts;
   }
 
-  /** The number of destination switches whose shortest-path tables have been built so far (0 under torus and dragonfly routing). */
+  /**
+   * The number of destination switches whose shortest-path tables have been built so far (0 under torus and dragonfly
+   * routing).
+   */
   get rowsBuilt(): number {
     return this.shortest?.rows ?? 0;
   }
@@ -84,7 +93,9 @@ export class CompiledNetwork implements NetworkRoutes {
     return `${name(t.from[id]!)}->${name(t.to[id]!)}`;
   }
 
-  /** The (uplink entry of a, downlink entry of b) pair with the fewest switch hops between them (a hash breaks ties). */
+  /**
+   * The (uplink entry of a, downlink entry of b) pair with the fewest switch hops between them (a hash breaks ties).
+   */
   private ends(a: number, b: number): [number, number] {
     const t = this.t;
     const a0 = t.hostStart[a]!,
@@ -134,7 +145,10 @@ export interface CompileRoutesOptions {
   readonly maxMemory?: number;
 }
 
-/** Compiles `graph` (checked: every host linked, all hosts connected) into NetworkRoutes; routes follow the graph's routing policy. */
+/**
+ * Compiles `graph` (checked: every host linked, all hosts connected) into NetworkRoutes; routes follow the graph's
+ * routing policy.
+ */
 export function compileRoutes(graph: TopologyGraph, opts: CompileRoutesOptions = {}): NetworkRoutes {
   const t = networkTables(graph);
   const { walk, maxSwitchHops, rows } = policyStep(graph, t, graph.graph().routing, memoryBudgetOf(opts));

@@ -1,4 +1,7 @@
-/** A TopologyDescription (a user's JSON file, plain data) turned into a topology graph, and a graph listed back as a description. */
+/**
+ * A TopologyDescription (a user's JSON file, plain data) turned into a topology graph, and a graph listed back as a
+ * description.
+ */
 import { fail } from "../model/errors.js";
 import { NEXT_HOP_PICKS, type TopologyDescription } from "../model/topology.js";
 import { GraphBuilder } from "./graph-builder.js";
@@ -6,7 +9,10 @@ import { memoryBudgetOf } from "../host/memory.js";
 import type { TopologyBuildOptions } from "./registry.js";
 import type { TopologyGraph } from "./types.js";
 
-/** Builds the graph of a description (routed by shortest paths picking by its `routing`, its explicit routes first); names must be unique and links name declared nodes. */
+/**
+ * Builds the graph of a description (routed by shortest paths picking by its `routing`, its explicit routes first);
+ * names must be unique and links name declared nodes.
+ */
 export function graphFromDescription(
   d: TopologyDescription,
   file?: string,

@@ -1,4 +1,7 @@
-/** GraphBuilder: adds hosts, switches and cables to a graphlib multigraph in order, and the link defaults shared by the generators. */
+/**
+ * GraphBuilder: adds hosts, switches and cables to a graphlib multigraph in order, and the link defaults shared by the
+ * generators.
+ */
 import { Graph } from "@dagrejs/graphlib";
 import { fail } from "../model/errors.js";
 import { checkMemory } from "../model/memory-budget.js";
@@ -17,10 +20,16 @@ export const FALLBACK_BANDWIDTH = 25000;
 export const DEFAULT_LINK_LATENCY = 0.1;
 /** The most hosts a generator builds. */
 export const MAX_TOPOLOGY_HOSTS = 1 << 20;
-/** The most switches a network may have (shortest-path routing keeps 6 bytes per switch for each destination switch routes lead to: up to 1.5 GiB). */
+/**
+ * The most switches a network may have (shortest-path routing keeps 6 bytes per switch for each destination switch
+ * routes lead to: up to 1.5 GiB).
+ */
 export const MAX_TOPOLOGY_SWITCHES = 16384;
 
-/** Bytes a built network takes per host, switch and cable (graphlib nodes and edges with their labels: 530 to 580 measured on Node 20 for flat, fat-tree and dragonfly networks of 65536 hosts and more). */
+/**
+ * Bytes a built network takes per host, switch and cable (graphlib nodes and edges with their labels: 530 to 580
+ * measured on Node 20 for flat, fat-tree and dragonfly networks of 65536 hosts and more).
+ */
 export const TOPOLOGY_BYTES_PER_ELEMENT = 640;
 
 /** The `bw` and `lat` parameters every generator takes. */

@@ -1,4 +1,7 @@
-/** The topology model: generators of hosts, switches and links (graphlib), user descriptions, and routes compiled into NetworkRoutes. */
+/**
+ * The topology model: generators of hosts, switches and links (graphlib), user descriptions, and routes compiled into
+ * NetworkRoutes.
+ */
 export { TOPOLOGY_GENERATORS, buildTopology, parseTopologySpec, type TopologySpec } from "./registry.js";
 export { compileRoutes } from "./compile-routes.js";
 export { pairHash } from "./route-steps.js";

@@ -1,4 +1,7 @@
-/** NetworkTables: a topology graph flattened into typed arrays (cables, host uplinks, switch adjacency), checked for shape and connectivity. */
+/**
+ * NetworkTables: a topology graph flattened into typed arrays (cables, host uplinks, switch adjacency), checked for
+ * shape and connectivity.
+ */
 import { fail } from "../model/errors.js";
 import type { TopologyGraph } from "./types.js";
 
@@ -15,12 +18,18 @@ export interface NetworkTables {
   readonly latency: Float64Array;
   readonly from: Int32Array;
   readonly to: Int32Array;
-  /** Host h's links: entries hostStart[h] .. hostStart[h+1]-1 of hostSw (switch), hostUp (host to switch), hostDown (switch to host). */
+  /**
+   * Host h's links: entries hostStart[h] .. hostStart[h+1]-1 of hostSw (switch), hostUp (host to switch), hostDown
+   * (switch to host).
+   */
   readonly hostStart: Int32Array;
   readonly hostSw: Int32Array;
   readonly hostUp: Int32Array;
   readonly hostDown: Int32Array;
-  /** Switch s's switch neighbours: entries swStart[s] .. swStart[s+1]-1 of swNbr and swLink (s to swNbr), sorted by neighbour then link. */
+  /**
+   * Switch s's switch neighbours: entries swStart[s] .. swStart[s+1]-1 of swNbr and swLink (s to swNbr), sorted by
+   * neighbour then link.
+   */
   readonly swStart: Int32Array;
   readonly swNbr: Int32Array;
   readonly swLink: Int32Array;

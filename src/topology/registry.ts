@@ -81,7 +81,10 @@ export interface TopologyBuildOptions {
   readonly maxMemory?: number;
 }
 
-/** Builds the graph of `spec` with at least `hosts` hosts (ranks 0..hosts-1 on hosts 0..hosts-1); link defaults from `machine`. */
+/**
+ * Builds the graph of `spec` with at least `hosts` hosts (ranks 0..hosts-1 on hosts 0..hosts-1); link defaults from
+ * `machine`.
+ */
 export function buildTopology(
   spec: string,
   hosts: number,

@@ -1,4 +1,7 @@
-/** Routing steps over the typed-array tables: shortest paths with ECMP, dimension order on tori, minimal (local-global-local) on dragonflies. */
+/**
+ * Routing steps over the typed-array tables: shortest paths with ECMP, dimension order on tori, minimal
+ * (local-global-local) on dragonflies.
+ */
 import { fail } from "../model/errors.js";
 import { checkMemory } from "../model/memory-budget.js";
 import type { NetworkTables } from "./network-tables.js";
@@ -59,7 +62,10 @@ const ROW_BYTES_PER_SWITCH = 6;
 
 /** Shortest-path routing tables built on demand (shortestRows). */
 export interface ShortestRows {
-  /** The walk to dst: at each switch the link to a neighbour one hop closer, picked by the hash of (a, b, hop) or, D-mod-k, by b. */
+  /**
+   * The walk to dst: at each switch the link to a neighbour one hop closer, picked by the hash of (a, b, hop) or,
+   * D-mod-k, by b.
+   */
   readonly walk: Walk;
   /**
    * Of the links of hosts a and b, the pair whose switches are fewest hops apart (a hash of (a, b)
@@ -267,7 +273,10 @@ export function shortestRows(t: NetworkTables, name: string, pick: NextHopPick, 
   };
 }
 
-/** Up to this much work (host-attached switches x (switches + switch links)) the longest shortest route is found by a search from every host-attached switch when the sweeps of shortestHopMax leave it open. */
+/**
+ * Up to this much work (host-attached switches x (switches + switch links)) the longest shortest route is found by a
+ * search from every host-attached switch when the sweeps of shortestHopMax leave it open.
+ */
 export const EXACT_HOPS_WORK = 2 ** 25;
 
 /**
@@ -306,7 +315,10 @@ export function shortestHopMax(t: NetworkTables, exactWork = EXACT_HOPS_WORK): n
     }
     return tail;
   };
-  /** The largest distance to a host-attached switch in the last search (`far` is the first at it), the sum of the two largest; dist reset. */
+  /**
+   * The largest distance to a host-attached switch in the last search (`far` is the first at it), the sum of the two
+   * largest; dist reset.
+   */
   const farthest = (visited: number): { far: number; first: number; sum: number } => {
     let first = -1,
       second = -1,
@@ -373,7 +385,9 @@ export function shortestHopMax(t: NetworkTables, exactWork = EXACT_HOPS_WORK): n
   return longest;
 }
 
-/** Dimension-order steps on a torus: the first dimension whose coordinate differs, the shorter way round (+ on a tie). */
+/**
+ * Dimension-order steps on a torus: the first dimension whose coordinate differs, the shorter way round (+ on a tie).
+ */
 function torusStep(t: NetworkTables, dims: readonly number[], coords: Int32Array): Step {
   const nd = dims.length;
   // the link of each switch in each dimension and direction (+ at 2i, - at 2i + 1), -1 where there is none
@@ -398,7 +412,10 @@ function torusStep(t: NetworkTables, dims: readonly number[], coords: Int32Array
   };
 }
 
-/** Minimal dragonfly steps: inside the destination group one local hop; else to the router holding the chosen global cable, then across it. */
+/**
+ * Minimal dragonfly steps: inside the destination group one local hop; else to the router holding the chosen global
+ * cable, then across it.
+ */
 function dragonflyStep(t: NetworkTables, groups: number, group: Int32Array): Step {
   // global cables of each ordered group pair (gi, gj): the directed link ids leaving gi towards gj
   const count = new Int32Array(groups * groups + 1);
@@ -458,7 +475,10 @@ function switchField(
   return out;
 }
 
-/** The walk of a routing policy, the most switch-to-switch hops it takes (or a bound of them) and the shortest-path tables when it uses them. */
+/**
+ * The walk of a routing policy, the most switch-to-switch hops it takes (or a bound of them) and the shortest-path
+ * tables when it uses them.
+ */
 export function policyStep(
   graph: TopologyGraph,
   t: NetworkTables,

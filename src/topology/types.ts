@@ -3,7 +3,10 @@ import type { Graph } from "@dagrejs/graphlib";
 import type { MachineModel } from "../model/machine.js";
 import type { NextHopPick, SimgridClusterHint, TopologyRouteDescription } from "../model/topology.js";
 
-/** How routes are chosen: shortest paths (hops) with ECMP or D-mod-k, dimension order on a torus, minimal (local-global-local) on a dragonfly. */
+/**
+ * How routes are chosen: shortest paths (hops) with ECMP or D-mod-k, dimension order on a torus, minimal
+ * (local-global-local) on a dragonfly.
+ */
 export type RoutingPolicy =
   | { readonly kind: "shortest"; readonly pick: NextHopPick }
   | { readonly kind: "torus"; readonly dims: readonly number[] }
@@ -24,7 +27,9 @@ export interface TopologyLabel {
   readonly simgridCluster?: SimgridClusterHint;
 }
 
-/** A node's label: a host (rank `index`) or a switch; torus switches carry coordinates, dragonfly switches their group. */
+/**
+ * A node's label: a host (rank `index`) or a switch; torus switches carry coordinates, dragonfly switches their group.
+ */
 export interface TopologyNode {
   readonly kind: "host" | "switch";
   readonly index: number;
@@ -32,7 +37,10 @@ export interface TopologyNode {
   readonly group?: number;
 }
 
-/** A cable's label: its index (directed links 2 id: a to b, 2 id + 1: b to a), its ends, bandwidth (bytes/us) and latency (us). */
+/**
+ * A cable's label: its index (directed links 2 id: a to b, 2 id + 1: b to a), its ends, bandwidth (bytes/us) and
+ * latency (us).
+ */
 export interface TopologyCable {
   readonly id: number;
   readonly a: string;

@@ -1,4 +1,7 @@
-/** transfersBySource: the transfers grouped by sending node (a CSR index), so per-pair sums need a row of P, not a P x P table. */
+/**
+ * transfersBySource: the transfers grouped by sending node (a CSR index), so per-pair sums need a row of P, not a P x P
+ * table.
+ */
 import type { Schedule } from "../model/schedule.js";
 
 /** Transfers grouped by source: those of node u are order[start[u] .. start[u + 1]), in schedule order. */

@@ -1,4 +1,7 @@
-/** Claims of the total-exchange round protocols of 001: one stage per round, shift steps, one packet per ordered pair per round. */
+/**
+ * Claims of the total-exchange round protocols of 001: one stage per round, shift steps, one packet per ordered pair
+ * per round.
+ */
 import type { CommMatrix } from "../model/matrix.js";
 import type { MatrixStats } from "../model/matrix-stats.js";
 import type { Schedule } from "../model/schedule.js";

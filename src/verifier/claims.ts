@@ -6,7 +6,10 @@ import { coloringBounds, rsNExpectation, splitColoringBounds } from "./permutati
 
 const isPow2 = (p: number): boolean => (p & (p - 1)) === 0;
 
-/** Steps of linear permutation: P - 1 for P a power of two (000 fig. 3, 003 fig. 3); the circle-method extension needs P - 1 (P even) or P (P odd). */
+/**
+ * Steps of linear permutation: P - 1 for P a power of two (000 fig. 3, 003 fig. 3); the circle-method extension needs P
+ * - 1 (P even) or P (P odd).
+ */
 export function linearPermutationSteps(p: number): number {
   if (p <= 1) return 0;
   return isPow2(p) || p % 2 === 0 ? p - 1 : p;

@@ -1,4 +1,7 @@
-/** Node contention: per step, each node sends at most `ports` and receives at most `ports` network messages (003 sec 2.1, 004 sec 2.3). */
+/**
+ * Node contention: per step, each node sends at most `ports` and receives at most `ports` network messages (003 sec
+ * 2.1, 004 sec 2.3).
+ */
 import type { Schedule } from "../model/schedule.js";
 import { check, type Check } from "./report.js";
 import { counted } from "../internal/plural.js";

@@ -1,4 +1,6 @@
-/** Delivery: exactly-once delivery and causality of every element of a payload plan (DESIGN.md, "Element semantics"). */
+/**
+ * Delivery: exactly-once delivery and causality of every element of a payload plan (DESIGN.md, "Element semantics").
+ */
 import { bucketItems, bucketStarts } from "../internal/buckets.js";
 import { entry, type CommMatrix } from "../model/matrix.js";
 import { networkMessages } from "./network-messages.js";
@@ -13,7 +15,10 @@ const SOURCE = "docs/verifier.md, delivery and causality";
 export interface DeliveryResult {
   readonly delivery: Check;
   readonly causality: Check;
-  /** Runs of elements visited while moving chunks (bounded by 1 + 3 x chunks per message: the proof that the check is linear up to the sort). */
+  /**
+   * Runs of elements visited while moving chunks (bounded by 1 + 3 x chunks per message: the proof that the check is
+   * linear up to the sort).
+   */
   readonly runVisits: number;
 }
 
@@ -211,7 +216,10 @@ function cutCells(
   return true;
 }
 
-/** Moves the message's chunks in step order: each must cover runs its sender holds since before its step; the covered runs merge into one at the receiver. */
+/**
+ * Moves the message's chunks in step order: each must cover runs its sender holds since before its step; the covered
+ * runs merge into one at the receiver.
+ */
 function moveChunks(msg: Message, c: ChunkTable, order: Uint32Array, chunks: ChunkColumns, runs: Runs, t: Tally): void {
   const { o, d } = msg;
   const bs = runs.bounds,

@@ -1,4 +1,7 @@
-/** Four-stage bounds: 004 Lemma 1, Lemma 3 / Table 2, Theorems 1 and 2, exact when P divides every M[i][j], with residuals otherwise. */
+/**
+ * Four-stage bounds: 004 Lemma 1, Lemma 3 / Table 2, Theorems 1 and 2, exact when P divides every M[i][j], with
+ * residuals otherwise.
+ */
 import type { CommMatrix } from "../model/matrix.js";
 import type { MatrixStats } from "../model/matrix-stats.js";
 import type { Schedule } from "../model/schedule.js";
@@ -79,7 +82,9 @@ export function checkFourStage(m: CommMatrix, s: Schedule, stats: MatrixStats, p
   return checks;
 }
 
-/** What the four-stage bounds read off M: whether P divides every off-diagonal entry, and the largest diagonal entry. */
+/**
+ * What the four-stage bounds read off M: whether P divides every off-diagonal entry, and the largest diagonal entry.
+ */
 function matrixShape(m: CommMatrix): { divisible: boolean; diagMax: number } {
   const { p } = m;
   let divisible = true;
@@ -127,7 +132,9 @@ function stageBounds(a: PaperArray, p: number, stats: MatrixStats, divisible: bo
   return { recv, long };
 }
 
-/** What every four-stage row needs: P, the paper array, L_max, whether P divides M, the stage bounds and the title tag. */
+/**
+ * What every four-stage row needs: P, the paper array, L_max, whether P divides M, the stage bounds and the title tag.
+ */
 interface FourStage {
   readonly p: number;
   readonly a: PaperArray;
@@ -148,7 +155,10 @@ interface StageTotals {
   readonly received: number[];
 }
 
-/** Per stage: messages received and longest message per node (Lemmas 1 and 3), and steps (Theorem 2); pushes the rows onto checks. */
+/**
+ * Per stage: messages received and longest message per node (Lemmas 1 and 3), and steps (Theorem 2); pushes the rows
+ * onto checks.
+ */
 function checkStages(s: Schedule, fs: FourStage, checks: Check[]): StageTotals {
   const { C, R, r } = fs.a,
     { bounds } = fs;
@@ -284,7 +294,10 @@ function checkTotals(s: Schedule, fs: FourStage, totals: StageTotals, checks: Ch
   );
 }
 
-/** Theorem 1: peak elements held by a node (general matrices: the sum of two consecutive stages' received-volume bounds). */
+/**
+ * Theorem 1: peak elements held by a node (general matrices: the sum of two consecutive stages' received-volume
+ * bounds).
+ */
 function checkBuffer(fs: FourStage, diagMax: number, received: readonly number[], peak: number): Check {
   const { p, L, divisible, tag } = fs,
     cs = fs.a.s;

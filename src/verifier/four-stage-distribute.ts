@@ -1,4 +1,7 @@
-/** Four-stage distribution checks: Stages I and II exactly as 004 fig. 11 (R-Distribute, C-Distribute) and fig. 8 send them, per message and, with payloads, per destination. */
+/**
+ * Four-stage distribution checks: Stages I and II exactly as 004 fig. 11 (R-Distribute, C-Distribute) and fig. 8 send
+ * them, per message and, with payloads, per destination.
+ */
 import { bucketItems, bucketStarts } from "../internal/buckets.js";
 import type { CommMatrix } from "../model/matrix.js";
 import type { Schedule } from "../model/schedule.js";
@@ -55,14 +58,20 @@ export function figure11Sizes(m: CommMatrix, a: PaperArray): Float64Array {
   return out;
 }
 
-/** The receiver of node u's Stage I bucket c (fig. 8): its row's node in column c; from the incomplete row, pseudo-columns c >= r go to node (b, c), b the sender's column. */
+/**
+ * The receiver of node u's Stage I bucket c (fig. 8): its row's node in column c; from the incomplete row,
+ * pseudo-columns c >= r go to node (b, c), b the sender's column.
+ */
 export function stageOneReceiver(a: PaperArray, u: number, c: number): number {
   const row = Math.floor(u / a.C),
     b = u % a.C;
   return a.r > 0 && row === a.R - 1 && c >= a.r ? b * a.C + c : row * a.C + c;
 }
 
-/** The elements fig. 11 puts into bucket c of h elements for node j (counter from j mod C): F(s + h, c) - F(s, c), s = j mod C. */
+/**
+ * The elements fig. 11 puts into bucket c of h elements for node j (counter from j mod C): F(s + h, c) - F(s, c), s = j
+ * mod C.
+ */
 function bucketCount(p: number, C: number, w: Float64Array, j: number, h: number, c: number): number {
   const s = j % C,
     e = s + h;
@@ -94,7 +103,8 @@ export function forEachStageOneHolding(
     blocks = new Float64Array(p),
     run = new Float64Array(p),
     hv = new Float64Array(p);
-  const above = new Float64Array(C * p); // above[x * p + j]: senders whose end residue for j is x, minus those whose start is x
+  // above[x * p + j]: senders whose end residue for j is x, minus those whose start is x
+  const above = new Float64Array(C * p);
   const last = (R - 1) * C;
   const pseudo = (u: number, c: number): void => {
     for (let j = 0; j < p; j++) {
@@ -217,7 +227,10 @@ function checkStageOneMessages(m: CommMatrix, s: Schedule, a: PaperArray, one: F
   }
 }
 
-/** Stage II: elements per (sender, row of its column), got2[v * R + row]; a message outside the column is a finding of its own. */
+/**
+ * Stage II: elements per (sender, row of its column), got2[v * R + row]; a message outside the column is a finding of
+ * its own.
+ */
 function stageTwoSizes(p: number, s: Schedule, a: PaperArray, two: Finding): Float64Array {
   const { C, R } = a;
   const got2 = new Float64Array(p * R);
@@ -233,7 +246,10 @@ function stageTwoSizes(p: number, s: Schedule, a: PaperArray, two: Finding): Flo
   return got2;
 }
 
-/** The visitor of `forEachStageOneHolding` that checks node v's Stage II sizes (and, with payloads, both stages per destination) against C-Distribute of hv. */
+/**
+ * The visitor of `forEachStageOneHolding` that checks node v's Stage II sizes (and, with payloads, both stages per
+ * destination) against C-Distribute of hv.
+ */
 function stageTwoVisitor(
   p: number,
   s: Schedule,

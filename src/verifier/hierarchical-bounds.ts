@@ -1,4 +1,7 @@
-/** Checks of a hierarchical plan (nodes of g ranks): stages 1 and 3 inside a node, stage 2 on the rails with one message per node pair, and the start-up and step bounds. */
+/**
+ * Checks of a hierarchical plan (nodes of g ranks): stages 1 and 3 inside a node, stage 2 on the rails with one message
+ * per node pair, and the start-up and step bounds.
+ */
 import type { CommMatrix } from "../model/matrix.js";
 import type { Schedule } from "../model/schedule.js";
 import { atMost, check, type Check } from "./report.js";

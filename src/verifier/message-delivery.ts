@@ -1,4 +1,7 @@
-/** Delivery of a message-level plan (no payloads): decided where no relay is possible or every transfer goes origin -> destination, else unproven. */
+/**
+ * Delivery of a message-level plan (no payloads): decided where no relay is possible or every transfer goes origin ->
+ * destination, else unproven.
+ */
 import type { CommMatrix } from "../model/matrix.js";
 import type { Schedule } from "../model/schedule.js";
 import { auditPairs, type PairAudit } from "./pair-audit.js";
@@ -50,7 +53,9 @@ export function checkMessageDelivery(m: CommMatrix, s: Schedule, audit?: PairAud
   };
 }
 
-/** The first node that sends in a step after one in which it receives (a possible relay), or null when there is none. */
+/**
+ * The first node that sends in a step after one in which it receives (a possible relay), or null when there is none.
+ */
 function relayWitness(s: Schedule): string | null {
   const firstRecv = new Int32Array(s.p).fill(-1);
   for (let st = 0; st < s.stepCount; st++) {

@@ -1,4 +1,7 @@
-/** networkMessages: the off-diagonal non-zero entries of a matrix as columns, row-major (the verifier's own list: it does not import the planners'). */
+/**
+ * networkMessages: the off-diagonal non-zero entries of a matrix as columns, row-major (the verifier's own list: it
+ * does not import the planners').
+ */
 import type { CommMatrix } from "../model/matrix.js";
 
 /** Message x goes src[x] -> dst[x] with size[x] elements; row-major order. */

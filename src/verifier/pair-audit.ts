@@ -1,4 +1,7 @@
-/** auditPairs: per ordered pair, the transfers i -> j against M[i][j], in one pass (shared by the direct and the message-level delivery checks). */
+/**
+ * auditPairs: per ordered pair, the transfers i -> j against M[i][j], in one pass (shared by the direct and the
+ * message-level delivery checks).
+ */
 import type { CommMatrix, MatrixRows } from "../model/matrix.js";
 import { findInRow } from "../model/matrix-rows.js";
 import type { Schedule } from "../model/schedule.js";
@@ -12,12 +15,17 @@ export interface PairAudit {
   /** Elements carried by network transfers (src != dst), and elements of off-diagonal messages. */
   readonly carried: number;
   readonly needed: number;
-  /** Pairs breaking direct delivery (off the diagonal: not equal to M[i][j]; on it: more than M[i][i]), and the first. */
+  /**
+   * Pairs breaking direct delivery (off the diagonal: not equal to M[i][j]; on it: more than M[i][i]), and the first.
+   */
   readonly directBad: number;
   readonly directWitness: string | null;
 }
 
-/** One pass over the transfers grouped by source and the matrix rows (a scratch row of P, reused): O(P^2 + T) time, O(P + T) memory; O(P + E + T) on a sparse matrix. */
+/**
+ * One pass over the transfers grouped by source and the matrix rows (a scratch row of P, reused): O(P^2 + T) time, O(P
+ * + T) memory; O(P + E + T) on a sparse matrix.
+ */
 export function auditPairs(m: CommMatrix, s: Schedule): PairAudit {
   if (m.sparse) return auditPairsSparse(m.sparse, s);
   const { p } = s;
@@ -135,7 +143,10 @@ function auditPairsSparse(r: MatrixRows, s: Schedule): PairAudit {
   return { mismatches, witness, carried, needed, directBad, directWitness };
 }
 
-/** Per source u, the elements its transfers carry to each destination (`got`, a scratch row of P): load(u) fills it, clear(u) empties it. */
+/**
+ * Per source u, the elements its transfers carry to each destination (`got`, a scratch row of P): load(u) fills it,
+ * clear(u) empties it.
+ */
 class SourceSums {
   readonly start: Uint32Array;
   readonly order: Uint32Array;

@@ -1,4 +1,7 @@
-/** Permutation-decomposition bounds: RS_N's expected phase count (003 sec 3.3, statistical), coloring's sum of phase maxima against a lower bound, split-coloring's bandwidth and 2x time bounds. */
+/**
+ * Permutation-decomposition bounds: RS_N's expected phase count (003 sec 3.3, statistical), coloring's sum of phase
+ * maxima against a lower bound, split-coloring's bandwidth and 2x time bounds.
+ */
 import { networkMessages } from "./network-messages.js";
 import { prefixSums } from "../internal/buckets.js";
 import type { CommMatrix } from "../model/matrix.js";
@@ -7,7 +10,9 @@ import type { Schedule } from "../model/schedule.js";
 import { atLeast, atMost, check, type Check } from "./report.js";
 import type { ClaimContext } from "./types.js";
 
-/** Sum over steps of the longest network transfer of the step (the bandwidth term of the blocking model, in elements). */
+/**
+ * Sum over steps of the longest network transfer of the step (the bandwidth term of the blocking model, in elements).
+ */
 export function sumOfStepMaxima(s: Schedule): number {
   let sum = 0;
   for (let k = 0; k < s.stepCount; k++) {

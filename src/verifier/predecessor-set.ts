@@ -1,6 +1,12 @@
-/** PredecessorSet: a set of integers in [0, U) with add, remove and "largest member <= x" in O(log_32 U), as a 32-ary tree of bit words. */
+/**
+ * PredecessorSet: a set of integers in [0, U) with add, remove and "largest member <= x" in O(log_32 U), as a 32-ary
+ * tree of bit words.
+ */
 
-/** A set of small non-negative integers backed by levels of 32-bit words (level k + 1 has a bit per non-empty word of level k). */
+/**
+ * A set of small non-negative integers backed by levels of 32-bit words (level k + 1 has a bit per non-empty word of
+ * level k).
+ */
 export class PredecessorSet {
   private levels: Uint32Array[] = [];
   private used: number[] = []; // words of each level in use since the last reset

@@ -31,9 +31,15 @@ export interface Report {
   readonly algorithm: string;
   readonly p: number;
   readonly checks: readonly Check[];
-  /** Peak elements held by each node at a step boundary (the `peak-buffer` check measures their maximum); absent when the schedule is not well formed. */
+  /**
+   * Peak elements held by each node at a step boundary (the `peak-buffer` check measures their maximum); absent when
+   * the schedule is not well formed.
+   */
   readonly peakBufferPerNode?: readonly number[];
-  /** Checks that could not be made (e.g. delivery of a message-level plan that relays); absent when every check was made. `ok` ignores them. */
+  /**
+   * Checks that could not be made (e.g. delivery of a message-level plan that relays); absent when every check was
+   * made. `ok` ignores them.
+   */
   readonly unproven?: readonly Unproven[];
 }
 

@@ -1,4 +1,7 @@
-/** Structure checks: direct delivery at message level, pairwise exchange steps (003 sec 3.2), shift steps (004 sec 3.1.1). */
+/**
+ * Structure checks: direct delivery at message level, pairwise exchange steps (003 sec 3.2), shift steps (004 sec
+ * 3.1.1).
+ */
 import type { CommMatrix } from "../model/matrix.js";
 import type { Schedule } from "../model/schedule.js";
 import { auditPairs, type PairAudit } from "./pair-audit.js";

@@ -1,4 +1,7 @@
-/** Timed contention: in a schedule with realised times, at most `ports` sends and `ports` receives of a node overlap in time (003 sec 2.1; 004 sec 2.3, figs 2-3). */
+/**
+ * Timed contention: in a schedule with realised times, at most `ports` sends and `ports` receives of a node overlap in
+ * time (003 sec 2.1; 004 sec 2.3, figs 2-3).
+ */
 import type { Schedule } from "../model/schedule.js";
 import { check, type Check } from "./report.js";
 import { counted } from "../internal/plural.js";

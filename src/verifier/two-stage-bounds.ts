@@ -1,10 +1,15 @@
-/** Two-stage bounds: 000 sec 6.1-6.3 (ceil(t/p), t/p + p, t + p^2) for two-stage, 004 sec 3.1.3 and Tables 3-4 for the mesh two-stage A3. */
+/**
+ * Two-stage bounds: 000 sec 6.1-6.3 (ceil(t/p), t/p + p, t + p^2) for two-stage, 004 sec 3.1.3 and Tables 3-4 for the
+ * mesh two-stage A3.
+ */
 import type { CommMatrix } from "../model/matrix.js";
 import type { MatrixStats } from "../model/matrix-stats.js";
 import type { Schedule } from "../model/schedule.js";
 import { atMost, check, PerItemBound, type Check } from "./report.js";
 
-/** Per-stage network traffic between node pairs, summed over the stage's transfers (a pair may appear more than once). */
+/**
+ * Per-stage network traffic between node pairs, summed over the stage's transfers (a pair may appear more than once).
+ */
 interface PairVolumes {
   /** Volume of src -> dst, keyed src * p + dst (src != dst). */
   readonly volume: Map<number, number>;
@@ -127,7 +132,9 @@ function stageOneChecks(p: number, stats: MatrixStats, one: PairVolumes): [Check
   ];
 }
 
-/** Stage 1, equal traffic: every message between two distinct nodes >= floor(t/p) (else a row saying it does not apply). */
+/**
+ * Stage 1, equal traffic: every message between two distinct nodes >= floor(t/p) (else a row saying it does not apply).
+ */
 function stageOneShortest(p: number, t: number, one: PairVolumes, equal: boolean): Check {
   if (equal) {
     let shortest1 = Infinity;
@@ -191,7 +198,9 @@ function stageTwoChecks(m: CommMatrix, t: number, two: PairVolumes): [Check, Che
   ];
 }
 
-/** Stage 2, equal traffic: every message between two distinct nodes >= t/p - p (else a row saying it does not apply). */
+/**
+ * Stage 2, equal traffic: every message between two distinct nodes >= t/p - p (else a row saying it does not apply).
+ */
 function stageTwoShortest(p: number, t: number, two: PairVolumes, equal: boolean): Check {
   if (equal && p > 1) {
     let shortest2 = Infinity,
@@ -306,7 +315,10 @@ export function exactSqrt(p: number): number {
   return q * q === p ? q : -1;
 }
 
-/** The plan's grid: rows R and columns C from its header (R x C = P), or sqrt(P) x sqrt(P) for a header without them; null when neither fits. */
+/**
+ * The plan's grid: rows R and columns C from its header (R x C = P), or sqrt(P) x sqrt(P) for a header without them;
+ * null when neither fits.
+ */
 function meshGridOf(s: Schedule): { rows: number; cols: number } | null {
   const r = s.params["rows"],
     c = s.params["columns"];
@@ -436,7 +448,10 @@ function meshStartUpChecks(
   ];
 }
 
-/** A stage-1 message <= R M_max, a stage-2 message <= C M_max, and stage-1 elements received by an intermediate <= P M_max. */
+/**
+ * A stage-1 message <= R M_max, a stage-2 message <= C M_max, and stage-1 elements received by an intermediate <= P
+ * M_max.
+ */
 function meshVolumeChecks(
   p: number,
   grid: { rows: number; cols: number },

@@ -26,7 +26,10 @@ export interface VerifyOptions {
   readonly ports?: number;
   /** A network to check link contention on (a `link-contention` row); none by default. */
   readonly network?: NetworkRoutes;
-  /** Called now and then while checking: `done` of `total` thousandths of the work (the checks in turn, a payload plan's delivery chunk by chunk). */
+  /**
+   * Called now and then while checking: `done` of `total` thousandths of the work (the checks in turn, a payload plan's
+   * delivery chunk by chunk).
+   */
   readonly progress?: ProgressCallback | null;
 }
 
@@ -89,7 +92,10 @@ export function verifySchedule(m: CommMatrix, s: Schedule, opts: VerifyOptions =
   return unproven.length === 0 ? report : { ...report, unproven };
 }
 
-/** Throws when the options are bad (ports, a network with fewer hosts than P) or the schedule was made for another matrix (P or digest differ). */
+/**
+ * Throws when the options are bad (ports, a network with fewer hosts than P) or the schedule was made for another
+ * matrix (P or digest differ).
+ */
 function checkInputs(m: CommMatrix, s: Schedule, ports: number, network: NetworkRoutes | undefined): void {
   if (!Number.isInteger(ports) || ports < 1)
     throw fail("verify", "BAD_OPTION", `ports must be a positive integer, got ${String(ports)}`, { field: "ports" });
@@ -152,7 +158,10 @@ function measuredPeakBuffer(peak: number): Check {
   );
 }
 
-/** The rows of the algorithm's claims, in the order: direct (or measured peak), whole, step bounds, four-stage, extra, pairwise, shift. */
+/**
+ * The rows of the algorithm's claims, in the order: direct (or measured peak), whole, step bounds, four-stage, extra,
+ * pairwise, shift.
+ */
 function claimChecks(
   m: CommMatrix,
   s: Schedule,
@@ -192,7 +201,10 @@ function claimChecks(
   return checks;
 }
 
-/** A direct schedule: every element goes straight to its destination; steps >= ceil(h / ports), longest message <= M_max, peak buffer <= outgoing + incoming traffic. */
+/**
+ * A direct schedule: every element goes straight to its destination; steps >= ceil(h / ports), longest message <=
+ * M_max, peak buffer <= outgoing + incoming traffic.
+ */
 function directChecks(
   m: CommMatrix,
   s: Schedule,
@@ -247,7 +259,10 @@ function messagesPerNode(stats: MatrixStats, metrics: readonly StageMetrics[]): 
   );
 }
 
-/** max over nodes of outgoing + incoming traffic (the diagonal counted once): the statistics' off-diagonal traffic plus the diagonal, O(P) (O(P log E) sparse). */
+/**
+ * max over nodes of outgoing + incoming traffic (the diagonal counted once): the statistics' off-diagonal traffic plus
+ * the diagonal, O(P) (O(P log E) sparse).
+ */
 function directBufferBound(m: CommMatrix, stats: MatrixStats): number {
   let best = 0;
   for (let u = 0; u < m.p; u++) best = Math.max(best, stats.rowTraffic[u]! + stats.colTraffic[u]! + entry(m, u, u));

@@ -1,4 +1,8 @@
-/** Well-formedness: the IR's shape, indices in range, positive integer sizes, chunks that add up to their transfer (DESIGN.md IR; the check itself is scheduleProblem in src/model/schedule-check.ts, which the functions that take a schedule also run). */
+/**
+ * Well-formedness: the IR's shape, indices in range, positive integer sizes, chunks that add up to their transfer
+ * (DESIGN.md IR; the check itself is scheduleProblem in src/model/schedule-check.ts, which the functions that take a
+ * schedule also run).
+ */
 import type { Schedule } from "../model/schedule.js";
 import { scheduleProblem } from "../model/schedule-check.js";
 import { check, type Check } from "./report.js";

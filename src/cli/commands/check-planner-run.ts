@@ -1,4 +1,7 @@
-/** check-planner's run: draws matrices (fast-check), plans, verifies and prints a shrunk counterexample (loaded only when the command runs). */
+/**
+ * check-planner's run: draws matrices (fast-check), plans, verifies and prints a shrunk counterexample (loaded only
+ * when the command runs).
+ */
 import fc from "fast-check";
 import { fail } from "../../model/errors.js";
 import { MAX_P, matrixToRows, type CommMatrix } from "../../model/matrix.js";

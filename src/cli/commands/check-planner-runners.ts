@@ -1,4 +1,7 @@
-/** The two ways check-planner reaches a user's planner: an ES module's `plan`, or a command line with {matrix} and {schedule}. */
+/**
+ * The two ways check-planner reaches a user's planner: an ES module's `plan`, or a command line with {matrix} and
+ * {schedule}.
+ */
 import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -37,14 +40,20 @@ export async function moduleRunner(file: string): Promise<PlannerRunner> {
 /** Single-quotes a path for sh. */
 const shQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
-/** What a run of `sh -c command` ended with: its exit code (null: a signal), the end of its stderr, whether it was killed for its time. */
+/**
+ * What a run of `sh -c command` ended with: its exit code (null: a signal), the end of its stderr, whether it was
+ * killed for its time.
+ */
 interface ShellEnd {
   code: number | null;
   stderr: string;
   timedOut: boolean;
 }
 
-/** The process groups of the commands running now: killed with commplan when it is interrupted or exits (a group of its own is out of reach of the terminal's Ctrl-C). */
+/**
+ * The process groups of the commands running now: killed with commplan when it is interrupted or exits (a group of its
+ * own is out of reach of the terminal's Ctrl-C).
+ */
 const liveGroups = new Set<number>();
 
 function killGroups(): void {
@@ -137,7 +146,10 @@ export function reasonLine(stderr: string): string {
   return named.pop() ?? lines.pop() ?? "";
 }
 
-/** A command-line planner; `hung` is the matrix a run of it was killed on for its time (check-planner stops there), `hungRun` that run's number (1-based, counting every call). */
+/**
+ * A command-line planner; `hung` is the matrix a run of it was killed on for its time (check-planner stops there),
+ * `hungRun` that run's number (1-based, counting every call).
+ */
 export interface CommandRunner extends PlannerRunner {
   hung: CommMatrix | null;
   hungRun: number;

@@ -1,4 +1,7 @@
-/** commplan check-planner: property-test a user's planner (an ES module or a command) against the verifier, printing a shrunk counterexample. */
+/**
+ * commplan check-planner: property-test a user's planner (an ES module or a command) against the verifier, printing a
+ * shrunk counterexample.
+ */
 import { Option, type Command } from "commander";
 import { PATTERNS } from "../../patterns/index.js";
 import type { CliContext } from "../context.js";

@@ -1,4 +1,7 @@
-/** commplan compare: every applicable planner on one matrix side by side (steps, start-ups, traffic, buffer, modelled and simulated time, ratio to the lower bound); charts, a size sweep and an HTML report. */
+/**
+ * commplan compare: every applicable planner on one matrix side by side (steps, start-ups, traffic, buffer, modelled
+ * and simulated time, ratio to the lower bound); charts, a size sweep and an HTML report.
+ */
 import { cliMessage } from "../option-flags.js";
 import { Option, type Command } from "commander";
 import { compareChartSvg } from "../../compare/compare-chart.js";

@@ -1,4 +1,7 @@
-/** commplan export: lower a schedule to per-rank programs and write them in a runtime format; the formats, their options and writers are the export registry's (src/export/registry.ts). */
+/**
+ * commplan export: lower a schedule to per-rank programs and write them in a runtime format; the formats, their options
+ * and writers are the export registry's (src/export/registry.ts).
+ */
 import { Option, type Command } from "commander";
 import { fail } from "../../model/errors.js";
 import {
@@ -37,7 +40,10 @@ interface ExportFlags {
   layout?: LayoutForm;
 }
 
-/** Registers `export` over the formats of `formats` (the export registry's by default): their names are the --format choices, their options and writers are the ones the command takes and runs. */
+/**
+ * Registers `export` over the formats of `formats` (the export registry's by default): their names are the --format
+ * choices, their options and writers are the ones the command takes and runs.
+ */
 export function registerExport(
   program: Command,
   ctx: CliContext,
@@ -75,7 +81,10 @@ export function registerExport(
     .action((file: string, o: ExportFlags, cmd: Command) => runExport(ctx, formats, file, o, cmd));
 }
 
-/** Runs `export`: checks the options, then writes the schedule (a format of the schedule) or lowers it and writes the program. */
+/**
+ * Runs `export`: checks the options, then writes the schedule (a format of the schedule) or lowers it and writes the
+ * program.
+ */
 async function runExport(
   ctx: CliContext,
   formats: readonly ExportFormat[],

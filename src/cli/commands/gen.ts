@@ -16,7 +16,10 @@ const FORMATS: readonly MatrixFileFormat[] = ["json", "csv", "mtx"];
 /** Where commander keeps the value of the hidden --elementBytes (apart from --element-bytes). */
 const ELEMENT_BYTES_ALIAS = "elementBytesFlag";
 
-/** The output format: --format (one of FORMATS, checked by commander), else the output file's extension, else json; a --format that contradicts the extension is refused. */
+/**
+ * The output format: --format (one of FORMATS, checked by commander), else the output file's extension, else json; a
+ * --format that contradicts the extension is refused.
+ */
 function outputFormat(given: string | undefined, output: string): MatrixFileFormat {
   const byName = output === "-" ? null : matrixFormatOfName(output);
   if (given === undefined) return byName ?? "json";
@@ -64,8 +67,10 @@ export function registerGen(program: Command, ctx: CliContext): void {
   for (const n of names) {
     const opt = new Option(`--${n} <value>`, `pattern option ${n} (see 'commplan patterns')`);
     if (n === "elementBytes") {
-      // --elementBytes stays accepted (the pattern option's name) but --element-bytes is the documented flag ('commplan patterns' lists it);
-      // stored apart (commander would give both the attribute elementBytes, the later silently winning) so that giving both is refused
+      // --elementBytes stays accepted (the pattern option's name) but --element-bytes is the documented flag ('commplan
+      // patterns' lists it);
+      // stored apart (commander would give both the attribute elementBytes, the later silently winning) so that giving
+      // both is refused
       opt.attributeName = () => ELEMENT_BYTES_ALIAS;
       opt.hideHelp().conflicts("elementBytes");
     }

@@ -59,7 +59,10 @@ function algorithmEntry(p: Planner): string {
   return text;
 }
 
-/** A pattern's entry in `commplan patterns --json`: its fields, options as a list of { name, description, default, min, max, integer }. */
+/**
+ * A pattern's entry in `commplan patterns --json`: its fields, options as a list of { name, description, default, min,
+ * max, integer }.
+ */
 function patternJson(p: PatternDef): object {
   const options = patternOptionList(p).map((x) => ({
     name: x.name,

@@ -1,4 +1,7 @@
-/** --network and --port-sharing: declared, checked and loaded one way by simulate, verify, compare and plan --algorithm auto. */
+/**
+ * --network and --port-sharing: declared, checked and loaded one way by simulate, verify, compare and plan --algorithm
+ * auto.
+ */
 import { Option } from "commander";
 import { PORT_SHARINGS, type PortSharing } from "../../machines/sim/options.js";
 import { fail } from "../../model/errors.js";
@@ -34,7 +37,10 @@ export function networkInputFile(o: NetworkFlags): string | undefined {
   return o.network?.endsWith(".json") ? o.network : undefined;
 }
 
-/** Before any input is read: refuses --port-sharing without --network, and --network with a machine off the flat topology (the network replaces it). */
+/**
+ * Before any input is read: refuses --port-sharing without --network, and --network with a machine off the flat
+ * topology (the network replaces it).
+ */
 export function checkNetworkFlags(command: string, o: NetworkFlags, machine: MachineModel): void {
   if (o.network === undefined && o.portSharing !== undefined)
     throw fail(command, "BAD_OPTION", "--port-sharing goes with --network (a topology to simulate on)", {

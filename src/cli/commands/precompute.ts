@@ -1,4 +1,7 @@
-/** commplan precompute: plans a whole family (patterns x P x seeds x machines x algorithms) into a plan store with every core, resumably, one shard of it at a time if asked. */
+/**
+ * commplan precompute: plans a whole family (patterns x P x seeds x machines x algorithms) into a plan store with every
+ * core, resumably, one shard of it at a time if asked.
+ */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import cliProgress from "cli-progress";
@@ -27,7 +30,10 @@ export function shardJobs<T>(jobs: readonly T[], shard: { i: number; n: number }
   return jobs.filter((_, k) => k % shard.n === shard.i);
 }
 
-/** A worker running `url`; from the TypeScript sources (tsx), the worker registers tsx's loader first (workers do not inherit it). */
+/**
+ * A worker running `url`; from the TypeScript sources (tsx), the worker registers tsx's loader first (workers do not
+ * inherit it).
+ */
 function newWorker(url: URL, dir: string, budget: number): Worker {
   const workerData = { dir, budget };
   if (!url.pathname.endsWith(".ts")) return new Worker(url, { workerData });

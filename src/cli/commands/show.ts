@@ -40,7 +40,10 @@ const CELL_BYTES = 48,
   SVG_CELL_BYTES = 160,
   ROW_BYTES = 200;
 
-/** Refuses up front a grid past the memory budget: steps of the stage x senders (at most P, at most its transfers and stalls). */
+/**
+ * Refuses up front a grid past the memory budget: steps of the stage x senders (at most P, at most its transfers and
+ * stalls).
+ */
 function checkGridMemory(s: Schedule, stage: number, svg: boolean, file: string, maxMemory: number): void {
   const st = s.stages[stage];
   if (st === undefined) return; // the grid names the missing stage

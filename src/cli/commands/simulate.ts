@@ -1,4 +1,7 @@
-/** commplan simulate: replay a schedule (or run a run-time protocol on a matrix) on the simulated machine; exit 1 when data mode finds a delivery failure. */
+/**
+ * commplan simulate: replay a schedule (or run a run-time protocol on a matrix) on the simulated machine; exit 1 when
+ * data mode finds a delivery failure.
+ */
 import { Option, type Command } from "commander";
 import { readScheduleFile } from "../../io/schedule-read.js";
 import { refuseOutputOntoInput } from "../../io/file-output.js";
@@ -160,7 +163,10 @@ function flagRequest(o: SimulateFlags, values: { readonly [field: string]: unkno
   return Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) as unknown as SimulatorRequest;
 }
 
-/** Checks the flags once, before any file is read: the library's rules on the request they make, and the rules of the CLI's own inputs and outputs (stdout carries one document; commander checks the enumerated values). */
+/**
+ * Checks the flags once, before any file is read: the library's rules on the request they make, and the rules of the
+ * CLI's own inputs and outputs (stdout carries one document; commander checks the enumerated values).
+ */
 function checkFlags(o: SimulateFlags): void {
   for (const [k, flag] of [
     ["realised", "--realised"],
@@ -321,7 +327,8 @@ async function runReplayFlags(
   const mode = (o.mode ?? "blocking") as SimMode;
   const m = o.matrix !== undefined ? readMatrixFile(o.matrix, matrixReadOptions(o, ctx.maxMemory)) : null;
   const s = await readScheduleFile(input, { maxMemory: ctx.maxMemory });
-  // per node: the accounts and queues; per transfer: the event queue, times and waits (and a timeline entry); data mode: a holder per element
+  // per node: the accounts and queues; per transfer: the event queue, times and waits (and a timeline entry); data
+  // mode: a holder per element
   const stats = m === null ? null : matrixStats(m);
   const elements = stats === null ? 0 : stats.networkTotal + stats.selfTotal;
   checkMemory(

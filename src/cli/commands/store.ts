@@ -1,4 +1,7 @@
-/** commplan store: add, get, list, verify and gc entries of a plan store (a directory of sealed Arrow plans keyed by content). */
+/**
+ * commplan store: add, get, list, verify and gc entries of a plan store (a directory of sealed Arrow plans keyed by
+ * content).
+ */
 import type { Command } from "commander";
 import { MAX_SEED } from "../../model/param-spec.js";
 import { fail } from "../../model/errors.js";

@@ -1,4 +1,6 @@
-/** commplan verify-program: check a lowered program (commplan.program/v1) against its matrix; exit 1 when a check fails. */
+/**
+ * commplan verify-program: check a lowered program (commplan.program/v1) against its matrix; exit 1 when a check fails.
+ */
 import type { Command } from "commander";
 import { fail } from "../../model/errors.js";
 import { readMatrixFile } from "../../io/matrix-read.js";

@@ -1,4 +1,7 @@
-/** The simgrid format: SimGrid time-independent traces, the platform and the hostfile of a --machine preset, into --out DIR. */
+/**
+ * The simgrid format: SimGrid time-independent traces, the platform and the hostfile of a --machine preset, into --out
+ * DIR.
+ */
 import { fail } from "../../model/errors.js";
 import { writeDirectoryFiles } from "../../io/directory-output.js";
 import { simgridCopyFlopsPerByte, simgridPlatformFiles } from "../simgrid-platform.js";

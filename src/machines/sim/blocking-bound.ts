@@ -1,4 +1,8 @@
-/** blockingMakespanBound: a lower bound on the blocking replay's makespan from its precedence rules alone, in one pass over the transfers (what `--algorithm auto` prunes finalists with); durations and compose times come from the engine's own rules (blocking-rules.ts). */
+/**
+ * blockingMakespanBound: a lower bound on the blocking replay's makespan from its precedence rules alone, in one pass
+ * over the transfers (what `--algorithm auto` prunes finalists with); durations and compose times come from the
+ * engine's own rules (blocking-rules.ts).
+ */
 import type { MachineModel } from "../../model/machine.js";
 import type { Schedule } from "../../model/schedule.js";
 import { perByteCost, type TopologyName } from "./topology.js";
@@ -115,7 +119,10 @@ class BoundState {
   private readonly list: Uint32Array;
   /** The engine's blocking duration of each transfer (blocking-rules.ts). */
   private readonly duration: (x: number) => number;
-  /** With the step receive order: the latest end of each node's transfers of the stage's earlier steps, and up to the current one. */
+  /**
+   * With the step receive order: the latest end of each node's transfers of the stage's earlier steps, and up to the
+   * current one.
+   */
   private readonly opsDone: Float64Array | null;
   private readonly opsNext: Float64Array | null;
   /** Per node being checked, the ends of its `ports` latest-ending receives so far (receivePorts). */
@@ -147,7 +154,10 @@ class BoundState {
     this.recvEnds = new Float64Array(machine.ports);
   }
 
-  /** Sets every node's compose time for the stage of transfers [first, last) (t_m per byte it sends, when the stage rearranges) and resets the clocks to it; returns the longest. */
+  /**
+   * Sets every node's compose time for the stage of transfers [first, last) (t_m per byte it sends, when the stage
+   * rearranges) and resets the clocks to it; returns the longest.
+   */
   compose(first: number, last: number, rearranges: boolean): number {
     const { ready } = this;
     const tm = this.machine.tm;
@@ -204,7 +214,10 @@ class BoundState {
     return latest;
   }
 
-  /** The step receive order: a message of the step waits unless its destination has ended its transfers of earlier steps; then the step's ends count. */
+  /**
+   * The step receive order: a message of the step waits unless its destination has ended its transfers of earlier
+   * steps; then the step's ends count.
+   */
   private stepOrder(x0: number, x1: number): void {
     const { src, dst } = this.s;
     const { est, dur } = this;
@@ -224,7 +237,10 @@ class BoundState {
     }
   }
 
-  /** The receive-port bound of the stage's transfers [first, last): per node, the latest over suffixes of its receives of (least earliest start + their durations / ports). */
+  /**
+   * The receive-port bound of the stage's transfers [first, last): per node, the latest over suffixes of its receives
+   * of (least earliest start + their durations / ports).
+   */
   receivePorts(first: number, last: number): number {
     const { p, src, dst } = this.s;
     const { est, dur, list } = this;
@@ -250,7 +266,10 @@ class BoundState {
     return latest;
   }
 
-  /** Whether the receives list[i0 .. i1) of one node (step order) start in that order with a free port each (no more than `ports` overlapping); else exact is false. */
+  /**
+   * Whether the receives list[i0 .. i1) of one node (step order) start in that order with a free port each (no more
+   * than `ports` overlapping); else exact is false.
+   */
   private checkReceives(i0: number, i1: number): void {
     const { est, dur, list, recvEnds } = this;
     const k = recvEnds.length;

@@ -1,4 +1,7 @@
-/** The blocking mode's cost rules, shared by the replay engine and blockingMakespanBound: what a transfer takes, and what a node composes for a stage. */
+/**
+ * The blocking mode's cost rules, shared by the replay engine and blockingMakespanBound: what a transfer takes, and
+ * what a node composes for a stage.
+ */
 import type { MachineModel } from "../../model/machine.js";
 import type { Schedule } from "../../model/schedule.js";
 

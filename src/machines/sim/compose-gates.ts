@@ -1,4 +1,7 @@
-/** ComposeGates: the stage composes of a blocking run without stage barriers (stageBarriers false), each node composing when it reaches the stage. */
+/**
+ * ComposeGates: the stage composes of a blocking run without stage barriers (stageBarriers false), each node composing
+ * when it reaches the stage.
+ */
 import type { MachineModel } from "../../model/machine.js";
 import { stepOfTransfer, type Schedule } from "../../model/schedule.js";
 

@@ -1,4 +1,7 @@
-/** DrsNMode: DRS_N (003 fig. 5; 000 sec. 5 fig. 4 and its two improvements) as a strategy on the replay driver's event loop: test-and-set the destination's busy lock, send if free, else try another destination. */
+/**
+ * DrsNMode: DRS_N (003 fig. 5; 000 sec. 5 fig. 4 and its two improvements) as a strategy on the replay driver's event
+ * loop: test-and-set the destination's busy lock, send if free, else try another destination.
+ */
 import { fail } from "../../model/errors.js";
 import type { MachineModel } from "../../model/machine.js";
 import type { ReplayDriver, ReplayMode } from "./replay-driver.js";
@@ -10,13 +13,18 @@ export interface DrsNSettings {
   readonly inquiry: number;
   /** A busy destination says how long it stays busy (000's first improvement). */
   readonly busyMeasure: boolean;
-  /** A destination gives the go-ahead when its current receive ends within one inquiry time (000's second improvement). */
+  /**
+   * A destination gives the go-ahead when its current receive ends within one inquiry time (000's second improvement).
+   */
   readonly earlyGoAhead: boolean;
   /** Most inquiries before the run stops with a CommplanError. */
   readonly maxInquiries: number;
 }
 
-/** Node i's messages in the order it tries them: message k (start[i] <= k < start[i + 1]) goes to dest[k], size[k] elements. */
+/**
+ * Node i's messages in the order it tries them: message k (start[i] <= k < start[i + 1]) goes to dest[k], size[k]
+ * elements.
+ */
 export interface ProtocolMessages {
   readonly start: Uint32Array;
   readonly dest: Uint32Array;
@@ -139,7 +147,10 @@ export class DrsNMode implements ReplayMode {
     this.next(i, t);
   }
 
-  /** Node i's inquiry returns at t: it sends when the lock was free (or frees within one inquiry, with the early go-ahead), else tries another destination. */
+  /**
+   * Node i's inquiry returns at t: it sends when the lock was free (or frees within one inquiry, with the early
+   * go-ahead), else tries another destination.
+   */
   private inquiryBack(i: number, t: number): void {
     const { lockUntil } = this;
     const { acc, tl } = this.d;

@@ -1,4 +1,7 @@
-/** The flat request forms of simulateSchedule and runProtocol (every option one field, the network's beside it), turned into a SimulatorRequest. */
+/**
+ * The flat request forms of simulateSchedule and runProtocol (every option one field, the network's beside it), turned
+ * into a SimulatorRequest.
+ */
 import type { MachineModel } from "../../model/machine.js";
 import type { CommMatrix } from "../../model/matrix.js";
 import type { NetworkRoutes } from "../../model/network.js";
@@ -55,7 +58,10 @@ export interface ProtocolRequest {
   readonly linkFactor?: boolean;
 }
 
-/** The network fields of a flat request as a NetworkRequest (without routes when only options are given, which resolveSimRequest refuses). */
+/**
+ * The network fields of a flat request as a NetworkRequest (without routes when only options are given, which
+ * resolveSimRequest refuses).
+ */
 function nestNetwork(
   routes: NetworkRoutes | null | undefined,
   options: { readonly [k: string]: unknown },

@@ -1,4 +1,7 @@
-/** FlowNetwork: flow-level link contention for the simulated machine (max-min fair bandwidth sharing, recomputed per connected component). */
+/**
+ * FlowNetwork: flow-level link contention for the simulated machine (max-min fair bandwidth sharing, recomputed per
+ * connected component).
+ */
 import { fail } from "../../model/errors.js";
 import type { NetworkRoutes } from "../../model/network.js";
 import { timeKey } from "./heap.js";
@@ -60,7 +63,10 @@ export interface FlowNetworkOptions {
 export class FlowNetwork {
   /** maxHops (at least 1): the longest route a slot holds. */
   private readonly H: number;
-  /** A slot's route entries start at slot << SH (2^SH >= H): a flow's slot is its entry's index >> SH, no division in the hot loops. */
+  /**
+   * A slot's route entries start at slot << SH (2^SH >= H): a flow's slot is its entry's index >> SH, no division in
+   * the hot loops.
+   */
   private readonly SH: number;
   private readonly L: number;
   private readonly bw: Float64Array;
@@ -82,7 +88,10 @@ export class FlowNetwork {
   private due: Float64Array = new Float64Array(0);
   private doneId: Int32Array = new Int32Array(0);
   private hops: Int32Array = new Int32Array(0);
-  /** The slot's first link by (bwKey, link): its one candidate in a filling when no other flow uses it (see `component`). */
+  /**
+   * The slot's first link by (bwKey, link): its one candidate in a filling when no other flow uses it (see
+   * `component`).
+   */
   private minLink: Int32Array = new Int32Array(0);
   private active: Uint8Array = new Uint8Array(0);
   /** 1 for a flow that ends the moment it starts (see `begin`). */
@@ -112,7 +121,9 @@ export class FlowNetwork {
   private readonly capLeft: Float64Array;
   private readonly unfixed: Int32Array;
   private readonly linkSeen: Int32Array;
-  /** Links whose flows changed since the last flush (dirtyMark[l] = 1 while listed), and the latest time of a change. */
+  /**
+   * Links whose flows changed since the last flush (dirtyMark[l] = 1 while listed), and the latest time of a change.
+   */
   private readonly dirtyLinks: Int32Array;
   private readonly dirtyMark: Uint8Array;
   private nDirty = 0;
@@ -334,7 +345,10 @@ export class FlowNetwork {
     return this.nDirty > 0;
   }
 
-  /** Notes that the flows of slot s's links changed at t (the slot's route is read now: it may be reused before the flush). */
+  /**
+   * Notes that the flows of slot s's links changed at t (the slot's route is read now: it may be reused before the
+   * flush).
+   */
   private markLinks(s: number, t: number): void {
     const SH = this.SH;
     for (let h = 0; h < this.hops[s]!; h++) {
@@ -347,7 +361,10 @@ export class FlowNetwork {
     if (t > this.dirtyAt) this.dirtyAt = t;
   }
 
-  /** Recomputes the rates of every component that flows joined or left since the last flush (once per event time: the replay calls it before it moves on to a later time). */
+  /**
+   * Recomputes the rates of every component that flows joined or left since the last flush (once per event time: the
+   * replay calls it before it moves on to a later time).
+   */
   flush(): void {
     if (this.nDirty === 0) return;
     this.recompute(this.dirtyAt);
@@ -356,7 +373,10 @@ export class FlowNetwork {
     this.dirtyAt = -Infinity;
   }
 
-  /** Whether mode event `id` popped at t stands: false for a flow's completion event superseded by a rate change (or already handled). */
+  /**
+   * Whether mode event `id` popped at t stands: false for a flow's completion event superseded by a rate change (or
+   * already handled).
+   */
   live(id: number, t: number): boolean {
     const x = (id / this.idsPerTransfer) | 0;
     if (this.wasFlow[x] !== 1 || this.doneOf[x] !== id) return true;

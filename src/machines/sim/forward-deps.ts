@@ -1,9 +1,15 @@
-/** Forwarding dependencies: which receives of its own stage a transfer must wait for because it forwards elements they bring (DESIGN.md element semantics). */
+/**
+ * Forwarding dependencies: which receives of its own stage a transfer must wait for because it forwards elements they
+ * bring (DESIGN.md element semantics).
+ */
 import { bucketStarts } from "../../internal/buckets.js";
 import { growU32, type Growable } from "../../internal/growable.js";
 import type { ChunkTable, Schedule } from "../../model/schedule.js";
 
-/** For every transfer x: `need[x]` receives of its stage it waits for; receive y releases the transfers list[start[y] .. start[y + 1]). */
+/**
+ * For every transfer x: `need[x]` receives of its stage it waits for; receive y releases the transfers list[start[y] ..
+ * start[y + 1]).
+ */
 export interface ForwardDeps {
   readonly need: Uint32Array;
   readonly start: Uint32Array;
@@ -81,7 +87,10 @@ function forwardPairs(s: Schedule, c: ChunkTable): { pairX: Growable<Uint32Array
   return { pairX, pairY };
 }
 
-/** Chunks that arrive somewhere over the network, sorted by (stage, node, origin, dest, offset), with the running maximum of their ends per group. */
+/**
+ * Chunks that arrive somewhere over the network, sorted by (stage, node, origin, dest, offset), with the running
+ * maximum of their ends per group.
+ */
 function receiveIndex(
   s: Schedule,
   c: ChunkTable,

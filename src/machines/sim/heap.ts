@@ -1,4 +1,7 @@
-/** EventHeap: a binary min-heap of events in typed arrays, ordered by an integer time key (ticks of TIME_TICK_US), ties broken by the smaller id (deterministic). */
+/**
+ * EventHeap: a binary min-heap of events in typed arrays, ordered by an integer time key (ticks of TIME_TICK_US), ties
+ * broken by the smaller id (deterministic).
+ */
 
 /**
  * The tick (us) of the integer time keys events are ordered by: 1e-6 us. A replay gives every event

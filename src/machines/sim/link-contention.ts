@@ -1,4 +1,7 @@
-/** Per-link results of a run on a network: bytes, busy time, peak flows, the hottest links and the link-contention factor. */
+/**
+ * Per-link results of a run on a network: bytes, busy time, peak flows, the hottest links and the link-contention
+ * factor.
+ */
 import { routeEndLinks, type NetworkRoutes } from "../../model/network.js";
 import type { PortSharing } from "./options.js";
 import type { FlowNetwork, FlowRecomputeStats } from "./flow-network.js";
@@ -43,7 +46,10 @@ export interface SimNetworkStats {
    * the hosts, stretches the run; 1 on a non-blocking core.
    */
   readonly flc: number | null;
-  /** The makespan with an infinite-bandwidth core (us), the denominator of flc; null when not computed (linkFactor false). */
+  /**
+   * The makespan with an infinite-bandwidth core (us), the denominator of flc; null when not computed (linkFactor
+   * false).
+   */
   readonly freeCoreMakespan: number | null;
   /** max over links of bytes / bandwidth (us): a lower bound on the makespan's link time. */
   readonly loadBound: number;

@@ -35,7 +35,10 @@ export class NodeAccounts {
     if (n === 0) this.busy[v] = this.busy[v]! + (t - this.since[v]!);
   }
 
-  /** The accounts of a run that lasted `makespan` us, with each node's idle time (makespan - busy - wait - stalled, at least 0): the shape of SimResult.nodes. */
+  /**
+   * The accounts of a run that lasted `makespan` us, with each node's idle time (makespan - busy - wait - stalled, at
+   * least 0): the shape of SimResult.nodes.
+   */
   times(makespan: number): {
     busy: Float64Array;
     idle: Float64Array;

@@ -1,4 +1,7 @@
-/** OCPC lock-step steps: rounds in which messages into one receiver collide and back off (001 sec 2), for the blocking replay. */
+/**
+ * OCPC lock-step steps: rounds in which messages into one receiver collide and back off (001 sec 2), for the blocking
+ * replay.
+ */
 import { fail } from "../../model/errors.js";
 import { createRng, type Rng } from "../../model/rng.js";
 import type { ReplayDriver } from "./replay-driver.js";
@@ -88,7 +91,10 @@ export class OcpcStepper {
     return last;
   }
 
-  /** Runs the local copies of `step` at t0 and puts its messages in `pending`; returns the last copy's end (t0 when none). */
+  /**
+   * Runs the local copies of `step` at t0 and puts its messages in `pending`; returns the last copy's end (t0 when
+   * none).
+   */
   private copies(step: number, t0: number, pending: number[]): number {
     const { d } = this;
     const { src, dst, size, stepStart } = d.s;
@@ -113,7 +119,10 @@ export class OcpcStepper {
     return last;
   }
 
-  /** Splits `pending` into the round's attempts (each sender's first message not backing off) and the messages that wait. */
+  /**
+   * Splits `pending` into the round's attempts (each sender's first message not backing off) and the messages that
+   * wait.
+   */
   private chooseSenders(pending: number[], round: number, trying: number[], later: number[]): void {
     const src = this.d.s.src;
     this.senderUsed.fill(-1);
@@ -127,7 +136,10 @@ export class OcpcStepper {
     }
   }
 
-  /** Transmits the round's attempts from t: collided ones back off into `later`, the others are delivered; returns the round's end. */
+  /**
+   * Transmits the round's attempts from t: collided ones back off into `later`, the others are delivered; returns the
+   * round's end.
+   */
   private transmit(trying: number[], later: number[], round: number, t: number): number {
     const { d } = this;
     const { src, dst, size } = d.s;
@@ -171,7 +183,9 @@ export class OcpcStepper {
     d.done++;
   }
 
-  /** Node v is busy over [t0, t1]; intervals come in order of their start, so overlapping ones merge (busy is a union). */
+  /**
+   * Node v is busy over [t0, t1]; intervals come in order of their start, so overlapping ones merge (busy is a union).
+   */
   private busy(v: number, t0: number, t1: number): void {
     const { busyFrom, busyTo } = this;
     if (busyTo[v]! >= 0 && t0 <= busyTo[v]!) {

@@ -8,7 +8,10 @@ import type { FillTuning } from "./flow-network.js";
 import type { RecvOrder } from "./recv-order.js";
 import { TOPOLOGIES, type TopologyName } from "./topology.js";
 
-/** blocking: a transfer holds both ports for T_s + m (t_c + t_d); nonblocking: processor, copy engine and network pipeline (004 sec 2.2). */
+/**
+ * blocking: a transfer holds both ports for T_s + m (t_c + t_d); nonblocking: processor, copy engine and network
+ * pipeline (004 sec 2.2).
+ */
 export type SimMode = "blocking" | "nonblocking";
 
 /**
@@ -81,11 +84,19 @@ export interface NetworkRequest {
   readonly routes: NetworkRoutes;
   /** How a node's ports serve concurrent messages. Default serial. */
   readonly portSharing?: PortSharing;
-  /** Recompute the rates of the changed flow's component (default) or of every active flow (for measurement; same result). */
+  /**
+   * Recompute the rates of the changed flow's component (default) or of every active flow (for measurement; same
+   * result).
+   */
   readonly flowRecompute?: "component" | "full";
-  /** Compute the link-contention factor f_lc, by a second replay with an infinite-bandwidth core (default true; false skips that replay and leaves f_lc null). */
+  /**
+   * Compute the link-contention factor f_lc, by a second replay with an infinite-bandwidth core (default true; false
+   * skips that replay and leaves f_lc null).
+   */
   readonly linkFactor?: boolean;
-  /** How the flow fillings find their next candidate (every choice gives the same result). Default DEFAULT_FILL_TUNING. */
+  /**
+   * How the flow fillings find their next candidate (every choice gives the same result). Default DEFAULT_FILL_TUNING.
+   */
   readonly fill?: FillTuning;
 }
 

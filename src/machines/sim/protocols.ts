@@ -1,4 +1,8 @@
-/** Run-time protocols without a static schedule: AC, the asynchronous send-everything algorithm (003 fig. 2), and DRS_N (003 fig. 5, 000 sec. 5 fig. 4 with its two improvements), both on the replay engine; Generate_Recv (003 fig. 1) as an optional first phase. */
+/**
+ * Run-time protocols without a static schedule: AC, the asynchronous send-everything algorithm (003 fig. 2), and DRS_N
+ * (003 fig. 5, 000 sec. 5 fig. 4 with its two improvements), both on the replay engine; Generate_Recv (003 fig. 1) as
+ * an optional first phase.
+ */
 import { checkMachine } from "../../model/machine.js";
 import { fail } from "../../model/errors.js";
 import type { MachineModel } from "../../model/machine.js";
@@ -29,7 +33,10 @@ export interface ProtocolResult {
   readonly generateRecvTime: number;
   /** DRS_N: test-and-set inquiries made (0 for async). */
   readonly inquiries: number;
-  /** Sum over nodes of the contention wait (us); 0 for DRS_N, whose lock admits one message per receiver (an early go-ahead's wait is stalled time). */
+  /**
+   * Sum over nodes of the contention wait (us); 0 for DRS_N, whose lock admits one message per receiver (an early
+   * go-ahead's wait is stalled time).
+   */
   readonly totalWait: number;
   /** Measured node-contention factor, as SimResult.fnc (contention-factor.ts). */
   readonly fnc: number;
@@ -50,7 +57,10 @@ export interface ProtocolResult {
 /** Most messages a protocol run takes. */
 const MAX_MESSAGES = 20_000_000;
 
-/** Runs a run-time protocol for matrix m on machine (blocking, one send and one receive port per node; flat or CM-5 fat-tree network). */
+/**
+ * Runs a run-time protocol for matrix m on machine (blocking, one send and one receive port per node; flat or CM-5
+ * fat-tree network).
+ */
 export function runProtocol(
   m: CommMatrix,
   machine: MachineModel,
@@ -165,7 +175,10 @@ function runAsync(m: CommMatrix, machine: MachineModel, msgs: Messages, o: Proto
   };
 }
 
-/** DRS_N: test-and-set the destination's busy lock, send if free, else try another destination (003 fig. 5; 000 sec. 5), as DrsNMode on the replay driver. */
+/**
+ * DRS_N: test-and-set the destination's busy lock, send if free, else try another destination (003 fig. 5; 000 sec. 5),
+ * as DrsNMode on the replay driver.
+ */
 function runDrsN(m: CommMatrix, machine: MachineModel, msgs: Messages, o: ProtocolOptions): RunOut {
   const s = orderSchedule(m.p, msgs, "drs-n", m.elementBytes);
   const free = { ...machine, barrier: 0 };

@@ -1,4 +1,7 @@
-/** RecvGate: the receive order of a replay, arrival (first come, first served) or step (a node takes the messages of one step at a time, as an MPI runtime that posts each round's receives after the previous round's waitall). */
+/**
+ * RecvGate: the receive order of a replay, arrival (first come, first served) or step (a node takes the messages of one
+ * step at a time, as an MPI runtime that posts each round's receives after the previous round's waitall).
+ */
 import { stepOfTransfer, type Schedule } from "../../model/schedule.js";
 
 /**

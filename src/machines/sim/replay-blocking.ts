@@ -1,4 +1,7 @@
-/** Blocking replay: an event-driven run of a Schedule where a transfer holds a send and a receive port for T_s + m (t_c + t_d) (004 sec 2.2-2.3, figs 2-3). */
+/**
+ * Blocking replay: an event-driven run of a Schedule where a transfer holds a send and a receive port for T_s + m (t_c
+ * + t_d) (004 sec 2.2-2.3, figs 2-3).
+ */
 import type { MachineModel } from "../../model/machine.js";
 import type { Schedule } from "../../model/schedule.js";
 import type { DataTracker } from "./data-tracker.js";
@@ -191,7 +194,10 @@ class BlockingMode implements ReplayMode {
     return -1;
   }
 
-  /** Starts the transfers queued at b (first come, first served among those the receive order admits) while it has free receive ports and is not composing. */
+  /**
+   * Starts the transfers queued at b (first come, first served among those the receive order admits) while it has free
+   * receive ports and is not composing.
+   */
   private serve(b: number, t: number): void {
     const { acc, tl, base } = this.d;
     const { src, size } = this.d.s;

@@ -1,4 +1,7 @@
-/** ReplayDriver: the event loop both replay modes share (runs of steps, compose, send order and send rule, stall books, progress, the one deadlock failure). */
+/**
+ * ReplayDriver: the event loop both replay modes share (runs of steps, compose, send order and send rule, stall books,
+ * progress, the one deadlock failure).
+ */
 import { fail } from "../../model/errors.js";
 import type { MachineModel } from "../../model/machine.js";
 import type { Schedule } from "../../model/schedule.js";
@@ -115,7 +118,10 @@ export class ReplayDriver {
   readonly heap: EventHeap;
   /** Compose time of each node in the current stage (set by driveStages). */
   readonly ready: Float64Array;
-  /** With a network (o.network): the flow model the modes hand their network phases to; its activation events come after the compose events. */
+  /**
+   * With a network (o.network): the flow model the modes hand their network phases to; its activation events come after
+   * the compose events.
+   */
   readonly flows: FlowNetwork | null;
   private readonly stallSince: Float64Array;
   /** Whether nodes compose when they reach a stage (no stage barriers: ComposeGates). */
@@ -138,7 +144,10 @@ export class ReplayDriver {
     readonly tl: TimelineRecorder,
     readonly data: DataTracker | null,
     eventIds: number,
-    /** Without stage barriers: each node composes when it reaches a rearranging stage (null: composes come from the stage loop). */
+    /**
+     * Without stage barriers: each node composes when it reaches a rearranging stage (null: composes come from the
+     * stage loop).
+     */
     private readonly gates: ComposeGates | null = null,
   ) {
     const p = s.p,
@@ -194,7 +203,10 @@ export class ReplayDriver {
     return true;
   }
 
-  /** Node v composes from local time t (the moment being handled) for `dur`: the mode holds it back until its compose event. */
+  /**
+   * Node v composes from local time t (the moment being handled) for `dur`: the mode holds it back until its compose
+   * event.
+   */
   startCompose(v: number, t: number, dur: number): void {
     const mode = this.mode!;
     this.composeFrom[v] = t;
@@ -242,7 +254,10 @@ export class ReplayDriver {
     this.done++;
   }
 
-  /** Runs the transfers of steps [stepLo, stepHi) from local time t0 (nodes compose first, until t0 + ready[v], when `withReady`); returns the last end. */
+  /**
+   * Runs the transfers of steps [stepLo, stepHi) from local time t0 (nodes compose first, until t0 + ready[v], when
+   * `withReady`); returns the last end.
+   */
   runRange(mode: ReplayMode, stepLo: number, stepHi: number, t0: number, withReady: boolean): number {
     const p = this.s.p,
       ids = mode.eventIds;

@@ -1,4 +1,7 @@
-/** Nonblocking replay: main processor (T_s), copy engine (m t_c) and network (m t_d) as three pipelined resources per node (004 sec 2.2, eqs 2 and 4; sec 3.4 send buffers). */
+/**
+ * Nonblocking replay: main processor (T_s), copy engine (m t_c) and network (m t_d) as three pipelined resources per
+ * node (004 sec 2.2, eqs 2 and 4; sec 3.4 send buffers).
+ */
 import type { MachineModel } from "../../model/machine.js";
 import type { Schedule } from "../../model/schedule.js";
 import type { DataTracker } from "./data-tracker.js";
@@ -8,7 +11,10 @@ import { ReplayDriver, type ReplayMode, type ReplayOutcome } from "./replay-driv
 import { K, type TimelineRecorder } from "./timeline.js";
 import { networkCost } from "./topology.js";
 
-/** Phases of a network message: 0 send start-up on the source's processor, 1 copy to the interface, 2 network, 3 receive start-up on the destination's processor. */
+/**
+ * Phases of a network message: 0 send start-up on the source's processor, 1 copy to the interface, 2 network, 3 receive
+ * start-up on the destination's processor.
+ */
 const CPU_SEND = 0,
   DMA = 1,
   NET = 2,
@@ -261,7 +267,10 @@ class NonblockingMode implements ReplayMode {
     else this.netDone(job, t);
   }
 
-  /** A processor phase ends: a local copy, a send start-up (the copy engine is next) or a receive start-up (the message is in). */
+  /**
+   * A processor phase ends: a local copy, a send start-up (the copy engine is next) or a receive start-up (the message
+   * is in).
+   */
   private cpuDone(job: number, t: number): void {
     const x = job >> 2,
       ph = job & 3;

@@ -1,4 +1,7 @@
-/** SimulatorRequest: one request for the simulated machine (a replay, blocking or nonblocking, or a protocol run, async or drs-n), checked once by resolveSimRequest. */
+/**
+ * SimulatorRequest: one request for the simulated machine (a replay, blocking or nonblocking, or a protocol run, async
+ * or drs-n), checked once by resolveSimRequest.
+ */
 import { checkMachine } from "../../model/machine.js";
 import { fail } from "../../model/errors.js";
 import { checkProgress, type ProgressCallback } from "../../model/progress.js";
@@ -44,7 +47,10 @@ interface ReplayBase extends RunRequest {
   readonly ports?: number;
   /** Data mode: move element tags; needs payload chunks and the matrix the schedule was made for. */
   readonly data?: CommMatrix | null;
-  /** Which waiting message a free receive port takes: arrival (first come, first served; default) or step (recv-order.ts). */
+  /**
+   * Which waiting message a free receive port takes: arrival (first come, first served; default) or step
+   * (recv-order.ts).
+   */
   readonly recvOrder?: RecvOrder;
   /**
    * End every stage with a barrier on every node (the papers' model; default true). false: the
@@ -96,7 +102,9 @@ export interface DrsNProtocolRequest extends ProtocolBase {
   readonly inquiry?: number;
   /** 000's first improvement: a busy destination says how long it stays busy. */
   readonly busyMeasure?: boolean;
-  /** 000's second improvement: a destination gives the go-ahead when its current receive ends within one inquiry time. */
+  /**
+   * 000's second improvement: a destination gives the go-ahead when its current receive ends within one inquiry time.
+   */
   readonly earlyGoAhead?: boolean;
   /** Most test-and-set inquiries the run may make before it stops with a CommplanError. Default MAX_INQUIRIES. */
   readonly maxInquiries?: number;
@@ -139,10 +147,16 @@ export interface SimRequestProblem {
   readonly message: string;
 }
 
-/** Shortest DRS_N inquiry time (us): a round trip of two messages takes far longer on any machine, and a shorter one would let simulated time stand still. */
+/**
+ * Shortest DRS_N inquiry time (us): a round trip of two messages takes far longer on any machine, and a shorter one
+ * would let simulated time stand still.
+ */
 export const MIN_INQUIRY = 1e-3;
 
-/** Default of `maxInquiries`: most test-and-set inquiries one DRS_N run makes before it stops with an error (a node whose destinations are all busy keeps inquiring, about makespan / inquiry times). */
+/**
+ * Default of `maxInquiries`: most test-and-set inquiries one DRS_N run makes before it stops with an error (a node
+ * whose destinations are all busy keeps inquiring, about makespan / inquiry times).
+ */
 export const MAX_INQUIRIES = 50_000_000;
 
 const bad = (field: string, text: string): Error => fail("simulate", "BAD_OPTION", text, { field });
@@ -230,7 +244,10 @@ export function resolveSimRequest(req: SimulatorRequest, machine: MachineModel):
   return { kind: "replay", options: resolveReplay(req, machine) };
 }
 
-/** The numeric and enumerated options of a replay, checked by resolveSpecs (the rules between them follow in resolveReplay). */
+/**
+ * The numeric and enumerated options of a replay, checked by resolveSpecs (the rules between them follow in
+ * resolveReplay).
+ */
 const SIM_SPECS = {
   mode: choice(["blocking", "nonblocking"], {
     description: "blocking or nonblocking (004 sec 2.2)",
@@ -317,7 +334,10 @@ export function resolveReplay(req: ReplayRequest, machine: MachineModel): SimOpt
   };
 }
 
-/** Checks the network options: a network replaces the topology's t_d (flat only), its links need bandwidth > 0 and latency >= 0. */
+/**
+ * Checks the network options: a network replaces the topology's t_d (flat only), its links need bandwidth > 0 and
+ * latency >= 0.
+ */
 function resolveNetwork(
   req: NetworkRequest | null,
   topology: TopologyName,

@@ -30,7 +30,10 @@ export interface NodeTimes {
   readonly busy: Float64Array;
   /** Time the node had nothing to do: makespan - busy - wait - stalled, at least 0 (us). */
   readonly idle: Float64Array;
-  /** Time held back by the schedule: a send waiting for earlier receives or for a receiver still composing, or a step the schedule stalls it in (us). */
+  /**
+   * Time held back by the schedule: a send waiting for earlier receives or for a receiver still composing, or a step
+   * the schedule stalls it in (us).
+   */
   readonly stalled: Float64Array;
   /** Time its ready messages waited for a receive port that another sender held: node contention (us). */
   readonly wait: Float64Array;
@@ -50,7 +53,9 @@ export interface SimResult {
   readonly sendWaits: SendWaits;
   /** Which waiting message a free receive port took: arrival (first come, first served) or step (recv-order.ts). */
   readonly recvOrder: RecvOrder;
-  /** Whether every stage ended with a barrier on every node (false: the stages ran as one, as a lowered program runs). */
+  /**
+   * Whether every stage ended with a barrier on every node (false: the stages ran as one, as a lowered program runs).
+   */
   readonly stageBarriers: boolean;
   /** Nonblocking mode: send buffers per node; null in blocking mode (no send buffers). */
   readonly sendBuffers: number | null;
@@ -78,11 +83,17 @@ export interface SimResult {
   readonly dataFailures: readonly string[] | null;
   readonly dataFailureCount: number;
   readonly timeline: Timeline;
-  /** On a network only: per-link bytes, busy time and peak flows, the hottest links, the link-contention factor (link-contention.ts). */
+  /**
+   * On a network only: per-link bytes, busy time and peak flows, the hottest links, the link-contention factor
+   * (link-contention.ts).
+   */
   readonly network?: SimNetworkStats;
 }
 
-/** Replays schedule `s` on `machine` (see docs/simulator.md for the conventions); `req` a ReplayRequest or its flat form. */
+/**
+ * Replays schedule `s` on `machine` (see docs/simulator.md for the conventions); `req` a ReplayRequest or its flat
+ * form.
+ */
 export function simulateSchedule(s: Schedule, machine: MachineModel, req: ReplayRequest | SimRequest = {}): SimResult {
   checkSchedule(s, "simulate");
   return replaySchedule(s, machine, resolveReplay("kind" in req ? req : replayRequestOf(req), machine));

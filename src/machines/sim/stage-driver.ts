@@ -9,7 +9,10 @@ import { addHandledBytes } from "./blocking-rules.js";
 export interface StageEngine {
   /** Sets the absolute time of the stage-local clock's zero. */
   setBase(t: number): void;
-  /** Runs the transfers of steps [stepLo, stepHi) from local time t0; nodes start at t0 + ready[v] when `useReady`; returns the last end. */
+  /**
+   * Runs the transfers of steps [stepLo, stepHi) from local time t0; nodes start at t0 + ready[v] when `useReady`;
+   * returns the last end.
+   */
   runRange(stepLo: number, stepHi: number, t0: number, useReady: boolean): number;
   /** Runs one lock-step step from local time t0 (default: runRange(step, step + 1, t0, false)). */
   runStep?(step: number, t0: number): number;

@@ -1,4 +1,7 @@
-/** StageOrder: each node's sends of a run of steps in schedule order, and the blocking rule of 004 sec 2.3 (a send of step s waits for every receive of its node in earlier steps). */
+/**
+ * StageOrder: each node's sends of a run of steps in schedule order, and the blocking rule of 004 sec 2.3 (a send of
+ * step s waits for every receive of its node in earlier steps).
+ */
 import { prefixSums } from "../../internal/buckets.js";
 import type { Schedule } from "../../model/schedule.js";
 

@@ -2,7 +2,10 @@
 import { fail } from "../../model/errors.js";
 import type { MachineModel, TopologyName } from "../../model/machine.js";
 
-/** flat: one t_d for every pair; cm5-fat-tree: t_d by cluster level; ocpc: flat rates, colliding messages fail and are resent. */
+/**
+ * flat: one t_d for every pair; cm5-fat-tree: t_d by cluster level; ocpc: flat rates, colliding messages fail and are
+ * resent.
+ */
 export type { TopologyName } from "../../model/machine.js";
 /** Every TopologyName, in order. */
 export const TOPOLOGIES: readonly TopologyName[] = ["flat", "cm5-fat-tree", "ocpc"];

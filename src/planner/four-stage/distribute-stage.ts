@@ -1,4 +1,7 @@
-/** Message-level Stages I and II of A4 in O(P^2): R-Distribute + R-Comm and C-Distribute + C-Comm in closed form (004 fig. 11). */
+/**
+ * Message-level Stages I and II of A4 in O(P^2): R-Distribute + R-Comm and C-Distribute + C-Comm in closed form (004
+ * fig. 11).
+ */
 import { columnSize, type NodeArray } from "./node-array.js";
 import type { StageMessages } from "./stage-router.js";
 import { progressTicker, type ProgressCallback } from "../../model/progress.js";
@@ -143,7 +146,8 @@ export function routeRDistribute(
   for (let row = 0; row < a.rows; row++) {
     if (row >= tickMark) tickMark = tick(row);
     const incomplete = a.r > 0 && row === a.rows - 1;
-    // a complete row is one group; each node of the incomplete row is its own group (its pseudo-column buckets go to different rows)
+    // a complete row is one group; each node of the incomplete row is its own group (its pseudo-column buckets go to
+    // different rows)
     for (let b = 0; b < (incomplete ? a.r : 1); b++) {
       acc.reset();
       if (incomplete) addSender(row * C + b);

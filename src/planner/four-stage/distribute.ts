@@ -1,4 +1,6 @@
-/** R-Distribute and C-Distribute: how many of h elements for destination j go to each bucket (004 sec 3.2.2 C, fig. 11). */
+/**
+ * R-Distribute and C-Distribute: how many of h elements for destination j go to each bucket (004 sec 3.2.2 C, fig. 11).
+ */
 import type { NodeArray } from "./node-array.js";
 
 /**

@@ -1,4 +1,7 @@
-/** Four-stage algorithm A4 for any P: R-Comm, C-Comm, R-Comm, C-Comm with pseudo-nodes and priority stalls (004 sec 3.2). */
+/**
+ * Four-stage algorithm A4 for any P: R-Comm, C-Comm, R-Comm, C-Comm with pseudo-nodes and priority stalls (004 sec
+ * 3.2).
+ */
 import type { CommMatrix } from "../../model/matrix.js";
 import { matrixStats } from "../../model/matrix-stats.js";
 import { ScheduleBuilder, type Rearrange, type Schedule } from "../../model/schedule.js";
@@ -114,7 +117,9 @@ function emitRowStage(
   }
 }
 
-/** Emits a column stage with the C-Schedule: in step s the node in row q of an N-node column sends to row (q + s) mod N. */
+/**
+ * Emits a column stage with the C-Schedule: in step s the node in row q of an N-node column sends to row (q + s) mod N.
+ */
 function emitColumnStage(
   b: ScheduleBuilder,
   a: NodeArray,
@@ -134,7 +139,10 @@ function emitColumnStage(
   }
 }
 
-/** Opens stage k (0..3) of A4 in `b` and emits its messages: rows with the Revised R-Schedule, columns with the C-Schedule (`progress`: steps). */
+/**
+ * Opens stage k (0..3) of A4 in `b` and emits its messages: rows with the Revised R-Schedule, columns with the
+ * C-Schedule (`progress`: steps).
+ */
 export function emitStage(
   b: ScheduleBuilder,
   a: NodeArray,

@@ -1,4 +1,7 @@
-/** Node array of the four-stage algorithm: R x C, complete and incomplete rows and columns (004 sec 3.2, 3.2.2 A); the array itself is in src/model. */
+/**
+ * Node array of the four-stage algorithm: R x C, complete and incomplete rows and columns (004 sec 3.2, 3.2.2 A); the
+ * array itself is in src/model.
+ */
 
 import type { NodeArray } from "../../internal/node-array.js";
 

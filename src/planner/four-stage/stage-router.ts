@@ -1,4 +1,6 @@
-/** Stage router: moves held elements through one stage, at message level (count matrix) or payload level (piece table). */
+/**
+ * Stage router: moves held elements through one stage, at message level (count matrix) or payload level (piece table).
+ */
 import { bucketItems, bucketStarts, prefixSums } from "../../internal/buckets.js";
 import { growF64, growU32 } from "../../internal/growable.js";
 import { progressTicker, type ProgressCallback } from "../../model/progress.js";
@@ -21,7 +23,10 @@ export interface StageMessages {
   readonly size: Float64Array;
 }
 
-/** Message level: routes the P x P holdings matrix `hold` (node, destination) through a stage, one split per (node, destination); `progress`: nodes. */
+/**
+ * Message level: routes the P x P holdings matrix `hold` (node, destination) through a stage, one split per (node,
+ * destination); `progress`: nodes.
+ */
 export function routeCounts(
   p: number,
   hold: Float64Array,
@@ -74,7 +79,9 @@ export interface Pieces {
   readonly count: Float64Array;
 }
 
-/** The chunks each message of a stage carries: chunks of message key = u * buckets + k are [start[key], start[key + 1]). */
+/**
+ * The chunks each message of a stage carries: chunks of message key = u * buckets + k are [start[key], start[key + 1]).
+ */
 export interface StageChunks extends StageMessages {
   readonly start: Uint32Array;
   readonly origin: Uint32Array;
@@ -159,7 +166,9 @@ export function routePieces(
   return routed;
 }
 
-/** Lays out chunks (arrays indexed by chunk, key[i] = node * buckets + bucket) message by message in the order `corder`. */
+/**
+ * Lays out chunks (arrays indexed by chunk, key[i] = node * buckets + bucket) message by message in the order `corder`.
+ */
 function gatherChunks(
   p: number,
   rule: StageRule,

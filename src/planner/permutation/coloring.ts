@@ -1,4 +1,7 @@
-/** Coloring: exact bipartite edge colouring of the message graph into h = max(f, g) partial permutations (Konig's theorem; the optimum RS_N of 003 sec 3.3 approximates). */
+/**
+ * Coloring: exact bipartite edge colouring of the message graph into h = max(f, g) partial permutations (Konig's
+ * theorem; the optimum RS_N of 003 sec 3.3 approximates).
+ */
 import type { CommMatrix } from "../../model/matrix.js";
 import { ScheduleBuilder, type Schedule } from "../../model/schedule.js";
 import { progressPhases, progressTicker } from "../../model/progress.js";
@@ -21,7 +24,10 @@ const COLORING_PARAMS = {
   lowerBound: output("the threshold-degree lower bound on that sum (the optimum may exceed it)"),
 };
 
-/** Weights of coloring's (and split-coloring's chunk mode's) progress: message list, colouring, improvement pass, emission (about their shares of the time on a dense matrix). */
+/**
+ * Weights of coloring's (and split-coloring's chunk mode's) progress: message list, colouring, improvement pass,
+ * emission (about their shares of the time on a dense matrix).
+ */
 export const COLORING_PROGRESS: readonly number[] = [200, 400, 100, 300];
 
 /** Work budget of the improvement pass (node and edge visits), a fixed multiple of the colouring's own size. */
@@ -98,7 +104,8 @@ export const coloring: Planner = definePlanner(
     source: "003 sec 3.3 (partial permutations); Konig's edge-colouring theorem",
     params: COLORING_PARAMS,
     traits: { relayed: false, randomised: false, stages: 1, growth: "linear", claims: "verifier" },
-    // it wins most often (bench/results/auto.md), and its makespan rules out the relaying planners whose bounds lie above it
+    // it wins most often (bench/results/auto.md), and its makespan rules out the relaying planners whose bounds lie
+    // above it
     auto: { variants: [{ params: {}, early: "ruling" }], bound: "whole-messages" },
   },
   plan,

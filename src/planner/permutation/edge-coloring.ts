@@ -1,4 +1,7 @@
-/** Bipartite edge colouring with exactly max-degree colours (Konig 1916): largest-first first-fit with priced alternating-path (Kempe chain) repair, a heuristic for a small sum of colour maxima. */
+/**
+ * Bipartite edge colouring with exactly max-degree colours (Konig 1916): largest-first first-fit with priced
+ * alternating-path (Kempe chain) repair, a heuristic for a small sum of colour maxima.
+ */
 import { prefixSums } from "../../internal/buckets.js";
 import { progressTicker, type ProgressCallback } from "../../model/progress.js";
 
@@ -222,7 +225,10 @@ function lowestFreeAtBoth(st: ColorState, u: number, v: number, opened: number):
   return -1;
 }
 
-/** Writes the lowest free opened colours of one node (bitset words used[base + low ..]) into out, at most out.length; returns how many. */
+/**
+ * Writes the lowest free opened colours of one node (bitset words used[base + low ..]) into out, at most out.length;
+ * returns how many.
+ */
 function freeColours(used: Uint32Array, base: number, low: number, opened: number, out: Int32Array): number {
   const top = (opened - 1) >>> 5,
     topMask = topMaskOf(opened),
@@ -265,7 +271,10 @@ function cheapestRepair(st: ColorState, u: number, v: number, opened: number, be
   return walkRepairs(st, nW, best);
 }
 
-/** Walks the nW repair walkers in lockstep, each stopping once its partial cost reaches `best`; returns the cheapest complete one, or -1. */
+/**
+ * Walks the nW repair walkers in lockstep, each stopping once its partial cost reaches `best`; returns the cheapest
+ * complete one, or -1.
+ */
 function walkRepairs(st: ColorState, nW: number, best: number): number {
   const { D, sSlot, rSlot, mPos, oSize, wFirst, wSecond, wNode, wRecv, wAlive, wMinF, wMinS, wCost } = st;
   const E = oSize.length;
@@ -316,7 +325,10 @@ function walkRepairs(st: ColorState, nW: number, best: number): number {
   return bestW;
 }
 
-/** Flips walker bestW's path (from v when bestW is even, else from u): its first-colour edges to its second colour and back; returns the path length. */
+/**
+ * Flips walker bestW's path (from v when bestW is even, else from u): its first-colour edges to its second colour and
+ * back; returns the path length.
+ */
 function flipPath(st: ColorState, bestW: number, u: number, v: number): number {
   const { D, W, sSlot, rSlot, sUsed, rUsed, sLow, rLow, mPos, path } = st;
   const first = st.wFirst[bestW]!,
@@ -467,7 +479,8 @@ export function colorMaxima(p: number, col: BipartiteColoring, size: Float64Arra
  * colour gets the overall maximum) and never raises max(a) + max(b). Pairs are visited heaviest
  * first, (c_0, c_1), (c_0, c_2), ..., (c_1, c_2), ...; each pair costs O(P + its edges), and the
  * passes stop after `budget` node visits, or when a round (c_i, *) lowered no maximum in its first eight
- * pairs (on regular graphs the a/b subgraphs are long cycles and nothing can be gained). Returns the new maxima (colouring updated in place).
+ * pairs (on regular graphs the a/b subgraphs are long cycles and nothing can be gained). Returns the new maxima
+ * (colouring updated in place).
  * `progress`: the work (node and edge visits) of the budget, once per pair.
  */
 export function improveSumOfMaxima(

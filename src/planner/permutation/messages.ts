@@ -16,7 +16,10 @@ export interface MessageList {
   readonly rowStart: Uint32Array;
 }
 
-/** Collects the non-zero off-diagonal entries of m (the diagonal is a local copy and needs no phase); one pass over the matrix (`progress`: rows done of P). */
+/**
+ * Collects the non-zero off-diagonal entries of m (the diagonal is a local copy and needs no phase); one pass over the
+ * matrix (`progress`: rows done of P).
+ */
 export function offDiagonalMessages(m: CommMatrix, progress: ProgressCallback | null = null): MessageList {
   const tick = progressTicker(progress, m.p);
   let tickMark = tick(0);

@@ -1,4 +1,7 @@
-/** RS_NH: random scheduling avoiding node contention with a per-phase cutoff, largest message first (003 sec 3.3's heap per node, kept as sorted lists). */
+/**
+ * RS_NH: random scheduling avoiding node contention with a per-phase cutoff, largest message first (003 sec 3.3's heap
+ * per node, kept as sorted lists).
+ */
 import { fail } from "../../model/errors.js";
 import type { CommMatrix } from "../../model/matrix.js";
 import { createRng, shuffleInPlace } from "../../model/rng.js";
@@ -13,10 +16,16 @@ import { offDiagonalMessages, type MessageList } from "./messages.js";
 import { splitCostModel } from "./split-coloring.js";
 
 const NAME = "rs-nh";
-/** The most transfers a fixed cutoff may produce before the plan is refused (a 2^24-transfer plan is already ~0.5 GB of JSON). */
+/**
+ * The most transfers a fixed cutoff may produce before the plan is refused (a 2^24-transfer plan is already ~0.5 GB of
+ * JSON).
+ */
 const MAX_TRANSFERS = 2 ** 24;
 
-/** How the cutoff of a phase is chosen from the remaining sizes of the messages selected for it; "auto" picks a rule per plan by modelled time. */
+/**
+ * How the cutoff of a phase is chosen from the remaining sizes of the messages selected for it; "auto" picks a rule per
+ * plan by modelled time.
+ */
 export type CutoffRule = "auto" | "median" | "mean" | "none" | number;
 
 /** The named cutoff rules (a cutoff may also be a number of elements). */
@@ -62,7 +71,10 @@ export function rsNhParams(params: Resolved<typeof RS_NH_PARAMS>): RsNhParams {
   return { cutoff: params.cutoff, factor: params.factor };
 }
 
-/** Receives the transfers of a plan: `step` opens a phase, `send` adds elements offset .. offset + size - 1 of message i -> j to it. */
+/**
+ * Receives the transfers of a plan: `step` opens a phase, `send` adds elements offset .. offset + size - 1 of message i
+ * -> j to it.
+ */
 interface PhaseSink {
   /**
    * Opens a phase; false stops the run (what it measures can no longer matter). `left` bounds what
@@ -88,7 +100,8 @@ const NOTHING_LEFT = { phases: 0, elements: 0 };
  * Then a cutoff c is chosen from the remaining sizes of the selected messages (`cutoff` "median" |
  * "mean": factor x the lower median or the mean; "none"; or a fixed number of elements); each
  * selected message sends min(remaining, c) elements (its next consecutive offsets) and, if anything
- * is left, goes back among its node's messages for a later phase. The paper defers the cutoff rule to its ref. [11], which we do not have. The default,
+ * is left, goes back among its node's messages for a later phase. The paper defers the cutoff rule to its ref. [11],
+ * which we do not have. The default,
  * "auto", plans with each rule of AUTO_RULES (same seed; bestRule) and keeps the one with the least
  * modelled blocking time, the sum over phases of alpha + beta x the phase's longest message, with
  * alpha and beta of the machine given (--machine) or of DEFAULT_SPLIT_MACHINE; the plan is built from
@@ -302,7 +315,10 @@ class RowOrder {
     for (let i = 0; i < p; i++) this.len[i] = rowStart[i + 1]! - rowStart[i]!;
   }
 
-  /** Node i's messages sorted by priority (the order every run starts from: it depends on the sizes and priorities alone). */
+  /**
+   * Node i's messages sorted by priority (the order every run starts from: it depends on the sizes and priorities
+   * alone).
+   */
   static sorted(rowStart: Uint32Array, size: Float64Array, prio: Uint32Array): Uint32Array {
     const order = new Uint32Array(size.length);
     for (let k = 0; k < order.length; k++) order[k] = k;
@@ -317,7 +333,10 @@ class RowOrder {
     return rem[a]! > rem[b]! || (rem[a] === rem[b] && (prio[a]! > prio[b]! || (prio[a] === prio[b] && a < b)));
   }
 
-  /** Message at position x of node i's order (x = head[i] + its rank) has had elements sent: it leaves when none remain, else moves back. */
+  /**
+   * Message at position x of node i's order (x = head[i] + its rank) has had elements sent: it leaves when none remain,
+   * else moves back.
+   */
   sent(i: number, x: number): void {
     const { order, dest } = this,
       h = this.head[i]!,
@@ -466,7 +485,10 @@ function phases(
   }
 }
 
-/** The seeded priorities of the messages (the first draws of `seed`) and every node's messages sorted by them: what every run of `phases` starts from. */
+/**
+ * The seeded priorities of the messages (the first draws of `seed`) and every node's messages sorted by them: what
+ * every run of `phases` starts from.
+ */
 function startOrder(msgs: MessageList, seed: number): { prio: Uint32Array; sorted: Uint32Array } {
   const rng = createRng(seed);
   const prio = new Uint32Array(msgs.count);
@@ -525,7 +547,10 @@ function cutoffOf(
  */
 export const RS_NH_MAX_MESSAGES = 4096;
 
-/** RS_NH (003 sec 3.3): RS_N with largest-first heaps and a per-phase cutoff that splits long messages (rule chosen by modelled time by default). */
+/**
+ * RS_NH (003 sec 3.3): RS_N with largest-first heaps and a per-phase cutoff that splits long messages (rule chosen by
+ * modelled time by default).
+ */
 export const rsNh: Planner = definePlanner(
   {
     name: NAME,

@@ -1,4 +1,7 @@
-/** Split-coloring: messages cut into chunks of at most s elements, the multigraph edge-coloured (Konig); or a Birkhoff-von Neumann / preemptive open-shop decomposition (mode "bvn"). */
+/**
+ * Split-coloring: messages cut into chunks of at most s elements, the multigraph edge-coloured (Konig); or a
+ * Birkhoff-von Neumann / preemptive open-shop decomposition (mode "bvn").
+ */
 import { bucketItems, bucketStarts } from "../../internal/buckets.js";
 import { fail } from "../../model/errors.js";
 import type { CommMatrix } from "../../model/matrix.js";
@@ -73,12 +76,18 @@ export interface SplitColoringParams {
   readonly improve: boolean;
 }
 
-/** The mode, chunk (chunk mode only) and improve of resolved params (`resolvePlanOptions` checked them against SPLIT_COLORING_PARAMS). */
+/**
+ * The mode, chunk (chunk mode only) and improve of resolved params (`resolvePlanOptions` checked them against
+ * SPLIT_COLORING_PARAMS).
+ */
 export function splitColoringParams(params: Resolved<typeof SPLIT_COLORING_PARAMS>): SplitColoringParams {
   return { mode: params.mode, chunk: params.mode === "bvn" ? undefined : params.chunk, improve: params.improve };
 }
 
-/** alpha (us per message) and beta (us per element) of the flat blocking model: step time = alpha + beta x longest message. */
+/**
+ * alpha (us per message) and beta (us per element) of the flat blocking model: step time = alpha + beta x longest
+ * message.
+ */
 export function splitCostModel(
   machine: MachineModel | null,
   elementBytes: number,
@@ -119,7 +128,9 @@ function loads(msgs: MessageList): { h: number; L: number; mMax: number } {
   return { h, L, mMax };
 }
 
-/** Max over nodes of sum of ceil(m / s) over its messages (the degree of the chunk multigraph) and the number of pieces. */
+/**
+ * Max over nodes of sum of ceil(m / s) over its messages (the degree of the chunk multigraph) and the number of pieces.
+ */
 export function chunkDegree(msgs: MessageList, s: number): { degree: number; pieces: number } {
   const { p, src, dst, size } = msgs;
   const out = new Float64Array(p),
@@ -192,7 +203,10 @@ export function chooseChunk(msgs: MessageList, alpha: number, beta: number): { s
   return { s, rule };
 }
 
-/** Plans the chunk mode: balanced pieces of at most s elements, coloured with Delta_s colours (Konig); progress as coloring's. */
+/**
+ * Plans the chunk mode: balanced pieces of at most s elements, coloured with Delta_s colours (Konig); progress as
+ * coloring's.
+ */
 function planChunk(m: CommMatrix, opts: PlanOptions, prm: SplitColoringParams): Schedule {
   const { phase: phaseProgress, end: endProgress } = progressPhases(opts.progress, COLORING_PROGRESS);
   const msgs = offDiagonalMessages(m, phaseProgress(0));
@@ -300,7 +314,9 @@ interface BvnCells {
   readonly dummy: Float64Array;
 }
 
-/** Pads the off-diagonal messages to row and column sums L with dummy amounts (north-west corner rule on the deficits). */
+/**
+ * Pads the off-diagonal messages to row and column sums L with dummy amounts (north-west corner rule on the deficits).
+ */
 function bvnCells(msgs: MessageList, L: number): BvnCells {
   const { p } = msgs;
   const r = new Float64Array(p),
@@ -560,7 +576,10 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof SPLIT_COLORING_PA
   return prm.mode === "bvn" ? planBvn(m, opts) : planChunk(m, opts, prm);
 }
 
-/** Split colouring: chunks of at most s* = sqrt(alpha L / (beta h)) elements, coloured exactly; or mode "bvn" with bandwidth term exactly beta L. */
+/**
+ * Split colouring: chunks of at most s* = sqrt(alpha L / (beta h)) elements, coloured exactly; or mode "bvn" with
+ * bandwidth term exactly beta L.
+ */
 export const splitColoring: Planner = definePlanner(
   {
     name: NAME,

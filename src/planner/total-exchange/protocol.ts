@@ -1,4 +1,6 @@
-/** Total-exchange protocol: the shape every 001 protocol shares, its planner wrapper and the round-counting entry point. */
+/**
+ * Total-exchange protocol: the shape every 001 protocol shares, its planner wrapper and the round-counting entry point.
+ */
 import { fail } from "../../model/errors.js";
 import type { CommMatrix } from "../../model/matrix.js";
 import { createRng, type Rng } from "../../model/rng.js";
@@ -19,7 +21,10 @@ export type TeParams = { readonly [name: string]: TeParam };
 /** The header keys a protocol writes, by name. */
 export type TeOutputs = { readonly [name: string]: OutputSpec };
 
-/** The `ports` parameter every te-* planner takes besides its protocol's (its upper bound P - 1 is checked against the matrix). */
+/**
+ * The `ports` parameter every te-* planner takes besides its protocol's (its upper bound P - 1 is checked against the
+ * matrix).
+ */
 const PORTS_PARAM = integer({
   description: "a node sends and receives up to k messages per step (k <= P - 1)",
   min: 1,
@@ -32,7 +37,10 @@ export function teOutputs(keys: { readonly [name: string]: string }): TeOutputs 
   return Object.fromEntries(Object.entries(keys).map(([name, description]) => [name, output(description)]));
 }
 
-/** The header keys every te-* planner writes after its protocol's own (declared as outputs, so a header's params can be given back). */
+/**
+ * The header keys every te-* planner writes after its protocol's own (declared as outputs, so a header's params can be
+ * given back).
+ */
 const COMMON_OUTPUTS = teOutputs({
   rounds: "rounds in which a packet moved (the schedule's stages)",
   idleRounds: "protocol rounds in which only copies or dummies travelled (no stage)",
@@ -64,7 +72,10 @@ export interface TeProtocol<S extends TeParams = TeParams> {
   readonly inPaperTable?: boolean;
   /** What auto needs of it; absent: not one of auto's candidates (TE_NO_AUTO). */
   readonly auto?: AutoProfile;
-  /** Moves every packet to its destination through the engine; returns what happened. `search`: the progress of the work before the rounds (see searchShare). */
+  /**
+   * Moves every packet to its destination through the engine; returns what happened. `search`: the progress of the work
+   * before the rounds (see searchShare).
+   */
   run(m: CommMatrix, eng: RoundEngine, rng: Rng, params: Resolved<S>, search: ProgressCallback | null): TeInfo;
   /** A faster round count without moving packets (optional). */
   count?(m: CommMatrix, rng: Rng, params: Resolved<S>): { rounds: number; info: TeInfo };
@@ -115,11 +126,13 @@ export function tePlanner(proto: TeProtocol): Planner {
       );
     const params = protocolParams(proto, opts.params);
     checkTeMatrix(proto.name, m, true);
-    // progress: the search (searchShare of the rest), the rounds, then the schedule's columns copied out (about a tenth)
+    // progress: the search (searchShare of the rest), the rounds, then the schedule's columns copied out (about a
+    // tenth)
     const share = Math.round(900 * (proto.searchShare ?? 0));
     const progress = progressPhases(opts.progress, [share, 900 - share, 100]);
     const eng = new RoundEngine(m, planHeader(m, proto.name, opts, true), opts.payload, ports, progress.phase(1));
-    // the seed goes into the header only when the protocol drew from it (te-direct never does; te-offline seeds its own stream from the matrix)
+    // the seed goes into the header only when the protocol drew from it (te-direct never does; te-offline seeds its own
+    // stream from the matrix)
     const { rng, used } = trackedRng(opts.seed);
     const info = proto.run(m, eng, rng, params, progress.phase(0));
     const { t, maxPair } = relationLoad(m);

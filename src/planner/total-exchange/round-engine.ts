@@ -164,7 +164,10 @@ export class RoundEngine {
 
   /** Shifts per step: 1 (single-port OCPC, N - 1 steps a round) or k (k-port nodes, ceil((N - 1) / k) steps). */
   private readonly shiftsPerStep: number;
-  /** Off-diagonal packets in all: the progress counts total - pending - hiddenLeft delivered, once per round (not in the move loop). */
+  /**
+   * Off-diagonal packets in all: the progress counts total - pending - hiddenLeft delivered, once per round (not in the
+   * move loop).
+   */
   private readonly total: number;
   /** Packets hideAll set aside that are not revealed yet. */
   private hiddenLeft = 0;
@@ -238,7 +241,10 @@ export class RoundEngine {
   /** Packets set aside at their origin by hideAll, per pair (not in `count` or `pending` until revealed). */
   private hidden: Int32Array | null = null;
 
-  /** Sets every off-diagonal packet aside at its origin (before the first move), for protocols that route a relation in parts. */
+  /**
+   * Sets every off-diagonal packet aside at its origin (before the first move), for protocols that route a relation in
+   * parts.
+   */
   hideAll(): void {
     if (this.rounds > 0 || this.nMoves > 0 || this.hidden)
       throw fail("planner", "BAD_INPUT", "total-exchange: internal error, hideAll after the first move");
@@ -258,7 +264,10 @@ export class RoundEngine {
     return this.hidden ? this.hidden[q]! : 0;
   }
 
-  /** Brings back k packets of pair q = u * n + w that hideAll set aside (they are at u, interchangeable with u's others for w). */
+  /**
+   * Brings back k packets of pair q = u * n + w that hideAll set aside (they are at u, interchangeable with u's others
+   * for w).
+   */
   reveal(q: number, k: number): void {
     const hid = this.hidden;
     if (!hid || k < 0 || k > hid[q]!)

@@ -1,4 +1,7 @@
-/** te-balanced: the experimental protocol of 001 sec 4 (idle transmissions carry excess packets to random intermediates). */
+/**
+ * te-balanced: the experimental protocol of 001 sec 4 (idle transmissions carry excess packets to random
+ * intermediates).
+ */
 import { integer } from "../../model/param-spec.js";
 import { teOutputs, defineTeProtocol } from "./protocol.js";
 import { directRounds } from "./round-helpers.js";

@@ -1,4 +1,7 @@
-/** te-fast: the faster protocol of 001 sec 3.2 (random intermediates while h >= N, then dart throwing with copies or dummies). */
+/**
+ * te-fast: the faster protocol of 001 sec 3.2 (random intermediates while h >= N, then dart throwing with copies or
+ * dummies).
+ */
 import { integer } from "../../model/param-spec.js";
 import type { Rng } from "../../model/rng.js";
 import { teOutputs, defineTeProtocol } from "./protocol.js";

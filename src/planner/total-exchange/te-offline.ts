@@ -1,4 +1,7 @@
-/** te-offline (ours): an offline router for total-exchange rounds that knows the whole relation (idle slots carry excess packets, 001 sec 4 idea). */
+/**
+ * te-offline (ours): an offline router for total-exchange rounds that knows the whole relation (idle slots carry excess
+ * packets, 001 sec 4 idea).
+ */
 import { integer } from "../../model/param-spec.js";
 import { groupByKey } from "../../internal/buckets.js";
 import { matrixDigest, type CommMatrix } from "../../model/matrix.js";
@@ -22,7 +25,10 @@ export interface OfflinePlan {
   readonly orderTries: number;
   /** Greedy passes that failed (strict and relaxed rule counted apart), over every R tried. */
   readonly failedTries: number;
-  /** Work spent: score evaluations (one per intermediate looked at) over every pass; the most one repair took; the longest ejection chain. */
+  /**
+   * Work spent: score evaluations (one per intermediate looked at) over every pass; the most one repair took; the
+   * longest ejection chain.
+   */
   readonly work: { readonly scores: number; readonly maxRepair: number; readonly maxChain: number };
   readonly relayI: Int32Array;
   readonly relayK: Int32Array;
@@ -67,7 +73,10 @@ class OpenPairs {
   }
 }
 
-/** Score evaluations one repair may spend, per node (checked between relay moves; the repairs that succeed on the table sizes take at most 7 N). */
+/**
+ * Score evaluations one repair may spend, per node (checked between relay moves; the repairs that succeed on the table
+ * sizes take at most 7 N).
+ */
 export const REPAIR_WORK_PER_NODE = 16;
 /** Steps one ejection chain may take (the chains that succeed on N = 64, h = 50N, seeds 1..30 take at most 167). */
 export const EJECT_CHAIN = 256;
@@ -162,7 +171,10 @@ class RelayRouter {
     return list;
   }
 
-  /** Places relay x (packet i * n + j = q): the best intermediate, else a repair, else an ejection chain; false when all fail. */
+  /**
+   * Places relay x (packet i * n + j = q): the best intermediate, else a repair, else an ejection chain; false when all
+   * fail.
+   */
   place(x: number, q: number): boolean {
     const n = this.n,
       work = this.work;

@@ -1,4 +1,7 @@
-/** te-simple: the simple routing protocol of 001 sec 3.1 (direct rounds, then blocks of log^c N with injective intermediates). */
+/**
+ * te-simple: the simple routing protocol of 001 sec 3.1 (direct rounds, then blocks of log^c N with injective
+ * intermediates).
+ */
 import { integer, number } from "../../model/param-spec.js";
 import type { Rng } from "../../model/rng.js";
 import { teOutputs, type TeInfo, defineTeProtocol } from "./protocol.js";

@@ -1,4 +1,7 @@
-/** Hierarchical all-to-all for clusters of nodes of g ranks: combine inside the node, one message per node pair over a rail, scatter inside the destination node. */
+/**
+ * Hierarchical all-to-all for clusters of nodes of g ranks: combine inside the node, one message per node pair over a
+ * rail, scatter inside the destination node.
+ */
 import { fail } from "../../model/errors.js";
 import type { CommMatrix } from "../../model/matrix.js";
 import { refuseDenseWorkOnSparse } from "../plan-memory.js";
@@ -38,7 +41,10 @@ export function hierarchicalGpus(p: number, gpus: number | undefined): number {
   return Math.max(1, g);
 }
 
-/** The rail (GPU index) that carries node n's data for node n2: (n + n2) mod g, so that every rank sends and receives about (N - 1) / g of the node pairs. */
+/**
+ * The rail (GPU index) that carries node n's data for node n2: (n + n2) mod g, so that every rank sends and receives
+ * about (N - 1) / g of the node pairs.
+ */
 export const railOf = (n: number, n2: number, g: number): number => (n + n2) % g;
 
 /**

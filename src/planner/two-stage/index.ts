@@ -1,4 +1,7 @@
-/** Two-stage planners: two-stage (000 sec 6), mesh-two-stage (A3, 004 sec 3.1.3) and the hierarchical all-to-all for nodes of g ranks. */
+/**
+ * Two-stage planners: two-stage (000 sec 6), mesh-two-stage (A3, 004 sec 3.1.3) and the hierarchical all-to-all for
+ * nodes of g ranks.
+ */
 import type { Planner } from "../types.js";
 import { hierarchical } from "./hierarchical.js";
 import { meshTwoStage } from "./mesh-two-stage.js";

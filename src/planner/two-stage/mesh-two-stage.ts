@@ -1,4 +1,7 @@
-/** Mesh two-stage algorithm A3: along the rows to the intermediate in the destination's column, then along the columns (004 sec 3.1.3; 002 sec 3.3), on any R x C grid. */
+/**
+ * Mesh two-stage algorithm A3: along the rows to the intermediate in the destination's column, then along the columns
+ * (004 sec 3.1.3; 002 sec 3.3), on any R x C grid.
+ */
 import { fail } from "../../model/errors.js";
 import type { CommMatrix } from "../../model/matrix.js";
 import { ScheduleBuilder, type Schedule } from "../../model/schedule.js";

@@ -1,4 +1,7 @@
-/** Contention-free rounds for the two-stage planners: linear permutation (000 fig. 3) or shift (004 sec 3.1.1) inside a group of n nodes. */
+/**
+ * Contention-free rounds for the two-stage planners: linear permutation (000 fig. 3) or shift (004 sec 3.1.1) inside a
+ * group of n nodes.
+ */
 import { lpPartner, lpRounds } from "../linear-permutation.js";
 import { boolean, choice, type Resolved } from "../../model/param-spec.js";
 
@@ -6,7 +9,10 @@ import { boolean, choice, type Resolved } from "../../model/param-spec.js";
 export type StageSchedule = "linear-permutation" | "shift";
 /** Every StageSchedule value. */
 export const STAGE_SCHEDULES: readonly StageSchedule[] = ["linear-permutation", "shift"];
-/** The default stage schedule: shift needs n - 1 rounds for every n, linear permutation n rounds for odd n (bench/two-stage.ts). */
+/**
+ * The default stage schedule: shift needs n - 1 rounds for every n, linear permutation n rounds for odd n
+ * (bench/two-stage.ts).
+ */
 export const DEFAULT_STAGE_SCHEDULE: StageSchedule = "shift";
 
 /** The rounds of a stage over n nodes, in order (empty when n <= 1). */
@@ -22,7 +28,10 @@ export function stageRounds(schedule: StageSchedule, n: number): number[] {
   return out;
 }
 
-/** Whom member x of an n-node group sends to in `round`; -1 (or x itself) when it idles. Every round is a permutation: each member receives at most once. */
+/**
+ * Whom member x of an n-node group sends to in `round`; -1 (or x itself) when it idles. Every round is a permutation:
+ * each member receives at most once.
+ */
 export function roundPartner(schedule: StageSchedule, n: number, round: number, x: number): number {
   return schedule === "shift" ? (x + round) % n : lpPartner(n, round, x);
 }

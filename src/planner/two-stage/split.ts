@@ -1,4 +1,7 @@
-/** Stage-1 split of 000 sec 6.1 (fig. 7): a_ij in p parts of floor(a_ij / p), the a_ij mod p residual elements dealt round robin. */
+/**
+ * Stage-1 split of 000 sec 6.1 (fig. 7): a_ij in p parts of floor(a_ij / p), the a_ij mod p residual elements dealt
+ * round robin.
+ */
 
 /**
  * The residual elements of one source are dealt with one counter that runs on across

@@ -1,4 +1,7 @@
-/** Two-stage algorithm (A2): split every message over p intermediates, then forward to the destinations (000 sec 6, figs 6-8, 6.3; 004 sec 3.1.2). */
+/**
+ * Two-stage algorithm (A2): split every message over p intermediates, then forward to the destinations (000 sec 6, figs
+ * 6-8, 6.3; 004 sec 3.1.2).
+ */
 import { fail } from "../../model/errors.js";
 import type { CommMatrix } from "../../model/matrix.js";
 import { matrixStats } from "../../model/matrix-stats.js";
@@ -33,7 +36,10 @@ export interface TwoStageSplit {
   readonly stage1: Float64Array;
   /** Stage-2 message size from intermediate k to destination j, index k * p + j (j = k: the part already there). */
   readonly stage2: Float64Array;
-  /** With the reshuffle of 000 sec 6.3: label[i * p + k] is the part label (0..p-1) source i sends to intermediate k; null: the identity. */
+  /**
+   * With the reshuffle of 000 sec 6.3: label[i * p + k] is the part label (0..p-1) source i sends to intermediate k;
+   * null: the identity.
+   */
   readonly label: Int32Array | null;
 }
 
@@ -71,7 +77,10 @@ export function twoStageSplit(
   return { p, start, stage1, stage2, label };
 }
 
-/** Stage-1 sizes by (source, intermediate), where each residual range starts, and the residual elements in all (`tick`: rows 0..p). */
+/**
+ * Stage-1 sizes by (source, intermediate), where each residual range starts, and the residual elements in all (`tick`:
+ * rows 0..p).
+ */
 function stageOneSizes(
   p: number,
   data: ArrayLike<number>,
@@ -108,7 +117,10 @@ function stageOneSizes(
   return { start, stage1, residualTotal };
 }
 
-/** The reshuffle: per source, a random relabelling of its parts among those of equal size (stage1 is permuted to match); returns the labels. */
+/**
+ * The reshuffle: per source, a random relabelling of its parts among those of equal size (stage1 is permuted to match);
+ * returns the labels.
+ */
 function reshuffleLabels(p: number, stage1: Float64Array, seed: number): Int32Array {
   const label = new Int32Array(p * p);
   const rng = createRng(seed);
@@ -132,7 +144,10 @@ function reshuffleLabels(p: number, stage1: Float64Array, seed: number): Int32Ar
   return label;
 }
 
-/** Stage-2 sizes without reshuffle: floor parts everywhere, plus one per residual element at its intermediate (difference arrays per destination; `tick`: p + destinations). */
+/**
+ * Stage-2 sizes without reshuffle: floor parts everywhere, plus one per residual element at its intermediate
+ * (difference arrays per destination; `tick`: p + destinations).
+ */
 function stageTwoSizes(p: number, data: ArrayLike<number>, start: Int32Array, tick: ProgressTick): Float64Array {
   const stage2 = new Float64Array(p * p);
   const diff = new Float64Array(p + 1);
@@ -169,7 +184,10 @@ function stageTwoSizes(p: number, data: ArrayLike<number>, start: Int32Array, ti
   return stage2;
 }
 
-/** Stage-2 sizes with reshuffle labels: every residual element visited at the intermediate that receives its part (`tick`: p + sources). */
+/**
+ * Stage-2 sizes with reshuffle labels: every residual element visited at the intermediate that receives its part
+ * (`tick`: p + sources).
+ */
 function stageTwoSizesReshuffled(
   p: number,
   data: ArrayLike<number>,
@@ -235,7 +253,10 @@ export function checkTwoStageMemory(m: CommMatrix, opts: PlanOptions, reshuffle:
   refuseOverBudget("two-stage", work + 32 * transfers + 48 * chunks, what, opts);
 }
 
-/** Emits the chunk of message (i, j) that intermediate kk holds (its part label, through the reshuffle when there is one). */
+/**
+ * Emits the chunk of message (i, j) that intermediate kk holds (its part label, through the reshuffle when there is
+ * one).
+ */
 function emitPart(b: ScheduleBuilder, m: CommMatrix, split: TwoStageSplit, i: number, j: number, kk: number): void {
   const { p } = m;
   const a = i === j ? 0 : m.data[i * p + j]!;
@@ -341,7 +362,10 @@ export function predictTwoStage(
   return f.total;
 }
 
-/** Largest P whose two-stage split (three P x P arrays) auto's screen computes for its formula; above it two-stage gets a bound. */
+/**
+ * Largest P whose two-stage split (three P x P arrays) auto's screen computes for its formula; above it two-stage gets
+ * a bound.
+ */
 const TWO_STAGE_FORMULA_MAX_P = 4096;
 
 /** The split of the screen's matrix, shared by both schedule variants. */

@@ -3,7 +3,10 @@ import { fail } from "../../model/errors.js";
 import { DEFAULT_LINK_LATENCY, GraphBuilder } from "../graph-builder.js";
 import type { TopologyGenerator } from "../types.js";
 
-/** 000 sec 3's per-node rates (MB/s = bytes/us) within a cluster of 4, of 16, otherwise (as src/machines/sim/topology.ts CM5_RATES). */
+/**
+ * 000 sec 3's per-node rates (MB/s = bytes/us) within a cluster of 4, of 16, otherwise (as src/machines/sim/topology.ts
+ * CM5_RATES).
+ */
 export const CM5_LINK_RATES = { cluster4: 20, cluster16: 10, other: 5 } as const;
 
 /**

@@ -1,4 +1,6 @@
-/** dragonfly: groups of all-to-all connected routers, groups joined by global links (Kim et al. 2008); minimal routing. */
+/**
+ * dragonfly: groups of all-to-all connected routers, groups joined by global links (Kim et al. 2008); minimal routing.
+ */
 import { fail } from "../../model/errors.js";
 import { GraphBuilder, LINK_PARAMS, linkDefaults } from "../graph-builder.js";
 import type { TopologyGenerator } from "../types.js";

@@ -1,4 +1,7 @@
-/** fat-tree: the three-level k-ary fat tree (k pods of k/2 edge and k/2 aggregation switches, (k/2)^2 cores, k^3/4 hosts). */
+/**
+ * fat-tree: the three-level k-ary fat tree (k pods of k/2 edge and k/2 aggregation switches, (k/2)^2 cores, k^3/4
+ * hosts).
+ */
 import { fail } from "../../model/errors.js";
 import { GraphBuilder, LINK_PARAMS, ROUTING_PARAM, linkDefaults, shortestPolicy } from "../graph-builder.js";
 import type { TopologyGenerator } from "../types.js";

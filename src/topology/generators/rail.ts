@@ -1,11 +1,17 @@
-/** rail: a rail-optimised GPU cluster: g GPUs per node on an NVLink switch, GPU i of every node on leaf (rail) i, spines above the leaves. */
+/**
+ * rail: a rail-optimised GPU cluster: g GPUs per node on an NVLink switch, GPU i of every node on leaf (rail) i, spines
+ * above the leaves.
+ */
 import { GraphBuilder, LINK_PARAMS, ROUTING_PARAM, linkDefaults, shortestPolicy } from "../graph-builder.js";
 import type { TopologyGenerator } from "../types.js";
 
 /** The NVLink bandwidth by default: 450000 bytes/us (450 GB/s per GPU and direction, NVLink 4). */
 export const DEFAULT_NVLINK_BANDWIDTH = 450000;
 
-/** Host n x gpus + i is GPU i of node n: linked to switch nv<n> (nvbw) and leaf rail<i> (bw); every leaf to every spine (bw). */
+/**
+ * Host n x gpus + i is GPU i of node n: linked to switch nv<n> (nvbw) and leaf rail<i> (bw); every leaf to every spine
+ * (bw).
+ */
 export const RAIL: TopologyGenerator = {
   name: "rail",
   title: "rail-optimised GPU cluster: NVLink switch per node, one leaf per GPU index (rail), spines",

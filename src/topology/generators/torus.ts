@@ -20,7 +20,10 @@ export function parseDims(text: string): number[] {
   return dims;
 }
 
-/** The near-cubic 3D dims of at least `routers` routers: a side of ceil(cbrt(n)), then each of the last sides shrunk while the product stays >= n. */
+/**
+ * The near-cubic 3D dims of at least `routers` routers: a side of ceil(cbrt(n)), then each of the last sides shrunk
+ * while the product stays >= n.
+ */
 export function torusDims(routers: number): number[] {
   let side = Math.max(1, Math.ceil(Math.cbrt(routers) - 1e-9));
   while (side ** 3 < routers) side++;

@@ -1,4 +1,7 @@
-/** Words for program witnesses: an operation as (rank, round, kind, peer, tag, count), an element as (origin, dest, offset). */
+/**
+ * Words for program witnesses: an operation as (rank, round, kind, peer, tag, count), an element as (origin, dest,
+ * offset).
+ */
 import { matrixCols, type CommMatrix } from "../../model/matrix.js";
 import type { MatrixCols } from "../../model/matrix-rows.js";
 import type { Program } from "../../model/program.js";

@@ -1,4 +1,7 @@
-/** Program execution on tagged elements: delivery to the receive displacements, scratch safety, and (nonblocking) buffer races within a round. */
+/**
+ * Program execution on tagged elements: delivery to the receive displacements, scratch safety, and (nonblocking) buffer
+ * races within a round.
+ */
 import type { CommMatrix } from "../../model/matrix.js";
 import { slotOf } from "../../model/layout-slots.js";
 import { BUFFER_NAMES, type Program } from "../../model/program.js";
@@ -79,7 +82,10 @@ export function executeProgram(
   return { delivery, scratch, races: raceCheck };
 }
 
-/** What an execution has found so far: scratch slots overwritten too early, nonblocking races; each with its first witness. */
+/**
+ * What an execution has found so far: scratch slots overwritten too early, nonblocking races; each with its first
+ * witness.
+ */
 interface Findings {
   unsafe: number;
   unsafeWitness: string | null;
@@ -175,7 +181,10 @@ function startExecution(m: CommMatrix, prog: Program, codes: ElementCodes, block
   return { base, content, found, gather, scatter, stamp };
 }
 
-/** Blocking: every operation in the completion order of the rendezvous run (a send is read and its receive written at the rendezvous). */
+/**
+ * Blocking: every operation in the completion order of the rendezvous run (a send is read and its receive written at
+ * the rendezvous).
+ */
 function runBlocking(ex: Execution, prog: Program, partner: Int32Array, run: RendezvousRun, tmp: Float64Array): void {
   const { ops } = prog;
   const { gather, scatter } = ex;
@@ -248,7 +257,10 @@ function runNonblocking(ex: Execution, prog: Program, partner: Int32Array, tmp: 
   }
 }
 
-/** Slot bases (base[3r + b]: where rank r's buffer b starts; base[3P]: all slots) and the initial contents: every send buffer filled, the rest EMPTY. */
+/**
+ * Slot bases (base[3r + b]: where rank r's buffer b starts; base[3P]: all slots) and the initial contents: every send
+ * buffer filled, the rest EMPTY.
+ */
 function initialBuffers(
   m: CommMatrix,
   prog: Program,
@@ -276,7 +288,10 @@ function initialBuffers(
   return { base, content };
 }
 
-/** Counts receive-buffer slots that do not hold their element (o, d, x) at recvDispls[d][o] + x; the witness names the first. */
+/**
+ * Counts receive-buffer slots that do not hold their element (o, d, x) at recvDispls[d][o] + x; the witness names the
+ * first.
+ */
 function scanReceiveBuffers(
   m: CommMatrix,
   prog: Program,

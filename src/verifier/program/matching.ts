@@ -1,4 +1,7 @@
-/** Program matching: every send pairs with exactly one receive of the same round, peer pair, tag and count (MPI's in-order matching). */
+/**
+ * Program matching: every send pairs with exactly one receive of the same round, peer pair, tag and count (MPI's
+ * in-order matching).
+ */
 import type { Program } from "../../model/program.js";
 import { check, type Check } from "../report.js";
 import { denseRounds, describeOp, PROGRAM_SOURCE } from "./describe.js";

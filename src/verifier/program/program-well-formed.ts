@@ -1,4 +1,7 @@
-/** Program well-formedness: tables, ranks, rounds, kinds and peers in range; pieces inside their buffers and adding up; MPI_Alltoallv displacements. */
+/**
+ * Program well-formedness: tables, ranks, rounds, kinds and peers in range; pieces inside their buffers and adding up;
+ * MPI_Alltoallv displacements.
+ */
 import { matrixCols, matrixRows, type CommMatrix, type MatrixCols, type MatrixRows } from "../../model/matrix.js";
 import { slotCount, slotPeer, slotStart } from "../../model/layout-slots.js";
 import { BUFFER_NAMES, OP_KINDS, type PeerIndex, type Program, type RankLayout } from "../../model/program.js";
@@ -107,7 +110,10 @@ export function checkProgramWellFormed(m: CommMatrix, prog: Program): Check {
   return check("program-well-formed", TITLE, PROGRAM_SOURCE, true);
 }
 
-/** What is wrong with the types of a program object's tables (a hand-built one): every column the IR's typed array; null when sound. */
+/**
+ * What is wrong with the types of a program object's tables (a hand-built one): every column the IR's typed array; null
+ * when sound.
+ */
 function typesProblem(prog: Program): string | null {
   const { ops, pieces, layout } = prog as Partial<Program>;
   if (typeof ops !== "object" || ops === null) return "ops is not an operation table";
@@ -150,7 +156,10 @@ function typesProblem(prog: Program): string | null {
   return null;
 }
 
-/** Rank r's displacements for one buffer: each block inside the buffer, blocks disjoint (the counts were checked against M). */
+/**
+ * Rank r's displacements for one buffer: each block inside the buffer, blocks disjoint (the counts were checked against
+ * M).
+ */
 function checkDispls(
   peers: PeerIndex | null,
   p: number,
@@ -180,7 +189,10 @@ function checkDispls(
   return null;
 }
 
-/** The layout's shape: sizes per rank, one count and displacement per slot, a peer form's slots consistent, displacements integers. */
+/**
+ * The layout's shape: sizes per rank, one count and displacement per slot, a peer form's slots consistent,
+ * displacements integers.
+ */
 function checkLayout(m: CommMatrix, layout: RankLayout): string | null {
   const { p } = m;
   for (const [name, col] of [

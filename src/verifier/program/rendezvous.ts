@@ -1,4 +1,7 @@
-/** Rendezvous execution of a program: which operations complete, in what order, and the cycle of waiting ranks when it stops. */
+/**
+ * Rendezvous execution of a program: which operations complete, in what order, and the cycle of waiting ranks when it
+ * stops.
+ */
 import type { Program } from "../../model/program.js";
 import { check, type Check } from "../report.js";
 import { describeOp, PROGRAM_SOURCE } from "./describe.js";
@@ -13,7 +16,10 @@ export interface RendezvousRun {
   readonly waitingAt: Int32Array;
   /** The cycle of waiting ranks (first rank repeated at the end), empty when there is none. */
   readonly cycle: readonly number[];
-  /** The chain of waiting ranks followed from the first stuck rank (ends at the cycle's repeat or at an unmatched operation). */
+  /**
+   * The chain of waiting ranks followed from the first stuck rank (ends at the cycle's repeat or at an unmatched
+   * operation).
+   */
   readonly chain: readonly number[];
 }
 
@@ -136,7 +142,10 @@ export function runRendezvous(prog: Program, partner: Int32Array): RendezvousRun
   return { order: order.subarray(0, emitted), stuck, waitingAt, cycle, chain };
 }
 
-/** The deadlock-freedom check from a rendezvous run: no rank left with operations; the witness names the cycle of waiting ranks. */
+/**
+ * The deadlock-freedom check from a rendezvous run: no rank left with operations; the witness names the cycle of
+ * waiting ranks.
+ */
 export function checkDeadlock(prog: Program, run: RendezvousRun): Check {
   const title =
     prog.variant === "blocking"

@@ -1,4 +1,7 @@
-/** verifyProgram: the program checks (well-formed, matching, delivery by execution, scratch safety, races, deadlock freedom) of a lowered schedule. */
+/**
+ * verifyProgram: the program checks (well-formed, matching, delivery by execution, scratch safety, races, deadlock
+ * freedom) of a lowered schedule.
+ */
 import { fail } from "../../model/errors.js";
 import { checkMadeFor, type CommMatrix } from "../../model/matrix.js";
 import type { Program } from "../../model/program.js";
@@ -11,7 +14,10 @@ import { checkDeadlock, runRendezvous } from "./rendezvous.js";
 
 /** Options of the program checks. */
 export interface ProgramVerifyOptions {
-  /** The most buffer slots (send + receive + scratch elements over all ranks) the execution checks may allocate (default 2^24, 20 bytes each). */
+  /**
+   * The most buffer slots (send + receive + scratch elements over all ranks) the execution checks may allocate (default
+   * 2^24, 20 bytes each).
+   */
   readonly maxElements?: number;
 }
 
