@@ -22,6 +22,7 @@ const FOLDERS = [
   "compare",
   "store",
   "testing",
+  "entries",
   "cli",
 ];
 /** Folders that may touch the file system (and ajv). */

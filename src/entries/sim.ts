@@ -1,0 +1,73 @@
+/**
+ * commplan/sim: the simulated machine (replays blocking and nonblocking, the run-time protocols AC and DRS_N, one
+ * request checked once), the flat cost model in detail, the networks it can run on (topology generators, user JSON
+ * networks, routes) and the lower bounds every plan is measured against.
+ */
+export { simulateSchedule, type SimResult, type NodeTimes } from "../machines/sim/simulate.js";
+export { runProtocol, type ProtocolResult } from "../machines/sim/protocols.js";
+export {
+  resolveSimRequest,
+  type SimulatorRequest,
+  type ReplayRequest,
+  type BlockingReplayRequest,
+  type NonblockingReplayRequest,
+  type ProtocolRunRequest,
+  type AsyncProtocolRequest,
+  type DrsNProtocolRequest,
+  type ResolvedSimRequest,
+} from "../machines/sim/request.js";
+export type { SimRequest, ProtocolRequest } from "../machines/sim/flat-request.js";
+export {
+  SEND_WAITS,
+  PORT_SHARINGS,
+  PROTOCOLS,
+  type SimMode,
+  type SendWaits,
+  type PortSharing,
+  type ProtocolName,
+  type NetworkRequest,
+} from "../machines/sim/options.js";
+export { TOPOLOGIES } from "../machines/sim/topology.js";
+export { RECV_ORDERS, type RecvOrder } from "../machines/sim/recv-order.js";
+export { INTERVAL_KINDS, type IntervalKind } from "../machines/sim/timeline.js";
+export { HOTTEST_LINKS, type LinkLoad, type SimNetworkStats } from "../machines/sim/link-contention.js";
+export type { FlowRecomputeStats } from "../machines/sim/flow-network.js";
+export type { Timeline } from "../model/timeline.js";
+export { MACHINES, findMachine } from "../machines/presets.js";
+export {
+  scheduleCost,
+  COST_MODES,
+  type CostMode,
+  type ScheduleCost,
+  type StageCost,
+  type StepCost,
+} from "../machines/cost-model.js";
+export {
+  TOPOLOGY_GENERATORS,
+  buildTopology,
+  parseTopologySpec,
+  compileRoutes,
+  graphFromDescription,
+  describeTopology,
+  type TopologySpec,
+  type TopologyGenerator,
+  type TopologyGraph,
+  type TopologyParam,
+  type RoutingPolicy,
+} from "../topology/index.js";
+export {
+  lowerBounds,
+  bestBound,
+  scheduleClass,
+  nodeLoads,
+  relayRounds,
+  busiestLinkBound,
+  BOUND_TARGETS,
+  type LinkBound,
+  type LowerBound,
+  type BoundTarget,
+  type BoundScope,
+  type BoundRequest,
+  type ScheduleClass,
+  type NodeLoads,
+} from "../bounds/index.js";
