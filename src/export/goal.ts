@@ -2,6 +2,7 @@
 import type { Program } from "../model/program.js";
 import { AsciiWriter, pieceText } from "../model/ascii-writer.js";
 import { numberOpt } from "./options.js";
+import { operationBytes } from "./exact-number.js";
 import { checkProgress, progressTicker, type ProgressCallback } from "../model/progress.js";
 
 /** Options of the GOAL writer. */
@@ -14,6 +15,22 @@ export interface GoalOptions {
 
 const OP_SEND = 0,
   OP_RECV = 1;
+/** Characters that end a GOAL comment line or that a text reader may take for one: C0 controls, DEL, U+0085, U+2028, U+2029. */
+const NOT_COMMENT = /[\u0000-\u001f\u007f\u0085\u2028\u2029]/g;
+
+/** Text for a GOAL `//` comment: a line break or other control character written as the text \uXXXX (\n, \r, \t as such). */
+export function goalCommentText(s: string): string {
+  return s.replace(NOT_COMMENT, (c) =>
+    c === "\n"
+      ? "\\n"
+      : c === "\r"
+        ? "\\r"
+        : c === "\t"
+          ? "\\t"
+          : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
 /** Target size of the pieces (bytes). */
 const PIECE = 1 << 20;
 
@@ -32,7 +49,7 @@ export function* goalChunks(prog: Program, opts: GoalOptions = {}): Generator<st
   const blocking = prog.variant === "blocking";
   const tick = progressTicker(checkProgress(opts.progress, "export"), prog.p);
   yield (
-    `// commplan ${prog.algorithm}, P = ${prog.p}, ${prog.variant}, ${prog.rounds} rounds; sizes in bytes (${eb} per element), calc in picoseconds\n` +
+    `// commplan ${goalCommentText(prog.algorithm)}, P = ${prog.p}, ${prog.variant}, ${prog.rounds} rounds; sizes in bytes (${eb} per element), calc in picoseconds\n` +
     `num_ranks ${prog.p}\n`
   );
   const w = new AsciiWriter(PIECE + 4096);
@@ -48,7 +65,7 @@ export function* goalChunks(prog: Program, opts: GoalOptions = {}): Generator<st
   };
   const line = (x: number, l: number): void => {
     const k = ops.kind[x]!;
-    const bytes = ops.count[x]! * eb;
+    const bytes = operationBytes(prog, x);
     label(l);
     if (k === OP_SEND || k === OP_RECV) {
       w.text(k === OP_SEND ? ": send " : ": recv ");
