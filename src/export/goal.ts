@@ -16,7 +16,9 @@ export interface GoalOptions {
 const OP_SEND = 0,
   OP_RECV = 1;
 /** Characters that end a GOAL comment line or that a text reader may take for one: C0 controls, DEL, U+0085, U+2028, U+2029. */
+/* eslint-disable no-control-regex -- control characters are what this pattern finds */
 const NOT_COMMENT = /[\u0000-\u001f\u007f\u0085\u2028\u2029]/g;
+/* eslint-enable no-control-regex */
 
 /** Text for a GOAL `//` comment: a line break or other control character written as the text \uXXXX (\n, \r, \t as such). */
 export function goalCommentText(s: string): string {

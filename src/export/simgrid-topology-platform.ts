@@ -120,7 +120,9 @@ export function* simgridTopologyPlatformPieces(
 }
 
 /** What a hostfile line cannot hold: white space and line breaks (a name per line), control characters, and ':' (smpirun reads host:slots). */
+/* eslint-disable no-control-regex -- control characters are what this pattern finds */
 const NOT_HOSTFILE = /[\s\u0000-\u001f\u007f:]/u;
+/* eslint-enable no-control-regex */
 
 /** The hostfile of the first `p` hosts (rank r on hosts[r]); a host name a hostfile line cannot hold (NOT_HOSTFILE) is refused. */
 export function simgridTopologyHostfile(d: TopologyDescription, p: number): string {

@@ -4,8 +4,10 @@
  * Characters XML 1.0 cannot hold in any form (C0 controls but tab, line feed and carriage return;
  * U+FFFE, U+FFFF; unpaired surrogates): not even as character references.
  */
+/* eslint-disable no-control-regex -- control characters are what this pattern finds */
 const NOT_XML =
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+/* eslint-enable no-control-regex */
 
 /** A character XML cannot hold, written as the text \uXXXX. */
 function codeText(c: string): string {
