@@ -3,6 +3,7 @@ import type { Program } from "../model/program.js";
 import { AsciiWriter, pieceText } from "../model/ascii-writer.js";
 import { numberOpt } from "./options.js";
 import { operationBytes } from "./exact-number.js";
+import { fail } from "../model/errors.js";
 import { checkProgress, progressTicker, type ProgressCallback } from "../model/progress.js";
 
 /** Options of the GOAL writer. */
@@ -30,6 +31,18 @@ export function goalCommentText(s: string): string {
         : c === "\t"
           ? "\\t"
           : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+/** A calc time of operation x, refused past 2^53 - 1 picoseconds (written in digits, as GOAL reads it, it would not be exact). */
+function goalCalc(prog: Program, x: number, ps: number): number {
+  if (ps <= Number.MAX_SAFE_INTEGER) return ps;
+  const field = `the calc of the copy of rank ${prog.ops.rank[x]} (round ${prog.ops.round[x]})`;
+  throw fail(
+    "export",
+    "BAD_INPUT",
+    `${field}: ${prog.ops.count[x]} elements at ${prog.elementBytes} bytes each take more than 2^53 - 1 picoseconds, which GOAL cannot write exactly`,
+    { field },
   );
 }
 
@@ -78,7 +91,7 @@ export function* goalChunks(prog: Program, opts: GoalOptions = {}): Generator<st
       w.num(ops.tag[x]!);
     } else {
       w.text(": calc ");
-      w.num(Math.round(bytes * calcPerByte));
+      w.num(goalCalc(prog, x, Math.round(bytes * calcPerByte)));
     }
     w.char(0x0a);
   };

@@ -63,6 +63,18 @@ describe("GOAL", () => {
     expect(lines[1]).toBe("num_ranks 3");
   });
 
+  it("refuses a calc time past 2^53 - 1 picoseconds instead of writing it in exponent form", () => {
+    const big = matrixFromRows([
+      [2 ** 40, 1],
+      [1, 0],
+    ]);
+    const s = plan(big, "shift", {});
+    const prog = lowerSchedule(big, s).program;
+    expect(refusal(() => goalText(prog, { calcPerByte: 1e9 }))).toMatch(
+      /^export: the calc of the copy of rank \d+ \(round \d+\): \d+ elements at 8 bytes each take more than 2\^53 - 1 picoseconds/,
+    );
+  });
+
   it("writes an ordinary name as it is", () => {
     expect(goalCommentText("two-stage (a/b)")).toBe("two-stage (a/b)");
     expect(goalText(programNamed("shift")).split("\n")[0]).toMatch(/^\/\/ commplan shift, P = 3/);
