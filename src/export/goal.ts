@@ -5,6 +5,8 @@
 import type { Program } from "../model/program.js";
 import { AsciiWriter, pieceText } from "../internal/ascii-writer.js";
 import { numberOpt } from "./options.js";
+import { operationBytes } from "./exact-number.js";
+import { fail } from "../model/errors.js";
 import { checkProgress, progressTicker, type ProgressCallback } from "../model/progress.js";
 
 /** Options of the GOAL writer. */
@@ -20,6 +22,45 @@ export interface GoalOptions {
 
 const OP_SEND = 0,
   OP_RECV = 1;
+/**
+ * Characters that end a GOAL comment line or that a text reader may take for one: C0 controls, DEL, U+0085, U+2028,
+ * U+2029.
+ */
+/* eslint-disable no-control-regex -- control characters are what this pattern finds */
+const NOT_COMMENT = /[\u0000-\u001f\u007f\u0085\u2028\u2029]/g;
+/* eslint-enable no-control-regex */
+
+/**
+ * Text for a GOAL `//` comment: a line break or other control character written as the text \uXXXX (\n, \r, \t as
+ * such).
+ */
+export function goalCommentText(s: string): string {
+  return s.replace(NOT_COMMENT, (c) =>
+    c === "\n"
+      ? "\\n"
+      : c === "\r"
+        ? "\\r"
+        : c === "\t"
+          ? "\\t"
+          : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+/**
+ * A calc time of operation x, refused past 2^53 - 1 picoseconds (written in digits, as GOAL reads it, it would not be
+ * exact).
+ */
+function goalCalc(prog: Program, x: number, ps: number): number {
+  if (ps <= Number.MAX_SAFE_INTEGER) return ps;
+  const field = `the calc of the copy of rank ${prog.ops.rank[x]} (round ${prog.ops.round[x]})`;
+  throw fail(
+    "export",
+    "BAD_INPUT",
+    `${field}: ${prog.ops.count[x]} elements at ${prog.elementBytes} bytes each take more than 2^53 - 1 picoseconds, which GOAL cannot write exactly`,
+    { field },
+  );
+}
+
 /** Target size of the pieces (bytes). */
 const PIECE = 1 << 20;
 
@@ -38,7 +79,7 @@ export function* goalChunks(prog: Program, opts: GoalOptions = {}): Generator<st
   const blocking = prog.variant === "blocking";
   const tick = progressTicker(checkProgress(opts.progress, "export"), prog.p);
   yield (
-    `// commplan ${prog.algorithm}, P = ${prog.p}, ${prog.variant}, ${prog.rounds} rounds; sizes in bytes (${eb} per element), calc in picoseconds\n` +
+    `// commplan ${goalCommentText(prog.algorithm)}, P = ${prog.p}, ${prog.variant}, ${prog.rounds} rounds; sizes in bytes (${eb} per element), calc in picoseconds\n` +
     `num_ranks ${prog.p}\n`
   );
   const w = new AsciiWriter(PIECE + 4096);
@@ -54,7 +95,7 @@ export function* goalChunks(prog: Program, opts: GoalOptions = {}): Generator<st
   };
   const line = (x: number, l: number): void => {
     const k = ops.kind[x]!;
-    const bytes = ops.count[x]! * eb;
+    const bytes = operationBytes(prog, x);
     label(l);
     if (k === OP_SEND || k === OP_RECV) {
       w.text(k === OP_SEND ? ": send " : ": recv ");
@@ -65,7 +106,7 @@ export function* goalChunks(prog: Program, opts: GoalOptions = {}): Generator<st
       w.num(ops.tag[x]!);
     } else {
       w.text(": calc ");
-      w.num(Math.round(bytes * calcPerByte));
+      w.num(goalCalc(prog, x, Math.round(bytes * calcPerByte)));
     }
     w.char(0x0a);
   };

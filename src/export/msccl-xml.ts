@@ -2,6 +2,7 @@
  * MSCCL-IR XML of a lowered program: uniform chunks, one send and one receive thread block per connection, dependencies
  * across rounds, the runtime parser's limits checked.
  */
+import { exactBytes } from "./exact-number.js";
 import { fail } from "../model/errors.js";
 import type { Program } from "../model/program.js";
 import { stringOpt } from "./options.js";
@@ -427,7 +428,7 @@ export function mscclXml(prog: Program, opts: MscclOptions = {}): string {
   for (let r = 0; r < p; r++) maxChunks = Math.max(maxChunks, chunks(layout.sendSize[r]!), chunks(layout.recvSize[r]!));
   const name = stringOpt("export", "name", opts.name, `commplan-${prog.algorithm}`).replace(/[^A-Za-z0-9_.-]/g, "_");
   const proto = stringOpt("export", "proto", opts.proto, "Simple", ["Simple", "LL", "LL128"]);
-  const bytes = maxChunks * chunk * prog.elementBytes;
+  const bytes = exactBytes(maxChunks * chunk, prog.elementBytes, "maxBytes");
   let xml =
     `<algo name="${name}" proto="${proto}" nchannels="${Math.max(1, nchannels)}" nchunksperloop="${maxChunks}" ngpus="${p}" ` +
     `coll="alltoall" inplace="0" outofplace="1" minBytes="0" maxBytes="${bytes}">\n`;

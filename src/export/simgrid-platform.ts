@@ -6,6 +6,8 @@ import type { MachineModel } from "../model/machine.js";
 import type { ExportedFile } from "./simgrid-trace.js";
 import { MAX_P } from "../model/matrix.js";
 import { numberOpt } from "./options.js";
+import { xmlCommentText } from "./xml-escape.js";
+import { simgridValue } from "./exact-number.js";
 
 /** Host speed of the platform (flops per second): `compute` actions are scaled to it. */
 export const SIMGRID_HOST_FLOPS = 1e9;
@@ -33,13 +35,14 @@ export function simgridHostName(r: number): string {
 export function simgridPlatformXml(p: number, machine: MachineModel): string {
   numberOpt("export", "p", p, 1, { min: 1, max: MAX_P, integer: true });
   const { latUs, bytesPerSecond } = simgridLinkParams(machine);
-  const bw = `${Number(bytesPerSecond.toPrecision(12))}Bps`;
-  const title = machine.title.replace(/--/g, "- -").replace(/[<>&]/g, " ");
+  const bw = simgridValue(bytesPerSecond, "Bps", "the bandwidth 1 / (t_c + t_d)", true);
+  const lat = simgridValue(latUs, "us", "the latency T_s / 2", false);
+  const title = xmlCommentText(machine.title);
   return (
     `<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n` +
-    `<!-- commplan: machine ${machine.name} (${title}); T_s = ${machine.ts} us, t_c + t_d = ${machine.tc + machine.td} us/byte -->\n` +
+    `<!-- commplan: machine ${xmlCommentText(machine.name)} (${title}); T_s = ${machine.ts} us, t_c + t_d = ${machine.tc + machine.td} us/byte -->\n` +
     `<platform version="4.1">\n` +
-    `  <cluster id="c" prefix="h" suffix="" radical="0-${Math.max(0, p - 1)}" speed="${SIMGRID_HOST_FLOPS / 1e9}Gf" bw="${bw}" lat="${Number(latUs.toPrecision(12))}us" ` +
+    `  <cluster id="c" prefix="h" suffix="" radical="0-${Math.max(0, p - 1)}" speed="${SIMGRID_HOST_FLOPS / 1e9}Gf" bw="${bw}" lat="${lat}" ` +
     `sharing_policy="SPLITDUPLEX" bb_bw="${bw}" bb_lat="0s" bb_sharing_policy="FATPIPE"/>\n` +
     `</platform>\n`
   );

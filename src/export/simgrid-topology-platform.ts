@@ -2,11 +2,13 @@
  * SimGrid platform (version 4.1) of a network topology: a `<cluster>` (flat, FAT_TREE, TORUS) where one builds it, else
  * explicit links and routes in a Full (or Floyd) zone.
  */
-import { escapeXml } from "./xml-escape.js";
+import { escapeXml, xmlCommentText } from "./xml-escape.js";
 import { fail } from "../model/errors.js";
+import { quoted } from "../internal/quoted.js";
 import type { NetworkRoutes } from "../model/network.js";
 import type { TopologyDescription } from "../model/topology.js";
 import { SIMGRID_HOST_FLOPS } from "./simgrid-platform.js";
+import { simgridValue } from "./exact-number.js";
 
 /**
  * Up to this many ranks the explicit platform lists every route between their hosts (Full routing, P (P - 1) routes);
@@ -14,23 +16,23 @@ import { SIMGRID_HOST_FLOPS } from "./simgrid-platform.js";
  */
 const SIMGRID_FULL_ROUTES_MAX_RANKS = 256;
 
-/** A bandwidth in bytes/us as a SimGrid value in bytes per second. */
-function bps(bytesPerUs: number): string {
-  return `${Number((bytesPerUs * 1e6).toPrecision(12))}Bps`;
+/** A bandwidth in bytes/us as a SimGrid value in bytes per second (finite and > 0, else refused naming `field`). */
+function bps(bytesPerUs: number, field: string): string {
+  return simgridValue(bytesPerUs * 1e6, "Bps", `${field} (bytes per second)`, true);
 }
 
-/** A latency in us as a SimGrid value. */
-function lat(us: number): string {
-  return `${Number(us.toPrecision(12))}us`;
+/** A latency in us as a SimGrid value (finite and >= 0, else refused naming `field`). */
+function lat(us: number, field: string): string {
+  return simgridValue(us, "us", field, false);
 }
 
 /** The `<cluster>` of a network a SimGrid cluster builds (hosts must be h0 .. h<n-1>, as the generators name them). */
 function clusterXml(d: TopologyDescription): string | null {
   const c = d.simgridCluster;
   if (!c || d.hosts.some((h, i) => h !== `h${i}`)) return null;
-  const base = `id="c" prefix="h" suffix="" radical="0-${d.hosts.length - 1}" speed="${SIMGRID_HOST_FLOPS / 1e9}Gf" bw="${bps(c.bandwidth)}" lat="${lat(c.latency)}" sharing_policy="SPLITDUPLEX"`;
+  const base = `id="c" prefix="h" suffix="" radical="0-${d.hosts.length - 1}" speed="${SIMGRID_HOST_FLOPS / 1e9}Gf" bw="${bps(c.bandwidth, "the cluster bandwidth")}" lat="${lat(c.latency, "the cluster latency")}" sharing_policy="SPLITDUPLEX"`;
   if (c.topology === "FLAT")
-    return `  <cluster ${base} bb_bw="${bps(c.bandwidth)}" bb_lat="0s" bb_sharing_policy="FATPIPE"/>\n`;
+    return `  <cluster ${base} bb_bw="${bps(c.bandwidth, "the cluster bandwidth")}" bb_lat="0s" bb_sharing_policy="FATPIPE"/>\n`;
   return `  <cluster ${base} topology="${c.topology}" topo_parameters="${c.topoParameters ?? ""}"/>\n`;
 }
 
@@ -53,7 +55,7 @@ function cablesOnRoutes(routes: NetworkRoutes, n: number): Uint8Array {
 }
 
 function linkXml(i: number, l: TopologyDescription["links"][number]): string {
-  return `    <link id="l${i}" bandwidth="${bps(l.bandwidth)}" latency="${lat(l.latency)}" sharing_policy="SPLITDUPLEX"/>\n`;
+  return `    <link id="l${i}" bandwidth="${bps(l.bandwidth, `links[${i}].bandwidth`)}" latency="${lat(l.latency, `links[${i}].latency`)}" sharing_policy="SPLITDUPLEX"/>\n`;
 }
 
 /**
@@ -113,7 +115,7 @@ export function* simgridTopologyPlatformPieces(
       `ranks must be an integer in 1..${d.hosts.length} (the hosts of ${d.name}), got ${String(ranks)}`,
       { field: "ranks" },
     );
-  const name = d.name.replace(/--/g, "- -").replace(/[<>&]/g, " ");
+  const name = xmlCommentText(d.name);
   yield `<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n`;
   yield `<!-- commplan: topology ${name}; ${d.hosts.length} hosts, ${d.switches.length} switches, ${d.links.length} links -->\n`;
   yield `<platform version="4.1">\n`;
@@ -123,7 +125,28 @@ export function* simgridTopologyPlatformPieces(
   yield `</platform>\n`;
 }
 
-/** The hostfile of the first `p` hosts (rank r on hosts[r]). */
+/**
+ * What a hostfile line cannot hold: white space and line breaks (a name per line), control characters, and ':' (smpirun
+ * reads host:slots).
+ */
+/* eslint-disable no-control-regex -- control characters are what this pattern finds */
+const NOT_HOSTFILE = /[\s\u0000-\u001f\u007f:]/u;
+/* eslint-enable no-control-regex */
+
+/**
+ * The hostfile of the first `p` hosts (rank r on hosts[r]); a host name a hostfile line cannot hold (NOT_HOSTFILE) is
+ * refused.
+ */
 export function simgridTopologyHostfile(d: TopologyDescription, p: number): string {
-  return d.hosts.slice(0, p).join("\n") + "\n";
+  const hosts = d.hosts.slice(0, p);
+  hosts.forEach((h, r) => {
+    if (h === "" || NOT_HOSTFILE.test(h))
+      throw fail(
+        "export",
+        "BAD_INPUT",
+        `hosts[${r}] ${quoted(h)} cannot be a hostfile line (no white space, control characters or ':')`,
+        { field: `hosts[${r}]` },
+      );
+  });
+  return hosts.join("\n") + "\n";
 }

@@ -3,6 +3,7 @@
  * compute / waitall, or send / recv in program order, finalize) and the index.
  */
 import type { Program } from "../model/program.js";
+import { operationBytes } from "./exact-number.js";
 
 /** One file of a multi-file export: its name inside the output directory and its text, in pieces. */
 export interface ExportedFile {
@@ -52,8 +53,8 @@ export function* simgridRankTrace(
     if (blocking) {
       for (let z = x; z < y; z++) {
         const k = ops.kind[z]!;
-        if (k === OP_SEND) out += `${r} send ${ops.peer[z]} ${ops.tag[z]} ${ops.count[z]! * eb}\n`;
-        else if (k === OP_RECV) out += `${r} recv ${ops.peer[z]} ${ops.tag[z]} ${ops.count[z]! * eb}\n`;
+        if (k === OP_SEND) out += `${r} send ${ops.peer[z]} ${ops.tag[z]} ${operationBytes(prog, z)}\n`;
+        else if (k === OP_RECV) out += `${r} recv ${ops.peer[z]} ${ops.tag[z]} ${operationBytes(prog, z)}\n`;
         else if (flopsPerByte > 0) out += compute(z);
       }
     } else {
@@ -62,12 +63,12 @@ export function* simgridRankTrace(
       let posted = 0;
       for (let z = x; z < y; z++) {
         if (ops.kind[z] !== OP_RECV) continue;
-        out += `${r} irecv ${ops.peer[z]} ${ops.tag[z]} ${ops.count[z]! * eb}\n`;
+        out += `${r} irecv ${ops.peer[z]} ${ops.tag[z]} ${operationBytes(prog, z)}\n`;
         posted++;
       }
       for (let z = x; z < y; z++) {
         if (ops.kind[z] !== OP_SEND) continue;
-        out += `${r} isend ${ops.peer[z]} ${ops.tag[z]} ${ops.count[z]! * eb}\n`;
+        out += `${r} isend ${ops.peer[z]} ${ops.tag[z]} ${operationBytes(prog, z)}\n`;
         posted++;
       }
       if (flopsPerByte > 0)

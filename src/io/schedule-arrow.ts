@@ -26,6 +26,13 @@ import { fail, isCommplanError } from "../model/errors.js";
 import { REARRANGE_KINDS } from "../model/schedule.js";
 import type { ChunkTable, JsonValue, Rearrange, Schedule, StageInfo } from "../model/schedule.js";
 import { checkSchedule } from "../model/schedule-check.js";
+import {
+  checkScheduleHeader,
+  MAX_EXACT,
+  scheduleHeaderDocument,
+  TOO_BIG,
+  wholeNumberProblem,
+} from "./schedule-header.js";
 
 const MODULE = "schedule-arrow";
 /**
@@ -321,7 +328,92 @@ function parseHeader(table: Table): ScheduleArrowHeader {
     Array.isArray(h.stalls.node) &&
     h.stalls.start.length === h.stepCount + 1;
   if (!ok) throw fail(MODULE, "BAD_FORMAT", "metadata lacks p, stepCount, stages or stalls (or they disagree)");
+  checkScheduleHeader(scheduleHeaderDocument(h, h.stages), MODULE);
+  checkStalls(h.stalls, h.p);
   return h;
+}
+
+/** A problem of the header's stall table. */
+function badStalls(field: string, text: string): never {
+  throw fail(MODULE, "BAD_INPUT", `${field} ${text}`, { field });
+}
+
+/**
+ * Checks the header's stall table as the JSON reader checks a step's stalls: offsets that start at
+ * 0, never decrease and end at the node count; every node an index in 0..p-1, at most once a step.
+ */
+function checkStalls(stalls: ScheduleArrowHeader["stalls"], p: number): void {
+  const { start, node } = stalls;
+  for (let k = 0; k < start.length; k++) {
+    const v: unknown = start[k];
+    const field = `stalls.start[${k}]`;
+    if (typeof v !== "number") badStalls(field, "must be integer");
+    const problem = wholeNumberProblem(v, k === 0 ? 0 : start[k - 1]!);
+    if (problem !== null) badStalls(field, problem);
+    if (k === 0 && v !== 0) badStalls(field, "must be 0");
+  }
+  if (start[start.length - 1] !== node.length) badStalls(`stalls.start[${start.length - 1}]`, `must be ${node.length}`);
+  const lastStep = new Map<number, number>();
+  for (let s = 0; s + 1 < start.length; s++) {
+    for (let q = start[s]!; q < start[s + 1]!; q++) {
+      const v: unknown = node[q];
+      const field = `stalls.node[${q}]`;
+      if (typeof v !== "number") badStalls(field, "must be integer");
+      const problem = wholeNumberProblem(v, 0);
+      if (problem !== null) badStalls(field, problem);
+      if (v >= p) badStalls(field, `= ${v} is not a node index in 0..${p - 1}`);
+      if (lastStep.get(v) === s)
+        badStalls(field, `= ${v} repeats a node the step already lists as stalled (each node at most once)`);
+      lastStep.set(v, s);
+    }
+  }
+}
+
+/** A problem of one row of a column. */
+function badRow(column: string, x: number, text: string): never {
+  throw fail(MODULE, "BAD_INPUT", `${column} of transfer ${x} ${text}`, { field: column });
+}
+
+/**
+ * Checks the values of the columns as the JSON reader checks its transfers: sizes, chunk offsets
+ * and counts whole numbers in range (exact in a double), chunk nodes below p, chunks that add up to
+ * their transfer's size, times in 0..2^53 - 1 with start <= end.
+ */
+function checkColumnValues(p: number, size: Float64Array, chunks: ChunkTable | null, times: Schedule["times"]): void {
+  for (let x = 0; x < size.length; x++) {
+    const problem = wholeNumberProblem(size[x]!, 1);
+    if (problem !== null) badRow("size", x, problem);
+  }
+  if (chunks !== null) {
+    const { start, origin, dest, offset, count } = chunks;
+    for (let x = 0; x < size.length; x++) {
+      let sum = 0;
+      for (let c = start[x]!; c < start[x + 1]!; c++) {
+        const at = `chunk ${c - start[x]!} of transfer ${x}`;
+        if (origin[c]! >= p) badRow("chunks.origin", x, `(${at}) = ${origin[c]} is not a node index in 0..${p - 1}`);
+        if (dest[c]! >= p) badRow("chunks.dest", x, `(${at}) = ${dest[c]} is not a node index in 0..${p - 1}`);
+        const off = wholeNumberProblem(offset[c]!, 0);
+        if (off !== null) badRow("chunks.offset", x, `(${at}) ${off}`);
+        const cnt = wholeNumberProblem(count[c]!, 1);
+        if (cnt !== null) badRow("chunks.count", x, `(${at}) ${cnt}`);
+        sum += count[c]!;
+      }
+      if (sum !== size[x]) badRow("size", x, `= ${size[x]} but its chunks hold ${sum} elements`);
+    }
+  }
+  if (times !== null) {
+    for (let x = 0; x < size.length; x++) {
+      for (const [name, t] of [
+        ["start", times.start[x]!],
+        ["end", times.end[x]!],
+      ] as const) {
+        if (!(t >= 0)) badRow(name, x, "must be >= 0");
+        if (t > MAX_EXACT) badRow(name, x, TOO_BIG);
+      }
+      if (!(times.start[x]! <= times.end[x]!))
+        badRow("start", x, `ends before it starts (start ${times.start[x]}, end ${times.end[x]})`);
+    }
+  }
 }
 
 function decodeStages(h: ScheduleArrowHeader): StageInfo[] {
@@ -522,6 +614,7 @@ export function decodeScheduleArrowWithHeader(
   const stepStart = trusted ? trustedStepStarts(step, h.stepCount) : stepStarts(step, src, dst, h.p, h.stepCount);
   if (!trusted) checkStages(stage, stepStart, stages);
   const chunks = checkType(table, "chunks", CHUNK_LIST, false) ? decodeChunks(table, n, trusted) : null;
+  if (!trusted) checkColumnValues(h.p, size, chunks, times);
   const schedule: Schedule = {
     p: h.p,
     algorithm: h.algorithm,

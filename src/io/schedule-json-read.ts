@@ -7,16 +7,14 @@ import { fail } from "../model/errors.js";
 import type { CommplanError } from "../model/errors.js";
 import { fsError } from "./file-output.js";
 import { growF64, growU32 } from "../internal/growable.js";
-import { FORMAT_NAMES, validateWithSchema } from "./json-schema.js";
+import { FORMAT_NAMES } from "./json-schema.js";
+import { checkScheduleHeader, MAX_EXACT, TOO_BIG } from "./schedule-header.js";
 import { decodeJsonString, JsonSyntaxError, JsonTokenizer } from "./json-tokenizer.js";
 import type { JsonTokenHandler } from "./json-tokenizer.js";
-import type { ChunkTable, JsonValue, Rearrange, Schedule, StageInfo } from "../model/schedule.js";
+import type { ChunkTable, Rearrange, Schedule, StageInfo } from "../model/schedule.js";
 import { jsonExcerpt, quoted } from "../internal/quoted.js";
 
 const MODULE = "schedule";
-/** The largest count, size, offset or time accepted: past it a double no longer holds every integer. */
-const MAX_EXACT = Number.MAX_SAFE_INTEGER;
-const TOO_BIG = `must be <= ${MAX_EXACT} (2^53 - 1: past it a double does not hold every integer exactly)`;
 
 // Contexts of the open containers.
 const C_NONE = -1; // before the top-level value
@@ -707,16 +705,7 @@ export class ScheduleJsonReader {
       this.syntax(e);
     }
     const a = this.a;
-    validateWithSchema("schedule-header", a.root, MODULE, this.file);
-    const h = a.root as {
-      p: number;
-      algorithm: string;
-      params: { [k: string]: JsonValue };
-      seed: number | null;
-      elementBytes: number;
-      matrixDigest: string;
-      auto?: JsonValue;
-    };
+    const h = checkScheduleHeader(a.root, MODULE, this.file);
     const stages: StageInfo[] = a.stages.map((st) => ({
       name: st.obj["name"] as string,
       rearrange: st.obj["rearrange"] as Rearrange,

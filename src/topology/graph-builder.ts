@@ -80,9 +80,36 @@ export function linkDefaults(
   return { bandwidth, latency: typeof lat === "number" ? lat : DEFAULT_LINK_LATENCY };
 }
 
+/** The dictionaries a graphlib Graph keys by node name (and by edge id), each a plain object it checks with `in`. */
+const GRAPH_DICTS = ["_nodes", "_in", "_preds", "_out", "_sucs", "_edgeObjs", "_edgeLabels"] as const;
+/** The dictionaries graphlib makes for each node it adds. */
+const NODE_DICTS = ["_in", "_preds", "_out", "_sucs"] as const;
+
+/**
+ * An empty topology graph whose dictionaries have no prototype, so that a node named `__proto__`,
+ * `constructor` or `toString` is a key like any other (graphlib's plain objects would find those
+ * names on Object.prototype, or set the prototype).
+ */
+function prototypeFreeGraph(): TopologyGraph {
+  const g: TopologyGraph = new Graph({ directed: false, multigraph: true, compound: false });
+  const inner = g as unknown as { [k: string]: { [k: string]: object } };
+  for (const k of GRAPH_DICTS) {
+    if (typeof inner[k] !== "object") throw new Error(`graphlib's Graph has no dictionary ${k}`);
+    inner[k] = Object.create(null) as { [k: string]: object };
+  }
+  const setNode = g.setNode.bind(g);
+  g.setNode = (...args: Parameters<TopologyGraph["setNode"]>): TopologyGraph => {
+    const added = !g.hasNode(args[0]);
+    setNode(...args);
+    if (added) for (const k of NODE_DICTS) Object.setPrototypeOf(inner[k]![args[0]]!, null);
+    return g;
+  };
+  return g;
+}
+
 /** Builds a topology graph: hosts are numbered in the order they are added (rank r on the r-th host). */
 export class GraphBuilder {
-  private readonly g: TopologyGraph = new Graph({ directed: false, multigraph: true, compound: false });
+  private readonly g: TopologyGraph = prototypeFreeGraph();
   private hosts = 0;
   private switches = 0;
   private cables = 0;

@@ -438,7 +438,7 @@ function dragonflyStep(t: NetworkTables, groups: number, group: Int32Array): Ste
     pos[s] = size[group[s]!]!++;
     if (first[group[s]!]! < 0) first[group[s]!] = s;
   }
-  const a = Math.max(...size);
+  const a = size.reduce((x, y) => Math.max(x, y), -Infinity); // not Math.max(...size): one argument per group
   const local = new Int32Array(t.switches * a).fill(-1);
   for (let s = 0; s < t.switches; s++)
     for (let k = t.swStart[s]!; k < t.swStart[s + 1]!; k++) {

@@ -77,7 +77,7 @@ export function checkFourStage(m: CommMatrix, s: Schedule, stats: MatrixStats, p
   const checks: Check[] = [];
   const totals = checkStages(s, fs, checks);
   checkTotals(s, fs, totals, checks);
-  checks.push(...checkDistribution(m, s, a));
+  for (const c of checkDistribution(m, s, a)) checks.push(c);
   checks.push(checkBuffer(fs, diagMax, totals.received, peak));
   return checks;
 }
@@ -167,7 +167,7 @@ function checkStages(s: Schedule, fs: FourStage, checks: Check[]): StageTotals {
     longest = new Float64Array(fs.p);
   s.stages.forEach((stage, k) => {
     const roman = ["I", "II", "III", "IV"][k]!;
-    checks.push(...stageNodeRows(s, fs, k, roman, recv, longest));
+    for (const c of stageNodeRows(s, fs, k, roman, recv, longest)) checks.push(c);
     const stepBound = k % 2 === 0 ? C + (r > 0 ? 1 : 0) : R;
     totals.derivedTime += stepBound * Math.max(bounds.long(k, false), r > 0 ? bounds.long(k, true) : 0);
     for (let step = stage.firstStep; step < stage.firstStep + stage.stepCount; step++) {

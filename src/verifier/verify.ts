@@ -84,8 +84,8 @@ export function verifySchedule(m: CommMatrix, s: Schedule, opts: VerifyOptions =
   progress.complete(3);
 
   const metrics = stageMetrics(s);
-  checks.push(...measuredStageRows(s, metrics));
-  if (claims) checks.push(...claimChecks(m, s, claims, stats, metrics, flow, ports, pairs));
+  for (const c of measuredStageRows(s, metrics)) checks.push(c);
+  if (claims) for (const c of claimChecks(m, s, claims, stats, metrics, flow, ports, pairs)) checks.push(c);
   else checks.push(measuredPeakBuffer(flow.peakBuffer));
   const report = makeReport(s.algorithm, s.p, checks, flow.peakPerNode);
   progress.end();
@@ -173,7 +173,7 @@ function claimChecks(
   pairs: () => PairAudit,
 ): Check[] {
   const checks: Check[] = [];
-  if (claims.direct) checks.push(...directChecks(m, s, stats, metrics, flow, ports, pairs));
+  if (claims.direct) for (const c of directChecks(m, s, stats, metrics, flow, ports, pairs)) checks.push(c);
   else checks.push(measuredPeakBuffer(flow.peakBuffer));
   if (claims.whole) checks.push(messagesPerNode(stats, metrics));
   if (claims.maxSteps) {
@@ -194,8 +194,8 @@ function claimChecks(
       ),
     );
   }
-  if (claims.fourStage) checks.push(...checkFourStage(m, s, stats, flow.peakBuffer));
-  if (claims.extra) checks.push(...claims.extra(m, s, stats, { ports, peakBuffer: flow.peakBuffer }));
+  if (claims.fourStage) for (const c of checkFourStage(m, s, stats, flow.peakBuffer)) checks.push(c);
+  if (claims.extra) for (const c of claims.extra(m, s, stats, { ports, peakBuffer: flow.peakBuffer })) checks.push(c);
   if (claims.pairwise) checks.push(checkPairwise(s));
   if (claims.shift) checks.push(checkShiftSteps(s, ports));
   return checks;

@@ -136,7 +136,7 @@ export function runRendezvous(prog: Program, partner: Int32Array): RendezvousRun
     }
     if (r >= 0 && seenAt[r]! >= 0) {
       chain.push(r);
-      cycle.push(...chain.slice(seenAt[r]!));
+      for (let k = seenAt[r]!; k < chain.length; k++) cycle.push(chain[k]!);
     }
   }
   return { order: order.subarray(0, emitted), stuck, waitingAt, cycle, chain };
