@@ -211,3 +211,45 @@ describe("comments", () => {
     expect(wide).toEqual([]);
   });
 });
+
+describe('docs/architecture.md, "Where to add"', () => {
+  const doc = readFileSync(join(src, "..", "docs", "architecture.md"), "utf8");
+  const section = doc.slice(
+    doc.indexOf("## Where to add\n"),
+    doc.indexOf("\n## ", doc.indexOf("## Where to add\n") + 1),
+  );
+  const rows = section
+    .split("\n")
+    .filter((l) => l.startsWith("| ") && !l.startsWith("| to add") && !l.startsWith("|---"))
+    .map((l) => l.split("|").map((c) => c.trim()));
+  const allSrc = tsFiles(src).map((f) => [relative(src, f), readFileSync(f, "utf8")] as const);
+
+  it("lists the registries users extend", () => {
+    expect(rows.map((r) => r[1])).toEqual([
+      "a planner",
+      "an export format",
+      "a network generator",
+      "a workload or pattern",
+      "a machine preset",
+      "a command",
+    ]);
+  });
+
+  it.each(rows.map((r) => [r[1]!, r[2]!, r[3]!] as const))(
+    "%s: the registry is declared where the row says, read, and its folder holds modules",
+    (_what, write, register) => {
+      const m = /^`([A-Z_]+)` in `src\/([^`]+)`$/.exec(register);
+      expect(m, register).not.toBeNull();
+      const [, name, file] = m!;
+      const text = readFileSync(join(src, file!), "utf8");
+      expect(text).toMatch(new RegExp(`^(export )?const ${name}\\b`, "m"));
+      const uses = allSrc.reduce(
+        (n, [f, t]) => n + [...t.matchAll(new RegExp(`\\b${name}\\b`, "g"))].length - (f === file ? 1 : 0),
+        0,
+      );
+      expect(uses, `${name} is read somewhere`).toBeGreaterThan(0);
+      const folder = /`src\/([^`]+)\/`/.exec(write)?.[1] ?? dirname(file!);
+      expect(readdirSync(join(src, folder)).filter((f) => f.endsWith(".ts")).length).toBeGreaterThan(0);
+    },
+  );
+});
