@@ -1,7 +1,7 @@
 /**
- * Well-formedness of a schedule object (DESIGN.md IR): the IR's columns and offset tables, indices in range, positive
- * integer sizes, chunks that add up. A user's planner may hand-build a schedule; the verifier reports this as its first
- * check, and the functions that take a schedule refuse one that fails it.
+ * Well-formedness of a schedule object (docs/formats.md, Schedule): the IR's columns and offset tables, indices in
+ * range, positive integer sizes, chunks that add up. A user's planner may hand-build a schedule; the verifier reports
+ * this as its first check, and the functions that take a schedule refuse one that fails it.
  */
 import { fail } from "./errors.js";
 import { MAX_P } from "./matrix.js";
