@@ -146,8 +146,8 @@ export function scheduleProblem(s: Schedule): string | null {
     expectStep += stage.stepCount;
   }
   if (expectStep !== s.stepCount) return "the stages do not cover every step";
-  // the loops over every transfer and chunk are small functions of their own: inside this one,
-  // V8's optimised code of this long function ran them several times slower than alone (measured by hand)
+  // the loops over every transfer and chunk are small functions of their own: V8 runs them faster alone than
+  // inside this long function (docs/architecture.md, "Why some hot code looks as it does", has the figures)
   const { src, dst, size } = s;
   const x = badTransfer(src, dst, size, p);
   if (x >= 0) {
