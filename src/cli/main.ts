@@ -16,8 +16,8 @@ type Register = (program: Command, ctx: CliContext) => void;
  * The sub-commands by module, in --help order: the names each registers and how to load it. A
  * run imports only the module of the command it runs (every module for --help, --version or an
  * unknown command), so `commplan stats` does not load the planners, the exports or Arrow: a
- * command loads less of the CLI's 250 modules (measured on the 2-core machine: `gen`, `algorithms`
- * and `--version` start in 0.2 to 0.3 s instead of 0.65 to 0.75 s).
+ * command loads less of the CLI's 250 modules and starts sooner (docs/architecture.md, "Why some hot code looks
+ * as it does", has the figures).
  */
 const COMMANDS: readonly (readonly [readonly string[], () => Promise<Register>])[] = [
   [["demo"], async () => (await import("./commands/demo.js")).registerDemo],

@@ -6,7 +6,10 @@ import type { TeTableCell } from "./te-table.js";
 
 /** A difference larger than this many standard errors of our mean is outside the noise. */
 export const NOISE_Z = 3;
-/** te-offline's goal: at most this many rounds above the node lower bound on every seed (issue 6). */
+/**
+ * te-offline's goal: at most this many rounds above the node lower bound on every seed
+ * (docs/algorithms/total-exchange.md).
+ */
 export const OFFLINE_GOAL_OVER_LB = 2;
 
 /** te-direct in one cell beside the paper's direct column and the max-load model. */
@@ -99,8 +102,8 @@ export function checkOffline(c: TeTableCell): OfflineCheck | null {
 }
 
 /**
- * The issue's goals that a table breaks: te-offline not below the paper's protocol, or above lower bound + 2 (one line
- * each).
+ * The goals a table breaks (docs/algorithms/total-exchange.md): te-offline not below the paper's protocol, or above
+ * lower bound + 2 (one line each).
  */
 export function teTableViolations(cells: readonly TeTableCell[]): string[] {
   const out: string[] = [];

@@ -1,6 +1,6 @@
 /**
  * AsciiWriter: JSON text written byte by byte into Buffers (for the writers whose output is millions of short numbers;
- * string concatenation built ropes several times slower).
+ * string concatenation builds ropes and is slower: docs/architecture.md, "Why some hot code looks as it does").
  */
 
 /**

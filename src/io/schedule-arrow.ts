@@ -524,8 +524,8 @@ const BYTE_BUFFERS: readonly (typeof ByteBuffer)[] = byteBufferClasses();
  * Runs `decode` (synchronous) with the metadata vectors of every flatbuffer checked, and leaves
  * flatbuffers as it was when it returns or throws. apache-arrow decodes a file's metadata (footer,
  * schema, message headers) with the flatbuffers runtime, which takes every vector length from the
- * bytes: in a damaged file a length of 655360 fields inside a 1184-byte footer kept the schema
- * decoder running for minutes (never seen to finish). During the call, a vector whose length passes
+ * bytes: in a damaged file a length far past the end of a small footer keeps the schema decoder
+ * busy for minutes (docs/arrow.md, "Damaged files"). During the call, a vector whose length passes
  * the end of its buffer (every element takes at least a byte) is refused: `__vector_len` of the
  * flatbuffers copy apache-arrow resolves (found as Node finds it: flatbuffers is a CommonJS package,
  * so `import` and `require` load the same file), and of this module's copy when npm did not dedupe

@@ -149,7 +149,7 @@ class ElementTracker {
     const { dpHold, dpInner, dpCnt, dpRound, sendRaw, recvRaw } = this;
     if (head[key] === -1) head[key] = this.newSeg(0, layout.sendCounts[key]!, AT_ORIGIN, -1, -1);
     // from the last move's segment, forward or back (chunks mostly come in element order, some in
-    // reverse: a walk from the head each time was quadratic in the chunks of a message)
+    // reverse: a walk from the head each time would be quadratic in the chunks of a message)
     let cur = finger[key]!;
     if (cur < 0) cur = head[key]!;
     else while (segOff.data[cur]! > a) cur = segPrev.data[cur]!;

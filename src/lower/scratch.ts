@@ -93,7 +93,7 @@ export function allocateScratch(
 
 /**
  * An open-addressing map from integer keys (< 2^53) to block numbers, in typed arrays: a JS Map of
- * keys past 2^31 (not small integers) cost about 350 ns a look-up on two-stage payload plans.
+ * keys past 2^31 (not small integers) is slow to look up (docs/lowering.md has the figure).
  */
 class BlockIndex {
   private keys = new Float64Array(1024).fill(-1);

@@ -29,7 +29,7 @@ function forEachNonzero(m: Digestible, f: (k: number, v: number) => void): void 
 
 /** The prefix of the default digest. */
 export const DIGEST_PREFIX = "mm3x64:";
-/** The prefix of the digest written before version 0.2 (still accepted). */
+/** The prefix of the legacy digest, accepted where a document carries it (docs/matrix.md). */
 export const LEGACY_DIGEST_PREFIX = "fnv1a64:";
 
 const hex8 = (h: number): string => (h >>> 0).toString(16).padStart(8, "0");
@@ -67,8 +67,8 @@ function lane2(h: number, w: number): number {
 /**
  * A stable digest of P and the (index, value) pairs of the non-zero entries: "mm3x64:<16 hex>",
  * two murmur3-32 lanes with different word mixes, each word hashed whole: 3 multiplies per lane and
- * entry in the chain, against the 24 of the byte-wise FNV-1a it replaced (docs/matrix.md); schedules
- * carrying the old digest are still checked with it (`digestLike`).
+ * entry in the chain, against the 24 of the byte-wise legacy FNV-1a digest (docs/matrix.md); schedules
+ * carrying the legacy digest are checked with it (`digestLike`).
  */
 export function matrixDigest(m: Digestible): string {
   // a matrix does not change once made (its storage is taken, never written): one digest per storage

@@ -274,8 +274,7 @@ export function sparseMatrix(rows: MatrixRows, opts: MatrixOptions = {}): CommMa
 }
 
 /**
- * A sparse CommMatrix: compressed rows, plus a dense copy made (within its memory budget) only when old code reads
- * `data`.
+ * A sparse CommMatrix: compressed rows, plus a dense copy made (within its memory budget) only when code reads `data`.
  */
 class SparseMatrix implements CommMatrix {
   private dense: Float64Array | null = null;

@@ -1,7 +1,7 @@
 /**
- * Well-formedness of a schedule object (DESIGN.md IR): the IR's columns and offset tables, indices in range, positive
- * integer sizes, chunks that add up. A user's planner may hand-build a schedule; the verifier reports this as its first
- * check, and the functions that take a schedule refuse one that fails it.
+ * Well-formedness of a schedule object (docs/formats.md, Schedule): the IR's columns and offset tables, indices in
+ * range, positive integer sizes, chunks that add up. A user's planner may hand-build a schedule; the verifier reports
+ * this as its first check, and the functions that take a schedule refuse one that fails it.
  */
 import { fail } from "./errors.js";
 import { MAX_P } from "./matrix.js";
@@ -146,8 +146,8 @@ export function scheduleProblem(s: Schedule): string | null {
     expectStep += stage.stepCount;
   }
   if (expectStep !== s.stepCount) return "the stages do not cover every step";
-  // the loops over every transfer and chunk are small functions of their own: inside this one,
-  // V8's optimised code of this long function ran them several times slower than alone (measured by hand)
+  // the loops over every transfer and chunk are small functions of their own: V8 runs them faster alone than
+  // inside this long function (docs/architecture.md, "Why some hot code looks as it does", has the figures)
   const { src, dst, size } = s;
   const x = badTransfer(src, dst, size, p);
   if (x >= 0) {

@@ -1,4 +1,4 @@
-/** Schedule: the columnar schedule IR (stages, steps, transfers, payload chunks, stalls) of DESIGN.md. */
+/** Schedule: the columnar schedule IR (stages, steps, transfers, payload chunks, stalls; docs/formats.md, Schedule). */
 import { fail } from "./errors.js";
 import { growF64, growU32, type Growable } from "../internal/growable.js";
 

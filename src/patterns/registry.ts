@@ -1,5 +1,5 @@
 /**
- * Pattern registry: every matrix generator of commplan by its CLI name, with option checking (DESIGN.md "patterns").
+ * Pattern registry: every matrix generator of commplan by its CLI name, with option checking (docs/patterns.md).
  */
 import { fail } from "../model/errors.js";
 import { MAX_DENSE_P, MAX_P, type CommMatrix } from "../model/matrix.js";

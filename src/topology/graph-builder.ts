@@ -27,8 +27,8 @@ export const MAX_TOPOLOGY_HOSTS = 1 << 20;
 export const MAX_TOPOLOGY_SWITCHES = 16384;
 
 /**
- * Bytes a built network takes per host, switch and cable (graphlib nodes and edges with their labels: 530 to 580
- * measured on Node 20 for flat, fat-tree and dragonfly networks of 65536 hosts and more).
+ * Bytes a built network takes per host, switch and cable (graphlib nodes and edges with their labels), with a margin
+ * over the figures docs/topologies.md records.
  */
 export const TOPOLOGY_BYTES_PER_ELEMENT = 640;
 

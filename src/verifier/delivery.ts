@@ -1,5 +1,5 @@
 /**
- * Delivery: exactly-once delivery and causality of every element of a payload plan (DESIGN.md, "Element semantics").
+ * Delivery: exactly-once delivery and causality of every element of a payload plan (docs/verifier.md, delivery).
  */
 import { bucketItems, bucketStarts } from "../internal/buckets.js";
 import { entry, type CommMatrix } from "../model/matrix.js";

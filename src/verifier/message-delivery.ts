@@ -22,7 +22,7 @@ export type MessageDelivery =
  * - Otherwise, if no node sends in a step after one in which it receives, no element can be
  *   relayed (it would be forwarded in or before the step it arrives), so every element must go
  *   straight to its destination: delivery fails. A schedule with at most one step, or none, is such
- *   a case (issue 11: no transfers at all for a matrix with traffic).
+ *   a case (so is a schedule with no transfers at all for a matrix with traffic).
  * - Otherwise, if the transfers carry fewer elements than the messages off the diagonal hold, some
  *   element never moves: delivery fails.
  * - Otherwise relays may deliver what the pairs do not show: unproven (plan with payloads).

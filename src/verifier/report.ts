@@ -4,7 +4,7 @@
 export interface Check {
   readonly id: string;
   readonly title: string;
-  /** The paper, section and lemma (or DESIGN.md rule) the check comes from. */
+  /** The paper, section and lemma (or docs page and section) the check comes from. */
   readonly source: string;
   readonly holds: boolean;
   readonly measured: number | null;

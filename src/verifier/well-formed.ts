@@ -1,7 +1,7 @@
 /**
  * Well-formedness: the IR's shape, indices in range, positive integer sizes, chunks that add up to their transfer
- * (DESIGN.md IR; the check itself is scheduleProblem in src/model/schedule-check.ts, which the functions that take a
- * schedule also run).
+ * (docs/formats.md, Schedule; the check itself is scheduleProblem in src/model/schedule-check.ts, which the functions
+ * that take a schedule also run).
  */
 import type { Schedule } from "../model/schedule.js";
 import { scheduleProblem } from "../model/schedule-check.js";

@@ -1,4 +1,4 @@
-/** Data mode: element tags move between per-node buffers following the payload chunks (DESIGN.md element semantics). */
+/** Data mode: element tags move between per-node buffers following the payload chunks (docs/simulator.md). */
 import { fail } from "../../model/errors.js";
 import { checkMadeFor, matrixRows, type CommMatrix, type MatrixRows } from "../../model/matrix.js";
 import { findInRow } from "../../model/matrix-rows.js";

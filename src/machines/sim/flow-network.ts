@@ -285,7 +285,7 @@ export class FlowNetwork {
     }
     this.minLink[s] = first;
     // a flow that drains at once (no bytes, or no finite link) ends at the time it starts: its rate
-    // must be known before the other events of that time run, as it was one by one
+    // must be known before the other events of that time run, as if the events ran one by one
     this.instant[s] = bytes === 0 || slowest === Infinity ? 1 : 0;
     this.slotOf[x] = s;
     this.xOf[s] = x;

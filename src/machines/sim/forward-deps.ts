@@ -1,6 +1,6 @@
 /**
  * Forwarding dependencies: which receives of its own stage a transfer must wait for because it forwards elements they
- * bring (DESIGN.md element semantics).
+ * bring (docs/simulator.md, Nonblocking mode, "What a send waits for").
  */
 import { bucketStarts } from "../../internal/buckets.js";
 import { growU32, type Growable } from "../../internal/growable.js";

@@ -157,7 +157,7 @@ export function replaySchedule(s: Schedule, machine: MachineModel, o: SimOptions
 
 /**
  * The schedule as one stage of all its steps (stageBarriers false): a node's steps then follow one
- * another across what were stage boundaries under the rules of one stage; in blocking mode the
+ * another across the schedule's stage boundaries under the rules of one stage; in blocking mode the
  * ComposeGates charge each stage's compose. Refuses what needs a stage boundary (see
  * SimRequest.stageBarriers).
  */

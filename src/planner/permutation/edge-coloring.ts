@@ -67,7 +67,8 @@ interface SlotTables {
 }
 
 // Puts the edge at position t (sender u, receiver v) into colour c. A module-level function, not a
-// closure: per-call closures in colorBipartite's loop made V8 deoptimise it on every call.
+// closure: per-call closures in colorBipartite's loop make V8 deoptimise it on every call
+// (docs/algorithms/coloring.md).
 function place(tb: SlotTables, t: number, u: number, v: number, c: number): void {
   const { D, W, sSlot, rSlot, sUsed, rUsed } = tb;
   const bit = 1 << (c & 31),
@@ -140,7 +141,7 @@ export function colorBipartite(
     flippedEdges = 0;
   const tick = progressTicker(progress, E);
   let mark = tick(0);
-  // (no closures in this loop: per-call closures made V8 deoptimise it on every call)
+  // (no closures in this loop: per-call closures make V8 deoptimise it on every call)
   for (let t = 0; t < E; t++) {
     if (t >= mark) mark = tick(t);
     const u = oSrc[t]!,

@@ -1,7 +1,4 @@
-/**
- * Permutation decompositions (issue 4): RS_N, RS_NH (003 sec 3.3) exact edge colouring into h phases, and split
- * colouring / BvN.
- */
+/** Permutation decompositions: RS_N, RS_NH (003 sec 3.3): exact edge colouring into h phases; split colouring / BvN. */
 import type { Planner } from "../types.js";
 import { coloring } from "./coloring.js";
 import { rsN } from "./rs-n.js";

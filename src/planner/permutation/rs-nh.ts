@@ -540,10 +540,9 @@ function cutoffOf(
 
 /**
  * rs-nh's planning time grows fast with the messages (up to seven cutoff-rule runs, each scanning
- * past the destinations taken in a phase: 4.9-8.0 x rs-n in bench/results/permutation.md), and no cheap
- * bound tells it apart from coloring: auto plans it only up to this many messages (P = 64 dense). In
- * bench/results/auto.md, a limit of 1,024 left one case 1.071 x the best (rs-nh unplanned) and 4,096
- * none beyond 1.05, at the same median cost.
+ * past the destinations taken in a phase: bench/results/permutation.md times it against rs-n), and no
+ * cheap bound tells it apart from coloring: auto plans it only up to this many messages (P = 64 dense),
+ * a limit bench/results/auto.md and docs/auto.md weigh against a lower one.
  */
 export const RS_NH_MAX_MESSAGES = 4096;
 
