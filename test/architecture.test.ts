@@ -210,6 +210,19 @@ describe("comments", () => {
     );
     expect(wide).toEqual([]);
   });
+
+  it("no comment cites DESIGN.md (not in the repository) or an issue by number or title", () => {
+    const cites = files.flatMap((f) =>
+      readFileSync(join(src, f), "utf8")
+        .split("\n")
+        .flatMap((line, k) =>
+          /^\s*(\/\/|\*|\/\*\*)/.test(line) && /DESIGN\.md|\bissues? (#?\d+|")|\(issue\b/i.test(line)
+            ? [`${f}:${k + 1}`]
+            : [],
+        ),
+    );
+    expect(cites).toEqual([]);
+  });
 });
 
 describe('docs/architecture.md, "Where to add"', () => {
