@@ -21,7 +21,7 @@ import { checkProgress } from "../model/progress.js";
 import type { PortSharing, SimMode } from "../machines/sim/options.js";
 import type { NetworkRoutes } from "../model/network.js";
 import { checkFlatForNetwork, networkOptions } from "../auto/index.js";
-import { cheapestNetworkCost, networkCost } from "../machines/sim/topology.js";
+import { cheapestNetworkCost, networkCost } from "../machines/sim/fabric.js";
 import { isCommplanError } from "../model/errors.js";
 import type { MachineModel } from "../model/machine.js";
 import type { CommMatrix } from "../model/matrix.js";

@@ -133,7 +133,7 @@ export function compareMatrix(m: CommMatrix, req: CandidateRequest): { report: C
     seed: req.seed ?? 1,
     mode: run.mode,
     ports: run.ports,
-    topology: run.candidates[0]?.sim.topology ?? machine.fabric ?? "flat",
+    topology: run.candidates[0]?.sim.fabric ?? machine.fabric ?? "flat",
     ...(req.network ? { network: { name: req.network.name, portSharing: req.portSharing ?? "serial" } } : {}),
     bounds,
     bound: run.bound === null ? null : entry(run.bound),

@@ -4,7 +4,7 @@
  */
 import { fail } from "../model/errors.js";
 import type { MachineModel } from "../model/machine.js";
-import { CM5_RATES } from "./sim/topology.js";
+import { CM5_RATES } from "./sim/fabric.js";
 
 /*
  * Conventions used by every preset below (docs/machines.md repeats them with every number):
