@@ -48,7 +48,7 @@ export interface CandidateRequest {
   /** Called after each planner with (planners done, planners in all, its name). */
   readonly progress?: ((done: number, total: number, algorithm: string) => void) | null;
   /**
-   * Simulate on this network with link contention (rank r on host r; the machine's topology must be flat). Default
+   * Simulate on this network with link contention (rank r on host r; the machine's fabric must be flat). Default
    * none.
    */
   readonly network?: NetworkRoutes | null;

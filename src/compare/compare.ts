@@ -57,6 +57,7 @@ export interface CompareReport {
   /** Mode of the simulated machine. */
   readonly mode: SimMode;
   readonly ports: number;
+  /** The machine's fabric the plans were simulated on (flat, cm5-fat-tree or ocpc). */
   readonly topology: string;
   /** The network the plans were simulated on (compare --network), with its port sharing; absent without one. */
   readonly network?: { readonly name: string; readonly portSharing: PortSharing };

@@ -1,4 +1,4 @@
-/** The simulated machine: event-driven replay of schedules, run-time protocols, topologies. */
+/** The simulated machine: event-driven replay of schedules, run-time protocols, fabrics. */
 export * from "./simulate.js";
 export * from "./options.js";
 export * from "./request.js";
