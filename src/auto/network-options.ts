@@ -14,8 +14,8 @@ export function networkOptions(req: { readonly network?: NetworkRoutes | null; r
 }
 
 /**
- * Refuses a network (its routes, or the spec naming it) with a machine off the flat topology (the network replaces the
- * topology's t_d); `what` opens the message, `module` prefixes it.
+ * Refuses a network (its routes, or the spec naming it) with a machine off the flat fabric (the network replaces the
+ * fabric's t_d); `what` opens the message, `module` prefixes it.
  */
 export function checkFlatForNetwork(
   machine: MachineModel,

@@ -10,8 +10,8 @@ import type { CommMatrix } from "../model/matrix.js";
 import type { MachineModel } from "../model/machine.js";
 import type { JsonValue, Schedule } from "../model/schedule.js";
 import { simulateSchedule, type PortSharing, type SimMode } from "../machines/sim/index.js";
-import { resolveTopology } from "../machines/sim/options.js";
-import { BoundScratch, blockingBoundExact, type BoundTopology } from "../machines/sim/blocking-bound.js";
+import { resolveFabric } from "../machines/sim/options.js";
+import { BoundScratch, blockingBoundExact, type BoundFabric } from "../machines/sim/blocking-bound.js";
 import type { NetworkRoutes } from "../model/network.js";
 import { checkFlatForNetwork, networkOptions } from "./network-options.js";
 import { TIE_SLACK, apart, beyond, ruleOut, ruleOutBounds, type RuleOutBounds } from "./rule-out.js";
@@ -209,16 +209,16 @@ function floor3(x: number): number {
 }
 
 /**
- * The topology auto's pruning bounds the replay on: blocking mode on the node-port model (the machine's topology, as
+ * The fabric auto's pruning bounds the replay on: blocking mode on the node-port model (the machine's fabric, as
  * the replay takes it), except the OCPC; else null.
  */
-function boundTopology(
+function boundFabric(
   mode: SimMode,
   network: NetworkRoutes | null | undefined,
   machine: MachineModel,
-): BoundTopology | null {
+): BoundFabric | null {
   if (mode !== "blocking" || network) return null;
-  const t = resolveTopology(undefined, machine);
+  const t = resolveFabric(undefined, machine);
   return t === "ocpc" ? null : t;
 }
 
@@ -228,10 +228,10 @@ interface FinalistRun {
   readonly seed: number;
   readonly simNet: ReturnType<typeof networkOptions>;
   /**
-   * Bound by blockingBoundExact on this topology (prune, and skip the replay of an exact one); null: replay every
+   * Bound by blockingBoundExact on this fabric (prune, and skip the replay of an exact one); null: replay every
    * finalist (nonblocking mode, a network, the OCPC).
    */
-  readonly boundTopology: BoundTopology | null;
+  readonly boundFabric: BoundFabric | null;
   readonly tell: ((done: number, total: number) => void) | null;
 }
 
@@ -254,7 +254,7 @@ class Finals {
    */
   best = Infinity;
   bestOf: ScreenResult | null = null;
-  /** The finalists seen so far (bounded, with a bound topology), and those simulated or spared. */
+  /** The finalists seen so far (bounded, with a bound fabric), and those simulated or spared. */
   readonly seen = new Set<ScreenResult>();
   readonly done = new Set<ScreenResult>();
   /** Transfers of the finalists simulated (or spared) so far, and of every finalist known so far. */
@@ -264,7 +264,7 @@ class Finals {
 
 /**
  * Simulates the finalists not simulated yet, in the order of their lower bounds with a
- * `boundTopology` (ties: screen order), skipping a finalist whose bound already exceeds the best
+ * `boundFabric` (ties: screen order), skipping a finalist whose bound already exceeds the best
  * makespan simulated so far: it cannot win or tie, so the winner is the one simulating every
  * finalist would find, at the cost of a pass over its transfers instead of a replay. Without
  * bounds, in screen order. With `exactOnly`, only the finalists whose bound is exact (the others
@@ -282,18 +282,18 @@ function simulateFinalists(
   const { mode, seed, simNet, tell } = run;
   const fresh = finalists.filter((r) => !f.seen.has(r));
   for (const r of fresh) f.seen.add(r);
-  const topology = run.boundTopology;
-  if (topology !== null)
+  const fabric = run.boundFabric;
+  if (fabric !== null)
     for (const r of fresh) {
       const t0 = performance.now();
-      const { bound, exact } = blockingBoundExact(r.schedule!, machine, topology, "arrival", f.scratch);
+      const { bound, exact } = blockingBoundExact(r.schedule!, machine, fabric, "arrival", f.scratch);
       f.bounds.set(r, bound);
       if (exact) f.exact.add(r);
       f.boundMs[variantLabel(r.variant)] = performance.now() - t0;
     }
   for (const r of fresh) f.total += r.schedule!.transferCount;
   const todo = finalists.filter((r) => !f.done.has(r));
-  if (topology !== null)
+  if (fabric !== null)
     todo.sort((a, b) => f.bounds.get(a)! - f.bounds.get(b)! || screen.indexOf(a) - screen.indexOf(b));
   tell?.(f.transfersDone, f.total);
   for (const r of todo) {
@@ -381,13 +381,13 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
     );
   checkFlatForNetwork(machine, options.network, "auto: a network");
   const simNet = networkOptions(options);
-  const topology = resolveTopology(undefined, machine);
+  const fabric = resolveFabric(undefined, machine);
   const plan = (r: ScreenResult): boolean => ensurePlanned(r, m, machine, mode, seed, planners, options.maxMemory);
   const run: FinalistRun = {
     mode,
     seed,
     simNet,
-    boundTopology: boundTopology(mode, options.network, machine),
+    boundFabric: boundFabric(mode, options.network, machine),
     tell: checkProgress(options.progress, "compare"),
   };
   const f = new Finals();
@@ -397,7 +397,7 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
   // anything else is priced: their best makespan rules out, unpriced and unplanned, every variant
   // whose simulated-machine lower bound exceeds it; then the screen prices the rest and plans the
   // best predictions, and the finalists are simulated in the order of their bounds
-  const ruling = !options.network && topology !== "ocpc";
+  const ruling = !options.network && fabric !== "ocpc";
   // the variants of `labels` still in, planned, bounded and simulated (exactOnly: only those whose
   // bound is exact, the others wait for the screen), then what the best makespan shows cannot win is
   // ruled out (not on a network or the OCPC)

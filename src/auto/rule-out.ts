@@ -5,8 +5,8 @@
 import { bestBound, lowerBounds } from "../bounds/index.js";
 import type { MachineModel } from "../model/machine.js";
 import { matrixRows, type CommMatrix } from "../model/matrix.js";
-import { resolveTopology } from "../machines/sim/options.js";
-import { cheapestNetworkCost, networkCost, perByteCost, type TopologyName } from "../machines/sim/topology.js";
+import { resolveFabric } from "../machines/sim/options.js";
+import { cheapestNetworkCost, networkCost, perByteCost, type FabricName } from "../machines/sim/fabric.js";
 import type { SimMode } from "../machines/sim/index.js";
 import { PLANNERS, autoProfileOf } from "../planner/registry.js";
 import type { Planner } from "../planner/types.js";
@@ -43,12 +43,12 @@ interface ComposedLoads {
   readonly traffic: boolean;
 }
 
-function composedLoads(m: CommMatrix, machine: MachineModel, topology: TopologyName): ComposedLoads {
+function composedLoads(m: CommMatrix, machine: MachineModel, fabric: FabricName): ComposedLoads {
   const { p, elementBytes: eb } = m;
   const { rowStart, col, val } = matrixRows(m);
   const { ts } = machine;
   const env = machine.envelope ?? 0;
-  const tcd = perByteCost(topology, machine);
+  const tcd = perByteCost(fabric, machine);
   const send = new Float64Array(p),
     recv = new Float64Array(p),
     rowBytes = new Float64Array(p);
@@ -75,8 +75,8 @@ function composedLoads(m: CommMatrix, machine: MachineModel, topology: TopologyN
  * or receives anything, then its sends, and its receives, hold one of its ports each. 0 without traffic.
  * O(P + E) over the non-zero entries.
  */
-export function composedDirectBound(m: CommMatrix, machine: MachineModel, topology: TopologyName): number {
-  return directFromLoads(composedLoads(m, machine, topology), machine);
+export function composedDirectBound(m: CommMatrix, machine: MachineModel, fabric: FabricName): number {
+  return directFromLoads(composedLoads(m, machine, fabric), machine);
 }
 
 function directFromLoads(l: ComposedLoads, machine: MachineModel): number {
@@ -114,15 +114,15 @@ export function relayedStages(planners: readonly Planner[] = PLANNERS): Readonly
  * leaves v in some stage, so it is composed there and sent, in at least one message over all stages.
  * 0 without traffic. O(P + E).
  */
-export function relayedBound(m: CommMatrix, machine: MachineModel, topology: TopologyName, stages: number): number {
-  return relayedFromLoads(composedLoads(m, machine, topology), machine, topology, stages);
+export function relayedBound(m: CommMatrix, machine: MachineModel, fabric: FabricName, stages: number): number {
+  return relayedFromLoads(composedLoads(m, machine, fabric), machine, fabric, stages);
 }
 
-function relayedFromLoads(l: ComposedLoads, machine: MachineModel, topology: TopologyName, stages: number): number {
+function relayedFromLoads(l: ComposedLoads, machine: MachineModel, fabric: FabricName, stages: number): number {
   const { ts, tm, tc, ports } = machine;
   const env = machine.envelope ?? 0;
   const p = l.rowBytes.length;
-  const cheapest = cheapestNetworkCost(topology, machine, p);
+  const cheapest = cheapestNetworkCost(fabric, machine, p);
   let most = 0;
   for (let v = 0; v < p; v++) {
     const bytes = l.rowBytes[v]!;
@@ -138,25 +138,25 @@ export function ruleOutBounds(
   mode: SimMode,
   planners: readonly Planner[] = PLANNERS,
 ): RuleOutBounds {
-  const topology = resolveTopology(undefined, machine);
+  const fabric = resolveFabric(undefined, machine);
   // a per-pair t_d only where it varies (the CM-5 fat tree), with its cheapest partner in closed form:
   // the node loads stay O(P + E)
   const bounds = lowerBounds(
     m,
     `sim-${mode}`,
-    topology === "cm5-fat-tree"
-      ? { machine, pairTd: networkCost(topology, machine), pairTdMin: cheapestNetworkCost(topology, machine, m.p) }
+    fabric === "cm5-fat-tree"
+      ? { machine, pairTd: networkCost(fabric, machine), pairTdMin: cheapestNetworkCost(fabric, machine, m.p) }
       : { machine },
   );
   let direct: RuleOutBound | null = bestBound(bounds, { direct: true, contentionFree: false });
   const any = bestBound(bounds, { direct: false, contentionFree: false });
   const relayed = new Map<string, RuleOutBound>();
   if (mode === "blocking") {
-    const loads = composedLoads(m, machine, topology);
+    const loads = composedLoads(m, machine, fabric);
     const composed = directFromLoads(loads, machine);
     if (direct === null || composed > direct.value) direct = { name: "composed-busiest-node", value: composed };
     for (const [name, stages] of relayedStages(planners)) {
-      const value = relayedFromLoads(loads, machine, topology, stages);
+      const value = relayedFromLoads(loads, machine, fabric, stages);
       if (any === null || value > any.value) relayed.set(name, { name: `composed-${stages}-stages`, value });
     }
   }

@@ -21,7 +21,7 @@ import { checkProgress } from "../model/progress.js";
 import type { PortSharing, SimMode } from "../machines/sim/options.js";
 import type { NetworkRoutes } from "../model/network.js";
 import { checkFlatForNetwork, networkOptions } from "../auto/index.js";
-import { cheapestNetworkCost, networkCost } from "../machines/sim/topology.js";
+import { cheapestNetworkCost, networkCost } from "../machines/sim/fabric.js";
 import { isCommplanError } from "../model/errors.js";
 import type { MachineModel } from "../model/machine.js";
 import type { CommMatrix } from "../model/matrix.js";
@@ -48,7 +48,7 @@ export interface CandidateRequest {
   /** Called after each planner with (planners done, planners in all, its name). */
   readonly progress?: ((done: number, total: number, algorithm: string) => void) | null;
   /**
-   * Simulate on this network with link contention (rank r on host r; the machine's topology must be flat). Default
+   * Simulate on this network with link contention (rank r on host r; the machine's fabric must be flat). Default
    * none.
    */
   readonly network?: NetworkRoutes | null;

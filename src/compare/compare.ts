@@ -57,6 +57,7 @@ export interface CompareReport {
   /** Mode of the simulated machine. */
   readonly mode: SimMode;
   readonly ports: number;
+  /** The machine's fabric the plans were simulated on (flat, cm5-fat-tree or ocpc). */
   readonly topology: string;
   /** The network the plans were simulated on (compare --network), with its port sharing; absent without one. */
   readonly network?: { readonly name: string; readonly portSharing: PortSharing };
@@ -133,7 +134,7 @@ export function compareMatrix(m: CommMatrix, req: CandidateRequest): { report: C
     seed: req.seed ?? 1,
     mode: run.mode,
     ports: run.ports,
-    topology: run.candidates[0]?.sim.topology ?? machine.fabric ?? "flat",
+    topology: run.candidates[0]?.sim.fabric ?? machine.fabric ?? "flat",
     ...(req.network ? { network: { name: req.network.name, portSharing: req.portSharing ?? "serial" } } : {}),
     bounds,
     bound: run.bound === null ? null : entry(run.bound),

@@ -58,7 +58,7 @@ export type {
   OpKind,
 } from "../model/program.js";
 export { slotOf, slotStart, slotPeer, slotCount, sendDisplOf, recvDisplOf } from "../model/layout-slots.js";
-export type { MachineModel, TopologyName } from "../model/machine.js";
+export type { MachineModel, FabricName } from "../model/machine.js";
 export type { Timeline } from "../model/timeline.js";
 export { sparseFromCoordinates, type SparseStructure } from "../model/sparse-structure.js";
 export {

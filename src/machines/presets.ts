@@ -4,7 +4,7 @@
  */
 import { fail } from "../model/errors.js";
 import type { MachineModel } from "../model/machine.js";
-import { CM5_RATES } from "./sim/topology.js";
+import { CM5_RATES } from "./sim/fabric.js";
 
 /*
  * Conventions used by every preset below (docs/machines.md repeats them with every number):
@@ -180,7 +180,7 @@ const OLD_002: readonly OldRow[] = [
 
 /**
  * The CM-5 on its fat-tree data network (000 section 3). The simulated machine uses t_d by cluster
- * level (topology cm5-fat-tree); the flat cost model, which has one t_d, gets the slowest level, so
+ * level (fabric cm5-fat-tree); the flat cost model, which has one t_d, gets the slowest level, so
  * its cost bounds a lock-step replay on the fat tree from above.
  */
 const CM5_FAT_TREE: MachineModel = {

@@ -1,8 +1,8 @@
 /** MachineModel: the flat machine model of 004 section 2 (start-up and per-byte costs, ports). */
 import { fail } from "./errors.js";
 
-/** The network between the nodes: flat (004 sec 2), the CM-5 fat tree (000 sec 3), the OCPC (001 sec 2). */
-export type TopologyName = "flat" | "cm5-fat-tree" | "ocpc";
+/** A machine's fabric, its node-level network: flat (004 sec 2), the CM-5 fat tree (000 sec 3), OCPC (001 sec 2). */
+export type FabricName = "flat" | "cm5-fat-tree" | "ocpc";
 
 /** A machine model; times in microseconds, per-byte costs in microseconds per byte. */
 export interface MachineModel {
@@ -33,11 +33,11 @@ export interface MachineModel {
    */
   readonly envelope?: number;
   /**
-   * The node-level cost fabric the simulated machine uses unless a request names a topology (flat
+   * The node-level cost fabric the simulated machine uses unless a request names another (flat
    * when absent): how t_d varies by pair (cm5-fat-tree) or per step (ocpc); printed as "topology"
    * by `commplan machines`. A network of links and routes is a simulator request's, not the machine's.
    */
-  readonly fabric?: TopologyName;
+  readonly fabric?: FabricName;
   /** Notes on assumptions (how a combined figure was split, etc.). */
   readonly notes?: string;
 }

@@ -50,7 +50,7 @@ function machineJson(m: MachineModel | null): { readonly [k: string]: JsonValue 
 
 /**
  * The algorithm name under which the store keeps auto's pick: planAuto on the request's machine
- * (required) and its own topology, blocking mode, no network; its parameters are its own (none may
+ * (required) and its own fabric, blocking mode, no network; its parameters are its own (none may
  * be given). The entry is the winner's plan, its header naming the winner (the auto block of
  * candidates that `plan` writes is not kept: the Arrow header has no field for it).
  */

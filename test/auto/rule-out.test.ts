@@ -13,7 +13,7 @@ import type { MachineModel } from "../../src/model/machine.js";
 import { matrixFromRows, type CommMatrix } from "../../src/model/matrix.js";
 import { plan } from "../../src/planner/index.js";
 import { buildMatrix, matrixRecipe } from "../helpers/arbitraries.js";
-import { nodePortMachineArb, topologyOf } from "../helpers/machines.js";
+import { nodePortMachineArb, fabricOf } from "../helpers/machines.js";
 
 const DIRECT = AUTO_VARIANTS.filter((v) => DIRECT_VARIANTS.has(v.algorithm));
 
@@ -53,7 +53,7 @@ describe("composedDirectBound", () => {
   it("is never above the blocking replay of a direct planner's plan, which is direct, of one composing stage (random matrices, machines, both receive orders)", () => {
     let tight = 0;
     forEveryPlan(DIRECT, 60, (m, machine, v, s, t) => {
-      const bound = composedDirectBound(m, machine, topologyOf(machine));
+      const bound = composedDirectBound(m, machine, fabricOf(machine));
       // the direct bounds apply (DIRECT_VARIANTS), and what this one assumes: one stage that composes, no local copies
       expect(scheduleClass(m, s, machine.ports).direct, variantLabel(v)).toBe(true);
       expect(s.stages.length, variantLabel(v)).toBeLessThanOrEqual(1);
@@ -103,7 +103,7 @@ describe("relayedBound", () => {
     let withTraffic = 0;
     forEveryPlan(RELAYED, 80, (m, machine, v, s, t) => {
       const stages = RELAYED_STAGES.get(v.algorithm)!;
-      const bound = relayedBound(m, machine, topologyOf(machine), stages);
+      const bound = relayedBound(m, machine, fabricOf(machine), stages);
       if (bound > 0) {
         withTraffic++;
         expect(s.stages.length, variantLabel(v)).toBe(stages);

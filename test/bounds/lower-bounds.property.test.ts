@@ -11,7 +11,7 @@ import {
 import { scheduleCost } from "../../src/machines/cost-model.js";
 import { MACHINES, findMachine } from "../../src/machines/presets.js";
 import { simulateSchedule } from "../../src/machines/sim/simulate.js";
-import { cheapestNetworkCost, networkCost, TOPOLOGIES } from "../../src/machines/sim/topology.js";
+import { cheapestNetworkCost, networkCost, FABRICS } from "../../src/machines/sim/fabric.js";
 import { isCommplanError } from "../../src/model/errors.js";
 import type { MachineModel } from "../../src/model/machine.js";
 import { matrixFromRows, type CommMatrix } from "../../src/model/matrix.js";
@@ -139,7 +139,7 @@ describe("lower bounds: values", () => {
 describe("the cheapest partner in closed form (pairTdMin)", () => {
   it("cheapestNetworkCost is the least networkCost to another node, every topology, P 1..40", () => {
     const machine = findMachine("cm5-004");
-    for (const topology of TOPOLOGIES)
+    for (const topology of FABRICS)
       for (let p = 1; p <= 40; p++) {
         const cost = networkCost(topology, machine),
           cheapest = cheapestNetworkCost(topology, machine, p);

@@ -14,5 +14,5 @@ export const nodePortMachineArb: fc.Arbitrary<MachineModel> = fc
   .map(({ base, barrier, envelope, ports }): MachineModel => ({ ...base, barrier, envelope, ports }));
 
 /** The node-port topology of a machine from nodePortMachineArb. */
-export const topologyOf = (m: MachineModel): "flat" | "cm5-fat-tree" =>
+export const fabricOf = (m: MachineModel): "flat" | "cm5-fat-tree" =>
   m.fabric === "cm5-fat-tree" ? "cm5-fat-tree" : "flat";

@@ -34,7 +34,7 @@ import { runProtocol } from "../../machines/sim/protocols.js";
 import { simulateSchedule, type NodeTimes } from "../../machines/sim/simulate.js";
 import { networkJson, networkText } from "./simulate-network.js";
 import type { Timeline } from "../../machines/sim/timeline.js";
-import { TOPOLOGIES } from "../../machines/sim/topology.js";
+import { FABRICS } from "../../machines/sim/fabric.js";
 import { fail } from "../../model/errors.js";
 import { MAX_SEED } from "../../model/param-spec.js";
 import type { MachineModel } from "../../model/machine.js";
@@ -106,11 +106,11 @@ const FLAG_OF: { readonly [field: string]: string } = {
   busyMeasure: "--busy-measure",
   earlyGoAhead: "--early-go-ahead",
   inquiry: "--inquiry",
-  topology: "--topology",
+  fabric: "--topology",
 };
 
 /** The key of SimulateFlags a request field comes from where the names differ (the field of the CLI's error). */
-const KEY_OF: { readonly [field: string]: string } = { sendBuffers: "buffers" };
+const KEY_OF: { readonly [field: string]: string } = { sendBuffers: "buffers", fabric: "topology" };
 
 /** A library problem of the request the flags make, in the CLI's words (the flags' names). */
 function flagProblemText(pr: SimRequestProblem): string {
@@ -157,7 +157,7 @@ function flagRequest(o: SimulateFlags, values: { readonly [field: string]: unkno
     busyMeasure: o.busyMeasure,
     earlyGoAhead: o.earlyGoAhead,
     inquiry: o.inquiry,
-    topology: o.topology,
+    fabric: o.topology,
     ...values,
   };
   return Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) as unknown as SimulatorRequest;
@@ -293,7 +293,7 @@ async function runProtocolFlags(
     format: "commplan.simulation/v1",
     protocol: r.protocol,
     machine: r.machine,
-    topology: r.topology,
+    topology: r.fabric,
     p: m.p,
     makespan: r.makespan,
     generateRecvTime: r.generateRecvTime,
@@ -304,7 +304,7 @@ async function runProtocolFlags(
     ...(r.network ? { network: networkJson(r.network) } : {}),
   };
   const text =
-    `${r.protocol} on ${r.machine}, P = ${m.p}, ${r.network ? `network ${r.network.name}` : r.topology}: makespan ${fmt(r.makespan)} us` +
+    `${r.protocol} on ${r.machine}, P = ${m.p}, ${r.network ? `network ${r.network.name}` : r.fabric}: makespan ${fmt(r.makespan)} us` +
     (r.generateRecvTime > 0 ? ` (Generate_Recv ${fmt(r.generateRecvTime)} us)` : "") +
     `, contention wait ${fmt(r.totalWait)} us, f_nc ${fmt(r.fnc)}` +
     (r.protocol === "drs-n" ? `, ${fmt(r.inquiries)} inquiries` : "") +
@@ -371,7 +371,7 @@ async function runReplayFlags(
     p: s.p,
     mode: r.mode,
     lockstep: r.lockstep,
-    topology: r.topology,
+    topology: r.fabric,
     ports: r.ports,
     sendWaits: r.sendWaits,
     sendBuffers: r.sendBuffers,
@@ -394,9 +394,9 @@ async function runReplayFlags(
     ...(r.network ? { network: networkJson(r.network) } : {}),
   };
   let text =
-    `${s.algorithm} on ${r.machine}, P = ${s.p}, ${r.mode}${r.lockstep ? " lock-step" : ""} (send waits: ${r.sendWaits}${r.recvOrder === "step" ? ", receives in step order" : ""}${r.stageBarriers ? "" : ", no stage barriers"}${r.sendBuffers !== null ? `, ${r.sendBuffers} send buffer${r.sendBuffers === 1 ? "" : "s"}` : ""}), ${r.network ? `network ${r.network.name}` : r.topology}: makespan ${fmt(r.makespan)} us (analytic ${fmt(analytic)} us)\n` +
+    `${s.algorithm} on ${r.machine}, P = ${s.p}, ${r.mode}${r.lockstep ? " lock-step" : ""} (send waits: ${r.sendWaits}${r.recvOrder === "step" ? ", receives in step order" : ""}${r.stageBarriers ? "" : ", no stage barriers"}${r.sendBuffers !== null ? `, ${r.sendBuffers} send buffer${r.sendBuffers === 1 ? "" : "s"}` : ""}), ${r.network ? `network ${r.network.name}` : r.fabric}: makespan ${fmt(r.makespan)} us (analytic ${fmt(analytic)} us)\n` +
     `contention wait ${fmt(r.totalWait)} us in total, f_nc ${fmt(r.fnc)}, L_max ${fmt(r.lmax)} bytes, ${fmt(r.events)} events` +
-    (r.topology === "ocpc" ? `, ${fmt(r.collisions)} collisions` : "") +
+    (r.fabric === "ocpc" ? `, ${fmt(r.collisions)} collisions` : "") +
     "\n" +
     (r.network ? networkText(r.network, r.makespan) : "") +
     nodeTable(r.nodes);
@@ -457,8 +457,8 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
     .addOption(
       new Option(
         "--topology <name>",
-        `network: ${TOPOLOGIES.join(", ")} (default: the machine's, else flat); ocpc needs --lockstep and blocking mode; --protocol takes flat or cm5-fat-tree`,
-      ).choices(TOPOLOGIES),
+        `network: ${FABRICS.join(", ")} (default: the machine's, else flat); ocpc needs --lockstep and blocking mode; --protocol takes flat or cm5-fat-tree`,
+      ).choices(FABRICS),
     )
     .addOption(
       new Option("--buffers <n>", "nonblocking mode: send buffers per node, 1 single or 2 dual (default 2)").choices([

@@ -5,15 +5,15 @@
  */
 import type { MachineModel } from "../../model/machine.js";
 import type { Schedule } from "../../model/schedule.js";
-import { perByteCost, type TopologyName } from "./topology.js";
+import { perByteCost, type FabricName } from "./fabric.js";
 import type { RecvOrder } from "./recv-order.js";
 import { addHandledBytes, blockingDuration } from "./blocking-rules.js";
 
-/** Topologies the bound models (the OCPC resends collisions in lock-step rounds: no bound here). */
-export type BoundTopology = Exclude<TopologyName, "ocpc">;
+/** Fabrics the bound models (the OCPC resends collisions in lock-step rounds: no bound here). */
+export type BoundFabric = Exclude<FabricName, "ocpc">;
 
 /**
- * A lower bound (us) on simulateSchedule(s, machine, { mode: "blocking" }).makespan on `topology`
+ * A lower bound (us) on simulateSchedule(s, machine, { mode: "blocking" }).makespan on `fabric`
  * (no network, not lock-step; either receive order). Per stage: the barrier, then the latest of
  *
  * - every transfer's earliest end: it starts no earlier than its source has composed, issued its
@@ -35,10 +35,10 @@ export type BoundTopology = Exclude<TopologyName, "ocpc">;
 export function blockingMakespanBound(
   s: Schedule,
   machine: MachineModel,
-  topology: BoundTopology,
+  fabric: BoundFabric,
   scratch: BoundScratch = new BoundScratch(),
 ): number {
-  return blockingBoundExact(s, machine, topology, "arrival", scratch).bound;
+  return blockingBoundExact(s, machine, fabric, "arrival", scratch).bound;
 }
 
 /**
@@ -54,12 +54,12 @@ export function blockingMakespanBound(
 export function blockingBoundExact(
   s: Schedule,
   machine: MachineModel,
-  topology: BoundTopology,
+  fabric: BoundFabric,
   recvOrder: RecvOrder,
   scratch: BoundScratch = new BoundScratch(),
 ): { bound: number; exact: boolean } {
   const { stepStart } = s;
-  const b = new BoundState(s, machine, topology, scratch, recvOrder === "step");
+  const b = new BoundState(s, machine, fabric, scratch, recvOrder === "step");
   let makespan = 0;
   for (const st of s.stages) {
     const first = stepStart[st.firstStep]!,
@@ -133,7 +133,7 @@ class BoundState {
   constructor(
     private readonly s: Schedule,
     private readonly machine: MachineModel,
-    topology: BoundTopology,
+    fabric: BoundFabric,
     scratch: BoundScratch,
     stepOrder: boolean,
   ) {
@@ -148,7 +148,7 @@ class BoundState {
     this.est = scratch.est;
     this.dur = scratch.dur;
     this.list = scratch.list;
-    this.duration = blockingDuration(s, machine, perByteCost(topology, machine));
+    this.duration = blockingDuration(s, machine, perByteCost(fabric, machine));
     this.opsDone = stepOrder ? new Float64Array(p) : null;
     this.opsNext = stepOrder ? new Float64Array(p) : null;
     this.recvEnds = new Float64Array(machine.ports);

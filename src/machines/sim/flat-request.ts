@@ -9,7 +9,7 @@ import type { FillTuning } from "./flow-network.js";
 import type { NetworkRequest, PortSharing, ProtocolName, SendWaits, SimMode, SimOptions } from "./options.js";
 import type { RecvOrder } from "./recv-order.js";
 import { resolveReplay, type ProtocolRunRequest, type ReplayRequest } from "./request.js";
-import type { TopologyName } from "./topology.js";
+import type { FabricName } from "./fabric.js";
 
 /** Options of simulateSchedule as one flat object (ReplayRequest is the checked-by-type form). */
 export interface SimRequest {
@@ -17,7 +17,8 @@ export interface SimRequest {
   readonly mode?: SimMode;
   readonly lockstep?: boolean;
   readonly ports?: number;
-  readonly topology?: TopologyName;
+  /** The machine's fabric (a SimulatorRequest's `fabric`), under its command-line name. */
+  readonly topology?: FabricName;
   readonly data?: CommMatrix | null;
   readonly timeline?: boolean;
   /** Nonblocking mode only. */
@@ -47,7 +48,8 @@ export interface ProtocolRequest {
   readonly busyMeasure?: boolean;
   readonly earlyGoAhead?: boolean;
   readonly maxInquiries?: number;
-  readonly topology?: TopologyName;
+  /** The machine's fabric (a SimulatorRequest's `fabric`), under its command-line name. */
+  readonly topology?: FabricName;
   readonly timeline?: boolean;
   readonly progress?: ((done: number, total: number) => void) | null;
   /** async only: NetworkRequest.routes. */
@@ -73,10 +75,11 @@ function nestNetwork(
 
 /** A flat SimRequest as a ReplayRequest (fields that do not belong stay, for resolveSimRequest to refuse). */
 export function replayRequestOf(req: SimRequest): ReplayRequest {
-  const { network, portSharing, flowRecompute, linkFactor, fill, mode, sendWaits, ...rest } = req;
+  const { network, portSharing, flowRecompute, linkFactor, fill, mode, sendWaits, topology, ...rest } = req;
   const m = mode ?? "blocking";
   return {
     ...rest,
+    ...(topology !== undefined ? { fabric: topology } : {}),
     kind: "replay",
     mode: m,
     // 'steps' is the blocking rule: a blocking request may name it
@@ -87,9 +90,10 @@ export function replayRequestOf(req: SimRequest): ReplayRequest {
 
 /** A flat ProtocolRequest as a ProtocolRunRequest (linkFactor without a network is left out, as it changes nothing). */
 export function protocolRequestOf(req: ProtocolRequest): ProtocolRunRequest {
-  const { network, portSharing, linkFactor, ...rest } = req;
+  const { network, portSharing, linkFactor, topology, ...rest } = req;
   const net = nestNetwork(network, { portSharing, ...(network ? { linkFactor } : {}) });
-  return { ...rest, kind: "protocol", ...(net !== null ? { network: net } : {}) } as ProtocolRunRequest;
+  const fabric = topology !== undefined ? { fabric: topology } : {};
+  return { ...rest, ...fabric, kind: "protocol", ...(net !== null ? { network: net } : {}) } as ProtocolRunRequest;
 }
 
 /** Fills the defaults of a flat SimRequest and checks every value once (resolveSimRequest). */

@@ -1,4 +1,4 @@
-/** The simulated machine: event-driven replay of schedules, run-time protocols, topologies. */
+/** The simulated machine: event-driven replay of schedules, run-time protocols, fabrics. */
 export * from "./simulate.js";
 export * from "./options.js";
 export * from "./request.js";
@@ -6,7 +6,7 @@ export * from "./flat-request.js";
 export { DrsNMode, type DrsNSettings, type ProtocolMessages } from "./drs-n-mode.js";
 export * from "./protocols.js";
 export { INTERVAL_KINDS, TimelineRecorder, type IntervalKind, type Timeline } from "./timeline.js";
-export * from "./topology.js";
+export * from "./fabric.js";
 export { DataTracker, MAX_DATA_ELEMENTS } from "./data-tracker.js";
 export { EventHeap, TIME_TICK_US, TICKS_PER_US, timeKey } from "./heap.js";
 export { RecvGate, RECV_ORDERS, type RecvOrder } from "./recv-order.js";

@@ -75,7 +75,7 @@ export class OcpcStepper {
           "simulate",
           "UNSUPPORTED",
           `OCPC step ${step} did not finish within ${cap} rounds (${counted(pending.length, "message", "messages")} left, seed ${this.d.o.seed}); try another seed`,
-          { field: "topology" },
+          { field: "fabric" },
         );
       }
       const trying: number[] = [];

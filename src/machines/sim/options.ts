@@ -6,7 +6,7 @@ import type { CommMatrix } from "../../model/matrix.js";
 import type { NetworkRoutes } from "../../model/network.js";
 import type { FillTuning } from "./flow-network.js";
 import type { RecvOrder } from "./recv-order.js";
-import { TOPOLOGIES, type TopologyName } from "./topology.js";
+import { FABRICS, type FabricName } from "./fabric.js";
 
 /**
  * blocking: a transfer holds both ports for T_s + m (t_c + t_d); nonblocking: processor, copy engine and network
@@ -45,7 +45,7 @@ export interface SimOptions {
   readonly mode: SimMode;
   readonly lockstep: boolean;
   readonly ports: number;
-  readonly topology: TopologyName;
+  readonly fabric: FabricName;
   readonly data: CommMatrix | null;
   readonly timeline: boolean;
   readonly sendBuffers: number;
@@ -71,7 +71,7 @@ export interface ProtocolOptions {
   readonly busyMeasure: boolean;
   readonly earlyGoAhead: boolean;
   readonly maxInquiries: number;
-  readonly topology: TopologyName;
+  readonly fabric: FabricName;
   readonly timeline: boolean;
   readonly progress: ((done: number, total: number) => void) | null;
   /** async only: the network its replay runs on (the request's, checked by that replay). */
@@ -102,12 +102,12 @@ export interface NetworkRequest {
 
 const bad = (field: string, text: string): Error => fail("simulate", "BAD_OPTION", text, { field });
 
-/** Checks a topology name; the machine's default when undefined. */
-export function resolveTopology(t: TopologyName | undefined, machine: MachineModel): TopologyName {
-  const topology = t ?? machine.fabric ?? "flat";
-  if (!TOPOLOGIES.includes(topology))
-    throw bad("topology", `unknown topology '${String(topology)}'; known: ${TOPOLOGIES.join(", ")}`);
-  return topology;
+/** Checks a fabric name; the machine's default when undefined. */
+export function resolveFabric(f: FabricName | undefined, machine: MachineModel): FabricName {
+  const fabric = f ?? machine.fabric ?? "flat";
+  if (!FABRICS.includes(fabric))
+    throw bad("fabric", `unknown topology '${String(fabric)}'; known: ${FABRICS.join(", ")}`);
+  return fabric;
 }
 
 /** Checks a seed (an integer in 0..2^32 - 1, by the one seed check of model/param-spec); 1 when undefined. */

@@ -9,7 +9,7 @@ import type { MachineModel } from "../../model/machine.js";
 import { entry, matrixDigest, matrixRows, type CommMatrix } from "../../model/matrix.js";
 import { createRng, shuffleInPlace } from "../../model/rng.js";
 import { ScheduleBuilder, type Schedule } from "../../model/schedule.js";
-import type { TopologyName } from "../../model/machine.js";
+import type { FabricName } from "../../model/machine.js";
 import { contentionFactor } from "./contention-factor.js";
 import { DrsNMode, senderOf, type ProtocolMessages } from "./drs-n-mode.js";
 import { protocolRequestOf, type ProtocolRequest } from "./flat-request.js";
@@ -20,13 +20,13 @@ import { ReplayDriver } from "./replay-driver.js";
 import { resolveProtocol, resolveReplay, type ProtocolRunRequest } from "./request.js";
 import { simulateSchedule, type NodeTimes } from "./simulate.js";
 import { TimelineRecorder, type Timeline } from "./timeline.js";
-import { networkCost, perByteCost } from "./topology.js";
+import { networkCost, perByteCost } from "./fabric.js";
 
 /** The outcome of a protocol run. */
 export interface ProtocolResult {
   readonly protocol: ProtocolName;
   readonly machine: string;
-  readonly topology: TopologyName;
+  readonly fabric: FabricName;
   /** Time of the whole run, Generate_Recv included (us). */
   readonly makespan: number;
   /** Time of the Generate_Recv phase (0 when not run). */
@@ -92,7 +92,7 @@ export function runProtocol(
     for (let x = start[i]!; x < start[i + 1]!; x++) size[x] = entry(m, i, dest[x]!);
   }
   const msgs: Messages = { start, dest, size };
-  const genRecv = o.generateRecv ? generateRecvTime(p, machine, msgs, o.topology) : 0;
+  const genRecv = o.generateRecv ? generateRecvTime(p, machine, msgs, o.fabric) : 0;
   const run = o.protocol === "async" ? runAsync(m, machine, msgs, o) : runDrsN(m, machine, msgs, o);
   const realised = realisedSchedule(m, o, msgs, run.issue, run.end, genRecv);
   const timeline = run.timeline;
@@ -103,12 +103,12 @@ export function runProtocol(
   return {
     protocol: o.protocol,
     machine: machine.name,
-    topology: o.topology,
+    fabric: o.fabric,
     makespan: genRecv + run.makespan,
     generateRecvTime: genRecv,
     inquiries: run.inquiries,
     totalWait: run.totalWait,
-    fnc: contentionFactor(realised, networkCost(o.topology, machine), run.nodes.wait),
+    fnc: contentionFactor(realised, networkCost(o.fabric, machine), run.nodes.wait),
     nodes: run.nodes,
     realised,
     timeline,
@@ -155,7 +155,7 @@ function runAsync(m: CommMatrix, machine: MachineModel, msgs: Messages, o: Proto
       mode: "blocking",
       timeline: o.timeline,
       ports: 1,
-      topology: o.topology,
+      fabric: o.fabric,
       progress: o.progress,
       network: o.network,
     },
@@ -183,14 +183,14 @@ function runDrsN(m: CommMatrix, machine: MachineModel, msgs: Messages, o: Protoc
   const s = orderSchedule(m.p, msgs, "drs-n", m.elementBytes);
   const free = { ...machine, barrier: 0 };
   const so = resolveReplay(
-    { kind: "replay", mode: "blocking", ports: 1, topology: o.topology, timeline: o.timeline, progress: o.progress },
+    { kind: "replay", mode: "blocking", ports: 1, fabric: o.fabric, timeline: o.timeline, progress: o.progress },
     free,
   );
   const acc = new NodeAccounts(m.p);
   const tl = new TimelineRecorder(m.p, o.timeline);
   const n = msgs.dest.length;
   const driver = new ReplayDriver(s, so, acc, tl, null, 2 * n + 2 * m.p);
-  const mode = new DrsNMode(driver, machine, msgs, perByteCost(o.topology, machine), o);
+  const mode = new DrsNMode(driver, machine, msgs, perByteCost(o.fabric, machine), o);
   const makespan = driver.run(free, mode);
   let totalWait = 0;
   for (let v = 0; v < m.p; v++) totalWait += acc.wait[v]!;
@@ -210,7 +210,7 @@ function runDrsN(m: CommMatrix, machine: MachineModel, msgs: Messages, o: Protoc
  * P-entry vector of 4-byte counts, costed with the machine's flat t_c + t_d), then an AC exchange of
  * one 8-byte entry per message on the run's network.
  */
-function generateRecvTime(p: number, machine: MachineModel, msgs: Messages, topology: TopologyName): number {
+function generateRecvTime(p: number, machine: MachineModel, msgs: Messages, fabric: FabricName): number {
   if (p <= 1) return 0;
   const rounds = Math.ceil(Math.log2(p));
   const vectorSum = rounds * (machine.ts + (4 * p + (machine.envelope ?? 0)) * (machine.tc + machine.td));
@@ -222,7 +222,7 @@ function generateRecvTime(p: number, machine: MachineModel, msgs: Messages, topo
     simulateSchedule(
       s,
       { ...machine, barrier: 0 },
-      { kind: "replay", mode: "blocking", timeline: false, ports: 1, topology },
+      { kind: "replay", mode: "blocking", timeline: false, ports: 1, fabric },
     ).makespan
   );
 }
@@ -242,7 +242,7 @@ function realisedSchedule(
   const order = new Uint32Array(n);
   for (let k = 0; k < n; k++) order[k] = k;
   order.sort((a, b) => issue[a]! - issue[b]! || a - b);
-  const params: { [k: string]: boolean | number | string } = { generateRecv: req.generateRecv, topology: req.topology };
+  const params: { [k: string]: boolean | number | string } = { generateRecv: req.generateRecv, topology: req.fabric };
   if (req.protocol === "drs-n") {
     params["busyMeasure"] = req.busyMeasure;
     params["earlyGoAhead"] = req.earlyGoAhead;

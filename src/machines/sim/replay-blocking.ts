@@ -11,7 +11,7 @@ import { OcpcStepper } from "./ocpc-step.js";
 import type { SimOptions } from "./options.js";
 import { ReplayDriver, type ReplayMode, type ReplayOutcome } from "./replay-driver.js";
 import { K, type TimelineRecorder } from "./timeline.js";
-import { perByteCost } from "./topology.js";
+import { perByteCost } from "./fabric.js";
 import { blockingDuration } from "./blocking-rules.js";
 
 export type { ReplayOutcome } from "./replay-driver.js";
@@ -38,9 +38,9 @@ export function replayBlocking(
 ): ReplayOutcome {
   const driver = new ReplayDriver(s, o, acc, tl, data, s.transferCount, gates);
   // on a network the flow model adds the link time: the duration is the start-up and copy before the flow
-  const duration = blockingDuration(s, machine, o.network ? () => machine.tc : perByteCost(o.topology, machine));
+  const duration = blockingDuration(s, machine, o.network ? () => machine.tc : perByteCost(o.fabric, machine));
   const mode = new BlockingMode(driver, duration, machine.envelope ?? 0);
-  const ocpc = o.topology === "ocpc" ? new OcpcStepper(driver, duration) : null;
+  const ocpc = o.fabric === "ocpc" ? new OcpcStepper(driver, duration) : null;
   const makespan = driver.run(machine, mode, ocpc ? (step, t0) => ocpc.run(step, t0) : undefined);
   const events = driver.heap.pushed + (ocpc ? ocpc.events : 0);
   const collisions = ocpc ? ocpc.collisions : 0;

@@ -9,7 +9,7 @@ import type { NodeAccounts } from "./node-accounts.js";
 import type { SimOptions } from "./options.js";
 import { ReplayDriver, type ReplayMode, type ReplayOutcome } from "./replay-driver.js";
 import { K, type TimelineRecorder } from "./timeline.js";
-import { networkCost } from "./topology.js";
+import { networkCost } from "./fabric.js";
 
 /**
  * Phases of a network message: 0 send start-up on the source's processor, 1 copy to the interface, 2 network, 3 receive
@@ -102,7 +102,7 @@ class NonblockingMode implements ReplayMode {
     this.env = machine.envelope ?? 0;
     this.tsSend = machine.tsSend;
     this.tsRecv = machine.ts - machine.tsSend;
-    this.tdOf = networkCost(d.o.topology, machine);
+    this.tdOf = networkCost(d.o.fabric, machine);
     this.phaseStart = new Float64Array(4 * T);
     this.jobNext = new Int32Array(4 * T);
     this.waitSince = new Float64Array(T);

@@ -15,7 +15,7 @@ import {
   PROTOCOLS,
   SEND_WAITS,
   resolveSeed,
-  resolveTopology,
+  resolveFabric,
   type NetworkRequest,
   type PortSharing,
   type ProtocolName,
@@ -24,12 +24,15 @@ import {
   type SimOptions,
 } from "./options.js";
 import { RECV_ORDERS, type RecvOrder } from "./recv-order.js";
-import type { TopologyName } from "./topology.js";
+import type { FabricName } from "./fabric.js";
 
 /** What every request may give. */
 interface RunRequest {
-  /** flat, cm5-fat-tree or (a lock-step blocking replay only) ocpc; default the machine's topology, else flat. */
-  readonly topology?: TopologyName;
+  /**
+   * The machine's fabric: flat, cm5-fat-tree or (a lock-step blocking replay only) ocpc; default the machine's, else
+   * flat.
+   */
+  readonly fabric?: FabricName;
   /** Record the per-node timeline (intervals). Default true. */
   readonly timeline?: boolean;
   /** Seed for random choices (a protocol's send orders, OCPC backoff). Default 1. */
@@ -56,11 +59,11 @@ interface ReplayBase extends RunRequest {
    * End every stage with a barrier on every node (the papers' model; default true). false: the
    * stages replay as one run, no barrier is charged, and in blocking mode each node composes for a
    * rearranging stage when it reaches it (compose-gates.ts). Refused with lockstep (so with the ocpc
-   * topology) and data mode; in nonblocking mode with a rearranging stage on a machine with t_m > 0,
+   * fabric) and data mode; in nonblocking mode with a rearranging stage on a machine with t_m > 0,
    * and with sendWaits data on a plan without payload chunks.
    */
   readonly stageBarriers?: boolean;
-  /** A network of links and routes: its links replace t_d (flat topology only). Default none (the node-port model). */
+  /** A network of links and routes: its links replace t_d (flat fabric only). Default none (the node-port model). */
   readonly network?: NetworkRequest | null;
 }
 
@@ -137,7 +140,7 @@ export type SimRequestRule =
   | "network-only"
   /** A network in a drs-n run. */
   | "async-only"
-  /** The ocpc topology for a protocol run. */
+  /** The ocpc fabric for a protocol run. */
   | "ocpc-protocol";
 
 /** A field in the wrong request: the field, the rule it breaks and the library's one-line text. */
@@ -179,7 +182,7 @@ const problem = (field: string, rule: SimRequestRule, message: string): SimReque
 /**
  * The first field of `req` that does not belong to its kind, protocol or mode (checked at run time:
  * a caller in JavaScript, or one building a request from flags, can give any field), or null. Needs
- * no machine and reads no value beyond the kind, protocol, mode, topology and the network's routes.
+ * no machine and reads no value beyond the kind, protocol, mode, fabric and the network's routes.
  */
 export function simRequestProblem(req: SimulatorRequest): SimRequestProblem | null {
   const r = req as unknown as { readonly [k: string]: unknown };
@@ -212,9 +215,9 @@ export function simRequestProblem(req: SimulatorRequest): SimRequestProblem | nu
           "drs-n runs on its own engine without the flow model; a network is an async option",
         );
     }
-    if (r["topology"] === "ocpc")
+    if (r["fabric"] === "ocpc")
       return problem(
-        "topology",
+        "fabric",
         "ocpc-protocol",
         "the ocpc topology is defined per step of a schedule (001 sec 2); the protocols run on flat or cm5-fat-tree",
       );
@@ -290,21 +293,21 @@ export function resolveReplay(req: ReplayRequest, machine: MachineModel): SimOpt
   });
   const { mode, sendBuffers, recvOrder } = r;
   const ports = r.ports ?? machine.ports;
-  const topology = resolveTopology(req.topology, machine);
+  const fabric = resolveFabric(req.fabric, machine);
   const shape = simRequestProblem(req);
   if (shape !== null) throw bad(shape.field, shape.message);
   const sendWaits = r.sendWaits ?? (mode === "blocking" ? "steps" : "data");
   const seed = resolveSeed(req.seed);
-  if (topology === "ocpc" && !(req.lockstep ?? false))
-    throw bad("topology", "the ocpc topology is defined per step (001 sec 2): use it with lockstep (--lockstep)");
-  if (topology === "ocpc" && mode !== "blocking")
-    throw bad("topology", "the ocpc topology is simulated in blocking mode only");
-  if (topology === "ocpc" && recvOrder !== "arrival")
+  if (fabric === "ocpc" && !(req.lockstep ?? false))
+    throw bad("fabric", "the ocpc topology is defined per step (001 sec 2): use it with lockstep (--lockstep)");
+  if (fabric === "ocpc" && mode !== "blocking")
+    throw bad("fabric", "the ocpc topology is simulated in blocking mode only");
+  if (fabric === "ocpc" && recvOrder !== "arrival")
     throw bad(
       "recvOrder",
       "the ocpc topology has no receive queue (colliding messages are resent): recvOrder 'step' does not apply",
     );
-  if (topology === "ocpc" && ports !== 1)
+  if (fabric === "ocpc" && ports !== 1)
     throw bad("ports", `the ocpc topology has one send and one receive port per node (001 sec 2); got ports ${ports}`);
   const stageBarriers = req.stageBarriers ?? true;
   if (typeof stageBarriers !== "boolean")
@@ -316,13 +319,13 @@ export function resolveReplay(req: ReplayRequest, machine: MachineModel): SimOpt
     );
   if (!stageBarriers && req.data)
     throw bad("stageBarriers", "data mode follows the elements stage by stage: run it with the stage barriers");
-  const net = resolveNetwork(req.network ?? null, topology);
+  const net = resolveNetwork(req.network ?? null, fabric);
   return {
     ...net,
     mode,
     lockstep: req.lockstep ?? false,
     ports,
-    topology,
+    fabric,
     data: req.data ?? null,
     timeline: req.timeline ?? true,
     sendBuffers,
@@ -335,12 +338,12 @@ export function resolveReplay(req: ReplayRequest, machine: MachineModel): SimOpt
 }
 
 /**
- * Checks the network options: a network replaces the topology's t_d (flat only), its links need bandwidth > 0 and
+ * Checks the network options: a network replaces the fabric's t_d (flat only), its links need bandwidth > 0 and
  * latency >= 0.
  */
 function resolveNetwork(
   req: NetworkRequest | null,
-  topology: TopologyName,
+  fabric: FabricName,
 ): Pick<SimOptions, "network" | "portSharing" | "fullRecompute" | "linkFactor" | "fill"> {
   const fill = req?.fill ?? DEFAULT_FILL_TUNING;
   if (req === null) return { network: null, portSharing: "serial", fullRecompute: false, linkFactor: false, fill };
@@ -353,8 +356,8 @@ function resolveNetwork(
   const fr = req.flowRecompute ?? "component";
   if (fr !== "component" && fr !== "full")
     throw bad("flowRecompute", `flowRecompute must be component or full, got '${String(fr)}'`);
-  if (topology !== "flat")
-    throw bad("topology", `a network replaces the topology: use it with the flat topology (got ${topology})`);
+  if (fabric !== "flat")
+    throw bad("fabric", `a network replaces the topology: use it with the flat topology (got ${fabric})`);
   const shape = networkProblem(network);
   if (shape !== null) throw bad("network", shape);
   for (let l = 0; l < network.links; l++) {
@@ -381,10 +384,10 @@ export function resolveProtocol(req: ProtocolRunRequest, machine: MachineModel):
   const maxInquiries = drs?.maxInquiries ?? MAX_INQUIRIES;
   if (!Number.isInteger(maxInquiries) || maxInquiries < 1)
     throw bad("maxInquiries", `maxInquiries must be an integer >= 1, got ${String(maxInquiries)}`);
-  const topology = resolveTopology(req.topology, machine);
-  if (topology === "ocpc")
+  const fabric = resolveFabric(req.fabric, machine);
+  if (fabric === "ocpc")
     throw bad(
-      "topology",
+      "fabric",
       "the ocpc topology is defined per step of a schedule (001 sec 2); the protocols run on flat or cm5-fat-tree",
     );
   const name: ProtocolName = req.protocol;
@@ -396,7 +399,7 @@ export function resolveProtocol(req: ProtocolRunRequest, machine: MachineModel):
     busyMeasure: drs?.busyMeasure ?? false,
     earlyGoAhead: drs?.earlyGoAhead ?? false,
     maxInquiries,
-    topology,
+    fabric,
     timeline: req.timeline ?? true,
     progress: req.progress ?? null,
     network: req.protocol === "async" ? (req.network ?? null) : null,

@@ -15,7 +15,7 @@ import { replayNonblocking } from "./replay-nonblocking.js";
 import { TimelineRecorder, type Timeline } from "./timeline.js";
 import { contentionFactor } from "./contention-factor.js";
 import { freeCore, linkStats, type SimNetworkStats } from "./link-contention.js";
-import { networkCost, type TopologyName } from "./topology.js";
+import { networkCost, type FabricName } from "./fabric.js";
 import { checkSchedule } from "../../model/schedule-check.js";
 
 /** Most transfers a simulation accepts (the event arrays are sized by it). */
@@ -47,7 +47,7 @@ export interface SimResult {
   readonly machine: string;
   readonly mode: SimMode;
   readonly lockstep: boolean;
-  readonly topology: TopologyName;
+  readonly fabric: FabricName;
   readonly ports: number;
   /** What a send waited for within its stage ("steps" in blocking mode). */
   readonly sendWaits: SendWaits;
@@ -215,12 +215,12 @@ function measure(
     totalWait += acc.wait[v]!;
     lmax = Math.max(lmax, acc.sentBytes[v]!, acc.recvBytes[v]!);
   }
-  const fnc = contentionFactor(s, networkCost(o.topology, machine), acc.wait);
+  const fnc = contentionFactor(s, networkCost(o.fabric, machine), acc.wait);
   return {
     machine: machine.name,
     mode: o.mode,
     lockstep: o.lockstep,
-    topology: o.topology,
+    fabric: o.fabric,
     ports: o.ports,
     sendWaits: o.sendWaits,
     recvOrder: o.recvOrder,

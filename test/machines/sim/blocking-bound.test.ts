@@ -10,7 +10,7 @@ import { isCommplanError } from "../../../src/model/errors.js";
 import { PLANNERS, plan } from "../../../src/planner/registry.js";
 import { generatePattern } from "../../../src/patterns/index.js";
 import { buildMatrix, matrixRecipe } from "../../helpers/arbitraries.js";
-import { nodePortMachineArb, topologyOf } from "../../helpers/machines.js";
+import { nodePortMachineArb, fabricOf } from "../../helpers/machines.js";
 
 describe("blockingMakespanBound", () => {
   it("is never above the blocking replay's makespan: every planner, random matrices, machines, both receive orders", () => {
@@ -35,8 +35,8 @@ describe("blockingMakespanBound", () => {
             if (isCommplanError(e)) return; // the planner refuses this matrix
             throw e;
           }
-          const bound = blockingMakespanBound(s, machine, topologyOf(machine));
-          expect(blockingMakespanBound(s, machine, topologyOf(machine), shared)).toBe(bound);
+          const bound = blockingMakespanBound(s, machine, fabricOf(machine));
+          expect(blockingMakespanBound(s, machine, fabricOf(machine), shared)).toBe(bound);
           const sim = simulateSchedule(s, machine, { timeline: false, recvOrder });
           expect(bound).toBeGreaterThanOrEqual(0);
           expect(bound).toBeLessThanOrEqual(sim.makespan * (1 + 1e-12) + 1e-9);
@@ -44,7 +44,7 @@ describe("blockingMakespanBound", () => {
           if (sim.totalWait === 0)
             expect(Math.abs(bound - sim.makespan)).toBeLessThanOrEqual(1e-9 * sim.makespan + 1e-6);
           // where the bound says it is exact, it is the makespan, and no message waited
-          const e = blockingBoundExact(s, machine, topologyOf(machine), recvOrder, shared);
+          const e = blockingBoundExact(s, machine, fabricOf(machine), recvOrder, shared);
           expect(e.bound).toBe(bound);
           if (e.exact) {
             exact++;

@@ -4,7 +4,7 @@ import { scheduleCost } from "../../../src/machines/cost-model.js";
 import { MACHINES, findMachine } from "../../../src/machines/presets.js";
 import { forwardDeps } from "../../../src/machines/sim/forward-deps.js";
 import { simulateSchedule } from "../../../src/machines/sim/simulate.js";
-import { networkCost } from "../../../src/machines/sim/topology.js";
+import { networkCost } from "../../../src/machines/sim/fabric.js";
 import { isCommplanError } from "../../../src/model/errors.js";
 import type { MachineModel } from "../../../src/model/machine.js";
 import { matrixDigest, matrixFromData, type CommMatrix } from "../../../src/model/matrix.js";

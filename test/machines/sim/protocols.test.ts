@@ -174,7 +174,7 @@ describe("run-time protocols (003 figs 2 and 5; 000 sec. 5): seeds, topology, Ge
     const ft = findMachine("cm5-fat-tree");
     for (const protocol of ["drs-n", "async"] as const) {
       const res = runProtocol(m, ft, { protocol, seed: 3 });
-      expect(res.topology).toBe("cm5-fat-tree");
+      expect(res.fabric).toBe("cm5-fat-tree");
       expect(res.realised.params["topology"]).toBe("cm5-fat-tree");
       const s = res.realised;
       const rate = (a: number, b: number): number => (a >> 2 === b >> 2 ? 20 : a >> 4 === b >> 4 ? 10 : 5);

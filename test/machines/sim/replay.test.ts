@@ -52,7 +52,7 @@ describe("blocking lock-step replay", () => {
             if (machine.fabric !== undefined) {
               // the preset's own network (cm5-fat-tree): faster pairs only, the flat t_d is the slowest level
               const own = simulateSchedule(s, machine, { lockstep: true, timeline: false });
-              expect(own.topology).toBe(machine.fabric);
+              expect(own.fabric).toBe(machine.fabric);
               expect(own.makespan).toBeLessThanOrEqual(analytic);
             }
             compared++;

@@ -3,7 +3,7 @@ import { scheduleCost } from "../../../src/machines/cost-model.js";
 import { findMachine } from "../../../src/machines/presets.js";
 import { simulateSchedule } from "../../../src/machines/sim/simulate.js";
 import { ocpcRoundCap } from "../../../src/machines/sim/replay-blocking.js";
-import { CM5_RATES } from "../../../src/machines/sim/topology.js";
+import { CM5_RATES } from "../../../src/machines/sim/fabric.js";
 import { matrixDigest, matrixFromData } from "../../../src/model/matrix.js";
 import { ScheduleBuilder } from "../../../src/model/schedule.js";
 import { plan } from "../../../src/planner/registry.js";
@@ -47,7 +47,7 @@ describe("topologies: the CM-5 fat tree", () => {
     b.transfer(1, 2, 1000);
     const s = b.build();
     const r = simulateSchedule(s, ft, { lockstep: true });
-    expect(r.topology).toBe("cm5-fat-tree");
+    expect(r.fabric).toBe("cm5-fat-tree");
     const d = (bytes: number, rate: number): number => ft.ts + bytes * (ft.tc + 1 / rate);
     expect(r.makespan).toBeCloseTo(ft.barrier + d(1000, 20) + d(5000, 5), 9);
     const analytic = scheduleCost(s, ft, "blocking");
