@@ -27,7 +27,7 @@ export {
   type ProtocolName,
   type NetworkRequest,
 } from "../machines/sim/options.js";
-export { TOPOLOGIES } from "../machines/sim/topology.js";
+export { FABRICS } from "../machines/sim/fabric.js";
 export { RECV_ORDERS, type RecvOrder } from "../machines/sim/recv-order.js";
 export { INTERVAL_KINDS, type IntervalKind } from "../machines/sim/timeline.js";
 export { HOTTEST_LINKS, type LinkLoad, type SimNetworkStats } from "../machines/sim/link-contention.js";
