@@ -296,7 +296,7 @@ export function resolveReplay(req: ReplayRequest, machine: MachineModel): SimOpt
   const sendWaits = r.sendWaits ?? (mode === "blocking" ? "steps" : "data");
   const seed = resolveSeed(req.seed);
   if (topology === "ocpc" && !(req.lockstep ?? false))
-    throw bad("topology", "the ocpc topology is defined per step (001 sec 2): use it with lockstep (--lockstep)");
+    throw bad("topology", "the ocpc topology is defined per step (001 sec 2): use it with lockstep (lockstep: true)");
   if (topology === "ocpc" && mode !== "blocking")
     throw bad("topology", "the ocpc topology is simulated in blocking mode only");
   if (topology === "ocpc" && recvOrder !== "arrival")
