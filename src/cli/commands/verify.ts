@@ -15,7 +15,7 @@ import { counted } from "../../internal/plural.js";
 import { cliMessage } from "../option-flags.js";
 
 /** The report with each option its texts name written as the command line's flag (how to prove what is unproven). */
-function cliReport(r: Report): Report {
+export function cliReport(r: Report): Report {
   if (r.unproven === undefined) return r;
   return { ...r, unproven: r.unproven.map((u) => ({ ...u, howToProve: cliMessage(u.howToProve) })) };
 }
