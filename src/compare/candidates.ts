@@ -145,7 +145,7 @@ export function runCandidates(m: CommMatrix, req: CandidateRequest): CandidateRu
   const ports = req.ports ?? machine.ports;
   const planners = req.planners ?? PLANNERS;
   const elements = networkElements(m);
-  checkFlatForNetwork(machine, req.network, "--network");
+  checkFlatForNetwork(machine, req.network, "the option network");
   const simBounds = req.network
     ? networkBounds(m, req.network, machine, mode)
     : lowerBounds(m, `sim-${mode}`, {

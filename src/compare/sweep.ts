@@ -20,7 +20,7 @@ function factor(text: string, spec: string): number {
   const frac = /^(\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)$/.exec(t);
   const v = frac ? Number(frac[1]) / Number(frac[2]) : /^\d+(?:\.\d+)?(?:e[-+]?\d+)?$/i.test(t) ? Number(t) : NaN;
   if (!(v > 0) || !Number.isFinite(v))
-    throw bad(`--sweep: '${t}' in '${spec}' is not a factor > 0 (a number or a fraction such as 1/16)`);
+    throw bad(`sweep: '${t}' in '${spec}' is not a factor > 0 (a number or a fraction such as 1/16)`);
   return v;
 }
 
@@ -34,13 +34,13 @@ export function parseSweep(spec: string): number[] {
   if (range.length === 2) {
     const a = factor(range[0]!, spec),
       b = factor(range[1]!, spec);
-    if (a > b) throw bad(`--sweep: the range '${spec}' runs backwards (${a} > ${b})`);
+    if (a > b) throw bad(`sweep: the range '${spec}' runs backwards (${a} > ${b})`);
     out = [];
     for (let k = 0; a * 2 ** k <= b * (1 + 1e-12) && out.length <= MAX_SWEEP_FACTORS; k++) out.push(a * 2 ** k);
   } else if (range.length === 1) {
     out = [...new Set(spec.split(",").map((t) => factor(t, spec)))].sort((x, y) => x - y);
-  } else throw bad(`--sweep: '${spec}' is neither a range a..b nor a list a,b,c`);
-  if (out.length > MAX_SWEEP_FACTORS) throw bad(`--sweep: '${spec}' gives more than ${MAX_SWEEP_FACTORS} factors`);
+  } else throw bad(`sweep: '${spec}' is neither a range a..b nor a list a,b,c`);
+  if (out.length > MAX_SWEEP_FACTORS) throw bad(`sweep: '${spec}' gives more than ${MAX_SWEEP_FACTORS} factors`);
   return out;
 }
 
@@ -55,7 +55,7 @@ export function scaleMatrix(m: CommMatrix, f: number): CommMatrix {
     for (let k = r.rowStart[i]!; k < r.rowStart[i + 1]!; k++) {
       val[k] = Math.max(1, Math.round(r.val[k]! * f));
       if (val[k]! > Number.MAX_SAFE_INTEGER)
-        throw bad(`--sweep: factor ${f} makes entry ${i},${r.col[k]!} larger than 2^53`);
+        throw bad(`sweep: factor ${f} makes entry ${i},${r.col[k]!} larger than 2^53`);
     }
   }
   const scaled = sparseMatrix(

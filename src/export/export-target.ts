@@ -6,7 +6,9 @@ import type { ExportTarget } from "./types.js";
 export function targetDirectory(t: ExportTarget, format: string): string {
   const dir = t.dir ?? t.split;
   if (dir === null)
-    throw fail("export", "BAD_OPTION", `--format ${format} writes several files: give --out DIR`, { field: "out" });
+    throw fail("export", "BAD_OPTION", `format ${format} writes several files: give a directory (dir)`, {
+      field: "out",
+    });
   return dir;
 }
 
@@ -16,7 +18,7 @@ export function requireSingleFile(t: ExportTarget, format: string): void {
     throw fail(
       "export",
       "BAD_OPTION",
-      `--format ${format} writes one file: give -o FILE (or nothing for stdout), not --out or --split`,
+      `format ${format} writes one file: give a file (output, "-" for stdout), not a directory (dir or split)`,
       { field: "out" },
     );
 }

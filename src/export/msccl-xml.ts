@@ -130,7 +130,7 @@ function refuseCertainOverflow(prog: Program, chunk: number): void {
             ? `receive from ${ops.peer[x]}`
             : "copy";
       limit(
-        `the step count of the thread block of rank ${r}'s ${kind} (${ops.count[x]} elements in chunks of ${chunk}; --chunk sets a larger chunk)`,
+        `the step count of the thread block of rank ${r}'s ${kind} (${ops.count[x]} elements in chunks of ${chunk}; the option chunk sets a larger chunk)`,
         steps,
         `${MSCCL_LIMITS.stepsPerThreadBlock} steps per thread block`,
         true,

@@ -20,11 +20,10 @@ export const EXPORT_FORMATS: readonly ExportFormat[] = [
 ];
 
 /**
- * How an option some formats take is declared: its flags, an optional title before the formats' uses and text after
- * them, and (`lacks`) whether a format without it refuses it.
+ * How an option some formats take is declared: an optional title before the formats' uses and text after them, and
+ * (`lacks`) whether a format without it refuses it; a command line gives each option its own flag.
  */
 export interface ExportOptionSpec {
-  readonly flags: string;
   readonly title?: string;
   readonly suffix?: string;
   /** When set, a format that does not take the option refuses it: "<format> <lacks>". */
@@ -33,10 +32,10 @@ export interface ExportOptionSpec {
 
 /** The options only some formats take, in help order. */
 export const EXPORT_OPTIONS: { readonly [name in ExportOptionName]: ExportOptionSpec } = {
-  split: { flags: "--split <dir>" },
-  out: { flags: "--out <dir>" },
-  machine: { flags: "--machine <name>", title: "machine preset", suffix: "; see 'commplan machines'" },
-  chunk: { flags: "--chunk <elements>", lacks: "has no chunks" },
+  split: {},
+  out: {},
+  machine: { title: "machine preset", suffix: "; see 'commplan machines'" },
+  chunk: { lacks: "has no chunks" },
 };
 
 /** The format named `name` in `formats`, or undefined. */
@@ -75,8 +74,13 @@ export function refuseForeignOptions(
     const lacks = EXPORT_OPTIONS[name].lacks;
     if (lacks === undefined || format.options.some((u) => u.option === name)) continue;
     const users = formats.filter((f) => f.options.some((u) => u.option === name)).map((f) => f.name);
-    throw fail("export", "BAD_OPTION", `--${name} goes with --format ${users.join(" or ")} (${format.name} ${lacks})`, {
-      field: name,
-    });
+    throw fail(
+      "export",
+      "BAD_OPTION",
+      `the option ${name} goes with format ${users.join(" or ")} (${format.name} ${lacks})`,
+      {
+        field: name,
+      },
+    );
   }
 }

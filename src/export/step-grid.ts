@@ -33,7 +33,7 @@ export function nodeArrayRow(p: number, row: number): number[] {
     throw fail(
       "show",
       "BAD_OPTION",
-      `--row must be in 0..${rows - 1} (P = ${p} has ${rows} rows of ${cols} nodes), got ${row}`,
+      `the row option must be in 0..${rows - 1} (P = ${p} has ${rows} rows of ${cols} nodes), got ${row}`,
       { field: "row" },
     );
   }
@@ -51,7 +51,9 @@ export function stepGrid(s: Schedule, stage: number, senders?: readonly number[]
   checkSchedule(s, "show");
   if (!Number.isInteger(stage) || stage < 0 || stage >= s.stages.length) {
     const got = Number.isInteger(stage) ? String(stage + 1) : String(stage);
-    throw fail("show", "BAD_OPTION", `--stage must be in 1..${s.stages.length}, got ${got}`, { field: "stage" });
+    throw fail("show", "BAD_OPTION", `the stage option must be in 1..${s.stages.length}, got ${got}`, {
+      field: "stage",
+    });
   }
   const st = s.stages[stage]!;
   const end = st.firstStep + st.stepCount;

@@ -31,7 +31,7 @@ export async function writeDirectoryFiles(
       throw fail(
         module,
         "BAD_OPTION",
-        `refusing to overwrite an input with the ${module}'s ${f.name}: choose another --out directory`,
+        `refusing to overwrite an input with the ${module}'s ${f.name}: choose another directory (dir)`,
         { file: target },
       );
   }

@@ -194,13 +194,15 @@ const INDEX_FILE = "index.json";
 /**
  * Refuses (refuseOutputOntoInput: exit 2, one line naming both) a split program of `p` ranks into
  * `dir` that would write its index or a rank file onto one of `inputs`; only the files of the split
- * already in `dir` are checked (a file that does not exist yet is no input).
+ * already in `dir` are checked (a file that does not exist yet is no input); the message names the directory as
+ * `option` (a command line passes its flag).
  */
 export async function refuseSplitOntoInput(
   module: string,
   inputs: readonly (string | undefined)[],
   dir: string,
   p: number,
+  option = "split",
 ): Promise<void> {
   let present: string[];
   try {
@@ -210,7 +212,7 @@ export async function refuseSplitOntoInput(
   }
   const names = new Set([INDEX_FILE, ...Array.from({ length: p }, (_, r) => rankFileName(r))]);
   for (const n of present.filter((x) => names.has(x)).sort())
-    await refuseOutputOntoInput(module, inputs, [["--split", join(dir, n)]]);
+    await refuseOutputOntoInput(module, inputs, [[option, join(dir, n)]]);
 }
 
 /**

@@ -48,7 +48,7 @@ export function checkMessageDelivery(m: CommMatrix, s: Schedule, audit?: PairAud
       title: "every element reaches its destination exactly once",
       reason: "at message level",
       detail: `elements may be relayed (${relay}) and ${sums.mismatches} pair(s) i -> j do not carry M[i][j] directly`,
-      howToProve: "plan with --payload to prove it",
+      howToProve: "plan with the option payload to prove it",
     },
   };
 }

@@ -105,12 +105,12 @@ describe("compareMatrix", () => {
 });
 
 describe("sweep", () => {
-  it("parses ranges and lists, and refuses bad ones in one line naming --sweep", () => {
+  it("parses ranges and lists, and refuses bad ones in one line naming the sweep", () => {
     expect(parseSweep("1/16..16")).toEqual([1 / 16, 1 / 8, 1 / 4, 1 / 2, 1, 2, 4, 8, 16]);
     expect(parseSweep("4,0.5,1,4")).toEqual([0.5, 1, 4]);
     expect(parseSweep("2..5")).toEqual([2, 4]);
     for (const bad of ["0..4", "4..1", "x", "1..2..3", "1,-2", "1/0", "1e400"])
-      expect(() => parseSweep(bad), bad).toThrow(/^compare: --sweep/);
+      expect(() => parseSweep(bad), bad).toThrow(/^compare: sweep: /);
     expect(() => parseSweep("1/1048576..1048576")).toThrow(/more than 33 factors/);
   });
   it("scaleMatrix keeps the message pattern (every non-zero entry at least 1)", () => {

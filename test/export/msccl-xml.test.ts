@@ -258,7 +258,7 @@ describe("MSCCL-IR export", () => {
       [1, 0],
     ]);
     expect(() => mscclXml(lowerSchedule(long, plan(long, "shift")).program)).toThrow(
-      /step count of the thread block of rank 0's send to 1 \(4615 elements in chunks of 1; --chunk sets a larger chunk\) is at least 65, past the MSCCL runtime limit \(64 steps per thread block\)/,
+      /step count of the thread block of rank 0's send to 1 \(4615 elements in chunks of 1; the option chunk sets a larger chunk\) is at least 65, past the MSCCL runtime limit \(64 steps per thread block\)/,
     );
     // refused from the op table before any step is made: 2^32 + 1 elements in chunks of one would be 6e7 steps
     const huge = matrixFromRows([

@@ -80,7 +80,7 @@ describe("export registry", () => {
 
   it("refuses --chunk for a format that has no chunks, naming the format that takes it", () => {
     expect(() => refuseForeignOptions(exportFormat("goal")!, ["chunk"])).toThrow(
-      "export: --chunk goes with --format msccl-xml (goal has no chunks)",
+      "export: the option chunk goes with format msccl-xml (goal has no chunks)",
     );
     expect(() => refuseForeignOptions(exportFormat("msccl-xml")!, ["chunk"])).not.toThrow();
     expect(() => refuseForeignOptions(exportFormat("goal")!, ["machine"])).not.toThrow();

@@ -114,7 +114,7 @@ describe("item 12: message-level delivery is decided or marked unproven", () => 
       expect.objectContaining({
         id: "delivery",
         reason: "at message level",
-        howToProve: "plan with --payload to prove it",
+        howToProve: "plan with the option payload to prove it",
       }),
     ]);
     expect(r.unproven![0]!.detail).toMatch(/node 0 receives in step 0 and sends in step 2/);

@@ -18,6 +18,7 @@ import { intOption } from "../io.js";
 import { commandRunner, moduleRunner } from "./check-planner-runners.js";
 import { MAX_CHECK_P, type CheckPlannerOptions } from "./check-planner.js";
 import { counted } from "../../internal/plural.js";
+import { cliMessage } from "../option-flags.js";
 
 /** The matrices of --family: "any" (every shape, densities 0..1, empty rows) or a pattern of `commplan gen`. */
 function matricesOf(o: CheckPlannerOptions): { arb: fc.Arbitrary<CommMatrix>; text: string } {
@@ -76,7 +77,7 @@ export async function checkPlanner(module: string | undefined, o: CheckPlannerOp
   const whileShrinking = hung !== null && command!.hungRun > r.numRuns;
   const head =
     hung === null
-      ? `FAIL after ${counted(r.numRuns, "run", "runs")}, shrunk ${counted(r.numShrinks, "time", "times")} (seed ${seed}; ${text})\n${failureLine(e)}`
+      ? `FAIL after ${counted(r.numRuns, "run", "runs")}, shrunk ${counted(r.numShrinks, "time", "times")} (seed ${seed}; ${text})\n${cliMessage(failureLine(e))}`
       : whileShrinking
         ? `FAIL after ${counted(r.numRuns, "run", "runs")} (seed ${seed}; ${text}); while that failure was shrunk, the command ran past --timeout ${timeout} s on a smaller matrix and was killed; no further run`
         : `FAIL: the command ran past --timeout ${timeout} s and was killed; no further run (seed ${seed}; ${text})`;

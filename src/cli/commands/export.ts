@@ -27,6 +27,14 @@ import { withProgress, withProgressAsync } from "../progress.js";
 
 const VARIANTS: readonly ProgramVariant[] = ["nonblocking", "blocking"];
 
+/** The flag of each option only some formats take. */
+const EXPORT_FLAGS: { readonly [name in ExportOptionName]: string } = {
+  split: "--split <dir>",
+  out: "--out <dir>",
+  machine: "--machine <name>",
+  chunk: "--chunk <elements>",
+};
+
 /** The options `export` takes, as commander gives them. */
 interface ExportFlags {
   matrix?: string;
@@ -62,7 +70,7 @@ export function registerExport(
     .option("-o, --output <file>", "output file (- for stdout)", "-");
   for (const name of Object.keys(EXPORT_OPTIONS) as ExportOptionName[])
     if (formats.some((f) => f.options.some((u) => u.option === name)))
-      command.option(EXPORT_OPTIONS[name].flags, exportOptionHelp(name, formats));
+      command.option(EXPORT_FLAGS[name], exportOptionHelp(name, formats));
   command
     .addOption(
       new Option(
@@ -121,7 +129,7 @@ async function runExport(
     );
   await refuseOutputOntoInput("export", [file, o.matrix], [["-o", o.output]]);
   const m = readMatrixFile(o.matrix, { maxMemory: ctx.maxMemory });
-  if (o.split !== undefined) await refuseSplitOntoInput("export", [file, o.matrix], o.split, m.p);
+  if (o.split !== undefined) await refuseSplitOntoInput("export", [file, o.matrix], o.split, m.p, "--split");
   const s = await readScheduleFile(file, { maxMemory: ctx.maxMemory });
   const { program: prog, scratchPeak } = withProgress(ctx.io.interactive, "export: lowering", null, (progress) =>
     lowerSchedule(m, s, {

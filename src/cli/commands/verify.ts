@@ -12,9 +12,17 @@ import type { CliContext } from "../context.js";
 import { withProgress } from "../progress.js";
 import { fmt, intOption, SCHEDULE_ARGUMENT_HELP, table } from "../io.js";
 import { counted } from "../../internal/plural.js";
+import { cliMessage } from "../option-flags.js";
+
+/** The report with each option its texts name written as the command line's flag (how to prove what is unproven). */
+export function cliReport(r: Report): Report {
+  if (r.unproven === undefined) return r;
+  return { ...r, unproven: r.unproven.map((u) => ({ ...u, howToProve: cliMessage(u.howToProve) })) };
+}
 
 /** The report as a text table, failing checks with their witness. */
-export function formatReport(r: Report): string {
+export function formatReport(report: Report): string {
+  const r = cliReport(report);
   const rows = r.checks.map((c) => [
     c.holds ? "ok" : "FAIL",
     c.id,
@@ -30,8 +38,8 @@ export function formatReport(r: Report): string {
 }
 
 /** The report as commplan.report/v1 JSON: indented, with the per-node peak buffers on one line. */
-export function reportJson(r: Report): string {
-  const { peakBufferPerNode, ...rest } = r;
+export function reportJson(report: Report): string {
+  const { peakBufferPerNode, ...rest } = cliReport(report);
   const text = JSON.stringify(rest, null, 2);
   if (peakBufferPerNode === undefined) return text + "\n";
   return `${text.slice(0, text.lastIndexOf("}")).trimEnd()},\n  "peakBufferPerNode": ${JSON.stringify(peakBufferPerNode)}\n}\n`;

@@ -7,7 +7,7 @@ import type { ScheduleExportFormat } from "../types.js";
 /** The schedule as an Arrow IPC file: transfers with nested chunks (docs/arrow.md). */
 export const arrowFormat: ScheduleExportFormat = {
   name: "arrow",
-  title: "the schedule (not lowered; no --matrix) as an Arrow IPC file: transfers with nested chunks (docs/arrow.md)",
+  title: "the schedule (not lowered; no matrix) as an Arrow IPC file: transfers with nested chunks (docs/arrow.md)",
   input: "schedule",
   options: [],
   write: async (s, t) => {

@@ -8,7 +8,7 @@ import type { ProgramExportFormat } from "../types.js";
 export const goalFormat: ProgramExportFormat = {
   name: "goal",
   title:
-    "GOAL text for LogGOPSim's txt2bin (rounds chained with requires; copies as calc in picoseconds from --machine's t_m, else calc 0)",
+    "GOAL text for LogGOPSim's txt2bin (rounds chained with requires; copies as calc in picoseconds from the machine's t_m, else calc 0)",
   input: "program",
   options: [{ option: "machine", help: "calc of copies" }],
   progressUnit: "ranks",

@@ -8,7 +8,7 @@ import type { ProgramExportFormat } from "../types.js";
 export const mscclXmlFormat: ProgramExportFormat = {
   name: "msccl-xml",
   title:
-    "MSCCL-IR XML (uniform chunks of --chunk elements, default the gcd of every offset and count; refused past the runtime's limits)",
+    "MSCCL-IR XML (uniform chunks of `chunk` elements, default the gcd of every offset and count; refused past the runtime's limits)",
   input: "program",
   options: [{ option: "chunk", help: "elements per chunk (default: the gcd of every piece offset and count)" }],
   progressUnit: "ranks",

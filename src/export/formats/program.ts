@@ -6,7 +6,7 @@ import type { ProgramExportFormat } from "../types.js";
 /** commplan.program/v1 JSON: one document, or --split DIR: rank-<r>.json per rank plus index.json. */
 export const programFormat: ProgramExportFormat = {
   name: "program",
-  title: "commplan.program/v1 JSON (one document, or --split DIR: rank-<r>.json per rank plus index.json)",
+  title: "commplan.program/v1 JSON (one document, or split into a directory: rank-<r>.json per rank plus index.json)",
   input: "program",
   options: [{ option: "split", help: "write one file per rank and an index into this directory" }],
   progressUnit: "ranks",
@@ -15,7 +15,7 @@ export const programFormat: ProgramExportFormat = {
       throw fail(
         "export",
         "BAD_OPTION",
-        "--format program writes one file (-o FILE, or nothing for stdout) or one per rank (--split DIR), not --out",
+        'format program writes one file (output, "-" for stdout) or one per rank (split), not a directory (dir)',
         { field: "out" },
       );
     if (t.split !== null) await writeProgramSplit(prog, t.split, { progress, stdout: t.stdout });

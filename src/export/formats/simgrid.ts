@@ -13,7 +13,7 @@ import type { ProgramExportFormat } from "../types.js";
 export const simgridFormat: ProgramExportFormat = {
   name: "simgrid",
   title:
-    "SimGrid time-independent traces (rank-<r>.txt, index.txt), platform.xml and hosts from --machine, into --out DIR; run from DIR: smpirun -np P -platform platform.xml -hostfile hosts -replay index.txt (docs/runtimes.md)",
+    "SimGrid time-independent traces (rank-<r>.txt, index.txt), platform.xml and hosts from the machine, into a directory (dir); run from it: smpirun -np P -platform platform.xml -hostfile hosts -replay index.txt (docs/runtimes.md)",
   input: "program",
   options: [
     { option: "out", help: "the directory of its files (traces, platform.xml, hosts)" },
@@ -26,7 +26,7 @@ export const simgridFormat: ProgramExportFormat = {
       throw fail(
         "export",
         "BAD_OPTION",
-        "--format simgrid needs --machine (the platform's latency and bandwidth come from the preset)",
+        "format simgrid needs a machine (the platform's latency and bandwidth come from the preset)",
         { field: "machine" },
       );
     await writeDirectoryFiles(

@@ -29,9 +29,14 @@ export class DataTracker {
     readonly s: Schedule,
   ) {
     if (s.chunks === null)
-      throw fail("simulate", "BAD_INPUT", "data mode needs a schedule with payload chunks (plan with --payload)", {
-        field: "chunks",
-      });
+      throw fail(
+        "simulate",
+        "BAD_INPUT",
+        "data mode needs a schedule with payload chunks (plan with the option payload)",
+        {
+          field: "chunks",
+        },
+      );
     checkMadeFor(m, s, "data mode: the schedule", "simulate");
     const p = m.p;
     const rows = (this.rows = matrixRows(m));

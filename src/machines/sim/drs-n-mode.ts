@@ -223,14 +223,14 @@ export class DrsNMode implements ReplayMode {
       throw fail(
         "simulate",
         "UNSUPPORTED",
-        `drs-n: simulated time stopped advancing at ${t.toFixed(3)} us (an inquiry of ${inquiry} us is lost in rounding); use a larger --inquiry`,
+        `drs-n: simulated time stopped advancing at ${t.toFixed(3)} us (an inquiry of ${inquiry} us is lost in rounding); use a larger inquiry`,
         { field: "inquiry" },
       );
     if (++this.inquiries > maxInquiries) {
       throw fail(
         "simulate",
         "UNSUPPORTED",
-        `drs-n: more than ${maxInquiries} inquiries (${this.d.done} of ${this.n} messages delivered at ${t.toFixed(3)} us); nodes keep inquiring while their destinations are busy: use a larger --inquiry or --busy-measure`,
+        `drs-n: more than ${maxInquiries} inquiries (${this.d.done} of ${this.n} messages delivered at ${t.toFixed(3)} us); nodes keep inquiring while their destinations are busy: use a larger inquiry or set busyMeasure`,
         { field: "inquiry" },
       );
     }

@@ -299,7 +299,7 @@ export function resolveReplay(req: ReplayRequest, machine: MachineModel): SimOpt
   const sendWaits = r.sendWaits ?? (mode === "blocking" ? "steps" : "data");
   const seed = resolveSeed(req.seed);
   if (fabric === "ocpc" && !(req.lockstep ?? false))
-    throw bad("fabric", "the ocpc topology is defined per step (001 sec 2): use it with lockstep (--lockstep)");
+    throw bad("fabric", "the ocpc topology is defined per step (001 sec 2): use it with lockstep (lockstep: true)");
   if (fabric === "ocpc" && mode !== "blocking")
     throw bad("fabric", "the ocpc topology is simulated in blocking mode only");
   if (fabric === "ocpc" && recvOrder !== "arrival")

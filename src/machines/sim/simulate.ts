@@ -125,7 +125,7 @@ export function replaySchedule(s: Schedule, machine: MachineModel, o: SimOptions
     throw fail(
       "simulate",
       "BAD_OPTION",
-      `a timeline of ${s.transferCount} transfers is too large (at most ${MAX_TIMELINE_TRANSFERS}); run without a timeline (timeline: false, no --trace / --svg)`,
+      `a timeline of ${s.transferCount} transfers is too large (at most ${MAX_TIMELINE_TRANSFERS}); run without a timeline (timeline: false)`,
       { field: "timeline" },
     );
   }
@@ -178,7 +178,7 @@ function oneRun(s: Schedule, machine: MachineModel, o: SimOptions): Schedule {
     throw fail(
       "simulate",
       "BAD_OPTION",
-      "sendWaits data on a plan without payload chunks assumes a stage forwards nothing it receives; without the stage barriers a relay could send before its data arrived: give a payload plan (plan --payload) or sendWaits steps (--send-waits steps)",
+      "sendWaits data on a plan without payload chunks assumes a stage forwards nothing it receives; without the stage barriers a relay could send before its data arrived: give a payload plan (the option payload) or sendWaits steps",
       { field: "stageBarriers" },
     );
   return { ...s, stages: [{ name: "all", rearrange: "none", firstStep: 0, stepCount: s.stepCount }] };

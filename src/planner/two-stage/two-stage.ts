@@ -314,7 +314,7 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof TWO_STAGE_PARAMS>
       throw fail(
         "planner",
         "UNSUPPORTED",
-        `two-stage: payload plans are limited to P <= ${MAX_TWO_STAGE_PAYLOAD_P} (got P = ${p}); plan at message level (without --payload)`,
+        `two-stage: payload plans are limited to P <= ${MAX_TWO_STAGE_PAYLOAD_P} (got P = ${p}); plan at message level (without the option payload)`,
         { field: "payload" },
       );
     const n = chunkEstimate(m);
@@ -323,7 +323,7 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof TWO_STAGE_PARAMS>
       throw fail(
         "planner",
         "UNSUPPORTED",
-        `two-stage: a payload plan would need about ${n} chunks (limit ${MAX_TWO_STAGE_CHUNKS}); plan at message level (without --payload)`,
+        `two-stage: a payload plan would need about ${n} chunks (limit ${MAX_TWO_STAGE_CHUNKS}); plan at message level (without the option payload)`,
         { field: "payload" },
       );
   }

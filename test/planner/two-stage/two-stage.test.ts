@@ -359,6 +359,6 @@ describe("two-stage: options and determinism", () => {
   });
   it("refuses payload plans that would not fit, naming the way out", () => {
     const big = buildMatrix({ p: 300, kind: "dense", seed: 1, maxEntry: 5000 });
-    expect(() => plan(big, "two-stage", { payload: true })).toThrow(/chunks .*without --payload/);
+    expect(() => plan(big, "two-stage", { payload: true })).toThrow(/chunks .*without the option payload/);
   });
 });
