@@ -63,7 +63,7 @@ export interface OutputStream {
   on(eventName: string | symbol, listener: (...args: unknown[]) => void): this;
   /** Adds a one-time listener ("drain", "error"). */
   once(eventName: string | symbol, listener: (...args: unknown[]) => void): this;
-  /** Removes a listener added by `once`. */
+  /** Removes a listener. */
   removeListener(eventName: string | symbol, listener: (...args: unknown[]) => void): this;
 }
 
