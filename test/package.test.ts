@@ -77,7 +77,7 @@ describe("the npm package", () => {
   });
 
   for (const kind of ["commonjs", "module"] as const) {
-    it(`the README's library example compiles under tsc --strict without @types/node and runs (${kind} project)`, () => {
+    it(`the README's library example compiles (tsc --strict, no @types/node) and runs (${kind} project)`, () => {
       const dir = join(work, kind);
       mkdirSync(dir);
       execFileSync(npm, ["init", "-y"], { cwd: dir, stdio: "ignore" });
