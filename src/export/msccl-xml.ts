@@ -4,7 +4,8 @@
  */
 import { exactBytes } from "./exact-number.js";
 import { fail } from "../model/errors.js";
-import type { Program } from "../model/program.js";
+import { slotOf } from "../model/layout-slots.js";
+import type { Program, RankLayout } from "../model/program.js";
 import { stringOpt } from "./options.js";
 
 /** The msccl-executor-nccl parser's limits (RUNTIMES.md); a program past one is refused, never written. */
@@ -378,6 +379,27 @@ function layOut(tb: Tb): LaidStep[] {
 }
 
 /**
+ * The `coll` label of a layout: "alltoall" when every rank sends and receives the same count c with every rank (itself
+ * included) at displacement j x c, as msccl-executor-nccl's alltoall assumes (its buffer is P blocks of the call's
+ * count); "alltoallv" for any other layout (counts, displacements or buffer sizes that vary).
+ */
+export function mscclCollective(layout: RankLayout, p: number): "alltoall" | "alltoallv" {
+  const c = p > 0 ? layout.sendCounts[slotOf(layout.sendPeers, p, 0, 0)] : undefined;
+  if (c === undefined || !(c > 0)) return "alltoallv";
+  for (let r = 0; r < p; r++) {
+    if (layout.sendSize[r] !== p * c || layout.recvSize[r] !== p * c) return "alltoallv";
+    for (let j = 0; j < p; j++) {
+      const k = slotOf(layout.sendPeers, p, r, j),
+        q = slotOf(layout.recvPeers, p, r, j);
+      if (k < 0 || q < 0) return "alltoallv";
+      if (layout.sendCounts[k] !== c || layout.sendDispls[k] !== j * c) return "alltoallv";
+      if (layout.recvCounts[q] !== c || layout.recvDispls[q] !== j * c) return "alltoallv";
+    }
+  }
+  return "alltoall";
+}
+
+/**
  * The MSCCL-IR XML of the program. Buffers: send -> i, recv -> o, scratch -> s; offsets and counts
  * in chunks of `mscclChunkElements` elements. Throws CommplanError (UNSUPPORTED) naming the limit
  * when the program is past one of MSCCL_LIMITS.
@@ -431,7 +453,7 @@ export function mscclXml(prog: Program, opts: MscclOptions = {}): string {
   const bytes = exactBytes(maxChunks * chunk, prog.elementBytes, "maxBytes");
   let xml =
     `<algo name="${name}" proto="${proto}" nchannels="${Math.max(1, nchannels)}" nchunksperloop="${maxChunks}" ngpus="${p}" ` +
-    `coll="alltoall" inplace="0" outofplace="1" minBytes="0" maxBytes="${bytes}">\n`;
+    `coll="${mscclCollective(layout, p)}" inplace="0" outofplace="1" minBytes="0" maxBytes="${bytes}">\n`;
   for (let r = 0; r < p; r++) {
     xml += `  <gpu id="${r}" i_chunks="${chunks(layout.sendSize[r]!)}" o_chunks="${chunks(layout.recvSize[r]!)}" s_chunks="${chunks(layout.scratchSize[r]!)}">\n`;
     for (let t = 0; t < tbs[r]!.length; t++) {

@@ -3,7 +3,7 @@ import type { MachineModel } from "../model/machine.js";
 import type { Program } from "../model/program.js";
 import type { ProgressCallback } from "../model/progress.js";
 import type { Schedule } from "../model/schedule.js";
-import type { Writable } from "node:stream";
+import type { OutputStream } from "../io/file-output.js";
 
 /**
  * Where an export goes: one file (or "-" for stdout), or a directory, with the options a format may take (checked by
@@ -23,7 +23,7 @@ export interface ExportTarget {
   /** The input files (schedule, matrix), which no output may replace. */
   readonly inputs: readonly string[];
   /** Where an output of "-" is written (the run's stdout). */
-  readonly stdout: Writable;
+  readonly stdout: OutputStream;
 }
 
 /** An option of `commplan export` that only some formats take (every format takes -o). */

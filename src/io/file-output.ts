@@ -2,14 +2,13 @@
  * File output: streams text pieces to a file atomically (temporary file, then rename), to a device or FIFO directly, or
  * to stdout; one-line errors.
  */
-import { once } from "node:events";
+import { once, type EventEmitter } from "node:events";
 import { createWriteStream, rmSync } from "node:fs";
 import { access, chmod, lstat, readlink, realpath, rename, rm, stat } from "node:fs/promises";
 import { constants as fsConstants } from "node:fs";
 import type { Stats } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { basename, dirname, join, resolve } from "node:path";
-import type { Writable } from "node:stream";
 import { fail, isCommplanError } from "../model/errors.js";
 import type { CommplanError } from "../model/errors.js";
 import { addInterruptCleanup, dropInterruptCleanup } from "./interrupt-cleanup.js";
@@ -53,19 +52,41 @@ export function fsError(e: unknown, module: string, file: string, writing: boole
   return fail(module, "IO", fsErrorText(e, writing), { file });
 }
 
-async function drainInto(pieces: Iterable<string | Uint8Array>, out: Writable): Promise<void> {
+/**
+ * Where a target of "-" is written: the part of a Node Writable (process.stdout, a PassThrough) the writers use, typed
+ * without Node's type definitions so a TypeScript consumer needs none.
+ */
+export interface OutputStream {
+  /** Queues a chunk; false asks the writer to wait for "drain". */
+  write(chunk: string | Uint8Array): boolean;
+  /** Adds a listener. */
+  on(eventName: string | symbol, listener: (...args: unknown[]) => void): this;
+  /** Adds a one-time listener ("drain", "error"). */
+  once(eventName: string | symbol, listener: (...args: unknown[]) => void): this;
+  /** Removes a listener. */
+  removeListener(eventName: string | symbol, listener: (...args: unknown[]) => void): this;
+}
+
+/** What a replace check reads of an existing file's stat (a Node Stats has it). */
+export interface ExistingFile {
+  /** The file's type and permission bits. */
+  readonly mode: number;
+}
+
+async function drainInto(pieces: Iterable<string | Uint8Array>, out: OutputStream): Promise<void> {
   for (const piece of pieces) {
-    if (!out.write(piece)) await once(out, "drain");
+    // events.once uses on, once and removeListener of a Node emitter, all in OutputStream
+    if (!out.write(piece)) await once(out as unknown as EventEmitter, "drain");
   }
 }
 
 /** The check that an existing output file may be replaced (its path and stat). */
-export type ReplaceCheck = (path: string, st: Stats) => Promise<boolean>;
+export type ReplaceCheck = (path: string, st: ExistingFile) => Promise<boolean>;
 
 /** Where an output goes besides its path: the stream "-" names, and the check before replacing a file. */
 export interface OutputOptions {
   /** Where a target of "-" is written (an in-process CLI run gives its caller's); default: process.stdout. */
-  readonly stdout?: Writable;
+  readonly stdout?: OutputStream;
   /** Whether an existing file may be replaced; userMayReplace by default (tests give another). */
   readonly canReplace?: ReplaceCheck;
 }
@@ -153,7 +174,7 @@ async function outputPlan(
  * must be able to write it (access W_OK: its owner and mode), and it must have a write bit, so a file
  * made read-only (chmod a-w, mode 0444) is refused also for root, for whom W_OK always holds.
  */
-export async function userMayReplace(path: string, st: Stats): Promise<boolean> {
+export async function userMayReplace(path: string, st: ExistingFile): Promise<boolean> {
   if ((st.mode & 0o222) === 0) return false;
   try {
     await access(path, fsConstants.W_OK);

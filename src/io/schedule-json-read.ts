@@ -667,7 +667,7 @@ function timesOf(m: MeaningContext, a: ScheduleAssembler): Schedule["times"] {
   return { start, end };
 }
 
-/** Incremental reader: feed Buffer chunks with `write`, then `finish` returns the Schedule. */
+/** Incremental reader: feed byte chunks (Uint8Array, Buffer) with `write`, then `finish` returns the Schedule. */
 export class ScheduleJsonReader {
   private readonly a: ScheduleAssembler;
   constructor(readonly file?: string) {
@@ -688,10 +688,10 @@ export class ScheduleJsonReader {
     throw e;
   }
 
-  /** Consumes one chunk of the document. */
-  write(chunk: Buffer): void {
+  /** Consumes one chunk of the document (UTF-8 bytes). */
+  write(chunk: Uint8Array): void {
     try {
-      this.a.tok.write(chunk);
+      this.a.tok.write(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
     } catch (e) {
       this.syntax(e);
     }

@@ -1,6 +1,6 @@
 // MSCCL-IR export: an independent XML well-formedness and limits checker, an in-order blocking execution of the thread blocks that moves tagged chunks and checks where they land, and refusals naming the limit.
 import { describe, expect, it } from "vitest";
-import { MSCCL_LIMITS, mscclChunkElements, mscclXml } from "../../src/export/msccl-xml.js";
+import { MSCCL_LIMITS, mscclChunkElements, mscclCollective, mscclXml } from "../../src/export/msccl-xml.js";
 import { lowerSchedule } from "../../src/lower/index.js";
 import { sendDisplOf, slotOf } from "../../src/model/layout-slots.js";
 import { matrixFromRows } from "../../src/model/matrix.js";
@@ -227,6 +227,30 @@ describe("MSCCL-IR export", () => {
       ]);
     });
   }
+  it("labels a variable layout coll=alltoallv, and only the uniform layout of MPI_Alltoall coll=alltoall", () => {
+    const coll = (xml: string): string | undefined => parseXml(xml).root.attrs.get("coll");
+    const variable = matrixFromRows([
+      [0, 6, 12],
+      [6, 0, 18],
+      [12, 6, 0],
+    ]);
+    const halo = generatePattern("halo", 16, {}, 1);
+    for (const m of [variable, halo]) {
+      const prog = lowerSchedule(m, plan(m, "shift")).program;
+      expect(mscclCollective(prog.layout, prog.p)).toBe("alltoallv");
+      expect(coll(mscclXml(prog))).toBe("alltoallv");
+      const inputs = new Set(Array.from(prog.layout.sendSize));
+      if (m === halo) expect(inputs.size).toBeGreaterThan(1); // i_chunks differ per GPU
+    }
+    const uniform = matrixFromRows(Array.from({ length: 4 }, () => [5, 5, 5, 5]));
+    const prog = lowerSchedule(uniform, plan(uniform, "shift")).program;
+    expect(mscclCollective(prog.layout, prog.p)).toBe("alltoall");
+    expect(coll(mscclXml(prog))).toBe("alltoall");
+    // no self block: not MPI_Alltoall's layout (block j at j x count, P blocks)
+    const noSelf = matrixFromRows(Array.from({ length: 4 }, (_, i) => [5, 5, 5, 5].map((v, j) => (i === j ? 0 : v))));
+    const q = lowerSchedule(noSelf, plan(noSelf, "shift")).program;
+    expect(coll(mscclXml(q))).toBe("alltoallv");
+  });
   it("quantises to the gcd of every offset and count; a given chunk must divide them", () => {
     const m = matrixFromRows([
       [0, 6, 12],
