@@ -57,7 +57,7 @@ export function verifyProgram(m: CommMatrix, prog: Program, opts: ProgramVerifyO
   checks.push(matching.check);
   const run = runRendezvous(prog, matching.partner);
   const executed = executeProgram(m, prog, elementCodes(m), matching.partner, run);
-  checks.push(executed.delivery, executed.scratch);
+  checks.push(executed.delivery, executed.reads, executed.once, executed.scratch);
   if (executed.races) checks.push(executed.races);
   checks.push(checkDeadlock(prog, run));
   return makeReport(prog.algorithm, prog.p, checks);
