@@ -170,7 +170,9 @@ describe("deadlock freedom under rendezvous", () => {
     expect(row(report, "program-delivery").witness).toBe(
       `rank ${p - 1} recv[0] holds nothing, expected (0, ${p - 1}, 0)`,
     );
-    expect(row(report, "program-reads").witness).toMatch(/^rank \d+, round 0: send to \d+ .*, operation 0 of rank \d+ reads scratch\[0\], which holds no element/);
+    expect(row(report, "program-reads").witness).toMatch(
+      /^rank \d+, round 0: send to \d+ .*, operation 0 of rank \d+ reads scratch\[0\], which holds no element/,
+    );
   });
 
   it("a blocking send to itself waits for itself", () => {
