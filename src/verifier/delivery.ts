@@ -1,5 +1,6 @@
 /**
- * Delivery: every element ends at its destination, delivered once; causality; elements passing through their destination of every element of a payload plan (docs/verifier.md, delivery).
+ * Delivery: every element ends at its destination, delivered once; causality; departures from a destination
+ * (pass-through) of every element of a payload plan (docs/verifier.md, delivery).
  */
 import { bucketItems, bucketStarts } from "../internal/buckets.js";
 import { entry, type CommMatrix } from "../model/matrix.js";
