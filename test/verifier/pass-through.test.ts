@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { matrixFromRows } from "../../src/model/matrix.js";
 import { plan } from "../../src/planner/registry.js";
 import { verifySchedule } from "../../src/verifier/index.js";
+import { pack, unpack } from "../helpers/schedule-edit.js";
 
 /** The row `id` of a report. */
 const row = (r: ReturnType<typeof verifySchedule>, id: string) => r.checks.find((c) => c.id === id)!;
@@ -18,6 +19,25 @@ describe("delivery and pass-through", () => {
       "every element ends at its destination, delivered once (none missing, none twice, no stranger)",
     );
     expect(row(r, "pass-through")).toMatchObject({ holds: true, measured: 0, bound: null });
+  });
+
+  it("counts each departure of an element from its destination, exactly", () => {
+    const m = matrixFromRows([
+      [0, 3],
+      [0, 0],
+    ]);
+    const s = plan(m, "shift", { payload: true });
+    const stages = unpack(s);
+    const steps = stages[0]!.steps;
+    // elements 1..2 of 0 -> 1 leave node 1 and come back, twice; element 0 stays
+    for (let k = 0; k < 2; k++) {
+      steps.push({ transfers: [{ src: 1, dst: 0, size: 2, chunks: [[0, 1, 1, 2]] }], stalls: [] });
+      steps.push({ transfers: [{ src: 0, dst: 1, size: 2, chunks: [[0, 1, 1, 2]] }], stalls: [] });
+    }
+    const r = verifySchedule(m, pack({ ...s, algorithm: "hand" }, stages), { ports: 1 });
+    expect(r.checks.filter((c) => !c.holds).map((c) => c.id)).toEqual([]);
+    expect(row(r, "pass-through").measured).toBe(4);
+    expect(row(verifySchedule(m, s, { ports: 1 }), "pass-through").measured).toBe(0);
   });
 
   it("counts four-stage elements that reach their destination and leave it again (P = 3 dense)", () => {
