@@ -1,5 +1,6 @@
 /**
- * Delivery: exactly-once delivery and causality of every element of a payload plan (docs/verifier.md, delivery).
+ * Delivery: every element ends at its destination, delivered once; causality; departures from a destination
+ * (pass-through) of every element of a payload plan (docs/verifier.md, delivery).
  */
 import { bucketItems, bucketStarts } from "../internal/buckets.js";
 import { entry, type CommMatrix } from "../model/matrix.js";
@@ -15,6 +16,8 @@ const SOURCE = "docs/verifier.md, delivery and causality";
 export interface DeliveryResult {
   readonly delivery: Check;
   readonly causality: Check;
+  /** A measure, always holding: element departures from their own destination (correct, but extra traffic). */
+  readonly passThrough: Check;
   /**
    * Runs of elements visited while moving chunks (bounded by 1 + 3 x chunks per message: the proof that the check is
    * linear up to the sort).
@@ -66,7 +69,7 @@ export function checkDelivery(m: CommMatrix, s: Schedule, progress: ProgressCall
   return {
     delivery: check(
       "delivery",
-      "every element reaches its destination exactly once (none missing, none twice, no stranger)",
+      "every element ends at its destination, delivered once (none missing, none twice, no stranger)",
       SOURCE,
       t.badDelivery === 0,
       t.badDelivery,
@@ -81,6 +84,13 @@ export function checkDelivery(m: CommMatrix, s: Schedule, progress: ProgressCall
       t.badCausality,
       0,
       t.causalityWitness,
+    ),
+    passThrough: check(
+      "pass-through",
+      "elements that reach their destination and leave it again (departures counted; correct, but extra traffic)",
+      SOURCE,
+      true,
+      t.passThrough,
     ),
     runVisits: t.runVisits,
   };
@@ -107,6 +117,7 @@ class Tally {
   badDelivery = 0;
   badCausality = 0;
   runVisits = 0;
+  passThrough = 0;
   deliveryWitness: string | null = null;
   causalityWitness: string | null = null;
 }
@@ -238,6 +249,7 @@ function moveChunks(msg: Message, c: ChunkTable, order: Uint32Array, chunks: Chu
     for (let r = lo; r < hi;) {
       t.runVisits++;
       const next = runEnd[r]!;
+      if (from === d && holder[r] === d) t.passThrough += bs[next]! - bs[r]!;
       if (holder[r] !== from) {
         t.badCausality += next - r;
         t.causalityWitness ??= `step ${step}: node ${from} sends ${el(o, d, bs[r]!, bs[next]!)} but node ${holder[r]} holds ${ready[r]! > step ? "them from the end of this step (sent twice in one step)" : "them"}`;

@@ -9,7 +9,7 @@ import { check, type Check, type Unproven } from "./report.js";
 
 const SOURCE = "docs/verifier.md, message-level delivery";
 const TITLE =
-  "every element reaches its destination exactly once (message level: per ordered pair, transfers i -> j carry M[i][j])";
+  "every element ends at its destination, delivered once (message level: per ordered pair, transfers i -> j carry M[i][j])";
 
 /** What checkMessageDelivery decides: a `delivery` row, or why it could not be decided. */
 export type MessageDelivery =
@@ -45,7 +45,7 @@ export function checkMessageDelivery(m: CommMatrix, s: Schedule, audit?: PairAud
     check: null,
     unproven: {
       id: "delivery",
-      title: "every element reaches its destination exactly once",
+      title: "every element ends at its destination, delivered once",
       reason: "at message level",
       detail: `elements may be relayed (${relay}) and ${sums.mismatches} pair(s) i -> j do not carry M[i][j] directly`,
       howToProve: "plan with the option payload to prove it",

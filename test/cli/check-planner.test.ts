@@ -32,7 +32,7 @@ describe("commplan check-planner", () => {
       expect(r.err).toBe("");
       expect(r.code).toBe(1);
       expect(r.out).toMatch(/FAIL after \d+ runs?, shrunk \d+ times?/);
-      expect(r.out).toMatch(/check 'delivery' fails \(every element reaches its destination.*\): element 0 of message/);
+      expect(r.out).toMatch(/check 'delivery' fails \(every element ends at its destination.*\): element 0 of message/);
       expect(r.out).toMatch(/counterexample, P = 3 \(written to /);
       expect(readMatrixFile(out).p).toBe(3);
       expect(nonZero(out)).toEqual([1]);

@@ -18,6 +18,12 @@ export function describeOp(prog: Program, x: number): string {
   return `rank ${ops.rank[x]}, round ${ops.round[x]}: ${what} (tag ${ops.tag[x]}, ${ops.count[x]} elements)`;
 }
 
+/** Operation x with its place in its rank's program: `rank 3, operation 5 (round 1: send to 4 ...)`. */
+export function describeOpAt(prog: Program, x: number): string {
+  const r = prog.ops.rank[x]!;
+  return `${describeOp(prog, x)}, operation ${x - prog.rankStart[r]!} of rank ${r}`;
+}
+
 /**
  * Element codes, numbered column by column: element (o, d, x) is prefix[k] + x for the entry k of
  * (o, d) in the compressed columns of M (O(P + E) whatever the storage); EMPTY marks a slot that

@@ -1,23 +1,35 @@
 /**
- * Program execution on tagged elements: delivery to the receive displacements, scratch safety, and (nonblocking) buffer
- * races within a round.
+ * Program execution on tagged elements: delivery to the receive displacements, reads of written slots only, every
+ * message moved once, scratch safety, and (nonblocking) buffer races within a round.
  */
 import type { CommMatrix } from "../../model/matrix.js";
 import { slotOf } from "../../model/layout-slots.js";
 import { BUFFER_NAMES, type Program } from "../../model/program.js";
 import { check, type Check } from "../report.js";
-import { denseRounds, describeElement, describeOp, EMPTY, PROGRAM_SOURCE, type ElementCodes } from "./describe.js";
+import {
+  denseRounds,
+  describeElement,
+  describeOp,
+  describeOpAt,
+  EMPTY,
+  PROGRAM_SOURCE,
+  type ElementCodes,
+} from "./describe.js";
 import type { RendezvousRun } from "./rendezvous.js";
 
 /** The checks an execution decides. */
 export interface ExecutionChecks {
   readonly delivery: Check;
+  readonly reads: Check;
+  readonly once: Check;
   readonly scratch: Check;
   /** Nonblocking programs only. */
   readonly races: Check | null;
 }
 
 const PENDING = 0x7fffffff;
+/** The holder of an element a send has read and its receive has not yet written. */
+const IN_FLIGHT = -1;
 
 /**
  * Executes the program on buffers of element codes (one Float64 per slot, plus three Int32 stamps;
@@ -59,6 +71,24 @@ export function executeProgram(
     0,
     deliveryWitness,
   );
+  const reads = check(
+    "program-reads",
+    "every slot a send or a copy reads holds an element: its own send block, or one an earlier operation wrote",
+    PROGRAM_SOURCE,
+    found.unread === 0,
+    found.unread,
+    0,
+    found.unreadWitness,
+  );
+  const once = check(
+    "program-once",
+    "every element is sent only by the rank that holds it and written into its receive slot once: the program moves the plan's messages, each once",
+    PROGRAM_SOURCE,
+    found.twice === 0,
+    found.twice,
+    0,
+    found.twiceWitness,
+  );
   const scratch = check(
     "program-scratch",
     "no scratch slot is overwritten while its element is still to be sent on",
@@ -79,7 +109,7 @@ export function executeProgram(
         0,
         found.raceWitness,
       );
-  return { delivery, scratch, races: raceCheck };
+  return { delivery, reads, once, scratch, races: raceCheck };
 }
 
 /**
@@ -87,6 +117,10 @@ export function executeProgram(
  * witness.
  */
 interface Findings {
+  unread: number;
+  unreadWitness: string | null;
+  twice: number;
+  twiceWitness: string | null;
   unsafe: number;
   unsafeWitness: string | null;
   races: number;
@@ -100,9 +134,19 @@ interface Execution {
   /** The element code in every slot. */
   readonly content: Float64Array;
   readonly found: Findings;
-  /** Reads the pieces [from, to) of op x into out[at..]; scratch slots read become free from `freeAt`. */
+  /**
+   * Reads the pieces [from, to) of op x into out[at..], noting slots that hold no element; scratch slots read become
+   * free from `freeAt`.
+   */
   readonly gather: (x: number, from: number, to: number, out: Float64Array, at: number, freeAt: number) => void;
-  /** Writes src[at..] into the pieces [from, to) of op x at round `now`, noting overwritten scratch elements. */
+  /** Send x's elements out[at..at + count) leave its rank: each must be held there (else it is sent twice). */
+  readonly depart: (x: number, out: Float64Array, at: number) => void;
+  /** Receive y's elements src[at..at + count) arrive: its rank holds them. */
+  readonly arrive: (y: number, src: Float64Array, at: number) => void;
+  /**
+   * Writes src[at..] into the pieces [from, to) of op x at round `now`, noting overwritten scratch elements and receive
+   * slots written again while their element is still at the rank.
+   */
   readonly scatter: (x: number, from: number, to: number, src: Float64Array, at: number, now: number) => void;
   /** Stamps (or checks) the slots of pieces [from, to) of op x for nonblocking races in round k (nonblocking only). */
   readonly stamp: (
@@ -123,12 +167,21 @@ function startExecution(m: CommMatrix, prog: Program, codes: ElementCodes, block
   const freeFrom = new Int32Array(content.length);
   const readStamp = blocking ? null : new Int32Array(content.length),
     writeStamp = blocking ? null : new Int32Array(content.length);
-  const found: Findings = { unsafe: 0, unsafeWitness: null, races: 0, raceWitness: null };
+  const found: Findings = {
+    unread: 0,
+    unreadWitness: null,
+    twice: 0,
+    twiceWitness: null,
+    unsafe: 0,
+    unsafeWitness: null,
+    races: 0,
+    raceWitness: null,
+  };
+  const holder = initialHolders(m, codes);
   const race = (x: number, k: number, i: number, what: string): void => {
     found.races++;
     found.raceWitness ??= `${describeOp(prog, x)} touches ${BUFFER_NAMES[pieces.buffer[k]!]}[${pieces.offset[k]! + i}], which ${what}`;
   };
-  /** Reads the pieces [from, to) of op x into out[at..]; scratch slots read become free from `freeAt`. */
   const gather: Execution["gather"] = (x, from, to, out, at, freeAt) => {
     const b0 = 3 * ops.rank[x]!;
     for (let k = from; k < to; k++) {
@@ -136,14 +189,37 @@ function startExecution(m: CommMatrix, prog: Program, codes: ElementCodes, block
         c = pieces.count[k]!,
         scratch = pieces.buffer[k] === 2;
       for (let i = 0; i < c; i++) {
-        out[at++] = content[s0 + i]!;
+        const v = content[s0 + i]!;
+        out[at++] = v;
+        if (v === EMPTY) {
+          found.unread++;
+          found.unreadWitness ??= `${describeOpAt(prog, x)} reads ${BUFFER_NAMES[pieces.buffer[k]!]}[${pieces.offset[k]! + i}], which holds no element: no earlier operation wrote one there`;
+        }
         if (scratch) freeFrom[s0 + i] = freeAt;
       }
     }
   };
-  /** Writes src[at..] into the pieces [from, to) of op x at round `now`, noting overwritten scratch elements. */
+  const depart: Execution["depart"] = (x, out, at) => {
+    const r = ops.rank[x]!,
+      end = at + ops.count[x]!;
+    for (let i = at; i < end; i++) {
+      const v = out[i]!;
+      if (v === EMPTY) continue;
+      if (holder[v] !== r) {
+        found.twice++;
+        found.twiceWitness ??= `${describeOpAt(prog, x)} sends ${describeElement(codes, v)} (element ${i - at} of the message), which rank ${r} has already sent on: it moves twice`;
+      }
+      holder[v] = IN_FLIGHT;
+    }
+  };
+  const arrive: Execution["arrive"] = (y, src, at) => {
+    const r = ops.rank[y]!,
+      end = at + ops.count[y]!;
+    for (let i = at; i < end; i++) if (src[i] !== EMPTY) holder[src[i]!] = r;
+  };
   const scatter: Execution["scatter"] = (x, from, to, src, at, now) => {
-    const b0 = 3 * ops.rank[x]!;
+    const r = ops.rank[x]!,
+      b0 = 3 * r;
     for (let k = from; k < to; k++) {
       const s0 = base[b0 + pieces.buffer[k]!]! + pieces.offset[k]!,
         c = pieces.count[k]!,
@@ -151,6 +227,10 @@ function startExecution(m: CommMatrix, prog: Program, codes: ElementCodes, block
       for (let i = 0; i < c; i++) {
         const v = src[at++]!,
           s = s0 + i;
+        if (pieces.buffer[k] === 1 && content[s] !== EMPTY && holder[content[s]!] === r) {
+          found.twice++;
+          found.twiceWitness ??= `${describeOpAt(prog, x)} writes ${describeElement(codes, v)} into recv[${pieces.offset[k]! + i}], which already holds ${describeElement(codes, content[s]!)}, not sent on: a receive slot written twice`;
+        }
         if (scratch) {
           const old = content[s]!;
           if (freeFrom[s]! > now && old !== EMPTY && old !== v) {
@@ -178,7 +258,7 @@ function startExecution(m: CommMatrix, prog: Program, codes: ElementCodes, block
       }
     }
   };
-  return { base, content, found, gather, scatter, stamp };
+  return { base, content, found, gather, depart, arrive, scatter, stamp };
 }
 
 /**
@@ -187,7 +267,7 @@ function startExecution(m: CommMatrix, prog: Program, codes: ElementCodes, block
  */
 function runBlocking(ex: Execution, prog: Program, partner: Int32Array, run: RendezvousRun, tmp: Float64Array): void {
   const { ops } = prog;
-  const { gather, scatter } = ex;
+  const { gather, depart, arrive, scatter } = ex;
   for (const x of run.order) {
     const ps = ops.pieceStart[x]!,
       pe = ops.pieceStart[x + 1]!;
@@ -198,7 +278,9 @@ function runBlocking(ex: Execution, prog: Program, partner: Int32Array, run: Ren
     } else {
       const y = partner[x]!;
       gather(x, ps, pe, tmp, 0, 0);
+      depart(x, tmp, 0);
       scatter(y, ops.pieceStart[y]!, ops.pieceStart[y + 1]!, tmp, 0, 0);
+      arrive(y, tmp, 0);
     }
   }
 }
@@ -212,7 +294,7 @@ function runBlocking(ex: Execution, prog: Program, partner: Int32Array, run: Ren
 function runNonblocking(ex: Execution, prog: Program, partner: Int32Array, tmp: Float64Array): void {
   const { ops } = prog;
   const n = ops.rank.length;
-  const { gather, scatter, stamp } = ex;
+  const { gather, depart, arrive, scatter, stamp } = ex;
   const { idx, count } = denseRounds(ops.round);
   const start = new Uint32Array(count + 1),
     roundSends = new Float64Array(count);
@@ -238,6 +320,7 @@ function runNonblocking(ex: Execution, prog: Program, partner: Int32Array, tmp: 
         stamp(x, ps, pe, k, true, false, "send");
         stageAt[x] = at;
         gather(x, ps, pe, stage, at, k + 1);
+        depart(x, stage, at);
         at += ops.count[x]!;
       } else if (ops.kind[x] === 1) {
         stamp(x, ps, pe, k, false, true, "recv");
@@ -252,9 +335,24 @@ function runNonblocking(ex: Execution, prog: Program, partner: Int32Array, tmp: 
     for (let q = start[k]!; q < start[k + 1]!; q++) {
       const x = byRound[q]!,
         y = partner[x]!;
-      if (ops.kind[x] === 1 && y >= 0) scatter(x, ops.pieceStart[x]!, ops.pieceStart[x + 1]!, stage, stageAt[y]!, k);
+      if (ops.kind[x] !== 1 || y < 0) continue;
+      scatter(x, ops.pieceStart[x]!, ops.pieceStart[x + 1]!, stage, stageAt[y]!, k);
+      arrive(x, stage, stageAt[y]!);
     }
   }
+}
+
+/** Every element's holder at the start: its origin rank (indexed by element code). */
+function initialHolders(m: CommMatrix, codes: ElementCodes): Int32Array {
+  const holder = new Int32Array(codes.total);
+  const { colStart, row, val } = codes.cols;
+  for (let d = 0; d < m.p; d++) {
+    for (let k = colStart[d]!; k < colStart[d + 1]!; k++) {
+      const g = codes.prefix[k]!;
+      holder.fill(row[k]!, g, g + val[k]!);
+    }
+  }
+  return holder;
 }
 
 /**

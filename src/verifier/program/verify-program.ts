@@ -1,6 +1,6 @@
 /**
- * verifyProgram: the program checks (well-formed, matching, delivery by execution, scratch safety, races, deadlock
- * freedom) of a lowered schedule.
+ * verifyProgram: the program checks (well-formed, matching, delivery by execution, reads of written slots, each message
+ * moved once, scratch safety, races, deadlock freedom) of a lowered schedule.
  */
 import { fail } from "../../model/errors.js";
 import { checkMadeFor, type CommMatrix } from "../../model/matrix.js";
@@ -16,7 +16,7 @@ import { checkDeadlock, runRendezvous } from "./rendezvous.js";
 export interface ProgramVerifyOptions {
   /**
    * The most buffer slots (send + receive + scratch elements over all ranks) the execution checks may allocate (default
-   * 2^24, 20 bytes each).
+   * 2^24, up to 24 bytes each).
    */
   readonly maxElements?: number;
 }
@@ -57,7 +57,7 @@ export function verifyProgram(m: CommMatrix, prog: Program, opts: ProgramVerifyO
   checks.push(matching.check);
   const run = runRendezvous(prog, matching.partner);
   const executed = executeProgram(m, prog, elementCodes(m), matching.partner, run);
-  checks.push(executed.delivery, executed.scratch);
+  checks.push(executed.delivery, executed.reads, executed.once, executed.scratch);
   if (executed.races) checks.push(executed.races);
   checks.push(checkDeadlock(prog, run));
   return makeReport(prog.algorithm, prog.p, checks);

@@ -166,9 +166,12 @@ describe("deadlock freedom under rendezvous", () => {
     // Sending before receiving on the middle ranks does not deadlock (the chain unwinds from its end) but forwards empty slots.
     for (let i = 1; i < p - 1; i++) ops[i]!.reverse();
     const report = verifyProgram(m, pack(m, { variant: "blocking", rounds: 1, ...lay, ops }));
-    expect(failing(report)).toEqual(["program-delivery"]);
+    expect(failing(report)).toEqual(["program-delivery", "program-reads"]);
     expect(row(report, "program-delivery").witness).toBe(
       `rank ${p - 1} recv[0] holds nothing, expected (0, ${p - 1}, 0)`,
+    );
+    expect(row(report, "program-reads").witness).toMatch(
+      /^rank \d+, round 0: send to \d+ .*, operation 0 of rank \d+ reads scratch\[0\], which holds no element/,
     );
   });
 

@@ -23,6 +23,8 @@ describe("verifyProgram on valid programs", () => {
       "program-well-formed",
       "program-matching",
       "program-delivery",
+      "program-reads",
+      "program-once",
       "program-scratch",
       "program-races",
       "program-deadlock",
@@ -32,6 +34,8 @@ describe("verifyProgram on valid programs", () => {
       "program-well-formed",
       "program-matching",
       "program-delivery",
+      "program-reads",
+      "program-once",
       "program-scratch",
       "program-deadlock",
     ]);
