@@ -7,6 +7,7 @@ import type { CommMatrix } from "../model/matrix.js";
 import { matrixArb } from "./matrix-arbitraries.js";
 import { checkScheduleFor, failureOfError, type CheckFailure, type ScheduleCheckOptions } from "./schedule-check.js";
 import { ScheduleCheckError } from "./verify-or-throw.js";
+import { DETERMINISM_SAMPLE, determinismFailure, type PlanOutcome } from "./determinism.js";
 
 /** A planner under test: a matrix to a Schedule, a plain schedule JSON object or its text. */
 export type PlanFn = (matrix: CommMatrix) => unknown;
@@ -27,28 +28,60 @@ export function plannerOutputFailure(
 
 /** Runs the planner on `m` and checks what it returns; the failure, or null. */
 export function planFailure(plan: PlanFn, m: CommMatrix, options: ScheduleCheckOptions = {}): CheckFailure | null {
-  let out: unknown;
+  return outcomeFailure(m, callPlan(plan, m), options);
+}
+
+/** Calls the planner once; its output or what it threw. */
+function callPlan(plan: PlanFn, m: CommMatrix): PlanOutcome {
   try {
-    out = plan(m);
+    return { output: plan(m) };
   } catch (e) {
-    return failureOfError("planner", "the planner returns a schedule", e);
+    return { thrown: e };
   }
-  return plannerOutputFailure(m, out, options);
+}
+
+/** The same for an asynchronous planner. */
+async function callAsyncPlan(plan: (matrix: CommMatrix) => Promise<unknown>, m: CommMatrix): Promise<PlanOutcome> {
+  try {
+    return { output: await plan(m) };
+  } catch (e) {
+    return { thrown: e };
+  }
+}
+
+/** The failure of one outcome: the planner's throw (check 'planner') or the first failing check of its output. */
+function outcomeFailure(m: CommMatrix, o: PlanOutcome, options: ScheduleCheckOptions): CheckFailure | null {
+  if ("thrown" in o) return failureOfError("planner", "the planner returns a schedule", o.thrown);
+  return plannerOutputFailure(m, o.output, options);
+}
+
+/**
+ * Whether a run plans its matrix a second time: every failing run, and every DETERMINISM_SAMPLE-th run from the first
+ * (a counter per property, so that the same seed samples the same runs).
+ */
+function sampler(): (failed: boolean) => boolean {
+  let runs = 0;
+  return (failed) => runs++ % DETERMINISM_SAMPLE === 0 || failed;
 }
 
 /**
  * A property over matrices (options.matrices, default matrixArb()) that `plan` returns a schedule
- * passing every check of the verifier and the stated bounds. A failing run throws a
- * ScheduleCheckError naming the check and its witness; fast-check shrinks the matrix.
- * Use with `fc.assert(plannerProperty(plan))` or `fc.check(...)`.
+ * passing every check of the verifier and the stated bounds, and the same schedule when a matrix is
+ * planned twice (every failing matrix is, and every DETERMINISM_SAMPLE-th passing one). A failing
+ * run throws a ScheduleCheckError naming the check ('deterministic' for a planner whose two outputs
+ * differ) and its witness; fast-check shrinks the matrix. Use with `fc.assert(plannerProperty(plan))`
+ * or `fc.check(...)`.
  */
 export function plannerProperty(
   plan: PlanFn,
   options: PlannerPropertyOptions = {},
 ): fc.IPropertyWithHooks<[CommMatrix]> {
+  const twice = sampler();
   return fc.property(options.matrices ?? matrixArb(), (m) => {
-    const f = planFailure(plan, m, options);
-    if (f !== null) throw new ScheduleCheckError(f, null);
+    const first = callPlan(plan, m);
+    const f = outcomeFailure(m, first, options);
+    const g = twice(f !== null) ? determinismFailure(m, first, callPlan(plan, m)) : null;
+    if (g !== null || f !== null) throw new ScheduleCheckError((g ?? f)!, null);
   });
 }
 
@@ -60,14 +93,11 @@ export function asyncPlannerProperty(
   plan: (matrix: CommMatrix) => Promise<unknown>,
   options: PlannerPropertyOptions = {},
 ): fc.IAsyncPropertyWithHooks<[CommMatrix]> {
+  const twice = sampler();
   return fc.asyncProperty(options.matrices ?? matrixArb(), async (m) => {
-    let out: unknown;
-    try {
-      out = await plan(m);
-    } catch (e) {
-      throw new ScheduleCheckError(failureOfError("planner", "the planner returns a schedule", e), null);
-    }
-    const f = plannerOutputFailure(m, out, options);
-    if (f !== null) throw new ScheduleCheckError(f, null);
+    const first = await callAsyncPlan(plan, m);
+    const f = outcomeFailure(m, first, options);
+    const g = twice(f !== null) ? determinismFailure(m, first, await callAsyncPlan(plan, m)) : null;
+    if (g !== null || f !== null) throw new ScheduleCheckError((g ?? f)!, null);
   });
 }
