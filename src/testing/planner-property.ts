@@ -55,13 +55,26 @@ function outcomeFailure(m: CommMatrix, o: PlanOutcome, options: ScheduleCheckOpt
   return plannerOutputFailure(m, o.output, options);
 }
 
+/** Whether a run plans its matrix twice (`failed`: its first plan failed), and what to note when the two differ. */
+interface Sampler {
+  readonly twice: (failed: boolean) => boolean;
+  readonly differed: () => void;
+}
+
 /**
- * Whether a run plans its matrix a second time: every failing run, and every DETERMINISM_SAMPLE-th run from the first
- * (a counter per property, so that the same seed samples the same runs).
+ * Which runs plan their matrix a second time: every failing run, every DETERMINISM_SAMPLE-th run from the first (a
+ * counter per property, so that the same seed samples the same runs), and every run once two plans have differed (so
+ * that shrinking a nondeterministic failure sees it on every candidate).
  */
-function sampler(): (failed: boolean) => boolean {
-  let runs = 0;
-  return (failed) => runs++ % DETERMINISM_SAMPLE === 0 || failed;
+function sampler(): Sampler {
+  let runs = 0,
+    seen = false;
+  return {
+    twice: (failed) => runs++ % DETERMINISM_SAMPLE === 0 || failed || seen,
+    differed: () => {
+      seen = true;
+    },
+  };
 }
 
 /**
@@ -76,11 +89,12 @@ export function plannerProperty(
   plan: PlanFn,
   options: PlannerPropertyOptions = {},
 ): fc.IPropertyWithHooks<[CommMatrix]> {
-  const twice = sampler();
+  const s = sampler();
   return fc.property(options.matrices ?? matrixArb(), (m) => {
     const first = callPlan(plan, m);
     const f = outcomeFailure(m, first, options);
-    const g = twice(f !== null) ? determinismFailure(m, first, callPlan(plan, m)) : null;
+    const g = s.twice(f !== null) ? determinismFailure(m, first, callPlan(plan, m)) : null;
+    if (g !== null) s.differed();
     if (g !== null || f !== null) throw new ScheduleCheckError((g ?? f)!, null);
   });
 }
@@ -93,11 +107,12 @@ export function asyncPlannerProperty(
   plan: (matrix: CommMatrix) => Promise<unknown>,
   options: PlannerPropertyOptions = {},
 ): fc.IAsyncPropertyWithHooks<[CommMatrix]> {
-  const twice = sampler();
+  const s = sampler();
   return fc.asyncProperty(options.matrices ?? matrixArb(), async (m) => {
     const first = await callAsyncPlan(plan, m);
     const f = outcomeFailure(m, first, options);
-    const g = twice(f !== null) ? determinismFailure(m, first, await callAsyncPlan(plan, m)) : null;
+    const g = s.twice(f !== null) ? determinismFailure(m, first, await callAsyncPlan(plan, m)) : null;
+    if (g !== null) s.differed();
     if (g !== null || f !== null) throw new ScheduleCheckError((g ?? f)!, null);
   });
 }
