@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import type { CommMatrix } from "../model/matrix.js";
-import { matrixArb } from "./matrix-arbitraries.js";
+import { anyMatrixArb } from "./planner-matrices.js";
 import { checkScheduleFor, failureOfError, type CheckFailure, type ScheduleCheckOptions } from "./schedule-check.js";
 import { ScheduleCheckError } from "./verify-or-throw.js";
 import { DETERMINISM_SAMPLE, determinismFailure, type PlanOutcome } from "./determinism.js";
@@ -12,7 +12,7 @@ import { DETERMINISM_SAMPLE, determinismFailure, type PlanOutcome } from "./dete
 /** A planner under test: a matrix to a Schedule, a plain schedule JSON object or its text. */
 export type PlanFn = (matrix: CommMatrix) => unknown;
 
-/** Options of plannerProperty: the checks, and the matrices to try (default matrixArb()). */
+/** Options of plannerProperty: the checks, and the matrices to try (default anyMatrixArb()). */
 export interface PlannerPropertyOptions extends ScheduleCheckOptions {
   readonly matrices?: fc.Arbitrary<CommMatrix>;
 }
@@ -78,7 +78,7 @@ function sampler(): Sampler {
 }
 
 /**
- * A property over matrices (options.matrices, default matrixArb()) that `plan` returns a schedule
+ * A property over matrices (options.matrices, default anyMatrixArb()) that `plan` returns a schedule
  * passing every check of the verifier and the stated bounds, and the same schedule when a matrix is
  * planned twice (every failing matrix is, and every DETERMINISM_SAMPLE-th passing one). A failing
  * run throws a ScheduleCheckError naming the check ('deterministic' for a planner whose two outputs
@@ -90,7 +90,7 @@ export function plannerProperty(
   options: PlannerPropertyOptions = {},
 ): fc.IPropertyWithHooks<[CommMatrix]> {
   const s = sampler();
-  return fc.property(options.matrices ?? matrixArb(), (m) => {
+  return fc.property(options.matrices ?? anyMatrixArb(), (m) => {
     const first = callPlan(plan, m);
     const f = outcomeFailure(m, first, options);
     const g = s.twice(f !== null) ? determinismFailure(m, first, callPlan(plan, m)) : null;
@@ -108,11 +108,25 @@ export function asyncPlannerProperty(
   options: PlannerPropertyOptions = {},
 ): fc.IAsyncPropertyWithHooks<[CommMatrix]> {
   const s = sampler();
-  return fc.asyncProperty(options.matrices ?? matrixArb(), async (m) => {
+  return fc.asyncProperty(options.matrices ?? anyMatrixArb(), async (m) => {
     const first = await callAsyncPlan(plan, m);
     const f = outcomeFailure(m, first, options);
     const g = s.twice(f !== null) ? determinismFailure(m, first, await callAsyncPlan(plan, m)) : null;
     if (g !== null) s.differed();
     if (g !== null || f !== null) throw new ScheduleCheckError((g ?? f)!, null);
   });
+}
+
+/**
+ * Plans `m` twice more and returns what that shows: a 'deterministic' failure when the two outputs differ, else the
+ * failure both share, or null when both pass (a counterexample that does not reproduce).
+ */
+export async function replayFailure(
+  plan: (matrix: CommMatrix) => Promise<unknown>,
+  m: CommMatrix,
+  options: ScheduleCheckOptions = {},
+): Promise<CheckFailure | null> {
+  const a = await callAsyncPlan(plan, m);
+  const b = await callAsyncPlan(plan, m);
+  return determinismFailure(m, a, b) ?? outcomeFailure(m, a, options);
 }
