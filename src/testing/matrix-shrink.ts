@@ -49,11 +49,20 @@ function withEntry(m: CommMatrix, x: number, v: number): CommMatrix {
 
 /**
  * Smaller matrices: blocks of nodes deleted (half of them, then two, then one; last block first), each entry zeroed,
- * then each entry lowered by a binary search toward minEntry (a failing entry ends at its least failing value).
+ * then each entry lowered by a binary search toward minEntry (a failing entry ends at its least failing value); a
+ * deletion that gives the same matrix as an earlier one is not tried again.
  */
 function* smaller(m: CommMatrix, minP: number, minEntry: number): Generator<fc.Value<CommMatrix>> {
+  const seen = new Set<string>();
+  const fresh = (c: CommMatrix): boolean => {
+    const key = `${c.p}:${c.data.join(",")}`;
+    return !seen.has(key) && seen.add(key) !== undefined;
+  };
   for (const d of blockSizes(m.p, minP))
-    for (let k = m.p - d; k >= 0; k--) yield new fc.Value(withoutNodes(m, k, d), undefined);
+    for (let k = m.p - d; k >= 0; k--) {
+      const c = withoutNodes(m, k, d);
+      if (fresh(c)) yield new fc.Value(c, undefined);
+    }
   const { data } = m;
   for (let x = 0; x < data.length; x++) if (data[x]! > 0) yield new fc.Value(withEntry(m, x, 0), undefined);
   for (let x = 0; x < data.length; x++)
