@@ -111,8 +111,8 @@ function applyMasks(
  * P, so shrinking P keeps them) or a grid at a density drawn per matrix, some rows and columns
  * emptied. Shrinks toward small P, fewer entries, entries near node 0, small values and no emptied
  * rows; and on the matrix itself, by deleting nodes (src/testing/matrix-shrink.ts). The draws lean toward what
- * triggers bugs early: P near minP, dense grids, entries among the four smallest (both parities) or at maxEntry, and, in one
- * matrix in three, all non-zero entries equal.
+ * triggers bugs early: P near minP, dense grids, entries among the four smallest (both parities) or at maxEntry,
+ * and, in one matrix in three, all non-zero entries equal.
  */
 export function matrixArb(options: MatrixArbOptions = {}): fc.Arbitrary<CommMatrix> {
   const o = resolve(options);

@@ -187,7 +187,7 @@ describe("commplan check-planner --command: the process", () => {
 });
 
 describe("commplan check-planner: storage, nondeterminism and bounds", () => {
-  it("draws sparse storage too with --family any: a planner wrong only on sparse matrices is found on 2 nodes", async () => {
+  it("--family any draws sparse storage: a planner wrong only on sparse matrices is found on 2 nodes", async () => {
     for (const seed of ["1", "2", "3"]) {
       const r = await run("check-planner", fixture("sparse-only"), "--seed", seed);
       expect(r.code).toBe(1);
@@ -202,7 +202,11 @@ describe("commplan check-planner: storage, nondeterminism and bounds", () => {
         const a = await run("check-planner", fixture(name), "--seed", seed);
         expect(a.code).toBe(1);
         expect(a.out).toMatch(
-          /check 'deterministic' fails \(the same matrix planned twice gives the same schedule\): nondeterministic planner: P = \d+ planned twice gives two different schedules; line \d+: first ".*", then ".*"/,
+          new RegExp(
+            "check 'deterministic' fails \\(the same matrix planned twice gives the same schedule\\): " +
+              "nondeterministic planner: P = \\d+ planned twice gives two different schedules; " +
+              'line \\d+: first ".*", then ".*"',
+          ),
         );
         const b = await run("check-planner", fixture(name), "--seed", seed);
         // the module is loaded once per process: its generator goes on, the verdict stays
@@ -211,15 +215,18 @@ describe("commplan check-planner: storage, nondeterminism and bounds", () => {
       }
   });
 
-  it("replays the counterexample before printing it: a failure that does not reproduce is a nondeterministic planner", async () => {
+  it("replays a counterexample before printing it: one that does not reproduce is nondeterministic", async () => {
     const r = await run("check-planner", fixture("fails-twice"));
     expect(r.code).toBe(1);
     expect(r.out).toMatch(
-      /check 'deterministic' fails .*: nondeterministic planner: on the counterexample it failed \(check 'delivery' fails .*\), then passed twice on replay/,
+      new RegExp(
+        "check 'deterministic' fails .*: nondeterministic planner: " +
+          "on the counterexample it failed \\(check 'delivery' fails .*\\), then passed twice on replay",
+      ),
     );
   });
 
-  it("states the kit's bounds as flags: --max-steps, --max-buffer (numbers or functions of P), --time-factor on --machine in --mode", async () => {
+  it("states the kit's bounds as flags: --max-steps, --max-buffer, --time-factor on --machine in --mode", async () => {
     const ok = await run("check-planner", fixture("two-hop"), "--max-steps", "P-1", "--runs", "50");
     expect(ok).toMatchObject({ code: 0, err: "" });
     expect(ok.out).toMatch(
@@ -231,7 +238,10 @@ describe("commplan check-planner: storage, nondeterminism and bounds", () => {
     const buffer = await run("check-planner", fixture("two-hop"), "--max-buffer", "3P");
     expect(buffer.code).toBe(1);
     expect(buffer.out).toMatch(
-      /check 'max-buffer' fails \(every node holds at most \d+ elements at a step boundary\): node \d+ holds \d+ elements/,
+      new RegExp(
+        "check 'max-buffer' fails \\(every node holds at most \\d+ elements at a step boundary\\): " +
+          "node \\d+ holds \\d+ elements",
+      ),
     );
     const time = await run(
       "check-planner",
@@ -245,7 +255,10 @@ describe("commplan check-planner: storage, nondeterminism and bounds", () => {
     );
     expect(time.code).toBe(1);
     expect(time.out).toMatch(
-      /time <= 2 x traffic bound on t3d-004 \(blocking\)\)\ncheck 'modelled-time' fails \(modelled time on t3d-004 <= 2 x the traffic lower bound\)/,
+      new RegExp(
+        "time <= 2 x traffic bound on t3d-004 \\(blocking\\)\\)\\n" +
+          "check 'modelled-time' fails \\(modelled time on t3d-004 <= 2 x the traffic lower bound\\)",
+      ),
     );
     const lone = await run("check-planner", fixture("two-hop"), "--time-factor", "2");
     expect(lone).toMatchObject({

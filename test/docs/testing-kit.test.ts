@@ -53,7 +53,7 @@ describe("docs/testing-kit.md examples", () => {
     expect(runBlock('import assert from "node:assert/strict";\nassert.equal(1, 2);\n', "mjs").status).not.toBe(0);
   });
 
-  it("says what is drawn, how shrinking works and what determinism check runs, and documents every check-planner flag", async () => {
+  it("says what is drawn, how shrinking works, what determinism check runs, and every check-planner flag", async () => {
     for (const h of ["## What is drawn", "## How shrinking works", "## The determinism check"])
       expect(doc).toContain(`\n${h}\n`);
     const help = await run("check-planner", "--help");

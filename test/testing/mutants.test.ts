@@ -32,7 +32,7 @@ describe("the kit's mutant planners", () => {
   });
 
   for (const mu of MUTANTS)
-    it(`catches '${mu.name}' on every seed within ${DEFAULT_RUNS} runs, no larger than the smallest known failure`, () => {
+    it(`catches '${mu.name}' on every seed within ${DEFAULT_RUNS} runs, shrunk to its smallest failure`, () => {
       for (const seed of SEEDS) {
         const r = check(mu.make, seed);
         expect({ seed, failed: r.failed }).toEqual({ seed, failed: true });
@@ -40,7 +40,7 @@ describe("the kit's mutant planners", () => {
       }
     });
 
-  it("finds the parity-triggered collision early: median runs to failure over 20 seeds at most 12, none past 100", () => {
+  it("finds the parity-triggered collision early: median runs to failure on 20 seeds <= 12, none past 100", () => {
     const runs = Array.from({ length: 20 }, (_, k) => check(mutant("parity").make, k + 1, 1000))
       .map((r) => (r.failed ? r.runs : Infinity))
       .sort((a, b) => a - b);
@@ -48,7 +48,7 @@ describe("the kit's mutant planners", () => {
     expect(runs[19]).toBeLessThanOrEqual(DEFAULT_RUNS);
   });
 
-  it("shrinks the odd-P drop to P = 3 with M[0][2] = 3 on 20 seeds (P by halving and twos, entries to their least)", () => {
+  it("shrinks the odd-P drop to P = 3 with M[0][2] = 3 on 20 seeds (P halved and in twos, entries to least)", () => {
     for (let seed = 1; seed <= 20; seed++) {
       const r = check(mutant("odd-P").make, seed);
       expect({ seed, rows: r.m && Array.from(r.m.data) }).toEqual({ seed, rows: [0, 0, 3, 0, 0, 0, 0, 0, 0] });

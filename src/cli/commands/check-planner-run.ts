@@ -47,6 +47,9 @@ function matrixText(m: CommMatrix): string {
     .join("");
 }
 
+/** How the witness of a counterexample that does not reproduce ends. */
+const REPLAY_PASSED = "then passed twice on replay";
+
 /**
  * The failure to print for a counterexample, after planning it twice more (unless its failure is 'deterministic'
  * already): the shrunk failure when the replay shows it again, the replay's failure when it differs (its two plans
@@ -65,7 +68,7 @@ async function replayed(
     return {
       check: DETERMINISM_CHECK,
       title: "the same matrix planned twice gives the same schedule",
-      witness: `nondeterministic planner: on the counterexample it failed (${failureLine(shrunk)}), then passed twice on replay`,
+      witness: `nondeterministic planner: on the counterexample it failed (${failureLine(shrunk)}), ${REPLAY_PASSED}`,
     };
   return again.check === shrunk.check ? shrunk : again;
 }

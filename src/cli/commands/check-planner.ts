@@ -55,7 +55,7 @@ export function registerCheckPlanner(program: Command, ctx: CliContext): void {
     .addOption(
       new Option(
         "--family <name>",
-        "matrices: any (random matrices, dense and sparse, and every pattern family), or a pattern of 'commplan patterns' that reads no file",
+        "matrices: any (random, dense and sparse, and every pattern), or a pattern of 'commplan patterns' that reads no file",
       )
         .choices(["any", ...PATTERNS.filter((p) => p.file === undefined).map((p) => p.name)])
         .default("any"),
