@@ -4,6 +4,8 @@
  */
 export { default as fc } from "fast-check";
 export { matrixArb, MAX_ENTRY_OPTION, type MatrixArbOptions } from "./matrix-arbitraries.js";
+export { anyMatrixArb, type AnyMatrixArbOptions } from "./planner-matrices.js";
+export { DETERMINISM_SAMPLE } from "./determinism.js";
 export {
   patternArb,
   hRelationArb,
@@ -38,6 +40,7 @@ export {
   asyncPlannerProperty,
   planFailure,
   plannerOutputFailure,
+  replayFailure,
   type PlanFn,
   type PlannerPropertyOptions,
 } from "./planner-property.js";

@@ -74,6 +74,25 @@ function entryArb(min: number, max: number): fc.Arbitrary<number> {
   return fc.bigInt({ min: BigInt(min), max: BigInt(max) }).map(Number);
 }
 
+/**
+ * Entries biased toward the values that trigger bugs early: the smallest four (both parities), the largest, and
+ * otherwise any value of the range.
+ */
+function biasedEntryArb(min: number, max: number): fc.Arbitrary<number> {
+  const small = fc.integer({ min, max: Math.min(max, min + 3) });
+  const edge = fc.constantFrom(...new Set([min, max, Math.max(min, max - 1)]));
+  return fc.oneof(
+    { weight: 4, arbitrary: small },
+    { weight: 1, arbitrary: edge },
+    { weight: 3, arbitrary: entryArb(min, max) },
+  );
+}
+
+/** P biased toward the small end: half the draws in minP..minP+4, the rest over the whole range. */
+function biasedPArb(minP: number, maxP: number): fc.Arbitrary<number> {
+  return fc.oneof(fc.integer({ min: minP, max: Math.min(maxP, minP + 4) }), fc.integer({ min: minP, max: maxP }));
+}
+
 /** Empties the masked rows and columns (and the diagonal when not allowed) of row-major data. */
 function applyMasks(
   p: number,
@@ -91,19 +110,23 @@ function applyMasks(
  * Any communication matrix: P in minP..maxP, either a few [i, j, value] entries (i and j taken mod
  * P, so shrinking P keeps them) or a grid at a density drawn per matrix, some rows and columns
  * emptied. Shrinks toward small P, fewer entries, entries near node 0, small values and no emptied
- * rows; and on the matrix itself, by deleting nodes (src/testing/matrix-shrink.ts).
+ * rows; and on the matrix itself, by deleting nodes (src/testing/matrix-shrink.ts). The draws lean toward what
+ * triggers bugs early: P near minP, dense grids, entries among the four smallest (both parities) or at maxEntry,
+ * and, in one matrix in three, all non-zero entries equal.
  */
 export function matrixArb(options: MatrixArbOptions = {}): fc.Arbitrary<CommMatrix> {
   const o = resolve(options);
   const n = o.maxP * o.maxP;
-  const value = entryArb(o.minEntry, o.maxEntry);
+  const value = biasedEntryArb(o.minEntry, o.maxEntry);
   const sparse = fc
     .array(fc.tuple(fc.nat(o.maxP - 1), fc.nat(o.maxP - 1), value), { maxLength: n })
     .map((es) => (p: number, data: Float64Array) => {
       for (const [i, j, v] of es) data[(i % p) * p + (j % p)] = v;
     });
   // ascending, so that shrinking goes toward sparser grids (a draw that shrinks to 0 empties its entry)
-  const pct = fc.constantFrom(...[...o.densities].sort((a, b) => a - b).map((d) => Math.round(d * 1000)));
+  const pcts = [...o.densities].sort((a, b) => a - b).map((d) => Math.round(d * 1000));
+  // the densest one twice as often as the others: conditions on several entries at once come up early
+  const pct = fc.oneof(fc.constantFrom(...pcts), fc.constant(pcts[pcts.length - 1]!));
   const grid = fc
     .tuple(pct, fc.array(fc.tuple(fc.integer({ min: 0, max: 999 }), value), { minLength: n, maxLength: n }))
     .map(([density, cells]) => (p: number, data: Float64Array) => {
@@ -120,12 +143,15 @@ export function matrixArb(options: MatrixArbOptions = {}): fc.Arbitrary<CommMatr
   const none: boolean[] = [];
   const masks = o.emptyRows ? fc.tuple(mask, mask) : fc.constant([none, none] as const);
   const storage = o.storage === "mixed" ? fc.boolean() : fc.constant(o.storage === "sparse");
+  // one matrix in three has all its non-zero entries equal (ties between senders, equal message sizes)
+  const same = fc.oneof({ weight: 2, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: value });
   const drawn = fc
-    .tuple(fc.integer({ min: o.minP, max: o.maxP }), fc.oneof(sparse, grid), masks, storage)
-    .map(([p, fill, [rowOff, colOff], asSparse]) => {
+    .tuple(biasedPArb(o.minP, o.maxP), fc.oneof(sparse, grid), masks, storage, same)
+    .map(([p, fill, [rowOff, colOff], asSparse, equal]) => {
       const data = new Float64Array(p * p);
       fill(p, data);
       applyMasks(p, data, rowOff, colOff, o.diagonal);
+      if (equal !== null) for (let x = 0; x < data.length; x++) if (data[x]! > 0) data[x] = equal;
       const m = matrixFromData(p, data, { elementBytes: o.elementBytes });
       return asSparse ? toSparse(m) : m;
     });

@@ -1,6 +1,6 @@
 /**
- * nodeShrinking: an arbitrary of matrices that shrinks by deleting nodes, zeroing entries and lowering values (on the
- * matrix itself).
+ * nodeShrinking: an arbitrary of matrices that shrinks by deleting blocks of nodes, zeroing entries and lowering values
+ * to their least failing ones (on the matrix itself).
  */
 import fc from "fast-check";
 import { matrixFromData, toSparse, type CommMatrix } from "../model/matrix.js";
@@ -10,17 +10,34 @@ function like(m: CommMatrix, shrunk: CommMatrix): CommMatrix {
   return m.sparse ? toSparse(shrunk) : shrunk;
 }
 
-/** The matrix without node k (its row and column). */
-function withoutNode(m: CommMatrix, k: number): CommMatrix {
+/** The matrix without nodes k..k+d-1 (their rows and columns). */
+function withoutNodes(m: CommMatrix, k: number, d: number): CommMatrix {
   const { p, data } = m;
-  const q = p - 1;
+  const q = p - d;
+  const gone = (i: number): boolean => i >= k && i < k + d;
   const out = new Float64Array(q * q);
   for (let i = 0, a = 0; i < p; i++) {
-    if (i === k) continue;
-    for (let j = 0, b = 0; j < p; j++) if (j !== k) out[a * q + b++] = data[i * p + j]!;
+    if (gone(i)) continue;
+    for (let j = 0, b = 0; j < p; j++) if (!gone(j)) out[a * q + b++] = data[i * p + j]!;
     a++;
   }
   return like(m, matrixFromData(q, out, { elementBytes: m.elementBytes }));
+}
+
+/**
+ * How many nodes one shrink step deletes, largest first: half of them (both roundings, so that an odd P can reach an
+ * odd P), then two (which keeps P's parity), then one; each leaves at least minP.
+ */
+function blockSizes(p: number, minP: number): number[] {
+  const sizes = [Math.ceil(p / 2), Math.floor(p / 2), 2, 1].filter((d) => d >= 1 && p - d >= minP);
+  return [...new Set(sizes)];
+}
+
+/** The values a binary search from v down to min tries: min, then v minus halving distances, down to v - 1. */
+function* lowered(v: number, min: number): Generator<number> {
+  if (v <= min) return;
+  yield min;
+  for (let d = Math.floor((v - min) / 2); d >= 1; d = Math.floor(d / 2)) yield v - d;
 }
 
 /** The matrix with entry x set to v. */
@@ -30,17 +47,26 @@ function withEntry(m: CommMatrix, x: number, v: number): CommMatrix {
   return like(m, matrixFromData(m.p, data, { elementBytes: m.elementBytes }));
 }
 
-/** Smaller matrices: each node deleted (last first), each entry zeroed, then each entry lowered toward minEntry. */
+/**
+ * Smaller matrices: blocks of nodes deleted (half of them, then two, then one; last block first), each entry zeroed,
+ * then each entry lowered by a binary search toward minEntry (a failing entry ends at its least failing value); a
+ * deletion that gives the same matrix as an earlier one is not tried again.
+ */
 function* smaller(m: CommMatrix, minP: number, minEntry: number): Generator<fc.Value<CommMatrix>> {
-  if (m.p > minP) for (let k = m.p - 1; k >= 0; k--) yield new fc.Value(withoutNode(m, k), undefined);
+  const seen = new Set<string>();
+  const fresh = (c: CommMatrix): boolean => {
+    const key = `${c.p}:${c.data.join(",")}`;
+    return !seen.has(key) && seen.add(key) !== undefined;
+  };
+  for (const d of blockSizes(m.p, minP))
+    for (let k = m.p - d; k >= 0; k--) {
+      const c = withoutNodes(m, k, d);
+      if (fresh(c)) yield new fc.Value(c, undefined);
+    }
   const { data } = m;
   for (let x = 0; x < data.length; x++) if (data[x]! > 0) yield new fc.Value(withEntry(m, x, 0), undefined);
-  for (let x = 0; x < data.length; x++) {
-    const v = data[x]!;
-    if (v > minEntry) yield new fc.Value(withEntry(m, x, minEntry), undefined);
-    const half = Math.max(minEntry, Math.floor(v / 2));
-    if (half > minEntry && half < v) yield new fc.Value(withEntry(m, x, half), undefined);
-  }
+  for (let x = 0; x < data.length; x++)
+    for (const v of lowered(data[x]!, minEntry)) yield new fc.Value(withEntry(m, x, v), undefined);
 }
 
 /**

@@ -4,14 +4,15 @@
  */
 import fc from "fast-check";
 import type { CommMatrix } from "../model/matrix.js";
-import { matrixArb } from "./matrix-arbitraries.js";
+import { anyMatrixArb } from "./planner-matrices.js";
 import { checkScheduleFor, failureOfError, type CheckFailure, type ScheduleCheckOptions } from "./schedule-check.js";
 import { ScheduleCheckError } from "./verify-or-throw.js";
+import { DETERMINISM_SAMPLE, determinismFailure, type PlanOutcome } from "./determinism.js";
 
 /** A planner under test: a matrix to a Schedule, a plain schedule JSON object or its text. */
 export type PlanFn = (matrix: CommMatrix) => unknown;
 
-/** Options of plannerProperty: the checks, and the matrices to try (default matrixArb()). */
+/** Options of plannerProperty: the checks, and the matrices to try (default anyMatrixArb()). */
 export interface PlannerPropertyOptions extends ScheduleCheckOptions {
   readonly matrices?: fc.Arbitrary<CommMatrix>;
 }
@@ -27,28 +28,74 @@ export function plannerOutputFailure(
 
 /** Runs the planner on `m` and checks what it returns; the failure, or null. */
 export function planFailure(plan: PlanFn, m: CommMatrix, options: ScheduleCheckOptions = {}): CheckFailure | null {
-  let out: unknown;
+  return outcomeFailure(m, callPlan(plan, m), options);
+}
+
+/** Calls the planner once; its output or what it threw. */
+function callPlan(plan: PlanFn, m: CommMatrix): PlanOutcome {
   try {
-    out = plan(m);
+    return { output: plan(m) };
   } catch (e) {
-    return failureOfError("planner", "the planner returns a schedule", e);
+    return { thrown: e };
   }
-  return plannerOutputFailure(m, out, options);
+}
+
+/** The same for an asynchronous planner. */
+async function callAsyncPlan(plan: (matrix: CommMatrix) => Promise<unknown>, m: CommMatrix): Promise<PlanOutcome> {
+  try {
+    return { output: await plan(m) };
+  } catch (e) {
+    return { thrown: e };
+  }
+}
+
+/** The failure of one outcome: the planner's throw (check 'planner') or the first failing check of its output. */
+function outcomeFailure(m: CommMatrix, o: PlanOutcome, options: ScheduleCheckOptions): CheckFailure | null {
+  if ("thrown" in o) return failureOfError("planner", "the planner returns a schedule", o.thrown);
+  return plannerOutputFailure(m, o.output, options);
+}
+
+/** Whether a run plans its matrix twice (`failed`: its first plan failed), and what to note when the two differ. */
+interface Sampler {
+  readonly twice: (failed: boolean) => boolean;
+  readonly differed: () => void;
 }
 
 /**
- * A property over matrices (options.matrices, default matrixArb()) that `plan` returns a schedule
- * passing every check of the verifier and the stated bounds. A failing run throws a
- * ScheduleCheckError naming the check and its witness; fast-check shrinks the matrix.
- * Use with `fc.assert(plannerProperty(plan))` or `fc.check(...)`.
+ * Which runs plan their matrix a second time: every failing run, every DETERMINISM_SAMPLE-th run from the first (a
+ * counter per property, so that the same seed samples the same runs), and every run once two plans have differed (so
+ * that shrinking a nondeterministic failure sees it on every candidate).
+ */
+function sampler(): Sampler {
+  let runs = 0,
+    seen = false;
+  return {
+    twice: (failed) => runs++ % DETERMINISM_SAMPLE === 0 || failed || seen,
+    differed: () => {
+      seen = true;
+    },
+  };
+}
+
+/**
+ * A property over matrices (options.matrices, default anyMatrixArb()) that `plan` returns a schedule
+ * passing every check of the verifier and the stated bounds, and the same schedule when a matrix is
+ * planned twice (every failing matrix is, and every DETERMINISM_SAMPLE-th passing one). A failing
+ * run throws a ScheduleCheckError naming the check ('deterministic' for a planner whose two outputs
+ * differ) and its witness; fast-check shrinks the matrix. Use with `fc.assert(plannerProperty(plan))`
+ * or `fc.check(...)`.
  */
 export function plannerProperty(
   plan: PlanFn,
   options: PlannerPropertyOptions = {},
 ): fc.IPropertyWithHooks<[CommMatrix]> {
-  return fc.property(options.matrices ?? matrixArb(), (m) => {
-    const f = planFailure(plan, m, options);
-    if (f !== null) throw new ScheduleCheckError(f, null);
+  const s = sampler();
+  return fc.property(options.matrices ?? anyMatrixArb(), (m) => {
+    const first = callPlan(plan, m);
+    const f = outcomeFailure(m, first, options);
+    const g = s.twice(f !== null) ? determinismFailure(m, first, callPlan(plan, m)) : null;
+    if (g !== null) s.differed();
+    if (g !== null || f !== null) throw new ScheduleCheckError((g ?? f)!, null);
   });
 }
 
@@ -60,14 +107,26 @@ export function asyncPlannerProperty(
   plan: (matrix: CommMatrix) => Promise<unknown>,
   options: PlannerPropertyOptions = {},
 ): fc.IAsyncPropertyWithHooks<[CommMatrix]> {
-  return fc.asyncProperty(options.matrices ?? matrixArb(), async (m) => {
-    let out: unknown;
-    try {
-      out = await plan(m);
-    } catch (e) {
-      throw new ScheduleCheckError(failureOfError("planner", "the planner returns a schedule", e), null);
-    }
-    const f = plannerOutputFailure(m, out, options);
-    if (f !== null) throw new ScheduleCheckError(f, null);
+  const s = sampler();
+  return fc.asyncProperty(options.matrices ?? anyMatrixArb(), async (m) => {
+    const first = await callAsyncPlan(plan, m);
+    const f = outcomeFailure(m, first, options);
+    const g = s.twice(f !== null) ? determinismFailure(m, first, await callAsyncPlan(plan, m)) : null;
+    if (g !== null) s.differed();
+    if (g !== null || f !== null) throw new ScheduleCheckError((g ?? f)!, null);
   });
+}
+
+/**
+ * Plans `m` twice more and returns what that shows: a 'deterministic' failure when the two outputs differ, else the
+ * failure both share, or null when both pass (a counterexample that does not reproduce).
+ */
+export async function replayFailure(
+  plan: (matrix: CommMatrix) => Promise<unknown>,
+  m: CommMatrix,
+  options: ScheduleCheckOptions = {},
+): Promise<CheckFailure | null> {
+  const a = await callAsyncPlan(plan, m);
+  const b = await callAsyncPlan(plan, m);
+  return determinismFailure(m, a, b) ?? outcomeFailure(m, a, options);
 }

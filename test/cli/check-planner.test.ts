@@ -185,3 +185,99 @@ describe("commplan check-planner --command: the process", () => {
     expect(bad).toMatchObject({ code: 2, err: expect.stringMatching(/--timeout must be an integer in 1\.\.86400/) });
   });
 });
+
+describe("commplan check-planner: storage, nondeterminism and bounds", () => {
+  it("--family any draws sparse storage: a planner wrong only on sparse matrices is found on 2 nodes", async () => {
+    for (const seed of ["1", "2", "3"]) {
+      const r = await run("check-planner", fixture("sparse-only"), "--seed", seed);
+      expect(r.code).toBe(1);
+      expect(r.out).toMatch(/check 'delivery' fails/);
+      expect(r.out).toContain("counterexample, P = 2:");
+    }
+  });
+
+  it("reports a nondeterministic planner as such, the same verdict for the same seed", async () => {
+    for (const name of ["reorder-steps", "drop-one-in-ten"])
+      for (const seed of ["1", "2", "3"]) {
+        const a = await run("check-planner", fixture(name), "--seed", seed);
+        expect(a.code).toBe(1);
+        expect(a.out).toMatch(
+          new RegExp(
+            "check 'deterministic' fails \\(the same matrix planned twice gives the same schedule\\): " +
+              "nondeterministic planner: P = \\d+ planned twice gives two different schedules; " +
+              'line \\d+: first ".*", then ".*"',
+          ),
+        );
+        const b = await run("check-planner", fixture(name), "--seed", seed);
+        // the module is loaded once per process: its generator goes on, the verdict stays
+        expect(b.code).toBe(1);
+        expect(b.out.split("\n")[1]).toMatch(/^check 'deterministic' fails .*nondeterministic planner/);
+      }
+  });
+
+  it("replays a counterexample before printing it: one that does not reproduce is nondeterministic", async () => {
+    const r = await run("check-planner", fixture("fails-twice"));
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(
+      new RegExp(
+        "check 'deterministic' fails .*: nondeterministic planner: " +
+          "on the counterexample it failed \\(check 'delivery' fails .*\\), then passed twice on replay",
+      ),
+    );
+  });
+
+  it("states the kit's bounds as flags: --max-steps, --max-buffer, --time-factor on --machine in --mode", async () => {
+    const ok = await run("check-planner", fixture("two-hop"), "--max-steps", "P-1", "--runs", "50");
+    expect(ok).toMatchObject({ code: 0, err: "" });
+    expect(ok.out).toMatch(
+      /50 runs pass every check \(seed 1; any matrix, P 1\.\.8, entries up to 100; steps <= P-1\)/,
+    );
+    const steps = await run("check-planner", fixture("two-senders"), "--max-steps", "1", "--family", "uniform");
+    expect(steps.code).toBe(1);
+    expect(steps.out).toMatch(/check '(max-steps|node-contention)' fails/);
+    const buffer = await run("check-planner", fixture("two-hop"), "--max-buffer", "3P");
+    expect(buffer.code).toBe(1);
+    expect(buffer.out).toMatch(
+      new RegExp(
+        "check 'max-buffer' fails \\(every node holds at most \\d+ elements at a step boundary\\): " +
+          "node \\d+ holds \\d+ elements",
+      ),
+    );
+    const time = await run(
+      "check-planner",
+      fixture("two-hop"),
+      "--time-factor",
+      "2",
+      "--machine",
+      "t3d-004",
+      "--mode",
+      "blocking",
+    );
+    expect(time.code).toBe(1);
+    expect(time.out).toMatch(
+      new RegExp(
+        "time <= 2 x traffic bound on t3d-004 \\(blocking\\)\\)\\n" +
+          "check 'modelled-time' fails \\(modelled time on t3d-004 <= 2 x the traffic lower bound\\)",
+      ),
+    );
+    const lone = await run("check-planner", fixture("two-hop"), "--time-factor", "2");
+    expect(lone).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/^check-planner: --time-factor and --machine go together/),
+    });
+    const bad = await run("check-planner", fixture("two-hop"), "--max-steps", "Q");
+    expect(bad).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/^check-planner: --max-steps must be an integer or a linear function of P/),
+    });
+    const help = await run("check-planner", "--help");
+    for (const flag of [
+      "--max-steps <n>",
+      "--max-buffer <n>",
+      "--time-factor <x>",
+      "--machine <name>",
+      "--mode <mode>",
+    ])
+      expect(help.out).toContain(flag);
+  });
+});

@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { run } from "../helpers/cli.js";
 
 const root = new URL("../../", import.meta.url).pathname;
 const doc = readFileSync(join(root, "docs/testing-kit.md"), "utf8");
@@ -50,5 +51,15 @@ describe("docs/testing-kit.md examples", () => {
 
   it("a failing example fails this test (the runner sees a thrown assertion)", () => {
     expect(runBlock('import assert from "node:assert/strict";\nassert.equal(1, 2);\n', "mjs").status).not.toBe(0);
+  });
+
+  it("says what is drawn, how shrinking works, what determinism check runs, and every check-planner flag", async () => {
+    for (const h of ["## What is drawn", "## How shrinking works", "## The determinism check"])
+      expect(doc).toContain(`\n${h}\n`);
+    const help = await run("check-planner", "--help");
+    const flags = [...new Set(help.out.match(/--[a-z][a-z-]+/g))].filter((f) => f !== "--help");
+    expect(flags).toContain("--max-steps");
+    for (const f of flags)
+      expect({ flag: f, documented: doc.includes(`\`${f}`) }).toEqual({ flag: f, documented: true });
   });
 });

@@ -8,19 +8,24 @@ import { MAX_P, matrixToRows, type CommMatrix } from "../../model/matrix.js";
 import { MAX_SEED } from "../../model/param-spec.js";
 import { refuseOutputOntoInput } from "../../io/file-output.js";
 import { writeMatrixFile } from "../../io/matrix-write.js";
-import { matrixArb } from "../../testing/matrix-arbitraries.js";
+import { anyMatrixArb } from "../../testing/planner-matrices.js";
 import { patternArb } from "../../testing/pattern-arbitraries.js";
-import { asyncPlannerProperty } from "../../testing/planner-property.js";
-import { failureLine } from "../../testing/schedule-check.js";
+import { asyncPlannerProperty, replayFailure } from "../../testing/planner-property.js";
+import { DETERMINISM_CHECK } from "../../testing/determinism.js";
+import { failureLine, type CheckFailure } from "../../testing/schedule-check.js";
 import { ScheduleCheckError } from "../../testing/verify-or-throw.js";
 import type { CliContext } from "../context.js";
 import { intOption } from "../io.js";
 import { commandRunner, moduleRunner } from "./check-planner-runners.js";
 import { MAX_CHECK_P, type CheckPlannerOptions } from "./check-planner.js";
+import { boundsOf, boundsText } from "./check-planner-bounds.js";
 import { counted } from "../../internal/plural.js";
 import { cliMessage } from "../option-flags.js";
 
-/** The matrices of --family: "any" (every shape, densities 0..1, empty rows) or a pattern of `commplan gen`. */
+/**
+ * The matrices of --family: "any" (every shape, densities 0..1, empty rows, dense and sparse storage, and every pattern
+ * family) or a pattern of `commplan gen`.
+ */
 function matricesOf(o: CheckPlannerOptions): { arb: fc.Arbitrary<CommMatrix>; text: string } {
   const minP = intOption("min-p", o.minP, 1, MAX_CHECK_P);
   const maxP = intOption("max-p", o.maxP, 1, Math.min(MAX_P, MAX_CHECK_P));
@@ -29,7 +34,7 @@ function matricesOf(o: CheckPlannerOptions): { arb: fc.Arbitrary<CommMatrix>; te
   const maxEntry = intOption("max-entry", o.maxEntry, 1, 2 ** 40);
   if (o.family === "any")
     return {
-      arb: matrixArb({ minP, maxP, maxEntry }),
+      arb: anyMatrixArb({ minP, maxP, maxEntry }),
       text: `any matrix, P ${minP}..${maxP}, entries up to ${maxEntry}`,
     };
   return { arb: patternArb(o.family, { minP, maxP }), text: `pattern ${o.family}, P ${minP}..${maxP}` };
@@ -43,6 +48,32 @@ function matrixText(m: CommMatrix): string {
     .join("");
 }
 
+/** How the witness of a counterexample that does not reproduce ends. */
+const REPLAY_PASSED = "then passed twice on replay";
+
+/**
+ * The failure to print for a counterexample, after planning it twice more (unless its failure is 'deterministic'
+ * already): the shrunk failure when the replay shows it again, the replay's failure when it differs (its two plans
+ * disagree: 'deterministic'), and a 'deterministic' failure when the counterexample passes on replay.
+ */
+async function replayed(
+  runner: (m: CommMatrix) => Promise<unknown>,
+  m: CommMatrix,
+  shrunk: CheckFailure,
+  checks: Parameters<typeof replayFailure>[2],
+): Promise<CheckFailure> {
+  // two differing outputs were seen already: a replay that happens to agree proves nothing
+  if (shrunk.check === DETERMINISM_CHECK) return shrunk;
+  const again = await replayFailure(runner, m, checks);
+  if (again === null)
+    return {
+      check: DETERMINISM_CHECK,
+      title: "the same matrix planned twice gives the same schedule",
+      witness: `nondeterministic planner: on the counterexample it failed (${failureLine(shrunk)}), ${REPLAY_PASSED}`,
+    };
+  return again.check === shrunk.check ? shrunk : again;
+}
+
 /** Runs the property and reports; sets exit code 1 on a counterexample. */
 export async function checkPlanner(module: string | undefined, o: CheckPlannerOptions, ctx: CliContext): Promise<void> {
   if ((module === undefined) === (o.command === undefined))
@@ -52,12 +83,15 @@ export async function checkPlanner(module: string | undefined, o: CheckPlannerOp
   const runs = intOption("runs", o.runs, 1, 1_000_000);
   const seed = intOption("seed", o.seed, 0, MAX_SEED);
   const ports = intOption("ports", o.ports, 1, 1 << 20);
-  const { arb, text } = matricesOf(o);
+  const { arb, text: family } = matricesOf(o);
+  const bounds = boundsOf(o);
+  const text = `${family}${boundsText(o)}`;
   await refuseOutputOntoInput("check-planner", [module], [["--output", o.output]]);
   const timeout = intOption("timeout", o.timeout, 1, 86_400);
   const command = o.command === undefined ? null : commandRunner(o.command, timeout * 1000);
   const runner = command ?? (await moduleRunner(module!));
-  const prop = asyncPlannerProperty(runner, { matrices: arb, ports, allowUnproven: o.allowUnproven === true });
+  const checks = { ports, allowUnproven: o.allowUnproven === true, ...bounds };
+  const prop = asyncPlannerProperty(runner, { matrices: arb, ...checks });
   // fast-check's seed is a signed 32-bit integer; --seed takes 0 .. 2^32 - 1 like every other command
   const r = await fc.check(prop, { numRuns: runs, seed: seed | 0 });
   const who = module ?? `--command ${o.command}`;
@@ -72,12 +106,13 @@ export async function checkPlanner(module: string | undefined, o: CheckPlannerOp
   const e = r.errorInstance;
   if (m === undefined || !(e instanceof ScheduleCheckError)) throw e instanceof Error ? e : new Error(String(e));
   ctx.exitCode = 1;
+  const f = hung === null ? await replayed(runner, m, e, checks) : e;
   if (o.output !== undefined) await writeMatrixFile(m, o.output, "json", { sparse: false, stdout: ctx.stdout });
   // a hang after the run that failed first came while shrinking that failure: both are said
   const whileShrinking = hung !== null && command!.hungRun > r.numRuns;
   const head =
     hung === null
-      ? `FAIL after ${counted(r.numRuns, "run", "runs")}, shrunk ${counted(r.numShrinks, "time", "times")} (seed ${seed}; ${text})\n${cliMessage(failureLine(e))}`
+      ? `FAIL after ${counted(r.numRuns, "run", "runs")}, shrunk ${counted(r.numShrinks, "time", "times")} (seed ${seed}; ${text})\n${cliMessage(failureLine(f))}`
       : whileShrinking
         ? `FAIL after ${counted(r.numRuns, "run", "runs")} (seed ${seed}; ${text}); while that failure was shrunk, the command ran past --timeout ${timeout} s on a smaller matrix and was killed; no further run`
         : `FAIL: the command ran past --timeout ${timeout} s and was killed; no further run (seed ${seed}; ${text})`;

@@ -4,6 +4,7 @@
  */
 import { Option, type Command } from "commander";
 import { PATTERNS } from "../../patterns/index.js";
+import { COST_MODES } from "../../machines/cost-model.js";
 import type { CliContext } from "../context.js";
 
 /** The options of check-planner as commander gives them. */
@@ -19,6 +20,11 @@ export interface CheckPlannerOptions {
   allowUnproven?: boolean;
   output?: string;
   timeout: string;
+  maxSteps?: string;
+  maxBuffer?: string;
+  timeFactor?: string;
+  machine?: string;
+  mode: string;
 }
 
 /** The largest P check-planner draws (matrices are drawn as maxP^2 cells). */
@@ -47,7 +53,10 @@ export function registerCheckPlanner(program: Command, ctx: CliContext): void {
     .option("--runs <n>", "matrices to try", "100")
     .option("--seed <s>", "seed of the matrices (the same seed tries the same matrices)", "1")
     .addOption(
-      new Option("--family <name>", "matrices: any, or a pattern of 'commplan patterns' that reads no file")
+      new Option(
+        "--family <name>",
+        "matrices: any (random, dense and sparse, and every pattern), or a pattern of 'commplan patterns' that reads no file",
+      )
         .choices(["any", ...PATTERNS.filter((p) => p.file === undefined).map((p) => p.name)])
         .default("any"),
     )
@@ -55,6 +64,21 @@ export function registerCheckPlanner(program: Command, ctx: CliContext): void {
     .option("--max-p <n>", `largest P (at most ${MAX_CHECK_P})`, "8")
     .option("--max-entry <n>", "largest entry of --family any (up to 2^40)", "100")
     .option("--ports <k>", "send and receive ports per node", "1")
+    .option("--max-steps <n>", "bound: at most this many steps (an integer or a linear function of P: P, 2P, P-1)")
+    .option(
+      "--max-buffer <n>",
+      "bound: no node holds more than this many elements at a step boundary (an integer or a function of P)",
+    )
+    .option(
+      "--time-factor <x>",
+      "bound: modelled time on --machine at most x times the kit's traffic lower bound (docs/testing-kit.md)",
+    )
+    .option("--machine <name>", "with --time-factor: the machine of the time bound (see 'commplan machines')")
+    .addOption(
+      new Option("--mode <mode>", "with --time-factor: the cost mode of the time bound")
+        .choices(COST_MODES)
+        .default("nonblocking"),
+    )
     .option(
       "--allow-unproven",
       "accept a relaying plan without payload chunks whose delivery the verifier cannot decide",
