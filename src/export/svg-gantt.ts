@@ -113,9 +113,11 @@ export function timelineToSvg(tl: GanttTimeline, makespan: number, opts: GanttOp
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="${font}">\n`,
   );
   out.push(`<title>${escapeXml(title)}</title>\n`);
-  out.push(
-    `<text x="${left}" y="14" font-size="12">${escapeXml(title)} (makespan ${plainUs(makespan / unit.us)} ${unit.name})</text>\n`,
-  );
+  const heading = `${title} (makespan ${plainUs(makespan / unit.us)} ${unit.name})`;
+  // at the plot's left edge when it fits, else from the canvas's edge, smaller when it must be
+  const headX = left + textWidth(heading, 12) <= width - 4 ? left : 4;
+  const headSize = Math.min(12, Math.floor((10 * (width - headX - 4)) / (0.6 * heading.length)) / 10);
+  out.push(`<text x="${headX}" y="14" font-size="${headSize}">${escapeXml(heading)}</text>\n`);
   out.push(`<text x="${left - 4}" y="${top - 4}" text-anchor="end">node</text>\n`);
   for (let v = 0; v < tl.p; v++) {
     const y = top + v * row;
