@@ -15,7 +15,7 @@ import type { Planner } from "../../src/planner/types.js";
 import { fail } from "../../src/model/errors.js";
 import { verifySchedule } from "../../src/verifier/index.js";
 import { buildMatrix, matrixRecipe } from "../helpers/arbitraries.js";
-import { svgTexts } from "../export/svg-text.js";
+import { svgTexts, textsOutside } from "../export/svg-text.js";
 import { htmlProblems } from "../helpers/html-check.js";
 
 const t3d = findMachine("t3d-004");
@@ -184,5 +184,17 @@ describe("compareHtml", () => {
     expect(labels.map((t) => t.text)).toContain("bytes sent");
     expect(labels.some((t) => /^max [\d,]+ bytes$/.test(t.text))).toBe(true);
     for (const t of labels) expect(t.x + 0.6 * t.size * t.text.length, t.text).toBeLessThanOrEqual(firstBar);
+  });
+
+  it("the bar chart keeps every label in the canvas: the last tick (1,000,000), long names, the bound's label", () => {
+    const m = generatePattern("pattern1", 16, {}, 1);
+    const { report } = compareMatrix(m, { machine: t3d });
+    for (const r of [report, { ...report, best: "linear-permutation" }]) {
+      const svg = compareChartSvg(r);
+      const texts = svgTexts(svg).map((t) => t.text);
+      expect(texts).toContain("1,000,000");
+      expect(texts).toContain(`${r.best} (fastest)`);
+      expect(textsOutside(svg)).toEqual([]);
+    }
   });
 });

@@ -7,6 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { compareChartSvg } from "../../src/compare/compare-chart.js";
+import { compareMatrix } from "../../src/compare/compare.js";
 import { nodeLoadSvg } from "../../src/compare/html-report.js";
 import { stepGrid, stepGridSvg } from "../../src/export/step-grid.js";
 import { timelineToSvg } from "../../src/export/svg-gantt.js";
@@ -14,7 +16,7 @@ import { linkLoadSvg, type LinkLoadEntry } from "../../src/export/svg-link-load.
 import { findMachine } from "../../src/machines/presets.js";
 import { simulateSchedule } from "../../src/machines/sim/simulate.js";
 import { generatePattern } from "../../src/patterns/registry.js";
-import { plan } from "../../src/planner/registry.js";
+import { findPlanner, plan } from "../../src/planner/registry.js";
 
 const chromium = spawnSync("chromium", ["--version"], { stdio: "ignore" }).status === 0;
 
@@ -95,6 +97,12 @@ describe("the pictures in headless Chromium", () => {
       linkLoadSvg(links(), { title: "link load" }),
       nodeLoadSvg(sim),
       stepGridSvg(stepGrid(s, 0, [0, 1])),
+      compareChartSvg(
+        compareMatrix(generatePattern("pattern1", 16, {}, 1), {
+          machine: findMachine("t3d-004"),
+          planners: ["linear-permutation", "te-direct"].map(findPlanner),
+        }).report,
+      ),
     ];
     const laid = render(pictures);
     expect(laid).toHaveLength(pictures.length);
@@ -103,5 +111,6 @@ describe("the pictures in headless Chromium", () => {
     for (const name of ["h0", "edge0", "core0", "from", "to", "busiest links"]) expect(laid[4]!.texts).toContain(name);
     expect(laid[4]!.texts).not.toContain("core1");
     expect(laid[4]!.texts).toContain("0 % .. 11.7 % busy (the busiest link)");
+    expect(laid[7]!.texts).toContain("1,000,000");
   });
 });

@@ -13,12 +13,15 @@ export interface SvgText {
 
 const attr = (tag: string, name: string): string | undefined => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
 
-/** The canvas size: the root's viewBox width and height. */
+/** The canvas size: the root's viewBox width and height, else its width and height attributes. */
 export function viewBox(svg: string): { width: number; height: number } {
   const root = /<svg\b[^>]*>/.exec(svg)?.[0] ?? "";
   const box = attr(root, "viewBox")?.split(/\s+/).map(Number);
-  if (!box || box.length !== 4) throw new Error("the SVG has no viewBox");
-  return { width: box[2]!, height: box[3]! };
+  if (box && box.length === 4) return { width: box[2]!, height: box[3]! };
+  const width = Number(attr(root, "width")),
+    height = Number(attr(root, "height"));
+  if (!(width > 0 && height > 0)) throw new Error("the SVG has neither a viewBox nor a width and a height");
+  return { width, height };
 }
 
 /** Every <text> element, with the root's font size where it has none. */
