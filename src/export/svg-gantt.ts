@@ -68,8 +68,8 @@ const plainUs = (v: number): string => {
 const textWidth = (text: string, size: number): number => 0.6 * size * text.length;
 
 /**
- * The timeline as an SVG document: a row per node, a time axis with round ticks in us, ms or s, a legend of the interval
- * kinds present, and a <title> tooltip per bar.
+ * The timeline as an SVG document: a row per node, a time axis with round ticks in us, ms or s, a legend of the
+ * interval kinds present, and a <title> tooltip per bar.
  */
 export function timelineToSvg(tl: GanttTimeline, makespan: number, opts: GanttOptions = {}): string {
   if (tl.count > MAX_SVG_INTERVALS)

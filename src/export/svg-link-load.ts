@@ -16,7 +16,7 @@ export interface LinkLoadEntry {
   /** Heat-map cell: drawn as a grid when every entry has both. */
   readonly row?: number;
   readonly col?: number;
-  /** Names of the heat map's row and column (e.g. the node the link leaves and the node it enters); default the numbers. */
+  /** Names of the heat map's row and column (the node the link leaves, the node it enters); default the numbers. */
   readonly rowLabel?: string;
   readonly colLabel?: string;
 }

@@ -1,4 +1,4 @@
-/** The Gantt chart and the link-load chart as a person reads them: round ticks with a unit, labels inside the canvas. */
+/** The Gantt and link-load charts as a person reads them: round ticks with a unit, labels inside the canvas. */
 import { describe, expect, it } from "vitest";
 import { timelineToSvg } from "../../src/export/svg-gantt.js";
 import { linkLoadSvg, type LinkLoadEntry } from "../../src/export/svg-link-load.js";

@@ -1,4 +1,4 @@
-/** Reads an SVG's text elements and checks that each lies inside the canvas (text width estimated at 0.6 em a character). */
+/** An SVG's text elements, and which leave the canvas (a text's width estimated at 0.6 em a character). */
 
 /** One <text> element of an SVG: where it is anchored, its size, rotation and content. */
 export interface SvgText {
