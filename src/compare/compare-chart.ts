@@ -20,6 +20,9 @@ export interface ChartOptions {
   readonly inline?: boolean;
 }
 
+/** Estimated width in pixels of `text` at the chart's 11 px font (0.6 em a character). */
+const textWidth = (text: string): number => 0.6 * 11 * text.length;
+
 /** An x scale over [lo, hi]: logarithmic when hi / lo > 20, else linear from 0. */
 function scale(
   lo: number,
@@ -46,16 +49,21 @@ function scale(
 /** The chart as an SVG document (one group of three bars per planner, the bound as a dashed line, a legend). */
 export function compareChartSvg(r: CompareReport, opts: ChartOptions = {}): string {
   const width = numberOpt("compare", "width", opts.width, 900, { min: 300, max: 100000 });
-  const left = 150,
-    right = 20,
+  const name = (x: CompareReport["rows"][number]): string => x.algorithm + (x.algorithm === r.best ? " (fastest)" : "");
+  // room for the longest planner name on the left and half the last tick label on the right (0.6 em a character)
+  const left = Math.max(150, Math.ceil(12 + r.rows.reduce((w, x) => Math.max(w, textWidth(name(x))), 0))),
     top = 50,
     bar = 7,
     group = BARS.length * bar + 8;
-  const plotW = width - left - right;
   const height = top + Math.max(1, r.rows.length) * group + 50;
   const values = r.rows.flatMap((x) => BARS.map((b) => x[b.key])).filter((v) => v > 0);
   if (r.bound !== null) values.push(r.bound.value);
-  const sx = scale(Math.min(...values, Infinity), Math.max(0, ...values), left, plotW);
+  const lo = Math.min(...values, Infinity),
+    hi = Math.max(0, ...values);
+  const lastTick = scale(lo, hi, left, 1).ticks.at(-1)!;
+  const right = Math.max(20, Math.ceil(textWidth(fmtNumber(lastTick)) / 2 + 4));
+  const plotW = width - left - right;
+  const sx = scale(lo, hi, left, plotW);
   const out: string[] = [];
   const ns = opts.inline ? "" : ' xmlns="http://www.w3.org/2000/svg"';
   const title = `commplan compare: ${r.machine}, P = ${r.p}, time per planner (us${sx.log ? ", log scale" : ""})`;
@@ -75,9 +83,8 @@ export function compareChartSvg(r: CompareReport, opts: ChartOptions = {}): stri
   }
   r.rows.forEach((x, k) => {
     const y0 = top + k * group;
-    const name = x.algorithm + (x.algorithm === r.best ? " (fastest)" : "");
     out.push(
-      `<text x="${left - 6}" y="${y0 + group / 2}" text-anchor="end"${x.algorithm === r.best ? ' font-weight="bold"' : ""}>${escapeXml(name)}</text>\n`,
+      `<text x="${left - 6}" y="${y0 + group / 2}" text-anchor="end"${x.algorithm === r.best ? ' font-weight="bold"' : ""}>${escapeXml(name(x))}</text>\n`,
     );
     BARS.forEach((b, j) => {
       const v = x[b.key];
@@ -92,8 +99,11 @@ export function compareChartSvg(r: CompareReport, opts: ChartOptions = {}): stri
     out.push(
       `<line x1="${x}" y1="${top - 6}" x2="${x}" y2="${axisY}" stroke="#e15759" stroke-dasharray="4 3"><title>${escapeXml(`lower bound ${r.bound.name}: ${fmtNumber(r.bound.value)} us`)}</title></line>\n`,
     );
+    const label = `lower bound (simulated ${r.mode})`;
+    // centred under the line, moved in when that would leave the canvas
+    const lx = Math.min(Math.max(Number(x), textWidth(label) / 2 + 2), width - textWidth(label) / 2 - 2);
     out.push(
-      `<text x="${x}" y="${axisY + 28}" fill="#e15759" text-anchor="middle">lower bound (simulated ${escapeXml(r.mode)})</text>\n`,
+      `<text x="${lx.toFixed(1)}" y="${axisY + 28}" fill="#e15759" text-anchor="middle">${escapeXml(label)}</text>\n`,
     );
   }
   out.push(`<text x="${left + plotW / 2}" y="${height - 4}" text-anchor="middle">time (us)</text>\n`);

@@ -3,6 +3,7 @@ import { stepGrid, stepGridSvg } from "../export/step-grid.js";
 import { MAX_SVG_INTERVALS, timelineToSvg } from "../export/svg-gantt.js";
 import type { SimResult } from "../machines/sim/simulate.js";
 import type { Schedule } from "../model/schedule.js";
+import { PLANNERS } from "../planner/registry.js";
 import { compareChartSvg } from "./compare-chart.js";
 import { measureCells, type CompareReport } from "./compare.js";
 import { escapeXml, fmtNumber } from "./compare-format.js";
@@ -42,13 +43,21 @@ function tableHtml(r: CompareReport): string {
     "nonblocking (us)",
     `simulated ${r.mode} (us)`,
     "x bound",
-    "direct",
+    "direct (no relays)",
   ];
   const rows = r.rows.map((x) => {
-    const cells = [escapeXml(x.algorithm), fmtNumber(x.stages), ...measureCells(x), x.direct ? "yes" : "no"];
+    // the plan's measured peak relay when known, else whether its planner relays
+    const relayed =
+      x.peakBufferElements !== null
+        ? x.peakBufferElements > 0
+        : (PLANNERS.find((p) => p.name === x.algorithm)?.traits.relayed ?? !x.direct);
+    const cells = [escapeXml(x.algorithm), fmtNumber(x.stages), ...measureCells(x), relayed ? "no" : "yes"];
     return `<tr${x.algorithm === r.best ? ' class="best"' : ""}>${cells.map((c) => `<td>${c}</td>`).join("")}</tr>`;
   });
-  return `<table>\n<thead><tr>${head.map((h) => `<th>${escapeXml(h)}</th>`).join("")}</tr></thead>\n<tbody>\n${rows.join("\n")}\n</tbody>\n</table>\n`;
+  return (
+    `<table>\n<thead><tr>${head.map((h) => `<th>${escapeXml(h)}</th>`).join("")}</tr></thead>\n<tbody>\n${rows.join("\n")}\n</tbody>\n</table>\n` +
+    `<p class="note">direct (no relays): yes when every element goes from its source straight to its destination, no when the plan relays elements through other nodes (its peak relay is above 0).</p>\n`
+  );
 }
 
 /** The bounds as an HTML list. */
@@ -64,15 +73,19 @@ function boundsHtml(r: CompareReport): string {
 export function nodeLoadSvg(sim: SimResult): string {
   const p = sim.nodes.busy.length;
   const bw = Math.max(2, Math.min(24, Math.floor(1000 / Math.max(1, p))));
-  const width = 90 + p * bw + 20,
-    h = 120;
-  const panel = (vals: Float64Array, colour: string, y0: number, label: string, unit: string): string => {
+  const h = 120;
+  const maxOf = (vals: Float64Array): number => {
     let max = 0;
     for (let v = 0; v < p; v++) max = Math.max(max, vals[v]!);
-    let s = `<text x="4" y="${y0 + 12}">${escapeXml(label)}</text><text x="4" y="${y0 + 26}" fill="#777">max ${escapeXml(fmtNumber(max))} ${unit}</text>\n`;
+    return max;
+  };
+  const maxText = (vals: Float64Array, unit: string): string => `max ${fmtNumber(maxOf(vals))} ${unit}`;
+  const panel = (vals: Float64Array, colour: string, y0: number, label: string, unit: string): string => {
+    const max = maxOf(vals);
+    let s = `<text x="4" y="${y0 + 12}">${escapeXml(label)}</text><text x="4" y="${y0 + 26}" fill="#777">${escapeXml(maxText(vals, unit))}</text>\n`;
     for (let v = 0; v < p; v++) {
       const bh = max > 0 ? (vals[v]! / max) * (h - 20) : 0;
-      s += `<rect x="${90 + v * bw}" y="${(y0 + h - bh).toFixed(1)}" width="${bw - 1}" height="${bh.toFixed(1)}" fill="${colour}"><title>node ${v}: ${escapeXml(fmtNumber(vals[v]!))} ${unit}</title></rect>`;
+      s += `<rect x="${left + v * bw}" y="${(y0 + h - bh).toFixed(1)}" width="${bw - 1}" height="${bh.toFixed(1)}" fill="${colour}"><title>node ${v}: ${escapeXml(fmtNumber(vals[v]!))} ${unit}</title></rect>`;
     }
     return s + "\n";
   };
@@ -82,9 +95,15 @@ export function nodeLoadSvg(sim: SimResult): string {
     [sim.nodes.busy, "#59a14f", "busy", "us"],
     [sim.nodes.wait, "#e15759", "contention wait", "us"],
   ];
+  // the labels sit left of the bars: the margin fits the longest (0.6 em per character at 11 px)
+  const labelW = Math.max(
+    ...rows.flatMap(([vals, , label, unit]) => [label, maxText(vals, unit)]).map((t) => t.length),
+  );
+  const left = Math.max(90, Math.ceil(4 + 0.6 * 11 * labelW + 8));
+  const width = left + p * bw + 20;
   let out = `<svg width="${width}" height="${rows.length * (h + 10) + 20}" font-family="sans-serif" font-size="11" role="img"><title>per-node load</title>\n`;
   rows.forEach(([vals, colour, label, unit], k) => (out += panel(vals, colour, 10 + k * (h + 10), label, unit)));
-  return out + `<text x="90" y="${rows.length * (h + 10) + 14}" fill="#777">nodes 0 .. ${p - 1}</text></svg>\n`;
+  return out + `<text x="${left}" y="${rows.length * (h + 10) + 14}" fill="#777">nodes 0 .. ${p - 1}</text></svg>\n`;
 }
 
 /** Step grids of the best plan's first stages (004 fig. 10 style), at most HTML_GRID_NODES senders each. */

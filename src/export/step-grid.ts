@@ -121,11 +121,13 @@ export function stepGridSvg(g: StepGrid): string {
     ch = 24,
     left = 48,
     top = 56;
-  const width = left + cw * g.senders.length + 8,
+  const title = `stage ${g.stage + 1} (${g.stageName}): receiver per sender and step; X = stall`;
+  // wide enough for the title too (0.6 em a character of the monospace font)
+  const width = Math.max(left + cw * g.senders.length + 8, Math.ceil(4 + 0.6 * 12 * title.length + 8)),
     height = top + ch * g.rows.length + 8;
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="monospace" font-size="12">`,
-    `<text x="4" y="16">${escapeXml(`stage ${g.stage + 1} (${g.stageName}): receiver per sender and step; X = stall`)}</text>`,
+    `<text x="4" y="16">${escapeXml(title)}</text>`,
     `<text x="4" y="${top - 8}">step</text>`,
   ];
   g.senders.forEach((u, x) =>

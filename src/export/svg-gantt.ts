@@ -31,7 +31,46 @@ export interface GanttOptions {
   readonly title?: string;
 }
 
-/** The timeline as an SVG document (a legend, a time axis in us, and a <title> tooltip per bar). */
+/** A time unit of the axis: its name and its length in us. */
+interface TimeUnit {
+  readonly name: string;
+  readonly us: number;
+}
+
+/** The axis unit for a span in us: us below 1 ms, ms below 1 s, else s. */
+function timeUnit(spanUs: number): TimeUnit {
+  if (spanUs >= 1e6) return { name: "s", us: 1e6 };
+  if (spanUs >= 1e3) return { name: "ms", us: 1e3 };
+  return { name: "us", us: 1 };
+}
+
+/** The tick step for a span: the smallest of 1, 2 or 5 x 10^k giving at most `most` intervals. */
+function niceStep(span: number, most: number): number {
+  const raw = span / Math.max(1, most);
+  const pow = 10 ** Math.floor(Math.log10(raw));
+  for (const f of [1, 2, 5]) if (f * pow >= raw * (1 - 1e-9)) return f * pow;
+  return 10 * pow;
+}
+
+/** A number in fixed notation with `decimals` digits after the point (never e-notation), thousands separated. */
+function fixed(v: number, decimals: number): string {
+  return v.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+}
+
+/** A time in us for tooltips and the title: 6 significant digits, in fixed notation. */
+const plainUs = (v: number): string => {
+  const r = Number(v.toPrecision(6));
+  const digits = Math.max(0, Math.min(20, 5 - Math.floor(Math.log10(Math.abs(r) || 1))));
+  return r.toLocaleString("en-US", { maximumFractionDigits: digits, useGrouping: false });
+};
+
+/** Estimated width in pixels of `text` at `size` (0.6 em per character). */
+const textWidth = (text: string, size: number): number => 0.6 * size * text.length;
+
+/**
+ * The timeline as an SVG document: a row per node, a time axis with round ticks in us, ms or s, a legend of the
+ * interval kinds present, and a <title> tooltip per bar.
+ */
 export function timelineToSvg(tl: GanttTimeline, makespan: number, opts: GanttOptions = {}): string {
   if (tl.count > MAX_SVG_INTERVALS)
     throw fail(
@@ -43,21 +82,43 @@ export function timelineToSvg(tl: GanttTimeline, makespan: number, opts: GanttOp
   const width = numberOpt("svg", "width", opts.width, 1200, { min: 200, max: 100000 });
   const row = numberOpt("svg", "rowHeight", opts.rowHeight, 14, { min: 3, max: 1000 });
   const title = stringOpt("svg", "title", opts.title, "commplan simulated timeline");
-  const left = 70,
-    top = 40,
-    legend = 24;
-  const plotW = width - left - 10;
+  const font = 10,
+    left = 70,
+    right = 16,
+    top = 40;
+  const plotW = width - left - right;
   const span = makespan > 0 ? makespan : 1;
+  const unit = timeUnit(span);
   const sx = (t: number): number => left + (t / span) * plotW;
-  const height = top + tl.p * row + 30 + legend;
+  const present = tl.kindNames.map(() => false);
+  for (let i = 0; i < tl.count; i++) present[tl.kind[i]!] = true;
+  const kinds = tl.kindNames.flatMap((name, k) => (present[k] ? [{ name, k }] : []));
+  const legendRows: { name: string; k: number; x: number }[][] = [[]];
+  let lx = left;
+  for (const { name, k } of kinds) {
+    const w = 14 + textWidth(name, font) + 16;
+    if (lx > left && lx + w > width - right) {
+      legendRows.push([]);
+      lx = left;
+    }
+    legendRows[legendRows.length - 1]!.push({ name, k, x: lx });
+    lx += w;
+  }
+  const plotBottom = top + tl.p * row;
+  const axisY = plotBottom + 14;
+  const legendY = axisY + 30;
+  const height = legendY + (kinds.length > 0 ? legendRows.length * 16 : 0) + 6;
   const out: string[] = [];
   out.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="10">\n`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="${font}">\n`,
   );
   out.push(`<title>${escapeXml(title)}</title>\n`);
-  out.push(
-    `<text x="${left}" y="14" font-size="12">${escapeXml(title)} (makespan ${makespan.toPrecision(6)} us)</text>\n`,
-  );
+  const heading = `${title} (makespan ${plainUs(makespan / unit.us)} ${unit.name})`;
+  // at the plot's left edge when it fits, else from the canvas's edge, smaller when it must be
+  const headX = left + textWidth(heading, 12) <= width - 4 ? left : 4;
+  const headSize = Math.min(12, Math.floor((10 * (width - headX - 4)) / (0.6 * heading.length)) / 10);
+  out.push(`<text x="${headX}" y="14" font-size="${headSize}">${escapeXml(heading)}</text>\n`);
+  out.push(`<text x="${left - 4}" y="${top - 4}" text-anchor="end">node</text>\n`);
   for (let v = 0; v < tl.p; v++) {
     const y = top + v * row;
     if (tl.p <= 256 || v % Math.ceil(tl.p / 256) === 0)
@@ -70,22 +131,64 @@ export function timelineToSvg(tl: GanttTimeline, makespan: number, opts: GanttOp
       x1 = sx(tl.end[i]!);
     const y = top + tl.node[i]! * row + 1;
     const peer = tl.peer[i]!;
-    const tip = `node ${tl.node[i]} ${tl.kindNames[k]}${peer === NONE ? "" : ` peer ${peer}`} size ${tl.size[i]} ${tl.start[i]!.toPrecision(6)}..${tl.end[i]!.toPrecision(6)} us`;
+    const tip = `node ${tl.node[i]} ${tl.kindNames[k]}${peer === NONE ? "" : ` peer ${peer}`} size ${tl.size[i]} ${plainUs(tl.start[i]!)}..${plainUs(tl.end[i]!)} us`;
     out.push(
       `<rect x="${x0.toFixed(2)}" y="${y}" width="${Math.max(0.5, x1 - x0).toFixed(2)}" height="${row - 2}" fill="${COLOURS[k]}"><title>${tip}</title></rect>\n`,
     );
   }
-  const axisY = top + tl.p * row + 12;
-  for (let q = 0; q <= 10; q++) {
-    const t = (span * q) / 10;
-    out.push(`<text x="${sx(t).toFixed(1)}" y="${axisY}" text-anchor="middle">${t.toPrecision(4)}</text>\n`);
-  }
-  tl.kindNames.forEach((kind, k) => {
-    const x = left + k * 80;
-    out.push(
-      `<rect x="${x}" y="${axisY + 10}" width="10" height="10" fill="${COLOURS[k]}"/><text x="${x + 14}" y="${axisY + 19}">${kind}</text>\n`,
-    );
-  });
+  out.push(...timeAxis(span, unit, { left, plotW, width, right, plotBottom, axisY, font }));
+  for (const [r, entries] of legendRows.entries())
+    for (const { name, k, x } of entries) {
+      const y = legendY + r * 16;
+      out.push(
+        `<rect x="${x}" y="${y}" width="10" height="10" fill="${COLOURS[k]}"/><text x="${x + 14}" y="${y + 9}">${escapeXml(name)}</text>\n`,
+      );
+    }
   out.push("</svg>\n");
   return out.join("");
+}
+
+/** The time axis: a tick and a label at every round step, the last label kept inside the canvas, and the unit. */
+function timeAxis(
+  span: number,
+  unit: TimeUnit,
+  g: {
+    left: number;
+    plotW: number;
+    width: number;
+    right: number;
+    plotBottom: number;
+    axisY: number;
+    font: number;
+  },
+): string[] {
+  const out: string[] = [];
+  const inUnit = span / unit.us;
+  const step = niceStep(inUnit, Math.max(1, Math.floor(g.plotW / 90)));
+  const decimals = Math.max(0, -Math.floor(Math.log10(step) + 1e-9));
+  out.push(`<line x1="${g.left}" y1="${g.plotBottom}" x2="${g.left + g.plotW}" y2="${g.plotBottom}" stroke="#555"/>\n`);
+  let lastRight = -Infinity;
+  const count = Math.floor(inUnit / step + 1e-9);
+  for (let q = 0; q <= count; q++) {
+    const v = q * step;
+    const x = g.left + (v / inUnit) * g.plotW;
+    const label = fixed(v, decimals);
+    const w = textWidth(label, g.font);
+    let anchor = "middle",
+      from = x - w / 2;
+    if (x + w / 2 > g.width - 2) {
+      anchor = "end";
+      from = x - w;
+    }
+    if (from < lastRight + 4) continue;
+    out.push(
+      `<line x1="${x.toFixed(1)}" y1="${g.plotBottom}" x2="${x.toFixed(1)}" y2="${g.plotBottom + 4}" stroke="#555"/>` +
+        `<text x="${x.toFixed(1)}" y="${g.axisY}" text-anchor="${anchor}">${label}</text>\n`,
+    );
+    lastRight = from + w;
+  }
+  out.push(
+    `<text x="${(g.left + g.plotW / 2).toFixed(1)}" y="${g.axisY + 14}" text-anchor="middle">time (${unit.name})</text>\n`,
+  );
+  return out;
 }

@@ -3,18 +3,19 @@ import fc from "fast-check";
 import { runCandidates } from "../../src/compare/candidates.js";
 import { compareChartSvg } from "../../src/compare/compare-chart.js";
 import { compareMatrix, compareText } from "../../src/compare/compare.js";
-import { compareHtml } from "../../src/compare/html-report.js";
+import { compareHtml, nodeLoadSvg } from "../../src/compare/html-report.js";
 import { sweepChartSvg } from "../../src/compare/sweep-chart.js";
 import { parseSweep, runSweep, scaleMatrix } from "../../src/compare/sweep.js";
 import { findMachine } from "../../src/machines/presets.js";
 import { simulateSchedule } from "../../src/machines/sim/simulate.js";
 import { matrixFromRows } from "../../src/model/matrix.js";
 import { generatePattern } from "../../src/patterns/registry.js";
-import { findPlanner, PLANNERS } from "../../src/planner/registry.js";
+import { findPlanner, plan, PLANNERS } from "../../src/planner/registry.js";
 import type { Planner } from "../../src/planner/types.js";
 import { fail } from "../../src/model/errors.js";
 import { verifySchedule } from "../../src/verifier/index.js";
 import { buildMatrix, matrixRecipe } from "../helpers/arbitraries.js";
+import { svgTexts, textsOutside } from "../export/svg-text.js";
 import { htmlProblems } from "../helpers/html-check.js";
 
 const t3d = findMachine("t3d-004");
@@ -156,5 +157,44 @@ describe("compareHtml", () => {
     for (const part of ["<table>", "Step grid", "Timeline", "Per-node load", "Message-size sweep", report.best!])
       expect(html).toContain(part);
     expect(html.match(/<svg/g)!.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it("the direct (no relays) column says no for the plans that relay, two-stage among them, and is explained", () => {
+    const m = generatePattern("pattern1", 16, {}, 1);
+    const { report } = compareMatrix(m, {
+      machine: t3d,
+      planners: ["shift", "two-stage", "four-stage"].map(findPlanner),
+    });
+    const html = compareHtml(report, null, null);
+    expect(html).toContain("<th>direct (no relays)</th>");
+    expect(html).toMatch(/<p class="note">direct \(no relays\): /);
+    const cell = (alg: string): string | undefined =>
+      new RegExp(`<tr[^>]*><td>${alg}</td>(?:<td>[^<]*</td>)*?<td>(yes|no)</td></tr>`).exec(html)?.[1];
+    expect(cell("shift")).toBe("yes");
+    expect(cell("two-stage")).toBe("no");
+    expect(cell("four-stage")).toBe("no");
+  });
+
+  it("the per-node load's labels fit left of the bars (no clipped 'max 23,892 bytes')", () => {
+    const m = generatePattern("pattern1", 16, {}, 1);
+    const sim = simulateSchedule(plan(m, "coloring"), t3d, { timeline: true });
+    const svg = nodeLoadSvg(sim);
+    const firstBar = Number(/<rect x="([\d.]+)"/.exec(svg)![1]);
+    const labels = svgTexts(svg).filter((t) => t.x < firstBar);
+    expect(labels.map((t) => t.text)).toContain("bytes sent");
+    expect(labels.some((t) => /^max [\d,]+ bytes$/.test(t.text))).toBe(true);
+    for (const t of labels) expect(t.x + 0.6 * t.size * t.text.length, t.text).toBeLessThanOrEqual(firstBar);
+  });
+
+  it("the bar chart keeps every label in the canvas: the last tick (1,000,000), long names, the bound's label", () => {
+    const m = generatePattern("pattern1", 16, {}, 1);
+    const { report } = compareMatrix(m, { machine: t3d });
+    for (const r of [report, { ...report, best: "linear-permutation" }]) {
+      const svg = compareChartSvg(r);
+      const texts = svgTexts(svg).map((t) => t.text);
+      expect(texts).toContain("1,000,000");
+      expect(texts).toContain(`${r.best} (fastest)`);
+      expect(textsOutside(svg)).toEqual([]);
+    }
   });
 });

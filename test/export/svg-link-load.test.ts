@@ -13,13 +13,15 @@ describe("linkLoadSvg", () => {
     expect(svg).not.toContain("<x>");
   });
 
-  it("draws a heat map when every link has a row and a column", () => {
+  it("draws a heat map when every link has a row and a column, without the links that carried nothing", () => {
     const links = [
       { label: "a", load: 0, row: 0, col: 0 },
       { label: "b", load: 1, row: 1, col: 2, group: "ring" },
+      { label: "c", load: 0.5, row: 1, col: 1 },
     ];
     const svg = linkLoadSvg(links);
-    expect(svg.match(/<rect [^>]*stroke="#ccc"/g)).toHaveLength(2);
+    expect(svg.match(/<rect [^>]*><title>/g)).toHaveLength(2);
+    expect(svg).not.toContain(">a: busy");
     expect(svg).toContain("b (ring): busy 100.0 %");
     expect(svg).toContain('fill="rgb(175,0,0)"');
   });

@@ -434,7 +434,7 @@ function linkEntries(n: SimNetworkStats, routes: NetworkRoutes, makespan: number
   return ends.map(([a, b], l) => ({
     label: routes.linkLabel(l),
     load: makespan > 0 ? n.busy[l]! / makespan : 0,
-    ...(cells ? { row: index.get(a)!, col: index.get(b)! } : {}),
+    ...(cells ? { row: index.get(a)!, col: index.get(b)!, rowLabel: a, colLabel: b } : {}),
   }));
 }
 

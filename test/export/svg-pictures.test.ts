@@ -1,0 +1,201 @@
+/** The Gantt and link-load charts as a person reads them: round ticks with a unit, labels inside the canvas. */
+import { describe, expect, it } from "vitest";
+import { timelineToSvg } from "../../src/export/svg-gantt.js";
+import { linkLoadSvg, type LinkLoadEntry } from "../../src/export/svg-link-load.js";
+import { TIMELINE_NONE, type Timeline } from "../../src/model/timeline.js";
+import { findMachine } from "../../src/machines/presets.js";
+import { simulateSchedule } from "../../src/machines/sim/simulate.js";
+import { plan } from "../../src/planner/registry.js";
+import { buildMatrix } from "../helpers/arbitraries.js";
+import { svgTexts, textsOutside } from "./svg-text.js";
+
+const KINDS = ["send", "recv", "copy", "compose", "wait"];
+
+/** A timeline of `p` nodes, each sending then receiving over [0, makespan]. */
+function timeline(p: number, makespan: number, kinds: readonly number[] = [0, 1]): Timeline {
+  const count = p * kinds.length;
+  const t = {
+    p,
+    kindNames: KINDS,
+    count,
+    node: new Uint32Array(count),
+    kind: new Uint32Array(count),
+    start: new Float64Array(count),
+    end: new Float64Array(count),
+    peer: new Uint32Array(count).fill(TIMELINE_NONE),
+    size: new Float64Array(count).fill(1),
+    transfer: new Uint32Array(count).fill(TIMELINE_NONE),
+  };
+  for (let v = 0; v < p; v++)
+    kinds.forEach((k, j) => {
+      const i = v * kinds.length + j;
+      t.node[i] = v;
+      t.kind[i] = k;
+      t.start[i] = (makespan * j) / kinds.length;
+      t.end[i] = (makespan * (j + 1)) / kinds.length;
+    });
+  return t;
+}
+
+/** The time axis's tick labels: the texts on the axis line below the rows. */
+function tickLabels(svg: string): string[] {
+  const texts = svgTexts(svg);
+  const title = texts.find((t) => /^time \(/.test(t.text));
+  if (!title) return [];
+  return texts.filter((t) => t.y === title.y - 14).map((t) => t.text);
+}
+
+describe("timelineToSvg: the time axis", () => {
+  const cases: [number, string][] = [
+    [7.3, "us"],
+    [873.2, "us"],
+    [2299.4, "ms"],
+    [7072.2, "ms"],
+    [10_000, "ms"],
+    [45_987, "ms"],
+    [1_000_000, "s"],
+    [2.299e7, "s"],
+  ];
+  for (const [makespan, unit] of cases)
+    it(`makespan ${makespan} us: round ticks in ${unit}, titled, no e-notation, every label in the canvas`, () => {
+      const svg = timelineToSvg(timeline(4, makespan), makespan);
+      expect(svg).toContain(`>time (${unit})</text>`);
+      const ticks = tickLabels(svg);
+      expect(ticks.length).toBeGreaterThanOrEqual(3);
+      expect(ticks[0]).toMatch(/^0(\.0+)?$/);
+      const values = ticks.map((l) => Number(l.replace(/,/g, "")));
+      for (const l of ticks) expect(l).toMatch(/^\d{1,3}(,\d{3})*(\.\d+)?$/);
+      // steps of 1, 2 or 5 x 10^k
+      const steps = values.slice(1).map((v, k) => v - values[k]!);
+      const step = Math.min(...steps);
+      const mantissa = step / 10 ** Math.floor(Math.log10(step) + 1e-9);
+      expect([1, 2, 5].some((f) => Math.abs(mantissa - f) < 1e-6)).toBe(true);
+      for (const d of steps) expect(Math.abs(d / step - Math.round(d / step))).toBeLessThan(1e-6);
+      for (const t of svgTexts(svg)) expect(t.text).not.toMatch(/\de[+-]?\d/);
+      expect(svg).not.toMatch(/e\+/);
+      expect(textsOutside(svg)).toEqual([]);
+    });
+
+  it("keeps the last label inside a narrow chart", () => {
+    for (const makespan of [2299, 9999, 123_456, 999_999])
+      for (const width of [200, 333, 640]) {
+        const svg = timelineToSvg(timeline(3, makespan), makespan, { width });
+        expect(textsOutside(svg), `${makespan} us, width ${width}`).toEqual([]);
+      }
+  });
+});
+
+describe("timelineToSvg: the legend", () => {
+  it("lists only the kinds the timeline has", () => {
+    const svg = timelineToSvg(timeline(3, 100, [0, 3]), 100);
+    const texts = svgTexts(svg).map((t) => t.text);
+    expect(texts).toContain("send");
+    expect(texts).toContain("compose");
+    for (const absent of ["recv", "copy", "wait"]) expect(texts).not.toContain(absent);
+  });
+
+  it("a simulated run's legend is a subset of the kinds of its intervals, and every text is in the canvas", () => {
+    const m = buildMatrix({ p: 6, kind: "dense", seed: 2, maxEntry: 20 });
+    const r = simulateSchedule(plan(m, "four-stage"), findMachine("t3e-004"));
+    const svg = timelineToSvg(r.timeline, r.makespan);
+    const present = new Set<string>();
+    for (let i = 0; i < r.timeline.count; i++) present.add(r.timeline.kindNames[r.timeline.kind[i]!]!);
+    const legend = svgTexts(svg)
+      .map((t) => t.text)
+      .filter((t) => r.timeline.kindNames.includes(t));
+    expect(legend.length).toBe(present.size);
+    for (const k of legend) expect(present.has(k)).toBe(true);
+    expect(textsOutside(svg)).toEqual([]);
+  });
+});
+
+/** A two-level tree: hosts h0..h(n-1) under switches s0, s1, with switch s2 that no link of the run uses. */
+function treeLinks(n: number): LinkLoadEntry[] {
+  const names = [...Array.from({ length: n }, (_, i) => `h${i}`), "s0", "s1", "s2"];
+  const id = (x: string): number => names.indexOf(x);
+  const links: LinkLoadEntry[] = [];
+  const add = (a: string, b: string, load: number): void => {
+    links.push({ label: `${a}->${b}`, load, row: id(a), col: id(b), rowLabel: a, colLabel: b });
+  };
+  for (let i = 0; i < n; i++) {
+    const sw = i < n / 2 ? "s0" : "s1";
+    add(`h${i}`, sw, 0.02 + 0.001 * i);
+    add(sw, `h${i}`, 0.03);
+  }
+  add("s0", "s1", 0.117);
+  add("s1", "s0", 0.09);
+  add("s0", "s2", 0);
+  add("s2", "s0", 0);
+  return links;
+}
+
+describe("linkLoadSvg: the heat map", () => {
+  const svg = linkLoadSvg(treeLinks(8), { title: "link load" });
+  const texts = svgTexts(svg).map((t) => t.text);
+
+  it("labels its rows and columns with the nodes' names, and titles the axes", () => {
+    for (const name of ["h0", "h7", "s0", "s1"]) expect(texts.filter((t) => t === name)).toHaveLength(2);
+    expect(texts).toContain("from");
+    expect(texts).toContain("to");
+  });
+
+  it("draws only links that carried traffic: the unused switch is absent", () => {
+    expect(texts).not.toContain("s2");
+    expect(svg).not.toContain("s0-&gt;s2");
+    expect(svg).not.toContain("s2-&gt;s0");
+    expect(svg.match(/<rect [^>]*><title>/g)).toHaveLength(18);
+  });
+
+  it("scales the colour to the busiest link and shows the scale with its maximum", () => {
+    // the busiest link (11.7 %) is the darkest colour, not near white
+    expect(svg).toMatch(/fill="rgb\(175,0,0\)"[^>]*><title>s0-&gt;s1: busy 11\.7 %<\/title>/);
+    expect(texts).toContain("0 % .. 11.7 % busy (the busiest link)");
+  });
+
+  it("lists the busiest links with their loads in the picture", () => {
+    expect(texts).toContain("busiest links");
+    expect(texts.some((t) => t.startsWith("1. s0->s1") && t.endsWith("11.7 %"))).toBe(true);
+    expect(texts.some((t) => t.startsWith("2. s1->s0") && t.endsWith("9.0 %"))).toBe(true);
+  });
+
+  it("makes cells large enough to see, and keeps every text in the canvas", () => {
+    const cell = Number(/<rect [^>]*width="(\d+)"[^>]*><title>/.exec(svg)?.[1]);
+    expect(cell).toBeGreaterThanOrEqual(10);
+    expect(textsOutside(svg)).toEqual([]);
+  });
+
+  it("thins the labels of a large grid, and keeps them in the canvas", () => {
+    const big = linkLoadSvg(treeLinks(90));
+    const labels = svgTexts(big).filter((t) => /^h\d+$/.test(t.text));
+    expect(labels.length).toBeGreaterThan(0);
+    expect(labels.length).toBeLessThan(2 * 90);
+    expect(textsOutside(big)).toEqual([]);
+  });
+
+  it("draws a grid too large to read as the bar chart of the busiest links", () => {
+    const huge = linkLoadSvg(treeLinks(300));
+    expect(huge).toContain("the 32 busiest of 604 links");
+    // h299 -> s1 is the busiest here: 2 % + 299 x 0.1 %
+    expect(svgTexts(huge).some((t) => t.text === "0 % .. 31.9 % busy (the busiest link)")).toBe(true);
+    expect(textsOutside(huge)).toEqual([]);
+  });
+
+  it("says so when no link carried traffic", () => {
+    const none = linkLoadSvg([{ label: "a->b", load: 0, row: 0, col: 1 }], { title: "t" });
+    expect(svgTexts(none).map((t) => t.text)).toEqual(["t: none of the 1 links carried traffic"]);
+    expect(textsOutside(none)).toEqual([]);
+  });
+});
+
+describe("linkLoadSvg: the bar chart", () => {
+  it("keeps long labels and the scale inside the canvas", () => {
+    const links = Array.from({ length: 12 }, (_, i) => ({
+      label: `a-very-long-switch-name-${i}->host${i}`,
+      load: i / 100,
+    }));
+    const svg = linkLoadSvg(links, { width: 300 });
+    expect(svgTexts(svg).some((t) => t.text === "0 % .. 11.0 % busy (the busiest link)")).toBe(true);
+    expect(svg).not.toContain("host0<");
+    expect(textsOutside(svg)).toEqual([]);
+  });
+});

@@ -1,0 +1,116 @@
+/**
+ * The pictures rendered in headless Chromium (run when the chromium command is present): every text element, as laid
+ * out by the browser, lies inside its SVG's canvas, and the labels a reader needs are there.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { compareChartSvg } from "../../src/compare/compare-chart.js";
+import { compareMatrix } from "../../src/compare/compare.js";
+import { nodeLoadSvg } from "../../src/compare/html-report.js";
+import { stepGrid, stepGridSvg } from "../../src/export/step-grid.js";
+import { timelineToSvg } from "../../src/export/svg-gantt.js";
+import { linkLoadSvg, type LinkLoadEntry } from "../../src/export/svg-link-load.js";
+import { findMachine } from "../../src/machines/presets.js";
+import { simulateSchedule } from "../../src/machines/sim/simulate.js";
+import { generatePattern } from "../../src/patterns/registry.js";
+import { findPlanner, plan } from "../../src/planner/registry.js";
+
+const chromium = spawnSync("chromium", ["--version"], { stdio: "ignore" }).status === 0;
+
+/** Laid out by the browser: for each SVG, its texts and those whose box leaves the SVG's box. */
+const PROBE = `<script>
+const out = [...document.querySelectorAll("svg")].map((svg) => {
+  const s = svg.getBoundingClientRect();
+  const texts = [...svg.querySelectorAll("text")];
+  const outside = texts.filter((t) => {
+    const b = t.getBoundingClientRect();
+    return b.left < s.left - 1 || b.right > s.right + 1 || b.top < s.top - 1 || b.bottom > s.bottom + 1;
+  });
+  return { texts: texts.map((t) => t.textContent), outside: outside.map((t) => t.textContent) };
+});
+document.body.setAttribute("data-probe", JSON.stringify(out));
+</script>`;
+
+/** The pictures, each laid out by Chromium. */
+function render(svgs: readonly string[]): { texts: string[]; outside: string[] }[] {
+  const dir = mkdtempSync(join(tmpdir(), "commplan-render-"));
+  try {
+    const page = join(dir, "page.html");
+    writeFileSync(
+      page,
+      `<!DOCTYPE html><html><body>${svgs.map((s) => `<div>${s}</div>`).join("")}${PROBE}</body></html>`,
+    );
+    const r = spawnSync(
+      "chromium",
+      ["--headless", "--no-sandbox", "--disable-gpu", "--window-size=1600,1200", "--dump-dom", `file://${page}`],
+      { encoding: "utf8", timeout: 60_000 },
+    );
+    const probe = /data-probe="([^"]*)"/.exec(r.stdout)?.[1];
+    if (probe === undefined) throw new Error(`chromium printed no probe: ${r.stderr.slice(0, 400)}`);
+    return JSON.parse(
+      probe
+        .replace(/&quot;/g, '"')
+        .replace(/&gt;/g, ">")
+        .replace(/&lt;/g, "<")
+        .replace(/&amp;/g, "&"),
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The links of a small fat tree: hosts under two edge switches, one switch idle. */
+function links(): LinkLoadEntry[] {
+  const names = ["h0", "h1", "h2", "h3", "edge0", "edge1", "core0", "core1"];
+  const out: LinkLoadEntry[] = [];
+  const add = (a: string, b: string, load: number): void => {
+    out.push({ label: `${a}->${b}`, load, row: names.indexOf(a), col: names.indexOf(b), rowLabel: a, colLabel: b });
+  };
+  ["h0", "h1"].forEach((h) => (add(h, "edge0", 0.05), add("edge0", h, 0.04)));
+  ["h2", "h3"].forEach((h) => (add(h, "edge1", 0.06), add("edge1", h, 0.03)));
+  add("edge0", "core0", 0.117);
+  add("core0", "edge1", 0.117);
+  add("edge1", "core1", 0);
+  add("core1", "edge0", 0);
+  return out;
+}
+
+describe("the pictures in headless Chromium", () => {
+  it(`keep every label inside the canvas${chromium ? "" : " (chromium absent: runs the check that says so)"}`, () => {
+    if (!chromium) {
+      process.stdout.write("svg-render-chromium: chromium is not installed: the pictures are not rendered\n");
+      expect(spawnSync("chromium", ["--version"], { stdio: "ignore" }).status).not.toBe(0);
+      return;
+    }
+    const m = generatePattern("pattern1", 8, {}, 1);
+    const s = plan(m, "two-stage");
+    const sim = simulateSchedule(s, findMachine("t3d-004"), { timeline: true });
+    const scaled = (k: number): string => timelineToSvg(sim.timeline, sim.makespan * k, { width: 640 });
+    const pictures = [
+      timelineToSvg(sim.timeline, sim.makespan),
+      scaled(0.1),
+      scaled(1000),
+      timelineToSvg(sim.timeline, sim.makespan, { width: 200 }),
+      linkLoadSvg(links(), { title: "link load" }),
+      nodeLoadSvg(sim),
+      stepGridSvg(stepGrid(s, 0, [0, 1])),
+      compareChartSvg(
+        compareMatrix(generatePattern("pattern1", 16, {}, 1), {
+          machine: findMachine("t3d-004"),
+          planners: ["linear-permutation", "te-direct"].map(findPlanner),
+        }).report,
+      ),
+    ];
+    const laid = render(pictures);
+    expect(laid).toHaveLength(pictures.length);
+    laid.forEach((p, k) => expect(p.outside, `picture ${k}`).toEqual([]));
+    expect(laid[0]!.texts.some((t) => /^time \((us|ms|s)\)$/.test(t))).toBe(true);
+    for (const name of ["h0", "edge0", "core0", "from", "to", "busiest links"]) expect(laid[4]!.texts).toContain(name);
+    expect(laid[4]!.texts).not.toContain("core1");
+    expect(laid[4]!.texts).toContain("0 % .. 11.7 % busy (the busiest link)");
+    expect(laid[7]!.texts).toContain("1,000,000");
+  });
+});
