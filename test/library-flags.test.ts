@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { SMPI_FLAGS } from "../src/export/simgrid-platform.js";
 
 const src = join(import.meta.dirname, "..", "src");
 
@@ -14,15 +15,7 @@ const FLAG = /(^|[\s(`'"])--[a-z]/;
 
 /** Texts that hold a flag and are not messages, each with its reason (file relative to src, the literal's text). */
 const ALLOWED: readonly { readonly file: string; readonly text: string; readonly why: string }[] = [
-  ...[
-    "--cfg=smpi/display-timing:yes",
-    "--cfg=network/model:CM02",
-    "--cfg=network/crosstraffic:0",
-    "--cfg=network/TCP-gamma:0",
-    "--cfg=smpi/wtime:0",
-    "--log=root.thres:warning",
-    "--log=smpi_utils.thres:info",
-  ].map((text) => ({
+  ...SMPI_FLAGS.map((text) => ({
     file: "export/simgrid-platform.ts",
     text,
     why: "SimGrid's smpirun flags (SMPI_FLAGS), written for smpirun's command line, not commplan's",

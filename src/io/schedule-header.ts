@@ -1,18 +1,11 @@
 /**
  * The schedule header check both schedule readers (JSON and Arrow) call: the header fields against the schedule schema.
  */
-import type { JsonValue, Rearrange } from "../model/schedule.js";
+import type { Rearrange, ScheduleHeader } from "../model/schedule.js";
 import { FORMAT_NAMES, validateWithSchema } from "./json-schema.js";
 
 /** A schedule's header fields as its readers keep them (the JSON reader's document root, without the steps). */
-export interface ScheduleHeaderFields {
-  readonly p: number;
-  readonly algorithm: string;
-  readonly params: { readonly [k: string]: JsonValue };
-  readonly seed: number | null;
-  readonly elementBytes: number;
-  readonly matrixDigest: string;
-  readonly auto?: JsonValue;
+export interface ScheduleHeaderFields extends ScheduleHeader {
   readonly stages: readonly { readonly name: string; readonly rearrange: Rearrange }[];
 }
 
