@@ -22,11 +22,23 @@ export const FORMAT_NAMES = {
   "te-table": "commplan.te-table/v1",
   topology: "commplan.topology/v1",
   compare: "commplan.compare/v1",
+  plan: "commplan.plan/v1",
+  gen: "commplan.gen/v1",
+  export: "commplan.export/v1",
+  platform: "commplan.platform/v1",
+  "store-add": "commplan.store-add/v1",
+  "store-get": "commplan.store-get/v1",
+  "store-list": "commplan.store-list/v1",
+  "store-verify": "commplan.store-verify/v1",
+  "store-gc": "commplan.store-gc/v1",
+  "check-planner": "commplan.check-planner/v1",
+  precompute: "commplan.precompute/v1",
 } as const;
 
 /**
- * The schema file of every JSON document commplan writes: the three it also reads, the two outputs
- * that carry a `format` (simulate --json, te-table --json), and three without one (simulate --trace's
+ * The schema file of every JSON document commplan reads or writes: the documents it also reads, the
+ * `--json` outputs that carry a `format` (simulate, te-table, compare, and the summaries of plan, gen,
+ * export, platform, store, check-planner and precompute), and three without one (simulate --trace's
  * Chrome trace, stats --json, cost --json).
  */
 export const SCHEMA_FILES = {
@@ -42,7 +54,33 @@ export const SCHEMA_FILES = {
   topology: "topology.v1.schema.json",
   compare: "compare.v1.schema.json",
   "precompute-spec": "precompute-spec.v1.schema.json",
+  plan: "plan.v1.schema.json",
+  gen: "gen.v1.schema.json",
+  export: "export.v1.schema.json",
+  platform: "platform.v1.schema.json",
+  "store-add": "store-add.v1.schema.json",
+  "store-get": "store-get.v1.schema.json",
+  "store-list": "store-list.v1.schema.json",
+  "store-verify": "store-verify.v1.schema.json",
+  "store-gc": "store-gc.v1.schema.json",
+  "check-planner": "check-planner.v1.schema.json",
+  precompute: "precompute.v1.schema.json",
 } as const;
+
+/** The `--json` summaries of the commands that write files or run jobs (compiled after matrix.v1, which they use). */
+const SUMMARY_SCHEMAS = [
+  "plan",
+  "gen",
+  "export",
+  "platform",
+  "store-add",
+  "store-get",
+  "store-list",
+  "store-verify",
+  "store-gc",
+  "check-planner",
+  "precompute",
+] as const;
 
 /** The `$id` of the derived schedule-header schema (not a file: schedule.v1 with `$defs/step` accepting anything). */
 const HEADER_ID = "https://commplan.dev/schemas/schedule-header.v1.schema.json";
@@ -87,8 +125,13 @@ function validators(): Record<SchemaName, ValidateFunction> {
   const props = matrixHeader["properties"] as { rows: JsonObject; entries: JsonObject };
   props.rows["items"] = true;
   props.entries["items"] = true;
+  const matrixValidator = ajv.compile(matrix);
   compiled = {
-    matrix: ajv.compile(matrix),
+    ...(Object.fromEntries(SUMMARY_SCHEMAS.map((name) => [name, ajv.compile(loadSchema(name))])) as Record<
+      (typeof SUMMARY_SCHEMAS)[number],
+      ValidateFunction
+    >),
+    matrix: matrixValidator,
     schedule: ajv.compile(schedule),
     report: ajv.compile(report),
     simulation: ajv.compile(loadSchema("simulation")),

@@ -7,7 +7,7 @@ import { fail } from "../../model/errors.js";
 import { MAX_P, matrixToRows, type CommMatrix } from "../../model/matrix.js";
 import { MAX_SEED } from "../../model/param-spec.js";
 import { refuseOutputOntoInput } from "../../io/file-output.js";
-import { writeMatrixFile } from "../../io/matrix-write.js";
+import { matrixToJsonText, writeMatrixFile } from "../../io/matrix-write.js";
 import { anyMatrixArb } from "../../testing/planner-matrices.js";
 import { patternArb } from "../../testing/pattern-arbitraries.js";
 import { asyncPlannerProperty, replayFailure } from "../../testing/planner-property.js";
@@ -21,6 +21,7 @@ import { MAX_CHECK_P, type CheckPlannerOptions } from "./check-planner.js";
 import { boundsOf, boundsText } from "./check-planner-bounds.js";
 import { counted } from "../../internal/plural.js";
 import { cliMessage } from "../option-flags.js";
+import { printJson, refuseJsonOnStdout } from "./json-summary.js";
 
 /**
  * The matrices of --family: "any" (every shape, densities 0..1, empty rows, dense and sparse storage, and every pattern
@@ -87,6 +88,7 @@ export async function checkPlanner(module: string | undefined, o: CheckPlannerOp
   const bounds = boundsOf(o);
   const text = `${family}${boundsText(o)}`;
   await refuseOutputOntoInput("check-planner", [module], [["--output", o.output]]);
+  if (o.output !== undefined) refuseJsonOnStdout("check-planner", o.json, o.output);
   const timeout = intOption("timeout", o.timeout, 1, 86_400);
   const command = o.command === undefined ? null : commandRunner(o.command, timeout * 1000);
   const runner = command ?? (await moduleRunner(module!));
@@ -95,7 +97,19 @@ export async function checkPlanner(module: string | undefined, o: CheckPlannerOp
   // fast-check's seed is a signed 32-bit integer; --seed takes 0 .. 2^32 - 1 like every other command
   const r = await fc.check(prop, { numRuns: runs, seed: seed | 0 });
   const who = module ?? `--command ${o.command}`;
+  const summary = (verdict: string, rest: object): void =>
+    printJson(ctx, {
+      format: "commplan.check-planner/v1",
+      planner: module === undefined ? { command: o.command! } : { module },
+      verdict,
+      runs: r.numRuns,
+      shrinks: r.numShrinks,
+      seed,
+      matrices: text,
+      ...rest,
+    });
   if (!r.failed) {
+    if (o.json) return summary("pass", { counterexample: null, failure: null, hungWhileShrinking: null, output: null });
     ctx.io.out(
       `check-planner: ${who}: ${counted(r.numRuns, "run passes", "runs pass")} every check (seed ${seed}; ${text})\n`,
     );
@@ -110,6 +124,13 @@ export async function checkPlanner(module: string | undefined, o: CheckPlannerOp
   if (o.output !== undefined) await writeMatrixFile(m, o.output, "json", { sparse: false, stdout: ctx.stdout });
   // a hang after the run that failed first came while shrinking that failure: both are said
   const whileShrinking = hung !== null && command!.hungRun > r.numRuns;
+  if (o.json)
+    return summary(hung === null ? "fail" : "timeout", {
+      counterexample: JSON.parse(matrixToJsonText(m, { sparse: false })) as object,
+      failure: { check: f.check, title: f.title, witness: cliMessage(f.witness) },
+      hungWhileShrinking: hung === null ? null : whileShrinking,
+      output: o.output ?? null,
+    });
   const head =
     hung === null
       ? `FAIL after ${counted(r.numRuns, "run", "runs")}, shrunk ${counted(r.numShrinks, "time", "times")} (seed ${seed}; ${text})\n${cliMessage(failureLine(f))}`

@@ -25,6 +25,7 @@ export interface CheckPlannerOptions {
   timeFactor?: string;
   machine?: string;
   mode: string;
+  json?: boolean;
 }
 
 /** The largest P check-planner draws (matrices are drawn as maxP^2 cells). */
@@ -84,6 +85,10 @@ export function registerCheckPlanner(program: Command, ctx: CliContext): void {
       "accept a relaying plan without payload chunks whose delivery the verifier cannot decide",
     )
     .option("-o, --output <file>", "write the shrunk counterexample matrix here (JSON, atomically)")
+    .option(
+      "--json",
+      "print the verdict, the counterexample (commplan.matrix/v1) and the failing check as commplan.check-planner/v1 JSON (not with -o -)",
+    )
     .action(async (module: string | undefined, o: CheckPlannerOptions) =>
       // fast-check and the testing kit load only when this command runs, not at every CLI start
       (await import("./check-planner-run.js")).checkPlanner(module, o, ctx),

@@ -24,6 +24,7 @@ import { lowerSchedule } from "../../lower/index.js";
 import type { CliContext } from "../context.js";
 import { fmt, intOption, SCHEDULE_ARGUMENT_HELP, writingBar } from "../io.js";
 import { withProgress, withProgressAsync } from "../progress.js";
+import { JSON_SUMMARY_HELP, printJson, refuseJsonOnStdout, writtenBytes } from "./json-summary.js";
 
 const VARIANTS: readonly ProgramVariant[] = ["nonblocking", "blocking"];
 
@@ -46,6 +47,7 @@ interface ExportFlags {
   chunk?: string;
   variant: string;
   layout?: LayoutForm;
+  json?: boolean;
 }
 
 /**
@@ -86,6 +88,7 @@ export function registerExport(
         "buffer layout: full (p counts and displacements per rank, as MPI_Alltoallv) or peers (the non-zero blocks only, as MPI_Neighbor_alltoallv); default: peers for a sparse matrix (JSON entries, Matrix Market, halo, spmv), full otherwise",
       ).choices(LAYOUT_FORMS),
     )
+    .option("--json", JSON_SUMMARY_HELP)
     .action((file: string, o: ExportFlags, cmd: Command) => runExport(ctx, formats, file, o, cmd));
 }
 
@@ -103,14 +106,18 @@ async function runExport(
   const format = exportFormat(o.format, formats)!; // one of the choices commander checked
   const given = (Object.keys(EXPORT_OPTIONS) as ExportOptionName[]).filter((name) => o[name] !== undefined);
   refuseForeignOptions(format, given, formats);
+  const written = writtenTo(o);
+  refuseJsonOnStdout("export", o.json, written.path);
   if (format.input === "schedule") {
     await refuseOutputOntoInput("export", [file], [["-o", o.output]]);
     const t = { output: o.output, split: o.split ?? null, dir: o.out ?? null, machine: null, chunk: null };
-    await format.write(await readScheduleFile(file, { maxMemory: ctx.maxMemory }), {
+    const schedule = await readScheduleFile(file, { maxMemory: ctx.maxMemory });
+    await format.write(schedule, {
       ...t,
       inputs: [file],
       stdout: ctx.stdout,
     });
+    if (o.json) printJson(ctx, exportSummary(format.name, schedule.algorithm, schedule.p, written, null));
     return;
   }
   if (o.matrix === undefined) cmd.error("error: required option '-m, --matrix <file>' not specified");
@@ -153,9 +160,45 @@ async function runExport(
     scratch = Math.max(scratch, prog.layout.scratchSize[r]!);
     peak = Math.max(peak, scratchPeak[r]!);
   }
+  if (o.json)
+    printJson(
+      ctx,
+      exportSummary(format.name, prog.algorithm, prog.p, written, {
+        variant: prog.variant,
+        layout: prog.layout.sendPeers === null ? "full" : "peers",
+        rounds: prog.rounds,
+        operations: prog.ops.kind.length,
+        largestScratch: scratch,
+        scratchPeak: peak,
+      }),
+    );
   if (o.split !== undefined || o.out !== undefined || o.output !== "-") {
     ctx.io.err(
       `export: ${prog.algorithm}, P = ${prog.p}, ${prog.variant}: ${fmt(prog.rounds)} rounds, ${fmt(prog.ops.kind.length)} operations, largest scratch ${fmt(scratch)} elements (live peak ${fmt(peak)})\n`,
     );
   }
+}
+
+/** Where export writes: a file (or stdout, "-"), a --split directory of per-rank files, or an --out directory. */
+interface Written {
+  readonly kind: "file" | "split" | "dir";
+  readonly path: string;
+}
+
+function writtenTo(o: ExportFlags): Written {
+  if (o.split !== undefined) return { kind: "split", path: o.split };
+  if (o.out !== undefined) return { kind: "dir", path: o.out };
+  return { kind: "file", path: o.output };
+}
+
+/** export --json: the commplan.export/v1 summary (`program` null for a format that writes the schedule itself). */
+function exportSummary(
+  exportFormat: string,
+  algorithm: string,
+  p: number,
+  written: Written,
+  program: { [k: string]: string | number } | null,
+): object {
+  const bytes = written.kind === "file" ? writtenBytes(written.path) : null;
+  return { format: "commplan.export/v1", exportFormat, algorithm, p, output: { ...written, bytes }, program };
 }

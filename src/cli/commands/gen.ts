@@ -1,7 +1,7 @@
 /** commplan gen: generate a seeded matrix from a named pattern. */
 import { Option, type Command } from "commander";
 import { fail } from "../../model/errors.js";
-import { MAX_P } from "../../model/matrix.js";
+import { isSparse, MAX_P, nonzeroCount } from "../../model/matrix.js";
 import { MAX_SEED } from "../../model/param-spec.js";
 import { PATTERNS, findPattern, generatePatternWithNotes, patternOptionList } from "../../patterns/index.js";
 import { readSparseMatrixFile } from "../../io/sparse-matrix-read.js";
@@ -11,6 +11,7 @@ import { refuseOutputOntoInput } from "../../io/file-output.js";
 import type { CliContext } from "../context.js";
 import { intOption, MAX_ELEMENT_BYTES, numberOption } from "../io.js";
 import { quoted } from "../../internal/quoted.js";
+import { JSON_SUMMARY_HELP, printJson, refuseJsonOnStdout, writtenBytes } from "./json-summary.js";
 
 const FORMATS: readonly MatrixFileFormat[] = ["json", "csv", "mtx"];
 /** Where commander keeps the value of the hidden --elementBytes (apart from --element-bytes). */
@@ -63,7 +64,8 @@ export function registerGen(program: Command, ctx: CliContext): void {
     .addOption(
       new Option("--sparse", "write the sparse JSON form (entries) even for dense matrices").conflicts("dense"),
     )
-    .option("--dense", "write the dense JSON form (rows) even for sparse matrices");
+    .option("--dense", "write the dense JSON form (rows) even for sparse matrices")
+    .option("--json", JSON_SUMMARY_HELP);
   for (const n of names) {
     const opt = new Option(`--${n} <value>`, `pattern option ${n} (see 'commplan patterns')`);
     if (n === "elementBytes") {
@@ -107,6 +109,7 @@ export function registerGen(program: Command, ctx: CliContext): void {
           : numberOption(n, String(v)); // the pattern checks a number's range
     }
     const output = String(o["output"]);
+    refuseJsonOnStdout("gen", o["json"] === true, output);
     const format = outputFormat(o["format"] as string | undefined, output);
     if ((o["sparse"] || o["dense"]) && format !== "json")
       throw fail(
@@ -128,5 +131,19 @@ export function registerGen(program: Command, ctx: CliContext): void {
       ...(o["sparse"] ? { sparse: true } : o["dense"] ? { sparse: false } : {}),
       stdout: ctx.stdout,
     });
+    if (o["json"])
+      printJson(ctx, {
+        format: "commplan.gen/v1",
+        pattern,
+        p: m.p,
+        seed,
+        elementBytes: m.elementBytes,
+        storage: isSparse(m) ? "sparse" : "dense",
+        nonzeros: nonzeroCount(m),
+        matrixFormat: format,
+        output,
+        bytes: writtenBytes(output),
+        notes,
+      });
   });
 }

@@ -22,6 +22,8 @@ import type { Schedule } from "../../model/schedule.js";
 import { counted } from "../../internal/plural.js";
 import { withProgress, withProgressAsync } from "../progress.js";
 import { collect, ELEMENT_BYTES_HELP, intOption, keyValues, matrixReadOptions, writingBar } from "../io.js";
+import { JSON_SUMMARY_HELP, printJson, refuseJsonOnStdout, writtenBytes } from "./json-summary.js";
+import type { JsonValue } from "../../model/schedule.js";
 
 /** The options of `plan` as commander gives them. */
 interface PlanFlags extends NetworkFlags {
@@ -32,6 +34,7 @@ interface PlanFlags extends NetworkFlags {
   param: string[];
   output: string;
   elementBytes?: string;
+  json?: boolean;
 }
 
 /** Registers `plan`. */
@@ -66,7 +69,9 @@ export function registerPlan(program: Command, ctx: CliContext): void {
     )
     .addOption(portSharingOption())
     .option("-o, --output <file>", "output file, - for stdout", "-")
+    .option("--json", JSON_SUMMARY_HELP)
     .action(async (file: string, o: PlanFlags) => {
+      refuseJsonOnStdout("plan", o.json, o.output);
       if (o.algorithm === "auto") return planAutoCommand(ctx, file, o);
       for (const [k, flag] of [
         ["network", "--network"],
@@ -99,6 +104,7 @@ export function registerPlan(program: Command, ctx: CliContext): void {
         planner.plan(m, { ...opts, progress }),
       );
       await writeSchedule(ctx, s, o.output);
+      if (o.json) printJson(ctx, planSummary(s, o.output, null));
       if (o.output !== "-")
         ctx.io.err(
           `plan: ${planner.name}: ${counted(s.stages.length, "stage", "stages")}, ${counted(s.stepCount, "step", "steps")}, ${counted(s.transferCount, "transfer", "transfers")} -> ${o.output}\n`,
@@ -126,6 +132,7 @@ async function planAutoCommand(ctx: CliContext, file: string, o: PlanFlags): Pro
     planAuto(m, machine, { payload: Boolean(o.payload), seed, progress, ...network, maxMemory: ctx.maxMemory }),
   );
   await writeSchedule(ctx, s, o.output);
+  if (o.json) printJson(ctx, planSummary(s, o.output, { ...report.winner, reason: report.reason }));
   ctx.io.err(`plan: auto chose ${report.winner.algorithm} ${JSON.stringify(report.winner.params)}: ${report.reason}\n`);
 }
 
@@ -134,4 +141,23 @@ async function writeSchedule(ctx: CliContext, s: Schedule, output: string): Prom
   await withProgressAsync(writingBar(ctx.io, output), "plan: writing", "transfers", (progress) =>
     writeScheduleJson(s, output, { progress, stdout: ctx.stdout }),
   );
+}
+
+/** plan --json: the commplan.plan/v1 summary of the schedule written to `output` (auto's pick with --algorithm auto). */
+function planSummary(s: Schedule, output: string, auto: { [k: string]: JsonValue } | null): object {
+  return {
+    format: "commplan.plan/v1",
+    algorithm: s.algorithm,
+    params: s.params,
+    seed: s.seed,
+    p: s.p,
+    elementBytes: s.elementBytes,
+    payload: s.chunks !== null,
+    stages: s.stages.length,
+    steps: s.stepCount,
+    transfers: s.transferCount,
+    output,
+    bytes: writtenBytes(output),
+    auto,
+  };
 }

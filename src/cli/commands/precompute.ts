@@ -13,6 +13,7 @@ import { cliMessage } from "../option-flags.js";
 import { openPlanStore } from "../../store/index.js";
 import type { CliContext } from "../context.js";
 import { intOption } from "../io.js";
+import { printJson } from "./json-summary.js";
 import { readPrecomputeSpec, runPrecomputeJob, type JobOutcome, type PrecomputeJob } from "../precompute-jobs.js";
 
 /** Parses --shard i/n (0 <= i < n). */
@@ -105,7 +106,8 @@ export function registerPrecompute(program: Command, ctx: CliContext): void {
       ),
     )
     .option("--shard <i/n>", "plan only shard i of n (jobs k with k mod n = i), e.g. $SLURM_ARRAY_TASK_ID/16")
-    .action(async (specFile: string, o: { store: string; jobs: string; shard?: string }) => {
+    .option("--json", "print every job with its outcome, and the totals, as commplan.precompute/v1 JSON")
+    .action(async (specFile: string, o: { store: string; jobs: string; shard?: string; json?: boolean }) => {
       const threads = intOption("jobs", o.jobs, 1, 1024);
       const shard = o.shard === undefined ? { i: 0, n: 1 } : parseShard(o.shard);
       const jobs = shardJobs(readPrecomputeSpec(specFile), shard);
@@ -118,7 +120,9 @@ export function registerPrecompute(program: Command, ctx: CliContext): void {
           )
         : null;
       bar?.start(jobs.length, 0);
+      const outcomes: (JobOutcome | null)[] = jobs.map(() => null);
       const done: Done = (k, out) => {
+        outcomes[k] = out;
         counts[out.status]++;
         bar?.increment();
         if (out.status === "unplannable" || out.status === "damaged")
@@ -136,5 +140,16 @@ export function registerPrecompute(program: Command, ctx: CliContext): void {
         `precompute: ${counted(jobs.length, "job", "jobs")}${sh}: ${counts.added} added, ${counts.present} present, ${counts.unplannable} unplannable, ${counts.damaged} damaged\n`,
       );
       if (counts.damaged > 0) ctx.exitCode = 1;
+      if (o.json)
+        printJson(ctx, {
+          format: "commplan.precompute/v1",
+          shard,
+          jobs: jobs.map((j, k) => ({
+            ...j,
+            ...outcomes[k]!,
+            message: cliMessage(outcomes[k]!.message ?? "") || null,
+          })),
+          totals: { jobs: jobs.length, ...counts },
+        });
     });
 }

@@ -31,6 +31,7 @@ import type { CliContext } from "../context.js";
 import { collect, ELEMENT_BYTES_HELP, fmt, intOption, keyValues, matrixReadOptions, table } from "../io.js";
 import { machineOptionHelp } from "./lists.js";
 import { counted } from "../../internal/plural.js";
+import { JSON_SUMMARY_HELP, printJson, refuseJsonOnStdout, writtenBytes } from "./json-summary.js";
 
 interface RequestOpts {
   algorithm: string;
@@ -39,6 +40,7 @@ interface RequestOpts {
   seed: string;
   param: string[];
   elementBytes?: string;
+  json?: boolean;
 }
 
 /** The request options shared by add and get. */
@@ -85,18 +87,24 @@ function registerAddGet(store: Command, ctx: CliContext): void {
       .description("plan a matrix and add the plan to the store (nothing is planned when the entry is present)")
       .argument("<dir>", "the store directory (created when missing)")
       .argument("<matrix>", "matrix file (JSON, CSV or Matrix Market)"),
-  ).action((dir: string, matrixFile: string, o: RequestOpts) => {
-    const s = openPlanStore(dir, true);
-    const { m, r } = resolveRequest(matrixFile, o, ctx.maxMemory);
-    if (getPlanById(s, r.id) !== null) {
-      ctx.io.err(`store: ${r.id} present\n`);
-      ctx.io.out(`${r.id}\n`);
-      return;
-    }
-    const res = addPlan(s, r.key, planForRequest(m, r));
-    ctx.io.err(`store: ${r.id} ${res.written ? "added" : "present (added by another writer)"}\n`);
-    ctx.io.out(`${r.id}\n`);
-  });
+  )
+    .option("--json", "print the entry's id and whether it was added as commplan.store-add/v1 JSON")
+    .action((dir: string, matrixFile: string, o: RequestOpts) => {
+      const s = openPlanStore(dir, true);
+      const { m, r } = resolveRequest(matrixFile, o, ctx.maxMemory);
+      const added = (status: "added" | "present", byAnotherWriter: boolean): void =>
+        o.json
+          ? printJson(ctx, { format: "commplan.store-add/v1", id: r.id, status, byAnotherWriter })
+          : ctx.io.out(`${r.id}\n`);
+      if (getPlanById(s, r.id) !== null) {
+        ctx.io.err(`store: ${r.id} present\n`);
+        added("present", false);
+        return;
+      }
+      const res = addPlan(s, r.key, planForRequest(m, r));
+      ctx.io.err(`store: ${r.id} ${res.written ? "added" : "present (added by another writer)"}\n`);
+      added(res.written ? "added" : "present", !res.written);
+    });
   requestOptions(
     store
       .command("get")
@@ -107,6 +115,7 @@ function registerAddGet(store: Command, ctx: CliContext): void {
     .option("--id <id>", "the entry's id (as 'store list' prints it)")
     .option("-o, --output <file>", "output file (- for stdout: JSON only)", "-")
     .option("-f, --format <f>", "json (commplan.schedule/v1) or arrow", "json")
+    .option("--json", JSON_SUMMARY_HELP)
     .action(
       async (
         dir: string,
@@ -118,6 +127,7 @@ function registerAddGet(store: Command, ctx: CliContext): void {
         if ((o.id === undefined) === (matrixFile === undefined))
           throw fail("store", "BAD_OPTION", "give either --id or a matrix file (with -a)", { field: "id" });
         if (o.id !== undefined) checkEntryId(o.id, "--id");
+        refuseJsonOnStdout("store", o.json, o.output);
         await refuseOutputOntoInput("store", [matrixFile], [["-o", o.output]]);
         const s = openPlanStore(dir);
         const id = o.id ?? resolveRequest(matrixFile!, o, ctx.maxMemory).r.id;
@@ -127,9 +137,22 @@ function registerAddGet(store: Command, ctx: CliContext): void {
         if (plan === null) {
           ctx.io.err(`store: no entry ${id}\n`);
           ctx.exitCode = 1;
+          if (o.json) printJson(ctx, { format: "commplan.store-get/v1", id, found: false });
           return;
         }
         await writeSchedule(plan, o.output, o.format, ctx);
+        if (o.json)
+          printJson(ctx, {
+            format: "commplan.store-get/v1",
+            id,
+            found: true,
+            algorithm: plan.algorithm,
+            p: plan.p,
+            transfers: plan.transferCount,
+            fileFormat: o.format,
+            output: o.output,
+            bytes: writtenBytes(o.output),
+          });
       },
     );
 }
@@ -139,15 +162,13 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
     .command("list")
     .description("list the entries: id, algorithm, P, seed, payload, machine, bytes, created (damaged ones marked)")
     .argument("<dir>", "the store directory")
-    .option("--json", "one JSON object per line")
+    .option("--json", "print the entries and the damaged parts as one commplan.store-list/v1 JSON document")
     .action((dir: string, o: { json?: boolean }) => {
       const s = openPlanStore(dir);
-      for (const d of storeDamage(s)) ctx.io.err(`store: ${d.file}: ${d.problem}\n`);
+      const damage = storeDamage(s);
+      for (const d of damage) ctx.io.err(`store: ${d.file}: ${d.problem}\n`);
       const entries = listPlans(s);
-      if (o.json) {
-        for (const e of entries) ctx.io.out(JSON.stringify(e) + "\n");
-        return;
-      }
+      if (o.json) return printJson(ctx, { format: "commplan.store-list/v1", entries, damage });
       const rows = entries.map((e) => [
         e.id, // whole: 'store get --id' takes it as printed
         e.key?.algorithm ?? "DAMAGED",
@@ -164,11 +185,23 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
     .command("verify")
     .description("check every entry (checksum, key, columns); exit 1 naming each damaged entry")
     .argument("<dir>", "the store directory")
-    .action((dir: string) => {
+    .option("--json", "print the counts and the damaged entries and parts as commplan.store-verify/v1 JSON")
+    .action((dir: string, o: { json?: boolean }) => {
       const rep = verifyStore(openPlanStore(dir));
       for (const d of rep.parts) ctx.io.err(`store: ${d.file}: ${d.problem}\n`);
       for (const d of rep.damaged) ctx.io.err(`store: ${d.file}: entry ${d.id} is damaged: ${d.problem}\n`);
       const bad = rep.damaged.length + rep.parts.length;
+      if (o.json) {
+        if (bad > 0) ctx.exitCode = 1;
+        return printJson(ctx, {
+          format: "commplan.store-verify/v1",
+          consistent: bad === 0,
+          entries: rep.entries,
+          temps: rep.temps,
+          damaged: rep.damaged.map((d) => ({ id: d.id, file: d.file, problem: d.problem })),
+          parts: rep.parts,
+        });
+      }
       ctx.io.out(
         `store: ${counted(rep.entries, "entry", "entries")}, ${bad} damaged, ${counted(rep.temps, "temporary file", "temporary files")} ${bad === 0 ? "- consistent" : "- run 'commplan store gc'"}\n`,
       );
@@ -178,10 +211,13 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
     .command("gc")
     .description("remove abandoned temporary files (their writer is gone) and damaged entries")
     .argument("<dir>", "the store directory")
-    .action((dir: string) => {
+    .option("--json", "print what was removed as commplan.store-gc/v1 JSON")
+    .action((dir: string, o: { json?: boolean }) => {
       const r = gcStore(openPlanStore(dir));
       for (const d of r.parts) ctx.io.err(`store: removed ${d.file} (${d.problem})\n`);
       for (const id of r.damaged) ctx.io.err(`store: removed damaged entry ${id}\n`);
+      if (o.json)
+        return printJson(ctx, { format: "commplan.store-gc/v1", temps: r.temps, damaged: r.damaged, parts: r.parts });
       const temps = counted(r.temps, "temporary file", "temporary files");
       const entries = counted(r.damaged.length, "damaged entry", "damaged entries");
       const parts = counted(r.parts.length, "damaged part", "damaged parts");

@@ -18,6 +18,7 @@ import {
   type TopologyGraph,
 } from "../../topology/index.js";
 import type { CliContext } from "../context.js";
+import { JSON_SUMMARY_HELP, printJson, refuseJsonOnStdout, writtenBytes } from "./json-summary.js";
 import { intOption } from "../io.js";
 
 /** What `--topology SPEC` names: a generator spec (`fat-tree:k=8`) or a topology JSON file (ends in .json). */
@@ -97,6 +98,7 @@ export function registerTopologies(program: Command, ctx: CliContext): void {
     )
     .option("-o, --output <file>", "the platform XML file, - for stdout", "-")
     .option("--hostfile <file>", "also write the hostfile of ranks 0..P-1")
+    .option("--json", JSON_SUMMARY_HELP)
     .action(
       async (
         given: {
@@ -107,6 +109,7 @@ export function registerTopologies(program: Command, ctx: CliContext): void {
           explicit?: boolean;
           output: string;
           hostfile?: string;
+          json?: boolean;
         },
         cmd: Command,
       ) => {
@@ -120,9 +123,18 @@ export function registerTopologies(program: Command, ctx: CliContext): void {
 
 /** platform's work, its options checked (topology from --topology or --network). */
 async function platformAction(
-  o: { topology: string; p?: string; machine?: string; explicit?: boolean; output: string; hostfile?: string },
+  o: {
+    topology: string;
+    p?: string;
+    machine?: string;
+    explicit?: boolean;
+    output: string;
+    hostfile?: string;
+    json?: boolean;
+  },
   ctx: CliContext,
 ): Promise<void> {
+  refuseJsonOnStdout("platform", o.json, o.output);
   const p = o.p === undefined ? undefined : intOption("p", o.p, 1, MAX_TOPOLOGY_HOSTS);
   const machine = o.machine === undefined ? undefined : findMachine(o.machine);
   const inputs = o.topology.endsWith(".json") ? [o.topology] : [];
@@ -136,7 +148,8 @@ async function platformAction(
     ...(o.explicit ? { explicit: true } : {}),
     ...(p === undefined ? {} : { ranks: p }),
   });
-  await writePieces(pieces, o.output, "platform", { stdout: ctx.stdout });
+  const written = { cluster: false };
+  await writePieces(notingCluster(pieces, written), o.output, "platform", { stdout: ctx.stdout });
   const routing = graph.graph().routing;
   if (
     !o.explicit &&
@@ -151,4 +164,26 @@ async function platformAction(
     await writePieces([simgridTopologyHostfile(d, p ?? d.hosts.length)], o.hostfile, "platform", {
       stdout: ctx.stdout,
     });
+  if (o.json)
+    printJson(ctx, {
+      format: "commplan.platform/v1",
+      topology: o.topology,
+      ranks: p ?? d.hosts.length,
+      hosts: d.hosts.length,
+      simgridCluster: written.cluster ? d.simgridCluster!.topology : null,
+      output: o.output,
+      bytes: writtenBytes(o.output),
+      hostfile:
+        o.hostfile === undefined
+          ? null
+          : { path: o.hostfile, bytes: o.hostfile === "-" ? null : writtenBytes(o.hostfile) },
+    });
+}
+
+/** The platform's pieces, passed on unchanged; sets `written.cluster` when one is a SimGrid `<cluster>`. */
+function* notingCluster(pieces: Iterable<string>, written: { cluster: boolean }): Generator<string> {
+  for (const piece of pieces) {
+    if (piece.startsWith("  <cluster ")) written.cluster = true;
+    yield piece;
+  }
 }

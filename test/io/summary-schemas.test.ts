@@ -1,0 +1,137 @@
+/**
+ * The --json documents of plan, gen, export, platform, store, check-planner and precompute validate against their
+ * schemas (real CLI output, ajv); --json with -o - is refused in one line; exit codes are those of the text output.
+ */
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { validateWithSchema, type SchemaName } from "../../src/io/json-schema.js";
+import { run } from "../helpers/cli.js";
+
+const dir = mkdtempSync(join(tmpdir(), "commplan-summaries-"));
+const f = (name: string): string => join(dir, name);
+const planners = new URL("../fixtures/planners/", import.meta.url).pathname;
+
+/** Runs a command with --json that must exit `code`; checks its stdout against `schema` and returns it parsed. */
+async function summary(schema: SchemaName, code: number, ...argv: string[]): Promise<Record<string, unknown>> {
+  const r = await run(...argv, "--json");
+  expect(r.code, r.err).toBe(code);
+  const doc = JSON.parse(r.out) as Record<string, unknown>;
+  expect(() => validateWithSchema(schema, doc, "test")).not.toThrow();
+  return doc;
+}
+
+describe("--json summaries validate against their schemas", () => {
+  it("gen, plan (a planner and auto), export (program, split, arrow)", async () => {
+    const gen = await summary("gen", 0, "gen", "pattern1", "--p", "8", "--seed", "3", "-o", f("m.json"));
+    expect(gen).toMatchObject({ format: "commplan.gen/v1", p: 8, seed: 3, matrixFormat: "json" });
+    expect(gen["bytes"]).toBe(statSync(f("m.json")).size);
+    await summary("gen", 0, "gen", "halo", "--p", "8", "-o", f("h.mtx"));
+    const plan = await summary("plan", 0, "plan", f("m.json"), "-a", "four-stage", "--payload", "-o", f("s.json"));
+    expect(plan).toMatchObject({ algorithm: "four-stage", p: 8, payload: true, auto: null, output: f("s.json") });
+    const s = JSON.parse(readFileSync(f("s.json"), "utf8")) as { stages: { steps: { transfers: unknown[] }[] }[] };
+    expect(plan["transfers"]).toBe(s.stages.flatMap((x) => x.steps).flatMap((x) => x.transfers).length);
+    const auto = await summary("plan", 0, "plan", f("m.json"), "-a", "auto", "--machine", "t3d-004", "-o", f("a.json"));
+    expect((auto["auto"] as { algorithm: string }).algorithm).toBe(auto["algorithm"]);
+    const program = ["export", f("s.json"), "-m", f("m.json"), "-f", "program"];
+    const ex = await summary("export", 0, ...program, "-o", f("p.json"));
+    expect(ex).toMatchObject({ exportFormat: "program", output: { kind: "file", path: f("p.json") } });
+    expect((ex["program"] as { variant: string }).variant).toBe("nonblocking");
+    const split = await summary("export", 0, ...program, "--split", f("split"));
+    expect(split["output"]).toEqual({ kind: "split", path: f("split"), bytes: null });
+    const arrow = await summary("export", 0, "export", f("s.json"), "-f", "arrow", "-o", f("s.arrow"));
+    expect(arrow).toMatchObject({ program: null, output: { bytes: statSync(f("s.arrow")).size } });
+  });
+
+  it("platform, with and without a hostfile", async () => {
+    const a = await summary("platform", 0, "platform", "--topology", "fat-tree:k=4", "-P", "16", "-o", f("p.xml"));
+    expect(a).toMatchObject({ ranks: 16, simgridCluster: "FAT_TREE", hostfile: null });
+    const b = await summary(
+      "platform",
+      0,
+      ...["platform", "--topology", "fat-tree:k=4", "-P", "4", "--explicit", "-o", f("e.xml"), "--hostfile", f("h")],
+    );
+    expect(b).toMatchObject({ ranks: 4, simgridCluster: null, hostfile: { path: f("h") } });
+  });
+
+  it("store add, get, list (one document), verify and gc, on a sound and on a damaged store", async () => {
+    const st = f("store");
+    const add = await summary("store-add", 0, "store", "add", st, f("m.json"), "-a", "shift");
+    expect(add).toMatchObject({ status: "added", byAnotherWriter: false });
+    const again = await summary("store-add", 0, "store", "add", st, f("m.json"), "-a", "shift");
+    expect(again).toMatchObject({ id: add["id"], status: "present" });
+    const get = await summary("store-get", 0, "store", "get", st, "--id", String(add["id"]), "-o", f("g.json"));
+    expect(get).toMatchObject({ found: true, algorithm: "shift", p: 8, fileFormat: "json" });
+    const absent = "0".repeat(64);
+    expect(await summary("store-get", 1, "store", "get", st, "--id", absent, "-o", f("x.json"))).toEqual({
+      format: "commplan.store-get/v1",
+      id: absent,
+      found: false,
+    });
+    const list = await summary("store-list", 0, "store", "list", st);
+    expect((list["entries"] as { id: string }[]).map((e) => e.id)).toEqual([add["id"]]);
+    expect(await summary("store-verify", 0, "store", "verify", st)).toMatchObject({ consistent: true, entries: 1 });
+    const id = String(add["id"]);
+    const entry = join(st, "entries", id.slice(0, 2), readdirSync(join(st, "entries", id.slice(0, 2)))[0]!);
+    const b = readFileSync(entry);
+    b[b.length >> 1]! ^= 4;
+    writeFileSync(entry, b);
+    const damaged = await summary("store-list", 0, "store", "list", st);
+    expect((damaged["entries"] as { key: unknown; problem: string | null }[])[0]).toMatchObject({ key: null });
+    const verify = await summary("store-verify", 1, "store", "verify", st);
+    expect(verify).toMatchObject({ consistent: false, damaged: [{ id }] });
+    expect(await summary("store-gc", 0, "store", "gc", st)).toMatchObject({ damaged: [id], parts: [] });
+  });
+
+  it("check-planner: a pass, and a failure with its counterexample as commplan.matrix/v1 (exit 1)", async () => {
+    const pass = await summary("check-planner", 0, "check-planner", join(planners, "two-hop.mjs"), "--runs", "20");
+    expect(pass).toMatchObject({ verdict: "pass", runs: 20, seed: 1, counterexample: null, failure: null });
+    const cx = f("cx.json");
+    const fail = await summary(
+      "check-planner",
+      1,
+      ...["check-planner", join(planners, "forward-early.mjs"), "--runs", "100", "-o", cx],
+    );
+    expect(fail).toMatchObject({ verdict: "fail", failure: { check: "delivery" }, output: cx });
+    expect(fail["counterexample"]).toEqual(JSON.parse(readFileSync(cx, "utf8")));
+    expect(() => validateWithSchema("matrix", fail["counterexample"], "test")).not.toThrow();
+  });
+
+  it("precompute: every job with its outcome, and the totals", async () => {
+    const spec = {
+      patterns: ["uniform"],
+      p: [6, 7],
+      seeds: [1],
+      algorithms: ["shift", { name: "mesh-two-stage", params: { rows: 2 } }],
+    };
+    writeFileSync(f("spec.json"), JSON.stringify(spec));
+    const doc = await summary("precompute", 0, "precompute", f("spec.json"), "--store", f("pre"), "--jobs", "1");
+    expect(doc["totals"]).toEqual({ jobs: 4, added: 3, present: 0, unplannable: 1, damaged: 0 });
+    const jobs = doc["jobs"] as { p: number; algorithm: string; status: string; message: string | null }[];
+    expect(jobs.map((j) => j.status)).toEqual(["added", "added", "added", "unplannable"]);
+    expect(jobs[3]!.message).not.toBeNull();
+    const rerun = await summary("precompute", 0, "precompute", f("spec.json"), "--store", f("pre"), "--jobs", "2");
+    expect(rerun["totals"]).toMatchObject({ present: 3, added: 0 });
+  });
+});
+
+describe("--json with the output on stdout", () => {
+  it("is refused in one line: two documents cannot share stdout", async () => {
+    for (const argv of [
+      ["gen", "pattern1", "--p", "4"],
+      ["plan", f("m.json"), "-a", "shift"],
+      ["export", f("s.json"), "-f", "arrow"],
+      ["store", "get", f("store"), "--id", "0".repeat(64)],
+      ["platform", "--topology", "fat-tree:k=4", "-P", "4"],
+      ["check-planner", join(planners, "two-hop.mjs"), "--runs", "1", "-o", "-"],
+    ]) {
+      const r = await run(...argv, "--json");
+      expect(r.code, argv.join(" ")).toBe(2);
+      expect(r.out).toBe("");
+      expect(r.err).toMatch(
+        /^[a-z-]+: --json prints its summary on stdout, where -o - writes the output: give -o FILE\n$/,
+      );
+    }
+  });
+});
