@@ -404,10 +404,13 @@ function storeWrong(command: string, f: CaseFiles, argv: readonly string[], r: M
     return `store verify did not name the damaged entry ${id} (exit ${r.code})`;
   if (command === "store-gc" && r.code === 0 && existsSync(join(f.store, f.base.within.rel)))
     return `store gc left the damaged entry ${id}`;
-  if (command === "store-list" && r.code === 0) {
-    const line = r.out.split("\n").find((l) => l.startsWith(id.slice(0, 16)) || l.includes(`"id":"${id}"`));
-    if (line === undefined || !(line.includes("DAMAGED") || line.includes('"problem":"')))
+  if (command === "store-list" && r.code === 0 && r.out.startsWith("{")) {
+    const doc = JSON.parse(r.out) as { entries: { id: string; problem: string | null }[] };
+    if (typeof doc.entries.find((x) => x.id === id)?.problem !== "string")
       return `store list did not mark the damaged entry ${id}`;
+  } else if (command === "store-list" && r.code === 0) {
+    const line = r.out.split("\n").find((l) => l.startsWith(id.slice(0, 16)));
+    if (line === undefined || !line.includes("DAMAGED")) return `store list did not mark the damaged entry ${id}`;
   }
   return null;
 }
