@@ -1,4 +1,4 @@
-/** The --json summaries of the commands that write a document or a file: one JSON document on stdout, never with `-o -`. */
+/** The --json summaries of the commands that write a document or file: one JSON document on stdout, not with `-o -`. */
 import { statSync } from "node:fs";
 import { fail } from "../../model/errors.js";
 import type { CliContext } from "../context.js";

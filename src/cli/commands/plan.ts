@@ -143,7 +143,7 @@ async function writeSchedule(ctx: CliContext, s: Schedule, output: string): Prom
   );
 }
 
-/** plan --json: the commplan.plan/v1 summary of the schedule written to `output` (auto's pick with --algorithm auto). */
+/** plan --json: the commplan.plan/v1 summary of the schedule written to `output` (with auto's pick, if auto). */
 function planSummary(s: Schedule, output: string, auto: { [k: string]: JsonValue } | null): object {
   return {
     format: "commplan.plan/v1",
