@@ -7,7 +7,12 @@ import { PLANNERS } from "../planner/registry.js";
 export function checkAlgorithmName(module: string, name: string): void {
   const known = [...PLANNERS.map((x) => x.name), "auto"];
   if (!known.includes(name))
-    throw fail(module, "BAD_OPTION", `unknown algorithm '${name}'${didYouMean(name, known)}; known: ${known.join(", ")}`, {
-      field: "algorithm",
-    });
+    throw fail(
+      module,
+      "BAD_OPTION",
+      `unknown algorithm '${name}'${didYouMean(name, known)}; known: ${known.join(", ")}`,
+      {
+        field: "algorithm",
+      },
+    );
 }

@@ -307,7 +307,10 @@ export function findMachine(name: string): MachineModel {
     throw fail(
       "machines",
       "BAD_OPTION",
-      `unknown machine '${name}'${didYouMean(name, MACHINES.map((x) => x.name))}; known: ${MACHINES.map((x) => x.name).join(", ")}`,
+      `unknown machine '${name}'${didYouMean(
+        name,
+        MACHINES.map((x) => x.name),
+      )}; known: ${MACHINES.map((x) => x.name).join(", ")}`,
       { field: "machine" },
     );
   }

@@ -222,9 +222,14 @@ export function resolveSpecs<S extends Specs>(
   for (const key of Object.keys(given)) {
     if (!Object.prototype.hasOwnProperty.call(specs, key)) {
       const inputs = names.filter((n) => specs[n]!.output !== true);
-      throw fail(ctx.module, "BAD_OPTION", ctx.unknown(key, inputs.length > 0 ? inputs.join(", ") : "(none)", didYouMean(key, inputs)), {
-        field: ctx.field(key),
-      });
+      throw fail(
+        ctx.module,
+        "BAD_OPTION",
+        ctx.unknown(key, inputs.length > 0 ? inputs.join(", ") : "(none)", didYouMean(key, inputs)),
+        {
+          field: ctx.field(key),
+        },
+      );
     }
   }
   const out: { [k: string]: ParamValue } = {};

@@ -62,7 +62,10 @@ export function findPattern(name: string): PatternDef {
     throw fail(
       "patterns",
       "BAD_OPTION",
-      `unknown pattern '${String(name)}'${didYouMean(name, PATTERNS.map((d) => d.name))}; known: ${PATTERNS.map((d) => d.name).join(", ")}`,
+      `unknown pattern '${String(name)}'${didYouMean(
+        name,
+        PATTERNS.map((d) => d.name),
+      )}; known: ${PATTERNS.map((d) => d.name).join(", ")}`,
       { field: "pattern" },
     );
   }

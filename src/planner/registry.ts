@@ -33,7 +33,10 @@ export function findPlanner(name: string): Planner {
     throw fail(
       "planner",
       "BAD_OPTION",
-      `unknown algorithm ${typeof name === "string" ? quoted(name) : typeof name}${didYouMean(name, PLANNERS.map((x) => x.name))}; known: ${PLANNERS.map((x) => x.name).join(", ")}`,
+      `unknown algorithm ${typeof name === "string" ? quoted(name) : typeof name}${didYouMean(
+        name,
+        PLANNERS.map((x) => x.name),
+      )}; known: ${PLANNERS.map((x) => x.name).join(", ")}`,
       { field: "algorithm" },
     );
   return found;
