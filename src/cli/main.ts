@@ -107,19 +107,26 @@ function checkRequiredAfterUnknown(program: Command): void {
         option.mandatory = false;
         REQUIRED.add(option);
       }
-    c.configureOutput({ outputError: (text, write) => write(usageLine(withShortOptionSuggestion(c, text))) });
+    c.configureOutput({ outputError: (text, write) => write(usageLine(usageErrorText(c, text))) });
   }
   program.hook("preAction", (_program, action) => {
-    for (const option of action.options)
-      if (REQUIRED.has(option) && action.getOptionValue(option.attributeName()) === undefined)
-        action.error(`error: required option '${option.flags}' not specified`, {
-          code: "commander.missingMandatoryOptionValue",
-        });
+    const missing = missingRequired(action);
+    if (missing !== undefined) action.error(missing, { code: "commander.missingMandatoryOptionValue" });
   });
 }
 
-/** Commander's error `text`, with the long options of `c` an unknown one-letter option may have meant. */
-function withShortOptionSuggestion(c: Command, text: string): string {
+/** Commander's message for the first required option of `c` not given, if any. */
+function missingRequired(c: Command): string | undefined {
+  const option = c.options.find((o) => REQUIRED.has(o) && c.getOptionValue(o.attributeName()) === undefined);
+  return option === undefined ? undefined : `error: required option '${option.flags}' not specified`;
+}
+
+/**
+ * Commander's error `text` for `c` as the run reports it: a missing required option before a missing argument (as
+ * commander orders them), and an unknown one-letter option with the long options it may have meant.
+ */
+function usageErrorText(c: Command, text: string): string {
+  if (text.startsWith("error: missing required argument")) return missingRequired(c) ?? text;
   const letter = /^error: unknown option '-(\w)'$/.exec(text.trim())?.[1];
   if (letter === undefined) return text;
   const near = c.options.filter((o) => !o.hidden && o.flags.split(/[ ,|]+/).some((f) => f === `--${letter}`));

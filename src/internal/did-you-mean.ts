@@ -19,18 +19,19 @@ export function editDistance(a: string, b: string): number {
 }
 
 /**
- * The known names nearest `name` (at most a third of the longer name's length away, and at least one edit), else the
- * known names that begin with it (three at most); none when nothing is near.
+ * The known names nearest `name` (a name of three characters or more: at most a third of the longer name's length
+ * away, at least one edit), else the known names that begin with it (two characters or more; three names at most).
  */
 export function nearestNames(name: string, known: readonly string[]): readonly string[] {
   if (typeof name !== "string" || name === "") return [];
   const scored = known
     .filter((k) => k !== name)
     .map((k) => [k, editDistance(name, k)] as const)
-    .filter(([k, dist]) => dist <= Math.max(1, Math.floor(Math.max(k.length, name.length) / 3)));
+    .filter(([k, dist]) => name.length >= 3 && dist <= Math.max(1, Math.floor(Math.max(k.length, name.length) / 3)));
   const best = Math.min(...scored.map(([, dist]) => dist));
   const near = scored.filter(([, dist]) => dist === best).map(([k]) => k);
-  return near.length > 0 ? near : known.filter((k) => k.startsWith(name) && k !== name).slice(0, 3);
+  if (near.length > 0 || name.length < 2) return near;
+  return known.filter((k) => k.startsWith(name) && k !== name).slice(0, 3);
 }
 
 /** ` (did you mean X?)` naming the known names nearest `name` (`X or Y`), or "" when none is near. */
