@@ -108,6 +108,12 @@ describe("pattern flags", () => {
     expect((await run("gen", pattern, "--ranks", "8", `--${readable}`, value, "-o", b)).code).toBe(0);
     expect(readFileSync(a, "utf8")).toBe(readFileSync(b, "utf8"));
   });
+  it("te-table: --n / --nodes and --h / --h-over-n are one option each", async () => {
+    const a = await run("te-table", "--n", "8", "--h", "2", "--seeds", "1", "--json");
+    const b = await run("te-table", "--nodes", "8", "--h-over-n", "2", "--seeds", "1", "--json");
+    expect(a.code).toBe(0);
+    expect(b).toEqual(a);
+  });
   it("giving both spellings of a camelCase option is refused", async () => {
     const r = await run("gen", "moe", "--p", "8", "--capacity-factor", "1.5", "--capacityFactor", "2");
     expect(r.code).toBe(2);
