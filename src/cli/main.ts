@@ -79,6 +79,7 @@ export async function buildProgram(ctx: CliContext, argv: readonly string[] = []
   const named = COMMANDS.filter(([names]) => names.includes(first));
   const version = first === "--version" || first === "-V";
   for (const [, load] of version ? [] : named.length > 0 ? named : COMMANDS) (await load())(program, ctx);
+  checkRequiredAfterUnknown(program);
   addMemoryOption(program, ctx);
   return program;
 }
@@ -88,7 +89,50 @@ export async function buildProgram(ctx: CliContext, argv: readonly string[] = []
  */
 function requiredMarked(this: Help, option: Option): string {
   const text = Help.prototype.optionDescription.call(this, option);
-  return option.mandatory ? `${text} (required)` : text;
+  return option.mandatory || REQUIRED.has(option) ? `${text} (required)` : text;
+}
+
+/** The options that must be given, checked before the action runs (after commander has named any unknown option). */
+const REQUIRED = new WeakSet<Option>();
+
+/**
+ * Makes a mistyped option the error a run reports, not a required option it masks: commander checks required options
+ * before unknown ones, so each required option is checked here, before the action, with commander's wording; an
+ * unknown one-letter option (`-p`) is answered with the long options it may have meant (`--p / --ranks`).
+ */
+function checkRequiredAfterUnknown(program: Command): void {
+  for (const c of program.commands.flatMap((top) => [top, ...top.commands])) {
+    for (const option of c.options)
+      if (option.mandatory) {
+        option.mandatory = false;
+        REQUIRED.add(option);
+      }
+    c.configureOutput({ outputError: (text, write) => write(usageLine(usageErrorText(c, text))) });
+  }
+  program.hook("preAction", (_program, action) => {
+    const missing = missingRequired(action);
+    if (missing !== undefined) action.error(missing, { code: "commander.missingMandatoryOptionValue" });
+  });
+}
+
+/** Commander's message for the first required option of `c` not given, if any. */
+function missingRequired(c: Command): string | undefined {
+  const option = c.options.find((o) => REQUIRED.has(o) && c.getOptionValue(o.attributeName()) === undefined);
+  return option === undefined ? undefined : `error: required option '${option.flags}' not specified`;
+}
+
+/**
+ * Commander's error `text` for `c` as the run reports it: a missing required option before a missing argument (as
+ * commander orders them), and an unknown one-letter option with the long options it may have meant.
+ */
+function usageErrorText(c: Command, text: string): string {
+  if (text.startsWith("error: missing required argument")) return missingRequired(c) ?? text;
+  const letter = /^error: unknown option '-(\w)'$/.exec(text.trim())?.[1];
+  if (letter === undefined) return text;
+  const near = c.options.filter((o) => !o.hidden && o.flags.split(/[ ,|]+/).some((f) => f === `--${letter}`));
+  return near.length === 0
+    ? text
+    : `${text.trim()} (did you mean ${near.map((o) => [o.short, o.long].filter(Boolean).join(" / ")).join(" or ")}?)`;
 }
 
 /**

@@ -10,7 +10,7 @@ import { validateWithSchema } from "../io/json-schema.js";
 import { fsError } from "../io/file-output.js";
 import { findMachine } from "../machines/presets.js";
 import { findPattern, generatePattern } from "../patterns/index.js";
-import { findPlanner } from "../planner/registry.js";
+import { checkAlgorithmName } from "./algorithm-name.js";
 import {
   addPlan,
   getPlanById,
@@ -62,7 +62,7 @@ export function readPrecomputeSpec(file: string): PrecomputeJob[] {
   validateWithSchema("precompute-spec", spec, "precompute", file);
   const name = <T>(x: Named<T>): string => (typeof x === "string" ? x : x.name);
   for (const pat of spec.patterns) findPattern(name(pat));
-  for (const a of spec.algorithms) if (name(a) !== STORE_AUTO) findPlanner(name(a));
+  for (const a of spec.algorithms) checkAlgorithmName("precompute", name(a));
   const machines = spec.machines ?? [null];
   if (spec.algorithms.some((a) => name(a) === STORE_AUTO) && machines.includes(null))
     throw fail("precompute", "BAD_INPUT", "algorithm auto needs a machine: list machines, none of them null", {

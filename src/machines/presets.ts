@@ -5,6 +5,7 @@
 import { fail } from "../model/errors.js";
 import type { MachineModel } from "../model/machine.js";
 import { CM5_RATES } from "./sim/fabric.js";
+import { didYouMean } from "../internal/did-you-mean.js";
 
 /*
  * Conventions used by every preset below (docs/machines.md repeats them with every number):
@@ -306,7 +307,10 @@ export function findMachine(name: string): MachineModel {
     throw fail(
       "machines",
       "BAD_OPTION",
-      `unknown machine '${name}'; known: ${MACHINES.map((x) => x.name).join(", ")}`,
+      `unknown machine '${name}'${didYouMean(
+        name,
+        MACHINES.map((x) => x.name),
+      )}; known: ${MACHINES.map((x) => x.name).join(", ")}`,
       { field: "machine" },
     );
   }

@@ -3,6 +3,7 @@
  * `resolveSpecs` into a typed object.
  */
 import { fail } from "./errors.js";
+import { didYouMean } from "../internal/did-you-mean.js";
 
 /** A value a parameter takes once resolved. */
 export type ParamValue = number | boolean | string;
@@ -195,8 +196,11 @@ export interface SpecContext {
   readonly module: string;
   /** The parameter as the start of a message: "algo: cutoff", "option 'k' of pattern 'uniform'". */
   label(name: string): string;
-  /** The message for an unknown key, given the known input names ("a, b" or "(none)"). */
-  unknown(name: string, known: string): string;
+  /**
+   * The message for an unknown key, given the known input names ("a, b" or "(none)") and a suggestion
+   * (" (did you mean a?)" or "").
+   */
+  unknown(name: string, known: string, suggestion: string): string;
   /** The error's field for a parameter. */
   field(name: string): string;
 }
@@ -218,9 +222,14 @@ export function resolveSpecs<S extends Specs>(
   for (const key of Object.keys(given)) {
     if (!Object.prototype.hasOwnProperty.call(specs, key)) {
       const inputs = names.filter((n) => specs[n]!.output !== true);
-      throw fail(ctx.module, "BAD_OPTION", ctx.unknown(key, inputs.length > 0 ? inputs.join(", ") : "(none)"), {
-        field: ctx.field(key),
-      });
+      throw fail(
+        ctx.module,
+        "BAD_OPTION",
+        ctx.unknown(key, inputs.length > 0 ? inputs.join(", ") : "(none)", didYouMean(key, inputs)),
+        {
+          field: ctx.field(key),
+        },
+      );
     }
   }
   const out: { [k: string]: ParamValue } = {};

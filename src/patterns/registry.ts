@@ -31,6 +31,7 @@ import { moePattern } from "./moe.js";
 import { haloPattern } from "./halo.js";
 import { shufflePattern } from "./shuffle.js";
 import { spmvPattern } from "./spmv.js";
+import { didYouMean } from "../internal/did-you-mean.js";
 
 /** Every pattern commplan knows, in the order `commplan patterns` lists them. */
 export const PATTERNS: readonly PatternDef[] = [
@@ -61,7 +62,10 @@ export function findPattern(name: string): PatternDef {
     throw fail(
       "patterns",
       "BAD_OPTION",
-      `unknown pattern '${String(name)}'; known: ${PATTERNS.map((d) => d.name).join(", ")}`,
+      `unknown pattern '${String(name)}'${didYouMean(
+        name,
+        PATTERNS.map((d) => d.name),
+      )}; known: ${PATTERNS.map((d) => d.name).join(", ")}`,
       { field: "pattern" },
     );
   }
@@ -78,7 +82,8 @@ export function resolvePatternOptions<S extends PatternOptions>(
   return resolveSpecs(def.options, given, {
     module: "patterns",
     label: (name) => `option '${name}' of pattern '${def.name}'`,
-    unknown: (name, known) => `unknown option '${name}' for pattern '${def.name}'; known: ${known}`,
+    unknown: (name, known, suggestion) =>
+      `unknown option '${name}' for pattern '${def.name}'${suggestion}; known: ${known}`,
     field: (name) => name,
   });
 }

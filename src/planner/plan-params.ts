@@ -50,7 +50,7 @@ export function resolveParams<S extends Specs>(
   return resolveSpecs(specs, given, {
     module: "planner",
     label: (name) => `${algorithm}: ${name}`,
-    unknown: (name, known) => `${algorithm}: unknown parameter '${name}'; known: ${known}`,
+    unknown: (name, known, suggestion) => `${algorithm}: unknown parameter '${name}'${suggestion}; known: ${known}`,
     field: (name) => `params.${name}`,
   });
 }

@@ -14,6 +14,7 @@ import { shift } from "./shift.js";
 import { TOTAL_EXCHANGE_PLANNERS } from "./total-exchange/index.js";
 import { TWO_STAGE_PLANNERS } from "./two-stage/index.js";
 import type { AutoProfile, Planner, PlanOptions } from "./types.js";
+import { didYouMean } from "../internal/did-you-mean.js";
 
 /** Every registered planner, in the order `commplan algorithms` lists them. */
 export const PLANNERS: readonly Planner[] = [
@@ -32,7 +33,10 @@ export function findPlanner(name: string): Planner {
     throw fail(
       "planner",
       "BAD_OPTION",
-      `unknown algorithm ${typeof name === "string" ? quoted(name) : typeof name}; known: ${PLANNERS.map((x) => x.name).join(", ")}`,
+      `unknown algorithm ${typeof name === "string" ? quoted(name) : typeof name}${didYouMean(
+        name,
+        PLANNERS.map((x) => x.name),
+      )}; known: ${PLANNERS.map((x) => x.name).join(", ")}`,
       { field: "algorithm" },
     );
   return found;

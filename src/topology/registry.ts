@@ -11,6 +11,7 @@ import { RAIL } from "./generators/rail.js";
 import { TORUS } from "./generators/torus.js";
 import { MAX_TOPOLOGY_HOSTS } from "./graph-builder.js";
 import type { TopologyGenerator, TopologyGraph, TopologyParamValues } from "./types.js";
+import { didYouMean } from "../internal/did-you-mean.js";
 
 const MODULE = "topology";
 
@@ -30,7 +31,10 @@ function paramValue(gen: TopologyGenerator, key: string, text: string): number |
     throw fail(
       MODULE,
       "BAD_OPTION",
-      `${gen.name}: unknown parameter ${quoted(key)}; known: ${gen.params.map((d) => d.name).join(", ")}`,
+      `${gen.name}: unknown parameter ${quoted(key)}${didYouMean(
+        key,
+        gen.params.map((d) => d.name),
+      )}; known: ${gen.params.map((d) => d.name).join(", ")}`,
       { field: key },
     );
   if (decl.type === "string") return text;
@@ -59,7 +63,10 @@ export function parseTopologySpec(spec: string): TopologySpec {
     throw fail(
       MODULE,
       "BAD_OPTION",
-      `unknown topology ${quoted(name)}; known: ${TOPOLOGY_GENERATORS.map((g) => g.name).join(", ")} (or a .json file)`,
+      `unknown topology ${quoted(name)}${didYouMean(
+        name,
+        TOPOLOGY_GENERATORS.map((g) => g.name),
+      )}; known: ${TOPOLOGY_GENERATORS.map((g) => g.name).join(", ")} (or a .json file)`,
       { field: "topology" },
     );
   const params: { [k: string]: number | string } = Object.create(null) as { [k: string]: number | string };

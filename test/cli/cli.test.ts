@@ -322,7 +322,7 @@ describe("the installed command", () => {
   it("marks the options that must be given (required), and no other", () => {
     const help = (...args: string[]): string =>
       execFileSync(process.execPath, [bin, ...args, "--help"], { encoding: "utf8" });
-    expect(help("gen")).toMatch(/--p <n> +number of nodes P \(1\.\.\d+\) \(required\)/);
+    expect(help("gen")).toMatch(/--p, --ranks <n> +number of nodes P \(1\.\.\d+\) \(required\)/);
     expect(help("export")).toMatch(/-f, --format <name> +output format \(choices: [^)]*\) \(required\)/);
     expect(help("platform")).toMatch(/--topology <spec>[^]*\(required\)/);
     expect(help("stats")).not.toContain("(required)");
@@ -389,7 +389,7 @@ describe("the installed command", () => {
     for (const [args, line] of [
       [["plan"], "commplan: error: required option '-a, --algorithm <name>' not specified (add --help for usage)"],
       [["plan", "-a", "shift"], "commplan: error: missing required argument 'matrix' (add --help for usage)"],
-      [["gen", "uniform"], "commplan: error: required option '--p <n>' not specified (add --help for usage)"],
+      [["gen", "uniform"], "commplan: error: required option '--p, --ranks <n>' not specified (add --help for usage)"],
       [["stats", "--bogus", "x"], "commplan: error: unknown option '--bogus' (add --help for usage)"],
       [["plna"], "commplan: error: unknown command 'plna' (Did you mean plan?) (add --help for usage)"],
     ] as const) {

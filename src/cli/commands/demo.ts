@@ -20,7 +20,7 @@ export function registerDemo(program: Command, ctx: CliContext): void {
     .description(
       "plan, verify, cost and replay a built-in example (004 Pattern1 'one spike') with every matrix planner (the te-* protocols: see te-table)",
     )
-    .option("--p <n>", "number of nodes (1..512)", "16")
+    .option("--p, --ranks <n>", "number of nodes (1..512)", "16")
     .option(
       "--machine <name>",
       "machine model of the planners with a cost model, the cost and the replay (see 'commplan machines')",
@@ -28,8 +28,8 @@ export function registerDemo(program: Command, ctx: CliContext): void {
     )
     .option("--seed <s>", "random seed", "1")
     .option("--json", "machine-readable output")
-    .action((o: { p: string; machine: string; seed: string; json?: boolean }) => {
-      const p = intOption("p", o.p, 1, 512);
+    .action((o: { ranks: string; machine: string; seed: string; json?: boolean }) => {
+      const p = intOption("p", o.ranks, 1, 512);
       const seed = intOption("seed", o.seed, 0, MAX_SEED);
       const machine = findMachine(o.machine);
       const m = generatePattern("pattern1", p, { mmax: 1024, small: 1 }, seed);

@@ -12,10 +12,13 @@ import type { CliContext } from "../context.js";
 import { intOption, MAX_ELEMENT_BYTES, numberOption } from "../io.js";
 import { quoted } from "../../internal/quoted.js";
 import { JSON_SUMMARY_HELP, printJson, refuseJsonOnStdout, writtenBytes } from "./json-summary.js";
+import { patternFlag, patternFlagAlias } from "../pattern-flags.js";
 
 const FORMATS: readonly MatrixFileFormat[] = ["json", "csv", "mtx"];
-/** Where commander keeps the value of the hidden --elementBytes (apart from --element-bytes). */
-const ELEMENT_BYTES_ALIAS = "elementBytesFlag";
+/** Where commander keeps the value of a hidden camelCase alias (--elementBytes apart from --element-bytes). */
+function aliasAttribute(name: string): string {
+  return `${name}Flag`;
+}
 
 /**
  * The output format: --format (one of FORMATS, checked by commander), else the output file's extension, else json; a
@@ -38,7 +41,7 @@ export function registerGen(program: Command, ctx: CliContext): void {
     .command("gen")
     .argument("<pattern>", `pattern name (see 'commplan patterns'): ${PATTERNS.map((p) => p.name).join(", ")}`)
     .description("generate a communication matrix from a seeded pattern")
-    .requiredOption("--p <n>", `number of nodes P (1..${MAX_P})`)
+    .requiredOption("--p, --ranks <n>", `number of nodes P (1..${MAX_P})`)
     .option("--seed <s>", "random seed", "1")
     .option(
       "--file <path>",
@@ -67,27 +70,34 @@ export function registerGen(program: Command, ctx: CliContext): void {
     .option("--dense", "write the dense JSON form (rows) even for sparse matrices")
     .option("--json", JSON_SUMMARY_HELP);
   for (const n of names) {
-    const opt = new Option(`--${n} <value>`, `pattern option ${n} (see 'commplan patterns')`);
-    if (n === "elementBytes") {
-      // --elementBytes stays accepted (the pattern option's name) but --element-bytes is the documented flag ('commplan
-      // patterns' lists it);
-      // stored apart (commander would give both the attribute elementBytes, the later silently winning) so that giving
-      // both is refused
-      opt.attributeName = () => ELEMENT_BYTES_ALIAS;
-      opt.hideHelp().conflicts("elementBytes");
+    const alias = patternFlagAlias(n);
+    if (alias !== undefined && alias.length === 1) {
+      // a one-letter option: both spellings are flags of one option (`--d, --degree`)
+      const opt = new Option(`--${n}, --${patternFlag(n)} <value>`, `pattern option ${n} (see 'commplan patterns')`);
+      opt.attributeName = () => n;
+      cmd.addOption(opt);
+      continue;
     }
-    cmd.addOption(opt);
+    if (n !== "elementBytes")
+      cmd.option(`--${patternFlag(n)} <value>`, `pattern option ${n} (see 'commplan patterns')`);
+    if (alias === undefined) continue;
+    // the camelCase name stays accepted but the kebab-case flag is documented ('commplan patterns' lists it); stored
+    // apart (commander would give both the same attribute, the later silently winning) so that giving both is refused
+    const opt = new Option(`--${alias} <value>`, `pattern option ${n}`);
+    opt.attributeName = () => aliasAttribute(n);
+    cmd.addOption(opt.hideHelp().conflicts(n));
   }
   cmd.action(async (pattern: string, o: Record<string, string | boolean | undefined>) => {
     const def = findPattern(pattern);
-    const p = intOption("p", String(o["p"]), 1, MAX_P);
+    const p = intOption("p", String(o["ranks"]), 1, MAX_P);
     const seed = intOption("seed", String(o["seed"]), 0, MAX_SEED);
     const given: Record<string, number> = {};
     for (const n of names) {
-      const v = n === "elementBytes" ? (o[n] ?? o[ELEMENT_BYTES_ALIAS]) : o[n];
+      const v = o[n] ?? o[aliasAttribute(n)];
       if (v === undefined) continue;
+      const flag = o[n] !== undefined && n.length > 1 ? patternFlag(n) : n; // as given (a one-letter option: its letter)
       if (n === "elementBytes") {
-        given[n] = intOption(o[n] !== undefined ? "element-bytes" : "elementBytes", String(v), 1, MAX_ELEMENT_BYTES);
+        given[n] = intOption(flag, String(v), 1, MAX_ELEMENT_BYTES);
         continue;
       }
       const opt = patternOptionList(def).find((x) => x.name === n);
@@ -95,9 +105,9 @@ export function registerGen(program: Command, ctx: CliContext): void {
         throw fail(
           "gen",
           "BAD_OPTION",
-          `pattern ${quoted(pattern)} has no option --${n} (its options: ${
+          `pattern ${quoted(pattern)} has no option --${flag} (its options: ${
             Object.keys(def.options)
-              .map((x) => `--${x === "elementBytes" ? "element-bytes" : x}`)
+              .map((x) => `--${patternFlag(x)}`)
               .join(", ") || "none"
           })`,
           { field: n },
@@ -105,8 +115,8 @@ export function registerGen(program: Command, ctx: CliContext): void {
       }
       given[n] =
         opt.type === "integer"
-          ? intOption(n, String(v), opt.min ?? Number.MIN_SAFE_INTEGER, opt.max)
-          : numberOption(n, String(v)); // the pattern checks a number's range
+          ? intOption(flag, String(v), opt.min ?? Number.MIN_SAFE_INTEGER, opt.max)
+          : numberOption(flag, String(v)); // the pattern checks a number's range
     }
     const output = String(o["output"]);
     refuseJsonOnStdout("gen", o["json"] === true, output);

@@ -9,6 +9,7 @@ import { PLANNERS, plannerUsesMachine } from "../../planner/registry.js";
 import type { InputParam, Planner } from "../../planner/types.js";
 import type { CliContext } from "../context.js";
 import { fmt, table } from "../io.js";
+import { patternFlag } from "../pattern-flags.js";
 
 /** One `--param` line of `commplan algorithms`: name=values (range, unit; default): description. */
 function paramLine(d: InputParam): string {
@@ -140,7 +141,7 @@ export function registerLists(program: Command, ctx: CliContext): void {
         text += `${p.name}${p.fixedP !== undefined ? ` (P = ${p.fixedP})` : ""}: ${p.title} [${p.source}]\n`;
         if (p.file !== undefined) text += `    --file <path> (required): ${p.file.description}\n`;
         for (const x of patternOptionList(p))
-          text += `    --${x.name === "elementBytes" ? "element-bytes" : x.name} (default ${x.default}${x.type === "integer" ? ", integer" : ""}, >= ${x.min}${x.max !== undefined ? `, <= ${x.max}` : ""}${x.unit !== undefined ? `, ${x.unit}` : ""}): ${x.description}\n`;
+          text += `    ${x.name.length === 1 ? `--${x.name}, ` : ""}--${patternFlag(x.name)} (default ${x.default}${x.type === "integer" ? ", integer" : ""}, >= ${x.min}${x.max !== undefined ? `, <= ${x.max}` : ""}${x.unit !== undefined ? `, ${x.unit}` : ""}): ${x.description}\n`;
       }
       ctx.io.out(text);
     });

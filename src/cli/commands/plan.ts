@@ -18,6 +18,7 @@ import {
   type NetworkFlags,
 } from "./network-flags.js";
 import type { CliContext } from "../context.js";
+import { checkAlgorithmName } from "../algorithm-name.js";
 import type { Schedule } from "../../model/schedule.js";
 import { counted } from "../../internal/plural.js";
 import { withProgress, withProgressAsync } from "../progress.js";
@@ -81,14 +82,8 @@ export function registerPlan(program: Command, ctx: CliContext): void {
           throw fail("plan", "BAD_OPTION", `${flag} goes with --algorithm auto (it simulates the finalists there)`, {
             field: k,
           });
-      const planner = PLANNERS.find((x) => x.name === o.algorithm);
-      if (planner === undefined)
-        throw fail(
-          "plan",
-          "BAD_OPTION",
-          `unknown algorithm '${o.algorithm}'; known: ${PLANNERS.map((x) => x.name).join(", ")}, auto`,
-          { field: "algorithm" },
-        );
+      checkAlgorithmName("plan", o.algorithm);
+      const planner = PLANNERS.find((x) => x.name === o.algorithm)!;
       const machine = o.machine === undefined ? null : findMachine(o.machine);
       const opts = resolvePlanOptions(planner, {
         payload: Boolean(o.payload),

@@ -47,8 +47,8 @@ export function registerStats(program: Command, ctx: CliContext): void {
   program
     .command("stats")
     .argument(
-      "<matrix>",
-      "matrix file: JSON, CSV or Matrix Market (by the .json/.csv/.mtx extension, else the content); - for stdin",
+      "[matrix]",
+      "matrix file: JSON, CSV or Matrix Market (by the .json/.csv/.mtx extension, else the content); - or none for stdin (none: only when stdin is not a terminal)",
     )
     .description(
       "print the statistics of a matrix: r, c, t, f, g, h (000 sec 2), M_max, L_max (004 sec 3), density, d (003), class; --per-node adds r_i, c_j, f_i, g_j of every node",
@@ -59,41 +59,46 @@ export function registerStats(program: Command, ctx: CliContext): void {
       "also print r_i, c_j, f_i, g_j of every node: a table after the summary, or with --json the arrays perNode.r, .c, .f, .g (P entries each; left out without --per-node to keep the output small)",
     )
     .option("--json", "machine-readable output")
-    .action((file: string, o: { json?: boolean; perNode?: boolean; elementBytes?: string }) => {
-      const m = readMatrixFile(file, matrixReadOptions(o, ctx.maxMemory));
-      const all = matrixStats(m);
-      const s = statsSummary(all);
-      if (o.json) {
-        const text = JSON.stringify(
-          { file, elementBytes: m.elementBytes, storage: m.sparse ? "sparse" : "dense", ...s },
-          null,
-          2,
-        );
-        if (!o.perNode) return ctx.io.out(text + "\n");
-        // each per-node array on one line, not one line per node
-        const arrays = Object.entries(perNodeStats(all)).map(
-          ([k, v]) => `    ${JSON.stringify(k)}: ${JSON.stringify(v)}`,
-        );
-        return ctx.io.out(`${text.slice(0, -2)},\n  "perNode": {\n${arrays.join(",\n")}\n  }\n}\n`);
-      }
-      const rows: string[][] = [
-        ["P", fmt(m.p), "nodes"],
-        ["r", fmt(s["r"] as number), "max outgoing traffic (elements, diagonal excluded)"],
-        ["c", fmt(s["c"] as number), "max incoming traffic"],
-        ["t", fmt(s["t"] as number), "max(r, c)"],
-        ["f", fmt(s["f"] as number), "max fan-out (messages)"],
-        ["g", fmt(s["g"] as number), "max fan-in"],
-        ["h", fmt(s["h"] as number), "max(f, g)"],
-        ["M_max", fmt(s["mMax"] as number), "longest message (diagonal included, 004)"],
-        ["L_max", fmt(s["lMax"] as number), "max traffic at a node (diagonal included, 004)"],
-        ["messages", fmt(s["messages"] as number), "non-zero off-diagonal entries"],
-        ["density", fmt(s["density"] as number), "fill: messages / P(P-1)"],
-        ["d", fmt(s["d"] as number), "messages per node, messages / P (003's density d)"],
-        ["class", `${String(s["classification"])}${s["uniform"] ? ", uniform" : ""}`, "000 sec 2"],
-        m.sparse
-          ? ["storage", "sparse", `${fmt(nonzeroCount(m))} non-zero entries in compressed rows (docs/matrix.md)`]
-          : ["storage", "dense", "P x P array (docs/matrix.md)"],
-      ];
-      ctx.io.out(table(rows) + (o.perNode ? "\n" + perNodeTable(all) : ""));
-    });
+    .action(
+      (given: string | undefined, o: { json?: boolean; perNode?: boolean; elementBytes?: string }, cmd: Command) => {
+        if (given === undefined && ctx.io.stdinIsTerminal === true)
+          cmd.error("error: missing required argument 'matrix' (give a file, or - to read the terminal)");
+        const file = given ?? "-";
+        const m = readMatrixFile(file, matrixReadOptions(o, ctx.maxMemory));
+        const all = matrixStats(m);
+        const s = statsSummary(all);
+        if (o.json) {
+          const text = JSON.stringify(
+            { file, elementBytes: m.elementBytes, storage: m.sparse ? "sparse" : "dense", ...s },
+            null,
+            2,
+          );
+          if (!o.perNode) return ctx.io.out(text + "\n");
+          // each per-node array on one line, not one line per node
+          const arrays = Object.entries(perNodeStats(all)).map(
+            ([k, v]) => `    ${JSON.stringify(k)}: ${JSON.stringify(v)}`,
+          );
+          return ctx.io.out(`${text.slice(0, -2)},\n  "perNode": {\n${arrays.join(",\n")}\n  }\n}\n`);
+        }
+        const rows: string[][] = [
+          ["P", fmt(m.p), "nodes"],
+          ["r", fmt(s["r"] as number), "max outgoing traffic (elements, diagonal excluded)"],
+          ["c", fmt(s["c"] as number), "max incoming traffic"],
+          ["t", fmt(s["t"] as number), "max(r, c)"],
+          ["f", fmt(s["f"] as number), "max fan-out (messages)"],
+          ["g", fmt(s["g"] as number), "max fan-in"],
+          ["h", fmt(s["h"] as number), "max(f, g)"],
+          ["M_max", fmt(s["mMax"] as number), "longest message (diagonal included, 004)"],
+          ["L_max", fmt(s["lMax"] as number), "max traffic at a node (diagonal included, 004)"],
+          ["messages", fmt(s["messages"] as number), "non-zero off-diagonal entries"],
+          ["density", fmt(s["density"] as number), "fill: messages / P(P-1)"],
+          ["d", fmt(s["d"] as number), "messages per node, messages / P (003's density d)"],
+          ["class", `${String(s["classification"])}${s["uniform"] ? ", uniform" : ""}`, "000 sec 2"],
+          m.sparse
+            ? ["storage", "sparse", `${fmt(nonzeroCount(m))} non-zero entries in compressed rows (docs/matrix.md)`]
+            : ["storage", "dense", "P x P array (docs/matrix.md)"],
+        ];
+        ctx.io.out(table(rows) + (o.perNode ? "\n" + perNodeTable(all) : ""));
+      },
+    );
 }

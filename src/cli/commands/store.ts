@@ -28,6 +28,7 @@ import {
 } from "../../store/index.js";
 import type { ResolvedRequest } from "../../store/index.js";
 import type { CliContext } from "../context.js";
+import { checkAlgorithmName } from "../algorithm-name.js";
 import { collect, ELEMENT_BYTES_HELP, fmt, intOption, keyValues, matrixReadOptions, table } from "../io.js";
 import { machineOptionHelp } from "./lists.js";
 import { counted } from "../../internal/plural.js";
@@ -64,6 +65,7 @@ function resolveRequest(
 ): { m: ReturnType<typeof readMatrixFile>; r: ResolvedRequest } {
   if (o.algorithm === undefined)
     throw fail("store", "BAD_OPTION", "give -a ALGORITHM with the matrix", { field: "algorithm" });
+  checkAlgorithmName("store", o.algorithm);
   const m = readMatrixFile(matrixFile, matrixReadOptions(o, maxMemory));
   const r = resolveStoreRequest(m, o.algorithm, {
     payload: Boolean(o.payload),

@@ -1,5 +1,5 @@
 /** commplan te-table: the table of 001 sec 4 (rounds and time/h for random h-relations) beside our protocols. */
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { fail } from "../../model/errors.js";
 import {
   checkOffline,
@@ -47,8 +47,13 @@ export function registerTeTable(program: Command, ctx: CliContext): void {
       "001 sec 4 table: rounds and time/h of the paper's protocols beside te-direct, te-balanced, te-offline (mean over seeds)",
     )
     .option("--seeds <k>", "random h-relations per cell (seeds 1..k)", "10")
-    .option("--n <list>", `comma-separated N values (default ${PAPER_N.join(",")})`)
-    .option("--h <list>", `comma-separated h / N values, e.g. 4N,8N or 4,8 (default ${PAPER_H_OVER_N.join(",")})`)
+    .addOption(letterOption("--n, --nodes <list>", `comma-separated N values (default ${PAPER_N.join(",")})`))
+    .addOption(
+      letterOption(
+        "--h, --h-over-n <list>",
+        `comma-separated h / N values, e.g. 4N,8N or 4,8 (default ${PAPER_H_OVER_N.join(",")})`,
+      ),
+    )
     .option("--json", "machine-readable output")
     .action((o: { seeds: string; n?: string; h?: string; json?: boolean }) => {
       const seeds = intOption("seeds", o.seeds, 1, 10000);
@@ -93,4 +98,12 @@ export function registerTeTable(program: Command, ctx: CliContext): void {
       ctx.io.out(table(offlineCheckRows(cells)));
       for (const v of teTableViolations(cells)) ctx.io.out(`goal missed: ${v}\n`);
     });
+}
+
+/** An option with a one-letter flag and a readable one (`--n, --nodes`), kept under the letter's name. */
+function letterOption(flags: string, description: string): Option {
+  const option = new Option(flags, description);
+  const letter = flags.slice(2, 3);
+  option.attributeName = () => letter;
+  return option;
 }

@@ -288,7 +288,7 @@ export function resolveReplay(req: ReplayRequest, machine: MachineModel): SimOpt
   const r = resolveSpecs(SIM_SPECS, given, {
     module: "simulate",
     label: (name) => name,
-    unknown: (name, known) => `unknown option '${name}'; known: ${known}`,
+    unknown: (name, known, suggestion) => `unknown option '${name}'${suggestion}; known: ${known}`,
     field: (name) => name,
   });
   const { mode, sendBuffers, recvOrder } = r;
