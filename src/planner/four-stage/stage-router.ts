@@ -5,7 +5,7 @@ import { bucketItems, bucketStarts, prefixSums } from "../../internal/buckets.js
 import { growF64, growU32 } from "../../internal/growable.js";
 import { progressTicker, type ProgressCallback } from "../../model/progress.js";
 
-/** What a stage does with elements already at their destination: hold them there, or route them like the rest (004). */
+/** What a stage does with elements already at their destination: hold them, or route them like the rest (004). */
 export type ArrivedRule = "hold" | "forward";
 
 /** The arrived rules, default first. */
@@ -13,7 +13,7 @@ export const ARRIVED_RULES: readonly ArrivedRule[] = ["hold", "forward"];
 
 /** How one stage sends what a node holds. */
 export interface StageRule {
-  /** Elements at their destination stay there (not split, not sent) when "hold"; routed like the rest when "forward". */
+  /** "hold": elements at their destination stay there (not split, not sent); "forward": routed like the rest. */
   readonly arrived: ArrivedRule;
   /** Buckets per node (one message per bucket). */
   readonly buckets: number;

@@ -1,4 +1,4 @@
-/** Elements that reach their destination before Stage IV: held there (arrived=hold) or routed on as 004 does (forward). */
+/** Elements that reach their destination before Stage IV: held there (arrived=hold) or routed on as 004 does. */
 import { describe, expect, it } from "vitest";
 import { matrixFromData, type CommMatrix } from "../../../src/model/matrix.js";
 import { createRng } from "../../../src/model/rng.js";
