@@ -240,7 +240,10 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof FOUR_STAGE_PARAMS
   checkFourStageMemory(m, opts, a);
   const rules = fourStageRules(a, opts.params.arrived);
   const progress = opts.progress ? progressPhases(opts.progress, fourStageProgress(m, opts, a)) : null;
-  const b = new ScheduleBuilder(planHeader(m, "four-stage", opts, false), opts.payload, 4 * p * (a.cols + 1));
+  // the header names the rule for elements at their destination always: a plan without it is 004's (forward)
+  const header = planHeader(m, "four-stage", opts, false);
+  const params = { ...header.params, arrived: opts.params.arrived };
+  const b = new ScheduleBuilder({ ...header, params }, opts.payload, 4 * p * (a.cols + 1));
   // diagonal elements stay where they are; everything else goes through the four stages
   let counts: Float64Array | null = null;
   let pieces: Pieces | null = null;

@@ -67,11 +67,23 @@ describe("four-stage: elements at their destination (arrived=hold, the default, 
     const m = family("dense", 7, 1);
     const byDefault = plan(m, "four-stage", { payload: true });
     expect(Array.from(byDefault.size)).toEqual(Array.from(four(m, "hold").size));
-    // a forward plan verified as if it held (its header edited) fails only the exact Stage II check
+    // the header always names the rule; a plan without it is 004's (forward), as plans made before the rule existed
+    expect(byDefault.params["arrived"]).toBe("hold");
     const forward = four(m, "forward");
-    const relabelled = { ...forward, params: {} };
+    expect(forward.params["arrived"]).toBe("forward");
+    const old = { ...forward, params: {} };
+    expect(verifySchedule(m, old).checks.filter((c) => !c.holds)).toEqual([]);
+    // a forward plan verified as if it held (its header edited) fails only the exact Stage II check
+    const relabelled = { ...forward, params: { arrived: "hold" } };
     const bad = verifySchedule(m, relabelled).checks.filter((c) => !c.holds);
     expect(bad.map((c) => c.id)).toEqual(["four-stage-II-exact"]);
+    // and a hold plan whose header lost the rule is checked as forward, and fails it
+    const lost = { ...byDefault, params: {} };
+    expect(
+      verifySchedule(m, lost)
+        .checks.filter((c) => !c.holds)
+        .map((c) => c.id),
+    ).toEqual(["four-stage-II-exact"]);
   });
 
   it("every message of every stage is at most the same message under forward, so no per-stage bound can break", () => {
