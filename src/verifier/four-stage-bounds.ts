@@ -77,7 +77,7 @@ export function checkFourStage(m: CommMatrix, s: Schedule, stats: MatrixStats, p
   const checks: Check[] = [];
   const totals = checkStages(s, fs, checks);
   checkTotals(s, fs, totals, checks);
-  for (const c of checkDistribution(m, s, a)) checks.push(c);
+  for (const c of checkDistribution(m, s, a, s.params["arrived"] === "hold")) checks.push(c);
   checks.push(checkBuffer(fs, diagMax, totals.received, peak));
   return checks;
 }

@@ -165,15 +165,16 @@ function byNode(s: Schedule, k: number, key: Uint32Array): { at: Uint32Array; or
  *    bucket (count[j] + t) mod N, N the column's size) puts floor(h / N) + [(k - j mod N) mod N <
  *    h mod N] of v's h = hv[j] elements for j into bucket k, sent to row k of v's column; every
  *    (v, k) carries exactly the sum over j (0 when nothing is due, and also when nothing is sent),
- *    and with payloads exactly that count per destination j. Measured: the wrong (v, k) messages.
+ *    and with payloads exactly that count per destination j. With `hold` (params.arrived = "hold", which the planner writes by default; a plan without it is 004's forward), v's
+ *    elements for itself are held and not distributed. Measured: the wrong (v, k) messages.
  */
-export function checkDistribution(m: CommMatrix, s: Schedule, a: PaperArray): [Check, Check] {
+export function checkDistribution(m: CommMatrix, s: Schedule, a: PaperArray, hold: boolean): [Check, Check] {
   const c = s.chunks;
   const one: Finding = { bad: 0, witness: null },
     two: Finding = { bad: 0, witness: null };
   checkStageOneMessages(m, s, a, one);
   const got2 = stageTwoSizes(m.p, s, a, two);
-  forEachStageOneHolding(m, a, stageTwoVisitor(m.p, s, a, got2, one, two));
+  forEachStageOneHolding(m, a, stageTwoVisitor(m.p, s, a, got2, one, two, hold));
   return [
     check(
       "four-stage-I-exact",
@@ -186,7 +187,7 @@ export function checkDistribution(m: CommMatrix, s: Schedule, a: PaperArray): [C
     ),
     check(
       "four-stage-II-exact",
-      `stage II: every node sends each node of its column exactly C-Distribute's count (counters start at j mod N) of the holdings stage I delivers${c ? ", per destination" : ""}`,
+      `stage II: every node sends each node of its column exactly C-Distribute's count (counters start at j mod N) of the holdings stage I delivers${hold ? " (a node's elements for itself held)" : ""}${c ? ", per destination" : ""}`,
       "004 sec 3.2.2 C (C-Distribute), fig. 11, fig. 8; Lemma 2",
       two.bad === 0,
       two.bad,
@@ -257,18 +258,19 @@ function stageTwoVisitor(
   got2: Float64Array,
   one: Finding,
   two: Finding,
+  hold: boolean,
 ): (v: number, hv: Float64Array) => void {
   const { C, R, r } = a;
   const want2 = new Float64Array(R + 1),
     wrong = new Uint8Array(R);
-  const perDestination = s.chunks ? perDestinationCheck(p, s, a, wrong, one, two) : null;
+  const perDestination = s.chunks ? perDestinationCheck(p, s, a, wrong, one, two, hold) : null;
   return (v: number, hv: Float64Array): void => {
     const n = r === 0 || v % C < r ? R : R - 1;
     // sizes: Q + the cyclic ranges [j mod N, j mod N + h mod N) over the buckets
     want2.fill(0);
     let q = 0;
     for (let j = 0; j < p; j++) {
-      const h = hv[j]!;
+      const h = hold && j === v ? 0 : hv[j]!;
       if (h === 0) continue;
       const f = floorDiv(h, n),
         rem = h - f * n,
@@ -300,7 +302,7 @@ function stageTwoVisitor(
 
 /**
  * Payload: node v received exactly hv[j] for each j in stage I and sends each row k of its column
- * exactly C-Distribute's count for j (a wrong (v, k) is marked in wrong[k]).
+ * exactly C-Distribute's count for j, nothing for itself with `hold` (a wrong (v, k) is marked in wrong[k]).
  */
 function perDestinationCheck(
   p: number,
@@ -309,6 +311,7 @@ function perDestinationCheck(
   wrong: Uint8Array,
   one: Finding,
   two: Finding,
+  hold: boolean,
 ): (v: number, hv: Float64Array, n: number) => void {
   const { C, R } = a;
   const c = s.chunks!;
@@ -340,7 +343,7 @@ function perDestinationCheck(
     }
     for (let k = 0; k < n; k++) {
       for (let j = 0; j < p; j++) {
-        const h = hv[j]!,
+        const h = hold && j === v ? 0 : hv[j]!,
           f = floorDiv(h, n);
         const want = f + ((k - (j % n) + n) % n < h - f * n ? 1 : 0);
         if (perDest[k * p + j] !== want) {

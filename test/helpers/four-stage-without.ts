@@ -16,7 +16,14 @@ export function fourStageWithout(m: CommMatrix, skip: number, payload: boolean):
   const { p } = m;
   const a = nodeArray(p);
   const b = new ScheduleBuilder(
-    { p, algorithm: "four-stage", params: {}, seed: null, elementBytes: m.elementBytes, matrixDigest: matrixDigest(m) },
+    {
+      p,
+      algorithm: "four-stage",
+      params: { arrived: "hold" },
+      seed: null,
+      elementBytes: m.elementBytes,
+      matrixDigest: matrixDigest(m),
+    },
     payload,
   );
   let counts: Float64Array = m.data.slice();

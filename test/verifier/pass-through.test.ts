@@ -40,7 +40,7 @@ describe("delivery and pass-through", () => {
     expect(row(verifySchedule(m, s, { ports: 1 }), "pass-through").measured).toBe(0);
   });
 
-  it("counts four-stage elements that reach their destination and leave it again (P = 3 dense)", () => {
+  it("counts four-stage elements that reach their destination and leave it again (P = 3 dense, arrived=forward)", () => {
     let seen = 0;
     for (let a = 1; a <= 4; a++)
       for (let b = 1; b <= 4; b++) {
@@ -49,7 +49,9 @@ describe("delivery and pass-through", () => {
           [b, 1, a],
           [1, a, b],
         ]);
-        const r = verifySchedule(m, plan(m, "four-stage", { payload: true }), { ports: 1 });
+        const r = verifySchedule(m, plan(m, "four-stage", { payload: true, params: { arrived: "forward" } }), {
+          ports: 1,
+        });
         expect(r.ok).toBe(true);
         const measured = row(r, "pass-through").measured!;
         expect(row(r, "pass-through").holds).toBe(true);

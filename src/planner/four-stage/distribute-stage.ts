@@ -3,7 +3,7 @@
  * fig. 11).
  */
 import { columnSize, type NodeArray } from "./node-array.js";
-import type { StageMessages } from "./stage-router.js";
+import type { ArrivedRule, StageMessages } from "./stage-router.js";
 import { progressTicker, type ProgressCallback } from "../../model/progress.js";
 
 /** Holdings after a stage (node-major P x P) and the stage's message sizes. */
@@ -164,13 +164,15 @@ export function routeRDistribute(
  * Stage II at message level: every node C-Distributes its holdings over the N nodes of its column
  * (element t for node j to bucket (j mod N + t) mod N) and sends bucket k to row k of its column.
  * Destination j's h elements put floor(h / N) into every bucket and one more into the cyclic range
- * of h mod N buckets from j mod N; summed per column with difference arrays this is O(P^2).
+ * of h mod N buckets from j mod N; summed per column with difference arrays this is O(P^2). With
+ * `arrived` "hold", a node's elements for itself (arrived in Stage I) stay and are not distributed.
  * `progress`: columns of the node array.
  */
 export function routeCDistribute(
   a: NodeArray,
   hold: Float64Array,
   progress: ProgressCallback | null = null,
+  arrived: ArrivedRule = "hold",
 ): RoutedStage {
   const P = a.p,
     C = a.cols,
@@ -191,6 +193,10 @@ export function routeCDistribute(
       for (let j = 0; j < P; j++) {
         const h = hold[row + j]!;
         if (h === 0) continue;
+        if (j === u && arrived === "hold") {
+          next[row + j] = next[row + j]! + h;
+          continue;
+        }
         const q = quot(h, n);
         acc.add(j, q, 0);
         acc.range(j, j % n, (h - q * n) | 0, n);

@@ -17,24 +17,33 @@ import { routeCDistribute, routeRDistribute } from "./distribute-stage.js";
 import { columnSize, nodeArray, rowTarget, type NodeArray } from "./node-array.js";
 import { rowAction, rowStageSteps, STALL_RULES, stallStep, type StallRule } from "./priority-schedule.js";
 import {
+  ARRIVED_RULES,
   routeCounts,
   routePieces,
+  type ArrivedRule,
   type Pieces,
   type StageChunks,
   type StageMessages,
   type StageRule,
 } from "./stage-router.js";
 
-/** The four stage rules of 004 fig. 12 for a node array. */
-export function fourStageRules(a: NodeArray): StageRule[] {
+/** The four stage rules of 004 fig. 12 for a node array; `arrived`: what they do with elements at their destination. */
+export function fourStageRules(a: NodeArray, arrived: ArrivedRule = "hold"): StageRule[] {
   const C = a.cols,
     R = a.rows;
   const colTarget = (u: number, k: number): number => k * C + (u % C);
   return [
-    // Stage I: R-Distribute, then R-Comm along rows (pseudo-node messages to the complete rows)
-    { buckets: C, target: (u, k) => rowTarget(a, u, k), split: (_u, j, h, out) => rDistribute(a, j, h, out) },
+    // Stage I: R-Distribute, then R-Comm along rows (pseudo-node messages to the complete rows); nothing is at its
+    // destination yet (the planner keeps the diagonal out of the stages), as routeRDistribute assumes
+    {
+      arrived: "forward",
+      buckets: C,
+      target: (u, k) => rowTarget(a, u, k),
+      split: (_u, j, h, out) => rDistribute(a, j, h, out),
+    },
     // Stage II: C-Distribute, then C-Comm along columns
     {
+      arrived,
       buckets: R,
       target: colTarget,
       split: (u, j, h, out) => {
@@ -44,6 +53,7 @@ export function fourStageRules(a: NodeArray): StageRule[] {
     },
     // Stage III: C-Collect (by destination column), then R-Comm along rows
     {
+      arrived,
       buckets: C,
       target: (u, k) => rowTarget(a, u, k),
       split: (_u, j, h, out) => {
@@ -54,6 +64,7 @@ export function fourStageRules(a: NodeArray): StageRule[] {
     },
     // Stage IV: R-Collect (by destination row), then C-Comm along columns to the destination
     {
+      arrived,
       buckets: R,
       target: colTarget,
       split: (_u, j, h, out) => {
@@ -208,12 +219,17 @@ export function checkFourStageMemory(m: CommMatrix, opts: PlanOptions, a: NodeAr
   refuseOverBudget("four-stage", work + tables + 32 * transfers, `${what}, up to ${transfers} transfers`, opts);
 }
 
-/** The parameters of four-stage: only `stalls`. */
+/** The parameters of four-stage: `stalls` and `arrived`. */
 const FOUR_STAGE_PARAMS = {
   stalls: choice(STALL_RULES, {
     description:
       "the priority-stall step: figure (as 004 figure 10 shows; contention-free) or printed (the text's formula, one step later; not contention-free)",
     default: "figure",
+  }),
+  arrived: choice(ARRIVED_RULES, {
+    description:
+      "elements that reach their destination before Stage IV: hold (they stay there) or forward (routed on like the rest, as 004 does; they leave and come back)",
+    default: "hold",
   }),
 };
 
@@ -222,9 +238,12 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof FOUR_STAGE_PARAMS
   const { p } = m;
   const a = nodeArray(p);
   checkFourStageMemory(m, opts, a);
-  const rules = fourStageRules(a);
+  const rules = fourStageRules(a, opts.params.arrived);
   const progress = opts.progress ? progressPhases(opts.progress, fourStageProgress(m, opts, a)) : null;
-  const b = new ScheduleBuilder(planHeader(m, "four-stage", opts, false), opts.payload, 4 * p * (a.cols + 1));
+  // the header names the rule for elements at their destination always: a plan without it is 004's (forward)
+  const header = planHeader(m, "four-stage", opts, false);
+  const params = { ...header.params, arrived: opts.params.arrived };
+  const b = new ScheduleBuilder({ ...header, params }, opts.payload, 4 * p * (a.cols + 1));
   // diagonal elements stay where they are; everything else goes through the four stages
   let counts: Float64Array | null = null;
   let pieces: Pieces | null = null;
@@ -255,7 +274,7 @@ function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof FOUR_STAGE_PARAMS
     const routing = progress?.phase(2 * k) ?? null;
     if (pieces) ({ next: pieces, msgs } = routePieces(p, pieces, rule, routing));
     else if (k === 0) ({ next: counts, msgs } = routeRDistribute(a, counts!, routing));
-    else if (k === 1) ({ next: counts, msgs } = routeCDistribute(a, counts!, routing));
+    else if (k === 1) ({ next: counts, msgs } = routeCDistribute(a, counts!, routing, opts.params.arrived));
     else ({ next: counts, msgs } = routeCounts(p, counts!, rule, routing));
     emitStage(b, a, k, msgs, rule, stallRule, progress?.phase(2 * k + 1) ?? null);
   });

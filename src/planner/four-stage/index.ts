@@ -4,4 +4,12 @@ export { nodeArray, columnSize, rowTarget, isqrt, type NodeArray } from "./node-
 export { stallStep, rowAction, rowStageSteps } from "./priority-schedule.js";
 export { rDistribute, cDistribute } from "./distribute.js";
 export { routeRDistribute, routeCDistribute, type RoutedStage } from "./distribute-stage.js";
-export { routeCounts, routePieces, type Pieces, type StageRule, type StageMessages } from "./stage-router.js";
+export {
+  ARRIVED_RULES,
+  routeCounts,
+  routePieces,
+  type ArrivedRule,
+  type Pieces,
+  type StageRule,
+  type StageMessages,
+} from "./stage-router.js";

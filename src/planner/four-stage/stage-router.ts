@@ -5,8 +5,16 @@ import { bucketItems, bucketStarts, prefixSums } from "../../internal/buckets.js
 import { growF64, growU32 } from "../../internal/growable.js";
 import { progressTicker, type ProgressCallback } from "../../model/progress.js";
 
+/** What a stage does with elements already at their destination: hold them, or route them like the rest (004). */
+export type ArrivedRule = "hold" | "forward";
+
+/** The arrived rules, default first. */
+export const ARRIVED_RULES: readonly ArrivedRule[] = ["hold", "forward"];
+
 /** How one stage sends what a node holds. */
 export interface StageRule {
+  /** "hold": elements at their destination stay there (not split, not sent); "forward": routed like the rest. */
+  readonly arrived: ArrivedRule;
   /** Buckets per node (one message per bucket). */
   readonly buckets: number;
   /** The node that receives node u's bucket k. */
@@ -25,7 +33,7 @@ export interface StageMessages {
 
 /**
  * Message level: routes the P x P holdings matrix `hold` (node, destination) through a stage, one split per (node,
- * destination); `progress`: nodes.
+ * destination; with "hold", the diagonal stays); `progress`: nodes.
  */
 export function routeCounts(
   p: number,
@@ -47,6 +55,10 @@ export function routeCounts(
     for (let j = 0; j < p; j++) {
       const h = hold[row + j]!;
       if (h === 0) continue;
+      if (j === u && rule.arrived === "hold") {
+        next[row + j] = next[row + j]! + h;
+        continue;
+      }
       if (rule.bucketOf) {
         const k = rule.bucketOf(j);
         const sk = u * K + k,
@@ -100,7 +112,8 @@ function sortByKey(key: Uint32Array, range: number, input: Uint32Array | null): 
 /**
  * Payload level: groups the pieces by (holder, destination), splits each group's elements into
  * the buckets in order (cutting pieces at bucket boundaries), and returns the chunks of every
- * message plus the pieces after the stage. Same sizes as `routeCounts` by construction.
+ * message plus the pieces after the stage (with "hold", pieces at their destination stay, after the routed ones).
+ * Same sizes as `routeCounts` by construction.
  * `progress`: the pieces split (a collect stage reports only its end).
  */
 export function routePieces(
@@ -108,6 +121,63 @@ export function routePieces(
   pieces: Pieces,
   rule: StageRule,
   progress: ProgressCallback | null = null,
+): { next: Pieces; msgs: StageChunks } {
+  const { moving, arrived } = rule.arrived === "hold" ? partitionArrived(pieces) : { moving: pieces, arrived: null };
+  if (arrived === null) return routeMoving(p, pieces, rule, progress);
+  const { next, msgs } = routeMoving(p, moving, rule, progress);
+  return { next: concatPieces(next, arrived), msgs };
+}
+
+/** The columns of a piece table, picked by index. */
+function pickPieces(pieces: Pieces, idx: readonly number[]): Pieces {
+  const pick = <T extends Uint32Array | Float64Array>(col: T, make: (n: number) => T): T => {
+    const out = make(idx.length);
+    idx.forEach((x, t) => (out[t] = col[x]!));
+    return out;
+  };
+  const u32 = (n: number) => new Uint32Array(n),
+    f64 = (n: number) => new Float64Array(n);
+  return {
+    holder: pick(pieces.holder, u32),
+    origin: pick(pieces.origin, u32),
+    dest: pick(pieces.dest, u32),
+    offset: pick(pieces.offset, f64),
+    count: pick(pieces.count, f64),
+  };
+}
+
+/** Splits the pieces into those still moving and those already at their destination (null when there are none). */
+function partitionArrived(pieces: Pieces): { moving: Pieces; arrived: Pieces | null } {
+  const moving: number[] = [],
+    arrived: number[] = [];
+  for (let x = 0; x < pieces.holder.length; x++) (pieces.holder[x] === pieces.dest[x] ? arrived : moving).push(x);
+  if (arrived.length === 0) return { moving: pieces, arrived: null };
+  return { moving: pickPieces(pieces, moving), arrived: pickPieces(pieces, arrived) };
+}
+
+/** Two piece tables, one after the other. */
+function concatPieces(a: Pieces, b: Pieces): Pieces {
+  const cat = <T extends Uint32Array | Float64Array>(x: T, y: T, out: T): T => {
+    out.set(x);
+    out.set(y, x.length);
+    return out;
+  };
+  const n = a.holder.length + b.holder.length;
+  return {
+    holder: cat(a.holder, b.holder, new Uint32Array(n)),
+    origin: cat(a.origin, b.origin, new Uint32Array(n)),
+    dest: cat(a.dest, b.dest, new Uint32Array(n)),
+    offset: cat(a.offset, b.offset, new Float64Array(n)),
+    count: cat(a.count, b.count, new Float64Array(n)),
+  };
+}
+
+/** `routePieces` for the pieces it routes (with "hold", none of them at its destination). */
+function routeMoving(
+  p: number,
+  pieces: Pieces,
+  rule: StageRule,
+  progress: ProgressCallback | null,
 ): { next: Pieces; msgs: StageChunks } {
   const K = rule.buckets;
   const n = pieces.holder.length;

@@ -2,6 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  ARRIVED_RULES,
   cDistribute,
   fourStageRules,
   nodeArray,
@@ -55,17 +56,20 @@ describe("the closed-form Stage I and II routers give the per-destination counte
     for (let p = 1; p <= 130; p++) cases.push([p, 0.3, p < 40 ? 3 * p : 1000]);
     for (const p of [143, 168, 255, 300]) cases.push([p, 0.5, 2 ** 40]);
     for (const [p, density, maxEntry] of cases) {
-      const a = nodeArray(p),
-        rules = fourStageRules(a);
-      const hold = holdings(p, p * 13 + 1, density, maxEntry);
-      for (const [k, fast] of [
-        [0, routeRDistribute(a, hold)],
-        [1, routeCDistribute(a, hold)],
-      ] as const) {
-        const ref = routeCounts(p, hold, rules[k]!);
-        expect(fast.msgs.buckets).toBe(ref.msgs.buckets);
-        expect(Array.from(fast.msgs.size), `P = ${p}, stage ${k + 1}: sizes`).toEqual(Array.from(ref.msgs.size));
-        expect(Array.from(fast.next), `P = ${p}, stage ${k + 1}: holdings`).toEqual(Array.from(ref.next));
+      for (const arrived of ARRIVED_RULES) {
+        const a = nodeArray(p),
+          rules = fourStageRules(a, arrived);
+        const hold = holdings(p, p * 13 + 1, density, maxEntry);
+        for (const [k, fast] of [
+          [0, routeRDistribute(a, hold)],
+          [1, routeCDistribute(a, hold, null, arrived)],
+        ] as const) {
+          const ref = routeCounts(p, hold, rules[k]!);
+          const what = `P = ${p}, arrived=${arrived}, stage ${k + 1}`;
+          expect(fast.msgs.buckets).toBe(ref.msgs.buckets);
+          expect(Array.from(fast.msgs.size), `${what}: sizes`).toEqual(Array.from(ref.msgs.size));
+          expect(Array.from(fast.next), `${what}: holdings`).toEqual(Array.from(ref.next));
+        }
       }
     }
   });

@@ -51,7 +51,7 @@ const failing = (r: ReturnType<typeof verifySchedule>) =>
 describe("four-stage: the worked example of 004 figure 10", () => {
   const m = generatePattern("uniform", 61, { size: 61 }, 1); // divisible: every stage-III message is present, as the figure assumes
   it("reproduces figure 10 exactly in stages I and III (stalls included)", () => {
-    const s = plan(m, "four-stage");
+    const s = plan(m, "four-stage", { params: { arrived: "forward" } });
     expect(grid(s, 0, fig10.senders)).toEqual(fig10.steps);
     expect(grid(s, 2, fig10.senders)).toEqual(fig10.steps);
     expect(s.stages.map((x) => x.stepCount)).toEqual([9, 8, 9, 8]);
