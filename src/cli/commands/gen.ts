@@ -34,6 +34,28 @@ function outputFormat(given: string | undefined, output: string): MatrixFileForm
   return given as MatrixFileFormat;
 }
 
+/** Adds every pattern option as a flag: its kebab-case spelling, a one-letter option's readable name beside it. */
+function addPatternOptions(cmd: Command, names: readonly string[]): void {
+  for (const n of names) {
+    const alias = patternFlagAlias(n);
+    if (alias !== undefined && alias.length === 1) {
+      // a one-letter option: both spellings are flags of one option (`--d, --degree`)
+      const opt = new Option(`--${n}, --${patternFlag(n)} <value>`, `pattern option ${n} (see 'commplan patterns')`);
+      opt.attributeName = () => n;
+      cmd.addOption(opt);
+      continue;
+    }
+    if (n !== "elementBytes")
+      cmd.option(`--${patternFlag(n)} <value>`, `pattern option ${n} (see 'commplan patterns')`);
+    if (alias === undefined) continue;
+    // the camelCase name stays accepted but the kebab-case flag is documented ('commplan patterns' lists it); stored
+    // apart (commander would give both the same attribute, the later silently winning) so that giving both is refused
+    const opt = new Option(`--${alias} <value>`, `pattern option ${n}`);
+    opt.attributeName = () => aliasAttribute(n);
+    cmd.addOption(opt.hideHelp().conflicts(n));
+  }
+}
+
 /** Registers `gen`. */
 export function registerGen(program: Command, ctx: CliContext): void {
   const names = [...new Set(PATTERNS.flatMap((p) => Object.keys(p.options)))].sort();
@@ -69,24 +91,7 @@ export function registerGen(program: Command, ctx: CliContext): void {
     )
     .option("--dense", "write the dense JSON form (rows) even for sparse matrices")
     .option("--json", JSON_SUMMARY_HELP);
-  for (const n of names) {
-    const alias = patternFlagAlias(n);
-    if (alias !== undefined && alias.length === 1) {
-      // a one-letter option: both spellings are flags of one option (`--d, --degree`)
-      const opt = new Option(`--${n}, --${patternFlag(n)} <value>`, `pattern option ${n} (see 'commplan patterns')`);
-      opt.attributeName = () => n;
-      cmd.addOption(opt);
-      continue;
-    }
-    if (n !== "elementBytes")
-      cmd.option(`--${patternFlag(n)} <value>`, `pattern option ${n} (see 'commplan patterns')`);
-    if (alias === undefined) continue;
-    // the camelCase name stays accepted but the kebab-case flag is documented ('commplan patterns' lists it); stored
-    // apart (commander would give both the same attribute, the later silently winning) so that giving both is refused
-    const opt = new Option(`--${alias} <value>`, `pattern option ${n}`);
-    opt.attributeName = () => aliasAttribute(n);
-    cmd.addOption(opt.hideHelp().conflicts(n));
-  }
+  addPatternOptions(cmd, names);
   cmd.action(async (pattern: string, o: Record<string, string | boolean | undefined>) => {
     const def = findPattern(pattern);
     const p = intOption("p", String(o["ranks"]), 1, MAX_P);
