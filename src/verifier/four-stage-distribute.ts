@@ -165,8 +165,9 @@ function byNode(s: Schedule, k: number, key: Uint32Array): { at: Uint32Array; or
  *    bucket (count[j] + t) mod N, N the column's size) puts floor(h / N) + [(k - j mod N) mod N <
  *    h mod N] of v's h = hv[j] elements for j into bucket k, sent to row k of v's column; every
  *    (v, k) carries exactly the sum over j (0 when nothing is due, and also when nothing is sent),
- *    and with payloads exactly that count per destination j. With `hold` (params.arrived = "hold", which the planner writes by default; a plan without it is 004's forward), v's
- *    elements for itself are held and not distributed. Measured: the wrong (v, k) messages.
+ *    and with payloads exactly that count per destination j. With `hold` (params.arrived = "hold",
+ *    which the planner writes by default; a plan without it is 004's forward), v's elements for
+ *    itself are held and not distributed. Measured: the wrong (v, k) messages.
  */
 export function checkDistribution(m: CommMatrix, s: Schedule, a: PaperArray, hold: boolean): [Check, Check] {
   const c = s.chunks;
