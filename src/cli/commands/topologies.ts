@@ -99,41 +99,26 @@ export function registerTopologies(program: Command, ctx: CliContext): void {
     .option("-o, --output <file>", "the platform XML file, - for stdout", "-")
     .option("--hostfile <file>", "also write the hostfile of ranks 0..P-1")
     .option("--json", JSON_SUMMARY_HELP)
-    .action(
-      async (
-        given: {
-          topology?: string;
-          network?: string;
-          p?: string;
-          machine?: string;
-          explicit?: boolean;
-          output: string;
-          hostfile?: string;
-          json?: boolean;
-        },
-        cmd: Command,
-      ) => {
-        const topology = given.topology ?? given.network;
-        if (topology === undefined) cmd.error("error: required option '--topology <spec>' not specified");
-        const o = { ...given, topology };
-        await platformAction(o, ctx);
-      },
-    );
+    .action(async (given: PlatformFlags & { topology?: string; network?: string }, cmd: Command) => {
+      const topology = given.topology ?? given.network;
+      if (topology === undefined) cmd.error("error: required option '--topology <spec>' not specified");
+      const o = { ...given, topology };
+      await platformAction(o, ctx);
+    });
+}
+
+/** platform's flags but the topology (given as --topology or --network). */
+interface PlatformFlags {
+  p?: string;
+  machine?: string;
+  explicit?: boolean;
+  output: string;
+  hostfile?: string;
+  json?: boolean;
 }
 
 /** platform's work, its options checked (topology from --topology or --network). */
-async function platformAction(
-  o: {
-    topology: string;
-    p?: string;
-    machine?: string;
-    explicit?: boolean;
-    output: string;
-    hostfile?: string;
-    json?: boolean;
-  },
-  ctx: CliContext,
-): Promise<void> {
+async function platformAction(o: PlatformFlags & { topology: string }, ctx: CliContext): Promise<void> {
   refuseJsonOnStdout("platform", o.json, o.output);
   const p = o.p === undefined ? undefined : intOption("p", o.p, 1, MAX_TOPOLOGY_HOSTS);
   const machine = o.machine === undefined ? undefined : findMachine(o.machine);
