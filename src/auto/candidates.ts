@@ -146,6 +146,12 @@ function skipReason(planner: Planner, m: CommMatrix, load: MatrixLoad): string {
   return "";
 }
 
+/** What auto plans with: the planners to weigh (default the registry) and the bytes a plan may take. */
+export interface Planning {
+  readonly planners?: readonly Planner[];
+  readonly maxMemory?: number;
+}
+
 /** Plans variant v (no payload); null and the error text when the planner refuses the matrix. */
 export function planVariant(
   m: CommMatrix,
@@ -153,11 +159,10 @@ export function planVariant(
   machine: MachineModel,
   seed: number,
   payload = false,
-  planners: readonly Planner[] = PLANNERS,
-  maxMemory?: number,
+  planning: Planning = {},
 ): { schedule: Schedule | null; error: string } {
-  const planner = plannerIn(planners, v.algorithm);
-  const budget = maxMemory === undefined ? {} : { maxMemory };
+  const planner = plannerIn(planning.planners ?? PLANNERS, v.algorithm);
+  const budget = planning.maxMemory === undefined ? {} : { maxMemory: planning.maxMemory };
   try {
     return {
       schedule: planner.plan(m, resolvePlanOptions(planner, { payload, seed, machine, params: v.params, ...budget })),
@@ -179,12 +184,11 @@ export function ensurePlanned(
   machine: MachineModel,
   mode: CostMode,
   seed: number,
-  planners: readonly Planner[] = PLANNERS,
-  maxMemory?: number,
+  planning: Planning = {},
 ): boolean {
   if (r.schedule !== null) return true;
   const t0 = performance.now();
-  const { schedule, error } = planVariant(m, r.variant, machine, seed, false, planners, maxMemory);
+  const { schedule, error } = planVariant(m, r.variant, machine, seed, false, planning);
   if (schedule === null) {
     Object.assign(r, { predicted: null, how: null, note: `not applicable: ${error}` });
   } else {
@@ -272,8 +276,7 @@ export function planLeaders(
   mode: CostMode,
   seed: number,
   keep: number,
-  planners: readonly Planner[] = PLANNERS,
-  maxMemory?: number,
+  planning: Planning = {},
 ): void {
   const order = (r: ScreenResult): number => out.indexOf(r);
   // a planner that refuses the matrix gets a note here, and is out (its bound no longer stands in)
@@ -281,7 +284,7 @@ export function planLeaders(
   for (;;) {
     const todo = leaders(open(), keep, order).filter((r) => r.schedule === null);
     if (todo.length === 0) break;
-    for (const r of todo) ensurePlanned(r, m, machine, mode, seed, planners, maxMemory);
+    for (const r of todo) ensurePlanned(r, m, machine, mode, seed, planning);
   }
   const bar = leaders(open(), keep, order).at(-1)?.predicted;
   for (const r of out)
@@ -304,7 +307,7 @@ export function screenVariants(
   planners: readonly Planner[] = PLANNERS,
 ): ScreenResult[] {
   const out = screenFormulas(m, machine, mode, variants, false, planners).results;
-  planLeaders(out, m, machine, mode, seed, keep, planners);
+  planLeaders(out, m, machine, mode, seed, keep, { planners });
   return out;
 }
 

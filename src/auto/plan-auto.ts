@@ -28,6 +28,7 @@ import {
   variantLabel,
   type AutoVariant,
   type AutoVariantEntry,
+  type Planning,
   type ScreenResult,
 } from "./candidates.js";
 
@@ -365,6 +366,7 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
       field: "mode",
     });
   const planners = options.planners ?? PLANNERS;
+  const planning: Planning = { planners, ...(options.maxMemory === undefined ? {} : { maxMemory: options.maxMemory }) };
   if (!Array.isArray(planners))
     throw fail("compare", "BAD_OPTION", "auto: planners must be an array of planners", { field: "planners" });
   const roles = planners === PLANNERS ? REGISTRY_ROLES : autoRoles(planners);
@@ -382,7 +384,7 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
   checkFlatForNetwork(machine, options.network, "auto: a network");
   const simNet = networkOptions(options);
   const fabric = resolveFabric(undefined, machine);
-  const plan = (r: ScreenResult): boolean => ensurePlanned(r, m, machine, mode, seed, planners, options.maxMemory);
+  const plan = (r: ScreenResult): boolean => ensurePlanned(r, m, machine, mode, seed, planning);
   const run: FinalistRun = {
     mode,
     seed,
@@ -413,7 +415,7 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
   // coloring only where its makespan can rule out (else it waits for the screen, as any planner)
   if (ruling) early(roles.ruling, false);
   sc.priceRest();
-  planLeaders(screen, m, machine, mode, seed, Math.max(1, k), planners, options.maxMemory);
+  planLeaders(screen, m, machine, mode, seed, Math.max(1, k), planning);
   const always = screen.filter(
     (r) =>
       r.predicted !== null &&
@@ -463,7 +465,7 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
     candidates,
   };
   const planned = options.payload
-    ? planVariant(m, best.variant, machine, seed, true, planners, options.maxMemory).schedule!
+    ? planVariant(m, best.variant, machine, seed, true, planning).schedule!
     : best.schedule!;
   const screenMs = Object.fromEntries(screen.map((r) => [variantLabel(r.variant), r.ms]));
   return { schedule: { ...planned, auto: autoHeader(report) }, report, ms: { screen: screenMs, ...ms } };
