@@ -389,13 +389,14 @@ function checkColumnValues(p: number, size: Float64Array, chunks: ChunkTable | n
     for (let x = 0; x < size.length; x++) {
       let sum = 0;
       for (let c = start[x]!; c < start[x + 1]!; c++) {
-        const at = `chunk ${c - start[x]!} of transfer ${x}`;
-        if (origin[c]! >= p) badRow("chunks.origin", x, `(${at}) = ${origin[c]} is not a node index in 0..${p - 1}`);
-        if (dest[c]! >= p) badRow("chunks.dest", x, `(${at}) = ${dest[c]} is not a node index in 0..${p - 1}`);
+        // the place is spelt out only for a refusal: this loop runs once per chunk
+        const at = (): string => `chunk ${c - start[x]!} of transfer ${x}`;
+        if (origin[c]! >= p) badRow("chunks.origin", x, `(${at()}) = ${origin[c]} is not a node index in 0..${p - 1}`);
+        if (dest[c]! >= p) badRow("chunks.dest", x, `(${at()}) = ${dest[c]} is not a node index in 0..${p - 1}`);
         const off = wholeNumberProblem(offset[c]!, 0);
-        if (off !== null) badRow("chunks.offset", x, `(${at}) ${off}`);
+        if (off !== null) badRow("chunks.offset", x, `(${at()}) ${off}`);
         const cnt = wholeNumberProblem(count[c]!, 1);
-        if (cnt !== null) badRow("chunks.count", x, `(${at}) ${cnt}`);
+        if (cnt !== null) badRow("chunks.count", x, `(${at()}) ${cnt}`);
         sum += count[c]!;
       }
       if (sum !== size[x]) badRow("size", x, `= ${size[x]} but its chunks hold ${sum} elements`);
@@ -403,17 +404,18 @@ function checkColumnValues(p: number, size: Float64Array, chunks: ChunkTable | n
   }
   if (times !== null) {
     for (let x = 0; x < size.length; x++) {
-      for (const [name, t] of [
-        ["start", times.start[x]!],
-        ["end", times.end[x]!],
-      ] as const) {
-        if (!(t >= 0)) badRow(name, x, "must be >= 0");
-        if (t > MAX_EXACT) badRow(name, x, TOO_BIG);
-      }
+      timeValue("start", x, times.start[x]!);
+      timeValue("end", x, times.end[x]!);
       if (!(times.start[x]! <= times.end[x]!))
         badRow("start", x, `ends before it starts (start ${times.start[x]}, end ${times.end[x]})`);
     }
   }
+}
+
+/** Refuses a time of transfer x outside 0..2^53 - 1, naming its column. */
+function timeValue(name: "start" | "end", x: number, t: number): void {
+  if (!(t >= 0)) badRow(name, x, "must be >= 0");
+  if (t > MAX_EXACT) badRow(name, x, TOO_BIG);
 }
 
 function decodeStages(h: ScheduleArrowHeader): StageInfo[] {
