@@ -6,6 +6,7 @@ import { fail } from "../../model/errors.js";
 import type { MachineModel } from "../../model/machine.js";
 import type { ReplayDriver, ReplayMode } from "./replay-driver.js";
 import { K, NONE } from "./timeline.js";
+import { blockingDuration } from "./blocking-rules.js";
 
 /** The DRS_N settings a run uses (ProtocolOptions of a drs-n request). */
 export interface DrsNSettings {
@@ -49,7 +50,8 @@ export class DrsNMode implements ReplayMode {
   readonly end: Float64Array;
   /** Test-and-set inquiries made so far. */
   inquiries = 0;
-  private readonly p: number;
+  /** A message's time on the wire: the blocking rule every replay uses (blocking-rules.ts). */
+  private readonly duration: (k: number) => number;
   private readonly n: number;
   private readonly sent: Uint8Array;
   /** Messages each node still has to send. */
@@ -73,9 +75,9 @@ export class DrsNMode implements ReplayMode {
 
   constructor(
     private readonly d: ReplayDriver,
-    private readonly machine: MachineModel,
+    machine: MachineModel,
     msgs: ProtocolMessages,
-    private readonly tcd: (a: number, b: number) => number,
+    tcd: (a: number, b: number) => number,
     private readonly o: DrsNSettings,
   ) {
     this.start = msgs.start;
@@ -83,7 +85,7 @@ export class DrsNMode implements ReplayMode {
     this.size = msgs.size;
     const p = d.s.p,
       n = msgs.dest.length;
-    this.p = p;
+    this.duration = blockingDuration(d.s, machine, tcd);
     this.n = n;
     this.issue = new Float64Array(n);
     this.end = new Float64Array(n);
@@ -114,14 +116,9 @@ export class DrsNMode implements ReplayMode {
 
   onEvent(id: number, t: number): void {
     if (id < this.n) this.arrive(id, t);
-    else if (id >= this.BEGIN) this.begin(id - this.BEGIN, senderOf(this.start, id - this.BEGIN, this.p), t);
+    else if (id >= this.BEGIN) this.begin(id - this.BEGIN, this.d.s.src[id - this.BEGIN]!, t);
     else if (id < this.WAKE) this.inquiryBack(id - this.INQ, t);
     else this.next(id - this.WAKE, t);
-  }
-
-  private duration(k: number, i: number): number {
-    const d = this.dest[k]!;
-    return this.machine.ts + (this.size[k]! * this.d.s.elementBytes + (this.machine.envelope ?? 0)) * this.tcd(i, d);
   }
 
   /** Message k of node i goes on the wire at t (the lock is already held). */
@@ -136,7 +133,7 @@ export class DrsNMode implements ReplayMode {
   /** Message k arrives at t: its destination's lock is freed (unless already taken again) and its sender moves on. */
   private arrive(k: number, t: number): void {
     const { acc, tl } = this.d;
-    const i = senderOf(this.start, k, this.p);
+    const i = this.d.s.src[k]!;
     const d = this.dest[k]!;
     acc.end(i, t);
     acc.end(d, t);
@@ -177,7 +174,7 @@ export class DrsNMode implements ReplayMode {
   /** Node i holds d's lock for message k, which goes on the wire at s0 (>= t, the time of the go-ahead). */
   private send(k: number, i: number, d: number, s0: number, t: number): void {
     const { acc } = this.d;
-    const e = s0 + this.duration(k, i);
+    const e = s0 + this.duration(k);
     this.lockUntil[d] = e;
     this.sent[k] = 1;
     this.left[i]!--;
