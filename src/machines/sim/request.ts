@@ -212,7 +212,7 @@ export function simRequestProblem(req: SimulatorRequest): SimRequestProblem | nu
         return problem(
           k,
           "async-only",
-          "drs-n runs on its own engine without the flow model; a network is an async option",
+          "drs-n does not run on the flow model (its lock admits a message when the receiver's port frees); a network is an async option",
         );
     }
     if (r["fabric"] === "ocpc")
