@@ -34,7 +34,7 @@ export interface ExportOptionSpec {
 export const EXPORT_OPTIONS: { readonly [name in ExportOptionName]: ExportOptionSpec } = {
   split: {},
   out: {},
-  machine: { title: "machine preset", suffix: "; see 'commplan machines'" },
+  machine: { title: "machine preset", suffix: "; see 'commplan machines'", lacks: "takes no machine" },
   chunk: { lacks: "has no chunks" },
 };
 

@@ -86,6 +86,13 @@ describe("export registry", () => {
     expect(() => refuseForeignOptions(exportFormat("goal")!, ["machine"])).not.toThrow();
   });
 
+  it("refuses --machine for a format that takes none (it was ignored), naming the formats that take it", () => {
+    for (const name of ["program", "arrow", "msccl-xml"])
+      expect(() => refuseForeignOptions(exportFormat(name)!, ["machine"])).toThrow(
+        `export: the option machine goes with format simgrid or goal (${name} takes no machine)`,
+      );
+  });
+
   it("a toy format added to the registry is a --format choice of the CLI and is written", async () => {
     expect((await run("gen", "pattern1", "--p", "6", "--seed", "2", "-o", f("m.json"))).code).toBe(0);
     expect((await run("plan", f("m.json"), "--algorithm", "shift", "-o", f("s.json"))).code).toBe(0);
