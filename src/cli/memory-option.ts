@@ -1,4 +1,4 @@
-/** The --max-memory option: its parsing, and the library's mentions of maxMemory written as the flag. */
+/** The --max-memory option: its value parsed into bytes (the library's mentions of maxMemory become the flag in option-flags.ts). */
 import { fail } from "../model/errors.js";
 import { MIN_BUDGET, parseByteSize } from "../model/memory-budget.js";
 
