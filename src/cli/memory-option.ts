@@ -1,4 +1,4 @@
-/** The --max-memory option: its value parsed into bytes (the library's mentions of maxMemory become the flag in option-flags.ts). */
+/** The --max-memory option: its value parsed into bytes (option-flags.ts writes maxMemory as the flag). */
 import { fail } from "../model/errors.js";
 import { MIN_BUDGET, parseByteSize } from "../model/memory-budget.js";
 
