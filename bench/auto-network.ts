@@ -1,7 +1,7 @@
 /** Auto on networks: `plan --algorithm auto --network` against the best planner simulated on the same network (link contention), over the held-out patterns of bench/auto.ts on five network generators. */
 import { planAuto } from "../src/auto/index.js";
 import { variantLabel, type AutoVariant } from "../src/auto/index.js";
-import { networkOptions } from "../src/auto/index.js";
+import { networkOptions } from "../src/machines/sim/network-options.js";
 import { hostLinkBound } from "../src/bounds/link-bound.js";
 import { MACHINES } from "../src/machines/presets.js";
 import type { PortSharing } from "../src/machines/sim/options.js";

@@ -45,4 +45,3 @@ export {
   type RuleOutBound,
   type RuleOutBounds,
 } from "./rule-out.js";
-export { checkFlatForNetwork, networkOptions } from "./network-options.js";

@@ -13,7 +13,7 @@ import { simulateSchedule, type PortSharing, type SimMode } from "../machines/si
 import { resolveFabric } from "../machines/sim/options.js";
 import { BoundScratch, blockingBoundExact, type BoundFabric } from "../machines/sim/blocking-bound.js";
 import type { NetworkRoutes } from "../model/network.js";
-import { checkFlatForNetwork, networkOptions } from "./network-options.js";
+import { checkFlatForNetwork, networkOptions } from "../machines/sim/network-options.js";
 import { TIE_SLACK, apart, beyond, ruleOut, ruleOutBounds, type RuleOutBounds } from "./rule-out.js";
 import { PLANNERS } from "../planner/registry.js";
 import type { Planner } from "../planner/types.js";

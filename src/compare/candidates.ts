@@ -20,7 +20,7 @@ import { simulateSchedule, type SimResult } from "../machines/sim/simulate.js";
 import { checkProgress } from "../model/progress.js";
 import type { PortSharing, SimMode } from "../machines/sim/options.js";
 import type { NetworkRoutes } from "../model/network.js";
-import { checkFlatForNetwork, networkOptions } from "../auto/index.js";
+import { checkFlatForNetwork, networkOptions } from "../machines/sim/network-options.js";
 import { cheapestNetworkCost, networkCost } from "../machines/sim/fabric.js";
 import { isCommplanError } from "../model/errors.js";
 import type { MachineModel } from "../model/machine.js";

@@ -15,7 +15,7 @@ import { matrixBytes } from "../../model/matrix.js";
 import { findMachine } from "../../machines/presets.js";
 import { simulateSchedule } from "../../machines/sim/simulate.js";
 import type { SimMode } from "../../machines/sim/options.js";
-import { networkOptions } from "../../auto/index.js";
+import { networkOptions } from "../../machines/sim/network-options.js";
 import { fail } from "../../model/errors.js";
 import { checkMemory } from "../../model/memory-budget.js";
 import { MAX_SEED } from "../../model/param-spec.js";

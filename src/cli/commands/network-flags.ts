@@ -7,7 +7,7 @@ import { PORT_SHARINGS, type PortSharing } from "../../machines/sim/options.js";
 import { fail } from "../../model/errors.js";
 import type { MachineModel } from "../../model/machine.js";
 import type { NetworkRoutes } from "../../model/network.js";
-import { checkFlatForNetwork } from "../../auto/index.js";
+import { checkFlatForNetwork } from "../../machines/sim/network-options.js";
 import { loadTopology } from "./topologies.js";
 
 /** The flags as commander hands them over. */

@@ -1,8 +1,8 @@
 /** networkOptions: the simulator's options for a compare or auto request on a network. */
-import type { PortSharing } from "../machines/sim/options.js";
-import { fail } from "../model/errors.js";
-import type { MachineModel } from "../model/machine.js";
-import type { NetworkRoutes } from "../model/network.js";
+import type { PortSharing } from "./options.js";
+import { fail } from "../../model/errors.js";
+import type { MachineModel } from "../../model/machine.js";
+import type { NetworkRoutes } from "../../model/network.js";
 
 /** The simulator's options for the request's network (none without one): the makespan only, no f_lc replay. */
 export function networkOptions(req: { readonly network?: NetworkRoutes | null; readonly portSharing?: PortSharing }): {
