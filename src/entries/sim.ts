@@ -7,6 +7,9 @@ export { simulateSchedule, type SimResult, type NodeTimes } from "../machines/si
 export { runProtocol, type ProtocolResult } from "../machines/sim/protocols.js";
 export {
   resolveSimRequest,
+  simRequestProblem,
+  type SimRequestProblem,
+  type SimRequestRule,
   type SimulatorRequest,
   type ReplayRequest,
   type BlockingReplayRequest,
@@ -16,7 +19,12 @@ export {
   type DrsNProtocolRequest,
   type ResolvedSimRequest,
 } from "../machines/sim/request.js";
-export type { SimRequest, ProtocolRequest } from "../machines/sim/flat-request.js";
+export {
+  replayRequestOf,
+  protocolRequestOf,
+  type SimRequest,
+  type ProtocolRequest,
+} from "../machines/sim/flat-request.js";
 export {
   SEND_WAITS,
   PORT_SHARINGS,
@@ -31,7 +39,7 @@ export { FABRICS } from "../machines/sim/fabric.js";
 export { RECV_ORDERS, type RecvOrder } from "../machines/sim/recv-order.js";
 export { INTERVAL_KINDS, type IntervalKind } from "../machines/sim/timeline.js";
 export { HOTTEST_LINKS, type LinkLoad, type SimNetworkStats } from "../machines/sim/link-contention.js";
-export type { FlowRecomputeStats } from "../machines/sim/flow-network.js";
+export type { FlowRecomputeStats, FillTuning } from "../machines/sim/flow-network.js";
 export type { Timeline } from "../model/timeline.js";
 export { MACHINES, findMachine } from "../machines/presets.js";
 export {
