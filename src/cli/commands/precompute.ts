@@ -15,6 +15,8 @@ import type { CliContext } from "../context.js";
 import { intOption } from "../io.js";
 import { printJson } from "./json-summary.js";
 import { readPrecomputeSpec, runPrecomputeJob, type JobOutcome, type PrecomputeJob } from "../precompute-jobs.js";
+import { findMachine } from "../../machines/presets.js";
+import { precomputeCapture, readCaptures } from "../precompute-capture.js";
 
 /** Parses --shard i/n (0 <= i < n). */
 export function parseShard(v: string): { i: number; n: number } {
@@ -90,6 +92,39 @@ function describeJob(j: PrecomputeJob): string {
   return `${j.pattern} P=${j.p} seed=${j.seed}${j.machine === null ? "" : ` machine=${j.machine}`} ${j.algorithm}`;
 }
 
+interface PrecomputeFlags {
+  store: string;
+  jobs: string;
+  shard?: string;
+  json?: boolean;
+  fromCapture?: string;
+  machine?: string;
+}
+
+/** precompute --from-capture: every captured pattern planned, stored and lowered for libcommplan, one at a time. */
+async function fromCapture(specFile: string | undefined, o: PrecomputeFlags, ctx: CliContext): Promise<void> {
+  if (specFile !== undefined) throw fail("precompute", "BAD_OPTION", "give a spec file or --from-capture, not both");
+  if (o.machine === undefined)
+    throw fail("precompute", "BAD_OPTION", "--from-capture needs --machine (auto plans for it)", { field: "machine" });
+  if (o.shard !== undefined || o.json === true)
+    throw fail("precompute", "BAD_OPTION", "--from-capture takes neither --shard nor --json", { field: "fromCapture" });
+  const machine = findMachine(o.machine);
+  const patterns = readCaptures(o.fromCapture!);
+  openPlanStore(o.store, true);
+  const counts = { added: 0, present: 0, replayed: 0 };
+  for (const pat of patterns) {
+    const out = await precomputeCapture(o.store, pat, machine, ctx.maxMemory);
+    counts[out.status]++;
+    if (out.replay) counts.replayed++;
+    ctx.io.out(
+      `${pat.key} ${pat.call} ${counted(pat.calls, "call", "calls")} at ${pat.sites.join(", ")}: ${out.status}, ${out.algorithm}, ${out.replay ? "replay" : "fall back"} (${out.reason})\n`,
+    );
+  }
+  ctx.io.err(
+    `precompute: ${counted(patterns.length, "captured pattern", "captured patterns")}: ${counts.added} added, ${counts.present} present, ${counts.replayed} to replay\n`,
+  );
+}
+
 /** Registers `precompute`. */
 export function registerPrecompute(program: Command, ctx: CliContext): void {
   program
@@ -97,7 +132,7 @@ export function registerPrecompute(program: Command, ctx: CliContext): void {
     .description(
       "plan every pattern x P x seed x machine x algorithm of a spec (schemas/precompute-spec.v1.schema.json) into a plan store on every core; entries present and sound are skipped, so a rerun resumes",
     )
-    .argument("<spec>", "the spec file (JSON)")
+    .argument("[spec]", "the spec file (JSON); none with --from-capture")
     .requiredOption("--store <dir>", "the plan store (created when missing)")
     .addOption(
       new Option("--jobs <n>", "worker threads (1: plan in this thread)").default(
@@ -107,7 +142,18 @@ export function registerPrecompute(program: Command, ctx: CliContext): void {
     )
     .option("--shard <i/n>", "plan only shard i of n (jobs k with k mod n = i), e.g. $SLURM_ARRAY_TASK_ID/16")
     .option("--json", "print every job with its outcome, and the totals, as commplan.precompute/v1 JSON")
-    .action(async (specFile: string, o: { store: string; jobs: string; shard?: string; json?: boolean }) => {
+    .option(
+      "--from-capture <dir>",
+      "instead of a spec: plan (auto, for --machine), store and lower every count matrix libcommplan captured in DIR (COMMPLAN_CAPTURE=DIR) into STORE/programs/<key>/ for its replay (docs/runtimes.md)",
+    )
+    .option("--machine <name>", "with --from-capture: the machine auto plans for ('commplan machines' lists them)")
+    .action(async (specFile: string | undefined, o: PrecomputeFlags) => {
+      if (o.fromCapture !== undefined) return fromCapture(specFile, o, ctx);
+      if (specFile === undefined) throw fail("precompute", "BAD_OPTION", "give a spec file or --from-capture DIR");
+      if (o.machine !== undefined)
+        throw fail("precompute", "BAD_OPTION", "--machine goes with --from-capture (a spec lists its machines)", {
+          field: "machine",
+        });
       const threads = intOption("jobs", o.jobs, 1, 1024);
       const shard = o.shard === undefined ? { i: 0, n: 1 } : parseShard(o.shard);
       const jobs = shardJobs(readPrecomputeSpec(specFile), shard);

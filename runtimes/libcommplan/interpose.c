@@ -1,0 +1,374 @@
+/*
+ * interpose.c: libcommplan-mpi, a PMPI layer over MPI_Alltoallv and MPI_Alltoall. COMMPLAN_CAPTURE=DIR writes each
+ * distinct count matrix (commplan.matrix/v1) with a commplan.capture/v1 record at MPI_Finalize; COMMPLAN_PLANS=STORE
+ * runs the stored plan of a call's count matrix (STORE/programs/<key>/), any other call runs the library's own;
+ * COMMPLAN_STATS=1 (world rank 0) or all (every rank) prints per-pattern statistics at MPI_Finalize;
+ * COMMPLAN_REPLAY=all also runs plans the store marks as no faster than the library.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "internal.h"
+
+/** Why a call ran the library's collective. */
+enum {
+  WHY_IN_PLACE,
+  WHY_DATATYPE,
+  WHY_OTHER_RANK,
+  WHY_NO_PLAN,
+  WHY_NO_FASTER,
+  WHY_LOAD_FAILED,
+  WHY_RUN_FAILED,
+  WHY_COUNT
+};
+static const char *why_names[WHY_COUNT] = {"in place",         "datatype not contiguous",
+                                           "another rank's call does not fit", "no plan in the store",
+                                           "plan no faster than the library",  "plan failed to load",
+                                           "plan failed to run"};
+
+/** A plan's state for a pattern: not looked up yet, loaded, or a reason to fall back. */
+enum { PLAN_UNKNOWN = 0, PLAN_LOADED = 1 };
+
+/** One distinct count matrix on one communicator. */
+typedef struct pattern {
+  uint64_t key[2];
+  int64_t eb;
+  const char *kind; /* "MPI_Alltoallv" or "MPI_Alltoall" */
+  long calls, hits, fallbacks[WHY_COUNT];
+  double time_hit, time_fallback, time_lookup;
+  int status; /* PLAN_UNKNOWN, PLAN_LOADED, or 100 + a WHY_ reason */
+  commplan_plan *plan;
+  int *matrix; /* on the communicator's rank 0 when capturing: P x P counts */
+  char site[256];
+  struct pattern *next;
+} pattern_t;
+
+/** What the interposer keeps per communicator (an attribute). */
+typedef struct commstate {
+  int id, p, rank, freed;
+  pattern_t *patterns;
+  long unkeyed[WHY_COUNT]; /* calls that fell back before their key was known */
+  int *scounts, *sdispls, *rcounts, *rdispls; /* MPI_Alltoall's arguments as MPI_Alltoallv's */
+  struct commstate *next;
+} commstate_t;
+
+static int initialised, keyval = MPI_KEYVAL_INVALID, next_id;
+static const char *capture_dir, *plans_dir, *stats_mode;
+static int replay_all;
+static commstate_t *states;
+
+static void init_env(void) {
+  if (initialised) return;
+  initialised = 1;
+  capture_dir = getenv("COMMPLAN_CAPTURE");
+  plans_dir = getenv("COMMPLAN_PLANS");
+  stats_mode = getenv("COMMPLAN_STATS");
+  const char *replay = getenv("COMMPLAN_REPLAY");
+  replay_all = replay != NULL && strcmp(replay, "all") == 0;
+  if (capture_dir != NULL && *capture_dir == '\0') capture_dir = NULL;
+  if (plans_dir != NULL && *plans_dir == '\0') plans_dir = NULL;
+}
+
+static int delete_state(MPI_Comm comm, int kv, void *value, void *extra) {
+  (void)comm, (void)kv, (void)extra;
+  commstate_t *st = value;
+  st->freed = 1;
+  for (pattern_t *pt = st->patterns; pt != NULL; pt = pt->next) {
+    commplan_plan_free(pt->plan);
+    pt->plan = NULL;
+    if (pt->status == PLAN_LOADED) pt->status = PLAN_UNKNOWN;
+  }
+  return MPI_SUCCESS;
+}
+
+static commstate_t *state_of(MPI_Comm comm) {
+  void *value;
+  int found = 0;
+  if (keyval == MPI_KEYVAL_INVALID) PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_state, &keyval, NULL);
+  PMPI_Comm_get_attr(comm, keyval, &value, &found);
+  if (found) return value;
+  commstate_t *st = calloc(1, sizeof *st);
+  if (st == NULL) return NULL;
+  PMPI_Comm_size(comm, &st->p);
+  PMPI_Comm_rank(comm, &st->rank);
+  st->id = next_id++;
+  size_t n = sizeof(int) * (size_t)st->p;
+  st->scounts = malloc(n), st->sdispls = malloc(n), st->rcounts = malloc(n), st->rdispls = malloc(n);
+  if (!st->scounts || !st->sdispls || !st->rcounts || !st->rdispls) {
+    free(st->scounts), free(st->sdispls), free(st->rcounts), free(st->rdispls), free(st);
+    return NULL;
+  }
+  PMPI_Comm_set_attr(comm, keyval, st);
+  st->next = states;
+  states = st;
+  return st;
+}
+
+static void site_of(void *addr, char *out, size_t len) {
+  Dl_info info;
+  if (dladdr(addr, &info) != 0 && info.dli_fname != NULL) {
+    const char *file = strrchr(info.dli_fname, '/');
+    file = file == NULL ? info.dli_fname : file + 1;
+    if (info.dli_sname != NULL) {
+      snprintf(out, len, "%s(%s+0x%lx)", file, info.dli_sname,
+               (unsigned long)((char *)addr - (char *)info.dli_saddr));
+    } else {
+      snprintf(out, len, "%s(+0x%lx)", file, (unsigned long)((char *)addr - (char *)info.dli_fbase));
+    }
+  } else {
+    snprintf(out, len, "%p", addr);
+  }
+}
+
+static void key_hex(const uint64_t key[2], char out[33]) {
+  snprintf(out, 33, "%016llx%016llx", (unsigned long long)key[0], (unsigned long long)key[1]);
+}
+
+/* Looks up the plan of a new pattern: STORE/programs/<key>/plan.json says whether to replay; collective. */
+static void look_up(pattern_t *pt, MPI_Comm comm) {
+  char hex[33], path[4096];
+  key_hex(pt->key, hex);
+  snprintf(path, sizeof path, "%s/programs/%s/plan.json", plans_dir, hex);
+  int local = WHY_NO_PLAN;
+  json_error_t jerr;
+  json_t *doc = json_load_file(path, 0, &jerr);
+  if (doc != NULL) {
+    const char *format = json_string_value(json_object_get(doc, "format"));
+    if (format == NULL || strcmp(format, "commplan.libplan/v1") != 0) local = WHY_LOAD_FAILED;
+    else if (json_is_true(json_object_get(doc, "replay")) || replay_all) local = -1;
+    else local = WHY_NO_FASTER;
+    json_decref(doc);
+  }
+  /* every rank falls back when any rank does; the reason with the highest number wins */
+  int agreed = local;
+  PMPI_Allreduce(&local, &agreed, 1, MPI_INT, MPI_MAX, comm);
+  if (agreed >= 0) {
+    pt->status = 100 + agreed;
+    return;
+  }
+  char err[512];
+  snprintf(path, sizeof path, "%s/programs/%s", plans_dir, hex);
+  if (commplan_plan_load(path, comm, &pt->plan, err, sizeof err) != COMMPLAN_OK) {
+    pt->status = 100 + WHY_LOAD_FAILED;
+    if (stats_mode != NULL) fprintf(stderr, "commplan: %s: %s\n", path, err);
+    return;
+  }
+  pt->status = PLAN_LOADED;
+}
+
+static pattern_t *find_pattern(commstate_t *st, const uint64_t key[2], int64_t eb) {
+  for (pattern_t *pt = st->patterns; pt != NULL; pt = pt->next) {
+    if (pt->key[0] == key[0] && pt->key[1] == key[1] && pt->eb == eb) return pt;
+  }
+  return NULL;
+}
+
+/* A new pattern: capture gathers its matrix on rank 0 (collective, as every rank sees the key as new). */
+static pattern_t *new_pattern(commstate_t *st, MPI_Comm comm, const uint64_t key[2], int64_t eb, const char *kind,
+                              const int *scounts, void *caller) {
+  pattern_t *pt = calloc(1, sizeof *pt);
+  if (pt == NULL) return NULL;
+  pt->key[0] = key[0], pt->key[1] = key[1], pt->eb = eb, pt->kind = kind;
+  site_of(caller, pt->site, sizeof pt->site);
+  if (capture_dir != NULL) {
+    if (st->rank == 0) pt->matrix = malloc(sizeof(int) * (size_t)st->p * (size_t)st->p);
+    PMPI_Gather(scounts, st->p, MPI_INT, pt->matrix, st->p, MPI_INT, 0, comm);
+  }
+  pt->next = st->patterns;
+  st->patterns = pt;
+  return pt;
+}
+
+typedef int (*fallback_fn)(const void *args);
+
+typedef struct {
+  const void *sendbuf;
+  const int *scounts, *sdispls;
+  MPI_Datatype sendtype;
+  void *recvbuf;
+  const int *rcounts, *rdispls;
+  MPI_Datatype recvtype;
+  MPI_Comm comm;
+  int scount, rcount; /* MPI_Alltoall's counts (its fallback) */
+} call_t;
+
+static int fallback_alltoallv(const void *a) {
+  const call_t *c = a;
+  return PMPI_Alltoallv(c->sendbuf, c->scounts, c->sdispls, c->sendtype, c->recvbuf, c->rcounts, c->rdispls,
+                        c->recvtype, c->comm);
+}
+
+static int fallback_alltoall(const void *a) {
+  const call_t *c = a;
+  return PMPI_Alltoall(c->sendbuf, c->scount, c->sendtype, c->recvbuf, c->rcount, c->recvtype, c->comm);
+}
+
+/* The common path of both collectives: key, lookup, plan or fallback, statistics. */
+static int intercept(const call_t *c, fallback_fn fallback, const char *kind, void *caller) {
+  double t0 = MPI_Wtime();
+  commstate_t *st = state_of(c->comm);
+  if (st == NULL) return fallback(c);
+  if (c->sendbuf == MPI_IN_PLACE) { /* MPI requires every rank to pass it */
+    st->unkeyed[WHY_IN_PLACE]++;
+    return fallback(c);
+  }
+  int64_t ss = 0, rs = 0;
+  int eligible = commplan_contiguous(c->sendtype, &ss) && commplan_contiguous(c->recvtype, &rs) && ss == rs;
+  uint64_t local[3] = {0, 0, eligible ? 0 : 1}, key[3];
+  if (eligible) commplan_key_local(st->rank, st->p, ss, c->scounts, c->rcounts, local);
+  PMPI_Allreduce(local, key, 3, MPI_UINT64_T, MPI_SUM, c->comm);
+  if (key[2] != 0) {
+    st->unkeyed[eligible ? WHY_OTHER_RANK : WHY_DATATYPE]++;
+    return fallback(c);
+  }
+  pattern_t *pt = find_pattern(st, key, ss);
+  if (pt == NULL) pt = new_pattern(st, c->comm, key, ss, kind, c->scounts, caller);
+  if (pt == NULL) return fallback(c);
+  pt->calls++;
+  if (plans_dir != NULL && pt->status == PLAN_UNKNOWN) look_up(pt, c->comm);
+  double t1 = MPI_Wtime();
+  pt->time_lookup += t1 - t0;
+  int rc;
+  if (pt->status == PLAN_LOADED) {
+    rc = commplan_run_agreed(pt->plan, c->sendbuf, c->sdispls, c->recvbuf, c->rdispls);
+    if (rc == COMMPLAN_OK) {
+      pt->hits++;
+      pt->time_hit += MPI_Wtime() - t1;
+      return MPI_SUCCESS;
+    }
+    /* a run that failed half-way has no fallback: the exchange's messages may be in flight */
+    pt->fallbacks[WHY_RUN_FAILED]++;
+    fprintf(stderr, "commplan: rank %d: %s\n", st->rank, commplan_plan_message(pt->plan));
+    return MPI_ERR_OTHER;
+  }
+  pt->fallbacks[pt->status >= 100 ? pt->status - 100 : WHY_NO_PLAN]++;
+  rc = fallback(c);
+  pt->time_fallback += MPI_Wtime() - t1;
+  return rc;
+}
+
+static int active(void) {
+  init_env();
+  return capture_dir != NULL || plans_dir != NULL;
+}
+
+int MPI_Alltoallv(const void *sendbuf, const int scounts[], const int sdispls[], MPI_Datatype sendtype,
+                  void *recvbuf, const int rcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  if (!active()) return PMPI_Alltoallv(sendbuf, scounts, sdispls, sendtype, recvbuf, rcounts, rdispls, recvtype, comm);
+  call_t c = {sendbuf, scounts, sdispls, sendtype, recvbuf, rcounts, rdispls, recvtype, comm, 0, 0};
+  return intercept(&c, fallback_alltoallv, "MPI_Alltoallv", __builtin_return_address(0));
+}
+
+int MPI_Alltoall(const void *sendbuf, int scount, MPI_Datatype sendtype, void *recvbuf, int rcount,
+                 MPI_Datatype recvtype, MPI_Comm comm) {
+  if (!active()) return PMPI_Alltoall(sendbuf, scount, sendtype, recvbuf, rcount, recvtype, comm);
+  commstate_t *st = state_of(comm);
+  if (st == NULL) return PMPI_Alltoall(sendbuf, scount, sendtype, recvbuf, rcount, recvtype, comm);
+  for (int j = 0; j < st->p; j++) {
+    st->scounts[j] = scount, st->sdispls[j] = j * scount, st->rcounts[j] = rcount, st->rdispls[j] = j * rcount;
+  }
+  call_t c = {sendbuf, st->scounts, st->sdispls, sendtype, recvbuf, st->rcounts, st->rdispls, recvtype, comm,
+              scount, rcount};
+  return intercept(&c, fallback_alltoall, "MPI_Alltoall", __builtin_return_address(0));
+}
+
+/* Writes text to path through a temporary file and a rename, so a reader never sees half of it. */
+static void write_file(const char *path, const char *text) {
+  char tmp[4200];
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  FILE *f = fopen(tmp, "w");
+  if (f == NULL) {
+    fprintf(stderr, "commplan: cannot write %s\n", tmp);
+    return;
+  }
+  int ok = fputs(text, f) >= 0;
+  ok = fclose(f) == 0 && ok;
+  if (!ok || rename(tmp, path) != 0) fprintf(stderr, "commplan: cannot write %s\n", path);
+}
+
+/* The capture files of a pattern on its communicator's rank 0: the matrix and its record. */
+static void write_capture(const commstate_t *st, const pattern_t *pt, int world_rank) {
+  char hex[33], base[4096], path[4200];
+  key_hex(pt->key, hex);
+  mkdir(capture_dir, 0777);
+  snprintf(base, sizeof base, "%s/%s-%d-%d", capture_dir, hex, world_rank, st->id);
+  json_t *rows = json_array();
+  for (int i = 0; i < st->p; i++) {
+    json_t *row = json_array();
+    for (int j = 0; j < st->p; j++) json_array_append_new(row, json_integer(pt->matrix[(size_t)i * st->p + j]));
+    json_array_append_new(rows, row);
+  }
+  json_t *m = json_pack("{s:s, s:i, s:I, s:o}", "format", "commplan.matrix/v1", "p", st->p, "elementBytes",
+                        (json_int_t)pt->eb, "rows", rows);
+  char *text = json_dumps(m, JSON_COMPACT);
+  snprintf(path, sizeof path, "%s.matrix.json", base);
+  if (text != NULL) write_file(path, text);
+  free(text);
+  json_decref(m);
+  const char *file = strrchr(path, '/') + 1;
+  json_t *rec = json_pack("{s:s, s:s, s:i, s:I, s:s, s:s, s:I, s:s}", "format", "commplan.capture/v1", "key", hex,
+                          "p", st->p, "elementBytes", (json_int_t)pt->eb, "call", pt->kind, "site", pt->site,
+                          "calls", (json_int_t)pt->calls, "matrix", file);
+  text = json_dumps(rec, JSON_INDENT(2));
+  snprintf(path, sizeof path, "%s.capture.json", base);
+  if (text != NULL) write_file(path, text);
+  free(text);
+  json_decref(rec);
+}
+
+static void print_stats(int world_rank) {
+  long calls = 0, hits = 0, fallbacks = 0;
+  for (const commstate_t *st = states; st != NULL; st = st->next) {
+    for (int w = 0; w < WHY_COUNT; w++) {
+      if (st->unkeyed[w] == 0) continue;
+      fprintf(stderr, "commplan: rank %d comm %d (P=%d): %ld calls fell back before the lookup: %s\n", world_rank,
+              st->id, st->p, st->unkeyed[w], why_names[w]);
+      calls += st->unkeyed[w], fallbacks += st->unkeyed[w];
+    }
+    for (const pattern_t *pt = st->patterns; pt != NULL; pt = pt->next) {
+      char hex[33], why[512] = "";
+      size_t used = 0;
+      long fb = 0;
+      key_hex(pt->key, hex);
+      for (int w = 0; w < WHY_COUNT; w++) {
+        if (pt->fallbacks[w] == 0) continue;
+        used += (size_t)snprintf(why + used, sizeof why - used, "%s%s %ld", used == 0 ? " (" : ", ", why_names[w],
+                                 pt->fallbacks[w]);
+        if (used >= sizeof why) used = sizeof why - 1;
+        fb += pt->fallbacks[w];
+      }
+      if (used > 0) snprintf(why + used, sizeof why - used, ")");
+      fprintf(stderr,
+              "commplan: rank %d comm %d (P=%d) %s %s at %s: %ld calls, %ld hits%s%s, %ld fallbacks%s; "
+              "time %.6f s in plans, %.6f s in fallbacks, %.6f s in lookups\n",
+              world_rank, st->id, st->p, pt->kind, hex, pt->site, pt->calls, pt->hits,
+              pt->plan != NULL ? " of " : "", pt->plan != NULL ? commplan_plan_algorithm(pt->plan) : "", fb, why,
+              pt->time_hit, pt->time_fallback, pt->time_lookup);
+      calls += pt->calls, hits += pt->hits, fallbacks += fb;
+    }
+  }
+  fprintf(stderr, "commplan: rank %d total: %ld calls, %ld hits, %ld fallbacks\n", world_rank, calls, hits, fallbacks);
+}
+
+int MPI_Finalize(void) {
+  init_env();
+  int world_rank = 0;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+  if (capture_dir != NULL) {
+    for (const commstate_t *st = states; st != NULL; st = st->next) {
+      for (const pattern_t *pt = st->patterns; pt != NULL; pt = pt->next) {
+        if (pt->matrix != NULL) write_capture(st, pt, world_rank);
+      }
+    }
+  }
+  if (stats_mode != NULL && *stats_mode != '\0' && strcmp(stats_mode, "0") != 0 &&
+      (world_rank == 0 || strcmp(stats_mode, "all") == 0)) {
+    print_stats(world_rank);
+  }
+  return PMPI_Finalize();
+}

@@ -1,0 +1,542 @@
+/*
+ * plan.c: a rank's program bound to the application's buffers. The program's send and receive buffers are
+ * MPI_Alltoallv's packed layout; binding translates every piece into segments of the user's buffers (split at block
+ * boundaries), so messages of one segment go straight from / into the user's memory and the others through staging.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "internal.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failf(commplan_plan *plan, int code, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(plan->msg, sizeof plan->msg, fmt, ap);
+  va_end(ap);
+  return code;
+}
+
+static size_t at_least_one(int64_t n) { return (size_t)(n > 0 ? n : 1); }
+
+const char *commplan_plan_message(const commplan_plan *plan) { return plan == NULL ? "no plan" : plan->msg; }
+
+const char *commplan_plan_algorithm(const commplan_plan *plan) { return plan == NULL ? "" : plan->prog.algorithm; }
+
+/* Checks what binding relies on beyond program_load's checks: message sizes fit an int. */
+static int check_program(const program_t *prog, char *err, size_t errlen) {
+  for (int64_t i = 0; i < prog->nops; i++) {
+    if (prog->ops[i].kind != OP_COPY && prog->ops[i].count > INT_MAX / prog->element_bytes) {
+      snprintf(err, errlen, "operation %lld sends more than %d bytes", (long long)i, INT_MAX);
+      return -1;
+    }
+  }
+  for (int j = 0; j < prog->p; j++) {
+    if (prog->send_counts[j] > INT_MAX || prog->recv_counts[j] > INT_MAX) {
+      snprintf(err, errlen, "the block of rank %d holds more than %d elements", j, INT_MAX);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+int commplan_plan_load(const char *dir, MPI_Comm comm, commplan_plan **out, char *err, size_t errlen) {
+  *out = NULL;
+  int p, rank, ok = 1;
+  if (dir == NULL || PMPI_Comm_size(comm, &p) != MPI_SUCCESS || PMPI_Comm_rank(comm, &rank) != MPI_SUCCESS) {
+    snprintf(err, errlen, "commplan_plan_load: a directory and a valid communicator are needed");
+    return COMMPLAN_ERR_ARG;
+  }
+  commplan_plan *plan = calloc(1, sizeof *plan);
+  if (plan == NULL) {
+    snprintf(err, errlen, "commplan_plan_load: out of memory");
+    ok = 0;
+  } else {
+    plan->prog.p = p;
+    if (program_load(dir, rank, &plan->prog, err, errlen) != 0 || check_program(&plan->prog, err, errlen) != 0) {
+      ok = 0;
+    } else {
+      plan->scratch = calloc(at_least_one(plan->prog.scratch * plan->prog.element_bytes), 1);
+      if (plan->scratch == NULL) snprintf(err, errlen, "commplan_plan_load: out of memory for the scratch buffer");
+      ok = plan->scratch != NULL;
+    }
+  }
+  int all = 0;
+  PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
+  if (!all) {
+    if (ok) snprintf(err, errlen, "commplan_plan_load: another rank could not load the plan");
+    if (plan != NULL) {
+      program_free(&plan->prog);
+      free(plan->scratch);
+      free(plan);
+    }
+    return COMMPLAN_ERR_LOAD;
+  }
+  PMPI_Comm_dup(comm, &plan->comm);
+  plan->user_comm = comm;
+  plan->rank = rank;
+  *out = plan;
+  return COMMPLAN_OK;
+}
+
+static void binding_free(binding_t *b) {
+  free(b->sdispls);
+  free(b->rdispls);
+  free(b->segs);
+  free(b->first);
+  free(b->first2);
+  free(b->msg_off);
+  free(b->staging);
+  free(b->reqs);
+  free(b->packed_send);
+  memset(b, 0, sizeof *b);
+}
+
+void commplan_plan_free(commplan_plan *plan) {
+  if (plan == NULL) return;
+  binding_free(&plan->cached);
+  program_free(&plan->prog);
+  free(plan->scratch);
+  if (plan->comm != MPI_COMM_NULL) PMPI_Comm_free(&plan->comm);
+  free(plan);
+}
+
+/* Blocks of one side sorted by their packed displacement, for the translation of packed offsets. */
+typedef struct {
+  int64_t displ, count;
+  int j;
+} block_t;
+
+static int by_displ(const void *a, const void *b) {
+  int64_t x = ((const block_t *)a)->displ, y = ((const block_t *)b)->displ;
+  return x < y ? -1 : x > y;
+}
+
+typedef struct {
+  block_t *blocks;
+  int n;
+  const int *udispls; /* the user's displacements (elements), or null: the packed layout itself */
+  int side;
+} side_map_t;
+
+static int side_map_init(side_map_t *m, const int64_t *counts, const int64_t *displs, int p, const int *udispls,
+                         int side) {
+  m->blocks = malloc(sizeof(block_t) * (size_t)(p > 0 ? p : 1));
+  if (m->blocks == NULL) return -1;
+  m->n = 0;
+  for (int j = 0; j < p; j++) {
+    if (counts[j] > 0) m->blocks[m->n++] = (block_t){displs[j], counts[j], j};
+  }
+  qsort(m->blocks, (size_t)m->n, sizeof(block_t), by_displ);
+  m->udispls = udispls;
+  m->side = side;
+  return 0;
+}
+
+/* Appends the segments of piece [o, o+c) (elements) of a side; returns 0, or -1 when it leaves the blocks. */
+static int translate(binding_t *b, const side_map_t *m, int64_t o, int64_t c, int64_t eb, int64_t *cap) {
+  int lo = 0, hi = m->n - 1, k = -1;
+  while (lo <= hi) { /* the last block starting at or before o */
+    int mid = (lo + hi) / 2;
+    if (m->blocks[mid].displ <= o) k = mid, lo = mid + 1;
+    else hi = mid - 1;
+  }
+  while (c > 0) {
+    if (k < 0 || k >= m->n || o < m->blocks[k].displ || o >= m->blocks[k].displ + m->blocks[k].count) return -1;
+    const block_t *bl = &m->blocks[k];
+    int64_t n = bl->displ + bl->count - o < c ? bl->displ + bl->count - o : c;
+    if (b->nsegs == *cap) {
+      *cap *= 2;
+      seg_t *grown = realloc(b->segs, sizeof(seg_t) * (size_t)*cap);
+      if (grown == NULL) return -2;
+      b->segs = grown;
+    }
+    int64_t base = m->udispls == NULL ? bl->displ : (int64_t)m->udispls[bl->j];
+    b->segs[b->nsegs++] = (seg_t){m->side, (base + (o - bl->displ)) * eb, n * eb};
+    o += n, c -= n, k++;
+  }
+  return 0;
+}
+
+/* The segments of pieces [first, first+n) of the program. */
+static int translate_pieces(binding_t *b, const program_t *prog, const side_map_t maps[2], int64_t first, int64_t n,
+                            int64_t *cap) {
+  for (int64_t k = first; k < first + n; k++) {
+    const piece_t *pc = &prog->pieces[k];
+    int rc;
+    if (pc->buf == BUF_SCRATCH) {
+      side_map_t scratch = {NULL, 0, NULL, SIDE_SCRATCH};
+      block_t whole = {0, prog->scratch, 0};
+      scratch.blocks = &whole, scratch.n = 1;
+      rc = translate(b, &scratch, pc->offset, pc->count, prog->element_bytes, cap);
+    } else {
+      rc = translate(b, &maps[pc->buf], pc->offset, pc->count, prog->element_bytes, cap);
+    }
+    if (rc != 0) return rc;
+  }
+  return 0;
+}
+
+/* Whether any operation writes the send buffer (a receive or a copy into it): then a private packed copy is used. */
+static int writes_send(const program_t *prog) {
+  for (int64_t i = 0; i < prog->nops; i++) {
+    const op_t *op = &prog->ops[i];
+    int64_t first = op->kind == OP_COPY ? op->first2 : op->first, n = op->kind == OP_COPY ? op->n2 : op->n;
+    if (op->kind == OP_SEND) continue;
+    for (int64_t k = first; k < first + n; k++) {
+      if (prog->pieces[k].buf == BUF_SEND) return 1;
+    }
+  }
+  return 0;
+}
+
+/* Staging: each round's multi-segment messages get their own slots; the arena is the largest round's total. */
+static int plan_staging(binding_t *b, const program_t *prog) {
+  int64_t eb = prog->element_bytes, arena = 0, used = 0, round = -1;
+  for (int64_t i = 0; i < prog->nops; i++) {
+    const op_t *op = &prog->ops[i];
+    if (op->round != round) used = 0, round = op->round;
+    b->msg_off[i] = -1;
+    if (op->kind == OP_COPY || b->first[2 * i + 1] == 1) continue;
+    b->msg_off[i] = used;
+    used += op->count * eb;
+    if (used > arena) arena = used;
+  }
+  b->staging = malloc(at_least_one(arena));
+  return b->staging == NULL ? -1 : 0;
+}
+
+/* Binds the program to the user's displacements (elements of the plan's element); 0, or a COMMPLAN_ code. */
+int commplan_bind(commplan_plan *plan, binding_t *b, const int *sdispls, const int *rdispls) {
+  const program_t *prog = &plan->prog;
+  int p = prog->p;
+  memset(b, 0, sizeof *b);
+  b->private_send = writes_send(prog);
+  int64_t cap = 64;
+  side_map_t maps[2] = {{0}, {0}};
+  b->sdispls = malloc(sizeof(int) * (size_t)p);
+  b->rdispls = malloc(sizeof(int) * (size_t)p);
+  b->segs = malloc(sizeof(seg_t) * (size_t)cap);
+  b->first = malloc(sizeof(int64_t) * 2 * at_least_one(prog->nops));
+  b->first2 = malloc(sizeof(int64_t) * 2 * at_least_one(prog->nops));
+  b->msg_off = malloc(sizeof(int64_t) * at_least_one(prog->nops));
+  b->reqs = malloc(sizeof(MPI_Request) * at_least_one(prog->nops));
+  if (b->private_send) b->packed_send = malloc(at_least_one(prog->send_size * prog->element_bytes));
+  int rc = COMMPLAN_ERR_NOMEM;
+  if (!b->sdispls || !b->rdispls || !b->segs || !b->first || !b->first2 || !b->msg_off || !b->reqs ||
+      (b->private_send && !b->packed_send) ||
+      side_map_init(&maps[0], prog->send_counts, prog->send_displs, p, b->private_send ? NULL : sdispls,
+                    b->private_send ? SIDE_PACKED_SEND : SIDE_SEND) != 0 ||
+      side_map_init(&maps[1], prog->recv_counts, prog->recv_displs, p, rdispls, SIDE_RECV) != 0) {
+    failf(plan, rc, "out of memory binding the plan");
+    goto done;
+  }
+  memcpy(b->sdispls, sdispls, sizeof(int) * (size_t)p);
+  memcpy(b->rdispls, rdispls, sizeof(int) * (size_t)p);
+  for (int64_t i = 0; i < prog->nops; i++) {
+    const op_t *op = &prog->ops[i];
+    int64_t s0 = b->nsegs;
+    int t = translate_pieces(b, prog, maps, op->first, op->n, &cap);
+    int64_t s1 = b->nsegs;
+    if (t == 0 && op->kind == OP_COPY) t = translate_pieces(b, prog, maps, op->first2, op->n2, &cap);
+    if (t != 0) {
+      rc = t == -2 ? COMMPLAN_ERR_NOMEM : COMMPLAN_ERR_LOAD;
+      failf(plan, rc, t == -2 ? "out of memory binding the plan" : "operation %lld has a piece outside every block",
+            (long long)i);
+      goto done;
+    }
+    b->first[2 * i] = s0, b->first[2 * i + 1] = s1 - s0, b->first2[2 * i] = s1, b->first2[2 * i + 1] = b->nsegs - s1;
+  }
+  if (plan_staging(b, prog) != 0) {
+    failf(plan, rc, "out of memory for the staging buffer");
+    goto done;
+  }
+  rc = COMMPLAN_OK;
+done:
+  free(maps[0].blocks);
+  free(maps[1].blocks);
+  if (rc != COMMPLAN_OK) binding_free(b);
+  return rc;
+}
+
+void commplan_unbind(binding_t *b) { binding_free(b); }
+
+static unsigned char *seg_ptr(const run_t *r, const seg_t *s) { return r->base[s->side] + s->off; }
+
+/* Gathers segments [first, first+n) into out. */
+static void gather(const run_t *r, int64_t first, int64_t n, unsigned char *out) {
+  for (int64_t k = first; k < first + n; k++) {
+    const seg_t *s = &r->b->segs[k];
+    memcpy(out, seg_ptr(r, s), (size_t)s->bytes);
+    out += s->bytes;
+  }
+}
+
+static void scatter(const run_t *r, int64_t first, int64_t n, const unsigned char *in) {
+  for (int64_t k = first; k < first + n; k++) {
+    const seg_t *s = &r->b->segs[k];
+    memcpy(seg_ptr(r, s), in, (size_t)s->bytes);
+    in += s->bytes;
+  }
+}
+
+/* A local copy: walks the source and destination segments together. */
+static void copy(const run_t *r, int64_t i) {
+  const binding_t *b = r->b;
+  int64_t s = b->first[2 * i], se = s + b->first[2 * i + 1], d = b->first2[2 * i], de = d + b->first2[2 * i + 1];
+  int64_t s_used = 0, d_used = 0;
+  while (s < se && d < de) {
+    const seg_t *sp = &b->segs[s], *dp = &b->segs[d];
+    int64_t n = sp->bytes - s_used < dp->bytes - d_used ? sp->bytes - s_used : dp->bytes - d_used;
+    memmove(seg_ptr(r, dp) + d_used, seg_ptr(r, sp) + s_used, (size_t)n);
+    s_used += n, d_used += n;
+    if (s_used == sp->bytes) s++, s_used = 0;
+    if (d_used == dp->bytes) d++, d_used = 0;
+  }
+}
+
+/* The message memory of operation i: its one segment in place, or its staging slot. */
+static unsigned char *msg_of(const run_t *r, int64_t i) {
+  const binding_t *b = r->b;
+  if (b->msg_off[i] < 0) return seg_ptr(r, &b->segs[b->first[2 * i]]);
+  return b->staging + b->msg_off[i];
+}
+
+static int mpi_fail(commplan_plan *plan, int mpi_rc, const char *what) {
+  char text[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  if (PMPI_Error_string(mpi_rc, text, &len) != MPI_SUCCESS) snprintf(text, sizeof text, "error %d", mpi_rc);
+  return failf(plan, COMMPLAN_ERR_MPI, "%s failed: %s", what, text);
+}
+
+/* Posts round [a, b) of a nonblocking program: copies, receives, sends. */
+static int post_round(run_t *r, int64_t a, int64_t e) {
+  const program_t *prog = &r->plan->prog;
+  const op_t *ops = prog->ops;
+  int64_t eb = prog->element_bytes;
+  int rc;
+  r->nreq = 0;
+  for (int64_t i = a; i < e; i++) {
+    if (ops[i].kind == OP_COPY) copy(r, i);
+  }
+  for (int64_t i = a; i < e; i++) {
+    if (ops[i].kind != OP_RECV) continue;
+    rc = MPI_Irecv(msg_of(r, i), (int)(ops[i].count * eb), MPI_BYTE, ops[i].peer, ops[i].tag, r->plan->comm,
+                   &r->b->reqs[r->nreq++]);
+    if (rc != MPI_SUCCESS) return mpi_fail(r->plan, rc, "MPI_Irecv");
+  }
+  for (int64_t i = a; i < e; i++) {
+    if (ops[i].kind != OP_SEND) continue;
+    if (r->b->msg_off[i] >= 0) gather(r, r->b->first[2 * i], r->b->first[2 * i + 1], msg_of(r, i));
+    rc = MPI_Isend(msg_of(r, i), (int)(ops[i].count * eb), MPI_BYTE, ops[i].peer, ops[i].tag, r->plan->comm,
+                   &r->b->reqs[r->nreq++]);
+    if (rc != MPI_SUCCESS) return mpi_fail(r->plan, rc, "MPI_Isend");
+  }
+  return COMMPLAN_OK;
+}
+
+/* Completes a posted round [a, b): wait, then scatter the staged receives. */
+static int finish_round(run_t *r, int64_t a, int64_t e) {
+  int rc = MPI_Waitall(r->nreq, r->b->reqs, MPI_STATUSES_IGNORE);
+  r->nreq = 0;
+  if (rc != MPI_SUCCESS) return mpi_fail(r->plan, rc, "MPI_Waitall");
+  const op_t *ops = r->plan->prog.ops;
+  for (int64_t i = a; i < e; i++) {
+    if (ops[i].kind == OP_RECV && r->b->msg_off[i] >= 0) scatter(r, r->b->first[2 * i], r->b->first[2 * i + 1], msg_of(r, i));
+  }
+  return COMMPLAN_OK;
+}
+
+/* One operation of a blocking program, in program order. */
+static int run_blocking(run_t *r, int64_t i) {
+  const program_t *prog = &r->plan->prog;
+  const op_t *op = &prog->ops[i];
+  int count = (int)(op->count * prog->element_bytes), rc;
+  if (op->kind == OP_COPY) {
+    copy(r, i);
+    return COMMPLAN_OK;
+  }
+  if (op->kind == OP_SEND) {
+    if (r->b->msg_off[i] >= 0) gather(r, r->b->first[2 * i], r->b->first[2 * i + 1], msg_of(r, i));
+    rc = MPI_Send(msg_of(r, i), count, MPI_BYTE, op->peer, op->tag, r->plan->comm);
+    return rc == MPI_SUCCESS ? COMMPLAN_OK : mpi_fail(r->plan, rc, "MPI_Send");
+  }
+  rc = MPI_Recv(msg_of(r, i), count, MPI_BYTE, op->peer, op->tag, r->plan->comm, MPI_STATUS_IGNORE);
+  if (rc != MPI_SUCCESS) return mpi_fail(r->plan, rc, "MPI_Recv");
+  if (r->b->msg_off[i] >= 0) scatter(r, r->b->first[2 * i], r->b->first[2 * i + 1], msg_of(r, i));
+  return COMMPLAN_OK;
+}
+
+/* The end of the round that starts at operation a. */
+static int64_t round_end(const program_t *prog, int64_t a) {
+  int64_t e = a;
+  while (e < prog->nops && prog->ops[e].round == prog->ops[a].round) e++;
+  return e;
+}
+
+int commplan_run_start(run_t *r) {
+  const program_t *prog = &r->plan->prog;
+  if (r->b->private_send) { /* the program writes its send buffer: it runs on a packed copy of the user's */
+    for (int j = 0; j < prog->p; j++) {
+      memcpy(r->b->packed_send + prog->send_displs[j] * prog->element_bytes,
+             r->base[SIDE_SEND] + (int64_t)r->b->sdispls[j] * prog->element_bytes,
+             (size_t)(prog->send_counts[j] * prog->element_bytes));
+    }
+  }
+  r->next = 0;
+  r->nreq = 0;
+  if (prog->blocking || prog->nops == 0) return COMMPLAN_OK;
+  r->round_end = round_end(prog, 0);
+  return post_round(r, 0, r->round_end);
+}
+
+int commplan_run_wait(run_t *r) {
+  const program_t *prog = &r->plan->prog;
+  int rc = COMMPLAN_OK;
+  if (prog->blocking) {
+    for (int64_t i = 0; i < prog->nops && rc == COMMPLAN_OK; i++) rc = run_blocking(r, i);
+    return rc;
+  }
+  for (int64_t a = 0; a < prog->nops && rc == COMMPLAN_OK;) {
+    int64_t e = r->round_end;
+    rc = finish_round(r, a, e);
+    a = e;
+    if (rc == COMMPLAN_OK && a < prog->nops) {
+      r->round_end = round_end(prog, a);
+      rc = post_round(r, a, r->round_end);
+    }
+  }
+  return rc;
+}
+
+/* Whether a datatype is contiguous (no holes, lower bound 0); its size in *size. */
+int commplan_contiguous(MPI_Datatype t, int64_t *size) {
+  MPI_Aint lb, extent, tlb, textent;
+  int sz;
+  if (PMPI_Type_size(t, &sz) != MPI_SUCCESS || PMPI_Type_get_extent(t, &lb, &extent) != MPI_SUCCESS ||
+      PMPI_Type_get_true_extent(t, &tlb, &textent) != MPI_SUCCESS) {
+    return 0;
+  }
+  *size = sz;
+  return sz > 0 && lb == 0 && tlb == 0 && extent == sz && textent == sz;
+}
+
+/* Why this rank's call cannot run the plan (a static string), or null when it can. */
+const char *commplan_local_mismatch(const commplan_plan *plan, const void *sendbuf, const int *scounts,
+                                    MPI_Datatype sendtype, const int *rcounts, MPI_Datatype recvtype) {
+  const program_t *prog = &plan->prog;
+  int64_t ss, rs;
+  if (sendbuf == MPI_IN_PLACE) return "in place (MPI_IN_PLACE)";
+  if (!commplan_contiguous(sendtype, &ss) || !commplan_contiguous(recvtype, &rs)) return "datatype not contiguous";
+  if (ss != prog->element_bytes || rs != prog->element_bytes) return "datatype size differs from the plan's element";
+  for (int j = 0; j < prog->p; j++) {
+    if (scounts[j] != prog->send_counts[j] || rcounts[j] != prog->recv_counts[j]) return "counts differ from the plan";
+  }
+  return NULL;
+}
+
+/* Every rank learns whether every rank can run the plan; the reason (this rank's, or another's) in plan->msg. */
+static int agree(commplan_plan *plan, const char *why) {
+  int ok = why == NULL, all = 0;
+  PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, plan->user_comm);
+  if (all) return 1;
+  failf(plan, COMMPLAN_FALLBACK, "%s", why != NULL ? why : "another rank's call does not fit the plan");
+  return 0;
+}
+
+/* The bound segments for these displacements: the cached binding when they match, else a new one. */
+static int bind_cached(commplan_plan *plan, const int *sdispls, const int *rdispls) {
+  binding_t *b = &plan->cached;
+  size_t n = sizeof(int) * (size_t)plan->prog.p;
+  if (b->segs != NULL && memcmp(b->sdispls, sdispls, n) == 0 && memcmp(b->rdispls, rdispls, n) == 0) return COMMPLAN_OK;
+  if (b->segs != NULL) commplan_unbind(b);
+  return commplan_bind(plan, b, sdispls, rdispls);
+}
+
+int commplan_run_agreed(commplan_plan *plan, const void *sendbuf, const int *sdispls, void *recvbuf,
+                        const int *rdispls) {
+  int rc = bind_cached(plan, sdispls, rdispls);
+  if (rc != COMMPLAN_OK) return rc;
+  run_t r = {plan, &plan->cached, {(unsigned char *)sendbuf, recvbuf, plan->scratch, plan->cached.packed_send}, 0, 0, 0};
+  rc = commplan_run_start(&r);
+  if (rc == COMMPLAN_OK) rc = commplan_run_wait(&r);
+  return rc;
+}
+
+static int check_comm(commplan_plan *plan, MPI_Comm comm) {
+  if (plan == NULL) return COMMPLAN_ERR_ARG;
+  if (comm != plan->user_comm) return failf(plan, COMMPLAN_ERR_ARG, "the communicator is not the plan's");
+  return COMMPLAN_OK;
+}
+
+int commplan_alltoallv(commplan_plan *plan, const void *sendbuf, const int *scounts, const int *sdispls,
+                       MPI_Datatype sendtype, void *recvbuf, const int *rcounts, const int *rdispls,
+                       MPI_Datatype recvtype, MPI_Comm comm) {
+  int rc = check_comm(plan, comm);
+  if (rc != COMMPLAN_OK) return rc;
+  if (!agree(plan, commplan_local_mismatch(plan, sendbuf, scounts, sendtype, rcounts, recvtype))) {
+    rc = PMPI_Alltoallv(sendbuf, scounts, sdispls, sendtype, recvbuf, rcounts, rdispls, recvtype, comm);
+    return rc == MPI_SUCCESS ? COMMPLAN_FALLBACK : mpi_fail(plan, rc, "PMPI_Alltoallv");
+  }
+  return commplan_run_agreed(plan, sendbuf, sdispls, recvbuf, rdispls);
+}
+
+struct commplan_request {
+  commplan_plan *plan;
+  binding_t b;
+  run_t r;
+  int fallback, started;
+  const void *sendbuf;
+  void *recvbuf;
+  const int *scounts, *sdispls, *rcounts, *rdispls;
+  MPI_Datatype sendtype, recvtype;
+};
+
+int commplan_alltoallv_init(commplan_plan *plan, const void *sendbuf, const int *scounts, const int *sdispls,
+                            MPI_Datatype sendtype, void *recvbuf, const int *rcounts, const int *rdispls,
+                            MPI_Datatype recvtype, MPI_Comm comm, commplan_request **out) {
+  *out = NULL;
+  int rc = check_comm(plan, comm);
+  if (rc != COMMPLAN_OK) return rc;
+  commplan_request *req = calloc(1, sizeof *req);
+  if (req == NULL) return failf(plan, COMMPLAN_ERR_NOMEM, "out of memory for the request");
+  *req = (commplan_request){plan, {0}, {0}, 0, 0, sendbuf, recvbuf, scounts, sdispls, rcounts, rdispls, sendtype, recvtype};
+  if (!agree(plan, commplan_local_mismatch(plan, sendbuf, scounts, sendtype, rcounts, recvtype))) {
+    req->fallback = 1;
+    *out = req;
+    return COMMPLAN_FALLBACK;
+  }
+  rc = commplan_bind(plan, &req->b, sdispls, rdispls);
+  if (rc != COMMPLAN_OK) {
+    free(req);
+    return rc;
+  }
+  req->r = (run_t){plan, &req->b, {(unsigned char *)sendbuf, recvbuf, plan->scratch, req->b.packed_send}, 0, 0, 0};
+  *out = req;
+  return COMMPLAN_OK;
+}
+
+int commplan_start(commplan_request *req) {
+  if (req == NULL || req->started) return COMMPLAN_ERR_ARG;
+  req->started = 1;
+  if (req->fallback) return COMMPLAN_OK; /* the whole PMPI_Alltoallv runs in commplan_wait */
+  return commplan_run_start(&req->r);
+}
+
+int commplan_wait(commplan_request *req) {
+  if (req == NULL || !req->started) return COMMPLAN_ERR_ARG;
+  req->started = 0;
+  if (!req->fallback) return commplan_run_wait(&req->r);
+  int rc = PMPI_Alltoallv(req->sendbuf, req->scounts, req->sdispls, req->sendtype, req->recvbuf, req->rcounts,
+                          req->rdispls, req->recvtype, req->plan->user_comm);
+  return rc == MPI_SUCCESS ? COMMPLAN_FALLBACK : mpi_fail(req->plan, rc, "PMPI_Alltoallv");
+}
+
+void commplan_request_free(commplan_request *req) {
+  if (req == NULL) return;
+  if (!req->fallback) commplan_unbind(&req->b);
+  free(req);
+}

@@ -1,0 +1,203 @@
+/**
+ * precompute --from-capture: every count matrix libcommplan captured (DIR/*.capture.json and its matrix) planned by
+ * auto for a machine, kept in the store, lowered, and written for libcommplan's replay as STORE/programs/<key>/ (a split
+ * commplan.program/v1 program and plan.json, a commplan.libplan/v1 record saying whether to replay it).
+ */
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { fail, isCommplanError } from "../model/errors.js";
+import type { CommMatrix } from "../model/matrix.js";
+import type { MachineModel } from "../model/machine.js";
+import type { Schedule } from "../model/schedule.js";
+import { fsError } from "../io/file-output.js";
+import { readMatrixFile } from "../io/matrix-read.js";
+import { writeProgramSplit } from "../io/program-json-write.js";
+import { planAuto, type AutoReport } from "../auto/index.js";
+import { lowerSchedule } from "../lower/index.js";
+import { addPlan, getPlanById, openPlanStore, resolveStoreRequest } from "../store/index.js";
+import { captureKey } from "./capture-key.js";
+
+const MODULE = "precompute";
+const CAPTURE_FORMAT = "commplan.capture/v1";
+/** The format of STORE/programs/<key>/plan.json, which libcommplan reads. */
+export const LIBPLAN_FORMAT = "commplan.libplan/v1";
+/** The planner whose schedule is the pairwise exchange MPI libraries run: the plan to beat. */
+const LIBRARY_LIKE = "shift";
+
+/** One captured pattern (the records of one key merged: calls summed, call sites listed). */
+export interface CapturedPattern {
+  readonly key: string;
+  readonly call: string;
+  readonly sites: readonly string[];
+  readonly calls: number;
+  readonly matrixFile: string;
+  readonly files: readonly string[];
+}
+
+/** What precompute did with a captured pattern. */
+export interface CaptureOutcome {
+  readonly pattern: CapturedPattern;
+  readonly status: "added" | "present";
+  readonly algorithm: string;
+  readonly replay: boolean;
+  readonly reason: string;
+}
+
+function field<T>(rec: Record<string, unknown>, name: string, ok: (v: unknown) => v is T, file: string): T {
+  const v = rec[name];
+  if (!ok(v))
+    throw fail(MODULE, "BAD_INPUT", `a ${CAPTURE_FORMAT} record needs a valid '${name}'`, { file, field: name });
+  return v;
+}
+
+const isString = (v: unknown): v is string => typeof v === "string";
+const isCount = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
+
+/** Reads DIR's capture records (sorted by file name), merged by key. */
+export function readCaptures(dir: string): CapturedPattern[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir)
+      .filter((n) => n.endsWith(".capture.json"))
+      .sort();
+  } catch (e) {
+    throw fsError(e, MODULE, dir, false);
+  }
+  if (names.length === 0)
+    throw fail(MODULE, "BAD_INPUT", "no *.capture.json records (run the program with COMMPLAN_CAPTURE=DIR)", {
+      file: dir,
+    });
+  const byKey = new Map<string, CapturedPattern>();
+  for (const n of names) {
+    const file = join(dir, n);
+    let rec: Record<string, unknown>;
+    try {
+      rec = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== undefined) throw fsError(e, MODULE, file, false);
+      throw fail(MODULE, "BAD_INPUT", `not JSON (${(e as Error).message})`, { file });
+    }
+    if (rec === null || typeof rec !== "object" || rec["format"] !== CAPTURE_FORMAT)
+      throw fail(MODULE, "BAD_INPUT", `/format is not '${CAPTURE_FORMAT}'`, { file });
+    const key = field(rec, "key", (v): v is string => isString(v) && /^[0-9a-f]{32}$/.test(v), file);
+    const matrix = field(rec, "matrix", (v): v is string => isString(v) && /^[^/\\]+$/.test(v) && v !== "..", file);
+    const call = field(rec, "call", isString, file);
+    const site = field(rec, "site", isString, file);
+    const calls = field(rec, "calls", isCount, file);
+    const prev = byKey.get(key);
+    byKey.set(key, {
+      key,
+      call: prev?.call ?? call,
+      sites: prev === undefined ? [site] : prev.sites.includes(site) ? prev.sites : [...prev.sites, site],
+      calls: (prev?.calls ?? 0) + calls,
+      matrixFile: prev?.matrixFile ?? join(dir, matrix),
+      files: [...(prev?.files ?? []), file],
+    });
+  }
+  return [...byKey.values()];
+}
+
+/** The makespan (us) auto gave a candidate: simulated when it was a finalist, else predicted. */
+function candidateTime(report: AutoReport, algorithm: string): number | null {
+  const c = report.candidates.find((x) => x.algorithm === algorithm && (x.simulated ?? x.predicted) !== null);
+  return c === undefined ? null : (c.simulated ?? c.predicted);
+}
+
+/** Whether libcommplan should replay auto's pick: only when it is faster than the pairwise exchange (shift). */
+function replayDecision(report: AutoReport): { replay: boolean; reason: string } {
+  const win = report.winner.algorithm;
+  const lib = candidateTime(report, LIBRARY_LIKE);
+  const own = candidateTime(report, win);
+  if (win === LIBRARY_LIKE)
+    return { replay: false, reason: `auto picked ${LIBRARY_LIKE}, the pairwise exchange the library runs itself` };
+  if (lib === null || own === null) return { replay: true, reason: `auto picked ${win}` };
+  const pct = ((lib - own) / lib) * 100;
+  if (own >= lib)
+    return {
+      replay: false,
+      reason: `${win} is no faster than ${LIBRARY_LIKE} (${own.toFixed(2)} vs ${lib.toFixed(2)} us)`,
+    };
+  return { replay: true, reason: `${win} is ${pct.toFixed(1)} % faster than ${LIBRARY_LIKE} on ${report.machine}` };
+}
+
+/** Auto's plan for m, with payload when its pick relays (lowering needs the payload), lowered. */
+function planAndLower(m: CommMatrix, machine: MachineModel, maxMemory: number) {
+  for (const payload of [false, true]) {
+    const res = planAuto(m, machine, { payload, seed: 1, maxMemory });
+    try {
+      return {
+        ...res,
+        payload,
+        program: lowerSchedule(m, res.schedule, { variant: "nonblocking", maxMemory }).program,
+      };
+    } catch (e) {
+      if (payload || !isCommplanError(e) || !e.message.includes("plan with the option payload")) throw e;
+    }
+  }
+  throw fail(MODULE, "BAD_INPUT", "unreachable");
+}
+
+/** Keeps auto's pick in the store as `commplan store` would (algorithm auto, seed 1), unless present. */
+function keepInStore(store: string, m: CommMatrix, machine: MachineModel, payload: boolean, s: Schedule): string {
+  const st = openPlanStore(store);
+  const r = resolveStoreRequest(m, "auto", { machine, seed: 1, payload });
+  if (getPlanById(st, r.id) === null) addPlan(st, r.key, s);
+  return r.id;
+}
+
+/**
+ * Plans, stores and lowers one pattern into STORE/programs/<key>/ (written in a temporary directory and renamed, so
+ * libcommplan never reads half of it); a pattern whose directory is there already is left as it is.
+ */
+export async function precomputeCapture(
+  store: string,
+  pat: CapturedPattern,
+  machine: MachineModel,
+  maxMemory: number,
+): Promise<CaptureOutcome> {
+  const dir = join(store, "programs", pat.key);
+  const planFile = join(dir, "plan.json");
+  if (existsSync(planFile)) {
+    const rec = JSON.parse(readFileSync(planFile, "utf8")) as { algorithm: string; replay: boolean; reason: string };
+    return { pattern: pat, status: "present", algorithm: rec.algorithm, replay: rec.replay, reason: rec.reason };
+  }
+  const m = readMatrixFile(pat.matrixFile, { maxMemory });
+  const key = captureKey(m);
+  if (key !== pat.key)
+    throw fail(MODULE, "BAD_INPUT", `the capture's key ${pat.key} is not its matrix's (${key})`, {
+      file: pat.files[0]!,
+    });
+  const res = planAndLower(m, machine, maxMemory);
+  const id = keepInStore(store, m, machine, res.payload, res.schedule);
+  const decision = replayDecision(res.report);
+  const tmp = join(store, "programs", `.${pat.key}.${hostname()}.${process.pid}.tmp`);
+  rmSync(tmp, { recursive: true, force: true });
+  await writeProgramSplit(res.program, tmp);
+  const rec = {
+    format: LIBPLAN_FORMAT,
+    key: pat.key,
+    p: m.p,
+    elementBytes: m.elementBytes,
+    algorithm: res.schedule.algorithm,
+    payload: res.payload,
+    machine: machine.name,
+    entry: id,
+    replay: decision.replay,
+    reason: decision.reason,
+    planUs: candidateTime(res.report, res.report.winner.algorithm),
+    libraryUs: candidateTime(res.report, LIBRARY_LIKE),
+    call: pat.call,
+    sites: pat.sites,
+    calls: pat.calls,
+  };
+  try {
+    writeFileSync(join(tmp, "plan.json"), JSON.stringify(rec, null, 2) + "\n");
+    renameSync(tmp, dir);
+  } catch (e) {
+    rmSync(tmp, { recursive: true, force: true });
+    if (!existsSync(planFile)) throw fsError(e, MODULE, dir, true);
+    return { pattern: pat, status: "present", algorithm: rec.algorithm, replay: rec.replay, reason: rec.reason };
+  }
+  return { pattern: pat, status: "added", algorithm: rec.algorithm, replay: rec.replay, reason: rec.reason };
+}
