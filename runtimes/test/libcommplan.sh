@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# runtimes/test/libcommplan.sh: libcommplan on real Open MPI: unmodified programs (an MoE dispatch / combine, a 3D halo
+# on a reordered communicator, a sample-sort shuffle, FFTW's MPI transform, an mpi4py script) run without the
+# interposer, under capture, and, after `commplan precompute --from-capture`, under replay (the store's verdicts,
+# then COMMPLAN_REPLAY=all so every captured pattern runs its plan); every received byte of every run is compared with
+# the run without the interposer. Then commplan.h's API program (plans of two planners, payload and direct).
+# Environment: LIBCOMMPLAN_TEST_P (default 4 16 7), LIBCOMMPLAN_TEST_MACHINE (default t3d-004). Exit 1 on any failure,
+# 2 when a tool is missing.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+here="$root/runtimes/test"
+ps=${LIBCOMMPLAN_TEST_P:-4 16 7}
+machine=${LIBCOMMPLAN_TEST_MACHINE:-t3d-004}
+python=/usr/bin/python3 # Debian's, with python3-mpi4py (the python3 on PATH may be another)
+script_start=$(date +%s)
+
+for tool in node mpicc mpirun timeout cmp; do
+  command -v "$tool" >/dev/null || { echo "libcommplan.sh: '$tool' not found (Debian: apt-get install openmpi-bin libopenmpi-dev libjansson-dev)" >&2; exit 2; }
+done
+[ -f /usr/include/fftw3-mpi.h ] || { echo "libcommplan.sh: fftw3-mpi.h not found (Debian: apt-get install libfftw3-dev libfftw3-mpi-dev)" >&2; exit 2; }
+"$python" -c 'import mpi4py' 2>/dev/null || { echo "libcommplan.sh: $python has no mpi4py (Debian: apt-get install python3-mpi4py)" >&2; exit 2; }
+cli() { node "$root/bin/commplan.js" "$@"; }
+[ -f "$root/dist/cli/main.js" ] || (cd "$root" && npx tsc -p tsconfig.build.json)
+lib=$("$root/runtimes/libcommplan/build.sh")
+preload="$lib/libcommplan-mpi.so"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/commplan-lib.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/ompi" "$work/bin"
+flags=(-O2 -std=c11 -Wall -Wextra -Werror)
+for prog in moe halo sort; do mpicc "${flags[@]}" -o "$work/bin/$prog" "$here/libcommplan-$prog.c"; done
+mpicc "${flags[@]}" -o "$work/bin/fftw" "$here/libcommplan-fftw.c" -lfftw3_mpi -lfftw3 -lm
+mpicc "${flags[@]}" -o "$work/bin/api" "$here/libcommplan-api.c" -L"$lib" -lcommplan -Wl,-rpath,"$lib" -ljansson
+mpirun_flags=(--oversubscribe --bind-to none --mca pml ob1 --mca btl self,vader --mca orte_tmpdir_base "$work/ompi")
+[ "$(id -u)" = 0 ] && mpirun_flags+=(--allow-run-as-root)
+
+passed=0 failed=0
+failures=()
+fail() { # label, reason, [output]
+  failed=$((failed + 1))
+  failures+=("$1")
+  printf 'FAIL  %s: %s\n' "$1" "$2"
+  [ -z "${3:-}" ] || printf '%s\n' "$3" | tail -n 15 | sed 's/^/      /'
+}
+ok() { passed=$((passed + 1)); printf 'ok    %s\n' "$1"; }
+
+cleanup_segments() { # listing before the run
+  local f
+  for f in /dev/shm/vader_segment.*; do
+    [ -e "$f" ] || continue
+    grep -qxF "$f" <<<"$1" || rm -f "$f"
+  done
+}
+
+# Runs a program under mpirun into a fresh output directory; its output in $work/out. Returns mpirun's status.
+launch() { # np, output dir, env (NAME=VALUE,... or -), program args...
+  local np=$1 dir=$2 env=$3 before rc
+  shift 3
+  local x=()
+  if [ "$env" != - ]; then
+    local kv
+    IFS=, read -ra kv <<<"$env"
+    for e in "${kv[@]}"; do x+=(-x "$e"); done
+  fi
+  rm -rf "$dir" && mkdir -p "$dir"
+  before=$(ls -d /dev/shm/vader_segment.* 2>/dev/null || true)
+  set +e
+  timeout -k 10 120 mpirun "${mpirun_flags[@]}" "${x[@]}" -np "$np" "$@" "$dir" >"$work/out" 2>&1
+  rc=$?
+  set -e
+  [ "$rc" -eq 0 ] || cleanup_segments "$before"
+  return "$rc"
+}
+
+# Whether two runs' dumps are byte-identical (every rank's file).
+same_bytes() { # dir a, dir b, np
+  local r
+  for ((r = 0; r < $3; r++)); do cmp -s "$1/rank-$r.bin" "$2/rank-$r.bin" || return 1; done
+}
+
+# The capture -> precompute -> replay sequence of one program at one P, every run's bytes compared with the plain run.
+cycle() { # label, np, program and args...
+  local label=$1 np=$2
+  shift 2
+  local d="$work/run" cap="$work/cap-$label-$np" store="$work/store"
+  if ! launch "$np" "$d/base" - "$@"; then fail "$label P=$np" "the run without the interposer failed" "$(cat "$work/out")"; return; fi
+  if ! launch "$np" "$d/capture" "LD_PRELOAD=$preload,COMMPLAN_CAPTURE=$cap,COMMPLAN_STATS=1" "$@"; then
+    fail "$label P=$np capture" "mpirun failed" "$(cat "$work/out")"
+    return
+  fi
+  same_bytes "$d/base" "$d/capture" "$np" || { fail "$label P=$np capture" "received bytes differ"; return; }
+  local calls
+  calls=$(sed -n 's/^commplan: rank 0 total: \([0-9]*\) calls.*/\1/p' "$work/out")
+  if [ -z "$calls" ] || [ "$calls" -eq 0 ] || ! ls "$cap"/*.capture.json >/dev/null 2>&1; then
+    fail "$label P=$np capture" "no call was captured" "$(cat "$work/out")"
+    return
+  fi
+  if ! cli precompute --from-capture "$cap" --store "$store" --machine "$machine" >"$work/pre" 2>&1; then
+    fail "$label P=$np precompute" "precompute --from-capture failed" "$(cat "$work/pre")"
+    return
+  fi
+  local mode total want
+  for mode in store all; do
+    if ! launch "$np" "$d/replay" "LD_PRELOAD=$preload,COMMPLAN_PLANS=$store,COMMPLAN_STATS=1,COMMPLAN_REPLAY=$mode" "$@"; then
+      fail "$label P=$np replay ($mode)" "mpirun failed" "$(cat "$work/out")"
+      continue
+    fi
+    same_bytes "$d/base" "$d/replay" "$np" || { fail "$label P=$np replay ($mode)" "received bytes differ"; continue; }
+    total=$(grep '^commplan: rank 0 total:' "$work/out" || true)
+    # under COMMPLAN_REPLAY=all every call runs its plan; under the store's verdicts, hits + fallbacks = calls
+    want="$calls calls, $calls hits, 0 fallbacks"
+    if [ "$mode" = store ]; then
+      local h f
+      h=$(sed -n 's/.* \([0-9]*\) hits, \([0-9]*\) fallbacks$/\1/p' <<<"$total")
+      f=$(sed -n 's/.* \([0-9]*\) hits, \([0-9]*\) fallbacks$/\2/p' <<<"$total")
+      want="$calls calls, ${h:-?} hits, ${f:-?} fallbacks"
+      [ -n "$h" ] && [ -n "$f" ] && [ $((h + f)) -eq "$calls" ] || want="$calls calls (hits + fallbacks = calls)"
+    fi
+    if [[ "$total" != *"total: $want" ]]; then
+      fail "$label P=$np replay ($mode)" "expected '$want', got '$total'" "$(cat "$work/out")"
+      continue
+    fi
+    ok "$label P=$np: capture, precompute, replay ($mode): ${total#commplan: rank 0 total: }, every byte as without the interposer"
+  done
+}
+
+for p in $ps; do
+  cycle moe "$p" "$work/bin/moe"
+  cycle halo "$p" "$work/bin/halo"
+  cycle sort "$p" "$work/bin/sort"
+  cycle fftw "$p" "$work/bin/fftw"
+  cycle mpi4py "$p" "$python" "$here/libcommplan-mpi4py.py"
+  # commplan.h directly: a relaying payload plan (two-stage) and a direct one (coloring), unpacked displacements
+  m="$work/api-m$p.json"
+  cli gen pattern1 --p "$p" --seed "$p" -o "$m"
+  for alg in two-stage coloring; do
+    payload=()
+    [ "$alg" = two-stage ] && payload=(--payload)
+    if ! cli plan "$m" -a "$alg" "${payload[@]}" -o "$work/api-s.json" >/dev/null 2>"$work/out" ||
+      ! cli export "$work/api-s.json" --matrix "$m" --format program --split "$work/api-prog-$alg-$p" >/dev/null 2>>"$work/out"; then
+      fail "api P=$p $alg" "planning or export failed" "$(cat "$work/out")"
+      continue
+    fi
+    set +e
+    out=$(timeout -k 10 120 mpirun "${mpirun_flags[@]}" -np "$p" "$work/bin/api" "$m" "$work/api-prog-$alg-$p" 2>&1)
+    rc=$?
+    set -e
+    if [ "$rc" -ne 0 ] || ! grep -q '^api ok' <<<"$out"; then fail "api P=$p $alg" "exit $rc" "$out"; continue; fi
+    ok "api P=$p $alg: commplan_alltoallv, persistent start / wait, fallbacks, errors"
+  done
+done
+
+echo "libcommplan.sh: $passed passed, $failed failed in $(($(date +%s) - script_start)) s"
+if [ "$failed" -ne 0 ]; then
+  printf '  failed: %s\n' "${failures[@]}"
+  exit 1
+fi
