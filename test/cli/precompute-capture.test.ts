@@ -1,0 +1,186 @@
+/** commplan precompute --from-capture (libcommplan's captures planned, stored and lowered) and the capture key. */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { captureKey } from "../../src/cli/capture-key.js";
+import { matrixFromRows, type CommMatrix } from "../../src/model/matrix.js";
+import { readProgramJson } from "../../src/io/program-json-read.js";
+import { run } from "../helpers/cli.js";
+
+// Keys libcommplan's C code (runtimes/libcommplan/key.c) computed under Open MPI at P = 4 for these matrices.
+const MOE_ROWS = [
+  [26, 11, 10, 1],
+  [29, 10, 4, 5],
+  [26, 11, 5, 6],
+  [26, 7, 11, 4],
+];
+const MOE_KEY = "222575cb38809e299dcf39099f95e309";
+const ALLTOALL_KEY = "2e26576f61c323ece3d4ea526852c4de"; // MPI_Alltoall of one int: every count 1, 4 bytes
+
+function dir(): string {
+  return mkdtempSync(join(tmpdir(), "commplan-capture-"));
+}
+
+/** Writes a capture as libcommplan does: the matrix and its commplan.capture/v1 record. */
+function writeCapture(d: string, m: CommMatrix, extra: { key?: string; calls?: number } = {}): string {
+  mkdirSync(d, { recursive: true });
+  const key = extra.key ?? captureKey(m);
+  const rows = Array.from({ length: m.p }, (_, i) => Array.from(m.data.subarray(i * m.p, (i + 1) * m.p)));
+  const matrix = `${key}-0-0.matrix.json`;
+  writeFileSync(
+    join(d, matrix),
+    JSON.stringify({ format: "commplan.matrix/v1", p: m.p, elementBytes: m.elementBytes, rows }),
+  );
+  const rec = { format: "commplan.capture/v1", key, p: m.p, elementBytes: m.elementBytes, call: "MPI_Alltoallv" };
+  writeFileSync(
+    join(d, `${key}-0-0.capture.json`),
+    JSON.stringify({ ...rec, site: "app(main+0x10)", calls: extra.calls ?? 3, matrix }),
+  );
+  return key;
+}
+
+describe("captureKey", () => {
+  it("equals the key libcommplan's C code computes", () => {
+    expect(captureKey(matrixFromRows(MOE_ROWS, { elementBytes: 24 }))).toBe(MOE_KEY);
+    expect(
+      captureKey(
+        matrixFromRows(
+          [1, 1, 1, 1].map(() => [1, 1, 1, 1]),
+          { elementBytes: 4 },
+        ),
+      ),
+    ).toBe(ALLTOALL_KEY);
+  });
+
+  it("changes with any one count and with the element size", () => {
+    const gen = fc
+      .integer({ min: 2, max: 9 })
+      .chain((p) =>
+        fc.tuple(
+          fc.array(fc.array(fc.nat(1000), { minLength: p, maxLength: p }), { minLength: p, maxLength: p }),
+          fc.nat(p - 1),
+          fc.nat(p - 1),
+          fc.integer({ min: 1, max: 5 }),
+        ),
+      );
+    fc.assert(
+      fc.property(gen, ([rows, i, j, delta]) => {
+        const key = captureKey(matrixFromRows(rows, { elementBytes: 8 }));
+        const changed = rows.map((r, a) => r.map((v, b) => (a === i && b === j ? v + delta : v)));
+        expect(captureKey(matrixFromRows(changed, { elementBytes: 8 }))).not.toBe(key);
+        expect(captureKey(matrixFromRows(rows, { elementBytes: 4 }))).not.toBe(key);
+        expect(key).toMatch(/^[0-9a-f]{32}$/);
+      }),
+      { numRuns: 50 },
+    );
+  });
+});
+
+describe("precompute --from-capture", () => {
+  it("plans, stores and lowers every captured pattern into STORE/programs/<key>/, once", async () => {
+    const d = dir();
+    const m = matrixFromRows(MOE_ROWS, { elementBytes: 24 });
+    writeCapture(join(d, "cap"), m);
+    writeCapture(join(d, "cap2"), m, { calls: 4 }); // the same pattern from another run: merged below
+    const m2 = matrixFromRows(
+      Array.from({ length: 6 }, (_, i) => Array.from({ length: 6 }, (_, j) => (i === j ? 0 : ((i * 5 + j) % 4) * 90))),
+      { elementBytes: 8 },
+    );
+    const key2 = writeCapture(join(d, "cap"), m2);
+    for (const f of readdirSync(join(d, "cap2")))
+      writeFileSync(join(d, "cap", `x${f}`), readFileSync(join(d, "cap2", f)));
+    const r = await run(
+      "precompute",
+      "--from-capture",
+      join(d, "cap"),
+      "--store",
+      join(d, "s"),
+      "--machine",
+      "t3d-004",
+    );
+    expect(r.code).toBe(0);
+    expect(r.err).toBe(
+      "precompute: 2 captured patterns: 2 added, 0 present, " + /(\d) to replay/.exec(r.err)![1] + " to replay\n",
+    );
+    expect(r.out).toContain(`${MOE_KEY} MPI_Alltoallv 7 calls at app(main+0x10): added, `);
+    for (const [key, mm] of [
+      [MOE_KEY, m],
+      [key2, m2],
+    ] as const) {
+      const pdir = join(d, "s", "programs", key);
+      const rec = JSON.parse(readFileSync(join(pdir, "plan.json"), "utf8")) as Record<string, unknown>;
+      expect(rec["format"]).toBe("commplan.libplan/v1");
+      expect(rec["key"]).toBe(key);
+      expect(rec["p"]).toBe(mm.p);
+      expect(typeof rec["replay"]).toBe("boolean");
+      expect(rec["replay"] === false ? rec["reason"] : "faster").toMatch(/shift|faster/);
+      const { program: prog } = readProgramJson(join(pdir, "index.json"));
+      expect(prog.p).toBe(mm.p);
+      expect(prog.elementBytes).toBe(mm.elementBytes);
+      // the program's layout is the matrix's MPI_Alltoallv layout (the full form: slot i * p + j)
+      expect(prog.layout.sendPeers).toBeNull();
+      expect(Array.from(prog.layout.sendCounts)).toEqual(Array.from(mm.data));
+    }
+    expect((await run("store", "verify", join(d, "s"))).out).toContain("2 entries, 0 damaged");
+    const again = await run(
+      "precompute",
+      "--from-capture",
+      join(d, "cap"),
+      "--store",
+      join(d, "s"),
+      "--machine",
+      "t3d-004",
+    );
+    expect(again.err).toContain("2 present");
+    expect(readdirSync(join(d, "s", "programs")).sort()).toEqual([MOE_KEY, key2].sort());
+  });
+
+  it("refuses a capture whose key is not its matrix's, and bad option sets, in one line", async () => {
+    const d = dir();
+    writeCapture(join(d, "cap"), matrixFromRows(MOE_ROWS, { elementBytes: 24 }), { key: "0".repeat(32) });
+    const bad = await run(
+      "precompute",
+      "--from-capture",
+      join(d, "cap"),
+      "--store",
+      join(d, "s"),
+      "--machine",
+      "t3d-004",
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/^precompute: .*capture\.json: the capture's key 0{32} is not its matrix's \(222575cb/);
+    expect(existsSync(join(d, "s", "programs", "0".repeat(32)))).toBe(false);
+    const noMachine = await run("precompute", "--from-capture", join(d, "cap"), "--store", join(d, "s"));
+    expect(noMachine.err).toMatch(/^precompute: --from-capture needs --machine/);
+    const both = await run("precompute", "spec.json", "--from-capture", join(d, "cap"), "--store", join(d, "s"));
+    expect(both.err).toMatch(/^precompute: give a spec file or --from-capture, not both/);
+    const none = await run("precompute", "--store", join(d, "s"));
+    expect(none.err).toMatch(/^precompute: give a spec file or --from-capture DIR/);
+    mkdirSync(join(d, "empty"));
+    const empty = await run(
+      "precompute",
+      "--from-capture",
+      join(d, "empty"),
+      "--store",
+      join(d, "s"),
+      "--machine",
+      "t3d-004",
+    );
+    expect(empty.err).toMatch(/^precompute: .*empty: no \*\.capture\.json records/);
+    writeFileSync(join(d, "empty", "a.capture.json"), JSON.stringify({ format: "commplan.capture/v1", key: "zz" }));
+    const malformed = await run(
+      "precompute",
+      "--from-capture",
+      join(d, "empty"),
+      "--store",
+      join(d, "s"),
+      "--machine",
+      "t3d-004",
+    );
+    expect(malformed.err).toMatch(
+      /^precompute: .*a\.capture\.json: a commplan\.capture\/v1 record needs a valid 'key'/,
+    );
+  });
+});
