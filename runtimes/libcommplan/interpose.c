@@ -24,12 +24,15 @@ enum {
   WHY_NO_FASTER,
   WHY_LOAD_FAILED,
   WHY_RUN_FAILED,
+  WHY_NO_STORE,
+  WHY_PREDICTED,
   WHY_COUNT
 };
 static const char *why_names[WHY_COUNT] = {"in place",         "datatype not contiguous",
                                            "another rank's call does not fit", "no plan in the store",
                                            "plan no faster than the library",  "plan failed to load",
-                                           "plan failed to run"};
+                                           "plan failed to run",               "capture only",
+                                           "a rank predicted a fallback"};
 
 /** A plan's state for a pattern: not looked up yet, loaded, or a reason to fall back. */
 enum { PLAN_UNKNOWN = 0, PLAN_LOADED = 1 };
@@ -54,6 +57,11 @@ typedef struct commstate {
   pattern_t *patterns;
   long unkeyed[WHY_COUNT]; /* calls that fell back before their key was known */
   int *scounts, *sdispls, *rcounts, *rdispls; /* MPI_Alltoall's arguments as MPI_Alltoallv's */
+  /* the last call's local rows and whether it fell back for its pattern's sake: the next call with the same rows
+   * predicts a fallback and runs it while the key's reduction is under way */
+  int *last_s, *last_r, have_last, last_fell_back;
+  int64_t last_eb;
+  const char *last_kind;
   struct commstate *next;
 } commstate_t;
 
@@ -99,8 +107,10 @@ static commstate_t *state_of(MPI_Comm comm) {
   st->id = next_id++;
   size_t n = sizeof(int) * (size_t)st->p;
   st->scounts = malloc(n), st->sdispls = malloc(n), st->rcounts = malloc(n), st->rdispls = malloc(n);
-  if (!st->scounts || !st->sdispls || !st->rcounts || !st->rdispls) {
-    free(st->scounts), free(st->sdispls), free(st->rcounts), free(st->rdispls), free(st);
+  st->last_s = malloc(n), st->last_r = malloc(n);
+  if (!st->scounts || !st->sdispls || !st->rcounts || !st->rdispls || !st->last_s || !st->last_r) {
+    free(st->scounts), free(st->sdispls), free(st->rcounts), free(st->rdispls), free(st->last_s), free(st->last_r);
+    free(st);
     return NULL;
   }
   PMPI_Comm_set_attr(comm, keyval, st);
@@ -174,6 +184,7 @@ static pattern_t *new_pattern(commstate_t *st, MPI_Comm comm, const uint64_t key
   pattern_t *pt = calloc(1, sizeof *pt);
   if (pt == NULL) return NULL;
   pt->key[0] = key[0], pt->key[1] = key[1], pt->eb = eb, pt->kind = kind;
+  if (plans_dir == NULL) pt->status = 100 + WHY_NO_STORE;
   site_of(caller, pt->site, sizeof pt->site);
   if (capture_dir != NULL) {
     if (st->rank == 0) pt->matrix = malloc(sizeof(int) * (size_t)st->p * (size_t)st->p);
@@ -208,9 +219,23 @@ static int fallback_alltoall(const void *a) {
   return PMPI_Alltoall(c->sendbuf, c->scount, c->sendtype, c->recvbuf, c->rcount, c->recvtype, c->comm);
 }
 
-/* The common path of both collectives: key, lookup, plan or fallback, statistics. */
+/* Keeps this call's rows for the next call's prediction. */
+static void remember(commstate_t *st, const call_t *c, int64_t eb, const char *kind, int fell_back) {
+  size_t n = sizeof(int) * (size_t)st->p;
+  memcpy(st->last_s, c->scounts, n);
+  memcpy(st->last_r, c->rcounts, n);
+  st->have_last = 1, st->last_fell_back = fell_back, st->last_eb = eb, st->last_kind = kind;
+}
+
+/*
+ * The common path of both collectives. One MPI_Iallreduce sums the ranks' key terms, their ineligibility and their
+ * predictions: a rank whose rows are the last call's, when that call fell back for its pattern's sake, predicts a
+ * fallback and runs it at once, the reduction under way; when any rank predicted, every rank falls back (the others
+ * after the reduction), so all take one path. Then the pattern is found or made (its matrix gathered when capturing),
+ * its plan looked up once, and run or not.
+ */
 static int intercept(const call_t *c, fallback_fn fallback, const char *kind, void *caller) {
-  double t0 = MPI_Wtime();
+  double t0 = MPI_Wtime(), spent = 0; /* spent: time in the plan or the fallback */
   commstate_t *st = state_of(c->comm);
   if (st == NULL) return fallback(c);
   if (c->sendbuf == MPI_IN_PLACE) { /* MPI requires every rank to pass it */
@@ -219,26 +244,46 @@ static int intercept(const call_t *c, fallback_fn fallback, const char *kind, vo
   }
   int64_t ss = 0, rs = 0;
   int eligible = commplan_contiguous(c->sendtype, &ss) && commplan_contiguous(c->recvtype, &rs) && ss == rs;
-  uint64_t local[3] = {0, 0, eligible ? 0 : 1}, key[3];
+  size_t n = sizeof(int) * (size_t)st->p;
+  int predict = eligible && st->have_last && st->last_fell_back && st->last_eb == ss && st->last_kind == kind &&
+                memcmp(st->last_s, c->scounts, n) == 0 && memcmp(st->last_r, c->rcounts, n) == 0;
+  uint64_t local[4] = {0, 0, eligible ? 0 : 1, (uint64_t)predict}, key[4];
   if (eligible) commplan_key_local(st->rank, st->p, ss, c->scounts, c->rcounts, local);
-  PMPI_Allreduce(local, key, 3, MPI_UINT64_T, MPI_SUM, c->comm);
-  if (key[2] != 0) {
-    st->unkeyed[eligible ? WHY_OTHER_RANK : WHY_DATATYPE]++;
-    return fallback(c);
+  MPI_Request req;
+  PMPI_Iallreduce(local, key, 4, MPI_UINT64_T, MPI_SUM, c->comm, &req);
+  int rc = MPI_SUCCESS, done = 0;
+  if (predict) {
+    double a = MPI_Wtime();
+    rc = fallback(c);
+    spent = MPI_Wtime() - a, done = 1;
+  }
+  PMPI_Wait(&req, MPI_STATUS_IGNORE);
+  if (key[2] != 0 || key[3] != 0) { /* a rank cannot take a plan, or predicted a fallback: every rank falls back */
+    if (!done) {
+      double a = MPI_Wtime();
+      rc = fallback(c);
+      spent = MPI_Wtime() - a, done = 1;
+    }
+    if (key[2] != 0) {
+      st->unkeyed[eligible ? WHY_OTHER_RANK : WHY_DATATYPE]++;
+      st->have_last = 0;
+      return rc;
+    }
   }
   pattern_t *pt = find_pattern(st, key, ss);
   if (pt == NULL) pt = new_pattern(st, c->comm, key, ss, kind, c->scounts, caller);
-  if (pt == NULL) return fallback(c);
+  if (pt == NULL) return done ? rc : fallback(c);
   pt->calls++;
   if (plans_dir != NULL && pt->status == PLAN_UNKNOWN) look_up(pt, c->comm);
-  double t1 = MPI_Wtime();
-  pt->time_lookup += t1 - t0;
-  int rc;
-  if (pt->status == PLAN_LOADED) {
+  if (!done && pt->status == PLAN_LOADED) {
+    double a = MPI_Wtime();
     rc = commplan_run_agreed(pt->plan, c->sendbuf, c->sdispls, c->recvbuf, c->rdispls);
+    spent = MPI_Wtime() - a;
+    pt->time_lookup += MPI_Wtime() - t0 - spent;
+    remember(st, c, ss, kind, 0);
     if (rc == COMMPLAN_OK) {
       pt->hits++;
-      pt->time_hit += MPI_Wtime() - t1;
+      pt->time_hit += spent;
       return MPI_SUCCESS;
     }
     /* a run that failed half-way has no fallback: the exchange's messages may be in flight */
@@ -246,9 +291,16 @@ static int intercept(const call_t *c, fallback_fn fallback, const char *kind, vo
     fprintf(stderr, "commplan: rank %d: %s\n", st->rank, commplan_plan_message(pt->plan));
     return MPI_ERR_OTHER;
   }
-  pt->fallbacks[pt->status >= 100 ? pt->status - 100 : WHY_NO_PLAN]++;
-  rc = fallback(c);
-  pt->time_fallback += MPI_Wtime() - t1;
+  if (!done) {
+    double a = MPI_Wtime();
+    rc = fallback(c);
+    spent = MPI_Wtime() - a;
+  }
+  int own = pt->status >= 100; /* the pattern's own reason, or a prediction that overrode a plan */
+  pt->fallbacks[own ? pt->status - 100 : WHY_PREDICTED]++;
+  pt->time_fallback += spent;
+  pt->time_lookup += MPI_Wtime() - t0 - spent;
+  remember(st, c, ss, kind, own);
   return rc;
 }
 

@@ -3,7 +3,8 @@
 # on a reordered communicator, a sample-sort shuffle, FFTW's MPI transform, an mpi4py script) run without the
 # interposer, under capture, and, after `commplan precompute --from-capture`, under replay (the store's verdicts,
 # then COMMPLAN_REPLAY=all so every captured pattern runs its plan); every received byte of every run is compared with
-# the run without the interposer. Then commplan.h's API program (plans of two planners, payload and direct).
+# the run without the interposer. Then the fallback prediction across ranks (libcommplan-predict.c) and commplan.h's
+# API program (plans of two planners, payload and direct).
 # Environment: LIBCOMMPLAN_TEST_P (default 4 16 7), LIBCOMMPLAN_TEST_MACHINE (default t3d-004). Exit 1 on any failure,
 # 2 when a tool is missing.
 set -euo pipefail
@@ -28,7 +29,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/commplan-lib.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/ompi" "$work/bin"
 flags=(-O2 -std=c11 -Wall -Wextra -Werror)
-for prog in moe halo sort; do mpicc "${flags[@]}" -o "$work/bin/$prog" "$here/libcommplan-$prog.c"; done
+for prog in moe halo sort predict; do mpicc "${flags[@]}" -o "$work/bin/$prog" "$here/libcommplan-$prog.c"; done
 mpicc "${flags[@]}" -o "$work/bin/fftw" "$here/libcommplan-fftw.c" -lfftw3_mpi -lfftw3 -lm
 mpicc "${flags[@]}" -o "$work/bin/api" "$here/libcommplan-api.c" -L"$lib" -lcommplan -Wl,-rpath,"$lib" -ljansson
 mpirun_flags=(--oversubscribe --bind-to none --mca pml ob1 --mca btl self,vader --mca orte_tmpdir_base "$work/ompi")
@@ -130,6 +131,24 @@ for p in $ps; do
   cycle sort "$p" "$work/bin/sort"
   cycle fftw "$p" "$work/bin/fftw"
   cycle mpi4py "$p" "$python" "$here/libcommplan-mpi4py.py"
+  # the prediction across ranks: B's plan comes from a run of B alone; the mixed run's first B after each A is
+  # predicted a fallback by the ranks whose rows did not change, so every rank falls back; the second B runs the plan
+  d="$work/predict"
+  if launch "$p" "$d/base" - "$work/bin/predict" mixed &&
+    launch "$p" "$d/b" "LD_PRELOAD=$preload,COMMPLAN_CAPTURE=$work/cap-predict-$p" "$work/bin/predict" b-only &&
+    cli precompute --from-capture "$work/cap-predict-$p" --store "$work/store" --machine "$machine" >"$work/pre" 2>&1 &&
+    launch "$p" "$d/replay" "LD_PRELOAD=$preload,COMMPLAN_PLANS=$work/store,COMMPLAN_STATS=1,COMMPLAN_REPLAY=all" "$work/bin/predict" mixed; then
+    if ! same_bytes "$d/base" "$d/replay" "$p"; then
+      fail "predict P=$p" "received bytes differ"
+    elif ! grep -q '4 calls, 2 hits of .*, 2 fallbacks (a rank predicted a fallback 2)' "$work/out" ||
+      ! grep -q '2 calls, 0 hits, 2 fallbacks (no plan in the store 2)' "$work/out"; then
+      fail "predict P=$p" "not the expected hits and fallbacks" "$(cat "$work/out")"
+    else
+      ok "predict P=$p: a predicted fallback overrides a plan on every rank, every byte as without the interposer"
+    fi
+  else
+    fail "predict P=$p" "a run or the precompute failed" "$(cat "$work/out" "$work/pre" 2>/dev/null)"
+  fi
   # commplan.h directly: a relaying payload plan (two-stage) and a direct one (coloring), unpacked displacements
   m="$work/api-m$p.json"
   cli gen pattern1 --p "$p" --seed "$p" -o "$m"
