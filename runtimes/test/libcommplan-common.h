@@ -37,4 +37,13 @@ static inline void dump(FILE *f, const void *p, size_t n) {
   }
 }
 
+/** With LIBCOMMPLAN_TIME set, rank 0 prints the loop's time per iteration (the slowest rank's; simulated under SMPI). */
+static inline void report_time(double seconds, int iterations, MPI_Comm comm) {
+  double worst = 0;
+  int rank;
+  MPI_Reduce(&seconds, &worst, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0 && getenv("LIBCOMMPLAN_TIME") != NULL) printf("time per iteration: %.9f s\n", worst / iterations);
+}
+
 #endif

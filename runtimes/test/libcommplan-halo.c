@@ -41,12 +41,15 @@ int main(int argc, char **argv) {
   for (int j = p - 1; j >= 0; j--) sd[j] = stotal + 1, stotal += sc[j] + 1;
   for (int j = p - 1; j >= 0; j--) rd[j] = rtotal + 2, rtotal += rc[j] + 2;
   double *sendbuf = malloc(sizeof(double) * (size_t)stotal), *recvbuf = malloc(sizeof(double) * (size_t)rtotal);
+  MPI_Barrier(comm);
+  double t0 = MPI_Wtime();
   for (int it = 0; it < iterations; it++) {
     for (int i = 0; i < stotal; i++) sendbuf[i] = (double)hash3((uint32_t)rank, (uint32_t)i, (uint32_t)it) / 3.0;
     memset(recvbuf, 0xee, sizeof(double) * (size_t)rtotal);
     MPI_Alltoallv(sendbuf, sc, sd, MPI_DOUBLE, recvbuf, rc, rd, MPI_DOUBLE, comm);
     dump(out, recvbuf, sizeof(double) * (size_t)rtotal);
   }
+  report_time(MPI_Wtime() - t0, iterations, comm);
   fclose(out);
   MPI_Comm_free(&comm);
   MPI_Finalize();

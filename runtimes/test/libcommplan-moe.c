@@ -26,6 +26,8 @@ int main(int argc, char **argv) {
   int *rc = calloc((size_t)p, sizeof(int)), *rd = malloc(sizeof(int) * (size_t)p);
   float *x = malloc(sizeof(float) * WIDTH * TOKENS), *sendbuf = malloc(sizeof(float) * WIDTH * TOKENS);
   float *back = malloc(sizeof(float) * WIDTH * TOKENS);
+  MPI_Barrier(MPI_COMM_WORLD);
+  double t0 = MPI_Wtime();
   for (int it = 0; it < iterations; it++) {
     uint32_t seed = (uint32_t)(it % 2) + 1;
     for (int t = 0; t < TOKENS; t++) {
@@ -62,6 +64,7 @@ int main(int argc, char **argv) {
     dump(out, x, sizeof(float) * WIDTH * TOKENS);
     free(recvbuf);
   }
+  report_time(MPI_Wtime() - t0, iterations, MPI_COMM_WORLD);
   fclose(out);
   MPI_Type_free(&token);
   MPI_Finalize();

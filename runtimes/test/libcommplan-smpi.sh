@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# runtimes/test/libcommplan-smpi.sh: the MoE and halo test programs under SimGrid's SMPI, time per iteration without
+# the interposer, with it when every call falls back (an empty store: its own overhead), and with the plans of
+# `commplan precompute --from-capture` for the platform's machine (the store's verdicts; COMMPLAN_REPLAY=all).
+# Platforms: flat clusters of the t3d-004 and ib-hdr-200 presets (lat = T_s / 2, bw = 1 / (t_c + t_d), as
+# `export --format simgrid` writes them), the CM02 flags of docs/runtimes.md. Writes bench/results/libcommplan.md.
+# Arguments: the P values (default 64 256). Environment: LIBCOMMPLAN_SMPI_LIMIT (seconds per smpirun, default 900).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+here="$root/runtimes/test"
+ps=${*:-64 256}
+limit=${LIBCOMMPLAN_SMPI_LIMIT:-900}
+for tool in smpicc smpirun node timeout; do
+  command -v "$tool" >/dev/null || { echo "libcommplan-smpi.sh: '$tool' not found (Debian: libsimgrid-dev)" >&2; exit 2; }
+done
+cli() { node "$root/bin/commplan.js" "$@"; }
+[ -f "$root/dist/cli/main.js" ] || (cd "$root" && npx tsc -p tsconfig.build.json)
+lib=$(CC=smpicc "$root/runtimes/libcommplan/build.sh")
+work=$(mktemp -d "${TMPDIR:-/tmp}/commplan-lib-smpi.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+for prog in moe halo; do
+  smpicc -O2 -std=c11 -o "$work/$prog-plain" "$here/libcommplan-$prog.c"
+  # SMPI declares the MPI functions weak: the whole archive is linked so that its MPI_Alltoallv is the program's
+  smpicc -O2 -std=c11 -o "$work/$prog-lib" "$here/libcommplan-$prog.c" \
+    -Wl,--whole-archive "$lib/libcommplan-mpi.a" -Wl,--no-whole-archive -ljansson -ldl
+done
+flags=(--cfg=network/model:CM02 --cfg=network/crosstraffic:0 --cfg=network/TCP-gamma:0 --cfg=smpi/wtime:0
+  --cfg=smpi/simulate-computation:no --log=root.thres:warning)
+# SMPI's default MPI_Alltoallv took more than 5 minutes of wall time per MoE run at P = 64 here: the MoE rows use
+# its ring algorithm; the halo rows the default
+declare -A algo=([moe]=ring [halo]=default)
+# preset: T_s (us), 1 / (t_c + t_d) (MB/s), from `commplan machines`
+declare -A lat=([t3d-004]=19us [ib-hdr-200]=0.3us) bw=([t3d-004]=23.2504MBps [ib-hdr-200]=21306.9MBps)
+
+platform() { # preset, P
+  {
+    echo "<?xml version='1.0'?>"
+    echo '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">'
+    echo '<platform version="4.1">'
+    echo "  <cluster id=\"c\" prefix=\"h\" suffix=\"\" radical=\"0-$(($2 - 1))\" speed=\"1Gf\" bw=\"${bw[$1]}\" lat=\"${lat[$1]}\" sharing_policy=\"SPLITDUPLEX\" bb_bw=\"${bw[$1]}\" bb_lat=\"0s\" bb_sharing_policy=\"FATPIPE\"/>"
+    echo '</platform>'
+  } >"$work/platform.xml"
+  seq 0 $(($2 - 1)) | sed 's/^/h/' >"$work/hosts"
+}
+
+# Runs a program under smpirun; prints its time per iteration (s); its output in $work/out.
+simulate() { # program, P, env...
+  local prog=$1 p=$2
+  shift 2
+  rm -rf "$work/o" && mkdir -p "$work/o"
+  local a=()
+  [ "${algo[${prog%-*}]}" = default ] || a=(--cfg=smpi/alltoallv:"${algo[${prog%-*}]}")
+  env LIBCOMMPLAN_TIME=1 "$@" timeout -k 10 "$limit" smpirun -np "$p" -platform "$work/platform.xml" \
+    -hostfile "$work/hosts" "${flags[@]}" "${a[@]}" "$work/$prog" "$work/o" 4 >"$work/out" 2>&1 || {
+    echo "libcommplan-smpi.sh: $prog P=$p failed" >&2
+    tail -n 20 "$work/out" >&2
+    exit 1
+  }
+  sed -n 's/^time per iteration: \([0-9.e-]*\) s$/\1/p' "$work/out"
+}
+
+rows=()
+start=$(date +%s)
+for p in $ps; do
+  for prog in moe halo; do
+    for preset in t3d-004 ib-hdr-200; do
+      platform "$preset" "$p"
+      cap="$work/cap-$prog-$p" store="$work/store-$preset"
+      plain=$(simulate "$prog-plain" "$p")
+      fallback=$(simulate "$prog-lib" "$p" COMMPLAN_PLANS="$work/empty" COMMPLAN_STATS=1)
+      [ -d "$cap" ] || simulate "$prog-lib" "$p" COMMPLAN_CAPTURE="$cap" >/dev/null
+      cli precompute --from-capture "$cap" --store "$store" --machine "$preset" >"$work/pre" 2>&1
+      verdicts=$(grep -c ': added\|: present' "$work/pre" || true)
+      replays=$(grep -c ', replay (' "$work/pre" || true)
+      replay=$(simulate "$prog-lib" "$p" COMMPLAN_PLANS="$store" COMMPLAN_STATS=1)
+      hits=$(sed -n 's/^commplan: rank 0 total: \(.*\)$/\1/p' "$work/out")
+      all=$(simulate "$prog-lib" "$p" COMMPLAN_PLANS="$store" COMMPLAN_REPLAY=all COMMPLAN_STATS=1)
+      picks=$(sed -n 's/.* hits of \([a-z0-9-]*\),.*/\1/p' "$work/out" | sort | uniq -c | awk '{printf "%s%s x%s", s, $2, $1; s=", "}')
+      row=$(awk -v P="$p" -v prog="$prog" -v pre="$preset" -v a="$plain" -v f="$fallback" -v r="$replay" -v l="$all" \
+        -v v="$replays of $verdicts" -v h="$hits" -v k="$picks" -v alg="${algo[$prog]}" 'BEGIN {
+          printf "| %s | %d | %s | %s | %.1f | %.1f | %+.2f %% | %s | %.1f | %s | %.1f | %s |", prog, P, pre, alg, a * 1e6, f * 1e6,
+            (f - a) / a * 100, v, r * 1e6, h, l * 1e6, k }')
+      rows+=("$row")
+      echo "$row"
+    done
+  done
+done
+out="$root/bench/results/libcommplan.md"
+{
+  echo "### libcommplan in SMPI: time per iteration of the MoE and halo test programs (simulated, 4 iterations)"
+  echo
+  echo "runtimes/test/libcommplan-smpi.sh $ps; SimGrid $(smpirun -version 2>/dev/null | head -n 1 | sed 's/^.*version //' || true), flags ${flags[*]};"
+  echo "flat clusters of the presets (lat = T_s / 2, bw = 1 / (t_c + t_d)); plans by \`commplan precompute --from-capture"
+  echo "--machine <preset>\`. 'fallback' is the interposer with an empty store: every call runs the library's collective"
+  echo "(the first of a pattern after a blocking key reduction, the others predicted under a nonblocking one); its"
+  echo "overhead column is the interposer's own cost per iteration. SMPI charges no CPU time here"
+  echo "(simulate-computation:no): the key's hashing is measured natively below. Wall time $(($(date +%s) - start)) s."
+  echo
+  echo "| program | P | platform | SMPI alltoallv | plain us | fallback us | fallback overhead | patterns replayed | store verdicts us | calls | replay all us | plans run (all) |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+  printf '%s\n' "${rows[@]}"
+} >"$out"
+echo "wrote $out"
