@@ -8,6 +8,8 @@ cc=${CC:-mpicc}
 out=build/$(basename "${cc%% *}")
 mkdir -p "$out"
 flags=(${CFLAGS:--O2 -g} -std=c11 -Wall -Wextra -Wpedantic -fPIC)
+# SMPI's MPI_Iallreduce sends every rank's data to every rank (P^2 messages): the key is reduced with MPI_Allreduce
+[ "$(basename "${cc%% *}")" = smpicc ] && flags+=(-DCOMMPLAN_NONBLOCKING_KEY=0)
 objs=()
 for src in plan.c key.c ../executor/program.c interpose.c; do
   obj="$out/$(basename "${src%.c}").o"

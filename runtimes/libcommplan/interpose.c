@@ -15,6 +15,16 @@
 
 #include "internal.h"
 
+/*
+ * The key's reduction: nonblocking, so that a predicted fallback runs under it; blocking (and no prediction) when built
+ * with -DCOMMPLAN_NONBLOCKING_KEY=0, as for SMPI, whose MPI_Iallreduce sends every rank's data to every rank.
+ */
+#ifndef COMMPLAN_NONBLOCKING_KEY
+#define NONBLOCKING_KEY 1
+#else
+#define NONBLOCKING_KEY COMMPLAN_NONBLOCKING_KEY
+#endif
+
 /** Why a call ran the library's collective. */
 enum {
   WHY_IN_PLACE,
@@ -245,19 +255,23 @@ static int intercept(const call_t *c, fallback_fn fallback, const char *kind, vo
   int64_t ss = 0, rs = 0;
   int eligible = commplan_contiguous(c->sendtype, &ss) && commplan_contiguous(c->recvtype, &rs) && ss == rs;
   size_t n = sizeof(int) * (size_t)st->p;
-  int predict = eligible && st->have_last && st->last_fell_back && st->last_eb == ss && st->last_kind == kind &&
+  int predict = NONBLOCKING_KEY && eligible && st->have_last && st->last_fell_back && st->last_eb == ss && st->last_kind == kind &&
                 memcmp(st->last_s, c->scounts, n) == 0 && memcmp(st->last_r, c->rcounts, n) == 0;
   uint64_t local[4] = {0, 0, eligible ? 0 : 1, (uint64_t)predict}, key[4];
   if (eligible) commplan_key_local(st->rank, st->p, ss, c->scounts, c->rcounts, local);
+  int rc = MPI_SUCCESS, done = 0;
+#if NONBLOCKING_KEY
   MPI_Request req;
   PMPI_Iallreduce(local, key, 4, MPI_UINT64_T, MPI_SUM, c->comm, &req);
-  int rc = MPI_SUCCESS, done = 0;
   if (predict) {
     double a = MPI_Wtime();
     rc = fallback(c);
     spent = MPI_Wtime() - a, done = 1;
   }
   PMPI_Wait(&req, MPI_STATUS_IGNORE);
+#else
+  PMPI_Allreduce(local, key, 4, MPI_UINT64_T, MPI_SUM, c->comm);
+#endif
   if (key[2] != 0 || key[3] != 0) { /* a rank cannot take a plan, or predicted a fallback: every rank falls back */
     if (!done) {
       double a = MPI_Wtime();

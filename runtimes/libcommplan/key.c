@@ -1,4 +1,4 @@
-/* key.c: the lookup key of a call's counts (commplan.h: commplan_key_local); src/cli/capture-key.ts computes the same. */
+/* key.c: the lookup key of a call's counts (commplan.h: commplan_key_local); src/cli/capture-key.ts computes it too. */
 #include "commplan.h"
 
 #define FNV_OFFSET 0xcbf29ce484222325ULL

@@ -345,7 +345,9 @@ static int finish_round(run_t *r, int64_t a, int64_t e) {
   if (rc != MPI_SUCCESS) return mpi_fail(r->plan, rc, "MPI_Waitall");
   const op_t *ops = r->plan->prog.ops;
   for (int64_t i = a; i < e; i++) {
-    if (ops[i].kind == OP_RECV && r->b->msg_off[i] >= 0) scatter(r, r->b->first[2 * i], r->b->first[2 * i + 1], msg_of(r, i));
+    if (ops[i].kind == OP_RECV && r->b->msg_off[i] >= 0) {
+      scatter(r, r->b->first[2 * i], r->b->first[2 * i + 1], msg_of(r, i));
+    }
   }
   return COMMPLAN_OK;
 }
@@ -460,7 +462,8 @@ int commplan_run_agreed(commplan_plan *plan, const void *sendbuf, const int *sdi
                         const int *rdispls) {
   int rc = bind_cached(plan, sdispls, rdispls);
   if (rc != COMMPLAN_OK) return rc;
-  run_t r = {plan, &plan->cached, {(unsigned char *)sendbuf, recvbuf, plan->scratch, plan->cached.packed_send}, 0, 0, 0};
+  unsigned char *sb = (unsigned char *)sendbuf; /* read only: the send side is never written */
+  run_t r = {plan, &plan->cached, {sb, recvbuf, plan->scratch, plan->cached.packed_send}, 0, 0, 0};
   rc = commplan_run_start(&r);
   if (rc == COMMPLAN_OK) rc = commplan_run_wait(&r);
   return rc;
@@ -503,7 +506,8 @@ int commplan_alltoallv_init(commplan_plan *plan, const void *sendbuf, const int 
   if (rc != COMMPLAN_OK) return rc;
   commplan_request *req = calloc(1, sizeof *req);
   if (req == NULL) return failf(plan, COMMPLAN_ERR_NOMEM, "out of memory for the request");
-  *req = (commplan_request){plan, {0}, {0}, 0, 0, sendbuf, recvbuf, scounts, sdispls, rcounts, rdispls, sendtype, recvtype};
+  *req = (commplan_request){plan,    {0},     {0},     0,       0,        sendbuf, recvbuf,
+                            scounts, sdispls, rcounts, rdispls, sendtype, recvtype};
   if (!agree(plan, commplan_local_mismatch(plan, sendbuf, scounts, sendtype, rcounts, recvtype))) {
     req->fallback = 1;
     *out = req;

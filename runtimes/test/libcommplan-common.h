@@ -9,7 +9,8 @@
 
 /** A 32-bit hash of three integers (deterministic data and routing). */
 static inline uint32_t hash3(uint32_t a, uint32_t b, uint32_t c) {
-  uint64_t z = ((uint64_t)a * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)b * 0xbf58476d1ce4e5b9ULL) ^ ((uint64_t)c + 0x94d049bb133111ebULL);
+  uint64_t z = ((uint64_t)a * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)b * 0xbf58476d1ce4e5b9ULL) ^
+               ((uint64_t)c + 0x94d049bb133111ebULL);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return (uint32_t)(z ^ (z >> 31));
@@ -37,7 +38,7 @@ static inline void dump(FILE *f, const void *p, size_t n) {
   }
 }
 
-/** With LIBCOMMPLAN_TIME set, rank 0 prints the loop's time per iteration (the slowest rank's; simulated under SMPI). */
+/** With LIBCOMMPLAN_TIME set, rank 0 prints the loop's time per iteration (the slowest rank's; SMPI: simulated). */
 static inline void report_time(double seconds, int iterations, MPI_Comm comm) {
   double worst = 0;
   int rank;

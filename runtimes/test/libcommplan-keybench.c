@@ -14,7 +14,8 @@ int main(void) {
   int ps[] = {64, 256, 1024};
   for (int k = 0; k < 3; k++) {
     int p = ps[k], reps = 2000000 / p;
-    int *s = malloc(sizeof(int) * (size_t)p), *r = malloc(sizeof(int) * (size_t)p), *last = malloc(sizeof(int) * (size_t)p);
+    size_t n = sizeof(int) * (size_t)p;
+    int *s = malloc(n), *r = malloc(n), *last = malloc(n);
     for (int j = 0; j < p; j++) s[j] = (j * 37) % 101, r[j] = (j * 53) % 97, last[j] = s[j];
     uint64_t out[2], acc = 0;
     struct timespec a, b;

@@ -33,7 +33,9 @@ int main(int argc, char **argv) {
     for (int t = 0; t < TOKENS; t++) {
       double u = hash3((uint32_t)rank, (uint32_t)t, seed) / 4294967296.0;
       expert[t] = (int)(p * u * u * u); /* skewed: the low experts get most tokens */
-      for (int k = 0; k < WIDTH; k++) x[t * WIDTH + k] = (float)(hash3((uint32_t)rank, (uint32_t)(t * WIDTH + k), (uint32_t)it) % 1000) / 7.0f;
+      for (int k = 0; k < WIDTH; k++) {
+        x[t * WIDTH + k] = (float)(hash3((uint32_t)rank, (uint32_t)(t * WIDTH + k), (uint32_t)it) % 1000) / 7.0f;
+      }
     }
     memset(sc, 0, sizeof(int) * (size_t)p);
     for (int t = 0; t < TOKENS; t++) sc[expert[t]]++;

@@ -1,7 +1,7 @@
 /**
  * precompute --from-capture: every count matrix libcommplan captured (DIR/*.capture.json and its matrix) planned by
- * auto for a machine, kept in the store, lowered, and written for libcommplan's replay as STORE/programs/<key>/ (a split
- * commplan.program/v1 program and plan.json, a commplan.libplan/v1 record saying whether to replay it).
+ * auto for a machine, kept in the store, lowered, and written for libcommplan's replay as STORE/programs/<key>/ (a
+ * split commplan.program/v1 program and plan.json, a commplan.libplan/v1 record saying whether to replay it).
  */
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
