@@ -3,7 +3,7 @@
  * (rank 0 sends rank 1 five more ints), so only ranks 0 and 1 see new rows. `b-only` calls MPI_Alltoallv with B once
  * (its capture gives B a plan); `mixed` runs A, B, B, A, B, B: after A falls back (no plan), ranks 2.. predict a
  * fallback for the first B while ranks 0 and 1 find B's plan, and every rank must still take one path. Every
- * received byte goes to OUT/rank-R.bin. Usage: libcommplan-predict OUT b-only|mixed
+ * received byte goes to OUT/rank-R.bin. Usage: libcommplan-predict b-only|mixed OUT
  */
 #include <string.h>
 
@@ -14,8 +14,8 @@ int main(int argc, char **argv) {
   int p, rank;
   MPI_Comm_size(MPI_COMM_WORLD, &p);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  FILE *out = open_dump(argv[1]);
-  const char *seq = strcmp(argv[2], "b-only") == 0 ? "B" : "ABBABB";
+  FILE *out = open_dump(argv[2]);
+  const char *seq = strcmp(argv[1], "b-only") == 0 ? "B" : "ABBABB";
   int *sc = malloc(sizeof(int) * (size_t)p), *sd = malloc(sizeof(int) * (size_t)p);
   int *rc = malloc(sizeof(int) * (size_t)p), *rd = malloc(sizeof(int) * (size_t)p);
   for (int it = 0; seq[it] != '\0'; it++) {
