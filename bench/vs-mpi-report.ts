@@ -54,7 +54,11 @@ export function caseFigures(c: VsMpiCaseResult): CaseFigures {
 
 function paramText(p: Readonly<Record<string, unknown>>): string {
   const e = Object.entries(p);
-  return e.length === 0 ? "" : `(${e.map(([k, v]) => `${k}=${String(v)}`).join(",")})`;
+  // a plan's header also records derived figures (bounds, modelled times): the label keeps the short parameters
+  const short = e
+    .filter(([, v]) => typeof v !== "number" || Number.isInteger(v))
+    .filter(([, v]) => String(v).length <= 24);
+  return short.length === 0 ? "" : `(${short.map(([k, v]) => `${k}=${String(v)}`).join(",")})`;
 }
 
 /** Median, min and max of a list (NaN when empty). */
