@@ -1,0 +1,425 @@
+/**
+ * One vs-MPI case: a workload on a platform at P ranks with small or large messages, under one SMPI configuration.
+ * Plans auto (and its finalists), lowers them to programs, runs them with the reference executor under smpirun beside
+ * every SMPI MPI_Alltoallv algorithm (`--baseline`), and records commplan's prediction of each executed plan.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { simgridPlatformFiles } from "../src/export/simgrid-platform.js";
+import { findMachine } from "../src/machines/presets.js";
+import { matrixRows } from "../src/model/matrix.js";
+import { findPattern, generatePattern } from "../src/patterns/registry.js";
+import {
+  SMPI_ALLTOALLV,
+  SMPI_PLAIN,
+  SMPIRUN_TIMEOUT_S,
+  VS_MPI_PATTERN_OPTIONS,
+  VS_MPI_SIZES,
+  type VsMpiConfig,
+  type VsMpiPlatform,
+  type VsMpiSize,
+} from "./vs-mpi-config.js";
+import { CLI, type VsMpiCapabilities } from "./vs-mpi-discover.js";
+
+/** A case to measure. */
+export interface VsMpiCaseSpec {
+  readonly workload: string;
+  readonly platform: VsMpiPlatform;
+  readonly p: number;
+  readonly size: VsMpiSize;
+  readonly config: VsMpiConfig;
+}
+
+/** One executed commplan plan. */
+export interface VsMpiPlanRun {
+  /** auto, auto-dataflow, or finalist:<label>. */
+  readonly role: string;
+  readonly algorithm: string;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly variant: string;
+  /** SMPI's simulated time of one exchange (us), null when the run failed. */
+  readonly smpiUs: number | null;
+  /** commplan's prediction (us), null when none. */
+  readonly predictedUs: number | null;
+  /** How the prediction was made (program replay or schedule simulate). */
+  readonly predictedBy: string;
+  readonly problem: string;
+}
+
+/** A measured case, as cached in bench/results/vs-mpi.json. */
+export interface VsMpiCaseResult {
+  readonly key: string;
+  readonly workload: string;
+  readonly platform: string;
+  readonly p: number;
+  readonly size: VsMpiSize;
+  readonly config: VsMpiConfig;
+  readonly capabilities: string;
+  readonly elementBytes: number;
+  /** Mean off-diagonal non-zero message (bytes). */
+  readonly meanMessageBytes: number;
+  /** SMPI algorithm -> simulated time of one MPI_Alltoallv (us), null when its run failed. */
+  readonly alltoallv: Readonly<Record<string, number | null>>;
+  /** SMPI algorithm -> prediction of its commplan mirror planner (us), where one exists. */
+  readonly alltoallvPredicted: Readonly<Record<string, number | null>>;
+  /** auto's program time in each alltoallv run (must not depend on the algorithm): min and max (us). */
+  readonly autoSpreadUs: readonly [number, number] | null;
+  readonly plans: readonly VsMpiPlanRun[];
+  readonly problems: readonly string[];
+  readonly wallS: number;
+}
+
+/** The cache key of a case. */
+export function caseKey(s: VsMpiCaseSpec): string {
+  return `${s.workload}|${s.platform.name}|${s.p}|${s.size}|${s.config}`;
+}
+
+interface Proc {
+  readonly status: number | null;
+  readonly out: string;
+}
+
+/** Spawns a command asynchronously; collects stdout and stderr together. */
+function run(cmd: string, args: readonly string[], cwd: string): Promise<Proc> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (out += d.toString()));
+    child.on("error", (e) => resolve({ status: -1, out: `${out}${e.message}` }));
+    child.on("close", (status) => resolve({ status, out }));
+  });
+}
+
+/** Runs the CLI; throws an Error with its last output line when it fails. */
+async function cli(args: readonly string[], cwd: string): Promise<string> {
+  const r = await run(process.execPath, [CLI, ...args], cwd);
+  if (r.status !== 0) throw new Error(`commplan ${args[0]}: ${lastLines(r.out)}`);
+  return r.out;
+}
+
+/** The output's error lines (the executor's and smpirun's), else its last n lines. */
+function lastLines(text: string, n = 2): string {
+  const lines = text.trim().split("\n");
+  const errors = lines.filter((l) => /^executor: rank|error|FAIL/i.test(l));
+  return (errors.length > 0 ? errors.slice(0, n) : lines.slice(-n)).join(" | ");
+}
+
+/** What one executor run under smpirun gave (times in us). */
+export interface SmpiRun {
+  readonly programUs: number | null;
+  readonly alltoallvUs: number | null;
+  readonly problem: string;
+}
+
+/** Parses the executor's output under smpirun: its per-exchange lines, `Simulated time`, a deadlock, a failed check. */
+export function parseSmpiRun(status: number | null, text: string, baseline: boolean): SmpiRun {
+  const line = (re: RegExp): { us: number; ok: boolean } | null => {
+    const m = re.exec(text);
+    return m === null ? null : { us: Number(m[1]) * 1e6, ok: m[2]!.startsWith("every byte ok") };
+  };
+  const prog = line(/^program \S+ \S+ P=\d+: .*?median ([0-9.eE+-]+) s,[^;]*; (.*)$/m);
+  const a2a = baseline ? line(/^alltoallv P=\d+: .*?median ([0-9.eE+-]+) s,[^;]*; (.*)$/m) : null;
+  let problem = "";
+  if (/Deadlock detected/i.test(text)) problem = "Deadlock detected";
+  else if (status === 124 || status === 137) problem = `timed out after ${SMPIRUN_TIMEOUT_S} s`;
+  else if (prog !== null && !prog.ok) problem = `program: ${/^program .*$/m.exec(text)![0]}`;
+  else if (a2a !== null && !a2a.ok) problem = `alltoallv: ${/^alltoallv .*$/m.exec(text)![0]}`;
+  else if (status !== 0) problem = `exit ${status}: ${lastLines(text)}`;
+  else if (!/Simulated time: [0-9.eE+-]+ seconds/.test(text)) problem = `no "Simulated time": ${lastLines(text)}`;
+  else if (prog === null || (baseline && a2a === null)) problem = `no executor time line: ${lastLines(text)}`;
+  return {
+    programUs: problem === "" ? prog!.us : null,
+    alltoallvUs: problem === "" && a2a !== null ? a2a.us : null,
+    problem,
+  };
+}
+
+/** The smpirun flags of a configuration. */
+export function configFlags(config: VsMpiConfig, caps: VsMpiCapabilities): string[] {
+  return config === "plain" ? [...SMPI_PLAIN] : [...SMPI_PLAIN, ...caps.overheads.flags];
+}
+
+/** Runs the executor on a program directory under smpirun (under `timeout`). */
+export async function smpirun(
+  exe: string,
+  dir: string,
+  prog: string,
+  p: number,
+  flags: readonly string[],
+  alltoallv: string | null,
+): Promise<SmpiRun> {
+  const args = ["-k", "10", String(SMPIRUN_TIMEOUT_S), "smpirun", "-np", String(p)];
+  args.push("-platform", "platform.xml", "-hostfile", "hosts", ...flags);
+  if (alltoallv !== null) args.push(`--cfg=smpi/alltoallv:${alltoallv}`);
+  args.push(exe, prog, "--iterations", "1");
+  if (alltoallv !== null) args.push("--baseline");
+  const r = await run("timeout", args, dir);
+  return parseSmpiRun(r.status, r.out, alltoallv !== null);
+}
+
+/** camelCase option name -> the CLI's --kebab-case flag. */
+function flagOf(name: string): string {
+  return "--" + name.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase());
+}
+
+/** A 2-D five-point Laplacian of side P in Matrix Market form: the input of generators that read a sparse matrix. */
+function laplacianMtx(p: number): string {
+  const g = Math.max(4, p),
+    n = g * g;
+  const lines: string[] = [];
+  for (let y = 0; y < g; y++)
+    for (let x = 0; x < g; x++) {
+      const i = y * g + x + 1;
+      lines.push(`${i} ${i} 4`);
+      if (x > 0) lines.push(`${i} ${i - 1} -1`);
+      if (x < g - 1) lines.push(`${i} ${i + 1} -1`);
+      if (y > 0) lines.push(`${i} ${i - g} -1`);
+      if (y < g - 1) lines.push(`${i} ${i + g} -1`);
+    }
+  return `%%MatrixMarket matrix coordinate real general\n${n} ${n} ${lines.length}\n${lines.join("\n")}\n`;
+}
+
+/** Writes m.json for the case; returns its elementBytes and mean off-diagonal message (bytes). */
+async function writeMatrix(s: VsMpiCaseSpec, dir: string): Promise<{ elementBytes: number; meanBytes: number }> {
+  const def = findPattern(s.workload);
+  const opts = VS_MPI_PATTERN_OPTIONS[s.workload] ?? {};
+  const fileArgs: string[] = [];
+  let input = {};
+  if (def.file !== undefined) {
+    writeFileSync(join(dir, "a.mtx"), laplacianMtx(s.p));
+    fileArgs.push("--file", join(dir, "a.mtx"));
+    input = { file: join(dir, "a.mtx") };
+  }
+  const m = generatePattern(s.workload, s.p, opts, 1, input);
+  const rows = matrixRows(m);
+  let sum = 0,
+    count = 0;
+  for (let i = 0; i < s.p; i++)
+    for (let k = rows.rowStart[i]!; k < rows.rowStart[i + 1]!; k++)
+      if (rows.col[k] !== i && rows.val[k]! > 0) {
+        sum += rows.val[k]!;
+        count++;
+      }
+  const meanElements = count === 0 ? 1 : sum / count;
+  const elementBytes = Math.min(1 << 20, Math.max(1, Math.round(VS_MPI_SIZES[s.size] / meanElements)));
+  const args = ["gen", s.workload, "--p", String(s.p), "--seed", "1", "--element-bytes", String(elementBytes)];
+  for (const [k, v] of Object.entries(opts)) args.push(flagOf(k), String(v));
+  await cli([...args, ...fileArgs, "-o", "m.json"], dir);
+  return { elementBytes, meanBytes: meanElements * elementBytes };
+}
+
+/** Writes platform.xml and hosts for the case's platform. */
+async function writePlatform(s: VsMpiCaseSpec, dir: string): Promise<void> {
+  if (s.platform.network === null) {
+    for (const f of simgridPlatformFiles(s.p, findMachine(s.platform.machine)))
+      writeFileSync(join(dir, f.name), [...f.pieces()].join(""));
+    return;
+  }
+  const net = ["--network", s.platform.network, "-P", String(s.p), "--machine", s.platform.machine];
+  await cli(["platform", ...net, "-o", "platform.xml", "--hostfile", "hosts"], dir);
+}
+
+/** The CLI options that put plan auto and simulate on the case's machine and network. */
+function machineArgs(s: VsMpiCaseSpec): string[] {
+  const a = ["--machine", s.platform.machine];
+  if (s.platform.network !== null) a.push("--network", s.platform.network, "--port-sharing", "fair");
+  return a;
+}
+
+/** commplan's prediction of a plan's program (us) and how it was made. */
+async function predict(
+  s: VsMpiCaseSpec,
+  caps: VsMpiCapabilities,
+  dir: string,
+  schedule: string,
+  prog: string,
+): Promise<{ us: number | null; by: string; problem: string }> {
+  const args =
+    caps.programReplay !== null
+      ? ["simulate", caps.programReplay, prog, ...machineArgs(s), "--json"]
+      : ["simulate", schedule, ...machineArgs(s), "--mode", "nonblocking", "--recv-order", "step"];
+  if (caps.programReplay === null) args.push("--envelope", "16", "--json");
+  const by = caps.programReplay !== null ? `simulate ${caps.programReplay}` : "simulate (schedule, nonblocking)";
+  try {
+    const out = JSON.parse(await cli(args, dir)) as { makespan?: unknown };
+    return typeof out.makespan === "number"
+      ? { us: out.makespan, by, problem: "" }
+      : { us: null, by, problem: "no makespan" };
+  } catch (e) {
+    return { us: null, by, problem: (e as Error).message };
+  }
+}
+
+interface AutoCandidateJson {
+  readonly algorithm: string;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly simulated: number | null;
+}
+
+/** `plan -a NAME --param k=v ...` arguments of a candidate. */
+function planArgs(algorithm: string, params: Readonly<Record<string, unknown>>): string[] {
+  const a = ["-a", algorithm];
+  for (const [k, v] of Object.entries(params)) a.push("--param", `${k}=${String(v)}`);
+  return a;
+}
+
+/** A case being measured: its spec, directory, flags and what it has gathered so far. */
+interface CaseRun {
+  readonly s: VsMpiCaseSpec;
+  readonly caps: VsMpiCapabilities;
+  readonly exe: string;
+  readonly dir: string;
+  readonly flags: readonly string[];
+  readonly problems: string[];
+  readonly plans: VsMpiPlanRun[];
+  readonly alltoallv: Record<string, number | null>;
+  readonly alltoallvPredicted: Record<string, number | null>;
+}
+
+interface ScheduleJson {
+  readonly algorithm: string;
+  readonly params?: Readonly<Record<string, unknown>>;
+  readonly auto?: { readonly candidates?: readonly AutoCandidateJson[] };
+}
+
+/** Runs auto's nonblocking program beside every SMPI algorithm; records auto's run; returns its time's spread. */
+async function measureAuto(c: CaseRun, winner: ScheduleJson): Promise<[number, number] | null> {
+  const { s, dir } = c;
+  await cli(["export", "auto.json", "--matrix", "m.json", "--format", "program", "--split", "prog-nb"], dir);
+  const autoTimes: number[] = [];
+  for (const a of SMPI_ALLTOALLV) {
+    const r = await smpirun(c.exe, dir, "prog-nb", s.p, c.flags, a);
+    c.alltoallv[a] = r.alltoallvUs;
+    if (r.programUs !== null) autoTimes.push(r.programUs);
+    if (r.problem !== "") c.problems.push(`alltoallv ${a}: ${r.problem}`);
+  }
+  const pred = await predict(s, c.caps, dir, "auto.json", "prog-nb");
+  if (pred.problem !== "") c.problems.push(`prediction of auto: ${pred.problem}`);
+  c.plans.push({
+    role: "auto",
+    algorithm: winner.algorithm,
+    params: winner.params ?? {},
+    variant: "nonblocking",
+    smpiUs: autoTimes.length > 0 ? autoTimes[0]! : null,
+    predictedUs: pred.us,
+    predictedBy: pred.by,
+    problem: autoTimes.length > 0 ? "" : "no alltoallv run gave the program's time",
+  });
+  return autoTimes.length > 0 ? [Math.min(...autoTimes), Math.max(...autoTimes)] : null;
+}
+
+/** Exports a schedule's program in a variant, runs it under smpirun (no baseline) and predicts it. */
+async function measurePlan(c: CaseRun, role: string, schedule: string, prog: string, variant: string): Promise<void> {
+  const { dir } = c;
+  const sj = JSON.parse(readFileSync(join(dir, schedule), "utf8")) as ScheduleJson;
+  const base = { role, algorithm: sj.algorithm, params: sj.params ?? {}, variant };
+  try {
+    await cli(
+      ["export", schedule, "--matrix", "m.json", "--format", "program", "--split", prog, "--variant", variant],
+      dir,
+    );
+  } catch (e) {
+    c.plans.push({ ...base, smpiUs: null, predictedUs: null, predictedBy: "", problem: (e as Error).message });
+    c.problems.push(`${role}: ${(e as Error).message}`);
+    return;
+  }
+  const r = await smpirun(c.exe, dir, prog, c.s.p, c.flags, null);
+  const pr = await predict(c.s, c.caps, dir, schedule, prog);
+  if (r.problem !== "") c.problems.push(`${role}: ${r.problem}`);
+  c.plans.push({ ...base, smpiUs: r.programUs, predictedUs: pr.us, predictedBy: pr.by, problem: r.problem });
+}
+
+/** auto's other finalists (its simulated candidates), planned again and run: the best commplan candidate is among them. */
+async function measureFinalists(c: CaseRun, winner: ScheduleJson): Promise<void> {
+  const wp = winner.params ?? {};
+  const finalists = (winner.auto?.candidates ?? []).filter(
+    (x) =>
+      x.simulated !== null &&
+      !(x.algorithm === winner.algorithm && Object.entries(x.params).every(([k, v]) => wp[k] === v)),
+  );
+  for (const [i, x] of finalists.entries()) {
+    const file = `cand-${i}.json`;
+    const args = ["plan", "m.json", ...planArgs(x.algorithm, x.params), "--payload"];
+    try {
+      await cli([...args, "--machine", c.s.platform.machine, "-o", file], c.dir);
+    } catch (e) {
+      c.problems.push(`finalist ${x.algorithm}: ${(e as Error).message}`);
+      continue;
+    }
+    await measurePlan(c, "finalist", file, `prog-c${i}`, "nonblocking");
+  }
+}
+
+/** MPI's algorithms as commplan planners (when the registry has them): their predictions beside SMPI's times. */
+async function predictMpiAlgorithms(c: CaseRun): Promise<void> {
+  for (const [a, planner] of Object.entries(c.caps.mpiPlanners)) {
+    const file = `mpi-${a}.json`;
+    try {
+      await cli(["plan", "m.json", "-a", planner, "--payload", "--machine", c.s.platform.machine, "-o", file], c.dir);
+      await cli(["export", file, "--matrix", "m.json", "--format", "program", "--split", `prog-${a}`], c.dir);
+      c.alltoallvPredicted[a] = (await predict(c.s, c.caps, c.dir, file, `prog-${a}`)).us;
+    } catch (e) {
+      c.alltoallvPredicted[a] = null;
+      c.problems.push(`prediction of ${planner}: ${(e as Error).message}`);
+    }
+  }
+}
+
+/** Measures one case (in a temporary directory it removes). */
+export async function runVsMpiCase(
+  s: VsMpiCaseSpec,
+  caps: VsMpiCapabilities,
+  capKey: string,
+  exe: string,
+): Promise<VsMpiCaseResult> {
+  const t0 = performance.now();
+  const dir = mkdtempSync(join(tmpdir(), "commplan-vs-mpi-"));
+  const c: CaseRun = {
+    s,
+    caps,
+    exe,
+    dir,
+    flags: configFlags(s.config, caps),
+    problems: [],
+    plans: [],
+    alltoallv: {},
+    alltoallvPredicted: {},
+  };
+  let elementBytes = 0,
+    meanMessageBytes = 0,
+    autoSpreadUs: [number, number] | null = null;
+  try {
+    ({ elementBytes, meanBytes: meanMessageBytes } = await writeMatrix(s, dir));
+    await writePlatform(s, dir);
+    await cli(["plan", "m.json", "-a", "auto", "--payload", ...machineArgs(s), "-o", "auto.json"], dir);
+    const winner = JSON.parse(readFileSync(join(dir, "auto.json"), "utf8")) as ScheduleJson;
+    autoSpreadUs = await measureAuto(c, winner);
+    if (caps.dataflow) await measurePlan(c, "auto-dataflow", "auto.json", "prog-df", "dataflow");
+    await measureFinalists(c, winner);
+    await predictMpiAlgorithms(c);
+  } catch (e) {
+    c.problems.push((e as Error).message);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return {
+    key: caseKey(s),
+    workload: s.workload,
+    platform: s.platform.name,
+    p: s.p,
+    size: s.size,
+    config: s.config,
+    capabilities: capKey,
+    elementBytes,
+    meanMessageBytes,
+    alltoallv: c.alltoallv,
+    alltoallvPredicted: c.alltoallvPredicted,
+    autoSpreadUs,
+    plans: c.plans,
+    problems: c.problems,
+    wallS: (performance.now() - t0) / 1000,
+  };
+}

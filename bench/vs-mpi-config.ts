@@ -1,0 +1,86 @@
+/**
+ * The vs-MPI bench's configuration: SMPI's alltoallv algorithms, the platforms, the workloads' message sizes and the
+ * SMPI configurations. Extend a list here; everything else (planners, lowering variants, the program replay, machine
+ * presets with an SMPI configuration) is discovered from the CLI (bench/vs-mpi-discover.ts).
+ */
+import { SMPI_FLAGS } from "../src/export/simgrid-platform.js";
+
+/** SMPI 3.32's MPI_Alltoallv algorithms (`--cfg=smpi/alltoallv:NAME`), `default` first. */
+export const SMPI_ALLTOALLV = [
+  "default",
+  "ompi",
+  "mpich",
+  "mvapich2",
+  "impi",
+  "bruck",
+  "pair",
+  "pair_light_barrier",
+  "pair_mpi_barrier",
+  "pair_one_barrier",
+  "ring",
+  "ring_light_barrier",
+  "ring_mpi_barrier",
+  "ring_one_barrier",
+  "ompi_basic_linear",
+] as const;
+
+/** One platform of the bench: a flat cluster of a preset (the simgrid export's platform.xml) or a `commplan platform` network. */
+export interface VsMpiPlatform {
+  readonly name: string;
+  /** The machine preset auto plans for (and whose bandwidth the network's links take). */
+  readonly machine: string;
+  /** A topology generator spec for `commplan platform` and `plan --network`; null: the preset's flat cluster. */
+  readonly network: string | null;
+}
+
+/** The platforms, in table order. */
+export const VS_MPI_PLATFORMS: readonly VsMpiPlatform[] = [
+  { name: "flat-ib-hdr-200", machine: "ib-hdr-200", network: null },
+  { name: "flat-t3d-004", machine: "t3d-004", network: null },
+  { name: "fat-tree-k8-4to1", machine: "ib-hdr-200", network: "fat-tree:k=8,oversub=4" },
+  { name: "dragonfly", machine: "ib-hdr-200", network: "dragonfly" },
+];
+
+/** Message size classes: the mean off-diagonal message the generator's elementBytes is scaled to (bytes). */
+export const VS_MPI_SIZES = { small: 1024, large: 65536 } as const;
+/** A size class. */
+export type VsMpiSize = keyof typeof VS_MPI_SIZES;
+
+/** Generators left out: fixed-P fixtures and the empty matrix. */
+export const VS_MPI_EXCLUDED_PATTERNS: readonly string[] = ["ranka-fig1", "wang-table1", "zero"];
+
+/**
+ * Per-generator options that keep the element counts small enough for elementBytes to reach the size targets (a
+ * generator not listed runs with its defaults; elementBytes is then scaled, at least 1).
+ */
+export const VS_MPI_PATTERN_OPTIONS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
+  moe: { hidden: 1, tokens: 1024 },
+  halo: { nx: 8, ny: 8, nz: 8 },
+  shuffle: { rows: 4096 },
+  "h-relation": { self: 0 },
+  random: { max: 64 },
+};
+
+/** The plain SMPI configuration: docs/runtimes.md's flags, the application's own computation not simulated. */
+export const SMPI_PLAIN: readonly string[] = [...SMPI_FLAGS, "--cfg=smpi/simulate-computation:no"];
+
+/**
+ * Per-message software overheads used when no machine preset provides an SMPI configuration (bench/vs-mpi-discover.ts
+ * looks for one in `commplan machines --json` first). Values: an assumption, not a calibration. On InfiniBand HDR the
+ * adapter's latency is about 0.6 us (the ib-hdr-200 preset's T_s, NVIDIA's ConnectX-6 figure) and osu_latency with
+ * an MPI library over it is about 1 us, so the MPI software adds about 0.4 us per message: 0.2 us on the send side
+ * (smpi/os, smpi/ois) and 0.2 us on the receive side (smpi/or), independent of the size. Format:
+ * `size:seconds:seconds_per_byte` (SimGrid's documentation, "Configuring SimGrid", smpi/os).
+ */
+export const SMPI_OVERHEAD_FALLBACK = {
+  name: "ib-hdr-200 with 0.2 us per-message send and receive overheads (assumed; see bench/vs-mpi-config.ts)",
+  flags: ["--cfg=smpi/os:0:2e-07:0", "--cfg=smpi/ois:0:2e-07:0", "--cfg=smpi/or:0:2e-07:0"],
+} as const;
+
+/** The SMPI configurations: plain, and with per-message overheads. */
+export const VS_MPI_CONFIGS = ["plain", "overheads"] as const;
+/** A configuration name. */
+export type VsMpiConfig = (typeof VS_MPI_CONFIGS)[number];
+
+/** Seconds one smpirun may take before `timeout` kills it. */
+export const SMPIRUN_TIMEOUT_S = 900;

@@ -1,0 +1,96 @@
+/**
+ * What the vs-MPI bench can use, found at run time from the built CLI (dist/) and the planner registry, so that new
+ * lowering variants, the program replay, MPI's algorithms as planners and machine presets with an SMPI configuration
+ * are picked up without editing the bench.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { PLANNERS } from "../src/planner/registry.js";
+import { SMPI_ALLTOALLV, SMPI_OVERHEAD_FALLBACK } from "./vs-mpi-config.js";
+
+/** The CLI entry the bench spawns (needs `npx tsc -p tsconfig.build.json`). */
+export const CLI = join(import.meta.dirname, "..", "bin", "commplan.js");
+
+/** What this checkout offers the bench. */
+export interface VsMpiCapabilities {
+  /** `commplan export --variant dataflow` exists. */
+  readonly dataflow: boolean;
+  /** The `commplan simulate` option that replays a lowered program (e.g. `--program`), or null. */
+  readonly programReplay: string | null;
+  /** SMPI algorithm name -> the commplan planner that mirrors it (`mpi-<name>`, `_` as `-`), where one exists. */
+  readonly mpiPlanners: Readonly<Record<string, string>>;
+  /** The per-message overhead configuration: its name and smpirun flags. */
+  readonly overheads: { readonly name: string; readonly flags: readonly string[] };
+}
+
+/** Runs the CLI synchronously; returns stdout. */
+export function cliSync(args: readonly string[]): string {
+  return execFileSync(process.execPath, [CLI, ...args], { encoding: "utf8", maxBuffer: 1 << 26 });
+}
+
+/** Arrays of `--cfg=smpi/...` strings anywhere in a JSON value that set smpi/os, smpi/or or smpi/ois. */
+function smpiOverheadFlags(v: unknown): string[] | null {
+  if (Array.isArray(v)) {
+    if (v.length > 0 && v.every((x) => typeof x === "string" && x.startsWith("--cfg=")))
+      return v.some((x: string) => /smpi\/(os|or|ois):/.test(x)) ? (v as string[]) : null;
+    for (const x of v) {
+      const f = smpiOverheadFlags(x);
+      if (f) return f;
+    }
+    return null;
+  }
+  if (v !== null && typeof v === "object") {
+    for (const x of Object.values(v)) {
+      const f = smpiOverheadFlags(x);
+      if (f) return f;
+    }
+  }
+  return null;
+}
+
+/** The preset whose SMPI configuration gives the overheads: a machine named like the flat platform's interconnect. */
+const OVERHEAD_PRESET = /^ib-hdr/;
+
+/** Discovers the capabilities; throws when dist/ is not built. */
+export function discoverCapabilities(): VsMpiCapabilities {
+  if (!existsSync(join(import.meta.dirname, "..", "dist", "cli")))
+    throw new Error("vs-mpi: dist/ is not built: run npx tsc -p tsconfig.build.json first");
+  const exportHelp = cliSync(["export", "--help"]);
+  const simulateHelp = cliSync(["simulate", "--help"]);
+  const program = /(--program)\b/.exec(simulateHelp);
+  const names = new Set(PLANNERS.map((p) => p.name));
+  const mpiPlanners: Record<string, string> = {};
+  for (const a of SMPI_ALLTOALLV) {
+    const n = `mpi-${a.replaceAll("_", "-")}`;
+    if (names.has(n)) mpiPlanners[a] = n;
+  }
+  let overheads: VsMpiCapabilities["overheads"] = SMPI_OVERHEAD_FALLBACK;
+  try {
+    const machines = JSON.parse(cliSync(["machines", "--json"])) as unknown;
+    const list = Array.isArray(machines)
+      ? machines
+      : Object.values(machines as object).find((x): x is unknown[] => Array.isArray(x));
+    for (const m of list ?? []) {
+      const name = (m as { name?: unknown }).name;
+      const flags = smpiOverheadFlags(m);
+      if (typeof name === "string" && OVERHEAD_PRESET.test(name) && flags) {
+        overheads = { name: `machine preset ${name} (its SMPI configuration)`, flags };
+        break;
+      }
+    }
+  } catch {
+    // no machine list in JSON: the fallback table stays
+  }
+  return {
+    dataflow: /\bdataflow\b/.test(exportHelp),
+    programReplay: program ? program[1]! : null,
+    mpiPlanners,
+    overheads,
+  };
+}
+
+/** A short fingerprint of the capabilities: a cached case measured with other capabilities is measured again. */
+export function capabilityKey(c: VsMpiCapabilities): string {
+  return JSON.stringify([c.dataflow, c.programReplay, Object.values(c.mpiPlanners), c.overheads.flags]);
+}

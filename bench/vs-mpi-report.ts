@@ -1,0 +1,235 @@
+/**
+ * The vs-MPI bench's report: per-case table, headline table (per configuration and P) and the contract checks, from
+ * the cached cases.
+ */
+import { SMPI_ALLTOALLV } from "./vs-mpi-config.js";
+import type { VsMpiCaseResult } from "./vs-mpi-case.js";
+import { mdTable } from "./lib.js";
+
+/** The contract's figures. */
+export const CONTRACT = {
+  /** auto may be at most this much slower than the fastest SMPI algorithm. */
+  maxSlowdown: 1.03,
+  /** With overheads, small messages, P >= minP: median default / auto at least this. */
+  smallSpeedup: 1.5,
+  smallMinP: 256,
+  /** Every prediction within this relative error of SMPI. */
+  predictionError: 0.1,
+} as const;
+
+/** A case's derived figures (null where a time is missing). */
+export interface CaseFigures {
+  readonly c: VsMpiCaseResult;
+  readonly autoUs: number | null;
+  readonly dataflowUs: number | null;
+  readonly bestUs: number | null;
+  readonly bestLabel: string;
+  readonly fastest: { readonly name: string; readonly us: number } | null;
+  readonly defaultUs: number | null;
+}
+
+/** Figures of one case. */
+export function caseFigures(c: VsMpiCaseResult): CaseFigures {
+  const auto = c.plans.find((r) => r.role === "auto")?.smpiUs ?? null;
+  const df = c.plans.find((r) => r.role === "auto-dataflow")?.smpiUs ?? null;
+  let best: { us: number; label: string } | null = null;
+  for (const r of c.plans)
+    if (r.smpiUs !== null && (best === null || r.smpiUs < best.us))
+      best = { us: r.smpiUs, label: `${r.algorithm}${paramText(r.params)} ${r.variant}` };
+  let fastest: { name: string; us: number } | null = null;
+  for (const a of SMPI_ALLTOALLV) {
+    const t = c.alltoallv[a];
+    if (t !== null && t !== undefined && (fastest === null || t < fastest.us)) fastest = { name: a, us: t };
+  }
+  return {
+    c,
+    autoUs: auto,
+    dataflowUs: df,
+    bestUs: best?.us ?? null,
+    bestLabel: best?.label ?? "",
+    fastest,
+    defaultUs: c.alltoallv["default"] ?? null,
+  };
+}
+
+function paramText(p: Readonly<Record<string, unknown>>): string {
+  const e = Object.entries(p);
+  // a plan's header also records derived figures (bounds, modelled times): the label keeps the short parameters
+  const short = e
+    .filter(([, v]) => typeof v !== "number" || Number.isInteger(v))
+    .filter(([, v]) => String(v).length <= 24);
+  return short.length === 0 ? "" : `(${short.map(([k, v]) => `${k}=${String(v)}`).join(",")})`;
+}
+
+/** Median, min and max of a list (NaN when empty). */
+export function spread(xs: readonly number[]): { median: number; min: number; max: number } {
+  if (xs.length === 0) return { median: NaN, min: NaN, max: NaN };
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return { median: s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2, min: s[0]!, max: s[s.length - 1]! };
+}
+
+const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : "-");
+const us = (x: number | null): string => (x === null ? "-" : x < 100 ? x.toFixed(2) : x.toFixed(1));
+
+/** Every prediction with its SMPI time: [label, predicted, smpi]. */
+export function predictionPairs(c: VsMpiCaseResult): [string, number | null, number | null][] {
+  const out: [string, number | null, number | null][] = c.plans.map((r) => [
+    `${r.role} ${r.algorithm}`,
+    r.predictedUs,
+    r.smpiUs,
+  ]);
+  for (const [a, pr] of Object.entries(c.alltoallvPredicted)) out.push([`alltoallv ${a}`, pr, c.alltoallv[a] ?? null]);
+  return out;
+}
+
+/** The headline rows: per configuration and P, auto / fastest and default / auto with cases won. */
+export function headlineTable(figs: readonly CaseFigures[]): string {
+  const groups = new Map<string, CaseFigures[]>();
+  for (const f of figs) {
+    const k = `${f.c.config}|${f.c.p}`;
+    groups.set(k, [...(groups.get(k) ?? []), f]);
+  }
+  const rows: (string | number)[][] = [];
+  for (const [k, fs] of [...groups].sort()) {
+    const [config, p] = k.split("|");
+    const ok = fs.filter((f) => f.autoUs !== null && f.fastest !== null && f.defaultUs !== null);
+    const vsFastest = spread(ok.map((f) => f.autoUs! / f.fastest!.us));
+    const vsDefault = spread(ok.map((f) => f.defaultUs! / f.autoUs!));
+    const beatDefault = ok.filter((f) => f.autoUs! < f.defaultUs!).length;
+    const beatAll = ok.filter((f) => f.autoUs! < f.fastest!.us).length;
+    rows.push([
+      config!,
+      p!,
+      ok.length,
+      `${f3(vsFastest.median)} (${f3(vsFastest.min)}-${f3(vsFastest.max)})`,
+      `${f3(vsDefault.median)} (${f3(vsDefault.min)}-${f3(vsDefault.max)})`,
+      `${beatDefault} of ${ok.length}`,
+      `${beatAll} of ${ok.length}`,
+    ]);
+  }
+  return mdTable(
+    [
+      "SMPI config",
+      "P",
+      "cases",
+      "auto / fastest MPI: median (min-max)",
+      "default / auto (speed-up): median (min-max)",
+      "auto faster than default",
+      "auto faster than every algorithm",
+    ],
+    rows,
+  );
+}
+
+/** One contract check. */
+export interface ContractCheck {
+  readonly name: string;
+  readonly met: boolean | null;
+  readonly figures: string;
+}
+
+/** The contract checks over the cases. */
+export function contractChecks(figs: readonly CaseFigures[]): ContractCheck[] {
+  const ok = figs.filter((f) => f.autoUs !== null && f.fastest !== null && f.defaultUs !== null);
+  const slow = spread(ok.map((f) => f.autoUs! / f.fastest!.us));
+  const within = ok.filter((f) => f.autoUs! <= CONTRACT.maxSlowdown * f.fastest!.us).length;
+  const over = ok.filter((f) => f.c.config === "overheads");
+  const small = over.filter((f) => f.c.size === "small" && f.c.p >= CONTRACT.smallMinP);
+  const smallSpeed = spread(small.map((f) => f.defaultUs! / f.autoUs!));
+  const won = over.filter((f) => f.autoUs! < f.defaultUs!).length;
+  const pairs = figs.flatMap((f) => predictionPairs(f.c));
+  const measured = pairs.filter(([, p, s]) => p !== null && s !== null && s > 0);
+  const ratios = measured.map(([, p, s]) => p! / s!);
+  const r = spread(ratios);
+  const inTen = ratios.filter((x) => Math.abs(x - 1) <= CONTRACT.predictionError).length;
+  return [
+    {
+      name: `auto never more than ${((CONTRACT.maxSlowdown - 1) * 100).toFixed(0)} % slower than the fastest SMPI algorithm`,
+      met: ok.length === 0 ? null : within === ok.length,
+      figures: `${within} of ${ok.length} cases within; auto / fastest median ${f3(slow.median)}, max ${f3(slow.max)}`,
+    },
+    {
+      name: `with overheads, small messages, P >= ${CONTRACT.smallMinP}: auto >= ${CONTRACT.smallSpeedup}x faster than default (median)`,
+      met: small.length === 0 ? null : smallSpeed.median >= CONTRACT.smallSpeedup,
+      figures:
+        small.length === 0
+          ? "no case measured at this P"
+          : `median default / auto ${f3(smallSpeed.median)} over ${small.length} cases (min ${f3(smallSpeed.min)}, max ${f3(smallSpeed.max)})`,
+    },
+    {
+      name: "with overheads: auto faster than the default on at least half of all cases",
+      met: over.length === 0 ? null : 2 * won >= over.length,
+      figures: `${won} of ${over.length} cases`,
+    },
+    {
+      name: `every prediction within ${(CONTRACT.predictionError * 100).toFixed(0)} % of SMPI`,
+      met: measured.length === 0 ? null : inTen === measured.length && measured.length === pairs.length,
+      figures: `${inTen} of ${measured.length} predictions within (${pairs.length - measured.length} missing); prediction / SMPI median ${f3(r.median)}, min ${f3(r.min)}, max ${f3(r.max)}`,
+    },
+  ];
+}
+
+/** The contract checks as a table. */
+export function contractTable(checks: readonly ContractCheck[]): string {
+  return mdTable(
+    ["check", "status", "figures"],
+    checks.map((k) => [k.name, k.met === null ? "not measured" : k.met ? "met" : "not met", k.figures]),
+  );
+}
+
+/** The per-case table. */
+export function caseTable(figs: readonly CaseFigures[]): string {
+  const sorted = [...figs].sort((a, b) =>
+    [a.c.config, a.c.p, a.c.workload, a.c.platform, a.c.size].join("|") <
+    [b.c.config, b.c.p, b.c.workload, b.c.platform, b.c.size].join("|")
+      ? -1
+      : 1,
+  );
+  return mdTable(
+    [
+      "config",
+      "P",
+      "workload",
+      "platform",
+      "size",
+      "mean msg B",
+      "auto plan",
+      "auto us",
+      "auto pred / SMPI",
+      "dataflow us",
+      "best commplan (SMPI)",
+      "best us",
+      "default us",
+      "fastest MPI",
+      "fastest us",
+      "default / auto",
+      "slowest MPI us",
+      "problems",
+    ],
+    sorted.map((f) => {
+      const auto = f.c.plans.find((r) => r.role === "auto");
+      const times = Object.values(f.c.alltoallv).filter((x): x is number => x !== null);
+      return [
+        f.c.config,
+        f.c.p,
+        f.c.workload,
+        f.c.platform,
+        f.c.size,
+        Math.round(f.c.meanMessageBytes),
+        auto ? `${auto.algorithm}${paramText(auto.params)}` : "-",
+        us(f.autoUs),
+        auto && auto.predictedUs !== null && auto.smpiUs !== null ? f3(auto.predictedUs / auto.smpiUs) : "-",
+        us(f.dataflowUs),
+        f.bestLabel || "-",
+        us(f.bestUs),
+        us(f.defaultUs),
+        f.fastest?.name ?? "-",
+        us(f.fastest?.us ?? null),
+        f.autoUs !== null && f.defaultUs !== null ? f3(f.defaultUs / f.autoUs) : "-",
+        times.length > 0 ? us(Math.max(...times)) : "-",
+        f.c.problems.length === 0 ? "" : f.c.problems.join("; ").replaceAll("|", "/").slice(0, 200),
+      ];
+    }),
+  );
+}

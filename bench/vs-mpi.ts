@@ -1,0 +1,218 @@
+/**
+ * vs-MPI bench (`npm run bench vs-mpi`, or `npx tsx bench/vs-mpi.ts [flags]`): commplan's plans against every SMPI
+ * MPI_Alltoallv algorithm, run side by side under smpirun with the reference executor. Flags (also as --name=value):
+ * --p 16,64 --workloads moe,random --platforms flat-ib-hdr-200 --configs plain,overheads --sizes small,large --jobs 2.
+ * Each case is cached in bench/results/vs-mpi.json, so a run resumes and extends; bench/results/vs-mpi.md and the
+ * README's vs-mpi section are rebuilt from every cached case.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { PATTERNS } from "../src/patterns/registry.js";
+import { machineInfo, writeResults } from "./lib.js";
+import { caseKey, runVsMpiCase, type VsMpiCaseResult, type VsMpiCaseSpec } from "./vs-mpi-case.js";
+import {
+  SMPI_ALLTOALLV,
+  SMPI_PLAIN,
+  VS_MPI_CONFIGS,
+  VS_MPI_EXCLUDED_PATTERNS,
+  VS_MPI_PLATFORMS,
+  VS_MPI_SIZES,
+  type VsMpiConfig,
+  type VsMpiSize,
+} from "./vs-mpi-config.js";
+import { capabilityKey, discoverCapabilities, type VsMpiCapabilities } from "./vs-mpi-discover.js";
+import { caseFigures, caseTable, contractChecks, contractTable, headlineTable } from "./vs-mpi-report.js";
+
+/** The bench's options. */
+export interface VsMpiOptions {
+  readonly p: readonly number[];
+  readonly workloads: readonly string[];
+  readonly platforms: readonly string[];
+  readonly configs: readonly VsMpiConfig[];
+  readonly sizes: readonly VsMpiSize[];
+  readonly jobs: number;
+}
+
+/** Every generator the bench runs by default: the pattern registry minus the excluded ones. */
+export function defaultWorkloads(): string[] {
+  return PATTERNS.filter((d) => d.fixedP === undefined && !VS_MPI_EXCLUDED_PATTERNS.includes(d.name)).map(
+    (d) => d.name,
+  );
+}
+
+function listOf<T extends string>(v: string, known: readonly T[], what: string): T[] {
+  const xs = v.split(",").filter((x) => x !== "");
+  for (const x of xs)
+    if (!known.includes(x as T)) throw new Error(`vs-mpi: unknown ${what} '${x}'; known: ${known.join(", ")}`);
+  return xs as T[];
+}
+
+/** Parses the bench's flags (`--name value` or `--name=value`; other arguments are ignored). */
+export function parseVsMpiArgs(argv: readonly string[]): VsMpiOptions {
+  const given = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (!a.startsWith("--")) continue;
+    const eq = a.indexOf("=");
+    if (eq > 0) given.set(a.slice(2, eq), a.slice(eq + 1));
+    else if (i + 1 < argv.length && !argv[i + 1]!.startsWith("--")) given.set(a.slice(2), argv[++i]!);
+  }
+  const known = ["p", "workloads", "platforms", "configs", "sizes", "jobs", "summary-only"];
+  for (const k of given.keys())
+    if (!known.includes(k)) throw new Error(`vs-mpi: unknown flag --${k}; known: --${known.join(", --")}`);
+  const p = (given.get("p") ?? "16,64,256").split(",").map(Number);
+  for (const x of p) if (!Number.isInteger(x) || x < 2) throw new Error(`vs-mpi: --p takes integers >= 2, got ${x}`);
+  const jobs = Number(given.get("jobs") ?? "2");
+  if (!Number.isInteger(jobs) || jobs < 1) throw new Error(`vs-mpi: --jobs takes an integer >= 1`);
+  const workloads = defaultWorkloads();
+  return {
+    p,
+    workloads: given.has("workloads") ? listOf(given.get("workloads")!, workloads, "workload") : workloads,
+    platforms: listOf(
+      given.get("platforms") ?? VS_MPI_PLATFORMS.map((x) => x.name).join(","),
+      VS_MPI_PLATFORMS.map((x) => x.name),
+      "platform",
+    ),
+    configs: listOf(given.get("configs") ?? VS_MPI_CONFIGS.join(","), VS_MPI_CONFIGS, "configuration"),
+    sizes: listOf(given.get("sizes") ?? "small,large", Object.keys(VS_MPI_SIZES) as VsMpiSize[], "size"),
+    jobs,
+  };
+}
+
+/** The cases of the options, small P first (so that a long run records the cheap cases first). */
+export function vsMpiCases(o: VsMpiOptions): VsMpiCaseSpec[] {
+  const out: VsMpiCaseSpec[] = [];
+  for (const p of [...o.p].sort((a, b) => a - b))
+    for (const workload of o.workloads)
+      for (const platform of VS_MPI_PLATFORMS.filter((x) => o.platforms.includes(x.name)))
+        for (const size of o.sizes) for (const config of o.configs) out.push({ workload, platform, p, size, config });
+  return out;
+}
+
+/** Builds the executor with smpicc; returns its path. */
+export function buildSmpiExecutor(): string {
+  const script = join(import.meta.dirname, "..", "runtimes", "executor", "build.sh");
+  return execFileSync(script, { encoding: "utf8", env: { ...process.env, CC: "smpicc" } })
+    .trim()
+    .split("\n")
+    .pop()!;
+}
+
+/**
+ * Runs the cases not in `cache`, measured with other capabilities or with a problem, `jobs` at a time; calls `done`
+ * after each.
+ */
+export async function measureCases(
+  cases: readonly VsMpiCaseSpec[],
+  cache: Record<string, VsMpiCaseResult>,
+  caps: VsMpiCapabilities,
+  exe: string,
+  jobs: number,
+  log: (s: string) => void,
+  done: () => void,
+): Promise<void> {
+  const capKey = capabilityKey(caps);
+  const todo = cases.filter((s) => {
+    const c = cache[caseKey(s)];
+    return c === undefined || c.capabilities !== capKey || c.problems.length > 0;
+  });
+  log(`vs-mpi: ${todo.length} of ${cases.length} cases to measure (${cases.length - todo.length} cached)`);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < todo.length) {
+      const s = todo[next++]!;
+      const r = await runVsMpiCase(s, caps, capKey, exe);
+      cache[r.key] = r;
+      const auto = r.plans.find((x) => x.role === "auto");
+      log(
+        `vs-mpi: ${r.key}: auto ${auto?.algorithm ?? "-"} ${auto?.smpiUs?.toFixed(2) ?? "-"} us, default ${r.alltoallv["default"]?.toFixed(2) ?? "-"} us (${r.wallS.toFixed(0)} s)${r.problems.length > 0 ? `; ${r.problems.length} problem(s): ${r.problems[0]}` : ""}`,
+      );
+      done();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, todo.length) }, worker));
+}
+
+const RESULTS = join(import.meta.dirname, "results", "vs-mpi.json");
+
+/** The cached cases of bench/results/vs-mpi.json. */
+export function readCache(): Record<string, VsMpiCaseResult> {
+  if (!existsSync(RESULTS)) return {};
+  return (JSON.parse(readFileSync(RESULTS, "utf8")) as { cases?: Record<string, VsMpiCaseResult> }).cases ?? {};
+}
+
+/** The markdown of the cached cases. */
+export function vsMpiMarkdown(cases: readonly VsMpiCaseResult[], caps: VsMpiCapabilities): string {
+  const figs = cases.map(caseFigures);
+  return (
+    `### commplan against every SMPI MPI_Alltoallv algorithm (vs-mpi)\n\n` +
+    `Each case: a seeded workload (\`commplan gen\`, seed 1, elementBytes scaled so the mean off-diagonal message is ` +
+    `about ${VS_MPI_SIZES.small} B (small) or ${VS_MPI_SIZES.large} B (large)), auto's payload plan for the ` +
+    `platform's machine (and network, port sharing fair), lowered to a program and run by the reference executor ` +
+    `(built with smpicc) under smpirun beside MPI_Alltoallv (\`--baseline\`) under each of SMPI 3.32's ` +
+    `${SMPI_ALLTOALLV.length} algorithms. Times are SMPI's simulated time of one exchange (max over ranks). ` +
+    `Configurations: plain (\`${SMPI_PLAIN.filter((f) => f.startsWith("--cfg")).join(" ")}\`) and overheads ` +
+    `(plain plus ${caps.overheads.flags.map((f) => `\`${f}\``).join(" ")}: ${caps.overheads.name}). ` +
+    `Best commplan: the fastest under SMPI of auto's plan and its simulated finalists` +
+    `${caps.dataflow ? " (and auto's dataflow program)" : ""}. Predictions: ` +
+    `${caps.programReplay !== null ? `\`commplan simulate ${caps.programReplay}\` of each program` : "`commplan simulate` of each schedule (nonblocking, receives in step order, 16-byte envelope; no program replay in this checkout)"}` +
+    `${Object.keys(caps.mpiPlanners).length > 0 ? `; MPI's algorithms predicted through their commplan planners (${Object.values(caps.mpiPlanners).join(", ")})` : ""}.\n\n` +
+    `#### Headline\n\n${headlineTable(figs)}\n#### Contract\n\n${contractTable(contractChecks(figs))}\n` +
+    `#### Cases\n\n${caseTable(figs)}`
+  );
+}
+
+/** Rewrites the README's section between the vs-mpi markers with the headline table. */
+function writeReadme(cases: readonly VsMpiCaseResult[]): void {
+  const path = join(import.meta.dirname, "..", "README.md");
+  const readme = readFileSync(path, "utf8");
+  const start = "<!-- vs-mpi:start -->",
+    end = "<!-- vs-mpi:end -->";
+  const a = readme.indexOf(start),
+    b = readme.indexOf(end);
+  if (a < 0 || b < a) return;
+  const body = `\n${headlineTable(cases.map(caseFigures))}`;
+  writeFileSync(path, readme.slice(0, a + start.length) + body + readme.slice(b));
+}
+
+/** Runs the bench with the process's flags; returns the markdown (one line when smpirun is absent). */
+export async function vsMpiBench(log: (s: string) => void, argv = process.argv.slice(2)): Promise<string> {
+  if (spawnSync("smpirun", ["-version"], { encoding: "utf8" }).error !== undefined) {
+    const md = "### vs-mpi\n\nSkipped: smpirun (SimGrid's SMPI) is not installed.\n";
+    log("vs-mpi: skipped: smpirun is not installed");
+    return md;
+  }
+  const o = parseVsMpiArgs(argv);
+  const caps = discoverCapabilities();
+  log(
+    `vs-mpi: dataflow ${caps.dataflow}, program replay ${caps.programReplay ?? "none"}, MPI planners ${Object.values(caps.mpiPlanners).join(",") || "none"}, overheads: ${caps.overheads.name}`,
+  );
+  const cache = readCache();
+  const save = (): string => {
+    const cases = Object.values(cache).sort((x, y) => (x.key < y.key ? -1 : 1));
+    const md = vsMpiMarkdown(cases, caps);
+    writeResults(
+      "vs-mpi",
+      { machine: machineInfo(), capabilities: caps, cases: Object.fromEntries(cases.map((c) => [c.key, c])) },
+      md,
+    );
+    writeReadme(cases);
+    return md;
+  };
+  if (!argv.includes("--summary-only")) {
+    const exe = buildSmpiExecutor();
+    await measureCases(vsMpiCases(o), cache, caps, exe, o.jobs, log, save);
+  }
+  return save();
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  try {
+    await vsMpiBench((s) => void process.stderr.write(s + "\n"));
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n`);
+    process.exitCode = 2;
+  }
+}
