@@ -1,6 +1,6 @@
 /**
  * MSCCL-IR XML of a lowered program: uniform chunks, one send and one receive thread block per connection, dependencies
- * across rounds, the runtime parser's limits checked.
+ * across rounds (a dataflow program's own), the runtime parser's limits checked.
  */
 import { exactBytes } from "./exact-number.js";
 import { fail } from "../model/errors.js";
@@ -55,6 +55,8 @@ interface Step {
   deps: Step[];
   index: number;
   hasdep: boolean;
+  /** The program operation the step belongs to. */
+  op: number;
 }
 
 interface Tb {
@@ -248,6 +250,7 @@ function buildThreadBlocks(prog: Program, chunk: number): { tbs: Tb[][]; nchanne
     db: number,
     dof: number,
     n: number,
+    op: number,
   ): Step => ({
     type,
     tb,
@@ -260,6 +263,7 @@ function buildThreadBlocks(prog: Program, chunk: number): { tbs: Tb[][]; nchanne
     deps: [],
     index: -1,
     hasdep: false,
+    op,
   });
   for (let r = 0; r < p; r++) {
     for (let x = rankStart[r]!; x < rankStart[r + 1]!; x++) {
@@ -287,21 +291,45 @@ function buildThreadBlocks(prog: Program, chunk: number): { tbs: Tb[][]; nchanne
           piecesOf(prog, ops.pieceStart[y]!, ops.pieceStart[y + 1]!, chunk),
           maxCnt,
           (sb, so, db, dof, n) => {
-            s.steps.push(mk("s", sendTb[r]!.get(j)!, round, sb, so, db, dof, n));
-            t.steps.push(mk("r", recvTb[j]!.get(r)!, ops.round[y]!, sb, so, db, dof, n));
+            s.steps.push(mk("s", sendTb[r]!.get(j)!, round, sb, so, db, dof, n, x));
+            t.steps.push(mk("r", recvTb[j]!.get(r)!, ops.round[y]!, sb, so, db, dof, n, y));
           },
         );
       } else {
         const split = a + ops.copySplit[x]!;
         const c = tbs[r]![copyTb[r]!]!;
         segments(piecesOf(prog, a, split, chunk), piecesOf(prog, split, b, chunk), maxCnt, (sb, so, db, dof, n) =>
-          c.steps.push(mk("cpy", copyTb[r]!, round, sb, so, db, dof, n)),
+          c.steps.push(mk("cpy", copyTb[r]!, round, sb, so, db, dof, n, x)),
         );
       }
     }
   }
-  for (let r = 0; r < p; r++) addDependencies(tbs[r]!);
+  for (let r = 0; r < p; r++) {
+    if (prog.after === undefined) addDependencies(tbs[r]!);
+    else addProgramDependencies(tbs[r]!, prog);
+  }
   return { tbs, nchannels };
+}
+
+/**
+ * A dataflow program's dependencies as one rank's step dependencies: every step of operation x waits for the last step
+ * of each operation x waits for (a thread block runs its steps in order), the latest one per other thread block.
+ */
+function addProgramDependencies(tbs: Tb[], prog: Program): void {
+  const last = new Map<number, Step>();
+  for (const t of tbs) for (const s of t.steps) last.set(s.op, s);
+  const { start, op } = prog.after!;
+  for (const t of tbs)
+    for (const s of t.steps) {
+      const latest = new Map<number, Step>();
+      for (let k = start[s.op]!; k < start[s.op + 1]!; k++) {
+        const d = last.get(op[k]!);
+        if (d === undefined || d.tb === s.tb) continue;
+        const cur = latest.get(d.tb);
+        if (cur === undefined || tbs[d.tb]!.steps.indexOf(d) > tbs[d.tb]!.steps.indexOf(cur)) latest.set(d.tb, d);
+      }
+      s.deps = [...latest.values()];
+    }
 }
 
 /**
