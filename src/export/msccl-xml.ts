@@ -304,40 +304,35 @@ function buildThreadBlocks(prog: Program, chunk: number): { tbs: Tb[][]; nchanne
       }
     }
   }
-  for (let r = 0; r < p; r++) {
-    if (prog.after === undefined) addDependencies(tbs[r]!);
-    else addProgramDependencies(tbs[r]!, prog);
-  }
+  const keep = prog.after === undefined ? null : (s: Step, d: Step): boolean => waitsFor(prog, s.op, d.op);
+  for (let r = 0; r < p; r++) addDependencies(tbs[r]!, keep);
   return { tbs, nchannels };
 }
 
 /**
- * A dataflow program's dependencies as one rank's step dependencies: every step of operation x waits for the last step
- * of each operation x waits for (a thread block runs its steps in order), the latest one per other thread block.
+ * Whether operation d is one that operation x of a dataflow program waits for (its `after` list is ascending): a step
+ * of x keeps a data dependency on a step of d only then, so the steps follow the program's own dependencies, refined
+ * to the chunks each step touches.
  */
-function addProgramDependencies(tbs: Tb[], prog: Program): void {
-  const last = new Map<number, Step>();
-  for (const t of tbs) for (const s of t.steps) last.set(s.op, s);
+function waitsFor(prog: Program, x: number, d: number): boolean {
   const { start, op } = prog.after!;
-  for (const t of tbs)
-    for (const s of t.steps) {
-      const latest = new Map<number, Step>();
-      for (let k = start[s.op]!; k < start[s.op + 1]!; k++) {
-        const d = last.get(op[k]!);
-        if (d === undefined || d.tb === s.tb) continue;
-        const cur = latest.get(d.tb);
-        if (cur === undefined || tbs[d.tb]!.steps.indexOf(d) > tbs[d.tb]!.steps.indexOf(cur)) latest.set(d.tb, d);
-      }
-      s.deps = [...latest.values()];
-    }
+  let lo = start[x]!,
+    hi = start[x + 1]!;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (op[mid]! < d) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < start[x + 1]! && op[lo] === d;
 }
 
 /**
  * Data dependencies of one rank's steps: a step that reads a chunk depends on the last earlier-round
  * step that wrote it; a step that writes a chunk depends on that writer and on every earlier-round
- * reader since. Steps of one round never depend on each other (the program runs them concurrently).
+ * reader since. Steps of one round never depend on each other (the program runs them concurrently). A dataflow
+ * program's steps keep only the dependencies `keep` allows (those its operations wait for).
  */
-function addDependencies(tbs: Tb[]): void {
+function addDependencies(tbs: Tb[], keep: ((s: Step, d: Step) => boolean) | null): void {
   const all: Step[] = [];
   for (const t of tbs) for (const s of t.steps) all.push(s);
   all.sort((a, b) => a.round - b.round);
@@ -365,7 +360,7 @@ function addDependencies(tbs: Tb[]): void {
       // Keep the latest step per thread block; the step's own block runs in order anyway.
       const latest = new Map<number, Step>();
       for (const d of deps) {
-        if (d.tb === s.tb) continue;
+        if (d.tb === s.tb || (keep !== null && !keep(s, d))) continue;
         const cur = latest.get(d.tb);
         if (cur === undefined || tbs[d.tb]!.steps.indexOf(d) > tbs[d.tb]!.steps.indexOf(cur)) latest.set(d.tb, d);
       }
