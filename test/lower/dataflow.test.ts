@@ -78,7 +78,9 @@ describe("dataflow programs", () => {
       expect(lowered).toBeGreaterThan(0);
     });
   }
+});
 
+describe("dataflow dependencies, JSON and scratch", () => {
   it("direct plans have no dependencies; a relay's send waits for the receives that brought what it sends", () => {
     const m = matrixArb({ minP: 8, maxP: 8, kinds: ["dense"] }).filter((x) => elementsOf(x) > 0);
     fc.assert(
