@@ -1,4 +1,4 @@
-/* exchange.h: runs a rank's program (nonblocking rounds, blocking program order or dataflow) and the MPI_Alltoallv baseline. */
+/* exchange.h: runs a rank's program (nonblocking, blocking or dataflow) and the MPI_Alltoallv baseline. */
 #ifndef COMMPLAN_EXCHANGE_H
 #define COMMPLAN_EXCHANGE_H
 

@@ -154,7 +154,7 @@ export function runExecutor(
 /** The planners whose dataflow programs simgrid.ts runs with the executor: relays and direct plans. */
 const DATAFLOW_PLANNERS = ["two-stage", "four-stage", "shift", "coloring"];
 
-/** Runs the dataflow programs of DATAFLOW_PLANNERS with the smpicc executor at each P; one line per planner, failures. */
+/** Runs the dataflow programs of DATAFLOW_PLANNERS with the smpicc executor at each P: a line per planner; failures. */
 async function dataflowRuns(root: string, ps: readonly number[], machine: MachineModel): Promise<number> {
   const exe = buildSmpiExecutor();
   let failures = 0;

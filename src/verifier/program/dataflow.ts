@@ -131,7 +131,7 @@ export function runDataflow(prog: Program, partner: Int32Array): RendezvousRun &
   return { order: order.subarray(0, emitted), stuck, waitingAt, cycle, chain, opChain };
 }
 
-/** Deadlock freedom of a dataflow program from its dataflow run; the witness names the operations waiting in a cycle. */
+/** Deadlock freedom of a dataflow program from its run; the witness names the operations waiting in a cycle. */
 export function checkDataflowDeadlock(prog: Program, run: ReturnType<typeof runDataflow>): Check {
   let witness: string | null = null;
   if (run.stuck > 0) {
