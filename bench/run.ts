@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { autoBench } from "./auto.js";
 import { autoNetworkBench } from "./auto-network.js";
+import { dataflowBench } from "./dataflow.js";
 import { flowNetworkBench } from "./flow-network.js";
 import { foundationBench } from "./foundation.js";
 import { benchHeadlines } from "./headlines.js";
@@ -35,6 +36,7 @@ const benches: [string, () => string | Promise<string>][] = [
   ["flow-network", () => flowNetworkBench(log)],
   ["simgrid", () => simgridBench(log)],
   ["simgrid-fidelity", () => simgridFidelityBench(log)],
+  ["dataflow", () => dataflowBench(log)],
   ["topology-simgrid", () => topologySimgridBench(log)],
   ["rail-crossover", () => railCrossoverBench(log)],
   ["lower", () => lowerBench(log)],

@@ -1,4 +1,7 @@
-/* exchange.c: executes a rank's program with MPI (Irecv / Isend / Waitall per round, or Send / Recv in order) and MPI_Alltoallv. */
+/*
+ * exchange.c: executes a rank's program with MPI (Irecv / Isend / Waitall per round, Send / Recv in order, or dataflow:
+ * each operation posted once those it waits for completed, progress with Waitsome) and MPI_Alltoallv.
+ */
 #include "exchange.h"
 
 #include <limits.h>
@@ -7,6 +10,37 @@
 #include <string.h>
 
 static size_t at_least_one(int64_t n) { return (size_t)(n > 0 ? n : 1); }
+
+/* Allocates the dataflow tables: dependency counts, reverse edges (who waits for each operation), queues. */
+static int dataflow_init(exchange_t *ex) {
+  const program_t *prog = ex->prog;
+  size_t n = at_least_one(prog->nops);
+  ex->pending0 = calloc(n, sizeof(int64_t));
+  ex->pending = malloc(n * sizeof(int64_t));
+  ex->rev_start = calloc(n + 1, sizeof(int64_t));
+  ex->rev = malloc(at_least_one(prog->nafter) * sizeof(int64_t));
+  ex->ready_recv = malloc(n * sizeof(int64_t));
+  ex->ready_other = malloc(n * sizeof(int64_t));
+  ex->req_op = malloc(n * sizeof(int64_t));
+  ex->indices = malloc(n * sizeof(int));
+  if (!ex->pending0 || !ex->pending || !ex->rev_start || !ex->rev || !ex->ready_recv || !ex->ready_other ||
+      !ex->req_op || !ex->indices) {
+    return -1;
+  }
+  for (int64_t i = 0; i < prog->nops; i++) {
+    const op_t *op = &prog->ops[i];
+    ex->pending0[i] = op->after_n;
+    for (int64_t k = op->after_first; k < op->after_first + op->after_n; k++) ex->rev_start[prog->after[k] + 1]++;
+  }
+  for (int64_t i = 0; i < prog->nops; i++) ex->rev_start[i + 1] += ex->rev_start[i];
+  /* pending doubles as the fill cursor while the reverse edges are laid out */
+  for (int64_t i = 0; i < prog->nops; i++) ex->pending[i] = ex->rev_start[i];
+  for (int64_t i = 0; i < prog->nops; i++) {
+    const op_t *op = &prog->ops[i];
+    for (int64_t k = op->after_first; k < op->after_first + op->after_n; k++) ex->rev[ex->pending[prog->after[k]]++] = i;
+  }
+  return 0;
+}
 
 int exchange_init(exchange_t *ex, const program_t *prog, char *err, size_t errlen) {
   memset(ex, 0, sizeof *ex);
@@ -42,11 +76,15 @@ int exchange_init(exchange_t *ex, const program_t *prog, char *err, size_t errle
     ex->rcounts[j] = prog->recv_counts[j] > INT_MAX ? -1 : (int)prog->recv_counts[j];
     ex->rdispls[j] = prog->recv_displs[j] > INT_MAX ? -1 : (int)prog->recv_displs[j];
   }
-  /* Staging: each round's multi-piece messages get their own slots; the arena is the largest round's total. */
+  /*
+   * Staging: each round's multi-piece messages get their own slots; the arena is the largest round's total. A
+   * dataflow program has no round barrier, so every multi-piece message gets its own slot (the rounds never reset).
+   */
+  int dataflow = prog->variant == VARIANT_DATAFLOW;
   int64_t arena = 0, used = 0, round = -1;
   for (int64_t i = 0; i < prog->nops; i++) {
     const op_t *op = &prog->ops[i];
-    if (op->round != round) used = 0, round = op->round;
+    if (op->round != round && !dataflow) used = 0, round = op->round;
     if (op->kind != OP_COPY && op->n > 1) {
       used += op->count * eb;
       if (used > arena) arena = used;
@@ -60,7 +98,7 @@ int exchange_init(exchange_t *ex, const program_t *prog, char *err, size_t errle
   used = 0, round = -1;
   for (int64_t i = 0; i < prog->nops; i++) {
     const op_t *op = &prog->ops[i];
-    if (op->round != round) used = 0, round = op->round;
+    if (op->round != round && !dataflow) used = 0, round = op->round;
     if (op->kind == OP_COPY) continue;
     if (op->n == 1) {
       const piece_t *pc = &prog->pieces[op->first];
@@ -69,6 +107,10 @@ int exchange_init(exchange_t *ex, const program_t *prog, char *err, size_t errle
       ex->msg[i] = ex->staging + used;
       used += op->count * eb;
     }
+  }
+  if (dataflow && dataflow_init(ex) != 0) {
+    snprintf(err, errlen, "out of memory for the dataflow tables of %lld operations", (long long)prog->nops);
+    return -1;
   }
   MPI_Type_contiguous((int)eb, MPI_BYTE, &ex->elem);
   MPI_Type_commit(&ex->elem);
@@ -162,9 +204,98 @@ static int run_blocking(exchange_t *ex, int64_t i) {
   return rc;
 }
 
+/* The ready queues of a dataflow run: receives are posted before anything else that is ready. */
+typedef struct {
+  int64_t recv_head, recv_tail, other_head, other_tail;
+} queues_t;
+
+/* Operation i has completed: every operation waiting for it has one dependency less; those left with none are ready. */
+static void dataflow_done(exchange_t *ex, queues_t *q, int64_t i) {
+  for (int64_t k = ex->rev_start[i]; k < ex->rev_start[i + 1]; k++) {
+    int64_t j = ex->rev[k];
+    if (--ex->pending[j] == 0) {
+      if (ex->prog->ops[j].kind == OP_RECV) {
+        ex->ready_recv[q->recv_tail++] = j;
+      } else {
+        ex->ready_other[q->other_tail++] = j;
+      }
+    }
+  }
+}
+
+static int compare_int_desc(const void *a, const void *b) {
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x < y) - (x > y);
+}
+
+/*
+ * A dataflow program: every ready operation is posted (receives first, sends gathered when posted, copies done at
+ * once), then MPI_Waitsome completes some requests (a receive is scattered), which readies the operations waiting
+ * for them. Nothing is allocated here: the tables come from exchange_init.
+ */
+static int run_dataflow(exchange_t *ex) {
+  const program_t *prog = ex->prog;
+  const op_t *ops = prog->ops;
+  queues_t q = {0, 0, 0, 0};
+  int64_t done = 0;
+  int active = 0, rc;
+  memcpy(ex->pending, ex->pending0, sizeof(int64_t) * at_least_one(prog->nops));
+  for (int64_t i = 0; i < prog->nops; i++) {
+    if (ex->pending[i] != 0) continue;
+    if (ops[i].kind == OP_RECV) {
+      ex->ready_recv[q.recv_tail++] = i;
+    } else {
+      ex->ready_other[q.other_tail++] = i;
+    }
+  }
+  while (done < prog->nops) {
+    while (q.recv_head < q.recv_tail || q.other_head < q.other_tail) {
+      if (q.recv_head < q.recv_tail) {
+        int64_t i = ex->ready_recv[q.recv_head++];
+        rc = MPI_Irecv(ex->msg[i], (int)ops[i].count, ex->elem, ops[i].peer, ops[i].tag, MPI_COMM_WORLD,
+                       &ex->reqs[active]);
+        if (rc != MPI_SUCCESS) return rc;
+        ex->req_op[active++] = i;
+        continue;
+      }
+      int64_t i = ex->ready_other[q.other_head++];
+      if (ops[i].kind == OP_COPY) {
+        copy(ex, i);
+        done++;
+        dataflow_done(ex, &q, i);
+        continue;
+      }
+      gather(ex, i);
+      rc = MPI_Isend(ex->msg[i], (int)ops[i].count, ex->elem, ops[i].peer, ops[i].tag, MPI_COMM_WORLD, &ex->reqs[active]);
+      if (rc != MPI_SUCCESS) return rc;
+      ex->req_op[active++] = i;
+    }
+    if (done == prog->nops) break;
+    if (active == 0) return MPI_ERR_OTHER; /* nothing in flight and nothing ready: the dependencies form a cycle */
+    int outcount = 0;
+    rc = MPI_Waitsome(active, ex->reqs, &outcount, ex->indices, MPI_STATUSES_IGNORE);
+    if (rc != MPI_SUCCESS) return rc;
+    if (outcount == MPI_UNDEFINED) return MPI_ERR_OTHER;
+    /* Highest slot first: each completed slot takes the last active request, which is never a completed one. */
+    qsort(ex->indices, (size_t)outcount, sizeof(int), compare_int_desc);
+    for (int k = 0; k < outcount; k++) {
+      int slot = ex->indices[k];
+      int64_t i = ex->req_op[slot];
+      if (ops[i].kind == OP_RECV) scatter(ex, i);
+      done++;
+      dataflow_done(ex, &q, i);
+      active--;
+      ex->reqs[slot] = ex->reqs[active];
+      ex->req_op[slot] = ex->req_op[active];
+    }
+  }
+  return MPI_SUCCESS;
+}
+
 int exchange_run(exchange_t *ex) {
   const program_t *prog = ex->prog;
   int rc = MPI_SUCCESS;
+  if (prog->variant == VARIANT_DATAFLOW) return run_dataflow(ex);
   if (prog->blocking) {
     for (int64_t i = 0; i < prog->nops && rc == MPI_SUCCESS; i++) rc = run_blocking(ex, i);
     return rc;
@@ -193,5 +324,13 @@ void exchange_free(exchange_t *ex) {
   free(ex->sdispls);
   free(ex->rcounts);
   free(ex->rdispls);
+  free(ex->pending0);
+  free(ex->pending);
+  free(ex->rev_start);
+  free(ex->rev);
+  free(ex->ready_recv);
+  free(ex->ready_other);
+  free(ex->req_op);
+  free(ex->indices);
   memset(ex, 0, sizeof *ex);
 }

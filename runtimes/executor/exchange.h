@@ -1,4 +1,4 @@
-/* exchange.h: runs a rank's program (nonblocking rounds or blocking program order) and the MPI_Alltoallv baseline. */
+/* exchange.h: runs a rank's program (nonblocking, blocking or dataflow) and the MPI_Alltoallv baseline. */
 #ifndef COMMPLAN_EXCHANGE_H
 #define COMMPLAN_EXCHANGE_H
 
@@ -18,6 +18,9 @@ typedef struct {
   int has_elem;
   int baseline_ok; /* every MPI_Alltoallv count and displacement fits an int */
   int *scounts, *sdispls, *rcounts, *rdispls; /* the baseline's MPI_Alltoallv arguments, in elements */
+  /* Dataflow programs: dependency counts, the reverse edges, the ready queues and the active requests' operations. */
+  int64_t *pending0, *pending, *rev_start, *rev, *ready_recv, *ready_other, *req_op;
+  int *indices;
 } exchange_t;
 
 /** Allocates the buffers and plans the message memory; returns 0, or -1 with a message in err. */

@@ -12,6 +12,8 @@
 
 #define USAGE "usage: commplan-exec <program: split directory, index.json or whole document> [--iterations N] [--baseline]\n"
 
+static const char *variant_names[] = {"nonblocking", "blocking", "dataflow"};
+
 typedef struct {
   const char *path;
   int iterations;
@@ -154,11 +156,11 @@ int main(int argc, char **argv) {
   MPI_Reduce(&nops, &max_ops, 1, MPI_INT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
   if (rank == 0) {
     printf("executor: %s, %s, P = %d, %lld rounds, elementBytes %lld, up to %lld operations per rank\n",
-           prog.algorithm, prog.blocking ? "blocking" : "nonblocking", size, (long long)prog.rounds,
+           prog.algorithm, variant_names[prog.variant], size, (long long)prog.rounds,
            (long long)prog.element_bytes, (long long)max_ops);
   }
   char label[128];
-  snprintf(label, sizeof label, "program %s %s", prog.algorithm, prog.blocking ? "blocking" : "nonblocking");
+  snprintf(label, sizeof label, "program %s %s", prog.algorithm, variant_names[prog.variant]);
   if (measure(&ex, 0, args.iterations, covered, label) != 0) code = 1;
   if (args.baseline) {
     if (!all_ok(ex.baseline_ok, rank, "a count or displacement is above INT_MAX: no MPI_Alltoallv baseline")) {

@@ -150,6 +150,43 @@ static int64_t read_pieces(program_t *prog, const json_t *arr, const char *file,
   return total;
 }
 
+/* Reads operation i's list of the operations it waits for (dataflow), at item `at` of its array. */
+static int read_after(program_t *prog, const json_t *jop, size_t at, int64_t i, const char *file, char *err,
+                      size_t errlen) {
+  op_t *op = &prog->ops[i];
+  const json_t *arr = json_array_get(jop, at);
+  op->after_first = prog->nafter;
+  op->after_n = 0;
+  if (!(prog->variant == VARIANT_DATAFLOW)) return 0;
+  if (!json_is_array(arr)) {
+    return errorf(err, errlen, "%s: ops[%lld]: a dataflow operation ends with the list of operations it waits for", file,
+                  (long long)i);
+  }
+  int64_t prev = -1;
+  for (size_t k = 0; k < json_array_size(arr); k++) {
+    const json_t *v = json_array_get(arr, k);
+    if (!json_is_integer(v) || json_integer_value(v) <= prev || json_integer_value(v) >= i) {
+      return errorf(err, errlen, "%s: ops[%lld]: waits-for entry %zu must be an earlier operation, ascending", file,
+                    (long long)i, k);
+    }
+    prev = (int64_t)json_integer_value(v);
+    prog->after[prog->nafter++] = prev;
+  }
+  op->after_n = prog->nafter - op->after_first;
+  return 0;
+}
+
+/* The entries of every operation's waits-for list (dataflow): item 5 of a copy, item 6 of a message. */
+static int64_t count_after(const json_t *ops) {
+  int64_t n = 0;
+  for (size_t i = 0; i < json_array_size(ops); i++) {
+    const json_t *op = json_array_get(ops, i);
+    const char *kind = json_string_value(json_array_get(op, 1));
+    n += (int64_t)json_array_size(json_array_get(op, kind != NULL && strcmp(kind, "copy") == 0 ? 5 : 6));
+  }
+  return n;
+}
+
 static int64_t count_pieces(const json_t *ops) {
   int64_t n = 0;
   for (size_t i = 0; i < json_array_size(ops); i++) {
@@ -179,10 +216,12 @@ static int read_op(program_t *prog, const json_t *jop, int64_t i, int64_t prev_r
   op->first = prog->npieces;
   if (strcmp(kind, "copy") == 0) {
     const json_t *cnt = json_array_get(jop, 2);
-    if (json_array_size(jop) != 5 || !json_is_integer(cnt) || json_integer_value(cnt) < 1) {
-      return errorf(err, errlen, "%s: ops[%lld]: a copy is [round, \"copy\", count, pieces, pieces]", file,
-                    (long long)i);
+    if (json_array_size(jop) != (size_t)((prog->variant == VARIANT_DATAFLOW) ? 6 : 5) || !json_is_integer(cnt) ||
+        json_integer_value(cnt) < 1) {
+      return errorf(err, errlen, "%s: ops[%lld]: a copy is [round, \"copy\", count, pieces, pieces%s]", file,
+                    (long long)i, (prog->variant == VARIANT_DATAFLOW) ? ", after" : "");
     }
+    if (read_after(prog, jop, 5, i, file, err, errlen) != 0) return -1;
     op->kind = OP_COPY;
     op->peer = prog->rank;
     op->tag = 0;
@@ -202,14 +241,16 @@ static int read_op(program_t *prog, const json_t *jop, int64_t i, int64_t prev_r
   }
   const json_t *peer = json_array_get(jop, 2), *tag = json_array_get(jop, 3), *cnt = json_array_get(jop, 4);
   int is_send = strcmp(kind, "send") == 0;
-  if ((!is_send && strcmp(kind, "recv") != 0) || json_array_size(jop) != 6 || !json_is_integer(peer) ||
+  if ((!is_send && strcmp(kind, "recv") != 0) || json_array_size(jop) != (size_t)((prog->variant == VARIANT_DATAFLOW) ? 7 : 6) ||
+      !json_is_integer(peer) ||
       json_integer_value(peer) < 0 || json_integer_value(peer) >= prog->p || !json_is_integer(tag) ||
       json_integer_value(tag) < 0 || json_integer_value(tag) > 32767 || !json_is_integer(cnt) ||
       json_integer_value(cnt) < 1 || json_integer_value(cnt) > INT_MAX) {
     return errorf(err, errlen,
-                  "%s: ops[%lld]: a message is [round, send|recv, peer < %d, tag 0..32767, count 1..%d, pieces]",
-                  file, (long long)i, prog->p, INT_MAX);
+                  "%s: ops[%lld]: a message is [round, send|recv, peer < %d, tag 0..32767, count 1..%d, pieces%s]",
+                  file, (long long)i, prog->p, INT_MAX, (prog->variant == VARIANT_DATAFLOW) ? ", after" : "");
   }
+  if (read_after(prog, jop, 6, i, file, err, errlen) != 0) return -1;
   op->kind = is_send ? OP_SEND : OP_RECV;
   op->peer = (int)json_integer_value(peer);
   op->tag = (int)json_integer_value(tag);
@@ -232,13 +273,16 @@ static int read_rank(program_t *prog, const json_t *doc, const json_t *entry, co
   const char *variant = json_string_value(json_object_get(doc, "variant"));
   const char *algorithm = json_string_value(json_object_get(doc, "algorithm"));
   if (p < 1 || p > INT_MAX || eb < 1 || rounds < 0 || variant == NULL || algorithm == NULL ||
-      (strcmp(variant, "blocking") != 0 && strcmp(variant, "nonblocking") != 0)) {
+      (strcmp(variant, "blocking") != 0 && strcmp(variant, "nonblocking") != 0 && strcmp(variant, "dataflow") != 0)) {
     return errorf(err, errlen, "%s: the header needs p >= 1, elementBytes >= 1, rounds >= 0, variant, algorithm", file);
   }
   if (p != prog->p) return errorf(err, errlen, "%s: /p is %lld but the job has %d ranks", file, (long long)p, prog->p);
   prog->element_bytes = eb;
   prog->rounds = rounds;
   prog->blocking = strcmp(variant, "blocking") == 0;
+  prog->variant = prog->blocking ? VARIANT_BLOCKING
+                  : strcmp(variant, "dataflow") == 0 ? VARIANT_DATAFLOW
+                                                     : VARIANT_NONBLOCKING;
   snprintf(prog->algorithm, sizeof prog->algorithm, "%s", algorithm);
   prog->send_size = get_count(entry, "sendSize");
   prog->recv_size = get_count(entry, "recvSize");
@@ -257,10 +301,13 @@ static int read_rank(program_t *prog, const json_t *doc, const json_t *entry, co
   const json_t *ops = json_object_get(entry, "ops");
   if (!json_is_array(ops)) return errorf(err, errlen, "%s: ops must be an array", file);
   prog->nops = (int64_t)json_array_size(ops);
-  int64_t npieces = count_pieces(ops);
+  int64_t npieces = count_pieces(ops), nafter = (prog->variant == VARIANT_DATAFLOW) ? count_after(ops) : 0;
   prog->ops = malloc(sizeof(op_t) * (size_t)(prog->nops > 0 ? prog->nops : 1));
   prog->pieces = malloc(sizeof(piece_t) * (size_t)(npieces > 0 ? npieces : 1));
-  if (prog->ops == NULL || prog->pieces == NULL) return errorf(err, errlen, "%s: out of memory", file);
+  prog->after = malloc(sizeof(int64_t) * (size_t)(nafter > 0 ? nafter : 1));
+  if (prog->ops == NULL || prog->pieces == NULL || prog->after == NULL) {
+    return errorf(err, errlen, "%s: out of memory", file);
+  }
   int64_t prev = 0;
   for (int64_t i = 0; i < prog->nops; i++) {
     if (read_op(prog, json_array_get(ops, (size_t)i), i, prev, file, err, errlen) != 0) return -1;
@@ -333,5 +380,6 @@ void program_free(program_t *prog) {
   free(prog->recv_displs);
   free(prog->ops);
   free(prog->pieces);
+  free(prog->after);
   memset(prog, 0, sizeof *prog);
 }

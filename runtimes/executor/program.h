@@ -18,7 +18,10 @@ typedef struct {
   int64_t count;
 } piece_t;
 
-/** One operation: send / recv use pieces [first, first+n); a copy reads [first, first+n) and writes [first2, first2+n2). */
+/**
+ * One operation: send / recv use pieces [first, first+n); a copy reads [first, first+n) and writes [first2, first2+n2).
+ * Dataflow programs: it waits for the operations after[after_first .. after_first+after_n) (earlier indices).
+ */
 typedef struct {
   int64_t round;
   int kind;
@@ -27,13 +30,18 @@ typedef struct {
   int64_t count;
   int64_t first, n;
   int64_t first2, n2;
+  int64_t after_first, after_n;
 } op_t;
+
+/** Program variants. */
+enum { VARIANT_NONBLOCKING = 0, VARIANT_BLOCKING = 1, VARIANT_DATAFLOW = 2 };
 
 /** A rank's program: header fields, MPI_Alltoallv layout (in elements), operations and their pieces. */
 typedef struct {
   int p;
   int rank;
   int blocking;
+  int variant; /* VARIANT_* */
   int64_t element_bytes;
   int64_t rounds;
   char algorithm[64];
@@ -43,13 +51,16 @@ typedef struct {
   int64_t nops;
   piece_t *pieces;
   int64_t npieces;
+  int64_t *after; /* dataflow: the operations each waits for (see op_t) */
+  int64_t nafter;
 } program_t;
 
 /**
  * Reads rank `rank`'s program from `path`: a directory holding index.json and rank files (only
  * files[rank] is read), a split index, a rank file, or a whole document. Returns 0, or -1 with a
  * one-line message in err. Checks what the executor relies on: p, peers and tags in range, pieces
- * inside their buffers and adding up to the operation's count, rounds non-decreasing.
+ * inside their buffers and adding up to the operation's count, rounds non-decreasing, and (dataflow) every operation
+ * waiting only for earlier ones.
  */
 int program_load(const char *path, int rank, program_t *out, char *err, size_t errlen);
 

@@ -3,18 +3,21 @@
 #
 # For P in $MPI_TEST_P (default 4 16 61 64) and every planner of `commplan algorithms`: plan a seeded
 # matrix (message level; again with --payload when the lowering says the plan relays), export the
-# program (--split, nonblocking; blocking too for P in $MPI_TEST_BLOCKING_P, default 16 64), run it
+# program (--split, nonblocking; blocking too for P in $MPI_TEST_BLOCKING_P, default 16 64; dataflow too for
+# the planners in $MPI_TEST_DATAFLOW_ALGORITHMS at the same P), run it
 # with runtimes/executor's commplan-exec under mpirun, once per P beside MPI_Alltoallv (--baseline).
 # A planner that refuses the P (exit 2) is skipped with its
 # reason. When smpicc and smpirun are installed, the executor is also built with smpicc and runs two
 # programs under SimGrid's smpirun. One line per run, a summary; exit 1 on any failure, 2 when a
-# tool is missing. Environment: MPI_TEST_P, MPI_TEST_BLOCKING_P, MPI_TEST_ALGORITHMS (names,
+# tool is missing. Environment: MPI_TEST_P, MPI_TEST_BLOCKING_P, MPI_TEST_DATAFLOW_ALGORITHMS, MPI_TEST_ALGORITHMS (names,
 # default all), MPI_TEST_P61_ALGORITHMS (the planners run at P = 61), MPI_TEST_ITERATIONS (default
 # 2), MPI_TEST_SMPI=0 to skip SimGrid.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 ps=${MPI_TEST_P:-4 16 61 64}
 blocking_ps=${MPI_TEST_BLOCKING_P:-16 64}
+# dataflow programs (no round barriers): relays (two-stage, four-stage, te-valiant) and direct plans (shift, coloring)
+dataflow_algorithms=${MPI_TEST_DATAFLOW_ALGORITHMS:-two-stage four-stage te-valiant shift coloring}
 iterations=${MPI_TEST_ITERATIONS:-2}
 # At P = 61 only these run (MPI_TEST_P61_ALGORITHMS): linear permutation's circle method, shift and
 # coloring at odd P, two-stage and four-stage on a P that is no square, hierarchical with a partial
@@ -76,7 +79,7 @@ run() { # label, launcher (mpirun|smpirun), np, time limit (s), program dir, exe
     out=$(timeout -k 10 "$limit" mpirun "${mpirun_flags[@]}" -np "$np" "$exe" "$dir" --iterations "$iterations" "$@" 2>&1)
   else
     out=$(timeout -k 10 "$limit" smpirun -np "$np" -platform "$work/smpi/platform.xml" -hostfile "$work/smpi/hosts" \
-      --cfg=smpi/simulate-computation:no --log=root.thres:warning "$smpi_exe" "$dir" --iterations "$iterations" "$@" 2>&1)
+      --cfg=smpi/simulate-computation:no --cfg=smpi/test:0 --log=root.thres:warning "$smpi_exe" "$dir" --iterations "$iterations" "$@" 2>&1)
   fi
   rc=$?
   set -e
@@ -129,6 +132,7 @@ for p in $ps; do
     if [ "$p" = 61 ] && [[ " $odd_p_algorithms " != *" $alg "* ]]; then continue; fi
     variants=nonblocking
     [[ " $blocking_ps " == *" $p "* ]] && variants="nonblocking blocking"
+    [[ " $blocking_ps " == *" $p "* ]] && [[ " $dataflow_algorithms " == *" $alg "* ]] && variants="$variants dataflow"
     for variant in $variants; do
       label="P=$p $alg $variant"
       dir="$work/p$p-$alg"
@@ -190,14 +194,15 @@ if [ "${MPI_TEST_SMPI:-1}" != 0 ] && command -v smpicc >/dev/null && command -v 
   seq 0 15 | sed 's/^/h/' >"$work/smpi/hosts"
   m="$work/smpi/m16.json"
   cli gen pattern1 --p 16 --seed 16 -o "$m"
-  for variant in nonblocking blocking; do
+  for run_spec in two-stage:nonblocking two-stage:blocking two-stage:dataflow four-stage:dataflow shift:dataflow; do
+    alg=${run_spec%%:*} variant=${run_spec#*:}
     rc=0
-    export_program two-stage "$m" "$work/smpi/two-stage-$variant" "$variant" || rc=$?
+    export_program "$alg" "$m" "$work/smpi/$alg-$variant" "$variant" || rc=$?
     if [ "$rc" -ne 0 ]; then
-      fail "SimGrid P=16 two-stage $variant" "planning or export failed" "$(cat "$work/reason")"
+      fail "SimGrid P=16 $alg $variant" "planning or export failed" "$(cat "$work/reason")"
       continue
     fi
-    run "SimGrid smpirun P=16 two-stage $variant + MPI_Alltoallv (simulated times)" smpirun 16 300 "$work/smpi/two-stage-$variant" --baseline
+    run "SimGrid smpirun P=16 $alg $variant + MPI_Alltoallv (simulated times)" smpirun 16 300 "$work/smpi/$alg-$variant" --baseline
   done
 else
   echo "note: SimGrid's smpicc / smpirun not found or MPI_TEST_SMPI=0: the executor was not run under smpirun"

@@ -49,6 +49,7 @@ export { BUFFER_NAMES, OP_KINDS, LAYOUT_FORMS } from "../model/program.js";
 export type {
   Program,
   ProgramVariant,
+  AfterTable,
   OpTable,
   PieceTable,
   RankLayout,

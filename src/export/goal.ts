@@ -1,6 +1,6 @@
 /**
  * GOAL text (LogGOPSim / Schedgen) of a lowered program: per rank its sends, receives and copies, chained with
- * `requires` so the simulation follows the rounds.
+ * `requires` so the simulation follows the rounds (a dataflow program: its own dependencies).
  */
 import type { Program } from "../model/program.js";
 import { AsciiWriter, pieceText } from "../internal/ascii-writer.js";
@@ -69,11 +69,12 @@ const PIECE = 1 << 20;
  * Nonblocking programs: every operation of round k `requires` the join point of the rank's previous
  * round, and the join point of round k is a `calc 0` that `requires` each operation of the round
  * (or the round's only operation): O(operations) dependencies. Blocking programs: each operation
- * `requires` the one before it in program order. Comments only on lines of their own. The header
+ * `requires` the one before it in program order. Dataflow programs: each operation `requires` the
+ * operations it waits for, and nothing else. Comments only on lines of their own. The header
  * is a string, the ranks Buffers of ASCII (about 1 MiB each).
  */
 export function* goalChunks(prog: Program, opts: GoalOptions = {}): Generator<string | Uint8Array, void, undefined> {
-  const { ops, rankStart } = prog;
+  const { ops, rankStart, after } = prog;
   const eb = prog.elementBytes;
   const calcPerByte = numberOpt("export", "calcPerByte", opts.calcPerByte, 0, { min: 0, max: 1e9 });
   const blocking = prog.variant === "blocking";
@@ -119,6 +120,15 @@ export function* goalChunks(prog: Program, opts: GoalOptions = {}): Generator<st
     let prev = 0; // label of the previous join (nonblocking) or operation (blocking); 0: none
     const end = rankStart[r + 1]!;
     let x = rankStart[r]!;
+    if (after !== undefined) {
+      // dataflow: operation x is label x - x0 + 1 and requires exactly the operations it waits for
+      const x0 = x;
+      for (; x < end; x++) {
+        line(x, x - x0 + 1);
+        for (let k = after.start[x]!; k < after.start[x + 1]!; k++) requires(x - x0 + 1, after.op[k]! - x0 + 1);
+        if (w.length >= PIECE) yield w.take();
+      }
+    }
     while (x < end) {
       const round = ops.round[x]!;
       let y = x;

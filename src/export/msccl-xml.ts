@@ -1,6 +1,6 @@
 /**
  * MSCCL-IR XML of a lowered program: uniform chunks, one send and one receive thread block per connection, dependencies
- * across rounds, the runtime parser's limits checked.
+ * across rounds (a dataflow program's own), the runtime parser's limits checked.
  */
 import { exactBytes } from "./exact-number.js";
 import { fail } from "../model/errors.js";
@@ -55,6 +55,8 @@ interface Step {
   deps: Step[];
   index: number;
   hasdep: boolean;
+  /** The program operation the step belongs to. */
+  op: number;
 }
 
 interface Tb {
@@ -248,6 +250,7 @@ function buildThreadBlocks(prog: Program, chunk: number): { tbs: Tb[][]; nchanne
     db: number,
     dof: number,
     n: number,
+    op: number,
   ): Step => ({
     type,
     tb,
@@ -260,6 +263,7 @@ function buildThreadBlocks(prog: Program, chunk: number): { tbs: Tb[][]; nchanne
     deps: [],
     index: -1,
     hasdep: false,
+    op,
   });
   for (let r = 0; r < p; r++) {
     for (let x = rankStart[r]!; x < rankStart[r + 1]!; x++) {
@@ -287,29 +291,48 @@ function buildThreadBlocks(prog: Program, chunk: number): { tbs: Tb[][]; nchanne
           piecesOf(prog, ops.pieceStart[y]!, ops.pieceStart[y + 1]!, chunk),
           maxCnt,
           (sb, so, db, dof, n) => {
-            s.steps.push(mk("s", sendTb[r]!.get(j)!, round, sb, so, db, dof, n));
-            t.steps.push(mk("r", recvTb[j]!.get(r)!, ops.round[y]!, sb, so, db, dof, n));
+            s.steps.push(mk("s", sendTb[r]!.get(j)!, round, sb, so, db, dof, n, x));
+            t.steps.push(mk("r", recvTb[j]!.get(r)!, ops.round[y]!, sb, so, db, dof, n, y));
           },
         );
       } else {
         const split = a + ops.copySplit[x]!;
         const c = tbs[r]![copyTb[r]!]!;
         segments(piecesOf(prog, a, split, chunk), piecesOf(prog, split, b, chunk), maxCnt, (sb, so, db, dof, n) =>
-          c.steps.push(mk("cpy", copyTb[r]!, round, sb, so, db, dof, n)),
+          c.steps.push(mk("cpy", copyTb[r]!, round, sb, so, db, dof, n, x)),
         );
       }
     }
   }
-  for (let r = 0; r < p; r++) addDependencies(tbs[r]!);
+  const keep = prog.after === undefined ? null : (s: Step, d: Step): boolean => waitsFor(prog, s.op, d.op);
+  for (let r = 0; r < p; r++) addDependencies(tbs[r]!, keep);
   return { tbs, nchannels };
+}
+
+/**
+ * Whether operation d is one that operation x of a dataflow program waits for (its `after` list is ascending): a step
+ * of x keeps a data dependency on a step of d only then, so the steps follow the program's own dependencies, refined
+ * to the chunks each step touches.
+ */
+function waitsFor(prog: Program, x: number, d: number): boolean {
+  const { start, op } = prog.after!;
+  let lo = start[x]!,
+    hi = start[x + 1]!;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (op[mid]! < d) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < start[x + 1]! && op[lo] === d;
 }
 
 /**
  * Data dependencies of one rank's steps: a step that reads a chunk depends on the last earlier-round
  * step that wrote it; a step that writes a chunk depends on that writer and on every earlier-round
- * reader since. Steps of one round never depend on each other (the program runs them concurrently).
+ * reader since. Steps of one round never depend on each other (the program runs them concurrently). A dataflow
+ * program's steps keep only the dependencies `keep` allows (those its operations wait for).
  */
-function addDependencies(tbs: Tb[]): void {
+function addDependencies(tbs: Tb[], keep: ((s: Step, d: Step) => boolean) | null): void {
   const all: Step[] = [];
   for (const t of tbs) for (const s of t.steps) all.push(s);
   all.sort((a, b) => a.round - b.round);
@@ -337,7 +360,7 @@ function addDependencies(tbs: Tb[]): void {
       // Keep the latest step per thread block; the step's own block runs in order anyway.
       const latest = new Map<number, Step>();
       for (const d of deps) {
-        if (d.tb === s.tb) continue;
+        if (d.tb === s.tb || (keep !== null && !keep(s, d))) continue;
         const cur = latest.get(d.tb);
         if (cur === undefined || tbs[d.tb]!.steps.indexOf(d) > tbs[d.tb]!.steps.indexOf(cur)) latest.set(d.tb, d);
       }

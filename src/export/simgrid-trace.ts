@@ -1,8 +1,10 @@
 /**
  * SimGrid time-independent traces of a lowered program: one action file per rank (init, rounds of irecv / isend /
- * compute / waitall, or send / recv in program order, finalize) and the index.
+ * compute / waitall, or send / recv in program order, or a dataflow program without dependencies as one round,
+ * finalize) and the index.
  */
 import type { Program } from "../model/program.js";
+import { fail } from "../model/errors.js";
 import { operationBytes } from "./exact-number.js";
 
 /** One file of a multi-file export: its name inside the output directory and its text, in pieces. */
@@ -46,10 +48,12 @@ export function* simgridRankTrace(
   const compute = (x: number): string => `${r} compute ${num(ops.count[x]! * eb * flopsPerByte)}\n`;
   const end = rankStart[r + 1]!;
   let x = rankStart[r]!;
+  // a dataflow program without dependencies (checkSimgridVariant) is one round: everything posted, one waitall
+  const flat = prog.variant === "dataflow";
   while (x < end) {
     const round = ops.round[x]!;
     let y = x;
-    while (y < end && ops.round[y] === round) y++;
+    while (y < end && (flat || ops.round[y] === round)) y++;
     if (blocking) {
       for (let z = x; z < y; z++) {
         const k = ops.kind[z]!;
@@ -96,8 +100,25 @@ export function simgridIndex(p: number): string {
   return s;
 }
 
-/** Every trace file of the program (rank files, then the index). */
+/**
+ * Refuses a dataflow program with dependencies: SimGrid 3.32's trace replay runs each rank's actions in file order,
+ * and its `wait` names one request (`wait <src> <dst> <tag>`; no waitany or waitsome), so an operation cannot be
+ * posted when whichever of its rank's requests completes first; only a dataflow program without dependencies (a
+ * direct plan: every operation posted at once, one waitall) is expressed exactly.
+ */
+export function checkSimgridVariant(prog: Program): void {
+  if (prog.variant !== "dataflow" || prog.after === undefined || prog.after.op.length === 0) return;
+  throw fail(
+    "export",
+    "UNSUPPORTED",
+    `simgrid: the dataflow program of ${prog.algorithm} has ${prog.after.op.length} dependencies, which SimGrid's trace replay cannot express (actions run in file order, a wait names one request): run it with the executor under smpirun (runtimes/executor, docs/runtimes.md), or export the nonblocking variant`,
+    { field: "variant" },
+  );
+}
+
+/** Every trace file of the program (rank files, then the index); refuses what checkSimgridVariant refuses. */
 export function simgridTraceFiles(prog: Program, opts: SimgridTraceOptions = {}): ExportedFile[] {
+  checkSimgridVariant(prog);
   const files: ExportedFile[] = [];
   for (let r = 0; r < prog.p; r++)
     files.push({ name: simgridRankFileName(r), pieces: () => simgridRankTrace(prog, r, opts) });

@@ -7,7 +7,7 @@ import { dirname, isAbsolute, join, sep } from "node:path";
 import { fail } from "../model/errors.js";
 import { checkMemory } from "../model/memory-budget.js";
 import { memoryBudgetOf } from "../host/memory.js";
-import type { OpTable, PieceTable, Program, ProgramVariant, RankLayout } from "../model/program.js";
+import type { AfterTable, OpTable, PieceTable, Program, ProgramVariant, RankLayout } from "../model/program.js";
 import type { JsonValue } from "../model/schedule.js";
 import { fsError } from "./file-output.js";
 import { validateWithSchema } from "./json-schema.js";
@@ -20,7 +20,8 @@ const MODULE = "program";
 export const MAX_PROGRAM_BYTES = 256 * 1024 * 1024;
 
 type Piece = [string, number, number];
-type Op = [number, string, number, number, number, Piece[]] | [number, "copy", number, Piece[], Piece[]];
+type Op =
+  [number, string, number, number, number, Piece[], number[]?] | [number, "copy", number, Piece[], Piece[], number[]?];
 interface RankDoc {
   rank: number;
   sendPeers?: number[];
@@ -239,10 +240,10 @@ function checkRankBlocks(rd: RankDoc, path: string, file: string): void {
 }
 
 /**
- * Checks a rank's operations: rounds in order and below `rounds`, peers, and pieces inside the buffers summing to the
- * count.
+ * Checks a rank's operations: rounds in order and below `rounds`, peers, pieces inside the buffers summing to the
+ * count, and (dataflow) the earlier operations each waits for.
  */
-function checkRankOps(rd: RankDoc, path: string, file: string, p: number, rounds: number): void {
+function checkRankOps(rd: RankDoc, path: string, file: string, p: number, rounds: number, dataflow: boolean): void {
   const r = rd.rank;
   const sizes = [rd.sendSize, rd.recvSize, rd.scratch];
   const checkPieces = (pcs: Piece[], at: string, want: number): void => {
@@ -257,6 +258,22 @@ function checkRankOps(rd: RankDoc, path: string, file: string, p: number, rounds
   let last = 0;
   rd.ops.forEach((op, x) => {
     const at = `${path}/ops/${x}`;
+    const afterAt = op[1] === "copy" ? 5 : 6;
+    const after = op[afterAt] as number[] | undefined;
+    if ((after !== undefined) !== dataflow)
+      bad(
+        file,
+        `${at}`,
+        dataflow
+          ? "has no list of the operations it waits for (a dataflow program gives one to every operation)"
+          : "lists operations it waits for, which only a dataflow program does",
+      );
+    after?.forEach((d, k) => {
+      if (d >= x)
+        bad(file, `${at}/${afterAt}/${k}`, `waits for operation ${d}, which is not an earlier one of rank ${r}`);
+      if (k > 0 && d <= after[k - 1]!)
+        bad(file, `${at}/${afterAt}/${k}`, `= ${d} is not above the operation before it, ${after[k - 1]}`);
+    });
     if (op[0] >= rounds) bad(file, `${at}/0`, `round ${op[0]} is not below rounds = ${rounds}`);
     if (op[0] < last) bad(file, `${at}/0`, `round ${op[0]} comes after round ${last}`);
     last = op[0];
@@ -280,15 +297,22 @@ function checkRankOps(rd: RankDoc, path: string, file: string, p: number, rounds
 function buildColumns(
   byRank: readonly RankDoc[],
   p: number,
-): { rankStart: Uint32Array; ops: OpTable; pieces: PieceTable } {
+  dataflow: boolean,
+): { rankStart: Uint32Array; ops: OpTable; pieces: PieceTable; after?: AfterTable } {
   const rankStart = new Uint32Array(p + 1);
   let nOps = 0,
-    nPieces = 0;
+    nPieces = 0,
+    nAfter = 0;
   for (const rd of byRank) {
     nOps += rd.ops.length;
-    for (const op of rd.ops)
+    for (const op of rd.ops) {
       nPieces += op[1] === "copy" ? (op[3] as Piece[]).length + (op[4] as Piece[]).length : (op[5] as Piece[]).length;
+      if (dataflow) nAfter += (op[op[1] === "copy" ? 5 : 6] as number[]).length;
+    }
   }
+  const afterStart = new Uint32Array(dataflow ? nOps + 1 : 0),
+    afterOp = new Uint32Array(nAfter);
+  let a = 0;
   const rank = new Uint32Array(nOps),
     round = new Uint32Array(nOps),
     kind = new Uint8Array(nOps),
@@ -316,6 +340,10 @@ function buildColumns(
       count[x] = op[1] === "copy" ? op[2] : (op[4] as number);
       copySplit[x] = op[1] === "copy" ? lists[0]!.length : 0;
       pieceStart[x] = q;
+      if (dataflow) {
+        afterStart[x] = a;
+        for (const d of op[op[1] === "copy" ? 5 : 6] as number[]) afterOp[a++] = rankStart[r]! + d;
+      }
       for (const list of lists)
         for (const [b, off, cnt] of list) {
           buffer[q] = BUF_CODE[b]!;
@@ -327,10 +355,12 @@ function buildColumns(
   }
   rankStart[p] = x;
   pieceStart[x] = q;
+  if (dataflow) afterStart[x] = a;
   return {
     rankStart,
     ops: { rank, round, kind, peer, tag, count, pieceStart, copySplit },
     pieces: { buffer, offset, count: pcount },
+    ...(dataflow ? { after: { start: afterStart, op: afterOp } } : {}),
   };
 }
 
@@ -352,11 +382,11 @@ function assemble(head: Doc, parts: { doc: Doc; file: string }[], maxMemory: num
       ranks.push(rd.rank);
       byRank.push(rd);
       checkRankBlocks(rd, path, file);
-      checkRankOps(rd, path, file, p, rounds);
+      checkRankOps(rd, path, file, p, rounds, head.variant === "dataflow");
     });
   }
   const layout = layoutOf(byRank, p, peerForm, maxMemory);
-  const { rankStart, ops, pieces } = buildColumns(byRank, p);
+  const { rankStart, ops, pieces, after } = buildColumns(byRank, p, head.variant === "dataflow");
   const program: Program = {
     p,
     algorithm: head.algorithm,
@@ -370,6 +400,7 @@ function assemble(head: Doc, parts: { doc: Doc; file: string }[], maxMemory: num
     rankStart,
     ops,
     pieces,
+    ...(after === undefined ? {} : { after }),
   };
   return { program, ranks };
 }

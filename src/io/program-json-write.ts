@@ -87,7 +87,7 @@ function* rankPieces(
   pieceSize: number,
   progress: ProgressCallback | null,
 ): Generator<Uint8Array, void, undefined> {
-  const { p, ops, layout } = prog;
+  const { p, ops, layout, after } = prog;
   const w = new AsciiWriter(pieceSize + 4096);
   const tick = progressTicker(progress, ranks.length);
   w.text('"ranks":[');
@@ -124,6 +124,15 @@ function* rankPieces(
         w.num(ops.count[x]!);
         w.char(0x2c);
         pieces(w, prog, a, e);
+      }
+      if (after !== undefined) {
+        // the operations x waits for, as indices in its rank's list
+        w.text(",[");
+        for (let k = after.start[x]!; k < after.start[x + 1]!; k++) {
+          if (k > after.start[x]!) w.char(0x2c);
+          w.num(after.op[k]! - x0);
+        }
+        w.char(0x5d);
       }
       w.char(0x5d);
       if (w.length >= pieceSize) yield w.take();

@@ -3,3 +3,4 @@ export { lowerSchedule, type LowerOptions, type LowerResult } from "./lower-sche
 export { TAG_LIMIT } from "./emit.js";
 export type { DisplacementOptions } from "./layout.js";
 export { relayPeak } from "./relay-peak.js";
+export { dataflowAfter, dataflowProgram, scratchWithoutReuse } from "./dataflow.js";

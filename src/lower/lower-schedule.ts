@@ -7,6 +7,7 @@ import { checkMadeFor, type CommMatrix } from "../model/matrix.js";
 import type { Program, ProgramVariant } from "../model/program.js";
 import type { Schedule } from "../model/schedule.js";
 import { checkProgress, progressPhases, type ProgressCallback } from "../model/progress.js";
+import { dataflowProgram } from "./dataflow.js";
 import { emitOps } from "./emit.js";
 import { bufferLayout, type DisplacementOptions } from "./layout.js";
 import { directMessages, groupTransfers } from "./messages.js";
@@ -15,7 +16,10 @@ import { checkSchedule } from "../model/schedule-check.js";
 
 /** Options of lowerSchedule: the variant and, optionally, the caller's displacements. */
 export interface LowerOptions extends DisplacementOptions {
-  /** "nonblocking" (default) or "blocking" (each round ordered in matchings of ranks). */
+  /**
+   * "nonblocking" (default), "blocking" (each round ordered in matchings of ranks) or "dataflow" (the nonblocking
+   * operations with their dependencies, no round barriers).
+   */
   readonly variant?: ProgramVariant;
   /**
    * Called now and then while lowering: `done` of `total` thousandths of the work (the layout, the messages, the
@@ -51,8 +55,8 @@ export function lowerSchedule(m: CommMatrix, s: Schedule, opts: LowerOptions = {
     throw fail("lower", "MISMATCH", `the schedule is for P = ${s.p}, the matrix has P = ${m.p}`, { field: "p" });
   if (s.matrixDigest !== "") checkMadeFor(m, s, "the schedule", "lower");
   const variant = opts.variant ?? "nonblocking";
-  if (variant !== "nonblocking" && variant !== "blocking")
-    throw fail("lower", "BAD_OPTION", `variant must be nonblocking or blocking, got ${String(variant)}`, {
+  if (variant !== "nonblocking" && variant !== "blocking" && variant !== "dataflow")
+    throw fail("lower", "BAD_OPTION", `variant must be nonblocking, blocking or dataflow, got ${String(variant)}`, {
       field: "variant",
     });
   const { p } = m;
@@ -74,21 +78,22 @@ export function lowerSchedule(m: CommMatrix, s: Schedule, opts: LowerOptions = {
     ({ msgs, scratchSize, scratchPeak } = payloadMessages(p, s, g, layout, progress.phase(2)));
   }
   const rounds = s.stepCount > 0 ? s.stepCount : msgs.n > 0 ? 1 : 0;
-  const e = emitOps(msgs, p, rounds, variant, layout, progress.phase(3));
-  const program: Program = {
+  const e = emitOps(msgs, p, rounds, variant === "blocking" ? "blocking" : "nonblocking", layout, progress.phase(3));
+  const lowered: Program = {
     p,
     algorithm: s.algorithm,
     params: s.params,
     seed: s.seed,
     elementBytes: s.elementBytes,
     matrixDigest: s.matrixDigest,
-    variant,
+    variant: variant === "blocking" ? "blocking" : "nonblocking",
     rounds,
     layout: { ...layout, scratchSize },
     rankStart: e.rankStart,
     ops: e.ops,
     pieces: e.pieces,
   };
+  const program = variant === "dataflow" ? dataflowProgram(lowered) : lowered;
   progress.end();
   return { program, scratchPeak, maxClasses: e.maxClasses };
 }

@@ -19,9 +19,21 @@ export const OP_KINDS: readonly OpKind[] = ["send", "recv", "copy"];
  * How a rank's operations may be executed. "nonblocking": within a round every operation is posted
  * at once (MPI_Irecv / MPI_Isend, then MPI_Waitall). "blocking": each rank executes its operations
  * in program order with blocking calls; the lowering orders them so that no rank waits forever
- * under rendezvous sends.
+ * under rendezvous sends. "dataflow": the nonblocking program's operations, each posted as soon as
+ * the operations of its rank it waits for (Program.after) have completed; no round barriers.
  */
-export type ProgramVariant = "nonblocking" | "blocking";
+export type ProgramVariant = "nonblocking" | "blocking" | "dataflow";
+
+/**
+ * The dependencies of a dataflow program, compressed by operation: operation x waits for operations
+ * op[start[x]] .. op[start[x + 1] - 1] (program-wide indices, ascending), all earlier operations of
+ * its own rank.
+ */
+export interface AfterTable {
+  /** n + 1 offsets into `op` for n operations. */
+  readonly start: Uint32Array;
+  readonly op: Uint32Array;
+}
 
 /**
  * Buffer pieces: piece k is elements offset .. offset+count-1 of buffer `buffer` (a BufferName
@@ -104,4 +116,6 @@ export interface Program extends ScheduleHeader {
   readonly rankStart: Uint32Array;
   readonly ops: OpTable;
   readonly pieces: PieceTable;
+  /** The dependencies of a dataflow program (present exactly when `variant` is "dataflow"). */
+  readonly after?: AfterTable;
 }

@@ -75,7 +75,7 @@ describe("commplan export", () => {
     );
     expect(v.code).toBe(2);
     expect(v.err).toMatch(
-      /^commplan: error: option '--variant <v>' argument 'eager' is invalid\. Allowed choices are nonblocking, blocking\./,
+      /^commplan: error: option '--variant <v>' argument 'eager' is invalid\. Allowed choices are nonblocking, blocking, dataflow\./,
     );
     expect(v.err.trim().split("\n")).toHaveLength(1);
   });

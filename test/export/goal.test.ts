@@ -1,4 +1,4 @@
-// GOAL export: an independent grammar checker (every line parsed, labels defined before use, sends and receives matched) and an execution of the dependencies with rendezvous messages, for every planner and both variants.
+// GOAL export: an independent grammar checker (every line parsed, labels defined before use, sends and receives matched) and an execution of the dependencies with rendezvous messages, for every planner and every variant.
 import { describe, expect, it } from "vitest";
 import { goalText } from "../../src/export/goal.js";
 import { everyPlannerCase } from "./export-cases.js";
@@ -121,7 +121,7 @@ function execute(ranks: GoalOp[][]): number {
 }
 
 describe("GOAL export", () => {
-  for (const variant of ["nonblocking", "blocking"] as const) {
+  for (const variant of ["nonblocking", "blocking", "dataflow"] as const) {
     it(`every planner, P = 16, ${variant}: parses, all messages match, the dependencies run to the end, O(ops) requires`, () => {
       const cases = everyPlannerCase(16, variant);
       expect(cases.length).toBeGreaterThanOrEqual(15);
@@ -137,7 +137,9 @@ describe("GOAL export", () => {
             deps += o.requires.length + o.irequires.length;
           }
         }
-        expect(deps, planner).toBeLessThanOrEqual(2 * ops);
+        // dataflow: exactly the program's own dependencies; the other variants: O(ops) round joins
+        if (variant === "dataflow") expect(deps, planner).toBe(prog.after!.op.length);
+        else expect(deps, planner).toBeLessThanOrEqual(2 * ops);
         const messages = prog.ops.kind.filter((k) => k !== 2).length;
         expect(ranks.flat().filter((o) => o.kind !== "calc").length, planner).toBe(messages);
       }

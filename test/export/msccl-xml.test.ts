@@ -184,7 +184,7 @@ function runThreadBlocks(gpus: XmlNode[], input: (g: number, c: number) => strin
 }
 
 describe("MSCCL-IR export", () => {
-  for (const variant of ["nonblocking", "blocking"] as const) {
+  for (const variant of ["nonblocking", "blocking", "dataflow"] as const) {
     it(`every planner, P = 8 and 9, ${variant}: well-formed, within the limits, runs in order and lands every chunk (or refused naming a limit)`, () => {
       const written = new Set<string>();
       for (const { planner, m, prog } of [...everyPlannerCase(8, variant, 4), ...everyPlannerCase(9, variant, 4)]) {

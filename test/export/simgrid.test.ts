@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { CliIo } from "../../src/cli/io.js";
 import { main } from "../../src/cli/main.js";
 import { simgridHostfile, simgridLinkParams, simgridPlatformXml } from "../../src/export/simgrid-platform.js";
-import { simgridIndex, simgridRankTrace } from "../../src/export/simgrid-trace.js";
+import { simgridIndex, simgridRankTrace, simgridTraceFiles } from "../../src/export/simgrid-trace.js";
 import { findMachine } from "../../src/machines/presets.js";
 import { everyPlannerCase } from "./export-cases.js";
 
@@ -54,6 +54,29 @@ describe("SimGrid traces", () => {
       }
     });
   }
+  it("dataflow: a program without dependencies is one round (every operation posted, one waitall); one with dependencies is refused", () => {
+    const cases = everyPlannerCase(8, "dataflow");
+    const direct = cases.filter((c) => c.prog.after!.op.length === 0);
+    const relayed = cases.filter((c) => c.prog.after!.op.length > 0);
+    expect(direct.map((c) => c.planner)).toEqual(expect.arrayContaining(["shift", "coloring", "linear-permutation"]));
+    expect(relayed.map((c) => c.planner)).toEqual(expect.arrayContaining(["two-stage", "four-stage"]));
+    for (const { planner, prog } of direct) {
+      expect(simgridTraceFiles(prog).length, planner).toBe(prog.p + 1);
+      for (let r = 0; r < prog.p; r++) {
+        const lines = traceLines(prog, r);
+        const messages = lines.filter((l) => / i(send|recv) /.test(l)).length;
+        expect(messages, `${planner}: rank ${r}`).toBe(
+          Array.from(prog.ops.kind.subarray(prog.rankStart[r]!, prog.rankStart[r + 1]!)).filter((k) => k !== 2).length,
+        );
+        expect(lines.filter((l) => l.endsWith(" waitall")).length).toBe(messages > 0 ? 1 : 0);
+      }
+    }
+    for (const { planner, prog } of relayed)
+      expect(() => simgridTraceFiles(prog), planner).toThrow(
+        /^export: simgrid: the dataflow program of .* has \d+ dependencies, which SimGrid's trace replay cannot express .*run it with the executor under smpirun/,
+      );
+  });
+
   it("copies are compute actions of t_m x host speed flops per byte, or nothing", () => {
     const { prog } = everyPlannerCase(8, "nonblocking").find((c) => c.planner === "four-stage")!;
     const copies = Array.from(prog.ops.kind).filter((k) => k === 2).length;

@@ -1,4 +1,4 @@
-// Every planner's lowered program passes the verifier's independent program checks (src/verifier/program), both variants.
+// Every planner's lowered program passes the verifier's independent program checks (src/verifier/program), every variant.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { lowerSchedule } from "../../src/lower/index.js";
@@ -12,7 +12,7 @@ const elementsOf = (m: CommMatrix): number => m.data.reduce((a, b) => a + b, 0);
 
 describe("lowered programs pass the program checks", () => {
   for (const planner of PLANNERS) {
-    it(`${planner.name}: payload plans, nonblocking and blocking`, () => {
+    it(`${planner.name}: payload plans, nonblocking, blocking and dataflow`, () => {
       let lowered = 0;
       fc.assert(
         fc.property(
@@ -27,7 +27,7 @@ describe("lowered programs pass the program checks", () => {
               if (isCommplanError(e) && (e.code === "UNSUPPORTED" || e.code === "BAD_OPTION")) return;
               throw e;
             }
-            for (const variant of ["nonblocking", "blocking"] as const) {
+            for (const variant of ["nonblocking", "blocking", "dataflow"] as const) {
               const report = verifyProgram(m, lowerSchedule(m, s, { variant }).program);
               expect(
                 report.checks.filter((c) => c.holds === false).map((c) => `${c.id}: ${c.witness}`),

@@ -26,7 +26,7 @@ import { fmt, intOption, SCHEDULE_ARGUMENT_HELP, writingBar } from "../io.js";
 import { withProgress, withProgressAsync } from "../progress.js";
 import { JSON_SUMMARY_HELP, printJson, refuseJsonOnStdout, writtenBytes } from "./json-summary.js";
 
-const VARIANTS: readonly ProgramVariant[] = ["nonblocking", "blocking"];
+const VARIANTS: readonly ProgramVariant[] = ["nonblocking", "blocking", "dataflow"];
 
 /** The flag of each option only some formats take. */
 const EXPORT_FLAGS: { readonly [name in ExportOptionName]: string } = {
@@ -77,7 +77,7 @@ export function registerExport(
     .addOption(
       new Option(
         "--variant <v>",
-        "nonblocking (post a round at once) or blocking (ordered for blocking rendezvous sends)",
+        "nonblocking (post a round at once), blocking (ordered for blocking rendezvous sends) or dataflow (each operation posted once the operations it waits for are done: no round barriers)",
       )
         .choices(VARIANTS)
         .default("nonblocking"),

@@ -23,7 +23,7 @@ export interface ExecutionChecks {
   readonly reads: Check;
   readonly once: Check;
   readonly scratch: Check;
-  /** Nonblocking programs only. */
+  /** Nonblocking programs only (dataflow programs have checkDataflowOrder). */
   readonly races: Check | null;
 }
 
@@ -36,7 +36,7 @@ const IN_FLIGHT = -1;
  * memory O(slots + the largest round's sends)). Nonblocking: round by round; within a round each
  * rank handles its operations in program order: a copy takes effect when reached, a send reads its
  * pieces when posted, a receive writes its pieces when the round completes (after every rank has
- * posted). Blocking: in the completion order of the rendezvous run (a send is read and its
+ * posted). Blocking and dataflow: in the completion order of the run (a send is read and its
  * receive written at the rendezvous). Unmatched operations move nothing.
  */
 export function executeProgram(
@@ -48,7 +48,7 @@ export function executeProgram(
 ): ExecutionChecks {
   const { ops } = prog;
   const n = ops.rank.length,
-    blocking = prog.variant === "blocking";
+    blocking = prog.variant !== "nonblocking";
   const ex = startExecution(m, prog, codes, blocking);
   let maxOp = 0;
   for (let x = 0; x < n; x++) maxOp = Math.max(maxOp, ops.count[x]!);
@@ -60,7 +60,7 @@ export function executeProgram(
   const { wrong, witness } = scanReceiveBuffers(m, prog, codes, ex.base, ex.content);
   const deliveryWitness =
     witness !== null && blocking && run.stuck > 0
-      ? `${witness} (the blocking execution stopped at a deadlock)`
+      ? `${witness} (the ${prog.variant} execution stopped at a deadlock)`
       : witness;
   const delivery = check(
     "program-delivery",

@@ -6,6 +6,7 @@ import { matrixCols, matrixRows, type CommMatrix, type MatrixCols, type MatrixRo
 import { slotCount, slotPeer, slotStart } from "../../model/layout-slots.js";
 import { BUFFER_NAMES, OP_KINDS, type PeerIndex, type Program, type RankLayout } from "../../model/program.js";
 import { check, type Check } from "../report.js";
+import { afterProblem } from "./dataflow.js";
 import { describeOp, PROGRAM_SOURCE } from "./describe.js";
 import { counted } from "../../internal/plural.js";
 import { columnProblem } from "../../model/schedule-check.js";
@@ -22,8 +23,8 @@ export function checkProgramWellFormed(m: CommMatrix, prog: Program): Check {
   const { ops, pieces, layout } = prog;
   const shape = typesProblem(prog);
   if (shape !== null) return bad(shape);
-  if (prog.variant !== "nonblocking" && prog.variant !== "blocking")
-    return bad(`variant '${String(prog.variant)}' is neither nonblocking nor blocking`);
+  if (prog.variant !== "nonblocking" && prog.variant !== "blocking" && prog.variant !== "dataflow")
+    return bad(`variant '${String(prog.variant)}' is not nonblocking, blocking or dataflow`);
   if (!(Number.isInteger(prog.rounds) && prog.rounds >= 0))
     return bad(`rounds = ${prog.rounds} is not a non-negative integer`);
   const n = ops.rank.length;
@@ -107,6 +108,8 @@ export function checkProgramWellFormed(m: CommMatrix, prog: Program): Check {
       checkDispls(layout.recvPeers, p, r, layout.recvCounts, layout.recvDispls, layout.recvSize[r]!, "recv");
     if (w !== null) return bad(w);
   }
+  const aw = afterProblem(prog);
+  if (aw !== null) return bad(aw);
   return check("program-well-formed", TITLE, PROGRAM_SOURCE, true);
 }
 

@@ -1,6 +1,6 @@
 /**
  * verifyProgram: the program checks (well-formed, matching, delivery by execution, reads of written slots, each message
- * moved once, scratch safety, races, deadlock freedom) of a lowered schedule.
+ * moved once, scratch safety, races or, dataflow, sufficient dependencies, deadlock freedom) of a lowered schedule.
  */
 import { fail } from "../../model/errors.js";
 import { checkMadeFor, type CommMatrix } from "../../model/matrix.js";
@@ -10,6 +10,7 @@ import { elementCodes } from "./describe.js";
 import { executeProgram } from "./execute.js";
 import { matchOps } from "./matching.js";
 import { checkProgramWellFormed } from "./program-well-formed.js";
+import { checkDataflowDeadlock, checkDataflowOrder, runDataflow } from "./dataflow.js";
 import { checkDeadlock, runRendezvous } from "./rendezvous.js";
 
 /** Options of the program checks. */
@@ -55,6 +56,13 @@ export function verifyProgram(m: CommMatrix, prog: Program, opts: ProgramVerifyO
 
   const matching = matchOps(prog);
   checks.push(matching.check);
+  if (prog.variant === "dataflow") {
+    const run = runDataflow(prog, matching.partner);
+    const executed = executeProgram(m, prog, elementCodes(m), matching.partner, run);
+    checks.push(executed.delivery, executed.reads, executed.once, executed.scratch);
+    checks.push(checkDataflowOrder(prog), checkDataflowDeadlock(prog, run));
+    return makeReport(prog.algorithm, prog.p, checks);
+  }
   const run = runRendezvous(prog, matching.partner);
   const executed = executeProgram(m, prog, elementCodes(m), matching.partner, run);
   checks.push(executed.delivery, executed.reads, executed.once, executed.scratch);
