@@ -9,7 +9,7 @@ import { EventHeap } from "../sim/heap.js";
 import { overheadUs } from "../runtime/overhead.js";
 import type { RuntimeModel } from "../runtime/runtime-model.js";
 import { R_COPY, R_RECV, R_SEND, type ReplayOps } from "./replay-ops.js";
-import { MaxMinSolver } from "./weighted-max-min.js";
+import { LmmSystem } from "./lmm-system.js";
 
 /** What a program replay gives. */
 export interface ProgramReplayResult {
@@ -28,9 +28,13 @@ export interface ProgramReplayResult {
 /** The engine's options: the network the ranks run on (rank r on host r), the runtime, the copy cost. */
 export interface ReplayEngineOptions {
   readonly network: NetworkRoutes;
+  /** 1 for the network's FATPIPE links (each flow may use the whole bandwidth); default none. */
+  readonly fatpipe?: Uint8Array;
   readonly runtime: RuntimeModel;
   /** CPU time of a copied byte (us), used when the runtime charges copies. */
   readonly copyUsPerByte: number;
+  /** Reproduce SimGrid's selective update of the max-min system (default true); false: exact max-min at each change. */
+  readonly selectiveUpdate?: boolean;
 }
 
 const EV_CPU = 0,
@@ -39,10 +43,12 @@ const JOB_POST = 0,
   JOB_OR = 1;
 /** Lmm's penalty (us) of a route without latency: SimGrid gives such a flow the penalty 1 (second). */
 const ZERO_LATENCY_PENALTY_US = 1e6;
+/** Events this close (us) happen at once: SimGrid's surf/precision (1e-9 s). */
+const SAME_TIME_US = 1e-3;
 
 /** Replays `ops` on the network and runtime of `o`; throws a one-line error on an unmatched message or a deadlock. */
 export function replayProgramOps(ops: ReplayOps, o: ReplayEngineOptions): ProgramReplayResult {
-  const { p, rankStart, kind, peer, tag, bytes, blocking, waitPrefix, depStart, deps } = ops;
+  const { p, rankStart, kind, peer, bytes, blocking, waitPrefix, depStart, deps } = ops;
   const net = o.network;
   const rt = o.runtime;
   if (net.hosts < p)
@@ -79,8 +85,35 @@ export function replayProgramOps(ops: ReplayOps, o: ReplayEngineOptions): Progra
     latSum[x] = lat;
     weight[x] = 1 / (lat > 0 ? lat : ZERO_LATENCY_PENALTY_US);
   }
-  const solver = new MaxMinSolver(net.links);
+  const lmm = new LmmSystem(
+    {
+      links: net.links,
+      bandwidth: net.bandwidth,
+      fatpipe: o.fatpipe ?? new Uint8Array(net.links),
+      routeStart,
+      routeLinks,
+      weight,
+    },
+    o.selectiveUpdate ?? true,
+  );
+  // events: heap ids are sequence numbers (ties go first-in first-out, as SimGrid's action heap), payload beside
   const heap = new EventHeap(1024);
+  let evKind = new Uint8Array(1024),
+    evArg = new Int32Array(1024),
+    seq = 0;
+  const schedule = (t: number, k: number, arg: number): void => {
+    if (seq === evKind.length) {
+      const a = new Uint8Array(seq * 2),
+        b = new Int32Array(seq * 2);
+      a.set(evKind);
+      b.set(evArg);
+      evKind = a;
+      evArg = b;
+    }
+    evKind[seq] = k;
+    evArg[seq] = arg;
+    heap.push(t, seq++);
+  };
   const posted = new Uint8Array(n),
     complete = new Uint8Array(n);
   const rem = new Float64Array(n),
@@ -88,7 +121,6 @@ export function replayProgramOps(ops: ReplayOps, o: ReplayEngineOptions): Progra
   const active = new Int32Array(Math.max(1, messages)),
     activePos = new Int32Array(n);
   let nActive = 0,
-    dirty = false,
     now = 0,
     events = 0,
     recomputes = 0;
@@ -97,10 +129,21 @@ export function replayProgramOps(ops: ReplayOps, o: ReplayEngineOptions): Progra
   const cpuBusy = new Uint8Array(p),
     jobKind = new Uint8Array(p),
     jobOp = new Int32Array(p),
+    pendingPost = new Int32Array(p).fill(-1),
     inFlight = new Int32Array(p);
   const finish = new Float64Array(p).fill(NaN);
   const orQueue: number[][] = Array.from({ length: p }, () => []);
   const startQueue: number[][] = Array.from({ length: p }, () => []);
+  // the actors to run at the current time, in rounds (one operation each per round, as SimGrid's simcalls)
+  let runQ = new Int32Array(p),
+    nextQ = new Int32Array(p);
+  let nRun = 0;
+  const queued = new Uint8Array(p);
+  const wake = (r: number): void => {
+    if (queued[r]) return;
+    queued[r] = 1;
+    runQ[nRun++] = r;
+  };
   const eager = (x: number): boolean => bytes[x]! < rt.eagerBytes;
 
   const cpuCost = (x: number): number => {
@@ -114,13 +157,14 @@ export function replayProgramOps(ops: ReplayOps, o: ReplayEngineOptions): Progra
   };
   const activate = (s: number): void => {
     rem[s] = bytes[s]! + rt.envelopeBytes;
+    rate[s] = 0;
     activePos[s] = nActive;
     active[nActive++] = s;
-    dirty = true;
+    lmm.enable(s);
   };
   const begin = (s: number, t: number): void => {
     inFlight[opRank[s]!]!++;
-    if (latSum[s]! > 0) heap.push(t + latSum[s]!, s * 2 + EV_ACTIVATE);
+    if (latSum[s]! > 0) schedule(t + latSum[s]!, EV_ACTIVATE, s);
     else activate(s);
   };
   const match = (s: number, t: number): void => {
@@ -141,44 +185,51 @@ export function replayProgramOps(ops: ReplayOps, o: ReplayEngineOptions): Progra
     for (let j = depStart[k]!; j < depStart[k + 1]!; j++) if (deps[j] === x) return true;
     return false;
   };
-  const step = (r: number, t: number): void => {
-    const end = rankStart[r + 1]!;
-    while (cpuBusy[r] === 0 && Number.isNaN(finish[r]!)) {
-      const k = ptr[r]!;
-      const need = k < end ? waitPrefix[k]! : end;
-      let d = doneUpTo[r]!;
-      while (d < end && complete[d]) d++;
-      doneUpTo[r] = d;
-      let ok = d >= need;
-      if (ok && k < end) for (let j = depStart[k]!; j < depStart[k + 1]! && ok; j++) ok = complete[deps[j]!] === 1;
-      if (!ok) {
-        // the rank waits: it pays the receive overhead of an arrived eager message it waits for
-        const q = orQueue[r]!;
-        let i = 0;
-        while (i < q.length && !(q[i]! < need || (k < end && inDeps(k, q[i]!)))) i++;
-        if (i === q.length) return;
-        const x = q.splice(i, 1)[0]!;
-        cpuBusy[r] = 1;
-        jobKind[r] = JOB_OR;
-        jobOp[r] = x;
-        heap.push(t + overheadUs(rt.recvOverhead, bytes[x]!), r * 2 + EV_CPU);
-        return;
-      }
-      if (k === end) {
-        finish[r] = t;
-        return;
-      }
-      ptr[r] = k + 1;
-      const c = cpuCost(k);
-      if (c > 0) {
-        cpuBusy[r] = 1;
-        jobKind[r] = JOB_POST;
-        jobOp[r] = k;
-        heap.push(t + c, r * 2 + EV_CPU);
-        return;
-      }
-      post(k, t);
+  const cpuJob = (r: number, k: number, x: number, t: number): void => {
+    cpuBusy[r] = 1;
+    jobKind[r] = k;
+    jobOp[r] = x;
+    schedule(t, EV_CPU, r);
+  };
+  /** One turn of rank r's actor at t: true when it did an operation and runs again in the next round. */
+  const turn = (r: number, t: number): boolean => {
+    if (!Number.isNaN(finish[r]!) || cpuBusy[r] === 1) return false;
+    if (pendingPost[r]! >= 0) {
+      post(pendingPost[r]!, t);
+      pendingPost[r] = -1;
+      return true;
     }
+    const end = rankStart[r + 1]!;
+    const k = ptr[r]!;
+    const need = k < end ? waitPrefix[k]! : end;
+    let d = doneUpTo[r]!;
+    while (d < end && complete[d]) d++;
+    doneUpTo[r] = d;
+    let ok = d >= need;
+    if (ok && k < end) for (let j = depStart[k]!; j < depStart[k + 1]! && ok; j++) ok = complete[deps[j]!] === 1;
+    if (!ok) {
+      // the rank waits: it pays the receive overhead of an arrived eager message it waits for
+      const q = orQueue[r]!;
+      let i = 0;
+      while (i < q.length && !(q[i]! < need || (k < end && inDeps(k, q[i]!)))) i++;
+      if (i < q.length) {
+        const x = q.splice(i, 1)[0]!;
+        cpuJob(r, JOB_OR, x, t + overheadUs(rt.recvOverhead, bytes[x]!));
+      }
+      return false;
+    }
+    if (k === end) {
+      finish[r] = t;
+      return false;
+    }
+    ptr[r] = k + 1;
+    const c = cpuCost(k);
+    if (c > 0) {
+      cpuJob(r, JOB_POST, k, t + c);
+      return false;
+    }
+    post(k, t);
+    return true;
   };
   const transferDone = (s: number, t: number): void => {
     const r = opRank[s]!;
@@ -190,16 +241,28 @@ export function replayProgramOps(ops: ReplayOps, o: ReplayEngineOptions): Progra
       rv = opRank[v]!;
     if (eager(s) && overheadUs(rt.recvOverhead, bytes[v]!) > 0) orQueue[rv]!.push(v);
     else complete[v] = 1;
-    step(r, t);
-    step(rv, t);
+    wake(r);
+    wake(rv);
+  };
+  const runActors = (t: number): void => {
+    while (nRun > 0) {
+      const m = nRun;
+      [runQ, nextQ] = [nextQ, runQ];
+      nRun = 0;
+      for (let i = 0; i < m; i++) queued[nextQ[i]!] = 0;
+      for (let i = 0; i < m; i++) {
+        const r = nextQ[i]!;
+        if (turn(r, t)) wake(r);
+      }
+    }
   };
 
-  for (let r = 0; r < p; r++) step(r, 0);
+  for (let r = 0; r < p; r++) wake(r);
+  runActors(0);
   const doneList: number[] = [];
   for (;;) {
-    if (dirty) {
-      solver.solve({ flows: active, nFlows: nActive, routeStart, routeLinks, weight, bandwidth: net.bandwidth }, rate);
-      dirty = false;
+    if (lmm.modified) {
+      lmm.solve(rate);
       recomputes++;
     }
     let tf = Infinity;
@@ -219,34 +282,36 @@ export function replayProgramOps(ops: ReplayOps, o: ReplayEngineOptions): Progra
     doneList.length = 0;
     for (let i = 0; i < nActive; i++) {
       const f = active[i]!;
-      rem[f] = rem[f]! - rate[f]! * dt;
-      if (rem[f]! <= 1e-9 * (bytes[f]! + rt.envelopeBytes)) doneList.push(f);
+      const r = rate[f]!;
+      rem[f] = rem[f]! - r * dt;
+      if (r > 0 && rem[f]! <= r * SAME_TIME_US) doneList.push(f);
     }
+    while (heap.size > 0 && heap.topTime() <= now + SAME_TIME_US) {
+      const id = heap.topId();
+      heap.pop();
+      events++;
+      const x = evArg[id]!;
+      if (evKind[id] === EV_ACTIVATE) activate(x);
+      else {
+        cpuBusy[x] = 0;
+        const j = jobOp[x]!;
+        if (jobKind[x] === JOB_POST) pendingPost[x] = j;
+        else complete[j] = 1;
+        wake(x);
+      }
+    }
+    doneList.sort((a, b) => a - b);
     for (const f of doneList) {
       const i = activePos[f]!,
         last = active[--nActive]!;
       active[i] = last;
       activePos[last] = i;
-      dirty = true;
-    }
-    for (const f of doneList) {
+      rem[f] = 0;
+      lmm.free(f);
       events++;
       transferDone(f, now);
     }
-    while (heap.size > 0 && heap.topTime() <= now) {
-      const id = heap.topId();
-      heap.pop();
-      events++;
-      const x = id >> 1;
-      if ((id & 1) === EV_ACTIVATE) activate(x);
-      else {
-        cpuBusy[x] = 0;
-        const j = jobOp[x]!;
-        if (jobKind[x] === JOB_POST) post(j, now);
-        else complete[j] = 1;
-        step(x, now);
-      }
-    }
+    runActors(now);
   }
   let makespan = 0;
   for (let r = 0; r < p; r++) {

@@ -4,7 +4,7 @@ import type { MachineModel } from "../../model/machine.js";
 import type { NetworkRoutes } from "../../model/network.js";
 import type { Program } from "../../model/program.js";
 import { findRuntimeModel, type RuntimeModel } from "../runtime/runtime-model.js";
-import { flatClusterRoutes } from "./cluster-network.js";
+import { flatClusterNetwork } from "./cluster-network.js";
 import { replayProgramOps, type ProgramReplayResult } from "./replay-engine.js";
 import { replayOpsOf } from "./replay-ops.js";
 
@@ -16,6 +16,8 @@ export interface ProgramReplayOptions {
   readonly runtime?: RuntimeModel | string;
   /** The network (rank r on host r). Default: the machine's flat SimGrid cluster. */
   readonly network?: NetworkRoutes;
+  /** Reproduce SimGrid's selective update of the max-min system (default true); false: exact max-min. */
+  readonly selectiveUpdate?: boolean;
 }
 
 /** Replays `prog` (either variant) as SMPI runs its trace on the network; times in microseconds. */
@@ -28,6 +30,12 @@ export function replayProgram(prog: Program, opts: ProgramReplayOptions): Progra
       "BAD_OPTION",
       `program replay: runtime ${runtime.name} has a negative threshold or envelope, or maxInFlight < 1`,
     );
-  const network = opts.network ?? flatClusterRoutes(prog.p, opts.machine);
-  return replayProgramOps(replayOpsOf(prog), { network, runtime, copyUsPerByte: opts.machine.tm });
+  const cluster = opts.network === undefined ? flatClusterNetwork(prog.p, opts.machine) : null;
+  return replayProgramOps(replayOpsOf(prog), {
+    network: cluster?.routes ?? opts.network!,
+    ...(cluster ? { fatpipe: cluster.fatpipe } : {}),
+    runtime,
+    copyUsPerByte: opts.machine.tm,
+    ...(opts.selectiveUpdate === undefined ? {} : { selectiveUpdate: opts.selectiveUpdate }),
+  });
 }
