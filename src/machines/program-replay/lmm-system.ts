@@ -40,13 +40,10 @@ export class LmmSystem {
   private readonly remaining: Float64Array;
   private readonly usage: Float64Array;
   private readonly unfixed: Int32Array;
-  private readonly ver: Int32Array;
   private readonly fixedAt: Int32Array;
-  private readonly seenAt: Int32Array;
   private epoch = 0;
   private hKey: Float64Array = new Float64Array(64);
   private hLink: Int32Array = new Int32Array(64);
-  private hVer: Int32Array = new Int32Array(64);
   private hSize = 0;
   /** Whether anything changed since the last solve. */
   modified = false;
@@ -71,9 +68,7 @@ export class LmmSystem {
     this.remaining = new Float64Array(L);
     this.usage = new Float64Array(L);
     this.unfixed = new Int32Array(L);
-    this.ver = new Int32Array(L);
     this.fixedAt = new Int32Array(F);
-    this.seenAt = new Int32Array(F);
   }
 
   /** Flow f's latency has elapsed: it joins its links (first in their lists) and marks them modified. */
@@ -142,9 +137,11 @@ export class LmmSystem {
 
   /**
    * Solves the marked links (every link of an enabled flow without selective update): the enabled flows on them get
-   * their weighted max-min rates in `rate` (links not marked do not limit them); other flows keep theirs.
+   * their weighted max-min rates in `rate` (links not marked do not limit them), and their ids in `touched` (the
+   * count is returned); other flows keep theirs.
    */
-  solve(rate: Float64Array): void {
+  solve(rate: Float64Array, touched: Int32Array): number {
+    let nTouched = 0;
     const { bandwidth, fatpipe, weight, routeStart, routeLinks } = this.net;
     if (!this.selective) {
       for (let l = 0; l < this.net.links; l++) if (this.head[l] !== NONE && !this.inM[l]) this.mark(l);
@@ -157,28 +154,33 @@ export class LmmSystem {
       remaining[c] = bandwidth[c]!;
       usage[c] = 0;
       unfixed[c] = 0;
-      this.ver[c] = 0;
       for (let e = this.head[c]!; e !== NONE; e = this.next[e]!) {
         const f = this.entryFlow[e]!;
-        this.seenAt[f] = ep;
         unfixed[c]!++;
         if (fatpipe[c]) usage[c] = Math.max(usage[c]!, weight[f]!);
         else usage[c]! += weight[f]!;
       }
-      if (unfixed[c]! > 0) this.push(remaining[c]! / usage[c]!, c, 0);
+      if (unfixed[c]! > 0) this.push(remaining[c]! / usage[c]!, c);
     }
+    // A link's share only grows as flows elsewhere are fixed, so its heap entry is a lower bound: a popped link whose
+    // share grew goes back with its current share (fewer pushes than one per fixed flow and link).
     while (this.hSize > 0) {
-      const share = this.hKey[0]!,
-        c = this.hLink[0]!,
-        v = this.hVer[0]!;
+      const key = this.hKey[0]!,
+        c = this.hLink[0]!;
       this.pop();
-      if (v !== this.ver[c] || unfixed[c]! === 0) continue;
+      if (unfixed[c]! === 0) continue;
+      const share = fatpipe[c] ? key : usage[c]! > 0 ? remaining[c]! / usage[c]! : Infinity;
+      if (share > key) {
+        this.push(share, c);
+        continue;
+      }
       for (let e = this.head[c]!; e !== NONE; e = this.next[e]!) {
         const f = this.entryFlow[e]!;
         if (this.fixedAt[f] === ep) continue;
         this.fixedAt[f] = ep;
         const r = share * weight[f]!;
         rate[f] = r;
+        touched[nTouched++] = f;
         for (let k = routeStart[f]!; k < routeStart[f + 1]!; k++) {
           const c2 = routeLinks[k]!;
           if (!this.inM[c2]) continue;
@@ -187,10 +189,6 @@ export class LmmSystem {
             remaining[c2] = Math.max(0, remaining[c2]! - r);
             usage[c2]! -= weight[f]!;
           }
-          if (c2 !== c && unfixed[c2]! > 0) {
-            this.ver[c2]!++;
-            this.push(usage[c2]! > 0 ? remaining[c2]! / usage[c2]! : Infinity, c2, this.ver[c2]!);
-          }
         }
       }
     }
@@ -198,20 +196,18 @@ export class LmmSystem {
     this.nM = 0;
     this.visit++;
     this.modified = false;
+    return nTouched;
   }
 
-  private push(key: number, link: number, ver: number): void {
+  private push(key: number, link: number): void {
     if (this.hSize === this.hKey.length) {
       const n = this.hKey.length * 2;
       const k = new Float64Array(n),
-        l = new Int32Array(n),
-        v = new Int32Array(n);
+        l = new Int32Array(n);
       k.set(this.hKey);
       l.set(this.hLink);
-      v.set(this.hVer);
       this.hKey = k;
       this.hLink = l;
-      this.hVer = v;
     }
     let i = this.hSize++;
     while (i > 0) {
@@ -219,20 +215,17 @@ export class LmmSystem {
       if (this.hKey[up]! < key || (this.hKey[up] === key && this.hLink[up]! <= link)) break;
       this.hKey[i] = this.hKey[up]!;
       this.hLink[i] = this.hLink[up]!;
-      this.hVer[i] = this.hVer[up]!;
       i = up;
     }
     this.hKey[i] = key;
     this.hLink[i] = link;
-    this.hVer[i] = ver;
   }
 
   private pop(): void {
     const n = --this.hSize;
     if (n === 0) return;
     const key = this.hKey[n]!,
-      link = this.hLink[n]!,
-      ver = this.hVer[n]!;
+      link = this.hLink[n]!;
     let i = 0;
     for (;;) {
       let c = 2 * i + 1;
@@ -243,11 +236,9 @@ export class LmmSystem {
       if (key < this.hKey[c]! || (key === this.hKey[c] && link <= this.hLink[c]!)) break;
       this.hKey[i] = this.hKey[c]!;
       this.hLink[i] = this.hLink[c]!;
-      this.hVer[i] = this.hVer[c]!;
       i = c;
     }
     this.hKey[i] = key;
     this.hLink[i] = link;
-    this.hVer[i] = ver;
   }
 }

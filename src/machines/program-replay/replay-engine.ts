@@ -8,7 +8,7 @@ import type { NetworkRoutes } from "../../model/network.js";
 import { EventHeap } from "../sim/heap.js";
 import { overheadUs } from "../runtime/overhead.js";
 import type { RuntimeModel } from "../runtime/runtime-model.js";
-import { R_COPY, R_RECV, R_SEND, type ReplayOps } from "./replay-ops.js";
+import type { ReplayOps } from "./replay-ops.js";
 import { LmmSystem } from "./lmm-system.js";
 
 /** What a program replay gives. */
@@ -37,6 +37,10 @@ export interface ReplayEngineOptions {
   readonly selectiveUpdate?: boolean;
 }
 
+/** Operation kinds (ReplayOps' codes), local to keep the hot loops free of module bindings. */
+const SEND = 0,
+  RECV = 1,
+  COPY = 2;
 const EV_CPU = 0,
   EV_ACTIVATE = 1;
 const JOB_POST = 0,
@@ -64,7 +68,7 @@ export function replayProgramOps(ops: ReplayOps, o: ReplayEngineOptions): Progra
   let total = 0;
   for (let x = 0; x < n; x++) {
     routeStart[x] = total;
-    if (kind[x] === R_SEND) total += net.route(opRank[x]!, peer[x]!, out);
+    if (kind[x] === SEND) total += net.route(opRank[x]!, peer[x]!, out);
   }
   routeStart[n] = total;
   const routeLinks = new Int32Array(total);
@@ -73,7 +77,7 @@ export function replayProgramOps(ops: ReplayOps, o: ReplayEngineOptions): Progra
   let messages = 0,
     eagerMessages = 0;
   for (let x = 0; x < n; x++) {
-    if (kind[x] !== R_SEND) continue;
+    if (kind[x] !== SEND) continue;
     messages++;
     if (bytes[x]! < rt.eagerBytes) eagerMessages++;
     const k = net.route(opRank[x]!, peer[x]!, out);
@@ -118,10 +122,15 @@ export function replayProgramOps(ops: ReplayOps, o: ReplayEngineOptions): Progra
     complete = new Uint8Array(n);
   const rem = new Float64Array(n),
     rate = new Float64Array(n);
-  const active = new Int32Array(Math.max(1, messages)),
-    activePos = new Int32Array(n);
-  let nActive = 0,
-    now = 0,
+  const isActive = new Uint8Array(n);
+  // flow f drains rate[f] from rem[f] bytes left at upd[f]; its completion is due[f], kept in a heap of its own
+  // (a rate change pushes a new entry; an entry whose time is no longer due[f] is stale)
+  const upd = new Float64Array(n),
+    due = new Float64Array(n).fill(Infinity),
+    newRate = new Float64Array(n),
+    touched = new Int32Array(Math.max(1, messages));
+  const dueHeap = new EventHeap(1024);
+  let now = 0,
     events = 0,
     recomputes = 0;
   const ptr = Int32Array.from(rankStart.subarray(0, p));
@@ -148,18 +157,18 @@ export function replayProgramOps(ops: ReplayOps, o: ReplayEngineOptions): Progra
 
   const cpuCost = (x: number): number => {
     const k = kind[x];
-    if (k === R_SEND) {
+    if (k === SEND) {
       if (blocking[x]) return eager(x) ? overheadUs(rt.sendOverhead, bytes[x]!) : 0;
       return overheadUs(rt.isendOverhead, bytes[x]!);
     }
-    if (k === R_COPY) return rt.copies ? bytes[x]! * o.copyUsPerByte : 0;
+    if (k === COPY) return rt.copies ? bytes[x]! * o.copyUsPerByte : 0;
     return 0;
   };
   const activate = (s: number): void => {
     rem[s] = bytes[s]! + rt.envelopeBytes;
     rate[s] = 0;
-    activePos[s] = nActive;
-    active[nActive++] = s;
+    upd[s] = now;
+    isActive[s] = 1;
     lmm.enable(s);
   };
   const begin = (s: number, t: number): void => {
@@ -175,8 +184,8 @@ export function replayProgramOps(ops: ReplayOps, o: ReplayEngineOptions): Progra
   const post = (x: number, t: number): void => {
     posted[x] = 1;
     const k = kind[x];
-    if (k === R_COPY) complete[x] = 1;
-    else if (k === R_SEND) {
+    if (k === COPY) complete[x] = 1;
+    else if (k === SEND) {
       if (eager(x)) complete[x] = 1;
       if (posted[partner[x]!]) match(x, t);
     } else if (posted[partner[x]!]) match(partner[x]!, t);
@@ -247,7 +256,9 @@ export function replayProgramOps(ops: ReplayOps, o: ReplayEngineOptions): Progra
   const runActors = (t: number): void => {
     while (nRun > 0) {
       const m = nRun;
-      [runQ, nextQ] = [nextQ, runQ];
+      const swap = runQ;
+      runQ = nextQ;
+      nextQ = swap;
       nRun = 0;
       for (let i = 0; i < m; i++) queued[nextQ[i]!] = 0;
       for (let i = 0; i < m; i++) {
@@ -260,31 +271,38 @@ export function replayProgramOps(ops: ReplayOps, o: ReplayEngineOptions): Progra
   for (let r = 0; r < p; r++) wake(r);
   runActors(0);
   const doneList: number[] = [];
+  const liveTop = (): number => {
+    while (dueHeap.size > 0) {
+      const f = dueHeap.topId();
+      if (isActive[f] === 1 && dueHeap.topTime() === due[f]) return dueHeap.topTime();
+      dueHeap.pop();
+    }
+    return Infinity;
+  };
   for (;;) {
     if (lmm.modified) {
-      lmm.solve(rate);
+      const m = lmm.solve(newRate, touched);
       recomputes++;
-    }
-    let tf = Infinity;
-    for (let i = 0; i < nActive; i++) {
-      const f = active[i]!;
-      const r = rate[f]!;
-      if (r > 0) {
-        const tt = rem[f]! / r;
-        if (tt < tf) tf = tt;
+      for (let i = 0; i < m; i++) {
+        const f = touched[i]!;
+        const r = newRate[f]!;
+        if (r === rate[f]) continue;
+        rem[f] = rem[f]! - rate[f]! * (now - upd[f]!);
+        upd[f] = now;
+        rate[f] = r;
+        due[f] = r > 0 ? now + rem[f]! / r : Infinity;
+        if (r > 0) dueHeap.push(due[f]!, f);
       }
     }
+    const tf = liveTop();
     const th = heap.size > 0 ? heap.topTime() : Infinity;
     if (tf === Infinity && th === Infinity) break;
-    const tNext = Math.min(now + tf, th);
-    const dt = tNext - now;
-    now = tNext;
+    now = Math.min(tf, th);
     doneList.length = 0;
-    for (let i = 0; i < nActive; i++) {
-      const f = active[i]!;
-      const r = rate[f]!;
-      rem[f] = rem[f]! - r * dt;
-      if (r > 0 && rem[f]! <= r * SAME_TIME_US) doneList.push(f);
+    while (liveTop() <= now + SAME_TIME_US) {
+      doneList.push(dueHeap.topId());
+      isActive[dueHeap.topId()] = 0;
+      dueHeap.pop();
     }
     while (heap.size > 0 && heap.topTime() <= now + SAME_TIME_US) {
       const id = heap.topId();
@@ -302,10 +320,6 @@ export function replayProgramOps(ops: ReplayOps, o: ReplayEngineOptions): Progra
     }
     doneList.sort((a, b) => a - b);
     for (const f of doneList) {
-      const i = activePos[f]!,
-        last = active[--nActive]!;
-      active[i] = last;
-      activePos[last] = i;
       rem[f] = 0;
       lmm.free(f);
       events++;
@@ -319,7 +333,7 @@ export function replayProgramOps(ops: ReplayOps, o: ReplayEngineOptions): Progra
       const k = ptr[r]!;
       const what =
         k < rankStart[r + 1]!
-          ? `before its operation ${k - rankStart[r]!} (${["send to", "recv from", "copy"][kind[k]!]} ${kind[k] === R_COPY ? "" : peer[k]})`
+          ? `before its operation ${k - rankStart[r]!} (${["send to", "recv from", "copy"][kind[k]!]} ${kind[k] === COPY ? "" : peer[k]})`
           : "in its final wait";
       throw fail("machines", "BAD_INPUT", `program replay: deadlock: rank ${r} waits forever ${what.trim()}`);
     }
@@ -330,48 +344,96 @@ export function replayProgramOps(ops: ReplayOps, o: ReplayEngineOptions): Progra
 
 /** partner[x]: the receive of send x and the send of receive x, matched in order per (source, destination, tag). */
 function matchMessages(ops: ReplayOps, opRank: Int32Array): Int32Array {
-  const { kind, peer, tag, p } = ops;
+  const { kind, peer, tag, p, bytes } = ops;
   const n = kind.length;
   const partner = new Int32Array(n).fill(-1);
-  const sends = new Map<string, number[]>();
-  const key = (s: number, d: number, g: number): string => `${s},${d},${g}`;
+  // sends and receives sorted by (source, destination, tag, program order): the k-th of each pair up
+  const src = new Int32Array(n),
+    dst = new Int32Array(n);
+  let ns = 0,
+    nr = 0;
   for (let x = 0; x < n; x++) {
-    if (kind[x] !== R_SEND) continue;
-    if (peer[x]! >= p || peer[x] === opRank[x])
-      throw fail("machines", "BAD_INPUT", `program replay: rank ${opRank[x]} sends to ${peer[x]}, not another rank`);
-    const k = key(opRank[x]!, peer[x]!, tag[x]!);
-    const l = sends.get(k);
-    if (l === undefined) sends.set(k, [x]);
-    else l.push(x);
+    const k = kind[x];
+    if (k === SEND) {
+      if (peer[x]! >= p || peer[x] === opRank[x])
+        throw fail("machines", "BAD_INPUT", `program replay: rank ${opRank[x]} sends to ${peer[x]}, not another rank`);
+      src[x] = opRank[x]!;
+      dst[x] = peer[x]!;
+      ns++;
+    } else if (k === RECV) {
+      if (peer[x]! >= p || peer[x] === opRank[x])
+        throw fail(
+          "machines",
+          "BAD_INPUT",
+          `program replay: rank ${opRank[x]} receives from ${peer[x]}, not another rank`,
+        );
+      src[x] = peer[x]!;
+      dst[x] = opRank[x]!;
+      nr++;
+    }
   }
-  const used = new Map<string, number>();
+  const sends = new Int32Array(ns),
+    recvs = new Int32Array(nr);
+  ns = nr = 0;
   for (let x = 0; x < n; x++) {
-    if (kind[x] !== R_RECV) continue;
-    const k = key(peer[x]!, opRank[x]!, tag[x]!);
-    const i = used.get(k) ?? 0;
-    const s = sends.get(k)?.[i];
-    if (s === undefined)
-      throw fail(
-        "machines",
-        "BAD_INPUT",
-        `program replay: rank ${opRank[x]} receives from ${peer[x]} (tag ${tag[x]}) a message that is never sent`,
-      );
-    if (ops.bytes[s] !== ops.bytes[x])
-      throw fail(
-        "machines",
-        "BAD_INPUT",
-        `program replay: rank ${peer[x]} sends ${ops.bytes[s]} bytes to ${opRank[x]} (tag ${tag[x]}), which receives ${ops.bytes[x]}`,
-      );
-    used.set(k, i + 1);
-    partner[x] = s;
-    partner[s] = x;
+    if (kind[x] === SEND) sends[ns++] = x;
+    else if (kind[x] === RECV) recvs[nr++] = x;
   }
-  for (let x = 0; x < n; x++)
-    if (kind[x] === R_SEND && partner[x]! < 0)
+  const cmp = (a: number, b: number): number => src[a]! - src[b]! || dst[a]! - dst[b]! || tag[a]! - tag[b]!;
+  sortByKey(sends, src, dst, tag, p, cmp);
+  sortByKey(recvs, src, dst, tag, p, cmp);
+  const describe = (x: number): string =>
+    kind[x] === SEND
+      ? `rank ${opRank[x]} sends to ${peer[x]} (tag ${tag[x]}) a message that is never received`
+      : `rank ${opRank[x]} receives from ${peer[x]} (tag ${tag[x]}) a message that is never sent`;
+  let i = 0,
+    j = 0;
+  while (i < ns || j < nr) {
+    const s = i < ns ? sends[i]! : -1,
+      v = j < nr ? recvs[j]! : -1;
+    if (s < 0 || (v >= 0 && cmp(v, s) < 0)) throw fail("machines", "BAD_INPUT", `program replay: ${describe(v)}`);
+    if (v < 0 || cmp(s, v) < 0) throw fail("machines", "BAD_INPUT", `program replay: ${describe(s)}`);
+    if (bytes[s] !== bytes[v])
       throw fail(
         "machines",
         "BAD_INPUT",
-        `program replay: rank ${opRank[x]} sends to ${peer[x]} (tag ${tag[x]}) a message that is never received`,
+        `program replay: rank ${opRank[s]} sends ${bytes[s]} bytes to ${opRank[v]} (tag ${tag[s]}), which receives ${bytes[v]}`,
       );
+    partner[s] = v;
+    partner[v] = s;
+    i++;
+    j++;
+  }
   return partner;
+}
+
+/**
+ * Sorts operation ids by (source, destination, tag, id): as packed numbers when (source, destination, tag, id) fit
+ * in 2^53 (a typed-array numeric sort), else with the comparator and the id.
+ */
+function sortByKey(
+  ids: Int32Array,
+  src: Int32Array,
+  dst: Int32Array,
+  tag: Uint32Array,
+  p: number,
+  cmp: (a: number, b: number) => number,
+): void {
+  let maxTag = 0,
+    maxId = 0;
+  for (let i = 0; i < ids.length; i++) {
+    maxTag = Math.max(maxTag, tag[ids[i]!]!);
+    maxId = Math.max(maxId, ids[i]!);
+  }
+  const T = maxTag + 1,
+    N = maxId + 1;
+  if (p * p * T * N < 2 ** 53) {
+    const packed = new Float64Array(ids.length);
+    for (let i = 0; i < ids.length; i++) {
+      const x = ids[i]!;
+      packed[i] = ((src[x]! * p + dst[x]!) * T + tag[x]!) * N + x;
+    }
+    packed.sort();
+    for (let i = 0; i < ids.length; i++) ids[i] = packed[i]! % N;
+  } else ids.sort((a, b) => cmp(a, b) || a - b);
 }
