@@ -45,6 +45,7 @@ import type { CliContext } from "../context.js";
 import { withProgress } from "../progress.js";
 import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions, numberOption, table, writeTextTarget } from "../io.js";
 import { counted } from "../../internal/plural.js";
+import { inputProblem, programFlagProblem, runProgramReplay, RUNTIME_HELP } from "./simulate-program.js";
 
 interface SimulateFlags extends NetworkFlags {
   machine: string;
@@ -75,6 +76,8 @@ interface SimulateFlags extends NetworkFlags {
   /** false with --no-stage-barriers. */
   stageBarriers?: boolean;
   linkSvg?: string;
+  program?: string;
+  runtime?: string;
 }
 
 /** The largest --envelope accepted (bytes). */
@@ -446,7 +449,10 @@ const ENVELOPE_HELP = "bytes added to every network message, e.g. 16 as SMPI (de
 export function registerSimulate(program: Command, ctx: CliContext): void {
   program
     .command("simulate")
-    .argument("<input>", "schedule file, JSON or Arrow (or, with --protocol, a matrix file); - for stdin (JSON)")
+    .argument(
+      "[input]",
+      "schedule file, JSON or Arrow (or, with --protocol, a matrix file); - for stdin (JSON); none with --program",
+    )
     .description(
       "replay a schedule on the event-driven simulated machine (or run the AC / DRS_N protocol on a matrix): makespan, per-node times, node-contention factor, timeline; with --network, link contention and the hottest links",
     )
@@ -515,7 +521,47 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
     .option("--busy-measure", "drs-n: 000's first improvement (busy destinations say for how long)")
     .option("--early-go-ahead", "drs-n: 000's second improvement (go-ahead when the current receive is about to end)")
     .option("--inquiry <us>", "drs-n: time of one test-and-set inquiry in us (default 2 T_s, at least 0.001)")
-    .action(async (input: string, o: SimulateFlags) => {
+    .option(
+      "--program <file>",
+      "replay a lowered program (commplan.program/v1 document, index.json or split directory) as SMPI runs the reference executor's trace: per-message overheads, eager and rendezvous sends, max-min link sharing (docs/simulator.md, Program replay)",
+    )
+    .option("--runtime <name>", RUNTIME_HELP)
+    .action(async (arg: string | undefined, o: SimulateFlags) => {
+      const missing = inputProblem(arg, o.program);
+      if (missing !== null) throw missing;
+      if (o.program !== undefined) {
+        const problem = programFlagProblem([
+          ["--mode", o.mode !== undefined],
+          ["--lockstep", o.lockstep !== undefined],
+          ["--ports", o.ports !== undefined],
+          ["--topology", o.topology !== undefined],
+          ["--buffers", o.buffers !== undefined],
+          ["--send-waits", o.sendWaits !== undefined],
+          ["--recv-order", o.recvOrder !== undefined],
+          ["--port-sharing", o.portSharing !== undefined],
+          ["--link-svg", o.linkSvg !== undefined],
+          ["--no-link-factor", o.linkFactor === false],
+          ["--no-stage-barriers", o.stageBarriers === false],
+          ["--barrier", o.barrier !== undefined],
+          ["--envelope", o.envelope !== undefined],
+          ["--data", o.data !== undefined],
+          ["--matrix", o.matrix !== undefined],
+          ["--element-bytes", o.elementBytes !== undefined],
+          ["--trace", o.trace !== undefined],
+          ["--svg", o.svg !== undefined],
+          ["--protocol", o.protocol !== undefined],
+          ["--realised", o.realised !== undefined],
+          ["--generate-recv", o.generateRecv !== undefined],
+          ["--busy-measure", o.busyMeasure !== undefined],
+          ["--early-go-ahead", o.earlyGoAhead !== undefined],
+          ["--inquiry", o.inquiry !== undefined],
+        ]);
+        if (problem !== null) throw bad("program", problem);
+        runProgramReplay(o.program, o, ctx);
+        return;
+      }
+      if (o.runtime !== undefined) throw bad("runtime", "--runtime goes with --program (a lowered program to replay)");
+      const input = arg!;
       checkFlags(o);
       await refuseOutputOntoInput(
         "simulate",

@@ -86,9 +86,17 @@ export function findRuntimeModel(name: string): RuntimeModel {
   return m;
 }
 
+/** SimGrid's network model flags that the replay reproduces (CM02, no cross traffic, no TCP window bound). */
+export const SMPI_MODEL_CFG: readonly string[] = Object.freeze([
+  "--cfg=network/model:CM02",
+  "--cfg=network/crosstraffic:0",
+  "--cfg=network/TCP-gamma:0",
+  "--cfg=smpi/wtime:0",
+]);
+
 /** What a bench or test passes smpirun to reproduce a runtime model on a machine's flat cluster. */
 export interface SmpiConfig {
-  /** The `--cfg=...` flags (beside docs/runtimes.md's CM02 flags). */
+  /** The `--cfg=...` flags: the CM02 network model of docs/runtimes.md, then the runtime's own. */
   readonly cfg: readonly string[];
   /** The cluster's link latency (us): a route crosses two, so T_s / 2. */
   readonly linkLatencyUs: number;
@@ -98,7 +106,7 @@ export interface SmpiConfig {
 
 /** The SMPI configuration of `model` on `machine` (flags and the flat cluster's link parameters). */
 export function smpiConfigOf(model: RuntimeModel, machine: MachineModel): SmpiConfig {
-  const cfg = [`--cfg=smpi/send-is-detached-thresh:${model.eagerBytes}`];
+  const cfg = [...SMPI_MODEL_CFG, `--cfg=smpi/send-is-detached-thresh:${model.eagerBytes}`];
   const add = (key: string, o: Overhead): void => {
     if (o.length > 0) cfg.push(`--cfg=smpi/${key}:${smpiOverheadText(o)}`);
   };
@@ -111,4 +119,16 @@ export function smpiConfigOf(model: RuntimeModel, machine: MachineModel): SmpiCo
 /** A copy of `model` with other fields (e.g. a rendezvous-only run: `{ eagerBytes: 0 }`). */
 export function withRuntime(model: RuntimeModel, change: Partial<RuntimeModel>): RuntimeModel {
   return { ...model, ...change };
+}
+
+/** The runtime models that go with `machine` (the generic ones and those made for it), with their SMPI configuration. */
+export function runtimeModelsFor(
+  machine: MachineModel,
+): readonly { readonly name: string; readonly title: string; readonly source: string; readonly smpi: SmpiConfig }[] {
+  return RUNTIME_MODELS.filter((m) => m.machine === "" || m.machine === machine.name).map((m) => ({
+    name: m.name,
+    title: m.title,
+    source: m.source,
+    smpi: smpiConfigOf(m, machine),
+  }));
 }
