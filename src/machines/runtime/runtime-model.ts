@@ -121,7 +121,7 @@ export function withRuntime(model: RuntimeModel, change: Partial<RuntimeModel>):
   return { ...model, ...change };
 }
 
-/** The runtime models that go with `machine` (the generic ones and those made for it), with their SMPI configuration. */
+/** The runtime models that go with `machine` (the generic ones and those made for it) and their SMPI configuration. */
 export function runtimeModelsFor(
   machine: MachineModel,
 ): readonly { readonly name: string; readonly title: string; readonly source: string; readonly smpi: SmpiConfig }[] {
