@@ -13,6 +13,7 @@ import { benchHeadlines } from "./headlines.js";
 import { fourStageBench } from "./four-stage.js";
 import { lowerBench, lowerPayloadBench } from "./lower.js";
 import { permutationBench } from "./permutation.js";
+import { programReplayBench } from "./program-replay.js";
 import { railCrossoverBench } from "./rail-crossover.js";
 import { rankingsBench } from "./rankings.js";
 import { simgridBench } from "./simgrid.js";
@@ -34,6 +35,7 @@ const benches: [string, () => string | Promise<string>][] = [
   ["flow-network", () => flowNetworkBench(log)],
   ["simgrid", () => simgridBench(log)],
   ["simgrid-fidelity", () => simgridFidelityBench(log)],
+  ["program-replay", () => programReplayBench(log)],
   ["topology-simgrid", () => topologySimgridBench(log)],
   ["rail-crossover", () => railCrossoverBench(log)],
   ["lower", () => lowerBench(log)],

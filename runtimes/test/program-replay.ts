@@ -106,7 +106,7 @@ export function scheduleOf(m: CommMatrix, name: string): Schedule {
   return name === "linear" ? linearSchedule(m) : plan(m, name, { payload: true });
 }
 
-/** Runs one case in a fresh directory under `root`: SMPI and the replay. */
+/** Runs one case in a fresh directory under `root`: SMPI once, the replay `replayRuns` times (its best wall time). */
 export function runCase(
   root: string,
   label: string,
@@ -114,15 +114,21 @@ export function runCase(
   machine: MachineModel,
   network: NetworkChoice,
   runtime: RuntimeModel,
+  replayRuns = 1,
 ): FidelityRow {
   const dir = mkdtempSync(join(root, "case-"));
   try {
     const routes = writeCase(prog, machine, network, dir);
     const s = smpiReplay(dir, prog.p, smpiConfigOf(runtime, machine).cfg);
-    const t0 = performance.now();
-    const r = replayProgram(prog, { machine, runtime, ...(network === "flat" ? {} : { network: routes }) });
-    const replayWallMs = performance.now() - t0;
-    return { label, smpiUs: s.us, predictedUs: r.makespanUs, smpiWallMs: s.wallMs, replayWallMs, problem: s.problem };
+    let replayWallMs = Infinity,
+      predictedUs = NaN;
+    for (let k = 0; k < replayRuns; k++) {
+      const t0 = performance.now();
+      const r = replayProgram(prog, { machine, runtime, ...(network === "flat" ? {} : { network: routes }) });
+      replayWallMs = Math.min(replayWallMs, performance.now() - t0);
+      predictedUs = r.makespanUs;
+    }
+    return { label, smpiUs: s.us, predictedUs, smpiWallMs: s.wallMs, replayWallMs, problem: s.problem };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
