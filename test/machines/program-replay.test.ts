@@ -7,13 +7,7 @@ import { flatClusterNetwork } from "../../src/machines/program-replay/cluster-ne
 import { replayProgramOps } from "../../src/machines/program-replay/replay-engine.js";
 import { replayOpsOf, type ReplayOps } from "../../src/machines/program-replay/replay-ops.js";
 import { replayProgram } from "../../src/machines/program-replay/replay-program.js";
-import {
-  flatOverhead,
-  NO_OVERHEAD,
-  overheadUs,
-  parseOverhead,
-  smpiOverheadText,
-} from "../../src/machines/runtime/overhead.js";
+import { NO_OVERHEAD, overheadUs, parseOverhead, smpiOverheadText } from "../../src/machines/runtime/overhead.js";
 import {
   findRuntimeModel,
   RUNTIME_MODELS,
@@ -148,7 +142,9 @@ describe("program replay engine", () => {
     expect(run(1000, 65536)[0]).toBeCloseTo(copy + 2 * m, 9);
     expect(run(1000, 0)[0]).toBeCloseTo(copy + 2 * m, 9);
   });
+});
 
+describe("program replay: links shared as SimGrid's lmm shares them", () => {
   it("flows share a link in proportion to 1 / (their route's latency), as CM02's penalty", () => {
     // host 0 sends 1 MB to hosts 1 and 2 over a shared link 0 (100 bytes/us); the routes' latencies are 1 and 3 us
     const net = network(
@@ -203,6 +199,10 @@ describe("program replay engine", () => {
     const tA = 1016 / 6250;
     expect(run(true)).toBeCloseTo(0.3 + tA + (20016 - 18750 * tA) / 6250, 9);
   });
+});
+
+describe("program replay: errors and dependencies", () => {
+  const { routes, fatpipe } = flatClusterNetwork(2, machine);
 
   it("refuses a message that is never received and reports a deadlock", () => {
     const lone = roundOps(2, [[0, 0, 1, 10]]);

@@ -2,6 +2,7 @@
  * commplan simulate --program: a lowered program (a document or a split directory) replayed as SMPI runs its trace, on
  * a runtime model and the machine's flat cluster or a --network topology.
  */
+import { Option } from "commander";
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { readProgramJson } from "../../io/program-json-read.js";
@@ -25,18 +26,79 @@ export interface ProgramReplayFlags {
 /** The default runtime model of --program. */
 export const DEFAULT_RUNTIME = "smpi";
 
-/** --runtime's help. */
-export const RUNTIME_HELP = `with --program: the runtime model, ${RUNTIME_MODELS.map((m) => m.name).join(" or ")} (default ${DEFAULT_RUNTIME}; 'commplan machines --json' lists them with their SMPI configuration)`;
+/** `--program <file>`. */
+export const PROGRAM_OPTION = new Option(
+  "--program <file>",
+  "replay a lowered program (commplan.program/v1 document, index.json or split directory; no schedule argument) as SMPI runs the reference executor's trace: per-message overheads, eager and rendezvous sends, max-min link sharing (docs/simulator.md, Program replay)",
+);
 
-/**
- * The flags that do not apply to --program (they describe a schedule replay or a protocol run), as the first one given,
- * or null. `given` maps a flag's name to whether it was given.
- */
-export function programFlagProblem(given: readonly (readonly [string, boolean])[]): string | null {
-  for (const [flag, on] of given)
-    if (on)
-      return `${flag} does not apply to --program (a program replays as its variant says, on --network or the machine's SimGrid cluster)`;
-  return null;
+/** `--runtime <name>`. */
+export const RUNTIME_OPTION = new Option(
+  "--runtime <name>",
+  `with --program: the runtime model, ${RUNTIME_MODELS.map((m) => m.name).join(" or ")} (default ${DEFAULT_RUNTIME}; 'commplan machines --json' lists them with their SMPI configuration)`,
+);
+
+/** The schedule and protocol flags of simulate, as commander hands them over (refused with --program). */
+export interface RefusedWithProgram {
+  readonly mode?: string;
+  readonly lockstep?: boolean;
+  readonly ports?: string;
+  readonly topology?: string;
+  readonly buffers?: string;
+  readonly sendWaits?: string;
+  readonly recvOrder?: string;
+  readonly portSharing?: string;
+  readonly linkSvg?: string;
+  readonly linkFactor?: boolean;
+  readonly stageBarriers?: boolean;
+  readonly barrier?: string;
+  readonly envelope?: string;
+  readonly data?: boolean;
+  readonly matrix?: string;
+  readonly elementBytes?: string;
+  readonly trace?: string;
+  readonly svg?: string;
+  readonly protocol?: string;
+  readonly realised?: string;
+  readonly generateRecv?: boolean;
+  readonly busyMeasure?: boolean;
+  readonly earlyGoAhead?: boolean;
+  readonly inquiry?: string;
+}
+
+/** The first flag given that does not apply to --program (a schedule replay's or a protocol's), or null. */
+export function programFlagProblem(o: RefusedWithProgram): string | null {
+  const given: [string, boolean][] = [
+    ["--mode", o.mode !== undefined],
+    ["--lockstep", o.lockstep !== undefined],
+    ["--ports", o.ports !== undefined],
+    ["--topology", o.topology !== undefined],
+    ["--buffers", o.buffers !== undefined],
+    ["--send-waits", o.sendWaits !== undefined],
+    ["--recv-order", o.recvOrder !== undefined],
+    ["--port-sharing", o.portSharing !== undefined],
+    ["--link-svg", o.linkSvg !== undefined],
+    // commander's negatable options are true unless given
+    ["--no-link-factor", o.linkFactor === false],
+    ["--no-stage-barriers", o.stageBarriers === false],
+    ["--barrier", o.barrier !== undefined],
+    ["--envelope", o.envelope !== undefined],
+    ["--data", o.data !== undefined],
+    ["--matrix", o.matrix !== undefined],
+    ["--element-bytes", o.elementBytes !== undefined],
+    ["--trace", o.trace !== undefined],
+    ["--svg", o.svg !== undefined],
+    ["--protocol", o.protocol !== undefined],
+    ["--realised", o.realised !== undefined],
+    ["--generate-recv", o.generateRecv !== undefined],
+    ["--busy-measure", o.busyMeasure !== undefined],
+    ["--early-go-ahead", o.earlyGoAhead !== undefined],
+    ["--inquiry", o.inquiry !== undefined],
+  ];
+  const flag = given.find(([, on]) => on)?.[0];
+  return flag === undefined
+    ? null
+    : `${flag} does not apply to --program (a program replays as its variant says, on --network or the machine's SimGrid cluster)`;
 }
 
 /** The program path: a split directory means its index.json. */
@@ -104,6 +166,30 @@ export function runProgramReplay(path: string, o: ProgramReplayFlags, ctx: CliCo
     ]);
   }
   ctx.io.out(text);
+}
+
+/**
+ * simulate's handling of --program: true when it ran the program replay (the schedule argument must be absent, the
+ * schedule flags too), false when the call is a schedule replay or a protocol run (which must not give --runtime).
+ */
+export function runProgramFlags(
+  arg: string | undefined,
+  o: RefusedWithProgram & ProgramReplayFlags & { readonly program?: string },
+  ctx: CliContext,
+): boolean {
+  const missing = inputProblem(arg, o.program);
+  if (missing !== null) throw missing;
+  if (o.program === undefined) {
+    if (o.runtime !== undefined)
+      throw fail("simulate", "BAD_OPTION", "--runtime goes with --program (a lowered program to replay)", {
+        field: "runtime",
+      });
+    return false;
+  }
+  const problem = programFlagProblem(o);
+  if (problem !== null) throw fail("simulate", "BAD_OPTION", problem, { field: "program" });
+  runProgramReplay(o.program, o, ctx);
+  return true;
 }
 
 /** The one-line error of a simulate call that gives both a schedule and --program, or neither. */

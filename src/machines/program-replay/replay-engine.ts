@@ -52,19 +52,30 @@ const SAME_TIME_US = 1e-3;
 
 /** Replays `ops` on the network and runtime of `o`; throws a one-line error on an unmatched message or a deadlock. */
 export function replayProgramOps(ops: ReplayOps, o: ReplayEngineOptions): ProgramReplayResult {
-  const { p, rankStart, kind, peer, bytes, blocking, waitPrefix, depStart, deps } = ops;
-  const net = o.network;
-  const rt = o.runtime;
-  if (net.hosts < p)
-    throw fail("machines", "BAD_OPTION", `program replay: network ${net.name} has ${net.hosts} hosts, not ${p}`);
+  if (o.network.hosts < ops.p)
+    throw fail(
+      "machines",
+      "BAD_OPTION",
+      `program replay: network ${o.network.name} has ${o.network.hosts} hosts, not ${ops.p}`,
+    );
+  return new ReplayRun(ops, o).run();
+}
+
+/** The sends' routes (CSR by op id), route latencies and max-min weights, and the message counts. */
+interface FlowTables {
+  readonly routeStart: Int32Array;
+  readonly routeLinks: Int32Array;
+  readonly latSum: Float64Array;
+  readonly weight: Float64Array;
+  readonly messages: number;
+  readonly eagerMessages: number;
+}
+
+function flowTables(ops: ReplayOps, opRank: Int32Array, net: NetworkRoutes, eagerBytes: number): FlowTables {
+  const { kind, peer, bytes } = ops;
   const n = kind.length;
-  const opRank = new Int32Array(n);
-  for (let r = 0; r < p; r++) for (let x = rankStart[r]!; x < rankStart[r + 1]!; x++) opRank[x] = r;
-  const partner = matchMessages(ops, opRank);
-  // routes, latencies and weights of the sends (flow id = the send's op id)
-  const H = Math.max(1, net.maxHops);
+  const out = new Int32Array(Math.max(1, net.maxHops));
   const routeStart = new Int32Array(n + 1);
-  const out = new Int32Array(H);
   let total = 0;
   for (let x = 0; x < n; x++) {
     routeStart[x] = total;
@@ -79,7 +90,7 @@ export function replayProgramOps(ops: ReplayOps, o: ReplayEngineOptions): Progra
   for (let x = 0; x < n; x++) {
     if (kind[x] !== SEND) continue;
     messages++;
-    if (bytes[x]! < rt.eagerBytes) eagerMessages++;
+    if (bytes[x]! < eagerBytes) eagerMessages++;
     const k = net.route(opRank[x]!, peer[x]!, out);
     let lat = 0;
     for (let h = 0; h < k; h++) {
@@ -89,257 +100,356 @@ export function replayProgramOps(ops: ReplayOps, o: ReplayEngineOptions): Progra
     latSum[x] = lat;
     weight[x] = 1 / (lat > 0 ? lat : ZERO_LATENCY_PENALTY_US);
   }
-  const lmm = new LmmSystem(
-    {
-      links: net.links,
-      bandwidth: net.bandwidth,
-      fatpipe: o.fatpipe ?? new Uint8Array(net.links),
-      routeStart,
-      routeLinks,
-      weight,
-    },
-    o.selectiveUpdate ?? true,
-  );
-  // events: heap ids are sequence numbers (ties go first-in first-out, as SimGrid's action heap), payload beside
-  const heap = new EventHeap(1024);
-  let evKind = new Uint8Array(1024),
-    evArg = new Int32Array(1024),
-    seq = 0;
-  const schedule = (t: number, k: number, arg: number): void => {
-    if (seq === evKind.length) {
-      const a = new Uint8Array(seq * 2),
-        b = new Int32Array(seq * 2);
-      a.set(evKind);
-      b.set(evArg);
-      evKind = a;
-      evArg = b;
-    }
-    evKind[seq] = k;
-    evArg[seq] = arg;
-    heap.push(t, seq++);
-  };
-  const posted = new Uint8Array(n),
-    complete = new Uint8Array(n);
-  const rem = new Float64Array(n),
-    rate = new Float64Array(n);
-  const isActive = new Uint8Array(n);
-  // flow f drains rate[f] from rem[f] bytes left at upd[f]; its completion is due[f], kept in a heap of its own
-  // (a rate change pushes a new entry; an entry whose time is no longer due[f] is stale)
-  const upd = new Float64Array(n),
-    due = new Float64Array(n).fill(Infinity),
-    newRate = new Float64Array(n),
-    touched = new Int32Array(Math.max(1, messages));
-  const dueHeap = new EventHeap(1024);
-  let now = 0,
-    events = 0,
-    recomputes = 0;
-  const ptr = Int32Array.from(rankStart.subarray(0, p));
-  const doneUpTo = Int32Array.from(rankStart.subarray(0, p));
-  const cpuBusy = new Uint8Array(p),
-    jobKind = new Uint8Array(p),
-    jobOp = new Int32Array(p),
-    pendingPost = new Int32Array(p).fill(-1),
-    inFlight = new Int32Array(p);
-  const finish = new Float64Array(p).fill(NaN);
-  const orQueue: number[][] = Array.from({ length: p }, () => []);
-  const startQueue: number[][] = Array.from({ length: p }, () => []);
-  // the actors to run at the current time, in rounds (one operation each per round, as SimGrid's simcalls)
-  let runQ = new Int32Array(p),
-    nextQ = new Int32Array(p);
-  let nRun = 0;
-  const queued = new Uint8Array(p);
-  const wake = (r: number): void => {
-    if (queued[r]) return;
-    queued[r] = 1;
-    runQ[nRun++] = r;
-  };
-  const eager = (x: number): boolean => bytes[x]! < rt.eagerBytes;
+  return { routeStart, routeLinks, latSum, weight, messages, eagerMessages };
+}
 
-  const cpuCost = (x: number): number => {
+/**
+ * One replay's state, in typed arrays: per operation (posted, complete, the flow of a send), per rank (its actor: next
+ * operation, CPU job, queue of eager messages whose receive overhead is due), the event heap and the flows' heap.
+ */
+class ReplayRun {
+  private readonly rt: RuntimeModel;
+  private readonly opRank: Int32Array;
+  private readonly partner: Int32Array;
+  private readonly t: FlowTables;
+  private readonly lmm: LmmSystem;
+  private readonly heap = new EventHeap(1024);
+  private evKind = new Uint8Array(1024);
+  private evArg = new Int32Array(1024);
+  private seq = 0;
+  private readonly posted: Uint8Array;
+  private readonly complete: Uint8Array;
+  /** Flow f drains rate[f] from rem[f] bytes left at upd[f]; due[f] is its completion, in dueHeap. */
+  private readonly rem: Float64Array;
+  private readonly rate: Float64Array;
+  private readonly upd: Float64Array;
+  private readonly due: Float64Array;
+  private readonly isActive: Uint8Array;
+  private readonly dueHeap = new EventHeap(1024);
+  private now = 0;
+  private events = 0;
+  private recomputes = 0;
+  private readonly ptr: Int32Array;
+  private readonly doneUpTo: Int32Array;
+  private readonly cpuBusy: Uint8Array;
+  private readonly jobKind: Uint8Array;
+  private readonly jobOp: Int32Array;
+  private readonly pendingPost: Int32Array;
+  private readonly inFlight: Int32Array;
+  private readonly finish: Float64Array;
+  private readonly orQueue: number[][];
+  private readonly startQueue: number[][];
+  /** The actors to run at the current time, in rounds (one operation each per round, as SimGrid's simcalls). */
+  private runQ: Int32Array;
+  private nextQ: Int32Array;
+  private nRun = 0;
+  private readonly queued: Uint8Array;
+
+  constructor(
+    private readonly ops: ReplayOps,
+    private readonly o: ReplayEngineOptions,
+  ) {
+    const { p, rankStart, kind } = ops;
+    const n = kind.length;
+    this.rt = o.runtime;
+    this.opRank = new Int32Array(n);
+    for (let r = 0; r < p; r++) for (let x = rankStart[r]!; x < rankStart[r + 1]!; x++) this.opRank[x] = r;
+    this.partner = matchMessages(ops, this.opRank);
+    this.t = flowTables(ops, this.opRank, o.network, this.rt.eagerBytes);
+    this.lmm = new LmmSystem(
+      {
+        links: o.network.links,
+        bandwidth: o.network.bandwidth,
+        fatpipe: o.fatpipe ?? new Uint8Array(o.network.links),
+        routeStart: this.t.routeStart,
+        routeLinks: this.t.routeLinks,
+        weight: this.t.weight,
+      },
+      o.selectiveUpdate ?? true,
+    );
+    this.posted = new Uint8Array(n);
+    this.complete = new Uint8Array(n);
+    this.rem = new Float64Array(n);
+    this.rate = new Float64Array(n);
+    this.upd = new Float64Array(n);
+    this.due = new Float64Array(n).fill(Infinity);
+    this.isActive = new Uint8Array(n);
+    this.ptr = Int32Array.from(rankStart.subarray(0, p));
+    this.doneUpTo = Int32Array.from(rankStart.subarray(0, p));
+    this.cpuBusy = new Uint8Array(p);
+    this.jobKind = new Uint8Array(p);
+    this.jobOp = new Int32Array(p);
+    this.pendingPost = new Int32Array(p).fill(-1);
+    this.inFlight = new Int32Array(p);
+    this.finish = new Float64Array(p).fill(NaN);
+    this.orQueue = Array.from({ length: p }, () => []);
+    this.startQueue = Array.from({ length: p }, () => []);
+    this.runQ = new Int32Array(p);
+    this.nextQ = new Int32Array(p);
+    this.queued = new Uint8Array(p);
+  }
+
+  /** An event of kind k at time t (heap ids are sequence numbers: ties go first-in first-out, as SimGrid's heap). */
+  private schedule(t: number, k: number, arg: number): void {
+    if (this.seq === this.evKind.length) {
+      const a = new Uint8Array(this.seq * 2),
+        b = new Int32Array(this.seq * 2);
+      a.set(this.evKind);
+      b.set(this.evArg);
+      this.evKind = a;
+      this.evArg = b;
+    }
+    this.evKind[this.seq] = k;
+    this.evArg[this.seq] = arg;
+    this.heap.push(t, this.seq++);
+  }
+
+  private wake(r: number): void {
+    if (this.queued[r]) return;
+    this.queued[r] = 1;
+    this.runQ[this.nRun++] = r;
+  }
+
+  private eager(x: number): boolean {
+    return this.ops.bytes[x]! < this.rt.eagerBytes;
+  }
+
+  /** CPU time before operation x is posted: the send overheads, a copy's t_m per byte. */
+  private cpuCost(x: number): number {
+    const { kind, bytes, blocking } = this.ops;
     const k = kind[x];
     if (k === SEND) {
-      if (blocking[x]) return eager(x) ? overheadUs(rt.sendOverhead, bytes[x]!) : 0;
-      return overheadUs(rt.isendOverhead, bytes[x]!);
+      if (blocking[x]) return this.eager(x) ? overheadUs(this.rt.sendOverhead, bytes[x]!) : 0;
+      return overheadUs(this.rt.isendOverhead, bytes[x]!);
     }
-    if (k === COPY) return rt.copies ? bytes[x]! * o.copyUsPerByte : 0;
+    if (k === COPY) return this.rt.copies ? bytes[x]! * this.o.copyUsPerByte : 0;
     return 0;
-  };
-  const activate = (s: number): void => {
-    rem[s] = bytes[s]! + rt.envelopeBytes;
-    rate[s] = 0;
-    upd[s] = now;
-    isActive[s] = 1;
-    lmm.enable(s);
-  };
-  const begin = (s: number, t: number): void => {
-    inFlight[opRank[s]!]!++;
-    if (latSum[s]! > 0) schedule(t + latSum[s]!, EV_ACTIVATE, s);
-    else activate(s);
-  };
-  const match = (s: number, t: number): void => {
-    const r = opRank[s]!;
-    if (inFlight[r]! >= rt.maxInFlight) startQueue[r]!.push(s);
-    else begin(s, t);
-  };
-  const post = (x: number, t: number): void => {
-    posted[x] = 1;
-    const k = kind[x];
-    if (k === COPY) complete[x] = 1;
+  }
+
+  /** Send s's latency has elapsed: its flow joins its links. */
+  private activate(s: number): void {
+    this.rem[s] = this.ops.bytes[s]! + this.rt.envelopeBytes;
+    this.rate[s] = 0;
+    this.upd[s] = this.now;
+    this.isActive[s] = 1;
+    this.lmm.enable(s);
+  }
+
+  private begin(s: number, t: number): void {
+    this.inFlight[this.opRank[s]!]!++;
+    if (this.t.latSum[s]! > 0) this.schedule(t + this.t.latSum[s]!, EV_ACTIVATE, s);
+    else this.activate(s);
+  }
+
+  /** Both sides of send s are posted: it starts, or waits for a slot of its rank's in-flight limit. */
+  private match(s: number, t: number): void {
+    const r = this.opRank[s]!;
+    if (this.inFlight[r]! >= this.rt.maxInFlight) this.startQueue[r]!.push(s);
+    else this.begin(s, t);
+  }
+
+  private post(x: number, t: number): void {
+    this.posted[x] = 1;
+    const k = this.ops.kind[x];
+    const partner = this.partner;
+    if (k === COPY) this.complete[x] = 1;
     else if (k === SEND) {
-      if (eager(x)) complete[x] = 1;
-      if (posted[partner[x]!]) match(x, t);
-    } else if (posted[partner[x]!]) match(partner[x]!, t);
-  };
-  const inDeps = (k: number, x: number): boolean => {
+      if (this.eager(x)) this.complete[x] = 1;
+      if (this.posted[partner[x]!]) this.match(x, t);
+    } else if (this.posted[partner[x]!]) this.match(partner[x]!, t);
+  }
+
+  private inDeps(k: number, x: number): boolean {
+    const { depStart, deps } = this.ops;
     for (let j = depStart[k]!; j < depStart[k + 1]!; j++) if (deps[j] === x) return true;
     return false;
-  };
-  const cpuJob = (r: number, k: number, x: number, t: number): void => {
-    cpuBusy[r] = 1;
-    jobKind[r] = k;
-    jobOp[r] = x;
-    schedule(t, EV_CPU, r);
-  };
+  }
+
+  private cpuJob(r: number, kind: number, x: number, end: number): void {
+    this.cpuBusy[r] = 1;
+    this.jobKind[r] = kind;
+    this.jobOp[r] = x;
+    this.schedule(end, EV_CPU, r);
+  }
+
+  /** Whether rank r may post operation k (end: its final wait): the operations it waits for have completed. */
+  private ready(r: number, k: number, need: number): boolean {
+    const { rankStart, depStart, deps } = this.ops;
+    const end = rankStart[r + 1]!;
+    let d = this.doneUpTo[r]!;
+    while (d < end && this.complete[d]) d++;
+    this.doneUpTo[r] = d;
+    let ok = d >= need;
+    if (ok && k < end) for (let j = depStart[k]!; j < depStart[k + 1]! && ok; j++) ok = this.complete[deps[j]!] === 1;
+    return ok;
+  }
+
   /** One turn of rank r's actor at t: true when it did an operation and runs again in the next round. */
-  const turn = (r: number, t: number): boolean => {
-    if (!Number.isNaN(finish[r]!) || cpuBusy[r] === 1) return false;
-    if (pendingPost[r]! >= 0) {
-      post(pendingPost[r]!, t);
-      pendingPost[r] = -1;
+  private turn(r: number, t: number): boolean {
+    if (!Number.isNaN(this.finish[r]!) || this.cpuBusy[r] === 1) return false;
+    if (this.pendingPost[r]! >= 0) {
+      this.post(this.pendingPost[r]!, t);
+      this.pendingPost[r] = -1;
       return true;
     }
-    const end = rankStart[r + 1]!;
-    const k = ptr[r]!;
-    const need = k < end ? waitPrefix[k]! : end;
-    let d = doneUpTo[r]!;
-    while (d < end && complete[d]) d++;
-    doneUpTo[r] = d;
-    let ok = d >= need;
-    if (ok && k < end) for (let j = depStart[k]!; j < depStart[k + 1]! && ok; j++) ok = complete[deps[j]!] === 1;
-    if (!ok) {
+    const end = this.ops.rankStart[r + 1]!;
+    const k = this.ptr[r]!;
+    const need = k < end ? this.ops.waitPrefix[k]! : end;
+    if (!this.ready(r, k, need)) {
       // the rank waits: it pays the receive overhead of an arrived eager message it waits for
-      const q = orQueue[r]!;
+      const q = this.orQueue[r]!;
       let i = 0;
-      while (i < q.length && !(q[i]! < need || (k < end && inDeps(k, q[i]!)))) i++;
+      while (i < q.length && !(q[i]! < need || (k < end && this.inDeps(k, q[i]!)))) i++;
       if (i < q.length) {
         const x = q.splice(i, 1)[0]!;
-        cpuJob(r, JOB_OR, x, t + overheadUs(rt.recvOverhead, bytes[x]!));
+        this.cpuJob(r, JOB_OR, x, t + overheadUs(this.rt.recvOverhead, this.ops.bytes[x]!));
       }
       return false;
     }
     if (k === end) {
-      finish[r] = t;
+      this.finish[r] = t;
       return false;
     }
-    ptr[r] = k + 1;
-    const c = cpuCost(k);
+    this.ptr[r] = k + 1;
+    const c = this.cpuCost(k);
     if (c > 0) {
-      cpuJob(r, JOB_POST, k, t + c);
+      this.cpuJob(r, JOB_POST, k, t + c);
       return false;
     }
-    post(k, t);
+    this.post(k, t);
     return true;
-  };
-  const transferDone = (s: number, t: number): void => {
-    const r = opRank[s]!;
-    inFlight[r]!--;
-    const q = startQueue[r]!;
-    if (q.length > 0) begin(q.shift()!, t);
-    if (!eager(s)) complete[s] = 1;
-    const v = partner[s]!,
-      rv = opRank[v]!;
-    if (eager(s) && overheadUs(rt.recvOverhead, bytes[v]!) > 0) orQueue[rv]!.push(v);
-    else complete[v] = 1;
-    wake(r);
-    wake(rv);
-  };
-  const runActors = (t: number): void => {
-    while (nRun > 0) {
-      const m = nRun;
-      const swap = runQ;
-      runQ = nextQ;
-      nextQ = swap;
-      nRun = 0;
-      for (let i = 0; i < m; i++) queued[nextQ[i]!] = 0;
+  }
+
+  /** Send s's flow ended at t: the send (rendezvous) and the receive (unless an overhead is due) complete. */
+  private transferDone(s: number, t: number): void {
+    const r = this.opRank[s]!;
+    this.inFlight[r]!--;
+    const q = this.startQueue[r]!;
+    if (q.length > 0) this.begin(q.shift()!, t);
+    if (!this.eager(s)) this.complete[s] = 1;
+    const v = this.partner[s]!,
+      rv = this.opRank[v]!;
+    if (this.eager(s) && overheadUs(this.rt.recvOverhead, this.ops.bytes[v]!) > 0) this.orQueue[rv]!.push(v);
+    else this.complete[v] = 1;
+    this.wake(r);
+    this.wake(rv);
+  }
+
+  private runActors(t: number): void {
+    while (this.nRun > 0) {
+      const m = this.nRun;
+      const swap = this.runQ;
+      this.runQ = this.nextQ;
+      this.nextQ = swap;
+      this.nRun = 0;
+      for (let i = 0; i < m; i++) this.queued[this.nextQ[i]!] = 0;
       for (let i = 0; i < m; i++) {
-        const r = nextQ[i]!;
-        if (turn(r, t)) wake(r);
+        const r = this.nextQ[i]!;
+        if (this.turn(r, t)) this.wake(r);
       }
     }
-  };
+  }
 
-  for (let r = 0; r < p; r++) wake(r);
-  runActors(0);
-  const doneList: number[] = [];
-  const liveTop = (): number => {
-    while (dueHeap.size > 0) {
-      const f = dueHeap.topId();
-      if (isActive[f] === 1 && dueHeap.topTime() === due[f]) return dueHeap.topTime();
-      dueHeap.pop();
+  /** The earliest live flow completion (stale heap entries dropped), or Infinity. */
+  private liveTop(): number {
+    const h = this.dueHeap;
+    while (h.size > 0) {
+      const f = h.topId();
+      if (this.isActive[f] === 1 && h.topTime() === this.due[f]) return h.topTime();
+      h.pop();
     }
     return Infinity;
-  };
-  for (;;) {
-    if (lmm.modified) {
-      const m = lmm.solve(newRate, touched);
-      recomputes++;
-      for (let i = 0; i < m; i++) {
-        const f = touched[i]!;
-        const r = newRate[f]!;
-        if (r === rate[f]) continue;
-        rem[f] = rem[f]! - rate[f]! * (now - upd[f]!);
-        upd[f] = now;
-        rate[f] = r;
-        due[f] = r > 0 ? now + rem[f]! / r : Infinity;
-        if (r > 0) dueHeap.push(due[f]!, f);
-      }
-    }
-    const tf = liveTop();
-    const th = heap.size > 0 ? heap.topTime() : Infinity;
-    if (tf === Infinity && th === Infinity) break;
-    now = Math.min(tf, th);
-    doneList.length = 0;
-    while (liveTop() <= now + SAME_TIME_US) {
-      doneList.push(dueHeap.topId());
-      isActive[dueHeap.topId()] = 0;
-      dueHeap.pop();
-    }
-    while (heap.size > 0 && heap.topTime() <= now + SAME_TIME_US) {
-      const id = heap.topId();
-      heap.pop();
-      events++;
-      const x = evArg[id]!;
-      if (evKind[id] === EV_ACTIVATE) activate(x);
-      else {
-        cpuBusy[x] = 0;
-        const j = jobOp[x]!;
-        if (jobKind[x] === JOB_POST) pendingPost[x] = j;
-        else complete[j] = 1;
-        wake(x);
-      }
-    }
-    doneList.sort((a, b) => a - b);
-    for (const f of doneList) {
-      rem[f] = 0;
-      lmm.free(f);
-      events++;
-      transferDone(f, now);
-    }
-    runActors(now);
   }
-  let makespan = 0;
-  for (let r = 0; r < p; r++) {
-    if (Number.isNaN(finish[r]!)) {
-      const k = ptr[r]!;
-      const what =
-        k < rankStart[r + 1]!
-          ? `before its operation ${k - rankStart[r]!} (${["send to", "recv from", "copy"][kind[k]!]} ${kind[k] === COPY ? "" : peer[k]})`
-          : "in its final wait";
-      throw fail("machines", "BAD_INPUT", `program replay: deadlock: rank ${r} waits forever ${what.trim()}`);
+
+  /** Solves the modified links and reschedules the flows whose rate changed. */
+  private solve(newRate: Float64Array, touched: Int32Array): void {
+    const m = this.lmm.solve(newRate, touched);
+    this.recomputes++;
+    const { rem, rate, upd, due, now } = this;
+    for (let i = 0; i < m; i++) {
+      const f = touched[i]!;
+      const r = newRate[f]!;
+      if (r === rate[f]) continue;
+      rem[f] = rem[f]! - rate[f]! * (now - upd[f]!);
+      upd[f] = now;
+      rate[f] = r;
+      due[f] = r > 0 ? now + rem[f]! / r : Infinity;
+      if (r > 0) this.dueHeap.push(due[f]!, f);
     }
-    makespan = Math.max(makespan, finish[r]!);
   }
-  return { makespanUs: makespan, rankFinishUs: finish, messages, eagerMessages, events, recomputes };
+
+  run(): ProgramReplayResult {
+    const { p } = this.ops;
+    const n = this.ops.kind.length;
+    const newRate = new Float64Array(n),
+      touched = new Int32Array(Math.max(1, this.t.messages));
+    for (let r = 0; r < p; r++) this.wake(r);
+    this.runActors(0);
+    const doneList: number[] = [];
+    for (;;) {
+      if (this.lmm.modified) this.solve(newRate, touched);
+      const tf = this.liveTop();
+      const th = this.heap.size > 0 ? this.heap.topTime() : Infinity;
+      if (tf === Infinity && th === Infinity) break;
+      const now = (this.now = Math.min(tf, th));
+      doneList.length = 0;
+      while (this.liveTop() <= now + SAME_TIME_US) {
+        const f = this.dueHeap.topId();
+        doneList.push(f);
+        this.isActive[f] = 0;
+        this.dueHeap.pop();
+      }
+      while (this.heap.size > 0 && this.heap.topTime() <= now + SAME_TIME_US) {
+        const id = this.heap.topId();
+        this.heap.pop();
+        this.events++;
+        const x = this.evArg[id]!;
+        if (this.evKind[id] === EV_ACTIVATE) this.activate(x);
+        else {
+          this.cpuBusy[x] = 0;
+          const j = this.jobOp[x]!;
+          if (this.jobKind[x] === JOB_POST) this.pendingPost[x] = j;
+          else this.complete[j] = 1;
+          this.wake(x);
+        }
+      }
+      doneList.sort((a, b) => a - b);
+      for (const f of doneList) {
+        this.rem[f] = 0;
+        this.lmm.free(f);
+        this.events++;
+        this.transferDone(f, now);
+      }
+      this.runActors(now);
+    }
+    return this.result();
+  }
+
+  /** The result, or a one-line error naming a rank that never finished. */
+  private result(): ProgramReplayResult {
+    const { p, rankStart, kind, peer } = this.ops;
+    let makespan = 0;
+    for (let r = 0; r < p; r++) {
+      if (Number.isNaN(this.finish[r]!)) {
+        const k = this.ptr[r]!;
+        const what =
+          k < rankStart[r + 1]!
+            ? `before its operation ${k - rankStart[r]!} (${["send to", "recv from", "copy"][kind[k]!]} ${kind[k] === COPY ? "" : peer[k]})`
+            : "in its final wait";
+        throw fail("machines", "BAD_INPUT", `program replay: deadlock: rank ${r} waits forever ${what.trim()}`);
+      }
+      makespan = Math.max(makespan, this.finish[r]!);
+    }
+    const { messages, eagerMessages } = this.t;
+    return {
+      makespanUs: makespan,
+      rankFinishUs: this.finish,
+      messages,
+      eagerMessages,
+      events: this.events,
+      recomputes: this.recomputes,
+    };
+  }
 }
 
 /** partner[x]: the receive of send x and the send of receive x, matched in order per (source, destination, tag). */
