@@ -2,8 +2,9 @@
  * Program replay fidelity: commplan's program replay (`replayProgram`) against SMPI's trace replay of the same
  * export. Programs of several planners and a "linear" program (every message in one round), both variants, at
  * P = 16 on the flat cluster of `export --format simgrid` and on a k = 8 fat tree at 4:1 (`commplan platform`), in
- * SMPI's plain configuration and with the per-message overheads of the runtime preset ib-hdr-200-mpi. Fails when a
- * prediction is more than 10 % from SMPI's simulated time or a run fails; prints the spread.
+ * SMPI's plain configuration and with the per-message overheads of the runtime preset ib-hdr-200-mpi; then random
+ * matrices of seeds the replay was not tuned on, on the flat cluster and a dragonfly. Fails when a prediction is more
+ * than 10 % from SMPI's simulated time or a run fails; prints the spread.
  * Run: npx tsx runtimes/test/program-replay.ts [P]
  */
 import { spawnSync } from "node:child_process";
@@ -163,6 +164,29 @@ function main(argv: readonly string[]): number {
                 `predicted ${row.predictedUs.toFixed(2)} us (${(100 * err).toFixed(3)} %)\n`,
             );
           }
+    // inputs the replay was not tuned on: random matrices of other seeds (sizes up to 512 KiB, rendezvous
+    // included), the flat cluster and a dragonfly
+    for (const [network, seed] of [
+      ["flat", 101],
+      ["dragonfly", 102],
+    ] as const) {
+      const r = withElementBytes(generatePattern("random", p, { density: 0.5, max: 2000 }, seed), 256);
+      for (const rtName of FIDELITY_RUNTIMES)
+        for (const name of ["linear", "two-stage"])
+          for (const variant of ["nonblocking", "blocking"] as const) {
+            const prog = lowerSchedule(r, scheduleOf(r, name), { variant }).program;
+            const label = `untuned: random seed ${seed} ${network} ${rtName} ${name} ${variant}`;
+            const row = runCase(root, label, prog, machine, network, findRuntimeModel(rtName));
+            rows.push(row);
+            const err = row.predictedUs / row.smpiUs - 1;
+            const bad = row.problem !== "" || !(Math.abs(err) <= 0.1);
+            if (bad) failures++;
+            process.stdout.write(
+              `program-replay: ${label}: ${bad ? "FAIL" : "ok"}: SMPI ${row.problem || `${row.smpiUs.toFixed(2)} us`}, ` +
+                `predicted ${row.predictedUs.toFixed(2)} us (${(100 * err).toFixed(3)} %)\n`,
+            );
+          }
+    }
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
