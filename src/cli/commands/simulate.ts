@@ -451,7 +451,7 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
     .command("simulate")
     .argument("[input]", "schedule file, JSON or Arrow (or, with --protocol, a matrix file); - for stdin (JSON)")
     .description(
-      "replay a schedule on the event-driven simulated machine (or run the AC / DRS_N protocol on a matrix): makespan, per-node times, node-contention factor, timeline; with --network, link contention and the hottest links",
+      "replay a schedule on the event-driven simulated machine (or run the AC / DRS_N protocol on a matrix): makespan, per-node times, node-contention factor, timeline; with --network, link contention and the hottest links. With --program: replay a lowered program as SMPI runs it (makespan and per-rank finish times)",
     )
     .requiredOption("--machine <name>", "machine model (see 'commplan machines')")
     .addOption(new Option("--mode <mode>", "blocking or nonblocking (default blocking)").choices(SIM_MODES))
