@@ -104,7 +104,7 @@ function report(rows: readonly Row[], seconds: number): string {
     groups.set(k, [...(groups.get(k) ?? []), r]);
   }
   const table = mdTable(
-    ["P", "network", "runtime", "cases", "largest |ratio - 1|", "mean |ratio - 1|", "speed-up min", "speed-up median"],
+    ["P", "network", "runtime", "cases", "largest deviation", "mean deviation", "speed-up min", "speed-up median"],
     [...groups.values()].map((g) => {
       const d = g.map((r) => Math.abs(r.ratio - 1));
       const s = g.map((r) => r.speedup).sort((a, b) => a - b);
