@@ -57,4 +57,23 @@ describe("simulate --program", () => {
     await bad([], /give a schedule file \(or a matrix with --protocol\), or --program <file>/);
     await bad(["--program", f("nothing.json")], /nothing\.json/);
   });
+
+  it("machines --json lists each machine's runtime models with the SMPI configuration that reproduces them", async () => {
+    const r = await run("machines", "--json");
+    expect(r.code).toBe(0);
+    const list = JSON.parse(r.out) as { name: string; runtimes: { name: string; smpi: { cfg: string[] } }[] }[];
+    for (const m of list) expect(m.runtimes.map((x) => x.name)).toContain("smpi");
+    const hdr = list.find((m) => m.name === "ib-hdr-200")!;
+    const mpi = hdr.runtimes.find((x) => x.name === "ib-hdr-200-mpi")!;
+    expect(mpi.smpi.cfg).toEqual([
+      "--cfg=network/model:CM02",
+      "--cfg=network/crosstraffic:0",
+      "--cfg=network/TCP-gamma:0",
+      "--cfg=smpi/wtime:0",
+      "--cfg=smpi/send-is-detached-thresh:65536",
+      "--cfg=smpi/os:0:3e-7:0",
+      "--cfg=smpi/ois:0:3e-7:0",
+      "--cfg=smpi/or:0:3e-7:0",
+    ]);
+  });
 });
