@@ -14,6 +14,7 @@ import { benchHeadlines } from "./headlines.js";
 import { fourStageBench } from "./four-stage.js";
 import { lowerBench, lowerPayloadBench } from "./lower.js";
 import { permutationBench } from "./permutation.js";
+import { programReplayBench } from "./program-replay.js";
 import { railCrossoverBench } from "./rail-crossover.js";
 import { rankingsBench } from "./rankings.js";
 import { simgridBench } from "./simgrid.js";
@@ -37,6 +38,7 @@ const benches: [string, () => string | Promise<string>][] = [
   ["simgrid", () => simgridBench(log)],
   ["simgrid-fidelity", () => simgridFidelityBench(log)],
   ["dataflow", () => dataflowBench(log)],
+  ["program-replay", () => programReplayBench(log)],
   ["topology-simgrid", () => topologySimgridBench(log)],
   ["rail-crossover", () => railCrossoverBench(log)],
   ["lower", () => lowerBench(log)],

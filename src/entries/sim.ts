@@ -42,6 +42,35 @@ export { HOTTEST_LINKS, type LinkLoad, type SimNetworkStats } from "../machines/
 export type { FlowRecomputeStats, FillTuning } from "../machines/sim/flow-network.js";
 export type { Timeline } from "../model/timeline.js";
 export { MACHINES, findMachine } from "../machines/presets.js";
+export { replayProgram, type ProgramReplayOptions } from "../machines/program-replay/replay-program.js";
+export {
+  replayProgramOps,
+  type ProgramReplayResult,
+  type ReplayEngineOptions,
+} from "../machines/program-replay/replay-engine.js";
+export { replayOpsOf, type ReplayOps } from "../machines/program-replay/replay-ops.js";
+export { flatClusterNetwork, type SharedNetwork } from "../machines/program-replay/cluster-network.js";
+export {
+  RUNTIME_MODELS,
+  findRuntimeModel,
+  smpiConfigOf,
+  runtimeModelsFor,
+  withRuntime,
+  SMPI_EAGER_BYTES,
+  SMPI_ENVELOPE_BYTES,
+  SMPI_MODEL_CFG,
+  type RuntimeModel,
+  type SmpiConfig,
+} from "../machines/runtime/runtime-model.js";
+export {
+  overheadUs,
+  flatOverhead,
+  parseOverhead,
+  smpiOverheadText,
+  NO_OVERHEAD,
+  type Overhead,
+  type OverheadPiece,
+} from "../machines/runtime/overhead.js";
 export {
   scheduleCost,
   COST_MODES,

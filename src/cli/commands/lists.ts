@@ -1,6 +1,7 @@
 /** commplan algorithms | machines | patterns: what is available, with sources. */
 import type { Command } from "commander";
 import { MACHINES } from "../../machines/presets.js";
+import { runtimeModelsFor } from "../../machines/runtime/runtime-model.js";
 import { machineRecord } from "../../model/machine.js";
 import { PATTERNS, patternOptionList, type PatternDef } from "../../patterns/index.js";
 import { inputParams } from "../../planner/plan-params.js";
@@ -113,7 +114,14 @@ export function registerLists(program: Command, ctx: CliContext): void {
     )
     .option("--json", "machine-readable output")
     .action((o: { json?: boolean }) => {
-      if (o.json) return ctx.io.out(JSON.stringify(MACHINES.map(machineRecord), null, 2) + "\n");
+      if (o.json)
+        return ctx.io.out(
+          JSON.stringify(
+            MACHINES.map((m) => ({ ...machineRecord(m), runtimes: runtimeModelsFor(m) })),
+            null,
+            2,
+          ) + "\n",
+        );
       ctx.io.out(
         table([
           ["name", "T_s", "t_c", "t_d", "t_m", "ports", "topology", "source"],

@@ -45,6 +45,7 @@ import type { CliContext } from "../context.js";
 import { withProgress } from "../progress.js";
 import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions, numberOption, table, writeTextTarget } from "../io.js";
 import { counted } from "../../internal/plural.js";
+import { PROGRAM_OPTION, runProgramFlags, RUNTIME_OPTION } from "./simulate-program.js";
 
 interface SimulateFlags extends NetworkFlags {
   machine: string;
@@ -75,6 +76,8 @@ interface SimulateFlags extends NetworkFlags {
   /** false with --no-stage-barriers. */
   stageBarriers?: boolean;
   linkSvg?: string;
+  program?: string;
+  runtime?: string;
 }
 
 /** The largest --envelope accepted (bytes). */
@@ -446,9 +449,9 @@ const ENVELOPE_HELP = "bytes added to every network message, e.g. 16 as SMPI (de
 export function registerSimulate(program: Command, ctx: CliContext): void {
   program
     .command("simulate")
-    .argument("<input>", "schedule file, JSON or Arrow (or, with --protocol, a matrix file); - for stdin (JSON)")
+    .argument("[input]", "schedule file, JSON or Arrow (or, with --protocol, a matrix file); - for stdin (JSON)")
     .description(
-      "replay a schedule on the event-driven simulated machine (or run the AC / DRS_N protocol on a matrix): makespan, per-node times, node-contention factor, timeline; with --network, link contention and the hottest links",
+      "replay a schedule on the event-driven simulated machine (or run the AC / DRS_N protocol on a matrix): makespan, per-node times, node-contention factor, timeline; with --network, link contention and the hottest links. With --program: replay a lowered program as SMPI runs it (makespan and per-rank finish times)",
     )
     .requiredOption("--machine <name>", "machine model (see 'commplan machines')")
     .addOption(new Option("--mode <mode>", "blocking or nonblocking (default blocking)").choices(SIM_MODES))
@@ -515,50 +518,57 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
     .option("--busy-measure", "drs-n: 000's first improvement (busy destinations say for how long)")
     .option("--early-go-ahead", "drs-n: 000's second improvement (go-ahead when the current receive is about to end)")
     .option("--inquiry <us>", "drs-n: time of one test-and-set inquiry in us (default 2 T_s, at least 0.001)")
-    .action(async (input: string, o: SimulateFlags) => {
-      checkFlags(o);
-      await refuseOutputOntoInput(
-        "simulate",
-        [input, o.matrix, networkInputFile(o)],
-        [
-          ["--trace", o.trace],
-          ["--svg", o.svg],
-          ["--realised", o.realised],
-          ["--link-svg", o.linkSvg],
-        ],
-      );
-      const preset = findMachine(o.machine);
-      const barrier = o.barrier !== undefined ? numberOption("barrier", o.barrier) : preset.barrier;
-      if (!(barrier >= 0)) throw bad("barrier", `--barrier must be a time >= 0 in us, got '${o.barrier}'`);
-      const envelope =
-        o.envelope !== undefined ? intOption("envelope", o.envelope, 0, MAX_ENVELOPE) : (preset.envelope ?? 0);
-      const machine: MachineModel = { ...preset, barrier, envelope };
-      const seed = intOption("seed", o.seed, 0, MAX_SEED);
-      const wantTimeline = o.trace !== undefined || o.svg !== undefined;
-      const out =
-        o.protocol !== undefined
-          ? await runProtocolFlags(input, o, machine, seed, wantTimeline, ctx)
-          : await runReplayFlags(input, o, machine, seed, wantTimeline, ctx);
-      if (o.trace !== undefined)
-        await writeTextTarget(
-          o.trace,
-          timelineToChromeTrace(out.timeline, { machine: machine.name, makespan: out.makespan }),
-          ctx.stdout,
-        );
-      if (o.svg !== undefined)
-        await writeTextTarget(
-          o.svg,
-          timelineToSvg(out.timeline, out.makespan, { title: `commplan simulate on ${machine.name}` }),
-          ctx.stdout,
-        );
-      if (o.linkSvg !== undefined && out.network !== null)
-        await writeTextTarget(
-          o.linkSvg,
-          linkLoadSvg(linkEntries(out.network.stats, out.network.routes, out.makespan), {
-            title: `link load: ${out.network.routes.name} on ${machine.name}`,
-          }),
-          ctx.stdout,
-        );
-      ctx.io.out(o.json ? JSON.stringify(out.json, null, 2) + "\n" : out.text);
-    });
+    .addOption(PROGRAM_OPTION)
+    .addOption(RUNTIME_OPTION)
+    .action((arg: string | undefined, o: SimulateFlags) => runSimulate(arg, o, ctx));
+}
+
+/** What `simulate` does with its flags: a program replay, a protocol run or a schedule replay, and their outputs. */
+async function runSimulate(arg: string | undefined, o: SimulateFlags, ctx: CliContext): Promise<void> {
+  if (runProgramFlags(arg, o, ctx)) return;
+  const input = arg!;
+  checkFlags(o);
+  await refuseOutputOntoInput(
+    "simulate",
+    [input, o.matrix, networkInputFile(o)],
+    [
+      ["--trace", o.trace],
+      ["--svg", o.svg],
+      ["--realised", o.realised],
+      ["--link-svg", o.linkSvg],
+    ],
+  );
+  const preset = findMachine(o.machine);
+  const barrier = o.barrier !== undefined ? numberOption("barrier", o.barrier) : preset.barrier;
+  if (!(barrier >= 0)) throw bad("barrier", `--barrier must be a time >= 0 in us, got '${o.barrier}'`);
+  const envelope =
+    o.envelope !== undefined ? intOption("envelope", o.envelope, 0, MAX_ENVELOPE) : (preset.envelope ?? 0);
+  const machine: MachineModel = { ...preset, barrier, envelope };
+  const seed = intOption("seed", o.seed, 0, MAX_SEED);
+  const wantTimeline = o.trace !== undefined || o.svg !== undefined;
+  const out =
+    o.protocol !== undefined
+      ? await runProtocolFlags(input, o, machine, seed, wantTimeline, ctx)
+      : await runReplayFlags(input, o, machine, seed, wantTimeline, ctx);
+  if (o.trace !== undefined)
+    await writeTextTarget(
+      o.trace,
+      timelineToChromeTrace(out.timeline, { machine: machine.name, makespan: out.makespan }),
+      ctx.stdout,
+    );
+  if (o.svg !== undefined)
+    await writeTextTarget(
+      o.svg,
+      timelineToSvg(out.timeline, out.makespan, { title: `commplan simulate on ${machine.name}` }),
+      ctx.stdout,
+    );
+  if (o.linkSvg !== undefined && out.network !== null)
+    await writeTextTarget(
+      o.linkSvg,
+      linkLoadSvg(linkEntries(out.network.stats, out.network.routes, out.makespan), {
+        title: `link load: ${out.network.routes.name} on ${machine.name}`,
+      }),
+      ctx.stdout,
+    );
+  ctx.io.out(o.json ? JSON.stringify(out.json, null, 2) + "\n" : out.text);
 }

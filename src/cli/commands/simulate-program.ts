@@ -1,0 +1,204 @@
+/**
+ * commplan simulate --program: a lowered program (a document or a split directory) replayed as SMPI runs its trace, on
+ * a runtime model and the machine's flat cluster or a --network topology.
+ */
+import { Option } from "commander";
+import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { readProgramJson } from "../../io/program-json-read.js";
+import { findMachine } from "../../machines/presets.js";
+import { replayProgram } from "../../machines/program-replay/replay-program.js";
+import { findRuntimeModel, RUNTIME_MODELS } from "../../machines/runtime/runtime-model.js";
+import { smpiOverheadText } from "../../machines/runtime/overhead.js";
+import { fail } from "../../model/errors.js";
+import type { CliContext } from "../context.js";
+import { fmt, table } from "../io.js";
+import { loadTopology } from "./topologies.js";
+
+/** The flags --program reads (the others are refused by `programFlagProblem`). */
+export interface ProgramReplayFlags {
+  readonly machine: string;
+  readonly runtime?: string;
+  readonly network?: string;
+  readonly json?: boolean;
+}
+
+/** The default runtime model of --program. */
+export const DEFAULT_RUNTIME = "smpi";
+
+/** `--program <file>`. */
+export const PROGRAM_OPTION = new Option(
+  "--program <file>",
+  "replay a lowered program (commplan.program/v1 document, index.json or split directory; no schedule argument) as SMPI runs the reference executor's trace: per-message overheads, eager and rendezvous sends, max-min link sharing (docs/simulator.md, Program replay)",
+);
+
+/** `--runtime <name>`. */
+export const RUNTIME_OPTION = new Option(
+  "--runtime <name>",
+  `with --program: the runtime model, ${RUNTIME_MODELS.map((m) => m.name).join(" or ")} (default ${DEFAULT_RUNTIME}; 'commplan machines --json' lists them with their SMPI configuration)`,
+);
+
+/** The schedule and protocol flags of simulate, as commander hands them over (refused with --program). */
+export interface RefusedWithProgram {
+  readonly mode?: string;
+  readonly lockstep?: boolean;
+  readonly ports?: string;
+  readonly topology?: string;
+  readonly buffers?: string;
+  readonly sendWaits?: string;
+  readonly recvOrder?: string;
+  readonly portSharing?: string;
+  readonly linkSvg?: string;
+  readonly linkFactor?: boolean;
+  readonly stageBarriers?: boolean;
+  readonly barrier?: string;
+  readonly envelope?: string;
+  readonly data?: boolean;
+  readonly matrix?: string;
+  readonly elementBytes?: string;
+  readonly trace?: string;
+  readonly svg?: string;
+  readonly protocol?: string;
+  readonly realised?: string;
+  readonly generateRecv?: boolean;
+  readonly busyMeasure?: boolean;
+  readonly earlyGoAhead?: boolean;
+  readonly inquiry?: string;
+}
+
+/** The first flag given that does not apply to --program (a schedule replay's or a protocol's), or null. */
+export function programFlagProblem(o: RefusedWithProgram): string | null {
+  const given: [string, boolean][] = [
+    ["--mode", o.mode !== undefined],
+    ["--lockstep", o.lockstep !== undefined],
+    ["--ports", o.ports !== undefined],
+    ["--topology", o.topology !== undefined],
+    ["--buffers", o.buffers !== undefined],
+    ["--send-waits", o.sendWaits !== undefined],
+    ["--recv-order", o.recvOrder !== undefined],
+    ["--port-sharing", o.portSharing !== undefined],
+    ["--link-svg", o.linkSvg !== undefined],
+    // commander's negatable options are true unless given
+    ["--no-link-factor", o.linkFactor === false],
+    ["--no-stage-barriers", o.stageBarriers === false],
+    ["--barrier", o.barrier !== undefined],
+    ["--envelope", o.envelope !== undefined],
+    ["--data", o.data !== undefined],
+    ["--matrix", o.matrix !== undefined],
+    ["--element-bytes", o.elementBytes !== undefined],
+    ["--trace", o.trace !== undefined],
+    ["--svg", o.svg !== undefined],
+    ["--protocol", o.protocol !== undefined],
+    ["--realised", o.realised !== undefined],
+    ["--generate-recv", o.generateRecv !== undefined],
+    ["--busy-measure", o.busyMeasure !== undefined],
+    ["--early-go-ahead", o.earlyGoAhead !== undefined],
+    ["--inquiry", o.inquiry !== undefined],
+  ];
+  const flag = given.find(([, on]) => on)?.[0];
+  return flag === undefined
+    ? null
+    : `${flag} does not apply to --program (a program replays as its variant says, on --network or the machine's SimGrid cluster)`;
+}
+
+/** The program path: a split directory means its index.json. */
+function programPath(path: string): string {
+  if (path !== "-" && existsSync(path) && statSync(path).isDirectory()) return join(path, "index.json");
+  return path;
+}
+
+/** Runs --program and prints the result. */
+export function runProgramReplay(path: string, o: ProgramReplayFlags, ctx: CliContext): void {
+  const machine = findMachine(o.machine);
+  const runtime = findRuntimeModel(o.runtime ?? DEFAULT_RUNTIME);
+  const prog = readProgramJson(programPath(path), { maxMemory: ctx.maxMemory }).program;
+  const topo = o.network === undefined ? null : loadTopology(o.network, prog.p, ctx.maxMemory, machine);
+  const networkName = topo === null ? `SimGrid cluster of ${machine.name}` : topo.routes.name;
+  const r = replayProgram(prog, { machine, runtime, ...(topo === null ? {} : { network: topo.routes }) });
+  if (o.json) {
+    const doc = {
+      format: "commplan.simulation/v1",
+      kind: "program",
+      algorithm: prog.algorithm,
+      p: prog.p,
+      variant: prog.variant,
+      rounds: prog.rounds,
+      machine: machine.name,
+      network: networkName,
+      runtime: {
+        name: runtime.name,
+        os: smpiOverheadText(runtime.sendOverhead),
+        ois: smpiOverheadText(runtime.isendOverhead),
+        or: smpiOverheadText(runtime.recvOverhead),
+        eagerBytes: runtime.eagerBytes,
+        envelopeBytes: runtime.envelopeBytes,
+        maxInFlight: Number.isFinite(runtime.maxInFlight) ? runtime.maxInFlight : null,
+        copies: runtime.copies,
+      },
+      makespan: r.makespanUs,
+      rankFinish: Array.from(r.rankFinishUs),
+      messages: r.messages,
+      eagerMessages: r.eagerMessages,
+      events: r.events,
+      recomputes: r.recomputes,
+    };
+    ctx.io.out(JSON.stringify(doc, null, 2) + "\n");
+    return;
+  }
+  const f = r.rankFinishUs;
+  let text =
+    `${prog.algorithm} program (${prog.variant}, ${prog.rounds} rounds) on ${machine.name}, P = ${prog.p}, runtime ${runtime.name}, ${networkName}: ` +
+    `makespan ${fmt(r.makespanUs)} us\n` +
+    `${fmt(r.messages)} messages (${fmt(r.eagerMessages)} eager), ${fmt(r.events)} events, ${fmt(r.recomputes)} rate recomputations\n`;
+  if (prog.p <= 32) text += table([["rank", "finish (us)"], ...Array.from(f, (t, rank) => [String(rank), fmt(t)])]);
+  else {
+    let lo = Infinity,
+      sum = 0;
+    for (const t of f) {
+      lo = Math.min(lo, t);
+      sum += t;
+    }
+    text += table([
+      ["", "finish (us)"],
+      ["max", fmt(r.makespanUs)],
+      ["mean", fmt(sum / prog.p)],
+      ["min", fmt(lo)],
+    ]);
+  }
+  ctx.io.out(text);
+}
+
+/**
+ * simulate's handling of --program: true when it ran the program replay (the schedule argument must be absent, the
+ * schedule flags too), false when the call is a schedule replay or a protocol run (which must not give --runtime).
+ */
+export function runProgramFlags(
+  arg: string | undefined,
+  o: RefusedWithProgram & ProgramReplayFlags & { readonly program?: string },
+  ctx: CliContext,
+): boolean {
+  const missing = inputProblem(arg, o.program);
+  if (missing !== null) throw missing;
+  if (o.program === undefined) {
+    if (o.runtime !== undefined)
+      throw fail("simulate", "BAD_OPTION", "--runtime goes with --program (a lowered program to replay)", {
+        field: "runtime",
+      });
+    return false;
+  }
+  const problem = programFlagProblem(o);
+  if (problem !== null) throw fail("simulate", "BAD_OPTION", problem, { field: "program" });
+  runProgramReplay(o.program, o, ctx);
+  return true;
+}
+
+/** The one-line error of a simulate call that gives both a schedule and --program, or neither. */
+export function inputProblem(input: string | undefined, program: string | undefined): Error | null {
+  if (input !== undefined && program !== undefined)
+    return fail("simulate", "BAD_OPTION", "give a schedule file or --program <file>, not both", { field: "program" });
+  if (input === undefined && program === undefined)
+    return fail("simulate", "BAD_OPTION", "give a schedule file (or a matrix with --protocol), or --program <file>", {
+      field: "input",
+    });
+  return null;
+}

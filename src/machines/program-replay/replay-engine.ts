@@ -1,0 +1,549 @@
+/**
+ * The program replay engine: every rank executes its operations in order as an SMPI actor does (posting costs CPU
+ * time, a wait pays the receive overheads of eager messages), messages start when both sides are posted, cross their
+ * route's latency, then share the links by weighted max-min (SimGrid's CM02 model).
+ */
+import { fail } from "../../model/errors.js";
+import type { NetworkRoutes } from "../../model/network.js";
+import { EventHeap } from "../sim/heap.js";
+import { overheadUs } from "../runtime/overhead.js";
+import type { RuntimeModel } from "../runtime/runtime-model.js";
+import type { ReplayOps } from "./replay-ops.js";
+import { LmmSystem } from "./lmm-system.js";
+
+/** What a program replay gives. */
+export interface ProgramReplayResult {
+  /** When the last rank finished (us). */
+  readonly makespanUs: number;
+  /** When each rank finished its last operation and wait (us). */
+  readonly rankFinishUs: Float64Array;
+  /** Messages replayed, and how many of them were eager. */
+  readonly messages: number;
+  readonly eagerMessages: number;
+  /** Events handled and rate recomputations made. */
+  readonly events: number;
+  readonly recomputes: number;
+}
+
+/** The engine's options: the network the ranks run on (rank r on host r), the runtime, the copy cost. */
+export interface ReplayEngineOptions {
+  readonly network: NetworkRoutes;
+  /** 1 for the network's FATPIPE links (each flow may use the whole bandwidth); default none. */
+  readonly fatpipe?: Uint8Array;
+  readonly runtime: RuntimeModel;
+  /** CPU time of a copied byte (us), used when the runtime charges copies. */
+  readonly copyUsPerByte: number;
+  /** Reproduce SimGrid's selective update of the max-min system (default true); false: exact max-min at each change. */
+  readonly selectiveUpdate?: boolean;
+}
+
+/** Operation kinds (ReplayOps' codes), local to keep the hot loops free of module bindings. */
+const SEND = 0,
+  RECV = 1,
+  COPY = 2;
+const EV_CPU = 0,
+  EV_ACTIVATE = 1;
+const JOB_POST = 0,
+  JOB_OR = 1;
+/** Lmm's penalty (us) of a route without latency: SimGrid gives such a flow the penalty 1 (second). */
+const ZERO_LATENCY_PENALTY_US = 1e6;
+/** Events this close (us) happen at once: SimGrid's surf/precision (1e-9 s). */
+const SAME_TIME_US = 1e-3;
+
+/** Replays `ops` on the network and runtime of `o`; throws a one-line error on an unmatched message or a deadlock. */
+export function replayProgramOps(ops: ReplayOps, o: ReplayEngineOptions): ProgramReplayResult {
+  if (o.network.hosts < ops.p)
+    throw fail(
+      "machines",
+      "BAD_OPTION",
+      `program replay: network ${o.network.name} has ${o.network.hosts} hosts, not ${ops.p}`,
+    );
+  return new ReplayRun(ops, o).run();
+}
+
+/** The sends' routes (CSR by op id), route latencies and max-min weights, and the message counts. */
+interface FlowTables {
+  readonly routeStart: Int32Array;
+  readonly routeLinks: Int32Array;
+  readonly latSum: Float64Array;
+  readonly weight: Float64Array;
+  readonly messages: number;
+  readonly eagerMessages: number;
+}
+
+function flowTables(ops: ReplayOps, opRank: Int32Array, net: NetworkRoutes, eagerBytes: number): FlowTables {
+  const { kind, peer, bytes } = ops;
+  const n = kind.length;
+  const out = new Int32Array(Math.max(1, net.maxHops));
+  const routeStart = new Int32Array(n + 1);
+  let total = 0;
+  for (let x = 0; x < n; x++) {
+    routeStart[x] = total;
+    if (kind[x] === SEND) total += net.route(opRank[x]!, peer[x]!, out);
+  }
+  routeStart[n] = total;
+  const routeLinks = new Int32Array(total);
+  const latSum = new Float64Array(n);
+  const weight = new Float64Array(n);
+  let messages = 0,
+    eagerMessages = 0;
+  for (let x = 0; x < n; x++) {
+    if (kind[x] !== SEND) continue;
+    messages++;
+    if (bytes[x]! < eagerBytes) eagerMessages++;
+    const k = net.route(opRank[x]!, peer[x]!, out);
+    let lat = 0;
+    for (let h = 0; h < k; h++) {
+      routeLinks[routeStart[x]! + h] = out[h]!;
+      lat += net.latency[out[h]!]!;
+    }
+    latSum[x] = lat;
+    weight[x] = 1 / (lat > 0 ? lat : ZERO_LATENCY_PENALTY_US);
+  }
+  return { routeStart, routeLinks, latSum, weight, messages, eagerMessages };
+}
+
+/**
+ * One replay's state, in typed arrays: per operation (posted, complete, the flow of a send), per rank (its actor: next
+ * operation, CPU job, queue of eager messages whose receive overhead is due), the event heap and the flows' heap.
+ */
+class ReplayRun {
+  private readonly rt: RuntimeModel;
+  private readonly opRank: Int32Array;
+  private readonly partner: Int32Array;
+  private readonly t: FlowTables;
+  private readonly lmm: LmmSystem;
+  private readonly heap = new EventHeap(1024);
+  private evKind = new Uint8Array(1024);
+  private evArg = new Int32Array(1024);
+  private seq = 0;
+  private readonly posted: Uint8Array;
+  private readonly complete: Uint8Array;
+  /** Flow f drains rate[f] from rem[f] bytes left at upd[f]; due[f] is its completion, in dueHeap. */
+  private readonly rem: Float64Array;
+  private readonly rate: Float64Array;
+  private readonly upd: Float64Array;
+  private readonly due: Float64Array;
+  private readonly isActive: Uint8Array;
+  private readonly dueHeap = new EventHeap(1024);
+  private now = 0;
+  private events = 0;
+  private recomputes = 0;
+  private readonly ptr: Int32Array;
+  private readonly doneUpTo: Int32Array;
+  private readonly cpuBusy: Uint8Array;
+  private readonly jobKind: Uint8Array;
+  private readonly jobOp: Int32Array;
+  private readonly pendingPost: Int32Array;
+  private readonly inFlight: Int32Array;
+  private readonly finish: Float64Array;
+  private readonly orQueue: number[][];
+  private readonly startQueue: number[][];
+  /** The actors to run at the current time, in rounds (one operation each per round, as SimGrid's simcalls). */
+  private runQ: Int32Array;
+  private nextQ: Int32Array;
+  private nRun = 0;
+  private readonly queued: Uint8Array;
+
+  constructor(
+    private readonly ops: ReplayOps,
+    private readonly o: ReplayEngineOptions,
+  ) {
+    const { p, rankStart, kind } = ops;
+    const n = kind.length;
+    this.rt = o.runtime;
+    this.opRank = new Int32Array(n);
+    for (let r = 0; r < p; r++) for (let x = rankStart[r]!; x < rankStart[r + 1]!; x++) this.opRank[x] = r;
+    this.partner = matchMessages(ops, this.opRank);
+    this.t = flowTables(ops, this.opRank, o.network, this.rt.eagerBytes);
+    this.lmm = new LmmSystem(
+      {
+        links: o.network.links,
+        bandwidth: o.network.bandwidth,
+        fatpipe: o.fatpipe ?? new Uint8Array(o.network.links),
+        routeStart: this.t.routeStart,
+        routeLinks: this.t.routeLinks,
+        weight: this.t.weight,
+      },
+      o.selectiveUpdate ?? true,
+    );
+    this.posted = new Uint8Array(n);
+    this.complete = new Uint8Array(n);
+    this.rem = new Float64Array(n);
+    this.rate = new Float64Array(n);
+    this.upd = new Float64Array(n);
+    this.due = new Float64Array(n).fill(Infinity);
+    this.isActive = new Uint8Array(n);
+    this.ptr = Int32Array.from(rankStart.subarray(0, p));
+    this.doneUpTo = Int32Array.from(rankStart.subarray(0, p));
+    this.cpuBusy = new Uint8Array(p);
+    this.jobKind = new Uint8Array(p);
+    this.jobOp = new Int32Array(p);
+    this.pendingPost = new Int32Array(p).fill(-1);
+    this.inFlight = new Int32Array(p);
+    this.finish = new Float64Array(p).fill(NaN);
+    this.orQueue = Array.from({ length: p }, () => []);
+    this.startQueue = Array.from({ length: p }, () => []);
+    this.runQ = new Int32Array(p);
+    this.nextQ = new Int32Array(p);
+    this.queued = new Uint8Array(p);
+  }
+
+  /** An event of kind k at time t (heap ids are sequence numbers: ties go first-in first-out, as SimGrid's heap). */
+  private schedule(t: number, k: number, arg: number): void {
+    if (this.seq === this.evKind.length) {
+      const a = new Uint8Array(this.seq * 2),
+        b = new Int32Array(this.seq * 2);
+      a.set(this.evKind);
+      b.set(this.evArg);
+      this.evKind = a;
+      this.evArg = b;
+    }
+    this.evKind[this.seq] = k;
+    this.evArg[this.seq] = arg;
+    this.heap.push(t, this.seq++);
+  }
+
+  private wake(r: number): void {
+    if (this.queued[r]) return;
+    this.queued[r] = 1;
+    this.runQ[this.nRun++] = r;
+  }
+
+  private eager(x: number): boolean {
+    return this.ops.bytes[x]! < this.rt.eagerBytes;
+  }
+
+  /** CPU time before operation x is posted: the send overheads, a copy's t_m per byte. */
+  private cpuCost(x: number): number {
+    const { kind, bytes, blocking } = this.ops;
+    const k = kind[x];
+    if (k === SEND) {
+      if (blocking[x]) return this.eager(x) ? overheadUs(this.rt.sendOverhead, bytes[x]!) : 0;
+      return overheadUs(this.rt.isendOverhead, bytes[x]!);
+    }
+    if (k === COPY) return this.rt.copies ? bytes[x]! * this.o.copyUsPerByte : 0;
+    return 0;
+  }
+
+  /** Send s's latency has elapsed: its flow joins its links. */
+  private activate(s: number): void {
+    this.rem[s] = this.ops.bytes[s]! + this.rt.envelopeBytes;
+    this.rate[s] = 0;
+    this.upd[s] = this.now;
+    this.isActive[s] = 1;
+    this.lmm.enable(s);
+  }
+
+  private begin(s: number, t: number): void {
+    this.inFlight[this.opRank[s]!]!++;
+    if (this.t.latSum[s]! > 0) this.schedule(t + this.t.latSum[s]!, EV_ACTIVATE, s);
+    else this.activate(s);
+  }
+
+  /** Both sides of send s are posted: it starts, or waits for a slot of its rank's in-flight limit. */
+  private match(s: number, t: number): void {
+    const r = this.opRank[s]!;
+    if (this.inFlight[r]! >= this.rt.maxInFlight) this.startQueue[r]!.push(s);
+    else this.begin(s, t);
+  }
+
+  private post(x: number, t: number): void {
+    this.posted[x] = 1;
+    const k = this.ops.kind[x];
+    const partner = this.partner;
+    if (k === COPY) this.complete[x] = 1;
+    else if (k === SEND) {
+      if (this.eager(x)) this.complete[x] = 1;
+      if (this.posted[partner[x]!]) this.match(x, t);
+    } else if (this.posted[partner[x]!]) this.match(partner[x]!, t);
+  }
+
+  private inDeps(k: number, x: number): boolean {
+    const { depStart, deps } = this.ops;
+    for (let j = depStart[k]!; j < depStart[k + 1]!; j++) if (deps[j] === x) return true;
+    return false;
+  }
+
+  private cpuJob(r: number, kind: number, x: number, end: number): void {
+    this.cpuBusy[r] = 1;
+    this.jobKind[r] = kind;
+    this.jobOp[r] = x;
+    this.schedule(end, EV_CPU, r);
+  }
+
+  /** Whether rank r may post operation k (end: its final wait): the operations it waits for have completed. */
+  private ready(r: number, k: number, need: number): boolean {
+    const { rankStart, depStart, deps } = this.ops;
+    const end = rankStart[r + 1]!;
+    let d = this.doneUpTo[r]!;
+    while (d < end && this.complete[d]) d++;
+    this.doneUpTo[r] = d;
+    let ok = d >= need;
+    if (ok && k < end) for (let j = depStart[k]!; j < depStart[k + 1]! && ok; j++) ok = this.complete[deps[j]!] === 1;
+    return ok;
+  }
+
+  /** One turn of rank r's actor at t: true when it did an operation and runs again in the next round. */
+  private turn(r: number, t: number): boolean {
+    if (!Number.isNaN(this.finish[r]!) || this.cpuBusy[r] === 1) return false;
+    if (this.pendingPost[r]! >= 0) {
+      this.post(this.pendingPost[r]!, t);
+      this.pendingPost[r] = -1;
+      return true;
+    }
+    const end = this.ops.rankStart[r + 1]!;
+    const k = this.ptr[r]!;
+    const need = k < end ? this.ops.waitPrefix[k]! : end;
+    if (!this.ready(r, k, need)) {
+      // the rank waits: it pays the receive overhead of an arrived eager message it waits for
+      const q = this.orQueue[r]!;
+      let i = 0;
+      while (i < q.length && !(q[i]! < need || (k < end && this.inDeps(k, q[i]!)))) i++;
+      if (i < q.length) {
+        const x = q.splice(i, 1)[0]!;
+        this.cpuJob(r, JOB_OR, x, t + overheadUs(this.rt.recvOverhead, this.ops.bytes[x]!));
+      }
+      return false;
+    }
+    if (k === end) {
+      this.finish[r] = t;
+      return false;
+    }
+    this.ptr[r] = k + 1;
+    const c = this.cpuCost(k);
+    if (c > 0) {
+      this.cpuJob(r, JOB_POST, k, t + c);
+      return false;
+    }
+    this.post(k, t);
+    return true;
+  }
+
+  /** Send s's flow ended at t: the send (rendezvous) and the receive (unless an overhead is due) complete. */
+  private transferDone(s: number, t: number): void {
+    const r = this.opRank[s]!;
+    this.inFlight[r]!--;
+    const q = this.startQueue[r]!;
+    if (q.length > 0) this.begin(q.shift()!, t);
+    if (!this.eager(s)) this.complete[s] = 1;
+    const v = this.partner[s]!,
+      rv = this.opRank[v]!;
+    if (this.eager(s) && overheadUs(this.rt.recvOverhead, this.ops.bytes[v]!) > 0) this.orQueue[rv]!.push(v);
+    else this.complete[v] = 1;
+    this.wake(r);
+    this.wake(rv);
+  }
+
+  private runActors(t: number): void {
+    while (this.nRun > 0) {
+      const m = this.nRun;
+      const swap = this.runQ;
+      this.runQ = this.nextQ;
+      this.nextQ = swap;
+      this.nRun = 0;
+      for (let i = 0; i < m; i++) this.queued[this.nextQ[i]!] = 0;
+      for (let i = 0; i < m; i++) {
+        const r = this.nextQ[i]!;
+        if (this.turn(r, t)) this.wake(r);
+      }
+    }
+  }
+
+  /** The earliest live flow completion (stale heap entries dropped), or Infinity. */
+  private liveTop(): number {
+    const h = this.dueHeap;
+    while (h.size > 0) {
+      const f = h.topId();
+      if (this.isActive[f] === 1 && h.topTime() === this.due[f]) return h.topTime();
+      h.pop();
+    }
+    return Infinity;
+  }
+
+  /** Solves the modified links and reschedules the flows whose rate changed. */
+  private solve(newRate: Float64Array, touched: Int32Array): void {
+    const m = this.lmm.solve(newRate, touched);
+    this.recomputes++;
+    const { rem, rate, upd, due, now } = this;
+    for (let i = 0; i < m; i++) {
+      const f = touched[i]!;
+      const r = newRate[f]!;
+      if (r === rate[f]) continue;
+      rem[f] = rem[f]! - rate[f]! * (now - upd[f]!);
+      upd[f] = now;
+      rate[f] = r;
+      due[f] = r > 0 ? now + rem[f]! / r : Infinity;
+      if (r > 0) this.dueHeap.push(due[f]!, f);
+    }
+  }
+
+  run(): ProgramReplayResult {
+    const { p } = this.ops;
+    const n = this.ops.kind.length;
+    const newRate = new Float64Array(n),
+      touched = new Int32Array(Math.max(1, this.t.messages));
+    for (let r = 0; r < p; r++) this.wake(r);
+    this.runActors(0);
+    const doneList: number[] = [];
+    for (;;) {
+      if (this.lmm.modified) this.solve(newRate, touched);
+      const tf = this.liveTop();
+      const th = this.heap.size > 0 ? this.heap.topTime() : Infinity;
+      if (tf === Infinity && th === Infinity) break;
+      const now = (this.now = Math.min(tf, th));
+      doneList.length = 0;
+      while (this.liveTop() <= now + SAME_TIME_US) {
+        const f = this.dueHeap.topId();
+        doneList.push(f);
+        this.isActive[f] = 0;
+        this.dueHeap.pop();
+      }
+      while (this.heap.size > 0 && this.heap.topTime() <= now + SAME_TIME_US) {
+        const id = this.heap.topId();
+        this.heap.pop();
+        this.events++;
+        const x = this.evArg[id]!;
+        if (this.evKind[id] === EV_ACTIVATE) this.activate(x);
+        else {
+          this.cpuBusy[x] = 0;
+          const j = this.jobOp[x]!;
+          if (this.jobKind[x] === JOB_POST) this.pendingPost[x] = j;
+          else this.complete[j] = 1;
+          this.wake(x);
+        }
+      }
+      doneList.sort((a, b) => a - b);
+      for (const f of doneList) {
+        this.rem[f] = 0;
+        this.lmm.free(f);
+        this.events++;
+        this.transferDone(f, now);
+      }
+      this.runActors(now);
+    }
+    return this.result();
+  }
+
+  /** The result, or a one-line error naming a rank that never finished. */
+  private result(): ProgramReplayResult {
+    const { p, rankStart, kind, peer } = this.ops;
+    let makespan = 0;
+    for (let r = 0; r < p; r++) {
+      if (Number.isNaN(this.finish[r]!)) {
+        const k = this.ptr[r]!;
+        const what =
+          k < rankStart[r + 1]!
+            ? `before its operation ${k - rankStart[r]!} (${["send to", "recv from", "copy"][kind[k]!]} ${kind[k] === COPY ? "" : peer[k]})`
+            : "in its final wait";
+        throw fail("machines", "BAD_INPUT", `program replay: deadlock: rank ${r} waits forever ${what.trim()}`);
+      }
+      makespan = Math.max(makespan, this.finish[r]!);
+    }
+    const { messages, eagerMessages } = this.t;
+    return {
+      makespanUs: makespan,
+      rankFinishUs: this.finish,
+      messages,
+      eagerMessages,
+      events: this.events,
+      recomputes: this.recomputes,
+    };
+  }
+}
+
+/** partner[x]: the receive of send x and the send of receive x, matched in order per (source, destination, tag). */
+function matchMessages(ops: ReplayOps, opRank: Int32Array): Int32Array {
+  const { kind, peer, tag, p, bytes } = ops;
+  const n = kind.length;
+  const partner = new Int32Array(n).fill(-1);
+  // sends and receives sorted by (source, destination, tag, program order): the k-th of each pair up
+  const src = new Int32Array(n),
+    dst = new Int32Array(n);
+  let ns = 0,
+    nr = 0;
+  for (let x = 0; x < n; x++) {
+    const k = kind[x];
+    if (k === SEND) {
+      if (peer[x]! >= p || peer[x] === opRank[x])
+        throw fail("machines", "BAD_INPUT", `program replay: rank ${opRank[x]} sends to ${peer[x]}, not another rank`);
+      src[x] = opRank[x]!;
+      dst[x] = peer[x]!;
+      ns++;
+    } else if (k === RECV) {
+      if (peer[x]! >= p || peer[x] === opRank[x])
+        throw fail(
+          "machines",
+          "BAD_INPUT",
+          `program replay: rank ${opRank[x]} receives from ${peer[x]}, not another rank`,
+        );
+      src[x] = peer[x]!;
+      dst[x] = opRank[x]!;
+      nr++;
+    }
+  }
+  const sends = new Int32Array(ns),
+    recvs = new Int32Array(nr);
+  ns = nr = 0;
+  for (let x = 0; x < n; x++) {
+    if (kind[x] === SEND) sends[ns++] = x;
+    else if (kind[x] === RECV) recvs[nr++] = x;
+  }
+  const cmp = (a: number, b: number): number => src[a]! - src[b]! || dst[a]! - dst[b]! || tag[a]! - tag[b]!;
+  sortByKey(sends, src, dst, tag, p, cmp);
+  sortByKey(recvs, src, dst, tag, p, cmp);
+  const describe = (x: number): string =>
+    kind[x] === SEND
+      ? `rank ${opRank[x]} sends to ${peer[x]} (tag ${tag[x]}) a message that is never received`
+      : `rank ${opRank[x]} receives from ${peer[x]} (tag ${tag[x]}) a message that is never sent`;
+  let i = 0,
+    j = 0;
+  while (i < ns || j < nr) {
+    const s = i < ns ? sends[i]! : -1,
+      v = j < nr ? recvs[j]! : -1;
+    if (s < 0 || (v >= 0 && cmp(v, s) < 0)) throw fail("machines", "BAD_INPUT", `program replay: ${describe(v)}`);
+    if (v < 0 || cmp(s, v) < 0) throw fail("machines", "BAD_INPUT", `program replay: ${describe(s)}`);
+    if (bytes[s] !== bytes[v])
+      throw fail(
+        "machines",
+        "BAD_INPUT",
+        `program replay: rank ${opRank[s]} sends ${bytes[s]} bytes to ${opRank[v]} (tag ${tag[s]}), which receives ${bytes[v]}`,
+      );
+    partner[s] = v;
+    partner[v] = s;
+    i++;
+    j++;
+  }
+  return partner;
+}
+
+/**
+ * Sorts operation ids by (source, destination, tag, id): as packed numbers when (source, destination, tag, id) fit
+ * in 2^53 (a typed-array numeric sort), else with the comparator and the id.
+ */
+function sortByKey(
+  ids: Int32Array,
+  src: Int32Array,
+  dst: Int32Array,
+  tag: Uint32Array,
+  p: number,
+  cmp: (a: number, b: number) => number,
+): void {
+  let maxTag = 0,
+    maxId = 0;
+  for (let i = 0; i < ids.length; i++) {
+    maxTag = Math.max(maxTag, tag[ids[i]!]!);
+    maxId = Math.max(maxId, ids[i]!);
+  }
+  const T = maxTag + 1,
+    N = maxId + 1;
+  if (p * p * T * N < 2 ** 53) {
+    const packed = new Float64Array(ids.length);
+    for (let i = 0; i < ids.length; i++) {
+      const x = ids[i]!;
+      packed[i] = ((src[x]! * p + dst[x]!) * T + tag[x]!) * N + x;
+    }
+    packed.sort();
+    for (let i = 0; i < ids.length; i++) ids[i] = packed[i]! % N;
+  } else ids.sort((a, b) => cmp(a, b) || a - b);
+}

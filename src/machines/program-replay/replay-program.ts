@@ -1,0 +1,41 @@
+/** replayProgram: a lowered program replayed as SMPI runs the reference executor's trace (docs/simulator.md). */
+import { fail } from "../../model/errors.js";
+import type { MachineModel } from "../../model/machine.js";
+import type { NetworkRoutes } from "../../model/network.js";
+import type { Program } from "../../model/program.js";
+import { findRuntimeModel, type RuntimeModel } from "../runtime/runtime-model.js";
+import { flatClusterNetwork } from "./cluster-network.js";
+import { replayProgramOps, type ProgramReplayResult } from "./replay-engine.js";
+import { replayOpsOf } from "./replay-ops.js";
+
+/** Options of a program replay. */
+export interface ProgramReplayOptions {
+  /** The machine: its links when no network is given, and its copy cost t_m. */
+  readonly machine: MachineModel;
+  /** The runtime model or a preset name. Default "smpi" (SMPI's plain configuration). */
+  readonly runtime?: RuntimeModel | string;
+  /** The network (rank r on host r). Default: the machine's flat SimGrid cluster. */
+  readonly network?: NetworkRoutes;
+  /** Reproduce SimGrid's selective update of the max-min system (default true); false: exact max-min. */
+  readonly selectiveUpdate?: boolean;
+}
+
+/** Replays `prog` (either variant) as SMPI runs its trace on the network; times in microseconds. */
+export function replayProgram(prog: Program, opts: ProgramReplayOptions): ProgramReplayResult {
+  const runtime =
+    typeof opts.runtime === "string" ? findRuntimeModel(opts.runtime) : (opts.runtime ?? findRuntimeModel("smpi"));
+  if (!(runtime.eagerBytes >= 0) || !(runtime.envelopeBytes >= 0) || !(runtime.maxInFlight >= 1))
+    throw fail(
+      "machines",
+      "BAD_OPTION",
+      `program replay: runtime ${runtime.name} has a negative threshold or envelope, or maxInFlight < 1`,
+    );
+  const cluster = opts.network === undefined ? flatClusterNetwork(prog.p, opts.machine) : null;
+  return replayProgramOps(replayOpsOf(prog), {
+    network: cluster?.routes ?? opts.network!,
+    ...(cluster ? { fatpipe: cluster.fatpipe } : {}),
+    runtime,
+    copyUsPerByte: opts.machine.tm,
+    ...(opts.selectiveUpdate === undefined ? {} : { selectiveUpdate: opts.selectiveUpdate }),
+  });
+}

@@ -1,0 +1,79 @@
+/** commplan simulate --program: a lowered program replayed as SMPI runs it (text, JSON, split directories, errors). */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { validateWithSchema } from "../../src/io/json-schema.js";
+import { run } from "../helpers/cli.js";
+
+const dir = mkdtempSync(join(tmpdir(), "commplan-sim-program-"));
+const f = (name: string): string => join(dir, name);
+
+describe("simulate --program", () => {
+  it("replays a program document and its split directory alike; --runtime and --network change the time", async () => {
+    expect((await run("gen", "wang-set2", "--p", "16", "--seed", "7", "-o", f("m.json"))).code).toBe(0);
+    expect((await run("plan", f("m.json"), "-a", "two-stage", "--payload", "-o", f("s.json"))).code).toBe(0);
+    expect((await run("export", f("s.json"), "-m", f("m.json"), "-f", "program", "-o", f("p.json"))).code).toBe(0);
+    expect((await run("export", f("s.json"), "-m", f("m.json"), "-f", "program", "--split", f("split"))).code).toBe(0);
+    const sim = async (...args: string[]): Promise<Record<string, unknown>> => {
+      const r = await run("simulate", "--machine", "ib-hdr-200", "--json", ...args);
+      expect(r.code, r.err).toBe(0);
+      const doc = JSON.parse(r.out) as Record<string, unknown>;
+      expect(() => validateWithSchema("simulation", doc, "test")).not.toThrow();
+      return doc;
+    };
+    const whole = await sim("--program", f("p.json"));
+    expect(whole.kind).toBe("program");
+    expect(whole.variant).toBe("nonblocking");
+    expect((whole.rankFinish as number[]).length).toBe(16);
+    expect(whole.makespan).toBe(Math.max(...(whole.rankFinish as number[])));
+    expect((await sim("--program", f("split"))).makespan).toBe(whole.makespan);
+    const mpi = await sim("--program", f("p.json"), "--runtime", "ib-hdr-200-mpi");
+    expect(mpi.makespan as number).toBeGreaterThan(whole.makespan as number);
+    expect((mpi.runtime as { ois: string }).ois).toBe("0:3e-7:0");
+    const tree = await sim("--program", f("p.json"), "--network", "fat-tree:k=8,oversub=4");
+    expect(tree.network).toBe("fat-tree:k=8,oversub=4");
+    // the fat tree's links are the generator's (1 / t_d, 0.1 us each), not the cluster's: another time
+    expect(tree.makespan).not.toBe(whole.makespan);
+    const text = await run("simulate", "--program", f("p.json"), "--machine", "ib-hdr-200");
+    expect(text.code).toBe(0);
+    expect(text.out).toMatch(
+      /^two-stage program \(nonblocking, 30 rounds\) on ib-hdr-200, P = 16, runtime smpi, SimGrid cluster of ib-hdr-200: makespan/,
+    );
+  });
+
+  it("refuses what does not apply, in one line", async () => {
+    const bad = async (args: string[], message: RegExp): Promise<void> => {
+      const r = await run("simulate", "--machine", "ib-hdr-200", ...args);
+      expect(r.code).not.toBe(0);
+      expect(r.err.trim().split("\n")).toHaveLength(1);
+      expect(r.err).toMatch(message);
+    };
+    await bad(["--program", f("p.json"), "--mode", "blocking"], /--mode does not apply to --program/);
+    await bad(["--program", f("p.json"), "--lockstep"], /--lockstep does not apply to --program/);
+    await bad(["--program", f("p.json"), "--runtime", "smpii"], /unknown runtime model 'smpii'/);
+    await bad([f("s.json"), "--runtime", "smpi"], /--runtime goes with --program/);
+    await bad([f("s.json"), "--program", f("p.json")], /give a schedule file or --program <file>, not both/);
+    await bad([], /give a schedule file \(or a matrix with --protocol\), or --program <file>/);
+    await bad(["--program", f("nothing.json")], /nothing\.json/);
+  });
+
+  it("machines --json lists each machine's runtime models with the SMPI configuration that reproduces them", async () => {
+    const r = await run("machines", "--json");
+    expect(r.code).toBe(0);
+    const list = JSON.parse(r.out) as { name: string; runtimes: { name: string; smpi: { cfg: string[] } }[] }[];
+    for (const m of list) expect(m.runtimes.map((x) => x.name)).toContain("smpi");
+    const hdr = list.find((m) => m.name === "ib-hdr-200")!;
+    const mpi = hdr.runtimes.find((x) => x.name === "ib-hdr-200-mpi")!;
+    expect(mpi.smpi.cfg).toEqual([
+      "--cfg=network/model:CM02",
+      "--cfg=network/crosstraffic:0",
+      "--cfg=network/TCP-gamma:0",
+      "--cfg=smpi/wtime:0",
+      "--cfg=smpi/send-is-detached-thresh:65536",
+      "--cfg=smpi/os:0:3e-7:0",
+      "--cfg=smpi/ois:0:3e-7:0",
+      "--cfg=smpi/or:0:3e-7:0",
+    ]);
+  });
+});
