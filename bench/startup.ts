@@ -10,6 +10,11 @@ import { join } from "node:path";
 import { machineInfo, mdTable, writeResults } from "./lib.js";
 
 const BIN = join(import.meta.dirname, "..", "bin", "commplan.js");
+/**
+ * Another build's `bin/commplan.js` (a checkout of an earlier commit, built), whose `--version`, `store get` and `plan`
+ * run beside this one's in the same rounds: `COMMPLAN_BENCH_BEFORE=/path/bin/commplan.js npm run bench startup`.
+ */
+const BEFORE = process.env["COMMPLAN_BENCH_BEFORE"];
 /** Rounds: each command runs once a round; the median of each is reported. */
 const ROUNDS = 9;
 /** The planner and pattern of the store rows (the plan rows plan the same matrix): 002 Pattern3, coloring. */
@@ -28,7 +33,7 @@ interface Row {
  * Runs `argv` in bash and returns its wall time and the CPU time (user + system) of its children, as bash's `times`
  * reports them (the process is reaped before `times` runs, so all of its CPU time is counted).
  */
-function timed(argv: readonly string[], cwd: string): { wallMs: number; cpuMs: number } {
+export function timedProcess(argv: readonly string[], cwd: string): { wallMs: number; cpuMs: number } {
   const quoted = argv.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
   const t0 = process.hrtime.bigint();
   const out = execFileSync("bash", ["-c", `${quoted} >/dev/null 2>&1 || exit 3; times`], { cwd, encoding: "utf8" });
@@ -56,6 +61,22 @@ export function startupBench(log: (s: string) => void): string {
       ids.set(p, cli("store", "add", "store", `m${p}.json`, "-a", ALGORITHM).trim());
     }
     const node = process.execPath;
+    const before: [string, string[]][] =
+      BEFORE === undefined
+        ? []
+        : [
+            ["before: commplan --version", [node, BEFORE, "--version"]],
+            ...[256, 1024].flatMap((p): [string, string[]][] => [
+              [
+                `before: store get P = ${p} (JSON)`,
+                [node, BEFORE, "store", "get", "store", "--id", ids.get(p)!, "-o", `b${p}.json`],
+              ],
+              [
+                `before: plan P = ${p} (JSON)`,
+                [node, BEFORE, "plan", `m${p}.json`, "-a", ALGORITHM, "-o", `q${p}.json`],
+              ],
+            ]),
+          ];
     const commands: [string, string[]][] = [
       ["node -e 0", [node, "-e", "0"]],
       ["commplan --version", [node, BIN, "--version"]],
@@ -71,11 +92,12 @@ export function startupBench(log: (s: string) => void): string {
         ],
         [`plan P = ${p} (JSON)`, [node, BIN, "plan", `m${p}.json`, "-a", ALGORITHM, "-o", `p${p}.json`]],
       ]),
+      ...before,
     ];
     const runs = commands.map(() => ({ wall: [] as number[], cpu: [] as number[] }));
     for (let round = 0; round < ROUNDS; round++) {
       commands.forEach(([, argv], k) => {
-        const t = timed(argv, dir);
+        const t = timedProcess(argv, dir);
         runs[k]!.wall.push(t.wallMs);
         runs[k]!.cpu.push(t.cpuMs);
       });
@@ -124,6 +146,9 @@ function report(rows: readonly Row[]): string {
   const info = machineInfo();
   const md =
     `### Start-up: whole commplan processes against \`node -e 0\`, and store get against planning (${ALGORITHM}, 002 Pattern3)\n\n` +
+    (BEFORE === undefined
+      ? ""
+      : `Rows marked "before" run another build (${BEFORE.replace(/\/bin\/commplan\.js$/, "")}, its dist/ built by tsc alone, as that commit's build did) in the same rounds. `) +
     `Each command runs as its own process (\`node bin/commplan.js ...\`, dist/ built by \`npm run build\`), ${ROUNDS} rounds, each round running every command once in turn; the table gives the medians. Wall = start to exit as the bench sees it; CPU = user + system time of the process (bash's \`times\`). store get reads the entry by --id (or by matrix: reading and digesting the matrix, resolving the request) and writes the plan as commplan.schedule/v1 JSON or Arrow to a file; plan reads the same matrix and writes the same JSON. Load average at the end: ${info.loadavg.map((x) => x.toFixed(1)).join(", ")} (${info.cpus} cores, shared).\n\n` +
     table +
     "\nGoals: " +
