@@ -96,8 +96,10 @@ export function lowerBench(log: (s: string) => void): string {
       ]),
     );
   const split = splitExportRow(log);
-  const all = md + "\n" + splitExportMarkdown(split);
-  writeResults("lower", { machine: machineInfo(), results, split }, all);
+  const machine = machineInfo();
+  const load = `Load average at the end of the run: ${machine.loadavg.map((x) => x.toFixed(1)).join(", ")} (${machine.cpus} cores, shared).\n`;
+  const all = md + "\n" + load + "\n" + splitExportMarkdown(split);
+  writeResults("lower", { machine, results, split }, all);
   return all;
 }
 
