@@ -3,7 +3,12 @@ import { lowerSchedule } from "../src/lower/index.js";
 import { generatePattern } from "../src/patterns/registry.js";
 import { plan } from "../src/planner/registry.js";
 import type { Program } from "../src/model/program.js";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { bestOfMs, fillLike, machineInfo, mdTable, timeMs, writeResults } from "./lib.js";
+import { timedProcess } from "./startup.js";
 
 interface Case {
   p: number;
@@ -90,8 +95,92 @@ export function lowerBench(log: (s: string) => void): string {
         (r.fillMs / r.planMs).toFixed(2),
       ]),
     );
-  writeResults("lower", { machine: machineInfo(), results }, md);
-  return md;
+  const split = splitExportRow(log);
+  const machine = machineInfo();
+  const load = `Load average at the end of the run: ${machine.loadavg.map((x) => x.toFixed(1)).join(", ")} (${machine.cpus} cores, shared).\n`;
+  const all = md + "\n" + load + "\n" + splitExportMarkdown(split);
+  writeResults("lower", { machine, results, split }, all);
+  return all;
+}
+
+/** The P of the split export row: the 131,072-rank halo (a 64 x 64 x 32 process grid, 6 neighbours). */
+const SPLIT_P = 131072;
+/** The planner of the split export row. */
+const SPLIT_ALGORITHM = "coloring";
+
+interface SplitRow {
+  p: number;
+  algorithm: string;
+  files: number;
+  planWallMs: number;
+  planCpuMs: number;
+  exportWallMs: number;
+  exportCpuMs: number;
+}
+
+/**
+ * `commplan export --split` of the halo at SPLIT_P as whole processes (dist/): gen, plan, then export one file per
+ * rank into a new directory; wall and CPU time of plan and export (one run each: the export writes 131,073 files).
+ */
+function splitExportRow(log: (s: string) => void): SplitRow {
+  const dir = mkdtempSync(join(tmpdir(), "commplan-split-bench-"));
+  const bin = join(import.meta.dirname, "..", "bin", "commplan.js");
+  try {
+    log(`lower: export --split of the halo at P = ${SPLIT_P} ...`);
+    execFileSync(process.execPath, [bin, "gen", "halo", "--p", String(SPLIT_P), "-o", "m.json"], {
+      cwd: dir,
+      stdio: "ignore",
+    });
+    const planned = timedProcess([process.execPath, bin, "plan", "m.json", "-a", SPLIT_ALGORITHM, "-o", "s.json"], dir);
+    const argv = [process.execPath, bin, "export", "s.json", "--matrix", "m.json", "-f", "program", "--split", "out"];
+    const exported = timedProcess(argv, dir);
+    return {
+      p: SPLIT_P,
+      algorithm: SPLIT_ALGORITHM,
+      files: readdirSync(join(dir, "out")).length,
+      planWallMs: planned.wallMs,
+      planCpuMs: planned.cpuMs,
+      exportWallMs: exported.wallMs,
+      exportCpuMs: exported.cpuMs,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The split export row as markdown: times, ratios to planning, the cost per rank file. */
+function splitExportMarkdown(r: SplitRow): string {
+  const s = (ms: number): string => (ms / 1000).toFixed(1);
+  return (
+    `#### export --split: one program file per rank (halo, P = ${r.p.toLocaleString("en-US")}, ${r.algorithm})\n\n` +
+    "Whole processes (`commplan plan`, then `commplan export --format program --split DIR` into a new directory), one run each; CPU = user + system time (bash's `times`). The export reads the schedule and the matrix, lowers, and writes one file per rank and an index. Goal: export <= 10 x planning.\n\n" +
+    mdTable(
+      [
+        "P",
+        "files",
+        "plan wall s",
+        "plan CPU s",
+        "export wall s",
+        "export CPU s",
+        "export / plan (wall)",
+        "export / plan (CPU)",
+        "export CPU us / file",
+      ],
+      [
+        [
+          r.p.toLocaleString("en-US"),
+          r.files.toLocaleString("en-US"),
+          s(r.planWallMs),
+          s(r.planCpuMs),
+          s(r.exportWallMs),
+          s(r.exportCpuMs),
+          (r.exportWallMs / r.planWallMs).toFixed(1),
+          (r.exportCpuMs / r.planCpuMs).toFixed(1),
+          ((r.exportCpuMs * 1000) / r.files).toFixed(0),
+        ],
+      ],
+    )
+  );
 }
 
 /** Counts as table cells (thousands separated). */

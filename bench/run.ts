@@ -21,6 +21,7 @@ import { simgridBench } from "./simgrid.js";
 import { simgridFidelityBench } from "./simgrid-fidelity.js";
 import { simulateBench } from "./simulate.js";
 import { sparseScaleBench } from "./sparse-scale.js";
+import { startupBench } from "./startup.js";
 import { storeBench } from "./store.js";
 import { topologySimgridBench } from "./topology-simgrid.js";
 import { totalExchangeBench } from "./total-exchange.js";
@@ -48,6 +49,7 @@ const benches: [string, () => string | Promise<string>][] = [
   ["auto-network", () => autoNetworkBench(log)],
   ["rankings", () => rankingsBench(log)],
   ["store", () => storeBench(log)],
+  ["startup", () => startupBench(log)],
   ["sparse-scale", () => sparseScaleBench(log)],
   ["vs-mpi", () => vsMpiBench(log)],
 ];

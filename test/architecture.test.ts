@@ -151,7 +151,7 @@ describe("architecture", () => {
  * handlers run (signals are process-wide). Anything else travels in options or a context object.
  */
 const ALLOWED_STATE: Readonly<Record<string, string>> = {
-  "io/json-schema.ts let compiled": "the compiled validators of the package's fixed schema files, made on first use",
+  "io/json-schema.ts new validators": "the validators of the package's fixed schema files, each loaded on first use",
   "io/schedule-arrow.ts prototype __vector_len":
     "the flatbuffers vector-length check, installed for one synchronous decode call and restored in a finally",
   "io/interrupt-cleanup.ts new cleanups": "the cleanups the process's signal and exit handlers run",

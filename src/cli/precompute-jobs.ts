@@ -134,6 +134,7 @@ export function runPrecomputeJob(dir: string, job: PrecomputeJob, maxMemory: num
     if (isCommplanError(e)) return { status: "unplannable", id: r.id, message: e.message };
     throw e;
   }
-  const res = addPlan(store, r.key, plan);
+  const origin = { pattern: job.pattern, options: job.options, seed: job.seed, p: job.p };
+  const res = addPlan(store, r.key, plan, origin);
   return { status: res.written ? "added" : "present", id: r.id, message: null };
 }

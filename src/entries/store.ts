@@ -19,5 +19,6 @@ export {
   type StoreGcResult,
   type StoreDamage,
   type CreationRecord,
+  type StoreOrigin,
   type GetOrPlanOptions,
 } from "../store/index.js";

@@ -65,6 +65,16 @@ export class AsciiWriter {
     b[p - 1] = 48 + n;
   }
 
+  /** What was written since the last take or clear, as a view valid until the next write (for a synchronous write). */
+  view(): Buffer {
+    return this.buf.subarray(0, this.pos);
+  }
+
+  /** Forgets what was written, keeping the Buffer (after its view was written out). */
+  clear(): void {
+    this.pos = 0;
+  }
+
   /** What was written since the last take (a view of its own Buffer), and a fresh Buffer for what follows. */
   take(): Buffer {
     const out = this.buf.subarray(0, this.pos);

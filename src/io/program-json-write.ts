@@ -3,11 +3,14 @@
  * streamed in ~1 MiB pieces.
  */
 import { canonicalJson } from "./canonical-json.js";
+import { closeSync, fchmodSync, openSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import type { Dirent, Stats } from "node:fs";
 import { mkdir, readdir } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { slotStart } from "../model/layout-slots.js";
 import { BUFFER_NAMES, OP_KINDS, type Program, type RankLayout } from "../model/program.js";
-import { fsError, refuseOutputOntoInput, writePieces, type OutputOptions } from "./file-output.js";
+import { fsError, refuseOutputOntoInput, userMayReplace, writePieces, type OutputOptions } from "./file-output.js";
 import { FORMAT_NAMES } from "./json-schema.js";
 import { AsciiWriter, pieceText } from "../internal/ascii-writer.js";
 import { checkProgress, progressTicker, type ProgressCallback } from "../model/progress.js";
@@ -87,60 +90,70 @@ function* rankPieces(
   pieceSize: number,
   progress: ProgressCallback | null,
 ): Generator<Uint8Array, void, undefined> {
-  const { p, ops, layout, after } = prog;
   const w = new AsciiWriter(pieceSize + 4096);
   const tick = progressTicker(progress, ranks.length);
   w.text('"ranks":[');
   for (let k = 0; k < ranks.length; k++) {
     tick(k);
-    const r = ranks[k]!;
-    w.text(`${k > 0 ? "," : ""}\n{"rank":${r},\n`);
-    rankLayout(w, layout, r, p);
-    w.text(
-      `"sendSize":${layout.sendSize[r]!},"recvSize":${layout.recvSize[r]!},"scratch":${layout.scratchSize[r]!},\n"ops":[`,
-    );
-    const x0 = prog.rankStart[r]!,
-      x1 = prog.rankStart[r + 1]!;
-    for (let x = x0; x < x1; x++) {
-      const a = ops.pieceStart[x]!,
-        e = ops.pieceStart[x + 1]!,
-        kind = ops.kind[x]!;
-      w.text(x > x0 ? ",\n[" : "\n[");
-      w.num(ops.round[x]!);
-      w.char(0x2c);
-      w.text(KIND_JSON[kind]!);
-      w.char(0x2c);
-      if (kind === 2) {
-        w.num(ops.count[x]!);
-        w.char(0x2c);
-        pieces(w, prog, a, a + ops.copySplit[x]!);
-        w.char(0x2c);
-        pieces(w, prog, a + ops.copySplit[x]!, e);
-      } else {
-        w.num(ops.peer[x]!);
-        w.char(0x2c);
-        w.num(ops.tag[x]!);
-        w.char(0x2c);
-        w.num(ops.count[x]!);
-        w.char(0x2c);
-        pieces(w, prog, a, e);
-      }
-      if (after !== undefined) {
-        // the operations x waits for, as indices in its rank's list
-        w.text(",[");
-        for (let k = after.start[x]!; k < after.start[x + 1]!; k++) {
-          if (k > after.start[x]!) w.char(0x2c);
-          w.num(after.op[k]! - x0);
-        }
-        w.char(0x5d);
-      }
-      w.char(0x5d);
-      if (w.length >= pieceSize) yield w.take();
-    }
-    w.text(`${x1 > x0 ? "\n" : ""}]}`);
+    yield* rankObject(w, prog, ranks[k]!, k > 0, pieceSize);
   }
   yield w.take();
   tick(Infinity);
+}
+
+/** Appends rank r's object (after a comma when `more`), yielding what was written whenever it passes `pieceSize`. */
+function* rankObject(
+  w: AsciiWriter,
+  prog: Program,
+  r: number,
+  more: boolean,
+  pieceSize: number,
+): Generator<Uint8Array, void, undefined> {
+  const { p, ops, layout, after } = prog;
+  w.text(`${more ? "," : ""}\n{"rank":${r},\n`);
+  rankLayout(w, layout, r, p);
+  w.text(
+    `"sendSize":${layout.sendSize[r]!},"recvSize":${layout.recvSize[r]!},"scratch":${layout.scratchSize[r]!},\n"ops":[`,
+  );
+  const x0 = prog.rankStart[r]!,
+    x1 = prog.rankStart[r + 1]!;
+  for (let x = x0; x < x1; x++) {
+    const a = ops.pieceStart[x]!,
+      e = ops.pieceStart[x + 1]!,
+      kind = ops.kind[x]!;
+    w.text(x > x0 ? ",\n[" : "\n[");
+    w.num(ops.round[x]!);
+    w.char(0x2c);
+    w.text(KIND_JSON[kind]!);
+    w.char(0x2c);
+    if (kind === 2) {
+      w.num(ops.count[x]!);
+      w.char(0x2c);
+      pieces(w, prog, a, a + ops.copySplit[x]!);
+      w.char(0x2c);
+      pieces(w, prog, a + ops.copySplit[x]!, e);
+    } else {
+      w.num(ops.peer[x]!);
+      w.char(0x2c);
+      w.num(ops.tag[x]!);
+      w.char(0x2c);
+      w.num(ops.count[x]!);
+      w.char(0x2c);
+      pieces(w, prog, a, e);
+    }
+    if (after !== undefined) {
+      // the operations x waits for, as indices in its rank's list
+      w.text(",[");
+      for (let k = after.start[x]!; k < after.start[x + 1]!; k++) {
+        if (k > after.start[x]!) w.char(0x2c);
+        w.num(after.op[k]! - x0);
+      }
+      w.char(0x5d);
+    }
+    w.char(0x5d);
+    if (w.length >= pieceSize) yield w.take();
+  }
+  w.text(`${x1 > x0 ? "\n" : ""}]}`);
 }
 
 /**
@@ -224,23 +237,85 @@ export async function refuseSplitOntoInput(
     await refuseOutputOntoInput(module, inputs, [[option, join(dir, n)]]);
 }
 
+/** Ranks written between two turns of the event loop (signals, the progress bar) in a split program. */
+const SPLIT_BATCH = 256;
+
 /**
  * Writes a split program: DIR/rank-<r>.json (a complete document holding rank r) for every rank, then DIR/index.json
- * listing them; `opts.progress` counts the rank files.
+ * listing them; `opts.progress` counts the rank files. Each rank file is written as writePieces writes a file, with
+ * DIR listed once instead of each file's checks: its document made in one reused buffer, written synchronously to a
+ * temporary file in DIR and renamed into place (never a half-written file, also when interrupted: signals are
+ * handled between files); a regular file DIR holds is replaced when the replace check allows it, keeping its
+ * permission bits; any other name DIR holds (a link to follow, a FIFO, a directory) goes through writePieces.
  */
 export async function writeProgramSplit(prog: Program, dir: string, opts: ProgramWriteOptions = {}): Promise<void> {
   const progress = checkProgress(opts.progress, MODULE);
+  let present: Map<string, Dirent>;
   try {
     await mkdir(dir, { recursive: true });
+    present = new Map((await readdir(dir, { withFileTypes: true })).map((d) => [d.name, d]));
   } catch (e) {
     throw fsError(e, MODULE, dir, true);
   }
   const tick = progressTicker(progress, prog.p);
+  const head = Buffer.from(`${header(prog)}"ranks":[`);
+  const w = new AsciiWriter(1 << 16);
+  const temp = `.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
   for (let r = 0; r < prog.p; r++) {
     tick(r);
-    await writePieces(programJsonChunks(prog, [r], PIECE), join(dir, rankFileName(r)), MODULE, opts);
+    const name = rankFileName(r);
+    const target = join(dir, name);
+    const old = present.get(name);
+    if (old !== undefined && !old.isFile()) {
+      await writePieces(programJsonChunks(prog, [r], PIECE), target, MODULE, opts);
+      continue;
+    }
+    const mode = old === undefined ? null : await replaceableMode(target, opts);
+    w.clear();
+    for (const piece of rankObject(w, prog, r, false, Infinity)) void piece; // one piece: never yields
+    w.text("\n]\n}\n");
+    writeNewFile(join(dir, `.${name}${temp}`), target, [head, w.view()], mode);
+    if (r % SPLIT_BATCH === SPLIT_BATCH - 1) await new Promise<void>((done) => setImmediate(done));
   }
   tick(Infinity);
   const files = Array.from({ length: prog.p }, (_, r) => JSON.stringify(rankFileName(r)));
   await writePieces([`${header(prog)}"files":[${files.join(",")}]\n}\n`], join(dir, INDEX_FILE), MODULE, opts);
+}
+
+/** The permission bits of the regular file `target`, refused (as writePieces refuses it) unless it may be replaced. */
+async function replaceableMode(target: string, opts: ProgramWriteOptions): Promise<number> {
+  let st: Stats;
+  try {
+    st = statSync(target);
+  } catch (e) {
+    throw fsError(e, MODULE, target, true);
+  }
+  if (!(await (opts.canReplace ?? userMayReplace)(target, st)))
+    throw fsError(
+      Object.assign(new Error("read-only"), { code: "READ_ONLY", mode: st.mode & 0o7777 }),
+      MODULE,
+      target,
+      true,
+    );
+  return st.mode & 0o7777;
+}
+
+/**
+ * Writes `parts` to the new file `tmp` (given `mode`, when not null) and renames it to `target`, synchronously; the
+ * temporary file is removed on error.
+ */
+function writeNewFile(tmp: string, target: string, parts: readonly Uint8Array[], mode: number | null): void {
+  try {
+    const fd = openSync(tmp, "wx");
+    try {
+      for (const part of parts) for (let at = 0; at < part.length;) at += writeSync(fd, part, at, part.length - at);
+      if (mode !== null) fchmodSync(fd, mode);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, target);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw fsError(e, MODULE, target, true);
+  }
 }

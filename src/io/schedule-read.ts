@@ -8,7 +8,6 @@ import { checkMemory } from "../model/memory-budget.js";
 import { memoryBudgetOf } from "../host/memory.js";
 import type { Schedule } from "../model/schedule.js";
 import { fsError } from "./file-output.js";
-import { decodeScheduleArrow } from "./schedule-arrow.js";
 import { readScheduleJson, type ReadScheduleOptions } from "./schedule-json-read.js";
 
 const MODULE = "schedule";
@@ -68,6 +67,8 @@ export async function readScheduleFile(source: string, opts: ReadScheduleOptions
   if (source === "-") return withStdinHint(readScheduleJson(source, opts));
   const bytes = await arrowBytes(source, memoryBudgetOf(opts));
   if (bytes === null) return readScheduleJson(source, opts);
+  // apache-arrow (some 150 modules) is loaded only to read an Arrow file, not for every JSON schedule
+  const { decodeScheduleArrow } = await import("./schedule-arrow.js");
   try {
     return decodeScheduleArrow(bytes);
   } catch (e) {

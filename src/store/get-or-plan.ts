@@ -3,7 +3,7 @@ import type { CommMatrix } from "../model/matrix.js";
 import type { Schedule } from "../model/schedule.js";
 import { planAuto } from "../auto/index.js";
 import { findPlanner, type PlanRequest } from "../planner/registry.js";
-import { addPlan, getPlanById, type PlanStore } from "./plan-store.js";
+import { addPlan, getPlanById, type PlanStore, type StoreOrigin } from "./plan-store.js";
 import { resolveStoreRequest, STORE_AUTO, type ResolvedRequest } from "./store-key.js";
 
 /**
@@ -12,6 +12,8 @@ import { resolveStoreRequest, STORE_AUTO, type ResolvedRequest } from "./store-k
  */
 export interface GetOrPlanOptions extends PlanRequest {
   readonly algorithm: string;
+  /** Where the matrix came from, kept in a new entry for `store list` (see StoreOrigin). */
+  readonly origin?: StoreOrigin;
 }
 
 /** The plan a resolved request asks for: its planner's, or auto's pick (STORE_AUTO). */
@@ -31,11 +33,11 @@ export function getOrPlan(
   m: CommMatrix,
   options: GetOrPlanOptions,
 ): { schedule: Schedule; stored: boolean; id: string } {
-  const { algorithm, ...req } = options;
+  const { algorithm, origin, ...req } = options;
   const r = resolveStoreRequest(m, algorithm, req);
   const found = getPlanById(store, r.id);
   if (found !== null) return { schedule: found, stored: true, id: r.id };
   const schedule = planForRequest(m, r);
-  addPlan(store, r.key, schedule);
+  addPlan(store, r.key, schedule, origin ?? null);
   return { schedule, stored: false, id: r.id };
 }

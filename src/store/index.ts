@@ -24,6 +24,7 @@ export {
   type StoreEntryInfo,
   type StoreReport,
   type CreationRecord,
+  type StoreOrigin,
 } from "./plan-store.js";
 export { getOrPlan, planForRequest, type GetOrPlanOptions } from "./get-or-plan.js";
 export { sealBytes, sealProblem, checksum128 } from "./entry-seal.js";

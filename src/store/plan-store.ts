@@ -41,6 +41,20 @@ export interface CreationRecord {
   readonly time: string;
 }
 
+/**
+ * Where an entry's matrix came from, kept in the entry so `store list` can say it without the matrix: a pattern with
+ * its options, seed and P (precompute), or the name of the matrix file planned (`store add`; "-" for standard input).
+ * Not part of the key: the first writer's record stays.
+ */
+export type StoreOrigin =
+  | {
+      readonly pattern: string;
+      readonly options: { readonly [k: string]: number };
+      readonly seed: number;
+      readonly p: number;
+    }
+  | { readonly matrixFile: string; readonly p: number };
+
 /** An entry as `list` shows it. */
 export interface StoreEntryInfo {
   readonly id: string;
@@ -49,6 +63,8 @@ export interface StoreEntryInfo {
   /** null when the entry is damaged. */
   readonly key: StoreKey | null;
   readonly created: CreationRecord | null;
+  /** Where its matrix came from; null for an entry written without it, or damaged. */
+  readonly origin: StoreOrigin | null;
   /** Why the entry is refused, or null. */
   readonly problem: string | null;
 }
@@ -206,10 +222,15 @@ export function openPlanStore(dir: string, create = false): PlanStore {
 /**
  * Adds a plan under its key unless an entry with that key exists. The entry is written to a
  * temporary file in the store, fsynced, and linked into place (an exclusive rename): a reader never
- * sees a partial entry, and two writers of the same key publish it once. Returns whether this call
- * wrote it.
+ * sees a partial entry, and two writers of the same key publish it once. `origin`, when given, is kept in the entry
+ * for `store list`. Returns whether this call wrote it.
  */
-export function addPlan(s: PlanStore, key: StoreKey, plan: Schedule): { written: boolean; id: string; file: string } {
+export function addPlan(
+  s: PlanStore,
+  key: StoreKey,
+  plan: Schedule,
+  origin: StoreOrigin | null = null,
+): { written: boolean; id: string; file: string } {
   const id = storeKeyId(key);
   const file = entryFile(s, id);
   const bad =
@@ -218,7 +239,11 @@ export function addPlan(s: PlanStore, key: StoreKey, plan: Schedule): { written:
     partDamage(logFile(s), "file", LOG_PART, true);
   if (bad !== null) throw refusedPart(bad, " before adding");
   const created: CreationRecord = { host: hostname(), pid: process.pid, time: new Date().toISOString() };
-  const extra = { store: { id, key: key as unknown as JsonValue }, created: created as unknown as JsonValue };
+  const extra = {
+    store: { id, key: key as unknown as JsonValue },
+    created: created as unknown as JsonValue,
+    ...(origin === null ? {} : { origin: origin as unknown as JsonValue }),
+  };
   const bytes = encodeScheduleArrow(plan, extra, { [SEAL_KEY]: SEAL_PLACEHOLDER });
   sealBytes(bytes);
   let written: boolean;
@@ -347,15 +372,21 @@ function inspectEntry(s: PlanStore, id: string, decode: boolean): StoreEntryInfo
     throw fsError(e, MODULE, file, false);
   }
   if (read !== null && read.problem !== null)
-    return { id, file, bytes: 0, key: null, created: null, problem: read.problem };
+    return { id, file, bytes: 0, key: null, created: null, origin: null, problem: read.problem };
   const bytes = read?.bytes ?? new Uint8Array(0);
   let problem = entryProblem(bytes, id);
   let key: StoreKey | null = null,
-    created: CreationRecord | null = null;
+    created: CreationRecord | null = null,
+    origin: StoreOrigin | null = null;
   if (problem === null) {
-    const h = readScheduleArrowHeader(bytes) as unknown as { store: { key: StoreKey }; created: CreationRecord };
+    const h = readScheduleArrowHeader(bytes) as unknown as {
+      store: { key: StoreKey };
+      created: CreationRecord;
+      origin?: StoreOrigin;
+    };
     key = h.store.key;
     created = h.created;
+    origin = h.origin ?? null;
     if (decode) {
       try {
         decodeScheduleArrow(bytes);
@@ -364,7 +395,7 @@ function inspectEntry(s: PlanStore, id: string, decode: boolean): StoreEntryInfo
       }
     }
   }
-  return { id, file, bytes: bytes.length, key, created, problem };
+  return { id, file, bytes: bytes.length, key, created, origin, problem };
 }
 
 /** Every entry with its key, creation record and problem (null when sound); `decode` also decodes the columns. */

@@ -2,6 +2,7 @@
  * commplan store: add, get, list, verify and gc entries of a plan store (a directory of sealed Arrow plans keyed by
  * content).
  */
+import { basename } from "node:path";
 import type { Command } from "commander";
 import { MAX_SEED } from "../../model/param-spec.js";
 import { fail } from "../../model/errors.js";
@@ -26,7 +27,7 @@ import {
   storeDamage,
   verifyStore,
 } from "../../store/index.js";
-import type { ResolvedRequest } from "../../store/index.js";
+import type { ResolvedRequest, StoreOrigin } from "../../store/index.js";
 import type { CliContext } from "../context.js";
 import { checkAlgorithmName } from "../algorithm-name.js";
 import { collect, ELEMENT_BYTES_HELP, fmt, intOption, keyValues, matrixReadOptions, table } from "../io.js";
@@ -103,7 +104,7 @@ function registerAddGet(store: Command, ctx: CliContext): void {
         added("present", false);
         return;
       }
-      const res = addPlan(s, r.key, planForRequest(m, r));
+      const res = addPlan(s, r.key, planForRequest(m, r), { matrixFile: basename(matrixFile), p: m.p });
       ctx.io.err(`store: ${r.id} ${res.written ? "added" : "present (added by another writer)"}\n`);
       added(res.written ? "added" : "present", !res.written);
     });
@@ -159,10 +160,23 @@ function registerAddGet(store: Command, ctx: CliContext): void {
     );
 }
 
+/**
+ * An entry's origin as one cell: `pattern(seed=S,k=v,...)` or `file:NAME`; empty for an entry written without one. The
+ * pattern's P is the entry's own (the P column).
+ */
+function originText(o: StoreOrigin | null): string {
+  if (o === null) return "";
+  if ("matrixFile" in o) return `file:${o.matrixFile}`;
+  const opts = Object.entries(o.options).map(([k, v]) => `,${k}=${v}`);
+  return `${o.pattern}(seed=${o.seed}${opts.join("")})`;
+}
+
 function registerMaintenance(store: Command, ctx: CliContext): void {
   store
     .command("list")
-    .description("list the entries: id, algorithm, P, seed, payload, machine, bytes, created (damaged ones marked)")
+    .description(
+      "list the entries: id, algorithm, P, seed, payload, machine, bytes, created (damaged ones marked), and origin: the pattern with its seed and options (precompute) or the matrix file's name (add)",
+    )
     .argument("<dir>", "the store directory")
     .option("--json", "print the entries and the damaged parts as one commplan.store-list/v1 JSON document")
     .action((dir: string, o: { json?: boolean }) => {
@@ -180,8 +194,11 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
         e.key?.machine === null || e.key === null ? "" : String(e.key.machine["name"]),
         fmt(e.bytes),
         e.created?.time ?? e.problem ?? "",
+        originText(e.origin),
       ]);
-      ctx.io.out(table([["id", "algorithm", "P", "seed", "payload", "machine", "bytes", "created"], ...rows]));
+      ctx.io.out(
+        table([["id", "algorithm", "P", "seed", "payload", "machine", "bytes", "created", "origin"], ...rows]),
+      );
     });
   store
     .command("verify")

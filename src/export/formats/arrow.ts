@@ -1,6 +1,5 @@
 /** The arrow format: the schedule itself (not lowered, no matrix) as an Arrow IPC file. */
 import { writeBytesAtomic } from "../../io/bytes-output.js";
-import { encodeScheduleArrow } from "../../io/schedule-arrow.js";
 import { requireSingleFile } from "../export-target.js";
 import type { ScheduleExportFormat } from "../types.js";
 
@@ -12,6 +11,8 @@ export const arrowFormat: ScheduleExportFormat = {
   options: [],
   write: async (s, t) => {
     requireSingleFile(t, "arrow");
+    // apache-arrow is loaded by the one format that writes it, not by every export
+    const { encodeScheduleArrow } = await import("../../io/schedule-arrow.js");
     await writeBytesAtomic(encodeScheduleArrow(s), t.output, "export");
   },
 };
