@@ -32,7 +32,12 @@ function entriesOf(m: CommMatrix): Entries {
   const { rowStart, col, val } = matrixRows(m);
   let n = 0;
   for (let i = 0; i < p; i++) for (let k = rowStart[i]!; k < rowStart[i + 1]!; k++) if (col[k] !== i) n++;
-  const e = { origin: new Uint32Array(n), dest: new Uint32Array(n), size: new Float64Array(n), dist: new Uint32Array(n) };
+  const e = {
+    origin: new Uint32Array(n),
+    dest: new Uint32Array(n),
+    size: new Float64Array(n),
+    dist: new Uint32Array(n),
+  };
   let x = 0;
   for (let i = 0; i < p; i++)
     for (let k = rowStart[i]!; k < rowStart[i + 1]!; k++) {
@@ -60,8 +65,7 @@ function roundGroups(e: Entries, p: number, b: number): { start: Uint32Array; at
   for (let h = 0; h < p; h++) start[h + 1]! += start[h]!;
   const fill = start.slice(0, p);
   const at = new Uint32Array(start[p]!);
-  for (let x = 0; x < n; x++)
-    if ((e.dist[x]! & bit) !== 0) at[fill[(e.origin[x]! + (e.dist[x]! & low)) % p]!++] = x;
+  for (let x = 0; x < n; x++) if ((e.dist[x]! & bit) !== 0) at[fill[(e.origin[x]! + (e.dist[x]! & low)) % p]!++] = x;
   return { start, at };
 }
 
