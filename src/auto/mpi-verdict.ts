@@ -5,6 +5,7 @@
 import type { Schedule } from "../model/schedule.js";
 import type { Planner } from "../planner/types.js";
 import { round } from "./candidates.js";
+import { TIE_SLACK } from "./rule-out.js";
 
 /** What auto expects against MPI_Alltoallv's default (the auto header's `mpi` block). */
 export interface MpiVerdict {
@@ -71,40 +72,38 @@ function effects(w: Load, d: Load): string {
 export interface VerdictCandidate {
   readonly planner: Planner;
   readonly label: string;
+  /** Its makespan (us): the winner's simulated, the default's as the library runs it; null when unknown. */
   readonly simulated: number | null;
   readonly schedule: Schedule | null;
 }
 
 /**
- * The verdict for `winner` among the simulated candidates: the library default's makespan, the gain over it and the
- * effect; `call MPI_Alltoallv` when the winner is the default.
+ * The verdict for `winner` against `def`, MPI_Alltoallv's default run as the library runs it (null when it was not
+ * weighed): `call MPI_Alltoallv` when the winner is the default or no faster than it (TIE_SLACK), else the plan, with
+ * the gain and the effect it comes from. `next`: the best other finalist, for the words.
  */
-export function mpiVerdict(winner: VerdictCandidate, all: readonly VerdictCandidate[]): MpiVerdict {
-  const def = all.find((c) => c.planner.traits.mpi?.isDefault === true && c.simulated !== null) ?? null;
-  const mpiDefault = def?.planner.name ?? all.find((c) => c.planner.traits.mpi?.isDefault === true)?.planner.name;
-  if (winner.planner.traits.mpi?.isDefault === true) {
-    const next = all.filter((c) => c !== winner && c.simulated !== null).sort((a, b) => a.simulated! - b.simulated!)[0];
-    return {
-      answer: "call MPI_Alltoallv",
-      mpiDefault: winner.planner.name,
-      mpiSimulated: winner.simulated,
-      gain: 0,
-      effect:
-        "no plan is predicted faster than MPI_Alltoallv's default" +
-        (next ? ` (the best, ${next.label}, ${next.simulated} us)` : ""),
-    };
-  }
+export function mpiVerdict(winner: VerdictCandidate, def: VerdictCandidate | null, next: string | null): MpiVerdict {
   const does = winner.planner.traits.mpi;
-  const library = does ? ` (what ${does.does} does: select it in the library instead of planning)` : "";
-  if (def === null || winner.simulated === null)
+  const library = does && !does.isDefault ? ` (what ${does.does} does: select it in the library instead)` : "";
+  if (def === null || def.simulated === null || winner.simulated === null)
     return {
       answer: "use the plan",
-      mpiDefault: mpiDefault ?? null,
+      mpiDefault: def?.planner.name ?? null,
       mpiSimulated: null,
       gain: null,
-      effect: `MPI_Alltoallv's default was not simulated${library}`,
+      effect: `MPI_Alltoallv's default was not weighed${library}`,
     };
-  const gain = round((100 * (def.simulated! - winner.simulated)) / def.simulated!);
+  const gain = round((100 * (def.simulated - winner.simulated)) / def.simulated);
+  if (winner.planner === def.planner || def.simulated <= winner.simulated * (1 + TIE_SLACK)) {
+    const best = winner.planner === def.planner ? next : `${winner.label}, ${winner.simulated} us`;
+    return {
+      answer: "call MPI_Alltoallv",
+      mpiDefault: def.planner.name,
+      mpiSimulated: def.simulated,
+      gain: winner.planner === def.planner ? 0 : gain,
+      effect: "no plan is predicted faster than MPI_Alltoallv's default" + (best ? ` (the best plan: ${best})` : ""),
+    };
+  }
   const how = winner.schedule && def.schedule ? effects(scheduleLoad(winner.schedule), scheduleLoad(def.schedule)) : "";
   return {
     answer: "use the plan",

@@ -17,7 +17,8 @@ import { checkFlatForNetwork, networkOptions } from "../machines/sim/network-opt
 import { TIE_SLACK, apart, beyond, ruleOut, ruleOutBounds, type RuleOutBounds } from "./rule-out.js";
 import { PLANNERS } from "../planner/registry.js";
 import { predictMakespan } from "./predict-makespan.js";
-import { mpiVerdict, type MpiVerdict } from "./mpi-verdict.js";
+import { mpiVerdict, scheduleLoad, type MpiVerdict, type VerdictCandidate } from "./mpi-verdict.js";
+import { counted } from "../internal/plural.js";
 import type { Planner } from "../planner/types.js";
 import {
   AUTO_VARIANTS,
@@ -25,6 +26,7 @@ import {
   ensurePlanned,
   planLeaders,
   planVariant,
+  plannerIn,
   round,
   screenFormulas,
   variantLabel,
@@ -117,7 +119,10 @@ interface AutoRoles {
   readonly ruling: readonly string[];
   /** The planner the reason compares the winner with (the spec marked `baseline`), or null. */
   readonly baseline: string | null;
-  /** Labels of the variants of planners that are what an MPI library does (traits.mpi): run as the library runs them. */
+  /**
+   * Labels of the variants of planners that are what an MPI library does (traits.mpi): they win only where their
+   * plan fits the machine's ports (a one-port machine refuses MPI's linear plan).
+   */
   readonly library: readonly string[];
 }
 
@@ -232,6 +237,58 @@ function boundFabric(
   return t === "ocpc" ? null : t;
 }
 
+/** Whether a finalist's plan may win on the machine: not an MPI plan with more messages per node at once than ports. */
+function fitsPorts(r: ScreenResult, run: FinalistRun): boolean {
+  return !run.library.includes(variantLabel(r.variant)) || scheduleLoad(r.schedule!).atOnce <= run.ports;
+}
+
+/**
+ * MPI_Alltoallv's default as the library runs it (every round posted at once: nonblocking), for the verdict: its
+ * makespan (the finalist's own in nonblocking mode without a difference to make), via predictMakespan.
+ */
+function libraryMakespan(
+  r: ScreenResult,
+  simulated: Map<ScreenResult, number>,
+  machine: MachineModel,
+  run: FinalistRun,
+): number {
+  if (run.mode === "nonblocking" && simulated.has(r)) return simulated.get(r)!;
+  return predictMakespan(r.schedule!, machine, {
+    mode: run.mode,
+    seed: run.seed,
+    simNet: run.simNet,
+    asLibrary: true,
+    progress: null,
+  });
+}
+
+/**
+ * The verdict against MPI_Alltoallv's default (mpi-verdict.ts): the winner, the default among the screen
+ * (traits.mpi.isDefault) with `makespan` (planned and run as the library runs it; false when it cannot be planned),
+ * and the best other finalist.
+ */
+function verdictFor(
+  best: ScreenResult,
+  screen: readonly ScreenResult[],
+  planners: readonly Planner[],
+  simulated: Map<ScreenResult, number>,
+  makespan: (r: ScreenResult) => number | false,
+): MpiVerdict {
+  const of = (r: ScreenResult, t: number | undefined): VerdictCandidate => ({
+    planner: plannerIn(planners, r.variant.algorithm),
+    label: variantLabel(r.variant),
+    simulated: t === undefined ? null : round(t),
+    schedule: r.schedule,
+  });
+  const d = screen.find((x) => plannerIn(planners, x.variant.algorithm).traits.mpi?.isDefault === true);
+  const t = d === undefined ? false : makespan(d);
+  const next = screen
+    .filter((r) => r !== best && simulated.has(r))
+    .sort((a, b) => simulated.get(a)! - simulated.get(b)!)[0];
+  const nextWords = next === undefined ? null : `${variantLabel(next.variant)}, ${round(simulated.get(next)!)} us`;
+  return mpiVerdict(of(best, simulated.get(best)), d === undefined || t === false ? null : of(d, t), nextWords);
+}
+
 /** How simulateFinalists runs. */
 interface FinalistRun {
   readonly mode: SimMode;
@@ -243,8 +300,10 @@ interface FinalistRun {
    */
   readonly boundFabric: BoundFabric | null;
   readonly tell: ((done: number, total: number) => void) | null;
-  /** AutoRoles.library: simulated as the MPI library runs them, never bounded by the blocking bound. */
+  /** AutoRoles.library: MPI's plans, which win only where they fit the machine's ports (`ports`). */
   readonly library: readonly string[];
+  /** The machine's send and receive ports per node. */
+  readonly ports: number;
 }
 
 /** What the finalists' replays found so far (both rounds of planAuto add to it). */
@@ -258,6 +317,8 @@ class Finals {
   ruleBounds: RuleOutBounds | null = null;
   /** Variants ruled out unplanned, with their simulated-machine lower bound (ruleOutByBound). */
   readonly ruled = new Map<ScreenResult, number>();
+  /** Finalists that cannot win: MPI's plans with more messages per node in a step than the machine has ports. */
+  readonly misfits = new Set<ScreenResult>();
   /** Finalists whose bound is their makespan (blockingBoundExact): no replay needed. */
   readonly exact = new Set<ScreenResult>();
   /**
@@ -295,10 +356,9 @@ function simulateFinalists(
   const fresh = finalists.filter((r) => !f.seen.has(r));
   for (const r of fresh) f.seen.add(r);
   const fabric = run.boundFabric;
-  const asLibrary = (r: ScreenResult): boolean => run.library.includes(variantLabel(r.variant));
+  for (const r of fresh) if (!fitsPorts(r, run)) f.misfits.add(r);
   if (fabric !== null)
     for (const r of fresh) {
-      if (asLibrary(r)) continue; // run nonblocking as the library does: the blocking bound is not its bound
       const t0 = performance.now();
       const { bound, exact } = blockingBoundExact(r.schedule!, machine, fabric, "arrival", f.scratch);
       f.bounds.set(r, bound);
@@ -323,8 +383,15 @@ function simulateFinalists(
       // a bound that is the makespan needs no replay (the replay adds the same times in another order)
       const makespan = f.exact.has(r)
         ? bound!
-        : predictMakespan(r.schedule!, machine, { mode, seed, simNet, asLibrary: asLibrary(r), progress });
+        : predictMakespan(r.schedule!, machine, { mode, seed, simNet, asLibrary: false, progress });
       f.simulated.set(r, makespan);
+      if (f.misfits.has(r)) {
+        // simulated to be compared with, but it cannot win here: it prunes and rules out nothing
+        f.done.add(r);
+        f.transfersDone += r.schedule!.transferCount;
+        tell?.(f.transfersDone, f.total);
+        continue;
+      }
       // the leader: the earliest in screen order among the makespans within rounding of the least
       if (
         f.bestOf === null ||
@@ -400,6 +467,7 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
   const plan = (r: ScreenResult): boolean => ensurePlanned(r, m, machine, mode, seed, planning);
   const run: FinalistRun = {
     library: roles.library,
+    ports: machine.ports,
     mode,
     seed,
     simNet,
@@ -443,14 +511,14 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
   // the winner: the earliest in screen order among the makespans within rounding (TIE_SLACK) of the
   // least, as a replay and an exact bound add the same times in different orders
   const best: ScreenResult | null =
-    screen.find((r) => simulated.has(r) && simulated.get(r)! <= f.best * (1 + TIE_SLACK)) ?? null;
+    screen.find((r) => simulated.has(r) && !f.misfits.has(r) && simulated.get(r)! <= f.best * (1 + TIE_SLACK)) ?? null;
   if (best === null) throw fail("compare", "UNSUPPORTED", `auto: no planner could plan this matrix (P = ${m.p})`);
   const bestTime = simulated.get(best)!;
   const note = (r: ScreenResult): string => {
-    const lib = mode === "blocking" && roles.library.includes(variantLabel(r.variant));
-    const how = lib ? " (simulated nonblocking, as the MPI library runs it)" : "";
-    if (r === best) return "winner" + how;
-    if (simulated.has(r)) return "finalist" + how;
+    if (r === best) return "winner";
+    if (f.misfits.has(r))
+      return `finalist, cannot win: ${scheduleLoad(r.schedule!).atOnce} messages of a node in one step on a machine with ${counted(machine.ports, "port", "ports")} (compared with as what MPI does)`;
+    if (simulated.has(r)) return "finalist";
     const bound = bounds.get(r);
     if (bound !== undefined)
       return `finalist, not simulated: its lower bound ${apart(bound, bestTime)} us (blocking-bound.ts) exceeds the winner's ${apart(bestTime, bound)} us`;
@@ -464,12 +532,6 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
     note: note(r),
   }));
   const winner = candidates[screen.indexOf(best)]!;
-  const verdictOf = (r: ScreenResult) => ({
-    planner: planners.find((p) => p.name === r.variant.algorithm)!,
-    label: variantLabel(r.variant),
-    simulated: simulated.has(r) ? round(simulated.get(r)!) : null,
-    schedule: r.schedule,
-  });
   const shiftResult = screen.find((r) => r.variant.algorithm === roles.baseline);
   const report: AutoReport = {
     machine: machine.name,
@@ -478,7 +540,7 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
       ? { network: { name: options.network.name, portSharing: options.portSharing ?? "serial" } }
       : {}),
     winner: { algorithm: best.variant.algorithm, params: best.variant.params },
-    mpi: mpiVerdict(verdictOf(best), screen.filter((r) => simulated.has(r)).map(verdictOf)),
+    mpi: verdictFor(best, screen, planners, simulated, (r) => plan(r) && libraryMakespan(r, simulated, machine, run)),
     reason: describeWhy(
       winner,
       candidates,

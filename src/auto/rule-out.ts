@@ -204,11 +204,9 @@ export function ruleOut(
 ): Map<ScreenResult, number> {
   const out = new Map<ScreenResult, number>();
   const direct = directVariants(planners);
-  // what an MPI library does runs as the library runs it (predict-makespan.ts), not in auto's mode: never ruled out
-  const library = new Set(planners.filter((p) => p.traits.mpi !== undefined).map((p) => p.name));
   const bestAt = screen.indexOf(bestOf);
   for (const r of screen) {
-    if (r.schedule !== null || r.note !== "" || library.has(r.variant.algorithm)) continue;
+    if (r.schedule !== null || r.note !== "") continue;
     const b = direct.has(r.variant.algorithm) ? bounds.direct : (bounds.relayed.get(r.variant.algorithm) ?? bounds.any);
     if (b === null) continue;
     const over = beyond(b.value, best);

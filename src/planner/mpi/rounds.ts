@@ -44,11 +44,15 @@ export function scatteredRounds(p: number, block: number): MpiRounds {
   return { rounds: Math.ceil(p / block), roundOf: (i, j) => Math.floor(((i - j + p) % p) / block) };
 }
 
-/** The plan of a direct MPI algorithm: one stage, one step per non-empty round, messages whole, in row order. */
+/**
+ * The plan of a direct MPI algorithm: one stage, one step per non-empty round, messages whole, in row order. The stage
+ * composes (t_m per byte sent) as every direct plan of commplan's does, so that the same messages in the same rounds
+ * cost the same whichever planner made them.
+ */
 export function planRounds(m: CommMatrix, algorithm: string, opts: PlanOptions, r: MpiRounds): Schedule {
   const [reached, built] = stepProgress(opts, 1);
   const b = new ScheduleBuilder(planHeader(m, algorithm, opts, false), opts.payload, countMessages(m));
-  b.stage("alltoallv", "none");
+  b.stage("alltoallv", "compose");
   reached(0);
   sendByStep(b, m, r.rounds, r.roundOf);
   const s = b.build();
@@ -60,6 +64,6 @@ export function planRounds(m: CommMatrix, algorithm: string, opts: PlanOptions, 
 export function predictRounds(m: CommMatrix, machine: MachineModel, mode: FlatMode, r: MpiRounds): number {
   const f = tally(m, machine, mode);
   feedByStep(m, f, r.rounds, r.roundOf);
-  f.endStage(false);
+  f.endStage(true);
   return f.total;
 }
