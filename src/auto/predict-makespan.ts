@@ -12,6 +12,8 @@ export interface MakespanRequest {
   /** auto's mode (the lowered program's variant). */
   readonly mode: SimMode;
   readonly seed: number;
+  /** Send and receive ports per node on the simulated machine; default the machine's. */
+  readonly ports?: number;
   /** The network and its port sharing, when auto has one. */
   readonly simNet: ReturnType<typeof networkOptions>;
   /**
@@ -32,6 +34,7 @@ export function predictMakespan(s: Schedule, machine: MachineModel, r: MakespanR
   return simulateSchedule(s, machine, {
     mode: makespanMode(r),
     seed: r.seed,
+    ...(r.ports === undefined ? {} : { ports: r.ports }),
     timeline: false,
     progress: r.progress,
     ...r.simNet,
