@@ -5,7 +5,12 @@
 import type { Schedule } from "../model/schedule.js";
 import type { Planner } from "../planner/types.js";
 import { round } from "./candidates.js";
-import { TIE_SLACK } from "./rule-out.js";
+
+/**
+ * How much faster than MPI_Alltoallv's default a plan must be predicted (relative) for auto to answer "use the plan":
+ * below it, the gain is within what the prediction can tell apart, and calling MPI_Alltoallv costs the user nothing.
+ */
+export const MPI_MARGIN = 0.01;
 
 /** What auto expects against MPI_Alltoallv's default (the auto header's `mpi` block). */
 export interface MpiVerdict {
@@ -79,7 +84,7 @@ export interface VerdictCandidate {
 
 /**
  * The verdict for `winner` against `def`, MPI_Alltoallv's default run as the library runs it (null when it was not
- * weighed): `call MPI_Alltoallv` when the winner is the default or no faster than it (TIE_SLACK), else the plan, with
+ * weighed): `call MPI_Alltoallv` when the winner is not faster than it by more than MPI_MARGIN, else the plan, with
  * the gain and the effect it comes from. `next`: the best other finalist, for the words.
  */
 export function mpiVerdict(winner: VerdictCandidate, def: VerdictCandidate | null, next: string | null): MpiVerdict {
@@ -94,17 +99,22 @@ export function mpiVerdict(winner: VerdictCandidate, def: VerdictCandidate | nul
       effect: `MPI_Alltoallv's default was not weighed${library}`,
     };
   const gain = round((100 * (def.simulated - winner.simulated)) / def.simulated);
-  if (winner.planner === def.planner || def.simulated <= winner.simulated * (1 + TIE_SLACK)) {
-    const best = winner.planner === def.planner ? next : `${winner.label}, ${winner.simulated} us`;
+  const same = winner.planner === def.planner;
+  if (def.simulated <= winner.simulated * (1 + MPI_MARGIN)) {
+    const best = same ? next : `${winner.label}, ${winner.simulated} us`;
     return {
       answer: "call MPI_Alltoallv",
       mpiDefault: def.planner.name,
       mpiSimulated: def.simulated,
-      gain: winner.planner === def.planner ? 0 : gain,
+      gain: same ? 0 : gain,
       effect: "no plan is predicted faster than MPI_Alltoallv's default" + (best ? ` (the best plan: ${best})` : ""),
     };
   }
-  const how = winner.schedule && def.schedule ? effects(scheduleLoad(winner.schedule), scheduleLoad(def.schedule)) : "";
+  const how = same
+    ? "MPI's own messages, run in the lowered program's order instead of all at once"
+    : winner.schedule && def.schedule
+      ? effects(scheduleLoad(winner.schedule), scheduleLoad(def.schedule))
+      : "";
   return {
     answer: "use the plan",
     mpiDefault: def.planner.name,
