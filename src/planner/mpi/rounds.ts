@@ -2,11 +2,12 @@
  * The rounds of MPI libraries' direct alltoallv algorithms (SMPI 3.32, src/smpi/colls/alltoallv): each pair's message
  * goes whole in one round, so an algorithm is its number of rounds and the round of each pair (docs/mpi-algorithms.md).
  */
-import type { CommMatrix } from "../../model/matrix.js";
+import { matrixRows, type CommMatrix } from "../../model/matrix.js";
 import type { MachineModel } from "../../model/machine.js";
 import { ScheduleBuilder, type Schedule } from "../../model/schedule.js";
 import { feedByStep, tally } from "../flat-tally.js";
-import { countMessages, planHeader, sendByStep } from "../plan-header.js";
+import { countMessages, planHeader, sendSize } from "../plan-header.js";
+import { messagesByStep } from "../by-step.js";
 import { stepProgress } from "../plan-progress.js";
 import type { FlatMode, PlanOptions } from "../types.js";
 
@@ -50,11 +51,20 @@ export function scatteredRounds(p: number, block: number): MpiRounds {
  * cost the same whichever planner made them.
  */
 export function planRounds(m: CommMatrix, algorithm: string, opts: PlanOptions, r: MpiRounds): Schedule {
-  const [reached, built] = stepProgress(opts, 1);
   const b = new ScheduleBuilder(planHeader(m, algorithm, opts, false), opts.payload, countMessages(m));
   b.stage("alltoallv", "compose");
-  reached(0);
-  sendByStep(b, m, r.rounds, r.roundOf);
+  const { col, val } = matrixRows(m);
+  const { start, src, at } = messagesByStep(m, r.rounds, r.roundOf);
+  // progress over the messages emitted (a linear plan is one round), then the build
+  const [reached, built] = stepProgress(opts, start[r.rounds]!);
+  for (let s = 0; s < r.rounds; s++) {
+    if (start[s] === start[s + 1]) continue;
+    b.step();
+    for (let x = start[s]!; x < start[s + 1]!; x++) {
+      reached(x);
+      sendSize(b, src[x]!, col[at[x]!]!, val[at[x]!]!);
+    }
+  }
   const s = b.build();
   built();
   return s;
