@@ -146,8 +146,8 @@ const REGISTRY_ROLES = autoRoles(PLANNERS);
 
 /**
  * Variants simulated whatever the screen says (labels; the specs marked `alwaysFinal`): MPI_Alltoallv's default
- * (mpi-linear: so auto never loses to it), shift, linear permutation, mesh-two-stage and
- * hierarchical. The flat model misjudges all four (it sums lock-step steps; the simulated machine overlaps
+ * (mpi-linear: compared with wherever it cannot win), shift (so auto never loses to it), linear permutation,
+ * mesh-two-stage and hierarchical. The flat model misjudges all four (it sums lock-step steps; the simulated machine overlaps
  * them), and the last two simulate cheaply (few messages). bench/results/auto.md weighs other choices.
  */
 export const AUTO_ALWAYS_FINAL: readonly string[] = REGISTRY_ROLES.alwaysFinal;
@@ -434,8 +434,9 @@ function ruleOutByBound(
  * predictions (with their planners' other parameter variants predicted within 5 %); only finalists
  * are planned, and what the makespans simulated first show cannot win is ruled out before it is
  * priced (rule-out.ts). The lowest simulated makespan wins (ties within TIE_SLACK: the earlier
- * variant). Deterministic; never slower than MPI_Alltoallv's default (the `baseline`, mpi-linear) in simulation
- * beyond TIE_SLACK, as it is always a finalist; when it wins, the report's answer is "call MPI_Alltoallv".
+ * variant; MPI's plans win only where they fit the machine's ports). Deterministic; never slower than shift (the
+ * `baseline`) in simulation beyond TIE_SLACK, as shift is a finalist unless its bound shows it cannot win. The
+ * report's `mpi` answer compares the winner with MPI_Alltoallv's default as the library runs it (mpiVerdict).
  */
 export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOptions = {}): AutoResult {
   checkMachine(machine, "compare");

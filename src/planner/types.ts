@@ -168,7 +168,10 @@ export interface AutoVariantSpec {
    * the rule-out runs: it wins often, and its makespan rules out relaying planners).
    */
   readonly early?: "first" | "exact" | "ruling";
-  /** The variant the auto header's reason compares the winner with (what MPI libraries do for alltoallv). */
+  /**
+   * The variant the auto header's reason compares the winner with (shift, the one-port ring); MPI_Alltoallv's default
+   * (traits.mpi.isDefault) is compared in auto's answer instead.
+   */
   readonly baseline?: boolean;
 }
 

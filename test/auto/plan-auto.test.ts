@@ -80,7 +80,7 @@ describe("planAuto", () => {
     expect(winner.simulated).toBe(Math.min(...sims.map((c) => c.simulated!)));
     // here the bound spares most replays: every finalist but the winner's is pruned, shift too
     expect(finalists.filter((c) => c.simulated === null).length).toBeGreaterThan(0);
-    expect(report.reason).toMatch(/mpi-linear (at least )?[0-9.]+ us/);
+    expect(report.reason).toMatch(/shift (at least )?[0-9.]+ us/);
     expect(report.candidates.find((c) => c.algorithm === "mesh-two-stage")!.predicted).not.toBeNull();
     expect(report.reason).toMatch(/lowest simulated makespan/);
     // P = 15 is no perfect square: mesh-two-stage is priced on its 3 x 5 grid, and hierarchical on its default nodes

@@ -27,7 +27,7 @@ export const mpiLinear: Planner = definePlanner(
     },
     auto: {
       // the library default: auto answers "call MPI_Alltoallv" when nothing beats it (it wins ties)
-      variants: [{ params: {}, priority: -2, alwaysFinal: true, baseline: true }],
+      variants: [{ params: {}, priority: -2, alwaysFinal: true }],
       predict: (m, machine, mode) => predictRounds(m, machine, mode, linearRounds()),
       bound: "busiest-node",
     },
