@@ -69,18 +69,21 @@ function roundGroups(e: Entries, p: number, b: number): { start: Uint32Array; at
   return { start, at };
 }
 
-/** Progress: the rounds emitted, then the build. */
+/**
+ * One stage per round (traits.stages "rounds"): a rank forwards in round b + 1 what it received in round b, and a plan
+ * forwards only across stages (the nonblocking replay's send rule relies on it). Progress: the rounds, then the build.
+ */
 function plan(m: CommMatrix, opts: PlanOptions): Schedule {
   const { p } = m;
   const rounds = bruckRoundCount(p);
   const [reached, built] = stepProgress(opts, rounds);
   const e = entriesOf(m);
   const b = new ScheduleBuilder(planHeader(m, "mpi-bruck", opts, false), opts.payload, p * rounds);
-  b.stage("bruck", "compose");
   for (let r = 0; r < rounds; r++) {
     reached(r);
-    b.step();
     const { start, at } = roundGroups(e, p, r);
+    if (start[p] === 0) continue;
+    b.stage(`round ${r + 1}`, "compose").step();
     for (let h = 0; h < p; h++) {
       if (start[h] === start[h + 1]) continue;
       let total = 0;
@@ -89,7 +92,6 @@ function plan(m: CommMatrix, opts: PlanOptions): Schedule {
       if (b.payload)
         for (let k = start[h]!; k < start[h + 1]!; k++) b.chunk(e.origin[at[k]!]!, e.dest[at[k]!]!, 0, e.size[at[k]!]!);
     }
-    b.dropEmptyStep();
   }
   const s = b.build();
   built();
@@ -103,17 +105,16 @@ export function predictBruck(m: CommMatrix, machine: MachineModel, mode: FlatMod
   const e = entriesOf(m);
   for (let r = 0; r < bruckRoundCount(p); r++) {
     const { start, at } = roundGroups(e, p, r);
-    let any = false;
+    if (start[p] === 0) continue;
     for (let h = 0; h < p; h++) {
       if (start[h] === start[h + 1]) continue;
       let total = 0;
       for (let k = start[h]!; k < start[h + 1]!; k++) total += e.size[at[k]!]!;
       f.send(h, (h + (1 << r)) % p, total);
-      any = true;
     }
-    if (any) f.step();
+    f.step();
+    f.endStage(true);
   }
-  f.endStage(true);
   return f.total;
 }
 
@@ -127,7 +128,7 @@ export const mpiBruck: Planner = definePlanner(
     traits: {
       relayed: true,
       randomised: false,
-      stages: 1,
+      stages: "rounds",
       growth: "linear",
       claims: "none",
       mpi: { does: "MPICH and Open MPI alltoall for short messages (Bruck)", isDefault: false, selector: false },
