@@ -147,8 +147,8 @@ const REGISTRY_ROLES = autoRoles(PLANNERS);
 /**
  * Variants simulated whatever the screen says (labels; the specs marked `alwaysFinal`): MPI_Alltoallv's default
  * (mpi-linear: compared with wherever it cannot win), shift (so auto never loses to it), linear permutation,
- * mesh-two-stage and hierarchical. The flat model misjudges all four (it sums lock-step steps; the simulated machine overlaps
- * them), and the last two simulate cheaply (few messages). bench/results/auto.md weighs other choices.
+ * mesh-two-stage and hierarchical. The flat model misjudges the last four (it sums lock-step steps; the simulated
+ * machine overlaps them), and the last two simulate cheaply (few messages). bench/results/auto.md weighs other choices.
  */
 export const AUTO_ALWAYS_FINAL: readonly string[] = REGISTRY_ROLES.alwaysFinal;
 
