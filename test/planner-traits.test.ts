@@ -35,7 +35,7 @@ const toy: Planner = definePlanner(
     params: {},
     traits: { relayed: false, randomised: false, stages: 1, growth: "linear", claims: "none" },
     auto: {
-      variants: [{ params: {}, priority: -2, alwaysFinal: true }],
+      variants: [{ params: {}, priority: -3, alwaysFinal: true }],
       predict: (m, machine, mode) => predictShift(m, machine, mode),
       bound: "busiest-node",
     },
@@ -77,6 +77,7 @@ describe("planner traits", () => {
 
   it("auto's lists come out of the traits as they stood when they named planners (tie-break order included)", () => {
     expect(AUTO_VARIANTS.map(variantLabel)).toEqual([
+      "mpi-linear",
       "shift",
       "linear-permutation",
       "rs-n",
@@ -90,6 +91,9 @@ describe("planner traits", () => {
       "hierarchical",
       "four-stage",
       "te-offline",
+      "mpi-ring",
+      "mpi-scattered",
+      "mpi-bruck",
     ]);
     expect([...DIRECT_VARIANTS]).toEqual([
       "linear-permutation",
@@ -98,12 +102,16 @@ describe("planner traits", () => {
       "rs-nh",
       "coloring",
       "split-coloring",
+      "mpi-linear",
+      "mpi-ring",
+      "mpi-scattered",
     ]);
     expect([...RELAYED_STAGES]).toEqual([
       ["two-stage", 2],
       ["four-stage", 4],
     ]);
     expect(AUTO_ALWAYS_FINAL).toEqual([
+      "mpi-linear",
       "shift",
       "linear-permutation",
       "mesh-two-stage(schedule=shift)",

@@ -9,13 +9,16 @@ import { checkSeed } from "../model/param-spec.js";
 import type { CommMatrix } from "../model/matrix.js";
 import type { MachineModel } from "../model/machine.js";
 import type { JsonValue, Schedule } from "../model/schedule.js";
-import { simulateSchedule, type PortSharing, type SimMode } from "../machines/sim/index.js";
+import type { PortSharing, SimMode } from "../machines/sim/index.js";
 import { resolveFabric } from "../machines/sim/options.js";
 import { BoundScratch, blockingBoundExact, type BoundFabric } from "../machines/sim/blocking-bound.js";
 import type { NetworkRoutes } from "../model/network.js";
 import { checkFlatForNetwork, networkOptions } from "../machines/sim/network-options.js";
 import { TIE_SLACK, apart, beyond, ruleOut, ruleOutBounds, type RuleOutBounds } from "./rule-out.js";
 import { PLANNERS } from "../planner/registry.js";
+import { predictMakespan } from "./predict-makespan.js";
+import { mpiVerdict, scheduleLoad, type MpiVerdict, type VerdictCandidate } from "./mpi-verdict.js";
+import { counted } from "../internal/plural.js";
 import type { Planner } from "../planner/types.js";
 import {
   AUTO_VARIANTS,
@@ -23,6 +26,7 @@ import {
   ensurePlanned,
   planLeaders,
   planVariant,
+  plannerIn,
   round,
   screenFormulas,
   variantLabel,
@@ -77,6 +81,8 @@ export interface AutoReport {
   readonly network?: { readonly name: string; readonly portSharing: PortSharing };
   readonly winner: { readonly algorithm: string; readonly params: { readonly [k: string]: JsonValue } };
   readonly reason: string;
+  /** The answer against MPI_Alltoallv's default: call it, or use the plan and gain this much, by this effect. */
+  readonly mpi: MpiVerdict;
   readonly candidates: readonly AutoCandidate[];
 }
 
@@ -113,6 +119,11 @@ interface AutoRoles {
   readonly ruling: readonly string[];
   /** The planner the reason compares the winner with (the spec marked `baseline`), or null. */
   readonly baseline: string | null;
+  /**
+   * Labels of the variants of planners that are what an MPI library does (traits.mpi): they win only where their
+   * plan fits the machine's ports (a one-port machine refuses MPI's linear plan).
+   */
+  readonly library: readonly string[];
 }
 
 function autoRoles(planners: readonly Planner[]): AutoRoles {
@@ -124,6 +135,9 @@ function autoRoles(planners: readonly Planner[]): AutoRoles {
     exact: labelsOf(entries, (e) => e.spec.early === "exact"),
     ruling: labelsOf(entries, (e) => e.spec.early === "ruling"),
     baseline: entries.find((e) => e.spec.baseline === true)?.variant.algorithm ?? null,
+    library: entries
+      .filter((e) => planners.find((p) => p.name === e.variant.algorithm)?.traits.mpi !== undefined)
+      .map((e) => variantLabel(e.variant)),
   };
 }
 
@@ -131,10 +145,10 @@ function autoRoles(planners: readonly Planner[]): AutoRoles {
 const REGISTRY_ROLES = autoRoles(PLANNERS);
 
 /**
- * Variants simulated whatever the screen says (labels; the specs marked `alwaysFinal`): shift (what MPI
- * libraries do for alltoallv; so auto never loses to it), linear permutation, mesh-two-stage and
- * hierarchical. The flat model misjudges all four (it sums lock-step steps; the simulated machine overlaps
- * them), and the last two simulate cheaply (few messages). bench/results/auto.md weighs other choices.
+ * Variants simulated whatever the screen says (labels; the specs marked `alwaysFinal`): MPI_Alltoallv's default
+ * (mpi-linear: compared with wherever it cannot win), shift (so auto never loses to it), linear permutation,
+ * mesh-two-stage and hierarchical. The flat model misjudges the last four (it sums lock-step steps; the simulated
+ * machine overlaps them), and the last two simulate cheaply (few messages). bench/results/auto.md weighs other choices.
  */
 export const AUTO_ALWAYS_FINAL: readonly string[] = REGISTRY_ROLES.alwaysFinal;
 
@@ -223,6 +237,58 @@ function boundFabric(
   return t === "ocpc" ? null : t;
 }
 
+/** Whether a finalist's plan may win on the machine: not an MPI plan with more messages per node at once than ports. */
+function fitsPorts(r: ScreenResult, run: FinalistRun): boolean {
+  return !run.library.includes(variantLabel(r.variant)) || scheduleLoad(r.schedule!).atOnce <= run.ports;
+}
+
+/**
+ * MPI_Alltoallv's default as the library runs it (every round posted at once: nonblocking), for the verdict: its
+ * makespan (the finalist's own in nonblocking mode without a difference to make), via predictMakespan.
+ */
+function libraryMakespan(
+  r: ScreenResult,
+  simulated: Map<ScreenResult, number>,
+  machine: MachineModel,
+  run: FinalistRun,
+): number {
+  if (run.mode === "nonblocking" && simulated.has(r)) return simulated.get(r)!;
+  return predictMakespan(r.schedule!, machine, {
+    mode: run.mode,
+    seed: run.seed,
+    simNet: run.simNet,
+    asLibrary: true,
+    progress: null,
+  });
+}
+
+/**
+ * The verdict against MPI_Alltoallv's default (mpi-verdict.ts): the winner, the default among the screen
+ * (traits.mpi.isDefault) with `makespan` (planned and run as the library runs it; false when it cannot be planned),
+ * and the best other finalist.
+ */
+function verdictFor(
+  best: ScreenResult,
+  screen: readonly ScreenResult[],
+  planners: readonly Planner[],
+  simulated: Map<ScreenResult, number>,
+  makespan: (r: ScreenResult) => number | false,
+): MpiVerdict {
+  const of = (r: ScreenResult, t: number | undefined): VerdictCandidate => ({
+    planner: plannerIn(planners, r.variant.algorithm),
+    label: variantLabel(r.variant),
+    simulated: t === undefined ? null : round(t),
+    schedule: r.schedule,
+  });
+  const d = screen.find((x) => plannerIn(planners, x.variant.algorithm).traits.mpi?.isDefault === true);
+  const t = d === undefined ? false : makespan(d);
+  const next = screen
+    .filter((r) => r !== best && simulated.has(r))
+    .sort((a, b) => simulated.get(a)! - simulated.get(b)!)[0];
+  const nextWords = next === undefined ? null : `${variantLabel(next.variant)}, ${round(simulated.get(next)!)} us`;
+  return mpiVerdict(of(best, simulated.get(best)), d === undefined || t === false ? null : of(d, t), nextWords);
+}
+
 /** How simulateFinalists runs. */
 interface FinalistRun {
   readonly mode: SimMode;
@@ -234,6 +300,10 @@ interface FinalistRun {
    */
   readonly boundFabric: BoundFabric | null;
   readonly tell: ((done: number, total: number) => void) | null;
+  /** AutoRoles.library: MPI's plans, which win only where they fit the machine's ports (`ports`). */
+  readonly library: readonly string[];
+  /** The machine's send and receive ports per node. */
+  readonly ports: number;
 }
 
 /** What the finalists' replays found so far (both rounds of planAuto add to it). */
@@ -247,6 +317,8 @@ class Finals {
   ruleBounds: RuleOutBounds | null = null;
   /** Variants ruled out unplanned, with their simulated-machine lower bound (ruleOutByBound). */
   readonly ruled = new Map<ScreenResult, number>();
+  /** Finalists that cannot win: MPI's plans with more messages per node in a step than the machine has ports. */
+  readonly misfits = new Set<ScreenResult>();
   /** Finalists whose bound is their makespan (blockingBoundExact): no replay needed. */
   readonly exact = new Set<ScreenResult>();
   /**
@@ -284,6 +356,7 @@ function simulateFinalists(
   const fresh = finalists.filter((r) => !f.seen.has(r));
   for (const r of fresh) f.seen.add(r);
   const fabric = run.boundFabric;
+  for (const r of fresh) if (!fitsPorts(r, run)) f.misfits.add(r);
   if (fabric !== null)
     for (const r of fresh) {
       const t0 = performance.now();
@@ -310,8 +383,15 @@ function simulateFinalists(
       // a bound that is the makespan needs no replay (the replay adds the same times in another order)
       const makespan = f.exact.has(r)
         ? bound!
-        : simulateSchedule(r.schedule!, machine, { mode, seed, timeline: false, progress, ...simNet }).makespan;
+        : predictMakespan(r.schedule!, machine, { mode, seed, simNet, asLibrary: false, progress });
       f.simulated.set(r, makespan);
+      if (f.misfits.has(r)) {
+        // simulated to be compared with, but it cannot win here: it prunes and rules out nothing
+        f.done.add(r);
+        f.transfersDone += r.schedule!.transferCount;
+        tell?.(f.transfersDone, f.total);
+        continue;
+      }
       // the leader: the earliest in screen order among the makespans within rounding of the least
       if (
         f.bestOf === null ||
@@ -354,8 +434,9 @@ function ruleOutByBound(
  * predictions (with their planners' other parameter variants predicted within 5 %); only finalists
  * are planned, and what the makespans simulated first show cannot win is ruled out before it is
  * priced (rule-out.ts). The lowest simulated makespan wins (ties within TIE_SLACK: the earlier
- * variant). Deterministic; never slower than shift in simulation beyond TIE_SLACK, as shift is a
- * finalist unless its bound shows it cannot win.
+ * variant; MPI's plans win only where they fit the machine's ports). Deterministic; never slower than shift (the
+ * `baseline`) in simulation beyond TIE_SLACK, as shift is a finalist unless its bound shows it cannot win. The
+ * report's `mpi` answer compares the winner with MPI_Alltoallv's default as the library runs it (mpiVerdict).
  */
 export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOptions = {}): AutoResult {
   checkMachine(machine, "compare");
@@ -386,6 +467,8 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
   const fabric = resolveFabric(undefined, machine);
   const plan = (r: ScreenResult): boolean => ensurePlanned(r, m, machine, mode, seed, planning);
   const run: FinalistRun = {
+    library: roles.library,
+    ports: machine.ports,
     mode,
     seed,
     simNet,
@@ -429,11 +512,13 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
   // the winner: the earliest in screen order among the makespans within rounding (TIE_SLACK) of the
   // least, as a replay and an exact bound add the same times in different orders
   const best: ScreenResult | null =
-    screen.find((r) => simulated.has(r) && simulated.get(r)! <= f.best * (1 + TIE_SLACK)) ?? null;
+    screen.find((r) => simulated.has(r) && !f.misfits.has(r) && simulated.get(r)! <= f.best * (1 + TIE_SLACK)) ?? null;
   if (best === null) throw fail("compare", "UNSUPPORTED", `auto: no planner could plan this matrix (P = ${m.p})`);
   const bestTime = simulated.get(best)!;
   const note = (r: ScreenResult): string => {
     if (r === best) return "winner";
+    if (f.misfits.has(r))
+      return `finalist, cannot win: ${scheduleLoad(r.schedule!).atOnce} messages of a node in one step on a machine with ${counted(machine.ports, "port", "ports")} (compared with as what MPI does)`;
     if (simulated.has(r)) return "finalist";
     const bound = bounds.get(r);
     if (bound !== undefined)
@@ -456,6 +541,7 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
       ? { network: { name: options.network.name, portSharing: options.portSharing ?? "serial" } }
       : {}),
     winner: { algorithm: best.variant.algorithm, params: best.variant.params },
+    mpi: verdictFor(best, screen, planners, simulated, (r) => plan(r) && libraryMakespan(r, simulated, machine, run)),
     reason: describeWhy(
       winner,
       candidates,
@@ -479,6 +565,13 @@ export function autoHeader(r: AutoReport): JsonValue {
     ...(r.network ? { network: { name: r.network.name, portSharing: r.network.portSharing } } : {}),
     winner: { algorithm: r.winner.algorithm, params: r.winner.params },
     reason: r.reason,
+    mpi: {
+      answer: r.mpi.answer,
+      mpiDefault: r.mpi.mpiDefault,
+      mpiSimulated: r.mpi.mpiSimulated,
+      gain: r.mpi.gain,
+      effect: r.mpi.effect,
+    },
     candidates: r.candidates.map((c) => ({
       algorithm: c.algorithm,
       params: c.params,

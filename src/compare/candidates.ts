@@ -29,6 +29,7 @@ import { matrixStats } from "../model/matrix-stats.js";
 import type { Schedule } from "../model/schedule.js";
 import { PLANNERS, resolvePlanOptions } from "../planner/registry.js";
 import type { Planner } from "../planner/types.js";
+import { predictMakespan } from "../auto/index.js";
 
 /** What to run and how to measure. */
 export interface CandidateRequest {
@@ -83,6 +84,12 @@ export interface CandidateMeasures {
   readonly blockingUs: number;
   readonly nonblockingUs: number;
   readonly simulatedUs: number;
+  /**
+   * What the MPI library does, for a planner that mirrors it (traits.mpi): which library and algorithm, whether it is
+   * MPI_Alltoallv's default, and its makespan (us) as the library runs it (nonblocking, auto's predictMakespan);
+   * null for commplan's own plans.
+   */
+  readonly mpi: { readonly does: string; readonly isDefault: boolean; readonly libraryUs: number } | null;
 }
 
 /** One planner's plan and its measurements. */
@@ -223,9 +230,33 @@ function measure(
     blockingUs: blocking.total,
     nonblockingUs: nonblocking.total,
     simulatedUs: sim.makespan,
+    mpi: libraryRun(s, planner, req, { mode, seed, ports, makespan: sim.makespan }),
     cls: scheduleClass(m, s, ports),
     sim,
   };
+}
+
+/** The row's `mpi` entry: the library's makespan, the plan's own when it was simulated nonblocking already. */
+function libraryRun(
+  s: Schedule,
+  planner: Planner,
+  req: CandidateRequest,
+  o: { readonly mode: SimMode; readonly seed: number; readonly ports: number; readonly makespan: number },
+): CandidateMeasures["mpi"] {
+  const mpi = planner.traits.mpi;
+  if (mpi === undefined) return null;
+  const libraryUs =
+    o.mode === "nonblocking"
+      ? o.makespan
+      : predictMakespan(s, req.machine, {
+          mode: o.mode,
+          seed: o.seed,
+          ports: o.ports,
+          simNet: networkOptions(req),
+          asLibrary: true,
+          progress: null,
+        });
+  return { does: mpi.does, isDefault: mpi.isDefault, libraryUs };
 }
 
 /**

@@ -98,6 +98,7 @@ function rowOf(c: Candidate, run: CandidateRun): CompareRow {
     simulatedUs: c.simulatedUs,
     ratio: run.bound === null ? null : c.simulatedUs / run.bound.value,
     direct: c.cls.direct,
+    mpi: c.mpi,
     contentionFree: c.cls.contentionFree,
     classBound: cb === null || cb.value === 0 ? null : { name: cb.name, value: cb.value },
   };
@@ -145,6 +146,17 @@ export function compareMatrix(m: CommMatrix, req: CandidateRequest): { report: C
   return { report, run };
 }
 
+/** What your MPI does: the (MPI) rows with the library they mirror and their time as the library runs them. */
+function mpiText(r: CompareReport): string {
+  const mpi = r.rows.filter((x) => x.mpi !== null);
+  if (mpi.length === 0) return "";
+  const lines = mpi.map(
+    (x) =>
+      `  ${x.algorithm}: ${x.mpi!.does}, ${fmtNumber(x.mpi!.libraryUs)} us as the library runs it${x.mpi!.isDefault ? " (MPI_Alltoallv's default)" : ""}\n`,
+  );
+  return `(MPI) what your MPI library does for MPI_Alltoallv (every round posted at once, nonblocking):\n${lines.join("")}`;
+}
+
 /** The comparison as a text table with a header line and the skipped planners. */
 export function compareText(r: CompareReport): string {
   const b = r.bound;
@@ -165,9 +177,11 @@ export function compareText(r: CompareReport): string {
       "x bound",
     ],
   ];
-  for (const x of r.rows) rows.push([x.algorithm + (x.algorithm === r.best ? " *" : ""), ...measureCells(x)]);
+  for (const x of r.rows)
+    rows.push([x.algorithm + (x.mpi ? " (MPI)" : "") + (x.algorithm === r.best ? " *" : ""), ...measureCells(x)]);
   text += textTable(rows);
   if (r.best !== null) text += `* fastest on the simulated machine: ${r.best}\n`;
+  text += mpiText(r);
   for (const s of r.skipped) text += `skipped ${s.algorithm}: ${s.reason}\n`;
   return text;
 }

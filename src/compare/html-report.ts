@@ -43,6 +43,7 @@ function tableHtml(r: CompareReport): string {
     "nonblocking (us)",
     `simulated ${r.mode} (us)`,
     "x bound",
+    "what your MPI does",
     "direct (no relays)",
   ];
   const rows = r.rows.map((x) => {
@@ -51,12 +52,21 @@ function tableHtml(r: CompareReport): string {
       x.peakBufferElements !== null
         ? x.peakBufferElements > 0
         : (PLANNERS.find((p) => p.name === x.algorithm)?.traits.relayed ?? !x.direct);
-    const cells = [escapeXml(x.algorithm), fmtNumber(x.stages), ...measureCells(x), relayed ? "no" : "yes"];
+    const mpi = x.mpi
+      ? `${x.mpi.does}${x.mpi.isDefault ? " (the default)" : ""}: ${fmtNumber(x.mpi.libraryUs)} us`
+      : "";
+    const cells = [
+      escapeXml(x.algorithm),
+      fmtNumber(x.stages),
+      ...measureCells(x),
+      escapeXml(mpi),
+      relayed ? "no" : "yes",
+    ];
     return `<tr${x.algorithm === r.best ? ' class="best"' : ""}>${cells.map((c) => `<td>${c}</td>`).join("")}</tr>`;
   });
   return (
     `<table>\n<thead><tr>${head.map((h) => `<th>${escapeXml(h)}</th>`).join("")}</tr></thead>\n<tbody>\n${rows.join("\n")}\n</tbody>\n</table>\n` +
-    `<p class="note">direct (no relays): yes when every element goes from its source straight to its destination, no when the plan relays elements through other nodes (its peak relay is above 0).</p>\n`
+    `<p class="note">direct (no relays): yes when every element goes from its source straight to its destination, no when the plan relays elements through other nodes (its peak relay is above 0). What your MPI does: the MPI library's own alltoallv algorithm that the row mirrors, with its makespan as the library runs it (every round posted at once, nonblocking); empty for commplan's plans.</p>\n`
   );
 }
 

@@ -13,6 +13,7 @@ export type {
   ParamValue,
   PlannerTraits,
   PlannerFamily,
+  MpiLibraryTrait,
   AutoProfile,
   AutoVariantSpec,
   AutoBoundKind,

@@ -17,6 +17,7 @@ export type {
   FlatPrediction,
   PredictCache,
   NoAuto,
+  MpiLibraryTrait,
 } from "./types.js";
 export { resolveParams, describeParamType, inputParams } from "./plan-params.js";
 export { linearPermutation, lpPartner, lpRounds } from "./linear-permutation.js";
@@ -25,3 +26,4 @@ export * from "./four-stage/index.js";
 export * from "./permutation/index.js";
 export * from "./two-stage/index.js";
 export * from "./total-exchange/index.js";
+export * from "./mpi/index.js";

@@ -8,6 +8,7 @@ import { checkProgress, type ProgressCallback } from "../model/progress.js";
 import type { JsonValue, Schedule } from "../model/schedule.js";
 import { fourStage } from "./four-stage/index.js";
 import { linearPermutation } from "./linear-permutation.js";
+import { MPI_PLANNERS } from "./mpi/index.js";
 import { PERMUTATION_PLANNERS } from "./permutation/index.js";
 import { resolveParams } from "./plan-params.js";
 import { shift } from "./shift.js";
@@ -24,6 +25,7 @@ export const PLANNERS: readonly Planner[] = [
   ...TWO_STAGE_PLANNERS,
   fourStage,
   ...TOTAL_EXCHANGE_PLANNERS,
+  ...MPI_PLANNERS,
 ];
 
 /** The planner called `name`; throws a CommplanError listing the known names. */

@@ -60,7 +60,7 @@ export const shift: Planner = definePlanner(
     params: {},
     traits: { relayed: false, randomised: false, stages: 1, growth: "linear", claims: "verifier" },
     auto: {
-      // what MPI libraries do for alltoallv: always simulated, so auto never loses to it
+      // the one-port ring: always simulated, and the reason's baseline (MPI_Alltoallv's default has auto's answer)
       variants: [{ params: {}, priority: -1, alwaysFinal: true, early: "exact", baseline: true }],
       predict: (m, machine, mode) => predictShift(m, machine, mode),
       bound: "busiest-node",

@@ -110,6 +110,18 @@ export interface PlannerTraits {
   readonly family?: PlannerFamily;
   /** Whether the verifier states claims for it (src/verifier/claims.ts, keyed by its name) or deliberately none. */
   readonly claims: "verifier" | "none";
+  /** Present when its plan is what an MPI library's MPI_Alltoallv does (docs/mpi-algorithms.md). */
+  readonly mpi?: MpiLibraryTrait;
+}
+
+/** What an MPI library does that a planner mirrors: compare labels it, auto answers "call MPI_Alltoallv" with it. */
+export interface MpiLibraryTrait {
+  /** The libraries and algorithm names it mirrors, as compare shows them ("SMPI default, Open MPI basic linear"). */
+  readonly does: string;
+  /** Whether it is what MPI_Alltoallv does by default (SMPI 3.32's default: every message posted at once). */
+  readonly isDefault: boolean;
+  /** Whether it picks another planner's plan by P (a library's selector); auto weighs the picked planner instead. */
+  readonly selector: boolean;
 }
 
 /** The flat cost model's modes (the same values as CostMode of src/machines/cost-model.ts). */
@@ -156,7 +168,10 @@ export interface AutoVariantSpec {
    * the rule-out runs: it wins often, and its makespan rules out relaying planners).
    */
   readonly early?: "first" | "exact" | "ruling";
-  /** The variant the auto header's reason compares the winner with (what MPI libraries do for alltoallv). */
+  /**
+   * The variant the auto header's reason compares the winner with (shift, the one-port ring); MPI_Alltoallv's default
+   * (traits.mpi.isDefault) is compared in auto's answer instead.
+   */
   readonly baseline?: boolean;
 }
 

@@ -1,16 +1,39 @@
 /**
  * Node contention: per step, each node sends at most `ports` and receives at most `ports` network messages (003 sec
- * 2.1, 004 sec 2.3).
+ * 2.1, 004 sec 2.3); `ports` is the machine's port count: 1 on the papers' machines, k or unlimited (Infinity) on a
+ * machine that serves several messages of a node at once.
  */
 import type { Schedule } from "../model/schedule.js";
 import { check, type Check } from "./report.js";
 import { counted } from "../internal/plural.js";
 
+/** The port count as the report's texts say it: `1 send port`, `4 send ports`, `unlimited send ports`. */
+function portWords(ports: number, kind: string): string {
+  return ports === Infinity ? `unlimited ${kind} ports` : counted(ports, `${kind} port`, `${kind} ports`);
+}
+
+/**
+ * Why a step overloads a node's ports, with what would make it valid: a one-port machine takes one message per node
+ * and step, so a plan that posts several at once (MPI's linear alltoallv) is valid only on a machine with more ports.
+ */
+function overload(
+  st: number,
+  node: number,
+  n: number,
+  verb: string,
+  peer: string,
+  ports: number,
+  kind: string,
+): string {
+  const why = ports === 1 ? "; a one-port machine takes one message per node and step" : "";
+  return `step ${st}: node ${node} ${verb} ${n} messages (${peer} and others) with ${portWords(ports, kind)}${why}`;
+}
+
 /**
  * Counts, per step, the network messages (src != dst) each node sends and receives, and checks
  * that a node listed as stalled in a step sends nothing in it: a stall delays the node's send
  * (004 fig. 10: node 18 stalls in step 3 and still receives from node 23). A local copy
- * (src == dst) uses no port.
+ * (src == dst) uses no port. `ports` a positive integer or Infinity (unlimited: the count is measured, never refused).
  */
 export function checkContention(s: Schedule, ports: number): { contention: Check; stalls: Check } {
   const { p } = s;
@@ -50,22 +73,24 @@ export function checkContention(s: Schedule, ports: number): { contention: Check
       if (nr > worst) worst = nr;
       if (ns > ports) {
         bad++;
-        witness ??= `step ${st}: node ${a} sends ${ns} messages (to ${b} and others) with ${ports} send port(s)`;
+        witness ??= overload(st, a, ns, "sends", `to ${b}`, ports, "send");
       }
       if (nr > ports) {
         bad++;
-        witness ??= `step ${st}: node ${b} receives ${nr} messages (from ${a} and others) with ${ports} receive port(s)`;
+        witness ??= overload(st, b, nr, "receives", `from ${a}`, ports, "receive");
       }
     }
   }
   return {
     contention: check(
       "node-contention",
-      `per step, each node sends and receives at most ${counted(ports, "message", "messages")}`,
+      ports === Infinity
+        ? "per step, each node sends and receives any number of messages (unlimited ports; the most is measured)"
+        : `per step, each node sends and receives at most ${counted(ports, "message", "messages")}`,
       "003 sec 2.1; 004 sec 2.3 (node contention)",
       bad === 0,
       worst,
-      ports,
+      ports === Infinity ? null : ports,
       witness,
     ),
     stalls: check(

@@ -22,7 +22,10 @@ import { checkProgress, progressPhases, type ProgressCallback } from "../model/p
 
 /** Options of the verifier. */
 export interface VerifyOptions {
-  /** Send ports and receive ports per node (default 1: single-port). */
+  /**
+   * Send ports and receive ports per node: a positive integer, or Infinity for a machine that serves any number of
+   * messages per node at once (default 1: the papers' single-port machines).
+   */
   readonly ports?: number;
   /** A network to check link contention on (a `link-contention` row); none by default. */
   readonly network?: NetworkRoutes;
@@ -97,8 +100,10 @@ export function verifySchedule(m: CommMatrix, s: Schedule, opts: VerifyOptions =
  * matrix (P or digest differ).
  */
 function checkInputs(m: CommMatrix, s: Schedule, ports: number, network: NetworkRoutes | undefined): void {
-  if (!Number.isInteger(ports) || ports < 1)
-    throw fail("verify", "BAD_OPTION", `ports must be a positive integer, got ${String(ports)}`, { field: "ports" });
+  if (!(Number.isInteger(ports) || ports === Infinity) || ports < 1)
+    throw fail("verify", "BAD_OPTION", `ports must be a positive integer or unlimited, got ${String(ports)}`, {
+      field: "ports",
+    });
   const shape = network === undefined ? null : networkProblem(network);
   if (shape !== null) throw fail("verify", "BAD_OPTION", shape, { field: "network" });
   if (network && network.hosts < s.p)

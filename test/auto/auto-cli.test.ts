@@ -63,7 +63,8 @@ describe("plan --algorithm auto", () => {
     const h = await run("plan", "--help");
     const text = (h.out + h.err).replace(/\s+/g, " ");
     expect(text).toMatch(/or auto: needs --machine, prices every applicable planner/);
-    expect(text).toMatch(/simulates shift, linear-permutation, .* and the \d+ best predictions/);
+    expect(text).toMatch(/simulates mpi-linear, shift, linear-permutation, .* and the \d+ best predictions/);
+    expect(text).toMatch(/answers "call MPI_Alltoallv" when/);
   });
 
   it("needs --machine and refuses --param, exit 2 with one line", async () => {

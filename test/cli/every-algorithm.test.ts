@@ -29,7 +29,9 @@ describe("commplan plan --algorithm NAME, for every registered planner", () => {
         );
         expect(planned.err).toMatch(new RegExp(`plan: ${pl.name}:`));
         expect(planned.code).toBe(0);
-        const v = await run("verify", s, "--matrix", m, "--json");
+        // MPI's linear and scattered plans post several messages per node at once: a many-port machine
+        const ports = pl.traits.mpi ? ["--ports", "unlimited"] : [];
+        const v = await run("verify", s, "--matrix", m, ...ports, "--json");
         const report = JSON.parse(v.out) as {
           ok: boolean;
           checks: { id: string; holds: boolean; witness: string | null }[];

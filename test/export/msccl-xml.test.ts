@@ -4,7 +4,7 @@ import { MSCCL_LIMITS, mscclChunkElements, mscclCollective, mscclXml } from "../
 import { lowerSchedule } from "../../src/lower/index.js";
 import { sendDisplOf, slotOf } from "../../src/model/layout-slots.js";
 import { matrixFromRows } from "../../src/model/matrix.js";
-import { plan } from "../../src/planner/registry.js";
+import { plan, PLANNERS } from "../../src/planner/registry.js";
 import { generatePattern } from "../../src/patterns/registry.js";
 import { everyPlannerCase } from "./export-cases.js";
 
@@ -183,6 +183,11 @@ function runThreadBlocks(gpus: XmlNode[], input: (g: number, c: number) => strin
   return bufs;
 }
 
+/** MPI's alltoallv plans (docs/mpi-algorithms.md): at most ceil(log2 P) or P - 1 rounds here, within the limits. */
+const MPI_NAMES = PLANNERS.filter((p) => p.traits.mpi !== undefined)
+  .map((p) => p.name)
+  .sort();
+
 describe("MSCCL-IR export", () => {
   for (const variant of ["nonblocking", "blocking", "dataflow"] as const) {
     it(`every planner, P = 8 and 9, ${variant}: well-formed, within the limits, runs in order and lands every chunk (or refused naming a limit)`, () => {
@@ -219,6 +224,7 @@ describe("MSCCL-IR export", () => {
         "hierarchical",
         "linear-permutation",
         "mesh-two-stage",
+        ...MPI_NAMES,
         "rs-n",
         "rs-nh",
         "shift",

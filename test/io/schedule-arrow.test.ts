@@ -110,7 +110,8 @@ describe("schedule arrow", () => {
             const back = decodeScheduleArrow(bytes);
             expectSame(s, back);
             expectSame(s, decodeScheduleArrowWithHeader(bytes, { trusted: true }).schedule);
-            expect(verifySchedule(m, back).ok).toBe(true);
+            // MPI's linear and scattered plans post several messages per node at once: a many-port machine
+            expect(verifySchedule(m, back, { ports: planner.traits.mpi ? Infinity : 1 }).ok).toBe(true);
           },
         ),
         { numRuns: planner.name.startsWith("te-") ? 8 : 25, seed: 11 },

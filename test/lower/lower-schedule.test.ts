@@ -12,6 +12,7 @@ import { matrixArb } from "../helpers/arbitraries.js";
 import { runBlocking, runRounds } from "./program-interpreter.js";
 
 const RELAY = new Set([
+  "mpi-bruck",
   "two-stage",
   "mesh-two-stage",
   "hierarchical",

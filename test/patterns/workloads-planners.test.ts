@@ -60,7 +60,8 @@ function planAllAndVerify(m: CommMatrix, seed: number): number {
       throw e;
     }
     planned++;
-    const r = verifySchedule(m, s);
+    // MPI's linear and scattered plans post several messages per node at once: a many-port machine
+    const r = verifySchedule(m, s, { ports: pl.traits.mpi ? Infinity : 1 });
     expect({ planner: pl.name, failed: r.checks.filter((c) => !c.holds) }).toEqual({ planner: pl.name, failed: [] });
   }
   return planned;

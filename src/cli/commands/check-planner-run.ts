@@ -83,7 +83,7 @@ export async function checkPlanner(module: string | undefined, o: CheckPlannerOp
     });
   const runs = intOption("runs", o.runs, 1, 1_000_000);
   const seed = intOption("seed", o.seed, 0, MAX_SEED);
-  const ports = intOption("ports", o.ports, 1, 1 << 20);
+  const ports = o.ports === "unlimited" ? Infinity : intOption("ports", o.ports, 1, 1 << 20);
   const { arb, text: family } = matricesOf(o);
   const bounds = boundsOf(o);
   const text = `${family}${boundsText(o)}`;

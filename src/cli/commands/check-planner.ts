@@ -64,7 +64,11 @@ export function registerCheckPlanner(program: Command, ctx: CliContext): void {
     .option("--min-p <n>", "smallest P", "1")
     .option("--max-p <n>", `largest P (at most ${MAX_CHECK_P})`, "8")
     .option("--max-entry <n>", "largest entry of --family any (up to 2^40)", "100")
-    .option("--ports <k>", "send and receive ports per node", "1")
+    .option(
+      "--ports <k>",
+      "send and receive ports per node, or 'unlimited' (a plan posting many messages at once)",
+      "1",
+    )
     .option("--max-steps <n>", "bound: at most this many steps (an integer or a linear function of P: P, 2P, P-1)")
     .option(
       "--max-buffer <n>",

@@ -6,7 +6,7 @@ import { refuseOutputOntoInput } from "../../io/file-output.js";
 import { findMachine } from "../../machines/presets.js";
 import { readMatrixFile } from "../../io/matrix-read.js";
 import { PLANNERS, resolvePlanOptions } from "../../planner/registry.js";
-import { AUTO_ALWAYS_FINAL, AUTO_FINALISTS, planAuto } from "../../auto/index.js";
+import { AUTO_ALWAYS_FINAL, AUTO_FINALISTS, planAuto, type MpiVerdict } from "../../auto/index.js";
 import { fail } from "../../model/errors.js";
 import { machineOptionHelp } from "./lists.js";
 import {
@@ -49,7 +49,7 @@ export function registerPlan(program: Command, ctx: CliContext): void {
     .description("make a schedule for a matrix with a planning algorithm and write it as commplan.schedule/v1 JSON")
     .requiredOption(
       "-a, --algorithm <name>",
-      `planning algorithm: ${PLANNERS.map((p) => p.name).join(", ")}; or auto: needs --machine, prices every applicable planner (and parameter variant) with the flat cost model (formulas; the planners that search are planned only when their lower bound comes near the top, and not at all when their simulated-machine lower bound exceeds a makespan already simulated), simulates ${AUTO_ALWAYS_FINAL.join(", ")} and the ${AUTO_FINALISTS} best predictions on the simulated machine (blocking; a finalist whose lower bound already exceeds the best makespan found is not simulated, one whose bound is exact is not replayed) and keeps the fastest; the header's "auto" block lists the candidates, their predicted and simulated times and why the winner won`,
+      `planning algorithm: ${PLANNERS.map((p) => p.name).join(", ")}; or auto: needs --machine, prices every applicable planner (and parameter variant) with the flat cost model (formulas; the planners that search are planned only when their lower bound comes near the top, and not at all when their simulated-machine lower bound exceeds a makespan already simulated), simulates ${AUTO_ALWAYS_FINAL.join(", ")} and the ${AUTO_FINALISTS} best predictions on the simulated machine (blocking; a finalist whose lower bound already exceeds the best makespan found is not simulated, one whose bound is exact is not replayed) and keeps the fastest plan that fits the machine's ports; it answers "call MPI_Alltoallv" when MPI's default (mpi-linear, run as the library runs it) is as fast, and otherwise says what the plan gains over it and why; the header's "auto" block lists the candidates, their predicted and simulated times and why the winner won`,
     )
     .option("--machine <name>", machineOptionHelp())
     .option("--payload", "element-level plan: every transfer lists the chunks it carries")
@@ -107,6 +107,14 @@ export function registerPlan(program: Command, ctx: CliContext): void {
     });
 }
 
+/** auto's answer against MPI_Alltoallv's default, in one line. */
+export function autoAnswerLine(v: MpiVerdict): string {
+  if (v.answer === "call MPI_Alltoallv") return `call MPI_Alltoallv: ${v.effect}`;
+  const against =
+    v.gain === null ? "" : ` (${v.gain} % faster than MPI_Alltoallv's default, ${v.mpiDefault} ${v.mpiSimulated} us)`;
+  return `use the plan${against}: ${v.effect}`;
+}
+
 /** `plan --algorithm auto`: planAuto on the named machine (required; no --param). */
 async function planAutoCommand(ctx: CliContext, file: string, o: PlanFlags): Promise<void> {
   if (o.machine === undefined)
@@ -127,8 +135,10 @@ async function planAutoCommand(ctx: CliContext, file: string, o: PlanFlags): Pro
     planAuto(m, machine, { payload: Boolean(o.payload), seed, progress, ...network, maxMemory: ctx.maxMemory }),
   );
   await writeSchedule(ctx, s, o.output);
-  if (o.json) printJson(ctx, planSummary(s, o.output, { ...report.winner, reason: report.reason }));
+  if (o.json)
+    printJson(ctx, planSummary(s, o.output, { ...report.winner, reason: report.reason, mpi: { ...report.mpi } }));
   ctx.io.err(`plan: auto chose ${report.winner.algorithm} ${JSON.stringify(report.winner.params)}: ${report.reason}\n`);
+  ctx.io.err(`plan: ${autoAnswerLine(report.mpi)}\n`);
 }
 
 /** Writes the schedule JSON with a bar over the transfers written (not when the document goes to the terminal). */

@@ -13,6 +13,17 @@ import { withProgress } from "../progress.js";
 import { fmt, intOption, SCHEDULE_ARGUMENT_HELP, table } from "../io.js";
 import { counted } from "../../internal/plural.js";
 import { cliMessage } from "../option-flags.js";
+import { findMachine } from "../../machines/presets.js";
+
+/**
+ * The port count of `verify`: `--ports k` or `unlimited` (Infinity), else the machine's (`--machine`), else 1 (the
+ * papers' single-port machines).
+ */
+export function verifyPorts(ports: string | undefined, machine: string | undefined): number {
+  if (ports === "unlimited") return Infinity;
+  if (ports !== undefined) return intOption("ports", ports, 1, 1 << 20);
+  return machine === undefined ? 1 : findMachine(machine).ports;
+}
 
 /** The report with each option its texts name written as the command line's flag (how to prove what is unproven). */
 export function cliReport(r: Report): Report {
@@ -54,36 +65,45 @@ export function registerVerify(program: Command, ctx: CliContext): void {
       "check a schedule against its matrix: delivery, causality, node contention (link contention with --network), bounds; exit 1 when a check fails",
     )
     .requiredOption("-m, --matrix <file>", "the matrix the schedule was planned for")
-    .option("--ports <k>", "send and receive ports per node", "1")
+    .option(
+      "--ports <k>",
+      "send and receive ports per node, or 'unlimited' (a plan posting many messages per node at once, e.g. mpi-linear); default: --machine's, else 1",
+    )
+    .option("--machine <name>", "take the port count from this machine (see 'commplan machines')")
     .addOption(networkOption("also check link contention on a network"))
     .option("--json", "print the report as commplan.report/v1 JSON (with the peak buffer of every node)")
-    .action(async (file: string, o: { matrix: string; ports: string; json?: boolean; network?: string }) => {
-      const ports = intOption("ports", o.ports, 1, 1 << 20);
-      if (file === "-" && o.matrix === "-")
-        throw fail(
+    .action(
+      async (
+        file: string,
+        o: { matrix: string; ports?: string; machine?: string; json?: boolean; network?: string },
+      ) => {
+        const ports = verifyPorts(o.ports, o.machine);
+        if (file === "-" && o.matrix === "-")
+          throw fail(
+            "verify",
+            "BAD_OPTION",
+            "the schedule and --matrix cannot both be read from stdin ('-'): give one of them as a file",
+            { field: "matrix" },
+          );
+        const m = readMatrixFile(o.matrix, { maxMemory: ctx.maxMemory });
+        const s = await readScheduleFile(file, { maxMemory: ctx.maxMemory });
+        // per node: the verifier's counters, and a P x P delivery table (dense) or one slot per non-zero entry
+        // (sparse); per transfer and chunk: its index columns
+        const chunks = s.chunks === null ? 0 : s.chunks.origin.length;
+        const pairs = isSparse(m) ? nonzeroCount(m) * 32 : s.p * s.p * 16;
+        checkMemory(
           "verify",
-          "BAD_OPTION",
-          "the schedule and --matrix cannot both be read from stdin ('-'): give one of them as a file",
-          { field: "matrix" },
+          matrixBytes(m) + pairs + scheduleWorkBytes(s, 512, 64, 96) + chunks * 96,
+          `verifying ${s.transferCount} transfers on ${s.p} nodes`,
+          ctx.maxMemory,
+          { file },
         );
-      const m = readMatrixFile(o.matrix, { maxMemory: ctx.maxMemory });
-      const s = await readScheduleFile(file, { maxMemory: ctx.maxMemory });
-      // per node: the verifier's counters, and a P x P delivery table (dense) or one slot per non-zero entry
-      // (sparse); per transfer and chunk: its index columns
-      const chunks = s.chunks === null ? 0 : s.chunks.origin.length;
-      const pairs = isSparse(m) ? nonzeroCount(m) * 32 : s.p * s.p * 16;
-      checkMemory(
-        "verify",
-        matrixBytes(m) + pairs + scheduleWorkBytes(s, 512, 64, 96) + chunks * 96,
-        `verifying ${s.transferCount} transfers on ${s.p} nodes`,
-        ctx.maxMemory,
-        { file },
-      );
-      const network = o.network !== undefined ? loadTopology(o.network, s.p, ctx.maxMemory).routes : undefined;
-      const r = withProgress(ctx.io.interactive, "verify", null, (progress) =>
-        verifySchedule(m, s, { ports, ...(network ? { network } : {}), progress }),
-      );
-      if (!r.ok) ctx.exitCode = 1; // set first: a closed stdout pipe exits with the code set so far
-      ctx.io.out(o.json ? reportJson(r) : formatReport(r));
-    });
+        const network = o.network !== undefined ? loadTopology(o.network, s.p, ctx.maxMemory).routes : undefined;
+        const r = withProgress(ctx.io.interactive, "verify", null, (progress) =>
+          verifySchedule(m, s, { ports, ...(network ? { network } : {}), progress }),
+        );
+        if (!r.ok) ctx.exitCode = 1; // set first: a closed stdout pipe exits with the code set so far
+        ctx.io.out(o.json ? reportJson(r) : formatReport(r));
+      },
+    );
 }

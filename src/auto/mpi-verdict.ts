@@ -1,0 +1,125 @@
+/**
+ * auto's answer against what MPI already does: "call MPI_Alltoallv" when the library default wins (nothing is
+ * predicted faster), else the plan, with the gain over the default and the effect it comes from (docs/auto.md).
+ */
+import type { Schedule } from "../model/schedule.js";
+import type { Planner } from "../planner/types.js";
+import { round } from "./candidates.js";
+
+/**
+ * How much faster than MPI_Alltoallv's default a plan must be predicted (relative) for auto to answer "use the plan":
+ * below it, the gain is within what the prediction can tell apart, and calling MPI_Alltoallv costs the user nothing.
+ */
+export const MPI_MARGIN = 0.01;
+
+/** What auto expects against MPI_Alltoallv's default (the auto header's `mpi` block). */
+export interface MpiVerdict {
+  /** `call MPI_Alltoallv` when the library default wins, else `use the plan`. */
+  readonly answer: "call MPI_Alltoallv" | "use the plan";
+  /** The planner standing for MPI_Alltoallv's default (traits.mpi.isDefault), or null when none was weighed. */
+  readonly mpiDefault: string | null;
+  /** Its predicted makespan (us), or null when it was not simulated. */
+  readonly mpiSimulated: number | null;
+  /** Percent of the default's makespan the winner saves (0 when the answer is to call MPI), null when unknown. */
+  readonly gain: number | null;
+  /** Where the gain comes from (or why MPI_Alltoallv is kept), in words. */
+  readonly effect: string;
+}
+
+/** What a plan asks of the nodes: most messages of one node in one step, most of one node in all, steps. */
+interface Load {
+  readonly atOnce: number;
+  readonly startups: number;
+  readonly steps: number;
+}
+
+/** The load of a schedule (network messages only; O(transfers + P x steps touched)). */
+export function scheduleLoad(s: Schedule): Load {
+  const sent = new Uint32Array(s.p),
+    got = new Uint32Array(s.p),
+    stepSent = new Uint32Array(s.p),
+    stepGot = new Uint32Array(s.p);
+  let atOnce = 0;
+  for (let st = 0; st < s.stepCount; st++) {
+    const a = s.stepStart[st]!,
+      b = s.stepStart[st + 1]!;
+    for (let x = a; x < b; x++) {
+      const u = s.src[x]!,
+        v = s.dst[x]!;
+      if (u === v) continue;
+      sent[u]!++;
+      got[v]!++;
+      atOnce = Math.max(atOnce, ++stepSent[u]!, ++stepGot[v]!);
+    }
+    for (let x = a; x < b; x++) {
+      stepSent[s.src[x]!] = 0;
+      stepGot[s.dst[x]!] = 0;
+    }
+  }
+  let startups = 0;
+  for (let v = 0; v < s.p; v++) startups = Math.max(startups, sent[v]!, got[v]!);
+  return { atOnce, startups, steps: s.stepCount };
+}
+
+/** The effects that make `w` faster than the default `d`, in words. */
+function effects(w: Load, d: Load): string {
+  const out: string[] = [];
+  if (w.atOnce < d.atOnce)
+    out.push(`fewer messages per node at once (${w.atOnce} vs ${d.atOnce}): less contention at each node's ports`);
+  if (w.startups < d.startups)
+    out.push(`fewer messages per node (${w.startups} vs ${d.startups} start-ups): small messages combined in relays`);
+  if (out.length === 0)
+    out.push(`the same messages in ${w.steps} steps instead of ${d.steps}: fewer idle links while the long ones go`);
+  return out.join("; ");
+}
+
+/** One weighed candidate as the verdict reads it. */
+export interface VerdictCandidate {
+  readonly planner: Planner;
+  readonly label: string;
+  /** Its makespan (us): the winner's simulated, the default's as the library runs it; null when unknown. */
+  readonly simulated: number | null;
+  readonly schedule: Schedule | null;
+}
+
+/**
+ * The verdict for `winner` against `def`, MPI_Alltoallv's default run as the library runs it (null when it was not
+ * weighed): `call MPI_Alltoallv` when the winner is not faster than it by more than MPI_MARGIN, else the plan, with
+ * the gain and the effect it comes from. `next`: the best other finalist, for the words.
+ */
+export function mpiVerdict(winner: VerdictCandidate, def: VerdictCandidate | null, next: string | null): MpiVerdict {
+  const does = winner.planner.traits.mpi;
+  const library = does && !does.isDefault ? ` (what ${does.does} does: select it in the library instead)` : "";
+  if (def === null || def.simulated === null || winner.simulated === null)
+    return {
+      answer: "use the plan",
+      mpiDefault: def?.planner.name ?? null,
+      mpiSimulated: null,
+      gain: null,
+      effect: `MPI_Alltoallv's default was not weighed${library}`,
+    };
+  const gain = round((100 * (def.simulated - winner.simulated)) / def.simulated);
+  const same = winner.planner === def.planner;
+  if (def.simulated <= winner.simulated * (1 + MPI_MARGIN)) {
+    const best = same ? next : `${winner.label}, ${winner.simulated} us`;
+    return {
+      answer: "call MPI_Alltoallv",
+      mpiDefault: def.planner.name,
+      mpiSimulated: def.simulated,
+      gain: same ? 0 : gain,
+      effect: "no plan is predicted faster than MPI_Alltoallv's default" + (best ? ` (the best plan: ${best})` : ""),
+    };
+  }
+  const how = same
+    ? "MPI's own messages, run in the lowered program's order instead of all at once"
+    : winner.schedule && def.schedule
+      ? effects(scheduleLoad(winner.schedule), scheduleLoad(def.schedule))
+      : "";
+  return {
+    answer: "use the plan",
+    mpiDefault: def.planner.name,
+    mpiSimulated: def.simulated,
+    gain,
+    effect: how + library,
+  };
+}

@@ -1,0 +1,86 @@
+/** auto against MPI_Alltoallv's default: MPI's plans among the candidates, the answer, the gain and its effect. */
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { MPI_MARGIN, planAuto, scheduleLoad } from "../../src/auto/index.js";
+import { findMachine } from "../../src/machines/presets.js";
+import { simulateSchedule } from "../../src/machines/sim/index.js";
+import type { MachineModel } from "../../src/model/machine.js";
+import { generatePattern } from "../../src/patterns/index.js";
+import { plan } from "../../src/planner/index.js";
+import { verifySchedule } from "../../src/verifier/index.js";
+import { scheduleJsonPieces } from "../../src/io/schedule-json-write.js";
+import { validateWithSchema } from "../../src/io/json-schema.js";
+import { buildMatrix, matrixRecipe } from "../helpers/arbitraries.js";
+
+const withPorts = (name: string, ports: number): MachineModel => ({
+  ...findMachine(name),
+  name: `${name}-x${ports}`,
+  ports,
+});
+
+describe("planAuto and MPI_Alltoallv", () => {
+  it("weighs MPI's algorithms, and answers call MPI_Alltoallv exactly when no plan is faster than the library's run", () => {
+    fc.assert(
+      fc.property(
+        matrixRecipe({ minP: 2, maxP: 24, kinds: ["dense", "sparse", "spike", "permutation"] }),
+        fc.constantFrom("t3d-004", "ib-hdr-200", "sp2-004"),
+        fc.constantFrom(1, 64),
+        fc.constantFrom("blocking", "nonblocking" as const),
+        (r, name, ports, mode) => {
+          const m = buildMatrix(r);
+          const machine = withPorts(name, ports);
+          const { schedule, report } = planAuto(m, machine, { mode });
+          expect(report.candidates.map((c) => c.algorithm)).toEqual(
+            expect.arrayContaining(["mpi-linear", "mpi-ring", "mpi-scattered", "mpi-bruck"]),
+          );
+          // the plan auto returns fits the machine's ports
+          expect(verifySchedule(m, schedule, { ports }).checks.find((c) => c.id === "node-contention")!.holds).toBe(
+            true,
+          );
+          const v = report.mpi;
+          expect(v.mpiDefault).toBe("mpi-linear");
+          // the default as the library runs it: every message posted at once (nonblocking)
+          const library = simulateSchedule(plan(m, "mpi-linear"), machine, { mode: "nonblocking", timeline: false });
+          expect(Math.abs(v.mpiSimulated! - library.makespan)).toBeLessThanOrEqual(1e-3 + 1e-12 * library.makespan);
+          const winner = report.candidates.find((c) => c.note === "winner")!;
+          const callMpi = v.mpiSimulated! <= winner.simulated! * (1 + MPI_MARGIN);
+          expect(v.answer).toBe(callMpi ? "call MPI_Alltoallv" : "use the plan");
+          if (v.answer === "use the plan") {
+            expect(v.gain!).toBeGreaterThan((100 * MPI_MARGIN) / (1 + MPI_MARGIN) - 1e-3);
+            expect(v.effect.length).toBeGreaterThan(0);
+          } else expect(v.effect).toMatch(/^no plan is predicted faster than MPI_Alltoallv's default/);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
+  it("on a many-port machine MPI's linear plan can win; on a one-port machine it is simulated but cannot win", () => {
+    const m = generatePattern("pattern1", 16, {}, 1);
+    const many = planAuto(m, withPorts("t3d-004", 64));
+    expect(many.report.winner.algorithm).toBe("mpi-linear");
+    const one = planAuto(m, findMachine("t3d-004"));
+    const lin = one.report.candidates.find((c) => c.algorithm === "mpi-linear")!;
+    expect(lin.note).toMatch(/^finalist, cannot win: 15 messages of a node in one step on a machine with 1 port/);
+    expect(one.report.winner.algorithm).not.toBe("mpi-linear");
+    // the best one-port plan (blocking) is slower than MPI's own run of every message at once: call MPI_Alltoallv
+    expect(one.report.mpi.answer).toBe("call MPI_Alltoallv");
+    expect(one.report.mpi.gain!).toBeLessThan(0);
+    expect(one.report.mpi.effect).toMatch(
+      /^no plan is predicted faster than MPI_Alltoallv's default \(the best plan: /,
+    );
+  });
+
+  it("says what the plan gains over the default and which effect it comes from", () => {
+    const m = generatePattern("pattern1", 16, {}, 1);
+    const { report, schedule } = planAuto(m, findMachine("t3d-004"), { mode: "nonblocking" });
+    expect(report.mpi.answer).toBe("use the plan");
+    expect(report.mpi.gain!).toBeGreaterThan(0);
+    const w = scheduleLoad(schedule);
+    expect(w.atOnce).toBe(1);
+    expect(report.mpi.effect).toMatch(/^fewer messages per node at once \(1 vs 15\)/);
+    const doc = JSON.parse([...scheduleJsonPieces(schedule)].join("")) as { auto: { mpi: unknown } };
+    expect(doc.auto.mpi).toEqual({ ...report.mpi });
+    expect(() => validateWithSchema("schedule", doc, "schedule")).not.toThrow();
+  });
+});
