@@ -132,8 +132,9 @@ export default tseslint.config(
   onlyImports("experiments", ["model", "patterns", "planner"], "reproductions of the papers' experiments"),
   onlyImports(
     "auto",
-    ["model", "planner", "machines", "bounds"],
-    "auto reads the planners' profiles, prices them and replays the finalists on the simulated machine",
+    ["model", "planner", "machines", "bounds", "lower"],
+    "auto reads the planners' profiles, prices them and replays the finalists on the simulated machine (or, for a " +
+      "runtime, their lowered programs)",
   ),
   onlyImports(
     "compare",

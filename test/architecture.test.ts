@@ -96,7 +96,7 @@ describe("architecture", () => {
     topology: ["model"],
     bounds: ["model"],
     experiments: ["model", "patterns", "planner"],
-    auto: ["model", "planner", "machines", "bounds"],
+    auto: ["model", "planner", "machines", "bounds", "lower"],
     compare: ["model", "patterns", "planner", "machines", "topology", "bounds", "lower", "export", "auto"],
     store: ["model", "io", "planner", "auto"],
     testing: ["model", "io", "patterns", "planner", "lower", "verifier", "machines", "bounds"],

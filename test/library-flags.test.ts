@@ -1,4 +1,5 @@
 /** Library texts name options, never the command line's flags: a scan of every string literal outside the CLI. */
+import { SMPI_MODEL_CFG } from "../src/machines/runtime/runtime-model.js";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import ts from "typescript";
@@ -19,6 +20,11 @@ const ALLOWED: readonly { readonly file: string; readonly text: string; readonly
     file: "export/simgrid-platform.ts",
     text,
     why: "SimGrid's smpirun flags (SMPI_FLAGS), written for smpirun's command line, not commplan's",
+  })),
+  ...[...SMPI_MODEL_CFG, "--cfg=smpi/send-is-detached-thresh:", "--cfg=smpi/"].map((text) => ({
+    file: "machines/runtime/runtime-model.ts",
+    text,
+    why: "the smpirun flags that reproduce a runtime model (smpiConfigOf), for smpirun's command line, not commplan's",
   })),
 ];
 

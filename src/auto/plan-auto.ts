@@ -17,6 +17,9 @@ import { checkFlatForNetwork, networkOptions } from "../machines/sim/network-opt
 import { TIE_SLACK, apart, beyond, ruleOut, ruleOutBounds, type RuleOutBounds } from "./rule-out.js";
 import { PLANNERS } from "../planner/registry.js";
 import { predictMakespan } from "./predict-makespan.js";
+import { predictOnRuntime, runtimeTarget, type RuntimeTarget } from "./runtime-predict.js";
+import type { RuntimeModel } from "../machines/runtime/runtime-model.js";
+import type { ProgramVariant } from "../model/program.js";
 import { mpiVerdict, scheduleLoad, type MpiVerdict, type VerdictCandidate } from "./mpi-verdict.js";
 import { counted } from "../internal/plural.js";
 import type { Planner } from "../planner/types.js";
@@ -44,7 +47,7 @@ export interface AutoOptions {
   readonly seed?: number;
   /** Simulated (and flat-model) mode. Default blocking. */
   readonly mode?: SimMode;
-  /** Finalists simulated besides shift (the best predictions). Default AUTO_FINALISTS. */
+  /** Finalists simulated besides shift (the best predictions). Default AUTO_FINALISTS; every variant on a runtime. */
   readonly finalists?: number;
   /** Simulate the finalists on this network with link contention (the screen stays the flat model). Default none. */
   readonly network?: NetworkRoutes | null;
@@ -56,6 +59,13 @@ export interface AutoOptions {
   readonly progress?: ((done: number, total: number) => void) | null;
   /** The planners to weigh, by their auto profiles (default the registry, PLANNERS). */
   readonly planners?: readonly Planner[];
+  /**
+   * Plan for today's machine: the finalists' times are their lowered programs replayed as this MPI runtime runs them
+   * (a runtime model or its name, docs/simulator.md "Program replay"), on `network` or the machine's flat cluster, in
+   * the fastest program variant; ports are unlimited and `mode` only prices the screen. Default none: the papers'
+   * machine, simulated in `mode`.
+   */
+  readonly runtime?: RuntimeModel | string | null;
 }
 
 /** Finalists simulated besides shift, by default: the bench (bench/results/auto.md) measured this many enough. */
@@ -79,6 +89,8 @@ export interface AutoReport {
   readonly mode: SimMode;
   /** The network the finalists were simulated on, with its port sharing; absent without one. */
   readonly network?: { readonly name: string; readonly portSharing: PortSharing };
+  /** With AutoOptions.runtime: the runtime model and the program variant the winner runs fastest in. */
+  readonly runtime?: { readonly name: string; readonly variant: ProgramVariant };
   readonly winner: { readonly algorithm: string; readonly params: { readonly [k: string]: JsonValue } };
   readonly reason: string;
   /** The answer against MPI_Alltoallv's default: call it, or use the plan and gain this much, by this effect. */
@@ -252,6 +264,7 @@ function libraryMakespan(
   machine: MachineModel,
   run: FinalistRun,
 ): number {
+  if (run.target !== null) return predictFinalist(r, run, true).makespan;
   if (run.mode === "nonblocking" && simulated.has(r)) return simulated.get(r)!;
   return predictMakespan(r.schedule!, machine, {
     mode: run.mode,
@@ -302,8 +315,22 @@ interface FinalistRun {
   readonly tell: ((done: number, total: number) => void) | null;
   /** AutoRoles.library: MPI's plans, which win only where they fit the machine's ports (`ports`). */
   readonly library: readonly string[];
-  /** The machine's send and receive ports per node. */
+  /** The machine's send and receive ports per node (unlimited on a runtime). */
   readonly ports: number;
+  /** With a runtime: where finalists are predicted (runtime-predict.ts), and how a relaying one gets payload chunks. */
+  readonly target: RuntimeTarget | null;
+  readonly m: CommMatrix;
+  readonly machine: MachineModel;
+  readonly payload: (r: ScreenResult) => Schedule | null;
+  /** The program variant each finalist was predicted fastest in (with a runtime). */
+  readonly variants: Map<ScreenResult, ProgramVariant>;
+}
+
+/** A finalist's predicted makespan on the run's runtime (its variant recorded unless `asLibrary`). */
+function predictFinalist(r: ScreenResult, run: FinalistRun, asLibrary: boolean): { makespan: number } {
+  const p = predictOnRuntime(run.m, r.schedule!, run.machine, run.target!, asLibrary, () => run.payload(r));
+  if (!asLibrary) run.variants.set(r, p.variant);
+  return p;
 }
 
 /** What the finalists' replays found so far (both rounds of planAuto add to it). */
@@ -383,7 +410,9 @@ function simulateFinalists(
       // a bound that is the makespan needs no replay (the replay adds the same times in another order)
       const makespan = f.exact.has(r)
         ? bound!
-        : predictMakespan(r.schedule!, machine, { mode, seed, simNet, asLibrary: false, progress });
+        : run.target !== null
+          ? predictFinalist(r, run, false).makespan
+          : predictMakespan(r.schedule!, machine, { mode, seed, simNet, asLibrary: false, progress });
       f.simulated.set(r, makespan);
       if (f.misfits.has(r)) {
         // simulated to be compared with, but it cannot win here: it prunes and rules out nothing
@@ -452,7 +481,11 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
     throw fail("compare", "BAD_OPTION", "auto: planners must be an array of planners", { field: "planners" });
   const roles = planners === PLANNERS ? REGISTRY_ROLES : autoRoles(planners);
   const variants = roles.variants;
-  const k = options.finalists ?? AUTO_FINALISTS;
+  const target =
+    options.runtime === undefined || options.runtime === null ? null : runtimeTarget(options.runtime, options.network);
+  // on a runtime the flat one-port screen says little about the runtime's order (aggregation wins by its overheads,
+  // many messages at once by its ports): every variant is a finalist unless told otherwise
+  const k = options.finalists ?? (target === null ? AUTO_FINALISTS : variants.length);
   if (!Number.isInteger(k) || k < 0 || k > variants.length)
     throw fail(
       "compare",
@@ -468,12 +501,17 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
   const plan = (r: ScreenResult): boolean => ensurePlanned(r, m, machine, mode, seed, planning);
   const run: FinalistRun = {
     library: roles.library,
-    ports: machine.ports,
+    ports: target === null ? machine.ports : Infinity,
     mode,
     seed,
     simNet,
-    boundFabric: boundFabric(mode, options.network, machine),
+    boundFabric: target === null ? boundFabric(mode, options.network, machine) : null,
     tell: checkProgress(options.progress, "compare"),
+    target,
+    m,
+    machine,
+    payload: (r) => planVariant(m, r.variant, machine, seed, true, planning).schedule,
+    variants: new Map(),
   };
   const f = new Finals();
   const sc = screenFormulas(m, machine, mode, variants, true, planners);
@@ -482,7 +520,7 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
   // anything else is priced: their best makespan rules out, unpriced and unplanned, every variant
   // whose simulated-machine lower bound exceeds it; then the screen prices the rest and plans the
   // best predictions, and the finalists are simulated in the order of their bounds
-  const ruling = !options.network && fabric !== "ocpc";
+  const ruling = !options.network && fabric !== "ocpc" && target === null;
   // the variants of `labels` still in, planned, bounded and simulated (exactOnly: only those whose
   // bound is exact, the others wait for the screen), then what the best makespan shows cannot win is
   // ruled out (not on a network or the OCPC)
@@ -540,6 +578,7 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
     ...(options.network
       ? { network: { name: options.network.name, portSharing: options.portSharing ?? "serial" } }
       : {}),
+    ...(target === null ? {} : { runtime: { name: target.runtime.name, variant: run.variants.get(best)! } }),
     winner: { algorithm: best.variant.algorithm, params: best.variant.params },
     mpi: verdictFor(best, screen, planners, simulated, (r) => plan(r) && libraryMakespan(r, simulated, machine, run)),
     reason: describeWhy(
@@ -563,6 +602,7 @@ export function autoHeader(r: AutoReport): JsonValue {
     machine: r.machine,
     mode: r.mode,
     ...(r.network ? { network: { name: r.network.name, portSharing: r.network.portSharing } } : {}),
+    ...(r.runtime ? { runtime: { name: r.runtime.name, variant: r.runtime.variant } } : {}),
     winner: { algorithm: r.winner.algorithm, params: r.winner.params },
     reason: r.reason,
     mpi: {

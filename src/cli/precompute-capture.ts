@@ -22,8 +22,6 @@ const MODULE = "precompute";
 const CAPTURE_FORMAT = "commplan.capture/v1";
 /** The format of STORE/programs/<key>/plan.json, which libcommplan reads. */
 export const LIBPLAN_FORMAT = "commplan.libplan/v1";
-/** The planner whose schedule is the pairwise exchange MPI libraries run: the plan to beat. */
-const LIBRARY_LIKE = "shift";
 
 /** One captured pattern (the records of one key merged: calls summed, call sites listed). */
 export interface CapturedPattern {
@@ -104,21 +102,15 @@ function candidateTime(report: AutoReport, algorithm: string): number | null {
   return c === undefined ? null : (c.simulated ?? c.predicted);
 }
 
-/** Whether libcommplan should replay auto's pick: only when it is faster than the pairwise exchange (shift). */
+/**
+ * Whether libcommplan should replay auto's pick: only when auto answers "use the plan" against MPI_Alltoallv's default
+ * run as the library runs it (AutoReport.mpi); when it answers "call MPI_Alltoallv" the library's own call is as fast.
+ */
 function replayDecision(report: AutoReport): { replay: boolean; reason: string } {
-  const win = report.winner.algorithm;
-  const lib = candidateTime(report, LIBRARY_LIKE);
-  const own = candidateTime(report, win);
-  if (win === LIBRARY_LIKE)
-    return { replay: false, reason: `auto picked ${LIBRARY_LIKE}, the pairwise exchange the library runs itself` };
-  if (lib === null || own === null) return { replay: true, reason: `auto picked ${win}` };
-  const pct = ((lib - own) / lib) * 100;
-  if (own >= lib)
-    return {
-      replay: false,
-      reason: `${win} is no faster than ${LIBRARY_LIKE} (${own.toFixed(2)} vs ${lib.toFixed(2)} us)`,
-    };
-  return { replay: true, reason: `${win} is ${pct.toFixed(1)} % faster than ${LIBRARY_LIKE} on ${report.machine}` };
+  const v = report.mpi;
+  if (v.answer === "call MPI_Alltoallv") return { replay: false, reason: `call MPI_Alltoallv: ${v.effect}` };
+  const against = v.gain === null ? "" : ` (${v.gain} % faster than MPI_Alltoallv's default on ${report.machine})`;
+  return { replay: true, reason: `${report.winner.algorithm}${against}: ${v.effect}` };
 }
 
 /** Auto's plan for m, with payload when its pick relays (lowering needs the payload), lowered. */
@@ -186,7 +178,7 @@ export async function precomputeCapture(
     replay: decision.replay,
     reason: decision.reason,
     planUs: candidateTime(res.report, res.report.winner.algorithm),
-    libraryUs: candidateTime(res.report, LIBRARY_LIKE),
+    libraryUs: res.report.mpi.mpiSimulated,
     call: pat.call,
     sites: pat.sites,
     calls: pat.calls,

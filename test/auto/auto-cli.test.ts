@@ -32,6 +32,50 @@ describe("plan --algorithm auto", () => {
     expect(JSON.parse(readFileSync(plain, "utf8"))).not.toHaveProperty("auto");
   });
 
+  it("--runtime: the header names the runtime and the variant to export, which runs; --runtime needs auto and a known name", async () => {
+    const m = join(dir, "rt.json"),
+      s = join(dir, "rt-s.json"),
+      prog = join(dir, "rt-prog.json");
+    expect((await run("gen", "random", "--p", "16", "-o", m)).code).toBe(0);
+    const r = await run(
+      "plan",
+      m,
+      "-a",
+      "auto",
+      "--machine",
+      "ib-hdr-200",
+      "--runtime",
+      "ib-hdr-200-mpi",
+      "--payload",
+      "-o",
+      s,
+    );
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(readFileSync(s, "utf8")) as { auto: { runtime: { name: string; variant: string } } };
+    expect(doc.auto.runtime.name).toBe("ib-hdr-200-mpi");
+    expect(r.err).toContain(`export --variant ${doc.auto.runtime.variant}`);
+    const e = await run("export", s, "--matrix", m, "-f", "program", "--variant", doc.auto.runtime.variant, "-o", prog);
+    expect(e.code).toBe(0);
+    const sim = await run(
+      "simulate",
+      "--program",
+      prog,
+      "--machine",
+      "ib-hdr-200",
+      "--runtime",
+      "ib-hdr-200-mpi",
+      "--json",
+    );
+    expect(sim.code).toBe(0);
+    expect(r.err).toMatch(/^plan: (use the plan|call MPI_Alltoallv)/m);
+    const bad = await run("plan", m, "-a", "shift", "--runtime", "smpi");
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/--runtime goes with --algorithm auto/);
+    const unknown = await run("plan", m, "-a", "auto", "--machine", "ib-hdr-200", "--runtime", "smpj");
+    expect(unknown.err).toMatch(/unknown runtime model 'smpj'/);
+    expect(unknown.err.trim().split("\n")).toHaveLength(1);
+  });
+
   it("--network: the finalists are simulated on it and the header names it; --network and --port-sharing need auto and a network", async () => {
     const m = join(dir, "u.json"),
       s = join(dir, "n.json");

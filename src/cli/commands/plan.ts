@@ -1,4 +1,5 @@
 /** commplan plan: plan a matrix with a named algorithm and write the schedule JSON. */
+import { findRuntimeModel, RUNTIME_MODELS } from "../../machines/runtime/runtime-model.js";
 import { Option, type Command } from "commander";
 import { MAX_SEED } from "../../model/param-spec.js";
 import { writeScheduleJson } from "../../io/schedule-json-write.js";
@@ -36,6 +37,7 @@ interface PlanFlags extends NetworkFlags {
   output: string;
   elementBytes?: string;
   json?: boolean;
+  runtime?: string;
 }
 
 /** Registers `plan`. */
@@ -69,6 +71,10 @@ export function registerPlan(program: Command, ctx: CliContext): void {
       ),
     )
     .addOption(portSharingOption())
+    .option(
+      "--runtime <name>",
+      `with --algorithm auto: plan for an MPI runtime of today's networks, ${RUNTIME_MODELS.map((r) => r.name).join(" or ")} ('commplan machines --json' lists them with their SMPI configuration): each finalist is lowered and its program replayed as the runtime runs it (on --network or the machine's flat cluster; unlimited ports), in the fastest variant, which the header's auto.runtime names for export --variant`,
+    )
     .option("-o, --output <file>", "output file, - for stdout", "-")
     .option("--json", JSON_SUMMARY_HELP)
     .action(async (file: string, o: PlanFlags) => {
@@ -77,6 +83,7 @@ export function registerPlan(program: Command, ctx: CliContext): void {
       for (const [k, flag] of [
         ["network", "--network"],
         ["portSharing", "--port-sharing"],
+        ["runtime", "--runtime"],
       ] as const)
         if (o[k] !== undefined)
           throw fail("plan", "BAD_OPTION", `${flag} goes with --algorithm auto (it simulates the finalists there)`, {
@@ -127,18 +134,30 @@ async function planAutoCommand(ctx: CliContext, file: string, o: PlanFlags): Pro
     });
   const machine = findMachine(o.machine);
   const seed = intOption("seed", o.seed, 0, MAX_SEED);
+  const runtime = o.runtime === undefined ? null : findRuntimeModel(o.runtime);
   checkNetworkFlags("plan", o, machine);
   await refuseOutputOntoInput("plan", [file, networkInputFile(o)], [["-o", o.output]]);
   const m = readMatrixFile(file, matrixReadOptions(o, ctx.maxMemory));
   const network = loadNetworkFlags(o, m.p, ctx.maxMemory, machine);
   const { schedule: s, report } = withProgress(ctx.io.interactive, "plan", "transfers simulated", (progress) =>
-    planAuto(m, machine, { payload: Boolean(o.payload), seed, progress, ...network, maxMemory: ctx.maxMemory }),
+    planAuto(m, machine, {
+      payload: Boolean(o.payload),
+      seed,
+      progress,
+      ...network,
+      maxMemory: ctx.maxMemory,
+      runtime,
+    }),
   );
   await writeSchedule(ctx, s, o.output);
   if (o.json)
     printJson(ctx, planSummary(s, o.output, { ...report.winner, reason: report.reason, mpi: { ...report.mpi } }));
   ctx.io.err(`plan: auto chose ${report.winner.algorithm} ${JSON.stringify(report.winner.params)}: ${report.reason}\n`);
   ctx.io.err(`plan: ${autoAnswerLine(report.mpi)}\n`);
+  if (report.runtime)
+    ctx.io.err(
+      `plan: on runtime ${report.runtime.name}, run it as the ${report.runtime.variant} program (export --variant ${report.runtime.variant})\n`,
+    );
 }
 
 /** Writes the schedule JSON with a bar over the transfers written (not when the document goes to the terminal). */

@@ -1,0 +1,78 @@
+/** auto for a runtime of today's networks: finalists predicted by replaying their lowered programs, in the best variant. */
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { planAuto } from "../../src/auto/index.js";
+import { findMachine } from "../../src/machines/presets.js";
+import { replayProgram } from "../../src/machines/program-replay/replay-program.js";
+import { lowerSchedule } from "../../src/lower/index.js";
+import { plan } from "../../src/planner/index.js";
+import { verifySchedule } from "../../src/verifier/index.js";
+import { scheduleJsonPieces } from "../../src/io/schedule-json-write.js";
+import { validateWithSchema } from "../../src/io/json-schema.js";
+import { isCommplanError } from "../../src/model/errors.js";
+import { matrixFromRows } from "../../src/model/matrix.js";
+import { buildMatrix, matrixRecipe } from "../helpers/arbitraries.js";
+
+const machine = findMachine("ib-hdr-200");
+
+describe("planAuto on a runtime", () => {
+  it("predicts each finalist by its program's replay, never answers slower than MPI_Alltoallv's default", () => {
+    fc.assert(
+      fc.property(
+        matrixRecipe({ minP: 2, maxP: 12, kinds: ["dense", "sparse", "spike", "permutation"] }),
+        fc.constantFrom("smpi", "ib-hdr-200-mpi"),
+        (r, runtime) => {
+          const m = buildMatrix(r);
+          const { schedule, report } = planAuto(m, machine, { runtime, payload: true });
+          expect(report.runtime?.name).toBe(runtime);
+          const variant = report.runtime!.variant;
+          expect(["nonblocking", "dataflow"]).toContain(variant);
+          // the winner's time is its program's replay in the variant auto names
+          const winner = report.candidates.find((c) => c.note === "winner")!;
+          const t = replayProgram(lowerSchedule(m, schedule, { variant }).program, { machine, runtime }).makespanUs;
+          expect(winner.simulated).toBeCloseTo(t, 2);
+          // MPI_Alltoallv's default as the library runs it: its nonblocking program
+          const def = plan(m, "mpi-linear", { machine });
+          const lib = replayProgram(lowerSchedule(m, def, { variant: "nonblocking" }).program, {
+            machine,
+            runtime,
+          }).makespanUs;
+          expect(report.mpi.mpiSimulated).toBeCloseTo(lib, 2);
+          expect(t).toBeLessThanOrEqual(lib * (1 + 1e-9));
+          expect(report.mpi.answer).toBe(lib <= t * 1.01 ? "call MPI_Alltoallv" : "use the plan");
+          // the plan verifies on unlimited ports, and the header (with auto.runtime) is a valid schedule document
+          expect(verifySchedule(m, schedule, { ports: Infinity }).ok).toBe(true);
+          const text = [...scheduleJsonPieces(schedule)].join("");
+          expect(() => validateWithSchema("schedule", JSON.parse(text) as unknown, "test")).not.toThrow();
+        },
+      ),
+      { numRuns: 25, seed: 7 },
+    );
+  });
+
+  it("aggregation wins where per-message overheads dominate: small messages, P = 64", () => {
+    // every pair 8 bytes: 63 messages per rank at 0.3 us of overhead each; a log-round plan sends 6
+    const rows = Array.from({ length: 64 }, (_, i) => Array.from({ length: 64 }, (_, j) => (i === j ? 0 : 1)));
+    const m = matrixFromRows(rows);
+    const plain = planAuto(m, machine, { runtime: "smpi" }).report;
+    const over = planAuto(m, machine, { runtime: "ib-hdr-200-mpi" }).report;
+    expect(over.mpi.answer).toBe("use the plan");
+    expect(over.mpi.gain!).toBeGreaterThan(20);
+    // without overheads the runtime's default posts everything at once and nothing beats it by 1 %
+    expect(plain.mpi.answer).toBe("call MPI_Alltoallv");
+  });
+
+  it("refuses an unknown runtime by name with a suggestion", () => {
+    const m = matrixFromRows([
+      [0, 1, 1],
+      [1, 0, 1],
+      [1, 1, 0],
+    ]);
+    try {
+      planAuto(m, machine, { runtime: "smpj" });
+      expect.unreachable();
+    } catch (e) {
+      expect(isCommplanError(e) && e.message).toMatch(/unknown runtime model 'smpj'.*smpi/);
+    }
+  });
+});
