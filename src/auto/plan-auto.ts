@@ -333,6 +333,30 @@ function predictFinalist(r: ScreenResult, run: FinalistRun, asLibrary: boolean):
   return p;
 }
 
+/** How planAuto's finalists run (FinalistRun), from its options and what it resolved of them. */
+function finalistRun(
+  m: CommMatrix,
+  machine: MachineModel,
+  options: AutoOptions,
+  r: Pick<FinalistRun, "mode" | "seed" | "simNet" | "target" | "library"> & { readonly planning: Planning },
+): FinalistRun {
+  const { mode, seed, target, planning } = r;
+  return {
+    library: r.library,
+    ports: target === null ? machine.ports : Infinity,
+    mode,
+    seed,
+    simNet: r.simNet,
+    boundFabric: target === null ? boundFabric(mode, options.network, machine) : null,
+    tell: checkProgress(options.progress, "compare"),
+    target,
+    m,
+    machine,
+    payload: (x) => planVariant(m, x.variant, machine, seed, true, planning).schedule,
+    variants: new Map(),
+  };
+}
+
 /** What the finalists' replays found so far (both rounds of planAuto add to it). */
 class Finals {
   readonly simulated = new Map<ScreenResult, number>();
@@ -499,20 +523,7 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
   const simNet = networkOptions(options);
   const fabric = resolveFabric(undefined, machine);
   const plan = (r: ScreenResult): boolean => ensurePlanned(r, m, machine, mode, seed, planning);
-  const run: FinalistRun = {
-    library: roles.library,
-    ports: target === null ? machine.ports : Infinity,
-    mode,
-    seed,
-    simNet,
-    boundFabric: target === null ? boundFabric(mode, options.network, machine) : null,
-    tell: checkProgress(options.progress, "compare"),
-    target,
-    m,
-    machine,
-    payload: (r) => planVariant(m, r.variant, machine, seed, true, planning).schedule,
-    variants: new Map(),
-  };
+  const run = finalistRun(m, machine, options, { mode, seed, simNet, target, planning, library: roles.library });
   const f = new Finals();
   const sc = screenFormulas(m, machine, mode, variants, true, planners);
   const screen = sc.results;
