@@ -67,6 +67,11 @@ export interface VsMpiCaseResult {
   /** auto's program time in each alltoallv run (must not depend on the algorithm): min and max (us). */
   readonly autoSpreadUs: readonly [number, number] | null;
   readonly plans: readonly VsMpiPlanRun[];
+  /**
+   * auto's answer against MPI_Alltoallv's default (the header's auto.mpi.answer): with "call MPI_Alltoallv" the user
+   * calls the library (libcommplan falls back), so auto's time is the default's; absent in older cases.
+   */
+  readonly answer?: string;
   readonly problems: readonly string[];
   readonly wallS: number;
 }
@@ -229,6 +234,19 @@ function machineArgs(s: VsMpiCaseSpec): string[] {
   return a;
 }
 
+/** The runtime model of a configuration (plan --runtime, simulate --program --runtime), copies free as in SMPI here. */
+function runtimeArgs(s: VsMpiCaseSpec, caps: VsMpiCapabilities): string[] {
+  const name = s.config === "plain" ? "smpi" : caps.overheads.runtime;
+  return name === null ? [] : ["--runtime", name, "--free-copies"];
+}
+
+/** The machine and network options of a program replay (no port sharing: the replay shares host links max-min). */
+function replayArgs(s: VsMpiCaseSpec): string[] {
+  const a = ["--machine", s.platform.machine];
+  if (s.platform.network !== null) a.push("--network", s.platform.network);
+  return a;
+}
+
 /** commplan's prediction of a plan's program (us) and how it was made. */
 async function predict(
   s: VsMpiCaseSpec,
@@ -239,7 +257,7 @@ async function predict(
 ): Promise<{ us: number | null; by: string; problem: string }> {
   const args =
     caps.programReplay !== null
-      ? ["simulate", caps.programReplay, prog, ...machineArgs(s), "--json"]
+      ? ["simulate", caps.programReplay, prog, ...replayArgs(s), ...runtimeArgs(s, caps), "--json"]
       : ["simulate", schedule, ...machineArgs(s), "--mode", "nonblocking", "--recv-order", "step"];
   if (caps.programReplay === null) args.push("--envelope", "16", "--json");
   const by = caps.programReplay !== null ? `simulate ${caps.programReplay}` : "simulate (schedule, nonblocking)";
@@ -282,13 +300,24 @@ interface CaseRun {
 interface ScheduleJson {
   readonly algorithm: string;
   readonly params?: Readonly<Record<string, unknown>>;
-  readonly auto?: { readonly candidates?: readonly AutoCandidateJson[] };
+  readonly auto?: {
+    readonly candidates?: readonly AutoCandidateJson[];
+    readonly runtime?: { readonly variant: string };
+    readonly mpi?: { readonly answer: string };
+  };
 }
 
-/** Runs auto's nonblocking program beside every SMPI algorithm; records auto's run; returns its time's spread. */
+/**
+ * Runs auto's program (in the variant auto names, else nonblocking) beside every SMPI algorithm; records auto's run;
+ * returns its time's spread.
+ */
 async function measureAuto(c: CaseRun, winner: ScheduleJson): Promise<[number, number] | null> {
   const { s, dir } = c;
-  await cli(["export", "auto.json", "--matrix", "m.json", "--format", "program", "--split", "prog-nb"], dir);
+  const variant = winner.auto?.runtime?.variant ?? "nonblocking";
+  await cli(
+    ["export", "auto.json", "--matrix", "m.json", "--format", "program", "--split", "prog-nb", "--variant", variant],
+    dir,
+  );
   const autoTimes: number[] = [];
   for (const a of SMPI_ALLTOALLV) {
     const r = await smpirun(c.exe, dir, "prog-nb", s.p, c.flags, a);
@@ -302,7 +331,7 @@ async function measureAuto(c: CaseRun, winner: ScheduleJson): Promise<[number, n
     role: "auto",
     algorithm: winner.algorithm,
     params: winner.params ?? {},
-    variant: "nonblocking",
+    variant,
     smpiUs: autoTimes.length > 0 ? autoTimes[0]! : null,
     predictedUs: pred.us,
     predictedBy: pred.by,
@@ -332,14 +361,22 @@ async function measurePlan(c: CaseRun, role: string, schedule: string, prog: str
   c.plans.push({ ...base, smpiUs: r.programUs, predictedUs: pr.us, predictedBy: pr.by, problem: r.problem });
 }
 
+/** How many of auto's other finalists a case runs under smpirun. */
+const FINALISTS_RUN = 3;
+
 /** auto's other finalists (its simulated candidates), planned again and run: the best commplan candidate is among them. */
 async function measureFinalists(c: CaseRun, winner: ScheduleJson): Promise<void> {
   const wp = winner.params ?? {};
-  const finalists = (winner.auto?.candidates ?? []).filter(
-    (x) =>
-      x.simulated !== null &&
-      !(x.algorithm === winner.algorithm && Object.entries(x.params).every(([k, v]) => wp[k] === v)),
-  );
+  // the best FINALISTS_RUN others by auto's own prediction (on a runtime every variant is a finalist)
+  const finalists = (winner.auto?.candidates ?? [])
+    .filter(
+      (x) =>
+        x.simulated !== null &&
+        !(x.algorithm === winner.algorithm && Object.entries(x.params).every(([k, v]) => wp[k] === v)),
+    )
+    .sort((a, b) => a.simulated! - b.simulated!)
+    .slice(0, FINALISTS_RUN);
+  const variant = c.caps.dataflow ? "dataflow" : "nonblocking";
   for (const [i, x] of finalists.entries()) {
     const file = `cand-${i}.json`;
     const args = ["plan", "m.json", ...planArgs(x.algorithm, x.params), "--payload"];
@@ -349,7 +386,7 @@ async function measureFinalists(c: CaseRun, winner: ScheduleJson): Promise<void>
       c.problems.push(`finalist ${x.algorithm}: ${(e as Error).message}`);
       continue;
     }
-    await measurePlan(c, "finalist", file, `prog-c${i}`, "nonblocking");
+    await measurePlan(c, "finalist", file, `prog-c${i}`, variant);
   }
 }
 
@@ -390,14 +427,17 @@ export async function runVsMpiCase(
   };
   let elementBytes = 0,
     meanMessageBytes = 0,
-    autoSpreadUs: [number, number] | null = null;
+    autoSpreadUs: [number, number] | null = null,
+    answer: string | undefined;
   try {
     ({ elementBytes, meanBytes: meanMessageBytes } = await writeMatrix(s, dir));
     await writePlatform(s, dir);
-    await cli(["plan", "m.json", "-a", "auto", "--payload", ...machineArgs(s), "-o", "auto.json"], dir);
+    const rt = caps.autoRuntime ? runtimeArgs(s, caps) : [];
+    await cli(["plan", "m.json", "-a", "auto", "--payload", ...machineArgs(s), ...rt, "-o", "auto.json"], dir);
     const winner = JSON.parse(readFileSync(join(dir, "auto.json"), "utf8")) as ScheduleJson;
+    answer = winner.auto?.mpi?.answer;
     autoSpreadUs = await measureAuto(c, winner);
-    if (caps.dataflow) await measurePlan(c, "auto-dataflow", "auto.json", "prog-df", "dataflow");
+    if (caps.dataflow && rt.length === 0) await measurePlan(c, "auto-dataflow", "auto.json", "prog-df", "dataflow");
     await measureFinalists(c, winner);
     await predictMpiAlgorithms(c);
   } catch (e) {
@@ -419,6 +459,7 @@ export async function runVsMpiCase(
     alltoallvPredicted: c.alltoallvPredicted,
     autoSpreadUs,
     plans: c.plans,
+    ...(answer === undefined ? {} : { answer }),
     problems: c.problems,
     wallS: (performance.now() - t0) / 1000,
   };

@@ -61,8 +61,12 @@ export const VS_MPI_PATTERN_OPTIONS: Readonly<Record<string, Readonly<Record<str
   random: { max: 64 },
 };
 
-/** The plain SMPI configuration: docs/runtimes.md's flags, the application's own computation not simulated. */
-export const SMPI_PLAIN: readonly string[] = [...SMPI_FLAGS, "--cfg=smpi/simulate-computation:no"];
+/**
+ * The plain SMPI configuration: docs/runtimes.md's flags, the application's own computation not simulated (so a
+ * plan's copies cost nothing, as in the predictions: `--free-copies`), and `smpi/test:0`: SimGrid 3.32 charges every
+ * MPI_Test 1e-4 s by default, which would charge the dataflow executor's MPI_Waitsome per pending request.
+ */
+export const SMPI_PLAIN: readonly string[] = [...SMPI_FLAGS, "--cfg=smpi/simulate-computation:no", "--cfg=smpi/test:0"];
 
 /**
  * Per-message software overheads used when no machine preset provides an SMPI configuration (bench/vs-mpi-discover.ts
@@ -75,6 +79,7 @@ export const SMPI_PLAIN: readonly string[] = [...SMPI_FLAGS, "--cfg=smpi/simulat
 export const SMPI_OVERHEAD_FALLBACK = {
   name: "ib-hdr-200 with 0.2 us per-message send and receive overheads (assumed; see bench/vs-mpi-config.ts)",
   flags: ["--cfg=smpi/os:0:2e-07:0", "--cfg=smpi/ois:0:2e-07:0", "--cfg=smpi/or:0:2e-07:0"],
+  runtime: null,
 } as const;
 
 /** The SMPI configurations: plain, and with per-message overheads. */

@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { PLANNERS } from "../src/planner/registry.js";
-import { SMPI_ALLTOALLV, SMPI_OVERHEAD_FALLBACK } from "./vs-mpi-config.js";
+import { SMPI_ALLTOALLV, SMPI_OVERHEAD_FALLBACK, SMPI_PLAIN } from "./vs-mpi-config.js";
 
 /** The CLI entry the bench spawns (needs `npx tsc -p tsconfig.build.json`). */
 export const CLI = join(import.meta.dirname, "..", "bin", "commplan.js");
@@ -20,8 +20,13 @@ export interface VsMpiCapabilities {
   readonly programReplay: string | null;
   /** SMPI algorithm name -> the commplan planner that mirrors it (`mpi-<name>`, `_` as `-`), where one exists. */
   readonly mpiPlanners: Readonly<Record<string, string>>;
-  /** The per-message overhead configuration: its name and smpirun flags. */
-  readonly overheads: { readonly name: string; readonly flags: readonly string[] };
+  /**
+   * The per-message overhead configuration: its name, smpirun flags, and the runtime model that reproduces it
+   * (`plan --runtime`, `simulate --program --runtime`), null when no preset provides one.
+   */
+  readonly overheads: { readonly name: string; readonly flags: readonly string[]; readonly runtime: string | null };
+  /** `plan --algorithm auto --runtime` exists: auto plans for the runtime. */
+  readonly autoRuntime: boolean;
 }
 
 /** Runs the CLI synchronously; returns stdout. */
@@ -75,7 +80,14 @@ export function discoverCapabilities(): VsMpiCapabilities {
       const name = (m as { name?: unknown }).name;
       const flags = smpiOverheadFlags(m);
       if (typeof name === "string" && OVERHEAD_PRESET.test(name) && flags) {
-        overheads = { name: `machine preset ${name} (its SMPI configuration)`, flags };
+        const runtimes = (m as { runtimes?: unknown }).runtimes;
+        const rt = Array.isArray(runtimes) ? runtimes.find((r) => smpiOverheadFlags(r) !== null) : undefined;
+        const rtName = (rt as { name?: unknown } | undefined)?.name;
+        overheads = {
+          name: `machine preset ${name} (its SMPI configuration)`,
+          flags,
+          runtime: typeof rtName === "string" ? rtName : null,
+        };
         break;
       }
     }
@@ -83,6 +95,7 @@ export function discoverCapabilities(): VsMpiCapabilities {
     // no machine list in JSON: the fallback table stays
   }
   return {
+    autoRuntime: /--runtime\b/.test(cliSync(["plan", "--help"])),
     dataflow: /\bdataflow\b/.test(exportHelp),
     programReplay: program ? program[1]! : null,
     mpiPlanners,
@@ -92,5 +105,13 @@ export function discoverCapabilities(): VsMpiCapabilities {
 
 /** A short fingerprint of the capabilities: a cached case measured with other capabilities is measured again. */
 export function capabilityKey(c: VsMpiCapabilities): string {
-  return JSON.stringify([c.dataflow, c.programReplay, Object.values(c.mpiPlanners), c.overheads.flags]);
+  return JSON.stringify([
+    c.dataflow,
+    c.programReplay,
+    Object.values(c.mpiPlanners),
+    c.overheads.flags,
+    c.overheads.runtime,
+    c.autoRuntime,
+    SMPI_PLAIN,
+  ]);
 }

@@ -1,5 +1,6 @@
 /** commplan plan: plan a matrix with a named algorithm and write the schedule JSON. */
-import { findRuntimeModel, RUNTIME_MODELS } from "../../machines/runtime/runtime-model.js";
+import { RUNTIME_MODELS } from "../../machines/runtime/runtime-model.js";
+import { FREE_COPIES_OPTION, runtimeOfFlags } from "./simulate-program.js";
 import { Option, type Command } from "commander";
 import { MAX_SEED } from "../../model/param-spec.js";
 import { writeScheduleJson } from "../../io/schedule-json-write.js";
@@ -38,6 +39,7 @@ interface PlanFlags extends NetworkFlags {
   elementBytes?: string;
   json?: boolean;
   runtime?: string;
+  freeCopies?: boolean;
 }
 
 /** Registers `plan`. */
@@ -75,6 +77,7 @@ export function registerPlan(program: Command, ctx: CliContext): void {
       "--runtime <name>",
       `with --algorithm auto: plan for an MPI runtime of today's networks, ${RUNTIME_MODELS.map((r) => r.name).join(" or ")} ('commplan machines --json' lists them with their SMPI configuration): each finalist is lowered and its program replayed as the runtime runs it (on --network or the machine's flat cluster; unlimited ports), in the fastest variant, which the header's auto.runtime names for export --variant`,
     )
+    .addOption(FREE_COPIES_OPTION)
     .option("-o, --output <file>", "output file, - for stdout", "-")
     .option("--json", JSON_SUMMARY_HELP)
     .action(async (file: string, o: PlanFlags) => {
@@ -84,6 +87,7 @@ export function registerPlan(program: Command, ctx: CliContext): void {
         ["network", "--network"],
         ["portSharing", "--port-sharing"],
         ["runtime", "--runtime"],
+        ["freeCopies", "--free-copies"],
       ] as const)
         if (o[k] !== undefined)
           throw fail("plan", "BAD_OPTION", `${flag} goes with --algorithm auto (it simulates the finalists there)`, {
@@ -134,7 +138,11 @@ async function planAutoCommand(ctx: CliContext, file: string, o: PlanFlags): Pro
     });
   const machine = findMachine(o.machine);
   const seed = intOption("seed", o.seed, 0, MAX_SEED);
-  const runtime = o.runtime === undefined ? null : findRuntimeModel(o.runtime);
+  if (o.freeCopies === true && o.runtime === undefined)
+    throw fail("plan", "BAD_OPTION", "--free-copies goes with --runtime (a runtime model's copies)", {
+      field: "freeCopies",
+    });
+  const runtime = o.runtime === undefined ? null : runtimeOfFlags(o.runtime, o.freeCopies);
   checkNetworkFlags("plan", o, machine);
   await refuseOutputOntoInput("plan", [file, networkInputFile(o)], [["-o", o.output]]);
   const m = readMatrixFile(file, matrixReadOptions(o, ctx.maxMemory));

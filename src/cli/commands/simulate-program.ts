@@ -8,7 +8,12 @@ import { join } from "node:path";
 import { readProgramJson } from "../../io/program-json-read.js";
 import { findMachine } from "../../machines/presets.js";
 import { replayProgram } from "../../machines/program-replay/replay-program.js";
-import { findRuntimeModel, RUNTIME_MODELS } from "../../machines/runtime/runtime-model.js";
+import {
+  findRuntimeModel,
+  RUNTIME_MODELS,
+  withRuntime,
+  type RuntimeModel,
+} from "../../machines/runtime/runtime-model.js";
 import { smpiOverheadText } from "../../machines/runtime/overhead.js";
 import { fail } from "../../model/errors.js";
 import type { CliContext } from "../context.js";
@@ -19,6 +24,7 @@ import { loadTopology } from "./topologies.js";
 export interface ProgramReplayFlags {
   readonly machine: string;
   readonly runtime?: string;
+  readonly freeCopies?: boolean;
   readonly network?: string;
   readonly json?: boolean;
 }
@@ -37,6 +43,18 @@ export const RUNTIME_OPTION = new Option(
   "--runtime <name>",
   `with --program: the runtime model, ${RUNTIME_MODELS.map((m) => m.name).join(" or ")} (default ${DEFAULT_RUNTIME}; 'commplan machines --json' lists them with their SMPI configuration)`,
 );
+
+/** `--free-copies`. */
+export const FREE_COPIES_OPTION = new Option(
+  "--free-copies",
+  "with a runtime model: local copies (gathers, scatters, relays' pieces) cost nothing, as in an SMPI run of the executor with smpi/simulate-computation:no (default: the machine's t_m per byte, as the trace export's compute actions)",
+);
+
+/** The runtime model a command's --runtime and --free-copies name. */
+export function runtimeOfFlags(name: string, freeCopies: boolean | undefined): RuntimeModel {
+  const model = findRuntimeModel(name);
+  return freeCopies === true ? withRuntime(model, { copies: false }) : model;
+}
 
 /** The schedule and protocol flags of simulate, as commander hands them over (refused with --program). */
 export interface RefusedWithProgram {
@@ -110,7 +128,7 @@ function programPath(path: string): string {
 /** Runs --program and prints the result. */
 export function runProgramReplay(path: string, o: ProgramReplayFlags, ctx: CliContext): void {
   const machine = findMachine(o.machine);
-  const runtime = findRuntimeModel(o.runtime ?? DEFAULT_RUNTIME);
+  const runtime = runtimeOfFlags(o.runtime ?? DEFAULT_RUNTIME, o.freeCopies);
   const prog = readProgramJson(programPath(path), { maxMemory: ctx.maxMemory }).program;
   const topo = o.network === undefined ? null : loadTopology(o.network, prog.p, ctx.maxMemory, machine);
   const networkName = topo === null ? `SimGrid cluster of ${machine.name}` : topo.routes.name;
@@ -183,6 +201,10 @@ export function runProgramFlags(
     if (o.runtime !== undefined)
       throw fail("simulate", "BAD_OPTION", "--runtime goes with --program (a lowered program to replay)", {
         field: "runtime",
+      });
+    if (o.freeCopies === true)
+      throw fail("simulate", "BAD_OPTION", "--free-copies goes with --program (a lowered program to replay)", {
+        field: "freeCopies",
       });
     return false;
   }

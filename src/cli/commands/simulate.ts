@@ -45,7 +45,7 @@ import type { CliContext } from "../context.js";
 import { withProgress } from "../progress.js";
 import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions, numberOption, table, writeTextTarget } from "../io.js";
 import { counted } from "../../internal/plural.js";
-import { PROGRAM_OPTION, runProgramFlags, RUNTIME_OPTION } from "./simulate-program.js";
+import { FREE_COPIES_OPTION, PROGRAM_OPTION, runProgramFlags, RUNTIME_OPTION } from "./simulate-program.js";
 
 interface SimulateFlags extends NetworkFlags {
   machine: string;
@@ -78,6 +78,7 @@ interface SimulateFlags extends NetworkFlags {
   linkSvg?: string;
   program?: string;
   runtime?: string;
+  freeCopies?: boolean;
 }
 
 /** The largest --envelope accepted (bytes). */
@@ -520,6 +521,7 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
     .option("--inquiry <us>", "drs-n: time of one test-and-set inquiry in us (default 2 T_s, at least 0.001)")
     .addOption(PROGRAM_OPTION)
     .addOption(RUNTIME_OPTION)
+    .addOption(FREE_COPIES_OPTION)
     .action((arg: string | undefined, o: SimulateFlags) => runSimulate(arg, o, ctx));
 }
 
