@@ -155,6 +155,7 @@ const BUDGETED = new Set([
   "store add",
   "store get",
   "precompute",
+  "check-planner",
 ]);
 
 /** A command's name as BUDGETED lists it: with its parent's for a sub-command of a sub-command. */

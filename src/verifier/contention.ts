@@ -50,11 +50,11 @@ export function checkContention(s: Schedule, ports: number): { contention: Check
       if (nr > worst) worst = nr;
       if (ns > ports) {
         bad++;
-        witness ??= `step ${st}: node ${a} sends ${ns} messages (to ${b} and others) with ${ports} send port(s)`;
+        if (witness === null) witness = peers(s, st, a, true, ports);
       }
       if (nr > ports) {
         bad++;
-        witness ??= `step ${st}: node ${b} receives ${nr} messages (from ${a} and others) with ${ports} receive port(s)`;
+        if (witness === null) witness = peers(s, st, b, false, ports);
       }
     }
   }
@@ -78,4 +78,29 @@ export function checkContention(s: Schedule, ports: number): { contention: Check
       stallWitness,
     ),
   };
+}
+
+/** The most peers a contention witness names before it counts the rest. */
+const NAMED_PEERS = 4;
+
+/**
+ * The witness of node `u` sending (`sends`) or receiving too many network messages in step `st`: every message of the
+ * step counted, and its peers named ("from 1 and 2", "to 1, 2, 3, 4 and 3 others").
+ */
+function peers(s: Schedule, st: number, u: number, sends: boolean, ports: number): string {
+  const who: number[] = [];
+  for (let x = s.stepStart[st]!; x < s.stepStart[st + 1]!; x++) {
+    if (s.src[x] === s.dst[x]) continue;
+    if (sends ? s.src[x] === u : s.dst[x] === u) who.push(sends ? s.dst[x]! : s.src[x]!);
+  }
+  who.sort((x, y) => x - y);
+  const named = who.slice(0, who.length > NAMED_PEERS + 1 ? NAMED_PEERS : who.length);
+  const rest = who.length - named.length;
+  const list =
+    rest > 0
+      ? `${named.join(", ")} and ${counted(rest, "other", "others")}`
+      : `${named.slice(0, -1).join(", ")} and ${named[named.length - 1]}`;
+  return sends
+    ? `step ${st}: node ${u} sends ${who.length} messages (to ${list}) with ${ports} send port(s)`
+    : `step ${st}: node ${u} receives ${who.length} messages (from ${list}) with ${ports} receive port(s)`;
 }
