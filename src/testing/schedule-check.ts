@@ -68,7 +68,9 @@ export function failureOfError(check: string, title: string, e: unknown): CheckF
 }
 
 /**
- * The first failing row of the report (causality before delivery when both fail), the unproven delivery (unless allowed), then the stated bounds. */
+ * The first failing row of the report (causality before delivery when both fail), the unproven delivery (unless
+ * allowed), then the stated bounds.
+ */
 function firstFailure(m: CommMatrix, s: Schedule, r: Report, o: ScheduleCheckOptions): CheckFailure | null {
   const failed = r.checks.filter((c) => !c.holds);
   // a relay that forwards before it receives strands the element too: the cause is reported, not the strand
