@@ -13,7 +13,7 @@ import { fsError } from "./file-output.js";
 import { validateWithSchema } from "./json-schema.js";
 import { counted } from "../internal/plural.js";
 import { jsonExcerpt } from "../internal/quoted.js";
-import { findJsonSyntaxError } from "./json-tokenizer.js";
+import { jsonDocumentText } from "./json-text.js";
 
 const MODULE = "program";
 /** The largest document the reader parses (it is parsed whole); larger programs are written with --split. */
@@ -57,9 +57,9 @@ const BUF_CODE: { readonly [k: string]: number } = { send: 0, recv: 1, scratch: 
 const KIND_CODE: { readonly [k: string]: number } = { send: 0, recv: 1, copy: 2 };
 
 function parseFile(file: string): Doc {
-  let text: string;
+  let bytes: Buffer;
   try {
-    if (file === "-") return parseText(readStdin(), file);
+    if (file === "-") return parseBytes(readStdin(), file);
     const size = statSync(file).size;
     if (size > MAX_PROGRAM_BYTES)
       throw fail(
@@ -68,16 +68,16 @@ function parseFile(file: string): Doc {
         `${size} bytes is past the reader's limit of ${MAX_PROGRAM_BYTES}: write the program split by rank (writeProgramSplit)`,
         { file },
       );
-    text = readFileSync(file, "utf8");
+    bytes = readFileSync(file);
   } catch (e) {
     if (e instanceof Error && e.name === "CommplanError") throw e;
     throw fsError(e, MODULE, file, false);
   }
-  return parseText(text, file);
+  return parseBytes(bytes, file);
 }
 
-/** Standard input as text, refused as soon as it passes the reader's limit (read in 1 MiB pieces). */
-function readStdin(): string {
+/** Standard input's bytes, refused as soon as they pass the reader's limit (read in 1 MiB pieces). */
+function readStdin(): Buffer {
   const pieces: Buffer[] = [];
   let total = 0;
   const buf = Buffer.alloc(1 << 20);
@@ -103,21 +103,15 @@ function readStdin(): string {
       );
     pieces.push(Buffer.from(buf.subarray(0, n)));
   }
-  return Buffer.concat(pieces).toString("utf8");
+  return Buffer.concat(pieces);
 }
 
-/** One document's text, parsed and validated against the program schema. */
-function parseText(text: string, file: string): Doc {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    // JSON.parse's message quotes the text around the error, newlines included: name the place in one line instead
-    const syntax = findJsonSyntaxError(text);
-    if (syntax !== null)
-      throw fail(MODULE, "BAD_INPUT", `not valid JSON: ${syntax.message}`, { file, line: syntax.line });
-    throw fail(MODULE, "BAD_INPUT", `not valid JSON: ${(e as Error).message.split("\n")[0]}`, { file });
-  }
+/**
+ * One document's bytes, parsed and validated against the program schema (encoding, syntax and duplicate keys first:
+ * jsonDocumentText).
+ */
+function parseBytes(bytes: Buffer, file: string): Doc {
+  const value: unknown = JSON.parse(jsonDocumentText(bytes, MODULE, file));
   validateWithSchema("program", value, MODULE, file);
   return value as Doc;
 }

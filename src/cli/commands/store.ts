@@ -2,6 +2,7 @@
  * commplan store: add, get, list, verify and gc entries of a plan store (a directory of sealed Arrow plans keyed by
  * content).
  */
+import { quoted } from "../../internal/quoted.js";
 import type { Command } from "commander";
 import { MAX_SEED } from "../../model/param-spec.js";
 import { fail } from "../../model/errors.js";
@@ -236,4 +237,15 @@ export function registerStore(program: Command, ctx: CliContext): void {
     );
   registerAddGet(store, ctx);
   registerMaintenance(store, ctx);
+  // alone, one line (as the bare commplan), not the whole help
+  store.allowExcessArguments(true).action(() => {
+    const names = store.commands.map((c) => c.name());
+    const which = `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}`;
+    const word = store.args[0];
+    throw fail(
+      "store",
+      "BAD_OPTION",
+      `${word === undefined ? "missing sub-command" : `unknown sub-command ${quoted(word)}`}: ${which} (try commplan store --help)`,
+    );
+  });
 }
