@@ -148,6 +148,7 @@ export function jsonDocumentText(bytes: Buffer, module: string, file?: string): 
     throw fail(module, "BAD_INPUT", `not valid JSON: ${e.message}`, at(e.line));
   }
   const d = dup.found;
-  if (d !== null) throw fail(module, "BAD_INPUT", `${d.pointer} has the key ${quoted(d.name)} twice`, at(d.line, d.pointer));
+  if (d !== null)
+    throw fail(module, "BAD_INPUT", `${d.pointer} has the key ${quoted(d.name)} twice`, at(d.line, d.pointer));
   return body.toString("utf8");
 }
