@@ -12,6 +12,7 @@ import { foundationBench } from "./foundation.js";
 import { benchHeadlines } from "./headlines.js";
 import { fourStageBench } from "./four-stage.js";
 import { lowerBench, lowerPayloadBench } from "./lower.js";
+import { memoryBench } from "./memory.js";
 import { permutationBench } from "./permutation.js";
 import { railCrossoverBench } from "./rail-crossover.js";
 import { rankingsBench } from "./rankings.js";
@@ -44,6 +45,7 @@ const benches: [string, () => string | Promise<string>][] = [
   ["rankings", () => rankingsBench(log)],
   ["store", () => storeBench(log)],
   ["sparse-scale", () => sparseScaleBench(log)],
+  ["memory", () => memoryBench(log)],
 ];
 // `npm run bench -- --summary-only` rebuilds SUMMARY.md and the README headlines from the recorded results.
 const summaryOnly = process.argv.includes("--summary-only");

@@ -56,11 +56,20 @@ export interface ProgramDocument {
 const BUF_CODE: { readonly [k: string]: number } = { send: 0, recv: 1, scratch: 2 };
 const KIND_CODE: { readonly [k: string]: number } = { send: 0, recv: 1, copy: 2 };
 
-function parseFile(file: string): Doc {
+/**
+ * Bytes of memory per byte of a program document while it is read whole: the bytes, their text, and the parsed
+ * arrays and objects (measured: bench/results/memory.md).
+ */
+export const PROGRAM_BYTES_PER_BYTE = 3;
+/** Bytes a split program takes per rank whatever its files hold: the parsed rank document, its layout and tables. */
+export const PROGRAM_BYTES_PER_RANK = 4096;
+
+function parseFile(file: string, maxMemory: number): Doc {
   let bytes: Buffer;
   try {
-    if (file === "-") return parseBytes(readStdin(), file);
+    if (file === "-") return parseBytes(readStdin(maxMemory), file);
     const size = statSync(file).size;
+    checkMemory(MODULE, PROGRAM_BYTES_PER_BYTE * size, `reading the ${size}-byte program`, maxMemory, { file });
     if (size > MAX_PROGRAM_BYTES)
       throw fail(
         MODULE,
@@ -77,7 +86,7 @@ function parseFile(file: string): Doc {
 }
 
 /** Standard input's bytes, refused as soon as they pass the reader's limit (read in 1 MiB pieces). */
-function readStdin(): Buffer {
+function readStdin(maxMemory: number): Buffer {
   const pieces: Buffer[] = [];
   let total = 0;
   const buf = Buffer.alloc(1 << 20);
@@ -92,6 +101,9 @@ function readStdin(): Buffer {
     }
     if (n === 0) break;
     total += n;
+    checkMemory(MODULE, PROGRAM_BYTES_PER_BYTE * total, `reading more than ${total - n} bytes of program`, maxMemory, {
+      file: "-",
+    });
     if (total > MAX_PROGRAM_BYTES)
       throw fail(
         MODULE,
@@ -394,6 +406,15 @@ function rankFilePath(index: string, f: string, k: number): string {
   return path;
 }
 
+/** The size of the file at `path`, 0 when it cannot be seen (reading it names the problem). */
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
 /** Options of readProgramJson. */
 export interface ReadProgramOptions {
   /** Bytes a full-form layout may take (refused past them); by default half the machine's memory, at most 32 GiB. */
@@ -407,7 +428,7 @@ export interface ReadProgramOptions {
  */
 export function readProgramJson(file: string, opts: ReadProgramOptions = {}): ProgramDocument {
   const maxMemory = memoryBudgetOf(opts);
-  const doc = parseFile(file);
+  const doc = parseFile(file, maxMemory);
   if (doc.ranks !== undefined) return assemble(doc, [{ doc, file }], maxMemory);
   const files = doc.files!;
   if (files.length !== doc.p)
@@ -415,9 +436,23 @@ export function readProgramJson(file: string, opts: ReadProgramOptions = {}): Pr
       file,
       field: "/files",
     });
+  // every rank file is held until the program is assembled: p ranks at least, then the bytes read so far
+  const perRank = PROGRAM_BYTES_PER_RANK * doc.p;
+  checkMemory(MODULE, perRank, `a split program of p = ${doc.p} ranks`, maxMemory, { file, field: "p" });
+  let read = 0;
   const parts = files.map((f, k) => {
     const path = rankFilePath(file, f, k);
-    const part = parseFile(path);
+    read += sizeOf(path);
+    checkMemory(
+      MODULE,
+      perRank + PROGRAM_BYTES_PER_BYTE * read,
+      `the split program's rank files up to ${path}`,
+      maxMemory,
+      {
+        file,
+      },
+    );
+    const part = parseFile(path, Infinity);
     if (part.ranks === undefined)
       throw fail(MODULE, "BAD_INPUT", "is an index, not a rank file", { file: path, field: "/files" });
     return { doc: part, file: path };
