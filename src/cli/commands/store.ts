@@ -2,6 +2,8 @@
  * commplan store: add, get, list, verify and gc entries of a plan store (a directory of sealed Arrow plans keyed by
  * content).
  */
+import { statSync } from "node:fs";
+import { checkMemory } from "../../model/memory-budget.js";
 import { quoted } from "../../internal/quoted.js";
 import type { Command } from "commander";
 import { MAX_SEED } from "../../model/param-spec.js";
@@ -136,6 +138,7 @@ function registerAddGet(store: Command, ctx: CliContext): void {
         const id = o.id ?? resolveRequest(matrixFile!, o, ctx.maxMemory).r.id;
         // the entry is an input too: writing onto its own file would destroy it
         await refuseOutputOntoInput("store", [entryFile(s, id)], [["-o", o.output]]);
+        checkEntryMemory(entryFile(s, id), id, ctx.maxMemory);
         const plan = getPlanById(s, id);
         if (plan === null) {
           ctx.io.err(`store: no entry ${id}\n`);
@@ -158,6 +161,18 @@ function registerAddGet(store: Command, ctx: CliContext): void {
           });
       },
     );
+}
+
+/**
+ * Bytes a loaded entry takes per byte of its file: the bytes read whole, and the columns decoded from them (as the
+ * Arrow schedule reader counts).
+ */
+const ENTRY_BYTES_PER_BYTE = 2;
+
+/** Refuses, before reading it, an entry whose file the budget cannot hold (nothing for a missing entry). */
+function checkEntryMemory(file: string, id: string, maxMemory: number): void {
+  const size = statSync(file, { throwIfNoEntry: false })?.size ?? 0;
+  checkMemory("store", ENTRY_BYTES_PER_BYTE * size, `loading the ${size}-byte entry ${id}`, maxMemory, { file });
 }
 
 function registerMaintenance(store: Command, ctx: CliContext): void {
