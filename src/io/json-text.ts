@@ -4,6 +4,7 @@
  * found with their line first.
  */
 import { fail } from "../model/errors.js";
+import { checkMemory } from "../model/memory-budget.js";
 import { quoted } from "../internal/quoted.js";
 import { JsonSyntaxError, JsonTokenizer, decodeJsonString, type JsonTokenHandler } from "./json-tokenizer.js";
 
@@ -73,11 +74,17 @@ export class DocumentStart {
 /** A handler that finds the first object key given twice: its JSON pointer (the object's) and name. */
 class DuplicateKeys implements JsonTokenHandler {
   found: { pointer: string; name: string; line: number } | null = null;
+  /** Arrays, objects, keys and other values seen: what JSON.parse will make of the document. */
+  arrays = 0;
+  objects = 0;
+  keyCount = 0;
+  values = 0;
   private readonly keys: (Set<string> | null)[] = [];
   private readonly path: string[] = [];
   private pendingKey = "";
   constructor(private readonly tok: () => number) {}
   private value(): void {
+    this.values++;
     const top = this.keys.length - 1;
     if (top < 0) return;
     if (this.keys[top] === null) this.path[top] = String(Number(this.path[top]) + 1);
@@ -93,18 +100,21 @@ class DuplicateKeys implements JsonTokenHandler {
     this.path.pop();
   }
   startObject(): void {
+    this.objects++;
     this.open(true);
   }
   endObject(): void {
     this.close();
   }
   startArray(): void {
+    this.arrays++;
     this.open(false);
   }
   endArray(): void {
     this.close();
   }
   key(buf: Buffer, start: number, end: number, escaped: boolean): void {
+    this.keyCount++;
     const name = decodeJsonString(buf, start, end, escaped);
     const set = this.keys[this.keys.length - 1]!;
     if (set.has(name) && this.found === null)
@@ -123,12 +133,24 @@ class DuplicateKeys implements JsonTokenHandler {
   }
 }
 
+/** Bytes JSON.parse takes for an array (its object and elements store), an object, and a slot of either. */
+const JSON_ARRAY_BYTES = 56;
+const JSON_OBJECT_BYTES = 72;
+const JSON_SLOT_BYTES = 12;
+
+/** The budget a whole-document reader parses under: refused past it, saying what was read. */
+export interface ParseBudget {
+  readonly maxMemory: number;
+  readonly what: string;
+}
+
 /**
  * The text of a whole JSON document for JSON.parse, from its bytes: the encoding checked (encodingProblem), a UTF-8
  * byte-order mark dropped, then one pass of the tokenizer refuses a syntax error ("not valid JSON: ...") or a key
- * given twice in one object, each with its line, as `module`'s one-line CommplanError.
+ * given twice in one object, each with its line, as `module`'s one-line CommplanError. With `budget`, the document is
+ * refused before JSON.parse when its bytes, its text and the values the tokenizer counted pass the budget.
  */
-export function jsonDocumentText(bytes: Buffer, module: string, file?: string): string {
+export function jsonDocumentText(bytes: Buffer, module: string, file?: string, budget?: ParseBudget): string {
   const at = (line?: number, field?: string) => ({
     ...(file === undefined ? {} : { file }),
     ...(line === undefined ? {} : { line }),
@@ -146,6 +168,11 @@ export function jsonDocumentText(bytes: Buffer, module: string, file?: string): 
   } catch (e) {
     if (!(e instanceof JsonSyntaxError)) throw e;
     throw fail(module, "BAD_INPUT", `not valid JSON: ${e.message}`, at(e.line));
+  }
+  if (budget !== undefined) {
+    const parsed =
+      JSON_ARRAY_BYTES * dup.arrays + JSON_OBJECT_BYTES * dup.objects + JSON_SLOT_BYTES * (dup.keyCount + dup.values);
+    checkMemory(module, 2 * bytes.length + parsed, budget.what, budget.maxMemory, at());
   }
   const d = dup.found;
   if (d !== null)

@@ -57,17 +57,17 @@ const BUF_CODE: { readonly [k: string]: number } = { send: 0, recv: 1, scratch: 
 const KIND_CODE: { readonly [k: string]: number } = { send: 0, recv: 1, copy: 2 };
 
 /**
- * Bytes of memory per byte of a program document while it is read whole: the bytes, their text, and the parsed
- * arrays and objects (measured: bench/results/memory.md).
+ * Bytes of memory per byte of a program document before it is parsed: the bytes and their text (what it parses into
+ * is counted by jsonDocumentText before JSON.parse).
  */
-export const PROGRAM_BYTES_PER_BYTE = 3;
+export const PROGRAM_BYTES_PER_BYTE = 2;
 /** Bytes a split program takes per rank whatever its files hold: the parsed rank document, its layout and tables. */
 export const PROGRAM_BYTES_PER_RANK = 4096;
 
 function parseFile(file: string, maxMemory: number): Doc {
   let bytes: Buffer;
   try {
-    if (file === "-") return parseBytes(readStdin(maxMemory), file);
+    if (file === "-") return parseBytes(readStdin(maxMemory), file, maxMemory);
     const size = statSync(file).size;
     checkMemory(MODULE, PROGRAM_BYTES_PER_BYTE * size, `reading the ${size}-byte program`, maxMemory, { file });
     if (size > MAX_PROGRAM_BYTES)
@@ -82,7 +82,7 @@ function parseFile(file: string, maxMemory: number): Doc {
     if (e instanceof Error && e.name === "CommplanError") throw e;
     throw fsError(e, MODULE, file, false);
   }
-  return parseBytes(bytes, file);
+  return parseBytes(bytes, file, maxMemory);
 }
 
 /** Standard input's bytes, refused as soon as they pass the reader's limit (read in 1 MiB pieces). */
@@ -122,8 +122,9 @@ function readStdin(maxMemory: number): Buffer {
  * One document's bytes, parsed and validated against the program schema (encoding, syntax and duplicate keys first:
  * jsonDocumentText).
  */
-function parseBytes(bytes: Buffer, file: string): Doc {
-  const value: unknown = JSON.parse(jsonDocumentText(bytes, MODULE, file));
+function parseBytes(bytes: Buffer, file: string, maxMemory: number): Doc {
+  const what = `the ${bytes.length}-byte program parsed`;
+  const value: unknown = JSON.parse(jsonDocumentText(bytes, MODULE, file, { maxMemory, what }));
   validateWithSchema("program", value, MODULE, file);
   return value as Doc;
 }

@@ -72,20 +72,6 @@ describe("commplan store", () => {
     expect((await run("store", "verify", join(d, "s"))).code).toBe(0);
   });
 
-  it("store get refuses, before reading it, an entry past --max-memory (twice its file: bytes and columns)", async () => {
-    const d = dir();
-    expect((await run("gen", "uniform", "--p", "256", "-o", join(d, "m.json"))).code).toBe(0);
-    const id = (await run("store", "add", join(d, "s"), join(d, "m.json"), "-a", "shift")).out.trim();
-    const file = join(d, "s", "entries", id.slice(0, 2), `${id}.arrow`);
-    const size = readFileSync(file).length;
-    expect(2 * size).toBeGreaterThan(2 ** 20);
-    const r = await run("store", "get", join(d, "s"), "--id", id, "--max-memory", "1M", "-o", join(d, "g.json"));
-    expect(r.code).toBe(2);
-    expect(r.err).toMatch(new RegExp(`^store: .*${id}\\.arrow: loading the ${size}-byte entry ${id} needs about `));
-    expect(r.err).toMatch(/past the memory budget of 1 MiB \(raise it with --max-memory/);
-    expect((await run("store", "get", join(d, "s"), "--id", id, "-o", join(d, "g.json"))).code).toBe(0);
-  });
-
   it("export --format arrow writes the schedule without --matrix; other formats still need it", async () => {
     const d = dir();
     await run("gen", "uniform", "--p", "8", "-o", join(d, "m.json"));
@@ -212,5 +198,21 @@ describe("precompute: auto", () => {
     expect(auto.err).toContain("1 job: 1 added");
     const got = await run("store", "list", join(d, "s"));
     expect(got.out).toMatch(/ auto +8 +1 +no +t3d-004 /);
+  });
+});
+
+describe("commplan store get: memory", () => {
+  it("store get refuses, before reading it, an entry past --max-memory (twice its file: bytes and columns)", async () => {
+    const d = dir();
+    expect((await run("gen", "uniform", "--p", "256", "-o", join(d, "m.json"))).code).toBe(0);
+    const id = (await run("store", "add", join(d, "s"), join(d, "m.json"), "-a", "shift")).out.trim();
+    const file = join(d, "s", "entries", id.slice(0, 2), `${id}.arrow`);
+    const size = readFileSync(file).length;
+    expect(2 * size).toBeGreaterThan(2 ** 20);
+    const r = await run("store", "get", join(d, "s"), "--id", id, "--max-memory", "1M", "-o", join(d, "g.json"));
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(new RegExp(`^store: .*${id}\\.arrow: loading the ${size}-byte entry ${id} needs about `));
+    expect(r.err).toMatch(/past the memory budget of 1 MiB \(raise it with --max-memory/);
+    expect((await run("store", "get", join(d, "s"), "--id", id, "-o", join(d, "g.json"))).code).toBe(0);
   });
 });
