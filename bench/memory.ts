@@ -113,7 +113,7 @@ export function memoryBench(log: (s: string) => void): string {
         prog = f(`prog-${p}.json`);
       must(["gen", "uniform", "--p", String(p), "-o", m]);
       must(["plan", m, "-a", "shift", "-o", s]);
-      must(["export", s, "-f", "program", "--matrix", m, "-o", prog]);
+      if (p < 4096) must(["export", s, "-f", "program", "--matrix", m, "-o", prog]);
       const size = `dense P = ${p}`;
       rows.push(measure("stats", size, ["stats", m], base, log));
       rows.push(measure("plan shift", size, ["plan", m, "-a", "shift", "-o", f("out.json")], base, log));
@@ -128,12 +128,13 @@ export function memoryBench(log: (s: string) => void): string {
           log,
         ),
       );
-      rows.push(measure("verify-program", size, ["verify-program", prog, "--matrix", m], base, log));
+      // a whole program of P = 4096 passes the reader's 256 MiB limit: the split row below reads it
+      if (p < 4096) rows.push(measure("verify-program", size, ["verify-program", prog, "--matrix", m], base, log));
     }
     {
       const m = f("sparse.json");
-      must(["gen", "wang-set1", "--p", "65536", "--d", "32", "-o", m]);
-      const size = `sparse P = 65536, ${(65536 * 32) / 1e6}M entries`;
+      must(["gen", "halo", "--p", "80000", "--neighbours", "26", "--periodic", "1", "-o", m]);
+      const size = "sparse halo P = 80000, 2.08M entries";
       rows.push(measure("stats", size, ["stats", m], base, log));
       rows.push(measure("plan coloring", size, ["plan", m, "-a", "coloring", "-o", f("col.json")], base, log));
       rows.push(

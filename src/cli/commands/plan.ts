@@ -1,4 +1,6 @@
 /** commplan plan: plan a matrix with a named algorithm and write the schedule JSON. */
+import { checkMemory } from "../../model/memory-budget.js";
+import { matrixBytes, type CommMatrix } from "../../model/matrix.js";
 import { Option, type Command } from "commander";
 import { MAX_SEED } from "../../model/param-spec.js";
 import { writeScheduleJson } from "../../io/schedule-json-write.js";
@@ -94,6 +96,15 @@ export function registerPlan(program: Command, ctx: CliContext): void {
       });
       await refuseOutputOntoInput("plan", [file], [["-o", o.output]]);
       const m = readMatrixFile(file, matrixReadOptions(o, ctx.maxMemory));
+      checkMemory(
+        "plan",
+        planOutputBytes(m, Boolean(o.payload)),
+        `planning ${planner.name} for P = ${m.p}`,
+        ctx.maxMemory,
+        {
+          file,
+        },
+      );
       // the planners that can take long report their progress (in their own units: the bar shows the percentage)
       const s = withProgress(ctx.io.interactive, `plan: ${planner.name}`, null, (progress) =>
         planner.plan(m, { ...opts, progress }),
@@ -105,6 +116,33 @@ export function registerPlan(program: Command, ctx: CliContext): void {
           `plan: ${planner.name}: ${counted(s.stages.length, "stage", "stages")}, ${counted(s.stepCount, "step", "steps")}, ${counted(s.transferCount, "transfer", "transfers")} -> ${o.output}\n`,
         );
     });
+}
+
+/** Bytes a schedule takes per transfer while it is built (src, dst, size and the builder's growth). */
+const PLAN_TRANSFER_BYTES = 30;
+/** Bytes per payload chunk (origin, dest, offset, count and the chunk starts). */
+const PLAN_CHUNK_BYTES = 24;
+
+/** The non-zero off-diagonal messages of `m` (each is one transfer at least), without building compressed rows. */
+function messagesOf(m: CommMatrix): number {
+  if (m.sparse !== undefined) {
+    const { rowStart, col } = m.sparse;
+    let n = rowStart[m.p]!;
+    for (let i = 0; i < m.p; i++) for (let k = rowStart[i]!; k < rowStart[i + 1]!; k++) if (col[k] === i) n--;
+    return n;
+  }
+  let n = 0;
+  const { data, p } = m;
+  for (let x = 0; x < data.length; x++) if (data[x]! > 0 && x % (p + 1) !== 0) n++;
+  return n;
+}
+
+/**
+ * What a plan of `m` holds at least: the matrix, and a transfer (with a chunk when `payload`) per message; the
+ * planners whose work grows faster say so themselves (plan-memory.ts).
+ */
+function planOutputBytes(m: CommMatrix, payload: boolean): number {
+  return matrixBytes(m) + messagesOf(m) * (PLAN_TRANSFER_BYTES + (payload ? PLAN_CHUNK_BYTES : 0));
 }
 
 /** `plan --algorithm auto`: planAuto on the named machine (required; no --param). */

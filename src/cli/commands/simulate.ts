@@ -351,7 +351,7 @@ async function runReplayFlags(
       s,
       256,
       64,
-      (wantTimeline ? 400 : 160) + (o.recvOrder === "step" ? 24 : 0) + (o.stageBarriers === false ? 8 : 0),
+      (wantTimeline ? 160 : 64) + (o.recvOrder === "step" ? 24 : 0) + (o.stageBarriers === false ? 8 : 0),
     ) +
       (m === null ? 0 : matrixBytes(m)) +
       (o.data && m !== null ? elements * 4 + matrixBytes(m) : 0),
