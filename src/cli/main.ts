@@ -154,6 +154,8 @@ const BUDGETED = new Set([
   "compare",
   "store add",
   "store get",
+  "store list",
+  "store verify",
   "precompute",
   "check-planner",
 ]);

@@ -119,7 +119,7 @@ export function registerPlan(program: Command, ctx: CliContext): void {
 }
 
 /** Bytes a schedule takes per transfer while it is built (src, dst, size and the builder's growth). */
-const PLAN_TRANSFER_BYTES = 30;
+const PLAN_TRANSFER_BYTES = 28;
 /** Bytes per payload chunk (origin, dest, offset, count and the chunk starts). */
 const PLAN_CHUNK_BYTES = 24;
 

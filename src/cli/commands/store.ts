@@ -2,7 +2,8 @@
  * commplan store: add, get, list, verify and gc entries of a plan store (a directory of sealed Arrow plans keyed by
  * content).
  */
-import { statSync } from "node:fs";
+import { lstatSync, readdirSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { checkMemory } from "../../model/memory-budget.js";
 import { quoted } from "../../internal/quoted.js";
 import type { Command } from "commander";
@@ -29,7 +30,7 @@ import {
   storeDamage,
   verifyStore,
 } from "../../store/index.js";
-import type { ResolvedRequest } from "../../store/index.js";
+import type { PlanStore, ResolvedRequest } from "../../store/index.js";
 import type { CliContext } from "../context.js";
 import { checkAlgorithmName } from "../algorithm-name.js";
 import { collect, ELEMENT_BYTES_HELP, fmt, intOption, keyValues, matrixReadOptions, table } from "../io.js";
@@ -169,10 +170,37 @@ function registerAddGet(store: Command, ctx: CliContext): void {
  */
 const ENTRY_BYTES_PER_BYTE = 2;
 
+/** "directory" when `path` is one (not through a link), else "other". */
+function pathKindOf(path: string): "directory" | "other" {
+  return lstatSync(path, { throwIfNoEntry: false })?.isDirectory() === true ? "directory" : "other";
+}
+
 /** Refuses, before reading it, an entry whose file the budget cannot hold (nothing for a missing entry). */
 function checkEntryMemory(file: string, id: string, maxMemory: number): void {
   const size = statSync(file, { throwIfNoEntry: false })?.size ?? 0;
   checkMemory("store", ENTRY_BYTES_PER_BYTE * size, `loading the ${size}-byte entry ${id}`, maxMemory, { file });
+}
+
+/**
+ * Refuses, before any entry is read, a store whose largest entry the budget cannot hold (`perByte` bytes of memory
+ * per byte of the file: list reads the bytes, verify decodes them too); entries are read one at a time.
+ */
+function checkLargestEntry(s: PlanStore, perByte: number, maxMemory: number): void {
+  const top = dirname(dirname(entryFile(s, "0".repeat(64))));
+  let largest = { size: 0, file: "" };
+  for (const pre of readdirSync(top, { withFileTypes: true })) {
+    if (!pre.isDirectory()) continue;
+    for (const n of readdirSync(join(top, pre.name), { withFileTypes: true })) {
+      if (!n.isFile()) continue;
+      const file = join(top, pre.name, n.name);
+      const size = statSync(file, { throwIfNoEntry: false })?.size ?? 0;
+      if (size > largest.size) largest = { size, file };
+    }
+  }
+  if (largest.size > 0)
+    checkMemory("store", perByte * largest.size, `reading the ${largest.size}-byte entry`, maxMemory, {
+      file: largest.file,
+    });
 }
 
 function registerMaintenance(store: Command, ctx: CliContext): void {
@@ -183,6 +211,8 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
     .option("--json", "print the entries and the damaged parts as one commplan.store-list/v1 JSON document")
     .action((dir: string, o: { json?: boolean }) => {
       const s = openPlanStore(dir);
+      if (pathKindOf(dirname(dirname(entryFile(s, "0".repeat(64))))) === "directory")
+        checkLargestEntry(s, 1, ctx.maxMemory);
       const damage = storeDamage(s);
       for (const d of damage) ctx.io.err(`store: ${d.file}: ${d.problem}\n`);
       const entries = listPlans(s);
@@ -205,7 +235,10 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
     .argument("<dir>", "the store directory")
     .option("--json", "print the counts and the damaged entries and parts as commplan.store-verify/v1 JSON")
     .action((dir: string, o: { json?: boolean }) => {
-      const rep = verifyStore(openPlanStore(dir));
+      const s = openPlanStore(dir);
+      if (pathKindOf(dirname(dirname(entryFile(s, "0".repeat(64))))) === "directory")
+        checkLargestEntry(s, ENTRY_BYTES_PER_BYTE, ctx.maxMemory);
+      const rep = verifyStore(s);
       for (const d of rep.parts) ctx.io.err(`store: ${d.file}: ${d.problem}\n`);
       for (const d of rep.damaged) ctx.io.err(`store: ${d.file}: entry ${d.id} is damaged: ${d.problem}\n`);
       const bad = rep.damaged.length + rep.parts.length;
@@ -257,6 +290,8 @@ export function registerStore(program: Command, ctx: CliContext): void {
     const names = store.commands.map((c) => c.name());
     const which = `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}`;
     const word = store.args[0];
+    // 'store help [sub]' is commander's own help, which an action of the parent takes over
+    if (word === "help") (store.commands.find((c) => c.name() === store.args[1]) ?? store).help();
     throw fail(
       "store",
       "BAD_OPTION",
