@@ -63,6 +63,8 @@ const KIND_CODE: { readonly [k: string]: number } = { send: 0, recv: 1, copy: 2 
 export const PROGRAM_BYTES_PER_BYTE = 2;
 /** Bytes a split program takes per rank whatever its files hold: the parsed rank document, its layout and tables. */
 export const PROGRAM_BYTES_PER_RANK = 4096;
+/** Bytes a rank file takes per byte once parsed and held (its bytes, text and values; measured by bench/memory.ts). */
+export const SPLIT_BYTES_PER_BYTE = 9;
 
 function parseFile(file: string, maxMemory: number): Doc {
   let bytes: Buffer;
@@ -437,22 +439,21 @@ export function readProgramJson(file: string, opts: ReadProgramOptions = {}): Pr
       file,
       field: "/files",
     });
-  // every rank file is held until the program is assembled: p ranks at least, then the bytes read so far
+  // every rank file is held parsed until the program is assembled: p ranks at least, then every file's bytes
   const perRank = PROGRAM_BYTES_PER_RANK * doc.p;
   checkMemory(MODULE, perRank, `a split program of p = ${doc.p} ranks`, maxMemory, { file, field: "p" });
-  let read = 0;
-  const parts = files.map((f, k) => {
-    const path = rankFilePath(file, f, k);
-    read += sizeOf(path);
-    checkMemory(
-      MODULE,
-      perRank + PROGRAM_BYTES_PER_BYTE * read,
-      `the split program's rank files up to ${path}`,
-      maxMemory,
-      {
-        file,
-      },
-    );
+  const paths = files.map((f, k) => rankFilePath(file, f, k));
+  const bytes = paths.reduce((a, path) => a + sizeOf(path), 0);
+  checkMemory(
+    MODULE,
+    perRank + SPLIT_BYTES_PER_BYTE * bytes,
+    `the ${bytes} bytes of the split program's rank files`,
+    maxMemory,
+    {
+      file,
+    },
+  );
+  const parts = paths.map((path) => {
     const part = parseFile(path, Infinity);
     if (part.ranks === undefined)
       throw fail(MODULE, "BAD_INPUT", "is an index, not a rank file", { file: path, field: "/files" });
