@@ -1,4 +1,7 @@
-/** The program reader refuses, before it reads, a document or a split program its budget cannot hold. */
+/**
+ * The program reader refuses, before it reads, a document or a split program its budget cannot hold; the matrix reader
+ * refuses a sparse document before its entry columns grow past the budget.
+ */
 import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,6 +11,7 @@ import { plan } from "../../src/planner/registry.js";
 import { lowerSchedule } from "../../src/lower/index.js";
 import { programToJsonText } from "../../src/io/program-json-write.js";
 import { PROGRAM_BYTES_PER_BYTE, readProgramJson } from "../../src/io/program-json-read.js";
+import { readMatrixFile } from "../../src/io/matrix-read.js";
 
 const dir = mkdtempSync(join(tmpdir(), "commplan-program-memory-"));
 const MIB = 2 ** 20;
@@ -51,5 +55,16 @@ describe("program reader memory", () => {
       ),
     );
     expect(readProgramJson(file, { maxMemory: (PROGRAM_BYTES_PER_BYTE * 8 + 1) * MIB }).program.p).toBe(2);
+  });
+
+  it("a sparse matrix document is refused when its entries would grow the columns past the budget", () => {
+    const p = 20000;
+    const entries = Array.from({ length: p }, (_, i) => [i, (i + 1) % p, 1]);
+    const file = join(dir, "sparse.json");
+    writeFileSync(file, JSON.stringify({ format: "commplan.matrix/v1", p, entries }));
+    expect(() => readMatrixFile(file, { maxMemory: MIB })).toThrow(
+      /^matrix: .*sparse\.json:line 1: a matrix of more than 16384 entries needs about 1\.56 MiB, past the memory budget of 1 MiB/,
+    );
+    expect(readMatrixFile(file, { maxMemory: 4 * MIB }).p).toBe(p);
   });
 });
