@@ -15,7 +15,7 @@ import { machineInfo, mdTable, writeResults } from "./lib.js";
 const BIN = join(import.meta.dirname, "..", "bin", "commplan.js");
 const MIB = 2 ** 20;
 /** The most refusals a row may meet before it runs (each is one check of the command). */
-const MAX_STEPS = 8;
+const MAX_STEPS = 16;
 
 /** One run of the CLI: exit code, stderr, peak RSS (bytes). */
 function cli(args: readonly string[]): { code: number; err: string; peak: number } {
@@ -165,7 +165,7 @@ export function memoryBench(log: (s: string) => void): string {
     const json = { machine: machineInfo(), baseRss: base, goal: [1 / 1.5, 1.5], rows };
     const outside = rows.filter((r) => !(r.ratio >= 1 / 1.5 && r.ratio <= 1.5));
     const md =
-      `# Memory estimates against peak RSS\n\n` +
+      `### Memory: estimates against peak RSS\n\n` +
       `Each command runs as a child process of the built CLI under the least --max-memory it accepts (its estimate, ` +
       `found by raising the budget to what each refusal names); the peak is its maximum RSS (/usr/bin/time) less the ` +
       `CLI's own (${mib(base)}: stats of a 2 x 2 matrix). Goal: work / estimate within 1/1.5 .. 1.5. ` +
