@@ -14,7 +14,7 @@ import { defaultMemoryBudget } from "../host/memory.js";
 import { jsonExcerpt, quoted } from "../internal/quoted.js";
 import { counted } from "../internal/plural.js";
 
-/** Bytes an entry of `entries` takes while read: its columns, their growth and the compressed rows (bench/memory.ts). */
+/** Bytes an entry of `entries` takes while read: its columns, their growth and the compressed rows (memory bench). */
 const SPARSE_ENTRY_BYTES = 50;
 const MODULE = "matrix";
 
