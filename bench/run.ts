@@ -13,6 +13,7 @@ import { foundationBench } from "./foundation.js";
 import { benchHeadlines } from "./headlines.js";
 import { fourStageBench } from "./four-stage.js";
 import { lowerBench, lowerPayloadBench } from "./lower.js";
+import { memoryBench } from "./memory.js";
 import { permutationBench } from "./permutation.js";
 import { programReplayBench } from "./program-replay.js";
 import { railCrossoverBench } from "./rail-crossover.js";
@@ -52,6 +53,7 @@ const benches: [string, () => string | Promise<string>][] = [
   ["startup", () => startupBench(log)],
   ["sparse-scale", () => sparseScaleBench(log)],
   ["vs-mpi", () => vsMpiBench(log)],
+  ["memory", () => memoryBench(log)],
 ];
 // `npm run bench -- --summary-only` rebuilds SUMMARY.md and the README headlines from the recorded results.
 const summaryOnly = process.argv.includes("--summary-only");

@@ -154,7 +154,10 @@ const BUDGETED = new Set([
   "compare",
   "store add",
   "store get",
+  "store list",
+  "store verify",
   "precompute",
+  "check-planner",
 ]);
 
 /** A command's name as BUDGETED lists it: with its parent's for a sub-command of a sub-command. */

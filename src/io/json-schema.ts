@@ -54,8 +54,17 @@ function validatorOf(name: SchemaName): ValidateFunction {
   return v;
 }
 
-/** Formats one ajv error as "<JSON path> <problem>" (the path of the document itself is "/"). */
-export function describeSchemaError(e: ErrorObject): string {
+/** The keys of which a schema's top-level oneOf requires exactly one ("rows" and "entries"), from its branches. */
+function oneOfKeys(schema: unknown): string[] {
+  const branches = (schema as { oneOf?: { required?: string[] }[] } | null)?.oneOf ?? [];
+  return branches.flatMap((b) => b.required ?? []);
+}
+
+/**
+ * Formats one ajv error as "<JSON path> <problem>" (the path of the document itself is "/"); `schema` (the root
+ * schema) names the keys of a top-level oneOf.
+ */
+export function describeSchemaError(e: ErrorObject, schema?: unknown): string {
   const path = e.instancePath === "" ? "/" : oneLine(e.instancePath);
   const params = e.params as { additionalProperty?: string; allowedValue?: unknown; allowedValues?: unknown[] };
   let text = `${path} ${e.message ?? "is invalid"}`;
@@ -64,8 +73,10 @@ export function describeSchemaError(e: ErrorObject): string {
   else if (e.keyword === "const") text += ` ${JSON.stringify(params.allowedValue)}`;
   else if (e.keyword === "enum" && params.allowedValues)
     text += `: ${params.allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
-  else if (e.keyword === "oneOf" && path === "/" && e.schemaPath.startsWith("#/oneOf"))
-    text += " (give exactly one of 'rows' and 'entries')";
+  else if (e.keyword === "oneOf" && path === "/" && e.schemaPath.startsWith("#/oneOf")) {
+    const keys = oneOfKeys(schema).map(quoted);
+    if (keys.length > 1) text += ` (give exactly one of ${keys.slice(0, -1).join(", ")} and ${keys[keys.length - 1]})`;
+  }
   return text;
 }
 
@@ -88,7 +99,7 @@ export function validateWithSchema(schema: SchemaName, value: unknown, module: s
     throw fail(
       module,
       "BAD_INPUT",
-      describeSchemaError(first),
+      describeSchemaError(first, validate.schema),
       place(first.instancePath === "" ? "/" : first.instancePath),
     );
   }
@@ -106,7 +117,7 @@ export function validateWithSchema(schema: SchemaName, value: unknown, module: s
   throw fail(
     module,
     "BAD_INPUT",
-    describeSchemaError(first),
+    describeSchemaError(first, validate.schema),
     place(first.instancePath === "" ? "/" : first.instancePath),
   );
 }

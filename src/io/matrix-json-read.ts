@@ -14,6 +14,8 @@ import { defaultMemoryBudget } from "../host/memory.js";
 import { jsonExcerpt, quoted } from "../internal/quoted.js";
 import { counted } from "../internal/plural.js";
 
+/** Bytes an entry of `entries` takes while read: its columns, their growth and the compressed rows (memory bench). */
+const SPARSE_ENTRY_BYTES = 50;
 const MODULE = "matrix";
 
 // Contexts of the open containers.
@@ -181,6 +183,12 @@ export class MatrixJsonReader implements JsonTokenHandler, MatrixChunkReader {
   private entryEnd(): void {
     if (this.el < 3) throw this.bad(`/entries/${this.entryIdx}`, "must NOT have fewer than 3 items");
     const [i, j, v] = this.entry as [number, number, number];
+    const n = this.entryIdx + 1;
+    // the entry columns double at each power of two: the doubled columns and the compressed rows made of them
+    if (n >= 1024 && (n & (n - 1)) === 0)
+      checkMemory(MODULE, 2 * n * SPARSE_ENTRY_BYTES, `a matrix of more than ${n} entries`, this.maxMemory, {
+        ...this.place(this.tok.line, `entries[${this.entryIdx}]`),
+      });
     if (this.direct) this.acceptEntry(this.entryIdx, i, j, v, this.tok.line);
     else {
       this.entryVals.push(i);

@@ -2,6 +2,7 @@
  * Matrix files: reads a CommMatrix from JSON (commplan.matrix/v1), CSV or Matrix Market coordinate text, streamed in
  * chunks.
  */
+import { ENCODING_HEAD_BYTES, encodingProblem } from "./json-text.js";
 import { closeSync, openSync, readSync } from "node:fs";
 import { extname } from "node:path";
 import { fail, isCommplanError } from "../model/errors.js";
@@ -122,6 +123,8 @@ class MatrixStreamReader {
     if (this.sniffed === null) return false;
     const format = (this.format ??= this.sniffed);
     const file = this.opts.file;
+    const why = encodingProblem(this.head.subarray(0, ENCODING_HEAD_BYTES));
+    if (why !== null) throw fail(MODULE, "BAD_INPUT", why, file === undefined ? {} : { file });
     this.reader =
       format === "json"
         ? new MatrixJsonReader(file, this.maxMemory)

@@ -13,7 +13,7 @@ import { fsError } from "./file-output.js";
 import { validateWithSchema } from "./json-schema.js";
 import { counted } from "../internal/plural.js";
 import { jsonExcerpt } from "../internal/quoted.js";
-import { findJsonSyntaxError } from "./json-tokenizer.js";
+import { jsonDocumentText } from "./json-text.js";
 
 const MODULE = "program";
 /** The largest document the reader parses (it is parsed whole); larger programs are written with --split. */
@@ -57,11 +57,22 @@ export interface ProgramDocument {
 const BUF_CODE: { readonly [k: string]: number } = { send: 0, recv: 1, scratch: 2 };
 const KIND_CODE: { readonly [k: string]: number } = { send: 0, recv: 1, copy: 2 };
 
-function parseFile(file: string): Doc {
-  let text: string;
+/**
+ * Bytes of memory per byte of a program document before it is parsed: the bytes and their text (what it parses into
+ * is counted by jsonDocumentText before JSON.parse).
+ */
+export const PROGRAM_BYTES_PER_BYTE = 2;
+/** Bytes a split program takes per rank whatever its files hold: the parsed rank document, its layout and tables. */
+export const PROGRAM_BYTES_PER_RANK = 4096;
+/** Bytes a rank file takes per byte once parsed and held (its bytes, text and values; measured by bench/memory.ts). */
+export const SPLIT_BYTES_PER_BYTE = 9;
+
+function parseFile(file: string, maxMemory: number): Doc {
+  let bytes: Buffer;
   try {
-    if (file === "-") return parseText(readStdin(), file);
+    if (file === "-") return parseBytes(readStdin(maxMemory), file, maxMemory);
     const size = statSync(file).size;
+    checkMemory(MODULE, PROGRAM_BYTES_PER_BYTE * size, `reading the ${size}-byte program`, maxMemory, { file });
     if (size > MAX_PROGRAM_BYTES)
       throw fail(
         MODULE,
@@ -69,16 +80,16 @@ function parseFile(file: string): Doc {
         `${size} bytes is past the reader's limit of ${MAX_PROGRAM_BYTES}: write the program split by rank (writeProgramSplit)`,
         { file },
       );
-    text = readFileSync(file, "utf8");
+    bytes = readFileSync(file);
   } catch (e) {
     if (e instanceof Error && e.name === "CommplanError") throw e;
     throw fsError(e, MODULE, file, false);
   }
-  return parseText(text, file);
+  return parseBytes(bytes, file, maxMemory);
 }
 
-/** Standard input as text, refused as soon as it passes the reader's limit (read in 1 MiB pieces). */
-function readStdin(): string {
+/** Standard input's bytes, refused as soon as they pass the reader's limit (read in 1 MiB pieces). */
+function readStdin(maxMemory: number): Buffer {
   const pieces: Buffer[] = [];
   let total = 0;
   const buf = Buffer.alloc(1 << 20);
@@ -93,6 +104,9 @@ function readStdin(): string {
     }
     if (n === 0) break;
     total += n;
+    checkMemory(MODULE, PROGRAM_BYTES_PER_BYTE * total, `reading more than ${total - n} bytes of program`, maxMemory, {
+      file: "-",
+    });
     if (total > MAX_PROGRAM_BYTES)
       throw fail(
         MODULE,
@@ -104,21 +118,16 @@ function readStdin(): string {
       );
     pieces.push(Buffer.from(buf.subarray(0, n)));
   }
-  return Buffer.concat(pieces).toString("utf8");
+  return Buffer.concat(pieces);
 }
 
-/** One document's text, parsed and validated against the program schema. */
-function parseText(text: string, file: string): Doc {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    // JSON.parse's message quotes the text around the error, newlines included: name the place in one line instead
-    const syntax = findJsonSyntaxError(text);
-    if (syntax !== null)
-      throw fail(MODULE, "BAD_INPUT", `not valid JSON: ${syntax.message}`, { file, line: syntax.line });
-    throw fail(MODULE, "BAD_INPUT", `not valid JSON: ${(e as Error).message.split("\n")[0]}`, { file });
-  }
+/**
+ * One document's bytes, parsed and validated against the program schema (encoding, syntax and duplicate keys first:
+ * jsonDocumentText).
+ */
+function parseBytes(bytes: Buffer, file: string, maxMemory: number): Doc {
+  const what = `the ${bytes.length}-byte program parsed`;
+  const value: unknown = JSON.parse(jsonDocumentText(bytes, MODULE, file, { maxMemory, what }));
   validateWithSchema("program", value, MODULE, file);
   return value as Doc;
 }
@@ -431,6 +440,15 @@ function rankFilePath(index: string, f: string, k: number): string {
   return path;
 }
 
+/** The size of the file at `path`, 0 when it cannot be seen (reading it names the problem). */
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
 /** Options of readProgramJson. */
 export interface ReadProgramOptions {
   /** Bytes a full-form layout may take (refused past them); by default half the machine's memory, at most 32 GiB. */
@@ -444,7 +462,7 @@ export interface ReadProgramOptions {
  */
 export function readProgramJson(file: string, opts: ReadProgramOptions = {}): ProgramDocument {
   const maxMemory = memoryBudgetOf(opts);
-  const doc = parseFile(file);
+  const doc = parseFile(file, maxMemory);
   if (doc.ranks !== undefined) return assemble(doc, [{ doc, file }], maxMemory);
   const files = doc.files!;
   if (files.length !== doc.p)
@@ -452,9 +470,22 @@ export function readProgramJson(file: string, opts: ReadProgramOptions = {}): Pr
       file,
       field: "/files",
     });
-  const parts = files.map((f, k) => {
-    const path = rankFilePath(file, f, k);
-    const part = parseFile(path);
+  // every rank file is held parsed until the program is assembled: p ranks at least, then every file's bytes
+  const perRank = PROGRAM_BYTES_PER_RANK * doc.p;
+  checkMemory(MODULE, perRank, `a split program of p = ${doc.p} ranks`, maxMemory, { file, field: "p" });
+  const paths = files.map((f, k) => rankFilePath(file, f, k));
+  const bytes = paths.reduce((a, path) => a + sizeOf(path), 0);
+  checkMemory(
+    MODULE,
+    perRank + SPLIT_BYTES_PER_BYTE * bytes,
+    `the ${bytes} bytes of the split program's rank files`,
+    maxMemory,
+    {
+      file,
+    },
+  );
+  const parts = paths.map((path) => {
+    const part = parseFile(path, Infinity);
     if (part.ranks === undefined)
       throw fail(MODULE, "BAD_INPUT", "is an index, not a rank file", { file: path, field: "/files" });
     return { doc: part, file: path };

@@ -2,6 +2,7 @@
  * Schedule JSON reader: streams a commplan.schedule/v1 document into the columnar Schedule, checking syntax, schema and
  * meaning.
  */
+import { DocumentStart } from "./json-text.js";
 import { createReadStream } from "node:fs";
 import { fail } from "../model/errors.js";
 import type { CommplanError } from "../model/errors.js";
@@ -670,8 +671,13 @@ function timesOf(m: MeaningContext, a: ScheduleAssembler): Schedule["times"] {
 /** Incremental reader: feed byte chunks (Uint8Array, Buffer) with `write`, then `finish` returns the Schedule. */
 export class ScheduleJsonReader {
   private readonly a: ScheduleAssembler;
+  /** Holds back the first bytes: a UTF-8 byte-order mark is skipped, UTF-16 and NUL bytes refused. */
+  private readonly start: DocumentStart;
   constructor(readonly file?: string) {
     this.a = new ScheduleAssembler(file);
+    this.start = new DocumentStart((why) => {
+      throw fail(MODULE, "BAD_INPUT", why, this.place());
+    });
   }
 
   private place(line?: number, field?: string): { file?: string; line?: number; field?: string } {
@@ -691,7 +697,8 @@ export class ScheduleJsonReader {
   /** Consumes one chunk of the document (UTF-8 bytes). */
   write(chunk: Uint8Array): void {
     try {
-      this.a.tok.write(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      const b = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      this.a.tok.write(this.start.take(b));
     } catch (e) {
       this.syntax(e);
     }
@@ -700,6 +707,7 @@ export class ScheduleJsonReader {
   /** Ends the input: checks syntax, the header against the schema, then the meaning; returns the schedule. */
   finish(): Schedule {
     try {
+      this.a.tok.write(this.start.end());
       this.a.tok.end();
     } catch (e) {
       this.syntax(e);

@@ -2,6 +2,7 @@
  * Sparse Matrix Market reader: the nonzero structure (SparseStructure) of a `matrix coordinate` file of any field and
  * symmetry, for the spmv pattern.
  */
+import { ENCODING_HEAD_BYTES, encodingProblem } from "./json-text.js";
 import { readFileSync, statSync } from "node:fs";
 import { fail, type ErrorCode } from "../model/errors.js";
 import { checkMemory } from "../model/memory-budget.js";
@@ -153,12 +154,19 @@ export function parseSparseMatrixMarket(text: string, file?: string, opts: Spars
   return sparseFromCoordinates(size[0], size[1], rowOf, colOf, count, file);
 }
 
+/** The file's bytes as text, refused in one line when they are UTF-16 or hold a NUL byte at the start. */
+function utf8Text(bytes: Buffer, file: string): string {
+  const why = encodingProblem(bytes.subarray(0, ENCODING_HEAD_BYTES));
+  if (why !== null) throw fail(MODULE, "BAD_INPUT", why, { file });
+  return bytes.toString("utf8");
+}
+
 /** Reads a sparse Matrix Market file (a path, or - for stdin; at most MAX_SPARSE_FILE_BYTES) into its structure. */
 export function readSparseMatrixFile(path: string, opts: SparseReadOptions = {}): SparseStructure {
   let text: string;
   if (path === "-") {
     try {
-      text = readFileSync(0, "utf8");
+      text = utf8Text(readFileSync(0), "<stdin>");
     } catch (e) {
       throw fsError(e, MODULE, "<stdin>", false);
     }
@@ -170,7 +178,7 @@ export function readSparseMatrixFile(path: string, opts: SparseReadOptions = {})
       throw fail(MODULE, "BAD_INPUT", `the file has ${size} bytes, more than the ${MAX_SPARSE_FILE_BYTES} read`, {
         file: path,
       });
-    text = readFileSync(path, "utf8");
+    text = utf8Text(readFileSync(path), path);
   } catch (e) {
     throw fsError(e, MODULE, path, false);
   }

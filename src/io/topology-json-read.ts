@@ -8,7 +8,8 @@ import type { TopologyDescription } from "../model/topology.js";
 import { quoted } from "../internal/quoted.js";
 import { fsError } from "./file-output.js";
 import { validateWithSchema } from "./json-schema.js";
-import { JsonSyntaxError, JsonTokenizer, decodeJsonString, findJsonSyntaxError } from "./json-tokenizer.js";
+import { JsonSyntaxError, JsonTokenizer, decodeJsonString } from "./json-tokenizer.js";
+import { jsonDocumentText } from "./json-text.js";
 import type { JsonTokenHandler } from "./json-tokenizer.js";
 
 const MODULE = "topology";
@@ -121,13 +122,16 @@ function checkMeaning(d: TopologyDescription, text: string, file: string | undef
 
 /** Parses a topology document's text (`file` names it in messages and is the default name). */
 export function parseTopologyJsonText(text: string, file?: string): TopologyDescription {
+  return parseTopology(jsonDocumentText(Buffer.from(text, "utf8"), MODULE, file), file);
+}
+
+/** A topology document's text, its encoding, syntax and keys checked (jsonDocumentText), into a description. */
+function parseTopology(text: string, file: string | undefined): TopologyDescription {
   const place = (line?: number, field?: string) => ({
     ...(file === undefined ? {} : { file }),
     ...(line === undefined ? {} : { line }),
     ...(field === undefined ? {} : { field }),
   });
-  const syntax = findJsonSyntaxError(text);
-  if (syntax) throw fail(MODULE, "BAD_INPUT", `not valid JSON: ${syntax.message}`, place(syntax.line));
   const value = JSON.parse(text) as unknown;
   try {
     validateWithSchema("topology", value, MODULE, file);
@@ -146,15 +150,15 @@ export function parseTopologyJsonText(text: string, file?: string): TopologyDesc
 
 /** Reads a topology JSON file (refused past MAX_TOPOLOGY_BYTES). */
 export function readTopologyJson(file: string): TopologyDescription {
-  let text: string;
+  let bytes: Buffer;
   try {
     const size = statSync(file).size;
     if (size > MAX_TOPOLOGY_BYTES)
       throw fail(MODULE, "BAD_INPUT", `${size} bytes is past the reader's limit of ${MAX_TOPOLOGY_BYTES}`, { file });
-    text = readFileSync(file, "utf8");
+    bytes = readFileSync(file);
   } catch (e) {
     if (isCommplanError(e)) throw e;
     throw fsError(e, MODULE, file, false);
   }
-  return parseTopologyJsonText(text, file);
+  return parseTopology(jsonDocumentText(bytes, MODULE, file), file);
 }

@@ -67,9 +67,14 @@ export function failureOfError(check: string, title: string, e: unknown): CheckF
   return { check, title, witness: text.replace(/\s*\n\s*/g, " ") };
 }
 
-/** The first failing row of the report, the unproven delivery (unless allowed), then the stated bounds. */
+/**
+ * The first failing row of the report (causality before delivery when both fail), the unproven delivery (unless
+ * allowed), then the stated bounds.
+ */
 function firstFailure(m: CommMatrix, s: Schedule, r: Report, o: ScheduleCheckOptions): CheckFailure | null {
-  const bad = r.checks.find((c) => !c.holds);
+  const failed = r.checks.filter((c) => !c.holds);
+  // a relay that forwards before it receives strands the element too: the cause is reported, not the strand
+  const bad = failed[0]?.id === "delivery" ? (failed.find((c) => c.id === "causality") ?? failed[0]) : failed[0];
   if (bad) return { check: bad.id, title: bad.title, witness: bad.witness ?? "(no witness)" };
   const u = r.unproven?.[0];
   if (u && o.allowUnproven !== true)

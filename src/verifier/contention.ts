@@ -13,23 +13,6 @@ function portWords(ports: number, kind: string): string {
 }
 
 /**
- * Why a step overloads a node's ports, with what would make it valid: a one-port machine takes one message per node
- * and step, so a plan that posts several at once (MPI's linear alltoallv) is valid only on a machine with more ports.
- */
-function overload(
-  st: number,
-  node: number,
-  n: number,
-  verb: string,
-  peer: string,
-  ports: number,
-  kind: string,
-): string {
-  const why = ports === 1 ? "; a one-port machine takes one message per node and step" : "";
-  return `step ${st}: node ${node} ${verb} ${n} messages (${peer} and others) with ${portWords(ports, kind)}${why}`;
-}
-
-/**
  * Counts, per step, the network messages (src != dst) each node sends and receives, and checks
  * that a node listed as stalled in a step sends nothing in it: a stall delays the node's send
  * (004 fig. 10: node 18 stalls in step 3 and still receives from node 23). A local copy
@@ -73,11 +56,11 @@ export function checkContention(s: Schedule, ports: number): { contention: Check
       if (nr > worst) worst = nr;
       if (ns > ports) {
         bad++;
-        witness ??= overload(st, a, ns, "sends", `to ${b}`, ports, "send");
+        if (witness === null) witness = peers(s, st, a, true, ports);
       }
       if (nr > ports) {
         bad++;
-        witness ??= overload(st, b, nr, "receives", `from ${a}`, ports, "receive");
+        if (witness === null) witness = peers(s, st, b, false, ports);
       }
     }
   }
@@ -103,4 +86,30 @@ export function checkContention(s: Schedule, ports: number): { contention: Check
       stallWitness,
     ),
   };
+}
+
+/** The most peers a contention witness names before it counts the rest. */
+const NAMED_PEERS = 4;
+
+/**
+ * The witness of node `u` sending (`sends`) or receiving too many network messages in step `st`: every message of the
+ * step counted, and its peers named ("from 1 and 2", "to 1, 2, 3, 4 and 3 others").
+ */
+function peers(s: Schedule, st: number, u: number, sends: boolean, ports: number): string {
+  const who: number[] = [];
+  for (let x = s.stepStart[st]!; x < s.stepStart[st + 1]!; x++) {
+    if (s.src[x] === s.dst[x]) continue;
+    if (sends ? s.src[x] === u : s.dst[x] === u) who.push(sends ? s.dst[x]! : s.src[x]!);
+  }
+  who.sort((x, y) => x - y);
+  const named = who.slice(0, who.length > NAMED_PEERS + 1 ? NAMED_PEERS : who.length);
+  const rest = who.length - named.length;
+  const list =
+    rest > 0
+      ? `${named.join(", ")} and ${counted(rest, "other", "others")}`
+      : `${named.slice(0, -1).join(", ")} and ${named[named.length - 1]}`;
+  const why = ports === 1 ? "; a one-port machine takes one message per node and step" : "";
+  return sends
+    ? `step ${st}: node ${u} sends ${who.length} messages (to ${list}) with ${portWords(ports, "send")}${why}`
+    : `step ${st}: node ${u} receives ${who.length} messages (from ${list}) with ${portWords(ports, "receive")}${why}`;
 }

@@ -26,13 +26,15 @@ describe("commplan check-planner", () => {
   for (const via of ["module", "command"] as const) {
     const args = (name: string): string[] => (via === "module" ? [fixture(name)] : ["--command", command(name)]);
 
-    it(`finds the planner that forwards before arrival (${via}): delivery fails on a 3-node matrix with one entry`, async () => {
+    it(`finds the planner that forwards before arrival (${via}): causality fails on a 3-node matrix with one entry`, async () => {
       const out = join(mkdtempSync(join(tmpdir(), "commplan-check-")), "cx.json");
       const r = await run("check-planner", ...args("forward-early"), "--runs", "100", "-o", out);
       expect(r.err).toBe("");
       expect(r.code).toBe(1);
       expect(r.out).toMatch(/FAIL after \d+ runs?, shrunk \d+ times?/);
-      expect(r.out).toMatch(/check 'delivery' fails \(every element ends at its destination.*\): element 0 of message/);
+      // the relay's early send is the cause; the element it strands is not what is reported
+      expect(r.out).toMatch(/check 'causality' fails \(a node sends only elements it holds since before the step\): /);
+      expect(r.out).not.toContain("'delivery'");
       expect(r.out).toMatch(/counterexample, P = 3 \(written to /);
       expect(readMatrixFile(out).p).toBe(3);
       expect(nonZero(out)).toEqual([1]);
@@ -42,7 +44,7 @@ describe("commplan check-planner", () => {
       const out = join(mkdtempSync(join(tmpdir(), "commplan-check-")), "cx.json");
       const r = await run("check-planner", ...args("two-senders"), "--runs", "100", "-o", out);
       expect(r.code).toBe(1);
-      expect(r.out).toMatch(/check 'node-contention' fails .*node 0 receives 2 messages/);
+      expect(r.out).toMatch(/check 'node-contention' fails .*node 0 receives 2 messages \(from 1 and 2\) with 1/);
       expect(r.out).toContain("counterexample, P = 3");
       expect(r.out).toContain("  1 0 0\n  1 0 0\n");
       expect(nonZero(out)).toEqual([1, 1]);
@@ -279,5 +281,72 @@ describe("commplan check-planner: storage, nondeterminism and bounds", () => {
       "--mode <mode>",
     ])
       expect(help.out).toContain(flag);
+  });
+});
+
+describe("commplan check-planner: a module runs in a sandbox", () => {
+  const planner = (name: string, text: string): string => {
+    const file = join(mkdtempSync(join(tmpdir(), "commplan-sandbox-")), `${name}.mjs`);
+    writeFileSync(file, text);
+    return file;
+  };
+
+  it("a plan that calls process.exit(0) fails its run with a line naming the module (exit 1, not a silent pass)", async () => {
+    const r = await run(
+      "check-planner",
+      planner("quits", "export function plan() { process.exit(0); }\n"),
+      "--runs",
+      "5",
+    );
+    expect(r).toMatchObject({ code: 1, err: "" });
+    expect(r.out).toMatch(
+      /check 'planner' fails \(the planner returns a schedule\): quits\.mjs called process\.exit\(0\) while planning\n/,
+    );
+    expect(r.out).toContain("counterexample, P = 1");
+  });
+
+  it("a stray rejection fails the run that left it, in one line (no stack trace)", async () => {
+    const text = 'export function plan() { Promise.reject(new Error("stray")); return { stages: [] }; }\n';
+    const r = await run("check-planner", planner("strays", text), "--runs", "5");
+    expect(r).toMatchObject({ code: 1, err: "" });
+    expect(r.out).toMatch(/strays\.mjs left a promise rejected with no handler: Error: stray\n/);
+    expect(r.out).not.toMatch(/\n\s+at /);
+  });
+
+  it("runaway memory stops at the --max-memory heap limit with a line naming the module, not a V8 abort", async () => {
+    const text = "export function plan(m) { const a = []; for (;;) a.push(new Array(1e5).fill(m.p + 0.5)); }\n";
+    const r = await run("check-planner", planner("hoards", text), "--runs", "3", "--max-memory", "64M");
+    expect(r).toMatchObject({ code: 1, err: "" });
+    expect(r.out).toMatch(/hoards\.mjs ran out of memory: its heap passed the limit of 64 MiB \(--max-memory\)\n/);
+  });
+
+  it("an endless loop is stopped at --timeout and the matrix it was on is reported (no further run)", async () => {
+    const r = await run(
+      "check-planner",
+      planner("spins", "export function plan() { for (;;) {} }\n"),
+      "--runs",
+      "5",
+      "--timeout",
+      "1",
+    );
+    expect(r).toMatchObject({ code: 1, err: "" });
+    expect(r.out).toMatch(/FAIL: the planner ran past --timeout 1 s and was killed; no further run/);
+    expect(r.out).toMatch(/the matrix it was on, P = \d+:/);
+  });
+
+  it("a module with a syntax error, or that exits while loading, is refused in one line with the line number (exit 2)", async () => {
+    const bad = await run(
+      "check-planner",
+      planner("broken", "export function plan() {\n  return { stages: [] };\n}}\n"),
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(
+      /^check-planner: .*broken\.mjs: cannot load the planner module: syntax error at line 3: Unexpected token '\}'\n$/,
+    );
+    const quits = await run("check-planner", planner("early", "process.exit(3);\nexport function plan() {}\n"));
+    expect(quits).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/early\.mjs called process\.exit\(3\) while loading\n$/),
+    });
   });
 });

@@ -200,3 +200,26 @@ describe("precompute: auto", () => {
     expect(got.out).toMatch(/ auto +8 +1 +no +t3d-004 /);
   });
 });
+
+describe("commplan store get: memory", () => {
+  it("store get, list and verify refuse, before reading it, an entry past --max-memory (get: twice its file)", async () => {
+    const d = dir();
+    expect((await run("gen", "uniform", "--p", "512", "-o", join(d, "m.json"))).code).toBe(0);
+    const id = (await run("store", "add", join(d, "s"), join(d, "m.json"), "-a", "shift")).out.trim();
+    const file = join(d, "s", "entries", id.slice(0, 2), `${id}.arrow`);
+    const size = readFileSync(file).length;
+    expect(size).toBeGreaterThan(2 ** 20);
+    const r = await run("store", "get", join(d, "s"), "--id", id, "--max-memory", "1M", "-o", join(d, "g.json"));
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(new RegExp(`^store: .*${id}\\.arrow: loading the ${size}-byte entry ${id} needs about `));
+    expect(r.err).toMatch(/past the memory budget of 1 MiB \(raise it with --max-memory/);
+    expect((await run("store", "get", join(d, "s"), "--id", id, "-o", join(d, "g.json"))).code).toBe(0);
+    // list reads each entry's bytes, verify decodes them too: both refuse the largest before reading any
+    for (const sub of ["list", "verify"]) {
+      const refused = await run("store", sub, join(d, "s"), "--max-memory", "1M");
+      expect(refused).toMatchObject({ code: 2, out: "" });
+      expect(refused.err).toMatch(new RegExp(`^store: .*${id}\\.arrow: reading the ${size}-byte entry needs about `));
+      expect((await run("store", sub, join(d, "s"))).code).toBe(0);
+    }
+  });
+});

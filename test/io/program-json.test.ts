@@ -133,7 +133,7 @@ describe("commplan.program/v1", () => {
     const at = text.indexOf("\n", text.indexOf('"ops"'));
     for (const [broken, line] of [
       [text.slice(0, at) + "+j" + text.slice(at), text.slice(0, at).split("\n").length], // a stray token at the end of a line
-      ["\ufeff" + text, 1], // a byte order mark
+      ["\ufeff" + text.slice(0, at + 1), text.slice(0, at + 1).split("\n").length], // the same after a UTF-8 byte-order mark
       [text.slice(0, at + 1), text.slice(0, at + 1).split("\n").length], // truncated after a newline
     ] as const) {
       const file = join(dir, "broken.json");

@@ -93,7 +93,7 @@ describe("--json summaries validate against their schemas", () => {
       1,
       ...["check-planner", join(planners, "forward-early.mjs"), "--runs", "100", "-o", cx],
     );
-    expect(fail).toMatchObject({ verdict: "fail", failure: { check: "delivery" }, output: cx });
+    expect(fail).toMatchObject({ verdict: "fail", failure: { check: "causality" }, output: cx });
     expect(fail["counterexample"]).toEqual(JSON.parse(readFileSync(cx, "utf8")));
     expect(() => validateWithSchema("matrix", fail["counterexample"], "test")).not.toThrow();
   });

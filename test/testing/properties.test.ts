@@ -120,7 +120,7 @@ describe("plannerProperty", () => {
   it("passes a correct planner and shrinks each bug to a 3-node counterexample with its check", () => {
     expect(fc.check(plannerProperty(twoHop), { seed: 1, numRuns: 150 }).failed).toBe(false);
     const early = failureOf(plannerProperty(forwardEarly));
-    expect(early).toMatchObject({ failed: true, check: "delivery" });
+    expect(early).toMatchObject({ failed: true, check: "causality" });
     expect(early.m!.p).toBe(3);
     const two = failureOf(plannerProperty(twoSenders));
     expect(two).toMatchObject({ failed: true, check: "node-contention" });

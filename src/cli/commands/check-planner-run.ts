@@ -15,8 +15,11 @@ import { DETERMINISM_CHECK } from "../../testing/determinism.js";
 import { failureLine, type CheckFailure } from "../../testing/schedule-check.js";
 import { ScheduleCheckError } from "../../testing/verify-or-throw.js";
 import type { CliContext } from "../context.js";
+import type { CommandRunner } from "./check-planner-runners.js";
+import type { ModuleRunner } from "./check-planner-sandbox.js";
 import { intOption } from "../io.js";
-import { commandRunner, moduleRunner } from "./check-planner-runners.js";
+import { commandRunner } from "./check-planner-runners.js";
+import { moduleRunner } from "./check-planner-sandbox.js";
 import { MAX_CHECK_P, type CheckPlannerOptions } from "./check-planner.js";
 import { boundsOf, boundsText } from "./check-planner-bounds.js";
 import { counted } from "../../internal/plural.js";
@@ -91,7 +94,32 @@ export async function checkPlanner(module: string | undefined, o: CheckPlannerOp
   if (o.output !== undefined) refuseJsonOnStdout("check-planner", o.json, o.output);
   const timeout = intOption("timeout", o.timeout, 1, 86_400);
   const command = o.command === undefined ? null : commandRunner(o.command, timeout * 1000);
-  const runner = command ?? (await moduleRunner(module!));
+  const sandboxed =
+    command === null ? await moduleRunner(module!, { heapBytes: ctx.maxMemory, timeoutMs: timeout * 1000 }) : null;
+  try {
+    await report(module, o, ctx, { command, sandboxed, runs, seed, ports, arb, bounds, text, timeout });
+  } finally {
+    await sandboxed?.close();
+  }
+}
+
+/** What checkPlanner read from its options, for its run and report. */
+interface Checked {
+  readonly command: CommandRunner | null;
+  readonly sandboxed: ModuleRunner | null;
+  readonly runs: number;
+  readonly seed: number;
+  readonly ports: number;
+  readonly arb: fc.Arbitrary<CommMatrix>;
+  readonly bounds: ReturnType<typeof boundsOf>;
+  readonly text: string;
+  readonly timeout: number;
+}
+
+/** Runs the property on the planner and prints the verdict. */
+async function report(module: string | undefined, o: CheckPlannerOptions, ctx: CliContext, c: Checked): Promise<void> {
+  const { command, sandboxed, runs, seed, ports, arb, bounds, text, timeout } = c;
+  const runner = (command ?? sandboxed)!;
   const checks = { ports, allowUnproven: o.allowUnproven === true, ...bounds };
   const prop = asyncPlannerProperty(runner, { matrices: arb, ...checks });
   // fast-check's seed is a signed 32-bit integer; --seed takes 0 .. 2^32 - 1 like every other command
@@ -115,7 +143,8 @@ export async function checkPlanner(module: string | undefined, o: CheckPlannerOp
     );
     return;
   }
-  const hung = command?.hung ?? null;
+  const hung = runner.hung;
+  const it = command === null ? "the planner" : "the command";
   const m = hung ?? r.counterexample?.[0];
   const e = r.errorInstance;
   if (m === undefined || !(e instanceof ScheduleCheckError)) throw e instanceof Error ? e : new Error(String(e));
@@ -123,7 +152,7 @@ export async function checkPlanner(module: string | undefined, o: CheckPlannerOp
   const f = hung === null ? await replayed(runner, m, e, checks) : e;
   if (o.output !== undefined) await writeMatrixFile(m, o.output, "json", { sparse: false, stdout: ctx.stdout });
   // a hang after the run that failed first came while shrinking that failure: both are said
-  const whileShrinking = hung !== null && command!.hungRun > r.numRuns;
+  const whileShrinking = hung !== null && runner.hungRun > r.numRuns;
   if (o.json)
     return summary(hung === null ? "fail" : "timeout", {
       counterexample: JSON.parse(matrixToJsonText(m, { sparse: false })) as object,
@@ -135,8 +164,8 @@ export async function checkPlanner(module: string | undefined, o: CheckPlannerOp
     hung === null
       ? `FAIL after ${counted(r.numRuns, "run", "runs")}, shrunk ${counted(r.numShrinks, "time", "times")} (seed ${seed}; ${text})\n${cliMessage(failureLine(f))}`
       : whileShrinking
-        ? `FAIL after ${counted(r.numRuns, "run", "runs")} (seed ${seed}; ${text}); while that failure was shrunk, the command ran past --timeout ${timeout} s on a smaller matrix and was killed; no further run`
-        : `FAIL: the command ran past --timeout ${timeout} s and was killed; no further run (seed ${seed}; ${text})`;
+        ? `FAIL after ${counted(r.numRuns, "run", "runs")} (seed ${seed}; ${text}); while that failure was shrunk, ${it} ran past --timeout ${timeout} s on a smaller matrix and was killed; no further run`
+        : `FAIL: ${it} ran past --timeout ${timeout} s and was killed; no further run (seed ${seed}; ${text})`;
   ctx.io.out(
     `check-planner: ${who}: ${head}\n` +
       `${hung === null ? "counterexample" : "the matrix it was on"}, P = ${m.p}${o.output !== undefined ? ` (written to ${o.output})` : ""}:\n${matrixText(m)}`,

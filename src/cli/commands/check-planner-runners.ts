@@ -1,12 +1,11 @@
 /**
- * The two ways check-planner reaches a user's planner: an ES module's `plan`, or a command line with {matrix} and
- * {schedule}.
+ * check-planner's command runner: a planner in any language behind a command line with {matrix} and {schedule} (an ES
+ * module runs in check-planner-sandbox.ts).
  */
 import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { join } from "node:path";
 import { fail } from "../../model/errors.js";
 import type { CommMatrix } from "../../model/matrix.js";
 import { writeMatrixFile } from "../../io/matrix-write.js";
@@ -14,28 +13,6 @@ import { addInterruptCleanup, dropInterruptCleanup } from "../../io/interrupt-cl
 
 /** A planner as check-planner calls it: a matrix to what the planner returned (a schedule object or JSON text). */
 export type PlannerRunner = (m: CommMatrix) => Promise<unknown>;
-
-/** Loads an ES module that exports `plan(matrix)` (sync or async); throws a one-line CommplanError when it cannot. */
-export async function moduleRunner(file: string): Promise<PlannerRunner> {
-  let mod: { plan?: unknown; default?: { plan?: unknown } };
-  try {
-    mod = (await import(pathToFileURL(resolve(file)).href)) as typeof mod;
-  } catch (e) {
-    const text = (e as Error)?.message ?? String(e);
-    throw fail("check-planner", "BAD_INPUT", `cannot load the planner module: ${text.split("\n")[0]}`, { file });
-  }
-  const plan = typeof mod.plan === "function" ? mod.plan : mod.default?.plan;
-  if (typeof plan !== "function")
-    throw fail(
-      "check-planner",
-      "BAD_INPUT",
-      "the module exports no function 'plan' (export function plan(matrix) { ... })",
-      {
-        file,
-      },
-    );
-  return async (m) => (plan as (m: CommMatrix) => unknown)(m);
-}
 
 /** Single-quotes a path for sh. */
 const shQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;

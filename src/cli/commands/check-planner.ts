@@ -48,7 +48,7 @@ export function registerCheckPlanner(program: Command, ctx: CliContext): void {
     )
     .option(
       "--timeout <s>",
-      "with --command: seconds one run of the command may take; past it the command is killed and the matrix it was on is the counterexample",
+      "seconds one run of the planner may take; past it the planner (its worker, or the command) is stopped and the matrix it was on is the counterexample",
       "60",
     )
     .option("--runs <n>", "matrices to try", "100")

@@ -2,6 +2,9 @@
  * commplan export: lower a schedule to per-rank programs and write them in a runtime format; the formats, their options
  * and writers are the export registry's (src/export/registry.ts).
  */
+import { checkMemory } from "../../model/memory-budget.js";
+import { matrixBytes, type CommMatrix } from "../../model/matrix.js";
+import type { Schedule } from "../../model/schedule.js";
 import { Option, type Command } from "commander";
 import { fail } from "../../model/errors.js";
 import {
@@ -92,6 +95,26 @@ export function registerExport(
     .action((file: string, o: ExportFlags, cmd: Command) => runExport(ctx, formats, file, o, cmd));
 }
 
+/** Bytes a lowered operation takes (its columns, its piece starts and the lowering's per-operation work). */
+const LOWER_OP_BYTES = 64;
+/** Bytes a piece of an operation takes (buffer, offset, count), on the send and the receive side of a chunk. */
+const LOWER_PIECE_BYTES = 2 * 24;
+
+/**
+ * What lowering `s` holds: the matrix, the schedule's columns, a send and a receive operation per transfer (with their
+ * pieces), and the full layout's P^2 blocks when the layout is full (lower/layout.ts refuses that part itself).
+ */
+function lowerBytes(m: CommMatrix, s: Schedule): number {
+  const chunks = s.chunks === null ? 0 : s.chunks.origin.length;
+  const schedule = s.transferCount * 16 + chunks * 24;
+  return (
+    matrixBytes(m) +
+    schedule +
+    2 * s.transferCount * LOWER_OP_BYTES +
+    Math.max(chunks, s.transferCount) * LOWER_PIECE_BYTES
+  );
+}
+
 /**
  * Runs `export`: checks the options, then writes the schedule (a format of the schedule) or lowers it and writes the
  * program.
@@ -138,6 +161,9 @@ async function runExport(
   const m = readMatrixFile(o.matrix, { maxMemory: ctx.maxMemory });
   if (o.split !== undefined) await refuseSplitOntoInput("export", [file, o.matrix], o.split, m.p, "--split");
   const s = await readScheduleFile(file, { maxMemory: ctx.maxMemory });
+  checkMemory("export", lowerBytes(m, s), `lowering ${s.transferCount} transfers on P = ${s.p}`, ctx.maxMemory, {
+    file,
+  });
   const { program: prog, scratchPeak } = withProgress(ctx.io.interactive, "export: lowering", null, (progress) =>
     lowerSchedule(m, s, {
       variant: o.variant as ProgramVariant,

@@ -32,6 +32,7 @@ import {
 import { RECV_ORDERS } from "../../machines/sim/recv-order.js";
 import { runProtocol } from "../../machines/sim/protocols.js";
 import { simulateSchedule, type NodeTimes } from "../../machines/sim/simulate.js";
+import type { Schedule } from "../../model/schedule.js";
 import { networkJson, networkText } from "./simulate-network.js";
 import type { Timeline } from "../../machines/sim/timeline.js";
 import { FABRICS } from "../../machines/sim/fabric.js";
@@ -215,6 +216,16 @@ function checkFlags(o: SimulateFlags): void {
   }
 }
 
+/**
+ * A schedule without transfers carries its payload vacuously (a file cannot show chunks it has no transfer for): data
+ * mode gets an empty chunk table, not the advice to plan with --payload that a plan with --payload already followed.
+ */
+function payloadIfEmpty(s: Schedule): Schedule {
+  if (s.chunks !== null || s.transferCount > 0) return s;
+  const none = { origin: new Uint32Array(0), dest: new Uint32Array(0), offset: new Float64Array(0) };
+  return { ...s, chunks: { start: new Uint32Array(1), ...none, count: new Float64Array(0) } };
+}
+
 /** Per-node times as text: every node when P <= 32, else the maximum and the mean of each column. */
 function nodeTable(n: NodeTimes): string {
   const p = n.busy.length;
@@ -330,7 +341,8 @@ async function runReplayFlags(
 ): Promise<RunOutput> {
   const mode = (o.mode ?? "blocking") as SimMode;
   const m = o.matrix !== undefined ? readMatrixFile(o.matrix, matrixReadOptions(o, ctx.maxMemory)) : null;
-  const s = await readScheduleFile(input, { maxMemory: ctx.maxMemory });
+  const read = await readScheduleFile(input, { maxMemory: ctx.maxMemory });
+  const s = o.data ? payloadIfEmpty(read) : read;
   // per node: the accounts and queues; per transfer: the event queue, times and waits (and a timeline entry); data
   // mode: a holder per element
   const stats = m === null ? null : matrixStats(m);
@@ -343,7 +355,7 @@ async function runReplayFlags(
       s,
       256,
       64,
-      (wantTimeline ? 400 : 160) + (o.recvOrder === "step" ? 24 : 0) + (o.stageBarriers === false ? 8 : 0),
+      (wantTimeline ? 160 : 64) + (o.recvOrder === "step" ? 24 : 0) + (o.stageBarriers === false ? 8 : 0),
     ) +
       (m === null ? 0 : matrixBytes(m)) +
       (o.data && m !== null ? elements * 4 + matrixBytes(m) : 0),

@@ -2,7 +2,10 @@
  * commplan store: add, get, list, verify and gc entries of a plan store (a directory of sealed Arrow plans keyed by
  * content).
  */
-import { basename } from "node:path";
+import { lstatSync, readdirSync, statSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { checkMemory } from "../../model/memory-budget.js";
+import { quoted } from "../../internal/quoted.js";
 import type { Command } from "commander";
 import { MAX_SEED } from "../../model/param-spec.js";
 import { fail } from "../../model/errors.js";
@@ -27,7 +30,7 @@ import {
   storeDamage,
   verifyStore,
 } from "../../store/index.js";
-import type { ResolvedRequest, StoreOrigin } from "../../store/index.js";
+import type { PlanStore, ResolvedRequest, StoreOrigin } from "../../store/index.js";
 import type { CliContext } from "../context.js";
 import { checkAlgorithmName } from "../algorithm-name.js";
 import { collect, ELEMENT_BYTES_HELP, fmt, intOption, keyValues, matrixReadOptions, table } from "../io.js";
@@ -136,6 +139,7 @@ function registerAddGet(store: Command, ctx: CliContext): void {
         const id = o.id ?? resolveRequest(matrixFile!, o, ctx.maxMemory).r.id;
         // the entry is an input too: writing onto its own file would destroy it
         await refuseOutputOntoInput("store", [entryFile(s, id)], [["-o", o.output]]);
+        checkEntryMemory(entryFile(s, id), id, ctx.maxMemory);
         const plan = getPlanById(s, id);
         if (plan === null) {
           ctx.io.err(`store: no entry ${id}\n`);
@@ -171,6 +175,45 @@ function originText(o: StoreOrigin | null): string {
   return `${o.pattern}(seed=${o.seed}${opts.join("")})`;
 }
 
+/**
+ * Bytes a loaded entry takes per byte of its file: the bytes read whole, and the columns decoded from them (as the
+ * Arrow schedule reader counts).
+ */
+const ENTRY_BYTES_PER_BYTE = 2;
+
+/** "directory" when `path` is one (not through a link), else "other". */
+function pathKindOf(path: string): "directory" | "other" {
+  return lstatSync(path, { throwIfNoEntry: false })?.isDirectory() === true ? "directory" : "other";
+}
+
+/** Refuses, before reading it, an entry whose file the budget cannot hold (nothing for a missing entry). */
+function checkEntryMemory(file: string, id: string, maxMemory: number): void {
+  const size = statSync(file, { throwIfNoEntry: false })?.size ?? 0;
+  checkMemory("store", ENTRY_BYTES_PER_BYTE * size, `loading the ${size}-byte entry ${id}`, maxMemory, { file });
+}
+
+/**
+ * Refuses, before any entry is read, a store whose largest entry the budget cannot hold (`perByte` bytes of memory
+ * per byte of the file: list reads the bytes, verify decodes them too); entries are read one at a time.
+ */
+function checkLargestEntry(s: PlanStore, perByte: number, maxMemory: number): void {
+  const top = dirname(dirname(entryFile(s, "0".repeat(64))));
+  let largest = { size: 0, file: "" };
+  for (const pre of readdirSync(top, { withFileTypes: true })) {
+    if (!pre.isDirectory()) continue;
+    for (const n of readdirSync(join(top, pre.name), { withFileTypes: true })) {
+      if (!n.isFile()) continue;
+      const file = join(top, pre.name, n.name);
+      const size = statSync(file, { throwIfNoEntry: false })?.size ?? 0;
+      if (size > largest.size) largest = { size, file };
+    }
+  }
+  if (largest.size > 0)
+    checkMemory("store", perByte * largest.size, `reading the ${largest.size}-byte entry`, maxMemory, {
+      file: largest.file,
+    });
+}
+
 function registerMaintenance(store: Command, ctx: CliContext): void {
   store
     .command("list")
@@ -181,6 +224,8 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
     .option("--json", "print the entries and the damaged parts as one commplan.store-list/v1 JSON document")
     .action((dir: string, o: { json?: boolean }) => {
       const s = openPlanStore(dir);
+      if (pathKindOf(dirname(dirname(entryFile(s, "0".repeat(64))))) === "directory")
+        checkLargestEntry(s, 1, ctx.maxMemory);
       const damage = storeDamage(s);
       for (const d of damage) ctx.io.err(`store: ${d.file}: ${d.problem}\n`);
       const entries = listPlans(s);
@@ -206,7 +251,10 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
     .argument("<dir>", "the store directory")
     .option("--json", "print the counts and the damaged entries and parts as commplan.store-verify/v1 JSON")
     .action((dir: string, o: { json?: boolean }) => {
-      const rep = verifyStore(openPlanStore(dir));
+      const s = openPlanStore(dir);
+      if (pathKindOf(dirname(dirname(entryFile(s, "0".repeat(64))))) === "directory")
+        checkLargestEntry(s, ENTRY_BYTES_PER_BYTE, ctx.maxMemory);
+      const rep = verifyStore(s);
       for (const d of rep.parts) ctx.io.err(`store: ${d.file}: ${d.problem}\n`);
       for (const d of rep.damaged) ctx.io.err(`store: ${d.file}: entry ${d.id} is damaged: ${d.problem}\n`);
       const bad = rep.damaged.length + rep.parts.length;
@@ -253,4 +301,17 @@ export function registerStore(program: Command, ctx: CliContext): void {
     );
   registerAddGet(store, ctx);
   registerMaintenance(store, ctx);
+  // alone, one line (as the bare commplan), not the whole help
+  store.allowExcessArguments(true).action(() => {
+    const names = store.commands.map((c) => c.name());
+    const which = `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}`;
+    const word = store.args[0];
+    // 'store help [sub]' is commander's own help, which an action of the parent takes over
+    if (word === "help") (store.commands.find((c) => c.name() === store.args[1]) ?? store).help();
+    throw fail(
+      "store",
+      "BAD_OPTION",
+      `${word === undefined ? "missing sub-command" : `unknown sub-command ${quoted(word)}`}: ${which} (try commplan store --help)`,
+    );
+  });
 }

@@ -1,0 +1,236 @@
+/**
+ * check-planner's module runner: the user's ES module runs in a worker thread with a heap limit and a time limit, so
+ * that process.exit, a stray rejection, runaway memory or an endless loop fails one run with a line naming the module.
+ */
+import { spawnSync } from "node:child_process";
+import { basename, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+import { fail } from "../../model/errors.js";
+import { formatBytes } from "../../model/memory-budget.js";
+import type { CommMatrix } from "../../model/matrix.js";
+import type { PlannerRunner } from "./check-planner-runners.js";
+
+/**
+ * The worker's code (plain JavaScript, so that it runs the same from the sources and from dist): loads the module,
+ * answers each matrix with what plan returned, what it threw, or a rejection no one handled during the run. The
+ * output is posted one macrotask after plan settles, so that the run's stray rejections are seen first.
+ */
+const WORKER_CODE = `
+const { parentPort, workerData } = require("node:worker_threads");
+let stray = null;
+process.on("unhandledRejection", (e) => { stray ??= e instanceof Error ? e.name + ": " + e.message : String(e); });
+const text = (e) => (e instanceof Error ? e.message : String(e));
+function matrixOf(m) {
+  if (m.sparse === undefined) return { p: m.p, elementBytes: m.elementBytes, data: m.data };
+  let dense = null;
+  return {
+    p: m.p, elementBytes: m.elementBytes, sparse: m.sparse,
+    get data() {
+      if (dense === null) {
+        const { p, rowStart, col, val } = m.sparse;
+        dense = new Float64Array(p * p);
+        for (let i = 0; i < p; i++) for (let k = rowStart[i]; k < rowStart[i + 1]; k++) dense[i * p + col[k]] = val[k];
+      }
+      return dense;
+    },
+  };
+}
+import(workerData.url).then(
+  (mod) => {
+    const plan = typeof mod.plan === "function" ? mod.plan : mod.default && mod.default.plan;
+    if (typeof plan !== "function") return parentPort.postMessage({ kind: "no-plan" });
+    parentPort.on("message", async (m) => {
+      stray = null;
+      let answer;
+      try {
+        answer = { kind: "out", out: await plan(matrixOf(m)) };
+      } catch (e) {
+        answer = { kind: "throw", message: text(e) };
+      }
+      await new Promise((r) => setImmediate(r));
+      if (stray !== null) answer = { kind: "rejection", message: stray };
+      try {
+        parentPort.postMessage(answer);
+      } catch (e) {
+        parentPort.postMessage({ kind: "throw", message: "its output cannot be passed on: " + text(e) });
+      }
+    });
+    parentPort.postMessage({ kind: "ready" });
+  },
+  (e) => parentPort.postMessage({ kind: "load", message: text(e), syntax: e instanceof SyntaxError }),
+);
+`;
+
+/** What the worker answers. */
+type Answer =
+  | { kind: "ready" }
+  | { kind: "no-plan" }
+  | { kind: "load"; message: string; syntax: boolean }
+  | { kind: "out"; out: unknown }
+  | { kind: "throw"; message: string }
+  | { kind: "rejection"; message: string };
+
+/** The line of a syntax error in `file` (node --check names it), or null (an error in a module it imports). */
+export function syntaxErrorLine(file: string): number | null {
+  const r = spawnSync(process.execPath, ["--check", file], { encoding: "utf8", timeout: 30_000 });
+  const line = /:(\d+)$/.exec((r.stderr ?? "").split("\n")[0] ?? "")?.[1];
+  return r.status !== 0 && line !== undefined ? Number(line) : null;
+}
+
+/** The limits of one sandboxed planner: its heap (bytes) and the time of one run (ms). */
+export interface SandboxLimits {
+  readonly heapBytes: number;
+  readonly timeoutMs: number;
+}
+
+/**
+ * A module planner in a sandbox; `hung` is the matrix a run was stopped on for its time (check-planner stops there),
+ * `hungRun` that run's number (1-based), `close` ends the worker.
+ */
+export interface ModuleRunner extends PlannerRunner {
+  hung: CommMatrix | null;
+  hungRun: number;
+  close(): Promise<void>;
+}
+
+/** The matrix as the worker receives it (a structured clone): its storage, not a sparse matrix's dense copy. */
+function portable(m: CommMatrix): object {
+  return m.sparse === undefined
+    ? { p: m.p, elementBytes: m.elementBytes, data: m.data }
+    : { p: m.p, elementBytes: m.elementBytes, sparse: { ...m.sparse } };
+}
+
+/** A live worker and the handler of the run it is on. */
+interface Live {
+  readonly worker: Worker;
+  settle: ((a: Answer | { kind: "died"; why: string }) => void) | null;
+}
+
+/**
+ * Loads `file` in a worker (limits: heap `heapBytes`, `timeoutMs` per run) and returns its runner; a module that does
+ * not load or exports no `plan` is refused with a one-line CommplanError (the place of a syntax error named). A run
+ * that exits the worker (process.exit), leaves a rejection unhandled or passes the heap limit fails with a line naming
+ * the module, and the next run gets a fresh worker; a run past the time limit is stopped and every later run fails
+ * at once (`hung`).
+ */
+export async function moduleRunner(file: string, limits: SandboxLimits): Promise<ModuleRunner> {
+  const url = pathToFileURL(resolve(file)).href;
+  const name = basename(file);
+  const heapMb = Math.max(16, Math.floor(limits.heapBytes / 2 ** 20));
+  const start = (): Promise<Live | Answer> =>
+    new Promise((done) => {
+      const worker = new Worker(WORKER_CODE, {
+        eval: true,
+        workerData: { url },
+        resourceLimits: { maxOldGenerationSizeMb: heapMb },
+        stdout: false,
+        stderr: false,
+      });
+      worker.unref();
+      const live: Live = { worker, settle: null };
+      let ready = false;
+      const died = (why: string): void => {
+        if (live === current) current = null;
+        if (!ready) return done({ kind: "load", message: why, syntax: false });
+        const s = live.settle;
+        live.settle = null;
+        s?.({ kind: "died", why });
+      };
+      worker.on("message", (a: Answer) => {
+        if (!ready) {
+          if (a.kind === "ready") {
+            ready = true;
+            return done(live);
+          }
+          void worker.terminate();
+          return done(a);
+        }
+        const s = live.settle;
+        live.settle = null;
+        s?.(a);
+      });
+      worker.on("error", (e: Error & { code?: string }) =>
+        died(
+          e.code === "ERR_WORKER_OUT_OF_MEMORY"
+            ? `${name} ran out of memory: its heap passed the limit of ${formatBytes(heapMb * 2 ** 20)} (--max-memory)`
+            : `${name} threw outside plan: ${e.name}: ${e.message.split("\n")[0]}`,
+        ),
+      );
+      worker.on("exit", (code) => died(`${name} called process.exit(${code}) while ${ready ? "planning" : "loading"}`));
+    });
+  let current: Live | null = null;
+  const first = await start();
+  if (!("worker" in first)) throw loadFailure(file, first);
+  current = first;
+  let calls = 0;
+  const runner = async (m: CommMatrix): Promise<unknown> => {
+    if (runner.hung !== null) throw new Error("the planner was stopped for its time");
+    const call = ++calls;
+    if (current === null) {
+      const w = await start();
+      if (!("worker" in w)) throw new Error(`${name} no longer loads: ${loadFailure(file, w).message}`);
+      current = w;
+    }
+    const live = current;
+    const a = await new Promise<Answer | { kind: "died"; why: string } | { kind: "hung" }>((done) => {
+      const timer = setTimeout(() => {
+        live.settle = null;
+        done({ kind: "hung" });
+      }, limits.timeoutMs);
+      live.settle = (x) => {
+        clearTimeout(timer);
+        done(x);
+      };
+      live.worker.postMessage(portable(m));
+    });
+    switch (a.kind) {
+      case "out":
+        return a.out;
+      case "throw":
+        throw new Error(a.message);
+      case "rejection":
+        throw new Error(`${name} left a promise rejected with no handler: ${a.message}`);
+      case "died":
+        throw new Error(a.why);
+      case "hung":
+        runner.hung = m;
+        runner.hungRun = call;
+        current = null;
+        await live.worker.terminate();
+        throw new Error(`${name} ran past --timeout ${limits.timeoutMs / 1000} s and was stopped`);
+      default:
+        throw new Error(`${name}: unexpected answer from its worker`);
+    }
+  };
+  runner.hung = null as CommMatrix | null;
+  runner.hungRun = 0;
+  runner.close = async (): Promise<void> => {
+    const w = current;
+    current = null;
+    if (w !== null) {
+      w.worker.removeAllListeners("exit");
+      await w.worker.terminate();
+    }
+  };
+  return runner;
+}
+
+/** The refusal of a module that does not load (exit 2): what went wrong, and where for a syntax error. */
+function loadFailure(file: string, a: Answer): Error {
+  if (a.kind === "no-plan")
+    return fail(
+      "check-planner",
+      "BAD_INPUT",
+      "the module exports no function 'plan' (export function plan(matrix) { ... })",
+      { file },
+    );
+  const message = a.kind === "load" ? a.message.split("\n")[0]! : `unexpected answer '${a.kind}'`;
+  const line = a.kind === "load" && a.syntax ? syntaxErrorLine(file) : null;
+  return fail(
+    "check-planner",
+    "BAD_INPUT",
+    `cannot load the planner module: ${line === null ? "" : `syntax error at line ${line}: `}${message}`,
+    { file },
+  );
+}
