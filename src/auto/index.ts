@@ -34,7 +34,14 @@ export {
   type ScreenResult,
 } from "./candidates.js";
 export { predictMakespan, makespanMode, type MakespanRequest } from "./predict-makespan.js";
-export { MPI_MARGIN, mpiVerdict, scheduleLoad, type MpiVerdict, type VerdictCandidate } from "./mpi-verdict.js";
+export {
+  MPI_MARGIN,
+  RUNTIME_MPI_MARGIN,
+  mpiVerdict,
+  scheduleLoad,
+  type MpiVerdict,
+  type VerdictCandidate,
+} from "./mpi-verdict.js";
 export { matrixLoad, wholeMessageBound, boundOfKind, type MatrixLoad } from "./predict.js";
 export {
   RELAYED_STAGES,

@@ -20,7 +20,14 @@ import { predictMakespan } from "./predict-makespan.js";
 import { predictOnRuntime, runtimeTarget, type RuntimeTarget } from "./runtime-predict.js";
 import type { RuntimeModel } from "../machines/runtime/runtime-model.js";
 import type { ProgramVariant } from "../model/program.js";
-import { mpiVerdict, scheduleLoad, type MpiVerdict, type VerdictCandidate } from "./mpi-verdict.js";
+import {
+  MPI_MARGIN,
+  RUNTIME_MPI_MARGIN,
+  mpiVerdict,
+  scheduleLoad,
+  type MpiVerdict,
+  type VerdictCandidate,
+} from "./mpi-verdict.js";
 import { counted } from "../internal/plural.js";
 import type { Planner } from "../planner/types.js";
 import {
@@ -286,6 +293,7 @@ function verdictFor(
   planners: readonly Planner[],
   simulated: Map<ScreenResult, number>,
   makespan: (r: ScreenResult) => number | false,
+  margin: number,
 ): MpiVerdict {
   const of = (r: ScreenResult, t: number | undefined): VerdictCandidate => ({
     planner: plannerIn(planners, r.variant.algorithm),
@@ -299,7 +307,7 @@ function verdictFor(
     .filter((r) => r !== best && simulated.has(r))
     .sort((a, b) => simulated.get(a)! - simulated.get(b)!)[0];
   const nextWords = next === undefined ? null : `${variantLabel(next.variant)}, ${round(simulated.get(next)!)} us`;
-  return mpiVerdict(of(best, simulated.get(best)), d === undefined || t === false ? null : of(d, t), nextWords);
+  return mpiVerdict(of(best, simulated.get(best)), d === undefined || t === false ? null : of(d, t), nextWords, margin);
 }
 
 /** How simulateFinalists runs. */
@@ -563,24 +571,7 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
   const best: ScreenResult | null =
     screen.find((r) => simulated.has(r) && !f.misfits.has(r) && simulated.get(r)! <= f.best * (1 + TIE_SLACK)) ?? null;
   if (best === null) throw fail("compare", "UNSUPPORTED", `auto: no planner could plan this matrix (P = ${m.p})`);
-  const bestTime = simulated.get(best)!;
-  const note = (r: ScreenResult): string => {
-    if (r === best) return "winner";
-    if (f.misfits.has(r))
-      return `finalist, cannot win: ${scheduleLoad(r.schedule!).atOnce} messages of a node in one step on a machine with ${counted(machine.ports, "port", "ports")} (compared with as what MPI does)`;
-    if (simulated.has(r)) return "finalist";
-    const bound = bounds.get(r);
-    if (bound !== undefined)
-      return `finalist, not simulated: its lower bound ${apart(bound, bestTime)} us (blocking-bound.ts) exceeds the winner's ${apart(bestTime, bound)} us`;
-    return r.note || "not a finalist (predicted slower)";
-  };
-  const candidates: AutoCandidate[] = screen.map((r) => ({
-    algorithm: r.variant.algorithm,
-    params: r.variant.params,
-    predicted: r.predicted === null ? null : round(r.predicted),
-    simulated: simulated.has(r) ? round(simulated.get(r)!) : null,
-    note: note(r),
-  }));
+  const candidates = candidateRows(screen, best, f, machine);
   const winner = candidates[screen.indexOf(best)]!;
   const shiftResult = screen.find((r) => r.variant.algorithm === roles.baseline);
   const report: AutoReport = {
@@ -591,7 +582,14 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
       : {}),
     ...(target === null ? {} : { runtime: { name: target.runtime.name, variant: run.variants.get(best)! } }),
     winner: { algorithm: best.variant.algorithm, params: best.variant.params },
-    mpi: verdictFor(best, screen, planners, simulated, (r) => plan(r) && libraryMakespan(r, simulated, machine, run)),
+    mpi: verdictFor(
+      best,
+      screen,
+      planners,
+      simulated,
+      (r) => plan(r) && libraryMakespan(r, simulated, machine, run),
+      target === null ? MPI_MARGIN : RUNTIME_MPI_MARGIN,
+    ),
     reason: describeWhy(
       winner,
       candidates,
@@ -605,6 +603,34 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
     : best.schedule!;
   const screenMs = Object.fromEntries(screen.map((r) => [variantLabel(r.variant), r.ms]));
   return { schedule: { ...planned, auto: autoHeader(report) }, report, ms: { screen: screenMs, ...ms } };
+}
+
+/** The report's candidates: every screened variant with its prediction, makespan and note (why it won or lost). */
+function candidateRows(
+  screen: readonly ScreenResult[],
+  best: ScreenResult,
+  f: Finals,
+  machine: MachineModel,
+): AutoCandidate[] {
+  const { simulated, bounds } = f;
+  const bestTime = simulated.get(best)!;
+  const note = (r: ScreenResult): string => {
+    if (r === best) return "winner";
+    if (f.misfits.has(r))
+      return `finalist, cannot win: ${scheduleLoad(r.schedule!).atOnce} messages of a node in one step on a machine with ${counted(machine.ports, "port", "ports")} (compared with as what MPI does)`;
+    if (simulated.has(r)) return "finalist";
+    const bound = bounds.get(r);
+    if (bound !== undefined)
+      return `finalist, not simulated: its lower bound ${apart(bound, bestTime)} us (blocking-bound.ts) exceeds the winner's ${apart(bestTime, bound)} us`;
+    return r.note || "not a finalist (predicted slower)";
+  };
+  return screen.map((r) => ({
+    algorithm: r.variant.algorithm,
+    params: r.variant.params,
+    predicted: r.predicted === null ? null : round(r.predicted),
+    simulated: simulated.has(r) ? round(simulated.get(r)!) : null,
+    note: note(r),
+  }));
 }
 
 /** The report as the JSON of the schedule header's `auto` block (schemas/schedule.v1.schema.json, $defs/auto). */

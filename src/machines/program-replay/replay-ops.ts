@@ -3,7 +3,7 @@
  * operations of its rank (a prefix, plus an optional explicit list) before it is posted.
  */
 import { fail } from "../../model/errors.js";
-import type { Program } from "../../model/program.js";
+import type { AfterTable, Program } from "../../model/program.js";
 
 /** Operation kinds of a replay (the program's codes). */
 export const R_SEND = 0,
@@ -35,9 +35,14 @@ export interface ReplayOps {
 /**
  * The operations of `prog` as the reference executor runs them under SMPI's trace replay: nonblocking, every round
  * posts its receives, then its sends, then its copies, and the next round waits for all of them; blocking, the
- * operations in program order, each waiting for the one before.
+ * operations in program order, each waiting for the one before; dataflow, every receive that waits for nothing
+ * first, then the other operations in program order, each waiting for its own dependencies only (the executor posts
+ * whatever is ready, receives first: in order, an operation whose dependencies come late holds back the later ones of
+ * its rank, which the executor would post; a relay plan's sends are in the order their data arrives, so this is
+ * rare).
  */
 export function replayOpsOf(prog: Program): ReplayOps {
+  if (prog.variant === "dataflow" && prog.after !== undefined) return dataflowOps(prog, prog.after);
   const { ops, rankStart, p } = prog;
   const n = ops.kind.length;
   const order = new Uint32Array(n);
@@ -67,6 +72,59 @@ export function replayOpsOf(prog: Program): ReplayOps {
       x = y;
     }
   }
+  return columns(prog, order, waitPrefix, blockingVariant, new Uint32Array(n + 1), new Uint32Array(0));
+}
+
+/** A dataflow program's operations (replayOpsOf): receives without dependencies first, each op waiting for its own. */
+function dataflowOps(prog: Program, after: AfterTable): ReplayOps {
+  const { ops, rankStart, p } = prog;
+  const n = ops.kind.length;
+  const order = new Uint32Array(n),
+    pos = new Uint32Array(n),
+    waitPrefix = new Uint32Array(n);
+  let w = 0;
+  for (let r = 0; r < p; r++) {
+    const a = rankStart[r]!,
+      e = rankStart[r + 1]!;
+    const free = (z: number): boolean => ops.kind[z] === R_RECV && after.start[z + 1] === after.start[z];
+    for (let z = a; z < e; z++) if (free(z)) order[w++] = z;
+    for (let z = a; z < e; z++) if (!free(z)) order[w++] = z;
+    for (let i = a; i < e; i++) {
+      pos[order[i]!] = i;
+      waitPrefix[i] = a;
+    }
+  }
+  const depStart = new Uint32Array(n + 1),
+    deps = new Uint32Array(after.op.length);
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    const z = order[i]!;
+    for (let d = after.start[z]!; d < after.start[z + 1]!; d++) {
+      const y = pos[after.op[d]!]!;
+      if (y >= i)
+        throw fail(
+          "machines",
+          "BAD_INPUT",
+          `program replay: operation ${z} waits for a later operation ${after.op[d]}`,
+        );
+      deps[k++] = y;
+    }
+    depStart[i + 1] = k;
+  }
+  return columns(prog, order, waitPrefix, false, depStart, deps);
+}
+
+/** The replay's columns of `prog`'s operations taken in `order`. */
+function columns(
+  prog: Program,
+  order: Uint32Array,
+  waitPrefix: Uint32Array,
+  blockingVariant: boolean,
+  depStart: Uint32Array,
+  deps: Uint32Array,
+): ReplayOps {
+  const { ops, rankStart, p } = prog;
+  const n = order.length;
   const kind = new Uint8Array(n),
     peer = new Uint32Array(n),
     tag = new Uint32Array(n),
@@ -91,7 +149,7 @@ export function replayOpsOf(prog: Program): ReplayOps {
     bytes,
     blocking,
     waitPrefix,
-    depStart: new Uint32Array(n + 1),
-    deps: new Uint32Array(0),
+    depStart,
+    deps,
   };
 }
