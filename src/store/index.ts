@@ -28,3 +28,4 @@ export {
 } from "./plan-store.js";
 export { getOrPlan, planForRequest, type GetOrPlanOptions } from "./get-or-plan.js";
 export { sealBytes, sealProblem, checksum128 } from "./entry-seal.js";
+export { MAX_ENTRY_BYTES } from "./store-fs.js";

@@ -49,10 +49,10 @@ describe("node contention and the port count", () => {
     expect(row.holds).toBe(false);
     expect(row.bound).toBe(1);
     expect(row.witness).toBe(
-      "step 0: node 0 sends 2 messages (to 2 and others) with 1 send port; a one-port machine takes one message per node and step",
+      "step 0: node 0 sends 3 messages (to 1, 2 and 3) with 1 send port; a one-port machine takes one message per node and step",
     );
     const four = checkContention(s, 2).contention;
-    expect(four.witness).toBe("step 0: node 0 sends 3 messages (to 3 and others) with 2 send ports");
+    expect(four.witness).toBe("step 0: node 0 sends 3 messages (to 1, 2 and 3) with 2 send ports");
   });
 
   it("with unlimited ports the row measures the most messages and states no bound", () => {

@@ -19,6 +19,7 @@ import { PLANNERS } from "../../planner/registry.js";
 import type { Schedule } from "../../model/schedule.js";
 import {
   addPlan,
+  MAX_ENTRY_BYTES,
   checkEntryId,
   entryFile,
   gcStore,
@@ -188,8 +189,21 @@ function pathKindOf(path: string): "directory" | "other" {
 
 /** Refuses, before reading it, an entry whose file the budget cannot hold (nothing for a missing entry). */
 function checkEntryMemory(file: string, id: string, maxMemory: number): void {
-  const size = statSync(file, { throwIfNoEntry: false })?.size ?? 0;
+  const size = entrySize(file);
   checkMemory("store", ENTRY_BYTES_PER_BYTE * size, `loading the ${size}-byte entry ${id}`, maxMemory, { file });
+}
+
+/**
+ * The size of a plausible entry file: 0 for a missing one, anything but a regular file, an unreadable path or one
+ * larger than any entry can be (the store itself reports those as damage, never reading them).
+ */
+function entrySize(file: string): number {
+  try {
+    const st = statSync(file, { throwIfNoEntry: false });
+    return st?.isFile() === true && st.size <= MAX_ENTRY_BYTES ? st.size : 0;
+  } catch {
+    return 0;
+  }
 }
 
 /**
@@ -204,7 +218,7 @@ function checkLargestEntry(s: PlanStore, perByte: number, maxMemory: number): vo
     for (const n of readdirSync(join(top, pre.name), { withFileTypes: true })) {
       if (!n.isFile()) continue;
       const file = join(top, pre.name, n.name);
-      const size = statSync(file, { throwIfNoEntry: false })?.size ?? 0;
+      const size = entrySize(file);
       if (size > largest.size) largest = { size, file };
     }
   }

@@ -88,7 +88,8 @@ export function registerVerify(program: Command, ctx: CliContext): void {
         const m = readMatrixFile(o.matrix, { maxMemory: ctx.maxMemory });
         const s = await readScheduleFile(file, { maxMemory: ctx.maxMemory });
         // per node: the verifier's counters, and a P x P delivery table (dense) or one slot per non-zero entry
-        // (sparse); per transfer (24 bytes: its columns and the checks' counters, measured by bench/memory.ts) and chunk
+        // (sparse); per transfer (24 bytes: its columns and the checks' counters, measured by bench/memory.ts)
+        // and per chunk
         const chunks = s.chunks === null ? 0 : s.chunks.origin.length;
         const pairs = isSparse(m) ? nonzeroCount(m) * 32 : s.p * s.p * 16;
         checkMemory(
