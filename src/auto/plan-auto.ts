@@ -17,7 +17,7 @@ import { checkFlatForNetwork, networkOptions } from "../machines/sim/network-opt
 import { TIE_SLACK, apart, beyond, ruleOut, ruleOutBounds, type RuleOutBounds } from "./rule-out.js";
 import { PLANNERS } from "../planner/registry.js";
 import { predictMakespan } from "./predict-makespan.js";
-import { predictOnRuntime, runtimeTarget, type RuntimeTarget } from "./runtime-predict.js";
+import { predictLibraryDefault, predictOnRuntime, runtimeTarget, type RuntimeTarget } from "./runtime-predict.js";
 import type { RuntimeModel } from "../machines/runtime/runtime-model.js";
 import type { ProgramVariant } from "../model/program.js";
 import {
@@ -271,7 +271,7 @@ function libraryMakespan(
   machine: MachineModel,
   run: FinalistRun,
 ): number {
-  if (run.target !== null) return predictFinalist(r, run, true).makespan;
+  if (run.target !== null) return predictLibraryDefault(run.m, machine, run.target);
   if (run.mode === "nonblocking" && simulated.has(r)) return simulated.get(r)!;
   return predictMakespan(r.schedule!, machine, {
     mode: run.mode,

@@ -10,6 +10,7 @@ import type { ProgramVariant } from "../model/program.js";
 import type { Schedule } from "../model/schedule.js";
 import { lowerSchedule } from "../lower/index.js";
 import { replayProgram } from "../machines/program-replay/replay-program.js";
+import { replayLibraryAlltoallv } from "../machines/program-replay/library-alltoallv.js";
 import { findRuntimeModel, type RuntimeModel } from "../machines/runtime/runtime-model.js";
 
 /** The variants a plan may be run in on a runtime, in tie-break order (the first of equal times wins). */
@@ -78,4 +79,16 @@ export function predictOnRuntime(
     if (best === null || makespan < best.makespan) best = { makespan, variant };
   }
   return best!;
+}
+
+/**
+ * MPI_Alltoallv's default on the target as the library runs it: every pair's message posted at once, empty ones
+ * included (each costs its overheads), then a wait for all (replayLibraryAlltoallv); makespan in us.
+ */
+export function predictLibraryDefault(m: CommMatrix, machine: MachineModel, target: RuntimeTarget): number {
+  return replayLibraryAlltoallv(m, {
+    machine,
+    runtime: target.runtime,
+    ...(target.network === null ? {} : { network: target.network }),
+  }).makespanUs;
 }

@@ -6,7 +6,7 @@ import type { Program } from "../../model/program.js";
 import { findRuntimeModel, type RuntimeModel } from "../runtime/runtime-model.js";
 import { flatClusterNetwork } from "./cluster-network.js";
 import { replayProgramOps, type ProgramReplayResult } from "./replay-engine.js";
-import { replayOpsOf } from "./replay-ops.js";
+import { replayOpsOf, type ReplayOps } from "./replay-ops.js";
 
 /** Options of a program replay. */
 export interface ProgramReplayOptions {
@@ -20,8 +20,13 @@ export interface ProgramReplayOptions {
   readonly selectiveUpdate?: boolean;
 }
 
-/** Replays `prog` (either variant) as SMPI runs its trace on the network; times in microseconds. */
+/** Replays `prog` (any variant) as SMPI runs its trace on the network; times in microseconds. */
 export function replayProgram(prog: Program, opts: ProgramReplayOptions): ProgramReplayResult {
+  return replayOpsOn(replayOpsOf(prog), opts);
+}
+
+/** Replays operations (ReplayOps) on the options' runtime and network (the machine's flat cluster by default). */
+export function replayOpsOn(ops: ReplayOps, opts: ProgramReplayOptions): ProgramReplayResult {
   const runtime =
     typeof opts.runtime === "string" ? findRuntimeModel(opts.runtime) : (opts.runtime ?? findRuntimeModel("smpi"));
   if (!(runtime.eagerBytes >= 0) || !(runtime.envelopeBytes >= 0) || !(runtime.maxInFlight >= 1))
@@ -30,8 +35,8 @@ export function replayProgram(prog: Program, opts: ProgramReplayOptions): Progra
       "BAD_OPTION",
       `program replay: runtime ${runtime.name} has a negative threshold or envelope, or maxInFlight < 1`,
     );
-  const cluster = opts.network === undefined ? flatClusterNetwork(prog.p, opts.machine) : null;
-  return replayProgramOps(replayOpsOf(prog), {
+  const cluster = opts.network === undefined ? flatClusterNetwork(ops.p, opts.machine) : null;
+  return replayProgramOps(ops, {
     network: cluster?.routes ?? opts.network!,
     ...(cluster ? { fatpipe: cluster.fatpipe } : {}),
     runtime,
