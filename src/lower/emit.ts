@@ -72,7 +72,7 @@ export function colourRounds(msgs: Messages, p: number, order: Uint32Array | nul
         stamp[b] = s1;
         used[b] = 0;
       }
-      const mask = used[a]! | used[b]!;
+      const mask = (used[a]! | used[b]!) >>> 0; // unsigned: a full mask (32 colours taken) is 0xffffffff, not -1
       let c: number;
       if (mask !== 0xffffffff) {
         const bit = ~mask & (mask + 1);

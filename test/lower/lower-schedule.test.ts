@@ -369,3 +369,19 @@ describe("blocking variant", () => {
     expect(runBlocking(m, lowerSchedule(m, s, { variant: "blocking" }).program).elements).toBe(p * p);
   });
 });
+
+describe("blocking variant with many messages per rank in a round", () => {
+  it("colours past 32 classes (a rank in 40 messages of one round) and every operation is written", () => {
+    // mpi-linear: one round in which each of 24 ranks sends 23 and receives 23 messages (degree 46 > 32 colours)
+    const p = 24;
+    const m = matrixFromRows(
+      Array.from({ length: p }, (_, i) => Array.from({ length: p }, (_, j) => (i === j ? 0 : 1 + ((i + j) % 5)))),
+    );
+    const s = plan(m, "mpi-linear");
+    const { program, maxClasses } = lowerSchedule(m, s, { variant: "blocking" });
+    expect(maxClasses).toBeGreaterThan(32);
+    for (let x = 0; x < program.ops.kind.length; x++) expect(program.ops.count[x]).toBeGreaterThan(0);
+    expect(verifyProgram(m, program).ok).toBe(true);
+    expect(runBlocking(m, program).elements).toBeGreaterThan(0);
+  });
+});
