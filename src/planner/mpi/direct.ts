@@ -5,7 +5,7 @@
 import { integer } from "../../model/param-spec.js";
 import { definePlanner } from "../plan-params.js";
 import type { Planner } from "../types.js";
-import { linearRounds, pairRounds, planRounds, predictRounds, scatteredRounds } from "./rounds.js";
+import { directMpiTraits, linearRounds, pairRounds, planRounds, predictRounds, scatteredRounds } from "./rounds.js";
 
 /** MPICH's posting window for alltoallv as SMPI 3.32 runs it (`bblock = 4` in alltoallv-bruck.cpp). */
 export const SMPI_SCATTERED_BLOCK = 4;
@@ -17,14 +17,11 @@ export const mpiLinear: Planner = definePlanner(
     title: "MPI's default alltoallv: every receive, then every send, posted at once; one round",
     source: "SMPI 3.32 alltoallv default (colls::ialltoallv) and ompi_basic_linear; Open MPI basic linear",
     params: {},
-    traits: {
-      relayed: false,
-      randomised: false,
-      stages: 1,
-      growth: "linear",
-      claims: "none",
-      mpi: { does: "SMPI default, Open MPI basic linear, Intel MPI 1", isDefault: true, selector: false },
-    },
+    traits: directMpiTraits({
+      does: "SMPI default, Open MPI basic linear, Intel MPI 1",
+      isDefault: true,
+      selector: false,
+    }),
     auto: {
       // the library default: auto answers "call MPI_Alltoallv" when nothing beats it (it wins ties)
       variants: [{ params: {}, priority: -2, alwaysFinal: true }],
@@ -42,14 +39,11 @@ export const mpiPair: Planner = definePlanner(
     title: "MPI pairwise exchange: round r pairs i with i XOR r (P a power of two), else i + r / i - r; P - 1 rounds",
     source: "SMPI 3.32 alltoallv pair, pair_light_barrier, pair_mpi_barrier, pair_one_barrier; Open MPI pairwise",
     params: {},
-    traits: {
-      relayed: false,
-      randomised: false,
-      stages: 1,
-      growth: "linear",
-      claims: "none",
-      mpi: { does: "SMPI pair (and its barrier variants), Open MPI pairwise", isDefault: false, selector: false },
-    },
+    traits: directMpiTraits({
+      does: "SMPI pair (and its barrier variants), Open MPI pairwise",
+      isDefault: false,
+      selector: false,
+    }),
     auto: { none: "its rounds are mpi-ring's for every P; auto weighs them under that name" },
   },
   (m, opts) => planRounds(m, "mpi-pair", opts, pairRounds(m.p)),
@@ -62,14 +56,11 @@ export const mpiRing: Planner = definePlanner(
     title: "MPI ring alltoallv: XOR partners when P is a power of two, else send to i + r, receive from i - r",
     source: "SMPI 3.32 alltoallv ring, ring_light_barrier, ring_mpi_barrier, ring_one_barrier; MVAPICH2's choice",
     params: {},
-    traits: {
-      relayed: false,
-      randomised: false,
-      stages: 1,
-      growth: "linear",
-      claims: "none",
-      mpi: { does: "SMPI ring (and its barrier variants), MVAPICH2", isDefault: false, selector: false },
-    },
+    traits: directMpiTraits({
+      does: "SMPI ring (and its barrier variants), MVAPICH2",
+      isDefault: false,
+      selector: false,
+    }),
     auto: {
       variants: [{ params: {} }],
       predict: (m, machine, mode) => predictRounds(m, machine, mode, pairRounds(m.p)),
@@ -95,14 +86,11 @@ export const mpiScattered: Planner = definePlanner(
     title: "MPICH's alltoallv: block k posts receives from i + k.. and sends to i - k.., `block` at a time",
     source: "SMPI 3.32 alltoallv bruck (its mpich choice); MPICH alltoallv intra scattered",
     params: SCATTERED_PARAMS,
-    traits: {
-      relayed: false,
-      randomised: false,
-      stages: 1,
-      growth: "linear",
-      claims: "none",
-      mpi: { does: "MPICH scattered, SMPI bruck / mpich, Intel MPI 2", isDefault: false, selector: false },
-    },
+    traits: directMpiTraits({
+      does: "MPICH scattered, SMPI bruck / mpich, Intel MPI 2",
+      isDefault: false,
+      selector: false,
+    }),
     auto: {
       variants: [{ params: {} }],
       predict: (m, machine, mode, params) =>

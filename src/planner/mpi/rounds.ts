@@ -9,7 +9,7 @@ import { feedByStep, tally } from "../flat-tally.js";
 import { countMessages, planHeader, sendSize } from "../plan-header.js";
 import { messagesByStep } from "../by-step.js";
 import { stepProgress } from "../plan-progress.js";
-import type { FlatMode, PlanOptions } from "../types.js";
+import type { FlatMode, MpiLibraryTrait, PlanOptions, PlannerTraits } from "../types.js";
 
 /** A direct MPI algorithm on P ranks: `rounds` rounds, the message i -> j (i != j) in round `roundOf(i, j)`. */
 export interface MpiRounds {
@@ -76,4 +76,9 @@ export function predictRounds(m: CommMatrix, machine: MachineModel, mode: FlatMo
   feedByStep(m, f, r.rounds, r.roundOf);
   f.endStage(true);
   return f.total;
+}
+
+/** The traits of a direct one-stage MPI plan (every planner of direct.ts and selectors.ts): what the library does. */
+export function directMpiTraits(mpi: MpiLibraryTrait): PlannerTraits {
+  return { relayed: false, randomised: false, stages: 1, growth: "linear", claims: "none", mpi };
 }

@@ -9,6 +9,7 @@ import { output } from "../../model/param-spec.js";
 import { definePlanner, resolveParams } from "../plan-params.js";
 import type { Planner, PlanOptions } from "../types.js";
 import { mpiLinear, mpiPair, mpiRing, mpiScattered } from "./direct.js";
+import { directMpiTraits } from "./rounds.js";
 
 /**
  * Open MPI's fixed decision as SMPI 3.32 ports it (alltoallv__ompi): pairwise below 4 ranks, in 64..127 and in
@@ -36,14 +37,7 @@ function selector(name: string, title: string, source: string, does: string, pic
       title,
       source,
       params: SELECTOR_PARAMS,
-      traits: {
-        relayed: false,
-        randomised: false,
-        stages: 1,
-        growth: "linear",
-        claims: "none",
-        mpi: { does, isDefault: false, selector: true },
-      },
+      traits: directMpiTraits({ does, isDefault: false, selector: true }),
       auto: { none: "a library's pick among mpi-linear, mpi-pair, mpi-ring and mpi-scattered, weighed by those names" },
     },
     (m, opts) => planAs(name, pick(m.p), m, opts),
