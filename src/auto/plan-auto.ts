@@ -334,11 +334,11 @@ interface FinalistRun {
   readonly variants: Map<ScreenResult, ProgramVariant>;
 }
 
-/** A finalist's predicted makespan on the run's runtime (its variant recorded unless `asLibrary`). */
-function predictFinalist(r: ScreenResult, run: FinalistRun, asLibrary: boolean): { makespan: number } {
-  const p = predictOnRuntime(run.m, r.schedule!, run.machine, run.target!, asLibrary, () => run.payload(r));
-  if (!asLibrary) run.variants.set(r, p.variant);
-  return p;
+/** A finalist's predicted makespan on the run's runtime (the variant that gives it recorded in `run.variants`). */
+function predictFinalist(r: ScreenResult, run: FinalistRun): number {
+  const p = predictOnRuntime(run.m, r.schedule!, run.machine, run.target!, () => run.payload(r));
+  run.variants.set(r, p.variant);
+  return p.makespan;
 }
 
 /** How planAuto's finalists run (FinalistRun), from its options and what it resolved of them. */
@@ -443,7 +443,7 @@ function simulateFinalists(
       const makespan = f.exact.has(r)
         ? bound!
         : run.target !== null
-          ? predictFinalist(r, run, false).makespan
+          ? predictFinalist(r, run)
           : predictMakespan(r.schedule!, machine, { mode, seed, simNet, asLibrary: false, progress });
       f.simulated.set(r, makespan);
       if (f.misfits.has(r)) {

@@ -6,15 +6,12 @@ import { fail, isCommplanError } from "../model/errors.js";
 import type { CommMatrix } from "../model/matrix.js";
 import type { MachineModel } from "../model/machine.js";
 import type { NetworkRoutes } from "../model/network.js";
-import type { ProgramVariant } from "../model/program.js";
+import type { Program, ProgramVariant } from "../model/program.js";
 import type { Schedule } from "../model/schedule.js";
-import { lowerSchedule } from "../lower/index.js";
+import { dataflowProgram, lowerSchedule } from "../lower/index.js";
 import { replayProgram } from "../machines/program-replay/replay-program.js";
 import { replayLibraryAlltoallv } from "../machines/program-replay/library-alltoallv.js";
 import { findRuntimeModel, type RuntimeModel } from "../machines/runtime/runtime-model.js";
-
-/** The variants a plan may be run in on a runtime, in tie-break order (the first of equal times wins). */
-export const RUNTIME_VARIANTS: readonly ProgramVariant[] = Object.freeze(["dataflow", "nonblocking"]);
 
 /** A finalist's predicted time on the runtime and the program variant that gives it. */
 export interface RuntimePrediction {
@@ -42,43 +39,47 @@ export function runtimeTarget(
 }
 
 /**
- * The time of `s` on the target: lowered in every variant of RUNTIME_VARIANTS (only nonblocking `asLibrary`: the
- * library posts every round at once and waits) and replayed; the fastest. A message-level plan that relays cannot be
- * lowered (only a payload plan says what a relay forwards): `payload` plans it again with payload chunks.
+ * The time of `s` on the target: lowered once (nonblocking) and replayed as that program and as its dataflow variant;
+ * the faster. A message-level plan that relays cannot be lowered (only a payload plan says what a relay forwards):
+ * `payload` plans it again with payload chunks, and it runs as its nonblocking program only, as the replay of a
+ * dataflow program with relays was measured optimistic against the executor under SMPI (docs/auto.md).
  */
 export function predictOnRuntime(
   m: CommMatrix,
   s: Schedule,
   machine: MachineModel,
   target: RuntimeTarget,
-  asLibrary: boolean,
   payload: () => Schedule | null,
 ): RuntimePrediction {
-  let lowerable = s;
-  let best: RuntimePrediction | null = null;
-  for (const variant of asLibrary ? (["nonblocking"] as const) : RUNTIME_VARIANTS) {
-    let program;
-    try {
-      program = lowerSchedule(m, lowerable, { variant }).program;
-    } catch (e) {
-      if (!isCommplanError(e) || lowerable.chunks !== null) throw e;
-      const again = payload();
-      if (again === null) throw e;
-      lowerable = again;
-      // a relaying plan runs as its nonblocking program: the replay of a dataflow program with relays (posted in
-      // order, each waiting for its own dependencies) was measured up to 1.6x faster than the executor under SMPI
-      // (docs/auto.md), so its dataflow prediction would pick it where it loses
-      if (variant === "dataflow") continue;
-      program = lowerSchedule(m, lowerable, { variant }).program;
-    }
-    const { makespanUs: makespan } = replayProgram(program, {
+  let nonblocking = lowerDirect(m, s);
+  const relays = nonblocking === null;
+  if (nonblocking === null) {
+    const again = payload();
+    if (again === null)
+      throw fail("compare", "UNSUPPORTED", `auto: ${s.algorithm} relays and cannot be planned with payload chunks`);
+    nonblocking = lowerSchedule(m, again).program;
+  }
+  const replay = (program: Program): number =>
+    replayProgram(program, {
       machine,
       runtime: target.runtime,
       ...(target.network === null ? {} : { network: target.network }),
-    });
-    if (best === null || makespan < best.makespan) best = { makespan, variant };
+    }).makespanUs;
+  const nb: RuntimePrediction = { makespan: replay(nonblocking), variant: "nonblocking" };
+  if (relays) return nb;
+  const df = replay(dataflowProgram(nonblocking));
+  // ties go to dataflow: it never waits for a round it does not need
+  return df <= nb.makespan ? { makespan: df, variant: "dataflow" } : nb;
+}
+
+/** The nonblocking program of a message-level plan, or null when it relays (the lowering refuses it). */
+function lowerDirect(m: CommMatrix, s: Schedule): Program | null {
+  try {
+    return lowerSchedule(m, s).program;
+  } catch (e) {
+    if (isCommplanError(e) && s.chunks === null) return null;
+    throw e;
   }
-  return best!;
 }
 
 /**
