@@ -1,6 +1,6 @@
 /** commplan plan: plan a matrix with a named algorithm and write the schedule JSON. */
 import { RUNTIME_MODELS } from "../../machines/runtime/runtime-model.js";
-import { FREE_COPIES_OPTION, runtimeOfFlags } from "./simulate-program.js";
+import { freeCopiesOption, runtimeOfFlags } from "./simulate-program.js";
 import { checkMemory } from "../../model/memory-budget.js";
 import { matrixBytes, type CommMatrix } from "../../model/matrix.js";
 import { Option, type Command } from "commander";
@@ -79,7 +79,7 @@ export function registerPlan(program: Command, ctx: CliContext): void {
       "--runtime <name>",
       `with --algorithm auto: plan for an MPI runtime of today's networks, ${RUNTIME_MODELS.map((r) => r.name).join(" or ")} ('commplan machines --json' lists them with their SMPI configuration): each finalist is lowered and its program replayed as the runtime runs it (on --network or the machine's flat cluster; unlimited ports), in the fastest variant, which the header's auto.runtime names for export --variant`,
     )
-    .addOption(FREE_COPIES_OPTION)
+    .addOption(freeCopiesOption())
     .option("-o, --output <file>", "output file, - for stdout", "-")
     .option("--json", JSON_SUMMARY_HELP)
     .action(async (file: string, o: PlanFlags) => {

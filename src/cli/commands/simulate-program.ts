@@ -44,11 +44,12 @@ export const RUNTIME_OPTION = new Option(
   `with --program: the runtime model, ${RUNTIME_MODELS.map((m) => m.name).join(" or ")} (default ${DEFAULT_RUNTIME}; 'commplan machines --json' lists them with their SMPI configuration)`,
 );
 
-/** `--free-copies`. */
-export const FREE_COPIES_OPTION = new Option(
-  "--free-copies",
-  "with a runtime model: local copies (gathers, scatters, relays' pieces) cost nothing, as in an SMPI run of the executor with smpi/simulate-computation:no (default: the machine's t_m per byte, as the trace export's compute actions)",
-);
+/** A fresh `--free-copies` option (one per command: commander keeps an option's state on the instance). */
+export const freeCopiesOption = (): Option =>
+  new Option(
+    "--free-copies",
+    "with a runtime model: local copies (gathers, scatters, relays' pieces) cost nothing, as in an SMPI run of the executor with smpi/simulate-computation:no (default: the machine's t_m per byte, as the trace export's compute actions)",
+  );
 
 /** The runtime model a command's --runtime and --free-copies name. */
 export function runtimeOfFlags(name: string, freeCopies: boolean | undefined): RuntimeModel {

@@ -46,7 +46,7 @@ import type { CliContext } from "../context.js";
 import { withProgress } from "../progress.js";
 import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions, numberOption, table, writeTextTarget } from "../io.js";
 import { counted } from "../../internal/plural.js";
-import { FREE_COPIES_OPTION, PROGRAM_OPTION, runProgramFlags, RUNTIME_OPTION } from "./simulate-program.js";
+import { freeCopiesOption, PROGRAM_OPTION, runProgramFlags, RUNTIME_OPTION } from "./simulate-program.js";
 
 interface SimulateFlags extends NetworkFlags {
   machine: string;
@@ -533,7 +533,7 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
     .option("--inquiry <us>", "drs-n: time of one test-and-set inquiry in us (default 2 T_s, at least 0.001)")
     .addOption(PROGRAM_OPTION)
     .addOption(RUNTIME_OPTION)
-    .addOption(FREE_COPIES_OPTION)
+    .addOption(freeCopiesOption())
     .action((arg: string | undefined, o: SimulateFlags) => runSimulate(arg, o, ctx));
 }
 
