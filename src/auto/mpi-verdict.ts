@@ -13,10 +13,10 @@ import { round } from "./candidates.js";
 export const MPI_MARGIN = 0.01;
 
 /**
- * The margin on a runtime (AutoOptions.runtime): the program replay predicts SMPI's trace replay closely, but against
- * the reference executor run under SMPI it was measured up to about 1.5x optimistic for plans with relays and for
- * dataflow programs (docs/auto.md), so a plan must be predicted a third faster than the default (the default at least
- * 1.5x the plan) before auto answers "use the plan"; below, calling MPI_Alltoallv is the safe answer.
+ * The margin on a runtime (AutoOptions.runtime): a chosen threshold, not a bound on the replay's error. Against the
+ * reference executor under SMPI the program replay was recorded up to 2.15x optimistic (bench/results/vs-mpi.json,
+ * docs/auto.md), so a plan must be predicted a third faster than the default (the default at least 1.5x the plan)
+ * before auto answers "use the plan"; below, calling MPI_Alltoallv is the safe answer.
  */
 export const RUNTIME_MPI_MARGIN = 0.5;
 
