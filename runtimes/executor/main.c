@@ -1,6 +1,7 @@
 /* main.c: commplan-exec, the reference MPI executor of commplan.program/v1 programs (and the MPI_Alltoallv baseline). */
 #define _POSIX_C_SOURCE 200809L
 #include <limits.h>
+#include <time.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +11,7 @@
 #include "pattern.h"
 #include "program.h"
 
-#define USAGE "usage: commplan-exec <program: split directory, index.json or whole document> [--iterations N] [--baseline]\n"
+#define USAGE "usage: commplan-exec <program: split directory, index.json or whole document> [--iterations N] [--baseline] [--sync-start]\n"
 
 static const char *variant_names[] = {"nonblocking", "blocking", "dataflow"};
 
@@ -18,15 +19,19 @@ typedef struct {
   const char *path;
   int iterations;
   int baseline;
+  int sync_start;
 } args_t;
 
 static int parse_args(int argc, char **argv, args_t *args, char *err, size_t errlen) {
   args->path = NULL;
   args->iterations = 5;
   args->baseline = 0;
+  args->sync_start = 0;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--baseline") == 0) {
       args->baseline = 1;
+    } else if (strcmp(argv[i], "--sync-start") == 0) {
+      args->sync_start = 1;
     } else if (strcmp(argv[i], "--iterations") == 0 && i + 1 < argc) {
       char *end;
       long n = strtol(argv[++i], &end, 10);
@@ -62,18 +67,48 @@ static int compare_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+/*
+ * Starts an exchange on every rank at one instant of a global clock (SMPI's simulated time, or one node's clock) and
+ * returns that instant: after a barrier, the ranks agree on the latest exit and on the longest agreement time d, and
+ * sleep until latest + max(1 ms, 4 d). A barrier alone lets the ranks leave microseconds apart, and each rank's own
+ * start then charges that skew to the exchange. *late is set when this rank woke after the instant.
+ */
+static double start_together(int *late) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  double exit_time = MPI_Wtime(), latest, took, longest;
+  MPI_Allreduce(&exit_time, &latest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  took = MPI_Wtime() - exit_time;
+  MPI_Allreduce(&took, &longest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  double at = latest + (4 * longest > 1e-3 ? 4 * longest : 1e-3), wait = at - MPI_Wtime();
+  if (wait < 0) {
+    *late = 1;
+    return at;
+  }
+  struct timespec ts;
+  ts.tv_sec = (time_t)wait;
+  ts.tv_nsec = (long)((wait - (double)ts.tv_sec) * 1e9);
+  nanosleep(&ts, NULL);
+  return at;
+}
+
 /* Runs one kind of exchange N times (barrier, time, check) and prints its line on rank 0; returns the wrong bytes of all ranks. */
-static long long measure(exchange_t *ex, int alltoallv, int iterations, const unsigned char *covered, const char *label) {
+static long long measure(exchange_t *ex, int alltoallv, int iterations, int sync_start, const unsigned char *covered,
+                         const char *label) {
   const program_t *prog = ex->prog;
   int rank = prog->rank;
   double *times = malloc(sizeof(double) * (size_t)iterations), *worst = malloc(sizeof(double) * (size_t)iterations);
   mismatch_t first = {0, 0, 0, 0, 0, 0}, here;
   long long wrong = 0;
-  int first_exchange = 0;
+  int first_exchange = 0, late = 0, any_late = 0;
   for (int it = 0; it < iterations; it++) {
     pattern_poison_recv(prog, ex->bufs[BUF_RECV], covered);
-    MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = MPI_Wtime();
+    double t0;
+    if (sync_start) {
+      t0 = start_together(&late);
+    } else {
+      MPI_Barrier(MPI_COMM_WORLD);
+      t0 = MPI_Wtime();
+    }
     if (alltoallv) {
       exchange_alltoallv(ex);
     } else {
@@ -85,6 +120,7 @@ static long long measure(exchange_t *ex, int alltoallv, int iterations, const un
     wrong += w;
   }
   MPI_Reduce(times, worst, iterations, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  MPI_Reduce(&late, &any_late, 1, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);
   long long total_wrong = 0, bytes = (long long)(prog->recv_size * prog->element_bytes), total_bytes = 0;
   MPI_Reduce(&wrong, &total_wrong, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
   MPI_Reduce(&bytes, &total_bytes, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
@@ -99,8 +135,9 @@ static long long measure(exchange_t *ex, int alltoallv, int iterations, const un
   if (rank == 0) {
     qsort(worst, (size_t)iterations, sizeof(double), compare_double);
     double median = iterations % 2 ? worst[iterations / 2] : (worst[iterations / 2 - 1] + worst[iterations / 2]) / 2;
-    printf("%s P=%d: %d exchange(s), time per exchange (max over ranks) min %.6g s, median %.6g s, max %.6g s; ", label,
-           prog->p, iterations, worst[0], median, worst[iterations - 1]);
+    printf("%s P=%d: %d exchange(s), time per exchange (max over ranks%s) min %.6g s, median %.6g s, max %.6g s; ", label,
+           prog->p, iterations, sync_start ? (any_late ? ", from a common start: a rank woke late" : ", from a common start") : "",
+           worst[0], median, worst[iterations - 1]);
     if (total_wrong == 0) {
       printf("every byte ok (%lld bytes per exchange)\n", total_bytes);
     } else if (info[0] < 0) {
@@ -161,11 +198,11 @@ int main(int argc, char **argv) {
   }
   char label[128];
   snprintf(label, sizeof label, "program %s %s", prog.algorithm, variant_names[prog.variant]);
-  if (measure(&ex, 0, args.iterations, covered, label) != 0) code = 1;
+  if (measure(&ex, 0, args.iterations, args.sync_start, covered, label) != 0) code = 1;
   if (args.baseline) {
     if (!all_ok(ex.baseline_ok, rank, "a count or displacement is above INT_MAX: no MPI_Alltoallv baseline")) {
       code = code ? code : 2;
-    } else if (measure(&ex, 1, args.iterations, covered, "alltoallv") != 0) {
+    } else if (measure(&ex, 1, args.iterations, args.sync_start, covered, "alltoallv") != 0) {
       code = 1;
     }
   }
