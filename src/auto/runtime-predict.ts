@@ -39,10 +39,9 @@ export function runtimeTarget(
 }
 
 /**
- * The time of `s` on the target: lowered once (nonblocking) and replayed as that program and as its dataflow variant;
- * the faster. A message-level plan that relays cannot be lowered (only a payload plan says what a relay forwards):
- * `payload` plans it again with payload chunks, and it runs as its nonblocking program only, as the replay of a
- * dataflow program with relays was measured optimistic against the executor under SMPI (docs/auto.md).
+ * The time of `s` on the target: lowered once (nonblocking) and replayed as that program and as its dataflow variant
+ * (posted from ready queues, as the executor runs it); the faster. A message-level plan that relays cannot be lowered
+ * (only a payload plan says what a relay forwards): `payload` plans it again with payload chunks.
  */
 export function predictOnRuntime(
   m: CommMatrix,
@@ -52,7 +51,6 @@ export function predictOnRuntime(
   payload: () => Schedule | null,
 ): RuntimePrediction {
   let nonblocking = lowerDirect(m, s);
-  const relays = nonblocking === null;
   if (nonblocking === null) {
     const again = payload();
     if (again === null)
@@ -66,7 +64,6 @@ export function predictOnRuntime(
       ...(target.network === null ? {} : { network: target.network }),
     }).makespanUs;
   const nb: RuntimePrediction = { makespan: replay(nonblocking), variant: "nonblocking" };
-  if (relays) return nb;
   const df = replay(dataflowProgram(nonblocking));
   // ties go to dataflow: it never waits for a round it does not need
   return df <= nb.makespan ? { makespan: df, variant: "dataflow" } : nb;

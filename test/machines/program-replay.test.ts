@@ -245,6 +245,44 @@ describe("program replay: errors and dependencies", () => {
     expect(free.makespanUs).toBeCloseTo(machine.ts + 200032 / bw, 6);
     expect(chained.makespanUs).toBeCloseTo(2 * one, 6);
   });
+
+  it("ready queues post whatever is ready, as the executor's dataflow loop: no operation holds back a later one", () => {
+    // rank 0 receives from 1, then forwards to 2 (waits for the receive), then sends to 3 (waits for nothing)
+    const ops: ReplayOps = {
+      p: 4,
+      rankStart: Uint32Array.of(0, 3, 4, 5, 6),
+      kind: Uint8Array.of(1, 0, 0, 0, 1, 1),
+      peer: Uint32Array.of(1, 2, 3, 0, 0, 0),
+      tag: new Uint32Array(6),
+      bytes: new Float64Array(6).fill(1e5),
+      blocking: new Uint8Array(6),
+      waitPrefix: Uint32Array.of(0, 0, 0, 3, 4, 5),
+      depStart: Uint32Array.of(0, 0, 1, 1, 1, 1, 1),
+      deps: Uint32Array.of(0),
+    };
+    const { routes: r4, fatpipe: f4 } = flatClusterNetwork(4, machine);
+    const o = { network: r4, fatpipe: f4, runtime: smpi, copyUsPerByte: 0 };
+    const inOrder = replayProgramOps(ops, o);
+    const ready = replayProgramOps({ ...ops, readyQueue: true }, o);
+    const one = machine.ts + 100016 / bw;
+    // in order, the send to 3 waits behind the forward, which waits for the receive
+    expect(inOrder.rankFinishUs[3]).toBeGreaterThan(1.9 * one);
+    // from ready queues it leaves at once, beside the receive (each direction of rank 0's link has its own flow)
+    expect(ready.rankFinishUs[3]).toBeCloseTo(one, 6);
+    // and the forward, posted when the receive ends, has rank 0's link to itself: in order it shares it with the send
+    expect(ready.rankFinishUs[2]).toBeCloseTo(2 * one, 6);
+    expect(inOrder.rankFinishUs[2]).toBeGreaterThan(2.5 * one);
+    // a cycle of dependencies is a deadlock named by rank
+    const cyclic = {
+      ...ops,
+      readyQueue: true,
+      depStart: Uint32Array.of(0, 1, 2, 2, 2, 2, 2),
+      deps: Uint32Array.of(1, 0),
+    };
+    expect(() => replayProgramOps(cyclic, o)).toThrow(
+      /program replay: deadlock: rank 0 waits forever with 2 of its operations not complete/,
+    );
+  });
 });
 
 describe("program replay of planned programs (property)", () => {
@@ -255,7 +293,7 @@ describe("program replay of planned programs (property)", () => {
         fc.integer({ min: 2, max: 12 }),
         fc.integer({ min: 0, max: 1000 }),
         fc.constantFrom(...planners),
-        fc.constantFrom("nonblocking" as const, "blocking" as const),
+        fc.constantFrom("nonblocking" as const, "blocking" as const, "dataflow" as const),
         fc.constantFrom(...RUNTIME_MODELS.map((m) => m.name)),
         (p, seed, planner, variant, rt) => {
           const m = generatePattern("random", p, { density: 0.6, max: 5000 }, seed);

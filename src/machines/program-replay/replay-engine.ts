@@ -144,6 +144,8 @@ class ReplayRun {
   private nextQ: Int32Array;
   private nRun = 0;
   private readonly queued: Uint8Array;
+  /** Ready-queue mode (ReplayOps.readyQueue): the state of each rank's dataflow loop, or null. */
+  private readonly rq: ReadyQueues | null;
 
   constructor(
     private readonly ops: ReplayOps,
@@ -187,6 +189,7 @@ class ReplayRun {
     this.runQ = new Int32Array(p);
     this.nextQ = new Int32Array(p);
     this.queued = new Uint8Array(p);
+    this.rq = ops.readyQueue === true ? readyQueues(ops, this.opRank) : null;
   }
 
   /** An event of kind k at time t (heap ids are sequence numbers: ties go first-in first-out, as SimGrid's heap). */
@@ -287,6 +290,7 @@ class ReplayRun {
   /** One turn of rank r's actor at t: true when it did an operation and runs again in the next round. */
   private turn(r: number, t: number): boolean {
     if (!Number.isNaN(this.finish[r]!) || this.cpuBusy[r] === 1) return false;
+    if (this.rq !== null) return this.turnReady(r, t, this.rq);
     if (this.pendingPost[r]! >= 0) {
       this.post(this.pendingPost[r]!, t);
       this.pendingPost[r] = -1;
@@ -318,6 +322,78 @@ class ReplayRun {
     }
     this.post(k, t);
     return true;
+  }
+
+  /**
+   * One turn of rank r in ready-queue mode, as the executor's dataflow loop: post a ready receive, else another ready
+   * operation (a send pays its overhead first; a copy is done at once), else wait as MPI_Waitsome does (pay the
+   * receive overhead of every arrived eager message, then observe every completed operation, readying those that
+   * waited for it), or finish when all are observed.
+   */
+  private turnReady(r: number, t: number, q: ReadyQueues): boolean {
+    const pending = this.pendingPost[r]!;
+    if (pending >= 0) {
+      this.pendingPost[r] = -1;
+      this.postReady(pending, t, q);
+      return true;
+    }
+    if (q.recvHead[r]! < q.recvTail[r]!) {
+      this.postReady(q.recvQ[q.recvHead[r]!++]!, t, q);
+      return true;
+    }
+    if (q.otherHead[r]! < q.otherTail[r]!) {
+      const x = q.otherQ[q.otherHead[r]!++]!;
+      const c = this.cpuCost(x);
+      if (c > 0) {
+        this.cpuJob(r, JOB_POST, x, t + c);
+        return false;
+      }
+      this.postReady(x, t, q);
+      return true;
+    }
+    const start = this.ops.rankStart[r]!;
+    if (q.observed[r] === this.ops.rankStart[r + 1]! - start) {
+      this.finish[r] = t;
+      return false;
+    }
+    const or = this.orQueue[r]!;
+    if (or.length > 0) {
+      const x = or.shift()!;
+      this.cpuJob(r, JOB_OR, x, t + overheadUs(this.rt.recvOverhead, this.ops.bytes[x]!));
+      return false;
+    }
+    let any = false;
+    for (let i = 0; i < q.activeCount[r]!;) {
+      const x = q.active[start + i]!;
+      if (this.complete[x] !== 1) {
+        i++;
+        continue;
+      }
+      q.active[start + i] = q.active[start + --q.activeCount[r]!]!;
+      this.observe(x, q);
+      any = true;
+    }
+    return any;
+  }
+
+  /** Posts x in ready-queue mode: a copy is observed at once, a message joins the rank's pending operations. */
+  private postReady(x: number, t: number, q: ReadyQueues): void {
+    this.post(x, t);
+    if (this.ops.kind[x] === COPY) this.observe(x, q);
+    else {
+      const r = this.opRank[x]!;
+      q.active[this.ops.rankStart[r]! + q.activeCount[r]!++] = x;
+    }
+  }
+
+  /** The rank has seen x complete: every operation waiting for it has one dependency less; those at none are ready. */
+  private observe(x: number, q: ReadyQueues): void {
+    const r = this.opRank[x]!;
+    q.observed[r]!++;
+    for (let k = q.revStart[x]!; k < q.revStart[x + 1]!; k++) {
+      const j = q.rev[k]!;
+      if (--q.waiting[j]! === 0) enqueue(q, this.ops.kind[j] === RECV, r, j);
+    }
   }
 
   /** Send s's flow ended at t: the send (rendezvous) and the receive (unless an overhead is due) complete. */
@@ -431,6 +507,14 @@ class ReplayRun {
     let makespan = 0;
     for (let r = 0; r < p; r++) {
       if (Number.isNaN(this.finish[r]!)) {
+        if (this.rq !== null) {
+          const left = rankStart[r + 1]! - rankStart[r]! - this.rq.observed[r]!;
+          throw fail(
+            "machines",
+            "BAD_INPUT",
+            `program replay: deadlock: rank ${r} waits forever with ${left} of its operations not complete`,
+          );
+        }
         const k = this.ptr[r]!;
         const what =
           k < rankStart[r + 1]!
@@ -450,6 +534,64 @@ class ReplayRun {
       recomputes: this.recomputes,
     };
   }
+}
+
+/**
+ * The dataflow loop's tables (ready-queue mode): per operation the dependencies not yet observed and who waits for it
+ * (CSR); per rank two FIFO queues of ready operations (receives, others) and its pending messages, each in the
+ * rank's own slice [rankStart[r], rankStart[r + 1]) of a shared array; operations observed per rank.
+ */
+interface ReadyQueues {
+  readonly waiting: Int32Array;
+  readonly revStart: Int32Array;
+  readonly rev: Int32Array;
+  readonly recvQ: Int32Array;
+  readonly otherQ: Int32Array;
+  readonly recvHead: Int32Array;
+  readonly recvTail: Int32Array;
+  readonly otherHead: Int32Array;
+  readonly otherTail: Int32Array;
+  readonly active: Int32Array;
+  readonly activeCount: Int32Array;
+  readonly observed: Int32Array;
+}
+
+function enqueue(q: ReadyQueues, recv: boolean, r: number, x: number): void {
+  if (recv) q.recvQ[q.recvTail[r]!++] = x;
+  else q.otherQ[q.otherTail[r]!++] = x;
+}
+
+/** The ready-queue tables of `ops`, the operations without dependencies queued in program order. */
+function readyQueues(ops: ReplayOps, opRank: Int32Array): ReadyQueues {
+  const { p, rankStart, kind, depStart, deps } = ops;
+  const n = kind.length;
+  const waiting = new Int32Array(n),
+    revStart = new Int32Array(n + 1);
+  for (let x = 0; x < n; x++) {
+    waiting[x] = depStart[x + 1]! - depStart[x]!;
+    for (let d = depStart[x]!; d < depStart[x + 1]!; d++) revStart[deps[d]! + 1]!++;
+  }
+  for (let x = 0; x < n; x++) revStart[x + 1]! += revStart[x]!;
+  const fill = revStart.slice(0, n),
+    rev = new Int32Array(deps.length);
+  for (let x = 0; x < n; x++) for (let d = depStart[x]!; d < depStart[x + 1]!; d++) rev[fill[deps[d]!]!++] = x;
+  const starts = (): Int32Array => Int32Array.from(rankStart.subarray(0, p));
+  const q: ReadyQueues = {
+    waiting,
+    revStart,
+    rev,
+    recvQ: new Int32Array(n),
+    otherQ: new Int32Array(n),
+    recvHead: starts(),
+    recvTail: starts(),
+    otherHead: starts(),
+    otherTail: starts(),
+    active: new Int32Array(n),
+    activeCount: new Int32Array(p),
+    observed: new Int32Array(p),
+  };
+  for (let x = 0; x < n; x++) if (waiting[x] === 0) enqueue(q, kind[x] === RECV, opRank[x]!, x);
+  return q;
 }
 
 /** partner[x]: the receive of send x and the send of receive x, matched in order per (source, destination, tag). */

@@ -14,7 +14,9 @@ export const R_SEND = 0,
  * Operations, columnar, grouped by rank in execution order: rank r's are [rankStart[r], rankStart[r + 1]). Before
  * operation x is posted its rank waits until every operation of the rank in [rankStart[r], waitPrefix[x]) and every
  * one of deps[depStart[x] .. depStart[x + 1]) has completed (an operation never waits for a later one). A rank ends
- * with a wait for all its operations.
+ * with a wait for all its operations. With `readyQueue` the order is not a posting order: a rank posts whatever is
+ * ready (its dependencies observed complete), receives first, in the order they became ready, and when nothing is
+ * ready waits for some of its pending operations (MPI_Waitsome), as the reference executor runs a dataflow program.
  */
 export interface ReplayOps {
   readonly p: number;
@@ -30,16 +32,15 @@ export interface ReplayOps {
   /** Explicit dependencies (op ids of the same rank, earlier), CSR: depStart has one entry more than the ops. */
   readonly depStart: Uint32Array;
   readonly deps: Uint32Array;
+  /** Post from ready queues (dataflow) instead of in order; waitPrefix is then ignored. */
+  readonly readyQueue?: boolean;
 }
 
 /**
- * The operations of `prog` as the reference executor runs them under SMPI's trace replay: nonblocking, every round
- * posts its receives, then its sends, then its copies, and the next round waits for all of them; blocking, the
- * operations in program order, each waiting for the one before; dataflow, every receive that waits for nothing
- * first, then the other operations in program order, each waiting for its own dependencies only (the executor posts
- * whatever is ready, receives first: in order, an operation whose dependencies come late holds back the later ones of
- * its rank, which the executor would post; a relay plan's sends are in the order their data arrives, so this is
- * rare).
+ * The operations of `prog` as the reference executor runs them: nonblocking, every round posts its receives, then its
+ * sends, then its copies, and the next round waits for all of them (SMPI's trace replay runs the same); blocking, the
+ * operations in program order, each waiting for the one before; dataflow, in program order with their dependencies,
+ * replayed from ready queues (`readyQueue`) as the executor runs them.
  */
 export function replayOpsOf(prog: Program): ReplayOps {
   if (prog.variant === "dataflow" && prog.after !== undefined) return dataflowOps(prog, prog.after);
@@ -75,43 +76,30 @@ export function replayOpsOf(prog: Program): ReplayOps {
   return columns(prog, order, waitPrefix, blockingVariant, new Uint32Array(n + 1), new Uint32Array(0));
 }
 
-/** A dataflow program's operations (replayOpsOf): receives without dependencies first, each op waiting for its own. */
+/** A dataflow program's operations (replayOpsOf): program order, each waiting for its own dependencies, ready queues. */
 function dataflowOps(prog: Program, after: AfterTable): ReplayOps {
   const { ops, rankStart, p } = prog;
   const n = ops.kind.length;
   const order = new Uint32Array(n),
-    pos = new Uint32Array(n),
     waitPrefix = new Uint32Array(n);
-  let w = 0;
-  for (let r = 0; r < p; r++) {
-    const a = rankStart[r]!,
-      e = rankStart[r + 1]!;
-    const free = (z: number): boolean => ops.kind[z] === R_RECV && after.start[z + 1] === after.start[z];
-    for (let z = a; z < e; z++) if (free(z)) order[w++] = z;
-    for (let z = a; z < e; z++) if (!free(z)) order[w++] = z;
-    for (let i = a; i < e; i++) {
-      pos[order[i]!] = i;
-      waitPrefix[i] = a;
+  for (let r = 0; r < p; r++)
+    for (let z = rankStart[r]!; z < rankStart[r + 1]!; z++) {
+      order[z] = z;
+      waitPrefix[z] = rankStart[r]!;
     }
-  }
-  const depStart = new Uint32Array(n + 1),
-    deps = new Uint32Array(after.op.length);
-  let k = 0;
-  for (let i = 0; i < n; i++) {
-    const z = order[i]!;
-    for (let d = after.start[z]!; d < after.start[z + 1]!; d++) {
-      const y = pos[after.op[d]!]!;
-      if (y >= i)
+  const depStart = Uint32Array.from(after.start.subarray(0, n + 1)),
+    deps = Uint32Array.from(after.op.subarray(0, after.start[n]!));
+  for (let z = 0; z < n; z++)
+    for (let d = depStart[z]!; d < depStart[z + 1]!; d++) {
+      const y = deps[d]!;
+      if (y >= n || ops.rank[y] !== ops.rank[z])
         throw fail(
           "machines",
           "BAD_INPUT",
-          `program replay: operation ${z} waits for a later operation ${after.op[d]}`,
+          `program replay: operation ${z} of rank ${ops.rank[z]} waits for operation ${y}, not one of its rank's`,
         );
-      deps[k++] = y;
     }
-    depStart[i + 1] = k;
-  }
-  return columns(prog, order, waitPrefix, false, depStart, deps);
+  return { ...columns(prog, order, waitPrefix, false, depStart, deps), readyQueue: true };
 }
 
 /** The replay's columns of `prog`'s operations taken in `order`. */
