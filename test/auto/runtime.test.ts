@@ -49,6 +49,24 @@ describe("planAuto on a runtime", () => {
     );
   });
 
+  it("the library's default runs as SMPI's: own block, receives then sends to ranks 0 .. P - 1, then a wait", () => {
+    // nothing to send: every rank still posts P - 1 empty receives and sends (0.3 us each side); every rank sends to
+    // rank P - 1 last, so that rank's messages all arrive after its own sends and it pays its receive overheads then
+    const p = 6;
+    const m = matrixFromRows(Array.from({ length: p }, () => new Array<number>(p).fill(0)));
+    const r = replayLibraryAlltoallv(m, { machine, runtime: "ib-hdr-200-mpi" });
+    const o = 0.3,
+      envelope = 16 * (machine.tc + machine.td);
+    expect(r.messages).toBe(p * (p - 1));
+    // its last message leaves at (P - 1) o and crosses T_s; the P - 1 envelopes arriving together share its link
+    const last = (p - 1) * o + machine.ts;
+    expect(r.rankFinishUs[p - 1]).toBeGreaterThan(last + envelope + (p - 1) * o);
+    expect(r.rankFinishUs[p - 1]).toBeLessThan(last + p * envelope + (p - 1) * o);
+    // rank 0 gets its messages first from every sender: they have arrived when its sends are posted
+    expect(r.rankFinishUs[0]).toBeCloseTo(2 * (p - 1) * o, 6);
+    expect(r.makespanUs).toBe(r.rankFinishUs[p - 1]);
+  });
+
   it("aggregation wins where per-message overheads dominate: small messages, P = 64", () => {
     // every pair 8 bytes: 63 messages per rank at 0.3 us of overhead each; a log-round plan sends 6
     const rows = Array.from({ length: 64 }, (_, i) => Array.from({ length: 64 }, (_, j) => (i === j ? 0 : 1)));

@@ -8,9 +8,11 @@ import { replayOpsOn, type ProgramReplayOptions } from "./replay-program.js";
 import type { ProgramReplayResult } from "./replay-engine.js";
 
 /**
- * The operations of the library's linear alltoallv on `m`: rank r posts its receives from r + 1, r + 2, ... (mod P),
- * then its sends to the same order, then copies its own block, none waiting for another; a message of zero elements
- * still costs its overheads and its envelope, as the library sends it.
+ * The operations of the library's linear alltoallv on `m`, as SMPI 3.32's default runs it (colls::ialltoallv in
+ * src/smpi/colls/smpi_nbc_impl.cpp, then a wait for all): rank r copies its own block, posts its receives from ranks
+ * 0, 1, ..., P - 1 (itself left out), then its sends to the same order, none waiting for another; a message of zero
+ * elements still costs its overheads and its envelope, as the library sends it. The order matters with overheads:
+ * every rank sends to rank P - 1 last, so that rank waits for messages that leave after all the others.
  */
 export function linearAlltoallvOps(m: CommMatrix): ReplayOps {
   const p = m.p;
@@ -27,16 +29,7 @@ export function linearAlltoallvOps(m: CommMatrix): ReplayOps {
   let x = 0;
   for (let r = 0; r < p; r++) {
     rankStart[r] = x;
-    for (const k of [R_RECV, R_SEND])
-      for (let d = 1; d < p; d++) {
-        const q = (r + d) % p;
-        kind[x] = k;
-        peer[x] = q;
-        bytes[x] = (k === R_SEND ? entry(m, r, q) : entry(m, q, r)) * m.elementBytes;
-        waitPrefix[x] = rankStart[r]!;
-        x++;
-      }
-    // the rank's own block, copied from its send buffer to its receive buffer after the posts
+    // the rank's own block, copied from its send buffer to its receive buffer before the posts
     if (entry(m, r, r) > 0) {
       kind[x] = R_COPY;
       peer[x] = r;
@@ -44,6 +37,15 @@ export function linearAlltoallvOps(m: CommMatrix): ReplayOps {
       waitPrefix[x] = rankStart[r]!;
       x++;
     }
+    for (const k of [R_RECV, R_SEND])
+      for (let q = 0; q < p; q++) {
+        if (q === r) continue;
+        kind[x] = k;
+        peer[x] = q;
+        bytes[x] = (k === R_SEND ? entry(m, r, q) : entry(m, q, r)) * m.elementBytes;
+        waitPrefix[x] = rankStart[r]!;
+        x++;
+      }
   }
   rankStart[p] = x;
   return {
