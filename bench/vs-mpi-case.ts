@@ -72,6 +72,8 @@ export interface VsMpiCaseResult {
    * calls the library (libcommplan falls back), so auto's time is the default's; absent in older cases.
    */
   readonly answer?: string;
+  /** auto's prediction of MPI_Alltoallv's default (the header's auto.mpi.mpiSimulated, us): the library's replay. */
+  readonly defaultPredictedUs?: number | null;
   readonly problems: readonly string[];
   readonly wallS: number;
 }
@@ -153,6 +155,9 @@ export function configFlags(config: VsMpiConfig, caps: VsMpiCapabilities): strin
  * (a direct dataflow program measured 5.12 us where the same program from a common start takes 2.40, as replayed).
  */
 export const EXECUTOR_FLAGS: readonly string[] = ["--sync-start"];
+
+/** The version of a case's record (its fields): a case cached with another is measured again. */
+export const CASE_FORMAT = 2;
 
 /** Runs the executor on a program directory under smpirun (under `timeout`). */
 export async function smpirun(
@@ -310,7 +315,7 @@ interface ScheduleJson {
   readonly auto?: {
     readonly candidates?: readonly AutoCandidateJson[];
     readonly runtime?: { readonly variant: string };
-    readonly mpi?: { readonly answer: string };
+    readonly mpi?: { readonly answer: string; readonly mpiSimulated?: number | null };
   };
 }
 
@@ -435,7 +440,8 @@ export async function runVsMpiCase(
   let elementBytes = 0,
     meanMessageBytes = 0,
     autoSpreadUs: [number, number] | null = null,
-    answer: string | undefined;
+    answer: string | undefined,
+    defaultPredictedUs: number | null = null;
   try {
     ({ elementBytes, meanBytes: meanMessageBytes } = await writeMatrix(s, dir));
     await writePlatform(s, dir);
@@ -443,6 +449,7 @@ export async function runVsMpiCase(
     await cli(["plan", "m.json", "-a", "auto", "--payload", ...machineArgs(s), ...rt, "-o", "auto.json"], dir);
     const winner = JSON.parse(readFileSync(join(dir, "auto.json"), "utf8")) as ScheduleJson;
     answer = winner.auto?.mpi?.answer;
+    defaultPredictedUs = winner.auto?.mpi?.mpiSimulated ?? null;
     autoSpreadUs = await measureAuto(c, winner);
     if (caps.dataflow && rt.length === 0) await measurePlan(c, "auto-dataflow", "auto.json", "prog-df", "dataflow");
     await measureFinalists(c, winner);
@@ -467,6 +474,7 @@ export async function runVsMpiCase(
     autoSpreadUs,
     plans: c.plans,
     ...(answer === undefined ? {} : { answer }),
+    defaultPredictedUs,
     problems: c.problems,
     wallS: (performance.now() - t0) / 1000,
   };

@@ -84,6 +84,9 @@ export function predictionPairs(c: VsMpiCaseResult): [string, number | null, num
     r.smpiUs,
   ]);
   for (const [a, pr] of Object.entries(c.alltoallvPredicted)) out.push([`alltoallv ${a}`, pr, c.alltoallv[a] ?? null]);
+  // auto's prediction of the default it weighed its plan against: the library's own replay
+  if (c.defaultPredictedUs !== undefined)
+    out.push(["alltoallv default (library replay)", c.defaultPredictedUs, c.alltoallv["default"] ?? null]);
   return out;
 }
 
@@ -142,6 +145,8 @@ export function contractChecks(figs: readonly CaseFigures[]): ContractCheck[] {
   const small = over.filter((f) => f.c.size === "small" && f.c.p >= CONTRACT.smallMinP);
   const smallSpeed = spread(small.map((f) => f.defaultUs! / f.autoUs!));
   const won = over.filter((f) => f.autoUs! < f.defaultUs!).length;
+  const answered = ok.filter((f) => f.c.answer === "use the plan");
+  const answeredWon = answered.filter((f) => f.autoUs! < f.defaultUs!).length;
   const pairs = figs.flatMap((f) => predictionPairs(f.c));
   const measured = pairs.filter(([, p, s]) => p !== null && s !== null && s > 0);
   const ratios = measured.map(([, p, s]) => p! / s!);
@@ -165,6 +170,11 @@ export function contractChecks(figs: readonly CaseFigures[]): ContractCheck[] {
       name: "with overheads: auto faster than the default on at least half of all cases",
       met: over.length === 0 ? null : 2 * won >= over.length,
       figures: `${won} of ${over.length} cases`,
+    },
+    {
+      name: "where auto answers 'use the plan', its plan beats the default in SMPI",
+      met: answered.length === 0 ? null : answeredWon === answered.length,
+      figures: `${answeredWon} of ${answered.length} cases answered "use the plan"`,
     },
     {
       name: `every prediction within ${(CONTRACT.predictionError * 100).toFixed(0)} % of SMPI`,

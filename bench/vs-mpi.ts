@@ -11,7 +11,14 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PATTERNS } from "../src/patterns/registry.js";
 import { machineInfo, writeResults } from "./lib.js";
-import { caseKey, EXECUTOR_FLAGS, runVsMpiCase, type VsMpiCaseResult, type VsMpiCaseSpec } from "./vs-mpi-case.js";
+import {
+  CASE_FORMAT,
+  caseKey,
+  EXECUTOR_FLAGS,
+  runVsMpiCase,
+  type VsMpiCaseResult,
+  type VsMpiCaseSpec,
+} from "./vs-mpi-case.js";
 import {
   SMPI_ALLTOALLV,
   SMPI_PLAIN,
@@ -113,7 +120,7 @@ export async function measureCases(
   log: (s: string) => void,
   done: () => void,
 ): Promise<void> {
-  const capKey = JSON.stringify([capabilityKey(caps), EXECUTOR_FLAGS]);
+  const capKey = JSON.stringify([capabilityKey(caps), EXECUTOR_FLAGS, CASE_FORMAT]);
   const todo = cases.filter((s) => {
     const c = cache[caseKey(s)];
     return c === undefined || c.capabilities !== capKey || c.problems.length > 0;
