@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { PLANNERS } from "../src/planner/registry.js";
+import type { Planner } from "../src/planner/types.js";
 import { SMPI_ALLTOALLV, SMPI_OVERHEAD_FALLBACK, SMPI_PLAIN } from "./vs-mpi-config.js";
 
 /** The CLI entry the bench spawns (needs `npx tsc -p tsconfig.build.json`). */
@@ -18,7 +19,10 @@ export interface VsMpiCapabilities {
   readonly dataflow: boolean;
   /** The `commplan simulate` option that replays a lowered program (e.g. `--program`), or null. */
   readonly programReplay: string | null;
-  /** SMPI algorithm name -> the commplan planner that mirrors it (`mpi-<name>`, `_` as `-`), where one exists. */
+  /**
+   * SMPI algorithm name -> the commplan planner that mirrors it (the one whose `traits.mpi.smpi` lists the name), where
+   * one does; the others are SMPI_UNMIRRORED's.
+   */
   readonly mpiPlanners: Readonly<Record<string, string>>;
   /**
    * The per-message overhead configuration: its name, smpirun flags, and the runtime model that reproduces it
@@ -32,6 +36,37 @@ export interface VsMpiCapabilities {
 /** Runs the CLI synchronously; returns stdout. */
 export function cliSync(args: readonly string[]): string {
   return execFileSync(process.execPath, [CLI, ...args], { encoding: "utf8", maxBuffer: 1 << 26 });
+}
+
+/**
+ * SMPI algorithms of the bench that no planner mirrors, and why: their SMPI time has messages no plan has, so the
+ * bench measures them but predicts none of them.
+ */
+export const SMPI_UNMIRRORED: Readonly<Record<string, string>> = {
+  impi:
+    "its first call on a communicator runs SMPI's init_smp (two ring allgathers and a broadcast) before Intel MPI's " +
+    "pick, and the bench times one call; mpi-impi plans the pick, every later call",
+  pair_light_barrier: "mpi-pair's rounds plus a one-byte exchange with the next partner each round",
+  pair_mpi_barrier: "mpi-pair's rounds plus an MPI_Barrier each round",
+  pair_one_barrier: "mpi-pair's rounds after one MPI_Barrier",
+  ring_light_barrier: "mpi-ring's rounds plus a one-byte exchange with the next partner each round",
+  ring_mpi_barrier: "mpi-ring's rounds plus an MPI_Barrier each round",
+  ring_one_barrier: "mpi-ring's rounds after one MPI_Barrier",
+};
+
+/**
+ * SMPI algorithm name -> the planner whose `traits.mpi.smpi` lists it, for each of `names` some planner lists; throws
+ * when two planners list the same name.
+ */
+export function mpiPlannersByTrait(names: readonly string[], planners: readonly Planner[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const a of names)
+    for (const p of planners)
+      if (p.traits.mpi?.smpi.includes(a)) {
+        if (out[a] !== undefined) throw new Error(`vs-mpi: SMPI's ${a} is mirrored by both ${out[a]} and ${p.name}`);
+        out[a] = p.name;
+      }
+  return out;
 }
 
 /** Arrays of `--cfg=smpi/...` strings anywhere in a JSON value that set smpi/os, smpi/or or smpi/ois. */
@@ -64,12 +99,7 @@ export function discoverCapabilities(): VsMpiCapabilities {
   const exportHelp = cliSync(["export", "--help"]);
   const simulateHelp = cliSync(["simulate", "--help"]);
   const program = /(--program)\b/.exec(simulateHelp);
-  const names = new Set(PLANNERS.map((p) => p.name));
-  const mpiPlanners: Record<string, string> = {};
-  for (const a of SMPI_ALLTOALLV) {
-    const n = `mpi-${a.replaceAll("_", "-")}`;
-    if (names.has(n)) mpiPlanners[a] = n;
-  }
+  const mpiPlanners = mpiPlannersByTrait(SMPI_ALLTOALLV, PLANNERS);
   let overheads: VsMpiCapabilities["overheads"] = SMPI_OVERHEAD_FALLBACK;
   try {
     const machines = JSON.parse(cliSync(["machines", "--json"])) as unknown;
@@ -108,7 +138,7 @@ export function capabilityKey(c: VsMpiCapabilities): string {
   return JSON.stringify([
     c.dataflow,
     c.programReplay,
-    Object.values(c.mpiPlanners),
+    Object.entries(c.mpiPlanners),
     c.overheads.flags,
     c.overheads.runtime,
     c.autoRuntime,

@@ -3,8 +3,24 @@
  * the cached cases.
  */
 import { SMPI_ALLTOALLV } from "./vs-mpi-config.js";
+import { SMPI_UNMIRRORED } from "./vs-mpi-discover.js";
 import type { VsMpiCaseResult } from "./vs-mpi-case.js";
 import { mdTable } from "./lib.js";
+
+/**
+ * The report's sentence on MPI's algorithms: each predicted through the planner that mirrors it (`mpiPlanners`, from
+ * the planners' traits), the others named with the reason none does.
+ */
+export function mirrorText(mpiPlanners: Readonly<Record<string, string>>): string {
+  const mirrored = SMPI_ALLTOALLV.filter((a) => mpiPlanners[a] !== undefined);
+  if (mirrored.length === 0) return "";
+  const rest = SMPI_ALLTOALLV.filter((a) => mpiPlanners[a] === undefined);
+  const why = (a: string): string => (SMPI_UNMIRRORED[a] === undefined ? a : `${a}: ${SMPI_UNMIRRORED[a]}`);
+  return (
+    `; MPI's algorithms predicted through the commplan planner that mirrors each (${mirrored.map((a) => `${a}: ${mpiPlanners[a]}`).join(", ")})` +
+    (rest.length > 0 ? `; not predicted, no planner mirrors them (${rest.map(why).join("; ")})` : "")
+  );
+}
 
 /** The contract's figures. */
 export const CONTRACT = {

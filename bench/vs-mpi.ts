@@ -30,7 +30,7 @@ import {
   type VsMpiSize,
 } from "./vs-mpi-config.js";
 import { capabilityKey, discoverCapabilities, type VsMpiCapabilities } from "./vs-mpi-discover.js";
-import { caseFigures, caseTable, contractChecks, contractTable, headlineTable } from "./vs-mpi-report.js";
+import { caseFigures, caseTable, contractChecks, contractTable, headlineTable, mirrorText } from "./vs-mpi-report.js";
 
 /** The bench's options. */
 export interface VsMpiOptions {
@@ -165,7 +165,7 @@ export function vsMpiMarkdown(cases: readonly VsMpiCaseResult[], caps: VsMpiCapa
     `Best commplan: the fastest under SMPI of auto's plan and its simulated finalists` +
     `${caps.dataflow ? " (and auto's dataflow program)" : ""}. Predictions: ` +
     `${caps.programReplay !== null ? `\`commplan simulate ${caps.programReplay}\` of each program` : "`commplan simulate` of each schedule (nonblocking, receives in step order, 16-byte envelope; no program replay in this checkout)"}` +
-    `${Object.keys(caps.mpiPlanners).length > 0 ? `; MPI's algorithms predicted through their commplan planners (${Object.values(caps.mpiPlanners).join(", ")})` : ""}.\n\n` +
+    `${mirrorText(caps.mpiPlanners)}.\n\n` +
     `#### Headline\n\n${headlineTable(figs)}\n#### Contract\n\n${contractTable(contractChecks(figs))}\n` +
     `#### Cases\n\n${caseTable(figs)}`
   );

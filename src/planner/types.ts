@@ -122,6 +122,11 @@ export interface MpiLibraryTrait {
   readonly isDefault: boolean;
   /** Whether it picks another planner's plan by P (a library's selector); auto weighs the picked planner instead. */
   readonly selector: boolean;
+  /**
+   * SMPI 3.32's alltoallv algorithms (`--cfg=smpi/alltoallv:NAME`) whose every call posts this plan's messages in its
+   * rounds (docs/mpi-algorithms.md: empty messages and posting order aside); the vs-MPI bench maps names through it.
+   */
+  readonly smpi: readonly string[];
 }
 
 /** The flat cost model's modes (the same values as CostMode of src/machines/cost-model.ts). */

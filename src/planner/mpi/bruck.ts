@@ -131,7 +131,13 @@ export const mpiBruck: Planner = definePlanner(
       stages: "rounds",
       growth: "linear",
       claims: "none",
-      mpi: { does: "MPICH and Open MPI alltoall for short messages (Bruck)", isDefault: false, selector: false },
+      mpi: {
+        does: "MPICH and Open MPI alltoall for short messages (Bruck)",
+        isDefault: false,
+        selector: false,
+        // SMPI has no Bruck alltoallv: its `bruck` is the scattered algorithm (mpi-scattered)
+        smpi: [],
+      },
     },
     auto: {
       variants: [{ params: {} }],

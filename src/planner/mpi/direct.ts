@@ -21,6 +21,7 @@ export const mpiLinear: Planner = definePlanner(
       does: "SMPI default, Open MPI basic linear, Intel MPI 1",
       isDefault: true,
       selector: false,
+      smpi: ["default", "ompi_basic_linear"],
     }),
     auto: {
       // the library default: auto answers "call MPI_Alltoallv" when nothing beats it (it wins ties)
@@ -43,6 +44,8 @@ export const mpiPair: Planner = definePlanner(
       does: "SMPI pair (and its barrier variants), Open MPI pairwise",
       isDefault: false,
       selector: false,
+      // the barrier variants add synchronisation messages no plan has
+      smpi: ["pair"],
     }),
     auto: { none: "its rounds are mpi-ring's for every P; auto weighs them under that name" },
   },
@@ -60,6 +63,7 @@ export const mpiRing: Planner = definePlanner(
       does: "SMPI ring (and its barrier variants), MVAPICH2",
       isDefault: false,
       selector: false,
+      smpi: ["ring"],
     }),
     auto: {
       variants: [{ params: {} }],
@@ -90,6 +94,8 @@ export const mpiScattered: Planner = definePlanner(
       does: "MPICH scattered, SMPI bruck / mpich, Intel MPI 2",
       isDefault: false,
       selector: false,
+      // SMPI's `bruck` alltoallv is MPICH's scattered algorithm (alltoallv-bruck.cpp), not Bruck's index algorithm
+      smpi: ["bruck"],
     }),
     auto: {
       variants: [{ params: {} }],

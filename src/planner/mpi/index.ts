@@ -6,7 +6,7 @@ import { mpiImpi, mpiMpich, mpiMvapich2, mpiOmpi } from "./selectors.js";
 
 export { mpiBruck, bruckRoundCount, predictBruck } from "./bruck.js";
 export { mpiLinear, mpiPair, mpiRing, mpiScattered, SMPI_SCATTERED_BLOCK } from "./direct.js";
-export { mpiImpi, mpiMpich, mpiMvapich2, mpiOmpi, ompiAlltoallvChoice } from "./selectors.js";
+export { impiAlltoallvChoice, mpiImpi, mpiMpich, mpiMvapich2, mpiOmpi, ompiAlltoallvChoice } from "./selectors.js";
 export { isPowerOfTwo, linearRounds, pairRounds, scatteredRounds, type MpiRounds } from "./rounds.js";
 
 /** The planners of this family, for the registry: the algorithms, then the libraries' selectors. */

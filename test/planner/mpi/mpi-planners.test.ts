@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { matrixFromRows } from "../../../src/model/matrix.js";
-import { findPlanner, MPI_PLANNERS, ompiAlltoallvChoice, plan } from "../../../src/planner/index.js";
+import {
+  findPlanner,
+  impiAlltoallvChoice,
+  MPI_PLANNERS,
+  ompiAlltoallvChoice,
+  plan,
+} from "../../../src/planner/index.js";
 import { verifySchedule } from "../../../src/verifier/index.js";
 import { plannerProperty } from "../../../src/testing/index.js";
 import { buildMatrix, matrixRecipe } from "../../helpers/arbitraries.js";
@@ -107,6 +113,76 @@ describe("selectors", () => {
       "mpi-pair",
       "mpi-linear",
     ]);
+  });
+
+  it("Intel MPI's choice follows SMPI's intel_alltoallv_table: scattered only with 8 ranks per node and P > 16", () => {
+    // IMPI_COLL_SELECT over the table as SMPI 3.32 writes it: {ppn, [{max_num_proc, [{max_size, algo}]}]}
+    const INT_MAX = 2147483647;
+    const table: [number, [number, [number, number][]][]][] = [
+      [1, [[INT_MAX, [[INT_MAX, 1]]]]],
+      [2, [[INT_MAX, [[INT_MAX, 1]]]]],
+      [
+        4,
+        [
+          [8, [[INT_MAX, 1]]],
+          [
+            INT_MAX,
+            [
+              [4, 1],
+              [INT_MAX, 2],
+            ],
+          ],
+        ],
+      ],
+      [
+        8,
+        [
+          [16, [[INT_MAX, 1]]],
+          [
+            INT_MAX,
+            [
+              [0, 1],
+              [INT_MAX, 2],
+            ],
+          ],
+        ],
+      ],
+      [
+        16,
+        [
+          [8, [[INT_MAX, 1]]],
+          [
+            INT_MAX,
+            [
+              [4, 1],
+              [INT_MAX, 2],
+            ],
+          ],
+        ],
+      ],
+    ];
+    const select = (commSize: number, localSize: number): string => {
+      let i = 0;
+      while (i < table.length && localSize !== table[i]![0]) i++;
+      if (i === table.length) i = 0;
+      let j = 0;
+      while (commSize > table[i]![1][j]![0]) j++;
+      const elems = table[i]![1][j]![1];
+      const blockDsize = 1; // SIZECOMP_alltoallv
+      let k = 0;
+      while (k < elems.length && blockDsize >= elems[k]![0]) k++;
+      return ["mpi-linear", "mpi-scattered"][elems[k]![1] - 1]!;
+    };
+    for (const ppn of [1, 2, 3, 4, 5, 8, 16, 32])
+      for (let p = 1; p <= 80; p++) expect(impiAlltoallvChoice(p, ppn).name).toBe(select(p, ppn));
+    expect(impiAlltoallvChoice(16, 8).name).toBe("mpi-linear");
+    expect(impiAlltoallvChoice(17, 8).name).toBe("mpi-scattered");
+    expect(impiAlltoallvChoice(1024, 1).name).toBe("mpi-linear");
+    const m = buildMatrix({ p: 20, kind: "dense", seed: 4, maxEntry: 9 });
+    const s = plan(m, "mpi-impi", { params: { ppn: 8 } });
+    expect(s.params).toEqual({ ppn: 8, algorithm: "mpi-scattered" });
+    expect([...s.stepStart]).toEqual([...plan(m, "mpi-scattered").stepStart]);
+    expect(plan(m, "mpi-impi").params).toEqual({ algorithm: "mpi-linear" });
   });
 
   it("a selector's plan is the picked planner's, under its own name with the pick in its params", () => {
