@@ -13,7 +13,7 @@ import { planOfLayout, sealedEntryLayout } from "./entry-arrow.js";
 import { entryFile, entryPathDamage, MODULE, refusedPart, type PlanStore } from "./store-dir.js";
 
 /** A damaged entry refused by name. */
-export function damaged(id: string, file: string, problem: string): Error {
+function damaged(id: string, file: string, problem: string): Error {
   return fail(
     MODULE,
     "BAD_FORMAT",

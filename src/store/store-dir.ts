@@ -24,14 +24,17 @@ export interface PlanStore {
   readonly dir: string;
 }
 
+/** The directory of the entries (by the first two digits of their ids). */
 export function entriesDir(s: PlanStore): string {
   return join(s.dir, "entries");
 }
 
+/** The directory of the writers' temporary files. */
 export function tmpDir(s: PlanStore): string {
   return join(s.dir, "tmp");
 }
 
+/** The log: one creation record per entry written. */
 export function logFile(s: PlanStore): string {
   return join(s.dir, "log");
 }
@@ -72,9 +75,13 @@ export function partDamage(
   return { file: path, problem: `${kind === "missing" ? "nothing" : aKind(kind)} where the store keeps ${what}` };
 }
 
+/** What the store keeps in its tmp directory, as a damage report names it. */
 export const TMP_PART = "its temporary files";
+/** What the store keeps in its entries directory. */
 export const ENTRIES_PART = "its entries";
+/** What the store keeps in a prefix directory of its entries. */
 export const PREFIX_PART = "a directory of entries";
+/** What the store keeps at its log's path. */
 export const LOG_PART = "its log (a file)";
 
 /** The damage of the parts an entry's path goes through (the entries directory, its prefix directory), or null. */
@@ -85,6 +92,7 @@ export function entryPathDamage(s: PlanStore, id: string): StoreDamage | null {
   );
 }
 
+/** The refusal of a damaged part (`before`: what was refused, e.g. " before adding"). */
 export function refusedPart(d: StoreDamage, before: string): Error {
   return fail(MODULE, "BAD_FORMAT", `${d.problem}: refused${before}; 'commplan store gc' repairs it`, {
     file: d.file,
