@@ -1,7 +1,8 @@
 /**
  * Start-up bench: whole commplan processes, start to finish, side by side in one run: `node -e 0`, `commplan
- * --version`, `store get` of P = 256 and P = 1024 entries, and `plan` of the same matrices (wall and CPU time, the
- * median of several rounds, each round running every command once, so the machine's load falls on all of them alike).
+ * --version`, `store get` of P = 256 and P = 1024 entries as JSON and as Arrow, and the planning of the same matrices
+ * written the same way (`plan` for JSON, `store add` into a new store for Arrow) (wall and CPU time, the median of
+ * several rounds, each round running every command once, so the machine's load falls on all of them alike).
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -77,10 +78,10 @@ export function startupBench(log: (s: string) => void): string {
               ],
             ]),
           ];
-    const commands: [string, string[]][] = [
+    const commands: [string, string[] | ((round: number) => string[])][] = [
       ["node -e 0", [node, "-e", "0"]],
       ["commplan --version", [node, BIN, "--version"]],
-      ...[256, 1024].flatMap((p): [string, string[]][] => [
+      ...[256, 1024].flatMap((p): [string, string[] | ((round: number) => string[])][] => [
         [`store get P = ${p} (JSON)`, [node, BIN, "store", "get", "store", "--id", ids.get(p)!, "-o", `g${p}.json`]],
         [
           `store get P = ${p} (Arrow)`,
@@ -91,13 +92,18 @@ export function startupBench(log: (s: string) => void): string {
           [node, BIN, "store", "get", "store", `m${p}.json`, "-a", ALGORITHM, "-o", `h${p}.json`],
         ],
         [`plan P = ${p} (JSON)`, [node, BIN, "plan", `m${p}.json`, "-a", ALGORITHM, "-o", `p${p}.json`]],
+        [
+          `plan P = ${p} (Arrow: store add)`,
+          (round) => [node, BIN, "store", "add", `new${p}-${round}`, `m${p}.json`, "-a", ALGORITHM],
+        ],
       ]),
       ...before,
     ];
+    const loadBefore = machineInfo().loadavg;
     const runs = commands.map(() => ({ wall: [] as number[], cpu: [] as number[] }));
     for (let round = 0; round < ROUNDS; round++) {
       commands.forEach(([, argv], k) => {
-        const t = timedProcess(argv, dir);
+        const t = timedProcess(typeof argv === "function" ? argv(round) : argv, dir);
         runs[k]!.wall.push(t.wallMs);
         runs[k]!.cpu.push(t.cpuMs);
       });
@@ -105,7 +111,7 @@ export function startupBench(log: (s: string) => void): string {
     }
     const rows: Row[] = commands.map(([name, argv], k) => ({
       name,
-      command: argv
+      command: (typeof argv === "function" ? argv(0) : argv)
         .slice(1)
         .join(" ")
         .replace(BIN, "commplan")
@@ -114,14 +120,14 @@ export function startupBench(log: (s: string) => void): string {
       cpuMs: median(runs[k]!.cpu),
       wallRuns: runs[k]!.wall,
     }));
-    return report(rows);
+    return report(rows, loadBefore);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
 /** Writes bench/results/startup.{json,md}: the medians, the ratios to `node -e 0` and to planning, the goals. */
-function report(rows: readonly Row[]): string {
+function report(rows: readonly Row[], loadBefore: readonly number[]): string {
   const by = (name: string): Row => rows.find((r) => r.name === name)!;
   const base = by("node -e 0");
   const f = (x: number): string => x.toFixed(0);
@@ -134,6 +140,8 @@ function report(rows: readonly Row[]): string {
   const get256 = by("store get P = 256 (JSON)");
   const get1024 = by("store get P = 1024 (JSON)");
   const plan1024 = by("plan P = 1024 (JSON)");
+  const arrowGet = by("store get P = 1024 (Arrow)");
+  const arrowPlan = by("plan P = 1024 (Arrow: store add)");
   const goals = [
     ["commplan --version within 3 x node -e 0 (wall)", version.wallMs / base.wallMs, version.wallMs <= 3 * base.wallMs],
     ["store get P = 256 within 3 x node -e 0 (wall)", get256.wallMs / base.wallMs, get256.wallMs <= 3 * base.wallMs],
@@ -143,17 +151,19 @@ function report(rows: readonly Row[]): string {
       plan1024.wallMs >= 5 * get1024.wallMs,
     ],
   ] as const;
+  const arrowRatio = arrowPlan.wallMs / arrowGet.wallMs;
   const info = machineInfo();
+  const load = (l: readonly number[]): string => l.map((x) => x.toFixed(1)).join(", ");
   const md =
     `### Start-up: whole commplan processes against \`node -e 0\`, and store get against planning (${ALGORITHM}, 002 Pattern3)\n\n` +
     (BEFORE === undefined
       ? ""
       : `Rows marked "before" run another build (${BEFORE.replace(/\/bin\/commplan\.js$/, "")}, its dist/ built by tsc alone, as that commit's build did) in the same rounds. `) +
-    `Each command runs as its own process (\`node bin/commplan.js ...\`, dist/ built by \`npm run build\`), ${ROUNDS} rounds, each round running every command once in turn; the table gives the medians. Wall = start to exit as the bench sees it; CPU = user + system time of the process (bash's \`times\`). store get reads the entry by --id (or by matrix: reading and digesting the matrix, resolving the request) and writes the plan as commplan.schedule/v1 JSON or Arrow to a file; plan reads the same matrix and writes the same JSON. Load average at the end: ${info.loadavg.map((x) => x.toFixed(1)).join(", ")} (${info.cpus} cores, shared).\n\n` +
+    `Each command runs as its own process (\`node bin/commplan.js ...\`, dist/ built by \`npm run build\`), ${ROUNDS} rounds, each round running every command once in turn; the table gives the medians. Wall = start to exit as the bench sees it; CPU = user + system time of the process (bash's \`times\`). store get reads the entry by --id (or by matrix: reading and digesting the matrix, resolving the request) and writes the plan as commplan.schedule/v1 JSON or Arrow to a file; plan reads the same matrix and writes the same JSON, and store add into a new store plans it and writes it as an Arrow entry (sealed, fsynced). Load average at the start: ${load(loadBefore)}; at the end: ${load(info.loadavg)} (${info.cpus} cores, shared).\n\n` +
     table +
     "\nGoals: " +
     goals.map(([name, ratio, met]) => `${name}: ${ratio.toFixed(2)} x, ${met ? "met" : "not met"}`).join("; ") +
-    ".\n";
-  writeResults("startup", { machine: info, rounds: ROUNDS, rows, goals }, md);
+    `. As Arrow, store get P = 1024 is ${arrowRatio.toFixed(2)} x faster than planning it (store add, wall).\n`;
+  writeResults("startup", { machine: info, loadBefore, rounds: ROUNDS, rows, goals, arrowRatio }, md);
   return md;
 }

@@ -8,6 +8,7 @@ import { memoryOption } from "./memory-option.js";
 import { cliMessage } from "./option-flags.js";
 import type { CliContext } from "./context.js";
 import { processIo, quietOnClosedStdout, textSink, type CliIo } from "./io.js";
+import { storeGetArgv } from "./store-get-argv.js";
 
 /** A sub-command module's registration: adds its command(s) to the program. */
 type Register = (program: Command, ctx: CliContext) => void;
@@ -201,6 +202,12 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     return 2;
   }
   try {
+    // store get --id loads only its own modules: no commander parse, no planner (docs/store.md)
+    const storeGet = storeGetArgv(argv);
+    if (storeGet !== null) {
+      await (await import("./commands/store-get.js")).runStoreGetArgv(storeGet, ctx);
+      return ctx.exitCode;
+    }
     const program = await buildProgram(ctx, argv);
     await program.parseAsync([...argv], { from: "user" });
     return ctx.exitCode;

@@ -65,6 +65,20 @@ export class AsciiWriter {
     b[p - 1] = 48 + n;
   }
 
+  /**
+   * The Buffer, with room for `n` more bytes at `length`, for a caller that writes bytes into it directly and then
+   * calls `advance` (a hot loop that writes many short rows without a call per field).
+   */
+  reserve(n: number): Buffer {
+    this.room(n);
+    return this.buf;
+  }
+
+  /** Sets the length to `pos` after bytes were written up to it into the Buffer `reserve` returned. */
+  advance(pos: number): void {
+    this.pos = pos;
+  }
+
   /** What was written since the last take or clear, as a view valid until the next write (for a synchronous write). */
   view(): Buffer {
     return this.buf.subarray(0, this.pos);

@@ -23,46 +23,25 @@ import type { Data } from "apache-arrow";
 import { createRequire } from "node:module";
 import { ByteBuffer } from "flatbuffers";
 import { fail, isCommplanError } from "../model/errors.js";
-import { REARRANGE_KINDS } from "../model/schedule.js";
-import type { ChunkTable, JsonValue, Rearrange, Schedule, StageInfo } from "../model/schedule.js";
+import type { ChunkTable, JsonValue, Schedule, StageInfo } from "../model/schedule.js";
 import { checkSchedule } from "../model/schedule-check.js";
+import { MAX_EXACT, TOO_BIG, wholeNumberProblem } from "./schedule-header.js";
 import {
-  checkScheduleHeader,
-  MAX_EXACT,
-  scheduleHeaderDocument,
-  TOO_BIG,
-  wholeNumberProblem,
-} from "./schedule-header.js";
+  decodeStages,
+  parseArrowHeader,
+  SCHEDULE_ARROW_FORMAT,
+  SCHEDULE_ARROW_META_KEY,
+  scheduleOfArrow,
+  trustedStepStarts,
+  type IndexArray,
+  type ScheduleArrowHeader,
+} from "./schedule-arrow-meta.js";
+
+export { SCHEDULE_ARROW_FORMAT, SCHEDULE_ARROW_META_KEY, type ScheduleArrowHeader } from "./schedule-arrow-meta.js";
+
+type Numeric = IndexArray | Float64Array;
 
 const MODULE = "schedule-arrow";
-/**
- * The format name written into the schema metadata (key `commplan`). v2 writes the stage and step
- * columns in the narrowest unsigned type that holds them (v1 wrote int32: a third of a
- * message-level plan's bytes); both are read.
- */
-export const SCHEDULE_ARROW_FORMAT = "commplan.schedule-arrow/v2";
-/** Every format name decode reads. */
-const READABLE_FORMATS: readonly string[] = ["commplan.schedule-arrow/v1", SCHEDULE_ARROW_FORMAT];
-/** The schema metadata key holding the header JSON. */
-export const SCHEDULE_ARROW_META_KEY = "commplan";
-
-/** The header JSON stored in the schema metadata under `commplan`. */
-export interface ScheduleArrowHeader {
-  readonly format: string;
-  readonly p: number;
-  readonly algorithm: string;
-  readonly params: { readonly [k: string]: JsonValue };
-  readonly seed: number | null;
-  readonly elementBytes: number;
-  readonly matrixDigest: string;
-  readonly stepCount: number;
-  readonly stages: readonly StageInfo[];
-  /** Stalled nodes of step s are stalls.node[stalls.start[s] .. stalls.start[s + 1]). */
-  readonly stalls: { readonly start: readonly number[]; readonly node: readonly number[] };
-  /** Extra string fields a caller adds (the plan store's key); ignored by decode. */
-  readonly [extra: string]: JsonValue | readonly StageInfo[] | ScheduleArrowHeader["stalls"] | undefined;
-}
-
 const I32 = new Int32();
 const F64 = new Float64();
 
@@ -175,10 +154,6 @@ export function encodeScheduleArrow(
 }
 
 // ---- decoding ----
-
-/** The typed arrays of the integer columns decode accepts for stage and step (any writer's width up to 32 bits). */
-type IndexArray = Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array;
-type Numeric = IndexArray | Float64Array;
 
 /**
  * The values of one primitive column as one typed array: a view of the file's buffer when it has one batch, else a
@@ -302,71 +277,9 @@ function decodeChunks(table: Table, n: number, trusted: boolean): ChunkTable {
   return { start, origin: asU32(origin), dest: asU32(dest), offset, count };
 }
 
+/** The header JSON of the table's schema metadata, checked. */
 function parseHeader(table: Table): ScheduleArrowHeader {
-  const text = table.schema.metadata.get(SCHEDULE_ARROW_META_KEY);
-  if (text === undefined)
-    throw fail(MODULE, "BAD_FORMAT", `no '${SCHEDULE_ARROW_META_KEY}' schema metadata: not a commplan plan`);
-  let h: ScheduleArrowHeader;
-  try {
-    h = JSON.parse(text) as ScheduleArrowHeader;
-  } catch {
-    throw fail(MODULE, "BAD_FORMAT", "the 'commplan' schema metadata is not JSON");
-  }
-  if (typeof h !== "object" || h === null || !READABLE_FORMATS.includes(h.format))
-    throw fail(MODULE, "BAD_FORMAT", `metadata format is not one of ${READABLE_FORMATS.join(", ")}`, {
-      field: "format",
-    });
-  const ok =
-    Number.isInteger(h.p) &&
-    h.p >= 1 &&
-    Number.isInteger(h.stepCount) &&
-    h.stepCount >= 0 &&
-    Array.isArray(h.stages) &&
-    typeof h.stalls === "object" &&
-    h.stalls !== null &&
-    Array.isArray(h.stalls.start) &&
-    Array.isArray(h.stalls.node) &&
-    h.stalls.start.length === h.stepCount + 1;
-  if (!ok) throw fail(MODULE, "BAD_FORMAT", "metadata lacks p, stepCount, stages or stalls (or they disagree)");
-  checkScheduleHeader(scheduleHeaderDocument(h, h.stages), MODULE);
-  checkStalls(h.stalls, h.p);
-  return h;
-}
-
-/** A problem of the header's stall table. */
-function badStalls(field: string, text: string): never {
-  throw fail(MODULE, "BAD_INPUT", `${field} ${text}`, { field });
-}
-
-/**
- * Checks the header's stall table as the JSON reader checks a step's stalls: offsets that start at
- * 0, never decrease and end at the node count; every node an index in 0..p-1, at most once a step.
- */
-function checkStalls(stalls: ScheduleArrowHeader["stalls"], p: number): void {
-  const { start, node } = stalls;
-  for (let k = 0; k < start.length; k++) {
-    const v: unknown = start[k];
-    const field = `stalls.start[${k}]`;
-    if (typeof v !== "number") badStalls(field, "must be integer");
-    const problem = wholeNumberProblem(v, k === 0 ? 0 : start[k - 1]!);
-    if (problem !== null) badStalls(field, problem);
-    if (k === 0 && v !== 0) badStalls(field, "must be 0");
-  }
-  if (start[start.length - 1] !== node.length) badStalls(`stalls.start[${start.length - 1}]`, `must be ${node.length}`);
-  const lastStep = new Map<number, number>();
-  for (let s = 0; s + 1 < start.length; s++) {
-    for (let q = start[s]!; q < start[s + 1]!; q++) {
-      const v: unknown = node[q];
-      const field = `stalls.node[${q}]`;
-      if (typeof v !== "number") badStalls(field, "must be integer");
-      const problem = wholeNumberProblem(v, 0);
-      if (problem !== null) badStalls(field, problem);
-      if (v >= p) badStalls(field, `= ${v} is not a node index in 0..${p - 1}`);
-      if (lastStep.get(v) === s)
-        badStalls(field, `= ${v} repeats a node the step already lists as stalled (each node at most once)`);
-      lastStep.set(v, s);
-    }
-  }
+  return parseArrowHeader(table.schema.metadata.get(SCHEDULE_ARROW_META_KEY));
 }
 
 /** A problem of one row of a column. */
@@ -418,28 +331,6 @@ function timeValue(name: "start" | "end", x: number, t: number): void {
   if (t > MAX_EXACT) badRow(name, x, TOO_BIG);
 }
 
-function decodeStages(h: ScheduleArrowHeader): StageInfo[] {
-  let next = 0;
-  const stages = h.stages.map((st, k) => {
-    const rearrange = st.rearrange as Rearrange;
-    if (
-      typeof st.name !== "string" ||
-      !REARRANGE_KINDS.includes(rearrange) ||
-      st.firstStep !== next ||
-      !Number.isInteger(st.stepCount) ||
-      st.stepCount < 0
-    )
-      throw fail(MODULE, "BAD_FORMAT", `stage ${k} in the metadata is malformed`, { field: `stages[${k}]` });
-    next += st.stepCount;
-    return { name: st.name, rearrange, firstStep: st.firstStep, stepCount: st.stepCount };
-  });
-  if (next !== h.stepCount)
-    throw fail(MODULE, "BAD_FORMAT", `the metadata's stages cover ${next} steps, not stepCount = ${h.stepCount}`, {
-      field: "stages",
-    });
-  return stages;
-}
-
 /** The step starts from the step column (nondecreasing, below stepCount), checking src and dst below p. */
 function stepStarts(step: IndexArray, src: Uint32Array, dst: Uint32Array, p: number, stepCount: number): Uint32Array {
   const n = step.length;
@@ -479,28 +370,6 @@ function checkStages(stage: IndexArray, stepStart: Uint32Array, stages: readonly
  */
 export function decodeScheduleArrow(bytes: Uint8Array): Schedule {
   return decodeScheduleArrowWithHeader(bytes).schedule;
-}
-
-/**
- * The step starts of a trusted file (its bytes checked against a checksum its writer made): a binary
- * search of the nondecreasing step column per step, O(steps log transfers), no pass over the rows.
- */
-function trustedStepStarts(step: IndexArray, stepCount: number): Uint32Array {
-  const n = step.length;
-  if (n > 0 && (step[0]! < 0 || step[n - 1]! >= stepCount))
-    throw fail(MODULE, "BAD_FORMAT", `the step column is out of range 0..${stepCount - 1}`);
-  const stepStart = new Uint32Array(stepCount + 1);
-  let lo = 0;
-  for (let k = 1; k <= stepCount; k++) {
-    let hi = n; // first x >= lo with step[x] >= k
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (step[mid]! < k) lo = mid + 1;
-      else hi = mid;
-    }
-    stepStart[k] = lo;
-  }
-  return stepStart;
 }
 
 /**
@@ -617,25 +486,7 @@ export function decodeScheduleArrowWithHeader(
   if (!trusted) checkStages(stage, stepStart, stages);
   const chunks = checkType(table, "chunks", CHUNK_LIST, false) ? decodeChunks(table, n, trusted) : null;
   if (!trusted) checkColumnValues(h.p, size, chunks, times);
-  const schedule: Schedule = {
-    p: h.p,
-    algorithm: h.algorithm,
-    params: h.params,
-    seed: h.seed,
-    elementBytes: h.elementBytes,
-    matrixDigest: h.matrixDigest,
-    stages,
-    stepCount: h.stepCount,
-    stepStart,
-    stallStart: Uint32Array.from(h.stalls.start),
-    stallNode: Uint32Array.from(h.stalls.node),
-    transferCount: n,
-    src,
-    dst,
-    size,
-    chunks,
-    times,
-  };
+  const schedule = scheduleOfArrow(h, stages, stepStart, { src, dst, size, chunks, times });
   return { schedule, header: h };
 }
 

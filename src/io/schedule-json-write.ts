@@ -61,6 +61,61 @@ function transfer(w: AsciiWriter, s: Schedule, x: number): void {
   w.char(0x7d);
 }
 
+/** The ASCII bytes of a text. */
+const ascii = (t: string): Uint8Array => Uint8Array.from(t, (c) => c.charCodeAt(0));
+const SRC = ascii('{"src":');
+const DST = ascii(',"dst":');
+const SIZE = ascii(',"size":');
+/** The most bytes a transfer without chunks or times takes, its separator included (a size as String writes it). */
+const PLAIN_ROW = 96;
+
+/** Copies `bytes` into b at p; returns the position after them. */
+function put(b: Uint8Array, p: number, bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length; i++) b[p + i] = bytes[i]!;
+  return p + bytes.length;
+}
+
+/** Writes the decimal digits of n (an integer in 0 .. 2^32 - 1) at b[p ..]; returns the position after them. */
+function digits(b: Uint8Array, p: number, n: number): number {
+  let len = 1;
+  for (let m = n; m >= 10; m = (m / 10) >>> 0) len++;
+  const end = p + len;
+  let q = end;
+  while (n >= 10) {
+    const d = (n / 10) >>> 0;
+    b[--q] = 48 + n - d * 10;
+    n = d;
+  }
+  b[q - 1] = 48 + n;
+  return end;
+}
+
+/**
+ * Transfers `x` .. `end - 1` of a schedule without chunks or times (`first`: its step's first transfer), as `transfer`
+ * writes them, each after its separator, written straight into the writer's buffer (no call per field: about half the
+ * time of the general path) until it holds at least `limit` bytes; returns the next transfer to write.
+ */
+function plainTransfers(w: AsciiWriter, s: Schedule, x: number, end: number, first: number, limit: number): number {
+  const { src, dst, size } = s;
+  const b = w.reserve(Math.max(limit - w.length, 0) + PLAIN_ROW);
+  let p = w.length;
+  while (x < end) {
+    if (x > first) b[p++] = 0x2c;
+    b[p++] = 0x0a;
+    p = digits(b, put(b, p, SRC), src[x]!);
+    p = digits(b, put(b, p, DST), dst[x]!);
+    p = put(b, p, SIZE);
+    const z = size[x]!;
+    if (z >= 0 && z <= 0xffffffff && z === Math.floor(z)) p = digits(b, p, z >>> 0);
+    else p = put(b, p, ascii(String(z)));
+    b[p++] = 0x7d;
+    x++;
+    if (p >= limit) break;
+  }
+  w.advance(p);
+  return x;
+}
+
 /**
  * The document in pieces of about `pieceSize` bytes (deterministic): the header one field per
  * line, then one line per stage, step and transfer, written into Buffers of ASCII. `progress`:
@@ -77,6 +132,7 @@ function* scheduleJsonChunks(
   const { stepStart, stallStart, stallNode } = s;
   const tick = progressTicker(progress, s.transferCount);
   let mark = tick(0);
+  const plain = s.chunks === null && s.times === null;
   for (let k = 0; k < s.stages.length; k++) {
     const st = s.stages[k]!;
     w.text(
@@ -86,7 +142,11 @@ function* scheduleJsonChunks(
       if (stepStart[step]! >= mark) mark = tick(stepStart[step]!);
       w.text(step > st.firstStep ? ',\n{"transfers":[' : '\n{"transfers":[');
       const end = stepStart[step + 1]!;
-      for (let x = stepStart[step]!; x < end; x++) {
+      for (let x = stepStart[step]!; plain && x < end;) {
+        x = plainTransfers(w, s, x, end, stepStart[step]!, pieceSize);
+        if (w.length >= pieceSize) yield w.take();
+      }
+      for (let x = stepStart[step]!; !plain && x < end; x++) {
         w.text(x > stepStart[step]! ? ",\n" : "\n");
         transfer(w, s, x);
         if (w.length >= pieceSize) yield w.take();

@@ -2,8 +2,7 @@
  * Plan store: a directory of sealed Arrow plans keyed by content; writers publish with an exclusive link, so concurrent
  * or killed writers leave every entry complete, checksummed and written once.
  */
-import { closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, rmSync } from "node:fs";
-import { randomBytes } from "node:crypto";
+import { lstatSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { fail, isCommplanError } from "../model/errors.js";
@@ -15,25 +14,34 @@ import {
   readScheduleArrowHeader,
 } from "../io/schedule-arrow.js";
 import { fsError, fsErrorText } from "../io/file-output.js";
-import { jsonExcerpt } from "../internal/quoted.js";
-import { aKind, appendRegular, pathKind, readRegular } from "./store-fs.js";
-import { writeNewFileSynced } from "../io/bytes-output.js";
+import { appendRegular, pathKind, readRegular } from "./store-fs.js";
 import { SEAL_KEY, SEAL_PLACEHOLDER, sealBytes, sealProblem } from "./entry-seal.js";
-import { STORE_FORMAT, storeKeyId, type StoreKey } from "./store-key.js";
+import { storeKeyId, type StoreKey } from "./store-key-id.js";
+import { decodeSealedEntry } from "./entry-arrow.js";
+import { planOfEntry, readSealedEntry } from "./entry-read.js";
+import {
+  ENTRIES_PART,
+  entriesDir,
+  entryFile,
+  entryPathDamage,
+  LOG_PART,
+  logFile,
+  MODULE,
+  partDamage,
+  PREFIX_PART,
+  publish,
+  refusedPart,
+  TMP_PART,
+  tmpDir,
+  writeTemp,
+  type PlanStore,
+  type StoreDamage,
+} from "./store-dir.js";
 
-const MODULE = "store";
-const MARKER = "commplan-store.json";
+export { checkEntryId, entryFile, openPlanStore, type PlanStore, type StoreDamage } from "./store-dir.js";
+
 /** A temporary file of a writer on another host is left alone this long (ms) before gc removes it. */
 const FOREIGN_TEMP_AGE = 3600_000;
-/** The largest marker file read. */
-const MARKER_LIMIT = 1 << 16;
-const ENTRY_ID = /^[0-9a-f]{64}$/;
-
-/** An open plan store (a directory). */
-export interface PlanStore {
-  readonly dir: string;
-}
-
 /** Who wrote an entry: the creation record kept in the entry and in the store's log. */
 export interface CreationRecord {
   readonly host: string;
@@ -68,157 +76,6 @@ export interface StoreEntryInfo {
   /** Why the entry is refused, or null. */
   readonly problem: string | null;
 }
-
-function entriesDir(s: PlanStore): string {
-  return join(s.dir, "entries");
-}
-
-function tmpDir(s: PlanStore): string {
-  return join(s.dir, "tmp");
-}
-
-function logFile(s: PlanStore): string {
-  return join(s.dir, "log");
-}
-
-/** Refuses an entry id that is not 64 lowercase hex digits (`name` says what gave it); returns it. */
-export function checkEntryId(id: unknown, name = "an entry id"): string {
-  if (typeof id !== "string" || !ENTRY_ID.test(id))
-    throw fail(
-      MODULE,
-      "BAD_OPTION",
-      `${name} must be 64 lowercase hex digits (as 'store list' prints it), got ${jsonExcerpt(id)}`,
-      { field: "id" },
-    );
-  return id;
-}
-
-/** The file of entry `id` (refused unless 64 lowercase hex digits). */
-export function entryFile(s: PlanStore, id: string): string {
-  checkEntryId(id);
-  return join(entriesDir(s), id.slice(0, 2), `${id}.arrow`);
-}
-
-/** A part of the store that is not what the store keeps there (a link, a FIFO, a file for a directory, ...). */
-export interface StoreDamage {
-  readonly file: string;
-  readonly problem: string;
-}
-
-/** The damage at `path` when it is not of the `expected` kind (by lstat: a link is damage); `what` names the part. */
-function partDamage(
-  path: string,
-  expected: "directory" | "file",
-  what: string,
-  missingOk: boolean,
-): StoreDamage | null {
-  const kind = pathKind(path);
-  if (kind === expected || (kind === "missing" && missingOk)) return null;
-  return { file: path, problem: `${kind === "missing" ? "nothing" : aKind(kind)} where the store keeps ${what}` };
-}
-
-const TMP_PART = "its temporary files";
-const ENTRIES_PART = "its entries";
-const PREFIX_PART = "a directory of entries";
-const LOG_PART = "its log (a file)";
-
-/** The damage of the parts an entry's path goes through (the entries directory, its prefix directory), or null. */
-function entryPathDamage(s: PlanStore, id: string): StoreDamage | null {
-  return (
-    partDamage(entriesDir(s), "directory", ENTRIES_PART, false) ??
-    partDamage(join(entriesDir(s), id.slice(0, 2)), "directory", PREFIX_PART, true)
-  );
-}
-
-function refusedPart(d: StoreDamage, before: string): Error {
-  return fail(MODULE, "BAD_FORMAT", `${d.problem}: refused${before}; 'commplan store gc' repairs it`, {
-    file: d.file,
-  });
-}
-
-/** Writes bytes to a new temporary file in the store, fsynced; returns its path. */
-function writeTemp(s: PlanStore, bytes: Uint8Array): string {
-  const tmp = join(tmpDir(s), `${hostname()}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
-  writeNewFileSynced(tmp, bytes);
-  return tmp;
-}
-
-function fsyncDir(dir: string): void {
-  const fd = openSync(dir, "r");
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/**
- * Publishes a temporary file as `target` unless it exists (link: exclusive and atomic); true when this call published
- * it.
- */
-function publish(tmp: string, target: string, dir: string): boolean {
-  try {
-    mkdirSync(dir, { recursive: true });
-    linkSync(tmp, target);
-    fsyncDir(dir);
-    return true;
-  } catch (e) {
-    if ((e as { code?: unknown }).code === "EEXIST") return false;
-    throw e;
-  } finally {
-    rmSync(tmp, { force: true });
-  }
-}
-
-/**
- * Opens the store at `dir`; with `create`, makes it (and its marker file) when missing. Refuses a
- * directory that is not empty and not a store.
- */
-export function openPlanStore(dir: string, create = false): PlanStore {
-  if (typeof dir !== "string" || dir === "")
-    throw fail(MODULE, "BAD_OPTION", `the store directory must be a non-empty path, got ${typeof dir}`, {
-      field: "dir",
-    });
-  const s: PlanStore = { dir };
-  const marker = join(dir, MARKER);
-  try {
-    const read = readRegular(marker, MARKER_LIMIT);
-    if (read === null) throw Object.assign(new Error("missing"), { code: "ENOENT" });
-    if (read.problem !== null) throw new Error(read.problem);
-    const text = Buffer.from(read.bytes).toString("utf8");
-    if ((JSON.parse(text) as { format?: unknown }).format !== STORE_FORMAT) throw new Error("format");
-    return s;
-  } catch (e) {
-    const code = (e as { code?: unknown }).code;
-    // ENOTDIR: the store path is a file (the marker's parent is not a directory)
-    if (code === "ENOTDIR")
-      throw fail(MODULE, "BAD_OPTION", "is a file, not a plan store directory (give a directory, new or a store)", {
-        file: dir,
-      });
-    if (code !== "ENOENT")
-      throw fail(MODULE, "BAD_FORMAT", `${MARKER} is not a ${STORE_FORMAT} marker`, { file: marker });
-  }
-  if (!create) throw fail(MODULE, "IO", `not a plan store (no ${MARKER})`, { file: dir });
-  try {
-    mkdirSync(dir, { recursive: true });
-    // another process may be creating the same store right now: its parts are not "others"
-    const others = readdirSync(dir).filter((n) => !["tmp", "entries", "log", MARKER].includes(n));
-    if (others.length > 0)
-      throw fail(MODULE, "BAD_OPTION", `not empty and not a plan store (holds ${others[0]})`, { file: dir });
-    mkdirSync(tmpDir(s), { recursive: true });
-    mkdirSync(entriesDir(s), { recursive: true });
-    const bad =
-      partDamage(tmpDir(s), "directory", TMP_PART, false) ??
-      partDamage(entriesDir(s), "directory", ENTRIES_PART, false);
-    if (bad !== null) throw refusedPart(bad, "");
-    const tmp = writeTemp(s, Buffer.from(JSON.stringify({ format: STORE_FORMAT }) + "\n"));
-    publish(tmp, marker, dir);
-  } catch (e) {
-    throw fsError(e, MODULE, dir, true);
-  }
-  return s;
-}
-
 /**
  * Adds a plan under its key unless an entry with that key exists. The entry is written to a
  * temporary file in the store, fsynced, and linked into place (an exclusive rename): a reader never
@@ -281,44 +138,18 @@ function entryProblem(bytes: Uint8Array, id: string): string | null {
   return null;
 }
 
-function damaged(id: string, file: string, problem: string): Error {
-  return fail(
-    MODULE,
-    "BAD_FORMAT",
-    `entry ${id} is damaged (${problem}): refused; 'commplan store gc' removes it and the next add rewrites it`,
-    { file },
-  );
-}
-
 /**
  * The plan stored under `id`, or null when there is none; a damaged entry is refused by name (a CommplanError), never
- * served.
+ * served. An entry laid out as the store writes it is read by the store's own reader, any other by apache-arrow.
  */
 export function getPlanById(s: PlanStore, id: string): Schedule | null {
-  const file = entryFile(s, id);
-  const badPath = entryPathDamage(s, id);
-  if (badPath !== null) throw refusedPart(badPath, "");
-  let read: ReturnType<typeof readRegular>;
-  try {
-    read = readRegular(file);
-  } catch (e) {
-    throw fsError(e, MODULE, file, false);
-  }
-  if (read === null) return null;
-  if (read.problem !== null) throw damaged(id, file, read.problem);
-  const bytes = read.bytes;
-  const bad = sealProblem(bytes);
-  if (bad !== null) throw damaged(id, file, bad);
-  let decoded: ReturnType<typeof decodeScheduleArrowWithHeader>;
-  try {
-    // the checksum matched: the bytes are the writer's
-    decoded = decodeScheduleArrowWithHeader(bytes, { trusted: true });
-  } catch (e) {
-    throw damaged(id, file, isCommplanError(e) ? e.message : String(e));
-  }
-  const key = (decoded.header as unknown as { store?: { key?: StoreKey } }).store?.key;
-  if (key === undefined || storeKeyId(key) !== id) throw damaged(id, file, "its key does not match its name");
-  return decoded.schedule;
+  const entry = readSealedEntry(s, id);
+  if (entry === null) return null;
+  return planOfEntry(
+    entry,
+    id,
+    () => decodeSealedEntry(entry.bytes) ?? decodeScheduleArrowWithHeader(entry.bytes, { trusted: true }),
+  );
 }
 
 /** The plan stored under `key`, or null (see getPlanById). */

@@ -2,8 +2,6 @@
  * Store key: what identifies a plan in the store (matrix digest, algorithm, resolved parameters, seed, payload,
  * machine, format version) and its id.
  */
-import { createHash } from "node:crypto";
-import { canonicalJson } from "../io/canonical-json.js";
 import { matrixDigest, type CommMatrix } from "../model/matrix.js";
 import { fail } from "../model/errors.js";
 import { checkMachine, machineRecord, type MachineModel } from "../model/machine.js";
@@ -11,37 +9,15 @@ import { checkSeed } from "../model/param-spec.js";
 import type { JsonValue } from "../model/schedule.js";
 import { findPlanner, plannerUsesMachine, resolvePlanOptions, type PlanRequest } from "../planner/registry.js";
 import type { PlanOptions } from "../planner/types.js";
+import { STORE_FORMAT, storeKeyId, type StoreKey } from "./store-key-id.js";
 
-/** The store's format version: part of every key, so a new version never serves an old entry. */
-export const STORE_FORMAT = "commplan.store/v1";
-
-/** Everything a plan depends on, as JSON. */
-export interface StoreKey {
-  readonly format: string;
-  readonly matrixDigest: string;
-  readonly p: number;
-  readonly elementBytes: number;
-  readonly algorithm: string;
-  /** The planner's input parameters with defaults filled (resolvePlanOptions). */
-  readonly params: { readonly [k: string]: JsonValue };
-  readonly seed: number;
-  readonly payload: boolean;
-  /** The machine model (every field) for a planner whose plans depend on it (plannerUsesMachine), else null. */
-  readonly machine: { readonly [k: string]: JsonValue } | null;
-}
+export { STORE_FORMAT, storeKeyId, type StoreKey } from "./store-key-id.js";
 
 /** A plan request resolved against its planner, with the key it is stored under. */
 export interface ResolvedRequest {
   readonly key: StoreKey;
   readonly id: string;
   readonly options: PlanOptions;
-}
-
-/** The id of a key: SHA-256 (hex) of its canonical JSON. */
-export function storeKeyId(key: StoreKey): string {
-  return createHash("sha256")
-    .update(canonicalJson(key as unknown as JsonValue, "store"))
-    .digest("hex");
 }
 
 function machineJson(m: MachineModel | null): { readonly [k: string]: JsonValue } | null {

@@ -2,7 +2,7 @@
  * commplan store: add, get, list, verify and gc entries of a plan store (a directory of sealed Arrow plans keyed by
  * content).
  */
-import { lstatSync, readdirSync, statSync } from "node:fs";
+import { lstatSync, readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { checkMemory } from "../../model/memory-budget.js";
 import { quoted } from "../../internal/quoted.js";
@@ -11,16 +11,9 @@ import { MAX_SEED } from "../../model/param-spec.js";
 import { fail } from "../../model/errors.js";
 import { findMachine } from "../../machines/presets.js";
 import { readMatrixFile } from "../../io/matrix-read.js";
-import { writeScheduleJson } from "../../io/schedule-json-write.js";
-import { encodeScheduleArrow } from "../../io/schedule-arrow.js";
-import { writeBytesAtomic } from "../../io/bytes-output.js";
-import { refuseOutputOntoInput } from "../../io/file-output.js";
 import { PLANNERS } from "../../planner/registry.js";
-import type { Schedule } from "../../model/schedule.js";
 import {
   addPlan,
-  MAX_ENTRY_BYTES,
-  checkEntryId,
   entryFile,
   gcStore,
   getPlanById,
@@ -37,7 +30,8 @@ import { checkAlgorithmName } from "../algorithm-name.js";
 import { collect, ELEMENT_BYTES_HELP, fmt, intOption, keyValues, matrixReadOptions, table } from "../io.js";
 import { machineOptionHelp } from "./lists.js";
 import { counted } from "../../internal/plural.js";
-import { JSON_SUMMARY_HELP, printJson, refuseJsonOnStdout, writtenBytes } from "./json-summary.js";
+import { JSON_SUMMARY_HELP, printJson } from "./json-summary.js";
+import { ENTRY_BYTES_PER_BYTE, entrySize, storeGet, type StoreGetOptions } from "./store-get.js";
 
 interface RequestOpts {
   algorithm: string;
@@ -82,11 +76,6 @@ function resolveRequest(
   return { m, r };
 }
 
-async function writeSchedule(s: Schedule, output: string, format: string, ctx: CliContext): Promise<void> {
-  if (format === "arrow") await writeBytesAtomic(encodeScheduleArrow(s), output, "store");
-  else await writeScheduleJson(s, output, { stdout: ctx.stdout });
-}
-
 function registerAddGet(store: Command, ctx: CliContext): void {
   requestOptions(
     store
@@ -123,46 +112,9 @@ function registerAddGet(store: Command, ctx: CliContext): void {
     .option("-o, --output <file>", "output file (- for stdout: JSON only)", "-")
     .option("-f, --format <f>", "json (commplan.schedule/v1) or arrow", "json")
     .option("--json", JSON_SUMMARY_HELP)
-    .action(
-      async (
-        dir: string,
-        matrixFile: string | undefined,
-        o: RequestOpts & { id?: string; output: string; format: string },
-      ) => {
-        if (o.format !== "json" && o.format !== "arrow")
-          throw fail("store", "BAD_OPTION", `--format must be json or arrow, got '${o.format}'`, { field: "format" });
-        if ((o.id === undefined) === (matrixFile === undefined))
-          throw fail("store", "BAD_OPTION", "give either --id or a matrix file (with -a)", { field: "id" });
-        if (o.id !== undefined) checkEntryId(o.id, "--id");
-        refuseJsonOnStdout("store", o.json, o.output);
-        await refuseOutputOntoInput("store", [matrixFile], [["-o", o.output]]);
-        const s = openPlanStore(dir);
-        const id = o.id ?? resolveRequest(matrixFile!, o, ctx.maxMemory).r.id;
-        // the entry is an input too: writing onto its own file would destroy it
-        await refuseOutputOntoInput("store", [entryFile(s, id)], [["-o", o.output]]);
-        checkEntryMemory(entryFile(s, id), id, ctx.maxMemory);
-        const plan = getPlanById(s, id);
-        if (plan === null) {
-          ctx.io.err(`store: no entry ${id}\n`);
-          ctx.exitCode = 1;
-          if (o.json) printJson(ctx, { format: "commplan.store-get/v1", id, found: false });
-          return;
-        }
-        await writeSchedule(plan, o.output, o.format, ctx);
-        if (o.json)
-          printJson(ctx, {
-            format: "commplan.store-get/v1",
-            id,
-            found: true,
-            algorithm: plan.algorithm,
-            p: plan.p,
-            transfers: plan.transferCount,
-            fileFormat: o.format,
-            output: o.output,
-            bytes: writtenBytes(o.output),
-          });
-      },
-    );
+    .action(async (dir: string, matrixFile: string | undefined, o: RequestOpts & StoreGetOptions) => {
+      await storeGet(dir, matrixFile, o, ctx, (file) => resolveRequest(file, o, ctx.maxMemory).r.id);
+    });
 }
 
 /**
@@ -176,34 +128,9 @@ function originText(o: StoreOrigin | null): string {
   return `${o.pattern}(seed=${o.seed}${opts.join("")})`;
 }
 
-/**
- * Bytes a loaded entry takes per byte of its file: the bytes read whole, and the columns decoded from them (as the
- * Arrow schedule reader counts).
- */
-const ENTRY_BYTES_PER_BYTE = 2;
-
 /** "directory" when `path` is one (not through a link), else "other". */
 function pathKindOf(path: string): "directory" | "other" {
   return lstatSync(path, { throwIfNoEntry: false })?.isDirectory() === true ? "directory" : "other";
-}
-
-/** Refuses, before reading it, an entry whose file the budget cannot hold (nothing for a missing entry). */
-function checkEntryMemory(file: string, id: string, maxMemory: number): void {
-  const size = entrySize(file);
-  checkMemory("store", ENTRY_BYTES_PER_BYTE * size, `loading the ${size}-byte entry ${id}`, maxMemory, { file });
-}
-
-/**
- * The size of a plausible entry file: 0 for a missing one, anything but a regular file, an unreadable path or one
- * larger than any entry can be (the store itself reports those as damage, never reading them).
- */
-function entrySize(file: string): number {
-  try {
-    const st = statSync(file, { throwIfNoEntry: false });
-    return st?.isFile() === true && st.size <= MAX_ENTRY_BYTES ? st.size : 0;
-  } catch {
-    return 0;
-  }
 }
 
 /**

@@ -76,7 +76,7 @@ export function replayOpsOf(prog: Program): ReplayOps {
   return columns(prog, order, waitPrefix, blockingVariant, new Uint32Array(n + 1), new Uint32Array(0));
 }
 
-/** A dataflow program's operations (replayOpsOf): program order, each waiting for its own dependencies, ready queues. */
+/** A dataflow program's operations (replayOpsOf): program order, each waiting for its own dependencies. */
 function dataflowOps(prog: Program, after: AfterTable): ReplayOps {
   const { ops, rankStart, p } = prog;
   const n = ops.kind.length;

@@ -1,0 +1,110 @@
+/**
+ * commplan store get: a stored plan written as JSON or Arrow. Loads no planner, and apache-arrow only to write Arrow
+ * (or to read an entry the store's own reader does not read), so `store get --id` starts almost as fast as Node.
+ */
+import { statSync } from "node:fs";
+import { checkMemory } from "../../model/memory-budget.js";
+import { fail } from "../../model/errors.js";
+import type { Schedule } from "../../model/schedule.js";
+import { writeScheduleJson } from "../../io/schedule-json-write.js";
+import { refuseOutputOntoInput } from "../../io/file-output.js";
+import { checkEntryId, entryFile, openPlanStore, type PlanStore } from "../../store/store-dir.js";
+import { MAX_ENTRY_BYTES } from "../../store/store-fs.js";
+import { loadPlanById } from "../../store/entry-read.js";
+import type { CliContext } from "../context.js";
+import { memoryOption } from "../memory-option.js";
+import type { StoreGetArgv } from "../store-get-argv.js";
+import { printJson, refuseJsonOnStdout, writtenBytes } from "./json-summary.js";
+
+/** The options of store get that say what to write and where. */
+export interface StoreGetOptions {
+  readonly id?: string;
+  readonly output: string;
+  readonly format: string;
+  readonly json?: boolean;
+}
+
+/**
+ * Bytes a loaded entry takes per byte of its file: the bytes read whole, and the columns decoded from them (as the
+ * Arrow schedule reader counts).
+ */
+export const ENTRY_BYTES_PER_BYTE = 2;
+
+/**
+ * The size of a plausible entry file: 0 for a missing one, anything but a regular file, an unreadable path or one
+ * larger than any entry can be (the store itself reports those as damage, never reading them).
+ */
+export function entrySize(file: string): number {
+  try {
+    const st = statSync(file, { throwIfNoEntry: false });
+    return st?.isFile() === true && st.size <= MAX_ENTRY_BYTES ? st.size : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Refuses, before reading it, an entry whose file the budget cannot hold (nothing for a missing entry). */
+function checkEntryMemory(file: string, id: string, maxMemory: number): void {
+  const size = entrySize(file);
+  checkMemory("store", ENTRY_BYTES_PER_BYTE * size, `loading the ${size}-byte entry ${id}`, maxMemory, { file });
+}
+
+async function writeSchedule(s: Schedule, output: string, format: string, ctx: CliContext): Promise<void> {
+  if (format === "arrow") {
+    const { encodeScheduleArrow } = await import("../../io/schedule-arrow.js");
+    const { writeBytesAtomic } = await import("../../io/bytes-output.js");
+    await writeBytesAtomic(encodeScheduleArrow(s), output, "store");
+  } else await writeScheduleJson(s, output, { stdout: ctx.stdout });
+}
+
+/**
+ * Runs store get: the options checked, the entry's id (`--id`, or `idOf` the matrix file's request) found in the store
+ * at `dir`, its plan written; exit 1 when the store has no such entry.
+ */
+export async function storeGet(
+  dir: string,
+  matrixFile: string | undefined,
+  o: StoreGetOptions,
+  ctx: CliContext,
+  idOf: (matrixFile: string) => string,
+): Promise<void> {
+  if (o.format !== "json" && o.format !== "arrow")
+    throw fail("store", "BAD_OPTION", `--format must be json or arrow, got '${o.format}'`, { field: "format" });
+  if ((o.id === undefined) === (matrixFile === undefined))
+    throw fail("store", "BAD_OPTION", "give either --id or a matrix file (with -a)", { field: "id" });
+  if (o.id !== undefined) checkEntryId(o.id, "--id");
+  refuseJsonOnStdout("store", o.json, o.output);
+  await refuseOutputOntoInput("store", [matrixFile], [["-o", o.output]]);
+  const s: PlanStore = openPlanStore(dir);
+  const id = o.id ?? idOf(matrixFile!);
+  // the entry is an input too: writing onto its own file would destroy it
+  await refuseOutputOntoInput("store", [entryFile(s, id)], [["-o", o.output]]);
+  checkEntryMemory(entryFile(s, id), id, ctx.maxMemory);
+  const plan = await loadPlanById(s, id);
+  if (plan === null) {
+    ctx.io.err(`store: no entry ${id}\n`);
+    ctx.exitCode = 1;
+    if (o.json) printJson(ctx, { format: "commplan.store-get/v1", id, found: false });
+    return;
+  }
+  await writeSchedule(plan, o.output, o.format, ctx);
+  if (o.json)
+    printJson(ctx, {
+      format: "commplan.store-get/v1",
+      id,
+      found: true,
+      algorithm: plan.algorithm,
+      p: plan.p,
+      transfers: plan.transferCount,
+      fileFormat: o.format,
+      output: o.output,
+      bytes: writtenBytes(o.output),
+    });
+}
+
+/** Runs `store get DIR --id ID` as its arguments say (storeGetArgv), as commander would run it. */
+export async function runStoreGetArgv(a: StoreGetArgv, ctx: CliContext): Promise<void> {
+  if (a.maxMemory !== undefined) ctx.maxMemory = memoryOption(a.maxMemory);
+  const o = { id: a.id, output: a.output, format: a.format, ...(a.json ? { json: true } : {}) };
+  await storeGet(a.dir, undefined, o, ctx, () => a.id);
+}

@@ -1,0 +1,76 @@
+/**
+ * Entry read: a store entry's bytes read and their seal checked, and its plan decoded and checked against its name;
+ * loadPlanById does it without importing apache-arrow for an entry laid out as the store writes it.
+ */
+import { fail, isCommplanError } from "../model/errors.js";
+import type { Schedule } from "../model/schedule.js";
+import type { ScheduleArrowHeader } from "../io/schedule-arrow-meta.js";
+import { fsError } from "../io/file-output.js";
+import { readRegular } from "./store-fs.js";
+import { sealProblem } from "./entry-seal.js";
+import { storeKeyId, type StoreKey } from "./store-key-id.js";
+import { planOfLayout, sealedEntryLayout } from "./entry-arrow.js";
+import { entryFile, entryPathDamage, MODULE, refusedPart, type PlanStore } from "./store-dir.js";
+
+/** A damaged entry refused by name. */
+function damaged(id: string, file: string, problem: string): Error {
+  return fail(
+    MODULE,
+    "BAD_FORMAT",
+    `entry ${id} is damaged (${problem}): refused; 'commplan store gc' removes it and the next add rewrites it`,
+    { file },
+  );
+}
+
+/** The bytes of entry `id` with their seal checked, or null when there is none; a damaged entry is refused by name. */
+export function readSealedEntry(s: PlanStore, id: string): { bytes: Uint8Array; file: string } | null {
+  const file = entryFile(s, id);
+  const badPath = entryPathDamage(s, id);
+  if (badPath !== null) throw refusedPart(badPath, "");
+  let read: ReturnType<typeof readRegular>;
+  try {
+    read = readRegular(file);
+  } catch (e) {
+    throw fsError(e, MODULE, file, false);
+  }
+  if (read === null) return null;
+  if (read.problem !== null) throw damaged(id, file, read.problem);
+  const bad = sealProblem(read.bytes);
+  if (bad !== null) throw damaged(id, file, bad);
+  return { bytes: read.bytes, file };
+}
+
+/**
+ * The plan of sealed entry bytes, decoded by `decode`; a decode error or a key that does not name `id` refuses the
+ * entry by name.
+ */
+export function planOfEntry(
+  entry: { bytes: Uint8Array; file: string },
+  id: string,
+  decode: () => { schedule: Schedule; header: ScheduleArrowHeader },
+): Schedule {
+  let decoded: ReturnType<typeof decode>;
+  try {
+    // the checksum matched: the bytes are the writer's
+    decoded = decode();
+  } catch (e) {
+    throw damaged(id, entry.file, isCommplanError(e) ? e.message : String(e));
+  }
+  const key = (decoded.header as unknown as { store?: { key?: StoreKey } }).store?.key;
+  if (key === undefined || storeKeyId(key) !== id) throw damaged(id, entry.file, "its key does not match its name");
+  return decoded.schedule;
+}
+
+/**
+ * getPlanById for a caller that reads one entry and need not load apache-arrow: the plan stored under `id`, or null
+ * when there is none; apache-arrow is imported only for an entry the store's own reader does not read.
+ */
+export async function loadPlanById(s: PlanStore, id: string): Promise<Schedule | null> {
+  const entry = readSealedEntry(s, id);
+  if (entry === null) return null;
+  const layout = sealedEntryLayout(entry.bytes);
+  const arrow = layout === null ? await import("../io/schedule-arrow.js") : null;
+  return planOfEntry(entry, id, () =>
+    layout === null ? arrow!.decodeScheduleArrowWithHeader(entry.bytes, { trusted: true }) : planOfLayout(layout),
+  );
+}

@@ -1,0 +1,126 @@
+/**
+ * store get --id without commander: the arguments it reads (any other shape is commander's), the same output, errors
+ * and exit codes as the commander run, and the modules it loads (no planner, no apache-arrow for JSON).
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { storeGetArgv } from "../../src/cli/store-get-argv.js";
+import { run } from "../helpers/cli.js";
+
+const ID = "ab".repeat(32);
+
+describe("storeGetArgv", () => {
+  it("reads store get DIR --id ID with -o, -f, --json and --max-memory, in any order and spelling", () => {
+    expect(storeGetArgv(["store", "get", "s", "--id", ID])).toEqual({
+      dir: "s",
+      id: ID,
+      output: "-",
+      format: "json",
+      json: false,
+      maxMemory: undefined,
+    });
+    expect(
+      storeGetArgv([
+        "store",
+        "get",
+        "--format=arrow",
+        "--id",
+        ID,
+        "-o",
+        "x.arrow",
+        "s",
+        "--json",
+        "--max-memory",
+        "1G",
+      ]),
+    ).toEqual({ dir: "s", id: ID, output: "x.arrow", format: "arrow", json: true, maxMemory: "1G" });
+    expect(storeGetArgv(["store", "get", "s", `--id=${ID}`, "--output=-", "-f", "json"])).toMatchObject({
+      output: "-",
+    });
+  });
+
+  it("leaves every other shape to commander", () => {
+    for (const argv of [
+      ["store", "get", "s"],
+      ["store", "get", "s", "m.json", "--id", ID],
+      ["store", "get", "--id", ID],
+      ["store", "get", "s", "--id", ID, "--help"],
+      ["store", "get", "s", "--id", ID, "-a", "shift"],
+      ["store", "get", "s", "--id", ID, "--id", ID],
+      ["store", "get", "s", "--id"],
+      ["store", "get", "s", "--id", "-o"],
+      ["store", "get", "s", "--id="],
+      ["store", "get", "s", "--id", ID, "--json=yes"],
+      ["store", "get", "s", "--id", ID, "-ox.json"],
+      ["store", "get", "s", "--id", ID, "--"],
+      ["store", "get", "-", "--id", ID],
+      ["store", "list", "s", "--id", ID],
+      ["get", "s", "--id", ID],
+    ])
+      expect(storeGetArgv(argv), argv.join(" ")).toBeNull();
+  });
+});
+
+describe("store get --id without commander", () => {
+  it("writes, refuses and exits as the commander run does", async () => {
+    const d = mkdtempSync(join(tmpdir(), "commplan-get-fast-"));
+    expect((await run("gen", "h-relation", "--p", "10", "--h", "2", "-o", join(d, "m.json"))).code).toBe(0);
+    const id = (await run("store", "add", join(d, "s"), join(d, "m.json"), "-a", "four-stage", "--payload")).out.trim();
+    writeFileSync(join(d, "file"), "x");
+    // --seed is a request option that --id ignores: the same run, parsed by commander
+    const viaCommander = (argv: string[]): string[] => [...argv, "--seed", "1"];
+    const cases: [string, string[]][] = [
+      ["json", ["--id", id, "-o", join(d, "OUT.json")]],
+      ["arrow", ["--id", id, "-f", "arrow", "-o", join(d, "OUT.arrow")]],
+      ["summary", ["--id", id, "-o", join(d, "OUT.json"), "--json"]],
+      ["stdout", ["--id", id]],
+      ["absent", ["--id", "0".repeat(64), "-o", join(d, "OUT.json"), "--json"]],
+      ["bad id", ["--id", "abc", "-o", join(d, "OUT.json")]],
+      ["bad format", ["--id", id, "-f", "csv", "-o", join(d, "OUT.json")]],
+      ["json on stdout", ["--id", id, "--json"]],
+      ["memory", ["--id", id, "--max-memory", "1K", "-o", join(d, "OUT.json")]],
+      ["bad memory", ["--id", id, "--max-memory", "lots", "-o", join(d, "OUT.json")]],
+    ];
+    for (const [name, args] of cases) {
+      const fast = await run("store", "get", join(d, "s"), ...args.map((a) => a.replace("OUT", "fast")));
+      const slow = await run("store", "get", join(d, "s"), ...viaCommander(args.map((a) => a.replace("OUT", "slow"))));
+      const same = (t: string): string => t.replaceAll("slow", "fast");
+      expect(fast.code, name).toBe(slow.code);
+      expect(fast.err, name).toBe(same(slow.err));
+      expect(fast.out, name).toBe(same(slow.out));
+    }
+    expect(readFileSync(join(d, "fast.json"))).toEqual(readFileSync(join(d, "slow.json")));
+    expect(readFileSync(join(d, "fast.arrow"))).toEqual(readFileSync(join(d, "slow.arrow")));
+    const notStore = await run("store", "get", join(d, "file"), "--id", id, "-o", join(d, "x.json"));
+    expect(notStore.code).toBe(2);
+    expect(notStore.err).toMatch(/^store: .*file/);
+  });
+
+  it("loads no planner and, for JSON, no apache-arrow (the built CLI, by the modules it loads)", async () => {
+    const root = resolve(import.meta.dirname, "../..");
+    const d = mkdtempSync(join(tmpdir(), "commplan-get-fast-"));
+    expect((await run("gen", "uniform", "--p", "6", "-o", join(d, "m.json"))).code).toBe(0);
+    const id = (await run("store", "add", join(d, "s"), join(d, "m.json"), "-a", "shift")).out.trim();
+    const modules = (...argv: string[]): string[] => {
+      const log = join(d, "log");
+      writeFileSync(log, "");
+      const r = spawnSync(
+        process.execPath,
+        ["--import", join(root, "test/helpers/module-log.mjs"), join(root, "bin/commplan.js"), ...argv],
+        { encoding: "utf8", env: { ...process.env, COMMPLAN_MODULE_LOG: log } },
+      );
+      expect(r.status, r.stderr).toBe(0);
+      return readFileSync(log, "utf8").split("\n");
+    };
+    const json = modules("store", "get", join(d, "s"), "--id", id, "-o", join(d, "g.json"));
+    expect(json.some((f) => f.includes("/dist/store/entry-arrow.js"))).toBe(true);
+    expect(json.some((f) => f.includes("/node_modules/apache-arrow/"))).toBe(false);
+    expect(json.some((f) => f.includes("/dist/planner/"))).toBe(false);
+    const arrow = modules("store", "get", join(d, "s"), "--id", id, "-f", "arrow", "-o", join(d, "g.arrow"));
+    expect(arrow.some((f) => f.includes("/node_modules/apache-arrow/"))).toBe(true);
+    expect(arrow.some((f) => f.includes("/dist/planner/"))).toBe(false);
+  });
+});
