@@ -107,6 +107,11 @@ export function buildSmpiExecutor(): string {
     .pop()!;
 }
 
+/** What a case is measured with (capabilities, executor flags, record format): a cached case with another is stale. */
+export function caseCapabilities(caps: VsMpiCapabilities): string {
+  return JSON.stringify([capabilityKey(caps), EXECUTOR_FLAGS, CASE_FORMAT]);
+}
+
 /**
  * Runs the cases not in `cache`, measured with other capabilities or with a problem, `jobs` at a time; calls `done`
  * after each.
@@ -120,7 +125,7 @@ export async function measureCases(
   log: (s: string) => void,
   done: () => void,
 ): Promise<void> {
-  const capKey = JSON.stringify([capabilityKey(caps), EXECUTOR_FLAGS, CASE_FORMAT]);
+  const capKey = caseCapabilities(caps);
   const todo = cases.filter((s) => {
     const c = cache[caseKey(s)];
     return c === undefined || c.capabilities !== capKey || c.problems.length > 0;
@@ -159,7 +164,8 @@ export function vsMpiMarkdown(cases: readonly VsMpiCaseResult[], caps: VsMpiCapa
     `about ${VS_MPI_SIZES.small} B (small) or ${VS_MPI_SIZES.large} B (large)), auto's payload plan for the ` +
     `platform's machine (and network, port sharing fair), lowered to a program and run by the reference executor ` +
     `(built with smpicc) under smpirun beside MPI_Alltoallv (\`--baseline\`) under each of SMPI 3.32's ` +
-    `${SMPI_ALLTOALLV.length} algorithms. Times are SMPI's simulated time of one exchange (max over ranks). ` +
+    `${SMPI_ALLTOALLV.length} algorithms. Times are SMPI's simulated time of one exchange, every rank starting at one instant (the executor's ` +
+    `\`--sync-start\`), to the latest end over ranks. ` +
     `Configurations: plain (\`${SMPI_PLAIN.filter((f) => f.startsWith("--cfg")).join(" ")}\`) and overheads ` +
     `(plain plus ${caps.overheads.flags.map((f) => `\`${f}\``).join(" ")}: ${caps.overheads.name}). ` +
     `Best commplan: the fastest under SMPI of auto's plan and its simulated finalists` +
@@ -197,6 +203,9 @@ export async function vsMpiBench(log: (s: string) => void, argv = process.argv.s
     `vs-mpi: dataflow ${caps.dataflow}, program replay ${caps.programReplay ?? "none"}, MPI planners ${Object.values(caps.mpiPlanners).join(",") || "none"}, overheads: ${caps.overheads.name}`,
   );
   const cache = readCache();
+  // cases measured another way (other capabilities, executor flags or record format) are measured again or dropped
+  const current = caseCapabilities(caps);
+  for (const [k, c] of Object.entries(cache)) if (c.capabilities !== current) delete cache[k];
   const save = (): string => {
     const cases = Object.values(cache).sort((x, y) => (x.key < y.key ? -1 : 1));
     const md = vsMpiMarkdown(cases, caps);
