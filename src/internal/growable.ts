@@ -41,6 +41,14 @@ export class Growable<T extends Uint8Array | Uint32Array | Int32Array | Float64A
     return this.data.slice(0, this.length) as T;
   }
   /**
+   * The contents as a view of the backing store, without a copy (it keeps the store's spare room, under half of it
+   * after a doubling): for columns too large to hold twice while they are copied. The column must not be pushed to
+   * again.
+   */
+  view(): T {
+    return this.data.subarray(0, this.length) as T;
+  }
+  /**
    * The contents, right-sized: the buffer itself when it is exactly full (no copy; the column must not be pushed to
    * again), else a copy.
    */

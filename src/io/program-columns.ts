@@ -192,20 +192,20 @@ export class ProgramColumns {
     this.nextRank = r + 1;
   }
 
-  /** The tables (once: the columns become the program's own). */
+  /** The tables (once: the columns become the program's own, as views without a copy). */
   finish(): ProgramTables {
     if (this.full === null && this.peers === null) this.startForm(false);
     this.reach(this.p);
     this.pieceStart.push(this.buffer.length);
     if (this.dataflow) this.afterStart.push(this.afterOp.length);
-    const peerIndex = (side: PeerSide) => ({ start: side.start, peer: side.peer.take() });
+    const peerIndex = (side: PeerSide) => ({ start: side.start, peer: side.peer.view() });
     const full = this.full,
       peers = this.peers;
     const layout: RankLayout = {
-      sendCounts: full !== null ? full.send.counts : peers!.send.counts.take(),
-      sendDispls: full !== null ? full.send.displs : peers!.send.displs.take(),
-      recvCounts: full !== null ? full.recv.counts : peers!.recv.counts.take(),
-      recvDispls: full !== null ? full.recv.displs : peers!.recv.displs.take(),
+      sendCounts: full !== null ? full.send.counts : peers!.send.counts.view(),
+      sendDispls: full !== null ? full.send.displs : peers!.send.displs.view(),
+      recvCounts: full !== null ? full.recv.counts : peers!.recv.counts.view(),
+      recvDispls: full !== null ? full.recv.displs : peers!.recv.displs.view(),
       sendPeers: peers === null ? null : peerIndex(peers.send),
       recvPeers: peers === null ? null : peerIndex(peers.recv),
       sendSize: this.sendSize,
@@ -216,17 +216,17 @@ export class ProgramColumns {
       layout,
       rankStart: this.rankStart,
       ops: {
-        rank: this.rank.take(),
-        round: this.round.take(),
-        kind: this.kind.take(),
-        peer: this.peer.take(),
-        tag: this.tag.take(),
-        count: this.count.take(),
-        pieceStart: this.pieceStart.take(),
-        copySplit: this.copySplit.take(),
+        rank: this.rank.view(),
+        round: this.round.view(),
+        kind: this.kind.view(),
+        peer: this.peer.view(),
+        tag: this.tag.view(),
+        count: this.count.view(),
+        pieceStart: this.pieceStart.view(),
+        copySplit: this.copySplit.view(),
       },
-      pieces: { buffer: this.buffer.take(), offset: this.offset.take(), count: this.pieceCount.take() },
-      ...(this.dataflow ? { after: { start: this.afterStart.take(), op: this.afterOp.take() } } : {}),
+      pieces: { buffer: this.buffer.view(), offset: this.offset.view(), count: this.pieceCount.view() },
+      ...(this.dataflow ? { after: { start: this.afterStart.view(), op: this.afterOp.view() } } : {}),
     };
   }
 }
