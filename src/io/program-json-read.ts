@@ -49,10 +49,11 @@ export const PROGRAM_BYTES_PER_BYTE = 2;
 /** Bytes a split program takes per rank whatever its files hold: the parsed rank document, its layout and tables. */
 export const PROGRAM_BYTES_PER_RANK = 4096;
 /**
- * Bytes the program's columns take per byte of its rank files, growth included (an operation of one piece is about 40
- * bytes of text and 50 of columns: program-columns.ts; measured by bench/memory.ts).
+ * Bytes the program's columns take per byte of its rank files: about one (an operation of one piece is some 50 bytes of
+ * text and 50 of columns: program-columns.ts), and half as much again for the spare room of stores that double as they
+ * grow (a third of a doubling store is spare, on average).
  */
-export const SPLIT_BYTES_PER_BYTE = 2;
+export const SPLIT_BYTES_PER_BYTE = 1.5;
 /** Bytes a rank file's document takes per byte while it is parsed (its bytes, text and values), one file at a time. */
 export const RANK_FILE_BYTES_PER_BYTE = 9;
 

@@ -50,7 +50,7 @@ const CASES = fc.record({
 function lowered(c: {
   p: number;
   seed: number;
-  planner: (string | boolean)[];
+  planner: readonly (string | boolean)[];
   variant: ProgramVariant;
   form: LayoutForm;
 }) {
