@@ -20,7 +20,7 @@ export class PiecePool {
     return b === undefined ? Buffer.allocUnsafe(this.capacity) : Buffer.from(b, 0, this.capacity);
   }
 
-  /** Hands back a piece `take` gave out once it is written (other pieces, and past 8 held, are left to the collector). */
+  /** Hands back a piece `take` gave out once it is written (others, and past 8 held, are left to the collector). */
   readonly release = (piece: string | Uint8Array): void => {
     if (typeof piece === "string" || piece.byteOffset !== 0 || piece.buffer.byteLength !== this.capacity) return;
     if (this.free.length < 8) this.free.push(piece.buffer as ArrayBuffer);

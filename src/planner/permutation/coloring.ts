@@ -37,10 +37,11 @@ export function improveBudget(p: number, edges: number, colors: number): number 
 }
 
 /**
- * The bytes a colouring of `edges` messages among `p` nodes with `colors` colours (h = max(f, g)) holds at its peak, the
- * matrix aside: the message list (16 per edge), the edges sorted by size (4, and 4 for the sort's buffer), the edges in
- * that order (16), the slot tables (two of 2 P h Int32: 16 P h), the used-colour bitsets (8 P per 32 colours), the
- * repair path (24 P), and the per-node colour of every edge (two P h Int32: 8 P h) made from the slot tables.
+ * The bytes a colouring of `edges` messages among `p` nodes with `colors` colours (h = max(f, g)) holds at its
+ * peak, the matrix aside: the message list (16 per edge), the edges sorted by size (4, and 4 for the sort's buffer),
+ * the edges in that order (16), the slot tables (two of 2 P h Int32: 16 P h), the used-colour bitsets (8 P per 32
+ * colours), the repair path (24 P), and the per-node colour of every edge (two P h Int32: 8 P h) made from the slot
+ * tables.
  */
 export function coloringBytes(p: number, edges: number, colors: number): number {
   return 40 * edges + 24 * p * colors + 8 * p * Math.ceil(colors / 32) + 28 * p;
