@@ -140,6 +140,28 @@ export class ProgramColumns {
     }
   }
 
+  /**
+   * Makes room for `ops` more operations, `pieces` more pieces and `after` more dependencies (a whole document's
+   * columns are then sized exactly, with no spare room; a split program's grow file by file).
+   */
+  reserve(ops: number, pieces: number, after: number): void {
+    for (const c of [
+      this.rank,
+      this.round,
+      this.kind,
+      this.peer,
+      this.tag,
+      this.count,
+      this.pieceStart,
+      this.copySplit,
+    ])
+      c.grow(c.length + ops + 1);
+    for (const c of [this.buffer, this.offset, this.pieceCount]) c.grow(c.length + pieces);
+    if (!this.dataflow) return;
+    this.afterStart.grow(this.afterStart.length + ops + 1);
+    this.afterOp.grow(this.afterOp.length + after);
+  }
+
   /** Adds a checked rank document (its rank above every rank added before). */
   add(rd: RankDoc): void {
     if (this.full === null && this.peers === null) this.startForm(rd.sendPeers !== undefined);

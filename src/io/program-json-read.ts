@@ -274,6 +274,18 @@ class Assembly {
       if (doc[key] !== head[key])
         bad(file, `/${key}`, `is ${jsonExcerpt(doc[key])}, the index says ${jsonExcerpt(head[key])}`);
     }
+    let ops = 0,
+      pieces = 0,
+      after = 0;
+    for (const rd of doc.ranks!) {
+      ops += rd.ops.length;
+      for (const op of rd.ops) {
+        const copy = op[1] === "copy";
+        pieces += copy ? (op[3] as Piece[]).length + (op[4] as Piece[]).length : (op[5] as Piece[]).length;
+        after += (op[copy ? 5 : 6] as number[] | undefined)?.length ?? 0;
+      }
+    }
+    this.columns.reserve(ops, pieces, after);
     doc.ranks!.forEach((rd, k) => {
       const path = `/ranks/${k}`;
       this.peerForm ??= rd.sendPeers !== undefined;
