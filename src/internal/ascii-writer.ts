@@ -4,15 +4,45 @@
  */
 
 /**
+ * Buffers of pieces handed back once written out, for AsciiWriter.take to reuse: a file written piece by piece then
+ * holds only the pieces in flight, not every piece written since the last garbage collection (a fresh Buffer per piece
+ * lets tens of MiB of written pieces wait for one).
+ */
+export class PiecePool {
+  private readonly free: ArrayBuffer[] = [];
+
+  /** Pools Buffers of `capacity` bytes (a writer's own, not Node's shared slab: past 4 KiB). */
+  constructor(readonly capacity: number) {}
+
+  /** A Buffer of `capacity` bytes: a released one, else a new one. */
+  get(): Buffer {
+    const b = this.free.pop();
+    return b === undefined ? Buffer.allocUnsafe(this.capacity) : Buffer.from(b, 0, this.capacity);
+  }
+
+  /** Hands back a piece `take` gave out once it is written (others, and past 8 held, are left to the collector). */
+  readonly release = (piece: string | Uint8Array): void => {
+    if (typeof piece === "string" || piece.byteOffset !== 0 || piece.buffer.byteLength !== this.capacity) return;
+    if (this.free.length < 8) this.free.push(piece.buffer as ArrayBuffer);
+  };
+}
+
+/**
  * Appends ASCII text and numbers to a Buffer that grows on demand; `take` hands over what was
- * written (and starts a new Buffer: the caller may still be writing the old one to a stream).
+ * written (and starts a new Buffer, from `pool` when given: the caller may still be writing the old one to a stream).
  * Numbers are written as `String(x)` writes them (integers digit by digit, others through String).
  */
 export class AsciiWriter {
   private buf: Buffer;
   private pos = 0;
 
-  constructor(private readonly capacity: number) {
+  private readonly pool: PiecePool | null;
+
+  constructor(
+    private readonly capacity: number,
+    pool: PiecePool | null = null,
+  ) {
+    this.pool = pool !== null && pool.capacity === capacity ? pool : null;
     this.buf = Buffer.allocUnsafe(capacity);
   }
 
@@ -92,7 +122,7 @@ export class AsciiWriter {
   /** What was written since the last take (a view of its own Buffer), and a fresh Buffer for what follows. */
   take(): Buffer {
     const out = this.buf.subarray(0, this.pos);
-    this.buf = Buffer.allocUnsafe(this.capacity);
+    this.buf = this.pool?.get() ?? Buffer.allocUnsafe(this.capacity);
     this.pos = 0;
     return out;
   }

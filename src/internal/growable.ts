@@ -3,7 +3,7 @@
 type TypedArrayCtor<T> = { new (n: number): T };
 
 /** An append-only column backed by a typed array that doubles when full. */
-export class Growable<T extends Uint32Array | Int32Array | Float64Array> {
+export class Growable<T extends Uint8Array | Uint32Array | Int32Array | Float64Array> {
   /**
    * The backing store, valid up to `length`: read and overwrite elements in place; a push that grows it replaces it.
    */
@@ -41,6 +41,14 @@ export class Growable<T extends Uint32Array | Int32Array | Float64Array> {
     return this.data.slice(0, this.length) as T;
   }
   /**
+   * The contents as a view of the backing store, without a copy (it keeps the store's spare room, under half of it
+   * after a doubling): for columns too large to hold twice while they are copied. The column must not be pushed to
+   * again.
+   */
+  view(): T {
+    return this.data.subarray(0, this.length) as T;
+  }
+  /**
    * The contents, right-sized: the buffer itself when it is exactly full (no copy; the column must not be pushed to
    * again), else a copy.
    */
@@ -49,6 +57,8 @@ export class Growable<T extends Uint32Array | Int32Array | Float64Array> {
   }
 }
 
+/** Growable Uint8 column. */
+export const growU8 = (n?: number): Growable<Uint8Array> => new Growable(Uint8Array, n);
 /** Growable Uint32 column. */
 export const growU32 = (n?: number): Growable<Uint32Array> => new Growable(Uint32Array, n);
 /** Growable Int32 column. */

@@ -262,15 +262,27 @@ async function closeQuietly(ws: ReturnType<typeof createWriteStream>): Promise<v
   }
 }
 
+/** Handed each piece once the file has it (the piece's memory may then be reused). */
+export type PieceRelease = (piece: string | Uint8Array) => void;
+
 async function writeStream(
   pieces: Iterable<string | Uint8Array>,
   path: string,
   flags: string,
+  release: PieceRelease | null,
 ): Promise<ReturnType<typeof createWriteStream>> {
   const ws = createWriteStream(path, { flags, highWaterMark: HIGH_WATER });
   try {
     await once(ws, "open");
-    await drainInto(pieces, ws);
+    if (release === null) await drainInto(pieces, ws);
+    else
+      for (const piece of pieces) {
+        // the callback runs once the file system has the piece (an error is the stream's own, reported by it)
+        const ok = ws.write(piece, (e) => {
+          if (e == null) release(piece);
+        });
+        if (!ok) await once(ws, "drain");
+      }
     ws.end();
     await once(ws, "finish");
     if (!ws.closed) await once(ws, "close");
@@ -288,13 +300,15 @@ async function writeStream(
  * pieces' generator, or SIGINT / SIGTERM) never leaves a half-written file; a symbolic link is
  * followed and kept (the file it points to is replaced), an existing file keeps its permission
  * bits. A target that exists and is not a regular file (a device such as /dev/null, a FIFO, a
- * socket, /dev/stdout, /dev/fd/N) is opened and written in place, never replaced.
+ * socket, /dev/stdout, /dev/fd/N) is opened and written in place, never replaced. `release`, when given, is handed
+ * each piece a file has been given (not the pieces of "-": a caller's stream may keep them).
  */
 export async function writePieces(
   pieces: Iterable<string | Uint8Array>,
   target: string,
   module: string,
   out: OutputOptions = {},
+  release: PieceRelease | null = null,
 ): Promise<void> {
   if (target === "-") {
     try {
@@ -312,7 +326,7 @@ export async function writePieces(
   }
   if (plan.direct) {
     try {
-      await writeStream(pieces, target, "w");
+      await writeStream(pieces, target, "w", release);
     } catch (e) {
       throw fsError(e, module, target, true);
     }
@@ -321,7 +335,7 @@ export async function writePieces(
   const tmp = join(dirname(plan.file), `.${basename(plan.file)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
   addTemp(tmp);
   try {
-    await writeStream(pieces, tmp, "wx");
+    await writeStream(pieces, tmp, "wx", release);
     if (plan.mode !== null) await chmod(tmp, plan.mode);
     await rename(tmp, plan.file);
   } catch (e) {

@@ -9,7 +9,7 @@ import { FORMAT_NAMES, validateWithSchema } from "./json-schema.js";
 import { decodeJsonString, JsonSyntaxError, JsonTokenizer } from "./json-tokenizer.js";
 import type { JsonTokenHandler } from "./json-tokenizer.js";
 import { checkP } from "../model/matrix.js";
-import { checkMemory, denseMatrixBytes } from "../model/memory-budget.js";
+import { checkMemory, denseReadBytes } from "../model/memory-budget.js";
 import { defaultMemoryBudget } from "../host/memory.js";
 import { jsonExcerpt, quoted } from "../internal/quoted.js";
 import { counted } from "../internal/plural.js";
@@ -128,7 +128,7 @@ export class MatrixJsonReader implements JsonTokenHandler, MatrixChunkReader {
       checkP(this.p, this.file);
       checkMemory(
         MODULE,
-        denseMatrixBytes(this.p),
+        denseReadBytes(this.p),
         `a dense ${this.p} x ${this.p} matrix`,
         this.maxMemory,
         this.place(undefined, "/p"),

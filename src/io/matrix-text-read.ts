@@ -3,7 +3,7 @@ import { fail } from "../model/errors.js";
 import type { CommplanError, ErrorCode } from "../model/errors.js";
 import { MAX_DENSE_P, MAX_ELEMENT_BYTES, MAX_ENTRIES, MAX_P } from "../model/matrix.js";
 import { growF64, growU32 } from "../internal/growable.js";
-import { checkMemory, denseMatrixBytes } from "../model/memory-budget.js";
+import { checkMemory, denseReadBytes } from "../model/memory-budget.js";
 import { defaultMemoryBudget } from "../host/memory.js";
 import type { MatrixChunkReader, MatrixReadResult } from "./matrix-json-read.js";
 import { quoted } from "../internal/quoted.js";
@@ -172,7 +172,7 @@ export class CsvReader implements MatrixChunkReader {
         );
       checkMemory(
         MODULE,
-        denseMatrixBytes(cells.length),
+        denseReadBytes(cells.length),
         `a dense ${cells.length} x ${cells.length} matrix`,
         this.maxMemory,
         placeOf(file),

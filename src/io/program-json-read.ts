@@ -7,34 +7,19 @@ import { dirname, isAbsolute, join, sep } from "node:path";
 import { fail } from "../model/errors.js";
 import { checkMemory } from "../model/memory-budget.js";
 import { memoryBudgetOf } from "../host/memory.js";
-import type { AfterTable, OpTable, PieceTable, Program, ProgramVariant, RankLayout } from "../model/program.js";
+import type { Program, ProgramVariant } from "../model/program.js";
 import type { JsonValue } from "../model/schedule.js";
 import { fsError } from "./file-output.js";
 import { validateWithSchema } from "./json-schema.js";
 import { counted } from "../internal/plural.js";
 import { jsonExcerpt } from "../internal/quoted.js";
 import { jsonDocumentText } from "./json-text.js";
+import { ProgramColumns, type Piece, type RankDoc } from "./program-columns.js";
 
 const MODULE = "program";
 /** The largest document the reader parses (it is parsed whole); larger programs are written with --split. */
 export const MAX_PROGRAM_BYTES = 256 * 1024 * 1024;
 
-type Piece = [string, number, number];
-type Op =
-  [number, string, number, number, number, Piece[], number[]?] | [number, "copy", number, Piece[], Piece[], number[]?];
-interface RankDoc {
-  rank: number;
-  sendPeers?: number[];
-  recvPeers?: number[];
-  sendCounts: number[];
-  sendDispls: number[];
-  recvCounts: number[];
-  recvDispls: number[];
-  sendSize: number;
-  recvSize: number;
-  scratch: number;
-  ops: Op[];
-}
 interface Doc {
   p: number;
   algorithm: string;
@@ -55,7 +40,6 @@ export interface ProgramDocument {
 }
 
 const BUF_CODE: { readonly [k: string]: number } = { send: 0, recv: 1, scratch: 2 };
-const KIND_CODE: { readonly [k: string]: number } = { send: 0, recv: 1, copy: 2 };
 
 /**
  * Bytes of memory per byte of a program document before it is parsed: the bytes and their text (what it parses into
@@ -64,8 +48,22 @@ const KIND_CODE: { readonly [k: string]: number } = { send: 0, recv: 1, copy: 2 
 export const PROGRAM_BYTES_PER_BYTE = 2;
 /** Bytes a split program takes per rank whatever its files hold: the parsed rank document, its layout and tables. */
 export const PROGRAM_BYTES_PER_RANK = 4096;
-/** Bytes a rank file takes per byte once parsed and held (its bytes, text and values; measured by bench/memory.ts). */
-export const SPLIT_BYTES_PER_BYTE = 9;
+/**
+ * Bytes the program's columns take per byte of its rank files: about one (an operation of one piece is some 50 bytes of
+ * text and 50 of columns: program-columns.ts), and half as much again for the spare room of stores that double as they
+ * grow (a third of a doubling store is spare, on average).
+ */
+export const SPLIT_BYTES_PER_BYTE = 1.5;
+/** Bytes a rank file's document takes per byte while it is parsed (its bytes, text and values), one file at a time. */
+export const RANK_FILE_BYTES_PER_BYTE = 9;
+
+/**
+ * The bytes reading a split program of `p` ranks takes: the ranks, the columns its `bytes` of rank files make, and the
+ * largest rank file (`largest` bytes) parsed (the files are read one at a time).
+ */
+export function splitReadBytes(p: number, bytes: number, largest: number): number {
+  return PROGRAM_BYTES_PER_RANK * p + SPLIT_BYTES_PER_BYTE * bytes + RANK_FILE_BYTES_PER_BYTE * largest;
+}
 
 function parseFile(file: string, maxMemory: number): Doc {
   let bytes: Buffer;
@@ -181,55 +179,6 @@ function checkRankHeader(
   }
 }
 
-/**
- * The layout of the ranks' documents (in increasing rank order): P-long rows per rank (full form)
- * or their peer lists concatenated (peer form); ranks no document held have no blocks (zero rows in
- * the full form).
- */
-function layoutOf(byRank: readonly RankDoc[], p: number, peerForm: boolean, maxMemory: number): RankLayout {
-  const docOf = new Array<RankDoc | undefined>(p);
-  for (const rd of byRank) docOf[rd.rank] = rd;
-  const sendSize = new Float64Array(p),
-    recvSize = new Float64Array(p),
-    scratchSize = new Float64Array(p);
-  for (const rd of byRank) {
-    sendSize[rd.rank] = rd.sendSize;
-    recvSize[rd.rank] = rd.recvSize;
-    scratchSize[rd.rank] = rd.scratch;
-  }
-  if (!peerForm)
-    checkMemory(MODULE, 4 * 8 * p * p, `the full-form layout (p blocks per rank) of p = ${p} ranks`, maxMemory, {
-      field: "p",
-    });
-  const side = (name: "send" | "recv") => {
-    const start = new Uint32Array(p + 1);
-    for (let r = 0; r < p; r++) start[r + 1] = start[r]! + (peerForm ? (docOf[r]?.[`${name}Peers`]?.length ?? 0) : p);
-    const n = start[p]!;
-    const counts = new Float64Array(n),
-      displs = new Float64Array(n),
-      peer = peerForm ? new Uint32Array(n) : null;
-    for (const rd of byRank) {
-      counts.set(rd[`${name}Counts`], start[rd.rank]);
-      displs.set(rd[`${name}Displs`], start[rd.rank]);
-      peer?.set(rd[`${name}Peers`]!, start[rd.rank]);
-    }
-    return { counts, displs, peers: peer === null ? null : { start, peer } };
-  };
-  const send = side("send"),
-    recv = side("recv");
-  return {
-    sendCounts: send.counts,
-    sendDispls: send.displs,
-    recvCounts: recv.counts,
-    recvDispls: recv.displs,
-    sendPeers: send.peers,
-    recvPeers: recv.peers,
-    sendSize,
-    recvSize,
-    scratchSize,
-  };
-}
-
 /** Checks that every block a rank sends or receives lies inside its send or receive buffer. */
 function checkRankBlocks(rd: RankDoc, path: string, file: string): void {
   for (const side of ["send", "recv"] as const) {
@@ -302,116 +251,68 @@ function checkRankOps(rd: RankDoc, path: string, file: string, p: number, rounds
   });
 }
 
-/** Builds the program's operation and piece columns from the ranks' documents (in increasing rank order). */
-function buildColumns(
-  byRank: readonly RankDoc[],
-  p: number,
-  dataflow: boolean,
-): { rankStart: Uint32Array; ops: OpTable; pieces: PieceTable; after?: AfterTable } {
-  const rankStart = new Uint32Array(p + 1);
-  let nOps = 0,
-    nPieces = 0,
-    nAfter = 0;
-  for (const rd of byRank) {
-    nOps += rd.ops.length;
-    for (const op of rd.ops) {
-      nPieces += op[1] === "copy" ? (op[3] as Piece[]).length + (op[4] as Piece[]).length : (op[5] as Piece[]).length;
-      if (dataflow) nAfter += (op[op[1] === "copy" ? 5 : 6] as number[]).length;
-    }
-  }
-  const afterStart = new Uint32Array(dataflow ? nOps + 1 : 0),
-    afterOp = new Uint32Array(nAfter);
-  let a = 0;
-  const rank = new Uint32Array(nOps),
-    round = new Uint32Array(nOps),
-    kind = new Uint8Array(nOps),
-    peer = new Uint32Array(nOps),
-    tag = new Uint32Array(nOps);
-  const count = new Float64Array(nOps),
-    pieceStart = new Uint32Array(nOps + 1),
-    copySplit = new Uint32Array(nOps);
-  const buffer = new Uint8Array(nPieces),
-    offset = new Float64Array(nPieces),
-    pcount = new Float64Array(nPieces);
-  let x = 0,
-    q = 0,
-    k = 0;
-  for (let r = 0; r < p; r++) {
-    rankStart[r] = x;
-    const rd = byRank[k]?.rank === r ? byRank[k++] : undefined;
-    for (const op of rd?.ops ?? []) {
-      rank[x] = r;
-      round[x] = op[0];
-      kind[x] = KIND_CODE[op[1]]!;
-      const lists: Piece[][] = op[1] === "copy" ? [op[3] as Piece[], op[4] as Piece[]] : [op[5] as Piece[]];
-      peer[x] = op[1] === "copy" ? r : op[2];
-      tag[x] = op[1] === "copy" ? 0 : (op[3] as number);
-      count[x] = op[1] === "copy" ? op[2] : (op[4] as number);
-      copySplit[x] = op[1] === "copy" ? lists[0]!.length : 0;
-      pieceStart[x] = q;
-      if (dataflow) {
-        afterStart[x] = a;
-        for (const d of op[op[1] === "copy" ? 5 : 6] as number[]) afterOp[a++] = rankStart[r]! + d;
-      }
-      for (const list of lists)
-        for (const [b, off, cnt] of list) {
-          buffer[q] = BUF_CODE[b]!;
-          offset[q] = off;
-          pcount[q++] = cnt;
-        }
-      x++;
-    }
-  }
-  rankStart[p] = x;
-  pieceStart[x] = q;
-  if (dataflow) afterStart[x] = a;
-  return {
-    rankStart,
-    ops: { rank, round, kind, peer, tag, count, pieceStart, copySplit },
-    pieces: { buffer, offset, count: pcount },
-    ...(dataflow ? { after: { start: afterStart, op: afterOp } } : {}),
-  };
-}
+/**
+ * The program as its documents come: each rank checked (its number, layout and operations) and added to the columns,
+ * so that a document may be dropped once added.
+ */
+class Assembly {
+  private readonly ranks: number[] = [];
+  private peerForm: boolean | null = null;
+  private readonly columns: ProgramColumns;
 
-/** Checks the meaning of the documents' ranks and assembles the Program. */
-function assemble(head: Doc, parts: { doc: Doc; file: string }[], maxMemory: number): ProgramDocument {
-  const { p, rounds } = head;
-  const first = parts.find((x) => x.doc.ranks!.length > 0)?.doc.ranks![0];
-  const peerForm = first?.sendPeers !== undefined;
-  const ranks: number[] = [];
-  const byRank: RankDoc[] = [];
-  for (const { doc, file } of parts) {
+  constructor(
+    private readonly head: Doc,
+    maxMemory: number,
+  ) {
+    this.columns = new ProgramColumns(head.p, head.variant === "dataflow", maxMemory);
+  }
+
+  /** Checks and adds the ranks of `doc`, read from `file` (its header must agree with the index's). */
+  add(doc: Doc, file: string): void {
+    const head = this.head;
     for (const key of ["p", "algorithm", "variant", "rounds", "matrixDigest", "elementBytes"] as const) {
       if (doc[key] !== head[key])
         bad(file, `/${key}`, `is ${jsonExcerpt(doc[key])}, the index says ${jsonExcerpt(head[key])}`);
     }
+    let ops = 0,
+      pieces = 0,
+      after = 0;
+    for (const rd of doc.ranks!) {
+      ops += rd.ops.length;
+      for (const op of rd.ops) {
+        const copy = op[1] === "copy";
+        pieces += copy ? (op[3] as Piece[]).length + (op[4] as Piece[]).length : (op[5] as Piece[]).length;
+        after += (op[copy ? 5 : 6] as number[] | undefined)?.length ?? 0;
+      }
+    }
+    this.columns.reserve(ops, pieces, after);
     doc.ranks!.forEach((rd, k) => {
       const path = `/ranks/${k}`;
-      checkRankHeader(rd, path, file, p, ranks, peerForm);
-      ranks.push(rd.rank);
-      byRank.push(rd);
+      this.peerForm ??= rd.sendPeers !== undefined;
+      checkRankHeader(rd, path, file, head.p, this.ranks, this.peerForm);
+      this.ranks.push(rd.rank);
       checkRankBlocks(rd, path, file);
-      checkRankOps(rd, path, file, p, rounds, head.variant === "dataflow");
+      checkRankOps(rd, path, file, head.p, head.rounds, head.variant === "dataflow");
+      this.columns.add(rd);
     });
   }
-  const layout = layoutOf(byRank, p, peerForm, maxMemory);
-  const { rankStart, ops, pieces, after } = buildColumns(byRank, p, head.variant === "dataflow");
-  const program: Program = {
-    p,
-    algorithm: head.algorithm,
-    params: head.params,
-    seed: head.seed,
-    elementBytes: head.elementBytes,
-    matrixDigest: head.matrixDigest,
-    variant: head.variant,
-    rounds,
-    layout,
-    rankStart,
-    ops,
-    pieces,
-    ...(after === undefined ? {} : { after }),
-  };
-  return { program, ranks };
+
+  /** The program of the ranks added. */
+  finish(): ProgramDocument {
+    const head = this.head;
+    const program: Program = {
+      p: head.p,
+      algorithm: head.algorithm,
+      params: head.params,
+      seed: head.seed,
+      elementBytes: head.elementBytes,
+      matrixDigest: head.matrixDigest,
+      variant: head.variant,
+      rounds: head.rounds,
+      ...this.columns.finish(),
+    };
+    return { program, ranks: this.ranks };
+  }
 }
 
 /** The path of rank file files[k] = `f` of a split index: inside the index's directory, else a one-line refusal. */
@@ -463,34 +364,44 @@ export interface ReadProgramOptions {
 export function readProgramJson(file: string, opts: ReadProgramOptions = {}): ProgramDocument {
   const maxMemory = memoryBudgetOf(opts);
   const doc = parseFile(file, maxMemory);
-  if (doc.ranks !== undefined) return assemble(doc, [{ doc, file }], maxMemory);
+  if (doc.ranks !== undefined) {
+    const whole = new Assembly(doc, maxMemory);
+    whole.add(doc, file);
+    return whole.finish();
+  }
   const files = doc.files!;
   if (files.length !== doc.p)
     throw fail(MODULE, "BAD_INPUT", `/files lists ${files.length} files, expected p = ${doc.p}`, {
       file,
       field: "/files",
     });
-  // every rank file is held parsed until the program is assembled: p ranks at least, then every file's bytes
+  // the rank files are read one at a time, each dropped once its ranks are in the program's columns
   const perRank = PROGRAM_BYTES_PER_RANK * doc.p;
   checkMemory(MODULE, perRank, `a split program of p = ${doc.p} ranks`, maxMemory, { file, field: "p" });
   const paths = files.map((f, k) => rankFilePath(file, f, k));
-  const bytes = paths.reduce((a, path) => a + sizeOf(path), 0);
+  const sizes = paths.map(sizeOf);
+  const bytes = sizes.reduce((a, n) => a + n, 0);
   checkMemory(
     MODULE,
-    perRank + SPLIT_BYTES_PER_BYTE * bytes,
+    splitReadBytes(
+      doc.p,
+      bytes,
+      sizes.reduce((a, n) => Math.max(a, n), 0),
+    ),
     `the ${bytes} bytes of the split program's rank files`,
     maxMemory,
     {
       file,
     },
   );
-  const parts = paths.map((path) => {
+  const program = new Assembly(doc, maxMemory);
+  for (const path of paths) {
     const part = parseFile(path, Infinity);
     if (part.ranks === undefined)
       throw fail(MODULE, "BAD_INPUT", "is an index, not a rank file", { file: path, field: "/files" });
-    return { doc: part, file: path };
-  });
-  const out = assemble(doc, parts, maxMemory);
+    program.add(part, path);
+  }
+  const out = program.finish();
   if (out.ranks.length !== doc.p)
     throw fail(MODULE, "BAD_INPUT", `the rank files hold ${out.ranks.length} ranks, expected p = ${doc.p}`, {
       file,

@@ -621,10 +621,11 @@ function chunkTableOf(m: MeaningContext, a: ScheduleAssembler, size: Float64Arra
   const chunkStart = new Uint32Array(n + 1);
   chunkStart.set(a.chunkStart.toArray());
   chunkStart[n] = a.origin.length;
-  const origin = a.origin.toArray(),
-    dest = a.dest.toArray(),
-    offset = a.offset.toArray(),
-    count = a.count.toArray();
+  // views of the columns, not copies: a copy holds the largest columns twice while it is made
+  const origin = a.origin.view(),
+    dest = a.dest.view(),
+    offset = a.offset.view(),
+    count = a.count.view();
   for (let x = 0; x < n; x++) {
     let sum = 0;
     for (let c = chunkStart[x]!; c < chunkStart[x + 1]!; c++) {
@@ -661,8 +662,8 @@ function timesOf(m: MeaningContext, a: ScheduleAssembler): Schedule["times"] {
       tpath(a.firstWithoutTimes),
       `has no 'start' and 'end' but ${tpath(a.firstWithTimes)} has: every transfer has times or none does`,
     );
-  const start = a.tStart.toArray(),
-    end = a.tEnd.toArray();
+  const start = a.tStart.view(),
+    end = a.tEnd.view();
   for (let x = 0; x < n; x++)
     if (!(start[x]! <= end[x]!)) throw bad(tpath(x), `ends before it starts (start ${start[x]!}, end ${end[x]!})`);
   return { start, end };
@@ -728,9 +729,10 @@ export class ScheduleJsonReader {
     const stallStart = new Uint32Array(steps + 1);
     stallStart.set(a.stallStart.toArray());
     stallStart[steps] = a.stallNode.length;
-    const src = a.src.toArray(),
-      dst = a.dst.toArray(),
-      size = a.size.toArray();
+    // views of the columns, not copies: a copy holds the largest columns twice while it is made
+    const src = a.src.view(),
+      dst = a.dst.view(),
+      size = a.size.view();
     const stallNode = a.stallNode.toArray();
     const p = h.p;
 

@@ -5,7 +5,7 @@
 import { canonicalJson } from "./canonical-json.js";
 import { writePieces, type OutputOptions } from "./file-output.js";
 import { FORMAT_NAMES } from "./json-schema.js";
-import { AsciiWriter, pieceText } from "../internal/ascii-writer.js";
+import { AsciiWriter, PiecePool, pieceText } from "../internal/ascii-writer.js";
 import type { Schedule } from "../model/schedule.js";
 import { checkSchedule } from "../model/schedule-check.js";
 import { checkProgress, progressTicker, type ProgressCallback } from "../model/progress.js";
@@ -125,10 +125,11 @@ function* scheduleJsonChunks(
   s: Schedule,
   pieceSize: number,
   progress: ProgressCallback | null = null,
+  pool: PiecePool | null = null,
 ): Generator<string | Uint8Array, void, undefined> {
   checkSchedule(s, MODULE); // before the first piece: a broken schedule writes nothing
   yield header(s);
-  const w = new AsciiWriter(pieceSize + 4096);
+  const w = new AsciiWriter(pieceSize + 4096, pool);
   const { stepStart, stallStart, stallNode } = s;
   const tick = progressTicker(progress, s.transferCount);
   let mark = tick(0);
@@ -192,5 +193,8 @@ export interface ScheduleWriteOptions extends OutputOptions {
  * directory and renamed into place, so a failure never leaves a half-written file.
  */
 export async function writeScheduleJson(s: Schedule, target: string, opts: ScheduleWriteOptions = {}): Promise<void> {
-  await writePieces(scheduleJsonChunks(s, PIECE, checkProgress(opts.progress, MODULE)), target, MODULE, opts);
+  // the written pieces' Buffers are reused: the file holds them, not the heap until the next collection
+  const pool = new PiecePool(PIECE + 4096);
+  const chunks = scheduleJsonChunks(s, PIECE, checkProgress(opts.progress, MODULE), pool);
+  await writePieces(chunks, target, MODULE, opts, pool.release);
 }

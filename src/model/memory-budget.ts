@@ -69,6 +69,19 @@ export function denseMatrixBytes(p: number): number {
   return p * p * 8;
 }
 
+/** The most a dense matrix reader works in besides the matrix (bytes). */
+export const DENSE_READ_WORK_CAP = 8 * MIB;
+
+/**
+ * Bytes reading a dense P x P matrix takes: the matrix, and the reader's working set (its 1 MiB read buffer, the
+ * tokenizer's short-lived values, the young generation and the compiled code of the hot loop), which grows with the
+ * text (two bytes an entry at least) and levels off at DENSE_READ_WORK_CAP (5-8 MiB measured from P = 1024 up).
+ */
+export function denseReadBytes(p: number): number {
+  const matrix = denseMatrixBytes(p);
+  return matrix + Math.min(DENSE_READ_WORK_CAP, matrix / 2);
+}
+
 /**
  * A rough upper estimate of the bytes a command needs to work on a schedule of `p` nodes, `steps`
  * steps and `transfers` transfers: `perNode`, `perStep` and `perTransfer` bytes each (the command's

@@ -5,7 +5,9 @@ import type { Command } from "commander";
 import { fail } from "../../model/errors.js";
 import { readMatrixFile } from "../../io/matrix-read.js";
 import { readProgramJson } from "../../io/program-json-read.js";
-import { verifyProgram } from "../../verifier/program/index.js";
+import { checkMemory } from "../../model/memory-budget.js";
+import { matrixBytes } from "../../model/matrix.js";
+import { programCheckBytes, programTableBytes, verifyProgram } from "../../verifier/program/index.js";
 import type { CliContext } from "../context.js";
 import { formatReport, reportJson } from "./verify.js";
 
@@ -33,7 +35,16 @@ export function registerVerifyProgram(program: Command, ctx: CliContext): void {
           { file },
         );
       }
-      const r = verifyProgram(m, doc.program);
+      // the checks' memory as the budget bounds it (what the program and the matrix hold, and what checking allocates)
+      const prog = doc.program;
+      checkMemory(
+        "verify-program",
+        matrixBytes(m) + programTableBytes(prog) + programCheckBytes(m, prog),
+        `checking ${prog.ops.rank.length} operations on P = ${prog.p}`,
+        ctx.maxMemory,
+        { file },
+      );
+      const r = verifyProgram(m, prog, { maxElements: Number.MAX_SAFE_INTEGER });
       if (!r.ok) ctx.exitCode = 1;
       ctx.io.out(o.json ? reportJson(r) : formatReport(r));
     });

@@ -2,7 +2,7 @@
  * Coloring: exact bipartite edge colouring of the message graph into h = max(f, g) partial permutations (Konig's
  * theorem; the optimum RS_N of 003 sec 3.3 approximates).
  */
-import type { CommMatrix } from "../../model/matrix.js";
+import { matrixBytes, type CommMatrix } from "../../model/matrix.js";
 import { ScheduleBuilder, type Schedule } from "../../model/schedule.js";
 import { progressPhases, progressTicker } from "../../model/progress.js";
 import { planHeader } from "../plan-header.js";
@@ -11,6 +11,7 @@ import { definePlanner } from "../plan-params.js";
 import type { Planner, PlanOptions } from "../types.js";
 import { colorBipartite, colorMaxima, improveSumOfMaxima, orderBySizeDesc } from "./edge-coloring.js";
 import { offDiagonalMessages } from "./messages.js";
+import { refuseOverBudget } from "../plan-memory.js";
 
 const NAME = "coloring";
 
@@ -36,6 +37,41 @@ export function improveBudget(p: number, edges: number, colors: number): number 
 }
 
 /**
+ * The bytes a colouring of `edges` messages among `p` nodes with `colors` colours (h = max(f, g)) holds at its
+ * peak, the matrix aside: the message list (16 per edge), the edges sorted by size (4, and 4 for the sort's buffer),
+ * the edges in that order (16), the slot tables (two of 2 P h Int32: 16 P h), the used-colour bitsets (8 P per 32
+ * colours), the repair path (24 P), and the per-node colour of every edge (two P h Int32: 8 P h) made from the slot
+ * tables.
+ */
+export function coloringBytes(p: number, edges: number, colors: number): number {
+  return 40 * edges + 24 * p * colors + 8 * p * Math.ceil(colors / 32) + 28 * p;
+}
+
+/** The off-diagonal messages of `m` and h = max(f, g), the colours an exact colouring needs (two P-long counters). */
+export function messageDegree(m: CommMatrix): { edges: number; h: number } {
+  const p = m.p;
+  const out = new Uint32Array(p),
+    inn = new Uint32Array(p);
+  let edges = 0;
+  const count = (i: number, j: number): void => {
+    out[i]!++;
+    inn[j]!++;
+    edges++;
+  };
+  if (m.sparse) {
+    const { rowStart, col } = m.sparse;
+    for (let i = 0; i < p; i++)
+      for (let k = rowStart[i]!; k < rowStart[i + 1]!; k++) if (col[k] !== i) count(i, col[k]!);
+  } else {
+    const { data } = m;
+    for (let i = 0; i < p; i++) for (let j = 0; j < p; j++) if (j !== i && data[i * p + j]! > 0) count(i, j);
+  }
+  let h = 0;
+  for (let i = 0; i < p; i++) h = Math.max(h, out[i]!, inn[i]!);
+  return { edges, h };
+}
+
+/**
  * Messages (non-zero off-diagonal entries) are edges sender -> receiver; a proper edge colouring
  * with h colours (h = max(f, g), exact by Konig's theorem for bipartite graphs) gives h phases,
  * each a partial permutation, every message sent whole. The number of phases is optimal; the sum
@@ -49,6 +85,13 @@ export function improveBudget(p: number, edges: number, colors: number): number 
 function plan(m: CommMatrix, opts: PlanOptions<Resolved<typeof COLORING_PARAMS>>): Schedule {
   const improve = opts.params.improve;
   const { phase: phaseProgress, end: endProgress } = progressPhases(opts.progress, COLORING_PROGRESS);
+  const { edges, h } = messageDegree(m);
+  refuseOverBudget(
+    NAME,
+    matrixBytes(m) + coloringBytes(m.p, edges, h),
+    `colouring ${edges} messages with ${h} colours`,
+    opts,
+  );
   const msgs = offDiagonalMessages(m, phaseProgress(0));
   const { p, src, dst, size } = msgs;
   const order = orderBySizeDesc(size);

@@ -2,3 +2,4 @@
 export { verifyProgram, DEFAULT_MAX_PROGRAM_ELEMENTS, type ProgramVerifyOptions } from "./verify-program.js";
 export { runRendezvous, type RendezvousRun } from "./rendezvous.js";
 export { matchOps, type Matching } from "./matching.js";
+export { programCheckBytes, programSlots, programTableBytes } from "./check-bytes.js";
