@@ -1,5 +1,5 @@
 /** Fuzz corpus: valid matrices, schedules, programs and a plan store, made once by the product's own CLI (dist/). */
-import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { CliIo } from "../../src/cli/io.js";
@@ -22,6 +22,8 @@ export interface Corpus {
   readonly store: string;
   readonly storeMatrix: string;
   readonly entries: { id: string; request: string[] }[];
+  /** A matrix whose entries are near 2^50 elements (its byte counts pass 2^53 at 8 bytes an element and more). */
+  readonly huge: string;
 }
 
 type Main = (argv: readonly string[], io: CliIo) => Promise<number>;
@@ -62,6 +64,7 @@ export async function buildCorpus(dir: string, dist: string): Promise<Corpus> {
     store: "store",
     storeMatrix: "m0.json",
     entries: [],
+    huge: "huge.json",
   };
   const at = (f: string): string => join(dir, f);
   for (const [k, g] of GENS.entries()) {
@@ -96,6 +99,13 @@ export async function buildCorpus(dir: string, dist: string): Promise<Corpus> {
       }
       c.pairs.push({ schedule: s, matrix: `m${k}.json`, program });
     }
+  }
+  const h = 2 ** 50;
+  writeFileSync(at(c.huge), JSON.stringify({ format: "commplan.matrix/v1", p: 3, elementBytes: 8, rows: [[0, h, 3], [h + 1, 0, h], [5, h - 1, 0]] }));
+  for (const plan of [["shift"], ["two-stage", "--payload"]]) {
+    const s = `huge-${plan[0]}.json`;
+    await must(main, ["plan", at(c.huge), "-a", ...plan, "-o", at(s)]);
+    c.pairs.push({ schedule: s, matrix: c.huge, program: null });
   }
   await must(main, ["export", at("s2-two-stage.json"), "-m", at("m2.json"), "-f", "program", "--split", at("split")]);
   for (const request of [

@@ -125,7 +125,8 @@ function matrixText(r: Rng, p: number, fmt: "json" | "csv" | "mtx"): string {
   };
   const rows = Array.from({ length: p }, (_, i) => Array.from({ length: p }, (_, j) => v(i, j)));
   if (fmt === "csv") return rows.map((row) => row.join(",")).join("\n") + "\n";
-  if (fmt === "json") return `{"p":${p},"matrix":[${rows.map((row) => `[${row.join(",")}]`).join(",")}]}`;
+  if (fmt === "json")
+    return `{"format":"commplan.matrix/v1","p":${p},"elementBytes":8,"rows":[${rows.map((row) => `[${row.join(",")}]`).join(",")}]}`;
   const nz: string[] = [];
   rows.forEach((row, i) => row.forEach((x, j) => x !== "0" && nz.push(`${i + 1} ${j + 1} ${x}`)));
   return `%%MatrixMarket matrix coordinate integer general\n${p} ${p} ${nz.length}\n${nz.join("\n")}\n`;
@@ -173,7 +174,7 @@ type Doc = Record<string, unknown>;
 /** Empty stages appended to a schedule (a long schedule: past any stack a spread into push would use). */
 function withEmptyStages(doc: Doc, n: number): Doc {
   const stages = [...(doc["stages"] as unknown[])];
-  for (let k = 0; k < n; k++) stages.push({ name: `e${k}`, steps: [] });
+  for (let k = 0; k < n; k++) stages.push({ name: `e${k}`, rearrange: "none", steps: [] });
   return { ...doc, stages };
 }
 
@@ -679,5 +680,25 @@ export function bigCase(r: Rng): FuzzCase {
     argv: [...argv, "--max-memory", `${budget}M`],
     expect: "any",
     budget: budget * 2 ** 20,
+  };
+}
+
+/**
+ * Text exports of schedules with hostile names (line breaks, markup, comment ends) and byte counts near 2^53 (the
+ * corpus's huge matrix, element sizes up to 1 MiB): every output must pass its grammar, with exact numbers.
+ */
+export function exportTextCase(r: Rng, c: Corpus): FuzzCase {
+  const pair = r.chance(0.4) ? r.pick(c.pairs.filter((p) => p.matrix === c.huge)) : r.pick(c.pairs);
+  const doc = JSON.parse(corpusBytes(c, pair.schedule).toString()) as Doc;
+  if (r.chance(0.6)) doc["algorithm"] = r.pick(HOSTILE_STRINGS);
+  if (r.chance(0.5)) doc["elementBytes"] = r.pick([1, 8, 64, 1024, 1048576]);
+  const exp = exportOf(r, "s.json", join(c.dir, pair.matrix));
+  return {
+    surface: "export-text",
+    setup: [{ kind: "file", path: "s.json", bytes: JSON.stringify(doc) }],
+    argv: exp.argv,
+    expect: "any",
+    outputs: exp.outputs,
+    then: exp.then,
   };
 }
