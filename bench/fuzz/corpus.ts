@@ -101,7 +101,19 @@ export async function buildCorpus(dir: string, dist: string): Promise<Corpus> {
     }
   }
   const h = 2 ** 50;
-  writeFileSync(at(c.huge), JSON.stringify({ format: "commplan.matrix/v1", p: 3, elementBytes: 8, rows: [[0, h, 3], [h + 1, 0, h], [5, h - 1, 0]] }));
+  writeFileSync(
+    at(c.huge),
+    JSON.stringify({
+      format: "commplan.matrix/v1",
+      p: 3,
+      elementBytes: 8,
+      rows: [
+        [0, h, 3],
+        [h + 1, 0, h],
+        [5, h - 1, 0],
+      ],
+    }),
+  );
   for (const plan of [["shift"], ["two-stage", "--payload"]]) {
     const s = `huge-${plan[0]}.json`;
     await must(main, ["plan", at(c.huge), "-a", ...plan, "-o", at(s)]);

@@ -243,7 +243,7 @@ function wrongOf(
   const { run, then } = res;
   if (!EXPECTED[fc.expect]!.includes(run.code))
     return `exit ${run.code} where ${fc.expect} was due: ${JSON.stringify(run.err.slice(0, 200))}`;
-  if (fc.message !== undefined && run.code !== 0 && !fc.message.test(run.err))
+  if (fc.message !== undefined && run.code !== 0 && !fc.message.test(run.err + run.out))
     return `the message does not say ${fc.message}: ${JSON.stringify(run.err.slice(0, 200))}`;
   if (fc.expect === "not-ok" && run.code !== 0 && run.err.trim() === "" && run.out.trim() === "")
     return "failed silently";
@@ -276,7 +276,9 @@ function wrongOf(
     }
   } else {
     // nothing written half-way: a command that did not succeed leaves no new file but what it was asked to keep
-    const fresh = listing(cwd).filter((p) => !listed.has(p) && !p.startsWith("S/") && p !== "S");
+    const fresh = listing(cwd).filter(
+      (p) => !listed.has(p) && !p.startsWith("S/") && p !== "S" && !lstatSync(join(cwd, p)).isDirectory(),
+    );
     const left = fresh.filter((p) => /\.tmp$|\.partial$|~$/.test(p) || run.code === 2);
     if (left.length > 0 && !(fc.surface.startsWith("store") || fc.surface === "matrix"))
       return `a failed command left ${left.slice(0, 3).join(", ")}`;
@@ -341,7 +343,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzSummary> {
     const listed = new Set(listing(cwd));
     const res: PoolResult = await pool.run(cwd, fc.argv, fc.then ?? []);
     let outcome: Outcome;
-    let detail = "";
+    let detail: string;
     if (res.kind === "hang") [outcome, detail] = ["hang", `over ${o.budgetMs} ms`];
     else if (res.kind === "died") [outcome, detail] = ["crash", `the child ${res.detail}: ${res.stderr.slice(-300)}`];
     else {

@@ -22,7 +22,13 @@ try {
   let found = 0;
   const list = MUTANTS.filter((m) => opt("only", m.name) === m.name);
   for (const m of list) {
-    const f = await findMutant(m, { dist, work, corpus, seed: Number(opt("seed", "35")), budget: Number(opt("budget", "300")) });
+    const f = await findMutant(m, {
+      dist,
+      work,
+      corpus,
+      seed: Number(opt("seed", "35")),
+      budget: Number(opt("budget", "300")),
+    });
     if (f.failure !== null) found++;
     process.stdout.write(
       `${m.name}: ${f.failure === null ? "NOT FOUND" : `found at case ${f.cases} (${f.failure.outcome}: ${f.failure.argv.join(" ")}: ${f.failure.detail.slice(0, 200)})`} [${f.seconds.toFixed(1)} s]\n`,

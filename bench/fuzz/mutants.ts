@@ -11,7 +11,12 @@ export interface Mutant {
   readonly defect: string;
   readonly surfaces: Readonly<Record<string, number>>;
   /** Each edit replaces its text, found `count` times (once unless said). */
-  readonly edits: readonly { readonly file: string; readonly find: string; readonly replace: string; readonly count?: number }[];
+  readonly edits: readonly {
+    readonly file: string;
+    readonly find: string;
+    readonly replace: string;
+    readonly count?: number;
+  }[];
 }
 
 /** One mutant per defect class. */
@@ -20,7 +25,13 @@ export const MUTANTS: readonly Mutant[] = [
     name: "store-id-path",
     defect: "store get --id reads outside the store (an id need not be 64 hex digits)",
     surfaces: { store: 1 },
-    edits: [{ file: "store/plan-store.js", find: "const ENTRY_ID = /^[0-9a-f]{64}$/;", replace: "const ENTRY_ID = /^[^\\0]+$/;" }],
+    edits: [
+      {
+        file: "store/plan-store.js",
+        find: "const ENTRY_ID = /^[0-9a-f]{64}$/;",
+        replace: "const ENTRY_ID = /^[^\\0]+$/;",
+      },
+    ],
   },
   {
     name: "gc-follows-tmp-link",
@@ -34,7 +45,7 @@ export const MUTANTS: readonly Mutant[] = [
       },
       {
         file: "store/plan-store.js",
-        find: "const tmp = partDamage(tmpDir(s), \"directory\", TMP_PART, false);",
+        find: 'const tmp = partDamage(tmpDir(s), "directory", TMP_PART, false);',
         replace: "const tmp = null;",
       },
     ],
@@ -80,7 +91,11 @@ export const MUTANTS: readonly Mutant[] = [
     defect: "a FIFO in place of an entry hangs store verify (opened blocking)",
     surfaces: { store: 1 },
     edits: [
-      { file: "store/store-fs.js", find: 'if (kind !== "file")\n        return { bytes: null', replace: 'if (kind === "directory")\n        return { bytes: null' },
+      {
+        file: "store/store-fs.js",
+        find: 'if (kind !== "file")\n        return { bytes: null',
+        replace: 'if (kind === "directory")\n        return { bytes: null',
+      },
       {
         file: "store/store-fs.js",
         find: "const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;",
@@ -97,9 +112,14 @@ export const MUTANTS: readonly Mutant[] = [
         file: "store/store-fs.js",
         find: "export function readRegular(file, limit = MAX_ENTRY_BYTES) {",
         replace:
-          "export function readRegular(file, limit = MAX_ENTRY_BYTES) {\n    if (pathKind(file) !== \"missing\" && pathKind(file) !== \"FIFO\") return { bytes: readFileSync(file), problem: null };",
+          'export function readRegular(file, limit = MAX_ENTRY_BYTES) {\n    if (pathKind(file) !== "missing" && pathKind(file) !== "FIFO") return { bytes: readFileSync(file), problem: null };',
       },
-      { file: "store/store-fs.js", find: 'import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, writeSync } from "node:fs";', replace: 'import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readSync, writeSync } from "node:fs";' },
+      {
+        file: "store/store-fs.js",
+        find: 'import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, writeSync } from "node:fs";',
+        replace:
+          'import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readSync, writeSync } from "node:fs";',
+      },
       {
         file: "store/plan-store.js",
         find: "catch (e) {\n        throw fsError(e, MODULE, file, false);",
@@ -113,14 +133,24 @@ export const MUTANTS: readonly Mutant[] = [
     defect: "a directory at S/log: store add fails naming the log while the entry was added",
     surfaces: { store: 1 },
     edits: [
-      { file: "store/plan-store.js", find: '        entryPathDamage(s, id) ??\n        partDamage(logFile(s), "file", LOG_PART, true);', replace: "        entryPathDamage(s, id);" },
+      {
+        file: "store/plan-store.js",
+        find: '        entryPathDamage(s, id) ??\n        partDamage(logFile(s), "file", LOG_PART, true);',
+        replace: "        entryPathDamage(s, id);",
+      },
     ],
   },
   {
     name: "arrow-header-unchecked",
     defect: "the Arrow decoder does not check the header as the JSON reader does",
     surfaces: { schedule: 1 },
-    edits: [{ file: "io/schedule-arrow.js", find: "    checkScheduleHeader(scheduleHeaderDocument(h, h.stages), MODULE);", replace: "" }],
+    edits: [
+      {
+        file: "io/schedule-arrow.js",
+        find: "    checkScheduleHeader(scheduleHeaderDocument(h, h.stages), MODULE);",
+        replace: "",
+      },
+    ],
   },
   {
     name: "goal-injection",
@@ -132,13 +162,25 @@ export const MUTANTS: readonly Mutant[] = [
     name: "bytes-past-2^53",
     defect: "byte counts past 2^53 written rounded",
     surfaces: { "export-text": 1 },
-    edits: [{ file: "export/exact-number.js", find: "if (bytes > Number.MAX_SAFE_INTEGER)", replace: "if (bytes > Infinity)" }],
+    edits: [
+      {
+        file: "export/exact-number.js",
+        find: "if (bytes > Number.MAX_SAFE_INTEGER)",
+        replace: "if (bytes > Infinity)",
+      },
+    ],
   },
   {
     name: "simgrid-infinite-bandwidth",
     defect: "bandwidth 1e308 written as InfinityBps into a SimGrid platform",
     surfaces: { topology: 1 },
-    edits: [{ file: "export/exact-number.js", find: "if (!Number.isFinite(shown) || (positive", replace: "if (Number.isNaN(shown) || (positive" }],
+    edits: [
+      {
+        file: "export/exact-number.js",
+        find: "if (!Number.isFinite(shown) || (positive",
+        replace: "if (Number.isNaN(shown) || (positive",
+      },
+    ],
   },
   {
     name: "topology-prototype-names",
@@ -186,7 +228,13 @@ export const MUTANTS: readonly Mutant[] = [
     name: "duplicate-keys-taken",
     defect: "duplicate keys accepted (readers disagree)",
     surfaces: { matrix: 1, schedule: 1, program: 1 },
-    edits: [{ file: "io/json-text.js", find: "if (set.has(name) && this.found === null)", replace: "if (set.has(name) && this.found === 0)" }],
+    edits: [
+      {
+        file: "io/json-text.js",
+        find: "if (set.has(name) && this.found === null)",
+        replace: "if (set.has(name) && this.found === 0)",
+      },
+    ],
   },
   {
     name: "store-alone-help",
@@ -196,7 +244,8 @@ export const MUTANTS: readonly Mutant[] = [
       {
         file: "cli/commands/store.js",
         find: '        throw fail("store", "BAD_OPTION", `${word === undefined ? "missing sub-command"',
-        replace: '        store.outputHelp({ error: true });\n        throw fail("store", "BAD_OPTION", `${word === undefined ? "missing sub-command"',
+        replace:
+          '        store.outputHelp({ error: true });\n        throw fail("store", "BAD_OPTION", `${word === undefined ? "missing sub-command"',
       },
     ],
   },
@@ -204,7 +253,13 @@ export const MUTANTS: readonly Mutant[] = [
     name: "message-sent-twice",
     defect: "verify-program passes a program that sends one message twice",
     surfaces: { program: 1 },
-    edits: [{ file: "verifier/program/execute.js", find: "PROGRAM_SOURCE, found.twice === 0,", replace: "PROGRAM_SOURCE, true," }],
+    edits: [
+      {
+        file: "verifier/program/execute.js",
+        find: "PROGRAM_SOURCE, found.twice === 0,",
+        replace: "PROGRAM_SOURCE, true,",
+      },
+    ],
   },
 ];
 
@@ -217,14 +272,18 @@ export function makeMutantDist(m: Mutant, dist: string, root: string): string {
   const dir = join(root, m.name);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  cpSync(dist, join(dir, "dist"), { recursive: true, filter: (src) => !src.endsWith(".map") && !src.endsWith(".d.ts") });
+  cpSync(dist, join(dir, "dist"), {
+    recursive: true,
+    filter: (src) => !src.endsWith(".map") && !src.endsWith(".d.ts"),
+  });
   cpSync(join(pkg, "package.json"), join(dir, "package.json"));
   if (!existsSync(join(dir, "node_modules"))) symlinkSync(join(pkg, "node_modules"), join(dir, "node_modules"));
   for (const e of m.edits) {
     const file = join(dir, "dist", e.file);
     const text = readFileSync(file, "utf8");
     const n = text.split(e.find).length - 1;
-    if (n !== (e.count ?? 1)) throw new Error(`mutant ${m.name}: ${e.file} holds its text ${n} times, not ${e.count ?? 1}`);
+    if (n !== (e.count ?? 1))
+      throw new Error(`mutant ${m.name}: ${e.file} holds its text ${n} times, not ${e.count ?? 1}`);
     writeFileSync(file, text.split(e.find).join(e.replace));
   }
   return join(dir, "dist");
