@@ -31,6 +31,8 @@ export interface FuzzCase {
   readonly message?: RegExp;
   /** Commands re-reading the outputs, each to exit 0 when the case exits 0. */
   readonly then?: readonly (readonly string[])[];
+  /** The re-reads are two commands that must agree (the same exit code): the output read as the input was. */
+  readonly thenAgree?: boolean;
   readonly outputs?: readonly OutputCheck[];
   /** Paths (files or trees) that must be byte-identical after the case: its inputs, the outside tree, the store. */
   readonly unchanged?: readonly string[];

@@ -51,6 +51,8 @@ export interface FuzzOptions {
   readonly weights?: Readonly<Record<string, number>>;
   /** Stop at the first failing case (the mutant test). */
   readonly stopAtFirst?: boolean;
+  /** Asked before each case: true ends the run there (the record then holds the cases run). */
+  readonly shouldStop?: () => boolean;
   readonly progress?: (done: number, s: FuzzSummary) => void;
 }
 
@@ -69,6 +71,8 @@ export interface FuzzSummary {
   cases: number;
   outcomes: Record<Outcome, number>;
   bySurface: Record<string, Record<Outcome, number>>;
+  /** Milliseconds the cases of each surface took in their child (the command and its re-reads). */
+  msBySurface: Record<string, number>;
   failures: FuzzFailure[];
   /** Cases refused (exit 2) before any output: their share of all cases. */
   refusedShare: number;
@@ -126,6 +130,12 @@ function draw(r: Rng, c: Corpus, surface: string): FuzzCase {
     default:
       return S.bigCase(r);
   }
+}
+
+/** Case `index` of a run of `seed`: every case follows from the seed and its index alone (a failure replays). */
+export function caseAt(seed: number, index: number, c: Corpus, weights: Readonly<Record<string, number>>): FuzzCase {
+  const r = new Rng((seed * 1_000_003 + index * 7919) >>> 0);
+  return draw(r, c, r.weighted(weights));
 }
 
 /** Lays out one setup step under `cwd`. */
@@ -251,12 +261,19 @@ function wrongOf(
   if (run.code !== 0)
     for (const [p, d] of beforeUnlessOk)
       if (digest(join(cwd, p)) !== d) return `${p} was changed by a command that failed`;
-  for (const [k, t] of then.entries()) {
-    // a re-read may refuse for its size alone (the verifier's element limit, the memory budget): not a wrong output
-    const limit = t.code === 2 && /maxElements|--max-memory/.test(t.err);
-    const bad = crashOf(t) ?? (t.code !== 0 && !limit ? `exit ${t.code}: ${t.err.split("\n")[0]}` : null);
-    if (bad !== null) return `re-reading with '${fc.then![k]!.join(" ")}': ${bad}`;
-  }
+  if (fc.thenAgree === true && then.length === 2) {
+    const [a, b] = then as [RunResult, RunResult];
+    const bad = crashOf(a) ?? crashOf(b);
+    if (bad !== null) return `re-reading: ${bad}`;
+    if (a.code !== b.code)
+      return `'${fc.then![0]!.join(" ")}' exits ${a.code} (${a.err.split("\n")[0]}), its input's ${b.code}: ${b.err.split("\n")[0]}`;
+  } else
+    for (const [k, t] of then.entries()) {
+      // a re-read may refuse for its size alone (the verifier's element limit, the memory budget): not a wrong output
+      const limit = t.code === 2 && /maxElements|--max-memory/.test(t.err);
+      const bad = crashOf(t) ?? (t.code !== 0 && !limit ? `exit ${t.code}: ${t.err.split("\n")[0]}` : null);
+      if (bad !== null) return `re-reading with '${fc.then![k]!.join(" ")}': ${bad}`;
+    }
   if (run.code === 0) {
     for (const o of fc.outputs ?? []) {
       for (const f of expand(cwd, o.path)) {
@@ -303,6 +320,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzSummary> {
     cases: 0,
     outcomes: emptyOutcomes(),
     bySurface: {},
+    msBySurface: {},
     failures: [],
     refusedShare: 0,
     outputsChecked: 0,
@@ -329,9 +347,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzSummary> {
   };
   let stop = false;
   const one = async (index: number): Promise<void> => {
-    const r = new Rng((o.seed * 1_000_003 + index * 7919) >>> 0);
-    const surface = r.weighted(weights);
-    const fc = draw(r, o.corpus, surface);
+    const fc = caseAt(o.seed, index, o.corpus, weights);
     const base = join(o.workDir, `c${index}`);
     const cwd = join(base, "w");
     mkdirSync(cwd, { recursive: true });
@@ -350,6 +366,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzSummary> {
       const { run, then } = res.reply;
       const growth = res.reply.maxRssAfter - res.reply.rssBefore;
       if (run.ms > s.maxMs) [s.maxMs, s.maxMsArgv] = [run.ms, fc.argv];
+      s.msBySurface[fc.surface] = (s.msBySurface[fc.surface] ?? 0) + run.ms + then.reduce((t, x) => t + x.ms, 0);
       if (growth > s.maxPeakGrowthBytes) [s.maxPeakGrowthBytes, s.maxPeakArgv] = [growth, fc.argv];
       const crash = crashOf(run);
       s.rereads += then.length;
@@ -395,7 +412,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzSummary> {
   };
   let next = 0;
   const lane = async (): Promise<void> => {
-    while (!stop && next < o.cases) await one(next++);
+    while (!stop && next < o.cases && o.shouldStop?.() !== true) await one(next++);
   };
   try {
     await Promise.all(Array.from({ length: o.children }, lane));

@@ -23,6 +23,9 @@ const children = Number(opt("children", "2"));
 const dist = opt("dist", join(import.meta.dirname, "..", "..", "dist"));
 const results = opt("results", join(import.meta.dirname, "..", "results"));
 const work = mkdtempSync(join(tmpdir(), "commplan-fuzz-"));
+// SIGTERM or SIGINT ends the run after the cases in flight; the record then says how many of those asked for ran
+let stopped = false;
+for (const sig of ["SIGTERM", "SIGINT"] as const) process.on(sig, () => void (stopped = true));
 const write = (s: FuzzSummary, note: string): void => {
   writeFileSync(join(results, "fuzz.json"), JSON.stringify(s, null, 2) + "\n");
   writeFileSync(join(results, "fuzz.md"), fuzzMarkdown(s) + note);
@@ -39,6 +42,7 @@ try {
     dist,
     corpus,
     workDir: join(work, "cases"),
+    shouldStop: () => stopped,
     progress: (done, sum) => {
       process.stderr.write(`fuzz: ${done}/${cases}: ${JSON.stringify(sum.outcomes)}\n`);
       if (done % 5000 === 0 && done < cases)
@@ -48,7 +52,7 @@ try {
         );
     },
   });
-  write(s, "");
+  write(s, s.cases < cases ? `\n(Stopped by a signal after ${s.cases} of the ${cases} cases asked for.)\n` : "");
   process.stderr.write(`fuzz: done: ${JSON.stringify(s.outcomes)} in ${s.wallSeconds.toFixed(0)} s\n`);
   ok = s.outcomes.crash + s.outcomes.hang + s.outcomes.memory + s.outcomes.wrong === 0;
   process.exitCode = ok ? 0 : 1;
