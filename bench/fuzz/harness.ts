@@ -40,6 +40,8 @@ const OUTCOMES: readonly Outcome[] = ["ok", "check-failed", "refused", "crash", 
 /** Options of a fuzz run. */
 export interface FuzzOptions {
   readonly cases: number;
+  /** The first case's index (cases run from it up to `cases` - 1; default 0). */
+  readonly firstIndex?: number;
   readonly seed: number;
   readonly workDir: string;
   readonly corpus: Corpus;
@@ -410,7 +412,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzSummary> {
     }
     if (o.progress && s.cases % 1000 === 0) o.progress(s.cases, s);
   };
-  let next = 0;
+  let next = o.firstIndex ?? 0;
   const lane = async (): Promise<void> => {
     while (!stop && next < o.cases && o.shouldStop?.() !== true) await one(next++);
   };

@@ -14,23 +14,41 @@ export interface MutantRun {
   readonly budget: number;
 }
 
-/** The first failing case of a mutant (null: not found within the budget), the cases run and the wall time. */
+/**
+ * The first failing case of a mutant that passes on the product's build (null: none within the budget), the cases
+ * run and the wall time. A case that fails on both (a hang on a loaded machine) is not the mutant's doing: skipped.
+ */
 export async function findMutant(
   m: Mutant,
   o: MutantRun,
 ): Promise<{ failure: FuzzFailure | null; cases: number; seconds: number }> {
   const t0 = performance.now();
   const mdist = makeMutantDist(m, o.dist, join(o.work, "mutants"));
-  const s = await runFuzz({
-    cases: o.budget,
-    seed: o.seed,
-    workDir: join(o.work, "cases", m.name),
-    corpus: o.corpus,
-    dist: mdist,
-    budgetMs: 5000,
-    children: 2,
-    weights: m.surfaces,
-    stopAtFirst: true,
-  });
-  return { failure: s.failures[0] ?? null, cases: s.cases, seconds: (performance.now() - t0) / 1000 };
+  const common = { seed: o.seed, corpus: o.corpus, budgetMs: 20_000, children: 2, weights: m.surfaces };
+  let from = 0;
+  let cases = 0;
+  while (from < o.budget) {
+    const s = await runFuzz({
+      ...common,
+      cases: o.budget,
+      firstIndex: from,
+      workDir: join(o.work, "cases", m.name),
+      dist: mdist,
+      stopAtFirst: true,
+    });
+    cases += s.cases;
+    const f = s.failures[0];
+    if (f === undefined) break;
+    const product = await runFuzz({
+      ...common,
+      cases: f.index + 1,
+      firstIndex: f.index,
+      workDir: join(o.work, "cases", `${m.name}-product`),
+      dist: o.dist,
+      children: 1,
+    });
+    if (product.failures.length === 0) return { failure: f, cases, seconds: (performance.now() - t0) / 1000 };
+    from = f.index + 1;
+  }
+  return { failure: null, cases, seconds: (performance.now() - t0) / 1000 };
 }

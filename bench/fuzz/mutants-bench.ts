@@ -24,13 +24,14 @@ export async function fuzzMutantsBench(log: (s: string) => void): Promise<string
     const rows = [];
     for (const m of MUTANTS) {
       const f = await findMutant(m, { dist, work, corpus, seed: MUTANT_SEED, budget: MUTANT_BUDGET });
-      log(`fuzz-mutants: ${m.name}: ${f.failure === null ? "not found" : `found at case ${f.cases}`}`);
+      log(`fuzz-mutants: ${m.name}: ${f.failure === null ? "not found" : `found at case ${f.failure.index}`}`);
       rows.push({
         name: m.name,
         defect: m.defect,
         surfaces: Object.keys(m.surfaces),
         found: f.failure !== null,
         cases: f.cases,
+        index: f.failure?.index ?? null,
         seconds: f.seconds,
         outcome: f.failure?.outcome ?? null,
         argv: f.failure?.argv ?? null,
@@ -42,14 +43,17 @@ export async function fuzzMutantsBench(log: (s: string) => void): Promise<string
       `### Fuzz mutants: defects brought back, found by the fuzzer\n\n` +
       `Command: \`npm run bench fuzz-mutants\` (bench/fuzz/mutants-bench.ts). Each mutant is a patch of a copy of dist/ ` +
       `(bench/fuzz/mutants.ts) bringing back one defect class; the fuzzer runs it on its surfaces, seed ${MUTANT_SEED}, ` +
-      `at most ${MUTANT_BUDGET} cases, until the first failing case. Found: ${found} of ${rows.length}.\n\n` +
+      `at most ${MUTANT_BUDGET} cases, until the first case that fails on the mutant and passes on the product's build ` +
+      `(run again on dist/: a case failing on both, such as a hang of a loaded machine, is skipped). ` +
+      `Found: ${found} of ${rows.length}.\n\n` +
       mdTable(
-        ["mutant", "defect", "surfaces", "found at case", "as", "wall (s)"],
+        ["mutant", "defect", "surfaces", "found at case", "cases run", "as", "wall (s)"],
         rows.map((r) => [
           r.name,
           r.defect,
           r.surfaces.join(", "),
-          r.found ? r.cases : "not found",
+          r.found ? r.index! : "not found",
+          r.cases,
           r.outcome ?? "",
           r.seconds.toFixed(1),
         ]),

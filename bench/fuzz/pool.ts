@@ -1,10 +1,12 @@
 /**
  * A pool of long-lived fuzz children (child.ts, forked): a case is sent to an idle child; a child that dies during a
  * case (signal, V8 abort, process.exit, out of memory) makes that case a crash and is respawned; a case over its wall
- * budget is a hang (the child is killed); a child whose peak resident memory rose past the recycle threshold is
+ * budget is a hang when the child is blocked or has spent the budget in CPU (a child starved of CPU by a loaded
+ * machine gets up to ten budgets of wall time; the child is killed); a child whose peak resident memory rose past the recycle threshold is
  * replaced, so that one large case never hides the peak of a later one.
  */
 import { fork, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ChildReply, ChildRequest } from "./child.js";
 
@@ -25,6 +27,22 @@ export interface PoolOptions {
   readonly recycleBytes: number;
   /** The children's V8 heap limit (MiB): a runaway allocation dies here instead of taking the machine. */
   readonly heapMiB: number;
+}
+
+/** A case whose child used less CPU than this share of its wall time is blocked (a FIFO, a lock). */
+const BLOCKED_SHARE = 0.02;
+/** A case is a hang after this many wall budgets whatever its CPU. */
+const HARD_FACTOR = 10;
+
+/** The CPU time (ms) process `pid` has used, from /proc (0 where there is none). */
+function cpuMs(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(f[11]) + Number(f[12])) * 10; // utime and stime, in ticks of 10 ms
+  } catch {
+    return 0;
+  }
 }
 
 interface Worker {
@@ -94,10 +112,18 @@ export class FuzzPool {
     w.stderr = "";
     const t0 = Date.now();
     const result = await new Promise<PoolResult>((resolve) => {
-      const timer = setTimeout(() => {
-        cleanup();
-        resolve({ kind: "hang", ms: Date.now() - t0 });
-      }, this.o.budgetMs);
+      const cpu0 = cpuMs(w.proc.pid);
+      // past the budget: a child that is blocked (almost no CPU) or has spent the budget in CPU hangs; one that works
+      // but is starved of CPU by a loaded machine gets more time, up to HARD_FACTOR budgets of wall time
+      const check = (): void => {
+        const wall = Date.now() - t0;
+        const used = cpuMs(w.proc.pid) - cpu0;
+        if (used < BLOCKED_SHARE * wall || used >= this.o.budgetMs || wall >= HARD_FACTOR * this.o.budgetMs) {
+          cleanup();
+          resolve({ kind: "hang", ms: wall });
+        } else timer = setTimeout(check, this.o.budgetMs / 2);
+      };
+      let timer = setTimeout(check, this.o.budgetMs);
       const onMessage = (m: ChildReply): void => {
         if (m.id !== id) return;
         cleanup();
