@@ -15,7 +15,7 @@ export function fuzzMarkdown(s: FuzzSummary): string {
   return [
     "### Fuzz run: every surface in child processes, outputs re-read",
     "",
-    `Command: \`npm run fuzz -- --cases ${s.cases} --seed ${s.seed}\` (bench/fuzz/run.ts; docs/testing.md, Fuzzing).`,
+    `Command: \`npm run fuzz -- --cases ${s.cases} --seed ${s.seed}\` (bench/fuzz/run.ts; docs/formats.md, Fuzzing the readers, writers and commands).`,
     "",
     `Seed ${s.seed}, ${s.cases} cases, wall ${s.wallSeconds.toFixed(0)} s; a case over ${s.budgetMs} ms is a hang.`,
     `Refused early (exit 2): ${(100 * s.refusedShare).toFixed(1)} % of cases. Output files checked by grammar: ${s.outputsChecked};`,
