@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildCorpus } from "../../bench/fuzz/corpus.js";
 import { checkGoal, checkPlatform, checkTrace, checkXml } from "../../bench/fuzz/grammar.js";
-import { runFuzz, SURFACE_WEIGHTS } from "../../bench/fuzz/harness.js";
+import { caseAt, runFuzz, SURFACE_WEIGHTS } from "../../bench/fuzz/harness.js";
 import { Rng } from "../../bench/fuzz/rng.js";
 
 const dist = join(import.meta.dirname, "..", "..", "dist");
@@ -83,5 +83,27 @@ describe("fuzz campaign on dist/", () => {
       "topology",
     ])
       expect(Object.keys(s.bySurface)).toContain(surface);
+  });
+});
+
+describe("cases the fuzzer found, replayed", () => {
+  it("seed 20261129, case 8353: a te-direct payload plan of 389,570 rounds verifies (no stack overflow)", async () => {
+    const corpus = await buildCorpus(join(work, "corpus-replay"), dist);
+    const fc = caseAt(20261129, 8353, corpus, SURFACE_WEIGHTS);
+    expect(fc.argv.slice(0, 5)).toEqual(["plan", "m.json", "-a", "te-direct", "-o"]);
+    expect(fc.then).toEqual([["verify", "s.json", "-m", "m.json"]]);
+    const s = await runFuzz({
+      cases: 8354,
+      firstIndex: 8353,
+      seed: 20261129,
+      workDir: join(work, "replay"),
+      corpus,
+      dist,
+      budgetMs: 600_000,
+      children: 1,
+    });
+    expect(s.cases).toBe(1);
+    expect(s.failures).toEqual([]);
+    expect(s.rereads).toBe(1);
   });
 });
