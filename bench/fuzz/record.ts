@@ -17,7 +17,8 @@ export function fuzzMarkdown(s: FuzzSummary): string {
     "",
     `Command: \`npm run fuzz -- --cases ${s.cases} --seed ${s.seed}\` (bench/fuzz/run.ts; docs/formats.md, Fuzzing the readers, writers and commands).`,
     "",
-    `Seed ${s.seed}, ${s.cases} cases, wall ${s.wallSeconds.toFixed(0)} s; a case over ${s.budgetMs} ms is a hang.`,
+    `Seed ${s.seed}, ${s.cases} cases, wall ${s.wallSeconds.toFixed(0)} s. A hang: a child blocked past ${s.budgetMs} ms, ` +
+      `or ${s.budgetMs} ms of CPU in one case, or ten times that in wall time.`,
     `Refused early (exit 2): ${(100 * s.refusedShare).toFixed(1)} % of cases. Output files checked by grammar: ${s.outputsChecked};`,
     `re-reads by commplan's own readers: ${s.rereads}; twins (the same document in another encoding or as raw Arrow): ${s.twins}.`,
     `Children started: ${s.childrenSpawned}; replaced after a case whose peak resident memory passed ${mib(s.recycleBytes)}: ${s.childrenRecycled}.`,
