@@ -12,6 +12,7 @@ import { flowNetworkBench } from "./flow-network.js";
 import { foundationBench } from "./foundation.js";
 import { benchHeadlines } from "./headlines.js";
 import { fourStageBench } from "./four-stage.js";
+import { fuzzMutantsBench } from "./fuzz/mutants-bench.js";
 import { lowerBench, lowerPayloadBench } from "./lower.js";
 import { memoryBench } from "./memory.js";
 import { permutationBench } from "./permutation.js";
@@ -54,6 +55,7 @@ const benches: [string, () => string | Promise<string>][] = [
   ["sparse-scale", () => sparseScaleBench(log)],
   ["vs-mpi", () => vsMpiBench(log)],
   ["memory", () => memoryBench(log)],
+  ["fuzz-mutants", () => fuzzMutantsBench(log)],
 ];
 // `npm run bench -- --summary-only` rebuilds SUMMARY.md and the README headlines from the recorded results.
 const summaryOnly = process.argv.includes("--summary-only");

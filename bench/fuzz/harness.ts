@@ -1,577 +1,429 @@
-/** Fuzz harness: runs generated and mutated inputs through every reader and every command in process, and records crashes, hangs, memory and wrong answers per case. */
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { performance } from "node:perf_hooks";
-import fc from "fast-check";
-import { parseMatrixText } from "../../src/io/matrix-read.js";
-import { parseScheduleJsonText } from "../../src/io/schedule-json-read.js";
-import { readProgramJson } from "../../src/io/program-json-read.js";
-import { parseTopologyJsonText } from "../../src/io/topology-json-read.js";
-import { decodeScheduleArrow, readScheduleArrowHeader } from "../../src/io/schedule-arrow.js";
-import { isCommplanError } from "../../src/model/errors.js";
-import { parseByteSize } from "../../src/model/memory-budget.js";
-import { buildCorpus, runMain, type Corpus, type MainResult } from "./corpus.js";
+/**
+ * Fuzz harness: draws cases from the surfaces' generators with a seeded stream, lays each out in its own directory
+ * (beside an outside tree nothing may touch), runs it on a pool of child processes, and judges it: crash, hang,
+ * memory, or a wrong outcome (expectation, changed input or outside file, output re-read or grammar, half-written
+ * output, a twin in another encoding or format that disagrees).
+ */
+import { createHash } from "node:crypto";
+import { execFileSync } from "node:child_process";
 import {
-  commandArb,
-  COMMANDS_OF,
-  EXTRA_OPTIONS,
-  generatedMatrixArb,
-  generatedScheduleArb,
-  generatedTopologyArb,
-  mutate,
-  mutationArb,
-  type CommandPick,
-  type FuzzFile,
-  type FuzzKind,
-  type Mutation,
-} from "./inputs.js";
+  chmodSync,
+  closeSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  ftruncateSync,
+} from "node:fs";
+import { dirname, join } from "node:path";
+import { hostname } from "node:os";
+import { performance } from "node:perf_hooks";
+import type { Corpus } from "./corpus.js";
+import type { FuzzCase, Setup } from "./case.js";
+import type { RunResult } from "./child.js";
+import { checkGoal, checkPlatform, checkTrace, checkXml } from "./grammar.js";
+import { FuzzPool, type PoolResult } from "./pool.js";
+import { Rng } from "./rng.js";
+import * as S from "./surfaces.js";
+
+/** What happened to a case. */
+export type Outcome = "ok" | "check-failed" | "refused" | "crash" | "hang" | "memory" | "wrong";
+const OUTCOMES: readonly Outcome[] = ["ok", "check-failed", "refused", "crash", "hang", "memory", "wrong"];
 
 /** Options of a fuzz run. */
 export interface FuzzOptions {
   readonly cases: number;
+  /** The first case's index (cases run from it up to `cases` - 1; default 0). */
+  readonly firstIndex?: number;
   readonly seed: number;
-  /** A case slower than this (ms) counts as a hang. */
-  readonly budgetMs: number;
-  /** The --max-memory every command gets (e.g. "256M"); a case whose peak memory grows past it counts as a memory failure. */
-  readonly maxMemory: string;
-  /** A scratch directory for the case files. */
   readonly workDir: string;
-  /** Where the inputs of failing cases are saved (null: not saved). */
-  readonly failuresDir: string | null;
-  /** A file that always holds the case being run (its phase and argv): a case that never returns is named there. */
-  readonly traceFile?: string;
-  /** Progress callback every 1000 cases. */
-  readonly progress?: (done: number, summary: FuzzSummary) => void;
+  readonly corpus: Corpus;
+  /** The build the children run (dist/, or a mutant's copy). */
+  readonly dist: string;
+  readonly budgetMs: number;
+  readonly children: number;
+  /** Weights of the surfaces (default SURFACE_WEIGHTS). */
+  readonly weights?: Readonly<Record<string, number>>;
+  /** Stop at the first failing case (the mutant test). */
+  readonly stopAtFirst?: boolean;
+  /** Asked before each case: true ends the run there (the record then holds the cases run). */
+  readonly shouldStop?: () => boolean;
+  readonly progress?: (done: number, s: FuzzSummary) => void;
 }
-
-/** What happened to a case ("wrong": a damaged store entry served, or not named as damaged). */
-export type Outcome = "ok" | "check-failed" | "refused" | "crash" | "hang" | "memory" | "wrong";
 
 /** One failing case, with what reproduces it. */
 export interface FuzzFailure {
   readonly index: number;
+  readonly surface: string;
   readonly outcome: Outcome;
   readonly argv: readonly string[];
   readonly detail: string;
-  readonly ms: number;
-  readonly peakBytes: number;
-  readonly input: string | null;
 }
 
-/** The result of a run. */
+/** The record of a run. */
 export interface FuzzSummary {
   seed: number;
   cases: number;
-  readerCalls: number;
-  /** The corpus files of each kind. */
-  corpus: Record<string, number>;
   outcomes: Record<Outcome, number>;
-  byCommand: Record<string, Record<Outcome, number>>;
+  bySurface: Record<string, Record<Outcome, number>>;
+  /** Milliseconds the cases of each surface took in their child (the command and its re-reads). */
+  msBySurface: Record<string, number>;
   failures: FuzzFailure[];
+  /** Cases refused (exit 2) before any output: their share of all cases. */
+  refusedShare: number;
+  outputsChecked: number;
+  rereads: number;
+  twins: number;
+  childrenSpawned: number;
+  childrenRecycled: number;
   maxMs: number;
   maxMsArgv: readonly string[];
-  /** The largest growth of the process's peak resident memory over one case (bytes). */
-  maxPeakGrowth: number;
+  maxPeakGrowthBytes: number;
   maxPeakArgv: readonly string[];
   wallSeconds: number;
   budgetMs: number;
-  maxMemory: string;
+  recycleBytes: number;
 }
 
-/** A case: where its main input comes from, its mutations, an optional second (matrix) file, and the command. */
-interface FuzzCase {
-  readonly source: { kind: "corpus"; of: FuzzKind; index: number } | { kind: "generated"; file: FuzzFile };
-  readonly mutations: readonly Mutation[];
-  readonly matrixIndex: number;
-  readonly matrixMutations: readonly Mutation[];
-  readonly pick: CommandPick;
-  readonly matched: number;
-}
+/** How often each surface is drawn. */
+export const SURFACE_WEIGHTS: Readonly<Record<string, number>> = {
+  matrix: 14,
+  schedule: 16,
+  "export-text": 8,
+  arrow: 5,
+  program: 12,
+  topology: 7,
+  store: 22,
+  onto: 6,
+  cli: 4,
+  planner: 0.4,
+  big: 0.15,
+};
 
-const corpusArb = (of: FuzzKind) =>
-  fc.record({ kind: fc.constant("corpus" as const), of: fc.constant(of), index: fc.nat(1 << 16) });
-
-const caseArb = (matrixCount: number): fc.Arbitrary<FuzzCase> =>
-  fc.record({
-    source: fc.oneof(
-      { weight: 3, arbitrary: corpusArb("matrix") },
-      { weight: 3, arbitrary: corpusArb("schedule") },
-      { weight: 2, arbitrary: corpusArb("program") },
-      { weight: 1, arbitrary: corpusArb("topology") },
-      { weight: 2, arbitrary: corpusArb("entry") },
-      { weight: 2, arbitrary: fc.record({ kind: fc.constant("generated" as const), file: generatedMatrixArb }) },
-      { weight: 2, arbitrary: fc.record({ kind: fc.constant("generated" as const), file: generatedScheduleArb }) },
-      { weight: 1, arbitrary: fc.record({ kind: fc.constant("generated" as const), file: generatedTopologyArb }) },
-    ),
-    mutations: fc.oneof(
-      { weight: 2, arbitrary: fc.constant([]) },
-      { weight: 3, arbitrary: fc.array(mutationArb, { minLength: 1, maxLength: 3 }) },
-    ),
-    matrixIndex: fc.nat(matrixCount - 1),
-    matrixMutations: fc.oneof(
-      { weight: 4, arbitrary: fc.constant([]) },
-      { weight: 1, arbitrary: fc.array(mutationArb, { minLength: 1, maxLength: 2 }) },
-    ),
-    pick: commandArb,
-    matched: fc.nat(9), // 0: the command is not one for the input's kind (a schedule given to stats, ...)
-  });
-
-function emptyOutcomes(): Record<Outcome, number> {
-  return { ok: 0, "check-failed": 0, refused: 0, crash: 0, hang: 0, memory: 0, wrong: 0 };
-}
-
-/** The files of a case on disk: its input, the second matrix, the network, the store, where outputs go. */
-interface CaseFiles {
-  readonly base: FuzzFile;
-  /** The input as a command reads it (a split program's index, a store's directory for an entry). */
-  readonly input: string;
-  readonly matrix: string;
-  /** A valid schedule and its matrix, for the network commands of a topology case. */
-  readonly pair: { schedule: string; matrix: string };
-  readonly network: string;
-  readonly store: string;
-  readonly out: string;
-  readonly outDir: string;
-}
-
-/** The machine of the network commands: mostly one on the flat topology (which --network needs). */
-function netMachine(pick: CommandPick): string {
-  return pick.extras.length % 3 === 2 ? pick.machine : "ib-hdr-200";
-}
-
-/** The argv of export: format, variant, layout, split, output. */
-function exportArgv(pick: CommandPick, f: CaseFiles, extras: string[]): string[] {
-  const where =
-    pick.format === "simgrid"
-      ? ["--machine", pick.machine, "--out", f.outDir]
-      : pick.split
-        ? ["--split", f.outDir]
-        : pick.output
-          ? ["-o", f.out]
-          : [];
-  return [
-    "export",
-    f.input,
-    ...(pick.format === "arrow" && pick.output ? [] : ["--matrix", f.matrix]),
-    "--format",
-    pick.format,
-    ...(pick.variant === null ? [] : ["--variant", pick.variant]),
-    ...(pick.layout === null ? [] : ["--layout", pick.layout]),
-    ...where,
-    ...extras,
-  ];
-}
-
-/** The argv of the store commands (an entry case runs on its damaged copy of the store; others on a pristine copy, with the input as the matrix). */
-function storeArgv(pick: CommandPick, f: CaseFiles, extras: string[]): string[] {
-  const entry = f.base.entry ?? null;
-  const matrix = f.base.kind === "entry" ? (f.base.matrix ?? f.matrix) : f.input;
-  const request = entry?.request ?? ["-a", pick.algorithm];
-  switch (pick.command) {
-    case "store-get":
-      return [
-        "store",
-        "get",
-        f.store,
-        ...(pick.output && entry !== null ? ["--id", entry.id] : [matrix, ...request]),
-        "-o",
-        f.out,
-        ...(pick.split ? ["--format", "arrow"] : []),
-        ...(entry === null ? extras : []),
-      ];
-    case "store-add":
-      return ["store", "add", f.store, matrix, ...request, ...(entry === null ? extras : [])];
-    case "store-list":
-      return ["store", "list", f.store, ...(pick.output ? ["--json"] : [])];
-    case "store-verify":
-      return ["store", "verify", f.store];
+function draw(r: Rng, c: Corpus, surface: string): FuzzCase {
+  switch (surface) {
+    case "matrix":
+      return S.matrixCase(r, c);
+    case "schedule":
+      return S.scheduleCase(r, c);
+    case "arrow":
+      return S.arrowCase(r, c);
+    case "export-text":
+      return S.exportTextCase(r, c);
+    case "program":
+      return S.programCase(r, c);
+    case "topology":
+      return S.topologyCase(r, c);
+    case "store":
+      return S.storeCase(r, c);
+    case "onto":
+      return S.ontoInputCase(r, c);
+    case "cli":
+      return S.cliCase(r);
+    case "planner":
+      return S.plannerCase(r, c);
     default:
-      return ["store", "gc", f.store];
+      return S.bigCase(r);
   }
 }
 
-/** The argv of the network commands: the topology case's file is the network, else the picked spec. */
-function networkArgv(pick: CommandPick, f: CaseFiles, extras: string[]): string[] {
-  const topo = f.base.kind === "topology";
-  const schedule = topo ? f.pair.schedule : f.input;
-  const matrix = topo ? f.pair.matrix : f.input;
-  const net = ["--network", f.network];
-  switch (pick.command) {
-    case "simulate-network":
-      return [
-        "simulate",
-        schedule,
-        "--machine",
-        netMachine(pick),
-        ...net,
-        ...(pick.output ? ["--link-svg", f.out] : []),
-        ...extras,
-      ];
-    case "verify-network":
-      return ["verify", schedule, "-m", topo ? f.pair.matrix : f.matrix, ...net, ...extras];
-    case "compare":
-      return [
-        "compare",
-        matrix,
-        "--machine",
-        netMachine(pick),
-        ...(topo || pick.split ? net : []),
-        ...(pick.output ? ["--json"] : []),
-        ...extras,
-      ];
-    case "plan-auto":
-      return [
-        "plan",
-        matrix,
-        "-a",
-        "auto",
-        "--machine",
-        netMachine(pick),
-        ...(topo || pick.split ? net : []),
-        ...(pick.output ? ["-o", f.out] : []),
-        ...extras,
-      ];
-    default:
-      return [
-        "platform",
-        "--topology",
-        f.network,
-        ...(topo && !pick.split ? [] : ["-P", String(1 + ((pick.algorithm.length * 3) % 17))]),
-        ...(pick.output ? ["--machine", pick.machine] : []),
-        "-o",
-        f.out,
-        ...(pick.split ? ["--hostfile", join(f.outDir, "hosts")] : []),
-        ...extras,
-      ];
-  }
+/** Case `index` of a run of `seed`: every case follows from the seed and its index alone (a failure replays). */
+export function caseAt(seed: number, index: number, c: Corpus, weights: Readonly<Record<string, number>>): FuzzCase {
+  const r = new Rng((seed * 1_000_003 + index * 7919) >>> 0);
+  return draw(r, c, r.weighted(weights));
 }
 
-/** The argv of a case. */
-function argvOf(pick: CommandPick, f: CaseFiles): string[] {
-  const extras = pick.extras.flatMap((k) => EXTRA_OPTIONS[k]!);
-  const o = pick.output ? ["-o", f.out] : [];
-  const input = f.input;
-  switch (pick.command) {
-    case "stats":
-      return ["stats", input, ...extras];
-    case "plan":
-      return ["plan", input, "-a", pick.algorithm, ...o, ...extras];
-    case "verify":
-      return ["verify", input, "-m", f.matrix, ...extras];
-    case "cost":
-      return ["cost", input, "--machine", pick.machine, ...extras];
-    case "show":
-      return ["show", input, ...(pick.output ? ["--svg", f.out] : []), ...extras];
-    case "simulate":
-      return ["simulate", input, "--machine", pick.machine, ...(pick.output ? ["--trace", f.out] : []), ...extras];
-    case "simulate-protocol":
-      return [
-        "simulate",
-        input,
-        "--machine",
-        pick.machine,
-        "--protocol",
-        pick.algorithm.length % 2 === 0 ? "drs-n" : "async",
-        ...(pick.output ? ["--realised", f.out] : []),
-        ...extras,
-      ];
-    case "simulate-data":
-      return ["simulate", input, "--machine", pick.machine, "--data", "-m", f.matrix, ...extras];
-    case "export":
-      return exportArgv(pick, f, extras);
-    case "verify-program":
-      return ["verify-program", input, "--matrix", f.matrix, ...(pick.output ? ["--json"] : []), ...extras];
-    case "gen":
-      return [
-        "gen",
-        pick.algorithm === "shift" ? "uniform" : "pattern1",
-        "--p",
-        String(1 + ((pick.extras.length * 7) % 40)),
-        ...o,
-        ...extras,
-      ];
-    case "store-get":
-    case "store-add":
-    case "store-list":
-    case "store-verify":
-    case "store-gc":
-      return storeArgv(pick, f, extras);
-    default:
-      return networkArgv(pick, f, extras);
-  }
-}
-
-/**
- * Calls the readers of the input's kind directly, under `maxMemory` bytes: any error but a
- * CommplanError, or a message of more than one line, is returned as a crash detail.
- */
-function readDirect(
-  bytes: Buffer,
-  ext: string,
-  kind: FuzzKind,
-  path: string,
-  maxMemory: number,
-): { detail: string | null; calls: number } {
-  const text = bytes.toString("utf8");
-  const readers: (() => unknown)[] =
-    kind === "topology"
-      ? [() => parseTopologyJsonText(text, "x.json")]
-      : kind === "program"
-        ? [() => readProgramJson(path, { maxMemory })]
-        : kind === "entry"
-          ? [() => readScheduleArrowHeader(bytes), () => decodeScheduleArrow(bytes)]
-          : [
-              () => parseMatrixText(text, { file: `x${ext}`, maxMemory }),
-              () => parseMatrixText(text, { maxMemory }),
-              () => parseScheduleJsonText(text, "x.json"),
-            ];
-  for (const f of readers) {
-    try {
-      f();
-    } catch (e) {
-      if (!isCommplanError(e))
-        return {
-          detail: `reader threw ${(e as Error)?.name}: ${(e as Error)?.message}`.slice(0, 300),
-          calls: readers.length,
-        };
-      if ((e as Error).message.includes("\n"))
-        return {
-          detail: `reader message is not one line: ${(e as Error).message.slice(0, 200)}`,
-          calls: readers.length,
-        };
+/** Lays out one setup step under `cwd`. */
+function lay(cwd: string, s: Setup): void {
+  const p = join(cwd, s.path);
+  if (s.kind === "rm") return void rmSync(p, { recursive: true, force: true });
+  mkdirSync(dirname(p), { recursive: true });
+  switch (s.kind) {
+    case "file":
+      return writeFileSync(p, s.bytes);
+    case "copy":
+      return cpSync(s.from, p, { recursive: true });
+    case "dir":
+      return void mkdirSync(p, { recursive: true });
+    case "symlink":
+      return symlinkSync(s.target, p);
+    case "fifo":
+      return void execFileSync("mkfifo", [p]);
+    case "sparse": {
+      const fd = openSync(p, "w");
+      ftruncateSync(fd, s.size);
+      return closeSync(fd);
     }
+    default:
+      return chmodSync(p, 0o555);
   }
-  return { detail: null, calls: readers.length };
 }
 
-/** Writes a case's files: the (mutated) input, alone or inside its copied directory, the second matrix, a fresh store and output directory. */
-function prepareCase(
-  c: FuzzCase,
-  corpus: Corpus,
-  byKind: Record<FuzzKind, FuzzFile[]>,
-  workDir: string,
-): { f: CaseFiles; bytes: Buffer; changed: boolean } {
-  const pool = c.source.kind === "corpus" ? byKind[c.source.of] : [];
-  const base = c.source.kind === "corpus" ? pool[c.source.index % pool.length]! : c.source.file;
-  const bytes = c.mutations.reduce<Buffer>((b, m) => mutate(b, m), base.bytes);
-  const store = join(workDir, "store");
-  const outDir = join(workDir, "outdir");
-  rmSync(outDir, { recursive: true, force: true });
-  const isStore = c.pick.command.startsWith("store-") || base.kind === "entry";
-  if (isStore) {
-    rmSync(store, { recursive: true, force: true });
-    cpSync(corpus.store, store, { recursive: true });
+/** Lays out a step unless an earlier step's shape prevents it (a file where its directory would go). */
+function layOrSkip(cwd: string, s: Setup): void {
+  try {
+    lay(cwd, s);
+  } catch (e) {
+    if (!["EEXIST", "ENOTDIR", "EISDIR"].includes((e as { code?: string }).code ?? "")) throw e;
   }
-  let input: string;
-  if (base.within !== undefined) {
-    const copy = base.kind === "entry" ? store : join(workDir, "dir");
-    if (base.kind !== "entry") {
-      rmSync(copy, { recursive: true, force: true });
-      cpSync(base.within.dir, copy, { recursive: true });
+}
+
+/** A digest of a file or tree as lstat sees it (links by their target, FIFOs by their kind; never opened). */
+function digest(path: string): string {
+  const h = createHash("sha1");
+  const walk = (p: string, rel: string): void => {
+    const st = lstatSync(p, { throwIfNoEntry: false });
+    if (st === undefined) return void h.update(`${rel}:missing\n`);
+    if (st.isSymbolicLink()) return void h.update(`${rel}:link:${readlinkSync(p)}\n`);
+    if (st.isDirectory()) {
+      h.update(`${rel}:dir\n`);
+      for (const n of readdirSync(p).sort()) walk(join(p, n), `${rel}/${n}`);
+      return;
     }
-    writeFileSync(join(copy, base.within.rel), bytes);
-    input = base.kind === "entry" ? store : join(copy, base.within.main);
-  } else {
-    input = join(workDir, `in${base.ext}`);
-    writeFileSync(input, bytes);
+    if (!st.isFile() || st.size > 1 << 26) return void h.update(`${rel}:${st.mode}:${st.size}\n`);
+    h.update(`${rel}:file:`).update(readFileSync(p)).update("\n");
+  };
+  walk(path, ".");
+  return h.digest("hex");
+}
+
+/** Every path under `dir` (relative), links and FIFOs included, not followed. */
+function listing(dir: string, rel = ""): string[] {
+  const out: string[] = [];
+  for (const n of readdirSync(join(dir, rel))) {
+    const r = rel === "" ? n : `${rel}/${n}`;
+    out.push(r);
+    const st = lstatSync(join(dir, r));
+    if (st.isDirectory()) out.push(...listing(dir, r));
   }
-  const mbase = base.matrix !== undefined && c.matrixIndex % 3 !== 0 ? base.matrix : corpus.matrices[c.matrixIndex]!;
-  const matrix = join(workDir, `matrix${mbase.slice(mbase.lastIndexOf("."))}`);
-  writeFileSync(
-    matrix,
-    c.matrixMutations.reduce<Buffer>((b, m) => mutate(b, m), readFileSync(mbase)),
+  return out;
+}
+
+/** Files an output check names (a trailing `*` in the file name: every match in its directory). */
+function expand(cwd: string, pattern: string): string[] {
+  if (!pattern.includes("*")) return existsSync(join(cwd, pattern)) ? [pattern] : [];
+  const dir = dirname(pattern);
+  const re = new RegExp(
+    `^${pattern
+      .slice(dir.length + 1)
+      .replace(/[.]/g, "\\.")
+      .replace("*", ".*")}$`,
   );
-  const network =
-    base.kind === "topology"
-      ? input
-      : c.pick.network === "@file"
-        ? corpus.topologies[c.matrixIndex % corpus.topologies.length]!
-        : c.pick.network;
-  const pair = corpus.pairs[c.matrixIndex % corpus.pairs.length]!;
-  const f: CaseFiles = { base, input, matrix, pair, network, store, out: join(workDir, "out.json"), outDir };
-  return { f, bytes, changed: !bytes.equals(base.bytes) };
+  if (!existsSync(join(cwd, dir))) return [];
+  return readdirSync(join(cwd, dir))
+    .filter((n) => re.test(n))
+    .map((n) => `${dir}/${n}`);
 }
 
-/** A wrong answer of a store command on a damaged entry (served, or not named as damaged), or null. */
-function storeWrong(command: string, f: CaseFiles, argv: readonly string[], r: MainResult): string | null {
-  const e = f.base.entry;
-  if (e === undefined || f.base.within === undefined) return null;
-  const id = e.id;
-  if (command === "store-get" && r.code === 0 && (argv.includes(id) || !argv.includes("--id")))
-    return `store get served the damaged entry ${id}`;
-  if (command === "store-add" && r.code === 0) return `store add took the damaged entry ${id} as present`;
-  if (command === "store-verify" && (r.code !== 1 || !r.err.includes(id)))
-    return `store verify did not name the damaged entry ${id} (exit ${r.code})`;
-  if (command === "store-gc" && r.code === 0 && existsSync(join(f.store, f.base.within.rel)))
-    return `store gc left the damaged entry ${id}`;
-  if (command === "store-list" && r.code === 0 && r.out.startsWith("{")) {
-    const doc = JSON.parse(r.out) as { entries: { id: string; problem: string | null }[] };
-    if (typeof doc.entries.find((x) => x.id === id)?.problem !== "string")
-      return `store list did not mark the damaged entry ${id}`;
-  } else if (command === "store-list" && r.code === 0) {
-    const line = r.out.split("\n").find((l) => l.startsWith(id.slice(0, 16)));
-    if (line === undefined || !line.includes("DAMAGED")) return `store list did not mark the damaged entry ${id}`;
+/** Why a run's exit is a crash (not 0, 1 or 2; an escape; a stack trace; a refusal of more than one line), or null. */
+function crashOf(run: RunResult): string | null {
+  if (run.thrown !== null) return `main threw: ${run.thrown.split("\n")[0]}`;
+  if (![0, 1, 2].includes(run.code)) return `exit ${run.code}: ${run.err.split("\n")[0]}`;
+  if (/\n\s+at .+:\d+:\d+\)?\n/.test(run.err)) return `a stack trace: ${run.err.split("\n")[0]}`;
+  if (run.code === 2 && !/^[^\n]+\n$/.test(run.err)) {
+    const lines = run.err.split("\n").length - 1;
+    return `exit 2 with ${lines} lines of message: ${JSON.stringify(run.err.slice(0, 160))}`;
+  }
+  if (/out of memory|heap limit/i.test(run.err)) return `out of memory: ${run.err.split("\n")[0]}`;
+  return null;
+}
+
+const EXPECTED: Readonly<Record<string, readonly number[]>> = {
+  any: [0, 1, 2],
+  ok: [0],
+  refused: [2],
+  "not-ok": [1, 2],
+  "not-refused": [0, 1],
+};
+
+/** Why the case's outcome is wrong, or null. */
+function wrongOf(
+  fc: FuzzCase,
+  cwd: string,
+  res: { run: RunResult; then: readonly RunResult[] },
+  before: Map<string, string>,
+  beforeUnlessOk: Map<string, string>,
+  listed: Set<string>,
+): string | null {
+  const { run, then } = res;
+  if (!EXPECTED[fc.expect]!.includes(run.code))
+    return `exit ${run.code} where ${fc.expect} was due: ${JSON.stringify(run.err.slice(0, 200))}`;
+  if (fc.message !== undefined && run.code !== 0 && !fc.message.test(run.err + run.out))
+    return `the message does not say ${fc.message}: ${JSON.stringify(run.err.slice(0, 200))}`;
+  if (fc.expect === "not-ok" && run.code !== 0 && run.err.trim() === "" && run.out.trim() === "")
+    return "failed silently";
+  for (const [p, d] of before) if (digest(join(cwd, p)) !== d) return `${p} was changed`;
+  if (run.code !== 0)
+    for (const [p, d] of beforeUnlessOk)
+      if (digest(join(cwd, p)) !== d) return `${p} was changed by a command that failed`;
+  if (fc.thenAgree === true && then.length === 2) {
+    const [a, b] = then as [RunResult, RunResult];
+    const bad = crashOf(a) ?? crashOf(b);
+    if (bad !== null) return `re-reading: ${bad}`;
+    if (a.code !== b.code)
+      return `'${fc.then![0]!.join(" ")}' exits ${a.code} (${a.err.split("\n")[0]}), its input's ${b.code}: ${b.err.split("\n")[0]}`;
+  } else
+    for (const [k, t] of then.entries()) {
+      // a re-read may refuse for its size alone (the verifier's element limit, the memory budget): not a wrong output
+      const limit = t.code === 2 && /maxElements|--max-memory/.test(t.err);
+      const bad = crashOf(t) ?? (t.code !== 0 && !limit ? `exit ${t.code}: ${t.err.split("\n")[0]}` : null);
+      if (bad !== null) return `re-reading with '${fc.then![k]!.join(" ")}': ${bad}`;
+    }
+  if (run.code === 0) {
+    for (const o of fc.outputs ?? []) {
+      for (const f of expand(cwd, o.path)) {
+        if (o.grammar === "none") continue;
+        const text = readFileSync(join(cwd, f), "utf8");
+        const rank = /rank-(\d+)\.txt$/.exec(f);
+        const bad =
+          o.grammar === "goal"
+            ? checkGoal(text)
+            : o.grammar === "xml"
+              ? checkXml(text)
+              : o.grammar === "platform"
+                ? checkPlatform(text)
+                : checkTrace(text, rank === null ? null : Number(rank[1]));
+        if (bad !== null) return `${f}: ${bad}`;
+      }
+    }
+  } else {
+    // nothing written half-way: a command that did not succeed leaves no new file but what it was asked to keep
+    const fresh = listing(cwd).filter(
+      (p) => !listed.has(p) && !p.startsWith("S/") && p !== "S" && !lstatSync(join(cwd, p)).isDirectory(),
+    );
+    const left = fresh.filter((p) => /\.tmp$|\.partial$|~$/.test(p) || run.code === 2);
+    if (left.length > 0 && !(fc.surface.startsWith("store") || fc.surface === "matrix"))
+      return `a failed command left ${left.slice(0, 3).join(", ")}`;
   }
   return null;
 }
 
-/** The outcome of a case from its direct reads and its command's result. */
-function classify(direct: string | null, r: MainResult, wrong: string | null): [Outcome, string] {
-  if (direct !== null) return ["crash", direct];
-  if (r.thrown !== null)
-    return ["crash", `main threw: ${String((r.thrown as Error)?.stack ?? r.thrown).slice(0, 400)}`];
-  if (/out of memory/.test(r.err)) return ["memory", r.err.slice(0, 300)];
-  if (r.code === 2 && (r.err.trimEnd().includes("\n") || r.err.length > 1000))
-    return ["crash", `exit 2 without a one-line error: ${r.err.slice(0, 300)}`];
-  if (r.code !== 0 && r.code !== 1 && r.code !== 2) return ["crash", `exit ${r.code}: ${r.err.slice(0, 300)}`];
-  if (wrong !== null) return ["wrong", wrong];
-  return [r.code === 0 ? "ok" : r.code === 1 ? "check-failed" : "refused", ""];
+function emptyOutcomes(): Record<Outcome, number> {
+  return Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
 }
 
-/** Runs the fuzzer; returns the summary (also on failures: they are recorded, not thrown). */
-export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
+/** The memory slack of a case over its budget: the child's own heap and code (a case's peak is over its start). */
+const MEMORY_FACTOR = 1.5;
+
+/** Runs a fuzz campaign. */
+export async function runFuzz(o: FuzzOptions): Promise<FuzzSummary> {
   const t0 = performance.now();
-  mkdirSync(opts.workDir, { recursive: true });
-  const budgetBytes = parseByteSize(opts.maxMemory) ?? 256 << 20;
-  const corpus = await buildCorpus(join(opts.workDir, "corpus"));
-  const byKind: Record<FuzzKind, FuzzFile[]> = { matrix: [], schedule: [], program: [], topology: [], entry: [] };
-  for (const file of corpus.files) byKind[file.kind].push(file);
-  const summary: FuzzSummary = {
-    seed: opts.seed,
+  const recycleBytes = 512 * 2 ** 20;
+  const pool = new FuzzPool({ size: o.children, dist: o.dist, budgetMs: o.budgetMs, recycleBytes, heapMiB: 2048 });
+  const s: FuzzSummary = {
+    seed: o.seed,
     cases: 0,
-    readerCalls: 0,
-    corpus: Object.fromEntries(Object.entries(byKind).map(([k, v]) => [k, v.length])),
     outcomes: emptyOutcomes(),
-    byCommand: {},
+    bySurface: {},
+    msBySurface: {},
     failures: [],
+    refusedShare: 0,
+    outputsChecked: 0,
+    rereads: 0,
+    twins: 0,
+    childrenSpawned: 0,
+    childrenRecycled: 0,
     maxMs: 0,
     maxMsArgv: [],
-    maxPeakGrowth: 0,
+    maxPeakGrowthBytes: 0,
     maxPeakArgv: [],
     wallSeconds: 0,
-    budgetMs: opts.budgetMs,
-    maxMemory: opts.maxMemory,
+    budgetMs: o.budgetMs,
+    recycleBytes,
   };
-  const arb = caseArb(corpus.matrices.length);
-  const trace = (line: string): void => {
-    if (opts.traceFile !== undefined) writeFileSync(opts.traceFile, line + "\n");
+  const weights = o.weights ?? SURFACE_WEIGHTS;
+  const outside = (base: string): void => {
+    mkdirSync(join(base, "outside", "tree"), { recursive: true });
+    writeFileSync(join(base, "outside", "victim.txt"), "keep me\n");
+    // what a store's tmp directory holds when a link leads there: a dead writer's temporary file, a directory
+    mkdirSync(join(base, "outside", "tree", "sub"), { recursive: true });
+    writeFileSync(join(base, "outside", "tree", `${hostname()}.4194300.0abc.tmp`), "keep me too\n");
+    writeFileSync(join(base, "outside", "tree", "sub", "keep.txt"), "keep me too\n");
   };
-  const gc = (globalThis as { gc?: () => void }).gc;
-  const BATCH = 500;
-  for (let done = 0; done < opts.cases;) {
-    const n = Math.min(BATCH, opts.cases - done);
-    const batch = fc.sample(arb, { seed: opts.seed + done, numRuns: n });
-    for (const c of batch) {
-      const index = done++;
-      trace(`${index} preparing`);
-      const { f, bytes, changed } = prepareCase(c, corpus, byKind, opts.workDir);
-      const fitting = COMMANDS_OF[f.base.kind];
-      const pick =
-        c.matched === 0 || fitting.includes(c.pick.command)
-          ? c.pick
-          : { ...c.pick, command: fitting[c.pick.extras.length % fitting.length]! };
-      const storeCmd = pick.command.startsWith("store-");
-      const argv = [
-        ...argvOf(pick, f),
-        ...(pick.command === "gen" || storeCmd || pick.command === "platform" ? [] : ["--max-memory", opts.maxMemory]),
-      ];
-      if (gc && index % 50 === 0) gc();
-      const rss0 = process.memoryUsage().rss;
-      const peak0 = process.resourceUsage().maxRSS * 1024;
-      const start = performance.now();
-      trace(`${index} reading ${f.base.kind} ${f.input}`);
-      // the direct reader calls run under the same budget as the commands
-      const direct = readDirect(bytes, f.base.ext, f.base.kind, f.input, budgetBytes);
-      summary.readerCalls += direct.calls;
-      trace(`${index} ${JSON.stringify(argv)}`);
-      const r = await runMain(argv);
-      const ms = performance.now() - start;
-      const peak1 = process.resourceUsage().maxRSS * 1024;
-      const growth = peak1 > peak0 ? peak1 - rss0 : 0;
-      let [outcome, detail] = classify(direct.detail, r, changed ? storeWrong(pick.command, f, argv, r) : null);
-      if (outcome !== "crash" && outcome !== "memory" && outcome !== "wrong" && ms > opts.budgetMs)
-        [outcome, detail] = ["hang", `${ms.toFixed(0)} ms > ${opts.budgetMs} ms`];
-      if (outcome !== "crash" && growth > budgetBytes)
+  let stop = false;
+  const one = async (index: number): Promise<void> => {
+    const fc = caseAt(o.seed, index, o.corpus, weights);
+    const base = join(o.workDir, `c${index}`);
+    const cwd = join(base, "w");
+    mkdirSync(cwd, { recursive: true });
+    outside(base);
+    for (const st of fc.setup) layOrSkip(cwd, st);
+    const guard = [...(fc.unchanged ?? []), S.OUTSIDE];
+    const before = new Map(guard.map((p) => [p, digest(join(cwd, p))]));
+    const beforeUnlessOk = new Map((fc.unchangedUnlessOk ?? []).map((p) => [p, digest(join(cwd, p))]));
+    const listed = new Set(listing(cwd));
+    const res: PoolResult = await pool.run(cwd, fc.argv, fc.then ?? []);
+    let outcome: Outcome;
+    let detail: string;
+    if (res.kind === "hang") [outcome, detail] = ["hang", `over ${o.budgetMs} ms`];
+    else if (res.kind === "died") [outcome, detail] = ["crash", `the child ${res.detail}: ${res.stderr.slice(-300)}`];
+    else {
+      const { run, then } = res.reply;
+      const growth = res.reply.maxRssAfter - res.reply.rssBefore;
+      if (run.ms > s.maxMs) [s.maxMs, s.maxMsArgv] = [run.ms, fc.argv];
+      s.msBySurface[fc.surface] = (s.msBySurface[fc.surface] ?? 0) + run.ms + then.reduce((t, x) => t + x.ms, 0);
+      if (growth > s.maxPeakGrowthBytes) [s.maxPeakGrowthBytes, s.maxPeakArgv] = [growth, fc.argv];
+      const crash = crashOf(run);
+      s.rereads += then.length;
+      if (run.code === 0) for (const out of fc.outputs ?? []) s.outputsChecked += expand(cwd, out.path).length;
+      if (crash !== null) [outcome, detail] = [/out of memory/.test(crash) ? "memory" : "crash", crash];
+      else if (fc.budget !== undefined && growth > fc.budget * MEMORY_FACTOR)
         [outcome, detail] = [
           "memory",
-          `peak resident memory grew by ${(growth / 2 ** 20).toFixed(0)} MiB, past --max-memory ${opts.maxMemory}`,
+          `peak grew ${(growth / 2 ** 20).toFixed(0)} MiB under a ${(fc.budget / 2 ** 20).toFixed(0)} MiB budget`,
         ];
-      summary.outcomes[outcome]++;
-      const byCmd = (summary.byCommand[pick.command] ??= emptyOutcomes());
-      byCmd[outcome]++;
-      if (ms > summary.maxMs) [summary.maxMs, summary.maxMsArgv] = [ms, argv];
-      if (growth > summary.maxPeakGrowth) [summary.maxPeakGrowth, summary.maxPeakArgv] = [growth, argv];
-      if (outcome === "crash" || outcome === "hang" || outcome === "memory" || outcome === "wrong") {
-        let saved: string | null = null;
-        if (opts.failuresDir !== null && summary.failures.length < 50) {
-          mkdirSync(opts.failuresDir, { recursive: true });
-          saved = join(opts.failuresDir, `case-${index}${f.base.ext || ".bin"}`);
-          writeFileSync(saved, bytes);
+      else {
+        const wrong = wrongOf(fc, cwd, { run, then }, before, beforeUnlessOk, listed);
+        outcome = wrong !== null ? "wrong" : run.code === 0 ? "ok" : run.code === 1 ? "check-failed" : "refused";
+        detail = wrong ?? "";
+        if (wrong === null && fc.twin !== undefined) {
+          for (const st of fc.twin.setup) layOrSkip(cwd, st);
+          const tw = await pool.run(cwd, fc.twin.argv, []);
+          s.twins++;
+          const tc = tw.kind === "reply" ? tw.reply.run.code : tw.kind;
+          if (tc !== run.code)
+            [outcome, detail] = [
+              "wrong",
+              `exit ${run.code}, but ${tc} for '${fc.twin.argv.join(" ")}' (the same document): ${JSON.stringify((tw.kind === "reply" ? tw.reply.run.err : "").slice(0, 200))} / ${JSON.stringify(run.err.slice(0, 200))}`,
+            ];
         }
-        if (summary.failures.length < 200)
-          summary.failures.push({ index, outcome, argv, detail, ms, peakBytes: growth, input: saved });
       }
-      summary.cases++;
-      if (opts.progress && summary.cases % 1000 === 0) opts.progress(summary.cases, summary);
     }
+    s.cases++;
+    s.outcomes[outcome]++;
+    (s.bySurface[fc.surface] ??= emptyOutcomes())[outcome]++;
+    if (!["ok", "check-failed", "refused"].includes(outcome)) {
+      s.failures.push({ index, surface: fc.surface, outcome, argv: fc.argv, detail });
+      if (o.stopAtFirst) stop = true;
+    } else {
+      try {
+        chmodSync(join(cwd, "S"), 0o755);
+      } catch {
+        // no store in this case
+      }
+      rmSync(base, { recursive: true, force: true });
+    }
+    if (o.progress && s.cases % 1000 === 0) o.progress(s.cases, s);
+  };
+  let next = o.firstIndex ?? 0;
+  const lane = async (): Promise<void> => {
+    while (!stop && next < o.cases && o.shouldStop?.() !== true) await one(next++);
+  };
+  try {
+    await Promise.all(Array.from({ length: o.children }, lane));
+  } finally {
+    pool.close();
   }
-  summary.wallSeconds = (performance.now() - t0) / 1000;
-  return summary;
-}
-
-/** The summary as Markdown for bench/results/fuzz.md. */
-export function fuzzMarkdown(s: FuzzSummary): string {
-  const o = s.outcomes;
-  const rows = Object.entries(s.byCommand)
-    .sort()
-    .map(
-      ([cmd, c]) =>
-        `| ${cmd} | ${c.ok} | ${c["check-failed"]} | ${c.refused} | ${c.crash} | ${c.hang} | ${c.memory} | ${c.wrong} |`,
-    );
-  const fails = s.failures
-    .slice(0, 20)
-    .map((f) => `- case ${f.index} (${f.outcome}): \`${f.argv.join(" ")}\`: ${f.detail.replace(/\n/g, " ")}`);
-  const k = s.corpus;
-  return [
-    "### Fuzz run: every reader and command on mutated and generated inputs",
-    "",
-    `Command: \`npm run fuzz -- --cases ${s.cases} --seed ${s.seed}\` (bench/fuzz/run.ts; inputs in bench/fuzz/inputs.ts and corpus.ts).`,
-    `The corpus, made by the CLI in process: ${k["matrix"]} matrices (three formats), ${k["schedule"]} schedules (six planners and realised traces),`,
-    `${k["program"]} program files (\`export --format program\`, both variants and layouts, and every file of two \`--split\` programs),`,
-    `${k["topology"]} topology JSON files, and ${k["entry"]} files of a plan store (four sealed Arrow entries, the marker, the log).`,
-    "Every case takes a corpus file or a generated matrix, schedule or topology, mutates it (truncations, bit flips, hostile numbers,",
-    "deep nesting, UTF-16 / Latin-1 / BOM / NUL bytes, repeats), runs it through the readers of its kind directly (matrix and",
-    "schedule text readers; topology reader; program reader, split index included; Arrow header and decoder of a store entry) and",
-    "one command in process (`main` with a captured CliIo): the older cost, gen, plan, show, simulate, stats, verify, and export",
-    "(program, goal, msccl-xml, simgrid, arrow; `--variant`, `--layout`, `--split`), verify-program, simulate / verify / compare /",
-    "`plan --algorithm auto` with `--network` (a topology file, or a generator spec valid or hostile: fat-tree, torus, dragonfly, rail,",
-    "flat, cm5-fat-tree past their limits, broken syntax), compare `--sweep` / `--json`, platform, and store add / get / list / verify /",
-    `gc on a copy of the store with the case's entry file written in. Commands that take it get \`--max-memory ${s.maxMemory}\`.`,
-    "A crash is any error but a CommplanError, an exit code other than 0, 1 or 2, or an exit 2 without a one-line message; a hang",
-    `is a case over ${s.budgetMs} ms; a memory failure is a case whose peak resident memory grew past the budget`,
-    "(process.resourceUsage().maxRSS against the resident size before the case) or an out-of-memory error; a wrong answer is a",
-    "damaged store entry served by get or add, or not named by verify, list or gc.",
-    "",
-    `Seed ${s.seed}, ${s.cases} cases (${s.readerCalls} direct reader calls), wall ${s.wallSeconds.toFixed(0)} s.`,
-    "",
-    `| outcome | cases |`,
-    `|---|---|`,
-    `| ok (exit 0) | ${o.ok} |`,
-    `| check failed (exit 1) | ${o["check-failed"]} |`,
-    `| refused (exit 2, one line) | ${o.refused} |`,
-    `| crash | ${o.crash} |`,
-    `| hang (> ${s.budgetMs} ms) | ${o.hang} |`,
-    `| memory | ${o.memory} |`,
-    `| wrong answer | ${o.wrong} |`,
-    "",
-    "| command | ok | check failed | refused | crash | hang | memory | wrong |",
-    "|---|---|---|---|---|---|---|---|",
-    ...rows,
-    "",
-    `Slowest case: ${s.maxMs.toFixed(0)} ms (\`${s.maxMsArgv.join(" ")}\`).`,
-    `Largest growth of peak resident memory in one case: ${(s.maxPeakGrowth / 2 ** 20).toFixed(1)} MiB (\`${s.maxPeakArgv.join(" ")}\`).`,
-    "",
-    fails.length === 0 ? "No failing case." : "Failing cases (first 20):\n\n" + fails.join("\n"),
-    "",
-  ].join("\n");
+  s.childrenSpawned = pool.spawned;
+  s.childrenRecycled = pool.recycled;
+  s.refusedShare = s.cases === 0 ? 0 : s.outcomes.refused / s.cases;
+  s.wallSeconds = (performance.now() - t0) / 1000;
+  return s;
 }

@@ -3,7 +3,7 @@
  * operations).
  */
 import { fail } from "../model/errors.js";
-import { checkMadeFor, type CommMatrix } from "../model/matrix.js";
+import { checkMadeFor, matrixDigest, type CommMatrix } from "../model/matrix.js";
 import type { Program, ProgramVariant } from "../model/program.js";
 import type { Schedule } from "../model/schedule.js";
 import { checkProgress, progressPhases, type ProgressCallback } from "../model/progress.js";
@@ -85,7 +85,8 @@ export function lowerSchedule(m: CommMatrix, s: Schedule, opts: LowerOptions = {
     params: s.params,
     seed: s.seed,
     elementBytes: s.elementBytes,
-    matrixDigest: s.matrixDigest,
+    // a schedule that names no matrix (digest "") is lowered for m: the program says so, as verify-program checks
+    matrixDigest: s.matrixDigest === "" ? matrixDigest(m) : s.matrixDigest,
     variant: variant === "blocking" ? "blocking" : "nonblocking",
     rounds,
     layout: { ...layout, scratchSize },

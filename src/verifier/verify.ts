@@ -233,7 +233,7 @@ function directChecks(
       "longest-message",
       "longest message <= M_max (off-diagonal)",
       "004 sec 3 (M_max)",
-      Math.max(0, ...metrics.map((x) => x.longest)),
+      metrics.reduce((a, x) => Math.max(a, x.longest), 0), // not Math.max(...): one argument per stage
       stats.mMaxOffDiagonal,
       "a transfer is longer than any message of the matrix",
     ),
