@@ -136,7 +136,8 @@ function canonicalEqual(a: JsonValue, b: JsonValue): boolean {
 function replayDecision(report: AutoReport): { replay: boolean; reason: string } {
   const v = report.mpi;
   if (v.answer === "call MPI_Alltoallv") return { replay: false, reason: `call MPI_Alltoallv: ${v.effect}` };
-  const against = v.gain === null ? "" : ` (${v.gain} % faster than MPI_Alltoallv's default on ${report.machine})`;
+  const on = report.runtime === undefined ? report.machine : `${report.machine}, runtime ${report.runtime.name}`;
+  const against = v.gain === null ? "" : ` (${v.gain} % faster than MPI_Alltoallv's default on ${on})`;
   return { replay: true, reason: `${report.winner.algorithm}${against}: ${v.effect}` };
 }
 
