@@ -111,10 +111,10 @@ replay_run() { # label, np, store, mode, calls, what, program and args...
   return 0
 }
 
-# The programs precompute wrote, by variant: "2 dataflow, 1 nonblocking" (from its output lines).
+# The programs precompute wrote, by plan and variant: "mesh-two-stage dataflow x2, shift dataflow x1" (from its lines).
 variants_of() { # precompute output file
-  grep -o ', [a-z-]* (\(dataflow\|nonblocking\|blocking\)), ' "$1" | sed 's/.*(\(.*\)).*/\1/' | sort | uniq -c |
-    awk '{printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2}'
+  grep -o ': [a-z]*, [a-z0-9-]* (\(dataflow\|nonblocking\|blocking\)), ' "$1" | sed 's/^: [a-z]*, \(.*\) (\(.*\)), $/\1 \2/' |
+    sort | uniq -c | awk '{printf "%s%s %s x%s", (NR > 1 ? ", " : ""), $2, $3, $1}'
 }
 
 # The capture -> precompute -> replay sequence of one program at one P, every run's bytes compared with the plain run:
