@@ -8,7 +8,8 @@
 # LIBCOMMPLAN_SMPI_RUNTIME=NAME: a runtime model of `commplan machines --json` instead: its SMPI flags (and
 # smpi/test:0, so MPI_Waitsome is not charged per pending request), SMPI's default MPI_Alltoallv for every program,
 # plans by `precompute --runtime NAME --free-copies` (SMPI charges no copies here), only the presets it goes with;
-# LIBCOMMPLAN_SMPI_PROGRAMS (default "moe halo"), LIBCOMMPLAN_SMPI_ITERATIONS (default 4), LIBCOMMPLAN_SMPI_OUT (the
+# LIBCOMMPLAN_SMPI_PROGRAMS (default "moe halo"), LIBCOMMPLAN_SMPI_PRESETS (default "t3d-004 ib-hdr-200"),
+# LIBCOMMPLAN_SMPI_ITERATIONS (default 4), LIBCOMMPLAN_SMPI_OUT (the
 # table's file, default bench/results/libcommplan.md).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -40,7 +41,7 @@ flags=(--cfg=network/model:CM02 --cfg=network/crosstraffic:0 --cfg=network/TCP-g
 declare -A algo=([moe]=ring [halo]=default)
 # preset: T_s (us), 1 / (t_c + t_d) (MB/s), from `commplan machines`
 declare -A lat=([t3d-004]=19us [ib-hdr-200]=0.3us) bw=([t3d-004]=23.2504MBps [ib-hdr-200]=21306.9MBps)
-presets="t3d-004 ib-hdr-200"
+presets=${LIBCOMMPLAN_SMPI_PRESETS:-t3d-004 ib-hdr-200}
 pre_flags=()
 if [ -n "$runtime" ]; then
   # the runtime model's SMPI flags and the presets it goes with, from `commplan machines --json`
@@ -112,9 +113,9 @@ for p in $ps; do
       hits=$(sed -n 's/^commplan: rank 0 total: \(.*\)$/\1/p' "$work/out")
       all=$(simulate "$prog-lib" "$p" COMMPLAN_PLANS="$store" COMMPLAN_REPLAY=all COMMPLAN_STATS=1)
       in_plans=$(spent plans)
-      picks=$(sed -n 's/.* hits of \([a-z0-9-]*\)[,;].*/\1/p' "$work/out" | sort | uniq -c | awk '{printf "%s%s x%s", s, $2, $1; s=", "}')
-      # the variants precompute lowered the plans in
-      picks="$picks; $(grep -o ' (\(dataflow\|nonblocking\|blocking\)), ' "$work/pre" | tr -d ' (),' | sort | uniq -c | awk '{printf "%s%s x%s", s, $2, $1; s=", "}')"
+      # the plans precompute made and the variants it lowered them in (the statistics name no plan of a freed communicator)
+      picks=$(grep -o ': [a-z]*, [a-z0-9-]* ([a-z]*), ' "$work/pre" | sed 's/^: [a-z]*, \(.*\) (\(.*\)), $/\1 \2/' | sort |
+        uniq -c | awk '{printf "%s%s %s x%s", s, $2, $3, $1; s=", "}')
       row=$(awk -v P="$p" -v prog="$prog" -v pre="$preset" -v a="$plain" -v f="$fallback" -v r="$replay" -v l="$all" \
         -v v="$replays of $verdicts" -v h="$hits" -v k="$picks" -v alg="${algo[$prog]}" -v il="$in_library" \
         -v ip="$in_plans" 'BEGIN {
@@ -139,7 +140,7 @@ done
   echo "'in library' and 'in plans' are rank 0's time per iteration inside the calls (the key's reduction excluded): the"
   echo "library's collective in the fallback run, the plans in the 'replay all' run."
   echo
-  echo "| program | P | platform | SMPI alltoallv | plain us | fallback us | fallback overhead | patterns replayed | store verdicts us | calls | replay all us | plans run (all) | in library us | in plans us |"
+  echo "| program | P | platform | SMPI alltoallv | plain us | fallback us | fallback overhead | patterns replayed | store verdicts us | calls | replay all us | plans (precompute) | in library us | in plans us |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
   printf '%s\n' "${rows[@]}"
 } >"$out"
