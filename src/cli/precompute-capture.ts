@@ -118,7 +118,7 @@ export function readCaptures(dir: string): CapturedPattern[] {
   return [...byKey.values()];
 }
 
-/** The makespan (us) auto gave its winner (the variant of its parameters): simulated when a finalist, else predicted. */
+/** The makespan (us) auto gave its winner (that variant of it): simulated when a finalist, else predicted. */
 function winnerTime(report: AutoReport): number | null {
   const { algorithm, params } = report.winner;
   const c = report.candidates.find((x) => x.algorithm === algorithm && canonicalEqual(x.params, params));
