@@ -269,7 +269,7 @@ export async function precomputeCapture(
   return { pattern: pat, status: "added", algorithm: rec.algorithm, variant: res.variant, ...decision };
 }
 
-/** The outcome of a pattern whose STORE/programs/<key>/plan.json is there already (an older one names no variant). */
+/** The outcome of a pattern whose STORE/programs/<key>/plan.json is there already (no `variant`: nonblocking). */
 function present(pat: CapturedPattern, planFile: string): CaptureOutcome {
   const rec = JSON.parse(readFileSync(planFile, "utf8")) as {
     algorithm: string;
