@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # runtimes/test/libcommplan-smpi.sh: the MoE and halo test programs under SimGrid's SMPI, time per iteration without
 # the interposer, with it when every call falls back (an empty store: its own overhead), and with the plans of
-# `commplan precompute --from-capture` for the platform's machine (the store's verdicts; COMMPLAN_REPLAY=all).
+# `commplan precompute --from-capture --runtime none` for the platform's machine (the one-port model; the store's
+# verdicts, then COMMPLAN_REPLAY=all).
 # Platforms: flat clusters of the t3d-004 and ib-hdr-200 presets (lat = T_s / 2, bw = 1 / (t_c + t_d), as
 # `export --format simgrid` writes them), the CM02 flags of docs/runtimes.md. Writes bench/results/libcommplan.md.
 # Arguments: the P values (default 64 256). Environment: LIBCOMMPLAN_SMPI_LIMIT (seconds per smpirun, default 900);
@@ -9,8 +10,8 @@
 # smpi/test:0, so MPI_Waitsome is not charged per pending request), SMPI's default MPI_Alltoallv for every program,
 # plans by `precompute --runtime NAME --free-copies` (SMPI charges no copies here), only the presets it goes with;
 # LIBCOMMPLAN_SMPI_PROGRAMS (default "moe halo"), LIBCOMMPLAN_SMPI_PRESETS (default "t3d-004 ib-hdr-200"),
-# LIBCOMMPLAN_SMPI_ITERATIONS (default 4), LIBCOMMPLAN_SMPI_OUT (the
-# table's file, default bench/results/libcommplan.md).
+# LIBCOMMPLAN_SMPI_ITERATIONS (default 4), LIBCOMMPLAN_SMPI_OUT (the table's file, default
+# bench/results/libcommplan.md).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 here="$root/runtimes/test"
@@ -42,7 +43,7 @@ declare -A algo=([moe]=ring [halo]=default)
 # preset: T_s (us), 1 / (t_c + t_d) (MB/s), from `commplan machines`
 declare -A lat=([t3d-004]=19us [ib-hdr-200]=0.3us) bw=([t3d-004]=23.2504MBps [ib-hdr-200]=21306.9MBps)
 presets=${LIBCOMMPLAN_SMPI_PRESETS:-t3d-004 ib-hdr-200}
-pre_flags=()
+pre_flags=(--runtime none)
 if [ -n "$runtime" ]; then
   # the runtime model's SMPI flags and the presets it goes with, from `commplan machines --json`
   rt_cfg=$(cli machines --json | node -e '
