@@ -30,10 +30,10 @@ typedef struct commplan_plan commplan_plan;
 typedef struct commplan_request commplan_request;
 
 /**
- * Loads the plan in directory `dir` (a split commplan.program/v1 program: index.json and rank files; each rank reads
- * only its own file) for `comm`. Collective over comm: every rank returns COMMPLAN_OK or every rank returns
- * COMMPLAN_ERR_LOAD (a rank's own reason in err, or "another rank could not load the plan"). The plan keeps a
- * duplicate of comm for its messages, so they never match the application's.
+ * Loads the plan in directory `dir` (a split commplan.program/v1 program of any variant: nonblocking, blocking or
+ * dataflow; index.json and rank files, each rank reads only its own file) for `comm`. Collective over comm: every rank
+ * returns COMMPLAN_OK or every rank returns COMMPLAN_ERR_LOAD (a rank's own reason in err, or "another rank could not
+ * load the plan"). The plan keeps a duplicate of comm for its messages, so they never match the application's.
  */
 int commplan_plan_load(const char *dir, MPI_Comm comm, commplan_plan **out, char *err, size_t errlen);
 
@@ -65,10 +65,13 @@ int commplan_alltoallv_init(commplan_plan *plan, const void *sendbuf, const int 
                             MPI_Datatype sendtype, void *recvbuf, const int *rcounts, const int *rdispls,
                             MPI_Datatype recvtype, MPI_Comm comm, commplan_request **req);
 
-/** Starts a persistent exchange: local copies and the first round's messages are posted. */
+/**
+ * Starts a persistent exchange: local copies and the first round's messages are posted (a dataflow program: every
+ * operation that waits for none, receives first).
+ */
 int commplan_start(commplan_request *req);
 
-/** Completes a started exchange (the remaining rounds run here). */
+/** Completes a started exchange (the remaining rounds run here; a dataflow program's rest by MPI_Waitsome). */
 int commplan_wait(commplan_request *req);
 
 /** Frees a persistent request (not started, or waited for). Null is accepted. */

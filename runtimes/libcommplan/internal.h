@@ -23,6 +23,9 @@ typedef struct {
   int64_t *msg_off;        /* per operation: its staging offset, or -1 when its message is its one segment */
   unsigned char *staging;
   MPI_Request *reqs;
+  /* Dataflow programs: per operation its dependencies left, the ready queues, each active request's operation. */
+  int64_t *pending, *ready_recv, *ready_other, *req_op;
+  int *indices; /* MPI_Waitsome's completed slots */
   int private_send;           /* the program writes its send buffer: it runs on packed_send */
   unsigned char *packed_send; /* the user's send blocks packed, when private_send */
 } binding_t;
@@ -33,17 +36,21 @@ struct commplan_plan {
   MPI_Comm user_comm; /* the communicator the plan was loaded for */
   int rank;
   unsigned char *scratch;
+  /* Dataflow programs (built at load): each operation's dependency count, and who waits for operation i:
+   * rev[rev_start[i] .. rev_start[i+1]). */
+  int64_t *pending0, *rev_start, *rev;
   binding_t cached; /* commplan_alltoallv's binding for the last displacements seen */
   char msg[512];
 };
 
-/** One run of a bound program: the base address of each side. */
+/** One run of a bound program: the base address of each side, and where the run stands. */
 typedef struct {
   commplan_plan *plan;
   binding_t *b;
   unsigned char *base[4];
   int64_t next, round_end;
-  int nreq;
+  int nreq; /* requests posted (dataflow: active, in b->reqs[0 .. nreq)) */
+  int64_t recv_head, recv_tail, other_head, other_tail, done; /* dataflow: the ready queues, operations done */
 } run_t;
 
 int commplan_bind(commplan_plan *plan, binding_t *b, const int *sdispls, const int *rdispls);

@@ -2,6 +2,8 @@
  * plan.c: a rank's program bound to the application's buffers. The program's send and receive buffers are
  * MPI_Alltoallv's packed layout; binding translates every piece into segments of the user's buffers (split at block
  * boundaries), so messages of one segment go straight from / into the user's memory and the others through staging.
+ * A nonblocking program runs round by round (Waitall), a blocking one in program order, a dataflow one from ready
+ * queues (every operation posted once those it waits for have completed, receives first; MPI_Waitsome).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "internal.h"
@@ -26,8 +28,12 @@ const char *commplan_plan_message(const commplan_plan *plan) { return plan == NU
 
 const char *commplan_plan_algorithm(const commplan_plan *plan) { return plan == NULL ? "" : plan->prog.algorithm; }
 
-/* Checks what binding relies on beyond program_load's checks: message sizes fit an int. */
+/* Checks what binding relies on beyond program_load's checks: operation counts and message sizes fit an int. */
 static int check_program(const program_t *prog, char *err, size_t errlen) {
+  if (prog->nops > INT_MAX) { /* a run's requests are counted in an int (MPI_Waitall, MPI_Waitsome) */
+    snprintf(err, errlen, "the program has more than %d operations", INT_MAX);
+    return -1;
+  }
   for (int64_t i = 0; i < prog->nops; i++) {
     if (prog->ops[i].kind != OP_COPY && prog->ops[i].count > INT_MAX / prog->element_bytes) {
       snprintf(err, errlen, "operation %lld sends more than %d bytes", (long long)i, INT_MAX);
@@ -41,6 +47,41 @@ static int check_program(const program_t *prog, char *err, size_t errlen) {
     }
   }
   return 0;
+}
+
+/* The dataflow tables of a program: dependency counts and the reverse edges (who waits for each operation). */
+static int dataflow_tables(commplan_plan *plan, char *err, size_t errlen) {
+  const program_t *prog = &plan->prog;
+  size_t n = at_least_one(prog->nops);
+  plan->pending0 = calloc(n, sizeof(int64_t));
+  plan->rev_start = calloc(n + 1, sizeof(int64_t));
+  plan->rev = malloc(at_least_one(prog->nafter) * sizeof(int64_t));
+  int64_t *cursor = malloc(n * sizeof(int64_t));
+  if (!plan->pending0 || !plan->rev_start || !plan->rev || !cursor) {
+    free(cursor);
+    snprintf(err, errlen, "commplan_plan_load: out of memory for the dataflow tables");
+    return -1;
+  }
+  for (int64_t i = 0; i < prog->nops; i++) {
+    const op_t *op = &prog->ops[i];
+    plan->pending0[i] = op->after_n;
+    for (int64_t k = op->after_first; k < op->after_first + op->after_n; k++) plan->rev_start[prog->after[k] + 1]++;
+  }
+  for (int64_t i = 0; i < prog->nops; i++) plan->rev_start[i + 1] += plan->rev_start[i];
+  for (int64_t i = 0; i < prog->nops; i++) cursor[i] = plan->rev_start[i];
+  for (int64_t i = 0; i < prog->nops; i++) {
+    const op_t *op = &prog->ops[i];
+    for (int64_t k = op->after_first; k < op->after_first + op->after_n; k++) plan->rev[cursor[prog->after[k]]++] = i;
+  }
+  free(cursor);
+  return 0;
+}
+
+static void free_tables(commplan_plan *plan) {
+  free(plan->pending0);
+  free(plan->rev_start);
+  free(plan->rev);
+  plan->pending0 = plan->rev_start = plan->rev = NULL;
 }
 
 int commplan_plan_load(const char *dir, MPI_Comm comm, commplan_plan **out, char *err, size_t errlen) {
@@ -62,6 +103,7 @@ int commplan_plan_load(const char *dir, MPI_Comm comm, commplan_plan **out, char
       plan->scratch = calloc(at_least_one(plan->prog.scratch * plan->prog.element_bytes), 1);
       if (plan->scratch == NULL) snprintf(err, errlen, "commplan_plan_load: out of memory for the scratch buffer");
       ok = plan->scratch != NULL;
+      if (ok && plan->prog.variant == VARIANT_DATAFLOW && dataflow_tables(plan, err, errlen) != 0) ok = 0;
     }
   }
   int all = 0;
@@ -69,6 +111,7 @@ int commplan_plan_load(const char *dir, MPI_Comm comm, commplan_plan **out, char
   if (!all) {
     if (ok) snprintf(err, errlen, "commplan_plan_load: another rank could not load the plan");
     if (plan != NULL) {
+      free_tables(plan);
       program_free(&plan->prog);
       free(plan->scratch);
       free(plan);
@@ -91,6 +134,11 @@ static void binding_free(binding_t *b) {
   free(b->msg_off);
   free(b->staging);
   free(b->reqs);
+  free(b->pending);
+  free(b->ready_recv);
+  free(b->ready_other);
+  free(b->req_op);
+  free(b->indices);
   free(b->packed_send);
   memset(b, 0, sizeof *b);
 }
@@ -98,6 +146,7 @@ static void binding_free(binding_t *b) {
 void commplan_plan_free(commplan_plan *plan) {
   if (plan == NULL) return;
   binding_free(&plan->cached);
+  free_tables(plan);
   program_free(&plan->prog);
   free(plan->scratch);
   if (plan->comm != MPI_COMM_NULL) PMPI_Comm_free(&plan->comm);
@@ -193,12 +242,16 @@ static int writes_send(const program_t *prog) {
   return 0;
 }
 
-/* Staging: each round's multi-segment messages get their own slots; the arena is the largest round's total. */
+/*
+ * Staging: each round's multi-segment messages get their own slots; the arena is the largest round's total. A
+ * dataflow program has no round barrier, so every multi-segment message gets its own slot (the rounds never reset).
+ */
 static int plan_staging(binding_t *b, const program_t *prog) {
   int64_t eb = prog->element_bytes, arena = 0, used = 0, round = -1;
+  int dataflow = prog->variant == VARIANT_DATAFLOW;
   for (int64_t i = 0; i < prog->nops; i++) {
     const op_t *op = &prog->ops[i];
-    if (op->round != round) used = 0, round = op->round;
+    if (op->round != round && !dataflow) used = 0, round = op->round;
     b->msg_off[i] = -1;
     if (op->kind == OP_COPY || b->first[2 * i + 1] == 1) continue;
     b->msg_off[i] = used;
@@ -225,8 +278,18 @@ int commplan_bind(commplan_plan *plan, binding_t *b, const int *sdispls, const i
   b->msg_off = malloc(sizeof(int64_t) * at_least_one(prog->nops));
   b->reqs = malloc(sizeof(MPI_Request) * at_least_one(prog->nops));
   if (b->private_send) b->packed_send = malloc(at_least_one(prog->send_size * prog->element_bytes));
+  int dataflow = prog->variant == VARIANT_DATAFLOW;
+  if (dataflow) {
+    size_t n = at_least_one(prog->nops);
+    b->pending = malloc(n * sizeof(int64_t));
+    b->ready_recv = malloc(n * sizeof(int64_t));
+    b->ready_other = malloc(n * sizeof(int64_t));
+    b->req_op = malloc(n * sizeof(int64_t));
+    b->indices = malloc(n * sizeof(int));
+  }
   int rc = COMMPLAN_ERR_NOMEM;
   if (!b->sdispls || !b->rdispls || !b->segs || !b->first || !b->first2 || !b->msg_off || !b->reqs ||
+      (dataflow && (!b->pending || !b->ready_recv || !b->ready_other || !b->req_op || !b->indices)) ||
       (b->private_send && !b->packed_send) ||
       side_map_init(&maps[0], prog->send_counts, prog->send_displs, p, b->private_send ? NULL : sdispls,
                     b->private_send ? SIDE_PACKED_SEND : SIDE_SEND) != 0 ||
@@ -379,6 +442,104 @@ static int64_t round_end(const program_t *prog, int64_t a) {
   return e;
 }
 
+/* Dataflow: operation i is ready (its dependencies have completed); receives go to their own queue. */
+static void ready(run_t *r, int64_t i) {
+  if (r->plan->prog.ops[i].kind == OP_RECV) {
+    r->b->ready_recv[r->recv_tail++] = i;
+  } else {
+    r->b->ready_other[r->other_tail++] = i;
+  }
+}
+
+/* Dataflow: operation i has completed; every operation waiting for it has one dependency less. */
+static void completed(run_t *r, int64_t i) {
+  const commplan_plan *plan = r->plan;
+  r->done++;
+  for (int64_t k = plan->rev_start[i]; k < plan->rev_start[i + 1]; k++) {
+    int64_t j = plan->rev[k];
+    if (--r->b->pending[j] == 0) ready(r, j);
+  }
+}
+
+/*
+ * Dataflow: posts every ready operation, receives first; a send is gathered when posted, a copy is done at once (and
+ * readies those waiting for it). The active requests are b->reqs[0 .. r->nreq), operation b->req_op[slot].
+ */
+static int post_ready(run_t *r) {
+  const program_t *prog = &r->plan->prog;
+  const op_t *ops = prog->ops;
+  binding_t *b = r->b;
+  int64_t eb = prog->element_bytes;
+  int rc;
+  while (r->recv_head < r->recv_tail || r->other_head < r->other_tail) {
+    if (r->recv_head < r->recv_tail) {
+      int64_t i = b->ready_recv[r->recv_head++];
+      rc = MPI_Irecv(msg_of(r, i), (int)(ops[i].count * eb), MPI_BYTE, ops[i].peer, ops[i].tag, r->plan->comm,
+                     &b->reqs[r->nreq]);
+      if (rc != MPI_SUCCESS) return mpi_fail(r->plan, rc, "MPI_Irecv");
+      b->req_op[r->nreq++] = i;
+      continue;
+    }
+    int64_t i = b->ready_other[r->other_head++];
+    if (ops[i].kind == OP_COPY) {
+      copy(r, i);
+      completed(r, i);
+      continue;
+    }
+    if (b->msg_off[i] >= 0) gather(r, b->first[2 * i], b->first[2 * i + 1], msg_of(r, i));
+    rc = MPI_Isend(msg_of(r, i), (int)(ops[i].count * eb), MPI_BYTE, ops[i].peer, ops[i].tag, r->plan->comm,
+                   &b->reqs[r->nreq]);
+    if (rc != MPI_SUCCESS) return mpi_fail(r->plan, rc, "MPI_Isend");
+    b->req_op[r->nreq++] = i;
+  }
+  return COMMPLAN_OK;
+}
+
+static int compare_int_desc(const void *a, const void *b) {
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x < y) - (x > y);
+}
+
+/* Dataflow: the ready operations posted, then MPI_Waitsome (arrived receives scattered), until every one is done. */
+static int run_dataflow(run_t *r) {
+  const program_t *prog = &r->plan->prog;
+  binding_t *b = r->b;
+  for (;;) {
+    int rc = post_ready(r);
+    if (rc != COMMPLAN_OK) return rc;
+    if (r->done == prog->nops) return COMMPLAN_OK;
+    if (r->nreq == 0) return failf(r->plan, COMMPLAN_ERR_LOAD, "the program's dependencies form a cycle");
+    int outcount = 0;
+    rc = MPI_Waitsome(r->nreq, b->reqs, &outcount, b->indices, MPI_STATUSES_IGNORE);
+    if (rc != MPI_SUCCESS) return mpi_fail(r->plan, rc, "MPI_Waitsome");
+    if (outcount == MPI_UNDEFINED) return failf(r->plan, COMMPLAN_ERR_MPI, "MPI_Waitsome found no active request");
+    /* Highest slot first: each completed slot takes the last active request, which is never a completed one. */
+    qsort(b->indices, (size_t)outcount, sizeof(int), compare_int_desc);
+    for (int k = 0; k < outcount; k++) {
+      int slot = b->indices[k];
+      int64_t i = b->req_op[slot];
+      if (prog->ops[i].kind == OP_RECV && b->msg_off[i] >= 0) {
+        scatter(r, b->first[2 * i], b->first[2 * i + 1], msg_of(r, i));
+      }
+      r->nreq--;
+      b->reqs[slot] = b->reqs[r->nreq];
+      b->req_op[slot] = b->req_op[r->nreq];
+      completed(r, i);
+    }
+  }
+}
+
+/* Dataflow: every operation's dependencies reset and those with none queued (receives first), then posted. */
+static int start_dataflow(run_t *r) {
+  const program_t *prog = &r->plan->prog;
+  memcpy(r->b->pending, r->plan->pending0, sizeof(int64_t) * at_least_one(prog->nops));
+  r->recv_head = r->recv_tail = r->other_head = r->other_tail = r->done = 0;
+  for (int64_t i = 0; i < prog->nops; i++) {
+    if (r->b->pending[i] == 0) ready(r, i);
+  }
+  return post_ready(r);
+}
+
 int commplan_run_start(run_t *r) {
   const program_t *prog = &r->plan->prog;
   if (r->b->private_send) { /* the program writes its send buffer: it runs on a packed copy of the user's */
@@ -390,6 +551,7 @@ int commplan_run_start(run_t *r) {
   }
   r->next = 0;
   r->nreq = 0;
+  if (prog->variant == VARIANT_DATAFLOW) return start_dataflow(r);
   if (prog->blocking || prog->nops == 0) return COMMPLAN_OK;
   r->round_end = round_end(prog, 0);
   return post_round(r, 0, r->round_end);
@@ -398,6 +560,7 @@ int commplan_run_start(run_t *r) {
 int commplan_run_wait(run_t *r) {
   const program_t *prog = &r->plan->prog;
   int rc = COMMPLAN_OK;
+  if (prog->variant == VARIANT_DATAFLOW) return run_dataflow(r);
   if (prog->blocking) {
     for (int64_t i = 0; i < prog->nops && rc == COMMPLAN_OK; i++) rc = run_blocking(r, i);
     return rc;
@@ -463,7 +626,7 @@ int commplan_run_agreed(commplan_plan *plan, const void *sendbuf, const int *sdi
   int rc = bind_cached(plan, sdispls, rdispls);
   if (rc != COMMPLAN_OK) return rc;
   unsigned char *sb = (unsigned char *)sendbuf; /* read only: the send side is never written */
-  run_t r = {plan, &plan->cached, {sb, recvbuf, plan->scratch, plan->cached.packed_send}, 0, 0, 0};
+  run_t r = {.plan = plan, .b = &plan->cached, .base = {sb, recvbuf, plan->scratch, plan->cached.packed_send}};
   rc = commplan_run_start(&r);
   if (rc == COMMPLAN_OK) rc = commplan_run_wait(&r);
   return rc;
@@ -518,7 +681,8 @@ int commplan_alltoallv_init(commplan_plan *plan, const void *sendbuf, const int 
     free(req);
     return rc;
   }
-  req->r = (run_t){plan, &req->b, {(unsigned char *)sendbuf, recvbuf, plan->scratch, req->b.packed_send}, 0, 0, 0};
+  unsigned char *sb = (unsigned char *)sendbuf; /* read only, as in commplan_run_agreed */
+  req->r = (run_t){.plan = plan, .b = &req->b, .base = {sb, recvbuf, plan->scratch, req->b.packed_send}};
   *out = req;
   return COMMPLAN_OK;
 }

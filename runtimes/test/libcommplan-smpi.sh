@@ -1,15 +1,26 @@
 #!/usr/bin/env bash
 # runtimes/test/libcommplan-smpi.sh: the MoE and halo test programs under SimGrid's SMPI, time per iteration without
 # the interposer, with it when every call falls back (an empty store: its own overhead), and with the plans of
-# `commplan precompute --from-capture` for the platform's machine (the store's verdicts; COMMPLAN_REPLAY=all).
+# `commplan precompute --from-capture --runtime none` for the platform's machine (the one-port model; the store's
+# verdicts, then COMMPLAN_REPLAY=all).
 # Platforms: flat clusters of the t3d-004 and ib-hdr-200 presets (lat = T_s / 2, bw = 1 / (t_c + t_d), as
 # `export --format simgrid` writes them), the CM02 flags of docs/runtimes.md. Writes bench/results/libcommplan.md.
-# Arguments: the P values (default 64 256). Environment: LIBCOMMPLAN_SMPI_LIMIT (seconds per smpirun, default 900).
+# Arguments: the P values (default 64 256). Environment: LIBCOMMPLAN_SMPI_LIMIT (seconds per smpirun, default 900);
+# LIBCOMMPLAN_SMPI_RUNTIME=NAME: a runtime model of `commplan machines --json` instead: its SMPI flags (and
+# smpi/test:0, so MPI_Waitsome is not charged per pending request), SMPI's default MPI_Alltoallv for every program,
+# plans by `precompute --runtime NAME --free-copies` (SMPI charges no copies here), only the presets it goes with;
+# LIBCOMMPLAN_SMPI_PROGRAMS (default "moe halo"), LIBCOMMPLAN_SMPI_PRESETS (default "t3d-004 ib-hdr-200"),
+# LIBCOMMPLAN_SMPI_ITERATIONS (default 4), LIBCOMMPLAN_SMPI_OUT (the table's file, default
+# bench/results/libcommplan.md).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 here="$root/runtimes/test"
 ps=${*:-64 256}
 limit=${LIBCOMMPLAN_SMPI_LIMIT:-900}
+runtime=${LIBCOMMPLAN_SMPI_RUNTIME:-}
+programs=${LIBCOMMPLAN_SMPI_PROGRAMS:-moe halo}
+iterations=${LIBCOMMPLAN_SMPI_ITERATIONS:-4}
+out="${LIBCOMMPLAN_SMPI_OUT:-$root/bench/results/libcommplan.md}"
 for tool in smpicc smpirun node timeout; do
   command -v "$tool" >/dev/null || { echo "libcommplan-smpi.sh: '$tool' not found (Debian: libsimgrid-dev)" >&2; exit 2; }
 done
@@ -18,7 +29,7 @@ cli() { node "$root/bin/commplan.js" "$@"; }
 lib=$(CC=smpicc "$root/runtimes/libcommplan/build.sh")
 work=$(mktemp -d "${TMPDIR:-/tmp}/commplan-lib-smpi.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-for prog in moe halo; do
+for prog in $programs; do
   smpicc -O2 -std=c11 -o "$work/$prog-plain" "$here/libcommplan-$prog.c"
   # SMPI declares the MPI functions weak: the whole archive is linked so that its MPI_Alltoallv is the program's
   smpicc -O2 -std=c11 -o "$work/$prog-lib" "$here/libcommplan-$prog.c" \
@@ -31,6 +42,25 @@ flags=(--cfg=network/model:CM02 --cfg=network/crosstraffic:0 --cfg=network/TCP-g
 declare -A algo=([moe]=ring [halo]=default)
 # preset: T_s (us), 1 / (t_c + t_d) (MB/s), from `commplan machines`
 declare -A lat=([t3d-004]=19us [ib-hdr-200]=0.3us) bw=([t3d-004]=23.2504MBps [ib-hdr-200]=21306.9MBps)
+presets=${LIBCOMMPLAN_SMPI_PRESETS:-t3d-004 ib-hdr-200}
+pre_flags=(--runtime none)
+if [ -n "$runtime" ]; then
+  # the runtime model's SMPI flags and the presets it goes with, from `commplan machines --json`
+  rt_cfg=$(cli machines --json | node -e '
+    const [name, presets] = [process.argv[1], process.argv[2].split(" ")];
+    const doc = JSON.parse(require("fs").readFileSync(0, "utf8"));
+    const machines = (Array.isArray(doc) ? doc : doc.machines).filter((m) => presets.includes(m.name));
+    const fits = machines.filter((m) => (m.runtimes ?? []).some((r) => r.name === name));
+    if (fits.length === 0) { console.error(`libcommplan-smpi.sh: no preset goes with the runtime model ${name}`); process.exit(1); }
+    const cfg = fits[0].runtimes.find((r) => r.name === name).smpi.cfg;
+    console.log(fits.map((m) => m.name).join(" ") + "\n" + cfg.join(" "));
+  ' "$runtime" "$presets")
+  presets=$(head -n 1 <<<"$rt_cfg")
+  read -ra flags <<<"$(tail -n 1 <<<"$rt_cfg")"
+  flags+=(--cfg=smpi/simulate-computation:no --cfg=smpi/test:0 --log=root.thres:warning)
+  algo=([moe]=default [halo]=default)
+  pre_flags=(--runtime "$runtime" --free-copies)
+fi
 
 platform() { # preset, P
   {
@@ -43,6 +73,13 @@ platform() { # preset, P
   seq 0 $(($2 - 1)) | sed 's/^/h/' >"$work/hosts"
 }
 
+# Rank 0's time (s) per iteration in the interposer's plans or fallbacks (`in plans` / `in fallbacks` of its
+# statistics, the lookup excluded), from $work/out.
+spent() { # plans | fallbacks
+  sed -n "s/^commplan: rank 0 .*; time \([0-9.]*\) s in plans, \([0-9.]*\) s in fallbacks,.*/\1 \2/p" "$work/out" |
+    awk -v w="$1" -v n="$iterations" '{ s += (w == "plans" ? $1 : $2) } END { printf "%.9f", s / n }'
+}
+
 # Runs a program under smpirun; prints its time per iteration (s); its output in $work/out.
 simulate() { # program, P, env...
   local prog=$1 p=$2
@@ -51,7 +88,7 @@ simulate() { # program, P, env...
   local a=()
   [ "${algo[${prog%-*}]}" = default ] || a=(--cfg=smpi/alltoallv:"${algo[${prog%-*}]}")
   env LIBCOMMPLAN_TIME=1 "$@" timeout -k 10 "$limit" smpirun -np "$p" -platform "$work/platform.xml" \
-    -hostfile "$work/hosts" "${flags[@]}" "${a[@]}" "$work/$prog" "$work/o" 4 >"$work/out" 2>&1 || {
+    -hostfile "$work/hosts" "${flags[@]}" "${a[@]}" "$work/$prog" "$work/o" "$iterations" >"$work/out" 2>&1 || {
     echo "libcommplan-smpi.sh: $prog P=$p failed" >&2
     tail -n 20 "$work/out" >&2
     exit 1
@@ -62,43 +99,50 @@ simulate() { # program, P, env...
 rows=()
 start=$(date +%s)
 for p in $ps; do
-  for prog in moe halo; do
-    for preset in t3d-004 ib-hdr-200; do
+  for prog in $programs; do
+    for preset in $presets; do
       platform "$preset" "$p"
       cap="$work/cap-$prog-$p" store="$work/store-$preset"
       plain=$(simulate "$prog-plain" "$p")
       fallback=$(simulate "$prog-lib" "$p" COMMPLAN_PLANS="$work/empty" COMMPLAN_STATS=1)
+      in_library=$(spent fallbacks)
       [ -d "$cap" ] || simulate "$prog-lib" "$p" COMMPLAN_CAPTURE="$cap" >/dev/null
-      cli precompute --from-capture "$cap" --store "$store" --machine "$preset" >"$work/pre" 2>&1
+      cli precompute --from-capture "$cap" --store "$store" --machine "$preset" "${pre_flags[@]}" >"$work/pre" 2>&1
       verdicts=$(grep -c ': added\|: present' "$work/pre" || true)
       replays=$(grep -c ', replay (' "$work/pre" || true)
       replay=$(simulate "$prog-lib" "$p" COMMPLAN_PLANS="$store" COMMPLAN_STATS=1)
       hits=$(sed -n 's/^commplan: rank 0 total: \(.*\)$/\1/p' "$work/out")
       all=$(simulate "$prog-lib" "$p" COMMPLAN_PLANS="$store" COMMPLAN_REPLAY=all COMMPLAN_STATS=1)
-      picks=$(sed -n 's/.* hits of \([a-z0-9-]*\),.*/\1/p' "$work/out" | sort | uniq -c | awk '{printf "%s%s x%s", s, $2, $1; s=", "}')
+      in_plans=$(spent plans)
+      # the plans precompute made and the variants it lowered them in (the statistics name no plan of a freed communicator)
+      picks=$(grep -o ': [a-z]*, [a-z0-9-]* ([a-z]*), ' "$work/pre" | sed 's/^: [a-z]*, \(.*\) (\(.*\)), $/\1 \2/' | sort |
+        uniq -c | awk '{printf "%s%s %s x%s", s, $2, $3, $1; s=", "}')
       row=$(awk -v P="$p" -v prog="$prog" -v pre="$preset" -v a="$plain" -v f="$fallback" -v r="$replay" -v l="$all" \
-        -v v="$replays of $verdicts" -v h="$hits" -v k="$picks" -v alg="${algo[$prog]}" 'BEGIN {
-          printf "| %s | %d | %s | %s | %.1f | %.1f | %+.2f %% | %s | %.1f | %s | %.1f | %s |", prog, P, pre, alg, a * 1e6, f * 1e6,
-            (f - a) / a * 100, v, r * 1e6, h, l * 1e6, k }')
+        -v v="$replays of $verdicts" -v h="$hits" -v k="$picks" -v alg="${algo[$prog]}" -v il="$in_library" \
+        -v ip="$in_plans" 'BEGIN {
+          printf "| %s | %d | %s | %s | %.1f | %.1f | %+.2f %% | %s | %.1f | %s | %.1f | %s | %.1f | %.1f |", prog, P, pre, alg,
+            a * 1e6, f * 1e6, (f - a) / a * 100, v, r * 1e6, h, l * 1e6, k, il * 1e6, ip * 1e6 }')
       rows+=("$row")
       echo "$row"
     done
   done
 done
-out="$root/bench/results/libcommplan.md"
 {
-  echo "### libcommplan in SMPI: time per iteration of the MoE and halo test programs (simulated, 4 iterations)"
+  echo "### libcommplan in SMPI: time per iteration of the ${programs// / and } test programs (simulated, $iterations iterations)"
   echo
-  echo "runtimes/test/libcommplan-smpi.sh $ps; SimGrid $(smpirun -version 2>/dev/null | head -n 1 | sed 's/^.*version //' || true), flags ${flags[*]};"
+  echo "runtimes/test/libcommplan-smpi.sh $ps${runtime:+ with LIBCOMMPLAN_SMPI_RUNTIME=$runtime}; SimGrid $(smpirun -version 2>/dev/null | head -n 1 | sed 's/^.*version //' || true), flags ${flags[*]};"
   echo "flat clusters of the presets (lat = T_s / 2, bw = 1 / (t_c + t_d)); plans by \`commplan precompute --from-capture"
-  echo "--machine <preset>\`. 'fallback' is the interposer with an empty store: every call runs the library's collective"
+  echo "--machine <preset>${pre_flags[*]:+ ${pre_flags[*]}}\`. 'fallback' is the interposer with an empty store: every call runs the library's collective"
   echo "after the key's reduction: built with smpicc that is a blocking MPI_Allreduce, since SMPI's MPI_Iallreduce sends"
   echo "every rank's data to every rank, so no fallback is predicted under it); its overhead column is the interposer's"
   echo "own cost per iteration. SMPI charges no CPU time here"
   echo "(simulate-computation:no): the key's hashing is measured natively below. Wall time $(($(date +%s) - start)) s."
   echo
-  echo "| program | P | platform | SMPI alltoallv | plain us | fallback us | fallback overhead | patterns replayed | store verdicts us | calls | replay all us | plans run (all) |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+  echo "'in library' and 'in plans' are rank 0's time per iteration inside the calls (the key's reduction excluded): the"
+  echo "library's collective in the fallback run, the plans in the 'replay all' run."
+  echo
+  echo "| program | P | platform | SMPI alltoallv | plain us | fallback us | fallback overhead | patterns replayed | store verdicts us | calls | replay all us | plans (precompute) | in library us | in plans us |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
   printf '%s\n' "${rows[@]}"
 } >"$out"
 echo "wrote $out"

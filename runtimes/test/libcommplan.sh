@@ -3,15 +3,19 @@
 # on a reordered communicator, a sample-sort shuffle, FFTW's MPI transform, an mpi4py script) run without the
 # interposer, under capture, and, after `commplan precompute --from-capture`, under replay (the store's verdicts,
 # then COMMPLAN_REPLAY=all so every captured pattern runs its plan); every received byte of every run is compared with
-# the run without the interposer. Then the fallback prediction across ranks (libcommplan-predict.c) and commplan.h's
-# API program (plans of two planners, payload and direct).
-# Environment: LIBCOMMPLAN_TEST_P (default 4 16 7), LIBCOMMPLAN_TEST_MACHINE (default t3d-004). Exit 1 on any failure,
-# 2 when a tool is missing.
+# the run without the interposer. Precompute plans for the machine's runtime model (the default: dataflow programs,
+# relaying ones at P = 16), and again on the one-port model (`--runtime none`: nonblocking programs) replayed with
+# COMMPLAN_REPLAY=all. Then the fallback prediction across ranks (libcommplan-predict.c) and commplan.h's API program
+# (plans of three planners, payload and direct, nonblocking and dataflow).
+# Environment: LIBCOMMPLAN_TEST_P (default 4 16 7), LIBCOMMPLAN_TEST_MACHINE (default ib-hdr-200, its runtime model
+# ib-hdr-200-mpi), LIBCOMMPLAN_TEST_ONE_PORT_MACHINE (default t3d-004). Exit 1 on any failure, 2 when a tool is missing.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 here="$root/runtimes/test"
 ps=${LIBCOMMPLAN_TEST_P:-4 16 7}
-machine=${LIBCOMMPLAN_TEST_MACHINE:-t3d-004}
+machine=${LIBCOMMPLAN_TEST_MACHINE:-ib-hdr-200}
+one_port_machine=${LIBCOMMPLAN_TEST_ONE_PORT_MACHINE:-t3d-004}
+dataflow_replays=0 # captured patterns replayed as dataflow programs
 python=/usr/bin/python3 # Debian's, with python3-mpi4py (the python3 on PATH may be another)
 script_start=$(date +%s)
 
@@ -79,7 +83,43 @@ same_bytes() { # dir a, dir b, np
   for ((r = 0; r < $3; r++)); do cmp -s "$1/rank-$r.bin" "$2/rank-$r.bin" || return 1; done
 }
 
-# The capture -> precompute -> replay sequence of one program at one P, every run's bytes compared with the plain run.
+# Replays the program with the store's plans under COMMPLAN_REPLAY=MODE; its bytes compared with the base run, the
+# statistics must account for every call (all of them hits under COMMPLAN_REPLAY=all); their total line in $total.
+# Returns 1 on a failure.
+replay_run() { # label, np, store, mode, calls, what, program and args...
+  local label=$1 np=$2 store=$3 mode=$4 calls=$5 what=$6 d="$work/run" want
+  shift 6
+  if ! launch "$np" "$d/replay" "LD_PRELOAD=$preload,COMMPLAN_PLANS=$store,COMMPLAN_STATS=1,COMMPLAN_REPLAY=$mode" "$@"; then
+    fail "$label P=$np replay ($what$mode)" "mpirun failed" "$(cat "$work/out")"
+    return 1
+  fi
+  same_bytes "$d/base" "$d/replay" "$np" || { fail "$label P=$np replay ($what$mode)" "received bytes differ"; return 1; }
+  total=$(grep '^commplan: rank 0 total:' "$work/out" || true)
+  # under COMMPLAN_REPLAY=all every call runs its plan; under the store's verdicts, hits + fallbacks = calls
+  want="$calls calls, $calls hits, 0 fallbacks"
+  if [ "$mode" = store ]; then
+    local h f
+    h=$(sed -n 's/.* \([0-9]*\) hits, \([0-9]*\) fallbacks$/\1/p' <<<"$total")
+    f=$(sed -n 's/.* \([0-9]*\) hits, \([0-9]*\) fallbacks$/\2/p' <<<"$total")
+    want="$calls calls, ${h:-?} hits, ${f:-?} fallbacks"
+    [ -n "$h" ] && [ -n "$f" ] && [ $((h + f)) -eq "$calls" ] || want="$calls calls (hits + fallbacks = calls)"
+  fi
+  if [[ "$total" != *"total: $want" ]]; then
+    fail "$label P=$np replay ($what$mode)" "expected '$want', got '$total'" "$(cat "$work/out")"
+    return 1
+  fi
+  return 0
+}
+
+# The programs precompute wrote, by plan and variant: "mesh-two-stage dataflow x2, shift dataflow x1" (from its lines).
+variants_of() { # precompute output file
+  grep -o ': [a-z]*, [a-z0-9-]* (\(dataflow\|nonblocking\|blocking\)), ' "$1" | sed 's/^: [a-z]*, \(.*\) (\(.*\)), $/\1 \2/' |
+    sort | uniq -c | awk '{printf "%s%s %s x%s", (NR > 1 ? ", " : ""), $2, $3, $1}'
+}
+
+# The capture -> precompute -> replay sequence of one program at one P, every run's bytes compared with the plain run:
+# precompute for the machine's runtime model, replayed with the store's verdicts and with every plan; then on the
+# one-port model, replayed with every plan.
 cycle() { # label, np, program and args...
   local label=$1 np=$2
   shift 2
@@ -100,29 +140,21 @@ cycle() { # label, np, program and args...
     fail "$label P=$np precompute" "precompute --from-capture failed" "$(cat "$work/pre")"
     return
   fi
-  local mode total want
+  local variants mode df total
+  variants=$(variants_of "$work/pre")
+  df=$(grep -c ' (dataflow), ' "$work/pre" || true)
   for mode in store all; do
-    if ! launch "$np" "$d/replay" "LD_PRELOAD=$preload,COMMPLAN_PLANS=$store,COMMPLAN_STATS=1,COMMPLAN_REPLAY=$mode" "$@"; then
-      fail "$label P=$np replay ($mode)" "mpirun failed" "$(cat "$work/out")"
-      continue
-    fi
-    same_bytes "$d/base" "$d/replay" "$np" || { fail "$label P=$np replay ($mode)" "received bytes differ"; continue; }
-    total=$(grep '^commplan: rank 0 total:' "$work/out" || true)
-    # under COMMPLAN_REPLAY=all every call runs its plan; under the store's verdicts, hits + fallbacks = calls
-    want="$calls calls, $calls hits, 0 fallbacks"
-    if [ "$mode" = store ]; then
-      local h f
-      h=$(sed -n 's/.* \([0-9]*\) hits, \([0-9]*\) fallbacks$/\1/p' <<<"$total")
-      f=$(sed -n 's/.* \([0-9]*\) hits, \([0-9]*\) fallbacks$/\2/p' <<<"$total")
-      want="$calls calls, ${h:-?} hits, ${f:-?} fallbacks"
-      [ -n "$h" ] && [ -n "$f" ] && [ $((h + f)) -eq "$calls" ] || want="$calls calls (hits + fallbacks = calls)"
-    fi
-    if [[ "$total" != *"total: $want" ]]; then
-      fail "$label P=$np replay ($mode)" "expected '$want', got '$total'" "$(cat "$work/out")"
-      continue
-    fi
-    ok "$label P=$np: capture, precompute, replay ($mode): ${total#commplan: rank 0 total: }, every byte as without the interposer"
+    replay_run "$label" "$np" "$store" "$mode" "$calls" "" "$@" || continue
+    [ "$mode" = all ] && dataflow_replays=$((dataflow_replays + df))
+    ok "$label P=$np: capture, precompute ($variants), replay ($mode): ${total#commplan: rank 0 total: }, every byte as without the interposer"
   done
+  if ! cli precompute --from-capture "$cap" --store "$work/store-one-port" --machine "$one_port_machine" --runtime none >"$work/pre" 2>&1; then
+    fail "$label P=$np precompute --runtime none" "precompute --from-capture failed" "$(cat "$work/pre")"
+    return
+  fi
+  variants=$(variants_of "$work/pre")
+  replay_run "$label" "$np" "$work/store-one-port" all "$calls" "one-port, " "$@" &&
+    ok "$label P=$np: precompute --runtime none ($variants), replay (all): ${total#commplan: rank 0 total: }, every byte as without the interposer"
 }
 
 for p in $ps; do
@@ -150,25 +182,35 @@ for p in $ps; do
   else
     fail "predict P=$p" "a run or the precompute failed" "$(cat "$work/out" "$work/pre" 2>/dev/null)"
   fi
-  # commplan.h directly: a relaying payload plan (two-stage) and a direct one (coloring), unpacked displacements
+  # commplan.h directly: a relaying payload plan (two-stage) and a direct one (coloring), unpacked displacements; and
+  # relaying payload plans as dataflow programs (mesh-two-stage, mpi-bruck: local copies between its stages)
   m="$work/api-m$p.json"
   cli gen pattern1 --p "$p" --seed "$p" -o "$m"
-  for alg in two-stage coloring; do
+  for case in two-stage:nonblocking coloring:nonblocking mesh-two-stage:dataflow mpi-bruck:dataflow; do
+    alg=${case%%:*} variant=${case#*:}
     payload=()
-    [ "$alg" = two-stage ] && payload=(--payload)
+    [ "$alg" != coloring ] && payload=(--payload)
     if ! cli plan "$m" -a "$alg" "${payload[@]}" -o "$work/api-s.json" >/dev/null 2>"$work/out" ||
-      ! cli export "$work/api-s.json" --matrix "$m" --format program --split "$work/api-prog-$alg-$p" >/dev/null 2>>"$work/out"; then
-      fail "api P=$p $alg" "planning or export failed" "$(cat "$work/out")"
+      ! cli export "$work/api-s.json" --matrix "$m" --format program --variant "$variant" \
+        --split "$work/api-prog-$alg-$p" >/dev/null 2>>"$work/out"; then
+      fail "api P=$p $alg ($variant)" "planning or export failed" "$(cat "$work/out")"
       continue
     fi
     set +e
     out=$(timeout -k 10 120 mpirun "${mpirun_flags[@]}" -np "$p" "$work/bin/api" "$m" "$work/api-prog-$alg-$p" 2>&1)
     rc=$?
     set -e
-    if [ "$rc" -ne 0 ] || ! grep -q '^api ok' <<<"$out"; then fail "api P=$p $alg" "exit $rc" "$out"; continue; fi
-    ok "api P=$p $alg: commplan_alltoallv, persistent start / wait, fallbacks, errors"
+    if [ "$rc" -ne 0 ] || ! grep -q '^api ok' <<<"$out"; then fail "api P=$p $alg ($variant)" "exit $rc" "$out"; continue; fi
+    ok "api P=$p $alg ($variant): commplan_alltoallv, persistent start / wait, fallbacks, errors"
   done
 done
+
+# the default machine's runtime model picks dataflow programs: at least one captured pattern must have run as one
+if [ "$dataflow_replays" -eq 0 ]; then
+  fail "dataflow replay" "no captured pattern was replayed as a dataflow program (machine $machine)"
+else
+  ok "dataflow replay: $dataflow_replays captured patterns replayed as dataflow programs (machine $machine)"
+fi
 
 echo "libcommplan.sh: $passed passed, $failed failed in $(($(date +%s) - script_start)) s"
 if [ "$failed" -ne 0 ]; then

@@ -1,7 +1,8 @@
 /**
  * precompute --from-capture: every count matrix libcommplan captured (DIR/*.capture.json and its matrix) planned by
- * auto for a machine, kept in the store, lowered, and written for libcommplan's replay as STORE/programs/<key>/ (a
- * split commplan.program/v1 program and plan.json, a commplan.libplan/v1 record saying whether to replay it).
+ * auto for a machine (and an MPI runtime model, or the papers' one-port model), kept in the store, lowered in the
+ * program variant auto names, and written for libcommplan's replay as STORE/programs/<key>/ (a split
+ * commplan.program/v1 program and plan.json, a commplan.libplan/v1 record saying whether to replay it).
  */
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
@@ -9,12 +10,16 @@ import { join } from "node:path";
 import { fail, isCommplanError } from "../model/errors.js";
 import type { CommMatrix } from "../model/matrix.js";
 import type { MachineModel } from "../model/machine.js";
-import type { Schedule } from "../model/schedule.js";
+import type { ProgramVariant } from "../model/program.js";
+import type { JsonValue, Schedule } from "../model/schedule.js";
+import { canonicalJson } from "../io/canonical-json.js";
 import { fsError } from "../io/file-output.js";
 import { readMatrixFile } from "../io/matrix-read.js";
 import { writeProgramSplit } from "../io/program-json-write.js";
 import { planAuto, type AutoReport } from "../auto/index.js";
 import { lowerSchedule } from "../lower/index.js";
+import { RUNTIME_MODELS, type RuntimeModel } from "../machines/runtime/runtime-model.js";
+import { plan } from "../planner/registry.js";
 import { addPlan, getPlanById, openPlanStore, resolveStoreRequest } from "../store/index.js";
 import { captureKey } from "./capture-key.js";
 
@@ -38,8 +43,25 @@ export interface CaptureOutcome {
   readonly pattern: CapturedPattern;
   readonly status: "added" | "present";
   readonly algorithm: string;
+  /** The program variant written (nonblocking, or the one auto names on a runtime). */
+  readonly variant: ProgramVariant;
   readonly replay: boolean;
   readonly reason: string;
+}
+
+/** What auto plans the captures for: a machine, and the MPI runtime model it runs on (null: one-port model). */
+export interface CaptureTarget {
+  readonly machine: MachineModel;
+  readonly runtime: RuntimeModel | null;
+  readonly maxMemory: number;
+}
+
+/**
+ * The runtime model precompute --from-capture plans for by default: the one made for the machine (ib-hdr-200-mpi for
+ * ib-hdr-200), else SMPI's plain one (`smpi`), the machine's links with every message in flight at once.
+ */
+export function defaultCaptureRuntime(machine: MachineModel): RuntimeModel {
+  return RUNTIME_MODELS.find((r) => r.machine === machine.name) ?? RUNTIME_MODELS.find((r) => r.machine === "")!;
 }
 
 function field<T>(rec: Record<string, unknown>, name: string, ok: (v: unknown) => v is T, file: string): T {
@@ -96,10 +118,15 @@ export function readCaptures(dir: string): CapturedPattern[] {
   return [...byKey.values()];
 }
 
-/** The makespan (us) auto gave a candidate: simulated when it was a finalist, else predicted. */
-function candidateTime(report: AutoReport, algorithm: string): number | null {
-  const c = report.candidates.find((x) => x.algorithm === algorithm && (x.simulated ?? x.predicted) !== null);
+/** The makespan (us) auto gave its winner (that variant of it): simulated when a finalist, else predicted. */
+function winnerTime(report: AutoReport): number | null {
+  const { algorithm, params } = report.winner;
+  const c = report.candidates.find((x) => x.algorithm === algorithm && canonicalEqual(x.params, params));
   return c === undefined ? null : (c.simulated ?? c.predicted);
+}
+
+function canonicalEqual(a: JsonValue, b: JsonValue): boolean {
+  return canonicalJson(a, MODULE) === canonicalJson(b, MODULE);
 }
 
 /**
@@ -109,31 +136,80 @@ function candidateTime(report: AutoReport, algorithm: string): number | null {
 function replayDecision(report: AutoReport): { replay: boolean; reason: string } {
   const v = report.mpi;
   if (v.answer === "call MPI_Alltoallv") return { replay: false, reason: `call MPI_Alltoallv: ${v.effect}` };
-  const against = v.gain === null ? "" : ` (${v.gain} % faster than MPI_Alltoallv's default on ${report.machine})`;
+  const on = report.runtime === undefined ? report.machine : `${report.machine}, runtime ${report.runtime.name}`;
+  const against = v.gain === null ? "" : ` (${v.gain} % faster than MPI_Alltoallv's default on ${on})`;
   return { replay: true, reason: `${report.winner.algorithm}${against}: ${v.effect}` };
 }
 
-/** Auto's plan for m, with payload when its pick relays (lowering needs the payload), lowered. */
-function planAndLower(m: CommMatrix, machine: MachineModel, maxMemory: number) {
+/** Whether lowering refused `s` because it relays without payload chunks. */
+function needsPayload(e: unknown): boolean {
+  return isCommplanError(e) && e.message.includes("plan with the option payload");
+}
+
+/** Auto's plan and report, its program (in `variant`), whether it was planned with payload, and its store key. */
+interface Planned {
+  readonly schedule: Schedule;
+  readonly report: AutoReport;
+  readonly payload: boolean;
+  readonly variant: ProgramVariant;
+  readonly program: ReturnType<typeof lowerSchedule>["program"];
+  readonly storeId: string;
+}
+
+/**
+ * On the one-port model: auto's plan for m, planned again with payload when its pick relays (lowering needs the
+ * payload), lowered nonblocking, kept as `store add -a auto --machine M` would.
+ */
+function planOnePort(store: string, m: CommMatrix, machine: MachineModel, maxMemory: number): Planned {
   for (const payload of [false, true]) {
     const res = planAuto(m, machine, { payload, seed: 1, maxMemory });
     try {
-      return {
-        ...res,
-        payload,
-        program: lowerSchedule(m, res.schedule, { variant: "nonblocking", maxMemory }).program,
-      };
+      const program = lowerSchedule(m, res.schedule, { variant: "nonblocking", maxMemory }).program;
+      const storeId = keepInStore(store, m, "auto", { machine, seed: 1, payload }, res.schedule);
+      return { ...res, payload, variant: "nonblocking", program, storeId };
     } catch (e) {
-      if (payload || !isCommplanError(e) || !e.message.includes("plan with the option payload")) throw e;
+      if (payload || !needsPayload(e)) throw e;
     }
   }
   throw fail(MODULE, "BAD_INPUT", "unreachable");
 }
 
-/** Keeps auto's pick in the store as `commplan store` would (algorithm auto, seed 1), unless present. */
-function keepInStore(store: string, m: CommMatrix, machine: MachineModel, payload: boolean, s: Schedule): string {
+/**
+ * On a runtime: auto's plan for m on that runtime, lowered in the variant auto found fastest (report.runtime). A pick
+ * that relays is planned again with payload chunks (its planner, parameters and seed, as auto's prediction did). The
+ * plan is kept under its planner's own key (`store add -a <winner> --param ...`): the store's auto key stands for
+ * auto on the one-port model.
+ */
+function planOnRuntime(store: string, m: CommMatrix, t: CaptureTarget, runtime: RuntimeModel): Planned {
+  const { machine, maxMemory } = t;
+  const res = planAuto(m, machine, { seed: 1, maxMemory, runtime });
+  const variant = res.report.runtime?.variant ?? "nonblocking";
+  const { algorithm, params } = res.report.winner;
+  let schedule = res.schedule;
+  let payload = false;
+  let program;
+  try {
+    program = lowerSchedule(m, schedule, { variant, maxMemory }).program;
+  } catch (e) {
+    if (!needsPayload(e)) throw e;
+    payload = true;
+    schedule = plan(m, algorithm, { payload, seed: 1, machine, params, maxMemory });
+    program = lowerSchedule(m, schedule, { variant, maxMemory }).program;
+  }
+  const storeId = keepInStore(store, m, algorithm, { machine, seed: 1, payload, params }, schedule);
+  return { schedule, report: res.report, payload, variant, program, storeId };
+}
+
+/** Keeps a plan in the store under the key of `algorithm` and `req` (as `commplan store` would), unless present. */
+function keepInStore(
+  store: string,
+  m: CommMatrix,
+  algorithm: string,
+  req: Parameters<typeof resolveStoreRequest>[2],
+  s: Schedule,
+): string {
   const st = openPlanStore(store);
-  const r = resolveStoreRequest(m, "auto", { machine, seed: 1, payload });
+  const r = resolveStoreRequest(m, algorithm, req);
   if (getPlanById(st, r.id) === null) addPlan(st, r.key, s);
   return r.id;
 }
@@ -145,23 +221,19 @@ function keepInStore(store: string, m: CommMatrix, machine: MachineModel, payloa
 export async function precomputeCapture(
   store: string,
   pat: CapturedPattern,
-  machine: MachineModel,
-  maxMemory: number,
+  target: CaptureTarget,
 ): Promise<CaptureOutcome> {
+  const { machine, runtime, maxMemory } = target;
   const dir = join(store, "programs", pat.key);
   const planFile = join(dir, "plan.json");
-  if (existsSync(planFile)) {
-    const rec = JSON.parse(readFileSync(planFile, "utf8")) as { algorithm: string; replay: boolean; reason: string };
-    return { pattern: pat, status: "present", algorithm: rec.algorithm, replay: rec.replay, reason: rec.reason };
-  }
+  if (existsSync(planFile)) return present(pat, planFile);
   const m = readMatrixFile(pat.matrixFile, { maxMemory });
   const key = captureKey(m);
   if (key !== pat.key)
     throw fail(MODULE, "BAD_INPUT", `the capture's key ${pat.key} is not its matrix's (${key})`, {
       file: pat.files[0]!,
     });
-  const res = planAndLower(m, machine, maxMemory);
-  const id = keepInStore(store, m, machine, res.payload, res.schedule);
+  const res = runtime === null ? planOnePort(store, m, machine, maxMemory) : planOnRuntime(store, m, target, runtime);
   const decision = replayDecision(res.report);
   const tmp = join(store, "programs", `.${pat.key}.${hostname()}.${process.pid}.tmp`);
   rmSync(tmp, { recursive: true, force: true });
@@ -174,10 +246,13 @@ export async function precomputeCapture(
     algorithm: res.schedule.algorithm,
     payload: res.payload,
     machine: machine.name,
-    entry: id,
+    runtime: runtime === null ? null : runtime.name,
+    freeCopies: runtime === null ? null : !runtime.copies,
+    variant: res.variant,
+    entry: res.storeId,
     replay: decision.replay,
     reason: decision.reason,
-    planUs: candidateTime(res.report, res.report.winner.algorithm),
+    planUs: winnerTime(res.report),
     libraryUs: res.report.mpi.mpiSimulated,
     call: pat.call,
     sites: pat.sites,
@@ -189,7 +264,19 @@ export async function precomputeCapture(
   } catch (e) {
     rmSync(tmp, { recursive: true, force: true });
     if (!existsSync(planFile)) throw fsError(e, MODULE, dir, true);
-    return { pattern: pat, status: "present", algorithm: rec.algorithm, replay: rec.replay, reason: rec.reason };
+    return present(pat, planFile);
   }
-  return { pattern: pat, status: "added", algorithm: rec.algorithm, replay: rec.replay, reason: rec.reason };
+  return { pattern: pat, status: "added", algorithm: rec.algorithm, variant: res.variant, ...decision };
+}
+
+/** The outcome of a pattern whose STORE/programs/<key>/plan.json is there already (no `variant`: nonblocking). */
+function present(pat: CapturedPattern, planFile: string): CaptureOutcome {
+  const rec = JSON.parse(readFileSync(planFile, "utf8")) as {
+    algorithm: string;
+    variant?: ProgramVariant;
+    replay: boolean;
+    reason: string;
+  };
+  const { algorithm, replay, reason } = rec;
+  return { pattern: pat, status: "present", algorithm, variant: rec.variant ?? "nonblocking", replay, reason };
 }

@@ -7,6 +7,10 @@ import { describe, expect, it } from "vitest";
 import { captureKey } from "../../src/cli/capture-key.js";
 import { matrixFromRows, type CommMatrix } from "../../src/model/matrix.js";
 import { readProgramJson } from "../../src/io/program-json-read.js";
+import { readMatrixFile } from "../../src/io/matrix-read.js";
+import { RUNTIME_MODELS } from "../../src/machines/runtime/runtime-model.js";
+import { verifyProgram } from "../../src/verifier/index.js";
+import { openPlanStore, getPlanById } from "../../src/store/index.js";
 import { run } from "../helpers/cli.js";
 
 // Keys libcommplan's C code (runtimes/libcommplan/key.c) computed under Open MPI at P = 4 for these matrices.
@@ -79,7 +83,7 @@ describe("captureKey", () => {
 });
 
 describe("precompute --from-capture", () => {
-  it("plans, stores and lowers every captured pattern into STORE/programs/<key>/, once", async () => {
+  it("plans (one-port model), stores and lowers every captured pattern into STORE/programs/<key>/, once", async () => {
     const d = dir();
     const m = matrixFromRows(MOE_ROWS, { elementBytes: 24 });
     writeCapture(join(d, "cap"), m);
@@ -99,12 +103,17 @@ describe("precompute --from-capture", () => {
       join(d, "s"),
       "--machine",
       "t3d-004",
+      "--runtime",
+      "none",
     );
     expect(r.code).toBe(0);
     expect(r.err).toBe(
-      "precompute: 2 captured patterns: 2 added, 0 present, " + /(\d) to replay/.exec(r.err)![1] + " to replay\n",
+      "precompute: 2 captured patterns (t3d-004, one-port model): 2 added, 0 present, " +
+        /(\d) to replay/.exec(r.err)![1] +
+        " to replay\n",
     );
     expect(r.out).toContain(`${MOE_KEY} MPI_Alltoallv 7 calls at app(main+0x10): added, `);
+    expect(r.out).toMatch(/: added, [a-z-]+ \(nonblocking\), (replay|fall back) /);
     for (const [key, mm] of [
       [MOE_KEY, m],
       [key2, m2],
@@ -116,7 +125,9 @@ describe("precompute --from-capture", () => {
       expect(rec["p"]).toBe(mm.p);
       expect(typeof rec["replay"]).toBe("boolean");
       expect(rec["replay"] === false ? rec["reason"] : "faster").toMatch(/shift|faster/);
+      expect([rec["runtime"], rec["variant"]]).toEqual([null, "nonblocking"]);
       const { program: prog } = readProgramJson(join(pdir, "index.json"));
+      expect(prog.variant).toBe("nonblocking");
       expect(prog.p).toBe(mm.p);
       expect(prog.elementBytes).toBe(mm.elementBytes);
       // the program's layout is the matrix's MPI_Alltoallv layout (the full form: slot i * p + j)
@@ -132,6 +143,8 @@ describe("precompute --from-capture", () => {
       join(d, "s"),
       "--machine",
       "t3d-004",
+      "--runtime",
+      "none",
     );
     expect(again.err).toContain("2 present");
     expect(readdirSync(join(d, "s", "programs")).sort()).toEqual([MOE_KEY, key2].sort());
@@ -182,5 +195,108 @@ describe("precompute --from-capture", () => {
     expect(malformed.err).toMatch(
       /^precompute: .*a\.capture\.json: a commplan\.capture\/v1 record needs a valid 'key'/,
     );
+  });
+});
+
+describe("precompute --from-capture on a runtime", () => {
+  it("plans for the machine's runtime model by default: auto's verdict there, its dataflow program with relays", async () => {
+    const d = dir();
+    // small random messages on InfiniBand with per-message overheads: a relaying plan's dataflow program wins
+    expect(
+      (await run("gen", "random", "--p", "16", "--seed", "1", "--element-bytes", "1", "-o", join(d, "m.json"))).code,
+    ).toBe(0);
+    const m = readMatrixFile(join(d, "m.json"));
+    const key = writeCapture(join(d, "cap"), m);
+    const r = await run(
+      "precompute",
+      "--from-capture",
+      join(d, "cap"),
+      "--store",
+      join(d, "s"),
+      "--machine",
+      "ib-hdr-200",
+    );
+    expect(r.code).toBe(0);
+    expect(r.err).toBe(
+      "precompute: 1 captured pattern (ib-hdr-200, runtime ib-hdr-200-mpi): 1 added, 0 present, 1 to replay\n",
+    );
+    // what plan -a auto --runtime answers for the same matrix
+    const auto = await run(
+      "plan",
+      join(d, "m.json"),
+      "-a",
+      "auto",
+      "--machine",
+      "ib-hdr-200",
+      "--runtime",
+      "ib-hdr-200-mpi",
+      "-o",
+      join(d, "auto.json"),
+    );
+    const header = JSON.parse(readFileSync(join(d, "auto.json"), "utf8")) as {
+      algorithm: string;
+      auto: { runtime: { name: string; variant: string }; mpi: { answer: string } };
+    };
+    expect(auto.err).toContain("run it as the dataflow program");
+    const rec = JSON.parse(readFileSync(join(d, "s", "programs", key, "plan.json"), "utf8")) as Record<string, unknown>;
+    expect(rec).toMatchObject({
+      algorithm: header.algorithm,
+      runtime: "ib-hdr-200-mpi",
+      freeCopies: false,
+      variant: header.auto.runtime.variant,
+      replay: header.auto.mpi.answer === "use the plan",
+      payload: true,
+    });
+    expect(r.out).toContain(`: added, ${header.algorithm} (dataflow), replay (`);
+    expect(rec["planUs"] as number).toBeLessThan(rec["libraryUs"] as number);
+    const { program: prog } = readProgramJson(join(d, "s", "programs", key, "index.json"));
+    expect(prog.variant).toBe("dataflow");
+    expect(prog.after).not.toBeNull();
+    expect(prog.layout.scratchSize.some((x) => x > 0)).toBe(true); // it relays
+    expect(verifyProgram(m, prog).ok).toBe(true);
+    // kept under the winner's own key (with payload), as store add -a <winner> would
+    const entry = getPlanById(openPlanStore(join(d, "s")), rec["entry"] as string);
+    expect(entry?.algorithm).toBe(header.algorithm);
+    expect(entry?.chunks).not.toBeNull();
+  });
+
+  it("plans for smpi on a machine without a runtime model of its own, and with --free-copies", async () => {
+    const d = dir();
+    const key = writeCapture(join(d, "cap"), matrixFromRows(MOE_ROWS, { elementBytes: 24 }));
+    const base = ["precompute", "--from-capture", join(d, "cap"), "--machine", "t3d-004"];
+    const r = await run(...base, "--store", join(d, "s"));
+    expect(r.err).toMatch(/^precompute: 1 captured pattern \(t3d-004, runtime smpi\): 1 added/);
+    const rec = JSON.parse(readFileSync(join(d, "s", "programs", key, "plan.json"), "utf8")) as Record<string, unknown>;
+    expect([rec["runtime"], rec["freeCopies"]]).toEqual(["smpi", false]);
+    expect(["dataflow", "nonblocking"]).toContain(rec["variant"]);
+    expect(readProgramJson(join(d, "s", "programs", key, "index.json")).program.variant).toBe(rec["variant"]);
+    const free = await run(...base, "--store", join(d, "s2"), "--free-copies");
+    expect(free.err).toMatch(/^precompute: 1 captured pattern \(t3d-004, runtime smpi\)/);
+    const rec2 = JSON.parse(readFileSync(join(d, "s2", "programs", key, "plan.json"), "utf8")) as Record<
+      string,
+      unknown
+    >;
+    expect(rec2["freeCopies"]).toBe(true);
+  });
+
+  it("says in --help what --runtime takes and defaults to; refuses a bad runtime in one line", async () => {
+    const help = await run("precompute", "--help");
+    const text = help.out.replace(/\s+/g, " ");
+    for (const r of RUNTIME_MODELS) expect(text).toContain(r.name);
+    expect(text).toContain("none: the papers' one-port model");
+    expect(text).toContain("default: the runtime model made for --machine, else smpi");
+    const d = dir();
+    writeCapture(join(d, "cap"), matrixFromRows(MOE_ROWS, { elementBytes: 24 }));
+    const base = ["precompute", "--from-capture", join(d, "cap"), "--store", join(d, "s"), "--machine", "t3d-004"];
+    const bad = await run(...base, "--runtime", "ib-hdr");
+    expect(bad.code).toBe(2);
+    expect(bad.err).toBe(
+      `precompute: unknown runtime 'ib-hdr'; known: ${RUNTIME_MODELS.map((x) => x.name).join(", ")}, none\n`,
+    );
+    const freeNone = await run(...base, "--runtime", "none", "--free-copies");
+    expect(freeNone.err).toMatch(/^precompute: --free-copies goes with a runtime model, not --runtime none\n$/);
+    const spec = await run("precompute", "spec.json", "--store", join(d, "s"), "--runtime", "smpi");
+    expect(spec.err).toMatch(/^precompute: --runtime goes with --from-capture/);
+    expect(existsSync(join(d, "s", "programs"))).toBe(false);
   });
 });

@@ -16,7 +16,10 @@ import { intOption } from "../io.js";
 import { printJson } from "./json-summary.js";
 import { readPrecomputeSpec, runPrecomputeJob, type JobOutcome, type PrecomputeJob } from "../precompute-jobs.js";
 import { findMachine } from "../../machines/presets.js";
-import { precomputeCapture, readCaptures } from "../precompute-capture.js";
+import { defaultCaptureRuntime, precomputeCapture, readCaptures } from "../precompute-capture.js";
+import { RUNTIME_MODELS, type RuntimeModel } from "../../machines/runtime/runtime-model.js";
+import type { MachineModel } from "../../model/machine.js";
+import { freeCopiesOption, runtimeOfFlags } from "./simulate-program.js";
 
 /** Parses --shard i/n (0 <= i < n). */
 export function parseShard(v: string): { i: number; n: number } {
@@ -99,6 +102,28 @@ interface PrecomputeFlags {
   json?: boolean;
   fromCapture?: string;
   machine?: string;
+  runtime?: string;
+  freeCopies?: boolean;
+}
+
+/** --runtime's value that plans on the papers' one-port model of the machine. */
+const ONE_PORT = "none";
+
+/** The runtime model --runtime and --free-copies name (the machine's default without --runtime), or null for none. */
+function captureRuntime(o: PrecomputeFlags, machine: MachineModel): RuntimeModel | null {
+  const known = [...RUNTIME_MODELS.map((r) => r.name), ONE_PORT];
+  if (o.runtime !== undefined && !known.includes(o.runtime))
+    throw fail("precompute", "BAD_OPTION", `unknown runtime '${o.runtime}'; known: ${known.join(", ")}`, {
+      field: "runtime",
+    });
+  if (o.runtime === ONE_PORT) {
+    if (o.freeCopies === true)
+      throw fail("precompute", "BAD_OPTION", "--free-copies goes with a runtime model, not --runtime none", {
+        field: "freeCopies",
+      });
+    return null;
+  }
+  return runtimeOfFlags(o.runtime ?? defaultCaptureRuntime(machine).name, o.freeCopies);
 }
 
 /** precompute --from-capture: every captured pattern planned, stored and lowered for libcommplan, one at a time. */
@@ -109,19 +134,22 @@ async function fromCapture(specFile: string | undefined, o: PrecomputeFlags, ctx
   if (o.shard !== undefined || o.json === true)
     throw fail("precompute", "BAD_OPTION", "--from-capture takes neither --shard nor --json", { field: "fromCapture" });
   const machine = findMachine(o.machine);
+  const runtime = captureRuntime(o, machine);
   const patterns = readCaptures(o.fromCapture!);
   openPlanStore(o.store, true);
   const counts = { added: 0, present: 0, replayed: 0 };
+  const target = { machine, runtime, maxMemory: ctx.maxMemory };
   for (const pat of patterns) {
-    const out = await precomputeCapture(o.store, pat, machine, ctx.maxMemory);
+    const out = await precomputeCapture(o.store, pat, target);
     counts[out.status]++;
     if (out.replay) counts.replayed++;
     ctx.io.out(
-      `${pat.key} ${pat.call} ${counted(pat.calls, "call", "calls")} at ${pat.sites.join(", ")}: ${out.status}, ${out.algorithm}, ${out.replay ? "replay" : "fall back"} (${out.reason})\n`,
+      `${pat.key} ${pat.call} ${counted(pat.calls, "call", "calls")} at ${pat.sites.join(", ")}: ${out.status}, ${out.algorithm} (${out.variant}), ${out.replay ? "replay" : "fall back"} (${out.reason})\n`,
     );
   }
+  const on = runtime === null ? `${machine.name}, one-port model` : `${machine.name}, runtime ${runtime.name}`;
   ctx.io.err(
-    `precompute: ${counted(patterns.length, "captured pattern", "captured patterns")}: ${counts.added} added, ${counts.present} present, ${counts.replayed} to replay\n`,
+    `precompute: ${counted(patterns.length, "captured pattern", "captured patterns")} (${on}): ${counts.added} added, ${counts.present} present, ${counts.replayed} to replay\n`,
   );
 }
 
@@ -144,11 +172,24 @@ export function registerPrecompute(program: Command, ctx: CliContext): void {
     .option("--json", "print every job with its outcome, and the totals, as commplan.precompute/v1 JSON")
     .option(
       "--from-capture <dir>",
-      "instead of a spec: plan (auto, for --machine), store and lower every count matrix libcommplan captured in DIR (COMMPLAN_CAPTURE=DIR) into STORE/programs/<key>/ for its replay (docs/runtimes.md)",
+      "instead of a spec: plan (auto, for --machine and --runtime), store and lower every count matrix libcommplan captured in DIR (COMMPLAN_CAPTURE=DIR) into STORE/programs/<key>/ for its replay (docs/runtimes.md)",
     )
     .option("--machine <name>", "with --from-capture: the machine auto plans for ('commplan machines' lists them)")
+    .option(
+      "--runtime <name>",
+      `with --from-capture: the MPI runtime auto plans for (plan -a auto --runtime), ${RUNTIME_MODELS.map((r) => r.name).join(" or ")} ('commplan machines --json' lists them): its verdict against MPI_Alltoallv's default decides the replay and the program is lowered in the variant it names (dataflow or nonblocking); ${ONE_PORT}: the papers' one-port model, the nonblocking program (default: the runtime model made for --machine, else smpi)`,
+    )
+    .addOption(freeCopiesOption())
     .action(async (specFile: string | undefined, o: PrecomputeFlags) => {
       if (o.fromCapture !== undefined) return fromCapture(specFile, o, ctx);
+      for (const [k, flag] of [
+        ["runtime", "--runtime"],
+        ["freeCopies", "--free-copies"],
+      ] as const)
+        if (o[k] !== undefined)
+          throw fail("precompute", "BAD_OPTION", `${flag} goes with --from-capture (a spec plans no runtime)`, {
+            field: k,
+          });
       if (specFile === undefined) throw fail("precompute", "BAD_OPTION", "give a spec file or --from-capture DIR");
       if (o.machine !== undefined)
         throw fail("precompute", "BAD_OPTION", "--machine goes with --from-capture (a spec lists its machines)", {
