@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { simgridPlatformFiles } from "../src/export/simgrid-platform.js";
+import { readSparseMatrixFile } from "../src/io/sparse-matrix-read.js";
 import { findMachine } from "../src/machines/presets.js";
 import { matrixRows } from "../src/model/matrix.js";
 import { findPattern, generatePattern } from "../src/patterns/registry.js";
@@ -208,7 +209,7 @@ async function writeMatrix(s: VsMpiCaseSpec, dir: string): Promise<{ elementByte
   if (def.file !== undefined) {
     writeFileSync(join(dir, "a.mtx"), laplacianMtx(s.p));
     fileArgs.push("--file", join(dir, "a.mtx"));
-    input = { file: join(dir, "a.mtx") };
+    input = { sparse: readSparseMatrixFile(join(dir, "a.mtx")) };
   }
   const m = generatePattern(s.workload, s.p, opts, 1, input);
   const rows = matrixRows(m);
