@@ -92,17 +92,23 @@ export function spread(xs: readonly number[]): { median: number; min: number; ma
 const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : "-");
 const us = (x: number | null): string => (x === null ? "-" : x < 100 ? x.toFixed(2) : x.toFixed(1));
 
-/** Every prediction with its SMPI time: [label, predicted, smpi]. */
-export function predictionPairs(c: VsMpiCaseResult): [string, number | null, number | null][] {
-  const out: [string, number | null, number | null][] = c.plans.map((r) => [
+/**
+ * Every prediction with its SMPI time: [label, predicted, smpi, kind]. kind "plan": an executed commplan program;
+ * "library": MPI_Alltoallv's default as auto predicts it (the library's own replay, the same operations as SMPI's);
+ * "mirror": an `mpi-*` planner's program beside the SMPI algorithm it mirrors, which leaves empty messages out (a
+ * schedule has no empty transfers) while the library sends them, so on sparse workloads it predicts less.
+ */
+export function predictionPairs(c: VsMpiCaseResult): [string, number | null, number | null, string][] {
+  const out: [string, number | null, number | null, string][] = c.plans.map((r) => [
     `${r.role} ${r.algorithm}`,
     r.predictedUs,
     r.smpiUs,
+    "plan",
   ]);
-  for (const [a, pr] of Object.entries(c.alltoallvPredicted)) out.push([`alltoallv ${a}`, pr, c.alltoallv[a] ?? null]);
-  // auto's prediction of the default it weighed its plan against: the library's own replay
+  for (const [a, pr] of Object.entries(c.alltoallvPredicted))
+    out.push([`alltoallv ${a}`, pr, c.alltoallv[a] ?? null, "mirror"]);
   if (c.defaultPredictedUs !== undefined)
-    out.push(["alltoallv default (library replay)", c.defaultPredictedUs, c.alltoallv["default"] ?? null]);
+    out.push(["alltoallv default (library replay)", c.defaultPredictedUs, c.alltoallv["default"] ?? null, "library"]);
   return out;
 }
 
@@ -163,11 +169,19 @@ export function contractChecks(figs: readonly CaseFigures[]): ContractCheck[] {
   const won = over.filter((f) => f.autoUs! < f.defaultUs!).length;
   const answered = ok.filter((f) => f.c.answer === "use the plan");
   const answeredWon = answered.filter((f) => f.autoUs! < f.defaultUs!).length;
-  const pairs = figs.flatMap((f) => predictionPairs(f.c));
-  const measured = pairs.filter(([, p, s]) => p !== null && s !== null && s > 0);
-  const ratios = measured.map(([, p, s]) => p! / s!);
-  const r = spread(ratios);
-  const inTen = ratios.filter((x) => Math.abs(x - 1) <= CONTRACT.predictionError).length;
+  const predicted = (kind: (k: string) => boolean): { met: boolean | null; figures: string } => {
+    const pairs = figs.flatMap((f) => predictionPairs(f.c)).filter(([, , , k]) => kind(k));
+    const measured = pairs.filter(([, p, s]) => p !== null && s !== null && s > 0);
+    const ratios = measured.map(([, p, s]) => p! / s!);
+    const r = spread(ratios);
+    const inTen = ratios.filter((x) => Math.abs(x - 1) <= CONTRACT.predictionError).length;
+    return {
+      met: measured.length === 0 ? null : inTen === measured.length && measured.length === pairs.length,
+      figures: `${inTen} of ${measured.length} predictions within (${pairs.length - measured.length} missing); prediction / SMPI median ${f3(r.median)}, min ${f3(r.min)}, max ${f3(r.max)}`,
+    };
+  };
+  const executed = predicted((k) => k !== "mirror");
+  const mirrors = predicted((k) => k === "mirror");
   return [
     {
       name: `auto never more than ${((CONTRACT.maxSlowdown - 1) * 100).toFixed(0)} % slower than the fastest SMPI algorithm`,
@@ -193,9 +207,12 @@ export function contractChecks(figs: readonly CaseFigures[]): ContractCheck[] {
       figures: `${answeredWon} of ${answered.length} cases answered "use the plan"`,
     },
     {
-      name: `every prediction within ${(CONTRACT.predictionError * 100).toFixed(0)} % of SMPI`,
-      met: measured.length === 0 ? null : inTen === measured.length && measured.length === pairs.length,
-      figures: `${inTen} of ${measured.length} predictions within (${pairs.length - measured.length} missing); prediction / SMPI median ${f3(r.median)}, min ${f3(r.min)}, max ${f3(r.max)}`,
+      name: `every executed plan (commplan's programs, MPI_Alltoallv's default) predicted within ${(CONTRACT.predictionError * 100).toFixed(0)} % of SMPI`,
+      ...executed,
+    },
+    {
+      name: `MPI's other algorithms through their mpi-* mirror planners within ${(CONTRACT.predictionError * 100).toFixed(0)} % (no empty messages)`,
+      ...mirrors,
     },
   ];
 }
