@@ -4,8 +4,6 @@
  * SimGrid's selective update: a solve recomputes only the flows of the links marked modified since the last one.
  */
 
-const NONE = -1;
-
 /** The flows' routes (CSR of link ids by flow id), weights, and the links' bandwidths and sharing. */
 export interface LmmNetwork {
   readonly links: number;
@@ -23,13 +21,18 @@ export interface LmmNetwork {
  * the links reachable from its FIRST link through enabled flows, and nothing when that link is already marked: a
  * flow enabled at the same instant as another one from the same host may be solved without its other links until
  * the next change near it. `selective = false` solves every enabled flow at each change (exact max-min).
+ *
+ * Each link keeps its enabled flows in one slice of a link-major array (CSR by link, sized by the routes), in the
+ * order they were enabled; a solve reads it newest first, the order SimGrid's lists give. The solve is progressive
+ * filling: the unfixed link of least share (ties: the lower link id) saturates and fixes its unfixed flows, found
+ * with a heap of lower bounds (a share only grows as flows elsewhere are fixed).
  */
 export class LmmSystem {
-  private readonly head: Int32Array;
-  private readonly next: Int32Array;
-  private readonly prev: Int32Array;
-  private readonly entryFlow: Int32Array;
-  private readonly enabled: Uint8Array;
+  /** Link l's enabled flows: slotFlow[slotStart[l] .. slotStart[l] + count[l]), oldest first; slotW their weights. */
+  private readonly slotStart: Int32Array;
+  private readonly count: Int32Array;
+  private readonly slotFlow: Int32Array;
+  private readonly slotW: Float64Array;
   private readonly inM: Uint8Array;
   private readonly mList: Int32Array;
   private nM = 0;
@@ -42,9 +45,9 @@ export class LmmSystem {
   private readonly unfixed: Int32Array;
   private readonly fixedAt: Int32Array;
   private epoch = 0;
-  private hKey: Float64Array = new Float64Array(64);
-  private hLink: Int32Array = new Int32Array(64);
-  private hSize = 0;
+  /** The links' heap: (key, link) pairs, each link at most once, ordered by key then link. */
+  private readonly hKey: Float64Array;
+  private readonly hLink: Int32Array;
   /** Whether anything changed since the last solve. */
   modified = false;
 
@@ -55,12 +58,12 @@ export class LmmSystem {
     const L = net.links,
       E = net.routeLinks.length,
       F = net.routeStart.length - 1;
-    this.head = new Int32Array(L).fill(NONE);
-    this.next = new Int32Array(E).fill(NONE);
-    this.prev = new Int32Array(E).fill(NONE);
-    this.entryFlow = new Int32Array(E);
-    for (let f = 0; f < F; f++) for (let e = net.routeStart[f]!; e < net.routeStart[f + 1]!; e++) this.entryFlow[e] = f;
-    this.enabled = new Uint8Array(F);
+    this.slotStart = new Int32Array(L + 1);
+    for (let e = 0; e < E; e++) this.slotStart[net.routeLinks[e]! + 1]!++;
+    for (let l = 0; l < L; l++) this.slotStart[l + 1]! += this.slotStart[l]!;
+    this.count = new Int32Array(L);
+    this.slotFlow = new Int32Array(E);
+    this.slotW = new Float64Array(E);
     this.inM = new Uint8Array(L);
     this.mList = new Int32Array(L);
     this.visited = new Int32Array(F);
@@ -69,20 +72,21 @@ export class LmmSystem {
     this.usage = new Float64Array(L);
     this.unfixed = new Int32Array(L);
     this.fixedAt = new Int32Array(F);
+    this.hKey = new Float64Array(L);
+    this.hLink = new Int32Array(L);
   }
 
-  /** Flow f's latency has elapsed: it joins its links (first in their lists) and marks them modified. */
+  /** Flow f's latency has elapsed: it joins its links (newest in their lists) and marks them modified. */
   enable(f: number): void {
-    const { routeStart } = this.net;
+    const { routeStart, routeLinks, weight } = this.net;
+    const { slotStart, count, slotFlow, slotW } = this;
+    const w = weight[f]!;
     for (let e = routeStart[f]!; e < routeStart[f + 1]!; e++) {
-      const l = this.net.routeLinks[e]!;
-      const h = this.head[l]!;
-      this.next[e] = h;
-      this.prev[e] = NONE;
-      if (h !== NONE) this.prev[h] = e;
-      this.head[l] = e;
+      const l = routeLinks[e]!;
+      const s = slotStart[l]! + count[l]!++;
+      slotFlow[s] = f;
+      slotW[s] = w;
     }
-    this.enabled[f] = 1;
     this.modified = true;
     this.fromFlow(f);
   }
@@ -91,16 +95,18 @@ export class LmmSystem {
   free(f: number): void {
     this.modified = true;
     this.fromFlow(f);
-    const { routeStart } = this.net;
+    const { routeStart, routeLinks } = this.net;
+    const { slotStart, count, slotFlow, slotW } = this;
     for (let e = routeStart[f]!; e < routeStart[f + 1]!; e++) {
-      const l = this.net.routeLinks[e]!;
-      const p = this.prev[e]!,
-        n = this.next[e]!;
-      if (p !== NONE) this.next[p] = n;
-      else this.head[l] = n;
-      if (n !== NONE) this.prev[n] = p;
+      const l = routeLinks[e]!;
+      const a = slotStart[l]!,
+        end = a + count[l]!;
+      let s = end - 1;
+      while (slotFlow[s] !== f) s--;
+      slotFlow.copyWithin(s, s + 1, end);
+      slotW.copyWithin(s, s + 1, end);
+      count[l]!--;
     }
-    this.enabled[f] = 0;
   }
 
   /** SimGrid's update_modified_cnst_set_from_variable: the closure from the flow's first link, if not marked. */
@@ -109,30 +115,32 @@ export class LmmSystem {
     const { routeStart, routeLinks } = this.net;
     if (routeStart[f] === routeStart[f + 1]) return;
     const first = routeLinks[routeStart[f]!]!;
-    if (this.inM[first]) return;
-    this.mark(first);
+    const { inM, mList, stack, visited, slotStart, count, slotFlow } = this;
+    if (inM[first]) return;
+    const visit = this.visit;
+    let nM = this.nM;
+    inM[first] = 1;
+    mList[nM++] = first;
     let top = 0;
-    this.stack[top++] = first;
+    stack[top++] = first;
     while (top > 0) {
-      const c = this.stack[--top]!;
-      for (let e = this.head[c]!; e !== NONE; e = this.next[e]!) {
-        const g = this.entryFlow[e]!;
-        if (this.visited[g] === this.visit) continue;
-        this.visited[g] = this.visit;
-        for (let k = routeStart[g]!; k < routeStart[g + 1]!; k++) {
+      const c = stack[--top]!;
+      const end = slotStart[c]! + count[c]!;
+      for (let s = slotStart[c]!; s < end; s++) {
+        const g = slotFlow[s]!;
+        if (visited[g] === visit) continue;
+        visited[g] = visit;
+        for (let k = routeStart[g]!, kEnd = routeStart[g + 1]!; k < kEnd; k++) {
           const c2 = routeLinks[k]!;
-          if (!this.inM[c2]) {
-            this.mark(c2);
-            this.stack[top++] = c2;
+          if (inM[c2] === 0) {
+            inM[c2] = 1;
+            mList[nM++] = c2;
+            stack[top++] = c2;
           }
         }
       }
     }
-  }
-
-  private mark(l: number): void {
-    this.inM[l] = 1;
-    this.mList[this.nM++] = l;
+    this.nM = nM;
   }
 
   /**
@@ -143,102 +151,94 @@ export class LmmSystem {
   solve(rate: Float64Array, touched: Int32Array): number {
     let nTouched = 0;
     const { bandwidth, fatpipe, weight, routeStart, routeLinks } = this.net;
+    const { inM, mList, slotStart, count, slotFlow, slotW, remaining, usage, unfixed, fixedAt, hKey, hLink } = this;
     if (!this.selective) {
-      for (let l = 0; l < this.net.links; l++) if (this.head[l] !== NONE && !this.inM[l]) this.mark(l);
+      for (let l = 0; l < this.net.links; l++)
+        if (count[l]! > 0 && inM[l] === 0) {
+          inM[l] = 1;
+          mList[this.nM++] = l;
+        }
     }
+    const nM = this.nM;
     const ep = ++this.epoch;
-    const { remaining, usage, unfixed } = this;
-    this.hSize = 0;
-    for (let i = 0; i < this.nM; i++) {
-      const c = this.mList[i]!;
+    let n = 0;
+    for (let i = 0; i < nM; i++) {
+      const c = mList[i]!;
+      const a = slotStart[c]!,
+        k = count[c]!;
       remaining[c] = bandwidth[c]!;
-      usage[c] = 0;
-      unfixed[c] = 0;
-      for (let e = this.head[c]!; e !== NONE; e = this.next[e]!) {
-        const f = this.entryFlow[e]!;
-        unfixed[c]!++;
-        if (fatpipe[c]) usage[c] = Math.max(usage[c]!, weight[f]!);
-        else usage[c]! += weight[f]!;
+      unfixed[c] = k;
+      let u = 0;
+      if (fatpipe[c]) for (let s = a + k - 1; s >= a; s--) u = Math.max(u, slotW[s]!);
+      else for (let s = a + k - 1; s >= a; s--) u += slotW[s]!;
+      usage[c] = u;
+      if (k > 0) {
+        hKey[n] = remaining[c]! / u;
+        hLink[n++] = c;
       }
-      if (unfixed[c]! > 0) this.push(remaining[c]! / usage[c]!, c);
     }
-    // A link's share only grows as flows elsewhere are fixed, so its heap entry is a lower bound: a popped link whose
-    // share grew goes back with its current share (fewer pushes than one per fixed flow and link).
-    while (this.hSize > 0) {
-      const key = this.hKey[0]!,
-        c = this.hLink[0]!;
-      this.pop();
-      if (unfixed[c]! === 0) continue;
-      const share = fatpipe[c] ? key : usage[c]! > 0 ? remaining[c]! / usage[c]! : Infinity;
-      if (share > key) {
-        this.push(share, c);
+    for (let i = (n >> 1) - 1; i >= 0; i--) siftDown(hKey, hLink, n, i, hKey[i]!, hLink[i]!);
+    while (n > 0) {
+      const key = hKey[0]!,
+        c = hLink[0]!;
+      if (unfixed[c] === 0) {
+        n--;
+        if (n > 0) siftDown(hKey, hLink, n, 0, hKey[n]!, hLink[n]!);
         continue;
       }
-      for (let e = this.head[c]!; e !== NONE; e = this.next[e]!) {
-        const f = this.entryFlow[e]!;
-        if (this.fixedAt[f] === ep) continue;
-        this.fixedAt[f] = ep;
-        const r = share * weight[f]!;
+      const share = fatpipe[c] ? key : usage[c]! > 0 ? remaining[c]! / usage[c]! : Infinity;
+      if (share > key) {
+        siftDown(hKey, hLink, n, 0, share, c);
+        continue;
+      }
+      n--;
+      if (n > 0) siftDown(hKey, hLink, n, 0, hKey[n]!, hLink[n]!);
+      const a = slotStart[c]!;
+      for (let s = a + count[c]! - 1; s >= a; s--) {
+        const f = slotFlow[s]!;
+        if (fixedAt[f] === ep) continue;
+        fixedAt[f] = ep;
+        const w = weight[f]!;
+        const r = share * w;
         rate[f] = r;
         touched[nTouched++] = f;
-        for (let k = routeStart[f]!; k < routeStart[f + 1]!; k++) {
+        for (let k = routeStart[f]!, kEnd = routeStart[f + 1]!; k < kEnd; k++) {
           const c2 = routeLinks[k]!;
-          if (!this.inM[c2]) continue;
+          if (inM[c2] === 0) continue;
           unfixed[c2]!--;
-          if (!fatpipe[c2]) {
+          if (fatpipe[c2] === 0) {
             remaining[c2] = Math.max(0, remaining[c2]! - r);
-            usage[c2]! -= weight[f]!;
+            usage[c2]! -= w;
           }
         }
       }
     }
-    for (let i = 0; i < this.nM; i++) this.inM[this.mList[i]!] = 0;
+    for (let i = 0; i < nM; i++) inM[mList[i]!] = 0;
     this.nM = 0;
     this.visit++;
     this.modified = false;
     return nTouched;
   }
+}
 
-  private push(key: number, link: number): void {
-    if (this.hSize === this.hKey.length) {
-      const n = this.hKey.length * 2;
-      const k = new Float64Array(n),
-        l = new Int32Array(n);
-      k.set(this.hKey);
-      l.set(this.hLink);
-      this.hKey = k;
-      this.hLink = l;
+/** Places (key, link) at heap position i of a heap of n entries, moving it down past smaller children. */
+function siftDown(hKey: Float64Array, hLink: Int32Array, n: number, i: number, key: number, link: number): void {
+  for (;;) {
+    let c = 2 * i + 1;
+    if (c >= n) break;
+    let kc = hKey[c]!;
+    if (c + 1 < n) {
+      const kd = hKey[c + 1]!;
+      if (kd < kc || (kd === kc && hLink[c + 1]! < hLink[c]!)) {
+        c++;
+        kc = kd;
+      }
     }
-    let i = this.hSize++;
-    while (i > 0) {
-      const up = (i - 1) >> 1;
-      if (this.hKey[up]! < key || (this.hKey[up] === key && this.hLink[up]! <= link)) break;
-      this.hKey[i] = this.hKey[up]!;
-      this.hLink[i] = this.hLink[up]!;
-      i = up;
-    }
-    this.hKey[i] = key;
-    this.hLink[i] = link;
+    if (key < kc || (key === kc && link < hLink[c]!)) break;
+    hKey[i] = kc;
+    hLink[i] = hLink[c]!;
+    i = c;
   }
-
-  private pop(): void {
-    const n = --this.hSize;
-    if (n === 0) return;
-    const key = this.hKey[n]!,
-      link = this.hLink[n]!;
-    let i = 0;
-    for (;;) {
-      let c = 2 * i + 1;
-      if (c >= n) break;
-      const kc = this.hKey[c]!,
-        kd = this.hKey[c + 1]!;
-      if (c + 1 < n && (kd < kc || (kd === kc && this.hLink[c + 1]! < this.hLink[c]!))) c++;
-      if (key < this.hKey[c]! || (key === this.hKey[c] && link <= this.hLink[c]!)) break;
-      this.hKey[i] = this.hKey[c]!;
-      this.hLink[i] = this.hLink[c]!;
-      i = c;
-    }
-    this.hKey[i] = key;
-    this.hLink[i] = link;
-  }
+  hKey[i] = key;
+  hLink[i] = link;
 }
