@@ -45,15 +45,47 @@ export class LmmSystem {
   private readonly unfixed: Int32Array;
   private readonly fixedAt: Int32Array;
   private epoch = 0;
-  /** The links' heap: (key, link) pairs, each link at most once, ordered by key then link. */
+  /**
+   * The dirty links' heap of (key, link) pairs, ordered by key then link: a link's live entry is the one whose key is
+   * its storedKey, never above its share (a share that falls below it, by rounding, is pushed again).
+   */
   private readonly hKey: Float64Array;
   private readonly hLink: Int32Array;
+  private readonly storedKey: Float64Array;
+  private hSize = 0;
+  /** The key and share of the link dirtyTop found. */
+  private topKey = 0;
+  private topShare = 0;
+  /** Per link: the solve it was last marked in, the solve whose flows it changed before, its usage at its start. */
+  private readonly markedAt: Int32Array;
+  private readonly changedAt: Int32Array;
+  private readonly cleanAt: Int32Array;
+  private readonly initUsage: Float64Array;
+  /** The number of the next solve. */
+  private gen = 1;
+  /** The previous solve's steps: the link saturated, its heap key and share, its flows (CSR, in fix order). */
+  private logLink: Int32Array;
+  private logKey: Float64Array;
+  private logShare: Float64Array;
+  private logFixStart: Int32Array;
+  private logFlow: Int32Array;
+  private logSteps = 0;
+  private logValid = false;
+  /** This solve's steps and fixed flows so far (written to the next* arrays). */
+  private nSteps = 0;
+  private nFix = 0;
+  private nextLink: Int32Array;
+  private nextKey: Float64Array;
+  private nextShare: Float64Array;
+  private nextFixStart: Int32Array;
+  private nextFlow: Int32Array;
   /** Whether anything changed since the last solve. */
   modified = false;
 
   constructor(
     private readonly net: LmmNetwork,
     private readonly selective: boolean,
+    private readonly incremental = true,
   ) {
     const L = net.links,
       E = net.routeLinks.length,
@@ -72,8 +104,23 @@ export class LmmSystem {
     this.usage = new Float64Array(L);
     this.unfixed = new Int32Array(L);
     this.fixedAt = new Int32Array(F);
-    this.hKey = new Float64Array(L);
-    this.hLink = new Int32Array(L);
+    this.hKey = new Float64Array(2 * L + E);
+    this.hLink = new Int32Array(2 * L + E);
+    this.storedKey = new Float64Array(L);
+    this.markedAt = new Int32Array(L);
+    this.changedAt = new Int32Array(L);
+    this.cleanAt = new Int32Array(L);
+    this.initUsage = new Float64Array(L);
+    this.logLink = new Int32Array(L);
+    this.logKey = new Float64Array(L);
+    this.logShare = new Float64Array(L);
+    this.logFixStart = new Int32Array(L + 1);
+    this.logFlow = new Int32Array(F);
+    this.nextLink = new Int32Array(L);
+    this.nextKey = new Float64Array(L);
+    this.nextShare = new Float64Array(L);
+    this.nextFixStart = new Int32Array(L + 1);
+    this.nextFlow = new Int32Array(F);
   }
 
   /** Flow f's latency has elapsed: it joins its links (newest in their lists) and marks them modified. */
@@ -83,6 +130,7 @@ export class LmmSystem {
     const w = weight[f]!;
     for (let e = routeStart[f]!; e < routeStart[f + 1]!; e++) {
       const l = routeLinks[e]!;
+      this.changedAt[l] = this.gen;
       const s = slotStart[l]! + count[l]!++;
       slotFlow[s] = f;
       slotW[s] = w;
@@ -99,6 +147,7 @@ export class LmmSystem {
     const { slotStart, count, slotFlow, slotW } = this;
     for (let e = routeStart[f]!; e < routeStart[f + 1]!; e++) {
       const l = routeLinks[e]!;
+      this.changedAt[l] = this.gen;
       const a = slotStart[l]!,
         end = a + count[l]!;
       let s = end - 1;
@@ -145,13 +194,47 @@ export class LmmSystem {
 
   /**
    * Solves the marked links (every link of an enabled flow without selective update): the enabled flows on them get
-   * their weighted max-min rates in `rate` (links not marked do not limit them), and their ids in `touched` (the
-   * count is returned); other flows keep theirs.
+   * their weighted max-min rates in `rate`, links not marked do not limit them, and other flows keep theirs. The ids
+   * of the flows whose rate may have changed go to `touched` (the count is returned): the others keep the rate the
+   * previous solve gave them, bit for bit.
+   *
+   * Incremental: the previous solve's steps (saturated link, its key and share, the flows it fixed) are replayed for
+   * the links that are clean (marked both times, their flows unchanged, no fix out of the previous order): such a
+   * link's state equals the previous solve's at the same step, so the previous order holds among clean links. A link
+   * becomes dirty when its flows changed or a fix reaches it out of that order (a step skipped, a flow fixed by a
+   * dirty link); dirty links are solved anew with the heap and merged with the replayed steps by (key, link).
    */
   solve(rate: Float64Array, touched: Int32Array): number {
-    let nTouched = 0;
-    const { bandwidth, fatpipe, weight, routeStart, routeLinks } = this.net;
-    const { inM, mList, slotStart, count, slotFlow, slotW, remaining, usage, unfixed, fixedAt, hKey, hLink } = this;
+    const nOld = this.startSolve();
+    const ep = this.epoch,
+      g = this.gen;
+    const { cleanAt } = this;
+    const oLink = this.logLink,
+      oKey = this.logKey;
+    let nTouched = 0,
+      step = 0;
+    for (;;) {
+      // previous steps whose link is no longer clean are skipped: the links their flows reach become dirty
+      while (step < nOld && cleanAt[oLink[step]!] !== g) this.skipStep(step++);
+      const dl = this.dirtyTop();
+      if (dl < 0 && step >= nOld) break;
+      if (step < nOld && (dl < 0 || oKey[step]! < this.topKey || (oKey[step] === this.topKey && oLink[step]! < dl)))
+        this.replayStep(step++, ep);
+      else nTouched = this.saturate(dl, ep, rate, touched, nTouched);
+    }
+    this.endSolve();
+    return nTouched;
+  }
+
+  /**
+   * Marks every link of an enabled flow without selective update, finds the clean links, sets every marked link's
+   * state to its start (a dirty link's usage summed anew, newest flow first, and its entry in the heap); returns the
+   * number of the previous solve's steps to replay (0: a solve from scratch).
+   */
+  private startSolve(): number {
+    const { bandwidth, fatpipe } = this.net;
+    const { inM, mList, slotStart, count, slotW, remaining, usage, unfixed, hKey, hLink } = this;
+    const { cleanAt, markedAt, changedAt, initUsage, storedKey } = this;
     if (!this.selective) {
       for (let l = 0; l < this.net.links; l++)
         if (count[l]! > 0 && inM[l] === 0) {
@@ -160,7 +243,21 @@ export class LmmSystem {
         }
     }
     const nM = this.nM;
-    const ep = ++this.epoch;
+    this.epoch++;
+    const g = this.gen;
+    let nClean = 0,
+      nLive = 0;
+    for (let i = 0; i < nM; i++) {
+      const c = mList[i]!;
+      if (count[c]! === 0) continue;
+      nLive++;
+      if (this.logValid && markedAt[c] === g - 1 && changedAt[c] !== g) {
+        cleanAt[c] = g;
+        nClean++;
+      }
+    }
+    // replaying pays when at least half the links are clean
+    const incremental = this.incremental && nClean > 0 && 2 * nClean >= nLive;
     let n = 0;
     for (let i = 0; i < nM; i++) {
       const c = mList[i]!;
@@ -168,56 +265,206 @@ export class LmmSystem {
         k = count[c]!;
       remaining[c] = bandwidth[c]!;
       unfixed[c] = k;
+      if (incremental && cleanAt[c] === g) {
+        usage[c] = initUsage[c]!;
+        continue;
+      }
+      cleanAt[c] = 0;
       let u = 0;
       if (fatpipe[c]) for (let s = a + k - 1; s >= a; s--) u = Math.max(u, slotW[s]!);
       else for (let s = a + k - 1; s >= a; s--) u += slotW[s]!;
-      usage[c] = u;
+      usage[c] = initUsage[c] = u;
       if (k > 0) {
-        hKey[n] = remaining[c]! / u;
+        hKey[n] = storedKey[c] = remaining[c]! / u;
         hLink[n++] = c;
       }
     }
     for (let i = (n >> 1) - 1; i >= 0; i--) siftDown(hKey, hLink, n, i, hKey[i]!, hLink[i]!);
+    this.hSize = n;
+    this.nSteps = 0;
+    this.nFix = 0;
+    return incremental ? this.logSteps : 0;
+  }
+
+  /** This solve's log becomes the previous one; the marks are cleared. */
+  private endSolve(): void {
+    this.nextFixStart[this.nSteps] = this.nFix;
+    const link = this.logLink,
+      key = this.logKey,
+      share = this.logShare,
+      fix = this.logFixStart,
+      flow = this.logFlow;
+    this.logLink = this.nextLink;
+    this.logKey = this.nextKey;
+    this.logShare = this.nextShare;
+    this.logFixStart = this.nextFixStart;
+    this.logFlow = this.nextFlow;
+    this.nextLink = link;
+    this.nextKey = key;
+    this.nextShare = share;
+    this.nextFixStart = fix;
+    this.nextFlow = flow;
+    this.logSteps = this.nSteps;
+    this.logValid = true;
+    const g = this.gen;
+    for (let i = 0; i < this.nM; i++) {
+      const c = this.mList[i]!;
+      this.inM[c] = 0;
+      this.markedAt[c] = g;
+    }
+    this.gen = g + 1;
+    this.nM = 0;
+    this.visit++;
+    this.modified = false;
+  }
+
+  /** Dirty link e's entry (key, e) joins the heap. */
+  private push(key: number, e: number): void {
+    const { hKey, hLink } = this;
+    this.storedKey[e] = key;
+    let i = this.hSize++;
+    while (i > 0) {
+      const up = (i - 1) >> 1;
+      if (hKey[up]! < key || (hKey[up] === key && hLink[up]! < e)) break;
+      hKey[i] = hKey[up]!;
+      hLink[i] = hLink[up]!;
+      i = up;
+    }
+    hKey[i] = key;
+    hLink[i] = e;
+  }
+
+  /** Clean link e leaves the replayed order: it joins the heap with its current share. */
+  private makeDirty(e: number): void {
+    this.cleanAt[e] = 0;
+    const u = this.usage[e]!;
+    if (this.unfixed[e]! > 0) this.push(u > 0 || this.net.fatpipe[e] ? this.remaining[e]! / u : Infinity, e);
+  }
+
+  /** The previous solve's step is skipped: every clean link its flows reach becomes dirty. */
+  private skipStep(step: number): void {
+    const { routeStart, routeLinks } = this.net;
+    const { cleanAt, inM, logFlow, logFixStart } = this;
+    const g = this.gen;
+    for (let x = logFixStart[step]!; x < logFixStart[step + 1]!; x++) {
+      const f = logFlow[x]!;
+      for (let k = routeStart[f]!, kEnd = routeStart[f + 1]!; k < kEnd; k++) {
+        const e = routeLinks[k]!;
+        if (cleanAt[e] === g && inM[e] === 1) this.makeDirty(e);
+      }
+    }
+  }
+
+  /**
+   * The dirty link of least (key, link) whose share is its key (stale keys refreshed, links without unfixed flows and
+   * replaced entries dropped), its key and share in topKey and topShare; -1 when none is left.
+   */
+  private dirtyTop(): number {
+    const { fatpipe } = this.net;
+    const { hKey, hLink, unfixed, storedKey, usage, remaining } = this;
+    let n = this.hSize;
+    let dl = -1;
     while (n > 0) {
       const key = hKey[0]!,
         c = hLink[0]!;
-      if (unfixed[c] === 0) {
+      if (unfixed[c] === 0 || key !== storedKey[c]) {
         n--;
         if (n > 0) siftDown(hKey, hLink, n, 0, hKey[n]!, hLink[n]!);
         continue;
       }
       const share = fatpipe[c] ? key : usage[c]! > 0 ? remaining[c]! / usage[c]! : Infinity;
       if (share > key) {
+        storedKey[c] = share;
         siftDown(hKey, hLink, n, 0, share, c);
         continue;
       }
-      n--;
-      if (n > 0) siftDown(hKey, hLink, n, 0, hKey[n]!, hLink[n]!);
-      const a = slotStart[c]!;
-      for (let s = a + count[c]! - 1; s >= a; s--) {
-        const f = slotFlow[s]!;
-        if (fixedAt[f] === ep) continue;
-        fixedAt[f] = ep;
-        const w = weight[f]!;
-        const r = share * w;
-        rate[f] = r;
-        touched[nTouched++] = f;
-        for (let k = routeStart[f]!, kEnd = routeStart[f + 1]!; k < kEnd; k++) {
-          const c2 = routeLinks[k]!;
-          if (inM[c2] === 0) continue;
-          unfixed[c2]!--;
-          if (fatpipe[c2] === 0) {
-            remaining[c2] = Math.max(0, remaining[c2]! - r);
-            usage[c2]! -= w;
+      dl = c;
+      this.topKey = key;
+      this.topShare = share;
+      break;
+    }
+    this.hSize = n;
+    return dl;
+  }
+
+  /** A clean link saturates as in the previous solve: the same flows, fixed at the same rates. */
+  private replayStep(step: number, ep: number): void {
+    const { fatpipe, weight, routeStart, routeLinks } = this.net;
+    const { inM, remaining, usage, unfixed, fixedAt, cleanAt, storedKey, nextFlow } = this;
+    const g = this.gen;
+    const share = this.logShare[step]!;
+    this.logStep(this.logLink[step]!, this.logKey[step]!, share);
+    let nFix = this.nFix;
+    for (let x = this.logFixStart[step]!; x < this.logFixStart[step + 1]!; x++) {
+      const f = this.logFlow[x]!;
+      fixedAt[f] = ep;
+      nextFlow[nFix++] = f;
+      const w = weight[f]!;
+      const r = share * w;
+      for (let k = routeStart[f]!, kEnd = routeStart[f + 1]!; k < kEnd; k++) {
+        const c2 = routeLinks[k]!;
+        if (inM[c2] === 0) continue;
+        unfixed[c2]!--;
+        if (fatpipe[c2] === 0) {
+          remaining[c2] = Math.max(0, remaining[c2]! - r);
+          usage[c2]! -= w;
+          if (cleanAt[c2] !== g && unfixed[c2]! > 0) {
+            const sh = usage[c2]! > 0 ? remaining[c2]! / usage[c2]! : Infinity;
+            if (sh < storedKey[c2]!) this.push(sh, c2);
           }
         }
       }
     }
-    for (let i = 0; i < nM; i++) inM[mList[i]!] = 0;
-    this.nM = 0;
-    this.visit++;
-    this.modified = false;
+    this.nFix = nFix;
+  }
+
+  /** Dirty link dl (the heap's top) saturates: its unfixed flows get their rates; the links they reach are dirty. */
+  private saturate(dl: number, ep: number, rate: Float64Array, touched: Int32Array, nTouched: number): number {
+    const { fatpipe, weight, routeStart, routeLinks } = this.net;
+    const { inM, remaining, usage, unfixed, fixedAt, cleanAt, storedKey, slotStart, count, slotFlow, nextFlow } = this;
+    const { hKey, hLink } = this;
+    const g = this.gen;
+    const n = --this.hSize;
+    if (n > 0) siftDown(hKey, hLink, n, 0, hKey[n]!, hLink[n]!);
+    const share = this.topShare;
+    this.logStep(dl, this.topKey, share);
+    let nFix = this.nFix;
+    const a = slotStart[dl]!;
+    for (let s = a + count[dl]! - 1; s >= a; s--) {
+      const f = slotFlow[s]!;
+      if (fixedAt[f] === ep) continue;
+      fixedAt[f] = ep;
+      nextFlow[nFix++] = f;
+      const w = weight[f]!;
+      const r = share * w;
+      rate[f] = r;
+      touched[nTouched++] = f;
+      for (let k = routeStart[f]!, kEnd = routeStart[f + 1]!; k < kEnd; k++) {
+        const c2 = routeLinks[k]!;
+        if (inM[c2] === 0) continue;
+        unfixed[c2]!--;
+        if (fatpipe[c2] === 0) {
+          remaining[c2] = Math.max(0, remaining[c2]! - r);
+          usage[c2]! -= w;
+        }
+        if (cleanAt[c2] === g) this.makeDirty(c2);
+        else if (fatpipe[c2] === 0 && unfixed[c2]! > 0) {
+          const sh = usage[c2]! > 0 ? remaining[c2]! / usage[c2]! : Infinity;
+          if (sh < storedKey[c2]!) this.push(sh, c2);
+        }
+      }
+    }
+    this.nFix = nFix;
     return nTouched;
+  }
+
+  /** A step of this solve's log: the link saturated, its key and share; its flows follow in nextFlow. */
+  private logStep(link: number, key: number, share: number): void {
+    const i = this.nSteps++;
+    this.nextLink[i] = link;
+    this.nextKey[i] = key;
+    this.nextShare[i] = share;
+    this.nextFixStart[i] = this.nFix;
   }
 }
 
