@@ -183,7 +183,7 @@ describe("LmmSystem: the incremental max-min solve", () => {
     );
   });
 
-  it("with SimGrid's selective update too, incremental and from-scratch solves of the marked links agree bit for bit", () => {
+  it("with selective update too, incremental and from-scratch solves of the marked links agree bit for bit", () => {
     fc.assert(
       fc.property(caseArb, (c) => {
         const F = c.net.routeStart.length - 1;
