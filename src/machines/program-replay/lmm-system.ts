@@ -4,8 +4,6 @@
  * SimGrid's selective update: a solve recomputes only the flows of the links marked modified since the last one.
  */
 
-const NONE = -1;
-
 /** The flows' routes (CSR of link ids by flow id), weights, and the links' bandwidths and sharing. */
 export interface LmmNetwork {
   readonly links: number;
@@ -23,13 +21,18 @@ export interface LmmNetwork {
  * the links reachable from its FIRST link through enabled flows, and nothing when that link is already marked: a
  * flow enabled at the same instant as another one from the same host may be solved without its other links until
  * the next change near it. `selective = false` solves every enabled flow at each change (exact max-min).
+ *
+ * Each link keeps its enabled flows in one slice of a link-major array (CSR by link, sized by the routes), in the
+ * order they were enabled; a solve reads it newest first, the order SimGrid's lists give. The solve is progressive
+ * filling: the unfixed link of least share (ties: the lower link id) saturates and fixes its unfixed flows, found
+ * with a heap of lower bounds (a share only grows as flows elsewhere are fixed).
  */
 export class LmmSystem {
-  private readonly head: Int32Array;
-  private readonly next: Int32Array;
-  private readonly prev: Int32Array;
-  private readonly entryFlow: Int32Array;
-  private readonly enabled: Uint8Array;
+  /** Link l's enabled flows: slotFlow[slotStart[l] .. slotStart[l] + count[l]), oldest first; slotW their weights. */
+  private readonly slotStart: Int32Array;
+  private readonly count: Int32Array;
+  private readonly slotFlow: Int32Array;
+  private readonly slotW: Float64Array;
   private readonly inM: Uint8Array;
   private readonly mList: Int32Array;
   private nM = 0;
@@ -42,25 +45,57 @@ export class LmmSystem {
   private readonly unfixed: Int32Array;
   private readonly fixedAt: Int32Array;
   private epoch = 0;
-  private hKey: Float64Array = new Float64Array(64);
-  private hLink: Int32Array = new Int32Array(64);
+  /**
+   * The dirty links' heap of (key, link) pairs, ordered by key then link: a link's live entry is the one whose key is
+   * its storedKey, never above its share (a share that falls below it, by rounding, is pushed again).
+   */
+  private readonly hKey: Float64Array;
+  private readonly hLink: Int32Array;
+  private readonly storedKey: Float64Array;
   private hSize = 0;
+  /** The key and share of the link dirtyTop found. */
+  private topKey = 0;
+  private topShare = 0;
+  /** Per link: the solve it was last marked in, the solve whose flows it changed before, its usage at its start. */
+  private readonly markedAt: Int32Array;
+  private readonly changedAt: Int32Array;
+  private readonly cleanAt: Int32Array;
+  private readonly initUsage: Float64Array;
+  /** The number of the next solve. */
+  private gen = 1;
+  /** The previous solve's steps: the link saturated, its heap key and share, its flows (CSR, in fix order). */
+  private logLink: Int32Array;
+  private logKey: Float64Array;
+  private logShare: Float64Array;
+  private logFixStart: Int32Array;
+  private logFlow: Int32Array;
+  private logSteps = 0;
+  private logValid = false;
+  /** This solve's steps and fixed flows so far (written to the next* arrays). */
+  private nSteps = 0;
+  private nFix = 0;
+  private nextLink: Int32Array;
+  private nextKey: Float64Array;
+  private nextShare: Float64Array;
+  private nextFixStart: Int32Array;
+  private nextFlow: Int32Array;
   /** Whether anything changed since the last solve. */
   modified = false;
 
   constructor(
     private readonly net: LmmNetwork,
     private readonly selective: boolean,
+    private readonly incremental = true,
   ) {
     const L = net.links,
       E = net.routeLinks.length,
       F = net.routeStart.length - 1;
-    this.head = new Int32Array(L).fill(NONE);
-    this.next = new Int32Array(E).fill(NONE);
-    this.prev = new Int32Array(E).fill(NONE);
-    this.entryFlow = new Int32Array(E);
-    for (let f = 0; f < F; f++) for (let e = net.routeStart[f]!; e < net.routeStart[f + 1]!; e++) this.entryFlow[e] = f;
-    this.enabled = new Uint8Array(F);
+    this.slotStart = new Int32Array(L + 1);
+    for (let e = 0; e < E; e++) this.slotStart[net.routeLinks[e]! + 1]!++;
+    for (let l = 0; l < L; l++) this.slotStart[l + 1]! += this.slotStart[l]!;
+    this.count = new Int32Array(L);
+    this.slotFlow = new Int32Array(E);
+    this.slotW = new Float64Array(E);
     this.inM = new Uint8Array(L);
     this.mList = new Int32Array(L);
     this.visited = new Int32Array(F);
@@ -69,20 +104,37 @@ export class LmmSystem {
     this.usage = new Float64Array(L);
     this.unfixed = new Int32Array(L);
     this.fixedAt = new Int32Array(F);
+    this.hKey = new Float64Array(2 * L + E);
+    this.hLink = new Int32Array(2 * L + E);
+    this.storedKey = new Float64Array(L);
+    this.markedAt = new Int32Array(L);
+    this.changedAt = new Int32Array(L);
+    this.cleanAt = new Int32Array(L);
+    this.initUsage = new Float64Array(L);
+    this.logLink = new Int32Array(L);
+    this.logKey = new Float64Array(L);
+    this.logShare = new Float64Array(L);
+    this.logFixStart = new Int32Array(L + 1);
+    this.logFlow = new Int32Array(F);
+    this.nextLink = new Int32Array(L);
+    this.nextKey = new Float64Array(L);
+    this.nextShare = new Float64Array(L);
+    this.nextFixStart = new Int32Array(L + 1);
+    this.nextFlow = new Int32Array(F);
   }
 
-  /** Flow f's latency has elapsed: it joins its links (first in their lists) and marks them modified. */
+  /** Flow f's latency has elapsed: it joins its links (newest in their lists) and marks them modified. */
   enable(f: number): void {
-    const { routeStart } = this.net;
+    const { routeStart, routeLinks, weight } = this.net;
+    const { slotStart, count, slotFlow, slotW } = this;
+    const w = weight[f]!;
     for (let e = routeStart[f]!; e < routeStart[f + 1]!; e++) {
-      const l = this.net.routeLinks[e]!;
-      const h = this.head[l]!;
-      this.next[e] = h;
-      this.prev[e] = NONE;
-      if (h !== NONE) this.prev[h] = e;
-      this.head[l] = e;
+      const l = routeLinks[e]!;
+      this.changedAt[l] = this.gen;
+      const s = slotStart[l]! + count[l]!++;
+      slotFlow[s] = f;
+      slotW[s] = w;
     }
-    this.enabled[f] = 1;
     this.modified = true;
     this.fromFlow(f);
   }
@@ -91,16 +143,19 @@ export class LmmSystem {
   free(f: number): void {
     this.modified = true;
     this.fromFlow(f);
-    const { routeStart } = this.net;
+    const { routeStart, routeLinks } = this.net;
+    const { slotStart, count, slotFlow, slotW } = this;
     for (let e = routeStart[f]!; e < routeStart[f + 1]!; e++) {
-      const l = this.net.routeLinks[e]!;
-      const p = this.prev[e]!,
-        n = this.next[e]!;
-      if (p !== NONE) this.next[p] = n;
-      else this.head[l] = n;
-      if (n !== NONE) this.prev[n] = p;
+      const l = routeLinks[e]!;
+      this.changedAt[l] = this.gen;
+      const a = slotStart[l]!,
+        end = a + count[l]!;
+      let s = end - 1;
+      while (slotFlow[s] !== f) s--;
+      slotFlow.copyWithin(s, s + 1, end);
+      slotW.copyWithin(s, s + 1, end);
+      count[l]!--;
     }
-    this.enabled[f] = 0;
   }
 
   /** SimGrid's update_modified_cnst_set_from_variable: the closure from the flow's first link, if not marked. */
@@ -109,136 +164,328 @@ export class LmmSystem {
     const { routeStart, routeLinks } = this.net;
     if (routeStart[f] === routeStart[f + 1]) return;
     const first = routeLinks[routeStart[f]!]!;
-    if (this.inM[first]) return;
-    this.mark(first);
+    const { inM, mList, stack, visited, slotStart, count, slotFlow } = this;
+    if (inM[first]) return;
+    const visit = this.visit;
+    let nM = this.nM;
+    inM[first] = 1;
+    mList[nM++] = first;
     let top = 0;
-    this.stack[top++] = first;
+    stack[top++] = first;
     while (top > 0) {
-      const c = this.stack[--top]!;
-      for (let e = this.head[c]!; e !== NONE; e = this.next[e]!) {
-        const g = this.entryFlow[e]!;
-        if (this.visited[g] === this.visit) continue;
-        this.visited[g] = this.visit;
-        for (let k = routeStart[g]!; k < routeStart[g + 1]!; k++) {
+      const c = stack[--top]!;
+      const end = slotStart[c]! + count[c]!;
+      for (let s = slotStart[c]!; s < end; s++) {
+        const g = slotFlow[s]!;
+        if (visited[g] === visit) continue;
+        visited[g] = visit;
+        for (let k = routeStart[g]!, kEnd = routeStart[g + 1]!; k < kEnd; k++) {
           const c2 = routeLinks[k]!;
-          if (!this.inM[c2]) {
-            this.mark(c2);
-            this.stack[top++] = c2;
+          if (inM[c2] === 0) {
+            inM[c2] = 1;
+            mList[nM++] = c2;
+            stack[top++] = c2;
           }
         }
       }
     }
-  }
-
-  private mark(l: number): void {
-    this.inM[l] = 1;
-    this.mList[this.nM++] = l;
+    this.nM = nM;
   }
 
   /**
    * Solves the marked links (every link of an enabled flow without selective update): the enabled flows on them get
-   * their weighted max-min rates in `rate` (links not marked do not limit them), and their ids in `touched` (the
-   * count is returned); other flows keep theirs.
+   * their weighted max-min rates in `rate`, links not marked do not limit them, and other flows keep theirs. The ids
+   * of the flows whose rate may have changed go to `touched` (the count is returned): the others keep the rate the
+   * previous solve gave them, bit for bit.
+   *
+   * Incremental: the previous solve's steps (saturated link, its key and share, the flows it fixed) are replayed for
+   * the links that are clean (marked both times, their flows unchanged, no fix out of the previous order): such a
+   * link's state equals the previous solve's at the same step, so the previous order holds among clean links. A link
+   * becomes dirty when its flows changed or a fix reaches it out of that order (a step skipped, a flow fixed by a
+   * dirty link); dirty links are solved anew with the heap and merged with the replayed steps by (key, link).
    */
   solve(rate: Float64Array, touched: Int32Array): number {
-    let nTouched = 0;
-    const { bandwidth, fatpipe, weight, routeStart, routeLinks } = this.net;
+    const nOld = this.startSolve();
+    const ep = this.epoch,
+      g = this.gen;
+    const { cleanAt } = this;
+    const oLink = this.logLink,
+      oKey = this.logKey;
+    let nTouched = 0,
+      step = 0;
+    for (;;) {
+      // previous steps whose link is no longer clean are skipped: the links their flows reach become dirty
+      while (step < nOld && cleanAt[oLink[step]!] !== g) this.skipStep(step++);
+      const dl = this.dirtyTop();
+      if (dl < 0 && step >= nOld) break;
+      if (step < nOld && (dl < 0 || oKey[step]! < this.topKey || (oKey[step] === this.topKey && oLink[step]! < dl)))
+        this.replayStep(step++, ep);
+      else nTouched = this.saturate(dl, ep, rate, touched, nTouched);
+    }
+    this.endSolve();
+    return nTouched;
+  }
+
+  /**
+   * Marks every link of an enabled flow without selective update, finds the clean links, sets every marked link's
+   * state to its start (a dirty link's usage summed anew, newest flow first, and its entry in the heap); returns the
+   * number of the previous solve's steps to replay (0: a solve from scratch).
+   */
+  private startSolve(): number {
+    const { bandwidth, fatpipe } = this.net;
+    const { inM, mList, slotStart, count, slotW, remaining, usage, unfixed, hKey, hLink } = this;
+    const { cleanAt, markedAt, changedAt, initUsage, storedKey } = this;
     if (!this.selective) {
-      for (let l = 0; l < this.net.links; l++) if (this.head[l] !== NONE && !this.inM[l]) this.mark(l);
+      for (let l = 0; l < this.net.links; l++)
+        if (count[l]! > 0 && inM[l] === 0) {
+          inM[l] = 1;
+          mList[this.nM++] = l;
+        }
     }
-    const ep = ++this.epoch;
-    const { remaining, usage, unfixed } = this;
-    this.hSize = 0;
-    for (let i = 0; i < this.nM; i++) {
-      const c = this.mList[i]!;
-      remaining[c] = bandwidth[c]!;
-      usage[c] = 0;
-      unfixed[c] = 0;
-      for (let e = this.head[c]!; e !== NONE; e = this.next[e]!) {
-        const f = this.entryFlow[e]!;
-        unfixed[c]!++;
-        if (fatpipe[c]) usage[c] = Math.max(usage[c]!, weight[f]!);
-        else usage[c]! += weight[f]!;
+    const nM = this.nM;
+    this.epoch++;
+    const g = this.gen;
+    let nClean = 0,
+      nLive = 0;
+    for (let i = 0; i < nM; i++) {
+      const c = mList[i]!;
+      if (count[c]! === 0) continue;
+      nLive++;
+      if (this.logValid && markedAt[c] === g - 1 && changedAt[c] !== g) {
+        cleanAt[c] = g;
+        nClean++;
       }
-      if (unfixed[c]! > 0) this.push(remaining[c]! / usage[c]!, c);
     }
-    // A link's share only grows as flows elsewhere are fixed, so its heap entry is a lower bound: a popped link whose
-    // share grew goes back with its current share (fewer pushes than one per fixed flow and link).
-    while (this.hSize > 0) {
-      const key = this.hKey[0]!,
-        c = this.hLink[0]!;
-      this.pop();
-      if (unfixed[c]! === 0) continue;
-      const share = fatpipe[c] ? key : usage[c]! > 0 ? remaining[c]! / usage[c]! : Infinity;
-      if (share > key) {
-        this.push(share, c);
+    // replaying pays when at least half the links are clean
+    const incremental = this.incremental && nClean > 0 && 2 * nClean >= nLive;
+    let n = 0;
+    for (let i = 0; i < nM; i++) {
+      const c = mList[i]!;
+      const a = slotStart[c]!,
+        k = count[c]!;
+      remaining[c] = bandwidth[c]!;
+      unfixed[c] = k;
+      if (incremental && cleanAt[c] === g) {
+        usage[c] = initUsage[c]!;
         continue;
       }
-      for (let e = this.head[c]!; e !== NONE; e = this.next[e]!) {
-        const f = this.entryFlow[e]!;
-        if (this.fixedAt[f] === ep) continue;
-        this.fixedAt[f] = ep;
-        const r = share * weight[f]!;
-        rate[f] = r;
-        touched[nTouched++] = f;
-        for (let k = routeStart[f]!; k < routeStart[f + 1]!; k++) {
-          const c2 = routeLinks[k]!;
-          if (!this.inM[c2]) continue;
-          unfixed[c2]!--;
-          if (!fatpipe[c2]) {
-            remaining[c2] = Math.max(0, remaining[c2]! - r);
-            usage[c2]! -= weight[f]!;
+      cleanAt[c] = 0;
+      let u = 0;
+      if (fatpipe[c]) for (let s = a + k - 1; s >= a; s--) u = Math.max(u, slotW[s]!);
+      else for (let s = a + k - 1; s >= a; s--) u += slotW[s]!;
+      usage[c] = initUsage[c] = u;
+      if (k > 0) {
+        hKey[n] = storedKey[c] = remaining[c]! / u;
+        hLink[n++] = c;
+      }
+    }
+    for (let i = (n >> 1) - 1; i >= 0; i--) siftDown(hKey, hLink, n, i, hKey[i]!, hLink[i]!);
+    this.hSize = n;
+    this.nSteps = 0;
+    this.nFix = 0;
+    return incremental ? this.logSteps : 0;
+  }
+
+  /** This solve's log becomes the previous one; the marks are cleared. */
+  private endSolve(): void {
+    this.nextFixStart[this.nSteps] = this.nFix;
+    const link = this.logLink,
+      key = this.logKey,
+      share = this.logShare,
+      fix = this.logFixStart,
+      flow = this.logFlow;
+    this.logLink = this.nextLink;
+    this.logKey = this.nextKey;
+    this.logShare = this.nextShare;
+    this.logFixStart = this.nextFixStart;
+    this.logFlow = this.nextFlow;
+    this.nextLink = link;
+    this.nextKey = key;
+    this.nextShare = share;
+    this.nextFixStart = fix;
+    this.nextFlow = flow;
+    this.logSteps = this.nSteps;
+    this.logValid = true;
+    const g = this.gen;
+    for (let i = 0; i < this.nM; i++) {
+      const c = this.mList[i]!;
+      this.inM[c] = 0;
+      this.markedAt[c] = g;
+    }
+    this.gen = g + 1;
+    this.nM = 0;
+    this.visit++;
+    this.modified = false;
+  }
+
+  /** Dirty link e's entry (key, e) joins the heap. */
+  private push(key: number, e: number): void {
+    const { hKey, hLink } = this;
+    this.storedKey[e] = key;
+    let i = this.hSize++;
+    while (i > 0) {
+      const up = (i - 1) >> 1;
+      if (hKey[up]! < key || (hKey[up] === key && hLink[up]! < e)) break;
+      hKey[i] = hKey[up]!;
+      hLink[i] = hLink[up]!;
+      i = up;
+    }
+    hKey[i] = key;
+    hLink[i] = e;
+  }
+
+  /** Clean link e leaves the replayed order: it joins the heap with its current share. */
+  private makeDirty(e: number): void {
+    this.cleanAt[e] = 0;
+    const u = this.usage[e]!;
+    if (this.unfixed[e]! > 0) this.push(u > 0 || this.net.fatpipe[e] ? this.remaining[e]! / u : Infinity, e);
+  }
+
+  /** The previous solve's step is skipped: every clean link its flows reach becomes dirty. */
+  private skipStep(step: number): void {
+    const { routeStart, routeLinks } = this.net;
+    const { cleanAt, inM, logFlow, logFixStart } = this;
+    const g = this.gen;
+    for (let x = logFixStart[step]!; x < logFixStart[step + 1]!; x++) {
+      const f = logFlow[x]!;
+      for (let k = routeStart[f]!, kEnd = routeStart[f + 1]!; k < kEnd; k++) {
+        const e = routeLinks[k]!;
+        if (cleanAt[e] === g && inM[e] === 1) this.makeDirty(e);
+      }
+    }
+  }
+
+  /**
+   * The dirty link of least (key, link) whose share is its key (stale keys refreshed, links without unfixed flows and
+   * replaced entries dropped), its key and share in topKey and topShare; -1 when none is left.
+   */
+  private dirtyTop(): number {
+    const { fatpipe } = this.net;
+    const { hKey, hLink, unfixed, storedKey, usage, remaining } = this;
+    let n = this.hSize;
+    let dl = -1;
+    while (n > 0) {
+      const key = hKey[0]!,
+        c = hLink[0]!;
+      if (unfixed[c] === 0 || key !== storedKey[c]) {
+        n--;
+        if (n > 0) siftDown(hKey, hLink, n, 0, hKey[n]!, hLink[n]!);
+        continue;
+      }
+      const share = fatpipe[c] ? key : usage[c]! > 0 ? remaining[c]! / usage[c]! : Infinity;
+      if (share > key) {
+        storedKey[c] = share;
+        siftDown(hKey, hLink, n, 0, share, c);
+        continue;
+      }
+      dl = c;
+      this.topKey = key;
+      this.topShare = share;
+      break;
+    }
+    this.hSize = n;
+    return dl;
+  }
+
+  /** A clean link saturates as in the previous solve: the same flows, fixed at the same rates. */
+  private replayStep(step: number, ep: number): void {
+    const { fatpipe, weight, routeStart, routeLinks } = this.net;
+    const { inM, remaining, usage, unfixed, fixedAt, cleanAt, storedKey, nextFlow } = this;
+    const g = this.gen;
+    const share = this.logShare[step]!;
+    this.logStep(this.logLink[step]!, this.logKey[step]!, share);
+    let nFix = this.nFix;
+    for (let x = this.logFixStart[step]!; x < this.logFixStart[step + 1]!; x++) {
+      const f = this.logFlow[x]!;
+      fixedAt[f] = ep;
+      nextFlow[nFix++] = f;
+      const w = weight[f]!;
+      const r = share * w;
+      for (let k = routeStart[f]!, kEnd = routeStart[f + 1]!; k < kEnd; k++) {
+        const c2 = routeLinks[k]!;
+        if (inM[c2] === 0) continue;
+        unfixed[c2]!--;
+        if (fatpipe[c2] === 0) {
+          remaining[c2] = Math.max(0, remaining[c2]! - r);
+          usage[c2]! -= w;
+          if (cleanAt[c2] !== g && unfixed[c2]! > 0) {
+            const sh = usage[c2]! > 0 ? remaining[c2]! / usage[c2]! : Infinity;
+            if (sh < storedKey[c2]!) this.push(sh, c2);
           }
         }
       }
     }
-    for (let i = 0; i < this.nM; i++) this.inM[this.mList[i]!] = 0;
-    this.nM = 0;
-    this.visit++;
-    this.modified = false;
+    this.nFix = nFix;
+  }
+
+  /** Dirty link dl (the heap's top) saturates: its unfixed flows get their rates; the links they reach are dirty. */
+  private saturate(dl: number, ep: number, rate: Float64Array, touched: Int32Array, nTouched: number): number {
+    const { fatpipe, weight, routeStart, routeLinks } = this.net;
+    const { inM, remaining, usage, unfixed, fixedAt, cleanAt, storedKey, slotStart, count, slotFlow, nextFlow } = this;
+    const { hKey, hLink } = this;
+    const g = this.gen;
+    const n = --this.hSize;
+    if (n > 0) siftDown(hKey, hLink, n, 0, hKey[n]!, hLink[n]!);
+    const share = this.topShare;
+    this.logStep(dl, this.topKey, share);
+    let nFix = this.nFix;
+    const a = slotStart[dl]!;
+    for (let s = a + count[dl]! - 1; s >= a; s--) {
+      const f = slotFlow[s]!;
+      if (fixedAt[f] === ep) continue;
+      fixedAt[f] = ep;
+      nextFlow[nFix++] = f;
+      const w = weight[f]!;
+      const r = share * w;
+      rate[f] = r;
+      touched[nTouched++] = f;
+      for (let k = routeStart[f]!, kEnd = routeStart[f + 1]!; k < kEnd; k++) {
+        const c2 = routeLinks[k]!;
+        if (inM[c2] === 0) continue;
+        unfixed[c2]!--;
+        if (fatpipe[c2] === 0) {
+          remaining[c2] = Math.max(0, remaining[c2]! - r);
+          usage[c2]! -= w;
+        }
+        if (cleanAt[c2] === g) this.makeDirty(c2);
+        else if (fatpipe[c2] === 0 && unfixed[c2]! > 0) {
+          const sh = usage[c2]! > 0 ? remaining[c2]! / usage[c2]! : Infinity;
+          if (sh < storedKey[c2]!) this.push(sh, c2);
+        }
+      }
+    }
+    this.nFix = nFix;
     return nTouched;
   }
 
-  private push(key: number, link: number): void {
-    if (this.hSize === this.hKey.length) {
-      const n = this.hKey.length * 2;
-      const k = new Float64Array(n),
-        l = new Int32Array(n);
-      k.set(this.hKey);
-      l.set(this.hLink);
-      this.hKey = k;
-      this.hLink = l;
-    }
-    let i = this.hSize++;
-    while (i > 0) {
-      const up = (i - 1) >> 1;
-      if (this.hKey[up]! < key || (this.hKey[up] === key && this.hLink[up]! <= link)) break;
-      this.hKey[i] = this.hKey[up]!;
-      this.hLink[i] = this.hLink[up]!;
-      i = up;
-    }
-    this.hKey[i] = key;
-    this.hLink[i] = link;
+  /** A step of this solve's log: the link saturated, its key and share; its flows follow in nextFlow. */
+  private logStep(link: number, key: number, share: number): void {
+    const i = this.nSteps++;
+    this.nextLink[i] = link;
+    this.nextKey[i] = key;
+    this.nextShare[i] = share;
+    this.nextFixStart[i] = this.nFix;
   }
+}
 
-  private pop(): void {
-    const n = --this.hSize;
-    if (n === 0) return;
-    const key = this.hKey[n]!,
-      link = this.hLink[n]!;
-    let i = 0;
-    for (;;) {
-      let c = 2 * i + 1;
-      if (c >= n) break;
-      const kc = this.hKey[c]!,
-        kd = this.hKey[c + 1]!;
-      if (c + 1 < n && (kd < kc || (kd === kc && this.hLink[c + 1]! < this.hLink[c]!))) c++;
-      if (key < this.hKey[c]! || (key === this.hKey[c] && link <= this.hLink[c]!)) break;
-      this.hKey[i] = this.hKey[c]!;
-      this.hLink[i] = this.hLink[c]!;
-      i = c;
+/** Places (key, link) at heap position i of a heap of n entries, moving it down past smaller children. */
+function siftDown(hKey: Float64Array, hLink: Int32Array, n: number, i: number, key: number, link: number): void {
+  for (;;) {
+    let c = 2 * i + 1;
+    if (c >= n) break;
+    let kc = hKey[c]!;
+    if (c + 1 < n) {
+      const kd = hKey[c + 1]!;
+      if (kd < kc || (kd === kc && hLink[c + 1]! < hLink[c]!)) {
+        c++;
+        kc = kd;
+      }
     }
-    this.hKey[i] = key;
-    this.hLink[i] = link;
+    if (key < kc || (key === kc && link < hLink[c]!)) break;
+    hKey[i] = kc;
+    hLink[i] = hLink[c]!;
+    i = c;
   }
+  hKey[i] = key;
+  hLink[i] = link;
 }

@@ -1,0 +1,213 @@
+/**
+ * LmmSystem, the program replay's max-min solver: its incremental solve (the previous solve's steps replayed for the
+ * links that did not change) gives the rates a solve from scratch gives, bit for bit, and those rates are the
+ * weighted max-min allocation a plain progressive filling computes.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { LmmSystem, type LmmNetwork } from "../../src/machines/program-replay/lmm-system.js";
+
+interface Case {
+  readonly net: LmmNetwork;
+  /** Enable (flow id >= 0) or free (~flow id), then a solve after each batch. */
+  readonly batches: readonly (readonly number[])[];
+}
+
+/** A random network: links (a few FATPIPE), routes of 1 to 4 distinct links, weights from a few values (ties). */
+const caseArb: fc.Arbitrary<Case> = fc
+  .record({
+    links: fc.integer({ min: 1, max: 12 }),
+    flows: fc.integer({ min: 1, max: 40 }),
+    seed: fc.integer({ min: 0, max: 2 ** 30 }),
+    batch: fc.integer({ min: 1, max: 4 }),
+  })
+  .map(({ links, flows, seed, batch }) => {
+    let s = seed;
+    const rnd = (k: number): number => {
+      s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+      return (s >>> 8) % k;
+    };
+    const bandwidth = Float64Array.from({ length: links }, () => [10, 10, 25, 12.5][rnd(4)]!);
+    const fatpipe = Uint8Array.from({ length: links }, () => (rnd(6) === 0 ? 1 : 0));
+    const routeStart = new Int32Array(flows + 1);
+    const routeLinks: number[] = [];
+    const weight = new Float64Array(flows);
+    for (let f = 0; f < flows; f++) {
+      const hops = 1 + rnd(Math.min(4, links));
+      const used = new Set<number>();
+      while (used.size < hops) used.add(rnd(links));
+      routeLinks.push(...used);
+      routeStart[f + 1] = routeLinks.length;
+      weight[f] = 1 / [1, 1, 3, 0.7][rnd(4)]!;
+    }
+    // every flow is enabled once and freed once, in a random interleaving; a solve after every `batch` changes
+    const events: number[] = [];
+    const live: number[] = [];
+    let next = 0;
+    while (next < flows || live.length > 0) {
+      if (next < flows && (live.length === 0 || rnd(3) > 0)) {
+        events.push(next);
+        live.push(next++);
+      } else events.push(~live.splice(rnd(live.length), 1)[0]!);
+    }
+    const batches: number[][] = [];
+    for (let i = 0; i < events.length; i += batch) batches.push(events.slice(i, i + batch));
+    const net: LmmNetwork = {
+      links,
+      bandwidth,
+      fatpipe,
+      routeStart,
+      routeLinks: Int32Array.from(routeLinks),
+      weight,
+    };
+    return { net, batches };
+  });
+
+/** Weighted max-min by plain progressive filling over every link of the enabled flows (floating point, O(n^2)). */
+function maxMinReference(net: LmmNetwork, enabled: readonly number[]): Map<number, number> {
+  const rate = new Map<number, number>();
+  const left = new Set(enabled);
+  const links = (f: number): number[] => [...net.routeLinks.subarray(net.routeStart[f]!, net.routeStart[f + 1]!)];
+  while (left.size > 0) {
+    let best = Infinity;
+    for (let l = 0; l < net.links; l++) {
+      const on = enabled.filter((f) => links(f).includes(l));
+      const open = on.filter((f) => left.has(f));
+      if (open.length === 0) continue;
+      const share = net.fatpipe[l]
+        ? net.bandwidth[l]! / Math.max(...on.map((f) => net.weight[f]!))
+        : (net.bandwidth[l]! - on.filter((f) => rate.has(f)).reduce((a, f) => a + rate.get(f)!, 0)) /
+          open.reduce((a, f) => a + net.weight[f]!, 0);
+      best = Math.min(best, share);
+    }
+    // fix every flow crossing a link at the least share
+    const fixNow: number[] = [];
+    for (let l = 0; l < net.links; l++) {
+      const on = enabled.filter((f) => links(f).includes(l));
+      const open = on.filter((f) => left.has(f));
+      if (open.length === 0) continue;
+      const share = net.fatpipe[l]
+        ? net.bandwidth[l]! / Math.max(...on.map((f) => net.weight[f]!))
+        : (net.bandwidth[l]! - on.filter((f) => rate.has(f)).reduce((a, f) => a + rate.get(f)!, 0)) /
+          open.reduce((a, f) => a + net.weight[f]!, 0);
+      if (share <= best * (1 + 1e-12)) fixNow.push(...open);
+    }
+    for (const f of fixNow)
+      if (left.has(f)) {
+        rate.set(f, best * net.weight[f]!);
+        left.delete(f);
+      }
+  }
+  return rate;
+}
+
+/** Runs the case on one system (incremental); after each solve, the rates of every enabled flow. */
+function runIncremental(c: Case, selective: boolean): Float64Array[] {
+  const F = c.net.routeStart.length - 1;
+  const lmm = new LmmSystem(c.net, selective);
+  const rate = new Float64Array(F),
+    touched = new Int32Array(F);
+  const out: Float64Array[] = [];
+  const on = new Set<number>();
+  for (const b of c.batches) {
+    for (const x of b)
+      if (x >= 0) {
+        lmm.enable(x);
+        on.add(x);
+      } else {
+        lmm.free(~x);
+        on.delete(~x);
+        rate[~x] = NaN;
+      }
+    if (lmm.modified) lmm.solve(rate, touched);
+    out.push(Float64Array.from(rate, (r, f) => (on.has(f) ? r : NaN)));
+  }
+  return out;
+}
+
+describe("LmmSystem: the incremental max-min solve", () => {
+  it("gives, after every change, the rates of a solve from scratch of the same flows, bit for bit", () => {
+    fc.assert(
+      fc.property(caseArb, (c) => {
+        const F = c.net.routeStart.length - 1;
+        const inc = runIncremental(c, false);
+        // from scratch: a fresh system, the enabled flows enabled in the same order, one solve
+        const order: number[] = [];
+        c.batches.forEach((b, i) => {
+          for (const x of b) {
+            if (x >= 0) order.push(x);
+            else order.splice(order.indexOf(~x), 1);
+          }
+          const fresh = new LmmSystem(c.net, false);
+          for (const f of order) fresh.enable(f);
+          const rate = new Float64Array(F).fill(NaN);
+          if (order.length > 0) fresh.solve(rate, new Int32Array(F));
+          expect(Array.from(inc[i]!)).toEqual(Array.from(rate));
+        });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("reports as touched every flow whose rate it changed, and gives the weighted max-min allocation", () => {
+    fc.assert(
+      fc.property(caseArb, (c) => {
+        const F = c.net.routeStart.length - 1;
+        const lmm = new LmmSystem(c.net, false);
+        const rate = new Float64Array(F),
+          seen = new Float64Array(F),
+          touched = new Int32Array(F);
+        const on: number[] = [];
+        for (const b of c.batches) {
+          for (const x of b)
+            if (x >= 0) {
+              lmm.enable(x);
+              on.push(x);
+              seen[x] = NaN;
+            } else {
+              lmm.free(~x);
+              on.splice(on.indexOf(~x), 1);
+            }
+          if (!lmm.modified) continue;
+          const n = lmm.solve(rate, touched);
+          for (let i = 0; i < n; i++) seen[touched[i]!] = rate[touched[i]!]!;
+          // the engine only learns rates through `touched`: what it holds must be the solve's rates
+          const ref = maxMinReference(c.net, on);
+          for (const f of on) {
+            expect(seen[f]).toBe(rate[f]);
+            expect(Math.abs(seen[f]! - ref.get(f)!)).toBeLessThanOrEqual(1e-9 * ref.get(f)!);
+          }
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("with selective update too, incremental and from-scratch solves of the marked links agree bit for bit", () => {
+    fc.assert(
+      fc.property(caseArb, (c) => {
+        const F = c.net.routeStart.length - 1;
+        const a = new LmmSystem(c.net, true),
+          b = new LmmSystem(c.net, true, false);
+        const ra = new Float64Array(F),
+          rb = new Float64Array(F),
+          touched = new Int32Array(F);
+        for (const batch of c.batches) {
+          for (const x of batch) {
+            if (x >= 0) {
+              a.enable(x);
+              b.enable(x);
+            } else {
+              a.free(~x);
+              b.free(~x);
+            }
+          }
+          if (a.modified) a.solve(ra, touched);
+          if (b.modified) b.solve(rb, touched);
+          expect(Array.from(ra)).toEqual(Array.from(rb));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
