@@ -5,7 +5,7 @@
  */
 import { fail } from "../model/errors.js";
 import { REARRANGE_KINDS } from "../model/schedule.js";
-import type { ChunkTable, JsonValue, Rearrange, Schedule, StageInfo } from "../model/schedule.js";
+import type { ChunkTable, JsonValue, Rearrange, Schedule, ScheduleHeader, StageInfo } from "../model/schedule.js";
 import { checkScheduleHeader, scheduleHeaderDocument, wholeNumberProblem } from "./schedule-header.js";
 
 const MODULE = "schedule-arrow";
@@ -22,14 +22,8 @@ const READABLE_FORMATS: readonly string[] = ["commplan.schedule-arrow/v1", SCHED
 export const SCHEDULE_ARROW_META_KEY = "commplan";
 
 /** The header JSON stored in the schema metadata under `commplan`. */
-export interface ScheduleArrowHeader {
+export interface ScheduleArrowHeader extends ScheduleHeader {
   readonly format: string;
-  readonly p: number;
-  readonly algorithm: string;
-  readonly params: { readonly [k: string]: JsonValue };
-  readonly seed: number | null;
-  readonly elementBytes: number;
-  readonly matrixDigest: string;
   readonly stepCount: number;
   readonly stages: readonly StageInfo[];
   /** Stalled nodes of step s are stalls.node[stalls.start[s] .. stalls.start[s + 1]). */
