@@ -31,8 +31,7 @@ function clusterXml(d: TopologyDescription): string | null {
   const c = d.simgridCluster;
   if (!c || d.hosts.some((h, i) => h !== `h${i}`)) return null;
   const base = `id="c" prefix="h" suffix="" radical="0-${d.hosts.length - 1}" speed="${SIMGRID_HOST_FLOPS / 1e9}Gf" bw="${bps(c.bandwidth, "the cluster bandwidth")}" lat="${lat(c.latency, "the cluster latency")}" sharing_policy="SPLITDUPLEX"`;
-  if (c.topology === "FLAT")
-    return `  <cluster ${base} bb_bw="${bps(c.bandwidth, "the cluster bandwidth")}" bb_lat="0s" bb_sharing_policy="FATPIPE"/>\n`;
+  if (c.topology === "FLAT") return `  <cluster ${base}/>\n`; // no backbone: simgridPlatformXml says why
   return `  <cluster ${base} topology="${c.topology}" topo_parameters="${c.topoParameters ?? ""}"/>\n`;
 }
 

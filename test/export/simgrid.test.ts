@@ -95,7 +95,7 @@ describe("SimGrid traces", () => {
     const xml = simgridPlatformXml(4, t3d);
     expect(xml).toContain('<platform version="4.1">');
     expect(xml).toMatch(
-      /<cluster id="c" prefix="h" suffix="" radical="0-3" speed="1Gf" bw="23255813.9535Bps" lat="19us" sharing_policy="SPLITDUPLEX" bb_bw="23255813.9535Bps" bb_lat="0s" bb_sharing_policy="FATPIPE"\/>/,
+      /<cluster id="c" prefix="h" suffix="" radical="0-3" speed="1Gf" bw="23255813.9535Bps" lat="19us" sharing_policy="SPLITDUPLEX"\/>/,
     );
     const { latUs, bytesPerSecond } = simgridLinkParams(t3d);
     expect(2 * latUs).toBe(t3d.ts);

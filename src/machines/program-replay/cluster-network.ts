@@ -1,7 +1,7 @@
 /**
  * The flat cluster of `export --format simgrid` as a NetworkRoutes: host r has an up link (id r) and a down link
- * (id P + r), latency T_s / 2 and bandwidth 1 / (t_c + t_d) each, and every route crosses the backbone (id 2P) between
- * them, a FATPIPE link of the same bandwidth and no latency.
+ * (id P + r), latency T_s / 2 and bandwidth 1 / (t_c + t_d) each; a route from a to b crosses a's up link and b's
+ * down link (no backbone: src/export/simgrid-platform.ts says why).
  */
 import type { MachineModel } from "../../model/machine.js";
 import type { NetworkRoutes } from "../../model/network.js";
@@ -12,30 +12,24 @@ export interface SharedNetwork {
   readonly fatpipe: Uint8Array;
 }
 
-/** The SimGrid flat cluster of P hosts on `machine` (SPLITDUPLEX host links, FATPIPE backbone). */
+/** The SimGrid flat cluster of P hosts on `machine` (SPLITDUPLEX host links, no backbone). */
 export function flatClusterNetwork(p: number, machine: MachineModel): SharedNetwork {
   const bw = 1 / (machine.tc + machine.td);
-  const lat = machine.ts / 2;
-  const links = 2 * p + 1;
-  const latency = new Float64Array(links).fill(lat);
-  latency[2 * p] = 0;
-  const fatpipe = new Uint8Array(links);
-  fatpipe[2 * p] = 1;
+  const links = 2 * p;
   const routes: NetworkRoutes = {
     name: `cluster:${machine.name}`,
     hosts: p,
     links,
     bandwidth: new Float64Array(links).fill(bw),
-    latency,
-    maxHops: 3,
-    linkLabel: (id) => (id === 2 * p ? "backbone" : id < p ? `h${id}->backbone` : `backbone->h${id - p}`),
+    latency: new Float64Array(links).fill(machine.ts / 2),
+    maxHops: 2,
+    linkLabel: (id) => (id < p ? `h${id} up` : `h${id - p} down`),
     route(a, b, out) {
       if (a === b) return 0;
       out[0] = a;
-      out[1] = 2 * p;
-      out[2] = p + b;
-      return 3;
+      out[1] = p + b;
+      return 2;
     },
   };
-  return { routes, fatpipe };
+  return { routes, fatpipe: new Uint8Array(links) };
 }
