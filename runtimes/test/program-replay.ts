@@ -4,7 +4,9 @@
  * P = 16 on the flat cluster of `export --format simgrid` and on a k = 8 fat tree at 4:1 (`commplan platform`), in
  * SMPI's plain configuration and with the per-message overheads of the runtime preset ib-hdr-200-mpi; then random
  * matrices of seeds the replay was not tuned on, on the flat cluster and a dragonfly. Fails when a prediction is more
- * than 10 % from SMPI's simulated time or a run fails; prints the spread.
+ * than 10 % from SMPI's simulated time (the vs-MPI contract) or a run fails, and when the largest deviation passes
+ * EXACT: the replay reproduces SimGrid's solver, selective update included, so these cases agree to the last digit
+ * SMPI prints; prints the spread.
  * Run: npx tsx runtimes/test/program-replay.ts [P]
  */
 import { spawnSync } from "node:child_process";
@@ -27,6 +29,13 @@ import { ScheduleBuilder, type Schedule } from "../../src/model/schedule.js";
 import { generatePattern } from "../../src/patterns/registry.js";
 import { plan } from "../../src/planner/registry.js";
 import { buildTopology, compileRoutes, describeTopology } from "../../src/topology/index.js";
+
+/**
+ * The largest deviation from SMPI allowed over every case: the replay gives SMPI's times to the last printed digit
+ * here (0.000 %); before links were marked when a message is created (SimGrid's System::expand), two fat-tree
+ * cases were 0.19 % and 0.67 % off.
+ */
+const EXACT = 0.001;
 
 /** One case's result: SMPI's simulated time and commplan's prediction (us), and the wall time of each (ms). */
 export interface FidelityRow {
@@ -197,7 +206,12 @@ function main(argv: readonly string[]): number {
     `program-replay: ${rows.length - failures} of ${rows.length} cases within 10 % of SMPI (P = ${p}); ` +
       `largest deviation ${(100 * worst).toFixed(3)} %, mean ${(100 * mean).toFixed(3)} %\n`,
   );
-  return failures === 0 ? 0 : 1;
+  if (worst > EXACT)
+    process.stdout.write(
+      `program-replay: FAIL: largest deviation ${(100 * worst).toFixed(3)} % passes ${100 * EXACT} %: ` +
+        `the replay no longer reproduces SimGrid's solver on these cases\n`,
+    );
+  return failures === 0 && worst <= EXACT ? 0 : 1;
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1])

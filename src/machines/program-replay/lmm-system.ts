@@ -158,12 +158,29 @@ export class LmmSystem {
     }
   }
 
+  /**
+   * Flow f was created, its latency still to elapse (SimGrid's variable of penalty 0, expanded over its route): each
+   * of its links is marked modified in route order, with the closure of the flows enabled on it (System::expand), and
+   * the next solve re-solves them although the flow itself does not join them yet.
+   */
+  created(f: number): void {
+    this.modified = true;
+    if (!this.selective) return;
+    const { routeStart, routeLinks } = this.net;
+    for (let e = routeStart[f]!; e < routeStart[f + 1]!; e++) this.closure(routeLinks[e]!);
+  }
+
   /** SimGrid's update_modified_cnst_set_from_variable: the closure from the flow's first link, if not marked. */
   private fromFlow(f: number): void {
     if (!this.selective) return;
     const { routeStart, routeLinks } = this.net;
     if (routeStart[f] === routeStart[f + 1]) return;
-    const first = routeLinks[routeStart[f]!]!;
+    this.closure(routeLinks[routeStart[f]!]!);
+  }
+
+  /** SimGrid's update_modified_cnst_set: marks link `first` and, through flows not yet visited, what they cross. */
+  private closure(first: number): void {
+    const { routeStart, routeLinks } = this.net;
     const { inM, mList, stack, visited, slotStart, count, slotFlow } = this;
     if (inM[first]) return;
     const visit = this.visit;

@@ -240,8 +240,10 @@ class ReplayRun {
 
   private begin(s: number, t: number): void {
     this.inFlight[this.opRank[s]!]!++;
-    if (this.t.latSum[s]! > 0) this.schedule(t + this.t.latSum[s]!, EV_ACTIVATE, s);
-    else this.activate(s);
+    if (this.t.latSum[s]! > 0) {
+      this.lmm.created(s);
+      this.schedule(t + this.t.latSum[s]!, EV_ACTIVATE, s);
+    } else this.activate(s);
   }
 
   /** Both sides of send s are posted: it starts, or waits for a slot of its rank's in-flight limit. */
