@@ -157,8 +157,11 @@ export function configFlags(config: VsMpiConfig, caps: VsMpiCapabilities): strin
  */
 export const EXECUTOR_FLAGS: readonly string[] = ["--sync-start"];
 
-/** The version of a case's record (its fields): a case cached with another is measured again. */
-export const CASE_FORMAT = 2;
+/**
+ * The version of a case's record (its fields, or how they are measured): a case cached with another is measured again.
+ * 3: under SMPI the executor's ranks wake at the common start in rank order (runtimes/executor/main.c).
+ */
+export const CASE_FORMAT = 3;
 
 /** Runs the executor on a program directory under smpirun (under `timeout`). */
 export async function smpirun(
