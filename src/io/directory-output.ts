@@ -1,6 +1,6 @@
 /** Directory output: files written into a directory (created if missing), each atomically, never over an input. */
 import { existsSync, realpathSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { fail } from "../model/errors.js";
 import type { ProgressCallback } from "../model/progress.js";
@@ -35,14 +35,27 @@ export async function writeDirectoryFiles(
         { file: target },
       );
   }
+  let created: string | undefined;
   try {
-    await mkdir(dir, { recursive: true });
+    created = await mkdir(dir, { recursive: true });
   } catch (e) {
     throw fsError(e, module, dir, true);
   }
-  for (const [k, f] of files.entries()) {
-    progress?.(k, files.length);
-    await writePieces(f.pieces(), join(dir, f.name), module);
+  const added: string[] = [];
+  try {
+    for (const [k, f] of files.entries()) {
+      progress?.(k, files.length);
+      const target = join(dir, f.name);
+      const isNew = created === undefined && !existsSync(target);
+      await writePieces(f.pieces(), target, module);
+      if (isNew) added.push(target);
+    }
+  } catch (e) {
+    // a file refused half-way (a value its format cannot hold): take back what this call made, so that nothing
+    // is left half-written; files it replaced stay replaced, each whole
+    if (created !== undefined) await rm(created, { recursive: true, force: true });
+    else for (const f of added) await rm(f, { force: true });
+    throw e;
   }
   progress?.(files.length, files.length);
 }

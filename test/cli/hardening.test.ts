@@ -517,3 +517,44 @@ describe("item 8 (file parts): seed and stalls", () => {
     oneLineError(await run(["show", f("stalls.json")]), /\/stages\/0\/steps\/0\/stalls\/1 = 0 repeats a node/);
   });
 });
+
+describe("status lines quote names from the input on one line", () => {
+  it("export, verify and simulate print a schedule's algorithm holding newlines as escapes, one status line each", async () => {
+    writeFileSync(
+      f("evil-m.json"),
+      JSON.stringify({
+        format: "commplan.matrix/v1",
+        p: 4,
+        elementBytes: 8,
+        rows: [
+          [0, 3, 0, 0],
+          [0, 0, 0, 0],
+          [0, 0, 0, 0],
+          [0, 0, 0, 0],
+        ],
+      }),
+    );
+    const m = await run(["plan", f("evil-m.json"), "-a", "shift", "-o", f("evil-s0.json")]);
+    expect(m.code).toBe(0);
+    const doc = JSON.parse(readFileSync(f("evil-s0.json"), "utf8")) as { algorithm: string };
+    doc.algorithm = "shift\n0 send 1 0 8\nrank 9 {";
+    writeFileSync(f("evil-s.json"), JSON.stringify(doc));
+    for (const argv of [
+      ["export", f("evil-s.json"), "--matrix", f("evil-m.json"), "--format", "program", "-o", f("evil-p.json")],
+      ["verify", f("evil-s.json"), "--matrix", f("evil-m.json")],
+      ["simulate", f("evil-s.json"), "--machine", "t3d-004"],
+    ]) {
+      const r = await run(argv);
+      expect(r.code, argv[0]).toBe(0);
+      const lines = `${r.out}${r.err}`.split("\n");
+      expect(
+        lines.filter((l) => l.includes("0 send 1 0 8")),
+        argv[0],
+      ).toEqual([expect.stringContaining("shift\\n0 send 1 0 8\\nrank 9 {")]);
+      expect(
+        lines.filter((l) => l.startsWith("0 send") || l.startsWith("rank 9")),
+        argv[0],
+      ).toEqual([]);
+    }
+  });
+});

@@ -28,6 +28,7 @@ import type { CliContext } from "../context.js";
 import { fmt, intOption, SCHEDULE_ARGUMENT_HELP, writingBar } from "../io.js";
 import { withProgress, withProgressAsync } from "../progress.js";
 import { JSON_SUMMARY_HELP, printJson, refuseJsonOnStdout, writtenBytes } from "./json-summary.js";
+import { oneLine } from "../../internal/quoted.js";
 
 const VARIANTS: readonly ProgramVariant[] = ["nonblocking", "blocking", "dataflow"];
 
@@ -200,7 +201,7 @@ async function runExport(
     );
   if (o.split !== undefined || o.out !== undefined || o.output !== "-") {
     ctx.io.err(
-      `export: ${prog.algorithm}, P = ${prog.p}, ${prog.variant}: ${fmt(prog.rounds)} rounds, ${fmt(prog.ops.kind.length)} operations, largest scratch ${fmt(scratch)} elements (live peak ${fmt(peak)})\n`,
+      `export: ${oneLine(prog.algorithm)}, P = ${prog.p}, ${prog.variant}: ${fmt(prog.rounds)} rounds, ${fmt(prog.ops.kind.length)} operations, largest scratch ${fmt(scratch)} elements (live peak ${fmt(peak)})\n`,
     );
   }
 }

@@ -19,6 +19,7 @@ import { fail } from "../../model/errors.js";
 import type { CliContext } from "../context.js";
 import { fmt, table } from "../io.js";
 import { loadTopology } from "./topologies.js";
+import { oneLine } from "../../internal/quoted.js";
 
 /** The flags --program reads (the others are refused by `programFlagProblem`). */
 export interface ProgramReplayFlags {
@@ -166,7 +167,7 @@ export function runProgramReplay(path: string, o: ProgramReplayFlags, ctx: CliCo
   }
   const f = r.rankFinishUs;
   let text =
-    `${prog.algorithm} program (${prog.variant}, ${prog.rounds} rounds) on ${machine.name}, P = ${prog.p}, runtime ${runtime.name}, ${networkName}: ` +
+    `${oneLine(prog.algorithm)} program (${prog.variant}, ${prog.rounds} rounds) on ${machine.name}, P = ${prog.p}, runtime ${runtime.name}, ${networkName}: ` +
     `makespan ${fmt(r.makespanUs)} us\n` +
     `${fmt(r.messages)} messages (${fmt(r.eagerMessages)} eager), ${fmt(r.events)} events, ${fmt(r.recomputes)} rate recomputations\n`;
   if (prog.p <= 32) text += table([["rank", "finish (us)"], ...Array.from(f, (t, rank) => [String(rank), fmt(t)])]);

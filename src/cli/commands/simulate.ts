@@ -47,6 +47,7 @@ import { withProgress } from "../progress.js";
 import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions, numberOption, table, writeTextTarget } from "../io.js";
 import { counted } from "../../internal/plural.js";
 import { freeCopiesOption, PROGRAM_OPTION, runProgramFlags, RUNTIME_OPTION } from "./simulate-program.js";
+import { oneLine } from "../../internal/quoted.js";
 
 interface SimulateFlags extends NetworkFlags {
   machine: string;
@@ -410,7 +411,7 @@ async function runReplayFlags(
     ...(r.network ? { network: networkJson(r.network) } : {}),
   };
   let text =
-    `${s.algorithm} on ${r.machine}, P = ${s.p}, ${r.mode}${r.lockstep ? " lock-step" : ""} (send waits: ${r.sendWaits}${r.recvOrder === "step" ? ", receives in step order" : ""}${r.stageBarriers ? "" : ", no stage barriers"}${r.sendBuffers !== null ? `, ${r.sendBuffers} send buffer${r.sendBuffers === 1 ? "" : "s"}` : ""}), ${r.network ? `network ${r.network.name}` : r.fabric}: makespan ${fmt(r.makespan)} us (analytic ${fmt(analytic)} us)\n` +
+    `${oneLine(s.algorithm)} on ${r.machine}, P = ${s.p}, ${r.mode}${r.lockstep ? " lock-step" : ""} (send waits: ${r.sendWaits}${r.recvOrder === "step" ? ", receives in step order" : ""}${r.stageBarriers ? "" : ", no stage barriers"}${r.sendBuffers !== null ? `, ${r.sendBuffers} send buffer${r.sendBuffers === 1 ? "" : "s"}` : ""}), ${r.network ? `network ${r.network.name}` : r.fabric}: makespan ${fmt(r.makespan)} us (analytic ${fmt(analytic)} us)\n` +
     `contention wait ${fmt(r.totalWait)} us in total, f_nc ${fmt(r.fnc)}, L_max ${fmt(r.lmax)} bytes, ${fmt(r.events)} events` +
     (r.fabric === "ocpc" ? `, ${fmt(r.collisions)} collisions` : "") +
     "\n" +

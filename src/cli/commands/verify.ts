@@ -14,6 +14,7 @@ import { fmt, intOption, SCHEDULE_ARGUMENT_HELP, table } from "../io.js";
 import { counted } from "../../internal/plural.js";
 import { cliMessage } from "../option-flags.js";
 import { findMachine } from "../../machines/presets.js";
+import { oneLine } from "../../internal/quoted.js";
 
 /**
  * The port count of `verify`: `--ports k` or `unlimited` (Infinity), else the machine's (`--machine`), else 1 (the
@@ -42,7 +43,7 @@ export function formatReport(report: Report): string {
     c.title,
   ]);
   let text =
-    `${r.algorithm}, P = ${r.p}: ${r.ok ? "all checks hold" + (r.unproven ?? []).map((u) => `; ${u.id} unproven ${u.reason}: ${u.howToProve}`).join("") : `${counted(r.checks.filter((c) => !c.holds).length, "check", "checks")} FAIL`}\n` +
+    `${oneLine(r.algorithm)}, P = ${r.p}: ${r.ok ? "all checks hold" + (r.unproven ?? []).map((u) => `; ${u.id} unproven ${u.reason}: ${u.howToProve}`).join("") : `${counted(r.checks.filter((c) => !c.holds).length, "check", "checks")} FAIL`}\n` +
     table(rows);
   for (const c of r.checks) if (!c.holds) text += `  ${c.id}: ${c.witness ?? "(no witness)"}  [${c.source}]\n`;
   return text;

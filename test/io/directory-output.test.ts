@@ -1,0 +1,52 @@
+/** writeDirectoryFiles: a file refused half-way leaves nothing of this call behind. */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { writeDirectoryFiles, type DirectoryFile } from "../../src/io/directory-output.js";
+import { fail } from "../../src/model/errors.js";
+
+let root = "";
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), "commplan-dirout-"));
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+const good = (name: string, text: string): DirectoryFile => ({ name, pieces: () => [text] });
+/** A file whose writer refuses after its first piece, as an export refuses a value its format cannot hold. */
+const refused: DirectoryFile = {
+  name: "rank-1.txt",
+  *pieces() {
+    yield "0 init\n";
+    throw fail("export", "BAD_INPUT", "export: a byte count past 2^53 cannot be written exactly");
+  },
+};
+
+describe("writeDirectoryFiles", () => {
+  it("writes every file into a new directory", async () => {
+    const dir = join(root, "a", "b");
+    await writeDirectoryFiles([good("x.txt", "1"), good("y.txt", "2")], dir, [], null, "export");
+    expect(readdirSync(dir).sort()).toEqual(["x.txt", "y.txt"]);
+  });
+
+  it("removes the directories it created when a file is refused half-way", async () => {
+    const dir = join(root, "new", "out");
+    await expect(writeDirectoryFiles([good("index.txt", "i"), refused], dir, [], null, "export")).rejects.toThrow(
+      /2\^53/,
+    );
+    expect(existsSync(join(root, "new"))).toBe(false);
+    expect(readdirSync(root)).toEqual([]);
+  });
+
+  it("in a directory that existed, removes the files it added and keeps the others", async () => {
+    const dir = join(root, "old");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "keep.txt"), "mine");
+    writeFileSync(join(dir, "index.txt"), "before");
+    const files = [good("index.txt", "after"), good("hosts", "h0\n"), refused];
+    await expect(writeDirectoryFiles(files, dir, [], null, "export")).rejects.toThrow(/2\^53/);
+    expect(readdirSync(dir).sort()).toEqual(["index.txt", "keep.txt"]);
+    expect(readFileSync(join(dir, "keep.txt"), "utf8")).toBe("mine");
+    expect(readFileSync(join(dir, "index.txt"), "utf8")).toBe("after"); // replaced whole, as each file is atomic
+  });
+});
