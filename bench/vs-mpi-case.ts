@@ -421,12 +421,13 @@ async function predictMpiAlgorithms(c: CaseRun): Promise<void> {
   }
 }
 
-/** Measures one case (in a temporary directory it removes). */
+/** Measures one case (in a temporary directory it removes); `mirrors` false: no predictions of MPI's algorithms. */
 export async function runVsMpiCase(
   s: VsMpiCaseSpec,
   caps: VsMpiCapabilities,
   capKey: string,
   exe: string,
+  mirrors = true,
 ): Promise<VsMpiCaseResult> {
   const t0 = performance.now();
   const dir = mkdtempSync(join(tmpdir(), "commplan-vs-mpi-"));
@@ -457,7 +458,7 @@ export async function runVsMpiCase(
     autoSpreadUs = await measureAuto(c, winner);
     if (caps.dataflow && rt.length === 0) await measurePlan(c, "auto-dataflow", "auto.json", "prog-df", "dataflow");
     await measureFinalists(c, winner);
-    await predictMpiAlgorithms(c);
+    if (mirrors) await predictMpiAlgorithms(c);
   } catch (e) {
     c.problems.push((e as Error).message);
   } finally {

@@ -1,7 +1,9 @@
 /**
  * vs-MPI bench (`npm run bench vs-mpi`, or `npx tsx bench/vs-mpi.ts [flags]`): commplan's plans against every SMPI
  * MPI_Alltoallv algorithm, run side by side under smpirun with the reference executor. Flags (also as --name=value):
- * --p 16,64 --workloads moe,random --platforms flat-ib-hdr-200 --configs plain,overheads --sizes small,large --jobs 2.
+ * --p 16,64 --workloads moe,random --platforms flat-ib-hdr-200 --configs plain,overheads --sizes small,large --jobs 2;
+ * --skip-mirrors leaves out the predictions of MPI's algorithms through their mirrors (about 60 % of a small case's
+ * commplan invocations), to be added to the cached cases afterwards.
  * Each case is cached in bench/results/vs-mpi.json, so a run resumes and extends; bench/results/vs-mpi.md and the
  * README's vs-mpi section are rebuilt from every cached case.
  */
@@ -66,7 +68,7 @@ export function parseVsMpiArgs(argv: readonly string[]): VsMpiOptions {
     if (eq > 0) given.set(a.slice(2, eq), a.slice(eq + 1));
     else if (i + 1 < argv.length && !argv[i + 1]!.startsWith("--")) given.set(a.slice(2), argv[++i]!);
   }
-  const known = ["p", "workloads", "platforms", "configs", "sizes", "jobs", "summary-only"];
+  const known = ["p", "workloads", "platforms", "configs", "sizes", "jobs", "summary-only", "skip-mirrors"];
   for (const k of given.keys())
     if (!known.includes(k)) throw new Error(`vs-mpi: unknown flag --${k}; known: --${known.join(", --")}`);
   const p = (given.get("p") ?? "16,64,256").split(",").map(Number);
@@ -124,6 +126,7 @@ export async function measureCases(
   jobs: number,
   log: (s: string) => void,
   done: () => void,
+  mirrors = true,
 ): Promise<void> {
   const capKey = caseCapabilities(caps);
   const todo = cases.filter((s) => {
@@ -135,7 +138,7 @@ export async function measureCases(
   const worker = async (): Promise<void> => {
     while (next < todo.length) {
       const s = todo[next++]!;
-      const r = await runVsMpiCase(s, caps, capKey, exe);
+      const r = await runVsMpiCase(s, caps, capKey, exe, mirrors);
       cache[r.key] = r;
       const auto = r.plans.find((x) => x.role === "auto");
       log(
@@ -219,7 +222,7 @@ export async function vsMpiBench(log: (s: string) => void, argv = process.argv.s
   };
   if (!argv.includes("--summary-only")) {
     const exe = buildSmpiExecutor();
-    await measureCases(vsMpiCases(o), cache, caps, exe, o.jobs, log, save);
+    await measureCases(vsMpiCases(o), cache, caps, exe, o.jobs, log, save, !argv.includes("--skip-mirrors"));
   }
   return save();
 }
