@@ -327,7 +327,11 @@ interface ScheduleJson {
  * Runs auto's program (in the variant auto names, else nonblocking) beside every SMPI algorithm; records auto's run;
  * returns its time's spread.
  */
-async function measureAuto(c: CaseRun, winner: ScheduleJson): Promise<[number, number] | null> {
+async function measureAuto(
+  c: CaseRun,
+  winner: ScheduleJson,
+  algorithms: readonly string[],
+): Promise<[number, number] | null> {
   const { s, dir } = c;
   const variant = winner.auto?.runtime?.variant ?? "nonblocking";
   await cli(
@@ -335,7 +339,7 @@ async function measureAuto(c: CaseRun, winner: ScheduleJson): Promise<[number, n
     dir,
   );
   const autoTimes: number[] = [];
-  for (const a of SMPI_ALLTOALLV) {
+  for (const a of algorithms) {
     const r = await smpirun(c.exe, dir, "prog-nb", s.p, c.flags, a);
     c.alltoallv[a] = r.alltoallvUs;
     if (r.programUs !== null) autoTimes.push(r.programUs);
@@ -377,13 +381,13 @@ async function measurePlan(c: CaseRun, role: string, schedule: string, prog: str
   c.plans.push({ ...base, smpiUs: r.programUs, predictedUs: pr.us, predictedBy: pr.by, problem: r.problem });
 }
 
-/** How many of auto's other finalists a case runs under smpirun. */
-const FINALISTS_RUN = 3;
-
-/** auto's other finalists (its simulated candidates), planned again and run: the best commplan candidate is among them. */
-async function measureFinalists(c: CaseRun, winner: ScheduleJson): Promise<void> {
+/**
+ * auto's other finalists (its simulated candidates, the best `count` by its prediction), planned again and run: the
+ * best commplan candidate is among them.
+ */
+async function measureFinalists(c: CaseRun, winner: ScheduleJson, count: number): Promise<void> {
   const wp = winner.params ?? {};
-  // the best FINALISTS_RUN others by auto's own prediction (on a runtime every variant is a finalist)
+  // the best `count` others by auto's own prediction (on a runtime every variant is a finalist)
   const finalists = (winner.auto?.candidates ?? [])
     .filter(
       (x) =>
@@ -391,7 +395,7 @@ async function measureFinalists(c: CaseRun, winner: ScheduleJson): Promise<void>
         !(x.algorithm === winner.algorithm && Object.entries(x.params).every(([k, v]) => wp[k] === v)),
     )
     .sort((a, b) => a.simulated! - b.simulated!)
-    .slice(0, FINALISTS_RUN);
+    .slice(0, count);
   const variant = c.caps.dataflow ? "dataflow" : "nonblocking";
   for (const [i, x] of finalists.entries()) {
     const file = `cand-${i}.json`;
@@ -421,13 +425,26 @@ async function predictMpiAlgorithms(c: CaseRun): Promise<void> {
   }
 }
 
-/** Measures one case (in a temporary directory it removes); `mirrors` false: no predictions of MPI's algorithms. */
+/** What a run measures beyond auto's plan (the bench's flags; all by default). */
+export interface VsMpiRunOptions {
+  /** Predict MPI's algorithms through their mirrors. */
+  readonly mirrors: boolean;
+  /** The SMPI algorithms MPI_Alltoallv runs under (default first): all of SMPI_ALLTOALLV, or fewer at large P. */
+  readonly algorithms: readonly string[];
+  /** How many of auto's other finalists run under smpirun. */
+  readonly finalists: number;
+}
+
+/** Every measurement: mirrors, all SMPI algorithms, FINALISTS_RUN finalists. */
+export const FULL_RUN: VsMpiRunOptions = { mirrors: true, algorithms: SMPI_ALLTOALLV, finalists: 3 };
+
+/** Measures one case (in a temporary directory it removes). */
 export async function runVsMpiCase(
   s: VsMpiCaseSpec,
   caps: VsMpiCapabilities,
   capKey: string,
   exe: string,
-  mirrors = true,
+  run: VsMpiRunOptions = FULL_RUN,
 ): Promise<VsMpiCaseResult> {
   const t0 = performance.now();
   const dir = mkdtempSync(join(tmpdir(), "commplan-vs-mpi-"));
@@ -455,10 +472,10 @@ export async function runVsMpiCase(
     const winner = JSON.parse(readFileSync(join(dir, "auto.json"), "utf8")) as ScheduleJson;
     answer = winner.auto?.mpi?.answer;
     defaultPredictedUs = winner.auto?.mpi?.mpiSimulated ?? null;
-    autoSpreadUs = await measureAuto(c, winner);
+    autoSpreadUs = await measureAuto(c, winner, run.algorithms);
     if (caps.dataflow && rt.length === 0) await measurePlan(c, "auto-dataflow", "auto.json", "prog-df", "dataflow");
-    await measureFinalists(c, winner);
-    if (mirrors) await predictMpiAlgorithms(c);
+    await measureFinalists(c, winner, run.finalists);
+    if (run.mirrors) await predictMpiAlgorithms(c);
   } catch (e) {
     c.problems.push((e as Error).message);
   } finally {

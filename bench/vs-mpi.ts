@@ -3,7 +3,9 @@
  * MPI_Alltoallv algorithm, run side by side under smpirun with the reference executor. Flags (also as --name=value):
  * --p 16,64 --workloads moe,random --platforms flat-ib-hdr-200 --configs plain,overheads --sizes small,large --jobs 2;
  * --skip-mirrors leaves out the predictions of MPI's algorithms through their mirrors (about 60 % of a small case's
- * commplan invocations), to be added to the cached cases afterwards.
+ * commplan invocations), to be added to the cached cases afterwards; --algorithms default,pair runs MPI_Alltoallv
+ * under those SMPI algorithms only (default first; at P = 256 one smpirun of the default takes minutes: such cases
+ * are left out of the check against the fastest algorithm); --finalists N runs N of auto's other finalists (3).
  * Each case is cached in bench/results/vs-mpi.json, so a run resumes and extends; bench/results/vs-mpi.md and the
  * README's vs-mpi section are rebuilt from every cached case.
  */
@@ -17,9 +19,11 @@ import {
   CASE_FORMAT,
   caseKey,
   EXECUTOR_FLAGS,
+  FULL_RUN,
   runVsMpiCase,
   type VsMpiCaseResult,
   type VsMpiCaseSpec,
+  type VsMpiRunOptions,
 } from "./vs-mpi-case.js";
 import {
   SMPI_ALLTOALLV,
@@ -42,6 +46,8 @@ export interface VsMpiOptions {
   readonly configs: readonly VsMpiConfig[];
   readonly sizes: readonly VsMpiSize[];
   readonly jobs: number;
+  /** What each case measures besides auto's plan. */
+  readonly run: VsMpiRunOptions;
 }
 
 /** Every generator the bench runs by default: the pattern registry minus the excluded ones. */
@@ -68,11 +74,28 @@ export function parseVsMpiArgs(argv: readonly string[]): VsMpiOptions {
     if (eq > 0) given.set(a.slice(2, eq), a.slice(eq + 1));
     else if (i + 1 < argv.length && !argv[i + 1]!.startsWith("--")) given.set(a.slice(2), argv[++i]!);
   }
-  const known = ["p", "workloads", "platforms", "configs", "sizes", "jobs", "summary-only", "skip-mirrors"];
+  const known = [
+    "p",
+    "workloads",
+    "platforms",
+    "configs",
+    "sizes",
+    "jobs",
+    "summary-only",
+    "skip-mirrors",
+    "algorithms",
+    "finalists",
+  ];
   for (const k of given.keys())
     if (!known.includes(k)) throw new Error(`vs-mpi: unknown flag --${k}; known: --${known.join(", --")}`);
   const p = (given.get("p") ?? "16,64,256").split(",").map(Number);
   for (const x of p) if (!Number.isInteger(x) || x < 2) throw new Error(`vs-mpi: --p takes integers >= 2, got ${x}`);
+  const algorithms = given.has("algorithms")
+    ? listOf(given.get("algorithms")!, SMPI_ALLTOALLV, "SMPI algorithm")
+    : [...SMPI_ALLTOALLV];
+  if (algorithms[0] !== "default") throw new Error("vs-mpi: --algorithms must start with default");
+  const finalists = Number(given.get("finalists") ?? String(FULL_RUN.finalists));
+  if (!Number.isInteger(finalists) || finalists < 0) throw new Error("vs-mpi: --finalists takes an integer >= 0");
   const jobs = Number(given.get("jobs") ?? "2");
   if (!Number.isInteger(jobs) || jobs < 1) throw new Error(`vs-mpi: --jobs takes an integer >= 1`);
   const workloads = defaultWorkloads();
@@ -87,6 +110,7 @@ export function parseVsMpiArgs(argv: readonly string[]): VsMpiOptions {
     configs: listOf(given.get("configs") ?? VS_MPI_CONFIGS.join(","), VS_MPI_CONFIGS, "configuration"),
     sizes: listOf(given.get("sizes") ?? "small,large", Object.keys(VS_MPI_SIZES) as VsMpiSize[], "size"),
     jobs,
+    run: { mirrors: !argv.includes("--skip-mirrors"), algorithms, finalists },
   };
 }
 
@@ -126,7 +150,7 @@ export async function measureCases(
   jobs: number,
   log: (s: string) => void,
   done: () => void,
-  mirrors = true,
+  run: VsMpiRunOptions = FULL_RUN,
 ): Promise<void> {
   const capKey = caseCapabilities(caps);
   const todo = cases.filter((s) => {
@@ -138,7 +162,7 @@ export async function measureCases(
   const worker = async (): Promise<void> => {
     while (next < todo.length) {
       const s = todo[next++]!;
-      const r = await runVsMpiCase(s, caps, capKey, exe, mirrors);
+      const r = await runVsMpiCase(s, caps, capKey, exe, run);
       cache[r.key] = r;
       const auto = r.plans.find((x) => x.role === "auto");
       log(
@@ -222,7 +246,7 @@ export async function vsMpiBench(log: (s: string) => void, argv = process.argv.s
   };
   if (!argv.includes("--summary-only")) {
     const exe = buildSmpiExecutor();
-    await measureCases(vsMpiCases(o), cache, caps, exe, o.jobs, log, save, !argv.includes("--skip-mirrors"));
+    await measureCases(vsMpiCases(o), cache, caps, exe, o.jobs, log, save, o.run);
   }
   return save();
 }

@@ -1,0 +1,71 @@
+/** The vs-MPI bench's flags and contract checks: a case that ran only some SMPI algorithms leaves the 3 % check open. */
+import { describe, expect, it } from "vitest";
+import type { VsMpiCaseResult } from "../../bench/vs-mpi-case.js";
+import { SMPI_ALLTOALLV } from "../../bench/vs-mpi-config.js";
+import { caseFigures, contractChecks, headlineTable } from "../../bench/vs-mpi-report.js";
+import { parseVsMpiArgs } from "../../bench/vs-mpi.js";
+
+/** A case where auto's plan took `autoUs` and MPI_Alltoallv `times` (algorithm -> us). */
+function aCase(p: number, autoUs: number, times: Record<string, number>): VsMpiCaseResult {
+  return {
+    key: `random|flat-ib-hdr-200|${p}|small|overheads`,
+    workload: "random",
+    platform: "flat-ib-hdr-200",
+    p,
+    size: "small",
+    config: "overheads",
+    capabilities: "x",
+    elementBytes: 32,
+    meanMessageBytes: 1024,
+    alltoallv: times,
+    alltoallvPredicted: {},
+    autoSpreadUs: [autoUs, autoUs],
+    plans: [
+      {
+        role: "auto",
+        algorithm: "mesh-two-stage",
+        params: {},
+        variant: "dataflow",
+        smpiUs: autoUs,
+        predictedUs: autoUs,
+        predictedBy: "",
+        problem: "",
+      },
+    ],
+    answer: "use the plan",
+    defaultPredictedUs: times["default"] ?? null,
+    problems: [],
+    wallS: 1,
+  };
+}
+
+const every = (us: number): Record<string, number> => Object.fromEntries(SMPI_ALLTOALLV.map((a) => [a, us]));
+
+describe("vs-MPI report", () => {
+  it("counts a case that ran every algorithm in the 3 % check and one that ran the default only in the others", () => {
+    const full = aCase(16, 5, { ...every(10), pair: 5.1 });
+    const partial = aCase(256, 20, { default: 150 });
+    expect(caseFigures(full).fastest).toEqual({ name: "pair", us: 5.1 });
+    expect(caseFigures(partial).fastest).toBeNull();
+    const [vsFastest, small] = contractChecks([caseFigures(full), caseFigures(partial)]);
+    expect(vsFastest!.met).toBeNull(); // open: one case was not measured against every algorithm
+    expect(vsFastest!.figures).toMatch(/^1 of 1 cases within.*1 cases ran only some algorithms/);
+    expect(small!.met).toBe(true); // P = 256: 150 / 20 = 7.5x
+    expect(small!.figures).toMatch(/median default \/ auto 7\.500 over 1 cases/);
+    expect(headlineTable([caseFigures(partial)])).toContain("not run (default only)");
+  });
+
+  it("fails the 3 % check when a fully measured case is slower than the fastest algorithm", () => {
+    const [vsFastest] = contractChecks([caseFigures(aCase(16, 5.2, { ...every(10), pair: 5 }))]);
+    expect(vsFastest!.met).toBe(false);
+  });
+
+  it("parses --algorithms (default first, known names) and --finalists", () => {
+    const o = parseVsMpiArgs(["--p", "256", "--algorithms", "default,pair", "--finalists", "1", "--skip-mirrors"]);
+    expect(o.run).toEqual({ mirrors: false, algorithms: ["default", "pair"], finalists: 1 });
+    expect(parseVsMpiArgs([]).run.algorithms).toEqual([...SMPI_ALLTOALLV]);
+    expect(() => parseVsMpiArgs(["--algorithms", "pair,default"])).toThrow(/must start with default/);
+    expect(() => parseVsMpiArgs(["--algorithms", "default,pairs"])).toThrow(/unknown SMPI algorithm 'pairs'/);
+    expect(() => parseVsMpiArgs(["--finalists", "-1"])).toThrow(/--finalists/);
+  });
+});
