@@ -53,7 +53,9 @@ describe("te-* explicit plans: rounds that follow an entry's value are refused u
     for (const name of NAMES)
       for (const payload of [false, true])
         expect(refusal(() => plan(m, name, { payload }))).toMatch(
-          new RegExp(`^planner: ${name}: the entry M\\[0\\]\\[1\\] = 5000000 makes at least \\d+ rounds .*at most 524288`),
+          new RegExp(
+            `^planner: ${name}: the entry M\\[0\\]\\[1\\] = 5000000 makes at least \\d+ rounds .*at most 524288`,
+          ),
         );
   });
 
