@@ -359,7 +359,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzSummary> {
     const before = new Map(guard.map((p) => [p, digest(join(cwd, p))]));
     const beforeUnlessOk = new Map((fc.unchangedUnlessOk ?? []).map((p) => [p, digest(join(cwd, p))]));
     const listed = new Set(listing(cwd));
-    const res: PoolResult = await pool.run(cwd, fc.argv, fc.then ?? []);
+    const res: PoolResult = await pool.run(cwd, fc.argv, fc.then ?? [], fc.budget !== undefined);
     let outcome: Outcome;
     let detail: string;
     if (res.kind === "hang") [outcome, detail] = ["hang", `over ${o.budgetMs} ms`];

@@ -49,6 +49,8 @@ interface Worker {
   proc: ChildProcess;
   ready: Promise<void>;
   stderr: string;
+  /** Cases it has run. */
+  runs: number;
 }
 
 /** A pool of fuzz children. */
@@ -72,7 +74,7 @@ export class FuzzPool {
       stdio: ["ignore", "ignore", "pipe", "ipc"],
       detached: false,
     });
-    const w: Worker = { proc, stderr: "", ready: Promise.resolve() };
+    const w: Worker = { proc, stderr: "", ready: Promise.resolve(), runs: 0 };
     proc.stderr!.on("data", (d: Buffer) => void (w.stderr = (w.stderr + d.toString()).slice(-4096)));
     w.ready = new Promise((resolve, reject) => {
       proc.once("message", () => resolve());
@@ -98,9 +100,22 @@ export class FuzzPool {
     if (w.proc.exitCode === null && w.proc.signalCode === null) w.proc.kill("SIGKILL");
   }
 
-  /** Runs one case on an idle child. */
-  async run(cwd: string, argv: readonly string[], then: readonly (readonly string[])[]): Promise<PoolResult> {
+  /**
+   * Runs one case on an idle child; `fresh`: on a child that has run nothing yet (a case whose peak is held against a
+   * budget: a child's peak resident memory only grows, so an earlier case's peak would hide this one's).
+   */
+  async run(
+    cwd: string,
+    argv: readonly string[],
+    then: readonly (readonly string[])[],
+    fresh = false,
+  ): Promise<PoolResult> {
     let w = await this.take();
+    if (fresh && w.runs > 0) {
+      this.kill(w);
+      w = this.spawn();
+    }
+    w.runs++;
     try {
       await w.ready;
     } catch {

@@ -21,7 +21,7 @@ export function fuzzMarkdown(s: FuzzSummary): string {
       `or ${s.budgetMs} ms of CPU in one case, or ten times that in wall time.`,
     `Refused early (exit 2): ${(100 * s.refusedShare).toFixed(1)} % of cases. Output files checked by grammar: ${s.outputsChecked};`,
     `re-reads by commplan's own readers: ${s.rereads}; twins (the same document in another encoding or as raw Arrow): ${s.twins}.`,
-    `Children started: ${s.childrenSpawned}; replaced after a case whose peak resident memory passed ${mib(s.recycleBytes)}: ${s.childrenRecycled}.`,
+    `Children started: ${s.childrenSpawned}; replaced after a case whose peak resident memory passed ${mib(s.recycleBytes)}: ${s.childrenRecycled}; a case run under --max-memory runs on a child that has run nothing before (its peak is its own).`,
     "",
     "| outcome | cases |",
     "|---|---|",

@@ -2,7 +2,8 @@
  * The fuzzer on the product's build (dist/): a test-sized campaign over every surface finds no crash, hang, memory
  * failure or wrong outcome; and its grammar checks and judgements refuse what they must.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -105,5 +106,63 @@ describe("cases the fuzzer found, replayed", () => {
     expect(s.cases).toBe(1);
     expect(s.failures).toEqual([]);
     expect(s.rereads).toBe(1);
+  });
+
+  it("seed 20261129, cases 19610 and 20359: te-direct on an entry of millions is refused up front, naming it", async () => {
+    const corpus = await buildCorpus(join(work, "corpus-replay-te"), dist);
+    for (const [index, entry] of [
+      [19610, "M[4][10] = 3075924"],
+      [20359, "M[1][3] = 5754107"],
+    ] as const) {
+      const fc = caseAt(20261129, index, corpus, SURFACE_WEIGHTS);
+      expect(fc.argv.slice(0, 4)).toEqual(["plan", "m.json", "-a", "te-direct"]);
+      const s = await runFuzz({
+        cases: index + 1,
+        firstIndex: index,
+        seed: 20261129,
+        workDir: join(work, `replay-${index}`),
+        corpus,
+        dist,
+        budgetMs: 600_000,
+        children: 1,
+      });
+      expect(s.cases).toBe(1);
+      expect(s.failures).toEqual([]);
+      expect(s.outcomes.refused).toBe(1);
+      // the same case run by the CLI: one line naming the entry and the limit
+      const dir = join(work, `cli-${index}`);
+      mkdirSync(dir);
+      for (const st of fc.setup) if (st.kind === "file") writeFileSync(join(dir, st.path), st.bytes);
+      const r = spawnSync(process.execPath, [join(dist, "..", "bin", "commplan.js"), ...fc.argv], {
+        cwd: dir,
+        encoding: "utf8",
+      });
+      expect(r.status).toBe(2);
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      expect(r.stderr).toContain(`te-direct: the entry ${entry} makes at least`);
+      expect(r.stderr).toContain("at most 524288");
+    }
+  });
+
+  it("seed 20261129, cases 18072, 18804 and 24082: dense P = 2048 and 4096 under 64-128 MiB stay within 1.5x", async () => {
+    const corpus = await buildCorpus(join(work, "corpus-replay-big"), dist);
+    for (const index of [18072, 18804, 24082]) {
+      const fc = caseAt(20261129, index, corpus, SURFACE_WEIGHTS);
+      expect(fc.surface).toBe("big");
+      expect(fc.budget).toBeGreaterThan(0);
+      const s = await runFuzz({
+        cases: index + 1,
+        firstIndex: index,
+        seed: 20261129,
+        workDir: join(work, `replay-${index}`),
+        corpus,
+        dist,
+        budgetMs: 600_000,
+        children: 1,
+      });
+      expect(s.cases).toBe(1);
+      expect(s.failures).toEqual([]);
+      expect(s.maxPeakGrowthBytes).toBeLessThanOrEqual(1.5 * fc.budget!);
+    }
   });
 });

@@ -10,7 +10,8 @@ import { planHeader, trackedRng } from "../plan-header.js";
 import { integer, output, type InputSpec, type OutputSpec, type Resolved } from "../../model/param-spec.js";
 import { definePlanner, resolveParams } from "../plan-params.js";
 import type { AutoProfile, Planner } from "../types.js";
-import { checkTeMatrix, relationLoad, roundLowerBound, RoundEngine } from "./round-engine.js";
+import { checkTeMatrix, checkTeRounds, relationLoad, roundLowerBound, RoundEngine } from "./round-engine.js";
+import { refuseOverBudget } from "../plan-memory.js";
 
 /** A numeric parameter of a protocol: an integer or number (in min..max) with a default. */
 export type TeParam = InputSpec<number, true>;
@@ -126,6 +127,13 @@ export function tePlanner(proto: TeProtocol): Planner {
       );
     const params = protocolParams(proto, opts.params);
     checkTeMatrix(proto.name, m, true);
+    const { rounds: fewest, bytes } = checkTeRounds(proto.name, m, proto.relayed, opts.payload);
+    refuseOverBudget(
+      proto.name,
+      bytes,
+      `at least ${fewest} rounds, one stage each, and every element a unit packet`,
+      opts,
+    );
     // progress: the search (searchShare of the rest), the rounds, then the schedule's columns copied out (about a
     // tenth)
     const share = Math.round(900 * (proto.searchShare ?? 0));

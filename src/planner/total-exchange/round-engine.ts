@@ -10,6 +10,24 @@ export const MAX_EXPLICIT_PACKETS = 1 << 23;
 export const MAX_COUNT_PACKETS = 2 ** 31 - 1;
 /** Largest P of a round-counting run (the engine keeps a few P x P typed arrays). */
 export const MAX_TE_P = 4096;
+/**
+ * Most protocol rounds an explicit plan may spend: every round is a stage, and a reader spends about 2 KiB a stage
+ * (verify of 389,570 rounds: 7 s, 870 MB), so 2^19 rounds keep the plan's own re-read near 10 s and 1 GB.
+ */
+export const MAX_EXPLICIT_ROUNDS = 2 ** 19;
+/**
+ * Most pair visits (rounds x P^2: every round scans the P x P counters and builds its steps) an explicit plan may
+ * spend: about 12 ns a visit (te-direct, P = 200, 100,000 rounds: 49 s), so 2^28 is about 3 s.
+ */
+export const MAX_EXPLICIT_ROUND_WORK = 2 ** 28;
+/** Bytes an explicit plan holds per stage (stage and step records, measured: 300-400 per one-transfer round). */
+const STAGE_BYTES = 400;
+/** Bytes an explicit plan holds per packet: its transfer, and with payloads its chunk and its place in the queues. */
+const PACKET_BYTES = 28;
+const PAYLOAD_PACKET_BYTES = 28 + 24 + 16;
+/** Bytes of the engine's P x P counters (six, two more with payloads), per pair. */
+const PAIR_BYTES = 24;
+const PAYLOAD_PAIR_BYTES = 32;
 
 /** Off-diagonal packets: total, and the largest number one node sends or receives (the relation's h). */
 export function relationLoad(m: CommMatrix): { total: number; t: number; maxPair: number } {
@@ -127,6 +145,56 @@ export function checkTeMatrix(algorithm: string, m: CommMatrix, explicit: boolea
     );
   }
   return total;
+}
+
+/** The largest off-diagonal entry's place (first in row-major order): its row, column and value. */
+function largestEntry(m: CommMatrix): { i: number; j: number; v: number } {
+  const { p, data } = m;
+  let best = { i: 0, j: 0, v: -1 };
+  for (let i = 0; i < p; i++)
+    for (let j = 0; j < p; j++) if (i !== j && data[i * p + j]! > best.v) best = { i, j, v: data[i * p + j]! };
+  return best;
+}
+
+/**
+ * Checks up front that an explicit plan's rounds fit. A round is a stage and a scan of the P x P counters, so a large
+ * entry makes time and memory grow with its value, not with P or the number of messages: past MAX_EXPLICIT_ROUNDS
+ * rounds or MAX_EXPLICIT_ROUND_WORK pair visits the plan is refused, naming the entry and the limit. The rounds are
+ * the fewest the protocol can spend: the largest entry when it relays nothing (te-direct), relayLowerBound when it
+ * relays (the node bound when the largest entry is within the limits). Returns them and the bytes the plan holds.
+ */
+export function checkTeRounds(
+  algorithm: string,
+  m: CommMatrix,
+  relayed: boolean,
+  payload: boolean,
+): { rounds: number; bytes: number } {
+  const { total, t, maxPair } = relationLoad(m);
+  const p2 = m.p * m.p;
+  const within = (r: number): boolean => r <= MAX_EXPLICIT_ROUNDS && r * p2 <= MAX_EXPLICIT_ROUND_WORK;
+  const rounds = !relayed ? maxPair : within(maxPair) ? roundLowerBound(m.p, t) : relayLowerBound(m);
+  const e = largestEntry(m);
+  const entry = `the entry M[${e.i}][${e.j}] = ${e.v}`;
+  const ways = "plan another algorithm, or count the rounds with te-table";
+  if (rounds > MAX_EXPLICIT_ROUNDS)
+    throw fail(
+      "planner",
+      "UNSUPPORTED",
+      `${algorithm}: ${entry} makes at least ${rounds} rounds (one stage each; every element is a unit packet); an explicit plan holds at most ${MAX_EXPLICIT_ROUNDS}: ${ways}`,
+      { field: "matrix" },
+    );
+  if (rounds * p2 > MAX_EXPLICIT_ROUND_WORK)
+    throw fail(
+      "planner",
+      "UNSUPPORTED",
+      `${algorithm}: ${entry} makes at least ${rounds} rounds, each a scan of P x P = ${p2} pairs (${rounds * p2} in all); an explicit plan spends at most ${MAX_EXPLICIT_ROUND_WORK}: ${ways}`,
+      { field: "matrix" },
+    );
+  const bytes =
+    p2 * (payload ? PAYLOAD_PAIR_BYTES : PAIR_BYTES) +
+    rounds * STAGE_BYTES +
+    total * (payload ? PAYLOAD_PACKET_BYTES : PACKET_BYTES);
+  return { rounds, bytes };
 }
 
 /**
@@ -311,6 +379,7 @@ export class RoundEngine {
   endRound(spent = false): number {
     const n = this.n,
       k0 = this.nMoves;
+    if (this.builder) this.checkSpent();
     if (k0 === 0) {
       if (spent) this.idleRounds++;
       return 0;
@@ -344,6 +413,26 @@ export class RoundEngine {
     this.rounds++;
     this.tick(this.total - this.pending - this.hiddenLeft);
     return k0;
+  }
+
+  /**
+   * Refuses an explicit plan whose protocol spends more rounds than MAX_EXPLICIT_ROUNDS or MAX_EXPLICIT_ROUND_WORK
+   * allow (checkTeRounds bounds the rounds up front; a protocol can spend more than its lower bound).
+   */
+  private checkSpent(): void {
+    const spent = this.rounds + this.idleRounds + 1,
+      p2 = this.n * this.n;
+    if (spent <= MAX_EXPLICIT_ROUNDS && spent * p2 <= MAX_EXPLICIT_ROUND_WORK) return;
+    const limit =
+      spent > MAX_EXPLICIT_ROUNDS
+        ? `${MAX_EXPLICIT_ROUNDS} rounds`
+        : `${MAX_EXPLICIT_ROUND_WORK} pair visits (rounds x P^2, P = ${this.n})`;
+    throw fail(
+      "planner",
+      "UNSUPPORTED",
+      `${this.builder!.header.algorithm}: the protocol passed ${spent - 1} rounds, past the ${limit} an explicit plan may spend (every element is a unit packet): plan another algorithm, or count the rounds with te-table`,
+      { field: "matrix" },
+    );
   }
 
   /** Delivers everything still pending by direct rounds (one packet per pair per round); returns the rounds used. */

@@ -38,7 +38,7 @@ export const teBalanced = defineTeProtocol({
     const { n, count } = eng;
     const idle = new Int32Array(n);
     const floor = params.floor;
-    let hist = new Int32Array(64);
+    const hist = new Int32Array(n + 1);
     let forwarded = 0,
       rounds = 0;
     while (eng.pending > 0 && rounds < params.maxRounds) {
@@ -60,18 +60,24 @@ export const teBalanced = defineTeProtocol({
         if (nIdle === 0 || most === 0) continue;
         const level0 = Math.max(floor, Math.ceil(sum / (n - 1)));
         if (most <= level0) continue;
-        if (hist.length <= most) hist = new Int32Array(most * 2);
-        hist.fill(0, 0, most + 1);
-        for (let w = 0; w < n; w++) if (w !== u && count[row + w]! > 0) hist[count[row + w]!]!++;
-        // lowest level L >= level0 whose excess sum_w max(0, c_w - L) fits in the idle slots
-        let level = most,
-          excess = 0,
-          above = hist[most]!;
-        while (level > level0 && excess + above <= nIdle) {
-          excess += above;
-          level--;
-          above += hist[level]!;
+        // lowest level L >= level0 whose excess sum_w max(0, c_w - L) fits in the idle slots: every level passed adds
+        // one packet at least, so L is within nIdle of the top and the histogram counts the pairs by depth most - c
+        // (at most P - 1 deep; its size never follows the entries' values)
+        const depth = Math.min(most - level0, n);
+        hist.fill(0, 0, depth + 1);
+        for (let w = 0; w < n; w++) {
+          const c = count[row + w]!;
+          if (w !== u && c > 0 && most - c <= depth) hist[most - c]!++;
         }
+        let d = 0,
+          excess = 0,
+          above = hist[0]!;
+        while (d < most - level0 && excess + above <= nIdle) {
+          excess += above;
+          d++;
+          above += hist[d]!;
+        }
+        const level = most - d;
         let spare = nIdle - excess;
         // random order of the idle intermediates
         for (let a = nIdle - 1; a > 0; a--) {
