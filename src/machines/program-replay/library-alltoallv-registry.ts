@@ -44,12 +44,27 @@ export function libraryAlltoallvPick(name: string, p: number): string {
  * The SMPI 3.32 alltoallv names with a library mirror (not `impi`: its first call on a communicator runs SMPI's
  * init_smp, communicator splits and collectives, before Intel MPI's pick).
  */
-export const LIBRARY_ALLTOALLV: readonly string[] = [...Object.keys(ALGORITHMS), "ompi", "mpich", "mvapich2"];
+export const LIBRARY_ALLTOALLV: readonly string[] = [
+  "default",
+  "ompi",
+  "mpich",
+  "mvapich2",
+  "bruck",
+  "pair",
+  "pair_light_barrier",
+  "pair_mpi_barrier",
+  "pair_one_barrier",
+  "ring",
+  "ring_light_barrier",
+  "ring_mpi_barrier",
+  "ring_one_barrier",
+  "ompi_basic_linear",
+];
 
 /** The operations of MPI_Alltoallv on `m` under SMPI's algorithm `name`; a one-line error for an unknown name. */
 export function libraryAlltoallvOps(name: string, m: CommMatrix): ReplayOps {
-  const run = ALGORITHMS[libraryAlltoallvPick(name, m.p)];
-  if (!LIBRARY_ALLTOALLV.includes(name) || run === undefined)
+  const run = LIBRARY_ALLTOALLV.includes(name) ? ALGORITHMS[libraryAlltoallvPick(name, m.p)] : undefined;
+  if (run === undefined)
     throw fail(
       "machines",
       "BAD_OPTION",
