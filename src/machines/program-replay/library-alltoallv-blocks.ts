@@ -3,7 +3,7 @@
  * posted-in-blocks exchange, a few receives and sends posted at a time, each block waited for before the next.
  */
 import type { CommMatrix } from "../../model/matrix.js";
-import { LibraryOpsBuilder, pairBytes } from "./library-ops-builder.js";
+import { LibraryOpsBuilder, RankBytes } from "./library-ops-builder.js";
 import type { ReplayOps } from "./replay-ops.js";
 
 /** The block's width of SMPI's `bruck` alltoallv (MPIR_PARAM_ALLTOALL_THROTTLE, fixed at 4 in alltoallv-bruck.cpp). */
@@ -17,21 +17,22 @@ export const LIBRARY_BLOCK = 4;
  */
 export function blocksAlltoallvOps(m: CommMatrix, block = LIBRARY_BLOCK): ReplayOps {
   const p = m.p;
-  const bytes = pairBytes(m);
+  const bytes = new RankBytes(m);
   const b = new LibraryOpsBuilder(p);
   for (let r = 0; r < p; r++) {
     b.beginRank(r);
-    b.copy(bytes[r * p + r]!);
+    bytes.load(r);
+    b.copy(bytes.to[r]!);
     if (p === 1) continue;
     for (let ii = 0; ii < p; ii += block) {
       const ss = Math.min(block, p - ii);
       for (let i = 0; i < ss; i++) {
         const src = (r + i + ii) % p;
-        if (src !== r) b.irecv(src, bytes[src * p + r]!);
+        if (src !== r) b.irecv(src, bytes.from[src]!);
       }
       for (let i = 0; i < ss; i++) {
         const dst = (r - i - ii + p) % p;
-        if (dst !== r) b.isend(dst, bytes[r * p + dst]!);
+        if (dst !== r) b.isend(dst, bytes.to[dst]!);
       }
       b.waitAll();
     }

@@ -5,7 +5,7 @@
 import { fail } from "../../model/errors.js";
 import type { CommMatrix } from "../../model/matrix.js";
 import { pushLinearBarrier } from "./library-barrier.js";
-import { LibraryOpsBuilder, pairBytes } from "./library-ops-builder.js";
+import { LibraryOpsBuilder, RankBytes } from "./library-ops-builder.js";
 import type { ReplayOps } from "./replay-ops.js";
 
 /** The partners of a round: rank ^ i (pair), or send to rank + i and receive from rank - i (ring). */
@@ -33,18 +33,19 @@ export function roundsAlltoallvOps(m: CommMatrix, partner: RoundsPartner, barrie
   const p = m.p;
   if (partner === "xor" && !isPowerOfTwo(p))
     throw fail("machines", "BAD_OPTION", `library alltoallv: the pair algorithms need a power-of-two P, got ${p}`);
-  const bytes = pairBytes(m);
+  const bytes = new RankBytes(m);
   const b = new LibraryOpsBuilder(p);
   const dstOf = (r: number, i: number): number => (partner === "xor" ? r ^ i : (r + i) % p);
   const srcOf = (r: number, i: number): number => (partner === "xor" ? r ^ i : (r - i + p) % p);
   for (let r = 0; r < p; r++) {
     b.beginRank(r);
+    bytes.load(r);
     if (barrier === "one") pushLinearBarrier(b, r);
     for (let i = 0; i < p; i++) {
       if (barrier === "mpi") pushLinearBarrier(b, r);
       const dst = dstOf(r, i),
         src = srcOf(r, i);
-      b.sendrecv(dst, bytes[r * p + dst]!, src, bytes[src * p + r]!);
+      b.sendrecv(dst, bytes.to[dst]!, src, bytes.from[src]!);
       // the light barrier: a one-byte exchange with the next round's partners, sent to its source, from its destination
       if (barrier === "light" && i > 0 && i + 1 < p) b.sendrecv(srcOf(r, i + 1), 1, dstOf(r, i + 1), 1);
     }

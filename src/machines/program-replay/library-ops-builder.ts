@@ -2,7 +2,7 @@
  * A builder of ReplayOps in the shape of MPI calls, for the library mirrors: rank by rank, nonblocking posts up to a
  * wait, blocking sends and receives, MPI_Sendrecv and local copies as SMPI 3.32 runs them.
  */
-import { matrixRows, type CommMatrix } from "../../model/matrix.js";
+import { matrixCols, matrixRows, type CommMatrix } from "../../model/matrix.js";
 import { R_COPY, R_RECV, R_SEND, type ReplayOps } from "./replay-ops.js";
 
 /** The tag of a library alltoallv's messages (COLL_TAG_ALLTOALLV) and of its barriers' (COLL_TAG_BARRIER). */
@@ -10,16 +10,35 @@ export const TAG_ALLTOALLV = 0,
   TAG_BARRIER = 1;
 
 /**
- * The bytes rank i sends rank j under `m`, dense, row i at i * P (the library's send and receive counts): O(P^2)
- * memory, as the library's O(P^2) operations.
+ * One rank's send and receive counts in bytes (the library's sendcounts and recvcounts), from the matrix's rows and
+ * columns: `load(r)`, then `to[j]` is what r sends j and `from[i]` what i sends r. O(P) memory, O(P + row + column)
+ * per rank.
  */
-export function pairBytes(m: CommMatrix): Float64Array {
-  const p = m.p;
-  const out = new Float64Array(p * p);
-  const { rowStart, col, val } = matrixRows(m);
-  for (let i = 0; i < p; i++)
-    for (let k = rowStart[i]!; k < rowStart[i + 1]!; k++) out[i * p + col[k]!] = val[k]! * m.elementBytes;
-  return out;
+export class RankBytes {
+  readonly to: Float64Array;
+  readonly from: Float64Array;
+  private readonly m: CommMatrix;
+  private rank = -1;
+
+  constructor(m: CommMatrix) {
+    this.m = m;
+    this.to = new Float64Array(m.p);
+    this.from = new Float64Array(m.p);
+  }
+
+  /** Loads rank r's counts. */
+  load(r: number): void {
+    const { rowStart, col, val } = matrixRows(this.m);
+    const { colStart, row, val: cval } = matrixCols(this.m);
+    const eb = this.m.elementBytes;
+    if (this.rank >= 0) {
+      this.to.fill(0);
+      this.from.fill(0);
+    }
+    this.rank = r;
+    for (let k = rowStart[r]!; k < rowStart[r + 1]!; k++) this.to[col[k]!] = val[k]! * eb;
+    for (let k = colStart[r]!; k < colStart[r + 1]!; k++) this.from[row[k]!] = cval[k]! * eb;
+  }
 }
 
 /**
