@@ -90,7 +90,7 @@ function matrices(): { label: string; m: CommMatrix }[] {
   return out;
 }
 
-/** The algorithms run on m: every mirrored one, but the pair algorithms (SMPI refuses them) when P is no power of two. */
+/** The algorithms run on m: every mirrored one, but the pair algorithms (SMPI refuses them) off a power-of-two P. */
 function algorithmsFor(m: CommMatrix): string[] {
   return LIBRARY_ALLTOALLV.filter((a) => isPowerOfTwo(m.p) || !libraryAlltoallvPick(a, m.p).startsWith("pair"));
 }
