@@ -8,8 +8,16 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { simgridPlatformFiles } from "../src/export/simgrid-platform.js";
+import { loadTopology } from "../src/cli/commands/topologies.js";
+import { defaultMemoryBudget } from "../src/host/memory.js";
+import { readMatrixFile } from "../src/io/matrix-read.js";
 import { readSparseMatrixFile } from "../src/io/sparse-matrix-read.js";
+import {
+  LIBRARY_ALLTOALLV,
+  replayLibraryAlltoallvAs,
+} from "../src/machines/program-replay/library-alltoallv-registry.js";
 import { findMachine } from "../src/machines/presets.js";
+import { findRuntimeModel, withRuntime } from "../src/machines/runtime/runtime-model.js";
 import { matrixRows } from "../src/model/matrix.js";
 import { findPattern, generatePattern } from "../src/patterns/registry.js";
 import {
@@ -63,8 +71,13 @@ export interface VsMpiCaseResult {
   readonly meanMessageBytes: number;
   /** SMPI algorithm -> simulated time of one MPI_Alltoallv (us), null when its run failed. */
   readonly alltoallv: Readonly<Record<string, number | null>>;
-  /** SMPI algorithm -> prediction of its commplan mirror planner (us), where one exists. */
+  /**
+   * SMPI algorithm -> commplan's prediction (us): its library mirror's replay (`simulate --library`), else the
+   * program of the planner that mirrors it, where one exists.
+   */
   readonly alltoallvPredicted: Readonly<Record<string, number | null>>;
+  /** SMPI algorithm -> how alltoallvPredicted's entry was made: "library" (the mirror), else the planner's name. */
+  readonly alltoallvPredictedBy?: Readonly<Record<string, string>>;
   /** auto's program time in each alltoallv run (must not depend on the algorithm): min and max (us). */
   readonly autoSpreadUs: readonly [number, number] | null;
   readonly plans: readonly VsMpiPlanRun[];
@@ -311,6 +324,7 @@ interface CaseRun {
   readonly plans: VsMpiPlanRun[];
   readonly alltoallv: Record<string, number | null>;
   readonly alltoallvPredicted: Record<string, number | null>;
+  readonly alltoallvPredictedBy: Record<string, string>;
 }
 
 interface ScheduleJson {
@@ -410,10 +424,45 @@ async function measureFinalists(c: CaseRun, winner: ScheduleJson, count: number)
   }
 }
 
-/** MPI's algorithms as commplan planners (when the registry has them): their predictions beside SMPI's times. */
+/**
+ * commplan's prediction (us) of MPI_Alltoallv under SMPI's `algorithm` through its library mirror, replayed on the
+ * case's network and runtime (copies free) as `commplan simulate m.json --library` does; null when no mirror runs it
+ * here (impi; a pair algorithm off a power-of-two P, which SMPI refuses too) or no runtime reproduces the
+ * configuration.
+ */
+function libraryPrediction(c: CaseRun, algorithm: string): number | null {
+  const { s, caps } = c;
+  const name = s.config === "plain" ? "smpi" : caps.overheads.runtime;
+  if (name === null || !LIBRARY_ALLTOALLV.includes(algorithm)) return null;
+  const machine = findMachine(s.platform.machine);
+  const maxMemory = defaultMemoryBudget();
+  const m = readMatrixFile(join(c.dir, "m.json"), { maxMemory });
+  const network = s.platform.network === null ? null : loadTopology(s.platform.network, s.p, maxMemory, machine).routes;
+  const runtime = withRuntime(findRuntimeModel(name), { copies: false });
+  try {
+    return replayLibraryAlltoallvAs(algorithm, m, { machine, runtime, ...(network === null ? {} : { network }) })
+      .makespanUs;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * commplan's predictions of MPI's algorithms beside SMPI's times: through the library mirror where one runs the
+ * algorithm, else through the planner that mirrors it (when the registry has one).
+ */
 async function predictMpiAlgorithms(c: CaseRun): Promise<void> {
-  for (const [a, planner] of Object.entries(c.caps.mpiPlanners)) {
+  for (const a of SMPI_ALLTOALLV) {
+    const us = libraryPrediction(c, a);
+    if (us !== null) {
+      c.alltoallvPredicted[a] = us;
+      c.alltoallvPredictedBy[a] = "library";
+      continue;
+    }
+    const planner = c.caps.mpiPlanners[a];
+    if (planner === undefined) continue;
     const file = `mpi-${a}.json`;
+    c.alltoallvPredictedBy[a] = planner;
     try {
       await cli(["plan", "m.json", "-a", planner, "--payload", "--machine", c.s.platform.machine, "-o", file], c.dir);
       await cli(["export", file, "--matrix", "m.json", "--format", "program", "--split", `prog-${a}`], c.dir);
@@ -438,6 +487,45 @@ export interface VsMpiRunOptions {
 /** Every measurement: mirrors, all SMPI algorithms, FINALISTS_RUN finalists. */
 export const FULL_RUN: VsMpiRunOptions = { mirrors: true, algorithms: SMPI_ALLTOALLV, finalists: 3 };
 
+/**
+ * A cached case with its predictions of MPI's algorithms made again (its matrix regenerated as writeMatrix writes it,
+ * no smpirun): alltoallvPredicted and alltoallvPredictedBy replaced, the rest kept; the problems of the old
+ * predictions dropped, new ones added.
+ */
+export async function repredictVsMpiCase(
+  r: VsMpiCaseResult,
+  s: VsMpiCaseSpec,
+  caps: VsMpiCapabilities,
+): Promise<VsMpiCaseResult> {
+  const dir = mkdtempSync(join(tmpdir(), "commplan-vs-mpi-"));
+  const c: CaseRun = {
+    s,
+    caps,
+    exe: "",
+    dir,
+    flags: [],
+    problems: r.problems.filter((x) => !x.startsWith("prediction of mpi-")),
+    plans: [],
+    alltoallv: {},
+    alltoallvPredicted: {},
+    alltoallvPredictedBy: {},
+  };
+  try {
+    await writeMatrix(s, dir);
+    await predictMpiAlgorithms(c);
+  } catch (e) {
+    c.problems.push(`repredict: ${(e as Error).message}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return {
+    ...r,
+    alltoallvPredicted: c.alltoallvPredicted,
+    alltoallvPredictedBy: c.alltoallvPredictedBy,
+    problems: c.problems,
+  };
+}
+
 /** Measures one case (in a temporary directory it removes). */
 export async function runVsMpiCase(
   s: VsMpiCaseSpec,
@@ -458,6 +546,7 @@ export async function runVsMpiCase(
     plans: [],
     alltoallv: {},
     alltoallvPredicted: {},
+    alltoallvPredictedBy: {},
   };
   let elementBytes = 0,
     meanMessageBytes = 0,
@@ -493,6 +582,7 @@ export async function runVsMpiCase(
     meanMessageBytes,
     alltoallv: c.alltoallv,
     alltoallvPredicted: c.alltoallvPredicted,
+    alltoallvPredictedBy: c.alltoallvPredictedBy,
     autoSpreadUs,
     plans: c.plans,
     ...(answer === undefined ? {} : { answer }),

@@ -7,7 +7,8 @@
  * under those SMPI algorithms only (default first; at P = 256 one smpirun of the default takes minutes: such cases
  * are left out of the check against the fastest algorithm); --finalists N runs N of auto's other finalists (3).
  * Each case is cached in bench/results/vs-mpi.json, so a run resumes and extends; bench/results/vs-mpi.md and the
- * README's vs-mpi section are rebuilt from every cached case.
+ * README's vs-mpi section are rebuilt from every cached case. --summary-only rebuilds them without running a case;
+ * --repredict makes the predictions of MPI's algorithms again for every cached case (no smpirun), then rebuilds them.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -20,6 +21,7 @@ import {
   caseKey,
   EXECUTOR_FLAGS,
   FULL_RUN,
+  repredictVsMpiCase,
   runVsMpiCase,
   type VsMpiCaseResult,
   type VsMpiCaseSpec,
@@ -85,6 +87,7 @@ export function parseVsMpiArgs(argv: readonly string[]): VsMpiOptions {
     "skip-mirrors",
     "algorithms",
     "finalists",
+    "repredict",
   ];
   for (const k of given.keys())
     if (!known.includes(k)) throw new Error(`vs-mpi: unknown flag --${k}; known: --${known.join(", --")}`);
@@ -174,6 +177,42 @@ export async function measureCases(
   await Promise.all(Array.from({ length: Math.min(jobs, todo.length) }, worker));
 }
 
+/**
+ * Makes the predictions of MPI's algorithms of every cached case again (repredictVsMpiCase: the matrix regenerated,
+ * no smpirun), `jobs` at a time; calls `done` after each. A case on a platform the bench no longer lists is kept as is.
+ */
+export async function repredictCases(
+  cache: Record<string, VsMpiCaseResult>,
+  caps: VsMpiCapabilities,
+  jobs: number,
+  log: (s: string) => void,
+  done: () => void,
+): Promise<void> {
+  const todo = Object.values(cache);
+  log(`vs-mpi: predicting MPI's algorithms again in ${todo.length} cached cases`);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < todo.length) {
+      const c = todo[next++]!;
+      const platform = VS_MPI_PLATFORMS.find((x) => x.name === c.platform);
+      if (platform === undefined) {
+        log(`vs-mpi: ${c.key}: platform ${c.platform} is not the bench's: kept as is`);
+        continue;
+      }
+      const spec: VsMpiCaseSpec = { workload: c.workload, platform, p: c.p, size: c.size, config: c.config };
+      const r = await repredictVsMpiCase(c, spec, caps);
+      cache[r.key] = r;
+      const within = Object.entries(r.alltoallvPredicted).filter(([a, pr]) => {
+        const t = r.alltoallv[a];
+        return pr !== null && t !== null && t !== undefined && t > 0 && Math.abs(pr / t - 1) <= 0.1;
+      }).length;
+      log(`vs-mpi: ${r.key}: ${within} of ${Object.keys(r.alltoallvPredicted).length} predictions within 10 %`);
+      done();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, todo.length) }, worker));
+}
+
 const RESULTS = join(import.meta.dirname, "results", "vs-mpi.json");
 
 /** The cached cases of bench/results/vs-mpi.json. */
@@ -219,7 +258,8 @@ function writeReadme(cases: readonly VsMpiCaseResult[]): void {
 
 /** Runs the bench with the process's flags; returns the markdown (one line when smpirun is absent). */
 export async function vsMpiBench(log: (s: string) => void, argv = process.argv.slice(2)): Promise<string> {
-  if (spawnSync("smpirun", ["-version"], { encoding: "utf8" }).error !== undefined) {
+  const repredict = argv.includes("--repredict");
+  if (!repredict && spawnSync("smpirun", ["-version"], { encoding: "utf8" }).error !== undefined) {
     const md = "### vs-mpi\n\nSkipped: smpirun (SimGrid's SMPI) is not installed.\n";
     log("vs-mpi: skipped: smpirun is not installed");
     return md;
@@ -244,7 +284,8 @@ export async function vsMpiBench(log: (s: string) => void, argv = process.argv.s
     writeReadme(cases);
     return md;
   };
-  if (!argv.includes("--summary-only")) {
+  if (repredict) await repredictCases(cache, caps, o.jobs, log, save);
+  else if (!argv.includes("--summary-only")) {
     const exe = buildSmpiExecutor();
     await measureCases(vsMpiCases(o), cache, caps, exe, o.jobs, log, save, o.run);
   }

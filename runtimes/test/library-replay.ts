@@ -1,12 +1,14 @@
 /**
- * Library mirror fidelity: commplan's replay of MPI_Alltoallv's default (`replayLibraryAlltoallv`, what auto compares
- * a plan with) against SMPI 3.32 running MPI_Alltoallv itself: a time-independent trace of one `alltoallv` action per
- * rank, replayed by smpirun under `smpi/alltoallv:default` and `ompi_basic_linear` (the same posts), so every rank
- * starts at 0 as in the replay. Sparse matrices at P = 8 (most pairs' messages empty, which the library still posts),
- * messages from a few bytes to a few MB (eager and rendezvous), on the flat ib-hdr-200 cluster, plain and with the per-message overheads of the runtime
- * preset ib-hdr-200-mpi (copies free: SMPI does not time the library's copy of the self block). Fails when a replay is
- * more than 2 % from SMPI's simulated time or a run fails; prints every case. Exits 0 with one line when smpirun is
- * absent. Run: npx tsx runtimes/test/library-replay.ts
+ * Library mirror fidelity: commplan's replay of MPI_Alltoallv under each of SMPI 3.32's algorithms it mirrors
+ * (`replayLibraryAlltoallvAs`: default, ompi_basic_linear, bruck, pair, ring and their barrier variants, and the ompi,
+ * mpich and mvapich2 selectors) against SMPI running MPI_Alltoallv itself: a time-independent trace of one `alltoallv`
+ * action per rank, replayed by smpirun under `smpi/alltoallv:NAME`, so every rank starts at 0 as in the replay. Sparse
+ * matrices at P = 8 (most pairs' messages empty, which the library still posts) and at P = 6 (ring order, a partial
+ * block; the pair algorithms refuse it), messages from a few bytes to a few MB (eager and rendezvous), on the flat
+ * ib-hdr-200 cluster, plain and with the per-message overheads of the runtime preset ib-hdr-200-mpi (copies free: SMPI
+ * does not time the library's copy of the self block). Fails when a replay is more than 2 % from SMPI's simulated time
+ * or a run fails; prints every case. Exits 0 with one line when smpirun is absent. Run: npx tsx
+ * runtimes/test/library-replay.ts
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -14,7 +16,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { simgridPlatformFiles, SMPI_FLAGS } from "../../src/export/simgrid-platform.js";
-import { replayLibraryAlltoallv } from "../../src/machines/program-replay/library-alltoallv.js";
+import {
+  LIBRARY_ALLTOALLV,
+  libraryAlltoallvPick,
+  replayLibraryAlltoallvAs,
+} from "../../src/machines/program-replay/library-alltoallv-registry.js";
+import { isPowerOfTwo } from "../../src/machines/program-replay/library-alltoallv-rounds.js";
 import { findMachine } from "../../src/machines/presets.js";
 import { findRuntimeModel, smpiConfigOf, withRuntime } from "../../src/machines/runtime/runtime-model.js";
 import { matrixRows, withElementBytes, type CommMatrix } from "../../src/model/matrix.js";
@@ -65,20 +72,27 @@ function smpiAlltoallv(m: CommMatrix, algorithm: string, cfg: readonly string[])
   }
 }
 
-/** The test matrices: sparse workloads at P = 8, elementBytes giving small and large messages. */
+/** The test matrices: sparse workloads at P = 8 and 6, elementBytes giving small and large messages. */
 function matrices(): { label: string; m: CommMatrix }[] {
   const out: { label: string; m: CommMatrix }[] = [];
   const halo = generatePattern("halo", 8, {}, 1);
   const moe = generatePattern("moe", 8, { hidden: 1, tokens: 256 }, 3);
   const spmv = generatePattern("h-relation", 8, { h: 2, self: 1 }, 5);
+  const moe6 = generatePattern("moe", 6, { hidden: 1, tokens: 256 }, 7);
   for (const [name, m] of [
     ["halo", halo],
     ["moe", moe],
     ["h-relation h=2 with self blocks", spmv],
+    ["moe P=6", moe6],
   ] as const)
     for (const bytes of [1, 64, 16384])
       out.push({ label: `${name}, ${bytes} B elements`, m: withElementBytes(m, bytes) });
   return out;
+}
+
+/** The algorithms run on m: every mirrored one, but the pair algorithms (SMPI refuses them) off a power-of-two P. */
+function algorithmsFor(m: CommMatrix): string[] {
+  return LIBRARY_ALLTOALLV.filter((a) => isPowerOfTwo(m.p) || !libraryAlltoallvPick(a, m.p).startsWith("pair"));
 }
 
 function main(): number {
@@ -93,8 +107,8 @@ function main(): number {
   for (const { label, m } of matrices())
     for (const rt of ["smpi", "ib-hdr-200-mpi"]) {
       const runtime = withRuntime(findRuntimeModel(rt), { copies: false });
-      const predicted = replayLibraryAlltoallv(m, { machine, runtime }).makespanUs;
-      for (const algorithm of ["default", "ompi_basic_linear"]) {
+      for (const algorithm of algorithmsFor(m)) {
+        const predicted = replayLibraryAlltoallvAs(algorithm, m, { machine, runtime }).makespanUs;
         const s = smpiAlltoallv(m, algorithm, smpiConfigOf(runtime, machine).cfg);
         const what = `${label}, ${rt}, ${algorithm}`;
         if (s.problem !== "") {

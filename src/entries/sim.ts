@@ -51,6 +51,12 @@ export {
 export { replayOpsOf, type ReplayOps } from "../machines/program-replay/replay-ops.js";
 export { flatClusterNetwork, type SharedNetwork } from "../machines/program-replay/cluster-network.js";
 export {
+  LIBRARY_ALLTOALLV,
+  libraryAlltoallvOps,
+  libraryAlltoallvPick,
+  replayLibraryAlltoallvAs,
+} from "../machines/program-replay/library-alltoallv-registry.js";
+export {
   RUNTIME_MODELS,
   findRuntimeModel,
   smpiConfigOf,

@@ -8,6 +8,8 @@ import { join } from "node:path";
 import { readProgramJson } from "../../io/program-json-read.js";
 import { findMachine } from "../../machines/presets.js";
 import { replayProgram } from "../../machines/program-replay/replay-program.js";
+import type { ProgramReplayResult } from "../../machines/program-replay/replay-engine.js";
+import type { MachineModel } from "../../model/machine.js";
 import {
   findRuntimeModel,
   RUNTIME_MODELS,
@@ -42,7 +44,7 @@ export const PROGRAM_OPTION = new Option(
 /** `--runtime <name>`. */
 export const RUNTIME_OPTION = new Option(
   "--runtime <name>",
-  `with --program: the runtime model, ${RUNTIME_MODELS.map((m) => m.name).join(" or ")} (default ${DEFAULT_RUNTIME}; 'commplan machines --json' lists them with their SMPI configuration)`,
+  `with --program or --library: the runtime model, ${RUNTIME_MODELS.map((m) => m.name).join(" or ")} (default ${DEFAULT_RUNTIME}; 'commplan machines --json' lists them with their SMPI configuration)`,
 );
 
 /** A fresh `--free-copies` option (one per command: commander keeps an option's state on the instance). */
@@ -86,8 +88,14 @@ export interface RefusedWithProgram {
   readonly inquiry?: string;
 }
 
-/** The first flag given that does not apply to --program (a schedule replay's or a protocol's), or null. */
-export function programFlagProblem(o: RefusedWithProgram): string | null {
+/**
+ * The first flag given that does not apply to --program (a schedule replay's or a protocol's), or null; with --library
+ * the same, but --element-bytes (the matrix's) applies.
+ */
+export function programFlagProblem(
+  o: RefusedWithProgram,
+  mode: "--program" | "--library" = "--program",
+): string | null {
   const given: [string, boolean][] = [
     ["--mode", o.mode !== undefined],
     ["--lockstep", o.lockstep !== undefined],
@@ -105,7 +113,7 @@ export function programFlagProblem(o: RefusedWithProgram): string | null {
     ["--envelope", o.envelope !== undefined],
     ["--data", o.data !== undefined],
     ["--matrix", o.matrix !== undefined],
-    ["--element-bytes", o.elementBytes !== undefined],
+    ["--element-bytes", o.elementBytes !== undefined && mode === "--program"],
     ["--trace", o.trace !== undefined],
     ["--svg", o.svg !== undefined],
     ["--protocol", o.protocol !== undefined],
@@ -118,7 +126,9 @@ export function programFlagProblem(o: RefusedWithProgram): string | null {
   const flag = given.find(([, on]) => on)?.[0];
   return flag === undefined
     ? null
-    : `${flag} does not apply to --program (a program replays as its variant says, on --network or the machine's SimGrid cluster)`;
+    : mode === "--program"
+      ? `${flag} does not apply to --program (a program replays as its variant says, on --network or the machine's SimGrid cluster)`
+      : `${flag} does not apply to --library (the library's operations replay on --network or the machine's SimGrid cluster)`;
 }
 
 /** The program path: a split directory means its index.json. */
@@ -133,18 +143,42 @@ export function runProgramReplay(path: string, o: ProgramReplayFlags, ctx: CliCo
   const runtime = runtimeOfFlags(o.runtime ?? DEFAULT_RUNTIME, o.freeCopies);
   const prog = readProgramJson(programPath(path), { maxMemory: ctx.maxMemory }).program;
   const topo = o.network === undefined ? null : loadTopology(o.network, prog.p, ctx.maxMemory, machine);
-  const networkName = topo === null ? `SimGrid cluster of ${machine.name}` : topo.routes.name;
   const r = replayProgram(prog, { machine, runtime, ...(topo === null ? {} : { network: topo.routes }) });
-  if (o.json) {
+  printReplay(
+    r,
+    {
+      head: { kind: "program", algorithm: prog.algorithm, p: prog.p, variant: prog.variant, rounds: prog.rounds },
+      what: `${oneLine(prog.algorithm)} program (${prog.variant}, ${prog.rounds} rounds)`,
+      machine,
+      runtime,
+      network: topo === null ? `SimGrid cluster of ${machine.name}` : topo.routes.name,
+    },
+    o.json === true,
+    ctx,
+  );
+}
+
+/** What a replay's report names: the JSON fields before the machine's, the text's subject, the machine and runtime. */
+export interface ReplayReportHead {
+  readonly head: { readonly kind: string; readonly algorithm: string; readonly p: number } & Readonly<
+    Record<string, unknown>
+  >;
+  readonly what: string;
+  readonly machine: MachineModel;
+  readonly runtime: RuntimeModel;
+  readonly network: string;
+}
+
+/** Prints a replay's result (commplan.simulation/v1 JSON, or text with a per-rank table up to P = 32). */
+export function printReplay(r: ProgramReplayResult, h: ReplayReportHead, json: boolean, ctx: CliContext): void {
+  const { machine, runtime } = h;
+  const p = h.head.p;
+  if (json) {
     const doc = {
       format: "commplan.simulation/v1",
-      kind: "program",
-      algorithm: prog.algorithm,
-      p: prog.p,
-      variant: prog.variant,
-      rounds: prog.rounds,
+      ...h.head,
       machine: machine.name,
-      network: networkName,
+      network: h.network,
       runtime: {
         name: runtime.name,
         os: smpiOverheadText(runtime.sendOverhead),
@@ -167,10 +201,10 @@ export function runProgramReplay(path: string, o: ProgramReplayFlags, ctx: CliCo
   }
   const f = r.rankFinishUs;
   let text =
-    `${oneLine(prog.algorithm)} program (${prog.variant}, ${prog.rounds} rounds) on ${machine.name}, P = ${prog.p}, runtime ${runtime.name}, ${networkName}: ` +
+    `${h.what} on ${machine.name}, P = ${p}, runtime ${runtime.name}, ${h.network}: ` +
     `makespan ${fmt(r.makespanUs)} us\n` +
     `${fmt(r.messages)} messages (${fmt(r.eagerMessages)} eager), ${fmt(r.events)} events, ${fmt(r.recomputes)} rate recomputations\n`;
-  if (prog.p <= 32) text += table([["rank", "finish (us)"], ...Array.from(f, (t, rank) => [String(rank), fmt(t)])]);
+  if (p <= 32) text += table([["rank", "finish (us)"], ...Array.from(f, (t, rank) => [String(rank), fmt(t)])]);
   else {
     let lo = Infinity,
       sum = 0;
@@ -181,7 +215,7 @@ export function runProgramReplay(path: string, o: ProgramReplayFlags, ctx: CliCo
     text += table([
       ["", "finish (us)"],
       ["max", fmt(r.makespanUs)],
-      ["mean", fmt(sum / prog.p)],
+      ["mean", fmt(sum / p)],
       ["min", fmt(lo)],
     ]);
   }

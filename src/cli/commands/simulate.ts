@@ -48,6 +48,7 @@ import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions, numberOption, ta
 import { counted } from "../../internal/plural.js";
 import { freeCopiesOption, PROGRAM_OPTION, runProgramFlags, RUNTIME_OPTION } from "./simulate-program.js";
 import { oneLine } from "../../internal/quoted.js";
+import { LIBRARY_OPTION, runLibraryFlags } from "./simulate-library.js";
 
 interface SimulateFlags extends NetworkFlags {
   machine: string;
@@ -81,6 +82,7 @@ interface SimulateFlags extends NetworkFlags {
   program?: string;
   runtime?: string;
   freeCopies?: boolean;
+  library?: string;
 }
 
 /** The largest --envelope accepted (bytes). */
@@ -463,9 +465,12 @@ const ENVELOPE_HELP = "bytes added to every network message, e.g. 16 as SMPI (de
 export function registerSimulate(program: Command, ctx: CliContext): void {
   program
     .command("simulate")
-    .argument("[input]", "schedule file, JSON or Arrow (or, with --protocol, a matrix file); - for stdin (JSON)")
+    .argument(
+      "[input]",
+      "schedule file, JSON or Arrow (or, with --protocol or --library, a matrix file); - for stdin (JSON)",
+    )
     .description(
-      "replay a schedule on the event-driven simulated machine (or run the AC / DRS_N protocol on a matrix): makespan, per-node times, node-contention factor, timeline; with --network, link contention and the hottest links. With --program: replay a lowered program as SMPI runs it (makespan and per-rank finish times)",
+      "replay a schedule on the event-driven simulated machine (or run the AC / DRS_N protocol on a matrix): makespan, per-node times, node-contention factor, timeline; with --network, link contention and the hottest links. With --program: replay a lowered program as SMPI runs it (makespan and per-rank finish times); with --library: MPI_Alltoallv of a matrix as an SMPI algorithm runs it",
     )
     .requiredOption("--machine <name>", "machine model (see 'commplan machines')")
     .addOption(new Option("--mode <mode>", "blocking or nonblocking (default blocking)").choices(SIM_MODES))
@@ -533,6 +538,7 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
     .option("--early-go-ahead", "drs-n: 000's second improvement (go-ahead when the current receive is about to end)")
     .option("--inquiry <us>", "drs-n: time of one test-and-set inquiry in us (default 2 T_s, at least 0.001)")
     .addOption(PROGRAM_OPTION)
+    .addOption(LIBRARY_OPTION)
     .addOption(RUNTIME_OPTION)
     .addOption(freeCopiesOption())
     .action((arg: string | undefined, o: SimulateFlags) => runSimulate(arg, o, ctx));
@@ -540,7 +546,7 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
 
 /** What `simulate` does with its flags: a program replay, a protocol run or a schedule replay, and their outputs. */
 async function runSimulate(arg: string | undefined, o: SimulateFlags, ctx: CliContext): Promise<void> {
-  if (runProgramFlags(arg, o, ctx)) return;
+  if (runLibraryFlags(arg, o, ctx) || runProgramFlags(arg, o, ctx)) return;
   const input = arg!;
   checkFlags(o);
   await refuseOutputOntoInput(

@@ -1,0 +1,67 @@
+/**
+ * commplan simulate M.json --library NAME: what MPI_Alltoallv takes on the matrix under one of SMPI 3.32's algorithms,
+ * its operations (the library mirror) replayed on a runtime model and the machine's flat cluster or a --network.
+ */
+import { Option } from "commander";
+import { readMatrixFile } from "../../io/matrix-read.js";
+import { findMachine } from "../../machines/presets.js";
+import {
+  LIBRARY_ALLTOALLV,
+  libraryAlltoallvOps,
+  libraryAlltoallvPick,
+} from "../../machines/program-replay/library-alltoallv-registry.js";
+import { replayOpsOn } from "../../machines/program-replay/replay-program.js";
+import { fail } from "../../model/errors.js";
+import type { CliContext } from "../context.js";
+import { matrixReadOptions } from "../io.js";
+import {
+  DEFAULT_RUNTIME,
+  printReplay,
+  programFlagProblem,
+  runtimeOfFlags,
+  type ProgramReplayFlags,
+  type RefusedWithProgram,
+} from "./simulate-program.js";
+import { loadTopology } from "./topologies.js";
+
+/** `--library <name>`. */
+export const LIBRARY_OPTION = new Option(
+  "--library <name>",
+  `replay MPI_Alltoallv of the matrix <input> as SMPI 3.32's algorithm runs it (its operations, zero-byte messages included; with --runtime, --free-copies, --network, --element-bytes): ${LIBRARY_ALLTOALLV.join(", ")} (docs/simulator.md, Library mirrors)`,
+);
+
+/** simulate's handling of --library: true when it ran the library's replay, false without --library. */
+export function runLibraryFlags(
+  arg: string | undefined,
+  o: RefusedWithProgram & ProgramReplayFlags & { readonly program?: string; readonly library?: string },
+  ctx: CliContext,
+): boolean {
+  if (o.library === undefined) return false;
+  const bad = (text: string): Error => fail("simulate", "BAD_OPTION", text, { field: "library" });
+  if (o.program !== undefined) throw bad("give --library (with a matrix) or --program, not both");
+  if (arg === undefined) throw bad("--library needs a matrix file: commplan simulate M.json --library NAME");
+  if (!LIBRARY_ALLTOALLV.includes(o.library))
+    throw bad(`--library: unknown algorithm '${o.library}' (known: ${LIBRARY_ALLTOALLV.join(", ")})`);
+  const problem = programFlagProblem(o, "--library");
+  if (problem !== null) throw bad(problem);
+  const machine = findMachine(o.machine);
+  const runtime = runtimeOfFlags(o.runtime ?? DEFAULT_RUNTIME, o.freeCopies);
+  const m = readMatrixFile(arg, matrixReadOptions(o, ctx.maxMemory));
+  const topo = o.network === undefined ? null : loadTopology(o.network, m.p, ctx.maxMemory, machine);
+  const ops = libraryAlltoallvOps(o.library, m);
+  const r = replayOpsOn(ops, { machine, runtime, ...(topo === null ? {} : { network: topo.routes }) });
+  const runs = libraryAlltoallvPick(o.library, m.p);
+  printReplay(
+    r,
+    {
+      head: { kind: "library", algorithm: o.library, runs, p: m.p },
+      what: `MPI_Alltoallv ${o.library}${runs === o.library ? "" : ` (runs ${runs})`}`,
+      machine,
+      runtime,
+      network: topo === null ? `SimGrid cluster of ${machine.name}` : topo.routes.name,
+    },
+    o.json === true,
+    ctx,
+  );
+  return true;
+}

@@ -1,0 +1,79 @@
+/**
+ * The library mirrors by SMPI 3.32 algorithm name (`--cfg=smpi/alltoallv:NAME`): each name's operations as the
+ * library runs them, selectors resolved by P as SMPI's selectors pick.
+ */
+import { fail } from "../../model/errors.js";
+import type { CommMatrix } from "../../model/matrix.js";
+import { linearAlltoallvOps } from "./library-alltoallv.js";
+import { blocksAlltoallvOps } from "./library-alltoallv-blocks.js";
+import { roundsAlltoallvOps, isPowerOfTwo } from "./library-alltoallv-rounds.js";
+import type { ReplayOps } from "./replay-ops.js";
+import { replayOpsOn, type ProgramReplayOptions } from "./replay-program.js";
+import type { ProgramReplayResult } from "./replay-engine.js";
+
+/** An algorithm the mirrors run (a selector resolves to one of them). */
+type Mirror = (m: CommMatrix) => ReplayOps;
+
+const ALGORITHMS: Readonly<Record<string, Mirror>> = {
+  default: linearAlltoallvOps,
+  ompi_basic_linear: linearAlltoallvOps,
+  bruck: (m) => blocksAlltoallvOps(m),
+  pair: (m) => roundsAlltoallvOps(m, "xor", "none"),
+  pair_light_barrier: (m) => roundsAlltoallvOps(m, "xor", "light"),
+  pair_mpi_barrier: (m) => roundsAlltoallvOps(m, "xor", "mpi"),
+  pair_one_barrier: (m) => roundsAlltoallvOps(m, "xor", "one"),
+  ring: (m) => roundsAlltoallvOps(m, isPowerOfTwo(m.p) ? "xor" : "ring", "none"),
+  ring_light_barrier: (m) => roundsAlltoallvOps(m, "ring", "light"),
+  ring_mpi_barrier: (m) => roundsAlltoallvOps(m, "ring", "mpi"),
+  ring_one_barrier: (m) => roundsAlltoallvOps(m, "ring", "one"),
+};
+
+/**
+ * The algorithm SMPI 3.32 runs for `name` at P ranks: a selector's pick (smpi_openmpi_selector.cpp: pair below 4 ranks
+ * and in [64, 128) and [256, 1024), basic linear otherwise; mpich: bruck; mvapich2: ring), else the name itself.
+ */
+export function libraryAlltoallvPick(name: string, p: number): string {
+  if (name === "mpich") return "bruck";
+  if (name === "mvapich2") return "ring";
+  if (name !== "ompi") return name;
+  const pair = p < 4 || (p >= 64 && p < 128) || (p >= 256 && p < 1024);
+  return pair ? "pair" : "ompi_basic_linear";
+}
+
+/**
+ * The SMPI 3.32 alltoallv names with a library mirror (not `impi`: its first call on a communicator runs SMPI's
+ * init_smp, communicator splits and collectives, before Intel MPI's pick).
+ */
+export const LIBRARY_ALLTOALLV: readonly string[] = [
+  "default",
+  "ompi",
+  "mpich",
+  "mvapich2",
+  "bruck",
+  "pair",
+  "pair_light_barrier",
+  "pair_mpi_barrier",
+  "pair_one_barrier",
+  "ring",
+  "ring_light_barrier",
+  "ring_mpi_barrier",
+  "ring_one_barrier",
+  "ompi_basic_linear",
+];
+
+/** The operations of MPI_Alltoallv on `m` under SMPI's algorithm `name`; a one-line error for an unknown name. */
+export function libraryAlltoallvOps(name: string, m: CommMatrix): ReplayOps {
+  const run = LIBRARY_ALLTOALLV.includes(name) ? ALGORITHMS[libraryAlltoallvPick(name, m.p)] : undefined;
+  if (run === undefined)
+    throw fail(
+      "machines",
+      "BAD_OPTION",
+      `library alltoallv: unknown algorithm "${name}" (known: ${LIBRARY_ALLTOALLV.join(", ")})`,
+    );
+  return run(m);
+}
+
+/** Replays MPI_Alltoallv on `m` under SMPI's algorithm `name` (libraryAlltoallvOps) as replayProgram replays. */
+export function replayLibraryAlltoallvAs(name: string, m: CommMatrix, opts: ProgramReplayOptions): ProgramReplayResult {
+  return replayOpsOn(libraryAlltoallvOps(name, m), opts);
+}
