@@ -136,7 +136,12 @@ export interface SmpiRun {
 }
 
 /** Parses the executor's output under smpirun: its per-exchange lines, `Simulated time`, a deadlock, a failed check. */
-export function parseSmpiRun(status: number | null, text: string, baseline: boolean): SmpiRun {
+export function parseSmpiRun(
+  status: number | null,
+  text: string,
+  baseline: boolean,
+  timeoutS = SMPIRUN_TIMEOUT_S,
+): SmpiRun {
   const line = (re: RegExp): { us: number; ok: boolean } | null => {
     const m = re.exec(text);
     return m === null ? null : { us: Number(m[1]) * 1e6, ok: m[2]!.startsWith("every byte ok") };
@@ -145,7 +150,7 @@ export function parseSmpiRun(status: number | null, text: string, baseline: bool
   const a2a = baseline ? line(/^alltoallv P=\d+: .*?median ([0-9.eE+-]+) s,[^;]*; (.*)$/m) : null;
   let problem = "";
   if (/Deadlock detected/i.test(text)) problem = "Deadlock detected";
-  else if (status === 124 || status === 137) problem = `timed out after ${SMPIRUN_TIMEOUT_S} s`;
+  else if (status === 124 || status === 137) problem = `timed out after ${timeoutS} s`;
   else if (prog !== null && !prog.ok) problem = `program: ${/^program .*$/m.exec(text)![0]}`;
   else if (a2a !== null && !a2a.ok) problem = `alltoallv: ${/^alltoallv .*$/m.exec(text)![0]}`;
   else if (status !== 0) problem = `exit ${status}: ${lastLines(text)}`;
@@ -184,14 +189,15 @@ export async function smpirun(
   p: number,
   flags: readonly string[],
   alltoallv: string | null,
+  timeoutS = SMPIRUN_TIMEOUT_S,
 ): Promise<SmpiRun> {
-  const args = ["-k", "10", String(SMPIRUN_TIMEOUT_S), "smpirun", "-np", String(p)];
+  const args = ["-k", "10", String(timeoutS), "smpirun", "-np", String(p)];
   args.push("-platform", "platform.xml", "-hostfile", "hosts", ...flags);
   if (alltoallv !== null) args.push(`--cfg=smpi/alltoallv:${alltoallv}`);
   args.push(exe, prog, "--iterations", "1", ...EXECUTOR_FLAGS);
   if (alltoallv !== null) args.push("--baseline");
   const r = await run("timeout", args, dir);
-  return parseSmpiRun(r.status, r.out, alltoallv !== null);
+  return parseSmpiRun(r.status, r.out, alltoallv !== null, timeoutS);
 }
 
 /** camelCase option name -> the CLI's --kebab-case flag. */
@@ -320,6 +326,7 @@ interface CaseRun {
   readonly exe: string;
   readonly dir: string;
   readonly flags: readonly string[];
+  readonly timeoutS: number;
   readonly problems: string[];
   readonly plans: VsMpiPlanRun[];
   readonly alltoallv: Record<string, number | null>;
@@ -354,7 +361,7 @@ async function measureAuto(
   );
   const autoTimes: number[] = [];
   for (const a of algorithms) {
-    const r = await smpirun(c.exe, dir, "prog-nb", s.p, c.flags, a);
+    const r = await smpirun(c.exe, dir, "prog-nb", s.p, c.flags, a, c.timeoutS);
     c.alltoallv[a] = r.alltoallvUs;
     if (r.programUs !== null) autoTimes.push(r.programUs);
     if (r.problem !== "") c.problems.push(`alltoallv ${a}: ${r.problem}`);
@@ -389,7 +396,7 @@ async function measurePlan(c: CaseRun, role: string, schedule: string, prog: str
     c.problems.push(`${role}: ${(e as Error).message}`);
     return;
   }
-  const r = await smpirun(c.exe, dir, prog, c.s.p, c.flags, null);
+  const r = await smpirun(c.exe, dir, prog, c.s.p, c.flags, null, c.timeoutS);
   const pr = await predict(c.s, c.caps, dir, schedule, prog);
   if (r.problem !== "") c.problems.push(`${role}: ${r.problem}`);
   c.plans.push({ ...base, smpiUs: r.programUs, predictedUs: pr.us, predictedBy: pr.by, problem: r.problem });
@@ -482,10 +489,17 @@ export interface VsMpiRunOptions {
   readonly algorithms: readonly string[];
   /** How many of auto's other finalists run under smpirun. */
   readonly finalists: number;
+  /** Seconds of wall time one smpirun may take. */
+  readonly timeoutS: number;
 }
 
 /** Every measurement: mirrors, all SMPI algorithms, FINALISTS_RUN finalists. */
-export const FULL_RUN: VsMpiRunOptions = { mirrors: true, algorithms: SMPI_ALLTOALLV, finalists: 3 };
+export const FULL_RUN: VsMpiRunOptions = {
+  mirrors: true,
+  algorithms: SMPI_ALLTOALLV,
+  finalists: 3,
+  timeoutS: SMPIRUN_TIMEOUT_S,
+};
 
 /**
  * A cached case with its predictions of MPI's algorithms made again (its matrix regenerated as writeMatrix writes it,
@@ -503,6 +517,7 @@ export async function repredictVsMpiCase(
     caps,
     exe: "",
     dir,
+    timeoutS: SMPIRUN_TIMEOUT_S,
     flags: [],
     problems: r.problems.filter((x) => !x.startsWith("prediction of mpi-")),
     plans: [],
@@ -541,6 +556,7 @@ export async function runVsMpiCase(
     caps,
     exe,
     dir,
+    timeoutS: run.timeoutS,
     flags: configFlags(s.config, caps),
     problems: [],
     plans: [],

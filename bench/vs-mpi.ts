@@ -5,7 +5,8 @@
  * --skip-mirrors leaves out the predictions of MPI's algorithms through their mirrors (about 60 % of a small case's
  * commplan invocations), to be added to the cached cases afterwards; --algorithms default,pair runs MPI_Alltoallv
  * under those SMPI algorithms only (default first; at P = 256 one smpirun of the default takes minutes: such cases
- * are left out of the check against the fastest algorithm); --finalists N runs N of auto's other finalists (3).
+ * are left out of the check against the fastest algorithm); --finalists N runs N of auto's other finalists (3);
+ * --timeout S: the seconds of wall time one smpirun may take (900).
  * Each case is cached in bench/results/vs-mpi.json, so a run resumes and extends; bench/results/vs-mpi.md and the
  * README's vs-mpi section are rebuilt from every cached case. --summary-only rebuilds them without running a case;
  * --repredict makes the predictions of MPI's algorithms again for every cached case (no smpirun), then rebuilds them.
@@ -88,6 +89,7 @@ export function parseVsMpiArgs(argv: readonly string[]): VsMpiOptions {
     "algorithms",
     "finalists",
     "repredict",
+    "timeout",
   ];
   for (const k of given.keys())
     if (!known.includes(k)) throw new Error(`vs-mpi: unknown flag --${k}; known: --${known.join(", --")}`);
@@ -99,6 +101,8 @@ export function parseVsMpiArgs(argv: readonly string[]): VsMpiOptions {
   if (algorithms[0] !== "default") throw new Error("vs-mpi: --algorithms must start with default");
   const finalists = Number(given.get("finalists") ?? String(FULL_RUN.finalists));
   if (!Number.isInteger(finalists) || finalists < 0) throw new Error("vs-mpi: --finalists takes an integer >= 0");
+  const timeoutS = Number(given.get("timeout") ?? String(FULL_RUN.timeoutS));
+  if (!(timeoutS > 0)) throw new Error("vs-mpi: --timeout takes seconds > 0");
   const jobs = Number(given.get("jobs") ?? "2");
   if (!Number.isInteger(jobs) || jobs < 1) throw new Error(`vs-mpi: --jobs takes an integer >= 1`);
   const workloads = defaultWorkloads();
@@ -113,7 +117,7 @@ export function parseVsMpiArgs(argv: readonly string[]): VsMpiOptions {
     configs: listOf(given.get("configs") ?? VS_MPI_CONFIGS.join(","), VS_MPI_CONFIGS, "configuration"),
     sizes: listOf(given.get("sizes") ?? "small,large", Object.keys(VS_MPI_SIZES) as VsMpiSize[], "size"),
     jobs,
-    run: { mirrors: !argv.includes("--skip-mirrors"), algorithms, finalists },
+    run: { mirrors: !argv.includes("--skip-mirrors"), algorithms, finalists, timeoutS },
   };
 }
 

@@ -62,7 +62,9 @@ describe("vs-MPI report", () => {
 
   it("parses --algorithms (default first, known names) and --finalists", () => {
     const o = parseVsMpiArgs(["--p", "256", "--algorithms", "default,pair", "--finalists", "1", "--skip-mirrors"]);
-    expect(o.run).toEqual({ mirrors: false, algorithms: ["default", "pair"], finalists: 1 });
+    expect(o.run).toEqual({ mirrors: false, algorithms: ["default", "pair"], finalists: 1, timeoutS: 900 });
+    expect(parseVsMpiArgs(["--timeout", "3600"]).run.timeoutS).toBe(3600);
+    expect(() => parseVsMpiArgs(["--timeout", "0"])).toThrow(/--timeout/);
     expect(parseVsMpiArgs([]).run.algorithms).toEqual([...SMPI_ALLTOALLV]);
     expect(() => parseVsMpiArgs(["--algorithms", "pair,default"])).toThrow(/must start with default/);
     expect(() => parseVsMpiArgs(["--algorithms", "default,pairs"])).toThrow(/unknown SMPI algorithm 'pairs'/);
