@@ -54,11 +54,15 @@ function programArrays(prog: Program): ArrayBufferView[] {
 const ALGORITHMS = ["linear-permutation", "shift", "coloring"] as const;
 
 /** Runs the cases; returns the markdown summary. */
-export async function lowerBench(log: (s: string) => void): Promise<string> {
+export async function lowerBench(log: (s: string) => void, argv = process.argv.slice(2)): Promise<string> {
+  // --p 1024 (the sizes, default 1024,4096) and --no-split (leave out the split export row): a shorter run
+  const at = argv.indexOf("--p");
+  const sizes = at >= 0 ? argv[at + 1]!.split(",").map(Number) : [1024, 4096];
+  const withSplit = !argv.includes("--no-split");
   const before = await beforeLowering();
   const loadBefore = machineInfo().loadavg;
   const results: Case[] = [];
-  for (const p of [1024, 4096]) {
+  for (const p of sizes) {
     const m = generatePattern("liu-pattern3", p, { lmax: 256 }, 1);
     for (const algorithm of ALGORITHMS) {
       if (algorithm === "coloring" && p > 1024) continue; // coloring's repair walks make P = 4096 minutes long
@@ -122,10 +126,10 @@ export async function lowerBench(log: (s: string) => void): Promise<string> {
         ...(r.beforeMs === null ? [] : [r.beforeMs.toFixed(0), (r.beforeMs / r.lowerMs).toFixed(2)]),
       ]),
     );
-  const split = splitExportRow(log);
+  const split = withSplit ? splitExportRow(log) : null;
   const machine = machineInfo();
   const load = `Load average at the start of the run: ${loadBefore.map((x) => x.toFixed(1)).join(", ")}; at the end: ${machine.loadavg.map((x) => x.toFixed(1)).join(", ")} (${machine.cpus} cores, shared).\n`;
-  const all = md + "\n" + load + "\n" + splitExportMarkdown(split);
+  const all = md + "\n" + load + (split === null ? "" : "\n" + splitExportMarkdown(split));
   writeResults("lower", { machine, results, split }, all);
   return all;
 }
