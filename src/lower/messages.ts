@@ -200,7 +200,8 @@ function distinctExactPairs(layout: BufferLayout, p: number, g: Grouping, slot: 
 
 /**
  * The cheap part of distinctExactPairs, in message order, for plans without local copies (the emitter's lean path):
- * every message's slot is its own (a bit per slot, P^2 / 8 bytes in the full form) and the messages carry as many elements in all as the matrix holds (exact sums below 2^53).
+ * every message's slot is its own (a bit per slot, P^2 / 8 bytes in the full form) and the messages carry as many
+ * elements in all as the matrix holds (exact sums below 2^53).
  * With distinct slots, equal totals and each message carrying its slot's count, every non-zero entry has its message;
  * and when equal totals hold but some message carries other than its slot's count, some slot gets more than its
  * count, which directMessages refuses: so the per-message comparison, whose reads of the counts jump across the
