@@ -6,7 +6,7 @@ import type { Program } from "../src/model/program.js";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { bestOfMs, fillLike, machineInfo, mdTable, timeMs, writeResults } from "./lib.js";
 import { timedProcess } from "./startup.js";
 
@@ -22,6 +22,21 @@ interface Case {
   ratio: number;
   /** Best of 3: new arrays of the program's types and lengths, every element written (the least any lowering to this IR does). */
   fillMs: number;
+  /** Best of 3: another build's lowering of the same plan (COMMPLAN_BENCH_BEFORE), or null. */
+  beforeMs: number | null;
+}
+
+/**
+ * Another build's `bin/commplan.js` (a checkout of an earlier commit, built), whose lowering runs beside this one's on
+ * the same plans, in the same process: `COMMPLAN_BENCH_BEFORE=/path/bin/commplan.js npm run bench lower`.
+ */
+const BEFORE = process.env["COMMPLAN_BENCH_BEFORE"];
+
+/** The lowering of the build BEFORE names (its dist/lower/index.js), or null. */
+async function beforeLowering(): Promise<typeof lowerSchedule | null> {
+  if (BEFORE === undefined) return null;
+  const file = join(dirname(dirname(BEFORE)), "dist", "lower", "index.js");
+  return ((await import(file)) as { lowerSchedule: typeof lowerSchedule }).lowerSchedule;
 }
 
 /** Every typed array of a program: operations, pieces, layout, rank starts. */
@@ -39,10 +54,15 @@ function programArrays(prog: Program): ArrayBufferView[] {
 const ALGORITHMS = ["linear-permutation", "shift", "coloring"] as const;
 
 /** Runs the cases; returns the markdown summary. */
-export function lowerBench(log: (s: string) => void): string {
+export async function lowerBench(log: (s: string) => void, argv = process.argv.slice(2)): Promise<string> {
+  // --p 1024 (the sizes, default 1024,4096) and --no-split (leave out the split export row): a shorter run
+  const at = argv.indexOf("--p");
+  const sizes = at >= 0 ? argv[at + 1]!.split(",").map(Number) : [1024, 4096];
+  const withSplit = !argv.includes("--no-split");
+  const before = await beforeLowering();
   const loadBefore = machineInfo().loadavg;
   const results: Case[] = [];
-  for (const p of [1024, 4096]) {
+  for (const p of sizes) {
     const m = generatePattern("liu-pattern3", p, { lmax: 256 }, 1);
     for (const algorithm of ALGORITHMS) {
       if (algorithm === "coloring" && p > 1024) continue; // coloring's repair walks make P = 4096 minutes long
@@ -52,6 +72,7 @@ export function lowerBench(log: (s: string) => void): string {
         const lowered = bestOfMs(() => lowerSchedule(m, planned.value, { variant }), 3);
         const prog = lowered.value.program;
         const fillMs = bestOfMs(() => fillLike(programArrays(prog)), 3).ms;
+        const beforeMs = before === null ? null : bestOfMs(() => before(m, planned.value, { variant }), 3).ms;
         results.push({
           p,
           algorithm,
@@ -63,6 +84,7 @@ export function lowerBench(log: (s: string) => void): string {
           lowerMs: lowered.ms,
           ratio: lowered.ms / planned.ms,
           fillMs,
+          beforeMs,
         });
       }
     }
@@ -71,7 +93,11 @@ export function lowerBench(log: (s: string) => void): string {
     "### Lowering: schedule -> per-rank programs (002 Pattern3, lmax 256, message level)\n\n" +
     "Best of up to 3 warm runs each, in one process; ratio = lowering / planning of the same plan. The target is lowering <= 2 x planning: " +
     "shift and linear-permutation plan in one loop over P^2 transfers, while the lowering writes two operations and their pieces per transfer, regrouped by rank. " +
-    "Program fill = new arrays of the lowered program's types and lengths with every element written, nothing computed (best of 3; pages fresh or reused as the allocator hands them out, as for the lowering): the least any lowering to this IR costs here, so fill / plan is the best ratio it could reach, and lower / fill how far the lowering is from it (the goal: within 2 x).\n\n" +
+    "Program fill = new arrays of the lowered program's types and lengths with every element written, nothing computed (best of 3; pages fresh or reused as the allocator hands them out, as for the lowering): the least any lowering to this IR costs here, so fill / plan is the best ratio it could reach, and lower / fill how far the lowering is from it (the goal: within 2 x)." +
+    (before === null
+      ? ""
+      : ` Before = the lowering of another build (${BEFORE!.replace(/\/bin\/commplan\.js$/, "")}) on the same plans in the same process, best of 3 as well, run right after this build's of the same case.`) +
+    "\n\n" +
     mdTable(
       [
         "P",
@@ -86,6 +112,7 @@ export function lowerBench(log: (s: string) => void): string {
         "program fill ms",
         "fill / plan",
         "lower / fill",
+        ...(before === null ? [] : ["before lower ms", "before / lower"]),
       ],
       results.map((r) => [
         r.p,
@@ -96,12 +123,13 @@ export function lowerBench(log: (s: string) => void): string {
         r.fillMs.toFixed(0),
         (r.fillMs / r.planMs).toFixed(2),
         (r.lowerMs / r.fillMs).toFixed(2),
+        ...(r.beforeMs === null ? [] : [r.beforeMs.toFixed(0), (r.beforeMs / r.lowerMs).toFixed(2)]),
       ]),
     );
-  const split = splitExportRow(log);
+  const split = withSplit ? splitExportRow(log) : null;
   const machine = machineInfo();
   const load = `Load average at the start of the run: ${loadBefore.map((x) => x.toFixed(1)).join(", ")}; at the end: ${machine.loadavg.map((x) => x.toFixed(1)).join(", ")} (${machine.cpus} cores, shared).\n`;
-  const all = md + "\n" + load + "\n" + splitExportMarkdown(split);
+  const all = md + "\n" + load + (split === null ? "" : "\n" + splitExportMarkdown(split));
   writeResults("lower", { machine, results, split }, all);
   return all;
 }

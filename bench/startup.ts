@@ -158,7 +158,7 @@ function report(rows: readonly Row[], loadBefore: readonly number[]): string {
     `### Start-up: whole commplan processes against \`node -e 0\`, and store get against planning (${ALGORITHM}, 002 Pattern3)\n\n` +
     (BEFORE === undefined
       ? ""
-      : `Rows marked "before" run another build (${BEFORE.replace(/\/bin\/commplan\.js$/, "")}, its dist/ built by tsc alone, as that commit's build did) in the same rounds. `) +
+      : `Rows marked "before" run another build (${BEFORE.replace(/\/bin\/commplan\.js$/, "")}, its dist/ built by that commit's own build) in the same rounds. `) +
     `Each command runs as its own process (\`node bin/commplan.js ...\`, dist/ built by \`npm run build\`), ${ROUNDS} rounds, each round running every command once in turn; the table gives the medians. Wall = start to exit as the bench sees it; CPU = user + system time of the process (bash's \`times\`). store get reads the entry by --id (or by matrix: reading and digesting the matrix, resolving the request) and writes the plan as commplan.schedule/v1 JSON or Arrow to a file; plan reads the same matrix and writes the same JSON, and store add into a new store plans it and writes it as an Arrow entry (sealed, fsynced). Load average at the start: ${load(loadBefore)}; at the end: ${load(info.loadavg)} (${info.cpus} cores, shared).\n\n` +
     table +
     "\nGoals: " +

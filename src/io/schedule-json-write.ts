@@ -63,9 +63,6 @@ function transfer(w: AsciiWriter, s: Schedule, x: number): void {
 
 /** The ASCII bytes of a text. */
 const ascii = (t: string): Uint8Array => Uint8Array.from(t, (c) => c.charCodeAt(0));
-const SRC = ascii('{"src":');
-const DST = ascii(',"dst":');
-const SIZE = ascii(',"size":');
 /** The most bytes a transfer without chunks or times takes, its separator included (a size as String writes it). */
 const PLAIN_ROW = 96;
 
@@ -77,6 +74,26 @@ function put(b: Uint8Array, p: number, bytes: Uint8Array): number {
 
 /** Writes the decimal digits of n (an integer in 0 .. 2^32 - 1) at b[p ..]; returns the position after them. */
 function digits(b: Uint8Array, p: number, n: number): number {
+  // up to three digits without the length loop: node numbers and sizes are mostly that small
+  if (n < 10) {
+    b[p] = 48 + n;
+    return p + 1;
+  }
+  if (n < 100) {
+    const t = (n / 10) >>> 0;
+    b[p] = 48 + t;
+    b[p + 1] = 48 + n - t * 10;
+    return p + 2;
+  }
+  if (n < 1000) {
+    const h = (n / 100) >>> 0,
+      r = n - h * 100,
+      t = (r / 10) >>> 0;
+    b[p] = 48 + h;
+    b[p + 1] = 48 + t;
+    b[p + 2] = 48 + r - t * 10;
+    return p + 3;
+  }
   let len = 1;
   for (let m = n; m >= 10; m = (m / 10) >>> 0) len++;
   const end = p + len;
@@ -101,10 +118,35 @@ function plainTransfers(w: AsciiWriter, s: Schedule, x: number, end: number, fir
   let p = w.length;
   while (x < end) {
     if (x > first) b[p++] = 0x2c;
-    b[p++] = 0x0a;
-    p = digits(b, put(b, p, SRC), src[x]!);
-    p = digits(b, put(b, p, DST), dst[x]!);
-    p = put(b, p, SIZE);
+    // '\n{"src":' as byte stores (a loop over a constant's bytes costs more than the digits)
+    b[p] = 0x0a;
+    b[p + 1] = 0x7b;
+    b[p + 2] = 0x22;
+    b[p + 3] = 0x73;
+    b[p + 4] = 0x72;
+    b[p + 5] = 0x63;
+    b[p + 6] = 0x22;
+    b[p + 7] = 0x3a;
+    p = digits(b, p + 8, src[x]!);
+    // ',"dst":'
+    b[p] = 0x2c;
+    b[p + 1] = 0x22;
+    b[p + 2] = 0x64;
+    b[p + 3] = 0x73;
+    b[p + 4] = 0x74;
+    b[p + 5] = 0x22;
+    b[p + 6] = 0x3a;
+    p = digits(b, p + 7, dst[x]!);
+    // ',"size":'
+    b[p] = 0x2c;
+    b[p + 1] = 0x22;
+    b[p + 2] = 0x73;
+    b[p + 3] = 0x69;
+    b[p + 4] = 0x7a;
+    b[p + 5] = 0x65;
+    b[p + 6] = 0x22;
+    b[p + 7] = 0x3a;
+    p += 8;
     const z = size[x]!;
     if (z >= 0 && z <= 0xffffffff && z === Math.floor(z)) p = digits(b, p, z >>> 0);
     else p = put(b, p, ascii(String(z)));

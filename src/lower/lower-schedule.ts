@@ -10,7 +10,7 @@ import { checkProgress, progressPhases, type ProgressCallback } from "../model/p
 import { dataflowProgram } from "./dataflow.js";
 import { emitOps } from "./emit.js";
 import { bufferLayout, type DisplacementOptions } from "./layout.js";
-import { directMessages, groupTransfers } from "./messages.js";
+import { directMessages, directMessagesUnchecked, groupTransfers } from "./messages.js";
 import { payloadMessages } from "./payload.js";
 import { checkSchedule } from "../model/schedule-check.js";
 
@@ -70,7 +70,7 @@ export function lowerSchedule(m: CommMatrix, s: Schedule, opts: LowerOptions = {
   progress.complete(1);
   let msgs, scratchSize: Float64Array, scratchPeak: Float64Array;
   if (s.chunks === null) {
-    msgs = directMessages(layout, p, s, g);
+    msgs = directMessagesUnchecked(layout, p, s, g) ?? directMessages(layout, p, s, g);
     scratchSize = new Float64Array(p);
     scratchPeak = new Float64Array(p);
     progress.complete(2);
@@ -78,7 +78,10 @@ export function lowerSchedule(m: CommMatrix, s: Schedule, opts: LowerOptions = {
     ({ msgs, scratchSize, scratchPeak } = payloadMessages(p, s, g, layout, progress.phase(2)));
   }
   const rounds = s.stepCount > 0 ? s.stepCount : msgs.n > 0 ? 1 : 0;
-  const e = emitOps(msgs, p, rounds, variant === "blocking" ? "blocking" : "nonblocking", layout, progress.phase(3));
+  const emitVariant = variant === "blocking" ? "blocking" : "nonblocking";
+  let e = emitOps(msgs, p, rounds, emitVariant, layout, progress.phase(3));
+  // a message whose count is not its pair's (directMessagesUnchecked): directMessages refuses the plan
+  if (e === null) e = emitOps(directMessages(layout, p, s, g), p, rounds, emitVariant, layout)!;
   const lowered: Program = {
     p,
     algorithm: s.algorithm,

@@ -385,3 +385,39 @@ describe("blocking variant with many messages per rank in a round", () => {
     expect(runBlocking(m, program).elements).toBeGreaterThan(0);
   });
 });
+
+describe("a message-level plan with distinct pairs and the matrix's total", () => {
+  // M = [[0, 2, 1], [0, 0, 0], [0, 0, 0]]: the counts of 0 -> 1 and 0 -> 2 swapped keep the pairs distinct and
+  // the total 3, so only the per-message comparison (made where the lean path reads rank 0's row) finds them
+  const m = matrixFromRows([
+    [0, 2, 1],
+    [0, 0, 0],
+    [0, 0, 0],
+  ]);
+  const planOf = (sizes: readonly [number, number]) => {
+    const b = new ScheduleBuilder(
+      { p: 3, algorithm: "hand", params: {}, seed: null, elementBytes: m.elementBytes, matrixDigest: matrixDigest(m) },
+      false,
+    );
+    b.stage("s").step();
+    b.transfer(0, 1, sizes[0]);
+    b.step();
+    b.transfer(0, 2, sizes[1]);
+    return b.build();
+  };
+  it("is refused when a message carries other than its pair's count, as by the general path", () => {
+    for (const variant of ["nonblocking", "blocking", "dataflow"] as const)
+      expect(() => lowerSchedule(m, planOf([1, 2]), { variant })).toThrow(
+        /^lower: hand relays elements: plan with the option payload \(its transfers 0 -> 1 carry 1 elements, M\[0\]\[1\] = 2\)$/,
+      );
+  });
+  it("is lowered when every message carries its pair's count", () => {
+    for (const variant of ["nonblocking", "blocking"] as const) {
+      const { program: prog } = lowerSchedule(m, planOf([2, 1]), { variant });
+      expect([...prog.ops.kind]).toEqual([0, 0, 1, 1]);
+      expect([...prog.pieces.offset]).toEqual([0, 2, 0, 0]);
+      expect(verifyProgram(m, prog).ok).toBe(true);
+      expect(runRounds(m, prog)).toBe(3);
+    }
+  });
+});
