@@ -6,6 +6,7 @@
  * COMMPLAN_REPLAY=all also runs plans the store marks as no faster than the library.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <dlfcn.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -16,8 +17,9 @@
 #include "internal.h"
 
 /*
- * The key's reduction: nonblocking, so that a predicted fallback runs under it; blocking (and no prediction) when built
- * with -DCOMMPLAN_NONBLOCKING_KEY=0, as for SMPI, whose MPI_Iallreduce sends every rank's data to every rank.
+ * The key's reduction by default: the library's MPI_Iallreduce, so that a predicted fallback runs under it; built with
+ * -DCOMMPLAN_NONBLOCKING_KEY=0, as for SMPI (whose MPI_Iallreduce sends every rank's data to every rank), a recursive
+ * doubling on the interposer's private communicator. COMMPLAN_AGREE=p2p or library chooses at run time.
  */
 #ifndef COMMPLAN_NONBLOCKING_KEY
 #define NONBLOCKING_KEY 1
@@ -36,13 +38,15 @@ enum {
   WHY_RUN_FAILED,
   WHY_NO_STORE,
   WHY_PREDICTED,
+  WHY_NONE_HERE,
   WHY_COUNT
 };
 static const char *why_names[WHY_COUNT] = {"in place",         "datatype not contiguous",
                                            "another rank's call does not fit", "no plan in the store",
                                            "plan no faster than the library",  "plan failed to load",
                                            "plan failed to run",               "capture only",
-                                           "a rank predicted a fallback"};
+                                           "a rank predicted a fallback",
+                                           "no plan to replay in the store for this communicator"};
 
 /** A plan's state for a pattern: not looked up yet, loaded, or a reason to fall back. */
 enum { PLAN_UNKNOWN = 0, PLAN_LOADED = 1 };
@@ -64,8 +68,13 @@ typedef struct pattern {
 /** What the interposer keeps per communicator (an attribute). */
 typedef struct commstate {
   int id, p, rank, freed;
+  MPI_Comm priv; /* the key's point-to-point reduction's messages */
+  /* per call kind (MPI_Alltoallv, MPI_Alltoall): whether a call may run a plan, so that the key is reduced; 0 when
+   * the store holds no plan to replay for a communicator of this size (agreed by every rank when the state is made) */
+  int keyed[2];
   pattern_t *patterns;
   long unkeyed[WHY_COUNT]; /* calls that fell back before their key was known */
+  double unkeyed_time[WHY_COUNT];
   int *scounts, *sdispls, *rcounts, *rdispls; /* MPI_Alltoall's arguments as MPI_Alltoallv's */
   /* the last call's local rows and whether it fell back for its pattern's sake: the next call with the same rows
    * predicts a fallback and runs it while the key's reduction is under way */
@@ -77,7 +86,7 @@ typedef struct commstate {
 
 static int initialised, keyval = MPI_KEYVAL_INVALID, next_id;
 static const char *capture_dir, *plans_dir, *stats_mode;
-static int replay_all;
+static int replay_all, agree_p2p = !NONBLOCKING_KEY;
 static commstate_t *states;
 
 static void init_env(void) {
@@ -88,6 +97,9 @@ static void init_env(void) {
   stats_mode = getenv("COMMPLAN_STATS");
   const char *replay = getenv("COMMPLAN_REPLAY");
   replay_all = replay != NULL && strcmp(replay, "all") == 0;
+  const char *agree = getenv("COMMPLAN_AGREE");
+  if (agree != NULL && strcmp(agree, "p2p") == 0) agree_p2p = 1;
+  if (agree != NULL && strcmp(agree, "library") == 0) agree_p2p = 0;
   if (capture_dir != NULL && *capture_dir == '\0') capture_dir = NULL;
   if (plans_dir != NULL && *plans_dir == '\0') plans_dir = NULL;
 }
@@ -96,12 +108,109 @@ static int delete_state(MPI_Comm comm, int kv, void *value, void *extra) {
   (void)comm, (void)kv, (void)extra;
   commstate_t *st = value;
   st->freed = 1;
+  if (st->priv != MPI_COMM_NULL) PMPI_Comm_free(&st->priv);
   for (pattern_t *pt = st->patterns; pt != NULL; pt = pt->next) {
     commplan_plan_free(pt->plan);
     pt->plan = NULL;
     if (pt->status == PLAN_LOADED) pt->status = PLAN_UNKNOWN;
   }
   return MPI_SUCCESS;
+}
+
+/** The tag of the interposer's point-to-point reductions on a communicator's private duplicate. */
+#define REDUCE_TAG 7
+
+/** How reduce_words combines words. */
+enum { RED_SUM, RED_MAX, RED_OR };
+
+static void combine(int op, int n, uint64_t *acc, const uint64_t *in) {
+  for (int k = 0; k < n; k++) {
+    if (op == RED_SUM) acc[k] += in[k];
+    else if (op == RED_MAX) acc[k] = in[k] > acc[k] ? in[k] : acc[k];
+    else acc[k] |= in[k];
+  }
+}
+
+/*
+ * n (at most 4) words reduced over the communicator (sum mod 2^64, max or or): by recursive doubling on its private
+ * duplicate under COMMPLAN_AGREE=p2p (log2(P) exchanges, two more when P is not a power of two: the first 2r ranks
+ * pair up, the even one of each pair hands its words to the odd one and gets the result back at the end), else by the
+ * library's MPI_Allreduce. The operations are exact, so every rank gets the same words. Collective.
+ */
+static void reduce_words(const commstate_t *st, MPI_Comm comm, int n, int op, const uint64_t *local, uint64_t *out) {
+  if (!agree_p2p) {
+    PMPI_Allreduce(local, out, n, MPI_UINT64_T, op == RED_SUM ? MPI_SUM : op == RED_MAX ? MPI_MAX : MPI_BOR, comm);
+    return;
+  }
+  int p = st->p, r = st->rank, pof2 = 1, vrank;
+  uint64_t in[4];
+  memcpy(out, local, sizeof(uint64_t) * (size_t)n);
+  while (pof2 * 2 <= p) pof2 *= 2;
+  int rem = p - pof2;
+  if (r < 2 * rem && r % 2 == 0) {
+    PMPI_Send(out, n, MPI_UINT64_T, r + 1, REDUCE_TAG, st->priv);
+    vrank = -1;
+  } else if (r < 2 * rem) {
+    PMPI_Recv(in, n, MPI_UINT64_T, r - 1, REDUCE_TAG, st->priv, MPI_STATUS_IGNORE);
+    combine(op, n, out, in);
+    vrank = r / 2;
+  } else {
+    vrank = r - rem;
+  }
+  for (int mask = 1; vrank >= 0 && mask < pof2; mask <<= 1) {
+    int vpeer = vrank ^ mask, peer = vpeer < rem ? 2 * vpeer + 1 : vpeer + rem;
+    PMPI_Sendrecv(out, n, MPI_UINT64_T, peer, REDUCE_TAG, in, n, MPI_UINT64_T, peer, REDUCE_TAG, st->priv,
+                  MPI_STATUS_IGNORE);
+    combine(op, n, out, in);
+  }
+  if (r < 2 * rem && r % 2 == 0) {
+    PMPI_Recv(out, n, MPI_UINT64_T, r + 1, REDUCE_TAG, st->priv, MPI_STATUS_IGNORE);
+  } else if (r < 2 * rem) {
+    PMPI_Send(out, n, MPI_UINT64_T, r - 1, REDUCE_TAG, st->priv);
+  }
+}
+
+/* The call kinds a plan file names: bit 0 MPI_Alltoallv, bit 1 MPI_Alltoall (both when it names neither). */
+static int kinds_of(const char *call) {
+  if (call != NULL && strcmp(call, "MPI_Alltoallv") == 0) return 1;
+  if (call != NULL && strcmp(call, "MPI_Alltoall") == 0) return 2;
+  return 3;
+}
+
+/*
+ * Which call kinds on a communicator of st->p ranks may run a plan: all when capturing (every call's key is needed);
+ * under COMMPLAN_PLANS those the store holds a plan to replay for (STORE/programs/ * /plan.json with this p, and
+ * replay true or COMMPLAN_REPLAY=all). Every rank reads the store; one MPI_Allreduce makes their answers one, so
+ * that every rank reduces the key of a call or none does. Collective (the state is made at a communicator's first
+ * call).
+ */
+static void keyed_kinds(commstate_t *st, MPI_Comm comm) {
+  int bits = 0;
+  if (capture_dir != NULL) {
+    bits = 3;
+  } else if (plans_dir != NULL) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/programs", plans_dir);
+    DIR *dir = opendir(path);
+    for (struct dirent *e = dir == NULL ? NULL : readdir(dir); e != NULL && bits != 3; e = readdir(dir)) {
+      if (e->d_name[0] == '.') continue;
+      snprintf(path, sizeof path, "%s/programs/%s/plan.json", plans_dir, e->d_name);
+      json_error_t jerr;
+      json_t *doc = json_load_file(path, 0, &jerr);
+      if (doc == NULL) continue;
+      json_t *p = json_object_get(doc, "p");
+      if (!json_is_integer(p) || json_integer_value(p) == st->p) {
+        if (replay_all || json_is_true(json_object_get(doc, "replay")) || !json_is_integer(p)) {
+          bits |= kinds_of(json_string_value(json_object_get(doc, "call")));
+        }
+      }
+      json_decref(doc);
+    }
+    if (dir != NULL) closedir(dir);
+  }
+  uint64_t mine = (uint64_t)bits, all = 0;
+  reduce_words(st, comm, 1, RED_OR, &mine, &all);
+  st->keyed[0] = (all & 1) != 0, st->keyed[1] = (all & 2) != 0;
 }
 
 static commstate_t *state_of(MPI_Comm comm) {
@@ -112,6 +221,7 @@ static commstate_t *state_of(MPI_Comm comm) {
   if (found) return value;
   commstate_t *st = calloc(1, sizeof *st);
   if (st == NULL) return NULL;
+  st->priv = MPI_COMM_NULL;
   PMPI_Comm_size(comm, &st->p);
   PMPI_Comm_rank(comm, &st->rank);
   st->id = next_id++;
@@ -123,6 +233,8 @@ static commstate_t *state_of(MPI_Comm comm) {
     free(st);
     return NULL;
   }
+  PMPI_Comm_dup(comm, &st->priv);
+  keyed_kinds(st, comm);
   PMPI_Comm_set_attr(comm, keyval, st);
   st->next = states;
   states = st;
@@ -149,12 +261,17 @@ static void key_hex(const uint64_t key[2], char out[33]) {
   snprintf(out, 33, "%016llx%016llx", (unsigned long long)key[0], (unsigned long long)key[1]);
 }
 
-/* Looks up the plan of a new pattern: STORE/programs/<key>/plan.json says whether to replay; collective. */
-static void look_up(pattern_t *pt, MPI_Comm comm) {
-  char hex[33], path[4096];
+/*
+ * Looks up the plan of a new pattern: STORE/programs/<key>/plan.json says whether to replay; each rank reads its part
+ * of the program, and one reduction of the ranks' reasons (the highest wins) makes every rank load it or none.
+ * Collective.
+ */
+static void look_up(const commstate_t *st, pattern_t *pt, MPI_Comm comm) {
+  char hex[33], path[4096], err[512];
   key_hex(pt->key, hex);
   snprintf(path, sizeof path, "%s/programs/%s/plan.json", plans_dir, hex);
   int local = WHY_NO_PLAN;
+  commplan_plan *plan = NULL;
   json_error_t jerr;
   json_t *doc = json_load_file(path, 0, &jerr);
   if (doc != NULL) {
@@ -164,20 +281,20 @@ static void look_up(pattern_t *pt, MPI_Comm comm) {
     else local = WHY_NO_FASTER;
     json_decref(doc);
   }
-  /* every rank falls back when any rank does; the reason with the highest number wins */
-  int agreed = local;
-  PMPI_Allreduce(&local, &agreed, 1, MPI_INT, MPI_MAX, comm);
-  if (agreed >= 0) {
-    pt->status = 100 + agreed;
-    return;
-  }
-  char err[512];
   snprintf(path, sizeof path, "%s/programs/%s", plans_dir, hex);
-  if (commplan_plan_load(path, comm, &pt->plan, err, sizeof err) != COMMPLAN_OK) {
-    pt->status = 100 + WHY_LOAD_FAILED;
+  if (local == -1 && (plan = commplan_plan_read(path, comm, err, sizeof err)) == NULL) {
+    local = WHY_LOAD_FAILED;
     if (stats_mode != NULL) fprintf(stderr, "commplan: %s: %s\n", path, err);
+  }
+  uint64_t mine = (uint64_t)(local + 1), agreed = 0; /* -1 (replay) is 0 */
+  reduce_words(st, comm, 1, RED_MAX, &mine, &agreed);
+  if (agreed > 0) {
+    commplan_plan_free(plan);
+    pt->status = 100 + (int)agreed - 1;
     return;
   }
+  commplan_plan_attach(plan, comm);
+  pt->plan = plan;
   pt->status = PLAN_LOADED;
 }
 
@@ -248,30 +365,43 @@ static int intercept(const call_t *c, fallback_fn fallback, const char *kind, vo
   double t0 = MPI_Wtime(), spent = 0; /* spent: time in the plan or the fallback */
   commstate_t *st = state_of(c->comm);
   if (st == NULL) return fallback(c);
+  int kind_index = strcmp(kind, "MPI_Alltoall") == 0;
+  if (!st->keyed[kind_index]) { /* no plan could run: no key, the library's collective at once */
+    int rc = fallback(c);
+    st->unkeyed[WHY_NONE_HERE]++;
+    st->unkeyed_time[WHY_NONE_HERE] += MPI_Wtime() - t0;
+    return rc;
+  }
   if (c->sendbuf == MPI_IN_PLACE) { /* MPI requires every rank to pass it */
+    int rc = fallback(c);
     st->unkeyed[WHY_IN_PLACE]++;
-    return fallback(c);
+    st->unkeyed_time[WHY_IN_PLACE] += MPI_Wtime() - t0;
+    return rc;
   }
   int64_t ss = 0, rs = 0;
   int eligible = commplan_contiguous(c->sendtype, &ss) && commplan_contiguous(c->recvtype, &rs) && ss == rs;
   size_t n = sizeof(int) * (size_t)st->p;
-  int predict = NONBLOCKING_KEY && eligible && st->have_last && st->last_fell_back && st->last_eb == ss && st->last_kind == kind &&
+  int predict = NONBLOCKING_KEY && !agree_p2p && eligible && st->have_last && st->last_fell_back && st->last_eb == ss && st->last_kind == kind &&
                 memcmp(st->last_s, c->scounts, n) == 0 && memcmp(st->last_r, c->rcounts, n) == 0;
   uint64_t local[4] = {0, 0, eligible ? 0 : 1, (uint64_t)predict}, key[4];
   if (eligible) commplan_key_local(st->rank, st->p, ss, c->scounts, c->rcounts, local);
   int rc = MPI_SUCCESS, done = 0;
+  if (agree_p2p) {
+    reduce_words(st, c->comm, 4, RED_SUM, local, key);
+  } else {
 #if NONBLOCKING_KEY
-  MPI_Request req;
-  PMPI_Iallreduce(local, key, 4, MPI_UINT64_T, MPI_SUM, c->comm, &req);
-  if (predict) {
-    double a = MPI_Wtime();
-    rc = fallback(c);
-    spent = MPI_Wtime() - a, done = 1;
-  }
-  PMPI_Wait(&req, MPI_STATUS_IGNORE);
+    MPI_Request req;
+    PMPI_Iallreduce(local, key, 4, MPI_UINT64_T, MPI_SUM, c->comm, &req);
+    if (predict) {
+      double a = MPI_Wtime();
+      rc = fallback(c);
+      spent = MPI_Wtime() - a, done = 1;
+    }
+    PMPI_Wait(&req, MPI_STATUS_IGNORE);
 #else
-  PMPI_Allreduce(local, key, 4, MPI_UINT64_T, MPI_SUM, c->comm);
+    PMPI_Allreduce(local, key, 4, MPI_UINT64_T, MPI_SUM, c->comm);
 #endif
+  }
   if (key[2] != 0 || key[3] != 0) { /* a rank cannot take a plan, or predicted a fallback: every rank falls back */
     if (!done) {
       double a = MPI_Wtime();
@@ -280,6 +410,7 @@ static int intercept(const call_t *c, fallback_fn fallback, const char *kind, vo
     }
     if (key[2] != 0) {
       st->unkeyed[eligible ? WHY_OTHER_RANK : WHY_DATATYPE]++;
+      st->unkeyed_time[eligible ? WHY_OTHER_RANK : WHY_DATATYPE] += MPI_Wtime() - t0;
       st->have_last = 0;
       return rc;
     }
@@ -288,7 +419,7 @@ static int intercept(const call_t *c, fallback_fn fallback, const char *kind, vo
   if (pt == NULL) pt = new_pattern(st, c->comm, key, ss, kind, c->scounts, caller);
   if (pt == NULL) return done ? rc : fallback(c);
   pt->calls++;
-  if (plans_dir != NULL && pt->status == PLAN_UNKNOWN) look_up(pt, c->comm);
+  if (plans_dir != NULL && pt->status == PLAN_UNKNOWN) look_up(st, pt, c->comm);
   if (!done && pt->status == PLAN_LOADED) {
     double a = MPI_Wtime();
     rc = commplan_run_agreed(pt->plan, c->sendbuf, c->sdispls, c->recvbuf, c->rdispls);
@@ -392,8 +523,8 @@ static void print_stats(int world_rank) {
   for (const commstate_t *st = states; st != NULL; st = st->next) {
     for (int w = 0; w < WHY_COUNT; w++) {
       if (st->unkeyed[w] == 0) continue;
-      fprintf(stderr, "commplan: rank %d comm %d (P=%d): %ld calls fell back before the lookup: %s\n", world_rank,
-              st->id, st->p, st->unkeyed[w], why_names[w]);
+      fprintf(stderr, "commplan: rank %d comm %d (P=%d): %ld calls fell back before the lookup: %s; time %.6f s\n",
+              world_rank, st->id, st->p, st->unkeyed[w], why_names[w], st->unkeyed_time[w]);
       calls += st->unkeyed[w], fallbacks += st->unkeyed[w];
     }
     for (const pattern_t *pt = st->patterns; pt != NULL; pt = pt->next) {
@@ -419,6 +550,23 @@ static void print_stats(int world_rank) {
     }
   }
   fprintf(stderr, "commplan: rank %d total: %ld calls, %ld hits, %ld fallbacks\n", world_rank, calls, hits, fallbacks);
+}
+
+/* Makes MPI_COMM_WORLD's state at once, so that its one-time agreement is not part of the program's first call. */
+static void world_state(void) {
+  if (active()) state_of(MPI_COMM_WORLD);
+}
+
+int MPI_Init(int *argc, char ***argv) {
+  int rc = PMPI_Init(argc, argv);
+  if (rc == MPI_SUCCESS) world_state();
+  return rc;
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
+  int rc = PMPI_Init_thread(argc, argv, required, provided);
+  if (rc == MPI_SUCCESS) world_state();
+  return rc;
 }
 
 int MPI_Finalize(void) {
