@@ -3,7 +3,9 @@
  * distinct count matrix (commplan.matrix/v1) with a commplan.capture/v1 record at MPI_Finalize; COMMPLAN_PLANS=STORE
  * runs the stored plan of a call's count matrix (STORE/programs/<key>/), any other call runs the library's own;
  * COMMPLAN_STATS=1 (world rank 0) or all (every rank) prints per-pattern statistics at MPI_Finalize;
- * COMMPLAN_REPLAY=all also runs plans the store marks as no faster than the library.
+ * COMMPLAN_REPLAY=all also runs plans the store marks as no faster than the library. When every plan the store holds
+ * for a communicator is direct, calls need no key (each rank runs the plan its own rows fit, or a direct exchange);
+ * COMMPLAN_LOCAL=0 makes them wait for the key too. COMMPLAN_AGREE=p2p or library: how the key is reduced.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -39,6 +41,7 @@ enum {
   WHY_NO_STORE,
   WHY_PREDICTED,
   WHY_NONE_HERE,
+  WHY_ROWS,
   WHY_COUNT
 };
 static const char *why_names[WHY_COUNT] = {"in place",         "datatype not contiguous",
@@ -46,7 +49,8 @@ static const char *why_names[WHY_COUNT] = {"in place",         "datatype not con
                                            "plan no faster than the library",  "plan failed to load",
                                            "plan failed to run",               "capture only",
                                            "a rank predicted a fallback",
-                                           "no plan to replay in the store for this communicator"};
+                                           "no plan to replay in the store for this communicator",
+                                           "this rank's rows fit no direct plan: point-to-point exchange"};
 
 /** A plan's state for a pattern: not looked up yet, loaded, or a reason to fall back. */
 enum { PLAN_UNKNOWN = 0, PLAN_LOADED = 1 };
@@ -62,16 +66,27 @@ typedef struct pattern {
   commplan_plan *plan;
   int *matrix; /* on the communicator's rank 0 when capturing: P x P counts */
   char site[256];
+  /* a direct plan of the store, run without a key (MODE_LOCAL): its kinds (bit 0 MPI_Alltoallv, bit 1 MPI_Alltoall),
+   * this rank's key term, and its sends: peers in program order, each with its group (posted after the sends of the
+   * earlier groups completed) */
+  int direct_kinds, nsends, *send_peer, *send_group;
+  uint64_t local[2];
   struct pattern *next;
 } pattern_t;
+
+/**
+ * How the calls of one kind on a communicator go: the library's collective at once (the store holds no plan to replay
+ * for it), a direct plan or a point-to-point exchange chosen by each rank from its own rows (every plan to replay is
+ * direct), or the key's agreement first (capture, or a plan with relays).
+ */
+enum { MODE_OFF = 0, MODE_LOCAL = 1, MODE_AGREE = 2 };
 
 /** What the interposer keeps per communicator (an attribute). */
 typedef struct commstate {
   int id, p, rank, freed;
-  MPI_Comm priv; /* the key's point-to-point reduction's messages */
-  /* per call kind (MPI_Alltoallv, MPI_Alltoall): whether a call may run a plan, so that the key is reduced; 0 when
-   * the store holds no plan to replay for a communicator of this size (agreed by every rank when the state is made) */
-  int keyed[2];
+  MPI_Comm priv; /* the point-to-point reductions' and direct exchanges' messages */
+  int mode[2];   /* per call kind (MPI_Alltoallv, MPI_Alltoall): a MODE_, agreed by every rank when the state is made */
+  MPI_Request *reqs; /* the direct exchanges' (2 P) */
   pattern_t *patterns;
   long unkeyed[WHY_COUNT]; /* calls that fell back before their key was known */
   double unkeyed_time[WHY_COUNT];
@@ -86,7 +101,7 @@ typedef struct commstate {
 
 static int initialised, keyval = MPI_KEYVAL_INVALID, next_id;
 static const char *capture_dir, *plans_dir, *stats_mode;
-static int replay_all, agree_p2p = !NONBLOCKING_KEY;
+static int replay_all, agree_p2p = !NONBLOCKING_KEY, local_ok = 1;
 static commstate_t *states;
 
 static void init_env(void) {
@@ -97,6 +112,8 @@ static void init_env(void) {
   stats_mode = getenv("COMMPLAN_STATS");
   const char *replay = getenv("COMMPLAN_REPLAY");
   replay_all = replay != NULL && strcmp(replay, "all") == 0;
+  const char *local = getenv("COMMPLAN_LOCAL");
+  local_ok = local == NULL || strcmp(local, "0") != 0;
   const char *agree = getenv("COMMPLAN_AGREE");
   if (agree != NULL && strcmp(agree, "p2p") == 0) agree_p2p = 1;
   if (agree != NULL && strcmp(agree, "library") == 0) agree_p2p = 0;
@@ -177,40 +194,149 @@ static int kinds_of(const char *call) {
   return 3;
 }
 
+/* Whether a rank's program moves exactly MPI_Alltoallv's blocks: one message per non-empty block, the whole block. */
+static int is_direct(const program_t *prog, int rank) {
+  if (prog->scratch != 0) return 0;
+  int64_t sends = 0, recvs = 0, expected = 0;
+  for (int j = 0; j < prog->p; j++) expected += (prog->send_counts[j] > 0) + (prog->recv_counts[j] > 0);
+  for (int64_t i = 0; i < prog->nops; i++) {
+    const op_t *op = &prog->ops[i];
+    const piece_t *pc = &prog->pieces[op->first];
+    if (op->kind == OP_COPY) { /* only the block a rank keeps */
+      const piece_t *to = &prog->pieces[op->first2];
+      if (op->n != 1 || op->n2 != 1 || pc->buf != BUF_SEND || to->buf != BUF_RECV || pc->count != to->count ||
+          pc->offset != prog->send_displs[rank] || pc->count != prog->send_counts[rank] ||
+          to->offset != prog->recv_displs[rank]) {
+        return 0;
+      }
+      sends++, recvs++;
+      continue;
+    }
+    int send = op->kind == OP_SEND, buf = send ? BUF_SEND : BUF_RECV;
+    const int64_t *displs = send ? prog->send_displs : prog->recv_displs;
+    const int64_t *counts = send ? prog->send_counts : prog->recv_counts;
+    if (op->n != 1 || pc->buf != buf || pc->offset != displs[op->peer] || pc->count != counts[op->peer] ||
+        pc->count == 0) {
+      return 0;
+    }
+    if (send) sends++;
+    else recvs++;
+  }
+  return sends + recvs == expected; /* blocks are distinct (displacements), so each non-empty one moved once */
+}
+
 /*
- * Which call kinds on a communicator of st->p ranks may run a plan: all when capturing (every call's key is needed);
- * under COMMPLAN_PLANS those the store holds a plan to replay for (STORE/programs/ * /plan.json with this p, and
- * replay true or COMMPLAN_REPLAY=all). Every rank reads the store; one MPI_Allreduce makes their answers one, so
- * that every rank reduces the key of a call or none does. Collective (the state is made at a communicator's first
+ * This rank's sends of a direct program, in program order, and their groups: a nonblocking or blocking program's
+ * rounds; in a dataflow program a send that waits for another operation starts a group.
+ */
+static int direct_sends(pattern_t *pt, const program_t *prog, int rank) {
+  pt->send_peer = malloc(sizeof(int) * (size_t)(prog->p > 0 ? prog->p : 1));
+  pt->send_group = malloc(sizeof(int) * (size_t)(prog->p > 0 ? prog->p : 1));
+  if (pt->send_peer == NULL || pt->send_group == NULL) return -1;
+  int group = 0;
+  int64_t round = -1;
+  for (int64_t i = 0; i < prog->nops; i++) {
+    const op_t *op = &prog->ops[i];
+    int dataflow = prog->variant == VARIANT_DATAFLOW;
+    if (!dataflow && op->round != round && pt->nsends > 0) group++;
+    round = op->round;
+    if (op->kind == OP_RECV) continue;
+    if (dataflow && op->after_n > 0 && pt->nsends > 0) group++;
+    pt->send_peer[pt->nsends] = op->kind == OP_COPY ? rank : op->peer;
+    pt->send_group[pt->nsends++] = group;
+  }
+  return 0;
+}
+
+/* A direct plan of the store as a pattern of st (MODE_LOCAL); null when it is not direct on this rank. */
+static pattern_t *direct_pattern(const commstate_t *st, commplan_plan *plan, const char *hex, int kinds) {
+  const program_t *prog = &plan->prog;
+  if (!is_direct(prog, st->rank)) return NULL;
+  pattern_t *pt = calloc(1, sizeof *pt);
+  if (pt == NULL) return NULL;
+  if (sscanf(hex, "%16llx%16llx", (unsigned long long *)&pt->key[0], (unsigned long long *)&pt->key[1]) != 2 ||
+      direct_sends(pt, prog, st->rank) != 0) {
+    free(pt->send_peer), free(pt->send_group), free(pt);
+    return NULL;
+  }
+  int *s = malloc(sizeof(int) * 2 * (size_t)st->p);
+  if (s == NULL) {
+    free(pt->send_peer), free(pt->send_group), free(pt);
+    return NULL;
+  }
+  for (int j = 0; j < st->p; j++) s[j] = (int)prog->send_counts[j], s[st->p + j] = (int)prog->recv_counts[j];
+  commplan_key_local(st->rank, st->p, prog->element_bytes, s, s + st->p, pt->local);
+  free(s);
+  pt->eb = prog->element_bytes, pt->plan = plan, pt->direct_kinds = kinds, pt->status = PLAN_LOADED;
+  pt->kind = kinds == 2 ? "MPI_Alltoall" : "MPI_Alltoallv";
+  return pt;
+}
+
+static void free_pattern(pattern_t *pt) {
+  commplan_plan_free(pt->plan);
+  free(pt->matrix), free(pt->send_peer), free(pt->send_group), free(pt);
+}
+
+/*
+ * How the calls of each kind on a communicator of st->p ranks go (st->mode): MODE_AGREE when capturing (every call's
+ * key is needed); under COMMPLAN_PLANS, from the store's plans to replay for this p (STORE/programs/ * /plan.json with
+ * replay true, or COMMPLAN_REPLAY=all): none, MODE_OFF; all direct (every rank reads its part of each and checks),
+ * MODE_LOCAL, and the direct plans are kept as st's patterns; else MODE_AGREE. One reduction makes the ranks' answers
+ * one, so that every rank takes the same mode. Collective (the state is made at MPI_Init or a communicator's first
  * call).
  */
-static void keyed_kinds(commstate_t *st, MPI_Comm comm) {
-  int bits = 0;
+static void catalogue(commstate_t *st, MPI_Comm comm) {
+  uint64_t bits[2] = {0, 0}; /* the kinds with a plan to replay; the kinds with one that is not direct (or unread) */
   if (capture_dir != NULL) {
-    bits = 3;
+    bits[0] = bits[1] = 3;
   } else if (plans_dir != NULL) {
-    char path[4096];
+    char path[4096], err[512];
     snprintf(path, sizeof path, "%s/programs", plans_dir);
     DIR *dir = opendir(path);
-    for (struct dirent *e = dir == NULL ? NULL : readdir(dir); e != NULL && bits != 3; e = readdir(dir)) {
-      if (e->d_name[0] == '.') continue;
+    for (struct dirent *e = dir == NULL ? NULL : readdir(dir); e != NULL; e = readdir(dir)) {
+      if (e->d_name[0] == '.' || strlen(e->d_name) != 32) continue;
       snprintf(path, sizeof path, "%s/programs/%s/plan.json", plans_dir, e->d_name);
       json_error_t jerr;
       json_t *doc = json_load_file(path, 0, &jerr);
       if (doc == NULL) continue;
       json_t *p = json_object_get(doc, "p");
-      if (!json_is_integer(p) || json_integer_value(p) == st->p) {
-        if (replay_all || json_is_true(json_object_get(doc, "replay")) || !json_is_integer(p)) {
-          bits |= kinds_of(json_string_value(json_object_get(doc, "call")));
-        }
-      }
+      int kinds = kinds_of(json_string_value(json_object_get(doc, "call")));
+      int take = (!json_is_integer(p) || json_integer_value(p) == st->p) &&
+                 (replay_all || json_is_true(json_object_get(doc, "replay")) || !json_is_integer(p));
       json_decref(doc);
+      if (!take) continue;
+      bits[0] |= (uint64_t)kinds;
+      snprintf(path, sizeof path, "%s/programs/%s", plans_dir, e->d_name);
+      int known = !local_ok || (bits[1] & (uint64_t)kinds) == (uint64_t)kinds; /* MODE_AGREE already */
+      commplan_plan *plan = known ? NULL : commplan_plan_read(path, comm, err, sizeof err);
+      pattern_t *pt = plan == NULL ? NULL : direct_pattern(st, plan, e->d_name, kinds);
+      if (pt == NULL) {
+        commplan_plan_free(plan);
+        bits[1] |= (uint64_t)kinds;
+      } else {
+        pt->next = st->patterns;
+        st->patterns = pt;
+      }
     }
     if (dir != NULL) closedir(dir);
   }
-  uint64_t mine = (uint64_t)bits, all = 0;
-  reduce_words(st, comm, 1, RED_OR, &mine, &all);
-  st->keyed[0] = (all & 1) != 0, st->keyed[1] = (all & 2) != 0;
+  uint64_t all[2] = {0, 0};
+  reduce_words(st, comm, 2, RED_OR, bits, all);
+  for (int k = 0; k < 2; k++) {
+    uint64_t bit = (uint64_t)1 << k;
+    st->mode[k] = (all[0] & bit) == 0 ? MODE_OFF : (all[1] & bit) != 0 ? MODE_AGREE : MODE_LOCAL;
+  }
+  /* the direct patterns of the kinds that do not run them locally: the key finds their plans again */
+  for (pattern_t **at = &st->patterns; *at != NULL;) {
+    pattern_t *pt = *at;
+    int used = ((pt->direct_kinds & 1) && st->mode[0] == MODE_LOCAL) || ((pt->direct_kinds & 2) && st->mode[1] == MODE_LOCAL);
+    if (used) {
+      at = &pt->next;
+    } else {
+      *at = pt->next;
+      free_pattern(pt);
+    }
+  }
 }
 
 static commstate_t *state_of(MPI_Comm comm) {
@@ -227,14 +353,14 @@ static commstate_t *state_of(MPI_Comm comm) {
   st->id = next_id++;
   size_t n = sizeof(int) * (size_t)st->p;
   st->scounts = malloc(n), st->sdispls = malloc(n), st->rcounts = malloc(n), st->rdispls = malloc(n);
-  st->last_s = malloc(n), st->last_r = malloc(n);
-  if (!st->scounts || !st->sdispls || !st->rcounts || !st->rdispls || !st->last_s || !st->last_r) {
+  st->last_s = malloc(n), st->last_r = malloc(n), st->reqs = malloc(sizeof(MPI_Request) * 2 * (size_t)st->p);
+  if (!st->scounts || !st->sdispls || !st->rcounts || !st->rdispls || !st->last_s || !st->last_r || !st->reqs) {
     free(st->scounts), free(st->sdispls), free(st->rcounts), free(st->rdispls), free(st->last_s), free(st->last_r);
-    free(st);
+    free(st->reqs), free(st);
     return NULL;
   }
   PMPI_Comm_dup(comm, &st->priv);
-  keyed_kinds(st, comm);
+  catalogue(st, comm);
   PMPI_Comm_set_attr(comm, keyval, st);
   st->next = states;
   states = st;
@@ -346,6 +472,98 @@ static int fallback_alltoall(const void *a) {
   return PMPI_Alltoall(c->sendbuf, c->scount, c->sendtype, c->recvbuf, c->rcount, c->recvtype, c->comm);
 }
 
+/** The tag of the direct exchanges on a communicator's private duplicate. */
+#define DIRECT_TAG 8
+
+/*
+ * A direct exchange on the private communicator with the application's datatypes: every non-empty receive posted at
+ * once, then the sends of a direct plan in its order and groups (each group posted once the earlier groups' sends
+ * have completed), or, without a plan, every non-empty send at once (from rank + 1 on); then every request completed.
+ * Whatever each rank chooses, every pair exchanges one message per non-empty block with one tag on one communicator,
+ * and a rank waits only for sends whose receives are posted at its partner's entry: the exchange matches and
+ * completes on every rank (runtimes.md, "The key").
+ */
+static int direct_exchange(commstate_t *st, const call_t *c, const pattern_t *pt) {
+  MPI_Aint lb, sext, rext;
+  int ss, rs, n = 0, rc = MPI_SUCCESS;
+  PMPI_Type_get_extent(c->sendtype, &lb, &sext);
+  PMPI_Type_get_extent(c->recvtype, &lb, &rext);
+  PMPI_Type_size(c->sendtype, &ss);
+  PMPI_Type_size(c->recvtype, &rs);
+  for (int j = 0; j < st->p && rc == MPI_SUCCESS; j++) {
+    if (c->rcounts[j] == 0 || rs == 0) continue;
+    rc = PMPI_Irecv((char *)c->recvbuf + (MPI_Aint)c->rdispls[j] * rext, c->rcounts[j], c->recvtype, j, DIRECT_TAG,
+                    st->priv, &st->reqs[n++]);
+  }
+  int first = n; /* the sends of the groups not yet completed: reqs[first .. n) */
+  int nsends = pt != NULL ? pt->nsends : st->p;
+  for (int k = 0; k < nsends && rc == MPI_SUCCESS; k++) {
+    int j = pt != NULL ? pt->send_peer[k] : (st->rank + 1 + k) % st->p;
+    if (pt != NULL && k > 0 && pt->send_group[k] != pt->send_group[k - 1] && n > first) {
+      rc = PMPI_Waitall(n - first, st->reqs + first, MPI_STATUSES_IGNORE);
+      n = first;
+    }
+    if (c->scounts[j] == 0 || ss == 0 || rc != MPI_SUCCESS) continue;
+    rc = PMPI_Isend((const char *)c->sendbuf + (MPI_Aint)c->sdispls[j] * sext, c->scounts[j], c->sendtype, j,
+                    DIRECT_TAG, st->priv, &st->reqs[n++]);
+  }
+  int done = PMPI_Waitall(n, st->reqs, MPI_STATUSES_IGNORE);
+  return rc != MPI_SUCCESS ? rc : done;
+}
+
+/* Whether this call's rows are the direct pattern's for this rank (its key term first, then every count). */
+static int rows_fit(const commstate_t *st, const pattern_t *pt, const call_t *c, const uint64_t local[2]) {
+  if (pt->local[0] != local[0] || pt->local[1] != local[1]) return 0;
+  const program_t *prog = &pt->plan->prog;
+  for (int j = 0; j < st->p; j++) {
+    if (c->scounts[j] != prog->send_counts[j] || c->rcounts[j] != prog->recv_counts[j]) return 0;
+  }
+  return 1;
+}
+
+/*
+ * MODE_LOCAL, every plan to replay direct: no key. A rank whose rows are a direct plan's for it runs that plan's
+ * sends in their order; any other rank (rows of no plan, a datatype that is not contiguous) the direct exchange
+ * without a plan; MPI_IN_PLACE (on every rank) the library's collective. Statistics are this rank's.
+ */
+static int run_local(commstate_t *st, const call_t *c, fallback_fn fallback, int kind_index, double t0,
+                     void *caller) {
+  if (c->sendbuf == MPI_IN_PLACE) {
+    int rc = fallback(c);
+    st->unkeyed[WHY_IN_PLACE]++;
+    st->unkeyed_time[WHY_IN_PLACE] += MPI_Wtime() - t0;
+    return rc;
+  }
+  int64_t ss = 0, rs = 0;
+  int eligible = commplan_contiguous(c->sendtype, &ss) && commplan_contiguous(c->recvtype, &rs) && ss == rs;
+  pattern_t *hit = NULL;
+  if (eligible) {
+    uint64_t local[2];
+    commplan_key_local(st->rank, st->p, ss, c->scounts, c->rcounts, local);
+    for (pattern_t *pt = st->patterns; pt != NULL && hit == NULL; pt = pt->next) {
+      if ((pt->direct_kinds >> kind_index & 1) && pt->eb == ss && rows_fit(st, pt, c, local)) hit = pt;
+    }
+  }
+  double a = MPI_Wtime();
+  int rc = direct_exchange(st, c, hit);
+  double b = MPI_Wtime();
+  if (hit == NULL) {
+    int why = eligible ? WHY_ROWS : WHY_DATATYPE;
+    st->unkeyed[why]++;
+    st->unkeyed_time[why] += b - t0;
+    return rc;
+  }
+  if (hit->calls++ == 0) { /* the site of its first call, as a keyed pattern's */
+    site_of(caller, hit->site, sizeof hit->site - 20);
+    strcat(hit->site, " (direct, no key)");
+  }
+  if (rc == MPI_SUCCESS) hit->hits++;
+  else hit->fallbacks[WHY_RUN_FAILED]++;
+  hit->time_hit += b - a;
+  hit->time_lookup += a - t0;
+  return rc;
+}
+
 /* Keeps this call's rows for the next call's prediction. */
 static void remember(commstate_t *st, const call_t *c, int64_t eb, const char *kind, int fell_back) {
   size_t n = sizeof(int) * (size_t)st->p;
@@ -366,7 +584,8 @@ static int intercept(const call_t *c, fallback_fn fallback, const char *kind, vo
   commstate_t *st = state_of(c->comm);
   if (st == NULL) return fallback(c);
   int kind_index = strcmp(kind, "MPI_Alltoall") == 0;
-  if (!st->keyed[kind_index]) { /* no plan could run: no key, the library's collective at once */
+  if (st->mode[kind_index] == MODE_LOCAL) return run_local(st, c, fallback, kind_index, t0, caller);
+  if (st->mode[kind_index] == MODE_OFF) { /* no plan could run: no key, the library's collective at once */
     int rc = fallback(c);
     st->unkeyed[WHY_NONE_HERE]++;
     st->unkeyed_time[WHY_NONE_HERE] += MPI_Wtime() - t0;

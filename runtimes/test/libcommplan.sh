@@ -169,7 +169,7 @@ for p in $ps; do
   if launch "$p" "$d/base" - "$work/bin/predict" mixed &&
     launch "$p" "$d/b" "LD_PRELOAD=$preload,COMMPLAN_CAPTURE=$work/cap-predict-$p" "$work/bin/predict" b-only &&
     cli precompute --from-capture "$work/cap-predict-$p" --store "$work/store" --machine "$machine" >"$work/pre" 2>&1 &&
-    launch "$p" "$d/replay" "LD_PRELOAD=$preload,COMMPLAN_PLANS=$work/store,COMMPLAN_STATS=1,COMMPLAN_REPLAY=all" "$work/bin/predict" mixed; then
+    launch "$p" "$d/replay" "LD_PRELOAD=$preload,COMMPLAN_PLANS=$work/store,COMMPLAN_STATS=1,COMMPLAN_REPLAY=all,COMMPLAN_LOCAL=0" "$work/bin/predict" mixed; then
     if ! same_bytes "$d/base" "$d/replay" "$p"; then
       fail "predict P=$p" "received bytes differ"
     elif ! grep -q '4 calls, 2 hits of .*, 2 fallbacks (a rank predicted a fallback 2)' "$work/out" ||
@@ -181,6 +181,31 @@ for p in $ps; do
     fi
   else
     fail "predict P=$p" "a run or the precompute failed" "$(cat "$work/out" "$work/pre" 2>/dev/null)"
+  fi
+  # direct plans need no key: a store whose one plan (B's, shift, a nonblocking program written here so that it is
+  # direct whatever auto picks) is direct; in the mixed run the ranks whose rows are B's in every call (2 ..) run the
+  # plan six times while ranks 0 and 1 (rows changed in A) exchange A's blocks point to point with them
+  store_local="$work/store-local-$p"
+  key=$(sed -n 's/^ *"key": "\([0-9a-f]*\)",*$/\1/p' "$work/cap-predict-$p"/*.capture.json | head -n 1)
+  mfile=$(ls "$work/cap-predict-$p"/*.matrix.json 2>/dev/null | head -n 1)
+  if [ -n "$key" ] && [ -n "$mfile" ] && cli plan "$mfile" -a shift -o "$work/local-s.json" >/dev/null 2>"$work/out" &&
+    cli export "$work/local-s.json" --matrix "$mfile" --format program --variant nonblocking \
+      --split "$store_local/programs/$key" >/dev/null 2>>"$work/out" &&
+    printf '{"format": "commplan.libplan/v1", "key": "%s", "p": %d, "call": "MPI_Alltoallv", "replay": true}\n' \
+      "$key" "$p" >"$store_local/programs/$key/plan.json" &&
+    launch "$p" "$d/local" "LD_PRELOAD=$preload,COMMPLAN_PLANS=$store_local,COMMPLAN_STATS=all" "$work/bin/predict" mixed; then
+    if ! same_bytes "$d/base" "$d/local" "$p"; then
+      fail "direct P=$p" "received bytes differ"
+    elif ! grep -q "^commplan: rank 0 .*$key at .* (direct, no key): 4 calls, 4 hits of shift, 0 fallbacks" "$work/out" ||
+      ! grep -q "^commplan: rank 1 .* 2 calls fell back before the lookup: this rank's rows fit no direct plan" "$work/out" ||
+      ! grep -q "^commplan: rank 2 .*$key at .* (direct, no key): 6 calls, 6 hits of shift, 0 fallbacks" "$work/out" ||
+      ! grep -q "^commplan: rank $((p - 1)) total: 7 calls, 6 hits, 1 fallbacks" "$work/out"; then
+      fail "direct P=$p" "not the expected hits and fallbacks" "$(cat "$work/out")"
+    else
+      ok "direct P=$p: no key; ranks 0 and 1 (rows changed) exchange point to point with ranks running the plan, every byte as without the interposer"
+    fi
+  else
+    fail "direct P=$p" "the store or the run failed" "$(cat "$work/out")"
   fi
   # commplan.h directly: a relaying payload plan (two-stage) and a direct one (coloring), unpacked displacements; and
   # relaying payload plans as dataflow programs (mesh-two-stage, mpi-bruck: local copies between its stages)
