@@ -7,6 +7,8 @@
 # relaying ones at P = 16), and again on the one-port model (`--runtime none`: nonblocking programs) replayed with
 # COMMPLAN_REPLAY=all. Then the fallback prediction across ranks (libcommplan-predict.c) and commplan.h's API program
 # (plans of three planners, payload and direct, nonblocking and dataflow).
+# Each replayed once more with the key reduced point to point (COMMPLAN_AGREE=p2p, COMMPLAN_LOCAL=0); a store of one
+# direct plan checks the calls without a key (one rank's rows changed between calls).
 # Environment: LIBCOMMPLAN_TEST_P (default 4 16 7), LIBCOMMPLAN_TEST_MACHINE (default ib-hdr-200, its runtime model
 # ib-hdr-200-mpi), LIBCOMMPLAN_TEST_ONE_PORT_MACHINE (default t3d-004). Exit 1 on any failure, 2 when a tool is missing.
 set -euo pipefail
@@ -16,6 +18,7 @@ ps=${LIBCOMMPLAN_TEST_P:-4 16 7}
 machine=${LIBCOMMPLAN_TEST_MACHINE:-ib-hdr-200}
 one_port_machine=${LIBCOMMPLAN_TEST_ONE_PORT_MACHINE:-t3d-004}
 dataflow_replays=0 # captured patterns replayed as dataflow programs
+extra_env="" # more environment for replay_run (",NAME=VALUE...")
 python=/usr/bin/python3 # Debian's, with python3-mpi4py (the python3 on PATH may be another)
 script_start=$(date +%s)
 
@@ -89,7 +92,7 @@ same_bytes() { # dir a, dir b, np
 replay_run() { # label, np, store, mode, calls, what, program and args...
   local label=$1 np=$2 store=$3 mode=$4 calls=$5 what=$6 d="$work/run" want
   shift 6
-  if ! launch "$np" "$d/replay" "LD_PRELOAD=$preload,COMMPLAN_PLANS=$store,COMMPLAN_STATS=1,COMMPLAN_REPLAY=$mode" "$@"; then
+  if ! launch "$np" "$d/replay" "LD_PRELOAD=$preload,COMMPLAN_PLANS=$store,COMMPLAN_STATS=1,COMMPLAN_REPLAY=$mode$extra_env" "$@"; then
     fail "$label P=$np replay ($what$mode)" "mpirun failed" "$(cat "$work/out")"
     return 1
   fi
@@ -148,6 +151,11 @@ cycle() { # label, np, program and args...
     [ "$mode" = all ] && dataflow_replays=$((dataflow_replays + df))
     ok "$label P=$np: capture, precompute ($variants), replay ($mode): ${total#commplan: rank 0 total: }, every byte as without the interposer"
   done
+  # the key reduced point to point (recursive doubling; P = 7 takes its odd path), direct plans waiting for it too
+  extra_env=",COMMPLAN_AGREE=p2p,COMMPLAN_LOCAL=0"
+  replay_run "$label" "$np" "$store" all "$calls" "key point to point, " "$@" &&
+    ok "$label P=$np: replay (all) with the key reduced point to point: ${total#commplan: rank 0 total: }, every byte as without the interposer"
+  extra_env=""
   if ! cli precompute --from-capture "$cap" --store "$work/store-one-port" --machine "$one_port_machine" --runtime none >"$work/pre" 2>&1; then
     fail "$label P=$np precompute --runtime none" "precompute --from-capture failed" "$(cat "$work/pre")"
     return
