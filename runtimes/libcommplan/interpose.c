@@ -194,35 +194,42 @@ static int kinds_of(const char *call) {
   return 3;
 }
 
+/* Marks block j moved (side 0 sent, 1 received); 0 when it was already, or is empty. */
+static int move_once(unsigned char *moved, const program_t *prog, int side, int j) {
+  const int64_t *counts = side == 0 ? prog->send_counts : prog->recv_counts;
+  if (counts[j] == 0 || moved[2 * j + side]) return 0;
+  moved[2 * j + side] = 1;
+  return 1;
+}
+
 /* Whether a rank's program moves exactly MPI_Alltoallv's blocks: one message per non-empty block, the whole block. */
 static int is_direct(const program_t *prog, int rank) {
   if (prog->scratch != 0) return 0;
-  int64_t sends = 0, recvs = 0, expected = 0;
+  unsigned char *moved = calloc(2 * (size_t)prog->p, 1);
+  int ok = moved != NULL;
+  int64_t n = 0, expected = 0;
   for (int j = 0; j < prog->p; j++) expected += (prog->send_counts[j] > 0) + (prog->recv_counts[j] > 0);
-  for (int64_t i = 0; i < prog->nops; i++) {
+  for (int64_t i = 0; i < prog->nops && ok; i++) {
     const op_t *op = &prog->ops[i];
     const piece_t *pc = &prog->pieces[op->first];
     if (op->kind == OP_COPY) { /* only the block a rank keeps */
       const piece_t *to = &prog->pieces[op->first2];
-      if (op->n != 1 || op->n2 != 1 || pc->buf != BUF_SEND || to->buf != BUF_RECV || pc->count != to->count ||
-          pc->offset != prog->send_displs[rank] || pc->count != prog->send_counts[rank] ||
-          to->offset != prog->recv_displs[rank]) {
-        return 0;
-      }
-      sends++, recvs++;
+      ok = op->n == 1 && op->n2 == 1 && pc->buf == BUF_SEND && to->buf == BUF_RECV && pc->count == to->count &&
+           pc->offset == prog->send_displs[rank] && pc->count == prog->send_counts[rank] &&
+           to->offset == prog->recv_displs[rank] && to->count == prog->recv_counts[rank] &&
+           move_once(moved, prog, 0, rank) && move_once(moved, prog, 1, rank);
+      n += 2;
       continue;
     }
-    int send = op->kind == OP_SEND, buf = send ? BUF_SEND : BUF_RECV;
-    const int64_t *displs = send ? prog->send_displs : prog->recv_displs;
-    const int64_t *counts = send ? prog->send_counts : prog->recv_counts;
-    if (op->n != 1 || pc->buf != buf || pc->offset != displs[op->peer] || pc->count != counts[op->peer] ||
-        pc->count == 0) {
-      return 0;
-    }
-    if (send) sends++;
-    else recvs++;
+    int side = op->kind == OP_SEND ? 0 : 1;
+    const int64_t *displs = side == 0 ? prog->send_displs : prog->recv_displs;
+    const int64_t *counts = side == 0 ? prog->send_counts : prog->recv_counts;
+    ok = op->n == 1 && pc->buf == (side == 0 ? BUF_SEND : BUF_RECV) && pc->offset == displs[op->peer] &&
+         pc->count == counts[op->peer] && move_once(moved, prog, side, op->peer);
+    n++;
   }
-  return sends + recvs == expected; /* blocks are distinct (displacements), so each non-empty one moved once */
+  free(moved);
+  return ok && n == expected;
 }
 
 /*
@@ -425,8 +432,8 @@ static void look_up(const commstate_t *st, pattern_t *pt, MPI_Comm comm) {
 }
 
 static pattern_t *find_pattern(commstate_t *st, const uint64_t key[2], int64_t eb) {
-  for (pattern_t *pt = st->patterns; pt != NULL; pt = pt->next) {
-    if (pt->key[0] == key[0] && pt->key[1] == key[1] && pt->eb == eb) return pt;
+  for (pattern_t *pt = st->patterns; pt != NULL; pt = pt->next) { /* a direct pattern runs only without a key */
+    if (pt->key[0] == key[0] && pt->key[1] == key[1] && pt->eb == eb && pt->direct_kinds == 0) return pt;
   }
   return NULL;
 }
@@ -747,6 +754,7 @@ static void print_stats(int world_rank) {
       calls += st->unkeyed[w], fallbacks += st->unkeyed[w];
     }
     for (const pattern_t *pt = st->patterns; pt != NULL; pt = pt->next) {
+      if (pt->calls == 0) continue; /* a direct plan no call of this rank fitted */
       char hex[33], why[512] = "";
       size_t used = 0;
       long fb = 0;
