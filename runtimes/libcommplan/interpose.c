@@ -336,7 +336,8 @@ static void catalogue(commstate_t *st, MPI_Comm comm) {
   /* the direct patterns of the kinds that do not run them locally: the key finds their plans again */
   for (pattern_t **at = &st->patterns; *at != NULL;) {
     pattern_t *pt = *at;
-    int used = ((pt->direct_kinds & 1) && st->mode[0] == MODE_LOCAL) || ((pt->direct_kinds & 2) && st->mode[1] == MODE_LOCAL);
+    int used = ((pt->direct_kinds & 1) && st->mode[0] == MODE_LOCAL) ||
+               ((pt->direct_kinds & 2) && st->mode[1] == MODE_LOCAL);
     if (used) {
       at = &pt->next;
     } else {
@@ -607,8 +608,9 @@ static int intercept(const call_t *c, fallback_fn fallback, const char *kind, vo
   int64_t ss = 0, rs = 0;
   int eligible = commplan_contiguous(c->sendtype, &ss) && commplan_contiguous(c->recvtype, &rs) && ss == rs;
   size_t n = sizeof(int) * (size_t)st->p;
-  int predict = NONBLOCKING_KEY && !agree_p2p && eligible && st->have_last && st->last_fell_back && st->last_eb == ss && st->last_kind == kind &&
-                memcmp(st->last_s, c->scounts, n) == 0 && memcmp(st->last_r, c->rcounts, n) == 0;
+  int predict = NONBLOCKING_KEY && !agree_p2p && eligible && st->have_last && st->last_fell_back &&
+                st->last_eb == ss && st->last_kind == kind && memcmp(st->last_s, c->scounts, n) == 0 &&
+                memcmp(st->last_r, c->rcounts, n) == 0;
   uint64_t local[4] = {0, 0, eligible ? 0 : 1, (uint64_t)predict}, key[4];
   if (eligible) commplan_key_local(st->rank, st->p, ss, c->scounts, c->rcounts, local);
   int rc = MPI_SUCCESS, done = 0;
