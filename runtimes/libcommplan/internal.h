@@ -53,6 +53,10 @@ typedef struct {
   int64_t recv_head, recv_tail, other_head, other_tail, done; /* dataflow: the ready queues, operations done */
 } run_t;
 
+/** Reads this rank's part of a plan (commplan_plan_load without its agreement): null with a message in err. Local. */
+commplan_plan *commplan_plan_read(const char *dir, MPI_Comm comm, char *err, size_t errlen);
+/** Gives a read plan, once every rank has read its part, its duplicate of comm (collective). */
+void commplan_plan_attach(commplan_plan *plan, MPI_Comm comm);
 int commplan_bind(commplan_plan *plan, binding_t *b, const int *sdispls, const int *rdispls);
 void commplan_unbind(binding_t *b);
 int commplan_run_start(run_t *r);

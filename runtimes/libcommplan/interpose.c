@@ -3,9 +3,12 @@
  * distinct count matrix (commplan.matrix/v1) with a commplan.capture/v1 record at MPI_Finalize; COMMPLAN_PLANS=STORE
  * runs the stored plan of a call's count matrix (STORE/programs/<key>/), any other call runs the library's own;
  * COMMPLAN_STATS=1 (world rank 0) or all (every rank) prints per-pattern statistics at MPI_Finalize;
- * COMMPLAN_REPLAY=all also runs plans the store marks as no faster than the library.
+ * COMMPLAN_REPLAY=all also runs plans the store marks as no faster than the library. When every plan the store holds
+ * for a communicator is direct, calls need no key (each rank runs the plan its own rows fit, or a direct exchange);
+ * COMMPLAN_LOCAL=0 makes them wait for the key too. COMMPLAN_AGREE=p2p or library: how the key is reduced.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <dlfcn.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -16,8 +19,9 @@
 #include "internal.h"
 
 /*
- * The key's reduction: nonblocking, so that a predicted fallback runs under it; blocking (and no prediction) when built
- * with -DCOMMPLAN_NONBLOCKING_KEY=0, as for SMPI, whose MPI_Iallreduce sends every rank's data to every rank.
+ * The key's reduction by default: the library's MPI_Iallreduce, so that a predicted fallback runs under it; built with
+ * -DCOMMPLAN_NONBLOCKING_KEY=0, as for SMPI (whose MPI_Iallreduce sends every rank's data to every rank), a recursive
+ * doubling on the interposer's private communicator. COMMPLAN_AGREE=p2p or library chooses at run time.
  */
 #ifndef COMMPLAN_NONBLOCKING_KEY
 #define NONBLOCKING_KEY 1
@@ -36,13 +40,17 @@ enum {
   WHY_RUN_FAILED,
   WHY_NO_STORE,
   WHY_PREDICTED,
+  WHY_NONE_HERE,
+  WHY_ROWS,
   WHY_COUNT
 };
 static const char *why_names[WHY_COUNT] = {"in place",         "datatype not contiguous",
                                            "another rank's call does not fit", "no plan in the store",
                                            "plan no faster than the library",  "plan failed to load",
                                            "plan failed to run",               "capture only",
-                                           "a rank predicted a fallback"};
+                                           "a rank predicted a fallback",
+                                           "no plan to replay in the store for this communicator",
+                                           "this rank's rows fit no direct plan: point-to-point exchange"};
 
 /** A plan's state for a pattern: not looked up yet, loaded, or a reason to fall back. */
 enum { PLAN_UNKNOWN = 0, PLAN_LOADED = 1 };
@@ -58,14 +66,30 @@ typedef struct pattern {
   commplan_plan *plan;
   int *matrix; /* on the communicator's rank 0 when capturing: P x P counts */
   char site[256];
+  /* a direct plan of the store, run without a key (MODE_LOCAL): its kinds (bit 0 MPI_Alltoallv, bit 1 MPI_Alltoall),
+   * this rank's key term, and its sends: peers in program order, each with its group (posted after the sends of the
+   * earlier groups completed) */
+  int direct_kinds, nsends, *send_peer, *send_group;
+  uint64_t local[2];
   struct pattern *next;
 } pattern_t;
+
+/**
+ * How the calls of one kind on a communicator go: the library's collective at once (the store holds no plan to replay
+ * for it), a direct plan or a point-to-point exchange chosen by each rank from its own rows (every plan to replay is
+ * direct), or the key's agreement first (capture, or a plan with relays).
+ */
+enum { MODE_OFF = 0, MODE_LOCAL = 1, MODE_AGREE = 2 };
 
 /** What the interposer keeps per communicator (an attribute). */
 typedef struct commstate {
   int id, p, rank, freed;
+  MPI_Comm priv; /* the point-to-point reductions' and direct exchanges' messages */
+  int mode[2];   /* per call kind (MPI_Alltoallv, MPI_Alltoall): a MODE_, agreed by every rank when the state is made */
+  MPI_Request *reqs; /* the direct exchanges' (2 P) */
   pattern_t *patterns;
   long unkeyed[WHY_COUNT]; /* calls that fell back before their key was known */
+  double unkeyed_time[WHY_COUNT];
   int *scounts, *sdispls, *rcounts, *rdispls; /* MPI_Alltoall's arguments as MPI_Alltoallv's */
   /* the last call's local rows and whether it fell back for its pattern's sake: the next call with the same rows
    * predicts a fallback and runs it while the key's reduction is under way */
@@ -77,7 +101,7 @@ typedef struct commstate {
 
 static int initialised, keyval = MPI_KEYVAL_INVALID, next_id;
 static const char *capture_dir, *plans_dir, *stats_mode;
-static int replay_all;
+static int replay_all, agree_p2p = !NONBLOCKING_KEY, local_ok = 1;
 static commstate_t *states;
 
 static void init_env(void) {
@@ -88,6 +112,11 @@ static void init_env(void) {
   stats_mode = getenv("COMMPLAN_STATS");
   const char *replay = getenv("COMMPLAN_REPLAY");
   replay_all = replay != NULL && strcmp(replay, "all") == 0;
+  const char *local = getenv("COMMPLAN_LOCAL");
+  local_ok = local == NULL || strcmp(local, "0") != 0;
+  const char *agree = getenv("COMMPLAN_AGREE");
+  if (agree != NULL && strcmp(agree, "p2p") == 0) agree_p2p = 1;
+  if (agree != NULL && strcmp(agree, "library") == 0) agree_p2p = 0;
   if (capture_dir != NULL && *capture_dir == '\0') capture_dir = NULL;
   if (plans_dir != NULL && *plans_dir == '\0') plans_dir = NULL;
 }
@@ -96,12 +125,226 @@ static int delete_state(MPI_Comm comm, int kv, void *value, void *extra) {
   (void)comm, (void)kv, (void)extra;
   commstate_t *st = value;
   st->freed = 1;
+  if (st->priv != MPI_COMM_NULL) PMPI_Comm_free(&st->priv);
   for (pattern_t *pt = st->patterns; pt != NULL; pt = pt->next) {
     commplan_plan_free(pt->plan);
     pt->plan = NULL;
     if (pt->status == PLAN_LOADED) pt->status = PLAN_UNKNOWN;
   }
   return MPI_SUCCESS;
+}
+
+/** The tag of the interposer's point-to-point reductions on a communicator's private duplicate. */
+#define REDUCE_TAG 7
+
+/** How reduce_words combines words. */
+enum { RED_SUM, RED_MAX, RED_OR };
+
+static void combine(int op, int n, uint64_t *acc, const uint64_t *in) {
+  for (int k = 0; k < n; k++) {
+    if (op == RED_SUM) acc[k] += in[k];
+    else if (op == RED_MAX) acc[k] = in[k] > acc[k] ? in[k] : acc[k];
+    else acc[k] |= in[k];
+  }
+}
+
+/*
+ * n (at most 4) words reduced over the communicator (sum mod 2^64, max or or): by recursive doubling on its private
+ * duplicate under COMMPLAN_AGREE=p2p (log2(P) exchanges, two more when P is not a power of two: the first 2r ranks
+ * pair up, the even one of each pair hands its words to the odd one and gets the result back at the end), else by the
+ * library's MPI_Allreduce. The operations are exact, so every rank gets the same words. Collective.
+ */
+static void reduce_words(const commstate_t *st, MPI_Comm comm, int n, int op, const uint64_t *local, uint64_t *out) {
+  if (!agree_p2p) {
+    PMPI_Allreduce(local, out, n, MPI_UINT64_T, op == RED_SUM ? MPI_SUM : op == RED_MAX ? MPI_MAX : MPI_BOR, comm);
+    return;
+  }
+  int p = st->p, r = st->rank, pof2 = 1, vrank;
+  uint64_t in[4];
+  memcpy(out, local, sizeof(uint64_t) * (size_t)n);
+  while (pof2 * 2 <= p) pof2 *= 2;
+  int rem = p - pof2;
+  if (r < 2 * rem && r % 2 == 0) {
+    PMPI_Send(out, n, MPI_UINT64_T, r + 1, REDUCE_TAG, st->priv);
+    vrank = -1;
+  } else if (r < 2 * rem) {
+    PMPI_Recv(in, n, MPI_UINT64_T, r - 1, REDUCE_TAG, st->priv, MPI_STATUS_IGNORE);
+    combine(op, n, out, in);
+    vrank = r / 2;
+  } else {
+    vrank = r - rem;
+  }
+  for (int mask = 1; vrank >= 0 && mask < pof2; mask <<= 1) {
+    int vpeer = vrank ^ mask, peer = vpeer < rem ? 2 * vpeer + 1 : vpeer + rem;
+    PMPI_Sendrecv(out, n, MPI_UINT64_T, peer, REDUCE_TAG, in, n, MPI_UINT64_T, peer, REDUCE_TAG, st->priv,
+                  MPI_STATUS_IGNORE);
+    combine(op, n, out, in);
+  }
+  if (r < 2 * rem && r % 2 == 0) {
+    PMPI_Recv(out, n, MPI_UINT64_T, r + 1, REDUCE_TAG, st->priv, MPI_STATUS_IGNORE);
+  } else if (r < 2 * rem) {
+    PMPI_Send(out, n, MPI_UINT64_T, r - 1, REDUCE_TAG, st->priv);
+  }
+}
+
+/* The call kinds a plan file names: bit 0 MPI_Alltoallv, bit 1 MPI_Alltoall (both when it names neither). */
+static int kinds_of(const char *call) {
+  if (call != NULL && strcmp(call, "MPI_Alltoallv") == 0) return 1;
+  if (call != NULL && strcmp(call, "MPI_Alltoall") == 0) return 2;
+  return 3;
+}
+
+/* Marks block j moved (side 0 sent, 1 received); 0 when it was already, or is empty. */
+static int move_once(unsigned char *moved, const program_t *prog, int side, int j) {
+  const int64_t *counts = side == 0 ? prog->send_counts : prog->recv_counts;
+  if (counts[j] == 0 || moved[2 * j + side]) return 0;
+  moved[2 * j + side] = 1;
+  return 1;
+}
+
+/* Whether a rank's program moves exactly MPI_Alltoallv's blocks: one message per non-empty block, the whole block. */
+static int is_direct(const program_t *prog, int rank) {
+  if (prog->scratch != 0) return 0;
+  unsigned char *moved = calloc(2 * (size_t)prog->p, 1);
+  int ok = moved != NULL;
+  int64_t n = 0, expected = 0;
+  for (int j = 0; j < prog->p; j++) expected += (prog->send_counts[j] > 0) + (prog->recv_counts[j] > 0);
+  for (int64_t i = 0; i < prog->nops && ok; i++) {
+    const op_t *op = &prog->ops[i];
+    const piece_t *pc = &prog->pieces[op->first];
+    if (op->kind == OP_COPY) { /* only the block a rank keeps */
+      const piece_t *to = &prog->pieces[op->first2];
+      ok = op->n == 1 && op->n2 == 1 && pc->buf == BUF_SEND && to->buf == BUF_RECV && pc->count == to->count &&
+           pc->offset == prog->send_displs[rank] && pc->count == prog->send_counts[rank] &&
+           to->offset == prog->recv_displs[rank] && to->count == prog->recv_counts[rank] &&
+           move_once(moved, prog, 0, rank) && move_once(moved, prog, 1, rank);
+      n += 2;
+      continue;
+    }
+    int side = op->kind == OP_SEND ? 0 : 1;
+    const int64_t *displs = side == 0 ? prog->send_displs : prog->recv_displs;
+    const int64_t *counts = side == 0 ? prog->send_counts : prog->recv_counts;
+    ok = op->n == 1 && pc->buf == (side == 0 ? BUF_SEND : BUF_RECV) && pc->offset == displs[op->peer] &&
+         pc->count == counts[op->peer] && move_once(moved, prog, side, op->peer);
+    n++;
+  }
+  free(moved);
+  return ok && n == expected;
+}
+
+/*
+ * This rank's sends of a direct program, in program order, and their groups: a nonblocking or blocking program's
+ * rounds; in a dataflow program a send that waits for another operation starts a group.
+ */
+static int direct_sends(pattern_t *pt, const program_t *prog, int rank) {
+  pt->send_peer = malloc(sizeof(int) * (size_t)(prog->p > 0 ? prog->p : 1));
+  pt->send_group = malloc(sizeof(int) * (size_t)(prog->p > 0 ? prog->p : 1));
+  if (pt->send_peer == NULL || pt->send_group == NULL) return -1;
+  int group = 0;
+  int64_t round = -1;
+  for (int64_t i = 0; i < prog->nops; i++) {
+    const op_t *op = &prog->ops[i];
+    int dataflow = prog->variant == VARIANT_DATAFLOW;
+    if (!dataflow && op->round != round && pt->nsends > 0) group++;
+    round = op->round;
+    if (op->kind == OP_RECV) continue;
+    if (dataflow && op->after_n > 0 && pt->nsends > 0) group++;
+    pt->send_peer[pt->nsends] = op->kind == OP_COPY ? rank : op->peer;
+    pt->send_group[pt->nsends++] = group;
+  }
+  return 0;
+}
+
+/* A direct plan of the store as a pattern of st (MODE_LOCAL); null when it is not direct on this rank. */
+static pattern_t *direct_pattern(const commstate_t *st, commplan_plan *plan, const char *hex, int kinds) {
+  const program_t *prog = &plan->prog;
+  if (!is_direct(prog, st->rank)) return NULL;
+  pattern_t *pt = calloc(1, sizeof *pt);
+  if (pt == NULL) return NULL;
+  if (sscanf(hex, "%16llx%16llx", (unsigned long long *)&pt->key[0], (unsigned long long *)&pt->key[1]) != 2 ||
+      direct_sends(pt, prog, st->rank) != 0) {
+    free(pt->send_peer), free(pt->send_group), free(pt);
+    return NULL;
+  }
+  int *s = malloc(sizeof(int) * 2 * (size_t)st->p);
+  if (s == NULL) {
+    free(pt->send_peer), free(pt->send_group), free(pt);
+    return NULL;
+  }
+  for (int j = 0; j < st->p; j++) s[j] = (int)prog->send_counts[j], s[st->p + j] = (int)prog->recv_counts[j];
+  commplan_key_local(st->rank, st->p, prog->element_bytes, s, s + st->p, pt->local);
+  free(s);
+  pt->eb = prog->element_bytes, pt->plan = plan, pt->direct_kinds = kinds, pt->status = PLAN_LOADED;
+  pt->kind = kinds == 2 ? "MPI_Alltoall" : "MPI_Alltoallv";
+  return pt;
+}
+
+static void free_pattern(pattern_t *pt) {
+  commplan_plan_free(pt->plan);
+  free(pt->matrix), free(pt->send_peer), free(pt->send_group), free(pt);
+}
+
+/*
+ * How the calls of each kind on a communicator of st->p ranks go (st->mode): MODE_AGREE when capturing (every call's
+ * key is needed); under COMMPLAN_PLANS, from the store's plans to replay for this p (STORE/programs/ * /plan.json with
+ * replay true, or COMMPLAN_REPLAY=all): none, MODE_OFF; all direct (every rank reads its part of each and checks),
+ * MODE_LOCAL, and the direct plans are kept as st's patterns; else MODE_AGREE. One reduction makes the ranks' answers
+ * one, so that every rank takes the same mode. Collective (the state is made at MPI_Init or a communicator's first
+ * call).
+ */
+static void catalogue(commstate_t *st, MPI_Comm comm) {
+  uint64_t bits[2] = {0, 0}; /* the kinds with a plan to replay; the kinds with one that is not direct (or unread) */
+  if (capture_dir != NULL) {
+    bits[0] = bits[1] = 3;
+  } else if (plans_dir != NULL) {
+    char path[4096], err[512];
+    snprintf(path, sizeof path, "%s/programs", plans_dir);
+    DIR *dir = opendir(path);
+    for (struct dirent *e = dir == NULL ? NULL : readdir(dir); e != NULL; e = readdir(dir)) {
+      if (e->d_name[0] == '.' || strlen(e->d_name) != 32) continue;
+      snprintf(path, sizeof path, "%s/programs/%s/plan.json", plans_dir, e->d_name);
+      json_error_t jerr;
+      json_t *doc = json_load_file(path, 0, &jerr);
+      if (doc == NULL) continue;
+      json_t *p = json_object_get(doc, "p");
+      int kinds = kinds_of(json_string_value(json_object_get(doc, "call")));
+      int take = (!json_is_integer(p) || json_integer_value(p) == st->p) &&
+                 (replay_all || json_is_true(json_object_get(doc, "replay")) || !json_is_integer(p));
+      json_decref(doc);
+      if (!take) continue;
+      bits[0] |= (uint64_t)kinds;
+      snprintf(path, sizeof path, "%s/programs/%s", plans_dir, e->d_name);
+      int known = !local_ok || (bits[1] & (uint64_t)kinds) == (uint64_t)kinds; /* MODE_AGREE already */
+      commplan_plan *plan = known ? NULL : commplan_plan_read(path, comm, err, sizeof err);
+      pattern_t *pt = plan == NULL ? NULL : direct_pattern(st, plan, e->d_name, kinds);
+      if (pt == NULL) {
+        commplan_plan_free(plan);
+        bits[1] |= (uint64_t)kinds;
+      } else {
+        pt->next = st->patterns;
+        st->patterns = pt;
+      }
+    }
+    if (dir != NULL) closedir(dir);
+  }
+  uint64_t all[2] = {0, 0};
+  reduce_words(st, comm, 2, RED_OR, bits, all);
+  for (int k = 0; k < 2; k++) {
+    uint64_t bit = (uint64_t)1 << k;
+    st->mode[k] = (all[0] & bit) == 0 ? MODE_OFF : (all[1] & bit) != 0 ? MODE_AGREE : MODE_LOCAL;
+  }
+  /* the direct patterns of the kinds that do not run them locally: the key finds their plans again */
+  for (pattern_t **at = &st->patterns; *at != NULL;) {
+    pattern_t *pt = *at;
+    int used = ((pt->direct_kinds & 1) && st->mode[0] == MODE_LOCAL) ||
+               ((pt->direct_kinds & 2) && st->mode[1] == MODE_LOCAL);
+    if (used) {
+      at = &pt->next;
+    } else {
+      *at = pt->next;
+      free_pattern(pt);
+    }
+  }
 }
 
 static commstate_t *state_of(MPI_Comm comm) {
@@ -112,17 +355,20 @@ static commstate_t *state_of(MPI_Comm comm) {
   if (found) return value;
   commstate_t *st = calloc(1, sizeof *st);
   if (st == NULL) return NULL;
+  st->priv = MPI_COMM_NULL;
   PMPI_Comm_size(comm, &st->p);
   PMPI_Comm_rank(comm, &st->rank);
   st->id = next_id++;
   size_t n = sizeof(int) * (size_t)st->p;
   st->scounts = malloc(n), st->sdispls = malloc(n), st->rcounts = malloc(n), st->rdispls = malloc(n);
-  st->last_s = malloc(n), st->last_r = malloc(n);
-  if (!st->scounts || !st->sdispls || !st->rcounts || !st->rdispls || !st->last_s || !st->last_r) {
+  st->last_s = malloc(n), st->last_r = malloc(n), st->reqs = malloc(sizeof(MPI_Request) * 2 * (size_t)st->p);
+  if (!st->scounts || !st->sdispls || !st->rcounts || !st->rdispls || !st->last_s || !st->last_r || !st->reqs) {
     free(st->scounts), free(st->sdispls), free(st->rcounts), free(st->rdispls), free(st->last_s), free(st->last_r);
-    free(st);
+    free(st->reqs), free(st);
     return NULL;
   }
+  PMPI_Comm_dup(comm, &st->priv);
+  catalogue(st, comm);
   PMPI_Comm_set_attr(comm, keyval, st);
   st->next = states;
   states = st;
@@ -149,12 +395,17 @@ static void key_hex(const uint64_t key[2], char out[33]) {
   snprintf(out, 33, "%016llx%016llx", (unsigned long long)key[0], (unsigned long long)key[1]);
 }
 
-/* Looks up the plan of a new pattern: STORE/programs/<key>/plan.json says whether to replay; collective. */
-static void look_up(pattern_t *pt, MPI_Comm comm) {
-  char hex[33], path[4096];
+/*
+ * Looks up the plan of a new pattern: STORE/programs/<key>/plan.json says whether to replay; each rank reads its part
+ * of the program, and one reduction of the ranks' reasons (the highest wins) makes every rank load it or none.
+ * Collective.
+ */
+static void look_up(const commstate_t *st, pattern_t *pt, MPI_Comm comm) {
+  char hex[33], path[4096], err[512];
   key_hex(pt->key, hex);
   snprintf(path, sizeof path, "%s/programs/%s/plan.json", plans_dir, hex);
   int local = WHY_NO_PLAN;
+  commplan_plan *plan = NULL;
   json_error_t jerr;
   json_t *doc = json_load_file(path, 0, &jerr);
   if (doc != NULL) {
@@ -164,26 +415,26 @@ static void look_up(pattern_t *pt, MPI_Comm comm) {
     else local = WHY_NO_FASTER;
     json_decref(doc);
   }
-  /* every rank falls back when any rank does; the reason with the highest number wins */
-  int agreed = local;
-  PMPI_Allreduce(&local, &agreed, 1, MPI_INT, MPI_MAX, comm);
-  if (agreed >= 0) {
-    pt->status = 100 + agreed;
-    return;
-  }
-  char err[512];
   snprintf(path, sizeof path, "%s/programs/%s", plans_dir, hex);
-  if (commplan_plan_load(path, comm, &pt->plan, err, sizeof err) != COMMPLAN_OK) {
-    pt->status = 100 + WHY_LOAD_FAILED;
+  if (local == -1 && (plan = commplan_plan_read(path, comm, err, sizeof err)) == NULL) {
+    local = WHY_LOAD_FAILED;
     if (stats_mode != NULL) fprintf(stderr, "commplan: %s: %s\n", path, err);
+  }
+  uint64_t mine = (uint64_t)(local + 1), agreed = 0; /* -1 (replay) is 0 */
+  reduce_words(st, comm, 1, RED_MAX, &mine, &agreed);
+  if (agreed > 0) {
+    commplan_plan_free(plan);
+    pt->status = 100 + (int)agreed - 1;
     return;
   }
+  commplan_plan_attach(plan, comm);
+  pt->plan = plan;
   pt->status = PLAN_LOADED;
 }
 
 static pattern_t *find_pattern(commstate_t *st, const uint64_t key[2], int64_t eb) {
-  for (pattern_t *pt = st->patterns; pt != NULL; pt = pt->next) {
-    if (pt->key[0] == key[0] && pt->key[1] == key[1] && pt->eb == eb) return pt;
+  for (pattern_t *pt = st->patterns; pt != NULL; pt = pt->next) { /* a direct pattern runs only without a key */
+    if (pt->key[0] == key[0] && pt->key[1] == key[1] && pt->eb == eb && pt->direct_kinds == 0) return pt;
   }
   return NULL;
 }
@@ -229,6 +480,98 @@ static int fallback_alltoall(const void *a) {
   return PMPI_Alltoall(c->sendbuf, c->scount, c->sendtype, c->recvbuf, c->rcount, c->recvtype, c->comm);
 }
 
+/** The tag of the direct exchanges on a communicator's private duplicate. */
+#define DIRECT_TAG 8
+
+/*
+ * A direct exchange on the private communicator with the application's datatypes: every non-empty receive posted at
+ * once, then the sends of a direct plan in its order and groups (each group posted once the earlier groups' sends
+ * have completed), or, without a plan, every non-empty send at once (from rank + 1 on); then every request completed.
+ * Whatever each rank chooses, every pair exchanges one message per non-empty block with one tag on one communicator,
+ * and a rank waits only for sends whose receives are posted at its partner's entry: the exchange matches and
+ * completes on every rank (runtimes.md, "The key").
+ */
+static int direct_exchange(commstate_t *st, const call_t *c, const pattern_t *pt) {
+  MPI_Aint lb, sext, rext;
+  int ss, rs, n = 0, rc = MPI_SUCCESS;
+  PMPI_Type_get_extent(c->sendtype, &lb, &sext);
+  PMPI_Type_get_extent(c->recvtype, &lb, &rext);
+  PMPI_Type_size(c->sendtype, &ss);
+  PMPI_Type_size(c->recvtype, &rs);
+  for (int j = 0; j < st->p && rc == MPI_SUCCESS; j++) {
+    if (c->rcounts[j] == 0 || rs == 0) continue;
+    rc = PMPI_Irecv((char *)c->recvbuf + (MPI_Aint)c->rdispls[j] * rext, c->rcounts[j], c->recvtype, j, DIRECT_TAG,
+                    st->priv, &st->reqs[n++]);
+  }
+  int first = n; /* the sends of the groups not yet completed: reqs[first .. n) */
+  int nsends = pt != NULL ? pt->nsends : st->p;
+  for (int k = 0; k < nsends && rc == MPI_SUCCESS; k++) {
+    int j = pt != NULL ? pt->send_peer[k] : (st->rank + 1 + k) % st->p;
+    if (pt != NULL && k > 0 && pt->send_group[k] != pt->send_group[k - 1] && n > first) {
+      rc = PMPI_Waitall(n - first, st->reqs + first, MPI_STATUSES_IGNORE);
+      n = first;
+    }
+    if (c->scounts[j] == 0 || ss == 0 || rc != MPI_SUCCESS) continue;
+    rc = PMPI_Isend((const char *)c->sendbuf + (MPI_Aint)c->sdispls[j] * sext, c->scounts[j], c->sendtype, j,
+                    DIRECT_TAG, st->priv, &st->reqs[n++]);
+  }
+  int done = PMPI_Waitall(n, st->reqs, MPI_STATUSES_IGNORE);
+  return rc != MPI_SUCCESS ? rc : done;
+}
+
+/* Whether this call's rows are the direct pattern's for this rank (its key term first, then every count). */
+static int rows_fit(const commstate_t *st, const pattern_t *pt, const call_t *c, const uint64_t local[2]) {
+  if (pt->local[0] != local[0] || pt->local[1] != local[1]) return 0;
+  const program_t *prog = &pt->plan->prog;
+  for (int j = 0; j < st->p; j++) {
+    if (c->scounts[j] != prog->send_counts[j] || c->rcounts[j] != prog->recv_counts[j]) return 0;
+  }
+  return 1;
+}
+
+/*
+ * MODE_LOCAL, every plan to replay direct: no key. A rank whose rows are a direct plan's for it runs that plan's
+ * sends in their order; any other rank (rows of no plan, a datatype that is not contiguous) the direct exchange
+ * without a plan; MPI_IN_PLACE (on every rank) the library's collective. Statistics are this rank's.
+ */
+static int run_local(commstate_t *st, const call_t *c, fallback_fn fallback, int kind_index, double t0,
+                     void *caller) {
+  if (c->sendbuf == MPI_IN_PLACE) {
+    int rc = fallback(c);
+    st->unkeyed[WHY_IN_PLACE]++;
+    st->unkeyed_time[WHY_IN_PLACE] += MPI_Wtime() - t0;
+    return rc;
+  }
+  int64_t ss = 0, rs = 0;
+  int eligible = commplan_contiguous(c->sendtype, &ss) && commplan_contiguous(c->recvtype, &rs) && ss == rs;
+  pattern_t *hit = NULL;
+  if (eligible) {
+    uint64_t local[2];
+    commplan_key_local(st->rank, st->p, ss, c->scounts, c->rcounts, local);
+    for (pattern_t *pt = st->patterns; pt != NULL && hit == NULL; pt = pt->next) {
+      if ((pt->direct_kinds >> kind_index & 1) && pt->eb == ss && rows_fit(st, pt, c, local)) hit = pt;
+    }
+  }
+  double a = MPI_Wtime();
+  int rc = direct_exchange(st, c, hit);
+  double b = MPI_Wtime();
+  if (hit == NULL) {
+    int why = eligible ? WHY_ROWS : WHY_DATATYPE;
+    st->unkeyed[why]++;
+    st->unkeyed_time[why] += b - t0;
+    return rc;
+  }
+  if (hit->calls++ == 0) { /* the site of its first call, as a keyed pattern's */
+    site_of(caller, hit->site, sizeof hit->site - 20);
+    strcat(hit->site, " (direct, no key)");
+  }
+  if (rc == MPI_SUCCESS) hit->hits++;
+  else hit->fallbacks[WHY_RUN_FAILED]++;
+  hit->time_hit += b - a;
+  hit->time_lookup += a - t0;
+  return rc;
+}
+
 /* Keeps this call's rows for the next call's prediction. */
 static void remember(commstate_t *st, const call_t *c, int64_t eb, const char *kind, int fell_back) {
   size_t n = sizeof(int) * (size_t)st->p;
@@ -238,40 +581,56 @@ static void remember(commstate_t *st, const call_t *c, int64_t eb, const char *k
 }
 
 /*
- * The common path of both collectives. One MPI_Iallreduce sums the ranks' key terms, their ineligibility and their
- * predictions: a rank whose rows are the last call's, when that call fell back for its pattern's sake, predicts a
- * fallback and runs it at once, the reduction under way; when any rank predicted, every rank falls back (the others
- * after the reduction), so all take one path. Then the pattern is found or made (its matrix gathered when capturing),
- * its plan looked up once, and run or not.
+ * The common path of both collectives. MODE_OFF: the library's collective; MODE_LOCAL: run_local. MODE_AGREE: one
+ * reduction (MPI_Iallreduce, or reduce_words' recursive doubling) sums the ranks' key terms, their ineligibility and
+ * their predictions: under MPI_Iallreduce a rank whose rows are the last call's, when that call fell back for its
+ * pattern's sake, predicts a fallback and runs it at once, the reduction under way; when any rank predicted, every
+ * rank falls back (the others after the reduction), so all take one path. Then the pattern is found or made (its
+ * matrix gathered when capturing), its plan looked up once, and run or not.
  */
 static int intercept(const call_t *c, fallback_fn fallback, const char *kind, void *caller) {
   double t0 = MPI_Wtime(), spent = 0; /* spent: time in the plan or the fallback */
   commstate_t *st = state_of(c->comm);
   if (st == NULL) return fallback(c);
+  int kind_index = strcmp(kind, "MPI_Alltoall") == 0;
+  if (st->mode[kind_index] == MODE_LOCAL) return run_local(st, c, fallback, kind_index, t0, caller);
+  if (st->mode[kind_index] == MODE_OFF) { /* no plan could run: no key, the library's collective at once */
+    int rc = fallback(c);
+    st->unkeyed[WHY_NONE_HERE]++;
+    st->unkeyed_time[WHY_NONE_HERE] += MPI_Wtime() - t0;
+    return rc;
+  }
   if (c->sendbuf == MPI_IN_PLACE) { /* MPI requires every rank to pass it */
+    int rc = fallback(c);
     st->unkeyed[WHY_IN_PLACE]++;
-    return fallback(c);
+    st->unkeyed_time[WHY_IN_PLACE] += MPI_Wtime() - t0;
+    return rc;
   }
   int64_t ss = 0, rs = 0;
   int eligible = commplan_contiguous(c->sendtype, &ss) && commplan_contiguous(c->recvtype, &rs) && ss == rs;
   size_t n = sizeof(int) * (size_t)st->p;
-  int predict = NONBLOCKING_KEY && eligible && st->have_last && st->last_fell_back && st->last_eb == ss && st->last_kind == kind &&
-                memcmp(st->last_s, c->scounts, n) == 0 && memcmp(st->last_r, c->rcounts, n) == 0;
+  int predict = NONBLOCKING_KEY && !agree_p2p && eligible && st->have_last && st->last_fell_back &&
+                st->last_eb == ss && st->last_kind == kind && memcmp(st->last_s, c->scounts, n) == 0 &&
+                memcmp(st->last_r, c->rcounts, n) == 0;
   uint64_t local[4] = {0, 0, eligible ? 0 : 1, (uint64_t)predict}, key[4];
   if (eligible) commplan_key_local(st->rank, st->p, ss, c->scounts, c->rcounts, local);
   int rc = MPI_SUCCESS, done = 0;
+  if (agree_p2p) {
+    reduce_words(st, c->comm, 4, RED_SUM, local, key);
+  } else {
 #if NONBLOCKING_KEY
-  MPI_Request req;
-  PMPI_Iallreduce(local, key, 4, MPI_UINT64_T, MPI_SUM, c->comm, &req);
-  if (predict) {
-    double a = MPI_Wtime();
-    rc = fallback(c);
-    spent = MPI_Wtime() - a, done = 1;
-  }
-  PMPI_Wait(&req, MPI_STATUS_IGNORE);
+    MPI_Request req;
+    PMPI_Iallreduce(local, key, 4, MPI_UINT64_T, MPI_SUM, c->comm, &req);
+    if (predict) {
+      double a = MPI_Wtime();
+      rc = fallback(c);
+      spent = MPI_Wtime() - a, done = 1;
+    }
+    PMPI_Wait(&req, MPI_STATUS_IGNORE);
 #else
-  PMPI_Allreduce(local, key, 4, MPI_UINT64_T, MPI_SUM, c->comm);
+    PMPI_Allreduce(local, key, 4, MPI_UINT64_T, MPI_SUM, c->comm);
 #endif
+  }
   if (key[2] != 0 || key[3] != 0) { /* a rank cannot take a plan, or predicted a fallback: every rank falls back */
     if (!done) {
       double a = MPI_Wtime();
@@ -280,6 +639,7 @@ static int intercept(const call_t *c, fallback_fn fallback, const char *kind, vo
     }
     if (key[2] != 0) {
       st->unkeyed[eligible ? WHY_OTHER_RANK : WHY_DATATYPE]++;
+      st->unkeyed_time[eligible ? WHY_OTHER_RANK : WHY_DATATYPE] += MPI_Wtime() - t0;
       st->have_last = 0;
       return rc;
     }
@@ -288,7 +648,7 @@ static int intercept(const call_t *c, fallback_fn fallback, const char *kind, vo
   if (pt == NULL) pt = new_pattern(st, c->comm, key, ss, kind, c->scounts, caller);
   if (pt == NULL) return done ? rc : fallback(c);
   pt->calls++;
-  if (plans_dir != NULL && pt->status == PLAN_UNKNOWN) look_up(pt, c->comm);
+  if (plans_dir != NULL && pt->status == PLAN_UNKNOWN) look_up(st, pt, c->comm);
   if (!done && pt->status == PLAN_LOADED) {
     double a = MPI_Wtime();
     rc = commplan_run_agreed(pt->plan, c->sendbuf, c->sdispls, c->recvbuf, c->rdispls);
@@ -392,11 +752,12 @@ static void print_stats(int world_rank) {
   for (const commstate_t *st = states; st != NULL; st = st->next) {
     for (int w = 0; w < WHY_COUNT; w++) {
       if (st->unkeyed[w] == 0) continue;
-      fprintf(stderr, "commplan: rank %d comm %d (P=%d): %ld calls fell back before the lookup: %s\n", world_rank,
-              st->id, st->p, st->unkeyed[w], why_names[w]);
+      fprintf(stderr, "commplan: rank %d comm %d (P=%d): %ld calls fell back before the lookup: %s; time %.6f s\n",
+              world_rank, st->id, st->p, st->unkeyed[w], why_names[w], st->unkeyed_time[w]);
       calls += st->unkeyed[w], fallbacks += st->unkeyed[w];
     }
     for (const pattern_t *pt = st->patterns; pt != NULL; pt = pt->next) {
+      if (pt->calls == 0) continue; /* a direct plan no call of this rank fitted */
       char hex[33], why[512] = "";
       size_t used = 0;
       long fb = 0;
@@ -419,6 +780,23 @@ static void print_stats(int world_rank) {
     }
   }
   fprintf(stderr, "commplan: rank %d total: %ld calls, %ld hits, %ld fallbacks\n", world_rank, calls, hits, fallbacks);
+}
+
+/* Makes MPI_COMM_WORLD's state at once, so that its one-time agreement is not part of the program's first call. */
+static void world_state(void) {
+  if (active()) state_of(MPI_COMM_WORLD);
+}
+
+int MPI_Init(int *argc, char ***argv) {
+  int rc = PMPI_Init(argc, argv);
+  if (rc == MPI_SUCCESS) world_state();
+  return rc;
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
+  int rc = PMPI_Init_thread(argc, argv, required, provided);
+  if (rc == MPI_SUCCESS) world_state();
+  return rc;
 }
 
 int MPI_Finalize(void) {

@@ -84,43 +84,55 @@ static void free_tables(commplan_plan *plan) {
   plan->pending0 = plan->rev_start = plan->rev = NULL;
 }
 
-int commplan_plan_load(const char *dir, MPI_Comm comm, commplan_plan **out, char *err, size_t errlen) {
-  *out = NULL;
-  int p, rank, ok = 1;
+commplan_plan *commplan_plan_read(const char *dir, MPI_Comm comm, char *err, size_t errlen) {
+  int p, rank;
   if (dir == NULL || PMPI_Comm_size(comm, &p) != MPI_SUCCESS || PMPI_Comm_rank(comm, &rank) != MPI_SUCCESS) {
     snprintf(err, errlen, "commplan_plan_load: a directory and a valid communicator are needed");
-    return COMMPLAN_ERR_ARG;
+    return NULL;
   }
   commplan_plan *plan = calloc(1, sizeof *plan);
   if (plan == NULL) {
     snprintf(err, errlen, "commplan_plan_load: out of memory");
-    ok = 0;
-  } else {
-    plan->prog.p = p;
-    if (program_load(dir, rank, &plan->prog, err, errlen) != 0 || check_program(&plan->prog, err, errlen) != 0) {
-      ok = 0;
-    } else {
-      plan->scratch = calloc(at_least_one(plan->prog.scratch * plan->prog.element_bytes), 1);
-      if (plan->scratch == NULL) snprintf(err, errlen, "commplan_plan_load: out of memory for the scratch buffer");
-      ok = plan->scratch != NULL;
-      if (ok && plan->prog.variant == VARIANT_DATAFLOW && dataflow_tables(plan, err, errlen) != 0) ok = 0;
-    }
+    return NULL;
   }
-  int all = 0;
+  plan->comm = MPI_COMM_NULL;
+  plan->rank = rank;
+  plan->prog.p = p;
+  int ok = 0;
+  if (program_load(dir, rank, &plan->prog, err, errlen) == 0 && check_program(&plan->prog, err, errlen) == 0) {
+    plan->scratch = calloc(at_least_one(plan->prog.scratch * plan->prog.element_bytes), 1);
+    if (plan->scratch == NULL) snprintf(err, errlen, "commplan_plan_load: out of memory for the scratch buffer");
+    ok = plan->scratch != NULL;
+    if (ok && plan->prog.variant == VARIANT_DATAFLOW && dataflow_tables(plan, err, errlen) != 0) ok = 0;
+  }
+  if (!ok) {
+    commplan_plan_free(plan);
+    return NULL;
+  }
+  return plan;
+}
+
+void commplan_plan_attach(commplan_plan *plan, MPI_Comm comm) {
+  PMPI_Comm_dup(comm, &plan->comm);
+  plan->user_comm = comm;
+}
+
+int commplan_plan_load(const char *dir, MPI_Comm comm, commplan_plan **out, char *err, size_t errlen) {
+  *out = NULL;
+  int p;
+  if (dir == NULL || PMPI_Comm_size(comm, &p) != MPI_SUCCESS) {
+    snprintf(err, errlen, "commplan_plan_load: a directory and a valid communicator are needed");
+    return COMMPLAN_ERR_ARG;
+  }
+  commplan_plan *plan = commplan_plan_read(dir, comm, err, errlen);
+  int ok = plan != NULL, all = 0;
   PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
   if (!all) {
     if (ok) snprintf(err, errlen, "commplan_plan_load: another rank could not load the plan");
-    if (plan != NULL) {
-      free_tables(plan);
-      program_free(&plan->prog);
-      free(plan->scratch);
-      free(plan);
-    }
+    commplan_plan_free(plan);
     return COMMPLAN_ERR_LOAD;
   }
-  PMPI_Comm_dup(comm, &plan->comm);
-  plan->user_comm = comm;
-  plan->rank = rank;
+  commplan_plan_attach(plan, comm);
   *out = plan;
   return COMMPLAN_OK;
 }

@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # runtimes/test/libcommplan-smpi.sh: the MoE and halo test programs under SimGrid's SMPI, time per iteration without
-# the interposer, with it when every call falls back (an empty store: its own overhead), and with the plans of
+# the interposer, with it when every call falls back (its own overhead: an empty store, where no call needs the key,
+# and the other program's store, whose plans make every call agree on its key first), and with the plans of
 # `commplan precompute --from-capture --runtime none` for the platform's machine (the one-port model; the store's
 # verdicts, then COMMPLAN_REPLAY=all).
 # Platforms: flat clusters of the t3d-004 and ib-hdr-200 presets (lat = T_s / 2, bw = 1 / (t_c + t_d), as
-# `export --format simgrid` writes them), the CM02 flags of docs/runtimes.md. Writes bench/results/libcommplan.md.
+# `export --format simgrid` writes them; no backbone: it never binds there, and SimGrid solves much faster without
+# it), the CM02 flags of docs/runtimes.md. Writes bench/results/libcommplan.md.
 # Arguments: the P values (default 64 256). Environment: LIBCOMMPLAN_SMPI_LIMIT (seconds per smpirun, default 900);
 # LIBCOMMPLAN_SMPI_RUNTIME=NAME: a runtime model of `commplan machines --json` instead: its SMPI flags (and
 # smpi/test:0, so MPI_Waitsome is not charged per pending request), SMPI's default MPI_Alltoallv for every program,
 # plans by `precompute --runtime NAME --free-copies` (SMPI charges no copies here), only the presets it goes with;
 # LIBCOMMPLAN_SMPI_PROGRAMS (default "moe halo"), LIBCOMMPLAN_SMPI_PRESETS (default "t3d-004 ib-hdr-200"),
-# LIBCOMMPLAN_SMPI_ITERATIONS (default 4), LIBCOMMPLAN_SMPI_OUT (the table's file, default
+# LIBCOMMPLAN_SMPI_ITERATIONS (default 20), LIBCOMMPLAN_SMPI_OUT (the table's file, default
 # bench/results/libcommplan.md).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -19,7 +21,7 @@ ps=${*:-64 256}
 limit=${LIBCOMMPLAN_SMPI_LIMIT:-900}
 runtime=${LIBCOMMPLAN_SMPI_RUNTIME:-}
 programs=${LIBCOMMPLAN_SMPI_PROGRAMS:-moe halo}
-iterations=${LIBCOMMPLAN_SMPI_ITERATIONS:-4}
+iterations=${LIBCOMMPLAN_SMPI_ITERATIONS:-20}
 out="${LIBCOMMPLAN_SMPI_OUT:-$root/bench/results/libcommplan.md}"
 for tool in smpicc smpirun node timeout; do
   command -v "$tool" >/dev/null || { echo "libcommplan-smpi.sh: '$tool' not found (Debian: libsimgrid-dev)" >&2; exit 2; }
@@ -67,17 +69,19 @@ platform() { # preset, P
     echo "<?xml version='1.0'?>"
     echo '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">'
     echo '<platform version="4.1">'
-    echo "  <cluster id=\"c\" prefix=\"h\" suffix=\"\" radical=\"0-$(($2 - 1))\" speed=\"1Gf\" bw=\"${bw[$1]}\" lat=\"${lat[$1]}\" sharing_policy=\"SPLITDUPLEX\" bb_bw=\"${bw[$1]}\" bb_lat=\"0s\" bb_sharing_policy=\"FATPIPE\"/>"
+    echo "  <cluster id=\"c\" prefix=\"h\" suffix=\"\" radical=\"0-$(($2 - 1))\" speed=\"1Gf\" bw=\"${bw[$1]}\" lat=\"${lat[$1]}\" sharing_policy=\"SPLITDUPLEX\"/>"
     echo '</platform>'
   } >"$work/platform.xml"
   seq 0 $(($2 - 1)) | sed 's/^/h/' >"$work/hosts"
 }
 
 # Rank 0's time (s) per iteration in the interposer's plans or fallbacks (`in plans` / `in fallbacks` of its
-# statistics, the lookup excluded), from $work/out.
+# statistics, the lookup excluded; with fallbacks, the calls that fell back with no key too), from $work/out.
 spent() { # plans | fallbacks
-  sed -n "s/^commplan: rank 0 .*; time \([0-9.]*\) s in plans, \([0-9.]*\) s in fallbacks,.*/\1 \2/p" "$work/out" |
-    awk -v w="$1" -v n="$iterations" '{ s += (w == "plans" ? $1 : $2) } END { printf "%.9f", s / n }'
+  {
+    sed -n "s/^commplan: rank 0 .*; time \([0-9.]*\) s in plans, \([0-9.]*\) s in fallbacks,.*/\1 \2/p" "$work/out"
+    [ "$1" = plans ] || sed -n "s/^commplan: rank 0 .* fell back before the lookup: .*; time \([0-9.]*\) s$/0 \1/p" "$work/out"
+  } | awk -v w="$1" -v n="$iterations" '{ s += (w == "plans" ? $1 : $2) } END { printf "%.9f", s / n }'
 }
 
 # Runs a program under smpirun; prints its time per iteration (s); its output in $work/out.
@@ -99,29 +103,40 @@ simulate() { # program, P, env...
 rows=()
 start=$(date +%s)
 for p in $ps; do
-  for prog in $programs; do
-    for preset in $presets; do
-      platform "$preset" "$p"
-      cap="$work/cap-$prog-$p" store="$work/store-$preset"
+  for preset in $presets; do
+    platform "$preset" "$p"
+    for prog in $programs; do # each program's captured patterns planned into its own store
+      cap="$work/cap-$prog-$p"
+      [ -d "$cap" ] || simulate "$prog-lib" "$p" COMMPLAN_CAPTURE="$cap" >/dev/null
+      cli precompute --from-capture "$cap" --store "$work/store-$prog-$preset-$p" --machine "$preset" "${pre_flags[@]}" \
+        >"$work/pre-$prog" 2>&1
+    done
+    for prog in $programs; do
+      store="$work/store-$prog-$preset-$p" other=""
+      for q in $programs; do [ "$q" = "$prog" ] || [ -n "$other" ] || other="$work/store-$q-$preset-$p"; done
       plain=$(simulate "$prog-plain" "$p")
       fallback=$(simulate "$prog-lib" "$p" COMMPLAN_PLANS="$work/empty" COMMPLAN_STATS=1)
       in_library=$(spent fallbacks)
-      [ -d "$cap" ] || simulate "$prog-lib" "$p" COMMPLAN_CAPTURE="$cap" >/dev/null
-      cli precompute --from-capture "$cap" --store "$store" --machine "$preset" "${pre_flags[@]}" >"$work/pre" 2>&1
-      verdicts=$(grep -c ': added\|: present' "$work/pre" || true)
-      replays=$(grep -c ', replay (' "$work/pre" || true)
+      agreed=0
+      [ -z "$other" ] || agreed=$(simulate "$prog-lib" "$p" COMMPLAN_PLANS="$other" COMMPLAN_STATS=1)
+      verdicts=$(grep -c ': added\|: present' "$work/pre-$prog" || true)
+      replays=$(grep -c ', replay (' "$work/pre-$prog" || true)
       replay=$(simulate "$prog-lib" "$p" COMMPLAN_PLANS="$store" COMMPLAN_STATS=1)
       hits=$(sed -n 's/^commplan: rank 0 total: \(.*\)$/\1/p' "$work/out")
       all=$(simulate "$prog-lib" "$p" COMMPLAN_PLANS="$store" COMMPLAN_REPLAY=all COMMPLAN_STATS=1)
       in_plans=$(spent plans)
+      keyless=$(grep -c '^commplan: rank 0 .*(direct, no key)' "$work/out" || true)
       # the plans precompute made and the variants it lowered them in (the statistics name no plan of a freed communicator)
-      picks=$(grep -o ': [a-z]*, [a-z0-9-]* ([a-z]*), ' "$work/pre" | sed 's/^: [a-z]*, \(.*\) (\(.*\)), $/\1 \2/' | sort |
-        uniq -c | awk '{printf "%s%s %s x%s", s, $2, $3, $1; s=", "}')
-      row=$(awk -v P="$p" -v prog="$prog" -v pre="$preset" -v a="$plain" -v f="$fallback" -v r="$replay" -v l="$all" \
-        -v v="$replays of $verdicts" -v h="$hits" -v k="$picks" -v alg="${algo[$prog]}" -v il="$in_library" \
+      picks=$(grep -o ': [a-z]*, [a-z0-9-]* ([a-z]*), ' "$work/pre-$prog" | sed 's/^: [a-z]*, \(.*\) (\(.*\)), $/\1 \2/' |
+        sort | uniq -c | awk '{printf "%s%s %s x%s", s, $2, $3, $1; s=", "}')
+      [ "$keyless" -eq 0 ] || picks="$picks (direct: no key)"
+      row=$(awk -v P="$p" -v prog="$prog" -v pre="$preset" -v a="$plain" -v f="$fallback" -v g="$agreed" -v r="$replay" \
+        -v l="$all" -v v="$replays of $verdicts" -v h="$hits" -v k="$picks" -v alg="${algo[$prog]}" -v il="$in_library" \
         -v ip="$in_plans" 'BEGIN {
-          printf "| %s | %d | %s | %s | %.1f | %.1f | %+.2f %% | %s | %.1f | %s | %.1f | %s | %.1f | %.1f |", prog, P, pre, alg,
-            a * 1e6, f * 1e6, (f - a) / a * 100, v, r * 1e6, h, l * 1e6, k, il * 1e6, ip * 1e6 }')
+          other = g > 0 ? sprintf("%.1f | %+.2f %%", g * 1e6, (g - a) / a * 100) : "| "
+          printf "| %s | %d | %s | %s | %.1f | %.1f | %+.2f %% | %s | %s | %.1f | %s | %.1f | %+.2f %% | %s | %.1f | %.1f |",
+            prog, P, pre, alg, a * 1e6, f * 1e6, (f - a) / a * 100, other, v, r * 1e6, h, l * 1e6, (l - a) / a * 100, k,
+            il * 1e6, ip * 1e6 }')
       rows+=("$row")
       echo "$row"
     done
@@ -131,18 +146,21 @@ done
   echo "### libcommplan in SMPI: time per iteration of the ${programs// / and } test programs (simulated, $iterations iterations)"
   echo
   echo "runtimes/test/libcommplan-smpi.sh $ps${runtime:+ with LIBCOMMPLAN_SMPI_RUNTIME=$runtime}; SimGrid $(smpirun -version 2>/dev/null | head -n 1 | sed 's/^.*version //' || true), flags ${flags[*]};"
-  echo "flat clusters of the presets (lat = T_s / 2, bw = 1 / (t_c + t_d)); plans by \`commplan precompute --from-capture"
-  echo "--machine <preset>${pre_flags[*]:+ ${pre_flags[*]}}\`. 'fallback' is the interposer with an empty store: every call runs the library's collective"
-  echo "after the key's reduction: built with smpicc that is a blocking MPI_Allreduce, since SMPI's MPI_Iallreduce sends"
-  echo "every rank's data to every rank, so no fallback is predicted under it); its overhead column is the interposer's"
-  echo "own cost per iteration. SMPI charges no CPU time here"
-  echo "(simulate-computation:no): the key's hashing is measured natively below. Wall time $(($(date +%s) - start)) s."
+  echo "flat clusters of the presets without a backbone (lat = T_s / 2, bw = 1 / (t_c + t_d)); plans by \`commplan"
+  echo "precompute --from-capture --machine <preset>${pre_flags[*]:+ ${pre_flags[*]}}\`, each program's into its own store. 'fallback'"
+  echo "is the interposer with an empty store: no call needs the key, every call runs the library's collective at once;"
+  echo "'fallback, other plans' with the other program's store: its plans make every call agree on its key first (a"
+  echo "recursive doubling on the interposer's communicator, built with smpicc; a direct plan needs none), then fall"
+  echo "back. Their overhead columns are the interposer's own cost per iteration. 'replay all' runs every captured"
+  echo "pattern's plan (COMMPLAN_REPLAY=all), its column the change against plain. SMPI charges no CPU time here"
+  echo "(simulate-computation:no): the key's hashing is measured natively (runtimes/test/libcommplan-keybench.c)."
+  echo "Wall time $(($(date +%s) - start)) s."
   echo
-  echo "'in library' and 'in plans' are rank 0's time per iteration inside the calls (the key's reduction excluded): the"
+  echo "'in library' and 'in plans' are rank 0's time per iteration inside the calls (the key's agreement excluded): the"
   echo "library's collective in the fallback run, the plans in the 'replay all' run."
   echo
-  echo "| program | P | platform | SMPI alltoallv | plain us | fallback us | fallback overhead | patterns replayed | store verdicts us | calls | replay all us | plans (precompute) | in library us | in plans us |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+  echo "| program | P | platform | SMPI alltoallv | plain us | fallback us | fallback overhead | fallback, other plans us | overhead | patterns replayed | store verdicts us | calls | replay all us | replay all vs plain | plans (precompute) | in library us | in plans us |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
   printf '%s\n' "${rows[@]}"
 } >"$out"
 echo "wrote $out"

@@ -7,6 +7,8 @@
 # relaying ones at P = 16), and again on the one-port model (`--runtime none`: nonblocking programs) replayed with
 # COMMPLAN_REPLAY=all. Then the fallback prediction across ranks (libcommplan-predict.c) and commplan.h's API program
 # (plans of three planners, payload and direct, nonblocking and dataflow).
+# Each replayed once more with the key reduced point to point (COMMPLAN_AGREE=p2p, COMMPLAN_LOCAL=0); a store of one
+# direct plan checks the calls without a key (one rank's rows changed between calls).
 # Environment: LIBCOMMPLAN_TEST_P (default 4 16 7), LIBCOMMPLAN_TEST_MACHINE (default ib-hdr-200, its runtime model
 # ib-hdr-200-mpi), LIBCOMMPLAN_TEST_ONE_PORT_MACHINE (default t3d-004). Exit 1 on any failure, 2 when a tool is missing.
 set -euo pipefail
@@ -16,6 +18,7 @@ ps=${LIBCOMMPLAN_TEST_P:-4 16 7}
 machine=${LIBCOMMPLAN_TEST_MACHINE:-ib-hdr-200}
 one_port_machine=${LIBCOMMPLAN_TEST_ONE_PORT_MACHINE:-t3d-004}
 dataflow_replays=0 # captured patterns replayed as dataflow programs
+extra_env="" # more environment for replay_run (",NAME=VALUE...")
 python=/usr/bin/python3 # Debian's, with python3-mpi4py (the python3 on PATH may be another)
 script_start=$(date +%s)
 
@@ -89,7 +92,7 @@ same_bytes() { # dir a, dir b, np
 replay_run() { # label, np, store, mode, calls, what, program and args...
   local label=$1 np=$2 store=$3 mode=$4 calls=$5 what=$6 d="$work/run" want
   shift 6
-  if ! launch "$np" "$d/replay" "LD_PRELOAD=$preload,COMMPLAN_PLANS=$store,COMMPLAN_STATS=1,COMMPLAN_REPLAY=$mode" "$@"; then
+  if ! launch "$np" "$d/replay" "LD_PRELOAD=$preload,COMMPLAN_PLANS=$store,COMMPLAN_STATS=1,COMMPLAN_REPLAY=$mode$extra_env" "$@"; then
     fail "$label P=$np replay ($what$mode)" "mpirun failed" "$(cat "$work/out")"
     return 1
   fi
@@ -148,6 +151,11 @@ cycle() { # label, np, program and args...
     [ "$mode" = all ] && dataflow_replays=$((dataflow_replays + df))
     ok "$label P=$np: capture, precompute ($variants), replay ($mode): ${total#commplan: rank 0 total: }, every byte as without the interposer"
   done
+  # the key reduced point to point (recursive doubling; P = 7 takes its odd path), direct plans waiting for it too
+  extra_env=",COMMPLAN_AGREE=p2p,COMMPLAN_LOCAL=0"
+  replay_run "$label" "$np" "$store" all "$calls" "key point to point, " "$@" &&
+    ok "$label P=$np: replay (all) with the key reduced point to point: ${total#commplan: rank 0 total: }, every byte as without the interposer"
+  extra_env=""
   if ! cli precompute --from-capture "$cap" --store "$work/store-one-port" --machine "$one_port_machine" --runtime none >"$work/pre" 2>&1; then
     fail "$label P=$np precompute --runtime none" "precompute --from-capture failed" "$(cat "$work/pre")"
     return
@@ -169,7 +177,7 @@ for p in $ps; do
   if launch "$p" "$d/base" - "$work/bin/predict" mixed &&
     launch "$p" "$d/b" "LD_PRELOAD=$preload,COMMPLAN_CAPTURE=$work/cap-predict-$p" "$work/bin/predict" b-only &&
     cli precompute --from-capture "$work/cap-predict-$p" --store "$work/store" --machine "$machine" >"$work/pre" 2>&1 &&
-    launch "$p" "$d/replay" "LD_PRELOAD=$preload,COMMPLAN_PLANS=$work/store,COMMPLAN_STATS=1,COMMPLAN_REPLAY=all" "$work/bin/predict" mixed; then
+    launch "$p" "$d/replay" "LD_PRELOAD=$preload,COMMPLAN_PLANS=$work/store,COMMPLAN_STATS=1,COMMPLAN_REPLAY=all,COMMPLAN_LOCAL=0" "$work/bin/predict" mixed; then
     if ! same_bytes "$d/base" "$d/replay" "$p"; then
       fail "predict P=$p" "received bytes differ"
     elif ! grep -q '4 calls, 2 hits of .*, 2 fallbacks (a rank predicted a fallback 2)' "$work/out" ||
@@ -181,6 +189,31 @@ for p in $ps; do
     fi
   else
     fail "predict P=$p" "a run or the precompute failed" "$(cat "$work/out" "$work/pre" 2>/dev/null)"
+  fi
+  # direct plans need no key: a store whose one plan (B's, shift, a nonblocking program written here so that it is
+  # direct whatever auto picks) is direct; in the mixed run the ranks whose rows are B's in every call (2 ..) run the
+  # plan six times while ranks 0 and 1 (rows changed in A) exchange A's blocks point to point with them
+  store_local="$work/store-local-$p"
+  key=$(sed -n 's/^ *"key": "\([0-9a-f]*\)",*$/\1/p' "$work/cap-predict-$p"/*.capture.json | head -n 1)
+  mfile=$(ls "$work/cap-predict-$p"/*.matrix.json 2>/dev/null | head -n 1)
+  if [ -n "$key" ] && [ -n "$mfile" ] && cli plan "$mfile" -a shift -o "$work/local-s.json" >/dev/null 2>"$work/out" &&
+    cli export "$work/local-s.json" --matrix "$mfile" --format program --variant nonblocking \
+      --split "$store_local/programs/$key" >/dev/null 2>>"$work/out" &&
+    printf '{"format": "commplan.libplan/v1", "key": "%s", "p": %d, "call": "MPI_Alltoallv", "replay": true}\n' \
+      "$key" "$p" >"$store_local/programs/$key/plan.json" &&
+    launch "$p" "$d/local" "LD_PRELOAD=$preload,COMMPLAN_PLANS=$store_local,COMMPLAN_STATS=all" "$work/bin/predict" mixed; then
+    if ! same_bytes "$d/base" "$d/local" "$p"; then
+      fail "direct P=$p" "received bytes differ"
+    elif ! grep -q "^commplan: rank 0 .*$key at .* (direct, no key): 4 calls, 4 hits of shift, 0 fallbacks" "$work/out" ||
+      ! grep -q "^commplan: rank 1 .* 2 calls fell back before the lookup: this rank's rows fit no direct plan" "$work/out" ||
+      ! grep -q "^commplan: rank 2 .*$key at .* (direct, no key): 6 calls, 6 hits of shift, 0 fallbacks" "$work/out" ||
+      ! grep -q "^commplan: rank $((p - 1)) total: 7 calls, 6 hits, 1 fallbacks" "$work/out"; then
+      fail "direct P=$p" "not the expected hits and fallbacks" "$(cat "$work/out")"
+    else
+      ok "direct P=$p: no key; ranks 0 and 1 (rows changed) exchange point to point with ranks running the plan, every byte as without the interposer"
+    fi
+  else
+    fail "direct P=$p" "the store or the run failed" "$(cat "$work/out")"
   fi
   # commplan.h directly: a relaying payload plan (two-stage) and a direct one (coloring), unpacked displacements; and
   # relaying payload plans as dataflow programs (mesh-two-stage, mpi-bruck: local copies between its stages)
