@@ -1,5 +1,6 @@
 /*
- * interpose.c: libcommplan-mpi, a PMPI layer over MPI_Alltoallv and MPI_Alltoall. COMMPLAN_CAPTURE=DIR writes each
+ * interpose.c: libcommplan-mpi, a PMPI layer over MPI_Alltoallv, MPI_Alltoall and MPI_Neighbor_alltoallv (on a
+ * topology whose neighbours are distinct ranks, as an MPI_Alltoallv of its counts). COMMPLAN_CAPTURE=DIR writes each
  * distinct count matrix (commplan.matrix/v1) with a commplan.capture/v1 record at MPI_Finalize; COMMPLAN_PLANS=STORE
  * runs the stored plan of a call's count matrix (STORE/programs/<key>/), any other call runs the library's own;
  * COMMPLAN_STATS=1 (world rank 0) or all (every rank) prints per-pattern statistics at MPI_Finalize;
@@ -42,6 +43,7 @@ enum {
   WHY_PREDICTED,
   WHY_NONE_HERE,
   WHY_ROWS,
+  WHY_NEIGHBOURS,
   WHY_COUNT
 };
 static const char *why_names[WHY_COUNT] = {"in place",         "datatype not contiguous",
@@ -50,7 +52,8 @@ static const char *why_names[WHY_COUNT] = {"in place",         "datatype not con
                                            "plan failed to run",               "capture only",
                                            "a rank predicted a fallback",
                                            "no plan to replay in the store for this communicator",
-                                           "this rank's rows fit no direct plan: point-to-point exchange"};
+                                           "this rank's rows fit no direct plan: point-to-point exchange",
+                                           "a neighbour repeated or MPI_PROC_NULL, or no topology handled"};
 
 /** A plan's state for a pattern: not looked up yet, loaded, or a reason to fall back. */
 enum { PLAN_UNKNOWN = 0, PLAN_LOADED = 1 };
@@ -59,7 +62,7 @@ enum { PLAN_UNKNOWN = 0, PLAN_LOADED = 1 };
 typedef struct pattern {
   uint64_t key[2];
   int64_t eb;
-  const char *kind; /* "MPI_Alltoallv" or "MPI_Alltoall" */
+  const char *kind; /* "MPI_Alltoallv", "MPI_Alltoall" or "MPI_Neighbor_alltoallv" */
   long calls, hits, fallbacks[WHY_COUNT];
   double time_hit, time_fallback, time_lookup;
   int status; /* PLAN_UNKNOWN, PLAN_LOADED, or 100 + a WHY_ reason */
@@ -96,6 +99,7 @@ typedef struct commstate {
   int *last_s, *last_r, have_last, last_fell_back;
   int64_t last_eb;
   const char *last_kind;
+  struct nbrstate *nbr; /* MPI_Neighbor_alltoallv's neighbours, made at its first call on the communicator */
   struct commstate *next;
 } commstate_t;
 
@@ -187,9 +191,12 @@ static void reduce_words(const commstate_t *st, MPI_Comm comm, int n, int op, co
   }
 }
 
-/* The call kinds a plan file names: bit 0 MPI_Alltoallv, bit 1 MPI_Alltoall (both when it names neither). */
+/*
+ * The call kinds a plan file names: bit 0 MPI_Alltoallv (or MPI_Neighbor_alltoallv, which runs as one), bit 1
+ * MPI_Alltoall (both when it names neither).
+ */
 static int kinds_of(const char *call) {
-  if (call != NULL && strcmp(call, "MPI_Alltoallv") == 0) return 1;
+  if (call != NULL && (strcmp(call, "MPI_Alltoallv") == 0 || strcmp(call, "MPI_Neighbor_alltoallv") == 0)) return 1;
   if (call != NULL && strcmp(call, "MPI_Alltoall") == 0) return 2;
   return 3;
 }
@@ -701,6 +708,127 @@ int MPI_Alltoall(const void *sendbuf, int scount, MPI_Datatype sendtype, void *r
   call_t c = {sendbuf, st->scounts, st->sdispls, sendtype, recvbuf, st->rcounts, st->rdispls, recvtype, comm,
               scount, rcount};
   return intercept(&c, fallback_alltoall, "MPI_Alltoall", __builtin_return_address(0));
+}
+
+/** A topology communicator's neighbours for MPI_Neighbor_alltoallv (its state's nbr). */
+typedef struct nbrstate {
+  int fits;           /* agreed at the first call: on every rank the neighbours are distinct ranks */
+  int indeg, outdeg;  /* the user's receive and send arrays' lengths */
+  int *src, *dst;     /* the source and destination neighbours, in the user's buffer order */
+  int *scounts, *sdispls, *rcounts, *rdispls; /* the call as MPI_Alltoallv's: P long, zero but for the neighbours */
+} nbrstate_t;
+
+/** An MPI_Neighbor_alltoallv call: its MPI_Alltoallv form first (intercept's call_t), then the user's arrays. */
+typedef struct {
+  call_t c;
+  const int *scounts, *sdispls, *rcounts, *rdispls;
+} ncall_t;
+
+static int fallback_neighbor(const void *a) {
+  const ncall_t *n = a;
+  return PMPI_Neighbor_alltoallv(n->c.sendbuf, n->scounts, n->sdispls, n->c.sendtype, n->c.recvbuf, n->rcounts,
+                                 n->rdispls, n->c.recvtype, n->c.comm);
+}
+
+/*
+ * This rank's neighbours in MPI_Neighbor_alltoallv's order (a distributed graph's MPI_Dist_graph_neighbors; a
+ * Cartesian one's shifts by -1 and +1 per dimension, for sources and destinations alike; a graph's
+ * MPI_Graph_neighbors); 0 on success, 1 for a communicator without a topology or when memory runs out.
+ */
+static int read_neighbours(nbrstate_t *nb, MPI_Comm comm, int rank) {
+  int topo = MPI_UNDEFINED, weighted = 0, n = 0;
+  PMPI_Topo_test(comm, &topo);
+  if (topo == MPI_DIST_GRAPH) {
+    PMPI_Dist_graph_neighbors_count(comm, &nb->indeg, &nb->outdeg, &weighted);
+  } else if (topo == MPI_CART) {
+    PMPI_Cartdim_get(comm, &n);
+    nb->indeg = nb->outdeg = 2 * n;
+  } else if (topo == MPI_GRAPH) {
+    PMPI_Graph_neighbors_count(comm, rank, &n);
+    nb->indeg = nb->outdeg = n;
+  } else {
+    return 1;
+  }
+  nb->src = malloc(sizeof(int) * (size_t)(nb->indeg + 1)), nb->dst = malloc(sizeof(int) * (size_t)(nb->outdeg + 1));
+  int *sw = weighted ? malloc(sizeof(int) * (size_t)(nb->indeg + 1)) : NULL;
+  int *dw = weighted ? malloc(sizeof(int) * (size_t)(nb->outdeg + 1)) : NULL;
+  int ok = nb->src != NULL && nb->dst != NULL && (!weighted || (sw != NULL && dw != NULL));
+  if (ok && topo == MPI_DIST_GRAPH) {
+    PMPI_Dist_graph_neighbors(comm, nb->indeg, nb->src, weighted ? sw : MPI_UNWEIGHTED, nb->outdeg, nb->dst,
+                              weighted ? dw : MPI_UNWEIGHTED);
+  } else if (ok && topo == MPI_CART) {
+    for (int d = 0; d < n; d++) PMPI_Cart_shift(comm, d, 1, &nb->src[2 * d], &nb->src[2 * d + 1]);
+    memcpy(nb->dst, nb->src, sizeof(int) * (size_t)nb->indeg);
+  } else if (ok) {
+    PMPI_Graph_neighbors(comm, rank, n, nb->src);
+    memcpy(nb->dst, nb->src, sizeof(int) * (size_t)n);
+  }
+  free(sw), free(dw);
+  return !ok;
+}
+
+/* Whether every one of n neighbours is a distinct rank of 0 .. p-1 (seen: p bytes, cleared here). */
+static int distinct(const int *list, int n, int p, unsigned char *seen) {
+  memset(seen, 0, (size_t)p);
+  for (int k = 0; k < n; k++) {
+    if (list[k] < 0 || list[k] >= p || seen[list[k]]) return 0;
+    seen[list[k]] = 1;
+  }
+  return 1;
+}
+
+/*
+ * The communicator's neighbour state, made at its first MPI_Neighbor_alltoallv (collective: one reduction makes
+ * fits every rank's answer); null when memory runs out.
+ */
+static nbrstate_t *neighbours_of(commstate_t *st, MPI_Comm comm) {
+  if (st->nbr != NULL) return st->nbr;
+  nbrstate_t *nb = calloc(1, sizeof *nb);
+  if (nb == NULL) return NULL;
+  size_t n = (size_t)st->p;
+  nb->scounts = calloc(n, sizeof(int)), nb->sdispls = calloc(n, sizeof(int));
+  nb->rcounts = calloc(n, sizeof(int)), nb->rdispls = calloc(n, sizeof(int));
+  unsigned char *seen = malloc(n);
+  int bad = nb->scounts == NULL || nb->sdispls == NULL || nb->rcounts == NULL || nb->rdispls == NULL || seen == NULL ||
+            read_neighbours(nb, comm, st->rank) != 0;
+  bad = bad || !distinct(nb->src, nb->indeg, st->p, seen) || !distinct(nb->dst, nb->outdeg, st->p, seen);
+  free(seen);
+  int any = 0;
+  PMPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, comm);
+  nb->fits = any == 0;
+  st->nbr = nb;
+  return nb;
+}
+
+/*
+ * MPI_Neighbor_alltoallv: where every rank's neighbours are distinct ranks, the MPI_Alltoallv whose counts and
+ * displacements are the user's at the neighbours' ranks (so the same count matrix, key and plans), else the library's.
+ */
+int MPI_Neighbor_alltoallv(const void *sendbuf, const int scounts[], const int sdispls[], MPI_Datatype sendtype,
+                           void *recvbuf, const int rcounts[], const int rdispls[], MPI_Datatype recvtype,
+                           MPI_Comm comm) {
+  if (!active()) {
+    return PMPI_Neighbor_alltoallv(sendbuf, scounts, sdispls, sendtype, recvbuf, rcounts, rdispls, recvtype, comm);
+  }
+  double t0 = MPI_Wtime();
+  commstate_t *st = state_of(comm);
+  nbrstate_t *nb = st == NULL ? NULL : neighbours_of(st, comm);
+  if (nb == NULL) {
+    return PMPI_Neighbor_alltoallv(sendbuf, scounts, sdispls, sendtype, recvbuf, rcounts, rdispls, recvtype, comm);
+  }
+  ncall_t n = {{sendbuf, nb->scounts, nb->sdispls, sendtype, recvbuf, nb->rcounts, nb->rdispls, recvtype, comm, 0, 0},
+               scounts, sdispls, rcounts, rdispls};
+  if (!nb->fits) {
+    int rc = fallback_neighbor(&n);
+    st->unkeyed[WHY_NEIGHBOURS]++;
+    st->unkeyed_time[WHY_NEIGHBOURS] += MPI_Wtime() - t0;
+    return rc;
+  }
+  if (sendbuf != MPI_IN_PLACE) { /* the entries of the other ranks stay zero */
+    for (int k = 0; k < nb->outdeg; k++) nb->scounts[nb->dst[k]] = scounts[k], nb->sdispls[nb->dst[k]] = sdispls[k];
+    for (int k = 0; k < nb->indeg; k++) nb->rcounts[nb->src[k]] = rcounts[k], nb->rdispls[nb->src[k]] = rdispls[k];
+  }
+  return intercept(&n.c, fallback_neighbor, "MPI_Neighbor_alltoallv", __builtin_return_address(0));
 }
 
 /* Writes text to path through a temporary file and a rename, so a reader never sees half of it. */
