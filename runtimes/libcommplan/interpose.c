@@ -314,7 +314,8 @@ static void catalogue(commstate_t *st, MPI_Comm comm) {
       json_t *doc = json_load_file(path, 0, &jerr);
       if (doc == NULL) continue;
       json_t *p = json_object_get(doc, "p");
-      int kinds = kinds_of(json_string_value(json_object_get(doc, "call")));
+      const char *call = json_string_value(json_object_get(doc, "call"));
+      int kinds = kinds_of(call), neighbor = call != NULL && strcmp(call, "MPI_Neighbor_alltoallv") == 0;
       int take = (!json_is_integer(p) || json_integer_value(p) == st->p) &&
                  (replay_all || json_is_true(json_object_get(doc, "replay")) || !json_is_integer(p));
       json_decref(doc);
@@ -328,6 +329,7 @@ static void catalogue(commstate_t *st, MPI_Comm comm) {
         commplan_plan_free(plan);
         bits[1] |= (uint64_t)kinds;
       } else {
+        if (neighbor) pt->kind = "MPI_Neighbor_alltoallv"; /* the statistics' label: the call it was captured from */
         pt->next = st->patterns;
         st->patterns = pt;
       }

@@ -1,13 +1,13 @@
 /*
  * libcommplan-neighbor.c: MPI_Neighbor_alltoallv in unmodified code. A 3D halo (the 26 offsets of a periodic grid,
  * one message per distinct neighbour rank, boxes of uneven sizes that grow on some ranks half-way, so the counts
- * change) on a distributed graph (MPI_Dist_graph_create_adjacent over a communicator with the ranks reversed;
- * destinations in the order the offsets meet them, sources in descending rank order), then a periodic 1D Cartesian
- * ring with uneven counts. With "fallback": a periodic 3D Cartesian grid from MPI_Dims_create (a dimension of 1 or 2
- * repeats a neighbour) and a ring that is not periodic (MPI_PROC_NULL at its ends) instead. Blocks lie in reverse
- * neighbour order with gaps; receive counts come from MPI_Neighbor_alltoall. Every received byte goes to
- * OUT/rank-R.bin.
- * Usage: libcommplan-neighbor OUT [iterations] [fallback]
+ * change) on a weighted distributed graph (MPI_Dist_graph_create_adjacent over a communicator with the ranks
+ * reversed; destinations in the order the offsets meet them, sources in descending rank order), then a periodic 1D
+ * Cartesian ring with uneven counts, 3 iterations each. With "fallback": a periodic 3D Cartesian grid from
+ * MPI_Dims_create (a dimension of 1 or 2 repeats a neighbour) and a ring that is not periodic (MPI_PROC_NULL at its
+ * ends) instead. Blocks lie in reverse neighbour order with gaps; receive counts come from MPI_Neighbor_alltoall.
+ * Every received byte goes to OUT/rank-R.bin.
+ * Usage: libcommplan-neighbor [fallback] OUT
  */
 #include <string.h>
 
@@ -42,7 +42,7 @@ static void graph_halo(MPI_Comm comm, int iterations, FILE *out) {
   MPI_Comm_rank(comm, &rank);
   MPI_Dims_create(p, 3, dims);
   c[0] = rank / (dims[1] * dims[2]), c[1] = rank / dims[2] % dims[1], c[2] = rank % dims[2];
-  int *dst = malloc(sizeof(int) * 27), *src = malloc(sizeof(int) * 27), *sc = calloc(27, sizeof(int));
+  int *dst = malloc(sizeof(int) * 27), *src = malloc(sizeof(int) * 27), *sc = calloc(27, sizeof(int)), w[27];
   MPI_Comm graph = MPI_COMM_NULL;
   for (int phase = 0; phase < 2; phase++) {
     int grow = phase == 1 && rank % 3 == 0;
@@ -64,11 +64,11 @@ static void graph_halo(MPI_Comm comm, int iterations, FILE *out) {
         }
       }
     }
-    if (graph == MPI_COMM_NULL) { /* the offsets are symmetric: the sources are the destinations */
+    if (graph == MPI_COMM_NULL) { /* the offsets are symmetric: the sources are the destinations; weights 1 */
       memcpy(src, dst, sizeof(int) * (size_t)ndst);
       qsort(src, (size_t)ndst, sizeof(int), descending);
-      MPI_Dist_graph_create_adjacent(comm, ndst, src, MPI_UNWEIGHTED, ndst, dst, MPI_UNWEIGHTED, MPI_INFO_NULL, 0,
-                                     &graph);
+      for (int k = 0; k < ndst; k++) w[k] = 1;
+      MPI_Dist_graph_create_adjacent(comm, ndst, src, w, ndst, dst, w, MPI_INFO_NULL, 0, &graph);
     }
     exchange(graph, ndst, ndst, sc, phase * iterations, iterations, out);
   }
@@ -91,12 +91,12 @@ static void cart(MPI_Comm comm, int n, int periodic, int iterations, FILE *out) 
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  int world_rank, p, iterations = argc > 2 ? atoi(argv[2]) : 3, fallback = argc > 3 && strcmp(argv[3], "fallback") == 0;
+  int world_rank, p, iterations = 3, fallback = argc > 2 && strcmp(argv[1], "fallback") == 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &p);
   MPI_Comm comm;
   MPI_Comm_split(MPI_COMM_WORLD, 0, p - 1 - world_rank, &comm);
-  FILE *out = open_dump(argv[1]);
+  FILE *out = open_dump(argv[argc - 1]);
   if (fallback) {
     cart(comm, 3, 1, iterations, out);
     cart(comm, 1, 0, iterations, out);

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # runtimes/test/libcommplan.sh: libcommplan on real Open MPI: unmodified programs (an MoE dispatch / combine, a 3D halo
-# on a reordered communicator, a sample-sort shuffle, FFTW's MPI transform, an mpi4py script) run without the
+# on a reordered communicator, a sample-sort shuffle, FFTW's MPI transform, an mpi4py script, a 3D halo and a ring by
+# MPI_Neighbor_alltoallv on a distributed graph and a Cartesian communicator) run without the
 # interposer, under capture, and, after `commplan precompute --from-capture`, under replay (the store's verdicts,
 # then COMMPLAN_REPLAY=all so every captured pattern runs its plan); every received byte of every run is compared with
 # the run without the interposer. Precompute plans for the machine's runtime model (the default: dataflow programs,
 # relaying ones at P = 16), and again on the one-port model (`--runtime none`: nonblocking programs) replayed with
-# COMMPLAN_REPLAY=all. Then the fallback prediction across ranks (libcommplan-predict.c) and commplan.h's API program
+# COMMPLAN_REPLAY=all. MPI_Neighbor_alltoallv on topologies that do not fit (a neighbour repeated, MPI_PROC_NULL) must
+# fall back with its reason. Then the fallback prediction across ranks (libcommplan-predict.c) and commplan.h's API program
 # (plans of three planners, payload and direct, nonblocking and dataflow).
 # Each replayed once more with the key reduced point to point (COMMPLAN_AGREE=p2p, COMMPLAN_LOCAL=0); a store of one
 # direct plan checks the calls without a key (one rank's rows changed between calls).
@@ -36,7 +38,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/commplan-lib.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/ompi" "$work/bin"
 flags=(-O2 -std=c11 -Wall -Wextra -Werror)
-for prog in moe halo sort predict; do mpicc "${flags[@]}" -o "$work/bin/$prog" "$here/libcommplan-$prog.c"; done
+for prog in moe halo sort predict neighbor; do mpicc "${flags[@]}" -o "$work/bin/$prog" "$here/libcommplan-$prog.c"; done
 mpicc "${flags[@]}" -o "$work/bin/fftw" "$here/libcommplan-fftw.c" -lfftw3_mpi -lfftw3 -lm
 mpicc "${flags[@]}" -o "$work/bin/api" "$here/libcommplan-api.c" -L"$lib" -lcommplan -Wl,-rpath,"$lib" -ljansson
 mpirun_flags=(--oversubscribe --bind-to none --mca pml ob1 --mca btl self,vader --mca orte_tmpdir_base "$work/ompi")
@@ -171,6 +173,25 @@ for p in $ps; do
   cycle sort "$p" "$work/bin/sort"
   cycle fftw "$p" "$work/bin/fftw"
   cycle mpi4py "$p" "$python" "$here/libcommplan-mpi4py.py"
+  cycle neighbor "$p" "$work/bin/neighbor"
+  # MPI_Neighbor_alltoallv where it does not fit: a periodic 3D grid (below P = 27 a dimension of 1 or 2 repeats a
+  # neighbour) and a ring that is not periodic (MPI_PROC_NULL): every call the library's own, with its reason
+  d="$work/neighbor-fallback"
+  want="6 calls, 0 hits, 6 fallbacks"
+  [ "$p" -ge 27 ] && want="6 calls, "
+  if launch "$p" "$d/base" - "$work/bin/neighbor" fallback &&
+    launch "$p" "$d/replay" "LD_PRELOAD=$preload,COMMPLAN_PLANS=$work/store,COMMPLAN_STATS=1,COMMPLAN_REPLAY=all" "$work/bin/neighbor" fallback; then
+    if ! same_bytes "$d/base" "$d/replay" "$p"; then
+      fail "neighbor fallback P=$p" "received bytes differ"
+    elif ! grep -q '3 calls fell back before the lookup: a neighbour repeated or MPI_PROC_NULL' "$work/out" ||
+      ! grep -q "^commplan: rank 0 total: $want" "$work/out"; then
+      fail "neighbor fallback P=$p" "not the expected fallbacks" "$(cat "$work/out")"
+    else
+      ok "neighbor fallback P=$p: a repeated neighbour and MPI_PROC_NULL fall back to PMPI_Neighbor_alltoallv, every byte as without the interposer"
+    fi
+  else
+    fail "neighbor fallback P=$p" "a run failed" "$(cat "$work/out")"
+  fi
   # the prediction across ranks: B's plan comes from a run of B alone; the mixed run's first B after each A is
   # predicted a fallback by the ranks whose rows did not change, so every rank falls back; the second B runs the plan
   d="$work/predict"
