@@ -171,9 +171,11 @@ done
   if [ "$networks" = flat ]; then
     echo "flat clusters of the presets without a backbone (lat = T_s / 2, bw = 1 / (t_c + t_d)); plans by \`commplan"
   else
-    echo "platforms: $networks (flat: the preset's cluster without a backbone, lat = T_s / 2, bw = 1 / (t_c + t_d); a"
-    echo "network: \`commplan platform --network SPEC -P n --machine <preset>\`); the plans are made for the preset's"
-    echo "machine, not for the network (precompute --from-capture takes no --network)."
+    echo "platforms: $networks; a network by \`commplan platform --network SPEC -P n --machine <preset>\` (links of"
+    echo "0.1 us, the generators' default, and 1 / t_d of bandwidth)$([[ " $networks " != *" flat "* ]] ||
+      echo "; flat: the preset's cluster without a backbone, lat = T_s / 2, bw = 1 / (t_c + t_d)")."
+    echo "The plans are made for the preset's machine, not for the network (precompute --from-capture takes no"
+    echo "--network)."
     [ ${#skipped[@]} -eq 0 ] || echo "Skipped (fewer hosts than P): $(printf '%s, ' "${skipped[@]}" | sed 's/, $//')."
     echo "Plans by \`commplan"
   fi
