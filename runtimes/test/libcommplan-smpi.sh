@@ -6,14 +6,19 @@
 # verdicts, then COMMPLAN_REPLAY=all).
 # Platforms: flat clusters of the t3d-004 and ib-hdr-200 presets (lat = T_s / 2, bw = 1 / (t_c + t_d), as
 # `export --format simgrid` writes them; no backbone: it never binds there, and SimGrid solves much faster without
-# it), the CM02 flags of docs/runtimes.md. Writes bench/results/libcommplan.md.
+# it), the CM02 flags of docs/runtimes.md; or the networks of LIBCOMMPLAN_SMPI_NETWORKS. Writes
+# bench/results/libcommplan.md.
 # Arguments: the P values (default 64 256). Environment: LIBCOMMPLAN_SMPI_LIMIT (seconds per smpirun, default 900);
 # LIBCOMMPLAN_SMPI_RUNTIME=NAME: a runtime model of `commplan machines --json` instead: its SMPI flags (and
 # smpi/test:0, so MPI_Waitsome is not charged per pending request), SMPI's default MPI_Alltoallv for every program,
 # plans by `precompute --runtime NAME --free-copies` (SMPI charges no copies here), only the presets it goes with;
 # LIBCOMMPLAN_SMPI_PROGRAMS (default "moe halo"), LIBCOMMPLAN_SMPI_PRESETS (default "t3d-004 ib-hdr-200"),
 # LIBCOMMPLAN_SMPI_ITERATIONS (default 20), LIBCOMMPLAN_SMPI_OUT (the table's file, default
-# bench/results/libcommplan.md).
+# bench/results/libcommplan.md), LIBCOMMPLAN_SMPI_NETWORKS (default "flat"): the platforms, each "flat" (the preset's
+# flat cluster above) or a network spec of `commplan platform --network` (e.g. "fat-tree:k=8,oversub=4 dragonfly",
+# as the vs-MPI bench's), written with the preset as its machine; a network with fewer than P hosts is skipped with
+# a message. precompute --from-capture takes no network: the plans are made for the preset's machine on every
+# platform.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 here="$root/runtimes/test"
@@ -45,6 +50,7 @@ declare -A algo=([moe]=ring [halo]=default)
 # preset: T_s (us), 1 / (t_c + t_d) (MB/s), from `commplan machines`
 declare -A lat=([t3d-004]=19us [ib-hdr-200]=0.3us) bw=([t3d-004]=23.2504MBps [ib-hdr-200]=21306.9MBps)
 presets=${LIBCOMMPLAN_SMPI_PRESETS:-t3d-004 ib-hdr-200}
+networks=${LIBCOMMPLAN_SMPI_NETWORKS:-flat}
 pre_flags=(--runtime none)
 if [ -n "$runtime" ]; then
   # the runtime model's SMPI flags and the presets it goes with, from `commplan machines --json`
@@ -64,7 +70,12 @@ if [ -n "$runtime" ]; then
   pre_flags=(--runtime "$runtime" --free-copies)
 fi
 
-platform() { # preset, P
+platform() { # preset, network, P; fails when the network has fewer than P hosts
+  if [ "$2" != flat ]; then
+    cli platform --network "$2" -P "$3" --machine "$1" -o "$work/platform.xml" --hostfile "$work/hosts" >/dev/null
+    return
+  fi
+  set -- "$1" "$3"
   {
     echo "<?xml version='1.0'?>"
     echo '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">'
@@ -100,45 +111,56 @@ simulate() { # program, P, env...
   sed -n 's/^time per iteration: \([0-9.e-]*\) s$/\1/p' "$work/out"
 }
 
-rows=()
+rows=() skipped=()
 start=$(date +%s)
 for p in $ps; do
   for preset in $presets; do
-    platform "$preset" "$p"
-    for prog in $programs; do # each program's captured patterns planned into its own store
-      cap="$work/cap-$prog-$p"
-      [ -d "$cap" ] || simulate "$prog-lib" "$p" COMMPLAN_CAPTURE="$cap" >/dev/null
-      cli precompute --from-capture "$cap" --store "$work/store-$prog-$preset-$p" --machine "$preset" "${pre_flags[@]}" \
-        >"$work/pre-$prog" 2>&1
-    done
-    for prog in $programs; do
-      store="$work/store-$prog-$preset-$p" other=""
-      for q in $programs; do [ "$q" = "$prog" ] || [ -n "$other" ] || other="$work/store-$q-$preset-$p"; done
-      plain=$(simulate "$prog-plain" "$p")
-      fallback=$(simulate "$prog-lib" "$p" COMMPLAN_PLANS="$work/empty" COMMPLAN_STATS=1)
-      in_library=$(spent fallbacks)
-      agreed=0
-      [ -z "$other" ] || agreed=$(simulate "$prog-lib" "$p" COMMPLAN_PLANS="$other" COMMPLAN_STATS=1)
-      verdicts=$(grep -c ': added\|: present' "$work/pre-$prog" || true)
-      replays=$(grep -c ', replay (' "$work/pre-$prog" || true)
-      replay=$(simulate "$prog-lib" "$p" COMMPLAN_PLANS="$store" COMMPLAN_STATS=1)
-      hits=$(sed -n 's/^commplan: rank 0 total: \(.*\)$/\1/p' "$work/out")
-      all=$(simulate "$prog-lib" "$p" COMMPLAN_PLANS="$store" COMMPLAN_REPLAY=all COMMPLAN_STATS=1)
-      in_plans=$(spent plans)
-      keyless=$(grep -c '^commplan: rank 0 .*(direct, no key)' "$work/out" || true)
-      # the plans precompute made and the variants it lowered them in (the statistics name no plan of a freed communicator)
-      picks=$(grep -o ': [a-z]*, [a-z0-9-]* ([a-z]*), ' "$work/pre-$prog" | sed 's/^: [a-z]*, \(.*\) (\(.*\)), $/\1 \2/' |
-        sort | uniq -c | awk '{printf "%s%s %s x%s", s, $2, $3, $1; s=", "}')
-      [ "$keyless" -eq 0 ] || picks="$picks (direct: no key)"
-      row=$(awk -v P="$p" -v prog="$prog" -v pre="$preset" -v a="$plain" -v f="$fallback" -v g="$agreed" -v r="$replay" \
-        -v l="$all" -v v="$replays of $verdicts" -v h="$hits" -v k="$picks" -v alg="${algo[$prog]}" -v il="$in_library" \
-        -v ip="$in_plans" 'BEGIN {
-          other = g > 0 ? sprintf("%.1f | %+.2f %%", g * 1e6, (g - a) / a * 100) : "| "
-          printf "| %s | %d | %s | %s | %.1f | %.1f | %+.2f %% | %s | %s | %.1f | %s | %.1f | %+.2f %% | %s | %.1f | %.1f |",
-            prog, P, pre, alg, a * 1e6, f * 1e6, (f - a) / a * 100, other, v, r * 1e6, h, l * 1e6, (l - a) / a * 100, k,
-            il * 1e6, ip * 1e6 }')
-      rows+=("$row")
-      echo "$row"
+    for net in $networks; do
+      platform "$preset" "$net" "$p" || {
+        echo "libcommplan-smpi.sh: skipped $net at P=$p" >&2
+        skipped+=("$net at P = $p")
+        continue
+      }
+      name=$preset
+      [ "$net" = flat ] || name="$preset $net"
+      for prog in $programs; do # each program's captured patterns planned into its own store, once per preset and P
+        cap="$work/cap-$prog-$p"
+        [ -d "$cap" ] || simulate "$prog-lib" "$p" COMMPLAN_CAPTURE="$cap" >/dev/null
+        [ -d "$work/store-$prog-$preset-$p" ] ||
+          cli precompute --from-capture "$cap" --store "$work/store-$prog-$preset-$p" --machine "$preset" \
+            "${pre_flags[@]}" >"$work/pre-$prog-$preset-$p" 2>&1
+      done
+      for prog in $programs; do
+        store="$work/store-$prog-$preset-$p" other=""
+        for q in $programs; do [ "$q" = "$prog" ] || [ -n "$other" ] || other="$work/store-$q-$preset-$p"; done
+        plain=$(simulate "$prog-plain" "$p")
+        fallback=$(simulate "$prog-lib" "$p" COMMPLAN_PLANS="$work/empty" COMMPLAN_STATS=1)
+        in_library=$(spent fallbacks)
+        agreed=0
+        [ -z "$other" ] || agreed=$(simulate "$prog-lib" "$p" COMMPLAN_PLANS="$other" COMMPLAN_STATS=1)
+        verdicts=$(grep -c ': added\|: present' "$work/pre-$prog-$preset-$p" || true)
+        replays=$(grep -c ', replay (' "$work/pre-$prog-$preset-$p" || true)
+        replay=$(simulate "$prog-lib" "$p" COMMPLAN_PLANS="$store" COMMPLAN_STATS=1)
+        hits=$(sed -n 's/^commplan: rank 0 total: \(.*\)$/\1/p' "$work/out")
+        all=$(simulate "$prog-lib" "$p" COMMPLAN_PLANS="$store" COMMPLAN_REPLAY=all COMMPLAN_STATS=1)
+        in_plans=$(spent plans)
+        keyless=$(grep -c '^commplan: rank 0 .*(direct, no key)' "$work/out" || true)
+        # the plans precompute made and the variants it lowered them in (the statistics name no plan of a freed
+        # communicator)
+        picks=$(grep -o ': [a-z]*, [a-z0-9-]* ([a-z]*), ' "$work/pre-$prog-$preset-$p" |
+          sed 's/^: [a-z]*, \(.*\) (\(.*\)), $/\1 \2/' | sort | uniq -c |
+          awk '{printf "%s%s %s x%s", s, $2, $3, $1; s=", "}')
+        [ "$keyless" -eq 0 ] || picks="$picks (direct: no key)"
+        row=$(awk -v P="$p" -v prog="$prog" -v pre="$name" -v a="$plain" -v f="$fallback" -v g="$agreed" \
+          -v r="$replay" -v l="$all" -v v="$replays of $verdicts" -v h="$hits" -v k="$picks" -v alg="${algo[$prog]}" \
+          -v il="$in_library" -v ip="$in_plans" 'BEGIN {
+            other = g > 0 ? sprintf("%.1f | %+.2f %%", g * 1e6, (g - a) / a * 100) : "| "
+            printf "| %s | %d | %s | %s | %.1f | %.1f | %+.2f %% | %s | %s | %.1f | %s | %.1f | %+.2f %% | %s | %.1f | %.1f |",
+              prog, P, pre, alg, a * 1e6, f * 1e6, (f - a) / a * 100, other, v, r * 1e6, h, l * 1e6, (l - a) / a * 100,
+              k, il * 1e6, ip * 1e6 }')
+        rows+=("$row")
+        echo "$row"
+      done
     done
   done
 done
@@ -146,7 +168,17 @@ done
   echo "### libcommplan in SMPI: time per iteration of the ${programs// / and } test programs (simulated, $iterations iterations)"
   echo
   echo "runtimes/test/libcommplan-smpi.sh $ps${runtime:+ with LIBCOMMPLAN_SMPI_RUNTIME=$runtime}; SimGrid $(smpirun -version 2>/dev/null | head -n 1 | sed 's/^.*version //' || true), flags ${flags[*]};"
-  echo "flat clusters of the presets without a backbone (lat = T_s / 2, bw = 1 / (t_c + t_d)); plans by \`commplan"
+  if [ "$networks" = flat ]; then
+    echo "flat clusters of the presets without a backbone (lat = T_s / 2, bw = 1 / (t_c + t_d)); plans by \`commplan"
+  else
+    echo "platforms: $networks; a network by \`commplan platform --network SPEC -P n --machine <preset>\` (links of"
+    echo "0.1 us, the generators' default, and 1 / t_d of bandwidth)$([[ " $networks " != *" flat "* ]] ||
+      echo "; flat: the preset's cluster without a backbone, lat = T_s / 2, bw = 1 / (t_c + t_d)")."
+    echo "The plans are made for the preset's machine, not for the network (precompute --from-capture takes no"
+    echo "--network)."
+    [ ${#skipped[@]} -eq 0 ] || echo "Skipped (fewer hosts than P): $(printf '%s, ' "${skipped[@]}" | sed 's/, $//')."
+    echo "Plans by \`commplan"
+  fi
   echo "precompute --from-capture --machine <preset>${pre_flags[*]:+ ${pre_flags[*]}}\`, each program's into its own store. 'fallback'"
   echo "is the interposer with an empty store: no call needs the key, every call runs the library's collective at once;"
   echo "'fallback, other plans' with the other program's store: its plans make every call agree on its key first (a"
