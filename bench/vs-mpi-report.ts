@@ -117,7 +117,8 @@ export function predictionPairs(c: VsMpiCaseResult): [string, number | null, num
     r.smpiUs,
     "plan",
   ]);
-  for (const [a, pr] of Object.entries(c.alltoallvPredicted))
+  // an algorithm the case did not run under SMPI (the bench's --algorithms) has nothing to be compared with
+  for (const [a, pr] of Object.entries(c.alltoallvPredicted).filter(([a]) => a in c.alltoallv))
     out.push([
       `alltoallv ${a}`,
       pr,
@@ -137,7 +138,12 @@ export function headlineTable(figs: readonly CaseFigures[]): string {
     groups.set(k, [...(groups.get(k) ?? []), f]);
   }
   const rows: (string | number)[][] = [];
-  for (const [k, fs] of [...groups].sort()) {
+  const order = ([a]: [string, unknown], [b]: [string, unknown]): number => {
+    const [ca, pa] = a.split("|"),
+      [cb, pb] = b.split("|");
+    return ca! < cb! ? -1 : ca! > cb! ? 1 : Number(pa) - Number(pb);
+  };
+  for (const [k, fs] of [...groups].sort(order)) {
     const [config, p] = k.split("|");
     const ok = fs.filter((f) => f.autoUs !== null && f.defaultUs !== null);
     const full = ok.filter((f) => f.fastest !== null);

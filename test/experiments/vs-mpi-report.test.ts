@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { VsMpiCaseResult } from "../../bench/vs-mpi-case.js";
 import { SMPI_ALLTOALLV } from "../../bench/vs-mpi-config.js";
-import { caseFigures, contractChecks, headlineTable } from "../../bench/vs-mpi-report.js";
+import { caseFigures, contractChecks, headlineTable, predictionPairs } from "../../bench/vs-mpi-report.js";
 import { parseVsMpiArgs } from "../../bench/vs-mpi.js";
 
 /** A case where auto's plan took `autoUs` and MPI_Alltoallv `times` (algorithm -> us). */
@@ -69,5 +69,14 @@ describe("vs-MPI report", () => {
     expect(() => parseVsMpiArgs(["--algorithms", "pair,default"])).toThrow(/must start with default/);
     expect(() => parseVsMpiArgs(["--algorithms", "default,pairs"])).toThrow(/unknown SMPI algorithm 'pairs'/);
     expect(() => parseVsMpiArgs(["--finalists", "-1"])).toThrow(/--finalists/);
+  });
+});
+
+describe("vs-MPI predictions", () => {
+  it("compares the prediction of an algorithm only when the case ran it", () => {
+    const c = { ...aCase(256, 20, { default: 150 }), alltoallvPredicted: { default: 151, pair: 90 } };
+    const names = predictionPairs(c).map(([n]) => n);
+    expect(names).toContain("alltoallv default");
+    expect(names).not.toContain("alltoallv pair");
   });
 });
