@@ -470,8 +470,7 @@ class RankWriter {
   done(): Omit<Emitted, "maxClasses"> {
     const nOps = this.round.length,
       p = this.p;
-    const rank = new Uint32Array(nOps);
-    for (let r = 0; r < p; r++) rank.fill(r, this.rankStart[r]!, this.rankStart[r + 1]!);
+    const rank = rankColumn(this.rankStart, p, nOps);
     this.pieceStart[nOps] = this.nPieces;
     return {
       rankStart: this.rankStart,
@@ -624,8 +623,7 @@ class DirectWriter {
     if (!this.placePieces()) return null;
     const nOps = this.round.length,
       p = this.p;
-    const rank = new Uint32Array(nOps);
-    for (let r = 0; r < p; r++) rank.fill(r, this.rankStart[r]!, this.rankStart[r + 1]!);
+    const rank = rankColumn(this.rankStart, p, nOps);
     const tag = new Uint32Array(nOps);
     if (rounds <= TAG_LIMIT) tag.set(this.round);
     else for (let x = 0; x < nOps; x++) tag[x] = this.round[x]! & (TAG_LIMIT - 1);
@@ -646,4 +644,11 @@ class DirectWriter {
       pieces: { buffer: this.kind.slice(), offset: this.pOff, count: this.count.slice() },
     };
   }
+}
+
+/** The rank of each operation, from the per-rank starts of the operations. */
+function rankColumn(rankStart: Uint32Array, p: number, nOps: number): Uint32Array {
+  const rank = new Uint32Array(nOps);
+  for (let r = 0; r < p; r++) rank.fill(r, rankStart[r]!, rankStart[r + 1]!);
+  return rank;
 }
