@@ -406,9 +406,8 @@ export class LmmSystem {
 
   /** A clean link saturates as in the previous solve: the same flows, fixed at the same rates. */
   private replayStep(step: number, ep: number): void {
-    const { fatpipe, weight, routeStart, routeLinks } = this.net;
-    const { inM, remaining, usage, unfixed, fixedAt, cleanAt, storedKey, nextFlow } = this;
-    const g = this.gen;
+    const { weight } = this.net;
+    const { fixedAt, nextFlow } = this;
     const share = this.logShare[step]!;
     this.logStep(this.logLink[step]!, this.logKey[step]!, share);
     let nFix = this.nFix;
@@ -416,31 +415,16 @@ export class LmmSystem {
       const f = this.logFlow[x]!;
       fixedAt[f] = ep;
       nextFlow[nFix++] = f;
-      const w = weight[f]!;
-      const r = share * w;
-      for (let k = routeStart[f]!, kEnd = routeStart[f + 1]!; k < kEnd; k++) {
-        const c2 = routeLinks[k]!;
-        if (inM[c2] === 0) continue;
-        unfixed[c2]!--;
-        if (fatpipe[c2] === 0) {
-          remaining[c2] = Math.max(0, remaining[c2]! - r);
-          usage[c2]! -= w;
-          if (cleanAt[c2] !== g && unfixed[c2]! > 0) {
-            const sh = usage[c2]! > 0 ? remaining[c2]! / usage[c2]! : Infinity;
-            if (sh < storedKey[c2]!) this.push(sh, c2);
-          }
-        }
-      }
+      this.release(f, share * weight[f]!, false);
     }
     this.nFix = nFix;
   }
 
   /** Dirty link dl (the heap's top) saturates: its unfixed flows get their rates; the links they reach are dirty. */
   private saturate(dl: number, ep: number, rate: Float64Array, touched: Int32Array, nTouched: number): number {
-    const { fatpipe, weight, routeStart, routeLinks } = this.net;
-    const { inM, remaining, usage, unfixed, fixedAt, cleanAt, storedKey, slotStart, count, slotFlow, nextFlow } = this;
+    const { weight } = this.net;
+    const { fixedAt, slotStart, count, slotFlow, nextFlow } = this;
     const { hKey, hLink } = this;
-    const g = this.gen;
     const n = --this.hSize;
     if (n > 0) siftDown(hKey, hLink, n, 0, hKey[n]!, hLink[n]!);
     const share = this.topShare;
@@ -452,27 +436,40 @@ export class LmmSystem {
       if (fixedAt[f] === ep) continue;
       fixedAt[f] = ep;
       nextFlow[nFix++] = f;
-      const w = weight[f]!;
-      const r = share * w;
+      const r = share * weight[f]!;
       rate[f] = r;
       touched[nTouched++] = f;
-      for (let k = routeStart[f]!, kEnd = routeStart[f + 1]!; k < kEnd; k++) {
-        const c2 = routeLinks[k]!;
-        if (inM[c2] === 0) continue;
-        unfixed[c2]!--;
-        if (fatpipe[c2] === 0) {
-          remaining[c2] = Math.max(0, remaining[c2]! - r);
-          usage[c2]! -= w;
-        }
-        if (cleanAt[c2] === g) this.makeDirty(c2);
-        else if (fatpipe[c2] === 0 && unfixed[c2]! > 0) {
-          const sh = usage[c2]! > 0 ? remaining[c2]! / usage[c2]! : Infinity;
-          if (sh < storedKey[c2]!) this.push(sh, c2);
-        }
-      }
+      this.release(f, r, true);
     }
     this.nFix = nFix;
     return nTouched;
+  }
+
+  /**
+   * Flow f is fixed at rate r: each marked link of its route loses it (its remaining bandwidth and usage, unless
+   * FATPIPE); a clean link it reaches becomes dirty when `dirtying` (a fix out of the previous order), and a dirty
+   * link whose share rose is pushed again.
+   */
+  private release(f: number, r: number, dirtying: boolean): void {
+    const { fatpipe, weight, routeStart, routeLinks } = this.net;
+    const { inM, remaining, usage, unfixed, cleanAt, storedKey } = this;
+    const g = this.gen,
+      w = weight[f]!;
+    for (let k = routeStart[f]!, kEnd = routeStart[f + 1]!; k < kEnd; k++) {
+      const c2 = routeLinks[k]!;
+      if (inM[c2] === 0) continue;
+      unfixed[c2]!--;
+      if (fatpipe[c2] === 0) {
+        remaining[c2] = Math.max(0, remaining[c2]! - r);
+        usage[c2]! -= w;
+      }
+      if (cleanAt[c2] === g) {
+        if (dirtying) this.makeDirty(c2);
+      } else if (fatpipe[c2] === 0 && unfixed[c2]! > 0) {
+        const sh = usage[c2]! > 0 ? remaining[c2]! / usage[c2]! : Infinity;
+        if (sh < storedKey[c2]!) this.push(sh, c2);
+      }
+    }
   }
 
   /** A step of this solve's log: the link saturated, its key and share; its flows follow in nextFlow. */
