@@ -154,6 +154,17 @@ function main(argv: readonly string[]): number {
   const names = ["linear", "shift", "two-stage", "coloring", "linear-permutation"];
   const rows: FidelityRow[] = [];
   let failures = 0;
+  /** Keeps a case's row and prints it; a run that failed or a prediction more than 10 % off counts as a failure. */
+  const record = (label: string, row: FidelityRow): void => {
+    rows.push(row);
+    const err = row.predictedUs / row.smpiUs - 1;
+    const bad = row.problem !== "" || !(Math.abs(err) <= 0.1);
+    if (bad) failures++;
+    process.stdout.write(
+      `program-replay: ${label}: ${bad ? "FAIL" : "ok"}: SMPI ${row.problem || `${row.smpiUs.toFixed(2)} us`}, ` +
+        `predicted ${row.predictedUs.toFixed(2)} us (${(100 * err).toFixed(3)} %)\n`,
+    );
+  };
   try {
     // elements of 256 bytes: the messages run from 1 KiB to 32 KiB (eager) and, relayed or combined, past 64 KiB
     const m = fidelityMatrix(p, 256);
@@ -163,15 +174,7 @@ function main(argv: readonly string[]): number {
           for (const variant of ["nonblocking", "blocking"] as const) {
             const prog = lowerSchedule(m, scheduleOf(m, name), { variant }).program;
             const label = `${network} ${rtName} ${name} ${variant}`;
-            const row = runCase(root, label, prog, machine, network, findRuntimeModel(rtName));
-            rows.push(row);
-            const err = row.predictedUs / row.smpiUs - 1;
-            const bad = row.problem !== "" || !(Math.abs(err) <= 0.1);
-            if (bad) failures++;
-            process.stdout.write(
-              `program-replay: ${label}: ${bad ? "FAIL" : "ok"}: SMPI ${row.problem || `${row.smpiUs.toFixed(2)} us`}, ` +
-                `predicted ${row.predictedUs.toFixed(2)} us (${(100 * err).toFixed(3)} %)\n`,
-            );
+            record(label, runCase(root, label, prog, machine, network, findRuntimeModel(rtName)));
           }
     // inputs the replay was not tuned on: random matrices of other seeds (sizes up to 512 KiB, rendezvous
     // included), the flat cluster and a dragonfly
@@ -185,15 +188,7 @@ function main(argv: readonly string[]): number {
           for (const variant of ["nonblocking", "blocking"] as const) {
             const prog = lowerSchedule(r, scheduleOf(r, name), { variant }).program;
             const label = `untuned: random seed ${seed} ${network} ${rtName} ${name} ${variant}`;
-            const row = runCase(root, label, prog, machine, network, findRuntimeModel(rtName));
-            rows.push(row);
-            const err = row.predictedUs / row.smpiUs - 1;
-            const bad = row.problem !== "" || !(Math.abs(err) <= 0.1);
-            if (bad) failures++;
-            process.stdout.write(
-              `program-replay: ${label}: ${bad ? "FAIL" : "ok"}: SMPI ${row.problem || `${row.smpiUs.toFixed(2)} us`}, ` +
-                `predicted ${row.predictedUs.toFixed(2)} us (${(100 * err).toFixed(3)} %)\n`,
-            );
+            record(label, runCase(root, label, prog, machine, network, findRuntimeModel(rtName)));
           }
     }
   } finally {
