@@ -538,6 +538,12 @@ static int rows_fit(const commstate_t *st, const pattern_t *pt, const call_t *c,
   return 1;
 }
 
+/* A call that fell back before its key was known, for `why`, taking `seconds` since it began. */
+static void note_unkeyed(commstate_t *st, int why, double seconds) {
+  st->unkeyed[why]++;
+  st->unkeyed_time[why] += seconds;
+}
+
 /*
  * MODE_LOCAL, every plan to replay direct: no key. A rank whose rows are a direct plan's for it runs that plan's
  * sends in their order; any other rank (rows of no plan, a datatype that is not contiguous) the direct exchange
@@ -547,8 +553,7 @@ static int run_local(commstate_t *st, const call_t *c, fallback_fn fallback, int
                      void *caller) {
   if (c->sendbuf == MPI_IN_PLACE) {
     int rc = fallback(c);
-    st->unkeyed[WHY_IN_PLACE]++;
-    st->unkeyed_time[WHY_IN_PLACE] += MPI_Wtime() - t0;
+    note_unkeyed(st, WHY_IN_PLACE, MPI_Wtime() - t0);
     return rc;
   }
   int64_t ss = 0, rs = 0;
@@ -565,9 +570,7 @@ static int run_local(commstate_t *st, const call_t *c, fallback_fn fallback, int
   int rc = direct_exchange(st, c, hit);
   double b = MPI_Wtime();
   if (hit == NULL) {
-    int why = eligible ? WHY_ROWS : WHY_DATATYPE;
-    st->unkeyed[why]++;
-    st->unkeyed_time[why] += b - t0;
+    note_unkeyed(st, eligible ? WHY_ROWS : WHY_DATATYPE, b - t0);
     return rc;
   }
   if (hit->calls++ == 0) { /* the site of its first call, as a keyed pattern's */
@@ -605,14 +608,12 @@ static int intercept(const call_t *c, fallback_fn fallback, const char *kind, vo
   if (st->mode[kind_index] == MODE_LOCAL) return run_local(st, c, fallback, kind_index, t0, caller);
   if (st->mode[kind_index] == MODE_OFF) { /* no plan could run: no key, the library's collective at once */
     int rc = fallback(c);
-    st->unkeyed[WHY_NONE_HERE]++;
-    st->unkeyed_time[WHY_NONE_HERE] += MPI_Wtime() - t0;
+    note_unkeyed(st, WHY_NONE_HERE, MPI_Wtime() - t0);
     return rc;
   }
   if (c->sendbuf == MPI_IN_PLACE) { /* MPI requires every rank to pass it */
     int rc = fallback(c);
-    st->unkeyed[WHY_IN_PLACE]++;
-    st->unkeyed_time[WHY_IN_PLACE] += MPI_Wtime() - t0;
+    note_unkeyed(st, WHY_IN_PLACE, MPI_Wtime() - t0);
     return rc;
   }
   int64_t ss = 0, rs = 0;
@@ -647,8 +648,7 @@ static int intercept(const call_t *c, fallback_fn fallback, const char *kind, vo
       spent = MPI_Wtime() - a, done = 1;
     }
     if (key[2] != 0) {
-      st->unkeyed[eligible ? WHY_OTHER_RANK : WHY_DATATYPE]++;
-      st->unkeyed_time[eligible ? WHY_OTHER_RANK : WHY_DATATYPE] += MPI_Wtime() - t0;
+      note_unkeyed(st, eligible ? WHY_OTHER_RANK : WHY_DATATYPE, MPI_Wtime() - t0);
       st->have_last = 0;
       return rc;
     }
@@ -822,8 +822,7 @@ int MPI_Neighbor_alltoallv(const void *sendbuf, const int scounts[], const int s
                scounts, sdispls, rcounts, rdispls};
   if (!nb->fits) {
     int rc = fallback_neighbor(&n);
-    st->unkeyed[WHY_NEIGHBOURS]++;
-    st->unkeyed_time[WHY_NEIGHBOURS] += MPI_Wtime() - t0;
+    note_unkeyed(st, WHY_NEIGHBOURS, MPI_Wtime() - t0);
     return rc;
   }
   if (sendbuf != MPI_IN_PLACE) { /* the entries of the other ranks stay zero */
