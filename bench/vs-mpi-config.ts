@@ -31,13 +31,18 @@ export interface VsMpiPlatform {
   readonly machine: string;
   /** A topology generator spec for `commplan platform` and `plan --network`; null: the preset's flat cluster. */
   readonly network: string | null;
+  /** The largest P the platform hosts (a k-ary fat tree has k^3 / 4 hosts); none: any. */
+  readonly maxP?: number;
+  /** The smallest P measured on it (a bigger tree takes over where a smaller one is full); none: any. */
+  readonly minP?: number;
 }
 
 /** The platforms, in table order. */
 export const VS_MPI_PLATFORMS: readonly VsMpiPlatform[] = [
   { name: "flat-ib-hdr-200", machine: "ib-hdr-200", network: null },
   { name: "flat-t3d-004", machine: "t3d-004", network: null },
-  { name: "fat-tree-k8-4to1", machine: "ib-hdr-200", network: "fat-tree:k=8,oversub=4" },
+  { name: "fat-tree-k8-4to1", machine: "ib-hdr-200", network: "fat-tree:k=8,oversub=4", maxP: 128 },
+  { name: "fat-tree-k12-4to1", machine: "ib-hdr-200", network: "fat-tree:k=12,oversub=4", minP: 129, maxP: 432 },
   { name: "dragonfly", machine: "ib-hdr-200", network: "dragonfly" },
 ];
 

@@ -4,10 +4,12 @@
  * --p 16,64 --workloads moe,random --platforms flat-ib-hdr-200 --configs plain,overheads --sizes small,large --jobs 2;
  * --skip-mirrors leaves out the predictions of MPI's algorithms through their mirrors (about 60 % of a small case's
  * commplan invocations), to be added to the cached cases afterwards; --algorithms default,pair runs MPI_Alltoallv
- * under those SMPI algorithms only (default first; at P = 256 one smpirun of the default takes minutes: such cases
+ * under those SMPI algorithms only (default first; at P = 256 one smpirun takes half a minute or more: such cases
  * are left out of the check against the fastest algorithm); --finalists N runs N of auto's other finalists (3);
- * --timeout S: the seconds of wall time one smpirun may take (900).
- * Each case is cached in bench/results/vs-mpi.json, so a run resumes and extends; bench/results/vs-mpi.md and the
+ * --timeout S: the seconds of wall time one smpirun may take (900). A platform runs the P it hosts (the k = 8 fat
+ * tree up to 128 ranks, the k = 12 one above).
+ * Each case is cached in bench/results/vs-mpi.json, so a run resumes and extends (a cached case that lacks an
+ * algorithm the run asks for is measured again); bench/results/vs-mpi.md and the
  * README's vs-mpi section are rebuilt from every cached case. --summary-only rebuilds them without running a case;
  * --repredict makes the predictions of MPI's algorithms again for every cached case (no smpirun), then rebuilds them.
  */
@@ -126,7 +128,9 @@ export function vsMpiCases(o: VsMpiOptions): VsMpiCaseSpec[] {
   const out: VsMpiCaseSpec[] = [];
   for (const p of [...o.p].sort((a, b) => a - b))
     for (const workload of o.workloads)
-      for (const platform of VS_MPI_PLATFORMS.filter((x) => o.platforms.includes(x.name)))
+      for (const platform of VS_MPI_PLATFORMS.filter(
+        (x) => o.platforms.includes(x.name) && p >= (x.minP ?? 0) && p <= (x.maxP ?? Infinity),
+      ))
         for (const size of o.sizes) for (const config of o.configs) out.push({ workload, platform, p, size, config });
   return out;
 }
@@ -145,9 +149,19 @@ export function caseCapabilities(caps: VsMpiCapabilities): string {
   return JSON.stringify([capabilityKey(caps), EXECUTOR_FLAGS, CASE_FORMAT]);
 }
 
+/** Whether a case is measured (again): not cached, cached another way, with a problem, or without an asked algorithm. */
+export function needsMeasuring(c: VsMpiCaseResult | undefined, capKey: string, run: VsMpiRunOptions): boolean {
+  return (
+    c === undefined ||
+    c.capabilities !== capKey ||
+    c.problems.length > 0 ||
+    run.algorithms.some((a) => c.alltoallv[a] === undefined)
+  );
+}
+
 /**
- * Runs the cases not in `cache`, measured with other capabilities or with a problem, `jobs` at a time; calls `done`
- * after each.
+ * Runs the cases not in `cache`, measured with other capabilities, with a problem or without an SMPI algorithm the run
+ * asks for, `jobs` at a time; calls `done` after each.
  */
 export async function measureCases(
   cases: readonly VsMpiCaseSpec[],
@@ -160,10 +174,7 @@ export async function measureCases(
   run: VsMpiRunOptions = FULL_RUN,
 ): Promise<void> {
   const capKey = caseCapabilities(caps);
-  const todo = cases.filter((s) => {
-    const c = cache[caseKey(s)];
-    return c === undefined || c.capabilities !== capKey || c.problems.length > 0;
-  });
+  const todo = cases.filter((s) => needsMeasuring(cache[caseKey(s)], capKey, run));
   log(`vs-mpi: ${todo.length} of ${cases.length} cases to measure (${cases.length - todo.length} cached)`);
   let next = 0;
   const worker = async (): Promise<void> => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { VsMpiCaseResult } from "../../bench/vs-mpi-case.js";
 import { SMPI_ALLTOALLV } from "../../bench/vs-mpi-config.js";
 import { caseFigures, contractChecks, headlineTable, predictionPairs } from "../../bench/vs-mpi-report.js";
-import { parseVsMpiArgs } from "../../bench/vs-mpi.js";
+import { needsMeasuring, parseVsMpiArgs, vsMpiCases } from "../../bench/vs-mpi.js";
 
 /** A case where auto's plan took `autoUs` and MPI_Alltoallv `times` (algorithm -> us). */
 function aCase(p: number, autoUs: number, times: Record<string, number>): VsMpiCaseResult {
@@ -78,5 +78,32 @@ describe("vs-MPI predictions", () => {
     const names = predictionPairs(c).map(([n]) => n);
     expect(names).toContain("alltoallv default");
     expect(names).not.toContain("alltoallv pair");
+  });
+});
+
+describe("vs-MPI cases", () => {
+  it("measures each platform at the P it hosts: the k = 8 fat tree up to 128 ranks, the k = 12 one above", () => {
+    const names = (p: string): string[] =>
+      vsMpiCases(parseVsMpiArgs(["--p", p, "--workloads", "moe", "--sizes", "small", "--configs", "plain"])).map(
+        (c) => c.platform.name,
+      );
+    expect(names("16")).toContain("fat-tree-k8-4to1");
+    expect(names("16")).not.toContain("fat-tree-k12-4to1");
+    expect(names("256")).toContain("fat-tree-k12-4to1");
+    expect(names("256")).not.toContain("fat-tree-k8-4to1");
+    expect(names("256")).toContain("flat-ib-hdr-200");
+  });
+});
+
+describe("vs-MPI cache", () => {
+  it("measures a cached case again when it lacks an algorithm the run asks for, not otherwise", () => {
+    const full = parseVsMpiArgs([]).run;
+    const onlyDefault = parseVsMpiArgs(["--algorithms", "default"]).run;
+    const partial = aCase(256, 10, { default: 12 });
+    expect(needsMeasuring(partial, "x", onlyDefault)).toBe(false);
+    expect(needsMeasuring(partial, "x", full)).toBe(true);
+    expect(needsMeasuring(aCase(16, 10, every(12)), "x", full)).toBe(false);
+    expect(needsMeasuring(aCase(16, 10, every(12)), "y", full)).toBe(true);
+    expect(needsMeasuring(undefined, "x", onlyDefault)).toBe(true);
   });
 });
