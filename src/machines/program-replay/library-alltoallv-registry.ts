@@ -6,6 +6,7 @@ import { fail } from "../../model/errors.js";
 import type { CommMatrix } from "../../model/matrix.js";
 import { linearAlltoallvOps } from "./library-alltoallv.js";
 import { blocksAlltoallvOps } from "./library-alltoallv-blocks.js";
+import { impiAlltoallvOps } from "./library-alltoallv-impi.js";
 import { roundsAlltoallvOps, isPowerOfTwo } from "./library-alltoallv-rounds.js";
 import type { ReplayOps } from "./replay-ops.js";
 import { replayOpsOn, type ProgramReplayOptions } from "./replay-program.js";
@@ -26,6 +27,7 @@ const ALGORITHMS: Readonly<Record<string, Mirror>> = {
   ring_light_barrier: (m) => roundsAlltoallvOps(m, "ring", "light"),
   ring_mpi_barrier: (m) => roundsAlltoallvOps(m, "ring", "mpi"),
   ring_one_barrier: (m) => roundsAlltoallvOps(m, "ring", "one"),
+  impi: impiAlltoallvOps,
 };
 
 /**
@@ -41,8 +43,8 @@ export function libraryAlltoallvPick(name: string, p: number): string {
 }
 
 /**
- * The SMPI 3.32 alltoallv names with a library mirror (not `impi`: its first call on a communicator runs SMPI's
- * init_smp, communicator splits and collectives, before Intel MPI's pick).
+ * The SMPI 3.32 alltoallv names with a library mirror (`impi` as its first call on a communicator runs it: SMPI's
+ * init_smp, then Intel MPI's pick for one process per node).
  */
 export const LIBRARY_ALLTOALLV: readonly string[] = [
   "default",
@@ -59,6 +61,7 @@ export const LIBRARY_ALLTOALLV: readonly string[] = [
   "ring_mpi_barrier",
   "ring_one_barrier",
   "ompi_basic_linear",
+  "impi",
 ];
 
 /** The operations of MPI_Alltoallv on `m` under SMPI's algorithm `name`; a one-line error for an unknown name. */

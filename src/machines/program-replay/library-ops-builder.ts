@@ -5,9 +5,13 @@
 import { matrixCols, matrixRows, type CommMatrix } from "../../model/matrix.js";
 import { R_COPY, R_RECV, R_SEND, type ReplayOps } from "./replay-ops.js";
 
-/** The tag of a library alltoallv's messages (COLL_TAG_ALLTOALLV) and of its barriers' (COLL_TAG_BARRIER). */
+/**
+ * The tag of a library alltoallv's messages (COLL_TAG_ALLTOALLV), of its barriers' (COLL_TAG_BARRIER) and of the
+ * collectives of SMPI's communicator setup (Comm::init_smp).
+ */
 export const TAG_ALLTOALLV = 0,
-  TAG_BARRIER = 1;
+  TAG_BARRIER = 1,
+  TAG_INIT_SMP = 2;
 
 /**
  * One rank's send and receive counts in bytes (the library's sendcounts and recvcounts), from the matrix's rows and
@@ -97,9 +101,9 @@ export class LibraryOpsBuilder {
     this.waitAll();
   }
 
-  /** A local copy of `bytes` (Datatype::copy); nothing for an empty block. */
-  copy(bytes: number): void {
-    if (bytes > 0) this.push(R_COPY, this.rank, TAG_ALLTOALLV, bytes, 0);
+  /** A local copy of `bytes` (Datatype::copy) for the call of `tag`; nothing for an empty block. */
+  copy(bytes: number, tag = TAG_ALLTOALLV): void {
+    if (bytes > 0) this.push(R_COPY, this.rank, tag, bytes, 0);
   }
 
   /**
@@ -108,7 +112,7 @@ export class LibraryOpsBuilder {
    */
   sendrecv(to: number, sendBytes: number, from: number, recvBytes: number, tag = TAG_ALLTOALLV): void {
     if (to === this.rank && from === this.rank) {
-      this.copy(sendBytes);
+      this.copy(sendBytes, tag);
       return;
     }
     this.isend(to, sendBytes, tag);
