@@ -1,21 +1,29 @@
 /**
  * Library mirror fidelity: commplan's replay of MPI_Alltoallv under each of SMPI 3.32's algorithms it mirrors
- * (`replayLibraryAlltoallvAs`: default, ompi_basic_linear, bruck, pair, ring and their barrier variants, and the ompi,
- * mpich and mvapich2 selectors) against SMPI running MPI_Alltoallv itself: a time-independent trace of one `alltoallv`
- * action per rank, replayed by smpirun under `smpi/alltoallv:NAME`, so every rank starts at 0 as in the replay. Sparse
- * matrices at P = 8 (most pairs' messages empty, which the library still posts) and at P = 6 (ring order, a partial
- * block; the pair algorithms refuse it), messages from a few bytes to a few MB (eager and rendezvous), on the flat
- * ib-hdr-200 cluster, plain and with the per-message overheads of the runtime preset ib-hdr-200-mpi (copies free: SMPI
- * does not time the library's copy of the self block). Fails when a replay is more than 2 % from SMPI's simulated time
- * or a run fails; prints every case. Exits 0 with one line when smpirun is absent. Run: npx tsx
- * runtimes/test/library-replay.ts
+ * (`replayLibraryAlltoallvAs`: default, ompi_basic_linear, bruck, pair, ring and their barrier variants, the ompi,
+ * mpich and mvapich2 selectors, and impi) against SMPI running MPI_Alltoallv itself: a time-independent trace of one
+ * `alltoallv` action per rank, replayed by smpirun under `smpi/alltoallv:NAME`, so every rank starts at 0 as in the
+ * replay. impi's first call runs SMPI's init_smp, which aborts SMPI's trace replay (SimGrid 3.32 frees the buffer of
+ * one of its eager sends, the replay having left it uncopied), so impi runs in the reference executor built with
+ * smpicc instead, as the vs-MPI bench runs it: one timed MPI_Alltoallv (`--baseline --iterations 1 --sync-start`),
+ * every rank starting at one instant. Sparse matrices at P = 8 (most pairs' messages empty, which the library still
+ * posts) and at P = 6 (ring order, a partial block; the pair algorithms refuse it), messages from a few bytes to a few
+ * MB (eager and rendezvous), on the flat ib-hdr-200 cluster, plain and with the per-message overheads of the runtime
+ * preset ib-hdr-200-mpi (copies free: SMPI does not time the library's copy of the self block). Fails when a replay is
+ * more than 2 % from SMPI's simulated time or a run fails; prints every case. Exits 0 with one line when smpirun is
+ * absent. Run: npx tsx runtimes/test/library-replay.ts
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildSmpiExecutor } from "../../bench/vs-mpi.js";
+import { parseSmpiRun } from "../../bench/vs-mpi-case.js";
+import { SMPI_PLAIN } from "../../bench/vs-mpi-config.js";
 import { simgridPlatformFiles, SMPI_FLAGS } from "../../src/export/simgrid-platform.js";
+import { programToJsonText } from "../../src/io/program-json-write.js";
+import { lowerSchedule } from "../../src/lower/index.js";
 import {
   LIBRARY_ALLTOALLV,
   libraryAlltoallvPick,
@@ -26,6 +34,7 @@ import { findMachine } from "../../src/machines/presets.js";
 import { findRuntimeModel, smpiConfigOf, withRuntime } from "../../src/machines/runtime/runtime-model.js";
 import { matrixRows, withElementBytes, type CommMatrix } from "../../src/model/matrix.js";
 import { generatePattern } from "../../src/patterns/registry.js";
+import { linearSchedule } from "./program-replay.js";
 
 /** The largest relative difference allowed between the replay and SMPI. */
 const TOLERANCE = 0.02;
@@ -48,6 +57,45 @@ function rankTrace(m: CommMatrix, r: number): string {
   return `${r} init\n${r} alltoallv ${counts}\n${r} finalize\n`;
 }
 
+/** The algorithms whose first call aborts SMPI 3.32's trace replay (init_smp), run in the executor instead. */
+const EXECUTOR_ONLY: ReadonlySet<string> = new Set(["impi"]);
+
+/** The smpirun timeout of one run (s). */
+const SMPIRUN_TIMEOUT_S = 300;
+
+/** Writes the flat ib-hdr-200 cluster of P hosts (platform.xml, hosts) into `dir`. */
+function writePlatform(dir: string, p: number): void {
+  for (const f of simgridPlatformFiles(p, findMachine("ib-hdr-200")))
+    writeFileSync(join(dir, f.name), [...f.pieces()].join(""));
+}
+
+/**
+ * SMPI's time (us) of one MPI_Alltoallv of the matrix under `algorithm` and `cfg` in the executor `exe` (its baseline,
+ * from a common start, the latest rank's end), or the problem. The executor's program (the matrix's messages in one
+ * round) runs and is timed before, apart.
+ */
+function smpiExecutorAlltoallv(
+  exe: string,
+  m: CommMatrix,
+  algorithm: string,
+  cfg: readonly string[],
+): { us: number; problem: string } {
+  const dir = mkdtempSync(join(tmpdir(), "commplan-library-replay-"));
+  try {
+    const prog = lowerSchedule(m, linearSchedule(m), { variant: "nonblocking" }).program;
+    writeFileSync(join(dir, "prog.json"), programToJsonText(prog));
+    writePlatform(dir, m.p);
+    const args = ["-k", "10", String(SMPIRUN_TIMEOUT_S), "smpirun", "-np", String(m.p), "-platform", "platform.xml"];
+    args.push("-hostfile", "hosts", ...SMPI_PLAIN, ...cfg, `--cfg=smpi/alltoallv:${algorithm}`);
+    args.push(exe, "prog.json", "--iterations", "1", "--sync-start", "--baseline");
+    const r = spawnSync("timeout", args, { cwd: dir, encoding: "utf8", maxBuffer: 64 << 20 });
+    const run = parseSmpiRun(r.status, `${r.stdout ?? ""}${r.stderr ?? ""}`, true, SMPIRUN_TIMEOUT_S);
+    return run.alltoallvUs === null ? { us: NaN, problem: run.problem } : { us: run.alltoallvUs, problem: "" };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** SMPI's simulated time (us) of the matrix's MPI_Alltoallv under `algorithm` and `cfg`, or the problem. */
 function smpiAlltoallv(m: CommMatrix, algorithm: string, cfg: readonly string[]): { us: number; problem: string } {
   const dir = mkdtempSync(join(tmpdir(), "commplan-library-replay-"));
@@ -58,9 +106,19 @@ function smpiAlltoallv(m: CommMatrix, algorithm: string, cfg: readonly string[])
       writeFileSync(files[r]!, rankTrace(m, r));
     }
     writeFileSync(join(dir, "index.txt"), files.join("\n") + "\n");
-    for (const f of simgridPlatformFiles(m.p, findMachine("ib-hdr-200")))
-      writeFileSync(join(dir, f.name), [...f.pieces()].join(""));
-    const args = ["-k", "10", "300", "smpirun", "-np", String(m.p), "-platform", "platform.xml", "-hostfile", "hosts"];
+    writePlatform(dir, m.p);
+    const args = [
+      "-k",
+      "10",
+      String(SMPIRUN_TIMEOUT_S),
+      "smpirun",
+      "-np",
+      String(m.p),
+      "-platform",
+      "platform.xml",
+      "-hostfile",
+      "hosts",
+    ];
     args.push("-replay", "index.txt", ...SMPI_FLAGS, ...cfg, `--cfg=smpi/alltoallv:${algorithm}`);
     const r = spawnSync("timeout", args, { cwd: dir, encoding: "utf8", maxBuffer: 64 << 20 });
     const text = `${r.stdout ?? ""}${r.stderr ?? ""}`;
@@ -101,6 +159,7 @@ function main(): number {
     return 0;
   }
   const machine = findMachine("ib-hdr-200");
+  const exe = buildSmpiExecutor();
   const bad: string[] = [];
   let worst = 0,
     n = 0;
@@ -109,7 +168,10 @@ function main(): number {
       const runtime = withRuntime(findRuntimeModel(rt), { copies: false });
       for (const algorithm of algorithmsFor(m)) {
         const predicted = replayLibraryAlltoallvAs(algorithm, m, { machine, runtime }).makespanUs;
-        const s = smpiAlltoallv(m, algorithm, smpiConfigOf(runtime, machine).cfg);
+        const cfg = smpiConfigOf(runtime, machine).cfg;
+        const s = EXECUTOR_ONLY.has(algorithm)
+          ? smpiExecutorAlltoallv(exe, m, algorithm, cfg)
+          : smpiAlltoallv(m, algorithm, cfg);
         const what = `${label}, ${rt}, ${algorithm}`;
         if (s.problem !== "") {
           bad.push(`${what}: smpirun failed: ${s.problem}`);

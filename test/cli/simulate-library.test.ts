@@ -22,6 +22,7 @@ describe("commplan simulate --library", () => {
       ["ompi", "ompi_basic_linear"],
       ["mpich", "bruck"],
       ["pair_mpi_barrier", "pair_mpi_barrier"],
+      ["impi", "impi"],
     ] as const) {
       const r = await run(
         "simulate",
@@ -77,8 +78,8 @@ describe("commplan simulate --library", () => {
       return r.err;
     };
     expect((await run("gen", "halo", "--p", "12", "-o", f("m12.json"))).code).toBe(0);
-    expect(await one(f("m12.json"), "--library", "impi", "--machine", "ib-hdr-200")).toMatch(
-      /unknown algorithm 'impi' \(known: default, ompi, mpich, mvapich2, bruck, pair, .*ompi_basic_linear\)/,
+    expect(await one(f("m12.json"), "--library", "intel", "--machine", "ib-hdr-200")).toMatch(
+      /unknown algorithm 'intel' \(known: default, ompi, mpich, mvapich2, bruck, pair, .*ompi_basic_linear, impi\)/,
     );
     expect(await one("--library", "pair", "--machine", "ib-hdr-200")).toMatch(/--library needs a matrix file/);
     expect(await one(f("m12.json"), "--library", "pair", "--program", f("x"), "--machine", "ib-hdr-200")).toMatch(

@@ -1,8 +1,9 @@
 /**
  * The library mirrors of SMPI 3.32's other MPI_Alltoallv algorithms (bruck, pair, ring and their barrier variants, the
- * ompi, mpich and mvapich2 selectors) against a rank-by-rank transcription of SimGrid's sources, written here as MPI
- * calls (alltoallv-*.cpp, smpi_*_selector.cpp, Request::sendrecv in smpi_request.cpp, barrier__ompi_basic_linear in
- * barrier-ompi.cpp), and their replays: every message of the matrix delivered once, no deadlock.
+ * ompi, mpich, mvapich2 and impi selectors) against a rank-by-rank transcription of SimGrid's sources, written here as
+ * MPI calls (alltoallv-*.cpp, smpi_*_selector.cpp, Request::sendrecv in smpi_request.cpp, barrier__ompi_basic_linear in
+ * barrier-ompi.cpp, Comm::init_smp in smpi_comm.cpp and the collectives it calls), and their replays: every message of
+ * the matrix delivered once, no deadlock.
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
@@ -52,6 +53,26 @@ function transcribe(name: string, m: CommMatrix, r: number): Calls {
       return transcribe("bruck", m, r);
     case "mvapich2":
       return transcribe("ring", m, r);
+    case "impi": {
+      // Comm::init_smp, one rank per host: allgather__ring of one int on the communicator, again on the leaders'
+      // communicator (every rank leads its host), bcast__scatter_LR_allgather on one rank (nothing), then
+      // allreduce__default: colls::ireduce to 0 and its wait, bcast__binomial_tree from 0; then Intel's pick for one
+      // process per node (block_dsize 1): ompi_basic_linear
+      for (let k = 0; k < 2; k++) for (let i = 0; i < p; i++) sendrecv((r + i) % p, 4, (r - i + p) % p, 4, "s");
+      if (r === 0) {
+        out.push("copy 4");
+        for (let src = 1; src < p; src++) out.push(`irecv ${src} 4 s`);
+      } else out.push("isend 0 4 s");
+      out.push("wait");
+      let mask = 1;
+      for (; mask < p; mask <<= 1)
+        if (r & mask) {
+          out.push(`recv! ${r - mask} 4 s`, "wait");
+          break;
+        }
+      for (mask >>= 1; mask > 0; mask >>= 1) if (r + mask < p) out.push(`send! ${r + mask} 4 s`, "wait");
+      return [...out, "wait", ...transcribe("ompi_basic_linear", m, r)];
+    }
     case "default":
     case "ompi_basic_linear":
       copy(b(r, r));
@@ -142,7 +163,7 @@ function rendered(ops: ReplayOps, r: number): Calls {
       out.push("wait");
     }
     expect(ops.depStart[x + 1]).toBe(ops.depStart[x]);
-    const tag = ops.tag[x] === 0 ? "a" : "b";
+    const tag = "abs"[ops.tag[x]!];
     const k = ops.kind[x];
     if (k === R_COPY) out.push(`copy ${ops.bytes[x]}`);
     else {
@@ -244,13 +265,15 @@ describe("library mirrors of SMPI's alltoallv algorithms", () => {
 
   it("refuse an unknown name listing the known ones, and the pair algorithms off a power of two", () => {
     const m = buildMatrix({ p: 6, kind: "dense", seed: 1, maxEntry: 7 });
-    expect(() => libraryAlltoallvOps("impi", m)).toThrow(CommplanError);
-    expect(() => libraryAlltoallvOps("impi", m)).toThrow(/unknown algorithm "impi" \(known: default, ompi, /);
+    expect(() => libraryAlltoallvOps("intel", m)).toThrow(CommplanError);
+    expect(() => libraryAlltoallvOps("intel", m)).toThrow(
+      /unknown algorithm "intel" \(known: default, ompi, .*, impi\)/,
+    );
     expect(() => libraryAlltoallvOps("constructor", m)).toThrow(/unknown algorithm/);
     for (const name of ["pair", "pair_light_barrier", "pair_mpi_barrier", "pair_one_barrier"])
       expect(() => libraryAlltoallvOps(name, m)).toThrow(/power-of-two P, got 6/);
     // ring, its variants, bruck and mpich run at any P
-    for (const name of ["ring", "ring_light_barrier", "bruck", "mpich", "mvapich2", "ompi"])
+    for (const name of ["ring", "ring_light_barrier", "bruck", "mpich", "mvapich2", "ompi", "impi"])
       expect(libraryAlltoallvOps(name, m).p).toBe(6);
   });
 
