@@ -434,7 +434,7 @@ async function measureFinalists(c: CaseRun, winner: ScheduleJson, count: number)
 /**
  * commplan's prediction (us) of MPI_Alltoallv under SMPI's `algorithm` through its library mirror, replayed on the
  * case's network and runtime (copies free) as `commplan simulate m.json --library` does; null when no mirror runs it
- * here (impi; a pair algorithm off a power-of-two P, which SMPI refuses too) or no runtime reproduces the
+ * here (a pair algorithm off a power-of-two P, which SMPI refuses too) or no runtime reproduces the
  * configuration.
  */
 function libraryPrediction(c: CaseRun, algorithm: string): number | null {

@@ -111,7 +111,7 @@ describe("impi alltoallv mirror", () => {
   });
 });
 
-/** The blocking sends of a non-root rank r in a binomial broadcast from 0 of P ranks: r + mask < P, mask below r's low bit. */
+/** A non-root rank r's blocking sends in a binomial broadcast from 0: r + mask < P for each mask below r's low bit. */
 function countBelow(r: number, p: number): number {
   let n = 0;
   for (let mask = (r & -r) >> 1; mask > 0; mask >>= 1) if (r + mask < p) n++;

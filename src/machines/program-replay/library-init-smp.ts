@@ -28,7 +28,7 @@ function pushRingAllgather(b: LibraryOpsBuilder, r: number): void {
   for (let i = 0; i < p; i++) b.sendrecv((r + i) % p, INT_BYTES, (r - i + p) % p, INT_BYTES, TAG_INIT_SMP);
 }
 
-/** `colls::ireduce` to rank 0 and its wait: rank 0 copies its int and receives every other's; the others send theirs. */
+/** `colls::ireduce` to rank 0 and its wait: rank 0 copies its int and receives every other's; the others send. */
 function pushLinearReduce(b: LibraryOpsBuilder, r: number): void {
   if (r === 0) {
     b.copy(INT_BYTES, TAG_INIT_SMP);

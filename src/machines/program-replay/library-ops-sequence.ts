@@ -15,7 +15,7 @@ export function sequenceOps(first: ReplayOps, then: ReplayOps): ReplayOps {
     n = na + then.kind.length;
   const rankStart = new Uint32Array(p + 1);
   for (let r = 0; r <= p; r++) rankStart[r] = first.rankStart[r]! + then.rankStart[r]!;
-  // where each operation goes: first's x of rank r to x + then.rankStart[r], then's y of rank r to y + first.rankStart[r + 1]
+  // where each operation goes: first's x of rank r to x + then.rankStart[r], then's y to y + first.rankStart[r + 1]
   const to = new Uint32Array(n);
   for (let r = 0; r < p; r++) {
     for (let x = first.rankStart[r]!; x < first.rankStart[r + 1]!; x++) to[x] = x + then.rankStart[r]!;
