@@ -32,7 +32,8 @@ const ALGORITHMS: Readonly<Record<string, Mirror>> = {
 
 /**
  * The algorithm SMPI 3.32 runs for `name` at P ranks: a selector's pick (smpi_openmpi_selector.cpp: pair below 4 ranks
- * and in [64, 128) and [256, 1024), basic linear otherwise; mpich: bruck; mvapich2: ring), else the name itself.
+ * and in [64, 128) and [256, 1024), basic linear otherwise; mpich: bruck; mvapich2: ring), else the name itself (impi
+ * runs init_smp before its pick, so its operations are its own).
  */
 export function libraryAlltoallvPick(name: string, p: number): string {
   if (name === "mpich") return "bruck";
