@@ -244,9 +244,16 @@ describe("library mirrors of SMPI's alltoallv algorithms", () => {
 
   it("refuse an unknown name listing the known ones, and the pair algorithms off a power of two", () => {
     const m = buildMatrix({ p: 6, kind: "dense", seed: 1, maxEntry: 7 });
-    expect(() => libraryAlltoallvOps("impi", m)).toThrow(CommplanError);
-    expect(() => libraryAlltoallvOps("impi", m)).toThrow(/unknown algorithm "impi" \(known: default, ompi, /);
+    expect(() => libraryAlltoallvOps("bogus", m)).toThrow(CommplanError);
+    expect(() => libraryAlltoallvOps("bogus", m)).toThrow(/unknown algorithm 'bogus' \(known: default, ompi, /);
+    expect(() => libraryAlltoallvOps("pairs", m)).toThrow(
+      /unknown algorithm 'pairs' \(did you mean pair\?\) \(known: /,
+    );
     expect(() => libraryAlltoallvOps("constructor", m)).toThrow(/unknown algorithm/);
+    // a real SMPI algorithm without a mirror says so, and why, rather than that it is unknown
+    expect(() => libraryAlltoallvOps("impi", m)).toThrow(
+      /library alltoallv: impi is not mirrored: its first call on a communicator runs SMPI's communicator set-up/,
+    );
     for (const name of ["pair", "pair_light_barrier", "pair_mpi_barrier", "pair_one_barrier"])
       expect(() => libraryAlltoallvOps(name, m)).toThrow(/power-of-two P, got 6/);
     // ring, its variants, bruck and mpich run at any P

@@ -2,6 +2,7 @@
  * The library mirrors by SMPI 3.32 algorithm name (`--cfg=smpi/alltoallv:NAME`): each name's operations as the
  * library runs them, selectors resolved by P as SMPI's selectors pick.
  */
+import { didYouMean } from "../../internal/did-you-mean.js";
 import { fail } from "../../model/errors.js";
 import type { CommMatrix } from "../../model/matrix.js";
 import { linearAlltoallvOps } from "./library-alltoallv.js";
@@ -61,15 +62,29 @@ export const LIBRARY_ALLTOALLV: readonly string[] = [
   "ompi_basic_linear",
 ];
 
+/** The SMPI 3.32 alltoallv names with no library mirror, each with the reason. */
+const UNMIRRORED: ReadonlyMap<string, string> = new Map([
+  [
+    "impi",
+    "its first call on a communicator runs SMPI's communicator set-up (init_smp, communicator splits and " +
+      "collectives) before Intel MPI's pick, and its one timed call includes that set-up, which no mirror replays",
+  ],
+]);
+
+/**
+ * Why `name` names no library mirror, in one line: "impi is not mirrored: <reason>" for a known algorithm without
+ * one, else unknown, with the nearest names and the known ones.
+ */
+export function libraryAlltoallvUnknown(name: string): string {
+  const why = UNMIRRORED.get(name);
+  if (why !== undefined) return `${name} is not mirrored: ${why}`;
+  return `unknown algorithm '${name}'${didYouMean(name, LIBRARY_ALLTOALLV)} (known: ${LIBRARY_ALLTOALLV.join(", ")})`;
+}
+
 /** The operations of MPI_Alltoallv on `m` under SMPI's algorithm `name`; a one-line error for an unknown name. */
 export function libraryAlltoallvOps(name: string, m: CommMatrix): ReplayOps {
   const run = LIBRARY_ALLTOALLV.includes(name) ? ALGORITHMS[libraryAlltoallvPick(name, m.p)] : undefined;
-  if (run === undefined)
-    throw fail(
-      "machines",
-      "BAD_OPTION",
-      `library alltoallv: unknown algorithm "${name}" (known: ${LIBRARY_ALLTOALLV.join(", ")})`,
-    );
+  if (run === undefined) throw fail("machines", "BAD_OPTION", `library alltoallv: ${libraryAlltoallvUnknown(name)}`);
   return run(m);
 }
 
