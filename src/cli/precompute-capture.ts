@@ -56,7 +56,7 @@ export interface CaptureTarget {
   readonly machine: MachineModel;
   readonly runtime: RuntimeModel | null;
   readonly maxMemory: number;
-  /** The network auto plans on (--network: its spec, and its routes for p ranks), or none: the machine's flat cluster. */
+  /** The network auto plans on (--network: its spec, its routes for p ranks), or none: the machine's flat cluster. */
   readonly network?:
     | {
         readonly spec: string;

@@ -63,20 +63,20 @@ export const LIBRARY_ALLTOALLV: readonly string[] = [
 ];
 
 /** The SMPI 3.32 alltoallv names with no library mirror, each with the reason. */
-const UNMIRRORED: ReadonlyMap<string, string> = new Map([
+const UNMIRRORED: readonly (readonly [name: string, why: string])[] = [
   [
     "impi",
     "its first call on a communicator runs SMPI's communicator set-up (init_smp, communicator splits and " +
       "collectives) before Intel MPI's pick, and its one timed call includes that set-up, which no mirror replays",
   ],
-]);
+];
 
 /**
  * Why `name` names no library mirror, in one line: "impi is not mirrored: <reason>" for a known algorithm without
  * one, else unknown, with the nearest names and the known ones.
  */
 export function libraryAlltoallvUnknown(name: string): string {
-  const why = UNMIRRORED.get(name);
+  const why = UNMIRRORED.find(([n]) => n === name)?.[1];
   if (why !== undefined) return `${name} is not mirrored: ${why}`;
   return `unknown algorithm '${name}'${didYouMean(name, LIBRARY_ALLTOALLV)} (known: ${LIBRARY_ALLTOALLV.join(", ")})`;
 }
