@@ -28,7 +28,7 @@ import { storeBench } from "./store.js";
 import { topologySimgridBench } from "./topology-simgrid.js";
 import { totalExchangeBench } from "./total-exchange.js";
 import { twoStageBench } from "./two-stage.js";
-import { vsMpiBench } from "./vs-mpi.js";
+import { VS_MPI_BOOLEAN_FLAGS, vsMpiBench } from "./vs-mpi.js";
 
 const log = (s: string): void => void process.stderr.write(s + "\n");
 const benches: [string, () => string | Promise<string>][] = [
@@ -61,7 +61,8 @@ const benches: [string, () => string | Promise<string>][] = [
 const summaryOnly = process.argv.includes("--summary-only");
 // a bench's own flags (--name value or --name=value, e.g. vs-mpi's --p 16,64) are not bench names
 const args = process.argv.slice(2).filter((a) => a !== "--summary-only");
-const only = args.filter((a, i) => !a.startsWith("--") && !(i > 0 && /^--[^=]+$/.test(args[i - 1]!)));
+const valueFlag = (a: string): boolean => /^--[^=]+$/.test(a) && !VS_MPI_BOOLEAN_FLAGS.includes(a.slice(2));
+const only = args.filter((a, i) => !a.startsWith("--") && !(i > 0 && valueFlag(args[i - 1]!)));
 for (const name of only) {
   if (!benches.some(([n]) => n === name)) {
     process.stderr.write(`bench: unknown bench '${name}'; known: ${benches.map(([n]) => n).join(", ")}\n`);

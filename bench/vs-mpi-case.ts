@@ -326,7 +326,8 @@ interface CaseRun {
   readonly exe: string;
   readonly dir: string;
   readonly flags: readonly string[];
-  readonly timeoutS: number;
+  /** What the case measures, and each smpirun's time limit. */
+  readonly run: VsMpiRunOptions;
   readonly problems: string[];
   readonly plans: VsMpiPlanRun[];
   readonly alltoallv: Record<string, number | null>;
@@ -361,7 +362,7 @@ async function measureAuto(
   );
   const autoTimes: number[] = [];
   for (const a of algorithms) {
-    const r = await smpirun(c.exe, dir, "prog-nb", s.p, c.flags, a, c.timeoutS);
+    const r = await smpirun(c.exe, dir, "prog-nb", s.p, c.flags, a, c.run.timeoutS);
     c.alltoallv[a] = r.alltoallvUs;
     if (r.programUs !== null) autoTimes.push(r.programUs);
     if (r.problem !== "") c.problems.push(`alltoallv ${a}: ${r.problem}`);
@@ -396,7 +397,7 @@ async function measurePlan(c: CaseRun, role: string, schedule: string, prog: str
     c.problems.push(`${role}: ${(e as Error).message}`);
     return;
   }
-  const r = await smpirun(c.exe, dir, prog, c.s.p, c.flags, null, c.timeoutS);
+  const r = await smpirun(c.exe, dir, prog, c.s.p, c.flags, null, c.run.timeoutS);
   const pr = await predict(c.s, c.caps, dir, schedule, prog);
   if (r.problem !== "") c.problems.push(`${role}: ${r.problem}`);
   c.plans.push({ ...base, smpiUs: r.programUs, predictedUs: pr.us, predictedBy: pr.by, problem: r.problem });
@@ -517,7 +518,7 @@ export async function repredictVsMpiCase(
     caps,
     exe: "",
     dir,
-    timeoutS: SMPIRUN_TIMEOUT_S,
+    run: FULL_RUN,
     flags: [],
     problems: r.problems.filter((x) => !x.startsWith("prediction of mpi-")),
     plans: [],
@@ -556,7 +557,7 @@ export async function runVsMpiCase(
     caps,
     exe,
     dir,
-    timeoutS: run.timeoutS,
+    run,
     flags: configFlags(s.config, caps),
     problems: [],
     plans: [],

@@ -53,6 +53,51 @@ export interface VsMpiOptions {
   readonly jobs: number;
   /** What each case measures besides auto's plan. */
   readonly run: VsMpiRunOptions;
+  /** --summary-only: rewrite the record from the cache, measure nothing. */
+  readonly summaryOnly: boolean;
+  /** --repredict: the cached cases' predictions made again, no smpirun. */
+  readonly repredict: boolean;
+}
+
+/** The bench's flags that take no value. */
+export const VS_MPI_BOOLEAN_FLAGS: readonly string[] = ["summary-only", "skip-mirrors", "repredict"];
+
+/** The bench's flags that take a value (`--name value` or `--name=value`). */
+const VALUE_FLAGS: readonly string[] = [
+  "p",
+  "workloads",
+  "platforms",
+  "configs",
+  "sizes",
+  "jobs",
+  "algorithms",
+  "finalists",
+  "timeout",
+];
+
+/**
+ * The flags of argv: a value flag's value (`--name value`, `--name=value`), a boolean flag's name (set: no value, so
+ * the word after it is not swallowed); other words (bench names) are left to bench/run.ts. One-line errors.
+ */
+function flagsOf(argv: readonly string[]): { values: Map<string, string>; set: Set<string> } {
+  const values = new Map<string, string>();
+  const set = new Set<string>();
+  const known = `known: --${[...VALUE_FLAGS, ...VS_MPI_BOOLEAN_FLAGS].join(", --")}`;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (!a.startsWith("--")) continue;
+    const eq = a.indexOf("=");
+    const name = eq > 0 ? a.slice(2, eq) : a.slice(2);
+    if (VS_MPI_BOOLEAN_FLAGS.includes(name)) {
+      if (eq > 0) throw new Error(`vs-mpi: --${name} takes no value, got '${a}'`);
+      set.add(name);
+    } else if (VALUE_FLAGS.includes(name)) {
+      if (eq > 0) values.set(name, a.slice(eq + 1));
+      else if (i + 1 < argv.length && !argv[i + 1]!.startsWith("--")) values.set(name, argv[++i]!);
+      else throw new Error(`vs-mpi: --${name} needs a value`);
+    } else throw new Error(`vs-mpi: unknown flag --${name}; ${known}`);
+  }
+  return { values, set };
 }
 
 /** Every generator the bench runs by default: the pattern registry minus the excluded ones. */
@@ -69,32 +114,9 @@ function listOf<T extends string>(v: string, known: readonly T[], what: string):
   return xs as T[];
 }
 
-/** Parses the bench's flags (`--name value` or `--name=value`; other arguments are ignored). */
+/** Parses the bench's flags (`--name value` or `--name=value`, and the boolean ones; other words are bench names). */
 export function parseVsMpiArgs(argv: readonly string[]): VsMpiOptions {
-  const given = new Map<string, string>();
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (!a.startsWith("--")) continue;
-    const eq = a.indexOf("=");
-    if (eq > 0) given.set(a.slice(2, eq), a.slice(eq + 1));
-    else if (i + 1 < argv.length && !argv[i + 1]!.startsWith("--")) given.set(a.slice(2), argv[++i]!);
-  }
-  const known = [
-    "p",
-    "workloads",
-    "platforms",
-    "configs",
-    "sizes",
-    "jobs",
-    "summary-only",
-    "skip-mirrors",
-    "algorithms",
-    "finalists",
-    "repredict",
-    "timeout",
-  ];
-  for (const k of given.keys())
-    if (!known.includes(k)) throw new Error(`vs-mpi: unknown flag --${k}; known: --${known.join(", --")}`);
+  const { values: given, set } = flagsOf(argv);
   const p = (given.get("p") ?? "16,64,256").split(",").map(Number);
   for (const x of p) if (!Number.isInteger(x) || x < 2) throw new Error(`vs-mpi: --p takes integers >= 2, got ${x}`);
   const algorithms = given.has("algorithms")
@@ -119,7 +141,9 @@ export function parseVsMpiArgs(argv: readonly string[]): VsMpiOptions {
     configs: listOf(given.get("configs") ?? VS_MPI_CONFIGS.join(","), VS_MPI_CONFIGS, "configuration"),
     sizes: listOf(given.get("sizes") ?? "small,large", Object.keys(VS_MPI_SIZES) as VsMpiSize[], "size"),
     jobs,
-    run: { mirrors: !argv.includes("--skip-mirrors"), algorithms, finalists, timeoutS },
+    run: { mirrors: !set.has("skip-mirrors"), algorithms, finalists, timeoutS },
+    summaryOnly: set.has("summary-only"),
+    repredict: set.has("repredict"),
   };
 }
 
@@ -274,13 +298,13 @@ function writeReadme(cases: readonly VsMpiCaseResult[]): void {
 
 /** Runs the bench with the process's flags; returns the markdown (one line when smpirun is absent). */
 export async function vsMpiBench(log: (s: string) => void, argv = process.argv.slice(2)): Promise<string> {
-  const repredict = argv.includes("--repredict");
+  const o = parseVsMpiArgs(argv);
+  const repredict = o.repredict;
   if (!repredict && spawnSync("smpirun", ["-version"], { encoding: "utf8" }).error !== undefined) {
     const md = "### vs-mpi\n\nSkipped: smpirun (SimGrid's SMPI) is not installed.\n";
     log("vs-mpi: skipped: smpirun is not installed");
     return md;
   }
-  const o = parseVsMpiArgs(argv);
   const caps = discoverCapabilities();
   log(
     `vs-mpi: dataflow ${caps.dataflow}, program replay ${caps.programReplay ?? "none"}, MPI planners ${Object.values(caps.mpiPlanners).join(",") || "none"}, overheads: ${caps.overheads.name}`,
@@ -301,7 +325,7 @@ export async function vsMpiBench(log: (s: string) => void, argv = process.argv.s
     return md;
   };
   if (repredict) await repredictCases(cache, caps, o.jobs, log, save);
-  else if (!argv.includes("--summary-only")) {
+  else if (!o.summaryOnly) {
     const exe = buildSmpiExecutor();
     await measureCases(vsMpiCases(o), cache, caps, exe, o.jobs, log, save, o.run);
   }

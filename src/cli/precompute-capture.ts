@@ -10,6 +10,8 @@ import { join } from "node:path";
 import { fail, isCommplanError } from "../model/errors.js";
 import type { CommMatrix } from "../model/matrix.js";
 import type { MachineModel } from "../model/machine.js";
+import type { NetworkRoutes } from "../model/network.js";
+import type { PortSharing } from "../machines/sim/options.js";
 import type { ProgramVariant } from "../model/program.js";
 import type { JsonValue, Schedule } from "../model/schedule.js";
 import { canonicalJson } from "../io/canonical-json.js";
@@ -54,6 +56,13 @@ export interface CaptureTarget {
   readonly machine: MachineModel;
   readonly runtime: RuntimeModel | null;
   readonly maxMemory: number;
+  /** The network auto plans on (--network: its spec, its routes for p ranks), or none: the machine's flat cluster. */
+  readonly network?:
+    | {
+        readonly spec: string;
+        readonly routes: (p: number) => { network: NetworkRoutes | null; portSharing: PortSharing };
+      }
+    | undefined;
 }
 
 /**
@@ -182,7 +191,7 @@ function planOnePort(store: string, m: CommMatrix, machine: MachineModel, maxMem
  */
 function planOnRuntime(store: string, m: CommMatrix, t: CaptureTarget, runtime: RuntimeModel): Planned {
   const { machine, maxMemory } = t;
-  const res = planAuto(m, machine, { seed: 1, maxMemory, runtime });
+  const res = planAuto(m, machine, { seed: 1, maxMemory, runtime, ...t.network?.routes(m.p) });
   const variant = res.report.runtime?.variant ?? "nonblocking";
   const { algorithm, params } = res.report.winner;
   let schedule = res.schedule;
@@ -247,6 +256,7 @@ export async function precomputeCapture(
     payload: res.payload,
     machine: machine.name,
     runtime: runtime === null ? null : runtime.name,
+    network: target.network?.spec ?? null,
     freeCopies: runtime === null ? null : !runtime.copies,
     variant: res.variant,
     entry: res.storeId,

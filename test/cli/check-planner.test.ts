@@ -1,6 +1,6 @@
 /** commplan check-planner: finds the bugs of the fixture planners through a module and through --command, with shrunk counterexamples. */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -317,7 +317,45 @@ describe("commplan check-planner: a module runs in a sandbox", () => {
     const text = "export function plan(m) { const a = []; for (;;) a.push(new Array(1e5).fill(m.p + 0.5)); }\n";
     const r = await run("check-planner", planner("hoards", text), "--runs", "3", "--max-memory", "64M");
     expect(r).toMatchObject({ code: 1, err: "" });
-    expect(r.out).toMatch(/hoards\.mjs ran out of memory: its heap passed the limit of 64 MiB \(--max-memory\)\n/);
+    expect(r.out).toMatch(
+      /hoards\.mjs ran out of memory: its heap and buffers passed the limit of 64 MiB \(--max-memory\)\n/,
+    );
+  });
+
+  /** Runs the built CLI in a child process; its output and its peak resident memory (bytes). */
+  const measured = (argv: string[], env: NodeJS.ProcessEnv = {}): { out: string; peak: number } => {
+    const bin = join(import.meta.dirname, "..", "..", "bin", "commplan.js");
+    const report = `process.on("exit", () => process.stderr.write("maxrss " + process.resourceUsage().maxRSS + "\\n"))`;
+    const r = spawnSync(process.execPath, ["--import", `data:text/javascript,${report}`, bin, ...argv], {
+      encoding: "utf8",
+      env: { ...process.env, ...env },
+    });
+    const kib = /maxrss (\d+)/.exec(r.stderr)?.[1];
+    expect(kib, r.stderr).toBeDefined();
+    return { out: r.stdout, peak: Number(kib) * 1024 };
+  };
+
+  it("typed arrays outside the heap are held to --max-memory too: the run is stopped in one line", () => {
+    // 2 GiB of buffers, then a spin: unchecked, the run would end at --timeout with the memory taken
+    const text =
+      "export function plan() { const a = []; for (let i = 0; i < 256; i++) a.push(new Float64Array(1 << 20).fill(1));" +
+      " for (;;) {} }\n";
+    const r = measured(["check-planner", planner("buffers", text), "--runs", "3", "--max-memory", "64M"]);
+    expect(r.out).toMatch(
+      /buffers\.mjs ran out of memory: its heap and buffers passed the limit of 64 MiB \(--max-memory\)\n/,
+    );
+    expect(r.peak).toBeLessThan(1.5 * 2 ** 30);
+  });
+
+  it("a heap freed from its limit by NODE_OPTIONS=--max-old-space-size is held to --max-memory too", () => {
+    const text = "export function plan(m) { const a = []; for (;;) a.push(new Array(1e5).fill(m.p + 0.5)); }\n";
+    const r = measured(["check-planner", planner("hoards", text), "--runs", "3", "--max-memory", "64M"], {
+      NODE_OPTIONS: "--max-old-space-size=4096",
+    });
+    expect(r.out).toMatch(
+      /hoards\.mjs ran out of memory: its heap and buffers passed the limit of 64 MiB \(--max-memory\)\n/,
+    );
+    expect(r.peak).toBeLessThan(2 ** 30);
   });
 
   it("an endless loop is stopped at --timeout and the matrix it was on is reported (no further run)", async () => {

@@ -300,3 +300,49 @@ describe("precompute --from-capture on a runtime", () => {
     expect(existsSync(join(d, "s", "programs"))).toBe(false);
   });
 });
+
+describe("precompute --from-capture on a network", () => {
+  it("plans on --network as plan -a auto --runtime --network does, and records the network; refuses it without a runtime", async () => {
+    const d = dir();
+    expect(
+      (await run("gen", "random", "--p", "16", "--seed", "1", "--element-bytes", "1", "-o", join(d, "m.json"))).code,
+    ).toBe(0);
+    const key = writeCapture(join(d, "cap"), readMatrixFile(join(d, "m.json")));
+    const base = ["precompute", "--from-capture", join(d, "cap"), "--machine", "ib-hdr-200"];
+    const net = "fat-tree:k=4";
+    const r = await run(...base, "--store", join(d, "s"), "--network", net);
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(
+      /^precompute: 1 captured pattern \(ib-hdr-200, runtime ib-hdr-200-mpi, network fat-tree:k=4\): /,
+    );
+    const flat = await run(...base, "--store", join(d, "flat"));
+    expect(flat.code).toBe(0);
+    const rec = (store: string): Record<string, unknown> =>
+      JSON.parse(readFileSync(join(d, store, "programs", key, "plan.json"), "utf8")) as Record<string, unknown>;
+    // what plan -a auto answers on the same runtime and network
+    const auto = await run(
+      "plan",
+      join(d, "m.json"),
+      ...["-a", "auto", "--machine", "ib-hdr-200", "--runtime", "ib-hdr-200-mpi", "--network", net],
+      ...["-o", join(d, "auto.json"), "--json"],
+    );
+    const summary = JSON.parse(auto.out) as { algorithm: string; auto: { mpi: { mpiSimulated: number } } };
+    expect(rec("s")).toMatchObject({
+      network: net,
+      algorithm: summary.algorithm,
+      libraryUs: summary.auto.mpi.mpiSimulated,
+    });
+    // the network's contention is in the figures: MPI_Alltoallv's default takes another time than on the flat cluster
+    expect(rec("flat")["network"]).toBeNull();
+    expect(rec("flat")["libraryUs"]).not.toBe(rec("s")["libraryUs"]);
+    const none = await run(...base, "--store", join(d, "s3"), "--runtime", "none", "--network", net);
+    expect(none.err).toMatch(/^precompute: --network goes with a runtime model \(--runtime none plans on the one-port/);
+    const spec = await run("precompute", "spec.json", "--store", join(d, "s4"), "--network", net);
+    expect(spec.err).toBe("precompute: --network goes with --from-capture (a spec plans no network)\n");
+    const sharing = await run(...base, "--store", join(d, "s5"), "--port-sharing", "fair");
+    expect(sharing.err).toMatch(/^precompute: --port-sharing goes with --network/);
+    const small = await run(...base, "--store", join(d, "s6"), "--network", "fat-tree:k=2");
+    expect(small.code).toBe(2);
+    expect(small.err).toMatch(/fewer than P = 16\n$/);
+  });
+});

@@ -78,8 +78,11 @@ describe("commplan simulate --library", () => {
       return r.err;
     };
     expect((await run("gen", "halo", "--p", "12", "-o", f("m12.json"))).code).toBe(0);
-    expect(await one(f("m12.json"), "--library", "intel", "--machine", "ib-hdr-200")).toMatch(
-      /unknown algorithm 'intel' \(known: default, ompi, mpich, mvapich2, bruck, pair, .*ompi_basic_linear, impi\)/,
+    expect(await one(f("m12.json"), "--library", "bogus", "--machine", "ib-hdr-200")).toMatch(
+      /unknown algorithm 'bogus' \(known: default, ompi, mpich, mvapich2, bruck, pair, .*ompi_basic_linear, impi\)/,
+    );
+    expect(await one(f("m12.json"), "--library", "pairs", "--machine", "ib-hdr-200")).toMatch(
+      /--library: unknown algorithm 'pairs' \(did you mean pair\?\) \(known: default, /,
     );
     expect(await one("--library", "pair", "--machine", "ib-hdr-200")).toMatch(/--library needs a matrix file/);
     expect(await one(f("m12.json"), "--library", "pair", "--program", f("x"), "--machine", "ib-hdr-200")).toMatch(

@@ -70,6 +70,29 @@ describe("vs-MPI report", () => {
     expect(() => parseVsMpiArgs(["--algorithms", "default,pairs"])).toThrow(/unknown SMPI algorithm 'pairs'/);
     expect(() => parseVsMpiArgs(["--finalists", "-1"])).toThrow(/--finalists/);
   });
+
+  it("parses the boolean flags as booleans: the word after one is not its value; an unknown flag is refused", () => {
+    const o = parseVsMpiArgs(["vs-mpi", "--skip-mirrors", "--p", "16"]);
+    expect([o.run.mirrors, o.p, o.summaryOnly, o.repredict]).toEqual([false, [16], false, false]);
+    // before, --skip-mirrors took "16" as its value and --p fell back to its default
+    const after = parseVsMpiArgs(["--skip-mirrors", "16", "--summary-only", "--repredict"]);
+    expect([after.run.mirrors, after.p, after.summaryOnly, after.repredict]).toEqual([
+      false,
+      [16, 64, 256],
+      true,
+      true,
+    ]);
+    expect(parseVsMpiArgs(["--summary-only", "--timeout", "60"]).run).toMatchObject({ mirrors: true, timeoutS: 60 });
+    expect(() => parseVsMpiArgs(["--skip-mirrors=yes"])).toThrow(
+      /^vs-mpi: --skip-mirrors takes no value, got '--skip-mirrors=yes'$/,
+    );
+    expect(() => parseVsMpiArgs(["--p", "--skip-mirrors"])).toThrow(/^vs-mpi: --p needs a value$/);
+    expect(() => parseVsMpiArgs(["--timeout"])).toThrow(/^vs-mpi: --timeout needs a value$/);
+    expect(() => parseVsMpiArgs(["--skip-mirror"])).toThrow(
+      /^vs-mpi: unknown flag --skip-mirror; known: --p, .*--repredict$/,
+    );
+    expect(() => parseVsMpiArgs(["--bogus=1"])).toThrow(/^vs-mpi: unknown flag --bogus; /);
+  });
 });
 
 describe("vs-MPI predictions", () => {

@@ -265,9 +265,12 @@ describe("library mirrors of SMPI's alltoallv algorithms", () => {
 
   it("refuse an unknown name listing the known ones, and the pair algorithms off a power of two", () => {
     const m = buildMatrix({ p: 6, kind: "dense", seed: 1, maxEntry: 7 });
-    expect(() => libraryAlltoallvOps("intel", m)).toThrow(CommplanError);
-    expect(() => libraryAlltoallvOps("intel", m)).toThrow(
-      /unknown algorithm "intel" \(known: default, ompi, .*, impi\)/,
+    expect(() => libraryAlltoallvOps("bogus", m)).toThrow(CommplanError);
+    expect(() => libraryAlltoallvOps("bogus", m)).toThrow(
+      /unknown algorithm 'bogus' \(known: default, ompi, .*, impi\)/,
+    );
+    expect(() => libraryAlltoallvOps("pairs", m)).toThrow(
+      /unknown algorithm 'pairs' \(did you mean pair\?\) \(known: /,
     );
     expect(() => libraryAlltoallvOps("constructor", m)).toThrow(/unknown algorithm/);
     for (const name of ["pair", "pair_light_barrier", "pair_mpi_barrier", "pair_one_barrier"])

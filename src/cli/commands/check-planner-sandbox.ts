@@ -21,6 +21,7 @@ const { parentPort, workerData } = require("node:worker_threads");
 let stray = null;
 process.on("unhandledRejection", (e) => { stray ??= e instanceof Error ? e.name + ": " + e.message : String(e); });
 const text = (e) => (e instanceof Error ? e.message : String(e));
+const held = () => { const u = process.memoryUsage(); return u.heapUsed + u.arrayBuffers; };
 function matrixOf(m) {
   if (m.sparse === undefined) return { p: m.p, elementBytes: m.elementBytes, data: m.data };
   let dense = null;
@@ -50,26 +51,28 @@ import(workerData.url).then(
       }
       await new Promise((r) => setImmediate(r));
       if (stray !== null) answer = { kind: "rejection", message: stray };
+      answer.held = held();
       try {
         parentPort.postMessage(answer);
       } catch (e) {
         parentPort.postMessage({ kind: "throw", message: "its output cannot be passed on: " + text(e) });
       }
     });
-    parentPort.postMessage({ kind: "ready" });
+    parentPort.postMessage({ kind: "ready", held: held() });
   },
   (e) => parentPort.postMessage({ kind: "load", message: text(e), syntax: e instanceof SyntaxError }),
 );
 `;
 
-/** What the worker answers. */
-type Answer =
+/** What the worker answers; after loading and after each run, with what it holds (heap and buffers, bytes). */
+type Answer = (
   | { kind: "ready" }
   | { kind: "no-plan" }
   | { kind: "load"; message: string; syntax: boolean }
   | { kind: "out"; out: unknown }
   | { kind: "throw"; message: string }
-  | { kind: "rejection"; message: string };
+  | { kind: "rejection"; message: string }
+) & { held?: number };
 
 /** The line of a syntax error in `file` (node --check names it), or null (an error in a module it imports). */
 export function syntaxErrorLine(file: string): number | null {
@@ -78,11 +81,18 @@ export function syntaxErrorLine(file: string): number | null {
   return r.status !== 0 && line !== undefined ? Number(line) : null;
 }
 
-/** The limits of one sandboxed planner: its heap (bytes) and the time of one run (ms). */
+/** The limits of one sandboxed planner: its memory (bytes: its heap and its buffers) and the time of one run (ms). */
 export interface SandboxLimits {
   readonly heapBytes: number;
   readonly timeoutMs: number;
 }
+
+/**
+ * How often (ms) the process's resident memory is read during a run: what a planner allocates outside its heap
+ * (typed arrays' buffers), or in a heap that a process-wide --max-old-space-size has freed from the worker's limit,
+ * is seen within this time.
+ */
+const MEMORY_POLL_MS = 5;
 
 /**
  * A module planner in a sandbox; `hung` is the matrix a run was stopped on for its time (check-planner stops there),
@@ -104,6 +114,10 @@ function portable(m: CommMatrix): object {
 /** A live worker and the handler of the run it is on. */
 interface Live {
   readonly worker: Worker;
+  /** What the worker held after its last answer (bytes): a run may add the budget less this. */
+  held: number;
+  /** The worker was stopped for the memory its run took. */
+  overMemory: boolean;
   settle: ((a: Answer | { kind: "died"; why: string }) => void) | null;
 }
 
@@ -118,6 +132,8 @@ export async function moduleRunner(file: string, limits: SandboxLimits): Promise
   const url = pathToFileURL(resolve(file)).href;
   const name = basename(file);
   const heapMb = Math.max(16, Math.floor(limits.heapBytes / 2 ** 20));
+  // one line whichever limit stopped it (V8's on the heap, or the watch on resident memory): which comes first varies
+  const outOfMemory = `${name} ran out of memory: its heap and buffers passed the limit of ${formatBytes(heapMb * 2 ** 20)} (--max-memory)`;
   const start = (): Promise<Live | Answer> =>
     new Promise((done) => {
       const worker = new Worker(WORKER_CODE, {
@@ -128,7 +144,7 @@ export async function moduleRunner(file: string, limits: SandboxLimits): Promise
         stderr: false,
       });
       worker.unref();
-      const live: Live = { worker, settle: null };
+      const live: Live = { worker, held: 0, overMemory: false, settle: null };
       let ready = false;
       const died = (why: string): void => {
         if (live === current) current = null;
@@ -141,11 +157,13 @@ export async function moduleRunner(file: string, limits: SandboxLimits): Promise
         if (!ready) {
           if (a.kind === "ready") {
             ready = true;
+            live.held = a.held ?? 0;
             return done(live);
           }
           void worker.terminate();
           return done(a);
         }
+        live.held = a.held ?? live.held;
         const s = live.settle;
         live.settle = null;
         s?.(a);
@@ -153,11 +171,17 @@ export async function moduleRunner(file: string, limits: SandboxLimits): Promise
       worker.on("error", (e: Error & { code?: string }) =>
         died(
           e.code === "ERR_WORKER_OUT_OF_MEMORY"
-            ? `${name} ran out of memory: its heap passed the limit of ${formatBytes(heapMb * 2 ** 20)} (--max-memory)`
+            ? outOfMemory
             : `${name} threw outside plan: ${e.name}: ${e.message.split("\n")[0]}`,
         ),
       );
-      worker.on("exit", (code) => died(`${name} called process.exit(${code}) while ${ready ? "planning" : "loading"}`));
+      worker.on("exit", (code) =>
+        died(
+          live.overMemory
+            ? outOfMemory
+            : `${name} called process.exit(${code}) while ${ready ? "planning" : "loading"}`,
+        ),
+      );
     });
   let current: Live | null = null;
   const first = await start();
@@ -174,12 +198,21 @@ export async function moduleRunner(file: string, limits: SandboxLimits): Promise
     }
     const live = current;
     const a = await new Promise<Answer | { kind: "died"; why: string } | { kind: "hung" }>((done) => {
+      // the parent waits during the run: what the process's resident memory gains is the worker's
+      const ceiling = process.memoryUsage.rss() + heapMb * 2 ** 20 - live.held;
+      const watch = setInterval(() => {
+        if (live.overMemory || process.memoryUsage.rss() <= ceiling) return;
+        live.overMemory = true;
+        void live.worker.terminate();
+      }, MEMORY_POLL_MS);
       const timer = setTimeout(() => {
+        clearInterval(watch);
         live.settle = null;
         done({ kind: "hung" });
       }, limits.timeoutMs);
       live.settle = (x) => {
         clearTimeout(timer);
+        clearInterval(watch);
         done(x);
       };
       live.worker.postMessage(portable(m));

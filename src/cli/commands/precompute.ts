@@ -20,6 +20,8 @@ import { defaultCaptureRuntime, precomputeCapture, readCaptures } from "../preco
 import { RUNTIME_MODELS, type RuntimeModel } from "../../machines/runtime/runtime-model.js";
 import type { MachineModel } from "../../model/machine.js";
 import { freeCopiesOption, runtimeOfFlags } from "./simulate-program.js";
+import { checkNetworkFlags, loadNetworkFlags, networkOption, portSharingOption } from "./network-flags.js";
+import type { PortSharing } from "../../machines/sim/options.js";
 
 /** Parses --shard i/n (0 <= i < n). */
 export function parseShard(v: string): { i: number; n: number } {
@@ -104,6 +106,8 @@ interface PrecomputeFlags {
   machine?: string;
   runtime?: string;
   freeCopies?: boolean;
+  network?: string;
+  portSharing?: PortSharing;
 }
 
 /** --runtime's value that plans on the papers' one-port model of the machine. */
@@ -135,10 +139,21 @@ async function fromCapture(specFile: string | undefined, o: PrecomputeFlags, ctx
     throw fail("precompute", "BAD_OPTION", "--from-capture takes neither --shard nor --json", { field: "fromCapture" });
   const machine = findMachine(o.machine);
   const runtime = captureRuntime(o, machine);
+  checkNetworkFlags("precompute", o, machine);
+  if (o.network !== undefined && runtime === null)
+    throw fail(
+      "precompute",
+      "BAD_OPTION",
+      "--network goes with a runtime model (--runtime none plans on the one-port model, which has no network)",
+      { field: "network" },
+    );
   const patterns = readCaptures(o.fromCapture!);
   openPlanStore(o.store, true);
   const counts = { added: 0, present: 0, replayed: 0 };
-  const target = { machine, runtime, maxMemory: ctx.maxMemory };
+  const spec = o.network;
+  const network =
+    spec === undefined ? undefined : { spec, routes: (p: number) => loadNetworkFlags(o, p, ctx.maxMemory, machine) };
+  const target = { machine, runtime, maxMemory: ctx.maxMemory, network };
   for (const pat of patterns) {
     const out = await precomputeCapture(o.store, pat, target);
     counts[out.status]++;
@@ -147,7 +162,9 @@ async function fromCapture(specFile: string | undefined, o: PrecomputeFlags, ctx
       `${pat.key} ${pat.call} ${counted(pat.calls, "call", "calls")} at ${pat.sites.join(", ")}: ${out.status}, ${out.algorithm} (${out.variant}), ${out.replay ? "replay" : "fall back"} (${out.reason})\n`,
     );
   }
-  const on = runtime === null ? `${machine.name}, one-port model` : `${machine.name}, runtime ${runtime.name}`;
+  const on =
+    (runtime === null ? `${machine.name}, one-port model` : `${machine.name}, runtime ${runtime.name}`) +
+    (spec === undefined ? "" : `, network ${spec}`);
   ctx.io.err(
     `precompute: ${counted(patterns.length, "captured pattern", "captured patterns")} (${on}): ${counts.added} added, ${counts.present} present, ${counts.replayed} to replay\n`,
   );
@@ -180,14 +197,22 @@ export function registerPrecompute(program: Command, ctx: CliContext): void {
       `with --from-capture: the MPI runtime auto plans for (plan -a auto --runtime), ${RUNTIME_MODELS.map((r) => r.name).join(" or ")} ('commplan machines --json' lists them): its verdict against MPI_Alltoallv's default decides the replay and the program is lowered in the variant it names (dataflow or nonblocking); ${ONE_PORT}: the papers' one-port model, the nonblocking program (default: the runtime model made for --machine, else smpi)`,
     )
     .addOption(freeCopiesOption())
+    .addOption(
+      networkOption(
+        "with --from-capture: auto plans on this network (each finalist's program replayed there, as plan -a auto --runtime --network does; needs a machine on the flat topology)",
+      ),
+    )
+    .addOption(portSharingOption())
     .action(async (specFile: string | undefined, o: PrecomputeFlags) => {
       if (o.fromCapture !== undefined) return fromCapture(specFile, o, ctx);
-      for (const [k, flag] of [
-        ["runtime", "--runtime"],
-        ["freeCopies", "--free-copies"],
+      for (const [k, flag, what] of [
+        ["runtime", "--runtime", "runtime"],
+        ["freeCopies", "--free-copies", "runtime"],
+        ["network", "--network", "network"],
+        ["portSharing", "--port-sharing", "network"],
       ] as const)
         if (o[k] !== undefined)
-          throw fail("precompute", "BAD_OPTION", `${flag} goes with --from-capture (a spec plans no runtime)`, {
+          throw fail("precompute", "BAD_OPTION", `${flag} goes with --from-capture (a spec plans no ${what})`, {
             field: k,
           });
       if (specFile === undefined) throw fail("precompute", "BAD_OPTION", "give a spec file or --from-capture DIR");

@@ -9,6 +9,7 @@ import {
   LIBRARY_ALLTOALLV,
   libraryAlltoallvOps,
   libraryAlltoallvPick,
+  libraryAlltoallvUnknown,
 } from "../../machines/program-replay/library-alltoallv-registry.js";
 import { replayOpsOn } from "../../machines/program-replay/replay-program.js";
 import { fail } from "../../model/errors.js";
@@ -40,8 +41,7 @@ export function runLibraryFlags(
   const bad = (text: string): Error => fail("simulate", "BAD_OPTION", text, { field: "library" });
   if (o.program !== undefined) throw bad("give --library (with a matrix) or --program, not both");
   if (arg === undefined) throw bad("--library needs a matrix file: commplan simulate M.json --library NAME");
-  if (!LIBRARY_ALLTOALLV.includes(o.library))
-    throw bad(`--library: unknown algorithm '${o.library}' (known: ${LIBRARY_ALLTOALLV.join(", ")})`);
+  if (!LIBRARY_ALLTOALLV.includes(o.library)) throw bad(`--library: ${libraryAlltoallvUnknown(o.library)}`);
   const problem = programFlagProblem(o, "--library");
   if (problem !== null) throw bad(problem);
   const machine = findMachine(o.machine);

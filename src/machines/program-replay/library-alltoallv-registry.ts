@@ -2,6 +2,7 @@
  * The library mirrors by SMPI 3.32 algorithm name (`--cfg=smpi/alltoallv:NAME`): each name's operations as the
  * library runs them, selectors resolved by P as SMPI's selectors pick.
  */
+import { didYouMean } from "../../internal/did-you-mean.js";
 import { fail } from "../../model/errors.js";
 import type { CommMatrix } from "../../model/matrix.js";
 import { linearAlltoallvOps } from "./library-alltoallv.js";
@@ -65,15 +66,15 @@ export const LIBRARY_ALLTOALLV: readonly string[] = [
   "impi",
 ];
 
+/** An unknown name's one-line error: the nearest known names, then every known one. */
+export function libraryAlltoallvUnknown(name: string): string {
+  return `unknown algorithm '${name}'${didYouMean(name, LIBRARY_ALLTOALLV)} (known: ${LIBRARY_ALLTOALLV.join(", ")})`;
+}
+
 /** The operations of MPI_Alltoallv on `m` under SMPI's algorithm `name`; a one-line error for an unknown name. */
 export function libraryAlltoallvOps(name: string, m: CommMatrix): ReplayOps {
   const run = LIBRARY_ALLTOALLV.includes(name) ? ALGORITHMS[libraryAlltoallvPick(name, m.p)] : undefined;
-  if (run === undefined)
-    throw fail(
-      "machines",
-      "BAD_OPTION",
-      `library alltoallv: unknown algorithm "${name}" (known: ${LIBRARY_ALLTOALLV.join(", ")})`,
-    );
+  if (run === undefined) throw fail("machines", "BAD_OPTION", `library alltoallv: ${libraryAlltoallvUnknown(name)}`);
   return run(m);
 }
 
