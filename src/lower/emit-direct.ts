@@ -1,0 +1,195 @@
+/**
+ * Emit-direct: the operations of direct messages without local copies (one piece per operation), in one pass over
+ * the messages in program order writing each operation at its rank's cursor, then one rank-major pass.
+ */
+import type { OpTable, PieceTable } from "../model/program.js";
+import { progressTicker, type ProgressCallback } from "../model/progress.js";
+import type { BufferLayout } from "./layout.js";
+import type { Messages } from "./messages.js";
+import { TAG_LIMIT } from "./tags.js";
+
+/** A receive's mark in the slot word of the scatter pass (slots stay below 2^31: at most one per message). */
+const RECV_BIT = 0x80000000;
+
+/** The operations and pieces of every rank, with rankStart (one piece per operation). */
+export interface DirectEmitted {
+  readonly rankStart: Uint32Array;
+  readonly ops: OpTable;
+  readonly pieces: PieceTable;
+}
+
+/**
+ * Lays out direct messages without copies as operations: per rank and round, nonblocking every receive before every
+ * send (each in message order), blocking in colour order (at most one operation of a rank per colour and round).
+ *
+ * The scatter pass reads the messages in program order and writes, per operation, two words at its rank's cursor:
+ * the count (its final column) and, in the 8 bytes of the operation's displacement, the slot of its block with a
+ * receive bit and the round. At P = 1024 that is 2P write streams, each a few cache lines, and nothing read back in
+ * rank order. The rank-major pass then turns each slot into the peer and the displacement (reads within the rank's
+ * own rows of the layout's tables) and writes every other column in order. Sends are compared with their pair's
+ * count there (`msgs.checkCounts`); the result is null when one does not carry it.
+ *
+ * `start`: the messages of round t are [start[t], start[t + 1]) of `order` (null: message q is the q-th).
+ */
+export function emitDirect(
+  msgs: Messages,
+  p: number,
+  order: Uint32Array | null,
+  start: Uint32Array,
+  colour: Uint32Array | null,
+  layout: BufferLayout,
+  opsOf: Uint32Array,
+  progress: ProgressCallback | null,
+): DirectEmitted | null {
+  const nOps = opsOf[p]!;
+  const count = new Float64Array(nOps),
+    offset = new Float64Array(nOps);
+  scatter(msgs, p, order, start, colour, opsOf, count, new Uint32Array(offset.buffer), progress);
+  return rankMajor(msgs, p, layout, opsOf, count, offset);
+}
+
+/**
+ * The scatter pass: operation x gets count[x] and, in words 2x and 2x + 1 of `word` (the displacement column's
+ * bytes), its slot (with RECV_BIT for a receive) and its round.
+ */
+function scatter(
+  msgs: Messages,
+  p: number,
+  order: Uint32Array | null,
+  start: Uint32Array,
+  colour: Uint32Array | null,
+  opsOf: Uint32Array,
+  count: Float64Array,
+  word: Uint32Array,
+  progress: ProgressCallback | null,
+): void {
+  const { src, dst } = msgs,
+    mc = msgs.count;
+  const { sendSlot, recvSlot } = msgs.direct!;
+  const cur = opsOf.slice(0, p);
+  const rounds = start.length - 1;
+  const tick = progressTicker(progress, msgs.n);
+  let perm = new Uint32Array(0),
+    byColour = new Uint32Array(64);
+  for (let t = 0; t < rounds; t++) {
+    const qa = start[t]!,
+      qb = start[t + 1]!;
+    tick(qa);
+    if (colour === null) {
+      for (let q = qa; q < qb; q++) {
+        const k = order === null ? q : order[q]!,
+          a = src[k]!,
+          b = dst[k]!;
+        const x = cur[b]!++;
+        count[x] = mc[k]!;
+        word[2 * x] = (recvSlot === null ? b * p + a : recvSlot[k]!) + RECV_BIT;
+        word[2 * x + 1] = t;
+      }
+      for (let q = qa; q < qb; q++) {
+        const k = order === null ? q : order[q]!,
+          a = src[k]!,
+          b = dst[k]!;
+        const x = cur[a]!++;
+        count[x] = mc[k]!;
+        word[2 * x] = sendSlot === null ? a * p + b : sendSlot[k]!;
+        word[2 * x + 1] = t;
+      }
+      continue;
+    }
+    // blocking: the round's messages in colour order (a counting sort, stable), both sides at once
+    const nq = qb - qa;
+    if (perm.length < nq) perm = new Uint32Array(2 * nq);
+    let top = 0;
+    for (let q = qa; q < qb; q++) {
+      const c = colour[order === null ? q : order[q]!]!;
+      if (c + 2 > byColour.length) {
+        const grown = new Uint32Array(2 * (c + 2));
+        grown.set(byColour);
+        byColour = grown;
+      }
+      if (c + 1 > top) top = c + 1;
+      byColour[c + 1] = byColour[c + 1]! + 1;
+    }
+    for (let c = 0; c < top; c++) byColour[c + 1] = byColour[c + 1]! + byColour[c]!;
+    for (let q = qa; q < qb; q++) {
+      const k = order === null ? q : order[q]!;
+      perm[byColour[colour[k]!]!++] = k;
+    }
+    byColour.fill(0, 0, top + 1);
+    for (let i = 0; i < nq; i++) {
+      const k = perm[i]!,
+        a = src[k]!,
+        b = dst[k]!,
+        z = mc[k]!;
+      let x = cur[b]!++;
+      count[x] = z;
+      word[2 * x] = (recvSlot === null ? b * p + a : recvSlot[k]!) + RECV_BIT;
+      word[2 * x + 1] = t;
+      x = cur[a]!++;
+      count[x] = z;
+      word[2 * x] = sendSlot === null ? a * p + b : sendSlot[k]!;
+      word[2 * x + 1] = t;
+    }
+  }
+  tick(Infinity);
+}
+
+/**
+ * The rank-major pass: every column from the scatter pass's count and slot words, rank by rank (a rank's slots lie in
+ * its own rows of the layout's tables); null when a send carries other than its pair's count (msgs.checkCounts).
+ */
+function rankMajor(
+  msgs: Messages,
+  p: number,
+  layout: BufferLayout,
+  rankStart: Uint32Array,
+  count: Float64Array,
+  offset: Float64Array,
+): DirectEmitted | null {
+  const nOps = count.length;
+  const word = new Uint32Array(offset.buffer);
+  const rank = new Uint32Array(nOps),
+    round = new Uint32Array(nOps),
+    kind = new Uint8Array(nOps),
+    peer = new Uint32Array(nOps),
+    tag = new Uint32Array(nOps),
+    pieceStart = new Uint32Array(nOps + 1),
+    buffer = new Uint8Array(nOps),
+    pieceCount = new Float64Array(nOps);
+  const { sendDispls, recvDispls, sendPeers, recvPeers } = layout;
+  const check = msgs.checkCounts ?? null;
+  let ok = true;
+  for (let r = 0; r < p; r++) {
+    const xa = rankStart[r]!,
+      xb = rankStart[r + 1]!,
+      row = r * p;
+    for (let x = xa; x < xb; x++) {
+      const w = word[2 * x]!,
+        t = word[2 * x + 1]!,
+        z = count[x]!;
+      rank[x] = r;
+      round[x] = t;
+      tag[x] = t & (TAG_LIMIT - 1);
+      pieceStart[x] = x;
+      pieceCount[x] = z;
+      if (w >= RECV_BIT) {
+        const slot = w - RECV_BIT;
+        kind[x] = 1;
+        buffer[x] = 1;
+        peer[x] = recvPeers === null ? slot - row : recvPeers.peer[slot]!;
+        offset[x] = recvDispls[slot]!;
+      } else {
+        peer[x] = sendPeers === null ? w - row : sendPeers.peer[w]!;
+        offset[x] = sendDispls[w]!;
+        if (check !== null && check[w] !== z) ok = false;
+      }
+    }
+  }
+  if (!ok) return null;
+  pieceStart[nOps] = nOps;
+  return {
+    rankStart,
+    ops: { rank, round, kind, peer, tag, count, pieceStart, copySplit: new Uint32Array(nOps) },
+    pieces: { buffer, offset, count: pieceCount },
+  };
+}
