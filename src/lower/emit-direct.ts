@@ -22,12 +22,12 @@ export interface DirectEmitted {
  * Lays out direct messages without copies as operations: per rank and round, nonblocking every receive before every
  * send (each in message order), blocking in colour order (at most one operation of a rank per colour and round).
  *
- * The scatter pass reads the messages in program order and writes, per operation, two words at its rank's cursor:
- * the count (its final column) and, in the 8 bytes of the operation's displacement, the slot of its block with a
- * receive bit and the round. At P = 1024 that is 2P write streams, each a few cache lines, and nothing read back in
- * rank order. The rank-major pass then turns each slot into the peer and the displacement (reads within the rank's
- * own rows of the layout's tables) and writes every other column in order. Sends are compared with their pair's
- * count there (`msgs.checkCounts`); the result is null when one does not carry it.
+ * The scatter pass reads the messages in program order and writes one 8-byte word pair per operation at its rank's
+ * cursor, in the bytes of the operation's displacement: the slot of its block (with a receive bit) and the round. At
+ * P = 1024 that is P write streams of a cache line or two each, and nothing read back in rank order. The rank-major
+ * pass then turns each slot into the peer, the count and the displacement (reads within the rank's own rows of the
+ * layout's tables) and writes the columns in order. Sends are compared with their pair's count in the scatter pass
+ * (`msgs.checkCounts`); the result is null when one does not carry it.
  *
  * `start`: the messages of round t are [start[t], start[t + 1]) of `order` (null: message q is the q-th).
  */
@@ -41,16 +41,16 @@ export function emitDirect(
   opsOf: Uint32Array,
   progress: ProgressCallback | null,
 ): DirectEmitted | null {
-  const nOps = opsOf[p]!;
-  const count = new Float64Array(nOps),
-    offset = new Float64Array(nOps);
+  const count = new Float64Array(opsOf[p]!),
+    offset = new Float64Array(opsOf[p]!);
   scatter(msgs, p, order, start, colour, opsOf, count, new Uint32Array(offset.buffer), progress);
-  return rankMajor(msgs, p, layout, opsOf, count, offset);
+  const e = rankMajor(p, start.length - 1, layout, msgs.checkCounts ?? null, opsOf, count, offset);
+  return e;
 }
 
 /**
- * The scatter pass: operation x gets count[x] and, in words 2x and 2x + 1 of `word` (the displacement column's
- * bytes), its slot (with RECV_BIT for a receive) and its round.
+ * The scatter pass: operation x gets, in words 2x and 2x + 1 of `word` (the displacement column's bytes), its slot
+ * (with RECV_BIT for a receive) and its round. False when a send carries other than its pair's count (checkCounts).
  */
 function scatter(
   msgs: Messages,
@@ -135,61 +135,56 @@ function scatter(
 }
 
 /**
- * The rank-major pass: every column from the scatter pass's count and slot words, rank by rank (a rank's slots lie in
- * its own rows of the layout's tables); null when a send carries other than its pair's count (msgs.checkCounts).
+ * The rank-major pass: the round, kind, peer, count and displacement of every operation from the scatter pass's
+ * words, rank by rank (a rank's slots lie in its own rows of the layout's tables), then the columns that repeat
+ * others (tag, the pieces' buffers and counts) and the rank and piece starts.
  */
 function rankMajor(
-  msgs: Messages,
   p: number,
+  rounds: number,
   layout: BufferLayout,
+  check: Float64Array | null,
   rankStart: Uint32Array,
   count: Float64Array,
   offset: Float64Array,
 ): DirectEmitted | null {
-  const nOps = count.length;
+  const nOps = offset.length;
   const word = new Uint32Array(offset.buffer);
-  const rank = new Uint32Array(nOps),
-    round = new Uint32Array(nOps),
+  const round = new Uint32Array(nOps),
     kind = new Uint8Array(nOps),
-    peer = new Uint32Array(nOps),
-    tag = new Uint32Array(nOps),
-    pieceStart = new Uint32Array(nOps + 1),
-    buffer = new Uint8Array(nOps),
-    pieceCount = new Float64Array(nOps);
+    peer = new Uint32Array(nOps);
   const { sendDispls, recvDispls, sendPeers, recvPeers } = layout;
-  const check = msgs.checkCounts ?? null;
+  const rank = new Uint32Array(nOps);
   let ok = true;
   for (let r = 0; r < p; r++) {
     const xa = rankStart[r]!,
       xb = rankStart[r + 1]!,
       row = r * p;
+    rank.fill(r, xa, xb);
     for (let x = xa; x < xb; x++) {
-      const w = word[2 * x]!,
-        t = word[2 * x + 1]!,
-        z = count[x]!;
-      rank[x] = r;
-      round[x] = t;
-      tag[x] = t & (TAG_LIMIT - 1);
-      pieceStart[x] = x;
-      pieceCount[x] = z;
+      const w = word[2 * x]!;
+      round[x] = word[2 * x + 1]!;
       if (w >= RECV_BIT) {
         const slot = w - RECV_BIT;
         kind[x] = 1;
-        buffer[x] = 1;
         peer[x] = recvPeers === null ? slot - row : recvPeers.peer[slot]!;
         offset[x] = recvDispls[slot]!;
       } else {
         peer[x] = sendPeers === null ? w - row : sendPeers.peer[w]!;
         offset[x] = sendDispls[w]!;
-        if (check !== null && check[w] !== z) ok = false;
+        if (check !== null && check[w] !== count[x]) ok = false;
       }
     }
   }
   if (!ok) return null;
-  pieceStart[nOps] = nOps;
+  const tag = new Uint32Array(nOps);
+  if (rounds <= TAG_LIMIT) tag.set(round);
+  else for (let x = 0; x < nOps; x++) tag[x] = round[x]! & (TAG_LIMIT - 1);
+  const pieceStart = new Uint32Array(nOps + 1);
+  for (let x = 0; x <= nOps; x++) pieceStart[x] = x;
   return {
     rankStart,
     ops: { rank, round, kind, peer, tag, count, pieceStart, copySplit: new Uint32Array(nOps) },
-    pieces: { buffer, offset, count: pieceCount },
+    pieces: { buffer: kind.slice(), offset, count: count.slice() },
   };
 }
