@@ -7,6 +7,7 @@ import { progressTicker, type ProgressCallback } from "../model/progress.js";
 import type { BufferLayout } from "./layout.js";
 import type { Messages } from "./messages.js";
 import { TAG_LIMIT } from "./tags.js";
+import { unzeroed } from "../internal/unzeroed.js";
 
 /** A receive's mark in the slot word of the scatter pass (slots stay below 2^31: at most one per message). */
 const RECV_BIT = 0x80000000;
@@ -41,8 +42,9 @@ export function emitDirect(
   opsOf: Uint32Array,
   progress: ProgressCallback | null,
 ): DirectEmitted | null {
-  const count = new Float64Array(opsOf[p]!),
-    offset = new Float64Array(opsOf[p]!);
+  // every column below but copySplit is written in full (every operation once): no zero fill
+  const count = unzeroed(Float64Array, opsOf[p]!),
+    offset = unzeroed(Float64Array, opsOf[p]!);
   scatter(msgs, p, order, start, colour, opsOf, count, new Uint32Array(offset.buffer), progress);
   const e = rankMajor(p, start.length - 1, layout, msgs.checkCounts ?? null, opsOf, count, offset);
   return e;
@@ -150,11 +152,11 @@ function rankMajor(
 ): DirectEmitted | null {
   const nOps = offset.length;
   const word = new Uint32Array(offset.buffer);
-  const round = new Uint32Array(nOps),
-    kind = new Uint8Array(nOps),
-    peer = new Uint32Array(nOps);
+  const round = unzeroed(Uint32Array, nOps),
+    kind = unzeroed(Uint8Array, nOps),
+    peer = unzeroed(Uint32Array, nOps);
   const { sendDispls, recvDispls, sendPeers, recvPeers } = layout;
-  const rank = new Uint32Array(nOps);
+  const rank = unzeroed(Uint32Array, nOps);
   let ok = true;
   for (let r = 0; r < p; r++) {
     const xa = rankStart[r]!,
@@ -170,6 +172,7 @@ function rankMajor(
         peer[x] = recvPeers === null ? slot - row : recvPeers.peer[slot]!;
         offset[x] = recvDispls[slot]!;
       } else {
+        kind[x] = 0;
         peer[x] = sendPeers === null ? w - row : sendPeers.peer[w]!;
         offset[x] = sendDispls[w]!;
         if (check !== null && check[w] !== count[x]) ok = false;
@@ -177,14 +180,24 @@ function rankMajor(
     }
   }
   if (!ok) return null;
-  const tag = new Uint32Array(nOps);
+  const tag = unzeroed(Uint32Array, nOps);
   if (rounds <= TAG_LIMIT) tag.set(round);
   else for (let x = 0; x < nOps; x++) tag[x] = round[x]! & (TAG_LIMIT - 1);
-  const pieceStart = new Uint32Array(nOps + 1);
+  const pieceStart = unzeroed(Uint32Array, nOps + 1);
   for (let x = 0; x <= nOps; x++) pieceStart[x] = x;
   return {
     rankStart,
     ops: { rank, round, kind, peer, tag, count, pieceStart, copySplit: new Uint32Array(nOps) },
-    pieces: { buffer: kind.slice(), offset, count: count.slice() },
+    pieces: {
+      buffer: copyOf(kind, unzeroed(Uint8Array, nOps)),
+      offset,
+      count: copyOf(count, unzeroed(Float64Array, nOps)),
+    },
   };
+}
+
+/** `to` after copying `from` (of the same length) into it. */
+function copyOf<T extends Uint8Array | Float64Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
 }
