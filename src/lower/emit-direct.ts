@@ -83,7 +83,6 @@ function scatter(
           a = src[k]!,
           b = dst[k]!;
         const x = cur[b]!++;
-        count[x] = mc[k]!;
         word[2 * x] = (recvSlot === null ? b * p + a : recvSlot[k]!) + RECV_BIT;
         word[2 * x + 1] = t;
       }
@@ -121,14 +120,12 @@ function scatter(
     for (let i = 0; i < nq; i++) {
       const k = perm[i]!,
         a = src[k]!,
-        b = dst[k]!,
-        z = mc[k]!;
+        b = dst[k]!;
       let x = cur[b]!++;
-      count[x] = z;
       word[2 * x] = (recvSlot === null ? b * p + a : recvSlot[k]!) + RECV_BIT;
       word[2 * x + 1] = t;
       x = cur[a]!++;
-      count[x] = z;
+      count[x] = mc[k]!;
       word[2 * x] = sendSlot === null ? a * p + b : sendSlot[k]!;
       word[2 * x + 1] = t;
     }
@@ -155,7 +152,7 @@ function rankMajor(
   const round = unzeroed(Uint32Array, nOps),
     kind = unzeroed(Uint8Array, nOps),
     peer = unzeroed(Uint32Array, nOps);
-  const { sendDispls, recvDispls, sendPeers, recvPeers } = layout;
+  const { recvCounts, sendDispls, recvDispls, sendPeers, recvPeers } = layout;
   const rank = unzeroed(Uint32Array, nOps);
   let ok = true;
   for (let r = 0; r < p; r++) {
@@ -170,6 +167,7 @@ function rankMajor(
         const slot = w - RECV_BIT;
         kind[x] = 1;
         peer[x] = recvPeers === null ? slot - row : recvPeers.peer[slot]!;
+        count[x] = recvCounts[slot]!;
         offset[x] = recvDispls[slot]!;
       } else {
         kind[x] = 0;
