@@ -9,8 +9,11 @@ import type { Messages } from "./messages.js";
 import { TAG_LIMIT } from "./tags.js";
 import { unzeroed } from "../internal/unzeroed.js";
 
-/** A receive's mark in the slot word of the scatter pass (slots stay below 2^31: at most one per message). */
-const RECV_BIT = 0x80000000;
+/**
+ * A receive's mark in the slot word of the scatter pass, its sign bit (slots stay below 2^31: at most one per
+ * message); the words are int32, so that no value leaves V8's small-integer range.
+ */
+const RECV_BIT = -0x80000000;
 
 /** The operations and pieces of every rank, with rankStart (one piece per operation). */
 export interface DirectEmitted {
@@ -45,7 +48,7 @@ export function emitDirect(
   // every column below but copySplit is written in full (every operation once): no zero fill
   const count = unzeroed(Float64Array, opsOf[p]!),
     offset = unzeroed(Float64Array, opsOf[p]!);
-  scatter(msgs, p, order, start, colour, opsOf, count, new Uint32Array(offset.buffer), progress);
+  scatter(msgs, p, order, start, colour, opsOf, count, new Int32Array(offset.buffer), progress);
   const e = rankMajor(p, start.length - 1, layout, msgs.checkCounts ?? null, opsOf, count, offset);
   return e;
 }
@@ -62,7 +65,7 @@ function scatter(
   colour: Uint32Array | null,
   opsOf: Uint32Array,
   count: Float64Array,
-  word: Uint32Array,
+  word: Int32Array,
   progress: ProgressCallback | null,
 ): void {
   const { src, dst } = msgs,
@@ -83,7 +86,7 @@ function scatter(
           a = src[k]!,
           b = dst[k]!;
         const x = cur[b]!++;
-        word[2 * x] = (recvSlot === null ? b * p + a : recvSlot[k]!) + RECV_BIT;
+        word[2 * x] = (recvSlot === null ? b * p + a : recvSlot[k]!) | RECV_BIT;
         word[2 * x + 1] = t;
       }
       for (let q = qa; q < qb; q++) {
@@ -122,7 +125,7 @@ function scatter(
         a = src[k]!,
         b = dst[k]!;
       let x = cur[b]!++;
-      word[2 * x] = (recvSlot === null ? b * p + a : recvSlot[k]!) + RECV_BIT;
+      word[2 * x] = (recvSlot === null ? b * p + a : recvSlot[k]!) | RECV_BIT;
       word[2 * x + 1] = t;
       x = cur[a]!++;
       count[x] = mc[k]!;
@@ -148,7 +151,7 @@ function rankMajor(
   offset: Float64Array,
 ): DirectEmitted | null {
   const nOps = offset.length;
-  const word = new Uint32Array(offset.buffer);
+  const word = new Int32Array(offset.buffer);
   const round = unzeroed(Uint32Array, nOps),
     kind = unzeroed(Uint8Array, nOps),
     peer = unzeroed(Uint32Array, nOps);
@@ -163,8 +166,8 @@ function rankMajor(
     for (let x = xa; x < xb; x++) {
       const w = word[2 * x]!;
       round[x] = word[2 * x + 1]!;
-      if (w >= RECV_BIT) {
-        const slot = w - RECV_BIT;
+      if (w < 0) {
+        const slot = w & 0x7fffffff;
         kind[x] = 1;
         peer[x] = recvPeers === null ? slot - row : recvPeers.peer[slot]!;
         count[x] = recvCounts[slot]!;

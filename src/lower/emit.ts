@@ -230,6 +230,28 @@ function countRankSizes(
   const opsOf = new Uint32Array(p + 1),
     piecesOf = new Float64Array(p + 1);
   let maxClasses = 0;
+  if (send === null && recv === null) {
+    // direct messages: one piece per operation unless some message is a copy (then the general loop below)
+    let copy = false;
+    for (let k = 0; k < n; k++) {
+      const a = src[k]!,
+        b = dst[k]!;
+      if (a === b) {
+        copy = true;
+        break;
+      }
+      opsOf[a + 1] = opsOf[a + 1]! + 1;
+      opsOf[b + 1] = opsOf[b + 1]! + 1;
+    }
+    if (!copy) {
+      for (let r = 0; r < p; r++) opsOf[r + 1] = opsOf[r + 1]! + opsOf[r]!;
+      piecesOf.set(opsOf);
+      if (colour === null) maxClasses = n > 0 ? 1 : 0;
+      else for (let k = 0; k < n; k++) if (colour[k]! + 1 > maxClasses) maxClasses = colour[k]! + 1;
+      return { opsOf, piecesOf, maxClasses };
+    }
+    opsOf.fill(0);
+  }
   for (let k = 0; k < n; k++) {
     const a = src[k]!,
       b = dst[k]!;
