@@ -10,8 +10,8 @@ import { TAG_LIMIT } from "./tags.js";
 import { unzeroed } from "../internal/unzeroed.js";
 
 /**
- * A receive's mark in the slot word of the scatter pass, its sign bit (slots stay below 2^31: at most one per
- * message); the words are int32, so that no value leaves V8's small-integer range.
+ * A receive's mark in the slot word of the scatter pass: its sign bit (slots stay below 2^31: MAX_ENTRIES of the peer
+ * form, MAX_DENSE_P^2 of the full form). The words are int32, so that no value leaves V8's small-integer range.
  */
 const RECV_BIT = -0x80000000;
 
@@ -26,12 +26,12 @@ export interface DirectEmitted {
  * Lays out direct messages without copies as operations: per rank and round, nonblocking every receive before every
  * send (each in message order), blocking in colour order (at most one operation of a rank per colour and round).
  *
- * The scatter pass reads the messages in program order and writes one 8-byte word pair per operation at its rank's
- * cursor, in the bytes of the operation's displacement: the slot of its block (with a receive bit) and the round. At
- * P = 1024 that is P write streams of a cache line or two each, and nothing read back in rank order. The rank-major
- * pass then turns each slot into the peer, the count and the displacement (reads within the rank's own rows of the
- * layout's tables) and writes the columns in order. Sends are compared with their pair's count in the scatter pass
- * (`msgs.checkCounts`); the result is null when one does not carry it.
+ * The scatter pass reads the messages in program order and writes each operation at its rank's cursor: a word pair in
+ * the 8 bytes of its displacement (the slot of its block, with a receive mark, and the round) and, for a send, its
+ * count. At P = 1024 that is about 2P write streams of a cache line each, and no message is read back in rank order.
+ * The rank-major pass then turns each slot into the peer and the displacement, gives a receive the count of its own
+ * row of the layout, compares each send's count with its pair's (`msgs.checkCounts`: null when one differs; a
+ * receive's count is its send's when none does) and writes the columns in order.
  *
  * `start`: the messages of round t are [start[t], start[t + 1]) of `order` (null: message q is the q-th).
  */
@@ -49,13 +49,12 @@ export function emitDirect(
   const count = unzeroed(Float64Array, opsOf[p]!),
     offset = unzeroed(Float64Array, opsOf[p]!);
   scatter(msgs, p, order, start, colour, opsOf, count, new Int32Array(offset.buffer), progress);
-  const e = rankMajor(p, start.length - 1, layout, msgs.checkCounts ?? null, opsOf, count, offset);
-  return e;
+  return rankMajor(p, start.length - 1, layout, msgs.checkCounts ?? null, opsOf, count, offset);
 }
 
 /**
  * The scatter pass: operation x gets, in words 2x and 2x + 1 of `word` (the displacement column's bytes), its slot
- * (with RECV_BIT for a receive) and its round. False when a send carries other than its pair's count (checkCounts).
+ * (with RECV_BIT for a receive) and its round, and a send its count.
  */
 function scatter(
   msgs: Messages,
@@ -137,9 +136,10 @@ function scatter(
 }
 
 /**
- * The rank-major pass: the round, kind, peer, count and displacement of every operation from the scatter pass's
- * words, rank by rank (a rank's slots lie in its own rows of the layout's tables), then the columns that repeat
- * others (tag, the pieces' buffers and counts) and the rank and piece starts.
+ * The rank-major pass: the round, kind, peer and displacement of every operation and the count of a receive from the
+ * scatter pass's words, rank by rank (a rank's slots lie in its own rows of the layout's tables), then the columns
+ * that repeat others (tag, the pieces' buffers and counts) and the rank and piece starts. Null when a send carries
+ * other than its pair's count (`check`, the layout's send counts; null: nothing to check).
  */
 function rankMajor(
   p: number,
