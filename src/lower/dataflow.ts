@@ -3,7 +3,7 @@
  * after the writes they read, writes after the reads and writes they overwrite, tag reuse in posting order).
  */
 import type { AfterTable, Program } from "../model/program.js";
-import { TAG_LIMIT } from "./emit.js";
+import { TAG_LIMIT } from "./tags.js";
 
 const SEND = 0,
   COPY = 2;

@@ -7,9 +7,8 @@ import type { OpTable, PieceTable, ProgramVariant } from "../model/program.js";
 import { progressTicker, type ProgressCallback } from "../model/progress.js";
 import type { BufferLayout } from "./layout.js";
 import type { Messages } from "./messages.js";
-
-/** Tags stay below this bound (a power of two): MPI guarantees MPI_TAG_UB >= 32767. */
-export const TAG_LIMIT = 32768;
+import { emitDirect } from "./emit-direct.js";
+import { TAG_LIMIT } from "./tags.js";
 
 const SEND = 0,
   RECV = 1,
@@ -117,9 +116,8 @@ export interface Emitted {
  * laid out, once per block.
  *
  * Direct messages without copies (one piece per operation, no element offsets) take a leaner path
- * (DirectWriter): the descriptors are only 2k + side, the rank-major pass writes five columns, and
- * the rest follows in sequential passes. Messages with `checkCounts` set are checked there (each
- * send carries exactly its pair's count); the result is null when one does not.
+ * (emitDirect: a scatter pass in message order, then one rank-major pass). Messages with `checkCounts`
+ * set are checked there (each send carries exactly its pair's count); the result is null when one does not.
  */
 export function emitOps(
   msgs: Messages,
@@ -140,12 +138,12 @@ export function emitOps(
   if (nPieces > 0xffffffff)
     throw fail("lower", "UNSUPPORTED", `the program has ${nPieces} buffer pieces, more than 2^32 - 1`);
   // Direct messages without copies: one piece per operation, piece x belongs to operation x.
-  const d =
-    msgs.direct !== null && msgs.direct.x0 === null && nPieces === nOps
-      ? new DirectWriter(msgs, p, layout, opsOf, nOps)
-      : null;
-  if (d === null && msgs.checkCounts) throw new Error("emitOps: counts to check outside the direct path");
-  const w = d === null ? new RankWriter(msgs, p, layout, opsOf, piecesOf, nOps, nPieces) : null;
+  if (msgs.direct !== null && msgs.direct.x0 === null && nPieces === nOps) {
+    const e = emitDirect(msgs, p, order, start, colour, layout, opsOf, progress);
+    return e === null ? null : { ...e, maxClasses };
+  }
+  if (msgs.checkCounts) throw new Error("emitOps: counts to check outside the direct path");
+  const w = new RankWriter(msgs, p, layout, opsOf, piecesOf, nOps, nPieces);
   // Blocked rank-major pass.
   const bucket = new Uint32Array(p + 1),
     fill = new Uint32Array(p);
@@ -176,42 +174,30 @@ export function emitOps(
     // what an operation reads of its message is copied beside its descriptor here, where the
     // messages are read in order: the rank-major pass then reads it sequentially, not message by message
     const { k2: lk, other: lo, round: lr, count: lc } = loc;
-    if (d !== null) {
-      // the lean path reads the rest from the messages (the block's stay in cache)
-      for (let q = qa; q < qb; q++) {
-        const k = order === null ? q : order[q]!;
-        lk[fill[src[k]!]!++] = 2 * k;
-        lk[fill[dst[k]!]!++] = 2 * k + 1;
-      }
-    } else
-      for (let q = qa; q < qb; q++) {
-        const k = order === null ? q : order[q]!,
-          a = src[k]!,
-          b = dst[k]!,
-          rd = mRound[k]!,
-          z = mCount[k]!;
-        let y = fill[a]!++;
-        lk[y] = 2 * k;
-        lo[y] = b;
+    for (let q = qa; q < qb; q++) {
+      const k = order === null ? q : order[q]!,
+        a = src[k]!,
+        b = dst[k]!,
+        rd = mRound[k]!,
+        z = mCount[k]!;
+      let y = fill[a]!++;
+      lk[y] = 2 * k;
+      lo[y] = b;
+      lr[y] = rd;
+      lc[y] = z;
+      if (a !== b) {
+        y = fill[b]!++;
+        lk[y] = 2 * k + 1;
+        lo[y] = a;
         lr[y] = rd;
         lc[y] = z;
-        if (a !== b) {
-          y = fill[b]!++;
-          lk[y] = 2 * k + 1;
-          lo[y] = a;
-          lr[y] = rd;
-          lc[y] = z;
-        }
       }
+    }
     for (let r = 0; r < p; r++) {
       const ya = bucket[r]!,
         yb = bucket[r + 1]!;
       if (ya === yb) continue;
-      if (d !== null) {
-        tmp = d.writeRank(loc, r, ya, yb, colour, tmp);
-        continue;
-      }
-      w!.begin(r);
+      w.begin(r);
       // Runs of one round each (the descriptors of rank r are in program order).
       for (let y0 = ya; y0 < yb;) {
         const rd = loc.round[y0]!;
@@ -219,20 +205,18 @@ export function emitOps(
         while (y1 < yb && loc.round[y1]! === rd) y1++;
         if (y1 - y0 === 1) {
           const k2 = loc.k2[y0]!;
-          w!.put(loc, y0, (k2 & 1) === 1 ? RECV : loc.other[y0] === r ? COPY : SEND);
+          w.put(loc, y0, (k2 & 1) === 1 ? RECV : loc.other[y0] === r ? COPY : SEND);
           y0 = y1;
           continue;
         }
-        tmp = writeRoundRun(w!, loc, y0, y1, colour, tmp);
+        tmp = writeRoundRun(w, loc, y0, y1, colour, tmp);
         y0 = y1;
       }
-      w!.end(r);
+      w.end(r);
     }
   }
   tick(Infinity);
-  if (d === null) return { ...w!.done(), maxClasses };
-  const done = d.done(rounds);
-  return done === null ? null : { ...done, maxClasses };
+  return { ...w.done(), maxClasses };
 }
 
 /** The counting pass: operations and pieces of every rank as prefix sums, and the blocking variant's classes. */
@@ -246,6 +230,28 @@ function countRankSizes(
   const opsOf = new Uint32Array(p + 1),
     piecesOf = new Float64Array(p + 1);
   let maxClasses = 0;
+  if (send === null && recv === null) {
+    // direct messages: one piece per operation unless some message is a copy (then the general loop below)
+    let copy = false;
+    for (let k = 0; k < n; k++) {
+      const a = src[k]!,
+        b = dst[k]!;
+      if (a === b) {
+        copy = true;
+        break;
+      }
+      opsOf[a + 1] = opsOf[a + 1]! + 1;
+      opsOf[b + 1] = opsOf[b + 1]! + 1;
+    }
+    if (!copy) {
+      for (let r = 0; r < p; r++) opsOf[r + 1] = opsOf[r + 1]! + opsOf[r]!;
+      piecesOf.set(opsOf);
+      if (colour === null) maxClasses = n > 0 ? 1 : 0;
+      else for (let k = 0; k < n; k++) if (colour[k]! + 1 > maxClasses) maxClasses = colour[k]! + 1;
+      return { opsOf, piecesOf, maxClasses };
+    }
+    opsOf.fill(0);
+  }
   for (let k = 0; k < n; k++) {
     const a = src[k]!,
       b = dst[k]!;
@@ -485,163 +491,6 @@ class RankWriter {
         copySplit: this.copySplit,
       },
       pieces: { buffer: this.pBuf, offset: this.pOff, count: this.pCnt },
-    };
-  }
-}
-
-/**
- * The leaner writer of direct messages without copies: operation x has piece x, so per operation the rank-major pass
- * writes only its round, kind, peer, count and slot (where its block lies in the layout), reading the message's
- * columns (the block's are in cache); `done` turns the slots into displacements rank by rank (each rank's reads stay
- * within its own rows of the tables, where reading them per message jumps across P x P tables) and derives the tag
- * (the round, modulo TAG_LIMIT), the piece's buffer (the kind: send 0, receive 1), its count and the piece starts.
- */
-class DirectWriter {
-  private readonly opFill: Uint32Array;
-  readonly rankStart: Uint32Array;
-  private readonly round: Uint32Array;
-  private readonly kind: Uint8Array;
-  private readonly peer: Uint32Array;
-  private readonly count: Float64Array;
-  private readonly pOff: Float64Array;
-  private readonly sendDispls: Float64Array;
-  private readonly recvDispls: Float64Array;
-  private readonly sendSlot: Uint32Array | null;
-  private readonly recvSlot: Uint32Array | null;
-  private readonly checkCounts: Float64Array | null;
-  private readonly mRound: Uint32Array;
-  private readonly mSrc: Uint32Array;
-  private readonly mDst: Uint32Array;
-  private readonly mCount: Float64Array;
-
-  constructor(
-    msgs: Messages,
-    private readonly p: number,
-    layout: BufferLayout,
-    opsOf: Uint32Array,
-    nOps: number,
-  ) {
-    this.rankStart = opsOf;
-    this.opFill = opsOf.slice(0, p);
-    this.round = new Uint32Array(nOps);
-    this.kind = new Uint8Array(nOps);
-    this.peer = new Uint32Array(nOps);
-    this.count = new Float64Array(nOps);
-    this.pOff = new Float64Array(nOps);
-    this.sendDispls = layout.sendDispls;
-    this.recvDispls = layout.recvDispls;
-    const direct = msgs.direct!;
-    this.sendSlot = direct.sendSlot;
-    this.recvSlot = direct.recvSlot;
-    this.checkCounts = msgs.checkCounts ?? null;
-    this.mRound = msgs.round;
-    this.mSrc = msgs.src;
-    this.mDst = msgs.dst;
-    this.mCount = msgs.count;
-  }
-
-  /**
-   * Writes rank r's operations of one block (descriptors ya .. yb - 1 of `loc`, in program order): per round, every
-   * receive before every send (nonblocking) or class by class (blocking). Returns the scratch array (grown when
-   * needed).
-   */
-  writeRank(
-    loc: Descriptors,
-    r: number,
-    ya: number,
-    yb: number,
-    colour: Uint32Array | null,
-    tmpIn: Float64Array,
-  ): Float64Array {
-    const lr = this.mRound,
-      k2 = loc.k2;
-    let tmp = tmpIn;
-    let x = this.opFill[r]!;
-    for (let y0 = ya; y0 < yb;) {
-      const rd = lr[k2[y0]! >>> 1]!;
-      let y1 = y0 + 1;
-      while (y1 < yb && lr[k2[y1]! >>> 1]! === rd) y1++;
-      if (y1 - y0 === 1) x = this.put(loc, y0, r, x, rd);
-      else if (colour === null) {
-        for (let y = y0; y < y1; y++) if ((k2[y]! & 1) === 1) x = this.put(loc, y, r, x, rd);
-        for (let y = y0; y < y1; y++) if ((k2[y]! & 1) === 0) x = this.put(loc, y, r, x, rd);
-      } else {
-        // At most one operation of rank r per colour: sort by colour (y rides along in the low bits).
-        if (tmp.length < y1 - y0) tmp = new Float64Array(2 * (y1 - y0));
-        const nt = y1 - y0;
-        for (let y = y0; y < y1; y++) tmp[y - y0] = colour[k2[y]! >>> 1]! * 4294967296 + y;
-        sortSmall(tmp, nt);
-        for (let i = 0; i < nt; i++) x = this.put(loc, tmp[i]! % 4294967296, r, x, rd);
-      }
-      y0 = y1;
-    }
-    this.opFill[r] = x;
-    return tmp;
-  }
-
-  /** Writes descriptor y of `loc` as operation x of rank r (a send or a receive); returns x + 1. */
-  private put(loc: Descriptors, y: number, r: number, x: number, rd: number): number {
-    const d = loc.k2[y]!,
-      k = d >>> 1,
-      o = (d & 1) === 1 ? this.mSrc[k]! : this.mDst[k]!,
-      z = this.mCount[k]!;
-    this.round[x] = rd;
-    this.peer[x] = o;
-    this.count[x] = z;
-    // the slot for now: `done` reads its displacement, rank by rank, where the rank's row of the table stays in cache
-    if ((d & 1) === 1) {
-      this.kind[x] = RECV;
-      this.pOff[x] = this.recvSlot === null ? r * this.p + o : this.recvSlot[k]!;
-    } else this.pOff[x] = this.sendSlot === null ? r * this.p + o : this.sendSlot[k]!;
-    return x + 1;
-  }
-
-  /**
-   * Replaces every operation's slot (in pOff) by its displacement, in rank-major order: the slots of one rank lie in
-   * its own rows of the tables. Sends are compared with their pair's count (checkCounts). Returns false on a mismatch.
-   */
-  private placePieces(): boolean {
-    const { kind, pOff, count, sendDispls, recvDispls } = this;
-    const check = this.checkCounts;
-    let ok = true;
-    for (let x = 0; x < pOff.length; x++) {
-      const slot = pOff[x]!;
-      if (kind[x] === RECV) pOff[x] = recvDispls[slot]!;
-      else {
-        pOff[x] = sendDispls[slot]!;
-        if (check !== null && check[slot] !== count[x]) ok = false;
-      }
-    }
-    return ok;
-  }
-
-  /**
-   * The finished columns: the rank, tag, piece start and piece columns derived from those written; null when a send
-   * carries other than its pair's count (checkCounts).
-   */
-  done(rounds: number): Omit<Emitted, "maxClasses"> | null {
-    if (!this.placePieces()) return null;
-    const nOps = this.round.length,
-      p = this.p;
-    const rank = rankColumn(this.rankStart, p, nOps);
-    const tag = new Uint32Array(nOps);
-    if (rounds <= TAG_LIMIT) tag.set(this.round);
-    else for (let x = 0; x < nOps; x++) tag[x] = this.round[x]! & (TAG_LIMIT - 1);
-    const pieceStart = new Uint32Array(nOps + 1);
-    for (let x = 0; x <= nOps; x++) pieceStart[x] = x;
-    return {
-      rankStart: this.rankStart,
-      ops: {
-        rank,
-        round: this.round,
-        kind: this.kind,
-        peer: this.peer,
-        tag,
-        count: this.count,
-        pieceStart,
-        copySplit: new Uint32Array(nOps),
-      },
-      pieces: { buffer: this.kind.slice(), offset: this.pOff, count: this.count.slice() },
     };
   }
 }

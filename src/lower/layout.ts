@@ -9,6 +9,7 @@ import { memoryBudgetOf } from "../host/memory.js";
 import { slotPeer, slotStart } from "../model/layout-slots.js";
 import type { LayoutForm, PeerIndex, RankLayout } from "../model/program.js";
 import { counted } from "../internal/plural.js";
+import { unzeroed } from "../internal/unzeroed.js";
 
 /** The form and the displacements and buffer sizes a caller may give (elements). */
 export interface DisplacementOptions {
@@ -47,7 +48,8 @@ interface Side {
 /** Prefix-sum displacements of every rank's slots (its blocks in peer order), and the buffer sizes. */
 function prefixDispls(side: Side, p: number): { displs: Float64Array; size: Float64Array } {
   const { peers, counts } = side;
-  const displs = new Float64Array(counts.length),
+  // the full form's P^2 slots are all written below (rank r's are r * p .. r * p + p - 1): no zero fill
+  const displs = peers === null ? unzeroed(Float64Array, counts.length) : new Float64Array(counts.length),
     size = new Float64Array(p);
   for (let r = 0; r < p; r++) {
     let at = 0;
@@ -63,17 +65,18 @@ function prefixDispls(side: Side, p: number): { displs: Float64Array; size: Floa
 
 /**
  * The transpose of the matrix data (recvCounts[r * p + i] = M[i][r]), in 64 x 64 tiles so that both sides stay in
- * cache.
+ * cache, each tile written row by row (sequential writes; with the rows of the output inner, each write went to a
+ * line 8 KB from the last at P = 1024, all in one set of the cache: 6.4 ms against 2.5 ms).
  */
 function transposed(m: CommMatrix): Float64Array {
   const { p, data } = m;
-  const out = new Float64Array(p * p);
+  const out = unzeroed(Float64Array, p * p); // every entry written below
   const T = 64;
-  for (let i0 = 0; i0 < p; i0 += T) {
-    const i1 = Math.min(p, i0 + T);
-    for (let r0 = 0; r0 < p; r0 += T) {
-      const r1 = Math.min(p, r0 + T);
-      for (let i = i0; i < i1; i++) for (let r = r0; r < r1; r++) out[r * p + i] = data[i * p + r]!;
+  for (let r0 = 0; r0 < p; r0 += T) {
+    const r1 = Math.min(p, r0 + T);
+    for (let i0 = 0; i0 < p; i0 += T) {
+      const i1 = Math.min(p, i0 + T);
+      for (let r = r0; r < r1; r++) for (let i = i0; i < i1; i++) out[r * p + i] = data[i * p + r]!;
     }
   }
   return out;

@@ -1,0 +1,204 @@
+/**
+ * Emit-direct: the operations of direct messages without local copies (one piece per operation), in one pass over
+ * the messages in program order writing each operation at its rank's cursor, then one rank-major pass.
+ */
+import type { OpTable, PieceTable } from "../model/program.js";
+import { progressTicker, type ProgressCallback } from "../model/progress.js";
+import type { BufferLayout } from "./layout.js";
+import type { Messages } from "./messages.js";
+import { TAG_LIMIT } from "./tags.js";
+import { unzeroed } from "../internal/unzeroed.js";
+
+/**
+ * A receive's mark in the slot word of the scatter pass: its sign bit (slots stay below 2^31: MAX_ENTRIES of the peer
+ * form, MAX_DENSE_P^2 of the full form). The words are int32, so that no value leaves V8's small-integer range.
+ */
+const RECV_BIT = -0x80000000;
+
+/** The operations and pieces of every rank, with rankStart (one piece per operation). */
+export interface DirectEmitted {
+  readonly rankStart: Uint32Array;
+  readonly ops: OpTable;
+  readonly pieces: PieceTable;
+}
+
+/**
+ * Lays out direct messages without copies as operations: per rank and round, nonblocking every receive before every
+ * send (each in message order), blocking in colour order (at most one operation of a rank per colour and round).
+ *
+ * The scatter pass reads the messages in program order and writes each operation at its rank's cursor: a word pair in
+ * the 8 bytes of its displacement (the slot of its block, with a receive mark, and the round) and, for a send, its
+ * count. At P = 1024 that is about 2P write streams of a cache line each, and no message is read back in rank order.
+ * The rank-major pass then turns each slot into the peer and the displacement, gives a receive the count of its own
+ * row of the layout, compares each send's count with its pair's (`msgs.checkCounts`: null when one differs; a
+ * receive's count is its send's when none does) and writes the columns in order.
+ *
+ * `start`: the messages of round t are [start[t], start[t + 1]) of `order` (null: message q is the q-th).
+ */
+export function emitDirect(
+  msgs: Messages,
+  p: number,
+  order: Uint32Array | null,
+  start: Uint32Array,
+  colour: Uint32Array | null,
+  layout: BufferLayout,
+  opsOf: Uint32Array,
+  progress: ProgressCallback | null,
+): DirectEmitted | null {
+  // every column below but copySplit is written in full (every operation once): no zero fill
+  const count = unzeroed(Float64Array, opsOf[p]!),
+    offset = unzeroed(Float64Array, opsOf[p]!);
+  scatter(msgs, p, order, start, colour, opsOf, count, new Int32Array(offset.buffer), progress);
+  return rankMajor(p, start.length - 1, layout, msgs.checkCounts ?? null, opsOf, count, offset);
+}
+
+/**
+ * The scatter pass: operation x gets, in words 2x and 2x + 1 of `word` (the displacement column's bytes), its slot
+ * (with RECV_BIT for a receive) and its round, and a send its count.
+ */
+function scatter(
+  msgs: Messages,
+  p: number,
+  order: Uint32Array | null,
+  start: Uint32Array,
+  colour: Uint32Array | null,
+  opsOf: Uint32Array,
+  count: Float64Array,
+  word: Int32Array,
+  progress: ProgressCallback | null,
+): void {
+  const { src, dst } = msgs,
+    mc = msgs.count;
+  const { sendSlot, recvSlot } = msgs.direct!;
+  const cur = opsOf.slice(0, p);
+  const rounds = start.length - 1;
+  const tick = progressTicker(progress, msgs.n);
+  let perm = new Uint32Array(0),
+    byColour = new Uint32Array(64);
+  for (let t = 0; t < rounds; t++) {
+    const qa = start[t]!,
+      qb = start[t + 1]!;
+    tick(qa);
+    if (colour === null) {
+      for (let q = qa; q < qb; q++) {
+        const k = order === null ? q : order[q]!,
+          a = src[k]!,
+          b = dst[k]!;
+        const x = cur[b]!++;
+        word[2 * x] = (recvSlot === null ? b * p + a : recvSlot[k]!) | RECV_BIT;
+        word[2 * x + 1] = t;
+      }
+      for (let q = qa; q < qb; q++) {
+        const k = order === null ? q : order[q]!,
+          a = src[k]!,
+          b = dst[k]!;
+        const x = cur[a]!++;
+        count[x] = mc[k]!;
+        word[2 * x] = sendSlot === null ? a * p + b : sendSlot[k]!;
+        word[2 * x + 1] = t;
+      }
+      continue;
+    }
+    // blocking: the round's messages in colour order (a counting sort, stable), both sides at once
+    const nq = qb - qa;
+    if (perm.length < nq) perm = new Uint32Array(2 * nq);
+    let top = 0;
+    for (let q = qa; q < qb; q++) {
+      const c = colour[order === null ? q : order[q]!]!;
+      if (c + 2 > byColour.length) {
+        const grown = new Uint32Array(2 * (c + 2));
+        grown.set(byColour);
+        byColour = grown;
+      }
+      if (c + 1 > top) top = c + 1;
+      byColour[c + 1] = byColour[c + 1]! + 1;
+    }
+    for (let c = 0; c < top; c++) byColour[c + 1] = byColour[c + 1]! + byColour[c]!;
+    for (let q = qa; q < qb; q++) {
+      const k = order === null ? q : order[q]!;
+      perm[byColour[colour[k]!]!++] = k;
+    }
+    byColour.fill(0, 0, top + 1);
+    for (let i = 0; i < nq; i++) {
+      const k = perm[i]!,
+        a = src[k]!,
+        b = dst[k]!;
+      let x = cur[b]!++;
+      word[2 * x] = (recvSlot === null ? b * p + a : recvSlot[k]!) | RECV_BIT;
+      word[2 * x + 1] = t;
+      x = cur[a]!++;
+      count[x] = mc[k]!;
+      word[2 * x] = sendSlot === null ? a * p + b : sendSlot[k]!;
+      word[2 * x + 1] = t;
+    }
+  }
+  tick(Infinity);
+}
+
+/**
+ * The rank-major pass: the round, kind, peer and displacement of every operation and the count of a receive from the
+ * scatter pass's words, rank by rank (a rank's slots lie in its own rows of the layout's tables), then the columns
+ * that repeat others (tag, the pieces' buffers and counts) and the rank and piece starts. Null when a send carries
+ * other than its pair's count (`check`, the layout's send counts; null: nothing to check).
+ */
+function rankMajor(
+  p: number,
+  rounds: number,
+  layout: BufferLayout,
+  check: Float64Array | null,
+  rankStart: Uint32Array,
+  count: Float64Array,
+  offset: Float64Array,
+): DirectEmitted | null {
+  const nOps = offset.length;
+  const word = new Int32Array(offset.buffer);
+  const round = unzeroed(Uint32Array, nOps),
+    kind = unzeroed(Uint8Array, nOps),
+    peer = unzeroed(Uint32Array, nOps);
+  const { recvCounts, sendDispls, recvDispls, sendPeers, recvPeers } = layout;
+  const rank = unzeroed(Uint32Array, nOps);
+  let ok = true;
+  for (let r = 0; r < p; r++) {
+    const xa = rankStart[r]!,
+      xb = rankStart[r + 1]!,
+      row = r * p;
+    rank.fill(r, xa, xb);
+    for (let x = xa; x < xb; x++) {
+      const w = word[2 * x]!;
+      round[x] = word[2 * x + 1]!;
+      if (w < 0) {
+        const slot = w & 0x7fffffff;
+        kind[x] = 1;
+        peer[x] = recvPeers === null ? slot - row : recvPeers.peer[slot]!;
+        count[x] = recvCounts[slot]!;
+        offset[x] = recvDispls[slot]!;
+      } else {
+        kind[x] = 0;
+        peer[x] = sendPeers === null ? w - row : sendPeers.peer[w]!;
+        offset[x] = sendDispls[w]!;
+        if (check !== null && check[w] !== count[x]) ok = false;
+      }
+    }
+  }
+  if (!ok) return null;
+  const tag = unzeroed(Uint32Array, nOps);
+  if (rounds <= TAG_LIMIT) tag.set(round);
+  else for (let x = 0; x < nOps; x++) tag[x] = round[x]! & (TAG_LIMIT - 1);
+  const pieceStart = unzeroed(Uint32Array, nOps + 1);
+  for (let x = 0; x <= nOps; x++) pieceStart[x] = x;
+  return {
+    rankStart,
+    ops: { rank, round, kind, peer, tag, count, pieceStart, copySplit: new Uint32Array(nOps) },
+    pieces: {
+      buffer: copyOf(kind, unzeroed(Uint8Array, nOps)),
+      offset,
+      count: copyOf(count, unzeroed(Float64Array, nOps)),
+    },
+  };
+}
+
+/** `to` after copying `from` (of the same length) into it. */
+function copyOf<T extends Uint8Array | Float64Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
+}
