@@ -152,8 +152,11 @@ export class LmmSystem {
         end = a + count[l]!;
       let s = end - 1;
       while (slotFlow[s] !== f) s--;
-      slotFlow.copyWithin(s, s + 1, end);
-      slotW.copyWithin(s, s + 1, end);
+      // the lists are short: a loop beats copyWithin's call
+      for (; s < end - 1; s++) {
+        slotFlow[s] = slotFlow[s + 1]!;
+        slotW[s] = slotW[s + 1]!;
+      }
       count[l]!--;
     }
   }

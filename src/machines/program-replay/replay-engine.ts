@@ -76,31 +76,35 @@ function flowTables(ops: ReplayOps, opRank: Int32Array, net: NetworkRoutes, eage
   const n = kind.length;
   const out = new Int32Array(Math.max(1, net.maxHops));
   const routeStart = new Int32Array(n + 1);
-  let total = 0;
-  for (let x = 0; x < n; x++) {
-    routeStart[x] = total;
-    if (kind[x] === SEND) total += net.route(opRank[x]!, peer[x]!, out);
-  }
-  routeStart[n] = total;
-  const routeLinks = new Int32Array(total);
+  // each route computed once, into a buffer that doubles when full
+  let routeLinks = new Int32Array(16 + 4 * n);
   const latSum = new Float64Array(n);
   const weight = new Float64Array(n);
-  let messages = 0,
+  let total = 0,
+    messages = 0,
     eagerMessages = 0;
   for (let x = 0; x < n; x++) {
+    routeStart[x] = total;
     if (kind[x] !== SEND) continue;
     messages++;
     if (bytes[x]! < eagerBytes) eagerMessages++;
     const k = net.route(opRank[x]!, peer[x]!, out);
+    if (total + k > routeLinks.length) {
+      const grown = new Int32Array(2 * (total + k));
+      grown.set(routeLinks.subarray(0, total));
+      routeLinks = grown;
+    }
     let lat = 0;
     for (let h = 0; h < k; h++) {
-      routeLinks[routeStart[x]! + h] = out[h]!;
+      routeLinks[total + h] = out[h]!;
       lat += net.latency[out[h]!]!;
     }
+    total += k;
     latSum[x] = lat;
     weight[x] = 1 / (lat > 0 ? lat : ZERO_LATENCY_PENALTY_US);
   }
-  return { routeStart, routeLinks, latSum, weight, messages, eagerMessages };
+  routeStart[n] = total;
+  return { routeStart, routeLinks: routeLinks.subarray(0, total), latSum, weight, messages, eagerMessages };
 }
 
 /**
@@ -634,8 +638,8 @@ function matchMessages(ops: ReplayOps, opRank: Int32Array): Int32Array {
     else if (kind[x] === RECV) recvs[nr++] = x;
   }
   const cmp = (a: number, b: number): number => src[a]! - src[b]! || dst[a]! - dst[b]! || tag[a]! - tag[b]!;
-  sortByKey(sends, src, dst, tag, p, cmp);
-  sortByKey(recvs, src, dst, tag, p, cmp);
+  sortByKey(sends, src, dst, tag, p);
+  sortByKey(recvs, src, dst, tag, p);
   const describe = (x: number): string =>
     kind[x] === SEND
       ? `rank ${opRank[x]} sends to ${peer[x]} (tag ${tag[x]}) a message that is never received`
@@ -662,32 +666,33 @@ function matchMessages(ops: ReplayOps, opRank: Int32Array): Int32Array {
 }
 
 /**
- * Sorts operation ids by (source, destination, tag, id): as packed numbers when (source, destination, tag, id) fit
- * in 2^53 (a typed-array numeric sort), else with the comparator and the id.
+ * Sorts operation ids (ascending on entry) by (source, destination, tag, id): two stable counting sorts (by
+ * destination, then source) give (source, destination, id); the runs of one pair whose tags differ are then sorted by
+ * (tag, id).
  */
-function sortByKey(
-  ids: Int32Array,
-  src: Int32Array,
-  dst: Int32Array,
-  tag: Uint32Array,
-  p: number,
-  cmp: (a: number, b: number) => number,
-): void {
-  let maxTag = 0,
-    maxId = 0;
-  for (let i = 0; i < ids.length; i++) {
-    maxTag = Math.max(maxTag, tag[ids[i]!]!);
-    maxId = Math.max(maxId, ids[i]!);
+function sortByKey(ids: Int32Array, src: Int32Array, dst: Int32Array, tag: Uint32Array, p: number): void {
+  const n = ids.length;
+  const tmp = new Int32Array(n),
+    cnt = new Int32Array(p + 1);
+  countingPass(ids, tmp, dst, cnt);
+  cnt.fill(0);
+  countingPass(tmp, ids, src, cnt);
+  for (let i = 0; i < n;) {
+    const a = ids[i]!;
+    let j = i + 1,
+      mixed = false;
+    for (; j < n && src[ids[j]!] === src[a] && dst[ids[j]!] === dst[a]; j++) mixed ||= tag[ids[j]!] !== tag[a];
+    if (mixed) ids.subarray(i, j).sort((x, y) => tag[x]! - tag[y]! || x - y);
+    i = j;
   }
-  const T = maxTag + 1,
-    N = maxId + 1;
-  if (p * p * T * N < 2 ** 53) {
-    const packed = new Float64Array(ids.length);
-    for (let i = 0; i < ids.length; i++) {
-      const x = ids[i]!;
-      packed[i] = ((src[x]! * p + dst[x]!) * T + tag[x]!) * N + x;
-    }
-    packed.sort();
-    for (let i = 0; i < ids.length; i++) ids[i] = packed[i]! % N;
-  } else ids.sort((a, b) => cmp(a, b) || a - b);
+}
+
+/** One stable counting sort of `from` into `to` by key[id] (keys below cnt.length - 1; cnt zeroed). */
+function countingPass(from: Int32Array, to: Int32Array, key: Int32Array, cnt: Int32Array): void {
+  for (let i = 0; i < from.length; i++) cnt[key[from[i]!]! + 1]!++;
+  for (let k = 1; k < cnt.length; k++) cnt[k]! += cnt[k - 1]!;
+  for (let i = 0; i < from.length; i++) {
+    const x = from[i]!;
+    to[cnt[key[x]!]!++] = x;
+  }
 }
