@@ -54,12 +54,15 @@ export class LmmSystem {
   private readonly storedKey: Float64Array;
   private hSize = 0;
   /**
-   * Few dirty links (at most scanMax) are kept in a plain list instead, scanned for the least (share, link): the
-   * heap's top is that link too, its key never being above its share. The list turns into the heap when it grows.
+   * A solve keeps its dirty links in a plain list first, scanned for the least (share, link): the heap's top is that
+   * link too, its key never being above its share. A solve mostly saturates a few links, its other links' flows all
+   * fixed by them; a list longer than scanMax turns into the heap once it has been scanned log2(length) times.
    */
   private readonly dList: Int32Array;
   private nD = 0;
   private useHeap = false;
+  /** The scans of the list in this solve. */
+  private scans = 0;
   /** The key and share of the link dirtyTop found. */
   private topKey = 0;
   private topShare = 0;
@@ -308,7 +311,7 @@ export class LmmSystem {
     this.nD = n;
     this.hSize = 0;
     this.useHeap = false;
-    if (n > this.scanMax) this.toHeap();
+    this.scans = 0;
     this.nSteps = 0;
     this.nFix = 0;
     return incremental ? this.logSteps : 0;
@@ -369,7 +372,6 @@ export class LmmSystem {
     if (this.useHeap) this.push(this.share(e), e);
     else {
       this.dList[this.nD++] = e;
-      if (this.nD > this.scanMax) this.toHeap();
     }
   }
 
@@ -438,7 +440,14 @@ export class LmmSystem {
    * replaced entries dropped), its key and share in topKey and topShare; -1 when none is left.
    */
   private dirtyTop(): number {
-    if (!this.useHeap) return this.scanTop();
+    if (!this.useHeap) {
+      // a scan costs the list's length, the heap about its log per link: past scanMax links, log2(n) scans switch
+      if (this.nD <= this.scanMax || this.scans < 31 - Math.clz32(this.nD)) {
+        this.scans++;
+        return this.scanTop();
+      }
+      this.toHeap();
+    }
     const { fatpipe } = this.net;
     const { hKey, hLink, unfixed, storedKey, usage, remaining } = this;
     let n = this.hSize;
@@ -546,8 +555,8 @@ export class LmmSystem {
   }
 }
 
-/** The most dirty links a solve scans for the least share; more go to the heap. */
-const SCAN_MAX = 24;
+/** The dirty links a solve scans for the least share however many steps it takes. */
+const SCAN_MAX = 32;
 
 /** Places (key, link) at heap position i of a heap of n entries, moving it down past smaller children. */
 function siftDown(hKey: Float64Array, hLink: Int32Array, n: number, i: number, key: number, link: number): void {
