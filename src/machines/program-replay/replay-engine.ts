@@ -47,6 +47,8 @@ const JOB_POST = 0,
   JOB_OR = 1;
 /** Lmm's penalty (us) of a route without latency: SimGrid gives such a flow the penalty 1 (second). */
 const ZERO_LATENCY_PENALTY_US = 1e6;
+/** The most ranks whose routes flowTables keeps per pair (a table of p^2 entries). */
+const PAIR_CACHE_MAX_RANKS = 1024;
 /** Events this close (us) happen at once: SimGrid's surf/precision (1e-9 s). */
 const SAME_TIME_US = 1e-3;
 
@@ -72,12 +74,14 @@ interface FlowTables {
 }
 
 function flowTables(ops: ReplayOps, opRank: Int32Array, net: NetworkRoutes, eagerBytes: number): FlowTables {
-  const { kind, peer, bytes } = ops;
+  const { kind, peer, bytes, p } = ops;
   const n = kind.length;
   const out = new Int32Array(Math.max(1, net.maxHops));
   const routeStart = new Int32Array(n + 1);
-  // each route computed once, into a buffer that doubles when full
+  // each pair's route computed once (routes are deterministic), into a buffer that doubles when full; first[a * p + b]
+  // is 1 + the first send from a to b (up to 1024 ranks: 4 MiB)
   let routeLinks = new Int32Array(16 + 4 * n);
+  const first = p <= PAIR_CACHE_MAX_RANKS ? new Int32Array(p * p) : null;
   const latSum = new Float64Array(n);
   const weight = new Float64Array(n);
   let total = 0,
@@ -88,12 +92,21 @@ function flowTables(ops: ReplayOps, opRank: Int32Array, net: NetworkRoutes, eage
     if (kind[x] !== SEND) continue;
     messages++;
     if (bytes[x]! < eagerBytes) eagerMessages++;
-    const k = net.route(opRank[x]!, peer[x]!, out);
-    if (total + k > routeLinks.length) {
-      const grown = new Int32Array(2 * (total + k));
-      grown.set(routeLinks.subarray(0, total));
-      routeLinks = grown;
+    const pair = opRank[x]! * p + peer[x]!;
+    const y = first === null ? 0 : first[pair]! - 1;
+    if (y >= 0) {
+      const a = routeStart[y]!,
+        k = routeStart[y + 1]! - a;
+      if (total + k > routeLinks.length) routeLinks = grown(routeLinks, total, k);
+      routeLinks.copyWithin(total, a, a + k);
+      total += k;
+      latSum[x] = latSum[y]!;
+      weight[x] = weight[y]!;
+      continue;
     }
+    if (first !== null) first[pair] = x + 1;
+    const k = net.route(opRank[x]!, peer[x]!, out);
+    if (total + k > routeLinks.length) routeLinks = grown(routeLinks, total, k);
     let lat = 0;
     for (let h = 0; h < k; h++) {
       routeLinks[total + h] = out[h]!;
@@ -105,6 +118,13 @@ function flowTables(ops: ReplayOps, opRank: Int32Array, net: NetworkRoutes, eage
   }
   routeStart[n] = total;
   return { routeStart, routeLinks: routeLinks.subarray(0, total), latSum, weight, messages, eagerMessages };
+}
+
+/** A copy of buf's first `used` entries in an array of twice the size `used + more` needs. */
+function grown(buf: Int32Array<ArrayBuffer>, used: number, more: number): Int32Array<ArrayBuffer> {
+  const g = new Int32Array(2 * (used + more));
+  g.set(buf.subarray(0, used));
+  return g;
 }
 
 /**
