@@ -9,6 +9,7 @@ import { EventHeap } from "../sim/heap.js";
 import { overheadUs } from "../runtime/overhead.js";
 import type { RuntimeModel } from "../runtime/runtime-model.js";
 import type { ReplayOps } from "./replay-ops.js";
+import { DueHeap } from "./due-heap.js";
 import { LmmSystem } from "./lmm-system.js";
 
 /** What a program replay gives. */
@@ -148,8 +149,7 @@ class ReplayRun {
   private readonly rate: Float64Array;
   private readonly upd: Float64Array;
   private readonly due: Float64Array;
-  private readonly isActive: Uint8Array;
-  private readonly dueHeap = new EventHeap(1024);
+  private readonly dueHeap: DueHeap;
   private now = 0;
   private events = 0;
   private recomputes = 0;
@@ -199,7 +199,7 @@ class ReplayRun {
     this.rate = new Float64Array(n);
     this.upd = new Float64Array(n);
     this.due = new Float64Array(n).fill(Infinity);
-    this.isActive = new Uint8Array(n);
+    this.dueHeap = new DueHeap(n);
     this.ptr = Int32Array.from(rankStart.subarray(0, p));
     this.doneUpTo = Int32Array.from(rankStart.subarray(0, p));
     this.cpuBusy = new Uint8Array(p);
@@ -258,7 +258,6 @@ class ReplayRun {
     this.rem[s] = this.ops.bytes[s]! + this.rt.envelopeBytes;
     this.rate[s] = 0;
     this.upd[s] = this.now;
-    this.isActive[s] = 1;
     this.lmm.enable(s);
   }
 
@@ -452,17 +451,6 @@ class ReplayRun {
     }
   }
 
-  /** The earliest live flow completion (stale heap entries dropped), or Infinity. */
-  private liveTop(): number {
-    const h = this.dueHeap;
-    while (h.size > 0) {
-      const f = h.topId();
-      if (this.isActive[f] === 1 && h.topTime() === this.due[f]) return h.topTime();
-      h.pop();
-    }
-    return Infinity;
-  }
-
   /** Solves the modified links and reschedules the flows whose rate changed. */
   private solve(newRate: Float64Array, touched: Int32Array): void {
     const m = this.lmm.solve(newRate, touched);
@@ -476,7 +464,8 @@ class ReplayRun {
       upd[f] = now;
       rate[f] = r;
       due[f] = r > 0 ? now + rem[f]! / r : Infinity;
-      if (r > 0) this.dueHeap.push(due[f]!, f);
+      if (r > 0) this.dueHeap.set(f, due[f]!);
+      else this.dueHeap.delete(f);
     }
   }
 
@@ -487,19 +476,19 @@ class ReplayRun {
       touched = new Int32Array(Math.max(1, this.t.messages));
     for (let r = 0; r < p; r++) this.wake(r);
     this.runActors(0);
-    const doneList: number[] = [];
+    const doneList = new Int32Array(Math.max(1, this.t.messages));
+    const dueHeap = this.dueHeap;
     for (;;) {
       if (this.lmm.modified) this.solve(newRate, touched);
-      const tf = this.liveTop();
+      const tf = dueHeap.topTime();
       const th = this.heap.size > 0 ? this.heap.topTime() : Infinity;
       if (tf === Infinity && th === Infinity) break;
       const now = (this.now = Math.min(tf, th));
-      doneList.length = 0;
-      while (this.liveTop() <= now + SAME_TIME_US) {
-        const f = this.dueHeap.topId();
-        doneList.push(f);
-        this.isActive[f] = 0;
-        this.dueHeap.pop();
+      let nDone = 0;
+      while (dueHeap.topTime() <= now + SAME_TIME_US) {
+        const f = dueHeap.topFlow();
+        doneList[nDone++] = f;
+        dueHeap.delete(f);
       }
       while (this.heap.size > 0 && this.heap.topTime() <= now + SAME_TIME_US) {
         const id = this.heap.topId();
@@ -515,8 +504,9 @@ class ReplayRun {
           this.wake(x);
         }
       }
-      doneList.sort((a, b) => a - b);
-      for (const f of doneList) {
+      if (nDone > 1) doneList.subarray(0, nDone).sort();
+      for (let i = 0; i < nDone; i++) {
+        const f = doneList[i]!;
         this.rem[f] = 0;
         this.lmm.free(f);
         this.events++;
