@@ -63,6 +63,9 @@ export class LmmSystem {
   private useHeap = false;
   /** The scans of the list in this solve. */
   private scans = 0;
+  /** The last scan's link (-1: none), still the least while no listed link changed since (replayed steps). */
+  private scanned = -1;
+  private scanValid = false;
   /** The key and share of the link dirtyTop found. */
   private topKey = 0;
   private topShare = 0;
@@ -312,6 +315,7 @@ export class LmmSystem {
     this.hSize = 0;
     this.useHeap = false;
     this.scans = 0;
+    this.scanValid = false;
     this.nSteps = 0;
     this.nFix = 0;
     return incremental ? this.logSteps : 0;
@@ -372,6 +376,7 @@ export class LmmSystem {
     if (this.useHeap) this.push(this.share(e), e);
     else {
       this.dList[this.nD++] = e;
+      this.scanValid = false;
     }
   }
 
@@ -442,9 +447,11 @@ export class LmmSystem {
   private dirtyTop(): number {
     if (!this.useHeap) {
       // a scan costs the list's length, the heap about its log per link: past scanMax links, log2(n) scans switch
+      if (this.scanValid) return this.scanned;
       if (this.nD <= this.scanMax || this.scans < 31 - Math.clz32(this.nD)) {
         this.scans++;
-        return this.scanTop();
+        this.scanValid = true;
+        return (this.scanned = this.scanTop());
       }
       this.toHeap();
     }
@@ -538,7 +545,8 @@ export class LmmSystem {
       }
       if (cleanAt[c2] === g) {
         if (dirtying) this.makeDirty(c2);
-      } else if (this.useHeap && fatpipe[c2] === 0 && unfixed[c2]! > 0) {
+      } else if (!this.useHeap) this.scanValid = false;
+      else if (fatpipe[c2] === 0 && unfixed[c2]! > 0) {
         const sh = usage[c2]! > 0 ? remaining[c2]! / usage[c2]! : Infinity;
         if (sh < storedKey[c2]!) this.push(sh, c2);
       }
