@@ -2,20 +2,25 @@
  * Program replay bench: commplan's prediction of a lowered program (`replayProgram`) against SMPI's trace replay of
  * the same export, P = 16, 64, 256, on the flat SimGrid cluster of ib-hdr-200, a fat tree at 4:1 and a dragonfly
  * (`commplan platform`), in SMPI's plain configuration and with ib-hdr-200-mpi's per-message overheads: the ratio
- * prediction / SMPI and the wall time of both (the replay's best of three runs in this process, smpirun's one run).
+ * prediction / SMPI and the wall time of both (the replay's best of three runs in this process, smpirun's one run),
+ * and SMPI's start-up per P and network (smpirun with every trace empty) to split its wall time per event.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { lowerSchedule } from "../src/lower/index.js";
 import { findMachine } from "../src/machines/presets.js";
-import { findRuntimeModel } from "../src/machines/runtime/runtime-model.js";
+import { findRuntimeModel, smpiConfigOf } from "../src/machines/runtime/runtime-model.js";
+import type { MachineModel } from "../src/model/machine.js";
+import type { Program } from "../src/model/program.js";
 import {
   FIDELITY_RUNTIMES,
   fidelityMatrix,
   runCase,
   scheduleOf,
+  smpiReplay,
+  writeCase,
   type FidelityRow,
 } from "../runtimes/test/program-replay.js";
 import { machineInfo, mdTable, writeResults } from "./lib.js";
@@ -44,6 +49,24 @@ interface Row extends FidelityRow {
   readonly ratio: number;
   /** SMPI's wall time / the replay's. */
   readonly speedup: number;
+  /** smpirun's wall time on the same platform with every rank's trace empty (ms). */
+  readonly smpiStartupMs: number;
+}
+
+/**
+ * SMPI's start-up on `network` for `prog.p` ranks: smpirun's wall time (least of two) on the platform of `prog` with
+ * every rank's trace reduced to init and finalize (parsing the platform, routing, starting the actors).
+ */
+function smpiStartupMs(root: string, prog: Program, machine: MachineModel, network: string): number {
+  const dir = mkdtempSync(join(root, "startup-"));
+  try {
+    writeCase(prog, machine, network, dir);
+    for (let r = 0; r < prog.p; r++) writeFileSync(join(dir, `rank-${r}.txt`), `${r} init\n${r} finalize\n`);
+    const cfg = smpiConfigOf(findRuntimeModel("smpi"), machine).cfg;
+    return Math.min(smpiReplay(dir, prog.p, cfg).wallMs, smpiReplay(dir, prog.p, cfg).wallMs);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Runs the cases; a one-line skip when smpirun is not installed (the recorded results are then kept). */
@@ -56,11 +79,13 @@ export function programReplayBench(log: (s: string) => void): string {
   const machine = findMachine("ib-hdr-200");
   const root = mkdtempSync(join(tmpdir(), "commplan-bench-replay-"));
   const rows: Row[] = [];
-  const t0 = Date.now();
+  const t0 = Date.now(),
+    load0 = loadavg()[0]!;
   try {
     for (const p of PS) {
       const m = fidelityMatrix(p, 256);
-      for (const network of networksOf(p))
+      for (const network of networksOf(p)) {
+        const startup = smpiStartupMs(root, lowerSchedule(m, scheduleOf(m, "linear")).program, machine, network);
         for (const schedule of plannersOf(p))
           for (const variant of ["nonblocking", "blocking"] as const) {
             const prog = lowerSchedule(m, scheduleOf(m, schedule), { variant }).program;
@@ -76,6 +101,7 @@ export function programReplayBench(log: (s: string) => void): string {
                 variant,
                 ratio: r.predictedUs / r.smpiUs,
                 speedup: r.smpiWallMs / r.replayWallMs,
+                smpiStartupMs: startup,
               };
               rows.push(row);
               log(
@@ -84,14 +110,15 @@ export function programReplayBench(log: (s: string) => void): string {
               );
             }
           }
+      }
     }
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
-  return report(rows, (Date.now() - t0) / 1000);
+  return report(rows, (Date.now() - t0) / 1000, [load0, loadavg()[0]!]);
 }
 
-function report(rows: readonly Row[], seconds: number): string {
+function report(rows: readonly Row[], seconds: number, load: readonly number[]): string {
   const ok = rows.filter((r) => r.problem === "");
   const dev = ok.map((r) => Math.abs(r.ratio - 1)).sort((a, b) => a - b);
   const within = (x: number): number => dev.filter((d) => d <= x).length;
@@ -127,17 +154,38 @@ function report(rows: readonly Row[], seconds: number): string {
     `\`export --format simgrid\` (CM02 flags of docs/runtimes.md), machine ib-hdr-200; programs of the "linear" schedule ` +
     `(every message in one round) and of planners, both variants, on 003's test set 2 with 256-byte elements; runtime ` +
     `smpi (no overheads) and ib-hdr-200-mpi (smpi/os, smpi/ois, smpi/or = 0.3 us). Wall time: smpirun's one run ` +
-    `against the replay's best of three in one process, on a 2-core machine shared with other jobs. ${rows.length} cases ` +
-    `in ${seconds.toFixed(0)} s.\n\n` +
+    `against the replay's best of three in one process, on a 2-core machine shared with other jobs (load average ` +
+    `${load.map((x) => x.toFixed(1)).join(" at the start, ")} at the end). ${rows.length} cases in ` +
+    `${seconds.toFixed(0)} s.\n\n` +
     `- ${ok.length} of ${rows.length} SMPI runs completed; within 10 %: ${within(TARGET)}, within 2 %: ${within(0.02)}, ` +
     `within 0.1 %: ${within(0.001)}; largest deviation ${(100 * (dev[dev.length - 1] ?? NaN)).toFixed(3)} %.\n` +
     `- Speed-up (SMPI wall / replay wall): min ${(speed[0] ?? NaN).toFixed(1)}x, median ${median(speed).toFixed(1)}x; ` +
     `at least 10x in ${speed.filter((x) => x >= 10).length} of ${speed.length} cases.\n\n` +
     table +
-    `\nSlowest replays relative to SMPI:\n\n` +
+    `\nSlowest replays relative to SMPI; SMPI's start-up is smpirun on the same platform with every rank's trace ` +
+    `empty, its cost per event what its wall time adds to that, per replay event (a message's start or end, a CPU ` +
+    `job):\n\n` +
     mdTable(
-      ["case", "SMPI wall (ms)", "replay wall (ms)", "speed-up"],
-      slowest.map((r) => [r.label, r.smpiWallMs.toFixed(0), r.replayWallMs.toFixed(1), `${r.speedup.toFixed(1)}x`]),
+      [
+        "case",
+        "SMPI wall (ms)",
+        "SMPI start-up (ms)",
+        "replay wall (ms)",
+        "speed-up",
+        "events",
+        "SMPI us/event",
+        "replay us/event",
+      ],
+      slowest.map((r) => [
+        r.label,
+        r.smpiWallMs.toFixed(0),
+        r.smpiStartupMs.toFixed(0),
+        r.replayWallMs.toFixed(1),
+        `${r.speedup.toFixed(1)}x`,
+        r.replayEvents,
+        ((1000 * (r.smpiWallMs - r.smpiStartupMs)) / r.replayEvents).toFixed(2),
+        ((1000 * r.replayWallMs) / r.replayEvents).toFixed(2),
+      ]),
     );
   writeResults("program-replay", { machine: machineInfo(), seconds, rows }, md);
   return md;

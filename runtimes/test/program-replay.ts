@@ -44,6 +44,8 @@ export interface FidelityRow {
   readonly predictedUs: number;
   readonly smpiWallMs: number;
   readonly replayWallMs: number;
+  /** The replay's events (a message's start and end, CPU jobs). */
+  readonly replayEvents: number;
   /** Why SMPI failed ("" when it ran). */
   readonly problem: string;
 }
@@ -131,14 +133,16 @@ export function runCase(
     const routes = writeCase(prog, machine, network, dir);
     const s = smpiReplay(dir, prog.p, smpiConfigOf(runtime, machine).cfg);
     let replayWallMs = Infinity,
-      predictedUs = NaN;
+      predictedUs = NaN,
+      replayEvents = 0;
     for (let k = 0; k < replayRuns; k++) {
       const t0 = performance.now();
       const r = replayProgram(prog, { machine, runtime, ...(network === "flat" ? {} : { network: routes }) });
       replayWallMs = Math.min(replayWallMs, performance.now() - t0);
       predictedUs = r.makespanUs;
+      replayEvents = r.events;
     }
-    return { label, smpiUs: s.us, predictedUs, smpiWallMs: s.wallMs, replayWallMs, problem: s.problem };
+    return { label, smpiUs: s.us, predictedUs, smpiWallMs: s.wallMs, replayWallMs, replayEvents, problem: s.problem };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -210,4 +210,28 @@ describe("LmmSystem: the incremental max-min solve", () => {
       { numRuns: 300 },
     );
   });
+
+  it("keeps the same rates bit for bit whether it scans its dirty links or turns them into a heap, early or late", () => {
+    fc.assert(
+      fc.property(caseArb, fc.boolean(), (c, selective) => {
+        const F = c.net.routeStart.length - 1;
+        // scanMax 0 and 2: a list that turns into the heap after one scan or a few; 1000: always the list
+        const systems = [0, 2, 1000].map((scanMax) => new LmmSystem(c.net, selective, true, scanMax));
+        const rates = systems.map(() => new Float64Array(F));
+        const touched = new Int32Array(F);
+        for (const batch of c.batches) {
+          for (const x of batch)
+            for (const s of systems)
+              if (x >= 0) s.enable(x);
+              else s.free(~x);
+          systems.forEach((s, i) => {
+            if (s.modified) s.solve(rates[i]!, touched);
+          });
+          expect(Array.from(rates[0]!)).toEqual(Array.from(rates[2]!));
+          expect(Array.from(rates[1]!)).toEqual(Array.from(rates[2]!));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
 });

@@ -53,6 +53,19 @@ export class LmmSystem {
   private readonly hLink: Int32Array;
   private readonly storedKey: Float64Array;
   private hSize = 0;
+  /**
+   * A solve keeps its dirty links in a plain list first, scanned for the least (share, link): the heap's top is that
+   * link too, its key never being above its share. A solve mostly saturates a few links, its other links' flows all
+   * fixed by them; a list longer than scanMax turns into the heap once it has been scanned log2(length) times.
+   */
+  private readonly dList: Int32Array;
+  private nD = 0;
+  private useHeap = false;
+  /** The scans of the list in this solve. */
+  private scans = 0;
+  /** The last scan's link (-1: none), still the least while no listed link changed since (replayed steps). */
+  private scanned = -1;
+  private scanValid = false;
   /** The key and share of the link dirtyTop found. */
   private topKey = 0;
   private topShare = 0;
@@ -86,6 +99,7 @@ export class LmmSystem {
     private readonly net: LmmNetwork,
     private readonly selective: boolean,
     private readonly incremental = true,
+    private readonly scanMax = SCAN_MAX,
   ) {
     const L = net.links,
       E = net.routeLinks.length,
@@ -107,6 +121,7 @@ export class LmmSystem {
     this.hKey = new Float64Array(2 * L + E);
     this.hLink = new Int32Array(2 * L + E);
     this.storedKey = new Float64Array(L);
+    this.dList = new Int32Array(L);
     this.markedAt = new Int32Array(L);
     this.changedAt = new Int32Array(L);
     this.cleanAt = new Int32Array(L);
@@ -152,8 +167,11 @@ export class LmmSystem {
         end = a + count[l]!;
       let s = end - 1;
       while (slotFlow[s] !== f) s--;
-      slotFlow.copyWithin(s, s + 1, end);
-      slotW.copyWithin(s, s + 1, end);
+      // the lists are short: a loop beats copyWithin's call
+      for (; s < end - 1; s++) {
+        slotFlow[s] = slotFlow[s + 1]!;
+        slotW[s] = slotW[s + 1]!;
+      }
       count[l]!--;
     }
   }
@@ -250,8 +268,8 @@ export class LmmSystem {
    */
   private startSolve(): number {
     const { bandwidth, fatpipe } = this.net;
-    const { inM, mList, slotStart, count, slotW, remaining, usage, unfixed, hKey, hLink } = this;
-    const { cleanAt, markedAt, changedAt, initUsage, storedKey } = this;
+    const { inM, mList, slotStart, count, slotW, remaining, usage, unfixed, dList } = this;
+    const { cleanAt, markedAt, changedAt, initUsage } = this;
     if (!this.selective) {
       for (let l = 0; l < this.net.links; l++)
         if (count[l]! > 0 && inM[l] === 0) {
@@ -291,13 +309,13 @@ export class LmmSystem {
       if (fatpipe[c]) for (let s = a + k - 1; s >= a; s--) u = Math.max(u, slotW[s]!);
       else for (let s = a + k - 1; s >= a; s--) u += slotW[s]!;
       usage[c] = initUsage[c] = u;
-      if (k > 0) {
-        hKey[n] = storedKey[c] = remaining[c]! / u;
-        hLink[n++] = c;
-      }
+      if (k > 0) dList[n++] = c;
     }
-    for (let i = (n >> 1) - 1; i >= 0; i--) siftDown(hKey, hLink, n, i, hKey[i]!, hLink[i]!);
-    this.hSize = n;
+    this.nD = n;
+    this.hSize = 0;
+    this.useHeap = false;
+    this.scans = 0;
+    this.scanValid = false;
     this.nSteps = 0;
     this.nFix = 0;
     return incremental ? this.logSteps : 0;
@@ -354,8 +372,58 @@ export class LmmSystem {
   /** Clean link e leaves the replayed order: it joins the heap with its current share. */
   private makeDirty(e: number): void {
     this.cleanAt[e] = 0;
+    if (this.unfixed[e] === 0) return;
+    if (this.useHeap) this.push(this.share(e), e);
+    else {
+      this.dList[this.nD++] = e;
+      this.scanValid = false;
+    }
+  }
+
+  /** Link e's share now: its remaining bandwidth per unit of weight (Infinity without weight left). */
+  private share(e: number): number {
     const u = this.usage[e]!;
-    if (this.unfixed[e]! > 0) this.push(u > 0 || this.net.fatpipe[e] ? this.remaining[e]! / u : Infinity, e);
+    return u > 0 || this.net.fatpipe[e] ? this.remaining[e]! / u : Infinity;
+  }
+
+  /** The listed dirty links with unfixed flows become the heap, each keyed by its share. */
+  private toHeap(): void {
+    const { hKey, hLink, dList, unfixed, storedKey } = this;
+    let n = 0;
+    for (let i = 0; i < this.nD; i++) {
+      const c = dList[i]!;
+      if (unfixed[c] === 0) continue;
+      hKey[n] = storedKey[c] = this.share(c);
+      hLink[n++] = c;
+    }
+    for (let i = (n >> 1) - 1; i >= 0; i--) siftDown(hKey, hLink, n, i, hKey[i]!, hLink[i]!);
+    this.hSize = n;
+    this.nD = 0;
+    this.useHeap = true;
+  }
+
+  /** The listed dirty link of least (share, link), links without unfixed flows dropped; -1 when none is left. */
+  private scanTop(): number {
+    const { dList, unfixed } = this;
+    let n = this.nD,
+      best = -1,
+      bestShare = Infinity;
+    for (let i = 0; i < n;) {
+      const c = dList[i]!;
+      if (unfixed[c] === 0) {
+        dList[i] = dList[--n]!;
+        continue;
+      }
+      const sh = this.share(c);
+      if (best < 0 || sh < bestShare || (sh === bestShare && c < best)) {
+        best = c;
+        bestShare = sh;
+      }
+      i++;
+    }
+    this.nD = n;
+    this.topKey = this.topShare = bestShare;
+    return best;
   }
 
   /** The previous solve's step is skipped: every clean link its flows reach becomes dirty. */
@@ -377,6 +445,16 @@ export class LmmSystem {
    * replaced entries dropped), its key and share in topKey and topShare; -1 when none is left.
    */
   private dirtyTop(): number {
+    if (!this.useHeap) {
+      // a scan costs the list's length, the heap about its log per link: past scanMax links, log2(n) scans switch
+      if (this.scanValid) return this.scanned;
+      if (this.nD <= this.scanMax || this.scans < 31 - Math.clz32(this.nD)) {
+        this.scans++;
+        this.scanValid = true;
+        return (this.scanned = this.scanTop());
+      }
+      this.toHeap();
+    }
     const { fatpipe } = this.net;
     const { hKey, hLink, unfixed, storedKey, usage, remaining } = this;
     let n = this.hSize;
@@ -425,8 +503,10 @@ export class LmmSystem {
     const { weight } = this.net;
     const { fixedAt, slotStart, count, slotFlow, nextFlow } = this;
     const { hKey, hLink } = this;
-    const n = --this.hSize;
-    if (n > 0) siftDown(hKey, hLink, n, 0, hKey[n]!, hLink[n]!);
+    if (this.useHeap) {
+      const n = --this.hSize;
+      if (n > 0) siftDown(hKey, hLink, n, 0, hKey[n]!, hLink[n]!);
+    }
     const share = this.topShare;
     this.logStep(dl, this.topKey, share);
     let nFix = this.nFix;
@@ -465,7 +545,8 @@ export class LmmSystem {
       }
       if (cleanAt[c2] === g) {
         if (dirtying) this.makeDirty(c2);
-      } else if (fatpipe[c2] === 0 && unfixed[c2]! > 0) {
+      } else if (!this.useHeap) this.scanValid = false;
+      else if (fatpipe[c2] === 0 && unfixed[c2]! > 0) {
         const sh = usage[c2]! > 0 ? remaining[c2]! / usage[c2]! : Infinity;
         if (sh < storedKey[c2]!) this.push(sh, c2);
       }
@@ -481,6 +562,9 @@ export class LmmSystem {
     this.nextFixStart[i] = this.nFix;
   }
 }
+
+/** The dirty links a solve scans for the least share however many steps it takes. */
+const SCAN_MAX = 32;
 
 /** Places (key, link) at heap position i of a heap of n entries, moving it down past smaller children. */
 function siftDown(hKey: Float64Array, hLink: Int32Array, n: number, i: number, key: number, link: number): void {

@@ -9,6 +9,7 @@ import { EventHeap } from "../sim/heap.js";
 import { overheadUs } from "../runtime/overhead.js";
 import type { RuntimeModel } from "../runtime/runtime-model.js";
 import type { ReplayOps } from "./replay-ops.js";
+import { DueHeap } from "./due-heap.js";
 import { LmmSystem } from "./lmm-system.js";
 
 /** What a program replay gives. */
@@ -47,6 +48,8 @@ const JOB_POST = 0,
   JOB_OR = 1;
 /** Lmm's penalty (us) of a route without latency: SimGrid gives such a flow the penalty 1 (second). */
 const ZERO_LATENCY_PENALTY_US = 1e6;
+/** The most ranks whose routes flowTables keeps per pair (a table of p^2 entries). */
+const PAIR_CACHE_MAX_RANKS = 1024;
 /** Events this close (us) happen at once: SimGrid's surf/precision (1e-9 s). */
 const SAME_TIME_US = 1e-3;
 
@@ -72,35 +75,57 @@ interface FlowTables {
 }
 
 function flowTables(ops: ReplayOps, opRank: Int32Array, net: NetworkRoutes, eagerBytes: number): FlowTables {
-  const { kind, peer, bytes } = ops;
+  const { kind, peer, bytes, p } = ops;
   const n = kind.length;
   const out = new Int32Array(Math.max(1, net.maxHops));
   const routeStart = new Int32Array(n + 1);
-  let total = 0;
-  for (let x = 0; x < n; x++) {
-    routeStart[x] = total;
-    if (kind[x] === SEND) total += net.route(opRank[x]!, peer[x]!, out);
-  }
-  routeStart[n] = total;
-  const routeLinks = new Int32Array(total);
+  // each pair's route computed once (routes are deterministic), into a buffer that doubles when full; first[a * p + b]
+  // is 1 + the first send from a to b (up to 1024 ranks: 4 MiB)
+  let routeLinks = new Int32Array(16 + 4 * n);
+  const first = p <= PAIR_CACHE_MAX_RANKS ? new Int32Array(p * p) : null;
   const latSum = new Float64Array(n);
   const weight = new Float64Array(n);
-  let messages = 0,
+  let total = 0,
+    messages = 0,
     eagerMessages = 0;
   for (let x = 0; x < n; x++) {
+    routeStart[x] = total;
     if (kind[x] !== SEND) continue;
     messages++;
     if (bytes[x]! < eagerBytes) eagerMessages++;
+    const pair = opRank[x]! * p + peer[x]!;
+    const y = first === null ? 0 : first[pair]! - 1;
+    if (y >= 0) {
+      const a = routeStart[y]!,
+        k = routeStart[y + 1]! - a;
+      if (total + k > routeLinks.length) routeLinks = grown(routeLinks, total, k);
+      routeLinks.copyWithin(total, a, a + k);
+      total += k;
+      latSum[x] = latSum[y]!;
+      weight[x] = weight[y]!;
+      continue;
+    }
+    if (first !== null) first[pair] = x + 1;
     const k = net.route(opRank[x]!, peer[x]!, out);
+    if (total + k > routeLinks.length) routeLinks = grown(routeLinks, total, k);
     let lat = 0;
     for (let h = 0; h < k; h++) {
-      routeLinks[routeStart[x]! + h] = out[h]!;
+      routeLinks[total + h] = out[h]!;
       lat += net.latency[out[h]!]!;
     }
+    total += k;
     latSum[x] = lat;
     weight[x] = 1 / (lat > 0 ? lat : ZERO_LATENCY_PENALTY_US);
   }
-  return { routeStart, routeLinks, latSum, weight, messages, eagerMessages };
+  routeStart[n] = total;
+  return { routeStart, routeLinks: routeLinks.subarray(0, total), latSum, weight, messages, eagerMessages };
+}
+
+/** A copy of buf's first `used` entries in an array of twice the size `used + more` needs. */
+function grown(buf: Int32Array<ArrayBuffer>, used: number, more: number): Int32Array<ArrayBuffer> {
+  const g = new Int32Array(2 * (used + more));
+  g.set(buf.subarray(0, used));
+  return g;
 }
 
 /**
@@ -124,8 +149,7 @@ class ReplayRun {
   private readonly rate: Float64Array;
   private readonly upd: Float64Array;
   private readonly due: Float64Array;
-  private readonly isActive: Uint8Array;
-  private readonly dueHeap = new EventHeap(1024);
+  private readonly dueHeap: DueHeap;
   private now = 0;
   private events = 0;
   private recomputes = 0;
@@ -175,7 +199,7 @@ class ReplayRun {
     this.rate = new Float64Array(n);
     this.upd = new Float64Array(n);
     this.due = new Float64Array(n).fill(Infinity);
-    this.isActive = new Uint8Array(n);
+    this.dueHeap = new DueHeap(n);
     this.ptr = Int32Array.from(rankStart.subarray(0, p));
     this.doneUpTo = Int32Array.from(rankStart.subarray(0, p));
     this.cpuBusy = new Uint8Array(p);
@@ -234,7 +258,6 @@ class ReplayRun {
     this.rem[s] = this.ops.bytes[s]! + this.rt.envelopeBytes;
     this.rate[s] = 0;
     this.upd[s] = this.now;
-    this.isActive[s] = 1;
     this.lmm.enable(s);
   }
 
@@ -428,17 +451,6 @@ class ReplayRun {
     }
   }
 
-  /** The earliest live flow completion (stale heap entries dropped), or Infinity. */
-  private liveTop(): number {
-    const h = this.dueHeap;
-    while (h.size > 0) {
-      const f = h.topId();
-      if (this.isActive[f] === 1 && h.topTime() === this.due[f]) return h.topTime();
-      h.pop();
-    }
-    return Infinity;
-  }
-
   /** Solves the modified links and reschedules the flows whose rate changed. */
   private solve(newRate: Float64Array, touched: Int32Array): void {
     const m = this.lmm.solve(newRate, touched);
@@ -452,7 +464,8 @@ class ReplayRun {
       upd[f] = now;
       rate[f] = r;
       due[f] = r > 0 ? now + rem[f]! / r : Infinity;
-      if (r > 0) this.dueHeap.push(due[f]!, f);
+      if (r > 0) this.dueHeap.set(f, due[f]!);
+      else this.dueHeap.delete(f);
     }
   }
 
@@ -463,19 +476,19 @@ class ReplayRun {
       touched = new Int32Array(Math.max(1, this.t.messages));
     for (let r = 0; r < p; r++) this.wake(r);
     this.runActors(0);
-    const doneList: number[] = [];
+    const doneList = new Int32Array(Math.max(1, this.t.messages));
+    const dueHeap = this.dueHeap;
     for (;;) {
       if (this.lmm.modified) this.solve(newRate, touched);
-      const tf = this.liveTop();
+      const tf = dueHeap.topTime();
       const th = this.heap.size > 0 ? this.heap.topTime() : Infinity;
       if (tf === Infinity && th === Infinity) break;
       const now = (this.now = Math.min(tf, th));
-      doneList.length = 0;
-      while (this.liveTop() <= now + SAME_TIME_US) {
-        const f = this.dueHeap.topId();
-        doneList.push(f);
-        this.isActive[f] = 0;
-        this.dueHeap.pop();
+      let nDone = 0;
+      while (dueHeap.topTime() <= now + SAME_TIME_US) {
+        const f = dueHeap.topFlow();
+        doneList[nDone++] = f;
+        dueHeap.delete(f);
       }
       while (this.heap.size > 0 && this.heap.topTime() <= now + SAME_TIME_US) {
         const id = this.heap.topId();
@@ -491,8 +504,9 @@ class ReplayRun {
           this.wake(x);
         }
       }
-      doneList.sort((a, b) => a - b);
-      for (const f of doneList) {
+      if (nDone > 1) doneList.subarray(0, nDone).sort();
+      for (let i = 0; i < nDone; i++) {
+        const f = doneList[i]!;
         this.rem[f] = 0;
         this.lmm.free(f);
         this.events++;
@@ -634,8 +648,8 @@ function matchMessages(ops: ReplayOps, opRank: Int32Array): Int32Array {
     else if (kind[x] === RECV) recvs[nr++] = x;
   }
   const cmp = (a: number, b: number): number => src[a]! - src[b]! || dst[a]! - dst[b]! || tag[a]! - tag[b]!;
-  sortByKey(sends, src, dst, tag, p, cmp);
-  sortByKey(recvs, src, dst, tag, p, cmp);
+  sortByKey(sends, src, dst, tag, p);
+  sortByKey(recvs, src, dst, tag, p);
   const describe = (x: number): string =>
     kind[x] === SEND
       ? `rank ${opRank[x]} sends to ${peer[x]} (tag ${tag[x]}) a message that is never received`
@@ -662,32 +676,33 @@ function matchMessages(ops: ReplayOps, opRank: Int32Array): Int32Array {
 }
 
 /**
- * Sorts operation ids by (source, destination, tag, id): as packed numbers when (source, destination, tag, id) fit
- * in 2^53 (a typed-array numeric sort), else with the comparator and the id.
+ * Sorts operation ids (ascending on entry) by (source, destination, tag, id): two stable counting sorts (by
+ * destination, then source) give (source, destination, id); the runs of one pair whose tags differ are then sorted by
+ * (tag, id).
  */
-function sortByKey(
-  ids: Int32Array,
-  src: Int32Array,
-  dst: Int32Array,
-  tag: Uint32Array,
-  p: number,
-  cmp: (a: number, b: number) => number,
-): void {
-  let maxTag = 0,
-    maxId = 0;
-  for (let i = 0; i < ids.length; i++) {
-    maxTag = Math.max(maxTag, tag[ids[i]!]!);
-    maxId = Math.max(maxId, ids[i]!);
+function sortByKey(ids: Int32Array, src: Int32Array, dst: Int32Array, tag: Uint32Array, p: number): void {
+  const n = ids.length;
+  const tmp = new Int32Array(n),
+    cnt = new Int32Array(p + 1);
+  countingPass(ids, tmp, dst, cnt);
+  cnt.fill(0);
+  countingPass(tmp, ids, src, cnt);
+  for (let i = 0; i < n;) {
+    const a = ids[i]!;
+    let j = i + 1,
+      mixed = false;
+    for (; j < n && src[ids[j]!] === src[a] && dst[ids[j]!] === dst[a]; j++) mixed ||= tag[ids[j]!] !== tag[a];
+    if (mixed) ids.subarray(i, j).sort((x, y) => tag[x]! - tag[y]! || x - y);
+    i = j;
   }
-  const T = maxTag + 1,
-    N = maxId + 1;
-  if (p * p * T * N < 2 ** 53) {
-    const packed = new Float64Array(ids.length);
-    for (let i = 0; i < ids.length; i++) {
-      const x = ids[i]!;
-      packed[i] = ((src[x]! * p + dst[x]!) * T + tag[x]!) * N + x;
-    }
-    packed.sort();
-    for (let i = 0; i < ids.length; i++) ids[i] = packed[i]! % N;
-  } else ids.sort((a, b) => cmp(a, b) || a - b);
+}
+
+/** One stable counting sort of `from` into `to` by key[id] (keys below cnt.length - 1; cnt zeroed). */
+function countingPass(from: Int32Array, to: Int32Array, key: Int32Array, cnt: Int32Array): void {
+  for (let i = 0; i < from.length; i++) cnt[key[from[i]!]! + 1]!++;
+  for (let k = 1; k < cnt.length; k++) cnt[k]! += cnt[k - 1]!;
+  for (let i = 0; i < from.length; i++) {
+    const x = from[i]!;
+    to[cnt[key[x]!]!++] = x;
+  }
 }
