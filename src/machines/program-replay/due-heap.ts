@@ -2,7 +2,7 @@
  * DueHeap: the flows in progress keyed by their completion time, one entry per flow moved in place when its time
  * changes (no stale entries), ordered as EventHeap orders events: the time rounded to ticks, then the smaller id.
  */
-import { TICKS_PER_US } from "../sim/heap.js";
+import { timeKey } from "../sim/heap.js";
 
 /** A binary min-heap of flow ids 0 .. n-1 with a position index, in typed arrays. */
 export class DueHeap {
@@ -23,7 +23,7 @@ export class DueHeap {
 
   /** Flow f completes at t (us): it joins the heap or moves to its new place. */
   set(f: number, t: number): void {
-    const k = Math.round(t * TICKS_PER_US);
+    const k = timeKey(t);
     let i = this.pos[f]!;
     const up = i < 0 || this.before(k, f, this.key[f]!, f);
     this.time[f] = t;
