@@ -112,6 +112,23 @@ describe("program replay engine", () => {
     expect(one(100000, mpi)).toBeCloseTo(0.3 + machine.ts + 100016 / bw, 9);
   });
 
+  it("routes every message on its own pair's links, above the ranks whose routes are kept per pair too", () => {
+    // a ring: each rank sends one message to the next, so no two messages share a link and the exchange takes one
+    // message's time, at P = 64 (routes kept per pair) and at P = 1030 (each route computed for its message)
+    for (const p of [64, 1030]) {
+      const net = flatClusterNetwork(p, machine);
+      const list: [number, number, number, number][] = [];
+      for (let r = 0; r < p; r++) list.push([r, 0, (r + 1) % p, 1000], [r, 1, (r + p - 1) % p, 1000]);
+      const r = replayProgramOps(roundOps(p, list), {
+        network: net.routes,
+        fatpipe: net.fatpipe,
+        runtime: smpi,
+        copyUsPerByte: 0,
+      });
+      expect(r.makespanUs, `P = ${p}`).toBeCloseTo(machine.ts + 1016 / bw, 9);
+    }
+  });
+
   it("an eager blocking send returns at once, a rendezvous one waits for its receive", () => {
     // rank 0: send to 1, then receive from 1; rank 1: receive from 0 after a local copy, then send to 0
     const ops = (bytes: number): ReplayOps => ({

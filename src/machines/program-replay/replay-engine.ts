@@ -3,6 +3,7 @@
  * time, a wait pays the receive overheads of eager messages), messages start when both sides are posted, cross their
  * route's latency, then share the links by weighted max-min (SimGrid's CM02 model).
  */
+import { growI32 } from "../../internal/growable.js";
 import { fail } from "../../model/errors.js";
 import type { NetworkRoutes } from "../../model/network.js";
 import { EventHeap } from "../sim/heap.js";
@@ -79,9 +80,9 @@ function flowTables(ops: ReplayOps, opRank: Int32Array, net: NetworkRoutes, eage
   const n = kind.length;
   const out = new Int32Array(Math.max(1, net.maxHops));
   const routeStart = new Int32Array(n + 1);
-  // each pair's route computed once (routes are deterministic), into a buffer that doubles when full; first[a * p + b]
-  // is 1 + the first send from a to b (up to 1024 ranks: 4 MiB)
-  let routeLinks = new Int32Array(16 + 4 * n);
+  // each pair's route computed once (routes are deterministic); first[a * p + b] is 1 + the first send from a to b (up
+  // to 1024 ranks: 4 MiB; above, every send's route is computed)
+  const routeLinks = growI32(16 + 4 * n);
   const first = p <= PAIR_CACHE_MAX_RANKS ? new Int32Array(p * p) : null;
   const latSum = new Float64Array(n);
   const weight = new Float64Array(n);
@@ -94,12 +95,12 @@ function flowTables(ops: ReplayOps, opRank: Int32Array, net: NetworkRoutes, eage
     messages++;
     if (bytes[x]! < eagerBytes) eagerMessages++;
     const pair = opRank[x]! * p + peer[x]!;
-    const y = first === null ? 0 : first[pair]! - 1;
+    const y = first === null ? -1 : first[pair]! - 1;
     if (y >= 0) {
       const a = routeStart[y]!,
         k = routeStart[y + 1]! - a;
-      if (total + k > routeLinks.length) routeLinks = grown(routeLinks, total, k);
-      routeLinks.copyWithin(total, a, a + k);
+      routeLinks.grow(total + k);
+      routeLinks.data.copyWithin(total, a, a + k);
       total += k;
       latSum[x] = latSum[y]!;
       weight[x] = weight[y]!;
@@ -107,10 +108,11 @@ function flowTables(ops: ReplayOps, opRank: Int32Array, net: NetworkRoutes, eage
     }
     if (first !== null) first[pair] = x + 1;
     const k = net.route(opRank[x]!, peer[x]!, out);
-    if (total + k > routeLinks.length) routeLinks = grown(routeLinks, total, k);
+    routeLinks.grow(total + k);
+    const links = routeLinks.data;
     let lat = 0;
     for (let h = 0; h < k; h++) {
-      routeLinks[total + h] = out[h]!;
+      links[total + h] = out[h]!;
       lat += net.latency[out[h]!]!;
     }
     total += k;
@@ -118,14 +120,8 @@ function flowTables(ops: ReplayOps, opRank: Int32Array, net: NetworkRoutes, eage
     weight[x] = 1 / (lat > 0 ? lat : ZERO_LATENCY_PENALTY_US);
   }
   routeStart[n] = total;
-  return { routeStart, routeLinks: routeLinks.subarray(0, total), latSum, weight, messages, eagerMessages };
-}
-
-/** A copy of buf's first `used` entries in an array of twice the size `used + more` needs. */
-function grown(buf: Int32Array<ArrayBuffer>, used: number, more: number): Int32Array<ArrayBuffer> {
-  const g = new Int32Array(2 * (used + more));
-  g.set(buf.subarray(0, used));
-  return g;
+  routeLinks.length = total;
+  return { routeStart, routeLinks: routeLinks.view(), latSum, weight, messages, eagerMessages };
 }
 
 /**
