@@ -24,6 +24,7 @@ import {
   SMPI_ALLTOALLV,
   SMPI_PLAIN,
   SMPIRUN_TIMEOUT_S,
+  smpiSameAlgorithm,
   VS_MPI_PATTERN_OPTIONS,
   VS_MPI_SIZES,
   type VsMpiConfig,
@@ -78,6 +79,11 @@ export interface VsMpiCaseResult {
   readonly alltoallvPredicted: Readonly<Record<string, number | null>>;
   /** SMPI algorithm -> how alltoallvPredicted's entry was made: "library" (the mirror), else the planner's name. */
   readonly alltoallvPredictedBy?: Readonly<Record<string, string>>;
+  /**
+   * SMPI algorithm -> the algorithm whose time it was given: a selector that runs that algorithm's function at this P
+   * (smpiSameAlgorithm), not run again. Absent or empty: every algorithm ran.
+   */
+  readonly alltoallvSameAs?: Readonly<Record<string, string>>;
   /** auto's program time in each alltoallv run (must not depend on the algorithm): min and max (us). */
   readonly autoSpreadUs: readonly [number, number] | null;
   readonly plans: readonly VsMpiPlanRun[];
@@ -141,6 +147,7 @@ export function parseSmpiRun(
   text: string,
   baseline: boolean,
   timeoutS = SMPIRUN_TIMEOUT_S,
+  program = true,
 ): SmpiRun {
   const line = (re: RegExp): { us: number; ok: boolean } | null => {
     const m = re.exec(text);
@@ -151,13 +158,15 @@ export function parseSmpiRun(
   let problem = "";
   if (/Deadlock detected/i.test(text)) problem = "Deadlock detected";
   else if (status === 124 || status === 137) problem = `timed out after ${timeoutS} s`;
+  else if (!program && prog !== null) problem = "the program ran in a --baseline-only run";
   else if (prog !== null && !prog.ok) problem = `program: ${/^program .*$/m.exec(text)![0]}`;
   else if (a2a !== null && !a2a.ok) problem = `alltoallv: ${/^alltoallv .*$/m.exec(text)![0]}`;
   else if (status !== 0) problem = `exit ${status}: ${lastLines(text)}`;
   else if (!/Simulated time: [0-9.eE+-]+ seconds/.test(text)) problem = `no "Simulated time": ${lastLines(text)}`;
-  else if (prog === null || (baseline && a2a === null)) problem = `no executor time line: ${lastLines(text)}`;
+  else if ((program && prog === null) || (baseline && a2a === null))
+    problem = `no executor time line: ${lastLines(text)}`;
   return {
-    programUs: problem === "" ? prog!.us : null,
+    programUs: problem === "" && prog !== null ? prog.us : null,
     alltoallvUs: problem === "" && a2a !== null ? a2a.us : null,
     problem,
   };
@@ -181,7 +190,10 @@ export const EXECUTOR_FLAGS: readonly string[] = ["--sync-start"];
  */
 export const CASE_FORMAT = 3;
 
-/** Runs the executor on a program directory under smpirun (under `timeout`). */
+/**
+ * Runs the executor on a program directory under smpirun (under `timeout`): the program, and MPI_Alltoallv under
+ * `alltoallv` when one is named; with `program` false MPI_Alltoallv alone (`--baseline-only`).
+ */
 export async function smpirun(
   exe: string,
   dir: string,
@@ -190,14 +202,15 @@ export async function smpirun(
   flags: readonly string[],
   alltoallv: string | null,
   timeoutS = SMPIRUN_TIMEOUT_S,
+  program = true,
 ): Promise<SmpiRun> {
   const args = ["-k", "10", String(timeoutS), "smpirun", "-np", String(p)];
   args.push("-platform", "platform.xml", "-hostfile", "hosts", ...flags);
   if (alltoallv !== null) args.push(`--cfg=smpi/alltoallv:${alltoallv}`);
   args.push(exe, prog, "--iterations", "1", ...EXECUTOR_FLAGS);
-  if (alltoallv !== null) args.push("--baseline");
+  if (alltoallv !== null) args.push(program ? "--baseline" : "--baseline-only");
   const r = await run("timeout", args, dir);
-  return parseSmpiRun(r.status, r.out, alltoallv !== null, timeoutS);
+  return parseSmpiRun(r.status, r.out, alltoallv !== null, timeoutS, program || alltoallv === null);
 }
 
 /** camelCase option name -> the CLI's --kebab-case flag. */
@@ -333,6 +346,7 @@ interface CaseRun {
   readonly alltoallv: Record<string, number | null>;
   readonly alltoallvPredicted: Record<string, number | null>;
   readonly alltoallvPredictedBy: Record<string, string>;
+  readonly alltoallvSameAs: Record<string, string>;
 }
 
 interface ScheduleJson {
@@ -361,12 +375,25 @@ async function measureAuto(
     dir,
   );
   const autoTimes: number[] = [];
-  for (const a of algorithms) {
-    const r = await smpirun(c.exe, dir, "prog-nb", s.p, c.flags, a, c.run.timeoutS);
+  // a selector that runs another measured algorithm's function gets its time; auto's program (deterministic under
+  // SMPI, whatever the alltoallv algorithm) runs with the first and the last algorithm measured, for its spread
+  const measured = algorithms.filter((a) => {
+    const same = smpiSameAlgorithm(a, s.p);
+    return same === null || !algorithms.includes(same);
+  });
+  for (const [i, a] of measured.entries()) {
+    const withProgram = i === 0 || i === measured.length - 1;
+    const r = await smpirun(c.exe, dir, "prog-nb", s.p, c.flags, a, c.run.timeoutS, withProgram);
     c.alltoallv[a] = r.alltoallvUs;
     if (r.programUs !== null) autoTimes.push(r.programUs);
     if (r.problem !== "") c.problems.push(`alltoallv ${a}: ${r.problem}`);
   }
+  for (const a of algorithms)
+    if (!measured.includes(a)) {
+      const same = smpiSameAlgorithm(a, s.p)!;
+      c.alltoallv[a] = c.alltoallv[same] ?? null;
+      c.alltoallvSameAs[a] = same;
+    }
   const pred = await predict(s, c.caps, dir, "auto.json", "prog-nb");
   if (pred.problem !== "") c.problems.push(`prediction of auto: ${pred.problem}`);
   c.plans.push({
@@ -525,6 +552,7 @@ export async function repredictVsMpiCase(
     alltoallv: {},
     alltoallvPredicted: {},
     alltoallvPredictedBy: {},
+    alltoallvSameAs: {},
   };
   try {
     await writeMatrix(s, dir);
@@ -564,6 +592,7 @@ export async function runVsMpiCase(
     alltoallv: {},
     alltoallvPredicted: {},
     alltoallvPredictedBy: {},
+    alltoallvSameAs: {},
   };
   let elementBytes = 0,
     meanMessageBytes = 0,
@@ -600,6 +629,7 @@ export async function runVsMpiCase(
     alltoallv: c.alltoallv,
     alltoallvPredicted: c.alltoallvPredicted,
     alltoallvPredictedBy: c.alltoallvPredictedBy,
+    ...(Object.keys(c.alltoallvSameAs).length === 0 ? {} : { alltoallvSameAs: c.alltoallvSameAs }),
     autoSpreadUs,
     plans: c.plans,
     ...(answer === undefined ? {} : { answer }),

@@ -4,6 +4,7 @@
  * presets with an SMPI configuration) is discovered from the CLI (bench/vs-mpi-discover.ts).
  */
 import { SMPI_FLAGS } from "../src/export/simgrid-platform.js";
+import { libraryAlltoallvPick } from "../src/machines/program-replay/library-alltoallv-registry.js";
 
 /** SMPI 3.32's MPI_Alltoallv algorithms (`--cfg=smpi/alltoallv:NAME`), `default` first. */
 export const SMPI_ALLTOALLV = [
@@ -23,6 +24,18 @@ export const SMPI_ALLTOALLV = [
   "ring_one_barrier",
   "ompi_basic_linear",
 ] as const;
+
+/**
+ * The algorithm whose function SMPI 3.32 runs for the selector `algorithm` at P ranks (libraryAlltoallvPick, from
+ * SimGrid's selector sources: mpich calls bruck, mvapich2 ring, ompi pair or basic linear by P), or null when
+ * `algorithm` runs its own code. The bench measures the target once and gives the selector its time: the 394 cases
+ * measured with both ran each such pair to the same simulated time, bit for bit. `default` runs SMPI's own
+ * ialltoallv, not ompi_basic_linear (although the two timed the same in every case too), so it is always measured.
+ */
+export function smpiSameAlgorithm(algorithm: string, p: number): string | null {
+  const pick = libraryAlltoallvPick(algorithm, p);
+  return pick === algorithm ? null : pick;
+}
 
 /** One platform of the bench: a flat cluster of a preset (the simgrid export's platform.xml) or a `commplan platform` network. */
 export interface VsMpiPlatform {

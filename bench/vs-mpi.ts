@@ -272,6 +272,7 @@ export function vsMpiMarkdown(cases: readonly VsMpiCaseResult[], caps: VsMpiCapa
     `(built with smpicc) under smpirun beside MPI_Alltoallv (\`--baseline\`) under each of SMPI 3.32's ` +
     `${SMPI_ALLTOALLV.length} algorithms. Times are SMPI's simulated time of one exchange, every rank starting at one instant (the executor's ` +
     `\`--sync-start\`), to the latest end over ranks. ` +
+    sameAsText(cases) +
     `Configurations: plain (\`${SMPI_PLAIN.filter((f) => f.startsWith("--cfg")).join(" ")}\`) and overheads ` +
     `(plain plus ${caps.overheads.flags.map((f) => `\`${f}\``).join(" ")}: ${caps.overheads.name}). ` +
     `Best commplan: the fastest under SMPI of auto's plan and its simulated finalists` +
@@ -280,6 +281,22 @@ export function vsMpiMarkdown(cases: readonly VsMpiCaseResult[], caps: VsMpiCapa
     `${mirrorText(caps.mpiPlanners)}.\n\n` +
     `#### Headline\n\n${headlineTable(figs)}\n#### Contract\n\n${contractTable(contractChecks(figs))}\n` +
     `#### Cases\n\n${caseTable(figs)}`
+  );
+}
+
+/**
+ * The sentence on selectors not run again (smpiSameAlgorithm): how many of the cases' times are their target's, or
+ * nothing when every algorithm ran.
+ */
+function sameAsText(cases: readonly VsMpiCaseResult[]): string {
+  const copied = cases.reduce((n, c) => n + Object.keys(c.alltoallvSameAs ?? {}).length, 0);
+  if (copied === 0) return "";
+  const withCopies = cases.filter((c) => Object.keys(c.alltoallvSameAs ?? {}).length > 0).length;
+  return (
+    `In ${withCopies} cases the selectors that SMPI 3.32 resolves to another algorithm's function (mpich: bruck, ` +
+    `mvapich2: ring, ompi: pair or basic linear by P) were not run again: their ${copied} times are their target's ` +
+    `(the cases that ran both gave the same time in every pair); auto's program ran beside the first and the last ` +
+    `algorithm run, the others MPI_Alltoallv alone (\`--baseline-only\`). `
   );
 }
 

@@ -14,7 +14,7 @@
 #include "pattern.h"
 #include "program.h"
 
-#define USAGE "usage: commplan-exec <program: split directory, index.json or whole document> [--iterations N] [--baseline] [--sync-start]\n"
+#define USAGE "usage: commplan-exec <program: split directory, index.json or whole document> [--iterations N] [--baseline | --baseline-only] [--sync-start]\n"
 
 static const char *variant_names[] = {"nonblocking", "blocking", "dataflow"};
 
@@ -22,6 +22,7 @@ typedef struct {
   const char *path;
   int iterations;
   int baseline;
+  int program; /* 0 with --baseline-only: MPI_Alltoallv on the program's layout, the program itself not run */
   int sync_start;
 } args_t;
 
@@ -29,10 +30,14 @@ static int parse_args(int argc, char **argv, args_t *args, char *err, size_t err
   args->path = NULL;
   args->iterations = 5;
   args->baseline = 0;
+  args->program = 1;
   args->sync_start = 0;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--baseline") == 0) {
       args->baseline = 1;
+    } else if (strcmp(argv[i], "--baseline-only") == 0) {
+      args->baseline = 1;
+      args->program = 0;
     } else if (strcmp(argv[i], "--sync-start") == 0) {
       args->sync_start = 1;
     } else if (strcmp(argv[i], "--iterations") == 0 && i + 1 < argc) {
@@ -216,7 +221,7 @@ int main(int argc, char **argv) {
   }
   char label[128];
   snprintf(label, sizeof label, "program %s %s", prog.algorithm, variant_names[prog.variant]);
-  if (measure(&ex, 0, args.iterations, args.sync_start, covered, label) != 0) code = 1;
+  if (args.program && measure(&ex, 0, args.iterations, args.sync_start, covered, label) != 0) code = 1;
   if (args.baseline) {
     if (!all_ok(ex.baseline_ok, rank, "a count or displacement is above INT_MAX: no MPI_Alltoallv baseline")) {
       code = code ? code : 2;

@@ -71,8 +71,8 @@ function writePlatform(dir: string, p: number): void {
 
 /**
  * SMPI's time (us) of one MPI_Alltoallv of the matrix under `algorithm` and `cfg` in the executor `exe` (its baseline,
- * from a common start, the latest rank's end), or the problem. The executor's program (the matrix's messages in one
- * round) runs and is timed before, apart.
+ * from a common start, the latest rank's end), or the problem. The executor loads the program (the matrix's messages
+ * in one round) for its layout and runs MPI_Alltoallv alone (`--baseline-only`).
  */
 function smpiExecutorAlltoallv(
   exe: string,
@@ -87,9 +87,9 @@ function smpiExecutorAlltoallv(
     writePlatform(dir, m.p);
     const args = ["-k", "10", String(SMPIRUN_TIMEOUT_S), "smpirun", "-np", String(m.p), "-platform", "platform.xml"];
     args.push("-hostfile", "hosts", ...SMPI_PLAIN, ...cfg, `--cfg=smpi/alltoallv:${algorithm}`);
-    args.push(exe, "prog.json", "--iterations", "1", "--sync-start", "--baseline");
+    args.push(exe, "prog.json", "--iterations", "1", "--sync-start", "--baseline-only");
     const r = spawnSync("timeout", args, { cwd: dir, encoding: "utf8", maxBuffer: 64 << 20 });
-    const run = parseSmpiRun(r.status, `${r.stdout ?? ""}${r.stderr ?? ""}`, true, SMPIRUN_TIMEOUT_S);
+    const run = parseSmpiRun(r.status, `${r.stdout ?? ""}${r.stderr ?? ""}`, true, SMPIRUN_TIMEOUT_S, false);
     return run.alltoallvUs === null ? { us: NaN, problem: run.problem } : { us: run.alltoallvUs, problem: "" };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -33,6 +33,14 @@ function parserChecks(): string[] {
   ];
   for (const [what, status, text] of cases)
     if (parseSmpiRun(status, text, true).problem === "") bad.push(`a run with ${what} parsed as ok`);
+  // --baseline-only: the alltoallv line alone is a good run; a program line in it is not
+  const only = ok.replace(/^program .*\n/m, "");
+  const alone = parseSmpiRun(0, only, true, undefined, false);
+  if (alone.problem !== "" || alone.programUs !== null || alone.alltoallvUs !== 4)
+    bad.push(`a good --baseline-only run parsed as ${JSON.stringify(alone)}`);
+  if (parseSmpiRun(0, ok, true, undefined, false).problem === "")
+    bad.push("a --baseline-only run with a program line parsed as ok");
+  if (parseSmpiRun(0, only, true).problem === "") bad.push("a run without its program line parsed as ok");
   return bad;
 }
 

@@ -1,0 +1,44 @@
+/**
+ * The vs-MPI bench runs a selector that SMPI resolves to another measured algorithm's function only once
+ * (smpiSameAlgorithm): the selectors are resolved as SimGrid 3.32's sources do, and every cached case on record that
+ * measured both ran them to the same simulated time.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { VsMpiCaseResult } from "../../bench/vs-mpi-case.js";
+import { SMPI_ALLTOALLV, smpiSameAlgorithm } from "../../bench/vs-mpi-config.js";
+
+describe("smpiSameAlgorithm", () => {
+  it("resolves SMPI 3.32's selectors: mpich to bruck, mvapich2 to ring, ompi by P", () => {
+    for (const p of [2, 3, 4, 16, 63, 64, 127, 128, 255, 256, 1023, 1024, 4096]) {
+      expect(smpiSameAlgorithm("mpich", p)).toBe("bruck");
+      expect(smpiSameAlgorithm("mvapich2", p)).toBe("ring");
+    }
+    const ompi = (p: number): string | null => smpiSameAlgorithm("ompi", p);
+    expect([2, 3, 64, 127, 256, 1023].map(ompi)).toEqual(Array(6).fill("pair"));
+    expect([4, 16, 63, 128, 255, 1024].map(ompi)).toEqual(Array(6).fill("ompi_basic_linear"));
+  });
+
+  it("leaves every algorithm with code of its own to be measured, default and impi included", () => {
+    const own = SMPI_ALLTOALLV.filter((a) => !["mpich", "mvapich2", "ompi"].includes(a));
+    for (const p of [16, 64, 256]) for (const a of own) expect(smpiSameAlgorithm(a, p), `${a} at ${p}`).toBeNull();
+  });
+
+  it("matches every cached case that measured a selector and its target apart", () => {
+    const file = join(import.meta.dirname, "..", "..", "bench", "results", "vs-mpi.json");
+    const cases = Object.values(
+      (JSON.parse(readFileSync(file, "utf8")) as { cases: Record<string, VsMpiCaseResult> }).cases,
+    );
+    let compared = 0;
+    for (const c of cases)
+      for (const a of SMPI_ALLTOALLV) {
+        const same = smpiSameAlgorithm(a, c.p);
+        if (same === null || c.alltoallvSameAs?.[a] !== undefined) continue;
+        if (typeof c.alltoallv[a] !== "number" || typeof c.alltoallv[same] !== "number") continue;
+        expect(c.alltoallv[a], `${c.key}: ${a} against ${same}`).toBe(c.alltoallv[same]);
+        compared++;
+      }
+    expect(compared).toBeGreaterThan(100);
+  });
+});
