@@ -66,11 +66,20 @@ export function planOfEntry(
  * when there is none; apache-arrow is imported only for an entry the store's own reader does not read.
  */
 export async function loadPlanById(s: PlanStore, id: string): Promise<Schedule | null> {
+  return (await loadEntryById(s, id))?.plan ?? null;
+}
+
+/**
+ * loadPlanById with the entry's bytes beside its plan: a sealed Arrow file that any schedule Arrow reader reads (its
+ * extra header keys and seal included), so a caller that wants the plan as Arrow can write them as they are.
+ */
+export async function loadEntryById(s: PlanStore, id: string): Promise<{ plan: Schedule; bytes: Uint8Array } | null> {
   const entry = readSealedEntry(s, id);
   if (entry === null) return null;
   const layout = sealedEntryLayout(entry.bytes);
   const arrow = layout === null ? await import("../io/schedule-arrow.js") : null;
-  return planOfEntry(entry, id, () =>
+  const plan = planOfEntry(entry, id, () =>
     layout === null ? arrow!.decodeScheduleArrowWithHeader(entry.bytes, { trusted: true }) : planOfLayout(layout),
   );
+  return { plan, bytes: entry.bytes };
 }

@@ -1,13 +1,16 @@
 /**
  * store get --id without commander: the arguments it reads (any other shape is commander's), the same output, errors
- * and exit codes as the commander run, and the modules it loads (no planner, no apache-arrow for JSON).
+ * and exit codes as the commander run, the modules it loads (no planner, no apache-arrow), and Arrow written as the
+ * entry's bytes.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { spawnSync } from "node:child_process";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { storeGetArgv } from "../../src/cli/store-get-argv.js";
+import { decodeScheduleArrow } from "../../src/io/schedule-arrow.js";
+import { scheduleToJsonText } from "../../src/io/schedule-json-write.js";
 import { run } from "../helpers/cli.js";
 
 const ID = "ab".repeat(32);
@@ -99,7 +102,7 @@ describe("store get --id without commander", () => {
     expect(notStore.err).toMatch(/^store: .*file/);
   });
 
-  it("loads no planner and, for JSON, no apache-arrow (the built CLI, by the modules it loads)", async () => {
+  it("loads no planner and no apache-arrow, for JSON or Arrow (the built CLI, by the modules it loads)", async () => {
     const root = resolve(import.meta.dirname, "../..");
     const d = mkdtempSync(join(tmpdir(), "commplan-get-fast-"));
     expect((await run("gen", "uniform", "--p", "6", "-o", join(d, "m.json"))).code).toBe(0);
@@ -120,7 +123,21 @@ describe("store get --id without commander", () => {
     expect(json.some((f) => f.includes("/node_modules/apache-arrow/"))).toBe(false);
     expect(json.some((f) => f.includes("/dist/planner/"))).toBe(false);
     const arrow = modules("store", "get", join(d, "s"), "--id", id, "-f", "arrow", "-o", join(d, "g.arrow"));
-    expect(arrow.some((f) => f.includes("/node_modules/apache-arrow/"))).toBe(true);
+    expect(arrow.some((f) => f.includes("/node_modules/apache-arrow/"))).toBe(false);
     expect(arrow.some((f) => f.includes("/dist/planner/"))).toBe(false);
+  });
+
+  it("writes Arrow as the entry's own bytes, a plan every reader takes as the JSON's", async () => {
+    const d = mkdtempSync(join(tmpdir(), "commplan-get-fast-"));
+    expect((await run("gen", "random", "--p", "7", "--seed", "3", "-o", join(d, "m.json"))).code).toBe(0);
+    const id = (await run("store", "add", join(d, "s"), join(d, "m.json"), "-a", "two-stage", "--payload")).out.trim();
+    expect((await run("store", "get", join(d, "s"), "--id", id, "-f", "arrow", "-o", join(d, "g.arrow"))).code).toBe(0);
+    expect((await run("store", "get", join(d, "s"), "--id", id, "-o", join(d, "g.json"))).code).toBe(0);
+    const entry = readdirSync(join(d, "s"), { recursive: true, encoding: "utf8" }).find((f) => f.includes(id));
+    expect(entry).toBeDefined();
+    expect(readFileSync(join(d, "g.arrow")).equals(readFileSync(join(d, "s", entry!)))).toBe(true);
+    const fromArrow = decodeScheduleArrow(new Uint8Array(readFileSync(join(d, "g.arrow"))));
+    expect(scheduleToJsonText(fromArrow)).toBe(readFileSync(join(d, "g.json"), "utf8"));
+    expect((await run("verify", join(d, "g.arrow"), "--matrix", join(d, "m.json"))).code).toBe(0);
   });
 });

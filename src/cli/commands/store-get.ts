@@ -1,6 +1,6 @@
 /**
- * commplan store get: a stored plan written as JSON or Arrow. Loads no planner, and apache-arrow only to write Arrow
- * (or to read an entry the store's own reader does not read), so `store get --id` starts almost as fast as Node.
+ * commplan store get: a stored plan written as JSON or Arrow (the entry's bytes). Loads no planner, and apache-arrow
+ * only to read an entry the store's own reader does not read, so `store get --id` starts almost as fast as Node.
  */
 import { statSync } from "node:fs";
 import { checkMemory } from "../../model/memory-budget.js";
@@ -10,7 +10,7 @@ import { writeScheduleJson } from "../../io/schedule-json-write.js";
 import { refuseOutputOntoInput } from "../../io/file-output.js";
 import { checkEntryId, entryFile, openPlanStore, type PlanStore } from "../../store/store-dir.js";
 import { MAX_ENTRY_BYTES } from "../../store/store-fs.js";
-import { loadPlanById } from "../../store/entry-read.js";
+import { loadEntryById } from "../../store/entry-read.js";
 import type { CliContext } from "../context.js";
 import { memoryOption } from "../memory-option.js";
 import type { StoreGetArgv } from "../store-get-argv.js";
@@ -49,12 +49,20 @@ function checkEntryMemory(file: string, id: string, maxMemory: number): void {
   checkMemory("store", ENTRY_BYTES_PER_BYTE * size, `loading the ${size}-byte entry ${id}`, maxMemory, { file });
 }
 
-async function writeSchedule(s: Schedule, output: string, format: string, ctx: CliContext): Promise<void> {
+/**
+ * Writes the plan: as JSON, or as Arrow the entry's own bytes (its seal checked and its plan decoded, so they are the
+ * writer's: a schedule Arrow file whose header also keeps the entry's key, origin and seal), not encoded again.
+ */
+async function writeSchedule(
+  entry: { plan: Schedule; bytes: Uint8Array },
+  output: string,
+  format: string,
+  ctx: CliContext,
+): Promise<void> {
   if (format === "arrow") {
-    const { encodeScheduleArrow } = await import("../../io/schedule-arrow.js");
     const { writeBytesAtomic } = await import("../../io/bytes-output.js");
-    await writeBytesAtomic(encodeScheduleArrow(s), output, "store");
-  } else await writeScheduleJson(s, output, { stdout: ctx.stdout });
+    await writeBytesAtomic(entry.bytes, output, "store");
+  } else await writeScheduleJson(entry.plan, output, { stdout: ctx.stdout });
 }
 
 /**
@@ -80,14 +88,15 @@ export async function storeGet(
   // the entry is an input too: writing onto its own file would destroy it
   await refuseOutputOntoInput("store", [entryFile(s, id)], [["-o", o.output]]);
   checkEntryMemory(entryFile(s, id), id, ctx.maxMemory);
-  const plan = await loadPlanById(s, id);
-  if (plan === null) {
+  const entry = await loadEntryById(s, id);
+  if (entry === null) {
     ctx.io.err(`store: no entry ${id}\n`);
     ctx.exitCode = 1;
     if (o.json) printJson(ctx, { format: "commplan.store-get/v1", id, found: false });
     return;
   }
-  await writeSchedule(plan, o.output, o.format, ctx);
+  await writeSchedule(entry, o.output, o.format, ctx);
+  const plan = entry.plan;
   if (o.json)
     printJson(ctx, {
       format: "commplan.store-get/v1",
