@@ -43,7 +43,10 @@ export interface CapturedPattern {
 /** What precompute did with a captured pattern. */
 export interface CaptureOutcome {
   readonly pattern: CapturedPattern;
-  readonly status: "added" | "present";
+  /** added: planned anew; present: planned before for the same target; replaced: planned before for another. */
+  readonly status: "added" | "present" | "replaced";
+  /** What the replaced program was planned for (replaced only). */
+  readonly was?: string;
   readonly algorithm: string;
   /** The program variant written (nonblocking, or the one auto names on a runtime). */
   readonly variant: ProgramVariant;
@@ -235,7 +238,8 @@ export async function precomputeCapture(
   const { machine, runtime, maxMemory } = target;
   const dir = join(store, "programs", pat.key);
   const planFile = join(dir, "plan.json");
-  if (existsSync(planFile)) return present(pat, planFile);
+  const before = existsSync(planFile) ? planTarget(planFile) : null;
+  if (before !== null && before === targetText(target)) return present(pat, planFile);
   const m = readMatrixFile(pat.matrixFile, { maxMemory });
   const key = captureKey(m);
   if (key !== pat.key)
@@ -270,13 +274,44 @@ export async function precomputeCapture(
   };
   try {
     writeFileSync(join(tmp, "plan.json"), JSON.stringify(rec, null, 2) + "\n");
-    renameSync(tmp, dir);
+    if (before !== null) {
+      // the old program moves aside first, so the key's directory is always a whole program (or none for an instant)
+      const old = join(store, "programs", `.${pat.key}.${hostname()}.${process.pid}.old`);
+      rmSync(old, { recursive: true, force: true });
+      renameSync(dir, old);
+      renameSync(tmp, dir);
+      rmSync(old, { recursive: true, force: true });
+    } else renameSync(tmp, dir);
   } catch (e) {
     rmSync(tmp, { recursive: true, force: true });
     if (!existsSync(planFile)) throw fsError(e, MODULE, dir, true);
     return present(pat, planFile);
   }
-  return { pattern: pat, status: "added", algorithm: rec.algorithm, variant: res.variant, ...decision };
+  const status = before === null ? "added" : "replaced";
+  const was = before === null ? {} : { was: before };
+  return { pattern: pat, status, ...was, algorithm: rec.algorithm, variant: res.variant, ...decision };
+}
+
+/** The target a plan.json names, as targetText writes it; "an unreadable plan.json" when it cannot be read. */
+function planTarget(planFile: string): string {
+  try {
+    const rec = JSON.parse(readFileSync(planFile, "utf8")) as Record<string, unknown>;
+    const text = (x: unknown): string | null => (typeof x === "string" ? x : null);
+    return describeTarget(text(rec["machine"]) ?? "?", text(rec["runtime"]), text(rec["network"]), rec["freeCopies"]);
+  } catch {
+    return "an unreadable plan.json";
+  }
+}
+
+/** What precompute plans for, in words: the machine, the runtime (or the one-port model), copies, the network. */
+function targetText(t: CaptureTarget): string {
+  const free = t.runtime === null ? null : !t.runtime.copies;
+  return describeTarget(t.machine.name, t.runtime?.name ?? null, t.network?.spec ?? null, free);
+}
+
+function describeTarget(machine: string, runtime: string | null, network: string | null, freeCopies: unknown): string {
+  const on = runtime === null ? "one-port model" : `runtime ${runtime}${freeCopies === true ? ", copies free" : ""}`;
+  return `${machine}, ${on}${network === null ? "" : `, network ${network}`}`;
 }
 
 /** The outcome of a pattern whose STORE/programs/<key>/plan.json is there already (no `variant`: nonblocking). */

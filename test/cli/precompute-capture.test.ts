@@ -108,7 +108,7 @@ describe("precompute --from-capture", () => {
     );
     expect(r.code).toBe(0);
     expect(r.err).toBe(
-      "precompute: 2 captured patterns (t3d-004, one-port model): 2 added, 0 present, " +
+      "precompute: 2 captured patterns (t3d-004, one-port model): 2 added, 0 present, 0 replaced, " +
         /(\d) to replay/.exec(r.err)![1] +
         " to replay\n",
     );
@@ -148,6 +148,47 @@ describe("precompute --from-capture", () => {
     );
     expect(again.err).toContain("2 present");
     expect(readdirSync(join(d, "s", "programs")).sort()).toEqual([MOE_KEY, key2].sort());
+    // another machine: each program is planned again for it and replaces the one planned for t3d-004
+    const other = await run(
+      "precompute",
+      "--from-capture",
+      join(d, "cap"),
+      "--store",
+      join(d, "s"),
+      "--machine",
+      "ib-hdr-200",
+      "--runtime",
+      "none",
+    );
+    expect(other.code).toBe(0);
+    expect(other.err).toContain("0 added, 0 present, 2 replaced");
+    expect(other.out).toContain(
+      `${MOE_KEY} MPI_Alltoallv 7 calls at app(main+0x10): replaced (was planned for t3d-004, one-port model), `,
+    );
+    for (const key of [MOE_KEY, key2]) {
+      const rec = JSON.parse(readFileSync(join(d, "s", "programs", key, "plan.json"), "utf8")) as Record<
+        string,
+        unknown
+      >;
+      expect(rec["machine"]).toBe("ib-hdr-200");
+    }
+    expect(readdirSync(join(d, "s", "programs")).sort()).toEqual([MOE_KEY, key2].sort());
+    // an unreadable plan.json is planned again, not a crash
+    writeFileSync(join(d, "s", "programs", MOE_KEY, "plan.json"), "{ not json");
+    const mended = await run(
+      "precompute",
+      "--from-capture",
+      join(d, "cap"),
+      "--store",
+      join(d, "s"),
+      "--machine",
+      "ib-hdr-200",
+      "--runtime",
+      "none",
+    );
+    expect(mended.code, mended.err).toBe(0);
+    expect(mended.out).toContain("replaced (was planned for an unreadable plan.json)");
+    expect(mended.err).toContain("0 added, 1 present, 1 replaced");
   });
 
   it("refuses a capture whose key is not its matrix's, and bad option sets, in one line", async () => {
@@ -218,7 +259,7 @@ describe("precompute --from-capture on a runtime", () => {
     );
     expect(r.code).toBe(0);
     expect(r.err).toBe(
-      "precompute: 1 captured pattern (ib-hdr-200, runtime ib-hdr-200-mpi): 1 added, 0 present, 1 to replay\n",
+      "precompute: 1 captured pattern (ib-hdr-200, runtime ib-hdr-200-mpi): 1 added, 0 present, 0 replaced, 1 to replay\n",
     );
     // what plan -a auto --runtime answers for the same matrix
     const auto = await run(

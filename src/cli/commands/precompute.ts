@@ -149,7 +149,7 @@ async function fromCapture(specFile: string | undefined, o: PrecomputeFlags, ctx
     );
   const patterns = readCaptures(o.fromCapture!);
   openPlanStore(o.store, true);
-  const counts = { added: 0, present: 0, replayed: 0 };
+  const counts = { added: 0, present: 0, replaced: 0, replayed: 0 };
   const spec = o.network;
   const network =
     spec === undefined ? undefined : { spec, routes: (p: number) => loadNetworkFlags(o, p, ctx.maxMemory, machine) };
@@ -159,14 +159,14 @@ async function fromCapture(specFile: string | undefined, o: PrecomputeFlags, ctx
     counts[out.status]++;
     if (out.replay) counts.replayed++;
     ctx.io.out(
-      `${pat.key} ${pat.call} ${counted(pat.calls, "call", "calls")} at ${pat.sites.join(", ")}: ${out.status}, ${out.algorithm} (${out.variant}), ${out.replay ? "replay" : "fall back"} (${out.reason})\n`,
+      `${pat.key} ${pat.call} ${counted(pat.calls, "call", "calls")} at ${pat.sites.join(", ")}: ${out.status}${out.was === undefined ? "" : ` (was planned for ${out.was})`}, ${out.algorithm} (${out.variant}), ${out.replay ? "replay" : "fall back"} (${out.reason})\n`,
     );
   }
   const on =
     (runtime === null ? `${machine.name}, one-port model` : `${machine.name}, runtime ${runtime.name}`) +
     (spec === undefined ? "" : `, network ${spec}`);
   ctx.io.err(
-    `precompute: ${counted(patterns.length, "captured pattern", "captured patterns")} (${on}): ${counts.added} added, ${counts.present} present, ${counts.replayed} to replay\n`,
+    `precompute: ${counted(patterns.length, "captured pattern", "captured patterns")} (${on}): ${counts.added} added, ${counts.present} present, ${counts.replaced} replaced, ${counts.replayed} to replay\n`,
   );
 }
 
