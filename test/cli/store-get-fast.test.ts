@@ -2,13 +2,13 @@
  * store get --id without commander: the arguments it reads (any other shape is commander's), the same output, errors
  * and exit codes as the commander run, and the modules it loads (no planner, no apache-arrow for JSON).
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { storeGetArgv } from "../../src/cli/store-get-argv.js";
 import { run } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 const ID = "ab".repeat(32);
 
@@ -66,7 +66,7 @@ describe("storeGetArgv", () => {
 
 describe("store get --id without commander", () => {
   it("writes, refuses and exits as the commander run does", async () => {
-    const d = mkdtempSync(join(tmpdir(), "commplan-get-fast-"));
+    const d = tempDir("get-fast");
     expect((await run("gen", "h-relation", "--p", "10", "--h", "2", "-o", join(d, "m.json"))).code).toBe(0);
     const id = (await run("store", "add", join(d, "s"), join(d, "m.json"), "-a", "four-stage", "--payload")).out.trim();
     writeFileSync(join(d, "file"), "x");
@@ -101,7 +101,7 @@ describe("store get --id without commander", () => {
 
   it("loads no planner and, for JSON, no apache-arrow (the built CLI, by the modules it loads)", async () => {
     const root = resolve(import.meta.dirname, "../..");
-    const d = mkdtempSync(join(tmpdir(), "commplan-get-fast-"));
+    const d = tempDir("get-fast");
     expect((await run("gen", "uniform", "--p", "6", "-o", join(d, "m.json"))).code).toBe(0);
     const id = (await run("store", "add", join(d, "s"), join(d, "m.json"), "-a", "shift")).out.trim();
     const modules = (...argv: string[]): string[] => {
