@@ -1,5 +1,5 @@
 /** commplan check-planner: finds the bugs of the fixture planners through a module and through --command, with shrunk counterexamples. */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -111,7 +111,7 @@ describe("commplan check-planner --command: the process", () => {
     expect(reasonLine("")).toBe("");
   });
 
-  it("the run ends when the command exits (a background job it leaves does not hold it), and commplan interrupted kills the command's group", async () => {
+  it("the run ends when the command exits (a background job it leaves does not hold it), and commplan interrupted kills the command's group and removes its files", async () => {
     const tmp = tempDir("check");
     const left = await run(
       "check-planner",
@@ -125,10 +125,12 @@ describe("commplan check-planner --command: the process", () => {
     expect(left).toMatchObject({ code: 0 });
     const pidFile = join(tmp, "pid");
     const bin = join(import.meta.dirname, "..", "..", "bin", "commplan.js");
+    const ownTmp = join(tmp, "tmp");
+    mkdirSync(ownTmp);
     const cli = spawn(
       process.execPath,
       [bin, "check-planner", "--command", `echo $$ > ${pidFile}; exec sleep 300 # {matrix} {schedule}`, "--runs", "2"],
-      { stdio: "ignore" },
+      { stdio: "ignore", env: { ...process.env, TMPDIR: ownTmp } },
     );
     const exited = new Promise<unknown>((resolve) => cli.on("close", (code, signal) => resolve(signal ?? code)));
     for (let k = 0; k < 200 && !existsSync(pidFile); k++) await new Promise((r) => setTimeout(r, 50));
@@ -146,6 +148,7 @@ describe("commplan check-planner --command: the process", () => {
     };
     for (let k = 0; k < 40 && running(); k++) await new Promise((r) => setTimeout(r, 50));
     expect(running()).toBe(false);
+    expect(readdirSync(ownTmp)).toEqual([]); // the run's matrix directory removed too
   });
 
   it("a command past --timeout is killed with what it started, and the matrix it was on is reported (exit 1, no further run)", async () => {

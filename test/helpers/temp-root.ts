@@ -18,7 +18,11 @@ export default function setup(): () => void {
   return () => {
     if (before === undefined) delete process.env["TMPDIR"];
     else process.env["TMPDIR"] = before;
-    const left = readdirSync(root).sort();
+    // tsx's compile cache (one directory per user, kept and reused on purpose; made when a worker loads src/ under tsx)
+    const cache = `tsx-${process.getuid?.() ?? ""}`;
+    const left = readdirSync(root)
+      .filter((name) => name !== cache)
+      .sort();
     rmSync(root, { recursive: true, force: true });
     if (left.length > 0) {
       const shown = left.slice(0, 20).join(", ") + (left.length > 20 ? `, ... (${left.length - 20} more)` : "");
