@@ -75,6 +75,9 @@ function programArrays(prog: Program): ArrayBufferView[] {
 
 const ALGORITHMS = ["linear-permutation", "shift", "coloring"] as const;
 
+/** Timed runs of a lowering and of the fill at P (after a warm-up): 7 up to P = 1024 (a quarter second each), then 3. */
+const runsAt = (p: number): number => (p <= 1024 ? 7 : 3);
+
 /** Runs the cases; returns the markdown summary. */
 export async function lowerBench(log: (s: string) => void, argv = process.argv.slice(2)): Promise<string> {
   // --p 1024 (the sizes, default 1024,4096) and --no-split (leave out the split export row): a shorter run
@@ -90,11 +93,12 @@ export async function lowerBench(log: (s: string) => void, argv = process.argv.s
       if (algorithm === "coloring" && p > 1024) continue; // coloring's repair walks make P = 4096 minutes long
       log(`lower: ${algorithm} P = ${p} ...`);
       const planned = bestOfMs(() => plan(m, algorithm), 3);
+      const runs = runsAt(p);
       for (const variant of ["nonblocking", "blocking"] as const) {
-        const lowered = bestOfWallCpu(() => lowerSchedule(m, planned.value, { variant }), 3);
+        const lowered = bestOfWallCpu(() => lowerSchedule(m, planned.value, { variant }), runs);
         const prog = lowered.value.program;
-        const fill = bestOfWallCpu(() => fillLike(programArrays(prog)), 3);
-        const old = before === null ? null : bestOfWallCpu(() => before(m, planned.value, { variant }), 3);
+        const fill = bestOfWallCpu(() => fillLike(programArrays(prog)), runs);
+        const old = before === null ? null : bestOfWallCpu(() => before(m, planned.value, { variant }), runs);
         results.push({
           p,
           algorithm,
@@ -120,12 +124,12 @@ export async function lowerBench(log: (s: string) => void, argv = process.argv.s
   results.sort((a, b) => a.p - b.p); // stable: the algorithms and variants keep their order within a size
   const md =
     "### Lowering: schedule -> per-rank programs (002 Pattern3, lmax 256, message level)\n\n" +
-    "Best of up to 3 warm runs each, in one process; ratio = lowering / planning of the same plan. The target is lowering <= 2 x planning: " +
+    "Best of up to 7 warm runs each up to P = 1024 and of up to 3 above (planning: best of 3), in one process; ratio = lowering / planning of the same plan. The target is lowering <= 2 x planning: " +
     "shift and linear-permutation plan in one loop over P^2 transfers, while the lowering writes two operations and their pieces per transfer, regrouped by rank. " +
-    "Program fill = new arrays of the lowered program's types and lengths with every element written, nothing computed (best of 3; pages fresh or reused as the allocator hands them out, as for the lowering): the least any lowering to this IR costs here, so fill / plan is the best ratio it could reach, and lower / fill how far the lowering is from it (the goal: within 2 x)." +
+    "Program fill = new arrays of the lowered program's types and lengths with every element written, nothing computed (best of as many runs; pages fresh or reused as the allocator hands them out, as for the lowering): the least any lowering to this IR costs here, so fill / plan is the best ratio it could reach, and lower / fill how far the lowering is from it (the goal: within 2 x)." +
     (before === null
       ? ""
-      : ` Before = the lowering of another build (${BEFORE!.replace(/\/bin\/commplan\.js$/, "")}) on the same plans in the same process, best of 3 as well, run right after this build's of the same case.`) +
+      : ` Before = the lowering of another build (${BEFORE!.replace(/\/bin\/commplan\.js$/, "")}) on the same plans in the same process, best of as many runs, run right after this build's of the same case.`) +
     "\n\n" +
     mdTable(
       [
