@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     setupFiles: ["test/helpers/setup.ts"],
+    // the run's temporary directory: anything a test (or a process it spawns) leaves there fails the run
+    globalSetup: ["test/helpers/temp-root.ts"],
     // vitest 4 runs availableParallelism() - 1 workers: one on a 2-core machine; the suite is CPU-bound
     // and many tests wait on child processes, so two workers use both cores
     maxWorkers: 2,

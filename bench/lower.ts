@@ -4,10 +4,10 @@ import { generatePattern } from "../src/patterns/registry.js";
 import { plan } from "../src/planner/registry.js";
 import type { Program } from "../src/model/program.js";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { bestOfMs, fillLike, machineInfo, mdTable, timeMs, writeResults } from "./lib.js";
+import { bestOfMs, bestOfWallCpu, fillLike, machineInfo, mdTable, timeMs, writeResults } from "./lib.js";
 import { timedProcess } from "./startup.js";
 
 interface Case {
@@ -24,7 +24,29 @@ interface Case {
   fillMs: number;
   /** Best of 3: another build's lowering of the same plan (COMMPLAN_BENCH_BEFORE), or null. */
   beforeMs: number | null;
+  /** CPU time (user + system) of the lowering, the fill and the before build's lowering: the least of the same runs. */
+  lowerCpuMs: number | null;
+  fillCpuMs: number | null;
+  beforeCpuMs: number | null;
+  /** When the row was measured, on a row carried over from an earlier run (a size this run left out). */
+  measuredAt?: string;
 }
+
+/** What a run writes to bench/results/lower.json. */
+interface LowerResults {
+  machine: ReturnType<typeof machineInfo>;
+  results: Case[];
+  split: SplitRow | null;
+}
+
+/** The results file of the previous run, or null when there is none. */
+function previousResults(): LowerResults | null {
+  const file = join(import.meta.dirname, "results", "lower.json");
+  return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as LowerResults) : null;
+}
+
+/** The UTC minute of an ISO time, for the text. */
+const minuteOf = (iso: string): string => iso.slice(0, 16).replace("T", " ") + " UTC";
 
 /**
  * Another build's `bin/commplan.js` (a checkout of an earlier commit, built), whose lowering runs beside this one's on
@@ -53,6 +75,9 @@ function programArrays(prog: Program): ArrayBufferView[] {
 
 const ALGORITHMS = ["linear-permutation", "shift", "coloring"] as const;
 
+/** Timed runs of a lowering and of the fill at P (after a warm-up): 7 up to P = 1024 (a quarter second each), then 3. */
+const runsAt = (p: number): number => (p <= 1024 ? 7 : 3);
+
 /** Runs the cases; returns the markdown summary. */
 export async function lowerBench(log: (s: string) => void, argv = process.argv.slice(2)): Promise<string> {
   // --p 1024 (the sizes, default 1024,4096) and --no-split (leave out the split export row): a shorter run
@@ -68,11 +93,12 @@ export async function lowerBench(log: (s: string) => void, argv = process.argv.s
       if (algorithm === "coloring" && p > 1024) continue; // coloring's repair walks make P = 4096 minutes long
       log(`lower: ${algorithm} P = ${p} ...`);
       const planned = bestOfMs(() => plan(m, algorithm), 3);
+      const runs = runsAt(p);
       for (const variant of ["nonblocking", "blocking"] as const) {
-        const lowered = bestOfMs(() => lowerSchedule(m, planned.value, { variant }), 3);
+        const lowered = bestOfWallCpu(() => lowerSchedule(m, planned.value, { variant }), runs);
         const prog = lowered.value.program;
-        const fillMs = bestOfMs(() => fillLike(programArrays(prog)), 3).ms;
-        const beforeMs = before === null ? null : bestOfMs(() => before(m, planned.value, { variant }), 3).ms;
+        const fill = bestOfWallCpu(() => fillLike(programArrays(prog)), runs);
+        const old = before === null ? null : bestOfWallCpu(() => before(m, planned.value, { variant }), runs);
         results.push({
           p,
           algorithm,
@@ -83,20 +109,27 @@ export async function lowerBench(log: (s: string) => void, argv = process.argv.s
           planMs: planned.ms,
           lowerMs: lowered.ms,
           ratio: lowered.ms / planned.ms,
-          fillMs,
-          beforeMs,
+          fillMs: fill.ms,
+          beforeMs: old?.ms ?? null,
+          lowerCpuMs: lowered.cpuMs,
+          fillCpuMs: fill.cpuMs,
+          beforeCpuMs: old?.cpuMs ?? null,
         });
       }
     }
   }
+  const previous = previousResults();
+  const carried = carriedRows(previous, sizes);
+  results.push(...carried);
+  results.sort((a, b) => a.p - b.p); // stable: the algorithms and variants keep their order within a size
   const md =
     "### Lowering: schedule -> per-rank programs (002 Pattern3, lmax 256, message level)\n\n" +
-    "Best of up to 3 warm runs each, in one process; ratio = lowering / planning of the same plan. The target is lowering <= 2 x planning: " +
+    "Best of up to 7 warm runs each up to P = 1024 and of up to 3 above (planning: best of 3), in one process; ratio = lowering / planning of the same plan. The target is lowering <= 2 x planning: " +
     "shift and linear-permutation plan in one loop over P^2 transfers, while the lowering writes two operations and their pieces per transfer, regrouped by rank. " +
-    "Program fill = new arrays of the lowered program's types and lengths with every element written, nothing computed (best of 3; pages fresh or reused as the allocator hands them out, as for the lowering): the least any lowering to this IR costs here, so fill / plan is the best ratio it could reach, and lower / fill how far the lowering is from it (the goal: within 2 x)." +
+    "Program fill = new arrays of the lowered program's types and lengths with every element written, nothing computed (best of as many runs; pages fresh or reused as the allocator hands them out, as for the lowering): the least any lowering to this IR costs here, so fill / plan is the best ratio it could reach, and lower / fill how far the lowering is from it (the goal: within 2 x)." +
     (before === null
       ? ""
-      : ` Before = the lowering of another build (${BEFORE!.replace(/\/bin\/commplan\.js$/, "")}) on the same plans in the same process, best of 3 as well, run right after this build's of the same case.`) +
+      : ` Before = the lowering of another build (${BEFORE!.replace(/\/bin\/commplan\.js$/, "")}) on the same plans in the same process, best of as many runs, run right after this build's of the same case.`) +
     "\n\n" +
     mdTable(
       [
@@ -123,15 +156,86 @@ export async function lowerBench(log: (s: string) => void, argv = process.argv.s
         r.fillMs.toFixed(0),
         (r.fillMs / r.planMs).toFixed(2),
         (r.lowerMs / r.fillMs).toFixed(2),
-        ...(r.beforeMs === null ? [] : [r.beforeMs.toFixed(0), (r.beforeMs / r.lowerMs).toFixed(2)]),
+        ...(before === null
+          ? []
+          : r.beforeMs === null
+            ? ["", ""]
+            : [r.beforeMs.toFixed(0), (r.beforeMs / r.lowerMs).toFixed(2)]),
       ]),
     );
-  const split = withSplit ? splitExportRow(log) : null;
+  const carriedNote =
+    carried.length === 0
+      ? ""
+      : `\nThe rows at P = ${[...new Set(carried.map((r) => r.p))].join(", ")} are carried over from an earlier run of ` +
+        `this bench (made ${[...new Set(carried.map((r) => minuteOf(r.measuredAt)))].join(", ")}; its own load and ` +
+        `before build): this run (\`--p ${sizes.join(",")}\`) left that size out for time.` +
+        (carried.some((r) => r.lowerCpuMs === null) ? " That run measured no CPU time." : "") +
+        "\n";
+  const split = withSplit ? { ...splitExportRow(log), measuredAt: new Date().toISOString() } : carriedSplit(previous);
   const machine = machineInfo();
   const load = `Load average at the start of the run: ${loadBefore.map((x) => x.toFixed(1)).join(", ")}; at the end: ${machine.loadavg.map((x) => x.toFixed(1)).join(", ")} (${machine.cpus} cores, shared).\n`;
-  const all = md + "\n" + load + (split === null ? "" : "\n" + splitExportMarkdown(split));
-  writeResults("lower", { machine, results, split }, all);
+  const all =
+    md +
+    carriedNote +
+    cpuMarkdown(results, before !== null) +
+    "\n" +
+    load +
+    (split === null ? "" : "\n" + splitExportMarkdown(split, withSplit ? null : (split.measuredAt ?? null)));
+  const json: LowerResults = { machine, results, split };
+  writeResults("lower", json, all);
   return all;
+}
+
+/** The CPU-time table of the rows that have CPU times (rows carried over from an older run may not). */
+function cpuMarkdown(results: readonly Case[], withBefore: boolean): string {
+  const cpuRows = results.filter((r) => r.lowerCpuMs !== null && r.fillCpuMs !== null);
+  return cpuRows.length === 0
+    ? ""
+    : "\nCPU time (user + system of the process, `process.cpuUsage`), the least over the same timed runs as the wall " +
+        "times above (it leaves out the waiting for a core that wall time includes at a high load):\n\n" +
+        mdTable(
+          [
+            "P",
+            "algorithm",
+            "variant",
+            "lower CPU ms",
+            "program fill CPU ms",
+            "lower / fill (CPU)",
+            ...(withBefore ? ["before lower CPU ms", "before / lower (CPU)"] : []),
+          ],
+          cpuRows.map((r) => [
+            r.p,
+            r.algorithm,
+            r.variant,
+            r.lowerCpuMs!.toFixed(0),
+            r.fillCpuMs!.toFixed(0),
+            (r.lowerCpuMs! / r.fillCpuMs!).toFixed(2),
+            ...(!withBefore
+              ? []
+              : r.beforeCpuMs === null
+                ? ["", ""]
+                : [r.beforeCpuMs.toFixed(0), (r.beforeCpuMs / r.lowerCpuMs!).toFixed(2)]),
+          ]),
+        );
+}
+
+/** The previous run's rows at the sizes this run left out, each with the time it was measured. */
+function carriedRows(previous: LowerResults | null, sizes: readonly number[]): (Case & { measuredAt: string })[] {
+  return (previous?.results ?? [])
+    .filter((r) => !sizes.includes(r.p))
+    .map((r) => ({
+      ...r,
+      lowerCpuMs: r.lowerCpuMs ?? null,
+      fillCpuMs: r.fillCpuMs ?? null,
+      beforeCpuMs: r.beforeCpuMs ?? null,
+      measuredAt: r.measuredAt ?? previous!.machine.date,
+    }));
+}
+
+/** The previous run's split export row, kept by a run with --no-split (with the time it was measured), or null. */
+function carriedSplit(previous: LowerResults | null): SplitRow | null {
+  const s = previous?.split;
+  return s === null || s === undefined ? null : { ...s, measuredAt: s.measuredAt ?? previous!.machine.date };
 }
 
 /** The P of the split export row: the 131,072-rank halo (a 64 x 64 x 32 process grid, 6 neighbours). */
@@ -140,6 +244,8 @@ const SPLIT_P = 131072;
 const SPLIT_ALGORITHM = "coloring";
 
 interface SplitRow {
+  /** When the row was measured (a run with --no-split keeps the previous run's row). */
+  measuredAt?: string;
   p: number;
   algorithm: string;
   files: number;
@@ -179,11 +285,18 @@ function splitExportRow(log: (s: string) => void): SplitRow {
   }
 }
 
-/** The split export row as markdown: times, ratios to planning, the cost per rank file. */
-function splitExportMarkdown(r: SplitRow): string {
+/**
+ * The split export row as markdown: times, ratios to planning, the cost per rank file; `carriedFrom` is the time an
+ * earlier run measured it (this run had --no-split), or null.
+ */
+function splitExportMarkdown(r: SplitRow, carriedFrom: string | null): string {
   const s = (ms: number): string => (ms / 1000).toFixed(1);
   return (
     `#### export --split: one program file per rank (halo, P = ${r.p.toLocaleString("en-US")}, ${r.algorithm})\n\n` +
+    (carriedFrom === null
+      ? ""
+      : `Carried over from an earlier run of this bench (made ${minuteOf(carriedFrom)}, its own load and build): this ` +
+        "run (`--no-split`) left the split export out for time.\n\n") +
     "Whole processes (`commplan plan`, then `commplan export --format program --split DIR` into a new directory), one run each; CPU = user + system time (bash's `times`). The export reads the schedule and the matrix, lowers, and writes one file per rank and an index. Goal: export <= 10 x planning.\n\n" +
     mdTable(
       [

@@ -4,10 +4,10 @@
  * with the tarball unpacked as node_modules/commplan (its dependencies linked from this checkout, so no network).
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { tempDir } from "./helpers/temp-dir.js";
 
 const root = join(import.meta.dirname, "..");
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
@@ -38,16 +38,12 @@ let tarball = "";
 beforeAll(() => {
   if (!existsSync(join(root, "dist", "index.js")))
     throw new Error("dist/ is missing: run `npx tsc -p tsconfig.build.json` first");
-  work = mkdtempSync(join(tmpdir(), "commplan-package-"));
+  work = tempDir("package");
   const out = execFileSync(npm, ["pack", "--ignore-scripts", "--json", "--pack-destination", work], {
     cwd: root,
     encoding: "utf8",
   });
   tarball = join(work, (JSON.parse(out) as { filename: string }[])[0]!.filename);
-});
-
-afterAll(() => {
-  if (work !== "") rmSync(work, { recursive: true, force: true });
 });
 
 describe("the npm package", () => {

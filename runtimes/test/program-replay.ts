@@ -44,6 +44,8 @@ export interface FidelityRow {
   readonly predictedUs: number;
   readonly smpiWallMs: number;
   readonly replayWallMs: number;
+  /** The replay's CPU time (user + system of this process, the least of its runs). */
+  readonly replayCpuMs: number;
   /** The replay's events (a message's start and end, CPU jobs). */
   readonly replayEvents: number;
   /** Why SMPI failed ("" when it ran). */
@@ -118,7 +120,10 @@ export function scheduleOf(m: CommMatrix, name: string): Schedule {
   return name === "linear" ? linearSchedule(m) : plan(m, name, { payload: true });
 }
 
-/** Runs one case in a fresh directory under `root`: SMPI once, the replay `replayRuns` times (its best wall time). */
+/**
+ * Runs one case in a fresh directory under `root`: SMPI once, the replay `replayRuns` times (its least wall time and
+ * least CPU time).
+ */
 export function runCase(
   root: string,
   label: string,
@@ -133,16 +138,29 @@ export function runCase(
     const routes = writeCase(prog, machine, network, dir);
     const s = smpiReplay(dir, prog.p, smpiConfigOf(runtime, machine).cfg);
     let replayWallMs = Infinity,
+      replayCpuMs = Infinity,
       predictedUs = NaN,
       replayEvents = 0;
     for (let k = 0; k < replayRuns; k++) {
-      const t0 = performance.now();
+      const t0 = performance.now(),
+        c0 = process.cpuUsage();
       const r = replayProgram(prog, { machine, runtime, ...(network === "flat" ? {} : { network: routes }) });
+      const c = process.cpuUsage(c0);
       replayWallMs = Math.min(replayWallMs, performance.now() - t0);
+      replayCpuMs = Math.min(replayCpuMs, (c.user + c.system) / 1000);
       predictedUs = r.makespanUs;
       replayEvents = r.events;
     }
-    return { label, smpiUs: s.us, predictedUs, smpiWallMs: s.wallMs, replayWallMs, replayEvents, problem: s.problem };
+    return {
+      label,
+      smpiUs: s.us,
+      predictedUs,
+      smpiWallMs: s.wallMs,
+      replayWallMs,
+      replayCpuMs,
+      replayEvents,
+      problem: s.problem,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -170,6 +170,7 @@ if (perId.size !== rep.entries || [...perId.values()].some((n) => n !== 1))
 const secs = ((Date.now() - t0) / 1000).toFixed(0);
 if (failures.length > 0) {
   for (const f of failures.slice(0, 20)) process.stdout.write(`store-crash: FAIL ${f}\n`);
+  process.stdout.write(`store-crash: the store is kept for inspection in ${work} (remove it when done)\n`);
   process.exitCode = 1;
 } else {
   process.stdout.write(

@@ -6,8 +6,9 @@
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 const cleanups = new Set<() => void>();
 
+/** Last added first: a later cleanup may depend on what an earlier one removes (a process writing into a directory). */
 function runCleanups(): void {
-  for (const f of [...cleanups]) f();
+  for (const f of [...cleanups].reverse()) f();
 }
 
 /**

@@ -1,12 +1,12 @@
 /** plan --algorithm auto on the command line: it plans, the schedule verifies and reads back with its auto block, --help says what auto does, and bad requests are refused. */
 import { describe, expect, it } from "vitest";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseScheduleJsonText } from "../../src/io/schedule-json-read.js";
 import { run } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
-const dir = mkdtempSync(join(tmpdir(), "commplan-auto-"));
+const dir = tempDir("auto");
 
 describe("plan --algorithm auto", () => {
   it("writes a schedule whose header has the auto block; verify accepts it; it reads back", async () => {

@@ -1,12 +1,12 @@
 /** commplan check-planner: finds the bugs of the fixture planners through a module and through --command, with shrunk counterexamples. */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { spawn, spawnSync } from "node:child_process";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readMatrixFile } from "../../src/io/matrix-read.js";
 import { run } from "../helpers/cli.js";
 import { reasonLine } from "../../src/cli/commands/check-planner-runners.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 const dir = new URL("../fixtures/planners/", import.meta.url).pathname;
 const fixture = (name: string): string => join(dir, `${name}.mjs`);
@@ -27,7 +27,7 @@ describe("commplan check-planner", () => {
     const args = (name: string): string[] => (via === "module" ? [fixture(name)] : ["--command", command(name)]);
 
     it(`finds the planner that forwards before arrival (${via}): causality fails on a 3-node matrix with one entry`, async () => {
-      const out = join(mkdtempSync(join(tmpdir(), "commplan-check-")), "cx.json");
+      const out = join(tempDir("check"), "cx.json");
       const r = await run("check-planner", ...args("forward-early"), "--runs", "100", "-o", out);
       expect(r.err).toBe("");
       expect(r.code).toBe(1);
@@ -41,7 +41,7 @@ describe("commplan check-planner", () => {
     });
 
     it(`finds the planner that puts two senders on one receiver (${via}): node contention on a 3-node matrix`, async () => {
-      const out = join(mkdtempSync(join(tmpdir(), "commplan-check-")), "cx.json");
+      const out = join(tempDir("check"), "cx.json");
       const r = await run("check-planner", ...args("two-senders"), "--runs", "100", "-o", out);
       expect(r.code).toBe(1);
       expect(r.out).toMatch(/check 'node-contention' fails .*node 0 receives 2 messages \(from 1 and 2\) with 1/);
@@ -70,7 +70,7 @@ describe("commplan check-planner", () => {
     expect(neither.code).toBe(2);
     const noHoles = await run("check-planner", "--command", "true");
     expect(noHoles.err).toMatch(/--command must contain \{matrix\} and \{schedule\}/);
-    const tmp = mkdtempSync(join(tmpdir(), "commplan-check-"));
+    const tmp = tempDir("check");
     writeFileSync(join(tmp, "empty.mjs"), "export const x = 1;\n");
     const noPlan = await run("check-planner", join(tmp, "empty.mjs"));
     expect(noPlan).toMatchObject({ code: 2, err: expect.stringMatching(/exports no function 'plan'/) });
@@ -111,8 +111,8 @@ describe("commplan check-planner --command: the process", () => {
     expect(reasonLine("")).toBe("");
   });
 
-  it("the run ends when the command exits (a background job it leaves does not hold it), and commplan interrupted kills the command's group", async () => {
-    const tmp = mkdtempSync(join(tmpdir(), "commplan-check-"));
+  it("the run ends when the command exits (a background job it leaves does not hold it), and commplan interrupted kills the command's group and removes its files", async () => {
+    const tmp = tempDir("check");
     const left = await run(
       "check-planner",
       "--command",
@@ -125,10 +125,12 @@ describe("commplan check-planner --command: the process", () => {
     expect(left).toMatchObject({ code: 0 });
     const pidFile = join(tmp, "pid");
     const bin = join(import.meta.dirname, "..", "..", "bin", "commplan.js");
+    const ownTmp = join(tmp, "tmp");
+    mkdirSync(ownTmp);
     const cli = spawn(
       process.execPath,
       [bin, "check-planner", "--command", `echo $$ > ${pidFile}; exec sleep 300 # {matrix} {schedule}`, "--runs", "2"],
-      { stdio: "ignore" },
+      { stdio: "ignore", env: { ...process.env, TMPDIR: ownTmp } },
     );
     const exited = new Promise<unknown>((resolve) => cli.on("close", (code, signal) => resolve(signal ?? code)));
     for (let k = 0; k < 200 && !existsSync(pidFile); k++) await new Promise((r) => setTimeout(r, 50));
@@ -146,10 +148,11 @@ describe("commplan check-planner --command: the process", () => {
     };
     for (let k = 0; k < 40 && running(); k++) await new Promise((r) => setTimeout(r, 50));
     expect(running()).toBe(false);
+    expect(readdirSync(ownTmp)).toEqual([]); // the run's matrix directory removed too
   });
 
   it("a command past --timeout is killed with what it started, and the matrix it was on is reported (exit 1, no further run)", async () => {
-    const tmp = mkdtempSync(join(tmpdir(), "commplan-check-"));
+    const tmp = tempDir("check");
     const started = join(tmp, "started");
     // each run leaves a line; the shell's child (sleep) must die with it
     const r = await run(
@@ -286,7 +289,7 @@ describe("commplan check-planner: storage, nondeterminism and bounds", () => {
 
 describe("commplan check-planner: a module runs in a sandbox", () => {
   const planner = (name: string, text: string): string => {
-    const file = join(mkdtempSync(join(tmpdir(), "commplan-sandbox-")), `${name}.mjs`);
+    const file = join(tempDir("sandbox"), `${name}.mjs`);
     writeFileSync(file, text);
     return file;
   };

@@ -1,14 +1,14 @@
 /** commplan compare: the CLI over compareMatrix (text, JSON against its schema, charts, sweep, HTML, errors). */
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { progressBar } from "../../src/cli/progress.js";
 import { validateWithSchema } from "../../src/io/json-schema.js";
 import { run } from "../helpers/cli.js";
 import { htmlProblems } from "../helpers/html-check.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
-const dir = mkdtempSync(join(tmpdir(), "commplan-compare-"));
+const dir = tempDir("compare");
 const f = (name: string): string => join(dir, name);
 
 describe("commplan compare", () => {

@@ -1,12 +1,11 @@
 /** Every registered algorithm from the command line: gen | plan --payload | verify exits 0 (issues 4, 5, 6). */
 import { describe, expect, it } from "vitest";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PLANNERS } from "../../src/planner/index.js";
 import { run } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
-const dir = mkdtempSync(join(tmpdir(), "commplan-every-"));
+const dir = tempDir("every");
 
 describe("commplan plan --algorithm NAME, for every registered planner", () => {
   // P = 16 is a perfect square (mesh-two-stage) and an h-relation suits the total-exchange protocols too

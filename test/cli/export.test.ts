@@ -1,14 +1,14 @@
 // commplan export --format program: whole and split output, both variants, refusals with exit 2.
-import { mkdtempSync, readdirSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readProgramJson } from "../../src/io/program-json-read.js";
 import { readMatrixFile } from "../../src/io/matrix-read.js";
 import { runBlocking, runRounds } from "../lower/program-interpreter.js";
 import { run } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
-const dir = mkdtempSync(join(tmpdir(), "commplan-export-"));
+const dir = tempDir("export");
 const f = (name: string): string => join(dir, name);
 
 describe("commplan export", () => {

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CliIo } from "../../src/cli/io.js";
 import { main } from "../../src/cli/main.js";
 import { run } from "../helpers/cli.js";
 import { didYouMean, editDistance } from "../../src/internal/did-you-mean.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
-const dir = mkdtempSync(join(tmpdir(), "commplan-forgiving-"));
+const dir = tempDir("forgiving");
 const matrix = join(dir, "m.json");
 writeFileSync(
   matrix,

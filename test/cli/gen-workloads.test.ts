@@ -1,11 +1,11 @@
 /** commplan gen for the workload patterns: --file for spmv, notes on stderr, refusals in one line, and `commplan patterns` listing them. */
 import { describe, expect, it } from "vitest";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
-const dir = mkdtempSync(join(tmpdir(), "commplan-workloads-"));
+const dir = tempDir("workloads");
 const FIXTURE = new URL("../fixtures/matrices/west0479.mtx", import.meta.url).pathname;
 
 describe("commplan gen, workload patterns", () => {

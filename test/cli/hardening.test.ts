@@ -1,7 +1,6 @@
 /** Issue 11 regressions: limits on every number of a file, a memory budget, outputs that never destroy inputs, short one-line errors. */
-import { afterAll, describe, expect, it } from "vitest";
-import { chmodSync, lstatSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { describe, expect, it } from "vitest";
+import { chmodSync, lstatSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { main } from "../../src/cli/main.js";
 import type { CliIo } from "../../src/cli/io.js";
@@ -12,6 +11,7 @@ import { memoryOption } from "../../src/cli/memory-option.js";
 import { cliMessage } from "../../src/cli/option-flags.js";
 import { readMatrixFile } from "../../src/io/matrix-read.js";
 import { MAX_QUOTED, quoted } from "../../src/internal/quoted.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 async function run(argv: string[], extra: Partial<CliIo> = {}): Promise<{ code: number; out: string; err: string }> {
   let out = "",
@@ -21,8 +21,7 @@ async function run(argv: string[], extra: Partial<CliIo> = {}): Promise<{ code: 
   return { code, out, err };
 }
 
-const dir = mkdtempSync(join(tmpdir(), "commplan-hardening-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir("hardening");
 const f = (name: string): string => join(dir, name);
 
 /** A one-transfer schedule with header fields replaced. */

@@ -1,11 +1,11 @@
 /** One-line messages that say what is wrong with this input: a bare `store`, a program's oneOf, data mode on no transfers. */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
-const dir = mkdtempSync(join(tmpdir(), "commplan-messages-"));
+const dir = tempDir("messages");
 const f = (name: string): string => join(dir, name);
 
 describe("messages", () => {

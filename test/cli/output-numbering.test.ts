@@ -1,11 +1,10 @@
 /** Stage numbers are 1-based wherever a user reads them: show --stage, verify's check ids and titles, cost's stage columns (docs/verifier.md, docs/formats.md). */
 import { beforeAll, describe, expect, it } from "vitest";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { run } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
-const dir = mkdtempSync(join(tmpdir(), "commplan-numbering-"));
+const dir = tempDir("numbering");
 const f = (name: string): string => join(dir, name);
 
 describe("stage numbers of a four-stage plan (P = 16) are 1..4 in show, verify and cost", () => {

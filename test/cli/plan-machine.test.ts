@@ -1,13 +1,13 @@
 /** plan --help and commplan algorithms say which planners plan for a machine, which one by default (ib-hdr-200) and how to change it; the headers agree. */
 import { describe, expect, it } from "vitest";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { defaultPlanMachine } from "../../src/cli/commands/lists.js";
 import { PLANNERS } from "../../src/planner/registry.js";
 import { run } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
-const dir = mkdtempSync(join(tmpdir(), "commplan-plan-machine-"));
+const dir = tempDir("plan-machine");
 const USERS = ["rs-nh", "split-coloring"];
 
 describe("the machine a planner plans for by default", () => {

@@ -1,6 +1,5 @@
 /** commplan precompute --from-capture (libcommplan's captures planned, stored and lowered) and the capture key. */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -12,6 +11,7 @@ import { RUNTIME_MODELS } from "../../src/machines/runtime/runtime-model.js";
 import { verifyProgram } from "../../src/verifier/index.js";
 import { openPlanStore, getPlanById } from "../../src/store/index.js";
 import { run } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 // Keys libcommplan's C code (runtimes/libcommplan/key.c) computed under Open MPI at P = 4 for these matrices.
 const MOE_ROWS = [
@@ -24,7 +24,7 @@ const MOE_KEY = "222575cb38809e299dcf39099f95e309";
 const ALLTOALL_KEY = "2e26576f61c323ece3d4ea526852c4de"; // MPI_Alltoall of one int: every count 1, 4 bytes
 
 function dir(): string {
-  return mkdtempSync(join(tmpdir(), "commplan-capture-"));
+  return tempDir("capture");
 }
 
 /** Writes a capture as libcommplan does: the matrix and its commplan.capture/v1 record. */

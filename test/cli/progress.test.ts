@@ -1,15 +1,14 @@
 /** The progress bars of plan, export and verify: shown on a terminal (stderr a TTY), never otherwise, and never beside output on the same terminal. */
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { writingBar } from "../../src/cli/io.js";
 import { progressBar, withProgressAsync } from "../../src/cli/progress.js";
 import { run } from "../helpers/cli.js";
 import { runOnTerminal } from "../helpers/progress.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
-const dir = mkdtempSync(join(tmpdir(), "commplan-cli-progress-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir("cli-progress");
 const f = (name: string): string => join(dir, name);
 
 /** The bars' lines as text (carriage returns and escape sequences dropped). */

@@ -1,11 +1,11 @@
 /** Options that were accepted and then silently ignored or overridden are refused with one line and exit 2 (issue 11 item 8), and enumerated options are checked by commander's choices. */
 import { describe, expect, it } from "vitest";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
-const dir = mkdtempSync(join(tmpdir(), "commplan-refused-"));
+const dir = tempDir("refused");
 const f = (name: string): string => join(dir, name);
 
 /** Runs argv, expects exit 2, nothing on stdout and exactly `line` on stderr. */

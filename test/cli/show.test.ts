@@ -1,19 +1,19 @@
 /** commplan show (issue 5): figure 10 of 004 printed from a planned schedule, text, JSON and SVG. */
 import { describe, expect, it } from "vitest";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { nodeList } from "../../src/cli/commands/show.js";
 import { nodeArrayRow, stepGrid, stepGridText } from "../../src/export/step-grid.js";
 import { generatePattern } from "../../src/patterns/index.js";
 import { plan } from "../../src/planner/index.js";
 import { run } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 const fig10 = JSON.parse(readFileSync(join(import.meta.dirname, "../fixtures/004-fig10.json"), "utf8")) as {
   senders: number[];
   steps: (number | "X" | null)[][];
 };
-const dir = mkdtempSync(join(tmpdir(), "commplan-show-"));
+const dir = tempDir("show");
 
 describe("commplan show", () => {
   it("prints figure 10 of 004 (stage I, row 2 of P = 61, with node 58 sending into the row)", async () => {

@@ -1,12 +1,11 @@
 /** commplan simulate --recv-order, --envelope and --no-stage-barriers, commplan cost --envelope: the options that match a replay to an MPI runtime. */
 import { describe, expect, it } from "vitest";
 import { validateWithSchema } from "../../src/io/json-schema.js";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { run } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
-const dir = mkdtempSync(join(tmpdir(), "commplan-sim-fidelity-"));
+const dir = tempDir("sim-fidelity");
 const f = (name: string): string => join(dir, name);
 
 describe("simulate --recv-order, --envelope; cost --envelope", () => {

@@ -1,6 +1,4 @@
 /** commplan simulate M.json --library NAME: MPI_Alltoallv as an SMPI algorithm runs it, on a runtime and a network. */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readMatrixFile } from "../../src/io/matrix-read.js";
@@ -9,8 +7,9 @@ import { replayLibraryAlltoallvAs } from "../../src/machines/program-replay/libr
 import { findMachine } from "../../src/machines/presets.js";
 import { findRuntimeModel, withRuntime } from "../../src/machines/runtime/runtime-model.js";
 import { run } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
-const dir = mkdtempSync(join(tmpdir(), "commplan-sim-library-"));
+const dir = tempDir("sim-library");
 const f = (name: string): string => join(dir, name);
 
 describe("commplan simulate --library", () => {

@@ -1,11 +1,11 @@
 /** commplan simulate --network: a replay on a generated or described topology with link contention, its report, the link-load SVG, and the refusals. */
 import { describe, expect, it } from "vitest";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
-const dir = mkdtempSync(join(tmpdir(), "commplan-sim-network-"));
+const dir = tempDir("sim-network");
 const f = (name: string): string => join(dir, name);
 
 describe("simulate --network", () => {

@@ -1,12 +1,11 @@
 /** commplan simulate --program: a lowered program replayed as SMPI runs it (text, JSON, split directories, errors). */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { validateWithSchema } from "../../src/io/json-schema.js";
 import { run } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
-const dir = mkdtempSync(join(tmpdir(), "commplan-sim-program-"));
+const dir = tempDir("sim-program");
 const f = (name: string): string => join(dir, name);
 
 describe("simulate --program", () => {

@@ -1,8 +1,7 @@
 /** commplan simulate: the CLI over the simulator (modes, options, outputs, errors). */
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { progressBar } from "../../src/cli/progress.js";
 import { parseScheduleJsonText } from "../../src/io/schedule-json-read.js";
@@ -13,8 +12,9 @@ import { verifySchedule } from "../../src/verifier/index.js";
 import { pack, unpack } from "../helpers/schedule-edit.js";
 import { writeFileSync } from "node:fs";
 import { run } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
-const dir = mkdtempSync(join(tmpdir(), "commplan-sim-"));
+const dir = tempDir("sim");
 const f = (name: string): string => join(dir, name);
 
 describe("commplan simulate: schedules, send rules, progress, data mode", () => {

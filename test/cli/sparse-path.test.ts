@@ -3,13 +3,13 @@
  * every command run under a 256 MiB budget, so that any dense P x P copy (2 GiB) is refused and
  * fails the test. Planners whose output is P^2 refuse up front with their estimate.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeAll, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
-const dir = mkdtempSync(join(tmpdir(), "commplan-sparse-path-"));
+const dir = tempDir("sparse-path");
 const f = (name: string): string => join(dir, name);
 const BUDGET = ["--max-memory", "256M"];
 
@@ -36,7 +36,6 @@ beforeAll(async () => {
   );
   expect(r.code, r.err).toBe(0);
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("a sparse P = 16384 matrix under a 256 MiB budget", () => {
   it("stats names the storage and the entries", async () => {

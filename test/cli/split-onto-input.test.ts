@@ -1,13 +1,13 @@
 /** export --split DIR refuses to write a rank file or the index onto an input (schedule, matrix), as -o does. */
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 describe("export --split: outputs onto inputs", () => {
   it("refuses the schedule as DIR/index.json, the matrix as DIR/rank-0.json, and a rank file linked to an input; the inputs survive", async () => {
-    const d = mkdtempSync(join(tmpdir(), "commplan-split-onto-"));
+    const d = tempDir("split-onto");
     const out = join(d, "out");
     mkdirSync(out);
     expect((await run("gen", "uniform", "--p", "4", "-o", join(out, "rank-0.json"))).code).toBe(0);

@@ -4,12 +4,12 @@
  * Evidence is the modules each run loaded (a resolve hook and require's cache), not its time.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { writeStandaloneValidators } from "../../src/io/schema-build.js";
 import { run } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const BIN = join(ROOT, "bin/commplan.js");
@@ -17,7 +17,7 @@ const HOOK = join(ROOT, "test/helpers/module-log.mjs");
 
 /** Runs the built CLI with the module log; returns its exit code, output and the modules it loaded. */
 function traced(cwd: string, ...argv: string[]): { code: number; out: string; err: string; modules: string[] } {
-  const log = join(mkdtempSync(join(tmpdir(), "commplan-modules-")), "log");
+  const log = join(tempDir("modules"), "log");
   writeFileSync(log, "");
   const r = spawnSync(process.execPath, ["--import", HOOK, BIN, ...argv], {
     cwd,
@@ -46,7 +46,7 @@ describe("what a command loads", () => {
     expect(loads(v.modules, "/dist/cli/main.js")).toBe(true);
     expect(loads(v.modules, AJV)).toBe(false);
     expect(loads(v.modules, ARROW)).toBe(false);
-    const d = mkdtempSync(join(tmpdir(), "commplan-modules-"));
+    const d = tempDir("modules");
     expect(traced(d, "gen", "uniform", "--p", "6", "-o", "m.json").code).toBe(0);
     expect(traced(d, "plan", "m.json", "-a", "shift", "-o", "s.json").code).toBe(0);
     const arrow = traced(d, "export", "s.json", "--format", "arrow", "-o", "s.arrow");
@@ -59,7 +59,7 @@ describe("what a command loads", () => {
   });
 
   it("a schema validation uses the built validator, not ajv's compiler, and says what a run from source says", async () => {
-    const d = mkdtempSync(join(tmpdir(), "commplan-modules-"));
+    const d = tempDir("modules");
     const bad = {
       format: "commplan.matrix/v1",
       p: 2,

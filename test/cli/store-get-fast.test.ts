@@ -3,8 +3,7 @@
  * and exit codes as the commander run, the modules it loads (no planner, no apache-arrow), and Arrow written as the
  * entry's bytes.
  */
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -12,6 +11,7 @@ import { storeGetArgv } from "../../src/cli/store-get-argv.js";
 import { decodeScheduleArrow } from "../../src/io/schedule-arrow.js";
 import { scheduleToJsonText } from "../../src/io/schedule-json-write.js";
 import { run } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 const ID = "ab".repeat(32);
 
@@ -69,7 +69,7 @@ describe("storeGetArgv", () => {
 
 describe("store get --id without commander", () => {
   it("writes, refuses and exits as the commander run does", async () => {
-    const d = mkdtempSync(join(tmpdir(), "commplan-get-fast-"));
+    const d = tempDir("get-fast");
     expect((await run("gen", "h-relation", "--p", "10", "--h", "2", "-o", join(d, "m.json"))).code).toBe(0);
     const id = (await run("store", "add", join(d, "s"), join(d, "m.json"), "-a", "four-stage", "--payload")).out.trim();
     writeFileSync(join(d, "file"), "x");
@@ -104,7 +104,7 @@ describe("store get --id without commander", () => {
 
   it("loads no planner and no apache-arrow, for JSON or Arrow (the built CLI, by the modules it loads)", async () => {
     const root = resolve(import.meta.dirname, "../..");
-    const d = mkdtempSync(join(tmpdir(), "commplan-get-fast-"));
+    const d = tempDir("get-fast");
     expect((await run("gen", "uniform", "--p", "6", "-o", join(d, "m.json"))).code).toBe(0);
     const id = (await run("store", "add", join(d, "s"), join(d, "m.json"), "-a", "shift")).out.trim();
     const modules = (...argv: string[]): string[] => {
@@ -128,7 +128,7 @@ describe("store get --id without commander", () => {
   });
 
   it("writes Arrow as the entry's own bytes, a plan every reader takes as the JSON's", async () => {
-    const d = mkdtempSync(join(tmpdir(), "commplan-get-fast-"));
+    const d = tempDir("get-fast");
     expect((await run("gen", "random", "--p", "7", "--seed", "3", "-o", join(d, "m.json"))).code).toBe(0);
     const id = (await run("store", "add", join(d, "s"), join(d, "m.json"), "-a", "two-stage", "--payload")).out.trim();
     expect((await run("store", "get", join(d, "s"), "--id", id, "-f", "arrow", "-o", join(d, "g.arrow"))).code).toBe(0);

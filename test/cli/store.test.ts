@@ -1,6 +1,5 @@
 /** commplan store, precompute and export --format arrow, run in process. */
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -10,9 +9,10 @@ import { scheduleToJsonText } from "../../src/io/schedule-json-write.js";
 import { parseShard, shardJobs } from "../../src/cli/commands/precompute.js";
 import { readPrecomputeSpec } from "../../src/cli/precompute-jobs.js";
 import { run } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 function dir(): string {
-  return mkdtempSync(join(tmpdir(), "commplan-store-cli-"));
+  return tempDir("store-cli");
 }
 
 const SPEC = {

@@ -1,13 +1,13 @@
 /** commplan topologies and platform: the generator listing (text, --json) and SimGrid platforms of generated and user networks. */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { simgridTopologyPlatformPieces } from "../../src/export/simgrid-topology-platform.js";
 import { buildTopology, compileRoutes, describeTopology, TOPOLOGY_GENERATORS } from "../../src/topology/index.js";
 import { run } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
-const dir = mkdtempSync(join(tmpdir(), "commplan-topologies-"));
+const dir = tempDir("topologies");
 const f = (n: string) => join(dir, n);
 
 describe("commplan topologies", () => {

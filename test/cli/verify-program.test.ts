@@ -1,12 +1,12 @@
 // commplan verify-program: a lowered program passes; a program edited to deliver one element off fails (exit 1, named check); a lone rank file is refused (exit 2).
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
-const dir = mkdtempSync(join(tmpdir(), "commplan-verify-program-"));
+const dir = tempDir("verify-program");
 const f = (name: string): string => join(dir, name);
 
 describe("commplan verify-program", () => {

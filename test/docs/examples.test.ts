@@ -6,11 +6,11 @@
  * whose comment is `# exit N` (or `# exit N: why`) must exit N, every other line 0.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { CliIo } from "../../src/cli/io.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 const root = new URL("../../", import.meta.url).pathname;
 const cli = `node ${join(root, "bin/commplan.js")}`;
@@ -106,7 +106,7 @@ describe("the examples of README.md and docs/ run as written", () => {
     // change the working directory)
     const results: { where: string; status: number | null; want: number; stderr: string }[] = [];
     const runBlock = async (b: (typeof shBlocks)[number]): Promise<void> => {
-      const dir = mkdtempSync(join(tmpdir(), "commplan-example-"));
+      const dir = tempDir("example");
       for (const line of b.lines) {
         const c = exampleCommand(line);
         if (c === null) continue;
@@ -127,7 +127,7 @@ describe("the examples of README.md and docs/ run as written", () => {
   it("the README's library example runs against src", () => {
     const ts = blocks("README.md", "ts").filter((b) => b.includes('from "commplan"'));
     expect(ts).toHaveLength(1);
-    const dir = mkdtempSync(join(tmpdir(), "commplan-example-"));
+    const dir = tempDir("example");
     const file = join(dir, "example.ts");
     const body = ts[0]!.replace(/from "commplan"/g, `from ${JSON.stringify(join(root, "src/index.js"))}`);
     writeFileSync(file, `${body}\nif (!report.ok || !(cost.total > 0)) process.exit(3);\n`);

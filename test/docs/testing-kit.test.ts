@@ -4,11 +4,11 @@
  * passes when it exits 0 (each ends in assertions or fc.assert, which throw).
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 const root = new URL("../../", import.meta.url).pathname;
 const doc = readFileSync(join(root, "docs/testing-kit.md"), "utf8");
@@ -19,7 +19,7 @@ const blocks = (lang: string): string[] =>
 
 /** Runs one block as an ES module under tsx; its exit code and output. */
 function runBlock(body: string, ext: "mjs" | "mts"): { status: number | null; stdout: string; stderr: string } {
-  const dir = mkdtempSync(join(tmpdir(), "commplan-kit-doc-"));
+  const dir = tempDir("kit-doc");
   const file = join(dir, `example.${ext}`);
   const source = body
     .replace(/from "commplan\/testing"/g, `from ${JSON.stringify(join(root, "src/testing/index.js"))}`)

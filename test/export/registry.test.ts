@@ -1,7 +1,6 @@
 // The export registry: every format declares its input, options and writer; the CLI's --format choices, option help
 // and checks come from it, so a format added to the registry (a toy one here) is listed and written by `commplan export`.
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Command } from "commander";
 import { describe, expect, it } from "vitest";
@@ -20,8 +19,9 @@ import {
 } from "../../src/export/index.js";
 import { writePieces } from "../../src/io/file-output.js";
 import { run } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
-const dir = mkdtempSync(join(tmpdir(), "commplan-export-registry-"));
+const dir = tempDir("export-registry");
 const f = (name: string): string => join(dir, name);
 
 /** A toy format: one line per rank with its operation count, written to -o. */

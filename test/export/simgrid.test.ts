@@ -1,6 +1,5 @@
 // SimGrid export: trace lines per variant, sends and receives matched per (src, dst, tag, bytes), platform numbers from the preset, and commplan export --format simgrid writing a directory (refusing to replace inputs).
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { CliIo } from "../../src/cli/io.js";
@@ -9,6 +8,7 @@ import { simgridHostfile, simgridLinkParams, simgridPlatformXml } from "../../sr
 import { simgridIndex, simgridRankTrace, simgridTraceFiles } from "../../src/export/simgrid-trace.js";
 import { findMachine } from "../../src/machines/presets.js";
 import { everyPlannerCase } from "./export-cases.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 const LINE = /^(\d+) (?:(init|finalize|waitall)|(isend|irecv|send|recv) (\d+) (\d+) (\d+)|compute (\d+(?:\.\d+)?))$/;
 
@@ -113,7 +113,7 @@ async function run(...argv: string[]): Promise<{ code: number; out: string; err:
 }
 
 describe("commplan export --format simgrid | goal | msccl-xml", () => {
-  const dir = mkdtempSync(join(tmpdir(), "commplan-export-sg-"));
+  const dir = tempDir("export-sg");
   const f = (n: string): string => join(dir, n);
   it("writes traces, index, platform and hostfile into --out; needs --machine and a directory; never replaces an input", async () => {
     expect((await run("gen", "wang-set2", "--p", "8", "--seed", "2", "-o", f("m.json"))).code).toBe(0);

@@ -3,8 +3,7 @@
  * out by the browser, lies inside its SVG's canvas, and the labels a reader needs are there.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compareChartSvg } from "../../src/compare/compare-chart.js";
@@ -17,6 +16,7 @@ import { findMachine } from "../../src/machines/presets.js";
 import { simulateSchedule } from "../../src/machines/sim/simulate.js";
 import { generatePattern } from "../../src/patterns/registry.js";
 import { findPlanner, plan } from "../../src/planner/registry.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 const chromium = spawnSync("chromium", ["--version"], { stdio: "ignore" }).status === 0;
 
@@ -36,7 +36,7 @@ document.body.setAttribute("data-probe", JSON.stringify(out));
 
 /** The pictures, each laid out by Chromium. */
 function render(svgs: readonly string[]): { texts: string[]; outside: string[] }[] {
-  const dir = mkdtempSync(join(tmpdir(), "commplan-render-"));
+  const dir = tempDir("render");
   try {
     const page = join(dir, "page.html");
     writeFileSync(

@@ -3,18 +3,17 @@
  * failure or wrong outcome; and its grammar checks and judgements refuse what they must.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { buildCorpus } from "../../bench/fuzz/corpus.js";
 import { checkGoal, checkPlatform, checkTrace, checkXml } from "../../bench/fuzz/grammar.js";
 import { caseAt, runFuzz, SURFACE_WEIGHTS } from "../../bench/fuzz/harness.js";
 import { Rng } from "../../bench/fuzz/rng.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 const dist = join(import.meta.dirname, "..", "..", "dist");
-const work = mkdtempSync(join(tmpdir(), "commplan-fuzz-test-"));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const work = tempDir("fuzz-test");
 
 describe("fuzz grammar checks", () => {
   it("GOAL: a rank block injected through a comment, a rounded size and a missing rank are refused", () => {

@@ -3,18 +3,16 @@
  * dist/, fuzzed with the recorded seed until its first failing case. Every mutant is run by npm run bench
  * fuzz-mutants (bench/results/fuzz-mutants.md); here six that are each found within a few cases, to keep npm test short.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { buildCorpus, type Corpus } from "../../bench/fuzz/corpus.js";
 import { findMutant } from "../../bench/fuzz/mutant-find.js";
 import { MUTANT_BUDGET, MUTANT_SEED } from "../../bench/fuzz/mutants-bench.js";
 import { makeMutantDist, MUTANTS } from "../../bench/fuzz/mutants.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 const dist = join(import.meta.dirname, "..", "..", "dist");
-const work = mkdtempSync(join(tmpdir(), "commplan-mutants-test-"));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const work = tempDir("mutants-test");
 
 const SUBSET = [
   "store-id-path",

@@ -1,16 +1,15 @@
 /** writeDirectoryFiles: a file refused half-way leaves nothing of this call behind. */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { writeDirectoryFiles, type DirectoryFile } from "../../src/io/directory-output.js";
 import { fail } from "../../src/model/errors.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 let root = "";
 beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), "commplan-dirout-"));
+  root = tempDir("dirout");
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 const good = (name: string, text: string): DirectoryFile => ({ name, pieces: () => [text] });
 /** A file whose writer refuses after its first piece, as an export refuses a value its format cannot hold. */

@@ -5,25 +5,22 @@ import {
   existsSync,
   lstatSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
-  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isCommplanError } from "../../src/model/errors.js";
 import { Writable } from "node:stream";
 import { writePieces } from "../../src/io/file-output.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
-const dir = mkdtempSync(join(tmpdir(), "commplan-file-output-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir("file-output");
 
 /** The temporary files left in a directory. */
 const temps = (d: string): string[] => readdirSync(d).filter((n) => n.endsWith(".tmp"));

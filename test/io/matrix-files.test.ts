@@ -1,8 +1,7 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isCommplanError } from "../../src/model/errors.js";
 import { validateWithSchema } from "../../src/io/json-schema.js";
 import {
@@ -16,9 +15,9 @@ import { parseMatrixText, readMatrixFile, sniffMatrixFormat } from "../../src/io
 import { matrixToCsvText, matrixToJsonText, matrixToMtxText, writeMatrixFile } from "../../src/io/matrix-write.js";
 import { matrixArb } from "../helpers/arbitraries.js";
 import { errorOf } from "../helpers/errors.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
-const dir = mkdtempSync(join(tmpdir(), "commplan-matrix-files-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir("matrix-files");
 
 const same = (a: CommMatrix, b: CommMatrix): void => {
   expect([a.p, a.elementBytes]).toEqual([b.p, b.elementBytes]);

@@ -1,6 +1,5 @@
 /** Every JSON document commplan writes validates against its schema in schemas/ (real CLI output, ajv). */
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -11,8 +10,9 @@ import {
   type SchemaName,
 } from "../../src/io/json-schema.js";
 import { run } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
-const dir = mkdtempSync(join(tmpdir(), "commplan-schemas-"));
+const dir = tempDir("schemas");
 const f = (name: string): string => join(dir, name);
 const fileJson = (name: string): unknown => JSON.parse(readFileSync(f(name), "utf8"));
 

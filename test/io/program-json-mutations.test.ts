@@ -2,11 +2,10 @@
  * The program reader and the program checks under mutated documents (both layout forms): every
  * mutant is either read and checked, or refused with one CommplanError; never another exception.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { readProgramJson } from "../../src/io/program-json-read.js";
 import { programToJsonText } from "../../src/io/program-json-write.js";
 import { lowerSchedule } from "../../src/lower/index.js";
@@ -14,9 +13,9 @@ import { isCommplanError } from "../../src/model/errors.js";
 import { matrixFromRows, toSparse } from "../../src/model/matrix.js";
 import { plan } from "../../src/planner/registry.js";
 import { verifyProgram } from "../../src/verifier/program/index.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
-const dir = mkdtempSync(join(tmpdir(), "commplan-program-mutations-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir("program-mutations");
 
 const dense = matrixFromRows([
   [2, 1, 0, 3],

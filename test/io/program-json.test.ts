@@ -1,6 +1,5 @@
 // Program JSON: the writer's output validates against program.v1, reads back to the same program (whole and split), and bad documents give one-line errors naming the field.
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { validateWithSchema } from "../../src/io/json-schema.js";
@@ -12,8 +11,9 @@ import type { PeerIndex, Program } from "../../src/model/program.js";
 import { plan } from "../../src/planner/registry.js";
 import { verifyProgram } from "../../src/verifier/program/index.js";
 import { runRounds } from "../lower/program-interpreter.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
-const dir = mkdtempSync(join(tmpdir(), "commplan-program-"));
+const dir = tempDir("program");
 const m = matrixFromRows([
   [3, 1, 0, 2, 4],
   [0, 4, 5, 1, 0],

@@ -2,8 +2,7 @@
  * The program reader refuses, before it reads, a document or a split program its budget cannot hold; the matrix reader
  * refuses a sparse document before its entry columns grow past the budget.
  */
-import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { matrixFromRows } from "../../src/model/matrix.js";
@@ -12,8 +11,9 @@ import { lowerSchedule } from "../../src/lower/index.js";
 import { programToJsonText } from "../../src/io/program-json-write.js";
 import { PROGRAM_BYTES_PER_BYTE, readProgramJson } from "../../src/io/program-json-read.js";
 import { readMatrixFile } from "../../src/io/matrix-read.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
-const dir = mkdtempSync(join(tmpdir(), "commplan-program-memory-"));
+const dir = tempDir("program-memory");
 const MIB = 2 ** 20;
 
 describe("program reader memory", () => {

@@ -3,18 +3,8 @@
  * new or already holds files (a regular file replaced with its permission bits, a read-only one refused as writePieces
  * refuses it, a link followed and kept); no temporary file is left.
  */
-import {
-  chmodSync,
-  mkdtempSync,
-  mkdirSync,
-  readFileSync,
-  readdirSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { lstatSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -22,9 +12,10 @@ import { programToJsonText, rankFileName, writeProgramSplit } from "../../src/io
 import { lowerSchedule } from "../../src/lower/index.js";
 import { generatePattern } from "../../src/patterns/index.js";
 import { plan } from "../../src/planner/registry.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 function dir(): string {
-  return mkdtempSync(join(tmpdir(), "commplan-split-"));
+  return tempDir("split");
 }
 
 describe("split program files", () => {

@@ -3,8 +3,7 @@
  * whole document and verifies the same, and a fault in a rank file is reported as in the whole document, naming the
  * rank file and the field within it.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -15,8 +14,9 @@ import type { LayoutForm, Program, ProgramVariant } from "../../src/model/progra
 import { generatePattern } from "../../src/patterns/index.js";
 import { plan } from "../../src/planner/registry.js";
 import { verifyProgram } from "../../src/verifier/program/index.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
-const tmp = (): string => mkdtempSync(join(tmpdir(), "commplan-split-stream-"));
+const tmp = (): string => tempDir("split-stream");
 
 /** Every table of a program as plain arrays (views and copies compare alike). */
 function tables(prog: Program): unknown {

@@ -2,8 +2,7 @@
  * Every reader takes the start of a document the same way: a UTF-8 byte-order mark is skipped, UTF-16 and NUL bytes
  * are refused in one line, a key given twice is refused with its line, and a syntax error names the file's own byte.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { matrixFromRows } from "../../src/model/matrix.js";
@@ -17,8 +16,9 @@ import { readTopologyJson, parseTopologyJsonText } from "../../src/io/topology-j
 import { encodingProblem } from "../../src/io/json-text.js";
 import { plan } from "../../src/planner/registry.js";
 import { lowerSchedule } from "../../src/lower/index.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
-const dir = mkdtempSync(join(tmpdir(), "commplan-readers-"));
+const dir = tempDir("readers");
 const m = matrixFromRows([
   [0, 2, 1],
   [1, 0, 3],

@@ -3,13 +3,13 @@
  * every module the snippet imports; said so, naming the missing one, when not).
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { encodeScheduleArrow } from "../../src/io/schedule-arrow.js";
 import { plan } from "../../src/planner/registry.js";
 import { generatePattern } from "../../src/patterns/index.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 const doc = readFileSync(new URL("../../docs/arrow.md", import.meta.url), "utf8");
 const snippet = /^```python\n([\s\S]*?)^```$/m.exec(doc)?.[1] ?? "";
@@ -52,7 +52,7 @@ describe("docs/arrow.md's Python snippet", () => {
       for (const mod of missing) expect(spawnSync("python3", ["-c", `import ${mod}`]).status).not.toBe(0);
       return;
     }
-    const dir = mkdtempSync(join(tmpdir(), "commplan-arrow-py-"));
+    const dir = tempDir("arrow-py");
     const s = plan(generatePattern("uniform", 8, {}, 1), "four-stage", { payload: true });
     writeFileSync(join(dir, "plan.arrow"), encodeScheduleArrow(s));
     const r = spawnSync("python3", ["-c", snippet], { cwd: dir, encoding: "utf8" });

@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isCommplanError } from "../../src/model/errors.js";
 import { validateWithSchema } from "../../src/io/json-schema.js";
 import { parseScheduleJsonText, readScheduleJson } from "../../src/io/index.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 // The streaming reader checks the header with ajv and the bulk (steps, transfers, chunks, stalls)
 // by hand. This corpus pins that the two together accept exactly what ajv accepts on the whole
@@ -125,8 +125,7 @@ function streamAccepts(doc: string): boolean {
   }
 }
 
-const dir = mkdtempSync(join(tmpdir(), "commplan-corpus-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir("corpus");
 
 describe("the streaming schedule reader accepts exactly what ajv accepts", () => {
   it("has a corpus with both outcomes", () => {

@@ -1,8 +1,7 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isCommplanError, type CommplanError } from "../../src/model/errors.js";
 import {
   ScheduleBuilder,
@@ -13,9 +12,9 @@ import {
 } from "../../src/model/schedule.js";
 import { parseScheduleJsonText, readScheduleJson, scheduleToJsonText, writeScheduleJson } from "../../src/io/index.js";
 import { errorOf } from "../helpers/errors.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
-const dir = mkdtempSync(join(tmpdir(), "commplan-schedule-json-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir("schedule-json");
 
 const HEADER: ScheduleHeader = {
   p: 4,

@@ -3,8 +3,7 @@
  * do, with the same first error, so a run from dist/ reports what a run from source reports.
  */
 import { createRequire } from "node:module";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -21,6 +20,7 @@ import { matrixToJsonText } from "../../src/io/matrix-write.js";
 import { scheduleToJsonText } from "../../src/io/schedule-json-write.js";
 import { generatePattern } from "../../src/patterns/index.js";
 import { plan } from "../../src/planner/registry.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 /** Evaluates a standalone CommonJS module's code as Node would (its requires resolved from this repository). */
 function evalModule(code: string): ValidateFunction {
@@ -105,7 +105,7 @@ describe("standalone validators", () => {
   });
 
   it("the build step writes each module as a file that loads to the same validator", () => {
-    const d = mkdtempSync(join(tmpdir(), "commplan-validators-"));
+    const d = tempDir("validators");
     expect([...writeStandaloneValidators(d)].sort()).toEqual([...SCHEMA_NAMES].sort());
     for (const name of SCHEMA_NAMES)
       expect(readFileSync(join(d, `${name}.cjs`), "utf8")).toBe(`${modules.get(name)!}\n`);

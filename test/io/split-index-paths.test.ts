@@ -1,6 +1,5 @@
 /** A split program's index names rank files inside its directory: no `..`, no absolute path, no link leading out. */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readProgramJson } from "../../src/io/program-json-read.js";
@@ -8,12 +7,13 @@ import { writeProgramSplit } from "../../src/io/program-json-write.js";
 import { lowerSchedule } from "../../src/lower/index.js";
 import { generatePattern } from "../../src/patterns/index.js";
 import { plan } from "../../src/planner/registry.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 const m = generatePattern("uniform", 4, {}, 1);
 
 /** A split program in d/split, a copy of its rank 0 outside it (d/outside/x.json), and a rewriter of its files. */
 async function splitProgram(): Promise<{ d: string; index: string; files: (f: string[]) => void }> {
-  const d = mkdtempSync(join(tmpdir(), "commplan-split-paths-"));
+  const d = tempDir("split-paths");
   await writeProgramSplit(lowerSchedule(m, plan(m, "shift")).program, join(d, "split"));
   mkdirSync(join(d, "outside"));
   copyFileSync(join(d, "split", "rank-0.json"), join(d, "outside", "x.json"));

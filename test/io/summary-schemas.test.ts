@@ -2,14 +2,14 @@
  * The --json documents of plan, gen, export, platform, store, check-planner and precompute validate against their
  * schemas (real CLI output, ajv); --json with -o - is refused in one line; exit codes are those of the text output.
  */
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { validateWithSchema, type SchemaName } from "../../src/io/json-schema.js";
 import { run } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
-const dir = mkdtempSync(join(tmpdir(), "commplan-summaries-"));
+const dir = tempDir("summaries");
 const f = (name: string): string => join(dir, name);
 const planners = new URL("../fixtures/planners/", import.meta.url).pathname;
 

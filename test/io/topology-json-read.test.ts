@@ -1,11 +1,11 @@
 /** Topology JSON reader: a valid network, and errors naming the field and line (bad field, unknown host in a link, duplicates, size limit); a disconnected network is refused when compiled. */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { jsonPointerLine, parseTopologyJsonText, readTopologyJson } from "../../src/io/topology-json-read.js";
 import { compileRoutes, graphFromDescription } from "../../src/topology/index.js";
 import { errorOf } from "../helpers/errors.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 const doc = () => ({
   format: "commplan.topology/v1",
@@ -87,7 +87,7 @@ describe("topology JSON reader", () => {
     );
   });
   it("reads files, refusing a missing one", () => {
-    const dir = mkdtempSync(join(tmpdir(), "topo-"));
+    const dir = tempDir("topo");
     writeFileSync(join(dir, "n.json"), text(doc()));
     expect(readTopologyJson(join(dir, "n.json")).switches).toEqual(["s1", "s2"]);
     expect(errorOf(() => readTopologyJson(join(dir, "none.json"))).message).toMatch(/^topology: .*none\.json/);

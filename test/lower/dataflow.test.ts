@@ -1,8 +1,7 @@
 // The dataflow variant: the nonblocking program's operations and pieces with dependencies that replace its round
 // barriers; every planner's dataflow program passes the program checks (in both layout forms and through JSON, whole
 // and split), direct plans have no dependencies, relays wait only for what they relay.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -16,6 +15,7 @@ import { generatePattern } from "../../src/patterns/registry.js";
 import { PLANNERS, plan } from "../../src/planner/registry.js";
 import { verifyProgram } from "../../src/verifier/program/index.js";
 import { matrixArb } from "../helpers/arbitraries.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 const elementsOf = (m: CommMatrix): number => m.data.reduce((a, b) => a + b, 0);
 
@@ -116,7 +116,7 @@ describe("dataflow dependencies, JSON and scratch", () => {
     const m = fc.sample(matrixArb({ minP: 6, maxP: 6, kinds: ["dense"] }), { numRuns: 1, seed: 5 })[0]!;
     const prog = lowerSchedule(m, tryPlan(m, "four-stage")!, { variant: "dataflow" }).program;
     expect(prog.after!.op.length).toBeGreaterThan(0);
-    const dir = mkdtempSync(join(tmpdir(), "commplan-dataflow-"));
+    const dir = tempDir("dataflow");
     try {
       const text = programToJsonText(prog);
       const whole = join(dir, "p.json");
@@ -140,7 +140,7 @@ describe("dataflow dependencies, JSON and scratch", () => {
   it("the reader refuses dependencies on a later operation, and dependencies in a nonblocking program, naming the place", () => {
     const m = fc.sample(matrixArb({ minP: 4, maxP: 4, kinds: ["dense"] }), { numRuns: 1, seed: 9 })[0]!;
     const prog = lowerSchedule(m, tryPlan(m, "two-stage")!, { variant: "dataflow" }).program;
-    const dir = mkdtempSync(join(tmpdir(), "commplan-dataflow-"));
+    const dir = tempDir("dataflow");
     try {
       const text = programToJsonText(prog);
       const later = text.replace(/\n(\[0,"send",[^\n]*),\[\]\]/, (_, a: string) => `\n${a},[99]]`);

@@ -1,8 +1,7 @@
 /** Progress of the lowering, the writers (program JSON, GOAL, schedule JSON) and the verifier: monotone up to the total, output unchanged. */
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { goalText } from "../../src/export/goal.js";
 import {
   programJsonPieces,
@@ -18,9 +17,9 @@ import { verifySchedule } from "../../src/verifier/verify.js";
 import { expectProgress, recorder } from "../helpers/progress.js";
 import { errorOf } from "../helpers/errors.js";
 import { isCommplanError } from "../../src/model/errors.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
-const dir = mkdtempSync(join(tmpdir(), "commplan-progress-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir("progress");
 
 const m = generatePattern("random", 12, { density: 0.8, max: 7 }, 2);
 const direct = plan(m, "shift");

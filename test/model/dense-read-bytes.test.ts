@@ -2,12 +2,12 @@
  * The dense readers' estimate: the matrix and a working set that grows with it to DENSE_READ_WORK_CAP; a dense JSON or
  * CSV matrix is refused under a budget below it and read at it.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readMatrixFile } from "../../src/io/matrix-read.js";
 import { DENSE_READ_WORK_CAP, denseMatrixBytes, denseReadBytes } from "../../src/model/memory-budget.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 describe("denseReadBytes", () => {
   it("is the matrix and half as much again for a small one, the matrix and the cap for a large one", () => {
@@ -22,7 +22,7 @@ describe("denseReadBytes", () => {
   });
 
   it("a dense JSON or CSV matrix is refused under its estimate and read at it", () => {
-    const dir = mkdtempSync(join(tmpdir(), "commplan-dense-read-"));
+    const dir = tempDir("dense-read");
     const p = 600;
     const row = Array.from({ length: p }, (_, j) => j % 3).join(",");
     writeFileSync(join(dir, "m.csv"), Array.from({ length: p }, () => row).join("\n") + "\n");

@@ -3,8 +3,7 @@
  * any other layout to it (null), and answers changed bytes with a result, null or a refusal, never another error.
  */
 import { isDeepStrictEqual } from "node:util";
-import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import fc from "fast-check";
 import { RecordBatch, Schema, Table, tableFromIPC, tableToIPC } from "apache-arrow";
@@ -19,6 +18,7 @@ import { loadPlanById } from "../../src/store/entry-read.js";
 import { SEAL_KEY, SEAL_PLACEHOLDER, sealBytes } from "../../src/store/entry-seal.js";
 import { entryFile, getPlanById, openPlanStore, resolveStoreRequest } from "../../src/store/index.js";
 import { matrixArb } from "../helpers/arbitraries.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 /** A schedule with times on every transfer (as a realised trace carries them). */
 function timed(s: Schedule): Schedule {
@@ -70,7 +70,7 @@ describe("the store's entry reader", () => {
     sealBytes(two);
     expect(decodeSealedEntry(two)).toBeNull();
     expect(decodeSealedEntry(one)).not.toBeNull();
-    const store = openPlanStore(join(mkdtempSync(join(tmpdir(), "commplan-entry-")), "s"), true);
+    const store = openPlanStore(join(tempDir("entry"), "s"), true);
     const file = entryFile(store, r.id);
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, two);

@@ -3,7 +3,6 @@ import {
   existsSync,
   lstatSync,
   mkdirSync,
-  mkdtempSync,
   readFileSync,
   readdirSync,
   rmSync,
@@ -12,14 +11,15 @@ import {
   writeFileSync,
 } from "node:fs";
 import { execFileSync } from "node:child_process";
-import { hostname, tmpdir } from "node:os";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../helpers/cli.js";
 import { entryFile, getPlanById, openPlanStore } from "../../src/store/index.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 function dir(): string {
-  return mkdtempSync(join(tmpdir(), "commplan-store-hostile-"));
+  return tempDir("store-hostile");
 }
 
 /** A store S holding one coloring entry, its id and file, and a victim directory outside it. */

@@ -1,6 +1,6 @@
 /** Plan store: add, get, list, verify, gc; a damaged entry (a flipped byte, a truncation) is refused by name and never served. */
-import { mkdtempSync, readFileSync, readdirSync, truncateSync, writeFileSync } from "node:fs";
-import { hostname, tmpdir } from "node:os";
+import { readFileSync, readdirSync, truncateSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generatePattern } from "../../src/patterns/index.js";
@@ -19,6 +19,7 @@ import {
   resolveStoreRequest,
   verifyStore,
 } from "../../src/store/index.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 const m = generatePattern("h-relation", 16, { h: 3 }, 5);
 
@@ -26,7 +27,7 @@ const m = generatePattern("h-relation", 16, { h: 3 }, 5);
 const stagesOf = (x: Schedule): unknown => JSON.parse(scheduleToJsonText(x)).stages;
 
 function fresh(): ReturnType<typeof openPlanStore> {
-  return openPlanStore(join(mkdtempSync(join(tmpdir(), "commplan-store-")), "s"), true);
+  return openPlanStore(join(tempDir("store"), "s"), true);
 }
 
 describe("plan store", () => {
@@ -135,7 +136,7 @@ describe("plan store", () => {
   });
 
   it("refuses a directory that is not a store, and opening a missing store without create", () => {
-    const d = mkdtempSync(join(tmpdir(), "commplan-store-"));
+    const d = tempDir("store");
     writeFileSync(join(d, "x.txt"), "hi");
     expect(() => openPlanStore(d, true)).toThrow(/^store: .*not empty and not a plan store/);
     for (const create of [true, false])

@@ -1,6 +1,5 @@
 /** The plan store keeps where an entry's matrix came from: store add (the file's name), precompute (the pattern). */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generatePattern } from "../../src/patterns/index.js";
@@ -8,9 +7,10 @@ import { plan } from "../../src/planner/registry.js";
 import { validateWithSchema } from "../../src/io/json-schema.js";
 import { addPlan, getOrPlan, listPlans, openPlanStore, resolveStoreRequest } from "../../src/store/index.js";
 import { run } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 function dir(): string {
-  return mkdtempSync(join(tmpdir(), "commplan-store-origin-"));
+  return tempDir("store-origin");
 }
 
 describe("store origin", () => {

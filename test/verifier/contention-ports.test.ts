@@ -6,9 +6,9 @@ import { ScheduleBuilder, type Schedule } from "../../src/model/schedule.js";
 import { checkContention } from "../../src/verifier/contention.js";
 import { verifySchedule } from "../../src/verifier/index.js";
 import { run } from "../helpers/cli.js";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { tempDir } from "../helpers/temp-dir.js";
 
 const header = (m: CommMatrix) => ({
   p: m.p,
@@ -67,7 +67,7 @@ describe("node contention and the port count", () => {
 
   it("verify takes --ports unlimited, or the port count of --machine (one port on the papers' machines)", async () => {
     const { m, s } = allAtOnce(3);
-    const dir = mkdtempSync(join(tmpdir(), "ports-"));
+    const dir = tempDir("ports");
     const rows = Array.from({ length: 3 }, (_, i) => Array.from(m.data!.subarray(i * 3, i * 3 + 3)));
     writeFileSync(join(dir, "m.json"), JSON.stringify({ format: "commplan.matrix/v1", p: 3, rows }));
     const transfers = [...s.src].map((a, x) => ({ src: a, dst: s.dst[x], size: s.size[x] }));

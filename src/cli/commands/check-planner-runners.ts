@@ -3,6 +3,7 @@
  * module runs in check-planner-sandbox.ts).
  */
 import { spawn } from "node:child_process";
+import { rmSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -148,6 +149,8 @@ export function commandRunner(command: string, timeoutMs: number): CommandRunner
     if (runner.hung !== null) throw new Error("the command was stopped for its time");
     const call = ++calls;
     const dir = await mkdtemp(join(tmpdir(), "commplan-check-planner-"));
+    const removeDir = (): void => rmSync(dir, { recursive: true, force: true });
+    addInterruptCleanup(removeDir); // commplan interrupted or exiting while the command runs
     try {
       const matrixFile = join(dir, "matrix.json"),
         scheduleFile = join(dir, "schedule.json");
@@ -169,6 +172,7 @@ export function commandRunner(command: string, timeoutMs: number): CommandRunner
         throw new Error("the command exited 0 but wrote no {schedule} file");
       }
     } finally {
+      dropInterruptCleanup(removeDir);
       await rm(dir, { recursive: true, force: true });
     }
   };

@@ -3,8 +3,7 @@
  * verify-program refuses, before checking, a program whose estimate passes --max-memory (and checks it under a budget
  * that holds it).
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -21,6 +20,7 @@ import {
   CHECK_BYTES_PER_SLOT,
 } from "../../../src/verifier/program/check-bytes.js";
 import { run } from "../../helpers/cli.js";
+import { tempDir } from "../../helpers/temp-dir.js";
 
 /** Every typed array of a program (its tables). */
 function arrays(prog: Program): ArrayBufferView[] {
@@ -85,7 +85,7 @@ describe("program check bytes", () => {
   });
 
   it("verify-program refuses a program whose checks pass the budget, in one line naming the estimate; checks it under one that holds it", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "commplan-check-bytes-"));
+    const dir = tempDir("check-bytes");
     const f = (name: string): string => join(dir, name);
     // P = 40, 500 elements a message: a small program whose checks hold 780,000 elements in 1.56 million slots
     const rows = Array.from({ length: 40 }, (_, i) => Array.from({ length: 40 }, (_, j) => (i === j ? 0 : 500)));
