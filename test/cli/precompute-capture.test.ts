@@ -148,47 +148,6 @@ describe("precompute --from-capture", () => {
     );
     expect(again.err).toContain("2 present");
     expect(readdirSync(join(d, "s", "programs")).sort()).toEqual([MOE_KEY, key2].sort());
-    // another machine: each program is planned again for it and replaces the one planned for t3d-004
-    const other = await run(
-      "precompute",
-      "--from-capture",
-      join(d, "cap"),
-      "--store",
-      join(d, "s"),
-      "--machine",
-      "ib-hdr-200",
-      "--runtime",
-      "none",
-    );
-    expect(other.code).toBe(0);
-    expect(other.err).toContain("0 added, 0 present, 2 replaced");
-    expect(other.out).toContain(
-      `${MOE_KEY} MPI_Alltoallv 7 calls at app(main+0x10): replaced (was planned for t3d-004, one-port model), `,
-    );
-    for (const key of [MOE_KEY, key2]) {
-      const rec = JSON.parse(readFileSync(join(d, "s", "programs", key, "plan.json"), "utf8")) as Record<
-        string,
-        unknown
-      >;
-      expect(rec["machine"]).toBe("ib-hdr-200");
-    }
-    expect(readdirSync(join(d, "s", "programs")).sort()).toEqual([MOE_KEY, key2].sort());
-    // an unreadable plan.json is planned again, not a crash
-    writeFileSync(join(d, "s", "programs", MOE_KEY, "plan.json"), "{ not json");
-    const mended = await run(
-      "precompute",
-      "--from-capture",
-      join(d, "cap"),
-      "--store",
-      join(d, "s"),
-      "--machine",
-      "ib-hdr-200",
-      "--runtime",
-      "none",
-    );
-    expect(mended.code, mended.err).toBe(0);
-    expect(mended.out).toContain("replaced (was planned for an unreadable plan.json)");
-    expect(mended.err).toContain("0 added, 1 present, 1 replaced");
   });
 
   it("refuses a capture whose key is not its matrix's, and bad option sets, in one line", async () => {
@@ -236,6 +195,73 @@ describe("precompute --from-capture", () => {
     expect(malformed.err).toMatch(
       /^precompute: .*a\.capture\.json: a commplan\.capture\/v1 record needs a valid 'key'/,
     );
+  });
+});
+
+describe("precompute --from-capture, run again", () => {
+  it("plans again for another machine, or over an unreadable plan.json, and replaces the program", async () => {
+    const d = dir();
+    writeCapture(join(d, "cap"), matrixFromRows(MOE_ROWS, { elementBytes: 24 }));
+    const key2 = writeCapture(
+      join(d, "cap"),
+      matrixFromRows(
+        Array.from({ length: 5 }, (_, i) => Array.from({ length: 5 }, (_, j) => (i === j ? 0 : 10 + i + j))),
+        { elementBytes: 8 },
+      ),
+    );
+    const first = await run(
+      "precompute",
+      "--from-capture",
+      join(d, "cap"),
+      "--store",
+      join(d, "s"),
+      "--machine",
+      "t3d-004",
+      "--runtime",
+      "none",
+    );
+    expect(first.err).toContain("2 added, 0 present, 0 replaced");
+    // another machine: each program is planned again for it and replaces the one planned for t3d-004
+    const other = await run(
+      "precompute",
+      "--from-capture",
+      join(d, "cap"),
+      "--store",
+      join(d, "s"),
+      "--machine",
+      "ib-hdr-200",
+      "--runtime",
+      "none",
+    );
+    expect(other.code).toBe(0);
+    expect(other.err).toContain("0 added, 0 present, 2 replaced");
+    expect(other.out).toContain(
+      `${MOE_KEY} MPI_Alltoallv 3 calls at app(main+0x10): replaced (was planned for t3d-004, one-port model), `,
+    );
+    for (const key of [MOE_KEY, key2]) {
+      const rec = JSON.parse(readFileSync(join(d, "s", "programs", key, "plan.json"), "utf8")) as Record<
+        string,
+        unknown
+      >;
+      expect(rec["machine"]).toBe("ib-hdr-200");
+    }
+    expect(readdirSync(join(d, "s", "programs")).sort()).toEqual([MOE_KEY, key2].sort());
+    // an unreadable plan.json is planned again, not a crash
+    writeFileSync(join(d, "s", "programs", MOE_KEY, "plan.json"), "{ not json");
+    const mended = await run(
+      "precompute",
+      "--from-capture",
+      join(d, "cap"),
+      "--store",
+      join(d, "s"),
+      "--machine",
+      "ib-hdr-200",
+      "--runtime",
+      "none",
+    );
+    expect(mended.code, mended.err).toBe(0);
+    expect(mended.out).toContain("replaced (was planned for an unreadable plan.json)");
+    expect(mended.err).toContain("0 added, 1 present, 1 replaced");
   });
 });
 
