@@ -94,12 +94,28 @@ export class LmmSystem {
   private nextFlow: Int32Array;
   /** Whether anything changed since the last solve. */
   modified = false;
+  /**
+   * The links with enabled flows (a dense set: live[0 .. nLive), livePos by link) and the number of (flow, link) pairs
+   * on them. `connected`: they form one component (flows linking links), so that the first closure of a solve, from
+   * any of them, marks them all without a search. It is set by that closure's search, kept through an enable that
+   * joins a live link, and checked after a free by a bounded search between the freed flow's links left live.
+   */
+  private readonly live: Int32Array;
+  private readonly livePos: Int32Array;
+  private nLive = 0;
+  private nPairs = 0;
+  private connected = true;
+  /** The bidirectional search's scratch: per link, the stamp of the side that reached it; its two queues. */
+  private readonly side: Int32Array;
+  private stamp = 0;
+  private readonly queue: Int32Array;
 
   constructor(
     private readonly net: LmmNetwork,
     private readonly selective: boolean,
     private readonly incremental = true,
     private readonly scanMax = SCAN_MAX,
+    private readonly shortcut = true,
   ) {
     const L = net.links,
       E = net.routeLinks.length,
@@ -136,6 +152,10 @@ export class LmmSystem {
     this.nextShare = new Float64Array(L);
     this.nextFixStart = new Int32Array(L + 1);
     this.nextFlow = new Int32Array(F);
+    this.live = new Int32Array(L);
+    this.livePos = new Int32Array(L);
+    this.side = new Int32Array(L);
+    this.queue = new Int32Array(L);
   }
 
   /** Flow f's latency has elapsed: it joins its links (newest in their lists) and marks them modified. */
@@ -143,13 +163,20 @@ export class LmmSystem {
     const { routeStart, routeLinks, weight } = this.net;
     const { slotStart, count, slotFlow, slotW } = this;
     const w = weight[f]!;
+    let joins = this.nLive === 0;
     for (let e = routeStart[f]!; e < routeStart[f + 1]!; e++) {
       const l = routeLinks[e]!;
       this.changedAt[l] = this.gen;
+      if (count[l] === 0) {
+        this.livePos[l] = this.nLive;
+        this.live[this.nLive++] = l;
+      } else joins = true;
       const s = slotStart[l]! + count[l]!++;
       slotFlow[s] = f;
       slotW[s] = w;
     }
+    this.nPairs += routeStart[f + 1]! - routeStart[f]!;
+    if (!joins) this.connected = false;
     this.modified = true;
     this.fromFlow(f);
   }
@@ -172,8 +199,79 @@ export class LmmSystem {
         slotFlow[s] = slotFlow[s + 1]!;
         slotW[s] = slotW[s + 1]!;
       }
-      count[l]!--;
+      if (--count[l]! === 0) {
+        const i = this.livePos[l]!,
+          last = this.live[--this.nLive]!;
+        this.live[i] = last;
+        this.livePos[last] = i;
+      }
     }
+    this.nPairs -= routeStart[f + 1]! - routeStart[f]!;
+    if (this.connected && this.selective && this.shortcut) this.connected = this.stillConnected(f);
+  }
+
+  /**
+   * Whether the live links stay one component once flow f (connected before) left them: a path through f entered and
+   * left it by two of its links still live, so they must all be linked without it; a search from both sides at once
+   * (the smaller queue grows first) gives up, answering false, past a quarter of the pairs.
+   */
+  private stillConnected(f: number): boolean {
+    const { routeStart, routeLinks } = this.net;
+    const { count } = this;
+    let a = -1;
+    for (let e = routeStart[f]!; e < routeStart[f + 1]!; e++) {
+      const l = routeLinks[e]!;
+      if (count[l] === 0 || l === a) continue;
+      if (a < 0) a = l;
+      else if (!this.linked(a, l)) return false;
+    }
+    return true;
+  }
+
+  /** Whether live links a and b are linked by flows: breadth-first from both, within the budget. */
+  private linked(a: number, b: number): boolean {
+    const { routeStart, routeLinks } = this.net;
+    const { side, queue, slotStart, count, slotFlow } = this;
+    if (this.stamp > 1 << 30) {
+      side.fill(0);
+      this.stamp = 0;
+    }
+    const sa = (this.stamp += 2),
+      sb = sa + 1;
+    side[a] = sa;
+    side[b] = sb;
+    // side a's queue grows up from 0, side b's down from the end
+    const L = queue.length;
+    let ha = 0,
+      ta = 0,
+      hb = L - 1,
+      tb = L - 1;
+    queue[ta++] = a;
+    queue[tb--] = b;
+    let budget = this.nPairs >> 2;
+    while (ha < ta && hb > tb) {
+      const fromA = ta - ha <= hb - tb;
+      const c = fromA ? queue[ha++]! : queue[hb--]!;
+      const mine = fromA ? sa : sb,
+        other = fromA ? sb : sa;
+      const end = slotStart[c]! + count[c]!;
+      for (let s = slotStart[c]!; s < end; s++) {
+        const g = slotFlow[s]!;
+        const kEnd = routeStart[g + 1]!;
+        budget -= kEnd - routeStart[g]!;
+        for (let k = routeStart[g]!; k < kEnd; k++) {
+          const c2 = routeLinks[k]!;
+          const sd = side[c2]!;
+          if (sd === other) return true;
+          if (sd === mine) continue;
+          side[c2] = mine;
+          if (fromA) queue[ta++] = c2;
+          else queue[tb--] = c2;
+        }
+      }
+      if (budget < 0) return false;
+    }
+    return false;
   }
 
   /**
@@ -201,8 +299,19 @@ export class LmmSystem {
     const { routeStart, routeLinks } = this.net;
     const { inM, mList, stack, visited, slotStart, count, slotFlow } = this;
     if (inM[first]) return;
-    const visit = this.visit;
     let nM = this.nM;
+    const fresh = nM === 0 && count[first]! > 0 && this.shortcut;
+    if (fresh && this.connected) {
+      const { live } = this;
+      for (let i = 0; i < this.nLive; i++) {
+        const c = live[i]!;
+        inM[c] = 1;
+        mList[i] = c;
+      }
+      this.nM = this.nLive;
+      return;
+    }
+    const visit = this.visit;
     inM[first] = 1;
     mList[nM++] = first;
     let top = 0;
@@ -225,6 +334,8 @@ export class LmmSystem {
       }
     }
     this.nM = nM;
+    // the search from a live link with nothing marked before reached every link of its component
+    if (fresh) this.connected = nM === this.nLive;
   }
 
   /**
