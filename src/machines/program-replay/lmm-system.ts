@@ -44,6 +44,9 @@ export class LmmSystem {
   private readonly usage: Float64Array;
   private readonly unfixed: Int32Array;
   private readonly fixedAt: Int32Array;
+  /** A fixed flow's place in this solve's fix order (nextFlow); the scratch of a link's fixes put back in order. */
+  private readonly fixPos: Int32Array;
+  private readonly order: Int32Array;
   private epoch = 0;
   /**
    * The dirty links' heap of (key, link) pairs, ordered by key then link: a link's live entry is the one whose key is
@@ -134,6 +137,8 @@ export class LmmSystem {
     this.usage = new Float64Array(L);
     this.unfixed = new Int32Array(L);
     this.fixedAt = new Int32Array(F);
+    this.fixPos = new Int32Array(F);
+    this.order = new Int32Array(F);
     this.hKey = new Float64Array(2 * L + E);
     this.hLink = new Int32Array(2 * L + E);
     this.storedKey = new Float64Array(L);
@@ -409,12 +414,10 @@ export class LmmSystem {
       const c = mList[i]!;
       const a = slotStart[c]!,
         k = count[c]!;
+      // a clean link's state is set when it turns dirty (settle)
+      if (incremental && cleanAt[c] === g) continue;
       remaining[c] = bandwidth[c]!;
       unfixed[c] = k;
-      if (incremental && cleanAt[c] === g) {
-        usage[c] = initUsage[c]!;
-        continue;
-      }
       cleanAt[c] = 0;
       let u = 0;
       if (fatpipe[c]) for (let s = a + k - 1; s >= a; s--) u = Math.max(u, slotW[s]!);
@@ -480,7 +483,55 @@ export class LmmSystem {
     hLink[i] = e;
   }
 
-  /** Clean link e leaves the replayed order: it joins the heap with its current share. */
+  /**
+   * Clean link e's state now (a replayed step leaves it as it was): its bandwidth and usage at the start less its
+   * flows fixed so far (but `skip`, being fixed), one by one in the order they were fixed, as the replayed steps would
+   * have left them; its flows fixed so far were all replayed, a fix out of the previous order making it dirty.
+   */
+  private settle(e: number, skip: number): void {
+    const { bandwidth, fatpipe, weight } = this.net;
+    const { slotStart, count, slotFlow, fixedAt, fixPos, order, nextFlow, nextFixStart, nextShare } = this;
+    const ep = this.epoch,
+      a = slotStart[e]!,
+      k = count[e]!;
+    let n = 0;
+    for (let s = a; s < a + k; s++) {
+      const f = slotFlow[s]!;
+      if (fixedAt[f] === ep && f !== skip) order[n++] = fixPos[f]!;
+    }
+    if (n > 16) order.subarray(0, n).sort();
+    else
+      for (let i = 1; i < n; i++) {
+        const x = order[i]!;
+        let j = i - 1;
+        for (; j >= 0 && order[j]! > x; j--) order[j + 1] = order[j]!;
+        order[j + 1] = x;
+      }
+    let rem = bandwidth[e]!,
+      u = this.initUsage[e]!;
+    const pipe = fatpipe[e] === 1;
+    // the step of the first fix: the last one starting at or before it
+    let step = 0;
+    if (n > 0 && !pipe)
+      for (let hi = this.nSteps - 1; step < hi;) {
+        const mid = (step + hi + 1) >> 1;
+        if (nextFixStart[mid]! <= order[0]!) step = mid;
+        else hi = mid - 1;
+      }
+    for (let i = 0; i < n && !pipe; i++) {
+      const x = order[i]!,
+        f = nextFlow[x]!;
+      // later fixes: the steps only grow
+      while (step + 1 < this.nSteps && nextFixStart[step + 1]! <= x) step++;
+      rem = Math.max(0, rem - nextShare[step]! * weight[f]!);
+      u -= weight[f]!;
+    }
+    this.remaining[e] = rem;
+    this.usage[e] = u;
+    this.unfixed[e] = k - n;
+  }
+
+  /** Clean link e (settled) leaves the replayed order: it joins the heap with its current share. */
   private makeDirty(e: number): void {
     this.cleanAt[e] = 0;
     if (this.unfixed[e] === 0) return;
@@ -546,7 +597,10 @@ export class LmmSystem {
       const f = logFlow[x]!;
       for (let k = routeStart[f]!, kEnd = routeStart[f + 1]!; k < kEnd; k++) {
         const e = routeLinks[k]!;
-        if (cleanAt[e] === g && inM[e] === 1) this.makeDirty(e);
+        if (cleanAt[e] === g && inM[e] === 1) {
+          this.settle(e, -1);
+          this.makeDirty(e);
+        }
       }
     }
   }
@@ -593,18 +647,26 @@ export class LmmSystem {
     return dl;
   }
 
-  /** A clean link saturates as in the previous solve: the same flows, fixed at the same rates. */
+  /**
+   * A clean link saturates as in the previous solve: the same flows, fixed at the same rates; their dirty links lose
+   * them (a clean one is left as it is, to settle when it turns dirty).
+   */
   private replayStep(step: number, ep: number): void {
-    const { weight } = this.net;
-    const { fixedAt, nextFlow } = this;
+    const { weight, routeStart, routeLinks } = this.net;
+    const { fixedAt, fixPos, nextFlow, cleanAt, inM } = this;
+    const g = this.gen;
     const share = this.logShare[step]!;
     this.logStep(this.logLink[step]!, this.logKey[step]!, share);
     let nFix = this.nFix;
     for (let x = this.logFixStart[step]!; x < this.logFixStart[step + 1]!; x++) {
       const f = this.logFlow[x]!;
       fixedAt[f] = ep;
+      fixPos[f] = nFix;
       nextFlow[nFix++] = f;
-      this.release(f, share * weight[f]!, false);
+      for (let k = routeStart[f]!, kEnd = routeStart[f + 1]!; k < kEnd; k++) {
+        const c2 = routeLinks[k]!;
+        if (cleanAt[c2] !== g && inM[c2] === 1) this.lose(c2, share * weight[f]!, weight[f]!, false);
+      }
     }
     this.nFix = nFix;
   }
@@ -612,7 +674,7 @@ export class LmmSystem {
   /** Dirty link dl (the heap's top) saturates: its unfixed flows get their rates; the links they reach are dirty. */
   private saturate(dl: number, ep: number, rate: Float64Array, touched: Int32Array, nTouched: number): number {
     const { weight } = this.net;
-    const { fixedAt, slotStart, count, slotFlow, nextFlow } = this;
+    const { fixedAt, fixPos, slotStart, count, slotFlow, nextFlow } = this;
     const { hKey, hLink } = this;
     if (this.useHeap) {
       const n = --this.hSize;
@@ -626,41 +688,52 @@ export class LmmSystem {
       const f = slotFlow[s]!;
       if (fixedAt[f] === ep) continue;
       fixedAt[f] = ep;
+      fixPos[f] = nFix;
       nextFlow[nFix++] = f;
       const r = share * weight[f]!;
       rate[f] = r;
       touched[nTouched++] = f;
-      this.release(f, r, true);
+      this.release(f, r);
     }
     this.nFix = nFix;
     return nTouched;
   }
 
   /**
-   * Flow f is fixed at rate r: each marked link of its route loses it (its remaining bandwidth and usage, unless
-   * FATPIPE); a clean link it reaches becomes dirty when `dirtying` (a fix out of the previous order), and a dirty
-   * link whose share rose is pushed again.
+   * Flow f is fixed at rate r out of the previous order: each marked link of its route loses it, a clean one settled
+   * first and then dirty.
    */
-  private release(f: number, r: number, dirtying: boolean): void {
-    const { fatpipe, weight, routeStart, routeLinks } = this.net;
-    const { inM, remaining, usage, unfixed, cleanAt, storedKey } = this;
+  private release(f: number, r: number): void {
+    const { weight, routeStart, routeLinks } = this.net;
+    const { inM, cleanAt } = this;
     const g = this.gen,
       w = weight[f]!;
     for (let k = routeStart[f]!, kEnd = routeStart[f + 1]!; k < kEnd; k++) {
       const c2 = routeLinks[k]!;
       if (inM[c2] === 0) continue;
-      unfixed[c2]!--;
-      if (fatpipe[c2] === 0) {
-        remaining[c2] = Math.max(0, remaining[c2]! - r);
-        usage[c2]! -= w;
-      }
-      if (cleanAt[c2] === g) {
-        if (dirtying) this.makeDirty(c2);
-      } else if (!this.useHeap) this.scanValid = false;
-      else if (fatpipe[c2] === 0 && unfixed[c2]! > 0) {
-        const sh = usage[c2]! > 0 ? remaining[c2]! / usage[c2]! : Infinity;
-        if (sh < storedKey[c2]!) this.push(sh, c2);
-      }
+      const clean = cleanAt[c2] === g;
+      if (clean) this.settle(c2, f);
+      this.lose(c2, r, w, clean);
+    }
+  }
+
+  /**
+   * Marked link c loses a flow of weight w fixed at rate r (its remaining bandwidth and usage, unless FATPIPE): a
+   * clean link (settled) becomes dirty, a dirty one whose share fell below its key is pushed again.
+   */
+  private lose(c: number, r: number, w: number, clean: boolean): void {
+    const { fatpipe } = this.net;
+    const { remaining, usage, unfixed } = this;
+    unfixed[c]!--;
+    if (fatpipe[c] === 0) {
+      remaining[c] = Math.max(0, remaining[c]! - r);
+      usage[c]! -= w;
+    }
+    if (clean) this.makeDirty(c);
+    else if (!this.useHeap) this.scanValid = false;
+    else if (fatpipe[c] === 0 && unfixed[c]! > 0) {
+      const sh = usage[c]! > 0 ? remaining[c]! / usage[c]! : Infinity;
+      if (sh < this.storedKey[c]!) this.push(sh, c);
     }
   }
 
