@@ -43,11 +43,15 @@ export class LmmSystem {
   private readonly remaining: Float64Array;
   private readonly usage: Float64Array;
   private readonly unfixed: Int32Array;
-  private readonly fixedAt: Int32Array;
-  /** A fixed flow's place in this solve's fix order (nextFlow); the scratch of a link's fixes put back in order. */
-  private readonly fixPos: Int32Array;
+  /**
+   * fixBase + a flow's place in this solve's fix order (nextFlow) once fixed in it: a flow is fixed when its fixOrd is
+   * at least fixBase, which grows past every place of the solve before. The scratch of a link's fixes put in order.
+   */
+  private readonly fixOrd: Float64Array;
+  private fixBase = 1;
   private readonly order: Int32Array;
-  private epoch = 0;
+  /** Per flow, the solve in which it crossed a dirty link (the replayed steps pass its other flows by). */
+  private readonly nearDirty: Int32Array;
   /**
    * The dirty links' heap of (key, link) pairs, ordered by key then link: a link's live entry is the one whose key is
    * its storedKey, never above its share (a share that falls below it, by rounding, is pushed again).
@@ -136,8 +140,8 @@ export class LmmSystem {
     this.remaining = new Float64Array(L);
     this.usage = new Float64Array(L);
     this.unfixed = new Int32Array(L);
-    this.fixedAt = new Int32Array(F);
-    this.fixPos = new Int32Array(F);
+    this.fixOrd = new Float64Array(F);
+    this.nearDirty = new Int32Array(F);
     this.order = new Int32Array(F);
     this.hKey = new Float64Array(2 * L + E);
     this.hLink = new Int32Array(2 * L + E);
@@ -357,8 +361,7 @@ export class LmmSystem {
    */
   solve(rate: Float64Array, touched: Int32Array): number {
     const nOld = this.startSolve();
-    const ep = this.epoch,
-      g = this.gen;
+    const g = this.gen;
     const { cleanAt } = this;
     const oLink = this.logLink,
       oKey = this.logKey;
@@ -370,8 +373,8 @@ export class LmmSystem {
       const dl = this.dirtyTop();
       if (dl < 0 && step >= nOld) break;
       if (step < nOld && (dl < 0 || oKey[step]! < this.topKey || (oKey[step] === this.topKey && oLink[step]! < dl)))
-        this.replayStep(step++, ep);
-      else nTouched = this.saturate(dl, ep, rate, touched, nTouched);
+        this.replayStep(step++);
+      else nTouched = this.saturate(dl, rate, touched, nTouched);
     }
     this.endSolve();
     return nTouched;
@@ -394,7 +397,6 @@ export class LmmSystem {
         }
     }
     const nM = this.nM;
-    this.epoch++;
     const g = this.gen;
     let nClean = 0,
       nLive = 0;
@@ -424,6 +426,7 @@ export class LmmSystem {
       else for (let s = a + k - 1; s >= a; s--) u += slotW[s]!;
       usage[c] = initUsage[c] = u;
       if (k > 0) dList[n++] = c;
+      if (incremental) for (let s = a; s < a + k; s++) this.nearDirty[this.slotFlow[s]!] = g;
     }
     this.nD = n;
     this.hSize = 0;
@@ -455,6 +458,7 @@ export class LmmSystem {
     this.nextFlow = flow;
     this.logSteps = this.nSteps;
     this.logValid = true;
+    this.fixBase += this.nFix + 1;
     const g = this.gen;
     for (let i = 0; i < this.nM; i++) {
       const c = this.mList[i]!;
@@ -490,14 +494,14 @@ export class LmmSystem {
    */
   private settle(e: number, skip: number): void {
     const { bandwidth, fatpipe, weight } = this.net;
-    const { slotStart, count, slotFlow, fixedAt, fixPos, order, nextFlow, nextFixStart, nextShare } = this;
-    const ep = this.epoch,
+    const { slotStart, count, slotFlow, fixOrd, order, nextFlow, nextFixStart, nextShare } = this;
+    const base = this.fixBase,
       a = slotStart[e]!,
       k = count[e]!;
     let n = 0;
     for (let s = a; s < a + k; s++) {
       const f = slotFlow[s]!;
-      if (fixedAt[f] === ep && f !== skip) order[n++] = fixPos[f]!;
+      if (fixOrd[f]! >= base && f !== skip) order[n++] = fixOrd[f]! - base;
     }
     if (n > 16) order.subarray(0, n).sort();
     else
@@ -535,6 +539,9 @@ export class LmmSystem {
   private makeDirty(e: number): void {
     this.cleanAt[e] = 0;
     if (this.unfixed[e] === 0) return;
+    const a = this.slotStart[e]!,
+      g = this.gen;
+    for (let s = a; s < a + this.count[e]!; s++) this.nearDirty[this.slotFlow[s]!] = g;
     if (this.useHeap) this.push(this.share(e), e);
     else {
       this.dList[this.nD++] = e;
@@ -651,18 +658,19 @@ export class LmmSystem {
    * A clean link saturates as in the previous solve: the same flows, fixed at the same rates; their dirty links lose
    * them (a clean one is left as it is, to settle when it turns dirty).
    */
-  private replayStep(step: number, ep: number): void {
+  private replayStep(step: number): void {
     const { weight, routeStart, routeLinks } = this.net;
-    const { fixedAt, fixPos, nextFlow, cleanAt, inM } = this;
-    const g = this.gen;
+    const { fixOrd, nextFlow, cleanAt, inM, nearDirty } = this;
+    const g = this.gen,
+      base = this.fixBase;
     const share = this.logShare[step]!;
     this.logStep(this.logLink[step]!, this.logKey[step]!, share);
     let nFix = this.nFix;
     for (let x = this.logFixStart[step]!; x < this.logFixStart[step + 1]!; x++) {
       const f = this.logFlow[x]!;
-      fixedAt[f] = ep;
-      fixPos[f] = nFix;
+      fixOrd[f] = base + nFix;
       nextFlow[nFix++] = f;
+      if (nearDirty[f] !== g) continue;
       for (let k = routeStart[f]!, kEnd = routeStart[f + 1]!; k < kEnd; k++) {
         const c2 = routeLinks[k]!;
         if (cleanAt[c2] !== g && inM[c2] === 1) this.lose(c2, share * weight[f]!, weight[f]!, false);
@@ -672,9 +680,10 @@ export class LmmSystem {
   }
 
   /** Dirty link dl (the heap's top) saturates: its unfixed flows get their rates; the links they reach are dirty. */
-  private saturate(dl: number, ep: number, rate: Float64Array, touched: Int32Array, nTouched: number): number {
+  private saturate(dl: number, rate: Float64Array, touched: Int32Array, nTouched: number): number {
     const { weight } = this.net;
-    const { fixedAt, fixPos, slotStart, count, slotFlow, nextFlow } = this;
+    const { fixOrd, slotStart, count, slotFlow, nextFlow } = this;
+    const base = this.fixBase;
     const { hKey, hLink } = this;
     if (this.useHeap) {
       const n = --this.hSize;
@@ -686,9 +695,8 @@ export class LmmSystem {
     const a = slotStart[dl]!;
     for (let s = a + count[dl]! - 1; s >= a; s--) {
       const f = slotFlow[s]!;
-      if (fixedAt[f] === ep) continue;
-      fixedAt[f] = ep;
-      fixPos[f] = nFix;
+      if (fixOrd[f]! >= base) continue;
+      fixOrd[f] = base + nFix;
       nextFlow[nFix++] = f;
       const r = share * weight[f]!;
       rate[f] = r;
