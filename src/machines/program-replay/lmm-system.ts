@@ -514,19 +514,19 @@ export class LmmSystem {
     let rem = bandwidth[e]!,
       u = this.initUsage[e]!;
     const pipe = fatpipe[e] === 1;
-    // the step of the first fix: the last one starting at or before it
+    const nSteps = this.nSteps;
     let step = 0;
-    if (n > 0 && !pipe)
-      for (let hi = this.nSteps - 1; step < hi;) {
-        const mid = (step + hi + 1) >> 1;
-        if (nextFixStart[mid]! <= order[0]!) step = mid;
-        else hi = mid - 1;
-      }
     for (let i = 0; i < n && !pipe; i++) {
       const x = order[i]!,
         f = nextFlow[x]!;
-      // later fixes: the steps only grow
-      while (step + 1 < this.nSteps && nextFixStart[step + 1]! <= x) step++;
+      // the step that fixed it, the last one starting at or before it: steps grow with the places, so a search by
+      // doubling strides from the previous one
+      let d = 1;
+      while (step + d < nSteps && nextFixStart[step + d]! <= x) {
+        step += d;
+        d *= 2;
+      }
+      for (; d > 1; d >>= 1) if (step + (d >> 1) < nSteps && nextFixStart[step + (d >> 1)]! <= x) step += d >> 1;
       rem = Math.max(0, rem - nextShare[step]! * weight[f]!);
       u -= weight[f]!;
     }
