@@ -48,6 +48,8 @@ export class LmmSystem {
    * at least fixBase, which grows past every place of the solve before. The scratch of a link's fixes put in order.
    */
   private readonly fixOrd: Float64Array;
+  /** The share of the step that made this solve's fix at each place of its order. */
+  private readonly fixShare: Float64Array;
   private fixBase = 1;
   private readonly order: Int32Array;
   /** Per flow, the solve in which it crossed a dirty link (the replayed steps pass its other flows by). */
@@ -141,6 +143,7 @@ export class LmmSystem {
     this.usage = new Float64Array(L);
     this.unfixed = new Int32Array(L);
     this.fixOrd = new Float64Array(F);
+    this.fixShare = new Float64Array(F);
     this.nearDirty = new Int32Array(F);
     this.order = new Int32Array(F);
     this.hKey = new Float64Array(2 * L + E);
@@ -494,7 +497,7 @@ export class LmmSystem {
    */
   private settle(e: number, skip: number): void {
     const { bandwidth, fatpipe, weight } = this.net;
-    const { slotStart, count, slotFlow, fixOrd, order, nextFlow, nextFixStart, nextShare } = this;
+    const { slotStart, count, slotFlow, fixOrd, fixShare, order, nextFlow } = this;
     const base = this.fixBase,
       a = slotStart[e]!,
       k = count[e]!;
@@ -514,20 +517,10 @@ export class LmmSystem {
     let rem = bandwidth[e]!,
       u = this.initUsage[e]!;
     const pipe = fatpipe[e] === 1;
-    const nSteps = this.nSteps;
-    let step = 0;
     for (let i = 0; i < n && !pipe; i++) {
       const x = order[i]!,
         f = nextFlow[x]!;
-      // the step that fixed it, the last one starting at or before it: steps grow with the places, so a search by
-      // doubling strides from the previous one
-      let d = 1;
-      while (step + d < nSteps && nextFixStart[step + d]! <= x) {
-        step += d;
-        d *= 2;
-      }
-      for (; d > 1; d >>= 1) if (step + (d >> 1) < nSteps && nextFixStart[step + (d >> 1)]! <= x) step += d >> 1;
-      rem = Math.max(0, rem - nextShare[step]! * weight[f]!);
+      rem = Math.max(0, rem - fixShare[x]! * weight[f]!);
       u -= weight[f]!;
     }
     this.remaining[e] = rem;
@@ -660,7 +653,7 @@ export class LmmSystem {
    */
   private replayStep(step: number): void {
     const { weight, routeStart, routeLinks } = this.net;
-    const { fixOrd, nextFlow, cleanAt, inM, nearDirty } = this;
+    const { fixOrd, fixShare, nextFlow, cleanAt, inM, nearDirty } = this;
     const g = this.gen,
       base = this.fixBase;
     const share = this.logShare[step]!;
@@ -669,6 +662,7 @@ export class LmmSystem {
     for (let x = this.logFixStart[step]!; x < this.logFixStart[step + 1]!; x++) {
       const f = this.logFlow[x]!;
       fixOrd[f] = base + nFix;
+      fixShare[nFix] = share;
       nextFlow[nFix++] = f;
       if (nearDirty[f] !== g) continue;
       for (let k = routeStart[f]!, kEnd = routeStart[f + 1]!; k < kEnd; k++) {
@@ -697,6 +691,7 @@ export class LmmSystem {
       const f = slotFlow[s]!;
       if (fixOrd[f]! >= base) continue;
       fixOrd[f] = base + nFix;
+      this.fixShare[nFix] = share;
       nextFlow[nFix++] = f;
       const r = share * weight[f]!;
       rate[f] = r;
