@@ -43,8 +43,17 @@ export class LmmSystem {
   private readonly remaining: Float64Array;
   private readonly usage: Float64Array;
   private readonly unfixed: Int32Array;
-  private readonly fixedAt: Int32Array;
-  private epoch = 0;
+  /**
+   * fixBase + a flow's place in this solve's fix order (nextFlow) once fixed in it: a flow is fixed when its fixOrd is
+   * at least fixBase, which grows past every place of the solve before. The scratch of a link's fixes put in order.
+   */
+  private readonly fixOrd: Float64Array;
+  /** The share of the step that made this solve's fix at each place of its order. */
+  private readonly fixShare: Float64Array;
+  private fixBase = 1;
+  private readonly order: Int32Array;
+  /** Per flow, the solve in which it crossed a dirty link (the replayed steps pass its other flows by). */
+  private readonly nearDirty: Int32Array;
   /**
    * The dirty links' heap of (key, link) pairs, ordered by key then link: a link's live entry is the one whose key is
    * its storedKey, never above its share (a share that falls below it, by rounding, is pushed again).
@@ -94,12 +103,28 @@ export class LmmSystem {
   private nextFlow: Int32Array;
   /** Whether anything changed since the last solve. */
   modified = false;
+  /**
+   * The links with enabled flows (a dense set: live[0 .. nLive), livePos by link) and the number of (flow, link) pairs
+   * on them. `connected`: they form one component (flows linking links), so that the first closure of a solve, from
+   * any of them, marks them all without a search. It is set by that closure's search, kept through an enable that
+   * joins a live link, and checked after a free by a bounded search between the freed flow's links left live.
+   */
+  private readonly live: Int32Array;
+  private readonly livePos: Int32Array;
+  private nLive = 0;
+  private nPairs = 0;
+  private connected = true;
+  /** The bidirectional search's scratch: per link, the stamp of the side that reached it; its two queues. */
+  private readonly side: Int32Array;
+  private stamp = 0;
+  private readonly queue: Int32Array;
 
   constructor(
     private readonly net: LmmNetwork,
     private readonly selective: boolean,
     private readonly incremental = true,
     private readonly scanMax = SCAN_MAX,
+    private readonly shortcut = true,
   ) {
     const L = net.links,
       E = net.routeLinks.length,
@@ -117,7 +142,10 @@ export class LmmSystem {
     this.remaining = new Float64Array(L);
     this.usage = new Float64Array(L);
     this.unfixed = new Int32Array(L);
-    this.fixedAt = new Int32Array(F);
+    this.fixOrd = new Float64Array(F);
+    this.fixShare = new Float64Array(F);
+    this.nearDirty = new Int32Array(F);
+    this.order = new Int32Array(F);
     this.hKey = new Float64Array(2 * L + E);
     this.hLink = new Int32Array(2 * L + E);
     this.storedKey = new Float64Array(L);
@@ -136,6 +164,10 @@ export class LmmSystem {
     this.nextShare = new Float64Array(L);
     this.nextFixStart = new Int32Array(L + 1);
     this.nextFlow = new Int32Array(F);
+    this.live = new Int32Array(L);
+    this.livePos = new Int32Array(L);
+    this.side = new Int32Array(L);
+    this.queue = new Int32Array(L);
   }
 
   /** Flow f's latency has elapsed: it joins its links (newest in their lists) and marks them modified. */
@@ -143,13 +175,20 @@ export class LmmSystem {
     const { routeStart, routeLinks, weight } = this.net;
     const { slotStart, count, slotFlow, slotW } = this;
     const w = weight[f]!;
+    let joins = this.nLive === 0;
     for (let e = routeStart[f]!; e < routeStart[f + 1]!; e++) {
       const l = routeLinks[e]!;
       this.changedAt[l] = this.gen;
+      if (count[l] === 0) {
+        this.livePos[l] = this.nLive;
+        this.live[this.nLive++] = l;
+      } else joins = true;
       const s = slotStart[l]! + count[l]!++;
       slotFlow[s] = f;
       slotW[s] = w;
     }
+    this.nPairs += routeStart[f + 1]! - routeStart[f]!;
+    if (!joins) this.connected = false;
     this.modified = true;
     this.fromFlow(f);
   }
@@ -172,8 +211,79 @@ export class LmmSystem {
         slotFlow[s] = slotFlow[s + 1]!;
         slotW[s] = slotW[s + 1]!;
       }
-      count[l]!--;
+      if (--count[l]! === 0) {
+        const i = this.livePos[l]!,
+          last = this.live[--this.nLive]!;
+        this.live[i] = last;
+        this.livePos[last] = i;
+      }
     }
+    this.nPairs -= routeStart[f + 1]! - routeStart[f]!;
+    if (this.connected && this.selective && this.shortcut) this.connected = this.stillConnected(f);
+  }
+
+  /**
+   * Whether the live links stay one component once flow f (connected before) left them: a path through f entered and
+   * left it by two of its links still live, so they must all be linked without it; a search from both sides at once
+   * (the smaller queue grows first) gives up, answering false, past a quarter of the pairs.
+   */
+  private stillConnected(f: number): boolean {
+    const { routeStart, routeLinks } = this.net;
+    const { count } = this;
+    let a = -1;
+    for (let e = routeStart[f]!; e < routeStart[f + 1]!; e++) {
+      const l = routeLinks[e]!;
+      if (count[l] === 0 || l === a) continue;
+      if (a < 0) a = l;
+      else if (!this.linked(a, l)) return false;
+    }
+    return true;
+  }
+
+  /** Whether live links a and b are linked by flows: breadth-first from both, within the budget. */
+  private linked(a: number, b: number): boolean {
+    const { routeStart, routeLinks } = this.net;
+    const { side, queue, slotStart, count, slotFlow } = this;
+    if (this.stamp > 1 << 30) {
+      side.fill(0);
+      this.stamp = 0;
+    }
+    const sa = (this.stamp += 2),
+      sb = sa + 1;
+    side[a] = sa;
+    side[b] = sb;
+    // side a's queue grows up from 0, side b's down from the end
+    const L = queue.length;
+    let ha = 0,
+      ta = 0,
+      hb = L - 1,
+      tb = L - 1;
+    queue[ta++] = a;
+    queue[tb--] = b;
+    let budget = this.nPairs >> 2;
+    while (ha < ta && hb > tb) {
+      const fromA = ta - ha <= hb - tb;
+      const c = fromA ? queue[ha++]! : queue[hb--]!;
+      const mine = fromA ? sa : sb,
+        other = fromA ? sb : sa;
+      const end = slotStart[c]! + count[c]!;
+      for (let s = slotStart[c]!; s < end; s++) {
+        const g = slotFlow[s]!;
+        const kEnd = routeStart[g + 1]!;
+        budget -= kEnd - routeStart[g]!;
+        for (let k = routeStart[g]!; k < kEnd; k++) {
+          const c2 = routeLinks[k]!;
+          const sd = side[c2]!;
+          if (sd === other) return true;
+          if (sd === mine) continue;
+          side[c2] = mine;
+          if (fromA) queue[ta++] = c2;
+          else queue[tb--] = c2;
+        }
+      }
+      if (budget < 0) return false;
+    }
+    return false;
   }
 
   /**
@@ -201,8 +311,19 @@ export class LmmSystem {
     const { routeStart, routeLinks } = this.net;
     const { inM, mList, stack, visited, slotStart, count, slotFlow } = this;
     if (inM[first]) return;
-    const visit = this.visit;
     let nM = this.nM;
+    const fresh = nM === 0 && count[first]! > 0 && this.shortcut;
+    if (fresh && this.connected) {
+      const { live } = this;
+      for (let i = 0; i < this.nLive; i++) {
+        const c = live[i]!;
+        inM[c] = 1;
+        mList[i] = c;
+      }
+      this.nM = this.nLive;
+      return;
+    }
+    const visit = this.visit;
     inM[first] = 1;
     mList[nM++] = first;
     let top = 0;
@@ -225,6 +346,8 @@ export class LmmSystem {
       }
     }
     this.nM = nM;
+    // the search from a live link with nothing marked before reached every link of its component
+    if (fresh) this.connected = nM === this.nLive;
   }
 
   /**
@@ -241,8 +364,7 @@ export class LmmSystem {
    */
   solve(rate: Float64Array, touched: Int32Array): number {
     const nOld = this.startSolve();
-    const ep = this.epoch,
-      g = this.gen;
+    const g = this.gen;
     const { cleanAt } = this;
     const oLink = this.logLink,
       oKey = this.logKey;
@@ -254,8 +376,8 @@ export class LmmSystem {
       const dl = this.dirtyTop();
       if (dl < 0 && step >= nOld) break;
       if (step < nOld && (dl < 0 || oKey[step]! < this.topKey || (oKey[step] === this.topKey && oLink[step]! < dl)))
-        this.replayStep(step++, ep);
-      else nTouched = this.saturate(dl, ep, rate, touched, nTouched);
+        this.replayStep(step++);
+      else nTouched = this.saturate(dl, rate, touched, nTouched);
     }
     this.endSolve();
     return nTouched;
@@ -278,7 +400,6 @@ export class LmmSystem {
         }
     }
     const nM = this.nM;
-    this.epoch++;
     const g = this.gen;
     let nClean = 0,
       nLive = 0;
@@ -298,18 +419,17 @@ export class LmmSystem {
       const c = mList[i]!;
       const a = slotStart[c]!,
         k = count[c]!;
+      // a clean link's state is set when it turns dirty (settle)
+      if (incremental && cleanAt[c] === g) continue;
       remaining[c] = bandwidth[c]!;
       unfixed[c] = k;
-      if (incremental && cleanAt[c] === g) {
-        usage[c] = initUsage[c]!;
-        continue;
-      }
       cleanAt[c] = 0;
       let u = 0;
       if (fatpipe[c]) for (let s = a + k - 1; s >= a; s--) u = Math.max(u, slotW[s]!);
       else for (let s = a + k - 1; s >= a; s--) u += slotW[s]!;
       usage[c] = initUsage[c] = u;
       if (k > 0) dList[n++] = c;
+      if (incremental) for (let s = a; s < a + k; s++) this.nearDirty[this.slotFlow[s]!] = g;
     }
     this.nD = n;
     this.hSize = 0;
@@ -341,6 +461,7 @@ export class LmmSystem {
     this.nextFlow = flow;
     this.logSteps = this.nSteps;
     this.logValid = true;
+    this.fixBase += this.nFix + 1;
     const g = this.gen;
     for (let i = 0; i < this.nM; i++) {
       const c = this.mList[i]!;
@@ -369,10 +490,51 @@ export class LmmSystem {
     hLink[i] = e;
   }
 
-  /** Clean link e leaves the replayed order: it joins the heap with its current share. */
+  /**
+   * Clean link e's state now (a replayed step leaves it as it was): its bandwidth and usage at the start less its
+   * flows fixed so far (but `skip`, being fixed), one by one in the order they were fixed, as the replayed steps would
+   * have left them; its flows fixed so far were all replayed, a fix out of the previous order making it dirty.
+   */
+  private settle(e: number, skip: number): void {
+    const { bandwidth, fatpipe, weight } = this.net;
+    const { slotStart, count, slotFlow, fixOrd, fixShare, order, nextFlow } = this;
+    const base = this.fixBase,
+      a = slotStart[e]!,
+      k = count[e]!;
+    let n = 0;
+    for (let s = a; s < a + k; s++) {
+      const f = slotFlow[s]!;
+      if (fixOrd[f]! >= base && f !== skip) order[n++] = fixOrd[f]! - base;
+    }
+    if (n > 16) order.subarray(0, n).sort();
+    else
+      for (let i = 1; i < n; i++) {
+        const x = order[i]!;
+        let j = i - 1;
+        for (; j >= 0 && order[j]! > x; j--) order[j + 1] = order[j]!;
+        order[j + 1] = x;
+      }
+    let rem = bandwidth[e]!,
+      u = this.initUsage[e]!;
+    const pipe = fatpipe[e] === 1;
+    for (let i = 0; i < n && !pipe; i++) {
+      const x = order[i]!,
+        f = nextFlow[x]!;
+      rem = Math.max(0, rem - fixShare[x]! * weight[f]!);
+      u -= weight[f]!;
+    }
+    this.remaining[e] = rem;
+    this.usage[e] = u;
+    this.unfixed[e] = k - n;
+  }
+
+  /** Clean link e (settled) leaves the replayed order: it joins the heap with its current share. */
   private makeDirty(e: number): void {
     this.cleanAt[e] = 0;
     if (this.unfixed[e] === 0) return;
+    const a = this.slotStart[e]!,
+      g = this.gen;
+    for (let s = a; s < a + this.count[e]!; s++) this.nearDirty[this.slotFlow[s]!] = g;
     if (this.useHeap) this.push(this.share(e), e);
     else {
       this.dList[this.nD++] = e;
@@ -435,7 +597,10 @@ export class LmmSystem {
       const f = logFlow[x]!;
       for (let k = routeStart[f]!, kEnd = routeStart[f + 1]!; k < kEnd; k++) {
         const e = routeLinks[k]!;
-        if (cleanAt[e] === g && inM[e] === 1) this.makeDirty(e);
+        if (cleanAt[e] === g && inM[e] === 1) {
+          this.settle(e, -1);
+          this.makeDirty(e);
+        }
       }
     }
   }
@@ -482,26 +647,37 @@ export class LmmSystem {
     return dl;
   }
 
-  /** A clean link saturates as in the previous solve: the same flows, fixed at the same rates. */
-  private replayStep(step: number, ep: number): void {
-    const { weight } = this.net;
-    const { fixedAt, nextFlow } = this;
+  /**
+   * A clean link saturates as in the previous solve: the same flows, fixed at the same rates; their dirty links lose
+   * them (a clean one is left as it is, to settle when it turns dirty).
+   */
+  private replayStep(step: number): void {
+    const { weight, routeStart, routeLinks } = this.net;
+    const { fixOrd, fixShare, nextFlow, cleanAt, inM, nearDirty } = this;
+    const g = this.gen,
+      base = this.fixBase;
     const share = this.logShare[step]!;
     this.logStep(this.logLink[step]!, this.logKey[step]!, share);
     let nFix = this.nFix;
     for (let x = this.logFixStart[step]!; x < this.logFixStart[step + 1]!; x++) {
       const f = this.logFlow[x]!;
-      fixedAt[f] = ep;
+      fixOrd[f] = base + nFix;
+      fixShare[nFix] = share;
       nextFlow[nFix++] = f;
-      this.release(f, share * weight[f]!, false);
+      if (nearDirty[f] !== g) continue;
+      for (let k = routeStart[f]!, kEnd = routeStart[f + 1]!; k < kEnd; k++) {
+        const c2 = routeLinks[k]!;
+        if (cleanAt[c2] !== g && inM[c2] === 1) this.lose(c2, share * weight[f]!, weight[f]!, false);
+      }
     }
     this.nFix = nFix;
   }
 
   /** Dirty link dl (the heap's top) saturates: its unfixed flows get their rates; the links they reach are dirty. */
-  private saturate(dl: number, ep: number, rate: Float64Array, touched: Int32Array, nTouched: number): number {
+  private saturate(dl: number, rate: Float64Array, touched: Int32Array, nTouched: number): number {
     const { weight } = this.net;
-    const { fixedAt, slotStart, count, slotFlow, nextFlow } = this;
+    const { fixOrd, slotStart, count, slotFlow, nextFlow } = this;
+    const base = this.fixBase;
     const { hKey, hLink } = this;
     if (this.useHeap) {
       const n = --this.hSize;
@@ -513,43 +689,54 @@ export class LmmSystem {
     const a = slotStart[dl]!;
     for (let s = a + count[dl]! - 1; s >= a; s--) {
       const f = slotFlow[s]!;
-      if (fixedAt[f] === ep) continue;
-      fixedAt[f] = ep;
+      if (fixOrd[f]! >= base) continue;
+      fixOrd[f] = base + nFix;
+      this.fixShare[nFix] = share;
       nextFlow[nFix++] = f;
       const r = share * weight[f]!;
       rate[f] = r;
       touched[nTouched++] = f;
-      this.release(f, r, true);
+      this.release(f, r);
     }
     this.nFix = nFix;
     return nTouched;
   }
 
   /**
-   * Flow f is fixed at rate r: each marked link of its route loses it (its remaining bandwidth and usage, unless
-   * FATPIPE); a clean link it reaches becomes dirty when `dirtying` (a fix out of the previous order), and a dirty
-   * link whose share rose is pushed again.
+   * Flow f is fixed at rate r out of the previous order: each marked link of its route loses it, a clean one settled
+   * first and then dirty.
    */
-  private release(f: number, r: number, dirtying: boolean): void {
-    const { fatpipe, weight, routeStart, routeLinks } = this.net;
-    const { inM, remaining, usage, unfixed, cleanAt, storedKey } = this;
+  private release(f: number, r: number): void {
+    const { weight, routeStart, routeLinks } = this.net;
+    const { inM, cleanAt } = this;
     const g = this.gen,
       w = weight[f]!;
     for (let k = routeStart[f]!, kEnd = routeStart[f + 1]!; k < kEnd; k++) {
       const c2 = routeLinks[k]!;
       if (inM[c2] === 0) continue;
-      unfixed[c2]!--;
-      if (fatpipe[c2] === 0) {
-        remaining[c2] = Math.max(0, remaining[c2]! - r);
-        usage[c2]! -= w;
-      }
-      if (cleanAt[c2] === g) {
-        if (dirtying) this.makeDirty(c2);
-      } else if (!this.useHeap) this.scanValid = false;
-      else if (fatpipe[c2] === 0 && unfixed[c2]! > 0) {
-        const sh = usage[c2]! > 0 ? remaining[c2]! / usage[c2]! : Infinity;
-        if (sh < storedKey[c2]!) this.push(sh, c2);
-      }
+      const clean = cleanAt[c2] === g;
+      if (clean) this.settle(c2, f);
+      this.lose(c2, r, w, clean);
+    }
+  }
+
+  /**
+   * Marked link c loses a flow of weight w fixed at rate r (its remaining bandwidth and usage, unless FATPIPE): a
+   * clean link (settled) becomes dirty, a dirty one whose share fell below its key is pushed again.
+   */
+  private lose(c: number, r: number, w: number, clean: boolean): void {
+    const { fatpipe } = this.net;
+    const { remaining, usage, unfixed } = this;
+    unfixed[c]!--;
+    if (fatpipe[c] === 0) {
+      remaining[c] = Math.max(0, remaining[c]! - r);
+      usage[c]! -= w;
+    }
+    if (clean) this.makeDirty(c);
+    else if (!this.useHeap) this.scanValid = false;
+    else if (fatpipe[c] === 0 && unfixed[c]! > 0) {
+      const sh = usage[c]! > 0 ? remaining[c]! / usage[c]! : Infinity;
+      if (sh < this.storedKey[c]!) this.push(sh, c);
     }
   }
 
