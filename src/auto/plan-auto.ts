@@ -4,7 +4,7 @@
  */
 import { checkProgress } from "../model/progress.js";
 import { checkMachine } from "../model/machine.js";
-import { fail } from "../model/errors.js";
+import { fail, isCommplanError } from "../model/errors.js";
 import { checkSeed } from "../model/param-spec.js";
 import type { CommMatrix } from "../model/matrix.js";
 import type { MachineModel } from "../model/machine.js";
@@ -329,16 +329,25 @@ interface FinalistRun {
   readonly target: RuntimeTarget | null;
   readonly m: CommMatrix;
   readonly machine: MachineModel;
-  readonly payload: (r: ScreenResult) => Schedule | null;
+  readonly payload: (r: ScreenResult) => { readonly schedule: Schedule | null; readonly error: string };
   /** The program variant each finalist was predicted fastest in (with a runtime). */
   readonly variants: Map<ScreenResult, ProgramVariant>;
 }
 
-/** A finalist's predicted makespan on the run's runtime (the variant that gives it recorded in `run.variants`). */
-function predictFinalist(r: ScreenResult, run: FinalistRun): number {
-  const p = predictOnRuntime(run.m, r.schedule!, run.machine, run.target!, () => run.payload(r));
-  run.variants.set(r, p.variant);
-  return p.makespan;
+/**
+ * A finalist's predicted makespan on the run's runtime (the variant that gives it recorded in `run.variants`), or why
+ * it has none: a plan that relays whose payload plan its planner refuses (two-stage past its chunk limit) cannot be
+ * lowered, so it is left out, not the whole run.
+ */
+function predictFinalist(r: ScreenResult, run: FinalistRun): number | string {
+  try {
+    const p = predictOnRuntime(run.m, r.schedule!, run.machine, run.target!, () => run.payload(r));
+    run.variants.set(r, p.variant);
+    return p.makespan;
+  } catch (e) {
+    if (isCommplanError(e) && e.code === "UNSUPPORTED") return e.message.replace(/^compare: auto: /, "");
+    throw e;
+  }
 }
 
 /** How planAuto's finalists run (FinalistRun), from its options and what it resolved of them. */
@@ -360,7 +369,7 @@ function finalistRun(
     target,
     m,
     machine,
-    payload: (x) => planVariant(m, x.variant, machine, seed, true, planning).schedule,
+    payload: (x) => planVariant(m, x.variant, machine, seed, true, planning),
     variants: new Map(),
   };
 }
@@ -368,6 +377,8 @@ function finalistRun(
 /** What the finalists' replays found so far (both rounds of planAuto add to it). */
 class Finals {
   readonly simulated = new Map<ScreenResult, number>();
+  /** Finalists with no prediction on the runtime, and why (predictFinalist). */
+  readonly unpredicted = new Map<ScreenResult, string>();
   readonly bounds = new Map<ScreenResult, number>();
   readonly boundMs: Record<string, number> = {};
   readonly simMs: Record<string, number> = {};
@@ -445,6 +456,13 @@ function simulateFinalists(
         : run.target !== null
           ? predictFinalist(r, run)
           : predictMakespan(r.schedule!, machine, { mode, seed, simNet, asLibrary: false, progress });
+      if (typeof makespan === "string") {
+        f.unpredicted.set(r, makespan);
+        f.done.add(r);
+        f.transfersDone += r.schedule!.transferCount;
+        tell?.(f.transfersDone, f.total);
+        continue;
+      }
       f.simulated.set(r, makespan);
       if (f.misfits.has(r)) {
         // simulated to be compared with, but it cannot win here: it prunes and rules out nothing
@@ -619,6 +637,8 @@ function candidateRows(
     if (f.misfits.has(r))
       return `finalist, cannot win: ${scheduleLoad(r.schedule!).atOnce} messages of a node in one step on a machine with ${counted(machine.ports, "port", "ports")} (compared with as what MPI does)`;
     if (simulated.has(r)) return "finalist";
+    const why = f.unpredicted.get(r);
+    if (why !== undefined) return `finalist, not predicted on the runtime: ${why}`;
     const bound = bounds.get(r);
     if (bound !== undefined)
       return `finalist, not simulated: its lower bound ${apart(bound, bestTime)} us (blocking-bound.ts) exceeds the winner's ${apart(bestTime, bound)} us`;

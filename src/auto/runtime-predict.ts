@@ -41,21 +41,26 @@ export function runtimeTarget(
 /**
  * The time of `s` on the target: lowered once (nonblocking) and replayed as that program and as its dataflow variant
  * (posted from ready queues, as the executor runs it); the faster. A message-level plan that relays cannot be lowered
- * (only a payload plan says what a relay forwards): `payload` plans it again with payload chunks.
+ * (only a payload plan says what a relay forwards): `payload` plans it again with payload chunks, or says why it
+ * cannot (an UNSUPPORTED error naming the reason).
  */
 export function predictOnRuntime(
   m: CommMatrix,
   s: Schedule,
   machine: MachineModel,
   target: RuntimeTarget,
-  payload: () => Schedule | null,
+  payload: () => { readonly schedule: Schedule | null; readonly error: string },
 ): RuntimePrediction {
   let nonblocking = lowerDirect(m, s);
   if (nonblocking === null) {
     const again = payload();
-    if (again === null)
-      throw fail("compare", "UNSUPPORTED", `auto: ${s.algorithm} relays and cannot be planned with payload chunks`);
-    nonblocking = lowerSchedule(m, again).program;
+    if (again.schedule === null)
+      throw fail(
+        "compare",
+        "UNSUPPORTED",
+        `auto: ${s.algorithm} relays and cannot be planned with payload chunks${again.error === "" ? "" : ` (${again.error})`}`,
+      );
+    nonblocking = lowerSchedule(m, again.schedule).program;
   }
   const replay = (program: Program): number =>
     replayProgram(program, {

@@ -9,7 +9,9 @@ import { lowerSchedule } from "../../src/lower/index.js";
 import { verifySchedule } from "../../src/verifier/index.js";
 import { scheduleJsonPieces } from "../../src/io/schedule-json-write.js";
 import { validateWithSchema } from "../../src/io/json-schema.js";
-import { isCommplanError } from "../../src/model/errors.js";
+import { fail, isCommplanError } from "../../src/model/errors.js";
+import { PLANNERS } from "../../src/planner/index.js";
+import type { Planner } from "../../src/planner/types.js";
 import { matrixFromRows } from "../../src/model/matrix.js";
 import { buildMatrix, matrixRecipe } from "../helpers/arbitraries.js";
 
@@ -104,5 +106,38 @@ describe("planAuto on a runtime", () => {
     } catch (e) {
       expect(isCommplanError(e) && e.message).toMatch(/unknown runtime model 'smpj'.*smpi/);
     }
+  });
+});
+
+describe("planAuto on a runtime, a planner refusing payload", () => {
+  it("leaves out a relaying finalist whose payload plan its planner refuses, with the reason, not the whole run", () => {
+    // two-stage refuses payload plans past 2^24 chunks (liu-pattern3 at P = 256); here the relaying planners refuse all
+    const RELAYING = ["two-stage", "mesh-two-stage", "hierarchical", "four-stage", "mpi-bruck"];
+    const refusing: Planner[] = PLANNERS.map((p) =>
+      !RELAYING.includes(p.name)
+        ? p
+        : {
+            ...p,
+            plan: (m, o) => {
+              if (o.payload === true) throw fail("planner", "UNSUPPORTED", `${p.name}: too many chunks (limit 0)`);
+              return p.plan(m, o);
+            },
+          },
+    );
+    const m = buildMatrix({ p: 16, kind: "dense", seed: 2, maxEntry: 4 });
+    const base = planAuto(m, machine, { runtime: "ib-hdr-200-mpi", payload: true });
+    const relayed = base.report.candidates.filter((c) => c.simulated !== null && RELAYING.includes(c.algorithm));
+    expect(relayed.length).toBeGreaterThan(0);
+    const { schedule, report } = planAuto(m, machine, { runtime: "ib-hdr-200-mpi", payload: true, planners: refusing });
+    for (const c of relayed) {
+      const row = report.candidates.find(
+        (x) => x.algorithm === c.algorithm && JSON.stringify(x.params) === JSON.stringify(c.params),
+      )!;
+      expect(row.simulated).toBeNull();
+      expect(row.note).toMatch(
+        /^finalist, not predicted on the runtime: .* relays and cannot be planned with payload chunks \(planner: .*too many chunks/,
+      );
+    }
+    expect(verifySchedule(m, schedule, { ports: Infinity }).ok).toBe(true);
   });
 });
