@@ -228,7 +228,8 @@ function keepInStore(
 
 /**
  * Plans, stores and lowers one pattern into STORE/programs/<key>/ (written in a temporary directory and renamed, so
- * libcommplan never reads half of it); a pattern whose directory is there already is left as it is.
+ * libcommplan never reads half of it); a pattern planned there for the same target is left as it is, one planned for
+ * another (or a directory whose plan.json is missing or unreadable) is replaced.
  */
 export async function precomputeCapture(
   store: string,
@@ -238,7 +239,7 @@ export async function precomputeCapture(
   const { machine, runtime, maxMemory } = target;
   const dir = join(store, "programs", pat.key);
   const planFile = join(dir, "plan.json");
-  const before = existsSync(planFile) ? planTarget(planFile) : null;
+  const before = existsSync(dir) ? planTarget(planFile) : null;
   if (before !== null && before === targetText(target)) return present(pat, planFile);
   const m = readMatrixFile(pat.matrixFile, { maxMemory });
   const key = captureKey(m);
@@ -292,8 +293,9 @@ export async function precomputeCapture(
   return { pattern: pat, status, ...was, algorithm: rec.algorithm, variant: res.variant, ...decision };
 }
 
-/** The target a plan.json names, as targetText writes it; "an unreadable plan.json" when it cannot be read. */
+/** The target a plan.json names, as targetText writes it; what is wrong with it when it is missing or unreadable. */
 function planTarget(planFile: string): string {
+  if (!existsSync(planFile)) return "a directory without plan.json";
   try {
     const rec = JSON.parse(readFileSync(planFile, "utf8")) as Record<string, unknown>;
     const text = (x: unknown): string | null => (typeof x === "string" ? x : null);

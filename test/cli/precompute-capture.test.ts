@@ -1,5 +1,5 @@
 /** commplan precompute --from-capture (libcommplan's captures planned, stored and lowered) and the capture key. */
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -199,6 +199,20 @@ describe("precompute --from-capture", () => {
 });
 
 describe("precompute --from-capture, run again", () => {
+  /** precompute of the captures in d/cap into the store d/s for `machine` on the one-port model. */
+  const precompute = (d: string, machine: string): ReturnType<typeof run> =>
+    run(
+      "precompute",
+      "--from-capture",
+      join(d, "cap"),
+      "--store",
+      join(d, "s"),
+      "--machine",
+      machine,
+      "--runtime",
+      "none",
+    );
+
   it("plans again for another machine, or over an unreadable plan.json, and replaces the program", async () => {
     const d = dir();
     writeCapture(join(d, "cap"), matrixFromRows(MOE_ROWS, { elementBytes: 24 }));
@@ -209,30 +223,10 @@ describe("precompute --from-capture, run again", () => {
         { elementBytes: 8 },
       ),
     );
-    const first = await run(
-      "precompute",
-      "--from-capture",
-      join(d, "cap"),
-      "--store",
-      join(d, "s"),
-      "--machine",
-      "t3d-004",
-      "--runtime",
-      "none",
-    );
+    const first = await precompute(d, "t3d-004");
     expect(first.err).toContain("2 added, 0 present, 0 replaced");
     // another machine: each program is planned again for it and replaces the one planned for t3d-004
-    const other = await run(
-      "precompute",
-      "--from-capture",
-      join(d, "cap"),
-      "--store",
-      join(d, "s"),
-      "--machine",
-      "ib-hdr-200",
-      "--runtime",
-      "none",
-    );
+    const other = await precompute(d, "ib-hdr-200");
     expect(other.code).toBe(0);
     expect(other.err).toContain("0 added, 0 present, 2 replaced");
     expect(other.out).toContain(
@@ -248,20 +242,23 @@ describe("precompute --from-capture, run again", () => {
     expect(readdirSync(join(d, "s", "programs")).sort()).toEqual([MOE_KEY, key2].sort());
     // an unreadable plan.json is planned again, not a crash
     writeFileSync(join(d, "s", "programs", MOE_KEY, "plan.json"), "{ not json");
-    const mended = await run(
-      "precompute",
-      "--from-capture",
-      join(d, "cap"),
-      "--store",
-      join(d, "s"),
-      "--machine",
-      "ib-hdr-200",
-      "--runtime",
-      "none",
-    );
+    const mended = await precompute(d, "ib-hdr-200");
     expect(mended.code, mended.err).toBe(0);
     expect(mended.out).toContain("replaced (was planned for an unreadable plan.json)");
     expect(mended.err).toContain("0 added, 1 present, 1 replaced");
+  });
+
+  it("replaces a key's directory that has no plan.json (its program planned again), leaving nothing aside", async () => {
+    const d = dir();
+    writeCapture(join(d, "cap"), matrixFromRows(MOE_ROWS, { elementBytes: 24 }));
+    expect((await precompute(d, "t3d-004")).code).toBe(0);
+    rmSync(join(d, "s", "programs", MOE_KEY, "plan.json"));
+    const again = await precompute(d, "t3d-004");
+    expect(again.code, again.err).toBe(0);
+    expect(again.out).toContain("replaced (was planned for a directory without plan.json)");
+    expect(again.err).toContain("0 added, 0 present, 1 replaced");
+    expect(existsSync(join(d, "s", "programs", MOE_KEY, "plan.json"))).toBe(true);
+    expect(readdirSync(join(d, "s", "programs"))).toEqual([MOE_KEY]);
   });
 });
 
