@@ -280,13 +280,19 @@ export async function precomputeCapture(
       const old = join(store, "programs", `.${pat.key}.${hostname()}.${process.pid}.old`);
       rmSync(old, { recursive: true, force: true });
       renameSync(dir, old);
-      renameSync(tmp, dir);
-      rmSync(old, { recursive: true, force: true });
+      try {
+        renameSync(tmp, dir);
+      } finally {
+        // the old program is put back when the new one did not take its name, so none is left aside
+        if (existsSync(dir)) rmSync(old, { recursive: true, force: true });
+        else renameSync(old, dir);
+      }
     } else renameSync(tmp, dir);
   } catch (e) {
     rmSync(tmp, { recursive: true, force: true });
-    if (!existsSync(planFile)) throw fsError(e, MODULE, dir, true);
-    return present(pat, planFile);
+    // another run wrote the key meanwhile: its program stands when it was planned for this target
+    if (existsSync(planFile) && planTarget(planFile) === targetText(target)) return present(pat, planFile);
+    throw fsError(e, MODULE, dir, true);
   }
   const status = before === null ? "added" : "replaced";
   const was = before === null ? {} : { was: before };

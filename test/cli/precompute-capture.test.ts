@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { captureKey } from "../../src/cli/capture-key.js";
 import { matrixFromRows, type CommMatrix } from "../../src/model/matrix.js";
 import { readProgramJson } from "../../src/io/program-json-read.js";
@@ -12,6 +12,20 @@ import { verifyProgram } from "../../src/verifier/index.js";
 import { openPlanStore, getPlanById } from "../../src/store/index.js";
 import { run } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
+
+/** The next rename onto `to` fails (EIO), once: the write of a program that cannot take its key's name. */
+const renameFault = vi.hoisted(() => ({ to: null as string | null }));
+vi.mock("node:fs", async (importOriginal) => {
+  const fs = await importOriginal<typeof import("node:fs")>();
+  const renameSync: typeof fs.renameSync = (from, to) => {
+    if (to === renameFault.to) {
+      renameFault.to = null;
+      throw Object.assign(new Error(`EIO: i/o error, rename onto ${String(to)}`), { code: "EIO" });
+    }
+    fs.renameSync(from, to);
+  };
+  return { ...fs, renameSync };
+});
 
 // Keys libcommplan's C code (runtimes/libcommplan/key.c) computed under Open MPI at P = 4 for these matrices.
 const MOE_ROWS = [
@@ -258,6 +272,21 @@ describe("precompute --from-capture, run again", () => {
     expect(again.out).toContain("replaced (was planned for a directory without plan.json)");
     expect(again.err).toContain("0 added, 0 present, 1 replaced");
     expect(existsSync(join(d, "s", "programs", MOE_KEY, "plan.json"))).toBe(true);
+    expect(readdirSync(join(d, "s", "programs"))).toEqual([MOE_KEY]);
+  });
+
+  it("keeps the old program when the new one cannot take its name, and leaves nothing aside", async () => {
+    const d = dir();
+    writeCapture(join(d, "cap"), matrixFromRows(MOE_ROWS, { elementBytes: 24 }));
+    expect((await precompute(d, "t3d-004")).code).toBe(0);
+    const programDir = join(d, "s", "programs", MOE_KEY);
+    renameFault.to = programDir;
+    const r = await precompute(d, "ib-hdr-200");
+    expect(renameFault.to).toBeNull(); // the fault was met
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^precompute: .*EIO/);
+    const rec = JSON.parse(readFileSync(join(programDir, "plan.json"), "utf8")) as Record<string, unknown>;
+    expect(rec["machine"]).toBe("t3d-004");
     expect(readdirSync(join(d, "s", "programs"))).toEqual([MOE_KEY]);
   });
 });
