@@ -41,6 +41,21 @@ function dir(): string {
   return tempDir("capture");
 }
 
+/** precompute of the captures in d/cap into the store d/s for `machine` on the one-port model. */
+function precompute(d: string, machine: string): ReturnType<typeof run> {
+  return run(
+    "precompute",
+    "--from-capture",
+    join(d, "cap"),
+    "--store",
+    join(d, "s"),
+    "--machine",
+    machine,
+    "--runtime",
+    "none",
+  );
+}
+
 /** Writes a capture as libcommplan does: the matrix and its commplan.capture/v1 record. */
 function writeCapture(d: string, m: CommMatrix, extra: { key?: string; calls?: number } = {}): string {
   mkdirSync(d, { recursive: true });
@@ -109,17 +124,7 @@ describe("precompute --from-capture", () => {
     const key2 = writeCapture(join(d, "cap"), m2);
     for (const f of readdirSync(join(d, "cap2")))
       writeFileSync(join(d, "cap", `x${f}`), readFileSync(join(d, "cap2", f)));
-    const r = await run(
-      "precompute",
-      "--from-capture",
-      join(d, "cap"),
-      "--store",
-      join(d, "s"),
-      "--machine",
-      "t3d-004",
-      "--runtime",
-      "none",
-    );
+    const r = await precompute(d, "t3d-004");
     expect(r.code).toBe(0);
     expect(r.err).toBe(
       "precompute: 2 captured patterns (t3d-004, one-port model): 2 added, 0 present, 0 replaced, " +
@@ -149,17 +154,7 @@ describe("precompute --from-capture", () => {
       expect(Array.from(prog.layout.sendCounts)).toEqual(Array.from(mm.data));
     }
     expect((await run("store", "verify", join(d, "s"))).out).toContain("2 entries, 0 damaged");
-    const again = await run(
-      "precompute",
-      "--from-capture",
-      join(d, "cap"),
-      "--store",
-      join(d, "s"),
-      "--machine",
-      "t3d-004",
-      "--runtime",
-      "none",
-    );
+    const again = await precompute(d, "t3d-004");
     expect(again.err).toContain("2 present");
     expect(readdirSync(join(d, "s", "programs")).sort()).toEqual([MOE_KEY, key2].sort());
   });
@@ -213,20 +208,6 @@ describe("precompute --from-capture", () => {
 });
 
 describe("precompute --from-capture, run again", () => {
-  /** precompute of the captures in d/cap into the store d/s for `machine` on the one-port model. */
-  const precompute = (d: string, machine: string): ReturnType<typeof run> =>
-    run(
-      "precompute",
-      "--from-capture",
-      join(d, "cap"),
-      "--store",
-      join(d, "s"),
-      "--machine",
-      machine,
-      "--runtime",
-      "none",
-    );
-
   it("plans again for another machine, or over an unreadable plan.json, and replaces the program", async () => {
     const d = dir();
     writeCapture(join(d, "cap"), matrixFromRows(MOE_ROWS, { elementBytes: 24 }));
