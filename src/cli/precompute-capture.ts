@@ -63,6 +63,8 @@ export interface CaptureTarget {
   readonly network?:
     | {
         readonly spec: string;
+        /** --port-sharing (serial when not given). */
+        readonly portSharing: PortSharing;
         readonly routes: (p: number) => { network: NetworkRoutes | null; portSharing: PortSharing };
       }
     | undefined;
@@ -262,6 +264,7 @@ export async function precomputeCapture(
     machine: machine.name,
     runtime: runtime === null ? null : runtime.name,
     network: target.network?.spec ?? null,
+    portSharing: target.network?.portSharing ?? null,
     freeCopies: runtime === null ? null : !runtime.copies,
     variant: res.variant,
     entry: res.storeId,
@@ -305,7 +308,8 @@ function planTarget(planFile: string): string {
   try {
     const rec = JSON.parse(readFileSync(planFile, "utf8")) as Record<string, unknown>;
     const text = (x: unknown): string | null => (typeof x === "string" ? x : null);
-    return describeTarget(text(rec["machine"]) ?? "?", text(rec["runtime"]), text(rec["network"]), rec["freeCopies"]);
+    const on = { runtime: text(rec["runtime"]), network: text(rec["network"]), sharing: text(rec["portSharing"]) };
+    return describeTarget(text(rec["machine"]) ?? "?", on, rec["freeCopies"]);
   } catch {
     return "an unreadable plan.json";
   }
@@ -314,12 +318,20 @@ function planTarget(planFile: string): string {
 /** What precompute plans for, in words: the machine, the runtime (or the one-port model), copies, the network. */
 function targetText(t: CaptureTarget): string {
   const free = t.runtime === null ? null : !t.runtime.copies;
-  return describeTarget(t.machine.name, t.runtime?.name ?? null, t.network?.spec ?? null, free);
+  const on = { runtime: t.runtime?.name ?? null, network: t.network?.spec ?? null, sharing: t.network?.portSharing };
+  return describeTarget(t.machine.name, on, free);
 }
 
-function describeTarget(machine: string, runtime: string | null, network: string | null, freeCopies: unknown): string {
-  const on = runtime === null ? "one-port model" : `runtime ${runtime}${freeCopies === true ? ", copies free" : ""}`;
-  return `${machine}, ${on}${network === null ? "" : `, network ${network}`}`;
+function describeTarget(
+  machine: string,
+  t: { runtime: string | null; network: string | null; sharing: string | null | undefined },
+  freeCopies: unknown,
+): string {
+  const on =
+    t.runtime === null ? "one-port model" : `runtime ${t.runtime}${freeCopies === true ? ", copies free" : ""}`;
+  // serial, the default, goes unnamed (a plan.json written without the field was planned with it)
+  const sharing = t.sharing === "fair" ? ", port sharing fair" : "";
+  return `${machine}, ${on}${t.network === null ? "" : `, network ${t.network}${sharing}`}`;
 }
 
 /** The outcome of a pattern whose STORE/programs/<key>/plan.json is there already (no `variant`: nonblocking). */

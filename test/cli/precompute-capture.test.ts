@@ -389,6 +389,17 @@ describe("precompute --from-capture on a network", () => {
     expect(r.err).toMatch(
       /^precompute: 1 captured pattern \(ib-hdr-200, runtime ib-hdr-200-mpi, network fat-tree:k=4\): /,
     );
+    // the same network with another port-sharing rule is another target: planned again, not left as present
+    const fair = await run(...base, "--store", join(d, "fair"), "--network", net);
+    expect(fair.code).toBe(0);
+    const rerun = await run(...base, "--store", join(d, "fair"), "--network", net, "--port-sharing", "fair");
+    expect(rerun.code, rerun.err).toBe(0);
+    expect(rerun.err).toContain("0 present, 1 replaced");
+    expect(rerun.out).toContain(
+      ": replaced (was planned for ib-hdr-200, runtime ib-hdr-200-mpi, network fat-tree:k=4)",
+    );
+    const same = await run(...base, "--store", join(d, "fair"), "--network", net, "--port-sharing", "fair");
+    expect(same.err).toContain("1 present, 0 replaced");
     const flat = await run(...base, "--store", join(d, "flat"));
     expect(flat.code).toBe(0);
     const rec = (store: string): Record<string, unknown> =>
