@@ -22,9 +22,9 @@ import { matrixRows } from "../src/model/matrix.js";
 import { findPattern, generatePattern } from "../src/patterns/registry.js";
 import {
   SMPI_ALLTOALLV,
+  alltoallvRuns,
   SMPI_PLAIN,
   SMPIRUN_TIMEOUT_S,
-  smpiSameAlgorithm,
   VS_MPI_PATTERN_OPTIONS,
   VS_MPI_SIZES,
   type VsMpiConfig,
@@ -360,7 +360,8 @@ interface ScheduleJson {
 }
 
 /**
- * Runs auto's program (in the variant auto names, else nonblocking) beside every SMPI algorithm; records auto's run;
+ * Times MPI_Alltoallv under every SMPI algorithm (alltoallvRuns: a selector whose target runs is given its time) and
+ * auto's program (in the variant auto names, else nonblocking) beside the first and the last run; records auto's run;
  * returns its time's spread.
  */
 async function measureAuto(
@@ -375,25 +376,17 @@ async function measureAuto(
     dir,
   );
   const autoTimes: number[] = [];
-  // a selector that runs another measured algorithm's function gets its time; auto's program (deterministic under
-  // SMPI, whatever the alltoallv algorithm) runs with the first and the last algorithm measured, for its spread
-  const measured = algorithms.filter((a) => {
-    const same = smpiSameAlgorithm(a, s.p);
-    return same === null || !algorithms.includes(same);
-  });
-  for (const [i, a] of measured.entries()) {
-    const withProgram = i === 0 || i === measured.length - 1;
+  const { runs, sameAs } = alltoallvRuns(algorithms, s.p);
+  for (const { algorithm: a, withProgram } of runs) {
     const r = await smpirun(c.exe, dir, "prog-nb", s.p, c.flags, a, c.run.timeoutS, withProgram);
     c.alltoallv[a] = r.alltoallvUs;
     if (r.programUs !== null) autoTimes.push(r.programUs);
     if (r.problem !== "") c.problems.push(`alltoallv ${a}: ${r.problem}`);
   }
-  for (const a of algorithms)
-    if (!measured.includes(a)) {
-      const same = smpiSameAlgorithm(a, s.p)!;
-      c.alltoallv[a] = c.alltoallv[same] ?? null;
-      c.alltoallvSameAs[a] = same;
-    }
+  for (const [a, same] of sameAs) {
+    c.alltoallv[a] = c.alltoallv[same] ?? null;
+    c.alltoallvSameAs[a] = same;
+  }
   const pred = await predict(s, c.caps, dir, "auto.json", "prog-nb");
   if (pred.problem !== "") c.problems.push(`prediction of auto: ${pred.problem}`);
   c.plans.push({

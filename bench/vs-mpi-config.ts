@@ -37,6 +37,32 @@ export function smpiSameAlgorithm(algorithm: string, p: number): string | null {
   return pick === algorithm ? null : pick;
 }
 
+/** One smpirun of a case's MPI_Alltoallv runs: the algorithm, and whether auto's program runs beside it. */
+export interface AlltoallvRun {
+  readonly algorithm: string;
+  readonly withProgram: boolean;
+}
+
+/**
+ * A case's MPI_Alltoallv runs at P: every algorithm but a selector whose target (smpiSameAlgorithm) is run too, auto's
+ * program (deterministic under SMPI, whatever the alltoallv algorithm) beside the first and the last of them, for its
+ * spread; and each selector left out with the target whose time it is given.
+ */
+export function alltoallvRuns(
+  algorithms: readonly string[],
+  p: number,
+): { runs: AlltoallvRun[]; sameAs: [string, string][] } {
+  const sameAs: [string, string][] = [];
+  const run = algorithms.filter((a) => {
+    const same = smpiSameAlgorithm(a, p);
+    if (same === null || !algorithms.includes(same)) return true;
+    sameAs.push([a, same]);
+    return false;
+  });
+  const runs = run.map((algorithm, i) => ({ algorithm, withProgram: i === 0 || i === run.length - 1 }));
+  return { runs, sameAs };
+}
+
 /** One platform of the bench: a flat cluster of a preset (the simgrid export's platform.xml) or a `commplan platform` network. */
 export interface VsMpiPlatform {
   readonly name: string;

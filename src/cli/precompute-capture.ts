@@ -63,6 +63,8 @@ export interface CaptureTarget {
   readonly network?:
     | {
         readonly spec: string;
+        /** --port-sharing (serial when not given). */
+        readonly portSharing: PortSharing;
         readonly routes: (p: number) => { network: NetworkRoutes | null; portSharing: PortSharing };
       }
     | undefined;
@@ -228,7 +230,8 @@ function keepInStore(
 
 /**
  * Plans, stores and lowers one pattern into STORE/programs/<key>/ (written in a temporary directory and renamed, so
- * libcommplan never reads half of it); a pattern whose directory is there already is left as it is.
+ * libcommplan never reads half of it); a pattern planned there for the same target is left as it is, one planned for
+ * another (or a directory whose plan.json is missing or unreadable) is replaced.
  */
 export async function precomputeCapture(
   store: string,
@@ -238,7 +241,7 @@ export async function precomputeCapture(
   const { machine, runtime, maxMemory } = target;
   const dir = join(store, "programs", pat.key);
   const planFile = join(dir, "plan.json");
-  const before = existsSync(planFile) ? planTarget(planFile) : null;
+  const before = existsSync(dir) ? planTarget(planFile) : null;
   if (before !== null && before === targetText(target)) return present(pat, planFile);
   const m = readMatrixFile(pat.matrixFile, { maxMemory });
   const key = captureKey(m);
@@ -261,6 +264,7 @@ export async function precomputeCapture(
     machine: machine.name,
     runtime: runtime === null ? null : runtime.name,
     network: target.network?.spec ?? null,
+    portSharing: target.network?.portSharing ?? null,
     freeCopies: runtime === null ? null : !runtime.copies,
     variant: res.variant,
     entry: res.storeId,
@@ -279,25 +283,33 @@ export async function precomputeCapture(
       const old = join(store, "programs", `.${pat.key}.${hostname()}.${process.pid}.old`);
       rmSync(old, { recursive: true, force: true });
       renameSync(dir, old);
-      renameSync(tmp, dir);
-      rmSync(old, { recursive: true, force: true });
+      try {
+        renameSync(tmp, dir);
+      } finally {
+        // the old program is put back when the new one did not take its name, so none is left aside
+        if (existsSync(dir)) rmSync(old, { recursive: true, force: true });
+        else renameSync(old, dir);
+      }
     } else renameSync(tmp, dir);
   } catch (e) {
     rmSync(tmp, { recursive: true, force: true });
-    if (!existsSync(planFile)) throw fsError(e, MODULE, dir, true);
-    return present(pat, planFile);
+    // another run wrote the key meanwhile: its program stands when it was planned for this target
+    if (existsSync(planFile) && planTarget(planFile) === targetText(target)) return present(pat, planFile);
+    throw fsError(e, MODULE, dir, true);
   }
   const status = before === null ? "added" : "replaced";
   const was = before === null ? {} : { was: before };
   return { pattern: pat, status, ...was, algorithm: rec.algorithm, variant: res.variant, ...decision };
 }
 
-/** The target a plan.json names, as targetText writes it; "an unreadable plan.json" when it cannot be read. */
+/** The target a plan.json names, as targetText writes it; what is wrong with it when it is missing or unreadable. */
 function planTarget(planFile: string): string {
+  if (!existsSync(planFile)) return "a directory without plan.json";
   try {
     const rec = JSON.parse(readFileSync(planFile, "utf8")) as Record<string, unknown>;
     const text = (x: unknown): string | null => (typeof x === "string" ? x : null);
-    return describeTarget(text(rec["machine"]) ?? "?", text(rec["runtime"]), text(rec["network"]), rec["freeCopies"]);
+    const on = { runtime: text(rec["runtime"]), network: text(rec["network"]), sharing: text(rec["portSharing"]) };
+    return describeTarget(text(rec["machine"]) ?? "?", on, rec["freeCopies"]);
   } catch {
     return "an unreadable plan.json";
   }
@@ -306,12 +318,20 @@ function planTarget(planFile: string): string {
 /** What precompute plans for, in words: the machine, the runtime (or the one-port model), copies, the network. */
 function targetText(t: CaptureTarget): string {
   const free = t.runtime === null ? null : !t.runtime.copies;
-  return describeTarget(t.machine.name, t.runtime?.name ?? null, t.network?.spec ?? null, free);
+  const on = { runtime: t.runtime?.name ?? null, network: t.network?.spec ?? null, sharing: t.network?.portSharing };
+  return describeTarget(t.machine.name, on, free);
 }
 
-function describeTarget(machine: string, runtime: string | null, network: string | null, freeCopies: unknown): string {
-  const on = runtime === null ? "one-port model" : `runtime ${runtime}${freeCopies === true ? ", copies free" : ""}`;
-  return `${machine}, ${on}${network === null ? "" : `, network ${network}`}`;
+function describeTarget(
+  machine: string,
+  t: { runtime: string | null; network: string | null; sharing: string | null | undefined },
+  freeCopies: unknown,
+): string {
+  const on =
+    t.runtime === null ? "one-port model" : `runtime ${t.runtime}${freeCopies === true ? ", copies free" : ""}`;
+  // serial, the default, goes unnamed (a plan.json written without the field was planned with it)
+  const sharing = t.sharing === "fair" ? ", port sharing fair" : "";
+  return `${machine}, ${on}${t.network === null ? "" : `, network ${t.network}${sharing}`}`;
 }
 
 /** The outcome of a pattern whose STORE/programs/<key>/plan.json is there already (no `variant`: nonblocking). */

@@ -71,7 +71,8 @@ export async function loadPlanById(s: PlanStore, id: string): Promise<Schedule |
 
 /**
  * loadPlanById with the entry's bytes beside its plan: a sealed Arrow file that any schedule Arrow reader reads (its
- * extra header keys and seal included), so a caller that wants the plan as Arrow can write them as they are.
+ * extra header keys, the creation record (host, pid, time) among them, and its seal included), so a caller that wants
+ * the plan as Arrow can write them as they are.
  */
 export async function loadEntryById(s: PlanStore, id: string): Promise<{ plan: Schedule; bytes: Uint8Array } | null> {
   const entry = readSealedEntry(s, id);

@@ -1,8 +1,8 @@
 /** commplan precompute --from-capture (libcommplan's captures planned, stored and lowered) and the capture key. */
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { captureKey } from "../../src/cli/capture-key.js";
 import { matrixFromRows, type CommMatrix } from "../../src/model/matrix.js";
 import { readProgramJson } from "../../src/io/program-json-read.js";
@@ -12,6 +12,20 @@ import { verifyProgram } from "../../src/verifier/index.js";
 import { openPlanStore, getPlanById } from "../../src/store/index.js";
 import { run } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
+
+/** The next rename onto `to` fails (EIO), once: the write of a program that cannot take its key's name. */
+const renameFault = vi.hoisted(() => ({ to: null as string | null }));
+vi.mock("node:fs", async (importOriginal) => {
+  const fs = await importOriginal<typeof import("node:fs")>();
+  const renameSync: typeof fs.renameSync = (from, to) => {
+    if (to === renameFault.to) {
+      renameFault.to = null;
+      throw Object.assign(new Error(`EIO: i/o error, rename onto ${String(to)}`), { code: "EIO" });
+    }
+    fs.renameSync(from, to);
+  };
+  return { ...fs, renameSync };
+});
 
 // Keys libcommplan's C code (runtimes/libcommplan/key.c) computed under Open MPI at P = 4 for these matrices.
 const MOE_ROWS = [
@@ -25,6 +39,21 @@ const ALLTOALL_KEY = "2e26576f61c323ece3d4ea526852c4de"; // MPI_Alltoall of one 
 
 function dir(): string {
   return tempDir("capture");
+}
+
+/** precompute of the captures in d/cap into the store d/s for `machine` on the one-port model. */
+function precompute(d: string, machine: string): ReturnType<typeof run> {
+  return run(
+    "precompute",
+    "--from-capture",
+    join(d, "cap"),
+    "--store",
+    join(d, "s"),
+    "--machine",
+    machine,
+    "--runtime",
+    "none",
+  );
 }
 
 /** Writes a capture as libcommplan does: the matrix and its commplan.capture/v1 record. */
@@ -95,17 +124,7 @@ describe("precompute --from-capture", () => {
     const key2 = writeCapture(join(d, "cap"), m2);
     for (const f of readdirSync(join(d, "cap2")))
       writeFileSync(join(d, "cap", `x${f}`), readFileSync(join(d, "cap2", f)));
-    const r = await run(
-      "precompute",
-      "--from-capture",
-      join(d, "cap"),
-      "--store",
-      join(d, "s"),
-      "--machine",
-      "t3d-004",
-      "--runtime",
-      "none",
-    );
+    const r = await precompute(d, "t3d-004");
     expect(r.code).toBe(0);
     expect(r.err).toBe(
       "precompute: 2 captured patterns (t3d-004, one-port model): 2 added, 0 present, 0 replaced, " +
@@ -135,17 +154,7 @@ describe("precompute --from-capture", () => {
       expect(Array.from(prog.layout.sendCounts)).toEqual(Array.from(mm.data));
     }
     expect((await run("store", "verify", join(d, "s"))).out).toContain("2 entries, 0 damaged");
-    const again = await run(
-      "precompute",
-      "--from-capture",
-      join(d, "cap"),
-      "--store",
-      join(d, "s"),
-      "--machine",
-      "t3d-004",
-      "--runtime",
-      "none",
-    );
+    const again = await precompute(d, "t3d-004");
     expect(again.err).toContain("2 present");
     expect(readdirSync(join(d, "s", "programs")).sort()).toEqual([MOE_KEY, key2].sort());
   });
@@ -209,30 +218,10 @@ describe("precompute --from-capture, run again", () => {
         { elementBytes: 8 },
       ),
     );
-    const first = await run(
-      "precompute",
-      "--from-capture",
-      join(d, "cap"),
-      "--store",
-      join(d, "s"),
-      "--machine",
-      "t3d-004",
-      "--runtime",
-      "none",
-    );
+    const first = await precompute(d, "t3d-004");
     expect(first.err).toContain("2 added, 0 present, 0 replaced");
     // another machine: each program is planned again for it and replaces the one planned for t3d-004
-    const other = await run(
-      "precompute",
-      "--from-capture",
-      join(d, "cap"),
-      "--store",
-      join(d, "s"),
-      "--machine",
-      "ib-hdr-200",
-      "--runtime",
-      "none",
-    );
+    const other = await precompute(d, "ib-hdr-200");
     expect(other.code).toBe(0);
     expect(other.err).toContain("0 added, 0 present, 2 replaced");
     expect(other.out).toContain(
@@ -248,20 +237,38 @@ describe("precompute --from-capture, run again", () => {
     expect(readdirSync(join(d, "s", "programs")).sort()).toEqual([MOE_KEY, key2].sort());
     // an unreadable plan.json is planned again, not a crash
     writeFileSync(join(d, "s", "programs", MOE_KEY, "plan.json"), "{ not json");
-    const mended = await run(
-      "precompute",
-      "--from-capture",
-      join(d, "cap"),
-      "--store",
-      join(d, "s"),
-      "--machine",
-      "ib-hdr-200",
-      "--runtime",
-      "none",
-    );
+    const mended = await precompute(d, "ib-hdr-200");
     expect(mended.code, mended.err).toBe(0);
     expect(mended.out).toContain("replaced (was planned for an unreadable plan.json)");
     expect(mended.err).toContain("0 added, 1 present, 1 replaced");
+  });
+
+  it("replaces a key's directory that has no plan.json (its program planned again), leaving nothing aside", async () => {
+    const d = dir();
+    writeCapture(join(d, "cap"), matrixFromRows(MOE_ROWS, { elementBytes: 24 }));
+    expect((await precompute(d, "t3d-004")).code).toBe(0);
+    rmSync(join(d, "s", "programs", MOE_KEY, "plan.json"));
+    const again = await precompute(d, "t3d-004");
+    expect(again.code, again.err).toBe(0);
+    expect(again.out).toContain("replaced (was planned for a directory without plan.json)");
+    expect(again.err).toContain("0 added, 0 present, 1 replaced");
+    expect(existsSync(join(d, "s", "programs", MOE_KEY, "plan.json"))).toBe(true);
+    expect(readdirSync(join(d, "s", "programs"))).toEqual([MOE_KEY]);
+  });
+
+  it("keeps the old program when the new one cannot take its name, and leaves nothing aside", async () => {
+    const d = dir();
+    writeCapture(join(d, "cap"), matrixFromRows(MOE_ROWS, { elementBytes: 24 }));
+    expect((await precompute(d, "t3d-004")).code).toBe(0);
+    const programDir = join(d, "s", "programs", MOE_KEY);
+    renameFault.to = programDir;
+    const r = await precompute(d, "ib-hdr-200");
+    expect(renameFault.to).toBeNull(); // the fault was met
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^precompute: .*EIO/);
+    const rec = JSON.parse(readFileSync(join(programDir, "plan.json"), "utf8")) as Record<string, unknown>;
+    expect(rec["machine"]).toBe("t3d-004");
+    expect(readdirSync(join(d, "s", "programs"))).toEqual([MOE_KEY]);
   });
 });
 
@@ -382,6 +389,17 @@ describe("precompute --from-capture on a network", () => {
     expect(r.err).toMatch(
       /^precompute: 1 captured pattern \(ib-hdr-200, runtime ib-hdr-200-mpi, network fat-tree:k=4\): /,
     );
+    // the same network with another port-sharing rule is another target: planned again, not left as present
+    const fair = await run(...base, "--store", join(d, "fair"), "--network", net);
+    expect(fair.code).toBe(0);
+    const rerun = await run(...base, "--store", join(d, "fair"), "--network", net, "--port-sharing", "fair");
+    expect(rerun.code, rerun.err).toBe(0);
+    expect(rerun.err).toContain("0 present, 1 replaced");
+    expect(rerun.out).toContain(
+      ": replaced (was planned for ib-hdr-200, runtime ib-hdr-200-mpi, network fat-tree:k=4)",
+    );
+    const same = await run(...base, "--store", join(d, "fair"), "--network", net, "--port-sharing", "fair");
+    expect(same.err).toContain("1 present, 0 replaced");
     const flat = await run(...base, "--store", join(d, "flat"));
     expect(flat.code).toBe(0);
     const rec = (store: string): Record<string, unknown> =>

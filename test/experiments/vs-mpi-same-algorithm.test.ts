@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { VsMpiCaseResult } from "../../bench/vs-mpi-case.js";
-import { SMPI_ALLTOALLV, smpiSameAlgorithm } from "../../bench/vs-mpi-config.js";
+import { alltoallvRuns, SMPI_ALLTOALLV, smpiSameAlgorithm } from "../../bench/vs-mpi-config.js";
 
 describe("smpiSameAlgorithm", () => {
   it("resolves SMPI 3.32's selectors: mpich to bruck, mvapich2 to ring, ompi by P", () => {
@@ -40,5 +40,36 @@ describe("smpiSameAlgorithm", () => {
         compared++;
       }
     expect(compared).toBeGreaterThan(100);
+  });
+});
+
+describe("alltoallvRuns", () => {
+  it("runs every algorithm but a selector whose target runs, auto's program beside the first and the last run", () => {
+    for (const p of [16, 64, 127, 256]) {
+      const { runs, sameAs } = alltoallvRuns(SMPI_ALLTOALLV, p);
+      const ran = runs.map((r) => r.algorithm);
+      expect(ran).toEqual(SMPI_ALLTOALLV.filter((a) => !["mpich", "mvapich2", "ompi"].includes(a)));
+      expect(runs.filter((r) => r.withProgram).map((r) => r.algorithm)).toEqual([ran[0], ran.at(-1)]);
+      expect(new Map(sameAs)).toEqual(
+        new Map([
+          ["mpich", "bruck"],
+          ["mvapich2", "ring"],
+          ["ompi", smpiSameAlgorithm("ompi", p)],
+        ]),
+      );
+      for (const [, same] of sameAs) expect(ran).toContain(same);
+    }
+  });
+
+  it("runs a selector whose target is not among the algorithms, and one algorithm with the program", () => {
+    expect(alltoallvRuns(["mpich"], 64)).toEqual({ runs: [{ algorithm: "mpich", withProgram: true }], sameAs: [] });
+    expect(alltoallvRuns(["ompi", "ompi_basic_linear"], 64)).toEqual({
+      runs: [
+        { algorithm: "ompi", withProgram: true },
+        { algorithm: "ompi_basic_linear", withProgram: true },
+      ],
+      sameAs: [],
+    });
+    expect(alltoallvRuns(["ompi", "ompi_basic_linear", "ring"], 16).sameAs).toEqual([["ompi", "ompi_basic_linear"]]);
   });
 });

@@ -152,7 +152,13 @@ async function fromCapture(specFile: string | undefined, o: PrecomputeFlags, ctx
   const counts = { added: 0, present: 0, replaced: 0, replayed: 0 };
   const spec = o.network;
   const network =
-    spec === undefined ? undefined : { spec, routes: (p: number) => loadNetworkFlags(o, p, ctx.maxMemory, machine) };
+    spec === undefined
+      ? undefined
+      : {
+          spec,
+          portSharing: o.portSharing ?? "serial",
+          routes: (p: number) => loadNetworkFlags(o, p, ctx.maxMemory, machine),
+        };
   const target = { machine, runtime, maxMemory: ctx.maxMemory, network };
   for (const pat of patterns) {
     const out = await precomputeCapture(o.store, pat, target);

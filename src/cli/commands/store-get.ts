@@ -51,7 +51,8 @@ function checkEntryMemory(file: string, id: string, maxMemory: number): void {
 
 /**
  * Writes the plan: as JSON, or as Arrow the entry's own bytes (its seal checked and its plan decoded, so they are the
- * writer's: a schedule Arrow file whose header also keeps the entry's key, origin and seal), not encoded again.
+ * writer's: a schedule Arrow file whose header also keeps the entry's key, creation record (host, pid, time), origin
+ * and seal), not encoded again.
  */
 async function writeSchedule(
   entry: { plan: Schedule; bytes: Uint8Array },
