@@ -1,8 +1,9 @@
 /** commplan precompute --from-capture (libcommplan's captures planned, stored and lowered) and the capture key. */
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import fs, { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { syncBuiltinESMExports } from "node:module";
 import { join } from "node:path";
 import fc from "fast-check";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { captureKey } from "../../src/cli/capture-key.js";
 import { matrixFromRows, type CommMatrix } from "../../src/model/matrix.js";
 import { readProgramJson } from "../../src/io/program-json-read.js";
@@ -12,20 +13,6 @@ import { verifyProgram } from "../../src/verifier/index.js";
 import { openPlanStore, getPlanById } from "../../src/store/index.js";
 import { run } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
-
-/** The next rename onto `to` fails (EIO), once: the write of a program that cannot take its key's name. */
-const renameFault = vi.hoisted(() => ({ to: null as string | null }));
-vi.mock("node:fs", async (importOriginal) => {
-  const fs = await importOriginal<typeof import("node:fs")>();
-  const renameSync: typeof fs.renameSync = (from, to) => {
-    if (to === renameFault.to) {
-      renameFault.to = null;
-      throw Object.assign(new Error(`EIO: i/o error, rename onto ${String(to)}`), { code: "EIO" });
-    }
-    fs.renameSync(from, to);
-  };
-  return { ...fs, renameSync };
-});
 
 // Keys libcommplan's C code (runtimes/libcommplan/key.c) computed under Open MPI at P = 4 for these matrices.
 const MOE_ROWS = [
@@ -261,9 +248,26 @@ describe("precompute --from-capture, run again", () => {
     writeCapture(join(d, "cap"), matrixFromRows(MOE_ROWS, { elementBytes: 24 }));
     expect((await precompute(d, "t3d-004")).code).toBe(0);
     const programDir = join(d, "s", "programs", MOE_KEY);
-    renameFault.to = programDir;
-    const r = await precompute(d, "ib-hdr-200");
-    expect(renameFault.to).toBeNull(); // the fault was met
+    // the next rename onto programDir fails (EIO), once: node:fs's named exports follow its default object after
+    // syncBuiltinESMExports, whichever test file loaded precompute-capture.ts first (the workers share modules)
+    const real = fs.renameSync;
+    let met = false;
+    fs.renameSync = (from, to) => {
+      if (!met && to === programDir) {
+        met = true;
+        throw Object.assign(new Error(`EIO: i/o error, rename onto ${String(to)}`), { code: "EIO" });
+      }
+      real(from, to);
+    };
+    syncBuiltinESMExports();
+    let r: Awaited<ReturnType<typeof run>>;
+    try {
+      r = await precompute(d, "ib-hdr-200");
+    } finally {
+      fs.renameSync = real;
+      syncBuiltinESMExports();
+    }
+    expect(met).toBe(true); // the fault was met
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/^precompute: .*EIO/);
     const rec = JSON.parse(readFileSync(join(programDir, "plan.json"), "utf8")) as Record<string, unknown>;
