@@ -6,12 +6,12 @@
 import { growI32 } from "../../internal/growable.js";
 import { fail } from "../../model/errors.js";
 import type { NetworkRoutes } from "../../model/network.js";
-import { EventHeap } from "../sim/heap.js";
 import { overheadUs } from "../runtime/overhead.js";
 import type { RuntimeModel } from "../runtime/runtime-model.js";
 import type { ReplayOps } from "./replay-ops.js";
 import { DueHeap } from "./due-heap.js";
 import { LmmSystem } from "./lmm-system.js";
+import { ReplayEventHeap } from "./replay-event-heap.js";
 
 /** What a program replay gives. */
 export interface ProgramReplayResult {
@@ -134,10 +134,8 @@ class ReplayRun {
   private readonly partner: Int32Array;
   private readonly t: FlowTables;
   private readonly lmm: LmmSystem;
-  private readonly heap = new EventHeap(1024);
-  private evKind = new Uint8Array(1024);
-  private evArg = new Int32Array(1024);
-  private seq = 0;
+  /** Timed events, each carrying 2 * its argument + its kind. */
+  private readonly heap = new ReplayEventHeap(1024);
   private readonly posted: Uint8Array;
   private readonly complete: Uint8Array;
   /** Flow f drains rate[f] from rem[f] bytes left at upd[f]; due[f] is its completion, in dueHeap. */
@@ -234,19 +232,9 @@ class ReplayRun {
     this.rq = ops.readyQueue === true ? readyQueues(ops, this.opRank) : null;
   }
 
-  /** An event of kind k at time t (heap ids are sequence numbers: ties go first-in first-out, as SimGrid's heap). */
+  /** An event of kind k at time t (ties go first-in first-out, as SimGrid's heap). */
   private schedule(t: number, k: number, arg: number): void {
-    if (this.seq === this.evKind.length) {
-      const a = new Uint8Array(this.seq * 2),
-        b = new Int32Array(this.seq * 2);
-      a.set(this.evKind);
-      b.set(this.evArg);
-      this.evKind = a;
-      this.evArg = b;
-    }
-    this.evKind[this.seq] = k;
-    this.evArg[this.seq] = arg;
-    this.heap.push(t, this.seq++);
+    this.heap.push(t, 2 * arg + k);
   }
 
   private wake(r: number): void {
@@ -522,7 +510,7 @@ class ReplayRun {
     for (;;) {
       if (this.lmm.modified) this.solve(newRate, touched);
       const tf = dueHeap.topTime();
-      const th = this.heap.size > 0 ? this.heap.topTime() : Infinity;
+      const th = this.heap.topTime();
       if (tf === Infinity && th === Infinity) break;
       const now = (this.now = Math.min(tf, th));
       let nDone = 0;
@@ -531,12 +519,12 @@ class ReplayRun {
         doneList[nDone++] = f;
         dueHeap.delete(f);
       }
-      while (this.heap.size > 0 && this.heap.topTime() <= now + SAME_TIME_US) {
-        const id = this.heap.topId();
+      while (this.heap.topTime() <= now + SAME_TIME_US) {
+        const w = this.heap.topWhat();
         this.heap.pop();
         this.events++;
-        const x = this.evArg[id]!;
-        if (this.evKind[id] === EV_ACTIVATE) this.activate(x);
+        const x = w >> 1;
+        if ((w & 1) === EV_ACTIVATE) this.activate(x);
         else {
           this.cpuBusy[x] = 0;
           const j = this.jobOp[x]!;
