@@ -161,7 +161,8 @@ class ReplayRun {
   private readonly recvCost: Float64Array;
   /**
    * Per rank, two FIFO lists linked through `next` (an operation is in at most one, once): the arrived eager
-   * receives whose overhead is due (orHead, orTail) and the matched sends waiting for an in-flight slot (sqHead, sqTail).
+   * receives whose overhead is due (orHead, orTail) and the matched sends waiting for an in-flight slot (sqHead,
+   * sqTail).
    */
   private readonly next: Int32Array;
   private readonly orHead: Int32Array;
