@@ -4,7 +4,10 @@
  */
 import { timeKey } from "../sim/heap.js";
 
-/** A binary min-heap of flow ids 0 .. n-1 with a position index, in typed arrays. */
+/**
+ * A 4-ary min-heap of flow ids 0 .. n-1 with a position index, in typed arrays (half the levels of a binary heap; a
+ * flow's children are contiguous). (key, id) is a total order, so the top is the same whatever the heap's shape.
+ */
 export class DueHeap {
   private readonly heap: Int32Array;
   /** Flow f's place in the heap, -1 when absent. */
@@ -25,12 +28,12 @@ export class DueHeap {
   set(f: number, t: number): void {
     const k = timeKey(t);
     let i = this.pos[f]!;
-    const up = i < 0 || this.before(k, f, this.key[f]!, f);
+    const up = i < 0 || k < this.key[f]!;
     this.time[f] = t;
     this.key[f] = k;
     if (i < 0) i = this.size++;
-    if (up) this.siftUp(i, f);
-    else this.siftDown(i, f);
+    if (up) this.siftUp(i, f, k);
+    else this.siftDown(i, f, k);
   }
 
   /** Flow f leaves the heap (nothing when absent). */
@@ -40,10 +43,17 @@ export class DueHeap {
     this.pos[f] = -1;
     const n = --this.size;
     if (i === n) return;
-    const g = this.heap[n]!;
-    if (i > 0 && this.before(this.key[g]!, g, this.key[this.heap[(i - 1) >> 1]!]!, this.heap[(i - 1) >> 1]!))
-      this.siftUp(i, g);
-    else this.siftDown(i, g);
+    const g = this.heap[n]!,
+      k = this.key[g]!;
+    if (i > 0) {
+      const h = this.heap[(i - 1) >> 2]!,
+        kh = this.key[h]!;
+      if (k < kh || (k === kh && g < h)) {
+        this.siftUp(i, g, k);
+        return;
+      }
+    }
+    this.siftDown(i, g, k);
   }
 
   /** The flow completing first (the heap must not be empty). */
@@ -56,18 +66,13 @@ export class DueHeap {
     return this.size > 0 ? this.time[this.heap[0]!]! : Infinity;
   }
 
-  /** Whether (key a, flow f) goes before (key b, flow g). */
-  private before(a: number, f: number, b: number, g: number): boolean {
-    return a < b || (a === b && f < g);
-  }
-
-  private siftUp(i: number, f: number): void {
+  private siftUp(i: number, f: number, k: number): void {
     const { heap, pos, key } = this;
-    const k = key[f]!;
     while (i > 0) {
-      const p = (i - 1) >> 1,
-        g = heap[p]!;
-      if (!this.before(k, f, key[g]!, g)) break;
+      const p = (i - 1) >> 2,
+        g = heap[p]!,
+        kg = key[g]!;
+      if (kg < k || (kg === k && g < f)) break;
       heap[i] = g;
       pos[g] = i;
       i = p;
@@ -76,22 +81,26 @@ export class DueHeap {
     pos[f] = i;
   }
 
-  private siftDown(i: number, f: number): void {
+  private siftDown(i: number, f: number, k: number): void {
     const { heap, pos, key } = this;
-    const n = this.size,
-      k = key[f]!;
+    const n = this.size;
     for (;;) {
-      let c = 2 * i + 1;
-      if (c >= n) break;
-      let g = heap[c]!;
-      if (c + 1 < n) {
-        const h = heap[c + 1]!;
-        if (this.before(key[h]!, h, key[g]!, g)) {
-          c++;
+      const c0 = 4 * i + 1;
+      if (c0 >= n) break;
+      let c = c0,
+        g = heap[c0]!,
+        kg = key[g]!;
+      const cEnd = c0 + 4 < n ? c0 + 4 : n;
+      for (let d = c0 + 1; d < cEnd; d++) {
+        const h = heap[d]!,
+          kh = key[h]!;
+        if (kh < kg || (kh === kg && h < g)) {
+          c = d;
           g = h;
+          kg = kh;
         }
       }
-      if (!this.before(key[g]!, g, k, f)) break;
+      if (k < kg || (k === kg && f < g)) break;
       heap[i] = g;
       pos[g] = i;
       i = c;

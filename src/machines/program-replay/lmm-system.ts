@@ -83,6 +83,9 @@ export class LmmSystem {
   private readonly changedAt: Int32Array;
   private readonly cleanAt: Int32Array;
   private readonly initUsage: Float64Array;
+  /** Per link: the solve that summed its initUsage (valid while its flows are unchanged), its share now. */
+  private readonly sumAt: Int32Array;
+  private readonly shareOf: Float64Array;
   /** The number of the next solve. */
   private gen = 1;
   /** The previous solve's steps: the link saturated, its heap key and share, its flows (CSR, in fix order). */
@@ -154,6 +157,8 @@ export class LmmSystem {
     this.changedAt = new Int32Array(L);
     this.cleanAt = new Int32Array(L);
     this.initUsage = new Float64Array(L);
+    this.sumAt = new Int32Array(L).fill(-1);
+    this.shareOf = new Float64Array(L);
     this.logLink = new Int32Array(L);
     this.logKey = new Float64Array(L);
     this.logShare = new Float64Array(L);
@@ -391,7 +396,7 @@ export class LmmSystem {
   private startSolve(): number {
     const { bandwidth, fatpipe } = this.net;
     const { inM, mList, slotStart, count, slotW, remaining, usage, unfixed, dList } = this;
-    const { cleanAt, markedAt, changedAt, initUsage } = this;
+    const { cleanAt, markedAt, changedAt, initUsage, sumAt, shareOf } = this;
     if (!this.selective) {
       for (let l = 0; l < this.net.links; l++)
         if (count[l]! > 0 && inM[l] === 0) {
@@ -419,16 +424,23 @@ export class LmmSystem {
       const c = mList[i]!;
       const a = slotStart[c]!,
         k = count[c]!;
-      // a clean link's state is set when it turns dirty (settle)
-      if (incremental && cleanAt[c] === g) continue;
+      // a link without flows is never read; a clean link's state is set when it turns dirty (settle)
+      if (k === 0 || (incremental && cleanAt[c] === g)) continue;
       remaining[c] = bandwidth[c]!;
       unfixed[c] = k;
       cleanAt[c] = 0;
-      let u = 0;
-      if (fatpipe[c]) for (let s = a + k - 1; s >= a; s--) u = Math.max(u, slotW[s]!);
-      else for (let s = a + k - 1; s >= a; s--) u += slotW[s]!;
-      usage[c] = initUsage[c] = u;
-      if (k > 0) dList[n++] = c;
+      // the sum over the same flows in the same order is the same: summed again only when the flows changed
+      let u = initUsage[c]!;
+      if (changedAt[c]! > sumAt[c]!) {
+        u = 0;
+        if (fatpipe[c]) for (let s = a + k - 1; s >= a; s--) u = Math.max(u, slotW[s]!);
+        else for (let s = a + k - 1; s >= a; s--) u += slotW[s]!;
+        initUsage[c] = u;
+        sumAt[c] = g;
+      }
+      usage[c] = u;
+      shareOf[c] = shareOfState(remaining[c]!, u, fatpipe[c]!);
+      dList[n++] = c;
       if (incremental) for (let s = a; s < a + k; s++) this.nearDirty[this.slotFlow[s]!] = g;
     }
     this.nD = n;
@@ -525,6 +537,7 @@ export class LmmSystem {
     }
     this.remaining[e] = rem;
     this.usage[e] = u;
+    this.shareOf[e] = shareOfState(rem, u, fatpipe[e]!);
     this.unfixed[e] = k - n;
   }
 
@@ -544,8 +557,7 @@ export class LmmSystem {
 
   /** Link e's share now: its remaining bandwidth per unit of weight (Infinity without weight left). */
   private share(e: number): number {
-    const u = this.usage[e]!;
-    return u > 0 || this.net.fatpipe[e] ? this.remaining[e]! / u : Infinity;
+    return this.shareOf[e]!;
   }
 
   /** The listed dirty links with unfixed flows become the heap, each keyed by its share. */
@@ -728,16 +740,15 @@ export class LmmSystem {
     const { fatpipe } = this.net;
     const { remaining, usage, unfixed } = this;
     unfixed[c]!--;
+    let sh = this.shareOf[c]!;
     if (fatpipe[c] === 0) {
-      remaining[c] = Math.max(0, remaining[c]! - r);
-      usage[c]! -= w;
+      const rem = (remaining[c] = Math.max(0, remaining[c]! - r)),
+        u = (usage[c]! -= w);
+      sh = this.shareOf[c] = u > 0 ? rem / u : Infinity;
     }
     if (clean) this.makeDirty(c);
     else if (!this.useHeap) this.scanValid = false;
-    else if (fatpipe[c] === 0 && unfixed[c]! > 0) {
-      const sh = usage[c]! > 0 ? remaining[c]! / usage[c]! : Infinity;
-      if (sh < this.storedKey[c]!) this.push(sh, c);
-    }
+    else if (fatpipe[c] === 0 && unfixed[c]! > 0 && sh < this.storedKey[c]!) this.push(sh, c);
   }
 
   /** A step of this solve's log: the link saturated, its key and share; its flows follow in nextFlow. */
@@ -748,6 +759,11 @@ export class LmmSystem {
     this.nextShare[i] = share;
     this.nextFixStart[i] = this.nFix;
   }
+}
+
+/** A link's share: its remaining bandwidth per unit of weight (Infinity without weight left, unless FATPIPE). */
+function shareOfState(remaining: number, usage: number, fatpipe: number): number {
+  return usage > 0 || fatpipe ? remaining / usage : Infinity;
 }
 
 /** The dirty links a solve scans for the least share however many steps it takes. */

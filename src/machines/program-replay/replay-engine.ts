@@ -6,12 +6,12 @@
 import { growI32 } from "../../internal/growable.js";
 import { fail } from "../../model/errors.js";
 import type { NetworkRoutes } from "../../model/network.js";
-import { EventHeap } from "../sim/heap.js";
 import { overheadUs } from "../runtime/overhead.js";
 import type { RuntimeModel } from "../runtime/runtime-model.js";
 import type { ReplayOps } from "./replay-ops.js";
 import { DueHeap } from "./due-heap.js";
 import { LmmSystem } from "./lmm-system.js";
+import { ReplayEventHeap } from "./replay-event-heap.js";
 
 /** What a program replay gives. */
 export interface ProgramReplayResult {
@@ -134,10 +134,8 @@ class ReplayRun {
   private readonly partner: Int32Array;
   private readonly t: FlowTables;
   private readonly lmm: LmmSystem;
-  private readonly heap = new EventHeap(1024);
-  private evKind = new Uint8Array(1024);
-  private evArg = new Int32Array(1024);
-  private seq = 0;
+  /** Timed events, each carrying 2 * its argument + its kind. */
+  private readonly heap = new ReplayEventHeap(1024);
   private readonly posted: Uint8Array;
   private readonly complete: Uint8Array;
   /** Flow f drains rate[f] from rem[f] bytes left at upd[f]; due[f] is its completion, in dueHeap. */
@@ -157,8 +155,20 @@ class ReplayRun {
   private readonly pendingPost: Int32Array;
   private readonly inFlight: Int32Array;
   private readonly finish: Float64Array;
-  private readonly orQueue: number[][];
-  private readonly startQueue: number[][];
+  /** Per operation: 1 when an eager send (or its receive), the CPU time before it is posted, a receive's overhead. */
+  private readonly isEager: Uint8Array;
+  private readonly postCost: Float64Array;
+  private readonly recvCost: Float64Array;
+  /**
+   * Per rank, two FIFO lists linked through `next` (an operation is in at most one, once): the arrived eager
+   * receives whose overhead is due (orHead, orTail) and the matched sends waiting for an in-flight slot (sqHead,
+   * sqTail).
+   */
+  private readonly next: Int32Array;
+  private readonly orHead: Int32Array;
+  private readonly orTail: Int32Array;
+  private readonly sqHead: Int32Array;
+  private readonly sqTail: Int32Array;
   /** The actors to run at the current time, in rounds (one operation each per round, as SimGrid's simcalls). */
   private runQ: Int32Array;
   private nextQ: Int32Array;
@@ -204,27 +214,28 @@ class ReplayRun {
     this.pendingPost = new Int32Array(p).fill(-1);
     this.inFlight = new Int32Array(p);
     this.finish = new Float64Array(p).fill(NaN);
-    this.orQueue = Array.from({ length: p }, () => []);
-    this.startQueue = Array.from({ length: p }, () => []);
+    this.isEager = new Uint8Array(n);
+    this.postCost = new Float64Array(n);
+    this.recvCost = new Float64Array(n);
+    for (let x = 0; x < n; x++) {
+      this.isEager[x] = ops.bytes[x]! < this.rt.eagerBytes ? 1 : 0;
+      this.postCost[x] = this.cpuCost(x);
+      if (kind[x] === RECV) this.recvCost[x] = overheadUs(this.rt.recvOverhead, ops.bytes[x]!);
+    }
+    this.next = new Int32Array(n).fill(-1);
+    this.orHead = new Int32Array(p).fill(-1);
+    this.orTail = new Int32Array(p).fill(-1);
+    this.sqHead = new Int32Array(p).fill(-1);
+    this.sqTail = new Int32Array(p).fill(-1);
     this.runQ = new Int32Array(p);
     this.nextQ = new Int32Array(p);
     this.queued = new Uint8Array(p);
     this.rq = ops.readyQueue === true ? readyQueues(ops, this.opRank) : null;
   }
 
-  /** An event of kind k at time t (heap ids are sequence numbers: ties go first-in first-out, as SimGrid's heap). */
+  /** An event of kind k at time t (ties go first-in first-out, as SimGrid's heap). */
   private schedule(t: number, k: number, arg: number): void {
-    if (this.seq === this.evKind.length) {
-      const a = new Uint8Array(this.seq * 2),
-        b = new Int32Array(this.seq * 2);
-      a.set(this.evKind);
-      b.set(this.evArg);
-      this.evKind = a;
-      this.evArg = b;
-    }
-    this.evKind[this.seq] = k;
-    this.evArg[this.seq] = arg;
-    this.heap.push(t, this.seq++);
+    this.heap.push(t, 2 * arg + k);
   }
 
   private wake(r: number): void {
@@ -234,7 +245,23 @@ class ReplayRun {
   }
 
   private eager(x: number): boolean {
-    return this.ops.bytes[x]! < this.rt.eagerBytes;
+    return this.isEager[x] === 1;
+  }
+
+  /** Appends operation x to the list (head, tail) of rank r. */
+  private append(head: Int32Array, tail: Int32Array, r: number, x: number): void {
+    this.next[x] = -1;
+    if (tail[r]! < 0) head[r] = x;
+    else this.next[tail[r]!] = x;
+    tail[r] = x;
+  }
+
+  /** Removes x, after `prev` (-1: x is the head), from the list (head, tail) of rank r. */
+  private unlink(head: Int32Array, tail: Int32Array, r: number, prev: number, x: number): void {
+    const nx = this.next[x]!;
+    if (prev < 0) head[r] = nx;
+    else this.next[prev] = nx;
+    if (tail[r] === x) tail[r] = prev;
   }
 
   /** CPU time before operation x is posted: the send overheads, a copy's t_m per byte. */
@@ -268,7 +295,7 @@ class ReplayRun {
   /** Both sides of send s are posted: it starts, or waits for a slot of its rank's in-flight limit. */
   private match(s: number, t: number): void {
     const r = this.opRank[s]!;
-    if (this.inFlight[r]! >= this.rt.maxInFlight) this.startQueue[r]!.push(s);
+    if (this.inFlight[r]! >= this.rt.maxInFlight) this.append(this.sqHead, this.sqTail, r, s);
     else this.begin(s, t);
   }
 
@@ -322,12 +349,15 @@ class ReplayRun {
     const need = k < end ? this.ops.waitPrefix[k]! : end;
     if (!this.ready(r, k, need)) {
       // the rank waits: it pays the receive overhead of an arrived eager message it waits for
-      const q = this.orQueue[r]!;
-      let i = 0;
-      while (i < q.length && !(q[i]! < need || (k < end && this.inDeps(k, q[i]!)))) i++;
-      if (i < q.length) {
-        const x = q.splice(i, 1)[0]!;
-        this.cpuJob(r, JOB_OR, x, t + overheadUs(this.rt.recvOverhead, this.ops.bytes[x]!));
+      let prev = -1,
+        x = this.orHead[r]!;
+      while (x >= 0 && !(x < need || (k < end && this.inDeps(k, x)))) {
+        prev = x;
+        x = this.next[x]!;
+      }
+      if (x >= 0) {
+        this.unlink(this.orHead, this.orTail, r, prev, x);
+        this.cpuJob(r, JOB_OR, x, t + this.recvCost[x]!);
       }
       return false;
     }
@@ -336,7 +366,7 @@ class ReplayRun {
       return false;
     }
     this.ptr[r] = k + 1;
-    const c = this.cpuCost(k);
+    const c = this.postCost[k]!;
     if (c > 0) {
       this.cpuJob(r, JOB_POST, k, t + c);
       return false;
@@ -364,7 +394,7 @@ class ReplayRun {
     }
     if (q.otherHead[r]! < q.otherTail[r]!) {
       const x = q.otherQ[q.otherHead[r]!++]!;
-      const c = this.cpuCost(x);
+      const c = this.postCost[x]!;
       if (c > 0) {
         this.cpuJob(r, JOB_POST, x, t + c);
         return false;
@@ -377,10 +407,10 @@ class ReplayRun {
       this.finish[r] = t;
       return false;
     }
-    const or = this.orQueue[r]!;
-    if (or.length > 0) {
-      const x = or.shift()!;
-      this.cpuJob(r, JOB_OR, x, t + overheadUs(this.rt.recvOverhead, this.ops.bytes[x]!));
+    const x = this.orHead[r]!;
+    if (x >= 0) {
+      this.unlink(this.orHead, this.orTail, r, -1, x);
+      this.cpuJob(r, JOB_OR, x, t + this.recvCost[x]!);
       return false;
     }
     let any = false;
@@ -421,12 +451,16 @@ class ReplayRun {
   private transferDone(s: number, t: number): void {
     const r = this.opRank[s]!;
     this.inFlight[r]!--;
-    const q = this.startQueue[r]!;
-    if (q.length > 0) this.begin(q.shift()!, t);
-    if (!this.eager(s)) this.complete[s] = 1;
+    const q = this.sqHead[r]!;
+    if (q >= 0) {
+      this.unlink(this.sqHead, this.sqTail, r, -1, q);
+      this.begin(q, t);
+    }
+    const eager = this.isEager[s] === 1;
+    if (!eager) this.complete[s] = 1;
     const v = this.partner[s]!,
       rv = this.opRank[v]!;
-    if (this.eager(s) && overheadUs(this.rt.recvOverhead, this.ops.bytes[v]!) > 0) this.orQueue[rv]!.push(v);
+    if (eager && this.recvCost[v]! > 0) this.append(this.orHead, this.orTail, rv, v);
     else this.complete[v] = 1;
     this.wake(r);
     this.wake(rv);
@@ -477,7 +511,7 @@ class ReplayRun {
     for (;;) {
       if (this.lmm.modified) this.solve(newRate, touched);
       const tf = dueHeap.topTime();
-      const th = this.heap.size > 0 ? this.heap.topTime() : Infinity;
+      const th = this.heap.topTime();
       if (tf === Infinity && th === Infinity) break;
       const now = (this.now = Math.min(tf, th));
       let nDone = 0;
@@ -486,12 +520,12 @@ class ReplayRun {
         doneList[nDone++] = f;
         dueHeap.delete(f);
       }
-      while (this.heap.size > 0 && this.heap.topTime() <= now + SAME_TIME_US) {
-        const id = this.heap.topId();
+      while (this.heap.topTime() <= now + SAME_TIME_US) {
+        const w = this.heap.topWhat();
         this.heap.pop();
         this.events++;
-        const x = this.evArg[id]!;
-        if (this.evKind[id] === EV_ACTIVATE) this.activate(x);
+        const x = w >> 1;
+        if ((w & 1) === EV_ACTIVATE) this.activate(x);
         else {
           this.cpuBusy[x] = 0;
           const j = this.jobOp[x]!;
@@ -500,7 +534,7 @@ class ReplayRun {
           this.wake(x);
         }
       }
-      if (nDone > 1) doneList.subarray(0, nDone).sort();
+      if (nDone > 1) sortSmall(doneList, nDone);
       for (let i = 0; i < nDone; i++) {
         const f = doneList[i]!;
         this.rem[f] = 0;
@@ -688,7 +722,14 @@ function sortByKey(ids: Int32Array, src: Int32Array, dst: Int32Array, tag: Uint3
     let j = i + 1,
       mixed = false;
     for (; j < n && src[ids[j]!] === src[a] && dst[ids[j]!] === dst[a]; j++) mixed ||= tag[ids[j]!] !== tag[a];
-    if (mixed) ids.subarray(i, j).sort((x, y) => tag[x]! - tag[y]! || x - y);
+    if (mixed)
+      for (let u = i + 1; u < j; u++) {
+        const x = ids[u]!,
+          tx = tag[x]!;
+        let w = u - 1;
+        for (; w >= i && (tag[ids[w]!]! > tx || (tag[ids[w]!] === tx && ids[w]! > x)); w--) ids[w + 1] = ids[w]!;
+        ids[w + 1] = x;
+      }
     i = j;
   }
 }
@@ -700,5 +741,19 @@ function countingPass(from: Int32Array, to: Int32Array, key: Int32Array, cnt: In
   for (let i = 0; i < from.length; i++) {
     const x = from[i]!;
     to[cnt[key[x]!]!++] = x;
+  }
+}
+
+/** Sorts a[0 .. n) ascending: insertion sort for the few flows ending at one instant, else the typed array's sort. */
+function sortSmall(a: Int32Array, n: number): void {
+  if (n > 16) {
+    a.subarray(0, n).sort();
+    return;
+  }
+  for (let i = 1; i < n; i++) {
+    const x = a[i]!;
+    let j = i - 1;
+    for (; j >= 0 && a[j]! > x; j--) a[j + 1] = a[j]!;
+    a[j + 1] = x;
   }
 }

@@ -10,6 +10,9 @@ export const R_SEND = 0,
   R_RECV = 1,
   R_COPY = 2;
 
+/** A nonblocking round's posting order: receives, sends, copies. */
+const POST_ORDER = Uint8Array.of(R_RECV, R_SEND, R_COPY);
+
 /**
  * Operations, columnar, grouped by rank in execution order: rank r's are [rankStart[r], rankStart[r + 1]). Before
  * operation x is posted its rank waits until every operation of the rank in [rankStart[r], waitPrefix[x]) and every
@@ -63,9 +66,9 @@ export function replayOpsOf(prog: Program): ReplayOps {
           order[w++] = z;
         }
       } else {
-        for (const k of [R_RECV, R_SEND, R_COPY])
+        for (let j = 0; j < 3; j++)
           for (let z = x; z < y; z++)
-            if (ops.kind[z] === k) {
+            if (ops.kind[z] === POST_ORDER[j]) {
               waitPrefix[w] = roundStart;
               order[w++] = z;
             }
