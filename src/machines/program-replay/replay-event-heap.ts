@@ -2,7 +2,7 @@
  * ReplayEventHeap: the program replay's timed events (a CPU job's end, a message's latency elapsed), ordered as
  * EventHeap orders events: the time rounded to ticks, then the order they were scheduled in (first in, first out).
  */
-import { TICKS_PER_US } from "../sim/heap.js";
+import { timeKey } from "../sim/heap.js";
 
 /**
  * A growable 4-ary min-heap of events in typed arrays, each carrying one integer (`what`) instead of an id to look up:
@@ -45,7 +45,7 @@ export class ReplayEventHeap {
   /** Adds an event at time t (us) carrying `what`, after every event already scheduled at the same tick. */
   push(t: number, what: number): void {
     if (this.size === this.time.length) this.grow();
-    const k = Math.round(t * TICKS_PER_US),
+    const k = timeKey(t),
       q = this.pushed++;
     const { time, key, seq } = this;
     let i = this.size++;
