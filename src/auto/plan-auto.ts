@@ -4,7 +4,7 @@
  */
 import { checkProgress } from "../model/progress.js";
 import { checkMachine } from "../model/machine.js";
-import { fail, isCommplanError } from "../model/errors.js";
+import { fail } from "../model/errors.js";
 import { checkSeed } from "../model/param-spec.js";
 import type { CommMatrix } from "../model/matrix.js";
 import type { MachineModel } from "../model/machine.js";
@@ -340,14 +340,10 @@ interface FinalistRun {
  * lowered, so it is left out, not the whole run.
  */
 function predictFinalist(r: ScreenResult, run: FinalistRun): number | string {
-  try {
-    const p = predictOnRuntime(run.m, r.schedule!, run.machine, run.target!, () => run.payload(r));
-    run.variants.set(r, p.variant);
-    return p.makespan;
-  } catch (e) {
-    if (isCommplanError(e) && e.code === "UNSUPPORTED") return e.message.replace(/^compare: auto: /, "");
-    throw e;
-  }
+  const p = predictOnRuntime(run.m, r.schedule!, run.machine, run.target!, () => run.payload(r));
+  if (typeof p === "string") return p;
+  run.variants.set(r, p.variant);
+  return p.makespan;
 }
 
 /** How planAuto's finalists run (FinalistRun), from its options and what it resolved of them. */

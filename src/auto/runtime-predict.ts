@@ -41,8 +41,8 @@ export function runtimeTarget(
 /**
  * The time of `s` on the target: lowered once (nonblocking) and replayed as that program and as its dataflow variant
  * (posted from ready queues, as the executor runs it); the faster. A message-level plan that relays cannot be lowered
- * (only a payload plan says what a relay forwards): `payload` plans it again with payload chunks, or says why it
- * cannot (an UNSUPPORTED error naming the reason).
+ * (only a payload plan says what a relay forwards): `payload` plans it again with payload chunks; when its planner
+ * refuses that, the answer is why (a string), and the plan has no time here.
  */
 export function predictOnRuntime(
   m: CommMatrix,
@@ -50,16 +50,12 @@ export function predictOnRuntime(
   machine: MachineModel,
   target: RuntimeTarget,
   payload: () => { readonly schedule: Schedule | null; readonly error: string },
-): RuntimePrediction {
+): RuntimePrediction | string {
   let nonblocking = lowerDirect(m, s);
   if (nonblocking === null) {
     const again = payload();
     if (again.schedule === null)
-      throw fail(
-        "compare",
-        "UNSUPPORTED",
-        `auto: ${s.algorithm} relays and cannot be planned with payload chunks${again.error === "" ? "" : ` (${again.error})`}`,
-      );
+      return `${s.algorithm} relays and cannot be planned with payload chunks${again.error === "" ? "" : ` (${again.error})`}`;
     nonblocking = lowerSchedule(m, again.schedule).program;
   }
   const replay = (program: Program): number =>
