@@ -195,7 +195,7 @@ export function registerPrecompute(program: Command, ctx: CliContext): void {
     .option("--json", "print every job with its outcome, and the totals, as commplan.precompute/v1 JSON")
     .option(
       "--from-capture <dir>",
-      "instead of a spec: plan (auto, for --machine and --runtime), store and lower every count matrix libcommplan captured in DIR (COMMPLAN_CAPTURE=DIR) into STORE/programs/<key>/ for its replay (docs/runtimes.md)",
+      "instead of a spec: plan (auto, for --machine and --runtime), store and lower every count matrix libcommplan captured in DIR (COMMPLAN_CAPTURE=DIR) into STORE/programs/<key>/ for its replay (docs/runtimes.md); a key planned for the same target is left as it is, one planned for another machine, runtime, network or port sharing is replaced",
     )
     .option("--machine <name>", "with --from-capture: the machine auto plans for ('commplan machines' lists them)")
     .option(
