@@ -3,6 +3,7 @@
  * penalty of a CM02 flow being its route's latency), FATPIPE links that cap each flow rather than their sum, and
  * SimGrid's selective update: a solve recomputes only the flows of the links marked modified since the last one.
  */
+import { sortPrefix } from "../../internal/sort-prefix.js";
 
 /** The flows' routes (CSR of link ids by flow id), weights, and the links' bandwidths and sharing. */
 export interface LmmNetwork {
@@ -518,14 +519,7 @@ export class LmmSystem {
       const f = slotFlow[s]!;
       if (fixOrd[f]! >= base && f !== skip) order[n++] = fixOrd[f]! - base;
     }
-    if (n > 16) order.subarray(0, n).sort();
-    else
-      for (let i = 1; i < n; i++) {
-        const x = order[i]!;
-        let j = i - 1;
-        for (; j >= 0 && order[j]! > x; j--) order[j + 1] = order[j]!;
-        order[j + 1] = x;
-      }
+    sortPrefix(order, n);
     let rem = bandwidth[e]!,
       u = this.initUsage[e]!;
     const pipe = fatpipe[e] === 1;

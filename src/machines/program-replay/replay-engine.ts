@@ -3,6 +3,7 @@
  * time, a wait pays the receive overheads of eager messages), messages start when both sides are posted, cross their
  * route's latency, then share the links by weighted max-min (SimGrid's CM02 model).
  */
+import { sortPrefix } from "../../internal/sort-prefix.js";
 import { growI32 } from "../../internal/growable.js";
 import { fail } from "../../model/errors.js";
 import type { NetworkRoutes } from "../../model/network.js";
@@ -534,7 +535,7 @@ class ReplayRun {
           this.wake(x);
         }
       }
-      if (nDone > 1) sortSmall(doneList, nDone);
+      if (nDone > 1) sortPrefix(doneList, nDone);
       for (let i = 0; i < nDone; i++) {
         const f = doneList[i]!;
         this.rem[f] = 0;
@@ -741,19 +742,5 @@ function countingPass(from: Int32Array, to: Int32Array, key: Int32Array, cnt: In
   for (let i = 0; i < from.length; i++) {
     const x = from[i]!;
     to[cnt[key[x]!]!++] = x;
-  }
-}
-
-/** Sorts a[0 .. n) ascending: insertion sort for the few flows ending at one instant, else the typed array's sort. */
-function sortSmall(a: Int32Array, n: number): void {
-  if (n > 16) {
-    a.subarray(0, n).sort();
-    return;
-  }
-  for (let i = 1; i < n; i++) {
-    const x = a[i]!;
-    let j = i - 1;
-    for (; j >= 0 && a[j]! > x; j--) a[j + 1] = a[j]!;
-    a[j + 1] = x;
   }
 }
