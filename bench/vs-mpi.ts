@@ -294,8 +294,9 @@ function sameAsText(cases: readonly VsMpiCaseResult[]): string {
   const withCopies = cases.filter((c) => Object.keys(c.alltoallvSameAs ?? {}).length > 0).length;
   return (
     `In ${withCopies} cases the selectors that SMPI 3.32 resolves to another algorithm's function (mpich: bruck, ` +
-    `mvapich2: ring, ompi: pair or basic linear by P) were not run again: their ${copied} times are their target's ` +
-    `(the cases that ran both gave the same time in every pair); auto's program ran beside the first and the last ` +
+    `mvapich2: ring, ompi: pair or basic linear by P), and in the later ones ompi_basic_linear (the same posts in ` +
+    `the same order as default's), were not run again: their ${copied} times are their target's (the cases that ran ` +
+    `both gave the same time in every pair); auto's program ran beside the first and the last ` +
     `algorithm run, the others MPI_Alltoallv alone (\`--baseline-only\`). `
   );
 }

@@ -20,8 +20,12 @@ describe("smpiSameAlgorithm", () => {
     expect([4, 16, 63, 128, 255, 1024].map(ompi)).toEqual(Array(6).fill("ompi_basic_linear"));
   });
 
-  it("leaves every algorithm with code of its own to be measured, default and impi included", () => {
-    const own = SMPI_ALLTOALLV.filter((a) => !["mpich", "mvapich2", "ompi"].includes(a));
+  it("times ompi_basic_linear by default's run (the same posts in the same order)", () => {
+    for (const p of [2, 16, 64, 256, 1024]) expect(smpiSameAlgorithm("ompi_basic_linear", p)).toBe("default");
+  });
+
+  it("leaves every other algorithm to be measured, default and impi included", () => {
+    const own = SMPI_ALLTOALLV.filter((a) => !["mpich", "mvapich2", "ompi", "ompi_basic_linear"].includes(a));
     for (const p of [16, 64, 256]) for (const a of own) expect(smpiSameAlgorithm(a, p), `${a} at ${p}`).toBeNull();
   });
 
@@ -39,22 +43,25 @@ describe("smpiSameAlgorithm", () => {
         expect(c.alltoallv[a], `${c.key}: ${a} against ${same}`).toBe(c.alltoallv[same]);
         compared++;
       }
-    expect(compared).toBeGreaterThan(100);
+    expect(compared).toBeGreaterThan(1000);
   });
 });
 
 describe("alltoallvRuns", () => {
-  it("runs every algorithm but a selector whose target runs, auto's program beside the first and the last run", () => {
+  it("runs every algorithm but one whose target runs, auto's program beside the first and the last run", () => {
     for (const p of [16, 64, 127, 256]) {
       const { runs, sameAs } = alltoallvRuns(SMPI_ALLTOALLV, p);
       const ran = runs.map((r) => r.algorithm);
-      expect(ran).toEqual(SMPI_ALLTOALLV.filter((a) => !["mpich", "mvapich2", "ompi"].includes(a)));
+      expect(ran).toEqual(
+        SMPI_ALLTOALLV.filter((a) => !["mpich", "mvapich2", "ompi", "ompi_basic_linear"].includes(a)),
+      );
       expect(runs.filter((r) => r.withProgram).map((r) => r.algorithm)).toEqual([ran[0], ran.at(-1)]);
       expect(new Map(sameAs)).toEqual(
         new Map([
           ["mpich", "bruck"],
           ["mvapich2", "ring"],
-          ["ompi", smpiSameAlgorithm("ompi", p)],
+          ["ompi", smpiSameAlgorithm("ompi", p) === "pair" ? "pair" : "default"],
+          ["ompi_basic_linear", "default"],
         ]),
       );
       for (const [, same] of sameAs) expect(ran).toContain(same);
@@ -71,5 +78,13 @@ describe("alltoallvRuns", () => {
       sameAs: [],
     });
     expect(alltoallvRuns(["ompi", "ompi_basic_linear", "ring"], 16).sameAs).toEqual([["ompi", "ompi_basic_linear"]]);
+    // A chain is followed while its links are among the algorithms: ompi at P = 16 runs basic linear, timed by default.
+    expect(alltoallvRuns(["default", "ompi", "ompi_basic_linear"], 16)).toEqual({
+      runs: [{ algorithm: "default", withProgram: true }],
+      sameAs: [
+        ["ompi", "default"],
+        ["ompi_basic_linear", "default"],
+      ],
+    });
   });
 });
