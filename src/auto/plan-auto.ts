@@ -18,6 +18,7 @@ import { TIE_SLACK, apart, beyond, ruleOut, ruleOutBounds, type RuleOutBounds } 
 import { PLANNERS } from "../planner/registry.js";
 import { predictMakespan } from "./predict-makespan.js";
 import { predictLibraryDefault, predictOnRuntime, runtimeTarget, type RuntimeTarget } from "./runtime-predict.js";
+import { runtimeLowerBound } from "./runtime-bound.js";
 import type { RuntimeModel } from "../machines/runtime/runtime-model.js";
 import type { ProgramVariant } from "../model/program.js";
 import {
@@ -403,10 +404,11 @@ class Finals {
 
 /**
  * Simulates the finalists not simulated yet, in the order of their lower bounds with a
- * `boundFabric` (ties: screen order), skipping a finalist whose bound already exceeds the best
- * makespan simulated so far: it cannot win or tie, so the winner is the one simulating every
- * finalist would find, at the cost of a pass over its transfers instead of a replay. Without
- * bounds, in screen order. With `exactOnly`, only the finalists whose bound is exact (the others
+ * `boundFabric` or on a runtime (runtime-bound.ts; ties: screen order), skipping a finalist whose bound
+ * already exceeds the best makespan simulated so far: it cannot win or tie, so the winner is the one
+ * simulating every finalist would find, at the cost of a pass over its transfers instead of a replay
+ * (on a runtime, also of the payload plan and the lowering a relaying plan needs). Without bounds, in
+ * screen order. With `exactOnly`, only the finalists whose bound is exact (the others
  * are left for a later call). Adds the makespans, the
  * finalists' bounds, and the time spent per label to `f`.
  */
@@ -423,17 +425,20 @@ function simulateFinalists(
   for (const r of fresh) f.seen.add(r);
   const fabric = run.boundFabric;
   for (const r of fresh) if (!fitsPorts(r, run)) f.misfits.add(r);
-  if (fabric !== null)
+  const target = run.target;
+  if (fabric !== null || target !== null)
     for (const r of fresh) {
       const t0 = performance.now();
-      const { bound, exact } = blockingBoundExact(r.schedule!, machine, fabric, "arrival", f.scratch);
-      f.bounds.set(r, bound);
-      if (exact) f.exact.add(r);
+      if (fabric !== null) {
+        const { bound, exact } = blockingBoundExact(r.schedule!, machine, fabric, "arrival", f.scratch);
+        f.bounds.set(r, bound);
+        if (exact) f.exact.add(r);
+      } else f.bounds.set(r, runtimeLowerBound(r.schedule!, run.m.elementBytes, machine, target!));
       f.boundMs[variantLabel(r.variant)] = performance.now() - t0;
     }
   for (const r of fresh) f.total += r.schedule!.transferCount;
   const todo = finalists.filter((r) => !f.done.has(r));
-  if (fabric !== null)
+  if (fabric !== null || target !== null)
     todo.sort((a, b) => f.bounds.get(a)! - f.bounds.get(b)! || screen.indexOf(a) - screen.indexOf(b));
   tell?.(f.transfersDone, f.total);
   for (const r of todo) {
@@ -585,7 +590,7 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
   const best: ScreenResult | null =
     screen.find((r) => simulated.has(r) && !f.misfits.has(r) && simulated.get(r)! <= f.best * (1 + TIE_SLACK)) ?? null;
   if (best === null) throw fail("compare", "UNSUPPORTED", `auto: no planner could plan this matrix (P = ${m.p})`);
-  const candidates = candidateRows(screen, best, f, machine);
+  const candidates = candidateRows(screen, best, f, machine, target !== null);
   const winner = candidates[screen.indexOf(best)]!;
   const shiftResult = screen.find((r) => r.variant.algorithm === roles.baseline);
   const report: AutoReport = {
@@ -625,6 +630,7 @@ function candidateRows(
   best: ScreenResult,
   f: Finals,
   machine: MachineModel,
+  onRuntime: boolean,
 ): AutoCandidate[] {
   const { simulated, bounds } = f;
   const bestTime = simulated.get(best)!;
@@ -637,7 +643,7 @@ function candidateRows(
     if (why !== undefined) return `finalist, not predicted on the runtime: ${why}`;
     const bound = bounds.get(r);
     if (bound !== undefined)
-      return `finalist, not simulated: its lower bound ${apart(bound, bestTime)} us (blocking-bound.ts) exceeds the winner's ${apart(bestTime, bound)} us`;
+      return `finalist, not simulated: its lower bound ${apart(bound, bestTime)} us (${onRuntime ? "runtime-bound.ts" : "blocking-bound.ts"}) exceeds the winner's ${apart(bestTime, bound)} us`;
     return r.note || "not a finalist (predicted slower)";
   };
   return screen.map((r) => ({

@@ -1,0 +1,145 @@
+/**
+ * runtimeLowerBound: never above the program replay of any plan auto weighs, on any runtime and network; auto on a
+ * runtime skips only finalists whose replay could not have won.
+ */
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { planAuto } from "../../src/auto/index.js";
+import { leastOverheadUs, runtimeLowerBound } from "../../src/auto/runtime-bound.js";
+import { predictOnRuntime, runtimeTarget } from "../../src/auto/runtime-predict.js";
+import { findMachine } from "../../src/machines/presets.js";
+import { findRuntimeModel, withRuntime } from "../../src/machines/runtime/runtime-model.js";
+import { flatOverhead, parseOverhead } from "../../src/machines/runtime/overhead.js";
+import { matrixFromRows } from "../../src/model/matrix.js";
+import { PLANNERS, plan } from "../../src/planner/index.js";
+import { buildTopology, compileRoutes } from "../../src/topology/index.js";
+import { buildMatrix, matrixRecipe } from "../helpers/arbitraries.js";
+
+const machine = findMachine("ib-hdr-200");
+const mpi = findRuntimeModel("ib-hdr-200-mpi");
+/** Runtimes whose corners the bound must respect: piecewise overheads, a low eager threshold, few in flight, copies. */
+const RUNTIMES = [
+  findRuntimeModel("smpi"),
+  mpi,
+  withRuntime(mpi, {
+    name: "piecewise",
+    isendOverhead: parseOverhead("0:1e-6:1e-9;512:2e-7:0", "test"),
+    recvOverhead: parseOverhead("0:4e-7:0;1024:0:1e-10", "test"),
+    eagerBytes: 256,
+    maxInFlight: 3,
+  }),
+  withRuntime(mpi, { name: "rendezvous", eagerBytes: 0, copies: true }),
+];
+
+describe("runtimeLowerBound", () => {
+  it("is at most the replay of every plan auto weighs, on every runtime, on the flat cluster and on networks", () => {
+    const planners = PLANNERS.filter((p) => "variants" in p.auto);
+    let checked = 0;
+    fc.assert(
+      fc.property(
+        matrixRecipe({ minP: 2, maxP: 16, kinds: ["dense", "sparse", "spike", "permutation"] }),
+        fc.constantFrom(...RUNTIMES),
+        fc.constantFrom(null, "fat-tree:k=4,oversub=2", "dragonfly"),
+        fc.constantFrom(...planners.map((p) => p.name)),
+        (r, runtime, spec, algorithm) => {
+          const m = buildMatrix(r);
+          const network = spec === null ? null : compileRoutes(buildTopology(spec, m.p, machine));
+          const target = runtimeTarget(runtime, network);
+          let s;
+          try {
+            s = plan(m, algorithm, { machine });
+          } catch {
+            return; // a planner that does not apply to this matrix
+          }
+          const predicted = predictOnRuntime(m, s, machine, target, () => {
+            try {
+              return { schedule: plan(m, algorithm, { machine, payload: true }), error: "" };
+            } catch (e) {
+              return { schedule: null, error: (e as Error).message };
+            }
+          });
+          if (typeof predicted === "string") return;
+          const bound = runtimeLowerBound(s, m.elementBytes, machine, target);
+          expect(bound, `${algorithm} on ${runtime.name}, ${spec ?? "flat"}`).toBeLessThanOrEqual(
+            predicted.makespan * (1 + 1e-9),
+          );
+          checked++;
+        },
+      ),
+      { numRuns: 120, seed: 11 },
+    );
+    expect(checked).toBeGreaterThan(80);
+  });
+
+  it("is tight where overheads decide: a direct plan of small messages pays every send and receive overhead", () => {
+    // 8 ranks, 8 bytes to every other: each rank posts 7 sends and pays 7 eager receives at 0.3 us each
+    const p = 8;
+    const m = matrixFromRows(
+      Array.from({ length: p }, (_, i) => Array.from({ length: p }, (_, j) => (i === j ? 0 : 1))),
+    );
+    const s = plan(m, "shift");
+    const target = runtimeTarget(mpi, null);
+    const bound = runtimeLowerBound(s, m.elementBytes, machine, target);
+    expect(bound).toBeCloseTo(2 * (p - 1) * 0.3, 9);
+    const replayed = predictOnRuntime(m, s, machine, target, () => ({ schedule: null, error: "" }));
+    // the replay sums the same overheads in another order: equal up to rounding
+    expect(typeof replayed === "string" ? NaN : replayed.makespan).toBeCloseTo(bound, 9);
+  });
+
+  it("is the busiest link's bytes over its bandwidth where bytes decide", () => {
+    // rank 0 sends 1 MiB to rank 1 only: its up link carries the bytes and the envelope
+    const rows = [
+      [0, 1 << 20],
+      [0, 0],
+    ];
+    const m = matrixFromRows(rows);
+    const s = plan(m, "shift");
+    const bound = runtimeLowerBound(s, m.elementBytes, machine, runtimeTarget("smpi", null));
+    expect(bound).toBeCloseTo(((1 << 20) * m.elementBytes + 16) * (machine.tc + machine.td), 6);
+  });
+
+  it("takes an overhead's least value over every size", () => {
+    expect(leastOverheadUs(flatOverhead(0.3))).toBe(0.3);
+    expect(leastOverheadUs(parseOverhead("0:1e-6:0;512:2e-7:0", "test"))).toBeCloseTo(0.2, 12);
+    expect(leastOverheadUs([{ fromBytes: 0, us: 1, usPerByte: -1e-3 }])).toBe(0);
+    expect(leastOverheadUs([])).toBe(0);
+  });
+});
+
+describe("planAuto on a runtime with bounds", () => {
+  it("skips only finalists whose replay is slower than the winner's", () => {
+    fc.assert(
+      fc.property(
+        matrixRecipe({ minP: 4, maxP: 24, kinds: ["dense", "sparse", "spike"] }),
+        fc.constantFrom("smpi", "ib-hdr-200-mpi"),
+        (r, runtime) => {
+          const m = buildMatrix(r);
+          const { report } = planAuto(m, machine, { runtime, payload: true });
+          const winner = report.candidates.find((c) => c.note === "winner")!;
+          const target = runtimeTarget(runtime, null);
+          for (const c of report.candidates) {
+            if (!c.note.startsWith("finalist, not simulated")) continue;
+            expect(c.note).toContain("runtime-bound.ts");
+            const s = plan(m, c.algorithm, { machine, params: c.params });
+            const t = predictOnRuntime(m, s, machine, target, () => ({
+              schedule: plan(m, c.algorithm, { machine, params: c.params, payload: true }),
+              error: "",
+            }));
+            if (typeof t !== "string") expect(t.makespan).toBeGreaterThan(winner.simulated!);
+          }
+        },
+      ),
+      { numRuns: 15, seed: 5 },
+    );
+  });
+
+  it("prunes on the case it was made for: small messages at P = 64 with overheads replay a few finalists only", () => {
+    const rows = Array.from({ length: 64 }, (_, i) => Array.from({ length: 64 }, (_, j) => (i === j ? 0 : 1)));
+    const { report } = planAuto(matrixFromRows(rows), machine, { runtime: "ib-hdr-200-mpi" });
+    const pruned = report.candidates.filter((c) => c.note.startsWith("finalist, not simulated"));
+    const replayed = report.candidates.filter((c) => c.simulated !== null);
+    expect(pruned.length).toBeGreaterThan(replayed.length);
+    // every direct plan pays 63 sends and 63 receives at 0.3 us: 37.8 us, far above a log-round plan's time
+    expect(pruned.map((c) => c.algorithm)).toContain("shift");
+  });
+});
