@@ -230,7 +230,7 @@ describe("user networks", () => {
     expect(routeNodes(d, r, 2, 0)).toEqual(["c", "u", "s", "a"]);
     expect(r.maxHops).toBe(4);
   });
-  it("names an unreachable host, a host without links, a route through a missing link", () => {
+  it("names an unreachable host, a host without links, a route through a missing link or a loop", () => {
     const cut = net({
       links: net().links.filter((l) => !(l.a === "t" && l.b === "u") && !(l.a === "s" && l.b === "u")),
     });
@@ -244,6 +244,10 @@ describe("user networks", () => {
     const bad = net({ routes: [{ src: "a", dst: "b", path: ["u", "t"] }] });
     expect(errorOf(() => compileRoutes(graphFromDescription(bad))).message).toMatch(
       /\/routes\/0: host a has no link to switch u/,
+    );
+    const loop = net({ routes: [{ src: "a", dst: "c", path: ["s", "t", "s", "u"] }] });
+    expect(errorOf(() => compileRoutes(graphFromDescription(loop))).message).toBe(
+      "topology: net: /routes/0: path: switch 's' appears twice (a route is a path without loops)",
     );
     expect(errorOf(() => compileRoutes(buildTopology("flat:bw=0", 2))).message).toMatch(
       /has bandwidth 0, not a positive number/,
