@@ -28,11 +28,13 @@ function explicitRoutes(graph: TopologyGraph, t: NetworkTables): Map<number, Int
     if (dst?.kind !== "host") bad(`dst '${r.dst}' is not a host`);
     if (src!.index === dst!.index) bad("src and dst are the same host");
     if (r.path.length === 0) bad("path is empty (a route crosses at least one switch)");
-    const sw = r.path.map((v, k) => {
+    const visited = new Set<string>();
+    const sw = r.path.map((v) => {
       const n = node(v);
       if (n?.kind !== "switch") bad(`path: '${v}' is not a switch`);
       // a loop would cross a link twice, and the flow models count a flow once per link
-      if (r.path.indexOf(v) !== k) bad(`path: switch '${v}' appears twice (a route is a path without loops)`);
+      if (visited.has(v)) bad(`path: switch '${v}' appears twice (a route is a path without loops)`);
+      visited.add(v);
       return n!.index;
     });
     const links: number[] = [];
