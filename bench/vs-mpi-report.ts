@@ -177,6 +177,39 @@ export function headlineTable(figs: readonly CaseFigures[]): string {
   );
 }
 
+/**
+ * The headline in words: how many cases at which P, auto's largest slowdown against the fastest algorithm, and its
+ * median speed-up over the default with per-message overheads and small messages per P (and the largest).
+ */
+export function headlineText(figs: readonly CaseFigures[]): string {
+  const ok = figs.filter((f) => f.autoUs !== null && f.defaultUs !== null);
+  if (ok.length === 0) return "No case has been measured yet.";
+  const byP = new Map<number, number>();
+  for (const f of ok) byP.set(f.c.p, (byP.get(f.c.p) ?? 0) + 1);
+  const ps = [...byP].sort((a, b) => a[0] - b[0]).map(([p, n]) => `${n} at P = ${p}`);
+  const full = ok.filter((f) => f.fastest !== null);
+  const worst = spread(full.map((f) => f.autoUs! / f.fastest!.us)).max;
+  const slowest =
+    full.length === 0
+      ? ""
+      : worst > 1
+        ? `, auto was at most ${((worst - 1) * 100).toFixed(1)} % slower than the fastest of SMPI's algorithms`
+        : ", auto was never slower than the fastest of SMPI's algorithms";
+  const small = ok.filter((f) => f.c.config === "overheads" && f.c.size === "small");
+  const smallPs = [...new Set(small.map((f) => f.c.p))].sort((a, b) => a - b);
+  const speed = smallPs.map((p) => {
+    const sp = spread(small.filter((f) => f.c.p === p).map((f) => f.defaultUs! / f.autoUs!));
+    return `${sp.median.toFixed(1)}x at P = ${p}`;
+  });
+  const best = spread(small.map((f) => f.defaultUs! / f.autoUs!)).max;
+  const overheads =
+    small.length === 0
+      ? ""
+      : ` With per-message overheads and small messages its plans are faster than the default by a median ` +
+        `${speed.join(", ")} (up to ${best.toFixed(0)}x).`;
+  return `In ${ok.length} cases (${ps.join(", ")})${slowest}.${overheads}`;
+}
+
 /** One contract check. */
 export interface ContractCheck {
   readonly name: string;

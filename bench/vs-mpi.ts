@@ -41,7 +41,15 @@ import {
   type VsMpiSize,
 } from "./vs-mpi-config.js";
 import { capabilityKey, discoverCapabilities, type VsMpiCapabilities } from "./vs-mpi-discover.js";
-import { caseFigures, caseTable, contractChecks, contractTable, headlineTable, mirrorText } from "./vs-mpi-report.js";
+import {
+  caseFigures,
+  caseTable,
+  contractChecks,
+  contractTable,
+  headlineTable,
+  headlineText,
+  mirrorText,
+} from "./vs-mpi-report.js";
 
 /** The bench's options. */
 export interface VsMpiOptions {
@@ -294,11 +302,17 @@ function sameAsText(cases: readonly VsMpiCaseResult[]): string {
   const withCopies = cases.filter((c) => Object.keys(c.alltoallvSameAs ?? {}).length > 0).length;
   return (
     `In ${withCopies} cases the selectors that SMPI 3.32 resolves to another algorithm's function (mpich: bruck, ` +
-    `mvapich2: ring, ompi: pair or basic linear by P), and in the later ones ompi_basic_linear (the same posts in ` +
-    `the same order as default's), were not run again: their ${copied} times are their target's (the cases that ran ` +
-    `both gave the same time in every pair); auto's program ran beside the first and the last ` +
+    `mvapich2: ring, ompi: pair or basic linear by P)${linearText(cases)} were not run again: their ${copied} times ` +
+    `are their target's (the cases that ran both gave the same time in every pair); auto's program ran beside the ` +
+    `first and the last ` +
     `algorithm run, the others MPI_Alltoallv alone (\`--baseline-only\`). `
   );
+}
+
+/** The clause on ompi_basic_linear timed by default's run (smpiSameAlgorithm), or nothing when no case did. */
+function linearText(cases: readonly VsMpiCaseResult[]): string {
+  const n = cases.filter((c) => c.alltoallvSameAs?.["ompi_basic_linear"] !== undefined).length;
+  return n === 0 ? "" : `, and in ${n} of them ompi_basic_linear (default's posts, in the same order),`;
 }
 
 /** Rewrites the README's section between the vs-mpi markers with the headline table. */
@@ -310,7 +324,8 @@ function writeReadme(cases: readonly VsMpiCaseResult[]): void {
   const a = readme.indexOf(start),
     b = readme.indexOf(end);
   if (a < 0 || b < a) return;
-  const body = `\n${headlineTable(cases.map(caseFigures))}`;
+  const figs = cases.map(caseFigures);
+  const body = `\n${headlineText(figs)}\n\n${headlineTable(figs)}`;
   writeFileSync(path, readme.slice(0, a + start.length) + body + readme.slice(b));
 }
 

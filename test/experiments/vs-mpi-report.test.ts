@@ -2,7 +2,13 @@
 import { describe, expect, it } from "vitest";
 import type { VsMpiCaseResult } from "../../bench/vs-mpi-case.js";
 import { SMPI_ALLTOALLV } from "../../bench/vs-mpi-config.js";
-import { caseFigures, contractChecks, headlineTable, predictionPairs } from "../../bench/vs-mpi-report.js";
+import {
+  caseFigures,
+  contractChecks,
+  headlineTable,
+  headlineText,
+  predictionPairs,
+} from "../../bench/vs-mpi-report.js";
 import { needsMeasuring, parseVsMpiArgs, vsMpiCases } from "../../bench/vs-mpi.js";
 
 /** A case where auto's plan took `autoUs` and MPI_Alltoallv `times` (algorithm -> us). */
@@ -53,6 +59,21 @@ describe("vs-MPI report", () => {
     expect(small!.met).toBe(true); // P = 256: 150 / 20 = 7.5x
     expect(small!.figures).toMatch(/median default \/ auto 7\.500 over 1 cases/);
     expect(headlineTable([caseFigures(partial)])).toContain("not run (default only)");
+  });
+
+  it("says the headline in words: cases per P, the largest slowdown, the median speed-up per P", () => {
+    const figs = [
+      aCase(16, 5.2, { ...every(10), pair: 5 }), // 4 % slower than pair; 10 / 5.2 over the default
+      aCase(16, 2, every(10)), // 5x
+      aCase(64, 1, every(8)), // 8x
+    ].map(caseFigures);
+    expect(headlineText(figs)).toBe(
+      "In 3 cases (2 at P = 16, 1 at P = 64), auto was at most 4.0 % slower than the fastest of SMPI's algorithms. " +
+        "With per-message overheads and small messages its plans are faster than the default by a median 3.5x at " +
+        "P = 16, 8.0x at P = 64 (up to 8x).",
+    );
+    expect(headlineText([caseFigures(aCase(16, 2, every(10)))])).toContain("auto was never slower than the fastest");
+    expect(headlineText([])).toBe("No case has been measured yet.");
   });
 
   it("fails the 3 % check when a fully measured case is slower than the fastest algorithm", () => {
