@@ -233,9 +233,19 @@ function describeWhy(
   const bestPredicted = all.filter((c) => c.predicted !== null).sort((a, b) => a.predicted! - b.predicted!)[0];
   if (bestPredicted && bestPredicted !== winner)
     parts.push(
-      `the flat model preferred ${variantLabel(bestPredicted)} (${bestPredicted.predicted} us) but it simulated slower`,
+      `the flat model preferred ${variantLabel(bestPredicted)} (${bestPredicted.predicted} us) but it ${whyNot(bestPredicted)}`,
     );
   return parts.join("; ");
+}
+
+/** Why a candidate the flat model preferred did not win, from its simulated time or its note. */
+function whyNot(c: AutoCandidate): string {
+  if (c.note.startsWith("finalist, cannot win")) return "cannot run as fast on this machine's ports (see its note)";
+  if (c.simulated !== null) return "simulated slower";
+  if (c.note.startsWith("finalist, not simulated"))
+    return "cannot be faster: its lower bound is above the winner's time";
+  if (c.note.startsWith("finalist, not predicted")) return "has no prediction on the runtime (see its note)";
+  return "was left out (see its note)";
 }
 
 /** x rounded down to 3 decimals (an "at least" figure). */

@@ -141,5 +141,9 @@ describe("planAuto on a runtime with bounds", () => {
     expect(pruned.length).toBeGreaterThan(replayed.length);
     // every direct plan pays 63 sends and 63 receives at 0.3 us: 37.8 us, far above a log-round plan's time
     expect(pruned.map((c) => c.algorithm)).toContain("shift");
+    // the flat model's favourite (every message at once) was not replayed: the reason says why it lost
+    expect(report.reason).toMatch(
+      /the flat model preferred mpi-linear \([\d.]+ us\) but it cannot be faster: its lower bound/,
+    );
   });
 });
