@@ -25,6 +25,7 @@ import {
   alltoallvRuns,
   SMPI_PLAIN,
   SMPIRUN_TIMEOUT_S,
+  sharedBuffersNeeded,
   VS_MPI_PATTERN_OPTIONS,
   VS_MPI_SIZES,
   type VsMpiConfig,
@@ -70,6 +71,11 @@ export interface VsMpiCaseResult {
   readonly elementBytes: number;
   /** Mean off-diagonal non-zero message (bytes). */
   readonly meanMessageBytes: number;
+  /**
+   * Every smpirun of the case ran the executor with `--shared-buffers` (sharedBuffersNeeded): the same simulated
+   * times, the delivered data not checked. Absent: false.
+   */
+  readonly sharedBuffers?: boolean;
   /** SMPI algorithm -> simulated time of one MPI_Alltoallv (us), null when its run failed. */
   readonly alltoallv: Readonly<Record<string, number | null>>;
   /**
@@ -141,17 +147,22 @@ export interface SmpiRun {
   readonly problem: string;
 }
 
-/** Parses the executor's output under smpirun: its per-exchange lines, `Simulated time`, a deadlock, a failed check. */
+/**
+ * Parses the executor's output under smpirun: its per-exchange lines, `Simulated time`, a deadlock, a failed check.
+ * With `shared` (`--shared-buffers`) a line must say that the data was not checked; otherwise that every byte is ok.
+ */
 export function parseSmpiRun(
   status: number | null,
   text: string,
   baseline: boolean,
   timeoutS = SMPIRUN_TIMEOUT_S,
   program = true,
+  shared = false,
 ): SmpiRun {
+  const verdict = shared ? "data NOT checked (--shared-buffers" : "every byte ok";
   const line = (re: RegExp): { us: number; ok: boolean } | null => {
     const m = re.exec(text);
-    return m === null ? null : { us: Number(m[1]) * 1e6, ok: m[2]!.startsWith("every byte ok") };
+    return m === null ? null : { us: Number(m[1]) * 1e6, ok: m[2]!.startsWith(verdict) };
   };
   const prog = line(/^program \S+ \S+ P=\d+: .*?median ([0-9.eE+-]+) s,[^;]*; (.*)$/m);
   const a2a = baseline ? line(/^alltoallv P=\d+: .*?median ([0-9.eE+-]+) s,[^;]*; (.*)$/m) : null;
@@ -192,7 +203,8 @@ export const CASE_FORMAT = 3;
 
 /**
  * Runs the executor on a program directory under smpirun (under `timeout`): the program, and MPI_Alltoallv under
- * `alltoallv` when one is named; with `program` false MPI_Alltoallv alone (`--baseline-only`).
+ * `alltoallv` when one is named; with `program` false MPI_Alltoallv alone (`--baseline-only`); with `shared` the data
+ * buffers shared by the ranks (`--shared-buffers`).
  */
 export async function smpirun(
   exe: string,
@@ -203,14 +215,16 @@ export async function smpirun(
   alltoallv: string | null,
   timeoutS = SMPIRUN_TIMEOUT_S,
   program = true,
+  shared = false,
 ): Promise<SmpiRun> {
   const args = ["-k", "10", String(timeoutS), "smpirun", "-np", String(p)];
   args.push("-platform", "platform.xml", "-hostfile", "hosts", ...flags);
   if (alltoallv !== null) args.push(`--cfg=smpi/alltoallv:${alltoallv}`);
   args.push(exe, prog, "--iterations", "1", ...EXECUTOR_FLAGS);
   if (alltoallv !== null) args.push(program ? "--baseline" : "--baseline-only");
+  if (shared) args.push("--shared-buffers");
   const r = await run("timeout", args, dir);
-  return parseSmpiRun(r.status, r.out, alltoallv !== null, timeoutS, program || alltoallv === null);
+  return parseSmpiRun(r.status, r.out, alltoallv !== null, timeoutS, program || alltoallv === null, shared);
 }
 
 /** camelCase option name -> the CLI's --kebab-case flag. */
@@ -235,8 +249,11 @@ function laplacianMtx(p: number): string {
   return `%%MatrixMarket matrix coordinate real general\n${n} ${n} ${lines.length}\n${lines.join("\n")}\n`;
 }
 
-/** Writes m.json for the case; returns its elementBytes and mean off-diagonal message (bytes). */
-async function writeMatrix(s: VsMpiCaseSpec, dir: string): Promise<{ elementBytes: number; meanBytes: number }> {
+/** Writes m.json for the case; returns its elementBytes, mean off-diagonal message (bytes) and elements in all. */
+async function writeMatrix(
+  s: VsMpiCaseSpec,
+  dir: string,
+): Promise<{ elementBytes: number; meanBytes: number; totalElements: number }> {
   const def = findPattern(s.workload);
   const opts = VS_MPI_PATTERN_OPTIONS[s.workload] ?? {};
   const fileArgs: string[] = [];
@@ -249,19 +266,22 @@ async function writeMatrix(s: VsMpiCaseSpec, dir: string): Promise<{ elementByte
   const m = generatePattern(s.workload, s.p, opts, 1, input);
   const rows = matrixRows(m);
   let sum = 0,
-    count = 0;
+    count = 0,
+    totalElements = 0;
   for (let i = 0; i < s.p; i++)
-    for (let k = rows.rowStart[i]!; k < rows.rowStart[i + 1]!; k++)
+    for (let k = rows.rowStart[i]!; k < rows.rowStart[i + 1]!; k++) {
+      totalElements += rows.val[k]!;
       if (rows.col[k] !== i && rows.val[k]! > 0) {
         sum += rows.val[k]!;
         count++;
       }
+    }
   const meanElements = count === 0 ? 1 : sum / count;
   const elementBytes = Math.min(1 << 20, Math.max(1, Math.round(VS_MPI_SIZES[s.size] / meanElements)));
   const args = ["gen", s.workload, "--p", String(s.p), "--seed", "1", "--element-bytes", String(elementBytes)];
   for (const [k, v] of Object.entries(opts)) args.push(flagOf(k), String(v));
   await cli([...args, ...fileArgs, "-o", "m.json"], dir);
-  return { elementBytes, meanBytes: meanElements * elementBytes };
+  return { elementBytes, meanBytes: meanElements * elementBytes, totalElements };
 }
 
 /** Writes platform.xml and hosts for the case's platform. */
@@ -347,6 +367,8 @@ interface CaseRun {
   readonly alltoallvPredicted: Record<string, number | null>;
   readonly alltoallvPredictedBy: Record<string, string>;
   readonly alltoallvSameAs: Record<string, string>;
+  /** Every smpirun with the executor's `--shared-buffers` (set once the matrix is written). */
+  sharedBuffers: boolean;
 }
 
 interface ScheduleJson {
@@ -378,7 +400,7 @@ async function measureAuto(
   const autoTimes: number[] = [];
   const { runs, sameAs } = alltoallvRuns(algorithms, s.p);
   for (const { algorithm: a, withProgram } of runs) {
-    const r = await smpirun(c.exe, dir, "prog-nb", s.p, c.flags, a, c.run.timeoutS, withProgram);
+    const r = await smpirun(c.exe, dir, "prog-nb", s.p, c.flags, a, c.run.timeoutS, withProgram, c.sharedBuffers);
     c.alltoallv[a] = r.alltoallvUs;
     if (r.programUs !== null) autoTimes.push(r.programUs);
     if (r.problem !== "") c.problems.push(`alltoallv ${a}: ${r.problem}`);
@@ -417,7 +439,7 @@ async function measurePlan(c: CaseRun, role: string, schedule: string, prog: str
     c.problems.push(`${role}: ${(e as Error).message}`);
     return;
   }
-  const r = await smpirun(c.exe, dir, prog, c.s.p, c.flags, null, c.run.timeoutS);
+  const r = await smpirun(c.exe, dir, prog, c.s.p, c.flags, null, c.run.timeoutS, true, c.sharedBuffers);
   const pr = await predict(c.s, c.caps, dir, schedule, prog);
   if (r.problem !== "") c.problems.push(`${role}: ${r.problem}`);
   c.plans.push({ ...base, smpiUs: r.programUs, predictedUs: pr.us, predictedBy: pr.by, problem: r.problem });
@@ -546,6 +568,7 @@ export async function repredictVsMpiCase(
     alltoallvPredicted: {},
     alltoallvPredictedBy: {},
     alltoallvSameAs: {},
+    sharedBuffers: false,
   };
   try {
     await writeMatrix(s, dir);
@@ -586,6 +609,7 @@ export async function runVsMpiCase(
     alltoallvPredicted: {},
     alltoallvPredictedBy: {},
     alltoallvSameAs: {},
+    sharedBuffers: false,
   };
   let elementBytes = 0,
     meanMessageBytes = 0,
@@ -593,7 +617,9 @@ export async function runVsMpiCase(
     answer: string | undefined,
     defaultPredictedUs: number | null = null;
   try {
-    ({ elementBytes, meanBytes: meanMessageBytes } = await writeMatrix(s, dir));
+    let totalElements: number;
+    ({ elementBytes, meanBytes: meanMessageBytes, totalElements } = await writeMatrix(s, dir));
+    c.sharedBuffers = sharedBuffersNeeded(totalElements, elementBytes);
     await writePlatform(s, dir);
     const rt = caps.autoRuntime ? runtimeArgs(s, caps) : [];
     await cli(["plan", "m.json", "-a", "auto", "--payload", ...machineArgs(s), ...rt, "-o", "auto.json"], dir);
@@ -619,6 +645,7 @@ export async function runVsMpiCase(
     capabilities: capKey,
     elementBytes,
     meanMessageBytes,
+    ...(c.sharedBuffers ? { sharedBuffers: true } : {}),
     alltoallv: c.alltoallv,
     alltoallvPredicted: c.alltoallvPredicted,
     alltoallvPredictedBy: c.alltoallvPredictedBy,

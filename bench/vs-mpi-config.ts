@@ -144,3 +144,18 @@ export type VsMpiConfig = (typeof VS_MPI_CONFIGS)[number];
 
 /** Seconds one smpirun may take before `timeout` kills it. */
 export const SMPIRUN_TIMEOUT_S = 900;
+
+/**
+ * The data buffers (bytes, summed over ranks) above which a case's every smpirun passes the executor
+ * `--shared-buffers`: SMPI runs all ranks in one process, so every rank's buffers are the machine's memory.
+ */
+export const SHARED_BUFFERS_BYTES = 2 ** 30;
+
+/**
+ * Whether a case's smpiruns share their data buffers (the executor's `--shared-buffers`): its send and receive buffers
+ * summed over ranks, twice the matrix's `totalElements` (the diagonal included, as the program's layout holds it) of
+ * `elementBytes`, above SHARED_BUFFERS_BYTES. A relaying program's scratch and staging come on top.
+ */
+export function sharedBuffersNeeded(totalElements: number, elementBytes: number): boolean {
+  return 2 * totalElements * elementBytes > SHARED_BUFFERS_BYTES;
+}

@@ -11,6 +11,36 @@
 
 static size_t at_least_one(int64_t n) { return (size_t)(n > 0 ? n : 1); }
 
+/*
+ * A data buffer of n bytes (at least one). Shared: SMPI_SHARED_MALLOC, rounded up to whole MiB: with
+ * smpi/shared-malloc:global (the default) SimGrid maps its 1 MiB file over every whole block of the area and leaves a
+ * partial last block private, which would cost up to 1 MiB per buffer and rank.
+ */
+static unsigned char *data_alloc(int64_t n, int shared) {
+#if EXCHANGE_SHARED_BUFFERS
+  if (shared) {
+    size_t mib = (size_t)1 << 20;
+    return SMPI_SHARED_MALLOC((at_least_one(n) + mib - 1) / mib * mib);
+  }
+#else
+  (void)shared;
+#endif
+  return malloc(at_least_one(n));
+}
+
+static void data_free(unsigned char *buf, int shared) {
+  if (buf == NULL) return;
+#if EXCHANGE_SHARED_BUFFERS
+  if (shared) {
+    SMPI_SHARED_FREE(buf);
+    return;
+  }
+#else
+  (void)shared;
+#endif
+  free(buf);
+}
+
 /* Allocates the dataflow tables: dependency counts, reverse edges (who waits for each operation), queues. */
 static int dataflow_init(exchange_t *ex) {
   const program_t *prog = ex->prog;
@@ -42,17 +72,44 @@ static int dataflow_init(exchange_t *ex) {
   return 0;
 }
 
-int exchange_init(exchange_t *ex, const program_t *prog, char *err, size_t errlen) {
+/*
+ * Shared buffers: whether every message, count and displacement fits an int in bytes, so that messages go as MPI_BYTE.
+ * SimGrid 3.32 copies a message of a derived datatype (a contiguous one included) through a private buffer of its size
+ * (Request::init_buffer), which would bring back the memory the shared buffers save; the bytes and their timing are
+ * the same either way.
+ */
+static int fits_in_bytes(const program_t *prog) {
+  int64_t eb = prog->element_bytes;
+  for (int64_t i = 0; i < prog->nops; i++) {
+    if (prog->ops[i].kind != OP_COPY && prog->ops[i].count > INT_MAX / eb) return 0;
+  }
+  for (int j = 0; j < prog->p; j++) {
+    if (prog->send_counts[j] > INT_MAX / eb || prog->send_displs[j] > INT_MAX / eb ||
+        prog->recv_counts[j] > INT_MAX / eb || prog->recv_displs[j] > INT_MAX / eb) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* Operation i's count in the messages' datatype (elements, or bytes). */
+static int units(const exchange_t *ex, int64_t i) { return (int)(ex->prog->ops[i].count * ex->scale); }
+
+int exchange_init(exchange_t *ex, const program_t *prog, int shared, char *err, size_t errlen) {
   memset(ex, 0, sizeof *ex);
   ex->prog = prog;
+  ex->shared = shared;
   int64_t eb = prog->element_bytes;
   if (eb > INT_MAX) {
     snprintf(err, errlen, "elementBytes %lld is above %d", (long long)eb, INT_MAX);
     return -1;
   }
-  ex->bufs[BUF_SEND] = malloc(at_least_one(prog->send_size * eb));
-  ex->bufs[BUF_RECV] = malloc(at_least_one(prog->recv_size * eb));
-  ex->bufs[BUF_SCRATCH] = calloc(at_least_one(prog->scratch * eb), 1);
+  int bytes = shared && fits_in_bytes(prog); /* messages as MPI_BYTE */
+  ex->scale = bytes ? eb : 1;
+  ex->bufs[BUF_SEND] = data_alloc(prog->send_size * eb, shared);
+  ex->bufs[BUF_RECV] = data_alloc(prog->recv_size * eb, shared);
+  ex->bufs[BUF_SCRATCH] = data_alloc(prog->scratch * eb, shared);
+  if (ex->bufs[BUF_SCRATCH] != NULL && !shared) memset(ex->bufs[BUF_SCRATCH], 0, at_least_one(prog->scratch * eb));
   ex->msg = calloc(at_least_one(prog->nops), sizeof *ex->msg);
   ex->reqs = malloc(at_least_one(prog->nops) * sizeof *ex->reqs);
   int p = prog->p;
@@ -71,10 +128,10 @@ int exchange_init(exchange_t *ex, const program_t *prog, char *err, size_t errle
         prog->recv_displs[j] > INT_MAX) {
       ex->baseline_ok = 0;
     }
-    ex->scounts[j] = prog->send_counts[j] > INT_MAX ? -1 : (int)prog->send_counts[j];
-    ex->sdispls[j] = prog->send_displs[j] > INT_MAX ? -1 : (int)prog->send_displs[j];
-    ex->rcounts[j] = prog->recv_counts[j] > INT_MAX ? -1 : (int)prog->recv_counts[j];
-    ex->rdispls[j] = prog->recv_displs[j] > INT_MAX ? -1 : (int)prog->recv_displs[j];
+    ex->scounts[j] = prog->send_counts[j] > INT_MAX ? -1 : (int)(prog->send_counts[j] * ex->scale);
+    ex->sdispls[j] = prog->send_displs[j] > INT_MAX ? -1 : (int)(prog->send_displs[j] * ex->scale);
+    ex->rcounts[j] = prog->recv_counts[j] > INT_MAX ? -1 : (int)(prog->recv_counts[j] * ex->scale);
+    ex->rdispls[j] = prog->recv_displs[j] > INT_MAX ? -1 : (int)(prog->recv_displs[j] * ex->scale);
   }
   /*
    * Staging: each round's multi-piece messages get their own slots; the arena is the largest round's total. A
@@ -90,7 +147,7 @@ int exchange_init(exchange_t *ex, const program_t *prog, char *err, size_t errle
       if (used > arena) arena = used;
     }
   }
-  ex->staging = malloc(at_least_one(arena));
+  ex->staging = data_alloc(arena, shared);
   if (ex->staging == NULL) {
     snprintf(err, errlen, "out of memory for %lld staging bytes", (long long)arena);
     return -1;
@@ -111,6 +168,10 @@ int exchange_init(exchange_t *ex, const program_t *prog, char *err, size_t errle
   if (dataflow && dataflow_init(ex) != 0) {
     snprintf(err, errlen, "out of memory for the dataflow tables of %lld operations", (long long)prog->nops);
     return -1;
+  }
+  if (bytes) {
+    ex->elem = MPI_BYTE;
+    return 0;
   }
   MPI_Type_contiguous((int)eb, MPI_BYTE, &ex->elem);
   MPI_Type_commit(&ex->elem);
@@ -171,13 +232,13 @@ static int run_round(exchange_t *ex, int64_t a, int64_t b) {
   }
   for (int64_t i = a; i < b; i++) {
     if (ops[i].kind != OP_RECV) continue;
-    rc = MPI_Irecv(ex->msg[i], (int)ops[i].count, ex->elem, ops[i].peer, ops[i].tag, MPI_COMM_WORLD, &ex->reqs[nreq++]);
+    rc = MPI_Irecv(ex->msg[i], units(ex, i), ex->elem, ops[i].peer, ops[i].tag, MPI_COMM_WORLD, &ex->reqs[nreq++]);
     if (rc != MPI_SUCCESS) return rc;
   }
   for (int64_t i = a; i < b; i++) {
     if (ops[i].kind != OP_SEND) continue;
     gather(ex, i);
-    rc = MPI_Isend(ex->msg[i], (int)ops[i].count, ex->elem, ops[i].peer, ops[i].tag, MPI_COMM_WORLD, &ex->reqs[nreq++]);
+    rc = MPI_Isend(ex->msg[i], units(ex, i), ex->elem, ops[i].peer, ops[i].tag, MPI_COMM_WORLD, &ex->reqs[nreq++]);
     if (rc != MPI_SUCCESS) return rc;
   }
   rc = MPI_Waitall(nreq, ex->reqs, MPI_STATUSES_IGNORE);
@@ -197,9 +258,9 @@ static int run_blocking(exchange_t *ex, int64_t i) {
   }
   if (op->kind == OP_SEND) {
     gather(ex, i);
-    return MPI_Send(ex->msg[i], (int)op->count, ex->elem, op->peer, op->tag, MPI_COMM_WORLD);
+    return MPI_Send(ex->msg[i], units(ex, i), ex->elem, op->peer, op->tag, MPI_COMM_WORLD);
   }
-  int rc = MPI_Recv(ex->msg[i], (int)op->count, ex->elem, op->peer, op->tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  int rc = MPI_Recv(ex->msg[i], units(ex, i), ex->elem, op->peer, op->tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   if (rc == MPI_SUCCESS) scatter(ex, i);
   return rc;
 }
@@ -252,7 +313,7 @@ static int run_dataflow(exchange_t *ex) {
     while (q.recv_head < q.recv_tail || q.other_head < q.other_tail) {
       if (q.recv_head < q.recv_tail) {
         int64_t i = ex->ready_recv[q.recv_head++];
-        rc = MPI_Irecv(ex->msg[i], (int)ops[i].count, ex->elem, ops[i].peer, ops[i].tag, MPI_COMM_WORLD,
+        rc = MPI_Irecv(ex->msg[i], units(ex, i), ex->elem, ops[i].peer, ops[i].tag, MPI_COMM_WORLD,
                        &ex->reqs[active]);
         if (rc != MPI_SUCCESS) return rc;
         ex->req_op[active++] = i;
@@ -266,7 +327,7 @@ static int run_dataflow(exchange_t *ex) {
         continue;
       }
       gather(ex, i);
-      rc = MPI_Isend(ex->msg[i], (int)ops[i].count, ex->elem, ops[i].peer, ops[i].tag, MPI_COMM_WORLD, &ex->reqs[active]);
+      rc = MPI_Isend(ex->msg[i], units(ex, i), ex->elem, ops[i].peer, ops[i].tag, MPI_COMM_WORLD, &ex->reqs[active]);
       if (rc != MPI_SUCCESS) return rc;
       ex->req_op[active++] = i;
     }
@@ -316,8 +377,8 @@ int exchange_alltoallv(exchange_t *ex) {
 
 void exchange_free(exchange_t *ex) {
   if (ex->has_elem) MPI_Type_free(&ex->elem);
-  for (int b = 0; b < 3; b++) free(ex->bufs[b]);
-  free(ex->staging);
+  for (int b = 0; b < 3; b++) data_free(ex->bufs[b], ex->shared);
+  data_free(ex->staging, ex->shared);
   free(ex->msg);
   free(ex->reqs);
   free(ex->scounts);

@@ -14,7 +14,15 @@
 #include "pattern.h"
 #include "program.h"
 
-#define USAGE "usage: commplan-exec <program: split directory, index.json or whole document> [--iterations N] [--baseline | --baseline-only] [--sync-start]\n"
+#define USAGE "usage: commplan-exec <program: split directory, index.json or whole document> [--iterations N] [--baseline | --baseline-only] [--sync-start] " \
+              "[--shared-buffers]\n"
+
+#define HELP                                                                                                           \
+  "  --iterations N     exchanges timed (default 5); rank 0 prints the min, median and max of their max over ranks\n"  \
+  "  --baseline         also time MPI_Alltoallv on the program's layout; --baseline-only: it alone\n"                \
+  "  --sync-start       start every exchange on all ranks at one instant of a global clock, not after a barrier\n"   \
+  "  --shared-buffers   built with smpicc only: the data buffers (send, receive, scratch, staging) from\n"           \
+  "                     SMPI_SHARED_MALLOC, shared by all ranks; the data is NOT checked (SMPI's times unchanged)\n"
 
 static const char *variant_names[] = {"nonblocking", "blocking", "dataflow"};
 
@@ -24,22 +32,29 @@ typedef struct {
   int baseline;
   int program; /* 0 with --baseline-only: MPI_Alltoallv on the program's layout, the program itself not run */
   int sync_start;
+  int shared_buffers; /* built with smpicc only: data buffers from SMPI_SHARED_MALLOC, the data not checked */
 } args_t;
 
+/* Reads the flags: 0, 1 for --help, or -1 with a message in err. */
 static int parse_args(int argc, char **argv, args_t *args, char *err, size_t errlen) {
   args->path = NULL;
   args->iterations = 5;
   args->baseline = 0;
   args->program = 1;
   args->sync_start = 0;
+  args->shared_buffers = 0;
   for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--baseline") == 0) {
+    if (strcmp(argv[i], "--help") == 0) {
+      return 1;
+    } else if (strcmp(argv[i], "--baseline") == 0) {
       args->baseline = 1;
     } else if (strcmp(argv[i], "--baseline-only") == 0) {
       args->baseline = 1;
       args->program = 0;
     } else if (strcmp(argv[i], "--sync-start") == 0) {
       args->sync_start = 1;
+    } else if (strcmp(argv[i], "--shared-buffers") == 0) {
+      args->shared_buffers = 1;
     } else if (strcmp(argv[i], "--iterations") == 0 && i + 1 < argc) {
       char *end;
       long n = strtol(argv[++i], &end, 10);
@@ -114,7 +129,10 @@ static double start_together(int *late) {
 #endif
 }
 
-/* Runs one kind of exchange N times (barrier, time, check) and prints its line on rank 0; returns the wrong bytes of all ranks. */
+/*
+ * Runs one kind of exchange N times (barrier, time, check) and prints its line on rank 0; returns the wrong bytes of all
+ * ranks. With shared buffers (covered NULL) nothing is poisoned or checked, and the line says so.
+ */
 static long long measure(exchange_t *ex, int alltoallv, int iterations, int sync_start, const unsigned char *covered,
                          const char *label) {
   const program_t *prog = ex->prog;
@@ -124,7 +142,7 @@ static long long measure(exchange_t *ex, int alltoallv, int iterations, int sync
   long long wrong = 0;
   int first_exchange = 0, late = 0, any_late = 0;
   for (int it = 0; it < iterations; it++) {
-    pattern_poison_recv(prog, ex->bufs[BUF_RECV], covered);
+    if (covered != NULL) pattern_poison_recv(prog, ex->bufs[BUF_RECV], covered);
     double t0;
     if (sync_start) {
       t0 = start_together(&late);
@@ -138,7 +156,7 @@ static long long measure(exchange_t *ex, int alltoallv, int iterations, int sync
       exchange_run(ex);
     }
     times[it] = MPI_Wtime() - t0;
-    int64_t w = pattern_check_recv(prog, ex->bufs[BUF_RECV], covered, &here);
+    int64_t w = covered != NULL ? pattern_check_recv(prog, ex->bufs[BUF_RECV], covered, &here) : 0;
     if (w > 0 && wrong == 0) first = here, first_exchange = it + 1;
     wrong += w;
   }
@@ -161,7 +179,10 @@ static long long measure(exchange_t *ex, int alltoallv, int iterations, int sync
     printf("%s P=%d: %d exchange(s), time per exchange (max over ranks%s) min %.6g s, median %.6g s, max %.6g s; ", label,
            prog->p, iterations, sync_start ? (any_late ? ", from a common start: a rank woke late" : ", from a common start") : "",
            worst[0], median, worst[iterations - 1]);
-    if (total_wrong == 0) {
+    if (covered == NULL) {
+      printf("data NOT checked (--shared-buffers: the ranks share their buffers' pages; %lld bytes per exchange)\n",
+             total_bytes);
+    } else if (total_wrong == 0) {
       printf("every byte ok (%lld bytes per exchange)\n", total_bytes);
     } else if (info[0] < 0) {
       printf("FAIL: %lld wrong byte(s); first: rank %d, receive-buffer element %lld (outside every block) written: "
@@ -190,8 +211,19 @@ int main(int argc, char **argv) {
   exchange_t ex;
   memset(&prog, 0, sizeof prog);
   memset(&ex, 0, sizeof ex);
-  if (parse_args(argc, argv, &args, err, sizeof err) != 0) {
+  int parsed = parse_args(argc, argv, &args, err, sizeof err);
+  if (parsed == 1) {
+    if (rank == 0) printf(USAGE HELP);
+    MPI_Finalize();
+    return 0;
+  }
+  if (parsed != 0) {
     if (rank == 0) fprintf(stderr, "executor: %s\n" USAGE, err);
+    MPI_Finalize();
+    return 2;
+  }
+  if (args.shared_buffers && !EXCHANGE_SHARED_BUFFERS) {
+    if (rank == 0) fprintf(stderr, "executor: --shared-buffers needs the executor built with smpicc (SMPI_SHARED_MALLOC)\n");
     MPI_Finalize();
     return 2;
   }
@@ -201,23 +233,28 @@ int main(int argc, char **argv) {
     code = 2;
     goto done;
   }
-  ok = exchange_init(&ex, &prog, err, sizeof err) == 0;
+  ok = exchange_init(&ex, &prog, args.shared_buffers, err, sizeof err) == 0;
   if (!all_ok(ok, rank, err)) {
     code = 2;
     goto done;
   }
-  unsigned char *covered = pattern_coverage(&prog);
-  if (!all_ok(covered != NULL, rank, "out of memory")) {
+  /* Shared buffers: every rank writes the same pages, so there is no pattern to fill or check (covered stays NULL). */
+  unsigned char *covered = args.shared_buffers ? NULL : pattern_coverage(&prog);
+  if (!all_ok(args.shared_buffers || covered != NULL, rank, "out of memory")) {
     code = 2;
     goto done;
   }
-  pattern_fill_send(&prog, ex.bufs[BUF_SEND]);
+  if (!args.shared_buffers) pattern_fill_send(&prog, ex.bufs[BUF_SEND]);
   int64_t nops = prog.nops, max_ops = 0;
   MPI_Reduce(&nops, &max_ops, 1, MPI_INT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
   if (rank == 0) {
     printf("executor: %s, %s, P = %d, %lld rounds, elementBytes %lld, up to %lld operations per rank\n",
            prog.algorithm, variant_names[prog.variant], size, (long long)prog.rounds,
            (long long)prog.element_bytes, (long long)max_ops);
+    if (args.shared_buffers) {
+      printf("executor: --shared-buffers: every rank's data buffers share the same pages (SMPI_SHARED_MALLOC); the "
+             "delivered data is NOT checked\n");
+    }
   }
   char label[128];
   snprintf(label, sizeof label, "program %s %s", prog.algorithm, variant_names[prog.variant]);
