@@ -281,6 +281,7 @@ export function vsMpiMarkdown(cases: readonly VsMpiCaseResult[], caps: VsMpiCapa
     `${SMPI_ALLTOALLV.length} algorithms. Times are SMPI's simulated time of one exchange, every rank starting at one instant (the executor's ` +
     `\`--sync-start\`), to the latest end over ranks. ` +
     sameAsText(cases) +
+    sharedText(cases) +
     `Configurations: plain (\`${SMPI_PLAIN.filter((f) => f.startsWith("--cfg")).join(" ")}\`) and overheads ` +
     `(plain plus ${caps.overheads.flags.map((f) => `\`${f}\``).join(" ")}: ${caps.overheads.name}). ` +
     `Best commplan: the fastest under SMPI of auto's plan and its simulated finalists` +
@@ -306,6 +307,17 @@ function sameAsText(cases: readonly VsMpiCaseResult[]): string {
     `are their target's (the cases that ran both gave the same time in every pair); auto's program ran beside the ` +
     `first and the last ` +
     `algorithm run, the others MPI_Alltoallv alone (\`--baseline-only\`). `
+  );
+}
+
+/** The sentence on cases run with the executor's --shared-buffers, or nothing when none was. */
+function sharedText(cases: readonly VsMpiCaseResult[]): string {
+  const n = cases.filter((c) => c.sharedBuffers === true).length;
+  if (n === 0) return "";
+  return (
+    `In ${n} case${n === 1 ? "" : "s"} whose send and receive buffers exceed 1 GiB summed over ranks the executor ran ` +
+    `with \`--shared-buffers\` (SMPI_SHARED_MALLOC: the same simulated times as private buffers, ` +
+    `runtimes/test/executor-shared.sh; the delivered data not checked). `
   );
 }
 
