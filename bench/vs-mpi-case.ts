@@ -102,6 +102,11 @@ export interface VsMpiCaseResult {
   readonly defaultPredictedUs?: number | null;
   readonly problems: readonly string[];
   readonly wallS: number;
+  /**
+   * Wall seconds of the case's longer steps: `auto` (planning), `smpirun ALGORITHM` (each MPI_Alltoallv run, with
+   * auto's program beside the first and the last), `finalist N`; absent in older cases.
+   */
+  readonly stepWallS?: Readonly<Record<string, number>>;
 }
 
 /** The cache key of a case. */
@@ -369,6 +374,8 @@ interface CaseRun {
   readonly alltoallvSameAs: Record<string, string>;
   /** Every smpirun with the executor's `--shared-buffers` (set once the matrix is written). */
   sharedBuffers: boolean;
+  /** VsMpiCaseResult.stepWallS, as the steps end. */
+  readonly stepWallS: Record<string, number>;
 }
 
 interface ScheduleJson {
@@ -400,7 +407,9 @@ async function measureAuto(
   const autoTimes: number[] = [];
   const { runs, sameAs } = alltoallvRuns(algorithms, s.p);
   for (const { algorithm: a, withProgram } of runs) {
+    const t0 = performance.now();
     const r = await smpirun(c.exe, dir, "prog-nb", s.p, c.flags, a, c.run.timeoutS, withProgram, c.sharedBuffers);
+    c.stepWallS[`smpirun ${a}`] = seconds(t0);
     c.alltoallv[a] = r.alltoallvUs;
     if (r.programUs !== null) autoTimes.push(r.programUs);
     if (r.problem !== "") c.problems.push(`alltoallv ${a}: ${r.problem}`);
@@ -470,7 +479,9 @@ async function measureFinalists(c: CaseRun, winner: ScheduleJson, count: number)
       c.problems.push(`finalist ${x.algorithm}: ${(e as Error).message}`);
       continue;
     }
+    const t0 = performance.now();
     await measurePlan(c, "finalist", file, `prog-c${i}`, variant);
+    c.stepWallS[`finalist ${i}`] = seconds(t0);
   }
 }
 
@@ -569,6 +580,7 @@ export async function repredictVsMpiCase(
     alltoallvPredictedBy: {},
     alltoallvSameAs: {},
     sharedBuffers: false,
+    stepWallS: {},
   };
   try {
     await writeMatrix(s, dir);
@@ -610,6 +622,7 @@ export async function runVsMpiCase(
     alltoallvPredictedBy: {},
     alltoallvSameAs: {},
     sharedBuffers: false,
+    stepWallS: {},
   };
   let elementBytes = 0,
     meanMessageBytes = 0,
@@ -622,7 +635,9 @@ export async function runVsMpiCase(
     c.sharedBuffers = sharedBuffersNeeded(totalElements, elementBytes);
     await writePlatform(s, dir);
     const rt = caps.autoRuntime ? runtimeArgs(s, caps) : [];
+    const t1 = performance.now();
     await cli(["plan", "m.json", "-a", "auto", "--payload", ...machineArgs(s), ...rt, "-o", "auto.json"], dir);
+    c.stepWallS["auto"] = seconds(t1);
     const winner = JSON.parse(readFileSync(join(dir, "auto.json"), "utf8")) as ScheduleJson;
     answer = winner.auto?.mpi?.answer;
     defaultPredictedUs = winner.auto?.mpi?.mpiSimulated ?? null;
@@ -655,6 +670,12 @@ export async function runVsMpiCase(
     ...(answer === undefined ? {} : { answer }),
     defaultPredictedUs,
     problems: c.problems,
-    wallS: (performance.now() - t0) / 1000,
+    wallS: seconds(t0),
+    stepWallS: c.stepWallS,
   };
+}
+
+/** Seconds since `t0` (performance.now()), to the millisecond. */
+function seconds(t0: number): number {
+  return Math.round(performance.now() - t0) / 1000;
 }
