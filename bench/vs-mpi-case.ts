@@ -25,6 +25,7 @@ import {
   alltoallvRuns,
   SMPI_PLAIN,
   SMPIRUN_TIMEOUT_S,
+  smpirunTimeoutS,
   sharedBuffersNeeded,
   VS_MPI_PATTERN_OPTIONS,
   VS_MPI_SIZES,
@@ -408,7 +409,7 @@ async function measureAuto(
   const { runs, sameAs } = alltoallvRuns(algorithms, s.p);
   for (const { algorithm: a, withProgram } of runs) {
     const t0 = performance.now();
-    const r = await smpirun(c.exe, dir, "prog-nb", s.p, c.flags, a, c.run.timeoutS, withProgram, c.sharedBuffers);
+    const r = await smpirun(c.exe, dir, "prog-nb", s.p, c.flags, a, timeoutOf(c), withProgram, c.sharedBuffers);
     c.stepWallS[`smpirun ${a}`] = seconds(t0);
     c.alltoallv[a] = r.alltoallvUs;
     if (r.programUs !== null) autoTimes.push(r.programUs);
@@ -433,6 +434,11 @@ async function measureAuto(
   return autoTimes.length > 0 ? [Math.min(...autoTimes), Math.max(...autoTimes)] : null;
 }
 
+/** The seconds one smpirun of the case may take: the run's --timeout, else smpirunTimeoutS of its P. */
+function timeoutOf(c: CaseRun): number {
+  return c.run.timeoutS ?? smpirunTimeoutS(c.s.p);
+}
+
 /** Exports a schedule's program in a variant, runs it under smpirun (no baseline) and predicts it. */
 async function measurePlan(c: CaseRun, role: string, schedule: string, prog: string, variant: string): Promise<void> {
   const { dir } = c;
@@ -448,7 +454,7 @@ async function measurePlan(c: CaseRun, role: string, schedule: string, prog: str
     c.problems.push(`${role}: ${(e as Error).message}`);
     return;
   }
-  const r = await smpirun(c.exe, dir, prog, c.s.p, c.flags, null, c.run.timeoutS, true, c.sharedBuffers);
+  const r = await smpirun(c.exe, dir, prog, c.s.p, c.flags, null, timeoutOf(c), true, c.sharedBuffers);
   const pr = await predict(c.s, c.caps, dir, schedule, prog);
   if (r.problem !== "") c.problems.push(`${role}: ${r.problem}`);
   c.plans.push({ ...base, smpiUs: r.programUs, predictedUs: pr.us, predictedBy: pr.by, problem: r.problem });
@@ -543,8 +549,8 @@ export interface VsMpiRunOptions {
   readonly algorithms: readonly string[];
   /** How many of auto's other finalists run under smpirun. */
   readonly finalists: number;
-  /** Seconds of wall time one smpirun may take. */
-  readonly timeoutS: number;
+  /** Seconds of wall time one smpirun may take; null: smpirunTimeoutS of the case's P. */
+  readonly timeoutS: number | null;
 }
 
 /** Every measurement: mirrors, all SMPI algorithms, FINALISTS_RUN finalists. */
@@ -552,7 +558,7 @@ export const FULL_RUN: VsMpiRunOptions = {
   mirrors: true,
   algorithms: SMPI_ALLTOALLV,
   finalists: 3,
-  timeoutS: SMPIRUN_TIMEOUT_S,
+  timeoutS: null,
 };
 
 /**

@@ -142,8 +142,17 @@ export const VS_MPI_CONFIGS = ["plain", "overheads"] as const;
 /** A configuration name. */
 export type VsMpiConfig = (typeof VS_MPI_CONFIGS)[number];
 
-/** Seconds one smpirun may take before `timeout` kills it. */
+/** Seconds one smpirun may take before `timeout` kills it, up to P = 64 (smpirunTimeoutS scales it). */
 export const SMPIRUN_TIMEOUT_S = 900;
+
+/**
+ * Seconds one smpirun of P ranks may take by default: SMPIRUN_TIMEOUT_S up to P = 64, times (P / 64)^2 above (the
+ * algorithms that post every message at once cost SimGrid about the square of the messages in flight: at P = 256 the
+ * default's run took over 2,400 s on the dragonfly without overheads, over 900 s on the k = 12 fat tree with them).
+ */
+export function smpirunTimeoutS(p: number): number {
+  return SMPIRUN_TIMEOUT_S * Math.max(1, (p / 64) ** 2);
+}
 
 /**
  * The data buffers (bytes, summed over ranks) above which a case's every smpirun passes the executor

@@ -6,7 +6,7 @@
  * commplan invocations), to be added to the cached cases afterwards; --algorithms default,pair runs MPI_Alltoallv
  * under those SMPI algorithms only (default first; at P = 256 one smpirun takes half a minute or more: such cases
  * are left out of the check against the fastest algorithm); --finalists N runs N of auto's other finalists (3);
- * --timeout S: the seconds of wall time one smpirun may take (900). A platform runs the P it hosts (the k = 8 fat
+ * --timeout S: the seconds of wall time one smpirun may take (default 900 up to P = 64, times (P / 64)^2 above). A platform runs the P it hosts (the k = 8 fat
  * tree up to 128 ranks, the k = 12 one above).
  * Each case is cached in bench/results/vs-mpi.json, so a run resumes and extends (a cached case that lacks an
  * algorithm the run asks for is measured again); bench/results/vs-mpi.md and the
@@ -133,8 +133,8 @@ export function parseVsMpiArgs(argv: readonly string[]): VsMpiOptions {
   if (algorithms[0] !== "default") throw new Error("vs-mpi: --algorithms must start with default");
   const finalists = Number(given.get("finalists") ?? String(FULL_RUN.finalists));
   if (!Number.isInteger(finalists) || finalists < 0) throw new Error("vs-mpi: --finalists takes an integer >= 0");
-  const timeoutS = Number(given.get("timeout") ?? String(FULL_RUN.timeoutS));
-  if (!(timeoutS > 0)) throw new Error("vs-mpi: --timeout takes seconds > 0");
+  const timeoutS = given.has("timeout") ? Number(given.get("timeout")) : FULL_RUN.timeoutS;
+  if (timeoutS !== null && !(timeoutS > 0)) throw new Error("vs-mpi: --timeout takes seconds > 0");
   const jobs = Number(given.get("jobs") ?? "2");
   if (!Number.isInteger(jobs) || jobs < 1) throw new Error(`vs-mpi: --jobs takes an integer >= 1`);
   const workloads = defaultWorkloads();

@@ -1,7 +1,7 @@
 /** The vs-MPI bench's flags and contract checks: a case that ran only some SMPI algorithms leaves the 3 % check open. */
 import { describe, expect, it } from "vitest";
 import type { VsMpiCaseResult } from "../../bench/vs-mpi-case.js";
-import { SMPI_ALLTOALLV } from "../../bench/vs-mpi-config.js";
+import { SMPI_ALLTOALLV, smpirunTimeoutS } from "../../bench/vs-mpi-config.js";
 import {
   caseFigures,
   contractChecks,
@@ -83,8 +83,10 @@ describe("vs-MPI report", () => {
 
   it("parses --algorithms (default first, known names) and --finalists", () => {
     const o = parseVsMpiArgs(["--p", "256", "--algorithms", "default,pair", "--finalists", "1", "--skip-mirrors"]);
-    expect(o.run).toEqual({ mirrors: false, algorithms: ["default", "pair"], finalists: 1, timeoutS: 900 });
+    expect(o.run).toEqual({ mirrors: false, algorithms: ["default", "pair"], finalists: 1, timeoutS: null });
     expect(parseVsMpiArgs(["--timeout", "3600"]).run.timeoutS).toBe(3600);
+    // by default the limit grows with P: 900 s up to P = 64, 16 times that at P = 256
+    expect([16, 64, 128, 256].map(smpirunTimeoutS)).toEqual([900, 900, 3600, 14400]);
     expect(() => parseVsMpiArgs(["--timeout", "0"])).toThrow(/--timeout/);
     expect(parseVsMpiArgs([]).run.algorithms).toEqual([...SMPI_ALLTOALLV]);
     expect(() => parseVsMpiArgs(["--algorithms", "pair,default"])).toThrow(/must start with default/);
