@@ -18,6 +18,7 @@
  * weighs, both runtime presets and a piecewise one, the flat cluster and two networks.
  */
 import type { MachineModel } from "../model/machine.js";
+import type { Program } from "../model/program.js";
 import type { Schedule } from "../model/schedule.js";
 import type { Overhead } from "../machines/runtime/overhead.js";
 import { flatClusterNetwork } from "../machines/program-replay/cluster-network.js";
@@ -90,6 +91,77 @@ export function runtimeLowerBound(
   for (let r = 0; r < s.p; r++) {
     if (nearest[r]! < Infinity) bound = Math.max(bound, sends[r]! * overhead + nearest[r]!);
     bound = Math.max(bound, sends[r]! * overhead + eagerRecvs[r]! * recvOverhead);
+  }
+  return bound;
+}
+
+/** The codes of OpTable.kind (model/program.ts OP_KINDS). */
+const SEND = 0,
+  RECV = 1;
+
+/**
+ * A lower bound (us) of the makespan of a nonblocking program replayed on the target's runtime and network (the
+ * machine's flat cluster when it has none): a rank runs its rounds one after another (each waits for every operation
+ * of the rounds before), and a round lasts at least its send and eager receive overheads (on the rank's CPU, one at a
+ * time), each of its receives' route latency plus its bytes at the route's narrowest link, and the bytes its
+ * receives bring over each link, and its rendezvous sends take over each link, over that link's bandwidth (an eager
+ * send completes when posted, so its bytes may still be on the way). The rank's sum of rounds; the largest over ranks.
+ */
+export function roundsLowerBound(prog: Program, machine: MachineModel, target: RuntimeTarget): number {
+  const net = target.network ?? flatClusterNetwork(prog.p, machine).routes;
+  const rt = target.runtime;
+  const sendOverhead = leastOverheadUs(rt.isendOverhead),
+    recvOverhead = leastOverheadUs(rt.recvOverhead);
+  const { kind, round, peer, count } = prog.ops;
+  const eb = prog.elementBytes;
+  const load = new Float64Array(net.links);
+  const used = new Int32Array(net.links),
+    mark = new Int32Array(net.links);
+  let stamp = 0;
+  const hops = new Int32Array(Math.max(net.maxHops, 1));
+  let bound = 0;
+  for (let r = 0; r < prog.p; r++) {
+    const end = prog.rankStart[r + 1]!;
+    let total = 0;
+    for (let x = prog.rankStart[r]!; x < end;) {
+      const t = round[x]!;
+      let cpu = 0,
+        alone = 0,
+        nUsed = 0;
+      stamp++;
+      for (; x < end && round[x] === t; x++) {
+        const k = kind[x]!;
+        if (k !== SEND && k !== RECV) continue;
+        const payload = count[x]! * eb;
+        const eager = payload < rt.eagerBytes;
+        if (k === SEND) cpu += sendOverhead;
+        else if (eager) cpu += recvOverhead;
+        if (k === SEND && eager) continue;
+        const bytes = payload + rt.envelopeBytes;
+        const n = k === SEND ? net.route(r, peer[x]!, hops) : net.route(peer[x]!, r, hops);
+        let latency = 0,
+          narrowest = Infinity;
+        for (let i = 0; i < n; i++) {
+          const l = hops[i]!;
+          if (mark[l] !== stamp) {
+            mark[l] = stamp;
+            used[nUsed++] = l;
+          }
+          load[l] = load[l]! + bytes;
+          latency += net.latency[l]!;
+          narrowest = Math.min(narrowest, net.bandwidth[l]!);
+        }
+        if (k === RECV && n > 0) alone = Math.max(alone, latency + bytes / narrowest);
+      }
+      let links = 0;
+      for (let i = 0; i < nUsed; i++) {
+        const l = used[i]!;
+        links = Math.max(links, load[l]! / net.bandwidth[l]!);
+        load[l] = 0;
+      }
+      total += Math.max(cpu, alone, links);
+    }
+    bound = Math.max(bound, total);
   }
   return bound;
 }

@@ -12,6 +12,8 @@ import { dataflowProgram, lowerSchedule } from "../lower/index.js";
 import { replayProgram } from "../machines/program-replay/replay-program.js";
 import { replayLibraryAlltoallv } from "../machines/program-replay/library-alltoallv.js";
 import { findRuntimeModel, type RuntimeModel } from "../machines/runtime/runtime-model.js";
+import { roundsLowerBound } from "./runtime-bound.js";
+import { beyond } from "./rule-out.js";
 
 /** A finalist's predicted time on the runtime and the program variant that gives it. */
 export interface RuntimePrediction {
@@ -39,8 +41,9 @@ export function runtimeTarget(
 }
 
 /**
- * The time of `s` on the target: lowered once (nonblocking) and replayed as that program and as its dataflow variant
- * (posted from ready queues, as the executor runs it); the faster. A message-level plan that relays cannot be lowered
+ * The time of `s` on the target: lowered once (nonblocking) and replayed as its dataflow variant (posted from ready
+ * queues, as the executor runs it) and as that program, unless its rounds' lower bound (roundsLowerBound) is above the
+ * dataflow time; the faster. A message-level plan that relays cannot be lowered
  * (only a payload plan says what a relay forwards): `payload` plans it again with payload chunks; when its planner
  * refuses that, the answer is why (a string), and the plan has no time here.
  */
@@ -64,10 +67,12 @@ export function predictOnRuntime(
       runtime: target.runtime,
       ...(target.network === null ? {} : { network: target.network }),
     }).makespanUs;
-  const nb: RuntimePrediction = { makespan: replay(nonblocking), variant: "nonblocking" };
   const df = replay(dataflowProgram(nonblocking));
+  // the nonblocking program is replayed only where its bound leaves it a chance to be faster (runtime-bound.ts);
   // ties go to dataflow: it never waits for a round it does not need
-  return df <= nb.makespan ? { makespan: df, variant: "dataflow" } : nb;
+  if (beyond(roundsLowerBound(nonblocking, machine, target), df)) return { makespan: df, variant: "dataflow" };
+  const nb = replay(nonblocking);
+  return df <= nb ? { makespan: df, variant: "dataflow" } : { makespan: nb, variant: "nonblocking" };
 }
 
 /** The nonblocking program of a message-level plan, or null when it relays (the lowering refuses it). */

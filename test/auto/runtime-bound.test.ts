@@ -5,7 +5,9 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { planAuto } from "../../src/auto/index.js";
-import { leastOverheadUs, runtimeLowerBound } from "../../src/auto/runtime-bound.js";
+import { leastOverheadUs, roundsLowerBound, runtimeLowerBound } from "../../src/auto/runtime-bound.js";
+import { lowerSchedule } from "../../src/lower/index.js";
+import { replayProgram } from "../../src/machines/program-replay/replay-program.js";
 import { predictOnRuntime, runtimeTarget } from "../../src/auto/runtime-predict.js";
 import { findMachine } from "../../src/machines/presets.js";
 import { findRuntimeModel, withRuntime } from "../../src/machines/runtime/runtime-model.js";
@@ -103,6 +105,56 @@ describe("runtimeLowerBound", () => {
     expect(leastOverheadUs(parseOverhead("0:1e-6:0;512:2e-7:0", "test"))).toBeCloseTo(0.2, 12);
     expect(leastOverheadUs([{ fromBytes: 0, us: 1, usPerByte: -1e-3 }])).toBe(0);
     expect(leastOverheadUs([])).toBe(0);
+  });
+});
+
+describe("roundsLowerBound", () => {
+  it("is at most the replay of the nonblocking program, on every runtime and network", () => {
+    const planners = PLANNERS.filter((p) => "variants" in p.auto);
+    let checked = 0;
+    fc.assert(
+      fc.property(
+        matrixRecipe({ minP: 2, maxP: 16, kinds: ["dense", "sparse", "spike", "permutation"] }),
+        fc.constantFrom(...RUNTIMES),
+        fc.constantFrom(null, "fat-tree:k=4,oversub=2", "dragonfly"),
+        fc.constantFrom(...planners.map((p) => p.name)),
+        fc.integer({ min: 1, max: 1 << 17 }),
+        (r, runtime, spec, algorithm, elementBytes) => {
+          const m = { ...buildMatrix(r), elementBytes };
+          const network = spec === null ? null : compileRoutes(buildTopology(spec, m.p, machine));
+          let program;
+          try {
+            program = lowerSchedule(m, plan(m, algorithm, { machine, payload: true })).program;
+          } catch {
+            return; // a planner that does not apply to this matrix
+          }
+          const replayed = replayProgram(program, { machine, runtime, ...(network === null ? {} : { network }) });
+          const bound = roundsLowerBound(program, machine, runtimeTarget(runtime, network));
+          expect(bound, `${algorithm} on ${runtime.name}, ${spec ?? "flat"}`).toBeLessThanOrEqual(
+            replayed.makespanUs * (1 + 1e-9),
+          );
+          checked++;
+        },
+      ),
+      { numRuns: 150, seed: 13 },
+    );
+    expect(checked).toBeGreaterThan(100);
+  });
+
+  it("a round lasts at least its receives' bytes over the link they share", () => {
+    // shift at P = 4 with 1 MiB messages, no overheads: each of 3 rounds brings one message into every rank's down
+    // link, so a rank takes at least 3 (latency + bytes / bandwidth)
+    const p = 4,
+      bytes = 1 << 20;
+    const m = matrixFromRows(
+      Array.from({ length: p }, (_, i) => Array.from({ length: p }, (_, j) => (i === j ? 0 : 1))),
+    );
+    const big = { ...m, elementBytes: bytes };
+    const program = lowerSchedule(big, plan(big, "shift")).program;
+    const one = machine.ts + (bytes + 16) * (machine.tc + machine.td);
+    expect(roundsLowerBound(program, machine, runtimeTarget("smpi", null))).toBeCloseTo(3 * one, 6);
+    const replayed = replayProgram(program, { machine, runtime: "smpi" }).makespanUs;
+    expect(replayed).toBeGreaterThanOrEqual(3 * one * (1 - 1e-9));
   });
 });
 
