@@ -69,6 +69,11 @@ function caseChecks(c: VsMpiCaseResult): string[] {
       bad.push(`${c.key}: MPI_Alltoallv ${a}: predicted ${pr} us, SMPI ${t} us`);
   }
   if (!(c.meanMessageBytes > 0)) bad.push(`${c.key}: empty matrix`);
+  // the steps' wall seconds: auto's planning and every smpirun of an algorithm not given another's time
+  const steps = c.stepWallS ?? {};
+  const ran = SMPI_ALLTOALLV.filter((a) => c.alltoallvSameAs?.[a] === undefined).map((a) => `smpirun ${a}`);
+  for (const k of ["auto", ...ran])
+    if (!(steps[k]! > 0 && steps[k]! <= c.wallS)) bad.push(`${c.key}: step ${k}: ${steps[k]} s (case ${c.wallS} s)`);
   return bad;
 }
 
