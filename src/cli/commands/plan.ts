@@ -77,7 +77,7 @@ export function registerPlan(program: Command, ctx: CliContext): void {
     .addOption(portSharingOption())
     .option(
       "--runtime <name>",
-      `with --algorithm auto: plan for an MPI runtime of today's networks, ${RUNTIME_MODELS.map((r) => r.name).join(" or ")} ('commplan machines --json' lists them with their SMPI configuration): each finalist is lowered and its program replayed as the runtime runs it (on --network or the machine's flat cluster; unlimited ports), in the fastest variant, which the header's auto.runtime names for export --variant`,
+      `with --algorithm auto: plan for an MPI runtime of today's networks, ${RUNTIME_MODELS.map((r) => r.name).join(" or ")} ('commplan machines --json' lists them with their SMPI configuration): each finalist is lowered and its program replayed as the runtime runs it (on --network or the machine's flat cluster; unlimited ports), unless a lower bound shows it cannot win, in the fastest variant, which the header's auto.runtime names for export --variant`,
     )
     .addOption(freeCopiesOption())
     .option("-o, --output <file>", "output file, - for stdout", "-")
