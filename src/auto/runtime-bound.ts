@@ -22,7 +22,14 @@ import type { Program } from "../model/program.js";
 import type { Schedule } from "../model/schedule.js";
 import type { Overhead } from "../machines/runtime/overhead.js";
 import { flatClusterNetwork } from "../machines/program-replay/cluster-network.js";
-import type { RuntimeTarget } from "./runtime-predict.js";
+import type { NetworkRoutes } from "../model/network.js";
+import type { RuntimeModel } from "../machines/runtime/runtime-model.js";
+
+/** The runtime and network a bound is for (runtime-predict.ts's RuntimeTarget; the network null: the flat cluster). */
+interface BoundTarget {
+  readonly runtime: RuntimeModel;
+  readonly network: NetworkRoutes | null;
+}
 
 /**
  * The least value an overhead takes over every message size (us): its first piece at size 0 or any piece at its start,
@@ -48,7 +55,7 @@ export function runtimeLowerBound(
   s: Schedule,
   elementBytes: number,
   machine: MachineModel,
-  target: RuntimeTarget,
+  target: BoundTarget,
 ): number {
   const net = target.network ?? flatClusterNetwork(s.p, machine).routes;
   const rt = target.runtime;
@@ -107,7 +114,7 @@ const SEND = 0,
  * receives bring over each link, and its rendezvous sends take over each link, over that link's bandwidth (an eager
  * send completes when posted, so its bytes may still be on the way). The rank's sum of rounds; the largest over ranks.
  */
-export function roundsLowerBound(prog: Program, machine: MachineModel, target: RuntimeTarget): number {
+export function roundsLowerBound(prog: Program, machine: MachineModel, target: BoundTarget): number {
   const net = target.network ?? flatClusterNetwork(prog.p, machine).routes;
   const rt = target.runtime;
   const sendOverhead = leastOverheadUs(rt.isendOverhead),
