@@ -33,41 +33,55 @@ const RUNTIMES = [
   withRuntime(mpi, { name: "rendezvous", eagerBytes: 0, copies: true }),
 ];
 
+/** The planners auto weighs. */
+const AUTO_PLANNERS = PLANNERS.filter((p) => "variants" in p.auto).map((p) => p.name);
+/** A random matrix, runtime, network (null: the flat cluster) and planner. */
+const boundCase = () =>
+  fc.tuple(
+    matrixRecipe({ minP: 2, maxP: 16, kinds: ["dense", "sparse", "spike", "permutation"] }),
+    fc.constantFrom(...RUNTIMES),
+    fc.constantFrom(null, "fat-tree:k=4,oversub=2", "dragonfly"),
+    fc.constantFrom(...AUTO_PLANNERS),
+  );
+/** The routes of a network spec for p hosts, or null for the flat cluster. */
+const routesOf = (spec: string | null, p: number) =>
+  spec === null ? null : compileRoutes(buildTopology(spec, p, machine));
+/** p ranks sending one element to every other. */
+const ones = (p: number) =>
+  matrixFromRows(Array.from({ length: p }, (_, i) => Array.from({ length: p }, (_, j) => (i === j ? 0 : 1))));
+/** Asserts a bound is at most a replayed time (up to rounding: the two add the same times in other orders). */
+function atMost(bound: number, replayed: number, label: string): void {
+  expect(bound, label).toBeLessThanOrEqual(replayed * (1 + 1e-9));
+}
+
 describe("runtimeLowerBound", () => {
   it("is at most the replay of every plan auto weighs, on every runtime, on the flat cluster and on networks", () => {
-    const planners = PLANNERS.filter((p) => "variants" in p.auto);
     let checked = 0;
     fc.assert(
-      fc.property(
-        matrixRecipe({ minP: 2, maxP: 16, kinds: ["dense", "sparse", "spike", "permutation"] }),
-        fc.constantFrom(...RUNTIMES),
-        fc.constantFrom(null, "fat-tree:k=4,oversub=2", "dragonfly"),
-        fc.constantFrom(...planners.map((p) => p.name)),
-        (r, runtime, spec, algorithm) => {
-          const m = buildMatrix(r);
-          const network = spec === null ? null : compileRoutes(buildTopology(spec, m.p, machine));
-          const target = runtimeTarget(runtime, network);
-          let s;
+      fc.property(boundCase(), ([r, runtime, spec, algorithm]) => {
+        const m = buildMatrix(r);
+        const target = runtimeTarget(runtime, routesOf(spec, m.p));
+        let s;
+        try {
+          s = plan(m, algorithm, { machine });
+        } catch {
+          return; // a planner that does not apply to this matrix
+        }
+        const predicted = predictOnRuntime(m, s, machine, target, () => {
           try {
-            s = plan(m, algorithm, { machine });
-          } catch {
-            return; // a planner that does not apply to this matrix
+            return { schedule: plan(m, algorithm, { machine, payload: true }), error: "" };
+          } catch (e) {
+            return { schedule: null, error: (e as Error).message };
           }
-          const predicted = predictOnRuntime(m, s, machine, target, () => {
-            try {
-              return { schedule: plan(m, algorithm, { machine, payload: true }), error: "" };
-            } catch (e) {
-              return { schedule: null, error: (e as Error).message };
-            }
-          });
-          if (typeof predicted === "string") return;
-          const bound = runtimeLowerBound(s, m.elementBytes, machine, target);
-          expect(bound, `${algorithm} on ${runtime.name}, ${spec ?? "flat"}`).toBeLessThanOrEqual(
-            predicted.makespan * (1 + 1e-9),
-          );
-          checked++;
-        },
-      ),
+        });
+        if (typeof predicted === "string") return;
+        atMost(
+          runtimeLowerBound(s, m.elementBytes, machine, target),
+          predicted.makespan,
+          `${algorithm} on ${runtime.name}, ${spec ?? "flat"}`,
+        );
+        checked++;
+      }),
       { numRuns: 120, seed: 11 },
     );
     expect(checked).toBeGreaterThan(80);
@@ -76,9 +90,7 @@ describe("runtimeLowerBound", () => {
   it("is tight where overheads decide: a direct plan of small messages pays every send and receive overhead", () => {
     // 8 ranks, 8 bytes to every other: each rank posts 7 sends and pays 7 eager receives at 0.3 us each
     const p = 8;
-    const m = matrixFromRows(
-      Array.from({ length: p }, (_, i) => Array.from({ length: p }, (_, j) => (i === j ? 0 : 1))),
-    );
+    const m = ones(p);
     const s = plan(m, "shift");
     const target = runtimeTarget(mpi, null);
     const bound = runtimeLowerBound(s, m.elementBytes, machine, target);
@@ -110,32 +122,22 @@ describe("runtimeLowerBound", () => {
 
 describe("roundsLowerBound", () => {
   it("is at most the replay of the nonblocking program, on every runtime and network", () => {
-    const planners = PLANNERS.filter((p) => "variants" in p.auto);
     let checked = 0;
     fc.assert(
-      fc.property(
-        matrixRecipe({ minP: 2, maxP: 16, kinds: ["dense", "sparse", "spike", "permutation"] }),
-        fc.constantFrom(...RUNTIMES),
-        fc.constantFrom(null, "fat-tree:k=4,oversub=2", "dragonfly"),
-        fc.constantFrom(...planners.map((p) => p.name)),
-        fc.integer({ min: 1, max: 1 << 17 }),
-        (r, runtime, spec, algorithm, elementBytes) => {
-          const m = { ...buildMatrix(r), elementBytes };
-          const network = spec === null ? null : compileRoutes(buildTopology(spec, m.p, machine));
-          let program;
-          try {
-            program = lowerSchedule(m, plan(m, algorithm, { machine, payload: true })).program;
-          } catch {
-            return; // a planner that does not apply to this matrix
-          }
-          const replayed = replayProgram(program, { machine, runtime, ...(network === null ? {} : { network }) });
-          const bound = roundsLowerBound(program, machine, runtimeTarget(runtime, network));
-          expect(bound, `${algorithm} on ${runtime.name}, ${spec ?? "flat"}`).toBeLessThanOrEqual(
-            replayed.makespanUs * (1 + 1e-9),
-          );
-          checked++;
-        },
-      ),
+      fc.property(boundCase(), fc.integer({ min: 1, max: 1 << 17 }), ([r, runtime, spec, algorithm], elementBytes) => {
+        const m = { ...buildMatrix(r), elementBytes };
+        const network = routesOf(spec, m.p);
+        let program;
+        try {
+          program = lowerSchedule(m, plan(m, algorithm, { machine, payload: true })).program;
+        } catch {
+          return; // a planner that does not apply to this matrix
+        }
+        const replayed = replayProgram(program, { machine, runtime, ...(network === null ? {} : { network }) });
+        const bound = roundsLowerBound(program, machine, runtimeTarget(runtime, network));
+        atMost(bound, replayed.makespanUs, `${algorithm} on ${runtime.name}, ${spec ?? "flat"}`);
+        checked++;
+      }),
       { numRuns: 150, seed: 13 },
     );
     expect(checked).toBeGreaterThan(100);
@@ -146,9 +148,7 @@ describe("roundsLowerBound", () => {
     // link, so a rank takes at least 3 (latency + bytes / bandwidth)
     const p = 4,
       bytes = 1 << 20;
-    const m = matrixFromRows(
-      Array.from({ length: p }, (_, i) => Array.from({ length: p }, (_, j) => (i === j ? 0 : 1))),
-    );
+    const m = ones(p);
     const big = { ...m, elementBytes: bytes };
     const program = lowerSchedule(big, plan(big, "shift")).program;
     const one = machine.ts + (bytes + 16) * (machine.tc + machine.td);
@@ -186,8 +186,7 @@ describe("planAuto on a runtime with bounds", () => {
   });
 
   it("prunes on the case it was made for: small messages at P = 64 with overheads replay a few finalists only", () => {
-    const rows = Array.from({ length: 64 }, (_, i) => Array.from({ length: 64 }, (_, j) => (i === j ? 0 : 1)));
-    const { report } = planAuto(matrixFromRows(rows), machine, { runtime: "ib-hdr-200-mpi" });
+    const { report } = planAuto(ones(64), machine, { runtime: "ib-hdr-200-mpi" });
     const pruned = report.candidates.filter((c) => c.note.startsWith("finalist, not simulated"));
     const replayed = report.candidates.filter((c) => c.simulated !== null);
     expect(pruned.length).toBeGreaterThan(replayed.length);
