@@ -51,7 +51,7 @@ export class EventHeap {
 
   /** Adds an event at time t (us), keyed by t rounded to ticks. */
   push(t: number, id: number): void {
-    this.pushKey(t, Math.round(t * TICKS_PER_US), id);
+    this.pushKey(t, timeKey(t), id);
   }
 
   /** Adds an event at time t (us) with the integer time key k (ticks). */
