@@ -4,9 +4,10 @@
  * --p 16,64 --workloads moe,random --platforms flat-ib-hdr-200 --configs plain,overheads --sizes small,large --jobs 2;
  * --skip-mirrors leaves out the predictions of MPI's algorithms through their mirrors (about 60 % of a small case's
  * commplan invocations), to be added to the cached cases afterwards; --algorithms default,pair runs MPI_Alltoallv
- * under those SMPI algorithms only (default first; at P = 256 one smpirun takes half a minute or more: such cases
- * are left out of the check against the fastest algorithm); --finalists N runs N of auto's other finalists (3);
- * --timeout S: the seconds of wall time one smpirun may take (default 900 up to P = 64, times (P / 64)^2 above). A platform runs the P it hosts (the k = 8 fat
+ * under those SMPI algorithms only (default first; at P = 256 one smpirun of an algorithm that posts every message
+ * at once takes minutes: such cases are left out of the check against the fastest algorithm); --finalists N runs N
+ * of auto's other finalists (3); --timeout S: the seconds of wall time one smpirun may take (default 900 up to
+ * P = 64, times (P / 64)^2 above). A platform runs the P it hosts (the k = 8 fat
  * tree up to 128 ranks, the k = 12 one above).
  * Each case is cached in bench/results/vs-mpi.json, so a run resumes and extends (a cached case that lacks an
  * algorithm the run asks for is measured again); bench/results/vs-mpi.md and the
