@@ -217,6 +217,7 @@ function describeWhy(
   all: readonly AutoCandidate[],
   shiftBound: number | null,
   baseline: string | null,
+  whyNot: (c: AutoCandidate) => string,
 ): string {
   const sims = all.filter((c) => c.simulated !== null && c !== winner).sort((a, b) => a.simulated! - b.simulated!);
   const shift = all.find((c) => c.algorithm === baseline && c.simulated !== null);
@@ -238,13 +239,12 @@ function describeWhy(
   return parts.join("; ");
 }
 
-/** Why a candidate the flat model preferred did not win, from its simulated time or its note. */
-function whyNot(c: AutoCandidate): string {
-  if (c.note.startsWith("finalist, cannot win")) return "cannot run as fast on this machine's ports (see its note)";
-  if (c.simulated !== null) return "simulated slower";
-  if (c.note.startsWith("finalist, not simulated"))
-    return "cannot be faster: its lower bound is above the winner's time";
-  if (c.note.startsWith("finalist, not predicted")) return "has no prediction on the runtime (see its note)";
+/** Why a variant that is not the winner lost, in the order candidateRows' notes say it. */
+function whyNot(r: ScreenResult, f: Finals): string {
+  if (f.misfits.has(r)) return "cannot run as fast on this machine's ports (see its note)";
+  if (f.simulated.has(r)) return "simulated slower";
+  if (f.unpredicted.has(r)) return "has no prediction on the runtime (see its note)";
+  if (f.bounds.has(r)) return "cannot be faster: its lower bound is above the winner's time";
   return "was left out (see its note)";
 }
 
@@ -624,6 +624,7 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
       candidates,
       shiftResult === undefined ? null : (bounds.get(shiftResult) ?? f.ruled.get(shiftResult) ?? null),
       roles.baseline,
+      (c) => whyNot(screen[candidates.indexOf(c)]!, f),
     ),
     candidates,
   };
