@@ -241,7 +241,7 @@ function describeWhy(
 
 /** Why a variant that is not the winner lost, in the order candidateRows' notes say it. */
 function whyNot(r: ScreenResult, f: Finals): string {
-  if (f.misfits.has(r)) return "cannot run as fast on this machine's ports (see its note)";
+  if (f.misfits.has(r)) return "posts more messages per node at once than the machine has ports (see its note)";
   if (f.simulated.has(r)) return "simulated slower";
   if (f.unpredicted.has(r)) return "has no prediction on the runtime (see its note)";
   if (f.bounds.has(r)) return "cannot be faster: its lower bound is above the winner's time";
