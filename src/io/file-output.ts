@@ -301,18 +301,22 @@ async function writeStream(
  * followed and kept (the file it points to is replaced), an existing file keeps its permission
  * bits. A target that exists and is not a regular file (a device such as /dev/null, a FIFO, a
  * socket, /dev/stdout, /dev/fd/N) is opened and written in place, never replaced. `release`, when given, is handed
- * each piece a file has been given (not the pieces of "-": a caller's stream may keep them).
+ * each piece a file has been given (not the pieces of "-": a caller's stream may keep them). `pieces` may be a function
+ * of whether the target is written atomically (a temporary file renamed into place: an error thrown part-way leaves
+ * nothing), for a writer that can check what it writes as it goes only then.
  */
 export async function writePieces(
-  pieces: Iterable<string | Uint8Array>,
+  pieces: Iterable<string | Uint8Array> | ((atomic: boolean) => Iterable<string | Uint8Array>),
   target: string,
   module: string,
   out: OutputOptions = {},
   release: PieceRelease | null = null,
 ): Promise<void> {
+  const piecesOf = (atomic: boolean): Iterable<string | Uint8Array> =>
+    typeof pieces === "function" ? pieces(atomic) : pieces;
   if (target === "-") {
     try {
-      await drainInto(pieces, out.stdout ?? process.stdout);
+      await drainInto(piecesOf(false), out.stdout ?? process.stdout);
     } catch (e) {
       throw fsError(e, module, "<stdout>", true);
     }
@@ -326,7 +330,7 @@ export async function writePieces(
   }
   if (plan.direct) {
     try {
-      await writeStream(pieces, target, "w", release);
+      await writeStream(piecesOf(false), target, "w", release);
     } catch (e) {
       throw fsError(e, module, target, true);
     }
@@ -335,7 +339,7 @@ export async function writePieces(
   const tmp = join(dirname(plan.file), `.${basename(plan.file)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
   addTemp(tmp);
   try {
-    await writeStream(pieces, tmp, "wx", release);
+    await writeStream(piecesOf(true), tmp, "wx", release);
     if (plan.mode !== null) await chmod(tmp, plan.mode);
     await rename(tmp, plan.file);
   } catch (e) {

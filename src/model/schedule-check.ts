@@ -77,7 +77,7 @@ const isCountValue = (z: number): boolean => z >= 1 && z <= Number.MAX_SAFE_INTE
 
 /** The first transfer with a node outside 0..p-1 or a size that is not a positive integer, or -1. */
 function badTransfer(src: Uint32Array, dst: Uint32Array, size: Float64Array, p: number): number {
-  for (let x = 0; x < src.length; x++) if (src[x]! >= p || dst[x]! >= p || !isCountValue(size[x]!)) return x;
+  for (let x = 0; x < src.length; x++) if (!isTransferOk(src[x]!, dst[x]!, size[x]!, p)) return x;
   return -1;
 }
 
@@ -134,7 +134,7 @@ function transferOfChunk(start: Uint32Array, k: number): number {
  * offsets whole numbers >= 0, each transfer's chunks carry its size, and times (when given) are
  * finite numbers >= 0. O(T + C).
  */
-export function scheduleProblem(s: Schedule): string | null {
+export function scheduleProblem(s: Schedule, transfers = true): string | null {
   if (typeof s !== "object" || s === null) return "the schedule is not an object";
   const { p } = s;
   if (!isIndex(p) || p < 1 || p > MAX_P) return `p ${String(p)} is not an integer in 1..${MAX_P}`;
@@ -149,7 +149,7 @@ export function scheduleProblem(s: Schedule): string | null {
   // the loops over every transfer and chunk are small functions of their own: V8 runs them faster alone than
   // inside this long function (docs/architecture.md, "Why some hot code looks as it does", has the figures)
   const { src, dst, size } = s;
-  const x = badTransfer(src, dst, size, p);
+  const x = transfers ? badTransfer(src, dst, size, p) : -1;
   if (x >= 0) {
     const a = src[x]!,
       b = dst[x]!;
@@ -182,8 +182,17 @@ export function scheduleProblem(s: Schedule): string | null {
   return null;
 }
 
-/** Throws a one-line BAD_INPUT of `module` naming what is wrong with a schedule (scheduleProblem). */
-export function checkSchedule(s: Schedule, module: string): void {
-  const w = scheduleProblem(s);
+/**
+ * Throws a one-line BAD_INPUT of `module` naming what is wrong with a schedule (scheduleProblem); `transfers: false`
+ * leaves out the pass over the transfers' nodes and sizes, for a caller that checks each transfer as it reads it
+ * (isTransferOk) and calls checkSchedule again for the error when one is not.
+ */
+export function checkSchedule(s: Schedule, module: string, opts: { readonly transfers?: boolean } = {}): void {
+  const w = scheduleProblem(s, opts.transfers ?? true);
   if (w !== null) throw fail(module, "BAD_INPUT", `the schedule is not well formed: ${w}`, { field: "schedule" });
+}
+
+/** Whether a transfer passes checkSchedule's check of its nodes and size (both nodes in 0..p-1, a positive integer). */
+export function isTransferOk(src: number, dst: number, size: number, p: number): boolean {
+  return src < p && dst < p && isCountValue(size);
 }

@@ -1,6 +1,6 @@
 /**
  * store get --id without commander: the arguments it reads (any other shape is commander's), the same output, errors
- * and exit codes as the commander run, the modules it loads (no planner, no apache-arrow), and Arrow written as the
+ * and exit codes as the commander run, the modules it loads (no planner, no apache-arrow, no commander), and Arrow written as the
  * entry's bytes.
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -102,7 +102,7 @@ describe("store get --id without commander", () => {
     expect(notStore.err).toMatch(/^store: .*file/);
   });
 
-  it("loads no planner and no apache-arrow, for JSON or Arrow (the built CLI, by the modules it loads)", async () => {
+  it("loads no planner, no apache-arrow and no commander, for JSON or Arrow (the built CLI, by the modules it loads)", async () => {
     const root = resolve(import.meta.dirname, "../..");
     const d = tempDir("get-fast");
     expect((await run("gen", "uniform", "--p", "6", "-o", join(d, "m.json"))).code).toBe(0);
@@ -122,9 +122,13 @@ describe("store get --id without commander", () => {
     expect(json.some((f) => f.includes("/dist/store/entry-arrow.js"))).toBe(true);
     expect(json.some((f) => f.includes("/node_modules/apache-arrow/"))).toBe(false);
     expect(json.some((f) => f.includes("/dist/planner/"))).toBe(false);
+    expect(json.some((f) => f.includes("/node_modules/commander/"))).toBe(false);
+    // the hook sees commander where a command needs it
+    expect(modules("store", "list", join(d, "s")).some((f) => f.includes("/node_modules/commander/"))).toBe(true);
     const arrow = modules("store", "get", join(d, "s"), "--id", id, "-f", "arrow", "-o", join(d, "g.arrow"));
     expect(arrow.some((f) => f.includes("/node_modules/apache-arrow/"))).toBe(false);
     expect(arrow.some((f) => f.includes("/dist/planner/"))).toBe(false);
+    expect(arrow.some((f) => f.includes("/node_modules/commander/"))).toBe(false);
   });
 
   it("writes Arrow as the entry's own bytes, a plan every reader takes as the JSON's", async () => {

@@ -1,5 +1,6 @@
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
+import { PassThrough } from "node:stream";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isCommplanError, type CommplanError } from "../../src/model/errors.js";
@@ -275,7 +276,8 @@ describe("schedule JSON round trip (continued)", () => {
     const target = join(sub, "out.json");
     const b = new ScheduleBuilder(HEADER, false).stage("a");
     for (let k = 0; k < 100_000; k++) b.transfer(0, 1, 1);
-    b.transfer(0, 1, Number.NaN); // refused before the first byte (the schedule check); test/io/file-output.test.ts fails a write mid-way
+    // a file checks its plain transfers as it writes them (megabytes before this one): the same error, nothing left
+    b.transfer(0, 1, Number.NaN);
     const e = await asyncErrorOf(() => writeScheduleJson(b.build(), target));
     expect(e.message).toMatch(
       /^schedule: the schedule is not well formed: transfer 100000: size NaN is not a positive integer$/,
@@ -286,6 +288,22 @@ describe("schedule JSON round trip (continued)", () => {
     await asyncErrorOf(() => writeScheduleJson(b.build(), target));
     expect(readFileSync(target, "utf8")).toBe("old");
     expect(readdirSync(sub)).toEqual(["out.json"]);
+    // a node out of range, found part-way, is the schedule check's error too
+    const far = new ScheduleBuilder(HEADER, false).stage("a");
+    for (let k = 0; k < 50_000; k++) far.transfer(0, 1, 1);
+    far.transfer(0, HEADER.p, 1);
+    const node = await asyncErrorOf(() => writeScheduleJson(far.build(), join(sub, "far.json")));
+    expect(node.message).toBe(
+      `schedule: the schedule is not well formed: transfer 50000: node ${HEADER.p} is not in 0..${HEADER.p - 1}`,
+    );
+    expect(readdirSync(sub)).toEqual(["out.json"]);
+    // standard output is written as it goes: the schedule is refused before its first byte
+    const sink = new PassThrough();
+    const seen: Buffer[] = [];
+    sink.on("data", (c: Buffer) => seen.push(c));
+    const out = await asyncErrorOf(() => writeScheduleJson(b.build(), "-", { stdout: sink }));
+    expect(out.message).toBe(e.message);
+    expect(seen).toEqual([]);
   });
 
   it("reports a missing directory or file as IO", async () => {

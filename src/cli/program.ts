@@ -1,0 +1,182 @@
+/**
+ * The commander program of the commplan command line: one sub-command per file under commands/, loaded for the command
+ * a run names; its usage errors as one line. main.ts imports it for every run but `store get --id`.
+ */
+import { Command, Help, type Option } from "commander";
+import { defaultMemoryBudget } from "../host/memory.js";
+import { memoryOption } from "./memory-option.js";
+import type { CliContext } from "./context.js";
+import { VERSION } from "./version.js";
+
+export { CommanderError } from "commander";
+
+/** A sub-command module's registration: adds its command(s) to the program. */
+type Register = (program: Command, ctx: CliContext) => void;
+
+/**
+ * The sub-commands by module, in --help order: the names each registers and how to load it. A
+ * run imports only the module of the command it runs (every module for --help, --version or an
+ * unknown command), so `commplan stats` does not load the planners, the exports or Arrow: a
+ * command loads less of the CLI's 250 modules and starts sooner (docs/architecture.md, "Why some hot code looks
+ * as it does", has the figures).
+ */
+const COMMANDS: readonly (readonly [readonly string[], () => Promise<Register>])[] = [
+  [["demo"], async () => (await import("./commands/demo.js")).registerDemo],
+  [["gen"], async () => (await import("./commands/gen.js")).registerGen],
+  [["stats"], async () => (await import("./commands/stats.js")).registerStats],
+  [["plan"], async () => (await import("./commands/plan.js")).registerPlan],
+  [["verify"], async () => (await import("./commands/verify.js")).registerVerify],
+  [["cost"], async () => (await import("./commands/cost.js")).registerCost],
+  [["show"], async () => (await import("./commands/show.js")).registerShow],
+  [["simulate"], async () => (await import("./commands/simulate.js")).registerSimulate],
+  [["algorithms", "machines", "patterns"], async () => (await import("./commands/lists.js")).registerLists],
+  [["te-table"], async () => (await import("./commands/te-table.js")).registerTeTable],
+  [["export"], async () => (await import("./commands/export.js")).registerExport],
+  [["verify-program"], async () => (await import("./commands/verify-program.js")).registerVerifyProgram],
+  [["check-planner"], async () => (await import("./commands/check-planner.js")).registerCheckPlanner],
+  [["topologies", "platform"], async () => (await import("./commands/topologies.js")).registerTopologies],
+  [["compare"], async () => (await import("./commands/compare.js")).registerCompare],
+  [["store"], async () => (await import("./commands/store.js")).registerStore],
+  [["precompute"], async () => (await import("./commands/precompute.js")).registerPrecompute],
+];
+
+/** A commander usage error as one line: `commplan: error: ... (add --help for usage)`. */
+export function usageLine(text: string): string {
+  return `commplan: ${text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(" ")} (add --help for usage)\n`;
+}
+
+/**
+ * Builds the commander program for one run: the command `argv` names when it names one (the first
+ * argument), none for --version, else every command (help, a mistyped name that commander
+ * suggests from).
+ */
+export async function buildProgram(ctx: CliContext, argv: readonly string[] = []): Promise<Command> {
+  const program = new Command();
+  program
+    .name("commplan")
+    .description(
+      "Plan, prove and replay communication schedules for parallel machines.\nExit codes: 0 ok, 1 a check failed, 2 bad input or usage, 70 an internal error (a bug: please report it).\nA reader that closes stdout early (| head) ends a command quietly, exit 0.",
+    )
+    .version(VERSION)
+    .configureHelp({ optionDescription: requiredMarked }) // inherited by every sub-command
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => ctx.io.out(s),
+      writeErr: (s) => ctx.io.err(s),
+      outputError: (s, write) => write(usageLine(s)),
+    });
+  const first = argv[0] ?? "";
+  const named = COMMANDS.filter(([names]) => names.includes(first));
+  const version = first === "--version" || first === "-V";
+  for (const [, load] of version ? [] : named.length > 0 ? named : COMMANDS) (await load())(program, ctx);
+  checkRequiredAfterUnknown(program);
+  addMemoryOption(program, ctx);
+  return program;
+}
+
+/**
+ * An option's help text, with "(required)" after it for an option that must be given (commander does not mark them).
+ */
+function requiredMarked(this: Help, option: Option): string {
+  const text = Help.prototype.optionDescription.call(this, option);
+  return option.mandatory || REQUIRED.has(option) ? `${text} (required)` : text;
+}
+
+/** The options that must be given, checked before the action runs (after commander has named any unknown option). */
+const REQUIRED = new WeakSet<Option>();
+
+/**
+ * Makes a mistyped option the error a run reports, not a required option it masks: commander checks required options
+ * before unknown ones, so each required option is checked here, before the action, with commander's wording; an
+ * unknown one-letter option (`-p`) is answered with the long options it may have meant (`--p / --ranks`).
+ */
+function checkRequiredAfterUnknown(program: Command): void {
+  for (const c of program.commands.flatMap((top) => [top, ...top.commands])) {
+    for (const option of c.options)
+      if (option.mandatory) {
+        option.mandatory = false;
+        REQUIRED.add(option);
+      }
+    c.configureOutput({ outputError: (text, write) => write(usageLine(usageErrorText(c, text))) });
+  }
+  program.hook("preAction", (_program, action) => {
+    const missing = missingRequired(action);
+    if (missing !== undefined) action.error(missing, { code: "commander.missingMandatoryOptionValue" });
+  });
+}
+
+/** Commander's message for the first required option of `c` not given, if any. */
+function missingRequired(c: Command): string | undefined {
+  const option = c.options.find((o) => REQUIRED.has(o) && c.getOptionValue(o.attributeName()) === undefined);
+  return option === undefined ? undefined : `error: required option '${option.flags}' not specified`;
+}
+
+/**
+ * Commander's error `text` for `c` as the run reports it: a missing required option before a missing argument (as
+ * commander orders them), and an unknown one-letter option with the long options it may have meant.
+ */
+function usageErrorText(c: Command, text: string): string {
+  if (text.startsWith("error: missing required argument")) return missingRequired(c) ?? text;
+  const letter = /^error: unknown option '-(\w)'$/.exec(text.trim())?.[1];
+  if (letter === undefined) return text;
+  const near = c.options.filter((o) => !o.hidden && o.flags.split(/[ ,|]+/).some((f) => f === `--${letter}`));
+  return near.length === 0
+    ? text
+    : `${text.trim()} (did you mean ${near.map((o) => [o.short, o.long].filter(Boolean).join(" / ")).join(" or ")}?)`;
+}
+
+/**
+ * The sub-commands that read or make an input whose memory is estimated up front (a matrix, a
+ * schedule, a program, a network): they take --max-memory, which the refusal names. A store
+ * sub-command is named with its parent ("store add").
+ */
+const BUDGETED = new Set([
+  "gen",
+  "stats",
+  "plan",
+  "verify",
+  "cost",
+  "show",
+  "simulate",
+  "export",
+  "verify-program",
+  "platform",
+  "compare",
+  "store add",
+  "store get",
+  "store list",
+  "store verify",
+  "precompute",
+  "check-planner",
+]);
+
+/** A command's name as BUDGETED lists it: with its parent's for a sub-command of a sub-command. */
+function pathName(c: Command): string {
+  const parent = c.parent;
+  return parent !== null && parent.parent !== null ? `${parent.name()} ${c.name()}` : c.name();
+}
+
+/**
+ * Adds --max-memory to every sub-command that reads a file, and sets the run's budget
+ * (ctx.maxMemory) before its action runs; says so when a command is about to wait for a terminal's input.
+ */
+function addMemoryOption(program: Command, ctx: CliContext): void {
+  const io = ctx.io;
+  for (const c of program.commands.flatMap((top) => [top, ...top.commands])) {
+    if (BUDGETED.has(pathName(c)))
+      c.option(
+        "--max-memory <size>",
+        "refuse input that would need more memory than this, e.g. 512M or 4G (default: half of the machine's memory, at most 32G)",
+      );
+  }
+  program.hook("preAction", (_program, action) => {
+    const v = action.opts()["maxMemory"] as string | undefined;
+    ctx.maxMemory = v === undefined ? defaultMemoryBudget() : memoryOption(v);
+    const readsStdin = BUDGETED.has(pathName(action)) && (action.args.includes("-") || action.opts()["matrix"] === "-");
+    if (readsStdin && io.stdinIsTerminal) io.err("commplan: reading standard input (end with Ctrl-D)\n");
+  });
+}
