@@ -1,50 +1,13 @@
 /** CLI I/O: where a command writes, atomic file output, and option parsing with clear errors. */
-import { Writable } from "node:stream";
-import { StringDecoder } from "node:string_decoder";
+import type { Writable } from "node:stream";
 import { fail } from "../model/errors.js";
-import { fsErrorText, writePieces } from "../io/file-output.js";
+import { writePieces } from "../io/file-output.js";
 import type { JsonValue } from "../model/schedule.js";
 import { quoted } from "../internal/quoted.js";
 import { MAX_ELEMENT_BYTES } from "../model/matrix.js";
+import type { CliIo } from "./process-io.js";
 
-/** The streams a command writes to (replaceable in tests). */
-export interface CliIo {
-  out(text: string): void;
-  err(text: string): void;
-  /** True when stderr is a terminal (progress output). */
-  readonly interactive: boolean;
-  /** True when stdin is a terminal (a command reading '-' then says that it waits for it). */
-  readonly stdinIsTerminal?: boolean;
-  /** True when stdout is a terminal (a command writing its output there shows no progress bar beside it). */
-  readonly stdoutIsTerminal?: boolean;
-}
-
-/** The process's own streams. */
-export const processIo: CliIo = {
-  out: (t) => void process.stdout.write(t),
-  err: (t) => void process.stderr.write(t),
-  interactive: Boolean(process.stderr.isTTY),
-  stdinIsTerminal: Boolean(process.stdin.isTTY),
-  stdoutIsTerminal: Boolean(process.stdout.isTTY),
-};
-
-/**
- * A stream handing what is written to it to io.out, as text: what the writers send to "-" (JSON,
- * CSV, XML; binary formats are never written to stdout). UTF-8, a character split between two
- * writes kept whole.
- */
-export function textSink(io: CliIo): Writable {
-  const text = new StringDecoder("utf8");
-  return new Writable({
-    decodeStrings: false,
-    write(chunk: string | Uint8Array, _encoding, done) {
-      io.out(
-        typeof chunk === "string" ? chunk : text.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)),
-      );
-      done();
-    },
-  });
-}
+export { processIo, quietOnClosedStdout, textSink, type CliIo } from "./process-io.js";
 
 /**
  * Whether a command writing `target` ("-": stdout) may show a progress bar while it writes: stderr is a terminal, and
@@ -52,19 +15,6 @@ export function textSink(io: CliIo): Writable {
  */
 export function writingBar(io: CliIo, target: string): boolean {
   return io.interactive && !(target === "-" && io.stdoutIsTerminal === true);
-}
-
-/**
- * Makes a closed stdout pipe (EPIPE, e.g. `commplan gen ... | head`) end the process quietly with
- * the exit code the command has set so far (0 unless a check already failed): the reader chose to
- * stop, which is not an error of the user. Any other stdout error is one line and exit 2.
- */
-export function quietOnClosedStdout(exitCode: () => number): void {
-  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
-    if (e.code === "EPIPE") process.exit(exitCode());
-    process.stderr.write(`commplan: <stdout>: ${fsErrorText(e, true)}\n`);
-    process.exit(2);
-  });
 }
 
 /**

@@ -4,7 +4,7 @@ import { oneLine } from "../internal/quoted.js";
 import { defaultMemoryBudget } from "../host/memory.js";
 import { cliMessage } from "./option-flags.js";
 import type { CliContext } from "./context.js";
-import { processIo, quietOnClosedStdout, textSink, type CliIo } from "./io.js";
+import { processIo, quietOnClosedStdout, textSink, type CliIo } from "./process-io.js";
 import { storeGetArgv } from "./store-get-argv.js";
 
 export { VERSION } from "./version.js";

@@ -4,7 +4,7 @@
  * this as its first check, and the functions that take a schedule refuse one that fails it.
  */
 import { fail } from "./errors.js";
-import { MAX_P } from "./matrix.js";
+import { MAX_P } from "./limits.js";
 import type { Schedule } from "./schedule.js";
 
 /** The typed array classes of the IR's columns. */
