@@ -74,7 +74,7 @@ export default tseslint.config(
   },
   {
     files: ["**/*.js"],
-    languageOptions: { globals: { process: "readonly", console: "readonly" } },
+    languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly" } },
   },
   {
     files: ["src/model/**/*.ts"],

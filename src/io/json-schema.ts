@@ -45,7 +45,8 @@ const validators = new Map<SchemaName, ValidateFunction>();
 function validatorOf(name: SchemaName): ValidateFunction {
   let v = validators.get(name);
   if (v === undefined) {
-    const built = new URL(`./validators/${name}.cjs`, import.meta.url);
+    // "../io/": the same folder from dist/io/ and from the bundle in dist/bundle/ (scripts/build-bundle.mjs)
+    const built = new URL(`../io/validators/${name}.cjs`, import.meta.url);
     v = existsSync(built)
       ? (createRequire(import.meta.url)(fileURLToPath(built)) as ValidateFunction)
       : compileValidator(name);

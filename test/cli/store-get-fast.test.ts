@@ -3,10 +3,12 @@
  * and exit codes as the commander run, the modules it loads (no planner, no apache-arrow, no commander), and Arrow written as the
  * entry's bytes.
  */
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
 import { join, resolve } from "node:path";
-import { describe, expect, it } from "vitest";
+import { pathToFileURL } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { CliIo } from "../../src/cli/process-io.js";
 import { storeGetArgv } from "../../src/cli/store-get-argv.js";
 import { decodeScheduleArrow } from "../../src/io/schedule-arrow.js";
 import { scheduleToJsonText } from "../../src/io/schedule-json-write.js";
@@ -14,6 +16,27 @@ import { run } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 const ID = "ab".repeat(32);
+const ROOT = resolve(import.meta.dirname, "../..");
+
+/** storeGetMain of a bundle this file builds for itself from dist/ (scripts/build-bundle.mjs), as the build makes it. */
+type BundledMain = (argv: readonly string[], io: CliIo) => Promise<number | null>;
+let bundled: BundledMain;
+beforeAll(async () => {
+  // beside a link to dist/io, so its paths reach dist/io as the built bundle's do (nothing written into dist/)
+  const d = tempDir("bundle");
+  symlinkSync(join(ROOT, "dist", "io"), join(d, "io"));
+  const bundle = join(d, "bundle", "store-get.js");
+  execFileSync(process.execPath, [join(ROOT, "scripts/build-bundle.mjs"), bundle]);
+  bundled = ((await import(pathToFileURL(bundle).href)) as { storeGetMain: BundledMain }).storeGetMain;
+});
+
+/** Runs `commplan ...argv` through the bundle in process, as run() does through main. */
+async function runBundled(...argv: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  let out = "",
+    err = "";
+  const code = await bundled(argv, { out: (t) => void (out += t), err: (t) => void (err += t), interactive: false });
+  return { code, out, err };
+}
 
 describe("storeGetArgv", () => {
   it("reads store get DIR --id ID with -o, -f, --json and --max-memory, in any order and spelling", () => {
@@ -90,13 +113,37 @@ describe("store get --id without commander", () => {
     for (const [name, args] of cases) {
       const fast = await run("store", "get", join(d, "s"), ...args.map((a) => a.replace("OUT", "fast")));
       const slow = await run("store", "get", join(d, "s"), ...viaCommander(args.map((a) => a.replace("OUT", "slow"))));
+      // the bundle bin/commplan.js runs for store get: the same again
+      const bundle = await runBundled("store", "get", join(d, "s"), ...args.map((a) => a.replace("OUT", "bundle")));
       const same = (t: string): string => t.replaceAll("slow", "fast");
+      const sameB = (t: string): string => t.replaceAll("bundle", "fast");
       expect(fast.code, name).toBe(slow.code);
       expect(fast.err, name).toBe(same(slow.err));
       expect(fast.out, name).toBe(same(slow.out));
+      expect(bundle.code, name).toBe(fast.code);
+      expect(sameB(bundle.err), name).toBe(fast.err);
+      expect(sameB(bundle.out), name).toBe(fast.out);
     }
     expect(readFileSync(join(d, "fast.json"))).toEqual(readFileSync(join(d, "slow.json")));
     expect(readFileSync(join(d, "fast.arrow"))).toEqual(readFileSync(join(d, "slow.arrow")));
+    expect(readFileSync(join(d, "bundle.json"))).toEqual(readFileSync(join(d, "slow.json")));
+    expect(readFileSync(join(d, "bundle.arrow"))).toEqual(readFileSync(join(d, "slow.arrow")));
+    // any other shape is main's, and a damaged entry is refused by name through the bundle too
+    expect((await runBundled("store", "get", join(d, "s"), "--id", id, "--help")).code).toBeNull();
+    expect((await runBundled("store", "list", join(d, "s"))).code).toBeNull();
+    const entry = readdirSync(join(d, "s", "entries"), { recursive: true, withFileTypes: true }).find((e) =>
+      e.name.endsWith(".arrow"),
+    )!;
+    const file = join(entry.parentPath, entry.name);
+    const bytes = readFileSync(file);
+    const at = bytes.length >> 1;
+    bytes[at] = bytes[at]! ^ 0xff;
+    writeFileSync(file, bytes);
+    const damagedFast = await run("store", "get", join(d, "s"), "--id", id, "-o", join(d, "d.json"));
+    const damagedBundle = await runBundled("store", "get", join(d, "s"), "--id", id, "-o", join(d, "d.json"));
+    expect(damagedFast.code).toBe(2);
+    expect(damagedFast.err).toMatch(/is damaged/);
+    expect(damagedBundle).toEqual(damagedFast);
     const notStore = await run("store", "get", join(d, "file"), "--id", id, "-o", join(d, "x.json"));
     expect(notStore.code).toBe(2);
     expect(notStore.err).toMatch(/^store: .*file/);
@@ -119,7 +166,15 @@ describe("store get --id without commander", () => {
       return readFileSync(log, "utf8").split("\n");
     };
     const json = modules("store", "get", join(d, "s"), "--id", id, "-o", join(d, "g.json"));
-    expect(json.some((f) => f.includes("/dist/store/entry-arrow.js"))).toBe(true);
+    // bin/commplan.js runs the bundle while it is as new as dist/ (npm run build), else main's modules (tsc alone)
+    const mtime = (f: string): number => statSync(join(root, "dist", f), { throwIfNoEntry: false })?.mtimeMs ?? -1;
+    if (mtime("bundle/store-get.js") >= mtime("cli/main.js")) {
+      expect(json.some((f) => f.includes("/dist/bundle/store-get.js"))).toBe(true);
+      // nothing else of dist/ but the schema validator the header check loads (ajv's standalone code)
+      expect(
+        json.filter((f) => f.includes("/dist/") && !/bundle\/store-get\.js$|validators\/[\w-]+\.cjs$/.test(f)),
+      ).toEqual([]);
+    } else expect(json.some((f) => f.includes("/dist/store/entry-arrow.js"))).toBe(true);
     expect(json.some((f) => f.includes("/node_modules/apache-arrow/"))).toBe(false);
     expect(json.some((f) => f.includes("/dist/planner/"))).toBe(false);
     expect(json.some((f) => f.includes("/node_modules/commander/"))).toBe(false);
