@@ -140,8 +140,7 @@ function put4(b: Uint8Array, p: number, w: number, count: number): number {
  * Transfers `x` .. `end - 1` of a schedule without chunks or times (`first`: its step's first transfer), as `transfer`
  * writes them, each after its separator, written straight into the writer's buffer until it holds at least `limit`
  * bytes; returns the next transfer to write. Each row is checked as checkSchedule checks it (a row that fails throws
- * checkSchedule's error). The common row (nodes and size below 10,000) is written without a call: its bytes as stores,
- * each number's digits a table read (about a third of the time of a division per digit); docs/architecture.md.
+ * checkSchedule's error). Its bytes are stores, each number's digits a table read (docs/architecture.md).
  */
 function plainTransfers(w: AsciiWriter, s: Schedule, x: number, end: number, first: number, limit: number): number {
   const { p: nodes, src, dst, size } = s;
@@ -165,14 +164,7 @@ function plainTransfers(w: AsciiWriter, s: Schedule, x: number, end: number, fir
     b[p + 6] = 0x22;
     b[p + 7] = 0x3a;
     p += 8;
-    if (a < 10000) {
-      const v = dg[a]!;
-      b[p] = v;
-      b[p + 1] = v >>> 8;
-      b[p + 2] = v >>> 16;
-      b[p + 3] = v >>> 24;
-      p += ct[a]!;
-    } else p = digits(b, t, p, a);
+    p = a < 10000 ? put4(b, p, dg[a]!, ct[a]!) : digits(b, t, p, a);
     // ',"dst":'
     b[p] = 0x2c;
     b[p + 1] = 0x22;
@@ -182,14 +174,7 @@ function plainTransfers(w: AsciiWriter, s: Schedule, x: number, end: number, fir
     b[p + 5] = 0x22;
     b[p + 6] = 0x3a;
     p += 7;
-    if (d < 10000) {
-      const v = dg[d]!;
-      b[p] = v;
-      b[p + 1] = v >>> 8;
-      b[p + 2] = v >>> 16;
-      b[p + 3] = v >>> 24;
-      p += ct[d]!;
-    } else p = digits(b, t, p, d);
+    p = d < 10000 ? put4(b, p, dg[d]!, ct[d]!) : digits(b, t, p, d);
     // ',"size":'
     b[p] = 0x2c;
     b[p + 1] = 0x22;
@@ -200,14 +185,8 @@ function plainTransfers(w: AsciiWriter, s: Schedule, x: number, end: number, fir
     b[p + 6] = 0x22;
     b[p + 7] = 0x3a;
     p += 8;
-    if (z < 10000) {
-      const v = dg[z]!;
-      b[p] = v;
-      b[p + 1] = v >>> 8;
-      b[p + 2] = v >>> 16;
-      b[p + 3] = v >>> 24;
-      p += ct[z]!;
-    } else if (z <= 0xffffffff) p = digits(b, t, p, z);
+    if (z < 10000) p = put4(b, p, dg[z]!, ct[z]!);
+    else if (z <= 0xffffffff) p = digits(b, t, p, z);
     else p = put(b, p, ascii(String(z)));
     b[p++] = 0x7d;
     x++;
