@@ -3,7 +3,7 @@
  * to stdout; one-line errors.
  */
 import { once, type EventEmitter } from "node:events";
-import { createWriteStream, rmSync } from "node:fs";
+import { closeSync, createWriteStream, openSync, rmSync, writeSync } from "node:fs";
 import { access, chmod, lstat, readlink, realpath, rename, rm, stat } from "node:fs/promises";
 import { constants as fsConstants } from "node:fs";
 import type { Stats } from "node:fs";
@@ -294,6 +294,31 @@ async function writeStream(
 }
 
 /**
+ * Writes the pieces to a new regular file (flags "wx") with a synchronous write each, the event loop let run between
+ * pieces (a signal's cleanup, a library caller's other work); `release` gets each piece once written, so one Buffer
+ * serves the whole file. Writing a P = 1024 plan's 35 MB of JSON took 53 to 58 ms of CPU this way against 66 to 98 ms
+ * through a WriteStream and libuv's threads (five cold runs each, alternating, load about 5); a whole `store get` of
+ * it, 194 to 206 ms of wall time against 181 to 219 ms (medians 200 and 209; eight runs each, alternating).
+ */
+async function writeFilePieces(
+  pieces: Iterable<string | Uint8Array>,
+  path: string,
+  release: PieceRelease | null,
+): Promise<void> {
+  const fd = openSync(path, "wx", 0o666);
+  try {
+    for (const piece of pieces) {
+      const b = typeof piece === "string" ? Buffer.from(piece) : piece;
+      for (let at = 0; at < b.length;) at += writeSync(fd, b, at, b.length - at);
+      release?.(piece);
+      await new Promise((done) => setImmediate(done));
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
  * Writes the pieces to a path, or to `out.stdout` for "-", honouring backpressure; errors are
  * CommplanErrors of `module` naming the target. A regular file (new or existing) is written to a
  * temporary file in its directory and renamed into place, so a failure (also an error thrown by the
@@ -339,7 +364,7 @@ export async function writePieces(
   const tmp = join(dirname(plan.file), `.${basename(plan.file)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
   addTemp(tmp);
   try {
-    await writeStream(piecesOf(true), tmp, "wx", release);
+    await writeFilePieces(piecesOf(true), tmp, release);
     if (plan.mode !== null) await chmod(tmp, plan.mode);
     await rename(tmp, plan.file);
   } catch (e) {
