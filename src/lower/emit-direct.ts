@@ -27,11 +27,11 @@ export interface DirectEmitted {
  * send (each in message order), blocking in colour order (at most one operation of a rank per colour and round).
  *
  * The scatter pass reads the messages in program order and writes each operation at its rank's cursor: a word pair in
- * the 8 bytes of its displacement (the slot of its block, with a receive mark, and the round) and, for a send, its
- * count. At P = 1024 that is about 2P write streams of a cache line each, and no message is read back in rank order.
- * The rank-major pass then turns each slot into the peer and the displacement, gives a receive the count of its own
- * row of the layout, compares each send's count with its pair's (`msgs.checkCounts`: null when one differs; a
- * receive's count is its send's when none does) and writes the columns in order.
+ * the 8 bytes of its displacement (the slot of its block, with a receive mark, and the round), nothing else. The cost
+ * of a scatter grows with its write streams (P per column: at P = 1024 one column of 8-byte entries costs half as much
+ * as two columns), so the message's count is not carried: the messages were checked to carry exactly their pair's
+ * count (directMessagesUnchecked), and the rank-major pass reads it from the rank's own row of the layout. That pass
+ * turns each slot into the peer, the count and the displacement and writes the columns in order.
  *
  * `start`: the messages of round t are [start[t], start[t + 1]) of `order` (null: message q is the q-th).
  */
@@ -44,17 +44,16 @@ export function emitDirect(
   layout: BufferLayout,
   opsOf: Uint32Array,
   progress: ProgressCallback | null,
-): DirectEmitted | null {
+): DirectEmitted {
   // every column below but copySplit is written in full (every operation once): no zero fill
-  const count = unzeroed(Float64Array, opsOf[p]!),
-    offset = unzeroed(Float64Array, opsOf[p]!);
-  scatter(msgs, p, order, start, colour, opsOf, count, new Int32Array(offset.buffer), progress);
-  return rankMajor(p, start.length - 1, layout, msgs.checkCounts ?? null, opsOf, count, offset);
+  const offset = unzeroed(Float64Array, opsOf[p]!);
+  scatter(msgs, p, order, start, colour, opsOf, new Int32Array(offset.buffer), progress);
+  return rankMajor(p, start.length - 1, layout, opsOf, offset);
 }
 
 /**
  * The scatter pass: operation x gets, in words 2x and 2x + 1 of `word` (the displacement column's bytes), its slot
- * (with RECV_BIT for a receive) and its round, and a send its count.
+ * (with RECV_BIT for a receive) and its round.
  */
 function scatter(
   msgs: Messages,
@@ -63,12 +62,10 @@ function scatter(
   start: Uint32Array,
   colour: Uint32Array | null,
   opsOf: Uint32Array,
-  count: Float64Array,
   word: Int32Array,
   progress: ProgressCallback | null,
 ): void {
-  const { src, dst } = msgs,
-    mc = msgs.count;
+  const { src, dst } = msgs;
   const { sendSlot, recvSlot } = msgs.direct!;
   const cur = opsOf.slice(0, p);
   const rounds = start.length - 1;
@@ -93,7 +90,6 @@ function scatter(
           a = src[k]!,
           b = dst[k]!;
         const x = cur[a]!++;
-        count[x] = mc[k]!;
         word[2 * x] = sendSlot === null ? a * p + b : sendSlot[k]!;
         word[2 * x + 1] = t;
       }
@@ -127,7 +123,6 @@ function scatter(
       word[2 * x] = (recvSlot === null ? b * p + a : recvSlot[k]!) | RECV_BIT;
       word[2 * x + 1] = t;
       x = cur[a]!++;
-      count[x] = mc[k]!;
       word[2 * x] = sendSlot === null ? a * p + b : sendSlot[k]!;
       word[2 * x + 1] = t;
     }
@@ -136,51 +131,64 @@ function scatter(
 }
 
 /**
- * The rank-major pass: the round, kind, peer and displacement of every operation and the count of a receive from the
- * scatter pass's words, rank by rank (a rank's slots lie in its own rows of the layout's tables), then the columns
- * that repeat others (tag, the pieces' buffers and counts) and the rank and piece starts. Null when a send carries
- * other than its pair's count (`check`, the layout's send counts; null: nothing to check).
+ * The rank-major pass: the round, kind, peer, count and displacement of every operation from the scatter pass's
+ * words, rank by rank (a rank's slots lie in its own rows of the layout's tables), then the columns that repeat others
+ * (tag, the pieces' buffers and counts) and the rank and piece starts.
  */
 function rankMajor(
   p: number,
   rounds: number,
   layout: BufferLayout,
-  check: Float64Array | null,
   rankStart: Uint32Array,
-  count: Float64Array,
   offset: Float64Array,
-): DirectEmitted | null {
+): DirectEmitted {
   const nOps = offset.length;
   const word = new Int32Array(offset.buffer);
   const round = unzeroed(Uint32Array, nOps),
     kind = unzeroed(Uint8Array, nOps),
-    peer = unzeroed(Uint32Array, nOps);
-  const { recvCounts, sendDispls, recvDispls, sendPeers, recvPeers } = layout;
-  const rank = unzeroed(Uint32Array, nOps);
-  let ok = true;
+    peer = unzeroed(Uint32Array, nOps),
+    count = unzeroed(Float64Array, nOps),
+    rank = unzeroed(Uint32Array, nOps);
+  const { sendCounts, recvCounts, sendDispls, recvDispls, sendPeers, recvPeers } = layout;
   for (let r = 0; r < p; r++) {
     const xa = rankStart[r]!,
-      xb = rankStart[r + 1]!,
-      row = r * p;
+      xb = rankStart[r + 1]!;
     rank.fill(r, xa, xb);
-    for (let x = xa; x < xb; x++) {
-      const w = word[2 * x]!;
-      round[x] = word[2 * x + 1]!;
-      if (w < 0) {
-        const slot = w & 0x7fffffff;
-        kind[x] = 1;
-        peer[x] = recvPeers === null ? slot - row : recvPeers.peer[slot]!;
-        count[x] = recvCounts[slot]!;
-        offset[x] = recvDispls[slot]!;
-      } else {
-        kind[x] = 0;
-        peer[x] = sendPeers === null ? w - row : sendPeers.peer[w]!;
-        offset[x] = sendDispls[w]!;
-        if (check !== null && check[w] !== count[x]) ok = false;
+    // the full form's slot of peer j is r * p + j; the peer form's peer of a slot is in its index
+    if (sendPeers === null || recvPeers === null)
+      for (let x = xa, row = r * p; x < xb; x++) {
+        const w = word[2 * x]!,
+          slot = w & 0x7fffffff;
+        round[x] = word[2 * x + 1]!;
+        peer[x] = slot - row;
+        if (w < 0) {
+          kind[x] = 1;
+          count[x] = recvCounts[slot]!;
+          offset[x] = recvDispls[slot]!;
+        } else {
+          kind[x] = 0;
+          count[x] = sendCounts[slot]!;
+          offset[x] = sendDispls[slot]!;
+        }
       }
-    }
+    else
+      for (let x = xa; x < xb; x++) {
+        const w = word[2 * x]!,
+          slot = w & 0x7fffffff;
+        round[x] = word[2 * x + 1]!;
+        if (w < 0) {
+          kind[x] = 1;
+          peer[x] = recvPeers.peer[slot]!;
+          count[x] = recvCounts[slot]!;
+          offset[x] = recvDispls[slot]!;
+        } else {
+          kind[x] = 0;
+          peer[x] = sendPeers.peer[slot]!;
+          count[x] = sendCounts[slot]!;
+          offset[x] = sendDispls[slot]!;
+        }
+      }
   }
-  if (!ok) return null;
   const tag = unzeroed(Uint32Array, nOps);
   if (rounds <= TAG_LIMIT) tag.set(round);
   else for (let x = 0; x < nOps; x++) tag[x] = round[x]! & (TAG_LIMIT - 1);

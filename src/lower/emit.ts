@@ -116,8 +116,7 @@ export interface Emitted {
  * laid out, once per block.
  *
  * Direct messages without copies (one piece per operation, no element offsets) take a leaner path
- * (emitDirect: a scatter pass in message order, then one rank-major pass). Messages with `checkCounts`
- * set are checked there (each send carries exactly its pair's count); the result is null when one does not.
+ * (emitDirect: a scatter pass in message order, then one rank-major pass).
  */
 export function emitOps(
   msgs: Messages,
@@ -126,7 +125,7 @@ export function emitOps(
   variant: ProgramVariant,
   layout: BufferLayout,
   progress: ProgressCallback | null = null,
-): Emitted | null {
+): Emitted {
   const { order, start } = byRound(msgs, rounds);
   const colour = variant === "blocking" ? colourRounds(msgs, p, order, start) : null;
   const { src, dst } = msgs;
@@ -139,10 +138,8 @@ export function emitOps(
     throw fail("lower", "UNSUPPORTED", `the program has ${nPieces} buffer pieces, more than 2^32 - 1`);
   // Direct messages without copies: one piece per operation, piece x belongs to operation x.
   if (msgs.direct !== null && msgs.direct.x0 === null && nPieces === nOps) {
-    const e = emitDirect(msgs, p, order, start, colour, layout, opsOf, progress);
-    return e === null ? null : { ...e, maxClasses };
+    return { ...emitDirect(msgs, p, order, start, colour, layout, opsOf, progress), maxClasses };
   }
-  if (msgs.checkCounts) throw new Error("emitOps: counts to check outside the direct path");
   const w = new RankWriter(msgs, p, layout, opsOf, piecesOf, nOps, nPieces);
   // Blocked rank-major pass.
   const bucket = new Uint32Array(p + 1),

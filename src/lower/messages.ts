@@ -39,11 +39,6 @@ export interface Messages {
   readonly direct: DirectPlaces | null;
   readonly send: SidePieces | null;
   readonly recv: SidePieces | null;
-  /**
-   * Direct messages taken as exact pairs before every count was compared: the send counts of the layout, which the
-   * emitter compares with each message where it reads the pair's displacement (null or absent: nothing left to check).
-   */
-  readonly checkCounts?: Float64Array | null;
 }
 
 /** Transfers grouped into messages: the message of each transfer, and the transfers of each message in order. */
@@ -199,24 +194,24 @@ function distinctExactPairs(layout: BufferLayout, p: number, g: Grouping, slot: 
 }
 
 /**
- * The cheap part of distinctExactPairs, in message order, for plans without local copies (the emitter's lean path):
- * every message's slot is its own (a bit per slot, P^2 / 8 bytes in the full form) and the messages carry as many
- * elements in all as the matrix holds (exact sums below 2^53).
- * With distinct slots, equal totals and each message carrying its slot's count, every non-zero entry has its message;
- * and when equal totals hold but some message carries other than its slot's count, some slot gets more than its
- * count, which directMessages refuses: so the per-message comparison, whose reads of the counts jump across the
- * table in message order, is left to the emitter, which reads each rank's row in turn.
+ * distinctExactPairs for plans without local copies (the emitter's lean path), in one pass in message order: every
+ * message's slot is its own (a bit per slot, P^2 / 8 bytes in the full form), carries exactly its slot's count, and
+ * the messages carry as many elements in all as the matrix holds (exact sums below 2^53), so that every non-zero entry
+ * has its message. The reads of the counts jump across the table in message order, but they are independent loads:
+ * at P = 1024 the comparison costs less than carrying each message's count to the emitter to compare there.
  */
-function distinctPairsSameTotal(layout: BufferLayout, p: number, g: Grouping, slot: Uint32Array | null): boolean {
+function distinctExactPairsNoCopies(layout: BufferLayout, p: number, g: Grouping, slot: Uint32Array | null): boolean {
   const counts = layout.sendCounts;
   const seen = new Uint32Array(Math.ceil(counts.length / 32));
   const { count, src, dst } = g;
   let got = 0;
   for (let k = 0; k < g.n; k++) {
-    const key = slot === null ? src[k]! * p + dst[k]! : slot[k]!;
+    const a = src[k]!,
+      b = dst[k]!,
+      key = slot === null ? a * p + b : slot[k]!;
     const w = key >>> 5,
       bit = 1 << (key & 31);
-    if ((seen[w]! & bit) !== 0 || src[k] === dst[k]) return false;
+    if ((seen[w]! & bit) !== 0 || a === b || count[k] !== counts[key]) return false;
     seen[w] = seen[w]! | bit;
     got += count[k]!;
   }
@@ -226,15 +221,15 @@ function distinctPairsSameTotal(layout: BufferLayout, p: number, g: Grouping, sl
 }
 
 /**
- * The messages of a message-level plan as direct when distinctPairsSameTotal holds, their counts left for the emitter
- * to compare (`checkCounts`); null otherwise (then directMessages decides).
+ * The messages of a message-level plan as direct without local copies when distinctExactPairsNoCopies holds (the
+ * emitter's lean path); null otherwise (then directMessages decides).
  */
 export function directMessagesUnchecked(layout: BufferLayout, p: number, s: Schedule, g: Grouping): Messages | null {
   const slot = sendSlots(layout, p, s, g);
-  if (!distinctPairsSameTotal(layout, p, g, slot)) return null;
+  if (!distinctExactPairsNoCopies(layout, p, g, slot)) return null;
   const { n, round, src, dst, count } = g;
   const places = { sendSlot: slot, recvSlot: recvSlots(layout, p, src, dst, n), x0: null };
-  return { n, round, src, dst, count, direct: places, send: null, recv: null, checkCounts: layout.sendCounts };
+  return { n, round, src, dst, count, direct: places, send: null, recv: null };
 }
 
 /**
