@@ -31,7 +31,8 @@ export interface DirectEmitted {
  * of a scatter grows with its write streams (P per column: at P = 1024 one column of 8-byte entries costs half as much
  * as two columns), so the message's count is not carried: the messages were checked to carry exactly their pair's
  * count (directMessagesUnchecked), and the rank-major pass reads it from the rank's own row of the layout. That pass
- * turns each slot into the peer, the count and the displacement and writes the columns in order.
+ * turns each slot into the peer, the count and the displacement and writes the columns in order; with `distinct` it
+ * also checks that no two sends of a rank share a slot (null when two do).
  *
  * `start`: the messages of round t are [start[t], start[t + 1]) of `order` (null: message q is the q-th).
  */
@@ -43,12 +44,13 @@ export function emitDirect(
   colour: Uint32Array | null,
   layout: BufferLayout,
   opsOf: Uint32Array,
+  distinct: boolean,
   progress: ProgressCallback | null,
-): DirectEmitted {
+): DirectEmitted | null {
   // every column below but copySplit is written in full (every operation once): no zero fill
   const offset = unzeroed(Float64Array, opsOf[p]!);
   scatter(msgs, p, order, start, colour, opsOf, new Int32Array(offset.buffer), progress);
-  return rankMajor(p, start.length - 1, layout, opsOf, offset);
+  return rankMajor(p, start.length - 1, layout, opsOf, offset, distinct);
 }
 
 /**
@@ -133,7 +135,8 @@ function scatter(
 /**
  * The rank-major pass: the round, kind, peer, count and displacement of every operation from the scatter pass's
  * words, rank by rank (a rank's slots lie in its own rows of the layout's tables), then the columns that repeat others
- * (tag, the pieces' buffers and counts) and the rank and piece starts.
+ * (tag, the pieces' buffers and counts) and the rank and piece starts. With `distinct`, null when two sends of a rank
+ * go to one peer (its slot): a stamp per peer, the rank's number plus 1.
  */
 function rankMajor(
   p: number,
@@ -141,7 +144,8 @@ function rankMajor(
   layout: BufferLayout,
   rankStart: Uint32Array,
   offset: Float64Array,
-): DirectEmitted {
+  distinct: boolean,
+): DirectEmitted | null {
   const nOps = offset.length;
   const word = new Int32Array(offset.buffer);
   const round = unzeroed(Uint32Array, nOps),
@@ -150,9 +154,12 @@ function rankMajor(
     count = unzeroed(Float64Array, nOps),
     rank = unzeroed(Uint32Array, nOps);
   const { sendCounts, recvCounts, sendDispls, recvDispls, sendPeers, recvPeers } = layout;
+  const stamp = distinct ? new Uint32Array(p) : null;
+  let ok = true;
   for (let r = 0; r < p; r++) {
     const xa = rankStart[r]!,
-      xb = rankStart[r + 1]!;
+      xb = rankStart[r + 1]!,
+      mark = r + 1;
     rank.fill(r, xa, xb);
     // the full form's slot of peer j is r * p + j; the peer form's peer of a slot is in its index
     if (sendPeers === null || recvPeers === null)
@@ -169,6 +176,10 @@ function rankMajor(
           kind[x] = 0;
           count[x] = sendCounts[slot]!;
           offset[x] = sendDispls[slot]!;
+          if (stamp !== null) {
+            if (stamp[slot - row] === mark) ok = false;
+            stamp[slot - row] = mark;
+          }
         }
       }
     else
@@ -182,13 +193,19 @@ function rankMajor(
           count[x] = recvCounts[slot]!;
           offset[x] = recvDispls[slot]!;
         } else {
+          const j = sendPeers.peer[slot]!;
           kind[x] = 0;
-          peer[x] = sendPeers.peer[slot]!;
+          peer[x] = j;
           count[x] = sendCounts[slot]!;
           offset[x] = sendDispls[slot]!;
+          if (stamp !== null) {
+            if (stamp[j] === mark) ok = false;
+            stamp[j] = mark;
+          }
         }
       }
   }
+  if (!ok) return null;
   const tag = unzeroed(Uint32Array, nOps);
   if (rounds <= TAG_LIMIT) tag.set(round);
   else for (let x = 0; x < nOps; x++) tag[x] = round[x]! & (TAG_LIMIT - 1);

@@ -22,9 +22,13 @@ const BLOCK_MESSAGES = 1 << 15;
 
 /**
  * The messages in program order (stable by round): `order` is null when the messages already are
- * (message q is the q-th in program order), and the messages of round r are [start[r], start[r + 1]).
+ * (message q is the q-th in program order), and the messages of round r are [start[r], start[r + 1]). The messages'
+ * own round starts when they have them (msgs.roundStart).
  */
 function byRound(msgs: Messages, rounds: number): { order: Uint32Array | null; start: Uint32Array } {
+  const given = msgs.roundStart;
+  if (given !== null && given !== undefined && given.length === rounds + 1 && given[rounds] === msgs.n)
+    return { order: null, start: given };
   const start = new Uint32Array(rounds + 1);
   const rd = msgs.round;
   let sorted = true;
@@ -116,7 +120,8 @@ export interface Emitted {
  * laid out, once per block.
  *
  * Direct messages without copies (one piece per operation, no element offsets) take a leaner path
- * (emitDirect: a scatter pass in message order, then one rank-major pass).
+ * (emitDirect: a scatter pass in message order, then one rank-major pass). Messages with `distinct` set are
+ * checked there (no two sends of a rank in one slot); the result is null when two are.
  */
 export function emitOps(
   msgs: Messages,
@@ -125,7 +130,7 @@ export function emitOps(
   variant: ProgramVariant,
   layout: BufferLayout,
   progress: ProgressCallback | null = null,
-): Emitted {
+): Emitted | null {
   const { order, start } = byRound(msgs, rounds);
   const colour = variant === "blocking" ? colourRounds(msgs, p, order, start) : null;
   const { src, dst } = msgs;
@@ -138,8 +143,10 @@ export function emitOps(
     throw fail("lower", "UNSUPPORTED", `the program has ${nPieces} buffer pieces, more than 2^32 - 1`);
   // Direct messages without copies: one piece per operation, piece x belongs to operation x.
   if (msgs.direct !== null && msgs.direct.x0 === null && nPieces === nOps) {
-    return { ...emitDirect(msgs, p, order, start, colour, layout, opsOf, progress), maxClasses };
+    const e = emitDirect(msgs, p, order, start, colour, layout, opsOf, msgs.distinct === true, progress);
+    return e === null ? null : { ...e, maxClasses };
   }
+  if (msgs.distinct === true) throw new Error("emitOps: slots to check outside the direct path");
   const w = new RankWriter(msgs, p, layout, opsOf, piecesOf, nOps, nPieces);
   // Blocked rank-major pass.
   const bucket = new Uint32Array(p + 1),

@@ -79,7 +79,9 @@ export function lowerSchedule(m: CommMatrix, s: Schedule, opts: LowerOptions = {
   }
   const rounds = s.stepCount > 0 ? s.stepCount : msgs.n > 0 ? 1 : 0;
   const emitVariant = variant === "blocking" ? "blocking" : "nonblocking";
-  const e = emitOps(msgs, p, rounds, emitVariant, layout, progress.phase(3));
+  let e = emitOps(msgs, p, rounds, emitVariant, layout, progress.phase(3));
+  // two messages in one slot (directMessagesUnchecked): directMessages refuses the plan or splits the pair's block
+  if (e === null) e = emitOps(directMessages(layout, p, s, g), p, rounds, emitVariant, layout)!;
   const lowered: Program = {
     p,
     algorithm: s.algorithm,

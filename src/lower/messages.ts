@@ -39,6 +39,16 @@ export interface Messages {
   readonly direct: DirectPlaces | null;
   readonly send: SidePieces | null;
   readonly recv: SidePieces | null;
+  /**
+   * When the messages are numbered in round order: those of round t are [roundStart[t], roundStart[t + 1]) (null or
+   * absent: the emitter orders them by round itself).
+   */
+  readonly roundStart?: Uint32Array | null;
+  /**
+   * Direct messages taken as exact pairs before their slots were checked distinct: the emitter checks that no two
+   * sends of a rank share a slot, where it reads each rank's in turn, and refuses the messages (null) when two do.
+   */
+  readonly distinct?: boolean;
 }
 
 /** Transfers grouped into messages: the message of each transfer, and the transfers of each message in order. */
@@ -50,6 +60,8 @@ export interface Grouping {
   readonly count: Float64Array;
   /** The message of each transfer; null when every message is one transfer (message k = transfer k). */
   readonly msgOf: Uint32Array | null;
+  /** The messages of step t are [start[t], start[t + 1]) (they are numbered in step order). */
+  readonly start: Uint32Array;
 }
 
 /** The transfers of each message in order: those of message k are order[start[k] .. start[k + 1]). */
@@ -98,7 +110,7 @@ export function groupTransfers(s: Schedule): Grouping {
   const { p, transferCount: t } = s;
   if (oneSendPerNodeAndStep(s)) {
     const round = stepOfTransfer(s);
-    return { n: t, round, src: s.src, dst: s.dst, count: s.size, msgOf: null };
+    return { n: t, round, src: s.src, dst: s.dst, count: s.size, msgOf: null, start: s.stepStart };
   }
   const msgOf = new Uint32Array(t);
   const round = growU32(t),
@@ -108,7 +120,9 @@ export function groupTransfers(s: Schedule): Grouping {
   const next = growU32(t); // next message of the same src in the same step (0xffffffff: none)
   const head = new Uint32Array(p),
     stamp = new Uint32Array(p); // stamp = step + 1 when head is valid
+  const start = new Uint32Array(s.stepCount + 1);
   for (let st = 0; st < s.stepCount; st++) {
+    start[st] = round.length;
     for (let x = s.stepStart[st]!; x < s.stepStart[st + 1]!; x++) {
       const a = s.src[x]!,
         b = s.dst[x]!;
@@ -128,7 +142,9 @@ export function groupTransfers(s: Schedule): Grouping {
     }
   }
   const n = round.length;
-  return { n, round: round.toArray(), src: src.toArray(), dst: dst.toArray(), count: count.toArray(), msgOf };
+  start[s.stepCount] = n;
+  const [rd, sr, ds, ct] = [round.toArray(), src.toArray(), dst.toArray(), count.toArray()];
+  return { n, round: rd, src: sr, dst: ds, count: ct, msgOf, start };
 }
 
 /**
@@ -194,26 +210,25 @@ function distinctExactPairs(layout: BufferLayout, p: number, g: Grouping, slot: 
 }
 
 /**
- * distinctExactPairs for plans without local copies (the emitter's lean path), in one pass in message order: every
- * message's slot is its own (a bit per slot, P^2 / 8 bytes in the full form), carries exactly its slot's count, and
- * the messages carry as many elements in all as the matrix holds (exact sums below 2^53), so that every non-zero entry
- * has its message. The reads of the counts jump across the table in message order, but they are independent loads:
- * at P = 1024 the comparison costs less than carrying each message's count to the emitter to compare there.
+ * Most of distinctExactPairs for plans without local copies (the emitter's lean path), in one pass in message order:
+ * every message carries exactly its slot's count, and the messages carry as many elements in all as the matrix holds
+ * (exact sums below 2^53). The reads of the counts jump across the table in message order, but they are independent
+ * loads (4 ms for 10^6 messages at P = 1024). That no two messages share a slot is left to the emitter (`distinct` of
+ * the messages), which sees each rank's sends together: a bit per slot checked here, in message order, cost twice the
+ * pass. With distinct slots, exact counts and equal totals, every non-zero entry has its message. (Counting each
+ * rank's operations in this loop, two increments of a P-entry table beside the reads of the counts, made it four times
+ * slower: the emitter counts them in a pass of its own.)
  */
-function distinctExactPairsNoCopies(layout: BufferLayout, p: number, g: Grouping, slot: Uint32Array | null): boolean {
+function exactPairsNoCopies(layout: BufferLayout, p: number, g: Grouping, slot: Uint32Array | null): boolean {
   const counts = layout.sendCounts;
-  const seen = new Uint32Array(Math.ceil(counts.length / 32));
   const { count, src, dst } = g;
   let got = 0;
   for (let k = 0; k < g.n; k++) {
     const a = src[k]!,
       b = dst[k]!,
-      key = slot === null ? a * p + b : slot[k]!;
-    const w = key >>> 5,
-      bit = 1 << (key & 31);
-    if ((seen[w]! & bit) !== 0 || a === b || count[k] !== counts[key]) return false;
-    seen[w] = seen[w]! | bit;
-    got += count[k]!;
+      z = count[k]!;
+    if (a === b || z !== counts[slot === null ? a * p + b : slot[k]!]) return false;
+    got += z;
   }
   let want = 0;
   for (let x = 0; x < counts.length; x++) want += counts[x]!;
@@ -221,15 +236,17 @@ function distinctExactPairsNoCopies(layout: BufferLayout, p: number, g: Grouping
 }
 
 /**
- * The messages of a message-level plan as direct without local copies when distinctExactPairsNoCopies holds (the
- * emitter's lean path); null otherwise (then directMessages decides).
+ * The messages of a message-level plan as direct without local copies when exactPairsNoCopies holds (the emitter's
+ * lean path), with their round starts, and their slots left for the emitter to check distinct (`distinct`); null
+ * otherwise (then directMessages decides).
  */
 export function directMessagesUnchecked(layout: BufferLayout, p: number, s: Schedule, g: Grouping): Messages | null {
   const slot = sendSlots(layout, p, s, g);
-  if (!distinctExactPairsNoCopies(layout, p, g, slot)) return null;
+  if (!exactPairsNoCopies(layout, p, g, slot)) return null;
   const { n, round, src, dst, count } = g;
   const places = { sendSlot: slot, recvSlot: recvSlots(layout, p, src, dst, n), x0: null };
-  return { n, round, src, dst, count, direct: places, send: null, recv: null };
+  const direct: Messages = { n, round, src, dst, count, direct: places, send: null, recv: null };
+  return { ...direct, roundStart: g.start, distinct: true };
 }
 
 /**
@@ -251,7 +268,9 @@ export function directMessages(layout: BufferLayout, p: number, s: Schedule, g: 
     sendSlot: Uint32Array | null,
   ): Messages => {
     const places = { sendSlot, recvSlot: recvSlots(layout, p, src, dst, n), x0 };
-    return { n, round, src, dst, count, direct: places, send: null, recv: null };
+    // the self copies added below come after the last round's messages: then the emitter orders them by round
+    const roundStart = n === g.n ? g.start : null;
+    return { n, round, src, dst, count, direct: places, send: null, recv: null, roundStart };
   };
   if (distinctExactPairs(layout, p, g, slot)) return direct(g.n, g.round, g.src, g.dst, g.count, null, slot);
   const { sendCounts, sendPeers } = layout;
