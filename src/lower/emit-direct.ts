@@ -44,13 +44,14 @@ export function emitDirect(
   colour: Uint32Array | null,
   layout: BufferLayout,
   opsOf: Uint32Array,
-  distinct: boolean,
+  check: Float64Array | null,
   progress: ProgressCallback | null,
 ): DirectEmitted | null {
   // every column below but copySplit is written in full (every operation once): no zero fill
-  const offset = unzeroed(Float64Array, opsOf[p]!);
-  scatter(msgs, p, order, start, colour, opsOf, new Int32Array(offset.buffer), progress);
-  return rankMajor(p, start.length - 1, layout, opsOf, offset, distinct);
+  const count = unzeroed(Float64Array, opsOf[p]!),
+    offset = unzeroed(Float64Array, opsOf[p]!);
+  scatter(msgs, p, order, start, colour, opsOf, count, new Int32Array(offset.buffer), progress);
+  return rankMajor(p, start.length - 1, layout, opsOf, count, offset, check);
 }
 
 /**
@@ -64,10 +65,12 @@ function scatter(
   start: Uint32Array,
   colour: Uint32Array | null,
   opsOf: Uint32Array,
+  count: Float64Array,
   word: Int32Array,
   progress: ProgressCallback | null,
 ): void {
-  const { src, dst } = msgs;
+  const { src, dst } = msgs,
+    mc = msgs.count;
   const { sendSlot, recvSlot } = msgs.direct!;
   const cur = opsOf.slice(0, p);
   const rounds = start.length - 1;
@@ -92,6 +95,7 @@ function scatter(
           a = src[k]!,
           b = dst[k]!;
         const x = cur[a]!++;
+        count[x] = mc[k]!;
         word[2 * x] = sendSlot === null ? a * p + b : sendSlot[k]!;
         word[2 * x + 1] = t;
       }
@@ -125,6 +129,7 @@ function scatter(
       word[2 * x] = (recvSlot === null ? b * p + a : recvSlot[k]!) | RECV_BIT;
       word[2 * x + 1] = t;
       x = cur[a]!++;
+      count[x] = mc[k]!;
       word[2 * x] = sendSlot === null ? a * p + b : sendSlot[k]!;
       word[2 * x + 1] = t;
     }
@@ -143,18 +148,18 @@ function rankMajor(
   rounds: number,
   layout: BufferLayout,
   rankStart: Uint32Array,
+  count: Float64Array,
   offset: Float64Array,
-  distinct: boolean,
+  check: Float64Array | null,
 ): DirectEmitted | null {
   const nOps = offset.length;
   const word = new Int32Array(offset.buffer);
   const round = unzeroed(Uint32Array, nOps),
     kind = unzeroed(Uint8Array, nOps),
     peer = unzeroed(Uint32Array, nOps),
-    count = unzeroed(Float64Array, nOps),
     rank = unzeroed(Uint32Array, nOps);
-  const { sendCounts, recvCounts, sendDispls, recvDispls, sendPeers, recvPeers } = layout;
-  const stamp = distinct ? new Uint32Array(p) : null;
+  const { recvCounts, sendDispls, recvDispls, sendPeers, recvPeers } = layout;
+  const stamp = check === null ? null : new Uint32Array(p);
   let ok = true;
   for (let r = 0; r < p; r++) {
     const xa = rankStart[r]!,
@@ -174,10 +179,9 @@ function rankMajor(
           offset[x] = recvDispls[slot]!;
         } else {
           kind[x] = 0;
-          count[x] = sendCounts[slot]!;
           offset[x] = sendDispls[slot]!;
           if (stamp !== null) {
-            if (stamp[slot - row] === mark) ok = false;
+            if (stamp[slot - row] === mark || count[x] !== check![slot]) ok = false;
             stamp[slot - row] = mark;
           }
         }
@@ -196,10 +200,9 @@ function rankMajor(
           const j = sendPeers.peer[slot]!;
           kind[x] = 0;
           peer[x] = j;
-          count[x] = sendCounts[slot]!;
           offset[x] = sendDispls[slot]!;
           if (stamp !== null) {
-            if (stamp[j] === mark) ok = false;
+            if (stamp[j] === mark || count[x] !== check![slot]) ok = false;
             stamp[j] = mark;
           }
         }

@@ -143,10 +143,10 @@ export function emitOps(
     throw fail("lower", "UNSUPPORTED", `the program has ${nPieces} buffer pieces, more than 2^32 - 1`);
   // Direct messages without copies: one piece per operation, piece x belongs to operation x.
   if (msgs.direct !== null && msgs.direct.x0 === null && nPieces === nOps) {
-    const e = emitDirect(msgs, p, order, start, colour, layout, opsOf, msgs.distinct === true, progress);
+    const e = emitDirect(msgs, p, order, start, colour, layout, opsOf, msgs.checkCounts ?? null, progress);
     return e === null ? null : { ...e, maxClasses };
   }
-  if (msgs.distinct === true) throw new Error("emitOps: slots to check outside the direct path");
+  if (msgs.checkCounts) throw new Error("emitOps: counts to check outside the direct path");
   const w = new RankWriter(msgs, p, layout, opsOf, piecesOf, nOps, nPieces);
   // Blocked rank-major pass.
   const bucket = new Uint32Array(p + 1),

@@ -45,10 +45,12 @@ export interface Messages {
    */
   readonly roundStart?: Uint32Array | null;
   /**
-   * Direct messages taken as exact pairs before their slots were checked distinct: the emitter checks that no two
-   * sends of a rank share a slot, where it reads each rank's in turn, and refuses the messages (null) when two do.
+   * Direct messages taken as exact pairs before their slots were checked distinct and their counts compared: the send
+   * counts of the layout, which the emitter compares with each send where it reads its rank's row, checking there too
+   * that no two sends of a rank share a slot; it refuses the messages (null) when one does not hold (null or absent:
+   * nothing left to check).
    */
-  readonly distinct?: boolean;
+  readonly checkCounts?: Float64Array | null;
 }
 
 /** Transfers grouped into messages: the message of each transfer, and the transfers of each message in order. */
@@ -210,25 +212,21 @@ function distinctExactPairs(layout: BufferLayout, p: number, g: Grouping, slot: 
 }
 
 /**
- * Most of distinctExactPairs for plans without local copies (the emitter's lean path), in one pass in message order:
- * every message carries exactly its slot's count, and the messages carry as many elements in all as the matrix holds
- * (exact sums below 2^53). The reads of the counts jump across the table in message order, but they are independent
- * loads (4 ms for 10^6 messages at P = 1024). That no two messages share a slot is left to the emitter (`distinct` of
- * the messages), which sees each rank's sends together: a bit per slot checked here, in message order, cost twice the
- * pass. With distinct slots, exact counts and equal totals, every non-zero entry has its message. (Counting each
- * rank's operations in this loop, two increments of a P-entry table beside the reads of the counts, made it four times
- * slower: the emitter counts them in a pass of its own.)
+ * The cheap part of distinctExactPairs for plans without local copies (the emitter's lean path), in one pass in
+ * message order: no message is a copy, and the messages carry as many elements in all as the matrix holds (exact sums
+ * below 2^53). With distinct slots, equal totals and each message carrying its slot's count, every non-zero entry has
+ * its message. The rest is left to the emitter, which reads each rank's row of the tables in turn: that no two sends of
+ * a rank share a slot, and that each carries its slot's count. In message order, each of those reads jumps to another
+ * row (another page of the table at P = 1024): a bit per slot, or the comparison of the counts, cost as much as the
+ * rest of this pass or more, and more again on a loaded machine.
  */
-function exactPairsNoCopies(layout: BufferLayout, p: number, g: Grouping, slot: Uint32Array | null): boolean {
+function noCopiesSameTotal(layout: BufferLayout, g: Grouping): boolean {
   const counts = layout.sendCounts;
   const { count, src, dst } = g;
   let got = 0;
   for (let k = 0; k < g.n; k++) {
-    const a = src[k]!,
-      b = dst[k]!,
-      z = count[k]!;
-    if (a === b || z !== counts[slot === null ? a * p + b : slot[k]!]) return false;
-    got += z;
+    if (src[k] === dst[k]) return false;
+    got += count[k]!;
   }
   let want = 0;
   for (let x = 0; x < counts.length; x++) want += counts[x]!;
@@ -236,17 +234,17 @@ function exactPairsNoCopies(layout: BufferLayout, p: number, g: Grouping, slot: 
 }
 
 /**
- * The messages of a message-level plan as direct without local copies when exactPairsNoCopies holds (the emitter's
- * lean path), with their round starts, and their slots left for the emitter to check distinct (`distinct`); null
+ * The messages of a message-level plan as direct without local copies when noCopiesSameTotal holds (the emitter's
+ * lean path), with their round starts; their slots and counts are left for the emitter to check (`checkCounts`); null
  * otherwise (then directMessages decides).
  */
 export function directMessagesUnchecked(layout: BufferLayout, p: number, s: Schedule, g: Grouping): Messages | null {
+  if (!noCopiesSameTotal(layout, g)) return null;
   const slot = sendSlots(layout, p, s, g);
-  if (!exactPairsNoCopies(layout, p, g, slot)) return null;
   const { n, round, src, dst, count } = g;
   const places = { sendSlot: slot, recvSlot: recvSlots(layout, p, src, dst, n), x0: null };
   const direct: Messages = { n, round, src, dst, count, direct: places, send: null, recv: null };
-  return { ...direct, roundStart: g.start, distinct: true };
+  return { ...direct, roundStart: g.start, checkCounts: layout.sendCounts };
 }
 
 /**
