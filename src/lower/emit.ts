@@ -53,31 +53,26 @@ function byRound(msgs: Messages, rounds: number): { order: Uint32Array | null; s
  */
 export function colourRounds(msgs: Messages, p: number, order: Uint32Array | null, start: Uint32Array): Uint32Array {
   const colour = new Uint32Array(msgs.n);
-  const used = new Uint32Array(p),
-    stamp = new Uint32Array(p);
+  // the colours < 32 each rank took in this round, as bits (int32: all 32 taken is -1); cleared after the round by
+  // a second pass over its messages (in cache), not tested per rank with a round stamp (a branch that a round's
+  // messages in an irregular rank order mispredicted)
+  const used = new Int32Array(p);
   const src = msgs.src,
     dst = msgs.dst;
   let high: Map<number, Set<number>> | null = null; // colours >= 32, rarely needed
   const rounds = start.length - 1;
   for (let r = 0; r < rounds; r++) {
     high?.clear();
-    const s1 = r + 1;
-    for (let q = start[r]!; q < start[r + 1]!; q++) {
+    const qa = start[r]!,
+      qb = start[r + 1]!;
+    for (let q = qa; q < qb; q++) {
       const k = order === null ? q : order[q]!,
         a = src[k]!,
         b = dst[k]!;
       if (a === b) continue;
-      if (stamp[a] !== s1) {
-        stamp[a] = s1;
-        used[a] = 0;
-      }
-      if (stamp[b] !== s1) {
-        stamp[b] = s1;
-        used[b] = 0;
-      }
-      const mask = (used[a]! | used[b]!) >>> 0; // unsigned: a full mask (32 colours taken) is 0xffffffff, not -1
+      const mask = used[a]! | used[b]!;
       let c: number;
-      if (mask !== 0xffffffff) {
+      if (mask !== -1) {
         const bit = ~mask & (mask + 1);
         c = 31 - Math.clz32(bit);
         used[a] = used[a]! | bit;
@@ -94,6 +89,11 @@ export function colourRounds(msgs: Messages, p: number, order: Uint32Array | nul
         high.set(b, hb);
       }
       colour[k] = c;
+    }
+    for (let q = qa; q < qb; q++) {
+      const k = order === null ? q : order[q]!;
+      used[src[k]!] = 0;
+      used[dst[k]!] = 0;
     }
   }
   return colour;
