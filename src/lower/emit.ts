@@ -223,7 +223,10 @@ export function emitOps(
   return { ...w.done(), maxClasses };
 }
 
-/** The counting pass: operations and pieces of every rank as prefix sums, and the blocking variant's classes. */
+/**
+ * The counting pass: operations and pieces of every rank as prefix sums (those the messages carry, msgs.rankOps, when
+ * they do), and the blocking variant's classes.
+ */
 function countRankSizes(
   msgs: Messages,
   p: number,
@@ -234,6 +237,14 @@ function countRankSizes(
   const opsOf = new Uint32Array(p + 1),
     piecesOf = new Float64Array(p + 1);
   let maxClasses = 0;
+  const given = msgs.rankOps;
+  if (given !== null && given !== undefined) {
+    opsOf.set(given);
+    piecesOf.set(opsOf);
+    if (colour === null) maxClasses = n > 0 ? 1 : 0;
+    else for (let k = 0; k < n; k++) if (colour[k]! + 1 > maxClasses) maxClasses = colour[k]! + 1;
+    return { opsOf, piecesOf, maxClasses };
+  }
   if (send === null && recv === null) {
     // direct messages: one piece per operation unless some message is a copy (then the general loop below)
     let copy = false;

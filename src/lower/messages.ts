@@ -45,6 +45,12 @@ export interface Messages {
    */
   readonly roundStart?: Uint32Array | null;
   /**
+   * Direct messages without local copies: the operations of rank r are [rankOps[r], rankOps[r + 1]) (a send per
+   * message from r, a receive per message to r), counted where the messages were read (null or absent: the emitter
+   * counts them).
+   */
+  readonly rankOps?: Uint32Array | null;
+  /**
    * Direct messages taken as exact pairs before their slots were checked distinct and their counts compared: the send
    * counts of the layout, which the emitter compares with each send where it reads its rank's row, checking there too
    * that no two sends of a rank share a slot; it refuses the messages (null) when one does not hold (null or absent:
@@ -218,14 +224,19 @@ function distinctExactPairs(layout: BufferLayout, p: number, g: Grouping, slot: 
  * its message. The rest is left to the emitter, which reads each rank's row of the tables in turn: that no two sends of
  * a rank share a slot, and that each carries its slot's count. In message order, each of those reads jumps to another
  * row (another page of the table at P = 1024): a bit per slot, or the comparison of the counts, cost as much as the
- * rest of this pass or more, and more again on a loaded machine.
+ * rest of this pass or more, and more again on a loaded machine. The same pass counts every rank's operations (`ops`,
+ * zeroed, P + 1 entries: rank r's in ops[r + 1]).
  */
-function noCopiesSameTotal(layout: BufferLayout, g: Grouping): boolean {
+function noCopiesSameTotal(layout: BufferLayout, g: Grouping, ops: Uint32Array): boolean {
   const counts = layout.sendCounts;
   const { count, src, dst } = g;
   let got = 0;
   for (let k = 0; k < g.n; k++) {
-    if (src[k] === dst[k]) return false;
+    const a = src[k]!,
+      b = dst[k]!;
+    if (a === b) return false;
+    ops[a + 1] = ops[a + 1]! + 1;
+    ops[b + 1] = ops[b + 1]! + 1;
     got += count[k]!;
   }
   let want = 0;
@@ -235,16 +246,18 @@ function noCopiesSameTotal(layout: BufferLayout, g: Grouping): boolean {
 
 /**
  * The messages of a message-level plan as direct without local copies when noCopiesSameTotal holds (the emitter's
- * lean path), with their round starts; their slots and counts are left for the emitter to check (`checkCounts`); null
- * otherwise (then directMessages decides).
+ * lean path), with their round starts and every rank's operations; their slots and counts are left for the emitter to
+ * check (`checkCounts`); null otherwise (then directMessages decides).
  */
 export function directMessagesUnchecked(layout: BufferLayout, p: number, s: Schedule, g: Grouping): Messages | null {
-  if (!noCopiesSameTotal(layout, g)) return null;
+  const rankOps = new Uint32Array(p + 1);
+  if (!noCopiesSameTotal(layout, g, rankOps)) return null;
+  for (let r = 0; r < p; r++) rankOps[r + 1] = rankOps[r + 1]! + rankOps[r]!;
   const slot = sendSlots(layout, p, s, g);
   const { n, round, src, dst, count } = g;
   const places = { sendSlot: slot, recvSlot: recvSlots(layout, p, src, dst, n), x0: null };
   const direct: Messages = { n, round, src, dst, count, direct: places, send: null, recv: null };
-  return { ...direct, roundStart: g.start, checkCounts: layout.sendCounts };
+  return { ...direct, roundStart: g.start, rankOps, checkCounts: layout.sendCounts };
 }
 
 /**
