@@ -27,12 +27,12 @@ export interface DirectEmitted {
  * send (each in message order), blocking in colour order (at most one operation of a rank per colour and round).
  *
  * The scatter pass reads the messages in program order and writes each operation at its rank's cursor: a word pair in
- * the 8 bytes of its displacement (the slot of its block, with a receive mark, and the round), nothing else. The cost
- * of a scatter grows with its write streams (P per column: at P = 1024 one column of 8-byte entries costs half as much
- * as two columns), so the message's count is not carried: the messages were checked to carry exactly their pair's
- * count (directMessagesUnchecked), and the rank-major pass reads it from the rank's own row of the layout. That pass
- * turns each slot into the peer, the count and the displacement and writes the columns in order; with `distinct` it
- * also checks that no two sends of a rank share a slot (null when two do).
+ * the 8 bytes of its displacement (the slot of its block, with a receive mark, and the round) and, for a send, its
+ * count. At P = 1024 that is about 2P write streams of a cache line each, and no message is read back in rank order.
+ * The rank-major pass then turns each slot into the peer and the displacement, gives a receive the count of its own
+ * row of the layout and, with `check` (the layout's send counts), compares each send's count with its pair's and
+ * checks that no two sends of a rank go to one peer: null when one of those fails (a receive's count is its send's
+ * when none does). Those checks read the rank's own rows, in cache; in message order each read jumps a row.
  *
  * `start`: the messages of round t are [start[t], start[t + 1]) of `order` (null: message q is the q-th).
  */
@@ -140,8 +140,9 @@ function scatter(
 /**
  * The rank-major pass: the round, kind, peer, count and displacement of every operation from the scatter pass's
  * words, rank by rank (a rank's slots lie in its own rows of the layout's tables), then the columns that repeat others
- * (tag, the pieces' buffers and counts) and the rank and piece starts. With `distinct`, null when two sends of a rank
- * go to one peer (its slot): a stamp per peer, the rank's number plus 1.
+ * (tag, the pieces' buffers and counts) and the rank and piece starts. With `check` (the layout's send counts), null
+ * when a send carries other than its pair's count or two sends of a rank go to one peer (a stamp per peer: the rank's
+ * number plus 1).
  */
 function rankMajor(
   p: number,

@@ -120,8 +120,9 @@ export interface Emitted {
  * laid out, once per block.
  *
  * Direct messages without copies (one piece per operation, no element offsets) take a leaner path
- * (emitDirect: a scatter pass in message order, then one rank-major pass). Messages with `distinct` set are
- * checked there (no two sends of a rank in one slot); the result is null when two are.
+ * (emitDirect: a scatter pass in message order, then one rank-major pass). Messages with `checkCounts`
+ * set are checked there (each send carries exactly its pair's count, and no two sends of a rank go to one
+ * peer); the result is null when one does not hold.
  */
 export function emitOps(
   msgs: Messages,

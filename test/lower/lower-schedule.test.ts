@@ -388,7 +388,7 @@ describe("blocking variant with many messages per rank in a round", () => {
 
 describe("a message-level plan with distinct pairs and the matrix's total", () => {
   // M = [[0, 2, 1], [0, 0, 0], [0, 0, 0]]: the counts of 0 -> 1 and 0 -> 2 swapped keep the pairs distinct and
-  // the total 3, so only the per-message comparison (made in message order before the lean path) finds them
+  // the total 3, so only the per-message comparison (made where the lean path reads rank 0's row) finds them
   const m = matrixFromRows([
     [0, 2, 1],
     [0, 0, 0],
