@@ -141,8 +141,8 @@ function scatter(
  * The rank-major pass: the round, kind, peer, count and displacement of every operation from the scatter pass's
  * words, rank by rank (a rank's slots lie in its own rows of the layout's tables), then the columns that repeat others
  * (tag, the pieces' buffers and counts) and the rank and piece starts. With `check` (the layout's send counts), null
- * when a send carries other than its pair's count or two sends of a rank go to one peer (a stamp per peer: the rank's
- * number plus 1).
+ * when a send carries other than its pair's count or two sends of a rank go to one peer (a stamp per slot of the rank's
+ * row: the rank's number plus 1).
  */
 function rankMajor(
   p: number,
@@ -167,7 +167,8 @@ function rankMajor(
       xb = rankStart[r + 1]!,
       mark = r + 1;
     rank.fill(r, xa, xb);
-    // the full form's slot of peer j is r * p + j; the peer form's peer of a slot is in its index
+    // the full form's slot of peer j is r * p + j; the peer form's peer of a slot is in its index, and a stamp is kept
+    // per slot of the rank's row (its first entries, in cache: a stamp per peer rank spread over P entries)
     if (sendPeers === null || recvPeers === null)
       for (let x = xa, row = r * p; x < xb; x++) {
         const w = word[2 * x]!,
@@ -188,7 +189,7 @@ function rankMajor(
         }
       }
     else
-      for (let x = xa; x < xb; x++) {
+      for (let x = xa, row = sendPeers.start[r]!; x < xb; x++) {
         const w = word[2 * x]!,
           slot = w & 0x7fffffff;
         round[x] = word[2 * x + 1]!;
@@ -198,13 +199,12 @@ function rankMajor(
           count[x] = recvCounts[slot]!;
           offset[x] = recvDispls[slot]!;
         } else {
-          const j = sendPeers.peer[slot]!;
           kind[x] = 0;
-          peer[x] = j;
+          peer[x] = sendPeers.peer[slot]!;
           offset[x] = sendDispls[slot]!;
           if (stamp !== null) {
-            if (stamp[j] === mark || count[x] !== check![slot]) ok = false;
-            stamp[j] = mark;
+            if (stamp[slot - row] === mark || count[x] !== check![slot]) ok = false;
+            stamp[slot - row] = mark;
           }
         }
       }
