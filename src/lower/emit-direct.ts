@@ -30,8 +30,9 @@ export interface DirectEmitted {
  * the 8 bytes of its displacement (the slot of its block, with a receive mark, and the round) and, for a send, its
  * count. At P = 1024 that is about 2P write streams of a cache line each, and no message is read back in rank order.
  * The rank-major pass then turns each slot into the peer and the displacement, gives a receive the count of its own
- * row of the layout, compares each send's count with its pair's (`msgs.checkCounts`: null when one differs; a
- * receive's count is its send's when none does) and writes the columns in order.
+ * row of the layout and, with `check` (the layout's send counts), compares each send's count with its pair's and
+ * checks that no two sends of a rank go to one peer: null when one of those fails (a receive's count is its send's
+ * when none does). Those checks read the rank's own rows, in cache; in message order each read jumps a row.
  *
  * `start`: the messages of round t are [start[t], start[t + 1]) of `order` (null: message q is the q-th).
  */
@@ -43,18 +44,19 @@ export function emitDirect(
   colour: Uint32Array | null,
   layout: BufferLayout,
   opsOf: Uint32Array,
+  check: Float64Array | null,
   progress: ProgressCallback | null,
 ): DirectEmitted | null {
   // every column below but copySplit is written in full (every operation once): no zero fill
   const count = unzeroed(Float64Array, opsOf[p]!),
     offset = unzeroed(Float64Array, opsOf[p]!);
   scatter(msgs, p, order, start, colour, opsOf, count, new Int32Array(offset.buffer), progress);
-  return rankMajor(p, start.length - 1, layout, msgs.checkCounts ?? null, opsOf, count, offset);
+  return rankMajor(p, start.length - 1, layout, opsOf, count, offset, check);
 }
 
 /**
  * The scatter pass: operation x gets, in words 2x and 2x + 1 of `word` (the displacement column's bytes), its slot
- * (with RECV_BIT for a receive) and its round, and a send its count.
+ * (with RECV_BIT for a receive) and its round.
  */
 function scatter(
   msgs: Messages,
@@ -136,49 +138,76 @@ function scatter(
 }
 
 /**
- * The rank-major pass: the round, kind, peer and displacement of every operation and the count of a receive from the
- * scatter pass's words, rank by rank (a rank's slots lie in its own rows of the layout's tables), then the columns
- * that repeat others (tag, the pieces' buffers and counts) and the rank and piece starts. Null when a send carries
- * other than its pair's count (`check`, the layout's send counts; null: nothing to check).
+ * The rank-major pass: the round, kind, peer, count and displacement of every operation from the scatter pass's
+ * words, rank by rank (a rank's slots lie in its own rows of the layout's tables), then the columns that repeat others
+ * (tag, the pieces' buffers and counts) and the rank and piece starts. With `check` (the layout's send counts), null
+ * when a send carries other than its pair's count or two sends of a rank go to one peer (a stamp per slot of the rank's
+ * row: the rank's number plus 1).
  */
 function rankMajor(
   p: number,
   rounds: number,
   layout: BufferLayout,
-  check: Float64Array | null,
   rankStart: Uint32Array,
   count: Float64Array,
   offset: Float64Array,
+  check: Float64Array | null,
 ): DirectEmitted | null {
   const nOps = offset.length;
   const word = new Int32Array(offset.buffer);
   const round = unzeroed(Uint32Array, nOps),
     kind = unzeroed(Uint8Array, nOps),
-    peer = unzeroed(Uint32Array, nOps);
+    peer = unzeroed(Uint32Array, nOps),
+    rank = unzeroed(Uint32Array, nOps);
   const { recvCounts, sendDispls, recvDispls, sendPeers, recvPeers } = layout;
-  const rank = unzeroed(Uint32Array, nOps);
+  const stamp = check === null ? null : new Uint32Array(p);
   let ok = true;
   for (let r = 0; r < p; r++) {
     const xa = rankStart[r]!,
       xb = rankStart[r + 1]!,
-      row = r * p;
+      mark = r + 1;
     rank.fill(r, xa, xb);
-    for (let x = xa; x < xb; x++) {
-      const w = word[2 * x]!;
-      round[x] = word[2 * x + 1]!;
-      if (w < 0) {
-        const slot = w & 0x7fffffff;
-        kind[x] = 1;
-        peer[x] = recvPeers === null ? slot - row : recvPeers.peer[slot]!;
-        count[x] = recvCounts[slot]!;
-        offset[x] = recvDispls[slot]!;
-      } else {
-        kind[x] = 0;
-        peer[x] = sendPeers === null ? w - row : sendPeers.peer[w]!;
-        offset[x] = sendDispls[w]!;
-        if (check !== null && check[w] !== count[x]) ok = false;
+    // the full form's slot of peer j is r * p + j; the peer form's peer of a slot is in its index, and a stamp is kept
+    // per slot of the rank's row (its first entries, in cache: a stamp per peer rank spread over P entries)
+    if (sendPeers === null || recvPeers === null)
+      for (let x = xa, row = r * p; x < xb; x++) {
+        const w = word[2 * x]!,
+          slot = w & 0x7fffffff;
+        round[x] = word[2 * x + 1]!;
+        peer[x] = slot - row;
+        if (w < 0) {
+          kind[x] = 1;
+          count[x] = recvCounts[slot]!;
+          offset[x] = recvDispls[slot]!;
+        } else {
+          kind[x] = 0;
+          offset[x] = sendDispls[slot]!;
+          if (stamp !== null) {
+            if (stamp[slot - row] === mark || count[x] !== check![slot]) ok = false;
+            stamp[slot - row] = mark;
+          }
+        }
       }
-    }
+    else
+      for (let x = xa, row = sendPeers.start[r]!; x < xb; x++) {
+        const w = word[2 * x]!,
+          slot = w & 0x7fffffff;
+        round[x] = word[2 * x + 1]!;
+        if (w < 0) {
+          kind[x] = 1;
+          peer[x] = recvPeers.peer[slot]!;
+          count[x] = recvCounts[slot]!;
+          offset[x] = recvDispls[slot]!;
+        } else {
+          kind[x] = 0;
+          peer[x] = sendPeers.peer[slot]!;
+          offset[x] = sendDispls[slot]!;
+          if (stamp !== null) {
+            if (stamp[slot - row] === mark || count[x] !== check![slot]) ok = false;
+            stamp[slot - row] = mark;
+          }
+        }
+      }
   }
   if (!ok) return null;
   const tag = unzeroed(Uint32Array, nOps);

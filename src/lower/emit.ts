@@ -22,9 +22,13 @@ const BLOCK_MESSAGES = 1 << 15;
 
 /**
  * The messages in program order (stable by round): `order` is null when the messages already are
- * (message q is the q-th in program order), and the messages of round r are [start[r], start[r + 1]).
+ * (message q is the q-th in program order), and the messages of round r are [start[r], start[r + 1]). The messages'
+ * own round starts when they have them (msgs.roundStart).
  */
 function byRound(msgs: Messages, rounds: number): { order: Uint32Array | null; start: Uint32Array } {
+  const given = msgs.roundStart;
+  if (given !== null && given !== undefined && given.length === rounds + 1 && given[rounds] === msgs.n)
+    return { order: null, start: given };
   const start = new Uint32Array(rounds + 1);
   const rd = msgs.round;
   let sorted = true;
@@ -49,31 +53,26 @@ function byRound(msgs: Messages, rounds: number): { order: Uint32Array | null; s
  */
 export function colourRounds(msgs: Messages, p: number, order: Uint32Array | null, start: Uint32Array): Uint32Array {
   const colour = new Uint32Array(msgs.n);
-  const used = new Uint32Array(p),
-    stamp = new Uint32Array(p);
+  // the colours < 32 each rank took in this round, as bits (int32: all 32 taken is -1); cleared after the round by
+  // a second pass over its messages (in cache), not tested per rank with a round stamp (a branch that a round's
+  // messages in an irregular rank order mispredicted)
+  const used = new Int32Array(p);
   const src = msgs.src,
     dst = msgs.dst;
   let high: Map<number, Set<number>> | null = null; // colours >= 32, rarely needed
   const rounds = start.length - 1;
   for (let r = 0; r < rounds; r++) {
     high?.clear();
-    const s1 = r + 1;
-    for (let q = start[r]!; q < start[r + 1]!; q++) {
+    const qa = start[r]!,
+      qb = start[r + 1]!;
+    for (let q = qa; q < qb; q++) {
       const k = order === null ? q : order[q]!,
         a = src[k]!,
         b = dst[k]!;
       if (a === b) continue;
-      if (stamp[a] !== s1) {
-        stamp[a] = s1;
-        used[a] = 0;
-      }
-      if (stamp[b] !== s1) {
-        stamp[b] = s1;
-        used[b] = 0;
-      }
-      const mask = (used[a]! | used[b]!) >>> 0; // unsigned: a full mask (32 colours taken) is 0xffffffff, not -1
+      const mask = used[a]! | used[b]!;
       let c: number;
-      if (mask !== 0xffffffff) {
+      if (mask !== -1) {
         const bit = ~mask & (mask + 1);
         c = 31 - Math.clz32(bit);
         used[a] = used[a]! | bit;
@@ -90,6 +89,11 @@ export function colourRounds(msgs: Messages, p: number, order: Uint32Array | nul
         high.set(b, hb);
       }
       colour[k] = c;
+    }
+    for (let q = qa; q < qb; q++) {
+      const k = order === null ? q : order[q]!;
+      used[src[k]!] = 0;
+      used[dst[k]!] = 0;
     }
   }
   return colour;
@@ -117,7 +121,8 @@ export interface Emitted {
  *
  * Direct messages without copies (one piece per operation, no element offsets) take a leaner path
  * (emitDirect: a scatter pass in message order, then one rank-major pass). Messages with `checkCounts`
- * set are checked there (each send carries exactly its pair's count); the result is null when one does not.
+ * set are checked there (each send carries exactly its pair's count, and no two sends of a rank go to one
+ * peer); the result is null when one does not hold.
  */
 export function emitOps(
   msgs: Messages,
@@ -139,7 +144,7 @@ export function emitOps(
     throw fail("lower", "UNSUPPORTED", `the program has ${nPieces} buffer pieces, more than 2^32 - 1`);
   // Direct messages without copies: one piece per operation, piece x belongs to operation x.
   if (msgs.direct !== null && msgs.direct.x0 === null && nPieces === nOps) {
-    const e = emitDirect(msgs, p, order, start, colour, layout, opsOf, progress);
+    const e = emitDirect(msgs, p, order, start, colour, layout, opsOf, msgs.checkCounts ?? null, progress);
     return e === null ? null : { ...e, maxClasses };
   }
   if (msgs.checkCounts) throw new Error("emitOps: counts to check outside the direct path");
@@ -219,7 +224,10 @@ export function emitOps(
   return { ...w.done(), maxClasses };
 }
 
-/** The counting pass: operations and pieces of every rank as prefix sums, and the blocking variant's classes. */
+/**
+ * The counting pass: operations and pieces of every rank as prefix sums (those the messages carry, msgs.rankOps, when
+ * they do), and the blocking variant's classes.
+ */
 function countRankSizes(
   msgs: Messages,
   p: number,
@@ -230,6 +238,14 @@ function countRankSizes(
   const opsOf = new Uint32Array(p + 1),
     piecesOf = new Float64Array(p + 1);
   let maxClasses = 0;
+  const given = msgs.rankOps;
+  if (given !== null && given !== undefined) {
+    opsOf.set(given);
+    piecesOf.set(opsOf);
+    if (colour === null) maxClasses = n > 0 ? 1 : 0;
+    else for (let k = 0; k < n; k++) if (colour[k]! + 1 > maxClasses) maxClasses = colour[k]! + 1;
+    return { opsOf, piecesOf, maxClasses };
+  }
   if (send === null && recv === null) {
     // direct messages: one piece per operation unless some message is a copy (then the general loop below)
     let copy = false;

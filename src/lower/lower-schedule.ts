@@ -80,7 +80,7 @@ export function lowerSchedule(m: CommMatrix, s: Schedule, opts: LowerOptions = {
   const rounds = s.stepCount > 0 ? s.stepCount : msgs.n > 0 ? 1 : 0;
   const emitVariant = variant === "blocking" ? "blocking" : "nonblocking";
   let e = emitOps(msgs, p, rounds, emitVariant, layout, progress.phase(3));
-  // a message whose count is not its pair's (directMessagesUnchecked): directMessages refuses the plan
+  // a pair of two messages or a count not its pair's (directMessagesUnchecked): directMessages refuses the plan
   if (e === null) e = emitOps(directMessages(layout, p, s, g), p, rounds, emitVariant, layout)!;
   const lowered: Program = {
     p,

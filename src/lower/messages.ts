@@ -40,8 +40,21 @@ export interface Messages {
   readonly send: SidePieces | null;
   readonly recv: SidePieces | null;
   /**
-   * Direct messages taken as exact pairs before every count was compared: the send counts of the layout, which the
-   * emitter compares with each message where it reads the pair's displacement (null or absent: nothing left to check).
+   * When the messages are numbered in round order: those of round t are [roundStart[t], roundStart[t + 1]) (null or
+   * absent: the emitter orders them by round itself).
+   */
+  readonly roundStart?: Uint32Array | null;
+  /**
+   * Direct messages without local copies: the operations of rank r are [rankOps[r], rankOps[r + 1]) (a send per
+   * message from r, a receive per message to r), counted where the messages were read (null or absent: the emitter
+   * counts them).
+   */
+  readonly rankOps?: Uint32Array | null;
+  /**
+   * Direct messages taken as exact pairs before their slots were checked distinct and their counts compared: the send
+   * counts of the layout, which the emitter compares with each send where it reads its rank's row, checking there too
+   * that no two sends of a rank share a slot; it refuses the messages (null) when one does not hold (null or absent:
+   * nothing left to check).
    */
   readonly checkCounts?: Float64Array | null;
 }
@@ -55,6 +68,8 @@ export interface Grouping {
   readonly count: Float64Array;
   /** The message of each transfer; null when every message is one transfer (message k = transfer k). */
   readonly msgOf: Uint32Array | null;
+  /** The messages of step t are [start[t], start[t + 1]) (they are numbered in step order). */
+  readonly start: Uint32Array;
 }
 
 /** The transfers of each message in order: those of message k are order[start[k] .. start[k + 1]). */
@@ -103,7 +118,7 @@ export function groupTransfers(s: Schedule): Grouping {
   const { p, transferCount: t } = s;
   if (oneSendPerNodeAndStep(s)) {
     const round = stepOfTransfer(s);
-    return { n: t, round, src: s.src, dst: s.dst, count: s.size, msgOf: null };
+    return { n: t, round, src: s.src, dst: s.dst, count: s.size, msgOf: null, start: s.stepStart };
   }
   const msgOf = new Uint32Array(t);
   const round = growU32(t),
@@ -113,7 +128,9 @@ export function groupTransfers(s: Schedule): Grouping {
   const next = growU32(t); // next message of the same src in the same step (0xffffffff: none)
   const head = new Uint32Array(p),
     stamp = new Uint32Array(p); // stamp = step + 1 when head is valid
+  const start = new Uint32Array(s.stepCount + 1);
   for (let st = 0; st < s.stepCount; st++) {
+    start[st] = round.length;
     for (let x = s.stepStart[st]!; x < s.stepStart[st + 1]!; x++) {
       const a = s.src[x]!,
         b = s.dst[x]!;
@@ -133,7 +150,9 @@ export function groupTransfers(s: Schedule): Grouping {
     }
   }
   const n = round.length;
-  return { n, round: round.toArray(), src: src.toArray(), dst: dst.toArray(), count: count.toArray(), msgOf };
+  start[s.stepCount] = n;
+  const [rd, sr, ds, ct] = [round.toArray(), src.toArray(), dst.toArray(), count.toArray()];
+  return { n, round: rd, src: sr, dst: ds, count: ct, msgOf, start };
 }
 
 /**
@@ -199,25 +218,25 @@ function distinctExactPairs(layout: BufferLayout, p: number, g: Grouping, slot: 
 }
 
 /**
- * The cheap part of distinctExactPairs, in message order, for plans without local copies (the emitter's lean path):
- * every message's slot is its own (a bit per slot, P^2 / 8 bytes in the full form) and the messages carry as many
- * elements in all as the matrix holds (exact sums below 2^53).
- * With distinct slots, equal totals and each message carrying its slot's count, every non-zero entry has its message;
- * and when equal totals hold but some message carries other than its slot's count, some slot gets more than its
- * count, which directMessages refuses: so the per-message comparison, whose reads of the counts jump across the
- * table in message order, is left to the emitter, which reads each rank's row in turn.
+ * The cheap part of distinctExactPairs for plans without local copies (the emitter's lean path), in one pass in
+ * message order: no message is a copy, and the messages carry as many elements in all as the matrix holds (exact sums
+ * below 2^53). With distinct slots, equal totals and each message carrying its slot's count, every non-zero entry has
+ * its message. The rest is left to the emitter, which reads each rank's row of the tables in turn: that no two sends of
+ * a rank share a slot, and that each carries its slot's count. In message order, each of those reads jumps to another
+ * row (another page of the table at P = 1024): a bit per slot, or the comparison of the counts, cost as much as the
+ * rest of this pass or more, and more again on a loaded machine. The same pass counts every rank's operations (`ops`,
+ * zeroed, P + 1 entries: rank r's in ops[r + 1]).
  */
-function distinctPairsSameTotal(layout: BufferLayout, p: number, g: Grouping, slot: Uint32Array | null): boolean {
+function noCopiesSameTotal(layout: BufferLayout, g: Grouping, ops: Uint32Array): boolean {
   const counts = layout.sendCounts;
-  const seen = new Uint32Array(Math.ceil(counts.length / 32));
   const { count, src, dst } = g;
   let got = 0;
   for (let k = 0; k < g.n; k++) {
-    const key = slot === null ? src[k]! * p + dst[k]! : slot[k]!;
-    const w = key >>> 5,
-      bit = 1 << (key & 31);
-    if ((seen[w]! & bit) !== 0 || src[k] === dst[k]) return false;
-    seen[w] = seen[w]! | bit;
+    const a = src[k]!,
+      b = dst[k]!;
+    if (a === b) return false;
+    ops[a + 1] = ops[a + 1]! + 1;
+    ops[b + 1] = ops[b + 1]! + 1;
     got += count[k]!;
   }
   let want = 0;
@@ -226,15 +245,19 @@ function distinctPairsSameTotal(layout: BufferLayout, p: number, g: Grouping, sl
 }
 
 /**
- * The messages of a message-level plan as direct when distinctPairsSameTotal holds, their counts left for the emitter
- * to compare (`checkCounts`); null otherwise (then directMessages decides).
+ * The messages of a message-level plan as direct without local copies when noCopiesSameTotal holds (the emitter's
+ * lean path), with their round starts and every rank's operations; their slots and counts are left for the emitter to
+ * check (`checkCounts`); null otherwise (then directMessages decides).
  */
 export function directMessagesUnchecked(layout: BufferLayout, p: number, s: Schedule, g: Grouping): Messages | null {
+  const rankOps = new Uint32Array(p + 1);
+  if (!noCopiesSameTotal(layout, g, rankOps)) return null;
+  for (let r = 0; r < p; r++) rankOps[r + 1] = rankOps[r + 1]! + rankOps[r]!;
   const slot = sendSlots(layout, p, s, g);
-  if (!distinctPairsSameTotal(layout, p, g, slot)) return null;
   const { n, round, src, dst, count } = g;
   const places = { sendSlot: slot, recvSlot: recvSlots(layout, p, src, dst, n), x0: null };
-  return { n, round, src, dst, count, direct: places, send: null, recv: null, checkCounts: layout.sendCounts };
+  const direct: Messages = { n, round, src, dst, count, direct: places, send: null, recv: null };
+  return { ...direct, roundStart: g.start, rankOps, checkCounts: layout.sendCounts };
 }
 
 /**
@@ -256,7 +279,9 @@ export function directMessages(layout: BufferLayout, p: number, s: Schedule, g: 
     sendSlot: Uint32Array | null,
   ): Messages => {
     const places = { sendSlot, recvSlot: recvSlots(layout, p, src, dst, n), x0 };
-    return { n, round, src, dst, count, direct: places, send: null, recv: null };
+    // the self copies added below come after the last round's messages: then the emitter orders them by round
+    const roundStart = n === g.n ? g.start : null;
+    return { n, round, src, dst, count, direct: places, send: null, recv: null, roundStart };
   };
   if (distinctExactPairs(layout, p, g, slot)) return direct(g.n, g.round, g.src, g.dst, g.count, null, slot);
   const { sendCounts, sendPeers } = layout;

@@ -421,3 +421,46 @@ describe("a message-level plan with distinct pairs and the matrix's total", () =
     }
   });
 });
+
+describe("a message-level plan whose messages share a pair", () => {
+  /** A plan of M whose steps hold the given transfers [src, dst, size], one step each. */
+  const planOf = (m: CommMatrix, steps: readonly (readonly [number, number, number])[]) => {
+    const b = new ScheduleBuilder(
+      {
+        p: m.p,
+        algorithm: "hand",
+        params: {},
+        seed: null,
+        elementBytes: m.elementBytes,
+        matrixDigest: matrixDigest(m),
+      },
+      false,
+    );
+    b.stage("s");
+    for (const [a, c, z] of steps) {
+      b.step();
+      b.transfer(a, c, z);
+    }
+    return b.build();
+  };
+  it("is refused when its pair gets twice its count, though each message carries it and the total is the matrix's", () => {
+    // M = [[0, 1, 1], [0, 0, 0], [0, 0, 0]]: 0 -> 1 twice, 0 -> 2 never (the emitter finds the repeated pair)
+    const m = matrixFromRows([
+      [0, 1, 1],
+      [0, 0, 0],
+      [0, 0, 0],
+    ]);
+    for (const form of ["full", "peers"] as const)
+      for (const variant of ["nonblocking", "blocking", "dataflow"] as const)
+        expect(() =>
+          lowerSchedule(
+            m,
+            planOf(m, [
+              [0, 1, 1],
+              [0, 1, 1],
+            ]),
+            { variant, form },
+          ),
+        ).toThrow(/^lower: hand relays elements: plan with the option payload \(its transfers 0 -> 1 carry 2 elements/);
+  });
+});
