@@ -24,6 +24,7 @@ import { simgridFidelityBench } from "./simgrid-fidelity.js";
 import { simulateBench } from "./simulate.js";
 import { sparseScaleBench } from "./sparse-scale.js";
 import { startupBench } from "./startup.js";
+import { autoRuntimeBench } from "./auto-runtime.js";
 import { storeBench } from "./store.js";
 import { topologySimgridBench } from "./topology-simgrid.js";
 import { totalExchangeBench } from "./total-exchange.js";
@@ -49,6 +50,7 @@ const benches: [string, () => string | Promise<string>][] = [
   ["total-exchange", () => totalExchangeBench(log)],
   ["auto", () => autoBench(log)],
   ["auto-network", () => autoNetworkBench(log)],
+  ["auto-runtime", () => autoRuntimeBench(log)],
   ["rankings", () => rankingsBench(log)],
   ["store", () => storeBench(log)],
   ["startup", () => startupBench(log)],

@@ -74,6 +74,12 @@ export interface AutoOptions {
    * machine, simulated in `mode`.
    */
   readonly runtime?: RuntimeModel | string | null;
+  /**
+   * Simulate (or, on a runtime, replay) every finalist, also one whose lower bound shows it cannot win, and on a
+   * runtime a finalist's nonblocking program beside its dataflow one: the same winner, a time for every finalist in
+   * the report, at the cost the bounds save (bench/results/auto-runtime.md measures both). Default false.
+   */
+  readonly exhaustive?: boolean;
 }
 
 /** Finalists simulated besides shift, by default: the bench (bench/results/auto.md) measured this many enough. */
@@ -343,6 +349,8 @@ interface FinalistRun {
   readonly payload: (r: ScreenResult) => { readonly schedule: Schedule | null; readonly error: string };
   /** The program variant each finalist was predicted fastest in (with a runtime). */
   readonly variants: Map<ScreenResult, ProgramVariant>;
+  /** AutoOptions.exhaustive: no finalist or program variant is skipped for its bound. */
+  readonly exhaustive: boolean;
 }
 
 /**
@@ -351,7 +359,7 @@ interface FinalistRun {
  * lowered, so it is left out, not the whole run.
  */
 function predictFinalist(r: ScreenResult, run: FinalistRun): number | string {
-  const p = predictOnRuntime(run.m, r.schedule!, run.machine, run.target!, () => run.payload(r));
+  const p = predictOnRuntime(run.m, r.schedule!, run.machine, run.target!, () => run.payload(r), run.exhaustive);
   if (typeof p === "string") return p;
   run.variants.set(r, p.variant);
   return p.makespan;
@@ -378,6 +386,7 @@ function finalistRun(
     machine,
     payload: (x) => planVariant(m, x.variant, machine, seed, true, planning),
     variants: new Map(),
+    exhaustive: options.exhaustive === true,
   };
 }
 
@@ -457,7 +466,7 @@ function simulateFinalists(
     // order, and a replay's clock can absorb a duration below half an ulp of a late time (2^-53
     // relative per event); the events of at most MAX_SIM_TRANSFERS transfers stay far below this slack
     const bound = f.bounds.get(r);
-    if (bound === undefined || !beyond(bound, f.best)) {
+    if (bound === undefined || run.exhaustive || !beyond(bound, f.best)) {
       const t0 = performance.now();
       const before = f.transfersDone;
       const progress = tell === null ? null : (done: number): void => tell(before + done, f.total);

@@ -43,9 +43,9 @@ export function runtimeTarget(
 /**
  * The time of `s` on the target: lowered once (nonblocking) and replayed as its dataflow variant (posted from ready
  * queues, as the executor runs it) and as that program, unless its rounds' lower bound (roundsLowerBound) is above the
- * dataflow time; the faster. A message-level plan that relays cannot be lowered
- * (only a payload plan says what a relay forwards): `payload` plans it again with payload chunks; when its planner
- * refuses that, the answer is why (a string), and the plan has no time here.
+ * dataflow time (`exhaustive`: replayed whatever its bound); the faster. A message-level plan that relays cannot be
+ * lowered (only a payload plan says what a relay forwards): `payload` plans it again with payload chunks; when its
+ * planner refuses that, the answer is why (a string), and the plan has no time here.
  */
 export function predictOnRuntime(
   m: CommMatrix,
@@ -53,6 +53,7 @@ export function predictOnRuntime(
   machine: MachineModel,
   target: RuntimeTarget,
   payload: () => { readonly schedule: Schedule | null; readonly error: string },
+  exhaustive = false,
 ): RuntimePrediction | string {
   let nonblocking = lowerDirect(m, s);
   if (nonblocking === null) {
@@ -70,7 +71,8 @@ export function predictOnRuntime(
   const df = replay(dataflowProgram(nonblocking));
   // the nonblocking program is replayed only where its bound leaves it a chance to be faster (runtime-bound.ts);
   // ties go to dataflow: it never waits for a round it does not need
-  if (beyond(roundsLowerBound(nonblocking, machine, target), df)) return { makespan: df, variant: "dataflow" };
+  if (!exhaustive && beyond(roundsLowerBound(nonblocking, machine, target), df))
+    return { makespan: df, variant: "dataflow" };
   const nb = replay(nonblocking);
   return df <= nb ? { makespan: df, variant: "dataflow" } : { makespan: nb, variant: "nonblocking" };
 }

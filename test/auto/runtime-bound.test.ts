@@ -185,6 +185,42 @@ describe("planAuto on a runtime with bounds", () => {
     );
   });
 
+  it("exhaustive replays every finalist the bounds skipped: the same winner and times, each at least its bound", () => {
+    fc.assert(
+      fc.property(
+        matrixRecipe({ minP: 4, maxP: 24, kinds: ["dense", "sparse", "spike"] }),
+        fc.constantFrom("smpi", "ib-hdr-200-mpi"),
+        (r, runtime) => {
+          const m = buildMatrix(r);
+          const pruned = planAuto(m, machine, { runtime }).report;
+          const all = planAuto(m, machine, { runtime, exhaustive: true }).report;
+          const key = (c: { algorithm: string; params: object }): string =>
+            `${c.algorithm} ${JSON.stringify(c.params)}`;
+          const winner = (rep: typeof all) => key(rep.candidates.find((c) => c.note === "winner")!);
+          expect(winner(all)).toBe(winner(pruned));
+          expect(all.candidates.filter((c) => c.note.startsWith("finalist, not simulated"))).toEqual([]);
+          for (const c of pruned.candidates) {
+            const again = all.candidates.find((x) => key(x) === key(c) && x.predicted === c.predicted)!;
+            if (c.simulated !== null) expect(again.simulated, key(c)).toBe(c.simulated);
+            const bound = /its lower bound ([\d.]+) us/.exec(c.note)?.[1];
+            // a skipped finalist, replayed: no faster than its bound (rounded to 3 decimals in the note)
+            if (bound !== undefined && again.simulated !== null)
+              expect(again.simulated, key(c)).toBeGreaterThanOrEqual(Number(bound) - 0.0005);
+          }
+        },
+      ),
+      { numRuns: 10, seed: 9 },
+    );
+    // on the case made for pruning: what the bounds skipped, exhaustive replays
+    const skipped = planAuto(ones(32), machine, { runtime: "ib-hdr-200-mpi" }).report.candidates.filter((c) =>
+      c.note.startsWith("finalist, not simulated"),
+    );
+    expect(skipped.length).toBeGreaterThan(0);
+    const every = planAuto(ones(32), machine, { runtime: "ib-hdr-200-mpi", exhaustive: true }).report.candidates;
+    for (const c of skipped)
+      expect(every.find((x) => x.algorithm === c.algorithm && x.predicted === c.predicted)!.simulated).not.toBeNull();
+  });
+
   it("prunes on the case it was made for: small messages at P = 64 with overheads replay a few finalists only", () => {
     const { report } = planAuto(ones(64), machine, { runtime: "ib-hdr-200-mpi" });
     const pruned = report.candidates.filter((c) => c.note.startsWith("finalist, not simulated"));
