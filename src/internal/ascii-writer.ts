@@ -4,6 +4,69 @@
  */
 
 /**
+ * The decimal digits of 0 .. 9999 as ASCII bytes packed little-endian into 32 bits (`digits`: without leading zeros,
+ * `count` of them; `padded`: four, zeros in front), so a number's digits are a table read and four byte stores, not a
+ * division per digit: made on first use (90 KiB).
+ */
+export interface DigitTables {
+  readonly digits: Uint32Array;
+  readonly count: Uint8Array;
+  readonly padded: Uint32Array;
+}
+let tables: DigitTables | null = null;
+
+/** The digit tables (see DigitTables). */
+export function digitTables(): DigitTables {
+  if (tables !== null) return tables;
+  const digits = new Uint32Array(10000),
+    count = new Uint8Array(10000),
+    padded = new Uint32Array(10000);
+  for (let n = 0; n < 10000; n++) {
+    const len = n >= 1000 ? 4 : n >= 100 ? 3 : n >= 10 ? 2 : 1;
+    let short = 0,
+      pad = 0;
+    for (let k = 0, m = n; k < 4; k++, m = (m / 10) >>> 0) {
+      const d = 48 + (m % 10); // digit k from the right
+      pad |= d << (8 * (3 - k));
+      if (k < len) short |= d << (8 * (len - 1 - k));
+    }
+    digits[n] = short >>> 0;
+    count[n] = len;
+    padded[n] = pad >>> 0;
+  }
+  tables = { digits, count, padded };
+  return tables;
+}
+
+/**
+ * Writes the decimal digits of n (an integer in 0 .. 2^32 - 1) at b[p ..], four bytes at a time from the tables, so up
+ * to 3 bytes past the digits are written (the caller leaves room for 13 bytes); returns the position after the digits.
+ */
+export function writeDigits(b: Uint8Array, t: DigitTables, p: number, n: number): number {
+  if (n < 10000) return put4(b, p, t.digits[n]!, t.count[n]!);
+  if (n < 100000000) {
+    const hi = (n / 10000) >>> 0;
+    p = put4(b, p, t.digits[hi]!, t.count[hi]!);
+    return put4(b, p, t.padded[n - hi * 10000]!, 4);
+  }
+  const hi = (n / 100000000) >>> 0,
+    rest = n - hi * 100000000,
+    mid = (rest / 10000) >>> 0;
+  p = put4(b, p, t.digits[hi]!, t.count[hi]!);
+  p = put4(b, p, t.padded[mid]!, 4);
+  return put4(b, p, t.padded[rest - mid * 10000]!, 4);
+}
+
+/** Stores the four bytes of a packed word at b[p ..]; returns p + `count` (the bytes that hold digits). */
+export function put4(b: Uint8Array, p: number, w: number, count: number): number {
+  b[p] = w;
+  b[p + 1] = w >>> 8;
+  b[p + 2] = w >>> 16;
+  b[p + 3] = w >>> 24;
+  return p + count;
+}
+
+/**
  * Buffers of pieces handed back once written out, for AsciiWriter.take to reuse: a file written piece by piece then
  * holds only the pieces in flight, not every piece written since the last garbage collection (a fresh Buffer per piece
  * lets tens of MiB of written pieces wait for one).
@@ -73,26 +136,11 @@ export class AsciiWriter {
     this.buf[this.pos++] = c;
   }
 
-  /** Appends x as String(x) would. */
+  /** Appends x as String(x) would (an integer of 32 bits from the digit tables). */
   num(x: number): void {
     if (!(x >= 0 && x <= 0xffffffff && x === Math.floor(x))) return this.text(String(x));
-    this.room(10);
-    const b = this.buf;
-    let n = x >>> 0;
-    if (n < 10) {
-      b[this.pos++] = 48 + n;
-      return;
-    }
-    let digits = 1;
-    for (let m = n; m >= 10; m = (m / 10) >>> 0) digits++;
-    let p = this.pos + digits;
-    this.pos = p;
-    while (n >= 10) {
-      const q = (n / 10) >>> 0;
-      b[--p] = 48 + n - q * 10;
-      n = q;
-    }
-    b[p - 1] = 48 + n;
+    this.room(13); // ten digits, or four past a short number (writeDigits)
+    this.pos = writeDigits(this.buf, digitTables(), this.pos, x >>> 0);
   }
 
   /**

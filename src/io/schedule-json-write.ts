@@ -5,7 +5,7 @@
 import { canonicalJson } from "./canonical-json.js";
 import { writePieces, type OutputOptions } from "./file-output.js";
 import { FORMAT_NAMES } from "./json-schema.js";
-import { AsciiWriter, PiecePool, pieceText } from "../internal/ascii-writer.js";
+import { AsciiWriter, digitTables, PiecePool, pieceText, put4, writeDigits } from "../internal/ascii-writer.js";
 import type { Schedule } from "../model/schedule.js";
 import { checkSchedule, isTransferOk } from "../model/schedule-check.js";
 import { checkProgress, progressTicker, type ProgressCallback } from "../model/progress.js";
@@ -73,70 +73,6 @@ function put(b: Uint8Array, p: number, bytes: Uint8Array): number {
 }
 
 /**
- * The decimal digits of 0 .. 9999 as ASCII bytes packed little-endian into 32 bits (`digits`: without leading zeros,
- * `count` of them; `padded`: four, zeros in front), so a number's digits are a table read and four byte stores, not a
- * division per digit: made on first use (90 KiB).
- */
-interface DigitTables {
-  readonly digits: Uint32Array;
-  readonly count: Uint8Array;
-  readonly padded: Uint32Array;
-}
-let tables: DigitTables | null = null;
-
-/** The digit tables (see DigitTables). */
-function digitTables(): DigitTables {
-  if (tables !== null) return tables;
-  const digits = new Uint32Array(10000),
-    count = new Uint8Array(10000),
-    padded = new Uint32Array(10000);
-  for (let n = 0; n < 10000; n++) {
-    const len = n >= 1000 ? 4 : n >= 100 ? 3 : n >= 10 ? 2 : 1;
-    let short = 0,
-      pad = 0;
-    for (let k = 0, m = n; k < 4; k++, m = (m / 10) >>> 0) {
-      const d = 48 + (m % 10); // digit k from the right
-      pad |= d << (8 * (3 - k));
-      if (k < len) short |= d << (8 * (len - 1 - k));
-    }
-    digits[n] = short >>> 0;
-    count[n] = len;
-    padded[n] = pad >>> 0;
-  }
-  tables = { digits, count, padded };
-  return tables;
-}
-
-/**
- * Writes the decimal digits of n (an integer in 0 .. 2^32 - 1) at b[p ..], four bytes at a time from the tables, so up
- * to 3 bytes past the digits are written (the caller leaves room and writes over them); returns the position after
- * the digits. plainTransfers writes numbers below 10,000 itself, the same way.
- */
-function digits(b: Uint8Array, t: DigitTables, p: number, n: number): number {
-  if (n < 10000) return put4(b, p, t.digits[n]!, t.count[n]!);
-  if (n < 100000000) {
-    const hi = (n / 10000) >>> 0;
-    p = put4(b, p, t.digits[hi]!, t.count[hi]!);
-    return put4(b, p, t.padded[n - hi * 10000]!, 4);
-  }
-  const hi = (n / 100000000) >>> 0,
-    rest = n - hi * 100000000,
-    mid = (rest / 10000) >>> 0;
-  p = put4(b, p, t.digits[hi]!, t.count[hi]!);
-  p = put4(b, p, t.padded[mid]!, 4);
-  return put4(b, p, t.padded[rest - mid * 10000]!, 4);
-}
-
-/** Stores the four bytes of a packed word at b[p ..]; returns p + `count` (the bytes that hold digits). */
-function put4(b: Uint8Array, p: number, w: number, count: number): number {
-  b[p] = w;
-  b[p + 1] = w >>> 8;
-  b[p + 2] = w >>> 16;
-  b[p + 3] = w >>> 24;
-  return p + count;
-}
-
-/**
  * Transfers `x` .. `end - 1` of a schedule without chunks or times (`first`: its step's first transfer), as `transfer`
  * writes them, each after its separator, written straight into the writer's buffer until it holds at least `limit`
  * bytes; returns the next transfer to write. Each row is checked as checkSchedule checks it (a row that fails throws
@@ -164,7 +100,7 @@ function plainTransfers(w: AsciiWriter, s: Schedule, x: number, end: number, fir
     b[p + 6] = 0x22;
     b[p + 7] = 0x3a;
     p += 8;
-    p = a < 10000 ? put4(b, p, dg[a]!, ct[a]!) : digits(b, t, p, a);
+    p = a < 10000 ? put4(b, p, dg[a]!, ct[a]!) : writeDigits(b, t, p, a);
     // ',"dst":'
     b[p] = 0x2c;
     b[p + 1] = 0x22;
@@ -174,7 +110,7 @@ function plainTransfers(w: AsciiWriter, s: Schedule, x: number, end: number, fir
     b[p + 5] = 0x22;
     b[p + 6] = 0x3a;
     p += 7;
-    p = d < 10000 ? put4(b, p, dg[d]!, ct[d]!) : digits(b, t, p, d);
+    p = d < 10000 ? put4(b, p, dg[d]!, ct[d]!) : writeDigits(b, t, p, d);
     // ',"size":'
     b[p] = 0x2c;
     b[p + 1] = 0x22;
@@ -186,7 +122,7 @@ function plainTransfers(w: AsciiWriter, s: Schedule, x: number, end: number, fir
     b[p + 7] = 0x3a;
     p += 8;
     if (z < 10000) p = put4(b, p, dg[z]!, ct[z]!);
-    else if (z <= 0xffffffff) p = digits(b, t, p, z);
+    else if (z <= 0xffffffff) p = writeDigits(b, t, p, z);
     else p = put(b, p, ascii(String(z)));
     b[p++] = 0x7d;
     x++;
