@@ -25,9 +25,10 @@ import { flatClusterNetwork } from "../machines/program-replay/cluster-network.j
 import type { NetworkRoutes } from "../model/network.js";
 import type { RuntimeModel } from "../machines/runtime/runtime-model.js";
 
-/** The runtime and network a bound is for (runtime-predict.ts's RuntimeTarget; the network null: the flat cluster). */
-interface BoundTarget {
+/** Where auto predicts on a runtime (runtime-predict.ts) and what its bounds are for: the MPI runtime and network. */
+export interface RuntimeTarget {
   readonly runtime: RuntimeModel;
+  /** The network (rank r on host r); null: the machine's flat cluster. */
   readonly network: NetworkRoutes | null;
 }
 
@@ -55,7 +56,7 @@ export function runtimeLowerBound(
   s: Schedule,
   elementBytes: number,
   machine: MachineModel,
-  target: BoundTarget,
+  target: RuntimeTarget,
 ): number {
   const net = target.network ?? flatClusterNetwork(s.p, machine).routes;
   const rt = target.runtime;
@@ -114,7 +115,7 @@ const SEND = 0,
  * receives bring over each link, and its rendezvous sends take over each link, over that link's bandwidth (an eager
  * send completes when posted, so its bytes may still be on the way). The rank's sum of rounds; the largest over ranks.
  */
-export function roundsLowerBound(prog: Program, machine: MachineModel, target: BoundTarget): number {
+export function roundsLowerBound(prog: Program, machine: MachineModel, target: RuntimeTarget): number {
   const net = target.network ?? flatClusterNetwork(prog.p, machine).routes;
   const rt = target.runtime;
   const sendOverhead = leastOverheadUs(rt.isendOverhead),

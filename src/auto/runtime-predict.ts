@@ -12,7 +12,9 @@ import { dataflowProgram, lowerSchedule } from "../lower/index.js";
 import { replayProgram } from "../machines/program-replay/replay-program.js";
 import { replayLibraryAlltoallv } from "../machines/program-replay/library-alltoallv.js";
 import { findRuntimeModel, type RuntimeModel } from "../machines/runtime/runtime-model.js";
-import { roundsLowerBound } from "./runtime-bound.js";
+import { roundsLowerBound, type RuntimeTarget } from "./runtime-bound.js";
+
+export type { RuntimeTarget } from "./runtime-bound.js";
 import { beyond } from "./rule-out.js";
 
 /** A finalist's predicted time on the runtime and the program variant that gives it. */
@@ -20,13 +22,6 @@ export interface RuntimePrediction {
   /** Makespan (us) of the lowered program replayed as the runtime runs it. */
   readonly makespan: number;
   readonly variant: ProgramVariant;
-}
-
-/** What auto predicts with on a runtime. */
-export interface RuntimeTarget {
-  readonly runtime: RuntimeModel;
-  /** The network (rank r on host r); null: the machine's flat cluster. */
-  readonly network: NetworkRoutes | null;
 }
 
 /** The runtime model named or given (one-line error naming the known ones for an unknown name). */
