@@ -158,57 +158,55 @@ describe("roundsLowerBound", () => {
   });
 });
 
+/** A matrix auto plans and the runtime it plans for. */
+const autoCase = () =>
+  [
+    matrixRecipe({ minP: 4, maxP: 24, kinds: ["dense", "sparse", "spike"] }),
+    fc.constantFrom("smpi", "ib-hdr-200-mpi"),
+  ] as const;
+
 describe("planAuto on a runtime with bounds", () => {
   it("skips only finalists whose replay is slower than the winner's", () => {
     fc.assert(
-      fc.property(
-        matrixRecipe({ minP: 4, maxP: 24, kinds: ["dense", "sparse", "spike"] }),
-        fc.constantFrom("smpi", "ib-hdr-200-mpi"),
-        (r, runtime) => {
-          const m = buildMatrix(r);
-          const { report } = planAuto(m, machine, { runtime, payload: true });
-          const winner = report.candidates.find((c) => c.note === "winner")!;
-          const target = runtimeTarget(runtime, null);
-          for (const c of report.candidates) {
-            if (!c.note.startsWith("finalist, not simulated")) continue;
-            expect(c.note).toContain("runtime-bound.ts");
-            const s = plan(m, c.algorithm, { machine, params: c.params });
-            const t = predictOnRuntime(m, s, machine, target, () => ({
-              schedule: plan(m, c.algorithm, { machine, params: c.params, payload: true }),
-              error: "",
-            }));
-            if (typeof t !== "string") expect(t.makespan).toBeGreaterThan(winner.simulated!);
-          }
-        },
-      ),
+      fc.property(...autoCase(), (r, runtime) => {
+        const m = buildMatrix(r);
+        const { report } = planAuto(m, machine, { runtime, payload: true });
+        const winner = report.candidates.find((c) => c.note === "winner")!;
+        const target = runtimeTarget(runtime, null);
+        for (const c of report.candidates) {
+          if (!c.note.startsWith("finalist, not simulated")) continue;
+          expect(c.note).toContain("runtime-bound.ts");
+          const s = plan(m, c.algorithm, { machine, params: c.params });
+          const t = predictOnRuntime(m, s, machine, target, () => ({
+            schedule: plan(m, c.algorithm, { machine, params: c.params, payload: true }),
+            error: "",
+          }));
+          if (typeof t !== "string") expect(t.makespan).toBeGreaterThan(winner.simulated!);
+        }
+      }),
       { numRuns: 15, seed: 5 },
     );
   });
 
   it("exhaustive replays every finalist the bounds skipped: the same winner and times, each at least its bound", () => {
     fc.assert(
-      fc.property(
-        matrixRecipe({ minP: 4, maxP: 24, kinds: ["dense", "sparse", "spike"] }),
-        fc.constantFrom("smpi", "ib-hdr-200-mpi"),
-        (r, runtime) => {
-          const m = buildMatrix(r);
-          const pruned = planAuto(m, machine, { runtime }).report;
-          const all = planAuto(m, machine, { runtime, exhaustive: true }).report;
-          const key = (c: { algorithm: string; params: object }): string =>
-            `${c.algorithm} ${JSON.stringify(c.params)}`;
-          const winner = (rep: typeof all) => key(rep.candidates.find((c) => c.note === "winner")!);
-          expect(winner(all)).toBe(winner(pruned));
-          expect(all.candidates.filter((c) => c.note.startsWith("finalist, not simulated"))).toEqual([]);
-          for (const c of pruned.candidates) {
-            const again = all.candidates.find((x) => key(x) === key(c) && x.predicted === c.predicted)!;
-            if (c.simulated !== null) expect(again.simulated, key(c)).toBe(c.simulated);
-            const bound = /its lower bound ([\d.]+) us/.exec(c.note)?.[1];
-            // a skipped finalist, replayed: no faster than its bound (rounded to 3 decimals in the note)
-            if (bound !== undefined && again.simulated !== null)
-              expect(again.simulated, key(c)).toBeGreaterThanOrEqual(Number(bound) - 0.0005);
-          }
-        },
-      ),
+      fc.property(...autoCase(), (r, runtime) => {
+        const m = buildMatrix(r);
+        const pruned = planAuto(m, machine, { runtime }).report;
+        const all = planAuto(m, machine, { runtime, exhaustive: true }).report;
+        const key = (c: { algorithm: string; params: object }): string => `${c.algorithm} ${JSON.stringify(c.params)}`;
+        const winner = (rep: typeof all) => key(rep.candidates.find((c) => c.note === "winner")!);
+        expect(winner(all)).toBe(winner(pruned));
+        expect(all.candidates.filter((c) => c.note.startsWith("finalist, not simulated"))).toEqual([]);
+        for (const c of pruned.candidates) {
+          const again = all.candidates.find((x) => key(x) === key(c) && x.predicted === c.predicted)!;
+          if (c.simulated !== null) expect(again.simulated, key(c)).toBe(c.simulated);
+          const bound = /its lower bound ([\d.]+) us/.exec(c.note)?.[1];
+          // a skipped finalist, replayed: no faster than its bound (rounded to 3 decimals in the note)
+          if (bound !== undefined && again.simulated !== null)
+            expect(again.simulated, key(c)).toBeGreaterThanOrEqual(Number(bound) - 0.0005);
+        }
+      }),
       { numRuns: 10, seed: 9 },
     );
     // on the case made for pruning: what the bounds skipped, exhaustive replays
