@@ -1,5 +1,5 @@
 // Build step (npm run build, after tsc): dist/cli/store-get-main.js and what it imports as one ES module,
-// dist/bundle/store-get.js, which bin/commplan.js runs for `store get` (loading one file instead of forty); or into the
+// dist/bundle/store-get.js, which bin/commplan.js runs for `store get` (loading one file instead of 44); or into the
 // file named by the first argument (a test's own copy: its folder's ../io/ must be dist/io/, as for dist/bundle/).
 // Packages stay imports; so does the Arrow reader, which store get loads only for an entry of another layout and
 // which finds apache-arrow from its own folder. A path the bundle keeps resolves from dist/bundle/ as from the

@@ -1,7 +1,7 @@
 /**
  * `store get DIR --id ID` as a whole run, apart from the rest of the CLI: its arguments read without commander, its
  * own modules only. `npm run build` also bundles this module into dist/bundle/store-get.js (scripts/build-bundle.mjs),
- * which bin/commplan.js runs for `store get` while it is newer than the rest of dist/: one file to load, not forty.
+ * which bin/commplan.js runs for `store get` while it is at least as new as dist/cli/main.js: one file to load, not 44.
  */
 import { defaultMemoryBudget } from "../host/memory.js";
 import type { CliContext } from "./context.js";

@@ -132,7 +132,7 @@ function transferOfChunk(start: Uint32Array, k: number): number {
  * What is wrong with a schedule, or null: its shape (scheduleShapeProblem), then the stages cover
  * the steps in order, every node is in 0..P-1, sizes and chunk counts are positive integers, chunk
  * offsets whole numbers >= 0, each transfer's chunks carry its size, and times (when given) are
- * finite numbers >= 0. O(T + C).
+ * finite numbers >= 0. O(T + C). `transfers` false leaves out the transfers' nodes and sizes (checkSchedule's option).
  */
 export function scheduleProblem(s: Schedule, transfers = true): string | null {
   if (typeof s !== "object" || s === null) return "the schedule is not an object";
