@@ -1,4 +1,4 @@
-/** CLI I/O: text and file output for commands, and option parsing with clear errors (the process's streams: process-io.ts). */
+/** CLI I/O: text and file output for commands, option parsing with clear errors (process streams: process-io.ts). */
 import type { Writable } from "node:stream";
 import { fail } from "../model/errors.js";
 import { writePieces } from "../io/file-output.js";
