@@ -6,10 +6,11 @@
  */
 import { planAuto } from "../src/auto/index.js";
 import { findMachine } from "../src/machines/presets.js";
-import { matrixRows, withElementBytes, type CommMatrix } from "../src/model/matrix.js";
+import { withElementBytes, type CommMatrix } from "../src/model/matrix.js";
 import { generatePattern } from "../src/patterns/index.js";
 import { machineInfo, mdTable, writeResults } from "./lib.js";
-import { VS_MPI_PATTERN_OPTIONS, VS_MPI_SIZES } from "./vs-mpi-config.js";
+import { elementBytesFor, messageElements } from "./vs-mpi-case.js";
+import { VS_MPI_PATTERN_OPTIONS } from "./vs-mpi-config.js";
 
 /** The cases: workloads of the vs-MPI bench at its small message size (about 1 KiB), on two runtimes. */
 const CASES: readonly { workload: string; p: number; runtime: string }[] = [
@@ -38,17 +39,7 @@ interface Row {
 /** The workload's matrix (seed 1, the vs-MPI bench's options) with elements sized for a mean message of about 1 KiB. */
 function smallMatrix(workload: string, p: number): CommMatrix {
   const m = generatePattern(workload, p, VS_MPI_PATTERN_OPTIONS[workload] ?? {}, 1);
-  const rows = matrixRows(m);
-  let sum = 0,
-    count = 0;
-  for (let i = 0; i < p; i++)
-    for (let k = rows.rowStart[i]!; k < rows.rowStart[i + 1]!; k++)
-      if (rows.col[k] !== i && rows.val[k]! > 0) {
-        sum += rows.val[k]!;
-        count++;
-      }
-  const mean = count === 0 ? 1 : sum / count;
-  return withElementBytes(m, Math.min(1 << 20, Math.max(1, Math.round(VS_MPI_SIZES.small / mean))));
+  return withElementBytes(m, elementBytesFor(messageElements(m).meanElements, "small"));
 }
 
 /** One timed planAuto run: its wall and CPU time (user + system) and its report. */

@@ -18,7 +18,7 @@ import {
 } from "../src/machines/program-replay/library-alltoallv-registry.js";
 import { findMachine } from "../src/machines/presets.js";
 import { findRuntimeModel, withRuntime } from "../src/machines/runtime/runtime-model.js";
-import { matrixRows } from "../src/model/matrix.js";
+import { matrixRows, type CommMatrix } from "../src/model/matrix.js";
 import { findPattern, generatePattern } from "../src/patterns/registry.js";
 import {
   SMPI_ALLTOALLV,
@@ -255,6 +255,28 @@ function laplacianMtx(p: number): string {
   return `%%MatrixMarket matrix coordinate real general\n${n} ${n} ${lines.length}\n${lines.join("\n")}\n`;
 }
 
+/** A matrix's mean off-diagonal message (elements; 1 when it has none) and its elements in all. */
+export function messageElements(m: CommMatrix): { meanElements: number; totalElements: number } {
+  const rows = matrixRows(m);
+  let sum = 0,
+    count = 0,
+    totalElements = 0;
+  for (let i = 0; i < m.p; i++)
+    for (let k = rows.rowStart[i]!; k < rows.rowStart[i + 1]!; k++) {
+      totalElements += rows.val[k]!;
+      if (rows.col[k] !== i && rows.val[k]! > 0) {
+        sum += rows.val[k]!;
+        count++;
+      }
+    }
+  return { meanElements: count === 0 ? 1 : sum / count, totalElements };
+}
+
+/** The element size (bytes, 1 .. 2^20) that makes a mean message of `meanElements` about the size's bytes. */
+export function elementBytesFor(meanElements: number, size: keyof typeof VS_MPI_SIZES): number {
+  return Math.min(1 << 20, Math.max(1, Math.round(VS_MPI_SIZES[size] / meanElements)));
+}
+
 /** Writes m.json for the case; returns its elementBytes, mean off-diagonal message (bytes) and elements in all. */
 async function writeMatrix(
   s: VsMpiCaseSpec,
@@ -270,20 +292,8 @@ async function writeMatrix(
     input = { sparse: readSparseMatrixFile(join(dir, "a.mtx")) };
   }
   const m = generatePattern(s.workload, s.p, opts, 1, input);
-  const rows = matrixRows(m);
-  let sum = 0,
-    count = 0,
-    totalElements = 0;
-  for (let i = 0; i < s.p; i++)
-    for (let k = rows.rowStart[i]!; k < rows.rowStart[i + 1]!; k++) {
-      totalElements += rows.val[k]!;
-      if (rows.col[k] !== i && rows.val[k]! > 0) {
-        sum += rows.val[k]!;
-        count++;
-      }
-    }
-  const meanElements = count === 0 ? 1 : sum / count;
-  const elementBytes = Math.min(1 << 20, Math.max(1, Math.round(VS_MPI_SIZES[s.size] / meanElements)));
+  const { meanElements, totalElements } = messageElements(m);
+  const elementBytes = elementBytesFor(meanElements, s.size);
   const args = ["gen", s.workload, "--p", String(s.p), "--seed", "1", "--element-bytes", String(elementBytes)];
   for (const [k, v] of Object.entries(opts)) args.push(flagOf(k), String(v));
   await cli([...args, ...fileArgs, "-o", "m.json"], dir);
