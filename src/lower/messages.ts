@@ -151,8 +151,7 @@ export function groupTransfers(s: Schedule): Grouping {
   }
   const n = round.length;
   start[s.stepCount] = n;
-  const [rd, sr, ds, ct] = [round.toArray(), src.toArray(), dst.toArray(), count.toArray()];
-  return { n, round: rd, src: sr, dst: ds, count: ct, msgOf, start };
+  return { n, round: round.toArray(), src: src.toArray(), dst: dst.toArray(), count: count.toArray(), msgOf, start };
 }
 
 /**
@@ -256,8 +255,20 @@ export function directMessagesUnchecked(layout: BufferLayout, p: number, s: Sche
   const slot = sendSlots(layout, p, s, g);
   const { n, round, src, dst, count } = g;
   const places = { sendSlot: slot, recvSlot: recvSlots(layout, p, src, dst, n), x0: null };
-  const direct: Messages = { n, round, src, dst, count, direct: places, send: null, recv: null };
-  return { ...direct, roundStart: g.start, rankOps, checkCounts: layout.sendCounts };
+  const checkCounts = layout.sendCounts;
+  return {
+    n,
+    round,
+    src,
+    dst,
+    count,
+    direct: places,
+    send: null,
+    recv: null,
+    roundStart: g.start,
+    rankOps,
+    checkCounts,
+  };
 }
 
 /**
