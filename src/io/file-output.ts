@@ -296,9 +296,8 @@ async function writeStream(
 /**
  * Writes the pieces to a new regular file (flags "wx") with a synchronous write each, the event loop let run between
  * pieces (a signal's cleanup, a library caller's other work); `release` gets each piece once written, so one Buffer
- * serves the whole file. Writing a P = 1024 plan's 35 MB of JSON took 53 to 58 ms of CPU this way against 66 to 98 ms
- * through a WriteStream and libuv's threads (five cold runs each, alternating, load about 5); a whole `store get` of
- * it, 194 to 206 ms of wall time against 181 to 219 ms (medians 200 and 209; eight runs each, alternating).
+ * serves the whole file. Cheaper than a WriteStream's hand-offs to libuv's threads (docs/architecture.md has the
+ * figures).
  */
 async function writeFilePieces(
   pieces: Iterable<string | Uint8Array>,
