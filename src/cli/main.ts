@@ -3,7 +3,6 @@ import { defaultMemoryBudget } from "../host/memory.js";
 import type { CliContext } from "./context.js";
 import { exitCodeOfError } from "./exit-code.js";
 import { processIo, quietOnClosedStdout, textSink, type CliIo } from "./process-io.js";
-import { storeGetMain } from "./store-get-main.js";
 
 export { VERSION } from "./version.js";
 
@@ -17,7 +16,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     return 2;
   }
   // store get --id loads only its own modules: no commander, no planner (docs/arrow.md, "Start-up of store get")
-  const fast = await storeGetMain(argv, io);
+  const fast =
+    argv[0] === "store" && argv[1] === "get"
+      ? await (await import("./store-get-main.js")).storeGetMain(argv, io)
+      : null;
   if (fast !== null) return fast;
   // an in-process run with the caller's io: what commands write to "-" goes to io.out too
   const stdout = io === processIo ? process.stdout : textSink(io);

@@ -8,6 +8,10 @@ import type { CliContext } from "./context.js";
 import { exitCodeOfError } from "./exit-code.js";
 import { processIo, quietOnClosedStdout, textSink, type CliIo } from "./process-io.js";
 import { storeGetArgv } from "./store-get-argv.js";
+// imported statically, so the bundle holds one flat module scope: a dynamic import makes esbuild wrap every module
+// it reaches in a lazy initialiser, and the hot loops run slower (docs/architecture.md, "Why some hot code looks as
+// it does")
+import { runStoreGetArgv } from "./commands/store-get.js";
 
 /**
  * Runs argv (without "node commplan") when it is a `store get --id` run storeGetArgv reads, and returns its exit code;
@@ -21,7 +25,7 @@ export async function storeGetMain(argv: readonly string[], io: CliIo = processI
   const ctx: CliContext = { io, stdout, maxMemory: defaultMemoryBudget(), exitCode: 0 };
   if (io === processIo) quietOnClosedStdout(() => ctx.exitCode);
   try {
-    await (await import("./commands/store-get.js")).runStoreGetArgv(a, ctx);
+    await runStoreGetArgv(a, ctx);
     return ctx.exitCode;
   } catch (e) {
     return exitCodeOfError(e, io);

@@ -39,31 +39,38 @@ export function digitTables(): DigitTables {
 }
 
 /**
- * Writes the decimal digits of n (an integer in 0 .. 2^32 - 1) at b[p ..], four bytes at a time from the tables, so up
+ * Writes the decimal digits of n (an integer in 0 .. 2^32 - 1) at p in `v`, four bytes at a time from the tables, so up
  * to 3 bytes past the digits are written (the caller leaves room for 13 bytes); returns the position after the digits.
  */
-export function writeDigits(b: Uint8Array, t: DigitTables, p: number, n: number): number {
-  if (n < 10000) return put4(b, p, t.digits[n]!, t.count[n]!);
+export function writeDigits(v: DataView, t: DigitTables, p: number, n: number): number {
+  if (n < 10000) return put4(v, p, t.digits[n]!, t.count[n]!);
   if (n < 100000000) {
     const hi = (n / 10000) >>> 0;
-    p = put4(b, p, t.digits[hi]!, t.count[hi]!);
-    return put4(b, p, t.padded[n - hi * 10000]!, 4);
+    p = put4(v, p, t.digits[hi]!, t.count[hi]!);
+    return put4(v, p, t.padded[n - hi * 10000]!, 4);
   }
   const hi = (n / 100000000) >>> 0,
     rest = n - hi * 100000000,
     mid = (rest / 10000) >>> 0;
-  p = put4(b, p, t.digits[hi]!, t.count[hi]!);
-  p = put4(b, p, t.padded[mid]!, 4);
-  return put4(b, p, t.padded[rest - mid * 10000]!, 4);
+  p = put4(v, p, t.digits[hi]!, t.count[hi]!);
+  p = put4(v, p, t.padded[mid]!, 4);
+  return put4(v, p, t.padded[rest - mid * 10000]!, 4);
 }
 
-/** Stores the four bytes of a packed word at b[p ..]; returns p + `count` (the bytes that hold digits). */
-export function put4(b: Uint8Array, p: number, w: number, count: number): number {
-  b[p] = w;
-  b[p + 1] = w >>> 8;
-  b[p + 2] = w >>> 16;
-  b[p + 3] = w >>> 24;
+/**
+ * Stores the four bytes of a packed word (little-endian) at p in `v`, one 32-bit store; returns p + `count` (the bytes
+ * that hold digits).
+ */
+export function put4(v: DataView, p: number, w: number, count: number): number {
+  v.setUint32(p, w, true);
   return p + count;
+}
+
+/** Four ASCII characters packed little-endian into 32 bits, for put4 (a shorter text leaves zero bytes at the end). */
+export function word4(s: string): number {
+  let w = 0;
+  for (let k = 0; k < 4 && k < s.length; k++) w |= s.charCodeAt(k) << (8 * k);
+  return w >>> 0;
 }
 
 /**
@@ -97,6 +104,7 @@ export class PiecePool {
  */
 export class AsciiWriter {
   private buf: Buffer;
+  private dv: DataView;
   private pos = 0;
 
   private readonly pool: PiecePool | null;
@@ -107,6 +115,7 @@ export class AsciiWriter {
   ) {
     this.pool = pool !== null && pool.capacity === capacity ? pool : null;
     this.buf = Buffer.allocUnsafe(capacity);
+    this.dv = viewOf(this.buf);
   }
 
   /** Bytes written since the last `take`. */
@@ -119,6 +128,7 @@ export class AsciiWriter {
     const next = Buffer.allocUnsafe(Math.max(2 * this.buf.length, this.pos + n));
     this.buf.copy(next, 0, 0, this.pos);
     this.buf = next;
+    this.dv = viewOf(next);
   }
 
   /** Appends s, which must be ASCII (JSON punctuation, names, numbers). */
@@ -140,7 +150,7 @@ export class AsciiWriter {
   num(x: number): void {
     if (!(x >= 0 && x <= 0xffffffff && x === Math.floor(x))) return this.text(String(x));
     this.room(13); // ten digits, or four past a short number (writeDigits)
-    this.pos = writeDigits(this.buf, digitTables(), this.pos, x >>> 0);
+    this.pos = writeDigits(this.dv, digitTables(), this.pos, x >>> 0);
   }
 
   /**
@@ -150,6 +160,11 @@ export class AsciiWriter {
   reserve(n: number): Buffer {
     this.room(n);
     return this.buf;
+  }
+
+  /** A DataView of the Buffer `reserve` returned (for its 32-bit stores: put4, writeDigits), valid as long as it. */
+  view32(): DataView {
+    return this.dv;
   }
 
   /** Sets the length to `pos` after bytes were written up to it into the Buffer `reserve` returned. */
@@ -171,10 +186,14 @@ export class AsciiWriter {
   take(): Buffer {
     const out = this.buf.subarray(0, this.pos);
     this.buf = this.pool?.get() ?? Buffer.allocUnsafe(this.capacity);
+    this.dv = viewOf(this.buf);
     this.pos = 0;
     return out;
   }
 }
+
+/** A DataView of all of b. */
+const viewOf = (b: Buffer): DataView => new DataView(b.buffer, b.byteOffset, b.byteLength);
 
 /** A piece of a writer's output as text: strings as they are, AsciiWriter's Buffers decoded (ASCII). */
 export function pieceText(piece: string | Uint8Array): string {

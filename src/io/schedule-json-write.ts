@@ -5,7 +5,7 @@
 import { canonicalJson } from "./canonical-json.js";
 import { writePieces, type OutputOptions } from "./file-output.js";
 import { FORMAT_NAMES } from "./json-schema.js";
-import { AsciiWriter, digitTables, PiecePool, pieceText, put4, writeDigits } from "../internal/ascii-writer.js";
+import { AsciiWriter, digitTables, PiecePool, pieceText, put4, word4, writeDigits } from "../internal/ascii-writer.js";
 import type { Schedule } from "../model/schedule.js";
 import { checkSchedule, isTransferOk } from "../model/schedule-check.js";
 import { checkProgress, progressTicker, type ProgressCallback } from "../model/progress.js";
@@ -72,17 +72,33 @@ function put(b: Uint8Array, p: number, bytes: Uint8Array): number {
   return p + bytes.length;
 }
 
+/** The constant parts of a row without chunks or times, four bytes a word (put4): '\n{"src":', ',"dst":', ',"size":'. */
+const SRC0 = word4('\n{"s'),
+  SRC1 = word4('rc":'),
+  DST0 = word4(',"ds'),
+  DST1 = word4('t":'),
+  SIZE0 = word4(',"si'),
+  SIZE1 = word4('ze":');
+
 /**
  * Transfers `x` .. `end - 1` of a schedule without chunks or times (`first`: its step's first transfer), as `transfer`
  * writes them, each after its separator, written straight into the writer's buffer until it holds at least `limit`
  * bytes; returns the next transfer to write. Each row is checked as checkSchedule checks it (a row that fails throws
- * checkSchedule's error). Its bytes are stores, each number's digits a table read (docs/architecture.md).
+ * checkSchedule's error). Its bytes are 32-bit stores, each number's digits a table read (docs/architecture.md).
  */
 function plainTransfers(w: AsciiWriter, s: Schedule, x: number, end: number, first: number, limit: number): number {
   const { p: nodes, src, dst, size } = s;
   const t = digitTables();
   const { digits: dg, count: ct } = t;
   const b = w.reserve(Math.max(limit - w.length, 0) + PLAIN_ROW);
+  const v = w.view32();
+  // the words as locals: a bundle's module variables are mutable, loaded and checked at every use
+  const s0 = SRC0,
+    s1 = SRC1,
+    d0 = DST0,
+    d1 = DST1,
+    z0 = SIZE0,
+    z1 = SIZE1;
   let p = w.length;
   while (x < end) {
     if (x > first) b[p++] = 0x2c;
@@ -90,39 +106,17 @@ function plainTransfers(w: AsciiWriter, s: Schedule, x: number, end: number, fir
       d = dst[x]!,
       z = size[x]!;
     if (!isTransferOk(a, d, z, nodes)) checkSchedule(s, MODULE);
-    // '\n{"src":'
-    b[p] = 0x0a;
-    b[p + 1] = 0x7b;
-    b[p + 2] = 0x22;
-    b[p + 3] = 0x73;
-    b[p + 4] = 0x72;
-    b[p + 5] = 0x63;
-    b[p + 6] = 0x22;
-    b[p + 7] = 0x3a;
+    v.setUint32(p, s0, true);
+    v.setUint32(p + 4, s1, true);
+    p = a < 10000 ? put4(v, p + 8, dg[a]!, ct[a]!) : writeDigits(v, t, p + 8, a);
+    v.setUint32(p, d0, true);
+    v.setUint32(p + 4, d1, true); // its fourth byte is the first digit's place
+    p = d < 10000 ? put4(v, p + 7, dg[d]!, ct[d]!) : writeDigits(v, t, p + 7, d);
+    v.setUint32(p, z0, true);
+    v.setUint32(p + 4, z1, true);
     p += 8;
-    p = a < 10000 ? put4(b, p, dg[a]!, ct[a]!) : writeDigits(b, t, p, a);
-    // ',"dst":'
-    b[p] = 0x2c;
-    b[p + 1] = 0x22;
-    b[p + 2] = 0x64;
-    b[p + 3] = 0x73;
-    b[p + 4] = 0x74;
-    b[p + 5] = 0x22;
-    b[p + 6] = 0x3a;
-    p += 7;
-    p = d < 10000 ? put4(b, p, dg[d]!, ct[d]!) : writeDigits(b, t, p, d);
-    // ',"size":'
-    b[p] = 0x2c;
-    b[p + 1] = 0x22;
-    b[p + 2] = 0x73;
-    b[p + 3] = 0x69;
-    b[p + 4] = 0x7a;
-    b[p + 5] = 0x65;
-    b[p + 6] = 0x22;
-    b[p + 7] = 0x3a;
-    p += 8;
-    if (z < 10000) p = put4(b, p, dg[z]!, ct[z]!);
-    else if (z <= 0xffffffff) p = writeDigits(b, t, p, z);
+    if (z < 10000) p = put4(v, p, dg[z]!, ct[z]!);
+    else if (z <= 0xffffffff) p = writeDigits(v, t, p, z);
     else p = put(b, p, ascii(String(z)));
     b[p++] = 0x7d;
     x++;

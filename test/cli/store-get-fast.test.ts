@@ -21,12 +21,14 @@ const ROOT = resolve(import.meta.dirname, "../..");
 /** storeGetMain of a bundle this file builds for itself from dist/ (scripts/build-bundle.mjs), as the build makes it. */
 type BundledMain = (argv: readonly string[], io: CliIo) => Promise<number | null>;
 let bundled: BundledMain;
+let bundleText = "";
 beforeAll(async () => {
   // beside a link to dist/io, so its paths reach dist/io as the built bundle's do (nothing written into dist/)
   const d = tempDir("bundle");
   symlinkSync(join(ROOT, "dist", "io"), join(d, "io"));
   const bundle = join(d, "bundle", "store-get.js");
   execFileSync(process.execPath, [join(ROOT, "scripts/build-bundle.mjs"), bundle]);
+  bundleText = readFileSync(bundle, "utf8");
   bundled = ((await import(pathToFileURL(bundle).href)) as { storeGetMain: BundledMain }).storeGetMain;
 });
 
@@ -91,6 +93,13 @@ describe("storeGetArgv", () => {
 });
 
 describe("store get --id without commander", () => {
+  it("is bundled as one flat module scope: no module is imported dynamically but the Arrow reader, kept outside", () => {
+    // esbuild wraps a module it reaches through a dynamic import in a lazy initialiser (__esm), whose hot loops run
+    // slower (docs/architecture.md, "Why some hot code looks as it does")
+    expect(bundleText).not.toMatch(/__esm\(/);
+    expect([...bundleText.matchAll(/\bimport\(\s*"([^"]+)"/g)].map((m) => m[1])).toEqual(["../io/schedule-arrow.js"]);
+  });
+
   it("writes, refuses and exits as the commander run does", async () => {
     const d = tempDir("get-fast");
     expect((await run("gen", "h-relation", "--p", "10", "--h", "2", "-o", join(d, "m.json"))).code).toBe(0);

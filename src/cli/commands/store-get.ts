@@ -8,6 +8,7 @@ import { fail } from "../../model/errors.js";
 import type { Schedule } from "../../model/schedule.js";
 import { writeScheduleJson } from "../../io/schedule-json-write.js";
 import { refuseOutputOntoInput } from "../../io/file-output.js";
+import { writeBytesAtomic } from "../../io/bytes-output.js";
 import { checkEntryId, entryFile, openPlanStore, type PlanStore } from "../../store/store-dir.js";
 import { MAX_ENTRY_BYTES } from "../../store/store-fs.js";
 import { loadEntryById } from "../../store/entry-read.js";
@@ -61,7 +62,6 @@ async function writeSchedule(
   ctx: CliContext,
 ): Promise<void> {
   if (format === "arrow") {
-    const { writeBytesAtomic } = await import("../../io/bytes-output.js");
     await writeBytesAtomic(entry.bytes, output, "store");
   } else await writeScheduleJson(entry.plan, output, { stdout: ctx.stdout });
 }
