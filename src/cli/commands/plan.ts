@@ -42,6 +42,7 @@ interface PlanFlags extends NetworkFlags {
   json?: boolean;
   runtime?: string;
   freeCopies?: boolean;
+  exhaustive?: boolean;
 }
 
 /** Registers `plan`. */
@@ -80,6 +81,10 @@ export function registerPlan(program: Command, ctx: CliContext): void {
       `with --algorithm auto: plan for an MPI runtime of today's networks, ${RUNTIME_MODELS.map((r) => r.name).join(" or ")} ('commplan machines --json' lists them with their SMPI configuration): each finalist is lowered and its program replayed as the runtime runs it (on --network or the machine's flat cluster; unlimited ports), unless a lower bound shows it cannot win, in the fastest variant, which the header's auto.runtime names for export --variant`,
     )
     .addOption(freeCopiesOption())
+    .option(
+      "--exhaustive",
+      "with --algorithm auto: simulate (on a runtime, replay) every finalist, also one whose lower bound shows it cannot win, and on a runtime both program variants: the same winner, with a time for every finalist in the header, at the cost the bounds save (docs/auto.md)",
+    )
     .option("-o, --output <file>", "output file, - for stdout", "-")
     .option("--json", JSON_SUMMARY_HELP)
     .action(async (file: string, o: PlanFlags) => {
@@ -90,6 +95,7 @@ export function registerPlan(program: Command, ctx: CliContext): void {
         ["portSharing", "--port-sharing"],
         ["runtime", "--runtime"],
         ["freeCopies", "--free-copies"],
+        ["exhaustive", "--exhaustive"],
       ] as const)
         if (o[k] !== undefined)
           throw fail("plan", "BAD_OPTION", `${flag} goes with --algorithm auto (it simulates the finalists there)`, {
@@ -193,6 +199,7 @@ async function planAutoCommand(ctx: CliContext, file: string, o: PlanFlags): Pro
       ...network,
       maxMemory: ctx.maxMemory,
       runtime,
+      exhaustive: o.exhaustive === true,
     }),
   );
   await writeSchedule(ctx, s, o.output);
