@@ -76,30 +76,6 @@ describe("plan --algorithm auto", () => {
     expect(unknown.err.trim().split("\n")).toHaveLength(1);
   });
 
-  it("--exhaustive: every finalist gets a time, the winner is the same; --exhaustive needs auto", async () => {
-    const m = join(dir, "ex.json");
-    expect((await run("gen", "uniform", "--p", "16", "-o", m)).code).toBe(0);
-    const base = ["plan", m, "-a", "auto", "--machine", "ib-hdr-200", "--runtime", "ib-hdr-200-mpi"];
-    base.push("--element-bytes", "1");
-    type Auto = { winner: unknown; candidates: { simulated: number | null; note: string }[] };
-    const autoOf = async (...more: string[]): Promise<Auto> => {
-      const out = join(dir, `ex-${more.length}.json`);
-      expect((await run(...base, ...more, "-o", out)).code).toBe(0);
-      return (JSON.parse(readFileSync(out, "utf8")) as { auto: Auto }).auto;
-    };
-    const pruned = await autoOf();
-    const all = await autoOf("--exhaustive");
-    const skipped = (a: Auto) => a.candidates.filter((c) => /^finalist, not simulated: its lower bound/.test(c.note));
-    expect(skipped(pruned).length).toBeGreaterThan(0);
-    expect(skipped(all)).toEqual([]);
-    const timed = (a: Auto) => a.candidates.filter((c) => c.simulated !== null).length;
-    expect(timed(all)).toBe(timed(pruned) + skipped(pruned).length);
-    expect(all.winner).toEqual(pruned.winner);
-    const bad = await run("plan", m, "-a", "shift", "--exhaustive");
-    expect(bad.code).toBe(2);
-    expect(bad.err).toMatch(/^plan: --exhaustive goes with --algorithm auto/);
-  });
-
   it("--network: the finalists are simulated on it and the header names it; --network and --port-sharing need auto and a network", async () => {
     const m = join(dir, "u.json"),
       s = join(dir, "n.json");
@@ -145,5 +121,31 @@ describe("plan --algorithm auto", () => {
     const b = await run("plan", m, "--algorithm", "auto", "--machine", "cm5-004", "--param", "x=1");
     expect(b.code).toBe(2);
     expect(b.err.trim()).toMatch(/^plan: --algorithm auto chooses the parameters itself/);
+  });
+});
+
+describe("plan --algorithm auto --exhaustive", () => {
+  it("--exhaustive: every finalist gets a time, the winner is the same; --exhaustive needs auto", async () => {
+    const m = join(dir, "ex.json");
+    expect((await run("gen", "uniform", "--p", "16", "-o", m)).code).toBe(0);
+    const base = ["plan", m, "-a", "auto", "--machine", "ib-hdr-200", "--runtime", "ib-hdr-200-mpi"];
+    base.push("--element-bytes", "1");
+    type Auto = { winner: unknown; candidates: { simulated: number | null; note: string }[] };
+    const autoOf = async (...more: string[]): Promise<Auto> => {
+      const out = join(dir, `ex-${more.length}.json`);
+      expect((await run(...base, ...more, "-o", out)).code).toBe(0);
+      return (JSON.parse(readFileSync(out, "utf8")) as { auto: Auto }).auto;
+    };
+    const pruned = await autoOf();
+    const all = await autoOf("--exhaustive");
+    const skipped = (a: Auto) => a.candidates.filter((c) => /^finalist, not simulated: its lower bound/.test(c.note));
+    expect(skipped(pruned).length).toBeGreaterThan(0);
+    expect(skipped(all)).toEqual([]);
+    const timed = (a: Auto) => a.candidates.filter((c) => c.simulated !== null).length;
+    expect(timed(all)).toBe(timed(pruned) + skipped(pruned).length);
+    expect(all.winner).toEqual(pruned.winner);
+    const bad = await run("plan", m, "-a", "shift", "--exhaustive");
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/^plan: --exhaustive goes with --algorithm auto/);
   });
 });
