@@ -161,6 +161,7 @@ function rankMajor(
     rank = unzeroed(Uint32Array, nOps);
   const { recvCounts, sendDispls, recvDispls, sendPeers, recvPeers } = layout;
   const stamp = check === null ? null : new Uint32Array(p);
+  const full = sendPeers === null || recvPeers === null;
   let ok = true;
   for (let r = 0; r < p; r++) {
     const xa = rankStart[r]!,
@@ -169,45 +170,26 @@ function rankMajor(
     rank.fill(r, xa, xb);
     // the full form's slot of peer j is r * p + j; the peer form's peer of a slot is in its index, and a stamp is kept
     // per slot of the rank's row (its first entries, in cache: a stamp per peer rank spread over P entries)
-    if (sendPeers === null || recvPeers === null)
-      for (let x = xa, row = r * p; x < xb; x++) {
-        const w = word[2 * x]!,
-          slot = w & 0x7fffffff;
-        round[x] = word[2 * x + 1]!;
-        peer[x] = slot - row;
-        if (w < 0) {
-          kind[x] = 1;
-          count[x] = recvCounts[slot]!;
-          offset[x] = recvDispls[slot]!;
-        } else {
-          kind[x] = 0;
-          offset[x] = sendDispls[slot]!;
-          if (stamp !== null) {
-            if (stamp[slot - row] === mark || count[x] !== check![slot]) ok = false;
-            stamp[slot - row] = mark;
-          }
+    const row = full ? r * p : sendPeers.start[r]!;
+    for (let x = xa; x < xb; x++) {
+      const w = word[2 * x]!,
+        slot = w & 0x7fffffff;
+      round[x] = word[2 * x + 1]!;
+      if (w < 0) {
+        kind[x] = 1;
+        peer[x] = full ? slot - row : recvPeers.peer[slot]!;
+        count[x] = recvCounts[slot]!;
+        offset[x] = recvDispls[slot]!;
+      } else {
+        kind[x] = 0;
+        peer[x] = full ? slot - row : sendPeers.peer[slot]!;
+        offset[x] = sendDispls[slot]!;
+        if (stamp !== null) {
+          if (stamp[slot - row] === mark || count[x] !== check![slot]) ok = false;
+          stamp[slot - row] = mark;
         }
       }
-    else
-      for (let x = xa, row = sendPeers.start[r]!; x < xb; x++) {
-        const w = word[2 * x]!,
-          slot = w & 0x7fffffff;
-        round[x] = word[2 * x + 1]!;
-        if (w < 0) {
-          kind[x] = 1;
-          peer[x] = recvPeers.peer[slot]!;
-          count[x] = recvCounts[slot]!;
-          offset[x] = recvDispls[slot]!;
-        } else {
-          kind[x] = 0;
-          peer[x] = sendPeers.peer[slot]!;
-          offset[x] = sendDispls[slot]!;
-          if (stamp !== null) {
-            if (stamp[slot - row] === mark || count[x] !== check![slot]) ok = false;
-            stamp[slot - row] = mark;
-          }
-        }
-      }
+    }
   }
   if (!ok) return null;
   const tag = unzeroed(Uint32Array, nOps);
