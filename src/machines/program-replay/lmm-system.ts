@@ -29,6 +29,16 @@ export interface LmmNetwork {
  * with a heap of lower bounds (a share only grows as flows elsewhere are fixed).
  */
 export class LmmSystem {
+  /**
+   * The flows numbered in the order the system first sees them (created or enabled), so that the flows in progress
+   * together sit together in memory: localOf[op] (-1 before), opOf[local]; their routes (CSR) and weights copied.
+   */
+  private readonly localOf: Int32Array;
+  private readonly opOf: Int32Array;
+  private readonly routeStart: Int32Array;
+  private readonly routeLinks: Int32Array;
+  private readonly weight: Float64Array;
+  private nLocal = 0;
   /** Link l's enabled flows: slotFlow[slotStart[l] .. slotStart[l] + count[l]), oldest first; slotW their weights. */
   private readonly slotStart: Int32Array;
   private readonly count: Int32Array;
@@ -133,6 +143,11 @@ export class LmmSystem {
     const L = net.links,
       E = net.routeLinks.length,
       F = net.routeStart.length - 1;
+    this.localOf = new Int32Array(F).fill(-1);
+    this.opOf = new Int32Array(F);
+    this.routeStart = new Int32Array(F + 1);
+    this.routeLinks = new Int32Array(E);
+    this.weight = new Float64Array(F);
     this.slotStart = new Int32Array(L + 1);
     for (let e = 0; e < E; e++) this.slotStart[net.routeLinks[e]! + 1]!++;
     for (let l = 0; l < L; l++) this.slotStart[l + 1]! += this.slotStart[l]!;
@@ -176,9 +191,26 @@ export class LmmSystem {
     this.queue = new Int32Array(L);
   }
 
-  /** Flow f's latency has elapsed: it joins its links (newest in their lists) and marks them modified. */
-  enable(f: number): void {
-    const { routeStart, routeLinks, weight } = this.net;
+  /** Flow `op`'s number in this system, given (its route and weight copied) when first seen. */
+  private local(op: number): number {
+    const x = this.localOf[op]!;
+    if (x >= 0) return x;
+    const { routeStart, routeLinks } = this.net;
+    const y = this.nLocal++,
+      a = this.routeStart[y]!;
+    let e = a;
+    for (let k = routeStart[op]!; k < routeStart[op + 1]!; k++) this.routeLinks[e++] = routeLinks[k]!;
+    this.routeStart[y + 1] = e;
+    this.weight[y] = this.net.weight[op]!;
+    this.localOf[op] = y;
+    this.opOf[y] = op;
+    return y;
+  }
+
+  /** Flow op's latency has elapsed: it joins its links (newest in their lists) and marks them modified. */
+  enable(op: number): void {
+    const f = this.local(op);
+    const { routeStart, routeLinks, weight } = this;
     const { slotStart, count, slotFlow, slotW } = this;
     const w = weight[f]!;
     let joins = this.nLive === 0;
@@ -199,11 +231,12 @@ export class LmmSystem {
     this.fromFlow(f);
   }
 
-  /** Flow f ended: it marks its links modified (as SimGrid's var_free) and leaves them. */
-  free(f: number): void {
+  /** Flow op ended: it marks its links modified (as SimGrid's var_free) and leaves them. */
+  free(op: number): void {
+    const f = this.localOf[op]!;
     this.modified = true;
     this.fromFlow(f);
-    const { routeStart, routeLinks } = this.net;
+    const { routeStart, routeLinks } = this;
     const { slotStart, count, slotFlow, slotW } = this;
     for (let e = routeStart[f]!; e < routeStart[f + 1]!; e++) {
       const l = routeLinks[e]!;
@@ -234,7 +267,7 @@ export class LmmSystem {
    * (the smaller queue grows first) gives up, answering false, past a quarter of the pairs.
    */
   private stillConnected(f: number): boolean {
-    const { routeStart, routeLinks } = this.net;
+    const { routeStart, routeLinks } = this;
     const { count } = this;
     let a = -1;
     for (let e = routeStart[f]!; e < routeStart[f + 1]!; e++) {
@@ -248,7 +281,7 @@ export class LmmSystem {
 
   /** Whether live links a and b are linked by flows: breadth-first from both, within the budget. */
   private linked(a: number, b: number): boolean {
-    const { routeStart, routeLinks } = this.net;
+    const { routeStart, routeLinks } = this;
     const { side, queue, slotStart, count, slotFlow } = this;
     if (this.stamp > 1 << 30) {
       side.fill(0);
@@ -297,24 +330,25 @@ export class LmmSystem {
    * of its links is marked modified in route order, with the closure of the flows enabled on it (System::expand), and
    * the next solve re-solves them although the flow itself does not join them yet.
    */
-  created(f: number): void {
+  created(op: number): void {
     this.modified = true;
     if (!this.selective) return;
-    const { routeStart, routeLinks } = this.net;
+    const f = this.local(op);
+    const { routeStart, routeLinks } = this;
     for (let e = routeStart[f]!; e < routeStart[f + 1]!; e++) this.closure(routeLinks[e]!);
   }
 
   /** SimGrid's update_modified_cnst_set_from_variable: the closure from the flow's first link, if not marked. */
   private fromFlow(f: number): void {
     if (!this.selective) return;
-    const { routeStart, routeLinks } = this.net;
+    const { routeStart, routeLinks } = this;
     if (routeStart[f] === routeStart[f + 1]) return;
     this.closure(routeLinks[routeStart[f]!]!);
   }
 
   /** SimGrid's update_modified_cnst_set: marks link `first` and, through flows not yet visited, what they cross. */
   private closure(first: number): void {
-    const { routeStart, routeLinks } = this.net;
+    const { routeStart, routeLinks } = this;
     const { inM, mList, stack, visited, slotStart, count, slotFlow } = this;
     if (inM[first]) return;
     let nM = this.nM;
@@ -390,14 +424,13 @@ export class LmmSystem {
   }
 
   /**
-   * Marks every link of an enabled flow without selective update, finds the clean links, sets every marked link's
-   * state to its start (a dirty link's usage summed anew, newest flow first, and its entry in the heap); returns the
-   * number of the previous solve's steps to replay (0: a solve from scratch).
+   * Marks every link of an enabled flow without selective update, finds the clean links (marked in the previous solve
+   * too, their flows unchanged), sets every other marked link's state to its start and lists it as dirty, with the
+   * least share found on the way (the list's first scan); returns the number of the previous solve's steps to replay
+   * (0: a solve from scratch, every link then dirty). A clean link's state is set when it turns dirty (settle).
    */
   private startSolve(): number {
-    const { bandwidth, fatpipe } = this.net;
-    const { inM, mList, slotStart, count, slotW, remaining, usage, unfixed, dList } = this;
-    const { cleanAt, markedAt, changedAt, initUsage, sumAt, shareOf } = this;
+    const { inM, mList, count, dList, cleanAt, markedAt, changedAt, slotStart, slotFlow, nearDirty } = this;
     if (!this.selective) {
       for (let l = 0; l < this.net.links; l++)
         if (count[l]! > 0 && inM[l] === 0) {
@@ -407,51 +440,80 @@ export class LmmSystem {
     }
     const nM = this.nM;
     const g = this.gen;
+    const logged = this.incremental && this.logValid;
+    // the clean links wait in `stack` (free during a solve) until the solve knows whether it replays
+    const clean = this.stack;
     let nClean = 0,
-      nLive = 0;
+      n = 0,
+      best = -1,
+      bestShare = Infinity;
     for (let i = 0; i < nM; i++) {
       const c = mList[i]!;
-      if (count[c]! === 0) continue;
-      nLive++;
-      if (this.logValid && markedAt[c] === g - 1 && changedAt[c] !== g) {
+      // a link without flows is never read
+      if (count[c] === 0) continue;
+      if (logged && markedAt[c] === g - 1 && changedAt[c] !== g) {
         cleanAt[c] = g;
-        nClean++;
+        clean[nClean++] = c;
+        continue;
+      }
+      const sh = this.startLink(c, g);
+      dList[n++] = c;
+      if (best < 0 || sh < bestShare || (sh === bestShare && c < best)) {
+        best = c;
+        bestShare = sh;
       }
     }
     // replaying pays when at least half the links are clean
-    const incremental = this.incremental && nClean > 0 && 2 * nClean >= nLive;
-    let n = 0;
-    for (let i = 0; i < nM; i++) {
-      const c = mList[i]!;
-      const a = slotStart[c]!,
-        k = count[c]!;
-      // a link without flows is never read; a clean link's state is set when it turns dirty (settle)
-      if (k === 0 || (incremental && cleanAt[c] === g)) continue;
-      remaining[c] = bandwidth[c]!;
-      unfixed[c] = k;
-      cleanAt[c] = 0;
-      // the sum over the same flows in the same order is the same: summed again only when the flows changed
-      let u = initUsage[c]!;
-      if (changedAt[c]! > sumAt[c]!) {
-        u = 0;
-        if (fatpipe[c]) for (let s = a + k - 1; s >= a; s--) u = Math.max(u, slotW[s]!);
-        else for (let s = a + k - 1; s >= a; s--) u += slotW[s]!;
-        initUsage[c] = u;
-        sumAt[c] = g;
+    const replay = nClean > 0 && nClean >= n;
+    if (replay)
+      for (let i = 0; i < n; i++) {
+        const c = dList[i]!,
+          a = slotStart[c]!;
+        for (let s = a; s < a + count[c]!; s++) nearDirty[slotFlow[s]!] = g;
       }
-      usage[c] = u;
-      shareOf[c] = shareOfState(remaining[c]!, u, fatpipe[c]!);
-      dList[n++] = c;
-      if (incremental) for (let s = a; s < a + k; s++) this.nearDirty[this.slotFlow[s]!] = g;
-    }
+    else
+      for (let i = 0; i < nClean; i++) {
+        const c = clean[i]!;
+        cleanAt[c] = 0;
+        const sh = this.startLink(c, g);
+        dList[n++] = c;
+        if (best < 0 || sh < bestShare || (sh === bestShare && c < best)) {
+          best = c;
+          bestShare = sh;
+        }
+      }
     this.nD = n;
     this.hSize = 0;
     this.useHeap = false;
-    this.scans = 0;
-    this.scanValid = false;
+    // the list was scanned once: its least share is known until a listed link changes
+    this.scans = 1;
+    this.scanValid = true;
+    this.scanned = best;
+    this.topKey = this.topShare = bestShare;
     this.nSteps = 0;
     this.nFix = 0;
-    return incremental ? this.logSteps : 0;
+    return replay ? this.logSteps : 0;
+  }
+
+  /** Dirty link c's state at the start of solve g (its usage summed again only when its flows changed); its share. */
+  private startLink(c: number, g: number): number {
+    const { bandwidth, fatpipe } = this.net;
+    const { slotW, initUsage, sumAt } = this;
+    const a = this.slotStart[c]!,
+      k = this.count[c]!;
+    this.remaining[c] = bandwidth[c]!;
+    this.unfixed[c] = k;
+    // the sum over the same flows in the same order is the same
+    let u = initUsage[c]!;
+    if (this.changedAt[c]! > sumAt[c]!) {
+      u = 0;
+      if (fatpipe[c]) for (let s = a + k - 1; s >= a; s--) u = Math.max(u, slotW[s]!);
+      else for (let s = a + k - 1; s >= a; s--) u += slotW[s]!;
+      initUsage[c] = u;
+      sumAt[c] = g;
+    }
+    this.usage[c] = u;
+    return (this.shareOf[c] = shareOfState(bandwidth[c]!, u, fatpipe[c]!));
   }
 
   /** This solve's log becomes the previous one; the marks are cleared. */
@@ -509,7 +571,8 @@ export class LmmSystem {
    * have left them; its flows fixed so far were all replayed, a fix out of the previous order making it dirty.
    */
   private settle(e: number, skip: number): void {
-    const { bandwidth, fatpipe, weight } = this.net;
+    const { bandwidth, fatpipe } = this.net;
+    const { weight } = this;
     const { slotStart, count, slotFlow, fixOrd, fixShare, order, nextFlow } = this;
     const base = this.fixBase,
       a = slotStart[e]!,
@@ -596,7 +659,7 @@ export class LmmSystem {
 
   /** The previous solve's step is skipped: every clean link its flows reach becomes dirty. */
   private skipStep(step: number): void {
-    const { routeStart, routeLinks } = this.net;
+    const { routeStart, routeLinks } = this;
     const { cleanAt, inM, logFlow, logFixStart } = this;
     const g = this.gen;
     for (let x = logFixStart[step]!; x < logFixStart[step + 1]!; x++) {
@@ -658,7 +721,7 @@ export class LmmSystem {
    * them (a clean one is left as it is, to settle when it turns dirty).
    */
   private replayStep(step: number): void {
-    const { weight, routeStart, routeLinks } = this.net;
+    const { weight, routeStart, routeLinks } = this;
     const { fixOrd, fixShare, nextFlow, cleanAt, inM, nearDirty } = this;
     const g = this.gen,
       base = this.fixBase;
@@ -681,7 +744,7 @@ export class LmmSystem {
 
   /** Dirty link dl (the heap's top) saturates: its unfixed flows get their rates; the links they reach are dirty. */
   private saturate(dl: number, rate: Float64Array, touched: Int32Array, nTouched: number): number {
-    const { weight } = this.net;
+    const { weight, opOf } = this;
     const { fixOrd, slotStart, count, slotFlow, nextFlow } = this;
     const base = this.fixBase;
     const { hKey, hLink } = this;
@@ -700,8 +763,9 @@ export class LmmSystem {
       this.fixShare[nFix] = share;
       nextFlow[nFix++] = f;
       const r = share * weight[f]!;
-      rate[f] = r;
-      touched[nTouched++] = f;
+      const op = opOf[f]!;
+      rate[op] = r;
+      touched[nTouched++] = op;
       this.release(f, r);
     }
     this.nFix = nFix;
@@ -713,7 +777,7 @@ export class LmmSystem {
    * first and then dirty.
    */
   private release(f: number, r: number): void {
-    const { weight, routeStart, routeLinks } = this.net;
+    const { weight, routeStart, routeLinks } = this;
     const { inM, cleanAt } = this;
     const g = this.gen,
       w = weight[f]!;
