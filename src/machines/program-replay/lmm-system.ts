@@ -99,6 +99,18 @@ export class LmmSystem {
   private readonly shareOf: Float64Array;
   /** The number of the next solve. */
   private gen = 1;
+  /**
+   * Per link, the last solve that solved it; per flow, the last solve that fixed it. Each closure marks its links as
+   * one range of mList (rangeStart; rangeOf[link] the range's number, unique over the run): a range whose links were
+   * all solved last by one solve S, unchanged since, whose flows S fixed last and cross links of the range only, is
+   * the component S solved, and would get S's rates again: the solve leaves it out (repeats).
+   */
+  private readonly solvedIn: Int32Array;
+  private readonly fixedIn: Int32Array;
+  private readonly rangeStart: Int32Array;
+  private nRanges = 0;
+  private readonly rangeOf: Int32Array;
+  private rangeId = 0;
   /** The previous solve's steps: the link saturated, its heap key and share, its flows (CSR, in fix order). */
   private logLink: Int32Array;
   private logKey: Float64Array;
@@ -174,6 +186,10 @@ export class LmmSystem {
     this.cleanAt = new Int32Array(L);
     this.initUsage = new Float64Array(L);
     this.sumAt = new Int32Array(L).fill(-1);
+    this.solvedIn = new Int32Array(L);
+    this.fixedIn = new Int32Array(F);
+    this.rangeStart = new Int32Array(L + 1);
+    this.rangeOf = new Int32Array(L);
     this.shareOf = new Float64Array(L);
     this.logLink = new Int32Array(L);
     this.logKey = new Float64Array(L);
@@ -352,12 +368,15 @@ export class LmmSystem {
     const { inM, mList, stack, visited, slotStart, count, slotFlow } = this;
     if (inM[first]) return;
     let nM = this.nM;
+    const { rangeOf } = this;
+    const id = this.newRange(nM);
     const fresh = nM === 0 && count[first]! > 0 && this.shortcut;
     if (fresh && this.connected) {
       const { live } = this;
       for (let i = 0; i < this.nLive; i++) {
         const c = live[i]!;
         inM[c] = 1;
+        rangeOf[c] = id;
         mList[i] = c;
       }
       this.nM = this.nLive;
@@ -365,6 +384,7 @@ export class LmmSystem {
     }
     const visit = this.visit;
     inM[first] = 1;
+    rangeOf[first] = id;
     mList[nM++] = first;
     let top = 0;
     stack[top++] = first;
@@ -379,6 +399,7 @@ export class LmmSystem {
           const c2 = routeLinks[k]!;
           if (inM[c2] === 0) {
             inM[c2] = 1;
+            rangeOf[c2] = id;
             mList[nM++] = c2;
             stack[top++] = c2;
           }
@@ -403,6 +424,10 @@ export class LmmSystem {
    * dirty link); dirty links are solved anew with the heap and merged with the replayed steps by (key, link).
    */
   solve(rate: Float64Array, touched: Int32Array): number {
+    if (this.selective && this.dropRepeats()) {
+      this.clearMarks();
+      return 0;
+    }
     const nOld = this.startSolve();
     const g = this.gen;
     const { cleanAt } = this;
@@ -421,6 +446,72 @@ export class LmmSystem {
     }
     this.endSolve();
     return nTouched;
+  }
+
+  /** A closure's range of mList starts at `at`: its number. */
+  private newRange(at: number): number {
+    if (this.rangeId >= 0x7fffffff) {
+      this.rangeOf.fill(0);
+      this.rangeId = 0;
+    }
+    this.rangeStart[this.nRanges++] = at;
+    return ++this.rangeId;
+  }
+
+  /** Leaves out of this solve every range that repeats its last solve (repeats); true when no link is left. */
+  private dropRepeats(): boolean {
+    const { mList, inM, rangeStart } = this;
+    const nR = this.nRanges;
+    rangeStart[nR] = this.nM;
+    let w = 0;
+    for (let r = 0; r < nR; r++) {
+      const a = rangeStart[r]!,
+        b = rangeStart[r + 1]!;
+      if (this.repeats(a, b)) for (let i = a; i < b; i++) inM[mList[i]!] = 0;
+      else if (w === a) w = b;
+      else for (let i = a; i < b; i++) mList[w++] = mList[i]!;
+    }
+    this.nM = w;
+    this.nRanges = 0;
+    return w === 0;
+  }
+
+  /**
+   * Whether the range mList[a .. b) would get the rates its last solve S gave it: its links with flows were all solved
+   * last by S and have not changed since, S fixed every flow on them last, and those flows cross links of the range
+   * only. The range is then the component S solved (a link S reached through one of its flows would be in the range),
+   * with the same flows in the same order; max-min gives a component the same steps whatever else a solve holds.
+   */
+  private repeats(a: number, b: number): boolean {
+    const { mList, count, solvedIn, changedAt, slotStart, slotFlow, fixedIn, rangeOf, routeStart, routeLinks } = this;
+    let S = -1;
+    for (let i = a; i < b; i++) {
+      const c = mList[i]!;
+      if (count[c] === 0) continue;
+      const s = solvedIn[c]!;
+      if ((S >= 0 && s !== S) || changedAt[c]! > s) return false;
+      S = s;
+    }
+    if (S < 0) return true;
+    const id = rangeOf[mList[a]!]!;
+    for (let i = a; i < b; i++) {
+      const c = mList[i]!,
+        e = slotStart[c]! + count[c]!;
+      for (let x = slotStart[c]!; x < e; x++) {
+        const f = slotFlow[x]!;
+        if (fixedIn[f] !== S) return false;
+        for (let k = routeStart[f]!; k < routeStart[f + 1]!; k++) if (rangeOf[routeLinks[k]!] !== id) return false;
+      }
+    }
+    return true;
+  }
+
+  /** The marks of a solve left with no link (dropRepeats): the state stays that of the last solve made. */
+  private clearMarks(): void {
+    for (let i = 0; i < this.nM; i++) this.inM[this.mList[i]!] = 0;
+    this.nM = 0;
+    this.visit++;
+    this.modified = false;
   }
 
   /**
@@ -542,7 +633,9 @@ export class LmmSystem {
       const c = this.mList[i]!;
       this.inM[c] = 0;
       this.markedAt[c] = g;
+      this.solvedIn[c] = g;
     }
+    this.nRanges = 0;
     this.gen = g + 1;
     this.nM = 0;
     this.visit++;
@@ -730,6 +823,7 @@ export class LmmSystem {
     let nFix = this.nFix;
     for (let x = this.logFixStart[step]!; x < this.logFixStart[step + 1]!; x++) {
       const f = this.logFlow[x]!;
+      this.fixedIn[f] = g;
       fixOrd[f] = base + nFix;
       fixShare[nFix] = share;
       nextFlow[nFix++] = f;
@@ -759,6 +853,7 @@ export class LmmSystem {
     for (let s = a + count[dl]! - 1; s >= a; s--) {
       const f = slotFlow[s]!;
       if (fixOrd[f]! >= base) continue;
+      this.fixedIn[f] = this.gen;
       fixOrd[f] = base + nFix;
       this.fixShare[nFix] = share;
       nextFlow[nFix++] = f;
