@@ -109,6 +109,9 @@ export class LmmSystem {
   private readonly fixedIn: Int32Array;
   private readonly rangeStart: Int32Array;
   private nRanges = 0;
+  /** The links a closure marked while they had no flow (not in mList). */
+  private readonly bare: Int32Array;
+  private nBare = 0;
   private readonly rangeOf: Int32Array;
   private rangeId = 0;
   /** The previous solve's steps: the link saturated, its heap key and share, its flows (CSR, in fix order). */
@@ -151,6 +154,7 @@ export class LmmSystem {
     private readonly incremental = true,
     private readonly scanMax = SCAN_MAX,
     private readonly shortcut = true,
+    private readonly leaveOutRepeats = true,
   ) {
     const L = net.links,
       E = net.routeLinks.length,
@@ -189,6 +193,7 @@ export class LmmSystem {
     this.solvedIn = new Int32Array(L);
     this.fixedIn = new Int32Array(F);
     this.rangeStart = new Int32Array(L + 1);
+    this.bare = new Int32Array(L);
     this.rangeOf = new Int32Array(L);
     this.shareOf = new Float64Array(L);
     this.logLink = new Int32Array(L);
@@ -367,10 +372,16 @@ export class LmmSystem {
     const { routeStart, routeLinks } = this;
     const { inM, mList, stack, visited, slotStart, count, slotFlow } = this;
     if (inM[first]) return;
+    if (count[first] === 0) {
+      // a link without flows marks itself only; a solve never reads it, the mark only stops later closures
+      inM[first] = 1;
+      this.bare[this.nBare++] = first;
+      return;
+    }
     let nM = this.nM;
     const { rangeOf } = this;
     const id = this.newRange(nM);
-    const fresh = nM === 0 && count[first]! > 0 && this.shortcut;
+    const fresh = nM === 0 && this.nBare === 0 && this.shortcut;
     if (fresh && this.connected) {
       const { live } = this;
       for (let i = 0; i < this.nLive; i++) {
@@ -424,7 +435,8 @@ export class LmmSystem {
    * dirty link); dirty links are solved anew with the heap and merged with the replayed steps by (key, link).
    */
   solve(rate: Float64Array, touched: Int32Array): number {
-    if (this.selective && this.dropRepeats()) {
+    this.unbare();
+    if (this.selective && this.leaveOutRepeats && this.dropRepeats()) {
       this.clearMarks();
       return 0;
     }
@@ -446,6 +458,18 @@ export class LmmSystem {
     }
     this.endSolve();
     return nTouched;
+  }
+
+  /** A link marked without flows that has one now (its closure stopped at the mark) is solved: a range of its own. */
+  private unbare(): void {
+    const { bare, count } = this;
+    for (let i = 0; i < this.nBare; i++) {
+      const c = bare[i]!;
+      if (count[c] === 0) continue;
+      bare[i--] = bare[--this.nBare]!;
+      this.rangeOf[c] = this.newRange(this.nM);
+      this.mList[this.nM++] = c;
+    }
   }
 
   /** A closure's range of mList starts at `at`: its number. */
@@ -506,10 +530,17 @@ export class LmmSystem {
     return true;
   }
 
+  /** The marks of the links marked without flows are cleared. */
+  private clearBare(): void {
+    for (let i = 0; i < this.nBare; i++) this.inM[this.bare[i]!] = 0;
+    this.nBare = 0;
+  }
+
   /** The marks of a solve left with no link (dropRepeats): the state stays that of the last solve made. */
   private clearMarks(): void {
     for (let i = 0; i < this.nM; i++) this.inM[this.mList[i]!] = 0;
     this.nM = 0;
+    this.clearBare();
     this.visit++;
     this.modified = false;
   }
@@ -636,6 +667,7 @@ export class LmmSystem {
       this.solvedIn[c] = g;
     }
     this.nRanges = 0;
+    this.clearBare();
     this.gen = g + 1;
     this.nM = 0;
     this.visit++;
