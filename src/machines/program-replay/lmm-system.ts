@@ -847,15 +847,15 @@ export class LmmSystem {
    */
   private replayStep(step: number): void {
     const { weight, routeStart, routeLinks } = this;
-    const { fixOrd, fixShare, nextFlow, cleanAt, inM, nearDirty } = this;
+    const { fixOrd, fixShare, nextFlow, cleanAt, inM, nearDirty, fixedIn, logFlow } = this;
     const g = this.gen,
       base = this.fixBase;
     const share = this.logShare[step]!;
     this.logStep(this.logLink[step]!, this.logKey[step]!, share);
     let nFix = this.nFix;
-    for (let x = this.logFixStart[step]!; x < this.logFixStart[step + 1]!; x++) {
-      const f = this.logFlow[x]!;
-      this.fixedIn[f] = g;
+    for (let x = this.logFixStart[step]!, end = this.logFixStart[step + 1]!; x < end; x++) {
+      const f = logFlow[x]!;
+      fixedIn[f] = g;
       fixOrd[f] = base + nFix;
       fixShare[nFix] = share;
       nextFlow[nFix++] = f;
