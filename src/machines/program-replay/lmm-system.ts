@@ -103,11 +103,13 @@ export class LmmSystem {
    * Per link, the last solve that solved it; per flow, the last solve that fixed it. Each closure marks its links as
    * one range of mList (rangeStart; rangeOf[link] the range's number, unique over the run): a range whose links were
    * all solved last by one solve S, unchanged since, whose flows S fixed last and cross links of the range only, is
-   * the component S solved, and would get S's rates again: the solve leaves it out (repeats).
+   * the component S solved, and would get S's rates again: the solve leaves it out (dropRepeats).
    */
   private readonly solvedIn: Int32Array;
   private readonly fixedIn: Int32Array;
   private readonly rangeStart: Int32Array;
+  /** Per range, the solve S its closure found it repeats, if its links do not change before the solve (0: none). */
+  private readonly rangeSolve: Int32Array;
   private nRanges = 0;
   /** The links a closure marked while they had no flow (not in mList). */
   private readonly bare: Int32Array;
@@ -193,6 +195,7 @@ export class LmmSystem {
     this.solvedIn = new Int32Array(L);
     this.fixedIn = new Int32Array(F);
     this.rangeStart = new Int32Array(L + 1);
+    this.rangeSolve = new Int32Array(L + 1);
     this.bare = new Int32Array(L);
     this.rangeOf = new Int32Array(L);
     this.shareOf = new Float64Array(L);
@@ -379,7 +382,7 @@ export class LmmSystem {
       return;
     }
     let nM = this.nM;
-    const { rangeOf } = this;
+    const { rangeOf, solvedIn, fixedIn } = this;
     const id = this.newRange(nM);
     const fresh = nM === 0 && this.nBare === 0 && this.shortcut;
     if (fresh && this.connected) {
@@ -391,12 +394,16 @@ export class LmmSystem {
         mList[i] = c;
       }
       this.nM = this.nLive;
+      this.rangeSolve[this.nRanges - 1] = 0;
       return;
     }
     const visit = this.visit;
     inM[first] = 1;
     rangeOf[first] = id;
     mList[nM++] = first;
+    // whether the range is the component one solve S solved, its flows fixed last by S (see repeats)
+    const S = solvedIn[first]!;
+    let same = S > 0;
     let top = 0;
     stack[top++] = first;
     while (top > 0) {
@@ -406,6 +413,7 @@ export class LmmSystem {
         const g = slotFlow[s]!;
         if (visited[g] === visit) continue;
         visited[g] = visit;
+        if (fixedIn[g] !== S) same = false;
         for (let k = routeStart[g]!, kEnd = routeStart[g + 1]!; k < kEnd; k++) {
           const c2 = routeLinks[k]!;
           if (inM[c2] === 0) {
@@ -413,11 +421,13 @@ export class LmmSystem {
             rangeOf[c2] = id;
             mList[nM++] = c2;
             stack[top++] = c2;
-          }
+            if (solvedIn[c2] !== S) same = false;
+          } else if (rangeOf[c2] !== id) same = false;
         }
       }
     }
     this.nM = nM;
+    this.rangeSolve[this.nRanges - 1] = same ? S : 0;
     // the search from a live link with nothing marked before reached every link of its component
     if (fresh) this.connected = nM === this.nLive;
   }
@@ -468,6 +478,7 @@ export class LmmSystem {
       if (count[c] === 0) continue;
       bare[i--] = bare[--this.nBare]!;
       this.rangeOf[c] = this.newRange(this.nM);
+      this.rangeSolve[this.nRanges - 1] = 0;
       this.mList[this.nM++] = c;
     }
   }
@@ -482,52 +493,31 @@ export class LmmSystem {
     return ++this.rangeId;
   }
 
-  /** Leaves out of this solve every range that repeats its last solve (repeats); true when no link is left. */
+  /**
+   * Leaves out of this solve every range that would get the rates its last solve S gave it, none changed since: its
+   * closure found its links all solved last by S, every flow on them fixed last by S and crossing links of the range
+   * only, so the range is the component S solved (a link S reached through one of its flows would be in the range),
+   * with the same flows in the same order; max-min gives a component the same steps whatever else a solve holds.
+   * Whether its links' flows changed since is known only now. True when no link is left.
+   */
   private dropRepeats(): boolean {
-    const { mList, inM, rangeStart } = this;
+    const { mList, inM, rangeStart, rangeSolve, changedAt } = this;
     const nR = this.nRanges;
     rangeStart[nR] = this.nM;
     let w = 0;
     for (let r = 0; r < nR; r++) {
       const a = rangeStart[r]!,
-        b = rangeStart[r + 1]!;
-      if (this.repeats(a, b)) for (let i = a; i < b; i++) inM[mList[i]!] = 0;
+        b = rangeStart[r + 1]!,
+        S = rangeSolve[r]!;
+      let repeats = S > 0;
+      for (let i = a; i < b && repeats; i++) repeats = changedAt[mList[i]!]! <= S;
+      if (repeats) for (let i = a; i < b; i++) inM[mList[i]!] = 0;
       else if (w === a) w = b;
       else for (let i = a; i < b; i++) mList[w++] = mList[i]!;
     }
     this.nM = w;
     this.nRanges = 0;
     return w === 0;
-  }
-
-  /**
-   * Whether the range mList[a .. b) would get the rates its last solve S gave it: its links with flows were all solved
-   * last by S and have not changed since, S fixed every flow on them last, and those flows cross links of the range
-   * only. The range is then the component S solved (a link S reached through one of its flows would be in the range),
-   * with the same flows in the same order; max-min gives a component the same steps whatever else a solve holds.
-   */
-  private repeats(a: number, b: number): boolean {
-    const { mList, count, solvedIn, changedAt, slotStart, slotFlow, fixedIn, rangeOf, routeStart, routeLinks } = this;
-    let S = -1;
-    for (let i = a; i < b; i++) {
-      const c = mList[i]!;
-      if (count[c] === 0) continue;
-      const s = solvedIn[c]!;
-      if ((S >= 0 && s !== S) || changedAt[c]! > s) return false;
-      S = s;
-    }
-    if (S < 0) return true;
-    const id = rangeOf[mList[a]!]!;
-    for (let i = a; i < b; i++) {
-      const c = mList[i]!,
-        e = slotStart[c]! + count[c]!;
-      for (let x = slotStart[c]!; x < e; x++) {
-        const f = slotFlow[x]!;
-        if (fixedIn[f] !== S) return false;
-        for (let k = routeStart[f]!; k < routeStart[f + 1]!; k++) if (rangeOf[routeLinks[k]!] !== id) return false;
-      }
-    }
-    return true;
   }
 
   /** The marks of the links marked without flows are cleared. */
