@@ -54,4 +54,40 @@ describe("ReplayEventHeap", () => {
       { numRuns: 200 },
     );
   });
+
+  it("keeps that order for events scheduled as the replay does: nondecreasing times plus a few delays", () => {
+    const op = fc.record({
+      // the clock's step (often none: events of one instant), one of a few delays or any, a pop or not
+      step: fc.oneof(fc.constant(0), fc.double({ min: 0, max: 3, noNaN: true })),
+      delay: fc.oneof(fc.constantFrom(0.25, 1.5, 1.5 + 1e-7, 4, 0), fc.double({ min: 0, max: 8, noNaN: true })),
+      pops: fc.integer({ min: 0, max: 2 }),
+    });
+    fc.assert(
+      fc.property(fc.array(op, { minLength: 1, maxLength: 600 }), (ops) => {
+        const h = new ReplayEventHeap(1);
+        const ref = new EventHeap(16);
+        const carried: number[] = [];
+        let now = 0;
+        const popBoth = (): void => {
+          expect(h.topTime()).toBe(ref.topTime());
+          expect(h.topWhat()).toBe(carried[ref.topId()]);
+          // the clock never runs back: it is at least the time of the event it handles
+          now = Math.max(now, ref.topTime());
+          h.pop();
+          ref.pop();
+          expect(h.size).toBe(ref.size);
+        };
+        for (const o of ops) {
+          now += o.step;
+          h.push(now + o.delay, carried.length);
+          ref.push(now + o.delay, carried.length);
+          carried.push(carried.length);
+          for (let i = 0; i < o.pops && ref.size > 0; i++) popBoth();
+        }
+        while (ref.size > 0) popBoth();
+        expect(h.topTime()).toBe(Infinity);
+      }),
+      { numRuns: 200 },
+    );
+  });
 });

@@ -63,6 +63,62 @@ const caseArb: fc.Arbitrary<Case> = fc
     return { net, batches };
   });
 
+const CREATED = 0,
+  ENABLE = 1,
+  FREE = 2,
+  SOLVE = 3;
+
+/**
+ * A random network (up to 40 links, some routes empty) and a sequence of changes as the engine makes them: each flow
+ * created (its latency to elapse) or not, enabled, freed, in any interleaving, with solves in between.
+ */
+const actionsArb: fc.Arbitrary<{ net: LmmNetwork; actions: [number, number][] }> = fc
+  .record({
+    links: fc.integer({ min: 1, max: 40 }),
+    flows: fc.integer({ min: 1, max: 200 }),
+    seed: fc.integer({ min: 0, max: 2 ** 30 }),
+  })
+  .map(({ links, flows, seed }) => {
+    let s = seed;
+    const rnd = (k: number): number => {
+      s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+      return (s >>> 8) % k;
+    };
+    const bandwidth = Float64Array.from({ length: links }, () => [10, 10, 25, 12.5][rnd(4)]!);
+    const fatpipe = Uint8Array.from({ length: links }, () => (rnd(6) === 0 ? 1 : 0));
+    const routeStart = new Int32Array(flows + 1);
+    const routeLinks: number[] = [];
+    const weight = new Float64Array(flows);
+    for (let f = 0; f < flows; f++) {
+      const hops = rnd(5) === 0 ? 0 : 1 + rnd(Math.min(5, links));
+      const used = new Set<number>();
+      while (used.size < hops) used.add(rnd(links));
+      routeLinks.push(...used);
+      routeStart[f + 1] = routeLinks.length;
+      weight[f] = 1 / [1, 1, 3, 0.7][rnd(4)]!;
+    }
+    const net: LmmNetwork = { links, bandwidth, fatpipe, routeStart, routeLinks: Int32Array.from(routeLinks), weight };
+    // per flow 0 new, 1 created, 2 enabled, 3 freed
+    const state = new Uint8Array(flows);
+    const actions: [number, number][] = [];
+    for (let i = 0; i < 3 * flows; i++) {
+      const f = rnd(flows);
+      if (rnd(3) === 0) actions.push([SOLVE, 0]);
+      if (state[f] === 0 && rnd(2) === 0) {
+        actions.push([CREATED, f]);
+        state[f] = 1;
+      } else if (state[f]! < 2) {
+        actions.push([ENABLE, f]);
+        state[f] = 2;
+      } else if (state[f] === 2) {
+        actions.push([FREE, f]);
+        state[f] = 3;
+      }
+    }
+    actions.push([SOLVE, 0]);
+    return { net, actions };
+  });
+
 /** Weighted max-min by plain progressive filling over every link of the enabled flows (floating point, O(n^2)). */
 function maxMinReference(net: LmmNetwork, enabled: readonly number[]): Map<number, number> {
   const rate = new Map<number, number>();
@@ -259,6 +315,39 @@ describe("LmmSystem: the selective update's marked links", () => {
         });
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it("leaving out the components that would repeat their last solve changes no rate, flows created at any time", () => {
+    fc.assert(
+      fc.property(actionsArb, (c) => {
+        const F = c.net.routeStart.length - 1;
+        // the references mark by searches only and solve every marked link anew
+        const systems = [
+          new LmmSystem(c.net, true),
+          new LmmSystem(c.net, true, true, undefined, false, false),
+          new LmmSystem(c.net, true, false, undefined, true, false),
+        ];
+        const rates = systems.map(() => new Float64Array(F));
+        const touched = new Int32Array(F);
+        const on = new Set<number>();
+        for (const [act, f] of c.actions) {
+          for (const s of systems)
+            if (act === CREATED) s.created(f);
+            else if (act === ENABLE) s.enable(f);
+            else if (act === FREE) s.free(f);
+            else if (s.modified) s.solve(rates[systems.indexOf(s)]!, touched);
+          if (act === ENABLE) on.add(f);
+          if (act === FREE) on.delete(f);
+          if (act !== SOLVE) continue;
+          // the engine reads the rates of flows in progress only
+          for (const g of on) {
+            expect(rates[0]![g]).toBe(rates[1]![g]);
+            expect(rates[0]![g]).toBe(rates[2]![g]);
+          }
+        }
+      }),
+      { numRuns: 150 },
     );
   });
 });

@@ -29,6 +29,16 @@ export interface LmmNetwork {
  * with a heap of lower bounds (a share only grows as flows elsewhere are fixed).
  */
 export class LmmSystem {
+  /**
+   * The flows numbered in the order the system first sees them (created or enabled), so that the flows in progress
+   * together sit together in memory: localOf[op] (-1 before), opOf[local]; their routes (CSR) and weights copied.
+   */
+  private readonly localOf: Int32Array;
+  private readonly opOf: Int32Array;
+  private readonly routeStart: Int32Array;
+  private readonly routeLinks: Int32Array;
+  private readonly weight: Float64Array;
+  private nLocal = 0;
   /** Link l's enabled flows: slotFlow[slotStart[l] .. slotStart[l] + count[l]), oldest first; slotW their weights. */
   private readonly slotStart: Int32Array;
   private readonly count: Int32Array;
@@ -89,6 +99,23 @@ export class LmmSystem {
   private readonly shareOf: Float64Array;
   /** The number of the next solve. */
   private gen = 1;
+  /**
+   * Per link, the last solve that solved it; per flow, the last solve that fixed it. Each closure marks its links as
+   * one range of mList (rangeStart; rangeOf[link] the range's number, unique over the run): a range whose links were
+   * all solved last by one solve S, unchanged since, whose flows S fixed last and cross links of the range only, is
+   * the component S solved, and would get S's rates again: the solve leaves it out (dropRepeats).
+   */
+  private readonly solvedIn: Int32Array;
+  private readonly fixedIn: Int32Array;
+  private readonly rangeStart: Int32Array;
+  /** Per range, the solve S its closure found it repeats, if its links do not change before the solve (0: none). */
+  private readonly rangeSolve: Int32Array;
+  private nRanges = 0;
+  /** The links a closure marked while they had no flow (not in mList). */
+  private readonly bare: Int32Array;
+  private nBare = 0;
+  private readonly rangeOf: Int32Array;
+  private rangeId = 0;
   /** The previous solve's steps: the link saturated, its heap key and share, its flows (CSR, in fix order). */
   private logLink: Int32Array;
   private logKey: Float64Array;
@@ -129,10 +156,16 @@ export class LmmSystem {
     private readonly incremental = true,
     private readonly scanMax = SCAN_MAX,
     private readonly shortcut = true,
+    private readonly leaveOutRepeats = true,
   ) {
     const L = net.links,
       E = net.routeLinks.length,
       F = net.routeStart.length - 1;
+    this.localOf = new Int32Array(F).fill(-1);
+    this.opOf = new Int32Array(F);
+    this.routeStart = new Int32Array(F + 1);
+    this.routeLinks = new Int32Array(E);
+    this.weight = new Float64Array(F);
     this.slotStart = new Int32Array(L + 1);
     for (let e = 0; e < E; e++) this.slotStart[net.routeLinks[e]! + 1]!++;
     for (let l = 0; l < L; l++) this.slotStart[l + 1]! += this.slotStart[l]!;
@@ -159,6 +192,12 @@ export class LmmSystem {
     this.cleanAt = new Int32Array(L);
     this.initUsage = new Float64Array(L);
     this.sumAt = new Int32Array(L).fill(-1);
+    this.solvedIn = new Int32Array(L);
+    this.fixedIn = new Int32Array(F);
+    this.rangeStart = new Int32Array(L + 1);
+    this.rangeSolve = new Int32Array(L + 1);
+    this.bare = new Int32Array(L);
+    this.rangeOf = new Int32Array(L);
     this.shareOf = new Float64Array(L);
     this.logLink = new Int32Array(L);
     this.logKey = new Float64Array(L);
@@ -176,9 +215,26 @@ export class LmmSystem {
     this.queue = new Int32Array(L);
   }
 
-  /** Flow f's latency has elapsed: it joins its links (newest in their lists) and marks them modified. */
-  enable(f: number): void {
-    const { routeStart, routeLinks, weight } = this.net;
+  /** Flow `op`'s number in this system, given (its route and weight copied) when first seen. */
+  private local(op: number): number {
+    const x = this.localOf[op]!;
+    if (x >= 0) return x;
+    const { routeStart, routeLinks } = this.net;
+    const y = this.nLocal++,
+      a = this.routeStart[y]!;
+    let e = a;
+    for (let k = routeStart[op]!; k < routeStart[op + 1]!; k++) this.routeLinks[e++] = routeLinks[k]!;
+    this.routeStart[y + 1] = e;
+    this.weight[y] = this.net.weight[op]!;
+    this.localOf[op] = y;
+    this.opOf[y] = op;
+    return y;
+  }
+
+  /** Flow op's latency has elapsed: it joins its links (newest in their lists) and marks them modified. */
+  enable(op: number): void {
+    const f = this.local(op);
+    const { routeStart, routeLinks, weight } = this;
     const { slotStart, count, slotFlow, slotW } = this;
     const w = weight[f]!;
     let joins = this.nLive === 0;
@@ -199,11 +255,12 @@ export class LmmSystem {
     this.fromFlow(f);
   }
 
-  /** Flow f ended: it marks its links modified (as SimGrid's var_free) and leaves them. */
-  free(f: number): void {
+  /** Flow op ended: it marks its links modified (as SimGrid's var_free) and leaves them. */
+  free(op: number): void {
+    const f = this.localOf[op]!;
     this.modified = true;
     this.fromFlow(f);
-    const { routeStart, routeLinks } = this.net;
+    const { routeStart, routeLinks } = this;
     const { slotStart, count, slotFlow, slotW } = this;
     for (let e = routeStart[f]!; e < routeStart[f + 1]!; e++) {
       const l = routeLinks[e]!;
@@ -234,7 +291,7 @@ export class LmmSystem {
    * (the smaller queue grows first) gives up, answering false, past a quarter of the pairs.
    */
   private stillConnected(f: number): boolean {
-    const { routeStart, routeLinks } = this.net;
+    const { routeStart, routeLinks } = this;
     const { count } = this;
     let a = -1;
     for (let e = routeStart[f]!; e < routeStart[f + 1]!; e++) {
@@ -248,7 +305,7 @@ export class LmmSystem {
 
   /** Whether live links a and b are linked by flows: breadth-first from both, within the budget. */
   private linked(a: number, b: number): boolean {
-    const { routeStart, routeLinks } = this.net;
+    const { routeStart, routeLinks } = this;
     const { side, queue, slotStart, count, slotFlow } = this;
     if (this.stamp > 1 << 30) {
       side.fill(0);
@@ -297,41 +354,56 @@ export class LmmSystem {
    * of its links is marked modified in route order, with the closure of the flows enabled on it (System::expand), and
    * the next solve re-solves them although the flow itself does not join them yet.
    */
-  created(f: number): void {
+  created(op: number): void {
     this.modified = true;
     if (!this.selective) return;
-    const { routeStart, routeLinks } = this.net;
+    const f = this.local(op);
+    const { routeStart, routeLinks } = this;
     for (let e = routeStart[f]!; e < routeStart[f + 1]!; e++) this.closure(routeLinks[e]!);
   }
 
   /** SimGrid's update_modified_cnst_set_from_variable: the closure from the flow's first link, if not marked. */
   private fromFlow(f: number): void {
     if (!this.selective) return;
-    const { routeStart, routeLinks } = this.net;
+    const { routeStart, routeLinks } = this;
     if (routeStart[f] === routeStart[f + 1]) return;
     this.closure(routeLinks[routeStart[f]!]!);
   }
 
   /** SimGrid's update_modified_cnst_set: marks link `first` and, through flows not yet visited, what they cross. */
   private closure(first: number): void {
-    const { routeStart, routeLinks } = this.net;
+    const { routeStart, routeLinks } = this;
     const { inM, mList, stack, visited, slotStart, count, slotFlow } = this;
     if (inM[first]) return;
+    if (count[first] === 0) {
+      // a link without flows marks itself only; a solve never reads it, the mark only stops later closures
+      inM[first] = 1;
+      this.bare[this.nBare++] = first;
+      return;
+    }
     let nM = this.nM;
-    const fresh = nM === 0 && count[first]! > 0 && this.shortcut;
+    const { rangeOf, solvedIn, fixedIn } = this;
+    const id = this.newRange(nM);
+    const fresh = nM === 0 && this.nBare === 0 && this.shortcut;
     if (fresh && this.connected) {
       const { live } = this;
       for (let i = 0; i < this.nLive; i++) {
         const c = live[i]!;
         inM[c] = 1;
+        rangeOf[c] = id;
         mList[i] = c;
       }
       this.nM = this.nLive;
+      this.rangeSolve[this.nRanges - 1] = 0;
       return;
     }
     const visit = this.visit;
     inM[first] = 1;
+    rangeOf[first] = id;
     mList[nM++] = first;
+    // whether the range is the component one solve S solved, its flows fixed last by S (see repeats)
+    const S = solvedIn[first]!;
+    let same = S > 0;
     let top = 0;
     stack[top++] = first;
     while (top > 0) {
@@ -341,17 +413,21 @@ export class LmmSystem {
         const g = slotFlow[s]!;
         if (visited[g] === visit) continue;
         visited[g] = visit;
+        if (fixedIn[g] !== S) same = false;
         for (let k = routeStart[g]!, kEnd = routeStart[g + 1]!; k < kEnd; k++) {
           const c2 = routeLinks[k]!;
           if (inM[c2] === 0) {
             inM[c2] = 1;
+            rangeOf[c2] = id;
             mList[nM++] = c2;
             stack[top++] = c2;
-          }
+            if (solvedIn[c2] !== S) same = false;
+          } else if (rangeOf[c2] !== id) same = false;
         }
       }
     }
     this.nM = nM;
+    this.rangeSolve[this.nRanges - 1] = same ? S : 0;
     // the search from a live link with nothing marked before reached every link of its component
     if (fresh) this.connected = nM === this.nLive;
   }
@@ -369,6 +445,11 @@ export class LmmSystem {
    * dirty link); dirty links are solved anew with the heap and merged with the replayed steps by (key, link).
    */
   solve(rate: Float64Array, touched: Int32Array): number {
+    this.unbare();
+    if (this.selective && this.leaveOutRepeats && this.dropRepeats()) {
+      this.clearMarks();
+      return 0;
+    }
     const nOld = this.startSolve();
     const g = this.gen;
     const { cleanAt } = this;
@@ -389,15 +470,79 @@ export class LmmSystem {
     return nTouched;
   }
 
+  /** A link marked without flows that has one now (its closure stopped at the mark) is solved: a range of its own. */
+  private unbare(): void {
+    const { bare, count } = this;
+    for (let i = 0; i < this.nBare; i++) {
+      const c = bare[i]!;
+      if (count[c] === 0) continue;
+      bare[i--] = bare[--this.nBare]!;
+      this.rangeOf[c] = this.newRange(this.nM);
+      this.rangeSolve[this.nRanges - 1] = 0;
+      this.mList[this.nM++] = c;
+    }
+  }
+
+  /** A closure's range of mList starts at `at`: its number. */
+  private newRange(at: number): number {
+    if (this.rangeId >= 0x7fffffff) {
+      this.rangeOf.fill(0);
+      this.rangeId = 0;
+    }
+    this.rangeStart[this.nRanges++] = at;
+    return ++this.rangeId;
+  }
+
   /**
-   * Marks every link of an enabled flow without selective update, finds the clean links, sets every marked link's
-   * state to its start (a dirty link's usage summed anew, newest flow first, and its entry in the heap); returns the
-   * number of the previous solve's steps to replay (0: a solve from scratch).
+   * Leaves out of this solve every range that would get the rates its last solve S gave it, none changed since: its
+   * closure found its links all solved last by S, every flow on them fixed last by S and crossing links of the range
+   * only, so the range is the component S solved (a link S reached through one of its flows would be in the range),
+   * with the same flows in the same order; max-min gives a component the same steps whatever else a solve holds.
+   * Whether its links' flows changed since is known only now. True when no link is left.
+   */
+  private dropRepeats(): boolean {
+    const { mList, inM, rangeStart, rangeSolve, changedAt } = this;
+    const nR = this.nRanges;
+    rangeStart[nR] = this.nM;
+    let w = 0;
+    for (let r = 0; r < nR; r++) {
+      const a = rangeStart[r]!,
+        b = rangeStart[r + 1]!,
+        S = rangeSolve[r]!;
+      let repeats = S > 0;
+      for (let i = a; i < b && repeats; i++) repeats = changedAt[mList[i]!]! <= S;
+      if (repeats) for (let i = a; i < b; i++) inM[mList[i]!] = 0;
+      else if (w === a) w = b;
+      else for (let i = a; i < b; i++) mList[w++] = mList[i]!;
+    }
+    this.nM = w;
+    this.nRanges = 0;
+    return w === 0;
+  }
+
+  /** The marks of the links marked without flows are cleared. */
+  private clearBare(): void {
+    for (let i = 0; i < this.nBare; i++) this.inM[this.bare[i]!] = 0;
+    this.nBare = 0;
+  }
+
+  /** The marks of a solve left with no link (dropRepeats): the state stays that of the last solve made. */
+  private clearMarks(): void {
+    for (let i = 0; i < this.nM; i++) this.inM[this.mList[i]!] = 0;
+    this.nM = 0;
+    this.clearBare();
+    this.visit++;
+    this.modified = false;
+  }
+
+  /**
+   * Marks every link of an enabled flow without selective update, finds the clean links (marked in the previous solve
+   * too, their flows unchanged), sets every other marked link's state to its start and lists it as dirty, with the
+   * least share found on the way (the list's first scan); returns the number of the previous solve's steps to replay
+   * (0: a solve from scratch, every link then dirty). A clean link's state is set when it turns dirty (settle).
    */
   private startSolve(): number {
-    const { bandwidth, fatpipe } = this.net;
-    const { inM, mList, slotStart, count, slotW, remaining, usage, unfixed, dList } = this;
-    const { cleanAt, markedAt, changedAt, initUsage, sumAt, shareOf } = this;
+    const { inM, mList, count, dList, cleanAt, markedAt, changedAt, slotStart, slotFlow, nearDirty } = this;
     if (!this.selective) {
       for (let l = 0; l < this.net.links; l++)
         if (count[l]! > 0 && inM[l] === 0) {
@@ -407,51 +552,80 @@ export class LmmSystem {
     }
     const nM = this.nM;
     const g = this.gen;
+    const logged = this.incremental && this.logValid;
+    // the clean links wait in `stack` (free during a solve) until the solve knows whether it replays
+    const clean = this.stack;
     let nClean = 0,
-      nLive = 0;
+      n = 0,
+      best = -1,
+      bestShare = Infinity;
     for (let i = 0; i < nM; i++) {
       const c = mList[i]!;
-      if (count[c]! === 0) continue;
-      nLive++;
-      if (this.logValid && markedAt[c] === g - 1 && changedAt[c] !== g) {
+      // a link without flows is never read
+      if (count[c] === 0) continue;
+      if (logged && markedAt[c] === g - 1 && changedAt[c] !== g) {
         cleanAt[c] = g;
-        nClean++;
+        clean[nClean++] = c;
+        continue;
+      }
+      const sh = this.startLink(c, g);
+      dList[n++] = c;
+      if (best < 0 || sh < bestShare || (sh === bestShare && c < best)) {
+        best = c;
+        bestShare = sh;
       }
     }
     // replaying pays when at least half the links are clean
-    const incremental = this.incremental && nClean > 0 && 2 * nClean >= nLive;
-    let n = 0;
-    for (let i = 0; i < nM; i++) {
-      const c = mList[i]!;
-      const a = slotStart[c]!,
-        k = count[c]!;
-      // a link without flows is never read; a clean link's state is set when it turns dirty (settle)
-      if (k === 0 || (incremental && cleanAt[c] === g)) continue;
-      remaining[c] = bandwidth[c]!;
-      unfixed[c] = k;
-      cleanAt[c] = 0;
-      // the sum over the same flows in the same order is the same: summed again only when the flows changed
-      let u = initUsage[c]!;
-      if (changedAt[c]! > sumAt[c]!) {
-        u = 0;
-        if (fatpipe[c]) for (let s = a + k - 1; s >= a; s--) u = Math.max(u, slotW[s]!);
-        else for (let s = a + k - 1; s >= a; s--) u += slotW[s]!;
-        initUsage[c] = u;
-        sumAt[c] = g;
+    const replay = nClean > 0 && nClean >= n;
+    if (replay)
+      for (let i = 0; i < n; i++) {
+        const c = dList[i]!,
+          a = slotStart[c]!;
+        for (let s = a; s < a + count[c]!; s++) nearDirty[slotFlow[s]!] = g;
       }
-      usage[c] = u;
-      shareOf[c] = shareOfState(remaining[c]!, u, fatpipe[c]!);
-      dList[n++] = c;
-      if (incremental) for (let s = a; s < a + k; s++) this.nearDirty[this.slotFlow[s]!] = g;
-    }
+    else
+      for (let i = 0; i < nClean; i++) {
+        const c = clean[i]!;
+        cleanAt[c] = 0;
+        const sh = this.startLink(c, g);
+        dList[n++] = c;
+        if (best < 0 || sh < bestShare || (sh === bestShare && c < best)) {
+          best = c;
+          bestShare = sh;
+        }
+      }
     this.nD = n;
     this.hSize = 0;
     this.useHeap = false;
-    this.scans = 0;
-    this.scanValid = false;
+    // the list was scanned once: its least share is known until a listed link changes
+    this.scans = 1;
+    this.scanValid = true;
+    this.scanned = best;
+    this.topKey = this.topShare = bestShare;
     this.nSteps = 0;
     this.nFix = 0;
-    return incremental ? this.logSteps : 0;
+    return replay ? this.logSteps : 0;
+  }
+
+  /** Dirty link c's state at the start of solve g (its usage summed again only when its flows changed); its share. */
+  private startLink(c: number, g: number): number {
+    const { bandwidth, fatpipe } = this.net;
+    const { slotW, initUsage, sumAt } = this;
+    const a = this.slotStart[c]!,
+      k = this.count[c]!;
+    this.remaining[c] = bandwidth[c]!;
+    this.unfixed[c] = k;
+    // the sum over the same flows in the same order is the same
+    let u = initUsage[c]!;
+    if (this.changedAt[c]! > sumAt[c]!) {
+      u = 0;
+      if (fatpipe[c]) for (let s = a + k - 1; s >= a; s--) u = Math.max(u, slotW[s]!);
+      else for (let s = a + k - 1; s >= a; s--) u += slotW[s]!;
+      initUsage[c] = u;
+      sumAt[c] = g;
+    }
+    this.usage[c] = u;
+    return (this.shareOf[c] = shareOfState(bandwidth[c]!, u, fatpipe[c]!));
   }
 
   /** This solve's log becomes the previous one; the marks are cleared. */
@@ -480,7 +654,10 @@ export class LmmSystem {
       const c = this.mList[i]!;
       this.inM[c] = 0;
       this.markedAt[c] = g;
+      this.solvedIn[c] = g;
     }
+    this.nRanges = 0;
+    this.clearBare();
     this.gen = g + 1;
     this.nM = 0;
     this.visit++;
@@ -509,7 +686,8 @@ export class LmmSystem {
    * have left them; its flows fixed so far were all replayed, a fix out of the previous order making it dirty.
    */
   private settle(e: number, skip: number): void {
-    const { bandwidth, fatpipe, weight } = this.net;
+    const { bandwidth, fatpipe } = this.net;
+    const { weight } = this;
     const { slotStart, count, slotFlow, fixOrd, fixShare, order, nextFlow } = this;
     const base = this.fixBase,
       a = slotStart[e]!,
@@ -596,7 +774,7 @@ export class LmmSystem {
 
   /** The previous solve's step is skipped: every clean link its flows reach becomes dirty. */
   private skipStep(step: number): void {
-    const { routeStart, routeLinks } = this.net;
+    const { routeStart, routeLinks } = this;
     const { cleanAt, inM, logFlow, logFixStart } = this;
     const g = this.gen;
     for (let x = logFixStart[step]!; x < logFixStart[step + 1]!; x++) {
@@ -658,15 +836,16 @@ export class LmmSystem {
    * them (a clean one is left as it is, to settle when it turns dirty).
    */
   private replayStep(step: number): void {
-    const { weight, routeStart, routeLinks } = this.net;
-    const { fixOrd, fixShare, nextFlow, cleanAt, inM, nearDirty } = this;
+    const { weight, routeStart, routeLinks } = this;
+    const { fixOrd, fixShare, nextFlow, cleanAt, inM, nearDirty, fixedIn, logFlow } = this;
     const g = this.gen,
       base = this.fixBase;
     const share = this.logShare[step]!;
     this.logStep(this.logLink[step]!, this.logKey[step]!, share);
     let nFix = this.nFix;
-    for (let x = this.logFixStart[step]!; x < this.logFixStart[step + 1]!; x++) {
-      const f = this.logFlow[x]!;
+    for (let x = this.logFixStart[step]!, end = this.logFixStart[step + 1]!; x < end; x++) {
+      const f = logFlow[x]!;
+      fixedIn[f] = g;
       fixOrd[f] = base + nFix;
       fixShare[nFix] = share;
       nextFlow[nFix++] = f;
@@ -681,7 +860,7 @@ export class LmmSystem {
 
   /** Dirty link dl (the heap's top) saturates: its unfixed flows get their rates; the links they reach are dirty. */
   private saturate(dl: number, rate: Float64Array, touched: Int32Array, nTouched: number): number {
-    const { weight } = this.net;
+    const { weight, opOf } = this;
     const { fixOrd, slotStart, count, slotFlow, nextFlow } = this;
     const base = this.fixBase;
     const { hKey, hLink } = this;
@@ -696,12 +875,14 @@ export class LmmSystem {
     for (let s = a + count[dl]! - 1; s >= a; s--) {
       const f = slotFlow[s]!;
       if (fixOrd[f]! >= base) continue;
+      this.fixedIn[f] = this.gen;
       fixOrd[f] = base + nFix;
       this.fixShare[nFix] = share;
       nextFlow[nFix++] = f;
       const r = share * weight[f]!;
-      rate[f] = r;
-      touched[nTouched++] = f;
+      const op = opOf[f]!;
+      rate[op] = r;
+      touched[nTouched++] = op;
       this.release(f, r);
     }
     this.nFix = nFix;
@@ -713,7 +894,7 @@ export class LmmSystem {
    * first and then dirty.
    */
   private release(f: number, r: number): void {
-    const { weight, routeStart, routeLinks } = this.net;
+    const { weight, routeStart, routeLinks } = this;
     const { inM, cleanAt } = this;
     const g = this.gen,
       w = weight[f]!;
