@@ -72,7 +72,7 @@ function put(b: Uint8Array, p: number, bytes: Uint8Array): number {
   return p + bytes.length;
 }
 
-/** The constant parts of a row without chunks or times, four bytes a word (put4): '\n{"src":', ',"dst":', ',"size":'. */
+/** A plain row's constant parts, four bytes a word (put4): '\n{"src":', ',"dst":', ',"size":'. */
 const SRC0 = word4('\n{"s'),
   SRC1 = word4('rc":'),
   DST0 = word4(',"ds'),
