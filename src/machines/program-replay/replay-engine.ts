@@ -101,7 +101,9 @@ function flowTables(ops: ReplayOps, opRank: Int32Array, net: NetworkRoutes, eage
       const a = routeStart[y]!,
         k = routeStart[y + 1]! - a;
       routeLinks.grow(total + k);
-      routeLinks.data.copyWithin(total, a, a + k);
+      const links = routeLinks.data;
+      // a loop beats copyWithin's call on a route of a few links
+      for (let h = 0; h < k; h++) links[total + h] = links[a + h]!;
       total += k;
       latSum[x] = latSum[y]!;
       weight[x] = weight[y]!;
