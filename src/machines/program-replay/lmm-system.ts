@@ -413,7 +413,8 @@ export class LmmSystem {
         const g = slotFlow[s]!;
         if (visited[g] === visit) continue;
         visited[g] = visit;
-        if (fixedIn[g] !== S) same = false;
+        // once the range is known not to repeat, its links are only marked
+        if (same && fixedIn[g] !== S) same = false;
         for (let k = routeStart[g]!, kEnd = routeStart[g + 1]!; k < kEnd; k++) {
           const c2 = routeLinks[k]!;
           if (inM[c2] === 0) {
@@ -421,8 +422,8 @@ export class LmmSystem {
             rangeOf[c2] = id;
             mList[nM++] = c2;
             stack[top++] = c2;
-            if (solvedIn[c2] !== S) same = false;
-          } else if (rangeOf[c2] !== id) same = false;
+            if (same && solvedIn[c2] !== S) same = false;
+          } else if (same && rangeOf[c2] !== id) same = false;
         }
       }
     }
