@@ -244,6 +244,33 @@ describe("program replay: errors and dependencies", () => {
     );
   });
 
+  it("matches messages in order per (source, destination, tag) and names the first that does not match", () => {
+    // rank 0 sends 8 bytes with tag 1, then 64 with tag 2; rank 1 receives tag 2 first: matched by tag, not by order
+    const ops = (recvTags: readonly number[], recvBytes: readonly number[]): ReplayOps => ({
+      p: 2,
+      rankStart: Uint32Array.of(0, 2, 4),
+      kind: Uint8Array.of(0, 0, 1, 1),
+      peer: Uint32Array.of(1, 1, 0, 0),
+      tag: Uint32Array.of(1, 2, ...recvTags),
+      bytes: Float64Array.of(8, 64, ...recvBytes),
+      blocking: new Uint8Array(4),
+      waitPrefix: Uint32Array.of(0, 0, 2, 2),
+      depStart: new Uint32Array(5),
+      deps: new Uint32Array(0),
+    });
+    const o = { network: routes, fatpipe, runtime: smpi, copyUsPerByte: 0 };
+    expect(replayProgramOps(ops([2, 1], [64, 8]), o).messages).toBe(2);
+    expect(() => replayProgramOps(ops([1, 2], [64, 8]), o)).toThrow(
+      /^machines: program replay: rank 0 sends 8 bytes to 1 \(tag 1\), which receives 64$/,
+    );
+    expect(() => replayProgramOps(ops([2, 3], [64, 8]), o)).toThrow(
+      /^machines: program replay: rank 0 sends to 1 \(tag 1\) a message that is never received$/,
+    );
+    expect(() => replayProgramOps(ops([0, 2], [8, 64]), o)).toThrow(
+      /^machines: program replay: rank 1 receives from 0 \(tag 0\) a message that is never sent$/,
+    );
+  });
+
   it("a dataflow order plugs in as explicit dependencies: an operation waits for its own list only", () => {
     // rank 0 sends to 1 and 2 in one round but its second send waits for its first (explicit dependency)
     const base = roundOps(3, [

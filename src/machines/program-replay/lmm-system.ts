@@ -89,8 +89,7 @@ export class LmmSystem {
   /** The key and share of the link dirtyTop found. */
   private topKey = 0;
   private topShare = 0;
-  /** Per link: the solve it was last marked in, the solve whose flows it changed before, its usage at its start. */
-  private readonly markedAt: Int32Array;
+  /** Per link: the solve whose flows it changed before, its usage at its start (last marked: solvedIn). */
   private readonly changedAt: Int32Array;
   private readonly cleanAt: Int32Array;
   private readonly initUsage: Float64Array;
@@ -187,7 +186,6 @@ export class LmmSystem {
     this.hLink = new Int32Array(2 * L + E);
     this.storedKey = new Float64Array(L);
     this.dList = new Int32Array(L);
-    this.markedAt = new Int32Array(L);
     this.changedAt = new Int32Array(L);
     this.cleanAt = new Int32Array(L);
     this.initUsage = new Float64Array(L);
@@ -413,7 +411,8 @@ export class LmmSystem {
         const g = slotFlow[s]!;
         if (visited[g] === visit) continue;
         visited[g] = visit;
-        if (fixedIn[g] !== S) same = false;
+        // once the range is known not to repeat, its links are only marked
+        if (same && fixedIn[g] !== S) same = false;
         for (let k = routeStart[g]!, kEnd = routeStart[g + 1]!; k < kEnd; k++) {
           const c2 = routeLinks[k]!;
           if (inM[c2] === 0) {
@@ -421,8 +420,8 @@ export class LmmSystem {
             rangeOf[c2] = id;
             mList[nM++] = c2;
             stack[top++] = c2;
-            if (solvedIn[c2] !== S) same = false;
-          } else if (rangeOf[c2] !== id) same = false;
+            if (same && solvedIn[c2] !== S) same = false;
+          } else if (same && rangeOf[c2] !== id) same = false;
         }
       }
     }
@@ -542,7 +541,7 @@ export class LmmSystem {
    * (0: a solve from scratch, every link then dirty). A clean link's state is set when it turns dirty (settle).
    */
   private startSolve(): number {
-    const { inM, mList, count, dList, cleanAt, markedAt, changedAt, slotStart, slotFlow, nearDirty } = this;
+    const { inM, mList, count, dList, cleanAt, solvedIn, changedAt, slotStart, slotFlow, nearDirty } = this;
     if (!this.selective) {
       for (let l = 0; l < this.net.links; l++)
         if (count[l]! > 0 && inM[l] === 0) {
@@ -563,7 +562,7 @@ export class LmmSystem {
       const c = mList[i]!;
       // a link without flows is never read
       if (count[c] === 0) continue;
-      if (logged && markedAt[c] === g - 1 && changedAt[c] !== g) {
+      if (logged && solvedIn[c] === g - 1 && changedAt[c] !== g) {
         cleanAt[c] = g;
         clean[nClean++] = c;
         continue;
@@ -653,7 +652,6 @@ export class LmmSystem {
     for (let i = 0; i < this.nM; i++) {
       const c = this.mList[i]!;
       this.inM[c] = 0;
-      this.markedAt[c] = g;
       this.solvedIn[c] = g;
     }
     this.nRanges = 0;

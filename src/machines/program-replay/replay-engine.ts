@@ -101,7 +101,9 @@ function flowTables(ops: ReplayOps, opRank: Int32Array, net: NetworkRoutes, eage
       const a = routeStart[y]!,
         k = routeStart[y + 1]! - a;
       routeLinks.grow(total + k);
-      routeLinks.data.copyWithin(total, a, a + k);
+      const links = routeLinks.data;
+      // a loop beats copyWithin's call on a route of a few links
+      for (let h = 0; h < k; h++) links[total + h] = links[a + h]!;
       total += k;
       latSum[x] = latSum[y]!;
       weight[x] = weight[y]!;
@@ -679,8 +681,23 @@ function matchMessages(ops: ReplayOps, opRank: Int32Array): Int32Array {
     else if (kind[x] === RECV) recvs[nr++] = x;
   }
   const cmp = (a: number, b: number): number => src[a]! - src[b]! || dst[a]! - dst[b]! || tag[a]! - tag[b]!;
-  sortByKey(sends, src, dst, tag, p);
-  sortByKey(recvs, src, dst, tag, p);
+  // one tag for every operation (the common case): no run of a pair to sort by tag
+  let oneTag = true;
+  for (let x = 1; x < n && oneTag; x++) oneTag = tag[x] === tag[0];
+  sortByKey(sends, src, dst, oneTag ? null : tag, p);
+  sortByKey(recvs, src, dst, oneTag ? null : tag, p);
+  // a program whose messages all match pairs them in one pass; otherwise the walk below names the first that does not
+  if (ns === nr) {
+    let x = 0;
+    for (; x < ns; x++) {
+      const s = sends[x]!,
+        v = recvs[x]!;
+      if (src[s] !== src[v] || dst[s] !== dst[v] || tag[s] !== tag[v] || bytes[s] !== bytes[v]) break;
+      partner[s] = v;
+      partner[v] = s;
+    }
+    if (x === ns) return partner;
+  }
   const describe = (x: number): string =>
     kind[x] === SEND
       ? `rank ${opRank[x]} sends to ${peer[x]} (tag ${tag[x]}) a message that is never received`
@@ -707,17 +724,21 @@ function matchMessages(ops: ReplayOps, opRank: Int32Array): Int32Array {
 }
 
 /**
- * Sorts operation ids (ascending on entry) by (source, destination, tag, id): two stable counting sorts (by
- * destination, then source) give (source, destination, id); the runs of one pair whose tags differ are then sorted by
- * (tag, id).
+ * Sorts operation ids (ascending on entry) by (source, destination, tag, id): one stable counting sort on the pair (up
+ * to PAIR_CACHE_MAX_RANKS ranks; above, two: by destination, then source) gives (source, destination, id); the runs of
+ * one pair whose tags differ are then sorted by (tag, id) (`tag` null: every operation has one tag).
  */
-function sortByKey(ids: Int32Array, src: Int32Array, dst: Int32Array, tag: Uint32Array, p: number): void {
+function sortByKey(ids: Int32Array, src: Int32Array, dst: Int32Array, tag: Uint32Array | null, p: number): void {
   const n = ids.length;
-  const tmp = new Int32Array(n),
-    cnt = new Int32Array(p + 1);
-  countingPass(ids, tmp, dst, cnt);
-  cnt.fill(0);
-  countingPass(tmp, ids, src, cnt);
+  if (p <= PAIR_CACHE_MAX_RANKS) pairSort(ids, src, dst, p);
+  else {
+    const tmp = new Int32Array(n),
+      cnt = new Int32Array(p + 1);
+    countingPass(ids, tmp, dst, cnt);
+    cnt.fill(0);
+    countingPass(tmp, ids, src, cnt);
+  }
+  if (tag === null) return;
   for (let i = 0; i < n;) {
     const a = ids[i]!;
     let j = i + 1,
@@ -733,6 +754,21 @@ function sortByKey(ids: Int32Array, src: Int32Array, dst: Int32Array, tag: Uint3
       }
     i = j;
   }
+}
+
+/** Sorts ids (ascending) by (source, destination, id) in one stable counting sort on the pair (p^2 counters). */
+function pairSort(ids: Int32Array, src: Int32Array, dst: Int32Array, p: number): void {
+  const n = ids.length;
+  const cnt = new Int32Array(p * p + 1),
+    key = new Int32Array(n),
+    from = ids.slice();
+  for (let i = 0; i < n; i++) {
+    const x = from[i]!;
+    const k = (key[i] = src[x]! * p + dst[x]!);
+    cnt[k + 1]!++;
+  }
+  for (let k = 1; k < cnt.length; k++) cnt[k]! += cnt[k - 1]!;
+  for (let i = 0; i < n; i++) ids[cnt[key[i]!]!++] = from[i]!;
 }
 
 /** One stable counting sort of `from` into `to` by key[id] (keys below cnt.length - 1; cnt zeroed). */
