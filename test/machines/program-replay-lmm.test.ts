@@ -13,6 +13,36 @@ interface Case {
   readonly batches: readonly (readonly number[])[];
 }
 
+/** A seeded linear congruential generator: rnd(k) is in 0 .. k - 1. */
+function lcg(seed: number): (k: number) => number {
+  let s = seed;
+  return (k) => {
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+    return (s >>> 8) % k;
+  };
+}
+
+/**
+ * A random network from `rnd`: links (a few FATPIPE), each flow's route of `hops()` distinct links, weights from a few
+ * values (ties).
+ */
+function randomNetwork(links: number, flows: number, rnd: (k: number) => number, hops: () => number): LmmNetwork {
+  const bandwidth = Float64Array.from({ length: links }, () => [10, 10, 25, 12.5][rnd(4)]!);
+  const fatpipe = Uint8Array.from({ length: links }, () => (rnd(6) === 0 ? 1 : 0));
+  const routeStart = new Int32Array(flows + 1);
+  const routeLinks: number[] = [];
+  const weight = new Float64Array(flows);
+  for (let f = 0; f < flows; f++) {
+    const n = hops();
+    const used = new Set<number>();
+    while (used.size < n) used.add(rnd(links));
+    routeLinks.push(...used);
+    routeStart[f + 1] = routeLinks.length;
+    weight[f] = 1 / [1, 1, 3, 0.7][rnd(4)]!;
+  }
+  return { links, bandwidth, fatpipe, routeStart, routeLinks: Int32Array.from(routeLinks), weight };
+}
+
 /** A random network: links (a few FATPIPE), routes of 1 to 4 distinct links, weights from a few values (ties). */
 const caseArb: fc.Arbitrary<Case> = fc
   .record({
@@ -22,24 +52,8 @@ const caseArb: fc.Arbitrary<Case> = fc
     batch: fc.integer({ min: 1, max: 4 }),
   })
   .map(({ links, flows, seed, batch }) => {
-    let s = seed;
-    const rnd = (k: number): number => {
-      s = (Math.imul(s, 1103515245) + 12345) >>> 0;
-      return (s >>> 8) % k;
-    };
-    const bandwidth = Float64Array.from({ length: links }, () => [10, 10, 25, 12.5][rnd(4)]!);
-    const fatpipe = Uint8Array.from({ length: links }, () => (rnd(6) === 0 ? 1 : 0));
-    const routeStart = new Int32Array(flows + 1);
-    const routeLinks: number[] = [];
-    const weight = new Float64Array(flows);
-    for (let f = 0; f < flows; f++) {
-      const hops = 1 + rnd(Math.min(4, links));
-      const used = new Set<number>();
-      while (used.size < hops) used.add(rnd(links));
-      routeLinks.push(...used);
-      routeStart[f + 1] = routeLinks.length;
-      weight[f] = 1 / [1, 1, 3, 0.7][rnd(4)]!;
-    }
+    const rnd = lcg(seed);
+    const net = randomNetwork(links, flows, rnd, () => 1 + rnd(Math.min(4, links)));
     // every flow is enabled once and freed once, in a random interleaving; a solve after every `batch` changes
     const events: number[] = [];
     const live: number[] = [];
@@ -52,14 +66,6 @@ const caseArb: fc.Arbitrary<Case> = fc
     }
     const batches: number[][] = [];
     for (let i = 0; i < events.length; i += batch) batches.push(events.slice(i, i + batch));
-    const net: LmmNetwork = {
-      links,
-      bandwidth,
-      fatpipe,
-      routeStart,
-      routeLinks: Int32Array.from(routeLinks),
-      weight,
-    };
     return { net, batches };
   });
 
@@ -79,25 +85,8 @@ const actionsArb: fc.Arbitrary<{ net: LmmNetwork; actions: [number, number][] }>
     seed: fc.integer({ min: 0, max: 2 ** 30 }),
   })
   .map(({ links, flows, seed }) => {
-    let s = seed;
-    const rnd = (k: number): number => {
-      s = (Math.imul(s, 1103515245) + 12345) >>> 0;
-      return (s >>> 8) % k;
-    };
-    const bandwidth = Float64Array.from({ length: links }, () => [10, 10, 25, 12.5][rnd(4)]!);
-    const fatpipe = Uint8Array.from({ length: links }, () => (rnd(6) === 0 ? 1 : 0));
-    const routeStart = new Int32Array(flows + 1);
-    const routeLinks: number[] = [];
-    const weight = new Float64Array(flows);
-    for (let f = 0; f < flows; f++) {
-      const hops = rnd(5) === 0 ? 0 : 1 + rnd(Math.min(5, links));
-      const used = new Set<number>();
-      while (used.size < hops) used.add(rnd(links));
-      routeLinks.push(...used);
-      routeStart[f + 1] = routeLinks.length;
-      weight[f] = 1 / [1, 1, 3, 0.7][rnd(4)]!;
-    }
-    const net: LmmNetwork = { links, bandwidth, fatpipe, routeStart, routeLinks: Int32Array.from(routeLinks), weight };
+    const rnd = lcg(seed);
+    const net = randomNetwork(links, flows, rnd, () => (rnd(5) === 0 ? 0 : 1 + rnd(Math.min(5, links))));
     // per flow 0 new, 1 created, 2 enabled, 3 freed
     const state = new Uint8Array(flows);
     const actions: [number, number][] = [];
