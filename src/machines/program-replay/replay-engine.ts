@@ -50,8 +50,11 @@ const JOB_POST = 0,
   JOB_OR = 1;
 /** Lmm's penalty (us) of a route without latency: SimGrid gives such a flow the penalty 1 (second). */
 const ZERO_LATENCY_PENALTY_US = 1e6;
-/** The most ranks whose routes flowTables keeps per pair (a table of p^2 entries). */
-const PAIR_CACHE_MAX_RANKS = 1024;
+/**
+ * The most ranks for which a table of p^2 entries, one per pair (4 MiB at 1,024), is made: flowTables' first send per
+ * pair, sortByKey's counters.
+ */
+const PAIR_TABLE_MAX_RANKS = 1024;
 /** Events this close (us) happen at once: SimGrid's surf/precision (1e-9 s). */
 const SAME_TIME_US = 1e-3;
 
@@ -84,7 +87,7 @@ function flowTables(ops: ReplayOps, opRank: Int32Array, net: NetworkRoutes, eage
   // each pair's route computed once (routes are deterministic); first[a * p + b] is 1 + the first send from a to b (up
   // to 1024 ranks: 4 MiB; above, every send's route is computed)
   const routeLinks = growI32(16 + 4 * n);
-  const first = p <= PAIR_CACHE_MAX_RANKS ? new Int32Array(p * p) : null;
+  const first = p <= PAIR_TABLE_MAX_RANKS ? new Int32Array(p * p) : null;
   const latSum = new Float64Array(n);
   const weight = new Float64Array(n);
   let total = 0,
@@ -680,57 +683,49 @@ function matchMessages(ops: ReplayOps, opRank: Int32Array): Int32Array {
     if (kind[x] === SEND) sends[ns++] = x;
     else if (kind[x] === RECV) recvs[nr++] = x;
   }
-  const cmp = (a: number, b: number): number => src[a]! - src[b]! || dst[a]! - dst[b]! || tag[a]! - tag[b]!;
   // one tag for every operation (the common case): no run of a pair to sort by tag
   let oneTag = true;
   for (let x = 1; x < n && oneTag; x++) oneTag = tag[x] === tag[0];
   sortByKey(sends, src, dst, oneTag ? null : tag, p);
   sortByKey(recvs, src, dst, oneTag ? null : tag, p);
-  // a program whose messages all match pairs them in one pass; otherwise the walk below names the first that does not
-  if (ns === nr) {
-    let x = 0;
-    for (; x < ns; x++) {
-      const s = sends[x]!,
-        v = recvs[x]!;
-      if (src[s] !== src[v] || dst[s] !== dst[v] || tag[s] !== tag[v] || bytes[s] !== bytes[v]) break;
-      partner[s] = v;
-      partner[v] = s;
-    }
-    if (x === ns) return partner;
-  }
   const describe = (x: number): string =>
     kind[x] === SEND
       ? `rank ${opRank[x]} sends to ${peer[x]} (tag ${tag[x]}) a message that is never received`
       : `rank ${opRank[x]} receives from ${peer[x]} (tag ${tag[x]}) a message that is never sent`;
+  // both lists in (source, destination, tag) order: equal heads pair, else the lesser head has no partner
   let i = 0,
     j = 0;
   while (i < ns || j < nr) {
     const s = i < ns ? sends[i]! : -1,
       v = j < nr ? recvs[j]! : -1;
+    if (s >= 0 && v >= 0 && src[s] === src[v] && dst[s] === dst[v] && tag[s] === tag[v]) {
+      if (bytes[s] !== bytes[v])
+        throw fail(
+          "machines",
+          "BAD_INPUT",
+          `program replay: rank ${opRank[s]} sends ${bytes[s]} bytes to ${opRank[v]} (tag ${tag[s]}), which receives ${bytes[v]}`,
+        );
+      partner[s] = v;
+      partner[v] = s;
+      i++;
+      j++;
+      continue;
+    }
+    const cmp = (a: number, b: number): number => src[a]! - src[b]! || dst[a]! - dst[b]! || tag[a]! - tag[b]!;
     if (s < 0 || (v >= 0 && cmp(v, s) < 0)) throw fail("machines", "BAD_INPUT", `program replay: ${describe(v)}`);
-    if (v < 0 || cmp(s, v) < 0) throw fail("machines", "BAD_INPUT", `program replay: ${describe(s)}`);
-    if (bytes[s] !== bytes[v])
-      throw fail(
-        "machines",
-        "BAD_INPUT",
-        `program replay: rank ${opRank[s]} sends ${bytes[s]} bytes to ${opRank[v]} (tag ${tag[s]}), which receives ${bytes[v]}`,
-      );
-    partner[s] = v;
-    partner[v] = s;
-    i++;
-    j++;
+    throw fail("machines", "BAD_INPUT", `program replay: ${describe(s)}`);
   }
   return partner;
 }
 
 /**
  * Sorts operation ids (ascending on entry) by (source, destination, tag, id): one stable counting sort on the pair (up
- * to PAIR_CACHE_MAX_RANKS ranks; above, two: by destination, then source) gives (source, destination, id); the runs of
+ * to PAIR_TABLE_MAX_RANKS ranks; above, two: by destination, then source) gives (source, destination, id); the runs of
  * one pair whose tags differ are then sorted by (tag, id) (`tag` null: every operation has one tag).
  */
 function sortByKey(ids: Int32Array, src: Int32Array, dst: Int32Array, tag: Uint32Array | null, p: number): void {
   const n = ids.length;
-  if (p <= PAIR_CACHE_MAX_RANKS) pairSort(ids, src, dst, p);
+  if (p <= PAIR_TABLE_MAX_RANKS) pairSort(ids, src, dst, p);
   else {
     const tmp = new Int32Array(n),
       cnt = new Int32Array(p + 1);
