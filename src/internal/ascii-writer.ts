@@ -5,8 +5,8 @@
 
 /**
  * The decimal digits of 0 .. 9999 as ASCII bytes packed little-endian into 32 bits (`digits`: without leading zeros,
- * `count` of them; `padded`: four, zeros in front), so a number's digits are a table read and four byte stores, not a
- * division per digit: made on first use (90 KiB).
+ * `count` of them; `padded`: four, zeros in front), so a number's digits are a table read and one 32-bit store (put4),
+ * not a division per digit: made on first use (90 KiB).
  */
 export interface DigitTables {
   readonly digits: Uint32Array;
