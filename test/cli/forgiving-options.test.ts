@@ -55,6 +55,9 @@ describe("values get a suggestion", () => {
     [["plan", matrix, "-a", "shfit"], "unknown algorithm 'shfit' (did you mean shift?)"],
     [["plan", matrix, "-a", "colouring"], "unknown algorithm 'colouring' (did you mean coloring?)"],
     [["gen", "patern1", "--p", "4"], "unknown pattern 'patern1' (did you mean pattern1?)"],
+    // the mistyped value first, not the required option or host count also missing
+    [["gen", "patern1"], "unknown pattern 'patern1' (did you mean pattern1?)"],
+    [["platform", "--network", "fat-tre:k=8"], "unknown topology 'fat-tre' (did you mean fat-tree?)"],
     [["cost", matrix, "--machine", "t3d"], "unknown machine 't3d' (did you mean t3d-004 or t3d-002?)"],
     [
       ["plan", matrix, "-a", "auto", "--machine", "t3d-004", "--network", "fat-tre:k=8"],

@@ -61,7 +61,12 @@ export function registerGen(program: Command, ctx: CliContext): void {
   const names = [...new Set(PATTERNS.flatMap((p) => Object.keys(p.options)))].sort();
   const cmd = program
     .command("gen")
-    .argument("<pattern>", `pattern name (see 'commplan patterns'): ${PATTERNS.map((p) => p.name).join(", ")}`)
+    .argument(
+      "<pattern>",
+      `pattern name (see 'commplan patterns'): ${PATTERNS.map((p) => p.name).join(", ")}`,
+      // judged as the arguments are read, before the required options: a mistyped name gets its suggestion first
+      (name: string) => findPattern(name).name,
+    )
     .description("generate a communication matrix from a seeded pattern")
     .requiredOption("--p, --ranks <n>", `number of nodes P (1..${MAX_P})`)
     .option("--seed <s>", "random seed", "1")

@@ -14,6 +14,7 @@ import {
   describeTopology,
   graphFromDescription,
   MAX_TOPOLOGY_HOSTS,
+  parseTopologySpec,
   type TopologyGenerator,
   type TopologyGraph,
 } from "../../topology/index.js";
@@ -44,6 +45,8 @@ export function loadTopology(
         field: "hosts",
       });
   } else {
+    // the spec is judged first: a mistyped name gets its suggestion, not a request for -P
+    parseTopologySpec(spec);
     if (p === undefined)
       throw fail("topology", "BAD_OPTION", `a generated topology needs the host count: give -P`, { field: "P" });
     graph = buildTopology(spec, p, machine, { maxMemory });
