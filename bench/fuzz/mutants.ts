@@ -93,8 +93,8 @@ export const MUTANTS: readonly Mutant[] = [
     edits: [
       {
         file: "store/store-fs.js",
-        find: 'if (kind !== "file")\n        return { bytes: null',
-        replace: 'if (kind === "directory")\n        return { bytes: null',
+        find: 'if (kind !== "file")\n        return { problem:',
+        replace: 'if (kind === "directory")\n        return { problem:',
       },
       {
         file: "store/store-fs.js",
@@ -116,9 +116,20 @@ export const MUTANTS: readonly Mutant[] = [
       },
       {
         file: "store/store-fs.js",
-        find: 'import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, writeSync } from "node:fs";',
+        find: "export async function readRegularInPieces(file, tail, arrived, limit = MAX_ENTRY_BYTES) {",
         replace:
-          'import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readSync, writeSync } from "node:fs";',
+          "export async function readRegularInPieces(file, tail, arrived, limit = MAX_ENTRY_BYTES) {\n" +
+          '    if (pathKind(file) !== "missing" && pathKind(file) !== "FIFO") {\n' +
+          "      const b = readFileSync(file);\n" +
+          "      arrived(b, Math.max(0, b.length - tail), Math.max(0, b.length - tail));\n" +
+          "      return { bytes: b, problem: null };\n" +
+          "    }",
+      },
+      {
+        file: "store/store-fs.js",
+        find: 'import { closeSync, constants, fstatSync, lstatSync, openSync, read, readSync, writeSync } from "node:fs";',
+        replace:
+          'import { closeSync, constants, fstatSync, lstatSync, openSync, read, readFileSync, readSync, writeSync } from "node:fs";',
       },
       {
         file: "store/plan-store.js",
@@ -129,6 +140,7 @@ export const MUTANTS: readonly Mutant[] = [
         file: "store/entry-read.js",
         find: "catch (e) {\n        throw fsError(e, MODULE, file, false);",
         replace: "catch (e) {\n        throw e;",
+        count: 2,
       },
     ],
   },

@@ -93,7 +93,7 @@ export function readRegular(file: string, limit: number = MAX_ENTRY_BYTES): Regu
 const PIECE = 1 << 20;
 
 /** fs.read as a promise: the bytes read. */
-function readAt(fd: number, out: Buffer, from: number, to: number): Promise<number> {
+function readAt(fd: number, out: Uint8Array, from: number, to: number): Promise<number> {
   return new Promise((resolve, reject) =>
     read(fd, out, from, to - from, from, (e, n) => (e === null ? resolve(n) : reject(e))),
   );
@@ -108,7 +108,7 @@ function readAt(fd: number, out: Buffer, from: number, to: number): Promise<numb
 export async function readRegularInPieces(
   file: string,
   tail: number,
-  arrived: (bytes: Buffer, upTo: number, tailFrom: number) => void,
+  arrived: (bytes: Uint8Array, upTo: number, tailFrom: number) => void,
   limit: number = MAX_ENTRY_BYTES,
 ): Promise<RegularRead | null> {
   const opened = openRegular(file, limit);
