@@ -144,11 +144,15 @@ class ReplayRun {
   private readonly heap = new ReplayEventHeap(1024);
   private readonly posted: Uint8Array;
   private readonly complete: Uint8Array;
-  /** Flow f drains rate[f] from rem[f] bytes left at upd[f]; due[f] is its completion, in dueHeap. */
+  /**
+   * Send s's flow, numbered in the order the flows start (x = flowOf[s]), so that the flows in progress together sit
+   * together: it drains rate[x] from rem[x] bytes left at upd[x]; its completion is in dueHeap (by send).
+   */
+  private readonly flowOf: Int32Array;
+  private nFlows = 0;
   private readonly rem: Float64Array;
   private readonly rate: Float64Array;
   private readonly upd: Float64Array;
-  private readonly due: Float64Array;
   private readonly dueHeap: DueHeap;
   private now = 0;
   private events = 0;
@@ -207,10 +211,11 @@ class ReplayRun {
     );
     this.posted = new Uint8Array(n);
     this.complete = new Uint8Array(n);
-    this.rem = new Float64Array(n);
-    this.rate = new Float64Array(n);
-    this.upd = new Float64Array(n);
-    this.due = new Float64Array(n).fill(Infinity);
+    this.flowOf = new Int32Array(n);
+    const flows = Math.max(1, this.t.messages);
+    this.rem = new Float64Array(flows);
+    this.rate = new Float64Array(flows);
+    this.upd = new Float64Array(flows);
     this.dueHeap = new DueHeap(n);
     this.ptr = Int32Array.from(rankStart.subarray(0, p));
     this.doneUpTo = Int32Array.from(rankStart.subarray(0, p));
@@ -284,9 +289,11 @@ class ReplayRun {
 
   /** Send s's latency has elapsed: its flow joins its links. */
   private activate(s: number): void {
-    this.rem[s] = this.ops.bytes[s]! + this.rt.envelopeBytes;
-    this.rate[s] = 0;
-    this.upd[s] = this.now;
+    // a new number: its rate starts at 0
+    const x = this.nFlows++;
+    this.flowOf[s] = x;
+    this.rem[x] = this.ops.bytes[s]! + this.rt.envelopeBytes;
+    this.upd[x] = this.now;
     this.lmm.enable(s);
   }
 
@@ -491,16 +498,16 @@ class ReplayRun {
   private solve(newRate: Float64Array, touched: Int32Array): void {
     const m = this.lmm.solve(newRate, touched);
     this.recomputes++;
-    const { rem, rate, upd, due, now } = this;
+    const { rem, rate, upd, flowOf, now } = this;
     for (let i = 0; i < m; i++) {
       const f = touched[i]!;
-      const r = newRate[f]!;
-      if (r === rate[f]) continue;
-      rem[f] = rem[f]! - rate[f]! * (now - upd[f]!);
-      upd[f] = now;
-      rate[f] = r;
-      due[f] = r > 0 ? now + rem[f]! / r : Infinity;
-      if (r > 0) this.dueHeap.set(f, due[f]!);
+      const r = newRate[f]!,
+        x = flowOf[f]!;
+      if (r === rate[x]) continue;
+      const left = (rem[x] = rem[x]! - rate[x]! * (now - upd[x]!));
+      upd[x] = now;
+      rate[x] = r;
+      if (r > 0) this.dueHeap.set(f, now + left / r);
       else this.dueHeap.delete(f);
     }
   }
@@ -543,7 +550,6 @@ class ReplayRun {
       if (nDone > 1) sortPrefix(doneList, nDone);
       for (let i = 0; i < nDone; i++) {
         const f = doneList[i]!;
-        this.rem[f] = 0;
         this.lmm.free(f);
         this.events++;
         this.transferDone(f, now);
