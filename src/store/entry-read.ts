@@ -31,7 +31,7 @@ export function readSealedEntry(s: PlanStore, id: string): { bytes: Uint8Array; 
   } catch (e) {
     throw fsError(e, MODULE, file, false);
   }
-  return sealChecked(id, file, read, () => sealProblem(read!.bytes!));
+  return sealChecked(id, file, read, sealProblem);
 }
 
 /** The file of entry `id`, its path refused when a part of it is not what the store makes. */
@@ -41,16 +41,16 @@ function checkedEntryFile(s: PlanStore, id: string): string {
   return entryFile(s, id);
 }
 
-/** The entry read, refused by name when it cannot be read or its seal (`problem()`) does not match. */
+/** The entry read, refused by name when it cannot be read or its seal (`problem` of its bytes) does not match. */
 function sealChecked(
   id: string,
   file: string,
   read: ReturnType<typeof readRegular>,
-  problem: () => string | null,
+  problem: (bytes: Uint8Array) => string | null,
 ): { bytes: Uint8Array; file: string } | null {
   if (read === null) return null;
   if (read.problem !== null) throw damaged(id, file, read.problem);
-  const bad = problem();
+  const bad = problem(read.bytes);
   if (bad !== null) throw damaged(id, file, bad);
   return { bytes: read.bytes, file };
 }
@@ -71,7 +71,7 @@ async function readSealedEntryInPieces(s: PlanStore, id: string): Promise<{ byte
   } catch (e) {
     throw fsError(e, MODULE, file, false);
   }
-  return sealChecked(id, file, read, () => (check ? check.end() : sealProblem(read!.bytes!)));
+  return sealChecked(id, file, read, (bytes) => (check ? check.end() : sealProblem(bytes)));
 }
 
 /**

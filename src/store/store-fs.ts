@@ -52,18 +52,21 @@ function openRegular(file: string, limit: number): { fd: number; size: number } 
     if ((e as { code?: unknown }).code === "ELOOP") return { problem: "a symbolic link, not a file" };
     throw e;
   }
+  let st: Stats;
   try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) throw Object.assign(new Error(), { problem: `${aKind(kindOfStats(st))}, not a file` });
-    if (st.size > limit)
-      throw Object.assign(new Error(), { problem: `${formatBytes(st.size)}, larger than any entry can be` });
-    return { fd, size: st.size };
+    st = fstatSync(fd);
   } catch (e) {
     closeSync(fd);
-    const problem = (e as { problem?: unknown }).problem;
-    if (typeof problem === "string") return { problem };
     throw e;
   }
+  const problem = !st.isFile()
+    ? `${aKind(kindOfStats(st))}, not a file`
+    : st.size > limit
+      ? `${formatBytes(st.size)}, larger than any entry can be`
+      : null;
+  if (problem === null) return { fd, size: st.size };
+  closeSync(fd);
+  return { problem };
 }
 
 /**
