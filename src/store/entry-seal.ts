@@ -159,7 +159,7 @@ export function sealProblem(bytes: Uint8Array): string | null {
   return typeof seal === "string" ? seal : mismatch(seal.first, checksumWithoutSeal(b, seal.at));
 }
 
-/** What readRegularInPieces reads first for sealStream: the file's footer (its seal's last copy and length) is there. */
+/** What readRegularInPieces reads first for sealStream: the file's footer (its seal's last copy, length) is there. */
 export const SEAL_TAIL = 64 * 1024;
 
 /** sealProblem of a file whose bytes arrive in order (see sealStream). */
