@@ -193,7 +193,9 @@ const SIBLING_SLACK = 1.05;
 
 /**
  * The finalists after the screen (planLeaders has planned the `k` best predictions) besides `always`
- * (the variants of AUTO_ALWAYS_FINAL still in, planned): the best `k` predictions, and the other
+ * (the variants of AUTO_ALWAYS_FINAL still in, planned): the best `k` predictions that can win, with the
+ * predictions before them that cannot (`canWin`: MPI's plans with more messages per node in a step than the
+ * machine has ports, simulated to be compared with, so they take no finalist's place), and the other
  * parameter variants of their planners and of `always` predicted within SIBLING_SLACK of them; in
  * tie-break order. Variants ruled out (a note) take no part. Every finalist is planned (a planner
  * that refuses the matrix drops out).
@@ -203,11 +205,16 @@ function pickFinalists(
   k: number,
   always: readonly ScreenResult[],
   plan: (r: ScreenResult) => boolean,
+  canWin: (r: ScreenResult) => boolean,
 ): ScreenResult[] {
   const known = screen.filter((r) => r.predicted !== null && (r.note === "" || r.schedule !== null));
-  const chosen = new Set<ScreenResult>(
-    [...known].sort((a, b) => a.predicted! - b.predicted! || screen.indexOf(a) - screen.indexOf(b)).slice(0, k),
-  );
+  const chosen = new Set<ScreenResult>();
+  let places = k;
+  for (const r of [...known].sort((a, b) => a.predicted! - b.predicted! || screen.indexOf(a) - screen.indexOf(b))) {
+    if (places === 0) break;
+    chosen.add(r);
+    if (canWin(r)) places--;
+  }
   for (const r of [...chosen, ...always])
     for (const q of known)
       if (q.variant.algorithm === r.variant.algorithm && q.predicted! <= r.predicted! * SIBLING_SLACK) chosen.add(q);
@@ -601,7 +608,11 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
       roles.alwaysFinal.includes(variantLabel(r.variant)) &&
       plan(r),
   );
-  simulateFinalists([...always, ...pickFinalists(screen, k, always, plan)], screen, machine, run, f);
+  // an MPI plan that cannot fit the machine's ports takes no finalist's place (a planner that refuses the matrix
+  // still takes one, as before the screen knew it)
+  const canWin = (r: ScreenResult): boolean =>
+    !run.library.includes(variantLabel(r.variant)) || !plan(r) || fitsPorts(r, run);
+  simulateFinalists([...always, ...pickFinalists(screen, k, always, plan, canWin)], screen, machine, run, f);
   const { simulated, bounds } = f;
   const ms = { bound: f.boundMs, simulate: f.simMs };
   // the winner: the earliest in screen order among the makespans within rounding (TIE_SLACK) of the

@@ -78,7 +78,7 @@ export function registerPlan(program: Command, ctx: CliContext): void {
     .addOption(portSharingOption())
     .option(
       "--runtime <name>",
-      `with --algorithm auto: plan for an MPI runtime of today's networks, ${RUNTIME_MODELS.map((r) => r.name).join(" or ")} ('commplan machines --json' lists them with their SMPI configuration): each finalist is lowered and its program replayed as the runtime runs it (on --network or the machine's flat cluster; unlimited ports), unless a lower bound shows it cannot win, in the fastest variant, which the header's auto.runtime names for export --variant`,
+      `with --algorithm auto: plan for an MPI runtime of today's networks, ${RUNTIME_MODELS.map((r) => r.name).join(" or ")} ('commplan machines --json' lists them with their SMPI configuration): each finalist is lowered and its program replayed as the runtime runs it (on --network or the machine's flat cluster; unlimited ports), unless a lower bound shows it cannot win, in the fastest variant, which the header's auto.runtime names for export --variant; the plan is written at element level (as with --payload), ready for that export`,
     )
     .addOption(freeCopiesOption())
     .option(
@@ -193,7 +193,8 @@ async function planAutoCommand(ctx: CliContext, file: string, o: PlanFlags): Pro
   const network = loadNetworkFlags(o, m.p, ctx.maxMemory, machine);
   const { schedule: s, report } = withProgress(ctx.io.interactive, "plan", "transfers simulated", (progress) =>
     planAuto(m, machine, {
-      payload: Boolean(o.payload),
+      // a plan for a runtime is for export as a program, which a relaying plan can only be at element level
+      payload: Boolean(o.payload) || runtime !== null,
       seed,
       progress,
       ...network,
