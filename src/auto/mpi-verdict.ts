@@ -125,9 +125,12 @@ export function mpiVerdict(
   }
   const how = same
     ? "MPI's own messages, run in the lowered program's order instead of all at once"
-    : winner.schedule && def.schedule
-      ? effects(scheduleLoad(winner.schedule), scheduleLoad(def.schedule))
-      : "";
+    : winner.schedule?.transferCount === 0
+      ? "no network traffic: the plan sends nothing (every element stays on its rank), and MPI_Alltoallv's default " +
+        "still costs its call"
+      : winner.schedule && def.schedule
+        ? effects(scheduleLoad(winner.schedule), scheduleLoad(def.schedule))
+        : "";
   return {
     answer: "use the plan",
     mpiDefault: def.planner.name,

@@ -11,6 +11,11 @@ import { verifySchedule } from "../../src/verifier/index.js";
 import { scheduleJsonPieces } from "../../src/io/schedule-json-write.js";
 import { validateWithSchema } from "../../src/io/json-schema.js";
 import { buildMatrix, matrixRecipe } from "../helpers/arbitraries.js";
+import { matrixFromRows } from "../../src/model/matrix.js";
+
+/** A matrix with only diagonal entries: every element stays on its rank. */
+const diagonal = (p: number) =>
+  matrixFromRows(Array.from({ length: p }, (_, i) => Array.from({ length: p }, (_, j) => (i === j ? 5 : 0))));
 
 const withPorts = (name: string, ports: number): MachineModel => ({
   ...findMachine(name),
@@ -93,6 +98,18 @@ describe("planAuto and MPI_Alltoallv", () => {
         every.winner.algorithm,
         time(every),
       ]);
+    }
+  });
+
+  it("a matrix without network traffic: the plan sends nothing, and says so", () => {
+    for (const m of [generatePattern("zero", 4, {}, 1), generatePattern("random", 2, {}, 1), diagonal(3)]) {
+      const { report, schedule } = planAuto(m, findMachine("t3d-004"));
+      expect(schedule.transferCount).toBe(0);
+      expect(report.mpi.answer).toBe("use the plan");
+      expect(report.mpi.effect).toBe(
+        "no network traffic: the plan sends nothing (every element stays on its rank), and MPI_Alltoallv's default " +
+          "still costs its call",
+      );
     }
   });
 

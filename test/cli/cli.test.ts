@@ -70,6 +70,10 @@ describe("commplan gen | plan | verify (issue 2, done-when)", () => {
     expect(d.out).toMatch(/linear-permutation\s+yes/);
     expect(d.out).toMatch(/shift\s+yes/);
     expect(d.out).toMatch(/four-stage\s+yes/);
+    // MPI's plans that post several messages of a node at once pass only with unlimited ports, and say so
+    expect(d.out).toMatch(/^mpi-linear\s+yes, any ports\s/m);
+    expect(d.out).toMatch(/^mpi-ring\s+yes\s+\d/m);
+    expect(d.out).toMatch(/verified with unlimited ports \("yes, any ports"; verify --ports unlimited\)/);
     expect(d.out).not.toMatch(/^te-/m);
     expect(d.out).toMatch(/commplan te-table/);
   });
@@ -87,6 +91,12 @@ describe("commplan gen | plan | verify (issue 2, done-when)", () => {
       expect(r.maxWaitUs).toBeGreaterThanOrEqual(0);
     }
     expect(j.results.find((r) => r.algorithm === "shift")!.maxWaitUs).toBeGreaterThan(0);
+    const ports = (name: string) => (j.results.find((r) => r.algorithm === name) as { verifiedPorts?: unknown })!;
+    expect([ports("shift").verifiedPorts, ports("mpi-ring").verifiedPorts, ports("mpi-linear").verifiedPorts]).toEqual([
+      1,
+      1,
+      null,
+    ]);
   });
 });
 
