@@ -356,13 +356,39 @@ export interface ReadProgramOptions {
   readonly maxMemory?: number;
 }
 
+/** The file of a program path: a directory (a split program's, as `export --split` writes it) means its index.json. */
+function programFile(path: string): string {
+  let dir = false;
+  try {
+    dir = path !== "-" && statSync(path).isDirectory();
+  } catch {
+    return path; // reading it reports what is wrong
+  }
+  if (!dir) return path;
+  const index = join(path, "index.json");
+  try {
+    statSync(index);
+  } catch {
+    throw fail(
+      MODULE,
+      "BAD_INPUT",
+      "a directory without index.json (a split program's, from export --split, has one)",
+      {
+        file: path,
+      },
+    );
+  }
+  return index;
+}
+
 /**
  * Reads a program document: a whole program, one rank file of a split program (the other ranks are
- * empty; `ranks` says which are present), or a split program's index.json (every rank file it lists,
- * relative to the index and inside its directory). Throws one CommplanError naming the file and the field.
+ * empty; `ranks` says which are present), or a split program's index.json or directory (every rank file the index
+ * lists, relative to it and inside its directory). Throws one CommplanError naming the file and the field.
  */
-export function readProgramJson(file: string, opts: ReadProgramOptions = {}): ProgramDocument {
+export function readProgramJson(path: string, opts: ReadProgramOptions = {}): ProgramDocument {
   const maxMemory = memoryBudgetOf(opts);
+  const file = programFile(path);
   const doc = parseFile(file, maxMemory);
   if (doc.ranks !== undefined) {
     const whole = new Assembly(doc, maxMemory);

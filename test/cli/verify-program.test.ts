@@ -1,6 +1,6 @@
 // commplan verify-program: a lowered program passes; a program edited to deliver one element off fails (exit 1, named check); a lone rank file is refused (exit 2).
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../helpers/cli.js";
@@ -50,6 +50,15 @@ describe("commplan verify-program", () => {
       ).code,
     ).toBe(0);
     expect((await run("verify-program", join(f("sp"), "index.json"), "-m", f("m.json"), "--json")).code).toBe(0);
+    // the split's directory stands for its index.json (as simulate --program takes it)
+    const dir = await run("verify-program", f("sp"), "-m", f("m.json"));
+    expect([dir.code, dir.out.split("\n")[0]]).toEqual([0, "four-stage, P = 9: all checks hold"]);
+    mkdirSync(f("empty-dir"));
+    const empty = await run("verify-program", f("empty-dir"), "-m", f("m.json"));
+    expect([empty.code, empty.err]).toEqual([
+      2,
+      `program: ${f("empty-dir")}: a directory without index.json (a split program's, from export --split, has one)\n`,
+    ]);
 
     const doc = JSON.parse(readFileSync(f("p.json"), "utf8")) as { ranks: { ops: [number, string, ...unknown[]][] }[] };
     const recv = doc.ranks.flatMap((r) => r.ops).find((o) => o[1] === "recv")!;

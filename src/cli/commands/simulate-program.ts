@@ -3,8 +3,6 @@
  * a runtime model and the machine's flat cluster or a --network topology.
  */
 import { Option } from "commander";
-import { existsSync, statSync } from "node:fs";
-import { join } from "node:path";
 import { readProgramJson } from "../../io/program-json-read.js";
 import { findMachine } from "../../machines/presets.js";
 import { replayProgram } from "../../machines/program-replay/replay-program.js";
@@ -131,17 +129,11 @@ export function programFlagProblem(
       : `${flag} does not apply to --library (the library's operations replay on --network or the machine's SimGrid cluster)`;
 }
 
-/** The program path: a split directory means its index.json. */
-function programPath(path: string): string {
-  if (path !== "-" && existsSync(path) && statSync(path).isDirectory()) return join(path, "index.json");
-  return path;
-}
-
 /** Runs --program and prints the result. */
 export function runProgramReplay(path: string, o: ProgramReplayFlags, ctx: CliContext): void {
   const machine = findMachine(o.machine);
   const runtime = runtimeOfFlags(o.runtime ?? DEFAULT_RUNTIME, o.freeCopies);
-  const prog = readProgramJson(programPath(path), { maxMemory: ctx.maxMemory }).program;
+  const prog = readProgramJson(path, { maxMemory: ctx.maxMemory }).program;
   const topo = o.network === undefined ? null : loadTopology(o.network, prog.p, ctx.maxMemory, machine);
   const r = replayProgram(prog, { machine, runtime, ...(topo === null ? {} : { network: topo.routes }) });
   printReplay(

@@ -17,7 +17,7 @@ export function registerVerifyProgram(program: Command, ctx: CliContext): void {
     .command("verify-program")
     .argument(
       "<program>",
-      "program JSON (commplan.program/v1: a whole program or a --split index.json, whose rank files are read relative to it; - for stdin, relative to the current directory)",
+      "program JSON (commplan.program/v1: a whole program, or a --split directory or its index.json, whose rank files are read relative to it; - for stdin, relative to the current directory)",
     )
     .description(
       "check a lowered program by executing it on tagged elements: layout, send/receive matching, delivery to every displacement, scratch safety, deadlock freedom; exit 1 when a check fails",
@@ -31,7 +31,7 @@ export function registerVerifyProgram(program: Command, ctx: CliContext): void {
         throw fail(
           "verify-program",
           "BAD_INPUT",
-          `holds ${doc.ranks.length} of ${doc.program.p} ranks: give the whole program or the split's index.json`,
+          `holds ${doc.ranks.length} of ${doc.program.p} ranks: give the whole program or the split's directory`,
           { file },
         );
       }
