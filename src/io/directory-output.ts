@@ -1,6 +1,7 @@
 /** Directory output: files written into a directory (created if missing), each atomically, never over an input. */
 import { existsSync, realpathSync } from "node:fs";
-import { mkdir, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
+import { makeDirectory } from "./make-directory.js";
 import { join, resolve } from "node:path";
 import { fail } from "../model/errors.js";
 import type { ProgressCallback } from "../model/progress.js";
@@ -37,7 +38,7 @@ export async function writeDirectoryFiles(
   }
   let created: string | undefined;
   try {
-    created = await mkdir(dir, { recursive: true });
+    created = makeDirectory(dir);
   } catch (e) {
     throw fsError(e, module, dir, true);
   }

@@ -5,7 +5,8 @@
 import { canonicalJson } from "./canonical-json.js";
 import { closeSync, fchmodSync, openSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import type { Dirent, Stats } from "node:fs";
-import { mkdir, readdir } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
+import { makeDirectory } from "./make-directory.js";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { slotStart } from "../model/layout-slots.js";
@@ -252,7 +253,7 @@ export async function writeProgramSplit(prog: Program, dir: string, opts: Progra
   const progress = checkProgress(opts.progress, MODULE);
   let present: Map<string, Dirent>;
   try {
-    await mkdir(dir, { recursive: true });
+    makeDirectory(dir);
     present = new Map((await readdir(dir, { withFileTypes: true })).map((d) => [d.name, d]));
   } catch (e) {
     throw fsError(e, MODULE, dir, true);

@@ -2,7 +2,8 @@
  * Store directory: the paths of a plan store's parts, their damage (a part that is not what the store keeps there),
  * opening (and creating) a store, and publishing a file into it.
  */
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, rmSync } from "node:fs";
+import { closeSync, fsyncSync, linkSync, openSync, readdirSync, rmSync } from "node:fs";
+import { makeDirectory } from "../io/make-directory.js";
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { join } from "node:path";
@@ -121,7 +122,7 @@ function fsyncDir(dir: string): void {
  */
 export function publish(tmp: string, target: string, dir: string): boolean {
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDirectory(dir);
     linkSync(tmp, target);
     fsyncDir(dir);
     return true;
@@ -163,13 +164,13 @@ export function openPlanStore(dir: string, create = false): PlanStore {
   }
   if (!create) throw fail(MODULE, "IO", `not a plan store (no ${MARKER})`, { file: dir });
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDirectory(dir);
     // another process may be creating the same store right now: its parts are not "others"
     const others = readdirSync(dir).filter((n) => !["tmp", "entries", "log", MARKER].includes(n));
     if (others.length > 0)
       throw fail(MODULE, "BAD_OPTION", `not empty and not a plan store (holds ${others[0]})`, { file: dir });
-    mkdirSync(tmpDir(s), { recursive: true });
-    mkdirSync(entriesDir(s), { recursive: true });
+    makeDirectory(tmpDir(s));
+    makeDirectory(entriesDir(s));
     const bad =
       partDamage(tmpDir(s), "directory", TMP_PART, false) ??
       partDamage(entriesDir(s), "directory", ENTRIES_PART, false);
