@@ -54,6 +54,16 @@ describe("commplan gen | plan | verify (issue 2, done-when)", () => {
     const c = await run("cost", f("c8s.json"), "--machine", "t3d-004", "--json");
     expect(c.code).toBe(0);
     expect(JSON.parse(c.out).total).toBeGreaterThan(0);
+    expect(c.err).toBe("");
+    // a step with more messages of a node than the machine's ports: the model understates it, and says so
+    await run("plan", f("c8.json"), "-a", "mpi-linear", "-o", f("c8l.json"));
+    const l = await run("cost", f("c8l.json"), "--machine", "t3d-004");
+    expect([l.code, l.err]).toEqual([
+      0,
+      "cost: note: a node has 7 messages in one step on a machine with 1 port: the flat model charges a step its " +
+        "slowest message, which understates such a step (node contention is not modelled); 'commplan simulate' " +
+        "replays it (docs/cost-model.md)\n",
+    ]);
     const st = await run("stats", f("c8.json"), "--json");
     expect(JSON.parse(st.out)).toMatchObject({ p: 8, h: 7 });
     expect(JSON.parse(st.out)).not.toHaveProperty("perNode");

@@ -6,6 +6,8 @@ import { findMachine } from "../../machines/presets.js";
 import { fail } from "../../model/errors.js";
 import { checkMemory, scheduleWorkBytes } from "../../model/memory-budget.js";
 import type { CliContext } from "../context.js";
+import { scheduleLoad } from "../../model/schedule-load.js";
+import { counted } from "../../internal/plural.js";
 import { fmt, intOption, SCHEDULE_ARGUMENT_HELP, table } from "../io.js";
 
 /** The cost as text: total, then one line per stage. */
@@ -70,6 +72,15 @@ export function registerCost(program: Command, ctx: CliContext): void {
           { file },
         );
         const c = scheduleCost(s, machine, mode);
+        // the model charges a step its slowest transfer: where a node has more messages in a step than ports, that
+        // is below what the node's ports allow (docs/cost-model.md), and the user should hear it
+        const atOnce = scheduleLoad(s).atOnce;
+        if (atOnce > machine.ports)
+          ctx.io.err(
+            `cost: note: a node has ${atOnce} messages in one step on a machine with ${counted(machine.ports, "port", "ports")}: ` +
+              "the flat model charges a step its slowest message, which understates such a step (node contention is " +
+              "not modelled); 'commplan simulate' replays it (docs/cost-model.md)\n",
+          );
         if (o.json) return ctx.io.out(JSON.stringify(o.steps ? c : { ...c, steps: undefined }, null, 2) + "\n");
         let text = formatCost(c);
         if (o.steps && c.steps.length > 0)
