@@ -159,7 +159,18 @@ describe("plannerProperty", () => {
     expect(slow).toMatchObject({ failed: true, check: "modelled-time" });
     expect(slow.witness).toMatch(/us on t3d-004 \(nonblocking\), bound/);
   });
-});
+
+  it("trafficLowerBound takes a preset name as the time bound does, and refuses a bad machine in one line", () => {
+    const t3d = findMachine("t3d-004");
+    expect(trafficLowerBound(m3, "t3d-004")).toBeGreaterThan(t3d.barrier);
+    expect(trafficLowerBound(m3, "t3d-004")).toBe(trafficLowerBound(m3, t3d));
+    expect(() => trafficLowerBound(m3, "t3d")).toThrow(/^machines: unknown machine 't3d' \(did you mean t3d-004/);
+    const bad = "testing: trafficLowerBound: machine must be a MachineModel or a preset name: ";
+    expect(() => trafficLowerBound(m3, 42 as never)).toThrow(`${bad}the machine is not a machine model object`);
+    expect(() => trafficLowerBound(m3, { ...t3d, td: Number.NaN })).toThrow(
+      `${bad}machine t3d-004: td = NaN is not a finite number >= 0`,
+    );
+  });});
 
 /** An executor that runs step s in [s, s + 1): what a correct runtime does. */
 const byStep = ({ schedule: s }: RuntimeInput) => {
