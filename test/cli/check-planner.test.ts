@@ -318,6 +318,18 @@ describe("commplan check-planner: the counterexample as written", () => {
       ],
     });
   });
+
+  it("shrinks a pattern family's counterexample on the matrix itself, within --min-p", async () => {
+    const out = join(tempDir("check"), "cx.json");
+    const r = await run(
+      ...["check-planner", fixture("two-senders"), "--family", "uniform", "--min-p", "8", "--max-p", "16", "-o", out],
+    );
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/check 'node-contention' fails .*node 0 receives 2 messages/);
+    expect(r.out).toContain("counterexample, P = 8 (written to");
+    expect(readMatrixFile(out).p).toBe(8);
+    expect(nonZero(out)).toEqual([1, 1]);
+  });
 });
 
 describe("commplan check-planner: a module runs in a sandbox", () => {
