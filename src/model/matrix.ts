@@ -299,6 +299,10 @@ class SparseMatrix implements CommMatrix {
     }
     return this.dense;
   }
+  /** The dense copy if code has read `data`, else null. */
+  get denseIfMade(): Float64Array | null {
+    return this.dense;
+  }
   /** Own enumerable fields for JSON.stringify, structuredClone and test equality: the storage, not the dense copy. */
   toJSON(): { p: number; elementBytes: number; sparse: MatrixRows } {
     return { p: this.p, elementBytes: this.elementBytes, sparse: this.sparse };
@@ -315,6 +319,22 @@ export function withElementBytes(m: CommMatrix, elementBytes: number): CommMatri
 /** The bytes a dense copy of m may take: a sparse matrix's own budget (MatrixOptions.maxMemory), else 32 GiB. */
 export function denseCopyBudget(m: CommMatrix): number {
   return m instanceof SparseMatrix ? m.maxMemory : MAX_DEFAULT_BUDGET;
+}
+
+/**
+ * A copy of m in the same storage with arrays of its own: a dense one's `data`, a sparse one's compressed rows (whose
+ * dense copy is made anew on first read, within m's budget). Nothing is checked again.
+ */
+export function copyMatrix(m: CommMatrix): CommMatrix {
+  const s = m.sparse;
+  if (s === undefined) return { p: m.p, elementBytes: m.elementBytes, data: m.data.slice() };
+  const rows = { p: s.p, rowStart: s.rowStart.slice(), col: s.col.slice(), val: s.val.slice() };
+  return new SparseMatrix(rows, m.elementBytes, denseCopyBudget(m));
+}
+
+/** The dense copy a sparse matrix made of itself when code read its `data`; null when none was made, or m is dense. */
+export function denseCopyMade(m: CommMatrix): Float64Array | null {
+  return m instanceof SparseMatrix ? m.denseIfMade : null;
 }
 
 /** Whether m is stored sparse. */

@@ -69,20 +69,28 @@ function* smaller(m: CommMatrix, minP: number, minEntry: number): Generator<fc.V
     for (const v of lowered(data[x]!, minEntry)) yield new fc.Value(withEntry(m, x, v), undefined);
 }
 
+/** The context of a value drawn by `base`, kept when `base` shrinks first: base's own context. */
+class BaseContext {
+  constructor(readonly context: unknown) {}
+}
+
 /**
  * Draws from `base`, and shrinks any matrix by node deletion (down to minP), zeroing and lowering entries (to
- * minEntry).
+ * minEntry). With `baseFirst`, a matrix `base` drew (or shrank to) first tries `base`'s own shrinks (a pattern's P,
+ * options and seed), then those on the matrix itself; a matrix shrunk on itself goes on shrinking on itself.
  */
 class NodeShrinking extends fc.Arbitrary<CommMatrix> {
   constructor(
     private readonly base: fc.Arbitrary<CommMatrix>,
     private readonly minP: number,
     private readonly minEntry: number,
+    private readonly baseFirst: boolean,
   ) {
     super();
   }
   generate(mrng: fc.Random, biasFactor: number | undefined): fc.Value<CommMatrix> {
-    return new fc.Value(this.base.generate(mrng, biasFactor).value, undefined);
+    const v = this.base.generate(mrng, biasFactor);
+    return new fc.Value(v.value_, this.baseFirst ? new BaseContext(v.context) : undefined);
   }
   canShrinkWithoutContext(value: unknown): value is CommMatrix {
     const v = value as CommMatrix;
@@ -93,8 +101,14 @@ class NodeShrinking extends fc.Arbitrary<CommMatrix> {
       (v.sparse !== undefined || (v.data instanceof Float64Array && v.data.length === v.p * v.p))
     );
   }
-  shrink(value: CommMatrix): fc.Stream<fc.Value<CommMatrix>> {
-    return new fc.Stream(smaller(value, this.minP, this.minEntry));
+  shrink(value: CommMatrix, context: unknown): fc.Stream<fc.Value<CommMatrix>> {
+    // a generator: the shrinks on the matrix itself are made only when the stream reaches them
+    const own = smaller(value, this.minP, this.minEntry);
+    if (!(context instanceof BaseContext)) return new fc.Stream(own);
+    return this.base
+      .shrink(value, context.context)
+      .map((v) => new fc.Value(v.value_, new BaseContext(v.context)))
+      .join(own);
   }
 }
 
@@ -102,5 +116,17 @@ class NodeShrinking extends fc.Arbitrary<CommMatrix> {
  * Matrices of `base` that shrink on the matrix itself: a failure found at P = 7 can shrink to the 3 nodes that matter.
  */
 export function nodeShrinking(base: fc.Arbitrary<CommMatrix>, minP = 1, minEntry = 1): fc.Arbitrary<CommMatrix> {
-  return new NodeShrinking(base, minP, minEntry);
+  return new NodeShrinking(base, minP, minEntry, false);
+}
+
+/**
+ * Matrices of `base` that shrink first as `base` does (a pattern arbitrary: P, options, seed), then on the matrix
+ * itself as nodeShrinking's do (never below minP).
+ */
+export function baseThenNodeShrinking(
+  base: fc.Arbitrary<CommMatrix>,
+  minP = 1,
+  minEntry = 1,
+): fc.Arbitrary<CommMatrix> {
+  return new NodeShrinking(base, minP, minEntry, true);
 }

@@ -8,6 +8,7 @@ import type { CommMatrix } from "../model/matrix.js";
 import { createRng } from "../model/rng.js";
 import { PATTERNS, findPattern, patternOptionList, resolvePatternOptions } from "../patterns/registry.js";
 import type { PatternInput, PatternOption } from "../patterns/types.js";
+import { baseThenNodeShrinking } from "./matrix-shrink.js";
 
 /** An option of a pattern arbitrary: a fixed value, or an inclusive [min, max] range to draw from. */
 export type PatternOptionRange = number | readonly [number, number];
@@ -75,7 +76,8 @@ function generateOrNull(
 
 /**
  * Matrices of the pattern `name` (a name of `commplan patterns`), its options drawn from the given ranges; shrinks
- * toward small P, small options and seed 0.
+ * toward small P, small options and seed 0, then on the matrix itself (nodes deleted down to the smallest P, entries
+ * zeroed and lowered: src/testing/matrix-shrink.ts), so that a counterexample keeps only the entries that matter.
  */
 export function patternArb(name: string, options: PatternArbOptions = {}): fc.Arbitrary<CommMatrix> {
   const def = findPattern(name);
@@ -94,10 +96,11 @@ export function patternArb(name: string, options: PatternArbOptions = {}): fc.Ar
   const maxP = def.fixedP ?? options.maxP ?? Math.max(8, minP);
   const record: { [k: string]: fc.Arbitrary<number> } = {};
   for (const o of list) record[o.name] = optionArb(o, options.options?.[o.name] ?? defaultRange(o));
-  return fc
+  const drawn = fc
     .tuple(fc.integer({ min: minP, max: maxP }), fc.record(record), fc.integer({ min: 0, max: 0xffffffff }))
     .map(([p, given, seed]) => generateOrNull(name, p, given, seed, options.input))
     .filter((m): m is CommMatrix => m !== null);
+  return baseThenNodeShrinking(drawn, minP);
 }
 
 /** Random h-relations (each node sends and receives h unit messages; 001): h drawn from `h` (default [0, 8]). */

@@ -3,11 +3,12 @@
  * bounds).
  */
 import fc from "fast-check";
-import type { CommMatrix } from "../model/matrix.js";
+import { copyMatrix, type CommMatrix } from "../model/matrix.js";
 import { anyMatrixArb } from "./planner-matrices.js";
 import { checkScheduleFor, failureOfError, type CheckFailure, type ScheduleCheckOptions } from "./schedule-check.js";
 import { ScheduleCheckError } from "./verify-or-throw.js";
 import { DETERMINISM_SAMPLE, determinismFailure, type PlanOutcome } from "./determinism.js";
+import { inputChangeFailure } from "./input-change.js";
 
 /** A planner under test: a matrix to a Schedule, a plain schedule JSON object or its text. */
 export type PlanFn = (matrix: CommMatrix) => unknown;
@@ -26,31 +27,48 @@ export function plannerOutputFailure(
   return checkScheduleFor(m, output, options).failure;
 }
 
-/** Runs the planner on `m` and checks what it returns; the failure, or null. */
+/** Runs the planner on a copy of `m` and checks what it returns against `m`; the failure, or null. */
 export function planFailure(plan: PlanFn, m: CommMatrix, options: ScheduleCheckOptions = {}): CheckFailure | null {
-  return outcomeFailure(m, callPlan(plan, m), options);
+  return callFailure(m, callPlan(plan, m), options);
 }
 
-/** Calls the planner once; its output or what it threw. */
-function callPlan(plan: PlanFn, m: CommMatrix): PlanOutcome {
+/** One call of a planner: what it returned or threw, and its failure of check 'input-unchanged' (or null). */
+interface PlanCall {
+  readonly outcome: PlanOutcome;
+  readonly changed: CheckFailure | null;
+}
+
+/** Calls the planner once on a copy of `m` (its own arrays); its output or what it threw, and what it changed. */
+function callPlan(plan: PlanFn, m: CommMatrix): PlanCall {
+  const given = copyMatrix(m);
+  let outcome: PlanOutcome;
   try {
-    return { output: plan(m) };
+    outcome = { output: plan(given) };
   } catch (e) {
-    return { thrown: e };
+    outcome = { thrown: e };
   }
+  return { outcome, changed: inputChangeFailure(m, given) };
 }
 
-/** The same for an asynchronous planner. */
-async function callAsyncPlan(plan: (matrix: CommMatrix) => Promise<unknown>, m: CommMatrix): Promise<PlanOutcome> {
+/** The same for an asynchronous planner (what it changed is read once its promise settles). */
+async function callAsyncPlan(plan: (matrix: CommMatrix) => Promise<unknown>, m: CommMatrix): Promise<PlanCall> {
+  const given = copyMatrix(m);
+  let outcome: PlanOutcome;
   try {
-    return { output: await plan(m) };
+    outcome = { output: await plan(given) };
   } catch (e) {
-    return { thrown: e };
+    outcome = { thrown: e };
   }
+  return { outcome, changed: inputChangeFailure(m, given) };
 }
 
-/** The failure of one outcome: the planner's throw (check 'planner') or the first failing check of its output. */
-function outcomeFailure(m: CommMatrix, o: PlanOutcome, options: ScheduleCheckOptions): CheckFailure | null {
+/**
+ * The failure of one call: a change to its input (check 'input-unchanged'), the planner's throw (check 'planner'), or
+ * the first failing check of its output, verified against the untouched `m`.
+ */
+function callFailure(m: CommMatrix, c: PlanCall, options: ScheduleCheckOptions): CheckFailure | null {
+  if (c.changed !== null) return c.changed;
+  const o = c.outcome;
   if ("thrown" in o) return failureOfError("planner", "the planner returns a schedule", o.thrown);
   return plannerOutputFailure(m, o.output, options);
 }
@@ -80,10 +98,11 @@ function sampler(): Sampler {
 /**
  * A property over matrices (options.matrices, default anyMatrixArb()) that `plan` returns a schedule
  * passing every check of the verifier and the stated bounds, and the same schedule when a matrix is
- * planned twice (every failing matrix is, and every DETERMINISM_SAMPLE-th passing one). A failing
- * run throws a ScheduleCheckError naming the check ('deterministic' for a planner whose two outputs
- * differ) and its witness; fast-check shrinks the matrix. Use with `fc.assert(plannerProperty(plan))`
- * or `fc.check(...)`.
+ * planned twice (every failing matrix is, and every DETERMINISM_SAMPLE-th passing one). Each call
+ * gets a copy of the matrix in its storage; the schedule is verified against the drawn matrix, and a
+ * copy changed by the call fails check 'input-unchanged'. A failing run throws a ScheduleCheckError
+ * naming the check ('deterministic' for a planner whose two outputs differ) and its witness;
+ * fast-check shrinks the matrix. Use with `fc.assert(plannerProperty(plan))` or `fc.check(...)`.
  */
 export function plannerProperty(
   plan: PlanFn,
@@ -92,8 +111,8 @@ export function plannerProperty(
   const s = sampler();
   return fc.property(options.matrices ?? anyMatrixArb(), (m) => {
     const first = callPlan(plan, m);
-    const f = outcomeFailure(m, first, options);
-    const g = s.twice(f !== null) ? determinismFailure(m, first, callPlan(plan, m)) : null;
+    const f = callFailure(m, first, options);
+    const g = s.twice(f !== null) ? determinismFailure(m, first.outcome, callPlan(plan, m).outcome) : null;
     if (g !== null) s.differed();
     if (g !== null || f !== null) throw new ScheduleCheckError((g ?? f)!, null);
   });
@@ -110,8 +129,8 @@ export function asyncPlannerProperty(
   const s = sampler();
   return fc.asyncProperty(options.matrices ?? anyMatrixArb(), async (m) => {
     const first = await callAsyncPlan(plan, m);
-    const f = outcomeFailure(m, first, options);
-    const g = s.twice(f !== null) ? determinismFailure(m, first, await callAsyncPlan(plan, m)) : null;
+    const f = callFailure(m, first, options);
+    const g = s.twice(f !== null) ? determinismFailure(m, first.outcome, (await callAsyncPlan(plan, m)).outcome) : null;
     if (g !== null) s.differed();
     if (g !== null || f !== null) throw new ScheduleCheckError((g ?? f)!, null);
   });
@@ -128,5 +147,5 @@ export async function replayFailure(
 ): Promise<CheckFailure | null> {
   const a = await callAsyncPlan(plan, m);
   const b = await callAsyncPlan(plan, m);
-  return determinismFailure(m, a, b) ?? outcomeFailure(m, a, options);
+  return determinismFailure(m, a.outcome, b.outcome) ?? callFailure(m, a, options);
 }

@@ -2,8 +2,24 @@
  * trafficLowerBound: a simple lower bound on the modelled time of any schedule of a matrix (the kit's own, from the
  * traffic alone).
  */
+import { fail } from "../model/errors.js";
 import type { CommMatrix } from "../model/matrix.js";
-import type { MachineModel } from "../model/machine.js";
+import { machineProblem, type MachineModel } from "../model/machine.js";
+import { findMachine } from "../machines/presets.js";
+
+/**
+ * The machine a kit function was given: a preset by name (`commplan machines`; an unknown name is refused naming the
+ * known ones) or a MachineModel, checked (a one-line error of `fn`'s machine argument).
+ */
+export function kitMachine(machine: MachineModel | string, fn: string): MachineModel {
+  if (typeof machine === "string") return findMachine(machine);
+  const problem = machineProblem(machine);
+  if (problem !== null)
+    throw fail("testing", "BAD_OPTION", `${fn}: machine must be a MachineModel or a preset name: ${problem}`, {
+      field: "machine",
+    });
+  return machine;
+}
 
 /**
  * A lower bound (us) on the flat-model cost (src/machines/cost-model.ts, blocking or nonblocking) of
@@ -11,9 +27,11 @@ import type { MachineModel } from "../model/machine.js";
  * the network at least once, one of at most `ports` messages at a time, at t_d per byte; and a
  * schedule with traffic has a stage, which costs a barrier. So the bound is barrier + max over i of
  * (off-diagonal elements of row i) x elementBytes x t_d / ports, and 0 for a matrix without
- * off-diagonal traffic. (Deliberately simple: start-ups, copies and receives are left out.)
+ * off-diagonal traffic. (Deliberately simple: start-ups, copies and receives are left out.) `machine` is a
+ * MachineModel or the name of a preset, as in the kit's time bound.
  */
-export function trafficLowerBound(m: CommMatrix, machine: MachineModel): number {
+export function trafficLowerBound(m: CommMatrix, machine: MachineModel | string): number {
+  const model = kitMachine(machine, "trafficLowerBound");
   const { p, data } = m;
   let most = 0;
   for (let i = 0; i < p; i++) {
@@ -22,5 +40,5 @@ export function trafficLowerBound(m: CommMatrix, machine: MachineModel): number 
     if (row > most) most = row;
   }
   if (most === 0) return 0;
-  return machine.barrier + (most * m.elementBytes * machine.td) / Math.max(1, machine.ports);
+  return model.barrier + (most * m.elementBytes * model.td) / Math.max(1, model.ports);
 }

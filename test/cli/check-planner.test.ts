@@ -7,6 +7,8 @@ import { readMatrixFile } from "../../src/io/matrix-read.js";
 import { run } from "../helpers/cli.js";
 import { reasonLine } from "../../src/cli/commands/check-planner-runners.js";
 import { tempDir } from "../helpers/temp-dir.js";
+import { planFailure } from "../../src/testing/index.js";
+import { plan as sparseOnly } from "../fixtures/planners/sparse-only.mjs";
 
 const dir = new URL("../fixtures/planners/", import.meta.url).pathname;
 const fixture = (name: string): string => join(dir, `${name}.mjs`);
@@ -197,7 +199,7 @@ describe("commplan check-planner: storage, nondeterminism and bounds", () => {
       const r = await run("check-planner", fixture("sparse-only"), "--seed", seed);
       expect(r.code).toBe(1);
       expect(r.out).toMatch(/check 'delivery' fails/);
-      expect(r.out).toContain("counterexample, P = 2:");
+      expect(r.out).toContain("counterexample, P = 2, stored sparse:");
     }
   });
 
@@ -284,6 +286,49 @@ describe("commplan check-planner: storage, nondeterminism and bounds", () => {
       "--mode <mode>",
     ])
       expect(help.out).toContain(flag);
+  });
+});
+
+describe("commplan check-planner: the counterexample as written", () => {
+  it("writes a sparse counterexample as entries, which reproduces the failure when read back", async () => {
+    const tmp = tempDir("check");
+    const out = join(tmp, "sce.json");
+    const r = await run("check-planner", fixture("sparse-only"), "--runs", "100", "-o", out);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(`counterexample, P = 2, stored sparse (written to ${out}):\n`);
+    const doc = JSON.parse(readFileSync(out, "utf8")) as { p: number; entries: number[][]; rows?: unknown };
+    expect(doc).toMatchObject({ p: 2, entries: [[expect.any(Number), expect.any(Number), 1]] });
+    expect(doc.rows).toBeUndefined();
+    const m = readMatrixFile(out);
+    expect(m.sparse).toBeDefined();
+    expect(planFailure(sparseOnly, m)?.check).toBe("delivery");
+    const json = await run("check-planner", fixture("sparse-only"), "--runs", "100", "--json");
+    expect(JSON.parse(json.out)).toMatchObject({ verdict: "fail", counterexample: { p: 2, entries: doc.entries } });
+    // a command is always given rows: its counterexample is written as rows, though seed 2 draws it sparse
+    const module = await run("check-planner", fixture("two-senders"), "--seed", "2");
+    expect(module.out).toContain("counterexample, P = 3, stored sparse:\n  0 0 0\n  1 0 0\n  1 0 0\n");
+    const dense = await run("check-planner", "--command", command("two-senders"), "--seed", "2", "-o", out);
+    expect(dense.out).toContain(`counterexample, P = 3 (written to ${out}):\n  0 0 0\n  1 0 0\n  1 0 0\n`);
+    expect(JSON.parse(readFileSync(out, "utf8"))).toMatchObject({
+      p: 3,
+      rows: [
+        [0, 0, 0],
+        [1, 0, 0],
+        [1, 0, 0],
+      ],
+    });
+  });
+
+  it("shrinks a pattern family's counterexample on the matrix itself, within --min-p", async () => {
+    const out = join(tempDir("check"), "cx.json");
+    const r = await run(
+      ...["check-planner", fixture("two-senders"), "--family", "uniform", "--min-p", "8", "--max-p", "16", "-o", out],
+    );
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/check 'node-contention' fails .*node 0 receives 2 messages/);
+    expect(r.out).toContain("counterexample, P = 8 (written to");
+    expect(readMatrixFile(out).p).toBe(8);
+    expect(nonZero(out)).toEqual([1, 1]);
   });
 });
 

@@ -122,6 +122,26 @@ describe("pattern arbitraries", () => {
     );
   });
 
+  it("a failure shrinks on the matrix itself after the pattern's parameters, within the arbitrary's P range", () => {
+    // fails when node 0 receives from two nodes: a uniform matrix has every entry, and only two matter
+    const intoNode0 = (m: CommMatrix): boolean => entries(m).filter((v, x) => x % m.p === 0 && v > 0).length < 2;
+    for (const [minP, p] of [
+      [8, 8],
+      [1, 3],
+    ] as const) {
+      const r = fc.check(fc.property(patternArb("uniform", { minP, maxP: 16 }), intoNode0), { seed: 1, numRuns: 50 });
+      expect(r.failed).toBe(true);
+      const m = r.counterexample![0];
+      expect(m.p).toBe(p);
+      expect(entries(m).filter((v) => v > 0)).toEqual([1, 1]);
+    }
+    // a fixed-size pattern keeps its own P; its entries shrink
+    const r = fc.check(fc.property(patternArb("ranka-fig1"), intoNode0), { seed: 1, numRuns: 20 });
+    expect(r.failed).toBe(true);
+    expect(r.counterexample![0].p).toBe(8);
+    expect(entries(r.counterexample![0]).filter((v) => v > 0)).toEqual([1, 1]);
+  });
+
   it("an option that P does not allow falls back to its minimum (d <= p - 1), and unknown options are refused", () => {
     const ms = fc.sample(dRegularArb({ d: 5, minP: 2, maxP: 3 }), { seed: 4, numRuns: 20 });
     expect(ms.every((m) => entries(m).every((v) => v === 0))).toBe(true);

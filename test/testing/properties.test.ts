@@ -6,6 +6,7 @@ import {
   fc,
   matrixArb,
   matrixFromRows,
+  planFailure,
   plannerProperty,
   scheduleFromOutput,
   runtimeProperty,
@@ -158,6 +159,87 @@ describe("plannerProperty", () => {
     const slow = failureOf(plannerProperty(twoHop, { time: { machine: "t3d-004", factor: 1 } }));
     expect(slow).toMatchObject({ failed: true, check: "modelled-time" });
     expect(slow.witness).toMatch(/us on t3d-004 \(nonblocking\), bound/);
+  });
+
+  it("trafficLowerBound takes a preset name as the time bound does, and refuses a bad machine in one line", () => {
+    const t3d = findMachine("t3d-004");
+    expect(trafficLowerBound(m3, "t3d-004")).toBeGreaterThan(t3d.barrier);
+    expect(trafficLowerBound(m3, "t3d-004")).toBe(trafficLowerBound(m3, t3d));
+    expect(() => trafficLowerBound(m3, "t3d")).toThrow(/^machines: unknown machine 't3d' \(did you mean t3d-004/);
+    const bad = "testing: trafficLowerBound: machine must be a MachineModel or a preset name: ";
+    expect(() => trafficLowerBound(m3, 42 as never)).toThrow(`${bad}the machine is not a machine model object`);
+    expect(() => trafficLowerBound(m3, { ...t3d, td: Number.NaN })).toThrow(
+      `${bad}machine t3d-004: td = NaN is not a finite number >= 0`,
+    );
+  });
+});
+
+/** A direct planner (step k: i -> i + k) that zeroes each entry of its input as it schedules it. */
+function zeroing(m: CommMatrix) {
+  const { p } = m;
+  const s = m.sparse;
+  const steps: { transfers: { src: number; dst: number; size: number }[] }[] = [];
+  for (let k = 1; k < p; k++) {
+    const transfers = [];
+    for (let i = 0; i < p; i++) {
+      const j = (i + k) % p;
+      let n = 0;
+      if (s === undefined) {
+        n = m.data[i * p + j]!;
+        m.data[i * p + j] = 0;
+      } else
+        for (let x = s.rowStart[i]!; x < s.rowStart[i + 1]!; x++)
+          if (s.col[x] === j) {
+            n = s.val[x]!;
+            s.val[x] = 0;
+          }
+      if (n > 0) transfers.push({ src: i, dst: j, size: n });
+    }
+    steps.push({ transfers });
+  }
+  return { algorithm: "zeroing", stages: [{ steps }] };
+}
+
+describe("plannerProperty: the planner's input", () => {
+  it("is a copy: a planner that clears it fails 'input-unchanged', and the drawn matrix keeps its entries", () => {
+    const clobber = (m: CommMatrix) => {
+      m.data.fill(0);
+      return { stages: [] };
+    };
+    const r = failureOf(plannerProperty(clobber, { matrices: matrixArb({ maxP: 6 }) }));
+    expect(r).toMatchObject({ failed: true, check: "input-unchanged" });
+    expect(r.witness).toBe("the planner changed its input (P = 2, dense storage): M[0][1] was 1, is 0 after the call");
+    expect(Array.from(r.m!.data)).toEqual([0, 1, 0, 0]);
+    const before = Array.from(m3.data);
+    expect(planFailure(clobber, m3)?.check).toBe("input-unchanged");
+    expect(Array.from(m3.data)).toEqual(before);
+  });
+
+  it("a planner that zeroes entries as it schedules fails 'input-unchanged' (not 'deterministic'), dense or sparse", async () => {
+    const dense = failureOf(plannerProperty(zeroing, { matrices: matrixArb({ maxP: 6 }) }));
+    expect(dense).toMatchObject({ failed: true, check: "input-unchanged" });
+    expect(dense.witness).toMatch(/^the planner changed its input \(P = 2, dense storage\): M\[\d\]\[\d\] was 1, is 0/);
+    const sparse = failureOf(plannerProperty(zeroing, { matrices: matrixArb({ maxP: 6, storage: "sparse" }) }));
+    expect(sparse).toMatchObject({ failed: true, check: "input-unchanged" });
+    expect(sparse.witness).toMatch(
+      /\(P = 2, sparse storage\): sparse entry 0 was M\[\d\]\[\d\] = 1, is M\[\d\]\[\d\] = 0 /,
+    );
+    expect(sparse.m!.sparse!.val[0]).toBe(1);
+    // a sparse matrix's data is a dense copy of its storage, made on first read: a change there is seen too
+    const viaData = failureOf(
+      plannerProperty((m) => zeroing({ p: m.p, elementBytes: m.elementBytes, data: m.data }), {
+        matrices: matrixArb({ maxP: 6, storage: "sparse" }),
+      }),
+    );
+    expect(viaData.witness).toMatch(/is 0 after the call \(in its data, the dense copy of its sparse storage\)$/);
+    const r = await fc.check(
+      asyncPlannerProperty(async (m) => zeroing(m), { matrices: matrixArb({ maxP: 6, storage: "mixed" }) }),
+      { seed: 1, numRuns: 100 },
+    );
+    expect((r.errorInstance as ScheduleCheckError).check).toBe("input-unchanged");
+    // the same planner on a copy it may change passes: the schedule is verified against the drawn matrix
+    const copying = (m: CommMatrix) => zeroing({ p: m.p, elementBytes: m.elementBytes, data: m.data.slice() });
+    expect(fc.check(plannerProperty(copying), { seed: 1, numRuns: 100 }).failed).toBe(false);
   });
 });
 

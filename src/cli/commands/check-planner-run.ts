@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { fail } from "../../model/errors.js";
-import { MAX_P, matrixToRows, type CommMatrix } from "../../model/matrix.js";
+import { MAX_P, isSparse, matrixToRows, type CommMatrix } from "../../model/matrix.js";
 import { MAX_SEED } from "../../model/param-spec.js";
 import { refuseOutputOntoInput } from "../../io/file-output.js";
 import { matrixToJsonText, writeMatrixFile } from "../../io/matrix-write.js";
@@ -150,12 +150,15 @@ async function report(module: string | undefined, o: CheckPlannerOptions, ctx: C
   if (m === undefined || !(e instanceof ScheduleCheckError)) throw e instanceof Error ? e : new Error(String(e));
   ctx.exitCode = 1;
   const f = hung === null ? await replayed(runner, m, e, checks) : e;
-  if (o.output !== undefined) await writeMatrixFile(m, o.output, "json", { sparse: false, stdout: ctx.stdout });
+  // in the storage a module was given (a failure only on sparse matrices reproduces from the written entries); a
+  // command always reads rows
+  const sparse = command === null && isSparse(m);
+  if (o.output !== undefined) await writeMatrixFile(m, o.output, "json", { sparse, stdout: ctx.stdout });
   // a hang after the run that failed first came while shrinking that failure: both are said
   const whileShrinking = hung !== null && runner.hungRun > r.numRuns;
   if (o.json)
     return summary(hung === null ? "fail" : "timeout", {
-      counterexample: JSON.parse(matrixToJsonText(m, { sparse: false })) as object,
+      counterexample: JSON.parse(matrixToJsonText(m, { sparse })) as object,
       failure: { check: f.check, title: f.title, witness: cliMessage(f.witness) },
       hungWhileShrinking: hung === null ? null : whileShrinking,
       output: o.output ?? null,
@@ -168,6 +171,6 @@ async function report(module: string | undefined, o: CheckPlannerOptions, ctx: C
         : `FAIL: ${it} ran past --timeout ${timeout} s and was killed; no further run (seed ${seed}; ${text})`;
   ctx.io.out(
     `check-planner: ${who}: ${head}\n` +
-      `${hung === null ? "counterexample" : "the matrix it was on"}, P = ${m.p}${o.output !== undefined ? ` (written to ${o.output})` : ""}:\n${matrixText(m)}`,
+      `${hung === null ? "counterexample" : "the matrix it was on"}, P = ${m.p}${sparse ? ", stored sparse" : ""}${o.output !== undefined ? ` (written to ${o.output})` : ""}:\n${matrixText(m)}`,
   );
 }
