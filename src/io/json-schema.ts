@@ -30,6 +30,8 @@ export const FORMAT_NAMES = {
   "store-gc": "commplan.store-gc/v1",
   "check-planner": "commplan.check-planner/v1",
   precompute: "commplan.precompute/v1",
+  demo: "commplan.demo/v1",
+  show: "commplan.show/v1",
 } as const;
 
 type JsonObject = { [k: string]: unknown };

@@ -1,11 +1,17 @@
 /**
- * The --json documents of plan, gen, export, platform, store, check-planner and precompute validate against their
- * schemas (real CLI output, ajv); --json with -o - is refused in one line; exit codes are those of the text output.
+ * The --json documents of plan, gen, export, platform, store, check-planner, precompute, demo, show, verify-program
+ * and the listings (algorithms, machines, patterns, topologies) validate against their schemas (real CLI output, ajv);
+ * --json with -o - is refused in one line; exit codes are those of the text output.
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { validateWithSchema, type SchemaName } from "../../src/io/json-schema.js";
+import { MACHINES } from "../../src/machines/presets.js";
+import { PATTERNS } from "../../src/patterns/index.js";
+import { DEFAULT_SPLIT_MACHINE } from "../../src/planner/permutation/index.js";
+import { PLANNERS } from "../../src/planner/registry.js";
+import { TOPOLOGY_GENERATORS } from "../../src/topology/index.js";
 import { run } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
@@ -113,6 +119,119 @@ describe("--json summaries validate against their schemas", () => {
     expect(jobs[3]!.message).not.toBeNull();
     const rerun = await summary("precompute", 0, "precompute", f("spec.json"), "--store", f("pre"), "--jobs", "2");
     expect(rerun["totals"]).toMatchObject({ present: 3, added: 0 });
+  });
+});
+
+/** Runs a listing command with --json (exit 0); checks its stdout, one JSON array, against `schema` and returns it. */
+async function listing(schema: SchemaName, command: string): Promise<Record<string, unknown>[]> {
+  const r = await run(command, "--json");
+  expect(r.code, r.err).toBe(0);
+  const doc = JSON.parse(r.out) as Record<string, unknown>[];
+  expect(Array.isArray(doc)).toBe(true);
+  expect(() => validateWithSchema(schema, doc, "test")).not.toThrow();
+  // strict: a key the schema does not know is refused
+  expect(() => validateWithSchema(schema, [{ ...doc[0], extra: 1 }], "test")).toThrow(/must NOT have additional/);
+  return doc;
+}
+
+describe("--json of demo, show, verify-program and the listings validate against their schemas", () => {
+  it("demo: every matrix planner's verdict, ports, size and times", async () => {
+    const demo = await summary("demo", 0, "demo", "--p", "12", "--seed", "5", "--machine", "sp2-004");
+    expect(demo).toMatchObject({ format: "commplan.demo/v1", pattern: "pattern1", p: 12, seed: 5, machine: "sp2-004" });
+    // pattern1: every node sends 1024 elements to one node and 1 to each of the 10 others
+    expect(demo["stats"]).toMatchObject({ h: 11, mMax: 1024 });
+    const results = demo["results"] as { algorithm: string; verified: boolean; verifiedPorts: 1 | null }[];
+    expect(results.map((r) => r.algorithm)).toEqual(
+      PLANNERS.filter((p) => p.traits.family?.name !== "total-exchange").map((p) => p.name),
+    );
+    expect(results.every((r) => r.verified)).toBe(true);
+    const ports = Object.fromEntries(results.map((r) => [r.algorithm, r.verifiedPorts]));
+    expect([ports["shift"], ports["four-stage"], ports["mpi-linear"]]).toEqual([1, 1, null]);
+    // the entry of a planner that refuses the example, as the command writes it, is one the schema takes
+    const skipped = { ...demo, results: [{ algorithm: "mesh-two-stage", skipped: "P = 12 cannot be planned" }] };
+    expect(() => validateWithSchema("demo", skipped, "test")).not.toThrow();
+    const unlimited = { ...demo, results: [{ ...results[0], verifiedPorts: 2 }] };
+    expect(() => validateWithSchema("demo", unlimited, "test")).toThrow();
+  });
+
+  it("show: the grid of a stage, its cells the stage's transfers and stalls", async () => {
+    await run("gen", "pattern1", "--p", "8", "--seed", "2", "-o", f("m8.json"));
+    await run("plan", f("m8.json"), "-a", "four-stage", "--payload", "-o", f("s8.json"));
+    const s = JSON.parse(readFileSync(f("s8.json"), "utf8")) as {
+      stages: { name: string; steps: { transfers: { src: number; dst: number }[]; stalls: number[] }[] }[];
+    };
+    for (const k of [1, 2]) {
+      const g = await summary("show", 0, "show", f("s8.json"), "--stage", String(k));
+      const stage = s.stages[k - 1]!;
+      expect(g).toMatchObject({ format: "commplan.show/v1", stage: k, name: stage.name });
+      const senders = g["senders"] as number[];
+      const cells = (g["steps"] as (number | "X" | null)[][]).map((row) =>
+        row.flatMap((c, x) => (c === null ? [] : [c === "X" ? `${senders[x]}X` : `${senders[x]}>${c}`])).sort(),
+      );
+      expect(cells).toEqual(
+        stage.steps.map((st) =>
+          [...st.transfers.map((t) => `${t.src}>${t.dst}`), ...st.stalls.map((v) => `${v}X`)].sort(),
+        ),
+      );
+    }
+    const some = await summary("show", 0, "show", f("s8.json"), "--nodes", "2-4", "--svg", f("g.svg"));
+    expect(some["senders"]).toEqual([2, 3, 4]);
+  });
+
+  it("verify-program: the report of a sound program, and of one delivering an element off (exit 1)", async () => {
+    const m = f("m8.json");
+    await run("gen", "pattern1", "--p", "8", "--seed", "2", "-o", m);
+    await run("plan", m, "-a", "four-stage", "--payload", "-o", f("s8.json"));
+    expect((await run("export", f("s8.json"), "-m", m, "-f", "program", "-o", f("p8.json"))).code).toBe(0);
+    const ok = await summary("report", 0, "verify-program", f("p8.json"), "-m", m);
+    expect(ok).toMatchObject({ format: "commplan.report/v1", ok: true, algorithm: "four-stage", p: 8 });
+    const checks = ok["checks"] as { id: string; holds: boolean; witness: string | null }[];
+    expect(checks.map((c) => c.id)).toContain("program-delivery");
+    expect(checks.every((c) => c.id.startsWith("program-") && c.holds)).toBe(true);
+    const doc = JSON.parse(readFileSync(f("p8.json"), "utf8")) as {
+      ranks: { ops: [number, string, ...unknown[]][] }[];
+    };
+    const recv = doc.ranks.flatMap((r) => r.ops).find((o) => o[1] === "recv")!;
+    const pieces = recv[5] as [string, number, number][];
+    pieces[pieces.length - 1]![1] += 1; // one element further into its buffer
+    writeFileSync(f("bad8.json"), JSON.stringify(doc));
+    const bad = await summary("report", 1, "verify-program", f("bad8.json"), "-m", m);
+    expect(bad["ok"]).toBe(false);
+    const failed = (bad["checks"] as { holds: boolean; witness: string | null }[]).filter((c) => !c.holds);
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.every((c) => typeof c.witness === "string")).toBe(true);
+  });
+
+  it("algorithms, machines, patterns, topologies: one JSON array each, mirroring the registries", async () => {
+    const algorithms = await listing("algorithms", "algorithms");
+    expect(algorithms.map((a) => a["name"])).toEqual(PLANNERS.map((p) => p.name));
+    const withMachine = algorithms.filter((a) => "defaultMachine" in a);
+    expect(withMachine.length).toBeGreaterThan(0);
+    expect(withMachine.every((a) => a["defaultMachine"] === DEFAULT_SPLIT_MACHINE.name)).toBe(true);
+    const mpiDefault = algorithms.filter((a) => (a["traits"] as { mpi?: { isDefault: boolean } }).mpi?.isDefault);
+    expect(mpiDefault.map((a) => a["name"])).toEqual(["mpi-linear"]);
+    const param = { name: "x", description: "d", type: "integer" };
+    const planner = { ...algorithms[0], params: [{ ...param, default: 1, derived: "from P" }] };
+    expect(() => validateWithSchema("algorithms", [planner], "test")).toThrow(); // a default or a derivation, not both
+    expect(() => validateWithSchema("algorithms", [{ ...planner, params: [param] }], "test")).toThrow();
+
+    const machines = await listing("machines", "machines");
+    expect(machines.map((m) => m["name"])).toEqual(MACHINES.map((m) => m.name));
+    for (const m of machines) {
+      expect(m["tsSend"] as number).toBeLessThanOrEqual(m["ts"] as number);
+      expect((m["runtimes"] as { name: string }[]).map((r) => r.name)).toContain("smpi");
+    }
+    expect(machines.find((m) => m["name"] === "cm5-fat-tree")).toMatchObject({ topology: "cm5-fat-tree" });
+
+    const patterns = await listing("patterns", "patterns");
+    expect(patterns.map((p) => p["name"])).toEqual(PATTERNS.map((p) => p.name));
+    expect(patterns.find((p) => p["name"] === "wang-table1")).toMatchObject({ fixedP: 8 });
+    expect(patterns.filter((p) => "file" in p).map((p) => p["name"])).toEqual(["spmv"]);
+
+    const topologies = await listing("topologies", "topologies");
+    expect(topologies.map((t) => t["name"])).toEqual(TOPOLOGY_GENERATORS.map((g) => g.name));
+    const fatTree = topologies.find((t) => t["name"] === "fat-tree")!;
+    expect((fatTree["params"] as { name: string }[]).map((p) => p.name)).toContain("k");
   });
 });
 

@@ -72,6 +72,7 @@ export function registerDemo(program: Command, ctx: CliContext): void {
         return ctx.io.out(
           JSON.stringify(
             {
+              format: "commplan.demo/v1",
               pattern: "pattern1",
               p,
               seed,

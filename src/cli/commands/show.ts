@@ -101,7 +101,13 @@ export function registerShow(program: Command, ctx: CliContext): void {
       if (o.svg === "-") return;
       if (o.json)
         return ctx.io.out(
-          JSON.stringify({ stage: g.stage + 1, name: g.stageName, senders: g.senders, steps: g.rows }) + "\n",
+          JSON.stringify({
+            format: "commplan.show/v1",
+            stage: g.stage + 1,
+            name: g.stageName,
+            senders: g.senders,
+            steps: g.rows,
+          }) + "\n",
         );
       ctx.io.out(stepGridText(g));
     });
