@@ -32,26 +32,6 @@ describe("plan --algorithm auto", () => {
     expect(JSON.parse(readFileSync(plain, "utf8"))).not.toHaveProperty("auto");
   });
 
-  it("--runtime without --payload: a relaying winner is written at element level, so the printed export runs", async () => {
-    const m = join(dir, "rt-u.json"),
-      s = join(dir, "rt-u-s.json"),
-      prog = join(dir, "rt-u-prog.json");
-    expect((await run("gen", "uniform", "--p", "16", "--seed", "1", "-o", m)).code).toBe(0);
-    const r = await run("plan", m, "-a", "auto", "--machine", "ib-hdr-200", "--runtime", "ib-hdr-200-mpi", "-o", s);
-    expect(r.code).toBe(0);
-    const doc = JSON.parse(readFileSync(s, "utf8")) as {
-      algorithm: string;
-      auto: { runtime: { variant: string } };
-      transfers: { chunks?: unknown }[];
-    };
-    // mesh-two-stage relays: its export needs the chunks
-    expect(doc.algorithm).toBe("mesh-two-stage");
-    const variant = doc.auto.runtime.variant;
-    expect(r.err).toContain(`export --variant ${variant}`);
-    const e = await run("export", s, "--matrix", m, "-f", "program", "--variant", variant, "-o", prog);
-    expect([e.code, e.err.split("\n")[0]]).toEqual([0, expect.stringMatching(/^export: mesh-two-stage, P = 16/)]);
-  });
-
   it("--runtime: the header names the runtime and the variant to export, which runs; --runtime needs auto and a known name", async () => {
     const m = join(dir, "rt.json"),
       s = join(dir, "rt-s.json"),
@@ -167,5 +147,27 @@ describe("plan --algorithm auto --exhaustive", () => {
     const bad = await run("plan", m, "-a", "shift", "--exhaustive");
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/^plan: --exhaustive goes with --algorithm auto/);
+  });
+});
+
+describe("plan --algorithm auto --runtime", () => {
+  it("--runtime without --payload: a relaying winner is written at element level, so the printed export runs", async () => {
+    const m = join(dir, "rt-u.json"),
+      s = join(dir, "rt-u-s.json"),
+      prog = join(dir, "rt-u-prog.json");
+    expect((await run("gen", "uniform", "--p", "16", "--seed", "1", "-o", m)).code).toBe(0);
+    const r = await run("plan", m, "-a", "auto", "--machine", "ib-hdr-200", "--runtime", "ib-hdr-200-mpi", "-o", s);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(readFileSync(s, "utf8")) as {
+      algorithm: string;
+      auto: { runtime: { variant: string } };
+      transfers: { chunks?: unknown }[];
+    };
+    // mesh-two-stage relays: its export needs the chunks
+    expect(doc.algorithm).toBe("mesh-two-stage");
+    const variant = doc.auto.runtime.variant;
+    expect(r.err).toContain(`export --variant ${variant}`);
+    const e = await run("export", s, "--matrix", m, "-f", "program", "--variant", variant, "-o", prog);
+    expect([e.code, e.err.split("\n")[0]]).toEqual([0, expect.stringMatching(/^export: mesh-two-stage, P = 16/)]);
   });
 });

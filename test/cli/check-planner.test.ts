@@ -4,6 +4,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readMatrixFile } from "../../src/io/matrix-read.js";
+import { validateWithSchema } from "../../src/io/json-schema.js";
 import { run } from "../helpers/cli.js";
 import { reasonLine } from "../../src/cli/commands/check-planner-runners.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -14,6 +15,12 @@ const dir = new URL("../fixtures/planners/", import.meta.url).pathname;
 const fixture = (name: string): string => join(dir, `${name}.mjs`);
 const command = (name: string): string => `node ${join(dir, "run-planner.mjs")} ${fixture(name)} {matrix} {schedule}`;
 const nonZero = (file: string): number[] => Array.from(readMatrixFile(file).data).filter((v) => v > 0);
+/** A planner module `name`.mjs of `text` in a fresh temporary directory. */
+const planner = (name: string, text: string): string => {
+  const file = join(tempDir("sandbox"), `${name}.mjs`);
+  writeFileSync(file, text);
+  return file;
+};
 
 describe("commplan check-planner", () => {
   it("passes the correct two-hop planner as a module and as a command", async () => {
@@ -333,12 +340,6 @@ describe("commplan check-planner: the counterexample as written", () => {
 });
 
 describe("commplan check-planner: a module runs in a sandbox", () => {
-  const planner = (name: string, text: string): string => {
-    const file = join(tempDir("sandbox"), `${name}.mjs`);
-    writeFileSync(file, text);
-    return file;
-  };
-
   it("a plan that calls process.exit(0) fails its run with a line naming the module (exit 1, not a silent pass)", async () => {
     const r = await run(
       "check-planner",
@@ -435,4 +436,97 @@ describe("commplan check-planner: a module runs in a sandbox", () => {
       err: expect.stringMatching(/early\.mjs called process\.exit\(3\) while loading\n$/),
     });
   });
+});
+
+describe("commplan check-planner: a module that does not load (or does not finish loading) is refused", () => {
+  it("run in process, a top-level await that never settles or a load past --timeout is refused in one line (exit 2)", async () => {
+    const tla = await run("check-planner", planner("tla", "await new Promise(() => {});\nexport function plan() {}\n"));
+    expect(tla).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(
+        /^check-planner: .*tla\.mjs: cannot load the planner module: tla\.mjs did not finish loading: its top-level await never settles\n$/,
+      ),
+    });
+    const slow = planner("slow", "await new Promise((r) => setTimeout(r, 1e7));\nexport function plan() {}\n");
+    const r = await run("check-planner", slow, "--timeout", "1");
+    expect(r).toMatchObject({
+      code: 2,
+      out: "",
+      err: expect.stringMatching(/slow\.mjs did not finish loading within --timeout 1 s and was stopped\n$/),
+    });
+  });
+
+  it("a module that loads once and then hangs on its reload (after a run ended its worker) stops as a hang does", async () => {
+    const flag = join(tempDir("sandbox"), "loaded");
+    const text =
+      `import { existsSync, writeFileSync } from "node:fs";\n` +
+      `if (existsSync(${JSON.stringify(flag)})) for (;;) {}\n` +
+      `writeFileSync(${JSON.stringify(flag)}, "");\n` +
+      "export function plan() { process.exit(0); }\n";
+    const r = await run("check-planner", planner("reloads", text), "--runs", "5", "--timeout", "1");
+    expect(r).toMatchObject({ code: 1, err: "" });
+    expect(r.out).toMatch(/FAIL after 1 run .*; while that failure was shrunk, the planner ran past --timeout 1 s/);
+  });
+
+  /**
+   * Runs the built CLI (bin/commplan.js, dist/) in a child process: its exit code, stdout and stderr. Asynchronous, so
+   * that a CLI that hangs meets vitest's safety net instead of blocking the test's thread.
+   */
+  const child = (...argv: string[]): Promise<{ code: number | null; out: string; err: string }> =>
+    new Promise((done, failed) => {
+      const bin = join(import.meta.dirname, "..", "..", "bin", "commplan.js");
+      const cli = spawn(process.execPath, [bin, ...argv], { stdio: ["ignore", "pipe", "pipe"] });
+      let out = "",
+        err = "";
+      cli.stdout.on("data", (b: Buffer) => void (out += b.toString("utf8")));
+      cli.stderr.on("data", (b: Buffer) => void (err += b.toString("utf8")));
+      cli.on("error", failed);
+      cli.on("close", (code) => done({ code, out, err }));
+    });
+
+  // a real process ends on its own unsettled await (exit 13, silent) unless something holds it during the load
+  const loads = [
+    [
+      "early",
+      "process.exit(3);\nexport function plan() {}\n",
+      [],
+      "early\\.mjs called process\\.exit\\(3\\) while loading",
+    ],
+    [
+      "tla",
+      "await new Promise(() => {});\nexport function plan() {}\n",
+      [],
+      "tla\\.mjs did not finish loading: its top-level await never settles",
+    ],
+    [
+      "loadhang",
+      "for (;;) {}\nexport function plan(m) { return null; }\n",
+      ["--runs", "5", "--timeout", "2"],
+      "loadhang\\.mjs did not finish loading within --timeout 2 s and was stopped",
+    ],
+  ] as const;
+  for (const [name, text, flags, line] of loads)
+    it(`a real process refuses ${name}.mjs in one line naming it (exit 2), and with --json says so in its document`, async () => {
+      const file = planner(name, text);
+      const r = await child("check-planner", file, ...flags);
+      expect(r).toEqual({
+        code: 2,
+        out: "",
+        err: expect.stringMatching(
+          new RegExp(`^check-planner: .*${name}\\.mjs: cannot load the planner module: ${line}\n$`),
+        ),
+      });
+      const j = await child("check-planner", file, ...flags, "--json");
+      expect({ code: j.code, err: j.err }).toEqual({ code: 2, err: r.err });
+      const doc = JSON.parse(j.out) as Record<string, unknown>;
+      expect(() => validateWithSchema("check-planner", doc, "test")).not.toThrow();
+      expect(doc).toMatchObject({
+        verdict: "not-loaded",
+        planner: { module: file },
+        runs: 0,
+        counterexample: null,
+        failure: null,
+        loadError: r.err.trimEnd(),
+      });
+    });
 });

@@ -3,7 +3,8 @@
  * when the command runs).
  */
 import fc from "fast-check";
-import { fail } from "../../model/errors.js";
+import { fail, isCommplanError } from "../../model/errors.js";
+import { oneLine } from "../../internal/quoted.js";
 import { MAX_P, isSparse, matrixToRows, type CommMatrix } from "../../model/matrix.js";
 import { MAX_SEED } from "../../model/param-spec.js";
 import { refuseOutputOntoInput } from "../../io/file-output.js";
@@ -94,13 +95,38 @@ export async function checkPlanner(module: string | undefined, o: CheckPlannerOp
   if (o.output !== undefined) refuseJsonOnStdout("check-planner", o.json, o.output);
   const timeout = intOption("timeout", o.timeout, 1, 86_400);
   const command = o.command === undefined ? null : commandRunner(o.command, timeout * 1000);
-  const sandboxed =
-    command === null ? await moduleRunner(module!, { heapBytes: ctx.maxMemory, timeoutMs: timeout * 1000 }) : null;
+  let sandboxed: ModuleRunner | null = null;
+  if (command === null)
+    try {
+      sandboxed = await moduleRunner(module!, { heapBytes: ctx.maxMemory, timeoutMs: timeout * 1000 });
+    } catch (e) {
+      // refused (exit 2, the line on stderr): with --json the document says so too
+      if (o.json && isCommplanError(e)) printJson(ctx, notLoaded(module!, seed, text, e.message));
+      throw e;
+    }
   try {
     await report(module, o, ctx, { command, sandboxed, runs, seed, ports, arb, bounds, text, timeout });
   } finally {
     await sandboxed?.close();
   }
+}
+
+/** The --json document of a module refused before any run: verdict not-loaded, and the line that says why. */
+function notLoaded(module: string, seed: number, matrices: string, message: string): object {
+  return {
+    format: "commplan.check-planner/v1",
+    planner: { module },
+    verdict: "not-loaded",
+    runs: 0,
+    shrinks: 0,
+    seed,
+    matrices,
+    counterexample: null,
+    failure: null,
+    hungWhileShrinking: null,
+    output: null,
+    loadError: oneLine(cliMessage(message)),
+  };
 }
 
 /** What checkPlanner read from its options, for its run and report. */
@@ -135,6 +161,7 @@ async function report(module: string | undefined, o: CheckPlannerOptions, ctx: C
       seed,
       matrices: text,
       ...rest,
+      loadError: null,
     });
   if (!r.failed) {
     if (o.json) return summary("pass", { counterexample: null, failure: null, hungWhileShrinking: null, output: null });

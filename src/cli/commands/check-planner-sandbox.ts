@@ -14,11 +14,16 @@ import type { PlannerRunner } from "./check-planner-runners.js";
 /**
  * The worker's code (plain JavaScript, so that it runs the same from the sources and from dist): loads the module,
  * answers each matrix with what plan returned, what it threw, or a rejection no one handled during the run. The
- * output is posted one macrotask after plan settles, so that the run's stray rejections are seen first.
+ * output is posted one macrotask after plan settles, so that the run's stray rejections are seen first. A load whose
+ * top-level await can never settle (the worker's event loop runs dry: 'beforeExit', not process.exit) says so as the
+ * worker exits; nothing listens on its port yet, so nothing else holds the loop.
  */
 const WORKER_CODE = `
 const { parentPort, workerData } = require("node:worker_threads");
 let stray = null;
+let loading = true, drained = false;
+process.on("beforeExit", () => { drained = true; });
+process.on("exit", () => { if (loading && drained) parentPort.postMessage({ kind: "unsettled" }); });
 process.on("unhandledRejection", (e) => { stray ??= e instanceof Error ? e.name + ": " + e.message : String(e); });
 const text = (e) => (e instanceof Error ? e.message : String(e));
 const held = () => { const u = process.memoryUsage(); return u.heapUsed + u.arrayBuffers; };
@@ -39,6 +44,7 @@ function matrixOf(m) {
 }
 import(workerData.url).then(
   (mod) => {
+    loading = false;
     const plan = typeof mod.plan === "function" ? mod.plan : mod.default && mod.default.plan;
     if (typeof plan !== "function") return parentPort.postMessage({ kind: "no-plan" });
     parentPort.on("message", async (m) => {
@@ -60,15 +66,22 @@ import(workerData.url).then(
     });
     parentPort.postMessage({ kind: "ready", held: held() });
   },
-  (e) => parentPort.postMessage({ kind: "load", message: text(e), syntax: e instanceof SyntaxError }),
+  (e) => {
+    loading = false;
+    parentPort.postMessage({ kind: "load", message: text(e), syntax: e instanceof SyntaxError });
+  },
 );
 `;
 
-/** What the worker answers; after loading and after each run, with what it holds (heap and buffers, bytes). */
+/**
+ * What the worker answers; after loading and after each run, with what it holds (heap and buffers, bytes). A load
+ * that did not finish is a "load" answer too (`stopped`: stopped at the time limit).
+ */
 type Answer = (
   | { kind: "ready" }
   | { kind: "no-plan" }
-  | { kind: "load"; message: string; syntax: boolean }
+  | { kind: "unsettled" }
+  | { kind: "load"; message: string; syntax: boolean; stopped?: boolean }
   | { kind: "out"; out: unknown }
   | { kind: "throw"; message: string }
   | { kind: "rejection"; message: string }
@@ -81,7 +94,10 @@ export function syntaxErrorLine(file: string): number | null {
   return r.status !== 0 && line !== undefined ? Number(line) : null;
 }
 
-/** The limits of one sandboxed planner: its memory (bytes: its heap and its buffers) and the time of one run (ms). */
+/**
+ * The limits of one sandboxed planner: its memory (bytes: its heap and its buffers) and the time (ms) of its load and
+ * of each run.
+ */
 export interface SandboxLimits {
   readonly heapBytes: number;
   readonly timeoutMs: number;
@@ -121,9 +137,97 @@ interface Live {
   settle: ((a: Answer | { kind: "died"; why: string }) => void) | null;
 }
 
+/** What a worker is started with: the module's URL and name, its heap limit (MiB), the time limit of its load. */
+interface WorkerSpec {
+  readonly url: string;
+  readonly name: string;
+  readonly heapMb: number;
+  readonly timeoutMs: number;
+  /** The line of a worker stopped for its memory. */
+  readonly outOfMemory: string;
+}
+
 /**
- * Loads `file` in a worker (limits: heap `heapBytes`, `timeoutMs` per run) and returns its runner; a module that does
- * not load or exports no `plan` is refused with a one-line CommplanError (the place of a syntax error named). A run
+ * Starts a worker on the module: the live worker once it has loaded, else the answer that says why not (a load past
+ * the time limit is stopped: a "load" answer with `stopped`); `lost` is told when a live worker dies.
+ */
+function startWorker(w: WorkerSpec, lost: (live: Live) => void): Promise<Live | Answer> {
+  const { url, name, heapMb, timeoutMs, outOfMemory } = w;
+  return new Promise((settle) => {
+    const worker = new Worker(WORKER_CODE, {
+      eval: true,
+      workerData: { url },
+      resourceLimits: { maxOldGenerationSizeMb: heapMb },
+      stdout: false,
+      stderr: false,
+    });
+    // the worker does not hold the process; during the load this timer does (else a process with nothing else to
+    // do would end on its own unsettled await, exit 13, before the worker's exit or message arrives)
+    worker.unref();
+    const limit = setTimeout(() => {
+      done({
+        kind: "load",
+        message: `${name} did not finish loading within --timeout ${timeoutMs / 1000} s and was stopped`,
+        syntax: false,
+        stopped: true,
+      });
+      void worker.terminate();
+    }, timeoutMs);
+    const done = (x: Live | Answer): void => {
+      clearTimeout(limit);
+      settle(x);
+    };
+    const live: Live = { worker, held: 0, overMemory: false, settle: null };
+    let ready = false;
+    const died = (why: string): void => {
+      lost(live);
+      if (!ready) return done({ kind: "load", message: why, syntax: false });
+      const s = live.settle;
+      live.settle = null;
+      s?.({ kind: "died", why });
+    };
+    worker.on("message", (a: Answer) => {
+      if (!ready) {
+        if (a.kind === "ready") {
+          ready = true;
+          live.held = a.held ?? 0;
+          return done(live);
+        }
+        void worker.terminate();
+        return done(
+          a.kind === "unsettled"
+            ? {
+                kind: "load",
+                message: `${name} did not finish loading: its top-level await never settles`,
+                syntax: false,
+              }
+            : a,
+        );
+      }
+      live.held = a.held ?? live.held;
+      const s = live.settle;
+      live.settle = null;
+      s?.(a);
+    });
+    worker.on("error", (e: Error & { code?: string }) =>
+      died(
+        e.code === "ERR_WORKER_OUT_OF_MEMORY"
+          ? outOfMemory
+          : `${name} threw outside plan: ${e.name}: ${e.message.split("\n")[0]}`,
+      ),
+    );
+    worker.on("exit", (code) =>
+      died(
+        live.overMemory ? outOfMemory : `${name} called process.exit(${code}) while ${ready ? "planning" : "loading"}`,
+      ),
+    );
+  });
+}
+
+/**
+ * Loads `file` in a worker (limits: heap `heapBytes`, `timeoutMs` for the load and per run) and returns its runner; a
+ * module that does not load (within the time limit: its top-level code, a top-level await included), exits while
+ * loading or exports no `plan` is refused with a one-line CommplanError (the place of a syntax error named). A run
  * that exits the worker (process.exit), leaves a rejection unhandled or passes the heap limit fails with a line naming
  * the module, and the next run gets a fresh worker; a run past the time limit is stopped and every later run fails
  * at once (`hung`).
@@ -134,54 +238,10 @@ export async function moduleRunner(file: string, limits: SandboxLimits): Promise
   const heapMb = Math.max(16, Math.floor(limits.heapBytes / 2 ** 20));
   // one line whichever limit stopped it (V8's on the heap, or the watch on resident memory): which comes first varies
   const outOfMemory = `${name} ran out of memory: its heap and buffers passed the limit of ${formatBytes(heapMb * 2 ** 20)} (--max-memory)`;
+  const seconds = limits.timeoutMs / 1000;
   const start = (): Promise<Live | Answer> =>
-    new Promise((done) => {
-      const worker = new Worker(WORKER_CODE, {
-        eval: true,
-        workerData: { url },
-        resourceLimits: { maxOldGenerationSizeMb: heapMb },
-        stdout: false,
-        stderr: false,
-      });
-      worker.unref();
-      const live: Live = { worker, held: 0, overMemory: false, settle: null };
-      let ready = false;
-      const died = (why: string): void => {
-        if (live === current) current = null;
-        if (!ready) return done({ kind: "load", message: why, syntax: false });
-        const s = live.settle;
-        live.settle = null;
-        s?.({ kind: "died", why });
-      };
-      worker.on("message", (a: Answer) => {
-        if (!ready) {
-          if (a.kind === "ready") {
-            ready = true;
-            live.held = a.held ?? 0;
-            return done(live);
-          }
-          void worker.terminate();
-          return done(a);
-        }
-        live.held = a.held ?? live.held;
-        const s = live.settle;
-        live.settle = null;
-        s?.(a);
-      });
-      worker.on("error", (e: Error & { code?: string }) =>
-        died(
-          e.code === "ERR_WORKER_OUT_OF_MEMORY"
-            ? outOfMemory
-            : `${name} threw outside plan: ${e.name}: ${e.message.split("\n")[0]}`,
-        ),
-      );
-      worker.on("exit", (code) =>
-        died(
-          live.overMemory
-            ? outOfMemory
-            : `${name} called process.exit(${code}) while ${ready ? "planning" : "loading"}`,
-        ),
-      );
+    startWorker({ url, name, heapMb, timeoutMs: limits.timeoutMs, outOfMemory }, (live) => {
+      if (live === current) current = null;
     });
   let current: Live | null = null;
   const first = await start();
@@ -193,7 +253,14 @@ export async function moduleRunner(file: string, limits: SandboxLimits): Promise
     const call = ++calls;
     if (current === null) {
       const w = await start();
-      if (!("worker" in w)) throw new Error(`${name} no longer loads: ${loadFailure(file, w).message}`);
+      if (!("worker" in w)) {
+        // a reload stopped at the time limit is a hang like a run's: no further run waits it out again
+        if (w.kind === "load" && w.stopped === true) {
+          runner.hung = m;
+          runner.hungRun = call;
+        }
+        throw new Error(`${name} no longer loads: ${loadFailure(file, w).message}`);
+      }
       current = w;
     }
     const live = current;
@@ -231,7 +298,7 @@ export async function moduleRunner(file: string, limits: SandboxLimits): Promise
         runner.hungRun = call;
         current = null;
         await live.worker.terminate();
-        throw new Error(`${name} ran past --timeout ${limits.timeoutMs / 1000} s and was stopped`);
+        throw new Error(`${name} ran past --timeout ${seconds} s and was stopped`);
       default:
         throw new Error(`${name}: unexpected answer from its worker`);
     }

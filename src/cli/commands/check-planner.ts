@@ -48,7 +48,7 @@ export function registerCheckPlanner(program: Command, ctx: CliContext): void {
     )
     .option(
       "--timeout <s>",
-      "seconds one run of the planner may take; past it the planner (its worker, or the command) is stopped and the matrix it was on is the counterexample",
+      "seconds one run of the planner may take; past it the planner (its worker, or the command) is stopped and the matrix it was on is the counterexample; a module's load has the same limit (past it the module is refused, exit 2)",
       "60",
     )
     .option("--runs <n>", "matrices to try", "100")
