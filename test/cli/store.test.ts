@@ -133,6 +133,38 @@ describe("commplan store", () => {
   });
 });
 
+describe("precompute: the spec checked up front", () => {
+  it("refuses a bad pattern option or planner parameter before any job runs, naming the file and the field", async () => {
+    const d = dir();
+    const spec = join(d, "spec.json");
+    const refused = async (patch: object, message: RegExp): Promise<void> => {
+      writeFileSync(spec, JSON.stringify({ ...SPEC, ...patch }));
+      const r = await run("precompute", spec, "--store", join(d, "s"), "--jobs", "1");
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(message);
+      expect(r.err.trim().split("\n")).toHaveLength(1);
+      expect(readdirSync(d)).toEqual(["spec.json"]); // no store made: nothing ran
+    };
+    const pattern1 = (options: object): object => ({ patterns: ["uniform", { name: "pattern1", options }] });
+    await refused(
+      pattern1({ mmaxx: 5 }),
+      /^precompute: .*spec\.json: \/patterns\/1\/options\/mmaxx: unknown option 'mmaxx' for pattern 'pattern1' \(did you mean mmax\?\)/,
+    );
+    await refused(
+      pattern1({ mmax: -1 }),
+      /^precompute: .*spec\.json: \/patterns\/1\/options\/mmax: option 'mmax' of pattern 'pattern1' must be an integer in 0\.\.\d+, got -1/,
+    );
+    await refused(
+      { patterns: ["uniform", "pattern1x"] },
+      /^precompute: .*spec\.json: \/patterns\/1: unknown pattern 'pattern1x' \(did you mean pattern1\?\)/,
+    );
+    await refused(
+      { algorithms: ["shift", { name: "mesh-two-stage", params: { rowz: 3 } }] },
+      /^precompute: .*spec\.json: \/algorithms\/1\/params\/rowz: mesh-two-stage: unknown parameter 'rowz'/,
+    );
+  });
+});
+
 describe("the Arrow schedule file as input", () => {
   it("a schedule written into a named pipe is read as JSON (the sniffing opens regular files only); Arrow piped to stdin is refused with a hint", async () => {
     const d = dir();
