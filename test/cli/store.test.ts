@@ -255,3 +255,29 @@ describe("commplan store get: memory", () => {
     }
   });
 });
+
+describe("store get --id", () => {
+  it("refuses the request options, which --id would ignore, in one line", async () => {
+    const d = dir();
+    expect((await run("gen", "uniform", "--p", "4", "-o", join(d, "m.json"))).code).toBe(0);
+    const id = (await run("store", "add", join(d, "s"), join(d, "m.json"), "-a", "coloring")).out.trim();
+    expect((await run("store", "get", join(d, "s"), "--id", id)).code).toBe(0);
+    for (const [flag, ...rest] of [
+      ["-a", "shift"],
+      ["--algorithm", "coloring"],
+      ["--machine", "t3d-004"],
+      ["--payload"],
+      ["--seed", "1"],
+      ["--param", "x=1"],
+      ["--element-bytes", "4"],
+    ]) {
+      const r = await run("store", "get", join(d, "s"), "--id", id, flag!, ...rest);
+      expect(r.code).toBe(2);
+      const shown = flag === "--algorithm" ? "-a" : flag;
+      expect(r.err).toBe(
+        `store: ${shown} goes with a matrix file (the request that finds the entry), not with --id (the entry itself)\n`,
+      );
+      expect(r.out).toBe("");
+    }
+  });
+});
