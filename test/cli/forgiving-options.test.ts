@@ -117,6 +117,13 @@ describe("pattern flags", () => {
     expect(a.code).toBe(0);
     expect(b).toEqual(a);
   });
+  it("te-table: a value given twice in --nodes or --h-over-n is computed and printed once", async () => {
+    const once = await run("te-table", "--nodes", "8", "--h-over-n", "2", "--seeds", "1", "--json");
+    const twice = await run("te-table", "--nodes", "8,8", "--h-over-n", "2,2N", "--seeds", "1", "--json");
+    expect(twice.code).toBe(0);
+    expect(twice).toEqual(once);
+    expect((JSON.parse(twice.out) as { cells: unknown[] }).cells).toHaveLength(1);
+  });
   it("giving both spellings of a camelCase option is refused", async () => {
     const r = await run("gen", "moe", "--p", "8", "--capacity-factor", "1.5", "--capacityFactor", "2");
     expect(r.code).toBe(2);
