@@ -76,7 +76,7 @@ function resolveRequest(
   return { m, r };
 }
 
-/** The request options by their attribute and flag: they find an entry from a matrix, so --id (the entry) takes none. */
+/** The request options by attribute and flag: they find an entry from a matrix, so --id (the entry) takes none. */
 const REQUEST_FLAGS: readonly (readonly [keyof RequestOpts, string])[] = [
   ["algorithm", "-a"],
   ["machine", "--machine"],
