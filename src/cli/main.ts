@@ -10,7 +10,10 @@ export { VERSION } from "./version.js";
  * Runs the CLI on argv (without "node commplan"); returns the exit code. Never throws. A run's
  * memory budget and where it writes "-" live in its context, so in-process runs share nothing.
  */
-export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+export async function main(given: readonly string[], io: CliIo = processIo): Promise<number> {
+  // `help store get`: commander's help command reads one name (it printed the help of `store`); the sub-command's
+  // help is `store get --help`
+  const argv = given[0] === "help" && given.length > 2 ? [...given.slice(1), "--help"] : given;
   if (argv.length === 0) {
     io.err("commplan: missing command (try commplan --help)\n");
     return 2;

@@ -9,7 +9,9 @@ import type { JsonValue } from "../model/schedule.js";
 import { validateWithSchema } from "../io/json-schema.js";
 import { fsError } from "../io/file-output.js";
 import { findMachine } from "../machines/presets.js";
-import { findPattern, generatePattern } from "../patterns/index.js";
+import { findPattern, generatePattern, resolvePatternOptions } from "../patterns/index.js";
+import { findPlanner } from "../planner/registry.js";
+import { resolveParams } from "../planner/plan-params.js";
 import { checkAlgorithmName } from "./algorithm-name.js";
 import {
   addPlan,
@@ -45,6 +47,53 @@ interface Spec {
   elementBytes?: number;
 }
 
+/**
+ * Checks what a spec names before any job runs, each refusal naming the file and the field: every pattern and its
+ * options (names, types and ranges; a range that depends on P is the job's to judge), every algorithm and its params.
+ */
+function checkSpecNames(spec: Spec, file: string): void {
+  const refuse = (field: string, e: unknown): never => {
+    if (!isCommplanError(e)) throw e;
+    throw fail("precompute", "BAD_INPUT", `${field}: ${e.message.replace(/^[a-z-]+: /, "")}`, { file, field });
+  };
+  spec.patterns.forEach((pat, k) => {
+    let def;
+    try {
+      def = findPattern(typeof pat === "string" ? pat : pat.name);
+    } catch (e) {
+      return refuse(`/patterns/${k}${typeof pat === "string" ? "" : "/name"}`, e);
+    }
+    if (typeof pat === "string" || pat.options === undefined) return;
+    try {
+      resolvePatternOptions(def, pat.options);
+    } catch (e) {
+      const option = isCommplanError(e) ? e.place.field : undefined;
+      refuse(`/patterns/${k}/options${option === undefined ? "" : `/${option}`}`, e);
+    }
+  });
+  spec.algorithms.forEach((a, k) => {
+    const algorithm = typeof a === "string" ? a : a.name;
+    try {
+      checkAlgorithmName("precompute", algorithm);
+    } catch (e) {
+      refuse(`/algorithms/${k}${typeof a === "string" ? "" : "/name"}`, e);
+    }
+    if (typeof a === "string" || a.params === undefined) return;
+    try {
+      if (algorithm === STORE_AUTO) {
+        if (Object.keys(a.params).length > 0)
+          throw fail("precompute", "BAD_INPUT", "auto chooses the parameters itself: give none");
+      } else {
+        const planner = findPlanner(algorithm);
+        resolveParams(planner.name, planner.specs, a.params);
+      }
+    } catch (e) {
+      const param = isCommplanError(e) ? e.place.field?.replace(/^params\.?/, "") : undefined;
+      refuse(`/algorithms/${k}/params${param ? `/${param}` : ""}`, e);
+    }
+  });
+}
+
 /** Reads and checks a spec file; returns its jobs in a fixed order (patterns, P, seeds, machines, algorithms). */
 export function readPrecomputeSpec(file: string): PrecomputeJob[] {
   let text: string;
@@ -61,8 +110,7 @@ export function readPrecomputeSpec(file: string): PrecomputeJob[] {
   }
   validateWithSchema("precompute-spec", spec, "precompute", file);
   const name = <T>(x: Named<T>): string => (typeof x === "string" ? x : x.name);
-  for (const pat of spec.patterns) findPattern(name(pat));
-  for (const a of spec.algorithms) checkAlgorithmName("precompute", name(a));
+  checkSpecNames(spec, file);
   const machines = spec.machines ?? [null];
   if (spec.algorithms.some((a) => name(a) === STORE_AUTO) && machines.includes(null))
     throw fail("precompute", "BAD_INPUT", "algorithm auto needs a machine: list machines, none of them null", {

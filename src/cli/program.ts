@@ -74,6 +74,7 @@ export async function buildProgram(ctx: CliContext, argv: readonly string[] = []
   const version = first === "--version" || first === "-V";
   for (const [, load] of version ? [] : named.length > 0 ? named : COMMANDS) (await load())(program, ctx);
   checkRequiredAfterUnknown(program);
+  refuseBothSpellings(program, argv);
   addMemoryOption(program, ctx);
   return program;
 }
@@ -106,6 +107,31 @@ function checkRequiredAfterUnknown(program: Command): void {
   program.hook("preAction", (_program, action) => {
     const missing = missingRequired(action);
     if (missing !== undefined) action.error(missing, { code: "commander.missingMandatoryOptionValue" });
+  });
+}
+
+/**
+ * Refuses an option given by both its spellings (`--p 8 --ranks 16`: commander keeps the later silently), as a
+ * camelCase alias beside its kebab-case flag is refused (gen's `.conflicts`): every option declared with two long
+ * flags (`--p, --ranks <n>`, `--n, --nodes <list>`) is checked against the run's arguments before its action.
+ */
+function refuseBothSpellings(program: Command, argv: readonly string[]): void {
+  const end = argv.indexOf("--");
+  const args = end < 0 ? argv : argv.slice(0, end);
+  const at = (flag: string): number => args.findIndex((a) => a === flag || a.startsWith(`${flag}=`));
+  program.hook("preAction", (_program, action) => {
+    for (const option of action.options) {
+      const [a, b] = [option.short, option.long];
+      if (a === undefined || b === undefined || !a.startsWith("--")) continue;
+      const [ia, ib] = [at(a), at(b)];
+      if (ia < 0 || ib < 0) continue;
+      const value = option.flags.replace(/^[^<[]*/, "");
+      const spelt = (flag: string): string => `'${flag}${value === "" ? "" : ` ${value}`}'`;
+      const [first, later] = ia < ib ? [a, b] : [b, a];
+      action.error(`error: option ${spelt(later)} cannot be used with option ${spelt(first)}`, {
+        code: "commander.conflictingOption",
+      });
+    }
   });
 }
 

@@ -43,9 +43,9 @@ export function nodeArrayRow(p: number, row: number): number[] {
 }
 
 /**
- * The grid of stage `stage` (0-based). `senders` lists the columns; with `addInbound`, nodes outside
- * the list that send to a listed node in this stage are appended (004 fig. 10 shows node 58 beside row 2).
- * Without senders, every node that sends or stalls in the stage is a column.
+ * The grid of stage `stage` (0-based). `senders` lists the columns (a node listed twice is one column, where it first
+ * appears); with `addInbound`, nodes outside the list that send to a listed node in this stage are appended (004 fig.
+ * 10 shows node 58 beside row 2). Without senders, every node that sends or stalls in the stage is a column.
  */
 export function stepGrid(s: Schedule, stage: number, senders?: readonly number[], addInbound = false): StepGrid {
   checkSchedule(s, "show");
@@ -62,7 +62,7 @@ export function stepGrid(s: Schedule, stage: number, senders?: readonly number[]
     for (const u of senders)
       if (!Number.isInteger(u) || u < 0 || u >= s.p)
         throw fail("show", "BAD_OPTION", `node ${u} is not in 0..${s.p - 1}`, { field: "nodes" });
-    cols = [...senders];
+    cols = [...new Set(senders)]; // a node listed twice is one column (where it first appears)
     if (addInbound) {
       const listed = new Uint8Array(s.p);
       for (const u of cols) listed[u] = 1;

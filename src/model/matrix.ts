@@ -74,13 +74,19 @@ export function checkEntry(v: unknown, i: number, j: number, file?: string, line
           ? "is negative"
           : !Number.isInteger(v)
             ? "is not an integer"
-            : "exceeds 2^53 - 1";
+            : null;
     const place = {
       field: `M[${i}][${j}]`,
       ...(file === undefined ? {} : { file }),
       ...(line === undefined ? {} : { line }),
     };
-    throw fail("matrix", "BAD_INPUT", `entry M[${i}][${j}] = ${what} ${why}`, place);
+    // above 2^53 - 1 the number is what the reader rounded the file's digits to (9007199254740993 reads as ...992):
+    // printing it would misquote the entry
+    const text =
+      why === null
+        ? `entry M[${i}][${j}] is not an exactly representable integer (above 2^53 - 1)`
+        : `entry M[${i}][${j}] = ${what} ${why}`;
+    throw fail("matrix", "BAD_INPUT", text, place);
   }
   return v;
 }

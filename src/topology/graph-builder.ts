@@ -5,7 +5,7 @@
 import { Graph } from "@dagrejs/graphlib";
 import { fail } from "../model/errors.js";
 import { checkMemory } from "../model/memory-budget.js";
-import type { MachineModel } from "../model/machine.js";
+import { MAX_MACHINE_TIME, type MachineModel } from "../model/machine.js";
 import {
   NEXT_HOP_PICKS,
   type NextHopPick,
@@ -32,17 +32,36 @@ export const MAX_TOPOLOGY_SWITCHES = 16384;
  */
 export const TOPOLOGY_BYTES_PER_ELEMENT = 640;
 
-/** The `bw` and `lat` parameters every generator takes. */
+/**
+ * The range of a link bandwidth parameter (bytes/us): a byte takes at most MAX_MACHINE_TIME us, as a machine's t_d,
+ * and the most is far above any link (1e12 bytes/us is an exabyte per second), so that every modelled time stays
+ * finite and printable (bw=1e-300 made a makespan of 300 digits).
+ */
+export const LINK_BANDWIDTH_RANGE = { min: 1 / MAX_MACHINE_TIME, max: MAX_MACHINE_TIME } as const;
+/** The range of a link latency parameter (us): a machine's times'. */
+export const LINK_LATENCY_RANGE = { min: 0, max: MAX_MACHINE_TIME } as const;
+
+/** The `lat` parameter every generator takes. */
+export const LATENCY_PARAM: TopologyParam = {
+  name: "lat",
+  type: "number",
+  description: "latency of a link",
+  default: DEFAULT_LINK_LATENCY,
+  ...LINK_LATENCY_RANGE,
+  unit: "us",
+};
+
+/** The `bw` and `lat` parameters every generator but cm5-fat-tree takes. */
 export const LINK_PARAMS: readonly TopologyParam[] = [
   {
     name: "bw",
     type: "number",
     description: "bandwidth of a link, each direction",
     default: "1/t_d of the machine (25000 without one)",
-    min: 0,
+    ...LINK_BANDWIDTH_RANGE,
     unit: "bytes/us",
   },
-  { name: "lat", type: "number", description: "latency of a link", default: DEFAULT_LINK_LATENCY, min: 0, unit: "us" },
+  LATENCY_PARAM,
 ];
 
 /** The `routing` parameter of the generators with a choice among shortest paths (NextHopPick, model/topology.ts). */

@@ -24,6 +24,11 @@ export interface TopologySpec {
   readonly params: TopologyParamValues;
 }
 
+/** A bound as a message writes it: 1e12, not 1000000000000. */
+function bound(v: number): string {
+  return v >= 1e6 ? v.toExponential().replace("e+", "e") : String(v);
+}
+
 /** One parameter's text as its declared type, or an error naming it. */
 function paramValue(gen: TopologyGenerator, key: string, text: string): number | string {
   const decl = gen.params.find((d) => d.name === key);
@@ -40,17 +45,20 @@ function paramValue(gen: TopologyGenerator, key: string, text: string): number |
   if (decl.type === "string") return text;
   const v =
     decl.type === "integer" ? (/^\d+$/.test(text) ? Number(text) : NaN) : text.trim() === "" ? NaN : Number(text);
-  if (
-    !Number.isFinite(v) ||
-    (decl.min !== undefined && v < decl.min) ||
-    (decl.type === "integer" && v > MAX_TOPOLOGY_HOSTS)
-  )
+  const max = decl.type === "integer" ? MAX_TOPOLOGY_HOSTS : decl.max;
+  if (!Number.isFinite(v) || (decl.min !== undefined && v < decl.min) || (max !== undefined && v > max)) {
+    const what = decl.type === "integer" ? "an integer" : "a number";
+    const range =
+      decl.type === "number" && decl.min !== undefined && max !== undefined
+        ? ` in ${bound(decl.min)}..${bound(max)}`
+        : `${decl.min !== undefined ? ` >= ${decl.min}` : ""}${max !== undefined ? ` and <= ${max}` : ""}`;
     throw fail(
       MODULE,
       "BAD_OPTION",
-      `${gen.name}: ${key} = ${quoted(text)} is not ${decl.type === "integer" ? "an integer" : "a number"}${decl.min !== undefined ? ` >= ${decl.min}` : ""}${decl.type === "integer" ? ` and <= ${MAX_TOPOLOGY_HOSTS}` : ""}`,
+      `${gen.name}: ${key} = ${quoted(text)} is not ${what}${range}${decl.unit === undefined ? "" : ` (${decl.unit})`}`,
       { field: key },
     );
+  }
   return v;
 }
 

@@ -61,6 +61,8 @@ export interface TopologyParam {
   readonly default: number | string;
   /** The smallest value an integer or number takes. */
   readonly min?: number;
+  /** The largest value a number takes (an integer's is MAX_TOPOLOGY_HOSTS). */
+  readonly max?: number;
   /** The unit of a number. */
   readonly unit?: string;
 }

@@ -322,6 +322,17 @@ describe("elementBytes through every format and command", () => {
   });
 });
 
+describe("commplan help", () => {
+  it("help with a command and its sub-command prints the sub-command's help, as --help does", async () => {
+    const sub = await run("store", "get", "--help");
+    expect(sub.out).toMatch(/^Usage: commplan store get /);
+    expect(await run("help", "store", "get")).toEqual(sub);
+    expect(await run("help", "store", "list")).toEqual(await run("store", "list", "--help"));
+    expect((await run("help", "store")).out).toMatch(/^Usage: commplan store \[options\] \[command\]/);
+    expect((await run("help", "gen")).out).toMatch(/^Usage: commplan gen /);
+  });
+});
+
 describe("the installed command", () => {
   const bin = join(import.meta.dirname, "..", "..", "bin", "commplan.js");
   it("prints --help for every sub-command and exits 0", () => {

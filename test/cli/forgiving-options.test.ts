@@ -117,6 +117,33 @@ describe("pattern flags", () => {
     expect(a.code).toBe(0);
     expect(b).toEqual(a);
   });
+  it("te-table: a value given twice in --nodes or --h-over-n is computed and printed once", async () => {
+    const once = await run("te-table", "--nodes", "8", "--h-over-n", "2", "--seeds", "1", "--json");
+    const twice = await run("te-table", "--nodes", "8,8", "--h-over-n", "2,2N", "--seeds", "1", "--json");
+    expect(twice.code).toBe(0);
+    expect(twice).toEqual(once);
+    expect((JSON.parse(twice.out) as { cells: unknown[] }).cells).toHaveLength(1);
+  });
+  it.each([
+    ["gen", "uniform", "--p", "8", "--ranks", "16"],
+    ["gen", "uniform", "--ranks=16", "--p=8"],
+    ["gen", "wang-set1", "--p", "8", "--d", "3", "--degree", "2"],
+    ["gen", "h-relation", "--p", "8", "--h", "3", "--messages", "2"],
+    ["gen", "ranka-kl", "--p", "8", "--k", "2", "--fan-out", "2"],
+    ["gen", "ranka-kl", "--p", "8", "--l", "0.5", "--non-uniformity", "0.5"],
+    ["gen", "ranka-kl", "--p", "8", "--t", "64", "--row-sum", "64"],
+    ["te-table", "--n", "8", "--nodes", "16", "--seeds", "1"],
+    ["te-table", "--n", "8", "--h-over-n", "2", "--h", "4", "--seeds", "1"],
+    ["demo", "--p", "4", "--ranks", "8"],
+  ])("giving both spellings of a one-letter option is refused: %s %s %s %s %s %s", async (...args) => {
+    const r = await run(...args);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe("");
+    expect(r.err).toMatch(
+      /^commplan: error: option '--[\w-]+ <\w+>' cannot be used with option '--[\w-]+ <\w+>' \(add --help/,
+    );
+    expect(r.err.trim().split("\n")).toHaveLength(1);
+  });
   it("giving both spellings of a camelCase option is refused", async () => {
     const r = await run("gen", "moe", "--p", "8", "--capacity-factor", "1.5", "--capacityFactor", "2");
     expect(r.code).toBe(2);

@@ -32,6 +32,21 @@ describe("options that exclude each other or do not apply are refused, naming th
     );
   });
 
+  it("export: --layout or --variant with a format that writes the schedule itself (arrow ignored them)", async () => {
+    const lowered = "program or simgrid or goal or msccl-xml";
+    await refused(
+      ["export", f("s.json"), "-f", "arrow", "--layout", "peers", "-o", f("x.arrow")],
+      `export: --layout goes with --format ${lowered} (arrow writes the schedule, not a program)`,
+    );
+    await refused(
+      ["export", f("s.json"), "-f", "arrow", "--variant", "nonblocking", "-o", f("x.arrow")],
+      `export: --variant goes with --format ${lowered} (arrow writes the schedule, not a program)`,
+    );
+    expect((await run("export", f("s.json"), "-f", "arrow", "-o", f("x.arrow"))).code).toBe(0);
+    const lowering = ["-m", f("m.json"), "--layout", "peers", "--variant", "dataflow", "-o", f("x.prog.json")];
+    expect((await run("export", f("s.json"), "-f", "program", ...lowering)).code).toBe(0);
+  });
+
   it("cost: --steps with --mode nonblocking (printed nothing for the steps)", async () => {
     await refused(
       ["cost", f("s.json"), "--machine", "t3d-004", "--mode", "nonblocking", "--steps"],

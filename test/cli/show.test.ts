@@ -55,6 +55,25 @@ describe("commplan show", () => {
     }
   });
 
+  it("shows a node given twice in --nodes once, drawn as in its own column (as te-table drops a repeated N)", async () => {
+    const m = join(dir, "m4.json"),
+      s = join(dir, "s4.json");
+    await run("gen", "uniform", "--p", "4", "-o", m);
+    await run("plan", m, "--algorithm", "shift", "-o", s);
+    const once = JSON.parse((await run("show", s, "--nodes", "2,1", "--json")).out) as {
+      senders: number[];
+      steps: unknown[][];
+    };
+    expect(once.steps.flat()).not.toContain(null); // shift: every node sends in every step
+    const twice = await run("show", s, "--nodes", "2,1,2", "--json");
+    expect(twice.code).toBe(0);
+    expect(JSON.parse(twice.out)).toEqual(once);
+    expect((await run("show", s, "--nodes", "2,1,1-2")).out).toBe((await run("show", s, "--nodes", "2,1")).out);
+    const g = stepGrid(plan(generatePattern("uniform", 4, {}, 1), "shift"), 0, [3, 3, 0]);
+    expect(g.senders).toEqual([3, 0]);
+    expect(g.rows.flat()).not.toContain(null);
+  });
+
   it("without --row or --nodes shows every active sender; the grid agrees with the transfers", () => {
     const m = generatePattern("random", 9, {}, 3);
     const s = plan(m, "shift");

@@ -105,8 +105,9 @@ describe("store get --id without commander", () => {
     expect((await run("gen", "h-relation", "--p", "10", "--h", "2", "-o", join(d, "m.json"))).code).toBe(0);
     const id = (await run("store", "add", join(d, "s"), join(d, "m.json"), "-a", "four-stage", "--payload")).out.trim();
     writeFileSync(join(d, "file"), "x");
-    // --seed is a request option that --id ignores: the same run, parsed by commander
-    const viaCommander = (argv: string[]): string[] => [...argv, "--seed", "1"];
+    // a trailing "--" (no operand after it) is a shape storeGetArgv leaves to commander: the same run, parsed by
+    // commander (a request option such as --seed, once ignored with --id, is now refused)
+    const viaCommander = (argv: string[]): string[] => [...argv, "--"];
     const cases: [string, string[]][] = [
       ["json", ["--id", id, "-o", join(d, "OUT.json")]],
       ["arrow", ["--id", id, "-f", "arrow", "-o", join(d, "OUT.arrow")]],

@@ -133,6 +133,38 @@ describe("commplan store", () => {
   });
 });
 
+describe("precompute: the spec checked up front", () => {
+  it("refuses a bad pattern option or planner parameter before any job runs, naming the file and the field", async () => {
+    const d = dir();
+    const spec = join(d, "spec.json");
+    const refused = async (patch: object, message: RegExp): Promise<void> => {
+      writeFileSync(spec, JSON.stringify({ ...SPEC, ...patch }));
+      const r = await run("precompute", spec, "--store", join(d, "s"), "--jobs", "1");
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(message);
+      expect(r.err.trim().split("\n")).toHaveLength(1);
+      expect(readdirSync(d)).toEqual(["spec.json"]); // no store made: nothing ran
+    };
+    const pattern1 = (options: object): object => ({ patterns: ["uniform", { name: "pattern1", options }] });
+    await refused(
+      pattern1({ mmaxx: 5 }),
+      /^precompute: .*spec\.json: \/patterns\/1\/options\/mmaxx: unknown option 'mmaxx' for pattern 'pattern1' \(did you mean mmax\?\)/,
+    );
+    await refused(
+      pattern1({ mmax: -1 }),
+      /^precompute: .*spec\.json: \/patterns\/1\/options\/mmax: option 'mmax' of pattern 'pattern1' must be an integer in 0\.\.\d+, got -1/,
+    );
+    await refused(
+      { patterns: ["uniform", "pattern1x"] },
+      /^precompute: .*spec\.json: \/patterns\/1: unknown pattern 'pattern1x' \(did you mean pattern1\?\)/,
+    );
+    await refused(
+      { algorithms: ["shift", { name: "mesh-two-stage", params: { rowz: 3 } }] },
+      /^precompute: .*spec\.json: \/algorithms\/1\/params\/rowz: mesh-two-stage: unknown parameter 'rowz'/,
+    );
+  });
+});
+
 describe("the Arrow schedule file as input", () => {
   it("a schedule written into a named pipe is read as JSON (the sniffing opens regular files only); Arrow piped to stdin is refused with a hint", async () => {
     const d = dir();
@@ -220,6 +252,32 @@ describe("commplan store get: memory", () => {
       expect(refused).toMatchObject({ code: 2, out: "" });
       expect(refused.err).toMatch(new RegExp(`^store: .*${id}\\.arrow: reading the ${size}-byte entry needs about `));
       expect((await run("store", sub, join(d, "s"))).code).toBe(0);
+    }
+  });
+});
+
+describe("store get --id", () => {
+  it("refuses the request options, which --id would ignore, in one line", async () => {
+    const d = dir();
+    expect((await run("gen", "uniform", "--p", "4", "-o", join(d, "m.json"))).code).toBe(0);
+    const id = (await run("store", "add", join(d, "s"), join(d, "m.json"), "-a", "coloring")).out.trim();
+    expect((await run("store", "get", join(d, "s"), "--id", id)).code).toBe(0);
+    for (const [flag, ...rest] of [
+      ["-a", "shift"],
+      ["--algorithm", "coloring"],
+      ["--machine", "t3d-004"],
+      ["--payload"],
+      ["--seed", "1"],
+      ["--param", "x=1"],
+      ["--element-bytes", "4"],
+    ]) {
+      const r = await run("store", "get", join(d, "s"), "--id", id, flag!, ...rest);
+      expect(r.code).toBe(2);
+      const shown = flag === "--algorithm" ? "-a" : flag;
+      expect(r.err).toBe(
+        `store: ${shown} goes with a matrix file (the request that finds the entry), not with --id (the entry itself)\n`,
+      );
+      expect(r.out).toBe("");
     }
   });
 });

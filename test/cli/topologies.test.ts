@@ -162,3 +162,16 @@ describe("commplan platform", () => {
     }
   });
 });
+
+describe("generator parameters out of range", () => {
+  it("a link bandwidth or latency out of range is refused with one line naming it and its range", async () => {
+    for (const [network, line] of [
+      ["fat-tree:k=8,bw=1e-300", "topology: fat-tree: bw = '1e-300' is not a number in 1e-12..1e12 (bytes/us)"],
+      ["fat-tree:k=8,lat=1e300", "topology: fat-tree: lat = '1e300' is not a number in 0..1e12 (us)"],
+    ]) {
+      const r = await run("platform", "--network", network!, "-P", "4", "-o", f("x.xml"));
+      expect(r.code).toBe(2);
+      expect(r.err).toBe(`${line!}\n`);
+    }
+  });
+});

@@ -34,6 +34,31 @@ describe("the docs import only what the package exports", () => {
     ),
   );
 
+  // prose names imports too: "`sendDisplOf` / `recvDisplOf` (or `slotOf`) from `commplan/model`" (the scan above reads
+  // import statements only, so a sentence sending readers to the wrong entry went unnoticed)
+  const proseImports = files.flatMap((file) =>
+    [
+      ...readFileSync(file, "utf8")
+        .replace(/\s+/g, " ")
+        .matchAll(/((?:`[A-Za-z_$][\w$]*`(?: ?(?:\/|,|\(?or|and|\)) ?)*)+)from `(commplan(?:\/[a-z]+)?)`/g),
+    ].flatMap((m) =>
+      [...m[1]!.matchAll(/`([\w$]+)`/g)].map((n) => ({ file: file.slice(root.length + 1), entry: m[2]!, name: n[1]! })),
+    ),
+  );
+
+  it("finds the names the prose says to import (the scan works)", () => {
+    expect(proseImports.map((i) => `${i.entry} ${i.name}`)).toEqual(
+      expect.arrayContaining(["commplan/model sendDisplOf", "commplan/model recvDisplOf", "commplan/model slotOf"]),
+    );
+  });
+
+  it("every name the prose says to import from an entry is an export of that entry", () => {
+    const missing = proseImports
+      .filter((i) => !pinned.has(`${i.entry} ${i.name}`))
+      .map((i) => `${i.file}: ${i.entry} ${i.name}`);
+    expect(missing).toEqual([]);
+  });
+
   it("finds the docs' imports (the scan works)", () => {
     expect(imports.length).toBeGreaterThan(10);
     expect(imports.some((i) => i.entry === "commplan/patterns")).toBe(true);

@@ -57,6 +57,18 @@ describe("matrix limits: schema and reader agree", () => {
     expect(r).toMatch(re);
   });
 
+  it("an entry above 2^53 - 1 is refused without quoting the value the reader rounded it to", () => {
+    for (const body of ['"rows":[[0,0,0],[0,0,9007199254740993],[0,0,0]]', '"entries":[[1,2,9007199254740993]]']) {
+      const r = outcome(() => parseMatrixText(doc(`"p":3,${body}`), { file: "m.json" }));
+      expect(r).toMatch(/^matrix: m\.json(:line 1)?: entry M\[1\]\[2\] is not an exactly representable integer/);
+      expect(r).toContain("(above 2^53 - 1)");
+      expect(r).not.toContain("9007199254740992"); // JSON.parse's rounding of ...993
+    }
+    expect(outcome(() => parseMatrixText("0,0,0\n0,0,9007199254740993\n0,0,0\n", { format: "csv" }))).toContain(
+      "'9007199254740993' exceeds 2^53 - 1", // the CSV reader quotes the text as written
+    );
+  });
+
   it("CSV and Matrix Market: the entry limit and the elementBytes comment limit", () => {
     expect(outcome(() => parseMatrixText("0,9007199254740991\n0,0\n", { format: "csv" }))).toBe("accepted");
     expect(outcome(() => parseMatrixText("0,9007199254740992\n0,0\n", { format: "csv" }))).toMatch(/exceeds 2\^53 - 1/);

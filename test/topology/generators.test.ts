@@ -107,6 +107,12 @@ describe("specs", () => {
     ["torus:dims=4x4", /gives 16 hosts, fewer than P = 17/],
     ["dragonfly:groups=20,globals=2", /20 groups need 19 global links per group but routers x globals = 8/],
     ["rail:nodes=2", /builds 16 hosts, fewer than P = 17/],
+    ["fat-tree:bw=1e-300", /^topology: fat-tree: bw = '1e-300' is not a number in 1e-12\.\.1e12 \(bytes\/us\)$/],
+    ["flat:bw=2e12", /^topology: flat: bw = '2e12' is not a number in 1e-12\.\.1e12 \(bytes\/us\)$/],
+    ["torus:lat=1e300", /^topology: torus: lat = '1e300' is not a number in 0\.\.1e12 \(us\)$/],
+    ["cm5-fat-tree:lat=-1", /^topology: cm5-fat-tree: lat = '-1' is not a number in 0\.\.1e12 \(us\)$/],
+    ["dragonfly:gbw=1e-13", /^topology: dragonfly: gbw = '1e-13' is not a number in 1e-12\.\.1e12 \(bytes\/us\)$/],
+    ["rail:nvbw=0", /^topology: rail: nvbw = '0' is not a number in 1e-12\.\.1e12 \(bytes\/us\)$/],
   ])("%s is refused with a clear message", (spec, re) => {
     const e = errorOf(() => buildTopology(spec, 17));
     expect(e.message).toMatch(/^topology: /);

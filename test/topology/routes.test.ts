@@ -249,9 +249,12 @@ describe("user networks", () => {
     expect(errorOf(() => compileRoutes(graphFromDescription(loop))).message).toBe(
       "topology: net: /routes/0: path: switch 's' appears twice (a route is a path without loops)",
     );
-    expect(errorOf(() => compileRoutes(buildTopology("flat:bw=0", 2))).message).toMatch(
-      /has bandwidth 0, not a positive number/,
+    // a graph's link of bandwidth 0 (a description; a spec's bw=0 is refused as it is parsed, before any graph)
+    const links = net().links.map((l, k) => (k === 0 ? { ...l, bandwidth: 0 } : l));
+    expect(errorOf(() => compileRoutes(graphFromDescription(net({ links })))).message).toMatch(
+      /link a - s has bandwidth 0, not a positive number/,
     );
+    expect(errorOf(() => buildTopology("flat:bw=0", 2)).message).toMatch(/bw = '0' is not a number in 1e-12\.\.1e12/);
   });
   it("a description's routing: dmodk round-trips and routes as the generator does; ecmp is left out as the default", () => {
     const g = buildTopology("fat-tree:k=4,routing=dmodk", 16);

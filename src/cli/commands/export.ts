@@ -133,6 +133,7 @@ async function runExport(
   const written = writtenTo(o);
   refuseJsonOnStdout("export", o.json, written.path);
   if (format.input === "schedule") {
+    refuseLoweringOptions(format, formats, o, cmd);
     await refuseOutputOntoInput("export", [file], [["-o", o.output]]);
     const t = { output: o.output, split: o.split ?? null, dir: o.out ?? null, machine: null, chunk: null };
     const schedule = await readScheduleFile(file, { maxMemory: ctx.maxMemory });
@@ -204,6 +205,29 @@ async function runExport(
       `export: ${oneLine(prog.algorithm)}, P = ${prog.p}, ${prog.variant}: ${fmt(prog.rounds)} rounds, ${fmt(prog.ops.kind.length)} operations, largest scratch ${fmt(scratch)} elements (live peak ${fmt(peak)})\n`,
     );
   }
+}
+
+/**
+ * Refuses --variant and --layout, which say how a schedule is lowered to a program, for a format that writes the
+ * schedule itself (as the registry refuses an option a format lacks: refuseForeignOptions).
+ */
+function refuseLoweringOptions(
+  format: ExportFormat,
+  formats: readonly ExportFormat[],
+  o: ExportFlags,
+  cmd: Command,
+): void {
+  const given = (["variant", "layout"] as const).filter(
+    (name) => o[name] !== undefined && cmd.getOptionValueSource(name) === "cli",
+  );
+  if (given.length === 0) return;
+  const users = formats.filter((f) => f.input === "program").map((f) => f.name);
+  throw fail(
+    "export",
+    "BAD_OPTION",
+    `the option ${given[0]!} goes with format ${users.join(" or ")} (${format.name} writes the schedule, not a program)`,
+    { field: given[0]! },
+  );
 }
 
 /** Where export writes: a file (or stdout, "-"), a --split directory of per-rank files, or an --out directory. */

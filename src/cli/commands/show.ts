@@ -75,7 +75,10 @@ export function registerShow(program: Command, ctx: CliContext): void {
         "0-based row of the four-stage node array (row-major, C = ceil(sqrt P) columns, or floor(sqrt P) when P = ceil(sqrt P) * floor(sqrt P) - 1; docs/algorithms/four-stage.md): its nodes, plus outside nodes sending into it in this stage",
       ).conflicts("nodes"),
     )
-    .option("--nodes <list>", "senders to show, e.g. 16-23,58 (default: every node active in the stage)")
+    .option(
+      "--nodes <list>",
+      "senders to show, e.g. 16-23,58; a node given twice is shown once (default: every node active in the stage)",
+    )
     .option("--svg <file>", "also draw the grid as SVG to FILE (- for stdout instead of the text)")
     .option("--json", "machine-readable output")
     .action(async (file: string, o: { stage: string; row?: string; nodes?: string; svg?: string; json?: boolean }) => {

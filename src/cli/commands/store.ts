@@ -76,6 +76,29 @@ function resolveRequest(
   return { m, r };
 }
 
+/** The request options by attribute and flag: they find an entry from a matrix, so --id (the entry) takes none. */
+const REQUEST_FLAGS: readonly (readonly [keyof RequestOpts, string])[] = [
+  ["algorithm", "-a"],
+  ["machine", "--machine"],
+  ["payload", "--payload"],
+  ["seed", "--seed"],
+  ["param", "--param"],
+  ["elementBytes", "--element-bytes"],
+];
+
+/** Refuses a request option given with --id, which names the entry itself (the option would be ignored). */
+function refuseRequestWithId(cmd: Command): void {
+  for (const [key, flag] of REQUEST_FLAGS) {
+    if (cmd.getOptionValueSource(key) === "cli")
+      throw fail(
+        "store",
+        "BAD_OPTION",
+        `${flag} goes with a matrix file (the request that finds the entry), not with --id (the entry itself)`,
+        { field: key },
+      );
+  }
+}
+
 function registerAddGet(store: Command, ctx: CliContext): void {
   requestOptions(
     store
@@ -112,7 +135,8 @@ function registerAddGet(store: Command, ctx: CliContext): void {
     .option("-o, --output <file>", "output file (- for stdout: JSON only)", "-")
     .option("-f, --format <f>", "json (commplan.schedule/v1) or arrow", "json")
     .option("--json", JSON_SUMMARY_HELP)
-    .action(async (dir: string, matrixFile: string | undefined, o: RequestOpts & StoreGetOptions) => {
+    .action(async (dir: string, matrixFile: string | undefined, o: RequestOpts & StoreGetOptions, cmd: Command) => {
+      if (o.id !== undefined) refuseRequestWithId(cmd);
       await storeGet(dir, matrixFile, o, ctx, (file) => resolveRequest(file, o, ctx.maxMemory).r.id);
     });
 }

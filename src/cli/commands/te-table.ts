@@ -18,7 +18,10 @@ import type { CliContext } from "../context.js";
 import { intOption, table } from "../io.js";
 import { counted } from "../../internal/plural.js";
 
-/** Parses a comma-separated list of integers (h values may carry a trailing N: "4N,8N"). */
+/**
+ * Parses a comma-separated list of integers (h values may carry a trailing N: "4N,8N"); a value given twice is kept
+ * once, where it first appears (as compare's --algorithms and --sweep drop repeats).
+ */
 function intList(name: string, text: string, min: number, max: number, suffix = ""): number[] {
   const items = text
     .split(",")
@@ -26,7 +29,7 @@ function intList(name: string, text: string, min: number, max: number, suffix = 
     .filter((x) => x !== "");
   if (items.length === 0)
     throw fail("te-table", "BAD_OPTION", `--${name} needs at least one value, got '${text}'`, { field: name });
-  return items.map((x) => {
+  const values = items.map((x) => {
     const bare = suffix && x.toUpperCase().endsWith(suffix) ? x.slice(0, -suffix.length) : x;
     if (suffix && !/^\d+$/.test(bare))
       throw fail(
@@ -37,6 +40,7 @@ function intList(name: string, text: string, min: number, max: number, suffix = 
       );
     return intOption(name, bare, min, max);
   });
+  return [...new Set(values)];
 }
 
 /** Registers `te-table`. */
@@ -47,11 +51,13 @@ export function registerTeTable(program: Command, ctx: CliContext): void {
       "001 sec 4 table: rounds and time/h of the paper's protocols beside te-direct, te-balanced, te-offline (mean over seeds)",
     )
     .option("--seeds <k>", "random h-relations per cell (seeds 1..k)", "10")
-    .addOption(letterOption("--n, --nodes <list>", `comma-separated N values (default ${PAPER_N.join(",")})`))
+    .addOption(
+      letterOption("--n, --nodes <list>", `comma-separated N values, a repeat dropped (default ${PAPER_N.join(",")})`),
+    )
     .addOption(
       letterOption(
         "--h, --h-over-n <list>",
-        `comma-separated h / N values, e.g. 4N,8N or 4,8 (default ${PAPER_H_OVER_N.join(",")})`,
+        `comma-separated h / N values, e.g. 4N,8N or 4,8, a repeat dropped (default ${PAPER_H_OVER_N.join(",")})`,
       ),
     )
     .option("--json", "machine-readable output")

@@ -1,6 +1,6 @@
 /** cm5-fat-tree: the CM-5 data network of 000 sec 3 as a tree of clusters of 4 and 16 under one root. */
 import { fail } from "../../model/errors.js";
-import { DEFAULT_LINK_LATENCY, GraphBuilder } from "../graph-builder.js";
+import { DEFAULT_LINK_LATENCY, GraphBuilder, LATENCY_PARAM } from "../graph-builder.js";
 import type { TopologyGenerator } from "../types.js";
 
 /**
@@ -17,16 +17,7 @@ export const CM5_LINK_RATES = { cluster4: 20, cluster16: 10, other: 5 } as const
 export const CM5_FAT_TREE: TopologyGenerator = {
   name: "cm5-fat-tree",
   title: "CM-5 data network (000 sec 3): clusters of 4 and 16, 20/10/5 MB/s per node",
-  params: [
-    {
-      name: "lat",
-      type: "number",
-      description: "latency of a link",
-      default: DEFAULT_LINK_LATENCY,
-      min: 0,
-      unit: "us",
-    },
-  ],
+  params: [LATENCY_PARAM],
   build({ params, hosts, spec, maxMemory }) {
     if (hosts < 1) throw fail("topology", "BAD_OPTION", "cm5-fat-tree: needs at least one host", { field: "P" });
     const lat = typeof params["lat"] === "number" ? params["lat"] : DEFAULT_LINK_LATENCY;

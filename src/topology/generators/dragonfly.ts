@@ -2,7 +2,7 @@
  * dragonfly: groups of all-to-all connected routers, groups joined by global links (Kim et al. 2008); minimal routing.
  */
 import { fail } from "../../model/errors.js";
-import { GraphBuilder, LINK_PARAMS, linkDefaults } from "../graph-builder.js";
+import { GraphBuilder, LINK_BANDWIDTH_RANGE, LINK_PARAMS, linkDefaults } from "../graph-builder.js";
 import type { TopologyGenerator } from "../types.js";
 
 /**
@@ -25,7 +25,14 @@ export const DRAGONFLY: TopologyGenerator = {
       default: "max(2, ceil((groups - 1) / routers)): enough to join every two groups",
       min: 1,
     },
-    { name: "gbw", type: "number", description: "bandwidth of a global link", default: "bw", min: 0, unit: "bytes/us" },
+    {
+      name: "gbw",
+      type: "number",
+      description: "bandwidth of a global link",
+      default: "bw",
+      ...LINK_BANDWIDTH_RANGE,
+      unit: "bytes/us",
+    },
     ...LINK_PARAMS,
   ],
   build({ params, hosts, machine, spec, maxMemory }) {

@@ -2,7 +2,14 @@
  * rail: a rail-optimised GPU cluster: g GPUs per node on an NVLink switch, GPU i of every node on leaf (rail) i, spines
  * above the leaves.
  */
-import { GraphBuilder, LINK_PARAMS, ROUTING_PARAM, linkDefaults, shortestPolicy } from "../graph-builder.js";
+import {
+  GraphBuilder,
+  LINK_BANDWIDTH_RANGE,
+  LINK_PARAMS,
+  ROUTING_PARAM,
+  linkDefaults,
+  shortestPolicy,
+} from "../graph-builder.js";
 import type { TopologyGenerator } from "../types.js";
 
 /** The NVLink bandwidth by default: 450000 bytes/us (450 GB/s per GPU and direction, NVLink 4). */
@@ -30,7 +37,7 @@ export const RAIL: TopologyGenerator = {
       type: "number",
       description: "bandwidth of a GPU's NVLink",
       default: DEFAULT_NVLINK_BANDWIDTH,
-      min: 0,
+      ...LINK_BANDWIDTH_RANGE,
       unit: "bytes/us",
     },
     ROUTING_PARAM,
