@@ -39,6 +39,8 @@ export function fsErrorText(e: unknown, writing: boolean): string {
       return `cannot ${writing ? "write" : "read"}: no such device or address (a socket cannot be opened as a file)`;
     case "ELOOP":
       return "too many levels of symbolic links";
+    case "NOT_DIR":
+      return "cannot write: it is not a directory";
     case "NO_CREATE":
       return `cannot create a file in ${(e as { dir?: string }).dir ?? "its directory"}`;
     case "READ_ONLY":
@@ -378,19 +380,53 @@ export async function checkOutputTargets(
     if (target === undefined || target === "-") continue;
     const plan = await planOf(target, module, out);
     if (plan.direct) continue;
-    const probe = tempBeside(plan.file);
-    addTemp(probe);
     try {
-      const fd = await open(probe, "wx", 0o600).catch(async (e: unknown) => {
-        throw await createError(e, dirname(plan.file));
-      });
-      await fd.close();
+      await probeCreate(dirname(plan.file));
     } catch (e) {
       throw fsError(e, module, target, true);
-    } finally {
-      await rm(probe, { force: true }).catch(() => undefined);
-      dropTemp(probe);
     }
+  }
+}
+
+/** Creates a file in the directory `dir` and removes it at once: whether `dir` takes a new file (raw errors). */
+async function probeCreate(dir: string): Promise<void> {
+  const probe = tempBeside(join(dir, "probe"));
+  addTemp(probe);
+  try {
+    const fd = await open(probe, "wx", 0o600).catch(async (e: unknown) => {
+      throw await createError(e, dir);
+    });
+    await fd.close();
+  } finally {
+    await rm(probe, { force: true }).catch(() => undefined);
+    dropTemp(probe);
+  }
+}
+
+/**
+ * Checks, before any work, that the directory `dir` of a directory output (export --out, --split) can take its files:
+ * an existing directory that takes a new file, or a missing one (created when written) whose nearest existing
+ * ancestor is a directory that takes one. The problem otherwise is one line naming `dir` (exit 2).
+ */
+export async function checkOutputDirectory(module: string, dir: string): Promise<void> {
+  let at = resolve(dir);
+  try {
+    for (;;) {
+      let st: Stats;
+      try {
+        st = await stat(at);
+      } catch (e) {
+        if ((e as { code?: unknown }).code !== "ENOENT" || dirname(at) === at) throw e;
+        at = dirname(at);
+        continue;
+      }
+      if (!st.isDirectory())
+        throw Object.assign(new Error("not a directory"), { code: at === resolve(dir) ? "NOT_DIR" : "ENOTDIR" });
+      break;
+    }
+    await probeCreate(at);
+  } catch (e) {
+    throw fsError(e, module, dir, true);
   }
 }
 

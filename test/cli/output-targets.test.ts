@@ -3,7 +3,7 @@
  * line and exit 2, and no output file is made (docs/formats.md, "Output files").
  */
 import { describe, expect, it } from "vitest";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -164,5 +164,55 @@ describe("platform, compare: every output checked before the work", () => {
     expect(r.code).toBe(2);
     oneLineNaming(r.err, f("no/r.html"), "the directory does not exist");
     expect(readdirSync(dir).sort()).toEqual(["m4.json", "s4.json"]);
+  });
+});
+
+describe("export: the directory of --out and --split checked before the lowering", () => {
+  it("a directory under a file, or one that takes no file, is one line and nothing is made", async () => {
+    const { dir, f } = await setup();
+    writeFileSync(f("afile"), "mine");
+    const out = await run(
+      "export",
+      f("s4.json"),
+      "-m",
+      f("m4.json"),
+      "--format",
+      "simgrid",
+      "--machine",
+      "t3d-004",
+      "--out",
+      f("afile/d"),
+    );
+    expect(out.code).toBe(2);
+    oneLineNaming(out.err, f("afile/d"), "a part of the path is not a directory");
+    const file = await run("export", f("s4.json"), "-m", f("m4.json"), "--format", "program", "--split", f("afile"));
+    expect(file.code).toBe(2);
+    oneLineNaming(file.err, f("afile"), "it is not a directory");
+    const proc = await run("export", f("s4.json"), "-m", f("m4.json"), "--format", "program", "--split", "/proc/d");
+    expect(proc.code).toBe(2);
+    expect(proc.err).toBe("export: /proc/d: cannot create a file in /proc\n");
+    expect(readdirSync(dir).sort()).toEqual(["afile", "m4.json", "s4.json"]);
+    const ok = await run(
+      "export",
+      f("s4.json"),
+      "-m",
+      f("m4.json"),
+      "--format",
+      "simgrid",
+      "--machine",
+      "t3d-004",
+      "--out",
+      f("new/d"),
+    );
+    expect(ok.code).toBe(0);
+    expect(readdirSync(f("new/d")).sort()).toEqual([
+      "hosts",
+      "index.txt",
+      "platform.xml",
+      "rank-0.txt",
+      "rank-1.txt",
+      "rank-2.txt",
+      "rank-3.txt",
+    ]);
   });
 });
