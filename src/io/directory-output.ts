@@ -1,10 +1,10 @@
 /** Directory output: files written into a directory (created if missing), all or none, never over an input. */
 import { existsSync, realpathSync } from "node:fs";
-import { mkdir, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { fail } from "../model/errors.js";
 import type { ProgressCallback } from "../model/progress.js";
-import { fsError, writeOutputs } from "./file-output.js";
+import { fsError, makeDirectories, writeOutputs } from "./file-output.js";
 
 /** One file of a directory: its name inside the directory and its contents, in pieces. */
 export interface DirectoryFile {
@@ -38,7 +38,7 @@ export async function writeDirectoryFiles(
   }
   let created: string | undefined;
   try {
-    created = await mkdir(dir, { recursive: true });
+    created = makeDirectories(dir);
   } catch (e) {
     throw fsError(e, module, dir, true);
   }

@@ -3,7 +3,7 @@
  * to stdout; one-line errors.
  */
 import { once, type EventEmitter } from "node:events";
-import { closeSync, createWriteStream, openSync, rmSync, write } from "node:fs";
+import { closeSync, createWriteStream, mkdirSync, openSync, rmSync, statSync, write } from "node:fs";
 import { access, chmod, lstat, open, readlink, realpath, rename, rm, stat } from "node:fs/promises";
 import { constants as fsConstants } from "node:fs";
 import type { Stats } from "node:fs";
@@ -428,6 +428,38 @@ export async function checkOutputDirectory(module: string, dir: string): Promise
   } catch (e) {
     throw fsError(e, module, dir, true);
   }
+}
+
+/**
+ * Makes the directory `dir` and its missing parents, as mkdir -p, and returns the first one it made (the top of the
+ * new chain; undefined when `dir` existed), as Node's recursive mkdir does; unlike it, a directory that exists but
+ * takes no new directory (/proc says ENOENT there) fails with "cannot create a file in" it, where Node's recursive
+ * mkdir spins for ever (Node 20). A part that is not a directory fails as ENOTDIR. Errors are raw (fsError maps them).
+ */
+export function makeDirectories(dir: string): string | undefined {
+  const missing: string[] = [];
+  let at = resolve(dir);
+  for (;;) {
+    try {
+      if (!statSync(at).isDirectory()) throw Object.assign(new Error("not a directory"), { code: "ENOTDIR" });
+      break;
+    } catch (e) {
+      if ((e as { code?: unknown }).code !== "ENOENT" || dirname(at) === at) throw e;
+      missing.push(at);
+      at = dirname(at);
+    }
+  }
+  for (const d of [...missing].reverse()) {
+    try {
+      mkdirSync(d);
+    } catch (e) {
+      const code = (e as { code?: unknown }).code;
+      if (code === "EEXIST" && statSync(d).isDirectory()) continue; // another process made it meanwhile
+      if (code === "ENOENT") throw Object.assign(new Error("cannot create"), { code: "NO_CREATE", dir: dirname(d) });
+      throw e;
+    }
+  }
+  return missing.at(-1);
 }
 
 /** Pieces as writePieces takes them: a list, or a function of whether the target is written atomically. */

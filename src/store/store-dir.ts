@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { fail } from "../model/errors.js";
-import { fsError } from "../io/file-output.js";
+import { fsError, makeDirectories } from "../io/file-output.js";
 import { jsonExcerpt } from "../internal/quoted.js";
 import { aKind, pathKind, readRegular } from "./store-fs.js";
 import { writeNewFileSynced } from "../io/bytes-output.js";
@@ -163,7 +163,7 @@ export function openPlanStore(dir: string, create = false): PlanStore {
   }
   if (!create) throw fail(MODULE, "IO", `not a plan store (no ${MARKER})`, { file: dir });
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDirectories(dir); // not mkdirSync's recursive option, which spins for ever under /proc (Node 20)
     // another process may be creating the same store right now: its parts are not "others"
     const others = readdirSync(dir).filter((n) => !["tmp", "entries", "log", MARKER].includes(n));
     if (others.length > 0)

@@ -216,3 +216,16 @@ describe("export: the directory of --out and --split checked before the lowering
     ]);
   });
 });
+
+describe("plan store: a directory that takes no new directory", () => {
+  it("store add and precompute into /proc fail with one line (Node's recursive mkdir would spin there)", async () => {
+    const { f } = await setup();
+    const add = await run("store", "add", "/proc/commplan-store", f("m4.json"), "-a", "shift");
+    expect(add.code).toBe(2);
+    expect(add.err).toBe("store: /proc/commplan-store: cannot create a file in /proc\n");
+    writeFileSync(f("spec.json"), JSON.stringify({ patterns: ["uniform"], p: [4], seeds: [1], algorithms: ["shift"] }));
+    const pre = await run("precompute", f("spec.json"), "--store", "/proc/commplan-store/a", "--jobs", "1");
+    expect(pre.code).toBe(2);
+    expect(pre.err).toBe("store: /proc/commplan-store/a: cannot create a file in /proc\n");
+  });
+});
