@@ -358,7 +358,7 @@ export interface ReadProgramOptions {
 
 /** The file of a program path: a directory (a split program's, as `export --split` writes it) means its index.json. */
 function programFile(path: string): string {
-  let dir = false;
+  let dir: boolean;
   try {
     dir = path !== "-" && statSync(path).isDirectory();
   } catch {
