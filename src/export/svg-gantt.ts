@@ -10,6 +10,17 @@ const NONE = TIMELINE_NONE;
 /** Most intervals an SVG chart draws (beyond this, use the Chrome trace). */
 export const MAX_SVG_INTERVALS = 200_000;
 
+/** Refuses (exit 2, one line) a timeline of more than MAX_SVG_INTERVALS intervals, before any of its chart is made. */
+export function checkSvgIntervals(count: number): void {
+  if (count > MAX_SVG_INTERVALS)
+    throw fail(
+      "svg",
+      "BAD_INPUT",
+      `the timeline has ${count} intervals; an SVG chart draws at most ${MAX_SVG_INTERVALS} (use the Chrome trace instead)`,
+      { field: "timeline" },
+    );
+}
+
 /** Colours of the interval kinds (same order as INTERVAL_KINDS). */
 const COLOURS: readonly string[] = [
   "#4e79a7",
@@ -72,13 +83,7 @@ const textWidth = (text: string, size: number): number => 0.6 * size * text.leng
  * interval kinds present, and a <title> tooltip per bar.
  */
 export function timelineToSvg(tl: GanttTimeline, makespan: number, opts: GanttOptions = {}): string {
-  if (tl.count > MAX_SVG_INTERVALS)
-    throw fail(
-      "svg",
-      "BAD_INPUT",
-      `the timeline has ${tl.count} intervals; an SVG chart draws at most ${MAX_SVG_INTERVALS} (use the Chrome trace instead)`,
-      { field: "timeline" },
-    );
+  checkSvgIntervals(tl.count);
   const width = numberOpt("svg", "width", opts.width, 1200, { min: 200, max: 100000 });
   const row = numberOpt("svg", "rowHeight", opts.rowHeight, 14, { min: 3, max: 1000 });
   const title = stringOpt("svg", "title", opts.title, "commplan simulated timeline");

@@ -9,17 +9,38 @@ export interface TraceMeta {
   readonly [k: string]: string | number | boolean;
 }
 
+/** Characters of trace text gathered into one piece of timelineToChromeTracePieces. */
+const PIECE_CHARS = 1 << 20;
+
 /**
  * The timeline as Trace Event Format text: one complete event ("ph": "X") per interval, process 0,
  * one thread per node (named "node i"), times in microseconds as the format expects.
  */
 export function timelineToChromeTrace(tl: TraceTimeline, meta: TraceMeta = {}): string {
-  const parts: string[] = [];
-  parts.push(`{"displayTimeUnit":"ns","otherData":${JSON.stringify(meta)},"traceEvents":[\n`);
-  parts.push(`{"name":"process_name","ph":"M","pid":0,"tid":0,"args":{"name":"commplan simulated machine"}}`);
+  return [...timelineToChromeTracePieces(tl, meta)].join("");
+}
+
+/**
+ * timelineToChromeTrace's text in pieces of about a MiB, made as they are taken (a file writer streams a big trace
+ * without holding it).
+ */
+export function* timelineToChromeTracePieces(tl: TraceTimeline, meta: TraceMeta = {}): Generator<string> {
+  let parts: string[] = [];
+  let chars = 0;
+  const add = (text: string): void => {
+    parts.push(text);
+    chars += text.length;
+  };
+  add(`{"displayTimeUnit":"ns","otherData":${JSON.stringify(meta)},"traceEvents":[\n`);
+  add(`{"name":"process_name","ph":"M","pid":0,"tid":0,"args":{"name":"commplan simulated machine"}}`);
   for (let v = 0; v < tl.p; v++) {
-    parts.push(`,\n{"name":"thread_name","ph":"M","pid":0,"tid":${v},"args":{"name":"node ${v}"}}`);
-    parts.push(`,\n{"name":"thread_sort_index","ph":"M","pid":0,"tid":${v},"args":{"sort_index":${v}}}`);
+    add(`,\n{"name":"thread_name","ph":"M","pid":0,"tid":${v},"args":{"name":"node ${v}"}}`);
+    add(`,\n{"name":"thread_sort_index","ph":"M","pid":0,"tid":${v},"args":{"sort_index":${v}}}`);
+    if (chars >= PIECE_CHARS) {
+      yield parts.join("");
+      parts = [];
+      chars = 0;
+    }
   }
   for (let i = 0; i < tl.count; i++) {
     const kind = tl.kindNames[tl.kind[i]!]!;
@@ -27,10 +48,15 @@ export function timelineToChromeTrace(tl: TraceTimeline, meta: TraceMeta = {}): 
     const x = tl.transfer[i]!;
     const name = peer === NONE ? kind : `${kind} ${kind === "recv" ? "from" : "to"} ${peer}`;
     const args = `{"peer":${peer === NONE ? "null" : peer},"size":${tl.size[i]},"transfer":${x === NONE ? "null" : x}}`;
-    parts.push(
+    add(
       `,\n{"name":"${name}","cat":"${kind}","ph":"X","pid":0,"tid":${tl.node[i]},"ts":${tl.start[i]},"dur":${tl.end[i]! - tl.start[i]!},"args":${args}}`,
     );
+    if (chars >= PIECE_CHARS) {
+      yield parts.join("");
+      parts = [];
+      chars = 0;
+    }
   }
-  parts.push("\n]}\n");
-  return parts.join("");
+  add("\n]}\n");
+  yield parts.join("");
 }

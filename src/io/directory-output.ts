@@ -1,11 +1,10 @@
-/** Directory output: files written into a directory (created if missing), each atomically, never over an input. */
+/** Directory output: files written into a directory (created if missing), all or none, never over an input. */
 import { existsSync, realpathSync } from "node:fs";
 import { rm } from "node:fs/promises";
-import { makeDirectory } from "./make-directory.js";
 import { join, resolve } from "node:path";
 import { fail } from "../model/errors.js";
 import type { ProgressCallback } from "../model/progress.js";
-import { fsError, writePieces } from "./file-output.js";
+import { fsError, makeDirectories, writeOutputs } from "./file-output.js";
 
 /** One file of a directory: its name inside the directory and its contents, in pieces. */
 export interface DirectoryFile {
@@ -14,7 +13,8 @@ export interface DirectoryFile {
 }
 
 /**
- * Writes files into `dir` (created if missing), each atomically; refuses a file that would replace one of `inputs`;
+ * Writes files into `dir` (created if missing), all or none (writeOutputs: an error while any is made leaves none of
+ * them, and the files they would replace unchanged); refuses a file that would replace one of `inputs`;
  * `progress`: files written; errors are CommplanErrors of `module`.
  */
 export async function writeDirectoryFiles(
@@ -38,24 +38,25 @@ export async function writeDirectoryFiles(
   }
   let created: string | undefined;
   try {
-    created = makeDirectory(dir);
+    created = makeDirectories(dir);
   } catch (e) {
     throw fsError(e, module, dir, true);
   }
-  const added: string[] = [];
   try {
-    for (const [k, f] of files.entries()) {
-      progress?.(k, files.length);
-      const target = join(dir, f.name);
-      const isNew = created === undefined && !existsSync(target);
-      await writePieces(f.pieces(), target, module);
-      if (isNew) added.push(target);
-    }
+    // all or none (writeOutputs): each file is filled as a temporary file, then all are renamed into place
+    await writeOutputs(
+      module,
+      files.map((f, k) => ({
+        target: join(dir, f.name),
+        pieces: (function* () {
+          progress?.(k, files.length);
+          yield* f.pieces();
+        })(),
+      })),
+    );
   } catch (e) {
-    // a file refused half-way (a value its format cannot hold): take back what this call made, so that nothing
-    // is left half-written; files it replaced stay replaced, each whole
+    // a file refused half-way (a value its format cannot hold): the directory this call made goes too
     if (created !== undefined) await rm(created, { recursive: true, force: true });
-    else for (const f of added) await rm(f, { force: true });
     throw e;
   }
   progress?.(files.length, files.length);

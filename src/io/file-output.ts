@@ -3,8 +3,8 @@
  * to stdout; one-line errors.
  */
 import { once, type EventEmitter } from "node:events";
-import { closeSync, createWriteStream, openSync, rmSync, write } from "node:fs";
-import { access, chmod, lstat, readlink, realpath, rename, rm, stat } from "node:fs/promises";
+import { closeSync, createWriteStream, mkdirSync, openSync, rmSync, statSync, write } from "node:fs";
+import { access, chmod, lstat, open, readlink, realpath, rename, rm, stat } from "node:fs/promises";
 import { constants as fsConstants } from "node:fs";
 import type { Stats } from "node:fs";
 import { randomBytes } from "node:crypto";
@@ -39,6 +39,10 @@ export function fsErrorText(e: unknown, writing: boolean): string {
       return `cannot ${writing ? "write" : "read"}: no such device or address (a socket cannot be opened as a file)`;
     case "ELOOP":
       return "too many levels of symbolic links";
+    case "NOT_DIR":
+      return "cannot write: it is not a directory";
+    case "NO_CREATE":
+      return `cannot create a file in ${(e as { dir?: string }).dir ?? "its directory"}`;
     case "READ_ONLY":
       return `cannot write: the file is read-only (mode ${((e as { mode?: number }).mode ?? 0).toString(8).padStart(4, "0")}); commplan replaces only a file it could write in place, as a shell '>' would`;
     default:
@@ -333,6 +337,185 @@ async function writeFilePieces(
   }
 }
 
+/** The hidden temporary file beside `file` that an atomic write fills before renaming it onto `file`. */
+function tempBeside(file: string): string {
+  return join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+}
+
+/**
+ * An error creating a file in `dir`: an ENOENT where the directory exists (as /proc, which refuses new files even to
+ * root) says so, not that the directory is missing; other errors pass through.
+ */
+async function createError(e: unknown, dir: string): Promise<unknown> {
+  if ((e as { code?: unknown }).code !== "ENOENT") return e;
+  try {
+    if ((await stat(dir)).isDirectory()) return Object.assign(new Error("cannot create"), { code: "NO_CREATE", dir });
+  } catch {
+    // the directory is missing after all: the ENOENT says so
+  }
+  return e;
+}
+
+/** How a target is written, or its one-line error (naming the target). */
+async function planOf(target: string, module: string, out: OutputOptions): ReturnType<typeof outputPlan> {
+  try {
+    return await outputPlan(target, out.canReplace ?? userMayReplace);
+  } catch (e) {
+    throw fsError(e, module, target, true);
+  }
+}
+
+/**
+ * Checks, before any work, that every output target can be written: its directory exists and takes a new file (a
+ * file is created there and removed at once), it is not a directory, an existing file may be replaced
+ * (userMayReplace). "-", undefined, devices, FIFOs and descriptor paths are written in place and not checked. `targets`
+ * are [option, path] pairs (as refuseOutputOntoInput's); the first problem is one line naming the target (exit 2).
+ */
+export async function checkOutputTargets(
+  module: string,
+  targets: readonly (readonly [string, string | undefined])[],
+  out: OutputOptions = {},
+): Promise<void> {
+  for (const [, target] of targets) {
+    if (target === undefined || target === "-") continue;
+    const plan = await planOf(target, module, out);
+    if (plan.direct) continue;
+    try {
+      await probeCreate(dirname(plan.file));
+    } catch (e) {
+      throw fsError(e, module, target, true);
+    }
+  }
+}
+
+/** Creates a file in the directory `dir` and removes it at once: whether `dir` takes a new file (raw errors). */
+async function probeCreate(dir: string): Promise<void> {
+  const probe = tempBeside(join(dir, "probe"));
+  addTemp(probe);
+  try {
+    const fd = await open(probe, "wx", 0o600).catch(async (e: unknown) => {
+      throw await createError(e, dir);
+    });
+    await fd.close();
+  } finally {
+    await rm(probe, { force: true }).catch(() => undefined);
+    dropTemp(probe);
+  }
+}
+
+/**
+ * Checks, before any work, that the directory `dir` of a directory output (export --out, --split) can take its files:
+ * an existing directory that takes a new file, or a missing one (created when written) whose nearest existing
+ * ancestor is a directory that takes one. The problem otherwise is one line naming `dir` (exit 2).
+ */
+export async function checkOutputDirectory(module: string, dir: string): Promise<void> {
+  let at = resolve(dir);
+  try {
+    for (;;) {
+      let st: Stats;
+      try {
+        st = await stat(at);
+      } catch (e) {
+        if ((e as { code?: unknown }).code !== "ENOENT" || dirname(at) === at) throw e;
+        at = dirname(at);
+        continue;
+      }
+      if (!st.isDirectory())
+        throw Object.assign(new Error("not a directory"), { code: at === resolve(dir) ? "NOT_DIR" : "ENOTDIR" });
+      break;
+    }
+    await probeCreate(at);
+  } catch (e) {
+    throw fsError(e, module, dir, true);
+  }
+}
+
+/**
+ * Makes the directory `dir` and its missing parents, as mkdir -p, and returns the first one it made (the top of the
+ * new chain; undefined when `dir` existed), as Node's recursive mkdir does; unlike it, a directory that exists but
+ * takes no new directory (/proc says ENOENT there) fails with "cannot create a file in" it, where Node's recursive
+ * mkdir spins for ever (Node 20). A part that is not a directory fails as ENOTDIR. Errors are raw (fsError maps them).
+ */
+export function makeDirectories(dir: string): string | undefined {
+  const missing: string[] = [];
+  let at = resolve(dir);
+  for (;;) {
+    try {
+      if (!statSync(at).isDirectory()) throw Object.assign(new Error("not a directory"), { code: "ENOTDIR" });
+      break;
+    } catch (e) {
+      if ((e as { code?: unknown }).code !== "ENOENT" || dirname(at) === at) throw e;
+      missing.push(at);
+      at = dirname(at);
+    }
+  }
+  for (const d of [...missing].reverse()) {
+    try {
+      mkdirSync(d);
+    } catch (e) {
+      const code = (e as { code?: unknown }).code;
+      if (code === "EEXIST" && statSync(d).isDirectory()) continue; // another process made it meanwhile
+      if (code === "ENOENT") throw Object.assign(new Error("cannot create"), { code: "NO_CREATE", dir: dirname(d) });
+      throw e;
+    }
+  }
+  return missing.at(-1);
+}
+
+/** Pieces as writePieces takes them: a list, or a function of whether the target is written atomically. */
+export type OutputPieces = Iterable<string | Uint8Array> | ((atomic: boolean) => Iterable<string | Uint8Array>);
+
+/** A temporary file filled for a target, to be renamed onto `file`. */
+interface StagedFile {
+  readonly tmp: string;
+  readonly file: string;
+  readonly target: string;
+}
+
+/** Fills a temporary file beside `plan.file` with the pieces (it keeps the permission bits of the file it replaces). */
+async function stageFile(
+  pieces: Iterable<string | Uint8Array>,
+  target: string,
+  plan: { file: string; mode: number | null },
+  module: string,
+  release: PieceRelease | null,
+): Promise<StagedFile> {
+  const tmp = tempBeside(plan.file);
+  addTemp(tmp);
+  try {
+    try {
+      await writeFilePieces(pieces, tmp, release);
+    } catch (e) {
+      throw await createError(e, dirname(plan.file));
+    }
+    if (plan.mode !== null) await chmod(tmp, plan.mode);
+  } catch (e) {
+    await rm(tmp, { force: true }).catch(() => undefined);
+    dropTemp(tmp);
+    throw fsError(e, module, target, true);
+  }
+  return { tmp, file: plan.file, target };
+}
+
+/** Removes staged temporary files that were not renamed. */
+async function dropStaged(staged: readonly StagedFile[]): Promise<void> {
+  for (const s of staged) {
+    await rm(s.tmp, { force: true }).catch(() => undefined);
+    dropTemp(s.tmp);
+  }
+}
+
+/** Renames a staged file onto its target. */
+async function commitStaged(s: StagedFile, module: string): Promise<void> {
+  try {
+    await rename(s.tmp, s.file);
+  } catch (e) {
+    throw fsError(e, module, s.target, true);
+  } finally {
+    dropTemp(s.tmp);
+  }
+}
+
 /**
  * Writes the pieces to a path, or to `out.stdout` for "-", honouring backpressure; errors are
  * CommplanErrors of `module` naming the target. A regular file (new or existing) is written to a
@@ -346,46 +529,72 @@ async function writeFilePieces(
  * nothing), for a writer that can check what it writes as it goes only then.
  */
 export async function writePieces(
-  pieces: Iterable<string | Uint8Array> | ((atomic: boolean) => Iterable<string | Uint8Array>),
+  pieces: OutputPieces,
   target: string,
   module: string,
   out: OutputOptions = {},
   release: PieceRelease | null = null,
 ): Promise<void> {
-  const piecesOf = (atomic: boolean): Iterable<string | Uint8Array> =>
-    typeof pieces === "function" ? pieces(atomic) : pieces;
-  if (target === "-") {
-    try {
-      await drainInto(piecesOf(false), out.stdout ?? process.stdout);
-    } catch (e) {
-      throw fsError(e, module, "<stdout>", true);
-    }
-    return;
-  }
-  let plan: Awaited<ReturnType<typeof outputPlan>>;
+  await writeOutputs(module, [{ target, pieces }], out, release);
+}
+
+/** One output of a command for writeOutputs. */
+export interface OutputDocument {
+  /** The path, or "-" for `out.stdout`. */
+  readonly target: string;
+  /** Its pieces (streamed: a generator's are made as they are written). */
+  readonly pieces: OutputPieces;
+}
+
+/**
+ * Writes several outputs of one command, all or none as far as the file system allows: every regular-file target is
+ * first filled as a temporary file beside it (streamed, as writePieces), then the in-place targets ("-", devices,
+ * FIFOs) are written in the order given, and only then are the temporary files renamed onto their targets. So an
+ * error while any output is made (a pieces' generator that throws, a full disk, a closed pipe) leaves none of the new
+ * files. The last step is best effort: a rename that fails after an earlier one succeeded (the directory removed or
+ * made read-only meanwhile) leaves the earlier output in place; a rename within one directory does not otherwise fail.
+ * `release` is writePieces's (for a single output).
+ */
+export async function writeOutputs(
+  module: string,
+  outputs: readonly OutputDocument[],
+  out: OutputOptions = {},
+  release: PieceRelease | null = null,
+): Promise<void> {
+  const piecesOf = (d: OutputDocument, atomic: boolean): Iterable<string | Uint8Array> =>
+    typeof d.pieces === "function" ? d.pieces(atomic) : d.pieces;
+  // null: stdout
+  const plans: (Awaited<ReturnType<typeof outputPlan>> | null)[] = [];
+  for (const d of outputs) plans.push(d.target === "-" ? null : await planOf(d.target, module, out));
+  const staged: StagedFile[] = [];
+  let renamed = 0;
   try {
-    plan = await outputPlan(target, out.canReplace ?? userMayReplace);
-  } catch (e) {
-    throw fsError(e, module, target, true);
-  }
-  if (plan.direct) {
-    try {
-      await writeStream(piecesOf(false), target, "w", release);
-    } catch (e) {
-      throw fsError(e, module, target, true);
+    for (const [k, d] of outputs.entries()) {
+      const plan = plans[k] ?? null;
+      if (plan !== null && !plan.direct)
+        staged.push(await stageFile(piecesOf(d, true), d.target, plan, module, release));
     }
-    return;
-  }
-  const tmp = join(dirname(plan.file), `.${basename(plan.file)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
-  addTemp(tmp);
-  try {
-    await writeFilePieces(piecesOf(true), tmp, release);
-    if (plan.mode !== null) await chmod(tmp, plan.mode);
-    await rename(tmp, plan.file);
-  } catch (e) {
-    await rm(tmp, { force: true }).catch(() => undefined);
-    throw fsError(e, module, target, true);
+    for (const [k, d] of outputs.entries()) {
+      const plan = plans[k] ?? null;
+      if (plan === null) {
+        try {
+          await drainInto(piecesOf(d, false), out.stdout ?? process.stdout);
+        } catch (e) {
+          throw fsError(e, module, "<stdout>", true);
+        }
+      } else if (plan.direct) {
+        try {
+          await writeStream(piecesOf(d, false), d.target, "w", release);
+        } catch (e) {
+          throw fsError(e, module, d.target, true);
+        }
+      }
+    }
+    for (const s of staged) {
+      await commitStaged(s, module);
+      renamed++;
+    }
   } finally {
-    dropTemp(tmp);
+    await dropStaged(staged.slice(renamed));
   }
 }

@@ -6,12 +6,18 @@ import { canonicalJson } from "./canonical-json.js";
 import { closeSync, fchmodSync, openSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import type { Dirent, Stats } from "node:fs";
 import { readdir } from "node:fs/promises";
-import { makeDirectory } from "./make-directory.js";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { slotStart } from "../model/layout-slots.js";
 import { BUFFER_NAMES, OP_KINDS, type Program, type RankLayout } from "../model/program.js";
-import { fsError, refuseOutputOntoInput, userMayReplace, writePieces, type OutputOptions } from "./file-output.js";
+import {
+  fsError,
+  makeDirectories,
+  refuseOutputOntoInput,
+  userMayReplace,
+  writePieces,
+  type OutputOptions,
+} from "./file-output.js";
 import { FORMAT_NAMES } from "./json-schema.js";
 import { AsciiWriter, pieceText } from "../internal/ascii-writer.js";
 import { checkProgress, progressTicker, type ProgressCallback } from "../model/progress.js";
@@ -253,7 +259,7 @@ export async function writeProgramSplit(prog: Program, dir: string, opts: Progra
   const progress = checkProgress(opts.progress, MODULE);
   let present: Map<string, Dirent>;
   try {
-    makeDirectory(dir);
+    makeDirectories(dir);
     present = new Map((await readdir(dir, { withFileTypes: true })).map((d) => [d.name, d]));
   } catch (e) {
     throw fsError(e, MODULE, dir, true);

@@ -3,12 +3,11 @@
  * opening (and creating) a store, and publishing a file into it.
  */
 import { closeSync, fsyncSync, linkSync, openSync, readdirSync, rmSync } from "node:fs";
-import { makeDirectory } from "../io/make-directory.js";
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { fail } from "../model/errors.js";
-import { fsError } from "../io/file-output.js";
+import { fsError, makeDirectories } from "../io/file-output.js";
 import { jsonExcerpt } from "../internal/quoted.js";
 import { aKind, pathKind, readRegular } from "./store-fs.js";
 import { writeNewFileSynced } from "../io/bytes-output.js";
@@ -122,7 +121,7 @@ function fsyncDir(dir: string): void {
  */
 export function publish(tmp: string, target: string, dir: string): boolean {
   try {
-    makeDirectory(dir);
+    makeDirectories(dir);
     linkSync(tmp, target);
     fsyncDir(dir);
     return true;
@@ -164,13 +163,13 @@ export function openPlanStore(dir: string, create = false): PlanStore {
   }
   if (!create) throw fail(MODULE, "IO", `not a plan store (no ${MARKER})`, { file: dir });
   try {
-    makeDirectory(dir);
+    makeDirectories(dir); // not mkdirSync's recursive option, which spins for ever under /proc (Node 20)
     // another process may be creating the same store right now: its parts are not "others"
     const others = readdirSync(dir).filter((n) => !["tmp", "entries", "log", MARKER].includes(n));
     if (others.length > 0)
       throw fail(MODULE, "BAD_OPTION", `not empty and not a plan store (holds ${others[0]})`, { file: dir });
-    makeDirectory(tmpDir(s));
-    makeDirectory(entriesDir(s));
+    makeDirectories(tmpDir(s));
+    makeDirectories(entriesDir(s));
     const bad =
       partDamage(tmpDir(s), "directory", TMP_PART, false) ??
       partDamage(entriesDir(s), "directory", ENTRIES_PART, false);

@@ -1,4 +1,4 @@
-/** writeDirectoryFiles: a file refused half-way leaves nothing of this call behind. */
+/** writeDirectoryFiles: a file refused half-way leaves nothing of this call behind (all files or none). */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -37,7 +37,7 @@ describe("writeDirectoryFiles", () => {
     expect(readdirSync(root)).toEqual([]);
   });
 
-  it("in a directory that existed, removes the files it added and keeps the others", async () => {
+  it("in a directory that existed, adds no file and replaces none when one is refused", async () => {
     const dir = join(root, "old");
     mkdirSync(dir);
     writeFileSync(join(dir, "keep.txt"), "mine");
@@ -46,6 +46,7 @@ describe("writeDirectoryFiles", () => {
     await expect(writeDirectoryFiles(files, dir, [], null, "export")).rejects.toThrow(/2\^53/);
     expect(readdirSync(dir).sort()).toEqual(["index.txt", "keep.txt"]);
     expect(readFileSync(join(dir, "keep.txt"), "utf8")).toBe("mine");
-    expect(readFileSync(join(dir, "index.txt"), "utf8")).toBe("after"); // replaced whole, as each file is atomic
+    // all or none: the file it would have replaced is unchanged, not replaced by the new whole file
+    expect(readFileSync(join(dir, "index.txt"), "utf8")).toBe("before");
   });
 });

@@ -17,7 +17,7 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { isCommplanError } from "../../src/model/errors.js";
 import { Writable } from "node:stream";
-import { writePieces } from "../../src/io/file-output.js";
+import { checkOutputTargets, writeOutputs, writePieces } from "../../src/io/file-output.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 const dir = tempDir("file-output");
@@ -152,4 +152,55 @@ await writePieces(pieces(), target, "t");
       expect(existsSync(join(d, "out.json"))).toBe(false);
     });
   }
+});
+
+describe("writeOutputs and checkOutputTargets: several outputs, all or none", () => {
+  it("an output whose pieces throw leaves none of the others: no new file, an old one unchanged, no temporary file", async () => {
+    const d = join(dir, "all-or-none");
+    mkdirSync(d);
+    writeFileSync(join(d, "old.txt"), "before\n");
+    const broken = function* (): Generator<string> {
+      yield "half";
+      throw new Error("refused part-way");
+    };
+    await expect(
+      writeOutputs("test", [
+        { target: join(d, "new.txt"), pieces: ["new\n"] },
+        { target: join(d, "old.txt"), pieces: ["after\n"] },
+        { target: join(d, "last.txt"), pieces: broken() },
+      ]),
+    ).rejects.toThrow("refused part-way");
+    expect(readdirSync(d)).toEqual(["old.txt"]);
+    expect(readFileSync(join(d, "old.txt"), "utf8")).toBe("before\n");
+    await writeOutputs("test", [
+      { target: join(d, "new.txt"), pieces: ["new\n"] },
+      { target: join(d, "old.txt"), pieces: ["after\n"] },
+    ]);
+    expect(readdirSync(d).sort()).toEqual(["new.txt", "old.txt"]);
+    expect(readFileSync(join(d, "old.txt"), "utf8")).toBe("after\n");
+  });
+
+  it("checkOutputTargets names the first bad target and leaves nothing behind", async () => {
+    const d = join(dir, "check");
+    mkdirSync(d);
+    await checkOutputTargets("test", [
+      ["-o", join(d, "a.txt")],
+      ["--x", undefined],
+      ["--y", "-"],
+      ["--z", "/dev/null"],
+    ]);
+    expect(readdirSync(d)).toEqual([]);
+    const err = await checkOutputTargets("test", [
+      ["-o", join(d, "a.txt")],
+      ["--svg", join(d, "missing", "g.svg")],
+    ]).catch((e: unknown) => e);
+    expect(isCommplanError(err)).toBe(true);
+    expect((err as Error).message).toBe(
+      `test: ${join(d, "missing", "g.svg")}: cannot write: the directory does not exist`,
+    );
+    await expect(checkOutputTargets("test", [["-o", "/proc/x.txt"]])).rejects.toThrow(
+      "test: /proc/x.txt: cannot create a file in /proc",
+    );
+    expect(readdirSync(d)).toEqual([]);
+  });
 });

@@ -1,14 +1,14 @@
-/** makeDirectory: mkdir -p one component at a time, and an error at once where Node's recursive mkdir loops. */
+/** makeDirectories: mkdir -p one component at a time, and an error at once where Node's recursive mkdir loops. */
 import { statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { makeDirectory } from "../../src/io/make-directory.js";
+import { makeDirectories as makeDirectory } from "../../src/io/file-output.js";
 import { run } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 const dir = tempDir("make-directory");
 
-describe("makeDirectory", () => {
+describe("makeDirectories", () => {
   it("makes the missing parents and returns the first it made; undefined when the directory exists", () => {
     const deep = join(dir, "a", "b", "c");
     expect(makeDirectory(deep)).toBe(join(dir, "a"));
@@ -19,13 +19,13 @@ describe("makeDirectory", () => {
 
   it("refuses a file in the way", () => {
     writeFileSync(join(dir, "file"), "x");
-    expect(() => makeDirectory(join(dir, "file"))).toThrow(expect.objectContaining({ code: "EEXIST" }));
+    expect(() => makeDirectory(join(dir, "file"))).toThrow(expect.objectContaining({ code: "ENOTDIR" }));
     expect(() => makeDirectory(join(dir, "file", "sub"))).toThrow(expect.objectContaining({ code: "ENOTDIR" }));
   });
 
   // Node 20's mkdir("/proc/x", { recursive: true }) never returns: /proc answers ENOENT though it exists
   it("fails at once under /proc, and the commands that make directories say so", async () => {
-    expect(() => makeDirectory("/proc/commplan-test/x")).toThrow(expect.objectContaining({ code: "ENOENT" }));
+    expect(() => makeDirectory("/proc/commplan-test/x")).toThrow(expect.objectContaining({ code: "NO_CREATE" }));
     const m = join(dir, "m.json"),
       s = join(dir, "s.json");
     expect((await run("gen", "uniform", "--p", "4", "-o", m)).code).toBe(0);

@@ -9,7 +9,7 @@ import { compareMatrix, compareText, fastest } from "../../compare/compare.js";
 import { compareHtml, type BestPlan } from "../../compare/html-report.js";
 import { sweepChartSvg } from "../../compare/sweep-chart.js";
 import { parseSweep, runSweep, type SweepReport } from "../../compare/sweep.js";
-import { refuseOutputOntoInput } from "../../io/file-output.js";
+import { checkOutputTargets, refuseOutputOntoInput, writeOutputs, type OutputDocument } from "../../io/file-output.js";
 import { readMatrixFile } from "../../io/matrix-read.js";
 import { matrixBytes } from "../../model/matrix.js";
 import { findMachine } from "../../machines/presets.js";
@@ -31,7 +31,7 @@ import {
   portSharingOption,
   type NetworkFlags,
 } from "./network-flags.js";
-import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions, table, writeTextTarget } from "../io.js";
+import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions, table } from "../io.js";
 import { counted } from "../../internal/plural.js";
 
 interface CompareFlags extends NetworkFlags {
@@ -71,6 +71,25 @@ function sweepText(sw: SweepReport): string {
   if (others > 0)
     text += `${counted(others, "other crossover", "other crossovers")} between slower planners (--json lists them)\n`;
   return text;
+}
+
+/**
+ * The HTML report, made as the writer takes it: the fastest plan is simulated again for its timeline only then (an
+ * error there leaves no output: writeOutputs).
+ */
+function* htmlPieces(
+  report: Parameters<typeof compareHtml>[0],
+  sweep: Parameters<typeof compareHtml>[1],
+  candidates: Parameters<typeof fastest>[0],
+  simulate: (s: BestPlan["schedule"]) => BestPlan["sim"],
+): Generator<string> {
+  const k = fastest(candidates);
+  let best: BestPlan | null = null;
+  if (k >= 0) {
+    const s = candidates[k]!.schedule;
+    best = { schedule: s, sim: simulate(s) };
+  }
+  yield compareHtml(report, sweep, best);
 }
 
 /** Registers `compare`. */
@@ -122,14 +141,13 @@ export function registerCompare(program: Command, ctx: CliContext): void {
           throw fail("compare", "BAD_OPTION", `${flag} -: stdout carries the comparison; write ${flag} to a file`, {
             field: flag.slice(2),
           });
-      await refuseOutputOntoInput(
-        "compare",
-        [file, networkInputFile(o)],
-        [
-          ["--svg", o.svg],
-          ["--html", o.html],
-        ],
-      );
+      const targets = [
+        ["--svg", o.svg],
+        ["--html", o.html],
+      ] as const;
+      await refuseOutputOntoInput("compare", [file, networkInputFile(o)], targets);
+      // both directories take a new file before any planner runs: a bad one fails now, with nothing written
+      await checkOutputTargets("compare", targets);
       const m = readMatrixFile(file, matrixReadOptions(o, ctx.maxMemory));
       // every planner's plan and simulation is held at once: a few copies of the matrix each
       checkMemory(
@@ -162,29 +180,28 @@ export function registerCompare(program: Command, ctx: CliContext): void {
       // a planner's refusal names the option maxMemory; the command line says --max-memory
       const skipped = result.report.skipped.map((x) => ({ ...x, reason: cliMessage(x.reason) }));
       const report = { ...result.report, skipped };
+      const docs: OutputDocument[] = [];
       if (o.svg !== undefined)
-        await writeTextTarget(
-          o.svg,
-          sweep === null
-            ? compareChartSvg(report)
-            : sweepChartSvg(
-                sweep,
-                `commplan compare --sweep: ${report.machine}, P = ${report.p}, simulated ${report.mode}`,
-              ),
-          ctx.stdout,
-        );
-      if (o.html !== undefined) {
-        const k = fastest(run.candidates);
-        let best: BestPlan | null = null;
-        if (k >= 0) {
-          const s = run.candidates[k]!.schedule;
-          best = {
-            schedule: s,
-            sim: simulateSchedule(s, machine, { mode: o.mode, ports, seed, timeline: true, ...networkOptions(req) }),
-          };
-        }
-        await writeTextTarget(o.html, compareHtml(report, sweep, best), ctx.stdout);
-      }
+        docs.push({
+          target: o.svg,
+          pieces: (function* () {
+            yield sweep === null
+              ? compareChartSvg(report)
+              : sweepChartSvg(
+                  sweep,
+                  `commplan compare --sweep: ${report.machine}, P = ${report.p}, simulated ${report.mode}`,
+                );
+          })(),
+        });
+      if (o.html !== undefined)
+        docs.push({
+          target: o.html,
+          pieces: htmlPieces(report, sweep, run.candidates, (sch) =>
+            simulateSchedule(sch, machine, { mode: o.mode, ports, seed, timeline: true, ...networkOptions(req) }),
+          ),
+        });
+      // all or none: each is filled as a temporary file, then both are renamed into place (writeOutputs)
+      await writeOutputs("compare", docs, { stdout: ctx.stdout });
       if (o.json) ctx.io.out(JSON.stringify(sweep === null ? report : { ...report, sweep }, null, 2) + "\n");
       else ctx.io.out(compareText(report) + (sweep === null ? "" : "\n" + sweepText(sweep)));
     });

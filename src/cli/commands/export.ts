@@ -17,7 +17,7 @@ import {
   type ExportFormat,
   type ExportOptionName,
 } from "../../export/index.js";
-import { refuseOutputOntoInput } from "../../io/file-output.js";
+import { checkOutputDirectory, checkOutputTargets, refuseOutputOntoInput } from "../../io/file-output.js";
 import { findMachine } from "../../machines/presets.js";
 import { LAYOUT_FORMS, type LayoutForm, type ProgramVariant } from "../../model/program.js";
 import { readScheduleFile } from "../../io/schedule-read.js";
@@ -135,6 +135,7 @@ async function runExport(
   if (format.input === "schedule") {
     refuseLoweringOptions(format, formats, o, cmd);
     await refuseOutputOntoInput("export", [file], [["-o", o.output]]);
+    await checkExportTargets(o);
     const t = { output: o.output, split: o.split ?? null, dir: o.out ?? null, machine: null, chunk: null };
     const schedule = await readScheduleFile(file, { maxMemory: ctx.maxMemory });
     await format.write(schedule, {
@@ -160,6 +161,7 @@ async function runExport(
       { field: "matrix" },
     );
   await refuseOutputOntoInput("export", [file, o.matrix], [["-o", o.output]]);
+  await checkExportTargets(o);
   const m = readMatrixFile(o.matrix, { maxMemory: ctx.maxMemory });
   if (o.split !== undefined) await refuseSplitOntoInput("export", [file, o.matrix], o.split, m.p, "--split");
   const s = await readScheduleFile(file, { maxMemory: ctx.maxMemory });
@@ -228,6 +230,12 @@ function refuseLoweringOptions(
     `the option ${given[0]!} goes with format ${users.join(" or ")} (${format.name} writes the schedule, not a program)`,
     { field: given[0]! },
   );
+}
+
+/** Checks before the work that export's target (-o, or the directory of --split or --out) can be written. */
+async function checkExportTargets(o: ExportFlags): Promise<void> {
+  await checkOutputTargets("export", [["-o", o.output]]);
+  for (const dir of [o.split, o.out]) if (dir !== undefined) await checkOutputDirectory("export", dir);
 }
 
 /** Where export writes: a file (or stdout, "-"), a --split directory of per-rank files, or an --out directory. */

@@ -4,11 +4,11 @@
  */
 import { Option, type Command } from "commander";
 import { readScheduleFile } from "../../io/schedule-read.js";
-import { refuseOutputOntoInput } from "../../io/file-output.js";
+import { checkOutputTargets, refuseOutputOntoInput, writeOutputs, type OutputDocument } from "../../io/file-output.js";
 import { checkMemory, scheduleWorkBytes } from "../../model/memory-budget.js";
 import { scheduleToJsonText } from "../../io/schedule-json-write.js";
-import { timelineToSvg } from "../../export/svg-gantt.js";
-import { timelineToChromeTrace } from "../../export/trace-chrome.js";
+import { MAX_SVG_INTERVALS, timelineToSvg } from "../../export/svg-gantt.js";
+import { timelineToChromeTracePieces } from "../../export/trace-chrome.js";
 import { scheduleCost } from "../../machines/cost-model.js";
 import { findMachine } from "../../machines/presets.js";
 import { PROTOCOLS, SEND_WAITS, type NetworkRequest, type SimMode } from "../../machines/sim/options.js";
@@ -44,7 +44,7 @@ import { matrixBytes } from "../../model/matrix.js";
 import { matrixStats } from "../../model/matrix-stats.js";
 import type { CliContext } from "../context.js";
 import { withProgress } from "../progress.js";
-import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions, numberOption, table, writeTextTarget } from "../io.js";
+import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions, numberOption, table } from "../io.js";
 import { counted } from "../../internal/plural.js";
 import { freeCopiesOption, PROGRAM_OPTION, runProgramFlags, RUNTIME_OPTION } from "./simulate-program.js";
 import { oneLine } from "../../internal/quoted.js";
@@ -271,6 +271,8 @@ interface RunOutput {
   readonly network: { readonly stats: SimNetworkStats; readonly routes: NetworkRoutes } | null;
   readonly json: Record<string, unknown>;
   readonly text: string;
+  /** The realised trace of a protocol run (written with the other outputs, for --realised). */
+  readonly realised?: Schedule;
 }
 
 /** Runs --protocol on the matrix file `input`. */
@@ -306,7 +308,6 @@ async function runProtocolFlags(
       }) as ProtocolRunRequest,
     ),
   );
-  if (o.realised !== undefined) await writeTextTarget(o.realised, scheduleToJsonText(r.realised), ctx.stdout);
   const json = {
     format: "commplan.simulation/v1",
     protocol: r.protocol,
@@ -330,7 +331,33 @@ async function runProtocolFlags(
     (r.network ? networkText(r.network, r.makespan) : "") +
     nodeTable(r.nodes);
   const network = r.network && simNet !== null ? { stats: r.network, routes: simNet.routes } : null;
-  return { timeline: r.timeline, makespan: r.makespan, network, json, text };
+  return { timeline: r.timeline, makespan: r.makespan, network, json, text, realised: r.realised };
+}
+
+/**
+ * The intervals a replay of `s` records at least: every transfer between two nodes ends with a send interval at its
+ * source and a receive interval at its destination (replay-blocking.ts, replay-nonblocking.ts, ocpc-step.ts), each
+ * recorded when it lasts (TimelineRecorder.add drops an empty one). Without --network, a transfer moves its bytes (its
+ * elements and the envelope) at t_d per byte, so it lasts when those are above 0 and t_d > 0. With --network the
+ * links set the time: 0 (no bound claimed; the count is checked after the run, before any output is written).
+ */
+function leastIntervals(s: Schedule, machine: MachineModel, network: boolean): number {
+  if (network || !(machine.td > 0)) return 0;
+  const envelope = machine.envelope ?? 0;
+  let n = 0;
+  for (let x = 0; x < s.transferCount; x++)
+    if (s.src[x] !== s.dst[x] && s.size[x]! * s.elementBytes + envelope > 0) n += 2;
+  return n;
+}
+
+/** The one-line refusal of --svg for a timeline of `count` intervals (`least`: a lower bound known before the run). */
+function svgTooBig(svg: string, count: number, least: boolean): Error {
+  return fail(
+    "simulate",
+    "BAD_INPUT",
+    `the timeline has ${least ? "at least " : ""}${count} intervals; an SVG chart (--svg) draws at most ${MAX_SVG_INTERVALS} (use --trace, the Chrome trace, instead)`,
+    { file: svg, field: "svg" },
+  );
 }
 
 /** Replays the schedule file `input`. */
@@ -346,6 +373,11 @@ async function runReplayFlags(
   const m = o.matrix !== undefined ? readMatrixFile(o.matrix, matrixReadOptions(o, ctx.maxMemory)) : null;
   const read = await readScheduleFile(input, { maxMemory: ctx.maxMemory });
   const s = o.data ? payloadIfEmpty(read) : read;
+  if (o.svg !== undefined) {
+    // refused before the replay, which may take long, when the schedule alone shows the chart is too big
+    const least = leastIntervals(s, machine, o.network !== undefined);
+    if (least > MAX_SVG_INTERVALS) throw svgTooBig(o.svg, least, true);
+  }
   // per node: the accounts and queues; per transfer: the event queue, times and waits (and a timeline entry); data
   // mode: a holder per element
   const stats = m === null ? null : matrixStats(m);
@@ -549,16 +581,15 @@ async function runSimulate(arg: string | undefined, o: SimulateFlags, ctx: CliCo
   if (runLibraryFlags(arg, o, ctx) || runProgramFlags(arg, o, ctx)) return;
   const input = arg!;
   checkFlags(o);
-  await refuseOutputOntoInput(
-    "simulate",
-    [input, o.matrix, networkInputFile(o)],
-    [
-      ["--trace", o.trace],
-      ["--svg", o.svg],
-      ["--realised", o.realised],
-      ["--link-svg", o.linkSvg],
-    ],
-  );
+  const outputs = [
+    ["--trace", o.trace],
+    ["--svg", o.svg],
+    ["--realised", o.realised],
+    ["--link-svg", o.linkSvg],
+  ] as const;
+  await refuseOutputOntoInput("simulate", [input, o.matrix, networkInputFile(o)], outputs);
+  // every output's directory takes a new file, before the run: a bad one fails now, with nothing written
+  await checkOutputTargets("simulate", outputs);
   const preset = findMachine(o.machine);
   const barrier = o.barrier !== undefined ? numberOption("barrier", o.barrier) : preset.barrier;
   if (!(barrier >= 0)) throw bad("barrier", `--barrier must be a time >= 0 in us, got '${o.barrier}'`);
@@ -571,25 +602,36 @@ async function runSimulate(arg: string | undefined, o: SimulateFlags, ctx: CliCo
     o.protocol !== undefined
       ? await runProtocolFlags(input, o, machine, seed, wantTimeline, ctx)
       : await runReplayFlags(input, o, machine, seed, wantTimeline, ctx);
+  if (o.svg !== undefined && out.timeline.count > MAX_SVG_INTERVALS) throw svgTooBig(o.svg, out.timeline.count, false);
+  const docs: OutputDocument[] = [];
+  const realised = out.realised;
+  if (o.realised !== undefined && realised !== undefined)
+    docs.push({ target: o.realised, pieces: [scheduleToJsonText(realised)] });
+  if (o.svg !== undefined) {
+    const svg = o.svg;
+    docs.push({
+      target: svg,
+      pieces: (function* () {
+        yield timelineToSvg(out.timeline, out.makespan, { title: `commplan simulate on ${machine.name}` });
+      })(),
+    });
+  }
+  const net = out.network;
+  if (o.linkSvg !== undefined && net !== null)
+    docs.push({
+      target: o.linkSvg,
+      pieces: (function* () {
+        yield linkLoadSvg(linkEntries(net.stats, net.routes, out.makespan), {
+          title: `link load: ${net.routes.name} on ${machine.name}`,
+        });
+      })(),
+    });
   if (o.trace !== undefined)
-    await writeTextTarget(
-      o.trace,
-      timelineToChromeTrace(out.timeline, { machine: machine.name, makespan: out.makespan }),
-      ctx.stdout,
-    );
-  if (o.svg !== undefined)
-    await writeTextTarget(
-      o.svg,
-      timelineToSvg(out.timeline, out.makespan, { title: `commplan simulate on ${machine.name}` }),
-      ctx.stdout,
-    );
-  if (o.linkSvg !== undefined && out.network !== null)
-    await writeTextTarget(
-      o.linkSvg,
-      linkLoadSvg(linkEntries(out.network.stats, out.network.routes, out.makespan), {
-        title: `link load: ${out.network.routes.name} on ${machine.name}`,
-      }),
-      ctx.stdout,
-    );
+    docs.push({
+      target: o.trace,
+      pieces: timelineToChromeTracePieces(out.timeline, { machine: machine.name, makespan: out.makespan }),
+    });
+  // all or none: each is filled as a temporary file, then all are renamed into place (writeOutputs)
+  await writeOutputs("simulate", docs, { stdout: ctx.stdout });
   ctx.io.out(o.json ? JSON.stringify(out.json, null, 2) + "\n" : out.text);
 }

@@ -1,7 +1,7 @@
 /** commplan topologies | platform: list the network generators, and write a SimGrid platform of a network. */
 import { Option, type Command } from "commander";
 import { simgridTopologyHostfile, simgridTopologyPlatformPieces } from "../../export/simgrid-topology-platform.js";
-import { refuseOutputOntoInput, writePieces } from "../../io/file-output.js";
+import { checkOutputTargets, refuseOutputOntoInput, writeOutputs } from "../../io/file-output.js";
 import { readTopologyJson } from "../../io/topology-json-read.js";
 import { findMachine } from "../../machines/presets.js";
 import { fail } from "../../model/errors.js";
@@ -126,10 +126,13 @@ async function platformAction(o: PlatformFlags & { topology: string }, ctx: CliC
   const p = o.p === undefined ? undefined : intOption("p", o.p, 1, MAX_TOPOLOGY_HOSTS);
   const machine = o.machine === undefined ? undefined : findMachine(o.machine);
   const inputs = o.topology.endsWith(".json") ? [o.topology] : [];
-  await refuseOutputOntoInput("platform", inputs, [
+  const targets = [
     ["--output", o.output],
     ["--hostfile", o.hostfile],
-  ]);
+  ] as const;
+  await refuseOutputOntoInput("platform", inputs, targets);
+  // both directories take a new file before the topology is built: a bad one fails now, with nothing written
+  await checkOutputTargets("platform", targets);
   const { graph, routes } = loadTopology(o.topology, p, ctx.maxMemory, machine);
   const d = describeTopology(graph);
   const pieces = simgridTopologyPlatformPieces(d, routes, {
@@ -137,7 +140,18 @@ async function platformAction(o: PlatformFlags & { topology: string }, ctx: CliC
     ...(p === undefined ? {} : { ranks: p }),
   });
   const written = { cluster: false };
-  await writePieces(notingCluster(pieces, written), o.output, "platform", { stdout: ctx.stdout });
+  const hostfile = o.hostfile;
+  // all or none: each file is filled as a temporary file, then both are renamed into place (writeOutputs)
+  await writeOutputs(
+    "platform",
+    [
+      { target: o.output, pieces: notingCluster(pieces, written) },
+      ...(hostfile === undefined
+        ? []
+        : [{ target: hostfile, pieces: [simgridTopologyHostfile(d, p ?? d.hosts.length)] }]),
+    ],
+    { stdout: ctx.stdout },
+  );
   const routing = graph.graph().routing;
   if (
     !o.explicit &&
@@ -148,10 +162,6 @@ async function platformAction(o: PlatformFlags & { topology: string }, ctx: CliC
     ctx.io.err(
       "platform: note: SimGrid routes a FAT_TREE cluster D-mod-k, this network's routes are ECMP (the default): give routing=dmodk to replay the same routes, or --explicit to write commplan's\n",
     );
-  if (o.hostfile !== undefined)
-    await writePieces([simgridTopologyHostfile(d, p ?? d.hosts.length)], o.hostfile, "platform", {
-      stdout: ctx.stdout,
-    });
   if (o.json)
     printJson(ctx, {
       format: "commplan.platform/v1",
