@@ -372,7 +372,7 @@ function programFile(path: string): string {
     throw fail(
       MODULE,
       "BAD_INPUT",
-      "a directory without index.json (a split program's, from export --split, has one)",
+      "a directory without index.json (the directory of a program split by rank has one)",
       {
         file: path,
       },
