@@ -63,6 +63,14 @@ function checkSpecNames(spec: Spec, file: string): void {
     } catch (e) {
       return refuse(`/patterns/${k}${typeof pat === "string" ? "" : "/name"}`, e);
     }
+    // a spec gives no input file, so a pattern that reads one (spmv: a sparse matrix, gen --file) cannot run
+    if (def.file !== undefined)
+      throw fail(
+        "precompute",
+        "BAD_INPUT",
+        `/patterns/${k}: pattern ${def.name} reads a file (${def.file.description}), which a precompute spec cannot give`,
+        { file, field: `/patterns/${k}` },
+      );
     if (typeof pat === "string" || pat.options === undefined) return;
     try {
       resolvePatternOptions(def, pat.options);

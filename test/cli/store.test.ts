@@ -159,6 +159,10 @@ describe("precompute: the spec checked up front", () => {
       /^precompute: .*spec\.json: \/patterns\/1: unknown pattern 'pattern1x' \(did you mean pattern1\?\)/,
     );
     await refused(
+      { patterns: ["uniform", "spmv"] },
+      /^precompute: .*spec\.json: \/patterns\/1: pattern spmv reads a file \(a Matrix Market .*\), which a precompute spec cannot give$/m,
+    );
+    await refused(
       { algorithms: ["shift", { name: "mesh-two-stage", params: { rowz: 3 } }] },
       /^precompute: .*spec\.json: \/algorithms\/1\/params\/rowz: mesh-two-stage: unknown parameter 'rowz'/,
     );
