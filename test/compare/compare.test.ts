@@ -221,4 +221,18 @@ describe("what your MPI does", () => {
     expect(text).toMatch(/mpi-linear: SMPI default.* us as the library runs it \(MPI_Alltoallv's default\)/);
     expect(compareHtml(report, null, null)).toContain("<th>what your MPI does</th>");
   });
+
+  it("says why a library time can be below the lower bound: the library posts more at once than the bound's ports", () => {
+    const m = generatePattern("pattern1", 16, {}, 1);
+    const planners = ["shift", "mpi-linear"].map(findPlanner);
+    const one = compareMatrix(m, { machine: findMachine("t3d-004"), planners }).report;
+    expect(one.rows.find((x) => x.algorithm === "mpi-linear")!.mpi!.libraryUs).toBeLessThan(one.bound!.value);
+    expect(compareText(one)).toContain(
+      "(every round posted at once, nonblocking; below the lower bound where the library posts more messages per " +
+        "node at once than the bound's 1 port):",
+    );
+    // with enough ports the bound holds for the library's run too, and nothing is said
+    const many = compareMatrix(m, { machine: { ...findMachine("t3d-004"), ports: 64 }, planners }).report;
+    expect(compareText(many)).toContain("(every round posted at once, nonblocking):");
+  });
 });
