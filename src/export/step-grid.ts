@@ -108,7 +108,13 @@ export function stepGridText(g: StepGrid): string {
   for (const row of g.rows) for (const c of row) w = Math.max(w, cellText(c).length + 1);
   const pad = (x: string): string => x.padStart(w);
   const lines = [
-    `stage ${g.stage + 1} (${g.stageName}): receiver of each sender per step; X a stall, . idle`,
+    `stage ${g.stage + 1} (${g.stageName}): receiver of each sender per step` +
+      // the rows count from 1 within the stage (004 fig. 10); the schedule's steps, as the verifier's witnesses and
+      // the per-step costs name them, count from 0 over all stages
+      (g.rows.length === 0
+        ? ""
+        : ` (steps 1-${g.rows.length} here are the schedule's ${g.firstStep}-${g.firstStep + g.rows.length - 1})`) +
+      "; X a stall, . idle",
     "step" + g.senders.map((u) => pad(String(u))).join(""),
   ];
   g.rows.forEach((r, k) => lines.push(String(k + 1).padStart(4) + r.map((c) => pad(cellText(c))).join("")));

@@ -84,6 +84,18 @@ describe("commplan show", () => {
     expect(stepGridText(g).split("\n").length).toBe(g.rows.length + 3);
   });
 
+  it("the header maps the rows (from 1 within the stage) to the schedule's steps (from 0, as verify and cost name them)", () => {
+    const m = generatePattern("uniform", 16, {}, 1);
+    const s = plan(m, "four-stage");
+    const g = stepGrid(s, 1);
+    const first = s.stages[1]!.firstStep;
+    expect(first).toBeGreaterThan(0);
+    expect(stepGridText(g).split("\n")[0]).toBe(
+      `stage 2 (${s.stages[1]!.name}): receiver of each sender per step (steps 1-${g.rows.length} here are the ` +
+        `schedule's ${first}-${first + g.rows.length - 1}); X a stall, . idle`,
+    );
+  });
+
   it("parses node lists and node-array rows", () => {
     expect(nodeList("16-19,58")).toEqual([16, 17, 18, 19, 58]);
     expect(nodeArrayRow(61, 7)).toEqual([56, 57, 58, 59, 60]);
