@@ -3,7 +3,6 @@
  * shape and connectivity.
  */
 import { fail } from "../model/errors.js";
-import { MAX_MACHINE_TIME } from "../model/machine.js";
 import type { TopologyGraph } from "./types.js";
 
 const MODULE = "topology";
@@ -54,16 +53,8 @@ function readCables(graph: TopologyGraph, name: string, idOf: (node: string) => 
       throw fail(MODULE, "BAD_INPUT", `${where} joins two hosts: hosts connect only to switches`, { field: "links" });
     if (!(c.bandwidth > 0) || !Number.isFinite(c.bandwidth))
       throw fail(MODULE, "BAD_INPUT", `${where} has bandwidth ${c.bandwidth}, not a positive number`, { field: "bw" });
-    // the ranges of the generators' bw and lat (LINK_BANDWIDTH_RANGE, LINK_LATENCY_RANGE), for a topology file too: a
-    // byte takes at most MAX_MACHINE_TIME us, so that every modelled time stays finite and printable
-    if (c.bandwidth < 1 / MAX_MACHINE_TIME || c.bandwidth > MAX_MACHINE_TIME)
-      throw fail(MODULE, "BAD_INPUT", `${where} has bandwidth ${c.bandwidth}, outside 1e-12..1e12 bytes/us`, {
-        field: "bw",
-      });
-    if (!(c.latency >= 0) || !Number.isFinite(c.latency) || c.latency > MAX_MACHINE_TIME)
-      throw fail(MODULE, "BAD_INPUT", `${where} has latency ${c.latency}, not a number in 0..1e12 us`, {
-        field: "lat",
-      });
+    if (!(c.latency >= 0) || !Number.isFinite(c.latency))
+      throw fail(MODULE, "BAD_INPUT", `${where} has latency ${c.latency}, not a number >= 0`, { field: "lat" });
     for (const [k, x, y] of [
       [2 * c.id, a, b],
       [2 * c.id + 1, b, a],

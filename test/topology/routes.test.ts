@@ -255,15 +255,6 @@ describe("user networks", () => {
       /link a - s has bandwidth 0, not a positive number/,
     );
     expect(errorOf(() => buildTopology("flat:bw=0", 2)).message).toMatch(/bw = '0' is not a number in 1e-12\.\.1e12/);
-    // a topology file's links get the generators' ranges too (bw=1e-300 made a makespan of 300 digits)
-    const tiny = net().links.map((l, k) => (k === 0 ? { ...l, bandwidth: 1e-300 } : l));
-    expect(errorOf(() => compileRoutes(graphFromDescription(net({ links: tiny })))).message).toMatch(
-      /link a - s has bandwidth 1e-300, outside 1e-12\.\.1e12 bytes\/us$/,
-    );
-    const slow = net().links.map((l, k) => (k === 0 ? { ...l, latency: 1e13 } : l));
-    expect(errorOf(() => compileRoutes(graphFromDescription(net({ links: slow })))).message).toMatch(
-      /link a - s has latency 10000000000000, not a number in 0\.\.1e12 us$/,
-    );
   });
   it("a description's routing: dmodk round-trips and routes as the generator does; ecmp is left out as the default", () => {
     const g = buildTopology("fat-tree:k=4,routing=dmodk", 16);
