@@ -23,33 +23,19 @@ function oneLineNaming(err: string, target: string, reason: string): void {
   expect(err).toContain(reason);
 }
 
+/** simulate of s4.json on t3d-004 with a --trace and an --svg target. */
+const simulateTo = (f: (name: string) => string, trace: string, svg: string): ReturnType<typeof run> =>
+  run("simulate", f("s4.json"), "--machine", "t3d-004", "--trace", trace, "--svg", svg);
+
 describe("simulate: every output checked before the replay, all or none written", () => {
   it("an --svg into a missing directory leaves no --trace (and the other way round)", async () => {
     const { dir, f } = await setup();
-    const r = await run(
-      "simulate",
-      f("s4.json"),
-      "--machine",
-      "t3d-004",
-      "--trace",
-      f("t.json"),
-      "--svg",
-      f("no/g.svg"),
-    );
+    const r = await simulateTo(f, f("t.json"), f("no/g.svg"));
     expect(r.code).toBe(2);
     oneLineNaming(r.err, f("no/g.svg"), "the directory does not exist");
     expect(r.out).toBe("");
     expect(existsSync(f("t.json"))).toBe(false);
-    const r2 = await run(
-      "simulate",
-      f("s4.json"),
-      "--machine",
-      "t3d-004",
-      "--trace",
-      f("no/t.json"),
-      "--svg",
-      f("g.svg"),
-    );
+    const r2 = await simulateTo(f, f("no/t.json"), f("g.svg"));
     expect(r2.code).toBe(2);
     oneLineNaming(r2.err, f("no/t.json"), "the directory does not exist");
     expect(readdirSync(dir).sort()).toEqual(["m4.json", "s4.json"]);
@@ -57,7 +43,7 @@ describe("simulate: every output checked before the replay, all or none written"
 
   it("an --svg target that is a directory leaves no --trace", async () => {
     const { dir, f } = await setup();
-    const r = await run("simulate", f("s4.json"), "--machine", "t3d-004", "--trace", f("t.json"), "--svg", dir);
+    const r = await simulateTo(f, f("t.json"), dir);
     expect(r.code).toBe(2);
     oneLineNaming(r.err, dir, "is a directory");
     expect(readdirSync(dir).sort()).toEqual(["m4.json", "s4.json"]);
@@ -65,7 +51,7 @@ describe("simulate: every output checked before the replay, all or none written"
 
   it("writes every output when all are good", async () => {
     const { dir, f } = await setup();
-    const r = await run("simulate", f("s4.json"), "--machine", "t3d-004", "--trace", f("t.json"), "--svg", f("g.svg"));
+    const r = await simulateTo(f, f("t.json"), f("g.svg"));
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/makespan/);
     expect(readdirSync(dir).sort()).toEqual(["g.svg", "m4.json", "s4.json", "t.json"]);
@@ -106,16 +92,7 @@ describe("simulate: every output checked before the replay, all or none written"
 
   it("a directory that takes no new file (/proc) is named as such, not as missing", async () => {
     const { dir, f } = await setup();
-    const r = await run(
-      "simulate",
-      f("s4.json"),
-      "--machine",
-      "t3d-004",
-      "--trace",
-      f("t.json"),
-      "--svg",
-      "/proc/g.svg",
-    );
+    const r = await simulateTo(f, f("t.json"), "/proc/g.svg");
     expect(r.code).toBe(2);
     expect(r.err).toBe("simulate: /proc/g.svg: cannot create a file in /proc\n");
     expect(readdirSync(dir).sort()).toEqual(["m4.json", "s4.json"]);
