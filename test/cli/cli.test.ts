@@ -64,6 +64,13 @@ describe("commplan gen | plan | verify (issue 2, done-when)", () => {
         "slowest message, which understates such a step (node contention is not modelled); 'commplan simulate' " +
         "replays it (docs/cost-model.md)\n",
     ]);
+    // docs/cost-model.md's figures: MPI's linear plan of pattern1 at P = 64 (seed 1) on t3d-004
+    await run("gen", "pattern1", "--p", "64", "--seed", "1", "-o", f("c64.json"));
+    await run("plan", f("c64.json"), "-a", "mpi-linear", "-o", f("c64l.json"));
+    expect((await run("cost", f("c64l.json"), "--machine", "t3d-004")).out).toMatch(
+      /^blocking cost on t3d-004: 2,030 us \(63 start-ups at the busiest node\)/,
+    );
+    expect((await run("simulate", f("c64l.json"), "--machine", "t3d-004")).out).toMatch(/: makespan 20,410 us /);
     const st = await run("stats", f("c8.json"), "--json");
     expect(JSON.parse(st.out)).toMatchObject({ p: 8, h: 7 });
     expect(JSON.parse(st.out)).not.toHaveProperty("perNode");

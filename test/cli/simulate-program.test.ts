@@ -41,6 +41,30 @@ describe("simulate --program", () => {
     );
   });
 
+  it("docs/simulator.md's figures: a schedule replay is no prediction of SMPI, the program replay is", async () => {
+    const m = join(dir, "doc-p4.json"),
+      s = join(dir, "doc-s4.json"),
+      prog = join(dir, "doc-prog4.json");
+    expect((await run("gen", "pattern1", "--ranks", "4", "--seed", "1", "-o", m)).code).toBe(0);
+    expect((await run("plan", m, "-a", "shift", "--payload", "-o", s)).code).toBe(0);
+    const sched = await run(
+      "simulate",
+      s,
+      "--machine",
+      "t3d-004",
+      "--recv-order",
+      "step",
+      "--envelope",
+      "16",
+      "--barrier",
+      "0",
+    );
+    expect(sched.out).toMatch(/: makespan 2,950 us /);
+    expect((await run("export", s, "-m", m, "-f", "program", "-o", prog)).code).toBe(0);
+    // 2,056 us is also what smpirun gives on the export (runtimes/test/program-replay.ts checks the replay against it)
+    expect((await run("simulate", "--program", prog, "--machine", "t3d-004")).out).toMatch(/: makespan 2,056 us\n/);
+  });
+
   it("refuses what does not apply, in one line", async () => {
     const bad = async (args: string[], message: RegExp): Promise<void> => {
       const r = await run("simulate", "--machine", "ib-hdr-200", ...args);
