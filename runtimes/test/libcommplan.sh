@@ -10,7 +10,9 @@
 # fall back with its reason. Then the fallback prediction across ranks (libcommplan-predict.c) and commplan.h's API program
 # (plans of three planners, payload and direct, nonblocking and dataflow).
 # Each replayed once more with the key reduced point to point (COMMPLAN_AGREE=p2p, COMMPLAN_LOCAL=0); a store of one
-# direct plan checks the calls without a key (one rank's rows changed between calls).
+# direct plan checks the calls without a key (one rank's rows changed between calls); a store whose two programs are
+# swapped must fall back. At P = 4, an intercommunicator's calls must fall back uncaptured (libcommplan-inter.c), and
+# misspelt variables, values not taken and a store without programs/ must be named.
 # Environment: LIBCOMMPLAN_TEST_P (default 4 16 7), LIBCOMMPLAN_TEST_MACHINE (default ib-hdr-200, its runtime model
 # ib-hdr-200-mpi), LIBCOMMPLAN_TEST_ONE_PORT_MACHINE (default t3d-004). Exit 1 on any failure, 2 when a tool is missing.
 set -euo pipefail
@@ -38,7 +40,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/commplan-lib.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/ompi" "$work/bin"
 flags=(-O2 -std=c11 -Wall -Wextra -Werror)
-for prog in moe halo sort predict neighbor; do mpicc "${flags[@]}" -o "$work/bin/$prog" "$here/libcommplan-$prog.c"; done
+for prog in moe halo sort predict neighbor inter; do mpicc "${flags[@]}" -o "$work/bin/$prog" "$here/libcommplan-$prog.c"; done
 mpicc "${flags[@]}" -o "$work/bin/fftw" "$here/libcommplan-fftw.c" -lfftw3_mpi -lfftw3 -lm
 mpicc "${flags[@]}" -o "$work/bin/api" "$here/libcommplan-api.c" -L"$lib" -lcommplan -Wl,-rpath,"$lib" -ljansson
 mpirun_flags=(--oversubscribe --bind-to none --mca pml ob1 --mca btl self,vader --mca orte_tmpdir_base "$work/ompi")
@@ -211,6 +213,28 @@ for p in $ps; do
   else
     fail "predict P=$p" "a run or the precompute failed" "$(cat "$work/out" "$work/pre" 2>/dev/null)"
   fi
+  # a program that is not the key's (the two patterns' program directories swapped, as a store copied by hand could
+  # have them): each rank checks its part against the call's counts, so every call falls back, every byte in place
+  cap="$work/cap-swap-$p" store_swap="$work/store-swap-$p"
+  if launch "$p" "$d/capture" "LD_PRELOAD=$preload,COMMPLAN_CAPTURE=$cap" "$work/bin/predict" mixed &&
+    cli precompute --from-capture "$cap" --store "$store_swap" --machine "$machine" >"$work/pre" 2>&1 &&
+    mapfile -t keys < <(ls "$store_swap/programs") && [ "${#keys[@]}" -eq 2 ] &&
+    mv "$store_swap/programs/${keys[0]}" "$store_swap/programs/x" &&
+    mv "$store_swap/programs/${keys[1]}" "$store_swap/programs/${keys[0]}" &&
+    mv "$store_swap/programs/x" "$store_swap/programs/${keys[1]}" &&
+    launch "$p" "$d/swap" "LD_PRELOAD=$preload,COMMPLAN_PLANS=$store_swap,COMMPLAN_STATS=1,COMMPLAN_REPLAY=all,COMMPLAN_LOCAL=0" "$work/bin/predict" mixed; then
+    if ! same_bytes "$d/base" "$d/swap" "$p"; then
+      fail "swapped programs P=$p" "received bytes differ"
+    elif ! grep -q "program is for another count matrix" "$work/out" ||
+      ! grep -q '^commplan: rank 0 total: 7 calls, 0 hits, 7 fallbacks' "$work/out" ||
+      [ "$(grep -c ', 0 hits, [0-9]* fallbacks (plan failed to load [0-9]*)' "$work/out")" -ne 2 ]; then
+      fail "swapped programs P=$p" "not the expected fallbacks" "$(cat "$work/out")"
+    else
+      ok "swapped programs P=$p: a program for another count matrix is refused at its lookup (plan failed to load), every byte as without the interposer"
+    fi
+  else
+    fail "swapped programs P=$p" "a run or the precompute failed" "$(cat "$work/out" "$work/pre" 2>/dev/null)"
+  fi
   # direct plans need no key: a store whose one plan (B's, shift, a nonblocking program written here so that it is
   # direct whatever auto picks) is direct; in the mixed run the ranks whose rows are B's in every call (2 ..) run the
   # plan six times while ranks 0 and 1 (rows changed in A) exchange A's blocks point to point with them
@@ -258,6 +282,35 @@ for p in $ps; do
     ok "api P=$p $alg ($variant): commplan_alltoallv, persistent start / wait, fallbacks, errors"
   done
 done
+
+# an intercommunicator's calls (counts of the remote group) go to the library, never captured or keyed; the world's
+# call beside them is captured, planned and replayed; misspelt variables and a store without programs/ are named
+p=4
+d="$work/inter"
+cap="$work/cap-inter"
+if launch "$p" "$d/base" - "$work/bin/inter" &&
+  launch "$p" "$d/capture" "LD_PRELOAD=$preload,COMMPLAN_CAPTURE=$cap,COMMPLAN_STATS=1" "$work/bin/inter" &&
+  same_bytes "$d/base" "$d/capture" "$p" && grep -q '6 calls fell back before the lookup: an intercommunicator' "$work/out" &&
+  [ "$(ls "$cap" | wc -l)" -eq 2 ] && grep -q '"p": 4,' "$cap"/*.capture.json &&
+  cli precompute --from-capture "$cap" --store "$work/store-inter" --machine "$machine" >"$work/pre" 2>&1 &&
+  launch "$p" "$d/replay" "LD_PRELOAD=$preload,COMMPLAN_PLANS=$work/store-inter,COMMPLAN_STATS=1,COMMPLAN_REPLAY=all" "$work/bin/inter" &&
+  same_bytes "$d/base" "$d/replay" "$p" && grep -q '^commplan: rank 0 total: 7 calls, 1 hits, 6 fallbacks' "$work/out"; then
+  ok "intercommunicator P=$p: its calls fall back to the library, never captured; the world's call captured and replayed, every byte as without the interposer"
+else
+  fail "intercommunicator P=$p" "not as expected" "$(cat "$work/out" "$work/pre" 2>/dev/null; ls "$cap" 2>&1)"
+fi
+if launch "$p" "$d/env" "LD_PRELOAD=$preload,COMMPLAN_PLAN=$work/store-inter,COMMPLAN_STATS=yes,COMMPLAN_AGREE=P2P,COMMPLAN_REPLAY=1" "$work/bin/inter" &&
+  same_bytes "$d/base" "$d/env" "$p" &&
+  [ "$(grep -c '^commplan: COMMPLAN_PLAN is not a variable of libcommplan, ignored (did you mean COMMPLAN_PLANS?)$' "$work/out")" -eq 1 ] &&
+  grep -q '^commplan: COMMPLAN_STATS=yes is not a value it takes (0, 1 or all): taken as 1$' "$work/out" &&
+  grep -q '^commplan: COMMPLAN_AGREE=P2P is not a value it takes (p2p or library): ignored$' "$work/out" &&
+  grep -q '^commplan: COMMPLAN_REPLAY=1 is not a value it takes (all): ignored$' "$work/out" &&
+  launch "$p" "$d/env" "LD_PRELOAD=$preload,COMMPLAN_PLANS=$work/no-store" "$work/bin/inter" &&
+  [ "$(grep -c "^commplan: COMMPLAN_PLANS=$work/no-store: no directory $work/no-store/programs " "$work/out")" -eq 1 ]; then
+  ok "environment P=$p: a misspelt variable, a value not taken and a store without programs/ named in one line each (world rank 0)"
+else
+  fail "environment P=$p" "not the expected lines" "$(cat "$work/out")"
+fi
 
 # the default machine's runtime model picks dataflow programs: at least one captured pattern must have run as one
 if [ "$dataflow_replays" -eq 0 ]; then
