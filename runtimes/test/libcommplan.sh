@@ -90,17 +90,23 @@ same_bytes() { # dir a, dir b, np
   for ((r = 0; r < $3; r++)); do cmp -s "$1/rank-$r.bin" "$2/rank-$r.bin" || return 1; done
 }
 
-# Replays the program with the store's plans under COMMPLAN_REPLAY=MODE; its bytes compared with the base run, the
+# Replays the program with the store's plans: MODE store (the store's verdicts) or all (COMMPLAN_REPLAY=all); its bytes compared with the base run, the
 # statistics must account for every call (all of them hits under COMMPLAN_REPLAY=all); their total line in $total.
 # Returns 1 on a failure.
 replay_run() { # label, np, store, mode, calls, what, program and args...
   local label=$1 np=$2 store=$3 mode=$4 calls=$5 what=$6 d="$work/run" want
   shift 6
-  if ! launch "$np" "$d/replay" "LD_PRELOAD=$preload,COMMPLAN_PLANS=$store,COMMPLAN_STATS=1,COMMPLAN_REPLAY=$mode$extra_env" "$@"; then
+  local replay="" # the store's verdicts: no COMMPLAN_REPLAY (the interposer names a value it does not take)
+  [ "$mode" = all ] && replay=",COMMPLAN_REPLAY=all"
+  if ! launch "$np" "$d/replay" "LD_PRELOAD=$preload,COMMPLAN_PLANS=$store,COMMPLAN_STATS=1$replay$extra_env" "$@"; then
     fail "$label P=$np replay ($what$mode)" "mpirun failed" "$(cat "$work/out")"
     return 1
   fi
   same_bytes "$d/base" "$d/replay" "$np" || { fail "$label P=$np replay ($what$mode)" "received bytes differ"; return 1; }
+  if grep -q '^commplan: COMMPLAN_' "$work/out"; then # the environment is the documented one: no line about it
+    fail "$label P=$np replay ($what$mode)" "a line about the environment" "$(grep '^commplan: COMMPLAN_' "$work/out")"
+    return 1
+  fi
   total=$(grep '^commplan: rank 0 total:' "$work/out" || true)
   # under COMMPLAN_REPLAY=all every call runs its plan; under the store's verdicts, hits + fallbacks = calls
   want="$calls calls, $calls hits, 0 fallbacks"
