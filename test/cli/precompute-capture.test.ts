@@ -194,6 +194,39 @@ describe("precompute --from-capture", () => {
   });
 });
 
+describe("precompute --from-capture of a damaged capture", () => {
+  it("checks every record against its matrix before it plans any: one line, no store written", async () => {
+    const damage: [string, (rec: Record<string, unknown>, matrixFile: string) => void, RegExp][] = [
+      ["p", (rec) => (rec["p"] = 5), /capture\.json: the record's p 5 is not its matrix's \(6\)$/],
+      ["elementBytes", (rec) => (rec["elementBytes"] = 4), /the record's elementBytes 4 is not its matrix's \(8\)$/],
+      ["key", (rec) => (rec["key"] = "f".repeat(32)), /the capture's key f{32} is not its matrix's/],
+      ["no p", (rec) => delete rec["p"], /capture\.json: a commplan\.capture\/v1 record needs a valid 'p'$/],
+      ["matrix", (_, mf) => writeFileSync(mf, readFileSync(mf, "utf8").slice(0, 40)), /^matrix: .*invalid JSON/],
+    ];
+    for (const [what, change, message] of damage) {
+      const d = dir();
+      writeCapture(join(d, "cap"), matrixFromRows(MOE_ROWS, { elementBytes: 24 }));
+      // a second pattern whose record sorts last ("z"), damaged: the first must not be planned either
+      const m2 = matrixFromRows(
+        Array.from({ length: 6 }, (_, i) => Array.from({ length: 6 }, (_, j) => (i + j) % 3)),
+        { elementBytes: 8 },
+      );
+      const key2 = writeCapture(join(d, "z"), m2);
+      const rec = JSON.parse(readFileSync(join(d, "z", `${key2}-0-0.capture.json`), "utf8")) as Record<string, unknown>;
+      const matrixFile = join(d, "cap", `${key2}-0-0.matrix.json`);
+      writeFileSync(matrixFile, readFileSync(join(d, "z", `${key2}-0-0.matrix.json`)));
+      change(rec, matrixFile);
+      writeFileSync(join(d, "cap", `z${key2}.capture.json`), JSON.stringify(rec));
+      const r = await precompute(d, "t3d-004");
+      expect([what, r.code]).toEqual([what, 2]);
+      expect(r.err.split("\n")).toHaveLength(2);
+      expect(r.err.trim()).toMatch(message);
+      expect(r.out).toBe("");
+      expect(existsSync(join(d, "s"))).toBe(false);
+    }
+  });
+});
+
 describe("precompute --from-capture, run again", () => {
   it("plans again for another machine, or over an unreadable plan.json, and replaces the program", async () => {
     const d = dir();
