@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <dlfcn.h>
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -453,7 +454,8 @@ static void look_up(const commstate_t *st, pattern_t *pt, MPI_Comm comm, const i
   }
   if (local == -1 && plan == NULL) {
     local = WHY_LOAD_FAILED;
-    if (stats_mode != NULL) fprintf(stderr, "commplan: %s: %s\n", path, err);
+    if (stats_mode != NULL && strncmp(err, path, strlen(path)) == 0) fprintf(stderr, "commplan: %s\n", err);
+    else if (stats_mode != NULL) fprintf(stderr, "commplan: %s: %s\n", path, err); /* err names no file */
   }
   uint64_t mine = (uint64_t)(local + 1), agreed = 0; /* -1 (replay) is 0 */
   reduce_words(st, comm, 1, RED_MAX, &mine, &agreed);
@@ -869,12 +871,15 @@ static void write_file(const char *path, const char *text) {
   snprintf(tmp, sizeof tmp, "%s.tmp", path);
   FILE *f = fopen(tmp, "w");
   if (f == NULL) {
-    fprintf(stderr, "commplan: cannot write %s\n", tmp);
+    fprintf(stderr, "commplan: cannot write %s (%s)\n", tmp, strerror(errno));
     return;
   }
   int ok = fputs(text, f) >= 0;
   ok = fclose(f) == 0 && ok;
-  if (!ok || rename(tmp, path) != 0) fprintf(stderr, "commplan: cannot write %s\n", path);
+  if (!ok || rename(tmp, path) != 0) {
+    fprintf(stderr, "commplan: cannot write %s (%s)\n", path, strerror(errno));
+    remove(tmp);
+  }
 }
 
 /* The capture files of a pattern on its communicator's rank 0: the matrix and its record. */
@@ -980,8 +985,8 @@ static int one_of(const char *value, const char *list) {
 
 /*
  * World rank 0 names, one line each, a COMMPLAN_ variable that looks like a misspelt one of the interposer's (which
- * would otherwise be ignored without a word), a value a variable does not take, and a COMMPLAN_PLANS store without a
- * programs/ directory. Nothing changes: the lines only say what is ignored.
+ * would otherwise be ignored without a word), a value a variable does not take, a COMMPLAN_CAPTURE directory it cannot
+ * create (it makes it here) and a COMMPLAN_PLANS store without a programs/ directory. Nothing else changes.
  */
 static void check_env(void) {
   int rank = 0;
@@ -1008,6 +1013,16 @@ static void check_env(void) {
     } else if (known >= 0 && env_values[known] != NULL && *value != '\0' && !one_of(value, env_values[known])) {
       fprintf(stderr, "commplan: COMMPLAN_%s=%s is not a value it takes (%s): %s\n", name, value, env_values[known],
               env_other[known]);
+    }
+  }
+  const char *capture = getenv("COMMPLAN_CAPTURE");
+  if (capture != NULL && *capture != '\0') { /* made now (MPI_Finalize writes into it), so that a bad one shows early */
+    struct stat sb;
+    if (mkdir(capture, 0777) != 0 && errno != EEXIST) {
+      fprintf(stderr, "commplan: COMMPLAN_CAPTURE=%s: cannot create the directory (%s): nothing will be captured\n",
+              capture, strerror(errno));
+    } else if (stat(capture, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+      fprintf(stderr, "commplan: COMMPLAN_CAPTURE=%s: not a directory: nothing will be captured\n", capture);
     }
   }
   const char *plans = getenv("COMMPLAN_PLANS");

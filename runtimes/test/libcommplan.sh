@@ -225,6 +225,10 @@ for p in $ps; do
   if launch "$p" "$d/capture" "LD_PRELOAD=$preload,COMMPLAN_CAPTURE=$cap" "$work/bin/predict" mixed &&
     cli precompute --from-capture "$cap" --store "$store_swap" --machine "$machine" >"$work/pre" 2>&1 &&
     mapfile -t keys < <(ls "$store_swap/programs") && [ "${#keys[@]}" -eq 2 ] &&
+    cp -r "$store_swap" "$store_swap-damaged" && rm "$store_swap-damaged/programs/${keys[0]}/rank-1.json" &&
+    head -c 100 "$store_swap/programs/${keys[1]}/rank-0.json" >"$store_swap-damaged/programs/${keys[1]}/rank-0.json" &&
+    launch "$p" "$d/damaged" "LD_PRELOAD=$preload,COMMPLAN_PLANS=$store_swap-damaged,COMMPLAN_STATS=1,COMMPLAN_REPLAY=all,COMMPLAN_LOCAL=0" "$work/bin/predict" mixed &&
+    cp "$work/out" "$work/out-damaged" &&
     mv "$store_swap/programs/${keys[0]}" "$store_swap/programs/x" &&
     mv "$store_swap/programs/${keys[1]}" "$store_swap/programs/${keys[0]}" &&
     mv "$store_swap/programs/x" "$store_swap/programs/${keys[1]}" &&
@@ -237,6 +241,16 @@ for p in $ps; do
       fail "swapped programs P=$p" "not the expected fallbacks" "$(cat "$work/out")"
     else
       ok "swapped programs P=$p: a program for another count matrix is refused at its lookup (plan failed to load), every byte as without the interposer"
+    fi
+    # the same store with one program's rank file missing and another's cut short: both fall back, each file named
+    if ! same_bytes "$d/base" "$d/damaged" "$p"; then
+      fail "damaged programs P=$p" "received bytes differ"
+    elif ! grep -q "^commplan: $store_swap-damaged/programs/${keys[0]}/rank-1.json: no such file$" "$work/out-damaged" ||
+      ! grep -q "^commplan: $store_swap-damaged/programs/${keys[1]}/rank-0.json:line [0-9]*: " "$work/out-damaged" ||
+      [ "$(grep -c ', 0 hits, [0-9]* fallbacks (plan failed to load [0-9]*)' "$work/out-damaged")" -ne 2 ]; then
+      fail "damaged programs P=$p" "not the expected fallbacks" "$(cat "$work/out-damaged")"
+    else
+      ok "damaged programs P=$p: a rank file missing or cut short makes every rank fall back, the file named in one line"
     fi
   else
     fail "swapped programs P=$p" "a run or the precompute failed" "$(cat "$work/out" "$work/pre" 2>/dev/null)"
@@ -311,9 +325,12 @@ if launch "$p" "$d/env" "LD_PRELOAD=$preload,COMMPLAN_PLAN=$work/store-inter,COM
   grep -q '^commplan: COMMPLAN_STATS=yes is not a value it takes (0, 1 or all): taken as 1$' "$work/out" &&
   grep -q '^commplan: COMMPLAN_AGREE=P2P is not a value it takes (p2p or library): ignored$' "$work/out" &&
   grep -q '^commplan: COMMPLAN_REPLAY=1 is not a value it takes (all): ignored$' "$work/out" &&
-  launch "$p" "$d/env" "LD_PRELOAD=$preload,COMMPLAN_PLANS=$work/no-store" "$work/bin/inter" &&
-  [ "$(grep -c "^commplan: COMMPLAN_PLANS=$work/no-store: no directory $work/no-store/programs " "$work/out")" -eq 1 ]; then
-  ok "environment P=$p: a misspelt variable, a value not taken and a store without programs/ named in one line each (world rank 0)"
+  launch "$p" "$d/env" "LD_PRELOAD=$preload,COMMPLAN_PLANS=$work/no-store,COMMPLAN_CAPTURE=$work/no-dir/cap" "$work/bin/inter" &&
+  same_bytes "$d/base" "$d/env" "$p" &&
+  [ "$(grep -c "^commplan: COMMPLAN_PLANS=$work/no-store: no directory $work/no-store/programs " "$work/out")" -eq 1 ] &&
+  [ "$(grep -c "^commplan: COMMPLAN_CAPTURE=$work/no-dir/cap: cannot create the directory (No such file or directory): nothing will be captured$" "$work/out")" -eq 1 ] &&
+  grep -q "^commplan: cannot write $work/no-dir/cap/.*\.tmp (No such file or directory)$" "$work/out"; then
+  ok "environment P=$p: a misspelt variable, a value not taken, a store without programs/ and a capture directory that cannot be made named in one line each (world rank 0)"
 else
   fail "environment P=$p" "not the expected lines" "$(cat "$work/out")"
 fi
