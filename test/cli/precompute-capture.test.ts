@@ -194,6 +194,29 @@ describe("precompute --from-capture", () => {
   });
 });
 
+describe("docs/formats.md on libcommplan's files", () => {
+  /** The backticked names after "Fields:" in the paragraph of `format` in docs/formats.md. */
+  function documentedFields(format: string): string[] {
+    const text = readFileSync(new URL("../../docs/formats.md", import.meta.url), "utf8").replace(/\s+/g, " ");
+    const at = text.indexOf(`- \`${format}\``);
+    expect(at).toBeGreaterThan(0);
+    const fields = /Fields: ([^.]*)\./.exec(text.slice(at))![1]!;
+    return [...fields.matchAll(/`([A-Za-z]+)`/g)].map((m) => m[1]!);
+  }
+
+  it("lists the fields libcommplan writes in a capture record and precompute writes in plan.json", async () => {
+    const c = readFileSync(new URL("../../runtimes/libcommplan/interpose.c", import.meta.url), "utf8");
+    const pack = /json_t \*rec = json_pack\(([^;]*)\);/.exec(c)![1]!;
+    const strings = [...pack.matchAll(/"([^"]*)"/g)].map((m) => m[1]!).slice(1); // after the format string
+    expect(documentedFields("commplan.capture/v1")).toEqual(strings.filter((x) => x !== "commplan.capture/v1"));
+    const d = dir();
+    const key = writeCapture(join(d, "cap"), matrixFromRows(MOE_ROWS, { elementBytes: 24 }));
+    expect((await precompute(d, "t3d-004")).code).toBe(0);
+    const rec = JSON.parse(readFileSync(join(d, "s", "programs", key, "plan.json"), "utf8")) as object;
+    expect(documentedFields("commplan.libplan/v1")).toEqual(Object.keys(rec));
+  });
+});
+
 describe("precompute --from-capture of a damaged capture", () => {
   it("checks every record against its matrix before it plans any: one line, no store written", async () => {
     const damage: [string, (rec: Record<string, unknown>, matrixFile: string) => void, RegExp][] = [
