@@ -865,24 +865,29 @@ int MPI_Neighbor_alltoallv(const void *sendbuf, const int scounts[], const int s
   return intercept(&n.c, fallback_neighbor, "MPI_Neighbor_alltoallv", __builtin_return_address(0));
 }
 
-/* Writes text to path through a temporary file and a rename, so a reader never sees half of it. */
-static void write_file(const char *path, const char *text) {
+/* Writes text to path through a temporary file and a rename, so a reader never sees half of it; 0 when it could not. */
+static int write_file(const char *path, const char *text) {
   char tmp[4200];
   snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  FILE *f = fopen(tmp, "w");
+  FILE *f = text == NULL ? NULL : fopen(tmp, "w");
   if (f == NULL) {
-    fprintf(stderr, "commplan: cannot write %s (%s)\n", tmp, strerror(errno));
-    return;
+    fprintf(stderr, "commplan: cannot write %s (%s)\n", tmp, text == NULL ? "out of memory" : strerror(errno));
+    return 0;
   }
   int ok = fputs(text, f) >= 0;
   ok = fclose(f) == 0 && ok;
   if (!ok || rename(tmp, path) != 0) {
     fprintf(stderr, "commplan: cannot write %s (%s)\n", path, strerror(errno));
     remove(tmp);
+    return 0;
   }
+  return 1;
 }
 
-/* The capture files of a pattern on its communicator's rank 0: the matrix and its record. */
+/*
+ * The capture files of a pattern on its communicator's rank 0: the matrix, then its record (only when the matrix was
+ * written, so that a record never names a matrix that is not there).
+ */
 static void write_capture(const commstate_t *st, const pattern_t *pt, int world_rank) {
   char hex[33], base[4096], path[4200];
   key_hex(pt->key, hex);
@@ -898,16 +903,17 @@ static void write_capture(const commstate_t *st, const pattern_t *pt, int world_
                         (json_int_t)pt->eb, "rows", rows);
   char *text = json_dumps(m, JSON_COMPACT);
   snprintf(path, sizeof path, "%s.matrix.json", base);
-  if (text != NULL) write_file(path, text);
+  int written = write_file(path, text);
   free(text);
   json_decref(m);
+  if (!written) return;
   const char *file = strrchr(path, '/') + 1;
   json_t *rec = json_pack("{s:s, s:s, s:i, s:I, s:s, s:s, s:I, s:s}", "format", "commplan.capture/v1", "key", hex,
                           "p", st->p, "elementBytes", (json_int_t)pt->eb, "call", pt->kind, "site", pt->site,
                           "calls", (json_int_t)pt->calls, "matrix", file);
   text = json_dumps(rec, JSON_INDENT(2));
   snprintf(path, sizeof path, "%s.capture.json", base);
-  if (text != NULL) write_file(path, text);
+  write_file(path, text);
   free(text);
   json_decref(rec);
 }

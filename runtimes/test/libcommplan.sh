@@ -319,6 +319,18 @@ if launch "$p" "$d/base" - "$work/bin/inter" &&
 else
   fail "intercommunicator P=$p" "not as expected" "$(cat "$work/out" "$work/pre" 2>/dev/null; ls "$cap" 2>&1)"
 fi
+# a matrix file that cannot be written (a directory in its place): its record is not written either, so no record
+# names a matrix that is not there
+m=$(cd "$cap" 2>/dev/null && ls ./*.matrix.json 2>/dev/null | head -n 1)
+m=${m#./}
+if [ -n "$m" ] && mkdir -p "$work/cap-inter2/$m" &&
+  launch "$p" "$d/capture2" "LD_PRELOAD=$preload,COMMPLAN_CAPTURE=$work/cap-inter2" "$work/bin/inter" &&
+  grep -q "^commplan: cannot write $work/cap-inter2/$m (Is a directory)$" "$work/out" &&
+  ! ls "$work/cap-inter2"/*.capture.json >/dev/null 2>&1; then
+  ok "capture P=$p: a matrix that cannot be written is named with the reason, and its record is not written"
+else
+  fail "capture P=$p" "a record without its matrix, or no line" "$(cat "$work/out"; ls -R "$work/cap-inter2" 2>&1)"
+fi
 if launch "$p" "$d/env" "LD_PRELOAD=$preload,COMMPLAN_PLAN=$work/store-inter,COMMPLAN_STATS=yes,COMMPLAN_AGREE=P2P,COMMPLAN_REPLAY=1" "$work/bin/inter" &&
   same_bytes "$d/base" "$d/env" "$p" &&
   [ "$(grep -c '^commplan: COMMPLAN_PLAN is not a variable of libcommplan, ignored (did you mean COMMPLAN_PLANS?)$' "$work/out")" -eq 1 ] &&
