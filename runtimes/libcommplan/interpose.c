@@ -1044,11 +1044,30 @@ static void check_env(void) {
 }
 
 /*
- * Checks the environment (check_env), then makes MPI_COMM_WORLD's state at once, so that its one-time agreement is not
- * part of the program's first call.
+ * Checks the environment (check_env); makes sure every rank runs with the same settings (whether it captures, whether
+ * it has a store, COMMPLAN_REPLAY, COMMPLAN_LOCAL, COMMPLAN_AGREE; not the paths, which may be node-local copies):
+ * ranks that differ would enter different collectives and wait for each other forever, so one reduction over
+ * MPI_COMM_WORLD finds out, world rank 0 says so in one line and every rank goes straight to the library. Then makes
+ * MPI_COMM_WORLD's state at once, so that its one-time agreement is not part of the program's first call.
+ * Collective: every rank that loaded the library takes part, with or without COMMPLAN_ variables.
  */
 static void world_state(void) {
   check_env();
+  init_env();
+  uint64_t mine = (uint64_t)(capture_dir != NULL) | (uint64_t)(plans_dir != NULL) << 1 | (uint64_t)replay_all << 2 |
+                  (uint64_t)!local_ok << 3 | (uint64_t)agree_p2p << 4;
+  uint64_t words[2] = {mine, ~mine}, most[2] = {0, 0}; /* the largest and (complemented) the smallest setting */
+  PMPI_Allreduce(words, most, 2, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+  if (most[0] != ~most[1]) {
+    int rank = 0;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+      fprintf(stderr, "commplan: the ranks' COMMPLAN_ settings differ (COMMPLAN_CAPTURE, COMMPLAN_PLANS, "
+              "COMMPLAN_REPLAY, COMMPLAN_LOCAL or COMMPLAN_AGREE set on some ranks only: pass them to every rank, "
+              "mpirun -x NAME): libcommplan is off for this run\n");
+    }
+    capture_dir = plans_dir = NULL;
+  }
   if (active()) state_of(MPI_COMM_WORLD);
 }
 

@@ -3,7 +3,8 @@
  * PMPI_Alltoallv on the same data: commplan_alltoallv with unpacked displacements, the persistent form (init once,
  * start / wait three times), a call whose counts differ from the plan's (COMMPLAN_FALLBACK, still exact), a
  * non-contiguous datatype (COMMPLAN_FALLBACK), the wrong communicator (COMMPLAN_ERR_ARG), a missing plan
- * (COMMPLAN_ERR_LOAD on every rank) and an intercommunicator (COMMPLAN_ERR_ARG on every rank). Prints "api ok" on rank 0 when every byte matched.
+ * (COMMPLAN_ERR_LOAD on every rank) and an intercommunicator (COMMPLAN_ERR_ARG on every rank). Prints "api ok" on
+ * rank 0 when every byte matched.
  * Usage: libcommplan-api MATRIX.json PROGRAM_DIR
  */
 #include <jansson.h>

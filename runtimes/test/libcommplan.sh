@@ -346,6 +346,21 @@ if launch "$p" "$d/env" "LD_PRELOAD=$preload,COMMPLAN_PLAN=$work/store-inter,COM
 else
   fail "environment P=$p" "not the expected lines" "$(cat "$work/out")"
 fi
+# a store given to world rank 0 only (as a variable set in the shell and not passed with -x reaches the local ranks
+# only): the ranks would enter different collectives; the interposer finds out at MPI_Init and stays off everywhere
+printf '#!/bin/sh
+[ "$OMPI_COMM_WORLD_RANK" = 0 ] && export COMMPLAN_PLANS="%s"
+exec "$@"
+' "$work/store-inter" >"$work/rank0-env"
+chmod +x "$work/rank0-env"
+if launch "$p" "$d/rank0" "LD_PRELOAD=$preload,COMMPLAN_STATS=1" "$work/rank0-env" "$work/bin/inter" &&
+  same_bytes "$d/base" "$d/rank0" "$p" &&
+  [ "$(grep -c "^commplan: the ranks' COMMPLAN_ settings differ .*: libcommplan is off for this run$" "$work/out")" -eq 1 ] &&
+  grep -q '^commplan: rank 0 total: 0 calls, 0 hits, 0 fallbacks$' "$work/out"; then
+  ok "environment P=$p: COMMPLAN_PLANS on world rank 0 only: named in one line, the interposer off on every rank, no hang"
+else
+  fail "environment P=$p (one rank's store)" "not the expected line, or a hang" "$(cat "$work/out")"
+fi
 
 # the default machine's runtime model picks dataflow programs: at least one captured pattern must have run as one
 if [ "$dataflow_replays" -eq 0 ]; then
