@@ -100,6 +100,10 @@ export function readCaptures(dir: string): CapturedPattern[] {
       .filter((n) => n.endsWith(".capture.json"))
       .sort();
   } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOTDIR" && existsSync(dir))
+      throw fail(MODULE, "BAD_INPUT", "is a file, not a capture directory (give the COMMPLAN_CAPTURE directory)", {
+        file: dir,
+      });
     throw fsError(e, MODULE, dir, false);
   }
   if (names.length === 0)

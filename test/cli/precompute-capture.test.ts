@@ -178,6 +178,20 @@ describe("precompute --from-capture", () => {
       "t3d-004",
     );
     expect(empty.err).toMatch(/^precompute: .*empty: no \*\.capture\.json records/);
+    const record = readdirSync(join(d, "cap")).find((n) => n.endsWith(".capture.json"))!;
+    const file = await run(
+      "precompute",
+      "--from-capture",
+      join(d, "cap", record),
+      "--store",
+      join(d, "s"),
+      "--machine",
+      "t3d-004",
+    );
+    expect([file.code, file.err]).toEqual([
+      2,
+      `precompute: ${join(d, "cap", record)}: is a file, not a capture directory (give the COMMPLAN_CAPTURE directory)\n`,
+    ]);
     writeFileSync(join(d, "empty", "a.capture.json"), JSON.stringify({ format: "commplan.capture/v1", key: "zz" }));
     const malformed = await run(
       "precompute",
