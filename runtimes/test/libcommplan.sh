@@ -319,6 +319,13 @@ if launch "$p" "$d/base" - "$work/bin/inter" &&
 else
   fail "intercommunicator P=$p" "not as expected" "$(cat "$work/out" "$work/pre" 2>/dev/null; ls "$cap" 2>&1)"
 fi
+# a second run of the same program into the same capture directory replaces its records (docs/runtimes.md)
+if launch "$p" "$d/capture3" "LD_PRELOAD=$preload,COMMPLAN_CAPTURE=$cap" "$work/bin/inter" &&
+  [ "$(ls "$cap" | wc -l)" -eq 2 ] && grep -q '"calls": 1,' "$cap"/*.capture.json; then
+  ok "capture P=$p: a second run into the same directory replaces the first's record (calls 1, not two records)"
+else
+  fail "capture P=$p (second run)" "not one record of one call" "$(ls "$cap"; cat "$cap"/*.capture.json)"
+fi
 # a matrix file that cannot be written (a directory in its place): its record is not written either, so no record
 # names a matrix that is not there
 m=$(cd "$cap" 2>/dev/null && ls ./*.matrix.json 2>/dev/null | head -n 1)
