@@ -47,7 +47,7 @@ beforeAll(() => {
 });
 
 describe("the npm package", () => {
-  it("ships the build, the licence, the schemas and the reference executor's sources; no tests or benches", () => {
+  it("ships the build, the licence, the schemas, the reference executor's and libcommplan's sources; no tests or benches", () => {
     const out = execFileSync(npm, ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: root, encoding: "utf8" });
     const files = new Set((JSON.parse(out) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path));
     const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
@@ -64,9 +64,11 @@ describe("the npm package", () => {
       expect(files).toContain(f);
     for (const f of ["build.sh", "main.c", "program.c", "program.h", "exchange.c", "exchange.h", "pattern.c"])
       expect(files).toContain(`runtimes/executor/${f}`);
-    expect([...files].filter((f) => /^(test|bench|src|runtimes\/test|runtimes\/executor\/build)\//.test(f))).toEqual(
-      [],
-    );
+    // libcommplan, whose captures precompute --from-capture reads (its build.sh compiles ../executor/program.c too)
+    for (const f of ["build.sh", "interpose.c", "plan.c", "key.c", "commplan.h", "internal.h"])
+      expect(files).toContain(`runtimes/libcommplan/${f}`);
+    const unwanted = /^(test|bench|src|runtimes\/test|runtimes\/executor\/build|runtimes\/libcommplan\/build)\//;
+    expect([...files].filter((f) => unwanted.test(f))).toEqual([]);
     expect(readFileSync(join(root, "LICENSE"), "utf8")).toMatch(
       /^MIT License\n\nCopyright \(c\) \d{4} commplan contributors\n/,
     );

@@ -29,9 +29,15 @@ static int64_t get_count(const json_t *obj, const char *key) {
 
 static json_t *load_json(const char *path, char *err, size_t errlen) {
   json_error_t jerr;
+  struct stat st;
+  if (stat(path, &st) != 0) { /* jansson would say "line -1: unable to open <path>: ..." */
+    errorf(err, errlen, "%s: no such file", path);
+    return NULL;
+  }
   json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
   if (doc == NULL) {
-    errorf(err, errlen, "%s:line %d: %s", path, jerr.line, jerr.text);
+    if (jerr.line < 1) errorf(err, errlen, "%s: %s", path, jerr.text); /* not a parse error: no line */
+    else errorf(err, errlen, "%s:line %d: %s", path, jerr.line, jerr.text);
     return NULL;
   }
   if (!json_is_object(doc)) {

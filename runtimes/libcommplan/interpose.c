@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <dlfcn.h>
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,7 @@ enum {
   WHY_NONE_HERE,
   WHY_ROWS,
   WHY_NEIGHBOURS,
+  WHY_INTER,
   WHY_COUNT
 };
 static const char *why_names[WHY_COUNT] = {"in place",         "datatype not contiguous",
@@ -53,7 +55,8 @@ static const char *why_names[WHY_COUNT] = {"in place",         "datatype not con
                                            "a rank predicted a fallback",
                                            "no plan to replay in the store for this communicator",
                                            "this rank's rows fit no direct plan: point-to-point exchange",
-                                           "a neighbour repeated or MPI_PROC_NULL, or no topology handled"};
+                                           "a neighbour repeated or MPI_PROC_NULL, or no topology handled",
+                                           "an intercommunicator"};
 
 /** A plan's state for a pattern: not looked up yet, loaded, or a reason to fall back. */
 enum { PLAN_UNKNOWN = 0, PLAN_LOADED = 1 };
@@ -87,6 +90,7 @@ enum { MODE_OFF = 0, MODE_LOCAL = 1, MODE_AGREE = 2 };
 /** What the interposer keeps per communicator (an attribute). */
 typedef struct commstate {
   int id, p, rank, freed;
+  int inter; /* an intercommunicator: every call goes to the library (its counts are the remote group's) */
   MPI_Comm priv; /* the point-to-point reductions' and direct exchanges' messages */
   int mode[2];   /* per call kind (MPI_Alltoallv, MPI_Alltoall): a MODE_, agreed by every rank when the state is made */
   MPI_Request *reqs; /* the direct exchanges' (2 P) */
@@ -376,8 +380,11 @@ static commstate_t *state_of(MPI_Comm comm) {
     free(st->reqs), free(st);
     return NULL;
   }
-  PMPI_Comm_dup(comm, &st->priv);
-  catalogue(st, comm);
+  PMPI_Comm_test_inter(comm, &st->inter);
+  if (!st->inter) { /* an intercommunicator keeps MODE_OFF and no duplicate: intercept never plans its calls */
+    PMPI_Comm_dup(comm, &st->priv);
+    catalogue(st, comm);
+  }
   PMPI_Comm_set_attr(comm, keyval, st);
   st->next = states;
   states = st;
@@ -405,11 +412,24 @@ static void key_hex(const uint64_t key[2], char out[33]) {
 }
 
 /*
- * Looks up the plan of a new pattern: STORE/programs/<key>/plan.json says whether to replay; each rank reads its part
- * of the program, and one reduction of the ranks' reasons (the highest wins) makes every rank load it or none.
- * Collective.
+ * Whether this rank's part of a program is for this call: its element size and its send and receive counts are the
+ * call's (a program copied under another key, or left from another matrix, is not; running it would misplace bytes).
  */
-static void look_up(const commstate_t *st, pattern_t *pt, MPI_Comm comm) {
+static int program_fits(const commstate_t *st, const program_t *prog, int64_t eb, const int *scounts,
+                        const int *rcounts) {
+  if (prog->element_bytes != eb) return 0;
+  for (int j = 0; j < st->p; j++) {
+    if (prog->send_counts[j] != scounts[j] || prog->recv_counts[j] != rcounts[j]) return 0;
+  }
+  return 1;
+}
+
+/*
+ * Looks up the plan of a new pattern: STORE/programs/<key>/plan.json says whether to replay; each rank reads its part
+ * of the program and checks that it is for this call's counts, and one reduction of the ranks' reasons (the highest
+ * wins) makes every rank load it or none. Collective.
+ */
+static void look_up(const commstate_t *st, pattern_t *pt, MPI_Comm comm, const int *scounts, const int *rcounts) {
   char hex[33], path[4096], err[512];
   key_hex(pt->key, hex);
   snprintf(path, sizeof path, "%s/programs/%s/plan.json", plans_dir, hex);
@@ -425,9 +445,17 @@ static void look_up(const commstate_t *st, pattern_t *pt, MPI_Comm comm) {
     json_decref(doc);
   }
   snprintf(path, sizeof path, "%s/programs/%s", plans_dir, hex);
-  if (local == -1 && (plan = commplan_plan_read(path, comm, err, sizeof err)) == NULL) {
+  if (local == -1 && (plan = commplan_plan_read(path, comm, err, sizeof err)) != NULL &&
+      !program_fits(st, &plan->prog, pt->eb, scounts, rcounts)) {
+    snprintf(err, sizeof err, "rank %d's program is for another count matrix (its counts are not the call's)",
+             st->rank);
+    commplan_plan_free(plan);
+    plan = NULL;
+  }
+  if (local == -1 && plan == NULL) {
     local = WHY_LOAD_FAILED;
-    if (stats_mode != NULL) fprintf(stderr, "commplan: %s: %s\n", path, err);
+    if (stats_mode != NULL && strncmp(err, path, strlen(path)) == 0) fprintf(stderr, "commplan: %s\n", err);
+    else if (stats_mode != NULL) fprintf(stderr, "commplan: %s: %s\n", path, err); /* err names no file */
   }
   uint64_t mine = (uint64_t)(local + 1), agreed = 0; /* -1 (replay) is 0 */
   reduce_words(st, comm, 1, RED_MAX, &mine, &agreed);
@@ -605,6 +633,11 @@ static int intercept(const call_t *c, fallback_fn fallback, const char *kind, vo
   commstate_t *st = state_of(c->comm);
   if (st == NULL) return fallback(c);
   int kind_index = strcmp(kind, "MPI_Alltoall") == 0;
+  if (st->inter) { /* counts of the remote group: neither a key nor a plan applies */
+    int rc = fallback(c);
+    note_unkeyed(st, WHY_INTER, MPI_Wtime() - t0);
+    return rc;
+  }
   if (st->mode[kind_index] == MODE_LOCAL) return run_local(st, c, fallback, kind_index, t0, caller);
   if (st->mode[kind_index] == MODE_OFF) { /* no plan could run: no key, the library's collective at once */
     int rc = fallback(c);
@@ -657,7 +690,7 @@ static int intercept(const call_t *c, fallback_fn fallback, const char *kind, vo
   if (pt == NULL) pt = new_pattern(st, c->comm, key, ss, kind, c->scounts, caller);
   if (pt == NULL) return done ? rc : fallback(c);
   pt->calls++;
-  if (plans_dir != NULL && pt->status == PLAN_UNKNOWN) look_up(st, pt, c->comm);
+  if (plans_dir != NULL && pt->status == PLAN_UNKNOWN) look_up(st, pt, c->comm, c->scounts, c->rcounts);
   if (!done && pt->status == PLAN_LOADED) {
     double a = MPI_Wtime();
     rc = commplan_run_agreed(pt->plan, c->sendbuf, c->sdispls, c->recvbuf, c->rdispls);
@@ -814,7 +847,7 @@ int MPI_Neighbor_alltoallv(const void *sendbuf, const int scounts[], const int s
   }
   double t0 = MPI_Wtime();
   commstate_t *st = state_of(comm);
-  nbrstate_t *nb = st == NULL ? NULL : neighbours_of(st, comm);
+  nbrstate_t *nb = st == NULL || st->inter ? NULL : neighbours_of(st, comm); /* no topology on an intercommunicator */
   if (nb == NULL) {
     return PMPI_Neighbor_alltoallv(sendbuf, scounts, sdispls, sendtype, recvbuf, rcounts, rdispls, recvtype, comm);
   }
@@ -832,21 +865,29 @@ int MPI_Neighbor_alltoallv(const void *sendbuf, const int scounts[], const int s
   return intercept(&n.c, fallback_neighbor, "MPI_Neighbor_alltoallv", __builtin_return_address(0));
 }
 
-/* Writes text to path through a temporary file and a rename, so a reader never sees half of it. */
-static void write_file(const char *path, const char *text) {
+/* Writes text to path through a temporary file and a rename, so a reader never sees half of it; 0 when it could not. */
+static int write_file(const char *path, const char *text) {
   char tmp[4200];
   snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  FILE *f = fopen(tmp, "w");
+  FILE *f = text == NULL ? NULL : fopen(tmp, "w");
   if (f == NULL) {
-    fprintf(stderr, "commplan: cannot write %s\n", tmp);
-    return;
+    fprintf(stderr, "commplan: cannot write %s (%s)\n", tmp, text == NULL ? "out of memory" : strerror(errno));
+    return 0;
   }
   int ok = fputs(text, f) >= 0;
   ok = fclose(f) == 0 && ok;
-  if (!ok || rename(tmp, path) != 0) fprintf(stderr, "commplan: cannot write %s\n", path);
+  if (!ok || rename(tmp, path) != 0) {
+    fprintf(stderr, "commplan: cannot write %s (%s)\n", path, strerror(errno));
+    remove(tmp);
+    return 0;
+  }
+  return 1;
 }
 
-/* The capture files of a pattern on its communicator's rank 0: the matrix and its record. */
+/*
+ * The capture files of a pattern on its communicator's rank 0: the matrix, then its record (only when the matrix was
+ * written, so that a record never names a matrix that is not there).
+ */
 static void write_capture(const commstate_t *st, const pattern_t *pt, int world_rank) {
   char hex[33], base[4096], path[4200];
   key_hex(pt->key, hex);
@@ -862,16 +903,17 @@ static void write_capture(const commstate_t *st, const pattern_t *pt, int world_
                         (json_int_t)pt->eb, "rows", rows);
   char *text = json_dumps(m, JSON_COMPACT);
   snprintf(path, sizeof path, "%s.matrix.json", base);
-  if (text != NULL) write_file(path, text);
+  int written = write_file(path, text);
   free(text);
   json_decref(m);
+  if (!written) return;
   const char *file = strrchr(path, '/') + 1;
   json_t *rec = json_pack("{s:s, s:s, s:i, s:I, s:s, s:s, s:I, s:s}", "format", "commplan.capture/v1", "key", hex,
                           "p", st->p, "elementBytes", (json_int_t)pt->eb, "call", pt->kind, "site", pt->site,
                           "calls", (json_int_t)pt->calls, "matrix", file);
   text = json_dumps(rec, JSON_INDENT(2));
   snprintf(path, sizeof path, "%s.capture.json", base);
-  if (text != NULL) write_file(path, text);
+  write_file(path, text);
   free(text);
   json_decref(rec);
 }
@@ -911,8 +953,121 @@ static void print_stats(int world_rank) {
   fprintf(stderr, "commplan: rank %d total: %ld calls, %ld hits, %ld fallbacks\n", world_rank, calls, hits, fallbacks);
 }
 
-/* Makes MPI_COMM_WORLD's state at once, so that its one-time agreement is not part of the program's first call. */
+extern char **environ;
+
+/* The interposer's variables (after COMMPLAN_), the values each takes (null: any) and what another value does. */
+static const char *const env_names[] = {"CAPTURE", "PLANS", "STATS", "REPLAY", "LOCAL", "AGREE"};
+static const char *const env_values[] = {NULL, NULL, "0, 1 or all", "all", "0 or 1", "p2p or library"};
+static const char *const env_other[] = {NULL, NULL, "taken as 1", "ignored", "taken as 1", "ignored"};
+
+/* Edit distance of two short strings (at most 31 characters each; longer: a large number). */
+static int distance(const char *a, const char *b) {
+  size_t la = strlen(a), lb = strlen(b);
+  if (la > 31 || lb > 31) return 99;
+  int d[32][32];
+  for (size_t i = 0; i <= la; i++) d[i][0] = (int)i;
+  for (size_t j = 0; j <= lb; j++) d[0][j] = (int)j;
+  for (size_t i = 1; i <= la; i++) {
+    for (size_t j = 1; j <= lb; j++) {
+      int sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]), del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
+      d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+    }
+  }
+  return d[la][lb];
+}
+
+/* Whether value is one of the words of list ("a, b or c"). */
+static int one_of(const char *value, const char *list) {
+  size_t n = strlen(value);
+  for (const char *w = list; *w != '\0';) {
+    size_t len = strcspn(w, ", ");
+    if (len == n && strncmp(w, value, n) == 0) return 1;
+    w += len;
+    w += strspn(w, ", ");
+    if (strncmp(w, "or ", 3) == 0) w += 3;
+  }
+  return 0;
+}
+
+/*
+ * World rank 0 names, one line each, a COMMPLAN_ variable that looks like a misspelt one of the interposer's (which
+ * would otherwise be ignored without a word), a value a variable does not take, a COMMPLAN_CAPTURE directory it cannot
+ * create (it makes it here) and a COMMPLAN_PLANS store without a programs/ directory. Nothing else changes.
+ */
+static void check_env(void) {
+  int rank = 0;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank != 0) return;
+  size_t nnames = sizeof env_names / sizeof env_names[0];
+  for (char **e = environ; e != NULL && *e != NULL; e++) {
+    if (strncmp(*e, "COMMPLAN_", 9) != 0) continue;
+    char name[64];
+    const char *eq = strchr(*e, '=');
+    size_t len = eq == NULL ? strlen(*e) : (size_t)(eq - *e);
+    if (len - 9 >= sizeof name) continue;
+    memcpy(name, *e + 9, len - 9);
+    name[len - 9] = '\0';
+    const char *value = eq == NULL ? "" : eq + 1;
+    int known = -1, near = -1;
+    for (size_t k = 0; k < nnames; k++) {
+      if (strcmp(name, env_names[k]) == 0) known = (int)k;
+      else if (near < 0 && distance(name, env_names[k]) <= 2) near = (int)k;
+    }
+    if (known < 0 && near >= 0) {
+      fprintf(stderr, "commplan: COMMPLAN_%s is not a variable of libcommplan, ignored (did you mean COMMPLAN_%s?)\n",
+              name, env_names[near]);
+    } else if (known >= 0 && env_values[known] != NULL && *value != '\0' && !one_of(value, env_values[known])) {
+      fprintf(stderr, "commplan: COMMPLAN_%s=%s is not a value it takes (%s): %s\n", name, value, env_values[known],
+              env_other[known]);
+    }
+  }
+  const char *capture = getenv("COMMPLAN_CAPTURE");
+  if (capture != NULL && *capture != '\0') { /* made now (MPI_Finalize writes into it), so that a bad one shows early */
+    struct stat sb;
+    if (mkdir(capture, 0777) != 0 && errno != EEXIST) {
+      fprintf(stderr, "commplan: COMMPLAN_CAPTURE=%s: cannot create the directory (%s): nothing will be captured\n",
+              capture, strerror(errno));
+    } else if (stat(capture, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+      fprintf(stderr, "commplan: COMMPLAN_CAPTURE=%s: not a directory: nothing will be captured\n", capture);
+    }
+  }
+  const char *plans = getenv("COMMPLAN_PLANS");
+  if (plans != NULL && *plans != '\0') {
+    char path[4096];
+    struct stat sb;
+    snprintf(path, sizeof path, "%s/programs", plans);
+    if (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+      fprintf(stderr, "commplan: COMMPLAN_PLANS=%s: no directory %s (commplan precompute --from-capture writes it): "
+              "every call runs the library's collective\n", plans, path);
+    }
+  }
+}
+
+/*
+ * Checks the environment (check_env); makes sure every rank runs with the same settings (whether it captures, whether
+ * it has a store, COMMPLAN_REPLAY, COMMPLAN_LOCAL, COMMPLAN_AGREE; not the paths, which may be node-local copies):
+ * ranks that differ would enter different collectives and wait for each other forever, so one reduction over
+ * MPI_COMM_WORLD finds out, world rank 0 says so in one line and every rank goes straight to the library. Then makes
+ * MPI_COMM_WORLD's state at once, so that its one-time agreement is not part of the program's first call.
+ * Collective: every rank that loaded the library takes part, with or without COMMPLAN_ variables.
+ */
 static void world_state(void) {
+  check_env();
+  init_env();
+  uint64_t mine = (uint64_t)(capture_dir != NULL) | (uint64_t)(plans_dir != NULL) << 1 | (uint64_t)replay_all << 2 |
+                  (uint64_t)!local_ok << 3 | (uint64_t)agree_p2p << 4;
+  uint64_t words[2] = {mine, ~mine}, most[2] = {0, 0}; /* the largest and (complemented) the smallest setting */
+  PMPI_Allreduce(words, most, 2, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+  if (most[0] != ~most[1]) {
+    int rank = 0;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+      fprintf(stderr, "commplan: the ranks' COMMPLAN_ settings differ (COMMPLAN_CAPTURE, COMMPLAN_PLANS, "
+              "COMMPLAN_REPLAY, COMMPLAN_LOCAL or COMMPLAN_AGREE set on some ranks only: pass them to every rank, "
+              "mpirun -x NAME): libcommplan is off for this run\n");
+    }
+    capture_dir = plans_dir = NULL;
+  }
   if (active()) state_of(MPI_COMM_WORLD);
 }
 

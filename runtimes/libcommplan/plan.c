@@ -119,9 +119,15 @@ void commplan_plan_attach(commplan_plan *plan, MPI_Comm comm) {
 
 int commplan_plan_load(const char *dir, MPI_Comm comm, commplan_plan **out, char *err, size_t errlen) {
   *out = NULL;
-  int p;
+  int p, inter = 0;
   if (dir == NULL || PMPI_Comm_size(comm, &p) != MPI_SUCCESS) {
     snprintf(err, errlen, "commplan_plan_load: a directory and a valid communicator are needed");
+    return COMMPLAN_ERR_ARG;
+  }
+  /* an intercommunicator's MPI_Alltoallv exchanges with the remote group: a plan's ranks are one group's (every rank
+   * of it sees the same, so every rank returns here) */
+  if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) {
+    snprintf(err, errlen, "commplan_plan_load: an intercommunicator (a plan runs on an intracommunicator)");
     return COMMPLAN_ERR_ARG;
   }
   commplan_plan *plan = commplan_plan_read(dir, comm, err, errlen);

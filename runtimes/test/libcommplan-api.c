@@ -2,8 +2,9 @@
  * libcommplan-api.c: commplan.h used directly. Loads a split program made for MATRIX, then checks against
  * PMPI_Alltoallv on the same data: commplan_alltoallv with unpacked displacements, the persistent form (init once,
  * start / wait three times), a call whose counts differ from the plan's (COMMPLAN_FALLBACK, still exact), a
- * non-contiguous datatype (COMMPLAN_FALLBACK), the wrong communicator (COMMPLAN_ERR_ARG) and a missing plan
- * (COMMPLAN_ERR_LOAD on every rank). Prints "api ok" on rank 0 when every byte matched.
+ * non-contiguous datatype (COMMPLAN_FALLBACK), the wrong communicator (COMMPLAN_ERR_ARG), a missing plan
+ * (COMMPLAN_ERR_LOAD on every rank) and an intercommunicator (COMMPLAN_ERR_ARG on every rank). Prints "api ok" on
+ * rank 0 when every byte matched.
  * Usage: libcommplan-api MATRIX.json PROGRAM_DIR
  */
 #include <jansson.h>
@@ -95,6 +96,16 @@ int main(int argc, char **argv) {
   commplan_plan *none;
   r = commplan_plan_load("/nonexistent/commplan-plan", MPI_COMM_WORLD, &none, err, sizeof err);
   check(r == COMMPLAN_ERR_LOAD && none == NULL && strlen(err) > 0, "a missing plan", rank);
+  if (p >= 2) { /* an intercommunicator (ranks below p / 2 and the rest) is refused on every rank */
+    MPI_Comm half, inter;
+    MPI_Comm_split(MPI_COMM_WORLD, rank < p / 2, rank, &half);
+    MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, rank < p / 2 ? p / 2 : 0, 5, &inter);
+    err[0] = '\0';
+    r = commplan_plan_load(argv[2], inter, &none, err, sizeof err);
+    check(r == COMMPLAN_ERR_ARG && none == NULL && strstr(err, "intercommunicator") != NULL, "an intercommunicator",
+          rank);
+    MPI_Comm_free(&inter), MPI_Comm_free(&half);
+  }
   int all = 0;
   MPI_Allreduce(&fails, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0 && all == 0) printf("api ok (%s)\n", argv[2]);

@@ -10,7 +10,9 @@
 # fall back with its reason. Then the fallback prediction across ranks (libcommplan-predict.c) and commplan.h's API program
 # (plans of three planners, payload and direct, nonblocking and dataflow).
 # Each replayed once more with the key reduced point to point (COMMPLAN_AGREE=p2p, COMMPLAN_LOCAL=0); a store of one
-# direct plan checks the calls without a key (one rank's rows changed between calls).
+# direct plan checks the calls without a key (one rank's rows changed between calls); a store whose two programs are
+# swapped must fall back. At P = 4, an intercommunicator's calls must fall back uncaptured (libcommplan-inter.c), and
+# misspelt variables, values not taken and a store without programs/ must be named.
 # Environment: LIBCOMMPLAN_TEST_P (default 4 16 7), LIBCOMMPLAN_TEST_MACHINE (default ib-hdr-200, its runtime model
 # ib-hdr-200-mpi), LIBCOMMPLAN_TEST_ONE_PORT_MACHINE (default t3d-004). Exit 1 on any failure, 2 when a tool is missing.
 set -euo pipefail
@@ -38,7 +40,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/commplan-lib.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/ompi" "$work/bin"
 flags=(-O2 -std=c11 -Wall -Wextra -Werror)
-for prog in moe halo sort predict neighbor; do mpicc "${flags[@]}" -o "$work/bin/$prog" "$here/libcommplan-$prog.c"; done
+for prog in moe halo sort predict neighbor inter; do mpicc "${flags[@]}" -o "$work/bin/$prog" "$here/libcommplan-$prog.c"; done
 mpicc "${flags[@]}" -o "$work/bin/fftw" "$here/libcommplan-fftw.c" -lfftw3_mpi -lfftw3 -lm
 mpicc "${flags[@]}" -o "$work/bin/api" "$here/libcommplan-api.c" -L"$lib" -lcommplan -Wl,-rpath,"$lib" -ljansson
 mpirun_flags=(--oversubscribe --bind-to none --mca pml ob1 --mca btl self,vader --mca orte_tmpdir_base "$work/ompi")
@@ -88,17 +90,23 @@ same_bytes() { # dir a, dir b, np
   for ((r = 0; r < $3; r++)); do cmp -s "$1/rank-$r.bin" "$2/rank-$r.bin" || return 1; done
 }
 
-# Replays the program with the store's plans under COMMPLAN_REPLAY=MODE; its bytes compared with the base run, the
+# Replays the program with the store's plans: MODE store (the store's verdicts) or all (COMMPLAN_REPLAY=all); its bytes compared with the base run, the
 # statistics must account for every call (all of them hits under COMMPLAN_REPLAY=all); their total line in $total.
 # Returns 1 on a failure.
 replay_run() { # label, np, store, mode, calls, what, program and args...
   local label=$1 np=$2 store=$3 mode=$4 calls=$5 what=$6 d="$work/run" want
   shift 6
-  if ! launch "$np" "$d/replay" "LD_PRELOAD=$preload,COMMPLAN_PLANS=$store,COMMPLAN_STATS=1,COMMPLAN_REPLAY=$mode$extra_env" "$@"; then
+  local replay="" # the store's verdicts: no COMMPLAN_REPLAY (the interposer names a value it does not take)
+  [ "$mode" = all ] && replay=",COMMPLAN_REPLAY=all"
+  if ! launch "$np" "$d/replay" "LD_PRELOAD=$preload,COMMPLAN_PLANS=$store,COMMPLAN_STATS=1$replay$extra_env" "$@"; then
     fail "$label P=$np replay ($what$mode)" "mpirun failed" "$(cat "$work/out")"
     return 1
   fi
   same_bytes "$d/base" "$d/replay" "$np" || { fail "$label P=$np replay ($what$mode)" "received bytes differ"; return 1; }
+  if grep -q '^commplan: COMMPLAN_' "$work/out"; then # the environment is the documented one: no line about it
+    fail "$label P=$np replay ($what$mode)" "a line about the environment" "$(grep '^commplan: COMMPLAN_' "$work/out")"
+    return 1
+  fi
   total=$(grep '^commplan: rank 0 total:' "$work/out" || true)
   # under COMMPLAN_REPLAY=all every call runs its plan; under the store's verdicts, hits + fallbacks = calls
   want="$calls calls, $calls hits, 0 fallbacks"
@@ -211,6 +219,42 @@ for p in $ps; do
   else
     fail "predict P=$p" "a run or the precompute failed" "$(cat "$work/out" "$work/pre" 2>/dev/null)"
   fi
+  # a program that is not the key's (the two patterns' program directories swapped, as a store copied by hand could
+  # have them): each rank checks its part against the call's counts, so every call falls back, every byte in place
+  cap="$work/cap-swap-$p" store_swap="$work/store-swap-$p"
+  if launch "$p" "$d/capture" "LD_PRELOAD=$preload,COMMPLAN_CAPTURE=$cap" "$work/bin/predict" mixed &&
+    cli precompute --from-capture "$cap" --store "$store_swap" --machine "$machine" >"$work/pre" 2>&1 &&
+    mapfile -t keys < <(ls "$store_swap/programs") && [ "${#keys[@]}" -eq 2 ] &&
+    cp -r "$store_swap" "$store_swap-damaged" && rm "$store_swap-damaged/programs/${keys[0]}/rank-1.json" &&
+    head -c 100 "$store_swap/programs/${keys[1]}/rank-0.json" >"$store_swap-damaged/programs/${keys[1]}/rank-0.json" &&
+    launch "$p" "$d/damaged" "LD_PRELOAD=$preload,COMMPLAN_PLANS=$store_swap-damaged,COMMPLAN_STATS=1,COMMPLAN_REPLAY=all,COMMPLAN_LOCAL=0" "$work/bin/predict" mixed &&
+    cp "$work/out" "$work/out-damaged" &&
+    mv "$store_swap/programs/${keys[0]}" "$store_swap/programs/x" &&
+    mv "$store_swap/programs/${keys[1]}" "$store_swap/programs/${keys[0]}" &&
+    mv "$store_swap/programs/x" "$store_swap/programs/${keys[1]}" &&
+    launch "$p" "$d/swap" "LD_PRELOAD=$preload,COMMPLAN_PLANS=$store_swap,COMMPLAN_STATS=1,COMMPLAN_REPLAY=all,COMMPLAN_LOCAL=0" "$work/bin/predict" mixed; then
+    if ! same_bytes "$d/base" "$d/swap" "$p"; then
+      fail "swapped programs P=$p" "received bytes differ"
+    elif ! grep -q "program is for another count matrix" "$work/out" ||
+      ! grep -q '^commplan: rank 0 total: 7 calls, 0 hits, 7 fallbacks' "$work/out" ||
+      [ "$(grep -c ', 0 hits, [0-9]* fallbacks (plan failed to load [0-9]*)' "$work/out")" -ne 2 ]; then
+      fail "swapped programs P=$p" "not the expected fallbacks" "$(cat "$work/out")"
+    else
+      ok "swapped programs P=$p: a program for another count matrix is refused at its lookup (plan failed to load), every byte as without the interposer"
+    fi
+    # the same store with one program's rank file missing and another's cut short: both fall back, each file named
+    if ! same_bytes "$d/base" "$d/damaged" "$p"; then
+      fail "damaged programs P=$p" "received bytes differ"
+    elif ! grep -q "^commplan: $store_swap-damaged/programs/${keys[0]}/rank-1.json: no such file$" "$work/out-damaged" ||
+      ! grep -q "^commplan: $store_swap-damaged/programs/${keys[1]}/rank-0.json:line [0-9]*: " "$work/out-damaged" ||
+      [ "$(grep -c ', 0 hits, [0-9]* fallbacks (plan failed to load [0-9]*)' "$work/out-damaged")" -ne 2 ]; then
+      fail "damaged programs P=$p" "not the expected fallbacks" "$(cat "$work/out-damaged")"
+    else
+      ok "damaged programs P=$p: a rank file missing or cut short makes every rank fall back, the file named in one line"
+    fi
+  else
+    fail "swapped programs P=$p" "a run or the precompute failed" "$(cat "$work/out" "$work/pre" 2>/dev/null)"
+  fi
   # direct plans need no key: a store whose one plan (B's, shift, a nonblocking program written here so that it is
   # direct whatever auto picks) is direct; in the mixed run the ranks whose rows are B's in every call (2 ..) run the
   # plan six times while ranks 0 and 1 (rows changed in A) exchange A's blocks point to point with them
@@ -258,6 +302,72 @@ for p in $ps; do
     ok "api P=$p $alg ($variant): commplan_alltoallv, persistent start / wait, fallbacks, errors"
   done
 done
+
+# an intercommunicator's calls (counts of the remote group) go to the library, never captured or keyed; the world's
+# call beside them is captured, planned and replayed; misspelt variables and a store without programs/ are named
+p=4
+d="$work/inter"
+cap="$work/cap-inter"
+if launch "$p" "$d/base" - "$work/bin/inter" &&
+  launch "$p" "$d/capture" "LD_PRELOAD=$preload,COMMPLAN_CAPTURE=$cap,COMMPLAN_STATS=1" "$work/bin/inter" &&
+  same_bytes "$d/base" "$d/capture" "$p" && grep -q '6 calls fell back before the lookup: an intercommunicator' "$work/out" &&
+  [ "$(ls "$cap" | wc -l)" -eq 2 ] && grep -q '"p": 4,' "$cap"/*.capture.json &&
+  cli precompute --from-capture "$cap" --store "$work/store-inter" --machine "$machine" >"$work/pre" 2>&1 &&
+  launch "$p" "$d/replay" "LD_PRELOAD=$preload,COMMPLAN_PLANS=$work/store-inter,COMMPLAN_STATS=1,COMMPLAN_REPLAY=all" "$work/bin/inter" &&
+  same_bytes "$d/base" "$d/replay" "$p" && grep -q '^commplan: rank 0 total: 7 calls, 1 hits, 6 fallbacks' "$work/out"; then
+  ok "intercommunicator P=$p: its calls fall back to the library, never captured; the world's call captured and replayed, every byte as without the interposer"
+else
+  fail "intercommunicator P=$p" "not as expected" "$(cat "$work/out" "$work/pre" 2>/dev/null; ls "$cap" 2>&1)"
+fi
+# a second run of the same program into the same capture directory replaces its records (docs/runtimes.md)
+if launch "$p" "$d/capture3" "LD_PRELOAD=$preload,COMMPLAN_CAPTURE=$cap" "$work/bin/inter" &&
+  [ "$(ls "$cap" | wc -l)" -eq 2 ] && grep -q '"calls": 1,' "$cap"/*.capture.json; then
+  ok "capture P=$p: a second run into the same directory replaces the first's record (calls 1, not two records)"
+else
+  fail "capture P=$p (second run)" "not one record of one call" "$(ls "$cap"; cat "$cap"/*.capture.json)"
+fi
+# a matrix file that cannot be written (a directory in its place): its record is not written either, so no record
+# names a matrix that is not there
+m=$(cd "$cap" 2>/dev/null && ls ./*.matrix.json 2>/dev/null | head -n 1)
+m=${m#./}
+if [ -n "$m" ] && mkdir -p "$work/cap-inter2/$m" &&
+  launch "$p" "$d/capture2" "LD_PRELOAD=$preload,COMMPLAN_CAPTURE=$work/cap-inter2" "$work/bin/inter" &&
+  grep -q "^commplan: cannot write $work/cap-inter2/$m (Is a directory)$" "$work/out" &&
+  ! ls "$work/cap-inter2"/*.capture.json >/dev/null 2>&1; then
+  ok "capture P=$p: a matrix that cannot be written is named with the reason, and its record is not written"
+else
+  fail "capture P=$p" "a record without its matrix, or no line" "$(cat "$work/out"; ls -R "$work/cap-inter2" 2>&1)"
+fi
+if launch "$p" "$d/env" "LD_PRELOAD=$preload,COMMPLAN_PLAN=$work/store-inter,COMMPLAN_STATS=yes,COMMPLAN_AGREE=P2P,COMMPLAN_REPLAY=1" "$work/bin/inter" &&
+  same_bytes "$d/base" "$d/env" "$p" &&
+  [ "$(grep -c '^commplan: COMMPLAN_PLAN is not a variable of libcommplan, ignored (did you mean COMMPLAN_PLANS?)$' "$work/out")" -eq 1 ] &&
+  grep -q '^commplan: COMMPLAN_STATS=yes is not a value it takes (0, 1 or all): taken as 1$' "$work/out" &&
+  grep -q '^commplan: COMMPLAN_AGREE=P2P is not a value it takes (p2p or library): ignored$' "$work/out" &&
+  grep -q '^commplan: COMMPLAN_REPLAY=1 is not a value it takes (all): ignored$' "$work/out" &&
+  launch "$p" "$d/env" "LD_PRELOAD=$preload,COMMPLAN_PLANS=$work/no-store,COMMPLAN_CAPTURE=$work/no-dir/cap" "$work/bin/inter" &&
+  same_bytes "$d/base" "$d/env" "$p" &&
+  [ "$(grep -c "^commplan: COMMPLAN_PLANS=$work/no-store: no directory $work/no-store/programs " "$work/out")" -eq 1 ] &&
+  [ "$(grep -c "^commplan: COMMPLAN_CAPTURE=$work/no-dir/cap: cannot create the directory (No such file or directory): nothing will be captured$" "$work/out")" -eq 1 ] &&
+  grep -q "^commplan: cannot write $work/no-dir/cap/.*\.tmp (No such file or directory)$" "$work/out"; then
+  ok "environment P=$p: a misspelt variable, a value not taken, a store without programs/ and a capture directory that cannot be made named in one line each (world rank 0)"
+else
+  fail "environment P=$p" "not the expected lines" "$(cat "$work/out")"
+fi
+# a store given to world rank 0 only (as a variable set in the shell and not passed with -x reaches the local ranks
+# only): the ranks would enter different collectives; the interposer finds out at MPI_Init and stays off everywhere
+printf '#!/bin/sh
+[ "$OMPI_COMM_WORLD_RANK" = 0 ] && export COMMPLAN_PLANS="%s"
+exec "$@"
+' "$work/store-inter" >"$work/rank0-env"
+chmod +x "$work/rank0-env"
+if launch "$p" "$d/rank0" "LD_PRELOAD=$preload,COMMPLAN_STATS=1" "$work/rank0-env" "$work/bin/inter" &&
+  same_bytes "$d/base" "$d/rank0" "$p" &&
+  [ "$(grep -c "^commplan: the ranks' COMMPLAN_ settings differ .*: libcommplan is off for this run$" "$work/out")" -eq 1 ] &&
+  grep -q '^commplan: rank 0 total: 0 calls, 0 hits, 0 fallbacks$' "$work/out"; then
+  ok "environment P=$p: COMMPLAN_PLANS on world rank 0 only: named in one line, the interposer off on every rank, no hang"
+else
+  fail "environment P=$p (one rank's store)" "not the expected line, or a hang" "$(cat "$work/out")"
+fi
 
 # the default machine's runtime model picks dataflow programs: at least one captured pattern must have run as one
 if [ "$dataflow_replays" -eq 0 ]; then

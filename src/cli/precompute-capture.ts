@@ -33,6 +33,9 @@ export const LIBPLAN_FORMAT = "commplan.libplan/v1";
 /** One captured pattern (the records of one key merged: calls summed, call sites listed). */
 export interface CapturedPattern {
   readonly key: string;
+  /** The record's P and element size (its matrix must have them: checkCapture). */
+  readonly p: number;
+  readonly elementBytes: number;
   readonly call: string;
   readonly sites: readonly string[];
   readonly calls: number;
@@ -87,6 +90,7 @@ function field<T>(rec: Record<string, unknown>, name: string, ok: (v: unknown) =
 
 const isString = (v: unknown): v is string => typeof v === "string";
 const isCount = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
+const isPositive = (v: unknown): v is number => isCount(v) && v > 0;
 
 /** Reads DIR's capture records (sorted by file name), merged by key. */
 export function readCaptures(dir: string): CapturedPattern[] {
@@ -96,6 +100,10 @@ export function readCaptures(dir: string): CapturedPattern[] {
       .filter((n) => n.endsWith(".capture.json"))
       .sort();
   } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOTDIR" && existsSync(dir))
+      throw fail(MODULE, "BAD_INPUT", "is a file, not a capture directory (give the COMMPLAN_CAPTURE directory)", {
+        file: dir,
+      });
     throw fsError(e, MODULE, dir, false);
   }
   if (names.length === 0)
@@ -119,9 +127,23 @@ export function readCaptures(dir: string): CapturedPattern[] {
     const call = field(rec, "call", isString, file);
     const site = field(rec, "site", isString, file);
     const calls = field(rec, "calls", isCount, file);
+    const p = field(rec, "p", isPositive, file);
+    const elementBytes = field(rec, "elementBytes", isPositive, file);
     const prev = byKey.get(key);
+    if (prev !== undefined && (prev.p !== p || prev.elementBytes !== elementBytes))
+      throw fail(
+        MODULE,
+        "BAD_INPUT",
+        `key ${key} has p ${prev.p} and elementBytes ${prev.elementBytes} in ${prev.files[0]!}`,
+        {
+          file,
+          field: prev.p !== p ? "p" : "elementBytes",
+        },
+      );
     byKey.set(key, {
       key,
+      p,
+      elementBytes,
       call: prev?.call ?? call,
       sites: prev === undefined ? [site] : prev.sites.includes(site) ? prev.sites : [...prev.sites, site],
       calls: (prev?.calls ?? 0) + calls,
@@ -130,6 +152,32 @@ export function readCaptures(dir: string): CapturedPattern[] {
     });
   }
   return [...byKey.values()];
+}
+
+/**
+ * Reads a captured pattern's matrix and checks it against its record: the key is the matrix's (as libcommplan computes
+ * it), and so are P and the element size. precompute checks every pattern this way before it plans any, so a damaged
+ * capture directory is refused before anything is written.
+ */
+export function checkCapture(pat: CapturedPattern, maxMemory: number): CommMatrix {
+  const m = readMatrixFile(pat.matrixFile, { maxMemory });
+  const file = pat.files[0]!;
+  if (m.p !== pat.p)
+    throw fail(MODULE, "BAD_INPUT", `the record's p ${pat.p} is not its matrix's (${m.p})`, { file, field: "p" });
+  if (m.elementBytes !== pat.elementBytes)
+    throw fail(
+      MODULE,
+      "BAD_INPUT",
+      `the record's elementBytes ${pat.elementBytes} is not its matrix's (${m.elementBytes})`,
+      {
+        file,
+        field: "elementBytes",
+      },
+    );
+  const key = captureKey(m);
+  if (key !== pat.key)
+    throw fail(MODULE, "BAD_INPUT", `the capture's key ${pat.key} is not its matrix's (${key})`, { file });
+  return m;
 }
 
 /** The makespan (us) auto gave its winner (that variant of it): simulated when a finalist, else predicted. */
@@ -243,12 +291,7 @@ export async function precomputeCapture(
   const planFile = join(dir, "plan.json");
   const before = existsSync(dir) ? planTarget(planFile) : null;
   if (before !== null && before === targetText(target)) return present(pat, planFile);
-  const m = readMatrixFile(pat.matrixFile, { maxMemory });
-  const key = captureKey(m);
-  if (key !== pat.key)
-    throw fail(MODULE, "BAD_INPUT", `the capture's key ${pat.key} is not its matrix's (${key})`, {
-      file: pat.files[0]!,
-    });
+  const m = checkCapture(pat, maxMemory);
   const res = runtime === null ? planOnePort(store, m, machine, maxMemory) : planOnRuntime(store, m, target, runtime);
   const decision = replayDecision(res.report);
   const tmp = join(store, "programs", `.${pat.key}.${hostname()}.${process.pid}.tmp`);

@@ -178,6 +178,20 @@ describe("precompute --from-capture", () => {
       "t3d-004",
     );
     expect(empty.err).toMatch(/^precompute: .*empty: no \*\.capture\.json records/);
+    const record = readdirSync(join(d, "cap")).find((n) => n.endsWith(".capture.json"))!;
+    const file = await run(
+      "precompute",
+      "--from-capture",
+      join(d, "cap", record),
+      "--store",
+      join(d, "s"),
+      "--machine",
+      "t3d-004",
+    );
+    expect([file.code, file.err]).toEqual([
+      2,
+      `precompute: ${join(d, "cap", record)}: is a file, not a capture directory (give the COMMPLAN_CAPTURE directory)\n`,
+    ]);
     writeFileSync(join(d, "empty", "a.capture.json"), JSON.stringify({ format: "commplan.capture/v1", key: "zz" }));
     const malformed = await run(
       "precompute",
@@ -191,6 +205,62 @@ describe("precompute --from-capture", () => {
     expect(malformed.err).toMatch(
       /^precompute: .*a\.capture\.json: a commplan\.capture\/v1 record needs a valid 'key'/,
     );
+  });
+});
+
+describe("docs/formats.md on libcommplan's files", () => {
+  /** The backticked names after "Fields:" in the paragraph of `format` in docs/formats.md. */
+  function documentedFields(format: string): string[] {
+    const text = readFileSync(new URL("../../docs/formats.md", import.meta.url), "utf8").replace(/\s+/g, " ");
+    const at = text.indexOf(`- \`${format}\``);
+    expect(at).toBeGreaterThan(0);
+    const fields = /Fields: ([^.]*)\./.exec(text.slice(at))![1]!;
+    return [...fields.matchAll(/`([A-Za-z]+)`/g)].map((m) => m[1]!);
+  }
+
+  it("lists the fields libcommplan writes in a capture record and precompute writes in plan.json", async () => {
+    const c = readFileSync(new URL("../../runtimes/libcommplan/interpose.c", import.meta.url), "utf8");
+    const pack = /json_t \*rec = json_pack\(([^;]*)\);/.exec(c)![1]!;
+    const strings = [...pack.matchAll(/"([^"]*)"/g)].map((m) => m[1]!).slice(1); // after the format string
+    expect(documentedFields("commplan.capture/v1")).toEqual(strings.filter((x) => x !== "commplan.capture/v1"));
+    const d = dir();
+    const key = writeCapture(join(d, "cap"), matrixFromRows(MOE_ROWS, { elementBytes: 24 }));
+    expect((await precompute(d, "t3d-004")).code).toBe(0);
+    const rec = JSON.parse(readFileSync(join(d, "s", "programs", key, "plan.json"), "utf8")) as object;
+    expect(documentedFields("commplan.libplan/v1")).toEqual(Object.keys(rec));
+  });
+});
+
+describe("precompute --from-capture of a damaged capture", () => {
+  it("checks every record against its matrix before it plans any: one line, no store written", async () => {
+    const damage: [string, (rec: Record<string, unknown>, matrixFile: string) => void, RegExp][] = [
+      ["p", (rec) => (rec["p"] = 5), /capture\.json: the record's p 5 is not its matrix's \(6\)$/],
+      ["elementBytes", (rec) => (rec["elementBytes"] = 4), /the record's elementBytes 4 is not its matrix's \(8\)$/],
+      ["key", (rec) => (rec["key"] = "f".repeat(32)), /the capture's key f{32} is not its matrix's/],
+      ["no p", (rec) => delete rec["p"], /capture\.json: a commplan\.capture\/v1 record needs a valid 'p'$/],
+      ["matrix", (_, mf) => writeFileSync(mf, readFileSync(mf, "utf8").slice(0, 40)), /^matrix: .*invalid JSON/],
+    ];
+    for (const [what, change, message] of damage) {
+      const d = dir();
+      writeCapture(join(d, "cap"), matrixFromRows(MOE_ROWS, { elementBytes: 24 }));
+      // a second pattern whose record sorts last ("z"), damaged: the first must not be planned either
+      const m2 = matrixFromRows(
+        Array.from({ length: 6 }, (_, i) => Array.from({ length: 6 }, (_, j) => (i + j) % 3)),
+        { elementBytes: 8 },
+      );
+      const key2 = writeCapture(join(d, "z"), m2);
+      const rec = JSON.parse(readFileSync(join(d, "z", `${key2}-0-0.capture.json`), "utf8")) as Record<string, unknown>;
+      const matrixFile = join(d, "cap", `${key2}-0-0.matrix.json`);
+      writeFileSync(matrixFile, readFileSync(join(d, "z", `${key2}-0-0.matrix.json`)));
+      change(rec, matrixFile);
+      writeFileSync(join(d, "cap", `z${key2}.capture.json`), JSON.stringify(rec));
+      const r = await precompute(d, "t3d-004");
+      expect([what, r.code]).toEqual([what, 2]);
+      expect(r.err.split("\n")).toHaveLength(2);
+      expect(r.err.trim()).toMatch(message);
+      expect(r.out).toBe("");
+      expect(existsSync(join(d, "s"))).toBe(false);
+    }
   });
 });
 

@@ -16,7 +16,7 @@ import { intOption } from "../io.js";
 import { printJson } from "./json-summary.js";
 import { readPrecomputeSpec, runPrecomputeJob, type JobOutcome, type PrecomputeJob } from "../precompute-jobs.js";
 import { findMachine } from "../../machines/presets.js";
-import { defaultCaptureRuntime, precomputeCapture, readCaptures } from "../precompute-capture.js";
+import { checkCapture, defaultCaptureRuntime, precomputeCapture, readCaptures } from "../precompute-capture.js";
 import { RUNTIME_MODELS, type RuntimeModel } from "../../machines/runtime/runtime-model.js";
 import type { MachineModel } from "../../model/machine.js";
 import { freeCopiesOption, runtimeOfFlags } from "./simulate-program.js";
@@ -130,7 +130,10 @@ function captureRuntime(o: PrecomputeFlags, machine: MachineModel): RuntimeModel
   return runtimeOfFlags(o.runtime ?? defaultCaptureRuntime(machine).name, o.freeCopies);
 }
 
-/** precompute --from-capture: every captured pattern planned, stored and lowered for libcommplan, one at a time. */
+/**
+ * precompute --from-capture: every captured pattern checked (its matrix read, its key, P and element size compared with
+ * its record), then planned, stored and lowered for libcommplan, one at a time.
+ */
 async function fromCapture(specFile: string | undefined, o: PrecomputeFlags, ctx: CliContext): Promise<void> {
   if (specFile !== undefined) throw fail("precompute", "BAD_OPTION", "give a spec file or --from-capture, not both");
   if (o.machine === undefined)
@@ -148,6 +151,8 @@ async function fromCapture(specFile: string | undefined, o: PrecomputeFlags, ctx
       { field: "network" },
     );
   const patterns = readCaptures(o.fromCapture!);
+  // every record and matrix checked before any is planned: a damaged capture leaves the store as it was
+  for (const pat of patterns) checkCapture(pat, ctx.maxMemory);
   openPlanStore(o.store, true);
   const counts = { added: 0, present: 0, replaced: 0, replayed: 0 };
   const spec = o.network;
