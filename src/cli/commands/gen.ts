@@ -74,7 +74,7 @@ export function registerGen(program: Command, ctx: CliContext): void {
       },
     )
     .description("generate a communication matrix from a seeded pattern")
-    .requiredOption("--p, --ranks <n>", `number of nodes P (1..${MAX_P}; a fixed-size pattern: its own)`)
+    .requiredOption("--p, --ranks <n>", `number of nodes P (1..${MAX_P})`)
     .option("--seed <s>", "random seed", "1")
     .option(
       "--file <path>",
