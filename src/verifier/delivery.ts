@@ -19,6 +19,11 @@ export interface DeliveryResult {
   /** A measure, always holding: element departures from their own destination (correct, but extra traffic). */
   readonly passThrough: Check;
   /**
+   * Timed payload schedules (a realised trace) only, else null: no transfer starts before the elements it forwards have
+   * arrived at its source (the end of the transfer that brought them).
+   */
+  readonly timedCausality: Check | null;
+  /**
    * Runs of elements visited while moving chunks (bounded by 1 + 3 x chunks per message: the proof that the check is
    * linear up to the sort).
    */
@@ -34,7 +39,8 @@ export interface DeliveryResult {
  * by node u must cover runs that u holds since before step s; it splits at most the two runs at
  * its ends and merges every run it covers into one, so each chunk creates at most 3 runs and
  * visits the runs it removes: O(1) amortised run visits and O(log_32 C) set operations per
- * chunk. At the end every run must be at d. Cost: O(C log C + P^2) time (the log from sorting
+ * chunk. At the end every run must be at d. With realised times each run also keeps when it arrived
+ * (the end of the transfer that brought it), and a chunk's transfer must not start before that. Cost: O(C log C + P^2) time (the log from sorting
  * each message's chunk boundaries, the P^2 a pass over the matrix), O(C + P) memory.
  * `progress`: chunks followed (message by message).
  */
@@ -92,15 +98,30 @@ export function checkDelivery(m: CommMatrix, s: Schedule, progress: ProgressCall
       true,
       t.passThrough,
     ),
+    timedCausality:
+      s.times === null
+        ? null
+        : check(
+            "timed-causality",
+            "a relay forwards elements only after they have arrived (realised times)",
+            SOURCE,
+            t.badTimed === 0,
+            t.badTimed,
+            0,
+            t.timedWitness,
+          ),
     runVisits: t.runVisits,
   };
 }
 
-/** Step, sender and receiver of each chunk (its transfer's). */
+/** Step, sender and receiver of each chunk (its transfer's); with realised times, its transfer's start and end. */
 interface ChunkColumns {
   readonly step: Uint32Array;
   readonly from: Uint32Array;
   readonly to: Uint32Array;
+  readonly transfer: Uint32Array | null;
+  readonly start: Float64Array | null;
+  readonly end: Float64Array | null;
 }
 
 /** One message's chunks: order[first..end) are the chunks of o -> d, in step order. */
@@ -116,15 +137,18 @@ interface Message {
 class Tally {
   badDelivery = 0;
   badCausality = 0;
+  badTimed = 0;
   runVisits = 0;
   passThrough = 0;
   deliveryWitness: string | null = null;
   causalityWitness: string | null = null;
+  timedWitness: string | null = null;
 }
 
 /**
  * The runs of the message being followed: cell boundaries, and per run start (a cell index) its
- * holder, the step from which the holder may send it and the first cell after it. Reused (grown)
+ * holder, the step from which the holder may send it, when it arrived there (realised times; -Infinity at its
+ * origin) and the first cell after it. Reused (grown)
  * from message to message.
  */
 class Runs {
@@ -134,6 +158,7 @@ class Runs {
   cells = 0;
   holder = new Uint32Array(64);
   ready = new Uint32Array(64);
+  arrived = new Float64Array(64);
   runEnd = new Uint32Array(64);
   readonly starts = new PredecessorSet();
 
@@ -143,6 +168,7 @@ class Runs {
     this.bounds = new Float64Array(need * 2);
     this.holder = new Uint32Array(need * 2);
     this.ready = new Uint32Array(need * 2);
+    this.arrived = new Float64Array(need * 2);
     this.runEnd = new Uint32Array(need * 2);
   }
 
@@ -153,6 +179,7 @@ class Runs {
     this.starts.add(x);
     this.holder[x] = this.holder[r]!;
     this.ready[x] = this.ready[r]!;
+    this.arrived[x] = this.arrived[r]!;
     this.runEnd[x] = this.runEnd[r]!;
     this.runEnd[r] = x;
   }
@@ -162,12 +189,13 @@ class Runs {
 const el = (o: number, d: number, a: number, b: number): string =>
   b - a === 1 ? `element ${a} of message ${o} -> ${d}` : `elements ${a}..${b - 1} of message ${o} -> ${d}`;
 
-/** Step, sender and receiver of every chunk, from its transfer. */
+/** Step, sender and receiver of every chunk, from its transfer (and the transfer itself when the schedule is timed). */
 function chunkColumns(s: Schedule, c: ChunkTable): ChunkColumns {
   const n = c.origin.length;
   const step = new Uint32Array(n),
     from = new Uint32Array(n),
     to = new Uint32Array(n);
+  const transfer = s.times === null ? null : new Uint32Array(n);
   for (let st = 0; st < s.stepCount; st++) {
     for (let x = s.stepStart[st]!; x < s.stepStart[st + 1]!; x++) {
       const a = c.start[x]!,
@@ -175,9 +203,10 @@ function chunkColumns(s: Schedule, c: ChunkTable): ChunkColumns {
       step.fill(st, a, b);
       from.fill(s.src[x]!, a, b);
       to.fill(s.dst[x]!, a, b);
+      transfer?.fill(x, a, b);
     }
   }
-  return { step, from, to };
+  return { step, from, to, transfer, start: s.times?.start ?? null, end: s.times?.end ?? null };
 }
 
 /**
@@ -223,18 +252,19 @@ function cutCells(
   runs.starts.add(0);
   runs.holder[0] = o;
   runs.ready[0] = 0;
+  runs.arrived[0] = -Infinity;
   runs.runEnd[0] = runs.cells;
   return true;
 }
 
 /**
- * Moves the message's chunks in step order: each must cover runs its sender holds since before its step; the covered
- * runs merge into one at the receiver.
+ * Moves the message's chunks in step order: each must cover runs its sender holds since before its step (and, with
+ * realised times, since before its transfer starts); the covered runs merge into one at the receiver.
  */
 function moveChunks(msg: Message, c: ChunkTable, order: Uint32Array, chunks: ChunkColumns, runs: Runs, t: Tally): void {
   const { o, d } = msg;
   const bs = runs.bounds,
-    { holder, ready, runEnd, starts } = runs;
+    { holder, ready, arrived, runEnd, starts } = runs;
   for (let k = msg.first; k < msg.end; k++) {
     const ch = order[k]!;
     const a = c.offset[ch]!,
@@ -242,6 +272,8 @@ function moveChunks(msg: Message, c: ChunkTable, order: Uint32Array, chunks: Chu
     const step = chunks.step[ch]!,
       from = chunks.from[ch]!,
       to = chunks.to[ch]!;
+    const x = chunks.transfer?.[ch] ?? 0,
+      begins = chunks.start?.[x] ?? 0;
     const lo = lowerBound(bs, runs.u, a),
       hi = lowerBound(bs, runs.u, b);
     runs.split(lo);
@@ -256,12 +288,16 @@ function moveChunks(msg: Message, c: ChunkTable, order: Uint32Array, chunks: Chu
       } else if (ready[r]! > step) {
         t.badCausality += next - r;
         t.causalityWitness ??= `step ${step}: node ${from} forwards ${el(o, d, bs[r]!, bs[next]!)} before they arrive (they arrive in step ${ready[r]! - 1})`;
+      } else if (begins < arrived[r]!) {
+        t.badTimed += next - r;
+        t.timedWitness ??= `transfer ${x} (${from} -> ${to}, step ${step}) starts at ${begins} us forwarding elements of message ${o} -> ${d} (${bs[r]!}..${bs[next]! - 1}) that arrive at node ${from} only at ${arrived[r]} us`;
       }
       if (r !== lo) starts.remove(r);
       r = next;
     }
     holder[lo] = to;
     ready[lo] = step + 1;
+    arrived[lo] = chunks.end?.[x] ?? 0;
     runEnd[lo] = hi;
   }
 }

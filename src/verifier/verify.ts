@@ -68,8 +68,9 @@ export function verifySchedule(m: CommMatrix, s: Schedule, opts: VerifyOptions =
   let audit: PairAudit | undefined;
   const pairs = (): PairAudit => (audit ??= auditPairs(m, s)); // one pass, shared by two checks
   if (s.chunks) {
-    const { delivery, causality, passThrough } = checkDelivery(m, s, progress.phase(1));
+    const { delivery, causality, passThrough, timedCausality } = checkDelivery(m, s, progress.phase(1));
     checks.push(delivery, causality, passThrough);
+    if (timedCausality) checks.push(timedCausality);
   } else {
     const md = checkMessageDelivery(m, s, pairs());
     if (md.check) checks.push(md.check);

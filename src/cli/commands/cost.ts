@@ -81,6 +81,17 @@ export function registerCost(program: Command, ctx: CliContext): void {
               "the flat model charges a step its slowest message, which understates such a step (node contention is " +
               "not modelled); 'commplan simulate' replays it (docs/cost-model.md)\n",
           );
+        // a realised trace (AC, DRS_N, an executor's): its steps are issue times, not lock-step steps, so the model's
+        // sum over them says nothing about the run; the trace's own end does
+        if (s.times !== null) {
+          let end = 0;
+          for (let x = 0; x < s.transferCount; x++) end = Math.max(end, s.times.end[x]!);
+          ctx.io.err(
+            `cost: note: a realised trace (its transfers carry start and end times): the flat model costs its ` +
+              `${counted(s.stepCount, "step", "steps")} (one per issue time) as lock-step steps; the trace itself ` +
+              `ends at ${fmt(end)} us (docs/cost-model.md)\n`,
+          );
+        }
         if (o.json) return ctx.io.out(JSON.stringify(o.steps ? c : { ...c, steps: undefined }, null, 2) + "\n");
         let text = formatCost(c);
         if (o.steps && c.steps.length > 0)

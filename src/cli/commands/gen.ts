@@ -64,8 +64,14 @@ export function registerGen(program: Command, ctx: CliContext): void {
     .argument(
       "<pattern>",
       `pattern name (see 'commplan patterns'): ${PATTERNS.map((p) => p.name).join(", ")}`,
-      // judged as the arguments are read, before the required options: a mistyped name gets its suggestion first
-      (name: string) => findPattern(name).name,
+      // judged as the arguments are read, before the required options: a mistyped name gets its suggestion first;
+      // a fixed-size pattern (ranka-fig1, wang-table1) supplies its own P when none is given
+      (name: string) => {
+        const def = findPattern(name);
+        if (def.fixedP !== undefined && cmd.getOptionValue("ranks") === undefined)
+          cmd.setOptionValueWithSource("ranks", String(def.fixedP), "default");
+        return def.name;
+      },
     )
     .description("generate a communication matrix from a seeded pattern")
     .requiredOption("--p, --ranks <n>", `number of nodes P (1..${MAX_P})`)

@@ -15,7 +15,8 @@ import { causalLowerBound, relationLoad, relayLowerBound, roundLowerBound, type 
 export interface OfflinePlan {
   readonly rounds: number;
   readonly lowerBound: number;
-  /** R - lower bound: round counts below R that were rejected (aggregate condition or greedy failure). */
+  /** R - lower bound: the round counts below R, each below the search's start or rejected by it (past the first
+   * MAX_GREEDY_TRIES values the gallop skips some). */
   readonly attempts: number;
   /** The relay lower bound (relayLowerBound): no total-exchange router needs fewer rounds. */
   readonly relayBound: number;
@@ -449,9 +450,12 @@ function matrixSeed(m: CommMatrix): number {
  * routes every packet beyond R on a pair through an intermediate k with spare slots on i -> k and
  * k -> j: a pair's first-hop relays take its first rounds, its second-hop relays the earliest rounds
  * after their arrival, its direct packets the rest. Each R gets `orders` random orders of the excess
- * packets (strict rule, then relaxed) before R + 1. Deterministic: the random stream is seeded by
- * the matrix digest. R = max pair load always succeeds (nothing to relay). `progress`: greedy passes
- * of the most it may try (the rest skipped when one succeeds).
+ * packets (strict rule, then relaxed). R goes up one at a time for MAX_GREEDY_TRIES values; past
+ * them it gallops (gaps 1, 2, 4, ... after the last R that failed, below the max pair load) and
+ * bisects back between the last failure and the first success, so a skewed matrix whose bound is
+ * out of the greedy's reach gets an R near it rather than the max pair load. Deterministic: the
+ * random stream is seeded by the matrix digest. R = max pair load always succeeds (nothing to
+ * relay). `progress`: greedy passes of the most it may try (the rest skipped when one succeeds).
  */
 export function planOffline(
   m: CommMatrix,
@@ -466,33 +470,59 @@ export function planOffline(
     causalBound = causalLowerBound(m);
   const work: Work = { scores: 0, maxRepair: 0, maxChain: 0 };
   let failedTries = 0;
-  // greedy attempts from there; after MAX_GREEDY_TRIES values of R fall back to the direct protocol's R
   const rng = createRng(matrixSeed(m));
   const R0 = Math.max(relayBound, causalBound);
-  const tick = progressTicker(progress, Math.max(0, Math.min(MAX_GREEDY_TRIES, maxPair - R0)) * orders * 2);
-  for (let R = R0, tries = 0; R < maxPair && tries < MAX_GREEDY_TRIES; R++, tries++) {
+  const span = Math.max(0, maxPair - R0);
+  // at most MAX_GREEDY_TRIES values one by one, then a gallop and a bisection of about log2(span) values each
+  const rValues = Math.min(MAX_GREEDY_TRIES, span) + 2 * Math.ceil(Math.log2(span + 1));
+  const tick = progressTicker(progress, rValues * orders * 2);
+  /** The orders at R, strict rule then relaxed: the relays and the orders tried, or null when every pass fails. */
+  const tryAt = (R: number): { got: Relays; orderTries: number } | null => {
     for (let a = 0; a < orders; a++) {
       for (const strict of [true, false]) {
         tick(failedTries);
         const got = tryRounds(m, R, rng, candidates, strict, work);
-        if (got) {
-          tick(Infinity);
-          return {
-            ...got,
-            rounds: R,
-            lowerBound,
-            attempts: R - lowerBound,
-            relayBound,
-            causalBound,
-            orderTries: a + 1,
-            failedTries,
-            work,
-          };
-        }
+        if (got) return { got, orderTries: a + 1 };
         failedTries++;
       }
     }
+    return null;
+  };
+  const planned = (R: number, x: { got: Relays; orderTries: number }): OfflinePlan => {
+    tick(Infinity);
+    const { orderTries, got } = x;
+    return {
+      ...got,
+      rounds: R,
+      lowerBound,
+      attempts: R - lowerBound,
+      relayBound,
+      causalBound,
+      orderTries,
+      failedTries,
+      work,
+    };
+  };
+  let lo = R0 - 1; // the largest R that failed
+  for (let R = R0; R < maxPair && R < R0 + MAX_GREEDY_TRIES; R++) {
+    const x = tryAt(R);
+    if (x) return planned(R, x);
+    lo = R;
   }
+  let hi = maxPair,
+    best: { got: Relays; orderTries: number } | null = null;
+  for (let gap = 1; lo + gap < maxPair && best === null; gap *= 2) {
+    const x = tryAt(lo + gap);
+    if (x) [hi, best] = [lo + gap, x];
+    else lo += gap;
+  }
+  while (best !== null && hi - lo > 1) {
+    const mid = lo + Math.floor((hi - lo) / 2),
+      x = tryAt(mid);
+    if (x) [hi, best] = [mid, x];
+    else lo = mid;
+  }
+  if (best !== null) return planned(hi, best);
   const none = new Int32Array(0);
   tick(Infinity);
   return {
@@ -515,7 +545,7 @@ export function planOffline(
 /** Random orders of the excess packets tried at each R before R + 1. */
 export const DEFAULT_ORDERS = 4;
 
-/** Greedy attempts (R, R + 1, ...) before te-offline settles for the max pair load. */
+/** Values of R tried one by one (R, R + 1, ...) before te-offline gallops towards the max pair load. */
 const MAX_GREEDY_TRIES = 8;
 
 /** Executes an offline plan in the engine, round by round. */

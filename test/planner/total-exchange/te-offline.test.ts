@@ -2,7 +2,9 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { matrixDigest, matrixFromData, matrixFromRows, type CommMatrix } from "../../../src/model/matrix.js";
-import { ScheduleBuilder } from "../../../src/model/schedule.js";
+import { ScheduleBuilder, type Schedule } from "../../../src/model/schedule.js";
+import { findMachine } from "../../../src/machines/presets.js";
+import { simulateSchedule } from "../../../src/machines/sim/simulate.js";
 import { generatePattern } from "../../../src/patterns/index.js";
 import { plan } from "../../../src/planner/index.js";
 import {
@@ -198,5 +200,25 @@ describe("te-offline's work is capped per failing packet", () => {
     const s = plan(m, "te-offline", { payload: true });
     expect(s.stages.length).toBe(p.rounds);
     expect(verifySchedule(m, s).checks.filter((c) => !c.holds)).toEqual([]);
+  });
+});
+
+describe("te-offline past its first values of R", () => {
+  it("004 Pattern1 at P = 16 (seed 1): relay bound 206 out of the greedy's reach for 8 values; 221 rounds, not the max pair load 1024", () => {
+    const m = generatePattern("pattern1", 16, {}, 1);
+    const p = planOffline(m);
+    expect([p.lowerBound, p.relayBound, p.causalBound, relationLoad(m).maxPair]).toEqual([206, 206, 206, 1024]);
+    // the 8 values 206..213 fail; te-offline used to settle for the max pair load (te-direct's 1024 rounds)
+    expect(p.failedTries).toBeGreaterThanOrEqual(8 * 4 * 2);
+    expect(p.rounds).toBe(221);
+    expect(p.orderTries).toBeGreaterThan(0);
+    const s = plan(m, "te-offline", { payload: true });
+    expect(s.stages.length).toBe(221);
+    expect(s.params["plannedRounds"]).toBe(221);
+    expect(verifySchedule(m, s).checks.filter((c) => !c.holds)).toEqual([]);
+    // docs/algorithms/total-exchange.md: simulated on t3d-004 (blocking), te-offline against te-direct
+    const t3d = findMachine("t3d-004");
+    const us = (x: Schedule): number => Math.round(simulateSchedule(x, t3d, { timeline: false }).makespan);
+    expect([us(s), us(plan(m, "te-direct", { payload: true }))]).toEqual([155015, 197933]);
   });
 });
