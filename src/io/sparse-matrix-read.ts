@@ -3,7 +3,8 @@
  * symmetry, for the spmv pattern.
  */
 import { ENCODING_HEAD_BYTES, encodingProblem } from "./json-text.js";
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
+import { readBounded } from "./bounded-read.js";
 import { fail, type ErrorCode } from "../model/errors.js";
 import { checkMemory } from "../model/memory-budget.js";
 import { memoryBudgetOf } from "../host/memory.js";
@@ -161,26 +162,27 @@ function utf8Text(bytes: Buffer, file: string): string {
   return bytes.toString("utf8");
 }
 
-/** Reads a sparse Matrix Market file (a path, or - for stdin; at most MAX_SPARSE_FILE_BYTES) into its structure. */
+/**
+ * Reads a sparse Matrix Market file (a path, or - for stdin; at most MAX_SPARSE_FILE_BYTES, refused as soon as more
+ * arrive: stdin, a FIFO or a device has no size to check first) into its structure.
+ */
 export function readSparseMatrixFile(path: string, opts: SparseReadOptions = {}): SparseStructure {
+  const file = path === "-" ? "<stdin>" : path;
+  const past = (): never => {
+    throw fail(MODULE, "BAD_INPUT", `the file has more than the ${MAX_SPARSE_FILE_BYTES} bytes read`, { file });
+  };
   let text: string;
-  if (path === "-") {
-    try {
-      text = utf8Text(readFileSync(0), "<stdin>");
-    } catch (e) {
-      throw fsError(e, MODULE, "<stdin>", false);
-    }
-    return parseSparseMatrixMarket(text, "<stdin>", opts);
-  }
   try {
-    const size = statSync(path).size;
-    if (size > MAX_SPARSE_FILE_BYTES)
-      throw fail(MODULE, "BAD_INPUT", `the file has ${size} bytes, more than the ${MAX_SPARSE_FILE_BYTES} read`, {
-        file: path,
-      });
-    text = utf8Text(readFileSync(path), path);
+    if (path !== "-") {
+      const size = statSync(path).size;
+      if (size > MAX_SPARSE_FILE_BYTES)
+        throw fail(MODULE, "BAD_INPUT", `the file has ${size} bytes, more than the ${MAX_SPARSE_FILE_BYTES} read`, {
+          file,
+        });
+    }
+    text = utf8Text(readBounded(path, MAX_SPARSE_FILE_BYTES, past), file);
   } catch (e) {
-    throw fsError(e, MODULE, path, false);
+    throw fsError(e, MODULE, file, false);
   }
-  return parseSparseMatrixMarket(text, path, opts);
+  return parseSparseMatrixMarket(text, file, opts);
 }
