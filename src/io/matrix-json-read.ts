@@ -71,6 +71,8 @@ export interface MatrixChunkReader {
  * doubles, and at the end the store (up to twice the values) beside the matrix's 8 per cell.
  */
 const BUFFERED_ROW_VALUE_BYTES = 24;
+/** Bytes an entry read before `p` is held in until p is read: its three values, 24 bytes, in a store that doubles. */
+const BUFFERED_ENTRY_BYTES = 24;
 
 export class MatrixJsonReader implements JsonTokenHandler, MatrixChunkReader {
   private readonly tok = new JsonTokenizer(this);
@@ -209,10 +211,15 @@ export class MatrixJsonReader implements JsonTokenHandler, MatrixChunkReader {
     const [i, j, v] = this.entry as [number, number, number];
     const n = this.entryIdx + 1;
     // the entry columns double at each power of two: the doubled columns and the compressed rows made of them
+    // entries given before p are also held as they came until p is read (BUFFERED_ENTRY_BYTES each)
     if (n >= 1024 && (n & (n - 1)) === 0)
-      checkMemory(MODULE, 2 * n * SPARSE_ENTRY_BYTES, `a matrix of more than ${n} entries`, this.maxMemory, {
-        ...this.place(this.tok.line, `entries[${this.entryIdx}]`),
-      });
+      checkMemory(
+        MODULE,
+        2 * n * (SPARSE_ENTRY_BYTES + (this.direct ? 0 : BUFFERED_ENTRY_BYTES)),
+        `a matrix of more than ${n} entries${this.direct ? "" : " given before p"}`,
+        this.maxMemory,
+        { ...this.place(this.tok.line, `entries[${this.entryIdx}]`) },
+      );
     if (this.direct) this.acceptEntry(this.entryIdx, i, j, v, this.tok.line);
     else {
       this.entryVals.push(i);
@@ -457,7 +464,7 @@ export class MatrixJsonReader implements JsonTokenHandler, MatrixChunkReader {
       }
     } else if (!this.direct) {
       this.p = p;
-      const vals = this.entryVals.toArray();
+      const vals = this.entryVals.view();
       for (let k = 0; k < vals.length; k += 3) this.acceptEntry(k / 3, vals[k]!, vals[k + 1]!, vals[k + 2]!);
     }
     this.p = p;

@@ -121,3 +121,20 @@ describe("matrix JSON: rows given before p are held against the memory budget", 
     expect(Array.from(last.data)).toEqual(Array.from(first.data));
   });
 });
+
+describe("matrix JSON: entries given before p are held against the memory budget", () => {
+  const entries = `"entries":[${Array.from({ length: 1 << 17 }, (_, k) => `[${k >> 10},${k & 1023},1]`).join(",\n")}]`;
+  const MiB = 1 << 20;
+
+  it("p first under 16 MiB: read", () => {
+    expect(parseMatrixText(doc(`"p":1024,${entries}`), { file: "m.json", maxMemory: 16 * MiB }).p).toBe(1024);
+  });
+
+  it("p last under the same budget: refused, the entries held as they came counted (they were not)", () => {
+    expect(outcome(() => parseMatrixText(doc(`${entries},"p":1024`), { file: "m.json", maxMemory: 16 * MiB }))).toMatch(
+      /^matrix: m\.json:line 131072: a matrix of more than 131072 entries given before p needs about 18\.5 MiB, past the memory budget of 16 MiB/,
+    );
+    const m = parseMatrixText(doc(`${entries},"p":1024`), { file: "m.json", maxMemory: 32 * MiB });
+    expect(m.p).toBe(1024);
+  });
+});
