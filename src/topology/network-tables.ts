@@ -54,9 +54,12 @@ function readCables(graph: TopologyGraph, name: string, idOf: (node: string) => 
       throw fail(MODULE, "BAD_INPUT", `${where} joins two hosts: hosts connect only to switches`, { field: "links" });
     if (!(c.bandwidth > 0) || !Number.isFinite(c.bandwidth))
       throw fail(MODULE, "BAD_INPUT", `${where} has bandwidth ${c.bandwidth}, not a positive number`, { field: "bw" });
+    // at least the generators' least bw (a byte in at most MAX_MACHINE_TIME us): 1e-320 made every time Infinity
+    if (c.bandwidth < 1 / MAX_MACHINE_TIME)
+      throw fail(MODULE, "BAD_INPUT", `${where} has bandwidth ${c.bandwidth}, below 1e-12 bytes/us`, { field: "bw" });
     // a topology file's latency in the generators' range (lat: 0..MAX_MACHINE_TIME us): 1e308 overflowed the
     // replay's clock to Infinity, and simulate then reported a deadlock ("are the schedule's steps out of order?").
-    // Bandwidths are not held to theirs yet: bw 1e308 is the fuzzer's way to the SimGrid export's InfinityBps check
+    // Bandwidths have no upper bound yet: bw 1e308 is the fuzzer's way to the SimGrid export's InfinityBps check
     if (!(c.latency >= 0) || !Number.isFinite(c.latency) || c.latency > MAX_MACHINE_TIME)
       throw fail(MODULE, "BAD_INPUT", `${where} has latency ${c.latency}, not a number in 0..1e12 us`, {
         field: "lat",
