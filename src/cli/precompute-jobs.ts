@@ -2,12 +2,13 @@
  * Precompute jobs: a spec file (schemas/precompute-spec.v1.schema.json) expanded into its job list, and one job run
  * against a store.
  */
-import { readFileSync } from "node:fs";
 import { fail, isCommplanError } from "../model/errors.js";
 import { withElementBytes } from "../model/matrix.js";
 import type { JsonValue } from "../model/schedule.js";
 import { validateWithSchema } from "../io/json-schema.js";
 import { fsError } from "../io/file-output.js";
+import { readBounded } from "../io/bounded-read.js";
+import { jsonDocumentText } from "../io/json-text.js";
 import { findMachine } from "../machines/presets.js";
 import { findPattern, generatePattern, resolvePatternOptions } from "../patterns/index.js";
 import { findPlanner } from "../planner/registry.js";
@@ -102,21 +103,40 @@ function checkSpecNames(spec: Spec, file: string): void {
   });
 }
 
-/** Reads and checks a spec file; returns its jobs in a fixed order (patterns, P, seeds, machines, algorithms). */
+/** The largest spec file read (a spec lists names and numbers: a few KiB). */
+export const MAX_SPEC_BYTES = 1 << 20;
+/** The most jobs a spec may expand to (its lists' lengths multiplied); each job is a plan of its own. */
+export const MAX_SPEC_JOBS = 1 << 20;
+
+/**
+ * Reads and checks a spec file; returns its jobs in a fixed order (patterns, P, seeds, machines, algorithms). The file
+ * is read as every JSON reader reads its document (UTF-8, a byte-order mark skipped, a key given twice refused) and at
+ * most MAX_SPEC_BYTES of it; a spec of more than MAX_SPEC_JOBS jobs is refused before they are listed.
+ */
 export function readPrecomputeSpec(file: string): PrecomputeJob[] {
   let text: string;
   try {
-    text = readFileSync(file === "-" ? 0 : file, "utf8"); // - : stdin, as every file argument
+    const bytes = readBounded(file, MAX_SPEC_BYTES, () => {
+      throw fail("precompute", "BAD_INPUT", `more than the ${MAX_SPEC_BYTES} bytes a spec may have`, { file });
+    });
+    text = jsonDocumentText(bytes, "precompute", file);
   } catch (e) {
     throw fsError(e, "precompute", file, false);
   }
-  let spec: Spec;
-  try {
-    spec = JSON.parse(text) as Spec;
-  } catch (e) {
-    throw fail("precompute", "BAD_INPUT", `not JSON (${(e as Error).message})`, { file });
-  }
+  const spec = JSON.parse(text) as Spec;
   validateWithSchema("precompute-spec", spec, "precompute", file);
+  const count = [spec.patterns, spec.p, spec.seeds, spec.machines ?? [null], spec.algorithms].reduce(
+    (n, list) => n * list.length,
+    1,
+  );
+  if (count > MAX_SPEC_JOBS)
+    throw fail(
+      "precompute",
+      "BAD_INPUT",
+      `the spec lists ${count} jobs (patterns x p x seeds x machines x algorithms), more than the ${MAX_SPEC_JOBS} one ` +
+        "precompute runs: split it into several specs",
+      { file },
+    );
   const name = <T>(x: Named<T>): string => (typeof x === "string" ? x : x.name);
   checkSpecNames(spec, file);
   const machines = spec.machines ?? [null];

@@ -66,6 +66,14 @@ export interface MatrixChunkReader {
  * while streaming, with exactly the schema's rules, and written straight into the P x P array when
  * `p` comes first (as commplan writes it); otherwise they are buffered until the end.
  */
+/**
+ * Bytes a value of a row read before `p` takes until the matrix is made: 8 in its store, 16 more while the store
+ * doubles, and at the end the store (up to twice the values) beside the matrix's 8 per cell.
+ */
+const BUFFERED_ROW_VALUE_BYTES = 24;
+/** Bytes an entry read before `p` is held in until p is read: its three values, 24 bytes, in a store that doubles. */
+const BUFFERED_ENTRY_BYTES = 24;
+
 export class MatrixJsonReader implements JsonTokenHandler, MatrixChunkReader {
   private readonly tok = new JsonTokenizer(this);
   private readonly root: JsonObject = {};
@@ -123,12 +131,13 @@ export class MatrixJsonReader implements JsonTokenHandler, MatrixChunkReader {
     return v;
   }
 
-  private storage(): Float64Array {
+  /** The dense matrix, allocated once its bytes (and `held` bytes still held beside it) pass the budget. */
+  private storage(held = 0): Float64Array {
     if (this.data === null) {
       checkP(this.p, this.file);
       checkMemory(
         MODULE,
-        denseReadBytes(this.p),
+        denseReadBytes(this.p) + held,
         `a dense ${this.p} x ${this.p} matrix`,
         this.maxMemory,
         this.place(undefined, "/p"),
@@ -143,8 +152,25 @@ export class MatrixJsonReader implements JsonTokenHandler, MatrixChunkReader {
   private rowValue(v: number): void {
     const j = this.col++;
     this.count(v, `/rows/${this.rowIdx}/${j}`);
-    if (!this.direct) this.rowVals.push(v);
+    if (!this.direct) this.bufferRowValue(v);
     else if (this.rowIdx < this.p && j < this.p) this.data![this.rowIdx * this.p + j] = v;
+  }
+
+  /**
+   * Holds a value of a row read before `p` (replayed at the end): the held values are charged against the budget at
+   * each doubling of their store, BUFFERED_ROW_VALUE_BYTES a value (the store doubled, then beside the matrix).
+   */
+  private bufferRowValue(v: number): void {
+    const n = this.rowVals.length + 1;
+    if (n >= 1024 && (n & (n - 1)) === 0)
+      checkMemory(
+        MODULE,
+        BUFFERED_ROW_VALUE_BYTES * n,
+        `holding the ${n} values of rows given before p (give p first to read them straight into the matrix)`,
+        this.maxMemory,
+        this.place(this.tok.line, `/rows/${this.rowIdx}`),
+      );
+    this.rowVals.push(v);
   }
 
   private rowEnd(): void {
@@ -185,10 +211,15 @@ export class MatrixJsonReader implements JsonTokenHandler, MatrixChunkReader {
     const [i, j, v] = this.entry as [number, number, number];
     const n = this.entryIdx + 1;
     // the entry columns double at each power of two: the doubled columns and the compressed rows made of them
+    // entries given before p are also held as they came until p is read (BUFFERED_ENTRY_BYTES each)
     if (n >= 1024 && (n & (n - 1)) === 0)
-      checkMemory(MODULE, 2 * n * SPARSE_ENTRY_BYTES, `a matrix of more than ${n} entries`, this.maxMemory, {
-        ...this.place(this.tok.line, `entries[${this.entryIdx}]`),
-      });
+      checkMemory(
+        MODULE,
+        2 * n * (SPARSE_ENTRY_BYTES + (this.direct ? 0 : BUFFERED_ENTRY_BYTES)),
+        `a matrix of more than ${n} entries${this.direct ? "" : " given before p"}`,
+        this.maxMemory,
+        { ...this.place(this.tok.line, `entries[${this.entryIdx}]`) },
+      );
     if (this.direct) this.acceptEntry(this.entryIdx, i, j, v, this.tok.line);
     else {
       this.entryVals.push(i);
@@ -415,10 +446,10 @@ export class MatrixJsonReader implements JsonTokenHandler, MatrixChunkReader {
       if (this.direct) this.rowsDone(this.rowIdx + 1, p);
       else {
         // p came after the rows: replay them now that it is known
-        const lens = this.rowLens.toArray(),
-          vals = this.rowVals.toArray();
+        const lens = this.rowLens.view(),
+          vals = this.rowVals.view();
         this.p = p;
-        const data = this.storage();
+        const data = this.storage(this.rowVals.data.byteLength);
         let at = 0;
         for (let i = 0; i < lens.length; i++) {
           const len = lens[i]!;
@@ -433,7 +464,7 @@ export class MatrixJsonReader implements JsonTokenHandler, MatrixChunkReader {
       }
     } else if (!this.direct) {
       this.p = p;
-      const vals = this.entryVals.toArray();
+      const vals = this.entryVals.view();
       for (let k = 0; k < vals.length; k += 3) this.acceptEntry(k / 3, vals[k]!, vals[k + 1]!, vals[k + 2]!);
     }
     this.p = p;

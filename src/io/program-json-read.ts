@@ -2,7 +2,7 @@
  * Program JSON reader: a commplan.program/v1 document (one file, a rank file or a split index) into a Program, checking
  * schema and meaning.
  */
-import { readFileSync, readSync, realpathSync, statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, sep } from "node:path";
 import { fail } from "../model/errors.js";
 import { checkMemory } from "../model/memory-budget.js";
@@ -14,6 +14,7 @@ import { validateWithSchema } from "./json-schema.js";
 import { counted } from "../internal/plural.js";
 import { jsonExcerpt } from "../internal/quoted.js";
 import { jsonDocumentText } from "./json-text.js";
+import { readBounded } from "./bounded-read.js";
 import { ProgramColumns, type Piece, type RankDoc } from "./program-columns.js";
 
 const MODULE = "program";
@@ -68,17 +69,18 @@ export function splitReadBytes(p: number, bytes: number, largest: number): numbe
 function parseFile(file: string, maxMemory: number): Doc {
   let bytes: Buffer;
   try {
-    if (file === "-") return parseBytes(readStdin(maxMemory), file, maxMemory);
-    const size = statSync(file).size;
-    checkMemory(MODULE, PROGRAM_BYTES_PER_BYTE * size, `reading the ${size}-byte program`, maxMemory, { file });
-    if (size > MAX_PROGRAM_BYTES)
-      throw fail(
-        MODULE,
-        "BAD_INPUT",
-        `${size} bytes is past the reader's limit of ${MAX_PROGRAM_BYTES}: write the program split by rank (writeProgramSplit)`,
-        { file },
-      );
-    bytes = readFileSync(file);
+    if (file !== "-") {
+      const size = statSync(file).size;
+      checkMemory(MODULE, PROGRAM_BYTES_PER_BYTE * size, `reading the ${size}-byte program`, maxMemory, { file });
+      if (size > MAX_PROGRAM_BYTES)
+        throw fail(
+          MODULE,
+          "BAD_INPUT",
+          `${size} bytes is past the reader's limit of ${MAX_PROGRAM_BYTES}: write the program split by rank (writeProgramSplit)`,
+          { file },
+        );
+    }
+    bytes = readProgramBytes(file, maxMemory);
   } catch (e) {
     if (e instanceof Error && e.name === "CommplanError") throw e;
     throw fsError(e, MODULE, file, false);
@@ -86,37 +88,29 @@ function parseFile(file: string, maxMemory: number): Doc {
   return parseBytes(bytes, file, maxMemory);
 }
 
-/** Standard input's bytes, refused as soon as they pass the reader's limit (read in 1 MiB pieces). */
-function readStdin(maxMemory: number): Buffer {
-  const pieces: Buffer[] = [];
-  let total = 0;
-  const buf = Buffer.alloc(1 << 20);
-  for (;;) {
-    let n: number;
-    try {
-      n = readSync(0, buf, 0, buf.length, null);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "EAGAIN") continue;
-      if ((e as NodeJS.ErrnoException).code === "EOF") break;
-      throw e;
-    }
-    if (n === 0) break;
-    total += n;
-    checkMemory(MODULE, PROGRAM_BYTES_PER_BYTE * total, `reading more than ${total - n} bytes of program`, maxMemory, {
-      file: "-",
-    });
-    if (total > MAX_PROGRAM_BYTES)
-      throw fail(
-        MODULE,
-        "BAD_INPUT",
-        `more than the reader's limit of ${MAX_PROGRAM_BYTES} bytes: write the program split by rank (writeProgramSplit)`,
-        {
-          file: "-",
-        },
-      );
-    pieces.push(Buffer.from(buf.subarray(0, n)));
-  }
-  return Buffer.concat(pieces);
+/**
+ * A program's bytes (a file, or - for stdin), refused as soon as they pass the reader's limit or the budget: stdin,
+ * a FIFO or a device has no size to check first (read in 1 MiB pieces).
+ */
+function readProgramBytes(file: string, maxMemory: number): Buffer {
+  const limit = Math.min(MAX_PROGRAM_BYTES, Math.floor(maxMemory / PROGRAM_BYTES_PER_BYTE));
+  return readBounded(file, limit, (before) => {
+    checkMemory(
+      MODULE,
+      PROGRAM_BYTES_PER_BYTE * (limit + 1),
+      `reading more than ${before} bytes of program`,
+      maxMemory,
+      {
+        file,
+      },
+    );
+    throw fail(
+      MODULE,
+      "BAD_INPUT",
+      `more than the reader's limit of ${MAX_PROGRAM_BYTES} bytes: write the program split by rank (writeProgramSplit)`,
+      { file },
+    );
+  });
 }
 
 /**

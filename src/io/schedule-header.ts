@@ -2,6 +2,7 @@
  * The schedule header check both schedule readers (JSON and Arrow) call: the header fields against the schedule schema.
  */
 import type { Rearrange, ScheduleHeader } from "../model/schedule.js";
+import { fail } from "../model/errors.js";
 import { FORMAT_NAMES, validateWithSchema } from "./json-schema.js";
 
 /** A schedule's header fields as its readers keep them (the JSON reader's document root, without the steps). */
@@ -16,7 +17,35 @@ export interface ScheduleHeaderFields extends ScheduleHeader {
  */
 export function checkScheduleHeader(doc: unknown, module: string, file?: string): ScheduleHeaderFields {
   validateWithSchema("schedule-header", doc, module, file);
+  const params = (doc as { params?: unknown }).params;
+  if (params !== undefined && nestedPast(params, MAX_PARAMS_DEPTH))
+    throw fail(
+      module,
+      "BAD_INPUT",
+      `/params is nested more than ${MAX_PARAMS_DEPTH} levels deep (a planner's parameters are flat; a schedule's ` +
+        "params are written again by every export)",
+      { ...(file === undefined ? {} : { file }), field: "/params" },
+    );
   return doc as ScheduleHeaderFields;
+}
+
+/**
+ * How deep a schedule's `params` may nest (the object itself is level 1). The schema takes any JSON value there; the
+ * writers (JSON.stringify, canonical JSON) recurse, and a 10 KB file of arrays 5,000 deep overflowed their stack: an
+ * internal error in export -f arrow, "cannot write" in export -f program.
+ */
+export const MAX_PARAMS_DEPTH = 64;
+
+/** Whether `v` nests arrays and objects more than `limit` levels deep (found without recursion). */
+function nestedPast(v: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[v, 1]];
+  while (stack.length > 0) {
+    const [x, depth] = stack.pop()!;
+    if (typeof x !== "object" || x === null) continue;
+    if (depth > limit) return true;
+    for (const c of Array.isArray(x) ? x : Object.values(x)) stack.push([c, depth + 1]);
+  }
+  return false;
 }
 
 /**

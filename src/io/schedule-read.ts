@@ -2,7 +2,7 @@
  * Reads a schedule file in either form commplan writes: commplan.schedule/v1 JSON, or the Arrow IPC file of `export -f
  * arrow` and the plan store (told by its magic bytes).
  */
-import { open, readFile, stat } from "node:fs/promises";
+import { open, stat } from "node:fs/promises";
 import { fail, isCommplanError } from "../model/errors.js";
 import { checkMemory } from "../model/memory-budget.js";
 import { memoryBudgetOf } from "../host/memory.js";
@@ -36,7 +36,24 @@ async function arrowBytes(path: string, maxMemory: number): Promise<Uint8Array |
     const { bytesRead } = await fh.read(head, 0, head.length, 0);
     if (bytesRead !== head.length || head.toString("latin1") !== ARROW_MAGIC) return null;
     checkMemory(MODULE, 2 * size, `the ${size}-byte Arrow schedule`, maxMemory, { file: path });
-    return new Uint8Array(await readFile(fh)); // a positioned read leaves the handle at 0
+    // an Arrow file ends with the magic bytes too: a file cut short (or not Arrow) is refused before it is read
+    const tail = Buffer.alloc(ARROW_MAGIC.length);
+    const end = await fh.read(tail, 0, tail.length, Math.max(0, size - tail.length));
+    if (size < 2 * ARROW_MAGIC.length || end.bytesRead !== tail.length || tail.toString("latin1") !== ARROW_MAGIC)
+      throw fail(
+        MODULE,
+        "BAD_FORMAT",
+        `an Arrow file that is not a readable commplan schedule: it does not end with Arrow's magic bytes (cut short?)`,
+        { file: path },
+      );
+    // read in pieces: readFile refuses a file past 2 GiB, and a plan store entry (store get -f arrow) may be 4 GiB
+    const bytes = new Uint8Array(size);
+    for (let at = 0; at < size;) {
+      const { bytesRead: n } = await fh.read(bytes, at, Math.min(size - at, 1 << 30), at);
+      if (n === 0) return bytes.subarray(0, at);
+      at += n;
+    }
+    return bytes;
   } catch (e) {
     throw fsError(e, MODULE, path, false);
   } finally {

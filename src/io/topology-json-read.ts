@@ -2,7 +2,8 @@
  * Topology JSON reader: a commplan.topology/v1 document (hosts, switches, links, optional routes) into a
  * TopologyDescription, checking syntax, schema and meaning with lines.
  */
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
+import { readBounded } from "./bounded-read.js";
 import { fail, isCommplanError } from "../model/errors.js";
 import type { TopologyDescription } from "../model/topology.js";
 import { quoted } from "../internal/quoted.js";
@@ -155,7 +156,9 @@ export function readTopologyJson(file: string): TopologyDescription {
     const size = statSync(file).size;
     if (size > MAX_TOPOLOGY_BYTES)
       throw fail(MODULE, "BAD_INPUT", `${size} bytes is past the reader's limit of ${MAX_TOPOLOGY_BYTES}`, { file });
-    bytes = readFileSync(file);
+    bytes = readBounded(file, MAX_TOPOLOGY_BYTES, () => {
+      throw fail(MODULE, "BAD_INPUT", `more than the reader's limit of ${MAX_TOPOLOGY_BYTES} bytes`, { file });
+    });
   } catch (e) {
     if (isCommplanError(e)) throw e;
     throw fsError(e, MODULE, file, false);

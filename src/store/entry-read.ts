@@ -92,7 +92,23 @@ export function planOfEntry(
   }
   const key = (decoded.header as unknown as { store?: { key?: StoreKey } }).store?.key;
   if (key === undefined || storeKeyId(key) !== id) throw damaged(id, entry.file, "its key does not match its name");
+  const other = planKeyMismatch(decoded.schedule, key);
+  if (other !== null) throw damaged(id, entry.file, other);
   return decoded.schedule;
+}
+
+/**
+ * Why a plan is not one its key can name (its P, element size or matrix digest differ from the key's: a plan of
+ * another matrix filed under this key), or null. The seal finds damage, not a writer that filed the wrong plan.
+ */
+export function planKeyMismatch(
+  plan: { readonly matrixDigest: string; readonly p: number; readonly elementBytes: number },
+  key: StoreKey,
+): string | null {
+  for (const f of ["p", "elementBytes", "matrixDigest"] as const)
+    if (plan[f] !== key[f])
+      return `its plan's ${f} ${JSON.stringify(plan[f])} is not its key's ${JSON.stringify(key[f])}`;
+  return null;
 }
 
 /**

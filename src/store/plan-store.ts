@@ -18,7 +18,7 @@ import { appendRegular, pathKind, readRegular } from "./store-fs.js";
 import { SEAL_KEY, SEAL_PLACEHOLDER, sealBytes, sealProblem } from "./entry-seal.js";
 import { storeKeyId, type StoreKey } from "./store-key-id.js";
 import { decodeSealedEntry } from "./entry-arrow.js";
-import { planOfEntry, readSealedEntry } from "./entry-read.js";
+import { planKeyMismatch, planOfEntry, readSealedEntry } from "./entry-read.js";
 import {
   ENTRIES_PART,
   entriesDir,
@@ -220,7 +220,7 @@ function inspectEntry(s: PlanStore, id: string, decode: boolean): StoreEntryInfo
     origin = h.origin ?? null;
     if (decode) {
       try {
-        decodeScheduleArrow(bytes);
+        problem = planKeyMismatch(decodeScheduleArrow(bytes), h.store.key);
       } catch (e) {
         problem = isCommplanError(e) ? e.message : String(e);
       }

@@ -30,6 +30,9 @@ export function aKind(kind: PathKind): string {
 /** The largest entry the store reads: 4 GiB, Node 20's largest buffer (no writer makes a larger one: it is damage). */
 export const MAX_ENTRY_BYTES = Math.min(bufferConstants.MAX_LENGTH, 2 ** 32);
 
+/** The most one readSync call reads: Node refuses a length past 2^31 - 1, and an entry may be up to 4 GiB. */
+const MAX_READ = 1 << 30;
+
 /** A regular file's bytes, why it cannot be read as one (`problem`), or null when missing. */
 export type RegularRead = { bytes: Uint8Array; problem: null } | { bytes: null; problem: string };
 
@@ -82,7 +85,7 @@ export function readRegular(file: string, limit: number = MAX_ENTRY_BYTES): Regu
     const out = Buffer.allocUnsafeSlow(size); // its own ArrayBuffer, 8-byte aligned, not zeroed
     let at = 0;
     while (at < out.length) {
-      const n = readSync(fd, out, at, out.length - at, at);
+      const n = readSync(fd, out, at, Math.min(out.length - at, MAX_READ), at);
       if (n === 0) break;
       at += n;
     }

@@ -3,6 +3,7 @@
  * shape and connectivity.
  */
 import { fail } from "../model/errors.js";
+import { MAX_MACHINE_TIME } from "../model/machine.js";
 import type { TopologyGraph } from "./types.js";
 
 const MODULE = "topology";
@@ -53,8 +54,16 @@ function readCables(graph: TopologyGraph, name: string, idOf: (node: string) => 
       throw fail(MODULE, "BAD_INPUT", `${where} joins two hosts: hosts connect only to switches`, { field: "links" });
     if (!(c.bandwidth > 0) || !Number.isFinite(c.bandwidth))
       throw fail(MODULE, "BAD_INPUT", `${where} has bandwidth ${c.bandwidth}, not a positive number`, { field: "bw" });
-    if (!(c.latency >= 0) || !Number.isFinite(c.latency))
-      throw fail(MODULE, "BAD_INPUT", `${where} has latency ${c.latency}, not a number >= 0`, { field: "lat" });
+    // at least the generators' least bw (a byte in at most MAX_MACHINE_TIME us): 1e-320 made every time Infinity
+    if (c.bandwidth < 1 / MAX_MACHINE_TIME)
+      throw fail(MODULE, "BAD_INPUT", `${where} has bandwidth ${c.bandwidth}, below 1e-12 bytes/us`, { field: "bw" });
+    // a topology file's latency in the generators' range (lat: 0..MAX_MACHINE_TIME us): 1e308 overflowed the
+    // replay's clock to Infinity, and simulate then reported a deadlock ("are the schedule's steps out of order?").
+    // Bandwidths have no upper bound yet: bw 1e308 is the fuzzer's way to the SimGrid export's InfinityBps check
+    if (!(c.latency >= 0) || !Number.isFinite(c.latency) || c.latency > MAX_MACHINE_TIME)
+      throw fail(MODULE, "BAD_INPUT", `${where} has latency ${c.latency}, not a number in 0..1e12 us`, {
+        field: "lat",
+      });
     for (const [k, x, y] of [
       [2 * c.id, a, b],
       [2 * c.id + 1, b, a],

@@ -93,3 +93,48 @@ describe("matrix limits: schema and reader agree", () => {
     );
   });
 });
+
+describe("matrix JSON: rows given before p are held against the memory budget", () => {
+  const P = 1024;
+  const rows = `"rows":[${Array.from({ length: P }, () => `[${new Array(P).fill(0).join(",")}]`).join(",\n")}]`;
+  const MiB = 1 << 20;
+
+  it("p first: read straight into the matrix under a budget that holds it", () => {
+    const m = parseMatrixText(doc(`"p":${P},${rows}`), { file: "m.json", maxMemory: 16 * MiB });
+    expect(m.p).toBe(P);
+  });
+
+  it("p last: the held rows are refused past the same budget (they were held unchecked, at 4 times the matrix)", () => {
+    // 2^20 values held: 24 MiB, past 16 MiB (the matrix alone and its reading take 12)
+    expect(outcome(() => parseMatrixText(doc(`${rows},"p":${P}`), { file: "m.json", maxMemory: 16 * MiB }))).toBe(
+      "matrix: m.json:line 1024: holding the 1048576 values of rows given before p (give p first to read them " +
+        "straight into the matrix) needs about 24 MiB, past the memory budget of 16 MiB (raise it with the option " +
+        "maxMemory (bytes), e.g. 24M)",
+    );
+  });
+
+  it("p last under a budget that holds them: the same matrix as p first", () => {
+    const first = parseMatrixText(doc(`"p":${P},${rows.replace("[0,0", "[0,7")}`), { maxMemory: 64 * MiB });
+    const last = parseMatrixText(doc(`${rows.replace("[0,0", "[0,7")},"p":${P}`), { maxMemory: 64 * MiB });
+    expect(last.p).toBe(P);
+    expect(last.data[1]).toBe(7);
+    expect(Array.from(last.data)).toEqual(Array.from(first.data));
+  });
+});
+
+describe("matrix JSON: entries given before p are held against the memory budget", () => {
+  const entries = `"entries":[${Array.from({ length: 1 << 17 }, (_, k) => `[${k >> 10},${k & 1023},1]`).join(",\n")}]`;
+  const MiB = 1 << 20;
+
+  it("p first under 16 MiB: read", () => {
+    expect(parseMatrixText(doc(`"p":1024,${entries}`), { file: "m.json", maxMemory: 16 * MiB }).p).toBe(1024);
+  });
+
+  it("p last under the same budget: refused, the entries held as they came counted (they were not)", () => {
+    expect(outcome(() => parseMatrixText(doc(`${entries},"p":1024`), { file: "m.json", maxMemory: 16 * MiB }))).toMatch(
+      /^matrix: m\.json:line 131072: a matrix of more than 131072 entries given before p needs about 18\.5 MiB, past the memory budget of 16 MiB/,
+    );
+    const m = parseMatrixText(doc(`${entries},"p":1024`), { file: "m.json", maxMemory: 32 * MiB });
+    expect(m.p).toBe(1024);
+  });
+});

@@ -2,6 +2,9 @@
 import { describe, expect, it } from "vitest";
 import { parseSparseMatrixMarket, readSparseMatrixFile } from "../../src/io/sparse-matrix-read.js";
 import { errorOf } from "../helpers/errors.js";
+import { tempDir } from "../helpers/temp-dir.js";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 
 const FIXTURE = new URL("../fixtures/matrices/west0479.mtx", import.meta.url).pathname;
 
@@ -80,5 +83,32 @@ describe("parseSparseMatrixMarket, memory", () => {
       }),
     );
     expect(e.message).toMatch(/^sparse-matrix: big\.mtx: .*200000000 x 200000000 matrix/);
+  });
+});
+
+describe("readSparseMatrixFile, memory: the text is charged too", () => {
+  // 65536 entries of a 1024 x 1024 matrix: the entries alone take about 1 MiB, the text held while they are read
+  // (its bytes, its string, its lines) about 4 MiB more; a file of 3.3 million lines took 5.6 x its size past the check
+  const text =
+    "%%MatrixMarket matrix coordinate real general\n1024 1024 65536\n" +
+    Array.from({ length: 65536 }, (_, k) => `${(k >> 6) + 1} ${(k & 63) * 16 + 1} 1.5\n`).join("");
+  const MiB = 1 << 20;
+
+  it("refuses the lines with the entries at the size line, past a budget the entries alone fit", () => {
+    expect(parseSparseMatrixMarket(text, "m.mtx", { maxMemory: 8 * MiB }).colIndex.length).toBe(65536);
+    expect(errorOf(() => parseSparseMatrixMarket(text, "m.mtx", { maxMemory: 2 * MiB })).message).toMatch(
+      /^sparse-matrix: m\.mtx: the 1024 x 1024 matrix of 65536 entries the size line announces, read from its 65539 lines needs about 4\.49 MiB, past the memory budget of 2 MiB/,
+    );
+  });
+
+  it("refuses a file whose bytes and text pass the budget before reading it", () => {
+    const d = tempDir("sparse-read");
+    writeFileSync(join(d, "m.mtx"), text);
+    expect(errorOf(() => readSparseMatrixFile(join(d, "m.mtx"), { maxMemory: MiB })).message).toBe(
+      `sparse-matrix: ${join(d, "m.mtx")}: reading the ${text.length}-byte file needs about ${(
+        (2 * text.length) /
+        MiB
+      ).toFixed(2)} MiB, past the memory budget of 1 MiB (raise it with the option maxMemory (bytes), e.g. 2M)`,
+    );
   });
 });

@@ -251,6 +251,25 @@ describe("plan store: huge entries, the log and the marker", () => {
     expect(existsSync(file)).toBe(false);
   });
 
+  it("an entry past 2 GiB (more than one read takes) is read and judged: list marks it, verify names it, gc removes it", async () => {
+    // Node's readSync refuses a length past 2^31 - 1; an entry may be up to 4 GiB, so it is read in several calls
+    const { d, s, id, file } = await storeWithEntry();
+    truncateSync(file, 2 ** 31 + 2 ** 20); // sparse: the sealed footer is gone, so the entry is damaged
+    const list = await store("list", s);
+    expect(list.code, list.err).toBe(0);
+    expect(list.out).toMatch(new RegExp(`${id} +DAMAGED`));
+    const v = await store("verify", s);
+    expect(v.code, v.err).toBe(1);
+    expect(v.err).toContain(`entry ${id} is damaged`);
+    const add = await store("add", s, join(d, "m.json"), "-a", "coloring");
+    expect(add.code).toBe(2);
+    expect(add.err).toContain(`entry ${id} is damaged`);
+    const gc = await store("gc", s);
+    expect(gc.code, gc.err).toBe(0);
+    expect(gc.out).toContain("1 damaged entry");
+    expect(existsSync(file)).toBe(false);
+  });
+
   it("a directory at S/log: add refuses before adding, naming the log; gc removes it; the next add logs", async () => {
     const { d, s } = await storeWithEntry();
     rmSync(join(s, "log"));
