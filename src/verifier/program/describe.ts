@@ -5,6 +5,7 @@
 import { matrixCols, type CommMatrix } from "../../model/matrix.js";
 import type { MatrixCols } from "../../model/matrix-rows.js";
 import type { Program } from "../../model/program.js";
+import { counted } from "../../internal/plural.js";
 
 /** The source every program check cites. */
 export const PROGRAM_SOURCE =
@@ -15,7 +16,7 @@ export function describeOp(prog: Program, x: number): string {
   const { ops } = prog;
   const kind = ops.kind[x]!;
   const what = kind === 0 ? `send to ${ops.peer[x]}` : kind === 1 ? `recv from ${ops.peer[x]}` : "copy";
-  return `rank ${ops.rank[x]}, round ${ops.round[x]}: ${what} (tag ${ops.tag[x]}, ${ops.count[x]} elements)`;
+  return `rank ${ops.rank[x]}, round ${ops.round[x]}: ${what} (tag ${ops.tag[x]}, ${counted(ops.count[x]!, "element", "elements")})`;
 }
 
 /** Operation x with its place in its rank's program: `rank 3, operation 5 (round 1: send to 4 ...)`. */

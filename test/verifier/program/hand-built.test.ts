@@ -74,7 +74,7 @@ describe("relays through scratch", () => {
       const report = verifyProgram(relayMatrix, prog);
       expect(failing(report)).toContain("program-scratch");
       expect(row(report, "program-scratch").witness).toBe(
-        "rank 1, round 1: recv from 0 (tag 0, 1 elements) writes (0, 2, 1) into scratch[0], which still holds (0, 2, 0), not yet sent on",
+        "rank 1, round 1: recv from 0 (tag 0, 1 element) writes (0, 2, 1) into scratch[0], which still holds (0, 2, 0), not yet sent on",
       );
       expect(failing(report)).toContain("program-delivery");
     }
@@ -100,7 +100,7 @@ describe("relays through scratch", () => {
     const report = verifyProgram(relayMatrix, relay("nonblocking", 1, sameRound, 3, ops0b, ops2b));
     expect(failing(report)).toEqual(expect.arrayContaining(["program-scratch", "program-races"]));
     expect(row(report, "program-races").witness).toBe(
-      "rank 1, round 1: recv from 0 (tag 0, 1 elements) touches scratch[0], which a send posted earlier in the same round reads",
+      "rank 1, round 1: recv from 0 (tag 0, 1 element) touches scratch[0], which a send posted earlier in the same round reads",
     );
   });
 });
@@ -121,7 +121,7 @@ describe("deadlock freedom under rendezvous", () => {
     const dl = row(report, "program-deadlock");
     expect(dl.measured).toBe(2);
     expect(dl.witness).toBe(
-      "ranks 0 -> 1 -> 0 wait for each other: rank 0, round 0: send to 1 (tag 0, 1 elements); rank 1, round 0: send to 0 (tag 0, 1 elements)",
+      "ranks 0 -> 1 -> 0 wait for each other: rank 0, round 0: send to 1 (tag 0, 1 element); rank 1, round 0: send to 0 (tag 0, 1 element)",
     );
   });
 

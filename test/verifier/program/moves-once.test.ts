@@ -95,7 +95,7 @@ describe("a program moves the plan's messages, each once", () => {
     const { ids, report } = failing(m, pl);
     expect(ids).toEqual(["program-reads"]);
     expect(witness(report, "program-reads")).toBe(
-      `rank ${a}, round ${last}: send to ${b} (tag 999, 1 elements), operation ${pl.ops[a]!.length - 1} of rank ${a} reads scratch[${fresh}], which holds no element: no earlier operation wrote one there`,
+      `rank ${a}, round ${last}: send to ${b} (tag 999, 1 element), operation ${pl.ops[a]!.length - 1} of rank ${a} reads scratch[${fresh}], which holds no element: no earlier operation wrote one there`,
     );
   });
 
