@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -316,7 +317,12 @@ static void catalogue(commstate_t *st, MPI_Comm comm) {
       snprintf(path, sizeof path, "%s/programs/%s/plan.json", plans_dir, e->d_name);
       json_error_t jerr;
       json_t *doc = json_load_file(path, 0, &jerr);
-      if (doc == NULL) continue;
+      if (doc == NULL) {
+        /* a plan.json that exists but does not read: its calls are looked up, and the lookup says it failed to load */
+        struct stat sb;
+        if (stat(path, &sb) == 0) bits[0] |= 3, bits[1] |= 3;
+        continue;
+      }
       json_t *p = json_object_get(doc, "p");
       const char *call = json_string_value(json_object_get(doc, "call"));
       int kinds = kinds_of(call), neighbor = call != NULL && strcmp(call, "MPI_Neighbor_alltoallv") == 0;
@@ -443,6 +449,9 @@ static void look_up(const commstate_t *st, pattern_t *pt, MPI_Comm comm, const i
     else if (json_is_true(json_object_get(doc, "replay")) || replay_all) local = -1;
     else local = WHY_NO_FASTER;
     json_decref(doc);
+  } else if (access(path, F_OK) == 0) {
+    local = WHY_LOAD_FAILED; /* there, but not a plan this library reads (a half-written or damaged plan.json) */
+    if (stats_mode != NULL) fprintf(stderr, "commplan: %s: %s (line %d)\n", path, jerr.text, jerr.line);
   }
   snprintf(path, sizeof path, "%s/programs/%s", plans_dir, hex);
   if (local == -1 && (plan = commplan_plan_read(path, comm, err, sizeof err)) != NULL &&

@@ -226,6 +226,7 @@ for p in $ps; do
     cli precompute --from-capture "$cap" --store "$store_swap" --machine "$machine" >"$work/pre" 2>&1 &&
     mapfile -t keys < <(ls "$store_swap/programs") && [ "${#keys[@]}" -eq 2 ] &&
     cp -r "$store_swap" "$store_swap-damaged" && rm "$store_swap-damaged/programs/${keys[0]}/rank-1.json" &&
+    cp -r "$store_swap" "$store_swap-badplan" && echo '{' >"$store_swap-badplan/programs/${keys[0]}/plan.json" &&
     head -c 100 "$store_swap/programs/${keys[1]}/rank-0.json" >"$store_swap-damaged/programs/${keys[1]}/rank-0.json" &&
     launch "$p" "$d/damaged" "LD_PRELOAD=$preload,COMMPLAN_PLANS=$store_swap-damaged,COMMPLAN_STATS=1,COMMPLAN_REPLAY=all,COMMPLAN_LOCAL=0" "$work/bin/predict" mixed &&
     cp "$work/out" "$work/out-damaged" &&
@@ -251,6 +252,19 @@ for p in $ps; do
       fail "damaged programs P=$p" "not the expected fallbacks" "$(cat "$work/out-damaged")"
     else
       ok "damaged programs P=$p: a rank file missing or cut short makes every rank fall back, the file named in one line"
+    fi
+    # a plan.json that does not read (cut short): its calls fall back as "plan failed to load", not "no plan in the
+    # store", the file named with the parser's reason; the other pattern's plan still runs
+    if ! launch "$p" "$d/badplan" "LD_PRELOAD=$preload,COMMPLAN_PLANS=$store_swap-badplan,COMMPLAN_STATS=1,COMMPLAN_REPLAY=all,COMMPLAN_LOCAL=0" "$work/bin/predict" mixed; then
+      fail "unreadable plan.json P=$p" "the run failed" "$(cat "$work/out")"
+    elif ! same_bytes "$d/base" "$d/badplan" "$p"; then
+      fail "unreadable plan.json P=$p" "received bytes differ"
+    elif ! grep -q "^commplan: $store_swap-badplan/programs/${keys[0]}/plan.json: .*(line [0-9]*)$" "$work/out" ||
+      ! grep -q 'fallbacks (plan failed to load [0-9]*)' "$work/out" || grep -q 'no plan in the store' "$work/out" ||
+      ! grep -q '^commplan: rank 0 total: 7 calls, [1-9][0-9]* hits' "$work/out"; then
+      fail "unreadable plan.json P=$p" "not the expected hits and fallbacks" "$(cat "$work/out")"
+    else
+      ok "unreadable plan.json P=$p: its calls fall back as a plan that failed to load, the file and the parser's reason named"
     fi
   else
     fail "swapped programs P=$p" "a run or the precompute failed" "$(cat "$work/out" "$work/pre" 2>/dev/null)"
