@@ -33,7 +33,8 @@ typedef struct commplan_request commplan_request;
  * Loads the plan in directory `dir` (a split commplan.program/v1 program of any variant: nonblocking, blocking or
  * dataflow; index.json and rank files, each rank reads only its own file) for `comm`. Collective over comm: every rank
  * returns COMMPLAN_OK or every rank returns COMMPLAN_ERR_LOAD (a rank's own reason in err, or "another rank could not
- * load the plan"). The plan keeps a duplicate of comm for its messages, so they never match the application's. An
+ * load the plan"). A rank that passes no directory (NULL) gets COMMPLAN_ERR_ARG and the others COMMPLAN_ERR_LOAD, so
+ * none waits. The plan keeps a duplicate of comm for its messages, so they never match the application's. An
  * intercommunicator is refused (COMMPLAN_ERR_ARG on every rank).
  */
 int commplan_plan_load(const char *dir, MPI_Comm comm, commplan_plan **out, char *err, size_t errlen);

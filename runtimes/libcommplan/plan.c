@@ -120,8 +120,8 @@ void commplan_plan_attach(commplan_plan *plan, MPI_Comm comm) {
 int commplan_plan_load(const char *dir, MPI_Comm comm, commplan_plan **out, char *err, size_t errlen) {
   *out = NULL;
   int p, inter = 0;
-  if (dir == NULL || PMPI_Comm_size(comm, &p) != MPI_SUCCESS) {
-    snprintf(err, errlen, "commplan_plan_load: a directory and a valid communicator are needed");
+  if (PMPI_Comm_size(comm, &p) != MPI_SUCCESS) {
+    snprintf(err, errlen, "commplan_plan_load: a valid communicator is needed");
     return COMMPLAN_ERR_ARG;
   }
   /* an intercommunicator's MPI_Alltoallv exchanges with the remote group: a plan's ranks are one group's (every rank
@@ -130,13 +130,15 @@ int commplan_plan_load(const char *dir, MPI_Comm comm, commplan_plan **out, char
     snprintf(err, errlen, "commplan_plan_load: an intercommunicator (a plan runs on an intracommunicator)");
     return COMMPLAN_ERR_ARG;
   }
-  commplan_plan *plan = commplan_plan_read(dir, comm, err, errlen);
+  /* a rank without a directory still takes part in the agreement, so that the others return instead of waiting */
+  if (dir == NULL) snprintf(err, errlen, "commplan_plan_load: a directory is needed");
+  commplan_plan *plan = dir == NULL ? NULL : commplan_plan_read(dir, comm, err, errlen);
   int ok = plan != NULL, all = 0;
   PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
   if (!all) {
     if (ok) snprintf(err, errlen, "commplan_plan_load: another rank could not load the plan");
     commplan_plan_free(plan);
-    return COMMPLAN_ERR_LOAD;
+    return dir == NULL ? COMMPLAN_ERR_ARG : COMMPLAN_ERR_LOAD;
   }
   commplan_plan_attach(plan, comm);
   *out = plan;

@@ -3,7 +3,8 @@
  * PMPI_Alltoallv on the same data: commplan_alltoallv with unpacked displacements, the persistent form (init once,
  * start / wait three times), a call whose counts differ from the plan's (COMMPLAN_FALLBACK, still exact), a
  * non-contiguous datatype (COMMPLAN_FALLBACK), the wrong communicator (COMMPLAN_ERR_ARG), a missing plan
- * (COMMPLAN_ERR_LOAD on every rank) and an intercommunicator (COMMPLAN_ERR_ARG on every rank). Prints "api ok" on
+ * (COMMPLAN_ERR_LOAD on every rank), no directory on one rank (refused there, COMMPLAN_ERR_LOAD on the others, no
+ * hang) and an intercommunicator (COMMPLAN_ERR_ARG on every rank). Prints "api ok" on
  * rank 0 when every byte matched.
  * Usage: libcommplan-api MATRIX.json PROGRAM_DIR
  */
@@ -96,6 +97,12 @@ int main(int argc, char **argv) {
   commplan_plan *none;
   r = commplan_plan_load("/nonexistent/commplan-plan", MPI_COMM_WORLD, &none, err, sizeof err);
   check(r == COMMPLAN_ERR_LOAD && none == NULL && strlen(err) > 0, "a missing plan", rank);
+  /* no directory on rank 0 only: that rank is refused (COMMPLAN_ERR_ARG), the others return too (no hang) */
+  err[0] = '\0';
+  r = commplan_plan_load(rank == 0 ? NULL : argv[2], MPI_COMM_WORLD, &none, err, sizeof err);
+  check(none == NULL && (rank == 0 ? r == COMMPLAN_ERR_ARG && strstr(err, "directory") != NULL
+                                   : r == COMMPLAN_ERR_LOAD && strstr(err, "another rank") != NULL),
+        "no directory on one rank", rank);
   if (p >= 2) { /* an intercommunicator (ranks below p / 2 and the rest) is refused on every rank */
     MPI_Comm half, inter;
     MPI_Comm_split(MPI_COMM_WORLD, rank < p / 2, rank, &half);
