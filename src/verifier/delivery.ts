@@ -40,8 +40,9 @@ export interface DeliveryResult {
  * its ends and merges every run it covers into one, so each chunk creates at most 3 runs and
  * visits the runs it removes: O(1) amortised run visits and O(log_32 C) set operations per
  * chunk. At the end every run must be at d. With realised times each run also keeps when it arrived
- * (the end of the transfer that brought it), and a chunk's transfer must not start before that. Cost: O(C log C + P^2) time (the log from sorting
- * each message's chunk boundaries, the P^2 a pass over the matrix), O(C + P) memory.
+ * (the end of the transfer that brought it), and a chunk's transfer must not start before that. Cost:
+ * O(C log C + P^2) time (the log from sorting each message's chunk boundaries, the P^2 a pass over the matrix),
+ * O(C + P) memory.
  * `progress`: chunks followed (message by message).
  */
 export function checkDelivery(m: CommMatrix, s: Schedule, progress: ProgressCallback | null = null): DeliveryResult {
