@@ -289,7 +289,13 @@ export async function writeProgramSplit(prog: Program, dir: string, opts: Progra
   }
   tick(Infinity);
   const files = Array.from({ length: prog.p }, (_, r) => JSON.stringify(rankFileName(r)));
-  await writePieces([`${header(prog)}"files":[${files.join(",")}]\n}\n`], join(dir, INDEX_FILE), MODULE, opts);
+  // as the rank files: renamed into place, so a link made at its name since the check is replaced, not followed
+  const index = join(dir, INDEX_FILE);
+  const oldIndex = present.get(INDEX_FILE);
+  if (oldIndex !== undefined && !oldIndex.isFile()) await refuseIrregularEntries(MODULE, dir, [INDEX_FILE]);
+  const indexMode = oldIndex === undefined ? null : await replaceableMode(index, opts);
+  const text = Buffer.from(`${header(prog)}"files":[${files.join(",")}]\n}\n`);
+  writeNewFile(join(dir, `.${INDEX_FILE}${temp}`), index, [text], indexMode);
 }
 
 /** The permission bits of the regular file `target`, refused (as writePieces refuses it) unless it may be replaced. */

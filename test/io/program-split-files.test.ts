@@ -73,6 +73,21 @@ describe("split program files", () => {
     expect(readdirSync(d).filter((n) => n.endsWith(".tmp"))).toEqual([]);
   });
 
+  it("a link made at the index's name after the check (here from the progress callback) is replaced, not followed", async () => {
+    const m = generatePattern("h-relation", 4, { h: 2 }, 3);
+    const prog = lowerSchedule(m, plan(m, "shift")).program;
+    const victim = join(dir(), "victim.txt");
+    writeFileSync(victim, "precious");
+    const d = join(dir(), "split");
+    const progress = (done: number): void => {
+      if (done === 1) symlinkSync(victim, join(d, "index.json"));
+    };
+    await writeProgramSplit(prog, d, { progress });
+    expect(readFileSync(victim, "utf8")).toBe("precious");
+    expect(lstatSync(join(d, "index.json")).isFile()).toBe(true);
+    expect(readFileSync(join(d, "index.json"), "utf8")).toMatch(/"files":\["rank-0\.json"/);
+  });
+
   it("refuses a FIFO, a directory or two links to one file at its names, before writing anything", async () => {
     const m = generatePattern("h-relation", 4, { h: 2 }, 3);
     const prog = lowerSchedule(m, plan(m, "shift")).program;
