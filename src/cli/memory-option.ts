@@ -15,3 +15,25 @@ export function memoryOption(text: string): number {
   }
   return v;
 }
+
+/**
+ * What --max-memory counts, the same words for every command that takes it (docs/formats.md, "Memory budget"): the
+ * budget is checked against estimates made before allocating, not against the process's memory.
+ */
+export const MEMORY_OPTION_HELP =
+  "the memory budget, e.g. 512M or 4G (default: half of the machine's memory, at most 32G): what the command would " +
+  "allocate for a size a file announces or an option asks for (a dense matrix, the work of a planner, a lowering or a " +
+  "check, an Arrow schedule or a document read whole) is estimated first and refused past it; a JSON schedule's own " +
+  "columns (as large as its file) and Node's own memory are not counted, so the process may hold more";
+
+/** What a command adds to MEMORY_OPTION_HELP: how precompute and check-planner use the budget besides. */
+const MEMORY_OPTION_MORE: { readonly [command: string]: string } = {
+  precompute: "; its worker threads share it",
+  "check-planner":
+    "; it also limits the planner module's worker: a run whose heap and buffers pass it is stopped (docs/testing-kit.md)",
+};
+
+/** The --max-memory help of `command` (its name as `commplan <command>` spells it). */
+export function memoryOptionHelp(command: string): string {
+  return MEMORY_OPTION_HELP + (MEMORY_OPTION_MORE[command] ?? "");
+}

@@ -4,7 +4,7 @@
  * program variant auto names, and written for libcommplan's replay as STORE/programs/<key>/ (a split
  * commplan.program/v1 program and plan.json, a commplan.libplan/v1 record saying whether to replay it).
  */
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { fail, isCommplanError } from "../model/errors.js";
@@ -16,6 +16,8 @@ import type { ProgramVariant } from "../model/program.js";
 import type { JsonValue, Schedule } from "../model/schedule.js";
 import { canonicalJson } from "../io/canonical-json.js";
 import { fsError } from "../io/file-output.js";
+import { readBounded } from "../io/bounded-read.js";
+import { jsonDocumentText } from "../io/json-text.js";
 import { readMatrixFile } from "../io/matrix-read.js";
 import { writeProgramSplit } from "../io/program-json-write.js";
 import { planAuto, type AutoReport } from "../auto/index.js";
@@ -88,6 +90,31 @@ function field<T>(rec: Record<string, unknown>, name: string, ok: (v: unknown) =
   return v;
 }
 
+/**
+ * The largest capture record or plan.json precompute reads (libcommplan writes a few hundred bytes; a record lists its
+ * call sites, a plan.json the same): 1 MiB.
+ */
+export const MAX_CAPTURE_RECORD_BYTES = 1 << 20;
+
+/**
+ * A capture record's (or a plan.json's) JSON value, read as every whole-document reader reads its document: at most
+ * MAX_CAPTURE_RECORD_BYTES (readBounded: a FIFO or a device such as /dev/zero is refused once past it, not read until
+ * memory runs out), UTF-8, a byte-order mark skipped, a syntax error or a key given twice refused; every problem is one
+ * line naming the file.
+ */
+function readCaptureDocument(file: string, what: string): unknown {
+  let text: string;
+  try {
+    const bytes = readBounded(file, MAX_CAPTURE_RECORD_BYTES, () => {
+      throw fail(MODULE, "BAD_INPUT", `more than the ${MAX_CAPTURE_RECORD_BYTES} bytes ${what} may have`, { file });
+    });
+    text = jsonDocumentText(bytes, MODULE, file);
+  } catch (e) {
+    throw fsError(e, MODULE, file, false);
+  }
+  return JSON.parse(text) as unknown;
+}
+
 const isString = (v: unknown): v is string => typeof v === "string";
 const isCount = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
 const isPositive = (v: unknown): v is number => isCount(v) && v > 0;
@@ -113,13 +140,7 @@ export function readCaptures(dir: string): CapturedPattern[] {
   const byKey = new Map<string, CapturedPattern>();
   for (const n of names) {
     const file = join(dir, n);
-    let rec: Record<string, unknown>;
-    try {
-      rec = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== undefined) throw fsError(e, MODULE, file, false);
-      throw fail(MODULE, "BAD_INPUT", `not JSON (${(e as Error).message})`, { file });
-    }
+    const rec = readCaptureDocument(file, "a capture record") as Record<string, unknown>;
     if (rec === null || typeof rec !== "object" || rec["format"] !== CAPTURE_FORMAT)
       throw fail(MODULE, "BAD_INPUT", `/format is not '${CAPTURE_FORMAT}'`, { file });
     const key = field(rec, "key", (v): v is string => isString(v) && /^[0-9a-f]{32}$/.test(v), file);
@@ -349,7 +370,7 @@ export async function precomputeCapture(
 function planTarget(planFile: string): string {
   if (!existsSync(planFile)) return "a directory without plan.json";
   try {
-    const rec = JSON.parse(readFileSync(planFile, "utf8")) as Record<string, unknown>;
+    const rec = readCaptureDocument(planFile, "a plan.json") as Record<string, unknown>;
     const text = (x: unknown): string | null => (typeof x === "string" ? x : null);
     const on = { runtime: text(rec["runtime"]), network: text(rec["network"]), sharing: text(rec["portSharing"]) };
     return describeTarget(text(rec["machine"]) ?? "?", on, rec["freeCopies"]);
@@ -379,7 +400,7 @@ function describeTarget(
 
 /** The outcome of a pattern whose STORE/programs/<key>/plan.json is there already (no `variant`: nonblocking). */
 function present(pat: CapturedPattern, planFile: string): CaptureOutcome {
-  const rec = JSON.parse(readFileSync(planFile, "utf8")) as {
+  const rec = readCaptureDocument(planFile, "a plan.json") as {
     algorithm: string;
     variant?: ProgramVariant;
     replay: boolean;

@@ -4,7 +4,7 @@
  */
 import { Command, Help, type Option } from "commander";
 import { defaultMemoryBudget } from "../host/memory.js";
-import { memoryOption } from "./memory-option.js";
+import { memoryOption, memoryOptionHelp } from "./memory-option.js";
 import type { CliContext } from "./context.js";
 import { VERSION } from "./version.js";
 
@@ -193,11 +193,7 @@ function pathName(c: Command): string {
 function addMemoryOption(program: Command, ctx: CliContext): void {
   const io = ctx.io;
   for (const c of program.commands.flatMap((top) => [top, ...top.commands])) {
-    if (BUDGETED.has(pathName(c)))
-      c.option(
-        "--max-memory <size>",
-        "refuse input that would need more memory than this, e.g. 512M or 4G (default: half of the machine's memory, at most 32G)",
-      );
+    if (BUDGETED.has(pathName(c))) c.option("--max-memory <size>", memoryOptionHelp(pathName(c)));
   }
   program.hook("preAction", (_program, action) => {
     const v = action.opts()["maxMemory"] as string | undefined;

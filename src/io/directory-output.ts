@@ -4,7 +4,7 @@ import { rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { fail } from "../model/errors.js";
 import type { ProgressCallback } from "../model/progress.js";
-import { fsError, makeDirectories, writeOutputs } from "./file-output.js";
+import { fsError, makeDirectories, refuseIrregularEntries, writeOutputs } from "./file-output.js";
 
 /** One file of a directory: its name inside the directory and its contents, in pieces. */
 export interface DirectoryFile {
@@ -14,7 +14,8 @@ export interface DirectoryFile {
 
 /**
  * Writes files into `dir` (created if missing), all or none (writeOutputs: an error while any is made leaves none of
- * them, and the files they would replace unchanged); refuses a file that would replace one of `inputs`;
+ * them, and the files they would replace unchanged); refuses a file that would replace one of `inputs`, and, before
+ * anything is written, an entry at one of the files' names that is not a regular file (refuseIrregularEntries);
  * `progress`: files written; errors are CommplanErrors of `module`.
  */
 export async function writeDirectoryFiles(
@@ -24,6 +25,11 @@ export async function writeDirectoryFiles(
   progress: ProgressCallback | null,
   module: string,
 ): Promise<void> {
+  await refuseIrregularEntries(
+    module,
+    dir,
+    files.map((f) => f.name),
+  );
   const real = (f: string): string => (existsSync(f) ? realpathSync(f) : resolve(f));
   const guarded = new Set(inputs.filter((f) => f !== "-").map(real));
   for (const f of files) {

@@ -4,9 +4,9 @@
  */
 import { once, type EventEmitter } from "node:events";
 import { closeSync, createWriteStream, mkdirSync, openSync, rmSync, statSync, write } from "node:fs";
-import { access, chmod, lstat, open, readlink, realpath, rename, rm, stat } from "node:fs/promises";
+import { access, chmod, lstat, open, readdir, readlink, realpath, rename, rm, stat } from "node:fs/promises";
 import { constants as fsConstants } from "node:fs";
-import type { Stats } from "node:fs";
+import type { Dirent, Stats } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { basename, dirname, join, resolve } from "node:path";
 import { fail, isCommplanError } from "../model/errors.js";
@@ -427,6 +427,56 @@ export async function checkOutputDirectory(module: string, dir: string): Promise
     await probeCreate(at);
   } catch (e) {
     throw fsError(e, module, dir, true);
+  }
+}
+
+/** What an lstat or a directory entry says of a path's type. */
+interface EntryType {
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+  isFIFO(): boolean;
+  isSocket(): boolean;
+}
+
+/** "a symbolic link", "a FIFO", ... for an entry that is not a regular file; null for a regular file. */
+function notRegularKind(d: EntryType): string | null {
+  if (d.isFile()) return null;
+  if (d.isSymbolicLink()) return "a symbolic link";
+  if (d.isDirectory()) return "a directory";
+  if (d.isFIFO()) return "a FIFO";
+  if (d.isSocket()) return "a socket";
+  return "a device";
+}
+
+/**
+ * Refuses (code IO, one line naming the entry and why) an existing entry of the directory `dir` at one of its output
+ * `names` that is not a regular file (a symbolic link, FIFO, socket, device, directory): a directory commplan fills
+ * gets regular files of its own only, so a link there could not make it write outside the directory (or one file
+ * twice), nor a FIFO make it wait. Nothing is checked when `dir` does not exist yet (it will be made). Entries are
+ * read with lstat's types (a link is a link, whatever it points at); run it before anything is written.
+ */
+export async function refuseIrregularEntries(module: string, dir: string, names: Iterable<string>): Promise<void> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    if (code === "ENOENT") return; // made when written; a non-directory is the writer's to report
+    if (code === "ENOTDIR")
+      throw fsError(Object.assign(new Error("not a directory"), { code: "NOT_DIR" }), module, dir, true);
+    throw fsError(e, module, dir, true);
+  }
+  const wanted = new Set(names);
+  for (const d of entries.filter((x) => wanted.has(x.name)).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const kind = notRegularKind(d);
+    if (kind !== null)
+      throw fail(
+        module,
+        "IO",
+        `is ${kind}, not a regular file: in a directory it fills, commplan replaces only regular files (it follows no link and writes no FIFO or device there); remove it or choose another directory`,
+        { file: join(dir, d.name) },
+      );
   }
 }
 

@@ -13,6 +13,7 @@ import { BUFFER_NAMES, OP_KINDS, type Program, type RankLayout } from "../model/
 import {
   fsError,
   makeDirectories,
+  refuseIrregularEntries,
   refuseOutputOntoInput,
   userMayReplace,
   writePieces,
@@ -224,7 +225,8 @@ const INDEX_FILE = "index.json";
  * Refuses (refuseOutputOntoInput: exit 2, one line naming both) a split program of `p` ranks into
  * `dir` that would write its index or a rank file onto one of `inputs`; only the files of the split
  * already in `dir` are checked (a file that does not exist yet is no input); the message names the directory as
- * `option` (a command line passes its flag).
+ * `option` (a command line passes its flag). An entry at one of those names that is not a regular file is then refused
+ * too (refuseIrregularEntries), so a command refuses it before any work.
  */
 export async function refuseSplitOntoInput(
   module: string,
@@ -242,6 +244,7 @@ export async function refuseSplitOntoInput(
   const names = new Set([INDEX_FILE, ...Array.from({ length: p }, (_, r) => rankFileName(r))]);
   for (const n of present.filter((x) => names.has(x)).sort())
     await refuseOutputOntoInput(module, inputs, [[option, join(dir, n)]]);
+  await refuseIrregularEntries(module, dir, names);
 }
 
 /** Ranks written between two turns of the event loop (signals, the progress bar) in a split program. */
@@ -253,11 +256,13 @@ const SPLIT_BATCH = 256;
  * DIR listed once instead of each file's checks: its document made in one reused buffer, written synchronously to a
  * temporary file in DIR and renamed into place (never a half-written file, also when interrupted: signals are
  * handled between files); a regular file DIR holds is replaced when the replace check allows it, keeping its
- * permission bits; any other name DIR holds (a link to follow, a FIFO, a directory) goes through writePieces.
+ * permission bits. An entry at one of the split's names that is not a regular file (a symbolic link, FIFO, socket,
+ * device, directory) is refused before anything is written (refuseIrregularEntries).
  */
 export async function writeProgramSplit(prog: Program, dir: string, opts: ProgramWriteOptions = {}): Promise<void> {
   const progress = checkProgress(opts.progress, MODULE);
   let present: Map<string, Dirent>;
+  await refuseIrregularEntries(MODULE, dir, [INDEX_FILE, ...Array.from({ length: prog.p }, (_, r) => rankFileName(r))]);
   try {
     makeDirectories(dir);
     present = new Map((await readdir(dir, { withFileTypes: true })).map((d) => [d.name, d]));
@@ -273,10 +278,8 @@ export async function writeProgramSplit(prog: Program, dir: string, opts: Progra
     const name = rankFileName(r);
     const target = join(dir, name);
     const old = present.get(name);
-    if (old !== undefined && !old.isFile()) {
-      await writePieces(programJsonChunks(prog, [r], PIECE), target, MODULE, opts);
-      continue;
-    }
+    // refused above; one made since is refused now, before its file is written
+    if (old !== undefined && !old.isFile()) await refuseIrregularEntries(MODULE, dir, [name]);
     const mode = old === undefined ? null : await replaceableMode(target, opts);
     w.clear();
     for (const piece of rankObject(w, prog, r, false, Infinity)) void piece; // one piece: never yields
@@ -286,7 +289,13 @@ export async function writeProgramSplit(prog: Program, dir: string, opts: Progra
   }
   tick(Infinity);
   const files = Array.from({ length: prog.p }, (_, r) => JSON.stringify(rankFileName(r)));
-  await writePieces([`${header(prog)}"files":[${files.join(",")}]\n}\n`], join(dir, INDEX_FILE), MODULE, opts);
+  // as the rank files: renamed into place, so a link made at its name since the check is replaced, not followed
+  const index = join(dir, INDEX_FILE);
+  const oldIndex = present.get(INDEX_FILE);
+  if (oldIndex !== undefined && !oldIndex.isFile()) await refuseIrregularEntries(MODULE, dir, [INDEX_FILE]);
+  const indexMode = oldIndex === undefined ? null : await replaceableMode(index, opts);
+  const text = Buffer.from(`${header(prog)}"files":[${files.join(",")}]\n}\n`);
+  writeNewFile(join(dir, `.${INDEX_FILE}${temp}`), index, [text], indexMode);
 }
 
 /** The permission bits of the regular file `target`, refused (as writePieces refuses it) unless it may be replaced. */

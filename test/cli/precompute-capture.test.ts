@@ -264,6 +264,47 @@ describe("precompute --from-capture of a damaged capture", () => {
   });
 });
 
+describe("precompute --from-capture of capture files read whole", () => {
+  it("refuses a record past its size limit (/dev/zero), a key given twice, and a matrix that is /dev/zero: one line each", async () => {
+    const cases: [string, (cap: string, key: string) => void, RegExp][] = [
+      [
+        "record /dev/zero",
+        (cap, key) => {
+          rmSync(join(cap, `${key}-0-0.capture.json`));
+          fs.symlinkSync("/dev/zero", join(cap, `${key}-0-0.capture.json`));
+        },
+        /^precompute: .*-0-0\.capture\.json: more than the 1048576 bytes a capture record may have$/,
+      ],
+      [
+        "key twice",
+        (cap, key) => {
+          const f = join(cap, `${key}-0-0.capture.json`);
+          writeFileSync(f, readFileSync(f, "utf8").replace(/^\{/, '{"calls":1,'));
+        },
+        /^precompute: .*-0-0\.capture\.json:line 1: \/ has the key 'calls' twice$/,
+      ],
+      [
+        "matrix /dev/zero",
+        (cap, key) => {
+          rmSync(join(cap, `${key}-0-0.matrix.json`));
+          fs.symlinkSync("/dev/zero", join(cap, `${key}-0-0.matrix.json`));
+        },
+        /^matrix: .*-0-0\.matrix\.json: /,
+      ],
+    ];
+    for (const [what, change, message] of cases) {
+      const d = dir();
+      const key = writeCapture(join(d, "cap"), matrixFromRows(MOE_ROWS, { elementBytes: 24 }));
+      change(join(d, "cap"), key);
+      const r = await precompute(d, "t3d-004");
+      expect([what, r.code]).toEqual([what, 2]);
+      expect([what, r.err.split("\n").length]).toEqual([what, 2]);
+      expect([what, r.err.trim()]).toEqual([what, expect.stringMatching(message)]);
+      expect(existsSync(join(d, "s"))).toBe(false);
+    }
+  });
+});
+
 describe("precompute --from-capture, run again", () => {
   it("plans again for another machine, or over an unreadable plan.json, and replaces the program", async () => {
     const d = dir();

@@ -1,5 +1,9 @@
-/** export --split DIR refuses to write a rank file or the index onto an input (schedule, matrix), as -o does. */
-import { mkdirSync, readFileSync, symlinkSync } from "node:fs";
+/**
+ * export --split DIR refuses to write a rank file or the index onto an input (schedule, matrix), as -o does; a link or
+ * FIFO at one of the names of --split or --out is refused before any file is written.
+ */
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../helpers/cli.js";
@@ -61,5 +65,41 @@ describe("export --split: outputs onto inputs", () => {
       join(d, "fresh"),
     );
     expect(ok.code, ok.err).toBe(0);
+  });
+
+  it("refuses a link or a FIFO at an output name of --split or --out before any file is written", async () => {
+    const d = tempDir("split-irregular");
+    const m = join(d, "m4.json");
+    const s = join(d, "s4.json");
+    expect((await run("gen", "h-relation", "--ranks", "4", "-o", m)).code).toBe(0);
+    expect((await run("plan", m, "-a", "shift", "-o", s)).code).toBe(0);
+    const victim = join(d, "victim.txt");
+    writeFileSync(victim, "precious\n");
+    const sp = join(d, "sp");
+    mkdirSync(sp);
+    symlinkSync("../victim.txt", join(sp, "rank-1.json"));
+    symlinkSync("../victim.txt", join(sp, "index.json"));
+    const l = await run("export", s, "-m", m, "-f", "program", "--split", sp);
+    expect(l.code).toBe(2);
+    expect(l.err).toMatch(/^export: .*sp\/index\.json: is a symbolic link, not a regular file: [^\n]*\n$/);
+    expect(readFileSync(victim, "utf8")).toBe("precious\n");
+    expect(readdirSync(sp).sort()).toEqual(["index.json", "rank-1.json"]);
+
+    const sp2 = join(d, "sp2");
+    mkdirSync(sp2);
+    execFileSync("mkfifo", [join(sp2, "rank-2.json")]);
+    const f = await run("export", s, "-m", m, "-f", "program", "--split", sp2);
+    expect(f.code).toBe(2);
+    expect(f.err).toMatch(/^export: .*sp2\/rank-2\.json: is a FIFO, not a regular file: [^\n]*\n$/);
+    expect(readdirSync(sp2)).toEqual(["rank-2.json"]);
+
+    const sg = join(d, "sg");
+    mkdirSync(sg);
+    symlinkSync("../victim.txt", join(sg, "hosts"));
+    const g = await run("export", s, "-m", m, "-f", "simgrid", "--machine", "t3d-004", "--out", sg);
+    expect(g.code).toBe(2);
+    expect(g.err).toMatch(/^export: .*sg\/hosts: is a symbolic link, not a regular file: [^\n]*\n$/);
+    expect(readFileSync(victim, "utf8")).toBe("precious\n");
+    expect(readdirSync(sg)).toEqual(["hosts"]);
   });
 });

@@ -72,7 +72,9 @@ describe("export registry", () => {
     expect(exportOptionHelp("machine")).toBe(
       "machine preset (simgrid: the platform; goal: calc of copies); see 'commplan machines'",
     );
-    expect(exportOptionHelp("split")).toBe("program: write one file per rank and an index into this directory");
+    expect(exportOptionHelp("split")).toBe(
+      "program: write one file per rank and an index into this directory (a regular file there is replaced; a link, FIFO or directory at one of their names is refused)",
+    );
     expect(exportOptionHelp("machine", [...EXPORT_FORMATS, toy])).toBe(
       "machine preset (simgrid: the platform; goal: calc of copies; toy: ignored); see 'commplan machines'",
     );

@@ -1,5 +1,9 @@
-/** writeDirectoryFiles: a file refused half-way leaves nothing of this call behind (all files or none). */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+/**
+ * writeDirectoryFiles: a file refused half-way leaves nothing of this call behind (all files or none); an entry at one
+ * of its names that is not a regular file is refused before anything is written.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { writeDirectoryFiles, type DirectoryFile } from "../../src/io/directory-output.js";
@@ -48,5 +52,27 @@ describe("writeDirectoryFiles", () => {
     expect(readFileSync(join(dir, "keep.txt"), "utf8")).toBe("mine");
     // all or none: the file it would have replaced is unchanged, not replaced by the new whole file
     expect(readFileSync(join(dir, "index.txt"), "utf8")).toBe("before");
+  });
+
+  it("refuses a link or a FIFO at one of its names before writing anything; the file the link names is unchanged", async () => {
+    const victim = join(root, "victim.txt");
+    writeFileSync(victim, "precious");
+    const dir = join(root, "out");
+    mkdirSync(dir);
+    symlinkSync(victim, join(dir, "hosts"));
+    symlinkSync(victim, join(dir, "index.txt"));
+    const files = [good("index.txt", "i"), good("hosts", "h0\n"), good("x.txt", "x")];
+    await expect(writeDirectoryFiles(files, dir, [], null, "export")).rejects.toThrow(
+      /^export: .*out\/hosts: is a symbolic link, not a regular file: .*choose another directory$/,
+    );
+    expect(readFileSync(victim, "utf8")).toBe("precious");
+    expect(readdirSync(dir).sort()).toEqual(["hosts", "index.txt"]);
+    const fifo = join(root, "fifo");
+    mkdirSync(fifo);
+    execFileSync("mkfifo", [join(fifo, "x.txt")]);
+    await expect(writeDirectoryFiles(files, fifo, [], null, "export")).rejects.toThrow(
+      /x\.txt: is a FIFO, not a regular file: /,
+    );
+    expect(readdirSync(fifo)).toEqual(["x.txt"]);
   });
 });

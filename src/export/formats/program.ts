@@ -8,7 +8,12 @@ export const programFormat: ProgramExportFormat = {
   name: "program",
   title: "commplan.program/v1 JSON (one document, or split into a directory: rank-<r>.json per rank plus index.json)",
   input: "program",
-  options: [{ option: "split", help: "write one file per rank and an index into this directory" }],
+  options: [
+    {
+      option: "split",
+      help: "write one file per rank and an index into this directory (a regular file there is replaced; a link, FIFO or directory at one of their names is refused)",
+    },
+  ],
   progressUnit: "ranks",
   write: async (prog, t, progress) => {
     if (t.dir !== null)

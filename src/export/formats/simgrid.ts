@@ -16,7 +16,10 @@ export const simgridFormat: ProgramExportFormat = {
     "SimGrid time-independent traces (rank-<r>.txt, index.txt), platform.xml and hosts from the machine, into a directory (dir); run from it: smpirun -np P -platform platform.xml -hostfile hosts -replay index.txt (docs/runtimes.md)",
   input: "program",
   options: [
-    { option: "out", help: "the directory of its files (traces, platform.xml, hosts)" },
+    {
+      option: "out",
+      help: "the directory of its files (traces, platform.xml, hosts; a regular file there is replaced; a link, FIFO or directory at one of their names is refused)",
+    },
     { option: "machine", help: "the platform" },
   ],
   progressUnit: "files",
