@@ -8,8 +8,26 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 /** The pieces a bounded read takes: 1 MiB. */
 const PIECE = 1 << 20;
 
+/** Sleeps a few milliseconds (a non-blocking stdin with no data yet). */
 function nap(): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+}
+
+/**
+ * readSync of up to `buf.length` bytes at the descriptor's position into `buf`: 0 at the end (EOF included, as Windows
+ * pipes say it); a non-blocking stdin with nothing yet is waited for; any other error is thrown as Node's.
+ */
+export function readChunkSync(fd: number, buf: Uint8Array): number {
+  for (;;) {
+    try {
+      return readSync(fd, buf, 0, buf.length, null);
+    } catch (e) {
+      const code = (e as { code?: unknown }).code;
+      if (code === "EAGAIN") nap();
+      else if (code === "EOF") return 0;
+      else throw e;
+    }
+  }
 }
 
 /**
@@ -36,18 +54,7 @@ export function readBounded(file: string, limit: number, past: (before: number) 
     }
     const buf = Buffer.allocUnsafe(PIECE);
     for (;;) {
-      let n: number;
-      try {
-        n = readSync(fd, buf, 0, buf.length, null);
-      } catch (e) {
-        const code = (e as { code?: unknown }).code;
-        if (code === "EAGAIN") {
-          nap(); // a non-blocking stdin with nothing yet
-          continue;
-        }
-        if (code === "EOF") break;
-        throw e;
-      }
+      const n = readChunkSync(fd, buf);
       if (n === 0) break;
       if (total + n > limit) past(total);
       total += n;

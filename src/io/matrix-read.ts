@@ -3,7 +3,8 @@
  * chunks.
  */
 import { ENCODING_HEAD_BYTES, encodingProblem } from "./json-text.js";
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, openSync } from "node:fs";
+import { readChunkSync } from "./bounded-read.js";
 import { extname } from "node:path";
 import { fail, isCommplanError } from "../model/errors.js";
 import { memoryBudgetOf } from "../host/memory.js";
@@ -226,11 +227,6 @@ export function parseMatrixText(text: string, opts: ParseMatrixOptions = {}): Co
   return r.finish();
 }
 
-/** Sleeps a few milliseconds (a non-blocking stdin with no data yet). */
-function nap(): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
-}
-
 /**
  * Reads a matrix file (path, or "-" for stdin) in chunks, never holding its text: the format
  * comes from the `format` option, else the extension, else the contents.
@@ -249,14 +245,8 @@ export function readMatrixFile(path: string, opts: Omit<ParseMatrixOptions, "fil
     for (;;) {
       let n: number;
       try {
-        n = readSync(fd, buf, 0, buf.length, null);
+        n = readChunkSync(fd, buf);
       } catch (e) {
-        const code = (e as { code?: unknown }).code;
-        if (code === "EAGAIN") {
-          nap();
-          continue;
-        }
-        if (code === "EOF") break;
         throw fsError(e, MODULE, file, false);
       }
       if (n === 0) break;
