@@ -164,11 +164,22 @@ describe("linkLoadSvg: the heat map", () => {
     expect(textsOutside(svg)).toEqual([]);
   });
 
-  it("thins the labels of a large grid, and keeps them in the canvas", () => {
+  it("labels every row and column of a large grid and numbers the listed links on their cells", () => {
+    // 92 busy nodes: the busiest links after s0->s1 are h89->s1, h88->s1, ... on adjacent rows
     const big = linkLoadSvg(treeLinks(90));
-    const labels = svgTexts(big).filter((t) => /^h\d+$/.test(t.text));
-    expect(labels.length).toBeGreaterThan(0);
-    expect(labels.length).toBeLessThan(2 * 90);
+    const bigTexts = svgTexts(big);
+    const rowLabels = bigTexts.filter((t) => t.rotate === 0 && t.anchor === "end" && /^(h\d+|s\d)$/.test(t.text));
+    const colLabels = bigTexts.filter((t) => t.rotate === -90 && /^(h\d+|s\d)$/.test(t.text));
+    expect(rowLabels.map((t) => t.text).sort()).toEqual(
+      [...Array.from({ length: 90 }, (_, i) => `h${i}`), "s0", "s1"].sort(),
+    );
+    expect(colLabels).toHaveLength(92);
+    // labels a line of text apart, so that none covers its neighbour
+    const ys = rowLabels.map((t) => t.y).sort((a, b) => a - b);
+    for (let k = 1; k < ys.length; k++) expect(ys[k]! - ys[k - 1]!).toBeGreaterThanOrEqual(10);
+    // the ten listed links are numbered 1..10 on their cells (a number needs a cell of 14 px)
+    const numbers = bigTexts.filter((t) => /^\d+$/.test(t.text) && t.size === 9).map((t) => Number(t.text));
+    expect(numbers.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(textsOutside(big)).toEqual([]);
   });
 
