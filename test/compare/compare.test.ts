@@ -145,6 +145,30 @@ describe("sweep", () => {
   });
 });
 
+describe("sweepChartSvg", () => {
+  it("tells every planner's line apart: no two share a colour and a dash, though they outnumber the palette", () => {
+    const algorithms = PLANNERS.map((pl) => pl.name);
+    expect(algorithms.length).toBeGreaterThan(15);
+    const points = [100, 1000].map((bytes, f) => ({
+      factor: f + 1,
+      meanMessageBytes: bytes,
+      times: algorithms.map((_, k) => bytes * (k + 2)),
+      bound: bytes,
+      best: algorithms[0]!,
+    }));
+    const svg = sweepChartSvg({ mode: "blocking", algorithms, points, crossovers: [] }, "t");
+    const styles = (tag: string): string[] =>
+      [...svg.matchAll(new RegExp(`<${tag} [^>]*>`, "g"))].map(
+        ([t]) => `${/stroke="([^"]+)"/.exec(t)?.[1]} ${/stroke-dasharray="([^"]+)"/.exec(t)?.[1] ?? "solid"}`,
+      );
+    // a polyline and a legend line (the last lines drawn) per planner, and the bound's
+    const lines = styles("polyline");
+    expect(lines).toHaveLength(algorithms.length + 1);
+    expect(new Set(lines).size).toBe(algorithms.length + 1);
+    expect(styles("line").slice(-(algorithms.length + 1))).toEqual(lines);
+  });
+});
+
 describe("compareHtml", () => {
   it("is one well-formed page with no script and no address, holding the table, the charts and the best plan", () => {
     const m = generatePattern("pattern1", 16, {}, 1);
