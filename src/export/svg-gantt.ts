@@ -3,6 +3,7 @@ import { escapeXml } from "./xml-escape.js";
 import { TIMELINE_NONE, type Timeline } from "../model/timeline.js";
 import { fail } from "../model/errors.js";
 import { numberOpt, stringOpt } from "./options.js";
+import { timelineLanes } from "./timeline-lanes.js";
 /** The timeline this writer reads (src/machines/sim makes it). */
 export type GanttTimeline = Timeline;
 const NONE = TIMELINE_NONE;
@@ -79,8 +80,9 @@ const plainUs = (v: number): string => {
 const textWidth = (text: string, size: number): number => 0.6 * size * text.length;
 
 /**
- * The timeline as an SVG document: a row per node, a time axis with round ticks in us, ms or s, a legend of the
- * interval kinds present, and a <title> tooltip per bar.
+ * The timeline as an SVG document: a row per node (split into lanes where its intervals overlap, so that no bar hides
+ * another), a time axis with round ticks in us, ms or s, a legend of the interval kinds present, and a <title> tooltip
+ * per bar.
  */
 export function timelineToSvg(tl: GanttTimeline, makespan: number, opts: GanttOptions = {}): string {
   checkSvgIntervals(tl.count);
@@ -130,15 +132,19 @@ export function timelineToSvg(tl: GanttTimeline, makespan: number, opts: GanttOp
       out.push(`<text x="${left - 4}" y="${y + row - 3}" text-anchor="end">${v}</text>\n`);
     if (v % 2 === 1) out.push(`<rect x="${left}" y="${y}" width="${plotW}" height="${row}" fill="#f4f4f4"/>\n`);
   }
+  // intervals of a node that overlap (a send during a receive) split its row into lanes: no bar hides another
+  const lanes = timelineLanes(tl);
   for (let i = 0; i < tl.count; i++) {
     const k = tl.kind[i]!;
     const x0 = sx(tl.start[i]!),
       x1 = sx(tl.end[i]!);
-    const y = top + tl.node[i]! * row + 1;
+    const split = lanes.alone[i] === 1 ? 1 : lanes.count[tl.node[i]!]!;
+    const laneH = (row - 2) / split;
+    const y = Number((top + tl.node[i]! * row + 1 + (split === 1 ? 0 : lanes.lane[i]! * laneH)).toFixed(2));
     const peer = tl.peer[i]!;
     const tip = `node ${tl.node[i]} ${tl.kindNames[k]}${peer === NONE ? "" : ` peer ${peer}`} size ${tl.size[i]} ${plainUs(tl.start[i]!)}..${plainUs(tl.end[i]!)} us`;
     out.push(
-      `<rect x="${x0.toFixed(2)}" y="${y}" width="${Math.max(0.5, x1 - x0).toFixed(2)}" height="${row - 2}" fill="${COLOURS[k]}"><title>${tip}</title></rect>\n`,
+      `<rect x="${x0.toFixed(2)}" y="${y}" width="${Math.max(0.5, x1 - x0).toFixed(2)}" height="${Number(laneH.toFixed(2))}" fill="${COLOURS[k]}"><title>${tip}</title></rect>\n`,
     );
   }
   out.push(...timeAxis(span, unit, { left, plotW, width, right, plotBottom, axisY, font }));

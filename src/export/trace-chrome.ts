@@ -1,5 +1,6 @@
 /** Chrome trace export: a simulated Timeline as Trace Event Format JSON (opens in Perfetto and chrome://tracing). */
 import { TIMELINE_NONE, type Timeline } from "../model/timeline.js";
+import { timelineLanes, toNs } from "./timeline-lanes.js";
 /** The timeline this writer reads (src/machines/sim makes it). */
 export type TraceTimeline = Timeline;
 const NONE = TIMELINE_NONE;
@@ -11,62 +12,6 @@ export interface TraceMeta {
 
 /** Characters of trace text gathered into one piece of timelineToChromeTracePieces. */
 const PIECE_CHARS = 1 << 20;
-
-/** A time in us rounded to whole nanoseconds, as an integer count of ns (what a viewer keeps of it). */
-const toNs = (us: number): number => Math.round(us * 1000);
-
-/**
- * The lanes of a timeline: every node's intervals split over threads so that no two intervals of one thread overlap
- * (a viewer drops or misplaces complete events of one thread that overlap without nesting: a node sends while it
- * receives). Interval i goes to the first lane of its node free at its start (in whole ns, as written); lane 0 of
- * node v is thread v, its further lanes threads p, p + 1, ... in node order.
- */
-interface Lanes {
-  /** The thread of every interval. */
-  readonly tid: Uint32Array;
-  /** Lanes per node. */
-  readonly count: Uint32Array;
-  /** The thread of lane 1 of node v is firstExtra[v] (lanes 2, 3, ... follow it). */
-  readonly firstExtra: Uint32Array;
-}
-
-/** Assigns every interval a lane (first fit by start time, per node). */
-function traceLanes(tl: TraceTimeline): Lanes {
-  const { p, count } = tl;
-  const byNode = new Uint32Array(p + 1);
-  for (let i = 0; i < count; i++) byNode[tl.node[i]! + 1]!++;
-  for (let v = 0; v < p; v++) byNode[v + 1]! += byNode[v]!;
-  const order = new Uint32Array(count);
-  const fill = byNode.slice(0, p);
-  for (let i = 0; i < count; i++) order[fill[tl.node[i]!]!++] = i;
-  const lane = new Uint32Array(count);
-  const lanes = new Uint32Array(p);
-  for (let v = 0; v < p; v++) {
-    const seg = order.subarray(byNode[v]!, byNode[v + 1]!);
-    seg.sort((a, b) => tl.start[a]! - tl.start[b]! || a - b);
-    const ends: number[] = [];
-    for (const i of seg) {
-      const s = toNs(tl.start[i]!);
-      let l = ends.findIndex((e) => e <= s);
-      if (l < 0) l = ends.push(0) - 1;
-      ends[l] = Math.max(s, toNs(tl.end[i]!));
-      lane[i] = l;
-    }
-    lanes[v] = Math.max(1, ends.length);
-  }
-  const firstExtra = new Uint32Array(p);
-  let next = p;
-  for (let v = 0; v < p; v++) {
-    firstExtra[v] = next;
-    next += lanes[v]! - 1;
-  }
-  const tid = new Uint32Array(count);
-  for (let i = 0; i < count; i++) {
-    const v = tl.node[i]!;
-    tid[i] = lane[i] === 0 ? v : firstExtra[v]! + lane[i]! - 1;
-  }
-  return { tid, count: lanes, firstExtra };
-}
 
 /**
  * The timeline as Trace Event Format text: one complete event ("ph": "X") per interval, process 0, times in
@@ -90,7 +35,7 @@ export function* timelineToChromeTracePieces(tl: TraceTimeline, meta: TraceMeta 
     parts.push(text);
     chars += text.length;
   };
-  const lanes = traceLanes(tl);
+  const lanes = timelineLanes(tl);
   add(`{"displayTimeUnit":"ns","otherData":${JSON.stringify(meta)},"traceEvents":[\n`);
   add(`{"name":"process_name","ph":"M","pid":0,"tid":0,"args":{"name":"commplan simulated machine"}}`);
   let sortIndex = 0;

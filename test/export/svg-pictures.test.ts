@@ -6,6 +6,7 @@ import { TIMELINE_NONE, type Timeline } from "../../src/model/timeline.js";
 import { findMachine } from "../../src/machines/presets.js";
 import { simulateSchedule } from "../../src/machines/sim/simulate.js";
 import { plan } from "../../src/planner/registry.js";
+import { generatePattern } from "../../src/patterns/registry.js";
 import { buildMatrix } from "../helpers/arbitraries.js";
 import { svgTexts, textsOutside } from "./svg-text.js";
 
@@ -106,6 +107,57 @@ describe("timelineToSvg: the legend", () => {
     expect(legend.length).toBe(present.size);
     for (const k of legend) expect(present.has(k)).toBe(true);
     expect(textsOutside(svg)).toEqual([]);
+  });
+});
+
+describe("timelineToSvg: overlapping intervals", () => {
+  it("draws a node's overlapping intervals in lanes of its row, so that no bar covers another", () => {
+    // node 0 sends over [0, 60] while it receives over [20, 100]; node 1 only sends
+    const t = timeline(2, 100, [0]);
+    const tl: Timeline = {
+      ...t,
+      count: 3,
+      node: Uint32Array.of(0, 0, 1),
+      kind: Uint32Array.of(0, 1, 0),
+      start: Float64Array.of(0, 20, 0),
+      end: Float64Array.of(60, 100, 100),
+      peer: new Uint32Array(3).fill(TIMELINE_NONE),
+      size: new Float64Array(3).fill(1),
+      transfer: new Uint32Array(3).fill(TIMELINE_NONE),
+    };
+    const svg = timelineToSvg(tl, 100, { rowHeight: 14 });
+    const bars = [
+      ...svg.matchAll(/<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"[^>]*><title>node (\d)/g),
+    ].map((m) => ({ x: +m[1]!, y: +m[2]!, w: +m[3]!, h: +m[4]!, node: +m[5]! }));
+    expect(bars).toHaveLength(3);
+    const [send, recv, other] = bars as [(typeof bars)[0], (typeof bars)[0], (typeof bars)[0]];
+    // they overlap in time, so they must not in height: each is half of node 0's row, inside it
+    expect(send.x + send.w).toBeGreaterThan(recv.x);
+    expect(send.y + send.h <= recv.y || recv.y + recv.h <= send.y).toBe(true);
+    for (const b of [send, recv]) {
+      expect(b.h).toBeGreaterThanOrEqual(6);
+      expect(b.y).toBeGreaterThanOrEqual(other.y - 14);
+      expect(b.y + b.h).toBeLessThanOrEqual(other.y - 1);
+    }
+    // a node without overlaps keeps its full row
+    expect(other.h).toBe(12);
+  });
+
+  it("a simulated run has no two bars of one node that cover each other", () => {
+    const r = simulateSchedule(plan(generatePattern("pattern1", 16, {}, 1), "two-stage"), findMachine("t3d-004"));
+    const svg = timelineToSvg(r.timeline, r.makespan);
+    const bars = [
+      ...svg.matchAll(/<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"[^>]*><title>/g),
+    ].map((m) => [+m[1]!, +m[2]!, +m[1]! + +m[3]!, +m[2]! + +m[4]!] as const);
+    let covered = 0;
+    for (let a = 0; a < bars.length; a++)
+      for (let b = a + 1; b < bars.length; b++) {
+        const [ax0, ay0, ax1, ay1] = bars[a]!,
+          [bx0, by0, bx1, by1] = bars[b]!;
+        // more than a pixel's rounding in both directions
+        if (Math.min(ax1, bx1) - Math.max(ax0, bx0) > 0.6 && Math.min(ay1, by1) - Math.max(ay0, by0) > 0.01) covered++;
+      }
+    expect(covered).toBe(0);
   });
 });
 
