@@ -50,7 +50,12 @@ function heat(load: number): string {
   return `rgb(${r},${g},${b})`;
 }
 
-const pct = (x: number): string => `${(Math.max(0, x) * 100).toFixed(1)} %`;
+/** A busy fraction in percent: one decimal from 0.1 %, two significant digits below (never "0.0 %" for a busy link). */
+function pct(x: number): string {
+  const v = Math.max(0, x) * 100;
+  if (v === 0 || v >= 0.0995) return `${v.toFixed(1)} %`;
+  return `${v.toLocaleString("en-US", { maximumSignificantDigits: 2, useGrouping: false })} %`;
+}
 const tip = (e: LinkLoadEntry): string =>
   escapeXml(`${e.label}${e.group !== undefined ? ` (${e.group})` : ""}: busy ${pct(e.load)}`);
 /** Estimated width in pixels of `text` at `size` (0.6 em per character). */

@@ -250,6 +250,24 @@ describe("linkLoadSvg: the heat map", () => {
   });
 });
 
+describe("linkLoadSvg: a lightly loaded network", () => {
+  it("prints a tiny load with its digits, not as 0.0 % beside a dark red cell", () => {
+    // shift, P = 4, one element per message on nvlink4-h100: every link busy 0.0003419 % of the run
+    const links: LinkLoadEntry[] = [
+      { label: "h0->sw", load: 3.419e-6, row: 0, col: 1, rowLabel: "h0", colLabel: "sw" },
+      { label: "sw->h0", load: 3.2e-6, row: 1, col: 0, rowLabel: "sw", colLabel: "h0" },
+    ];
+    for (const svg of [linkLoadSvg(links), linkLoadSvg(links.map(({ label, load }) => ({ label, load })))]) {
+      const texts = svgTexts(svg).map((t) => t.text);
+      expect(texts.join("\n")).not.toMatch(/(^|[^\d.])0\.0 %/);
+      expect(texts).toContain("0 % .. 0.00034 % busy (the busiest link)");
+      expect(svg).toContain("h0-&gt;sw: busy 0.00034 %");
+    }
+    // a load from 0.1 % keeps one decimal
+    expect(linkLoadSvg([{ label: "a", load: 0.000996 }])).toContain("busy 0.1 %");
+  });
+});
+
 describe("linkLoadSvg: the bar chart", () => {
   it("keeps long labels and the scale inside the canvas", () => {
     const links = Array.from({ length: 12 }, (_, i) => ({
