@@ -201,6 +201,22 @@ describe("compareHtml", () => {
     expect(cell("four-stage")).toBe("no");
   });
 
+  it("a step grid shows at most 64 steps of a stage and says how many it left out", () => {
+    // shift at P = 100: one stage of 99 steps (every step a row of 24 px: 99 rows made a grid of 2,440 px)
+    const m = generatePattern("uniform", 100, { size: 1 }, 1);
+    const { report } = compareMatrix(m, { machine: t3d, planners: [findPlanner("shift")] });
+    const s = plan(m, "shift");
+    const sim = simulateSchedule(s, t3d, { timeline: true });
+    const html = compareHtml(report, null, { schedule: s, sim });
+    const grid = /<svg[^>]*font-family="monospace"[\s\S]*?<\/svg>/.exec(html)![0];
+    const stepLabels = svgTexts(grid)
+      .filter((t) => t.anchor === "end" && /^\d+$/.test(t.text))
+      .map((t) => Number(t.text));
+    expect(stepLabels).toEqual(Array.from({ length: 64 }, (_, k) => k + 1));
+    expect(html).toContain("Steps 1 .. 64 of the stage's 99 shown.");
+    expect(html).toContain("Senders 0 .. 63 of 100 shown.");
+  });
+
   it("the per-node load's labels fit left of the bars (no clipped 'max 23,892 bytes')", () => {
     const m = generatePattern("pattern1", 16, {}, 1);
     const sim = simulateSchedule(plan(m, "coloring"), t3d, { timeline: true });
