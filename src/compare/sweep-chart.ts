@@ -89,6 +89,18 @@ export function sweepChartSvg(sw: SweepReport, title: string, opts: ChartOptions
     "lower bound",
     sw.algorithms.length,
   );
+  // the circles' legend, below the lines' (only the kinds the chart has)
+  const marks: [string, string][] = [];
+  if (sw.crossovers.some((c) => !c.leaderChange))
+    marks.push(['r="3.5" fill="none" stroke="#555"', "two planners cross"]);
+  if (sw.crossovers.some((c) => c.leaderChange))
+    marks.push(['r="6" fill="none" stroke="#d62728" stroke-width="2"', "the fastest changes"]);
+  marks.forEach(([style, label], j) => {
+    const ly = top + 10 + (sw.algorithms.length + 1 + j) * 16;
+    out.push(
+      `<circle cx="${left + pw + 20}" cy="${ly}" ${style}/><text x="${left + pw + 34}" y="${ly + 4}">${label}</text>\n`,
+    );
+  });
   for (const c of sw.crossovers) {
     const x = sx(c.meanMessageBytes).toFixed(1),
       y = sy(c.timeUs).toFixed(1);

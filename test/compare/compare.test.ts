@@ -141,11 +141,48 @@ describe("sweep", () => {
     if (leaders.size > 1) expect(sw.crossovers.some((c) => c.leaderChange)).toBe(true);
     const svg = sweepChartSvg(sw, "t");
     expect(svg.match(/<polyline/g)).toHaveLength(4);
-    expect(svg.match(/r="6"/g)?.length ?? 0).toBe(sw.crossovers.filter((c) => c.leaderChange).length);
+    // the red circles, and one more in the legend that says what they are
+    const changes = sw.crossovers.filter((c) => c.leaderChange).length;
+    expect(svg.match(/r="6"/g)?.length ?? 0).toBe(changes + (changes > 0 ? 1 : 0));
+    const texts = svgTexts(svg).map((t) => t.text);
+    expect(texts.includes("the fastest changes")).toBe(changes > 0);
+    expect(sw.crossovers.some((c) => !c.leaderChange)).toBe(true);
+    expect(texts).toContain("two planners cross");
+    expect(textsOutside(svg)).toEqual([]);
+    // without crossovers, no legend of circles
+    const none = svgTexts(sweepChartSvg({ ...sw, crossovers: [] }, "t")).map((t) => t.text);
+    expect(none).not.toContain("the fastest changes");
+    expect(none).not.toContain("two planners cross");
   });
 });
 
 describe("sweepChartSvg", () => {
+  it("says in its legend what the red circle of a change of the fastest planner is", () => {
+    const points = [100, 1000].map((bytes, f) => ({
+      factor: f + 1,
+      meanMessageBytes: bytes,
+      times: f === 0 ? [200, 300] : [3000, 2000],
+      bound: bytes,
+      best: f === 0 ? "a" : "b",
+    }));
+    const crossovers = [
+      {
+        algorithms: ["a", "b"] as const,
+        before: "a",
+        after: "b",
+        meanMessageBytes: 300,
+        timeUs: 800,
+        leaderChange: true,
+      },
+    ];
+    const svg = sweepChartSvg({ mode: "blocking", algorithms: ["a", "b"], points, crossovers }, "t");
+    const texts = svgTexts(svg).map((t) => t.text);
+    expect(texts).toContain("the fastest changes");
+    expect(texts).not.toContain("two planners cross");
+    expect(svg.match(/r="6"/g)).toHaveLength(2);
+    expect(textsOutside(svg)).toEqual([]);
+  });
+
   it("tells every planner's line apart: no two share a colour and a dash, though they outnumber the palette", () => {
     const algorithms = PLANNERS.map((pl) => pl.name);
     expect(algorithms.length).toBeGreaterThan(15);
