@@ -22,6 +22,9 @@ export function checkSvgIntervals(count: number): void {
     );
 }
 
+/** Least height in pixels of a lane of a row (a row of many lanes grows to give each this much). */
+const MIN_LANE = 5;
+
 /** Colours of the interval kinds (same order as INTERVAL_KINDS). */
 const COLOURS: readonly string[] = [
   "#4e79a7",
@@ -111,7 +114,13 @@ export function timelineToSvg(tl: GanttTimeline, makespan: number, opts: GanttOp
     legendRows[legendRows.length - 1]!.push({ name, k, x: lx });
     lx += w;
   }
-  const plotBottom = top + tl.p * row;
+  // intervals of a node that overlap (a send during a receive) split its row into lanes, so that no bar hides another;
+  // a row of many lanes grows to give each at least MIN_LANE pixels
+  const lanes = timelineLanes(tl);
+  const rowTop = new Float64Array(tl.p + 1);
+  for (let v = 0; v < tl.p; v++)
+    rowTop[v + 1] = rowTop[v]! + Math.max(row, 2 + lanes.count[v]! * Math.min(MIN_LANE, row - 2));
+  const plotBottom = top + rowTop[tl.p]!;
   const axisY = plotBottom + 14;
   const legendY = axisY + 30;
   const height = legendY + (kinds.length > 0 ? legendRows.length * 16 : 0) + 6;
@@ -127,20 +136,20 @@ export function timelineToSvg(tl: GanttTimeline, makespan: number, opts: GanttOp
   out.push(`<text x="${headX}" y="14" font-size="${headSize}">${escapeXml(heading)}</text>\n`);
   out.push(`<text x="${left - 4}" y="${top - 4}" text-anchor="end">node</text>\n`);
   for (let v = 0; v < tl.p; v++) {
-    const y = top + v * row;
+    const y = top + rowTop[v]!,
+      h = rowTop[v + 1]! - rowTop[v]!;
     if (tl.p <= 256 || v % Math.ceil(tl.p / 256) === 0)
-      out.push(`<text x="${left - 4}" y="${y + row - 3}" text-anchor="end">${v}</text>\n`);
-    if (v % 2 === 1) out.push(`<rect x="${left}" y="${y}" width="${plotW}" height="${row}" fill="#f4f4f4"/>\n`);
+      out.push(`<text x="${left - 4}" y="${y + h / 2 + 4}" text-anchor="end">${v}</text>\n`);
+    if (v % 2 === 1) out.push(`<rect x="${left}" y="${y}" width="${plotW}" height="${h}" fill="#f4f4f4"/>\n`);
   }
-  // intervals of a node that overlap (a send during a receive) split its row into lanes: no bar hides another
-  const lanes = timelineLanes(tl);
   for (let i = 0; i < tl.count; i++) {
     const k = tl.kind[i]!;
     const x0 = sx(tl.start[i]!),
       x1 = sx(tl.end[i]!);
-    const split = lanes.alone[i] === 1 ? 1 : lanes.count[tl.node[i]!]!;
-    const laneH = (row - 2) / split;
-    const y = Number((top + tl.node[i]! * row + 1 + (split === 1 ? 0 : lanes.lane[i]! * laneH)).toFixed(2));
+    const v = tl.node[i]!;
+    const split = lanes.alone[i] === 1 ? 1 : lanes.count[v]!;
+    const laneH = (rowTop[v + 1]! - rowTop[v]! - 2) / split;
+    const y = Number((top + rowTop[v]! + 1 + (split === 1 ? 0 : lanes.lane[i]! * laneH)).toFixed(2));
     const peer = tl.peer[i]!;
     const tip = `node ${tl.node[i]} ${tl.kindNames[k]}${peer === NONE ? "" : ` peer ${peer}`} size ${tl.size[i]} ${plainUs(tl.start[i]!)}..${plainUs(tl.end[i]!)} us`;
     out.push(

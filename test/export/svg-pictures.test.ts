@@ -143,6 +143,38 @@ describe("timelineToSvg: overlapping intervals", () => {
     expect(other.h).toBe(12);
   });
 
+  it("grows the row of a node with many lanes, so that each lane stays at least 5 px high", () => {
+    // node 0: four intervals over one another (a nonblocking run's send, recv, cpu and dma); node 1: one
+    const t = timeline(2, 100, [0]);
+    const tl: Timeline = {
+      ...t,
+      count: 5,
+      node: Uint32Array.of(0, 0, 0, 0, 1),
+      kind: Uint32Array.of(0, 1, 2, 3, 0),
+      start: Float64Array.of(0, 10, 20, 30, 0),
+      end: Float64Array.of(90, 90, 90, 90, 100),
+      peer: new Uint32Array(5).fill(TIMELINE_NONE),
+      size: new Float64Array(5).fill(1),
+      transfer: new Uint32Array(5).fill(TIMELINE_NONE),
+    };
+    const svg = timelineToSvg(tl, 100);
+    const bars = [
+      ...svg.matchAll(/<rect x="[\d.]+" y="([\d.]+)" width="[\d.]+" height="([\d.]+)"[^>]*><title>node (\d)/g),
+    ].map((m) => ({ y: +m[1]!, h: +m[2]!, node: +m[3]! }));
+    const node0 = bars.filter((b) => b.node === 0);
+    expect(node0).toHaveLength(4);
+    for (const b of node0) expect(b.h).toBeGreaterThanOrEqual(5);
+    const bottom0 = Math.max(...node0.map((b) => b.y + b.h));
+    const node1 = bars.find((b) => b.node === 1)!;
+    expect(node1.y).toBeGreaterThanOrEqual(bottom0);
+    expect(node1.h).toBe(12);
+    // the node's label sits in its (taller) row
+    const label0 = svgTexts(svg).find((x) => x.text === "0" && x.anchor === "end")!;
+    expect(label0.y).toBeGreaterThan(Math.min(...node0.map((b) => b.y)));
+    expect(label0.y).toBeLessThanOrEqual(bottom0);
+    expect(textsOutside(svg)).toEqual([]);
+  });
+
   it("a simulated run has no two bars of one node that cover each other", () => {
     const r = simulateSchedule(plan(generatePattern("pattern1", 16, {}, 1), "two-stage"), findMachine("t3d-004"));
     const svg = timelineToSvg(r.timeline, r.makespan);
