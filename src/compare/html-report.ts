@@ -10,8 +10,10 @@ import { escapeXml, fmtNumber } from "./compare-format.js";
 import { sweepChartSvg } from "./sweep-chart.js";
 import type { SweepReport } from "./sweep.js";
 
-/** Most senders a step grid shows (the first ones), and most steps of a stage. */
+/** Most senders a step grid shows (the first ones). */
 export const HTML_GRID_NODES = 64;
+/** Most steps of a stage its step grid shows (the first ones). */
+const HTML_GRID_STEPS = 64;
 /** Most stages whose step grid the page shows. */
 export const HTML_GRID_STAGES = 4;
 
@@ -116,14 +118,20 @@ export function nodeLoadSvg(sim: SimResult): string {
   return out + `<text x="${left}" y="${rows.length * (h + 10) + 14}" fill="#777">nodes 0 .. ${p - 1}</text></svg>\n`;
 }
 
-/** Step grids of the best plan's first stages (004 fig. 10 style), at most HTML_GRID_NODES senders each. */
+/**
+ * Step grids of the best plan's first stages (004 fig. 10 style), at most HTML_GRID_NODES senders and HTML_GRID_STEPS
+ * steps each.
+ */
 function gridsHtml(s: Schedule): string {
   let out = "";
   const stages = Math.min(s.stages.length, HTML_GRID_STAGES);
   for (let k = 0; k < stages; k++) {
     const senders = Array.from({ length: Math.min(s.p, HTML_GRID_NODES) }, (_, v) => v);
     const g = stepGrid(s, k, senders);
-    out += `<h3>stage ${k + 1}: ${escapeXml(s.stages[k]!.name)}</h3>\n<figure>${inline(stepGridSvg(g))}</figure>\n`;
+    const shown = { ...g, rows: g.rows.slice(0, HTML_GRID_STEPS) };
+    out += `<h3>stage ${k + 1}: ${escapeXml(s.stages[k]!.name)}</h3>\n<figure>${inline(stepGridSvg(shown))}</figure>\n`;
+    if (g.rows.length > HTML_GRID_STEPS)
+      out += `<p class="note">Steps 1 .. ${HTML_GRID_STEPS} of the stage's ${g.rows.length} shown.</p>\n`;
   }
   if (s.stages.length > stages) out += `<p class="note">${s.stages.length - stages} more stages not shown.</p>\n`;
   if (s.p > HTML_GRID_NODES) out += `<p class="note">Senders 0 .. ${HTML_GRID_NODES - 1} of ${s.p} shown.</p>\n`;

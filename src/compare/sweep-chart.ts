@@ -15,8 +15,20 @@ function decades(lo: number, hi: number): [number, number] {
 }
 
 /**
- * The sweep as an SVG document: a polyline per planner, the bound dashed, crossovers as circles (leader changes filled
- * and labelled).
+ * The dash of planner k's line: solid through the palette, then a dash pattern per further turn of it, so that no two
+ * planners of the first 75 share a colour and a dash (the lower bound's "5 4" is not among them).
+ */
+function seriesDash(k: number): string {
+  const turn = Math.floor(k / SERIES_COLOURS.length);
+  if (turn === 0) return "";
+  const patterns = ["8 3", "2 2", "8 3 2 3", "1 4"];
+  const d = patterns[(turn - 1) % patterns.length]!;
+  return ` stroke-dasharray="${d}"`;
+}
+
+/**
+ * The sweep as an SVG document: a polyline per planner (beyond the palette's colours, dashed), the bound dashed,
+ * crossovers as circles (leader changes filled and labelled).
  */
 export function sweepChartSvg(sw: SweepReport, title: string, opts: ChartOptions = {}): string {
   const width = numberOpt("compare", "width", opts.width, 900, { min: 300, max: 100000 }),
@@ -68,7 +80,7 @@ export function sweepChartSvg(sw: SweepReport, title: string, opts: ChartOptions
   };
   sw.algorithms.forEach((a, k) => {
     const vals = pts.map((p) => p.times[k] ?? null);
-    series(vals, SERIES_COLOURS[k % SERIES_COLOURS.length]!, "", a, k);
+    series(vals, SERIES_COLOURS[k % SERIES_COLOURS.length]!, seriesDash(k), a, k);
   });
   series(
     pts.map((p) => p.bound),
@@ -77,6 +89,18 @@ export function sweepChartSvg(sw: SweepReport, title: string, opts: ChartOptions
     "lower bound",
     sw.algorithms.length,
   );
+  // the circles' legend, below the lines' (only the kinds the chart has)
+  const marks: [string, string][] = [];
+  if (sw.crossovers.some((c) => !c.leaderChange))
+    marks.push(['r="3.5" fill="none" stroke="#555"', "two planners cross"]);
+  if (sw.crossovers.some((c) => c.leaderChange))
+    marks.push(['r="6" fill="none" stroke="#d62728" stroke-width="2"', "the fastest changes"]);
+  marks.forEach(([style, label], j) => {
+    const ly = top + 10 + (sw.algorithms.length + 1 + j) * 16;
+    out.push(
+      `<circle cx="${left + pw + 20}" cy="${ly}" ${style}/><text x="${left + pw + 34}" y="${ly + 4}">${label}</text>\n`,
+    );
+  });
   for (const c of sw.crossovers) {
     const x = sx(c.meanMessageBytes).toFixed(1),
       y = sy(c.timeUs).toFixed(1);

@@ -3,6 +3,7 @@ import { escapeXml } from "./xml-escape.js";
 import { TIMELINE_NONE, type Timeline } from "../model/timeline.js";
 import { fail } from "../model/errors.js";
 import { numberOpt, stringOpt } from "./options.js";
+import { timelineLanes } from "./timeline-lanes.js";
 /** The timeline this writer reads (src/machines/sim makes it). */
 export type GanttTimeline = Timeline;
 const NONE = TIMELINE_NONE;
@@ -20,6 +21,9 @@ export function checkSvgIntervals(count: number): void {
       { field: "timeline" },
     );
 }
+
+/** Least height in pixels of a lane of a row (a row of many lanes grows to give each this much). */
+const MIN_LANE = 5;
 
 /** Colours of the interval kinds (same order as INTERVAL_KINDS). */
 const COLOURS: readonly string[] = [
@@ -79,8 +83,9 @@ const plainUs = (v: number): string => {
 const textWidth = (text: string, size: number): number => 0.6 * size * text.length;
 
 /**
- * The timeline as an SVG document: a row per node, a time axis with round ticks in us, ms or s, a legend of the
- * interval kinds present, and a <title> tooltip per bar.
+ * The timeline as an SVG document: a row per node (split into lanes where its intervals overlap, so that no bar hides
+ * another), a time axis with round ticks in us, ms or s, a legend of the interval kinds present, and a <title> tooltip
+ * per bar.
  */
 export function timelineToSvg(tl: GanttTimeline, makespan: number, opts: GanttOptions = {}): string {
   checkSvgIntervals(tl.count);
@@ -109,7 +114,13 @@ export function timelineToSvg(tl: GanttTimeline, makespan: number, opts: GanttOp
     legendRows[legendRows.length - 1]!.push({ name, k, x: lx });
     lx += w;
   }
-  const plotBottom = top + tl.p * row;
+  // intervals of a node that overlap (a send during a receive) split its row into lanes, so that no bar hides another;
+  // a row of many lanes grows to give each at least MIN_LANE pixels
+  const lanes = timelineLanes(tl);
+  const rowTop = new Float64Array(tl.p + 1);
+  for (let v = 0; v < tl.p; v++)
+    rowTop[v + 1] = rowTop[v]! + Math.max(row, 2 + lanes.count[v]! * Math.min(MIN_LANE, row - 2));
+  const plotBottom = top + rowTop[tl.p]!;
   const axisY = plotBottom + 14;
   const legendY = axisY + 30;
   const height = legendY + (kinds.length > 0 ? legendRows.length * 16 : 0) + 6;
@@ -125,20 +136,24 @@ export function timelineToSvg(tl: GanttTimeline, makespan: number, opts: GanttOp
   out.push(`<text x="${headX}" y="14" font-size="${headSize}">${escapeXml(heading)}</text>\n`);
   out.push(`<text x="${left - 4}" y="${top - 4}" text-anchor="end">node</text>\n`);
   for (let v = 0; v < tl.p; v++) {
-    const y = top + v * row;
+    const y = top + rowTop[v]!,
+      h = rowTop[v + 1]! - rowTop[v]!;
     if (tl.p <= 256 || v % Math.ceil(tl.p / 256) === 0)
-      out.push(`<text x="${left - 4}" y="${y + row - 3}" text-anchor="end">${v}</text>\n`);
-    if (v % 2 === 1) out.push(`<rect x="${left}" y="${y}" width="${plotW}" height="${row}" fill="#f4f4f4"/>\n`);
+      out.push(`<text x="${left - 4}" y="${y + h / 2 + 4}" text-anchor="end">${v}</text>\n`);
+    if (v % 2 === 1) out.push(`<rect x="${left}" y="${y}" width="${plotW}" height="${h}" fill="#f4f4f4"/>\n`);
   }
   for (let i = 0; i < tl.count; i++) {
     const k = tl.kind[i]!;
     const x0 = sx(tl.start[i]!),
       x1 = sx(tl.end[i]!);
-    const y = top + tl.node[i]! * row + 1;
+    const v = tl.node[i]!;
+    const split = lanes.alone[i] === 1 ? 1 : lanes.count[v]!;
+    const laneH = (rowTop[v + 1]! - rowTop[v]! - 2) / split;
+    const y = Number((top + rowTop[v]! + 1 + (split === 1 ? 0 : lanes.lane[i]! * laneH)).toFixed(2));
     const peer = tl.peer[i]!;
     const tip = `node ${tl.node[i]} ${tl.kindNames[k]}${peer === NONE ? "" : ` peer ${peer}`} size ${tl.size[i]} ${plainUs(tl.start[i]!)}..${plainUs(tl.end[i]!)} us`;
     out.push(
-      `<rect x="${x0.toFixed(2)}" y="${y}" width="${Math.max(0.5, x1 - x0).toFixed(2)}" height="${row - 2}" fill="${COLOURS[k]}"><title>${tip}</title></rect>\n`,
+      `<rect x="${x0.toFixed(2)}" y="${y}" width="${Math.max(0.5, x1 - x0).toFixed(2)}" height="${Number(laneH.toFixed(2))}" fill="${COLOURS[k]}"><title>${tip}</title></rect>\n`,
     );
   }
   out.push(...timeAxis(span, unit, { left, plotW, width, right, plotBottom, axisY, font }));

@@ -35,6 +35,9 @@ export const MAX_HEATMAP_LINKS = 100_000;
 /** Most rows or columns a heat map has; a larger grid is drawn as the bar chart of the busiest links. */
 export const MAX_HEATMAP_SIDE = 96;
 
+/** Smallest side of a heat map's cell in pixels: a label of 10 px fits its row and a number of 9 px its cell. */
+const MIN_CELL = 14;
+
 /** Busiest links the heat map lists beside the grid, with their loads. */
 const HOTTEST_LISTED = 10;
 
@@ -47,7 +50,12 @@ function heat(load: number): string {
   return `rgb(${r},${g},${b})`;
 }
 
-const pct = (x: number): string => `${(Math.max(0, x) * 100).toFixed(1)} %`;
+/** A busy fraction in percent: one decimal from 0.1 %, two significant digits below (never "0.0 %" for a busy link). */
+function pct(x: number): string {
+  const v = Math.max(0, x) * 100;
+  if (v === 0 || v >= 0.0995) return `${v.toFixed(1)} %`;
+  return `${v.toLocaleString("en-US", { maximumSignificantDigits: 2, useGrouping: false })} %`;
+}
 const tip = (e: LinkLoadEntry): string =>
   escapeXml(`${e.label}${e.group !== undefined ? ` (${e.group})` : ""}: busy ${pct(e.load)}`);
 /** Estimated width in pixels of `text` at `size` (0.6 em per character). */
@@ -117,8 +125,8 @@ function heatMap(used: readonly LinkLoadEntry[], total: number, title: string, h
   const rows = axis(used, "row", "rowLabel"),
     cols = axis(used, "col", "colLabel");
   const side = Math.max(rows.labels.length, cols.labels.length);
-  const cell = Math.max(8, Math.min(40, Math.floor(640 / side)));
-  const every = Math.ceil((font + 2) / cell);
+  // at least a line of text: every row and column keeps its label and every listed link its number
+  const cell = Math.max(MIN_CELL, Math.min(40, Math.floor(640 / side)));
   const longest = (ls: readonly string[]): number => Math.max(...ls.map((l) => textWidth(l, font)));
   const left = 10 + 16 + Math.ceil(longest(rows.labels)) + 6,
     gridTop = 56 + 16 + Math.ceil(longest(cols.labels)) + 6;
@@ -149,13 +157,11 @@ function heatMap(used: readonly LinkLoadEntry[], total: number, title: string, h
     `<text x="20" y="${gridTop + gridH / 2}" text-anchor="middle" font-weight="bold" transform="rotate(-90 20 ${gridTop + gridH / 2})">from</text>`,
   ];
   rows.labels.forEach((l, k) => {
-    if (k % every === 0)
-      out.push(
-        `<text x="${left - 4}" y="${gridTop + k * cell + cell / 2 + 3.5}" text-anchor="end">${escapeXml(l)}</text>`,
-      );
+    out.push(
+      `<text x="${left - 4}" y="${gridTop + k * cell + cell / 2 + 3.5}" text-anchor="end">${escapeXml(l)}</text>`,
+    );
   });
   cols.labels.forEach((l, k) => {
-    if (k % every !== 0) return;
     const x = left + k * cell + cell / 2 + 3.5,
       y = gridTop - 4;
     out.push(`<text x="${x}" y="${y}" transform="rotate(-90 ${x} ${y})">${escapeXml(l)}</text>`);
@@ -170,7 +176,7 @@ function heatMap(used: readonly LinkLoadEntry[], total: number, title: string, h
     out.push(
       `<rect x="${x}" y="${y}" width="${cell - 1}" height="${cell - 1}" fill="${heat(e.load / hottest)}" stroke="${k === undefined ? "#ccc" : "#000"}"><title>${tip(e)}</title></rect>`,
     );
-    if (k !== undefined && cell >= 14)
+    if (k !== undefined)
       out.push(
         `<text x="${x + (cell - 1) / 2}" y="${y + cell / 2 + 3}" text-anchor="middle" font-size="9" fill="${e.load / hottest > 0.55 ? "#fff" : "#000"}">${k}</text>`,
       );

@@ -1,5 +1,6 @@
 /** Chrome trace export: a simulated Timeline as Trace Event Format JSON (opens in Perfetto and chrome://tracing). */
 import { TIMELINE_NONE, type Timeline } from "../model/timeline.js";
+import { timelineLanes, toNs } from "./timeline-lanes.js";
 /** The timeline this writer reads (src/machines/sim makes it). */
 export type TraceTimeline = Timeline;
 const NONE = TIMELINE_NONE;
@@ -13,8 +14,11 @@ export interface TraceMeta {
 const PIECE_CHARS = 1 << 20;
 
 /**
- * The timeline as Trace Event Format text: one complete event ("ph": "X") per interval, process 0,
- * one thread per node (named "node i"), times in microseconds as the format expects.
+ * The timeline as Trace Event Format text: one complete event ("ph": "X") per interval, process 0, times in
+ * microseconds as the format expects (rounded to whole ns, so that back-to-back intervals touch and never overlap).
+ * A node is thread "node i" (tid i); when its intervals overlap (a send during a receive), the overlapping ones go to
+ * further threads "node i (2)", "node i (3)", ... sorted right below it, so that no two events of a thread overlap
+ * (a viewer drops such events); every event names its node in `args.node`.
  */
 export function timelineToChromeTrace(tl: TraceTimeline, meta: TraceMeta = {}): string {
   return [...timelineToChromeTracePieces(tl, meta)].join("");
@@ -31,11 +35,17 @@ export function* timelineToChromeTracePieces(tl: TraceTimeline, meta: TraceMeta 
     parts.push(text);
     chars += text.length;
   };
+  const lanes = timelineLanes(tl);
   add(`{"displayTimeUnit":"ns","otherData":${JSON.stringify(meta)},"traceEvents":[\n`);
   add(`{"name":"process_name","ph":"M","pid":0,"tid":0,"args":{"name":"commplan simulated machine"}}`);
+  let sortIndex = 0;
   for (let v = 0; v < tl.p; v++) {
-    add(`,\n{"name":"thread_name","ph":"M","pid":0,"tid":${v},"args":{"name":"node ${v}"}}`);
-    add(`,\n{"name":"thread_sort_index","ph":"M","pid":0,"tid":${v},"args":{"sort_index":${v}}}`);
+    for (let l = 0; l < lanes.count[v]!; l++) {
+      const tid = l === 0 ? v : lanes.firstExtra[v]! + l - 1;
+      const name = l === 0 ? `node ${v}` : `node ${v} (${l + 1})`;
+      add(`,\n{"name":"thread_name","ph":"M","pid":0,"tid":${tid},"args":{"name":"${name}"}}`);
+      add(`,\n{"name":"thread_sort_index","ph":"M","pid":0,"tid":${tid},"args":{"sort_index":${sortIndex++}}}`);
+    }
     if (chars >= PIECE_CHARS) {
       yield parts.join("");
       parts = [];
@@ -47,9 +57,11 @@ export function* timelineToChromeTracePieces(tl: TraceTimeline, meta: TraceMeta 
     const peer = tl.peer[i]!;
     const x = tl.transfer[i]!;
     const name = peer === NONE ? kind : `${kind} ${kind === "recv" ? "from" : "to"} ${peer}`;
-    const args = `{"peer":${peer === NONE ? "null" : peer},"size":${tl.size[i]},"transfer":${x === NONE ? "null" : x}}`;
+    const args = `{"node":${tl.node[i]},"peer":${peer === NONE ? "null" : peer},"size":${tl.size[i]},"transfer":${x === NONE ? "null" : x}}`;
+    const s = toNs(tl.start[i]!);
+    const dur = Math.max(0, toNs(tl.end[i]!) - s);
     add(
-      `,\n{"name":"${name}","cat":"${kind}","ph":"X","pid":0,"tid":${tl.node[i]},"ts":${tl.start[i]},"dur":${tl.end[i]! - tl.start[i]!},"args":${args}}`,
+      `,\n{"name":"${name}","cat":"${kind}","ph":"X","pid":0,"tid":${lanes.tid[i]},"ts":${s / 1000},"dur":${dur / 1000},"args":${args}}`,
     );
     if (chars >= PIECE_CHARS) {
       yield parts.join("");

@@ -141,7 +141,68 @@ describe("sweep", () => {
     if (leaders.size > 1) expect(sw.crossovers.some((c) => c.leaderChange)).toBe(true);
     const svg = sweepChartSvg(sw, "t");
     expect(svg.match(/<polyline/g)).toHaveLength(4);
-    expect(svg.match(/r="6"/g)?.length ?? 0).toBe(sw.crossovers.filter((c) => c.leaderChange).length);
+    // the red circles, and one more in the legend that says what they are
+    const changes = sw.crossovers.filter((c) => c.leaderChange).length;
+    expect(svg.match(/r="6"/g)?.length ?? 0).toBe(changes + (changes > 0 ? 1 : 0));
+    const texts = svgTexts(svg).map((t) => t.text);
+    expect(texts.includes("the fastest changes")).toBe(changes > 0);
+    expect(sw.crossovers.some((c) => !c.leaderChange)).toBe(true);
+    expect(texts).toContain("two planners cross");
+    expect(textsOutside(svg)).toEqual([]);
+    // without crossovers, no legend of circles
+    const none = svgTexts(sweepChartSvg({ ...sw, crossovers: [] }, "t")).map((t) => t.text);
+    expect(none).not.toContain("the fastest changes");
+    expect(none).not.toContain("two planners cross");
+  });
+});
+
+describe("sweepChartSvg", () => {
+  it("says in its legend what the red circle of a change of the fastest planner is", () => {
+    const points = [100, 1000].map((bytes, f) => ({
+      factor: f + 1,
+      meanMessageBytes: bytes,
+      times: f === 0 ? [200, 300] : [3000, 2000],
+      bound: bytes,
+      best: f === 0 ? "a" : "b",
+    }));
+    const crossovers = [
+      {
+        algorithms: ["a", "b"] as const,
+        before: "a",
+        after: "b",
+        meanMessageBytes: 300,
+        timeUs: 800,
+        leaderChange: true,
+      },
+    ];
+    const svg = sweepChartSvg({ mode: "blocking", algorithms: ["a", "b"], points, crossovers }, "t");
+    const texts = svgTexts(svg).map((t) => t.text);
+    expect(texts).toContain("the fastest changes");
+    expect(texts).not.toContain("two planners cross");
+    expect(svg.match(/r="6"/g)).toHaveLength(2);
+    expect(textsOutside(svg)).toEqual([]);
+  });
+
+  it("tells every planner's line apart: no two share a colour and a dash, though they outnumber the palette", () => {
+    const algorithms = PLANNERS.map((pl) => pl.name);
+    expect(algorithms.length).toBeGreaterThan(15);
+    const points = [100, 1000].map((bytes, f) => ({
+      factor: f + 1,
+      meanMessageBytes: bytes,
+      times: algorithms.map((_, k) => bytes * (k + 2)),
+      bound: bytes,
+      best: algorithms[0]!,
+    }));
+    const svg = sweepChartSvg({ mode: "blocking", algorithms, points, crossovers: [] }, "t");
+    const styles = (tag: string): string[] =>
+      [...svg.matchAll(new RegExp(`<${tag} [^>]*>`, "g"))].map(
+        ([t]) => `${/stroke="([^"]+)"/.exec(t)?.[1]} ${/stroke-dasharray="([^"]+)"/.exec(t)?.[1] ?? "solid"}`,
+      );
+    // a polyline and a legend line (the last lines drawn) per planner, and the bound's
+    const lines = styles("polyline");
+    expect(lines).toHaveLength(algorithms.length + 1);
+    expect(new Set(lines).size).toBe(algorithms.length + 1);
+    expect(styles("line").slice(-(algorithms.length + 1))).toEqual(lines);
   });
 });
 
@@ -175,6 +236,22 @@ describe("compareHtml", () => {
     expect(cell("shift")).toBe("yes");
     expect(cell("two-stage")).toBe("no");
     expect(cell("four-stage")).toBe("no");
+  });
+
+  it("a step grid shows at most 64 steps of a stage and says how many it left out", () => {
+    // shift at P = 100: one stage of 99 steps (every step a row of 24 px: 99 rows made a grid of 2,440 px)
+    const m = generatePattern("uniform", 100, { size: 1 }, 1);
+    const { report } = compareMatrix(m, { machine: t3d, planners: [findPlanner("shift")] });
+    const s = plan(m, "shift");
+    const sim = simulateSchedule(s, t3d, { timeline: true });
+    const html = compareHtml(report, null, { schedule: s, sim });
+    const grid = /<svg[^>]*font-family="monospace"[\s\S]*?<\/svg>/.exec(html)![0];
+    const stepLabels = svgTexts(grid)
+      .filter((t) => t.anchor === "end" && /^\d+$/.test(t.text))
+      .map((t) => Number(t.text));
+    expect(stepLabels).toEqual(Array.from({ length: 64 }, (_, k) => k + 1));
+    expect(html).toContain("Steps 1 .. 64 of the stage's 99 shown.");
+    expect(html).toContain("Senders 0 .. 63 of 100 shown.");
   });
 
   it("the per-node load's labels fit left of the bars (no clipped 'max 23,892 bytes')", () => {

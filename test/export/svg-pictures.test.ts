@@ -6,6 +6,7 @@ import { TIMELINE_NONE, type Timeline } from "../../src/model/timeline.js";
 import { findMachine } from "../../src/machines/presets.js";
 import { simulateSchedule } from "../../src/machines/sim/simulate.js";
 import { plan } from "../../src/planner/registry.js";
+import { generatePattern } from "../../src/patterns/registry.js";
 import { buildMatrix } from "../helpers/arbitraries.js";
 import { svgTexts, textsOutside } from "./svg-text.js";
 
@@ -109,6 +110,89 @@ describe("timelineToSvg: the legend", () => {
   });
 });
 
+describe("timelineToSvg: overlapping intervals", () => {
+  it("draws a node's overlapping intervals in lanes of its row, so that no bar covers another", () => {
+    // node 0 sends over [0, 60] while it receives over [20, 100]; node 1 only sends
+    const t = timeline(2, 100, [0]);
+    const tl: Timeline = {
+      ...t,
+      count: 3,
+      node: Uint32Array.of(0, 0, 1),
+      kind: Uint32Array.of(0, 1, 0),
+      start: Float64Array.of(0, 20, 0),
+      end: Float64Array.of(60, 100, 100),
+      peer: new Uint32Array(3).fill(TIMELINE_NONE),
+      size: new Float64Array(3).fill(1),
+      transfer: new Uint32Array(3).fill(TIMELINE_NONE),
+    };
+    const svg = timelineToSvg(tl, 100, { rowHeight: 14 });
+    const bars = [
+      ...svg.matchAll(/<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"[^>]*><title>node (\d)/g),
+    ].map((m) => ({ x: +m[1]!, y: +m[2]!, w: +m[3]!, h: +m[4]!, node: +m[5]! }));
+    expect(bars).toHaveLength(3);
+    const [send, recv, other] = bars as [(typeof bars)[0], (typeof bars)[0], (typeof bars)[0]];
+    // they overlap in time, so they must not in height: each is half of node 0's row, inside it
+    expect(send.x + send.w).toBeGreaterThan(recv.x);
+    expect(send.y + send.h <= recv.y || recv.y + recv.h <= send.y).toBe(true);
+    for (const b of [send, recv]) {
+      expect(b.h).toBeGreaterThanOrEqual(6);
+      expect(b.y).toBeGreaterThanOrEqual(other.y - 14);
+      expect(b.y + b.h).toBeLessThanOrEqual(other.y - 1);
+    }
+    // a node without overlaps keeps its full row
+    expect(other.h).toBe(12);
+  });
+
+  it("grows the row of a node with many lanes, so that each lane stays at least 5 px high", () => {
+    // node 0: four intervals over one another (a nonblocking run's send, recv, cpu and dma); node 1: one
+    const t = timeline(2, 100, [0]);
+    const tl: Timeline = {
+      ...t,
+      count: 5,
+      node: Uint32Array.of(0, 0, 0, 0, 1),
+      kind: Uint32Array.of(0, 1, 2, 3, 0),
+      start: Float64Array.of(0, 10, 20, 30, 0),
+      end: Float64Array.of(90, 90, 90, 90, 100),
+      peer: new Uint32Array(5).fill(TIMELINE_NONE),
+      size: new Float64Array(5).fill(1),
+      transfer: new Uint32Array(5).fill(TIMELINE_NONE),
+    };
+    const svg = timelineToSvg(tl, 100);
+    const bars = [
+      ...svg.matchAll(/<rect x="[\d.]+" y="([\d.]+)" width="[\d.]+" height="([\d.]+)"[^>]*><title>node (\d)/g),
+    ].map((m) => ({ y: +m[1]!, h: +m[2]!, node: +m[3]! }));
+    const node0 = bars.filter((b) => b.node === 0);
+    expect(node0).toHaveLength(4);
+    for (const b of node0) expect(b.h).toBeGreaterThanOrEqual(5);
+    const bottom0 = Math.max(...node0.map((b) => b.y + b.h));
+    const node1 = bars.find((b) => b.node === 1)!;
+    expect(node1.y).toBeGreaterThanOrEqual(bottom0);
+    expect(node1.h).toBe(12);
+    // the node's label sits in its (taller) row
+    const label0 = svgTexts(svg).find((x) => x.text === "0" && x.anchor === "end")!;
+    expect(label0.y).toBeGreaterThan(Math.min(...node0.map((b) => b.y)));
+    expect(label0.y).toBeLessThanOrEqual(bottom0);
+    expect(textsOutside(svg)).toEqual([]);
+  });
+
+  it("a simulated run has no two bars of one node that cover each other", () => {
+    const r = simulateSchedule(plan(generatePattern("pattern1", 16, {}, 1), "two-stage"), findMachine("t3d-004"));
+    const svg = timelineToSvg(r.timeline, r.makespan);
+    const bars = [
+      ...svg.matchAll(/<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"[^>]*><title>/g),
+    ].map((m) => [+m[1]!, +m[2]!, +m[1]! + +m[3]!, +m[2]! + +m[4]!] as const);
+    let covered = 0;
+    for (let a = 0; a < bars.length; a++)
+      for (let b = a + 1; b < bars.length; b++) {
+        const [ax0, ay0, ax1, ay1] = bars[a]!,
+          [bx0, by0, bx1, by1] = bars[b]!;
+        // more than a pixel's rounding in both directions
+        if (Math.min(ax1, bx1) - Math.max(ax0, bx0) > 0.6 && Math.min(ay1, by1) - Math.max(ay0, by0) > 0.01) covered++;
+      }
+    expect(covered).toBe(0);
+  });
+});
+
 /** A two-level tree: hosts h0..h(n-1) under switches s0, s1, with switch s2 that no link of the run uses. */
 function treeLinks(n: number): LinkLoadEntry[] {
   const names = [...Array.from({ length: n }, (_, i) => `h${i}`), "s0", "s1", "s2"];
@@ -164,11 +248,22 @@ describe("linkLoadSvg: the heat map", () => {
     expect(textsOutside(svg)).toEqual([]);
   });
 
-  it("thins the labels of a large grid, and keeps them in the canvas", () => {
+  it("labels every row and column of a large grid and numbers the listed links on their cells", () => {
+    // 92 busy nodes: the busiest links after s0->s1 are h89->s1, h88->s1, ... on adjacent rows
     const big = linkLoadSvg(treeLinks(90));
-    const labels = svgTexts(big).filter((t) => /^h\d+$/.test(t.text));
-    expect(labels.length).toBeGreaterThan(0);
-    expect(labels.length).toBeLessThan(2 * 90);
+    const bigTexts = svgTexts(big);
+    const rowLabels = bigTexts.filter((t) => t.rotate === 0 && t.anchor === "end" && /^(h\d+|s\d)$/.test(t.text));
+    const colLabels = bigTexts.filter((t) => t.rotate === -90 && /^(h\d+|s\d)$/.test(t.text));
+    expect(rowLabels.map((t) => t.text).sort()).toEqual(
+      [...Array.from({ length: 90 }, (_, i) => `h${i}`), "s0", "s1"].sort(),
+    );
+    expect(colLabels).toHaveLength(92);
+    // labels a line of text apart, so that none covers its neighbour
+    const ys = rowLabels.map((t) => t.y).sort((a, b) => a - b);
+    for (let k = 1; k < ys.length; k++) expect(ys[k]! - ys[k - 1]!).toBeGreaterThanOrEqual(10);
+    // the ten listed links are numbered 1..10 on their cells (a number needs a cell of 14 px)
+    const numbers = bigTexts.filter((t) => /^\d+$/.test(t.text) && t.size === 9).map((t) => Number(t.text));
+    expect(numbers.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(textsOutside(big)).toEqual([]);
   });
 
@@ -184,6 +279,24 @@ describe("linkLoadSvg: the heat map", () => {
     const none = linkLoadSvg([{ label: "a->b", load: 0, row: 0, col: 1 }], { title: "t" });
     expect(svgTexts(none).map((t) => t.text)).toEqual(["t: none of the 1 links carried traffic"]);
     expect(textsOutside(none)).toEqual([]);
+  });
+});
+
+describe("linkLoadSvg: a lightly loaded network", () => {
+  it("prints a tiny load with its digits, not as 0.0 % beside a dark red cell", () => {
+    // shift, P = 4, one element per message on nvlink4-h100: every link busy 0.0003419 % of the run
+    const links: LinkLoadEntry[] = [
+      { label: "h0->sw", load: 3.419e-6, row: 0, col: 1, rowLabel: "h0", colLabel: "sw" },
+      { label: "sw->h0", load: 3.2e-6, row: 1, col: 0, rowLabel: "sw", colLabel: "h0" },
+    ];
+    for (const svg of [linkLoadSvg(links), linkLoadSvg(links.map(({ label, load }) => ({ label, load })))]) {
+      const texts = svgTexts(svg).map((t) => t.text);
+      expect(texts.join("\n")).not.toMatch(/(^|[^\d.])0\.0 %/);
+      expect(texts).toContain("0 % .. 0.00034 % busy (the busiest link)");
+      expect(svg).toContain("h0-&gt;sw: busy 0.00034 %");
+    }
+    // a load from 0.1 % keeps one decimal
+    expect(linkLoadSvg([{ label: "a", load: 0.000996 }])).toContain("busy 0.1 %");
   });
 });
 
