@@ -16,8 +16,7 @@ import type { ProgramVariant } from "../model/program.js";
 import type { JsonValue, Schedule } from "../model/schedule.js";
 import { canonicalJson } from "../io/canonical-json.js";
 import { fsError } from "../io/file-output.js";
-import { readBounded } from "../io/bounded-read.js";
-import { jsonDocumentText } from "../io/json-text.js";
+import { readJsonDocument } from "../io/json-document-read.js";
 import { readMatrixFile } from "../io/matrix-read.js";
 import { writeProgramSplit } from "../io/program-json-write.js";
 import { planAuto, type AutoReport } from "../auto/index.js";
@@ -103,16 +102,7 @@ export const MAX_CAPTURE_RECORD_BYTES = 1 << 20;
  * line naming the file.
  */
 function readCaptureDocument(file: string, what: string): unknown {
-  let text: string;
-  try {
-    const bytes = readBounded(file, MAX_CAPTURE_RECORD_BYTES, () => {
-      throw fail(MODULE, "BAD_INPUT", `more than the ${MAX_CAPTURE_RECORD_BYTES} bytes ${what} may have`, { file });
-    });
-    text = jsonDocumentText(bytes, MODULE, file);
-  } catch (e) {
-    throw fsError(e, MODULE, file, false);
-  }
-  return JSON.parse(text) as unknown;
+  return readJsonDocument(file, MAX_CAPTURE_RECORD_BYTES, MODULE, what);
 }
 
 const isString = (v: unknown): v is string => typeof v === "string";

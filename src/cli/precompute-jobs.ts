@@ -6,9 +6,7 @@ import { fail, isCommplanError } from "../model/errors.js";
 import { withElementBytes } from "../model/matrix.js";
 import type { JsonValue } from "../model/schedule.js";
 import { validateWithSchema } from "../io/json-schema.js";
-import { fsError } from "../io/file-output.js";
-import { readBounded } from "../io/bounded-read.js";
-import { jsonDocumentText } from "../io/json-text.js";
+import { readJsonDocument } from "../io/json-document-read.js";
 import { findMachine } from "../machines/presets.js";
 import { findPattern, generatePattern, resolvePatternOptions } from "../patterns/index.js";
 import { findPlanner } from "../planner/registry.js";
@@ -114,16 +112,7 @@ export const MAX_SPEC_JOBS = 1 << 20;
  * most MAX_SPEC_BYTES of it; a spec of more than MAX_SPEC_JOBS jobs is refused before they are listed.
  */
 export function readPrecomputeSpec(file: string): PrecomputeJob[] {
-  let text: string;
-  try {
-    const bytes = readBounded(file, MAX_SPEC_BYTES, () => {
-      throw fail("precompute", "BAD_INPUT", `more than the ${MAX_SPEC_BYTES} bytes a spec may have`, { file });
-    });
-    text = jsonDocumentText(bytes, "precompute", file);
-  } catch (e) {
-    throw fsError(e, "precompute", file, false);
-  }
-  const spec = JSON.parse(text) as Spec;
+  const spec = readJsonDocument(file, MAX_SPEC_BYTES, "precompute", "a spec") as Spec;
   validateWithSchema("precompute-spec", spec, "precompute", file);
   const count = [spec.patterns, spec.p, spec.seeds, spec.machines ?? [null], spec.algorithms].reduce(
     (n, list) => n * list.length,
