@@ -38,6 +38,7 @@ export {
   type StepGrid,
   type GridCell,
   type GanttOptions,
+  type GanttView,
   type GanttTimeline,
   type TraceTimeline,
   type TraceMeta,

@@ -1,9 +1,13 @@
-/** SVG Gantt chart of a simulated Timeline: one row per node, one bar per interval, coloured by kind. */
+/**
+ * SVG Gantt chart of a simulated Timeline: one row per node, one bar per interval, coloured by kind; past
+ * MAX_LANE_ROWS nodes, a raster of thin rows, each cell the kind that fills most of it.
+ */
 import { escapeXml } from "./xml-escape.js";
 import { TIMELINE_NONE, type Timeline } from "../model/timeline.js";
 import { fail } from "../model/errors.js";
 import { numberOpt, stringOpt } from "./options.js";
 import { timelineLanes } from "./timeline-lanes.js";
+import { timelineRaster } from "./gantt-raster.js";
 /** The timeline this writer reads (src/machines/sim makes it). */
 export type GanttTimeline = Timeline;
 const NONE = TIMELINE_NONE;
@@ -42,8 +46,11 @@ const COLOURS: readonly string[] = [
 /** Options of the chart. */
 export interface GanttOptions {
   readonly width?: number;
+  /** The lane view's least row height in pixels (default 14). */
   readonly rowHeight?: number;
   readonly title?: string;
+  /** "lanes", "raster", or "auto" (the default): lanes up to MAX_LANE_ROWS nodes, the raster past them. */
+  readonly view?: GanttView;
 }
 
 /** A time unit of the axis: its name and its length in us. */
@@ -82,20 +89,121 @@ const plainUs = (v: number): string => {
 /** Estimated width in pixels of `text` at `size` (0.6 em per character). */
 const textWidth = (text: string, size: number): number => 0.6 * size * text.length;
 
+/** Past this many nodes a row per node, split into lanes, is too tall to read: the chart draws the raster view. */
+export const MAX_LANE_ROWS = 128;
+/** Width in pixels of a column of the raster view. */
+const RASTER_COLUMN = 2;
+
+/** The plot's rows and bars, drawn from y = 0 (the caller places them): their height, node labels and shapes. */
+interface PlotBody {
+  readonly height: number;
+  readonly parts: string[];
+  /** A line under the title saying how to read the plot, or "". */
+  readonly note: string;
+}
+
+/** The geometry the plot's bodies share. */
+interface PlotFrame {
+  readonly left: number;
+  readonly top: number;
+  readonly plotW: number;
+  readonly sx: (t: number) => number;
+}
+
 /**
- * The timeline as an SVG document: a row per node (split into lanes where its intervals overlap, so that no bar hides
- * another), a time axis with round ticks in us, ms or s, a legend of the interval kinds present, and a <title> tooltip
- * per bar.
+ * The lane view: a row per node, split into lanes where its intervals overlap (a send during a receive), so that no
+ * bar hides another; a row of many lanes grows to give each at least MIN_LANE pixels. A bar per interval.
+ */
+function laneBody(tl: GanttTimeline, row: number, f: PlotFrame): PlotBody {
+  const { left, top, plotW, sx } = f;
+  const lanes = timelineLanes(tl);
+  const rowTop = new Float64Array(tl.p + 1);
+  for (let v = 0; v < tl.p; v++)
+    rowTop[v + 1] = rowTop[v]! + Math.max(row, 2 + lanes.count[v]! * Math.min(MIN_LANE, row - 2));
+  const parts: string[] = [];
+  for (let v = 0; v < tl.p; v++) {
+    const y = top + rowTop[v]!,
+      h = rowTop[v + 1]! - rowTop[v]!;
+    if (tl.p <= 256 || v % Math.ceil(tl.p / 256) === 0)
+      parts.push(`<text x="${left - 4}" y="${y + h / 2 + 4}" text-anchor="end">${v}</text>\n`);
+    if (v % 2 === 1) parts.push(`<rect x="${left}" y="${y}" width="${plotW}" height="${h}" fill="#f4f4f4"/>\n`);
+  }
+  for (let i = 0; i < tl.count; i++) {
+    const k = tl.kind[i]!;
+    const x0 = sx(tl.start[i]!),
+      x1 = sx(tl.end[i]!);
+    const v = tl.node[i]!;
+    const split = lanes.alone[i] === 1 ? 1 : lanes.count[v]!;
+    const laneH = (rowTop[v + 1]! - rowTop[v]! - 2) / split;
+    const y = Number((top + rowTop[v]! + 1 + (split === 1 ? 0 : lanes.lane[i]! * laneH)).toFixed(2));
+    const peer = tl.peer[i]!;
+    const tip = `node ${tl.node[i]} ${tl.kindNames[k]}${peer === NONE ? "" : ` peer ${peer}`} size ${tl.size[i]} ${plainUs(tl.start[i]!)}..${plainUs(tl.end[i]!)} us`;
+    parts.push(
+      `<rect x="${x0.toFixed(2)}" y="${y}" width="${Math.max(0.5, x1 - x0).toFixed(2)}" height="${Number(laneH.toFixed(2))}" fill="${COLOURS[k]}"><title>${tip}</title></rect>\n`,
+    );
+  }
+  return { height: rowTop[tl.p]!, parts, note: "" };
+}
+
+/**
+ * The raster view, for more than MAX_LANE_ROWS nodes: a thin row per node (per group of nodes past 1,024), time in
+ * columns of RASTER_COLUMN pixels, each cell coloured by the kind that fills most of it (timelineRaster), so the whole
+ * run fits in about 1,000 pixels of height; a tooltip per run of equal cells.
+ */
+function rasterBody(tl: GanttTimeline, span: number, f: PlotFrame): PlotBody {
+  const { left, top, plotW } = f;
+  const columns = Math.max(1, Math.floor(plotW / RASTER_COLUMN));
+  const r = timelineRaster(tl, span, columns);
+  const rowH = Math.max(1, Math.min(6, Math.floor(1024 / r.rows)));
+  const colW = plotW / columns;
+  const parts: string[] = [];
+  // a label every 16 pixels or more, at a round node number
+  const every = niceStep(r.rows, Math.max(1, Math.floor((r.rows * rowH) / 16)));
+  for (let q = 0; q < r.rows; q += every)
+    parts.push(`<text x="${left - 4}" y="${top + q * rowH + 4}" text-anchor="end">${q * r.nodesPerRow}</text>\n`);
+  const nodesOf = (row: number): string => {
+    const a = row * r.nodesPerRow,
+      b = Math.min(tl.p, a + r.nodesPerRow) - 1;
+    return a === b ? `node ${a}` : `nodes ${a}-${b}`;
+  };
+  for (const run of r.runs) {
+    const tip = `${nodesOf(run.row)} mostly ${tl.kindNames[run.kind]} ${plainUs((run.from * span) / columns)}..${plainUs((run.to * span) / columns)} us`;
+    parts.push(
+      `<rect x="${(left + run.from * colW).toFixed(2)}" y="${top + run.row * rowH}" width="${((run.to - run.from) * colW).toFixed(2)}" height="${rowH}" fill="${COLOURS[run.kind]}"><title>${tip}</title></rect>\n`,
+    );
+  }
+  const rows = r.nodesPerRow === 1 ? "a row per node" : `a row per ${r.nodesPerRow} nodes`;
+  return {
+    height: r.rows * rowH,
+    parts,
+    note: `${tl.p.toLocaleString("en-US")} nodes, ${rows}; each cell shows the kind that fills most of its time (blank: idle)`,
+  };
+}
+
+/** Which body a chart draws: the lane view up to MAX_LANE_ROWS nodes, else the raster view (or as `view` asks). */
+export type GanttView = "auto" | "lanes" | "raster";
+
+/**
+ * The timeline as an SVG document: the lane view (a row per node, split into lanes where its intervals overlap, so
+ * that no bar hides another, a bar and a tooltip per interval) or, past MAX_LANE_ROWS nodes, the raster view (a thin
+ * row per node, each cell the kind that fills most of it), a time axis with round ticks in us, ms or s, and a legend
+ * of the interval kinds present.
  */
 export function timelineToSvg(tl: GanttTimeline, makespan: number, opts: GanttOptions = {}): string {
   checkSvgIntervals(tl.count);
   const width = numberOpt("svg", "width", opts.width, 1200, { min: 200, max: 100000 });
   const row = numberOpt("svg", "rowHeight", opts.rowHeight, 14, { min: 3, max: 1000 });
   const title = stringOpt("svg", "title", opts.title, "commplan simulated timeline");
+  const view = opts.view ?? "auto";
+  if (view !== "auto" && view !== "lanes" && view !== "raster")
+    throw fail("svg", "BAD_OPTION", `view must be auto, lanes or raster, not ${JSON.stringify(view)}`, {
+      field: "view",
+    });
+  const raster = view === "raster" || (view === "auto" && tl.p > MAX_LANE_ROWS);
   const font = 10,
     left = 70,
     right = 16,
-    top = 40;
+    top = raster ? 54 : 40;
   const plotW = width - left - right;
   const span = makespan > 0 ? makespan : 1;
   const unit = timeUnit(span);
@@ -114,13 +222,9 @@ export function timelineToSvg(tl: GanttTimeline, makespan: number, opts: GanttOp
     legendRows[legendRows.length - 1]!.push({ name, k, x: lx });
     lx += w;
   }
-  // intervals of a node that overlap (a send during a receive) split its row into lanes, so that no bar hides another;
-  // a row of many lanes grows to give each at least MIN_LANE pixels
-  const lanes = timelineLanes(tl);
-  const rowTop = new Float64Array(tl.p + 1);
-  for (let v = 0; v < tl.p; v++)
-    rowTop[v + 1] = rowTop[v]! + Math.max(row, 2 + lanes.count[v]! * Math.min(MIN_LANE, row - 2));
-  const plotBottom = top + rowTop[tl.p]!;
+  const frame = { left, top, plotW, sx };
+  const body = raster ? rasterBody(tl, span, frame) : laneBody(tl, row, frame);
+  const plotBottom = top + body.height;
   const axisY = plotBottom + 14;
   const legendY = axisY + 30;
   const height = legendY + (kinds.length > 0 ? legendRows.length * 16 : 0) + 6;
@@ -130,32 +234,10 @@ export function timelineToSvg(tl: GanttTimeline, makespan: number, opts: GanttOp
   );
   out.push(`<title>${escapeXml(title)}</title>\n`);
   const heading = `${title} (makespan ${plainUs(makespan / unit.us)} ${unit.name})`;
-  // at the plot's left edge when it fits, else from the canvas's edge, smaller when it must be
-  const headX = left + textWidth(heading, 12) <= width - 4 ? left : 4;
-  const headSize = Math.min(12, Math.floor((10 * (width - headX - 4)) / (0.6 * heading.length)) / 10);
-  out.push(`<text x="${headX}" y="14" font-size="${headSize}">${escapeXml(heading)}</text>\n`);
+  out.push(fittedText(heading, 14, 12, left, width));
+  if (body.note !== "") out.push(fittedText(body.note, 28, font, left, width));
   out.push(`<text x="${left - 4}" y="${top - 4}" text-anchor="end">node</text>\n`);
-  for (let v = 0; v < tl.p; v++) {
-    const y = top + rowTop[v]!,
-      h = rowTop[v + 1]! - rowTop[v]!;
-    if (tl.p <= 256 || v % Math.ceil(tl.p / 256) === 0)
-      out.push(`<text x="${left - 4}" y="${y + h / 2 + 4}" text-anchor="end">${v}</text>\n`);
-    if (v % 2 === 1) out.push(`<rect x="${left}" y="${y}" width="${plotW}" height="${h}" fill="#f4f4f4"/>\n`);
-  }
-  for (let i = 0; i < tl.count; i++) {
-    const k = tl.kind[i]!;
-    const x0 = sx(tl.start[i]!),
-      x1 = sx(tl.end[i]!);
-    const v = tl.node[i]!;
-    const split = lanes.alone[i] === 1 ? 1 : lanes.count[v]!;
-    const laneH = (rowTop[v + 1]! - rowTop[v]! - 2) / split;
-    const y = Number((top + rowTop[v]! + 1 + (split === 1 ? 0 : lanes.lane[i]! * laneH)).toFixed(2));
-    const peer = tl.peer[i]!;
-    const tip = `node ${tl.node[i]} ${tl.kindNames[k]}${peer === NONE ? "" : ` peer ${peer}`} size ${tl.size[i]} ${plainUs(tl.start[i]!)}..${plainUs(tl.end[i]!)} us`;
-    out.push(
-      `<rect x="${x0.toFixed(2)}" y="${y}" width="${Math.max(0.5, x1 - x0).toFixed(2)}" height="${Number(laneH.toFixed(2))}" fill="${COLOURS[k]}"><title>${tip}</title></rect>\n`,
-    );
-  }
+  out.push(...body.parts);
   out.push(...timeAxis(span, unit, { left, plotW, width, right, plotBottom, axisY, font }));
   for (const [r, entries] of legendRows.entries())
     for (const { name, k, x } of entries) {
@@ -166,6 +248,13 @@ export function timelineToSvg(tl: GanttTimeline, makespan: number, opts: GanttOp
     }
   out.push("</svg>\n");
   return out.join("");
+}
+
+/** A line of text at y: at the plot's left edge when it fits, else from the canvas's edge, smaller when it must be. */
+function fittedText(text: string, y: number, size: number, left: number, width: number): string {
+  const x = left + textWidth(text, size) <= width - 4 ? left : 4;
+  const fitted = Math.min(size, Math.floor((10 * (width - x - 4)) / (0.6 * text.length)) / 10);
+  return `<text x="${x}" y="${y}" font-size="${fitted}">${escapeXml(text)}</text>\n`;
 }
 
 /** The time axis: a tick and a label at every round step, the last label kept inside the canvas, and the unit. */

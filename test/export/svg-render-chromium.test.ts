@@ -104,6 +104,10 @@ describe("the pictures in headless Chromium", () => {
         }).report,
       ),
     ];
+    const halo = simulateSchedule(plan(generatePattern("halo", 256, {}, 1), "coloring"), findMachine("ib-hdr-200"), {
+      timeline: true,
+    });
+    pictures.push(timelineToSvg(halo.timeline, halo.makespan));
     const laid = render(pictures);
     expect(laid).toHaveLength(pictures.length);
     laid.forEach((p, k) => expect(p.outside, `picture ${k}`).toEqual([]));
@@ -112,5 +116,8 @@ describe("the pictures in headless Chromium", () => {
     expect(laid[4]!.texts).not.toContain("core1");
     expect(laid[4]!.texts).toContain("0 % .. 11.7 % busy (the busiest link)");
     expect(laid[7]!.texts).toContain("1,000,000");
+    // the raster view of 256 nodes: its note, axis and legend laid out inside the canvas
+    expect(laid[8]!.texts.some((t) => t.startsWith("256 nodes, a row per node;"))).toBe(true);
+    expect(laid[8]!.texts).toContain("time (us)");
   });
 });
