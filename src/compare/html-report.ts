@@ -1,7 +1,9 @@
 /** compareHtml: the comparison as one self-contained HTML page (inline CSS and SVG only: no script, no network). */
 import { stepGrid, stepGridSvg } from "../export/step-grid.js";
 import { MAX_SVG_INTERVALS, timelineToSvg } from "../export/svg-gantt.js";
+import { linkLoadEntries, linkLoadSvg } from "../export/svg-link-load.js";
 import type { SimResult } from "../machines/sim/simulate.js";
+import type { NetworkRoutes } from "../model/network.js";
 import type { Schedule } from "../model/schedule.js";
 import { PLANNERS } from "../planner/registry.js";
 import { compareChartSvg } from "./compare-chart.js";
@@ -21,6 +23,8 @@ export const HTML_GRID_STAGES = 4;
 export interface BestPlan {
   readonly schedule: Schedule;
   readonly sim: SimResult;
+  /** The network it was simulated on (its links' names for the link-load chart), or absent on the flat fabric. */
+  readonly routes?: NetworkRoutes;
 }
 
 /** An SVG from src/export made fit for inlining: no XML namespace declaration (HTML5 knows svg). */
@@ -139,8 +143,8 @@ function gridsHtml(s: Schedule): string {
 }
 
 /**
- * The page: header, table, bounds, charts (bars, sweep), and for the best plan its step grid, Gantt timeline and
- * per-node load.
+ * The page: header, table, bounds, charts (bars, sweep), and for the best plan its step grid, Gantt timeline,
+ * per-node load and, on a network, its links' load.
  */
 export function compareHtml(r: CompareReport, sweep: SweepReport | null, best: BestPlan | null): string {
   const title = `commplan compare: ${r.machine}, P = ${r.p}`;
@@ -176,6 +180,12 @@ export function compareHtml(r: CompareReport, sweep: SweepReport | null, best: B
         : `<p class="note">The timeline has ${best.sim.timeline.count} intervals, more than an SVG chart draws (${MAX_SVG_INTERVALS}).</p>\n`,
     );
     parts.push(`<h3>Per-node load</h3>\n<figure>${nodeLoadSvg(best.sim)}</figure>\n`);
+    const net = best.sim.network;
+    if (net !== undefined && best.routes !== undefined)
+      parts.push(
+        `<h3>Link load (simulated)</h3>\n<p class="note">Busy fraction of each link of ${escapeXml(best.routes.name)} over the run: where the plan's messages contend.</p>\n` +
+          `<figure>${inline(linkLoadSvg(linkLoadEntries(net.busy, best.routes, best.sim.makespan), { title: `link load: ${best.schedule.algorithm} on ${best.routes.name}` }))}</figure>\n`,
+      );
   }
   parts.push("</body>\n</html>\n");
   return parts.join("");

@@ -5,6 +5,7 @@
 import { escapeXml } from "./xml-escape.js";
 import { fail } from "../model/errors.js";
 import { numberOpt, stringOpt } from "./options.js";
+import type { NetworkRoutes } from "../model/network.js";
 
 /** One link to draw: its label, its load (busy fraction, 0..1), and optionally where it sits. */
 export interface LinkLoadEntry {
@@ -19,6 +20,32 @@ export interface LinkLoadEntry {
   /** Names of the heat map's row and column (the node the link leaves, the node it enters); default the numbers. */
   readonly rowLabel?: string;
   readonly colLabel?: string;
+}
+
+/** Most nodes a link-load heat map has as rows and columns (beyond: the chart of the busiest links). */
+const MAX_HEATMAP_NODES = 512;
+
+/**
+ * The links of a simulated run as chart entries (`busy`: each link's busy time in us, as SimNetworkStats has it):
+ * load = busy fraction of the makespan; each link a cell (row = the node it leaves, column = the node it enters, from
+ * its "a->b" label) when the network has at most MAX_HEATMAP_NODES nodes, else no cells (a bar chart of the busiest).
+ */
+export function linkLoadEntries(busy: Float64Array, routes: NetworkRoutes, makespan: number): LinkLoadEntry[] {
+  const index = new Map<string, number>();
+  const ends: [string, string][] = [];
+  for (let l = 0; l < busy.length; l++) {
+    const label = routes.linkLabel(l);
+    const at = label.indexOf("->");
+    const pair: [string, string] = at < 0 ? [label, label] : [label.slice(0, at), label.slice(at + 2)];
+    ends.push(pair);
+    for (const v of pair) if (!index.has(v)) index.set(v, index.size);
+  }
+  const cells = index.size <= MAX_HEATMAP_NODES;
+  return ends.map(([a, b], l) => ({
+    label: routes.linkLabel(l),
+    load: makespan > 0 ? busy[l]! / makespan : 0,
+    ...(cells ? { row: index.get(a)!, col: index.get(b)!, rowLabel: a, colLabel: b } : {}),
+  }));
 }
 
 /** Options of the chart. */

@@ -129,6 +129,7 @@ describe("commplan compare --network", () => {
     );
     const j = await run(...base, ...net, "--port-sharing", "fair", "--json", "--html", f("n.html"));
     const doc = JSON.parse(j.out) as {
+      best: string;
       network: { name: string; portSharing: string };
       bounds: { name: string; target: string }[];
       rows: { algorithm: string; simulatedUs: number; ratio: number }[];
@@ -138,6 +139,12 @@ describe("commplan compare --network", () => {
     const html = readFileSync(f("n.html"), "utf8");
     expect(htmlProblems(html)).toEqual([]);
     expect(html).toContain("network fat-tree:oversub=4 with link contention (port sharing fair)");
+    // the best plan's link load on the network, as simulate --link-svg draws it: the fabric's links by name
+    const links = html.slice(html.indexOf("<h3>Link load (simulated)</h3>"));
+    expect(links).toContain(`<text x=`);
+    expect(links).toContain(`link load: ${doc.best} on fat-tree:oversub=4`);
+    expect(links).toContain("busiest links");
+    expect(links).toMatch(/>edge0_0</);
     expect(doc.bounds.filter((b) => b.target === "sim-blocking").map((b) => b.name)).toEqual([
       "host-links",
       "busiest-link",

@@ -220,6 +220,8 @@ describe("compareHtml", () => {
     for (const part of ["<table>", "Step grid", "Timeline", "Per-node load", "Message-size sweep", report.best!])
       expect(html).toContain(part);
     expect(html.match(/<svg/g)!.length).toBeGreaterThanOrEqual(5);
+    // on the flat fabric there are no links to draw
+    expect(html).not.toContain("Link load");
   });
 
   it("the direct (no relays) column says no for the plans that relay, two-stage among them, and is explained", () => {

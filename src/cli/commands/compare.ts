@@ -82,12 +82,13 @@ function* htmlPieces(
   sweep: Parameters<typeof compareHtml>[1],
   candidates: Parameters<typeof fastest>[0],
   simulate: (s: BestPlan["schedule"]) => BestPlan["sim"],
+  routes: BestPlan["routes"] | null,
 ): Generator<string> {
   const k = fastest(candidates);
   let best: BestPlan | null = null;
   if (k >= 0) {
     const s = candidates[k]!.schedule;
-    best = { schedule: s, sim: simulate(s) };
+    best = { schedule: s, sim: simulate(s), ...(routes ? { routes } : {}) };
   }
   yield compareHtml(report, sweep, best);
 }
@@ -196,8 +197,13 @@ export function registerCompare(program: Command, ctx: CliContext): void {
       if (o.html !== undefined)
         docs.push({
           target: o.html,
-          pieces: htmlPieces(report, sweep, run.candidates, (sch) =>
-            simulateSchedule(sch, machine, { mode: o.mode, ports, seed, timeline: true, ...networkOptions(req) }),
+          pieces: htmlPieces(
+            report,
+            sweep,
+            run.candidates,
+            (sch) =>
+              simulateSchedule(sch, machine, { mode: o.mode, ports, seed, timeline: true, ...networkOptions(req) }),
+            req.network ?? null,
           ),
         });
       // all or none: each is filled as a temporary file, then both are renamed into place (writeOutputs)

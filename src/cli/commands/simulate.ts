@@ -21,7 +21,7 @@ import {
 } from "../../machines/sim/request.js";
 import type { SimNetworkStats } from "../../machines/sim/link-contention.js";
 import type { NetworkRoutes } from "../../model/network.js";
-import { linkLoadSvg, type LinkLoadEntry } from "../../export/svg-link-load.js";
+import { linkLoadEntries, linkLoadSvg } from "../../export/svg-link-load.js";
 import {
   loadNetworkFlags,
   networkInputFile,
@@ -463,32 +463,6 @@ async function runReplayFlags(
   return { timeline: r.timeline, makespan: r.makespan, network, json, text };
 }
 
-/** Most nodes a link-load heat map has as rows and columns (beyond: the chart of the busiest links). */
-const MAX_HEATMAP_NODES = 512;
-
-/**
- * The links of a run as chart entries: load = busy fraction; each link a cell (row = the node it
- * leaves, column = the node it enters, from its "a->b" label) when the network has at most
- * MAX_HEATMAP_NODES nodes, else no cells (a bar chart of the busiest).
- */
-function linkEntries(n: SimNetworkStats, routes: NetworkRoutes, makespan: number): LinkLoadEntry[] {
-  const index = new Map<string, number>();
-  const ends: [string, string][] = [];
-  for (let l = 0; l < n.links; l++) {
-    const label = routes.linkLabel(l);
-    const at = label.indexOf("->");
-    const pair: [string, string] = at < 0 ? [label, label] : [label.slice(0, at), label.slice(at + 2)];
-    ends.push(pair);
-    for (const v of pair) if (!index.has(v)) index.set(v, index.size);
-  }
-  const cells = index.size <= MAX_HEATMAP_NODES;
-  return ends.map(([a, b], l) => ({
-    label: routes.linkLabel(l),
-    load: makespan > 0 ? n.busy[l]! / makespan : 0,
-    ...(cells ? { row: index.get(a)!, col: index.get(b)!, rowLabel: a, colLabel: b } : {}),
-  }));
-}
-
 const BARRIER_HELP =
   "cost of a stage barrier in us (default: the machine's, 2 T_s for every preset; 'commplan machines --json' lists it)";
 const ENVELOPE_HELP = "bytes added to every network message, e.g. 16 as SMPI (default 0: no machine preset adds one)";
@@ -621,7 +595,7 @@ async function runSimulate(arg: string | undefined, o: SimulateFlags, ctx: CliCo
     docs.push({
       target: o.linkSvg,
       pieces: (function* () {
-        yield linkLoadSvg(linkEntries(net.stats, net.routes, out.makespan), {
+        yield linkLoadSvg(linkLoadEntries(net.stats.busy, net.routes, out.makespan), {
           title: `link load: ${net.routes.name} on ${machine.name}`,
         });
       })(),
