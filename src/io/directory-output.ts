@@ -50,6 +50,7 @@ export async function writeDirectoryFiles(
   }
   try {
     // all or none (writeOutputs): each file is filled as a temporary file, then all are renamed into place
+    // noFollow: an entry made at a file's name since the check above is replaced or refused, never written through
     await writeOutputs(
       module,
       files.map((f, k) => ({
@@ -59,6 +60,7 @@ export async function writeDirectoryFiles(
           yield* f.pieces();
         })(),
       })),
+      { noFollow: true },
     );
   } catch (e) {
     // a file refused half-way (a value its format cannot hold): the directory this call made goes too

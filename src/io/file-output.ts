@@ -43,6 +43,8 @@ export function fsErrorText(e: unknown, writing: boolean): string {
       return "cannot write: it is not a directory";
     case "NO_CREATE":
       return `cannot create a file in ${(e as { dir?: string }).dir ?? "its directory"}`;
+    case "NOT_REGULAR":
+      return irregularText((e as { kind?: string }).kind ?? "not a file");
     case "READ_ONLY":
       return `cannot write: the file is read-only (mode ${((e as { mode?: number }).mode ?? 0).toString(8).padStart(4, "0")}); commplan replaces only a file it could write in place, as a shell '>' would`;
     default:
@@ -93,6 +95,12 @@ export interface OutputOptions {
   readonly stdout?: OutputStream;
   /** Whether an existing file may be replaced; userMayReplace by default (tests give another). */
   readonly canReplace?: ReplaceCheck;
+  /**
+   * Write each target as the name itself, never through what is there: a symbolic link, FIFO, socket or device at a
+   * target is refused (read with lstat when the outputs are planned), and the file renamed onto the name replaces
+   * whatever was made there since, without following it (a directory commplan fills: writeDirectoryFiles).
+   */
+  readonly noFollow?: boolean;
 }
 
 // ---- temporary files and signals ----
@@ -157,7 +165,9 @@ async function finalPath(path: string): Promise<string> {
 async function outputPlan(
   target: string,
   canReplace: ReplaceCheck,
+  noFollow = false,
 ): Promise<{ direct: true } | { direct: false; file: string; mode: number | null }> {
+  if (noFollow) return namePlan(target, canReplace);
   if (FD_PATH.test(target)) return { direct: true };
   let st: Stats | null = null;
   try {
@@ -171,6 +181,24 @@ async function outputPlan(
   if (st !== null && !(await canReplace(target, st)))
     throw Object.assign(new Error("read-only"), { code: "READ_ONLY", mode: st.mode & 0o7777 });
   return { direct: false, file: await finalPath(target), mode: st === null ? null : st.mode & 0o7777 };
+}
+
+/** outputPlan with noFollow: the target's own name, written atomically, when it is missing or a regular file. */
+async function namePlan(
+  target: string,
+  canReplace: ReplaceCheck,
+): Promise<{ direct: false; file: string; mode: number | null }> {
+  let st: Stats | null = null;
+  try {
+    st = await lstat(target);
+  } catch (e) {
+    if ((e as { code?: unknown }).code !== "ENOENT") throw e;
+  }
+  const kind = st === null ? null : notRegularKind(st);
+  if (kind !== null) throw Object.assign(new Error(`is ${kind}, not a regular file`), { code: "NOT_REGULAR", kind });
+  if (st !== null && !(await canReplace(target, st)))
+    throw Object.assign(new Error("read-only"), { code: "READ_ONLY", mode: st.mode & 0o7777 });
+  return { direct: false, file: resolve(target), mode: st === null ? null : st.mode & 0o7777 };
 }
 
 /**
@@ -359,7 +387,7 @@ async function createError(e: unknown, dir: string): Promise<unknown> {
 /** How a target is written, or its one-line error (naming the target). */
 async function planOf(target: string, module: string, out: OutputOptions): ReturnType<typeof outputPlan> {
   try {
-    return await outputPlan(target, out.canReplace ?? userMayReplace);
+    return await outputPlan(target, out.canReplace ?? userMayReplace, out.noFollow === true);
   } catch (e) {
     throw fsError(e, module, target, true);
   }
@@ -449,6 +477,10 @@ function notRegularKind(d: EntryType): string | null {
   return "a device";
 }
 
+/** Why an entry of a directory commplan fills (`kind`: "a symbolic link", "a FIFO", ...) is refused. */
+const irregularText = (kind: string): string =>
+  `is ${kind}, not a regular file: in a directory it fills, commplan replaces only regular files (it follows no link and writes no FIFO or device there); remove it or choose another directory`;
+
 /**
  * Refuses (code IO, one line naming the entry and why) an existing entry of the directory `dir` at one of its output
  * `names` that is not a regular file (a symbolic link, FIFO, socket, device, directory): a directory commplan fills
@@ -470,13 +502,7 @@ export async function refuseIrregularEntries(module: string, dir: string, names:
   const wanted = new Set(names);
   for (const d of entries.filter((x) => wanted.has(x.name)).sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const kind = notRegularKind(d);
-    if (kind !== null)
-      throw fail(
-        module,
-        "IO",
-        `is ${kind}, not a regular file: in a directory it fills, commplan replaces only regular files (it follows no link and writes no FIFO or device there); remove it or choose another directory`,
-        { file: join(dir, d.name) },
-      );
+    if (kind !== null) throw fail(module, "IO", irregularText(kind), { file: join(dir, d.name) });
   }
 }
 

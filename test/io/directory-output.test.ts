@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { writeDirectoryFiles, type DirectoryFile } from "../../src/io/directory-output.js";
+import { writeOutputs } from "../../src/io/file-output.js";
 import { fail } from "../../src/model/errors.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
@@ -74,5 +75,31 @@ describe("writeDirectoryFiles", () => {
       /x\.txt: is a FIFO, not a regular file: /,
     );
     expect(readdirSync(fifo)).toEqual(["x.txt"]);
+  });
+
+  it("writes each file under its own name (noFollow): a link there is refused, one made later is replaced, not followed", async () => {
+    const victim = join(root, "victim.txt");
+    writeFileSync(victim, "precious");
+    const dir = join(root, "race");
+    mkdirSync(dir);
+    // the writer's own check, as writeDirectoryFiles runs it after refuseIrregularEntries
+    symlinkSync(victim, join(dir, "a.txt"));
+    await expect(
+      writeOutputs("export", [{ target: join(dir, "a.txt"), pieces: ["a"] }], { noFollow: true }),
+    ).rejects.toThrow(/a\.txt: is a symbolic link, not a regular file: /);
+    expect(readFileSync(victim, "utf8")).toBe("precious");
+    // a link made at b.txt's name while a.txt is being filled: b.txt replaces the link, the victim is unchanged
+    const made = join(dir, "made");
+    mkdirSync(made);
+    const racing: DirectoryFile = {
+      name: "a.txt",
+      *pieces() {
+        symlinkSync(victim, join(made, "b.txt"));
+        yield "a";
+      },
+    };
+    await writeDirectoryFiles([racing, good("b.txt", "b")], made, [], null, "export");
+    expect(readFileSync(victim, "utf8")).toBe("precious");
+    expect(readFileSync(join(made, "b.txt"), "utf8")).toBe("b");
   });
 });
