@@ -37,7 +37,8 @@ function byRow(tl: Timeline, nodesPerRow: number, rows: number): { start: Uint32
 /**
  * The raster of `tl` over [0, span] in `columns` columns. A cell takes the kind whose intervals cover most of its
  * time, summed over the row's nodes; it stays blank (idle) when all kinds together cover less than half of the row's
- * time in it. Equal cells next to each other form one run. O(intervals x the columns each covers + rows x columns x kinds).
+ * time in it. Equal cells next to each other form one run. O(intervals x the columns each covers + rows x columns x
+ * kinds).
  */
 export function timelineRaster(tl: Timeline, span: number, columns: number): Raster {
   const nodesPerRow = Math.max(1, Math.ceil(tl.p / MAX_RASTER_ROWS));
