@@ -4,45 +4,25 @@ import { timelineRaster } from "../../src/export/gantt-raster.js";
 import { MAX_LANE_ROWS, timelineToSvg } from "../../src/export/svg-gantt.js";
 import { findMachine } from "../../src/machines/presets.js";
 import { simulateSchedule } from "../../src/machines/sim/simulate.js";
-import { TIMELINE_NONE, type Timeline } from "../../src/model/timeline.js";
+import type { Timeline } from "../../src/model/timeline.js";
 import { generatePattern } from "../../src/patterns/registry.js";
 import { plan } from "../../src/planner/registry.js";
 import { svgTexts, textsOutside, viewBox } from "./svg-text.js";
+import { timelineOf as timelineFrom, type Interval } from "./timeline-fixture.js";
 
 const KINDS = ["send", "recv", "copy", "compose", "wait"];
 
 /** A timeline of `p` nodes from intervals [node, kind, start, end]. */
-function timelineOf(p: number, intervals: readonly (readonly [number, number, number, number])[]): Timeline {
-  const count = intervals.length;
-  const t = {
-    p,
-    kindNames: KINDS,
-    count,
-    node: new Uint32Array(count),
-    kind: new Uint32Array(count),
-    start: new Float64Array(count),
-    end: new Float64Array(count),
-    peer: new Uint32Array(count).fill(TIMELINE_NONE),
-    size: new Float64Array(count).fill(1),
-    transfer: new Uint32Array(count).fill(TIMELINE_NONE),
-  };
-  intervals.forEach(([v, k, a, b], i) => {
-    t.node[i] = v;
-    t.kind[i] = k;
-    t.start[i] = a;
-    t.end[i] = b;
-  });
-  return t;
-}
+const timelineOf = (p: number, intervals: readonly Interval[]): Timeline => timelineFrom(p, KINDS, intervals);
 
 /** Every node sends over [0, 50) and receives over [50, 100). */
 const sendThenRecv = (p: number): Timeline =>
   timelineOf(
     p,
-    Array.from({ length: p }, (_, v) => [
+    Array.from({ length: p }, (_, v): Interval[] => [
       [v, 0, 0, 50],
       [v, 1, 50, 100],
-    ]).flat() as [number, number, number, number][],
+    ]).flat(),
   );
 
 /** The rects of an SVG that carry a tooltip: their y, height and tooltip. */

@@ -9,33 +9,16 @@ import { plan } from "../../src/planner/registry.js";
 import { generatePattern } from "../../src/patterns/registry.js";
 import { buildMatrix } from "../helpers/arbitraries.js";
 import { svgTexts, textsOutside } from "./svg-text.js";
+import { timelineOf, type Interval } from "./timeline-fixture.js";
 
 const KINDS = ["send", "recv", "copy", "compose", "wait"];
 
 /** A timeline of `p` nodes, each sending then receiving over [0, makespan]. */
 function timeline(p: number, makespan: number, kinds: readonly number[] = [0, 1]): Timeline {
-  const count = p * kinds.length;
-  const t = {
-    p,
-    kindNames: KINDS,
-    count,
-    node: new Uint32Array(count),
-    kind: new Uint32Array(count),
-    start: new Float64Array(count),
-    end: new Float64Array(count),
-    peer: new Uint32Array(count).fill(TIMELINE_NONE),
-    size: new Float64Array(count).fill(1),
-    transfer: new Uint32Array(count).fill(TIMELINE_NONE),
-  };
+  const intervals: Interval[] = [];
   for (let v = 0; v < p; v++)
-    kinds.forEach((k, j) => {
-      const i = v * kinds.length + j;
-      t.node[i] = v;
-      t.kind[i] = k;
-      t.start[i] = (makespan * j) / kinds.length;
-      t.end[i] = (makespan * (j + 1)) / kinds.length;
-    });
-  return t;
+    kinds.forEach((k, j) => intervals.push([v, k, (makespan * j) / kinds.length, (makespan * (j + 1)) / kinds.length]));
+  return timelineOf(p, KINDS, intervals);
 }
 
 /** The time axis's tick labels: the texts on the axis line below the rows. */
