@@ -12,7 +12,7 @@ import { timelineRaster } from "./gantt-raster.js";
 export type GanttTimeline = Timeline;
 const NONE = TIMELINE_NONE;
 
-/** Most intervals an SVG chart draws (beyond this, use the Chrome trace). */
+/** Most intervals the lane view draws, and most runs the raster view draws (beyond this, use the Chrome trace). */
 export const MAX_SVG_INTERVALS = 200_000;
 
 /** Refuses (exit 2, one line) a timeline of more than MAX_SVG_INTERVALS intervals, before any of its chart is made. */
@@ -152,8 +152,14 @@ function laneBody(tl: GanttTimeline, row: number, f: PlotFrame): PlotBody {
  */
 function rasterBody(tl: GanttTimeline, span: number, f: PlotFrame): PlotBody {
   const { left, top, plotW } = f;
-  const columns = Math.max(1, Math.floor(plotW / RASTER_COLUMN));
-  const r = timelineRaster(tl, span, columns);
+  // columns of 2 px, wider while the picture would need more than MAX_SVG_INTERVALS runs (its size stays bounded
+  // whatever the number of intervals; one column gives at most a run a row)
+  let columns = Math.max(1, Math.floor(plotW / RASTER_COLUMN));
+  let r = timelineRaster(tl, span, columns);
+  while (r.runs.length > MAX_SVG_INTERVALS && columns > 1) {
+    columns = Math.max(1, columns >> 1);
+    r = timelineRaster(tl, span, columns);
+  }
   const rowH = Math.max(1, Math.min(6, Math.floor(1024 / r.rows)));
   const colW = plotW / columns;
   const parts: string[] = [];
@@ -182,6 +188,16 @@ function rasterBody(tl: GanttTimeline, span: number, f: PlotFrame): PlotBody {
 
 /** Which body a chart draws: the lane view up to MAX_LANE_ROWS nodes, else the raster view (or as `view` asks). */
 export type GanttView = "auto" | "lanes" | "raster";
+/** The views a chart can be asked for. */
+export const GANTT_VIEWS: readonly GanttView[] = ["auto", "lanes", "raster"];
+
+/**
+ * Whether a chart of `p` nodes draws the raster view: it draws a timeline of any number of intervals (its runs stay
+ * at most MAX_SVG_INTERVALS), where the lane view draws at most MAX_SVG_INTERVALS intervals (checkSvgIntervals).
+ */
+export function drawsRaster(p: number, view: GanttView = "auto"): boolean {
+  return view === "raster" || (view === "auto" && p > MAX_LANE_ROWS);
+}
 
 /**
  * The timeline as an SVG document: the lane view (a row per node, split into lanes where its intervals overlap, so
@@ -190,7 +206,6 @@ export type GanttView = "auto" | "lanes" | "raster";
  * of the interval kinds present.
  */
 export function timelineToSvg(tl: GanttTimeline, makespan: number, opts: GanttOptions = {}): string {
-  checkSvgIntervals(tl.count);
   const width = numberOpt("svg", "width", opts.width, 1200, { min: 200, max: 100000 });
   const row = numberOpt("svg", "rowHeight", opts.rowHeight, 14, { min: 3, max: 1000 });
   const title = stringOpt("svg", "title", opts.title, "commplan simulated timeline");
@@ -199,7 +214,8 @@ export function timelineToSvg(tl: GanttTimeline, makespan: number, opts: GanttOp
     throw fail("svg", "BAD_OPTION", `view must be auto, lanes or raster, not ${JSON.stringify(view)}`, {
       field: "view",
     });
-  const raster = view === "raster" || (view === "auto" && tl.p > MAX_LANE_ROWS);
+  const raster = drawsRaster(tl.p, view);
+  if (!raster) checkSvgIntervals(tl.count);
   const font = 10,
     left = 70,
     right = 16,

@@ -3,7 +3,7 @@
  * line and exit 2, and no output file is made (docs/formats.md, "Output files").
  */
 import { describe, expect, it } from "vitest";
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -57,15 +57,42 @@ describe("simulate: every output checked before the replay, all or none written"
     expect(readdirSync(dir).sort()).toEqual(["g.svg", "m4.json", "s4.json", "t.json"]);
   });
 
-  it("refuses an SVG the schedule shows too big before the replay, and writes no trace", async () => {
+  it("refuses a lane view the schedule shows too big before the replay, and writes no trace", async () => {
     const { dir, f } = await setup();
     expect((await run("gen", "uniform", "--p", "512", "-o", f("u.json"))).code).toBe(0);
     expect((await run("plan", f("u.json"), "-a", "shift", "-o", f("s5.json"))).code).toBe(0);
-    const r = await run("simulate", f("s5.json"), "--machine", "t3d-004", "--svg", f("g.svg"), "--trace", f("t5.json"));
+    const svg = ["--svg", f("g.svg"), "--svg-view", "lanes"];
+    const r = await run("simulate", f("s5.json"), "--machine", "t3d-004", ...svg, "--trace", f("t5.json"));
     expect(r.code).toBe(2);
     // 512 x 511 transfers between nodes, a send and a receive interval each
     oneLineNaming(r.err, f("g.svg"), "the timeline has at least 523264 intervals; an SVG chart (--svg) draws at most");
     expect(readdirSync(dir).sort()).toEqual(["m4.json", "s4.json", "s5.json", "u.json"]);
+    // by default, past 128 nodes, the chart is the raster, which draws any number of intervals
+    const drawn = await run("simulate", f("s5.json"), "--machine", "t3d-004", "--svg", f("g.svg"));
+    expect(drawn.code).toBe(0);
+    expect(readFileSync(f("g.svg"), "utf8")).toContain("512 nodes, a row per node; each cell shows the kind");
+  });
+
+  it("--svg-view names its views and goes with --svg", async () => {
+    const { f } = await setup();
+    const bad = await run("simulate", f("s4.json"), "--machine", "t3d-004", "--svg", f("g.svg"), "--svg-view", "grid");
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/--svg-view.*grid.*auto, lanes, raster/);
+    const alone = await run("simulate", f("s4.json"), "--machine", "t3d-004", "--svg-view", "raster");
+    expect(alone.code).toBe(2);
+    expect(alone.err).toMatch(/--svg-view goes with --svg/);
+    const raster = await run(
+      "simulate",
+      f("s4.json"),
+      "--machine",
+      "t3d-004",
+      "--svg",
+      f("g.svg"),
+      "--svg-view",
+      "raster",
+    );
+    expect(raster.code).toBe(0);
+    expect(readFileSync(f("g.svg"), "utf8")).toContain("4 nodes, a row per node; each cell shows");
   });
 
   it("an SVG found too big only after a protocol run still leaves no trace or realised schedule", async () => {
@@ -80,6 +107,8 @@ describe("simulate: every output checked before the replay, all or none written"
       "t3d-004",
       "--svg",
       f("g.svg"),
+      "--svg-view",
+      "lanes",
       "--trace",
       f("t.json"),
       "--realised",

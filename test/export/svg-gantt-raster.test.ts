@@ -1,7 +1,7 @@
 /** The Gantt chart of many nodes: the raster view (a thin row per node, each cell its dominant kind). */
 import { describe, expect, it } from "vitest";
 import { timelineRaster } from "../../src/export/gantt-raster.js";
-import { MAX_LANE_ROWS, timelineToSvg } from "../../src/export/svg-gantt.js";
+import { drawsRaster, MAX_LANE_ROWS, MAX_SVG_INTERVALS, timelineToSvg } from "../../src/export/svg-gantt.js";
 import { findMachine } from "../../src/machines/presets.js";
 import { simulateSchedule } from "../../src/machines/sim/simulate.js";
 import type { Timeline } from "../../src/model/timeline.js";
@@ -125,6 +125,22 @@ describe("timelineToSvg: the raster view past MAX_LANE_ROWS nodes", () => {
     expect(shown.size).toBeGreaterThan(1);
     for (const k of shown) expect(present.has(k)).toBe(true);
     expect(viewBox(svg).height).toBeLessThan(1200);
+    expect(textsOutside(svg)).toEqual([]);
+  });
+
+  it("draws a timeline of more intervals than the lane view draws, in at most MAX_SVG_INTERVALS runs", () => {
+    // 200 nodes, each alternating send and recv every 0.01 us over 0..12 us: 240,000 intervals, a kind change in
+    // every 2-px column, so the columns widen until the runs fit
+    const intervals: Interval[] = [];
+    for (let v = 0; v < 200; v++) for (let q = 0; q < 1200; q++) intervals.push([v, q & 1, q * 0.01, (q + 1) * 0.01]);
+    const tl = timelineOf(200, intervals);
+    expect(tl.count).toBeGreaterThan(MAX_SVG_INTERVALS);
+    expect(() => timelineToSvg(tl, 12, { view: "lanes" })).toThrow(/draws at most 200000/);
+    expect(drawsRaster(200)).toBe(true);
+    const svg = timelineToSvg(tl, 12);
+    const runs = bars(svg).length;
+    expect(runs).toBeGreaterThan(0);
+    expect(runs).toBeLessThanOrEqual(MAX_SVG_INTERVALS);
     expect(textsOutside(svg)).toEqual([]);
   });
 

@@ -7,7 +7,14 @@ import { readScheduleFile } from "../../io/schedule-read.js";
 import { checkOutputTargets, refuseOutputOntoInput, writeOutputs, type OutputDocument } from "../../io/file-output.js";
 import { checkMemory, scheduleWorkBytes } from "../../model/memory-budget.js";
 import { scheduleToJsonText } from "../../io/schedule-json-write.js";
-import { MAX_SVG_INTERVALS, timelineToSvg } from "../../export/svg-gantt.js";
+import {
+  drawsRaster,
+  GANTT_VIEWS,
+  MAX_LANE_ROWS,
+  MAX_SVG_INTERVALS,
+  timelineToSvg,
+  type GanttView,
+} from "../../export/svg-gantt.js";
 import { timelineToChromeTracePieces } from "../../export/trace-chrome.js";
 import { scheduleCost } from "../../machines/cost-model.js";
 import { findMachine } from "../../machines/presets.js";
@@ -66,6 +73,7 @@ interface SimulateFlags extends NetworkFlags {
   json?: boolean;
   trace?: string;
   svg?: string;
+  svgView?: GanttView;
   protocol?: string;
   realised?: string;
   seed: string;
@@ -195,6 +203,7 @@ function checkFlags(o: SimulateFlags): void {
   if (o.linkSvg === "-")
     throw bad("linkSvg", "--link-svg -: stdout already carries the simulation result; write --link-svg to a file");
   if (o.protocol === undefined && o.realised !== undefined) throw bad("realised", "--realised goes with --protocol");
+  if (o.svg === undefined && o.svgView !== undefined) throw bad("svgView", "--svg-view goes with --svg");
   const pr = simRequestProblem(flagRequest(o, o.network !== undefined ? { network: { routes: true } } : {}));
   if (pr !== null) throw bad(KEY_OF[pr.field] ?? pr.field, flagProblemText(pr));
   if (o.protocol !== undefined) {
@@ -373,8 +382,9 @@ async function runReplayFlags(
   const m = o.matrix !== undefined ? readMatrixFile(o.matrix, matrixReadOptions(o, ctx.maxMemory)) : null;
   const read = await readScheduleFile(input, { maxMemory: ctx.maxMemory });
   const s = o.data ? payloadIfEmpty(read) : read;
-  if (o.svg !== undefined) {
-    // refused before the replay, which may take long, when the schedule alone shows the chart is too big
+  if (o.svg !== undefined && !drawsRaster(s.p, o.svgView)) {
+    // refused before the replay, which may take long, when the schedule alone shows the chart is too big (the raster
+    // view of more than MAX_LANE_ROWS nodes draws any number of intervals)
     const least = leastIntervals(s, machine, o.network !== undefined);
     if (least > MAX_SVG_INTERVALS) throw svgTooBig(o.svg, least, true);
   }
@@ -533,6 +543,12 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
     .option("--trace <file>", "write the timeline as Chrome trace JSON (Perfetto)")
     .option("--svg <file>", "write the timeline as an SVG Gantt chart")
     .addOption(
+      new Option(
+        "--svg-view <view>",
+        `the SVG Gantt chart: lanes (a row per node, a bar per interval), raster (a thin row per node, each cell the kind that fills most of it: any number of intervals) or auto (lanes up to ${MAX_LANE_ROWS} nodes; the default)`,
+      ).choices(GANTT_VIEWS),
+    )
+    .addOption(
       new Option("--protocol <name>", `run a run-time protocol on the matrix <input>: ${PROTOCOLS.join(", ")}`).choices(
         PROTOCOLS,
       ),
@@ -576,7 +592,8 @@ async function runSimulate(arg: string | undefined, o: SimulateFlags, ctx: CliCo
     o.protocol !== undefined
       ? await runProtocolFlags(input, o, machine, seed, wantTimeline, ctx)
       : await runReplayFlags(input, o, machine, seed, wantTimeline, ctx);
-  if (o.svg !== undefined && out.timeline.count > MAX_SVG_INTERVALS) throw svgTooBig(o.svg, out.timeline.count, false);
+  if (o.svg !== undefined && !drawsRaster(out.timeline.p, o.svgView) && out.timeline.count > MAX_SVG_INTERVALS)
+    throw svgTooBig(o.svg, out.timeline.count, false);
   const docs: OutputDocument[] = [];
   const realised = out.realised;
   if (o.realised !== undefined && realised !== undefined)
@@ -586,7 +603,10 @@ async function runSimulate(arg: string | undefined, o: SimulateFlags, ctx: CliCo
     docs.push({
       target: svg,
       pieces: (function* () {
-        yield timelineToSvg(out.timeline, out.makespan, { title: `commplan simulate on ${machine.name}` });
+        yield timelineToSvg(out.timeline, out.makespan, {
+          title: `commplan simulate on ${machine.name}`,
+          ...(o.svgView !== undefined ? { view: o.svgView } : {}),
+        });
       })(),
     });
   }
