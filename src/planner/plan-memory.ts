@@ -4,6 +4,7 @@
  */
 import { memoryBudgetOf } from "../host/memory.js";
 import { fail } from "../model/errors.js";
+import { raiseBudgetHint } from "../model/memory-budget.js";
 import { matrixBytes, nonzeroCount, type CommMatrix } from "../model/matrix.js";
 import type { PlanOptions } from "./types.js";
 
@@ -29,7 +30,7 @@ export function refuseOverBudget(algorithm: string, estimate: number, what: stri
   throw fail(
     "planner",
     "UNSUPPORTED",
-    `${algorithm}: this plan would need about ${bytes(estimate)} (${what}), over the memory budget of ${bytes(budget)} (raise it with the option maxMemory), or plan another algorithm`,
+    `${algorithm}: this plan would need about ${bytes(estimate)} (${what}), over the memory budget of ${bytes(budget)} (${raiseBudgetHint(estimate)}), or plan another algorithm`,
     { field: "maxMemory" },
   );
 }

@@ -29,4 +29,19 @@ describe("plan memory budget", () => {
       expect(plan(m, a).transferCount).toBeGreaterThan(0); // default: half the machine's memory
     }
   });
+
+  it("names a budget that would do, and a plan under that budget goes through", () => {
+    const m = sparse(512);
+    for (const a of ["two-stage", "four-stage"]) {
+      let text = "";
+      try {
+        plan(m, a, { maxMemory: 2 ** 20 });
+      } catch (e) {
+        text = (e as Error).message;
+      }
+      const size = /\(raise it with the option maxMemory \(bytes\), e\.g\. (\d+)M\)/.exec(text)?.[1];
+      expect(size, text).toBeDefined();
+      expect(plan(m, a, { maxMemory: Number(size) * 2 ** 20 }).transferCount).toBeGreaterThan(0);
+    }
+  });
 });
