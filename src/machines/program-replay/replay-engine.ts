@@ -206,6 +206,8 @@ class ReplayRun {
         routeStart: this.t.routeStart,
         routeLinks: this.t.routeLinks,
         weight: this.t.weight,
+        // only sends are flows
+        flows: this.t.messages,
       },
       o.selectiveUpdate ?? true,
     );
