@@ -175,21 +175,14 @@ export class LmmSystem {
     this.routeStart = new Int32Array(F + 1);
     this.routeLinks = new Int32Array(E);
     this.weight = new Float64Array(F);
-    // each link's first slice: as many places as routes cross it, at most SLOT_PLACES
+    // each link's first slice: SLOT_PLACES places
     this.slotStart = new Int32Array(L);
-    this.slotCap = new Int32Array(L);
-    for (let e = 0; e < E; e++) this.slotCap[net.routeLinks[e]!]!++;
-    let at = 0;
-    for (let l = 0; l < L; l++) {
-      const cap = Math.min(this.slotCap[l]!, SLOT_PLACES);
-      this.slotStart[l] = at;
-      this.slotCap[l] = cap;
-      at += cap;
-    }
-    this.poolEnd = at;
+    this.slotCap = new Int32Array(L).fill(SLOT_PLACES);
+    for (let l = 0; l < L; l++) this.slotStart[l] = l * SLOT_PLACES;
+    this.poolEnd = L * SLOT_PLACES;
     this.count = new Int32Array(L);
-    this.slotFlow = new Int32Array(Math.max(16, 2 * at));
-    this.slotW = new Float64Array(Math.max(16, 2 * at));
+    this.slotFlow = new Int32Array(2 * this.poolEnd + 16);
+    this.slotW = new Float64Array(2 * this.poolEnd + 16);
     this.inM = new Uint8Array(L);
     this.mList = new Int32Array(L);
     this.visited = new Int32Array(F);
@@ -984,7 +977,7 @@ function shareOfState(remaining: number, usage: number, fatpipe: number): number
   return usage > 0 || fatpipe ? remaining / usage : Infinity;
 }
 
-/** A link's first slice of places for its flows (fewer when fewer routes cross it). */
+/** A link's first slice of places for its flows. */
 const SLOT_PLACES = 8;
 
 /** The dirty links a solve scans for the least share however many steps it takes. */

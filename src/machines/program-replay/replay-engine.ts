@@ -716,6 +716,10 @@ function matchMessages(ops: ReplayOps, opRank: Int32Array): Int32Array {
   // one tag for every operation (the common case): no run of a pair to sort by tag
   let oneTag = true;
   for (let x = 1; x < n && oneTag; x++) oneTag = tag[x] === tag[0];
+  if (oneTag && p <= PAIR_TABLE_MAX_RANKS && ns === nr && matchPairs(sends, recvs, src, dst, bytes, p, partner))
+    return partner;
+  // the walk below pairs them again, or names the first message without a partner
+  partner.fill(-1);
   sortByKey(sends, src, dst, oneTag ? null : tag, p);
   sortByKey(recvs, src, dst, oneTag ? null : tag, p);
   const describe = (x: number): string =>
@@ -746,6 +750,44 @@ function matchMessages(ops: ReplayOps, opRank: Int32Array): Int32Array {
     throw fail("machines", "BAD_INPUT", `program replay: ${describe(s)}`);
   }
   return partner;
+}
+
+/**
+ * The common case of matchMessages in one counting sort: one tag, as many sends as receives (ids ascending), the k-th
+ * receive of each (source, destination) pair paired with the k-th send, of the same size. False (partner partly
+ * written) at the first receive without such a send: matchMessages' walk then finds the first problem in its order.
+ */
+function matchPairs(
+  sends: Int32Array,
+  recvs: Int32Array,
+  src: Int32Array,
+  dst: Int32Array,
+  bytes: Float64Array,
+  p: number,
+  partner: Int32Array,
+): boolean {
+  const start = new Int32Array(p * p + 1);
+  for (let i = 0; i < sends.length; i++) start[src[sends[i]!]! * p + dst[sends[i]!]! + 1]!++;
+  for (let k = 1; k < start.length; k++) start[k]! += start[k - 1]!;
+  // the sends by pair, in program order within a pair; then `at` is each pair's next send for its receives
+  const at = start.slice(0, p * p),
+    byPair = new Int32Array(sends.length);
+  for (let i = 0; i < sends.length; i++) {
+    const x = sends[i]!;
+    byPair[at[src[x]! * p + dst[x]!]!++] = x;
+  }
+  at.set(start.subarray(0, p * p));
+  for (let j = 0; j < recvs.length; j++) {
+    const v = recvs[j]!,
+      key = src[v]! * p + dst[v]!,
+      i = at[key]!++;
+    if (i >= start[key + 1]!) return false;
+    const s = byPair[i]!;
+    if (bytes[s] !== bytes[v]) return false;
+    partner[s] = v;
+    partner[v] = s;
+  }
+  return true;
 }
 
 /**
