@@ -181,8 +181,11 @@ export class LmmSystem {
     for (let l = 0; l < L; l++) this.slotStart[l] = l * SLOT_PLACES;
     this.poolEnd = L * SLOT_PLACES;
     this.count = new Int32Array(L);
-    this.slotFlow = new Int32Array(2 * this.poolEnd + 16);
-    this.slotW = new Float64Array(2 * this.poolEnd + 16);
+    // room for the routes' places, as the slices sized by the routes had: pages never written cost nothing, and a
+    // program whose flows all run at once (every link's slice moved several times) moves the pool once at most
+    const pool = Math.max(2 * this.poolEnd, E) + 16;
+    this.slotFlow = new Int32Array(pool);
+    this.slotW = new Float64Array(pool);
     this.inM = new Uint8Array(L);
     this.mList = new Int32Array(L);
     this.visited = new Int32Array(F);
