@@ -340,3 +340,39 @@ describe("LmmSystem: the selective update's marked links", () => {
     );
   });
 });
+
+describe("LmmSystem: the pool of link slices", () => {
+  it("keeps its rates when many flows share few links (their slices moved to the pool's end as they fill)", () => {
+    // 3 links, 150 flows: a link's slice of places fills and moves several times, the pool grows
+    const rnd = lcg(12345);
+    const net = randomNetwork(3, 150, rnd, () => 1 + rnd(3));
+    const F = 150;
+    const heap = new LmmSystem(net, false, true, 0),
+      scan = new LmmSystem(net, false, true, 1000);
+    const rh = new Float64Array(F),
+      rs = new Float64Array(F),
+      touched = new Int32Array(F);
+    const on: number[] = [];
+    const check = (): void => {
+      heap.solve(rh, touched);
+      scan.solve(rs, touched);
+      const ref = maxMinReference(net, on);
+      for (const f of on) {
+        expect(rh[f]).toBe(rs[f]);
+        expect(Math.abs(rh[f]! - ref.get(f)!)).toBeLessThanOrEqual(1e-9 * ref.get(f)!);
+      }
+    };
+    for (let f = 0; f < F; f++) {
+      heap.enable(f);
+      scan.enable(f);
+      on.push(f);
+      if (f % 10 === 9) check();
+    }
+    while (on.length > 0) {
+      const f = on.splice(rnd(on.length), 1)[0]!;
+      heap.free(f);
+      scan.free(f);
+      if (on.length % 10 === 0 && on.length > 0) check();
+    }
+  });
+});

@@ -329,6 +329,42 @@ describe("program replay: errors and dependencies", () => {
   });
 });
 
+describe("program replay: messages of one tag matched by counting each pair", () => {
+  const { routes, fatpipe } = flatClusterNetwork(3, machine);
+  const o = { network: routes, fatpipe, runtime: smpi, copyUsPerByte: 0 };
+
+  it("pairs the k-th send of a pair with its k-th receive, and names the first problem as the walk does", () => {
+    // rank 0 sends 8 then 64 bytes to 1, which receives 8 then 64
+    const inOrder = roundOps(3, [
+      [0, 0, 1, 8],
+      [0, 0, 1, 64],
+      [1, 1, 0, 8],
+      [1, 1, 0, 64],
+    ]);
+    expect(replayProgramOps(inOrder, o).messages).toBe(2);
+    // received in the other order: the first send meets the first receive
+    const swapped = roundOps(3, [
+      [0, 0, 1, 8],
+      [0, 0, 1, 64],
+      [1, 1, 0, 64],
+      [1, 1, 0, 8],
+    ]);
+    expect(() => replayProgramOps(swapped, o)).toThrow(
+      /^machines: program replay: rank 0 sends 8 bytes to 1 \(tag 0\), which receives 64$/,
+    );
+    // as many sends as receives, one receive from the wrong rank: the first unmatched in (source, destination) order
+    const stray = roundOps(3, [
+      [0, 0, 1, 8],
+      [0, 0, 2, 8],
+      [1, 1, 0, 8],
+      [2, 1, 1, 8],
+    ]);
+    expect(() => replayProgramOps(stray, o)).toThrow(
+      /^machines: program replay: rank 0 sends to 2 \(tag 0\) a message that is never received$/,
+    );
+  });
+});
+
 describe("program replay of planned programs (property)", () => {
   const planners = ["shift", "two-stage", "coloring", "linear-permutation"];
   it("replays every planner's verified program in both variants: each message once, no deadlock, above the injection bound", () => {

@@ -14,6 +14,8 @@ export interface LmmNetwork {
   readonly routeStart: Int32Array;
   readonly routeLinks: Int32Array;
   readonly weight: Float64Array;
+  /** The most flows the system will see (created or enabled); default one per entry of routeStart but the last. */
+  readonly flows?: number;
 }
 
 /**
@@ -39,11 +41,17 @@ export class LmmSystem {
   private readonly routeLinks: Int32Array;
   private readonly weight: Float64Array;
   private nLocal = 0;
-  /** Link l's enabled flows: slotFlow[slotStart[l] .. slotStart[l] + count[l]), oldest first; slotW their weights. */
+  /**
+   * Link l's enabled flows: slotFlow[slotStart[l] .. slotStart[l] + count[l]), oldest first; slotW their weights. The
+   * slices sit in one pool, each of slotCap[l] places, a few at first: a full one moves to the pool's end with twice
+   * the places, so that the slices in use stay together in memory (sized by the routes, they spread over megabytes).
+   */
   private readonly slotStart: Int32Array;
+  private readonly slotCap: Int32Array;
+  private poolEnd = 0;
   private readonly count: Int32Array;
-  private readonly slotFlow: Int32Array;
-  private readonly slotW: Float64Array;
+  private slotFlow: Int32Array;
+  private slotW: Float64Array;
   private readonly inM: Uint8Array;
   private readonly mList: Int32Array;
   private nM = 0;
@@ -159,18 +167,25 @@ export class LmmSystem {
   ) {
     const L = net.links,
       E = net.routeLinks.length,
-      F = net.routeStart.length - 1;
-    this.localOf = new Int32Array(F).fill(-1);
+      ops = net.routeStart.length - 1,
+      // the per-flow tables are indexed by the system's own flow numbers (local)
+      F = Math.max(1, Math.min(ops, net.flows ?? ops));
+    this.localOf = new Int32Array(ops).fill(-1);
     this.opOf = new Int32Array(F);
     this.routeStart = new Int32Array(F + 1);
     this.routeLinks = new Int32Array(E);
     this.weight = new Float64Array(F);
-    this.slotStart = new Int32Array(L + 1);
-    for (let e = 0; e < E; e++) this.slotStart[net.routeLinks[e]! + 1]!++;
-    for (let l = 0; l < L; l++) this.slotStart[l + 1]! += this.slotStart[l]!;
+    // each link's first slice: SLOT_PLACES places
+    this.slotStart = new Int32Array(L);
+    this.slotCap = new Int32Array(L).fill(SLOT_PLACES);
+    for (let l = 0; l < L; l++) this.slotStart[l] = l * SLOT_PLACES;
+    this.poolEnd = L * SLOT_PLACES;
     this.count = new Int32Array(L);
-    this.slotFlow = new Int32Array(E);
-    this.slotW = new Float64Array(E);
+    // room for the routes' places, as the slices sized by the routes had: pages never written cost nothing, and a
+    // program whose flows all run at once (every link's slice moved several times) moves the pool once at most
+    const pool = Math.max(2 * this.poolEnd, E) + 16;
+    this.slotFlow = new Int32Array(pool);
+    this.slotW = new Float64Array(pool);
     this.inM = new Uint8Array(L);
     this.mList = new Int32Array(L);
     this.visited = new Int32Array(F);
@@ -233,7 +248,7 @@ export class LmmSystem {
   enable(op: number): void {
     const f = this.local(op);
     const { routeStart, routeLinks, weight } = this;
-    const { slotStart, count, slotFlow, slotW } = this;
+    const { slotStart, slotCap, count } = this;
     const w = weight[f]!;
     let joins = this.nLive === 0;
     for (let e = routeStart[f]!; e < routeStart[f + 1]!; e++) {
@@ -243,14 +258,40 @@ export class LmmSystem {
         this.livePos[l] = this.nLive;
         this.live[this.nLive++] = l;
       } else joins = true;
+      if (count[l] === slotCap[l]) this.growSlice(l);
       const s = slotStart[l]! + count[l]!++;
-      slotFlow[s] = f;
-      slotW[s] = w;
+      this.slotFlow[s] = f;
+      this.slotW[s] = w;
     }
     this.nPairs += routeStart[f + 1]! - routeStart[f]!;
     if (!joins) this.connected = false;
     this.modified = true;
     this.fromFlow(f);
+  }
+
+  /** Link l's slice is full: it moves to the pool's end with twice the places (the pool grows when full). */
+  private growSlice(l: number): void {
+    const cap = Math.max(SLOT_PLACES, 2 * this.slotCap[l]!),
+      at = this.poolEnd,
+      a = this.slotStart[l]!,
+      k = this.count[l]!;
+    if (at + cap > this.slotFlow.length) {
+      const size = Math.max(2 * this.slotFlow.length, at + cap);
+      const flow = new Int32Array(size),
+        w = new Float64Array(size);
+      flow.set(this.slotFlow.subarray(0, at));
+      w.set(this.slotW.subarray(0, at));
+      this.slotFlow = flow;
+      this.slotW = w;
+    }
+    const { slotFlow, slotW } = this;
+    for (let i = 0; i < k; i++) {
+      slotFlow[at + i] = slotFlow[a + i]!;
+      slotW[at + i] = slotW[a + i]!;
+    }
+    this.slotStart[l] = at;
+    this.slotCap[l] = cap;
+    this.poolEnd = at + cap;
   }
 
   /** Flow op ended: it marks its links modified (as SimGrid's var_free) and leaves them. */
@@ -938,6 +979,9 @@ export class LmmSystem {
 function shareOfState(remaining: number, usage: number, fatpipe: number): number {
   return usage > 0 || fatpipe ? remaining / usage : Infinity;
 }
+
+/** A link's first slice of places for its flows. */
+const SLOT_PLACES = 8;
 
 /** The dirty links a solve scans for the least share however many steps it takes. */
 const SCAN_MAX = 32;

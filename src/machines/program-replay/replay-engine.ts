@@ -44,6 +44,9 @@ export interface ReplayEngineOptions {
 const SEND = 0,
   RECV = 1,
   COPY = 2;
+/** opI's kind code: the kind in the low bits, EAGER added for an eager message. */
+const KIND_MASK = 3,
+  EAGER = 4;
 const EV_CPU = 0,
   EV_ACTIVATE = 1;
 const JOB_POST = 0,
@@ -165,10 +168,16 @@ class ReplayRun {
   private readonly pendingPost: Int32Array;
   private readonly inFlight: Int32Array;
   private readonly finish: Float64Array;
-  /** Per operation: 1 when an eager send (or its receive), the CPU time before it is posted, a receive's overhead. */
-  private readonly isEager: Uint8Array;
-  private readonly postCost: Float64Array;
-  private readonly recvCost: Float64Array;
+  /**
+   * What the event loop reads of operation x, four to a record so that a rank's next operations take two cache lines,
+   * not one per table (P = 256: 250,000 operations, 256 ranks each at its own place): opI[4x ..] its partner, rank,
+   * waitPrefix and kind + 4 when eager (an eager send or its receive); opF[4x ..] the CPU time before it is posted, a
+   * receive's overhead, its route's latency (a send) and the bytes its flow carries (payload and envelope).
+   */
+  private readonly opI: Int32Array;
+  private readonly opF: Float64Array;
+  /** Whether some operation waits for an explicit list of operations (ReplayOps.deps). */
+  private readonly anyDeps: boolean;
   /**
    * Per rank, two FIFO lists linked through `next` (an operation is in at most one, once): the arrived eager
    * receives whose overhead is due (orHead, orTail) and the matched sends waiting for an in-flight slot (sqHead,
@@ -206,6 +215,8 @@ class ReplayRun {
         routeStart: this.t.routeStart,
         routeLinks: this.t.routeLinks,
         weight: this.t.weight,
+        // only sends are flows
+        flows: this.t.messages,
       },
       o.selectiveUpdate ?? true,
     );
@@ -225,14 +236,22 @@ class ReplayRun {
     this.pendingPost = new Int32Array(p).fill(-1);
     this.inFlight = new Int32Array(p);
     this.finish = new Float64Array(p).fill(NaN);
-    this.isEager = new Uint8Array(n);
-    this.postCost = new Float64Array(n);
-    this.recvCost = new Float64Array(n);
+    this.opI = new Int32Array(4 * n);
+    this.opF = new Float64Array(4 * n);
+    const { opI, opF } = this;
     for (let x = 0; x < n; x++) {
-      this.isEager[x] = ops.bytes[x]! < this.rt.eagerBytes ? 1 : 0;
-      this.postCost[x] = this.cpuCost(x);
-      if (kind[x] === RECV) this.recvCost[x] = overheadUs(this.rt.recvOverhead, ops.bytes[x]!);
+      opI[4 * x] = this.partner[x]!;
+      opI[4 * x + 1] = this.opRank[x]!;
+      opI[4 * x + 2] = ops.waitPrefix[x]!;
+      opI[4 * x + 3] = kind[x]! | (ops.bytes[x]! < this.rt.eagerBytes ? EAGER : 0);
     }
+    for (let x = 0; x < n; x++) {
+      opF[4 * x] = this.cpuCost(x);
+      if (kind[x] === RECV) opF[4 * x + 1] = overheadUs(this.rt.recvOverhead, ops.bytes[x]!);
+      opF[4 * x + 2] = this.t.latSum[x]!;
+      opF[4 * x + 3] = ops.bytes[x]! + this.rt.envelopeBytes;
+    }
+    this.anyDeps = ops.deps.length > 0;
     this.next = new Int32Array(n).fill(-1);
     this.orHead = new Int32Array(p).fill(-1);
     this.orTail = new Int32Array(p).fill(-1);
@@ -256,7 +275,7 @@ class ReplayRun {
   }
 
   private eager(x: number): boolean {
-    return this.isEager[x] === 1;
+    return (this.opI[4 * x + 3]! & EAGER) !== 0;
   }
 
   /** Appends operation x to the list (head, tail) of rank r. */
@@ -292,38 +311,41 @@ class ReplayRun {
     // a new number: its rate starts at 0
     const x = this.nFlows++;
     this.flowOf[s] = x;
-    this.rem[x] = this.ops.bytes[s]! + this.rt.envelopeBytes;
+    this.rem[x] = this.opF[4 * s + 3]!;
     this.upd[x] = this.now;
     this.lmm.enable(s);
   }
 
   private begin(s: number, t: number): void {
-    this.inFlight[this.opRank[s]!]!++;
-    if (this.t.latSum[s]! > 0) {
+    this.inFlight[this.opI[4 * s + 1]!]!++;
+    const lat = this.opF[4 * s + 2]!;
+    if (lat > 0) {
       this.lmm.created(s);
-      this.schedule(t + this.t.latSum[s]!, EV_ACTIVATE, s);
+      this.schedule(t + lat, EV_ACTIVATE, s);
     } else this.activate(s);
   }
 
   /** Both sides of send s are posted: it starts, or waits for a slot of its rank's in-flight limit. */
   private match(s: number, t: number): void {
-    const r = this.opRank[s]!;
+    const r = this.opI[4 * s + 1]!;
     if (this.inFlight[r]! >= this.rt.maxInFlight) this.append(this.sqHead, this.sqTail, r, s);
     else this.begin(s, t);
   }
 
   private post(x: number, t: number): void {
     this.posted[x] = 1;
-    const k = this.ops.kind[x];
-    const partner = this.partner;
+    const code = this.opI[4 * x + 3]!,
+      k = code & KIND_MASK,
+      partner = this.opI[4 * x]!;
     if (k === COPY) this.complete[x] = 1;
     else if (k === SEND) {
-      if (this.eager(x)) this.complete[x] = 1;
-      if (this.posted[partner[x]!]) this.match(x, t);
-    } else if (this.posted[partner[x]!]) this.match(partner[x]!, t);
+      if ((code & EAGER) !== 0) this.complete[x] = 1;
+      if (this.posted[partner]) this.match(x, t);
+    } else if (this.posted[partner]) this.match(partner, t);
   }
 
   private inDeps(k: number, x: number): boolean {
+    if (!this.anyDeps) return false;
     const { depStart, deps } = this.ops;
     for (let j = depStart[k]!; j < depStart[k + 1]!; j++) if (deps[j] === x) return true;
     return false;
@@ -344,7 +366,8 @@ class ReplayRun {
     while (d < end && this.complete[d]) d++;
     this.doneUpTo[r] = d;
     let ok = d >= need;
-    if (ok && k < end) for (let j = depStart[k]!; j < depStart[k + 1]! && ok; j++) ok = this.complete[deps[j]!] === 1;
+    if (ok && k < end && this.anyDeps)
+      for (let j = depStart[k]!; j < depStart[k + 1]! && ok; j++) ok = this.complete[deps[j]!] === 1;
     return ok;
   }
 
@@ -359,7 +382,7 @@ class ReplayRun {
     }
     const end = this.ops.rankStart[r + 1]!;
     const k = this.ptr[r]!;
-    const need = k < end ? this.ops.waitPrefix[k]! : end;
+    const need = k < end ? this.opI[4 * k + 2]! : end;
     if (!this.ready(r, k, need)) {
       // the rank waits: it pays the receive overhead of an arrived eager message it waits for
       let prev = -1,
@@ -370,7 +393,7 @@ class ReplayRun {
       }
       if (x >= 0) {
         this.unlink(this.orHead, this.orTail, r, prev, x);
-        this.cpuJob(r, JOB_OR, x, t + this.recvCost[x]!);
+        this.cpuJob(r, JOB_OR, x, t + this.opF[4 * x + 1]!);
       }
       return false;
     }
@@ -379,7 +402,7 @@ class ReplayRun {
       return false;
     }
     this.ptr[r] = k + 1;
-    const c = this.postCost[k]!;
+    const c = this.opF[4 * k]!;
     if (c > 0) {
       this.cpuJob(r, JOB_POST, k, t + c);
       return false;
@@ -407,7 +430,7 @@ class ReplayRun {
     }
     if (q.otherHead[r]! < q.otherTail[r]!) {
       const x = q.otherQ[q.otherHead[r]!++]!;
-      const c = this.postCost[x]!;
+      const c = this.opF[4 * x]!;
       if (c > 0) {
         this.cpuJob(r, JOB_POST, x, t + c);
         return false;
@@ -423,7 +446,7 @@ class ReplayRun {
     const x = this.orHead[r]!;
     if (x >= 0) {
       this.unlink(this.orHead, this.orTail, r, -1, x);
-      this.cpuJob(r, JOB_OR, x, t + this.recvCost[x]!);
+      this.cpuJob(r, JOB_OR, x, t + this.opF[4 * x + 1]!);
       return false;
     }
     let any = false;
@@ -462,18 +485,19 @@ class ReplayRun {
 
   /** Send s's flow ended at t: the send (rendezvous) and the receive (unless an overhead is due) complete. */
   private transferDone(s: number, t: number): void {
-    const r = this.opRank[s]!;
+    const { opI } = this;
+    const r = opI[4 * s + 1]!;
     this.inFlight[r]!--;
     const q = this.sqHead[r]!;
     if (q >= 0) {
       this.unlink(this.sqHead, this.sqTail, r, -1, q);
       this.begin(q, t);
     }
-    const eager = this.isEager[s] === 1;
+    const eager = (opI[4 * s + 3]! & EAGER) !== 0;
     if (!eager) this.complete[s] = 1;
-    const v = this.partner[s]!,
-      rv = this.opRank[v]!;
-    if (eager && this.recvCost[v]! > 0) this.append(this.orHead, this.orTail, rv, v);
+    const v = opI[4 * s]!,
+      rv = opI[4 * v + 1]!;
+    if (eager && this.opF[4 * v + 1]! > 0) this.append(this.orHead, this.orTail, rv, v);
     else this.complete[v] = 1;
     this.wake(r);
     this.wake(rv);
@@ -692,6 +716,10 @@ function matchMessages(ops: ReplayOps, opRank: Int32Array): Int32Array {
   // one tag for every operation (the common case): no run of a pair to sort by tag
   let oneTag = true;
   for (let x = 1; x < n && oneTag; x++) oneTag = tag[x] === tag[0];
+  if (oneTag && p <= PAIR_TABLE_MAX_RANKS && ns === nr && matchPairs(sends, recvs, src, dst, bytes, p, partner))
+    return partner;
+  // the walk below pairs them again, or names the first message without a partner
+  partner.fill(-1);
   sortByKey(sends, src, dst, oneTag ? null : tag, p);
   sortByKey(recvs, src, dst, oneTag ? null : tag, p);
   const describe = (x: number): string =>
@@ -722,6 +750,44 @@ function matchMessages(ops: ReplayOps, opRank: Int32Array): Int32Array {
     throw fail("machines", "BAD_INPUT", `program replay: ${describe(s)}`);
   }
   return partner;
+}
+
+/**
+ * The common case of matchMessages in one counting sort: one tag, as many sends as receives (ids ascending), the k-th
+ * receive of each (source, destination) pair paired with the k-th send, of the same size. False (partner partly
+ * written) at the first receive without such a send: matchMessages' walk then finds the first problem in its order.
+ */
+function matchPairs(
+  sends: Int32Array,
+  recvs: Int32Array,
+  src: Int32Array,
+  dst: Int32Array,
+  bytes: Float64Array,
+  p: number,
+  partner: Int32Array,
+): boolean {
+  const start = new Int32Array(p * p + 1);
+  for (let i = 0; i < sends.length; i++) start[src[sends[i]!]! * p + dst[sends[i]!]! + 1]!++;
+  for (let k = 1; k < start.length; k++) start[k]! += start[k - 1]!;
+  // the sends by pair, in program order within a pair; then `at` is each pair's next send for its receives
+  const at = start.slice(0, p * p),
+    byPair = new Int32Array(sends.length);
+  for (let i = 0; i < sends.length; i++) {
+    const x = sends[i]!;
+    byPair[at[src[x]! * p + dst[x]!]!++] = x;
+  }
+  at.set(start.subarray(0, p * p));
+  for (let j = 0; j < recvs.length; j++) {
+    const v = recvs[j]!,
+      key = src[v]! * p + dst[v]!,
+      i = at[key]!++;
+    if (i >= start[key + 1]!) return false;
+    const s = byPair[i]!;
+    if (bytes[s] !== bytes[v]) return false;
+    partner[s] = v;
+    partner[v] = s;
+  }
+  return true;
 }
 
 /**
