@@ -50,7 +50,9 @@ export interface LowerResult {
  * carries the next elements of M[u][v]) and is refused otherwise. Throws CommplanError.
  */
 export function lowerSchedule(m: CommMatrix, s: Schedule, opts: LowerOptions = {}): LowerResult {
-  checkSchedule(s, "lower");
+  // a plan without chunks has its transfers checked by groupTransfers, in its pass over them (no pass of its own)
+  checkSchedule(s, "lower", { transfers: s.chunks !== null });
+  const g = groupTransfers(s);
   if (s.p !== m.p)
     throw fail("lower", "MISMATCH", `the schedule is for P = ${s.p}, the matrix has P = ${m.p}`, { field: "p" });
   if (s.matrixDigest !== "") checkMadeFor(m, s, "the schedule", "lower");
@@ -66,7 +68,6 @@ export function lowerSchedule(m: CommMatrix, s: Schedule, opts: LowerOptions = {
   );
   const layout = bufferLayout(m, opts);
   progress.complete(0);
-  const g = groupTransfers(s);
   progress.complete(1);
   let msgs, scratchSize: Float64Array, scratchPeak: Float64Array;
   if (s.chunks === null) {

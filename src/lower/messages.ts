@@ -2,6 +2,7 @@
 import { fail } from "../model/errors.js";
 import { slotOf, slotPeer, slotStart } from "../model/layout-slots.js";
 import { stepOfTransfer, type Schedule } from "../model/schedule.js";
+import { checkSchedule, isTransferOk } from "../model/schedule-check.js";
 import { growF64, growU32 } from "../internal/growable.js";
 import type { BufferLayout } from "./layout.js";
 
@@ -70,6 +71,19 @@ export interface Grouping {
   readonly msgOf: Uint32Array | null;
   /** The messages of step t are [start[t], start[t + 1]) (they are numbered in step order). */
   readonly start: Uint32Array;
+  /** What the pass that found every message one transfer counted (null or absent: messages merged). */
+  readonly tally?: TransferTally | null;
+}
+
+/** What groupTransfers' pass over the transfers counts when each is a message of its own. */
+export interface TransferTally {
+  /**
+   * The operations of rank r are [rankOps[r], rankOps[r + 1]) (a send per transfer from r, a receive per transfer to
+   * r), or null when some transfer is a local copy.
+   */
+  readonly rankOps: Uint32Array | null;
+  /** The elements of all transfers (summed in transfer order). */
+  readonly total: number;
 }
 
 /** The transfers of each message in order: those of message k are order[start[k] .. start[k + 1]). */
@@ -100,25 +114,47 @@ export function transfersByMessage(g: Grouping, transferCount: number): { start:
   return { start, order };
 }
 
-/** True when no node sends twice in one step (then no transfers merge: the fast path). */
-function oneSendPerNodeAndStep(s: Schedule): boolean {
-  const stamp = new Uint32Array(s.p);
+/**
+ * One pass over the transfers in step order: each checked as checkSchedule checks it (throws its error on one that
+ * fails), and, while no node sends twice in a step (then no transfers merge: the fast path), each rank's operations
+ * counted and the elements summed. Null at the first node that sends twice in a step, the transfers after it left to
+ * groupTransfers' merging loop, which checks each as it reads it.
+ */
+function tallyTransfers(s: Schedule): TransferTally | null {
+  const { p, src, dst, size, stepStart } = s;
+  const stamp = new Uint32Array(p),
+    ops = new Uint32Array(p + 1);
+  let copies = false,
+    total = 0;
   for (let st = 0; st < s.stepCount; st++) {
-    for (let x = s.stepStart[st]!; x < s.stepStart[st + 1]!; x++) {
-      const a = s.src[x]!;
-      if (stamp[a] === st + 1) return false;
+    const x1 = stepStart[st + 1]!;
+    for (let x = stepStart[st]!; x < x1; x++) {
+      const a = src[x]!,
+        b = dst[x]!,
+        z = size[x]!;
+      if (!isTransferOk(a, b, z, p)) checkSchedule(s, "lower");
+      if (stamp[a] === st + 1) return null;
       stamp[a] = st + 1;
+      if (a === b) copies = true;
+      ops[a + 1] = ops[a + 1]! + 1;
+      ops[b + 1] = ops[b + 1]! + 1;
+      total += z;
     }
   }
-  return true;
+  for (let r = 0; r < p; r++) ops[r + 1] = ops[r + 1]! + ops[r]!;
+  return { rankOps: copies ? null : ops, total };
 }
 
-/** Merges the transfers of each step by (src, dst); messages are numbered in step order. */
+/**
+ * Merges the transfers of each step by (src, dst); messages are numbered in step order. Checks every transfer as
+ * checkSchedule does (lowerSchedule leaves that pass to this one): a transfer that fails throws checkSchedule's error.
+ */
 export function groupTransfers(s: Schedule): Grouping {
   const { p, transferCount: t } = s;
-  if (oneSendPerNodeAndStep(s)) {
+  const tally = tallyTransfers(s);
+  if (tally !== null) {
     const round = stepOfTransfer(s);
-    return { n: t, round, src: s.src, dst: s.dst, count: s.size, msgOf: null, start: s.stepStart };
+    return { n: t, round, src: s.src, dst: s.dst, count: s.size, msgOf: null, start: s.stepStart, tally };
   }
   const msgOf = new Uint32Array(t);
   const round = growU32(t),
@@ -134,6 +170,7 @@ export function groupTransfers(s: Schedule): Grouping {
     for (let x = s.stepStart[st]!; x < s.stepStart[st + 1]!; x++) {
       const a = s.src[x]!,
         b = s.dst[x]!;
+      if (!isTransferOk(a, b, s.size[x]!, p)) checkSchedule(s, "lower");
       let k = stamp[a] === st + 1 ? head[a]! : 0xffffffff;
       while (k !== 0xffffffff && dst.data[k] !== b) k = next.data[k]!;
       if (k === 0xffffffff) {
@@ -217,30 +254,42 @@ function distinctExactPairs(layout: BufferLayout, p: number, g: Grouping, slot: 
 }
 
 /**
- * The cheap part of distinctExactPairs for plans without local copies (the emitter's lean path), in one pass in
- * message order: no message is a copy, and the messages carry as many elements in all as the matrix holds (exact sums
- * below 2^53). With distinct slots, equal totals and each message carrying its slot's count, every non-zero entry has
- * its message. The rest is left to the emitter, which reads each rank's row of the tables in turn: that no two sends of
- * a rank share a slot, and that each carries its slot's count. In message order, each of those reads jumps to another
- * row (another page of the table at P = 1024): a bit per slot, or the comparison of the counts, cost as much as the
- * rest of this pass or more, and more again on a loaded machine. The same pass counts every rank's operations (`ops`,
- * zeroed, P + 1 entries: rank r's in ops[r + 1]).
+ * The tally of the messages (as tallyTransfers makes it for the transfers): every rank's operations, null on a local
+ * copy, and the elements; groupTransfers' own when every message is one transfer, else one pass in message order.
  */
-function noCopiesSameTotal(layout: BufferLayout, g: Grouping, ops: Uint32Array): boolean {
-  const counts = layout.sendCounts;
+function messageTally(g: Grouping, p: number): TransferTally {
+  if (g.tally !== null && g.tally !== undefined) return g.tally;
   const { count, src, dst } = g;
-  let got = 0;
+  const ops = new Uint32Array(p + 1);
+  let total = 0;
   for (let k = 0; k < g.n; k++) {
     const a = src[k]!,
       b = dst[k]!;
-    if (a === b) return false;
+    if (a === b) return { rankOps: null, total };
     ops[a + 1] = ops[a + 1]! + 1;
     ops[b + 1] = ops[b + 1]! + 1;
-    got += count[k]!;
+    total += count[k]!;
   }
+  for (let r = 0; r < p; r++) ops[r + 1] = ops[r + 1]! + ops[r]!;
+  return { rankOps: ops, total };
+}
+
+/**
+ * The cheap part of distinctExactPairs for plans without local copies (the emitter's lean path): no message is a copy,
+ * and the messages carry as many elements in all as the matrix holds (exact sums below 2^53), both from messageTally.
+ * With distinct slots, equal totals and each message carrying its slot's count, every non-zero entry has its message.
+ * The rest is left to the emitter, which reads each rank's row of the tables in turn: that no two sends of a rank share
+ * a slot, and that each carries its slot's count. In message order, each of those reads jumps to another row (another
+ * page of the table at P = 1024): a bit per slot, or the comparison of the counts, cost as much as the rest of this
+ * check or more, and more again on a loaded machine. Returns every rank's operations as prefix sums, or null.
+ */
+function noCopiesSameTotal(layout: BufferLayout, g: Grouping, p: number): Uint32Array | null {
+  const { rankOps, total } = messageTally(g, p);
+  if (rankOps === null) return null;
+  const counts = layout.sendCounts;
   let want = 0;
   for (let x = 0; x < counts.length; x++) want += counts[x]!;
-  return got === want && want <= Number.MAX_SAFE_INTEGER;
+  return total === want && want <= Number.MAX_SAFE_INTEGER ? rankOps : null;
 }
 
 /**
@@ -249,9 +298,8 @@ function noCopiesSameTotal(layout: BufferLayout, g: Grouping, ops: Uint32Array):
  * check (`checkCounts`); null otherwise (then directMessages decides).
  */
 export function directMessagesUnchecked(layout: BufferLayout, p: number, s: Schedule, g: Grouping): Messages | null {
-  const rankOps = new Uint32Array(p + 1);
-  if (!noCopiesSameTotal(layout, g, rankOps)) return null;
-  for (let r = 0; r < p; r++) rankOps[r + 1] = rankOps[r + 1]! + rankOps[r]!;
+  const rankOps = noCopiesSameTotal(layout, g, p);
+  if (rankOps === null) return null;
   const slot = sendSlots(layout, p, s, g);
   const { n, round, src, dst, count } = g;
   const places = { sendSlot: slot, recvSlot: recvSlots(layout, p, src, dst, n), x0: null };

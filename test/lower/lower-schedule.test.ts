@@ -464,3 +464,48 @@ describe("a message-level plan whose messages share a pair", () => {
         ).toThrow(/^lower: hand relays elements: plan with the option payload \(its transfers 0 -> 1 carry 2 elements/);
   });
 });
+
+describe("a schedule whose transfers are not well formed", () => {
+  // groupTransfers checks the transfers of a plan without chunks in its own pass over them (lowerSchedule makes no
+  // pass of its own): a node sending twice in a step ends that pass early, and the merging loop checks the rest
+  const m = matrixFromRows([
+    [0, 1, 2, 3],
+    [1, 0, 1, 1],
+    [2, 2, 0, 1],
+    [1, 1, 1, 0],
+  ]);
+  const s = plan(m, "shift");
+  interface Cols {
+    src: Uint32Array;
+    dst: Uint32Array;
+    size: Float64Array;
+  }
+  /** The shift plan with its columns copied, changed by `edits` in turn. */
+  const broken = (...edits: ((c: Cols) => void)[]) => {
+    const c = { src: s.src.slice(), dst: s.dst.slice(), size: s.size.slice() };
+    for (const edit of edits) edit(c);
+    return { ...s, ...c };
+  };
+  const last = s.transferCount - 1;
+  const bad: readonly (readonly [(c: Cols) => void, string])[] = [
+    [(c) => (c.dst[last] = 9), `transfer ${last}: node 9 is not in 0..3`],
+    [(c) => (c.size[last] = 0), `transfer ${last}: size 0 is not a positive integer`],
+    [(c) => (c.size[1] = 1.5), "transfer 1: size 1.5 is not a positive integer"],
+  ];
+  it("is refused with checkSchedule's line, found in the pass over its transfers", () => {
+    for (const [edit, what] of bad)
+      for (const variant of ["nonblocking", "blocking"] as const)
+        expect(() => lowerSchedule(m, broken(edit), { variant })).toThrow(
+          `lower: the schedule is not well formed: ${what}`,
+        );
+  });
+  it("is refused when the bad transfer comes after a node that sends twice in a step (the merging loop)", () => {
+    // step 0's first two transfers from one node: groupTransfers merges instead of taking every transfer as a message
+    expect(s.stepStart[1]).toBeGreaterThan(1);
+    const twice = (c: Cols) => (c.src[1] = c.src[0]!);
+    // well formed, but a transfer from src[0] to dst[1] relays: refused for that and nothing else
+    expect(() => lowerSchedule(m, broken(twice))).toThrow(/^lower: shift relays elements/);
+    for (const [edit, what] of bad.slice(0, 2))
+      expect(() => lowerSchedule(m, broken(twice, edit))).toThrow(`lower: the schedule is not well formed: ${what}`);
+  });
+});
