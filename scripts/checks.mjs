@@ -1,5 +1,5 @@
 // The test line's static checks (npm test, after the build): the type-check, ESLint and Prettier, run at once (each
-// is one process on one core; one after another they took 41 s of the test line's 62 s on the 2-core test machine).
+// is one process on one core, so two of them share the 2-core test machine instead of waiting in turn).
 // Each one's output is printed whole when it ends, in a fixed order; the exit code is non-zero when any failed.
 import { Buffer } from "node:buffer";
 import { spawn } from "node:child_process";

@@ -1,6 +1,6 @@
 /** compareHtml: the comparison as one self-contained HTML page (inline CSS and SVG only: no script, no network). */
 import { stepGrid, stepGridSvg } from "../export/step-grid.js";
-import { drawsRaster, MAX_SVG_INTERVALS, timelineToSvg } from "../export/svg-gantt.js";
+import { MAX_SVG_INTERVALS, svgDraws, timelineToSvg } from "../export/svg-gantt.js";
 import { linkLoadEntries, linkLoadSvg } from "../export/svg-link-load.js";
 import type { SimResult } from "../machines/sim/simulate.js";
 import type { NetworkRoutes } from "../model/network.js";
@@ -175,7 +175,7 @@ export function compareHtml(r: CompareReport, sweep: SweepReport | null, best: B
     );
     parts.push("<h3>Timeline (simulated)</h3>\n");
     parts.push(
-      best.sim.timeline.count <= MAX_SVG_INTERVALS || drawsRaster(best.sim.timeline.p)
+      svgDraws(best.sim.timeline.count, best.sim.timeline.p)
         ? `<figure>${inline(timelineToSvg(best.sim.timeline, best.sim.makespan, { title: `${best.schedule.algorithm} on ${r.machine}` }))}</figure>\n`
         : `<p class="note">The timeline has ${best.sim.timeline.count} intervals, more than an SVG chart draws (${MAX_SVG_INTERVALS}).</p>\n`,
     );

@@ -3,6 +3,7 @@
  * MAX_RASTER_ROWS), time cut into columns, each cell the kind that fills most of it.
  */
 import type { Timeline } from "../model/timeline.js";
+import { intervalsByGroup } from "./timeline-lanes.js";
 
 /** Most rows of the raster: past this many nodes, consecutive nodes share a row. */
 export const MAX_RASTER_ROWS = 1024;
@@ -23,17 +24,6 @@ export interface Raster {
   readonly runs: RasterRun[];
 }
 
-/** Interval indices grouped by row (a counting sort): rows' intervals are order[start[r] .. start[r + 1]). */
-function byRow(tl: Timeline, nodesPerRow: number, rows: number): { start: Uint32Array; order: Uint32Array } {
-  const start = new Uint32Array(rows + 1);
-  for (let i = 0; i < tl.count; i++) start[Math.floor(tl.node[i]! / nodesPerRow) + 1]!++;
-  for (let r = 0; r < rows; r++) start[r + 1]! += start[r]!;
-  const fill = start.slice(0, rows);
-  const order = new Uint32Array(tl.count);
-  for (let i = 0; i < tl.count; i++) order[fill[Math.floor(tl.node[i]! / nodesPerRow)]!++] = i;
-  return { start, order };
-}
-
 /**
  * The raster of `tl` over [0, span] in `columns` columns. A cell takes the kind whose intervals cover most of its
  * time, summed over the row's nodes; it stays blank (idle) when all kinds together cover less than half of the row's
@@ -45,7 +35,7 @@ export function timelineRaster(tl: Timeline, span: number, columns: number): Ras
   const rows = Math.ceil(tl.p / nodesPerRow);
   const kinds = tl.kindNames.length;
   const colUs = span / columns;
-  const { start, order } = byRow(tl, nodesPerRow, rows);
+  const { start, order } = intervalsByGroup(tl, nodesPerRow);
   // time of each kind in each column of the current row, kind-major
   const acc = new Float64Array(kinds * columns);
   const runs: RasterRun[] = [];

@@ -199,6 +199,11 @@ export function drawsRaster(p: number, view: GanttView = "auto"): boolean {
   return view === "raster" || (view === "auto" && p > MAX_LANE_ROWS);
 }
 
+/** Whether a chart of a timeline of `count` intervals over `p` nodes can be drawn in `view` (timelineToSvg). */
+export function svgDraws(count: number, p: number, view: GanttView = "auto"): boolean {
+  return count <= MAX_SVG_INTERVALS || drawsRaster(p, view);
+}
+
 /**
  * The timeline as an SVG document: the lane view (a row per node, split into lanes where its intervals overlap, so
  * that no bar hides another, a bar and a tooltip per interval) or, past MAX_LANE_ROWS nodes, the raster view (a thin
@@ -210,7 +215,7 @@ export function timelineToSvg(tl: GanttTimeline, makespan: number, opts: GanttOp
   const row = numberOpt("svg", "rowHeight", opts.rowHeight, 14, { min: 3, max: 1000 });
   const title = stringOpt("svg", "title", opts.title, "commplan simulated timeline");
   const view = opts.view ?? "auto";
-  if (view !== "auto" && view !== "lanes" && view !== "raster")
+  if (!GANTT_VIEWS.includes(view))
     throw fail("svg", "BAD_OPTION", `view must be auto, lanes or raster, not ${JSON.stringify(view)}`, {
       field: "view",
     });

@@ -23,15 +23,25 @@ export interface Lanes {
   readonly firstExtra: Uint32Array;
 }
 
+/**
+ * Interval indices grouped by node, `size` consecutive nodes a group (a counting sort, intervals in their order within
+ * a group): group g's are order[start[g] .. start[g + 1]).
+ */
+export function intervalsByGroup(tl: Timeline, size: number): { start: Uint32Array; order: Uint32Array } {
+  const groups = Math.ceil(tl.p / size);
+  const start = new Uint32Array(groups + 1);
+  for (let i = 0; i < tl.count; i++) start[Math.floor(tl.node[i]! / size) + 1]!++;
+  for (let g = 0; g < groups; g++) start[g + 1]! += start[g]!;
+  const fill = start.slice(0, groups);
+  const order = new Uint32Array(tl.count);
+  for (let i = 0; i < tl.count; i++) order[fill[Math.floor(tl.node[i]! / size)]!++] = i;
+  return { start, order };
+}
+
 /** Assigns every interval a lane (first fit by start time, per node). */
 export function timelineLanes(tl: Timeline): Lanes {
   const { p, count } = tl;
-  const byNode = new Uint32Array(p + 1);
-  for (let i = 0; i < count; i++) byNode[tl.node[i]! + 1]!++;
-  for (let v = 0; v < p; v++) byNode[v + 1]! += byNode[v]!;
-  const order = new Uint32Array(count);
-  const fill = byNode.slice(0, p);
-  for (let i = 0; i < count; i++) order[fill[tl.node[i]!]!++] = i;
+  const { start: byNode, order } = intervalsByGroup(tl, 1);
   const lane = new Uint32Array(count);
   const lanes = new Uint32Array(p);
   const alone = new Uint8Array(count);

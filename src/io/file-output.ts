@@ -160,45 +160,30 @@ async function finalPath(path: string): Promise<string> {
 
 /**
  * How a path target is written: in place (a device, FIFO, socket or descriptor path), or atomically to `file` (symbolic
- * links followed).
+ * links followed). `noFollow`: the name itself, read with lstat: anything there but a regular file is refused, and the
+ * file is renamed onto the name, never written through what is there.
  */
 async function outputPlan(
   target: string,
   canReplace: ReplaceCheck,
   noFollow = false,
 ): Promise<{ direct: true } | { direct: false; file: string; mode: number | null }> {
-  if (noFollow) return namePlan(target, canReplace);
-  if (FD_PATH.test(target)) return { direct: true };
+  if (!noFollow && FD_PATH.test(target)) return { direct: true };
   let st: Stats | null = null;
   try {
-    st = await stat(target);
+    st = await (noFollow ? lstat(target) : stat(target));
   } catch (e) {
     const code = (e as { code?: unknown }).code;
     if (code !== "ENOENT") throw e;
   }
+  const kind = noFollow && st !== null ? notRegularKind(st) : null;
+  if (kind !== null) throw Object.assign(new Error(`is ${kind}, not a regular file`), { code: "NOT_REGULAR", kind });
   if (st !== null && st.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
   if (st !== null && !st.isFile()) return { direct: true };
   if (st !== null && !(await canReplace(target, st)))
     throw Object.assign(new Error("read-only"), { code: "READ_ONLY", mode: st.mode & 0o7777 });
-  return { direct: false, file: await finalPath(target), mode: st === null ? null : st.mode & 0o7777 };
-}
-
-/** outputPlan with noFollow: the target's own name, written atomically, when it is missing or a regular file. */
-async function namePlan(
-  target: string,
-  canReplace: ReplaceCheck,
-): Promise<{ direct: false; file: string; mode: number | null }> {
-  let st: Stats | null = null;
-  try {
-    st = await lstat(target);
-  } catch (e) {
-    if ((e as { code?: unknown }).code !== "ENOENT") throw e;
-  }
-  const kind = st === null ? null : notRegularKind(st);
-  if (kind !== null) throw Object.assign(new Error(`is ${kind}, not a regular file`), { code: "NOT_REGULAR", kind });
-  if (st !== null && !(await canReplace(target, st)))
-    throw Object.assign(new Error("read-only"), { code: "READ_ONLY", mode: st.mode & 0o7777 });
-  return { direct: false, file: resolve(target), mode: st === null ? null : st.mode & 0o7777 };
+  const file = noFollow ? resolve(target) : await finalPath(target);
+  return { direct: false, file, mode: st === null ? null : st.mode & 0o7777 };
 }
 
 /**

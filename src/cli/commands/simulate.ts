@@ -12,6 +12,7 @@ import {
   GANTT_VIEWS,
   MAX_LANE_ROWS,
   MAX_SVG_INTERVALS,
+  svgDraws,
   timelineToSvg,
   type GanttView,
 } from "../../export/svg-gantt.js";
@@ -592,7 +593,7 @@ async function runSimulate(arg: string | undefined, o: SimulateFlags, ctx: CliCo
     o.protocol !== undefined
       ? await runProtocolFlags(input, o, machine, seed, wantTimeline, ctx)
       : await runReplayFlags(input, o, machine, seed, wantTimeline, ctx);
-  if (o.svg !== undefined && !drawsRaster(out.timeline.p, o.svgView) && out.timeline.count > MAX_SVG_INTERVALS)
+  if (o.svg !== undefined && !svgDraws(out.timeline.count, out.timeline.p, o.svgView))
     throw svgTooBig(o.svg, out.timeline.count, false);
   const docs: OutputDocument[] = [];
   const realised = out.realised;
