@@ -137,7 +137,7 @@ function laneBody(tl: GanttTimeline, row: number, f: PlotFrame): PlotBody {
     const laneH = (rowTop[v + 1]! - rowTop[v]! - 2) / split;
     const y = Number((top + rowTop[v]! + 1 + (split === 1 ? 0 : lanes.lane[i]! * laneH)).toFixed(2));
     const peer = tl.peer[i]!;
-    const tip = `node ${tl.node[i]} ${tl.kindNames[k]}${peer === NONE ? "" : ` peer ${peer}`} size ${tl.size[i]} ${plainUs(tl.start[i]!)}..${plainUs(tl.end[i]!)} us`;
+    const tip = `node ${tl.node[i]} ${tl.kindNames[k]}${peer === NONE ? "" : ` peer ${peer}`} size ${tl.size[i]}${tl.sizeUnit === "bytes" ? " B" : ""} ${plainUs(tl.start[i]!)}..${plainUs(tl.end[i]!)} us`;
     parts.push(
       `<rect x="${x0.toFixed(2)}" y="${y}" width="${Math.max(0.5, x1 - x0).toFixed(2)}" height="${Number(laneH.toFixed(2))}" fill="${COLOURS[k]}"><title>${tip}</title></rect>\n`,
     );

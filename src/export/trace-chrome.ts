@@ -52,12 +52,14 @@ export function* timelineToChromeTracePieces(tl: TraceTimeline, meta: TraceMeta 
       chars = 0;
     }
   }
+  // a program replay's sizes are bytes, a schedule's elements
+  const sizeKey = tl.sizeUnit === "bytes" ? "bytes" : "size";
   for (let i = 0; i < tl.count; i++) {
     const kind = tl.kindNames[tl.kind[i]!]!;
     const peer = tl.peer[i]!;
     const x = tl.transfer[i]!;
     const name = peer === NONE ? kind : `${kind} ${kind === "recv" ? "from" : "to"} ${peer}`;
-    const args = `{"node":${tl.node[i]},"peer":${peer === NONE ? "null" : peer},"size":${tl.size[i]},"transfer":${x === NONE ? "null" : x}}`;
+    const args = `{"node":${tl.node[i]},"peer":${peer === NONE ? "null" : peer},"${sizeKey}":${tl.size[i]},"transfer":${x === NONE ? "null" : x}}`;
     const s = toNs(tl.start[i]!);
     const dur = Math.max(0, toNs(tl.end[i]!) - s);
     add(

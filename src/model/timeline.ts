@@ -21,4 +21,6 @@ export interface Timeline {
   readonly size: Float64Array;
   /** The transfer index of the interval, or 0xffffffff for none. */
   readonly transfer: Uint32Array;
+  /** What `size` counts: elements (a schedule's simulation; the default) or bytes (a program's replay). */
+  readonly sizeUnit?: "elements" | "bytes";
 }

@@ -1,4 +1,5 @@
 /** commplan simulate --program: a lowered program replayed as SMPI runs it (text, JSON, split directories, errors). */
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { validateWithSchema } from "../../src/io/json-schema.js";
@@ -98,5 +99,61 @@ describe("simulate --program", () => {
       "--cfg=smpi/ois:0:3e-7:0",
       "--cfg=smpi/or:0:3e-7:0",
     ]);
+  });
+});
+
+// uses the program the first test wrote
+describe("simulate --program and --library: pictures", () => {
+  it("draws the replay: --svg a Gantt chart of every rank, --trace the Chrome trace, from the run that prints", async () => {
+    const args = ["simulate", "--machine", "ib-hdr-200", "--program", f("p.json"), "--runtime", "ib-hdr-200-mpi"];
+    const plain = await run(...args, "--json");
+    const drawn = await run(...args, "--json", "--svg", f("g.svg"), "--trace", f("t.json"));
+    expect(drawn.code, drawn.err).toBe(0);
+    // recording the timeline changes nothing the replay reports
+    expect(drawn.out).toBe(plain.out);
+    const makespan = (JSON.parse(plain.out) as { makespan: number }).makespan;
+    const svg = readFileSync(f("g.svg"), "utf8");
+    expect(svg).toContain("two-stage program (nonblocking, 30 rounds) on ib-hdr-200, runtime ib-hdr-200-mpi");
+    for (let r = 0; r < 16; r++) expect(svg).toContain(`>${r}</text>`);
+    for (const kind of ["send", "recv", "wait", "cpu"]) expect(svg).toMatch(new RegExp(`<title>node \\d+ ${kind}`));
+    // sizes are bytes in a program
+    expect(svg).toMatch(/<title>node \d+ send peer \d+ size \d+ B /);
+    const trace = JSON.parse(readFileSync(f("t.json"), "utf8")) as {
+      traceEvents: { ph: string; cat?: string; ts?: number; dur?: number; args?: Record<string, unknown> }[];
+    };
+    const spans = trace.traceEvents.filter((e) => e.ph === "X");
+    const kinds = new Set(spans.map((e) => e.cat));
+    for (const kind of ["send", "recv", "wait", "cpu"]) expect(kinds).toContain(kind);
+    expect(spans.every((e) => typeof e.args!.bytes === "number")).toBe(true);
+    expect(Math.max(...spans.map((e) => e.ts! + e.dur!))).toBeCloseTo(makespan, 3);
+    const raster = await run(...args, "--svg", f("r.svg"), "--svg-view", "raster");
+    expect(raster.code, raster.err).toBe(0);
+    expect(readFileSync(f("r.svg"), "utf8")).toContain("each cell shows the kind that fills most of its time");
+    // MPI_Alltoallv under a library mirror draws alike
+    const lib = await run(
+      "simulate",
+      f("m.json"),
+      "--machine",
+      "ib-hdr-200",
+      "--library",
+      "pair",
+      "--trace",
+      f("l.json"),
+    );
+    expect(lib.code, lib.err).toBe(0);
+    expect(JSON.parse(readFileSync(f("l.json"), "utf8")).traceEvents.length).toBeGreaterThan(16 * 15);
+    // refused in one line before anything runs: stdout is the result's, --svg-view needs --svg, no output onto an input
+    const before = readFileSync(f("p.json"));
+    for (const [extra, message] of [
+      [["--svg", "-"], /--svg -: stdout already carries the replay's result/],
+      [["--svg-view", "lanes"], /--svg-view goes with --svg/],
+      [["--trace", f("p.json")], /p\.json/],
+    ] as const) {
+      const r = await run(...args, ...extra);
+      expect(r.code).toBe(2);
+      expect(r.err.trim().split("\n")).toHaveLength(1);
+      expect(r.err).toMatch(message);
+    }
+    expect(readFileSync(f("p.json")).equals(before)).toBe(true);
   });
 });

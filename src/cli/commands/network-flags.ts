@@ -33,7 +33,7 @@ export function portSharingOption(): Option {
 }
 
 /** The topology file --network reads, so that no output is written over it (undefined for a generator spec). */
-export function networkInputFile(o: NetworkFlags): string | undefined {
+export function networkInputFile(o: { readonly network?: string | undefined }): string | undefined {
   return o.network?.endsWith(".json") ? o.network : undefined;
 }
 

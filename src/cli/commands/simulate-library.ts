@@ -16,13 +16,16 @@ import { fail } from "../../model/errors.js";
 import type { CliContext } from "../context.js";
 import { matrixReadOptions } from "../io.js";
 import {
+  checkReplayOutputs,
   DEFAULT_RUNTIME,
-  printReplay,
   programFlagProblem,
+  reportReplay,
   runtimeOfFlags,
   type ProgramReplayFlags,
   type RefusedWithProgram,
+  wantsTimeline,
 } from "./simulate-program.js";
+import { networkInputFile } from "./network-flags.js";
 import { loadTopology } from "./topologies.js";
 
 /** `--library <name>`. */
@@ -32,11 +35,11 @@ export const LIBRARY_OPTION = new Option(
 );
 
 /** simulate's handling of --library: true when it ran the library's replay, false without --library. */
-export function runLibraryFlags(
+export async function runLibraryFlags(
   arg: string | undefined,
   o: RefusedWithProgram & ProgramReplayFlags & { readonly program?: string; readonly library?: string },
   ctx: CliContext,
-): boolean {
+): Promise<boolean> {
   if (o.library === undefined) return false;
   const bad = (text: string): Error => fail("simulate", "BAD_OPTION", text, { field: "library" });
   if (o.program !== undefined) throw bad("give --library (with a matrix) or --program, not both");
@@ -44,14 +47,20 @@ export function runLibraryFlags(
   if (!LIBRARY_ALLTOALLV.includes(o.library)) throw bad(`--library: ${libraryAlltoallvUnknown(o.library)}`);
   const problem = programFlagProblem(o, "--library");
   if (problem !== null) throw bad(problem);
+  await checkReplayOutputs([arg, networkInputFile(o)], o);
   const machine = findMachine(o.machine);
   const runtime = runtimeOfFlags(o.runtime ?? DEFAULT_RUNTIME, o.freeCopies);
   const m = readMatrixFile(arg, matrixReadOptions(o, ctx.maxMemory));
   const topo = o.network === undefined ? null : loadTopology(o.network, m.p, ctx.maxMemory, machine);
   const ops = libraryAlltoallvOps(o.library, m);
-  const r = replayOpsOn(ops, { machine, runtime, ...(topo === null ? {} : { network: topo.routes }) });
+  const r = replayOpsOn(ops, {
+    machine,
+    runtime,
+    ...(topo === null ? {} : { network: topo.routes }),
+    timeline: wantsTimeline(o),
+  });
   const runs = libraryAlltoallvPick(o.library, m.p);
-  printReplay(
+  await reportReplay(
     r,
     {
       head: { kind: "library", algorithm: o.library, runs, p: m.p },
@@ -60,7 +69,7 @@ export function runLibraryFlags(
       runtime,
       network: topo === null ? `SimGrid cluster of ${machine.name}` : topo.routes.name,
     },
-    o.json === true,
+    o,
     ctx,
   );
   return true;

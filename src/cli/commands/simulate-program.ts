@@ -19,10 +19,13 @@ import { fail } from "../../model/errors.js";
 import type { CliContext } from "../context.js";
 import { fmt, table } from "../io.js";
 import { loadTopology } from "./topologies.js";
+import { networkInputFile } from "./network-flags.js";
+import { timelineDocuments, type TimelineFlags } from "./simulate-timeline.js";
+import { checkOutputTargets, refuseOutputOntoInput, writeOutputs } from "../../io/file-output.js";
 import { oneLine } from "../../internal/quoted.js";
 
 /** The flags --program reads (the others are refused by `programFlagProblem`). */
-export interface ProgramReplayFlags {
+export interface ProgramReplayFlags extends TimelineFlags {
   readonly machine: string;
   readonly runtime?: string;
   readonly freeCopies?: boolean;
@@ -76,8 +79,6 @@ export interface RefusedWithProgram {
   readonly data?: boolean;
   readonly matrix?: string;
   readonly elementBytes?: string;
-  readonly trace?: string;
-  readonly svg?: string;
   readonly protocol?: string;
   readonly realised?: string;
   readonly generateRecv?: boolean;
@@ -112,8 +113,6 @@ export function programFlagProblem(
     ["--data", o.data !== undefined],
     ["--matrix", o.matrix !== undefined],
     ["--element-bytes", o.elementBytes !== undefined && mode === "--program"],
-    ["--trace", o.trace !== undefined],
-    ["--svg", o.svg !== undefined],
     ["--protocol", o.protocol !== undefined],
     ["--realised", o.realised !== undefined],
     ["--generate-recv", o.generateRecv !== undefined],
@@ -130,13 +129,19 @@ export function programFlagProblem(
 }
 
 /** Runs --program and prints the result. */
-export function runProgramReplay(path: string, o: ProgramReplayFlags, ctx: CliContext): void {
+export async function runProgramReplay(path: string, o: ProgramReplayFlags, ctx: CliContext): Promise<void> {
+  await checkReplayOutputs([path, networkInputFile(o)], o);
   const machine = findMachine(o.machine);
   const runtime = runtimeOfFlags(o.runtime ?? DEFAULT_RUNTIME, o.freeCopies);
   const prog = readProgramJson(path, { maxMemory: ctx.maxMemory }).program;
   const topo = o.network === undefined ? null : loadTopology(o.network, prog.p, ctx.maxMemory, machine);
-  const r = replayProgram(prog, { machine, runtime, ...(topo === null ? {} : { network: topo.routes }) });
-  printReplay(
+  const r = replayProgram(prog, {
+    machine,
+    runtime,
+    ...(topo === null ? {} : { network: topo.routes }),
+    timeline: wantsTimeline(o),
+  });
+  await reportReplay(
     r,
     {
       head: { kind: "program", algorithm: prog.algorithm, p: prog.p, variant: prog.variant, rounds: prog.rounds },
@@ -145,9 +150,50 @@ export function runProgramReplay(path: string, o: ProgramReplayFlags, ctx: CliCo
       runtime,
       network: topo === null ? `SimGrid cluster of ${machine.name}` : topo.routes.name,
     },
-    o.json === true,
+    o,
     ctx,
   );
+}
+
+/** Whether a replay's flags ask for its timeline (--svg or --trace). */
+export const wantsTimeline = (o: TimelineFlags): boolean => o.svg !== undefined || o.trace !== undefined;
+
+/**
+ * Before any input is read: the timeline outputs of a replay (--svg, --trace) go to files (stdout carries the
+ * result), none onto an input, each into a directory that takes a new file; --svg-view goes with --svg.
+ */
+export async function checkReplayOutputs(inputs: readonly (string | undefined)[], o: TimelineFlags): Promise<void> {
+  const outputs = [
+    ["--trace", o.trace],
+    ["--svg", o.svg],
+  ] as const;
+  for (const [flag, target] of outputs)
+    if (target === "-")
+      throw fail(
+        "simulate",
+        "BAD_OPTION",
+        `${flag} -: stdout already carries the replay's result; write ${flag} to a file`,
+        {
+          field: flag.slice(2),
+        },
+      );
+  if (o.svg === undefined && o.svgView !== undefined)
+    throw fail("simulate", "BAD_OPTION", "--svg-view goes with --svg", { field: "svgView" });
+  await refuseOutputOntoInput("simulate", inputs, outputs);
+  await checkOutputTargets("simulate", outputs);
+}
+
+/** Writes a replay's timeline outputs (all or none) and prints its result. */
+export async function reportReplay(
+  r: ProgramReplayResult,
+  h: ReplayReportHead,
+  o: ProgramReplayFlags,
+  ctx: CliContext,
+): Promise<void> {
+  const title = `commplan simulate: ${h.what} on ${h.machine.name}, runtime ${h.runtime.name}`;
+  const docs = r.timeline === undefined ? [] : timelineDocuments(o, r.timeline, r.makespanUs, h.machine.name, title);
+  await writeOutputs("simulate", docs, { stdout: ctx.stdout });
+  printReplay(r, h, o.json === true, ctx);
 }
 
 /** What a replay's report names: the JSON fields before the machine's, the text's subject, the machine and runtime. */
@@ -218,11 +264,11 @@ export function printReplay(r: ProgramReplayResult, h: ReplayReportHead, json: b
  * simulate's handling of --program: true when it ran the program replay (the schedule argument must be absent, the
  * schedule flags too), false when the call is a schedule replay or a protocol run (which must not give --runtime).
  */
-export function runProgramFlags(
+export async function runProgramFlags(
   arg: string | undefined,
   o: RefusedWithProgram & ProgramReplayFlags & { readonly program?: string },
   ctx: CliContext,
-): boolean {
+): Promise<boolean> {
   const missing = inputProblem(arg, o.program);
   if (missing !== null) throw missing;
   if (o.program === undefined) {
@@ -238,7 +284,7 @@ export function runProgramFlags(
   }
   const problem = programFlagProblem(o);
   if (problem !== null) throw fail("simulate", "BAD_OPTION", problem, { field: "program" });
-  runProgramReplay(o.program, o, ctx);
+  await runProgramReplay(o.program, o, ctx);
   return true;
 }
 

@@ -4,19 +4,10 @@
  */
 import { Option, type Command } from "commander";
 import { readScheduleFile } from "../../io/schedule-read.js";
-import { checkOutputTargets, refuseOutputOntoInput, writeOutputs, type OutputDocument } from "../../io/file-output.js";
+import { checkOutputTargets, refuseOutputOntoInput, writeOutputs } from "../../io/file-output.js";
 import { checkMemory, scheduleWorkBytes } from "../../model/memory-budget.js";
 import { scheduleToJsonText } from "../../io/schedule-json-write.js";
-import {
-  drawsRaster,
-  GANTT_VIEWS,
-  MAX_LANE_ROWS,
-  MAX_SVG_INTERVALS,
-  svgDraws,
-  timelineToSvg,
-  type GanttView,
-} from "../../export/svg-gantt.js";
-import { timelineToChromeTracePieces } from "../../export/trace-chrome.js";
+import { drawsRaster, GANTT_VIEWS, MAX_LANE_ROWS, MAX_SVG_INTERVALS, type GanttView } from "../../export/svg-gantt.js";
 import { scheduleCost } from "../../machines/cost-model.js";
 import { findMachine } from "../../machines/presets.js";
 import { PROTOCOLS, SEND_WAITS, type NetworkRequest, type SimMode } from "../../machines/sim/options.js";
@@ -57,6 +48,7 @@ import { counted } from "../../internal/plural.js";
 import { freeCopiesOption, PROGRAM_OPTION, runProgramFlags, RUNTIME_OPTION } from "./simulate-program.js";
 import { oneLine } from "../../internal/quoted.js";
 import { LIBRARY_OPTION, runLibraryFlags } from "./simulate-library.js";
+import { svgTooBig, timelineDocuments } from "./simulate-timeline.js";
 
 interface SimulateFlags extends NetworkFlags {
   machine: string;
@@ -360,16 +352,6 @@ function leastIntervals(s: Schedule, machine: MachineModel, network: boolean): n
   return n;
 }
 
-/** The one-line refusal of --svg for a timeline of `count` intervals (`least`: a lower bound known before the run). */
-function svgTooBig(svg: string, count: number, least: boolean): Error {
-  return fail(
-    "simulate",
-    "BAD_INPUT",
-    `the timeline has ${least ? "at least " : ""}${count} intervals; an SVG chart (--svg) draws at most ${MAX_SVG_INTERVALS} (use --trace, the Chrome trace, instead)`,
-    { file: svg, field: "svg" },
-  );
-}
-
 /** Replays the schedule file `input`. */
 async function runReplayFlags(
   input: string,
@@ -569,7 +551,7 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
 
 /** What `simulate` does with its flags: a program replay, a protocol run or a schedule replay, and their outputs. */
 async function runSimulate(arg: string | undefined, o: SimulateFlags, ctx: CliContext): Promise<void> {
-  if (runLibraryFlags(arg, o, ctx) || runProgramFlags(arg, o, ctx)) return;
+  if ((await runLibraryFlags(arg, o, ctx)) || (await runProgramFlags(arg, o, ctx))) return;
   const input = arg!;
   checkFlags(o);
   const outputs = [
@@ -593,24 +575,10 @@ async function runSimulate(arg: string | undefined, o: SimulateFlags, ctx: CliCo
     o.protocol !== undefined
       ? await runProtocolFlags(input, o, machine, seed, wantTimeline, ctx)
       : await runReplayFlags(input, o, machine, seed, wantTimeline, ctx);
-  if (o.svg !== undefined && !svgDraws(out.timeline.count, out.timeline.p, o.svgView))
-    throw svgTooBig(o.svg, out.timeline.count, false);
-  const docs: OutputDocument[] = [];
+  const docs = timelineDocuments(o, out.timeline, out.makespan, machine.name, `commplan simulate on ${machine.name}`);
   const realised = out.realised;
   if (o.realised !== undefined && realised !== undefined)
     docs.push({ target: o.realised, pieces: [scheduleToJsonText(realised)] });
-  if (o.svg !== undefined) {
-    const svg = o.svg;
-    docs.push({
-      target: svg,
-      pieces: (function* () {
-        yield timelineToSvg(out.timeline, out.makespan, {
-          title: `commplan simulate on ${machine.name}`,
-          ...(o.svgView !== undefined ? { view: o.svgView } : {}),
-        });
-      })(),
-    });
-  }
   const net = out.network;
   if (o.linkSvg !== undefined && net !== null)
     docs.push({
@@ -620,11 +588,6 @@ async function runSimulate(arg: string | undefined, o: SimulateFlags, ctx: CliCo
           title: `link load: ${net.routes.name} on ${machine.name}`,
         });
       })(),
-    });
-  if (o.trace !== undefined)
-    docs.push({
-      target: o.trace,
-      pieces: timelineToChromeTracePieces(out.timeline, { machine: machine.name, makespan: out.makespan }),
     });
   // all or none: each is filled as a temporary file, then all are renamed into place (writeOutputs)
   await writeOutputs("simulate", docs, { stdout: ctx.stdout });

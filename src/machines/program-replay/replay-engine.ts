@@ -13,6 +13,8 @@ import type { ReplayOps } from "./replay-ops.js";
 import { DueHeap } from "./due-heap.js";
 import { LmmSystem } from "./lmm-system.js";
 import { ReplayEventHeap } from "./replay-event-heap.js";
+import { ReplayTimeline } from "./replay-timeline.js";
+import type { Timeline } from "../../model/timeline.js";
 
 /** What a program replay gives. */
 export interface ProgramReplayResult {
@@ -26,6 +28,8 @@ export interface ProgramReplayResult {
   /** Events handled and rate recomputations made. */
   readonly events: number;
   readonly recomputes: number;
+  /** What each rank did and when (ReplayEngineOptions.timeline), sizes in bytes. */
+  readonly timeline?: Timeline;
 }
 
 /** The engine's options: the network the ranks run on (rank r on host r), the runtime, the copy cost. */
@@ -38,6 +42,8 @@ export interface ReplayEngineOptions {
   readonly copyUsPerByte: number;
   /** Reproduce SimGrid's selective update of the max-min system (default true); false: exact max-min at each change. */
   readonly selectiveUpdate?: boolean;
+  /** Record the timeline (default false): messages from post to end, CPU overheads and copies, waits. */
+  readonly timeline?: boolean;
 }
 
 /** Operation kinds (ReplayOps' codes), local to keep the hot loops free of module bindings. */
@@ -195,6 +201,8 @@ class ReplayRun {
   private readonly queued: Uint8Array;
   /** Ready-queue mode (ReplayOps.readyQueue): the state of each rank's dataflow loop, or null. */
   private readonly rq: ReadyQueues | null;
+  /** The timeline's recorder, or null when none is asked for. */
+  private readonly tl: ReplayTimeline | null;
 
   constructor(
     private readonly ops: ReplayOps,
@@ -261,6 +269,7 @@ class ReplayRun {
     this.nextQ = new Int32Array(p);
     this.queued = new Uint8Array(p);
     this.rq = ops.readyQueue === true ? readyQueues(ops, this.opRank) : null;
+    this.tl = o.timeline === true ? new ReplayTimeline(p, n) : null;
   }
 
   /** An event of kind k at time t (ties go first-in first-out, as SimGrid's heap). */
@@ -334,6 +343,7 @@ class ReplayRun {
 
   private post(x: number, t: number): void {
     this.posted[x] = 1;
+    if (this.tl !== null) this.tl.posted(x, t);
     const code = this.opI[4 * x + 3]!,
       k = code & KIND_MASK,
       partner = this.opI[4 * x]!;
@@ -351,11 +361,13 @@ class ReplayRun {
     return false;
   }
 
-  private cpuJob(r: number, kind: number, x: number, end: number): void {
+  /** Rank r is busy from t for c us: posting x (its overheads, or a copy) or a receive overhead (JOB_OR). */
+  private cpuJob(r: number, kind: number, x: number, t: number, c: number): void {
     this.cpuBusy[r] = 1;
     this.jobKind[r] = kind;
     this.jobOp[r] = x;
-    this.schedule(end, EV_CPU, r);
+    this.schedule(t + c, EV_CPU, r);
+    if (this.tl !== null) this.tl.cpuStart(r, t);
   }
 
   /** Whether rank r may post operation k (end: its final wait): the operations it waits for have completed. */
@@ -393,7 +405,7 @@ class ReplayRun {
       }
       if (x >= 0) {
         this.unlink(this.orHead, this.orTail, r, prev, x);
-        this.cpuJob(r, JOB_OR, x, t + this.opF[4 * x + 1]!);
+        this.cpuJob(r, JOB_OR, x, t, this.opF[4 * x + 1]!);
       }
       return false;
     }
@@ -404,7 +416,7 @@ class ReplayRun {
     this.ptr[r] = k + 1;
     const c = this.opF[4 * k]!;
     if (c > 0) {
-      this.cpuJob(r, JOB_POST, k, t + c);
+      this.cpuJob(r, JOB_POST, k, t, c);
       return false;
     }
     this.post(k, t);
@@ -432,7 +444,7 @@ class ReplayRun {
       const x = q.otherQ[q.otherHead[r]!++]!;
       const c = this.opF[4 * x]!;
       if (c > 0) {
-        this.cpuJob(r, JOB_POST, x, t + c);
+        this.cpuJob(r, JOB_POST, x, t, c);
         return false;
       }
       this.postReady(x, t, q);
@@ -446,7 +458,7 @@ class ReplayRun {
     const x = this.orHead[r]!;
     if (x >= 0) {
       this.unlink(this.orHead, this.orTail, r, -1, x);
-      this.cpuJob(r, JOB_OR, x, t + this.opF[4 * x + 1]!);
+      this.cpuJob(r, JOB_OR, x, t, this.opF[4 * x + 1]!);
       return false;
     }
     let any = false;
@@ -497,8 +509,14 @@ class ReplayRun {
     if (!eager) this.complete[s] = 1;
     const v = opI[4 * s]!,
       rv = opI[4 * v + 1]!;
-    if (eager && this.opF[4 * v + 1]! > 0) this.append(this.orHead, this.orTail, rv, v);
+    const orDue = eager && this.opF[4 * v + 1]! > 0;
+    if (orDue) this.append(this.orHead, this.orTail, rv, v);
     else this.complete[v] = 1;
+    if (this.tl !== null) {
+      const bytes = this.ops.bytes[s]!;
+      this.tl.message(r, true, s, t, rv, bytes);
+      if (!orDue) this.tl.message(rv, false, v, t, r, bytes);
+    }
     this.wake(r);
     this.wake(rv);
   }
@@ -513,7 +531,14 @@ class ReplayRun {
       for (let i = 0; i < m; i++) this.queued[this.nextQ[i]!] = 0;
       for (let i = 0; i < m; i++) {
         const r = this.nextQ[i]!;
-        if (this.turn(r, t)) this.wake(r);
+        if (this.turn(r, t)) {
+          this.wake(r);
+          if (this.tl !== null) this.tl.busy(r, t);
+        } else if (this.tl !== null) {
+          // the rank waits unless it started a CPU job or finished
+          if (this.cpuBusy[r] === 1 || !Number.isNaN(this.finish[r]!)) this.tl.busy(r, t);
+          else this.tl.idle(r, t);
+        }
       }
     }
   }
@@ -566,8 +591,13 @@ class ReplayRun {
         else {
           this.cpuBusy[x] = 0;
           const j = this.jobOp[x]!;
+          if (this.tl !== null) this.tl.cpuEnd(x, this.ops.kind[j] === COPY, now, this.ops.bytes[j]!);
           if (this.jobKind[x] === JOB_POST) this.pendingPost[x] = j;
-          else this.complete[j] = 1;
+          else {
+            this.complete[j] = 1;
+            if (this.tl !== null)
+              this.tl.message(x, false, j, now, this.opI[4 * this.opI[4 * j]! + 1]!, this.ops.bytes[j]!);
+          }
           this.wake(x);
         }
       }
@@ -614,6 +644,7 @@ class ReplayRun {
       eagerMessages,
       events: this.events,
       recomputes: this.recomputes,
+      ...(this.tl === null ? {} : { timeline: this.tl.build() }),
     };
   }
 }

@@ -18,6 +18,8 @@ export interface ProgramReplayOptions {
   readonly network?: NetworkRoutes;
   /** Reproduce SimGrid's selective update of the max-min system (default true); false: exact max-min. */
   readonly selectiveUpdate?: boolean;
+  /** Record what each rank did and when (the result's timeline; default false). */
+  readonly timeline?: boolean;
 }
 
 /** Replays `prog` (any variant) as SMPI runs its trace on the network; times in microseconds. */
@@ -42,5 +44,6 @@ export function replayOpsOn(ops: ReplayOps, opts: ProgramReplayOptions): Program
     runtime,
     copyUsPerByte: opts.machine.tm,
     ...(opts.selectiveUpdate === undefined ? {} : { selectiveUpdate: opts.selectiveUpdate }),
+    ...(opts.timeline === true ? { timeline: true } : {}),
   });
 }
