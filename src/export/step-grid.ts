@@ -21,6 +21,8 @@ export interface StepGrid {
   readonly senders: readonly number[];
   /** rows[k][x]: step k of the stage, sender senders[x]. */
   readonly rows: readonly (readonly GridCell[])[];
+  /** The schedule's P (the compact SVG colours a cell by (receiver - sender) mod P); default: the largest node + 1. */
+  readonly p?: number;
 }
 
 /**
@@ -95,7 +97,7 @@ export function stepGrid(s: Schedule, stage: number, senders?: readonly number[]
     }
     rows.push(row);
   }
-  return { stage, stageName: st.name, firstStep: st.firstStep, senders: cols, rows };
+  return { stage, stageName: st.name, firstStep: st.firstStep, senders: cols, rows, p: s.p };
 }
 
 const cellText = (c: GridCell): string => (c === null ? "." : String(c));
@@ -121,8 +123,15 @@ export function stepGridText(g: StepGrid): string {
   return lines.join("\n") + "\n";
 }
 
-/** The grid as a standalone SVG: senders across, steps down, stalls shaded. */
+/** Up to this many senders and steps the SVG writes each cell's receiver; past either, it draws the compact view. */
+export const GRID_NUMBERS_MAX = 64;
+
+/**
+ * The grid as a standalone SVG: senders across, steps down, stalls shaded, each cell's receiver written in it; past
+ * GRID_NUMBERS_MAX senders or steps (a P = 256 stage is 65,000 cells, 10,000 px wide as numbers), the compact view.
+ */
 export function stepGridSvg(g: StepGrid): string {
+  if (g.senders.length > GRID_NUMBERS_MAX || g.rows.length > GRID_NUMBERS_MAX) return compactGridSvg(g);
   const cw = 40,
     ch = 24,
     left = 48,
@@ -149,6 +158,110 @@ export function stepGridSvg(g: StepGrid): string {
         out.push(`<text x="${left + x * cw + cw / 2}" y="${y + ch / 2 + 4}" text-anchor="middle">${c}</text>`);
     });
   });
+  out.push("</svg>");
+  return out.join("\n") + "\n";
+}
+
+/** Tooltips drawn at most (one per run of equal cells in a row); past it the runs are drawn as one path per colour. */
+const COMPACT_MAX_TIPS = 4_096;
+/** Hues of the compact view's scale (distances share a hue when P - 1 passes it). */
+const COMPACT_HUES = 64;
+
+/** The hue bucket of a distance 1 .. p - 1, and its colour (round the hue circle, red to magenta). */
+const hueOf = (offset: number, p: number): number =>
+  Math.min(COMPACT_HUES - 1, Math.floor(((offset - 1) * COMPACT_HUES) / Math.max(1, p - 1)));
+const hueColour = (b: number): string => `hsl(${Math.round((300 * b) / (COMPACT_HUES - 1))},70%,48%)`;
+const STALL_FILL = "#d62728";
+
+/** Runs of equal cells in the rows of a compact grid: row, first and last + 1 column, key (-2 stall, else distance). */
+function gridRuns(g: StepGrid, p: number): Int32Array[] {
+  const key = (c: GridCell, x: number): number => (c === null ? -1 : c === "X" ? -2 : (c - g.senders[x]! + p) % p);
+  const out: number[] = [];
+  g.rows.forEach((r, k) => {
+    for (let x = 0; x < r.length;) {
+      const v = key(r[x]!, x);
+      let e = x + 1;
+      while (e < r.length && key(r[e]!, e) === v) e++;
+      if (v !== -1) out.push(k, x, e, v);
+      x = e;
+    }
+  });
+  const all = Int32Array.from(out);
+  return [0, 1, 2, 3].map((f) => all.filter((_, i) => i % 4 === f));
+}
+
+/**
+ * The compact view: a cell of 2-8 px per sender and step, coloured by the receiver's distance from its sender,
+ * (receiver - sender) mod P, on a hue scale drawn under the grid (a shift's step is one colour across, a direct
+ * exchange a diagonal band), red for a stall, grey when idle; runs of equal cells in a row are one rectangle with a
+ * tooltip naming them, or past COMPACT_MAX_TIPS runs one path per colour. `show --nodes` writes the exact receivers.
+ */
+function compactGridSvg(g: StepGrid): string {
+  let p = g.p ?? 0;
+  if (g.p === undefined) {
+    for (const u of g.senders) p = Math.max(p, u + 1);
+    for (const r of g.rows) for (const c of r) if (typeof c === "number") p = Math.max(p, c + 1);
+  }
+  const cols = g.senders.length,
+    nRows = g.rows.length;
+  const cell = Math.max(2, Math.min(8, Math.floor(1024 / Math.max(cols, nRows, 1))));
+  const left = 56,
+    top = 64;
+  const title = `stage ${g.stage + 1} (${g.stageName}): receiver per sender and step, by colour`;
+  const sub = "colour: (receiver - sender) mod P, on the scale below; red: a stall; grey: idle";
+  const plotW = cols * cell,
+    plotH = nRows * cell;
+  const width = Math.max(left + plotW + 16, Math.ceil(8 + 0.6 * 12 * Math.max(title.length, sub.length)), 360);
+  const scaleY = top + plotH + 16;
+  const height = scaleY + 44;
+  const out: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="monospace" font-size="12">`,
+    `<text x="4" y="16">${escapeXml(title)}</text>`,
+    `<text x="4" y="32" font-size="11">${sub}</text>`,
+    `<text x="4" y="${top - 8}">step</text>`,
+    `<rect x="${left}" y="${top}" width="${plotW}" height="${plotH}" fill="#f2f2f2"/>`,
+  ];
+  // a label every `every` senders and steps, at least 32 px apart
+  const every = Math.max(1, Math.ceil(32 / cell));
+  for (let x = 0; x < cols; x += every)
+    out.push(`<text x="${left + x * cell + cell / 2}" y="${top - 8}" text-anchor="middle">${g.senders[x]}</text>`);
+  for (let k = 0; k < nRows; k += every)
+    out.push(`<text x="${left - 6}" y="${top + k * cell + cell / 2 + 4}" text-anchor="end">${k + 1}</text>`);
+  const [row, from, to, key] = gridRuns(g, p) as [Int32Array, Int32Array, Int32Array, Int32Array];
+  const fillOf = (v: number): string => (v === -2 ? STALL_FILL : hueColour(hueOf(v, p)));
+  if (row.length <= COMPACT_MAX_TIPS) {
+    for (let i = 0; i < row.length; i++) {
+      const x = from[i]!,
+        e = to[i]!,
+        v = key[i]!;
+      const who = e - x > 1 ? `senders ${g.senders[x]}..${g.senders[e - 1]}` : `sender ${g.senders[x]}`;
+      const tip = `step ${row[i]! + 1}, ${who}: ${v === -2 ? "stall" : `send to sender + ${v} (mod P)`}`;
+      out.push(
+        `<rect x="${left + x * cell}" y="${top + row[i]! * cell}" width="${(e - x) * cell}" height="${cell}" fill="${fillOf(v)}"><title>${tip}</title></rect>`,
+      );
+    }
+  } else {
+    // one path per colour: a few bytes a run
+    const paths = new Map<string, string[]>();
+    for (let i = 0; i < row.length; i++) {
+      const f = fillOf(key[i]!);
+      const w = (to[i]! - from[i]!) * cell;
+      let d = paths.get(f);
+      if (d === undefined) paths.set(f, (d = []));
+      d.push(`M${left + from[i]! * cell} ${top + row[i]! * cell}h${w}v${cell}h-${w}z`);
+    }
+    for (const [f, d] of paths) out.push(`<path fill="${f}" d="${d.join("")}"/>`);
+  }
+  const scaleW = Math.min(512, width - left - 16);
+  for (let b = 0; b < COMPACT_HUES; b++)
+    out.push(
+      `<rect x="${(left + (b * scaleW) / COMPACT_HUES).toFixed(1)}" y="${scaleY}" width="${(scaleW / COMPACT_HUES + 0.5).toFixed(1)}" height="10" fill="${hueColour(b)}"/>`,
+    );
+  out.push(`<text x="${left}" y="${scaleY + 24}">1</text>`);
+  out.push(`<text x="${left + scaleW}" y="${scaleY + 24}" text-anchor="end">${Math.max(1, p - 1)}</text>`);
+  out.push(
+    `<text x="${left + scaleW / 2}" y="${scaleY + 24}" text-anchor="middle">(receiver - sender) mod P, P = ${p}</text>`,
+  );
   out.push("</svg>");
   return out.join("\n") + "\n";
 }

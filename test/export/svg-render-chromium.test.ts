@@ -108,6 +108,8 @@ describe("the pictures in headless Chromium", () => {
       timeline: true,
     });
     pictures.push(timelineToSvg(halo.timeline, halo.makespan));
+    // a P = 256 stage's grid, compact: colours, a label every few senders and steps, the hue scale
+    pictures.push(stepGridSvg(stepGrid(plan(generatePattern("random", 256, { density: 0.5 }, 1), "coloring"), 0)));
     const laid = render(pictures);
     expect(laid).toHaveLength(pictures.length);
     laid.forEach((p, k) => expect(p.outside, `picture ${k}`).toEqual([]));
@@ -119,5 +121,7 @@ describe("the pictures in headless Chromium", () => {
     // the raster view of 256 nodes: its note, axis and legend laid out inside the canvas
     expect(laid[8]!.texts.some((t) => t.startsWith("256 nodes, a row per node;"))).toBe(true);
     expect(laid[8]!.texts).toContain("time (us)");
+    for (const label of ["(receiver - sender) mod P, P = 256", "255", "248", "step"])
+      expect(laid[9]!.texts).toContain(label);
   });
 });

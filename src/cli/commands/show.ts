@@ -79,7 +79,10 @@ export function registerShow(program: Command, ctx: CliContext): void {
       "--nodes <list>",
       "senders to show, e.g. 16-23,58; a node given twice is shown once (default: every node active in the stage)",
     )
-    .option("--svg <file>", "also draw the grid as SVG to FILE (- for stdout instead of the text)")
+    .option(
+      "--svg <file>",
+      "also draw the grid as SVG to FILE (- for stdout instead of the text); past 64 senders or steps a compact picture, each cell coloured by (receiver - sender) mod P",
+    )
     .option("--json", "machine-readable output")
     .action(async (file: string, o: { stage: string; row?: string; nodes?: string; svg?: string; json?: boolean }) => {
       if (o.svg === "-" && o.json)
