@@ -11,7 +11,6 @@ import {
   libraryAlltoallvPick,
   libraryAlltoallvUnknown,
 } from "../../machines/program-replay/library-alltoallv-registry.js";
-import { replayOpsOn } from "../../machines/program-replay/replay-program.js";
 import { fail } from "../../model/errors.js";
 import type { CliContext } from "../context.js";
 import { matrixReadOptions } from "../io.js";
@@ -19,6 +18,7 @@ import {
   checkReplayOutputs,
   DEFAULT_RUNTIME,
   programFlagProblem,
+  replayChecked,
   reportReplay,
   runtimeOfFlags,
   type ProgramReplayFlags,
@@ -26,6 +26,9 @@ import {
   wantsTimeline,
 } from "./simulate-program.js";
 import { networkInputFile } from "./network-flags.js";
+import { flatClusterNetwork } from "../../machines/program-replay/cluster-network.js";
+import { replayCountsBytes } from "../../machines/program-replay/replay-engine.js";
+import { checkMemory } from "../../model/memory-budget.js";
 import { loadTopology } from "./topologies.js";
 
 /** `--library <name>`. */
@@ -52,13 +55,19 @@ export async function runLibraryFlags(
   const runtime = runtimeOfFlags(o.runtime ?? DEFAULT_RUNTIME, o.freeCopies);
   const m = readMatrixFile(arg, matrixReadOptions(o, ctx.maxMemory));
   const topo = o.network === undefined ? null : loadTopology(o.network, m.p, ctx.maxMemory, machine);
+  // every mirror posts at least a send and a receive per pair of ranks: refused before they are made when those
+  // alone pass the budget (replayChecked then checks the operations made)
+  const net = topo?.routes ?? flatClusterNetwork(m.p, machine).routes;
+  const pairs = m.p * (m.p - 1);
+  const least = replayCountsBytes({ p: m.p, ops: 2 * pairs, sends: pairs, deps: 0 }, net, wantsTimeline(o));
+  checkMemory("simulate", least, `replaying MPI_Alltoallv on P = ${m.p}`, ctx.maxMemory, { file: arg });
   const ops = libraryAlltoallvOps(o.library, m);
-  const r = replayOpsOn(ops, {
-    machine,
-    runtime,
-    ...(topo === null ? {} : { network: topo.routes }),
-    timeline: wantsTimeline(o),
-  });
+  const r = replayChecked(
+    ops,
+    { machine, runtime, ...(topo === null ? {} : { network: topo.routes }), timeline: wantsTimeline(o) },
+    ctx.maxMemory,
+    arg,
+  );
   const runs = libraryAlltoallvPick(o.library, m.p);
   await reportReplay(
     r,

@@ -5,7 +5,13 @@
 import { Option } from "commander";
 import { readProgramJson } from "../../io/program-json-read.js";
 import { findMachine } from "../../machines/presets.js";
-import { replayProgram } from "../../machines/program-replay/replay-program.js";
+import {
+  replayOpsBytes,
+  replayOpsOn,
+  type ProgramReplayOptions,
+} from "../../machines/program-replay/replay-program.js";
+import { replayOpsOf, type ReplayOps } from "../../machines/program-replay/replay-ops.js";
+import { checkMemory } from "../../model/memory-budget.js";
 import type { ProgramReplayResult } from "../../machines/program-replay/replay-engine.js";
 import type { MachineModel } from "../../model/machine.js";
 import {
@@ -135,12 +141,12 @@ export async function runProgramReplay(path: string, o: ProgramReplayFlags, ctx:
   const runtime = runtimeOfFlags(o.runtime ?? DEFAULT_RUNTIME, o.freeCopies);
   const prog = readProgramJson(path, { maxMemory: ctx.maxMemory }).program;
   const topo = o.network === undefined ? null : loadTopology(o.network, prog.p, ctx.maxMemory, machine);
-  const r = replayProgram(prog, {
-    machine,
-    runtime,
-    ...(topo === null ? {} : { network: topo.routes }),
-    timeline: wantsTimeline(o),
-  });
+  const r = replayChecked(
+    replayOpsOf(prog),
+    { machine, runtime, ...(topo === null ? {} : { network: topo.routes }), timeline: wantsTimeline(o) },
+    ctx.maxMemory,
+    path,
+  );
   await reportReplay(
     r,
     {
@@ -153,6 +159,18 @@ export async function runProgramReplay(path: string, o: ProgramReplayFlags, ctx:
     o,
     ctx,
   );
+}
+
+/** Replays `ops` after checking that its estimated memory is within the budget (one line naming `file` if not). */
+export function replayChecked(
+  ops: ReplayOps,
+  opts: ProgramReplayOptions,
+  maxMemory: number,
+  file: string,
+): ProgramReplayResult {
+  const what = `replaying ${ops.kind.length} operations on P = ${ops.p}${opts.timeline === true ? " with its timeline" : ""}`;
+  checkMemory("simulate", replayOpsBytes(ops, opts), what, maxMemory, { file });
+  return replayOpsOn(ops, opts);
 }
 
 /** Whether a replay's flags ask for its timeline (--svg or --trace). */

@@ -5,7 +5,7 @@ import type { NetworkRoutes } from "../../model/network.js";
 import type { Program } from "../../model/program.js";
 import { findRuntimeModel, type RuntimeModel } from "../runtime/runtime-model.js";
 import { flatClusterNetwork } from "./cluster-network.js";
-import { replayProgramOps, type ProgramReplayResult } from "./replay-engine.js";
+import { replayProgramOps, replayWorkBytes, type ProgramReplayResult } from "./replay-engine.js";
 import { replayOpsOf, type ReplayOps } from "./replay-ops.js";
 
 /** Options of a program replay. */
@@ -46,4 +46,13 @@ export function replayOpsOn(ops: ReplayOps, opts: ProgramReplayOptions): Program
     ...(opts.selectiveUpdate === undefined ? {} : { selectiveUpdate: opts.selectiveUpdate }),
     ...(opts.timeline === true ? { timeline: true } : {}),
   });
+}
+
+/**
+ * An upper estimate of the bytes a replay of `ops` allocates on the options' network (the machine's flat cluster by
+ * default), with the timeline when asked (replayWorkBytes): for a refusal before it runs.
+ */
+export function replayOpsBytes(ops: ReplayOps, opts: ProgramReplayOptions): number {
+  const net = opts.network ?? flatClusterNetwork(ops.p, opts.machine).routes;
+  return replayWorkBytes(ops, net, opts.timeline === true);
 }

@@ -106,11 +106,13 @@ class RelayRouter {
   readonly next1: Int32Array;
   readonly head2: Int32Array;
   readonly next2: Int32Array;
+  // each relay's predecessor in its two lists (-1: the head), so that a release unlinks it in O(1)
+  private readonly prev1: Int32Array;
+  private readonly prev2: Int32Array;
   readonly stamp1: Int32Array;
   readonly stamp2: Int32Array;
   clock = 0;
   private readonly n: number;
-  private readonly snap: Int32Array;
   private readonly victims: Int32Array;
   private budget: number;
 
@@ -148,9 +150,10 @@ class RelayRouter {
     this.next1 = new Int32Array(excess).fill(-1);
     this.head2 = new Int32Array(n * n).fill(-1);
     this.next2 = new Int32Array(excess).fill(-1);
+    this.prev1 = new Int32Array(excess).fill(-1);
+    this.prev2 = new Int32Array(excess).fill(-1);
     this.stamp1 = new Int32Array(excess);
     this.stamp2 = new Int32Array(excess);
-    this.snap = new Int32Array(Math.max(1, R));
     this.victims = new Int32Array(Math.max(1, R));
     this.budget = Math.max(1024, 4 * excess);
   }
@@ -192,14 +195,22 @@ class RelayRouter {
     return fixed || this.eject(x);
   }
 
-  private unlink(head: Int32Array, next: Int32Array, q: number, x: number): void {
-    if (head[q] === x) {
-      head[q] = next[x]!;
-      return;
-    }
-    let y = head[q]!;
-    while (next[y] !== x) y = next[y]!;
-    next[y] = next[x]!;
+  /** Puts x at the head of list q. */
+  private link(head: Int32Array, next: Int32Array, prev: Int32Array, q: number, x: number): void {
+    const h = head[q]!;
+    next[x] = h;
+    prev[x] = -1;
+    if (h >= 0) prev[h] = x;
+    head[q] = x;
+  }
+
+  /** Takes x out of list q, the others keeping their order. */
+  private unlink(head: Int32Array, next: Int32Array, prev: Int32Array, q: number, x: number): void {
+    const a = prev[x]!,
+      b = next[x]!;
+    if (a < 0) head[q] = b;
+    else next[a] = b;
+    if (b >= 0) prev[b] = a;
   }
 
   private score(i: number, k: number, j: number): number {
@@ -226,11 +237,9 @@ class RelayRouter {
     this.h2[b]!++;
     if (--this.cap[a]! === 0) this.open.close(i, k);
     if (--this.cap[b]! === 0) this.open.close(k, j);
-    this.next1[x] = this.head1[a]!;
-    this.head1[a] = x;
+    this.link(this.head1, this.next1, this.prev1, a, x);
     this.stamp1[x] = this.clock++;
-    this.next2[x] = this.head2[b]!;
-    this.head2[b] = x;
+    this.link(this.head2, this.next2, this.prev2, b, x);
     this.stamp2[x] = this.clock++;
   }
 
@@ -245,8 +254,8 @@ class RelayRouter {
     this.h2[b]!--;
     if (this.cap[a]!++ === 0) this.open.open(i, k);
     if (this.cap[b]!++ === 0) this.open.open(k, j);
-    this.unlink(this.head1, this.next1, a, x);
-    this.unlink(this.head2, this.next2, b, x);
+    this.unlink(this.head1, this.next1, this.prev1, a, x);
+    this.unlink(this.head2, this.next2, this.prev2, b, x);
     this.relayK[x] = -1;
   }
 
@@ -300,33 +309,31 @@ class RelayRouter {
     for (let y = 0; y < open.outLen[i]! && work.scores < stop; y++) {
       const k = open.out[i * n + y]!;
       if (k === j) continue;
-      const cnt = this.collect(this.head2, this.next2, k * n + j);
-      if (this.moveOne(x, i, k, j, cnt, true, stop)) return true;
+      if (this.moveOne(x, i, k, j, true, stop)) return true;
     }
     for (let y = 0; y < open.inLen[j]! && work.scores < stop; y++) {
       const k = open.inn[j * n + y]!;
       if (k === i) continue;
-      const cnt = this.collect(this.head1, this.next1, i * n + k);
-      if (this.moveOne(x, i, k, j, cnt, false, stop)) return true;
+      if (this.moveOne(x, i, k, j, false, stop)) return true;
     }
     return false;
   }
 
-  /** Copies the relays of list q into snap (at most its length); returns how many. */
-  private collect(head: Int32Array, next: Int32Array, q: number): number {
-    const snap = this.snap;
-    let cnt = 0;
-    for (let r = head[q]!; r >= 0 && cnt < snap.length; r = next[r]!) snap[cnt++] = r;
-    return cnt;
-  }
-
   /**
-   * Tries to move one of the cnt relays in snap (they use k -> j when `secondHop`, i -> k otherwise)
-   * to another intermediate so that x can go through k; true when x is placed.
+   * Tries to move one of the relays that use k -> j (`secondHop`) or i -> k (the first R of that pair's list, in its
+   * order) to another intermediate so that x can go through k; true when x is placed. The list is walked as it was
+   * when the move began: a relay tried is unlinked and either leaves the list or goes back to its head, and neither
+   * changes the relays after it (the walk keeps its successor), so no copy of the list is needed; a repair used to
+   * copy up to R relays per intermediate, most never tried once the work budget ran out.
    */
-  private moveOne(x: number, i: number, k: number, j: number, cnt: number, secondHop: boolean, stop: number): boolean {
-    for (let z = 0; z < cnt && this.work.scores < stop; z++) {
-      const r = this.snap[z]!;
+  private moveOne(x: number, i: number, k: number, j: number, secondHop: boolean, stop: number): boolean {
+    const n = this.n;
+    const head = secondHop ? this.head2 : this.head1,
+      next = secondHop ? this.next2 : this.next1;
+    const cap = Math.max(1, this.R);
+    for (let z = 0, r = head[secondHop ? k * n + j : i * n + k]!; r >= 0 && z < cap; z++) {
+      if (this.work.scores >= stop) break;
+      const after = next[r]!;
       this.release(r);
       const k2 = secondHop ? this.bestK(this.relayI[r]!, j, k) : this.bestK(i, this.relayJ[r]!, k);
       if (k2 >= 0 && this.score(i, k, j) > 0) {
@@ -334,11 +341,9 @@ class RelayRouter {
         this.assign(x, k);
         return true;
       }
-      if (k2 >= 0) {
-        this.assign(r, k2);
-        continue;
-      }
-      this.assign(r, k);
+      if (k2 >= 0) this.assign(r, k2);
+      else this.assign(r, k);
+      r = after;
     }
     return false;
   }
