@@ -27,7 +27,7 @@ import {
 } from "./simulate-program.js";
 import { networkInputFile } from "./network-flags.js";
 import { flatClusterNetwork } from "../../machines/program-replay/cluster-network.js";
-import { replayCountsBytes } from "../../machines/program-replay/replay-engine.js";
+import { replayCountsBytes } from "../../machines/program-replay/replay-bytes.js";
 import { checkMemory } from "../../model/memory-budget.js";
 import { loadTopology } from "./topologies.js";
 

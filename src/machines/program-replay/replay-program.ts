@@ -5,7 +5,8 @@ import type { NetworkRoutes } from "../../model/network.js";
 import type { Program } from "../../model/program.js";
 import { findRuntimeModel, type RuntimeModel } from "../runtime/runtime-model.js";
 import { flatClusterNetwork } from "./cluster-network.js";
-import { replayProgramOps, replayWorkBytes, type ProgramReplayResult } from "./replay-engine.js";
+import { replayProgramOps, type ProgramReplayResult } from "./replay-engine.js";
+import { replayWorkBytes } from "./replay-bytes.js";
 import { replayOpsOf, type ReplayOps } from "./replay-ops.js";
 
 /** Options of a program replay. */
