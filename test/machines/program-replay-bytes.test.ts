@@ -60,7 +60,7 @@ describe("simulate --program and --library under --max-memory", () => {
   it("refuse a replay past the budget in one line naming its estimate, and run it under one that holds it", async () => {
     const dir = tempDir("replay-bytes");
     const f = (name: string): string => join(dir, name);
-    expect((await run("gen", "uniform", "--ranks", "100", "-o", f("m.json"))).code).toBe(0);
+    expect((await run("gen", "uniform", "--ranks", "40", "-o", f("m.json"))).code).toBe(0);
     expect((await run("plan", f("m.json"), "-a", "two-stage", "--payload", "-o", f("s.json"))).code).toBe(0);
     expect((await run("export", f("s.json"), "-m", f("m.json"), "-f", "program", "-o", f("p.json"))).code).toBe(0);
     for (const args of [
@@ -86,7 +86,7 @@ describe("simulate --program and --library under --max-memory", () => {
         budget = Math.ceil(Number(/needs about ([\d.]+) MiB/.exec(over.err)![1]) * 1.02);
       }
       expect(over.err).toMatch(
-        /replaying (\d+ operations|MPI_Alltoallv) on P = 100.* needs about [\d.]+ MiB, past the memory budget/,
+        /replaying (\d+ operations|MPI_Alltoallv) on P = 40.* needs about [\d.]+ MiB, past the memory budget/,
       );
       const need = Number(/needs about ([\d.]+) MiB/.exec(over.err)![1]);
       const ok = await run(
