@@ -67,20 +67,13 @@ describe("simulate --program and --library under --max-memory", () => {
       ["--program", f("p.json")],
       [f("m.json"), "--library", "default"],
     ]) {
+      const sim = (budget: number) =>
+        run("simulate", ...args, "--machine", "ib-hdr-200", "--svg", f("g.svg"), "--max-memory", `${budget}M`);
       // the readers' refusals come first: the budget rises to each refusal's figure until the replay's own refusal
       let budget = 1,
         over = { code: 0, out: "", err: "" };
       for (let k = 0; k < 8 && !/replaying/.test(over.err); k++) {
-        over = await run(
-          "simulate",
-          ...args,
-          "--machine",
-          "ib-hdr-200",
-          "--svg",
-          f("g.svg"),
-          "--max-memory",
-          `${budget}M`,
-        );
+        over = await sim(budget);
         expect(over.code, over.err).toBe(2);
         expect(over.err.trim().split("\n")).toHaveLength(1);
         budget = Math.ceil(Number(/needs about ([\d.]+) MiB/.exec(over.err)![1]) * 1.02);
@@ -88,17 +81,7 @@ describe("simulate --program and --library under --max-memory", () => {
       expect(over.err).toMatch(
         /replaying (\d+ operations|MPI_Alltoallv) on P = 40.* needs about [\d.]+ MiB, past the memory budget/,
       );
-      const need = Number(/needs about ([\d.]+) MiB/.exec(over.err)![1]);
-      const ok = await run(
-        "simulate",
-        ...args,
-        "--machine",
-        "ib-hdr-200",
-        "--svg",
-        f("g.svg"),
-        "--max-memory",
-        `${Math.ceil(need) + 8}M`,
-      );
+      const ok = await sim(Math.ceil(Number(/needs about ([\d.]+) MiB/.exec(over.err)![1])) + 8);
       expect(ok.code, ok.err).toBe(0);
     }
   });
