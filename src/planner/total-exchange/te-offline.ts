@@ -468,6 +468,35 @@ export function planOffline(
   orders = DEFAULT_ORDERS,
   progress: ProgressCallback | null = null,
 ): OfflinePlan {
+  const key: object = m.sparse ?? m.data;
+  const last = offlinePlans.get(key);
+  if (last !== undefined && last.p === m.p && last.candidates === candidates && last.orders === orders) {
+    progress?.(1, 1);
+    return last.plan;
+  }
+  const plan = searchOffline(m, candidates, orders, progress);
+  offlinePlans.set(key, { p: m.p, candidates, orders, plan });
+  return plan;
+}
+
+/**
+ * The offline plan last made for each matrix storage (and P and params). auto counts a relation's rounds, plans it,
+ * and plans it again with payload chunks for the lowering; the plan is the same each time (its random stream is seeded
+ * by the matrix, and a matrix never changes once made: matrix-digest.ts keeps one digest per storage on the same
+ * ground), so it is searched once. Held only as long as the matrix's storage.
+ */
+const offlinePlans = new WeakMap<
+  object,
+  { readonly p: number; readonly candidates: number; readonly orders: number; readonly plan: OfflinePlan }
+>();
+
+/** planOffline's search, made once per matrix and params. */
+function searchOffline(
+  m: CommMatrix,
+  candidates: number,
+  orders: number,
+  progress: ProgressCallback | null,
+): OfflinePlan {
   const n = m.p;
   const { t, maxPair } = relationLoad(m);
   const lowerBound = roundLowerBound(n, t);

@@ -222,3 +222,25 @@ describe("te-offline past its first values of R", () => {
     expect([us(s), us(plan(m, "te-direct", { payload: true }))]).toEqual([155015, 197933]);
   });
 });
+
+describe("te-offline searches a matrix once", () => {
+  it("the same storage and params give the same plan object; a copy of the matrix or other params search again, alike", () => {
+    const m = generatePattern("h-relation", 12, { h: 48 }, 3);
+    const first = planOffline(m);
+    expect(planOffline(m)).toBe(first);
+    const copy = matrixFromData(12, Float64Array.from(m.data));
+    const again = planOffline(copy);
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
+    const other = planOffline(m, 2, 3);
+    expect(other).not.toBe(first);
+    expect(other).toEqual(planOffline(matrixFromData(12, Float64Array.from(m.data)), 2, 3));
+    // the message plan, then the payload plan auto's lowering asks for: one search, the same rounds as a fresh matrix's
+    const fresh = plan(matrixFromData(12, Float64Array.from(m.data)), "te-offline", { payload: true });
+    const s = plan(m, "te-offline", { payload: true });
+    expect(s.params).toEqual(fresh.params);
+    expect(Array.from(s.src)).toEqual(Array.from(fresh.src));
+    expect(Array.from(s.dst)).toEqual(Array.from(fresh.dst));
+    expect(Array.from(s.chunks!.origin)).toEqual(Array.from(fresh.chunks!.origin));
+  });
+});
