@@ -159,6 +159,8 @@ const ALLOWED_STATE: Readonly<Record<string, string>> = {
   "model/matrix.ts new rowsCache": "memo: the compressed rows of a matrix, a pure function of its storage",
   "model/matrix.ts new colsCache": "memo: the compressed columns of a matrix, a pure function of its storage",
   "model/matrix-digest.ts new cache": "memo: the digest of a matrix's storage",
+  "planner/total-exchange/te-offline.ts new offlinePlans":
+    "memo: te-offline's plan of a matrix's storage and params, a pure function of them (its stream is seeded by the matrix)",
   "internal/ascii-writer.ts let tables":
     "memo: the digit tables of 0 .. 9999, the same for every run, made on first use",
   "model/param-spec.ts new resolvedBy": "the declaration that made each resolved object (a brand, set once per object)",
