@@ -173,21 +173,28 @@ const hueOf = (offset: number, p: number): number =>
 const hueColour = (b: number): string => `hsl(${Math.round((300 * b) / (COMPACT_HUES - 1))},70%,48%)`;
 const STALL_FILL = "#d62728";
 
-/** Runs of equal cells in the rows of a compact grid: row, first and last + 1 column, key (-2 stall, else distance). */
-function gridRuns(g: StepGrid, p: number): Int32Array[] {
+/** A run of equal busy cells in a row: its step, first and last + 1 column, key (-2 a stall, else the distance). */
+interface GridRun {
+  readonly row: number;
+  readonly from: number;
+  readonly to: number;
+  readonly key: number;
+}
+
+/** The runs of busy cells (idle ones left out) row by row. */
+function gridRuns(g: StepGrid, p: number): GridRun[] {
   const key = (c: GridCell, x: number): number => (c === null ? -1 : c === "X" ? -2 : (c - g.senders[x]! + p) % p);
-  const out: number[] = [];
-  g.rows.forEach((r, k) => {
-    for (let x = 0; x < r.length;) {
-      const v = key(r[x]!, x);
-      let e = x + 1;
-      while (e < r.length && key(r[e]!, e) === v) e++;
-      if (v !== -1) out.push(k, x, e, v);
-      x = e;
+  const out: GridRun[] = [];
+  g.rows.forEach((r, row) => {
+    for (let from = 0; from < r.length;) {
+      const v = key(r[from]!, from);
+      let to = from + 1;
+      while (to < r.length && key(r[to]!, to) === v) to++;
+      if (v !== -1) out.push({ row, from, to, key: v });
+      from = to;
     }
   });
-  const all = Int32Array.from(out);
-  return [0, 1, 2, 3].map((f) => all.filter((_, i) => i % 4 === f));
+  return out;
 }
 
 /**
@@ -227,28 +234,25 @@ function compactGridSvg(g: StepGrid): string {
     out.push(`<text x="${left + x * cell + cell / 2}" y="${top - 8}" text-anchor="middle">${g.senders[x]}</text>`);
   for (let k = 0; k < nRows; k += every)
     out.push(`<text x="${left - 6}" y="${top + k * cell + cell / 2 + 4}" text-anchor="end">${k + 1}</text>`);
-  const [row, from, to, key] = gridRuns(g, p) as [Int32Array, Int32Array, Int32Array, Int32Array];
+  const runs = gridRuns(g, p);
   const fillOf = (v: number): string => (v === -2 ? STALL_FILL : hueColour(hueOf(v, p)));
-  if (row.length <= COMPACT_MAX_TIPS) {
-    for (let i = 0; i < row.length; i++) {
-      const x = from[i]!,
-        e = to[i]!,
-        v = key[i]!;
-      const who = e - x > 1 ? `senders ${g.senders[x]}..${g.senders[e - 1]}` : `sender ${g.senders[x]}`;
-      const tip = `step ${row[i]! + 1}, ${who}: ${v === -2 ? "stall" : `send to sender + ${v} (mod P)`}`;
+  if (runs.length <= COMPACT_MAX_TIPS) {
+    for (const { row, from, to, key } of runs) {
+      const who = to - from > 1 ? `senders ${g.senders[from]}..${g.senders[to - 1]}` : `sender ${g.senders[from]}`;
+      const tip = `step ${row + 1}, ${who}: ${key === -2 ? "stall" : `send to sender + ${key} (mod P)`}`;
       out.push(
-        `<rect x="${left + x * cell}" y="${top + row[i]! * cell}" width="${(e - x) * cell}" height="${cell}" fill="${fillOf(v)}"><title>${tip}</title></rect>`,
+        `<rect x="${left + from * cell}" y="${top + row * cell}" width="${(to - from) * cell}" height="${cell}" fill="${fillOf(key)}"><title>${tip}</title></rect>`,
       );
     }
   } else {
     // one path per colour: a few bytes a run
     const paths = new Map<string, string[]>();
-    for (let i = 0; i < row.length; i++) {
-      const f = fillOf(key[i]!);
-      const w = (to[i]! - from[i]!) * cell;
+    for (const { row, from, to, key } of runs) {
+      const f = fillOf(key);
+      const w = (to - from) * cell;
       let d = paths.get(f);
       if (d === undefined) paths.set(f, (d = []));
-      d.push(`M${left + from[i]! * cell} ${top + row[i]! * cell}h${w}v${cell}h-${w}z`);
+      d.push(`M${left + from * cell} ${top + row * cell}h${w}v${cell}h-${w}z`);
     }
     for (const [f, d] of paths) out.push(`<path fill="${f}" d="${d.join("")}"/>`);
   }

@@ -145,7 +145,7 @@ describe("simulate --program and --library: pictures", () => {
     // refused in one line before anything runs: stdout is the result's, --svg-view needs --svg, no output onto an input
     const before = readFileSync(f("p.json"));
     for (const [extra, message] of [
-      [["--svg", "-"], /--svg -: stdout already carries the replay's result/],
+      [["--svg", "-"], /--svg -: stdout already carries the simulation result/],
       [["--svg-view", "lanes"], /--svg-view goes with --svg/],
       [["--trace", f("p.json")], /p\.json/],
     ] as const) {

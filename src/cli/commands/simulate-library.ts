@@ -23,11 +23,10 @@ import {
   runtimeOfFlags,
   type ProgramReplayFlags,
   type RefusedWithProgram,
-  wantsTimeline,
 } from "./simulate-program.js";
+import { wantsTimeline } from "./simulate-timeline.js";
 import { networkInputFile } from "./network-flags.js";
-import { flatClusterNetwork } from "../../machines/program-replay/cluster-network.js";
-import { replayCountsBytes } from "../../machines/program-replay/replay-bytes.js";
+import { replayCountsBytesOn } from "../../machines/program-replay/replay-program.js";
 import { checkMemory } from "../../model/memory-budget.js";
 import { loadTopology } from "./topologies.js";
 
@@ -57,17 +56,11 @@ export async function runLibraryFlags(
   const topo = o.network === undefined ? null : loadTopology(o.network, m.p, ctx.maxMemory, machine);
   // every mirror posts at least a send and a receive per pair of ranks: refused before they are made when those
   // alone pass the budget (replayChecked then checks the operations made)
-  const net = topo?.routes ?? flatClusterNetwork(m.p, machine).routes;
+  const opts = { machine, runtime, ...(topo === null ? {} : { network: topo.routes }), timeline: wantsTimeline(o) };
   const pairs = m.p * (m.p - 1);
-  const least = replayCountsBytes({ p: m.p, ops: 2 * pairs, sends: pairs, deps: 0 }, net, wantsTimeline(o));
+  const least = replayCountsBytesOn({ p: m.p, ops: 2 * pairs, sends: pairs, deps: 0 }, opts);
   checkMemory("simulate", least, `replaying MPI_Alltoallv on P = ${m.p}`, ctx.maxMemory, { file: arg });
-  const ops = libraryAlltoallvOps(o.library, m);
-  const r = replayChecked(
-    ops,
-    { machine, runtime, ...(topo === null ? {} : { network: topo.routes }), timeline: wantsTimeline(o) },
-    ctx.maxMemory,
-    arg,
-  );
+  const r = replayChecked(libraryAlltoallvOps(o.library, m), opts, ctx.maxMemory, arg);
   const runs = libraryAlltoallvPick(o.library, m.p);
   await reportReplay(
     r,

@@ -26,7 +26,7 @@ import type { CliContext } from "../context.js";
 import { fmt, table } from "../io.js";
 import { loadTopology } from "./topologies.js";
 import { networkInputFile } from "./network-flags.js";
-import { timelineDocuments, type TimelineFlags } from "./simulate-timeline.js";
+import { checkTimelineFlags, timelineDocuments, wantsTimeline, type TimelineFlags } from "./simulate-timeline.js";
 import { checkOutputTargets, refuseOutputOntoInput, writeOutputs } from "../../io/file-output.js";
 import { oneLine } from "../../internal/quoted.js";
 
@@ -173,30 +173,16 @@ export function replayChecked(
   return replayOpsOn(ops, opts);
 }
 
-/** Whether a replay's flags ask for its timeline (--svg or --trace). */
-export const wantsTimeline = (o: TimelineFlags): boolean => o.svg !== undefined || o.trace !== undefined;
-
 /**
- * Before any input is read: the timeline outputs of a replay (--svg, --trace) go to files (stdout carries the
- * result), none onto an input, each into a directory that takes a new file; --svg-view goes with --svg.
+ * Before any input is read: the timeline outputs of a replay (--svg, --trace) obey checkTimelineFlags, none goes onto
+ * an input, and each goes into a directory that takes a new file.
  */
 export async function checkReplayOutputs(inputs: readonly (string | undefined)[], o: TimelineFlags): Promise<void> {
   const outputs = [
     ["--trace", o.trace],
     ["--svg", o.svg],
   ] as const;
-  for (const [flag, target] of outputs)
-    if (target === "-")
-      throw fail(
-        "simulate",
-        "BAD_OPTION",
-        `${flag} -: stdout already carries the replay's result; write ${flag} to a file`,
-        {
-          field: flag.slice(2),
-        },
-      );
-  if (o.svg === undefined && o.svgView !== undefined)
-    throw fail("simulate", "BAD_OPTION", "--svg-view goes with --svg", { field: "svgView" });
+  checkTimelineFlags(o);
   await refuseOutputOntoInput("simulate", inputs, outputs);
   await checkOutputTargets("simulate", outputs);
 }

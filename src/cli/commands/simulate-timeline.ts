@@ -15,6 +15,29 @@ export interface TimelineFlags {
   readonly svgView?: GanttView;
 }
 
+/** The refusal of an output flag given `-`: stdout carries the result (field: the flag's option key). */
+export function stdoutTaken(flag: string, field: string): Error {
+  return fail(
+    "simulate",
+    "BAD_OPTION",
+    `${flag} -: stdout already carries the simulation result; write ${flag} to a file`,
+    {
+      field,
+    },
+  );
+}
+
+/** Whether the flags ask for a timeline (--svg or --trace). */
+export const wantsTimeline = (o: TimelineFlags): boolean => o.svg !== undefined || o.trace !== undefined;
+
+/** The timeline flags' own rules, before anything is read: neither names stdout, and --svg-view goes with --svg. */
+export function checkTimelineFlags(o: TimelineFlags): void {
+  if (o.trace === "-") throw stdoutTaken("--trace", "trace");
+  if (o.svg === "-") throw stdoutTaken("--svg", "svg");
+  if (o.svg === undefined && o.svgView !== undefined)
+    throw fail("simulate", "BAD_OPTION", "--svg-view goes with --svg", { field: "svgView" });
+}
+
 /** The one-line refusal of --svg for a timeline of `count` intervals (`least`: a lower bound known before the run). */
 export function svgTooBig(svg: string, count: number, least: boolean): Error {
   return fail(

@@ -48,7 +48,7 @@ import { counted } from "../../internal/plural.js";
 import { freeCopiesOption, PROGRAM_OPTION, runProgramFlags, RUNTIME_OPTION } from "./simulate-program.js";
 import { oneLine } from "../../internal/quoted.js";
 import { LIBRARY_OPTION, runLibraryFlags } from "./simulate-library.js";
-import { svgTooBig, timelineDocuments } from "./simulate-timeline.js";
+import { checkTimelineFlags, stdoutTaken, svgTooBig, timelineDocuments, wantsTimeline } from "./simulate-timeline.js";
 
 interface SimulateFlags extends NetworkFlags {
   machine: string;
@@ -177,13 +177,8 @@ function flagRequest(o: SimulateFlags, values: { readonly [field: string]: unkno
  * CLI's own inputs and outputs (stdout carries one document; commander checks the enumerated values).
  */
 function checkFlags(o: SimulateFlags): void {
-  for (const [k, flag] of [
-    ["realised", "--realised"],
-    ["trace", "--trace"],
-    ["svg", "--svg"],
-  ] as const) {
-    if (o[k] === "-") throw bad(k, `${flag} -: stdout already carries the simulation result; write ${flag} to a file`);
-  }
+  if (o.realised === "-") throw stdoutTaken("--realised", "realised");
+  checkTimelineFlags(o);
   if (o.network === undefined) {
     for (const [k, flag] of [
       ["portSharing", "--port-sharing"],
@@ -193,10 +188,8 @@ function checkFlags(o: SimulateFlags): void {
     if (o.linkFactor === false)
       throw bad("linkFactor", "--no-link-factor goes with --network (a topology to replay on)");
   }
-  if (o.linkSvg === "-")
-    throw bad("linkSvg", "--link-svg -: stdout already carries the simulation result; write --link-svg to a file");
+  if (o.linkSvg === "-") throw stdoutTaken("--link-svg", "linkSvg");
   if (o.protocol === undefined && o.realised !== undefined) throw bad("realised", "--realised goes with --protocol");
-  if (o.svg === undefined && o.svgView !== undefined) throw bad("svgView", "--svg-view goes with --svg");
   const pr = simRequestProblem(flagRequest(o, o.network !== undefined ? { network: { routes: true } } : {}));
   if (pr !== null) throw bad(KEY_OF[pr.field] ?? pr.field, flagProblemText(pr));
   if (o.protocol !== undefined) {
@@ -570,7 +563,7 @@ async function runSimulate(arg: string | undefined, o: SimulateFlags, ctx: CliCo
     o.envelope !== undefined ? intOption("envelope", o.envelope, 0, MAX_ENVELOPE) : (preset.envelope ?? 0);
   const machine: MachineModel = { ...preset, barrier, envelope };
   const seed = intOption("seed", o.seed, 0, MAX_SEED);
-  const wantTimeline = o.trace !== undefined || o.svg !== undefined;
+  const wantTimeline = wantsTimeline(o);
   const out =
     o.protocol !== undefined
       ? await runProtocolFlags(input, o, machine, seed, wantTimeline, ctx)

@@ -6,7 +6,7 @@ import type { Program } from "../../model/program.js";
 import { findRuntimeModel, type RuntimeModel } from "../runtime/runtime-model.js";
 import { flatClusterNetwork } from "./cluster-network.js";
 import { replayProgramOps, type ProgramReplayResult } from "./replay-engine.js";
-import { replayWorkBytes } from "./replay-bytes.js";
+import { replayCounts, replayCountsBytes, type ReplayCounts } from "./replay-bytes.js";
 import { replayOpsOf, type ReplayOps } from "./replay-ops.js";
 
 /** Options of a program replay. */
@@ -54,6 +54,14 @@ export function replayOpsOn(ops: ReplayOps, opts: ProgramReplayOptions): Program
  * default), with the timeline when asked (replayWorkBytes): for a refusal before it runs.
  */
 export function replayOpsBytes(ops: ReplayOps, opts: ProgramReplayOptions): number {
-  const net = opts.network ?? flatClusterNetwork(ops.p, opts.machine).routes;
-  return replayWorkBytes(ops, net, opts.timeline === true);
+  return replayCountsBytes(replayCounts(ops), replayNetwork(ops.p, opts), opts.timeline === true);
 }
+
+/** replayOpsBytes from the counts alone, before the operations are made. */
+export function replayCountsBytesOn(c: ReplayCounts, opts: ProgramReplayOptions): number {
+  return replayCountsBytes(c, replayNetwork(c.p, opts), opts.timeline === true);
+}
+
+/** The network a replay of p ranks runs on: the options' or the machine's flat cluster. */
+const replayNetwork = (p: number, opts: ProgramReplayOptions): NetworkRoutes =>
+  opts.network ?? flatClusterNetwork(p, opts.machine).routes;
