@@ -1,6 +1,6 @@
 /** commplan plan: plan a matrix with a named algorithm and write the schedule JSON. */
 import { RUNTIME_MODELS } from "../../machines/runtime/runtime-model.js";
-import { freeCopiesOption, runtimeOfFlags } from "./simulate-program.js";
+import { freeCopiesOption, MACHINE_OF_RUNTIME_HELP, machineOfFlags, runtimeOfFlags } from "./simulate-program.js";
 import { checkMemory } from "../../model/memory-budget.js";
 import { matrixBytes, type CommMatrix } from "../../model/matrix.js";
 import { Option, type Command } from "commander";
@@ -56,9 +56,9 @@ export function registerPlan(program: Command, ctx: CliContext): void {
     .description("make a schedule for a matrix with a planning algorithm and write it as commplan.schedule/v1 JSON")
     .requiredOption(
       "-a, --algorithm <name>",
-      `planning algorithm: ${PLANNERS.map((p) => p.name).join(", ")}; or auto: needs --machine, prices every applicable planner (and parameter variant) with the flat cost model (formulas; the planners that search are planned only when their lower bound comes near the top, and not at all when their simulated-machine lower bound exceeds a makespan already simulated), simulates ${AUTO_ALWAYS_FINAL.join(", ")} and the ${AUTO_FINALISTS} best predictions on the simulated machine (blocking; a finalist whose lower bound already exceeds the best makespan found is not simulated, one whose bound is exact is not replayed) and keeps the fastest plan that fits the machine's ports; it answers "call MPI_Alltoallv" when MPI's default (mpi-linear, run as the library runs it) is as fast, and otherwise says what the plan gains over it and why; the header's "auto" block lists the candidates, their predicted and simulated times and why the winner won`,
+      `planning algorithm: ${PLANNERS.map((p) => p.name).join(", ")}; or auto: needs --machine (or a --runtime made for one machine), prices every applicable planner (and parameter variant) with the flat cost model (formulas; the planners that search are planned only when their lower bound comes near the top, and not at all when their simulated-machine lower bound exceeds a makespan already simulated), simulates ${AUTO_ALWAYS_FINAL.join(", ")} and the ${AUTO_FINALISTS} best predictions on the simulated machine (blocking; a finalist whose lower bound already exceeds the best makespan found is not simulated, one whose bound is exact is not replayed) and keeps the fastest plan that fits the machine's ports; it answers "call MPI_Alltoallv" when MPI's default (mpi-linear, run as the library runs it) is as fast, and otherwise says what the plan gains over it and why; the header's "auto" block lists the candidates, their predicted and simulated times and why the winner won`,
     )
-    .option("--machine <name>", machineOptionHelp())
+    .option("--machine <name>", `${machineOptionHelp()}; auto needs it, or defaults to ${MACHINE_OF_RUNTIME_HELP}`)
     .option("--payload", "element-level plan: every transfer lists the chunks it carries")
     .option("--seed <s>", "random seed for planners that make random choices (the schedule records it only then)", "1")
     .addOption(
@@ -172,15 +172,15 @@ function planOutputBytes(m: CommMatrix, payload: boolean): number {
 
 /** `plan --algorithm auto`: planAuto on the named machine (required; no --param). */
 async function planAutoCommand(ctx: CliContext, file: string, o: PlanFlags): Promise<void> {
-  if (o.machine === undefined)
-    throw fail("plan", "BAD_OPTION", "--algorithm auto needs --machine (the machine it chooses for)", {
-      field: "machine",
-    });
   if (o.param.length > 0)
     throw fail("plan", "BAD_OPTION", "--algorithm auto chooses the parameters itself; drop --param", {
       field: "param",
     });
-  const machine = findMachine(o.machine);
+  const machine = machineOfFlags(
+    "plan",
+    o,
+    "--algorithm auto needs --machine (the machine it chooses for), or a --runtime made for one machine",
+  );
   const seed = intOption("seed", o.seed, 0, MAX_SEED);
   if (o.freeCopies === true && o.runtime === undefined)
     throw fail("plan", "BAD_OPTION", "--free-copies goes with --runtime (a runtime model's copies)", {

@@ -15,11 +15,10 @@ import type { CliContext } from "../context.js";
 import { intOption } from "../io.js";
 import { printJson } from "./json-summary.js";
 import { readPrecomputeSpec, runPrecomputeJob, type JobOutcome, type PrecomputeJob } from "../precompute-jobs.js";
-import { findMachine } from "../../machines/presets.js";
 import { checkCapture, defaultCaptureRuntime, precomputeCapture, readCaptures } from "../precompute-capture.js";
 import { RUNTIME_MODELS, type RuntimeModel } from "../../machines/runtime/runtime-model.js";
 import type { MachineModel } from "../../model/machine.js";
-import { freeCopiesOption, runtimeOfFlags } from "./simulate-program.js";
+import { freeCopiesOption, MACHINE_OF_RUNTIME_HELP, machineOfFlags, runtimeOfFlags } from "./simulate-program.js";
 import { checkNetworkFlags, loadNetworkFlags, networkOption, portSharingOption } from "./network-flags.js";
 import type { PortSharing } from "../../machines/sim/options.js";
 
@@ -136,11 +135,10 @@ function captureRuntime(o: PrecomputeFlags, machine: MachineModel): RuntimeModel
  */
 async function fromCapture(specFile: string | undefined, o: PrecomputeFlags, ctx: CliContext): Promise<void> {
   if (specFile !== undefined) throw fail("precompute", "BAD_OPTION", "give a spec file or --from-capture, not both");
-  if (o.machine === undefined)
-    throw fail("precompute", "BAD_OPTION", "--from-capture needs --machine (auto plans for it)", { field: "machine" });
   if (o.shard !== undefined || o.json === true)
     throw fail("precompute", "BAD_OPTION", "--from-capture takes neither --shard nor --json", { field: "fromCapture" });
-  const machine = findMachine(o.machine);
+  const needs = "--from-capture needs --machine (auto plans for it), or a --runtime made for one machine";
+  const machine = machineOfFlags("precompute", o, needs, [ONE_PORT]);
   const runtime = captureRuntime(o, machine);
   checkNetworkFlags("precompute", o, machine);
   if (o.network !== undefined && runtime === null)
@@ -202,7 +200,10 @@ export function registerPrecompute(program: Command, ctx: CliContext): void {
       "--from-capture <dir>",
       "instead of a spec: plan (auto, for --machine and --runtime), store and lower every count matrix libcommplan captured in DIR (COMMPLAN_CAPTURE=DIR) into STORE/programs/<key>/ for its replay (docs/runtimes.md); a key planned for the same target is left as it is, one planned for another machine, runtime, network or port sharing is replaced",
     )
-    .option("--machine <name>", "with --from-capture: the machine auto plans for ('commplan machines' lists them)")
+    .option(
+      "--machine <name>",
+      `with --from-capture: the machine auto plans for ('commplan machines' lists them); default: ${MACHINE_OF_RUNTIME_HELP}`,
+    )
     .option(
       "--runtime <name>",
       `with --from-capture: the MPI runtime auto plans for (plan -a auto --runtime), ${RUNTIME_MODELS.map((r) => r.name).join(" or ")} ('commplan machines --json' lists them): its verdict against MPI_Alltoallv's default decides the replay and the program is lowered in the variant it names (dataflow or nonblocking); ${ONE_PORT}: the papers' one-port model, the nonblocking program (default: the runtime model made for --machine, else smpi)`,

@@ -4,7 +4,6 @@
  */
 import { Option } from "commander";
 import { readMatrixFile } from "../../io/matrix-read.js";
-import { findMachine } from "../../machines/presets.js";
 import {
   LIBRARY_ALLTOALLV,
   libraryAlltoallvOps,
@@ -21,6 +20,8 @@ import {
   replayChecked,
   reportReplay,
   runtimeOfFlags,
+  machineOfFlags,
+  MACHINE_NEEDED,
   type ProgramReplayFlags,
   type RefusedWithProgram,
 } from "./simulate-program.js";
@@ -50,7 +51,7 @@ export async function runLibraryFlags(
   const problem = programFlagProblem(o, "--library");
   if (problem !== null) throw bad(problem);
   await checkReplayOutputs([arg, networkInputFile(o)], o);
-  const machine = findMachine(o.machine);
+  const machine = machineOfFlags("simulate", o, MACHINE_NEEDED);
   const runtime = runtimeOfFlags(o.runtime ?? DEFAULT_RUNTIME, o.freeCopies);
   const m = readMatrixFile(arg, matrixReadOptions(o, ctx.maxMemory));
   const topo = o.network === undefined ? null : loadTopology(o.network, m.p, ctx.maxMemory, machine);

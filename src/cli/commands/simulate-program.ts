@@ -32,12 +32,16 @@ import { oneLine } from "../../internal/quoted.js";
 
 /** The flags --program reads (the others are refused by `programFlagProblem`). */
 export interface ProgramReplayFlags extends TimelineFlags {
-  readonly machine: string;
+  readonly machine?: string;
   readonly runtime?: string;
   readonly freeCopies?: boolean;
   readonly network?: string;
   readonly json?: boolean;
 }
+
+/** simulate's error when no flag names its machine. */
+export const MACHINE_NEEDED =
+  "needs --machine (see 'commplan machines'), or with --program or --library a --runtime made for one machine";
 
 /** The default runtime model of --program. */
 export const DEFAULT_RUNTIME = "smpi";
@@ -60,6 +64,33 @@ export const freeCopiesOption = (): Option =>
     "--free-copies",
     "with a runtime model: local copies (gathers, scatters, relays' pieces) cost nothing, as in an SMPI run of the executor with smpi/simulate-computation:no (default: the machine's t_m per byte, as the trace export's compute actions)",
   );
+
+/**
+ * The machine preset a command runs on: --machine, else the machine the --runtime preset is made for (ib-hdr-200 for
+ * ib-hdr-200-mpi). `others`: runtime names the command takes besides the presets (precompute's none), which name no
+ * machine. A one-line error `needs` (the command's own words) when neither flag gives one; an unknown runtime is
+ * named first, with a suggestion.
+ */
+export function machineOfFlags(
+  command: string,
+  flags: { readonly machine?: string; readonly runtime?: string },
+  needs: string,
+  others: readonly string[] = [],
+): MachineModel {
+  if (flags.machine !== undefined) return findMachine(flags.machine);
+  const runtime = flags.runtime;
+  const made = runtime === undefined || others.includes(runtime) ? "" : findRuntimeModel(runtime).machine;
+  if (made !== "") return findMachine(made);
+  const why = runtime === undefined ? "" : ` (runtime ${runtime} is not made for one machine)`;
+  throw fail(command, "BAD_OPTION", `${needs}${why}`, { field: "machine" });
+}
+
+/** The machine a runtime preset gives when --machine is not given, for --machine's help. */
+export const MACHINE_OF_RUNTIME_HELP = `the machine --runtime is made for (${RUNTIME_MODELS.filter(
+  (r) => r.machine !== "",
+)
+  .map((r) => `${r.machine} for ${r.name}`)
+  .join(", ")})`;
 
 /** The runtime model a command's --runtime and --free-copies name. */
 export function runtimeOfFlags(name: string, freeCopies: boolean | undefined): RuntimeModel {
@@ -137,7 +168,7 @@ export function programFlagProblem(
 /** Runs --program and prints the result. */
 export async function runProgramReplay(path: string, o: ProgramReplayFlags, ctx: CliContext): Promise<void> {
   await checkReplayOutputs([path, networkInputFile(o)], o);
-  const machine = findMachine(o.machine);
+  const machine = machineOfFlags("simulate", o, MACHINE_NEEDED);
   const runtime = runtimeOfFlags(o.runtime ?? DEFAULT_RUNTIME, o.freeCopies);
   const prog = readProgramJson(path, { maxMemory: ctx.maxMemory }).program;
   const topo = o.network === undefined ? null : loadTopology(o.network, prog.p, ctx.maxMemory, machine);

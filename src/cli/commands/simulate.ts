@@ -9,7 +9,6 @@ import { checkMemory, scheduleWorkBytes } from "../../model/memory-budget.js";
 import { scheduleToJsonText } from "../../io/schedule-json-write.js";
 import { drawsRaster, GANTT_VIEWS, MAX_LANE_ROWS, MAX_SVG_INTERVALS, type GanttView } from "../../export/svg-gantt.js";
 import { scheduleCost } from "../../machines/cost-model.js";
-import { findMachine } from "../../machines/presets.js";
 import { PROTOCOLS, SEND_WAITS, type NetworkRequest, type SimMode } from "../../machines/sim/options.js";
 import {
   simRequestProblem,
@@ -45,13 +44,21 @@ import type { CliContext } from "../context.js";
 import { withProgress } from "../progress.js";
 import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions, numberOption, table } from "../io.js";
 import { counted } from "../../internal/plural.js";
-import { freeCopiesOption, PROGRAM_OPTION, runProgramFlags, RUNTIME_OPTION } from "./simulate-program.js";
+import {
+  freeCopiesOption,
+  MACHINE_NEEDED,
+  MACHINE_OF_RUNTIME_HELP,
+  machineOfFlags,
+  PROGRAM_OPTION,
+  runProgramFlags,
+  RUNTIME_OPTION,
+} from "./simulate-program.js";
 import { oneLine } from "../../internal/quoted.js";
 import { LIBRARY_OPTION, runLibraryFlags } from "./simulate-library.js";
 import { checkTimelineFlags, stdoutTaken, svgTooBig, timelineDocuments, wantsTimeline } from "./simulate-timeline.js";
 
 interface SimulateFlags extends NetworkFlags {
-  machine: string;
+  machine?: string;
   mode?: string;
   lockstep?: boolean;
   ports?: string;
@@ -464,7 +471,10 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
     .description(
       "replay a schedule on the event-driven simulated machine (or, with --protocol async or drs-n, run a run-time protocol of 004 (AC, DRS_N) on a matrix): makespan, per-node times, node-contention factor, timeline; with --network, link contention and the hottest links. With --program: replay a lowered program as SMPI runs it (makespan and per-rank finish times); with --library: MPI_Alltoallv of a matrix as an SMPI algorithm runs it",
     )
-    .requiredOption("--machine <name>", "machine model (see 'commplan machines')")
+    .option(
+      "--machine <name>",
+      `machine model (see 'commplan machines'); required, but with --program or --library it defaults to ${MACHINE_OF_RUNTIME_HELP}`,
+    )
     .addOption(new Option("--mode <mode>", "blocking or nonblocking (default blocking)").choices(SIM_MODES))
     .option("--lockstep", "a barrier after every step (000 fig. 3)")
     .option("--ports <k>", "send and receive ports per node (default: the machine's)")
@@ -556,7 +566,7 @@ async function runSimulate(arg: string | undefined, o: SimulateFlags, ctx: CliCo
   await refuseOutputOntoInput("simulate", [input, o.matrix, networkInputFile(o)], outputs);
   // every output's directory takes a new file, before the run: a bad one fails now, with nothing written
   await checkOutputTargets("simulate", outputs);
-  const preset = findMachine(o.machine);
+  const preset = machineOfFlags("simulate", o, MACHINE_NEEDED);
   const barrier = o.barrier !== undefined ? numberOption("barrier", o.barrier) : preset.barrier;
   if (!(barrier >= 0)) throw bad("barrier", `--barrier must be a time >= 0 in us, got '${o.barrier}'`);
   const envelope =
