@@ -12,6 +12,8 @@ import { join } from "node:path";
 import { lowerSchedule } from "../src/lower/index.js";
 import { replayProgram } from "../src/machines/program-replay/replay-program.js";
 import { findMachine } from "../src/machines/presets.js";
+import { compileRoutes } from "../src/topology/compile-routes.js";
+import { buildTopology } from "../src/topology/registry.js";
 import { findRuntimeModel, smpiConfigOf } from "../src/machines/runtime/runtime-model.js";
 import type { MachineModel } from "../src/model/machine.js";
 import type { Program } from "../src/model/program.js";
@@ -71,15 +73,27 @@ function smpiStartupMs(root: string, prog: Program, machine: MachineModel, netwo
 }
 
 /**
- * Replays before the first measured case (P = 16, the "linear" schedule, flat), so that case does not run before the
- * JIT has compiled the replay: in a fresh process the first replay of that program took 25-30 ms of CPU, the next
- * ten 2-25 ms, the later ones 0.8-1.2 ms, so one warm-up replay is not enough.
+ * Replays before the first measured case, so that no case runs before the JIT has compiled the replay for it: in a
+ * fresh process the first replay of the P = 16 "linear" program took 25-30 ms of CPU, the next ten 2-25 ms, the later
+ * ones 0.8-1.2 ms, so one warm-up replay is not enough; and a network or a runtime not replayed before costs its first
+ * replays again (after the flat cluster alone, the first three replays on the fat tree took 4-22 ms, then 1.2-2 ms).
+ * So the "linear" program at the first P, both variants, is replayed WARM_UP_REPLAYS times on every network and runtime
+ * of the bench.
  */
 const WARM_UP_REPLAYS = 20;
 function warmUp(machine: MachineModel): void {
-  const m = fidelityMatrix(PS[0]!, 256);
-  const program = lowerSchedule(m, scheduleOf(m, "linear")).program;
-  for (let i = 0; i < WARM_UP_REPLAYS; i++) replayProgram(program, { machine, runtime: findRuntimeModel("smpi") });
+  const p = PS[0]!;
+  const m = fidelityMatrix(p, 256);
+  const programs = (["nonblocking", "blocking"] as const).map(
+    (variant) => lowerSchedule(m, scheduleOf(m, "linear"), { variant }).program,
+  );
+  for (const network of networksOf(p)) {
+    const on = network === "flat" ? {} : { network: compileRoutes(buildTopology(network, p, machine)) };
+    for (const runtime of FIDELITY_RUNTIMES)
+      for (const program of programs)
+        for (let i = 0; i < WARM_UP_REPLAYS; i++)
+          replayProgram(program, { machine, runtime: findRuntimeModel(runtime), ...on });
+  }
 }
 
 /** Runs the cases; a one-line skip when smpirun is not installed (the recorded results are then kept). */
@@ -168,7 +182,7 @@ function report(rows: readonly Row[], seconds: number, load: readonly number[]):
     `\`export --format simgrid\` (CM02 flags of docs/runtimes.md), machine ib-hdr-200; programs of the "linear" schedule ` +
     `(every message in one round) and of planners, both variants, on 003's test set 2 with 256-byte elements; runtime ` +
     `smpi (no overheads) and ib-hdr-200-mpi (smpi/os, smpi/ois, smpi/or = 0.3 us). Wall time: smpirun's one run ` +
-    `against the replay's best of three in one process (after ${WARM_UP_REPLAYS} warm-up replays; its CPU time, user + system, the least of the same three), on a 2-core machine shared with other jobs (load average ` +
+    `against the replay's best of three in one process (after ${WARM_UP_REPLAYS} warm-up replays of each variant on each network and runtime; its CPU time, user + system, the least of the same three), on a 2-core machine shared with other jobs (load average ` +
     `${load.map((x) => x.toFixed(1)).join(" at the start, ")} at the end). ${rows.length} cases in ` +
     `${seconds.toFixed(0)} s.\n\n` +
     `- ${ok.length} of ${rows.length} SMPI runs completed; within 10 %: ${within(TARGET)}, within 2 %: ${within(0.02)}, ` +

@@ -326,6 +326,18 @@ describe("commplan check-planner: the counterexample as written", () => {
     });
   });
 
+  it("-o - writes the counterexample alone on stdout (a matrix another command reads), the report on stderr", async () => {
+    const r = await run("check-planner", fixture("two-senders"), "--seed", "2", "-o", "-");
+    expect(r.code).toBe(1);
+    const m = JSON.parse(r.out) as { format: string; p: number };
+    expect(m).toMatchObject({ format: "commplan.matrix/v1", p: 3 });
+    expect(r.err).toContain("counterexample, P = 3, stored sparse (written to stdout):\n");
+    expect(r.err).toMatch(/^check-planner: .*two-senders\.mjs: FAIL after/);
+    const pass = await run("check-planner", fixture("two-hop"), "--runs", "5", "-o", "-");
+    expect(pass).toMatchObject({ code: 0, out: "" });
+    expect(pass.err).toMatch(/5 runs pass every check/);
+  });
+
   it("shrinks a pattern family's counterexample on the matrix itself, within --min-p", async () => {
     const out = join(tempDir("check"), "cx.json");
     const r = await run(

@@ -151,6 +151,8 @@ async function report(module: string | undefined, o: CheckPlannerOptions, ctx: C
   // fast-check's seed is a signed 32-bit integer; --seed takes 0 .. 2^32 - 1 like every other command
   const r = await fc.check(prop, { numRuns: runs, seed: seed | 0 });
   const who = module ?? `--command ${o.command}`;
+  // with -o -, stdout carries the counterexample alone: the report goes to stderr
+  const say = (text: string): void => (o.output === "-" ? ctx.io.err(text) : ctx.io.out(text));
   const summary = (verdict: string, rest: object): void =>
     printJson(ctx, {
       format: "commplan.check-planner/v1",
@@ -165,7 +167,7 @@ async function report(module: string | undefined, o: CheckPlannerOptions, ctx: C
     });
   if (!r.failed) {
     if (o.json) return summary("pass", { counterexample: null, failure: null, hungWhileShrinking: null, output: null });
-    ctx.io.out(
+    say(
       `check-planner: ${who}: ${counted(r.numRuns, "run passes", "runs pass")} every check (seed ${seed}; ${text})\n`,
     );
     return;
@@ -196,8 +198,9 @@ async function report(module: string | undefined, o: CheckPlannerOptions, ctx: C
       : whileShrinking
         ? `FAIL after ${counted(r.numRuns, "run", "runs")} (seed ${seed}; ${text}); while that failure was shrunk, ${it} ran past --timeout ${timeout} s on a smaller matrix and was killed; no further run`
         : `FAIL: ${it} ran past --timeout ${timeout} s and was killed; no further run (seed ${seed}; ${text})`;
-  ctx.io.out(
+  const written = o.output === undefined ? "" : ` (written to ${o.output === "-" ? "stdout" : o.output})`;
+  say(
     `check-planner: ${who}: ${head}\n` +
-      `${hung === null ? "counterexample" : "the matrix it was on"}, P = ${m.p}${sparse ? ", stored sparse" : ""}${o.output !== undefined ? ` (written to ${o.output})` : ""}:\n${matrixText(m)}`,
+      `${hung === null ? "counterexample" : "the matrix it was on"}, P = ${m.p}${sparse ? ", stored sparse" : ""}${written}:\n${matrixText(m)}`,
   );
 }
