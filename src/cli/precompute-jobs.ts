@@ -99,6 +99,13 @@ function checkSpecNames(spec: Spec, file: string): void {
       refuse(`/algorithms/${k}/params${param ? `/${param}` : ""}`, e);
     }
   });
+  (spec.machines ?? []).forEach((mc, k) => {
+    try {
+      if (mc !== null) findMachine(mc);
+    } catch (e) {
+      refuse(`/machines/${k}`, e);
+    }
+  });
 }
 
 /** The largest spec file read (a spec lists names and numbers: a few KiB). */
@@ -134,7 +141,6 @@ export function readPrecomputeSpec(file: string): PrecomputeJob[] {
       file,
       field: "machines",
     });
-  for (const mc of machines) if (mc !== null) findMachine(mc);
   const jobs: PrecomputeJob[] = [];
   for (const pat of spec.patterns)
     for (const p of spec.p)

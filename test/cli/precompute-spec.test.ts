@@ -28,6 +28,27 @@ describe("precompute spec reader", () => {
     expect(r.err).toMatch(/1 job: 1 added/);
   });
 
+  it("names the file and the field of an unknown name, machines as patterns and algorithms", async () => {
+    const spec = (field: string, list: string): string =>
+      JSON.stringify({ ...(JSON.parse(SPEC) as object), [field]: JSON.parse(list) as unknown });
+    const machine = await precompute(spec("machines", '["t3d-004", "t3d"]'));
+    expect(machine.code).toBe(2);
+    expect(machine.err).toMatch(
+      new RegExp(
+        `^precompute: ${machine.file}: /machines/1: unknown machine 't3d' \\(did you mean t3d-004 or t3d-002\\?\\)`,
+      ),
+    );
+    const algorithm = await precompute(spec("algorithms", '["shfit"]'));
+    expect(algorithm.err).toMatch(
+      new RegExp(`^precompute: ${algorithm.file}: /algorithms/0: .*'shfit'.*did you mean shift`),
+    );
+    const pattern = await precompute(spec("patterns", '["unifrom"]'));
+    expect(pattern.err).toMatch(
+      new RegExp(`^precompute: ${pattern.file}: /patterns/0: .*'unifrom'.*did you mean uniform`),
+    );
+    for (const r of [machine, algorithm, pattern]) expect(r.err.trim().split("\n")).toHaveLength(1);
+  });
+
   it("refuses a key given twice, naming it and its line (it planned the last one's P)", async () => {
     const r = await precompute('{"patterns":["uniform"],\n"p":[8],\n"p":[16],"seeds":[1],"algorithms":["shift"]}');
     expect(r.code).toBe(2);

@@ -88,7 +88,10 @@ export function registerCheckPlanner(program: Command, ctx: CliContext): void {
       "--allow-unproven",
       "accept a relaying plan without payload chunks whose delivery the verifier cannot decide",
     )
-    .option("-o, --output <file>", "write the shrunk counterexample matrix here (JSON, atomically; - for stdout, the report then on stderr)")
+    .option(
+      "-o, --output <file>",
+      "write the shrunk counterexample matrix here (JSON, atomically; - for stdout, the report then on stderr)",
+    )
     .option(
       "--json",
       "print the verdict, the counterexample (commplan.matrix/v1) and the failing check as commplan.check-planner/v1 JSON (not with -o -)",
