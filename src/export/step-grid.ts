@@ -51,6 +51,10 @@ export function nodeArrayRow(p: number, row: number): number[] {
  */
 export function stepGrid(s: Schedule, stage: number, senders?: readonly number[], addInbound = false): StepGrid {
   checkSchedule(s, "show");
+  if (s.stages.length === 0)
+    throw fail("show", "BAD_INPUT", "the schedule has no stages (its matrix sends nothing): there is no grid to show", {
+      field: "stages",
+    });
   if (!Number.isInteger(stage) || stage < 0 || stage >= s.stages.length) {
     const got = Number.isInteger(stage) ? String(stage + 1) : String(stage);
     throw fail("show", "BAD_OPTION", `the stage option must be in 1..${s.stages.length}, got ${got}`, {

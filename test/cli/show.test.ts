@@ -53,6 +53,14 @@ describe("commplan show", () => {
       expect(r.err).toMatch(msg);
       expect(r.err.trim().split("\n").length).toBe(1);
     }
+    // a plan of a matrix that sends nothing has no stages: said so, not "--stage must be in 1..0"
+    const z = join(dir, "z.json"),
+      zs = join(dir, "zs.json");
+    await run("gen", "zero", "--p", "4", "-o", z);
+    expect((await run("plan", z, "--algorithm", "te-offline", "-o", zs)).code).toBe(0);
+    const empty = await run("show", zs);
+    expect(empty.code).toBe(2);
+    expect(empty.err).toBe("show: the schedule has no stages (its matrix sends nothing): there is no grid to show\n");
   });
 
   it("shows a node given twice in --nodes once, drawn as in its own column (as te-table drops a repeated N)", async () => {
