@@ -42,6 +42,15 @@ describe("commplan platform: --topology or --network", () => {
     expect(both.code).toBe(2);
     expect(both.err).toMatch(/'--network <spec>' cannot be used with option '--topology <spec>'/);
   });
+
+  it("takes the ranks as -P, --p or --ranks (as gen and demo name them), one of them", async () => {
+    const a = await run("platform", "--topology", "fat-tree:k=4", "-P", "16");
+    expect(await run("platform", "--topology", "fat-tree:k=4", "--ranks", "16")).toEqual(a);
+    expect(await run("platform", "--topology", "fat-tree:k=4", "--p", "16")).toEqual(a);
+    const both = await run("platform", "--topology", "flat", "--p", "4", "--ranks", "4");
+    expect(both.code).toBe(2);
+    expect(both.err).toMatch(/'--ranks <n>' cannot be used with option '-P, --p <n>'/);
+  });
 });
 
 describe("commplan platform", () => {

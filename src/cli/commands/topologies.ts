@@ -94,6 +94,7 @@ export function registerTopologies(program: Command, ctx: CliContext): void {
       "-P, --p <n>",
       "number of ranks (hosts 0..P-1): needed with a generator, which builds at least P hosts; a topology JSON file gives its hosts (default: all of them). An explicit platform of up to 256 ranks lists only their hosts and the links on their routes",
     )
+    .addOption(new Option("--ranks <n>", "the same as -P / --p, as gen and demo name it").conflicts("p"))
     .option("--machine <name>", "machine preset whose 1/t_d is the default link bandwidth ('commplan machines')")
     .option(
       "--explicit",
@@ -102,10 +103,11 @@ export function registerTopologies(program: Command, ctx: CliContext): void {
     .option("-o, --output <file>", "the platform XML file, - for stdout", "-")
     .option("--hostfile <file>", "also write the hostfile of ranks 0..P-1")
     .option("--json", JSON_SUMMARY_HELP)
-    .action(async (given: PlatformFlags & { topology?: string; network?: string }, cmd: Command) => {
+    .action(async (given: PlatformFlags & { topology?: string; network?: string; ranks?: string }, cmd: Command) => {
       const topology = given.topology ?? given.network;
       if (topology === undefined) cmd.error("error: required option '--topology <spec>' not specified");
-      const o = { ...given, topology };
+      const p = given.p ?? given.ranks;
+      const o = { ...given, topology, ...(p === undefined ? {} : { p }) };
       await platformAction(o, ctx);
     });
 }
