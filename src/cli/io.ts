@@ -29,16 +29,25 @@ const DECIMAL_INTEGER = /^[+-]?\d+$/;
 const DECIMAL_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /** Parses an integer option in [min, max]: decimal digits only (no 0x10, 1e1, 1.0 or blanks). */
-export function intOption(name: string, value: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+export function intOption(
+  name: string,
+  value: string,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+  flag = `--${name}`,
+): number {
   const v = DECIMAL_INTEGER.test(value) ? Number(value) : NaN;
   if (!Number.isSafeInteger(v) || v < min || v > max) {
     const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `in ${min}..${max}`; // no 2^53 - 1 spelled out
-    throw fail("commplan", "BAD_OPTION", `--${name} must be an integer ${range}, got ${quoted(value)}`, {
+    throw fail("commplan", "BAD_OPTION", `${flag} must be an integer ${range}, got ${quoted(value)}`, {
       field: name,
     });
   }
   return v;
 }
+
+/** How an error names the ranks option, spelt --p or --ranks (and -P by platform). */
+export const RANKS_FLAGS = "--ranks (--p)";
 
 /** Parses a number option written in decimal (digits, a point, an exponent; no 0x10, Infinity or blanks). */
 export function numberOption(name: string, value: string): number {

@@ -256,9 +256,9 @@ describe("stats --per-node", () => {
 describe("options: one parser, one line per problem", () => {
   it("integer options take decimal digits only; number options decimal notation", async () => {
     for (const [args, line] of [
-      [["gen", "uniform", "--p", "0x10"], "commplan: --p must be an integer in 1..1048576, got '0x10'"],
-      [["gen", "uniform", "--p", "1e1"], "commplan: --p must be an integer in 1..1048576, got '1e1'"],
-      [["gen", "uniform", "--p", " 4"], "commplan: --p must be an integer in 1..1048576, got ' 4'"],
+      [["gen", "uniform", "--p", "0x10"], "commplan: --ranks (--p) must be an integer in 1..1048576, got '0x10'"],
+      [["gen", "uniform", "--p", "1e1"], "commplan: --ranks (--p) must be an integer in 1..1048576, got '1e1'"],
+      [["gen", "uniform", "--p", " 4"], "commplan: --ranks (--p) must be an integer in 1..1048576, got ' 4'"],
       [
         ["gen", "uniform", "--p", "4", "--size", "0x2"],
         "commplan: --size must be an integer in 0..4294967296, got '0x2'",

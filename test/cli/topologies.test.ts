@@ -161,7 +161,7 @@ describe("commplan platform", () => {
     for (const [args, re] of [
       [["--topology", "mesh", "-P", "4"], /^topology: unknown topology 'mesh'/],
       [["--topology", "flat"], /^topology: a generated topology needs the host count: give -P/],
-      [["--topology", "flat", "-P", "0"], /--p must be an integer in 1\.\./],
+      [["--topology", "flat", "-P", "0"], /--ranks \(--p\) must be an integer in 1\.\./],
       [["--topology", "torus:dims=2x2", "-P", "5"], /gives 4 hosts, fewer than P = 5/],
     ] as const) {
       const r = await run("platform", ...args, "-o", f("x.xml"));

@@ -86,6 +86,9 @@ describe("node contention and the port count", () => {
     expect(one.out).toMatch(/a one-port machine takes one message per node and step/);
     const bad = await run("verify", sched, "-m", mat, "--ports", "many");
     expect(bad.code).toBe(2);
-    expect(bad.err).toMatch(/--ports must be an integer/);
+    expect(bad.err).toBe("verify: --ports takes a count or 'unlimited', got 'many'\n");
+    const typo = await run("verify", sched, "-m", mat, "--ports", "unlimted");
+    expect(typo.err).toBe("verify: --ports takes a count or 'unlimited', got 'unlimted' (did you mean unlimited?)\n");
+    expect((await run("verify", sched, "-m", mat, "--ports", "0")).err).toMatch(/--ports must be an integer in 1\.\./);
   });
 });

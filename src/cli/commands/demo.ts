@@ -11,7 +11,7 @@ import { generatePattern } from "../../patterns/index.js";
 import { PLANNERS, resolvePlanOptions } from "../../planner/registry.js";
 import { verifySchedule } from "../../verifier/index.js";
 import type { CliContext } from "../context.js";
-import { fmt, intOption, table } from "../io.js";
+import { fmt, intOption, RANKS_FLAGS, table } from "../io.js";
 
 /** Registers `demo`. */
 export function registerDemo(program: Command, ctx: CliContext): void {
@@ -29,7 +29,7 @@ export function registerDemo(program: Command, ctx: CliContext): void {
     .option("--seed <s>", "random seed", "1")
     .option("--json", "machine-readable output")
     .action((o: { ranks: string; machine: string; seed: string; json?: boolean }) => {
-      const p = intOption("p", o.ranks, 1, 512);
+      const p = intOption("p", o.ranks, 1, 512, RANKS_FLAGS);
       const seed = intOption("seed", o.seed, 0, MAX_SEED);
       const machine = findMachine(o.machine);
       const m = generatePattern("pattern1", p, { mmax: 1024, small: 1 }, seed);

@@ -9,7 +9,7 @@ import { matrixFormatOfName, type MatrixFileFormat } from "../../io/matrix-read.
 import { writeMatrixFile } from "../../io/matrix-write.js";
 import { refuseOutputOntoInput } from "../../io/file-output.js";
 import type { CliContext } from "../context.js";
-import { intOption, MAX_ELEMENT_BYTES, numberOption } from "../io.js";
+import { intOption, MAX_ELEMENT_BYTES, numberOption, RANKS_FLAGS } from "../io.js";
 import { quoted } from "../../internal/quoted.js";
 import { JSON_SUMMARY_HELP, printJson, refuseJsonOnStdout, writtenBytes } from "./json-summary.js";
 import { patternFlag, patternFlagAlias } from "../pattern-flags.js";
@@ -105,7 +105,7 @@ export function registerGen(program: Command, ctx: CliContext): void {
   addPatternOptions(cmd, names);
   cmd.action(async (pattern: string, o: Record<string, string | boolean | undefined>) => {
     const def = findPattern(pattern);
-    const p = intOption("p", String(o["ranks"]), 1, MAX_P);
+    const p = intOption("p", String(o["ranks"]), 1, MAX_P, RANKS_FLAGS);
     const seed = intOption("seed", String(o["seed"]), 0, MAX_SEED);
     const given: Record<string, number> = {};
     for (const n of names) {

@@ -20,7 +20,7 @@ import {
 } from "../../topology/index.js";
 import type { CliContext } from "../context.js";
 import { JSON_SUMMARY_HELP, printJson, refuseJsonOnStdout, writtenBytes } from "./json-summary.js";
-import { intOption } from "../io.js";
+import { intOption, RANKS_FLAGS } from "../io.js";
 
 /** What `--topology SPEC` names: a generator spec (`fat-tree:k=8`) or a topology JSON file (ends in .json). */
 export const TOPOLOGY_OPTION_HELP =
@@ -125,7 +125,7 @@ interface PlatformFlags {
 /** platform's work, its options checked (topology from --topology or --network). */
 async function platformAction(o: PlatformFlags & { topology: string }, ctx: CliContext): Promise<void> {
   refuseJsonOnStdout("platform", o.json, o.output);
-  const p = o.p === undefined ? undefined : intOption("p", o.p, 1, MAX_TOPOLOGY_HOSTS);
+  const p = o.p === undefined ? undefined : intOption("p", o.p, 1, MAX_TOPOLOGY_HOSTS, RANKS_FLAGS);
   const machine = o.machine === undefined ? undefined : findMachine(o.machine);
   const inputs = o.topology.endsWith(".json") ? [o.topology] : [];
   const targets = [

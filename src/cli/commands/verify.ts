@@ -14,7 +14,8 @@ import { fmt, intOption, SCHEDULE_ARGUMENT_HELP, table } from "../io.js";
 import { counted } from "../../internal/plural.js";
 import { cliMessage } from "../option-flags.js";
 import { findMachine } from "../../machines/presets.js";
-import { oneLine } from "../../internal/quoted.js";
+import { oneLine, quoted } from "../../internal/quoted.js";
+import { didYouMean } from "../../internal/did-you-mean.js";
 
 /**
  * The port count of `verify`: `--ports k` or `unlimited` (Infinity), else the machine's (`--machine`), else 1 (the
@@ -22,6 +23,15 @@ import { oneLine } from "../../internal/quoted.js";
  */
 export function verifyPorts(ports: string | undefined, machine: string | undefined): number {
   if (ports === "unlimited") return Infinity;
+  if (ports !== undefined && !/^\d+$/.test(ports))
+    throw fail(
+      "verify",
+      "BAD_OPTION",
+      `--ports takes a count or 'unlimited', got ${quoted(ports)}${didYouMean(ports, ["unlimited"])}`,
+      {
+        field: "ports",
+      },
+    );
   if (ports !== undefined) return intOption("ports", ports, 1, 1 << 20);
   return machine === undefined ? 1 : findMachine(machine).ports;
 }
