@@ -74,7 +74,7 @@ export function registerGen(program: Command, ctx: CliContext): void {
       },
     )
     .description("generate a communication matrix from a seeded pattern")
-    .requiredOption("--p, --ranks <n>", `number of nodes P (1..${MAX_P})`)
+    .requiredOption("--p, --ranks <n>", `number of nodes P (1..${MAX_P}; ${fixedSizeNote()})`)
     .option("--seed <s>", "random seed", "1")
     .option(
       "--file <path>",
@@ -172,4 +172,10 @@ export function registerGen(program: Command, ctx: CliContext): void {
         notes,
       });
   });
+}
+
+/** --ranks' note on the patterns of one size, which need no --ranks (the help marks it required for the others). */
+function fixedSizeNote(): string {
+  const fixed = PATTERNS.filter((d) => d.fixedP !== undefined).map((d) => d.name);
+  return `${fixed.join(" and ")} give their own`;
 }
