@@ -5,7 +5,8 @@ import type { TopologyGenerator } from "../types.js";
 /** One switch, P hosts, one link per host. */
 export const FLAT: TopologyGenerator = {
   name: "flat",
-  title: "every host on one non-blocking switch (today's flat model)",
+  title:
+    "every host on one non-blocking switch, links of lat and bw (a program replay on it charges links only, not the machine's T_s as on its own cluster: T_s / 2 per link)",
   params: LINK_PARAMS,
   build({ params, hosts, machine, spec, maxMemory }) {
     const { bandwidth, latency } = linkDefaults(params, machine);
