@@ -221,22 +221,57 @@ function pickFinalists(
   return screen.filter((r) => chosen.has(r) && !always.includes(r) && plan(r));
 }
 
+/** What the reason knows of each candidate besides its row: Finals, by the candidate's screen result. */
+interface ReasonFacts {
+  /** Why it lost (whyNot). */
+  readonly whyNot: (c: AutoCandidate) => string;
+  /** Whether it could have been chosen: it has a simulated makespan and fits the machine's ports. */
+  readonly canWin: (c: AutoCandidate) => boolean;
+  /**
+   * The lower bound it was skipped by (a finalist not simulated, or a candidate ruled out unplanned), or null; a
+   * candidate that cannot win either way (more messages at once than ports) has none.
+   */
+  readonly skippedBy: (c: AutoCandidate) => number | null;
+}
+
 /**
- * The reason in the header: the winner's makespan, the next one, what it saves against shift (simulated, or at least by
- * shift's bound), and where the flat model disagreed.
+ * The reason's runner-up: the fastest other candidate simulated that could have been chosen (it fits the machine's
+ * ports). When candidates skipped by a lower bound have their bound below its time, it is only the next simulated,
+ * and the words count them and give the lowest bound; null when there is neither.
+ */
+function nextWords(winner: AutoCandidate, all: readonly AutoCandidate[], facts: ReasonFacts): string | null {
+  const next = all
+    .filter((c) => c !== winner && c.simulated !== null && facts.canWin(c))
+    .sort((a, b) => a.simulated! - b.simulated!)[0];
+  const below = all
+    .map((c) => ({ c, bound: c === winner ? null : facts.skippedBy(c) }))
+    .filter((x): x is { c: AutoCandidate; bound: number } => x.bound !== null)
+    .filter((x) => next === undefined || round(x.bound) < next.simulated!)
+    .sort((a, b) => a.bound - b.bound || all.indexOf(a.c) - all.indexOf(b.c));
+  const lowest = below[0];
+  if (lowest === undefined) return next ? `next ${variantLabel(next)} ${next.simulated} us` : null;
+  const at = `${variantLabel(lowest.c)} at least ${floor3(lowest.bound)} us`;
+  const skipped = below.length === 1 ? `1 skipped by a lower bound` : `${below.length} skipped by lower bounds`;
+  return next
+    ? `next simulated ${variantLabel(next)} ${next.simulated} us (${skipped} below it, the lowest ${at})`
+    : `no other simulated plan could be chosen (${skipped}, the lowest ${at})`;
+}
+
+/**
+ * The reason in the header: the winner's makespan, the runner-up (nextWords), what it saves against shift (simulated,
+ * or at least by shift's bound), and where the flat model disagreed.
  */
 function describeWhy(
   winner: AutoCandidate,
   all: readonly AutoCandidate[],
   shiftBound: number | null,
   baseline: string | null,
-  whyNot: (c: AutoCandidate) => string,
+  facts: ReasonFacts,
 ): string {
-  const sims = all.filter((c) => c.simulated !== null && c !== winner).sort((a, b) => a.simulated! - b.simulated!);
   const shift = all.find((c) => c.algorithm === baseline && c.simulated !== null);
   const parts = [`lowest simulated makespan ${winner.simulated} us`];
-  const next = sims[0];
-  if (next) parts.push(`next ${variantLabel(next)} ${next.simulated} us`);
+  const next = nextWords(winner, all, facts);
+  if (next !== null) parts.push(next);
   const saved = (t: number): number => (100 * (t - winner.simulated!)) / t;
   if (shift && shift !== winner)
     parts.push(`${baseline} ${shift.simulated} us (${round(saved(shift.simulated!))} % saved)`);
@@ -247,7 +282,7 @@ function describeWhy(
   const bestPredicted = all.filter((c) => c.predicted !== null).sort((a, b) => a.predicted! - b.predicted!)[0];
   if (bestPredicted && bestPredicted !== winner)
     parts.push(
-      `the flat model preferred ${variantLabel(bestPredicted)} (${bestPredicted.predicted} us) but it ${whyNot(bestPredicted)}`,
+      `the flat model preferred ${variantLabel(bestPredicted)} (${bestPredicted.predicted} us) but it ${facts.whyNot(bestPredicted)}`,
     );
   return parts.join("; ");
 }
@@ -259,6 +294,20 @@ function whyNot(r: ScreenResult, f: Finals): string {
   if (f.unpredicted.has(r)) return "has no prediction on the runtime (see its note)";
   if (f.bounds.has(r)) return "cannot be faster: its lower bound is above the winner's time";
   return "was left out (see its note)";
+}
+
+/** The facts the reason reads of `candidates` (the rows of `screen`, in its order) from what the finalists found. */
+function reasonFacts(screen: readonly ScreenResult[], candidates: readonly AutoCandidate[], f: Finals): ReasonFacts {
+  const of = (c: AutoCandidate): ScreenResult => screen[candidates.indexOf(c)]!;
+  return {
+    whyNot: (c) => whyNot(of(c), f),
+    canWin: (c) => f.simulated.has(of(c)) && !f.misfits.has(of(c)),
+    skippedBy: (c) => {
+      const r = of(c);
+      if (f.simulated.has(r) || f.misfits.has(r) || f.unpredicted.has(r)) return null;
+      return f.bounds.get(r) ?? f.ruled.get(r) ?? null;
+    },
+  };
 }
 
 /** x rounded down to 3 decimals (an "at least" figure). */
@@ -309,16 +358,17 @@ function libraryMakespan(
 /**
  * The verdict against MPI_Alltoallv's default (mpi-verdict.ts): the winner, the default among the screen
  * (traits.mpi.isDefault) with `makespan` (planned and run as the library runs it; false when it cannot be planned),
- * and the best other finalist.
+ * and the best other finalist that fits the machine's ports (the words of `the best plan`).
  */
 function verdictFor(
   best: ScreenResult,
   screen: readonly ScreenResult[],
   planners: readonly Planner[],
-  simulated: Map<ScreenResult, number>,
+  f: Pick<Finals, "simulated" | "misfits">,
   makespan: (r: ScreenResult) => number | false,
   margin: number,
 ): MpiVerdict {
+  const { simulated, misfits } = f;
   const of = (r: ScreenResult, t: number | undefined): VerdictCandidate => ({
     planner: plannerIn(planners, r.variant.algorithm),
     label: variantLabel(r.variant),
@@ -328,7 +378,7 @@ function verdictFor(
   const d = screen.find((x) => plannerIn(planners, x.variant.algorithm).traits.mpi?.isDefault === true);
   const t = d === undefined ? false : makespan(d);
   const next = screen
-    .filter((r) => r !== best && simulated.has(r))
+    .filter((r) => r !== best && simulated.has(r) && !misfits.has(r))
     .sort((a, b) => simulated.get(a)! - simulated.get(b)!)[0];
   const nextWords = next === undefined ? null : `${variantLabel(next.variant)}, ${round(simulated.get(next)!)} us`;
   return mpiVerdict(of(best, simulated.get(best)), d === undefined || t === false ? null : of(d, t), nextWords, margin);
@@ -635,7 +685,7 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
       best,
       screen,
       planners,
-      simulated,
+      f,
       (r) => plan(r) && libraryMakespan(r, simulated, machine, run),
       target === null ? MPI_MARGIN : RUNTIME_MPI_MARGIN,
     ),
@@ -644,7 +694,7 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
       candidates,
       shiftResult === undefined ? null : (bounds.get(shiftResult) ?? f.ruled.get(shiftResult) ?? null),
       roles.baseline,
-      (c) => whyNot(screen[candidates.indexOf(c)]!, f),
+      reasonFacts(screen, candidates, f),
     ),
     candidates,
   };

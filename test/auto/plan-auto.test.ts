@@ -130,6 +130,54 @@ describe("planAuto", () => {
   });
 });
 
+describe("planAuto's reason", () => {
+  it("the reason's next is a candidate that could win, with the header's makespan; bounds below it make it 'next simulated'", () => {
+    // pattern1, P = 16 on the one-port t3d-004: mpi-scattered is simulated but cannot win (4 messages at once), and
+    // rs-nh, split-coloring, shift and linear-permutation are skipped by bounds below the best one that can
+    const m = generatePattern("pattern1", 16, {}, 1);
+    const labelOf = (c: { algorithm: string; params: Record<string, unknown> }): string =>
+      variantLabel({ algorithm: c.algorithm, params: c.params as Record<string, never> });
+    for (const exhaustive of [false, true]) {
+      const { schedule, report } = planAuto(m, findMachine("t3d-004"), { exhaustive });
+      const header = schedule.auto as unknown as typeof report;
+      expect(header.reason).toBe(report.reason);
+      const next = /; next (simulated )?(\S+) ([\d.]+) us/.exec(report.reason)!;
+      expect(next, report.reason).not.toBeNull();
+      const named = header.candidates.find((c) => labelOf(c) === next[2])!;
+      expect(named.note).toBe("finalist");
+      expect(named.simulated).toBe(Number(next[3]));
+      // the best simulated candidate that can win (no "cannot win" note) other than the winner
+      const eligible = header.candidates.filter((c) => c.simulated !== null && c.note === "finalist");
+      expect(named.simulated).toBe(Math.min(...eligible.map((c) => c.simulated!)));
+      const misfit = header.candidates.find((c) => c.algorithm === "mpi-scattered")!;
+      expect(misfit.note).toMatch(/^finalist, cannot win/);
+      // faster than the next named, but not a plan auto may choose here
+      if (!exhaustive) expect(misfit.simulated!).toBeLessThan(named.simulated!);
+      const skipped = header.candidates
+        .map((c) => ({ c, bound: /lower bound ([\d.]+) us/.exec(c.note) }))
+        .filter((x) => x.c.simulated === null && x.bound !== null && Number(x.bound[1]) < named.simulated!);
+      if (exhaustive) {
+        expect(skipped).toEqual([]);
+        expect(next[1]).toBeUndefined();
+        expect(next[2]).toBe("rs-nh");
+        continue;
+      }
+      expect(next[1]).toBe("simulated ");
+      expect(next[2]).toBe("mesh-two-stage(schedule=shift)");
+      const lowest = skipped.sort((a, b) => Number(a.bound![1]) - Number(b.bound![1]))[0]!;
+      const said = /\((\d+) skipped by lower bounds below it, the lowest (\S+) at least ([\d.]+) us\)/.exec(
+        report.reason,
+      )!;
+      expect(said, report.reason).not.toBeNull();
+      expect(Number(said[1])).toBe(skipped.length);
+      expect(said[2]).toBe(labelOf(lowest.c));
+      expect(said[2]).toBe("rs-nh");
+      // rounded down: at least, and within the header's 3 decimals
+      expect(Math.abs(Number(said[3]) - Number(lowest.bound![1]))).toBeLessThanOrEqual(0.001 + 1e-9);
+    }
+  });
+});
+
 describe("planAuto progress", () => {
   it("reports progress over the finalists' transfers, rising to their sum (the total grows when the second round adds finalists), without changing the plan", () => {
     const m = generatePattern("uniform", 256, { size: 4 }, 1); // shift: 65,280 transfers, past one report interval

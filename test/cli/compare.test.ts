@@ -58,6 +58,11 @@ describe("commplan compare", () => {
       [["--sweep", "4..1"], /^compare: --sweep: the range '4..1' runs backwards/],
       [["--svg", "-"], /^compare: --svg -: stdout carries the comparison/],
       [["--algorithms", "nope"], /^planner: unknown algorithm 'nope'/],
+      // auto chooses among the planners compare already runs: refused with what to do instead
+      [
+        ["--algorithms", "shift,auto"],
+        /^compare: --algorithms takes planners, and auto is not one: compare already runs every planner auto chooses from .* and marks the fastest; for auto's own pick, run plan --algorithm auto\n$/,
+      ],
       [["--ports", "0"], /--ports must be an integer in 1..1024/],
       [["--mode", "fast"], /argument 'fast' is invalid/],
       [["--html", f("u.json")], /u.json/],

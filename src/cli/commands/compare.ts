@@ -47,7 +47,11 @@ interface CompareFlags extends NetworkFlags {
   elementBytes?: string;
 }
 
-/** The planners named by --algorithms (comma-separated), every planner without it. */
+/**
+ * The planners named by --algorithms (comma-separated), every planner without it. auto is refused with what to do
+ * instead: it is no planner but a choice among them, which compare's rows already show (each planner with its default
+ * parameters, the fastest marked); its pick, parameter variants included, is plan --algorithm auto's.
+ */
 function selectPlanners(list: string | undefined): readonly Planner[] {
   if (list === undefined) return PLANNERS;
   const names = list
@@ -56,6 +60,14 @@ function selectPlanners(list: string | undefined): readonly Planner[] {
     .filter(Boolean);
   if (names.length === 0)
     throw fail("compare", "BAD_OPTION", "--algorithms needs at least one name", { field: "algorithms" });
+  if (names.includes("auto"))
+    throw fail(
+      "compare",
+      "BAD_OPTION",
+      "--algorithms takes planners, and auto is not one: compare already runs every planner auto chooses from (each " +
+        "with its default parameters) and marks the fastest; for auto's own pick, run plan --algorithm auto",
+      { field: "algorithms" },
+    );
   return [...new Set(names)].map(findPlanner);
 }
 
@@ -109,7 +121,7 @@ export function registerCompare(program: Command, ctx: CliContext): void {
     )
     .option("--ports <k>", "send and receive ports per node on the simulated machine (default: the machine's)")
     .option("--seed <n>", "seed of the planners and the simulator", "1")
-    .option("--algorithms <list>", "comma-separated planners to compare (default: every planner)")
+    .option("--algorithms <list>", "comma-separated planners to compare, not auto (default: every planner)")
     .option("--json", "print the comparison as commplan.compare/v1 JSON")
     .option("--svg <file>", "write a chart: the bars per planner, or with --sweep time against message size (log-log)")
     .option(
