@@ -4,7 +4,7 @@
  */
 import { statSync } from "node:fs";
 import { checkMemory } from "../../model/memory-budget.js";
-import { fail } from "../../model/errors.js";
+import { fail, isCommplanError } from "../../model/errors.js";
 import type { Schedule } from "../../model/schedule.js";
 import { writeScheduleJson } from "../../io/schedule-json-write.js";
 import { refuseOutputOntoInput } from "../../io/file-output.js";
@@ -67,8 +67,27 @@ async function writeSchedule(
 }
 
 /**
+ * loadEntryById; with --json, a damaged entry (refused as BAD_FORMAT, as store verify finds it) is also reported on
+ * stdout, as store verify and a missing entry report theirs, before its refusal exits 2.
+ */
+async function loadEntryOrReport(
+  s: PlanStore,
+  id: string,
+  json: boolean,
+  ctx: CliContext,
+): Promise<Awaited<ReturnType<typeof loadEntryById>>> {
+  try {
+    return await loadEntryById(s, id);
+  } catch (e) {
+    if (json && isCommplanError(e) && e.code === "BAD_FORMAT")
+      printJson(ctx, { format: "commplan.store-get/v1", id, found: true, damaged: e.message });
+    throw e;
+  }
+}
+
+/**
  * Runs store get: the options checked, the entry's id (`--id`, or `idOf` the matrix file's request) found in the store
- * at `dir`, its plan written; exit 1 when the store has no such entry.
+ * at `dir`, its plan written; exit 1 when the store has no such entry, 2 when it is damaged.
  */
 export async function storeGet(
   dir: string,
@@ -89,7 +108,7 @@ export async function storeGet(
   // the entry is an input too: writing onto its own file would destroy it
   await refuseOutputOntoInput("store", [entryFile(s, id)], [["-o", o.output]]);
   checkEntryMemory(entryFile(s, id), id, ctx.maxMemory);
-  const entry = await loadEntryById(s, id);
+  const entry = await loadEntryOrReport(s, id, o.json === true, ctx);
   if (entry === null) {
     ctx.io.err(`store: no entry ${id}\n`);
     ctx.exitCode = 1;
