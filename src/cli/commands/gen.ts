@@ -11,6 +11,7 @@ import { refuseOutputOntoInput } from "../../io/file-output.js";
 import type { CliContext } from "../context.js";
 import { intOption, MAX_ELEMENT_BYTES, numberOption } from "../io.js";
 import { quoted } from "../../internal/quoted.js";
+import { outputFormat } from "../output-format.js";
 import { JSON_SUMMARY_HELP, printJson, refuseJsonOnStdout, writtenBytes } from "./json-summary.js";
 import { patternFlag, patternFlagAlias } from "../pattern-flags.js";
 
@@ -18,20 +19,6 @@ const FORMATS: readonly MatrixFileFormat[] = ["json", "csv", "mtx"];
 /** Where commander keeps the value of a hidden camelCase alias (--elementBytes apart from --element-bytes). */
 function aliasAttribute(name: string): string {
   return `${name}Flag`;
-}
-
-/**
- * The output format: --format (one of FORMATS, checked by commander), else the output file's extension, else json; a
- * --format that contradicts the extension is refused.
- */
-function outputFormat(given: string | undefined, output: string): MatrixFileFormat {
-  const byName = output === "-" ? null : matrixFormatOfName(output);
-  if (given === undefined) return byName ?? "json";
-  if (byName !== null && byName !== given)
-    throw fail("gen", "BAD_OPTION", `--format ${given} but the output file ${output} has the extension of ${byName}`, {
-      field: "format",
-    });
-  return given as MatrixFileFormat;
 }
 
 /** Adds every pattern option as a flag: its kebab-case spelling, a one-letter option's readable name beside it. */
@@ -136,7 +123,8 @@ export function registerGen(program: Command, ctx: CliContext): void {
     }
     const output = String(o["output"]);
     refuseJsonOnStdout("gen", o["json"] === true, output);
-    const format = outputFormat(o["format"] as string | undefined, output);
+    // --format is one of FORMATS (commander's choices)
+    const format = outputFormat("gen", o["format"] as MatrixFileFormat | undefined, output, matrixFormatOfName, "json");
     if ((o["sparse"] || o["dense"]) && format !== "json")
       throw fail(
         "gen",

@@ -3,6 +3,7 @@
  * only to read an entry the store's own reader does not read, so `store get --id` starts almost as fast as Node.
  */
 import { statSync } from "node:fs";
+import { extname } from "node:path";
 import { checkMemory } from "../../model/memory-budget.js";
 import { fail, isCommplanError } from "../../model/errors.js";
 import type { Schedule } from "../../model/schedule.js";
@@ -14,6 +15,7 @@ import { MAX_ENTRY_BYTES } from "../../store/store-fs.js";
 import { loadEntryById } from "../../store/entry-read.js";
 import type { CliContext } from "../context.js";
 import { memoryOption } from "../memory-option.js";
+import { outputFormat } from "../output-format.js";
 import type { StoreGetArgv } from "../store-get-argv.js";
 import { printJson, refuseJsonOnStdout, writtenBytes } from "./json-summary.js";
 
@@ -21,8 +23,15 @@ import { printJson, refuseJsonOnStdout, writtenBytes } from "./json-summary.js";
 export interface StoreGetOptions {
   readonly id?: string;
   readonly output: string;
-  readonly format: string;
+  /** json or arrow; absent: from the output file's extension (scheduleFormatOfName), else json. */
+  readonly format?: string | undefined;
   readonly json?: boolean;
+}
+
+/** The schedule file format a file name implies by its extension, or null. */
+export function scheduleFormatOfName(name: string): "json" | "arrow" | null {
+  const ext = extname(name).toLowerCase();
+  return ext === ".json" ? "json" : ext === ".arrow" ? "arrow" : null;
 }
 
 /**
@@ -96,8 +105,9 @@ export async function storeGet(
   ctx: CliContext,
   idOf: (matrixFile: string) => string,
 ): Promise<void> {
-  if (o.format !== "json" && o.format !== "arrow")
+  if (o.format !== undefined && o.format !== "json" && o.format !== "arrow")
     throw fail("store", "BAD_OPTION", `--format must be json or arrow, got '${o.format}'`, { field: "format" });
+  const format = outputFormat("store", o.format, o.output, scheduleFormatOfName, "json");
   if ((o.id === undefined) === (matrixFile === undefined))
     throw fail("store", "BAD_OPTION", "give either --id or a matrix file (with -a)", { field: "id" });
   if (o.id !== undefined) checkEntryId(o.id, "--id");
@@ -115,7 +125,7 @@ export async function storeGet(
     if (o.json) printJson(ctx, { format: "commplan.store-get/v1", id, found: false });
     return;
   }
-  await writeSchedule(entry, o.output, o.format, ctx);
+  await writeSchedule(entry, o.output, format, ctx);
   const plan = entry.plan;
   if (o.json)
     printJson(ctx, {
@@ -125,7 +135,7 @@ export async function storeGet(
       algorithm: plan.algorithm,
       p: plan.p,
       transfers: plan.transferCount,
-      fileFormat: o.format,
+      fileFormat: format,
       output: o.output,
       bytes: writtenBytes(o.output),
     });
