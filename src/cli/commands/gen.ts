@@ -1,7 +1,7 @@
 /** commplan gen: generate a seeded matrix from a named pattern. */
 import { Option, type Command } from "commander";
 import { fail } from "../../model/errors.js";
-import { isSparse, MAX_P, nonzeroCount } from "../../model/matrix.js";
+import { isSparse, MAX_P, nonzeroCount, type CommMatrix } from "../../model/matrix.js";
 import { MAX_SEED } from "../../model/param-spec.js";
 import { PATTERNS, findPattern, generatePatternWithNotes, patternOptionList } from "../../patterns/index.js";
 import { readSparseMatrixFile } from "../../io/sparse-matrix-read.js";
@@ -10,6 +10,7 @@ import { writeMatrixFile } from "../../io/matrix-write.js";
 import { refuseOutputOntoInput } from "../../io/file-output.js";
 import type { CliContext } from "../context.js";
 import { intOption, MAX_ELEMENT_BYTES, numberOption } from "../io.js";
+import { counted } from "../../internal/plural.js";
 import { quoted } from "../../internal/quoted.js";
 import { outputFormat } from "../output-format.js";
 import { JSON_SUMMARY_HELP, printJson, refuseJsonOnStdout, writtenBytes } from "./json-summary.js";
@@ -145,19 +146,43 @@ export function registerGen(program: Command, ctx: CliContext): void {
       ...(o["sparse"] ? { sparse: true } : o["dense"] ? { sparse: false } : {}),
       stdout: ctx.stdout,
     });
-    if (o["json"])
-      printJson(ctx, {
-        format: "commplan.gen/v1",
-        pattern,
-        p: m.p,
-        seed,
-        elementBytes: m.elementBytes,
-        storage: isSparse(m) ? "sparse" : "dense",
-        nonzeros: nonzeroCount(m),
-        matrixFormat: format,
-        output,
-        bytes: writtenBytes(output),
-        notes,
-      });
+    reportGen(ctx, { pattern, seed, format, output, notes, json: o["json"] === true }, m);
   });
+}
+
+/**
+ * What gen tells of the matrix it wrote: the commplan.gen/v1 summary on stdout with --json, and a summary line on
+ * stderr when the matrix went to a file (on stdout the line would join the data).
+ */
+function reportGen(
+  ctx: CliContext,
+  r: {
+    pattern: string;
+    seed: number;
+    format: MatrixFileFormat;
+    output: string;
+    notes: readonly string[];
+    json: boolean;
+  },
+  m: CommMatrix,
+): void {
+  const nonzeros = nonzeroCount(m);
+  if (r.json)
+    printJson(ctx, {
+      format: "commplan.gen/v1",
+      pattern: r.pattern,
+      p: m.p,
+      seed: r.seed,
+      elementBytes: m.elementBytes,
+      storage: isSparse(m) ? "sparse" : "dense",
+      nonzeros,
+      matrixFormat: r.format,
+      output: r.output,
+      bytes: writtenBytes(r.output),
+      notes: r.notes,
+    });
+  if (r.output !== "-")
+    ctx.io.err(
+      `gen: ${r.pattern}: P = ${m.p}, ${counted(nonzeros, "non-zero entry", "non-zero entries")}, ${r.format} -> ${r.output}\n`,
+    );
 }

@@ -4,6 +4,8 @@
  */
 import { statSync } from "node:fs";
 import { extname } from "node:path";
+import { counted } from "../../internal/plural.js";
+import { oneLine } from "../../internal/quoted.js";
 import { checkMemory } from "../../model/memory-budget.js";
 import { fail, isCommplanError } from "../../model/errors.js";
 import type { Schedule } from "../../model/schedule.js";
@@ -107,7 +109,6 @@ export async function storeGet(
 ): Promise<void> {
   if (o.format !== undefined && o.format !== "json" && o.format !== "arrow")
     throw fail("store", "BAD_OPTION", `--format must be json or arrow, got '${o.format}'`, { field: "format" });
-  const format = outputFormat("store", o.format, o.output, scheduleFormatOfName, "json");
   if ((o.id === undefined) === (matrixFile === undefined))
     throw fail("store", "BAD_OPTION", "give either --id or a matrix file (with -a)", { field: "id" });
   if (o.id !== undefined) checkEntryId(o.id, "--id");
@@ -117,6 +118,8 @@ export async function storeGet(
   const id = o.id ?? idOf(matrixFile!);
   // the entry is an input too: writing onto its own file would destroy it
   await refuseOutputOntoInput("store", [entryFile(s, id)], [["-o", o.output]]);
+  // after the inputs' refusals: -o onto the entry is told as that, whatever its extension says
+  const format = outputFormat("store", o.format, o.output, scheduleFormatOfName, "json");
   checkEntryMemory(entryFile(s, id), id, ctx.maxMemory);
   const entry = await loadEntryOrReport(s, id, o.json === true, ctx);
   if (entry === null) {
@@ -127,6 +130,10 @@ export async function storeGet(
   }
   await writeSchedule(entry, o.output, format, ctx);
   const plan = entry.plan;
+  if (o.output !== "-")
+    ctx.io.err(
+      `store: ${id}: ${oneLine(plan.algorithm)}, P = ${plan.p}, ${counted(plan.transferCount, "transfer", "transfers")}, ${format} -> ${o.output}\n`,
+    );
   if (o.json)
     printJson(ctx, {
       format: "commplan.store-get/v1",
