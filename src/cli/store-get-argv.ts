@@ -8,7 +8,8 @@ export interface StoreGetArgv {
   readonly dir: string;
   readonly id: string;
   readonly output: string;
-  readonly format: string;
+  /** Absent: from the output file's extension (store get's rule). */
+  readonly format: string | undefined;
   readonly json: boolean;
   readonly maxMemory: string | undefined;
 }
@@ -59,7 +60,7 @@ export function storeGetArgv(argv: readonly string[]): StoreGetArgv | null {
     dir: dirs[0]!,
     id,
     output: got.get("output") ?? "-",
-    format: got.get("format") ?? "json",
+    format: got.get("format"),
     json: got.has("json"),
     maxMemory: got.get("maxMemory"),
   };

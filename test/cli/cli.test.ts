@@ -291,7 +291,10 @@ describe("options: one parser, one line per problem", () => {
   });
 
   it("gen --format follows the output's extension and refuses to contradict it", async () => {
-    expect((await run("gen", "uniform", "--p", "3", "-o", f("x.mtx"))).code).toBe(0);
+    const mtx = await run("gen", "uniform", "--p", "3", "-o", f("x.mtx"));
+    expect([mtx.code, mtx.err]).toEqual([0, `gen: uniform: P = 3, 6 non-zero entries, mtx -> ${f("x.mtx")}\n`]);
+    // the matrix on stdout: no summary line
+    expect((await run("gen", "uniform", "--p", "3")).err).toBe("");
     expect(readFileSync(f("x.mtx"), "utf8")).toMatch(
       /^%%MatrixMarket matrix coordinate integer general\n%% commplan elementBytes=8\n3 3 6\n/,
     );

@@ -13,7 +13,10 @@ describe("commplan gen, workload patterns", () => {
     const m = join(dir, "spmv.json");
     const r = await run("gen", "spmv", "--p", "8", "--file", FIXTURE, "-o", m);
     expect(r.code).toBe(0);
-    expect(r.err).toBe("gen: spmv: 479 x 479 matrix, 1910 stored entries; 30 messages carry 506 x entries\n");
+    expect(r.err).toBe(
+      "gen: spmv: 479 x 479 matrix, 1910 stored entries; 30 messages carry 506 x entries\n" +
+        `gen: spmv: P = 8, 30 non-zero entries, json -> ${m}\n`,
+    );
     expect((JSON.parse(readFileSync(m, "utf8")) as { p: number }).p).toBe(8);
     const s = join(dir, "spmv-plan.json");
     expect((await run("plan", m, "--algorithm", "shift", "--payload", "-o", s)).code).toBe(0);
@@ -37,7 +40,7 @@ describe("commplan gen, workload patterns", () => {
     );
     expect(moe.code).toBe(0);
     expect(moe.err).toMatch(
-      /^gen: moe: \d+ of 40 token copies dropped \(\d+\.\d\d%\); capacity 2 copies per expert per rank\n$/,
+      /^gen: moe: \d+ of 40 token copies dropped \(\d+\.\d\d%\); capacity 2 copies per expert per rank\ngen: moe: P = 4, \d+ non-zero entries, json -> \S+moe\.json\n$/,
     );
     const halo = await run(
       "gen",
@@ -51,7 +54,10 @@ describe("commplan gen, workload patterns", () => {
       "-o",
       join(dir, "halo.json"),
     );
-    expect(halo.err).toBe("gen: halo: process grid 4 x 4 x 4, 26 neighbours, periodic\n");
+    expect(halo.err).toBe(
+      "gen: halo: process grid 4 x 4 x 4, 26 neighbours, periodic\n" +
+        `gen: halo: P = 64, 1664 non-zero entries, json -> ${join(dir, "halo.json")}\n`,
+    );
     const shuffle = await run(
       "gen",
       "shuffle",

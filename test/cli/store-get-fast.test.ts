@@ -3,7 +3,7 @@
  * and exit codes as the commander run, the modules it loads (no planner, no apache-arrow, no commander), and Arrow written as the
  * entry's bytes.
  */
-import { readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { execFileSync, spawnSync } from "node:child_process";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -46,7 +46,7 @@ describe("storeGetArgv", () => {
       dir: "s",
       id: ID,
       output: "-",
-      format: "json",
+      format: undefined,
       json: false,
       maxMemory: undefined,
     });
@@ -89,6 +89,30 @@ describe("storeGetArgv", () => {
       ["get", "s", "--id", ID],
     ])
       expect(storeGetArgv(argv), argv.join(" ")).toBeNull();
+  });
+});
+
+describe("store get -o FILE.arrow", () => {
+  it("takes the format from -o's extension as gen does, and refuses -f against it, in every path", async () => {
+    const d = tempDir("get-ext");
+    expect((await run("gen", "pattern1", "--p", "6", "-o", join(d, "m.json"))).code).toBe(0);
+    const id = (await run("store", "add", join(d, "s"), join(d, "m.json"), "-a", "shift")).out.trim();
+    const get = (...args: string[]): string[] => ["store", "get", join(d, "s"), "--id", id, ...args];
+    // the fast path, commander's (a trailing "--") and the bundle
+    expect((await run(...get("-f", "arrow", "-o", join(d, "f.arrow")))).code).toBe(0);
+    expect((await run(...get("-o", join(d, "a.arrow")))).code).toBe(0);
+    expect((await run(...get("-o", join(d, "b.arrow"), "--"))).code).toBe(0);
+    expect((await runBundled(...get("-o", join(d, "c.arrow")))).code).toBe(0);
+    for (const x of ["a", "b", "c"])
+      expect(readFileSync(join(d, `${x}.arrow`))).toEqual(readFileSync(join(d, "f.arrow")));
+    const refused = `store: --format json but the output file ${join(d, "x.arrow")} has the extension of arrow\n`;
+    for (const r of [
+      await run(...get("-f", "json", "-o", join(d, "x.arrow"))),
+      await run(...get("-f", "json", "-o", join(d, "x.arrow"), "--")),
+      await runBundled(...get("-f", "json", "-o", join(d, "x.arrow"))),
+    ])
+      expect(r).toMatchObject({ code: 2, err: refused, out: "" });
+    expect(existsSync(join(d, "x.arrow"))).toBe(false);
   });
 });
 

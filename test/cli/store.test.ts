@@ -49,12 +49,16 @@ describe("commplan store", () => {
     );
     const fromArrow = decodeScheduleArrow(new Uint8Array(readFileSync(join(d, "g.arrow"))));
     expect(scheduleToJsonText(fromArrow)).toBe(readFileSync(join(d, "p.json"), "utf8"));
+    // a summary line on stderr for a file written, as plan's; none when the plan goes to stdout
+    const n = fromArrow.transferCount;
+    expect(got.err).toBe(`store: ${id}: coloring, P = 12, ${n} transfers, json -> ${join(d, "g.json")}\n`);
     const missing = await run("store", "get", join(d, "s"), join(d, "m.json"), "-a", "shift");
     expect(missing.code).toBe(1);
     const listed = (await run("store", "list", join(d, "s"))).out;
     expect(listed).toMatch(/coloring +12 +1 +no/);
     const listedId = /^([0-9a-f]+) +coloring/m.exec(listed)![1]!;
-    expect((await run("store", "get", join(d, "s"), "--id", listedId)).code).toBe(0); // the id as list prints it
+    const toStdout = await run("store", "get", join(d, "s"), "--id", listedId); // the id as list prints it
+    expect([toStdout.code, toStdout.err]).toEqual([0, ""]);
     expect((await run("store", "verify", join(d, "s"))).out).toContain("1 entry, 0 damaged");
     const file = readdirSync(join(d, "s", "entries", id.slice(0, 2)))[0]!;
     const path = join(d, "s", "entries", id.slice(0, 2), file);
@@ -79,6 +83,8 @@ describe("commplan store", () => {
     const r = await run("export", join(d, "s.json"), "--format", "arrow", "-o", join(d, "s.arrow"));
     expect(r.code).toBe(0);
     const s = decodeScheduleArrow(new Uint8Array(readFileSync(join(d, "s.arrow"))));
+    const counts = `${s.stepCount} steps, ${s.transferCount} transfers`;
+    expect(r.err).toBe(`export: four-stage, P = 8, arrow: ${counts} -> ${join(d, "s.arrow")}\n`);
     expect(scheduleToJsonText(s)).toBe(
       scheduleToJsonText(parseScheduleJsonText(readFileSync(join(d, "s.json"), "utf8"))),
     );

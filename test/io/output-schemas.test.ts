@@ -101,6 +101,24 @@ describe("real CLI output validates against its schema", () => {
     }
   });
 
+  it("simulate --json on a network (replay and protocol) and of a dataflow program", async () => {
+    await run("gen", "pattern1", "--ranks", "16", "--seed", "2", "-o", f("m16.json"));
+    await run("plan", f("m16.json"), "-a", "shift", "-o", f("s16.json"));
+    const net = ["--machine", "ib-hdr-200", "--network", "fat-tree:k=4", "--json"];
+    const replay = (await jsonOut("simulate", f("s16.json"), ...net)) as { network: { links: number } };
+    valid("simulation", replay);
+    expect(replay.network).toMatchObject({ name: "fat-tree:k=4", portSharing: "serial", links: 96 });
+    const protocol = (await jsonOut("simulate", f("m16.json"), "--protocol", "async", ...net)) as { network: unknown };
+    valid("simulation", protocol);
+    expect(protocol.network).toMatchObject({ name: "fat-tree:k=4", links: 96 });
+    expect(() => validateWithSchema("simulation", { ...replay, network: { links: 96 } }, "test")).toThrow();
+    const lower = ["export", f("s16.json"), "-m", f("m16.json"), "-f", "program", "--variant", "dataflow"];
+    expect((await run(...lower, "-o", f("df.json"))).code).toBe(0);
+    const program = await jsonOut("simulate", "--program", f("df.json"), "--machine", "t3d-004", "--json");
+    valid("simulation", program);
+    expect(program).toMatchObject({ kind: "program", variant: "dataflow", p: 16 });
+  });
+
   it("te-table --json, with and without the paper's cells", async () => {
     valid("te-table", await jsonOut("te-table", "--n", "8", "--h", "2N", "--seeds", "2", "--json"));
     const doc = await jsonOut("te-table", "--n", "64", "--h", "4N", "--seeds", "1", "--json");

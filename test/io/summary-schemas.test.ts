@@ -1,7 +1,8 @@
 /**
  * The --json documents of plan, gen, export, platform, store, check-planner, precompute, demo, show, verify-program
  * and the listings (algorithms, machines, patterns, topologies) validate against their schemas (real CLI output, ajv);
- * --json with -o - is refused in one line; exit codes are those of the text output.
+ * --json with -o - is refused in one line; exit codes are those of the text output (a damaged store entry: a document
+ * and exit 2).
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -87,6 +88,12 @@ describe("--json summaries validate against their schemas", () => {
     expect((damaged["entries"] as { key: unknown; problem: string | null }[])[0]).toMatchObject({ key: null });
     const verify = await summary("store-verify", 1, "store", "verify", st);
     expect(verify).toMatchObject({ consistent: false, damaged: [{ id }] });
+    const bad = await run("store", "get", st, "--id", id, "-o", f("d.json"), "--json");
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(new RegExp(`^store: [^\\n]*entry ${id} is damaged [^\\n]*\\n$`));
+    const badDoc = JSON.parse(bad.out) as unknown;
+    expect(() => validateWithSchema("store-get", badDoc, "test")).not.toThrow();
+    expect(badDoc).toEqual({ format: "commplan.store-get/v1", id, found: true, damaged: bad.err.trimEnd() });
     expect(await summary("store-gc", 0, "store", "gc", st)).toMatchObject({ damaged: [id], parts: [] });
   });
 

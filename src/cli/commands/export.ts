@@ -28,6 +28,7 @@ import type { CliContext } from "../context.js";
 import { fmt, intOption, SCHEDULE_ARGUMENT_HELP, writingBar } from "../io.js";
 import { withProgress, withProgressAsync } from "../progress.js";
 import { JSON_SUMMARY_HELP, printJson, refuseJsonOnStdout, writtenBytes } from "./json-summary.js";
+import { counted } from "../../internal/plural.js";
 import { oneLine } from "../../internal/quoted.js";
 
 const VARIANTS: readonly ProgramVariant[] = ["nonblocking", "blocking", "dataflow"];
@@ -144,6 +145,10 @@ async function runExport(
       stdout: ctx.stdout,
     });
     if (o.json) printJson(ctx, exportSummary(format.name, schedule.algorithm, schedule.p, written, null));
+    if (written.path !== "-")
+      ctx.io.err(
+        `export: ${oneLine(schedule.algorithm)}, P = ${schedule.p}, ${format.name}: ${counted(schedule.stepCount, "step", "steps")}, ${counted(schedule.transferCount, "transfer", "transfers")} -> ${written.path}\n`,
+      );
     return;
   }
   if (o.matrix === undefined) cmd.error("error: required option '-m, --matrix <file>' not specified");

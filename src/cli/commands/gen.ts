@@ -1,7 +1,7 @@
 /** commplan gen: generate a seeded matrix from a named pattern. */
 import { Option, type Command } from "commander";
 import { fail } from "../../model/errors.js";
-import { isSparse, MAX_P, nonzeroCount } from "../../model/matrix.js";
+import { isSparse, MAX_P, nonzeroCount, type CommMatrix } from "../../model/matrix.js";
 import { MAX_SEED } from "../../model/param-spec.js";
 import { PATTERNS, findPattern, generatePatternWithNotes, patternOptionList } from "../../patterns/index.js";
 import { readSparseMatrixFile } from "../../io/sparse-matrix-read.js";
@@ -10,7 +10,9 @@ import { writeMatrixFile } from "../../io/matrix-write.js";
 import { refuseOutputOntoInput } from "../../io/file-output.js";
 import type { CliContext } from "../context.js";
 import { intOption, MAX_ELEMENT_BYTES, numberOption, RANKS_FLAGS } from "../io.js";
+import { counted } from "../../internal/plural.js";
 import { quoted } from "../../internal/quoted.js";
+import { outputFormat } from "../output-format.js";
 import { JSON_SUMMARY_HELP, printJson, refuseJsonOnStdout, writtenBytes } from "./json-summary.js";
 import { patternFlag, patternFlagAlias } from "../pattern-flags.js";
 
@@ -18,20 +20,6 @@ const FORMATS: readonly MatrixFileFormat[] = ["json", "csv", "mtx"];
 /** Where commander keeps the value of a hidden camelCase alias (--elementBytes apart from --element-bytes). */
 function aliasAttribute(name: string): string {
   return `${name}Flag`;
-}
-
-/**
- * The output format: --format (one of FORMATS, checked by commander), else the output file's extension, else json; a
- * --format that contradicts the extension is refused.
- */
-function outputFormat(given: string | undefined, output: string): MatrixFileFormat {
-  const byName = output === "-" ? null : matrixFormatOfName(output);
-  if (given === undefined) return byName ?? "json";
-  if (byName !== null && byName !== given)
-    throw fail("gen", "BAD_OPTION", `--format ${given} but the output file ${output} has the extension of ${byName}`, {
-      field: "format",
-    });
-  return given as MatrixFileFormat;
 }
 
 /** Adds every pattern option as a flag: its kebab-case spelling, a one-letter option's readable name beside it. */
@@ -136,7 +124,8 @@ export function registerGen(program: Command, ctx: CliContext): void {
     }
     const output = String(o["output"]);
     refuseJsonOnStdout("gen", o["json"] === true, output);
-    const format = outputFormat(o["format"] as string | undefined, output);
+    // --format is one of FORMATS (commander's choices)
+    const format = outputFormat("gen", o["format"] as MatrixFileFormat | undefined, output, matrixFormatOfName, "json");
     if ((o["sparse"] || o["dense"]) && format !== "json")
       throw fail(
         "gen",
@@ -157,20 +146,7 @@ export function registerGen(program: Command, ctx: CliContext): void {
       ...(o["sparse"] ? { sparse: true } : o["dense"] ? { sparse: false } : {}),
       stdout: ctx.stdout,
     });
-    if (o["json"])
-      printJson(ctx, {
-        format: "commplan.gen/v1",
-        pattern,
-        p: m.p,
-        seed,
-        elementBytes: m.elementBytes,
-        storage: isSparse(m) ? "sparse" : "dense",
-        nonzeros: nonzeroCount(m),
-        matrixFormat: format,
-        output,
-        bytes: writtenBytes(output),
-        notes,
-      });
+    reportGen(ctx, { pattern, seed, format, output, notes, json: o["json"] === true }, m);
   });
 }
 
@@ -178,4 +154,41 @@ export function registerGen(program: Command, ctx: CliContext): void {
 function fixedSizeNote(): string {
   const fixed = PATTERNS.filter((d) => d.fixedP !== undefined).map((d) => d.name);
   return `${fixed.join(" and ")} give their own`;
+}
+
+/**
+ * What gen tells of the matrix it wrote: the commplan.gen/v1 summary on stdout with --json, and a summary line on
+ * stderr when the matrix went to a file (on stdout the line would join the data).
+ */
+function reportGen(
+  ctx: CliContext,
+  r: {
+    pattern: string;
+    seed: number;
+    format: MatrixFileFormat;
+    output: string;
+    notes: readonly string[];
+    json: boolean;
+  },
+  m: CommMatrix,
+): void {
+  const nonzeros = nonzeroCount(m);
+  if (r.json)
+    printJson(ctx, {
+      format: "commplan.gen/v1",
+      pattern: r.pattern,
+      p: m.p,
+      seed: r.seed,
+      elementBytes: m.elementBytes,
+      storage: isSparse(m) ? "sparse" : "dense",
+      nonzeros,
+      matrixFormat: r.format,
+      output: r.output,
+      bytes: writtenBytes(r.output),
+      notes: r.notes,
+    });
+  if (r.output !== "-")
+    ctx.io.err(
+      `gen: ${r.pattern}: P = ${m.p}, ${counted(nonzeros, "non-zero entry", "non-zero entries")}, ${r.format} -> ${r.output}\n`,
+    );
 }

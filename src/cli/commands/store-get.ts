@@ -3,8 +3,11 @@
  * only to read an entry the store's own reader does not read, so `store get --id` starts almost as fast as Node.
  */
 import { statSync } from "node:fs";
+import { extname } from "node:path";
+import { counted } from "../../internal/plural.js";
+import { oneLine } from "../../internal/quoted.js";
 import { checkMemory } from "../../model/memory-budget.js";
-import { fail } from "../../model/errors.js";
+import { fail, isCommplanError } from "../../model/errors.js";
 import type { Schedule } from "../../model/schedule.js";
 import { writeScheduleJson } from "../../io/schedule-json-write.js";
 import { refuseOutputOntoInput } from "../../io/file-output.js";
@@ -14,6 +17,7 @@ import { MAX_ENTRY_BYTES } from "../../store/store-fs.js";
 import { loadEntryById } from "../../store/entry-read.js";
 import type { CliContext } from "../context.js";
 import { memoryOption } from "../memory-option.js";
+import { outputFormat } from "../output-format.js";
 import type { StoreGetArgv } from "../store-get-argv.js";
 import { printJson, refuseJsonOnStdout, writtenBytes } from "./json-summary.js";
 
@@ -21,8 +25,15 @@ import { printJson, refuseJsonOnStdout, writtenBytes } from "./json-summary.js";
 export interface StoreGetOptions {
   readonly id?: string;
   readonly output: string;
-  readonly format: string;
+  /** json or arrow; absent: from the output file's extension (scheduleFormatOfName), else json. */
+  readonly format?: string | undefined;
   readonly json?: boolean;
+}
+
+/** The schedule file format a file name implies by its extension, or null. */
+export function scheduleFormatOfName(name: string): "json" | "arrow" | null {
+  const ext = extname(name).toLowerCase();
+  return ext === ".json" ? "json" : ext === ".arrow" ? "arrow" : null;
 }
 
 /**
@@ -67,8 +78,27 @@ async function writeSchedule(
 }
 
 /**
+ * loadEntryById; with --json, a damaged entry (refused as BAD_FORMAT, as store verify finds it) is also reported on
+ * stdout, as store verify and a missing entry report theirs, before its refusal exits 2.
+ */
+async function loadEntryOrReport(
+  s: PlanStore,
+  id: string,
+  json: boolean,
+  ctx: CliContext,
+): Promise<Awaited<ReturnType<typeof loadEntryById>>> {
+  try {
+    return await loadEntryById(s, id);
+  } catch (e) {
+    if (json && isCommplanError(e) && e.code === "BAD_FORMAT")
+      printJson(ctx, { format: "commplan.store-get/v1", id, found: true, damaged: e.message });
+    throw e;
+  }
+}
+
+/**
  * Runs store get: the options checked, the entry's id (`--id`, or `idOf` the matrix file's request) found in the store
- * at `dir`, its plan written; exit 1 when the store has no such entry.
+ * at `dir`, its plan written; exit 1 when the store has no such entry, 2 when it is damaged.
  */
 export async function storeGet(
   dir: string,
@@ -77,7 +107,7 @@ export async function storeGet(
   ctx: CliContext,
   idOf: (matrixFile: string) => string,
 ): Promise<void> {
-  if (o.format !== "json" && o.format !== "arrow")
+  if (o.format !== undefined && o.format !== "json" && o.format !== "arrow")
     throw fail("store", "BAD_OPTION", `--format must be json or arrow, got '${o.format}'`, { field: "format" });
   if ((o.id === undefined) === (matrixFile === undefined))
     throw fail("store", "BAD_OPTION", "give either --id or a matrix file (with -a)", { field: "id" });
@@ -88,16 +118,22 @@ export async function storeGet(
   const id = o.id ?? idOf(matrixFile!);
   // the entry is an input too: writing onto its own file would destroy it
   await refuseOutputOntoInput("store", [entryFile(s, id)], [["-o", o.output]]);
+  // after the inputs' refusals: -o onto the entry is told as that, whatever its extension says
+  const format = outputFormat("store", o.format, o.output, scheduleFormatOfName, "json");
   checkEntryMemory(entryFile(s, id), id, ctx.maxMemory);
-  const entry = await loadEntryById(s, id);
+  const entry = await loadEntryOrReport(s, id, o.json === true, ctx);
   if (entry === null) {
     ctx.io.err(`store: no entry ${id}\n`);
     ctx.exitCode = 1;
     if (o.json) printJson(ctx, { format: "commplan.store-get/v1", id, found: false });
     return;
   }
-  await writeSchedule(entry, o.output, o.format, ctx);
+  await writeSchedule(entry, o.output, format, ctx);
   const plan = entry.plan;
+  if (o.output !== "-")
+    ctx.io.err(
+      `store: ${id}: ${oneLine(plan.algorithm)}, P = ${plan.p}, ${counted(plan.transferCount, "transfer", "transfers")}, ${format} -> ${o.output}\n`,
+    );
   if (o.json)
     printJson(ctx, {
       format: "commplan.store-get/v1",
@@ -106,7 +142,7 @@ export async function storeGet(
       algorithm: plan.algorithm,
       p: plan.p,
       transfers: plan.transferCount,
-      fileFormat: o.format,
+      fileFormat: format,
       output: o.output,
       bytes: writtenBytes(o.output),
     });

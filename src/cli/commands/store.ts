@@ -133,7 +133,10 @@ function registerAddGet(store: Command, ctx: CliContext): void {
   )
     .option("--id <id>", "the entry's id (as 'store list' prints it)")
     .option("-o, --output <file>", "output file (- for stdout: JSON only)", "-")
-    .option("-f, --format <f>", "json (commplan.schedule/v1) or arrow", "json")
+    .option(
+      "-f, --format <f>",
+      "json (commplan.schedule/v1) or arrow; default: from the output file's extension, else json",
+    )
     .option("--json", JSON_SUMMARY_HELP)
     .action(async (dir: string, matrixFile: string | undefined, o: RequestOpts & StoreGetOptions, cmd: Command) => {
       if (o.id !== undefined) refuseRequestWithId(cmd);

@@ -21,6 +21,7 @@ import {
 import type { CliContext } from "../context.js";
 import { JSON_SUMMARY_HELP, printJson, refuseJsonOnStdout, writtenBytes } from "./json-summary.js";
 import { intOption, RANKS_FLAGS } from "../io.js";
+import { oneLine } from "../../internal/quoted.js";
 
 /** What `--topology SPEC` names: a generator spec (`fat-tree:k=8`) or a topology JSON file (ends in .json). */
 export const TOPOLOGY_OPTION_HELP =
@@ -164,6 +165,12 @@ async function platformAction(o: PlatformFlags & { topology: string }, ctx: CliC
     ctx.io.err(
       "platform: note: SimGrid routes a FAT_TREE cluster D-mod-k, this network's routes are ECMP (the default): give routing=dmodk to replay the same routes, or --explicit to write commplan's\n",
     );
+  if (o.output !== "-") {
+    const how = written.cluster ? `a SimGrid ${d.simgridCluster!.topology} cluster` : "explicit links and routes";
+    ctx.io.err(
+      `platform: ${oneLine(o.topology)}: ${p ?? d.hosts.length} ranks on ${d.hosts.length} hosts, ${how} -> ${o.output}\n`,
+    );
+  }
   if (o.json)
     printJson(ctx, {
       format: "commplan.platform/v1",

@@ -1,0 +1,22 @@
+/** The format a command writes: --format, else the output file's extension, a contradiction refused in one line. */
+import { fail } from "../model/errors.js";
+
+/**
+ * The output format: `given` (--format, its value already checked), else the one `byName` reads from the output
+ * file's extension, else `fallback`; a --format that contradicts the extension is refused. `-` (stdout) has none.
+ */
+export function outputFormat<F extends string>(
+  module: string,
+  given: F | undefined,
+  output: string,
+  byName: (name: string) => F | null,
+  fallback: F,
+): F {
+  const named = output === "-" ? null : byName(output);
+  if (given === undefined) return named ?? fallback;
+  if (named !== null && named !== given)
+    throw fail(module, "BAD_OPTION", `--format ${given} but the output file ${output} has the extension of ${named}`, {
+      field: "format",
+    });
+  return given;
+}
