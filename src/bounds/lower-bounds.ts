@@ -8,6 +8,7 @@ import type { CommMatrix } from "../model/matrix.js";
 import { nodeLoads, type NodeLoads } from "./node-loads.js";
 import type { BoundRequest, BoundScope, BoundTarget, LowerBound } from "./types.js";
 import { BOUND_TARGETS } from "./types.js";
+import { cheapestNetworkCost, networkCost } from "../machines/sim/fabric.js";
 
 /** max over nodes of f(i). */
 function maxOver(p: number, f: (i: number) => number): number {
@@ -170,8 +171,17 @@ export function lowerBounds(m: CommMatrix, target: BoundTarget, req: BoundReques
     throw fail("bounds", "BAD_OPTION", "pairTdMin must be a function (a) => t_d, given with pairTd", {
       field: "pairTdMin",
     });
-  const pair = sim && req.pairTd !== undefined;
-  const l = pair ? nodeLoads(m, req.pairTd!, req.pairTdMin) : nodeLoads(m, req.machine.td);
+  // without pairTd, the machine's own fabric: the CM-5 fat tree's per-level rates are faster than machine.td within a
+  // cluster, so machine.td alone gave "bounds" its plans beat
+  const fabric = req.machine.fabric === "cm5-fat-tree" ? req.machine.fabric : null;
+  const pairTd = req.pairTd ?? (fabric === null ? undefined : networkCost(fabric, req.machine));
+  const pairTdMin =
+    req.pairTd !== undefined
+      ? req.pairTdMin
+      : fabric === null
+        ? undefined
+        : cheapestNetworkCost(fabric, req.machine, m.p);
+  const l = sim && pairTd !== undefined ? nodeLoads(m, pairTd, pairTdMin) : nodeLoads(m, req.machine.td);
   switch (target) {
     case "cost-blocking":
       return costBounds(l, req, "blocking");

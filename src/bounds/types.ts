@@ -47,8 +47,9 @@ export interface BoundRequest {
   /** Send and receive ports per node on the simulated machine (default the machine's); the cost model has one. */
   readonly ports?: number;
   /**
-   * Network time per byte t_d between a and b on the simulated machine (default: machine.td for
-   * every pair); the CM-5 fat tree passes its per-level rates. The cost model always uses machine.td.
+   * Network time per byte t_d between a and b on the simulated machine (default: the machine's fabric's, as the
+   * simulated machine charges it: per cluster level on the CM-5 fat tree, machine.td for every pair elsewhere). The
+   * cost model always uses machine.td.
    */
   readonly pairTd?: (a: number, b: number) => number;
   /**

@@ -18,6 +18,7 @@ import { matrixFromRows, type CommMatrix } from "../../src/model/matrix.js";
 import type { Schedule } from "../../src/model/schedule.js";
 import { findPlanner, PLANNERS, plan } from "../../src/planner/registry.js";
 import { buildMatrix, matrixRecipe, type MatrixRecipe } from "../helpers/arbitraries.js";
+import { generatePattern } from "../../src/patterns/registry.js";
 
 /** Every registered planner's plan of the recipe's matrix (the te-* planners, which move single elements, get entries of at most 3). */
 function plans(r: MatrixRecipe, machine: MachineModel): { m: CommMatrix; s: Schedule }[] {
@@ -72,7 +73,10 @@ describe("lower bounds hold for every plan of every planner", () => {
               check(bestBound(lowerBounds(m, `cost-${mode}`, { machine }), cls1), cost, `${what} cost`);
               const sim = simulateSchedule(s, machine, { mode, ports, timeline: false });
               const target: BoundTarget = `sim-${mode}`;
-              check(bestBound(lowerBounds(m, target, { machine, ports, pairTd }), clsK), sim.makespan, `${what} sim`);
+              const bounds = lowerBounds(m, target, { machine, ports, pairTd });
+              check(bestBound(bounds, clsK), sim.makespan, `${what} sim`);
+              // without pairTd, the machine's own fabric (machine.td alone overstated the CM-5 fat tree's bounds)
+              expect(lowerBounds(m, target, { machine, ports })).toEqual(bounds);
             }
           }
         },
@@ -176,5 +180,19 @@ describe("the cheapest partner in closed form (pairTdMin)", () => {
       [1, 0],
     ]);
     expect(() => lowerBounds(m, "sim-blocking", { machine, pairTdMin: () => 0 })).toThrow(/bounds: pairTdMin must be/);
+  });
+  it("without pairTd, the CM-5 fat tree's rates: a coloring plan no longer beats its bound (moe, P = 16)", () => {
+    const machine = findMachine("cm5-fat-tree");
+    const m = generatePattern("moe", 16, {}, 4);
+    const s = plan(m, "coloring", { payload: true });
+    const sim = simulateSchedule(s, machine, { mode: "blocking", timeline: false }).makespan;
+    const bound = bestBound(lowerBounds(m, "sim-blocking", { machine }), scheduleClass(m, s, 1))!;
+    expect(bound.value).toBeLessThanOrEqual(sim);
+    // with machine.td for every pair (the old default) the bound was above the simulated makespan
+    const flat = bestBound(
+      lowerBounds(m, "sim-blocking", { machine, pairTd: () => machine.td }),
+      scheduleClass(m, s, 1),
+    )!;
+    expect(flat.value).toBeGreaterThan(sim);
   });
 });
