@@ -8,7 +8,7 @@ import type { CommMatrix } from "../model/matrix.js";
 import { nodeLoads, type NodeLoads } from "./node-loads.js";
 import type { BoundRequest, BoundScope, BoundTarget, LowerBound } from "./types.js";
 import { BOUND_TARGETS } from "./types.js";
-import { cheapestNetworkCost, networkCost } from "../machines/sim/fabric.js";
+import { cheapestNetworkCost, networkCost } from "../model/fabric-cost.js";
 
 /** max over nodes of f(i). */
 function maxOver(p: number, f: (i: number) => number): number {
