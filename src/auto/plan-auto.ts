@@ -4,6 +4,8 @@
  */
 import { checkProgress } from "../model/progress.js";
 import { checkMachine } from "../model/machine.js";
+import { checkMaxMemory } from "../model/memory-budget.js";
+import { checkBooleanOption, checkOptionsObject } from "../model/option-checks.js";
 import { fail } from "../model/errors.js";
 import { checkSeed } from "../model/param-spec.js";
 import type { CommMatrix } from "../model/matrix.js";
@@ -596,7 +598,10 @@ function ruleOutByBound(
  */
 export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOptions = {}): AutoResult {
   checkMachine(machine, "compare");
+  checkOptionsObject("compare", "options", options);
+  checkBooleanOption("compare", "payload", options.payload);
   const seed = checkSeed("compare", options.seed ?? 1);
+  checkMaxMemory("compare", options.maxMemory);
   const mode = options.mode ?? "blocking";
   if (mode !== "blocking" && mode !== "nonblocking")
     throw fail("compare", "BAD_OPTION", `auto: unknown mode '${String(mode)}'; known: blocking, nonblocking`, {

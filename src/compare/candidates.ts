@@ -4,6 +4,9 @@
  */
 import { fail } from "../model/errors.js";
 import { checkMachine } from "../model/machine.js";
+import { checkMaxMemory } from "../model/memory-budget.js";
+import { checkBooleanOption, checkOptionsObject } from "../model/option-checks.js";
+import { checkSeed } from "../model/param-spec.js";
 import {
   bestBound,
   busiestLinkBound,
@@ -140,10 +143,15 @@ function networkElements(m: CommMatrix): number {
  * each plan. Deterministic for a seed.
  */
 export function runCandidates(m: CommMatrix, req: CandidateRequest): CandidateRun {
+  checkOptionsObject("compare", "options", req);
+  if (req === undefined)
+    throw fail("compare", "BAD_OPTION", "compare needs options: { machine, ... }", { field: "options" });
   const { machine } = req;
   checkMachine(machine, "compare");
   const progress = checkProgress(req.progress, "compare");
-  const seed = req.seed ?? 1;
+  const seed = checkSeed("compare", req.seed ?? 1);
+  checkBooleanOption("compare", "payload", req.payload);
+  checkMaxMemory("compare", req.maxMemory);
   const mode = req.mode ?? "blocking";
   if (mode !== "blocking" && mode !== "nonblocking")
     throw fail("compare", "BAD_OPTION", `unknown mode '${String(mode)}'; known: blocking, nonblocking`, {

@@ -1,5 +1,6 @@
 /** Memory budget: estimates of what an allocation needs, refused up front (one line) past the caller's budget. */
 import { fail } from "./errors.js";
+import { describeValue } from "./option-checks.js";
 
 const GIB = 1024 ** 3;
 const MIB = 1024 ** 2;
@@ -30,6 +31,22 @@ export function parseByteSize(text: string): number | null {
 
 /** The option every budgeted entry point takes: the bytes it may allocate. */
 export const MEMORY_OPTION = "maxMemory";
+
+/**
+ * The one check of the option maxMemory: undefined (the default budget) or a positive finite number of bytes; throws a
+ * one-line BAD_OPTION error of `module` on field maxMemory.
+ */
+export function checkMaxMemory(module: string, v: unknown): number | undefined {
+  if (v === undefined || (typeof v === "number" && Number.isFinite(v) && v > 0)) return v;
+  throw fail(
+    module,
+    "BAD_OPTION",
+    `${MEMORY_OPTION} must be a positive finite number of bytes, got ${describeValue(v)}`,
+    {
+      field: MEMORY_OPTION,
+    },
+  );
+}
 
 /**
  * Refuses, before allocating, work that needs more than `budget` bytes: `bytes` is the estimate,

@@ -3,7 +3,8 @@
  */
 import { fail } from "../model/errors.js";
 import { MAX_DENSE_P, MAX_P, type CommMatrix } from "../model/matrix.js";
-import { checkMemory, denseMatrixBytes } from "../model/memory-budget.js";
+import { checkMaxMemory, checkMemory, denseMatrixBytes } from "../model/memory-budget.js";
+import { checkOptionsObject } from "../model/option-checks.js";
 import { memoryBudgetOf } from "../host/memory.js";
 import { checkSeed, resolveSpecs, type Resolved } from "../model/param-spec.js";
 import { createRng } from "../model/rng.js";
@@ -163,9 +164,12 @@ export function generatePatternWithNotes(
   input: PatternInput = {},
 ): { readonly matrix: CommMatrix; readonly notes: readonly string[] } {
   const def = findPattern(name);
+  checkOptionsObject("patterns", "input", input);
+  checkMaxMemory("patterns", input.maxMemory);
   checkPatternP(def, p, input.maxMemory);
   checkSeed("patterns", seed);
-  const opts = resolvePatternOptions(def, given);
+  checkOptionsObject("patterns", "options", given);
+  const opts = resolvePatternOptions(def, given ?? {});
   checkPatternInput(def, input);
   const matrix = def.generate(p, opts, createRng(seed), input);
   return { matrix, notes: def.notes?.(matrix, opts, input) ?? [] };

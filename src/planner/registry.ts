@@ -5,6 +5,8 @@ import { checkSeed } from "../model/param-spec.js";
 import type { CommMatrix } from "../model/matrix.js";
 import { checkMachine, type MachineModel } from "../model/machine.js";
 import { checkProgress, type ProgressCallback } from "../model/progress.js";
+import { checkMaxMemory } from "../model/memory-budget.js";
+import { checkBooleanOption, checkOptionsObject } from "../model/option-checks.js";
 import type { JsonValue, Schedule } from "../model/schedule.js";
 import { fourStage } from "./four-stage/index.js";
 import { linearPermutation } from "./linear-permutation.js";
@@ -56,24 +58,53 @@ export interface PlanRequest {
   readonly progress?: ProgressCallback | null;
 }
 
+/** A plan request's checked common options (PlanRequest without params), under one `module`'s errors. */
+export interface CheckedPlanRequest {
+  readonly payload: boolean;
+  readonly seed: number;
+  readonly machine: MachineModel | null;
+  readonly maxMemory?: number;
+  readonly progress: ProgressCallback | null;
+}
+
 /**
- * Fills defaults (no payload, seed 1, no machine, no params, no progress), checks the seed and the progress callback
- * and checks the params against the planner's declaration (its defaults filled).
+ * The one check of a plan request's common options: the request an object or undefined, payload a boolean, the seed,
+ * the machine, maxMemory a positive finite number, the progress callback; defaults filled (no payload, seed 1, no
+ * machine, no progress). Throws a one-line BAD_OPTION error of `module` naming the option.
+ */
+export function checkPlanRequest(module: string, req: PlanRequest | undefined): CheckedPlanRequest {
+  checkOptionsObject(module, "options", req);
+  const r = req ?? {};
+  checkBooleanOption(module, "payload", r.payload);
+  const seed = checkSeed(module, r.seed ?? 1);
+  if (r.machine !== undefined && r.machine !== null) checkMachine(r.machine, module);
+  const maxMemory = checkMaxMemory(module, r.maxMemory);
+  const progress = checkProgress(r.progress, module);
+  return {
+    payload: r.payload ?? false,
+    seed,
+    machine: r.machine ?? null,
+    ...(maxMemory === undefined ? {} : { maxMemory }),
+    progress,
+  };
+}
+
+/**
+ * Fills defaults and checks the common options (checkPlanRequest), then checks the params against the planner's
+ * declaration (its defaults filled).
  */
 export function resolvePlanOptions(planner: Planner, req: PlanRequest = {}): PlanOptions {
-  const seed = checkSeed("planner", req.seed ?? 1);
-  if (req.machine !== undefined && req.machine !== null) checkMachine(req.machine, "planner");
+  const c = checkPlanRequest("planner", req);
   const givenParams = req.params ?? {};
   const params = resolveParams(planner.name, planner.specs, givenParams);
-  const progress = checkProgress(req.progress, "planner");
   return {
-    payload: req.payload ?? false,
-    seed,
-    machine: req.machine ?? null,
+    payload: c.payload,
+    seed: c.seed,
+    machine: c.machine,
     params,
     givenParams,
-    ...(req.maxMemory === undefined ? {} : { maxMemory: req.maxMemory }),
-    ...(progress ? { progress } : {}),
+    ...(c.maxMemory === undefined ? {} : { maxMemory: c.maxMemory }),
+    ...(c.progress ? { progress: c.progress } : {}),
   };
 }
 

@@ -1,9 +1,12 @@
 /** getOrPlan: the stored plan for a matrix and request, or a new plan made and added to the store. */
+import { fail } from "../model/errors.js";
 import type { CommMatrix } from "../model/matrix.js";
+import { checkOptionsObject } from "../model/option-checks.js";
 import type { Schedule } from "../model/schedule.js";
 import { planAuto } from "../auto/index.js";
 import { findPlanner, type PlanRequest } from "../planner/registry.js";
 import { addPlan, getPlanById, type PlanStore, type StoreOrigin } from "./plan-store.js";
+import { checkStoreOrigin } from "./store-origin.js";
 import { resolveStoreRequest, STORE_AUTO, type ResolvedRequest } from "./store-key.js";
 
 /**
@@ -33,11 +36,15 @@ export function getOrPlan(
   m: CommMatrix,
   options: GetOrPlanOptions,
 ): { schedule: Schedule; stored: boolean; id: string } {
+  checkOptionsObject("store", "options", options);
+  if (options === undefined)
+    throw fail("store", "BAD_OPTION", "getOrPlan needs a request: { algorithm, ... }", { field: "options" });
   const { algorithm, origin, ...req } = options;
+  const from = checkStoreOrigin("store", origin);
   const r = resolveStoreRequest(m, algorithm, req);
   const found = getPlanById(store, r.id);
   if (found !== null) return { schedule: found, stored: true, id: r.id };
   const schedule = planForRequest(m, r);
-  addPlan(store, r.key, schedule, origin ?? null);
+  addPlan(store, r.key, schedule, from);
   return { schedule, stored: false, id: r.id };
 }

@@ -18,6 +18,9 @@ import { appendRegular, pathKind, readRegular } from "./store-fs.js";
 import { SEAL_KEY, SEAL_PLACEHOLDER, sealBytes, sealProblem } from "./entry-seal.js";
 import { storeKeyId, type StoreKey } from "./store-key-id.js";
 import { decodeSealedEntry } from "./entry-arrow.js";
+import { checkStoreOrigin, type StoreOrigin } from "./store-origin.js";
+
+export type { StoreOrigin } from "./store-origin.js";
 import { planKeyMismatch, planOfEntry, readSealedEntry } from "./entry-read.js";
 import {
   ENTRIES_PART,
@@ -49,20 +52,6 @@ export interface CreationRecord {
   readonly time: string;
 }
 
-/**
- * Where an entry's matrix came from, kept in the entry so `store list` can say it without the matrix: a pattern with
- * its options, seed and P (precompute), or the name of the matrix file planned (`store add`; "-" for standard input).
- * Not part of the key: the first writer's record stays.
- */
-export type StoreOrigin =
-  | {
-      readonly pattern: string;
-      readonly options: { readonly [k: string]: number };
-      readonly seed: number;
-      readonly p: number;
-    }
-  | { readonly matrixFile: string; readonly p: number };
-
 /** An entry as `list` shows it. */
 export interface StoreEntryInfo {
   readonly id: string;
@@ -88,6 +77,7 @@ export function addPlan(
   plan: Schedule,
   origin: StoreOrigin | null = null,
 ): { written: boolean; id: string; file: string } {
+  checkStoreOrigin(MODULE, origin);
   const id = storeKeyId(key);
   const file = entryFile(s, id);
   const bad =

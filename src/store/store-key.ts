@@ -4,10 +4,16 @@
  */
 import { matrixDigest, type CommMatrix } from "../model/matrix.js";
 import { fail } from "../model/errors.js";
-import { checkMachine, machineRecord, type MachineModel } from "../model/machine.js";
-import { checkSeed } from "../model/param-spec.js";
+import { machineRecord, type MachineModel } from "../model/machine.js";
+import { checkOptionsObject } from "../model/option-checks.js";
 import type { JsonValue } from "../model/schedule.js";
-import { findPlanner, plannerUsesMachine, resolvePlanOptions, type PlanRequest } from "../planner/registry.js";
+import {
+  checkPlanRequest,
+  findPlanner,
+  plannerUsesMachine,
+  resolvePlanOptions,
+  type PlanRequest,
+} from "../planner/registry.js";
 import type { PlanOptions } from "../planner/types.js";
 import { STORE_FORMAT, storeKeyId, type StoreKey } from "./store-key-id.js";
 
@@ -34,20 +40,20 @@ export const STORE_AUTO = "auto";
 
 /** The key and plan options of an auto request (see STORE_AUTO). */
 function resolveAutoRequest(m: CommMatrix, req: PlanRequest): ResolvedRequest {
+  checkOptionsObject("store", "options", req);
   const machine = req.machine ?? null;
   if (machine === null)
     throw fail("store", "BAD_OPTION", "auto needs a machine (the machine it chooses for)", { field: "machine" });
   if (Object.keys(req.params ?? {}).length > 0)
     throw fail("store", "BAD_OPTION", "auto chooses the parameters itself: give none", { field: "params" });
-  checkMachine(machine, "store");
-  const seed = checkSeed("store", req.seed ?? 1);
+  const c = checkPlanRequest("store", req);
   const options = {
-    payload: req.payload ?? false,
-    seed,
+    payload: c.payload,
+    seed: c.seed,
     machine,
     params: {},
     givenParams: {},
-    ...(req.maxMemory === undefined ? {} : { maxMemory: req.maxMemory }),
+    ...(c.maxMemory === undefined ? {} : { maxMemory: c.maxMemory }),
   };
   return keyed(m, STORE_AUTO, options, machine);
 }

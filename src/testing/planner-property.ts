@@ -9,6 +9,7 @@ import { checkScheduleFor, failureOfError, type CheckFailure, type ScheduleCheck
 import { ScheduleCheckError } from "./verify-or-throw.js";
 import { DETERMINISM_SAMPLE, determinismFailure, type PlanOutcome } from "./determinism.js";
 import { inputChangeFailure } from "./input-change.js";
+import { checkScheduleCheckOptions } from "./check-options.js";
 
 /** A planner under test: a matrix to a Schedule, a plain schedule JSON object or its text. */
 export type PlanFn = (matrix: CommMatrix) => unknown;
@@ -108,6 +109,7 @@ export function plannerProperty(
   plan: PlanFn,
   options: PlannerPropertyOptions = {},
 ): fc.IPropertyWithHooks<[CommMatrix]> {
+  checkScheduleCheckOptions(options);
   const s = sampler();
   return fc.property(options.matrices ?? anyMatrixArb(), (m) => {
     const first = callPlan(plan, m);
@@ -126,6 +128,7 @@ export function asyncPlannerProperty(
   plan: (matrix: CommMatrix) => Promise<unknown>,
   options: PlannerPropertyOptions = {},
 ): fc.IAsyncPropertyWithHooks<[CommMatrix]> {
+  checkScheduleCheckOptions(options);
   const s = sampler();
   return fc.asyncProperty(options.matrices ?? anyMatrixArb(), async (m) => {
     const first = await callAsyncPlan(plan, m);

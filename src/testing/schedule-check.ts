@@ -4,43 +4,21 @@
  */
 import { isCommplanError } from "../model/errors.js";
 import type { CommMatrix } from "../model/matrix.js";
-import type { MachineModel } from "../model/machine.js";
 import type { Schedule } from "../model/schedule.js";
 import { findMachine } from "../machines/presets.js";
-import { scheduleCost, type CostMode } from "../machines/cost-model.js";
+import { scheduleCost } from "../machines/cost-model.js";
 import { verifySchedule, type Report } from "../verifier/index.js";
 import { scheduleFromOutput } from "./schedule-input.js";
 import { trafficLowerBound } from "./traffic-bound.js";
+import {
+  checkBoundValue,
+  checkScheduleCheckOptions,
+  type BoundOf,
+  type ScheduleCheckOptions,
+  type TimeBound,
+} from "./check-options.js";
 
-/** A bound that is a number or a function of the matrix. */
-export type BoundOf = number | ((m: CommMatrix) => number);
-
-/** The modelled-time bound: total cost on `machine` at most `factor` x the kit's traffic lower bound. */
-export interface TimeBound {
-  /** A MachineModel or the name of a preset (`commplan machines`). */
-  readonly machine: MachineModel | string;
-  /** Cost mode (default "nonblocking"). */
-  readonly mode?: CostMode;
-  /** The allowed ratio to trafficLowerBound (e.g. 4). */
-  readonly factor: number;
-}
-
-/** What the checks of a schedule may be told. */
-export interface ScheduleCheckOptions {
-  /** Send and receive ports per node (default 1). */
-  readonly ports?: number;
-  /**
-   * Count a delivery the verifier cannot decide (a relaying plan without payload chunks) as passing (default false: it
-   * fails).
-   */
-  readonly allowUnproven?: boolean;
-  /** At most this many steps. */
-  readonly maxSteps?: BoundOf;
-  /** At most this many elements held by one node at a step boundary (the verifier's peak buffer). */
-  readonly maxBuffer?: BoundOf;
-  /** Modelled time within a factor of a lower bound. */
-  readonly time?: TimeBound;
-}
+export type { BoundOf, ScheduleCheckOptions, TimeBound } from "./check-options.js";
 
 /** The first check a schedule fails: its id (a verifier row id or one of the kit's), title and witness. */
 export interface CheckFailure {
@@ -59,7 +37,9 @@ export interface ScheduleCheckResult {
   readonly failure: CheckFailure | null;
 }
 
-const boundValue = (b: BoundOf, m: CommMatrix): number => (typeof b === "function" ? b(m) : b);
+/** A bound's value for m; a function's result is checked as the option would be (checkBoundValue). */
+const boundValue = (field: string, b: BoundOf, m: CommMatrix): number =>
+  typeof b === "function" ? checkBoundValue(field, b(m), "(matrix)") : b;
 
 /** A failure from an error: a CommplanError's one-line message, else the error's message. */
 export function failureOfError(check: string, title: string, e: unknown): CheckFailure {
@@ -80,12 +60,12 @@ function firstFailure(m: CommMatrix, s: Schedule, r: Report, o: ScheduleCheckOpt
   if (u && o.allowUnproven !== true)
     return { check: u.id, title: `${u.title} (unproven ${u.reason})`, witness: `${u.detail}; ${u.howToProve}` };
   if (o.maxSteps !== undefined) {
-    const b = boundValue(o.maxSteps, m);
+    const b = boundValue("maxSteps", o.maxSteps, m);
     if (s.stepCount > b)
       return { check: "max-steps", title: `steps <= ${b}`, witness: `the schedule has ${s.stepCount} steps` };
   }
   if (o.maxBuffer !== undefined) {
-    const b = boundValue(o.maxBuffer, m);
+    const b = boundValue("maxBuffer", o.maxBuffer, m);
     const per = r.peakBufferPerNode ?? [];
     const node = per.findIndex((x) => x > b);
     if (node >= 0)
@@ -114,9 +94,10 @@ function timeFailure(m: CommMatrix, s: Schedule, t: TimeBound): CheckFailure | n
 
 /**
  * Reads what a planner returned as a schedule for `m`, verifies it and applies the stated bounds; never throws for a
- * bad schedule.
+ * bad schedule (bad options: a BAD_OPTION CommplanError, checkScheduleCheckOptions).
  */
 export function checkScheduleFor(m: CommMatrix, output: unknown, o: ScheduleCheckOptions = {}): ScheduleCheckResult {
+  checkScheduleCheckOptions(o);
   let s: Schedule;
   try {
     s = scheduleFromOutput(output, m);

@@ -18,6 +18,7 @@ import { checkTimedContention } from "./timed-overlap.js";
 import { checkWellFormed } from "./well-formed.js";
 import { checkLinkContention } from "./link-contention.js";
 import { networkProblem, type NetworkRoutes } from "../model/network.js";
+import { describeValue } from "../model/option-checks.js";
 import { checkProgress, progressPhases, type ProgressCallback } from "../model/progress.js";
 
 /** Options of the verifier. */
@@ -97,14 +98,22 @@ export function verifySchedule(m: CommMatrix, s: Schedule, opts: VerifyOptions =
 }
 
 /**
+ * The one check of the verifier's option ports (VerifyOptions.ports): a positive integer or Infinity; throws a one-line
+ * BAD_OPTION error of `module` on field ports.
+ */
+export function checkVerifyPorts(module: string, ports: unknown): void {
+  if (typeof ports === "number" && (Number.isInteger(ports) || ports === Infinity) && ports >= 1) return;
+  throw fail(module, "BAD_OPTION", `ports must be a positive integer or unlimited, got ${describeValue(ports)}`, {
+    field: "ports",
+  });
+}
+
+/**
  * Throws when the options are bad (ports, a network with fewer hosts than P) or the schedule was made for another
  * matrix (P or digest differ).
  */
 function checkInputs(m: CommMatrix, s: Schedule, ports: number, network: NetworkRoutes | undefined): void {
-  if (!(Number.isInteger(ports) || ports === Infinity) || ports < 1)
-    throw fail("verify", "BAD_OPTION", `ports must be a positive integer or unlimited, got ${String(ports)}`, {
-      field: "ports",
-    });
+  checkVerifyPorts("verify", ports);
   const shape = network === undefined ? null : networkProblem(network);
   if (shape !== null) throw fail("verify", "BAD_OPTION", shape, { field: "network" });
   if (network && network.hosts < s.p)

@@ -4,6 +4,7 @@
  */
 import { didYouMean } from "../../internal/did-you-mean.js";
 import { fail } from "../../model/errors.js";
+import { describeValue } from "../../model/option-checks.js";
 import type { CommMatrix } from "../../model/matrix.js";
 import { linearAlltoallvOps } from "./library-alltoallv.js";
 import { blocksAlltoallvOps } from "./library-alltoallv-blocks.js";
@@ -34,9 +35,14 @@ const ALGORITHMS: Readonly<Record<string, Mirror>> = {
 /**
  * The algorithm SMPI 3.32 runs for `name` at P ranks: a selector's pick (smpi_openmpi_selector.cpp: pair below 4 ranks
  * and in [64, 128) and [256, 1024), basic linear otherwise; mpich: bruck; mvapich2: ring), else the name itself (impi
- * runs init_smp before its pick, so its operations are its own).
+ * runs init_smp before its pick, so its operations are its own). P is a positive integer (else a one-line BAD_OPTION
+ * error on field p).
  */
 export function libraryAlltoallvPick(name: string, p: number): string {
+  if (!(typeof p === "number" && Number.isSafeInteger(p) && p >= 1))
+    throw fail("machines", "BAD_OPTION", `library alltoallv: P must be a positive integer, got ${describeValue(p)}`, {
+      field: "p",
+    });
   if (name === "mpich") return "bruck";
   if (name === "mvapich2") return "ring";
   if (name !== "ompi") return name;

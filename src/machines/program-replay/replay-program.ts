@@ -1,6 +1,7 @@
 /** replayProgram: a lowered program replayed as SMPI runs the reference executor's trace (docs/simulator.md). */
 import { fail } from "../../model/errors.js";
-import type { MachineModel } from "../../model/machine.js";
+import { checkMachine, type MachineModel } from "../../model/machine.js";
+import { checkBooleanOption, checkOptionsObject, describeValue } from "../../model/option-checks.js";
 import type { NetworkRoutes } from "../../model/network.js";
 import type { Program } from "../../model/program.js";
 import { findRuntimeModel, type RuntimeModel } from "../runtime/runtime-model.js";
@@ -30,13 +31,22 @@ export function replayProgram(prog: Program, opts: ProgramReplayOptions): Progra
 
 /** Replays operations (ReplayOps) on the options' runtime and network (the machine's flat cluster by default). */
 export function replayOpsOn(ops: ReplayOps, opts: ProgramReplayOptions): ProgramReplayResult {
+  checkReplayOptions(opts);
   const runtime =
     typeof opts.runtime === "string" ? findRuntimeModel(opts.runtime) : (opts.runtime ?? findRuntimeModel("smpi"));
-  if (!(runtime.eagerBytes >= 0) || !(runtime.envelopeBytes >= 0) || !(runtime.maxInFlight >= 1))
+  if (
+    typeof runtime !== "object" ||
+    !(runtime.eagerBytes >= 0) ||
+    !(runtime.envelopeBytes >= 0) ||
+    !(runtime.maxInFlight >= 1)
+  )
     throw fail(
       "machines",
       "BAD_OPTION",
-      `program replay: runtime ${runtime.name} has a negative threshold or envelope, or maxInFlight < 1`,
+      typeof runtime === "object"
+        ? `program replay: runtime ${runtime.name} has a negative threshold or envelope, or maxInFlight < 1`
+        : `program replay: runtime must be a runtime model or its name, got ${describeValue(runtime)}`,
+      { field: "runtime" },
     );
   const cluster = opts.network === undefined ? flatClusterNetwork(ops.p, opts.machine) : null;
   return replayProgramOps(ops, {
@@ -47,6 +57,21 @@ export function replayOpsOn(ops: ReplayOps, opts: ProgramReplayOptions): Program
     ...(opts.selectiveUpdate === undefined ? {} : { selectiveUpdate: opts.selectiveUpdate }),
     ...(opts.timeline === true ? { timeline: true } : {}),
   });
+}
+
+/**
+ * Checks a replay's options up front (one-line BAD_OPTION errors naming the option): an options object, its machine
+ * (checkMachine), selectiveUpdate and timeline booleans; the runtime is checked where it is resolved.
+ */
+function checkReplayOptions(opts: ProgramReplayOptions): void {
+  checkOptionsObject("machines", "options", opts);
+  if (opts === undefined)
+    throw fail("machines", "BAD_OPTION", "program replay: the options need a machine: { machine, ... }", {
+      field: "options",
+    });
+  checkMachine(opts.machine, "machines");
+  checkBooleanOption("machines", "selectiveUpdate", opts.selectiveUpdate);
+  checkBooleanOption("machines", "timeline", opts.timeline);
 }
 
 /**

@@ -81,7 +81,9 @@ export function findRuntimeModel(name: string): RuntimeModel {
   const m = RUNTIME_MODELS.find((x) => x.name === name);
   if (m === undefined) {
     const names = RUNTIME_MODELS.map((x) => x.name);
-    throw fail("machines", "BAD_OPTION", `unknown runtime model '${name}'${didYouMean(name, names)}`);
+    throw fail("machines", "BAD_OPTION", `unknown runtime model '${name}'${didYouMean(name, names)}`, {
+      field: "runtime",
+    });
   }
   return m;
 }

@@ -1,0 +1,27 @@
+/** Option checks shared by the entry points: an options object, a boolean option (one-line BAD_OPTION errors). */
+import { fail } from "./errors.js";
+
+/** What a bad value is, for a one-line message: a number as itself, a string quoted (cut at 40), else its kind. */
+export function describeValue(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  if (typeof v === "function") return "a function";
+  if (typeof v === "object") return "an object";
+  if (typeof v === "string") return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}...` : v);
+  return String(v);
+}
+
+/**
+ * Throws a one-line BAD_OPTION error of `module` on `field` unless `v` is an options object (not null, not an array)
+ * or undefined (the defaults).
+ */
+export function checkOptionsObject(module: string, field: string, v: unknown): void {
+  if (v === undefined || (typeof v === "object" && v !== null && !Array.isArray(v))) return;
+  throw fail(module, "BAD_OPTION", `${field} must be an object or undefined, got ${describeValue(v)}`, { field });
+}
+
+/** Throws a one-line BAD_OPTION error of `module` on `field` unless `v` is true, false or undefined (the default). */
+export function checkBooleanOption(module: string, field: string, v: unknown): void {
+  if (v === undefined || typeof v === "boolean") return;
+  throw fail(module, "BAD_OPTION", `${field} must be true or false, got ${describeValue(v)}`, { field });
+}
