@@ -2,6 +2,7 @@
  * Types of the lower bounds: which time a bound bounds (cost model or simulated machine, mode) and which schedules it
  * holds for.
  */
+import { deepFreeze } from "../internal/deep-freeze.js";
 import type { MachineModel } from "../model/machine.js";
 
 /**
@@ -10,12 +11,12 @@ import type { MachineModel } from "../model/machine.js";
  */
 export type BoundTarget = "cost-blocking" | "cost-nonblocking" | "sim-blocking" | "sim-nonblocking";
 /** Every BoundTarget, in order. */
-export const BOUND_TARGETS: readonly BoundTarget[] = [
+export const BOUND_TARGETS: readonly BoundTarget[] = deepFreeze([
   "cost-blocking",
   "cost-nonblocking",
   "sim-blocking",
   "sim-nonblocking",
-];
+]);
 
 /**
  * The schedules a bound holds for. "all": every valid schedule, relays and split messages included;

@@ -2,6 +2,7 @@
  * MSCCL-IR XML of a lowered program: uniform chunks, one send and one receive thread block per connection, dependencies
  * across rounds (a dataflow program's own), the runtime parser's limits checked.
  */
+import { deepFreeze } from "../internal/deep-freeze.js";
 import { exactBytes } from "./exact-number.js";
 import { fail } from "../model/errors.js";
 import { slotOf } from "../model/layout-slots.js";
@@ -9,7 +10,7 @@ import type { Program, RankLayout } from "../model/program.js";
 import { stringOpt } from "./options.js";
 
 /** The msccl-executor-nccl parser's limits (RUNTIMES.md); a program past one is refused, never written. */
-export const MSCCL_LIMITS = {
+export const MSCCL_LIMITS = deepFreeze({
   /** Steps per thread block (a build option of the runtime). */
   stepsPerThreadBlock: 64,
   channels: 32,
@@ -23,7 +24,7 @@ export const MSCCL_LIMITS = {
   countBelow: 72,
   /** Chunk offsets are stored in signed 16-bit fields. */
   offsetBelow: 32768,
-} as const;
+} as const);
 
 /** Options of the MSCCL writer. */
 export interface MscclOptions {

@@ -2,6 +2,7 @@
  * SimGrid platform (version 4.1) and hostfile for a machine preset: a flat cluster whose route latency is the start-up
  * and whose bandwidth is the per-byte cost.
  */
+import { deepFreeze } from "../internal/deep-freeze.js";
 import type { MachineModel } from "../model/machine.js";
 import type { ExportedFile } from "./simgrid-trace.js";
 import { MAX_P } from "../model/matrix.js";
@@ -70,7 +71,7 @@ export function simgridPlatformFiles(p: number, machine: MachineModel): Exported
 /**
  * The smpirun flags that make SMPI charge exactly latency + (bytes + 16) / bandwidth per message (docs/runtimes.md).
  */
-export const SMPI_FLAGS: readonly string[] = [
+export const SMPI_FLAGS: readonly string[] = deepFreeze([
   "--cfg=smpi/display-timing:yes",
   "--cfg=network/model:CM02",
   "--cfg=network/crosstraffic:0",
@@ -78,4 +79,4 @@ export const SMPI_FLAGS: readonly string[] = [
   "--cfg=smpi/wtime:0",
   "--log=root.thres:warning",
   "--log=smpi_utils.thres:info",
-];
+]);

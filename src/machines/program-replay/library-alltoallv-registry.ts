@@ -2,6 +2,7 @@
  * The library mirrors by SMPI 3.32 algorithm name (`--cfg=smpi/alltoallv:NAME`): each name's operations as the
  * library runs them, selectors resolved by P as SMPI's selectors pick.
  */
+import { deepFreeze } from "../../internal/deep-freeze.js";
 import { didYouMean } from "../../internal/did-you-mean.js";
 import { fail } from "../../model/errors.js";
 import type { CommMatrix } from "../../model/matrix.js";
@@ -48,7 +49,7 @@ export function libraryAlltoallvPick(name: string, p: number): string {
  * The SMPI 3.32 alltoallv names with a library mirror (`impi` as its first call on a communicator runs it: SMPI's
  * init_smp, then Intel MPI's pick for one process per node).
  */
-export const LIBRARY_ALLTOALLV: readonly string[] = [
+export const LIBRARY_ALLTOALLV: readonly string[] = deepFreeze([
   "default",
   "ompi",
   "mpich",
@@ -64,7 +65,7 @@ export const LIBRARY_ALLTOALLV: readonly string[] = [
   "ring_one_barrier",
   "ompi_basic_linear",
   "impi",
-];
+]);
 
 /** An unknown name's one-line error: the nearest known names, then every known one. */
 export function libraryAlltoallvUnknown(name: string): string {

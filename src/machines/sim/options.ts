@@ -1,4 +1,5 @@
 /** The simulator's option values and its resolved options (request.ts fills and checks them). */
+import { deepFreeze } from "../../internal/deep-freeze.js";
 import { fail } from "../../model/errors.js";
 import { checkSeed } from "../../model/param-spec.js";
 import type { MachineModel } from "../../model/machine.js";
@@ -23,7 +24,7 @@ export type SimMode = "blocking" | "nonblocking";
  */
 export type SendWaits = "steps" | "data";
 /** Every SendWaits value. */
-export const SEND_WAITS: readonly SendWaits[] = ["data", "steps"];
+export const SEND_WAITS: readonly SendWaits[] = deepFreeze(["data", "steps"]);
 
 /**
  * With a network: serial, a node's receive port (and, in nonblocking mode, its output port) serves
@@ -33,12 +34,12 @@ export const SEND_WAITS: readonly SendWaits[] = ["data", "steps"];
  */
 export type PortSharing = "serial" | "fair";
 /** Every PortSharing value. */
-export const PORT_SHARINGS: readonly PortSharing[] = ["serial", "fair"];
+export const PORT_SHARINGS: readonly PortSharing[] = deepFreeze(["serial", "fair"]);
 
 /** async: AC of 003 fig. 2; drs-n: distributed random scheduling avoiding node contention (003 fig. 5). */
 export type ProtocolName = "async" | "drs-n";
 /** Every ProtocolName. */
-export const PROTOCOLS: readonly ProtocolName[] = ["async", "drs-n"];
+export const PROTOCOLS: readonly ProtocolName[] = deepFreeze(["async", "drs-n"]);
 
 /** A replay's options with their defaults filled and their values checked (resolveSimRequest). */
 export interface SimOptions {

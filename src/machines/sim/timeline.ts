@@ -1,4 +1,5 @@
 /** Timeline: per-node intervals (kind, peer, size) of a simulated run, stored in columns. */
+import { deepFreeze } from "../../internal/deep-freeze.js";
 import { growF64, growU32 } from "../../internal/growable.js";
 import { TIMELINE_NONE, type Timeline } from "../../model/timeline.js";
 
@@ -6,7 +7,7 @@ import { TIMELINE_NONE, type Timeline } from "../../model/timeline.js";
 export type IntervalKind =
   "send" | "recv" | "copy" | "compose" | "wait" | "stall" | "barrier" | "cpu" | "dma" | "collide";
 /** Every IntervalKind; the column `kind` stores the index into this list. */
-export const INTERVAL_KINDS: readonly IntervalKind[] = [
+export const INTERVAL_KINDS: readonly IntervalKind[] = deepFreeze([
   "send",
   "recv",
   "copy",
@@ -17,7 +18,7 @@ export const INTERVAL_KINDS: readonly IntervalKind[] = [
   "cpu",
   "dma",
   "collide",
-];
+]);
 /** Kind codes (indices into INTERVAL_KINDS). */
 export const K = {
   send: 0,
