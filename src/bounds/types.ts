@@ -2,7 +2,6 @@
  * Types of the lower bounds: which time a bound bounds (cost model or simulated machine, mode) and which schedules it
  * holds for.
  */
-import { deepFreeze } from "../internal/deep-freeze.js";
 import type { MachineModel } from "../model/machine.js";
 
 /**
@@ -11,7 +10,7 @@ import type { MachineModel } from "../model/machine.js";
  */
 export type BoundTarget = "cost-blocking" | "cost-nonblocking" | "sim-blocking" | "sim-nonblocking";
 /** Every BoundTarget, in order. */
-export const BOUND_TARGETS: readonly BoundTarget[] = deepFreeze([
+export const BOUND_TARGETS: readonly BoundTarget[] = Object.freeze([
   "cost-blocking",
   "cost-nonblocking",
   "sim-blocking",

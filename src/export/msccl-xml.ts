@@ -2,7 +2,6 @@
  * MSCCL-IR XML of a lowered program: uniform chunks, one send and one receive thread block per connection, dependencies
  * across rounds (a dataflow program's own), the runtime parser's limits checked.
  */
-import { deepFreeze } from "../internal/deep-freeze.js";
 import { exactBytes } from "./exact-number.js";
 import { fail } from "../model/errors.js";
 import { slotOf } from "../model/layout-slots.js";
@@ -10,7 +9,7 @@ import type { Program, RankLayout } from "../model/program.js";
 import { stringOpt } from "./options.js";
 
 /** The msccl-executor-nccl parser's limits (RUNTIMES.md); a program past one is refused, never written. */
-export const MSCCL_LIMITS = deepFreeze({
+export const MSCCL_LIMITS = Object.freeze({
   /** Steps per thread block (a build option of the runtime). */
   stepsPerThreadBlock: 64,
   channels: 32,

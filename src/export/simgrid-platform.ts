@@ -2,7 +2,6 @@
  * SimGrid platform (version 4.1) and hostfile for a machine preset: a flat cluster whose route latency is the start-up
  * and whose bandwidth is the per-byte cost.
  */
-import { deepFreeze } from "../internal/deep-freeze.js";
 import type { MachineModel } from "../model/machine.js";
 import type { ExportedFile } from "./simgrid-trace.js";
 import { MAX_P } from "../model/matrix.js";
@@ -71,7 +70,7 @@ export function simgridPlatformFiles(p: number, machine: MachineModel): Exported
 /**
  * The smpirun flags that make SMPI charge exactly latency + (bytes + 16) / bandwidth per message (docs/runtimes.md).
  */
-export const SMPI_FLAGS: readonly string[] = deepFreeze([
+export const SMPI_FLAGS: readonly string[] = Object.freeze([
   "--cfg=smpi/display-timing:yes",
   "--cfg=network/model:CM02",
   "--cfg=network/crosstraffic:0",

@@ -1,5 +1,4 @@
 /** JSON Schema validation against the v1 schemas of schemas/ (draft 2020-12, strict), one schema loaded at a time. */
-import { deepFreeze } from "../internal/deep-freeze.js";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
@@ -11,7 +10,7 @@ import { compileValidator, type SchemaName } from "./schema-compile.js";
 export { loadSchema, SCHEMA_FILES, type SchemaName } from "./schema-compile.js";
 
 /** The format name each v1 document that has one carries in its `format` field. */
-export const FORMAT_NAMES = deepFreeze({
+export const FORMAT_NAMES = Object.freeze({
   matrix: "commplan.matrix/v1",
   schedule: "commplan.schedule/v1",
   report: "commplan.report/v1",

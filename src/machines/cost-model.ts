@@ -1,5 +1,4 @@
 /** Flat cost model: the analytic time of a Schedule (004 section 2, eqs 1-4 with f_nc = 1; 002 eq. 1 with f_nc = 1). */
-import { deepFreeze } from "../internal/deep-freeze.js";
 import { checkMachine } from "../model/machine.js";
 import { fail } from "../model/errors.js";
 import type { MachineModel } from "../model/machine.js";
@@ -9,7 +8,7 @@ import { checkSchedule } from "../model/schedule-check.js";
 /** Blocking (lock-step, 004 eqs 1 and 3) or nonblocking (pipelined, 004 eqs 2 and 4) message passing. */
 export type CostMode = "blocking" | "nonblocking";
 /** Every CostMode value, in order. */
-export const COST_MODES: readonly CostMode[] = deepFreeze(["blocking", "nonblocking"]);
+export const COST_MODES: readonly CostMode[] = Object.freeze(["blocking", "nonblocking"]);
 
 /** The cost of one step (blocking mode only). */
 export interface StepCost {

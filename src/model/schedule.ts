@@ -1,5 +1,4 @@
 /** Schedule: the columnar schedule IR (stages, steps, transfers, payload chunks, stalls; docs/formats.md, Schedule). */
-import { deepFreeze } from "../internal/deep-freeze.js";
 import { fail } from "./errors.js";
 import { growF64, growU32, type Growable } from "../internal/growable.js";
 
@@ -12,7 +11,7 @@ export type JsonValue = null | boolean | number | string | readonly JsonValue[] 
  */
 export type Rearrange = "none" | "compose" | "distribute" | "collect";
 /** Every Rearrange value, in order. */
-export const REARRANGE_KINDS: readonly Rearrange[] = deepFreeze(["none", "compose", "distribute", "collect"]);
+export const REARRANGE_KINDS: readonly Rearrange[] = Object.freeze(["none", "compose", "distribute", "collect"]);
 
 /** A stage: a run of steps after a barrier and a local rearrangement. */
 export interface StageInfo {

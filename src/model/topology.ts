@@ -2,7 +2,6 @@
  * TopologyDescription: a network of hosts, switches and full-duplex links as plain data (the topology JSON file's
  * shape, and what the SimGrid platform writer takes).
  */
-import { deepFreeze } from "../internal/deep-freeze.js";
 
 /**
  * One full-duplex cable between two nodes (by name); bandwidth in bytes per microsecond (each direction), latency in
@@ -40,7 +39,7 @@ export interface SimgridClusterHint {
  */
 export type NextHopPick = "ecmp" | "dmodk";
 /** Every NextHopPick, the default first. */
-export const NEXT_HOP_PICKS: readonly NextHopPick[] = deepFreeze(["ecmp", "dmodk"]);
+export const NEXT_HOP_PICKS: readonly NextHopPick[] = Object.freeze(["ecmp", "dmodk"]);
 
 /**
  * A network as plain data: rank r runs on hosts[r]; cable i of `links` is directed link 2i (a to b)

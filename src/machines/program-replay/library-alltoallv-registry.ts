@@ -2,7 +2,6 @@
  * The library mirrors by SMPI 3.32 algorithm name (`--cfg=smpi/alltoallv:NAME`): each name's operations as the
  * library runs them, selectors resolved by P as SMPI's selectors pick.
  */
-import { deepFreeze } from "../../internal/deep-freeze.js";
 import { didYouMean } from "../../internal/did-you-mean.js";
 import { fail } from "../../model/errors.js";
 import type { CommMatrix } from "../../model/matrix.js";
@@ -49,7 +48,7 @@ export function libraryAlltoallvPick(name: string, p: number): string {
  * The SMPI 3.32 alltoallv names with a library mirror (`impi` as its first call on a communicator runs it: SMPI's
  * init_smp, then Intel MPI's pick for one process per node).
  */
-export const LIBRARY_ALLTOALLV: readonly string[] = deepFreeze([
+export const LIBRARY_ALLTOALLV: readonly string[] = Object.freeze([
   "default",
   "ompi",
   "mpich",

@@ -1,5 +1,4 @@
 /** Fabrics of the simulated machine: flat (004 sec 2), the CM-5 fat tree (000 sec 3), the OCPC (001 sec 2). */
-import { deepFreeze } from "../../internal/deep-freeze.js";
 import { fail } from "../../model/errors.js";
 import type { MachineModel, FabricName } from "../../model/machine.js";
 
@@ -9,7 +8,7 @@ import type { MachineModel, FabricName } from "../../model/machine.js";
  */
 export type { FabricName } from "../../model/machine.js";
 /** Every FabricName, in order. */
-export const FABRICS: readonly FabricName[] = deepFreeze(["flat", "cm5-fat-tree", "ocpc"]);
+export const FABRICS: readonly FabricName[] = Object.freeze(["flat", "cm5-fat-tree", "ocpc"]);
 
 /** CM-5 data network rates of 000 section 3 (MB/s = bytes/us): within a cluster of 4, of 16, otherwise. */
 export const CM5_RATES = { cluster4: 20, cluster16: 10, other: 5 } as const;

@@ -1,5 +1,4 @@
 /** The simulator's option values and its resolved options (request.ts fills and checks them). */
-import { deepFreeze } from "../../internal/deep-freeze.js";
 import { fail } from "../../model/errors.js";
 import { checkSeed } from "../../model/param-spec.js";
 import type { MachineModel } from "../../model/machine.js";
@@ -24,7 +23,7 @@ export type SimMode = "blocking" | "nonblocking";
  */
 export type SendWaits = "steps" | "data";
 /** Every SendWaits value. */
-export const SEND_WAITS: readonly SendWaits[] = deepFreeze(["data", "steps"]);
+export const SEND_WAITS: readonly SendWaits[] = Object.freeze(["data", "steps"]);
 
 /**
  * With a network: serial, a node's receive port (and, in nonblocking mode, its output port) serves
@@ -34,12 +33,12 @@ export const SEND_WAITS: readonly SendWaits[] = deepFreeze(["data", "steps"]);
  */
 export type PortSharing = "serial" | "fair";
 /** Every PortSharing value. */
-export const PORT_SHARINGS: readonly PortSharing[] = deepFreeze(["serial", "fair"]);
+export const PORT_SHARINGS: readonly PortSharing[] = Object.freeze(["serial", "fair"]);
 
 /** async: AC of 003 fig. 2; drs-n: distributed random scheduling avoiding node contention (003 fig. 5). */
 export type ProtocolName = "async" | "drs-n";
 /** Every ProtocolName. */
-export const PROTOCOLS: readonly ProtocolName[] = deepFreeze(["async", "drs-n"]);
+export const PROTOCOLS: readonly ProtocolName[] = Object.freeze(["async", "drs-n"]);
 
 /** A replay's options with their defaults filled and their values checked (resolveSimRequest). */
 export interface SimOptions {

@@ -2,7 +2,6 @@
  * RecvGate: the receive order of a replay, arrival (first come, first served) or step (a node takes the messages of one
  * step at a time, as an MPI runtime that posts each round's receives after the previous round's waitall).
  */
-import { deepFreeze } from "../../internal/deep-freeze.js";
 import { stepOfTransfer, type Schedule } from "../../model/schedule.js";
 
 /**
@@ -14,7 +13,7 @@ import { stepOfTransfer, type Schedule } from "../../model/schedule.js";
  */
 export type RecvOrder = "arrival" | "step";
 /** Every RecvOrder value. */
-export const RECV_ORDERS: readonly RecvOrder[] = deepFreeze(["arrival", "step"]);
+export const RECV_ORDERS: readonly RecvOrder[] = Object.freeze(["arrival", "step"]);
 
 /**
  * The step receive order over a run of steps: each node's transfers (sends and receives, local

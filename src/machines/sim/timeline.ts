@@ -1,5 +1,4 @@
 /** Timeline: per-node intervals (kind, peer, size) of a simulated run, stored in columns. */
-import { deepFreeze } from "../../internal/deep-freeze.js";
 import { growF64, growU32 } from "../../internal/growable.js";
 import { TIMELINE_NONE, type Timeline } from "../../model/timeline.js";
 
@@ -7,7 +6,7 @@ import { TIMELINE_NONE, type Timeline } from "../../model/timeline.js";
 export type IntervalKind =
   "send" | "recv" | "copy" | "compose" | "wait" | "stall" | "barrier" | "cpu" | "dma" | "collide";
 /** Every IntervalKind; the column `kind` stores the index into this list. */
-export const INTERVAL_KINDS: readonly IntervalKind[] = deepFreeze([
+export const INTERVAL_KINDS: readonly IntervalKind[] = Object.freeze([
   "send",
   "recv",
   "copy",
