@@ -2,7 +2,7 @@
  * planAuto: chooses the planner and parameters for a matrix and a machine by predicted, then simulated, time (`plan
  * --algorithm auto`).
  */
-import { checkProgress } from "../model/progress.js";
+import { checkProgress, progressPhases, type ProgressCallback, type ProgressPhases } from "../model/progress.js";
 import { checkMachine } from "../model/machine.js";
 import { checkMaxMemory } from "../model/memory-budget.js";
 import { checkBooleanOption, checkOptionsObject } from "../model/option-checks.js";
@@ -65,7 +65,10 @@ export interface AutoOptions {
   readonly portSharing?: PortSharing;
   /** Bytes each plan may allocate (PlanOptions.maxMemory); by default half the machine's memory, at most 32 GiB. */
   readonly maxMemory?: number;
-  /** Called now and then while the finalists are simulated, with (transfers simulated, transfers of every finalist). */
+  /**
+   * Called now and then with (done, total) in thousandths of the run (AUTO_PROGRESS_PHASES: the finalists are known
+   * only round by round, so each round has a fixed share, counted within it by the transfers of its finalists).
+   */
   readonly progress?: ((done: number, total: number) => void) | null;
   /** The planners to weigh, by their auto profiles (default the registry, PLANNERS). */
   readonly planners?: readonly Planner[];
@@ -192,6 +195,13 @@ export const AUTO_SIMULATED_FIRST: readonly string[] = REGISTRY_ROLES.first;
  * finalist's.
  */
 const SIBLING_SLACK = 1.05;
+
+/**
+ * planAuto's progress phases, in thousandths of the run: the first simulated variants, the exact ones, the ruling
+ * ones, the screen with the planning of its leaders, the finalists. A phase's share is fixed (its finalists are not
+ * known before it), so the total never changes; a phase that does not run is passed over.
+ */
+const AUTO_PROGRESS_PHASES: readonly number[] = [200, 50, 150, 150, 450];
 
 /**
  * The finalists after the screen (planLeaders has planned the `k` best predictions) besides `always`
@@ -396,7 +406,8 @@ interface FinalistRun {
    * finalist (nonblocking mode, a network, the OCPC).
    */
   readonly boundFabric: BoundFabric | null;
-  readonly tell: ((done: number, total: number) => void) | null;
+  /** The run's progress (AUTO_PROGRESS_PHASES). */
+  readonly phases: ProgressPhases;
   /** AutoRoles.library: MPI's plans, which win only where they fit the machine's ports (`ports`). */
   readonly library: readonly string[];
   /** The machine's send and receive ports per node (unlimited on a runtime). */
@@ -439,7 +450,7 @@ function finalistRun(
     seed,
     simNet: r.simNet,
     boundFabric: target === null ? boundFabric(mode, options.network, machine) : null,
-    tell: checkProgress(options.progress, "compare"),
+    phases: progressPhases(checkProgress(options.progress, "compare"), AUTO_PROGRESS_PHASES),
     target,
     m,
     machine,
@@ -475,9 +486,6 @@ class Finals {
   /** The finalists seen so far (bounded, with a bound fabric), and those simulated or spared. */
   readonly seen = new Set<ScreenResult>();
   readonly done = new Set<ScreenResult>();
-  /** Transfers of the finalists simulated (or spared) so far, and of every finalist known so far. */
-  transfersDone = 0;
-  total = 0;
 }
 
 /**
@@ -488,7 +496,8 @@ class Finals {
  * (on a runtime, also of the payload plan and the lowering a relaying plan needs). Without bounds, in
  * screen order. With `exactOnly`, only the finalists whose bound is exact (the others
  * are left for a later call). Adds the makespans, the
- * finalists' bounds, and the time spent per label to `f`.
+ * finalists' bounds, and the time spent per label to `f`. Reports to `phase` (a phase of run.phases, or null) over
+ * the transfers of the finalists it takes up, a simulated or spared one counting in full.
  */
 function simulateFinalists(
   finalists: readonly ScreenResult[],
@@ -496,9 +505,10 @@ function simulateFinalists(
   machine: MachineModel,
   run: FinalistRun,
   f: Finals,
+  phase: ProgressCallback | null,
   exactOnly = false,
 ): void {
-  const { mode, seed, simNet, tell } = run;
+  const { mode, seed, simNet } = run;
   const fresh = finalists.filter((r) => !f.seen.has(r));
   for (const r of fresh) f.seen.add(r);
   const fabric = run.boundFabric;
@@ -514,21 +524,27 @@ function simulateFinalists(
       } else f.bounds.set(r, runtimeLowerBound(r.schedule!, run.m.elementBytes, machine, target!));
       f.boundMs[variantLabel(r.variant)] = performance.now() - t0;
     }
-  for (const r of fresh) f.total += r.schedule!.transferCount;
-  const todo = finalists.filter((r) => !f.done.has(r));
+  const todo = finalists.filter((r) => !f.done.has(r) && (!exactOnly || f.exact.has(r)));
   if (fabric !== null || target !== null)
     todo.sort((a, b) => f.bounds.get(a)! - f.bounds.get(b)! || screen.indexOf(a) - screen.indexOf(b));
-  tell?.(f.transfersDone, f.total);
+  const total = todo.reduce((sum, r) => sum + r.schedule!.transferCount, 0);
+  let transfersDone = 0;
+  // r is simulated or spared: its transfers count as done
+  const finished = (r: ScreenResult): void => {
+    f.done.add(r);
+    transfersDone += r.schedule!.transferCount;
+    phase?.(transfersDone, total);
+  };
+  phase?.(0, total);
   for (const r of todo) {
-    if (exactOnly && !f.exact.has(r)) continue;
     // a bound above the best so far, beyond rounding: the bound sums the same times in another
     // order, and a replay's clock can absorb a duration below half an ulp of a late time (2^-53
     // relative per event); the events of at most MAX_SIM_TRANSFERS transfers stay far below this slack
     const bound = f.bounds.get(r);
     if (bound === undefined || run.exhaustive || !beyond(bound, f.best)) {
       const t0 = performance.now();
-      const before = f.transfersDone;
-      const progress = tell === null ? null : (done: number): void => tell(before + done, f.total);
+      const before = transfersDone;
+      const progress = phase === null ? null : (done: number): void => phase(before + done, total);
       // a bound that is the makespan needs no replay (the replay adds the same times in another order)
       const makespan = f.exact.has(r)
         ? bound!
@@ -537,17 +553,13 @@ function simulateFinalists(
           : predictMakespan(r.schedule!, machine, { mode, seed, simNet, asLibrary: false, progress });
       if (typeof makespan === "string") {
         f.unpredicted.set(r, makespan);
-        f.done.add(r);
-        f.transfersDone += r.schedule!.transferCount;
-        tell?.(f.transfersDone, f.total);
+        finished(r);
         continue;
       }
       f.simulated.set(r, makespan);
       if (f.misfits.has(r)) {
         // simulated to be compared with, but it cannot win here: it prunes and rules out nothing
-        f.done.add(r);
-        f.transfersDone += r.schedule!.transferCount;
-        tell?.(f.transfersDone, f.total);
+        finished(r);
         continue;
       }
       // the leader: the earliest in screen order among the makespans within rounding of the least
@@ -560,9 +572,7 @@ function simulateFinalists(
       f.best = Math.min(f.best, makespan);
       if (!f.exact.has(r)) f.simMs[variantLabel(r.variant)] = performance.now() - t0;
     }
-    f.done.add(r);
-    f.transfersDone += r.schedule!.transferCount;
-    tell?.(f.transfersDone, f.total);
+    finished(r);
   }
 }
 
@@ -643,19 +653,20 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
   // the variants of `labels` still in, planned, bounded and simulated (exactOnly: only those whose
   // bound is exact, the others wait for the screen), then what the best makespan shows cannot win is
   // ruled out (not on a network or the OCPC)
-  const early = (labels: readonly string[], exactOnly: boolean): void => {
+  const early = (labels: readonly string[], exactOnly: boolean, phase: number): void => {
     const todo = screen.filter((r) => r.note === "" && labels.includes(variantLabel(r.variant)) && plan(r));
-    simulateFinalists(todo, screen, machine, run, f, exactOnly);
+    simulateFinalists(todo, screen, machine, run, f, run.phases.phase(phase), exactOnly);
     if (ruling) ruleOutByBound(screen, m, machine, mode, f, planners);
   };
-  early(roles.first, false);
+  early(roles.first, false, 0);
   // shift and linear permutation when still in: their exact bounds (no message waits) are makespans
   // for free, and the one of a plan at the direct bound rules out every later direct planner
-  early(roles.exact, true);
+  early(roles.exact, true, 1);
   // coloring only where its makespan can rule out (else it waits for the screen, as any planner)
-  if (ruling) early(roles.ruling, false);
+  if (ruling) early(roles.ruling, false, 2);
   sc.priceRest();
   planLeaders(screen, m, machine, mode, seed, Math.max(1, k), planning);
+  run.phases.complete(3);
   const always = screen.filter(
     (r) =>
       r.predicted !== null &&
@@ -667,7 +678,8 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
   // still takes one, as before the screen knew it)
   const canWin = (r: ScreenResult): boolean =>
     !run.library.includes(variantLabel(r.variant)) || !plan(r) || fitsPorts(r, run);
-  simulateFinalists([...always, ...pickFinalists(screen, k, always, plan, canWin)], screen, machine, run, f);
+  const finalists = [...always, ...pickFinalists(screen, k, always, plan, canWin)];
+  simulateFinalists(finalists, screen, machine, run, f, run.phases.phase(4));
   const { simulated, bounds } = f;
   const ms = { bound: f.boundMs, simulate: f.simMs };
   // the winner: the earliest in screen order among the makespans within rounding (TIE_SLACK) of the
@@ -707,6 +719,7 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
     ? planVariant(m, best.variant, machine, seed, true, planning).schedule!
     : best.schedule!;
   const screenMs = Object.fromEntries(screen.map((r) => [variantLabel(r.variant), r.ms]));
+  run.phases.end();
   return { schedule: { ...planned, auto: autoHeader(report) }, report, ms: { screen: screenMs, ...ms } };
 }
 

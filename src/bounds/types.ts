@@ -10,12 +10,12 @@ import type { MachineModel } from "../model/machine.js";
  */
 export type BoundTarget = "cost-blocking" | "cost-nonblocking" | "sim-blocking" | "sim-nonblocking";
 /** Every BoundTarget, in order. */
-export const BOUND_TARGETS: readonly BoundTarget[] = [
+export const BOUND_TARGETS: readonly BoundTarget[] = Object.freeze([
   "cost-blocking",
   "cost-nonblocking",
   "sim-blocking",
   "sim-nonblocking",
-];
+]);
 
 /**
  * The schedules a bound holds for. "all": every valid schedule, relays and split messages included;

@@ -9,7 +9,7 @@ import type { Program, RankLayout } from "../model/program.js";
 import { stringOpt } from "./options.js";
 
 /** The msccl-executor-nccl parser's limits (RUNTIMES.md); a program past one is refused, never written. */
-export const MSCCL_LIMITS = {
+export const MSCCL_LIMITS = Object.freeze({
   /** Steps per thread block (a build option of the runtime). */
   stepsPerThreadBlock: 64,
   channels: 32,
@@ -23,7 +23,7 @@ export const MSCCL_LIMITS = {
   countBelow: 72,
   /** Chunk offsets are stored in signed 16-bit fields. */
   offsetBelow: 32768,
-} as const;
+} as const);
 
 /** Options of the MSCCL writer. */
 export interface MscclOptions {

@@ -2,6 +2,7 @@
  * The export registry: every format of `commplan export` (what it reads, the options it takes, its writer) and the
  * options they share; adding a format is one module under formats/ and one line here.
  */
+import { deepFreeze } from "../internal/deep-freeze.js";
 import { fail } from "../model/errors.js";
 import { arrowFormat } from "./formats/arrow.js";
 import { goalFormat } from "./formats/goal.js";
@@ -11,13 +12,13 @@ import { simgridFormat } from "./formats/simgrid.js";
 import type { ExportFormat, ExportOptionName } from "./types.js";
 
 /** Every export format, in the order `--format` lists them. */
-export const EXPORT_FORMATS: readonly ExportFormat[] = [
+export const EXPORT_FORMATS: readonly ExportFormat[] = deepFreeze([
   programFormat,
   simgridFormat,
   goalFormat,
   arrowFormat,
   mscclXmlFormat,
-];
+]);
 
 /**
  * How an option some formats take is declared: an optional title before the formats' uses and text after them, and

@@ -70,7 +70,7 @@ export function simgridPlatformFiles(p: number, machine: MachineModel): Exported
 /**
  * The smpirun flags that make SMPI charge exactly latency + (bytes + 16) / bandwidth per message (docs/runtimes.md).
  */
-export const SMPI_FLAGS: readonly string[] = [
+export const SMPI_FLAGS: readonly string[] = Object.freeze([
   "--cfg=smpi/display-timing:yes",
   "--cfg=network/model:CM02",
   "--cfg=network/crosstraffic:0",
@@ -78,4 +78,4 @@ export const SMPI_FLAGS: readonly string[] = [
   "--cfg=smpi/wtime:0",
   "--log=root.thres:warning",
   "--log=smpi_utils.thres:info",
-];
+]);

@@ -10,7 +10,7 @@ import { compileValidator, type SchemaName } from "./schema-compile.js";
 export { loadSchema, SCHEMA_FILES, type SchemaName } from "./schema-compile.js";
 
 /** The format name each v1 document that has one carries in its `format` field. */
-export const FORMAT_NAMES = {
+export const FORMAT_NAMES = Object.freeze({
   matrix: "commplan.matrix/v1",
   schedule: "commplan.schedule/v1",
   report: "commplan.report/v1",
@@ -32,7 +32,7 @@ export const FORMAT_NAMES = {
   precompute: "commplan.precompute/v1",
   demo: "commplan.demo/v1",
   show: "commplan.show/v1",
-} as const;
+} as const);
 
 type JsonObject = { [k: string]: unknown };
 

@@ -6,7 +6,7 @@ import { fail } from "../model/errors.js";
 import { writePieces, type OutputOptions } from "./file-output.js";
 import { FORMAT_NAMES } from "./json-schema.js";
 import { MAX_DENSE_P, matrixRows, nonzeroCount, type CommMatrix } from "../model/matrix.js";
-import type { MatrixFileFormat } from "./matrix-read.js";
+import { matrixFormatOfName, type MatrixFileFormat } from "./matrix-read.js";
 import { quoted } from "../internal/quoted.js";
 
 /** Target size of the pieces handed to the stream (characters). */
@@ -164,13 +164,16 @@ export function matrixToMtxText(m: CommMatrix): string {
 
 /**
  * Writes a matrix file to a path, or to `opts.stdout` for "-", streamed in pieces with backpressure; a
- * path is written to a temporary file beside it and renamed into place (never half a file).
+ * path is written to a temporary file beside it and renamed into place (never half a file). Without a `format`, the
+ * one the target's extension implies as readMatrixFile reads it (matrixFormatOfName: .json, .csv, .mtx or .mm), else
+ * JSON (stdout, and any other extension, which the reader then tells from the contents).
  */
 export async function writeMatrixFile(
   m: CommMatrix,
   target: string,
-  format: MatrixFileFormat = "json",
+  format?: MatrixFileFormat,
   opts: MatrixWriteOptions = {},
 ): Promise<void> {
-  await writePieces(matrixPieces(m, format, opts), target, "matrix", opts);
+  const f = format ?? matrixFormatOfName(target) ?? "json";
+  await writePieces(matrixPieces(m, f, opts), target, "matrix", opts);
 }

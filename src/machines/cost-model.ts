@@ -8,7 +8,7 @@ import { checkSchedule } from "../model/schedule-check.js";
 /** Blocking (lock-step, 004 eqs 1 and 3) or nonblocking (pipelined, 004 eqs 2 and 4) message passing. */
 export type CostMode = "blocking" | "nonblocking";
 /** Every CostMode value, in order. */
-export const COST_MODES: readonly CostMode[] = ["blocking", "nonblocking"];
+export const COST_MODES: readonly CostMode[] = Object.freeze(["blocking", "nonblocking"]);
 
 /** The cost of one step (blocking mode only). */
 export interface StepCost {

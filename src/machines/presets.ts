@@ -2,6 +2,7 @@
  * Machine presets: the platform tables of 004 (table 1) and 002 (table 1), and today's interconnects with cited
  * figures.
  */
+import { deepFreeze } from "../internal/deep-freeze.js";
 import { fail } from "../model/errors.js";
 import type { MachineModel } from "../model/machine.js";
 import { CM5_RATES } from "./sim/fabric.js";
@@ -293,12 +294,12 @@ const MODERN: readonly MachineModel[] = [
 ];
 
 /** Every machine preset, old tables first (004, then 002), the CM-5 fat tree, then today's interconnects. */
-export const MACHINES: readonly MachineModel[] = [
+export const MACHINES: readonly MachineModel[] = deepFreeze([
   ...OLD_004.map(oldMachine),
   ...OLD_002.map(oldMachine),
   CM5_FAT_TREE,
   ...MODERN,
-];
+]);
 
 /** The preset named `name`; throws a CommplanError (BAD_OPTION) listing the known names otherwise. */
 export function findMachine(name: string): MachineModel {

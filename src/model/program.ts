@@ -8,12 +8,12 @@ import type { ScheduleHeader } from "./schedule.js";
  */
 export type BufferName = "send" | "recv" | "scratch";
 /** Every BufferName, in the order of their numeric codes (0, 1, 2) in PieceTable.buffer. */
-export const BUFFER_NAMES: readonly BufferName[] = ["send", "recv", "scratch"];
+export const BUFFER_NAMES: readonly BufferName[] = Object.freeze(["send", "recv", "scratch"]);
 
 /** What an operation does: send a message, receive one, or copy locally (no network). */
 export type OpKind = "send" | "recv" | "copy";
 /** Every OpKind, in the order of their numeric codes (0, 1, 2) in OpTable.kind. */
-export const OP_KINDS: readonly OpKind[] = ["send", "recv", "copy"];
+export const OP_KINDS: readonly OpKind[] = Object.freeze(["send", "recv", "copy"]);
 
 /**
  * How a rank's operations may be executed. "nonblocking": within a round every operation is posted
@@ -79,7 +79,7 @@ export interface PeerIndex {
 /** The form of a layout: "full" (P blocks per rank, as MPI_Alltoallv) or "peers" (the non-zero blocks only). */
 export type LayoutForm = "full" | "peers";
 /** Every LayoutForm. */
-export const LAYOUT_FORMS: readonly LayoutForm[] = ["full", "peers"];
+export const LAYOUT_FORMS: readonly LayoutForm[] = Object.freeze(["full", "peers"]);
 
 /**
  * Per-rank buffer layout (elements): counts and displacements per slot, and the buffer sizes. In

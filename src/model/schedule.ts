@@ -11,7 +11,7 @@ export type JsonValue = null | boolean | number | string | readonly JsonValue[] 
  */
 export type Rearrange = "none" | "compose" | "distribute" | "collect";
 /** Every Rearrange value, in order. */
-export const REARRANGE_KINDS: readonly Rearrange[] = ["none", "compose", "distribute", "collect"];
+export const REARRANGE_KINDS: readonly Rearrange[] = Object.freeze(["none", "compose", "distribute", "collect"]);
 
 /** A stage: a run of steps after a barrier and a local rearrangement. */
 export interface StageInfo {

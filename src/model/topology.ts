@@ -39,7 +39,7 @@ export interface SimgridClusterHint {
  */
 export type NextHopPick = "ecmp" | "dmodk";
 /** Every NextHopPick, the default first. */
-export const NEXT_HOP_PICKS: readonly NextHopPick[] = ["ecmp", "dmodk"];
+export const NEXT_HOP_PICKS: readonly NextHopPick[] = Object.freeze(["ecmp", "dmodk"]);
 
 /**
  * A network as plain data: rank r runs on hosts[r]; cable i of `links` is directed link 2i (a to b)

@@ -1,6 +1,7 @@
 /**
  * Pattern registry: every matrix generator of commplan by its CLI name, with option checking (docs/patterns.md).
  */
+import { deepFreeze } from "../internal/deep-freeze.js";
 import { fail } from "../model/errors.js";
 import { MAX_DENSE_P, MAX_P, type CommMatrix } from "../model/matrix.js";
 import { checkMaxMemory, checkMemory, denseMatrixBytes } from "../model/memory-budget.js";
@@ -35,7 +36,7 @@ import { spmvPattern } from "./spmv.js";
 import { didYouMean } from "../internal/did-you-mean.js";
 
 /** Every pattern commplan knows, in the order `commplan patterns` lists them. */
-export const PATTERNS: readonly PatternDef[] = [
+export const PATTERNS: readonly PatternDef[] = deepFreeze([
   rankaFig1,
   wangTable1,
   rankaKl,
@@ -54,7 +55,7 @@ export const PATTERNS: readonly PatternDef[] = [
   haloPattern,
   shufflePattern,
   spmvPattern,
-];
+]);
 
 /** The pattern called `name`; throws a BAD_OPTION CommplanError listing the known names. */
 export function findPattern(name: string): PatternDef {

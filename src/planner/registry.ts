@@ -1,4 +1,5 @@
 /** Planner registry: every planning algorithm by name, and the one place plan options are checked. */
+import { deepFreeze } from "../internal/deep-freeze.js";
 import { fail } from "../model/errors.js";
 import { quoted } from "../internal/quoted.js";
 import { checkSeed } from "../model/param-spec.js";
@@ -20,7 +21,7 @@ import type { AutoProfile, Planner, PlanOptions } from "./types.js";
 import { didYouMean } from "../internal/did-you-mean.js";
 
 /** Every registered planner, in the order `commplan algorithms` lists them. */
-export const PLANNERS: readonly Planner[] = [
+export const PLANNERS: readonly Planner[] = deepFreeze([
   linearPermutation,
   shift,
   ...PERMUTATION_PLANNERS,
@@ -28,7 +29,7 @@ export const PLANNERS: readonly Planner[] = [
   fourStage,
   ...TOTAL_EXCHANGE_PLANNERS,
   ...MPI_PLANNERS,
-];
+]);
 
 /** The planner called `name`; throws a CommplanError listing the known names. */
 export function findPlanner(name: string): Planner {

@@ -1,4 +1,5 @@
 /** The topology generators and their spec strings: `name:key=value,...` parsed, checked and built into a graph. */
+import { deepFreeze } from "../internal/deep-freeze.js";
 import { fail } from "../model/errors.js";
 import { memoryBudgetOf } from "../host/memory.js";
 import type { MachineModel } from "../model/machine.js";
@@ -16,7 +17,14 @@ import { didYouMean } from "../internal/did-you-mean.js";
 const MODULE = "topology";
 
 /** Every generator, in the order `commplan topologies` lists them. */
-export const TOPOLOGY_GENERATORS: readonly TopologyGenerator[] = [FLAT, FAT_TREE, TORUS, DRAGONFLY, RAIL, CM5_FAT_TREE];
+export const TOPOLOGY_GENERATORS: readonly TopologyGenerator[] = deepFreeze([
+  FLAT,
+  FAT_TREE,
+  TORUS,
+  DRAGONFLY,
+  RAIL,
+  CM5_FAT_TREE,
+]);
 
 /** A parsed specification: the generator and its given parameters (the others take their defaults). */
 export interface TopologySpec {

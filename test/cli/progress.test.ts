@@ -61,6 +61,26 @@ describe("progress bars of plan, export, verify", () => {
     expect(writingBar({ ...io, interactive: false }, f("x.json"))).toBe(false);
   });
 
+  it("plan -a auto: one bar in percent (planAuto reports thousandths of its run), rising to 100 %", async () => {
+    const onTty = await runOnTerminal(
+      { interactive: true },
+      "plan",
+      "-a",
+      "auto",
+      "--machine",
+      "sp2-004",
+      f("m.json"),
+      "-o",
+      f("a.json"),
+    );
+    expect(onTty.code).toBe(0);
+    const text = bars(onTty.tty);
+    expect(text).toMatch(/plan \[.*\] 100%/);
+    expect(text).not.toMatch(/plan \[.*\] \d+% \|/); // no unit: a thousandth is not a transfer
+    const shown = [...text.matchAll(/plan \[.*?\] (\d+)%/g)].map((x) => Number(x[1]));
+    expect(shown).toEqual([...shown].sort((a, b) => a - b));
+  });
+
   it("export: the lowering and the writing (ranks, or simgrid's files) on a terminal; none off it", async () => {
     const goal = ["export", f("s.json"), "-m", f("m.json"), "-f", "goal", "-o", f("g.txt")];
     const prog = await runOnTerminal({ interactive: true }, ...goal);

@@ -377,6 +377,37 @@ describe("matrix files: streaming", () => {
   });
 });
 
+describe("matrix files: the format writeMatrixFile infers", () => {
+  it("without a format, the one the extension implies as the reader reads it (else JSON); each reads back equal", async () => {
+    const m = withBytes(
+      matrixFromRows([
+        [0, 3, 0],
+        [4, 0, 5],
+        [0, 6, 0],
+      ]),
+      4,
+    );
+    const cases = [
+      ["json", "json"],
+      ["csv", "csv"],
+      ["CSV", "csv"],
+      ["mtx", "mtx"],
+      ["mm", "mtx"],
+      ["txt", "json"],
+    ] as const;
+    for (const [ext, format] of cases) {
+      const f = join(dir, `inferred.${ext}`);
+      await writeMatrixFile(m, f);
+      expect(readFileSync(f, "utf8"), ext).toBe(text(m, format));
+      same(readMatrixFile(f), m);
+    }
+    // a format given wins over the extension (the reader then reads it as told)
+    const f = join(dir, "told.csv");
+    await writeMatrixFile(m, f, "json");
+    same(readMatrixFile(f, { format: "json" }), m);
+  });
+});
+
 describe("matrix files: streaming (continued)", () => {
   it("the streaming JSON reader accepts exactly what JSON.parse + ajv + the meaning checks accept", () => {
     // the reference: the whole document parsed, validated with the full schema, then built

@@ -191,7 +191,7 @@ async function planAutoCommand(ctx: CliContext, file: string, o: PlanFlags): Pro
   await refuseOutputOntoInput("plan", [file, networkInputFile(o)], [["-o", o.output]]);
   const m = readMatrixFile(file, matrixReadOptions(o, ctx.maxMemory));
   const network = loadNetworkFlags(o, m.p, ctx.maxMemory, machine);
-  const { schedule: s, report } = withProgress(ctx.io.interactive, "plan", "transfers simulated", (progress) =>
+  const { schedule: s, report } = withProgress(ctx.io.interactive, "plan", null, (progress) =>
     planAuto(m, machine, {
       // a plan for a runtime is for export as a program, which a relaying plan can only be at element level
       payload: Boolean(o.payload) || runtime !== null,

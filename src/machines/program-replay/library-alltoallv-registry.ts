@@ -54,7 +54,7 @@ export function libraryAlltoallvPick(name: string, p: number): string {
  * The SMPI 3.32 alltoallv names with a library mirror (`impi` as its first call on a communicator runs it: SMPI's
  * init_smp, then Intel MPI's pick for one process per node).
  */
-export const LIBRARY_ALLTOALLV: readonly string[] = [
+export const LIBRARY_ALLTOALLV: readonly string[] = Object.freeze([
   "default",
   "ompi",
   "mpich",
@@ -70,7 +70,7 @@ export const LIBRARY_ALLTOALLV: readonly string[] = [
   "ring_one_barrier",
   "ompi_basic_linear",
   "impi",
-];
+]);
 
 /** An unknown name's one-line error: the nearest known names, then every known one. */
 export function libraryAlltoallvUnknown(name: string): string {

@@ -2,6 +2,7 @@
  * Runtime models of today's networks: what an MPI runtime adds to the links (per-message overheads, eager and
  * rendezvous sends, the envelope, a limit on messages in flight), with the SMPI configuration that reproduces each.
  */
+import { deepFreeze } from "../../internal/deep-freeze.js";
 import { didYouMean } from "../../internal/did-you-mean.js";
 import { fail } from "../../model/errors.js";
 import type { MachineModel } from "../../model/machine.js";
@@ -74,7 +75,7 @@ const IB_HDR_MPI: RuntimeModel = {
 };
 
 /** The runtime model presets. */
-export const RUNTIME_MODELS: readonly RuntimeModel[] = Object.freeze([PLAIN, IB_HDR_MPI]);
+export const RUNTIME_MODELS: readonly RuntimeModel[] = deepFreeze([PLAIN, IB_HDR_MPI]);
 
 /** The runtime preset called `name` (one-line error naming the known ones otherwise). */
 export function findRuntimeModel(name: string): RuntimeModel {

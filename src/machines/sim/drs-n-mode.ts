@@ -42,8 +42,6 @@ export interface ProtocolMessages {
  */
 export class DrsNMode implements ReplayMode {
   readonly eventIds: number;
-  /** Events between two progress calls: DRS_N pushes several (inquiries) per message. */
-  readonly progressEvery = 1 << 12;
   /** Time each message went on the wire (its realised issue time). */
   readonly issue: Float64Array;
   /** Time each message arrives (its realised end time). */

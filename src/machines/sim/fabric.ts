@@ -11,7 +11,7 @@ export { CM5_RATES, cheapestNetworkCost, networkCost } from "../../model/fabric-
  */
 export type { FabricName } from "../../model/machine.js";
 /** Every FabricName, in order. */
-export const FABRICS: readonly FabricName[] = ["flat", "cm5-fat-tree", "ocpc"];
+export const FABRICS: readonly FabricName[] = Object.freeze(["flat", "cm5-fat-tree", "ocpc"]);
 
 /**
  * Per-pair per-byte cost t_c + t_d (us/byte) for `fabric`. For flat and ocpc this is the machine's

@@ -23,7 +23,7 @@ export type SimMode = "blocking" | "nonblocking";
  */
 export type SendWaits = "steps" | "data";
 /** Every SendWaits value. */
-export const SEND_WAITS: readonly SendWaits[] = ["data", "steps"];
+export const SEND_WAITS: readonly SendWaits[] = Object.freeze(["data", "steps"]);
 
 /**
  * With a network: serial, a node's receive port (and, in nonblocking mode, its output port) serves
@@ -33,12 +33,12 @@ export const SEND_WAITS: readonly SendWaits[] = ["data", "steps"];
  */
 export type PortSharing = "serial" | "fair";
 /** Every PortSharing value. */
-export const PORT_SHARINGS: readonly PortSharing[] = ["serial", "fair"];
+export const PORT_SHARINGS: readonly PortSharing[] = Object.freeze(["serial", "fair"]);
 
 /** async: AC of 003 fig. 2; drs-n: distributed random scheduling avoiding node contention (003 fig. 5). */
 export type ProtocolName = "async" | "drs-n";
 /** Every ProtocolName. */
-export const PROTOCOLS: readonly ProtocolName[] = ["async", "drs-n"];
+export const PROTOCOLS: readonly ProtocolName[] = Object.freeze(["async", "drs-n"]);
 
 /** A replay's options with their defaults filled and their values checked (resolveSimRequest). */
 export interface SimOptions {

@@ -13,7 +13,7 @@ import { stepOfTransfer, type Schedule } from "../../model/schedule.js";
  */
 export type RecvOrder = "arrival" | "step";
 /** Every RecvOrder value. */
-export const RECV_ORDERS: readonly RecvOrder[] = ["arrival", "step"];
+export const RECV_ORDERS: readonly RecvOrder[] = Object.freeze(["arrival", "step"]);
 
 /**
  * The step receive order over a run of steps: each node's transfers (sends and receives, local

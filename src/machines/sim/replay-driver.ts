@@ -4,6 +4,7 @@
  */
 import { fail } from "../../model/errors.js";
 import type { MachineModel } from "../../model/machine.js";
+import { progressTicker, type ProgressTick } from "../../model/progress.js";
 import type { Schedule } from "../../model/schedule.js";
 import type { DataTracker } from "./data-tracker.js";
 import { forwardDeps, type ForwardDeps } from "./forward-deps.js";
@@ -90,12 +91,7 @@ export interface ReplayMode {
   tryIssue(v: number, t: number): void;
   /** Handles the mode's event `id` at t. */
   onEvent(id: number, t: number): void;
-  /** Events pushed between two progress calls (default PROGRESS_EVERY). */
-  readonly progressEvery?: number;
 }
-
-/** Transfers between two progress calls (counted in events pushed). */
-const PROGRESS_EVERY = 1 << 16;
 
 /**
  * The shared state and event loop of a replay. A mode issues node v's transfers in schedule order
@@ -132,8 +128,9 @@ export class ReplayDriver {
   private readonly composeFrom: Float64Array;
   /** The mode of the run under way (take starts a gated compose through it). */
   private mode: ReplayMode | null = null;
-  private progressEvery = PROGRESS_EVERY;
-  private nextProgress = PROGRESS_EVERY;
+  /** The run's progress over its transfers (progressTicker), and the count of transfers done at its next report. */
+  private readonly tick: ProgressTick;
+  private nextProgress: number;
   /** Integer time key (ticks, heap.ts) of the moment being handled. */
   private nowKey = 0;
 
@@ -167,6 +164,8 @@ export class ReplayDriver {
           fill: o.fill,
         })
       : null;
+    this.tick = progressTicker(o.progress, T);
+    this.nextProgress = this.tick(0);
   }
 
   /** The next transfer node v sends in the loaded run, or -1 when it has issued them all. */
@@ -299,10 +298,7 @@ export class ReplayDriver {
         this.tl.add(v, K.compose, this.base + this.composeFrom[v]!, this.base + t, NONE, 0, NONE);
         mode.composeEnd(v, t);
       } else mode.onEvent(id, t);
-      if (this.o.progress && heap.pushed >= this.nextProgress) {
-        this.nextProgress += this.progressEvery;
-        this.o.progress(this.done, this.s.transferCount);
-      }
+      if (this.done >= this.nextProgress) this.nextProgress = this.tick(this.done);
     }
     for (let v = 0; v < p; v++) this.closeStall(v, last);
     for (let v = 0; v < p; v++) if (this.nextSend(v) >= 0) throw this.stuck(v, stepLo, stepHi);
@@ -338,7 +334,12 @@ export class ReplayDriver {
 
   /** Replays every stage with `mode` (and `runStep` for a lock-step step, when given); returns the makespan. */
   run(machine: MachineModel, mode: ReplayMode, runStep?: (step: number, t0: number) => number): number {
-    if (mode.progressEvery !== undefined) this.nextProgress = this.progressEvery = mode.progressEvery;
+    const makespan = this.runStages(machine, mode, runStep);
+    this.tick(Infinity);
+    return makespan;
+  }
+
+  private runStages(machine: MachineModel, mode: ReplayMode, runStep?: (step: number, t0: number) => number): number {
     const g = this.gates;
     if (g !== null) {
       // no stage barriers (the schedule is one stage): every node composes for the first stage at 0, as
@@ -351,8 +352,14 @@ export class ReplayDriver {
     const engine = {
       setBase: (t: number) => void (this.base = t),
       runRange: (lo: number, hi: number, t0: number, withReady: boolean) => this.runRange(mode, lo, hi, t0, withReady),
-      ...(runStep ? { runStep } : {}),
+      ...(runStep ? { runStep: (step: number, t0: number) => this.reported(runStep(step, t0)) } : {}),
     };
     return driveStages(this.s, machine, this.o.lockstep, this.acc, this.tl, this.ready, engine);
+  }
+
+  /** `end`, once the transfers done so far are reported (a lock-step step run outside runRange). */
+  private reported(end: number): number {
+    if (this.done >= this.nextProgress) this.nextProgress = this.tick(this.done);
+    return end;
   }
 }

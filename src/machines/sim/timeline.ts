@@ -6,7 +6,7 @@ import { TIMELINE_NONE, type Timeline } from "../../model/timeline.js";
 export type IntervalKind =
   "send" | "recv" | "copy" | "compose" | "wait" | "stall" | "barrier" | "cpu" | "dma" | "collide";
 /** Every IntervalKind; the column `kind` stores the index into this list. */
-export const INTERVAL_KINDS: readonly IntervalKind[] = [
+export const INTERVAL_KINDS: readonly IntervalKind[] = Object.freeze([
   "send",
   "recv",
   "copy",
@@ -17,7 +17,7 @@ export const INTERVAL_KINDS: readonly IntervalKind[] = [
   "cpu",
   "dma",
   "collide",
-];
+]);
 /** Kind codes (indices into INTERVAL_KINDS). */
 export const K = {
   send: 0,
