@@ -106,7 +106,9 @@ describe("plan --algorithm auto", () => {
   it("--help says what auto does", async () => {
     const h = await run("plan", "--help");
     const text = (h.out + h.err).replace(/\s+/g, " ");
-    expect(text).toMatch(/or auto: needs --machine \(or a --runtime made for one machine\), prices every applicable planner/);
+    expect(text).toMatch(
+      /or auto: needs --machine \(or a --runtime made for one machine\), prices every applicable planner/,
+    );
     expect(text).toMatch(/simulates mpi-linear, shift, linear-permutation, .* and the \d+ best predictions/);
     expect(text).toMatch(/answers "call MPI_Alltoallv" when/);
   });
