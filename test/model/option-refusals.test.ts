@@ -1,10 +1,11 @@
 /** Bad options at the public entry points: one-line BAD_OPTION errors naming the option, not a result or TypeError. */
 import { join } from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compareMatrix, findMachine, generatePattern, lowerSchedule, plan, planAuto } from "../../src/index.js";
 import { libraryAlltoallvPick, replayLibraryAlltoallvAs, replayProgram } from "../../src/entries/sim.js";
 import { addPlan, getOrPlan, openPlanStore } from "../../src/entries/store.js";
-import { plannerProperty, verifyOrThrow } from "../../src/testing/index.js";
+import { matrixArb, plannerProperty, verifyOrThrow } from "../../src/testing/index.js";
 import { resolveStoreRequest } from "../../src/store/store-key.js";
 import { errorOf } from "../helpers/errors.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -158,6 +159,15 @@ describe("the testing kit", () => {
     // a bound given as a function is checked where it is called, on a matrix
     const upFront = bad.filter(([, o]) => !Object.values(o).some((v) => typeof v === "function"));
     for (const [field, o] of upFront) refused(() => plannerProperty((x) => plan(x, "shift"), o), field);
+  });
+
+  it("matrixArb refuses options that are not an object, and flags and densities of the wrong type", () => {
+    refused(() => matrixArb("x" as never), "options");
+    refused(() => matrixArb(null as never), "options");
+    refused(() => matrixArb({ densities: "x" as never }), "densities");
+    refused(() => matrixArb({ emptyRows: "no" as never }), "emptyRows");
+    refused(() => matrixArb({ diagonal: 0 as never }), "diagonal");
+    expect(fc.sample(matrixArb({ maxP: 3, diagonal: false }), 5)).toHaveLength(5);
   });
 
   it("still takes valid bounds, a function among them", () => {
