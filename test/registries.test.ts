@@ -60,13 +60,18 @@ function results(): string {
   );
 }
 
-/** Runs `f`, a mutation; true when it threw a TypeError (a frozen object refused it in strict mode). */
+/**
+ * Runs `f`, a mutation; true when a frozen object refused it in strict mode: a TypeError that says so (read only, not
+ * extensible, cannot delete), not one of another cause (a property that is not there).
+ */
 function refused(f: () => void): boolean {
   try {
     f();
     return false;
   } catch (e) {
-    return e instanceof TypeError;
+    return (
+      e instanceof TypeError && /read[ -]only|not extensible|Cannot (assign|add|delete|define)|frozen/.test(e.message)
+    );
   }
 }
 

@@ -6,7 +6,7 @@ import { bestBound, lowerBounds } from "../bounds/index.js";
 import type { MachineModel } from "../model/machine.js";
 import { matrixRows, type CommMatrix } from "../model/matrix.js";
 import { resolveFabric } from "../machines/sim/options.js";
-import { cheapestNetworkCost, networkCost, perByteCost, type FabricName } from "../machines/sim/fabric.js";
+import { cheapestNetworkCost, perByteCost, type FabricName } from "../machines/sim/fabric.js";
 import type { SimMode } from "../machines/sim/index.js";
 import { PLANNERS, autoProfileOf } from "../planner/registry.js";
 import type { Planner } from "../planner/types.js";
@@ -138,16 +138,10 @@ export function ruleOutBounds(
   mode: SimMode,
   planners: readonly Planner[] = PLANNERS,
 ): RuleOutBounds {
+  // the machine's fabric gives the per-pair t_d (lowerBounds' default: the CM-5 fat tree's levels, with the cheapest
+  // partner in closed form, so the node loads stay O(P + E))
   const fabric = resolveFabric(undefined, machine);
-  // a per-pair t_d only where it varies (the CM-5 fat tree), with its cheapest partner in closed form:
-  // the node loads stay O(P + E)
-  const bounds = lowerBounds(
-    m,
-    `sim-${mode}`,
-    fabric === "cm5-fat-tree"
-      ? { machine, pairTd: networkCost(fabric, machine), pairTdMin: cheapestNetworkCost(fabric, machine, m.p) }
-      : { machine },
-  );
+  const bounds = lowerBounds(m, `sim-${mode}`, { machine });
   let direct: RuleOutBound | null = bestBound(bounds, { direct: true, contentionFree: false });
   const any = bestBound(bounds, { direct: false, contentionFree: false });
   const relayed = new Map<string, RuleOutBound>();

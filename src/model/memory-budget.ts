@@ -33,19 +33,15 @@ export function parseByteSize(text: string): number | null {
 export const MEMORY_OPTION = "maxMemory";
 
 /**
- * The one check of the option maxMemory: undefined (the default budget) or a positive finite number of bytes; throws a
- * one-line BAD_OPTION error of `module` on field maxMemory.
+ * The one check of the option maxMemory: undefined or null (the default budget), or a number of bytes above 0
+ * (Infinity: no limit); throws a one-line BAD_OPTION error of `module` on field maxMemory.
  */
 export function checkMaxMemory(module: string, v: unknown): number | undefined {
-  if (v === undefined || (typeof v === "number" && Number.isFinite(v) && v > 0)) return v;
-  throw fail(
-    module,
-    "BAD_OPTION",
-    `${MEMORY_OPTION} must be a positive finite number of bytes, got ${describeValue(v)}`,
-    {
-      field: MEMORY_OPTION,
-    },
-  );
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === "number" && v > 0) return v;
+  throw fail(module, "BAD_OPTION", `${MEMORY_OPTION} must be a number of bytes above 0, got ${describeValue(v)}`, {
+    field: MEMORY_OPTION,
+  });
 }
 
 /**

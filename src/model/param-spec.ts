@@ -2,6 +2,7 @@
  * Typed parameter specs: one way to declare the options of patterns, planners and the simulator, checked once by
  * `resolveSpecs` into a typed object.
  */
+import { describeValue } from "./option-checks.js";
 import { fail } from "./errors.js";
 import { didYouMean } from "../internal/did-you-mean.js";
 
@@ -264,7 +265,7 @@ export const MAX_SEED = 0xffffffff;
  */
 export function checkSeed(module: string, seed: unknown): number {
   if (typeof seed !== "number" || !Number.isInteger(seed) || seed < 0 || seed > MAX_SEED) {
-    throw fail(module, "BAD_OPTION", `seed must be an integer in 0..${MAX_SEED}, got ${String(seed)}`, {
+    throw fail(module, "BAD_OPTION", `seed must be an integer in 0..${MAX_SEED}, got ${describeValue(seed)}`, {
       field: "seed",
     });
   }

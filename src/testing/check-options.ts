@@ -5,7 +5,7 @@ import { checkBooleanOption, checkOptionsObject, describeValue } from "../model/
 import { findMachine } from "../machines/presets.js";
 import { checkVerifyPorts } from "../verifier/verify.js";
 import type { CommMatrix } from "../model/matrix.js";
-import type { CostMode } from "../machines/cost-model.js";
+import { COST_MODES, type CostMode } from "../machines/cost-model.js";
 
 /** A bound that is a number or a function of the matrix. */
 export type BoundOf = number | ((m: CommMatrix) => number);
@@ -75,7 +75,7 @@ function checkTimeBound(t: TimeBound): void {
   if (!(typeof f === "number" && Number.isFinite(f) && f > 0))
     throw bad("time.factor", `time.factor must be a positive finite number, got ${describeValue(f)}`);
   const mode: unknown = t.mode;
-  if (mode !== undefined && mode !== "blocking" && mode !== "nonblocking")
+  if (mode !== undefined && !COST_MODES.includes(mode as CostMode))
     throw bad("time.mode", `time.mode must be blocking or nonblocking, got ${describeValue(mode)}`);
 }
 

@@ -4,7 +4,7 @@ import { fail } from "../model/errors.js";
 import { nodeShrinking } from "./matrix-shrink.js";
 import { DEFAULT_ELEMENT_BYTES, MAX_P, matrixFromData, toSparse, type CommMatrix } from "../model/matrix.js";
 import { jsonExcerpt } from "../internal/quoted.js";
-import { describeValue } from "../model/option-checks.js";
+import { checkBooleanOption, checkOptionsObject, describeValue } from "../model/option-checks.js";
 
 /** Options of matrixArb; every field is optional. */
 export interface MatrixArbOptions {
@@ -43,15 +43,10 @@ function bad(field: string, text: string): never {
 
 /** Checks the options and fills the defaults. */
 function resolve(o: MatrixArbOptions): Required<MatrixArbOptions> {
-  if (typeof o !== "object" || o === null || Array.isArray(o))
-    throw fail("testing", "BAD_OPTION", `matrixArb: options must be an object, got ${describeValue(o)}`, {
-      field: "options",
-    });
+  checkOptionsObject("testing", "options", o);
   if (o.densities !== undefined && !Array.isArray(o.densities))
     bad("densities", `must be a non-empty list of numbers in 0..1, got ${describeValue(o.densities)}`);
-  for (const flag of ["emptyRows", "diagonal"] as const)
-    if (o[flag] !== undefined && typeof o[flag] !== "boolean")
-      bad(flag, `must be true or false, got ${describeValue(o[flag])}`);
+  for (const flag of ["emptyRows", "diagonal"] as const) checkBooleanOption("testing", flag, o[flag]);
   const r = {
     minP: o.minP ?? 1,
     maxP: o.maxP ?? Math.max(8, o.minP ?? 1),

@@ -333,6 +333,11 @@ describe("commplan check-planner: the counterexample as written", () => {
     expect(m).toMatchObject({ format: "commplan.matrix/v1", p: 3 });
     expect(r.err).toContain("counterexample, P = 3, stored sparse (written to stdout):\n");
     expect(r.err).toMatch(/^check-planner: .*two-senders\.mjs: FAIL after/);
+    // a file's format follows its extension, as the readers read it
+    const csv = join(tempDir("check"), "cx.csv");
+    expect((await run("check-planner", fixture("two-senders"), "--seed", "2", "-o", csv)).code).toBe(1);
+    expect(readFileSync(csv, "utf8")).toBe("# commplan elementBytes=8\n0,0,0\n1,0,0\n1,0,0\n");
+    expect(Array.from(readMatrixFile(csv).data)).toEqual([0, 0, 0, 1, 0, 0, 1, 0, 0]);
     const pass = await run("check-planner", fixture("two-hop"), "--runs", "5", "-o", "-");
     expect(pass).toMatchObject({ code: 0, out: "" });
     expect(pass.err).toMatch(/5 runs pass every check/);

@@ -163,7 +163,7 @@ describe("commplan platform", () => {
     for (const [args, re] of [
       [["--topology", "mesh", "-P", "4"], /^topology: unknown topology 'mesh'/],
       [["--topology", "flat"], /^topology: a generated topology needs the host count: give -P/],
-      [["--topology", "flat", "-P", "0"], /--ranks \(--p\) must be an integer in 1\.\./],
+      [["--topology", "flat", "-P", "0"], /-P \(--p, --ranks\) must be an integer in 1\.\./],
       [["--topology", "torus:dims=2x2", "-P", "5"], /gives 4 hosts, fewer than P = 5/],
     ] as const) {
       const r = await run("platform", ...args, "-o", f("x.xml"));
@@ -171,6 +171,12 @@ describe("commplan platform", () => {
       expect(r.err).toMatch(re);
       expect(r.err.trim().split("\n")).toHaveLength(1);
     }
+  });
+
+  it("counts the ranks and hosts of its summary line (1 rank on 1 host)", async () => {
+    const r = await run("platform", "--topology", "flat", "--ranks", "1", "-o", f("one.xml"));
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toBe(`platform: flat: 1 rank on 1 host, a SimGrid FLAT cluster -> ${f("one.xml")}\n`);
   });
 });
 

@@ -55,7 +55,7 @@ describe("program replay", () => {
 });
 
 describe("plan, planAuto, compareMatrix", () => {
-  const badMemory: unknown[] = ["x", -1, NaN, 0, Infinity];
+  const badMemory: unknown[] = ["x", -1, NaN, 0];
 
   it("refuse a bad maxMemory", () => {
     for (const v of badMemory) {
@@ -63,6 +63,16 @@ describe("plan, planAuto, compareMatrix", () => {
       refused(() => planAuto(m, machine, { maxMemory: v as number }), "maxMemory");
       refused(() => compareMatrix(m, { machine, maxMemory: v as number }), "maxMemory");
     }
+  });
+
+  it("take maxMemory Infinity (no limit) and null or undefined (the default), as before; payload null as false", () => {
+    const shift = JSON.stringify(plan(m, "shift"));
+    for (const v of [Infinity, null, undefined])
+      expect(JSON.stringify(plan(m, "shift", { maxMemory: v as number }))).toBe(shift);
+    expect(JSON.stringify(plan(m, "shift", { payload: null as never }))).toBe(shift);
+    // the readers that take the option through memoryBudgetOf check it too (lowerSchedule took "x" as no limit)
+    refused(() => lowerSchedule(m, schedule, { maxMemory: "x" as never }), "maxMemory");
+    expect(lowerSchedule(m, schedule, { maxMemory: Infinity }).program.p).toBe(8);
   });
 
   it("refuse a payload that is not a boolean", () => {

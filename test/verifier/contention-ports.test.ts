@@ -90,5 +90,6 @@ describe("node contention and the port count", () => {
     const typo = await run("verify", sched, "-m", mat, "--ports", "unlimted");
     expect(typo.err).toBe("verify: --ports takes a count or 'unlimited', got 'unlimted' (did you mean unlimited?)\n");
     expect((await run("verify", sched, "-m", mat, "--ports", "0")).err).toMatch(/--ports must be an integer in 1\.\./);
+    expect((await run("verify", sched, "-m", mat, "--ports", "+2")).code).toBe(0);
   });
 });

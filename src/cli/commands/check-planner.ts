@@ -90,7 +90,7 @@ export function registerCheckPlanner(program: Command, ctx: CliContext): void {
     )
     .option(
       "-o, --output <file>",
-      "write the shrunk counterexample matrix here (JSON, atomically; - for stdout, the report then on stderr)",
+      "write the shrunk counterexample matrix here, atomically: CSV or Matrix Market by the extension (.csv, .mtx), else JSON; - for stdout, the report then on stderr",
     )
     .option(
       "--json",

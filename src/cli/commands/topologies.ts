@@ -20,7 +20,8 @@ import {
 } from "../../topology/index.js";
 import type { CliContext } from "../context.js";
 import { JSON_SUMMARY_HELP, printJson, refuseJsonOnStdout, writtenBytes } from "./json-summary.js";
-import { intOption, RANKS_FLAGS } from "../io.js";
+import { intOption } from "../io.js";
+import { counted } from "../../internal/plural.js";
 import { oneLine } from "../../internal/quoted.js";
 
 /** What `--topology SPEC` names: a generator spec (`fat-tree:k=8`) or a topology JSON file (ends in .json). */
@@ -49,7 +50,7 @@ export function loadTopology(
     // the spec is judged first: a mistyped name gets its suggestion, not a request for -P
     parseTopologySpec(spec);
     if (p === undefined)
-      throw fail("topology", "BAD_OPTION", `a generated topology needs the host count: give -P`, { field: "P" });
+      throw fail("topology", "BAD_OPTION", `a generated topology needs the host count: give -P (or --ranks)`, { field: "P" });
     graph = buildTopology(spec, p, machine, { maxMemory });
   }
   return { graph, routes: compileRoutes(graph, { maxMemory }) };
@@ -126,7 +127,7 @@ interface PlatformFlags {
 /** platform's work, its options checked (topology from --topology or --network). */
 async function platformAction(o: PlatformFlags & { topology: string }, ctx: CliContext): Promise<void> {
   refuseJsonOnStdout("platform", o.json, o.output);
-  const p = o.p === undefined ? undefined : intOption("p", o.p, 1, MAX_TOPOLOGY_HOSTS, RANKS_FLAGS);
+  const p = o.p === undefined ? undefined : intOption("p", o.p, 1, MAX_TOPOLOGY_HOSTS, "-P (--p, --ranks)");
   const machine = o.machine === undefined ? undefined : findMachine(o.machine);
   const inputs = o.topology.endsWith(".json") ? [o.topology] : [];
   const targets = [
@@ -168,7 +169,7 @@ async function platformAction(o: PlatformFlags & { topology: string }, ctx: CliC
   if (o.output !== "-") {
     const how = written.cluster ? `a SimGrid ${d.simgridCluster!.topology} cluster` : "explicit links and routes";
     ctx.io.err(
-      `platform: ${oneLine(o.topology)}: ${p ?? d.hosts.length} ranks on ${d.hosts.length} hosts, ${how} -> ${o.output}\n`,
+      `platform: ${oneLine(o.topology)}: ${counted(p ?? d.hosts.length, "rank", "ranks")} on ${counted(d.hosts.length, "host", "hosts")}, ${how} -> ${o.output}\n`,
     );
   }
   if (o.json)

@@ -23,7 +23,8 @@ import { didYouMean } from "../../internal/did-you-mean.js";
  */
 export function verifyPorts(ports: string | undefined, machine: string | undefined): number {
   if (ports === "unlimited") return Infinity;
-  if (ports !== undefined && !/^\d+$/.test(ports))
+  // a word that is no number (a typo of unlimited): named with the suggestion; a number out of range: intOption's words
+  if (ports !== undefined && !/\d/.test(ports))
     throw fail(
       "verify",
       "BAD_OPTION",
