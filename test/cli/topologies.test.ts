@@ -51,6 +51,12 @@ describe("commplan platform: --topology or --network", () => {
     expect(both.code).toBe(2);
     expect(both.err).toMatch(/'--ranks <n>' cannot be used with option '-P, --p <n>'/);
   });
+
+  it("counts the ranks and hosts of its summary line (1 rank on 1 host)", async () => {
+    const r = await run("platform", "--topology", "flat", "--ranks", "1", "-o", f("one.xml"));
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toBe(`platform: flat: 1 rank on 1 host, a SimGrid FLAT cluster -> ${f("one.xml")}\n`);
+  });
 });
 
 describe("commplan platform", () => {
@@ -171,12 +177,6 @@ describe("commplan platform", () => {
       expect(r.err).toMatch(re);
       expect(r.err.trim().split("\n")).toHaveLength(1);
     }
-  });
-
-  it("counts the ranks and hosts of its summary line (1 rank on 1 host)", async () => {
-    const r = await run("platform", "--topology", "flat", "--ranks", "1", "-o", f("one.xml"));
-    expect(r.code, r.err).toBe(0);
-    expect(r.err).toBe(`platform: flat: 1 rank on 1 host, a SimGrid FLAT cluster -> ${f("one.xml")}\n`);
   });
 });
 

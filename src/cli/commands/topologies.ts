@@ -50,7 +50,9 @@ export function loadTopology(
     // the spec is judged first: a mistyped name gets its suggestion, not a request for -P
     parseTopologySpec(spec);
     if (p === undefined)
-      throw fail("topology", "BAD_OPTION", `a generated topology needs the host count: give -P (or --ranks)`, { field: "P" });
+      throw fail("topology", "BAD_OPTION", `a generated topology needs the host count: give -P (or --ranks)`, {
+        field: "P",
+      });
     graph = buildTopology(spec, p, machine, { maxMemory });
   }
   return { graph, routes: compileRoutes(graph, { maxMemory }) };
