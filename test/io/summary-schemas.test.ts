@@ -45,6 +45,13 @@ describe("--json summaries validate against their schemas", () => {
     const ex = await summary("export", 0, ...program, "-o", f("p.json"));
     expect(ex).toMatchObject({ exportFormat: "program", output: { kind: "file", path: f("p.json") } });
     expect((ex["program"] as { variant: string }).variant).toBe("nonblocking");
+    // every variant, dataflow too (its summary failed the schema), and the GOAL export of a dataflow program
+    for (const variant of ["blocking", "dataflow"]) {
+      const v = await summary("export", 0, ...program, "--variant", variant, "-o", f(`p-${variant}.json`));
+      expect((v["program"] as { variant: string }).variant).toBe(variant);
+    }
+    const goal = ["export", f("s.json"), "-m", f("m.json"), "-f", "goal", "--variant", "dataflow", "-o", f("d.goal")];
+    expect((await summary("export", 0, ...goal))["program"]).toMatchObject({ variant: "dataflow" });
     const split = await summary("export", 0, ...program, "--split", f("split"));
     expect(split["output"]).toEqual({ kind: "split", path: f("split"), bytes: null });
     const arrow = await summary("export", 0, "export", f("s.json"), "-f", "arrow", "-o", f("s.arrow"));
