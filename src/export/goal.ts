@@ -120,6 +120,8 @@ export function* goalChunks(prog: Program, opts: GoalOptions = {}): Generator<st
     let prev = 0; // label of the previous join (nonblocking) or operation (blocking); 0: none
     const end = rankStart[r + 1]!;
     let x = rankStart[r]!;
+    // a rank with no operation gets one `calc 0`: LogGOPSim (spcl/LogGOPSim 76451de) crashed on an empty rank block
+    if (x === end) w.text("l1: calc 0\n");
     if (after !== undefined) {
       // dataflow: operation x is label x - x0 + 1 and requires exactly the operations it waits for
       const x0 = x;

@@ -2,6 +2,9 @@
 import { describe, expect, it } from "vitest";
 import { goalText } from "../../src/export/goal.js";
 import { everyPlannerCase } from "./export-cases.js";
+import { lowerSchedule } from "../../src/lower/index.js";
+import { generatePattern } from "../../src/patterns/registry.js";
+import { plan } from "../../src/planner/registry.js";
 
 interface GoalOp {
   kind: "send" | "recv" | "calc";
@@ -145,6 +148,14 @@ describe("GOAL export", () => {
       }
     });
   }
+  it("a rank with no operation has one calc 0 (LogGOPSim crashed on an empty rank block), every variant", () => {
+    const m = generatePattern("zero", 4, {}, 1);
+    for (const variant of ["nonblocking", "blocking", "dataflow"] as const) {
+      const text = goalText(lowerSchedule(m, plan(m, "shift"), { variant }).program);
+      expect(text).not.toMatch(/\{\n\}/);
+      for (const rank of parseGoal(text)) expect(rank).toEqual([expect.objectContaining({ kind: "calc", bytes: 0 })]);
+    }
+  });
   it("a blocking chain follows program order: each operation but the first requires the one before", () => {
     const { prog } = everyPlannerCase(8, "blocking").find((c) => c.planner === "shift")!;
     for (const rank of parseGoal(goalText(prog)))
