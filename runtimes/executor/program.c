@@ -1,5 +1,5 @@
 /* program.c: reads one rank's commplan.program/v1 program with jansson and checks what the executor relies on. */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* POSIX 2008 and realpath */
 #include "program.h"
 
 #include <jansson.h>
@@ -125,8 +125,12 @@ static int64_t buffer_size(const program_t *prog, int buf) {
 
 static const char *buffer_names[] = {"send", "recv", "scratch"};
 
-/* Appends the pieces of `arr` to prog->pieces; returns their element total, or -1. */
-static int64_t read_pieces(program_t *prog, const json_t *arr, const char *file, int64_t opi, char *err, size_t errlen) {
+/*
+ * Appends the pieces of `arr` to prog->pieces; returns their element total, or -1. `writes`: the pieces are written (a
+ * receive's, a copy's destination), so none may be in the send buffer (nothing is ever written there).
+ */
+static int64_t read_pieces(program_t *prog, const json_t *arr, int writes, const char *file, int64_t opi, char *err,
+                           size_t errlen) {
   if (!json_is_array(arr) || json_array_size(arr) == 0) {
     return errorf(err, errlen, "%s: ops[%lld]: pieces must be a non-empty array", file, (long long)opi);
   }
@@ -145,6 +149,10 @@ static int64_t read_pieces(program_t *prog, const json_t *arr, const char *file,
                     file, (long long)opi, k);
     }
     int64_t o = (int64_t)json_integer_value(off), c = (int64_t)json_integer_value(cnt);
+    if (writes && buf == BUF_SEND) {
+      return errorf(err, errlen, "%s: ops[%lld]: piece %zu [send, %lld, %lld] is in the send buffer, which is never written",
+                    file, (long long)opi, k, (long long)o, (long long)c);
+    }
     if (o > buffer_size(prog, buf) - c) {
       return errorf(err, errlen, "%s: ops[%lld]: piece [%s, %lld, %lld] is outside the %s buffer (%lld elements)",
                     file, (long long)opi, name, (long long)o, (long long)c, name, (long long)buffer_size(prog, buf));
@@ -232,11 +240,11 @@ static int read_op(program_t *prog, const json_t *jop, int64_t i, int64_t prev_r
     op->peer = prog->rank;
     op->tag = 0;
     op->count = (int64_t)json_integer_value(cnt);
-    int64_t a = read_pieces(prog, json_array_get(jop, 3), file, i, err, errlen);
+    int64_t a = read_pieces(prog, json_array_get(jop, 3), 0, file, i, err, errlen);
     if (a < 0) return -1;
     op->n = prog->npieces - op->first;
     op->first2 = prog->npieces;
-    int64_t b = read_pieces(prog, json_array_get(jop, 4), file, i, err, errlen);
+    int64_t b = read_pieces(prog, json_array_get(jop, 4), 1, file, i, err, errlen);
     if (b < 0) return -1;
     op->n2 = prog->npieces - op->first2;
     if (a != op->count || b != op->count) {
@@ -256,12 +264,16 @@ static int read_op(program_t *prog, const json_t *jop, int64_t i, int64_t prev_r
                   "%s: ops[%lld]: a message is [round, send|recv, peer < %d, tag 0..32767, count 1..%d, pieces%s]",
                   file, (long long)i, prog->p, INT_MAX, (prog->variant == VARIANT_DATAFLOW) ? ", after" : "");
   }
+  if (json_integer_value(peer) == prog->rank) {
+    return errorf(err, errlen, "%s: ops[%lld]: %s peer %d is the rank itself (use copy)", file, (long long)i, kind,
+                  prog->rank);
+  }
   if (read_after(prog, jop, 6, i, file, err, errlen) != 0) return -1;
   op->kind = is_send ? OP_SEND : OP_RECV;
   op->peer = (int)json_integer_value(peer);
   op->tag = (int)json_integer_value(tag);
   op->count = (int64_t)json_integer_value(cnt);
-  int64_t a = read_pieces(prog, json_array_get(jop, 5), file, i, err, errlen);
+  int64_t a = read_pieces(prog, json_array_get(jop, 5), !is_send, file, i, err, errlen);
   if (a < 0) return -1;
   op->n = prog->npieces - op->first;
   op->first2 = op->n2 = 0;
@@ -331,6 +343,35 @@ static void dir_of(const char *path, char *dir, size_t len) {
   dir[n] = '\0';
 }
 
+/* False when the entry `name` of a split index is absolute or has a ".." component (not inside the index's directory). */
+static int relative_inside(const char *name) {
+  if (name[0] == '/') return 0;
+  for (const char *c = name; *c != '\0';) {
+    size_t n = strcspn(c, "/");
+    if (n == 2 && c[0] == '.' && c[1] == '.') return 0;
+    c += n;
+    if (*c == '/') c++;
+  }
+  return 1;
+}
+
+/*
+ * False when `path` (a rank file named relative to `dir`) resolves, through a symbolic link, outside `dir`; true when
+ * either cannot be resolved (reading the file then names the problem).
+ */
+static int resolves_inside(const char *dir, const char *path) {
+  char *base = realpath(dir[0] == '\0' ? "." : dir, NULL), *real = realpath(path, NULL);
+  int ok = 1;
+  if (base != NULL && real != NULL) {
+    size_t n = strlen(base);
+    if (n > 0 && base[n - 1] == '/') n--; /* the root directory */
+    ok = strncmp(real, base, n) == 0 && (real[n] == '\0' || real[n] == '/');
+  }
+  free(base);
+  free(real);
+  return ok;
+}
+
 int program_load(const char *path, int rank, program_t *out, char *err, size_t errlen) {
   int p = out->p;
   memset(out, 0, sizeof *out);
@@ -359,7 +400,17 @@ int program_load(const char *path, int rank, program_t *out, char *err, size_t e
     }
     char dir[4096], rank_file[8192];
     dir_of(file, dir, sizeof dir);
-    snprintf(rank_file, sizeof rank_file, "%s%s", name[0] == '/' ? "" : dir, name);
+    snprintf(rank_file, sizeof rank_file, "%s%s", dir, name);
+    int inside = relative_inside(name), resolved = inside && resolves_inside(dir, rank_file);
+    if (!resolved) {
+      char *quoted = json_dumps(json_array_get(files, (size_t)rank), JSON_ENCODE_ANY); /* escaped: one line */
+      errorf(err, errlen, "%s: /files/%d %s %s", file, rank, quoted != NULL ? quoted : "entry",
+             inside ? "leads out of the index's directory (a symbolic link)"
+                    : "is not inside the index's directory (give a path relative to it, without '..')");
+      free(quoted);
+      json_decref(doc);
+      return -1;
+    }
     json_decref(doc);
     snprintf(file, sizeof file, "%s", rank_file);
     doc = load_json(file, err, errlen);

@@ -58,9 +58,10 @@ typedef struct {
 /**
  * Reads rank `rank`'s program from `path`: a directory holding index.json and rank files (only
  * files[rank] is read), a split index, a rank file, or a whole document. Returns 0, or -1 with a
- * one-line message in err. Checks what the executor relies on: p, peers and tags in range, pieces
- * inside their buffers and adding up to the operation's count, rounds non-decreasing, and (dataflow) every operation
- * waiting only for earlier ones.
+ * one-line message in err. Checks what the executor relies on: p, peers (other ranks) and tags in range, pieces
+ * inside their buffers and adding up to the operation's count, nothing written into the send buffer, rounds
+ * non-decreasing, (dataflow) every operation waiting only for earlier ones, and a split index's files[rank] inside the
+ * index's directory (relative, no ".." component, no symbolic link leading out).
  */
 int program_load(const char *path, int rank, program_t *out, char *err, size_t errlen);
 

@@ -5,7 +5,8 @@
 # matrix (message level; again with --payload when the lowering says the plan relays), export the
 # program (--split, nonblocking; blocking too for P in $MPI_TEST_BLOCKING_P, default 16 64; dataflow too for
 # the planners in $MPI_TEST_DATAFLOW_ALGORITHMS at the same P), run it
-# with runtimes/executor's commplan-exec under mpirun, once per P beside MPI_Alltoallv (--baseline).
+# with runtimes/executor's commplan-exec under mpirun, once per P beside MPI_Alltoallv (--baseline). First, bad
+# programs (P = 4) the executor must refuse in one line, exit 2, without hanging.
 # A planner that refuses the P (exit 2) is skipped with its
 # reason. When smpicc and smpirun are installed, the executor is also built with smpicc and runs two
 # programs under SimGrid's smpirun. One line per run, a summary; exit 1 on any failure, 2 when a
@@ -117,6 +118,61 @@ export_program() { # algorithm, matrix, directory, variant
   fi
   cli export "$payload" --matrix "$m" --format program --split "$dir" --variant "$variant" >/dev/null 2>"$work/reason" || return 1
 }
+
+# Runs the executor on a bad program; passes when it exits 2 within the limit (no hang) with exactly one 'executor:' line,
+# the one given.
+refused() { # label, program, expected line
+  local label=$1 prog=$2 want=$3 before out rc lines
+  before=$(ls -d /dev/shm/vader_segment.* 2>/dev/null || true)
+  set +e
+  out=$(timeout -k 10 60 mpirun "${mpirun_flags[@]}" -np 4 "$exe" "$prog" 2>&1)
+  rc=$?
+  set -e
+  lines=$(grep '^executor:' <<<"$out" || true)
+  if [ "$rc" -ne 2 ] || [ "$lines" != "$want" ]; then
+    [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ] && out="(killed after 60 s)"$'\n'"$out"
+    cleanup_segments "$before"
+    fail "$label" "exit $rc, not 2 with the line '$want'" "$out"
+    return 0
+  fi
+  passed=$((passed + 1))
+  printf 'ok    %s: exit 2: %s\n' "$label" "$lines"
+}
+
+# Bad programs (P = 4) the executor refuses while reading them, one line and exit 2, before any message: a message to
+# the rank itself (it would hang), a receive or copy into the send buffer (never written), a split index's file
+# outside its directory ('..', absolute, a symbolic link leading out).
+bad="$work/bad"
+mkdir -p "$bad"
+cli gen random --p 4 --seed 4 -o "$bad/m.json" >/dev/null 2>&1
+cli plan "$bad/m.json" -a two-stage --payload -o "$bad/s.json" >/dev/null 2>&1
+cli export "$bad/s.json" --matrix "$bad/m.json" --format program -o "$bad/p.json" >/dev/null 2>&1
+cli export "$bad/s.json" --matrix "$bad/m.json" --format program --split "$bad/sp" >/dev/null 2>&1
+# edit BAD.json: node -e 'CODE' BAD.json, CODE changing d (the program document)
+edit() { node -e 'const fs = require("fs"), d = JSON.parse(fs.readFileSync(process.argv[1], "utf8")); '"$1"'; fs.writeFileSync(process.argv[2], JSON.stringify(d))' "$bad/p.json" "$bad/$2"; }
+edit 'const ops = d.ranks[1].ops, i = ops.findIndex((o) => o[1] === "send"); ops[i][2] = 1; console.log(i)' self.json >"$bad/at"
+refused "refused: a send to the rank itself" "$bad/self.json" \
+  "executor: rank 1: $bad/self.json: ops[$(cat "$bad/at")]: send peer 1 is the rank itself (use copy)"
+edit 'const ops = d.ranks[1].ops, i = ops.findIndex((o) => o[1] === "recv"); ops[i][5][0][0] = "send"; console.log(i, JSON.stringify(ops[i][5][0]).replace(/"/g, "").replace(/,/g, ", "))' recv-send.json >"$bad/at"
+read -r at piece <"$bad/at"
+refused "refused: a receive into the send buffer" "$bad/recv-send.json" \
+  "executor: rank 1: $bad/recv-send.json: ops[$at]: piece 0 $piece is in the send buffer, which is never written"
+edit 'd.ranks[1].ops.unshift([0, "copy", 1, [["send", 0, 1]], [["send", 1, 1]]])' copy-send.json
+refused "refused: a copy into the send buffer" "$bad/copy-send.json" \
+  "executor: rank 1: $bad/copy-send.json: ops[0]: piece 0 [send, 1, 1] is in the send buffer, which is never written"
+mkdir -p "$bad/out/sp"
+cp "$bad/sp/"*.json "$bad/out/sp/"
+sed -i 's|"rank-0.json"|"../sp/rank-0.json"|' "$bad/out/sp/index.json"
+refused "refused: a split index's file with a '..' component" "$bad/out/sp" \
+  "executor: rank 0: $bad/out/sp/index.json: /files/0 \"../sp/rank-0.json\" is not inside the index's directory (give a path relative to it, without '..')"
+sed -i "s|\"../sp/rank-0.json\"|\"$bad/sp/rank-0.json\"|" "$bad/out/sp/index.json"
+refused "refused: a split index's file at an absolute path" "$bad/out/sp" \
+  "executor: rank 0: $bad/out/sp/index.json: /files/0 \"$bad/sp/rank-0.json\" is not inside the index's directory (give a path relative to it, without '..')"
+sed -i "s|\"$bad/sp/rank-0.json\"|\"rank-0.json\"|" "$bad/out/sp/index.json"
+ln -sf "$bad/sp/rank-2.json" "$bad/out/sp/rank-2.json"
+refused "refused: a split index's file that is a symbolic link leading out" "$bad/out/sp" \
+  "executor: rank 2: $bad/out/sp/index.json: /files/2 \"rank-2.json\" leads out of the index's directory (a symbolic link)"
+rm -rf "$bad"
 
 for p in $ps; do
   m="$work/m$p.json"
