@@ -20,7 +20,10 @@ export function checkOptionsObject(module: string, field: string, v: unknown): v
   throw fail(module, "BAD_OPTION", `${field} must be an object or undefined, got ${describeValue(v)}`, { field });
 }
 
-/** Throws a one-line BAD_OPTION error of `module` on `field` unless `v` is true, false, or undefined or null (the default). */
+/**
+ * Throws a one-line BAD_OPTION error of `module` on `field` unless `v` is true, false, or undefined or null (the
+ * default).
+ */
 export function checkBooleanOption(module: string, field: string, v: unknown): void {
   if (v === undefined || v === null || typeof v === "boolean") return;
   throw fail(module, "BAD_OPTION", `${field} must be true or false, got ${describeValue(v)}`, { field });
