@@ -100,6 +100,13 @@ export const haloPattern = definePattern({
     "MPI 4.0 sec 8.5 (MPI_Dims_create, MPI_Cart_create); LULESH 2.0 (Karlin et al., LLNL-TR-641973, 2013): 26-neighbour exchange",
   options,
   sparse: true,
+  inapplicable: (opts) =>
+    opts.dims === 2
+      ? [
+          ["pz", "is for 3D (dims 3); with dims 2 leave it out"],
+          ["nz", "is for 3D (dims 3); with dims 2 leave it out"],
+        ]
+      : [],
   generate(p, opts, _rng, input = {}) {
     const dims = opts.dims;
     const neighbours = opts.neighbours === 0 ? (dims === 2 ? 4 : 6) : opts.neighbours;

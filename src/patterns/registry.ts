@@ -171,6 +171,9 @@ export function generatePatternWithNotes(
   checkSeed("patterns", seed);
   checkOptionsObject("patterns", "options", given);
   const opts = resolvePatternOptions(def, given ?? {});
+  for (const [option, reason] of def.inapplicable?.(opts) ?? [])
+    if (given !== undefined && given !== null && Object.hasOwn(given, option))
+      throw fail("patterns", "BAD_OPTION", `option '${option}' of pattern '${def.name}' ${reason}`, { field: option });
   checkPatternInput(def, input);
   const matrix = def.generate(p, opts, createRng(seed), input);
   return { matrix, notes: def.notes?.(matrix, opts, input) ?? [] };

@@ -46,4 +46,9 @@ export interface PatternDef<S extends PatternOptions = PatternOptions> {
    * matrix and the options.
    */
   notes?(m: CommMatrix, opts: Resolved<S>, input?: PatternInput): readonly string[];
+  /**
+   * The options that do not apply under these (resolved) options, each with the reason (halo's z options in 2D):
+   * generatePattern refuses one that was given, where generate alone would drop it without a word.
+   */
+  inapplicable?(opts: Resolved<S>): readonly (readonly [option: string, reason: string])[];
 }

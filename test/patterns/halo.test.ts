@@ -73,11 +73,10 @@ describe("halo", () => {
             neighbours,
             px: grid[0]!,
             py: grid[1]!,
-            pz: grid[2] ?? 0,
             width,
             nx: 4,
             ny: 5,
-            nz: 6,
+            ...(dims === 3 ? { pz: grid[2]!, nz: 6 } : {}),
             periodic: 1,
           };
           const m = generatePattern("halo", p, o, 1);
@@ -115,6 +114,18 @@ describe("halo", () => {
     );
     expect(errorOf(() => generatePattern("halo", 8, { width: 9, nx: 8 }, 1)).message).toContain("option 'width'");
     expect(errorOf(() => generatePattern("halo", 8, { dims: 4 }, 1)).message).toContain("option 'dims'");
+    // a z option given in 2D was dropped without a word
+    for (const [name, value] of [
+      ["pz", 2],
+      ["nz", 64],
+    ] as const) {
+      const e = errorOf(() => generatePattern("halo", 16, { dims: 2, [name]: value }, 1));
+      expect({ message: e.message, field: e.place.field }).toEqual({
+        message: `patterns: option '${name}' of pattern 'halo' is for 3D (dims 3); with dims 2 leave it out`,
+        field: name,
+      });
+    }
+    expect(generatePattern("halo", 16, { pz: 2, nz: 8 }, 1).p).toBe(16);
   });
 });
 
