@@ -11,12 +11,17 @@ export function describeValue(v: unknown): string {
   return String(v);
 }
 
+/** Whether `v` is an options object: an object, not null, not an array. */
+export function isOptionsObject(v: unknown): v is { readonly [k: string]: unknown } {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
 /**
  * Throws a one-line BAD_OPTION error of `module` on `field` unless `v` is an options object (not null, not an array)
  * or undefined (the defaults).
  */
 export function checkOptionsObject(module: string, field: string, v: unknown): void {
-  if (v === undefined || (typeof v === "object" && v !== null && !Array.isArray(v))) return;
+  if (v === undefined || isOptionsObject(v)) return;
   throw fail(module, "BAD_OPTION", `${field} must be an object or undefined, got ${describeValue(v)}`, { field });
 }
 

@@ -1,6 +1,6 @@
 /** StoreOrigin (where an entry's matrix came from) and its one check, as a caller gives it to addPlan or getOrPlan. */
 import { fail } from "../model/errors.js";
-import { describeValue } from "../model/option-checks.js";
+import { describeValue, isOptionsObject } from "../model/option-checks.js";
 
 /**
  * Where an entry's matrix came from, kept in the entry so `store list` can say it without the matrix: a pattern with
@@ -19,12 +19,9 @@ export type StoreOrigin =
 const PATTERN_KEYS = ["pattern", "options", "seed", "p"];
 const FILE_KEYS = ["matrixFile", "p"];
 
-const isObject = (v: unknown): v is { readonly [k: string]: unknown } =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-
 /** What is wrong with `o` as a StoreOrigin (the shape schemas/store-list.v1.schema.json gives an origin), or null. */
 function originProblem(o: unknown): string | null {
-  if (!isObject(o)) return `must be { pattern, options, seed, p } or { matrixFile, p }, got ${describeValue(o)}`;
+  if (!isOptionsObject(o)) return `must be { pattern, options, seed, p } or { matrixFile, p }, got ${describeValue(o)}`;
   const keys = "matrixFile" in o ? FILE_KEYS : PATTERN_KEYS;
   const extra = Object.keys(o).find((k) => !keys.includes(k));
   if (extra !== undefined) return `has an unknown key '${extra}' (known: ${keys.join(", ")})`;
@@ -38,7 +35,7 @@ function originProblem(o: unknown): string | null {
   if (!(typeof o.seed === "number" && Number.isSafeInteger(o.seed) && o.seed >= 0))
     return `seed must be an integer >= 0, got ${describeValue(o.seed)}`;
   const options = o.options;
-  if (!isObject(options)) return `options must be an object of name: number, got ${describeValue(options)}`;
+  if (!isOptionsObject(options)) return `options must be an object of name: number, got ${describeValue(options)}`;
   const bad = Object.entries(options).find(([, v]) => typeof v !== "number" || !Number.isFinite(v));
   return bad === undefined ? null : `options.${bad[0]} must be a finite number, got ${describeValue(bad[1])}`;
 }

@@ -10,6 +10,7 @@ import { MAX_SEED } from "../../model/param-spec.js";
 import { refuseOutputOntoInput } from "../../io/file-output.js";
 import { matrixToJsonText, writeMatrixFile } from "../../io/matrix-write.js";
 import { matrixFormatOfName } from "../../io/matrix-read.js";
+import { outputFormat } from "../output-format.js";
 import { anyMatrixArb } from "../../testing/planner-matrices.js";
 import { patternArb } from "../../testing/pattern-arbitraries.js";
 import { asyncPlannerProperty, replayFailure } from "../../testing/planner-property.js";
@@ -183,9 +184,11 @@ async function report(module: string | undefined, o: CheckPlannerOptions, ctx: C
   // in the storage a module was given (a failure only on sparse matrices reproduces from the written entries); a
   // command always reads rows
   const sparse = command === null && isSparse(m);
-  // the file's format by its extension (.csv, .mtx: what readMatrixFile reads it as), else JSON
-  if (o.output !== undefined)
-    await writeMatrixFile(m, o.output, matrixFormatOfName(o.output) ?? "json", { sparse, stdout: ctx.stdout });
+  // the file's format by its extension (.csv, .mtx: what readMatrixFile reads it as), else JSON, as gen writes
+  if (o.output !== undefined) {
+    const format = outputFormat("check-planner", undefined, o.output, matrixFormatOfName, "json");
+    await writeMatrixFile(m, o.output, format, { sparse, stdout: ctx.stdout });
+  }
   // a hang after the run that failed first came while shrinking that failure: both are said
   const whileShrinking = hung !== null && runner.hungRun > r.numRuns;
   if (o.json)
