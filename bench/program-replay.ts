@@ -76,7 +76,8 @@ function smpiStartupMs(root: string, prog: Program, machine: MachineModel, netwo
  * Replays before the first measured case, so that no case runs before the JIT has compiled the replay for it: in a
  * fresh process the first replay of the P = 16 "linear" program took 25-30 ms of CPU, the next ten 2-25 ms, the later
  * ones 0.8-1.2 ms, so one warm-up replay is not enough; and a network or a runtime not replayed before costs its first
- * replays again (after the flat cluster alone, the first three replays on the fat tree took 4-22 ms, then 1.2-2 ms).
+ * replays again (the first fat-tree case after a flat-only warm-up measured the compiling: 6.5x where the others
+ * measured 28x and more, bench/results/program-replay.md).
  * So the "linear" program at the first P, both variants, is replayed WARM_UP_REPLAYS times on every network and runtime
  * of the bench.
  */

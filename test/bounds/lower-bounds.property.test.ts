@@ -194,5 +194,7 @@ describe("the cheapest partner in closed form (pairTdMin)", () => {
       scheduleClass(m, s, 1),
     )!;
     expect(flat.value).toBeGreaterThan(sim);
+    // the figures docs/bounds.md gives
+    expect([Math.round(sim), Math.round(flat.value), Math.round(bound.value)]).toEqual([1085267, 1328549, 787877]);
   });
 });
