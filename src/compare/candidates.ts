@@ -24,7 +24,6 @@ import { checkProgress } from "../model/progress.js";
 import type { PortSharing, SimMode } from "../machines/sim/options.js";
 import type { NetworkRoutes } from "../model/network.js";
 import { checkFlatForNetwork, networkOptions } from "../machines/sim/network-options.js";
-import { cheapestNetworkCost, networkCost } from "../machines/sim/fabric.js";
 import { isCommplanError } from "../model/errors.js";
 import type { MachineModel } from "../model/machine.js";
 import type { CommMatrix } from "../model/matrix.js";
@@ -163,12 +162,7 @@ export function runCandidates(m: CommMatrix, req: CandidateRequest): CandidateRu
   checkFlatForNetwork(machine, req.network, "the option network");
   const simBounds = req.network
     ? networkBounds(m, req.network, machine, mode)
-    : lowerBounds(m, `sim-${mode}`, {
-        machine,
-        ports,
-        pairTd: networkCost(machine.fabric ?? "flat", machine),
-        pairTdMin: cheapestNetworkCost(machine.fabric ?? "flat", machine, m.p),
-      });
+    : lowerBounds(m, `sim-${mode}`, { machine, ports }); // the machine's fabric gives the per-pair t_d
   const all = bestBound(simBounds, { direct: false, contentionFree: false });
   const candidates: Candidate[] = [];
   const skipped: { algorithm: string; reason: string }[] = [];
