@@ -1,6 +1,6 @@
 /** commplan plan: plan a matrix with a named algorithm and write the schedule JSON. */
 import { RUNTIME_MODELS } from "../../machines/runtime/runtime-model.js";
-import { freeCopiesOption, MACHINE_OF_RUNTIME_HELP, machineOfFlags, runtimeOfFlags } from "./simulate-program.js";
+import { freeCopiesOption, MACHINE_OF_RUNTIME_HELP, machineOfFlags, runtimeOfFlags } from "./runtime-flags.js";
 import { checkMemory } from "../../model/memory-budget.js";
 import { matrixBytes, type CommMatrix } from "../../model/matrix.js";
 import { Option, type Command } from "commander";

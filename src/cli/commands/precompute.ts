@@ -18,7 +18,7 @@ import { readPrecomputeSpec, runPrecomputeJob, type JobOutcome, type PrecomputeJ
 import { checkCapture, defaultCaptureRuntime, precomputeCapture, readCaptures } from "../precompute-capture.js";
 import { RUNTIME_MODELS, type RuntimeModel } from "../../machines/runtime/runtime-model.js";
 import type { MachineModel } from "../../model/machine.js";
-import { freeCopiesOption, MACHINE_OF_RUNTIME_HELP, machineOfFlags, runtimeOfFlags } from "./simulate-program.js";
+import { freeCopiesOption, MACHINE_OF_RUNTIME_HELP, machineOfFlags, runtimeOfFlags } from "./runtime-flags.js";
 import { checkNetworkFlags, loadNetworkFlags, networkOption, portSharingOption } from "./network-flags.js";
 import type { PortSharing } from "../../machines/sim/options.js";
 

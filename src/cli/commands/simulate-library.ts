@@ -15,16 +15,13 @@ import type { CliContext } from "../context.js";
 import { matrixReadOptions } from "../io.js";
 import {
   checkReplayOutputs,
-  DEFAULT_RUNTIME,
   programFlagProblem,
   replayChecked,
   reportReplay,
-  runtimeOfFlags,
-  machineOfFlags,
-  MACHINE_NEEDED,
   type ProgramReplayFlags,
   type RefusedWithProgram,
 } from "./simulate-program.js";
+import { DEFAULT_RUNTIME, machineOfFlags, MACHINE_NEEDED, runtimeOfFlags } from "./runtime-flags.js";
 import { wantsTimeline } from "./simulate-timeline.js";
 import { networkInputFile } from "./network-flags.js";
 import { replayCountsBytesOn } from "../../machines/program-replay/replay-program.js";

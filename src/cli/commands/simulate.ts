@@ -44,15 +44,14 @@ import type { CliContext } from "../context.js";
 import { withProgress } from "../progress.js";
 import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions, numberOption, table } from "../io.js";
 import { counted } from "../../internal/plural.js";
+import { PROGRAM_OPTION, runProgramFlags } from "./simulate-program.js";
 import {
   freeCopiesOption,
   MACHINE_NEEDED,
   MACHINE_OF_RUNTIME_HELP,
   machineOfFlags,
-  PROGRAM_OPTION,
-  runProgramFlags,
   RUNTIME_OPTION,
-} from "./simulate-program.js";
+} from "./runtime-flags.js";
 import { oneLine } from "../../internal/quoted.js";
 import { LIBRARY_OPTION, runLibraryFlags } from "./simulate-library.js";
 import { checkTimelineFlags, stdoutTaken, svgTooBig, timelineDocuments, wantsTimeline } from "./simulate-timeline.js";

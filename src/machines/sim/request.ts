@@ -4,6 +4,7 @@
  */
 import { checkMachine } from "../../model/machine.js";
 import { fail } from "../../model/errors.js";
+import { checkBooleanOption } from "../../model/option-checks.js";
 import { checkProgress, type ProgressCallback } from "../../model/progress.js";
 import { choice, integer, resolveSpecs } from "../../model/param-spec.js";
 import type { MachineModel } from "../../model/machine.js";
@@ -164,6 +165,12 @@ export const MAX_INQUIRIES = 50_000_000;
 
 const bad = (field: string, text: string): Error => fail("simulate", "BAD_OPTION", text, { field });
 
+/** A boolean option's value, or its default when absent (undefined or null); anything else refused naming the field. */
+function flag(field: string, v: unknown, dflt: boolean): boolean {
+  checkBooleanOption("simulate", field, v);
+  return (v as boolean | null | undefined) ?? dflt;
+}
+
 /** A replay's fields, in the order they are reported in a protocol run. */
 const REPLAY_FIELDS = ["mode", "lockstep", "ports", "sendBuffers", "sendWaits", "recvOrder", "data"] as const;
 /** A protocol's fields, in the order they are reported in a replay. */
@@ -298,7 +305,9 @@ export function resolveReplay(req: ReplayRequest, machine: MachineModel): SimOpt
   if (shape !== null) throw bad(shape.field, shape.message);
   const sendWaits = r.sendWaits ?? (mode === "blocking" ? "steps" : "data");
   const seed = resolveSeed(req.seed);
-  if (fabric === "ocpc" && !(req.lockstep ?? false))
+  const lockstep = flag("lockstep", req.lockstep, false);
+  const timeline = flag("timeline", req.timeline, true);
+  if (fabric === "ocpc" && !lockstep)
     throw bad("fabric", "the ocpc topology is defined per step (001 sec 2): use it with lockstep (lockstep: true)");
   if (fabric === "ocpc" && mode !== "blocking")
     throw bad("fabric", "the ocpc topology is simulated in blocking mode only");
@@ -309,10 +318,8 @@ export function resolveReplay(req: ReplayRequest, machine: MachineModel): SimOpt
     );
   if (fabric === "ocpc" && ports !== 1)
     throw bad("ports", `the ocpc topology has one send and one receive port per node (001 sec 2); got ports ${ports}`);
-  const stageBarriers = req.stageBarriers ?? true;
-  if (typeof stageBarriers !== "boolean")
-    throw bad("stageBarriers", `stageBarriers must be true or false, got ${String(stageBarriers)}`);
-  if (!stageBarriers && (req.lockstep ?? false))
+  const stageBarriers = flag("stageBarriers", req.stageBarriers, true);
+  if (!stageBarriers && lockstep)
     throw bad(
       "stageBarriers",
       "lock-step already puts a barrier after every step: stageBarriers false needs a free run",
@@ -323,11 +330,11 @@ export function resolveReplay(req: ReplayRequest, machine: MachineModel): SimOpt
   return {
     ...net,
     mode,
-    lockstep: req.lockstep ?? false,
+    lockstep,
     ports,
     fabric,
     data: req.data ?? null,
-    timeline: req.timeline ?? true,
+    timeline,
     sendBuffers,
     sendWaits,
     recvOrder,
@@ -348,8 +355,7 @@ function resolveNetwork(
   const fill = req?.fill ?? DEFAULT_FILL_TUNING;
   if (req === null) return { network: null, portSharing: "serial", fullRecompute: false, linkFactor: false, fill };
   const network = req.routes;
-  if (req.linkFactor !== undefined && typeof req.linkFactor !== "boolean")
-    throw bad("linkFactor", `linkFactor must be true or false, got ${String(req.linkFactor)}`);
+  const linkFactor = flag("linkFactor", req.linkFactor, true);
   const portSharing: PortSharing = req.portSharing ?? "serial";
   if (!PORT_SHARINGS.includes(portSharing))
     throw bad("portSharing", `unknown port sharing '${String(portSharing)}'; known: ${PORT_SHARINGS.join(", ")}`);
@@ -367,7 +373,7 @@ function resolveNetwork(
     if (!(lat >= 0) || !Number.isFinite(lat))
       throw bad(`network.latency[${l}]`, `link ${network.linkLabel(l)} has latency ${lat}; need a finite value >= 0`);
   }
-  return { network, portSharing, fullRecompute: fr === "full", linkFactor: req.linkFactor ?? true, fill };
+  return { network, portSharing, fullRecompute: fr === "full", linkFactor, fill };
 }
 
 /** Checks a protocol request and fills its defaults. */
@@ -394,13 +400,13 @@ export function resolveProtocol(req: ProtocolRunRequest, machine: MachineModel):
   return {
     protocol: name,
     seed: resolveSeed(req.seed),
-    generateRecv: req.generateRecv ?? false,
+    generateRecv: flag("generateRecv", req.generateRecv, false),
     inquiry,
-    busyMeasure: drs?.busyMeasure ?? false,
-    earlyGoAhead: drs?.earlyGoAhead ?? false,
+    busyMeasure: flag("busyMeasure", drs?.busyMeasure, false),
+    earlyGoAhead: flag("earlyGoAhead", drs?.earlyGoAhead, false),
     maxInquiries,
     fabric,
-    timeline: req.timeline ?? true,
+    timeline: flag("timeline", req.timeline, true),
     progress: req.progress ?? null,
     network: req.protocol === "async" ? (req.network ?? null) : null,
   };

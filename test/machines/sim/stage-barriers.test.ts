@@ -159,7 +159,15 @@ describe("stage barriers: refusals and a property", () => {
       /lock-step already puts a barrier after every step/,
     );
     expect(errorOf(() => simulateSchedule(s, bare(0), { stageBarriers: "no" as unknown as boolean })).message).toMatch(
-      /stageBarriers must be true or false, got no/,
+      /stageBarriers must be true or false, got "no"/,
+    );
+    // every boolean option of a replay is checked the same way (a string was truthy: "no" ran lock-step)
+    for (const field of ["lockstep", "timeline"])
+      expect(errorOf(() => simulateSchedule(s, bare(0), { [field]: "no" })).message).toMatch(
+        new RegExp(`simulate: ${field} must be true or false, got "no"`),
+      );
+    expect(simulateSchedule(s, bare(0), { lockstep: null as unknown as boolean }).makespan).toBe(
+      simulateSchedule(s, bare(0), {}).makespan,
     );
     const m = generatePattern("uniform", 16, { size: 64 }, 1);
     const four = plan(m, "four-stage", { payload: true });
