@@ -597,16 +597,134 @@ int commplan_run_wait(run_t *r) {
   return rc;
 }
 
-/* Whether a datatype is contiguous (no holes, lower bound 0); its size in *size. */
-int commplan_contiguous(MPI_Datatype t, int64_t *size) {
-  MPI_Aint lb, extent, tlb, textent;
+/* The deepest datatype constructor tree in_order walks (deeper: not provably in order). */
+#define MAX_TYPE_DEPTH 16
+
+/* Whether t is dense: lower bound and true lower bound 0, extent and true extent its size (no holes); its extent. */
+static int dense(MPI_Datatype t, MPI_Aint *extent) {
+  MPI_Aint lb, tlb, textent;
   int sz;
-  if (PMPI_Type_size(t, &sz) != MPI_SUCCESS || PMPI_Type_get_extent(t, &lb, &extent) != MPI_SUCCESS ||
+  if (PMPI_Type_size(t, &sz) != MPI_SUCCESS || PMPI_Type_get_extent(t, &lb, extent) != MPI_SUCCESS ||
       PMPI_Type_get_true_extent(t, &tlb, &textent) != MPI_SUCCESS) {
     return 0;
   }
+  return lb == 0 && tlb == 0 && *extent == sz && textent == sz;
+}
+
+static int in_order(MPI_Datatype t, int depth);
+
+/*
+ * Whether the n blocks of a constructor (blocklengths bl, displacements disp in units of unit bytes, or in bytes when
+ * unit is 0, each block of types[k] or of types[0] when one_type) follow each other from offset 0 with no gap or
+ * overlap, every block type dense and in order.
+ */
+static int blocks_in_order(int n, const int *bl, const MPI_Aint *disp, MPI_Aint unit, const MPI_Datatype *types,
+                           int one_type, int depth) {
+  MPI_Aint at = 0, ext = 0;
+  int checked = 0; /* one_type: the type was checked once */
+  for (int k = 0; k < n; k++) {
+    MPI_Datatype tk = types[one_type ? 0 : k];
+    if (bl[k] < 0) return 0;
+    if (bl[k] == 0) continue;
+    if (!checked && (!dense(tk, &ext) || !in_order(tk, depth + 1))) return 0;
+    checked = one_type;
+    if ((unit == 0 ? disp[k] : disp[k] * unit) != at) return 0;
+    at += (MPI_Aint)bl[k] * ext;
+  }
+  return 1;
+}
+
+/* Frees the derived datatypes MPI_Type_get_contents returned (a named one must not be freed). */
+static void free_contents(MPI_Datatype *types, int n) {
+  for (int k = 0; k < n; k++) {
+    int ni, na, nd, combiner;
+    if (PMPI_Type_get_envelope(types[k], &ni, &na, &nd, &combiner) == MPI_SUCCESS && combiner != MPI_COMBINER_NAMED) {
+      PMPI_Type_free(&types[k]);
+    }
+  }
+}
+
+/*
+ * Whether t's typemap is in memory order from offset 0 with no holes: a named type that is dense, or a constructor
+ * (dup, contiguous, vector, hvector, indexed, hindexed, indexed block, hindexed block, struct, resized to its own
+ * bounds) of such types whose blocks follow each other. Anything else (a reordering, a gap, subarray, darray, a tree
+ * deeper than MAX_TYPE_DEPTH, an MPI call that fails) is not provably in order: 0. MPI_Type_get_envelope alone
+ * answers for a named type.
+ */
+static int in_order(MPI_Datatype t, int depth) {
+  int ni, na, nd, combiner;
+  if (depth > MAX_TYPE_DEPTH || PMPI_Type_get_envelope(t, &ni, &na, &nd, &combiner) != MPI_SUCCESS) return 0;
+  MPI_Aint ext;
+  if (combiner == MPI_COMBINER_NAMED) return dense(t, &ext);
+  int *ints = malloc(sizeof(int) * (size_t)(ni + 1));
+  MPI_Aint *addrs = malloc(sizeof(MPI_Aint) * (size_t)(na + 1));
+  MPI_Datatype *types = malloc(sizeof(MPI_Datatype) * (size_t)(nd + 1));
+  int ok = ints != NULL && addrs != NULL && types != NULL && nd >= 1 &&
+           PMPI_Type_get_contents(t, ni, na, nd, ints, addrs, types) == MPI_SUCCESS;
+  int got = ok;
+  if (ok) {
+    MPI_Aint cext = 0;
+    int child = dense(types[0], &cext) && in_order(types[0], depth + 1);
+    switch (combiner) {
+      case MPI_COMBINER_DUP:
+      case MPI_COMBINER_CONTIGUOUS: /* count, type */
+        ok = child;
+        break;
+      case MPI_COMBINER_VECTOR: /* count, blocklength, stride (elements) */
+        ok = child && (ints[0] <= 1 || ints[2] == ints[1]);
+        break;
+      case MPI_COMBINER_HVECTOR: /* count, blocklength; stride (bytes) */
+        ok = child && (ints[0] <= 1 || addrs[0] == (MPI_Aint)ints[1] * cext);
+        break;
+      case MPI_COMBINER_INDEXED: /* count, blocklengths[count], displacements[count] (elements) */
+      case MPI_COMBINER_INDEXED_BLOCK: /* count, blocklength, displacements[count] (elements) */ {
+        int n = ints[0], block = combiner == MPI_COMBINER_INDEXED_BLOCK;
+        int *bl = malloc(sizeof(int) * (size_t)(n + 1));
+        MPI_Aint *disp = malloc(sizeof(MPI_Aint) * (size_t)(n + 1));
+        ok = bl != NULL && disp != NULL;
+        for (int k = 0; ok && k < n; k++) {
+          bl[k] = block ? ints[1] : ints[1 + k];
+          disp[k] = block ? ints[2 + k] : ints[1 + n + k];
+        }
+        ok = ok && blocks_in_order(n, bl, disp, cext, types, 1, depth);
+        free(bl), free(disp);
+        break;
+      }
+      case MPI_COMBINER_HINDEXED: /* count, blocklengths[count]; displacements[count] (bytes) */
+      case MPI_COMBINER_HINDEXED_BLOCK: /* count, blocklength; displacements[count] (bytes) */ {
+        int n = ints[0], block = combiner == MPI_COMBINER_HINDEXED_BLOCK;
+        int *bl = malloc(sizeof(int) * (size_t)(n + 1));
+        ok = bl != NULL;
+        for (int k = 0; ok && k < n; k++) bl[k] = block ? ints[1] : ints[1 + k];
+        ok = ok && blocks_in_order(n, bl, addrs, 0, types, 1, depth);
+        free(bl);
+        break;
+      }
+      case MPI_COMBINER_STRUCT: /* count, blocklengths[count]; displacements[count] (bytes); types[count] */
+        ok = blocks_in_order(ints[0], ints + 1, addrs, 0, types, 0, depth);
+        break;
+      case MPI_COMBINER_RESIZED: /* lb, extent (bytes): only to the type's own bounds */
+        ok = child && addrs[0] == 0 && addrs[1] == cext;
+        break;
+      default: /* subarray, darray, Fortran types, ...: not walked */
+        ok = 0;
+    }
+  }
+  if (got) free_contents(types, nd);
+  free(ints), free(addrs), free(types);
+  return ok;
+}
+
+/*
+ * Whether a datatype's bytes are its elements' in memory order: no holes, lower bound 0, and a typemap that does not
+ * reorder (in_order: a type that swaps its elements has no holes, but MPI moves them swapped); its size in *size.
+ */
+int commplan_contiguous(MPI_Datatype t, int64_t *size) {
+  MPI_Aint extent;
+  int sz;
+  if (PMPI_Type_size(t, &sz) != MPI_SUCCESS) return 0;
   *size = sz;
-  return sz > 0 && lb == 0 && tlb == 0 && extent == sz && textent == sz;
+  return sz > 0 && dense(t, &extent) && in_order(t, 0);
 }
 
 /* Why this rank's call cannot run the plan (a static string), or null when it can. */

@@ -2,10 +2,10 @@
  * libcommplan-api.c: commplan.h used directly. Loads a split program made for MATRIX, then checks against
  * PMPI_Alltoallv on the same data: commplan_alltoallv with unpacked displacements, the persistent form (init once,
  * start / wait three times), a call whose counts differ from the plan's (COMMPLAN_FALLBACK, still exact), a
- * non-contiguous datatype (COMMPLAN_FALLBACK), the wrong communicator (COMMPLAN_ERR_ARG), a missing plan
- * (COMMPLAN_ERR_LOAD on every rank), no directory on one rank (refused there, COMMPLAN_ERR_LOAD on the others, no
- * hang) and an intercommunicator (COMMPLAN_ERR_ARG on every rank). Prints "api ok" on
- * rank 0 when every byte matched.
+ * non-contiguous datatype and one without holes that reverses its bytes (COMMPLAN_FALLBACK, still exact), the wrong
+ * communicator (COMMPLAN_ERR_ARG), a missing plan (COMMPLAN_ERR_LOAD on every rank), no directory on one rank (refused
+ * there, COMMPLAN_ERR_LOAD on the others, no hang) and an intercommunicator (COMMPLAN_ERR_ARG on every rank). Prints
+ * "api ok" on rank 0 when every byte matched.
  * Usage: libcommplan-api MATRIX.json PROGRAM_DIR
  */
 #include <jansson.h>
@@ -90,6 +90,18 @@ int main(int argc, char **argv) {
   MPI_Type_commit(&vr);
   r = commplan_alltoallv(plan, sendbuf, sc, sd, vr, got, rc, rd, vr, MPI_COMM_WORLD);
   check(r == COMMPLAN_FALLBACK && strstr(commplan_plan_message(plan), "contiguous") != NULL, "non-contiguous", rank);
+  if (eb >= 2) { /* eb bytes in reverse order: no holes, lower bound 0, extent eb, but MPI moves them reversed */
+    int *ones = malloc(sizeof(int) * (size_t)eb), *back = malloc(sizeof(int) * (size_t)eb);
+    for (int k = 0; k < eb; k++) ones[k] = 1, back[k] = eb - 1 - k;
+    MPI_Datatype rev;
+    MPI_Type_indexed(eb, ones, back, MPI_BYTE, &rev);
+    MPI_Type_commit(&rev);
+    memset(want2, 0xee, rbytes), memset(got, 0xee, rbytes);
+    PMPI_Alltoallv(sendbuf, sc, sd, rev, want2, rc, rd, elem, MPI_COMM_WORLD);
+    r = commplan_alltoallv(plan, sendbuf, sc, sd, rev, got, rc, rd, elem, MPI_COMM_WORLD);
+    check(r == COMMPLAN_FALLBACK && memcmp(got, want2, rbytes) == 0, "a type that reverses its bytes", rank);
+    MPI_Type_free(&rev), free(ones), free(back);
+  }
   check(commplan_alltoallv(plan, sendbuf, sc, sd, elem, got, rc, rd, elem, MPI_COMM_SELF) == COMMPLAN_ERR_ARG ||
             p == 1,
         "wrong communicator", rank);
