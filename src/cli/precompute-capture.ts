@@ -19,6 +19,7 @@ import { fsError } from "../io/file-output.js";
 import { readJsonDocument } from "../io/json-document-read.js";
 import { readMatrixFile } from "../io/matrix-read.js";
 import { writeProgramSplit } from "../io/program-json-write.js";
+import { readProgramJson } from "../io/program-json-read.js";
 import { planAuto, type AutoReport } from "../auto/index.js";
 import { lowerSchedule } from "../lower/index.js";
 import { RUNTIME_MODELS, type RuntimeModel } from "../machines/runtime/runtime-model.js";
@@ -31,13 +32,16 @@ const CAPTURE_FORMAT = "commplan.capture/v1";
 /** The format of STORE/programs/<key>/plan.json, which libcommplan reads. */
 export const LIBPLAN_FORMAT = "commplan.libplan/v1";
 
-/** One captured pattern (the records of one key merged: calls summed, call sites listed). */
+/** One captured pattern (the records of one key merged: calls summed, call sites and call kinds listed). */
 export interface CapturedPattern {
   readonly key: string;
   /** The record's P and element size (its matrix must have them: checkCapture). */
   readonly p: number;
   readonly elementBytes: number;
+  /** The first record's call. */
   readonly call: string;
+  /** Every record's call, each once, sorted (MPI_Alltoall and MPI_Alltoallv may share a count matrix). */
+  readonly kinds: readonly string[];
   readonly sites: readonly string[];
   readonly calls: number;
   readonly matrixFile: string;
@@ -156,6 +160,7 @@ export function readCaptures(dir: string): CapturedPattern[] {
       p,
       elementBytes,
       call: prev?.call ?? call,
+      kinds: prev === undefined ? [call] : prev.kinds.includes(call) ? prev.kinds : [...prev.kinds, call].sort(),
       sites: prev === undefined ? [site] : prev.sites.includes(site) ? prev.sites : [...prev.sites, site],
       calls: (prev?.calls ?? 0) + calls,
       matrixFile: prev?.matrixFile ?? join(dir, matrix),
@@ -206,12 +211,22 @@ function canonicalEqual(a: JsonValue, b: JsonValue): boolean {
  * Whether libcommplan should replay auto's pick: only when auto answers "use the plan" against MPI_Alltoallv's default
  * run as the library runs it (AutoReport.mpi); when it answers "call MPI_Alltoallv" the library's own call is as fast.
  */
-function replayDecision(report: AutoReport): { replay: boolean; reason: string } {
+function replayDecision(report: AutoReport, m: CommMatrix): { replay: boolean; reason: string } {
+  if (!hasMessages(m))
+    return { replay: false, reason: "no messages between ranks: a plan has nothing to gain over MPI_Alltoallv" };
   const v = report.mpi;
   if (v.answer === "call MPI_Alltoallv") return { replay: false, reason: `call MPI_Alltoallv: ${v.effect}` };
   const on = report.runtime === undefined ? report.machine : `${report.machine}, runtime ${report.runtime.name}`;
   const against = v.gain === null ? "" : ` (${v.gain} % faster than MPI_Alltoallv's default on ${on})`;
   return { replay: true, reason: `${report.winner.algorithm}${against}: ${v.effect}` };
+}
+
+/** Whether any rank sends another rank an element (a matrix whose counts are all on its diagonal sends no message). */
+function hasMessages(m: CommMatrix): boolean {
+  for (let i = 0; i < m.p; i++) {
+    for (let j = 0; j < m.p; j++) if (i !== j && m.data[i * m.p + j]! > 0) return true;
+  }
+  return false;
 }
 
 /** Whether lowering refused `s` because it relays without payload chunks. */
@@ -300,11 +315,14 @@ export async function precomputeCapture(
   const { machine, runtime, maxMemory } = target;
   const dir = join(store, "programs", pat.key);
   const planFile = join(dir, "plan.json");
-  const before = existsSync(dir) ? planTarget(planFile) : null;
-  if (before !== null && before === targetText(target)) return present(pat, planFile);
+  const target0 = existsSync(dir) ? planTarget(planFile) : null;
+  // planned for this target, but a program that does not read or a plan.json for fewer calls is planned again
+  const flaw = target0 !== null && target0 === targetText(target) ? programFlaw(dir, planFile, pat, maxMemory) : null;
+  if (target0 !== null && target0 === targetText(target) && flaw === null) return present(pat, planFile);
+  const before = target0 === null || flaw === null ? target0 : `${target0}, but ${flaw}`;
   const m = checkCapture(pat, maxMemory);
   const res = runtime === null ? planOnePort(store, m, machine, maxMemory) : planOnRuntime(store, m, target, runtime);
-  const decision = replayDecision(res.report);
+  const decision = replayDecision(res.report, m);
   const tmp = join(store, "programs", `.${pat.key}.${hostname()}.${process.pid}.tmp`);
   rmSync(tmp, { recursive: true, force: true });
   await writeProgramSplit(res.program, tmp);
@@ -327,6 +345,7 @@ export async function precomputeCapture(
     planUs: winnerTime(res.report),
     libraryUs: res.report.mpi.mpiSimulated,
     call: pat.call,
+    kinds: pat.kinds,
     sites: pat.sites,
     calls: pat.calls,
   };
@@ -367,6 +386,25 @@ function planTarget(planFile: string): string {
   } catch {
     return "an unreadable plan.json";
   }
+}
+
+/**
+ * What is wrong with a program directory planned for this target, or null: its program (index.json and every rank
+ * file, read whole and checked as every program reader does) does not read or is not for the pattern's P and element
+ * size, or its plan.json names fewer call kinds than the capture (libcommplan would not replay the others).
+ */
+function programFlaw(dir: string, planFile: string, pat: CapturedPattern, maxMemory: number): string | null {
+  try {
+    const { program } = readProgramJson(dir, { maxMemory });
+    if (program.p !== pat.p || program.elementBytes !== pat.elementBytes)
+      return `its program is for p ${program.p} and elementBytes ${program.elementBytes}`;
+  } catch (e) {
+    return `its program does not read (${isCommplanError(e) ? e.message : String(e)})`;
+  }
+  const rec = readCaptureDocument(planFile, "a plan.json") as Record<string, unknown>;
+  const listed = Array.isArray(rec["kinds"]) ? (rec["kinds"] as unknown[]) : [rec["call"]];
+  const missing = pat.kinds.filter((k) => !listed.includes(k));
+  return missing.length === 0 ? null : `its plan.json is not for ${missing.join(" and ")}`;
 }
 
 /** What precompute plans for, in words: the machine, the runtime (or the one-port model), copies, the network. */

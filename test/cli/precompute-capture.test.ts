@@ -44,18 +44,24 @@ function precompute(d: string, machine: string): ReturnType<typeof run> {
 }
 
 /** Writes a capture as libcommplan does: the matrix and its commplan.capture/v1 record. */
-function writeCapture(d: string, m: CommMatrix, extra: { key?: string; calls?: number } = {}): string {
+function writeCapture(
+  d: string,
+  m: CommMatrix,
+  extra: { key?: string; calls?: number; call?: string; name?: string } = {},
+): string {
   mkdirSync(d, { recursive: true });
   const key = extra.key ?? captureKey(m);
   const rows = Array.from({ length: m.p }, (_, i) => Array.from(m.data.subarray(i * m.p, (i + 1) * m.p)));
-  const matrix = `${key}-0-0.matrix.json`;
+  const name = extra.name ?? `${key}-0-0`;
+  const matrix = `${name}.matrix.json`;
   writeFileSync(
     join(d, matrix),
     JSON.stringify({ format: "commplan.matrix/v1", p: m.p, elementBytes: m.elementBytes, rows }),
   );
-  const rec = { format: "commplan.capture/v1", key, p: m.p, elementBytes: m.elementBytes, call: "MPI_Alltoallv" };
+  const call = extra.call ?? "MPI_Alltoallv";
+  const rec = { format: "commplan.capture/v1", key, p: m.p, elementBytes: m.elementBytes, call };
   writeFileSync(
-    join(d, `${key}-0-0.capture.json`),
+    join(d, `${name}.capture.json`),
     JSON.stringify({ ...rec, site: "app(main+0x10)", calls: extra.calls ?? 3, matrix }),
   );
   return key;
@@ -384,6 +390,85 @@ describe("precompute --from-capture, run again", () => {
     const rec = JSON.parse(readFileSync(join(programDir, "plan.json"), "utf8")) as Record<string, unknown>;
     expect(rec["machine"]).toBe("t3d-004");
     expect(readdirSync(join(d, "s", "programs"))).toEqual([MOE_KEY]);
+  });
+});
+
+describe("precompute --from-capture, what a rerun checks and what a plan.json says", () => {
+  it("lists every call kind of a key in plan.json; a plan.json for fewer kinds is planned again", async () => {
+    const d = dir();
+    const m = matrixFromRows(MOE_ROWS, { elementBytes: 24 });
+    writeCapture(join(d, "cap"), m, { name: `${MOE_KEY}-0-0-alltoallv` });
+    writeCapture(join(d, "cap"), m, { call: "MPI_Alltoall", name: `${MOE_KEY}-0-0-alltoall` });
+    const r = await precompute(d, "t3d-004");
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain(`${MOE_KEY} MPI_Alltoall and MPI_Alltoallv 6 calls at app(main+0x10): added, `);
+    const planFile = join(d, "s", "programs", MOE_KEY, "plan.json");
+    const rec = JSON.parse(readFileSync(planFile, "utf8")) as Record<string, unknown>;
+    expect([rec["call"], rec["kinds"]]).toEqual(["MPI_Alltoall", ["MPI_Alltoall", "MPI_Alltoallv"]]);
+    expect((await precompute(d, "t3d-004")).err).toContain("0 added, 1 present, 0 replaced");
+    // a plan.json written for the first kind only (as before kinds were listed): planned again for both
+    const { kinds: _, ...old } = rec;
+    writeFileSync(planFile, JSON.stringify(old));
+    const again = await precompute(d, "t3d-004");
+    expect(again.out).toContain(
+      "replaced (was planned for t3d-004, one-port model, but its plan.json is not for MPI_Alltoallv)",
+    );
+    expect((JSON.parse(readFileSync(planFile, "utf8")) as Record<string, unknown>)["kinds"]).toHaveLength(2);
+  });
+
+  it("plans again a program whose rank file does not read, instead of calling it present", async () => {
+    const d = dir();
+    writeCapture(join(d, "cap"), matrixFromRows(MOE_ROWS, { elementBytes: 24 }));
+    expect((await precompute(d, "t3d-004")).code).toBe(0);
+    const rankFile = join(d, "s", "programs", MOE_KEY, "rank-3.json");
+    const whole = readFileSync(rankFile, "utf8");
+    writeFileSync(rankFile, whole.slice(0, 40));
+    const again = await precompute(d, "t3d-004");
+    expect(again.code, again.err).toBe(0);
+    expect(again.err).toContain("0 added, 0 present, 1 replaced");
+    expect(again.out).toMatch(
+      /replaced \(was planned for t3d-004, one-port model, but its program does not read \(.*rank-3\.json/,
+    );
+    expect(readFileSync(rankFile, "utf8")).toBe(whole);
+    expect((await precompute(d, "t3d-004")).err).toContain("0 added, 1 present, 0 replaced");
+  });
+
+  it("says that an exchange without messages has nothing to gain: no replay, no percentage", async () => {
+    const d = dir();
+    writeCapture(
+      join(d, "cap"),
+      matrixFromRows(
+        [0, 1, 2, 3].map(() => [0, 0, 0, 0]),
+        { elementBytes: 4 },
+      ),
+    );
+    writeCapture(
+      join(d, "cap"),
+      matrixFromRows(
+        [0, 1, 2].map((i) => [0, 1, 2].map((j) => (i === j ? 5 : 0))),
+        { elementBytes: 8 },
+      ),
+    );
+    for (const target of [[], ["--runtime", "none"]]) {
+      const r = await run(
+        "precompute",
+        "--from-capture",
+        join(d, "cap"),
+        "--store",
+        join(d, `s${target.length}`),
+        "--machine",
+        "ib-hdr-200",
+        ...target,
+      );
+      expect(r.code, r.err).toBe(0);
+      expect(r.err).toContain("0 to replay");
+      const lines = r.out.trim().split("\n");
+      expect(lines).toHaveLength(2);
+      for (const line of lines) {
+        expect(line).toMatch(/fall back \(no messages between ranks: a plan has nothing to gain over MPI_Alltoallv\)$/);
+        expect(line).not.toContain("%");
+      }
+    }
   });
 });
 

@@ -168,7 +168,7 @@ async function fromCapture(specFile: string | undefined, o: PrecomputeFlags, ctx
     counts[out.status]++;
     if (out.replay) counts.replayed++;
     ctx.io.out(
-      `${pat.key} ${pat.call} ${counted(pat.calls, "call", "calls")} at ${pat.sites.join(", ")}: ${out.status}${out.was === undefined ? "" : ` (was planned for ${out.was})`}, ${out.algorithm} (${out.variant}), ${out.replay ? "replay" : "fall back"} (${out.reason})\n`,
+      `${pat.key} ${pat.kinds.join(" and ")} ${counted(pat.calls, "call", "calls")} at ${pat.sites.join(", ")}: ${out.status}${out.was === undefined ? "" : ` (was planned for ${out.was})`}, ${out.algorithm} (${out.variant}), ${out.replay ? "replay" : "fall back"} (${out.reason})\n`,
     );
   }
   const on =
