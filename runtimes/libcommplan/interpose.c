@@ -1,9 +1,10 @@
 /*
  * interpose.c: libcommplan-mpi, a PMPI layer over MPI_Alltoallv, MPI_Alltoall and MPI_Neighbor_alltoallv (on a
  * topology whose neighbours are distinct ranks, as an MPI_Alltoallv of its counts). COMMPLAN_CAPTURE=DIR writes each
- * distinct count matrix (commplan.matrix/v1) with a commplan.capture/v1 record at MPI_Finalize; COMMPLAN_PLANS=STORE
- * runs the stored plan of a call's count matrix (STORE/programs/<key>/), any other call runs the library's own;
- * COMMPLAN_STATS=1 (world rank 0) or all (every rank) prints per-pattern statistics at MPI_Finalize;
+ * distinct count matrix and call kind (commplan.matrix/v1) with a commplan.capture/v1 record at MPI_Finalize;
+ * COMMPLAN_PLANS=STORE runs the stored plan of a call's count matrix (STORE/programs/<key>/), any other call runs the
+ * library's own; COMMPLAN_STATS=1 (world rank 0) or all (every rank) prints per-pattern statistics at MPI_Finalize
+ * (a plan that fails to load is named in one line unless COMMPLAN_STATS=0);
  * COMMPLAN_REPLAY=all also runs plans the store marks as no faster than the library. When every plan the store holds
  * for a communicator is direct, calls need no key (each rank runs the plan its own rows fit, or a direct exchange);
  * COMMPLAN_LOCAL=0 makes them wait for the key too. COMMPLAN_AGREE=p2p or library: how the key is reduced.
@@ -47,6 +48,8 @@ enum {
   WHY_ROWS,
   WHY_NEIGHBOURS,
   WHY_INTER,
+  WHY_ELEMENT_SIZES,
+  WHY_PROGRAMS_DIFFER,
   WHY_COUNT
 };
 static const char *why_names[WHY_COUNT] = {"in place",         "datatype not contiguous",
@@ -57,7 +60,9 @@ static const char *why_names[WHY_COUNT] = {"in place",         "datatype not con
                                            "no plan to replay in the store for this communicator",
                                            "this rank's rows fit no direct plan: point-to-point exchange",
                                            "a neighbour repeated or MPI_PROC_NULL, or no topology handled",
-                                           "an intercommunicator"};
+                                           "an intercommunicator",
+                                           "the ranks' element sizes differ",
+                                           "ranks loaded different programs for this key"};
 
 /** A plan's state for a pattern: not looked up yet, loaded, or a reason to fall back. */
 enum { PLAN_UNKNOWN = 0, PLAN_LOADED = 1 };
@@ -158,7 +163,7 @@ static void combine(int op, int n, uint64_t *acc, const uint64_t *in) {
 }
 
 /*
- * n (at most 4) words reduced over the communicator (sum mod 2^64, max or or): by recursive doubling on its private
+ * n (at most 8) words reduced over the communicator (sum mod 2^64, max or or): by recursive doubling on its private
  * duplicate under COMMPLAN_AGREE=p2p (log2(P) exchanges, two more when P is not a power of two: the first 2r ranks
  * pair up, the even one of each pair hands its words to the odd one and gets the result back at the end), else by the
  * library's MPI_Allreduce. The operations are exact, so every rank gets the same words. Collective.
@@ -169,7 +174,7 @@ static void reduce_words(const commstate_t *st, MPI_Comm comm, int n, int op, co
     return;
   }
   int p = st->p, r = st->rank, pof2 = 1, vrank;
-  uint64_t in[4];
+  uint64_t in[8];
   memcpy(out, local, sizeof(uint64_t) * (size_t)n);
   while (pof2 * 2 <= p) pof2 *= 2;
   int rem = p - pof2;
@@ -196,14 +201,25 @@ static void reduce_words(const commstate_t *st, MPI_Comm comm, int n, int op, co
   }
 }
 
-/*
- * The call kinds a plan file names: bit 0 MPI_Alltoallv (or MPI_Neighbor_alltoallv, which runs as one), bit 1
- * MPI_Alltoall (both when it names neither).
- */
-static int kinds_of(const char *call) {
+/* The kind bit of a call's name: 1 MPI_Alltoallv (or MPI_Neighbor_alltoallv, which runs as one), 2 MPI_Alltoall. */
+static int kind_bit(const char *call) {
   if (call != NULL && (strcmp(call, "MPI_Alltoallv") == 0 || strcmp(call, "MPI_Neighbor_alltoallv") == 0)) return 1;
   if (call != NULL && strcmp(call, "MPI_Alltoall") == 0) return 2;
-  return 3;
+  return 0;
+}
+
+/*
+ * The call kinds a plan.json names (bit 0 MPI_Alltoallv, bit 1 MPI_Alltoall): those of its `kinds` list (every call
+ * its key was captured from), else of its `call`; both when it names neither.
+ */
+static int kinds_of(json_t *doc) {
+  json_t *list = json_object_get(doc, "kinds");
+  int kinds = kind_bit(json_string_value(json_object_get(doc, "call")));
+  if (json_is_array(list)) {
+    kinds = 0;
+    for (size_t k = 0; k < json_array_size(list); k++) kinds |= kind_bit(json_string_value(json_array_get(list, k)));
+  }
+  return kinds == 0 ? 3 : kinds;
 }
 
 /* Marks block j moved (side 0 sent, 1 received); 0 when it was already, or is empty. */
@@ -325,7 +341,7 @@ static void catalogue(commstate_t *st, MPI_Comm comm) {
       }
       json_t *p = json_object_get(doc, "p");
       const char *call = json_string_value(json_object_get(doc, "call"));
-      int kinds = kinds_of(call), neighbor = call != NULL && strcmp(call, "MPI_Neighbor_alltoallv") == 0;
+      int kinds = kinds_of(doc), neighbor = call != NULL && strcmp(call, "MPI_Neighbor_alltoallv") == 0;
       int take = (!json_is_integer(p) || json_integer_value(p) == st->p) &&
                  (replay_all || json_is_true(json_object_get(doc, "replay")) || !json_is_integer(p));
       json_decref(doc);
@@ -430,30 +446,82 @@ static int program_fits(const commstate_t *st, const program_t *prog, int64_t eb
   return 1;
 }
 
+/* FNV-1a over n bytes, continuing from h. */
+static uint64_t fnv(uint64_t h, const void *data, size_t n) {
+  const unsigned char *b = data;
+  for (size_t k = 0; k < n; k++) h = (h ^ b[k]) * 0x100000001b3ULL;
+  return h;
+}
+
+/*
+ * What identifies the program a rank loaded for a key, the same on every rank that read the same store: a hash of
+ * plan.json's entry, algorithm, variant and payload and of the program's index.json (its header: algorithm, params,
+ * matrix digest, variant, rounds). Node-local copies of a store planned for different targets give different values.
+ */
+static uint64_t program_identity(json_t *doc, const char *dir) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  const char *fields[] = {"entry", "algorithm", "variant", "payload"};
+  for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) {
+    char *text = json_dumps(json_object_get(doc, fields[k]), JSON_ENCODE_ANY | JSON_COMPACT);
+    h = fnv(h, text == NULL ? "-" : text, text == NULL ? 1 : strlen(text) + 1);
+    free(text);
+  }
+  char path[4200], buf[4096];
+  snprintf(path, sizeof path, "%s/index.json", dir);
+  FILE *f = fopen(path, "rb");
+  for (size_t n; f != NULL && (n = fread(buf, 1, sizeof buf, f)) > 0;) h = fnv(h, buf, n);
+  if (f != NULL) fclose(f);
+  return h;
+}
+
+/** The tag of a lookup's failure message, sent to the communicator's rank 0 on its private duplicate. */
+#define LOOKUP_TAG 9
+/** The longest such message (a path and a reason). */
+#define LOOKUP_MSG 4800
+
+/*
+ * One line on stderr for a pattern whose plan did not load: the communicator's rank 0 prints the reason of the lowest
+ * rank that had one (`from`, which sends it there), once per pattern, whether or not COMMPLAN_STATS is set; never
+ * under COMMPLAN_STATS=0. Collective on the ranks concerned (from and 0).
+ */
+static void say_once(const commstate_t *st, int from, const char *msg) {
+  char text[LOOKUP_MSG];
+  if (from != 0 && st->rank == from) PMPI_Send(msg, (int)strlen(msg) + 1, MPI_CHAR, 0, LOOKUP_TAG, st->priv);
+  if (st->rank != 0) return;
+  if (from != 0) PMPI_Recv(text, sizeof text, MPI_CHAR, from, LOOKUP_TAG, st->priv, MPI_STATUS_IGNORE);
+  else snprintf(text, sizeof text, "%s", msg);
+  text[sizeof text - 1] = '\0';
+  if (stats_mode == NULL || strcmp(stats_mode, "0") != 0) fprintf(stderr, "commplan: %s\n", text);
+}
+
 /*
  * Looks up the plan of a new pattern: STORE/programs/<key>/plan.json says whether to replay; each rank reads its part
- * of the program and checks that it is for this call's counts, and one reduction of the ranks' reasons (the highest
- * wins) makes every rank load it or none. Collective.
+ * of the program and checks that it is for this call's counts, and one reduction (max) of the ranks' reasons (the
+ * highest wins), of their program's identity and its complement (its largest and smallest value) and of the lowest
+ * rank with a message makes every rank load it or none: ranks that loaded different programs (node-local copies of a
+ * store that differ) all fall back. A plan that failed to load is named in one line (say_once). Collective.
  */
 static void look_up(const commstate_t *st, pattern_t *pt, MPI_Comm comm, const int *scounts, const int *rcounts) {
-  char hex[33], path[4096], err[512];
+  char hex[33], path[4096], file[4200], err[512], msg[LOOKUP_MSG] = "";
   key_hex(pt->key, hex);
-  snprintf(path, sizeof path, "%s/programs/%s/plan.json", plans_dir, hex);
+  snprintf(path, sizeof path, "%s/programs/%s", plans_dir, hex);
+  snprintf(file, sizeof file, "%s/plan.json", path);
   int local = WHY_NO_PLAN;
+  uint64_t id = 0;
   commplan_plan *plan = NULL;
   json_error_t jerr;
-  json_t *doc = json_load_file(path, 0, &jerr);
+  json_t *doc = json_load_file(file, 0, &jerr);
   if (doc != NULL) {
     const char *format = json_string_value(json_object_get(doc, "format"));
     if (format == NULL || strcmp(format, "commplan.libplan/v1") != 0) local = WHY_LOAD_FAILED;
     else if (json_is_true(json_object_get(doc, "replay")) || replay_all) local = -1;
     else local = WHY_NO_FASTER;
+    if (local == -1) id = program_identity(doc, path);
     json_decref(doc);
-  } else if (access(path, F_OK) == 0) {
+  } else if (access(file, F_OK) == 0) {
     local = WHY_LOAD_FAILED; /* there, but not a plan this library reads (a half-written or damaged plan.json) */
-    if (stats_mode != NULL) fprintf(stderr, "commplan: %s: %s (line %d)\n", path, jerr.text, jerr.line);
+    snprintf(msg, sizeof msg, "%s: %s (line %d)", file, jerr.text, jerr.line);
   }
-  snprintf(path, sizeof path, "%s/programs/%s", plans_dir, hex);
   if (local == -1 && (plan = commplan_plan_read(path, comm, err, sizeof err)) != NULL &&
       !program_fits(st, &plan->prog, pt->eb, scounts, rcounts)) {
     snprintf(err, sizeof err, "rank %d's program is for another count matrix (its counts are not the call's)",
@@ -463,14 +531,22 @@ static void look_up(const commstate_t *st, pattern_t *pt, MPI_Comm comm, const i
   }
   if (local == -1 && plan == NULL) {
     local = WHY_LOAD_FAILED;
-    if (stats_mode != NULL && strncmp(err, path, strlen(path)) == 0) fprintf(stderr, "commplan: %s\n", err);
-    else if (stats_mode != NULL) fprintf(stderr, "commplan: %s: %s\n", path, err); /* err names no file */
+    if (strncmp(err, path, strlen(path)) == 0) snprintf(msg, sizeof msg, "%s", err);
+    else snprintf(msg, sizeof msg, "%s: %s", path, err); /* err names no file */
   }
-  uint64_t mine = (uint64_t)(local + 1), agreed = 0; /* -1 (replay) is 0 */
-  reduce_words(st, comm, 1, RED_MAX, &mine, &agreed);
-  if (agreed > 0) {
+  /* -1 (replay) is 0; the lowest rank with a message as p - rank */
+  uint64_t mine[4] = {(uint64_t)(local + 1), id, ~id, msg[0] != '\0' ? (uint64_t)(st->p - st->rank) : 0}, agreed[4];
+  reduce_words(st, comm, 4, RED_MAX, mine, agreed);
+  if (agreed[3] != 0) say_once(st, st->p - (int)agreed[3], msg);
+  if (agreed[0] == 0 && agreed[1] != ~agreed[2]) {
+    agreed[0] = WHY_PROGRAMS_DIFFER + 1;
+    snprintf(msg, sizeof msg, "%s: the ranks loaded different programs for this key (copies of the store that differ):"
+             " its calls run the library's collective", path);
+    say_once(st, 0, msg);
+  }
+  if (agreed[0] > 0) {
     commplan_plan_free(plan);
-    pt->status = 100 + (int)agreed - 1;
+    pt->status = 100 + (int)agreed[0] - 1;
     return;
   }
   commplan_plan_attach(plan, comm);
@@ -478,11 +554,30 @@ static void look_up(const commstate_t *st, pattern_t *pt, MPI_Comm comm, const i
   pt->status = PLAN_LOADED;
 }
 
-static pattern_t *find_pattern(commstate_t *st, const uint64_t key[2], int64_t eb) {
+/*
+ * The pattern of a key, element size and call kind: the same count matrix through two kinds (MPI_Alltoall and
+ * MPI_Alltoallv) is two patterns, each captured with its own `call` and `calls` and looked up on its own.
+ */
+static pattern_t *find_pattern(commstate_t *st, const uint64_t key[2], int64_t eb, const char *kind) {
   for (pattern_t *pt = st->patterns; pt != NULL; pt = pt->next) { /* a direct pattern runs only without a key */
-    if (pt->key[0] == key[0] && pt->key[1] == key[1] && pt->eb == eb && pt->direct_kinds == 0) return pt;
+    if (pt->key[0] == key[0] && pt->key[1] == key[1] && pt->eb == eb && pt->direct_kinds == 0 &&
+        strcmp(pt->kind, kind) == 0) {
+      return pt;
+    }
   }
   return NULL;
+}
+
+/*
+ * Whether the element sizes of the p ranks differ, from their sum and the sum of their squares (the square's high and
+ * low 32 bits summed apart, so that no sum wraps for p < 2^32): p * sum(e^2) - (sum e)^2 is the sum over pairs of
+ * (e_i - e_j)^2, zero only when every e is the same. Computed in 128 bits from words every rank has, so every rank
+ * answers alike.
+ */
+static int sizes_differ(int p, const uint64_t w[3]) {
+  __extension__ typedef unsigned __int128 u128;
+  u128 sum = w[0], squares = ((u128)w[1] << 32) + w[2];
+  return (u128)p * squares != sum * sum;
 }
 
 /* A new pattern: capture gathers its matrix on rank 0 (collective, as every rank sees the key as new). */
@@ -664,15 +759,18 @@ static int intercept(const call_t *c, fallback_fn fallback, const char *kind, vo
   int predict = NONBLOCKING_KEY && !agree_p2p && eligible && st->have_last && st->last_fell_back &&
                 st->last_eb == ss && st->last_kind == kind && memcmp(st->last_s, c->scounts, n) == 0 &&
                 memcmp(st->last_r, c->rcounts, n) == 0;
-  uint64_t local[4] = {0, 0, eligible ? 0 : 1, (uint64_t)predict}, key[4];
+  /* words 4-6: the element size, its square's high and low 32 bits (summed exactly), for sizes_differ */
+  uint64_t e = eligible ? (uint64_t)ss : 0, local[7] = {0, 0, eligible ? 0 : 1, (uint64_t)predict, e, e * e >> 32,
+                                                         e * e & 0xffffffffu};
+  uint64_t key[7];
   if (eligible) commplan_key_local(st->rank, st->p, ss, c->scounts, c->rcounts, local);
   int rc = MPI_SUCCESS, done = 0;
   if (agree_p2p) {
-    reduce_words(st, c->comm, 4, RED_SUM, local, key);
+    reduce_words(st, c->comm, 7, RED_SUM, local, key);
   } else {
 #if NONBLOCKING_KEY
     MPI_Request req;
-    PMPI_Iallreduce(local, key, 4, MPI_UINT64_T, MPI_SUM, c->comm, &req);
+    PMPI_Iallreduce(local, key, 7, MPI_UINT64_T, MPI_SUM, c->comm, &req);
     if (predict) {
       double a = MPI_Wtime();
       rc = fallback(c);
@@ -680,22 +778,24 @@ static int intercept(const call_t *c, fallback_fn fallback, const char *kind, vo
     }
     PMPI_Wait(&req, MPI_STATUS_IGNORE);
 #else
-    PMPI_Allreduce(local, key, 4, MPI_UINT64_T, MPI_SUM, c->comm);
+    PMPI_Allreduce(local, key, 7, MPI_UINT64_T, MPI_SUM, c->comm);
 #endif
   }
-  if (key[2] != 0 || key[3] != 0) { /* a rank cannot take a plan, or predicted a fallback: every rank falls back */
+  int differ = key[2] == 0 && sizes_differ(st->p, key + 4);
+  /* a rank cannot take a plan, its element size is not every rank's, or it predicted a fallback: all fall back */
+  if (key[2] != 0 || differ || key[3] != 0) {
     if (!done) {
       double a = MPI_Wtime();
       rc = fallback(c);
       spent = MPI_Wtime() - a, done = 1;
     }
-    if (key[2] != 0) {
-      note_unkeyed(st, eligible ? WHY_OTHER_RANK : WHY_DATATYPE, MPI_Wtime() - t0);
+    if (key[2] != 0 || differ) { /* no key that means one matrix: nothing captured, nothing looked up */
+      note_unkeyed(st, differ ? WHY_ELEMENT_SIZES : eligible ? WHY_OTHER_RANK : WHY_DATATYPE, MPI_Wtime() - t0);
       st->have_last = 0;
       return rc;
     }
   }
-  pattern_t *pt = find_pattern(st, key, ss);
+  pattern_t *pt = find_pattern(st, key, ss, kind);
   if (pt == NULL) pt = new_pattern(st, c->comm, key, ss, kind, c->scounts, caller);
   if (pt == NULL) return done ? rc : fallback(c);
   pt->calls++;
@@ -901,7 +1001,10 @@ static void write_capture(const commstate_t *st, const pattern_t *pt, int world_
   char hex[33], base[4096], path[4200];
   key_hex(pt->key, hex);
   mkdir(capture_dir, 0777);
-  snprintf(base, sizeof base, "%s/%s-%d-%d", capture_dir, hex, world_rank, st->id);
+  char call[32]; /* the call's name in the file name: alltoallv, alltoall or neighbor_alltoallv */
+  snprintf(call, sizeof call, "%s", pt->kind + 4);
+  for (char *ch = call; *ch != '\0'; ch++) *ch = (char)(*ch >= 'A' && *ch <= 'Z' ? *ch - 'A' + 'a' : *ch);
+  snprintf(base, sizeof base, "%s/%s-%d-%d-%s", capture_dir, hex, world_rank, st->id, call);
   json_t *rows = json_array();
   for (int i = 0; i < st->p; i++) {
     json_t *row = json_array();

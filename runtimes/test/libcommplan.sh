@@ -40,7 +40,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/commplan-lib.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/ompi" "$work/bin"
 flags=(-O2 -std=c11 -Wall -Wextra -Werror)
-for prog in moe halo sort predict neighbor inter; do mpicc "${flags[@]}" -o "$work/bin/$prog" "$here/libcommplan-$prog.c"; done
+for prog in moe halo sort predict neighbor inter mixed; do mpicc "${flags[@]}" -o "$work/bin/$prog" "$here/libcommplan-$prog.c"; done
 mpicc "${flags[@]}" -o "$work/bin/fftw" "$here/libcommplan-fftw.c" -lfftw3_mpi -lfftw3 -lm
 mpicc "${flags[@]}" -o "$work/bin/api" "$here/libcommplan-api.c" -L"$lib" -lcommplan -Wl,-rpath,"$lib" -ljansson
 mpirun_flags=(--oversubscribe --bind-to none --mca pml ob1 --mca btl self,vader --mca orte_tmpdir_base "$work/ompi")
@@ -381,6 +381,105 @@ if launch "$p" "$d/rank0" "LD_PRELOAD=$preload,COMMPLAN_STATS=1" "$work/rank0-en
   ok "environment P=$p: COMMPLAN_PLANS on world rank 0 only: named in one line, the interposer off on every rank, no hang"
 else
   fail "environment P=$p (one rank's store)" "not the expected line, or a hang" "$(cat "$work/out")"
+fi
+
+# What the key does not see (libcommplan-mixed.c, P = 4): a send type that reorders its elements (no holes, so it
+# passed as contiguous) must fall back where a plan for the same counts would move the bytes unordered; ranks whose
+# element sizes differ (the same type signature) must fall back uncaptured; one count matrix through MPI_Alltoall and
+# MPI_Alltoallv must be captured as two records and replay under both
+d="$work/mixed"
+rl="LD_PRELOAD=$preload,COMMPLAN_STATS=1,COMMPLAN_REPLAY=all,COMMPLAN_LOCAL=0"
+if launch "$p" "$d/base" - "$work/bin/mixed" order swap &&
+  launch "$p" "$d/capture" "LD_PRELOAD=$preload,COMMPLAN_CAPTURE=$work/cap-order" "$work/bin/mixed" order pair &&
+  cli precompute --from-capture "$work/cap-order" --store "$work/store-order" --machine "$machine" >"$work/pre" 2>&1 &&
+  launch "$p" "$d/replay" "$rl,COMMPLAN_PLANS=$work/store-order" "$work/bin/mixed" order swap; then
+  if ! same_bytes "$d/base" "$d/replay" "$p"; then
+    fail "datatype order P=$p" "received bytes differ (a plan moved a reordering type's bytes unordered)" "$(cat "$work/out")"
+  elif ! grep -q '^commplan: rank 0 total: 3 calls, 1 hits, 2 fallbacks$' "$work/out" ||
+    ! grep -q '2 calls fell back before the lookup: datatype not contiguous' "$work/out"; then
+    fail "datatype order P=$p" "not the expected hits and fallbacks" "$(cat "$work/out")"
+  else
+    ok "datatype order P=$p: a type that swaps its elements falls back (datatype not contiguous), a vector and a struct in order run the plan, every byte as without the interposer"
+  fi
+else
+  fail "datatype order P=$p" "a run or the precompute failed" "$(cat "$work/out" "$work/pre" 2>/dev/null)"
+fi
+if launch "$p" "$d/base" - "$work/bin/mixed" sizes &&
+  launch "$p" "$d/capture" "LD_PRELOAD=$preload,COMMPLAN_CAPTURE=$work/cap-sizes,COMMPLAN_STATS=1" "$work/bin/mixed" sizes &&
+  cp "$work/out" "$work/out-sizes" && same_bytes "$d/base" "$d/capture" "$p" &&
+  cli precompute --from-capture "$work/cap-sizes" --store "$work/store-sizes" --machine "$machine" >"$work/pre" 2>&1; then
+  if [ "$(ls "$work/cap-sizes"/*.capture.json | wc -l)" -ne 1 ] || ! grep -q '"elementBytes": 4,' "$work/cap-sizes"/*.capture.json ||
+    ! grep -q "1 calls fell back before the lookup: the ranks' element sizes differ" "$work/out-sizes"; then
+    fail "element sizes P=$p" "not one record (the ordinary call's) and the reason" "$(cat "$work/out-sizes"; ls "$work/cap-sizes")"
+  else
+    ok "element sizes P=$p: ranks whose element sizes differ fall back uncaptured (the ranks' element sizes differ); the ordinary call captured and planned"
+  fi
+else
+  fail "element sizes P=$p" "a run or the precompute failed" "$(cat "$work/out" "$work/pre" 2>/dev/null)"
+fi
+if launch "$p" "$d/base" - "$work/bin/mixed" kinds &&
+  launch "$p" "$d/capture" "LD_PRELOAD=$preload,COMMPLAN_CAPTURE=$work/cap-kinds" "$work/bin/mixed" kinds &&
+  cli precompute --from-capture "$work/cap-kinds" --store "$work/store-kinds" --machine "$machine" >"$work/pre" 2>&1 &&
+  launch "$p" "$d/replay" "$rl,COMMPLAN_PLANS=$work/store-kinds" "$work/bin/mixed" kinds; then
+  if ! same_bytes "$d/base" "$d/replay" "$p"; then
+    fail "call kinds P=$p" "received bytes differ"
+  elif [ "$(grep -l '"call": "MPI_Alltoall",' "$work/cap-kinds"/*.capture.json | wc -l)" -ne 1 ] ||
+    [ "$(grep -l '"call": "MPI_Alltoallv",' "$work/cap-kinds"/*.capture.json | wc -l)" -ne 1 ] ||
+    [ "$(grep -c '"calls": 3,' "$work/cap-kinds"/*.capture.json | grep -c ':1$')" -ne 2 ] ||
+    ! grep -q ' MPI_Alltoall and MPI_Alltoallv 6 calls at ' "$work/pre" ||
+    ! grep -q '^commplan: rank 0 total: 6 calls, 6 hits, 0 fallbacks$' "$work/out"; then
+    fail "call kinds P=$p" "not two records and six hits" "$(cat "$work/pre" "$work/out"; cat "$work/cap-kinds"/*.capture.json)"
+  else
+    ok "call kinds P=$p: one count matrix through MPI_Alltoall and MPI_Alltoallv captured as two records, both replayed, every byte as without the interposer"
+  fi
+else
+  fail "call kinds P=$p" "a run or the precompute failed" "$(cat "$work/out" "$work/pre" 2>/dev/null)"
+fi
+# a program directory damaged after precompute (a rank file cut short): precompute plans it again (not "present");
+# damaged again, the run names it in one line without COMMPLAN_STATS and with COMMPLAN_STATS=1, none with =0
+k=$(ls "$work/store-kinds/programs" | head -n 1)
+if [ -n "$k" ] && truncate -s 100 "$work/store-kinds/programs/$k/rank-1.json" &&
+  cli precompute --from-capture "$work/cap-kinds" --store "$work/store-kinds" --machine "$machine" >"$work/pre" 2>&1 &&
+  grep -q "^$k .*: replaced (was planned for .*, but its program does not read (.*rank-1.json" "$work/pre" &&
+  truncate -s 100 "$work/store-kinds/programs/$k/rank-1.json"; then
+  lines=""
+  for stats in none 0 1; do
+    env="LD_PRELOAD=$preload,COMMPLAN_PLANS=$work/store-kinds,COMMPLAN_REPLAY=all,COMMPLAN_LOCAL=0"
+    [ "$stats" != none ] && env+=",COMMPLAN_STATS=$stats"
+    launch "$p" "$d/replay" "$env" "$work/bin/mixed" kinds && same_bytes "$d/base" "$d/replay" "$p" || lines+="run failed "
+    lines+="$(grep -c "^commplan: $work/store-kinds/programs/$k/rank-1.json:line [0-9]*: " "$work/out" || true) "
+  done
+  if [ "$lines" != "2 0 2 " ]; then # one line per pattern (the MPI_Alltoall and the MPI_Alltoallv one)
+    fail "damaged program P=$p" "not one line per pattern without COMMPLAN_STATS and with 1, none with 0: $lines" "$(cat "$work/out")"
+  else
+    ok "damaged program P=$p: precompute plans a program whose rank file does not read again; at run time its failure named once per pattern (none under COMMPLAN_STATS=0)"
+  fi
+else
+  fail "damaged program P=$p" "precompute did not plan the damaged program again" "$(cat "$work/pre")"
+fi
+# node-local copies of a store that hold different programs for one key (planned for two targets): ranks 0 .. 3 read
+# A, ranks 4 .. 7 B; every rank must fall back (no MPI error from mismatched messages), named in one line
+printf '#!/bin/sh
+if [ "$OMPI_COMM_WORLD_RANK" -lt 4 ]; then export COMMPLAN_PLANS="%s"; else export COMMPLAN_PLANS="%s"; fi
+exec "$@"
+' "$work/store-rows-a" "$work/store-rows-b" >"$work/rows-env"
+chmod +x "$work/rows-env"
+if launch 8 "$d/base" - "$work/bin/mixed" rows &&
+  launch 8 "$d/capture" "LD_PRELOAD=$preload,COMMPLAN_CAPTURE=$work/cap-rows" "$work/bin/mixed" rows &&
+  cli precompute --from-capture "$work/cap-rows" --store "$work/store-rows-a" --machine "$machine" >"$work/pre" 2>&1 &&
+  cli precompute --from-capture "$work/cap-rows" --store "$work/store-rows-b" --machine "$machine" --runtime none >>"$work/pre" 2>&1 &&
+  ! cmp -s "$work/store-rows-a/programs/"*/index.json "$work/store-rows-b/programs/"*/index.json &&
+  launch 8 "$d/replay" "$rl" "$work/rows-env" "$work/bin/mixed" rows; then
+  if ! same_bytes "$d/base" "$d/replay" 8; then
+    fail "store copies P=8" "received bytes differ"
+  elif [ "$(grep -c '^commplan: .*: the ranks loaded different programs for this key' "$work/out")" -ne 1 ] ||
+    ! grep -q 'fallbacks (ranks loaded different programs for this key 3)' "$work/out"; then
+    fail "store copies P=8" "not the expected line and fallbacks" "$(cat "$work/out")"
+  else
+    ok "store copies P=8: ranks that loaded different programs for a key all fall back, named in one line"
+  fi
+else
+  fail "store copies P=8" "a run or the precompute failed (or the two stores' programs are the same)" "$(cat "$work/out" "$work/pre" 2>/dev/null)"
 fi
 
 # the default machine's runtime model picks dataflow programs: at least one captured pattern must have run as one
