@@ -726,10 +726,11 @@ static void remember(commstate_t *st, const call_t *c, int64_t eb, const char *k
 
 /*
  * The common path of both collectives. MODE_OFF: the library's collective; MODE_LOCAL: run_local. MODE_AGREE: one
- * reduction (MPI_Iallreduce, or reduce_words' recursive doubling) sums the ranks' key terms, their ineligibility and
- * their predictions: under MPI_Iallreduce a rank whose rows are the last call's, when that call fell back for its
- * pattern's sake, predicts a fallback and runs it at once, the reduction under way; when any rank predicted, every
- * rank falls back (the others after the reduction), so all take one path. Then the pattern is found or made (its
+ * reduction (MPI_Iallreduce, or reduce_words' recursive doubling) sums the ranks' key terms, their ineligibility,
+ * their predictions and their element sizes (sizes_differ: ranks whose sizes differ all fall back, uncaptured): under
+ * MPI_Iallreduce a rank whose rows are the last call's, when that call fell back for its pattern's sake, predicts a
+ * fallback and runs it at once, the reduction under way; when any rank predicted, every rank falls back (the others
+ * after the reduction), so all take one path. Then the pattern is found or made (its
  * matrix gathered when capturing), its plan looked up once, and run or not.
  */
 static int intercept(const call_t *c, fallback_fn fallback, const char *kind, void *caller) {

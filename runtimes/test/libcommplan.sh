@@ -12,7 +12,9 @@
 # Each replayed once more with the key reduced point to point (COMMPLAN_AGREE=p2p, COMMPLAN_LOCAL=0); a store of one
 # direct plan checks the calls without a key (one rank's rows changed between calls); a store whose two programs are
 # swapped must fall back. At P = 4, an intercommunicator's calls must fall back uncaptured (libcommplan-inter.c), and
-# misspelt variables, values not taken and a store without programs/ must be named.
+# misspelt variables, values not taken and a store without programs/ must be named; then libcommplan-mixed.c: a send
+# type that reorders its elements, ranks whose element sizes differ, one matrix through MPI_Alltoall and
+# MPI_Alltoallv, a program damaged after precompute, and (P = 8) store copies holding different programs for a key.
 # Environment: LIBCOMMPLAN_TEST_P (default 4 16 7), LIBCOMMPLAN_TEST_MACHINE (default ib-hdr-200, its runtime model
 # ib-hdr-200-mpi), LIBCOMMPLAN_TEST_ONE_PORT_MACHINE (default t3d-004). Exit 1 on any failure, 2 when a tool is missing.
 set -euo pipefail
