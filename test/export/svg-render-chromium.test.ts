@@ -110,6 +110,8 @@ describe("the pictures in headless Chromium", () => {
     pictures.push(timelineToSvg(halo.timeline, halo.makespan));
     // a P = 256 stage's grid, compact: colours, a label every few senders and steps, the hue scale
     pictures.push(stepGridSvg(stepGrid(plan(generatePattern("random", 256, { density: 0.5 }, 1), "coloring"), 0)));
+    // 8 senders over 517 steps: readable columns, the steps binned, the swatches of distance 0, a stall and idle
+    pictures.push(stepGridSvg(stepGrid(plan(m, "split-coloring", { params: { chunk: 4 } }), 0)));
     const laid = render(pictures);
     expect(laid).toHaveLength(pictures.length);
     laid.forEach((p, k) => expect(p.outside, `picture ${k}`).toEqual([]));
@@ -123,5 +125,6 @@ describe("the pictures in headless Chromium", () => {
     expect(laid[8]!.texts).toContain("time (us)");
     for (const label of ["(receiver - sender) mod P, P = 256", "255", "248", "step"])
       expect(laid[9]!.texts).toContain(label);
+    for (const label of ["0", "7", "0: to itself", "stall", "idle"]) expect(laid[10]!.texts).toContain(label);
   });
 });
