@@ -8,6 +8,7 @@ import { fail } from "../model/errors.js";
 import { numberOpt, stringOpt } from "./options.js";
 import { timelineLanes } from "./timeline-lanes.js";
 import { timelineRaster } from "./gantt-raster.js";
+import { timeUnit, type TimeUnit } from "./time-unit.js";
 /** The timeline this writer reads (src/machines/sim makes it). */
 export type GanttTimeline = Timeline;
 const NONE = TIMELINE_NONE;
@@ -51,19 +52,6 @@ export interface GanttOptions {
   readonly title?: string;
   /** "lanes", "raster", or "auto" (the default): lanes up to MAX_LANE_ROWS nodes, the raster past them. */
   readonly view?: GanttView;
-}
-
-/** A time unit of the axis: its name and its length in us. */
-interface TimeUnit {
-  readonly name: string;
-  readonly us: number;
-}
-
-/** The axis unit for a span in us: us below 1 ms, ms below 1 s, else s. */
-function timeUnit(spanUs: number): TimeUnit {
-  if (spanUs >= 1e6) return { name: "s", us: 1e6 };
-  if (spanUs >= 1e3) return { name: "ms", us: 1e3 };
-  return { name: "us", us: 1 };
 }
 
 /** The tick step for a span: the smallest of 1, 2 or 5 x 10^k giving at most `most` intervals. */
