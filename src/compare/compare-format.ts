@@ -3,10 +3,15 @@
  * (src/cli/io.ts re-exports them as fmt and table).
  */
 
-/** A number for people: integers with thousands separators, others with 4 significant digits; "-" for null. */
+/**
+ * A number for people, every digit it prints true: integers exact with thousands separators, others from 1,000 up
+ * rounded to the whole unit (620,004,170.3 us is 620,004,170, not 620,000,000, whose zeros would read as exact beside
+ * an exact integer), below 1,000 to 4 significant digits; "-" for null.
+ */
 export function fmtNumber(v: number | null): string {
   if (v === null) return "-";
   if (Number.isInteger(v)) return v.toLocaleString("en-US");
+  if (Number.isFinite(v) && Math.abs(v) >= 1000) return Math.round(v).toLocaleString("en-US");
   const r = Number(v.toPrecision(4));
   return Number.isInteger(r) ? r.toLocaleString("en-US") : r.toString();
 }
