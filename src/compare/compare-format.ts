@@ -3,10 +3,15 @@
  * (src/cli/io.ts re-exports them as fmt and table).
  */
 
-/** A number for people: integers with thousands separators, others with 4 significant digits; "-" for null. */
+/**
+ * A number for people, every digit it prints true: integers exact with thousands separators, others from 1,000 up
+ * rounded to the whole unit (620,004,170.3 us is 620,004,170, not 620,000,000, whose zeros would read as exact beside
+ * an exact integer), below 1,000 to 4 significant digits; "-" for null.
+ */
 export function fmtNumber(v: number | null): string {
   if (v === null) return "-";
   if (Number.isInteger(v)) return v.toLocaleString("en-US");
+  if (Number.isFinite(v) && Math.abs(v) >= 1000) return Math.round(v).toLocaleString("en-US");
   const r = Number(v.toPrecision(4));
   return Number.isInteger(r) ? r.toLocaleString("en-US") : r.toString();
 }
@@ -20,7 +25,12 @@ export function textTable(rows: readonly (readonly string[])[]): string {
   return rows.map((r) => r.map((c, k) => (k === r.length - 1 ? c : c.padEnd(widths[k]!))).join("  ")).join("\n") + "\n";
 }
 
-/** A fixed palette of distinguishable colours, one per planner in registry order (cycled). */
+/**
+ * A fixed palette of colours one per planner in registry order (cycled, the sweep chart dashes the next turns), each
+ * pair apart by at least 30 in CIE L*a*b* (test/compare/sweep-chart.test.ts): Tableau's first nine, then magenta,
+ * purple, olive and navy. Its grey and Dark2's green, orange and violet were dropped (too light, or too near a Tableau
+ * colour: coloring and te-balanced looked alike).
+ */
 export const SERIES_COLOURS: readonly string[] = [
   "#4e79a7",
   "#f28e2b",
@@ -31,10 +41,8 @@ export const SERIES_COLOURS: readonly string[] = [
   "#b07aa1",
   "#ff9da7",
   "#9c755f",
-  "#bab0ac",
-  "#1b9e77",
-  "#d95f02",
-  "#7570b3",
   "#e7298a",
-  "#66a61e",
+  "#6a3d9a",
+  "#808000",
+  "#000080",
 ];

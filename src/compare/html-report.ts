@@ -176,7 +176,7 @@ export function compareHtml(r: CompareReport, sweep: SweepReport | null, best: B
     parts.push("<h3>Timeline (simulated)</h3>\n");
     parts.push(
       svgDraws(best.sim.timeline.count, best.sim.timeline.p)
-        ? `<figure>${inline(timelineToSvg(best.sim.timeline, best.sim.makespan, { title: `${best.schedule.algorithm} on ${r.machine}` }))}</figure>\n`
+        ? `<figure>${inline(timelineToSvg(best.sim.timeline, best.sim.makespan, { title: `${best.schedule.algorithm} on ${r.machine}`, elementBytes: best.schedule.elementBytes }))}</figure>\n`
         : `<p class="note">The timeline has ${best.sim.timeline.count} intervals, more than an SVG chart draws (${MAX_SVG_INTERVALS}).</p>\n`,
     );
     parts.push(`<h3>Per-node load</h3>\n<figure>${nodeLoadSvg(best.sim)}</figure>\n`);

@@ -8,6 +8,7 @@ import { fail } from "../model/errors.js";
 import { numberOpt, stringOpt } from "./options.js";
 import { timelineLanes } from "./timeline-lanes.js";
 import { timelineRaster } from "./gantt-raster.js";
+import { timeUnit, type TimeUnit } from "./time-unit.js";
 /** The timeline this writer reads (src/machines/sim makes it). */
 export type GanttTimeline = Timeline;
 const NONE = TIMELINE_NONE;
@@ -51,19 +52,18 @@ export interface GanttOptions {
   readonly title?: string;
   /** "lanes", "raster", or "auto" (the default): lanes up to MAX_LANE_ROWS nodes, the raster past them. */
   readonly view?: GanttView;
+  /** Bytes of an element (the schedule's elementBytes): a bar's tooltip then gives its bytes beside its elements. */
+  readonly elementBytes?: number;
 }
 
-/** A time unit of the axis: its name and its length in us. */
-interface TimeUnit {
-  readonly name: string;
-  readonly us: number;
-}
-
-/** The axis unit for a span in us: us below 1 ms, ms below 1 s, else s. */
-function timeUnit(spanUs: number): TimeUnit {
-  if (spanUs >= 1e6) return { name: "s", us: 1e6 };
-  if (spanUs >= 1e3) return { name: "ms", us: 1e3 };
-  return { name: "us", us: 1 };
+/**
+ * An interval's size for its tooltip: "size 1,024 elements (8,192 bytes)" (the bytes when the element size is known)
+ * for a schedule's timeline, "size 8192 B" for a program replay's (sizeUnit bytes).
+ */
+function sizeText(tl: GanttTimeline, size: number, elementBytes: number | undefined): string {
+  if (tl.sizeUnit === "bytes") return `size ${size} B`;
+  const bytes = elementBytes === undefined ? "" : ` (${(size * elementBytes).toLocaleString("en-US")} bytes)`;
+  return `size ${size.toLocaleString("en-US")} element${size === 1 ? "" : "s"}${bytes}`;
 }
 
 /** The tick step for a span: the smallest of 1, 2 or 5 x 10^k giving at most `most` intervals. */
@@ -114,7 +114,7 @@ interface PlotFrame {
  * The lane view: a row per node, split into lanes where its intervals overlap (a send during a receive), so that no
  * bar hides another; a row of many lanes grows to give each at least MIN_LANE pixels. A bar per interval.
  */
-function laneBody(tl: GanttTimeline, row: number, f: PlotFrame): PlotBody {
+function laneBody(tl: GanttTimeline, row: number, f: PlotFrame, elementBytes: number | undefined): PlotBody {
   const { left, top, plotW, sx } = f;
   const lanes = timelineLanes(tl);
   const rowTop = new Float64Array(tl.p + 1);
@@ -137,7 +137,7 @@ function laneBody(tl: GanttTimeline, row: number, f: PlotFrame): PlotBody {
     const laneH = (rowTop[v + 1]! - rowTop[v]! - 2) / split;
     const y = Number((top + rowTop[v]! + 1 + (split === 1 ? 0 : lanes.lane[i]! * laneH)).toFixed(2));
     const peer = tl.peer[i]!;
-    const tip = `node ${tl.node[i]} ${tl.kindNames[k]}${peer === NONE ? "" : ` peer ${peer}`} size ${tl.size[i]}${tl.sizeUnit === "bytes" ? " B" : ""} ${plainUs(tl.start[i]!)}..${plainUs(tl.end[i]!)} us`;
+    const tip = `node ${tl.node[i]} ${tl.kindNames[k]}${peer === NONE ? "" : ` peer ${peer}`} ${sizeText(tl, tl.size[i]!, elementBytes)} ${plainUs(tl.start[i]!)}..${plainUs(tl.end[i]!)} us`;
     parts.push(
       `<rect x="${x0.toFixed(2)}" y="${y}" width="${Math.max(0.5, x1 - x0).toFixed(2)}" height="${Number(laneH.toFixed(2))}" fill="${COLOURS[k]}"><title>${tip}</title></rect>\n`,
     );
@@ -244,7 +244,7 @@ export function timelineToSvg(tl: GanttTimeline, makespan: number, opts: GanttOp
     lx += w;
   }
   const frame = { left, top, plotW, sx };
-  const body = raster ? rasterBody(tl, span, frame) : laneBody(tl, row, frame);
+  const body = raster ? rasterBody(tl, span, frame) : laneBody(tl, row, frame, opts.elementBytes);
   const plotBottom = top + body.height;
   const axisY = plotBottom + 14;
   const legendY = axisY + 30;

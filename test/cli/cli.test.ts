@@ -70,7 +70,7 @@ describe("commplan gen | plan | verify (issue 2, done-when)", () => {
     expect((await run("cost", f("c64l.json"), "--machine", "t3d-004")).out).toMatch(
       /^blocking cost on t3d-004: 2,030 us \(63 start-ups at the busiest node\)/,
     );
-    expect((await run("simulate", f("c64l.json"), "--machine", "t3d-004")).out).toMatch(/: makespan 20,410 us /);
+    expect((await run("simulate", f("c64l.json"), "--machine", "t3d-004")).out).toMatch(/: makespan 20,408 us /);
     const st = await run("stats", f("c8.json"), "--json");
     expect(JSON.parse(st.out)).toMatchObject({ p: 8, h: 7 });
     expect(JSON.parse(st.out)).not.toHaveProperty("perNode");

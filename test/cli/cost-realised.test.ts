@@ -6,7 +6,7 @@ import { tempDir } from "../helpers/temp-dir.js";
 const dir = tempDir("cost-realised");
 const f = (name: string): string => join(dir, name);
 
-// docs/cost-model.md: a realised trace has a step per issue time; `cost` sums them as lock-step steps (21,950 us for a
+// docs/cost-model.md: a realised trace has a step per issue time; `cost` sums them as lock-step steps (21,951 us for a
 // DRS_N run that took 3,362 us) and used to say nothing about it
 describe("cost of a realised trace", () => {
   it("notes that the trace's steps are issue times and gives the trace's own end (the run's makespan)", async () => {
@@ -18,7 +18,7 @@ describe("cost of a realised trace", () => {
     const makespan = (JSON.parse(sim.out) as { makespan: number }).makespan;
     const cost = await run("cost", f("r.json"), "--machine", "cm5-004");
     expect(cost.code).toBe(0);
-    expect(cost.out).toMatch(/^blocking cost on cm5-004: 21,950 us /);
+    expect(cost.out).toMatch(/^blocking cost on cm5-004: 21,951 us /);
     expect(Math.round(makespan)).toBe(3362);
     expect(cost.err).toBe(
       "cost: note: a realised trace (its transfers carry start and end times): the flat model costs its 217 steps " +

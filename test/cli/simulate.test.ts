@@ -309,3 +309,27 @@ describe("commplan simulate: topologies and the built binary", () => {
     expect(bad.stderr).not.toMatch(/\n\s+at /);
   });
 });
+
+describe("commplan simulate: the chart of a run", () => {
+  it("the --svg chart's title names what ran, P, the mode, the machine and the fabric; tooltips give elements and bytes", async () => {
+    expect((await run("gen", "pattern1", "--p", "8", "--seed", "3", "-o", f("t8.json"))).code).toBe(0);
+    expect((await run("plan", f("t8.json"), "--algorithm", "shift", "-o", f("t8.s.json"))).code).toBe(0);
+    const args = ["--machine", "sp2-004", "--mode", "nonblocking", "--svg", f("t8.svg")];
+    expect((await run("simulate", f("t8.s.json"), ...args)).code).toBe(0);
+    const svg = readFileSync(f("t8.svg"), "utf8");
+    expect(svg).toContain("<title>commplan simulate: shift, P = 8, nonblocking on sp2-004, flat</title>");
+    const elementBytes = JSON.parse(readFileSync(f("t8.s.json"), "utf8")).elementBytes as number;
+    const sends = [...svg.matchAll(/<title>node \d+ send peer \d+ size ([\d,]+) elements? \(([\d,]+) bytes\) /g)];
+    expect(sends.length).toBeGreaterThan(0);
+    for (const [, n, b] of sends)
+      expect(Number(b!.replace(/,/g, ""))).toBe(Number(n!.replace(/,/g, "")) * elementBytes);
+    expect(svg).not.toMatch(/size \d+ \d/);
+    // a protocol run: the protocol, P, the machine and the fabric
+    expect(
+      (await run("simulate", f("t8.json"), "--protocol", "async", "--machine", "sp2-004", "--svg", f("a8.svg"))).code,
+    ).toBe(0);
+    expect(readFileSync(f("a8.svg"), "utf8")).toContain(
+      "<title>commplan simulate: async protocol, P = 8 on sp2-004, flat</title>",
+    );
+  });
+});

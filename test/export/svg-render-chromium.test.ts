@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compareChartSvg } from "../../src/compare/compare-chart.js";
 import { compareMatrix } from "../../src/compare/compare.js";
+import { sweepChartSvg } from "../../src/compare/sweep-chart.js";
 import { nodeLoadSvg } from "../../src/compare/html-report.js";
 import { stepGrid, stepGridSvg } from "../../src/export/step-grid.js";
 import { timelineToSvg } from "../../src/export/svg-gantt.js";
@@ -15,7 +16,7 @@ import { linkLoadSvg, type LinkLoadEntry } from "../../src/export/svg-link-load.
 import { findMachine } from "../../src/machines/presets.js";
 import { simulateSchedule } from "../../src/machines/sim/simulate.js";
 import { generatePattern } from "../../src/patterns/registry.js";
-import { findPlanner, plan } from "../../src/planner/registry.js";
+import { findPlanner, plan, PLANNERS } from "../../src/planner/registry.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 const chromium = spawnSync("chromium", ["--version"], { stdio: "ignore" }).status === 0;
@@ -110,6 +111,50 @@ describe("the pictures in headless Chromium", () => {
     pictures.push(timelineToSvg(halo.timeline, halo.makespan));
     // a P = 256 stage's grid, compact: colours, a label every few senders and steps, the hue scale
     pictures.push(stepGridSvg(stepGrid(plan(generatePattern("random", 256, { density: 0.5 }, 1), "coloring"), 0)));
+    // 8 senders over 517 steps: readable columns, the steps binned, the swatches of distance 0, a stall and idle
+    pictures.push(stepGridSvg(stepGrid(plan(m, "split-coloring", { params: { chunk: 4 } }), 0)));
+    // sweeps: times of 1 .. 200 s (the axis in s); every planner with both kinds of circle (the legend beside the plot)
+    const sweepOf = (algorithms: readonly string[], bytes: readonly number[], k0: number): string =>
+      sweepChartSvg(
+        {
+          mode: "blocking",
+          algorithms,
+          points: bytes.map((b, f) => ({
+            factor: f + 1,
+            meanMessageBytes: b,
+            times: algorithms.map((_, k) => b * k0 * (k + 2)),
+            bound: b * k0,
+            best: algorithms[0]!,
+          })),
+          crossovers: [
+            {
+              algorithms: ["x", "y"],
+              before: "x",
+              after: "y",
+              meanMessageBytes: 2 * bytes[0]!,
+              timeUs: 6 * k0 * bytes[0]!,
+              leaderChange: true,
+            },
+            {
+              algorithms: ["x", "y"],
+              before: "x",
+              after: "y",
+              meanMessageBytes: 200,
+              timeUs: 3e4,
+              leaderChange: false,
+            },
+          ],
+        },
+        "sweep",
+      );
+    pictures.push(sweepOf(["shift", "coloring", "two-stage"], [3e6, 5e7], 2));
+    pictures.push(
+      sweepOf(
+        PLANNERS.map((p) => p.name),
+        [32, 8192],
+        50,
+      ),
+    );
     const laid = render(pictures);
     expect(laid).toHaveLength(pictures.length);
     laid.forEach((p, k) => expect(p.outside, `picture ${k}`).toEqual([]));
@@ -123,5 +168,9 @@ describe("the pictures in headless Chromium", () => {
     expect(laid[8]!.texts).toContain("time (us)");
     for (const label of ["(receiver - sender) mod P, P = 256", "255", "248", "step"])
       expect(laid[9]!.texts).toContain(label);
+    for (const label of ["0", "7", "0: to itself", "stall", "idle"]) expect(laid[10]!.texts).toContain(label);
+    for (const label of ["simulated time (s, log)", "1", "1,000"]) expect(laid[11]!.texts).toContain(label);
+    for (const label of ["mpi-impi", "lower bound", "the fastest changes", "10,000"])
+      expect(laid[12]!.texts).toContain(label);
   });
 });

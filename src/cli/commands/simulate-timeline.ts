@@ -58,6 +58,7 @@ export function timelineDocuments(
   makespan: number,
   machine: string,
   title: string,
+  elementBytes?: number,
 ): OutputDocument[] {
   if (o.svg !== undefined && !svgDraws(timeline.count, timeline.p, o.svgView))
     throw svgTooBig(o.svg, timeline.count, false);
@@ -66,7 +67,11 @@ export function timelineDocuments(
     docs.push({
       target: o.svg,
       pieces: (function* () {
-        yield timelineToSvg(timeline, makespan, { title, ...(o.svgView !== undefined ? { view: o.svgView } : {}) });
+        yield timelineToSvg(timeline, makespan, {
+          title,
+          ...(o.svgView !== undefined ? { view: o.svgView } : {}),
+          ...(elementBytes !== undefined ? { elementBytes } : {}),
+        });
       })(),
     });
   if (o.trace !== undefined)

@@ -274,6 +274,10 @@ interface RunOutput {
   readonly text: string;
   /** The realised trace of a protocol run (written with the other outputs, for --realised). */
   readonly realised?: Schedule;
+  /** The --svg chart's title: what ran (algorithm or protocol), P, the mode, the machine and the network or fabric. */
+  readonly title: string;
+  /** Bytes of an element of the run (its tooltips give bytes beside elements). */
+  readonly elementBytes: number;
 }
 
 /** Runs --protocol on the matrix file `input`. */
@@ -332,7 +336,17 @@ async function runProtocolFlags(
     (r.network ? networkText(r.network, r.makespan) : "") +
     nodeTable(r.nodes);
   const network = r.network && simNet !== null ? { stats: r.network, routes: simNet.routes } : null;
-  return { timeline: r.timeline, makespan: r.makespan, network, json, text, realised: r.realised };
+  const title = `commplan simulate: ${oneLine(r.protocol)} protocol, P = ${m.p} on ${r.machine}, ${r.network ? `network ${r.network.name}` : r.fabric}`;
+  return {
+    timeline: r.timeline,
+    makespan: r.makespan,
+    network,
+    json,
+    text,
+    realised: r.realised,
+    title,
+    elementBytes: m.elementBytes,
+  };
 }
 
 /**
@@ -452,7 +466,8 @@ async function runReplayFlags(
   }
   if (r.dataFailureCount > 0) ctx.exitCode = 1;
   const network = r.network && simNet !== null ? { stats: r.network, routes: simNet.routes } : null;
-  return { timeline: r.timeline, makespan: r.makespan, network, json, text };
+  const title = `commplan simulate: ${oneLine(s.algorithm)}, P = ${s.p}, ${r.mode}${r.lockstep ? " lock-step" : ""} on ${r.machine}, ${r.network ? `network ${r.network.name}` : r.fabric}`;
+  return { timeline: r.timeline, makespan: r.makespan, network, json, text, title, elementBytes: s.elementBytes };
 }
 
 const BARRIER_HELP =
@@ -577,7 +592,7 @@ async function runSimulate(arg: string | undefined, o: SimulateFlags, ctx: CliCo
     o.protocol !== undefined
       ? await runProtocolFlags(input, o, machine, seed, wantTimeline, ctx)
       : await runReplayFlags(input, o, machine, seed, wantTimeline, ctx);
-  const docs = timelineDocuments(o, out.timeline, out.makespan, machine.name, `commplan simulate on ${machine.name}`);
+  const docs = timelineDocuments(o, out.timeline, out.makespan, machine.name, out.title, out.elementBytes);
   const realised = out.realised;
   if (o.realised !== undefined && realised !== undefined)
     docs.push({ target: o.realised, pieces: [scheduleToJsonText(realised)] });
