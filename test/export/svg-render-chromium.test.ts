@@ -44,10 +44,20 @@ function render(svgs: readonly string[]): { texts: string[]; outside: string[] }
       page,
       `<!DOCTYPE html><html><body>${svgs.map((s) => `<div>${s}</div>`).join("")}${PROBE}</body></html>`,
     );
+    // Chromium's own temporary files (org.chromium.Chromium.*, its profile) go under this case's directory, removed
+    // below: left in the run's temporary directory by a slow or killed Chromium, they failed the whole run
     const r = spawnSync(
       "chromium",
-      ["--headless", "--no-sandbox", "--disable-gpu", "--window-size=1600,1200", "--dump-dom", `file://${page}`],
-      { encoding: "utf8", timeout: 60_000 },
+      [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        `--user-data-dir=${join(dir, "profile")}`,
+        "--window-size=1600,1200",
+        "--dump-dom",
+        `file://${page}`,
+      ],
+      { encoding: "utf8", timeout: 60_000, env: { ...process.env, TMPDIR: dir } },
     );
     const probe = /data-probe="([^"]*)"/.exec(r.stdout)?.[1];
     if (probe === undefined) throw new Error(`chromium printed no probe: ${r.stderr.slice(0, 400)}`);
