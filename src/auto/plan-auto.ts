@@ -38,6 +38,7 @@ import {
   autoVariantEntries,
   ensurePlanned,
   planLeaders,
+  withinCut,
   planVariant,
   plannerIn,
   round,
@@ -205,9 +206,10 @@ const AUTO_PROGRESS_PHASES: readonly number[] = [200, 50, 150, 150, 450];
 
 /**
  * The finalists after the screen (planLeaders has planned the `k` best predictions) besides `always`
- * (the variants of AUTO_ALWAYS_FINAL still in, planned): the best `k` predictions that can win, with the
- * predictions before them that cannot (`canWin`: MPI's plans with more messages per node in a step than the
- * machine has ports, simulated to be compared with, so they take no finalist's place), and the other
+ * (the variants of AUTO_ALWAYS_FINAL still in, planned): the best `k` predictions that can win and those tied with
+ * the last of them (withinCut), with the predictions before them that cannot (`canWin`: MPI's plans with more
+ * messages per node in a step than the machine has ports, simulated to be compared with, so they take no finalist's
+ * place), and the other
  * parameter variants of their planners and of `always` predicted within SIBLING_SLACK of them; in
  * tie-break order. Variants ruled out (a note) take no part. Every finalist is planned (a planner
  * that refuses the matrix drops out).
@@ -222,10 +224,13 @@ function pickFinalists(
   const known = screen.filter((r) => r.predicted !== null && (r.note === "" || r.schedule !== null));
   const chosen = new Set<ScreenResult>();
   let places = k;
+  // the prediction of the last place taken: a variant tied with it (withinCut) is a finalist too, not cut off by
+  // tie-break order, as the flat model cannot tell the two apart
+  let cut: number | null = null;
   for (const r of [...known].sort((a, b) => a.predicted! - b.predicted! || screen.indexOf(a) - screen.indexOf(b))) {
-    if (places === 0) break;
+    if (places === 0 && (cut === null || !withinCut(r.predicted!, cut))) break;
     chosen.add(r);
-    if (canWin(r)) places--;
+    if (canWin(r) && places > 0 && --places === 0) cut = r.predicted!;
   }
   for (const r of [...chosen, ...always])
     for (const q of known)

@@ -293,3 +293,22 @@ describe("planAuto's early rule-out by the simulated-machine bounds", () => {
     }
   });
 });
+
+describe("planAuto's cut between equal predictions", () => {
+  // nonblocking, the flat model prices every one-stage direct plan alike: the 3 best predictions are a tie, and the
+  // planners tied with the last of them are planned and simulated, not cut off by registry order
+  it.each([
+    ["pattern1", "cm5-fat-tree", "split-coloring", 7714.8],
+    ["ranka-kl", "cm5-fat-tree", "split-coloring", 1829.4],
+  ])("nonblocking %s P = 16 on %s: every tied candidate is simulated, and %s wins at %s us", (pat, mc, best, us) => {
+    const m = generatePattern(pat, 16, {}, 1);
+    const { report } = planAuto(m, findMachine(mc), { mode: "nonblocking" });
+    const winner = report.candidates.find((c) => c.note === "winner")!;
+    expect([winner.algorithm, winner.simulated]).toEqual([best, us]);
+    const cut = report.candidates.find((c) => c.algorithm === "shift")!.predicted!;
+    for (const c of report.candidates)
+      if (c.predicted !== null && c.predicted <= cut) expect(c.simulated, variantLabel(c)).not.toBeNull();
+    // no candidate is left out by a bound equal to the cut
+    for (const c of report.candidates) expect(c.note).not.toMatch(/lower bound ([\d.]+) us >=? \1 us/);
+  });
+});
