@@ -241,7 +241,9 @@ function measure(
     nonblockingUs: nonblocking.total,
     simulatedUs: sim.makespan,
     mpi: libraryRun(s, planner, req, { mode, seed, ports, makespan: sim.makespan }),
-    cls: scheduleClass(m, s, ports),
+    // one port, whatever `ports`: contentionFree means one message per node and step (docs/bounds.md), the class the
+    // cost model's blocking bounds need, not the k-port class
+    cls: scheduleClass(m, s),
     sim,
   };
 }

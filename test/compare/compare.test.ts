@@ -324,3 +324,22 @@ describe("what your MPI does", () => {
     expect(compareText(nonblocking)).toContain("(every round posted at once, nonblocking):");
   });
 });
+
+describe("the rows' bound class with several ports", () => {
+  it("contentionFree is one message per node and step whatever ports: a row marked so keeps the cost model's bounds", () => {
+    const m = generatePattern("uniform", 8, { size: 100 }, 1);
+    const machine = findMachine("t3d-004");
+    for (const ports of [1, 2, 8]) {
+      const r = compareMatrix(m, {
+        machine,
+        ports,
+        planners: ["mpi-linear", "shift", "mpi-scattered"].map(findPlanner),
+      }).report;
+      expect(r.rows.find((x) => x.algorithm === "mpi-linear")!.contentionFree, `ports ${ports}`).toBe(false);
+      expect(r.rows.find((x) => x.algorithm === "shift")!.contentionFree, `ports ${ports}`).toBe(true);
+      for (const x of r.rows.filter((row) => row.contentionFree))
+        for (const b of r.bounds.filter((y) => y.target === "cost-blocking" && (y.scope === "all" || x.direct)))
+          expect(x.blockingUs, `${x.algorithm} ports ${ports} ${b.name}`).toBeGreaterThanOrEqual(b.value * (1 - 1e-9));
+    }
+  });
+});
