@@ -755,14 +755,18 @@ function candidateRows(
   const bestTime = simulated.get(best)!;
   const note = (r: ScreenResult): string => {
     if (r === best) return "winner";
+    const bound = bounds.get(r);
+    // a finalist skipped by its bound says so, with the bound, also when it could not have won anyway (a misfit)
+    const skipped =
+      bound === undefined || simulated.has(r)
+        ? null
+        : `not simulated: its lower bound ${apart(bound, bestTime)} us (${onRuntime ? "runtime-bound.ts" : "blocking-bound.ts"}) exceeds the winner's ${apart(bestTime, bound)} us`;
     if (f.misfits.has(r))
-      return `finalist, cannot win: ${scheduleLoad(r.schedule!).atOnce} messages of a node in one step on a machine with ${counted(machine.ports, "port", "ports")} (compared with as what MPI does)`;
+      return `finalist, cannot win: ${scheduleLoad(r.schedule!).atOnce} messages of a node in one step on a machine with ${counted(machine.ports, "port", "ports")} (compared with as what MPI does)${skipped === null ? "" : `; ${skipped}`}`;
     if (simulated.has(r)) return "finalist";
     const why = f.unpredicted.get(r);
     if (why !== undefined) return `finalist, not predicted on the runtime: ${why}`;
-    const bound = bounds.get(r);
-    if (bound !== undefined)
-      return `finalist, not simulated: its lower bound ${apart(bound, bestTime)} us (${onRuntime ? "runtime-bound.ts" : "blocking-bound.ts"}) exceeds the winner's ${apart(bestTime, bound)} us`;
+    if (skipped !== null) return `finalist, ${skipped}`;
     return r.note || "not a finalist (predicted slower)";
   };
   return screen.map((r) => ({

@@ -312,3 +312,17 @@ describe("planAuto's cut between equal predictions", () => {
     for (const c of report.candidates) expect(c.note).not.toMatch(/lower bound ([\d.]+) us >=? \1 us/);
   });
 });
+
+describe("planAuto's notes", () => {
+  it("an MPI finalist that cannot win and was skipped by its lower bound says both", () => {
+    const { report } = planAuto(generatePattern("pattern1", 16, {}, 1), findMachine("t3d-004"));
+    const linear = report.candidates.find((c) => c.algorithm === "mpi-linear")!;
+    expect(linear.simulated).toBeNull();
+    expect(linear.note).toMatch(
+      /^finalist, cannot win: 15 messages of a node in one step on a machine with 1 port \(compared with as what MPI does\); not simulated: its lower bound [\d.]+ us \(blocking-bound.ts\) exceeds the winner's [\d.]+ us$/,
+    );
+    // every candidate with simulated null among the finalists names its bound
+    for (const c of report.candidates)
+      if (c.simulated === null && c.note.startsWith("finalist")) expect(c.note, c.algorithm).toMatch(/lower bound/);
+  });
+});
