@@ -156,7 +156,10 @@ describe("planAuto's reason", () => {
       if (!exhaustive) expect(misfit.simulated!).toBeLessThan(named.simulated!);
       const skipped = header.candidates
         .map((c) => ({ c, bound: /lower bound ([\d.]+) us/.exec(c.note) }))
-        .filter((x) => x.c.simulated === null && x.bound !== null && Number(x.bound[1]) < named.simulated!);
+        // a plan that cannot win either way (more messages at once than ports) is not counted, though its note has
+        // its bound
+        .filter((x) => x.c.simulated === null && x.bound !== null && Number(x.bound[1]) < named.simulated!)
+        .filter((x) => !x.c.note.startsWith("finalist, cannot win"));
       if (exhaustive) {
         expect(skipped).toEqual([]);
         expect(next[1]).toBeUndefined();
