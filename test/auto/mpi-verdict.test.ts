@@ -147,6 +147,8 @@ describe("planAuto without messages between ranks", () => {
         );
       }
     }
+    // docs/auto.md: the model charges the default 76 us of barrier on t3d-004, and the answer is still MPI_Alltoallv
+    expect(planAuto(generatePattern("zero", 8, {}, 1), findMachine("t3d-004")).report.mpi.mpiSimulated).toBe(76);
     // on the runtime every plan is 0 us: shift ties with the winner, and the reason says so
     const zero = planAuto(generatePattern("zero", 8, {}, 1), findMachine("t3d-004"), { runtime: "ib-hdr-200-mpi" });
     expect(zero.report.reason).toContain("shift 0 us (a tie)");

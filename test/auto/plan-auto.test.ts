@@ -311,6 +311,9 @@ describe("planAuto's cut between equal predictions", () => {
     const cut = report.candidates.find((c) => c.algorithm === "shift")!.predicted!;
     for (const c of report.candidates)
       if (c.predicted !== null && c.predicted <= cut) expect(c.simulated, variantLabel(c)).not.toBeNull();
+    // docs/auto.md quotes the pattern1 case: linear-permutation, auto's choice before, simulates at 9402.48 us
+    if (pat === "pattern1")
+      expect(report.candidates.find((c) => c.algorithm === "linear-permutation")!.simulated).toBe(9402.48);
     // no candidate is left out by a bound equal to the cut
     for (const c of report.candidates) expect(c.note).not.toMatch(/lower bound ([\d.]+) us >=? \1 us/);
   });
@@ -324,6 +327,8 @@ describe("planAuto's notes", () => {
     expect(linear.note).toMatch(
       /^finalist, cannot win: 15 messages of a node in one step on a machine with 1 port \(compared with as what MPI does\); not simulated: its lower bound [\d.]+ us \(blocking-bound.ts\) exceeds the winner's [\d.]+ us$/,
     );
+    // the figures docs/auto.md quotes
+    expect(linear.note).toContain("its lower bound 4858.752 us (blocking-bound.ts) exceeds the winner's 4508.238 us");
     // every candidate with simulated null among the finalists names its bound
     for (const c of report.candidates)
       if (c.simulated === null && c.note.startsWith("finalist")) expect(c.note, c.algorithm).toMatch(/lower bound/);

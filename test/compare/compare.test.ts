@@ -318,6 +318,9 @@ describe("what your MPI does", () => {
         "library runs nonblocking, where the lower bound is 1,020 us (pipeline-traffic)):",
     );
     expect(compareText(one)).not.toContain("posts more messages per node at once");
+    // the figures docs/compare.md quotes: mpi-pair's 2,388 us against the blocking bound's 3,031 us
+    expect(compareText(one)).toMatch(/^compare on t3d-004 .*: lower bound 3,031 us \(port-traffic: /);
+    expect(compareText(one)).toMatch(/^ {2}mpi-pair: .*, 2,388 us as the library runs it$/m);
     expect(() => validateWithSchema("compare", one, "compare")).not.toThrow();
     // in nonblocking mode the header's bound is the library's own, and nothing is said
     expect(nonblocking.libraryBound).toBeUndefined();
