@@ -201,14 +201,35 @@ export function ensurePlanned(
 }
 
 /**
- * The `keep` best known predictions (ties: the earlier variant), bounds standing in for the variants not planned yet.
+ * Relative slack within which two flat predictions (or a bound and a prediction) count as equal: the flat model gives
+ * plans of the same shape the same time (in nonblocking mode every one-stage direct plan is priced alike), and a
+ * formula and a priced plan add the same times in other orders, so a cut between equal values would be decided by
+ * registry order rather than by the model.
+ */
+export const PREDICTION_TIE_SLACK = 1e-9;
+
+/** Whether x is at most `cut` up to PREDICTION_TIE_SLACK: x cannot be told from the cut or is below it. */
+export function withinCut(x: number, cut: number): boolean {
+  return x <= cut + Math.abs(cut) * PREDICTION_TIE_SLACK;
+}
+
+/**
+ * The `keep` best known predictions, bounds standing in for the variants not planned yet, and every variant tied with
+ * the last of them (withinCut: the prediction cannot separate them, so none is cut off by registry order).
  */
 function leaders(out: readonly ScreenResult[], keep: number, order: (r: ScreenResult) => number): ScreenResult[] {
   const value = (r: ScreenResult): number => r.predicted ?? r.bound ?? Infinity;
-  return out
+  const sorted = out
     .filter((r) => r.predicted !== null || r.bound !== null)
-    .sort((a, b) => value(a) - value(b) || order(a) - order(b))
-    .slice(0, keep);
+    .sort((a, b) => value(a) - value(b) || order(a) - order(b));
+  const last = sorted[Math.min(keep, sorted.length) - 1];
+  if (last === undefined) return [];
+  return sorted.filter((r, x) => x < keep || withinCut(value(r), value(last)));
+}
+
+/** A figure of a note beside `other`: rounded, unless the rounding would make the two read equal. */
+function beside(x: number, other: number): number {
+  return round(x) === round(other) ? x : round(x);
 }
 
 /** The screen's variants and how to price the ones it has not priced yet (see screenFormulas). */
@@ -265,9 +286,10 @@ export function screenFormulas(
 
 /**
  * The screen's second half: the variants without a formula are planned and priced only while their
- * bound is among the `keep` best values (lazily, until the `keep` best are all planned). As the
- * bounds hold, the `keep` best predictions are those that planning and pricing every variant would
- * give. Variants with a note already (skipped, or ruled out by auto) take no part.
+ * bound is among the `keep` best values or tied with the last of them (withinCut; lazily, until those are all
+ * planned). As the bounds hold, the `keep` best predictions, and those tied with the last of them, are those that
+ * planning and pricing every variant would give. Variants with a note already (skipped, or ruled out by auto) take
+ * no part.
  */
 export function planLeaders(
   out: readonly ScreenResult[],
@@ -286,10 +308,11 @@ export function planLeaders(
     if (todo.length === 0) break;
     for (const r of todo) ensurePlanned(r, m, machine, mode, seed, planning);
   }
-  const bar = leaders(open(), keep, order).at(-1)?.predicted;
+  const bar = leaders(open(), keep, order).at(-1)?.predicted ?? Infinity;
+  // a bound tied with the last of the best predictions was planned above: only a bound above it leaves a variant out
   for (const r of out)
     if (r.how === null && r.bound !== null && r.note === "")
-      r.note = `not planned: its lower bound ${round(r.bound)} us >= ${round(bar ?? Infinity)} us, the last of the ${keep} best predictions`;
+      r.note = `not planned: its lower bound ${beside(r.bound, bar)} us > ${beside(bar, r.bound)} us, the last of the ${keep} best predictions`;
 }
 
 /**

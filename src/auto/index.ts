@@ -36,7 +36,9 @@ export {
 export { predictMakespan, makespanMode, type MakespanRequest } from "./predict-makespan.js";
 export {
   MPI_MARGIN,
+  NO_MESSAGES_REASON,
   RUNTIME_MPI_MARGIN,
+  hasMessages,
   mpiVerdict,
   scheduleLoad,
   type MpiVerdict,

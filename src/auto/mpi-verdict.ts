@@ -2,6 +2,7 @@
  * auto's answer against what MPI already does: "call MPI_Alltoallv" when the library default wins (nothing is
  * predicted faster), else the plan, with the gain over the default and the effect it comes from (docs/auto.md).
  */
+import { matrixRows, type CommMatrix } from "../model/matrix.js";
 import type { Schedule } from "../model/schedule.js";
 import { scheduleLoad, type Load } from "../model/schedule-load.js";
 
@@ -22,6 +23,19 @@ export const MPI_MARGIN = 0.01;
  * MPI_Alltoallv is the safe answer.
  */
 export const RUNTIME_MPI_MARGIN = 0.05;
+
+/**
+ * Why a matrix with no messages between ranks (every count on the diagonal, or none) is left to MPI_Alltoallv: auto's
+ * answer and `precompute --from-capture`'s replay decision say it in these words.
+ */
+export const NO_MESSAGES_REASON = "no messages between ranks: a plan has nothing to gain over MPI_Alltoallv";
+
+/** Whether any rank sends another rank an element (a matrix whose counts are all on its diagonal sends no message). */
+export function hasMessages(m: CommMatrix): boolean {
+  const { rowStart, col } = matrixRows(m);
+  for (let i = 0; i < m.p; i++) for (let k = rowStart[i]!; k < rowStart[i + 1]!; k++) if (col[k] !== i) return true;
+  return false;
+}
 
 /** What auto expects against MPI_Alltoallv's default (the auto header's `mpi` block). */
 export interface MpiVerdict {
@@ -61,16 +75,27 @@ export interface VerdictCandidate {
 /**
  * The verdict for `winner` against `def`, MPI_Alltoallv's default run as the library runs it (null when it was not
  * weighed): `call MPI_Alltoallv` when the winner is not faster than it by more than `margin`, else the plan, with
- * the gain and the effect it comes from. `next`: the best other finalist, for the words.
+ * the gain and the effect it comes from. `next`: the best other finalist, for the words. `moves`: whether the matrix
+ * has messages between ranks (hasMessages; default: whether the winner's plan has a transfer); without, the answer is
+ * `call MPI_Alltoallv` (NO_MESSAGES_REASON), whatever the model charges the default for its empty rounds.
  */
 export function mpiVerdict(
   winner: VerdictCandidate,
   def: VerdictCandidate | null,
   next: string | null,
   margin = MPI_MARGIN,
+  moves = winner.schedule === null || winner.schedule.transferCount > 0,
 ): MpiVerdict {
   const does = winner.planner.traits.mpi;
   const library = does && !does.isDefault ? ` (what ${does.does} does: select it in the library instead)` : "";
+  if (!moves)
+    return {
+      answer: "call MPI_Alltoallv",
+      mpiDefault: def?.planner.name ?? null,
+      mpiSimulated: def?.simulated ?? null,
+      gain: 0,
+      effect: NO_MESSAGES_REASON,
+    };
   if (def === null || def.simulated === null || winner.simulated === null)
     return {
       answer: "use the plan",
@@ -93,12 +118,9 @@ export function mpiVerdict(
   }
   const how = same
     ? "MPI's own messages, run in the lowered program's order instead of all at once"
-    : winner.schedule?.transferCount === 0
-      ? "no network traffic: the plan sends nothing (every element stays on its rank), and MPI_Alltoallv's default " +
-        "still costs its call"
-      : winner.schedule && def.schedule
-        ? effects(scheduleLoad(winner.schedule), scheduleLoad(def.schedule))
-        : "";
+    : winner.schedule && def.schedule
+      ? effects(scheduleLoad(winner.schedule), scheduleLoad(def.schedule))
+      : "";
   return {
     answer: "use the plan",
     mpiDefault: def.planner.name,

@@ -27,6 +27,7 @@ import {
   MPI_MARGIN,
   RUNTIME_MPI_MARGIN,
   mpiVerdict,
+  hasMessages,
   scheduleLoad,
   type MpiVerdict,
   type VerdictCandidate,
@@ -38,6 +39,7 @@ import {
   autoVariantEntries,
   ensurePlanned,
   planLeaders,
+  withinCut,
   planVariant,
   plannerIn,
   round,
@@ -205,9 +207,10 @@ const AUTO_PROGRESS_PHASES: readonly number[] = [200, 50, 150, 150, 450];
 
 /**
  * The finalists after the screen (planLeaders has planned the `k` best predictions) besides `always`
- * (the variants of AUTO_ALWAYS_FINAL still in, planned): the best `k` predictions that can win, with the
- * predictions before them that cannot (`canWin`: MPI's plans with more messages per node in a step than the
- * machine has ports, simulated to be compared with, so they take no finalist's place), and the other
+ * (the variants of AUTO_ALWAYS_FINAL still in, planned): the best `k` predictions that can win and those tied with
+ * the last of them (withinCut), with the predictions before them that cannot (`canWin`: MPI's plans with more
+ * messages per node in a step than the machine has ports, simulated to be compared with, so they take no finalist's
+ * place), and the other
  * parameter variants of their planners and of `always` predicted within SIBLING_SLACK of them; in
  * tie-break order. Variants ruled out (a note) take no part. Every finalist is planned (a planner
  * that refuses the matrix drops out).
@@ -222,10 +225,13 @@ function pickFinalists(
   const known = screen.filter((r) => r.predicted !== null && (r.note === "" || r.schedule !== null));
   const chosen = new Set<ScreenResult>();
   let places = k;
+  // the prediction of the last place taken: a variant tied with it (withinCut) is a finalist too, not cut off by
+  // tie-break order, as the flat model cannot tell the two apart
+  let cut: number | null = null;
   for (const r of [...known].sort((a, b) => a.predicted! - b.predicted! || screen.indexOf(a) - screen.indexOf(b))) {
-    if (places === 0) break;
+    if (places === 0 && (cut === null || !withinCut(r.predicted!, cut))) break;
     chosen.add(r);
-    if (canWin(r)) places--;
+    if (canWin(r) && places > 0 && --places === 0) cut = r.predicted!;
   }
   for (const r of [...chosen, ...always])
     for (const q of known)
@@ -284,12 +290,16 @@ function describeWhy(
   const parts = [`lowest simulated makespan ${winner.simulated} us`];
   const next = nextWords(winner, all, facts);
   if (next !== null) parts.push(next);
+  // a time within TIE_SLACK of the winner's is a tie (and 0 against 0 saves no percent)
+  const tied = (t: number): boolean => t <= winner.simulated! * (1 + TIE_SLACK);
   const saved = (t: number): number => (100 * (t - winner.simulated!)) / t;
   if (shift && shift !== winner)
-    parts.push(`${baseline} ${shift.simulated} us (${round(saved(shift.simulated!))} % saved)`);
+    parts.push(
+      `${baseline} ${shift.simulated} us (${tied(shift.simulated!) ? "a tie" : `${round(saved(shift.simulated!))} % saved`})`,
+    );
   else if (!shift && shiftBound !== null)
     parts.push(
-      `${baseline} at least ${floor3(shiftBound)} us by its bound (at least ${floor3(saved(shiftBound))} % saved)`,
+      `${baseline} at least ${floor3(shiftBound)} us by its bound (${tied(shiftBound) ? "at most a tie" : `at least ${floor3(saved(shiftBound))} % saved`})`,
     );
   const bestPredicted = all.filter((c) => c.predicted !== null).sort((a, b) => a.predicted! - b.predicted!)[0];
   if (bestPredicted && bestPredicted !== winner)
@@ -302,7 +312,11 @@ function describeWhy(
 /** Why a variant that is not the winner lost, in the order candidateRows' notes say it. */
 function whyNot(r: ScreenResult, f: Finals): string {
   if (f.misfits.has(r)) return "posts more messages per node at once than the machine has ports (see its note)";
-  if (f.simulated.has(r)) return "simulated slower";
+  const t = f.simulated.get(r);
+  if (t !== undefined)
+    return t <= f.best * (1 + TIE_SLACK)
+      ? "simulated as fast (a tie, which the earlier candidate wins)"
+      : "simulated slower";
   if (f.unpredicted.has(r)) return "has no prediction on the runtime (see its note)";
   if (f.bounds.has(r)) return "cannot be faster: its lower bound is above the winner's time";
   return "was left out (see its note)";
@@ -379,6 +393,7 @@ function verdictFor(
   f: Pick<Finals, "simulated" | "misfits">,
   makespan: (r: ScreenResult) => number | false,
   margin: number,
+  moves: boolean,
 ): MpiVerdict {
   const { simulated, misfits } = f;
   const of = (r: ScreenResult, t: number | undefined): VerdictCandidate => ({
@@ -393,7 +408,8 @@ function verdictFor(
     .filter((r) => r !== best && simulated.has(r) && !misfits.has(r))
     .sort((a, b) => simulated.get(a)! - simulated.get(b)!)[0];
   const nextWords = next === undefined ? null : `${variantLabel(next.variant)}, ${round(simulated.get(next)!)} us`;
-  return mpiVerdict(of(best, simulated.get(best)), d === undefined || t === false ? null : of(d, t), nextWords, margin);
+  const def = d === undefined || t === false ? null : of(d, t);
+  return mpiVerdict(of(best, simulated.get(best)), def, nextWords, margin, moves);
 }
 
 /** How simulateFinalists runs. */
@@ -688,6 +704,7 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
     screen.find((r) => simulated.has(r) && !f.misfits.has(r) && simulated.get(r)! <= f.best * (1 + TIE_SLACK)) ?? null;
   if (best === null) throw fail("compare", "UNSUPPORTED", `auto: no planner could plan this matrix (P = ${m.p})`);
   const candidates = candidateRows(screen, best, f, machine, target !== null);
+  const moves = hasMessages(m);
   const winner = candidates[screen.indexOf(best)]!;
   const shiftResult = screen.find((r) => r.variant.algorithm === roles.baseline);
   const report: AutoReport = {
@@ -705,14 +722,17 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
       f,
       (r) => plan(r) && libraryMakespan(r, simulated, machine, run),
       target === null ? MPI_MARGIN : RUNTIME_MPI_MARGIN,
+      moves,
     ),
-    reason: describeWhy(
-      winner,
-      candidates,
-      shiftResult === undefined ? null : (bounds.get(shiftResult) ?? f.ruled.get(shiftResult) ?? null),
-      roles.baseline,
-      reasonFacts(screen, candidates, f),
-    ),
+    reason:
+      (moves ? "" : "no messages between ranks: nothing moves, the cheapest plan wins; ") +
+      describeWhy(
+        winner,
+        candidates,
+        shiftResult === undefined ? null : (bounds.get(shiftResult) ?? f.ruled.get(shiftResult) ?? null),
+        roles.baseline,
+        reasonFacts(screen, candidates, f),
+      ),
     candidates,
   };
   const planned = options.payload
@@ -735,14 +755,18 @@ function candidateRows(
   const bestTime = simulated.get(best)!;
   const note = (r: ScreenResult): string => {
     if (r === best) return "winner";
+    const bound = bounds.get(r);
+    // a finalist skipped by its bound says so, with the bound, also when it could not have won anyway (a misfit)
+    const skipped =
+      bound === undefined || simulated.has(r)
+        ? null
+        : `not simulated: its lower bound ${apart(bound, bestTime)} us (${onRuntime ? "runtime-bound.ts" : "blocking-bound.ts"}) exceeds the winner's ${apart(bestTime, bound)} us`;
     if (f.misfits.has(r))
-      return `finalist, cannot win: ${scheduleLoad(r.schedule!).atOnce} messages of a node in one step on a machine with ${counted(machine.ports, "port", "ports")} (compared with as what MPI does)`;
+      return `finalist, cannot win: ${scheduleLoad(r.schedule!).atOnce} messages of a node in one step on a machine with ${counted(machine.ports, "port", "ports")} (compared with as what MPI does)${skipped === null ? "" : `; ${skipped}`}`;
     if (simulated.has(r)) return "finalist";
     const why = f.unpredicted.get(r);
     if (why !== undefined) return `finalist, not predicted on the runtime: ${why}`;
-    const bound = bounds.get(r);
-    if (bound !== undefined)
-      return `finalist, not simulated: its lower bound ${apart(bound, bestTime)} us (${onRuntime ? "runtime-bound.ts" : "blocking-bound.ts"}) exceeds the winner's ${apart(bestTime, bound)} us`;
+    if (skipped !== null) return `finalist, ${skipped}`;
     return r.note || "not a finalist (predicted slower)";
   };
   return screen.map((r) => ({

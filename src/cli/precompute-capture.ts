@@ -20,7 +20,7 @@ import { readJsonDocument } from "../io/json-document-read.js";
 import { readMatrixFile } from "../io/matrix-read.js";
 import { writeProgramSplit } from "../io/program-json-write.js";
 import { readProgramJson } from "../io/program-json-read.js";
-import { planAuto, type AutoReport } from "../auto/index.js";
+import { hasMessages, NO_MESSAGES_REASON, planAuto, type AutoReport } from "../auto/index.js";
 import { lowerSchedule } from "../lower/index.js";
 import { RUNTIME_MODELS, type RuntimeModel } from "../machines/runtime/runtime-model.js";
 import { plan } from "../planner/registry.js";
@@ -212,21 +212,12 @@ function canonicalEqual(a: JsonValue, b: JsonValue): boolean {
  * run as the library runs it (AutoReport.mpi); when it answers "call MPI_Alltoallv" the library's own call is as fast.
  */
 function replayDecision(report: AutoReport, m: CommMatrix): { replay: boolean; reason: string } {
-  if (!hasMessages(m))
-    return { replay: false, reason: "no messages between ranks: a plan has nothing to gain over MPI_Alltoallv" };
+  if (!hasMessages(m)) return { replay: false, reason: NO_MESSAGES_REASON };
   const v = report.mpi;
   if (v.answer === "call MPI_Alltoallv") return { replay: false, reason: `call MPI_Alltoallv: ${v.effect}` };
   const on = report.runtime === undefined ? report.machine : `${report.machine}, runtime ${report.runtime.name}`;
   const against = v.gain === null ? "" : ` (${v.gain} % faster than MPI_Alltoallv's default on ${on})`;
   return { replay: true, reason: `${report.winner.algorithm}${against}: ${v.effect}` };
-}
-
-/** Whether any rank sends another rank an element (a matrix whose counts are all on its diagonal sends no message). */
-function hasMessages(m: CommMatrix): boolean {
-  for (let i = 0; i < m.p; i++) {
-    for (let j = 0; j < m.p; j++) if (i !== j && m.data[i * m.p + j]! > 0) return true;
-  }
-  return false;
 }
 
 /** Whether lowering refused `s` because it relays without payload chunks. */

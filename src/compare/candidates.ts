@@ -132,6 +132,16 @@ function networkBounds(m: CommMatrix, net: NetworkRoutes, machine: MachineModel,
   ];
 }
 
+/**
+ * The bounds of the simulated target in `mode` (sim-<mode>, every scope): the network's link bounds with one, else the
+ * machine's node bounds with `ports` (the machine's fabric gives the per-pair t_d).
+ */
+export function simulatedBounds(m: CommMatrix, req: CandidateRequest, mode: SimMode, ports: number): LowerBound[] {
+  return req.network
+    ? networkBounds(m, req.network, req.machine, mode)
+    : lowerBounds(m, `sim-${mode}`, { machine: req.machine, ports });
+}
+
 /** Network elements of m (off the diagonal). */
 function networkElements(m: CommMatrix): number {
   return matrixStats(m).networkTotal;
@@ -160,9 +170,7 @@ export function runCandidates(m: CommMatrix, req: CandidateRequest): CandidateRu
   const planners = req.planners ?? PLANNERS;
   const elements = networkElements(m);
   checkFlatForNetwork(machine, req.network, "the option network");
-  const simBounds = req.network
-    ? networkBounds(m, req.network, machine, mode)
-    : lowerBounds(m, `sim-${mode}`, { machine, ports }); // the machine's fabric gives the per-pair t_d
+  const simBounds = simulatedBounds(m, req, mode, ports);
   const all = bestBound(simBounds, { direct: false, contentionFree: false });
   const candidates: Candidate[] = [];
   const skipped: { algorithm: string; reason: string }[] = [];
@@ -233,7 +241,9 @@ function measure(
     nonblockingUs: nonblocking.total,
     simulatedUs: sim.makespan,
     mpi: libraryRun(s, planner, req, { mode, seed, ports, makespan: sim.makespan }),
-    cls: scheduleClass(m, s, ports),
+    // one port, whatever `ports`: contentionFree means one message per node and step (docs/bounds.md), the class the
+    // cost model's blocking bounds need, not the k-port class
+    cls: scheduleClass(m, s),
     sim,
   };
 }

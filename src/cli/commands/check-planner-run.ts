@@ -28,6 +28,7 @@ import { boundsOf, boundsText } from "./check-planner-bounds.js";
 import { counted } from "../../internal/plural.js";
 import { cliMessage } from "../option-flags.js";
 import { printJson, refuseJsonOnStdout } from "./json-summary.js";
+import { portsOption, VERIFIER_PORTS } from "../ports-option.js";
 
 /**
  * The matrices of --family: "any" (every shape, densities 0..1, empty rows, dense and sparse storage, and every pattern
@@ -89,7 +90,7 @@ export async function checkPlanner(module: string | undefined, o: CheckPlannerOp
     });
   const runs = intOption("runs", o.runs, 1, 1_000_000);
   const seed = intOption("seed", o.seed, 0, MAX_SEED);
-  const ports = o.ports === "unlimited" ? Infinity : intOption("ports", o.ports, 1, 1 << 20);
+  const ports = portsOption(o.ports, { command: "check-planner", ...VERIFIER_PORTS });
   const { arb, text: family } = matricesOf(o);
   const bounds = boundsOf(o);
   const text = `${family}${boundsText(o)}`;

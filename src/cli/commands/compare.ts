@@ -33,6 +33,7 @@ import {
 } from "./network-flags.js";
 import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions, table } from "../io.js";
 import { counted } from "../../internal/plural.js";
+import { portsOption, SIMULATOR_PORTS } from "../ports-option.js";
 
 interface CompareFlags extends NetworkFlags {
   machine: string;
@@ -143,7 +144,8 @@ export function registerCompare(program: Command, ctx: CliContext): void {
       const machine = findMachine(o.machine);
       checkNetworkFlags("compare", o, machine);
       const seed = intOption("seed", o.seed, 0, MAX_SEED);
-      const ports = o.ports === undefined ? machine.ports : intOption("ports", o.ports, 1, 1024);
+      const ports =
+        o.ports === undefined ? machine.ports : portsOption(o.ports, { command: "compare", ...SIMULATOR_PORTS });
       const planners = selectPlanners(o.algorithms);
       const factors = o.sweep === undefined ? null : parseSweep(o.sweep);
       for (const [flag, target] of [

@@ -55,6 +55,7 @@ import {
 import { oneLine } from "../../internal/quoted.js";
 import { LIBRARY_OPTION, runLibraryFlags } from "./simulate-library.js";
 import { checkTimelineFlags, stdoutTaken, svgTooBig, timelineDocuments, wantsTimeline } from "./simulate-timeline.js";
+import { portsOption, SIMULATOR_PORTS } from "../ports-option.js";
 
 interface SimulateFlags extends NetworkFlags {
   machine?: string;
@@ -410,7 +411,7 @@ async function runReplayFlags(
       s,
       machine,
       flagRequest(o, {
-        ...(o.ports !== undefined ? { ports: intOption("ports", o.ports, 1, 1024) } : {}),
+        ...(o.ports !== undefined ? { ports: portsOption(o.ports, { command: "simulate", ...SIMULATOR_PORTS }) } : {}),
         ...(o.buffers !== undefined ? { sendBuffers: Number(o.buffers) } : {}),
         ...(simNet !== null ? { network: simNet } : {}),
         data: o.data ? m : undefined,

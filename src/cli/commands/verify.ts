@@ -10,30 +10,19 @@ import { loadTopology } from "./topologies.js";
 import { networkOption } from "./network-flags.js";
 import type { CliContext } from "../context.js";
 import { withProgress } from "../progress.js";
-import { fmt, intOption, SCHEDULE_ARGUMENT_HELP, table } from "../io.js";
+import { fmt, SCHEDULE_ARGUMENT_HELP, table } from "../io.js";
 import { counted } from "../../internal/plural.js";
+import { portsOption, VERIFIER_PORTS } from "../ports-option.js";
 import { cliMessage } from "../option-flags.js";
 import { findMachine } from "../../machines/presets.js";
-import { oneLine, quoted } from "../../internal/quoted.js";
-import { didYouMean } from "../../internal/did-you-mean.js";
+import { oneLine } from "../../internal/quoted.js";
 
 /**
  * The port count of `verify`: `--ports k` or `unlimited` (Infinity), else the machine's (`--machine`), else 1 (the
  * papers' single-port machines).
  */
 export function verifyPorts(ports: string | undefined, machine: string | undefined): number {
-  if (ports === "unlimited") return Infinity;
-  // a word that is no number (a typo of unlimited): named with the suggestion; a number out of range: intOption's words
-  if (ports !== undefined && !/\d/.test(ports))
-    throw fail(
-      "verify",
-      "BAD_OPTION",
-      `--ports takes a count or 'unlimited', got ${quoted(ports)}${didYouMean(ports, ["unlimited"])}`,
-      {
-        field: "ports",
-      },
-    );
-  if (ports !== undefined) return intOption("ports", ports, 1, 1 << 20);
+  if (ports !== undefined) return portsOption(ports, { command: "verify", ...VERIFIER_PORTS });
   return machine === undefined ? 1 : findMachine(machine).ports;
 }
 
