@@ -226,7 +226,7 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
       const rep = verifyStore(s);
       for (const d of rep.parts) ctx.io.err(`store: ${oneLine(d.file)}: ${oneLine(d.problem)}\n`);
       for (const d of rep.damaged)
-        ctx.io.err(`store: ${oneLine(d.file)}: entry ${d.id} is damaged: ${oneLine(d.problem)}\n`);
+        ctx.io.err(`store: ${oneLine(d.file)}: entry ${d.id} is damaged: ${oneLine(String(d.problem))}\n`);
       const bad = rep.damaged.length + rep.parts.length;
       if (o.json) {
         if (bad > 0) ctx.exitCode = 1;
