@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { isCommplanError } from "../../src/model/errors.js";
 import { validateWithSchema } from "../../src/io/json-schema.js";
 import {
@@ -349,6 +349,31 @@ describe("matrix files: streaming", () => {
         writeFileSync(f, "\ufeff" + text(m, k));
         for (const chunkSize of [1, 2]) same(readMatrixFile(f, { chunkSize }), m);
       }
+    }
+  });
+
+  it("a long blank start is held as it came, not joined again at every read; its lines still count", () => {
+    const m = matrixFromRows([
+      [0, 3],
+      [4, 0],
+    ]);
+    const pad = " ".repeat(1 << 20) + "\n".repeat(1000);
+    const joined = vi.spyOn(Buffer, "concat");
+    try {
+      for (const k of ["json", "csv"] as const) {
+        const f = join(dir, "padded"); // no extension: the format comes from the content, after the blanks
+        writeFileSync(f, pad + text(m, k));
+        joined.mockClear();
+        same(readMatrixFile(f, { chunkSize: 4096 }), m);
+        // bytes copied by Buffer.concat: the 1 MiB start joined at every 4 KiB read was about 130 MiB
+        const copied = joined.mock.calls.reduce((n, [list]) => n + list.reduce((a, b) => a + b.length, 0), 0);
+        expect(copied).toBeLessThan(pad.length);
+      }
+      const bad = join(dir, "padded.csv");
+      writeFileSync(bad, pad + "0,1\n1,x\n");
+      expect(errorOf(() => readMatrixFile(bad, { chunkSize: 4096 })).message).toMatch(/padded\.csv:line 1002: 'x'/);
+    } finally {
+      joined.mockRestore();
     }
   });
 
