@@ -553,4 +553,27 @@ describe("matrix files: format choice and elementBytes", () => {
       "matrix: m.csv:line 1: elementBytes in the comment must be a positive integer, got '0'",
     );
   });
+
+  it("a commplan comment that is not exactly one elementBytes=N, or a second one, is refused naming its line", () => {
+    const csv = (head: string): string =>
+      errorOf(() => parseMatrixText(`${head}0,1\n1,0\n`, { file: "m.csv" })).message;
+    expect(csv("# commplan elmentBytes=4\n")).toBe(
+      "matrix: m.csv:line 1: a commplan comment takes exactly one setting, elementBytes=N; got '# commplan elmentBytes=4'",
+    );
+    expect(csv("# commplan elementBytes=4 elementBytes=16\n")).toMatch(
+      /^matrix: m\.csv:line 1: a commplan comment takes exactly one setting, elementBytes=N; got '# commplan elem/,
+    );
+    expect(csv("# commplan\n")).toMatch(/line 1: a commplan comment takes exactly one setting/);
+    expect(csv("# commplan elementBytes=4\n# commplan elementBytes=16\n")).toBe(
+      "matrix: m.csv:line 2: a second elementBytes comment (the first is on line 1)",
+    );
+    const mtx =
+      "%%MatrixMarket matrix coordinate integer general\n%% commplan elementBytes=4\n% commplan eb=2\n1 1 0\n";
+    expect(errorOf(() => parseMatrixText(mtx, { file: "m.mtx" })).message).toMatch(
+      /^matrix: m\.mtx:line 3: a commplan comment takes exactly one setting/,
+    );
+    // other comments, a word that only begins with commplan included, are still skipped
+    const m = parseMatrixText("# commplanning notes\n# commplan elementBytes=4\n# by commplan\n0,1\n1,0\n");
+    expect([m.p, m.elementBytes]).toEqual([2, 4]);
+  });
 });
