@@ -10,7 +10,8 @@ import {
   truncateSync,
   writeFileSync,
 } from "node:fs";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
+import { pathToFileURL } from "node:url";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -249,6 +250,40 @@ describe("plan store: huge entries, the log and the marker", () => {
     }
     expect((await store("gc", s)).out).toContain("1 damaged entry");
     expect(existsSync(file)).toBe(false);
+  });
+
+  it("an entry zero-extended past its seal is refused from its ends, not read whole: list, get and load read little", async () => {
+    const { s, id, file } = await storeWithEntry();
+    truncateSync(file, 2 ** 30); // sparse: 1 GiB of zeros after the entry, whose end no longer holds a seal
+    const root = join(import.meta.dirname, "..", "..");
+    const lib = (f: string): string => pathToFileURL(join(root, "dist", "store", f)).href;
+    // in a child process, so /proc/self/io counts its reads alone: rchar is the bytes its read calls returned
+    const script = `const { readFileSync } = await import("node:fs");
+const { openPlanStore, listPlans, getPlanById } = await import(${JSON.stringify(lib("index.js"))});
+const { loadPlanById } = await import(${JSON.stringify(lib("entry-read.js"))});
+const rchar = () => Number(/rchar: (\\d+)/.exec(readFileSync("/proc/self/io", "utf8"))[1]);
+const s = openPlanStore(${JSON.stringify(s)});
+const id = ${JSON.stringify(id)};
+const out = {};
+let at = rchar();
+const step = async (name, f) => {
+  try { out[name] = await f(); } catch (e) { out[name] = e.message; }
+  const now = rchar();
+  out[name + "Read"] = now - at;
+  at = rchar();
+};
+await step("list", () => listPlans(s).map((e) => [e.problem, e.bytes]));
+await step("get", () => getPlanById(s, id));
+await step("load", () => loadPlanById(s, id));
+process.stdout.write(JSON.stringify(out));`;
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(r.stderr).toBe("");
+    const out = JSON.parse(r.stdout) as Record<string, unknown>;
+    const noSeal = "no checksum in the file (truncated or altered)";
+    expect(out["list"]).toEqual([[noSeal, 2 ** 30]]);
+    expect(out["get"]).toContain(`entry ${id} is damaged (${noSeal})`);
+    expect(out["load"]).toContain(`entry ${id} is damaged (${noSeal})`);
+    for (const k of ["listRead", "getRead", "loadRead"]) expect(out[k], k).toBeLessThan(1 << 20);
   });
 
   it("an entry past 2 GiB (more than one read takes) is read and judged: list marks it, verify names it, gc removes it", async () => {
