@@ -239,8 +239,10 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
           parts: rep.parts,
         });
       }
+      // the damaged parts (tmp, log, a misplaced file) apart from the entries, as --json keeps them apart
+      const parts = rep.parts.length === 0 ? "" : `, ${counted(rep.parts.length, "damaged part", "damaged parts")}`;
       ctx.io.out(
-        `store: ${counted(rep.entries, "entry", "entries")}, ${bad} damaged, ${counted(rep.temps, "temporary file", "temporary files")} ${bad === 0 ? "- consistent" : "- run 'commplan store gc'"}\n`,
+        `store: ${counted(rep.entries, "entry", "entries")}, ${rep.damaged.length} damaged${parts}, ${counted(rep.temps, "temporary file", "temporary files")} ${bad === 0 ? "- consistent" : "- run 'commplan store gc'"}\n`,
       );
       if (bad > 0) ctx.exitCode = 1;
     });
