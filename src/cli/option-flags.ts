@@ -4,6 +4,7 @@
 const FLAG_WORDINGS: readonly (readonly [string | RegExp, string])[] = [
   // memory, patterns and program files
   [/raise it with the option maxMemory \(bytes\), e\.g\. (\w+)/g, "raise it with --max-memory, e.g. --max-memory $1"],
+  ["no value of the option maxMemory can hold it", "no --max-memory can hold it"],
   [/ it takes no input sparse\b/g, " it takes no --file"],
   [" needs a sparse matrix: input sparse, a Matrix Market structure", " needs a sparse matrix: --file path.mtx"],
   [" write the program split by rank (writeProgramSplit)", " write the program with --split"],

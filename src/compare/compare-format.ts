@@ -16,13 +16,21 @@ export function fmtNumber(v: number | null): string {
   return Number.isInteger(r) ? r.toLocaleString("en-US") : r.toString();
 }
 
+import { oneLine } from "../internal/quoted.js";
+
 export { escapeXml } from "../export/xml-escape.js";
 
-/** Aligned text table (the first row is the header). */
+/**
+ * Aligned text table (the first row is the header). Every cell is kept on one line (oneLine): a cell can hold text from
+ * an input or a store (a file name, a machine's name), whose newlines or terminal escapes must not reach the terminal.
+ */
 export function textTable(rows: readonly (readonly string[])[]): string {
+  const cells = rows.map((r) => r.map(oneLine));
   const widths: number[] = [];
-  for (const r of rows) r.forEach((c, k) => (widths[k] = Math.max(widths[k] ?? 0, c.length)));
-  return rows.map((r) => r.map((c, k) => (k === r.length - 1 ? c : c.padEnd(widths[k]!))).join("  ")).join("\n") + "\n";
+  for (const r of cells) r.forEach((c, k) => (widths[k] = Math.max(widths[k] ?? 0, c.length)));
+  return (
+    cells.map((r) => r.map((c, k) => (k === r.length - 1 ? c : c.padEnd(widths[k]!))).join("  ")).join("\n") + "\n"
+  );
 }
 
 /**

@@ -15,6 +15,7 @@ import {
   type CandidateRun,
 } from "./candidates.js";
 import { fmtNumber, textTable } from "./compare-format.js";
+import { oneLine } from "../internal/quoted.js";
 
 /** One planner's row of the comparison (times in us). */
 export interface CompareRow extends CandidateMeasures {
@@ -184,7 +185,7 @@ function mpiText(r: CompareReport): string {
 export function compareText(r: CompareReport): string {
   const b = r.bound;
   let text =
-    `compare on ${r.machine} (P = ${r.p}, ${r.elementBytes} bytes per element, simulated ${r.mode}, ${r.ports} port${r.ports === 1 ? "" : "s"}, ${r.network ? `network ${r.network.name}, port sharing ${r.network.portSharing}` : r.topology}): ` +
+    `compare on ${oneLine(r.machine)} (P = ${r.p}, ${r.elementBytes} bytes per element, simulated ${r.mode}, ${r.ports} port${r.ports === 1 ? "" : "s"}, ${r.network ? `network ${oneLine(r.network.name)}, port sharing ${r.network.portSharing}` : oneLine(r.topology)}): ` +
     (b === null ? "no network traffic\n" : `lower bound ${fmtNumber(b.value)} us (${b.name}: ${b.formula})\n`);
   const rows = [
     [

@@ -20,6 +20,7 @@ export {
   SMPI_FLAGS,
   simgridTopologyPlatformPieces,
   simgridTopologyHostfile,
+  type HostfileOptions,
   goalText,
   goalPieces,
   mscclXml,

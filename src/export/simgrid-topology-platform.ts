@@ -132,19 +132,27 @@ export function* simgridTopologyPlatformPieces(
 const NOT_HOSTFILE = /[\s\u0000-\u001f\u007f:]/u;
 /* eslint-enable no-control-regex */
 
+/** Whose hostfile it is, for the messages of simgridTopologyHostfile. */
+export interface HostfileOptions {
+  /** The module its errors name (the command writing it); default "export". */
+  readonly module?: string;
+  /** The topology file the hosts come from, named in its errors. */
+  readonly file?: string;
+}
+
 /**
  * The hostfile of the first `p` hosts (rank r on hosts[r]); a host name a hostfile line cannot hold (NOT_HOSTFILE) is
- * refused.
+ * refused, naming the topology's file (`opts.file`) and the host's JSON pointer (/hosts/r).
  */
-export function simgridTopologyHostfile(d: TopologyDescription, p: number): string {
+export function simgridTopologyHostfile(d: TopologyDescription, p: number, opts: HostfileOptions = {}): string {
   const hosts = d.hosts.slice(0, p);
   hosts.forEach((h, r) => {
     if (h === "" || NOT_HOSTFILE.test(h))
       throw fail(
-        "export",
+        opts.module ?? "export",
         "BAD_INPUT",
-        `hosts[${r}] ${quoted(h)} cannot be a hostfile line (no white space, control characters or ':')`,
-        { field: `hosts[${r}]` },
+        `/hosts/${r} ${quoted(h)} cannot be a hostfile line (no white space, control characters or ':')`,
+        opts.file === undefined ? { field: `/hosts/${r}` } : { file: opts.file, field: `/hosts/${r}` },
       );
   });
   return hosts.join("\n") + "\n";

@@ -5,6 +5,7 @@
 import { escapeXml } from "./xml-escape.js";
 import { fail } from "../model/errors.js";
 import { nodeArray } from "../internal/node-array.js";
+import { oneLine } from "../internal/quoted.js";
 import type { Schedule } from "../model/schedule.js";
 import { checkSchedule } from "../model/schedule-check.js";
 
@@ -116,7 +117,7 @@ export function stepGridText(g: StepGrid): string {
   // the step column as wide as the widest step number (4 up to step 9,999)
   const stepW = Math.max(4, String(g.rows.length).length);
   const lines = [
-    `stage ${g.stage + 1} (${g.stageName}): receiver of each sender per step` +
+    `stage ${g.stage + 1} (${oneLine(g.stageName)}): receiver of each sender per step` +
       // the rows count from 1 within the stage (004 fig. 10); the schedule's steps, as the verifier's witnesses and
       // the per-step costs name them, count from 0 over all stages
       (g.rows.length === 0
@@ -143,7 +144,7 @@ export function stepGridSvg(g: StepGrid): string {
     ch = 24,
     left = 48,
     top = 56;
-  const title = `stage ${g.stage + 1} (${g.stageName}): receiver per sender and step; X = stall, grey = idle`;
+  const title = `stage ${g.stage + 1} (${oneLine(g.stageName)}): receiver per sender and step; X = stall, grey = idle`;
   // wide enough for the title too (0.6 em a character of the monospace font)
   const width = Math.max(left + cw * g.senders.length + 8, Math.ceil(4 + 0.6 * 12 * title.length + 8)),
     height = top + ch * g.rows.length + 8;
@@ -316,7 +317,7 @@ function compactGridSvg(g: StepGrid): string {
   const left = Math.max(56, Math.ceil(0.6 * 12 * String(g.rows.length).length) + 14),
     top = 64;
   const binned = bin > 1 ? `; a row per ${bin} steps, its commonest busy cell` : "";
-  const title = `stage ${g.stage + 1} (${g.stageName}): receiver per sender and step, by colour${binned}`;
+  const title = `stage ${g.stage + 1} (${oneLine(g.stageName)}): receiver per sender and step, by colour${binned}`;
   const sub =
     "colour: (receiver - sender) mod P, on the scale below; mid grey: to itself; black: a stall; light grey: idle";
   const plotW = cols * colW,

@@ -32,12 +32,13 @@ export function quoted(text: string): string {
 
 /**
  * A value from the input as JSON text for a message (a string "in quotes"), cut like quoted() past MAX_QUOTED
- * characters and kept on one line.
+ * characters and kept on one line; the length said of a cut one is the value's own: a string's characters (not its
+ * JSON quotes and escapes), else its JSON text's.
  */
 export function jsonExcerpt(v: unknown): string {
   const s = JSON.stringify(v) ?? String(v);
   if (s.length <= MAX_QUOTED + 2) return oneLine(s);
   let cut = s.slice(0, MAX_QUOTED - 3);
   if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1);
-  return `${oneLine(cut)}... (${s.length} characters)`;
+  return `${oneLine(cut)}... (${typeof v === "string" ? v.length : s.length} characters)`;
 }

@@ -4,7 +4,7 @@
  */
 import { once, type EventEmitter } from "node:events";
 import { closeSync, createWriteStream, mkdirSync, openSync, rmSync, statSync, write } from "node:fs";
-import { access, chmod, lstat, open, readdir, readlink, realpath, rename, rm, stat } from "node:fs/promises";
+import { access, chmod, lstat, open, readdir, readlink, realpath, rm, stat } from "node:fs/promises";
 import { constants as fsConstants } from "node:fs";
 import type { Dirent, Stats } from "node:fs";
 import { randomBytes } from "node:crypto";
@@ -12,6 +12,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { fail, isCommplanError } from "../model/errors.js";
 import type { CommplanError } from "../model/errors.js";
 import { addInterruptCleanup, dropInterruptCleanup } from "./interrupt-cleanup.js";
+import { commitRenames } from "./commit-files.js";
 
 /** Bytes the file stream buffers before it asks the writer to wait. */
 const HIGH_WATER = 4 << 20;
@@ -113,6 +114,16 @@ const liveTemps = new Set<string>();
 function removeLiveTemps(): void {
   for (const t of liveTemps) rmSync(t, { force: true });
   liveTemps.clear();
+}
+
+/** Records a temporary file being written (removed if the process is interrupted before untrackTemp). */
+export function trackTemp(t: string): void {
+  addTemp(t);
+}
+
+/** The temporary file `t` is gone or renamed into place: no longer removed on an interrupt. */
+export function untrackTemp(t: string): void {
+  dropTemp(t);
 }
 
 function addTemp(t: string): void {
@@ -566,15 +577,18 @@ async function dropStaged(staged: readonly StagedFile[]): Promise<void> {
   }
 }
 
-/** Renames a staged file onto its target. */
-async function commitStaged(s: StagedFile, module: string): Promise<void> {
-  try {
-    await rename(s.tmp, s.file);
-  } catch (e) {
-    throw fsError(e, module, s.target, true);
-  } finally {
-    dropTemp(s.tmp);
-  }
+/**
+ * Renames the staged files onto their targets, all or none, an interrupt held off until the renames end
+ * (commitRenames); an error names the target whose rename failed.
+ */
+async function commitStaged(staged: readonly StagedFile[], module: string): Promise<void> {
+  const target = new Map(staged.map((s) => [s.tmp, s.target]));
+  await commitRenames(staged, {
+    onError: (e, s) => fsError(e, module, target.get(s.tmp) ?? s.file, true),
+    settle: () => {
+      for (const s of staged) dropTemp(s.tmp);
+    },
+  });
 }
 
 /**
@@ -612,9 +626,9 @@ export interface OutputDocument {
  * first filled as a temporary file beside it (streamed, as writePieces), then the in-place targets ("-", devices,
  * FIFOs) are written in the order given, and only then are the temporary files renamed onto their targets. So an
  * error while any output is made (a pieces' generator that throws, a full disk, a closed pipe) leaves none of the new
- * files. The last step is best effort: a rename that fails after an earlier one succeeded (the directory removed or
- * made read-only meanwhile) leaves the earlier output in place; a rename within one directory does not otherwise fail.
- * `release` is writePieces's (for a single output).
+ * files. The renames are all or none too (commitRenames): a rename that fails undoes the ones before it (the files
+ * they replaced were kept aside), and SIGINT, SIGTERM or SIGHUP during the renames is acted on once they end, so an
+ * interrupt leaves the targets all old or all new. `release` is writePieces's (for a single output).
  */
 export async function writeOutputs(
   module: string,
@@ -628,7 +642,7 @@ export async function writeOutputs(
   const plans: (Awaited<ReturnType<typeof outputPlan>> | null)[] = [];
   for (const d of outputs) plans.push(d.target === "-" ? null : await planOf(d.target, module, out));
   const staged: StagedFile[] = [];
-  let renamed = 0;
+  let committed = false;
   try {
     for (const [k, d] of outputs.entries()) {
       const plan = plans[k] ?? null;
@@ -651,11 +665,9 @@ export async function writeOutputs(
         }
       }
     }
-    for (const s of staged) {
-      await commitStaged(s, module);
-      renamed++;
-    }
+    await commitStaged(staged, module);
+    committed = true;
   } finally {
-    await dropStaged(staged.slice(renamed));
+    if (!committed) await dropStaged(staged);
   }
 }

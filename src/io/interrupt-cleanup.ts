@@ -45,3 +45,11 @@ export function dropInterruptCleanup(f: () => void): void {
   if (!cleanups.delete(f)) return;
   if (cleanups.size === 0) unwatch();
 }
+
+/**
+ * Whether `sig` has no listener but this module's watcher (if any): a signal raised again then ends the process (after
+ * the cleanups); with another listener the signal is that listener's, which has had it already.
+ */
+export function signalUnclaimed(sig: NodeJS.Signals): boolean {
+  return process.listenerCount(sig) <= (cleanups.size > 0 ? 1 : 0);
+}

@@ -74,9 +74,9 @@ function isBomPrefix(b: Buffer): boolean {
   return b.length > 0 && b.length < 3 && b[0] === 0xef && (b.length < 2 || b[1] === 0xbb);
 }
 
-/** The index of the first byte of `b` that is not a space, tab, CR or LF (b.length when none). */
-function firstNonBlank(b: Buffer): number {
-  let i = 0;
+/** The index of the first byte of `b` from `from` on that is not a space, tab, CR or LF (b.length when none). */
+function firstNonBlank(b: Buffer, from = 0): number {
+  let i = from;
   while (i < b.length && (b[i] === 0x20 || b[i] === 0x09 || b[i] === 0x0a || b[i] === 0x0d)) i++;
   return i;
 }
@@ -86,15 +86,24 @@ function withoutBom(b: Buffer): Buffer {
   return b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? b.subarray(3) : b;
 }
 
+/** Bytes under which a held chunk is joined with the next (a byte-order mark or a format's first word split). */
+const SMALL_HELD = 4096;
+
 /**
  * Streams a matrix file of any format: holds back the first bytes until the format is known
  * (option, then extension, then content), skips a UTF-8 byte-order mark, and names the format and
  * why it was chosen in an error when that may surprise (a CSV guess, or an extension that
- * disagrees with the content).
+ * disagrees with the content). The bytes held back are kept as the chunks they came in and each is scanned once for
+ * the first byte that is not blank, so a long blank start costs time in proportion to its length (the chunks are not
+ * joined and rescanned at every read); they are then passed to the format's reader whole, so its line numbers stay
+ * true.
  */
 class MatrixStreamReader {
   private reader: MatrixChunkReader | null = null;
-  private head = Buffer.alloc(0);
+  /** The bytes held back until the format is known, in the chunks they came in (copies). */
+  private held: Buffer[] = [];
+  /** Where the scan for the first non-blank byte goes on: the held chunk, and the byte in it. */
+  private scan = { chunk: 0, at: 0 };
   private format: MatrixFileFormat | null;
   private readonly why: "option" | "extension" | "content";
   private sniffed: MatrixFileFormat | null = null;
@@ -109,14 +118,42 @@ class MatrixStreamReader {
     this.why = opts.format !== undefined ? "option" : byName !== null ? "extension" : "content";
   }
 
+  /** Up to `n` held bytes from chunk `chunk`'s byte `at` on (across the chunks after it). */
+  private heldBytes(chunk: number, at: number, n: number): Buffer {
+    const parts: Buffer[] = [];
+    let got = 0;
+    for (let c = chunk; c < this.held.length && got < n; c++, at = 0) {
+      const part = this.held[c]!.subarray(at, at + n - got);
+      parts.push(part);
+      got += part.length;
+    }
+    return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+  }
+
+  /**
+   * The held bytes from the first that is not blank (after a byte-order mark) on, up to SNIFF_BYTES of them; null
+   * when all are blank. Only the bytes not scanned before are scanned.
+   */
+  private textStart(): Buffer | null {
+    const first = this.held[0]!;
+    if (this.scan.chunk === 0 && this.scan.at === 0) this.scan.at = first.length - withoutBom(first).length;
+    for (; this.scan.chunk < this.held.length; this.scan.chunk++, this.scan.at = 0) {
+      const b = this.held[this.scan.chunk]!;
+      this.scan.at = firstNonBlank(b, this.scan.at);
+      if (this.scan.at < b.length) return this.heldBytes(this.scan.chunk, this.scan.at, SNIFF_BYTES);
+    }
+    this.scan = { chunk: this.held.length - 1, at: this.held.at(-1)!.length };
+    return null;
+  }
+
   /** The sniffed format once enough bytes are known (or at the end), else null. */
   private sniff(end: boolean): MatrixFileFormat | null {
-    if (!end && isBomPrefix(this.head)) return null; // a byte-order mark split across reads: wait for the rest
-    const b = withoutBom(this.head);
-    const i = firstNonBlank(b);
-    if (i >= b.length) return end ? (this.format ?? "csv") : null; // blank: nothing to disagree with
-    if (b[i] === 0x25 && b.length - i < SNIFF_BYTES) return end ? sniffMatrixFormat(b.toString("utf8")) : null;
-    return sniffMatrixFormat(b.toString("utf8", i, Math.min(b.length, i + SNIFF_BYTES)));
+    if (this.held.length === 0) return end ? (this.format ?? "csv") : null;
+    if (!end && isBomPrefix(this.held[0]!)) return null; // a byte-order mark split across reads: wait for the rest
+    const t = this.textStart();
+    if (t === null) return end ? (this.format ?? "csv") : null; // blank: nothing to disagree with
+    if (t[0] === 0x25 && t.length < SNIFF_BYTES) return end ? sniffMatrixFormat(t.toString("utf8")) : null;
+    return sniffMatrixFormat(t.toString("utf8"));
   }
 
   private start(end: boolean): boolean {
@@ -124,7 +161,7 @@ class MatrixStreamReader {
     if (this.sniffed === null) return false;
     const format = (this.format ??= this.sniffed);
     const file = this.opts.file;
-    const why = encodingProblem(this.head.subarray(0, ENCODING_HEAD_BYTES));
+    const why = encodingProblem(this.heldBytes(0, 0, ENCODING_HEAD_BYTES));
     if (why !== null) throw fail(MODULE, "BAD_INPUT", why, file === undefined ? {} : { file });
     this.reader =
       format === "json"
@@ -132,9 +169,10 @@ class MatrixStreamReader {
         : format === "csv"
           ? new CsvReader(file, this.maxMemory)
           : new MtxReader(file, this.maxMemory);
-    const b = withoutBom(this.head);
-    this.head = Buffer.alloc(0);
-    this.guard(() => this.reader!.write(b));
+    const held = this.held;
+    this.held = [];
+    if (held.length > 0) held[0] = withoutBom(held[0]!);
+    for (const b of held) this.guard(() => this.reader!.write(b));
     return true;
   }
 
@@ -167,7 +205,11 @@ class MatrixStreamReader {
 
   write(chunk: Buffer): void {
     if (this.reader) return this.guard(() => this.reader!.write(chunk));
-    this.head = this.head.length === 0 ? Buffer.from(chunk) : Buffer.concat([this.head, chunk]);
+    const last = this.held.at(-1);
+    // a small chunk is joined with the next (a bounded copy; the scan's place in it stays true), so a byte-order mark
+    // split by tiny reads is whole; a larger one is kept as it is
+    if (last !== undefined && last.length < SMALL_HELD) this.held[this.held.length - 1] = Buffer.concat([last, chunk]);
+    else this.held.push(Buffer.from(chunk));
     this.start(false);
   }
 
@@ -175,12 +217,12 @@ class MatrixStreamReader {
     const { file } = this.opts;
     if (!this.reader) {
       // the format was to come from the content, and there is none: say so, not what a format makes of nothing
-      const b = withoutBom(this.head);
-      if (this.why === "content" && firstNonBlank(b) === b.length) {
+      const empty = this.held.length === 0 || (this.held.length === 1 && withoutBom(this.held[0]!).length === 0);
+      if (this.why === "content" && (this.held.length === 0 || this.textStart() === null)) {
         throw fail(
           MODULE,
           "BAD_INPUT",
-          b.length === 0 ? "the input is empty" : "the input is empty (only blanks)",
+          empty ? "the input is empty" : "the input is empty (only blanks)",
           file === undefined ? {} : { file },
         );
       }

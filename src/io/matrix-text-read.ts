@@ -92,15 +92,44 @@ function countNewlines(chunk: Buffer, end: number): number {
   return n;
 }
 
+/** A comment whose first word is commplan (`# commplan ...`, `%% commplan ...`): a setting for commplan. */
+const COMMPLAN_COMMENT = /^(?:#|%%?)\s*commplan(?:\s|$)/;
 const ELEMENT_BYTES_COMMENT = /^(?:#|%%?)\s*commplan\s+elementBytes\s*=\s*(\S*)\s*$/;
 
+/** The `commplan elementBytes=N` comment read so far: its value and line. */
+interface ElementBytesComment {
+  readonly value: number;
+  readonly line: number;
+}
+
 /**
- * The elementBytes of a `# commplan elementBytes=N` (CSV) or `%% commplan elementBytes=N` (Matrix Market) comment, null
- * for another comment.
+ * The elementBytes comment after the comment line `t`: a `# commplan elementBytes=N` (CSV) or `%% commplan
+ * elementBytes=N` (Matrix Market) comment gives it; another comment leaves `before`. A commplan comment that is not
+ * exactly one `elementBytes=N` (a misspelt key, two settings) is refused naming its line, as is a second one, rather
+ * than ignored or overriding the first.
  */
-function commentElementBytes(t: string, file: string | undefined, line: number): number | null {
+function commentElementBytes(
+  t: string,
+  file: string | undefined,
+  line: number,
+  before: ElementBytesComment | undefined,
+): ElementBytesComment | undefined {
+  if (!COMMPLAN_COMMENT.test(t)) return before;
   const m = ELEMENT_BYTES_COMMENT.exec(t);
-  if (!m) return null;
+  if (!m)
+    throw fail(
+      MODULE,
+      "BAD_INPUT",
+      `a commplan comment takes exactly one setting, elementBytes=N; got ${quoted(t)}`,
+      placeOf(file, line),
+    );
+  if (before !== undefined)
+    throw fail(
+      MODULE,
+      "BAD_INPUT",
+      `a second elementBytes comment (the first is on line ${before.line})`,
+      placeOf(file, line, "elementBytes"),
+    );
   const v = /^\d+$/.test(m[1]!) ? Number(m[1]) : NaN;
   if (!(Number.isSafeInteger(v) && v >= 1))
     throw fail(
@@ -116,7 +145,7 @@ function commentElementBytes(t: string, file: string | undefined, line: number):
       `elementBytes in the comment = ${v} exceeds the maximum ${MAX_ELEMENT_BYTES}`,
       placeOf(file, line, "elementBytes"),
     );
-  return v;
+  return { value: v, line };
 }
 
 const INTEGER = /^\d+$/;
@@ -141,7 +170,7 @@ export class CsvReader implements MatrixChunkReader {
   private data = new Float64Array(0);
   private row = 0;
   private lastLine = 0;
-  private elementBytes: number | undefined = undefined;
+  private elementBytes: ElementBytesComment | undefined = undefined;
 
   constructor(
     private readonly file?: string,
@@ -156,7 +185,7 @@ export class CsvReader implements MatrixChunkReader {
     const t = raw.trim();
     if (t === "") return;
     if (t.startsWith("#")) {
-      this.elementBytes = commentElementBytes(t, file, lineNo) ?? this.elementBytes;
+      this.elementBytes = commentElementBytes(t, file, lineNo, this.elementBytes);
       return;
     }
     this.lastLine = lineNo;
@@ -250,7 +279,7 @@ export class CsvReader implements MatrixChunkReader {
         `has ${this.row} rows, expected ${p} (the matrix must be square)`,
         placeOf(file, this.lastLine),
       );
-    return { p, data: this.data, elementBytes: this.elementBytes };
+    return { p, data: this.data, elementBytes: this.elementBytes?.value };
   }
 }
 
@@ -275,7 +304,7 @@ export class MtxReader implements MatrixChunkReader {
   private val = growF64(16);
   private lineOf = growU32(16);
   private lastLine = 0;
-  private elementBytes: number | undefined = undefined;
+  private elementBytes: ElementBytesComment | undefined = undefined;
 
   constructor(
     private readonly file?: string,
@@ -420,7 +449,7 @@ export class MtxReader implements MatrixChunkReader {
     const t = raw.trim();
     if (t === "") return;
     if (t.startsWith("%")) {
-      this.elementBytes = commentElementBytes(t, this.file, lineNo) ?? this.elementBytes;
+      this.elementBytes = commentElementBytes(t, this.file, lineNo, this.elementBytes);
       return;
     }
     this.lastLine = lineNo;
@@ -444,7 +473,7 @@ export class MtxReader implements MatrixChunkReader {
     const lines = this.lineOf.take();
     return {
       p: this.p,
-      elementBytes: this.elementBytes,
+      elementBytes: this.elementBytes?.value,
       coordinates: {
         row: this.row.take(),
         col: this.col.take(),

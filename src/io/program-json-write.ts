@@ -3,7 +3,7 @@
  * streamed in ~1 MiB pieces.
  */
 import { canonicalJson } from "./canonical-json.js";
-import { closeSync, fchmodSync, openSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, fchmodSync, openSync, rmSync, statSync, writeSync } from "node:fs";
 import type { Dirent, Stats } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
@@ -15,11 +15,14 @@ import {
   makeDirectories,
   refuseIrregularEntries,
   refuseOutputOntoInput,
+  trackTemp,
+  untrackTemp,
   userMayReplace,
   writePieces,
   type OutputOptions,
 } from "./file-output.js";
 import { FORMAT_NAMES } from "./json-schema.js";
+import { commitRenames, type StagedRename } from "./commit-files.js";
 import { AsciiWriter, pieceText } from "../internal/ascii-writer.js";
 import { checkProgress, progressTicker, type ProgressCallback } from "../model/progress.js";
 
@@ -252,12 +255,14 @@ const SPLIT_BATCH = 256;
 
 /**
  * Writes a split program: DIR/rank-<r>.json (a complete document holding rank r) for every rank, then DIR/index.json
- * listing them; `opts.progress` counts the rank files. Each rank file is written as writePieces writes a file, with
- * DIR listed once instead of each file's checks: its document made in one reused buffer, written synchronously to a
- * temporary file in DIR and renamed into place (never a half-written file, also when interrupted: signals are
- * handled between files); a regular file DIR holds is replaced when the replace check allows it, keeping its
- * permission bits. An entry at one of the split's names that is not a regular file (a symbolic link, FIFO, socket,
- * device, directory) is refused before anything is written (refuseIrregularEntries).
+ * listing them; `opts.progress` counts the rank files. Each rank file is made as writePieces makes a file, with DIR
+ * listed once instead of each file's checks: its document made in one reused buffer and written synchronously to a
+ * temporary file in DIR (signals are handled between files: an interrupt then removes the temporary files); once all
+ * are written, they are renamed into place all or none (commitRenames: a failed rename undoes the others, an
+ * interrupt during the renames waits for their end), so the directory holds the old split or the new one, never a
+ * mix. A regular file DIR holds is replaced when the replace check allows it, keeping its permission bits. An entry at
+ * one of the split's names that is not a regular file (a symbolic link, FIFO, socket, device, directory) is refused
+ * before anything is written (refuseIrregularEntries).
  */
 export async function writeProgramSplit(prog: Program, dir: string, opts: ProgramWriteOptions = {}): Promise<void> {
   const progress = checkProgress(opts.progress, MODULE);
@@ -269,6 +274,33 @@ export async function writeProgramSplit(prog: Program, dir: string, opts: Progra
   } catch (e) {
     throw fsError(e, MODULE, dir, true);
   }
+  const staged: StagedRename[] = [];
+  try {
+    await stageSplitFiles(prog, dir, present, staged, progress, opts);
+  } catch (e) {
+    for (const st of staged) {
+      rmSync(st.tmp, { force: true });
+      untrackTemp(st.tmp);
+    }
+    throw e;
+  }
+  await commitRenames(staged, {
+    onError: (e, st) => fsError(e, MODULE, st.file, true),
+    settle: () => {
+      for (const st of staged) untrackTemp(st.tmp);
+    },
+  });
+}
+
+/** Writes the split's rank files and index to temporary files in `dir`, each pushed to `staged` once written. */
+async function stageSplitFiles(
+  prog: Program,
+  dir: string,
+  present: ReadonlyMap<string, Dirent>,
+  staged: StagedRename[],
+  progress: ProgressCallback | null,
+  opts: ProgramWriteOptions,
+): Promise<void> {
   const tick = progressTicker(progress, prog.p);
   const head = Buffer.from(`${header(prog)}"ranks":[`);
   const w = new AsciiWriter(1 << 16);
@@ -284,7 +316,7 @@ export async function writeProgramSplit(prog: Program, dir: string, opts: Progra
     w.clear();
     for (const piece of rankObject(w, prog, r, false, Infinity)) void piece; // one piece: never yields
     w.text("\n]\n}\n");
-    writeNewFile(join(dir, `.${name}${temp}`), target, [head, w.view()], mode);
+    staged.push(writeNewFile(join(dir, `.${name}${temp}`), target, [head, w.view()], mode));
     if (r % SPLIT_BATCH === SPLIT_BATCH - 1) await new Promise<void>((done) => setImmediate(done));
   }
   tick(Infinity);
@@ -295,7 +327,7 @@ export async function writeProgramSplit(prog: Program, dir: string, opts: Progra
   if (oldIndex !== undefined && !oldIndex.isFile()) await refuseIrregularEntries(MODULE, dir, [INDEX_FILE]);
   const indexMode = oldIndex === undefined ? null : await replaceableMode(index, opts);
   const text = Buffer.from(`${header(prog)}"files":[${files.join(",")}]\n}\n`);
-  writeNewFile(join(dir, `.${INDEX_FILE}${temp}`), index, [text], indexMode);
+  staged.push(writeNewFile(join(dir, `.${INDEX_FILE}${temp}`), index, [text], indexMode));
 }
 
 /** The permission bits of the regular file `target`, refused (as writePieces refuses it) unless it may be replaced. */
@@ -317,10 +349,11 @@ async function replaceableMode(target: string, opts: ProgramWriteOptions): Promi
 }
 
 /**
- * Writes `parts` to the new file `tmp` (given `mode`, when not null) and renames it to `target`, synchronously; the
- * temporary file is removed on error.
+ * Writes `parts` to the new file `tmp` (given `mode`, when not null), synchronously, to be renamed onto `target`
+ * (commitRenames); the temporary file is removed if the process is interrupted first (trackTemp), or on error.
  */
-function writeNewFile(tmp: string, target: string, parts: readonly Uint8Array[], mode: number | null): void {
+function writeNewFile(tmp: string, target: string, parts: readonly Uint8Array[], mode: number | null): StagedRename {
+  trackTemp(tmp);
   try {
     const fd = openSync(tmp, "wx");
     try {
@@ -329,9 +362,10 @@ function writeNewFile(tmp: string, target: string, parts: readonly Uint8Array[],
     } finally {
       closeSync(fd);
     }
-    renameSync(tmp, target);
   } catch (e) {
     rmSync(tmp, { force: true });
+    untrackTemp(tmp);
     throw fsError(e, MODULE, target, true);
   }
+  return { tmp, file: target };
 }

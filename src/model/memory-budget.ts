@@ -10,8 +10,14 @@ export const MAX_DEFAULT_BUDGET = 32 * GIB;
 /** The smallest budget a command line accepts (bytes). */
 export const MIN_BUDGET = MIB;
 
-/** Bytes for people: 1.5 GiB, 300 MiB, 12 KiB, 512 bytes. */
+/**
+ * A need past this many bytes (1 PiB) is one no machine's memory holds: refused as such, with no budget to suggest.
+ */
+export const NO_MACHINE_BYTES = 1024 ** 5;
+
+/** Bytes for people: 1.5 GiB, 300 MiB, 12 KiB, 512 bytes; from 10,000 GiB up the GiB grouped (18,600,000 GiB). */
 export function formatBytes(n: number): string {
+  if (n >= 10_000 * GIB) return `${Number((n / GIB).toPrecision(3)).toLocaleString("en-US")} GiB`;
   if (n >= GIB) return `${Number((n / GIB).toPrecision(3))} GiB`;
   if (n >= MIB) return `${Number((n / MIB).toPrecision(3))} MiB`;
   if (n >= 1024) return `${Number((n / 1024).toPrecision(3))} KiB`;
@@ -58,6 +64,8 @@ export function checkMemory(
 ): void {
   if (!(bytes > budget)) return;
   const needed = Number.isFinite(bytes) ? `about ${formatBytes(bytes)}` : "more memory than any machine has";
+  // past what any machine holds, the budget is not the problem: no value of the option would admit it
+  if (!(bytes <= NO_MACHINE_BYTES)) throw fail(module, "BAD_INPUT", `${what} needs ${needed}: ${NO_BUDGET}`, place);
   throw fail(
     module,
     "BAD_INPUT",
@@ -66,14 +74,20 @@ export function checkMemory(
   );
 }
 
-/** How a refusal says to raise the budget so that it admits `bytes`: the option, and a size that would do. */
+/** What a refusal says of a need past NO_MACHINE_BYTES (the command line names its flag: cliMessage). */
+const NO_BUDGET = `no value of the option ${MEMORY_OPTION} can hold it`;
+
+/**
+ * How a refusal says to raise the budget so that it admits `bytes`: the option, and a size that would do; for a need
+ * past NO_MACHINE_BYTES, that no budget can hold it.
+ */
 export function raiseBudgetHint(bytes: number): string {
+  if (!(bytes <= NO_MACHINE_BYTES)) return NO_BUDGET;
   return `raise it with the option ${MEMORY_OPTION} (bytes), e.g. ${suggest(bytes)}`;
 }
 
-/** A budget that would admit `bytes`, written as a size (3M, 2G). */
+/** A budget that would admit `bytes` (at most NO_MACHINE_BYTES), written as a size (3M, 2G). */
 function suggest(bytes: number): string {
-  if (!Number.isFinite(bytes) || bytes > 1024 ** 5) return "64G";
   return bytes >= GIB ? `${Math.ceil(bytes / GIB)}G` : `${Math.ceil(bytes / MIB)}M`;
 }
 

@@ -6,8 +6,18 @@ import { fail, isCommplanError } from "../model/errors.js";
 import type { Schedule } from "../model/schedule.js";
 import type { ScheduleArrowHeader } from "../io/schedule-arrow-meta.js";
 import { fsError } from "../io/file-output.js";
-import { readRegular, readRegularInPieces } from "./store-fs.js";
-import { SEAL_TAIL, sealProblem, sealStream, type SealStream } from "./entry-seal.js";
+import { MAX_ENTRY_BYTES, readRegular, readRegularInPieces, type EndsCheck } from "./store-fs.js";
+import {
+  SEAL_FRAME_BYTES,
+  SEAL_TAIL,
+  sealFrameProblem,
+  sealProblem,
+  sealStream,
+  type SealStream,
+} from "./entry-seal.js";
+
+/** An entry's two ends checked before it is read whole: one with no seal there is refused unread. */
+export const SEAL_ENDS: EndsCheck = { ends: SEAL_FRAME_BYTES, problem: sealFrameProblem };
 import { storeKeyId, type StoreKey } from "./store-key-id.js";
 import { planOfLayout, sealedEntryLayout } from "./entry-arrow.js";
 import { entryFile, entryPathDamage, MODULE, refusedPart, type PlanStore } from "./store-dir.js";
@@ -27,7 +37,7 @@ export function readSealedEntry(s: PlanStore, id: string): { bytes: Uint8Array; 
   const file = checkedEntryFile(s, id);
   let read: ReturnType<typeof readRegular>;
   try {
-    read = readRegular(file);
+    read = readRegular(file, MAX_ENTRY_BYTES, SEAL_ENDS);
   } catch (e) {
     throw fsError(e, MODULE, file, false);
   }
@@ -64,10 +74,16 @@ async function readSealedEntryInPieces(s: PlanStore, id: string): Promise<{ byte
   let check: SealStream | null | undefined;
   let read: Awaited<ReturnType<typeof readRegularInPieces>>;
   try {
-    read = await readRegularInPieces(file, SEAL_TAIL, (bytes, upTo, tailFrom) => {
-      if (check === undefined) check = sealStream(bytes, upTo, tailFrom);
-      else check?.feed(upTo);
-    });
+    read = await readRegularInPieces(
+      file,
+      SEAL_TAIL,
+      (bytes, upTo, tailFrom) => {
+        if (check === undefined) check = sealStream(bytes, upTo, tailFrom);
+        else check?.feed(upTo);
+      },
+      MAX_ENTRY_BYTES,
+      SEAL_ENDS,
+    );
   } catch (e) {
     throw fsError(e, MODULE, file, false);
   }

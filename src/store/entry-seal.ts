@@ -28,6 +28,30 @@ function metadataRanges(b: Buffer): [number, number][] {
   return ranges;
 }
 
+/** The bytes of each end of a file that sealFrameProblem judges. */
+export const SEAL_FRAME_BYTES = 16;
+
+/** Why a file has no seal that can be checked (sealOf's verdict when no metadata range is found). */
+const NO_SEAL = "no checksum in the file (truncated or altered)";
+
+/**
+ * Why a file of `size` bytes can hold no seal, judged from its first and last SEAL_FRAME_BYTES bytes (`head`, `tail`;
+ * fewer for a smaller file) alone: the Arrow magic missing at either end, or neither the footer's length nor the first
+ * message's fits the file, so metadataRanges would find no range and sealProblem would say NO_SEAL after the whole
+ * file was read. Null when the file may hold a seal (then the whole file is read and checked).
+ */
+export function sealFrameProblem(size: number, head: Uint8Array, tail: Uint8Array): string | null {
+  const h = asBuffer(head),
+    t = asBuffer(tail);
+  if (size < 24 || h.length < 16 || t.length < 10) return NO_SEAL;
+  if (h.toString("latin1", 0, 6) !== "ARROW1" || t.toString("latin1", t.length - 6) !== "ARROW1") return NO_SEAL;
+  const footer = t.readInt32LE(t.length - 10);
+  const first = h.readUInt32LE(8) === 0xffffffff ? h.readInt32LE(12) : -1;
+  const footerFits = footer > 0 && footer <= size - 18;
+  const firstFits = first > 0 && 16 + first <= size;
+  return footerFits || firstFits ? null : NO_SEAL;
+}
+
 /**
  * Where the seal's hex digits are: every occurrence of the marker in the schema metadata (the file's footer, and its
  * first message when the writer repeats the schema there).
@@ -140,7 +164,7 @@ export function sealBytes(bytes: Uint8Array): string {
  */
 function sealOf(b: Buffer): { at: number[]; first: string } | string {
   const at = sealPositions(b);
-  if (at.length === 0 || at[at.length - 1]! + HEX > b.length) return "no checksum in the file (truncated or altered)";
+  if (at.length === 0 || at[at.length - 1]! + HEX > b.length) return NO_SEAL;
   const first = b.toString("latin1", at[0]!, at[0]! + HEX);
   if (!/^[0-9a-f]{32}$/.test(first)) return "the checksum is not 32 hex digits";
   for (const p of at) if (b.toString("latin1", p, p + HEX) !== first) return "the copies of the checksum differ";

@@ -14,14 +14,14 @@ import {
   readScheduleArrowHeader,
 } from "../io/schedule-arrow.js";
 import { fsError, fsErrorText } from "../io/file-output.js";
-import { appendRegular, pathKind, readRegular } from "./store-fs.js";
+import { appendRegular, MAX_ENTRY_BYTES, pathKind, readRegular } from "./store-fs.js";
 import { SEAL_KEY, SEAL_PLACEHOLDER, sealBytes, sealProblem } from "./entry-seal.js";
 import { storeKeyId, type StoreKey } from "./store-key-id.js";
 import { decodeSealedEntry } from "./entry-arrow.js";
 import { checkStoreOrigin, type StoreOrigin } from "./store-origin.js";
 
 export type { StoreOrigin } from "./store-origin.js";
-import { planKeyMismatch, planOfEntry, readSealedEntry } from "./entry-read.js";
+import { planKeyMismatch, planOfEntry, readSealedEntry, SEAL_ENDS } from "./entry-read.js";
 import {
   ENTRIES_PART,
   entriesDir,
@@ -188,12 +188,12 @@ function inspectEntry(s: PlanStore, id: string, decode: boolean): StoreEntryInfo
   const file = entryFile(s, id);
   let read: ReturnType<typeof readRegular>;
   try {
-    read = readRegular(file);
+    read = readRegular(file, MAX_ENTRY_BYTES, SEAL_ENDS);
   } catch (e) {
     throw fsError(e, MODULE, file, false);
   }
   if (read !== null && read.problem !== null)
-    return { id, file, bytes: 0, key: null, created: null, origin: null, problem: read.problem };
+    return { id, file, bytes: read.size ?? 0, key: null, created: null, origin: null, problem: read.problem };
   const bytes = read?.bytes ?? new Uint8Array(0);
   let problem = entryProblem(bytes, id);
   let key: StoreKey | null = null,

@@ -33,8 +33,31 @@ export const MAX_ENTRY_BYTES = Math.min(bufferConstants.MAX_LENGTH, 2 ** 32);
 /** The most one readSync call reads: Node refuses a length past 2^31 - 1, and an entry may be up to 4 GiB. */
 const MAX_READ = 1 << 30;
 
-/** A regular file's bytes, why it cannot be read as one (`problem`), or null when missing. */
-export type RegularRead = { bytes: Uint8Array; problem: null } | { bytes: null; problem: string };
+/**
+ * A regular file's bytes, why it cannot be read as one (`problem`, with its size when it was opened), or null when
+ * missing.
+ */
+export type RegularRead = { bytes: Uint8Array; problem: null } | { bytes: null; problem: string; size?: number };
+
+/**
+ * A check of a file from its two ends before it is read whole: given its size and its first and last `ends` bytes
+ * (fewer when the file is smaller), why it is refused, or null to read it.
+ */
+export interface EndsCheck {
+  readonly ends: number;
+  readonly problem: (size: number, head: Uint8Array, tail: Uint8Array) => string | null;
+}
+
+/** The verdict of `check` on the open file `fd` of `size` bytes, from its two ends only. */
+function endsProblem(fd: number, size: number, check: EndsCheck | null): string | null {
+  if (check === null) return null;
+  const n = Math.min(check.ends, size);
+  const head = Buffer.alloc(n);
+  const tail = Buffer.alloc(n);
+  const got = readSync(fd, head, 0, n, 0);
+  const gotTail = readSync(fd, tail, 0, n, size - n);
+  return check.problem(size, head.subarray(0, got), tail.subarray(0, gotTail));
+}
 
 const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
@@ -74,14 +97,21 @@ function openRegular(file: string, limit: number): { fd: number; size: number } 
 
 /**
  * Reads a regular file whole into a fresh (8-byte aligned) buffer, opened as openRegular does; past `limit` bytes it
- * is not read. Null when the file is missing.
+ * is not read, nor when `check` refuses its two ends (a store entry with no seal at its end: read to no purpose).
+ * Null when the file is missing.
  */
-export function readRegular(file: string, limit: number = MAX_ENTRY_BYTES): RegularRead | null {
+export function readRegular(
+  file: string,
+  limit: number = MAX_ENTRY_BYTES,
+  check: EndsCheck | null = null,
+): RegularRead | null {
   const opened = openRegular(file, limit);
   if (opened === null) return null;
   if ("problem" in opened) return { bytes: null, problem: opened.problem };
   const { fd, size } = opened;
   try {
+    const refused = endsProblem(fd, size, check);
+    if (refused !== null) return { bytes: null, problem: refused, size };
     const out = Buffer.allocUnsafeSlow(size); // its own ArrayBuffer, 8-byte aligned, not zeroed
     let at = 0;
     while (at < out.length) {
@@ -109,19 +139,23 @@ function readAt(fd: number, out: Uint8Array, from: number, to: number): Promise<
  * readRegular on the thread pool, so work on the bytes read so far overlaps the reading of the next: the file's last
  * `tail` bytes (from `tailFrom`) are read first, then its start in 1 MiB pieces in order, and `arrived(bytes, upTo,
  * tailFrom)` runs as each piece is in place (bytes [0, upTo) and [tailFrom, end) are), while the next is read. A file
- * that comes out shorter than its size is refused as one that changed while read.
+ * that comes out shorter than its size is refused as one that changed while read; one whose ends `check` refuses,
+ * before it is read.
  */
 export async function readRegularInPieces(
   file: string,
   tail: number,
   arrived: (bytes: Uint8Array, upTo: number, tailFrom: number) => void,
   limit: number = MAX_ENTRY_BYTES,
+  check: EndsCheck | null = null,
 ): Promise<RegularRead | null> {
   const opened = openRegular(file, limit);
   if (opened === null) return null;
   if ("problem" in opened) return { bytes: null, problem: opened.problem };
   const { fd, size } = opened;
   try {
+    const refused = endsProblem(fd, size, check);
+    if (refused !== null) return { bytes: null, problem: refused, size };
     const out = Buffer.allocUnsafeSlow(size);
     const tailFrom = Math.max(0, size - tail);
     const fill = async (from: number, to: number): Promise<boolean> => {

@@ -165,6 +165,15 @@ describe("bad input exits 2 with one line naming the problem", () => {
     expect(r.err).toMatch(/another matrix/);
   });
 
+  it("a schedule whose P is not the matrix's is told as that, not as the memory its P would need", async () => {
+    await run("gen", "uniform", "--p", "8", "-o", f("m8.json"));
+    await run("plan", f("m8.json"), "-a", "coloring", "-o", f("s8.json"));
+    const doc = JSON.parse(readFileSync(f("s8.json"), "utf8")) as { p: number };
+    writeFileSync(f("big-p.json"), JSON.stringify({ ...doc, p: 1048576 }));
+    const r = await run("verify", f("big-p.json"), "--matrix", f("m8.json"));
+    expect([r.code, r.err]).toEqual([2, "verify: the schedule is for P = 1048576, the matrix has P = 8\n"]);
+  });
+
   it("unknown algorithm, machine, pattern option, missing file, bad seed, unknown command", async () => {
     await run("gen", "uniform", "--p", "4", "-o", f("m4.json"));
     expect((await run("plan", f("m4.json"), "-a", "nope")).err).toMatch(/unknown algorithm 'nope'/);

@@ -12,6 +12,7 @@ import { cliMessage } from "../../src/cli/option-flags.js";
 import { readMatrixFile } from "../../src/io/matrix-read.js";
 import { MAX_QUOTED, quoted } from "../../src/internal/quoted.js";
 import { tempDir } from "../helpers/temp-dir.js";
+import { errorOf } from "../helpers/errors.js";
 
 async function run(argv: string[], extra: Partial<CliIo> = {}): Promise<{ code: number; out: string; err: string }> {
   let out = "",
@@ -556,5 +557,46 @@ describe("status lines quote names from the input on one line", () => {
         argv[0],
       ).toEqual([]);
     }
+  });
+});
+
+describe("memory needs past any machine", () => {
+  it("a need past any machine's memory (1 PiB) is refused as such, with no budget suggested (not 64G)", () => {
+    const messageOf = (f: () => void): string => errorOf(f).message;
+    const big = 10 ** 15 * 20;
+    const message = messageOf(() => checkMemory("m", big, "a thing", 64 * 2 ** 30));
+    expect(message).toBe("m: a thing needs about 18,600,000 GiB: no value of the option maxMemory can hold it");
+    expect(formatBytes(big)).toBe("18,600,000 GiB");
+    expect(cliMessage(message)).toBe("m: a thing needs about 18,600,000 GiB: no --max-memory can hold it");
+    expect(messageOf(() => checkMemory("m", Infinity, "a thing", 2 ** 30))).toBe(
+      "m: a thing needs more memory than any machine has: no value of the option maxMemory can hold it",
+    );
+    // up to 1 PiB a budget that would do is still suggested
+    expect(messageOf(() => checkMemory("m", 2 ** 50, "a thing", 2 ** 30))).toContain("e.g. 1048576G)");
+  });
+
+  it("verify-program names the buffer size no machine could hold (rank 0's sendSize)", async () => {
+    const d = tempDir("huge-buffer");
+    expect((await run(["gen", "uniform", "--p", "8", "-o", join(d, "m8.json")])).code).toBe(0);
+    expect((await run(["plan", join(d, "m8.json"), "-a", "coloring", "-o", join(d, "p.json")])).code).toBe(0);
+    const exp = await run([
+      "export",
+      join(d, "p.json"),
+      "-m",
+      join(d, "m8.json"),
+      "-f",
+      "program",
+      "-o",
+      join(d, "p.prog"),
+    ]);
+    expect(exp.code, exp.err).toBe(0);
+    const prog = JSON.parse(readFileSync(join(d, "p.prog"), "utf8")) as { ranks: { sendSize: number }[] };
+    prog.ranks[0]!.sendSize = 10 ** 15;
+    writeFileSync(join(d, "big.prog"), JSON.stringify(prog));
+    const r = await run(["verify-program", join(d, "big.prog"), "-m", join(d, "m8.json"), "--max-memory", "64G"]);
+    expect([r.code, r.err]).toEqual([
+      2,
+      `verify-program: ${join(d, "big.prog")}: checking 112 operations on P = 8 (rank 0's sendSize is 1,000,000,000,000,000 elements) needs about 18,600,000 GiB: no --max-memory can hold it\n`,
+    ]);
   });
 });

@@ -136,3 +136,28 @@ describe("simulate --network --no-link-factor", () => {
     expect(alone.err).toMatch(/--no-link-factor goes with --network/);
   });
 });
+
+describe("simulate --network: names from the topology file", () => {
+  it("a network's and a host's names are printed on one line: their newlines and terminal escapes escaped", async () => {
+    const esc = "\u001b[2J";
+    const net = {
+      format: "commplan.topology/v1",
+      name: `t\nX${esc}`,
+      hosts: [`a\n${esc}`, "c"],
+      switches: ["s"],
+      links: [
+        { a: `a\n${esc}`, b: "s", bandwidth: 1, latency: 1 },
+        { a: "c", b: "s", bandwidth: 1, latency: 1 },
+      ],
+    };
+    writeFileSync(f("hostile-net.json"), JSON.stringify(net));
+    expect((await run("gen", "uniform", "--p", "2", "-o", f("m2.json"))).code).toBe(0);
+    expect((await run("plan", f("m2.json"), "-a", "shift", "-o", f("s2.json"))).code).toBe(0);
+    const r = await run("simulate", f("s2.json"), "--machine", "ib-hdr-200", "--network", f("hostile-net.json"));
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).not.toContain("\u001b");
+    expect(r.out).toContain("network t\\nX\\u001b[2J: makespan");
+    expect(r.out).toContain("network t\\nX\\u001b[2J (4 links");
+    expect(r.out).toMatch(/^ {2}a\\n\\u001b\[2J->s: busy/m);
+  });
+});

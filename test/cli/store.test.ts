@@ -291,3 +291,17 @@ describe("store get --id", () => {
     }
   });
 });
+
+describe("commplan store list, hostile origin", () => {
+  it("list keeps a stored origin on one line: a file name's newline and terminal escape are printed escaped", async () => {
+    const d = dir();
+    const name = join(d, "a\nb\u001b[2Jc.json");
+    expect((await run("gen", "uniform", "--p", "4", "-o", name)).code).toBe(0);
+    expect((await run("store", "add", join(d, "s"), name, "-a", "shift")).code).toBe(0);
+    const listed = await run("store", "list", join(d, "s"));
+    expect(listed.code).toBe(0);
+    expect(listed.out).not.toContain("\u001b");
+    expect(listed.out.trimEnd().split("\n")).toHaveLength(2); // the header and the one entry
+    expect(listed.out).toContain("file:a\\nb\\u001b[2Jc.json\n");
+  });
+});

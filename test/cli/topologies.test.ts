@@ -192,3 +192,24 @@ describe("generator parameters out of range", () => {
     }
   });
 });
+
+describe("commplan platform --hostfile", () => {
+  it("a host name a hostfile line cannot hold is refused naming platform, the topology file and /hosts/r", async () => {
+    const net = {
+      format: "commplan.topology/v1",
+      name: "t",
+      hosts: ["a b", "c"],
+      switches: ["s"],
+      links: [
+        { a: "a b", b: "s", bandwidth: 1, latency: 1 },
+        { a: "c", b: "s", bandwidth: 1, latency: 1 },
+      ],
+    };
+    writeFileSync(f("spaced.json"), JSON.stringify(net));
+    const r = await run("platform", "--topology", f("spaced.json"), "-o", f("sp.xml"), "--hostfile", f("sp.hosts"));
+    expect([r.code, r.err]).toEqual([
+      2,
+      `platform: ${f("spaced.json")}: /hosts/0 'a b' cannot be a hostfile line (no white space, control characters or ':')\n`,
+    ]);
+  });
+});

@@ -1,7 +1,7 @@
-/** fmtNumber: every figure the tables print is true to its last digit. */
+/** fmtNumber: every figure the tables print is true to its last digit; textTable: every cell on one line. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { fmtNumber } from "../../src/compare/compare-format.js";
+import { fmtNumber, textTable } from "../../src/compare/compare-format.js";
 
 const parse = (s: string): number => Number(s.replace(/,/g, ""));
 
@@ -26,5 +26,15 @@ describe("fmtNumber", () => {
         expect(parse(fmtNumber(v))).toBe(Math.round(v));
       }),
     );
+  });
+});
+
+describe("textTable", () => {
+  it("keeps every cell on one line, so that text from an input cannot break the table or reach the terminal", () => {
+    const t = textTable([
+      ["name", "n"],
+      ["a\nb\u001b[2J", "1"],
+    ]);
+    expect(t).toBe("name           n\na\\nb\\u001b[2J  1\n");
   });
 });

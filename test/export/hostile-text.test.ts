@@ -161,7 +161,10 @@ describe("SimGrid platforms", () => {
       ["x:4", "'x:4'"],
     ] as const)
       expect(refusal(() => simgridTopologyHostfile(net(["a", h], 1), 2))).toBe(
-        `export: hosts[1] ${shown} cannot be a hostfile line (no white space, control characters or ':')`,
+        `export: /hosts/1 ${shown} cannot be a hostfile line (no white space, control characters or ':')`,
       );
+    expect(refusal(() => simgridTopologyHostfile(net(["a b"], 1), 1, { module: "platform", file: "n.json" }))).toBe(
+      "platform: n.json: /hosts/0 'a b' cannot be a hostfile line (no white space, control characters or ':')",
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { isCommplanError } from "../../src/model/errors.js";
 import { validateWithSchema } from "../../src/io/json-schema.js";
 import {
@@ -352,6 +352,31 @@ describe("matrix files: streaming", () => {
     }
   });
 
+  it("a long blank start is held as it came, not joined again at every read; its lines still count", () => {
+    const m = matrixFromRows([
+      [0, 3],
+      [4, 0],
+    ]);
+    const pad = " ".repeat(1 << 20) + "\n".repeat(1000);
+    const joined = vi.spyOn(Buffer, "concat");
+    try {
+      for (const k of ["json", "csv"] as const) {
+        const f = join(dir, "padded"); // no extension: the format comes from the content, after the blanks
+        writeFileSync(f, pad + text(m, k));
+        joined.mockClear();
+        same(readMatrixFile(f, { chunkSize: 4096 }), m);
+        // bytes copied by Buffer.concat: the 1 MiB start joined at every 4 KiB read was about 130 MiB
+        const copied = joined.mock.calls.reduce((n, [list]) => n + list.reduce((a, b) => a + b.length, 0), 0);
+        expect(copied).toBeLessThan(pad.length);
+      }
+      const bad = join(dir, "padded.csv");
+      writeFileSync(bad, pad + "0,1\n1,x\n");
+      expect(errorOf(() => readMatrixFile(bad, { chunkSize: 4096 })).message).toMatch(/padded\.csv:line 1002: 'x'/);
+    } finally {
+      joined.mockRestore();
+    }
+  });
+
   it("writes in small pieces, atomically, the same bytes as the one-string writers", async () => {
     const m = withBytes(
       matrixFromRows([
@@ -527,5 +552,28 @@ describe("matrix files: format choice and elementBytes", () => {
     expect(errorOf(() => parseMatrixText("# commplan elementBytes=0\n0,1\n1,0\n", { file: "m.csv" })).message).toBe(
       "matrix: m.csv:line 1: elementBytes in the comment must be a positive integer, got '0'",
     );
+  });
+
+  it("a commplan comment that is not exactly one elementBytes=N, or a second one, is refused naming its line", () => {
+    const csv = (head: string): string =>
+      errorOf(() => parseMatrixText(`${head}0,1\n1,0\n`, { file: "m.csv" })).message;
+    expect(csv("# commplan elmentBytes=4\n")).toBe(
+      "matrix: m.csv:line 1: a commplan comment takes exactly one setting, elementBytes=N; got '# commplan elmentBytes=4'",
+    );
+    expect(csv("# commplan elementBytes=4 elementBytes=16\n")).toMatch(
+      /^matrix: m\.csv:line 1: a commplan comment takes exactly one setting, elementBytes=N; got '# commplan elem/,
+    );
+    expect(csv("# commplan\n")).toMatch(/line 1: a commplan comment takes exactly one setting/);
+    expect(csv("# commplan elementBytes=4\n# commplan elementBytes=16\n")).toBe(
+      "matrix: m.csv:line 2: a second elementBytes comment (the first is on line 1)",
+    );
+    const mtx =
+      "%%MatrixMarket matrix coordinate integer general\n%% commplan elementBytes=4\n% commplan eb=2\n1 1 0\n";
+    expect(errorOf(() => parseMatrixText(mtx, { file: "m.mtx" })).message).toMatch(
+      /^matrix: m\.mtx:line 3: a commplan comment takes exactly one setting/,
+    );
+    // other comments, a word that only begins with commplan included, are still skipped
+    const m = parseMatrixText("# commplanning notes\n# commplan elementBytes=4\n# by commplan\n0,1\n1,0\n");
+    expect([m.p, m.elementBytes]).toEqual([2, 4]);
   });
 });

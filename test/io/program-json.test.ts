@@ -101,7 +101,7 @@ describe("commplan.program/v1", () => {
     } catch (e) {
       message = (e as Error).message;
     }
-    expect(message).toMatch(/rank-0\.json.*\/matrixDigest.*is "mm3x64:\[+\.\.\. \(5009 characters\), the index says /);
+    expect(message).toMatch(/rank-0\.json.*\/matrixDigest.*is "mm3x64:\[+\.\.\. \(5007 characters\), the index says /);
     expect(message.length).toBeLessThan(400);
     expect(message).not.toContain("\n");
   });

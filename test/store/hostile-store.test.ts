@@ -1,16 +1,20 @@
 /** The plan store against hostile trees: links, FIFOs, directories and files swapped, huge sparse entries, bad ids. */
 import {
+  closeSync,
   existsSync,
   lstatSync,
   mkdirSync,
+  openSync,
   readFileSync,
   readdirSync,
   rmSync,
   symlinkSync,
   truncateSync,
   writeFileSync,
+  writeSync,
 } from "node:fs";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
+import { pathToFileURL } from "node:url";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -53,6 +57,8 @@ describe("plan store: nothing outside the store is read, written or removed", ()
     const v = await store("verify", s);
     expect(v.code).toBe(1);
     expect(v.err).toContain(`store: ${join(s, "tmp")}: a symbolic link where the store keeps its temporary files`);
+    // the damaged part is counted as a part, not as a damaged entry (--json has damaged: [] and one part)
+    expect(v.out).toBe("store: 1 entry, 0 damaged, 1 damaged part, 0 temporary files - run 'commplan store gc'\n");
     const gc = await store("gc", s);
     expect(gc.code, gc.err).toBe(0);
     expect(readdirSync(victim).sort()).toEqual([dead, "x"]);
@@ -251,10 +257,49 @@ describe("plan store: huge entries, the log and the marker", () => {
     expect(existsSync(file)).toBe(false);
   });
 
+  it("an entry zero-extended past its seal is refused from its ends, not read whole: list, get and load read little", async () => {
+    const { s, id, file } = await storeWithEntry();
+    truncateSync(file, 2 ** 30); // sparse: 1 GiB of zeros after the entry, whose end no longer holds a seal
+    const root = join(import.meta.dirname, "..", "..");
+    const lib = (f: string): string => pathToFileURL(join(root, "dist", "store", f)).href;
+    // in a child process, so /proc/self/io counts its reads alone: rchar is the bytes its read calls returned
+    const script = `const { readFileSync } = await import("node:fs");
+const { openPlanStore, listPlans, getPlanById } = await import(${JSON.stringify(lib("index.js"))});
+const { loadPlanById } = await import(${JSON.stringify(lib("entry-read.js"))});
+const rchar = () => Number(/rchar: (\\d+)/.exec(readFileSync("/proc/self/io", "utf8"))[1]);
+const s = openPlanStore(${JSON.stringify(s)});
+const id = ${JSON.stringify(id)};
+const out = {};
+let at = rchar();
+const step = async (name, f) => {
+  try { out[name] = await f(); } catch (e) { out[name] = e.message; }
+  const now = rchar();
+  out[name + "Read"] = now - at;
+  at = rchar();
+};
+await step("list", () => listPlans(s).map((e) => [e.problem, e.bytes]));
+await step("get", () => getPlanById(s, id));
+await step("load", () => loadPlanById(s, id));
+process.stdout.write(JSON.stringify(out));`;
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(r.stderr).toBe("");
+    const out = JSON.parse(r.stdout) as Record<string, unknown>;
+    const noSeal = "no checksum in the file (truncated or altered)";
+    expect(out["list"]).toEqual([[noSeal, 2 ** 30]]);
+    expect(out["get"]).toContain(`entry ${id} is damaged (${noSeal})`);
+    expect(out["load"]).toContain(`entry ${id} is damaged (${noSeal})`);
+    for (const k of ["listRead", "getRead", "loadRead"]) expect(out[k], k).toBeLessThan(1 << 20);
+  });
+
   it("an entry past 2 GiB (more than one read takes) is read and judged: list marks it, verify names it, gc removes it", async () => {
     // Node's readSync refuses a length past 2^31 - 1; an entry may be up to 4 GiB, so it is read in several calls
     const { d, s, id, file } = await storeWithEntry();
+    const end = readFileSync(file).subarray(-16);
     truncateSync(file, 2 ** 31 + 2 ** 20); // sparse: the sealed footer is gone, so the entry is damaged
+    // its last bytes (the Arrow magic, a footer length) put back at the new end: its ends pass, so it is read whole
+    const fd = openSync(file, "r+");
+    writeSync(fd, end, 0, end.length, 2 ** 31 + 2 ** 20 - end.length);
+    closeSync(fd);
     const list = await store("list", s);
     expect(list.code, list.err).toBe(0);
     expect(list.out).toMatch(new RegExp(`${id} +DAMAGED`));

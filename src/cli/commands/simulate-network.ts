@@ -1,12 +1,13 @@
 /** The text and JSON `commplan simulate` adds for a run on a network: link contention beside node contention. */
 import type { SimNetworkStats } from "../../machines/sim/link-contention.js";
 import { fmt } from "../io.js";
+import { oneLine } from "../../internal/quoted.js";
 
 /** Lines for a run on a network: the link-contention factor, the load bound and the hottest links. */
 export function networkText(n: SimNetworkStats, makespan: number): string {
   const r = n.recompute;
   let text =
-    `network ${n.name} (${n.links} links, port sharing ${n.portSharing}): ` +
+    `network ${oneLine(n.name)} (${n.links} links, port sharing ${n.portSharing}): ` +
     (n.flc === null || n.freeCoreMakespan === null
       ? "f_lc not computed (--no-link-factor), "
       : `f_lc ${fmt(n.flc)} (makespan / ${fmt(n.freeCoreMakespan)} us with an infinite-bandwidth core), `) +
@@ -15,7 +16,7 @@ export function networkText(n: SimNetworkStats, makespan: number): string {
   if (n.hottest.length === 0) return text + "no bytes crossed the network\n";
   text += "hottest links (by busy time):\n";
   for (const h of n.hottest)
-    text += `  ${h.label}: busy ${fmt(h.busy)} us (${fmt(h.busyFraction * 100)} %), ${fmt(h.bytes)} bytes, at most ${h.peakFlows} flow${h.peakFlows === 1 ? "" : "s"}\n`;
+    text += `  ${oneLine(h.label)}: busy ${fmt(h.busy)} us (${fmt(h.busyFraction * 100)} %), ${fmt(h.bytes)} bytes, at most ${h.peakFlows} flow${h.peakFlows === 1 ? "" : "s"}\n`;
   return text;
 }
 

@@ -216,7 +216,7 @@ export function printReplay(r: ProgramReplayResult, h: ReplayReportHead, json: b
   }
   const f = r.rankFinishUs;
   let text =
-    `${h.what} on ${machine.name}, P = ${p}, runtime ${runtime.name}, ${h.network}: ` +
+    `${h.what} on ${machine.name}, P = ${p}, runtime ${runtime.name}, ${oneLine(h.network)}: ` +
     `makespan ${fmt(r.makespanUs)} us\n` +
     `${fmt(r.messages)} messages (${fmt(r.eagerMessages)} eager), ${fmt(r.events)} events, ${fmt(r.recomputes)} rate recomputations\n`;
   if (p <= 32) text += table([["rank", "finish (us)"], ...Array.from(f, (t, rank) => [String(rank), fmt(t)])]);

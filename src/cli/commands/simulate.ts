@@ -329,7 +329,7 @@ async function runProtocolFlags(
     ...(r.network ? { network: networkJson(r.network) } : {}),
   };
   const text =
-    `${r.protocol} on ${r.machine}, P = ${m.p}, ${r.network ? `network ${r.network.name}` : r.fabric}: makespan ${fmt(r.makespan)} us` +
+    `${r.protocol} on ${r.machine}, P = ${m.p}, ${r.network ? `network ${oneLine(r.network.name)}` : r.fabric}: makespan ${fmt(r.makespan)} us` +
     (r.generateRecvTime > 0 ? ` (Generate_Recv ${fmt(r.generateRecvTime)} us)` : "") +
     `, contention wait ${fmt(r.totalWait)} us, f_nc ${fmt(r.fnc)}` +
     (r.protocol === "drs-n" ? `, ${fmt(r.inquiries)} inquiries` : "") +
@@ -452,7 +452,7 @@ async function runReplayFlags(
     ...(r.network ? { network: networkJson(r.network) } : {}),
   };
   let text =
-    `${oneLine(s.algorithm)} on ${r.machine}, P = ${s.p}, ${r.mode}${r.lockstep ? " lock-step" : ""} (send waits: ${r.sendWaits}${r.recvOrder === "step" ? ", receives in step order" : ""}${r.stageBarriers ? "" : ", no stage barriers"}${r.sendBuffers !== null ? `, ${r.sendBuffers} send buffer${r.sendBuffers === 1 ? "" : "s"}` : ""}), ${r.network ? `network ${r.network.name}` : r.fabric}: makespan ${fmt(r.makespan)} us (analytic ${fmt(analytic)} us)\n` +
+    `${oneLine(s.algorithm)} on ${r.machine}, P = ${s.p}, ${r.mode}${r.lockstep ? " lock-step" : ""} (send waits: ${r.sendWaits}${r.recvOrder === "step" ? ", receives in step order" : ""}${r.stageBarriers ? "" : ", no stage barriers"}${r.sendBuffers !== null ? `, ${r.sendBuffers} send buffer${r.sendBuffers === 1 ? "" : "s"}` : ""}), ${r.network ? `network ${oneLine(r.network.name)}` : r.fabric}: makespan ${fmt(r.makespan)} us (analytic ${fmt(analytic)} us)\n` +
     `contention wait ${fmt(r.totalWait)} us in total, f_nc ${fmt(r.fnc)}, L_max ${fmt(r.lmax)} bytes, ${fmt(r.events)} events` +
     (r.fabric === "ocpc" ? `, ${fmt(r.collisions)} collisions` : "") +
     "\n" +

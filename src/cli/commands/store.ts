@@ -5,7 +5,7 @@
 import { lstatSync, readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { checkMemory } from "../../model/memory-budget.js";
-import { quoted } from "../../internal/quoted.js";
+import { oneLine, quoted } from "../../internal/quoted.js";
 import type { Command } from "commander";
 import { MAX_SEED } from "../../model/param-spec.js";
 import { fail } from "../../model/errors.js";
@@ -146,13 +146,14 @@ function registerAddGet(store: Command, ctx: CliContext): void {
 
 /**
  * An entry's origin as one cell: `pattern(seed=S,k=v,...)` or `file:NAME`; empty for an entry written without one. The
- * pattern's P is the entry's own (the P column).
+ * pattern's P is the entry's own (the P column). Kept on one line (oneLine): the name is whatever file name the writer
+ * gave, newlines and terminal escapes included, and the store may be another user's.
  */
 function originText(o: StoreOrigin | null): string {
   if (o === null) return "";
-  if ("matrixFile" in o) return `file:${o.matrixFile}`;
+  if ("matrixFile" in o) return oneLine(`file:${o.matrixFile}`);
   const opts = Object.entries(o.options).map(([k, v]) => `,${k}=${v}`);
-  return `${o.pattern}(seed=${o.seed}${opts.join("")})`;
+  return oneLine(`${o.pattern}(seed=${o.seed}${opts.join("")})`);
 }
 
 /** "directory" when `path` is one (not through a link), else "other". */
@@ -195,7 +196,7 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
       if (pathKindOf(dirname(dirname(entryFile(s, "0".repeat(64))))) === "directory")
         checkLargestEntry(s, 1, ctx.maxMemory);
       const damage = storeDamage(s);
-      for (const d of damage) ctx.io.err(`store: ${d.file}: ${d.problem}\n`);
+      for (const d of damage) ctx.io.err(`store: ${oneLine(d.file)}: ${oneLine(d.problem)}\n`);
       const entries = listPlans(s);
       if (o.json) return printJson(ctx, { format: "commplan.store-list/v1", entries, damage });
       const rows = entries.map((e) => [
@@ -223,8 +224,9 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
       if (pathKindOf(dirname(dirname(entryFile(s, "0".repeat(64))))) === "directory")
         checkLargestEntry(s, ENTRY_BYTES_PER_BYTE, ctx.maxMemory);
       const rep = verifyStore(s);
-      for (const d of rep.parts) ctx.io.err(`store: ${d.file}: ${d.problem}\n`);
-      for (const d of rep.damaged) ctx.io.err(`store: ${d.file}: entry ${d.id} is damaged: ${d.problem}\n`);
+      for (const d of rep.parts) ctx.io.err(`store: ${oneLine(d.file)}: ${oneLine(d.problem)}\n`);
+      for (const d of rep.damaged)
+        ctx.io.err(`store: ${oneLine(d.file)}: entry ${d.id} is damaged: ${oneLine(String(d.problem))}\n`);
       const bad = rep.damaged.length + rep.parts.length;
       if (o.json) {
         if (bad > 0) ctx.exitCode = 1;
@@ -237,8 +239,10 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
           parts: rep.parts,
         });
       }
+      // the damaged parts (tmp, log, a misplaced file) apart from the entries, as --json keeps them apart
+      const parts = rep.parts.length === 0 ? "" : `, ${counted(rep.parts.length, "damaged part", "damaged parts")}`;
       ctx.io.out(
-        `store: ${counted(rep.entries, "entry", "entries")}, ${bad} damaged, ${counted(rep.temps, "temporary file", "temporary files")} ${bad === 0 ? "- consistent" : "- run 'commplan store gc'"}\n`,
+        `store: ${counted(rep.entries, "entry", "entries")}, ${rep.damaged.length} damaged${parts}, ${counted(rep.temps, "temporary file", "temporary files")} ${bad === 0 ? "- consistent" : "- run 'commplan store gc'"}\n`,
       );
       if (bad > 0) ctx.exitCode = 1;
     });
@@ -249,7 +253,7 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
     .option("--json", "print what was removed as commplan.store-gc/v1 JSON")
     .action((dir: string, o: { json?: boolean }) => {
       const r = gcStore(openPlanStore(dir));
-      for (const d of r.parts) ctx.io.err(`store: removed ${d.file} (${d.problem})\n`);
+      for (const d of r.parts) ctx.io.err(`store: removed ${oneLine(d.file)} (${oneLine(d.problem)})\n`);
       for (const id of r.damaged) ctx.io.err(`store: removed damaged entry ${id}\n`);
       if (o.json)
         return printJson(ctx, { format: "commplan.store-gc/v1", temps: r.temps, damaged: r.damaged, parts: r.parts });

@@ -154,7 +154,17 @@ async function platformAction(o: PlatformFlags & { topology: string }, ctx: CliC
       { target: o.output, pieces: notingCluster(pieces, written) },
       ...(hostfile === undefined
         ? []
-        : [{ target: hostfile, pieces: [simgridTopologyHostfile(d, p ?? d.hosts.length)] }]),
+        : [
+            {
+              target: hostfile,
+              pieces: [
+                simgridTopologyHostfile(d, p ?? d.hosts.length, {
+                  module: "platform",
+                  ...(inputs.length === 0 ? {} : { file: o.topology }),
+                }),
+              ],
+            },
+          ]),
     ],
     { stdout: ctx.stdout },
   );

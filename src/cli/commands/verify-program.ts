@@ -5,10 +5,12 @@ import type { Command } from "commander";
 import { fail } from "../../model/errors.js";
 import { readMatrixFile } from "../../io/matrix-read.js";
 import { readProgramJson } from "../../io/program-json-read.js";
-import { checkMemory } from "../../model/memory-budget.js";
+import { checkMemory, NO_MACHINE_BYTES } from "../../model/memory-budget.js";
 import { matrixBytes } from "../../model/matrix.js";
 import { programCheckBytes, programTableBytes, verifyProgram } from "../../verifier/program/index.js";
+import { CHECK_BYTES_PER_SLOT, largestBufferSize } from "../../verifier/program/check-bytes.js";
 import type { CliContext } from "../context.js";
+import { fmt } from "../io.js";
 import { formatReport, reportJson } from "./verify.js";
 
 /** Registers `verify-program`. */
@@ -37,12 +39,16 @@ export function registerVerifyProgram(program: Command, ctx: CliContext): void {
       }
       // the checks' memory as the budget bounds it (what the program and the matrix hold, and what checking allocates)
       const prog = doc.program;
+      // a buffer whose slots alone no machine could hold is named: the field to blame, not only the sum
+      const top = largestBufferSize(prog);
+      const blame = CHECK_BYTES_PER_SLOT * top.elements > NO_MACHINE_BYTES;
       checkMemory(
         "verify-program",
         matrixBytes(m) + programTableBytes(prog) + programCheckBytes(m, prog),
-        `checking ${prog.ops.rank.length} operations on P = ${prog.p}`,
+        `checking ${prog.ops.rank.length} operations on P = ${prog.p}` +
+          (blame ? ` (rank ${top.rank}'s ${top.field} is ${fmt(top.elements)} elements)` : ""),
         ctx.maxMemory,
-        { file },
+        blame ? { file, field: `/ranks/${top.rank}/${top.field}` } : { file },
       );
       const r = verifyProgram(m, prog, { maxElements: Number.MAX_SAFE_INTEGER });
       if (!r.ok) ctx.exitCode = 1;

@@ -43,6 +43,16 @@ export function programSlots(prog: Program): number {
   return slots;
 }
 
+/** The largest buffer size of a program: its rank, its field (sendSize, recvSize or scratchSize) and its elements. */
+export function largestBufferSize(prog: Program): { rank: number; field: string; elements: number } {
+  let top = { rank: 0, field: "sendSize", elements: -1 };
+  for (const field of ["sendSize", "recvSize", "scratchSize"] as const) {
+    const sizes = prog.layout[field];
+    for (let r = 0; r < prog.p; r++) if (sizes[r]! > top.elements) top = { rank: r, field, elements: sizes[r]! };
+  }
+  return top;
+}
+
 /** The non-zero entries of a matrix and the elements they hold, read from its storage (no copy made). */
 function entriesOf(m: CommMatrix): { entries: number; elements: number } {
   const vals = m.sparse ? m.sparse.val : m.data;
