@@ -110,15 +110,15 @@ export const MUTANTS: readonly Mutant[] = [
     edits: [
       {
         file: "store/store-fs.js",
-        find: "export function readRegular(file, limit = MAX_ENTRY_BYTES) {",
+        find: "export function readRegular(file, limit = MAX_ENTRY_BYTES, check = null) {",
         replace:
-          'export function readRegular(file, limit = MAX_ENTRY_BYTES) {\n    if (pathKind(file) !== "missing" && pathKind(file) !== "FIFO") return { bytes: readFileSync(file), problem: null };',
+          'export function readRegular(file, limit = MAX_ENTRY_BYTES, check = null) {\n    if (pathKind(file) !== "missing" && pathKind(file) !== "FIFO") return { bytes: readFileSync(file), problem: null };',
       },
       {
         file: "store/store-fs.js",
-        find: "export async function readRegularInPieces(file, tail, arrived, limit = MAX_ENTRY_BYTES) {",
+        find: "export async function readRegularInPieces(file, tail, arrived, limit = MAX_ENTRY_BYTES, check = null) {",
         replace:
-          "export async function readRegularInPieces(file, tail, arrived, limit = MAX_ENTRY_BYTES) {\n" +
+          "export async function readRegularInPieces(file, tail, arrived, limit = MAX_ENTRY_BYTES, check = null) {\n" +
           '    if (pathKind(file) !== "missing" && pathKind(file) !== "FIFO") {\n' +
           "      const b = readFileSync(file);\n" +
           "      arrived(b, Math.max(0, b.length - tail), Math.max(0, b.length - tail));\n" +
