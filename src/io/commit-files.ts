@@ -5,6 +5,8 @@
 import { linkSync, lstatSync, renameSync, rmSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { basename, dirname, join } from "node:path";
+import { CommplanError, isCommplanError } from "../model/errors.js";
+import { oneLine } from "../internal/quoted.js";
 import { signalUnclaimed } from "./interrupt-cleanup.js";
 
 /** A finished temporary file and the target it is renamed onto. */
@@ -43,35 +45,91 @@ function holdSignals(): { release(): Promise<void> } {
   };
 }
 
+/** The file system calls a commit makes (node:fs's; a test gives failing ones: CommitHooks.fs). */
+export interface CommitFs {
+  readonly linkSync: (existing: string, link: string) => void;
+  readonly lstatSync: (path: string, opts: { throwIfNoEntry: false }) => unknown;
+  readonly renameSync: (from: string, to: string) => void;
+  readonly rmSync: (path: string, opts: { force: true }) => void;
+}
+
+const NODE_FS: CommitFs = { linkSync, lstatSync, renameSync, rmSync };
+
 /** Whether `path` exists (as itself: a link is not followed). */
-function exists(path: string): boolean {
-  return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+function exists(fs: CommitFs, path: string): boolean {
+  return fs.lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+}
+
+/** Throws unless `path` is gone (or cannot be seen): for attempt, which tells whether it threw. */
+function gone(fs: CommitFs, path: string): void {
+  if (exists(fs, path)) throw new Error(`${path} is still there`);
+}
+
+/** Runs a clean-up step, best effort: whether it succeeded (its error is dropped; the commit's error is the one). */
+function attempt(step: () => void): boolean {
+  try {
+    step();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
  * The file a target held before the commit, kept aside under a hidden name until the commit ends: a hard link (so the
  * target's name never goes missing), or the file itself renamed aside where the file system takes no link.
  */
-function keepAside(file: string): string {
+function keepAside(fs: CommitFs, file: string): { aside: string; linked: boolean } {
   const aside = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(6).toString("hex")}.old`);
   try {
-    linkSync(file, aside);
+    fs.linkSync(file, aside);
+    return { aside, linked: true };
   } catch {
-    renameSync(file, aside);
+    fs.renameSync(file, aside);
+    return { aside, linked: false };
   }
-  return aside;
 }
 
-/** Puts the targets renamed so far back as they were (best effort: the first error is the one reported). */
-function rollBack(done: readonly { file: string; aside: string | null }[]): void {
-  for (const d of [...done].reverse()) {
-    try {
-      if (d.aside === null) rmSync(d.file, { force: true });
-      else renameSync(d.aside, d.file);
-    } catch {
-      // the directory went away or became read-only: nothing more can be restored
-    }
+/** A target the commit has touched: `aside` holds what it held before (keepAside), null for a target it created. */
+interface Touched {
+  readonly file: string;
+  readonly aside: string | null;
+}
+
+/**
+ * Puts the targets touched so far back as they were, each step best effort (a directory made read-only or removed in
+ * between takes none): returns the targets that could not be put back, in the order of the commit. The old file is
+ * renamed back over the new one; a hidden name still there after (a rename that failed, or one of a file onto another
+ * link of itself, which POSIX makes do nothing) is removed by the caller.
+ */
+function rollBack(fs: CommitFs, touched: readonly Touched[]): string[] {
+  const unrestored: string[] = [];
+  for (const d of [...touched].reverse()) {
+    const { file, aside } = d;
+    if (!attempt(() => (aside === null ? fs.rmSync(file, { force: true }) : fs.renameSync(aside, file))))
+      unrestored.unshift(file);
   }
+  return unrestored;
+}
+
+/** The first few of `files` by name (one line each), for a message: "a, b, c and 4 more". */
+function someNames(files: readonly string[]): string {
+  const shown = files.slice(0, 3).map((f) => oneLine(basename(f)));
+  return shown.join(", ") + (files.length > 3 ? ` and ${files.length - 3} more` : "");
+}
+
+/**
+ * The commit's error (`hooks.onError`'s), told what the undo left: the targets that could not be put back, the
+ * hidden files (kept aside, temporary) that could not be removed. A CommplanError keeps one line.
+ */
+function withLeftovers(err: unknown, unrestored: readonly string[], hidden: readonly string[]): unknown {
+  if (!isCommplanError(err) || unrestored.length + hidden.length === 0) return err;
+  let text = err.message;
+  if (unrestored.length > 0)
+    text += `; the renames before it could not all be undone: ${someNames(unrestored)} not restored`;
+  const n = hidden.length;
+  if (n > 0) text += `; ${n} hidden file${n === 1 ? "" : "s"} left beside them: ${someNames(hidden)}`;
+  return new CommplanError(err.code, text, err.place);
 }
 
 /** What commitRenames does besides the renames. */
@@ -84,34 +142,47 @@ export interface CommitHooks {
    * and go away before it is delivered.
    */
   readonly settle: () => void;
+  /** The file system calls to make: node:fs's unless given (a test's, to fail them). */
+  readonly fs?: CommitFs;
 }
 
 /**
  * Renames each staged file onto its target, all or none. A single file is one atomic rename. For several, each
  * target that exists is first kept aside (keepAside), so that when a rename fails the ones done are undone (the new
  * files removed, the old ones put back, the temporary files not yet renamed removed) and `hooks.onError` makes the
- * error thrown; the files kept aside are removed once all renames are done. SIGINT, SIGTERM and SIGHUP are held off
- * while the renames run and acted on after `hooks.settle` (holdSignals): an interrupt leaves the targets all old
- * (before the commit) or all new, never a mix. The renames are synchronous: a commit is a few system calls a file.
+ * error thrown. The undo is best effort: a directory made read-only or removed in between takes none of it, and the
+ * error then also names what it left (withLeftovers). The files kept aside are removed once all renames are done.
+ * SIGINT, SIGTERM and SIGHUP are held off while the renames run and acted on after `hooks.settle` (holdSignals): an
+ * interrupt leaves the targets all old (before the commit) or all new, never a mix. The renames are synchronous: a
+ * commit is a few system calls a file.
  */
 export async function commitRenames(staged: readonly StagedRename[], hooks: CommitHooks): Promise<void> {
+  const fs = hooks.fs ?? NODE_FS;
   const held = holdSignals();
-  const done: { file: string; aside: string | null }[] = [];
+  const touched: Touched[] = [];
   try {
     for (const [k, s] of staged.entries()) {
-      let aside: string | null = null;
+      let kept: { aside: string; linked: boolean } | null = null;
       try {
-        if (staged.length > 1 && exists(s.file)) aside = keepAside(s.file);
-        renameSync(s.tmp, s.file);
+        if (staged.length > 1 && exists(fs, s.file)) kept = keepAside(fs, s.file);
+        fs.renameSync(s.tmp, s.file);
       } catch (e) {
-        if (aside !== null) done.push({ file: s.file, aside });
-        rollBack(done);
-        for (const t of staged.slice(k)) rmSync(t.tmp, { force: true });
-        throw hooks.onError(e, s);
+        // a target kept aside by a link still holds its old file (its rename failed): only the link is to go;
+        // one renamed aside is renamed back
+        const link = kept?.linked ? kept.aside : null;
+        if (kept && link === null) touched.push({ file: s.file, aside: kept.aside });
+        const unrestored = rollBack(fs, touched);
+        const hidden = touched.flatMap((d) => (d.aside === null ? [] : [d.aside])); // the old files first
+        if (link !== null) hidden.push(link);
+        hidden.push(...staged.slice(k).map((t) => t.tmp));
+        for (const f of hidden) attempt(() => fs.rmSync(f, { force: true }));
+        const left = hidden.filter((f) => !attempt(() => gone(fs, f)));
+        throw withLeftovers(hooks.onError(e, s), unrestored, left);
       }
-      done.push({ file: s.file, aside });
+      touched.push({ file: s.file, aside: kept && kept.aside });
     }
-    for (const d of done) if (d.aside !== null) rmSync(d.aside, { force: true });
+    // the commit is done: a file kept aside that cannot be removed now stays (hidden), the targets are all new
+    for (const d of touched) if (d.aside !== null) attempt(() => fs.rmSync(d.aside!, { force: true }));
   } finally {
     hooks.settle();
     await held.release();

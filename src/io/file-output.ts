@@ -627,7 +627,8 @@ export interface OutputDocument {
  * FIFOs) are written in the order given, and only then are the temporary files renamed onto their targets. So an
  * error while any output is made (a pieces' generator that throws, a full disk, a closed pipe) leaves none of the new
  * files. The renames are all or none too (commitRenames): a rename that fails undoes the ones before it (the files
- * they replaced were kept aside), and SIGINT, SIGTERM or SIGHUP during the renames is acted on once they end, so an
+ * they replaced were kept aside; best effort where the directory itself became unwritable or went away, the error
+ * then naming what is left), and SIGINT, SIGTERM or SIGHUP during the renames is acted on once they end, so an
  * interrupt leaves the targets all old or all new. `release` is writePieces's (for a single output).
  */
 export async function writeOutputs(
