@@ -38,6 +38,27 @@ interface Doc {
 export interface ProgramDocument {
   readonly program: Program;
   readonly ranks: readonly number[];
+  /**
+   * The files the ranks were read from, in order: each file and the index in `ranks` of its first rank (one file for
+   * a whole program; a split program's rank files after its index), for naming a rank's field where it is written.
+   */
+  readonly parts: readonly { readonly file: string; readonly first: number }[];
+}
+
+/**
+ * Where rank `rank`'s JSON field `field` (e.g. `scratch`) is written: its file (the rank file of a split program) and
+ * the JSON pointer there; undefined for a rank the document did not hold.
+ */
+export function rankFieldPlace(
+  doc: ProgramDocument,
+  rank: number,
+  field: string,
+): { file: string; field: string } | undefined {
+  const at = doc.ranks.indexOf(rank);
+  if (at < 0) return undefined;
+  let part = doc.parts[0];
+  for (const q of doc.parts) if (q.first <= at) part = q;
+  return part && { file: part.file, field: `/ranks/${at - part.first}/${field}` };
 }
 
 const BUF_CODE: { readonly [k: string]: number } = { send: 0, recv: 1, scratch: 2 };
@@ -251,6 +272,7 @@ function checkRankOps(rd: RankDoc, path: string, file: string, p: number, rounds
  */
 class Assembly {
   private readonly ranks: number[] = [];
+  private readonly parts: { file: string; first: number }[] = [];
   private peerForm: boolean | null = null;
   private readonly columns: ProgramColumns;
 
@@ -280,6 +302,7 @@ class Assembly {
       }
     }
     this.columns.reserve(ops, pieces, after);
+    this.parts.push({ file, first: this.ranks.length });
     doc.ranks!.forEach((rd, k) => {
       const path = `/ranks/${k}`;
       this.peerForm ??= rd.sendPeers !== undefined;
@@ -305,7 +328,7 @@ class Assembly {
       rounds: head.rounds,
       ...this.columns.finish(),
     };
-    return { program, ranks: this.ranks };
+    return { program, ranks: this.ranks, parts: this.parts };
   }
 }
 

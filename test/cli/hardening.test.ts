@@ -575,7 +575,7 @@ describe("memory needs past any machine", () => {
     expect(messageOf(() => checkMemory("m", 2 ** 50, "a thing", 2 ** 30))).toContain("e.g. 1048576G)");
   });
 
-  it("verify-program names the buffer size no machine could hold (rank 0's sendSize)", async () => {
+  it("verify-program names the buffer size no machine could hold (rank 0's sendSize, its JSON pointer)", async () => {
     const d = tempDir("huge-buffer");
     expect((await run(["gen", "uniform", "--p", "8", "-o", join(d, "m8.json")])).code).toBe(0);
     expect((await run(["plan", join(d, "m8.json"), "-a", "coloring", "-o", join(d, "p.json")])).code).toBe(0);
@@ -596,7 +596,37 @@ describe("memory needs past any machine", () => {
     const r = await run(["verify-program", join(d, "big.prog"), "-m", join(d, "m8.json"), "--max-memory", "64G"]);
     expect([r.code, r.err]).toEqual([
       2,
-      `verify-program: ${join(d, "big.prog")}: checking 112 operations on P = 8 (rank 0's sendSize is 1,000,000,000,000,000 elements) needs about 18,600,000 GiB: no --max-memory can hold it\n`,
+      `verify-program: ${join(d, "big.prog")}: checking 112 operations on P = 8 (rank 0's sendSize at /ranks/0/sendSize is 1,000,000,000,000,000 elements) needs about 18,600,000 GiB: no --max-memory can hold it\n`,
+    ]);
+  });
+
+  it("verify-program names a scratch size no machine could hold by its JSON field, scratch; split: in its rank file", async () => {
+    const d = tempDir("huge-scratch");
+    expect((await run(["gen", "uniform", "--p", "8", "-o", join(d, "m8.json")])).code).toBe(0);
+    expect((await run(["plan", join(d, "m8.json"), "-a", "coloring", "-o", join(d, "p.json")])).code).toBe(0);
+    const m = join(d, "m8.json");
+    const exp = await run(["export", join(d, "p.json"), "-m", m, "-f", "program", "-o", join(d, "p.prog")]);
+    expect(exp.code, exp.err).toBe(0);
+    const split = await run(["export", join(d, "p.json"), "-m", m, "-f", "program", "--split", join(d, "sp")]);
+    expect(split.code, split.err).toBe(0);
+    const prog = JSON.parse(readFileSync(join(d, "p.prog"), "utf8")) as { ranks: { scratch: number }[] };
+    prog.ranks[5]!.scratch = 10 ** 15;
+    writeFileSync(join(d, "big.prog"), JSON.stringify(prog));
+    const rankFile = join(d, "sp", "rank-5.json");
+    const part = JSON.parse(readFileSync(rankFile, "utf8")) as { ranks: { rank: number; scratch: number }[] };
+    expect(part.ranks.map((r) => r.rank)).toEqual([5]);
+    part.ranks[0]!.scratch = 10 ** 15;
+    writeFileSync(rankFile, JSON.stringify(part));
+    const tail = "is 1,000,000,000,000,000 elements) needs about 18,600,000 GiB: no --max-memory can hold it\n";
+    const whole = await run(["verify-program", join(d, "big.prog"), "-m", m, "--max-memory", "64G"]);
+    expect([whole.code, whole.err]).toEqual([
+      2,
+      `verify-program: ${join(d, "big.prog")}: checking 112 operations on P = 8 (rank 5's scratch at /ranks/5/scratch ${tail}`,
+    ]);
+    const r = await run(["verify-program", join(d, "sp"), "-m", m, "--max-memory", "64G"]);
+    expect([r.code, r.err]).toEqual([
+      2,
+      `verify-program: ${rankFile}: checking 112 operations on P = 8 (rank 5's scratch at /ranks/0/scratch ${tail}`,
     ]);
   });
 });

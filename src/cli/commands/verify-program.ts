@@ -4,7 +4,7 @@
 import type { Command } from "commander";
 import { fail } from "../../model/errors.js";
 import { readMatrixFile } from "../../io/matrix-read.js";
-import { readProgramJson } from "../../io/program-json-read.js";
+import { rankFieldPlace, readProgramJson } from "../../io/program-json-read.js";
 import { checkMemory, NO_MACHINE_BYTES } from "../../model/memory-budget.js";
 import { matrixBytes } from "../../model/matrix.js";
 import { programCheckBytes, programTableBytes, verifyProgram } from "../../verifier/program/index.js";
@@ -40,15 +40,16 @@ export function registerVerifyProgram(program: Command, ctx: CliContext): void {
       // the checks' memory as the budget bounds it (what the program and the matrix hold, and what checking allocates)
       const prog = doc.program;
       // a buffer whose slots alone no machine could hold is named: the field to blame, not only the sum
+      // (named where it is written: a split program's rank file, and the JSON pointer there)
       const top = largestBufferSize(prog);
-      const blame = CHECK_BYTES_PER_SLOT * top.elements > NO_MACHINE_BYTES;
+      const place = CHECK_BYTES_PER_SLOT * top.elements > NO_MACHINE_BYTES && rankFieldPlace(doc, top.rank, top.field);
       checkMemory(
         "verify-program",
         matrixBytes(m) + programTableBytes(prog) + programCheckBytes(m, prog),
         `checking ${prog.ops.rank.length} operations on P = ${prog.p}` +
-          (blame ? ` (rank ${top.rank}'s ${top.field} is ${fmt(top.elements)} elements)` : ""),
+          (place ? ` (rank ${top.rank}'s ${top.field} at ${place.field} is ${fmt(top.elements)} elements)` : ""),
         ctx.maxMemory,
-        blame ? { file, field: `/ranks/${top.rank}/${top.field}` } : { file },
+        place || { file },
       );
       const r = verifyProgram(m, prog, { maxElements: Number.MAX_SAFE_INTEGER });
       if (!r.ok) ctx.exitCode = 1;

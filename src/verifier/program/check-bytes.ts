@@ -43,11 +43,21 @@ export function programSlots(prog: Program): number {
   return slots;
 }
 
-/** The largest buffer size of a program: its rank, its field (sendSize, recvSize or scratchSize) and its elements. */
+/** The layout's buffer sizes and the field of a rank in program JSON (program-json-read.ts) that gives each. */
+const SIZE_FIELDS = [
+  ["sendSize", "sendSize"],
+  ["recvSize", "recvSize"],
+  ["scratchSize", "scratch"],
+] as const;
+
+/**
+ * The largest buffer size of a program: its rank, its field as program JSON names it in the rank's object (sendSize,
+ * recvSize or scratch) and its elements.
+ */
 export function largestBufferSize(prog: Program): { rank: number; field: string; elements: number } {
   let top = { rank: 0, field: "sendSize", elements: -1 };
-  for (const field of ["sendSize", "recvSize", "scratchSize"] as const) {
-    const sizes = prog.layout[field];
+  for (const [size, field] of SIZE_FIELDS) {
+    const sizes = prog.layout[size];
     for (let r = 0; r < prog.p; r++) if (sizes[r]! > top.elements) top = { rank: r, field, elements: sizes[r]! };
   }
   return top;
