@@ -616,31 +616,50 @@ static int in_order(MPI_Datatype t, int depth);
 /*
  * Whether the n blocks of a constructor (blocklengths bl, displacements disp in units of unit bytes, or in bytes when
  * unit is 0, each block of types[k] or of types[0] when one_type) follow each other from offset 0 with no gap or
- * overlap, every block type dense and in order.
+ * overlap, every block type dense and in order. A block type that is the same handle as the last one checked is not
+ * walked again (one_type: types[0] once, however many blocks), so each level's types are walked once.
  */
 static int blocks_in_order(int n, const int *bl, const MPI_Aint *disp, MPI_Aint unit, const MPI_Datatype *types,
                            int one_type, int depth) {
   MPI_Aint at = 0, ext = 0;
-  int checked = 0; /* one_type: the type was checked once */
+  MPI_Datatype checked = MPI_DATATYPE_NULL; /* the last block type checked (its extent in ext) */
   for (int k = 0; k < n; k++) {
     MPI_Datatype tk = types[one_type ? 0 : k];
     if (bl[k] < 0) return 0;
     if (bl[k] == 0) continue;
-    if (!checked && (!dense(tk, &ext) || !in_order(tk, depth + 1))) return 0;
-    checked = one_type;
+    if (tk != checked) {
+      if (!dense(tk, &ext) || !in_order(tk, depth + 1)) return 0;
+      checked = tk;
+    }
     if ((unit == 0 ? disp[k] : disp[k] * unit) != at) return 0;
     at += (MPI_Aint)bl[k] * ext;
   }
   return 1;
 }
 
-/* Frees the derived datatypes MPI_Type_get_contents returned (a named one must not be freed). */
+/*
+ * Whether a type of this combiner is predefined: MPI_COMBINER_NAMED, or a type of MPI_Type_create_f90_real / _complex
+ * / _integer (the MPI standard's "Decoding a Datatype": those are predefined although their combiner is
+ * MPI_COMBINER_F90_*, and cannot be freed).
+ */
+static int predefined_combiner(int combiner) {
+  return combiner == MPI_COMBINER_NAMED || combiner == MPI_COMBINER_F90_REAL ||
+         combiner == MPI_COMBINER_F90_COMPLEX || combiner == MPI_COMBINER_F90_INTEGER;
+}
+
+/* Whether t is predefined (predefined_combiner); a type whose envelope cannot be read counts as one (never freed). */
+static int predefined(MPI_Datatype t) {
+  int ni, na, nd, combiner;
+  return PMPI_Type_get_envelope(t, &ni, &na, &nd, &combiner) != MPI_SUCCESS || predefined_combiner(combiner);
+}
+
+/*
+ * Frees the datatypes MPI_Type_get_contents returned that are derived (the standard makes the user free those); a
+ * predefined one, named or F90, is returned as itself and must not be freed (Open MPI: MPI_ERR_TYPE, fatal).
+ */
 static void free_contents(MPI_Datatype *types, int n) {
   for (int k = 0; k < n; k++) {
-    int ni, na, nd, combiner;
-    if (PMPI_Type_get_envelope(types[k], &ni, &na, &nd, &combiner) == MPI_SUCCESS && combiner != MPI_COMBINER_NAMED) {
-      PMPI_Type_free(&types[k]);
-    }
+    if (!predefined(types[k])) PMPI_Type_free(&types[k]);
   }
 }
 
@@ -649,13 +668,14 @@ static void free_contents(MPI_Datatype *types, int n) {
  * (dup, contiguous, vector, hvector, indexed, hindexed, indexed block, hindexed block, struct, resized to its own
  * bounds) of such types whose blocks follow each other. Anything else (a reordering, a gap, subarray, darray, a tree
  * deeper than MAX_TYPE_DEPTH, an MPI call that fails) is not provably in order: 0. MPI_Type_get_envelope alone
- * answers for a named type.
+ * answers for a predefined type (named, or an F90 one of MPI_Type_create_f90_*: in order when dense). Each level's
+ * types are walked once (the walk is linear in the tree, not exponential in its depth).
  */
 static int in_order(MPI_Datatype t, int depth) {
   int ni, na, nd, combiner;
   if (depth > MAX_TYPE_DEPTH || PMPI_Type_get_envelope(t, &ni, &na, &nd, &combiner) != MPI_SUCCESS) return 0;
   MPI_Aint ext;
-  if (combiner == MPI_COMBINER_NAMED) return dense(t, &ext);
+  if (predefined_combiner(combiner)) return dense(t, &ext); /* an F90 type too: its contents hold no datatype */
   int *ints = malloc(sizeof(int) * (size_t)(ni + 1));
   MPI_Aint *addrs = malloc(sizeof(MPI_Aint) * (size_t)(na + 1));
   MPI_Datatype *types = malloc(sizeof(MPI_Datatype) * (size_t)(nd + 1));
@@ -663,9 +683,22 @@ static int in_order(MPI_Datatype t, int depth) {
            PMPI_Type_get_contents(t, ni, na, nd, ints, addrs, types) == MPI_SUCCESS;
   int got = ok;
   if (ok) {
-    MPI_Aint cext = 0;
-    int child = dense(types[0], &cext) && in_order(types[0], depth + 1);
+    /* types[0]'s extent; for the one-type constructors (dup, contiguous, vector, hvector, resized) whether it is dense
+       and in order, walked here once; the block forms walk their types in blocks_in_order instead */
+    MPI_Aint cext = 0, clb;
+    int child = 0;
     switch (combiner) {
+      case MPI_COMBINER_DUP:
+      case MPI_COMBINER_CONTIGUOUS:
+      case MPI_COMBINER_VECTOR:
+      case MPI_COMBINER_HVECTOR:
+      case MPI_COMBINER_RESIZED:
+        child = dense(types[0], &cext) && in_order(types[0], depth + 1);
+        break;
+      default:
+        if (PMPI_Type_get_extent(types[0], &clb, &cext) != MPI_SUCCESS) ok = 0;
+    }
+    switch (ok ? combiner : MPI_COMBINER_NAMED) {
       case MPI_COMBINER_DUP:
       case MPI_COMBINER_CONTIGUOUS: /* count, type */
         ok = child;
@@ -706,7 +739,7 @@ static int in_order(MPI_Datatype t, int depth) {
       case MPI_COMBINER_RESIZED: /* lb, extent (bytes): only to the type's own bounds */
         ok = child && addrs[0] == 0 && addrs[1] == cext;
         break;
-      default: /* subarray, darray, Fortran types, ...: not walked */
+      default: /* subarray, darray, ...: not walked (MPI_COMBINER_NAMED here: types[0]'s extent could not be read) */
         ok = 0;
     }
   }

@@ -14,7 +14,8 @@
 # swapped must fall back. At P = 4, an intercommunicator's calls must fall back uncaptured (libcommplan-inter.c), and
 # misspelt variables, values not taken and a store without programs/ must be named; then libcommplan-mixed.c: a send
 # type that reorders its elements, ranks whose element sizes differ, one matrix through MPI_Alltoall and
-# MPI_Alltoallv, a program damaged after precompute, and (P = 8) store copies holding different programs for a key.
+# MPI_Alltoallv, types built on MPI_Type_create_f90_* (predefined), a program damaged after precompute, and (P = 8)
+# store copies holding different programs for a key.
 # Environment: LIBCOMMPLAN_TEST_P (default 4 16 7), LIBCOMMPLAN_TEST_MACHINE (default ib-hdr-200, its runtime model
 # ib-hdr-200-mpi), LIBCOMMPLAN_TEST_ONE_PORT_MACHINE (default t3d-004). Exit 1 on any failure, 2 when a tool is missing.
 set -euo pipefail
@@ -436,6 +437,27 @@ if launch "$p" "$d/base" - "$work/bin/mixed" kinds &&
   fi
 else
   fail "call kinds P=$p" "a run or the precompute failed" "$(cat "$work/out" "$work/pre" 2>/dev/null)"
+fi
+# types built on MPI_Type_create_f90_real / _complex / _integer (predefined, their combiner MPI_COMBINER_F90_*): the
+# datatype walk must not free them (Open MPI: MPI_ERR_TYPE in MPI_Type_free, fatal), and they are dense elements: the
+# calls captured (two records, by element size), planned and replayed, every byte as without the interposer (its
+# own run directory: the damaged-program check below compares with the kinds runs in $d)
+if launch "$p" "$work/f90/base" - "$work/bin/mixed" f90 &&
+  launch "$p" "$work/f90/capture" "LD_PRELOAD=$preload,COMMPLAN_CAPTURE=$work/cap-f90,COMMPLAN_STATS=1" "$work/bin/mixed" f90 &&
+  same_bytes "$work/f90/base" "$work/f90/capture" "$p" && grep -q '^commplan: rank 0 total: 15 calls, 0 hits, 15 fallbacks$' "$work/out" &&
+  cli precompute --from-capture "$work/cap-f90" --store "$work/store-f90" --machine "$machine" >"$work/pre" 2>&1 &&
+  launch "$p" "$work/f90/replay" "$rl,COMMPLAN_PLANS=$work/store-f90" "$work/bin/mixed" f90; then
+  if ! same_bytes "$work/f90/base" "$work/f90/replay" "$p"; then
+    fail "f90 types P=$p" "received bytes differ"
+  elif [ "$(ls "$work/cap-f90"/*.capture.json | wc -l)" -ne 2 ] || ! grep -q '"calls": 9,' "$work/cap-f90"/*.capture.json ||
+    ! grep -q '"calls": 6,' "$work/cap-f90"/*.capture.json ||
+    ! grep -q '^commplan: rank 0 total: 15 calls, 15 hits, 0 fallbacks$' "$work/out"; then
+    fail "f90 types P=$p" "not two records (9 and 6 calls) and 15 hits" "$(cat "$work/out"; ls "$work/cap-f90")"
+  else
+    ok "f90 types P=$p: types built on MPI_Type_create_f90_* captured (two records), planned and replayed (15 hits), no MPI_Type_free of a predefined type, every byte as without the interposer"
+  fi
+else
+  fail "f90 types P=$p" "a run or the precompute failed" "$(cat "$work/out" "$work/pre" 2>/dev/null)"
 fi
 # a program directory damaged after precompute (a rank file cut short): precompute plans it again (not "present");
 # damaged again, the run names it in one line without COMMPLAN_STATS and with COMMPLAN_STATS=1, none with =0
