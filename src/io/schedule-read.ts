@@ -13,6 +13,15 @@ import { readScheduleJson, type ReadScheduleOptions } from "./schedule-json-read
 const MODULE = "schedule";
 /** The first bytes of an Arrow IPC file. */
 const ARROW_MAGIC = "ARROW1";
+/**
+ * What an Arrow IPC stream (not a file) starts with: the continuation marker 0xFFFFFFFF of its first message, as
+ * pyarrow's ipc.new_stream, polars' write_ipc_stream and apache-arrow's stream writer write it.
+ */
+const STREAM_MARKER = "\xff\xff\xff\xff";
+/** Why an Arrow IPC stream is refused, and what to write instead. */
+const STREAM_REFUSAL =
+  "an Arrow IPC stream, not an Arrow IPC file: commplan reads the file format " +
+  "(pyarrow: ipc.new_file or feather.write_feather; polars: write_ipc)";
 
 /**
  * The bytes of the file at `path` when it is a regular file that starts with Arrow's magic bytes,
@@ -34,6 +43,8 @@ async function arrowBytes(path: string, maxMemory: number): Promise<Uint8Array |
   try {
     const head = Buffer.alloc(ARROW_MAGIC.length);
     const { bytesRead } = await fh.read(head, 0, head.length, 0);
+    if (bytesRead >= STREAM_MARKER.length && head.toString("latin1").startsWith(STREAM_MARKER))
+      throw fail(MODULE, "BAD_FORMAT", STREAM_REFUSAL, { file: path });
     if (bytesRead !== head.length || head.toString("latin1") !== ARROW_MAGIC) return null;
     checkMemory(MODULE, 2 * size, `the ${size}-byte Arrow schedule`, maxMemory, { file: path });
     // an Arrow file ends with the magic bytes too: a file cut short (or not Arrow) is refused before it is read
@@ -71,6 +82,13 @@ async function withStdinHint(read: Promise<Schedule>): Promise<Schedule> {
         MODULE,
         "BAD_FORMAT",
         `${e.message.replace(/^[a-z-]+: /, "")} (an Arrow schedule? standard input is read as JSON: give the Arrow file's path)`,
+      );
+    if (isCommplanError(e) && /line 1: unexpected byte 0xff/.test(e.message))
+      throw fail(
+        MODULE,
+        "BAD_FORMAT",
+        `${e.message.replace(/^[a-z-]+: /, "")} (an Arrow IPC stream? standard input is read as JSON, and Arrow only ` +
+          `as an IPC file given by its path)`,
       );
     throw e;
   }

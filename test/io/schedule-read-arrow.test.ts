@@ -4,6 +4,8 @@
  */
 import { closeSync, openSync, truncateSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { tableFromIPC, tableToIPC } from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import { readScheduleFile } from "../../src/io/schedule-read.js";
 import { encodeScheduleArrow } from "../../src/io/schedule-arrow.js";
@@ -23,6 +25,25 @@ describe("readScheduleFile: Arrow files", () => {
     writeFileSync(join(d, "cut.arrow"), bytes.subarray(0, bytes.length - 3));
     await expect(readScheduleFile(join(d, "cut.arrow"))).rejects.toThrow(
       /^schedule: .*cut\.arrow: an Arrow file that is not a readable commplan schedule: it does not end with Arrow's magic bytes \(cut short\?\)$/,
+    );
+  });
+
+  it("refuses an Arrow IPC stream (pyarrow's ipc.new_stream) by name, from a file and from standard input", async () => {
+    const m = generatePattern("uniform", 6, {}, 1);
+    const file = encodeScheduleArrow(plan(m, "shift"));
+    const stream = tableToIPC(tableFromIPC(file), "stream"); // the same table and metadata, as a stream
+    expect(Buffer.from(stream.subarray(0, 4)).toString("hex")).toBe("ffffffff");
+    const d = tempDir("schedule-read-arrow");
+    writeFileSync(join(d, "s.arrows"), stream);
+    await expect(readScheduleFile(join(d, "s.arrows"))).rejects.toThrow(
+      /^schedule: .*s\.arrows: an Arrow IPC stream, not an Arrow IPC file: commplan reads the file format \(pyarrow: /,
+    );
+    // standard input (JSON only) says what the bytes may be
+    const bin = join(import.meta.dirname, "..", "..", "bin", "commplan.js");
+    const r = spawnSync(process.execPath, [bin, "show", "-"], { input: Buffer.from(stream), encoding: "utf8" });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(
+      /line 1: unexpected byte 0xff.* \(an Arrow IPC stream\? standard input is read as JSON, and Arrow only as an IPC/,
     );
   });
 
