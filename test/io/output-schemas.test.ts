@@ -1,6 +1,7 @@
 /** Every JSON document commplan writes validates against its schema in schemas/ (real CLI output, ajv). */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { tableFromIPC } from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import {
   FORMAT_NAMES,
@@ -63,6 +64,26 @@ describe("real CLI output validates against its schema", () => {
     valid("cost", await jsonOut("cost", f("s.json"), "--machine", "t3d-004", "--json"));
     valid("cost", await jsonOut("cost", f("s.json"), "--machine", "t3d-004", "--json", "--steps"));
     valid("cost", await jsonOut("cost", f("s.json"), "--machine", "sp2-004", "--mode", "nonblocking", "--json"));
+  });
+
+  it("cost --json numbers stages from 1 and steps from 0, as its schema says: joined to the Arrow file's columns", async () => {
+    expect((await run("gen", "pattern1", "--p", "9", "--seed", "3", "-o", f("mc.json"))).code).toBe(0);
+    expect((await run("plan", f("mc.json"), "-a", "four-stage", "-o", f("sc.json"))).code).toBe(0);
+    expect((await run("export", f("sc.json"), "-f", "arrow", "-o", f("sc.arrow"))).code).toBe(0);
+    type Cost = { stages: { stage: number }[]; steps: { step: number; stage: number }[] };
+    const cost = (await jsonOut("cost", f("sc.json"), "--machine", "t3d-004", "--json", "--steps")) as Cost;
+    valid("cost", cost);
+    expect(cost.stages.map((s) => s.stage)).toEqual([1, 2, 3, 4]);
+    const t = tableFromIPC(readFileSync(f("sc.arrow")));
+    const stageCol = t.getChild("stage")!.toArray() as Uint8Array;
+    const stepCol = t.getChild("step")!.toArray() as Uint8Array;
+    expect(stepCol.length).toBeGreaterThan(0);
+    for (let row = 0; row < stepCol.length; row++) expect(cost.steps[stepCol[row]!]!.stage).toBe(stageCol[row]! + 1);
+    // the schema holds the numbering: a stage 0 is not a cost document
+    const zero = { ...cost, stages: cost.stages.map((s, i) => (i === 0 ? { ...s, stage: 0 } : s)) };
+    expect(() => validateWithSchema("cost", zero, "test")).toThrow(/stages\/0\/stage must be >= 1/);
+    const zeroStep = { ...cost, steps: cost.steps.map((s, i) => (i === 0 ? { ...s, stage: 0 } : s)) };
+    expect(() => validateWithSchema("cost", zeroStep, "test")).toThrow(/steps\/0\/stage must be >= 1/);
   });
 
   it("simulate --json and --trace: replays (blocking, nonblocking, data mode, ocpc) and protocol runs with --realised", async () => {
