@@ -167,6 +167,11 @@ describe("precompute --from-capture", () => {
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/^precompute: .*capture\.json: the capture's key 0{32} is not its matrix's \(222575cb/);
     expect(existsSync(join(d, "s", "programs", "0".repeat(32)))).toBe(false);
+    // no --json document: refused in one line with nothing on stdout, as README.md and the option's help say
+    const json = await run("precompute", "--from-capture", join(d, "cap"), "--store", join(d, "s"), "--json");
+    expect([json.code, json.out]).toEqual([2, ""]);
+    expect(json.err).toMatch(/^precompute: --from-capture takes neither --shard nor --json\n$/);
+    expect((await run("precompute", "--help")).out.replace(/\s+/g, " ")).toContain("JSON (not with --from-capture)");
     const noMachine = await run("precompute", "--from-capture", join(d, "cap"), "--store", join(d, "s"));
     expect(noMachine.err).toMatch(/^precompute: --from-capture needs --machine/);
     const both = await run("precompute", "spec.json", "--from-capture", join(d, "cap"), "--store", join(d, "s"));

@@ -195,7 +195,10 @@ export function registerPrecompute(program: Command, ctx: CliContext): void {
       ),
     )
     .option("--shard <i/n>", "plan only shard i of n (jobs k with k mod n = i), e.g. $SLURM_ARRAY_TASK_ID/16")
-    .option("--json", "print every job with its outcome, and the totals, as commplan.precompute/v1 JSON")
+    .option(
+      "--json",
+      "print every job with its outcome, and the totals, as commplan.precompute/v1 JSON (not with --from-capture)",
+    )
     .option(
       "--from-capture <dir>",
       "instead of a spec: plan (auto, for --machine and --runtime), store and lower every count matrix libcommplan captured in DIR (COMMPLAN_CAPTURE=DIR) into STORE/programs/<key>/ for its replay (docs/runtimes.md); a key planned for the same target is left as it is, one planned for another machine, runtime, network or port sharing is replaced",
