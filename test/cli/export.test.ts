@@ -1,6 +1,7 @@
 // commplan export --format program: whole and split output, both variants, refusals with exit 2.
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { tableFromIPC } from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import { readProgramJson } from "../../src/io/program-json-read.js";
 import { readMatrixFile } from "../../src/io/matrix-read.js";
@@ -78,5 +79,27 @@ describe("commplan export", () => {
       /^commplan: error: option '--variant <v>' argument 'eager' is invalid\. Allowed choices are nonblocking, blocking, dataflow\./,
     );
     expect(v.err.trim().split("\n")).toHaveLength(1);
+  });
+});
+
+describe("export --format arrow of an auto plan", () => {
+  it("keeps the schedule and its header but not the JSON form's auto block, as docs/formats.md says", async () => {
+    expect((await run("gen", "uniform", "--p", "4", "-o", f("ma.json"))).code).toBe(0);
+    const p = await run("plan", f("ma.json"), "-a", "auto", "--machine", "t3d-004", "-o", f("auto.json"));
+    expect(p.code).toBe(0);
+    const json = JSON.parse(readFileSync(f("auto.json"), "utf8")) as Record<string, unknown>;
+    expect(Object.keys(json)).toContain("auto");
+    expect((await run("export", f("auto.json"), "-f", "arrow", "-o", f("auto.arrow"))).code).toBe(0);
+    const header = JSON.parse(tableFromIPC(readFileSync(f("auto.arrow"))).schema.metadata.get("commplan")!) as {
+      algorithm: string;
+    };
+    expect(header.algorithm).toBe(json["algorithm"]);
+    expect(Object.keys(header)).not.toContain("auto");
+    // read back (show reads either form): the same grid, so only the block is gone
+    const fromJson = await run("show", f("auto.json"), "--json");
+    const fromArrow = await run("show", f("auto.arrow"), "--json");
+    expect([fromJson.code, fromArrow.code]).toEqual([0, 0]);
+    expect(fromJson.out).toMatch(/^\{"format":"commplan\.show\/v1"/);
+    expect(fromArrow.out).toBe(fromJson.out);
   });
 });
