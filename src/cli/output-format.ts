@@ -20,3 +20,19 @@ export function outputFormat<F extends string>(
     });
   return given;
 }
+
+/**
+ * Refuses an output named `.arrow` for a command that writes a schedule only as commplan.schedule/v1 JSON: a reader
+ * that goes by the name (pyarrow's ipc.open_file, `SELECT ... FROM 'x.arrow'`) would find JSON there. `flag` is the
+ * option that named it; export -f arrow converts the JSON.
+ */
+export function refuseArrowName(module: string, flag: string, field: string, output: string): void {
+  if (output !== "-" && output.toLowerCase().endsWith(".arrow"))
+    throw fail(
+      module,
+      "BAD_OPTION",
+      `${flag} ${output}: ${module} writes schedule JSON (commplan.schedule/v1), not Arrow; write it to a .json file ` +
+        `and convert it with 'commplan export FILE.json -f arrow -o ${output}'`,
+      { field },
+    );
+}

@@ -1,5 +1,5 @@
 // commplan export --format program: whole and split output, both variants, refusals with exit 2.
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { tableFromIPC } from "apache-arrow";
 import { describe, expect, it } from "vitest";
@@ -101,5 +101,27 @@ describe("export --format arrow of an auto plan", () => {
     expect([fromJson.code, fromArrow.code]).toEqual([0, 0]);
     expect(fromJson.out).toMatch(/^\{"format":"commplan\.show\/v1"/);
     expect(fromArrow.out).toBe(fromJson.out);
+  });
+});
+
+describe("a schedule is Arrow only through export -f arrow", () => {
+  it("plan -o x.arrow and simulate --realised x.arrow are refused (they write JSON), naming the conversion", async () => {
+    expect((await run("gen", "uniform", "--p", "4", "-o", f("mr.json"))).code).toBe(0);
+    for (const name of ["p.arrow", "P.ARROW"]) {
+      const p = await run("plan", f("mr.json"), "-a", "shift", "-o", f(name));
+      expect([p.code, p.out]).toEqual([2, ""]);
+      expect(p.err).toMatch(/^plan: -o .*\.arrow: plan writes schedule JSON \(commplan\.schedule\/v1\), not Arrow; /i);
+      expect(p.err).toContain(`'commplan export FILE.json -f arrow -o ${f(name)}'`);
+      expect(existsSync(f(name))).toBe(false);
+    }
+    const argv = ["simulate", f("mr.json"), "--machine", "t3d-004", "--protocol", "async", "--realised"];
+    const s = await run(...argv, f("r.arrow"));
+    expect(s.code).toBe(2);
+    expect(s.err).toMatch(/^simulate: --realised .*r\.arrow: simulate writes schedule JSON .*, not Arrow; /);
+    expect(existsSync(f("r.arrow"))).toBe(false);
+    // the conversion the message names gives an Arrow file, and a .json name is written as before
+    expect((await run(...argv, f("r.json"))).code).toBe(0);
+    expect((await run("export", f("r.json"), "-f", "arrow", "-o", f("r.arrow"))).code).toBe(0);
+    expect(readFileSync(f("r.arrow")).subarray(0, 6).toString("latin1")).toBe("ARROW1");
   });
 });

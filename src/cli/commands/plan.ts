@@ -29,6 +29,7 @@ import { withProgress, withProgressAsync } from "../progress.js";
 import { collect, ELEMENT_BYTES_HELP, intOption, keyValues, matrixReadOptions, writingBar } from "../io.js";
 import { JSON_SUMMARY_HELP, printJson, refuseJsonOnStdout, writtenBytes } from "./json-summary.js";
 import type { JsonValue } from "../../model/schedule.js";
+import { refuseArrowName } from "../output-format.js";
 
 /** The options of `plan` as commander gives them. */
 interface PlanFlags extends NetworkFlags {
@@ -89,6 +90,7 @@ export function registerPlan(program: Command, ctx: CliContext): void {
     .option("--json", JSON_SUMMARY_HELP)
     .action(async (file: string, o: PlanFlags) => {
       refuseJsonOnStdout("plan", o.json, o.output);
+      refuseArrowName("plan", "-o", "output", o.output);
       if (o.algorithm === "auto") return planAutoCommand(ctx, file, o);
       for (const [k, flag] of [
         ["network", "--network"],

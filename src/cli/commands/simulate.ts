@@ -56,6 +56,7 @@ import { oneLine } from "../../internal/quoted.js";
 import { LIBRARY_OPTION, runLibraryFlags } from "./simulate-library.js";
 import { checkTimelineFlags, stdoutTaken, svgTooBig, timelineDocuments, wantsTimeline } from "./simulate-timeline.js";
 import { portsOption, SIMULATOR_PORTS } from "../ports-option.js";
+import { refuseArrowName } from "../output-format.js";
 
 interface SimulateFlags extends NetworkFlags {
   machine?: string;
@@ -185,6 +186,7 @@ function flagRequest(o: SimulateFlags, values: { readonly [field: string]: unkno
  */
 function checkFlags(o: SimulateFlags): void {
   if (o.realised === "-") throw stdoutTaken("--realised", "realised");
+  if (o.realised !== undefined) refuseArrowName("simulate", "--realised", "realised", o.realised);
   checkTimelineFlags(o);
   if (o.network === undefined) {
     for (const [k, flag] of [
