@@ -36,3 +36,22 @@ export function refuseArrowName(module: string, flag: string, field: string, out
       { field },
     );
 }
+
+/** The kind of file an output name says (.json, .arrow: store get's rule), else null. */
+function namedKind(name: string): "json" | "arrow" | null {
+  const lower = name.toLowerCase();
+  return lower.endsWith(".json") ? "json" : lower.endsWith(".arrow") ? "arrow" : null;
+}
+
+/**
+ * Refuses an export whose output name says the other of JSON and Arrow (`export -f arrow -o x.json`, `-f program -o
+ * x.arrow`), in store get's words; formats that write neither are not judged by the name.
+ */
+export function refuseExportName(module: string, format: string, output: string): void {
+  const writes = format === "arrow" ? "arrow" : format === "program" ? "json" : null;
+  const named = output === "-" ? null : namedKind(output);
+  if (writes !== null && named !== null && named !== writes)
+    throw fail(module, "BAD_OPTION", `--format ${format} but the output file ${output} has the extension of ${named}`, {
+      field: "format",
+    });
+}

@@ -124,4 +124,25 @@ describe("a schedule is Arrow only through export -f arrow", () => {
     expect((await run("export", f("r.json"), "-f", "arrow", "-o", f("r.arrow"))).code).toBe(0);
     expect(readFileSync(f("r.arrow")).subarray(0, 6).toString("latin1")).toBe("ARROW1");
   });
+
+  it("export refuses an output name that says the other of JSON and Arrow, as store get does", async () => {
+    expect((await run("gen", "uniform", "--p", "4", "-o", f("mn.json"))).code).toBe(0);
+    expect((await run("plan", f("mn.json"), "-a", "shift", "-o", f("sn.json"))).code).toBe(0);
+    const arrowAsJson = await run("export", f("sn.json"), "-f", "arrow", "-o", f("x.json"));
+    expect([arrowAsJson.code, arrowAsJson.out]).toEqual([2, ""]);
+    expect(arrowAsJson.err).toMatch(
+      /^export: --format arrow but the output file .*x\.json has the extension of json\n$/,
+    );
+    const programAsArrow = await run("export", f("sn.json"), "-m", f("mn.json"), "-f", "program", "-o", f("y.arrow"));
+    expect(programAsArrow.code).toBe(2);
+    expect(programAsArrow.err).toMatch(/^export: --format program but the output file .*y\.arrow has the extension/);
+    expect([existsSync(f("x.json")), existsSync(f("y.arrow"))]).toEqual([false, false]);
+    // the names that agree, and names that say neither, are written
+    for (const [fmt, name] of [
+      ["arrow", "z.arrow"],
+      ["arrow", "z.feather"],
+      ["program", "z.json"],
+    ] as const)
+      expect((await run("export", f("sn.json"), "-m", f("mn.json"), "-f", fmt, "-o", f(name))).code).toBe(0);
+  });
 });

@@ -30,6 +30,7 @@ import { withProgress, withProgressAsync } from "../progress.js";
 import { JSON_SUMMARY_HELP, printJson, refuseJsonOnStdout, writtenBytes } from "./json-summary.js";
 import { counted } from "../../internal/plural.js";
 import { oneLine } from "../../internal/quoted.js";
+import { refuseExportName } from "../output-format.js";
 
 const VARIANTS: readonly ProgramVariant[] = ["nonblocking", "blocking", "dataflow"];
 
@@ -133,6 +134,7 @@ async function runExport(
   refuseForeignOptions(format, given, formats);
   const written = writtenTo(o);
   refuseJsonOnStdout("export", o.json, written.path);
+  refuseExportName("export", format.name, o.output);
   if (format.input === "schedule") {
     refuseLoweringOptions(format, formats, o, cmd);
     await refuseOutputOntoInput("export", [file], [["-o", o.output]]);
