@@ -54,6 +54,9 @@ describe("--json summaries validate against their schemas", () => {
     expect((await summary("export", 0, ...goal))["program"]).toMatchObject({ variant: "dataflow" });
     const split = await summary("export", 0, ...program, "--split", f("split"));
     expect(split["output"]).toEqual({ kind: "split", path: f("split"), bytes: null });
+    // --out DIR (simgrid) is a directory too: bytes null, as the schema's description says
+    const sg = ["export", f("s.json"), "-m", f("m.json"), "-f", "simgrid", "--machine", "t3d-004", "--out", f("sg")];
+    expect((await summary("export", 0, ...sg))["output"]).toEqual({ kind: "dir", path: f("sg"), bytes: null });
     const arrow = await summary("export", 0, "export", f("s.json"), "-f", "arrow", "-o", f("s.arrow"));
     expect(arrow).toMatchObject({ program: null, output: { bytes: statSync(f("s.arrow")).size } });
   });
