@@ -66,26 +66,6 @@ describe("real CLI output validates against its schema", () => {
     valid("cost", await jsonOut("cost", f("s.json"), "--machine", "sp2-004", "--mode", "nonblocking", "--json"));
   });
 
-  it("cost --json numbers stages from 1 and steps from 0, as its schema says: joined to the Arrow file's columns", async () => {
-    expect((await run("gen", "pattern1", "--p", "9", "--seed", "3", "-o", f("mc.json"))).code).toBe(0);
-    expect((await run("plan", f("mc.json"), "-a", "four-stage", "-o", f("sc.json"))).code).toBe(0);
-    expect((await run("export", f("sc.json"), "-f", "arrow", "-o", f("sc.arrow"))).code).toBe(0);
-    type Cost = { stages: { stage: number }[]; steps: { step: number; stage: number }[] };
-    const cost = (await jsonOut("cost", f("sc.json"), "--machine", "t3d-004", "--json", "--steps")) as Cost;
-    valid("cost", cost);
-    expect(cost.stages.map((s) => s.stage)).toEqual([1, 2, 3, 4]);
-    const t = tableFromIPC(readFileSync(f("sc.arrow")));
-    const stageCol = t.getChild("stage")!.toArray() as Uint8Array;
-    const stepCol = t.getChild("step")!.toArray() as Uint8Array;
-    expect(stepCol.length).toBeGreaterThan(0);
-    for (let row = 0; row < stepCol.length; row++) expect(cost.steps[stepCol[row]!]!.stage).toBe(stageCol[row]! + 1);
-    // the schema holds the numbering: a stage 0 is not a cost document
-    const zero = { ...cost, stages: cost.stages.map((s, i) => (i === 0 ? { ...s, stage: 0 } : s)) };
-    expect(() => validateWithSchema("cost", zero, "test")).toThrow(/stages\/0\/stage must be >= 1/);
-    const zeroStep = { ...cost, steps: cost.steps.map((s, i) => (i === 0 ? { ...s, stage: 0 } : s)) };
-    expect(() => validateWithSchema("cost", zeroStep, "test")).toThrow(/steps\/0\/stage must be >= 1/);
-  });
-
   it("simulate --json and --trace: replays (blocking, nonblocking, data mode, ocpc) and protocol runs with --realised", async () => {
     await run("gen", "pattern1", "--p", "9", "--seed", "2", "-o", f("m9.json"));
     await run("plan", f("m9.json"), "-a", "shift", "--payload", "-o", f("s9.json"));
@@ -168,5 +148,41 @@ describe("real CLI output validates against its schema", () => {
     expect(() => validateWithSchema("chrome-trace", trace, "test")).toThrow(/\/traceEvents\/\d+ /);
     const stats = (await jsonOut("stats", f("m9.json"), "--json")) as Record<string, unknown>;
     expect(() => validateWithSchema("stats", { ...stats, classification: "dense" }, "test")).toThrow(/classification/);
+  });
+});
+
+describe("real CLI output: numbering and optional rows, as the schemas and docs say", () => {
+  it("verify --json of a message-level relay plan: unproven rows with the keys docs/formats.md names", async () => {
+    expect((await run("gen", "random", "--p", "6", "--seed", "3", "-o", f("mu.json"))).code).toBe(0);
+    expect((await run("plan", f("mu.json"), "-a", "two-stage", "-o", f("su.json"))).code).toBe(0);
+    const r = await run("verify", f("su.json"), "--matrix", f("mu.json"), "--json");
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.out) as { ok: boolean; unproven?: Record<string, unknown>[] };
+    valid("report", report);
+    expect(report.ok).toBe(true);
+    expect(report.unproven?.map((u) => Object.keys(u).sort())).toEqual([
+      ["detail", "howToProve", "id", "reason", "title"],
+    ]);
+    expect(report.unproven?.[0]).toMatchObject({ id: "delivery", reason: "at message level" });
+  });
+
+  it("cost --json numbers stages from 1 and steps from 0, as its schema says: joined to the Arrow file's columns", async () => {
+    expect((await run("gen", "pattern1", "--p", "9", "--seed", "3", "-o", f("mc.json"))).code).toBe(0);
+    expect((await run("plan", f("mc.json"), "-a", "four-stage", "-o", f("sc.json"))).code).toBe(0);
+    expect((await run("export", f("sc.json"), "-f", "arrow", "-o", f("sc.arrow"))).code).toBe(0);
+    type Cost = { stages: { stage: number }[]; steps: { step: number; stage: number }[] };
+    const cost = (await jsonOut("cost", f("sc.json"), "--machine", "t3d-004", "--json", "--steps")) as Cost;
+    valid("cost", cost);
+    expect(cost.stages.map((s) => s.stage)).toEqual([1, 2, 3, 4]);
+    const t = tableFromIPC(readFileSync(f("sc.arrow")));
+    const stageCol = t.getChild("stage")!.toArray() as Uint8Array;
+    const stepCol = t.getChild("step")!.toArray() as Uint8Array;
+    expect(stepCol.length).toBeGreaterThan(0);
+    for (let row = 0; row < stepCol.length; row++) expect(cost.steps[stepCol[row]!]!.stage).toBe(stageCol[row]! + 1);
+    // the schema holds the numbering: a stage 0 is not a cost document
+    const zero = { ...cost, stages: cost.stages.map((s, i) => (i === 0 ? { ...s, stage: 0 } : s)) };
+    expect(() => validateWithSchema("cost", zero, "test")).toThrow(/stages\/0\/stage must be >= 1/);
+    const zeroStep = { ...cost, steps: cost.steps.map((s, i) => (i === 0 ? { ...s, stage: 0 } : s)) };
+    expect(() => validateWithSchema("cost", zeroStep, "test")).toThrow(/steps\/0\/stage must be >= 1/);
   });
 });
