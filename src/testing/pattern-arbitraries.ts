@@ -9,6 +9,8 @@ import { createRng } from "../model/rng.js";
 import { PATTERNS, findPattern, patternOptionList, resolvePatternOptions } from "../patterns/registry.js";
 import type { PatternInput, PatternOption } from "../patterns/types.js";
 import { baseThenNodeShrinking } from "./matrix-shrink.js";
+import { checkOptionsObject, describeValue } from "../model/option-checks.js";
+import { checkPRange } from "./check-options.js";
 
 /** An option of a pattern arbitrary: a fixed value, or an inclusive [min, max] range to draw from. */
 export type PatternOptionRange = number | readonly [number, number];
@@ -48,6 +50,27 @@ function optionArb(o: PatternOption, r: PatternOptionRange): fc.Arbitrary<number
 }
 
 /**
+ * Checks the value or range given for option `o` of pattern `name`: a number or a [min, max] pair (integers for an
+ * integer option, finite numbers else) with min <= max that meets the option's own range; a one-line BAD_OPTION error
+ * naming the option, before anything is drawn (a value only some P refuse, d <= p - 1, falls back when drawn).
+ */
+function checkOptionRange(name: string, o: PatternOption, r: unknown): void {
+  const ok = (x: unknown): x is number =>
+    typeof x === "number" && (o.type === "integer" ? Number.isInteger(x) : Number.isFinite(x));
+  const [lo, hi]: unknown[] = typeof r === "number" ? [r, r] : Array.isArray(r) && r.length === 2 ? r : [NaN, NaN];
+  const shown = Array.isArray(r) ? `[${r.map(describeValue).join(", ")}]` : describeValue(r);
+  const refuse = (why: string): never => {
+    throw fail("testing", "BAD_OPTION", `patternArb: option '${o.name}' of pattern '${name}' ${why}, got ${shown}`, {
+      field: o.name,
+    });
+  };
+  const kind = o.type === "integer" ? "integers" : "finite numbers";
+  if (!ok(lo) || !ok(hi) || lo > hi) refuse(`must be a value or a [min, max] range of ${kind}`);
+  if ((o.min !== undefined && (hi as number) < o.min) || (o.max !== undefined && (lo as number) > o.max))
+    refuse(`must allow a value in ${o.min ?? "-Infinity"}..${o.max ?? "Infinity"}`);
+}
+
+/**
  * Generates the pattern; an option whose allowed range depends on P (d <= p - 1, k < p, ...) is
  * set to its minimum and the pattern tried again; null when even that is refused.
  */
@@ -80,6 +103,8 @@ function generateOrNull(
  * zeroed and lowered: src/testing/matrix-shrink.ts), so that a counterexample keeps only the entries that matter.
  */
 export function patternArb(name: string, options: PatternArbOptions = {}): fc.Arbitrary<CommMatrix> {
+  checkOptionsObject("testing", "options", options);
+  checkOptionsObject("testing", "options.options", options.options);
   const def = findPattern(name);
   if (def.file !== undefined && options.input === undefined)
     throw fail(
@@ -92,10 +117,15 @@ export function patternArb(name: string, options: PatternArbOptions = {}): fc.Ar
   for (const k of Object.keys(options.options ?? {}))
     if (!list.some((o) => o.name === k))
       throw fail("testing", "BAD_OPTION", `patternArb: unknown option '${k}' for pattern '${name}'`, { field: k });
+  checkPRange("patternArb", options.minP ?? 1, options.maxP ?? Math.max(8, options.minP ?? 1));
   const minP = def.fixedP ?? options.minP ?? 1;
   const maxP = def.fixedP ?? options.maxP ?? Math.max(8, minP);
   const record: { [k: string]: fc.Arbitrary<number> } = {};
-  for (const o of list) record[o.name] = optionArb(o, options.options?.[o.name] ?? defaultRange(o));
+  for (const o of list) {
+    const given = options.options?.[o.name];
+    if (given !== undefined) checkOptionRange(name, o, given);
+    record[o.name] = optionArb(o, given ?? defaultRange(o));
+  }
   const drawn = fc
     .tuple(fc.integer({ min: minP, max: maxP }), fc.record(record), fc.integer({ min: 0, max: 0xffffffff }))
     .map(([p, given, seed]) => generateOrNull(name, p, given, seed, options.input))

@@ -13,6 +13,12 @@ import { matrixArb } from "./matrix-arbitraries.js";
 import { failureOfError, type CheckFailure } from "./schedule-check.js";
 import { checkTimedCausality } from "./timed-causality.js";
 import { ScheduleCheckError } from "./verify-or-throw.js";
+import { fail } from "../model/errors.js";
+import { checkOptionsObject, describeValue } from "../model/option-checks.js";
+import { checkVerifyPorts } from "../verifier/verify.js";
+
+/** The lowering variants runtimeProperty accepts. */
+const VARIANTS: readonly ProgramVariant[] = ["nonblocking", "blocking", "dataflow"];
 
 /** What an executor receives: the matrix, the schedule and its lowered program. */
 export interface RuntimeInput {
@@ -122,12 +128,20 @@ export async function runtimeFailure(
 /**
  * A property over matrices that `exec`, given a planned and lowered schedule, returns realised
  * times under which every element is delivered, no node exceeds its ports at any instant, and no
- * relay forwards data before it arrived. Asynchronous: use `await fc.assert(runtimeProperty(exec))`.
+ * relay forwards data before it arrived. Asynchronous: use `await fc.assert(runtimeProperty(exec))`. Bad options
+ * (ports, variant) are refused up front with a one-line BAD_OPTION error.
  */
 export function runtimeProperty(
   exec: ExecFn,
   options: RuntimePropertyOptions = {},
 ): fc.IAsyncPropertyWithHooks<[CommMatrix]> {
+  checkOptionsObject("testing", "options", options);
+  if (options.ports !== undefined) checkVerifyPorts("testing", options.ports);
+  const variant: unknown = options.variant;
+  if (variant !== undefined && !VARIANTS.includes(variant as ProgramVariant))
+    throw fail("testing", "BAD_OPTION", `variant must be ${VARIANTS.join(", ")}, got ${describeValue(variant)}`, {
+      field: "variant",
+    });
   return fc.asyncProperty(options.matrices ?? matrixArb(), async (m) => {
     const f = await runtimeFailure(exec, m, options);
     if (f !== null) throw new ScheduleCheckError(f, null);

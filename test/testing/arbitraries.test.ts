@@ -1,6 +1,7 @@
 /** The kit's arbitraries: ranges and shapes as stated, and shrinking to the nodes that matter. */
 import { describe, expect, it } from "vitest";
 import {
+  anyMatrixArb,
   anyPatternArb,
   dRegularArb,
   fc,
@@ -47,6 +48,36 @@ describe("matrixArb", () => {
     expect(() => matrixArb({ maxEntry: 2 ** 41 })).toThrow(/maxEntry/);
     expect(() => matrixArb({ densities: [1.5] })).toThrow(/densities/);
     expect(() => matrixArb({ storage: "csr" as "sparse" })).toThrow(/^testing: matrixArb: storage must be/);
+    // elementBytes was taken as given and failed only when a matrix was drawn
+    expect(() => matrixArb({ elementBytes: 0 })).toThrow(
+      /^testing: matrixArb: elementBytes must be a positive integer/,
+    );
+    expect(() => matrixArb({ elementBytes: 1.5 })).toThrow(/elementBytes .* got 1\.5$/);
+  });
+
+  it("anyMatrixArb and patternArb refuse a bad P range, entry bound or option range in one line naming the option", () => {
+    const line = (f: () => unknown): string => {
+      try {
+        f();
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return "accepted";
+    };
+    expect(line(() => anyMatrixArb({ maxP: "8" as unknown as number }))).toBe(
+      'testing: anyMatrixArb: maxP must be an integer in minP..1048576, got "8"',
+    );
+    expect(line(() => anyMatrixArb({ maxEntry: 0 }))).toMatch(/^testing: anyMatrixArb: maxEntry must be/);
+    expect(line(() => anyMatrixArb(null as unknown as object))).toMatch(/^testing: options must be an object/);
+    expect(line(() => patternArb("uniform", { minP: 0 }))).toMatch(/^testing: patternArb: minP must be a positive/);
+    expect(line(() => patternArb("uniform", { minP: 5, maxP: 3 }))).toMatch(/^testing: patternArb: maxP must be/);
+    expect(line(() => hRelationArb({ h: [5, 2] }))).toMatch(
+      /^testing: patternArb: option 'h' of pattern 'h-relation' must be a value or a \[min, max\] range of integers/,
+    );
+    // a value no P allows is refused rather than drawn as the option's minimum (h = 0: the zero matrix) every time
+    expect(line(() => hRelationArb({ h: -3 }))).toMatch(/option 'h' .* must allow a value in 0\.\./);
+    expect(line(() => dRegularArb({ d: [1.5, 3] }))).toMatch(/option 'd' of pattern 'wang-set1'/);
+    expect(line(() => patternArb("uniform", { minP: 2, maxP: 4 }))).toBe("accepted");
   });
 
   it("storage: sparse draws compressed rows, mixed draws both, and a shrunk matrix keeps its storage", () => {

@@ -102,6 +102,11 @@ describe("verifyOrThrow and toBeValidScheduleFor", () => {
     expect(said([1, 2])).toMatch(/returned an array of 2, not/);
     expect(said(7)).toMatch(/returned a number, not/);
     expect(said(null)).toMatch(/returned null, not/);
+    expect(said(undefined)).toMatch(/returned undefined, not/);
+    // a sync property given an async planner: the Promise is named, not read as an empty object
+    expect(said(Promise.resolve({ stages: [] }))).toMatch(
+      /returned a Promise \(an async planner: .*asyncPlannerProperty\)/,
+    );
   });
 
   it("fail a relaying plan without payloads as unproven delivery unless allowUnproven", () => {
@@ -309,5 +314,15 @@ describe("runtimeProperty", () => {
     expect((r.errorInstance as ScheduleCheckError).check).toBe("well-formed");
     expect((r.errorInstance as ScheduleCheckError).witness).toMatch(/^stallStart has 0 entries, not \d+$/);
     expect(calls).toBe(0);
+  });
+
+  it("refuses bad options up front in one line (ports, variant, options not an object), not in every run", () => {
+    const exec = () => ({ start: [], end: [] });
+    expect(() => runtimeProperty(exec, { ports: 0 })).toThrow(/^testing: ports must be a positive integer/);
+    expect(() => runtimeProperty(exec, { variant: "eager" as "blocking" })).toThrow(
+      /^testing: variant must be nonblocking, blocking, dataflow, got "eager"$/,
+    );
+    expect(() => runtimeProperty(exec, null as unknown as object)).toThrow(/^testing: options must be an object/);
+    expect(() => runtimeProperty(exec, { ports: Infinity, variant: "dataflow" })).not.toThrow();
   });
 });
