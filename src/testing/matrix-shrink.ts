@@ -40,17 +40,22 @@ function* lowered(v: number, min: number): Generator<number> {
   for (let d = Math.floor((v - min) / 2); d >= 1; d = Math.floor(d / 2)) yield v - d;
 }
 
-/** The matrix with entry x set to v. */
-function withEntry(m: CommMatrix, x: number, v: number): CommMatrix {
+/** The matrix with the entries at `xs` (row-major indices) set to v. */
+function withEntries(m: CommMatrix, xs: readonly number[], v: number): CommMatrix {
   const data = m.data.slice();
-  data[x] = v;
+  for (const x of xs) data[x] = v;
   return like(m, matrixFromData(m.p, data, { elementBytes: m.elementBytes }));
 }
 
+/** The matrix with entry x set to v. */
+const withEntry = (m: CommMatrix, x: number, v: number): CommMatrix => withEntries(m, [x], v);
+
 /**
- * Smaller matrices: blocks of nodes deleted (half of them, then two, then one; last block first), each entry zeroed,
- * then each entry lowered by a binary search toward minEntry (a failing entry ends at its least failing value); a
- * deletion that gives the same matrix as an earlier one is not tried again.
+ * Smaller matrices: blocks of nodes deleted (half of them, then two, then one; last block first), blocks of the
+ * non-zero entries zeroed (half of them, a quarter, ..., two: a large matrix whose P cannot shrink loses its irrelevant
+ * entries in a few rounds, not one round per entry), each entry zeroed, then each entry lowered by a binary search
+ * toward minEntry (a failing entry ends at its least failing value); a deletion that gives the same matrix as an
+ * earlier one is not tried again.
  */
 function* smaller(m: CommMatrix, minP: number, minEntry: number): Generator<fc.Value<CommMatrix>> {
   const seen = new Set<string>();
@@ -64,7 +69,12 @@ function* smaller(m: CommMatrix, minP: number, minEntry: number): Generator<fc.V
       if (fresh(c)) yield new fc.Value(c, undefined);
     }
   const { data } = m;
-  for (let x = 0; x < data.length; x++) if (data[x]! > 0) yield new fc.Value(withEntry(m, x, 0), undefined);
+  const nonZero: number[] = [];
+  for (let x = 0; x < data.length; x++) if (data[x]! > 0) nonZero.push(x);
+  for (let size = nonZero.length >> 1; size >= 2; size >>= 1)
+    for (let k = 0; k + size <= nonZero.length; k += size)
+      yield new fc.Value(withEntries(m, nonZero.slice(k, k + size), 0), undefined);
+  for (const x of nonZero) yield new fc.Value(withEntry(m, x, 0), undefined);
   for (let x = 0; x < data.length; x++)
     for (const v of lowered(data[x]!, minEntry)) yield new fc.Value(withEntry(m, x, v), undefined);
 }
