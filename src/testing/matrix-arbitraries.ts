@@ -13,8 +13,8 @@ export interface MatrixArbOptions {
   /** Largest P (default 8): the arbitrary draws maxP^2 entries and crops them to P x P, so keep it small. */
   readonly maxP?: number;
   /**
-   * Fractions of non-zero entries to draw from, one per matrix (default [0, 0.15, 0.5, 1]: the zero matrix, sparse,
-   * half, dense).
+   * Fractions of non-zero entries to draw from, one per grid matrix (default [0, 0.15, 0.5, 1]: the zero matrix,
+   * sparse, half, dense); half the matrices are not grids but lists of entries at random positions, whatever this says.
    */
   readonly densities?: readonly number[];
   /** Smallest non-zero entry (default 1). */

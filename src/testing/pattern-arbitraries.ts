@@ -163,14 +163,16 @@ export function dRegularArb(
 }
 
 /**
- * Matrices of every pattern of `commplan gen` that reads no file (fixed-size ones only when maxP allows), with default
- * option ranges.
+ * Matrices of every pattern of `commplan gen` that reads no file (fixed-size ones only when their P is within
+ * minP..maxP), with default option ranges.
  */
 export function anyPatternArb(options: { minP?: number; maxP?: number } = {}): fc.Arbitrary<CommMatrix> {
-  const maxP = options.maxP ?? 8;
-  const names = PATTERNS.filter((d) => d.file === undefined && (d.fixedP === undefined || d.fixedP <= maxP)).map(
-    (d) => d.name,
-  );
+  checkOptionsObject("testing", "options", options);
+  const minP = options.minP ?? 1;
+  const maxP = options.maxP ?? Math.max(8, minP);
+  checkPRange("anyPatternArb", minP, maxP);
+  const inRange = (fixedP: number | undefined): boolean => fixedP === undefined || (fixedP >= minP && fixedP <= maxP);
+  const names = PATTERNS.filter((d) => d.file === undefined && inRange(d.fixedP)).map((d) => d.name);
   return fc.oneof(...names.map((n) => patternArb(n, options)));
 }
 

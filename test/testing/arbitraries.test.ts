@@ -146,6 +146,30 @@ describe("pattern arbitraries", () => {
     expect(fc.sample(anyPatternArb({ maxP: 4 }), { seed: 1, numRuns: 30 }).every((m) => m.p <= 4)).toBe(true);
   });
 
+  it("densities governs the grid half of the draws; the other half are entry lists (as docs/testing-kit.md says)", () => {
+    const full = fc.sample(matrixArb({ minP: 3, maxP: 5, densities: [1], emptyRows: false }), {
+      seed: 2,
+      numRuns: 100,
+    });
+    const zeros = full.filter((m) => entries(m).some((v) => v === 0)).length;
+    expect(zeros).toBeGreaterThan(20);
+    expect(zeros).toBeLessThan(80);
+    const empty = fc.sample(matrixArb({ minP: 3, maxP: 5, densities: [0] }), { seed: 2, numRuns: 100 });
+    const some = empty.filter((m) => entries(m).some((v) => v > 0)).length;
+    expect(some).toBeGreaterThan(20);
+    expect(some).toBeLessThan(80);
+  });
+
+  it("anyPatternArb keeps P within minP..maxP: a fixed-size pattern outside the range is not drawn", () => {
+    // ranka-fig1 and wang-table1 have P = 8: they were drawn with minP = 10
+    for (const o of [{ minP: 10, maxP: 12 }, { minP: 10 }]) {
+      const ps = fc.sample(anyPatternArb(o), { seed: 1, numRuns: 200 }).map((m) => m.p);
+      expect(Math.min(...ps)).toBe(10);
+      expect(Math.max(...ps)).toBeLessThanOrEqual(o.maxP ?? 10);
+    }
+    expect(() => anyPatternArb({ minP: 0 })).toThrow(/^testing: anyPatternArb: minP must be a positive integer/);
+  });
+
   it("h-relations send and receive h units at every node; d-regular sets have d messages per row and column", () => {
     fc.assert(
       fc.property(hRelationArb({ h: 3, maxP: 7 }), (m) => {
