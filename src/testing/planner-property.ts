@@ -52,7 +52,7 @@ function callPlan(plan: PlanFn, m: CommMatrix): PlanCall {
 }
 
 /** The same for an asynchronous planner (what it changed is read once its promise settles). */
-async function callAsyncPlan(plan: (matrix: CommMatrix) => Promise<unknown>, m: CommMatrix): Promise<PlanCall> {
+async function callAsyncPlan(plan: PlanFn, m: CommMatrix): Promise<PlanCall> {
   const given = copyMatrix(m);
   let outcome: PlanOutcome;
   try {
@@ -141,10 +141,11 @@ export function asyncPlannerProperty(
 
 /**
  * Plans `m` twice more and returns what that shows: a 'deterministic' failure when the two outputs differ, else the
- * failure both share, or null when both pass (a counterexample that does not reproduce).
+ * failure both share, or null when both pass (a counterexample that does not reproduce). `plan` may be the planner of
+ * plannerProperty or of asyncPlannerProperty (its promise is awaited).
  */
 export async function replayFailure(
-  plan: (matrix: CommMatrix) => Promise<unknown>,
+  plan: PlanFn,
   m: CommMatrix,
   options: ScheduleCheckOptions = {},
 ): Promise<CheckFailure | null> {

@@ -8,6 +8,7 @@ import {
   matrixFromRows,
   planFailure,
   plannerProperty,
+  replayFailure,
   scheduleFromOutput,
   runtimeProperty,
   ScheduleCheckError,
@@ -146,6 +147,16 @@ describe("plannerProperty", () => {
       { seed: 1, numRuns: 100 },
     );
     expect((r.errorInstance as ScheduleCheckError).check).toBe("node-contention");
+  });
+
+  it("replayFailure takes the synchronous planner of plannerProperty too (typed PlanFn, checked by tsc)", async () => {
+    const sync = (m: CommMatrix): unknown => twoSenders(m);
+    const r = fc.check(plannerProperty(sync), { seed: 1, numRuns: 100 });
+    expect(r.failed).toBe(true);
+    expect(await replayFailure(sync, r.counterexample![0])).toMatchObject({ check: "node-contention" });
+    expect(await replayFailure(async (m) => twoSenders(m), r.counterexample![0])).toMatchObject({
+      check: "node-contention",
+    });
   });
 
   it("the traffic bound is below the modelled time of commplan's planners, and a time factor catches a slow planner", () => {
