@@ -97,6 +97,25 @@ function generateOrNull(
   return null;
 }
 
+/** How many values of P makesSomeP tries at most: a wider range is taken to hold one the pattern allows. */
+const PROBED_PS = 64;
+
+/**
+ * Whether pattern `name` makes a matrix for some P of minP..maxP (seed 0, the options at the low ends of their ranges,
+ * those P refuses at their minimum as when drawn); true without trying for a range wider than PROBED_PS.
+ */
+function makesSomeP(
+  name: string,
+  minP: number,
+  maxP: number,
+  low: { [k: string]: number },
+  input: PatternInput | undefined,
+): boolean {
+  if (maxP - minP >= PROBED_PS) return true;
+  for (let p = minP; p <= maxP; p++) if (generateOrNull(name, p, low, 0, input) !== null) return true;
+  return false;
+}
+
 /**
  * Matrices of the pattern `name` (a name of `commplan patterns`), its options drawn from the given ranges; shrinks
  * toward small P, small options and seed 0, then on the matrix itself (nodes deleted down to the smallest P, entries
@@ -121,11 +140,22 @@ export function patternArb(name: string, options: PatternArbOptions = {}): fc.Ar
   const minP = def.fixedP ?? options.minP ?? 1;
   const maxP = def.fixedP ?? options.maxP ?? Math.max(8, minP);
   const record: { [k: string]: fc.Arbitrary<number> } = {};
+  const low: { [k: string]: number } = {};
   for (const o of list) {
     const given = options.options?.[o.name];
     if (given !== undefined) checkOptionRange(name, o, given);
-    record[o.name] = optionArb(o, given ?? defaultRange(o));
+    const r = given ?? defaultRange(o);
+    record[o.name] = optionArb(o, r);
+    low[o.name] = typeof r === "number" ? r : r[0];
   }
+  // a pattern that makes no matrix in the P range would be drawn again forever (ranka-kl needs k < p: none at P = 1)
+  if (!makesSomeP(name, minP, maxP, low, options.input))
+    throw fail(
+      "testing",
+      "BAD_OPTION",
+      `patternArb: pattern '${name}' makes no matrix for P in ${minP}..${maxP}, even with its options at their minimum`,
+      { field: "minP" },
+    );
   const drawn = fc
     .tuple(fc.integer({ min: minP, max: maxP }), fc.record(record), fc.integer({ min: 0, max: 0xffffffff }))
     .map(([p, given, seed]) => generateOrNull(name, p, given, seed, options.input))
@@ -163,8 +193,8 @@ export function dRegularArb(
 }
 
 /**
- * Matrices of every pattern of `commplan gen` that reads no file (fixed-size ones only when their P is within
- * minP..maxP), with default option ranges.
+ * Matrices of every pattern of `commplan gen` that reads no file and makes a matrix for some P of minP..maxP (fixed-size
+ * ones only when their P is within it; not ranka-kl at P = 1), with default option ranges.
  */
 export function anyPatternArb(options: { minP?: number; maxP?: number } = {}): fc.Arbitrary<CommMatrix> {
   checkOptionsObject("testing", "options", options);
@@ -172,8 +202,20 @@ export function anyPatternArb(options: { minP?: number; maxP?: number } = {}): f
   const maxP = options.maxP ?? Math.max(8, minP);
   checkPRange("anyPatternArb", minP, maxP);
   const inRange = (fixedP: number | undefined): boolean => fixedP === undefined || (fixedP >= minP && fixedP <= maxP);
-  const names = PATTERNS.filter((d) => d.file === undefined && inRange(d.fixedP)).map((d) => d.name);
+  const names = PATTERNS.filter((d) => d.file === undefined && inRange(d.fixedP))
+    .map((d) => d.name)
+    .filter((n) => makesSomeP(n, minP, maxP, lowOfDefaults(n), undefined));
   return fc.oneof(...names.map((n) => patternArb(n, options)));
+}
+
+/** The low ends of a pattern's default option ranges. */
+function lowOfDefaults(name: string): { [k: string]: number } {
+  const low: { [k: string]: number } = {};
+  for (const o of patternOptionList(findPattern(name))) {
+    const r = defaultRange(o);
+    low[o.name] = typeof r === "number" ? r : r[0];
+  }
+  return low;
 }
 
 function pick(o: { minP?: number; maxP?: number }): { minP?: number; maxP?: number } {

@@ -160,6 +160,18 @@ describe("pattern arbitraries", () => {
     expect(some).toBeLessThan(80);
   });
 
+  it("a pattern that makes no matrix in the P range is refused, not drawn again forever; anyPatternArb leaves it out", () => {
+    // ranka-kl needs k < p (k >= 1): at P = 1 every draw was refused and redrawn, and fc.sample never returned
+    expect(() => patternArb("ranka-kl", { minP: 1, maxP: 1 })).toThrow(
+      /^testing: patternArb: pattern 'ranka-kl' makes no matrix for P in 1\.\.1/,
+    );
+    expect(fc.sample(patternArb("ranka-kl", { minP: 1, maxP: 2 }), { seed: 1, numRuns: 5 }).map((m) => m.p)).toEqual([
+      2, 2, 2, 2, 2,
+    ]);
+    const ones = fc.sample(anyPatternArb({ minP: 1, maxP: 1 }), { seed: 1, numRuns: 50 });
+    expect(ones.every((m) => m.p === 1)).toBe(true);
+  });
+
   it("anyPatternArb keeps P within minP..maxP: a fixed-size pattern outside the range is not drawn", () => {
     // ranka-fig1 and wang-table1 have P = 8: they were drawn with minP = 10
     for (const o of [{ minP: 10, maxP: 12 }, { minP: 10 }]) {
