@@ -18,6 +18,7 @@ import {
   type RuntimeInput,
 } from "../../src/testing/index.js";
 import { plan } from "../../src/planner/index.js";
+import { matrixFromEntries, toSparse } from "../../src/model/matrix.js";
 import { findMachine, scheduleCost } from "../../src/machines/index.js";
 import { scheduleToJsonText } from "../../src/io/index.js";
 import { plan as twoHop } from "../fixtures/planners/two-hop.mjs";
@@ -187,6 +188,33 @@ describe("plannerProperty", () => {
     expect(() => trafficLowerBound(m3, { ...t3d, td: Number.NaN })).toThrow(
       `${bad}machine t3d-004: td = NaN is not a finite number >= 0`,
     );
+  });
+
+  it("trafficLowerBound and the time bound read a sparse matrix's entries, with no dense copy of it", () => {
+    expect(trafficLowerBound(toSparse(m3), "t3d-004")).toBe(trafficLowerBound(m3, "t3d-004"));
+    // P = 200000: a dense copy (298 GiB) was refused past the memory budget
+    const big = matrixFromEntries(200000, [
+      [0, 1, 5],
+      [1, 0, 3],
+      [2, 2, 9],
+    ]);
+    const t3d = findMachine("t3d-004");
+    expect(trafficLowerBound(big, t3d)).toBe(t3d.barrier + (5 * 8 * t3d.td) / Math.max(1, t3d.ports));
+    const swap = {
+      stages: [
+        {
+          steps: [
+            {
+              transfers: [
+                { src: 0, dst: 1, size: 5 },
+                { src: 1, dst: 0, size: 3 },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    expect(verifyOrThrow(big, swap, { time: { machine: t3d, factor: 100 } }).ok).toBe(true);
   });
 });
 
