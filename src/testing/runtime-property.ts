@@ -12,6 +12,7 @@ import { verifySchedule } from "../verifier/index.js";
 import { matrixArb } from "./matrix-arbitraries.js";
 import { failureOfError, type CheckFailure } from "./schedule-check.js";
 import { checkTimedCausality } from "./timed-causality.js";
+import { scheduleFromOutput, type PlannerOutput } from "./schedule-input.js";
 import { ScheduleCheckError } from "./verify-or-throw.js";
 import { fail } from "../model/errors.js";
 import { checkOptionsObject, describeValue } from "../model/option-checks.js";
@@ -43,10 +44,11 @@ export interface RuntimePropertyOptions {
   /** Matrices to try (default matrixArb()). */
   readonly matrices?: fc.Arbitrary<CommMatrix>;
   /**
-   * Makes the schedule of a matrix (default commplan's linear-permutation with payloads, which relays nothing); the
-   * verifier checks it before it is lowered, a failing check is the run's failure.
+   * Makes the schedule of a matrix (default commplan's linear-permutation with payloads, which relays nothing): a
+   * Schedule, or what a planner under test may return (plain schedule JSON or its text); the verifier checks it before
+   * it is lowered, a failing check is the run's failure.
    */
-  readonly plan?: (m: CommMatrix) => Schedule;
+  readonly plan?: (m: CommMatrix) => PlannerOutput;
   /** The lowering variant (default "nonblocking"). */
   readonly variant?: ProgramVariant;
   /** Send and receive ports per node the executor may use at once (default 1). */
@@ -103,7 +105,7 @@ export async function runtimeFailure(
   if (o.plan) {
     // the user's plan is checked before it is lowered: the lowering trusts the IR's shape and delivery
     try {
-      schedule = o.plan(m);
+      schedule = scheduleFromOutput(o.plan(m), m);
       const bad = verifySchedule(m, schedule).checks.find((c) => !c.holds);
       if (bad)
         return {

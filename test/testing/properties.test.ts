@@ -355,6 +355,33 @@ describe("runtimeProperty", () => {
     expect(calls).toBe(0);
   });
 
+  it("the plan option may return what a planner under test does: a plain schedule object (header left out)", async () => {
+    // it was taken for a Schedule: 'verify: the schedule is for P = undefined'
+    const shift = ({ p, data }: CommMatrix) => {
+      const steps = [];
+      for (let k = 1; k < p; k++) {
+        const transfers = [];
+        for (let i = 0; i < p; i++) {
+          const j = (i + k) % p;
+          const n = data[i * p + j]!;
+          if (n > 0) transfers.push({ src: i, dst: j, size: n, chunks: [[i, j, 0, n] as const] });
+        }
+        steps.push({ transfers });
+      }
+      return { algorithm: "user-shift", stages: [{ steps }] };
+    };
+    const r = await fc.check(runtimeProperty(byStep, { plan: shift, matrices: matrixArb({ maxP: 5 }) }), {
+      seed: 1,
+      numRuns: 30,
+    });
+    expect(r.failed).toBe(false);
+    const text = await fc.check(runtimeProperty(byStep, { plan: (m) => JSON.stringify(shift(m)) }), {
+      seed: 1,
+      numRuns: 10,
+    });
+    expect(text.failed).toBe(false);
+  });
+
   it("refuses bad options up front in one line (ports, variant, options not an object), not in every run", () => {
     const exec = () => ({ start: [], end: [] });
     expect(() => runtimeProperty(exec, { ports: 0 })).toThrow(/^testing: ports must be a positive integer/);
