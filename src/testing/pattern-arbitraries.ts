@@ -193,8 +193,8 @@ export function dRegularArb(
 }
 
 /**
- * Matrices of every pattern of `commplan gen` that reads no file and makes a matrix for some P of minP..maxP (fixed-size
- * ones only when their P is within it; not ranka-kl at P = 1), with default option ranges.
+ * Matrices of every pattern of `commplan gen` that reads no file and makes a matrix for some P of minP..maxP
+ * (fixed-size ones only when their P is within it; not ranka-kl at P = 1), with default option ranges.
  */
 export function anyPatternArb(options: { minP?: number; maxP?: number } = {}): fc.Arbitrary<CommMatrix> {
   checkOptionsObject("testing", "options", options);
