@@ -80,22 +80,6 @@ describe("matrixArb", () => {
     expect(line(() => patternArb("uniform", { minP: 2, maxP: 4 }))).toBe("accepted");
   });
 
-  it("a dense failure whose P cannot shrink loses its irrelevant entries in blocks, not one shrink per entry", () => {
-    // P = 48 fixed and dense: zeroing one entry per shrink took about 48 x 48 shrinks (check-planner --min-p 200 did
-    // not finish); zeroing halves, quarters, ... of the non-zero entries first takes a few dozen
-    const dense = matrixArb({ minP: 48, maxP: 48, densities: [1], emptyRows: false, diagonal: false });
-    const intoZero = (m: CommMatrix): number => entries(m).filter((v, x) => x % m.p === 0 && v > 0).length;
-    const r = fc.check(
-      fc.property(dense, (m) => intoZero(m) < 2),
-      { seed: 3, numRuns: 10 },
-    );
-    expect(r.failed).toBe(true);
-    const c = r.counterexample![0];
-    expect(c.p).toBe(48);
-    expect(entries(c).filter((v) => v > 0)).toEqual([1, 1]);
-    expect(r.numShrinks).toBeLessThan(200);
-  });
-
   it("storage: sparse draws compressed rows, mixed draws both, and a shrunk matrix keeps its storage", () => {
     const sparse = fc.sample(matrixArb({ maxP: 6, storage: "sparse" }), { seed: 7, numRuns: 50 });
     expect(sparse.every((m) => m.sparse !== undefined)).toBe(true);
@@ -234,5 +218,36 @@ describe("pattern arbitraries", () => {
     expect(() => patternArb("no-such")).toThrow(/unknown pattern/);
     // a pattern that reads a file cannot be drawn without its data (it would be refused forever)
     expect(() => patternArb("spmv")).toThrow(/^testing: patternArb: pattern 'spmv' reads a file .*options.input/);
+  });
+});
+
+describe("shrinking on the matrix itself", () => {
+  it("a dense failure whose P cannot shrink loses its irrelevant entries in blocks, not one shrink per entry", () => {
+    // P = 48 fixed and dense: zeroing one entry per shrink took about 48 x 48 shrinks (check-planner --min-p 200 did
+    // not finish); zeroing halves, quarters, ... of the non-zero entries first takes a few dozen
+    const dense = matrixArb({ minP: 48, maxP: 48, densities: [1], emptyRows: false, diagonal: false });
+    const intoZero = (m: CommMatrix): number => entries(m).filter((v, x) => x % m.p === 0 && v > 0).length;
+    const r = fc.check(
+      fc.property(dense, (m) => intoZero(m) < 2),
+      { seed: 3, numRuns: 10 },
+    );
+    expect(r.failed).toBe(true);
+    const c = r.counterexample![0];
+    expect(c.p).toBe(48);
+    expect(entries(c).filter((v) => v > 0)).toEqual([1, 1]);
+    expect(r.numShrinks).toBeLessThan(200);
+  });
+
+  it("a large sparse failure shrinks on its entries, never through a dense copy", () => {
+    // halo at P = 50000: shrinking read m.data, and the dense copy (18.6 GiB) was refused past the memory budget, so
+    // fc.check threw instead of reporting a counterexample
+    const r = fc.check(
+      fc.property(patternArb("halo", { minP: 50000, maxP: 50000 }), (m) => m.sparse!.rowStart[m.p] === 0),
+      { seed: 1, numRuns: 3 },
+    );
+    expect(r.failed).toBe(true);
+    const c = r.counterexample![0];
+    expect(c.p).toBe(50000);
+    expect(Array.from(c.sparse!.val)).toEqual([1]);
   });
 });
