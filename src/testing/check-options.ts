@@ -104,3 +104,8 @@ export function checkPRange(fn: string, minP: unknown, maxP: unknown): void {
   if (!(typeof maxP === "number" && Number.isInteger(maxP) && maxP >= minP && maxP <= MAX_P))
     throw bad("maxP", `${fn}: maxP must be an integer in minP..${MAX_P}, got ${describeValue(maxP)}`);
 }
+
+/** The planner or executor `fn` was given: a function, else a one-line BAD_OPTION error naming `field`. */
+export function checkFunction(fn: string, field: string, f: unknown): void {
+  if (typeof f !== "function") throw bad(field, `${fn}: ${field} must be a function, got ${describeValue(f)}`);
+}

@@ -9,7 +9,7 @@ import { checkScheduleFor, failureOfError, type CheckFailure, type ScheduleCheck
 import { ScheduleCheckError } from "./verify-or-throw.js";
 import { DETERMINISM_SAMPLE, determinismFailure, type PlanOutcome } from "./determinism.js";
 import { inputChangeFailure } from "./input-change.js";
-import { checkScheduleCheckOptions } from "./check-options.js";
+import { checkFunction, checkScheduleCheckOptions } from "./check-options.js";
 
 /** A planner under test: a matrix to a Schedule, a plain schedule JSON object or its text. */
 export type PlanFn = (matrix: CommMatrix) => unknown;
@@ -109,6 +109,7 @@ export function plannerProperty(
   plan: PlanFn,
   options: PlannerPropertyOptions = {},
 ): fc.IPropertyWithHooks<[CommMatrix]> {
+  checkFunction("plannerProperty", "plan", plan);
   checkScheduleCheckOptions(options);
   const s = sampler();
   return fc.property(options.matrices ?? anyMatrixArb(), (m) => {
@@ -128,6 +129,7 @@ export function asyncPlannerProperty(
   plan: (matrix: CommMatrix) => Promise<unknown>,
   options: PlannerPropertyOptions = {},
 ): fc.IAsyncPropertyWithHooks<[CommMatrix]> {
+  checkFunction("asyncPlannerProperty", "plan", plan);
   checkScheduleCheckOptions(options);
   const s = sampler();
   return fc.asyncProperty(options.matrices ?? anyMatrixArb(), async (m) => {

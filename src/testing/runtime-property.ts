@@ -17,6 +17,7 @@ import { ScheduleCheckError } from "./verify-or-throw.js";
 import { fail } from "../model/errors.js";
 import { checkOptionsObject, describeValue } from "../model/option-checks.js";
 import { checkVerifyPorts } from "../verifier/verify.js";
+import { checkFunction } from "./check-options.js";
 
 /** The lowering variants runtimeProperty accepts. */
 const VARIANTS: readonly ProgramVariant[] = ["nonblocking", "blocking", "dataflow"];
@@ -137,6 +138,7 @@ export function runtimeProperty(
   exec: ExecFn,
   options: RuntimePropertyOptions = {},
 ): fc.IAsyncPropertyWithHooks<[CommMatrix]> {
+  checkFunction("runtimeProperty", "exec", exec);
   checkOptionsObject("testing", "options", options);
   if (options.ports !== undefined) checkVerifyPorts("testing", options.ports);
   const variant: unknown = options.variant;

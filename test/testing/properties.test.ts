@@ -390,5 +390,11 @@ describe("runtimeProperty", () => {
     );
     expect(() => runtimeProperty(exec, null as unknown as object)).toThrow(/^testing: options must be an object/);
     expect(() => runtimeProperty(exec, { ports: Infinity, variant: "dataflow" })).not.toThrow();
+    // a planner or executor that is not a function failed every run with 'plan is not a function'
+    expect(() => runtimeProperty("exec.mjs" as never)).toThrow(
+      /^testing: runtimeProperty: exec must be a function, got "exec\.mjs"$/,
+    );
+    expect(() => plannerProperty(undefined as never)).toThrow(/^testing: plannerProperty: plan must be a function/);
+    expect(() => asyncPlannerProperty({} as never)).toThrow(/^testing: asyncPlannerProperty: plan must be a function/);
   });
 });
