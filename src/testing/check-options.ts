@@ -4,7 +4,7 @@ import { machineProblem, type MachineModel } from "../model/machine.js";
 import { checkBooleanOption, checkOptionsObject, describeValue } from "../model/option-checks.js";
 import { findMachine } from "../machines/presets.js";
 import { checkVerifyPorts } from "../verifier/verify.js";
-import type { CommMatrix } from "../model/matrix.js";
+import { MAX_P, type CommMatrix } from "../model/matrix.js";
 import { COST_MODES, type CostMode } from "../machines/cost-model.js";
 
 /** A bound that is a number or a function of the matrix. */
@@ -92,4 +92,20 @@ export function checkScheduleCheckOptions(o: ScheduleCheckOptions | undefined): 
   checkBound("maxSteps", o.maxSteps);
   checkBound("maxBuffer", o.maxBuffer);
   if (o.time !== undefined) checkTimeBound(o.time);
+}
+
+/**
+ * The P range of an arbitrary `fn` (patternArb, anyMatrixArb): minP a positive integer, maxP an integer in
+ * minP..MAX_P; else a one-line BAD_OPTION error naming `fn` and the option, before anything is drawn.
+ */
+export function checkPRange(fn: string, minP: unknown, maxP: unknown): void {
+  if (!(typeof minP === "number" && Number.isInteger(minP) && minP >= 1))
+    throw bad("minP", `${fn}: minP must be a positive integer, got ${describeValue(minP)}`);
+  if (!(typeof maxP === "number" && Number.isInteger(maxP) && maxP >= minP && maxP <= MAX_P))
+    throw bad("maxP", `${fn}: maxP must be an integer in minP..${MAX_P}, got ${describeValue(maxP)}`);
+}
+
+/** The planner or executor `fn` was given: a function, else a one-line BAD_OPTION error naming `field`. */
+export function checkFunction(fn: string, field: string, f: unknown): void {
+  if (typeof f !== "function") throw bad(field, `${fn}: ${field} must be a function, got ${describeValue(f)}`);
 }

@@ -13,8 +13,8 @@ export interface MatrixArbOptions {
   /** Largest P (default 8): the arbitrary draws maxP^2 entries and crops them to P x P, so keep it small. */
   readonly maxP?: number;
   /**
-   * Fractions of non-zero entries to draw from, one per matrix (default [0, 0.15, 0.5, 1]: the zero matrix, sparse,
-   * half, dense).
+   * Fractions of non-zero entries to draw from, one per grid matrix (default [0, 0.15, 0.5, 1]: the zero matrix,
+   * sparse, half, dense); half the matrices are not grids but lists of entries at random positions, whatever this says.
    */
   readonly densities?: readonly number[];
   /** Smallest non-zero entry (default 1). */
@@ -68,6 +68,8 @@ function resolve(o: MatrixArbOptions): Required<MatrixArbOptions> {
   if (!Number.isInteger(r.minEntry) || r.minEntry < 1) bad("minEntry", `must be a positive integer, got ${r.minEntry}`);
   if (!Number.isInteger(r.maxEntry) || r.maxEntry < r.minEntry || r.maxEntry > MAX_ENTRY_OPTION)
     bad("maxEntry", `must be an integer in minEntry..2^40, got ${r.maxEntry}`);
+  if (!Number.isInteger(r.elementBytes) || r.elementBytes < 1)
+    bad("elementBytes", `must be a positive integer, got ${describeValue(r.elementBytes)}`);
   if (r.maxEntry * r.maxP > Number.MAX_SAFE_INTEGER)
     bad("maxEntry", `x maxP must stay below 2^53 (row sums are exact), got ${r.maxEntry} x ${r.maxP}`);
   return r;

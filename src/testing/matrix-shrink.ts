@@ -3,25 +3,42 @@
  * to their least failing ones (on the matrix itself).
  */
 import fc from "fast-check";
-import { matrixFromData, toSparse, type CommMatrix } from "../model/matrix.js";
+import { matrixFromData, matrixFromEntries, type CommMatrix } from "../model/matrix.js";
 
-/** A shrunk matrix in the storage of the one it came from. */
-function like(m: CommMatrix, shrunk: CommMatrix): CommMatrix {
-  return m.sparse ? toSparse(shrunk) : shrunk;
+/** A non-zero entry [i, j, value]. */
+type Entry = readonly [number, number, number];
+
+/**
+ * The non-zero entries of m in row-major order: a sparse matrix's from its compressed rows, so that shrinking never
+ * makes a dense copy of a large sparse matrix.
+ */
+function entriesOf(m: CommMatrix): Entry[] {
+  const out: Entry[] = [];
+  const s = m.sparse;
+  if (s !== undefined) {
+    for (let i = 0; i < m.p; i++)
+      for (let k = s.rowStart[i]!; k < s.rowStart[i + 1]!; k++) if (s.val[k]! > 0) out.push([i, s.col[k]!, s.val[k]!]);
+    return out;
+  }
+  const { p, data } = m;
+  for (let x = 0; x < data.length; x++) if (data[x]! > 0) out.push([Math.floor(x / p), x % p, data[x]!]);
+  return out;
+}
+
+/** The q x q matrix of `es` in the storage of m (sparse stays sparse). */
+function build(m: CommMatrix, q: number, es: readonly Entry[]): CommMatrix {
+  if (m.sparse !== undefined) return matrixFromEntries(q, es, { elementBytes: m.elementBytes });
+  const data = new Float64Array(q * q);
+  for (const [i, j, v] of es) data[i * q + j] = v;
+  return matrixFromData(q, data, { elementBytes: m.elementBytes });
 }
 
 /** The matrix without nodes k..k+d-1 (their rows and columns). */
-function withoutNodes(m: CommMatrix, k: number, d: number): CommMatrix {
-  const { p, data } = m;
-  const q = p - d;
+function withoutNodes(m: CommMatrix, es: readonly Entry[], k: number, d: number): { c: CommMatrix; key: string } {
   const gone = (i: number): boolean => i >= k && i < k + d;
-  const out = new Float64Array(q * q);
-  for (let i = 0, a = 0; i < p; i++) {
-    if (gone(i)) continue;
-    for (let j = 0, b = 0; j < p; j++) if (!gone(j)) out[a * q + b++] = data[i * p + j]!;
-    a++;
-  }
-  return like(m, matrixFromData(q, out, { elementBytes: m.elementBytes }));
+  const at = (i: number): number => (i >= k + d ? i - d : i);
+  const kept: Entry[] = es.filter(([i, j]) => !gone(i) && !gone(j)).map(([i, j, v]) => [at(i), at(j), v]);
+  return { c: build(m, m.p - d, kept), key: `${m.p - d}:${kept.join(";")}` };
 }
 
 /**
@@ -40,33 +57,41 @@ function* lowered(v: number, min: number): Generator<number> {
   for (let d = Math.floor((v - min) / 2); d >= 1; d = Math.floor(d / 2)) yield v - d;
 }
 
-/** The matrix with entry x set to v. */
-function withEntry(m: CommMatrix, x: number, v: number): CommMatrix {
-  const data = m.data.slice();
-  data[x] = v;
-  return like(m, matrixFromData(m.p, data, { elementBytes: m.elementBytes }));
-}
+/** The matrix with the entries es[from..to) zeroed. */
+const withoutEntries = (m: CommMatrix, es: readonly Entry[], from: number, to: number): CommMatrix =>
+  build(m, m.p, [...es.slice(0, from), ...es.slice(to)]);
+
+/** The matrix with entry es[x] set to v > 0. */
+const withValue = (m: CommMatrix, es: readonly Entry[], x: number, v: number): CommMatrix =>
+  build(
+    m,
+    m.p,
+    es.map((e, y): Entry => (y === x ? [e[0], e[1], v] : e)),
+  );
 
 /**
- * Smaller matrices: blocks of nodes deleted (half of them, then two, then one; last block first), each entry zeroed,
- * then each entry lowered by a binary search toward minEntry (a failing entry ends at its least failing value); a
- * deletion that gives the same matrix as an earlier one is not tried again.
+ * Smaller matrices: blocks of nodes deleted (half of them, then two, then one; last block first), blocks of the
+ * non-zero entries zeroed (half of them, a quarter, ..., two: a large matrix whose P cannot shrink loses its irrelevant
+ * entries in a few rounds, not one round per entry), each entry zeroed, then each entry lowered by a binary search
+ * toward minEntry (a failing entry ends at its least failing value); a deletion that gives the same matrix as an
+ * earlier one is not tried again. A sparse matrix is shrunk on its entries (O(P + E) per candidate, no dense copy).
  */
 function* smaller(m: CommMatrix, minP: number, minEntry: number): Generator<fc.Value<CommMatrix>> {
   const seen = new Set<string>();
-  const fresh = (c: CommMatrix): boolean => {
-    const key = `${c.p}:${c.data.join(",")}`;
-    return !seen.has(key) && seen.add(key) !== undefined;
-  };
+  const es = entriesOf(m);
   for (const d of blockSizes(m.p, minP))
     for (let k = m.p - d; k >= 0; k--) {
-      const c = withoutNodes(m, k, d);
-      if (fresh(c)) yield new fc.Value(c, undefined);
+      const { c, key } = withoutNodes(m, es, k, d);
+      if (!seen.has(key)) {
+        seen.add(key);
+        yield new fc.Value(c, undefined);
+      }
     }
-  const { data } = m;
-  for (let x = 0; x < data.length; x++) if (data[x]! > 0) yield new fc.Value(withEntry(m, x, 0), undefined);
-  for (let x = 0; x < data.length; x++)
-    for (const v of lowered(data[x]!, minEntry)) yield new fc.Value(withEntry(m, x, v), undefined);
+  for (let size = es.length >> 1; size >= 2; size >>= 1)
+    for (let k = 0; k + size <= es.length; k += size) yield new fc.Value(withoutEntries(m, es, k, k + size), undefined);
+  for (let x = 0; x < es.length; x++) yield new fc.Value(withoutEntries(m, es, x, x + 1), undefined);
+  for (let x = 0; x < es.length; x++)
+    for (const v of lowered(es[x]![2], minEntry)) yield new fc.Value(withValue(m, es, x, v), undefined);
 }
 
 /** The context of a value drawn by `base`, kept when `base` shrinks first: base's own context. */

@@ -4,7 +4,10 @@
  */
 import fc from "fast-check";
 import { toSparse, type CommMatrix } from "../model/matrix.js";
-import { matrixArb } from "./matrix-arbitraries.js";
+import { MAX_ENTRY_OPTION, matrixArb } from "./matrix-arbitraries.js";
+import { fail } from "../model/errors.js";
+import { checkOptionsObject, describeValue } from "../model/option-checks.js";
+import { checkPRange } from "./check-options.js";
 import { nodeShrinking } from "./matrix-shrink.js";
 import { anyPatternArb } from "./pattern-arbitraries.js";
 
@@ -29,9 +32,20 @@ function largest(m: CommMatrix): number {
  * from a pattern family (dense or sparse); P in minP..maxP and entries up to maxEntry either way.
  */
 export function anyMatrixArb(options: AnyMatrixArbOptions = {}): fc.Arbitrary<CommMatrix> {
+  checkOptionsObject("testing", "options", options);
   const minP = options.minP ?? 1;
   const maxP = options.maxP ?? Math.max(8, minP);
   const maxEntry = options.maxEntry ?? 100;
+  checkPRange("anyMatrixArb", minP, maxP);
+  if (!(typeof maxEntry === "number" && Number.isInteger(maxEntry) && maxEntry >= 1 && maxEntry <= MAX_ENTRY_OPTION))
+    throw fail(
+      "testing",
+      "BAD_OPTION",
+      `anyMatrixArb: maxEntry must be an integer in 1..2^40, got ${describeValue(maxEntry)}`,
+      {
+        field: "maxEntry",
+      },
+    );
   const patterns = fc
     .tuple(anyPatternArb({ minP, maxP }), fc.boolean())
     .filter(([m]) => m.p >= minP && m.p <= maxP && largest(m) <= maxEntry)

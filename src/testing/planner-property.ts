@@ -9,7 +9,7 @@ import { checkScheduleFor, failureOfError, type CheckFailure, type ScheduleCheck
 import { ScheduleCheckError } from "./verify-or-throw.js";
 import { DETERMINISM_SAMPLE, determinismFailure, type PlanOutcome } from "./determinism.js";
 import { inputChangeFailure } from "./input-change.js";
-import { checkScheduleCheckOptions } from "./check-options.js";
+import { checkFunction, checkScheduleCheckOptions } from "./check-options.js";
 
 /** A planner under test: a matrix to a Schedule, a plain schedule JSON object or its text. */
 export type PlanFn = (matrix: CommMatrix) => unknown;
@@ -52,7 +52,7 @@ function callPlan(plan: PlanFn, m: CommMatrix): PlanCall {
 }
 
 /** The same for an asynchronous planner (what it changed is read once its promise settles). */
-async function callAsyncPlan(plan: (matrix: CommMatrix) => Promise<unknown>, m: CommMatrix): Promise<PlanCall> {
+async function callAsyncPlan(plan: PlanFn, m: CommMatrix): Promise<PlanCall> {
   const given = copyMatrix(m);
   let outcome: PlanOutcome;
   try {
@@ -109,6 +109,7 @@ export function plannerProperty(
   plan: PlanFn,
   options: PlannerPropertyOptions = {},
 ): fc.IPropertyWithHooks<[CommMatrix]> {
+  checkFunction("plannerProperty", "plan", plan);
   checkScheduleCheckOptions(options);
   const s = sampler();
   return fc.property(options.matrices ?? anyMatrixArb(), (m) => {
@@ -128,6 +129,7 @@ export function asyncPlannerProperty(
   plan: (matrix: CommMatrix) => Promise<unknown>,
   options: PlannerPropertyOptions = {},
 ): fc.IAsyncPropertyWithHooks<[CommMatrix]> {
+  checkFunction("asyncPlannerProperty", "plan", plan);
   checkScheduleCheckOptions(options);
   const s = sampler();
   return fc.asyncProperty(options.matrices ?? anyMatrixArb(), async (m) => {
@@ -141,10 +143,11 @@ export function asyncPlannerProperty(
 
 /**
  * Plans `m` twice more and returns what that shows: a 'deterministic' failure when the two outputs differ, else the
- * failure both share, or null when both pass (a counterexample that does not reproduce).
+ * failure both share, or null when both pass (a counterexample that does not reproduce). `plan` may be the planner of
+ * plannerProperty or of asyncPlannerProperty (its promise is awaited).
  */
 export async function replayFailure(
-  plan: (matrix: CommMatrix) => Promise<unknown>,
+  plan: PlanFn,
   m: CommMatrix,
   options: ScheduleCheckOptions = {},
 ): Promise<CheckFailure | null> {

@@ -12,7 +12,15 @@ import { verifySchedule } from "../verifier/index.js";
 import { matrixArb } from "./matrix-arbitraries.js";
 import { failureOfError, type CheckFailure } from "./schedule-check.js";
 import { checkTimedCausality } from "./timed-causality.js";
+import { scheduleFromOutput, type PlannerOutput } from "./schedule-input.js";
 import { ScheduleCheckError } from "./verify-or-throw.js";
+import { fail } from "../model/errors.js";
+import { checkOptionsObject, describeValue } from "../model/option-checks.js";
+import { checkVerifyPorts } from "../verifier/verify.js";
+import { checkFunction } from "./check-options.js";
+
+/** The lowering variants runtimeProperty accepts. */
+const VARIANTS: readonly ProgramVariant[] = ["nonblocking", "blocking", "dataflow"];
 
 /** What an executor receives: the matrix, the schedule and its lowered program. */
 export interface RuntimeInput {
@@ -37,10 +45,11 @@ export interface RuntimePropertyOptions {
   /** Matrices to try (default matrixArb()). */
   readonly matrices?: fc.Arbitrary<CommMatrix>;
   /**
-   * Makes the schedule of a matrix (default commplan's linear-permutation with payloads, which relays nothing); the
-   * verifier checks it before it is lowered, a failing check is the run's failure.
+   * Makes the schedule of a matrix (default commplan's linear-permutation with payloads, which relays nothing): a
+   * Schedule, or what a planner under test may return (plain schedule JSON or its text); the verifier checks it before
+   * it is lowered, a failing check is the run's failure.
    */
-  readonly plan?: (m: CommMatrix) => Schedule;
+  readonly plan?: (m: CommMatrix) => PlannerOutput;
   /** The lowering variant (default "nonblocking"). */
   readonly variant?: ProgramVariant;
   /** Send and receive ports per node the executor may use at once (default 1). */
@@ -97,7 +106,7 @@ export async function runtimeFailure(
   if (o.plan) {
     // the user's plan is checked before it is lowered: the lowering trusts the IR's shape and delivery
     try {
-      schedule = o.plan(m);
+      schedule = scheduleFromOutput(o.plan(m), m);
       const bad = verifySchedule(m, schedule).checks.find((c) => !c.holds);
       if (bad)
         return {
@@ -122,12 +131,21 @@ export async function runtimeFailure(
 /**
  * A property over matrices that `exec`, given a planned and lowered schedule, returns realised
  * times under which every element is delivered, no node exceeds its ports at any instant, and no
- * relay forwards data before it arrived. Asynchronous: use `await fc.assert(runtimeProperty(exec))`.
+ * relay forwards data before it arrived. Asynchronous: use `await fc.assert(runtimeProperty(exec))`. Bad options
+ * (ports, variant) are refused up front with a one-line BAD_OPTION error.
  */
 export function runtimeProperty(
   exec: ExecFn,
   options: RuntimePropertyOptions = {},
 ): fc.IAsyncPropertyWithHooks<[CommMatrix]> {
+  checkFunction("runtimeProperty", "exec", exec);
+  checkOptionsObject("testing", "options", options);
+  if (options.ports !== undefined) checkVerifyPorts("testing", options.ports);
+  const variant: unknown = options.variant;
+  if (variant !== undefined && !VARIANTS.includes(variant as ProgramVariant))
+    throw fail("testing", "BAD_OPTION", `variant must be ${VARIANTS.join(", ")}, got ${describeValue(variant)}`, {
+      field: "variant",
+    });
   return fc.asyncProperty(options.matrices ?? matrixArb(), async (m) => {
     const f = await runtimeFailure(exec, m, options);
     if (f !== null) throw new ScheduleCheckError(f, null);

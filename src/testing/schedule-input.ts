@@ -84,13 +84,15 @@ function completed(v: PlainSchedule, m: CommMatrix): object {
 }
 
 /**
- * What a planner returned, for the message that refuses it: null, a number, an array of n, a 'commplan.matrix/v1'
- * document, an object with its first keys.
+ * What a planner returned, for the message that refuses it: null, undefined, a number, an array of n, a Promise, a
+ * 'commplan.matrix/v1' document, an object with its first keys.
  */
 function described(out: unknown): string {
-  if (out === null) return "null";
+  if (out === null || out === undefined) return String(out);
   if (Array.isArray(out)) return `an array of ${out.length}`;
   if (typeof out !== "object") return `a ${typeof out}`;
+  if (typeof (out as { then?: unknown }).then === "function")
+    return "a Promise (an async planner: test it with asyncPlannerProperty)";
   const format = (out as { format?: unknown }).format;
   if (typeof format === "string") return `a ${quoted(format)} document`;
   const keys = Object.keys(out);

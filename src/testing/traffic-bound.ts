@@ -21,6 +21,20 @@ export function kitMachine(machine: MachineModel | string, fn: string): MachineM
   return machine;
 }
 
+/** The largest off-diagonal row sum of m; a sparse matrix's from its non-zero entries (no dense copy, O(P + E)). */
+function largestOffDiagonalRow(m: CommMatrix): number {
+  const s = m.sparse;
+  let most = 0;
+  for (let i = 0; i < m.p; i++) {
+    let row = 0;
+    if (s !== undefined) {
+      for (let k = s.rowStart[i]!; k < s.rowStart[i + 1]!; k++) if (s.col[k] !== i) row += s.val[k]!;
+    } else for (let j = 0; j < m.p; j++) if (j !== i) row += m.data[i * m.p + j]!;
+    if (row > most) most = row;
+  }
+  return most;
+}
+
 /**
  * A lower bound (us) on the flat-model cost (src/machines/cost-model.ts, blocking or nonblocking) of
  * every schedule of `m` whose steps keep node contention: each element of row i leaves node i over
@@ -32,13 +46,7 @@ export function kitMachine(machine: MachineModel | string, fn: string): MachineM
  */
 export function trafficLowerBound(m: CommMatrix, machine: MachineModel | string): number {
   const model = kitMachine(machine, "trafficLowerBound");
-  const { p, data } = m;
-  let most = 0;
-  for (let i = 0; i < p; i++) {
-    let row = 0;
-    for (let j = 0; j < p; j++) if (j !== i) row += data[i * p + j]!;
-    if (row > most) most = row;
-  }
+  const most = largestOffDiagonalRow(m);
   if (most === 0) return 0;
   return model.barrier + (most * m.elementBytes * model.td) / Math.max(1, model.ports);
 }

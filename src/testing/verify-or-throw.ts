@@ -15,7 +15,10 @@ export class ScheduleCheckError extends Error {
   readonly title: string;
   /** The failed check's witness. */
   readonly witness: string;
-  /** The verifier's report (null when the schedule could not be read or was made for another matrix). */
+  /**
+   * The verifier's report from verifyOrThrow (null when the schedule could not be read or was made for another matrix);
+   * always null in the errors of the planner and runtime properties, which carry the check and its witness only.
+   */
   readonly report: Report | null;
   constructor(failure: CheckFailure, report: Report | null) {
     super(`commplan: ${failureLine(failure)}`);

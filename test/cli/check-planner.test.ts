@@ -67,6 +67,19 @@ describe("commplan check-planner", () => {
     const c = await run("check-planner", fixture("two-senders"), "--family", "uniform", "--max-p", "5");
     expect(c.code).toBe(1);
     expect(c.out).toMatch(/pattern uniform, P 1\.\.5/);
+    // a fixed-size pattern is drawn at its own P (8), which the summary says instead of the range it was given
+    const d = await run(
+      "check-planner",
+      fixture("two-senders"),
+      "--family",
+      "ranka-fig1",
+      "--min-p",
+      "10",
+      "--max-p",
+      "12",
+    );
+    expect(d.out).toMatch(/pattern ranka-fig1, P = 8 \(a fixed-size pattern\)/);
+    expect(d.out).not.toMatch(/P 10\.\.12/);
   });
 
   it("refuses bad usage with one line and exit 2", async () => {

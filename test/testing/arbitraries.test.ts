@@ -1,6 +1,7 @@
 /** The kit's arbitraries: ranges and shapes as stated, and shrinking to the nodes that matter. */
 import { describe, expect, it } from "vitest";
 import {
+  anyMatrixArb,
   anyPatternArb,
   dRegularArb,
   fc,
@@ -47,6 +48,36 @@ describe("matrixArb", () => {
     expect(() => matrixArb({ maxEntry: 2 ** 41 })).toThrow(/maxEntry/);
     expect(() => matrixArb({ densities: [1.5] })).toThrow(/densities/);
     expect(() => matrixArb({ storage: "csr" as "sparse" })).toThrow(/^testing: matrixArb: storage must be/);
+    // elementBytes was taken as given and failed only when a matrix was drawn
+    expect(() => matrixArb({ elementBytes: 0 })).toThrow(
+      /^testing: matrixArb: elementBytes must be a positive integer/,
+    );
+    expect(() => matrixArb({ elementBytes: 1.5 })).toThrow(/elementBytes .* got 1\.5$/);
+  });
+
+  it("anyMatrixArb and patternArb refuse a bad P range, entry bound or option range in one line naming the option", () => {
+    const line = (f: () => unknown): string => {
+      try {
+        f();
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return "accepted";
+    };
+    expect(line(() => anyMatrixArb({ maxP: "8" as unknown as number }))).toBe(
+      'testing: anyMatrixArb: maxP must be an integer in minP..1048576, got "8"',
+    );
+    expect(line(() => anyMatrixArb({ maxEntry: 0 }))).toMatch(/^testing: anyMatrixArb: maxEntry must be/);
+    expect(line(() => anyMatrixArb(null as unknown as object))).toMatch(/^testing: options must be an object/);
+    expect(line(() => patternArb("uniform", { minP: 0 }))).toMatch(/^testing: patternArb: minP must be a positive/);
+    expect(line(() => patternArb("uniform", { minP: 5, maxP: 3 }))).toMatch(/^testing: patternArb: maxP must be/);
+    expect(line(() => hRelationArb({ h: [5, 2] }))).toMatch(
+      /^testing: patternArb: option 'h' of pattern 'h-relation' must be a value or a \[min, max\] range of integers/,
+    );
+    // a value no P allows is refused rather than drawn as the option's minimum (h = 0: the zero matrix) every time
+    expect(line(() => hRelationArb({ h: -3 }))).toMatch(/option 'h' .* must allow a value in 0\.\./);
+    expect(line(() => dRegularArb({ d: [1.5, 3] }))).toMatch(/option 'd' of pattern 'wang-set1'/);
+    expect(line(() => patternArb("uniform", { minP: 2, maxP: 4 }))).toBe("accepted");
   });
 
   it("storage: sparse draws compressed rows, mixed draws both, and a shrunk matrix keeps its storage", () => {
@@ -97,6 +128,42 @@ describe("pattern arbitraries", () => {
       }
     }
     expect(fc.sample(anyPatternArb({ maxP: 4 }), { seed: 1, numRuns: 30 }).every((m) => m.p <= 4)).toBe(true);
+  });
+
+  it("densities governs the grid half of the draws; the other half are entry lists (as docs/testing-kit.md says)", () => {
+    const full = fc.sample(matrixArb({ minP: 3, maxP: 5, densities: [1], emptyRows: false }), {
+      seed: 2,
+      numRuns: 100,
+    });
+    const zeros = full.filter((m) => entries(m).some((v) => v === 0)).length;
+    expect(zeros).toBeGreaterThan(20);
+    expect(zeros).toBeLessThan(80);
+    const empty = fc.sample(matrixArb({ minP: 3, maxP: 5, densities: [0] }), { seed: 2, numRuns: 100 });
+    const some = empty.filter((m) => entries(m).some((v) => v > 0)).length;
+    expect(some).toBeGreaterThan(20);
+    expect(some).toBeLessThan(80);
+  });
+
+  it("a pattern that makes no matrix in the P range is refused, not drawn again forever; anyPatternArb leaves it out", () => {
+    // ranka-kl needs k < p (k >= 1): at P = 1 every draw was refused and redrawn, and fc.sample never returned
+    expect(() => patternArb("ranka-kl", { minP: 1, maxP: 1 })).toThrow(
+      /^testing: patternArb: pattern 'ranka-kl' makes no matrix for P in 1\.\.1/,
+    );
+    expect(fc.sample(patternArb("ranka-kl", { minP: 1, maxP: 2 }), { seed: 1, numRuns: 5 }).map((m) => m.p)).toEqual([
+      2, 2, 2, 2, 2,
+    ]);
+    const ones = fc.sample(anyPatternArb({ minP: 1, maxP: 1 }), { seed: 1, numRuns: 50 });
+    expect(ones.every((m) => m.p === 1)).toBe(true);
+  });
+
+  it("anyPatternArb keeps P within minP..maxP: a fixed-size pattern outside the range is not drawn", () => {
+    // ranka-fig1 and wang-table1 have P = 8: they were drawn with minP = 10
+    for (const o of [{ minP: 10, maxP: 12 }, { minP: 10 }]) {
+      const ps = fc.sample(anyPatternArb(o), { seed: 1, numRuns: 200 }).map((m) => m.p);
+      expect(Math.min(...ps)).toBe(10);
+      expect(Math.max(...ps)).toBeLessThanOrEqual(o.maxP ?? 10);
+    }
+    expect(() => anyPatternArb({ minP: 0 })).toThrow(/^testing: anyPatternArb: minP must be a positive integer/);
   });
 
   it("h-relations send and receive h units at every node; d-regular sets have d messages per row and column", () => {
@@ -151,5 +218,36 @@ describe("pattern arbitraries", () => {
     expect(() => patternArb("no-such")).toThrow(/unknown pattern/);
     // a pattern that reads a file cannot be drawn without its data (it would be refused forever)
     expect(() => patternArb("spmv")).toThrow(/^testing: patternArb: pattern 'spmv' reads a file .*options.input/);
+  });
+});
+
+describe("shrinking on the matrix itself", () => {
+  it("a dense failure whose P cannot shrink loses its irrelevant entries in blocks, not one shrink per entry", () => {
+    // P = 48 fixed and dense: zeroing one entry per shrink took about 48 x 48 shrinks (check-planner --min-p 200 did
+    // not finish); zeroing halves, quarters, ... of the non-zero entries first takes a few dozen
+    const dense = matrixArb({ minP: 48, maxP: 48, densities: [1], emptyRows: false, diagonal: false });
+    const intoZero = (m: CommMatrix): number => entries(m).filter((v, x) => x % m.p === 0 && v > 0).length;
+    const r = fc.check(
+      fc.property(dense, (m) => intoZero(m) < 2),
+      { seed: 3, numRuns: 10 },
+    );
+    expect(r.failed).toBe(true);
+    const c = r.counterexample![0];
+    expect(c.p).toBe(48);
+    expect(entries(c).filter((v) => v > 0)).toEqual([1, 1]);
+    expect(r.numShrinks).toBeLessThan(200);
+  });
+
+  it("a large sparse failure shrinks on its entries, never through a dense copy", () => {
+    // halo at P = 50000: shrinking read m.data, and the dense copy (18.6 GiB) was refused past the memory budget, so
+    // fc.check threw instead of reporting a counterexample
+    const r = fc.check(
+      fc.property(patternArb("halo", { minP: 50000, maxP: 50000 }), (m) => m.sparse!.rowStart[m.p] === 0),
+      { seed: 1, numRuns: 3 },
+    );
+    expect(r.failed).toBe(true);
+    const c = r.counterexample![0];
+    expect(c.p).toBe(50000);
+    expect(Array.from(c.sparse!.val)).toEqual([1]);
   });
 });

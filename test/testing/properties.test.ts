@@ -8,6 +8,7 @@ import {
   matrixFromRows,
   planFailure,
   plannerProperty,
+  replayFailure,
   scheduleFromOutput,
   runtimeProperty,
   ScheduleCheckError,
@@ -17,6 +18,7 @@ import {
   type RuntimeInput,
 } from "../../src/testing/index.js";
 import { plan } from "../../src/planner/index.js";
+import { matrixFromEntries, toSparse } from "../../src/model/matrix.js";
 import { findMachine, scheduleCost } from "../../src/machines/index.js";
 import { scheduleToJsonText } from "../../src/io/index.js";
 import { plan as twoHop } from "../fixtures/planners/two-hop.mjs";
@@ -102,6 +104,11 @@ describe("verifyOrThrow and toBeValidScheduleFor", () => {
     expect(said([1, 2])).toMatch(/returned an array of 2, not/);
     expect(said(7)).toMatch(/returned a number, not/);
     expect(said(null)).toMatch(/returned null, not/);
+    expect(said(undefined)).toMatch(/returned undefined, not/);
+    // a sync property given an async planner: the Promise is named, not read as an empty object
+    expect(said(Promise.resolve({ stages: [] }))).toMatch(
+      /returned a Promise \(an async planner: .*asyncPlannerProperty\)/,
+    );
   });
 
   it("fail a relaying plan without payloads as unproven delivery unless allowUnproven", () => {
@@ -143,6 +150,16 @@ describe("plannerProperty", () => {
     expect((r.errorInstance as ScheduleCheckError).check).toBe("node-contention");
   });
 
+  it("replayFailure takes the synchronous planner of plannerProperty too (typed PlanFn, checked by tsc)", async () => {
+    const sync = (m: CommMatrix): unknown => twoSenders(m);
+    const r = fc.check(plannerProperty(sync), { seed: 1, numRuns: 100 });
+    expect(r.failed).toBe(true);
+    expect(await replayFailure(sync, r.counterexample![0])).toMatchObject({ check: "node-contention" });
+    expect(await replayFailure(async (m) => twoSenders(m), r.counterexample![0])).toMatchObject({
+      check: "node-contention",
+    });
+  });
+
   it("the traffic bound is below the modelled time of commplan's planners, and a time factor catches a slow planner", () => {
     const machine = findMachine("t3d-004");
     fc.assert(
@@ -171,6 +188,33 @@ describe("plannerProperty", () => {
     expect(() => trafficLowerBound(m3, { ...t3d, td: Number.NaN })).toThrow(
       `${bad}machine t3d-004: td = NaN is not a finite number >= 0`,
     );
+  });
+
+  it("trafficLowerBound and the time bound read a sparse matrix's entries, with no dense copy of it", () => {
+    expect(trafficLowerBound(toSparse(m3), "t3d-004")).toBe(trafficLowerBound(m3, "t3d-004"));
+    // P = 200000: a dense copy (298 GiB) was refused past the memory budget
+    const big = matrixFromEntries(200000, [
+      [0, 1, 5],
+      [1, 0, 3],
+      [2, 2, 9],
+    ]);
+    const t3d = findMachine("t3d-004");
+    expect(trafficLowerBound(big, t3d)).toBe(t3d.barrier + (5 * 8 * t3d.td) / Math.max(1, t3d.ports));
+    const swap = {
+      stages: [
+        {
+          steps: [
+            {
+              transfers: [
+                { src: 0, dst: 1, size: 5 },
+                { src: 1, dst: 0, size: 3 },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    expect(verifyOrThrow(big, swap, { time: { machine: t3d, factor: 100 } }).ok).toBe(true);
   });
 });
 
@@ -309,5 +353,48 @@ describe("runtimeProperty", () => {
     expect((r.errorInstance as ScheduleCheckError).check).toBe("well-formed");
     expect((r.errorInstance as ScheduleCheckError).witness).toMatch(/^stallStart has 0 entries, not \d+$/);
     expect(calls).toBe(0);
+  });
+
+  it("the plan option may return what a planner under test does: a plain schedule object (header left out)", async () => {
+    // it was taken for a Schedule: 'verify: the schedule is for P = undefined'
+    const shift = ({ p, data }: CommMatrix) => {
+      const steps = [];
+      for (let k = 1; k < p; k++) {
+        const transfers = [];
+        for (let i = 0; i < p; i++) {
+          const j = (i + k) % p;
+          const n = data[i * p + j]!;
+          if (n > 0) transfers.push({ src: i, dst: j, size: n, chunks: [[i, j, 0, n] as const] });
+        }
+        steps.push({ transfers });
+      }
+      return { algorithm: "user-shift", stages: [{ steps }] };
+    };
+    const r = await fc.check(runtimeProperty(byStep, { plan: shift, matrices: matrixArb({ maxP: 5 }) }), {
+      seed: 1,
+      numRuns: 30,
+    });
+    expect(r.failed).toBe(false);
+    const text = await fc.check(runtimeProperty(byStep, { plan: (m) => JSON.stringify(shift(m)) }), {
+      seed: 1,
+      numRuns: 10,
+    });
+    expect(text.failed).toBe(false);
+  });
+
+  it("refuses bad options up front in one line (ports, variant, options not an object), not in every run", () => {
+    const exec = () => ({ start: [], end: [] });
+    expect(() => runtimeProperty(exec, { ports: 0 })).toThrow(/^testing: ports must be a positive integer/);
+    expect(() => runtimeProperty(exec, { variant: "eager" as "blocking" })).toThrow(
+      /^testing: variant must be nonblocking, blocking, dataflow, got "eager"$/,
+    );
+    expect(() => runtimeProperty(exec, null as unknown as object)).toThrow(/^testing: options must be an object/);
+    expect(() => runtimeProperty(exec, { ports: Infinity, variant: "dataflow" })).not.toThrow();
+    // a planner or executor that is not a function failed every run with 'plan is not a function'
+    expect(() => runtimeProperty("exec.mjs" as never)).toThrow(
+      /^testing: runtimeProperty: exec must be a function, got "exec\.mjs"$/,
+    );
+    expect(() => plannerProperty(undefined as never)).toThrow(/^testing: plannerProperty: plan must be a function/);
+    expect(() => asyncPlannerProperty({} as never)).toThrow(/^testing: asyncPlannerProperty: plan must be a function/);
   });
 });

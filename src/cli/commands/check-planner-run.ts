@@ -13,6 +13,7 @@ import { matrixFormatOfName } from "../../io/matrix-read.js";
 import { outputFormat } from "../output-format.js";
 import { anyMatrixArb } from "../../testing/planner-matrices.js";
 import { patternArb } from "../../testing/pattern-arbitraries.js";
+import { findPattern } from "../../patterns/registry.js";
 import { asyncPlannerProperty, replayFailure } from "../../testing/planner-property.js";
 import { DETERMINISM_CHECK } from "../../testing/determinism.js";
 import { failureLine, type CheckFailure } from "../../testing/schedule-check.js";
@@ -45,7 +46,10 @@ function matricesOf(o: CheckPlannerOptions): { arb: fc.Arbitrary<CommMatrix>; te
       arb: anyMatrixArb({ minP, maxP, maxEntry }),
       text: `any matrix, P ${minP}..${maxP}, entries up to ${maxEntry}`,
     };
-  return { arb: patternArb(o.family, { minP, maxP }), text: `pattern ${o.family}, P ${minP}..${maxP}` };
+  // a fixed-size pattern (ranka-fig1) keeps its own P whatever --min-p and --max-p say: the summary says so
+  const fixed = findPattern(o.family).fixedP;
+  const range = fixed === undefined ? `P ${minP}..${maxP}` : `P = ${fixed} (a fixed-size pattern)`;
+  return { arb: patternArb(o.family, { minP, maxP }), text: `pattern ${o.family}, ${range}` };
 }
 
 /** The counterexample as text: its rows when P <= 16, else its size. */
