@@ -312,6 +312,13 @@ describe("options: one parser, one line per problem", () => {
     expect((await run("gen", "uniform", "--p", "3", "--format", "csv", "--sparse")).err).toBe(
       "gen: --sparse applies to JSON only (the output format is csv)\n",
     );
+    // an .arrow name got a JSON matrix, which a reader going by the name refuses: refused, nothing written
+    const arrow = await run("gen", "uniform", "--p", "3", "-o", f("m.arrow"));
+    expect([arrow.code, arrow.err]).toEqual([
+      2,
+      `gen: -o ${f("m.arrow")}: a matrix is written as json, csv or mtx (by the extension or --format); Arrow files hold schedules\n`,
+    ]);
+    expect(existsSync(f("m.arrow"))).toBe(false);
   });
 });
 

@@ -124,6 +124,14 @@ export function registerGen(program: Command, ctx: CliContext): void {
     }
     const output = String(o["output"]);
     refuseJsonOnStdout("gen", o["json"] === true, output);
+    // a matrix has no Arrow form: by the name a reader would expect Arrow and find JSON there
+    if (output !== "-" && output.toLowerCase().endsWith(".arrow"))
+      throw fail(
+        "gen",
+        "BAD_OPTION",
+        `-o ${output}: a matrix is written as json, csv or mtx (by the extension or --format); Arrow files hold schedules`,
+        { field: "output" },
+      );
     // --format is one of FORMATS (commander's choices)
     const format = outputFormat("gen", o["format"] as MatrixFileFormat | undefined, output, matrixFormatOfName, "json");
     if ((o["sparse"] || o["dense"]) && format !== "json")
