@@ -1,4 +1,5 @@
 /** The format a command writes: --format, else the output file's extension, a contradiction refused in one line. */
+import { extname } from "node:path";
 import { fail } from "../model/errors.js";
 
 /**
@@ -27,7 +28,7 @@ export function outputFormat<F extends string>(
  * option that named it; export -f arrow converts the JSON.
  */
 export function refuseArrowName(module: string, flag: string, field: string, output: string): void {
-  if (output !== "-" && output.toLowerCase().endsWith(".arrow"))
+  if (namesArrow(output))
     throw fail(
       module,
       "BAD_OPTION",
@@ -37,10 +38,15 @@ export function refuseArrowName(module: string, flag: string, field: string, out
     );
 }
 
-/** The kind of file an output name says (.json, .arrow: store get's rule), else null. */
-function namedKind(name: string): "json" | "arrow" | null {
-  const lower = name.toLowerCase();
-  return lower.endsWith(".json") ? "json" : lower.endsWith(".arrow") ? "arrow" : null;
+/** The schedule file format a file name implies by its extension (.json, .arrow), or null. */
+export function scheduleFormatOfName(name: string): "json" | "arrow" | null {
+  const ext = extname(name).toLowerCase();
+  return ext === ".json" ? "json" : ext === ".arrow" ? "arrow" : null;
+}
+
+/** Whether an output name (not `-`, stdout) says Arrow by its extension. */
+export function namesArrow(output: string): boolean {
+  return output !== "-" && scheduleFormatOfName(output) === "arrow";
 }
 
 /**
@@ -49,7 +55,7 @@ function namedKind(name: string): "json" | "arrow" | null {
  */
 export function refuseExportName(module: string, format: string, output: string): void {
   const writes = format === "arrow" ? "arrow" : format === "program" ? "json" : null;
-  const named = output === "-" ? null : namedKind(output);
+  const named = output === "-" ? null : scheduleFormatOfName(output);
   if (writes !== null && named !== null && named !== writes)
     throw fail(module, "BAD_OPTION", `--format ${format} but the output file ${output} has the extension of ${named}`, {
       field: "format",

@@ -12,7 +12,7 @@ import type { CliContext } from "../context.js";
 import { intOption, MAX_ELEMENT_BYTES, numberOption, RANKS_FLAGS } from "../io.js";
 import { counted } from "../../internal/plural.js";
 import { quoted } from "../../internal/quoted.js";
-import { outputFormat } from "../output-format.js";
+import { namesArrow, outputFormat } from "../output-format.js";
 import { JSON_SUMMARY_HELP, printJson, refuseJsonOnStdout, writtenBytes } from "./json-summary.js";
 import { patternFlag, patternFlagAlias } from "../pattern-flags.js";
 
@@ -125,7 +125,7 @@ export function registerGen(program: Command, ctx: CliContext): void {
     const output = String(o["output"]);
     refuseJsonOnStdout("gen", o["json"] === true, output);
     // a matrix has no Arrow form: by the name a reader would expect Arrow and find JSON there
-    if (output !== "-" && output.toLowerCase().endsWith(".arrow"))
+    if (namesArrow(output))
       throw fail(
         "gen",
         "BAD_OPTION",

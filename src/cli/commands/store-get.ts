@@ -3,7 +3,6 @@
  * only to read an entry the store's own reader does not read, so `store get --id` starts almost as fast as Node.
  */
 import { statSync } from "node:fs";
-import { extname } from "node:path";
 import { counted } from "../../internal/plural.js";
 import { oneLine } from "../../internal/quoted.js";
 import { checkMemory } from "../../model/memory-budget.js";
@@ -17,7 +16,7 @@ import { MAX_ENTRY_BYTES } from "../../store/store-fs.js";
 import { loadEntryById } from "../../store/entry-read.js";
 import type { CliContext } from "../context.js";
 import { memoryOption } from "../memory-option.js";
-import { outputFormat } from "../output-format.js";
+import { outputFormat, scheduleFormatOfName } from "../output-format.js";
 import type { StoreGetArgv } from "../store-get-argv.js";
 import { printJson, refuseJsonOnStdout, writtenBytes } from "./json-summary.js";
 
@@ -28,12 +27,6 @@ export interface StoreGetOptions {
   /** json or arrow; absent: from the output file's extension (scheduleFormatOfName), else json. */
   readonly format?: string | undefined;
   readonly json?: boolean;
-}
-
-/** The schedule file format a file name implies by its extension, or null. */
-export function scheduleFormatOfName(name: string): "json" | "arrow" | null {
-  const ext = extname(name).toLowerCase();
-  return ext === ".json" ? "json" : ext === ".arrow" ? "arrow" : null;
 }
 
 /**
