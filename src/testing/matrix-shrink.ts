@@ -3,25 +3,17 @@
  * to their least failing ones (on the matrix itself).
  */
 import fc from "fast-check";
-import { matrixFromData, matrixFromEntries, type CommMatrix } from "../model/matrix.js";
+import { matrixFromData, matrixFromEntries, matrixRows, type CommMatrix } from "../model/matrix.js";
 
 /** A non-zero entry [i, j, value]. */
 type Entry = readonly [number, number, number];
 
-/**
- * The non-zero entries of m in row-major order: a sparse matrix's from its compressed rows, so that shrinking never
- * makes a dense copy of a large sparse matrix.
- */
+/** The non-zero entries of m in row-major order, from its compressed rows (matrixRows: no dense copy of a sparse m). */
 function entriesOf(m: CommMatrix): Entry[] {
   const out: Entry[] = [];
-  const s = m.sparse;
-  if (s !== undefined) {
-    for (let i = 0; i < m.p; i++)
-      for (let k = s.rowStart[i]!; k < s.rowStart[i + 1]!; k++) if (s.val[k]! > 0) out.push([i, s.col[k]!, s.val[k]!]);
-    return out;
-  }
-  const { p, data } = m;
-  for (let x = 0; x < data.length; x++) if (data[x]! > 0) out.push([Math.floor(x / p), x % p, data[x]!]);
+  const { rowStart, col, val } = matrixRows(m);
+  for (let i = 0; i < m.p; i++)
+    for (let k = rowStart[i]!; k < rowStart[i + 1]!; k++) if (val[k]! > 0) out.push([i, col[k]!, val[k]!]);
   return out;
 }
 

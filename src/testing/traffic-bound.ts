@@ -3,7 +3,7 @@
  * traffic alone).
  */
 import { fail } from "../model/errors.js";
-import type { CommMatrix } from "../model/matrix.js";
+import { matrixRows, type CommMatrix } from "../model/matrix.js";
 import { machineProblem, type MachineModel } from "../model/machine.js";
 import { findMachine } from "../machines/presets.js";
 
@@ -21,15 +21,13 @@ export function kitMachine(machine: MachineModel | string, fn: string): MachineM
   return machine;
 }
 
-/** The largest off-diagonal row sum of m; a sparse matrix's from its non-zero entries (no dense copy, O(P + E)). */
+/** The largest off-diagonal row sum of m, over its non-zero entries (matrixRows: no dense copy, O(P + E)). */
 function largestOffDiagonalRow(m: CommMatrix): number {
-  const s = m.sparse;
+  const { rowStart, col, val } = matrixRows(m);
   let most = 0;
   for (let i = 0; i < m.p; i++) {
     let row = 0;
-    if (s !== undefined) {
-      for (let k = s.rowStart[i]!; k < s.rowStart[i + 1]!; k++) if (s.col[k] !== i) row += s.val[k]!;
-    } else for (let j = 0; j < m.p; j++) if (j !== i) row += m.data[i * m.p + j]!;
+    for (let k = rowStart[i]!; k < rowStart[i + 1]!; k++) if (col[k] !== i) row += val[k]!;
     if (row > most) most = row;
   }
   return most;
