@@ -55,11 +55,25 @@ export interface CaptureOutcome {
   readonly status: "added" | "present" | "replaced";
   /** What the replaced program was planned for (replaced only). */
   readonly was?: string;
+  /**
+   * Why it was replaced (replaced only): planned for another target, or damaged (no plan.json or an unreadable one, a
+   * program that does not read or is for another P or element size, a plan.json for fewer call kinds).
+   */
+  readonly replacedBecause?: "another target" | "damaged";
   readonly algorithm: string;
   /** The program variant written (nonblocking, or the one auto names on a runtime). */
   readonly variant: ProgramVariant;
   readonly replay: boolean;
   readonly reason: string;
+  /** Whether the plan was made with payload chunks (a plan that relays). */
+  readonly payload: boolean;
+  /** The plan's id in the store. */
+  readonly entry: string;
+  /** The predicted makespans (us) of the plan and of MPI_Alltoallv's default run as the library runs it (or null). */
+  readonly planUs: number | null;
+  readonly libraryUs: number | null;
+  /** Percent of the default's makespan the plan saves (auto's verdict), or null: unknown (or not in plan.json). */
+  readonly gain: number | null;
 }
 
 /** What auto plans the captures for: a machine, and the MPI runtime model it runs on (null: one-port model). */
@@ -335,6 +349,7 @@ export async function precomputeCapture(
     reason: decision.reason,
     planUs: winnerTime(res.report),
     libraryUs: res.report.mpi.mpiSimulated,
+    gain: res.report.mpi.gain,
     call: pat.call,
     kinds: pat.kinds,
     sites: pat.sites,
@@ -362,20 +377,27 @@ export async function precomputeCapture(
     throw fsError(e, MODULE, dir, true);
   }
   const status = before === null ? "added" : "replaced";
-  const was = before === null ? {} : { was: before };
-  return { pattern: pat, status, ...was, algorithm: rec.algorithm, variant: res.variant, ...decision };
+  const damaged = flaw !== null || target0 === NO_PLAN_JSON || target0 === UNREADABLE_PLAN_JSON;
+  const because = damaged ? ("damaged" as const) : ("another target" as const);
+  const was = before === null ? {} : { was: before, replacedBecause: because };
+  const { algorithm, variant, payload, entry, planUs, libraryUs, gain } = rec;
+  return { pattern: pat, status, ...was, algorithm, variant, ...decision, payload, entry, planUs, libraryUs, gain };
 }
+
+/** What planTarget says of a key's directory without plan.json, and of one whose plan.json does not read. */
+const NO_PLAN_JSON = "a directory without plan.json";
+const UNREADABLE_PLAN_JSON = "an unreadable plan.json";
 
 /** The target a plan.json names, as targetText writes it; what is wrong with it when it is missing or unreadable. */
 function planTarget(planFile: string): string {
-  if (!existsSync(planFile)) return "a directory without plan.json";
+  if (!existsSync(planFile)) return NO_PLAN_JSON;
   try {
     const rec = readCaptureDocument(planFile, "a plan.json") as Record<string, unknown>;
     const text = (x: unknown): string | null => (typeof x === "string" ? x : null);
     const on = { runtime: text(rec["runtime"]), network: text(rec["network"]), sharing: text(rec["portSharing"]) };
     return describeTarget(text(rec["machine"]) ?? "?", on, rec["freeCopies"]);
   } catch {
-    return "an unreadable plan.json";
+    return UNREADABLE_PLAN_JSON;
   }
 }
 
@@ -417,14 +439,23 @@ function describeTarget(
   return `${machine}, ${on}${t.network === null ? "" : `, network ${t.network}${sharing}`}`;
 }
 
-/** The outcome of a pattern whose STORE/programs/<key>/plan.json is there already (no `variant`: nonblocking). */
+/**
+ * The outcome of a pattern whose STORE/programs/<key>/plan.json is there already, as it says (no `variant`:
+ * nonblocking; no `gain`, written before plan.json had one: null).
+ */
 function present(pat: CapturedPattern, planFile: string): CaptureOutcome {
-  const rec = readCaptureDocument(planFile, "a plan.json") as {
-    algorithm: string;
-    variant?: ProgramVariant;
-    replay: boolean;
-    reason: string;
+  const rec = readCaptureDocument(planFile, "a plan.json") as Record<string, unknown>;
+  const num = (k: string): number | null => (typeof rec[k] === "number" ? rec[k] : null);
+  const variant = rec["variant"] === undefined ? "nonblocking" : (rec["variant"] as ProgramVariant);
+  return {
+    pattern: pat,
+    status: "present",
+    algorithm: String(rec["algorithm"]),
+    variant,
+    replay: rec["replay"] === true,
+    reason: String(rec["reason"]),
+    payload: rec["payload"] === true,
+    entry: String(rec["entry"]),
+    ...{ planUs: num("planUs"), libraryUs: num("libraryUs"), gain: num("gain") },
   };
-  const { algorithm, replay, reason } = rec;
-  return { pattern: pat, status: "present", algorithm, variant: rec.variant ?? "nonblocking", replay, reason };
 }

@@ -30,6 +30,7 @@ export const FORMAT_NAMES = Object.freeze({
   "store-gc": "commplan.store-gc/v1",
   "check-planner": "commplan.check-planner/v1",
   precompute: "commplan.precompute/v1",
+  "precompute-capture": "commplan.precompute-capture/v1",
   demo: "commplan.demo/v1",
   show: "commplan.show/v1",
 } as const);

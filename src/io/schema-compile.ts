@@ -15,9 +15,9 @@ type Ajv2020 = InstanceType<AjvClass>;
 /**
  * The schema file of every JSON document commplan reads or writes: the documents it also reads, the
  * `--json` outputs that carry a `format` (simulate, te-table, compare, demo, show, and the summaries of plan, gen,
- * export, platform, store, check-planner and precompute; verify and verify-program print the report), and those
- * without one (simulate --trace's Chrome trace, stats --json, cost --json, and the listings of algorithms, machines,
- * patterns and topologies, which are JSON arrays).
+ * export, platform, store, check-planner and precompute, a spec's run or a --from-capture run; verify and
+ * verify-program print the report), and those without one (simulate --trace's Chrome trace, stats --json, cost
+ * --json, and the listings of algorithms, machines, patterns and topologies, which are JSON arrays).
  */
 export const SCHEMA_FILES = {
   matrix: "matrix.v1.schema.json",
@@ -43,6 +43,7 @@ export const SCHEMA_FILES = {
   "store-gc": "store-gc.v1.schema.json",
   "check-planner": "check-planner.v1.schema.json",
   precompute: "precompute.v1.schema.json",
+  "precompute-capture": "precompute-capture.v1.schema.json",
   demo: "demo.v1.schema.json",
   show: "show.v1.schema.json",
   algorithms: "algorithms.v1.schema.json",

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { captureKey } from "../../src/cli/capture-key.js";
-import { matrixFromRows, type CommMatrix } from "../../src/model/matrix.js";
+import { matrixFromRows } from "../../src/model/matrix.js";
 import { readProgramJson } from "../../src/io/program-json-read.js";
 import { readMatrixFile } from "../../src/io/matrix-read.js";
 import { RUNTIME_MODELS } from "../../src/machines/runtime/runtime-model.js";
@@ -13,6 +13,7 @@ import { verifyProgram } from "../../src/verifier/index.js";
 import { openPlanStore, getPlanById } from "../../src/store/index.js";
 import { run } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
+import { writeCapture } from "../helpers/capture.js";
 
 // Keys libcommplan's C code (runtimes/libcommplan/key.c) computed under Open MPI at P = 4 for these matrices.
 const MOE_ROWS = [
@@ -41,30 +42,6 @@ function precompute(d: string, machine: string): ReturnType<typeof run> {
     "--runtime",
     "none",
   );
-}
-
-/** Writes a capture as libcommplan does: the matrix and its commplan.capture/v1 record. */
-function writeCapture(
-  d: string,
-  m: CommMatrix,
-  extra: { key?: string; calls?: number; call?: string; name?: string } = {},
-): string {
-  mkdirSync(d, { recursive: true });
-  const key = extra.key ?? captureKey(m);
-  const rows = Array.from({ length: m.p }, (_, i) => Array.from(m.data.subarray(i * m.p, (i + 1) * m.p)));
-  const name = extra.name ?? `${key}-0-0`;
-  const matrix = `${name}.matrix.json`;
-  writeFileSync(
-    join(d, matrix),
-    JSON.stringify({ format: "commplan.matrix/v1", p: m.p, elementBytes: m.elementBytes, rows }),
-  );
-  const call = extra.call ?? "MPI_Alltoallv";
-  const rec = { format: "commplan.capture/v1", key, p: m.p, elementBytes: m.elementBytes, call };
-  writeFileSync(
-    join(d, `${name}.capture.json`),
-    JSON.stringify({ ...rec, site: "app(main+0x10)", calls: extra.calls ?? 3, matrix }),
-  );
-  return key;
 }
 
 describe("captureKey", () => {
@@ -167,11 +144,10 @@ describe("precompute --from-capture", () => {
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/^precompute: .*capture\.json: the capture's key 0{32} is not its matrix's \(222575cb/);
     expect(existsSync(join(d, "s", "programs", "0".repeat(32)))).toBe(false);
-    // no --json document: refused in one line with nothing on stdout, as README.md and the option's help say
-    const json = await run("precompute", "--from-capture", join(d, "cap"), "--store", join(d, "s"), "--json");
-    expect([json.code, json.out]).toEqual([2, ""]);
-    expect(json.err).toMatch(/^precompute: --from-capture takes neither --shard nor --json\n$/);
-    expect((await run("precompute", "--help")).out.replace(/\s+/g, " ")).toContain("JSON (not with --from-capture)");
+    // --shard splits a spec's jobs: refused in one line with nothing on stdout (--json: precompute-capture-json.test.ts)
+    const shard = await run("precompute", "--from-capture", join(d, "cap"), "--store", join(d, "s"), "--shard", "0/2");
+    expect([shard.code, shard.out]).toEqual([2, ""]);
+    expect(shard.err).toMatch(/^precompute: --from-capture takes no --shard\n$/);
     const noMachine = await run("precompute", "--from-capture", join(d, "cap"), "--store", join(d, "s"));
     expect(noMachine.err).toMatch(/^precompute: --from-capture needs --machine/);
     const both = await run("precompute", "spec.json", "--from-capture", join(d, "cap"), "--store", join(d, "s"));

@@ -1,7 +1,7 @@
 /**
- * The --json documents of plan, gen, export, platform, store, check-planner, precompute, demo, show, verify-program
- * and the listings (algorithms, machines, patterns, topologies) validate against their schemas (real CLI output, ajv);
- * --json with -o - is refused in one line; exit codes are those of the text output (a damaged store entry: a document
+ * The --json documents of plan, gen, export, platform, store, check-planner, precompute (a spec's and --from-capture),
+ * demo, show, verify-program and the listings (algorithms, machines, patterns, topologies) validate against their
+ * schemas (real CLI output, ajv); every command takes --json; --json with -o - is refused in one line; exit codes are those of the text output (a damaged store entry: a document
  * and exit 2).
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -9,10 +9,13 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { validateWithSchema, type SchemaName } from "../../src/io/json-schema.js";
 import { MACHINES } from "../../src/machines/presets.js";
+import { matrixFromRows } from "../../src/model/matrix.js";
 import { PATTERNS } from "../../src/patterns/index.js";
 import { DEFAULT_SPLIT_MACHINE } from "../../src/planner/permutation/index.js";
 import { PLANNERS } from "../../src/planner/registry.js";
 import { TOPOLOGY_GENERATORS } from "../../src/topology/index.js";
+import { writeCapture } from "../helpers/capture.js";
+import { buildProgram } from "../../src/cli/program.js";
 import { run } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
@@ -136,6 +139,40 @@ describe("--json summaries validate against their schemas", () => {
     expect(jobs[3]!.message).not.toBeNull();
     const rerun = await summary("precompute", 0, "precompute", f("spec.json"), "--store", f("pre"), "--jobs", "2");
     expect(rerun["totals"]).toMatchObject({ present: 3, added: 0 });
+  });
+});
+
+describe("precompute --from-capture --json, and --json on every command", () => {
+  it("precompute --from-capture: every captured pattern with its verdict and program (another format)", async () => {
+    const m = matrixFromRows(
+      [
+        [0, 5, 1],
+        [2, 0, 7],
+        [4, 4, 0],
+      ],
+      { elementBytes: 8 },
+    );
+    const key = writeCapture(f("cap"), m);
+    const argv = ["precompute", "--from-capture", f("cap"), "--store", f("pre-cap"), "--machine", "t3d-004"];
+    const doc = await summary("precompute-capture", 0, ...argv);
+    expect(doc).toMatchObject({ format: "commplan.precompute-capture/v1", totals: { patterns: 1, added: 1 } });
+    expect(doc["patterns"]).toMatchObject([{ key, p: 3, status: "added", program: `programs/${key}` }]);
+    // not a commplan.precompute/v1 document: a reader telling the two runs apart by format cannot mistake one
+    expect(() => validateWithSchema("precompute", doc, "test")).toThrow(/format/);
+    const again = await summary("precompute-capture", 0, ...argv, "--runtime", "none");
+    expect(again["patterns"]).toMatchObject([{ status: "replaced", replaced: { because: "another target" } }]);
+  });
+
+  it("every command and sub-command takes --json", async () => {
+    const io = { out: (): void => undefined, err: (): void => undefined, interactive: false };
+    const program = await buildProgram({ io, stdout: process.stdout, maxMemory: 1 << 30, exitCode: 0 });
+    const commands = program.commands.flatMap((c) => (c.commands.length > 0 ? c.commands : [c]));
+    expect(commands.map((c) => c.name())).toContain("precompute");
+    const without = commands.filter((c) => !c.options.some((o) => o.long === "--json")).map((c) => c.name());
+    expect(without).toEqual([]);
+    // precompute's --json names both documents, a spec's run and a --from-capture run
+    const help = program.commands.find((c) => c.name() === "precompute")!.options.find((o) => o.long === "--json");
+    expect(help?.description).toMatch(/commplan\.precompute\/v1.*--from-capture.*commplan\.precompute-capture\/v1/);
   });
 });
 

@@ -7,7 +7,7 @@ import { Worker } from "node:worker_threads";
 import cliProgress from "cli-progress";
 import { Option, type Command } from "commander";
 import { counted } from "../../internal/plural.js";
-import { fail } from "../../model/errors.js";
+import { fail, isCommplanError } from "../../model/errors.js";
 import { MIN_BUDGET } from "../../model/memory-budget.js";
 import { cliMessage } from "../option-flags.js";
 import { openPlanStore } from "../../store/index.js";
@@ -15,7 +15,15 @@ import type { CliContext } from "../context.js";
 import { intOption } from "../io.js";
 import { printJson } from "./json-summary.js";
 import { readPrecomputeSpec, runPrecomputeJob, type JobOutcome, type PrecomputeJob } from "../precompute-jobs.js";
-import { checkCapture, defaultCaptureRuntime, precomputeCapture, readCaptures } from "../precompute-capture.js";
+import {
+  checkCapture,
+  defaultCaptureRuntime,
+  precomputeCapture,
+  readCaptures,
+  type CaptureOutcome,
+} from "../precompute-capture.js";
+import { captureSummary, type CaptureResult } from "../precompute-capture-summary.js";
+import { oneLine } from "../../internal/quoted.js";
 import { RUNTIME_MODELS, type RuntimeModel } from "../../machines/runtime/runtime-model.js";
 import type { MachineModel } from "../../model/machine.js";
 import { freeCopiesOption, MACHINE_OF_RUNTIME_HELP, machineOfFlags, runtimeOfFlags } from "./runtime-flags.js";
@@ -129,14 +137,23 @@ function captureRuntime(o: PrecomputeFlags, machine: MachineModel): RuntimeModel
   return runtimeOfFlags(o.runtime ?? defaultCaptureRuntime(machine).name, o.freeCopies);
 }
 
+/** The line precompute --from-capture prints (on stdout, without --json) of what it did with a captured pattern. */
+function captureLine(out: CaptureOutcome): string {
+  const pat = out.pattern;
+  const was = out.was === undefined ? "" : ` (was planned for ${out.was})`;
+  const verdict = `${out.replay ? "replay" : "fall back"} (${out.reason})`;
+  return `${pat.key} ${pat.kinds.join(" and ")} ${counted(pat.calls, "call", "calls")} at ${pat.sites.join(", ")}: ${out.status}${was}, ${out.algorithm} (${out.variant}), ${verdict}\n`;
+}
+
 /**
  * precompute --from-capture: every captured pattern checked (its matrix read, its key, P and element size compared with
- * its record), then planned, stored and lowered for libcommplan, one at a time.
+ * its record), then planned, stored and lowered for libcommplan, one at a time. With --json the patterns' lines give
+ * way to one commplan.precompute-capture/v1 document, printed also when a pattern fails (before its one-line error).
  */
 async function fromCapture(specFile: string | undefined, o: PrecomputeFlags, ctx: CliContext): Promise<void> {
   if (specFile !== undefined) throw fail("precompute", "BAD_OPTION", "give a spec file or --from-capture, not both");
-  if (o.shard !== undefined || o.json === true)
-    throw fail("precompute", "BAD_OPTION", "--from-capture takes neither --shard nor --json", { field: "fromCapture" });
+  if (o.shard !== undefined)
+    throw fail("precompute", "BAD_OPTION", "--from-capture takes no --shard", { field: "fromCapture" });
   const needs = "--from-capture needs --machine (auto plans for it), or a --runtime made for one machine";
   const machine = machineOfFlags("precompute", o, needs, [ONE_PORT]);
   const runtime = captureRuntime(o, machine);
@@ -163,13 +180,23 @@ async function fromCapture(specFile: string | undefined, o: PrecomputeFlags, ctx
           routes: (p: number) => loadNetworkFlags(o, p, ctx.maxMemory, machine),
         };
   const target = { machine, runtime, maxMemory: ctx.maxMemory, network };
+  const results: CaptureResult[] = [];
   for (const pat of patterns) {
-    const out = await precomputeCapture(o.store, pat, target);
+    let out: CaptureOutcome;
+    try {
+      out = await precomputeCapture(o.store, pat, target);
+    } catch (e) {
+      if (o.json === true && isCommplanError(e)) {
+        results.push({ pattern: pat, failed: oneLine(cliMessage(e.message)) });
+        for (const rest of patterns.slice(results.length)) results.push({ pattern: rest, skipped: true });
+        printJson(ctx, captureSummary(o.fromCapture!, o.store, target, results));
+      }
+      throw e;
+    }
+    results.push({ pattern: pat, outcome: out });
     counts[out.status]++;
     if (out.replay) counts.replayed++;
-    ctx.io.out(
-      `${pat.key} ${pat.kinds.join(" and ")} ${counted(pat.calls, "call", "calls")} at ${pat.sites.join(", ")}: ${out.status}${out.was === undefined ? "" : ` (was planned for ${out.was})`}, ${out.algorithm} (${out.variant}), ${out.replay ? "replay" : "fall back"} (${out.reason})\n`,
-    );
+    if (o.json !== true) ctx.io.out(captureLine(out));
   }
   const on =
     (runtime === null ? `${machine.name}, one-port model` : `${machine.name}, runtime ${runtime.name}`) +
@@ -177,6 +204,7 @@ async function fromCapture(specFile: string | undefined, o: PrecomputeFlags, ctx
   ctx.io.err(
     `precompute: ${counted(patterns.length, "captured pattern", "captured patterns")} (${on}): ${counts.added} added, ${counts.present} present, ${counts.replaced} replaced, ${counts.replayed} to replay\n`,
   );
+  if (o.json === true) printJson(ctx, captureSummary(o.fromCapture!, o.store, target, results));
 }
 
 /** Registers `precompute`. */
@@ -197,7 +225,7 @@ export function registerPrecompute(program: Command, ctx: CliContext): void {
     .option("--shard <i/n>", "plan only shard i of n (jobs k with k mod n = i), e.g. $SLURM_ARRAY_TASK_ID/16")
     .option(
       "--json",
-      "print every job with its outcome, and the totals, as commplan.precompute/v1 JSON (not with --from-capture)",
+      "print every job with its outcome, and the totals, as commplan.precompute/v1 JSON; with --from-capture every captured pattern with its verdict and program, and the totals, as commplan.precompute-capture/v1 instead of one line per pattern",
     )
     .option(
       "--from-capture <dir>",

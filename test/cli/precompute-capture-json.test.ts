@@ -1,0 +1,217 @@
+/**
+ * precompute --from-capture --json: one commplan.precompute-capture/v1 document on stdout (schemas/), its fields what
+ * the run did and what each plan.json says; a rerun, a damaged program directory, a failure mid-run, a refusal.
+ */
+import fs, { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { syncBuiltinESMExports } from "node:module";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { validateWithSchema } from "../../src/io/json-schema.js";
+import { matrixFromRows } from "../../src/model/matrix.js";
+import { writeCapture } from "../helpers/capture.js";
+import { run } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+/** An MoE-like exchange at P = 4 that a plan runs faster than MPI_Alltoallv's default on ib-hdr-200. */
+const MOE = matrixFromRows(
+  [
+    [26, 11, 10, 1],
+    [29, 10, 4, 5],
+    [26, 11, 5, 6],
+    [26, 7, 11, 4],
+  ],
+  { elementBytes: 24 },
+);
+/** A ring of 8 MB messages: no plan is faster than MPI_Alltoallv's default (call MPI). */
+const RING = matrixFromRows(
+  [0, 1, 2, 3].map((i) => [0, 1, 2, 3].map((j) => (j === (i + 1) % 4 ? 1_000_000 : 0))),
+  { elementBytes: 8 },
+);
+
+interface Pattern {
+  key: string;
+  p: number;
+  elementBytes: number;
+  status: string;
+  replaced: { was: string; because: string } | null;
+  program: string | null;
+  plan: Record<string, unknown> | null;
+  message: string | null;
+  [k: string]: unknown;
+}
+interface Doc {
+  format: string;
+  target: Record<string, unknown>;
+  patterns: Pattern[];
+  totals: Record<string, number>;
+  [k: string]: unknown;
+}
+
+/** precompute --from-capture d/cap into d/s on ib-hdr-200 (its runtime model), with --json and `more`. */
+async function precomputeJson(d: string, ...more: string[]): Promise<{ code: number; doc: Doc; err: string }> {
+  const argv = ["precompute", "--from-capture", join(d, "cap"), "--store", join(d, "s"), "--machine", "ib-hdr-200"];
+  const r = await run(...argv, ...more, "--json");
+  // exactly one document on stdout, valid against its schema
+  const doc = JSON.parse(r.out) as Doc;
+  expect(() => validateWithSchema("precompute-capture", doc, "test")).not.toThrow();
+  return { code: r.code, doc, err: r.err };
+}
+
+const planJson = (d: string, key: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(join(d, "s", "programs", key, "plan.json"), "utf8")) as Record<string, unknown>;
+
+describe("precompute --from-capture --json", () => {
+  it("prints every pattern with its verdict (replay, call MPI), its program and its plan.json's figures", async () => {
+    const d = tempDir("capture-json");
+    const moe = writeCapture(join(d, "cap"), MOE, { calls: 7 });
+    const ring = writeCapture(join(d, "cap"), RING, { calls: 2 });
+    const { code, doc, err } = await precomputeJson(d);
+    expect(code).toBe(0);
+    expect(err).toBe(
+      "precompute: 2 captured patterns (ib-hdr-200, runtime ib-hdr-200-mpi): 2 added, 0 present, 0 replaced, 1 to replay\n",
+    );
+    expect(doc).toMatchObject({
+      format: "commplan.precompute-capture/v1",
+      capture: join(d, "cap"),
+      store: join(d, "s"),
+      target: { machine: "ib-hdr-200", runtime: "ib-hdr-200-mpi", freeCopies: false, network: null, portSharing: null },
+      totals: { patterns: 2, added: 2, present: 0, replaced: 0, failed: 0, skipped: 0, replay: 1 },
+    });
+    expect(doc.patterns.map((x) => x.key)).toEqual([moe, ring].sort());
+    const byKey = new Map(doc.patterns.map((x) => [x.key, x]));
+    expect(byKey.get(moe)).toMatchObject({
+      p: 4,
+      elementBytes: 24,
+      call: "MPI_Alltoallv",
+      kinds: ["MPI_Alltoallv"],
+      sites: ["app(main+0x10)"],
+      calls: 7,
+      records: [`${moe}-0-0.capture.json`],
+      matrix: `${moe}-0-0.matrix.json`,
+      status: "added",
+      replaced: null,
+      program: `programs/${moe}`,
+      plan: { replay: true },
+      message: null,
+    });
+    expect(byKey.get(ring)).toMatchObject({ p: 4, elementBytes: 8, calls: 2, plan: { replay: false, gain: 0 } });
+    expect(byKey.get(ring)!.plan!["reason"]).toMatch(/^call MPI_Alltoallv: no plan is predicted faster/);
+    for (const x of doc.patterns) {
+      // the plan is what the program's plan.json says, the figures included
+      const rec = planJson(d, x.key);
+      const { algorithm, variant, payload, entry, replay, reason, planUs, libraryUs, gain } = rec;
+      expect(x.plan).toEqual({ algorithm, variant, payload, entry, replay, reason, planUs, libraryUs, gain });
+      expect(existsSync(join(d, "s", x.program!, "index.json"))).toBe(true);
+    }
+    const win = byKey.get(moe)!.plan as { planUs: number; libraryUs: number; gain: number; reason: string };
+    expect(win.planUs).toBeLessThan(win.libraryUs);
+    expect(win.gain).toBeGreaterThan(5); // beyond RUNTIME_MPI_MARGIN
+    expect(win.reason).toContain(`(${win.gain} % faster than MPI_Alltoallv's default on ib-hdr-200`);
+    // the text run of the same capture prints the same verdicts, one line per pattern on stdout
+    const text = await run(
+      ...["precompute", "--from-capture", join(d, "cap"), "--store", join(d, "t"), "--machine", "ib-hdr-200"],
+    );
+    for (const x of doc.patterns) {
+      const p = x.plan as { algorithm: string; variant: string; replay: boolean; reason: string };
+      const verdict = `${p.replay ? "replay" : "fall back"} (${p.reason})`;
+      expect(text.out).toContain(`${x.key} MPI_Alltoallv ${x["calls"]} calls at app(main+0x10): added, `);
+      expect(text.out).toContain(`: added, ${p.algorithm} (${p.variant}), ${verdict}\n`);
+    }
+  });
+
+  it("says present on a rerun, and replaced (damaged, or another target) with what the old program was for", async () => {
+    const d = tempDir("capture-json");
+    const moe = writeCapture(join(d, "cap"), MOE);
+    const ring = writeCapture(join(d, "cap"), RING);
+    const first = await precomputeJson(d);
+    const again = await precomputeJson(d);
+    expect(again.code).toBe(0);
+    expect(again.doc.patterns.map((x) => x.status)).toEqual(["present", "present"]);
+    expect(again.doc.patterns.map((x) => x.plan)).toEqual(first.doc.patterns.map((x) => x.plan));
+    expect(again.doc.totals).toMatchObject({ added: 0, present: 2, replaced: 0, replay: 1 });
+    // a rank file cut short: the program is planned again and said to have been damaged
+    const rankFile = join(d, "s", "programs", moe, "rank-2.json");
+    writeFileSync(rankFile, readFileSync(rankFile, "utf8").slice(0, 30));
+    const mended = await precomputeJson(d);
+    const [m, r] = [moe, ring].map((k) => mended.doc.patterns.find((x) => x.key === k)!);
+    expect(m!.status).toBe("replaced");
+    expect(m!.replaced!.because).toBe("damaged");
+    expect(m!.replaced!.was).toMatch(/^ib-hdr-200, runtime ib-hdr-200-mpi, but its program does not read \(.*rank-2/);
+    expect(r!.status).toBe("present");
+    expect(mended.doc.totals).toMatchObject({ present: 1, replaced: 1 });
+    // no plan.json: damaged too
+    rmSync(join(d, "s", "programs", ring, "plan.json"));
+    const noPlan = (await precomputeJson(d)).doc.patterns.find((x) => x.key === ring)!;
+    expect(noPlan.replaced).toEqual({ was: "a directory without plan.json", because: "damaged" });
+    // planned for another runtime: replaced because of the target, not damage
+    const other = await precomputeJson(d, "--runtime", "none");
+    expect(other.doc.target).toMatchObject({ runtime: null, freeCopies: null });
+    for (const x of other.doc.patterns)
+      expect(x.replaced).toEqual({ was: "ib-hdr-200, runtime ib-hdr-200-mpi", because: "another target" });
+    // a plan.json written before it recorded the gain: the gain is unknown, the rest as it says
+    const { gain: _, ...old } = planJson(d, moe);
+    writeFileSync(join(d, "s", "programs", moe, "plan.json"), JSON.stringify(old));
+    const before = (await precomputeJson(d, "--runtime", "none")).doc.patterns.find((x) => x.key === moe)!;
+    expect(before.status).toBe("present");
+    expect(before.plan).toMatchObject({ gain: null, algorithm: old["algorithm"], planUs: old["planUs"] });
+  });
+});
+
+describe("precompute --from-capture --json on a failure", () => {
+  it("on a pattern that fails: the document (failed with the error, the rest skipped), then the error, exit 2", async () => {
+    const d = tempDir("capture-json");
+    // read in record order: a, b (fails), c (not reached)
+    const a = writeCapture(join(d, "cap"), MOE, { name: "a" });
+    const b = writeCapture(join(d, "cap"), RING, { name: "b" });
+    const three = matrixFromRows(
+      [
+        [0, 3, 3],
+        [3, 0, 3],
+        [3, 3, 0],
+      ],
+      { elementBytes: 4 },
+    );
+    const c = writeCapture(join(d, "cap"), three, { name: "c" });
+    const programDir = join(d, "s", "programs", b);
+    const real = fs.renameSync;
+    fs.renameSync = (from, to) => {
+      if (to === programDir)
+        throw Object.assign(new Error(`EIO: i/o error, rename onto ${String(to)}`), { code: "EIO" });
+      real(from, to);
+    };
+    syncBuiltinESMExports();
+    let r: Awaited<ReturnType<typeof precomputeJson>>;
+    try {
+      r = await precomputeJson(d);
+    } finally {
+      fs.renameSync = real;
+      syncBuiltinESMExports();
+    }
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^precompute: [^\n]*EIO[^\n]*\n$/);
+    const byKey = new Map(r.doc.patterns.map((x) => [x.key, x]));
+    expect(byKey.get(a)).toMatchObject({ status: "added", message: null, program: `programs/${a}` });
+    expect(byKey.get(b)).toMatchObject({ status: "failed", message: r.err.trimEnd(), plan: null, program: null });
+    expect(byKey.get(c)).toMatchObject({ status: "skipped", plan: null, program: null });
+    expect(byKey.get(c)!.message).toBe(`not planned: the run stopped at ${b}`);
+    expect(r.doc.totals).toMatchObject({ patterns: 3, added: 1, failed: 1, skipped: 1 });
+    expect(existsSync(programDir)).toBe(false);
+  });
+
+  it("refuses bad input before planning in one line, with nothing on stdout", async () => {
+    const d = tempDir("capture-json");
+    writeCapture(join(d, "cap"), MOE, { key: "0".repeat(32) });
+    const base = ["precompute", "--from-capture", join(d, "cap"), "--store", join(d, "s")];
+    const bad = await run(...base, "--machine", "ib-hdr-200", "--json");
+    expect([bad.code, bad.out]).toEqual([2, ""]);
+    expect(bad.err).toMatch(/^precompute: [^\n]*capture\.json: the capture's key 0{32} is not its matrix's[^\n]*\n$/);
+    const noMachine = await run(...base, "--json");
+    expect([noMachine.code, noMachine.out]).toEqual([2, ""]);
+    expect(noMachine.err).toMatch(/^precompute: --from-capture needs --machine[^\n]*\n$/);
+    expect(existsSync(join(d, "s"))).toBe(false);
+    // --help names the document
+    const help = (await run("precompute", "--help")).out.replace(/\s+/g, " ");
+    expect(help).toContain("with --from-capture every captured pattern");
+    expect(help).toContain("as commplan.precompute-capture/v1");
+  });
+});
