@@ -612,3 +612,24 @@ describe("precompute --from-capture on a network", () => {
     expect(small.err).toMatch(/fewer than P = 16\n$/);
   });
 });
+
+describe("precompute --from-capture on a network too small for one pattern", () => {
+  it("refuses it in one line before any pattern is planned: no program written for the patterns that fit", async () => {
+    const d = dir();
+    const ring = (p: number): number[][] =>
+      Array.from({ length: p }, (_, i) => Array.from({ length: p }, (_, j) => (j === (i + 1) % p ? 9 : 0)));
+    // read in record order: the P = 4 pattern first, then P = 32, more ranks than fat-tree:k=4's 16 hosts
+    writeCapture(join(d, "cap"), matrixFromRows(ring(4), { elementBytes: 1 }), { name: "a" });
+    writeCapture(join(d, "cap"), matrixFromRows(ring(32), { elementBytes: 1 }), { name: "b" });
+    const base = ["precompute", "--from-capture", join(d, "cap"), "--machine", "ib-hdr-200", "--network"];
+    for (const json of [[], ["--json"]]) {
+      const r = await run(...base, "fat-tree:k=4", "--store", join(d, "s"), ...json);
+      expect([r.code, r.out]).toEqual([2, ""]);
+      expect(r.err).toBe("topology: fat-tree: k = 4 gives 16 hosts, fewer than P = 32\n");
+      expect(existsSync(join(d, "s"))).toBe(false);
+    }
+    const fits = await run(...base, "fat-tree:k=6", "--store", join(d, "s"));
+    expect(fits.code, fits.err).toBe(0);
+    expect(fits.err).toContain("2 added");
+  });
+});

@@ -28,6 +28,7 @@ import { RUNTIME_MODELS, type RuntimeModel } from "../../machines/runtime/runtim
 import type { MachineModel } from "../../model/machine.js";
 import { freeCopiesOption, MACHINE_OF_RUNTIME_HELP, machineOfFlags, runtimeOfFlags } from "./runtime-flags.js";
 import { checkNetworkFlags, loadNetworkFlags, networkOption, portSharingOption } from "./network-flags.js";
+import { topologyGraph } from "./topologies.js";
 import type { PortSharing } from "../../machines/sim/options.js";
 
 /** Parses --shard i/n (0 <= i < n). */
@@ -168,6 +169,10 @@ async function fromCapture(specFile: string | undefined, o: PrecomputeFlags, ctx
   const patterns = readCaptures(o.fromCapture!);
   // every record and matrix checked before any is planned: a damaged capture leaves the store as it was
   for (const pat of patterns) checkCapture(pat, ctx.maxMemory);
+  // and the network built for each P: one too small for a pattern is refused before any is planned, not after some
+  if (o.network !== undefined)
+    for (const p of [...new Set(patterns.map((x) => x.p))].sort((a, b) => b - a))
+      topologyGraph(o.network, p, ctx.maxMemory, machine);
   openPlanStore(o.store, true);
   const counts = { added: 0, present: 0, replaced: 0, replayed: 0 };
   const spec = o.network;

@@ -38,6 +38,20 @@ export function loadTopology(
   maxMemory: number,
   machine?: MachineModel,
 ): { graph: TopologyGraph; routes: NetworkRoutes } {
+  const graph = topologyGraph(spec, p, maxMemory, machine);
+  return { graph, routes: compileRoutes(graph, { maxMemory }) };
+}
+
+/**
+ * The graph of `--topology SPEC` for `p` ranks, as loadTopology builds it, without its routes: a spec or file that
+ * cannot serve p ranks (too few hosts) is refused as loadTopology refuses it.
+ */
+export function topologyGraph(
+  spec: string,
+  p: number | undefined,
+  maxMemory: number,
+  machine?: MachineModel,
+): TopologyGraph {
   let graph: TopologyGraph;
   if (spec.endsWith(".json")) {
     graph = graphFromDescription(readTopologyJson(spec), spec, { maxMemory });
@@ -55,7 +69,7 @@ export function loadTopology(
       });
     graph = buildTopology(spec, p, machine, { maxMemory });
   }
-  return { graph, routes: compileRoutes(graph, { maxMemory }) };
+  return graph;
 }
 
 /** One generator's entry in `commplan topologies`: its line, then one line per parameter. */
