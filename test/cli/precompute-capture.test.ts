@@ -148,6 +148,10 @@ describe("precompute --from-capture", () => {
     const shard = await run("precompute", "--from-capture", join(d, "cap"), "--store", join(d, "s"), "--shard", "0/2");
     expect([shard.code, shard.out]).toEqual([2, ""]);
     expect(shard.err).toMatch(/^precompute: --from-capture takes no --shard\n$/);
+    // --jobs (which has a default) would be ignored: refused when given
+    const jobs = await run("precompute", "--from-capture", join(d, "cap"), "--store", join(d, "s"), "--jobs", "2");
+    expect([jobs.code, jobs.out]).toEqual([2, ""]);
+    expect(jobs.err).toBe("precompute: --from-capture plans one pattern at a time: it takes no --jobs\n");
     const noMachine = await run("precompute", "--from-capture", join(d, "cap"), "--store", join(d, "s"));
     expect(noMachine.err).toMatch(/^precompute: --from-capture needs --machine/);
     const both = await run("precompute", "spec.json", "--from-capture", join(d, "cap"), "--store", join(d, "s"));

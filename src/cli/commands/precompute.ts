@@ -222,10 +222,10 @@ export function registerPrecompute(program: Command, ctx: CliContext): void {
     .argument("[spec]", "the spec file (JSON); none with --from-capture")
     .requiredOption("--store <dir>", "the plan store (created when missing)")
     .addOption(
-      new Option("--jobs <n>", "worker threads (1: plan in this thread)").default(
-        String(availableParallelism()),
-        `every core, ${availableParallelism()} here`,
-      ),
+      new Option(
+        "--jobs <n>",
+        "worker threads for a spec's jobs (1: plan in this thread; --from-capture plans one pattern at a time)",
+      ).default(String(availableParallelism()), `every core, ${availableParallelism()} here`),
     )
     .option("--shard <i/n>", "plan only shard i of n (jobs k with k mod n = i), e.g. $SLURM_ARRAY_TASK_ID/16")
     .option(
@@ -251,8 +251,15 @@ export function registerPrecompute(program: Command, ctx: CliContext): void {
       ),
     )
     .addOption(portSharingOption())
-    .action(async (specFile: string | undefined, o: PrecomputeFlags) => {
-      if (o.fromCapture !== undefined) return fromCapture(specFile, o, ctx);
+    .action(async (specFile: string | undefined, o: PrecomputeFlags, cmd: Command) => {
+      if (o.fromCapture !== undefined) {
+        // --jobs has a default: given, it would be ignored (a capture's patterns are planned one at a time)
+        if (cmd.getOptionValueSource("jobs") === "cli")
+          throw fail("precompute", "BAD_OPTION", "--from-capture plans one pattern at a time: it takes no --jobs", {
+            field: "jobs",
+          });
+        return fromCapture(specFile, o, ctx);
+      }
       for (const [k, flag, what] of [
         ["runtime", "--runtime", "runtime"],
         ["freeCopies", "--free-copies", "runtime"],
