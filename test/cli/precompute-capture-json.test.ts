@@ -155,6 +155,25 @@ describe("precompute --from-capture --json", () => {
     expect(before.status).toBe("present");
     expect(before.plan).toMatchObject({ gain: null, algorithm: old["algorithm"], planUs: old["planUs"] });
   });
+
+  it("says of an exchange without messages between ranks: no replay, gain 0, the reason why", async () => {
+    const d = tempDir("capture-json");
+    const diagonal = matrixFromRows(
+      [0, 1, 2].map((i) => [0, 1, 2].map((j) => (i === j ? 5 : 0))),
+      { elementBytes: 8 },
+    );
+    writeCapture(join(d, "cap"), diagonal);
+    for (const target of [[], ["--runtime", "none"]]) {
+      const { code, doc } = await precomputeJson(d, ...target);
+      expect(code).toBe(0);
+      expect(doc.patterns[0]!.plan).toMatchObject({
+        replay: false,
+        gain: 0,
+        reason: "no messages between ranks: a plan has nothing to gain over MPI_Alltoallv",
+      });
+      expect(doc.totals["replay"]).toBe(0);
+    }
+  });
 });
 
 describe("precompute --from-capture --json on a failure", () => {
