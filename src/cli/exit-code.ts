@@ -9,12 +9,9 @@ import type { CliIo } from "./process-io.js";
  * usage) or an allocation the machine refused, 70 for anything else (an internal error: a bug).
  */
 export function exitCodeOfError(e: unknown, io: CliIo): number {
-  if (isCommplanError(e)) {
-    io.err(`${oneLine(cliMessage(e.message))}\n`); // one line even when a message quotes input raw
-    return 2;
-  }
-  if (e instanceof RangeError && /Array buffer allocation failed|Invalid typed array length/.test(e.message)) {
-    io.err(`commplan: out of memory: ${e.message}\n`);
+  const line = inputErrorLine(e);
+  if (line !== null) {
+    io.err(`${line}\n`);
     return 2;
   }
   io.err(
@@ -22,4 +19,15 @@ export function exitCodeOfError(e: unknown, io: CliIo): number {
   );
   if (process.env["COMMPLAN_DEBUG"]) io.err(`${(e as Error)?.stack ?? ""}\n`);
   return 70;
+}
+
+/**
+ * The one line (without its newline) reporting an error that exits 2: a CommplanError (bad input, usage; one line even
+ * when its message quotes input raw) or an allocation the machine refused; null for anything else (a bug, exit 70).
+ */
+export function inputErrorLine(e: unknown): string | null {
+  if (isCommplanError(e)) return oneLine(cliMessage(e.message));
+  if (e instanceof RangeError && /Array buffer allocation failed|Invalid typed array length/.test(e.message))
+    return `commplan: out of memory: ${e.message}`;
+  return null;
 }

@@ -177,11 +177,8 @@ describe("precompute --from-capture --json", () => {
 });
 
 describe("precompute --from-capture --json on a failure", () => {
-  it("on a pattern that fails: the document (failed with the error, the rest skipped), then the error, exit 2", async () => {
-    const d = tempDir("capture-json");
-    // read in record order: a, b (fails), c (not reached)
-    const a = writeCapture(join(d, "cap"), MOE, { name: "a" });
-    const b = writeCapture(join(d, "cap"), RING, { name: "b" });
+  /** Writes the captures a, b, c (read in that order) into d/cap; returns their keys. */
+  function threeCaptures(d: string): [string, string, string] {
     const three = matrixFromRows(
       [
         [0, 3, 3],
@@ -190,31 +187,72 @@ describe("precompute --from-capture --json on a failure", () => {
       ],
       { elementBytes: 4 },
     );
-    const c = writeCapture(join(d, "cap"), three, { name: "c" });
-    const programDir = join(d, "s", "programs", b);
-    const real = fs.renameSync;
-    fs.renameSync = (from, to) => {
-      if (to === programDir)
-        throw Object.assign(new Error(`EIO: i/o error, rename onto ${String(to)}`), { code: "EIO" });
-      real(from, to);
+    const cap = join(d, "cap");
+    return [
+      writeCapture(cap, MOE, { name: "a" }),
+      writeCapture(cap, RING, { name: "b" }),
+      writeCapture(cap, three, { name: "c" }),
+    ];
+  }
+
+  /** precomputeJson(d) with fs's `name` throwing `error()` once on a path `at` names (node:fs's exports follow it). */
+  async function withFault(
+    d: string,
+    name: "renameSync" | "rmSync",
+    at: (args: unknown[]) => boolean,
+    error: () => Error,
+  ): Promise<Awaited<ReturnType<typeof precomputeJson>>> {
+    const real = fs[name] as (...args: unknown[]) => void;
+    let met = false;
+    (fs as Record<string, unknown>)[name] = (...args: unknown[]): void => {
+      if (!met && at(args)) {
+        met = true;
+        throw error();
+      }
+      real(...args);
     };
     syncBuiltinESMExports();
-    let r: Awaited<ReturnType<typeof precomputeJson>>;
     try {
-      r = await precomputeJson(d);
+      return await precomputeJson(d);
     } finally {
-      fs.renameSync = real;
+      (fs as Record<string, unknown>)[name] = real;
       syncBuiltinESMExports();
+      expect(met).toBe(true);
     }
-    expect(r.code).toBe(2);
-    expect(r.err).toMatch(/^precompute: [^\n]*EIO[^\n]*\n$/);
-    const byKey = new Map(r.doc.patterns.map((x) => [x.key, x]));
-    expect(byKey.get(a)).toMatchObject({ status: "added", message: null, program: `programs/${a}` });
-    expect(byKey.get(b)).toMatchObject({ status: "failed", message: r.err.trimEnd(), plan: null, program: null });
-    expect(byKey.get(c)).toMatchObject({ status: "skipped", plan: null, program: null });
-    expect(byKey.get(c)!.message).toBe(`not planned: the run stopped at ${b}`);
-    expect(r.doc.totals).toMatchObject({ patterns: 3, added: 1, failed: 1, skipped: 1 });
-    expect(existsSync(programDir)).toBe(false);
+  }
+
+  it("on a pattern that fails: the document (failed with the error, the rest skipped), then the error, exit 2", async () => {
+    // a write that fails (EIO, refused as bad input), an allocation the machine refuses (out of memory): both exit 2
+    for (const fault of ["EIO", "out of memory"]) {
+      const d = tempDir("capture-json");
+      const [a, b, c] = threeCaptures(d);
+      const programDir = join(d, "s", "programs", b);
+      const r =
+        fault === "EIO"
+          ? await withFault(
+              d,
+              "renameSync",
+              (args) => args[1] === programDir,
+              () => Object.assign(new Error(`EIO: i/o error, rename onto ${programDir}`), { code: "EIO" }),
+            )
+          : await withFault(
+              d,
+              "rmSync",
+              (args) => String(args[0]).includes(`.${b}.`),
+              () => new RangeError("Array buffer allocation failed"),
+            );
+      expect([fault, r.code]).toEqual([fault, 2]);
+      const line =
+        fault === "EIO" ? /^precompute: [^\n]*EIO[^\n]*\n$/ : /^commplan: out of memory: Array buffer [^\n]*\n$/;
+      expect(r.err).toMatch(line);
+      const byKey = new Map(r.doc.patterns.map((x) => [x.key, x]));
+      expect(byKey.get(a)).toMatchObject({ status: "added", message: null, program: `programs/${a}` });
+      expect(byKey.get(b)).toMatchObject({ status: "failed", message: r.err.trimEnd(), plan: null, program: null });
+      expect(byKey.get(c)).toMatchObject({ status: "skipped", plan: null, program: null });
+      expect(byKey.get(c)!.message).toBe(`not planned: the run stopped at ${b}`);
+      expect(r.doc.totals).toMatchObject({ patterns: 3, added: 1, failed: 1, skipped: 1 });
+      expect(existsSync(programDir)).toBe(false);
+    }
   });
 
   it("refuses bad input before planning in one line, with nothing on stdout", async () => {

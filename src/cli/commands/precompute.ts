@@ -7,7 +7,7 @@ import { Worker } from "node:worker_threads";
 import cliProgress from "cli-progress";
 import { Option, type Command } from "commander";
 import { counted } from "../../internal/plural.js";
-import { fail, isCommplanError } from "../../model/errors.js";
+import { fail } from "../../model/errors.js";
 import { MIN_BUDGET } from "../../model/memory-budget.js";
 import { cliMessage } from "../option-flags.js";
 import { openPlanStore } from "../../store/index.js";
@@ -23,7 +23,7 @@ import {
   type CaptureOutcome,
 } from "../precompute-capture.js";
 import { captureSummary, type CaptureResult } from "../precompute-capture-summary.js";
-import { oneLine } from "../../internal/quoted.js";
+import { inputErrorLine } from "../exit-code.js";
 import { RUNTIME_MODELS, type RuntimeModel } from "../../machines/runtime/runtime-model.js";
 import type { MachineModel } from "../../model/machine.js";
 import { freeCopiesOption, MACHINE_OF_RUNTIME_HELP, machineOfFlags, runtimeOfFlags } from "./runtime-flags.js";
@@ -191,8 +191,9 @@ async function fromCapture(specFile: string | undefined, o: PrecomputeFlags, ctx
     try {
       out = await precomputeCapture(o.store, pat, target);
     } catch (e) {
-      if (o.json === true && isCommplanError(e)) {
-        results.push({ pattern: pat, failed: oneLine(cliMessage(e.message)) });
+      const line = o.json === true ? inputErrorLine(e) : null;
+      if (line !== null) {
+        results.push({ pattern: pat, failed: line });
         for (const rest of patterns.slice(results.length)) results.push({ pattern: rest, skipped: true });
         printJson(ctx, captureSummary(o.fromCapture!, o.store, target, results));
       }
