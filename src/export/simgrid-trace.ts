@@ -137,7 +137,7 @@ export function checkSimgridMessageSizes(prog: Program): void {
     throw fail(
       "export",
       "UNSUPPORTED",
-      `simgrid: the ${ops.kind[x] === OP_SEND ? "send" : "receive"} of rank ${ops.rank[x]} (peer ${ops.peer[x]}, round ${ops.round[x]}) is ${ops.count[x]! * prog.elementBytes} bytes, past the ${SIMGRID_MAX_MESSAGE_BYTES} (2^31 - 1) SimGrid's trace replay reads (an int count: a larger size wraps and replays wrong): plan smaller messages (e.g. split-coloring --param chunk=N) or use another format`,
+      `simgrid: the ${ops.kind[x] === OP_SEND ? "send" : "receive"} of rank ${ops.rank[x]} (peer ${ops.peer[x]}, round ${ops.round[x]}) is ${ops.count[x]! * prog.elementBytes} bytes, past the ${SIMGRID_MAX_MESSAGE_BYTES} (2^31 - 1) SimGrid's trace replay reads (an int count: a larger size wraps and replays wrong): plan smaller messages (e.g. split-coloring with its chunk parameter) or use another format`,
       { field: "matrix" },
     );
   }
