@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { MSCCL_LIMITS, mscclChunkElements, mscclCollective, mscclXml } from "../../src/export/msccl-xml.js";
 import { lowerSchedule } from "../../src/lower/index.js";
 import { sendDisplOf, slotOf } from "../../src/model/layout-slots.js";
-import { matrixFromRows } from "../../src/model/matrix.js";
+import { matrixFromEntries, matrixFromRows } from "../../src/model/matrix.js";
+import type { Program } from "../../src/model/program.js";
 import { plan, PLANNERS } from "../../src/planner/registry.js";
 import { generatePattern } from "../../src/patterns/registry.js";
 import { everyPlannerCase } from "./export-cases.js";
@@ -329,6 +330,20 @@ describe("MSCCL-IR as the runtime's parser holds it", () => {
     const packets = generatePattern("uniform", 64, { size: 50 }, 1);
     expect(() => mscclXml(lowerSchedule(packets, plan(packets, "te-direct")).program)).toThrow(
       /^export: msccl-xml: the number of XML nodes the runtime holds for rank 0 \(the algo, 64 gpus, the rank's thread blocks and steps\) is 6491, past the MSCCL runtime limit \(below 4096 nodes\)/,
+    );
+    // the boundary: rank 0 of P = 1024 sends 1 element to 991 ranks and 33 to 32 ranks, cut into 1-element pieces
+    // (split-coloring, chunk 1: one step each): the algo, 1024 gpus, 1023 thread blocks and 2047 steps are 4095 nodes;
+    // one element more makes 4096, which the parser refuses (it finds its nodes taken at the next element it reads)
+    const fan = (first: number): Program => {
+      const entries = [[0, 1, first]];
+      for (let j = 2; j < 1024; j++) entries.push([0, j, j <= 32 ? 33 : 1]);
+      const m = matrixFromEntries(1024, entries);
+      return lowerSchedule(m, plan(m, "split-coloring", { payload: true, params: { chunk: 1 } })).program;
+    };
+    const edge = checkLimits(mscclXml(fan(33)));
+    expect(edge[0]!.children.reduce((n, tb) => n + 1 + tb.children.length, 1 + edge.length)).toBe(4095);
+    expect(() => mscclXml(fan(34))).toThrow(
+      /^export: msccl-xml: the number of XML nodes the runtime holds for rank 0 \(the algo, 1024 gpus, the rank's thread blocks and steps\) is 4096, past/,
     );
     // more than MAX_SUBS gpu elements under the algo: the parser would write past its array
     const wide = generatePattern("zero", 1025, {}, 1);
