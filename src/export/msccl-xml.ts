@@ -15,8 +15,16 @@ export const MSCCL_LIMITS = Object.freeze({
   channels: 32,
   /** Send thread blocks per channel, and receive thread blocks per channel. */
   threadBlocksPerChannel: 32,
-  /** XML elements (algo, gpu, tb, step) in one file. */
+  /**
+   * XML elements the parser holds (MAX_NODES): it keeps the algo, every gpu and the tb and step elements of the rank it
+   * loads (another rank's are read and dropped), and fails when a read finds all 4096 taken, so each rank's count must
+   * stay below this.
+   */
   xmlNodes: 4096,
+  /** Elements under one element (MAX_SUBS, unchecked by the parser): gpus under the algo, tbs under a gpu. */
+  subElements: 1024,
+  /** Thread blocks of a rank: ids 0..n-1 below MSCCL_MAX_NUM_THREAD_BLOCKS = 32 x MAXCHANNELS (32). */
+  threadBlocks: 1024,
   /** depid is stored in a signed 8-bit field. */
   maxDepId: 127,
   /** cnt must stay below this. */
@@ -434,10 +442,15 @@ export function mscclXml(prog: Program, opts: MscclOptions = {}): string {
   const { tbs, nchannels } = buildThreadBlocks(prog, chunk);
   if (nchannels > MSCCL_LIMITS.channels)
     limit("the number of channels", nchannels, `${MSCCL_LIMITS.channels} channels`);
+  if (p > MSCCL_LIMITS.subElements)
+    limit("the number of gpu elements (P)", p, `${MSCCL_LIMITS.subElements} elements under the algo`);
   const laid = tbs.map((list) => list.map(layOut));
-  let nodes = 1 + p;
   for (let r = 0; r < p; r++) {
     const perChan = new Map<string, number>();
+    if (tbs[r]!.length > MSCCL_LIMITS.threadBlocks)
+      limit(`the number of thread blocks of rank ${r}`, tbs[r]!.length, `${MSCCL_LIMITS.threadBlocks} per rank`);
+    // the parser of rank r holds the algo, the P gpus and rank r's own tb and step elements
+    let nodes = 1 + p;
     for (let t = 0; t < tbs[r]!.length; t++) {
       const tb = tbs[r]![t]!;
       nodes += 1 + laid[r]![t]!.length;
@@ -465,8 +478,13 @@ export function mscclXml(prog: Program, opts: MscclOptions = {}): string {
           if (d.tb > MSCCL_LIMITS.maxDepId)
             limit(`a depid on rank ${r}`, d.tb, `8-bit depid, at most ${MSCCL_LIMITS.maxDepId}`);
     }
+    if (nodes >= MSCCL_LIMITS.xmlNodes)
+      limit(
+        `the number of XML nodes the runtime holds for rank ${r} (the algo, ${p} gpus, the rank's thread blocks and steps)`,
+        nodes,
+        `below ${MSCCL_LIMITS.xmlNodes} nodes`,
+      );
   }
-  if (nodes > MSCCL_LIMITS.xmlNodes) limit("the number of XML nodes", nodes, `about ${MSCCL_LIMITS.xmlNodes} nodes`);
   for (const list of tbs) for (const tb of list) for (const s of tb.steps) for (const d of s.deps) d.hasdep = true;
   let maxChunks = 1;
   const chunks = (v: number): number => Math.ceil(v / chunk);

@@ -63,7 +63,10 @@ export function* simgridRankTrace(
       }
     } else {
       // Receives first (a posted receive never delays a send), then sends, then local copies
-      // (compute overlaps the messages in flight), then one waitall closes the round.
+      // (compute overlaps the messages in flight), then one waitall closes the round. A dataflow program (flat) keeps
+      // its sends and copies in program order after the receives, as the executor's dataflow loop posts a program
+      // without dependencies (every receive, then the other operations in the order they became ready: a copy is
+      // done before the sends after it) and as `simulate --program` replays it.
       let posted = 0;
       for (let z = x; z < y; z++) {
         if (ops.kind[z] !== OP_RECV) continue;
@@ -71,11 +74,13 @@ export function* simgridRankTrace(
         posted++;
       }
       for (let z = x; z < y; z++) {
-        if (ops.kind[z] !== OP_SEND) continue;
-        out += `${r} isend ${ops.peer[z]} ${ops.tag[z]} ${operationBytes(prog, z)}\n`;
-        posted++;
+        const k = ops.kind[z]!;
+        if (k === OP_SEND) {
+          out += `${r} isend ${ops.peer[z]} ${ops.tag[z]} ${operationBytes(prog, z)}\n`;
+          posted++;
+        } else if (flat && k !== OP_RECV && flopsPerByte > 0) out += compute(z);
       }
-      if (flopsPerByte > 0)
+      if (!flat && flopsPerByte > 0)
         for (let z = x; z < y; z++) if (ops.kind[z] !== OP_SEND && ops.kind[z] !== OP_RECV) out += compute(z);
       if (posted > 0) out += `${r} waitall\n`;
     }
@@ -116,9 +121,35 @@ export function checkSimgridVariant(prog: Program): void {
   );
 }
 
-/** Every trace file of the program (rank files, then the index); refuses what checkSimgridVariant refuses. */
+/**
+ * The largest message SimGrid's trace replay reads right: SimGrid 3.32 (`smpi_replay.cpp`) passes an action's size to
+ * MPI_Isend / MPI_Send as an int count of MPI_BYTE, so 2^31 bytes replays as a wrapped size (measured: a 2^31-byte
+ * message took 7.9e11 s, a 2^32-byte one the time of an empty message).
+ */
+export const SIMGRID_MAX_MESSAGE_BYTES = 2 ** 31 - 1;
+
+/** Refuses a program with a message past SIMGRID_MAX_MESSAGE_BYTES (checked before any file is written). */
+export function checkSimgridMessageSizes(prog: Program): void {
+  const { ops } = prog;
+  const limit = SIMGRID_MAX_MESSAGE_BYTES / prog.elementBytes;
+  for (let x = 0; x < ops.count.length; x++) {
+    if (ops.count[x]! <= limit || (ops.kind[x] !== OP_SEND && ops.kind[x] !== OP_RECV)) continue;
+    throw fail(
+      "export",
+      "UNSUPPORTED",
+      `simgrid: the ${ops.kind[x] === OP_SEND ? "send" : "receive"} of rank ${ops.rank[x]} (peer ${ops.peer[x]}, round ${ops.round[x]}) is ${ops.count[x]! * prog.elementBytes} bytes, past the ${SIMGRID_MAX_MESSAGE_BYTES} (2^31 - 1) SimGrid's trace replay reads (an int count: a larger size wraps and replays wrong): plan smaller messages (e.g. split-coloring with its chunk parameter) or use another format`,
+      { field: "matrix" },
+    );
+  }
+}
+
+/**
+ * Every trace file of the program (rank files, then the index); refuses what checkSimgridVariant and
+ * checkSimgridMessageSizes refuse.
+ */
 export function simgridTraceFiles(prog: Program, opts: SimgridTraceOptions = {}): ExportedFile[] {
   checkSimgridVariant(prog);
+  checkSimgridMessageSizes(prog);
   const files: ExportedFile[] = [];
   for (let r = 0; r < prog.p; r++)
     files.push({ name: simgridRankFileName(r), pieces: () => simgridRankTrace(prog, r, opts) });

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { MSCCL_LIMITS, mscclChunkElements, mscclCollective, mscclXml } from "../../src/export/msccl-xml.js";
 import { lowerSchedule } from "../../src/lower/index.js";
 import { sendDisplOf, slotOf } from "../../src/model/layout-slots.js";
-import { matrixFromRows } from "../../src/model/matrix.js";
+import { matrixFromEntries, matrixFromRows } from "../../src/model/matrix.js";
+import type { Program } from "../../src/model/program.js";
 import { plan, PLANNERS } from "../../src/planner/registry.js";
 import { generatePattern } from "../../src/patterns/registry.js";
 import { everyPlannerCase } from "./export-cases.js";
@@ -56,9 +57,16 @@ const num = (n: XmlNode, a: string): number => {
 
 /** Checks the runtime's limits and attribute sets; returns the gpus. */
 function checkLimits(text: string): XmlNode[] {
-  const { root, nodes } = parseXml(text);
-  expect(nodes).toBeLessThanOrEqual(MSCCL_LIMITS.xmlNodes);
+  const { root } = parseXml(text);
   expect(root.name).toBe("algo");
+  // the parser of rank g holds the algo, every gpu, and rank g's tb and step elements (MAX_NODES; it fails when a read
+  // finds all of them taken); at most MAX_SUBS gpus and tbs under an element
+  expect(root.children.length).toBeLessThanOrEqual(MSCCL_LIMITS.subElements);
+  for (const gpu of root.children) {
+    const own = gpu.children.reduce((n, tb) => n + 1 + tb.children.length, 0);
+    expect(1 + root.children.length + own).toBeLessThan(MSCCL_LIMITS.xmlNodes);
+    expect(gpu.children.length).toBeLessThanOrEqual(MSCCL_LIMITS.threadBlocks);
+  }
   for (const a of [
     "name",
     "proto",
@@ -94,7 +102,15 @@ function checkLimits(text: string): XmlNode[] {
         expect(["s", "r", "cpy", "nop"]).toContain(st.attrs.get("type"));
         expect(["i", "o", "s"]).toContain(st.attrs.get("srcbuf"));
         expect(["i", "o", "s"]).toContain(st.attrs.get("dstbuf"));
+        // the parser's mscclCheckBufferBounds: a step that reads (s, cpy) or writes (r, cpy) a buffer stays in it
+        const bound = { i: num(gpu, "i_chunks"), o: num(gpu, "o_chunks"), s: num(gpu, "s_chunks") };
+        const type = st.attrs.get("type")!;
+        if (type === "s" || type === "cpy")
+          expect(num(st, "srcoff")).toBeLessThan(bound[st.attrs.get("srcbuf") as "i" | "o" | "s"]);
+        if (type === "r" || type === "cpy")
+          expect(num(st, "dstoff")).toBeLessThan(bound[st.attrs.get("dstbuf") as "i" | "o" | "s"]);
       });
+      expect([num(tb, "send"), num(tb, "recv")]).not.toContain(g);
     });
     for (const n of perChan.values()) expect(n).toBeLessThanOrEqual(MSCCL_LIMITS.threadBlocksPerChannel);
   });
@@ -272,10 +288,6 @@ describe("MSCCL-IR export", () => {
     );
   });
   it("refuses a plan past a limit by name, and splits a message past cnt 71 into steps", () => {
-    const big = generatePattern("wang-set2", 64, { d: 63, unit: 4 }, 1);
-    expect(() => mscclXml(lowerSchedule(big, plan(big, "shift")).program)).toThrow(
-      /^export: msccl-xml: the number of XML nodes is \d+, past the MSCCL runtime limit \(about 4096 nodes\)/,
-    );
     const m = matrixFromRows([
       [0, 200],
       [1, 0],
@@ -302,6 +314,41 @@ describe("MSCCL-IR export", () => {
     );
     expect(() => mscclXml(lowerSchedule(wide, plan(wide, "shift")).program, { chunkElements: 1 })).toThrow(
       /a chunk offset on rank 0 is at least 36000, past the MSCCL runtime limit \(16-bit offsets, below 32768\)/,
+    );
+  });
+});
+
+describe("MSCCL-IR as the runtime's parser holds it", () => {
+  it("counts the XML nodes each rank's parser holds (not the file's), and refuses a rank past them", () => {
+    // 4,416 elements in the file, 317 for each rank's parser: written (it was refused as past 4096 in all)
+    const big = generatePattern("wang-set2", 64, { d: 63, unit: 4 }, 1);
+    const gpus = checkLimits(mscclXml(lowerSchedule(big, plan(big, "shift")).program));
+    expect(gpus.reduce((n, g) => n + g.children.reduce((k, tb) => k + 1 + tb.children.length, 1), 1)).toBeGreaterThan(
+      MSCCL_LIMITS.xmlNodes,
+    );
+    // te-direct carries each pair's 50 elements as 50 unit packets: 126 thread blocks of 50 steps on every rank
+    const packets = generatePattern("uniform", 64, { size: 50 }, 1);
+    expect(() => mscclXml(lowerSchedule(packets, plan(packets, "te-direct")).program)).toThrow(
+      /^export: msccl-xml: the number of XML nodes the runtime holds for rank 0 \(the algo, 64 gpus, the rank's thread blocks and steps\) is 6491, past the MSCCL runtime limit \(below 4096 nodes\)/,
+    );
+    // the boundary: rank 0 of P = 1024 sends 1 element to 991 ranks and 33 to 32 ranks, cut into 1-element pieces
+    // (split-coloring, chunk 1: one step each): the algo, 1024 gpus, 1023 thread blocks and 2047 steps are 4095 nodes;
+    // one element more makes 4096, which the parser refuses (it finds its nodes taken at the next element it reads)
+    const fan = (first: number): Program => {
+      const entries = [[0, 1, first]];
+      for (let j = 2; j < 1024; j++) entries.push([0, j, j <= 32 ? 33 : 1]);
+      const m = matrixFromEntries(1024, entries);
+      return lowerSchedule(m, plan(m, "split-coloring", { payload: true, params: { chunk: 1 } })).program;
+    };
+    const edge = checkLimits(mscclXml(fan(33)));
+    expect(edge[0]!.children.reduce((n, tb) => n + 1 + tb.children.length, 1 + edge.length)).toBe(4095);
+    expect(() => mscclXml(fan(34))).toThrow(
+      /^export: msccl-xml: the number of XML nodes the runtime holds for rank 0 \(the algo, 1024 gpus, the rank's thread blocks and steps\) is 4096, past/,
+    );
+    // more than MAX_SUBS gpu elements under the algo: the parser would write past its array
+    const wide = generatePattern("zero", 1025, {}, 1);
+    expect(() => mscclXml(lowerSchedule(wide, plan(wide, "shift")).program)).toThrow(
+      /^export: msccl-xml: the number of gpu elements \(P\) is 1025, past the MSCCL runtime limit \(1024 elements under the algo\)/,
     );
   });
 });

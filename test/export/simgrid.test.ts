@@ -6,7 +6,11 @@ import type { CliIo } from "../../src/cli/io.js";
 import { main } from "../../src/cli/main.js";
 import { simgridHostfile, simgridLinkParams, simgridPlatformXml } from "../../src/export/simgrid-platform.js";
 import { simgridIndex, simgridRankTrace, simgridTraceFiles } from "../../src/export/simgrid-trace.js";
+import { lowerSchedule } from "../../src/lower/index.js";
 import { findMachine } from "../../src/machines/presets.js";
+import { matrixFromRows } from "../../src/model/matrix.js";
+import type { Program } from "../../src/model/program.js";
+import { plan } from "../../src/planner/registry.js";
 import { everyPlannerCase } from "./export-cases.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
@@ -102,6 +106,53 @@ describe("SimGrid traces", () => {
     expect(1e6 / bytesPerSecond).toBeCloseTo(t3d.tc + t3d.td, 12);
     expect(simgridHostfile(3)).toBe("h0\nh1\nh2\n");
     expect(simgridIndex(2)).toBe("rank-0.txt\nrank-1.txt\n");
+  });
+});
+
+describe("SimGrid traces as SMPI 3.32 replays them", () => {
+  it("dataflow: the sends and copies after the receives stay in program order, as the executor posts them", () => {
+    // Rank 0 copies its 123-element diagonal block, then sends 1 element: the executor (and simulate --program) does the
+    // copy before the send, so the send leaves after the copy; a trace with every send before the copies let SMPI
+    // overlap them (39.032 us against the prediction's 78.064 on t3d-004).
+    const m = matrixFromRows([
+      [123, 1],
+      [1, 0],
+    ]);
+    const prog = lowerSchedule(m, plan(m, "shift", { payload: true }), { variant: "dataflow" }).program;
+    const kinds = Array.from(prog.ops.kind.subarray(prog.rankStart[0]!, prog.rankStart[1]!));
+    expect(kinds.indexOf(2)).toBeLessThan(kinds.indexOf(0));
+    expect(traceLines(prog, 0, 1000).map((l) => l.split(" ")[1])).toEqual([
+      "init",
+      "irecv",
+      "compute",
+      "isend",
+      "waitall",
+      "finalize",
+    ]);
+  });
+  it("a message past 2^31 - 1 bytes (SimGrid's replay reads an int count) is refused in one line before any file", () => {
+    const prog = (n: number, eb: number): Program => {
+      const m = matrixFromRows(
+        [
+          [0, n],
+          [3, 0],
+        ],
+        { elementBytes: eb },
+      );
+      return lowerSchedule(m, plan(m, "shift", { payload: true })).program;
+    };
+    expect(simgridTraceFiles(prog(2 ** 31 - 1, 1)).length).toBe(3);
+    expect(traceLines(prog(2 ** 31 - 1, 1), 0)).toContain("0 isend 1 0 2147483647");
+    for (const [n, eb] of [
+      [2 ** 31, 1],
+      [2 ** 29, 4],
+      [2 ** 32, 1],
+    ] as const)
+      expect(() => simgridTraceFiles(prog(n, eb))).toThrow(
+        new RegExp(
+          `^export: simgrid: the send of rank 0 \\(peer 1, round 0\\) is ${n * eb} bytes, past the 2147483647 \\(2\\^31 - 1\\) SimGrid's trace replay reads [^\\n]*$`,
+        ),
+      );
   });
 });
 
