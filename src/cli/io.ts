@@ -37,6 +37,10 @@ export function intOption(
   flag = `--${name}`,
 ): number {
   const v = DECIMAL_INTEGER.test(value) ? Number(value) : NaN;
+  if (Number.isInteger(v) && !Number.isSafeInteger(v) && max === Number.MAX_SAFE_INTEGER)
+    throw fail("commplan", "BAD_OPTION", `${flag} is past the largest integer taken (2^53 - 1), got ${quoted(value)}`, {
+      field: name,
+    });
   if (!Number.isSafeInteger(v) || v < min || v > max) {
     const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `in ${min}..${max}`; // no 2^53 - 1 spelled out
     throw fail("commplan", "BAD_OPTION", `${flag} must be an integer ${range}, got ${quoted(value)}`, {

@@ -119,6 +119,11 @@ describe("options that exclude each other or do not apply are refused, naming th
 
   it("an integer option without an upper limit says '>= min', not 'in min..9007199254740991'", async () => {
     await refused(["show", f("s.json"), "--stage", "0"], "commplan: --stage must be an integer >= 1, got '0'");
+    // an integer past 2^53 - 1 is an integer: the message says what is wrong with it
+    await refused(
+      ["show", f("s.json"), "--stage", "9007199254740993"],
+      "commplan: --stage is past the largest integer taken (2^53 - 1), got '9007199254740993'",
+    );
   });
 
   it("gen: --sparse with --dense", async () => {
