@@ -1,0 +1,79 @@
+/**
+ * A one-letter option (`--p`, gen's `--d`, te-table's `--n`) also takes its letter as a short flag (`-p 8`, the flag a
+ * user types first), and every command's --help shows it: checked for every option of every command the code
+ * registers, so a new one-letter option cannot be left out.
+ */
+import type { Command } from "commander";
+import { describe, expect, it } from "vitest";
+import { buildProgram, expandLetterFlags } from "../../src/cli/program.js";
+import type { CliContext } from "../../src/cli/context.js";
+import { run } from "../helpers/cli.js";
+
+/** The program with every command, as --help builds it. */
+async function everyCommand(): Promise<Command> {
+  const io = { out: () => undefined, err: () => undefined, interactive: false };
+  const ctx: CliContext = { io, stdout: process.stdout, maxMemory: 1 << 30, exitCode: 0 };
+  return buildProgram(ctx, []);
+}
+
+/** Every command and sub-command with the words that run it (`["store", "add"]`). */
+function commands(program: Command): [string[], Command][] {
+  return program.commands.flatMap((top) => [
+    [[top.name()], top] as [string[], Command],
+    ...top.commands.map((sub) => [[top.name(), sub.name()], sub] as [string[], Command]),
+  ]);
+}
+
+describe("one-letter options take their letter as a short flag", () => {
+  it("every option with a one-letter long flag shows -x in --help, and -x runs as --x (but -h, which is help)", async () => {
+    const program = await everyCommand();
+    const seen: string[] = [];
+    for (const [words, c] of commands(program)) {
+      const help = c.helpInformation();
+      for (const o of c.options) {
+        const letter = [o.short, o.long].find((f) => f !== undefined && /^--[A-Za-z]$/.test(f))?.slice(2);
+        if (o.hidden || letter === undefined || letter === "h") continue;
+        seen.push(`${words.join(" ")} -${letter}`);
+        expect(help, `${words.join(" ")} --help`).toContain(`-${letter}, ${o.flags}`);
+        // another option's value that looks like the flag stays a value
+        const valued = c.options.find((v) => v !== o && v.required && v.long !== undefined)?.long ?? "--";
+        const argv = [...words, `-${letter}`, "8", valued, `-${letter}`];
+        const expanded = [...words, `--${letter}`, "8", valued, `-${letter}`];
+        expect(expandLetterFlags(program, argv), words.join(" ")).toEqual(expanded);
+      }
+    }
+    expect(seen).toEqual(expect.arrayContaining(["gen -p", "gen -d", "demo -p", "te-table -n", "platform -p"]));
+  });
+
+  it("gen pattern1 -p 8 writes what --p 8 writes; -p8 too; -p 8 --ranks 4 is refused as two spellings", async () => {
+    const long = await run("gen", "pattern1", "--p", "8", "--seed", "3");
+    expect(long.code).toBe(0);
+    expect(await run("gen", "pattern1", "-p", "8", "--seed", "3")).toEqual(long);
+    expect(await run("gen", "pattern1", "-p8", "--seed", "3")).toEqual(long);
+    const both = await run("gen", "pattern1", "-p", "8", "--ranks", "4");
+    expect(both.code).toBe(2);
+    expect(both.err).toMatch(/^commplan: error: option '--ranks <n>' cannot be used with option '--p <n>'/);
+  });
+
+  it("demo -p 4 and platform -p 4 run as --p 4; -h stays help (gen's --h is spelt long)", async () => {
+    expect(await run("demo", "-p", "4", "--json")).toEqual(await run("demo", "--p", "4", "--json"));
+    const platform = await run("platform", "-p", "4", "--network", "flat");
+    expect(platform.code).toBe(0);
+    expect(platform).toEqual(await run("platform", "-P", "4", "--network", "flat"));
+    expect((await run("gen", "pattern1", "-h")).out).toMatch(/^Usage: commplan gen/);
+  });
+
+  it("a value that looks like a letter flag stays the value of the option before it", async () => {
+    const program = await everyCommand();
+    expect(expandLetterFlags(program, ["gen", "pattern1", "-o", "-d", "-d", "2", "--", "-p"])).toEqual([
+      "gen",
+      "pattern1",
+      "-o",
+      "-d",
+      "--d",
+      "2",
+      "--",
+      "-p",
+    ]);
+  });
+});
