@@ -180,6 +180,38 @@ describe("commplan platform", () => {
   });
 });
 
+describe("the generators are --network's", () => {
+  it("topologies --help says so, and simulate --topology NAME of every generator names --network", async () => {
+    expect((await run("topologies", "--help")).out.replace(/\s+/g, " ")).toContain(
+      "list the network generators of --network (plan, simulate, verify, compare, precompute) and of platform's --topology",
+    );
+    const schedule = f("net-shift.json");
+    writeFileSync(
+      f("net-m.json"),
+      JSON.stringify({
+        format: "commplan.matrix/v1",
+        p: 2,
+        rows: [
+          [0, 1],
+          [1, 0],
+        ],
+      }),
+    );
+    expect((await run("plan", f("net-m.json"), "-a", "shift", "-o", schedule)).code).toBe(0);
+    for (const g of TOPOLOGY_GENERATORS) {
+      if (g.name === "flat" || g.name === "cm5-fat-tree") continue; // node topologies too
+      const r = await run("simulate", schedule, "--machine", "t3d-004", "--topology", `${g.name}:lat=1`);
+      expect(r.code, g.name).toBe(2);
+      expect(r.err).toContain(
+        `Allowed choices are flat, cm5-fat-tree, ocpc. A network is given with --network ${g.name}:lat=1.`,
+      );
+    }
+    expect((await run("simulate", schedule, "--machine", "t3d-004", "--topology", "flt")).err).not.toContain(
+      "--network",
+    );
+  });
+});
+
 describe("generator parameters out of range", () => {
   it("a link bandwidth or latency out of range is refused with one line naming it and its range", async () => {
     for (const [network, line] of [

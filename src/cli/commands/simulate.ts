@@ -2,7 +2,7 @@
  * commplan simulate: replay a schedule (or run a run-time protocol on a matrix) on the simulated machine; exit 1 when
  * data mode finds a delivery failure.
  */
-import { Option, type Command } from "commander";
+import { InvalidArgumentError, Option, type Command } from "commander";
 import { readScheduleFile } from "../../io/schedule-read.js";
 import { checkOutputTargets, refuseOutputOntoInput, writeOutputs } from "../../io/file-output.js";
 import { checkMemory, scheduleWorkBytes } from "../../model/memory-budget.js";
@@ -34,6 +34,7 @@ import type { Schedule } from "../../model/schedule.js";
 import { networkJson, networkText } from "./simulate-network.js";
 import type { Timeline } from "../../machines/sim/timeline.js";
 import { FABRICS } from "../../machines/sim/fabric.js";
+import { TOPOLOGY_GENERATORS } from "../../topology/registry.js";
 import { fail } from "../../model/errors.js";
 import { MAX_SEED } from "../../model/param-spec.js";
 import type { MachineModel } from "../../model/machine.js";
@@ -477,6 +478,18 @@ const BARRIER_HELP =
   "cost of a stage barrier in us (default: the machine's, 2 T_s for every preset; 'commplan machines --json' lists it)";
 const ENVELOPE_HELP = "bytes added to every network message, e.g. 16 as SMPI (default 0: no machine preset adds one)";
 
+/**
+ * --topology's value, one of FABRICS (the node topologies); a network (a generator spec of 'commplan topologies', such
+ * as fat-tree:k=8, or a topology JSON file) is refused with the option that takes it, --network.
+ */
+function fabricOption(value: string): string {
+  if ((FABRICS as readonly string[]).includes(value)) return value;
+  const network = TOPOLOGY_GENERATORS.some((g) => g.name === value.split(":")[0]) || value.endsWith(".json");
+  throw new InvalidArgumentError(
+    `Allowed choices are ${FABRICS.join(", ")}.${network ? ` A network is given with --network ${value}.` : ""}`,
+  );
+}
+
 /** Registers `simulate`. */
 export function registerSimulate(program: Command, ctx: CliContext): void {
   program
@@ -498,8 +511,10 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
     .addOption(
       new Option(
         "--topology <name>",
-        `network: ${FABRICS.join(", ")} (default: the machine's, else flat); ocpc needs --lockstep and blocking mode; --protocol takes flat or cm5-fat-tree`,
-      ).choices(FABRICS),
+        `node topology: ${FABRICS.join(", ")} (default: the machine's, else flat); ocpc needs --lockstep and blocking mode; --protocol takes flat or cm5-fat-tree; a network of 'commplan topologies' is --network`,
+      )
+        .choices(FABRICS)
+        .argParser(fabricOption),
     )
     .addOption(
       new Option("--buffers <n>", "nonblocking mode: send buffers per node, 1 single or 2 dual (default 2)").choices([

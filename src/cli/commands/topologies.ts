@@ -70,7 +70,9 @@ function generatorEntry(g: TopologyGenerator): string {
 export function registerTopologies(program: Command, ctx: CliContext): void {
   program
     .command("topologies")
-    .description("list the network generators of --topology with their parameters (spec syntax name:key=value,...)")
+    .description(
+      "list the network generators of --network (plan, simulate, verify, compare, precompute) and of platform's --topology with their parameters (spec syntax name:key=value,...)",
+    )
     .option("--json", "machine-readable output")
     .action((o: { json?: boolean }) => {
       if (o.json)
