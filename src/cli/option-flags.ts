@@ -38,6 +38,8 @@ const FLAG_WORDINGS: readonly (readonly [string | RegExp, string])[] = [
   ["; the option chunk sets a larger chunk)", "; --chunk sets a larger chunk)"],
   [/\bthe (row|stage) option must be in /g, "--$1 must be in "],
   [": choose another directory (dir)", ": choose another --out directory"],
+  // the plan store
+  ["store: auto needs the option machine (", "store: --algorithm auto needs --machine ("],
   // compare
   [/^compare: sweep: /, "compare: --sweep: "],
   ["the option network replaces the machine's topology", "--network replaces the machine's topology"],

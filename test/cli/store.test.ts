@@ -241,6 +241,24 @@ describe("precompute: auto", () => {
     const got = await run("store", "list", join(d, "s"));
     expect(got.out).toMatch(/ auto +8 +1 +no +t3d-004 /);
   });
+  it("store add and get -a auto without --machine name the flag, as plan does", async () => {
+    const d = dir();
+    writeFileSync(
+      join(d, "m.json"),
+      JSON.stringify({
+        format: "commplan.matrix/v1",
+        p: 2,
+        rows: [
+          [0, 1],
+          [1, 0],
+        ],
+      }),
+    );
+    for (const sub of ["add", "get"]) {
+      const r = await run("store", sub, join(d, "s"), join(d, "m.json"), "-a", "auto");
+      expect([r.code, r.err]).toEqual([2, "store: --algorithm auto needs --machine (the machine it chooses for)\n"]);
+    }
+  });
 });
 
 describe("commplan store get: memory", () => {
