@@ -18,6 +18,9 @@ const FLAG_WORDINGS: readonly (readonly [string | RegExp, string])[] = [
     "give a payload plan (plan --payload) or sendWaits steps (--send-waits steps)",
   ],
   ["use it with lockstep (lockstep: true)", "use it with lockstep (--lockstep)"],
+  ["stageBarriers false needs a free run", "--no-stage-barriers needs a free run (no --lockstep)"],
+  ["recvOrder 'step' does not apply", "--recv-order step does not apply"],
+  [/\bgot ports (\d+)$/, "got --ports $1"],
   ["lost in rounding); use a larger inquiry", "lost in rounding); use a larger --inquiry"],
   ["use a larger inquiry or set busyMeasure", "use a larger --inquiry or --busy-measure"],
   // exports and the step grid

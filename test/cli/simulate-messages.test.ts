@@ -1,0 +1,96 @@
+/**
+ * simulate's refusals name the flags a user gave, not the library's request fields (`stageBarriers`, `recvOrder`):
+ * every combination its --help refuses, run, and each message checked for a field name not followed by its flag.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { run } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+const dir = tempDir("simulate-messages");
+
+/** The request fields (camelCase, no English word) a simulate flag sets, with the flag. */
+const FIELDS: readonly (readonly [string, string])[] = [
+  ["sendBuffers", "--buffers"],
+  ["sendWaits", "--send-waits"],
+  ["recvOrder", "--recv-order"],
+  ["stageBarriers", "--no-stage-barriers"],
+  ["generateRecv", "--generate-recv"],
+  ["busyMeasure", "--busy-measure"],
+  ["earlyGoAhead", "--early-go-ahead"],
+  ["portSharing", "--port-sharing"],
+  ["linkFactor", "--no-link-factor"],
+];
+
+/** The fields `message` names as a word without their flag somewhere after (and a port count given as `ports N`). */
+function bareFields(message: string): string[] {
+  const fields = FIELDS.filter(([field, flag]) => {
+    const at = message.search(new RegExp(`(?<![\\w-])${field}\\b`));
+    return at >= 0 && !message.slice(at).includes(flag);
+  }).map(([field]) => field);
+  return /(?<!-)\bports \d/.test(message) ? [...fields, "ports"] : fields;
+}
+
+describe("simulate's refusals name flags", () => {
+  it("the scan finds a field named without its flag", () => {
+    expect(bareFields("lock-step already puts a barrier: stageBarriers false needs a free run")).toEqual([
+      "stageBarriers",
+    ]);
+    expect(bareFields("give a payload plan or sendWaits steps (--send-waits steps)")).toEqual([]);
+    expect(bareFields("use it with lockstep (--lockstep); the ports of a node")).toEqual([]);
+    expect(bareFields("one port per node; got ports 2")).toEqual(["ports"]);
+    expect(bareFields("one port per node; got --ports 2")).toEqual([]);
+  });
+
+  it("every refused combination says it with the flags, in one line, exit 2", async () => {
+    const m = join(dir, "m.json");
+    const s = join(dir, "s.json");
+    writeFileSync(
+      m,
+      JSON.stringify({
+        format: "commplan.matrix/v1",
+        p: 3,
+        rows: [
+          [0, 1, 2],
+          [3, 0, 4],
+          [5, 6, 0],
+        ],
+      }),
+    );
+    expect((await run("plan", m, "-a", "shift", "-o", s)).code).toBe(0);
+    const replay = [s, "--machine", "t3d-004"];
+    const protocol = [m, "--machine", "t3d-004", "--protocol"];
+    const refused = [
+      [...replay, "--topology", "ocpc"],
+      [...replay, "--topology", "ocpc", "--lockstep", "--mode", "nonblocking"],
+      [...replay, "--topology", "ocpc", "--lockstep", "--recv-order", "step"],
+      [...replay, "--topology", "ocpc", "--lockstep", "--ports", "2"],
+      [...replay, "--no-stage-barriers", "--lockstep"],
+      [...replay, "--no-stage-barriers", "--data", "-m", m],
+      [...replay, "--buffers", "1"],
+      [...replay, "--send-waits", "data"],
+      [...replay, "--inquiry", "3"],
+      [...replay, "--busy-measure"],
+      [...replay, "--early-go-ahead"],
+      [...replay, "--generate-recv"],
+      [...replay, "--port-sharing", "fair"],
+      [...replay, "--no-link-factor"],
+      [...replay, "--data"],
+      [...protocol, "async", "--inquiry", "3"],
+      [...protocol, "async", "--no-stage-barriers"],
+      [...protocol, "async", "--mode", "nonblocking"],
+      [...protocol, "async", "--lockstep"],
+      [...protocol, "async", "--ports", "2"],
+      [...protocol, "async", "--recv-order", "step"],
+      [...protocol, "async", "--topology", "ocpc"],
+      [...protocol, "async", "--buffers", "1"],
+    ];
+    for (const args of refused) {
+      const r = await run("simulate", ...args);
+      const what = args.slice(1).join(" ");
+      expect([r.code, r.err.split("\n").length], what).toEqual([2, 2]);
+      expect(bareFields(r.err), `${what}: ${r.err}`).toEqual([]);
+    }
+  });
+});
