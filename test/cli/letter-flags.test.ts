@@ -3,7 +3,7 @@
  * user types first), and every command's --help shows it: checked for every option of every command the code
  * registers, so a new one-letter option cannot be left out.
  */
-import type { Command } from "commander";
+import type { Command, Option } from "commander";
 import { describe, expect, it } from "vitest";
 import { buildProgram, expandLetterFlags } from "../../src/cli/program.js";
 import type { CliContext } from "../../src/cli/context.js";
@@ -75,5 +75,46 @@ describe("one-letter options take their letter as a short flag", () => {
       "--",
       "-p",
     ]);
+  });
+});
+
+/** The single-dash flags that run option `o` of `c`: its short flag, and the letter of a one-letter long flag. */
+function shortsOf(c: Command, o: Option, help: string): string[] {
+  const short = o.short !== undefined && !o.short.startsWith("--") ? [o.short] : [];
+  const letter = [o.short, o.long].find((f) => f !== undefined && /^--[A-Za-z]$/.test(f))?.slice(1);
+  return letter !== undefined && help.includes(`${letter}, ${o.flags}`) ? [...short, letter] : short;
+}
+
+describe("a short flag means one option on every command", () => {
+  it("an option's short flag on one command is its short flag on every command that has the option", async () => {
+    const program = await everyCommand();
+    const all = commands(program).map(([words, c]) => ({ words, c, help: c.helpInformation() }));
+    // platform's -P (smpirun's spelling, -np) is platform's alone; its -p is the one gen and demo take
+    const kept = new Set(["platform -P"]);
+    const shortsByLong = new Map<string, Set<string>>();
+    for (const { words, c, help } of all)
+      for (const o of c.options)
+        if (o.long !== undefined)
+          // a short flag proper (a letter of a one-letter long flag, te-table's -n, is that option's own)
+          for (const s of shortsOf(c, o, help))
+            if (s === o.short && !kept.has(`${words.join(" ")} ${s}`))
+              shortsByLong.set(o.long, (shortsByLong.get(o.long) ?? new Set()).add(s));
+    const missing: string[] = [];
+    for (const { words, c, help } of all) {
+      const taken = new Set(c.options.flatMap((o) => shortsOf(c, o, help)).concat("-h"));
+      for (const o of c.options) {
+        const own = shortsOf(c, o, help);
+        for (const s of shortsByLong.get(o.long ?? "") ?? [])
+          if (!own.includes(s) && !taken.has(s)) missing.push(`${words.join(" ")} ${o.long} lacks ${s}`);
+      }
+    }
+    expect(missing).toEqual([]);
+    expect(shortsByLong.get("--format")).toEqual(new Set(["-f"]));
+  });
+
+  it("gen -f csv writes what --format csv writes", async () => {
+    const long = await run("gen", "uniform", "-p", "3", "--format", "csv");
+    expect(long.out).toMatch(/^# commplan elementBytes=8\n0,1,1\n/);
+    expect(await run("gen", "uniform", "-p", "3", "-f", "csv")).toEqual(long);
   });
 });

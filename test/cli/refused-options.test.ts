@@ -133,7 +133,7 @@ describe("enumerated options are checked by commander's choices, one line and ex
   const cases: [string[], string][] = [
     [
       ["gen", "uniform", "--p", "4", "--format", "xml"],
-      "option '--format <fmt>' argument 'xml' is invalid. Allowed choices are json, csv, mtx.",
+      "option '-f, --format <fmt>' argument 'xml' is invalid. Allowed choices are json, csv, mtx.",
     ],
     [
       ["cost", "x.json", "--machine", "t3d-004", "--mode", "fast"],

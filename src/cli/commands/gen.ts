@@ -78,7 +78,7 @@ export function registerGen(program: Command, ctx: CliContext): void {
     )
     .addOption(
       new Option(
-        "--format <fmt>",
+        "-f, --format <fmt>",
         "json, csv or mtx (Matrix Market); default: from the output file's extension, else json",
       ).choices(FORMATS),
     )
