@@ -257,6 +257,9 @@ describe("precompute: auto", () => {
     for (const sub of ["add", "get"]) {
       const r = await run("store", sub, join(d, "s"), join(d, "m.json"), "-a", "auto");
       expect([r.code, r.err]).toEqual([2, "store: --algorithm auto needs --machine (the machine it chooses for)\n"]);
+      // and --help says so: it said "the others accept and ignore it" of every planner but rs-nh and split-coloring
+      const help = (await run("store", sub, "--help")).out.replace(/\s+/g, " ");
+      expect(help).toContain("the others accept and ignore it ('commplan machines' lists the models); auto needs it");
     }
   });
 });

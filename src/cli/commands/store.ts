@@ -50,7 +50,7 @@ function requestOptions(c: Command): Command {
       "-a, --algorithm <name>",
       `planning algorithm (needed with a matrix): ${PLANNERS.map((p) => p.name).join(", ")}; or auto, auto's pick for --machine (plan --algorithm auto without --network: blocking, on the machine's topology)`,
     )
-    .option("--machine <name>", machineOptionHelp())
+    .option("--machine <name>", `${machineOptionHelp()}; auto needs it (the machine it chooses for, part of the key)`)
     .option("--payload", "element-level plan")
     .option("--seed <s>", "random seed", "1")
     .option("--param <key=value>", "algorithm parameter (repeatable)", collect, [])
