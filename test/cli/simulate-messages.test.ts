@@ -1,10 +1,13 @@
 /**
  * simulate's refusals name the flags a user gave, not the library's request fields (`stageBarriers`, `recvOrder`):
- * every combination its --help refuses, run, and each message checked for a field name not followed by its flag.
+ * every combination its --help refuses, run, and each message checked for a field name not followed by its flag. And
+ * the options --library's help says it takes run with it, and their own help does not say otherwise.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { buildProgram } from "../../src/cli/program.js";
+import type { CliContext } from "../../src/cli/context.js";
 import { run } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
@@ -91,6 +94,42 @@ describe("simulate's refusals name flags", () => {
       const what = args.slice(1).join(" ");
       expect([r.code, r.err.split("\n").length], what).toEqual([2, 2]);
       expect(bareFields(r.err), `${what}: ${r.err}`).toEqual([]);
+    }
+  });
+});
+
+describe("simulate --library's options", () => {
+  it("every option --library's help names runs with it, and its own help, where it says what it goes with, says so", async () => {
+    const io = { out: () => undefined, err: () => undefined, interactive: false };
+    const ctx: CliContext = { io, stdout: process.stdout, maxMemory: 1 << 30, exitCode: 0 };
+    const simulate = (await buildProgram(ctx, ["simulate"])).commands.find((c) => c.name() === "simulate")!;
+    const help = (flag: string): string => simulate.options.find((o) => o.long === flag)!.description;
+    const named = /\bwith ((?:--[\w-]+(?:, )?)+)\)/.exec(help("--library"))![1]!.split(", ");
+    expect(named).toEqual(["--runtime", "--free-copies", "--network", "--element-bytes"]);
+    const m = join(dir, "lib-m.json");
+    writeFileSync(
+      m,
+      JSON.stringify({
+        format: "commplan.matrix/v1",
+        p: 3,
+        rows: [
+          [0, 1, 2],
+          [3, 0, 4],
+          [5, 6, 0],
+        ],
+      }),
+    );
+    const value: { readonly [flag: string]: string[] } = {
+      "--runtime": ["smpi"],
+      "--free-copies": [],
+      "--network": ["flat"],
+      "--element-bytes": ["4"],
+    };
+    for (const flag of named) {
+      const goesWith = /^with ([^:]*):/.exec(help(flag))?.[1];
+      if (goesWith !== undefined) expect(goesWith, flag).toMatch(/--library|a runtime model/);
+      const r = await run("simulate", m, "--library", "default", "--machine", "t3d-004", flag, ...value[flag]!);
+      expect([r.code, r.err], flag).toEqual([0, ""]);
     }
   });
 });

@@ -219,7 +219,7 @@ function checkFlags(o: SimulateFlags): void {
     if (o.elementBytes !== undefined && o.matrix === undefined)
       throw bad(
         "elementBytes",
-        "--element-bytes goes with --protocol or --matrix (a replayed schedule carries its own elementBytes)",
+        "--element-bytes goes with --protocol, --library or --matrix (a replayed schedule carries its own elementBytes)",
       );
   }
 }
@@ -556,7 +556,7 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
     .option("--envelope <bytes>", ENVELOPE_HELP)
     .option("--data", "data mode: move element tags along the payload chunks and check delivery (needs --matrix)")
     .option("-m, --matrix <file>", "with --data: the matrix the schedule was planned for")
-    .option("--element-bytes <n>", `with --protocol or --matrix: ${ELEMENT_BYTES_HELP}`)
+    .option("--element-bytes <n>", `with --protocol, --library or --matrix: ${ELEMENT_BYTES_HELP}`)
     .option("--json", "print the result as JSON")
     .option("--trace <file>", "write the timeline as Chrome trace JSON (Perfetto)")
     .option("--svg <file>", "write the timeline as an SVG Gantt chart")
