@@ -3,7 +3,7 @@
  * every combination its --help refuses, run, and each message checked for a field name not followed by its flag. And
  * the options --library's help says it takes run with it, and their own help does not say otherwise.
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildProgram } from "../../src/cli/program.js";
@@ -130,6 +130,113 @@ describe("simulate --library's options", () => {
       if (goesWith !== undefined) expect(goesWith, flag).toMatch(/--library|a runtime model/);
       const r = await run("simulate", m, "--library", "default", "--machine", "t3d-004", flag, ...value[flag]!);
       expect([r.code, r.err], flag).toEqual([0, ""]);
+    }
+  });
+});
+
+describe("simulate --program and --library take their options and refuse every other", () => {
+  it("each option of simulate, given with --program or --library, runs or is refused as one that does not apply", async () => {
+    const io = { out: () => undefined, err: () => undefined, interactive: false };
+    const ctx: CliContext = { io, stdout: process.stdout, maxMemory: 1 << 30, exitCode: 0 };
+    const simulate = (await buildProgram(ctx, ["simulate"])).commands.find((c) => c.name() === "simulate")!;
+    const m = join(dir, "pl-m.json");
+    writeFileSync(
+      m,
+      JSON.stringify({
+        format: "commplan.matrix/v1",
+        p: 3,
+        rows: [
+          [0, 1, 2],
+          [3, 0, 4],
+          [5, 6, 0],
+        ],
+      }),
+    );
+    expect((await run("plan", m, "-a", "shift", "-o", join(dir, "pl-s.json"))).code).toBe(0);
+    const program = join(dir, "pl-p.json");
+    expect((await run("export", join(dir, "pl-s.json"), "-m", m, "-f", "program", "-o", program)).code).toBe(0);
+    // a value of every option (a new option needs one here, and a place in a list below)
+    const value: { readonly [flag: string]: string[] } = {
+      "--machine": ["t3d-004"],
+      "--mode": ["nonblocking"],
+      "--lockstep": [],
+      "--ports": ["2"],
+      "--topology": ["flat"],
+      "--buffers": ["1"],
+      "--send-waits": ["data"],
+      "--recv-order": ["step"],
+      "--network": ["flat"],
+      "--port-sharing": ["fair"],
+      "--link-svg": [join(dir, "pl-l.svg")],
+      "--no-link-factor": [],
+      "--no-stage-barriers": [],
+      "--barrier": ["0"],
+      "--envelope": ["16"],
+      "--data": [],
+      "--matrix": [m],
+      "--element-bytes": ["4"],
+      "--json": [],
+      "--trace": [join(dir, "pl-t.json")],
+      "--svg": [join(dir, "pl-g.svg")],
+      "--svg-view": ["lanes", "--svg", join(dir, "pl-g2.svg")],
+      "--protocol": ["async"],
+      "--realised": [join(dir, "pl-r.json")],
+      "--seed": ["2"],
+      "--generate-recv": [],
+      "--busy-measure": [],
+      "--early-go-ahead": [],
+      "--inquiry": ["3"],
+      "--runtime": ["smpi"],
+      "--free-copies": [],
+      "--max-memory": ["1G"],
+    };
+    const takes = {
+      "--program": [
+        "--network",
+        "--json",
+        "--trace",
+        "--svg",
+        "--svg-view",
+        "--runtime",
+        "--free-copies",
+        "--max-memory",
+      ],
+      "--library": ["--network", "--element-bytes", "--json", "--trace", "--svg", "--svg-view", "--runtime"].concat([
+        "--free-copies",
+        "--max-memory",
+      ]),
+    };
+    // docs/simulator.md's synopsis of each (its list of simulate's forms) says the same
+    const docs = readFileSync(join(import.meta.dirname, "../../docs/simulator.md"), "utf8").replace(/\s+/g, " ");
+    for (const mode of ["--program", "--library"] as const) {
+      const synopsis =
+        docs.match(
+          new RegExp(`\`commplan simulate [^\`]*${mode} [^\`]*\` \\((Program replay|Library mirrors) above\\)`),
+        )?.[0] ?? "";
+      const flags = [...synopsis.matchAll(/\[(--[\w-]+)/g)].map((x) => x[1]!);
+      expect(flags.sort(), `docs/simulator.md: ${synopsis}`).toEqual(
+        takes[mode].filter((f) => f !== "--max-memory").sort(),
+      );
+    }
+    for (const o of simulate.options) {
+      const flag = o.long!;
+      if (flag === "--help" || flag === "--program" || flag === "--library") continue;
+      expect(value[flag], `a value of ${flag}`).toBeDefined();
+      for (const [mode, input] of [
+        ["--program", [program]],
+        ["--library", [m, "default"]],
+      ] as const) {
+        const args = mode === "--program" ? [mode, ...input] : [input[0], mode, input[1]];
+        const machine = flag === "--machine" ? [] : ["--machine", "t3d-004"];
+        const r = await run("simulate", ...args, ...machine, flag, ...value[flag]!);
+        if (takes[mode].includes(flag) || flag === "--machine")
+          expect([r.code, r.err], `${mode} ${flag}`).toEqual([0, ""]);
+        else
+          expect([r.code, r.err], `${mode} ${flag}`).toEqual([
+            2,
+            expect.stringContaining(`${flag} does not apply to ${mode}`),
+          ]);
+      }
     }
   });
 });

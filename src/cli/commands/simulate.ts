@@ -78,7 +78,7 @@ interface SimulateFlags extends NetworkFlags {
   svgView?: GanttView;
   protocol?: string;
   realised?: string;
-  seed: string;
+  seed?: string;
   generateRecv?: boolean;
   busyMeasure?: boolean;
   earlyGoAhead?: boolean;
@@ -572,7 +572,7 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
       ),
     )
     .option("--realised <file>", "with --protocol: write the realised trace as a timed schedule JSON")
-    .option("--seed <n>", "seed of random choices (protocol send orders, OCPC backoff)", "1")
+    .option("--seed <n>", "seed of random choices (protocol send orders, OCPC backoff) (default 1)")
     .option("--generate-recv", "with --protocol: run Generate_Recv (003 fig. 1) first")
     .option("--busy-measure", "drs-n: 000's first improvement (busy destinations say for how long)")
     .option("--early-go-ahead", "drs-n: 000's second improvement (go-ahead when the current receive is about to end)")
@@ -604,7 +604,7 @@ async function runSimulate(arg: string | undefined, o: SimulateFlags, ctx: CliCo
   const envelope =
     o.envelope !== undefined ? intOption("envelope", o.envelope, 0, MAX_ENVELOPE) : (preset.envelope ?? 0);
   const machine: MachineModel = { ...preset, barrier, envelope };
-  const seed = intOption("seed", o.seed, 0, MAX_SEED);
+  const seed = intOption("seed", o.seed ?? "1", 0, MAX_SEED);
   const wantTimeline = wantsTimeline(o);
   const out =
     o.protocol !== undefined
