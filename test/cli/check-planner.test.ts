@@ -292,6 +292,11 @@ describe("commplan check-planner: storage, nondeterminism and bounds", () => {
       code: 2,
       err: expect.stringMatching(/^check-planner: --time-factor and --machine go together/),
     });
+    // --mode without --time-factor was taken and ignored (its default hid it), as --machine alone is not
+    expect(await run("check-planner", fixture("two-hop"), "--mode", "blocking")).toMatchObject({
+      code: 2,
+      err: "check-planner: --mode goes with --time-factor (the cost mode of the time bound)\n",
+    });
     const bad = await run("check-planner", fixture("two-hop"), "--max-steps", "Q");
     expect(bad).toMatchObject({
       code: 2,

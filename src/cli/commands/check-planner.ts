@@ -5,6 +5,7 @@
 import { Option, type Command } from "commander";
 import { PATTERNS } from "../../patterns/index.js";
 import { COST_MODES } from "../../machines/cost-model.js";
+import { DEFAULT_MODE } from "./check-planner-bounds.js";
 import type { CliContext } from "../context.js";
 
 /** The options of check-planner as commander gives them. */
@@ -24,7 +25,7 @@ export interface CheckPlannerOptions {
   maxBuffer?: string;
   timeFactor?: string;
   machine?: string;
-  mode: string;
+  mode?: string;
   json?: boolean;
 }
 
@@ -80,9 +81,10 @@ export function registerCheckPlanner(program: Command, ctx: CliContext): void {
     )
     .option("--machine <name>", "with --time-factor: the machine of the time bound (see 'commplan machines')")
     .addOption(
-      new Option("--mode <mode>", "with --time-factor: the cost mode of the time bound")
-        .choices(COST_MODES)
-        .default("nonblocking"),
+      new Option(
+        "--mode <mode>",
+        `with --time-factor: the cost mode of the time bound (default ${DEFAULT_MODE})`,
+      ).choices(COST_MODES),
     )
     .option(
       "--allow-unproven",
