@@ -16,7 +16,7 @@ export interface CheckPlannerOptions {
   family: string;
   minP: string;
   maxP: string;
-  maxEntry: string;
+  maxEntry?: string;
   ports: string;
   allowUnproven?: boolean;
   output?: string;
@@ -28,6 +28,9 @@ export interface CheckPlannerOptions {
   mode?: string;
   json?: boolean;
 }
+
+/** The largest entry of --family any without --max-entry. */
+export const DEFAULT_MAX_ENTRY = 100;
 
 /** The largest P check-planner draws (matrices are drawn as maxP^2 cells). */
 export const MAX_CHECK_P = 256;
@@ -64,7 +67,7 @@ export function registerCheckPlanner(program: Command, ctx: CliContext): void {
     )
     .option("--min-p <n>", "smallest P", "1")
     .option("--max-p <n>", `largest P (at most ${MAX_CHECK_P})`, "8")
-    .option("--max-entry <n>", "largest entry of --family any (up to 2^40)", "100")
+    .option("--max-entry <n>", `largest entry of --family any (up to 2^40; default ${DEFAULT_MAX_ENTRY})`)
     .option(
       "--ports <k>",
       "send and receive ports per node, or 'unlimited' (a plan posting many messages at once)",
