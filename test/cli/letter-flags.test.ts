@@ -118,3 +118,14 @@ describe("a short flag means one option on every command", () => {
     expect(await run("gen", "uniform", "-p", "3", "-f", "csv")).toEqual(long);
   });
 });
+
+describe("defaults in --help", () => {
+  it("no option shows commander's rendering of an empty list or object as its default", async () => {
+    const shown = commands(await everyCommand()).flatMap(([words, c]) =>
+      c.options
+        .filter((o) => /^(\[\]|\{\})$/.test(JSON.stringify(o.defaultValue)) && o.defaultValueDescription === undefined)
+        .map((o) => `${words.join(" ")} ${o.long}`),
+    );
+    expect(shown).toEqual([]);
+  });
+});

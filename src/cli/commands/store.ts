@@ -6,7 +6,7 @@ import { lstatSync, readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { checkMemory } from "../../model/memory-budget.js";
 import { oneLine, quoted } from "../../internal/quoted.js";
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { MAX_SEED } from "../../model/param-spec.js";
 import { fail } from "../../model/errors.js";
 import { findMachine } from "../../machines/presets.js";
@@ -53,7 +53,14 @@ function requestOptions(c: Command): Command {
     .option("--machine <name>", `${machineOptionHelp()}; auto needs it (the machine it chooses for, part of the key)`)
     .option("--payload", "element-level plan")
     .option("--seed <s>", "random seed", "1")
-    .option("--param <key=value>", "algorithm parameter (repeatable)", collect, [])
+    .addOption(
+      new Option(
+        "--param <key=value>",
+        "algorithm parameter (repeatable); 'commplan algorithms' lists each algorithm's parameters",
+      )
+        .argParser(collect)
+        .default([], "none"),
+    )
     .option("--element-bytes <n>", ELEMENT_BYTES_HELP);
 }
 
