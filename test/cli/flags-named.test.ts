@@ -66,4 +66,21 @@ describe("flags named in messages and help", () => {
     );
     expect([...new Set(unknown)]).toEqual([]);
   });
+
+  it("every 'commplan <command>' a string of src/ quotes is a command (and a sub-command, 'commplan store gc')", async () => {
+    const io = { out: () => undefined, err: () => undefined, interactive: false };
+    const ctx: CliContext = { io, stdout: process.stdout, maxMemory: 1 << 30, exitCode: 0 };
+    const program = await buildProgram(ctx, []);
+    const named = walk("src").flatMap((f) =>
+      literals(f).flatMap((t) =>
+        [...t.matchAll(/'commplan ([a-z][a-z-]*)(?: ([a-z][a-z-]*))?/g)].map((m) => ({ f, m })),
+      ),
+    );
+    expect(named.length).toBeGreaterThan(20);
+    const bad = named.filter(({ m }) => {
+      const top = program.commands.find((c) => c.name() === m[1]);
+      return top === undefined || (top.commands.length > 0 && !top.commands.some((c) => c.name() === m[2]));
+    });
+    expect(bad.map(({ f, m }) => `${f}: ${m[0]}`)).toEqual([]);
+  });
 });
