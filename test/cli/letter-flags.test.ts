@@ -3,11 +3,14 @@
  * user types first), and every command's --help shows it: checked for every option of every command the code
  * registers, so a new one-letter option cannot be left out.
  */
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
 import type { Command, Option } from "commander";
 import { describe, expect, it } from "vitest";
 import { buildProgram, expandLetterFlags } from "../../src/cli/program.js";
 import type { CliContext } from "../../src/cli/context.js";
 import { run } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 /** The program with every command, as --help builds it. */
 async function everyCommand(): Promise<Command> {
@@ -127,5 +130,35 @@ describe("defaults in --help", () => {
         .map((o) => `${words.join(" ")} ${o.long}`),
     );
     expect(shown).toEqual([]);
+  });
+});
+
+describe("arguments read from stdin", () => {
+  it("every file argument's help says '-' reads stdin (every such command reads it)", async () => {
+    const files = new Set(["matrix", "schedule", "program", "input", "spec"]);
+    const args = commands(await everyCommand()).flatMap(([words, c]) =>
+      c.registeredArguments.filter((a) => files.has(a.name())).map((a) => ({ words, a })),
+    );
+    expect(args.map(({ words, a }) => `${words.join(" ")} ${a.name()}`)).toEqual(
+      expect.arrayContaining(["plan matrix", "store add matrix", "store get matrix", "precompute spec"]),
+    );
+    // store add reads its matrix from stdin (the installed command: in-process runs have none)
+    const bin = join(import.meta.dirname, "..", "..", "bin", "commplan.js");
+    const matrix = JSON.stringify({
+      format: "commplan.matrix/v1",
+      p: 2,
+      rows: [
+        [0, 1],
+        [1, 0],
+      ],
+    });
+    const store = join(tempDir("letter-flags"), "s");
+    const r = spawnSync(process.execPath, [bin, "store", "add", store, "-", "-a", "shift"], {
+      input: matrix,
+      encoding: "utf8",
+    });
+    expect([r.status, r.stderr]).toEqual([0, expect.stringMatching(/^store: [0-9a-f]{64} added\n$/)]);
+    for (const { words, a } of args)
+      expect(a.description, `${words.join(" ")} ${a.name()}`).toMatch(/- (or none )?for stdin/);
   });
 });

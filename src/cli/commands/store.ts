@@ -112,7 +112,7 @@ function registerAddGet(store: Command, ctx: CliContext): void {
       .command("add")
       .description("plan a matrix and add the plan to the store (nothing is planned when the entry is present)")
       .argument("<dir>", "the store directory (created when missing)")
-      .argument("<matrix>", "matrix file (JSON, CSV or Matrix Market)"),
+      .argument("<matrix>", "matrix file (JSON, CSV or Matrix Market); - for stdin"),
   )
     .option("--json", "print the entry's id and whether it was added as commplan.store-add/v1 JSON")
     .action((dir: string, matrixFile: string, o: RequestOpts) => {
@@ -136,7 +136,7 @@ function registerAddGet(store: Command, ctx: CliContext): void {
       .command("get")
       .description("write a stored plan (by --id, or by matrix and request); exit 1 when absent, 2 when damaged")
       .argument("<dir>", "the store directory")
-      .argument("[matrix]", "matrix file the plan was made for (with -a and the request options)"),
+      .argument("[matrix]", "matrix file the plan was made for (with -a and the request options); - for stdin"),
   )
     .option("--id <id>", "the entry's id (as 'store list' prints it)")
     .option("-o, --output <file>", "output file (- for stdout: JSON only)", "-")
