@@ -159,7 +159,7 @@ export function registerGen(program: Command, ctx: CliContext): void {
   });
 }
 
-/** --ranks' range: dense patterns up to MAX_DENSE_P, sparse ones up to MAX_P; the patterns of one size need no --ranks. */
+/** --ranks' range: a dense pattern's up to MAX_DENSE_P, a sparse one's up to MAX_P; a fixed-size one needs none. */
 function ranksNote(): string {
   const fixed = PATTERNS.filter((d) => d.fixedP !== undefined).map((d) => d.name);
   const sparse = PATTERNS.filter((d) => d.sparse === true).map((d) => d.name);
