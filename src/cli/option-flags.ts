@@ -43,6 +43,10 @@ const FLAG_WORDINGS: readonly (readonly [string | RegExp, string])[] = [
   [": choose another directory (dir)", ": choose another --out directory"],
   // the plan store
   ["store: auto needs the option machine (", "store: --algorithm auto needs --machine ("],
+  [
+    "store: auto chooses the parameters itself: give none",
+    "store: --algorithm auto chooses the parameters itself; drop --param",
+  ],
   // compare
   [/^compare: sweep: /, "compare: --sweep: "],
   ["the option network replaces the machine's topology", "--network replaces the machine's topology"],

@@ -241,7 +241,7 @@ describe("precompute: auto", () => {
     const got = await run("store", "list", join(d, "s"));
     expect(got.out).toMatch(/ auto +8 +1 +no +t3d-004 /);
   });
-  it("store add and get -a auto without --machine name the flag, as plan does", async () => {
+  it("store add and get -a auto without --machine, or with --param, name the flags, as plan does", async () => {
     const d = dir();
     writeFileSync(
       join(d, "m.json"),
@@ -260,6 +260,23 @@ describe("precompute: auto", () => {
       // and --help says so: it said "the others accept and ignore it" of every planner but rs-nh and split-coloring
       const help = (await run("store", sub, "--help")).out.replace(/\s+/g, " ");
       expect(help).toContain("the others accept and ignore it ('commplan machines' lists the models); auto needs it");
+      // --param with auto: the flag named, as plan names it
+      const param = await run(
+        "store",
+        sub,
+        join(d, "s"),
+        join(d, "m.json"),
+        "-a",
+        "auto",
+        "--machine",
+        "t3d-004",
+        "--param",
+        "x=1",
+      );
+      expect([param.code, param.err]).toEqual([
+        2,
+        "store: --algorithm auto chooses the parameters itself; drop --param\n",
+      ]);
     }
   });
 });
