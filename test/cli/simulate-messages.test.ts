@@ -240,3 +240,17 @@ describe("simulate --program and --library take their options and refuse every o
     }
   });
 });
+
+describe("simulate --help's sources", () => {
+  it("cites the run-time protocols where docs/simulator.md's sources do (003: AC fig. 2, DRS_N fig. 5)", async () => {
+    const docs = readFileSync(join(import.meta.dirname, "../../docs/simulator.md"), "utf8").replace(/\s+/g, " ");
+    // "003 sections 2.2-4 (Generate_Recv fig. 1, AC fig. 2, DRS_N fig. 5)"
+    const sources = /(\d{3}) sections [\d.-]+ \(Generate_Recv fig\. \d+, AC (fig\. \d+), DRS_N (fig\. \d+)\)/.exec(
+      docs,
+    );
+    expect(sources).not.toBeNull();
+    const [, paper, ac, drs] = sources!;
+    const help = (await run("simulate", "--help")).out.replace(/\s+/g, " ");
+    expect(help).toContain(`run a run-time protocol of ${paper} (AC ${ac}, DRS_N ${drs}) on a matrix`);
+  });
+});

@@ -499,7 +499,7 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
       "schedule file, JSON or Arrow (or, with --protocol or --library, a matrix file); - for stdin (JSON)",
     )
     .description(
-      "replay a schedule on the event-driven simulated machine (or, with --protocol async or drs-n, run a run-time protocol of 004 (AC, DRS_N) on a matrix): makespan, per-node times, node-contention factor, timeline; with --network, link contention and the hottest links. With --program: replay a lowered program as SMPI runs it (makespan and per-rank finish times); with --library: MPI_Alltoallv of a matrix as an SMPI algorithm runs it",
+      "replay a schedule on the event-driven simulated machine (or, with --protocol async or drs-n, run a run-time protocol of 003 (AC fig. 2, DRS_N fig. 5) on a matrix): makespan, per-node times, node-contention factor, timeline; with --network, link contention and the hottest links. With --program: replay a lowered program as SMPI runs it (makespan and per-rank finish times); with --library: MPI_Alltoallv of a matrix as an SMPI algorithm runs it",
     )
     .option(
       "--machine <name>",
