@@ -180,6 +180,20 @@ describe("commplan platform", () => {
   });
 });
 
+describe("platform --hostfile -", () => {
+  it("goes to stdout beside -o FILE, and is refused when the platform goes there too (two documents on one stream)", async () => {
+    const both = await run("platform", "--network", "flat", "-p", "2", "--hostfile", "-");
+    expect(both).toEqual({
+      code: 2,
+      out: "",
+      err: "platform: --hostfile -: stdout already carries the platform XML (-o -); write the hostfile or the platform (-o) to a file\n",
+    });
+    const hosts = await run("platform", "--network", "flat", "-p", "2", "--hostfile", "-", "-o", f("two.xml"));
+    expect([hosts.code, hosts.out]).toEqual([0, "h0\nh1\n"]);
+    expect(readFileSync(f("two.xml"), "utf8")).toMatch(/^<\?xml/);
+  });
+});
+
 describe("the generators are --network's", () => {
   it("topologies --help says so, and simulate --topology NAME of every generator names --network", async () => {
     expect((await run("topologies", "--help")).out.replace(/\s+/g, " ")).toContain(

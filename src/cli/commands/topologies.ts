@@ -107,7 +107,7 @@ export function registerTopologies(program: Command, ctx: CliContext): void {
       "always write explicit links and routes, never a <cluster>: commplan's routes, where a cluster has SimGrid's own (give it to compare a SimGrid run with commplan's replay)",
     )
     .option("-o, --output <file>", "the platform XML file, - for stdout", "-")
-    .option("--hostfile <file>", "also write the hostfile of ranks 0..P-1")
+    .option("--hostfile <file>", "also write the hostfile of ranks 0..P-1 (- for stdout, the platform then to -o FILE)")
     .option("--json", JSON_SUMMARY_HELP)
     .action(async (given: PlatformFlags & { topology?: string; network?: string; ranks?: string }, cmd: Command) => {
       const topology = given.topology ?? given.network;
@@ -131,6 +131,13 @@ interface PlatformFlags {
 /** platform's work, its options checked (topology from --topology or --network). */
 async function platformAction(o: PlatformFlags & { topology: string }, ctx: CliContext): Promise<void> {
   refuseJsonOnStdout("platform", o.json, o.output);
+  if (o.hostfile === "-" && o.output === "-")
+    throw fail(
+      "platform",
+      "BAD_OPTION",
+      "--hostfile -: stdout already carries the platform XML (-o -); write the hostfile or the platform (-o) to a file",
+      { field: "hostfile" },
+    );
   const p = o.p === undefined ? undefined : intOption("p", o.p, 1, MAX_TOPOLOGY_HOSTS, "-P (--p, --ranks)");
   const machine = o.machine === undefined ? undefined : findMachine(o.machine);
   const inputs = o.topology.endsWith(".json") ? [o.topology] : [];
