@@ -27,7 +27,16 @@ import {
 import type { PlanStore, ResolvedRequest, StoreOrigin } from "../../store/index.js";
 import type { CliContext } from "../context.js";
 import { checkAlgorithmName } from "../algorithm-name.js";
-import { collect, ELEMENT_BYTES_HELP, fmt, intOption, keyValues, matrixReadOptions, table } from "../io.js";
+import {
+  collect,
+  ELEMENT_BYTES_HELP,
+  fmt,
+  intOption,
+  keyValues,
+  matrixReadOptions,
+  refuseDashDirectory,
+  table,
+} from "../io.js";
 import { machineOptionHelp } from "./lists.js";
 import { counted } from "../../internal/plural.js";
 import { JSON_SUMMARY_HELP, printJson } from "./json-summary.js";
@@ -116,6 +125,7 @@ function registerAddGet(store: Command, ctx: CliContext): void {
   )
     .option("--json", "print the entry's id and whether it was added as commplan.store-add/v1 JSON")
     .action((dir: string, matrixFile: string, o: RequestOpts) => {
+      refuseDashDirectory("store", "the store directory", dir, "dir");
       const s = openPlanStore(dir, true);
       const { m, r } = resolveRequest(matrixFile, o, ctx.maxMemory);
       const added = (status: "added" | "present", byAnotherWriter: boolean): void =>
