@@ -64,6 +64,20 @@ export function numberOption(name: string, value: string): number {
 /** The largest --element-bytes accepted (as the patterns' elementBytes option and the files). */
 export { MAX_ELEMENT_BYTES };
 
+/**
+ * Refuses "-" as a directory a command writes several files into (export --split and --out, store add's store): "-"
+ * is stdout to every other option, and a directory named "-" would be made instead; `./-` names one on purpose.
+ */
+export function refuseDashDirectory(command: string, what: string, dir: string, field: string): void {
+  if (dir === "-")
+    throw fail(
+      command,
+      "BAD_OPTION",
+      `${what}: '-' is no directory here (stdout cannot hold several files): give a path (./- for a directory named -)`,
+      { field },
+    );
+}
+
 /** Help text of the schedule argument of the commands that read one (readScheduleFile). */
 export const SCHEDULE_ARGUMENT_HELP =
   "schedule file: JSON (commplan.schedule/v1) or Arrow (export -f arrow, told by its magic bytes); - for stdin (JSON)";

@@ -34,7 +34,7 @@ export async function main(given: readonly string[], io: CliIo = processIo): Pro
     const cli = await import("./program.js");
     CommanderError = cli.CommanderError;
     const program = await cli.buildProgram(ctx, argv);
-    await program.parseAsync([...argv], { from: "user" });
+    await program.parseAsync(cli.expandLetterFlags(program, argv), { from: "user" });
     return ctx.exitCode;
   } catch (e) {
     if (CommanderError !== null && e instanceof CommanderError) {

@@ -18,6 +18,9 @@ const FLAG_WORDINGS: readonly (readonly [string | RegExp, string])[] = [
     "give a payload plan (plan --payload) or sendWaits steps (--send-waits steps)",
   ],
   ["use it with lockstep (lockstep: true)", "use it with lockstep (--lockstep)"],
+  ["stageBarriers false needs a free run", "--no-stage-barriers needs a free run (no --lockstep)"],
+  ["recvOrder 'step' does not apply", "--recv-order step does not apply"],
+  [/\bgot ports (\d+)$/, "got --ports $1"],
   ["lost in rounding); use a larger inquiry", "lost in rounding); use a larger --inquiry"],
   ["use a larger inquiry or set busyMeasure", "use a larger --inquiry or --busy-measure"],
   // exports and the step grid
@@ -38,6 +41,12 @@ const FLAG_WORDINGS: readonly (readonly [string | RegExp, string])[] = [
   ["; the option chunk sets a larger chunk)", "; --chunk sets a larger chunk)"],
   [/\bthe (row|stage) option must be in /g, "--$1 must be in "],
   [": choose another directory (dir)", ": choose another --out directory"],
+  // the plan store
+  ["store: auto needs the option machine (", "store: --algorithm auto needs --machine ("],
+  [
+    "store: auto chooses the parameters itself: give none",
+    "store: --algorithm auto chooses the parameters itself; drop --param",
+  ],
   // compare
   [/^compare: sweep: /, "compare: --sweep: "],
   ["the option network replaces the machine's topology", "--network replaces the machine's topology"],

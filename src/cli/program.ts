@@ -74,9 +74,70 @@ export async function buildProgram(ctx: CliContext, argv: readonly string[] = []
   const version = first === "--version" || first === "-V";
   for (const [, load] of version ? [] : named.length > 0 ? named : COMMANDS) (await load())(program, ctx);
   checkRequiredAfterUnknown(program);
-  refuseBothSpellings(program, argv);
   addMemoryOption(program, ctx);
+  showLetterFlags(program);
+  refuseBothSpellings(program, expandLetterFlags(program, argv));
   return program;
+}
+
+/**
+ * The short flag `-x` a command accepts for each option with a one-letter long flag `--x` (gen's and demo's `--p` for
+ * the ranks, gen's `--d`, `--k`, `--l`, `--t`, te-table's `--n`, platform's `--p`), unless `-x` is already another
+ * option's (or help's: `-h`, so gen's `--h` and te-table's `--h` are spelt long).
+ */
+function letterFlags(c: Command): Map<string, Option> {
+  const taken = new Set(["-h", ...c.options.flatMap((o) => (o.short?.startsWith("--") === false ? [o.short] : []))]);
+  const letters = new Map<string, Option>();
+  for (const o of c.options) {
+    const long = [o.short, o.long].find((f) => f !== undefined && /^--[A-Za-z]$/.test(f));
+    if (o.hidden || long === undefined || taken.has(long.slice(1))) continue;
+    letters.set(long.slice(1), o);
+  }
+  return letters;
+}
+
+/** The command (or sub-command, `store add`) that `argv` runs, if it names one. */
+function commandOf(program: Command, argv: readonly string[]): Command | undefined {
+  const top = program.commands.find((c) => c.name() === argv[0]);
+  return top?.commands.find((c) => c.name() === argv[1]) ?? top;
+}
+
+/**
+ * The run's arguments with each accepted one-letter short flag written as its long flag (`gen pattern1 -p 8` as
+ * `gen pattern1 --p 8`; `-p8` as `--p=8`): commander takes one short flag per option and these options already have
+ * two long ones. An argument that is the value of the option before it, and any after `--`, stays as it is.
+ */
+export function expandLetterFlags(program: Command, argv: readonly string[]): string[] {
+  const c = commandOf(program, argv);
+  if (c === undefined) return [...argv];
+  const letters = letterFlags(c);
+  const takesValue = new Set(
+    c.options.flatMap((o) => (o.required || o.optional ? [o.short, o.long].filter((f) => f !== undefined) : [])),
+  );
+  const end = argv.indexOf("--");
+  return argv.map((a, i) => {
+    const m = /^-([A-Za-z])(.*)$/.exec(a);
+    if (m === null || (end >= 0 && i > end) || takesValue.has(argv[i - 1] ?? "")) return a;
+    const o = letters.get(`-${m[1]}`);
+    if (o === undefined) return a;
+    return m[2] === "" ? `--${m[1]}` : `--${m[1]}=${m[2]}`;
+  });
+}
+
+/** Shows each accepted one-letter short flag in its option's help: `-p, --p, --ranks <n>`. */
+function showLetterFlags(program: Command): void {
+  for (const c of program.commands.flatMap((top) => [top, ...top.commands])) {
+    const shortOf = new Map([...letterFlags(c)].map(([letter, o]) => [o, letter]));
+    if (shortOf.size === 0) continue;
+    c.configureHelp({
+      ...c.configureHelp(),
+      optionTerm(this: Help, option: Option): string {
+        const term = Help.prototype.optionTerm.call(this, option);
+        const letter = shortOf.get(option);
+        return letter === undefined ? term : `${letter}, ${term}`;
+      },
+    });
+  }
 }
 
 /**
@@ -92,8 +153,7 @@ const REQUIRED = new WeakSet<Option>();
 
 /**
  * Makes a mistyped option the error a run reports, not a required option it masks: commander checks required options
- * before unknown ones, so each required option is checked here, before the action, with commander's wording; an
- * unknown one-letter option (`-p`) is answered with the long options it may have meant (`--p / --ranks`).
+ * before unknown ones, so each required option is checked here, before the action, with commander's wording.
  */
 function checkRequiredAfterUnknown(program: Command): void {
   for (const c of program.commands.flatMap((top) => [top, ...top.commands])) {
@@ -143,16 +203,10 @@ function missingRequired(c: Command): string | undefined {
 
 /**
  * Commander's error `text` for `c` as the run reports it: a missing required option before a missing argument (as
- * commander orders them), and an unknown one-letter option with the long options it may have meant.
+ * commander orders them).
  */
 function usageErrorText(c: Command, text: string): string {
-  if (text.startsWith("error: missing required argument")) return missingRequired(c) ?? text;
-  const letter = /^error: unknown option '-(\w)'$/.exec(text.trim())?.[1];
-  if (letter === undefined) return text;
-  const near = c.options.filter((o) => !o.hidden && o.flags.split(/[ ,|]+/).some((f) => f === `--${letter}`));
-  return near.length === 0
-    ? text
-    : `${text.trim()} (did you mean ${near.map((o) => [o.short, o.long].filter(Boolean).join(" / ")).join(" or ")}?)`;
+  return text.startsWith("error: missing required argument") ? (missingRequired(c) ?? text) : text;
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Entry Arrow reader: a sealed plan store entry (an Arrow IPC file as encodeScheduleArrow writes it: one record batch
  * of the columns stage, step, src, dst, size, [chunks], [start, end], little-endian, uncompressed) decoded without
- * apache-arrow, whose import is most of a `store get`'s start (docs/arrow.md, "Reading a store entry"). Any other
+ * apache-arrow, whose import is most of a `store get`'s start (docs/arrow.md, "Start-up of store get"). Any other
  * layout is left to apache-arrow's decoder.
  */
 import type { ChunkTable, Schedule } from "../model/schedule.js";

@@ -43,7 +43,9 @@ function resolveAutoRequest(m: CommMatrix, req: PlanRequest): ResolvedRequest {
   checkOptionsObject("store", "options", req);
   const machine = req.machine ?? null;
   if (machine === null)
-    throw fail("store", "BAD_OPTION", "auto needs a machine (the machine it chooses for)", { field: "machine" });
+    throw fail("store", "BAD_OPTION", "auto needs the option machine (the machine it chooses for)", {
+      field: "machine",
+    });
   if (Object.keys(req.params ?? {}).length > 0)
     throw fail("store", "BAD_OPTION", "auto chooses the parameters itself: give none", { field: "params" });
   const c = checkPlanRequest("store", req);

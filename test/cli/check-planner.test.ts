@@ -292,6 +292,16 @@ describe("commplan check-planner: storage, nondeterminism and bounds", () => {
       code: 2,
       err: expect.stringMatching(/^check-planner: --time-factor and --machine go together/),
     });
+    // --mode without --time-factor was taken and ignored (its default hid it), as --machine alone is not
+    expect(await run("check-planner", fixture("two-hop"), "--mode", "blocking")).toMatchObject({
+      code: 2,
+      err: "check-planner: --mode goes with --time-factor (the cost mode of the time bound)\n",
+    });
+    // and so was --max-entry with a pattern family
+    expect(await run("check-planner", fixture("two-hop"), "--family", "uniform", "--max-entry", "5")).toMatchObject({
+      code: 2,
+      err: "check-planner: --max-entry goes with --family any (pattern uniform's entries are its own)\n",
+    });
     const bad = await run("check-planner", fixture("two-hop"), "--max-steps", "Q");
     expect(bad).toMatchObject({
       code: 2,

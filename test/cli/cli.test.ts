@@ -371,7 +371,7 @@ describe("the installed command", () => {
     const help = (...args: string[]): string =>
       execFileSync(process.execPath, [bin, ...args, "--help"], { encoding: "utf8" });
     expect(help("gen")).toMatch(
-      /--p, --ranks <n> +number of nodes P \(1\.\.\d+; ranka-fig1 and\s+wang-table1 give their own\) \(required\)/,
+      /-p, --p, --ranks <n> +number of nodes P \(1\.\.\d+, or 1\.\.\d+[^)]*ranka-fig1\s+and\s+wang-table1\s+give\s+their\s+own\)\s+\(required\)/,
     );
     expect(help("export")).toMatch(/-f, --format <name> +output format \(choices: [^)]*\) \(required\)/);
     expect(help("platform")).toMatch(/--topology <spec>[^]*\(required\)/);

@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { MAX_DENSE_P, MAX_P } from "../../src/model/limits.js";
+import { PATTERNS } from "../../src/patterns/index.js";
 import { run } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
@@ -35,5 +37,23 @@ describe("gen of a fixed-size pattern needs no --p", () => {
     const any = await run("gen", "uniform", "-o", join(dir, "y.json"));
     expect(any.code).toBe(2);
     expect(any.err).toMatch(/required option '--p, --ranks <n>' not specified/);
+  });
+});
+
+// gen --help said P was 1..1048576 for every pattern, while every pattern but the sparse ones refuses P > 16384
+describe("gen --help's range of P is the one gen keeps", () => {
+  it("names the largest P of a dense pattern and every sparse pattern; one past each is refused", async () => {
+    const help = (await run("gen", "--help")).out.replace(/\s+/g, " ");
+    const sparse = PATTERNS.filter((d) => d.sparse === true).map((d) => d.name);
+    expect(sparse.length).toBeGreaterThan(0);
+    expect(help).toContain(
+      `number of nodes P (1..${MAX_DENSE_P}, or 1..${MAX_P} for ${sparse.join(" and ")}, which make a sparse matrix;`,
+    );
+    for (const d of PATTERNS.filter((x) => x.fixedP === undefined && x.file === undefined)) {
+      const over = d.sparse === true ? MAX_P + 1 : MAX_DENSE_P + 1;
+      const r = await run("gen", d.name, "-p", String(over), "-o", join(dir, "over.json"));
+      expect([r.code, r.err.split("\n").length], d.name).toEqual([2, 2]);
+      expect(r.err).toContain(`${over}`);
+    }
   });
 });

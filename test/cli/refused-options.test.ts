@@ -1,6 +1,7 @@
 /** Options that were accepted and then silently ignored or overridden are refused with one line and exit 2 (issue 11 item 8), and enumerated options are checked by commander's choices. */
 import { describe, expect, it } from "vitest";
-import { readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -138,7 +139,7 @@ describe("enumerated options are checked by commander's choices, one line and ex
   const cases: [string[], string][] = [
     [
       ["gen", "uniform", "--p", "4", "--format", "xml"],
-      "option '--format <fmt>' argument 'xml' is invalid. Allowed choices are json, csv, mtx.",
+      "option '-f, --format <fmt>' argument 'xml' is invalid. Allowed choices are json, csv, mtx.",
     ],
     [
       ["cost", "x.json", "--machine", "t3d-004", "--mode", "fast"],
@@ -162,4 +163,28 @@ describe("enumerated options are checked by commander's choices, one line and ex
       await refused(argv, `commplan: error: ${text} (add --help for usage)`);
     });
   }
+});
+
+describe("'-' as a directory of several files", () => {
+  it("export --split - and --out -, store add -: refused in one line; no directory named - is made", () => {
+    const bin = join(import.meta.dirname, "..", "..", "bin", "commplan.js");
+    const cwd = tempDir("dash-dir");
+    const sh = (...argv: string[]) => spawnSync(process.execPath, [bin, ...argv], { cwd, encoding: "utf8" });
+    expect(sh("gen", "uniform", "-p", "4", "-o", "m.json").status).toBe(0);
+    expect(sh("plan", "m.json", "-a", "shift", "-o", "s.json").status).toBe(0);
+    const tail =
+      "'-' is no directory here (stdout cannot hold several files): give a path (./- for a directory named -)";
+    for (const [argv, what] of [
+      [["export", "s.json", "-m", "m.json", "-f", "program", "--split", "-"], "export: --split"],
+      [["export", "s.json", "-m", "m.json", "-f", "simgrid", "--machine", "t3d-004", "--out", "-"], "export: --out"],
+      [["store", "add", "-", "m.json", "-a", "shift"], "store: the store directory"],
+    ] as const) {
+      const r = sh(...argv);
+      expect([r.status, r.stdout, r.stderr], argv.join(" ")).toEqual([2, "", `${what}: ${tail}\n`]);
+      expect(existsSync(join(cwd, "-")), argv.join(" ")).toBe(false);
+    }
+    // a directory named - on purpose
+    expect(sh("export", "s.json", "-m", "m.json", "-f", "program", "--split", "./-").status).toBe(0);
+    expect(existsSync(join(cwd, "-", "index.json"))).toBe(true);
+  });
 });

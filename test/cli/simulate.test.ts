@@ -197,7 +197,7 @@ describe("commplan simulate: protocols, bad input and flags", () => {
       [["--protocol", "drs-n", f("m.json"), "--inquiry", "1e-13"], /inquiry must be a finite time >= 0.001 us/],
       [["--protocol", "drs-n", f("m.json"), "--topology", "ocpc"], /ocpc/],
       [[f("s.json"), "--early-go-ahead"], /--early-go-ahead goes with --protocol/],
-      [[f("s.json"), "--element-bytes", "4"], /--element-bytes goes with --protocol or --matrix/],
+      [[f("s.json"), "--element-bytes", "4"], /--element-bytes goes with --protocol, --library or --matrix/],
       [["--protocol", "async", f("m.json"), "--element-bytes", "0"], /--element-bytes must be an integer in 1\.\./],
       [[f("s.json"), "--buffers", "1"], /nonblocking-mode option/],
       [[f("s.json"), "--send-waits", "data"], /nonblocking-mode option/],

@@ -241,6 +241,44 @@ describe("precompute: auto", () => {
     const got = await run("store", "list", join(d, "s"));
     expect(got.out).toMatch(/ auto +8 +1 +no +t3d-004 /);
   });
+  it("store add and get -a auto without --machine, or with --param, name the flags, as plan does", async () => {
+    const d = dir();
+    writeFileSync(
+      join(d, "m.json"),
+      JSON.stringify({
+        format: "commplan.matrix/v1",
+        p: 2,
+        rows: [
+          [0, 1],
+          [1, 0],
+        ],
+      }),
+    );
+    for (const sub of ["add", "get"]) {
+      const r = await run("store", sub, join(d, "s"), join(d, "m.json"), "-a", "auto");
+      expect([r.code, r.err]).toEqual([2, "store: --algorithm auto needs --machine (the machine it chooses for)\n"]);
+      // and --help says so: it said "the others accept and ignore it" of every planner but rs-nh and split-coloring
+      const help = (await run("store", sub, "--help")).out.replace(/\s+/g, " ");
+      expect(help).toContain("the others accept and ignore it ('commplan machines' lists the models); auto needs it");
+      // --param with auto: the flag named, as plan names it
+      const param = await run(
+        "store",
+        sub,
+        join(d, "s"),
+        join(d, "m.json"),
+        "-a",
+        "auto",
+        "--machine",
+        "t3d-004",
+        "--param",
+        "x=1",
+      );
+      expect([param.code, param.err]).toEqual([
+        2,
+        "store: --algorithm auto chooses the parameters itself; drop --param\n",
+      ]);
+    }
+  });
 });
 
 describe("commplan store get: memory", () => {

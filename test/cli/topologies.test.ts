@@ -180,6 +180,52 @@ describe("commplan platform", () => {
   });
 });
 
+describe("platform --hostfile -", () => {
+  it("goes to stdout beside -o FILE, and is refused when the platform goes there too (two documents on one stream)", async () => {
+    const both = await run("platform", "--network", "flat", "-p", "2", "--hostfile", "-");
+    expect(both).toEqual({
+      code: 2,
+      out: "",
+      err: "platform: --hostfile -: stdout already carries the platform XML (-o -); write the hostfile or the platform (-o) to a file\n",
+    });
+    const hosts = await run("platform", "--network", "flat", "-p", "2", "--hostfile", "-", "-o", f("two.xml"));
+    expect([hosts.code, hosts.out]).toEqual([0, "h0\nh1\n"]);
+    expect(readFileSync(f("two.xml"), "utf8")).toMatch(/^<\?xml/);
+  });
+});
+
+describe("the generators are --network's", () => {
+  it("topologies --help says so, and simulate --topology NAME of every generator names --network", async () => {
+    expect((await run("topologies", "--help")).out.replace(/\s+/g, " ")).toContain(
+      "list the network generators of --network (plan, simulate, verify, compare, precompute) and of platform's --topology",
+    );
+    const schedule = f("net-shift.json");
+    writeFileSync(
+      f("net-m.json"),
+      JSON.stringify({
+        format: "commplan.matrix/v1",
+        p: 2,
+        rows: [
+          [0, 1],
+          [1, 0],
+        ],
+      }),
+    );
+    expect((await run("plan", f("net-m.json"), "-a", "shift", "-o", schedule)).code).toBe(0);
+    for (const g of TOPOLOGY_GENERATORS) {
+      if (g.name === "flat" || g.name === "cm5-fat-tree") continue; // node topologies too
+      const r = await run("simulate", schedule, "--machine", "t3d-004", "--topology", `${g.name}:lat=1`);
+      expect(r.code, g.name).toBe(2);
+      expect(r.err).toContain(
+        `Allowed choices are flat, cm5-fat-tree, ocpc. A network is given with --network ${g.name}:lat=1.`,
+      );
+    }
+    expect((await run("simulate", schedule, "--machine", "t3d-004", "--topology", "flt")).err).not.toContain(
+      "--network",
+    );
+  });
+});
+
 describe("generator parameters out of range", () => {
   it("a link bandwidth or latency out of range is refused with one line naming it and its range", async () => {
     for (const [network, line] of [

@@ -159,7 +159,9 @@ describe("plan store: auto", () => {
     expect(stagesOf(b.schedule)).toEqual(stagesOf(direct));
     const other = resolveStoreRequest(m, "auto", { machine: findMachine("sp2-004"), payload: true });
     expect(other.id).not.toBe(a.id);
-    expect(() => resolveStoreRequest(m, "auto")).toThrow(/^store: auto needs a machine/);
+    expect(() => resolveStoreRequest(m, "auto")).toThrow(
+      /^store: auto needs the option machine \(the machine it chooses for\)$/,
+    );
     expect(() => resolveStoreRequest(m, "auto", { machine: t3d, params: { x: 1 } })).toThrow(
       /auto chooses the parameters itself/,
     );

@@ -16,8 +16,11 @@ export interface BoundFlags {
   maxBuffer?: string;
   timeFactor?: string;
   machine?: string;
-  mode: string;
+  mode?: string;
 }
+
+/** The cost mode of the time bound without --mode. */
+export const DEFAULT_MODE: CostMode = "nonblocking";
 
 /** A bound: an integer, or a linear function of P written `P`, `2P`, `P-1`, `3P+2` (`*` and blanks allowed). */
 const BOUND = /^\s*(?:(\d+)|(\d*)\s*\*?\s*[pP]\s*(?:([+-])\s*(\d+))?)\s*$/;
@@ -47,6 +50,10 @@ export function boundsOf(o: BoundFlags): Pick<ScheduleCheckOptions, "maxSteps" |
     throw fail("check-planner", "BAD_OPTION", "--time-factor and --machine go together (a time bound on a machine)", {
       field: o.timeFactor === undefined ? "time-factor" : "machine",
     });
+  if (o.mode !== undefined && o.timeFactor === undefined)
+    throw fail("check-planner", "BAD_OPTION", "--mode goes with --time-factor (the cost mode of the time bound)", {
+      field: "mode",
+    });
   let time: ScheduleCheckOptions["time"];
   if (o.timeFactor !== undefined && o.machine !== undefined) {
     const factor = numberOption("time-factor", o.timeFactor);
@@ -54,7 +61,7 @@ export function boundsOf(o: BoundFlags): Pick<ScheduleCheckOptions, "maxSteps" |
       throw fail("check-planner", "BAD_OPTION", `--time-factor must be above 0, got ${o.timeFactor}`, {
         field: "time-factor",
       });
-    time = { machine: findMachine(o.machine), mode: o.mode as CostMode, factor };
+    time = { machine: findMachine(o.machine), mode: (o.mode ?? DEFAULT_MODE) as CostMode, factor };
   }
   return {
     ...(o.maxSteps === undefined ? {} : { maxSteps: boundOption("max-steps", o.maxSteps) }),
@@ -68,7 +75,9 @@ export function boundsText(o: BoundFlags): string {
   const parts = [
     o.maxSteps === undefined ? "" : `steps <= ${o.maxSteps.trim()}`,
     o.maxBuffer === undefined ? "" : `buffer <= ${o.maxBuffer.trim()}`,
-    o.timeFactor === undefined ? "" : `time <= ${o.timeFactor} x traffic bound on ${o.machine} (${o.mode})`,
+    o.timeFactor === undefined
+      ? ""
+      : `time <= ${o.timeFactor} x traffic bound on ${o.machine} (${o.mode ?? DEFAULT_MODE})`,
   ].filter((x) => x !== "");
   return parts.length === 0 ? "" : `; ${parts.join(", ")}`;
 }

@@ -24,7 +24,7 @@ import type { ModuleRunner } from "./check-planner-sandbox.js";
 import { intOption } from "../io.js";
 import { commandRunner } from "./check-planner-runners.js";
 import { moduleRunner } from "./check-planner-sandbox.js";
-import { MAX_CHECK_P, type CheckPlannerOptions } from "./check-planner.js";
+import { DEFAULT_MAX_ENTRY, MAX_CHECK_P, type CheckPlannerOptions } from "./check-planner.js";
 import { boundsOf, boundsText } from "./check-planner-bounds.js";
 import { counted } from "../../internal/plural.js";
 import { cliMessage } from "../option-flags.js";
@@ -40,7 +40,14 @@ function matricesOf(o: CheckPlannerOptions): { arb: fc.Arbitrary<CommMatrix>; te
   const maxP = intOption("max-p", o.maxP, 1, Math.min(MAX_P, MAX_CHECK_P));
   if (maxP < minP)
     throw fail("check-planner", "BAD_OPTION", `--max-p ${maxP} is below --min-p ${minP}`, { field: "max-p" });
-  const maxEntry = intOption("max-entry", o.maxEntry, 1, 2 ** 40);
+  if (o.family !== "any" && o.maxEntry !== undefined)
+    throw fail(
+      "check-planner",
+      "BAD_OPTION",
+      `--max-entry goes with --family any (pattern ${o.family}'s entries are its own)`,
+      { field: "max-entry" },
+    );
+  const maxEntry = intOption("max-entry", o.maxEntry ?? String(DEFAULT_MAX_ENTRY), 1, 2 ** 40);
   if (o.family === "any")
     return {
       arb: anyMatrixArb({ minP, maxP, maxEntry }),

@@ -5,6 +5,7 @@
 import { Option, type Command } from "commander";
 import { PATTERNS } from "../../patterns/index.js";
 import { COST_MODES } from "../../machines/cost-model.js";
+import { DEFAULT_MODE } from "./check-planner-bounds.js";
 import type { CliContext } from "../context.js";
 
 /** The options of check-planner as commander gives them. */
@@ -15,7 +16,7 @@ export interface CheckPlannerOptions {
   family: string;
   minP: string;
   maxP: string;
-  maxEntry: string;
+  maxEntry?: string;
   ports: string;
   allowUnproven?: boolean;
   output?: string;
@@ -24,9 +25,12 @@ export interface CheckPlannerOptions {
   maxBuffer?: string;
   timeFactor?: string;
   machine?: string;
-  mode: string;
+  mode?: string;
   json?: boolean;
 }
+
+/** The largest entry of --family any without --max-entry. */
+export const DEFAULT_MAX_ENTRY = 100;
 
 /** The largest P check-planner draws (matrices are drawn as maxP^2 cells). */
 export const MAX_CHECK_P = 256;
@@ -63,7 +67,7 @@ export function registerCheckPlanner(program: Command, ctx: CliContext): void {
     )
     .option("--min-p <n>", "smallest P", "1")
     .option("--max-p <n>", `largest P (at most ${MAX_CHECK_P})`, "8")
-    .option("--max-entry <n>", "largest entry of --family any (up to 2^40)", "100")
+    .option("--max-entry <n>", `largest entry of --family any (up to 2^40; default ${DEFAULT_MAX_ENTRY})`)
     .option(
       "--ports <k>",
       "send and receive ports per node, or 'unlimited' (a plan posting many messages at once)",
@@ -80,9 +84,10 @@ export function registerCheckPlanner(program: Command, ctx: CliContext): void {
     )
     .option("--machine <name>", "with --time-factor: the machine of the time bound (see 'commplan machines')")
     .addOption(
-      new Option("--mode <mode>", "with --time-factor: the cost mode of the time bound")
-        .choices(COST_MODES)
-        .default("nonblocking"),
+      new Option(
+        "--mode <mode>",
+        `with --time-factor: the cost mode of the time bound (default ${DEFAULT_MODE})`,
+      ).choices(COST_MODES),
     )
     .option(
       "--allow-unproven",

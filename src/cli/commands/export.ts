@@ -25,7 +25,7 @@ import { readMatrixFile } from "../../io/matrix-read.js";
 import { refuseSplitOntoInput } from "../../io/program-json-write.js";
 import { lowerSchedule } from "../../lower/index.js";
 import type { CliContext } from "../context.js";
-import { fmt, intOption, SCHEDULE_ARGUMENT_HELP, writingBar } from "../io.js";
+import { fmt, intOption, refuseDashDirectory, SCHEDULE_ARGUMENT_HELP, writingBar } from "../io.js";
 import { withProgress, withProgressAsync } from "../progress.js";
 import { JSON_SUMMARY_HELP, printJson, refuseJsonOnStdout, writtenBytes } from "./json-summary.js";
 import { counted } from "../../internal/plural.js";
@@ -242,6 +242,8 @@ function refuseLoweringOptions(
 /** Checks before the work that export's target (-o, or the directory of --split or --out) can be written. */
 async function checkExportTargets(o: ExportFlags): Promise<void> {
   await checkOutputTargets("export", [["-o", o.output]]);
+  if (o.split !== undefined) refuseDashDirectory("export", "--split", o.split, "split");
+  if (o.out !== undefined) refuseDashDirectory("export", "--out", o.out, "out");
   for (const dir of [o.split, o.out]) if (dir !== undefined) await checkOutputDirectory("export", dir);
 }
 

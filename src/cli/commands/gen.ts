@@ -2,6 +2,7 @@
 import { Option, type Command } from "commander";
 import { fail } from "../../model/errors.js";
 import { isSparse, MAX_P, nonzeroCount, type CommMatrix } from "../../model/matrix.js";
+import { MAX_DENSE_P } from "../../model/limits.js";
 import { MAX_SEED } from "../../model/param-spec.js";
 import { PATTERNS, findPattern, generatePatternWithNotes, patternOptionList } from "../../patterns/index.js";
 import { readSparseMatrixFile } from "../../io/sparse-matrix-read.js";
@@ -62,7 +63,7 @@ export function registerGen(program: Command, ctx: CliContext): void {
       },
     )
     .description("generate a communication matrix from a seeded pattern")
-    .requiredOption("--p, --ranks <n>", `number of nodes P (1..${MAX_P}; ${fixedSizeNote()})`)
+    .requiredOption("--p, --ranks <n>", `number of nodes P (${ranksNote()})`)
     .option("--seed <s>", "random seed", "1")
     .option(
       "--file <path>",
@@ -77,7 +78,7 @@ export function registerGen(program: Command, ctx: CliContext): void {
     )
     .addOption(
       new Option(
-        "--format <fmt>",
+        "-f, --format <fmt>",
         "json, csv or mtx (Matrix Market); default: from the output file's extension, else json",
       ).choices(FORMATS),
     )
@@ -158,10 +159,11 @@ export function registerGen(program: Command, ctx: CliContext): void {
   });
 }
 
-/** --ranks' note on the patterns of one size, which need no --ranks (the help marks it required for the others). */
-function fixedSizeNote(): string {
+/** --ranks' range: a dense pattern's up to MAX_DENSE_P, a sparse one's up to MAX_P; a fixed-size one needs none. */
+function ranksNote(): string {
   const fixed = PATTERNS.filter((d) => d.fixedP !== undefined).map((d) => d.name);
-  return `${fixed.join(" and ")} give their own`;
+  const sparse = PATTERNS.filter((d) => d.sparse === true).map((d) => d.name);
+  return `1..${MAX_DENSE_P}, or 1..${MAX_P} for ${sparse.join(" and ")}, which make a sparse matrix; ${fixed.join(" and ")} give their own`;
 }
 
 /**

@@ -220,7 +220,7 @@ export function registerPrecompute(program: Command, ctx: CliContext): void {
     .description(
       "plan every pattern x P x seed x machine x algorithm of a spec (schemas/precompute-spec.v1.schema.json) into a plan store on every core; entries present and sound are skipped, so a rerun resumes",
     )
-    .argument("[spec]", "the spec file (JSON); none with --from-capture")
+    .argument("[spec]", "the spec file (JSON), - for stdin; none with --from-capture")
     .requiredOption("--store <dir>", "the plan store (created when missing)")
     .addOption(
       new Option(

@@ -64,6 +64,7 @@ export interface RefusedWithProgram {
   readonly busyMeasure?: boolean;
   readonly earlyGoAhead?: boolean;
   readonly inquiry?: string;
+  readonly seed?: string;
 }
 
 /**
@@ -98,6 +99,8 @@ export function programFlagProblem(
     ["--busy-measure", o.busyMeasure !== undefined],
     ["--early-go-ahead", o.earlyGoAhead !== undefined],
     ["--inquiry", o.inquiry !== undefined],
+    // no random choice in a program's or the library's replay
+    ["--seed", o.seed !== undefined],
   ];
   const flag = given.find(([, on]) => on)?.[0];
   return flag === undefined

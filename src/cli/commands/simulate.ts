@@ -2,7 +2,7 @@
  * commplan simulate: replay a schedule (or run a run-time protocol on a matrix) on the simulated machine; exit 1 when
  * data mode finds a delivery failure.
  */
-import { Option, type Command } from "commander";
+import { InvalidArgumentError, Option, type Command } from "commander";
 import { readScheduleFile } from "../../io/schedule-read.js";
 import { checkOutputTargets, refuseOutputOntoInput, writeOutputs } from "../../io/file-output.js";
 import { checkMemory, scheduleWorkBytes } from "../../model/memory-budget.js";
@@ -34,6 +34,7 @@ import type { Schedule } from "../../model/schedule.js";
 import { networkJson, networkText } from "./simulate-network.js";
 import type { Timeline } from "../../machines/sim/timeline.js";
 import { FABRICS } from "../../machines/sim/fabric.js";
+import { TOPOLOGY_GENERATORS } from "../../topology/registry.js";
 import { fail } from "../../model/errors.js";
 import { MAX_SEED } from "../../model/param-spec.js";
 import type { MachineModel } from "../../model/machine.js";
@@ -77,7 +78,7 @@ interface SimulateFlags extends NetworkFlags {
   svgView?: GanttView;
   protocol?: string;
   realised?: string;
-  seed: string;
+  seed?: string;
   generateRecv?: boolean;
   busyMeasure?: boolean;
   earlyGoAhead?: boolean;
@@ -218,7 +219,7 @@ function checkFlags(o: SimulateFlags): void {
     if (o.elementBytes !== undefined && o.matrix === undefined)
       throw bad(
         "elementBytes",
-        "--element-bytes goes with --protocol or --matrix (a replayed schedule carries its own elementBytes)",
+        "--element-bytes goes with --protocol, --library or --matrix (a replayed schedule carries its own elementBytes)",
       );
   }
 }
@@ -477,6 +478,18 @@ const BARRIER_HELP =
   "cost of a stage barrier in us (default: the machine's, 2 T_s for every preset; 'commplan machines --json' lists it)";
 const ENVELOPE_HELP = "bytes added to every network message, e.g. 16 as SMPI (default 0: no machine preset adds one)";
 
+/**
+ * --topology's value, one of FABRICS (the node topologies); a network (a generator spec of 'commplan topologies', such
+ * as fat-tree:k=8, or a topology JSON file) is refused with the option that takes it, --network.
+ */
+function fabricOption(value: string): string {
+  if ((FABRICS as readonly string[]).includes(value)) return value;
+  const network = TOPOLOGY_GENERATORS.some((g) => g.name === value.split(":")[0]) || value.endsWith(".json");
+  throw new InvalidArgumentError(
+    `Allowed choices are ${FABRICS.join(", ")}.${network ? ` A network is given with --network ${value}.` : ""}`,
+  );
+}
+
 /** Registers `simulate`. */
 export function registerSimulate(program: Command, ctx: CliContext): void {
   program
@@ -486,7 +499,7 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
       "schedule file, JSON or Arrow (or, with --protocol or --library, a matrix file); - for stdin (JSON)",
     )
     .description(
-      "replay a schedule on the event-driven simulated machine (or, with --protocol async or drs-n, run a run-time protocol of 004 (AC, DRS_N) on a matrix): makespan, per-node times, node-contention factor, timeline; with --network, link contention and the hottest links. With --program: replay a lowered program as SMPI runs it (makespan and per-rank finish times); with --library: MPI_Alltoallv of a matrix as an SMPI algorithm runs it",
+      "replay a schedule on the event-driven simulated machine (or, with --protocol async or drs-n, run a run-time protocol of 003 (AC fig. 2, DRS_N fig. 5) on a matrix): makespan, per-node times, node-contention factor, timeline; with --network, link contention and the hottest links. With --program: replay a lowered program as SMPI runs it (makespan and per-rank finish times); with --library: MPI_Alltoallv of a matrix as an SMPI algorithm runs it",
     )
     .option(
       "--machine <name>",
@@ -498,8 +511,10 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
     .addOption(
       new Option(
         "--topology <name>",
-        `network: ${FABRICS.join(", ")} (default: the machine's, else flat); ocpc needs --lockstep and blocking mode; --protocol takes flat or cm5-fat-tree`,
-      ).choices(FABRICS),
+        `node topology: ${FABRICS.join(", ")} (default: the machine's, else flat); ocpc needs --lockstep and blocking mode; --protocol takes flat or cm5-fat-tree; a network of 'commplan topologies' is --network`,
+      )
+        .choices(FABRICS)
+        .argParser(fabricOption),
     )
     .addOption(
       new Option("--buffers <n>", "nonblocking mode: send buffers per node, 1 single or 2 dual (default 2)").choices([
@@ -541,7 +556,7 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
     .option("--envelope <bytes>", ENVELOPE_HELP)
     .option("--data", "data mode: move element tags along the payload chunks and check delivery (needs --matrix)")
     .option("-m, --matrix <file>", "with --data: the matrix the schedule was planned for")
-    .option("--element-bytes <n>", `with --protocol or --matrix: ${ELEMENT_BYTES_HELP}`)
+    .option("--element-bytes <n>", `with --protocol, --library or --matrix: ${ELEMENT_BYTES_HELP}`)
     .option("--json", "print the result as JSON")
     .option("--trace <file>", "write the timeline as Chrome trace JSON (Perfetto)")
     .option("--svg <file>", "write the timeline as an SVG Gantt chart")
@@ -557,7 +572,7 @@ export function registerSimulate(program: Command, ctx: CliContext): void {
       ),
     )
     .option("--realised <file>", "with --protocol: write the realised trace as a timed schedule JSON")
-    .option("--seed <n>", "seed of random choices (protocol send orders, OCPC backoff)", "1")
+    .option("--seed <n>", "seed of random choices (protocol send orders, OCPC backoff) (default 1)")
     .option("--generate-recv", "with --protocol: run Generate_Recv (003 fig. 1) first")
     .option("--busy-measure", "drs-n: 000's first improvement (busy destinations say for how long)")
     .option("--early-go-ahead", "drs-n: 000's second improvement (go-ahead when the current receive is about to end)")
@@ -589,7 +604,7 @@ async function runSimulate(arg: string | undefined, o: SimulateFlags, ctx: CliCo
   const envelope =
     o.envelope !== undefined ? intOption("envelope", o.envelope, 0, MAX_ENVELOPE) : (preset.envelope ?? 0);
   const machine: MachineModel = { ...preset, barrier, envelope };
-  const seed = intOption("seed", o.seed, 0, MAX_SEED);
+  const seed = intOption("seed", o.seed ?? "1", 0, MAX_SEED);
   const wantTimeline = wantsTimeline(o);
   const out =
     o.protocol !== undefined

@@ -6,7 +6,7 @@ import { lstatSync, readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { checkMemory } from "../../model/memory-budget.js";
 import { oneLine, quoted } from "../../internal/quoted.js";
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { MAX_SEED } from "../../model/param-spec.js";
 import { fail } from "../../model/errors.js";
 import { findMachine } from "../../machines/presets.js";
@@ -27,7 +27,16 @@ import {
 import type { PlanStore, ResolvedRequest, StoreOrigin } from "../../store/index.js";
 import type { CliContext } from "../context.js";
 import { checkAlgorithmName } from "../algorithm-name.js";
-import { collect, ELEMENT_BYTES_HELP, fmt, intOption, keyValues, matrixReadOptions, table } from "../io.js";
+import {
+  collect,
+  ELEMENT_BYTES_HELP,
+  fmt,
+  intOption,
+  keyValues,
+  matrixReadOptions,
+  refuseDashDirectory,
+  table,
+} from "../io.js";
 import { machineOptionHelp } from "./lists.js";
 import { counted } from "../../internal/plural.js";
 import { JSON_SUMMARY_HELP, printJson } from "./json-summary.js";
@@ -50,10 +59,17 @@ function requestOptions(c: Command): Command {
       "-a, --algorithm <name>",
       `planning algorithm (needed with a matrix): ${PLANNERS.map((p) => p.name).join(", ")}; or auto, auto's pick for --machine (plan --algorithm auto without --network: blocking, on the machine's topology)`,
     )
-    .option("--machine <name>", machineOptionHelp())
+    .option("--machine <name>", `${machineOptionHelp()}; auto needs it (the machine it chooses for, part of the key)`)
     .option("--payload", "element-level plan")
     .option("--seed <s>", "random seed", "1")
-    .option("--param <key=value>", "algorithm parameter (repeatable)", collect, [])
+    .addOption(
+      new Option(
+        "--param <key=value>",
+        "algorithm parameter (repeatable); 'commplan algorithms' lists each algorithm's parameters",
+      )
+        .argParser(collect)
+        .default([], "none"),
+    )
     .option("--element-bytes <n>", ELEMENT_BYTES_HELP);
 }
 
@@ -105,10 +121,11 @@ function registerAddGet(store: Command, ctx: CliContext): void {
       .command("add")
       .description("plan a matrix and add the plan to the store (nothing is planned when the entry is present)")
       .argument("<dir>", "the store directory (created when missing)")
-      .argument("<matrix>", "matrix file (JSON, CSV or Matrix Market)"),
+      .argument("<matrix>", "matrix file (JSON, CSV or Matrix Market); - for stdin"),
   )
     .option("--json", "print the entry's id and whether it was added as commplan.store-add/v1 JSON")
     .action((dir: string, matrixFile: string, o: RequestOpts) => {
+      refuseDashDirectory("store", "the store directory", dir, "dir");
       const s = openPlanStore(dir, true);
       const { m, r } = resolveRequest(matrixFile, o, ctx.maxMemory);
       const added = (status: "added" | "present", byAnotherWriter: boolean): void =>
@@ -129,7 +146,7 @@ function registerAddGet(store: Command, ctx: CliContext): void {
       .command("get")
       .description("write a stored plan (by --id, or by matrix and request); exit 1 when absent, 2 when damaged")
       .argument("<dir>", "the store directory")
-      .argument("[matrix]", "matrix file the plan was made for (with -a and the request options)"),
+      .argument("[matrix]", "matrix file the plan was made for (with -a and the request options); - for stdin"),
   )
     .option("--id <id>", "the entry's id (as 'store list' prints it)")
     .option("-o, --output <file>", "output file (- for stdout: JSON only)", "-")

@@ -84,7 +84,9 @@ function generatorEntry(g: TopologyGenerator): string {
 export function registerTopologies(program: Command, ctx: CliContext): void {
   program
     .command("topologies")
-    .description("list the network generators of --topology with their parameters (spec syntax name:key=value,...)")
+    .description(
+      "list the network generators of --network (plan, simulate, verify, compare, precompute) and of platform's --topology with their parameters (spec syntax name:key=value,...)",
+    )
     .option("--json", "machine-readable output")
     .action((o: { json?: boolean }) => {
       if (o.json)
@@ -112,14 +114,14 @@ export function registerTopologies(program: Command, ctx: CliContext): void {
       "-P, --p <n>",
       "number of ranks (hosts 0..P-1): needed with a generator, which builds at least P hosts; a topology JSON file gives its hosts (default: all of them). An explicit platform of up to 256 ranks lists only their hosts and the links on their routes",
     )
-    .addOption(new Option("--ranks <n>", "the same as -P / --p, as gen and demo name it").conflicts("p"))
+    .addOption(new Option("--ranks <n>", "the same as -p, -P / --p, as gen and demo name it").conflicts("p"))
     .option("--machine <name>", "machine preset whose 1/t_d is the default link bandwidth ('commplan machines')")
     .option(
       "--explicit",
       "always write explicit links and routes, never a <cluster>: commplan's routes, where a cluster has SimGrid's own (give it to compare a SimGrid run with commplan's replay)",
     )
     .option("-o, --output <file>", "the platform XML file, - for stdout", "-")
-    .option("--hostfile <file>", "also write the hostfile of ranks 0..P-1")
+    .option("--hostfile <file>", "also write the hostfile of ranks 0..P-1 (- for stdout, the platform then to -o FILE)")
     .option("--json", JSON_SUMMARY_HELP)
     .action(async (given: PlatformFlags & { topology?: string; network?: string; ranks?: string }, cmd: Command) => {
       const topology = given.topology ?? given.network;
@@ -143,6 +145,13 @@ interface PlatformFlags {
 /** platform's work, its options checked (topology from --topology or --network). */
 async function platformAction(o: PlatformFlags & { topology: string }, ctx: CliContext): Promise<void> {
   refuseJsonOnStdout("platform", o.json, o.output);
+  if (o.hostfile === "-" && o.output === "-")
+    throw fail(
+      "platform",
+      "BAD_OPTION",
+      "--hostfile -: stdout already carries the platform XML (-o -); write the hostfile or the platform (-o) to a file",
+      { field: "hostfile" },
+    );
   const p = o.p === undefined ? undefined : intOption("p", o.p, 1, MAX_TOPOLOGY_HOSTS, "-P (--p, --ranks)");
   const machine = o.machine === undefined ? undefined : findMachine(o.machine);
   const inputs = o.topology.endsWith(".json") ? [o.topology] : [];
