@@ -166,7 +166,7 @@ describe("enumerated options are checked by commander's choices, one line and ex
 });
 
 describe("'-' as a directory of several files", () => {
-  it("export --split - and --out -, store add -: refused in one line; no directory named - is made", () => {
+  it("export --split - and --out -, store add -, precompute --store -: refused in one line; no directory named - is made", () => {
     const bin = join(import.meta.dirname, "..", "..", "bin", "commplan.js");
     const cwd = tempDir("dash-dir");
     const sh = (...argv: string[]) => spawnSync(process.execPath, [bin, ...argv], { cwd, encoding: "utf8" });
@@ -178,6 +178,8 @@ describe("'-' as a directory of several files", () => {
       [["export", "s.json", "-m", "m.json", "-f", "program", "--split", "-"], "export: --split"],
       [["export", "s.json", "-m", "m.json", "-f", "simgrid", "--machine", "t3d-004", "--out", "-"], "export: --out"],
       [["store", "add", "-", "m.json", "-a", "shift"], "store: the store directory"],
+      [["precompute", "spec.json", "--store", "-"], "precompute: --store"],
+      [["precompute", "--from-capture", "cap", "--store", "-", "--machine", "t3d-004"], "precompute: --store"],
     ] as const) {
       const r = sh(...argv);
       expect([r.status, r.stdout, r.stderr], argv.join(" ")).toEqual([2, "", `${what}: ${tail}\n`]);

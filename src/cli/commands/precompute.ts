@@ -12,7 +12,7 @@ import { MIN_BUDGET } from "../../model/memory-budget.js";
 import { cliMessage } from "../option-flags.js";
 import { openPlanStore } from "../../store/index.js";
 import type { CliContext } from "../context.js";
-import { intOption } from "../io.js";
+import { intOption, refuseDashDirectory } from "../io.js";
 import { printJson } from "./json-summary.js";
 import { readPrecomputeSpec, runPrecomputeJob, type JobOutcome, type PrecomputeJob } from "../precompute-jobs.js";
 import {
@@ -253,6 +253,7 @@ export function registerPrecompute(program: Command, ctx: CliContext): void {
     )
     .addOption(portSharingOption())
     .action(async (specFile: string | undefined, o: PrecomputeFlags, cmd: Command) => {
+      refuseDashDirectory("precompute", "--store", o.store, "store");
       if (o.fromCapture !== undefined) {
         // --jobs has a default: given, it would be ignored (a capture's patterns are planned one at a time)
         if (cmd.getOptionValueSource("jobs") === "cli")
