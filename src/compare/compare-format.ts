@@ -20,17 +20,83 @@ import { oneLine } from "../internal/quoted.js";
 
 export { escapeXml } from "../export/xml-escape.js";
 
+/** The narrowest terminal a table is fitted to: below it (or with no width) the table is printed whole. */
+export const MIN_FIT_WIDTH = 20;
+
 /**
  * Aligned text table (the first row is the header). Every cell is kept on one line (oneLine): a cell can hold text from
  * an input or a store (a file name, a machine's name), whose newlines or terminal escapes must not reach the terminal.
+ * With `width` (a terminal's columns, at least MIN_FIT_WIDTH) a table wider than that is fitted to it (fitTable);
+ * without it, or when the table fits, every row is one line (what scripts that read piped output parse).
  */
-export function textTable(rows: readonly (readonly string[])[]): string {
+export function textTable(rows: readonly (readonly string[])[], width?: number): string {
   const cells = rows.map((r) => r.map(oneLine));
   const widths: number[] = [];
   for (const r of cells) r.forEach((c, k) => (widths[k] = Math.max(widths[k] ?? 0, c.length)));
+  const whole = widths.reduce((a, w) => a + w, 0) + 2 * Math.max(0, widths.length - 1);
+  if (width !== undefined && width >= MIN_FIT_WIDTH && whole > width) return fitTable(cells, widths, width);
   return (
     cells.map((r) => r.map((c, k) => (k === r.length - 1 ? c : c.padEnd(widths[k]!))).join("  ")).join("\n") + "\n"
   );
+}
+
+/**
+ * The rows of columns `cols` for fitTable, aligned (no blanks at a line's end), the last column wrapped at `wrap`
+ * characters when not null, its next lines indented under it.
+ */
+function blockRows(
+  cells: readonly (readonly string[])[],
+  widths: readonly number[],
+  cols: readonly number[],
+  wrap: number | null,
+): string {
+  const lines: string[] = [];
+  const last = cols[cols.length - 1]!;
+  const indent = cols.slice(0, -1).reduce((a, k) => a + widths[k]! + 2, 0);
+  for (const r of cells) {
+    const head = cols
+      .slice(0, -1)
+      .map((k) => (r[k] ?? "").padEnd(widths[k]!) + "  ")
+      .join("");
+    const parts = wrap === null ? [r[last] ?? ""] : wrapText(r[last] ?? "", wrap);
+    lines.push((head + parts[0]!).trimEnd(), ...parts.slice(1).map((x) => " ".repeat(indent) + x));
+  }
+  return lines.join("\n") + "\n";
+}
+
+/**
+ * Text cut into lines of at most `w` characters at spaces; a word longer than `w` (a URL) is kept whole on a line of
+ * its own, so that it can still be copied.
+ */
+function wrapText(text: string, w: number): string[] {
+  const out: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line !== "" && line.length + 1 + word.length > w) {
+      out.push(line);
+      line = word;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  out.push(line);
+  return out;
+}
+
+/**
+ * A table too wide for `width` columns, as blocks of columns one under the other (as R and pandas print a wide
+ * frame): each block repeats the first column (the row's name) and takes the next columns while they fit, blocks
+ * apart by a blank line; a block of one column that still does not fit wraps its cells at spaces within the width left.
+ */
+function fitTable(cells: readonly (readonly string[])[], widths: readonly number[], width: number): string {
+  const blocks: string[] = [];
+  const first = widths[0]! + 2;
+  for (let k = 1; k < widths.length;) {
+    const cols = [0, k];
+    let used = first + widths[k]!;
+    for (k++; k < widths.length && used + 2 + widths[k]! <= width; k++) used += 2 + widths[k]!;
+    for (let j = cols[1]! + 1; j < k; j++) cols.push(j);
+    blocks.push(blockRows(cells, widths, cols, used > width ? Math.max(MIN_FIT_WIDTH / 2, width - first) : null));
+  }
+  return blocks.length === 0 ? blockRows(cells, widths, [0], null) : blocks.join("\n");
 }
 
 /**

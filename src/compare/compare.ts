@@ -181,8 +181,11 @@ function mpiText(r: CompareReport): string {
   return `(MPI) what your MPI library does for MPI_Alltoallv (every round posted at once, nonblocking${beyond}):\n${lines.join("")}`;
 }
 
-/** The comparison as a text table with a header line and the skipped planners. */
-export function compareText(r: CompareReport): string {
+/**
+ * The comparison as a text table with a header line and the skipped planners; with `width` (a terminal's columns) the
+ * table is fitted to it (textTable).
+ */
+export function compareText(r: CompareReport, width?: number): string {
   const b = r.bound;
   let text =
     `compare on ${oneLine(r.machine)} (P = ${r.p}, ${r.elementBytes} bytes per element, simulated ${r.mode}, ${r.ports} port${r.ports === 1 ? "" : "s"}, ${r.network ? `network ${oneLine(r.network.name)}, port sharing ${r.network.portSharing}` : oneLine(r.topology)}): ` +
@@ -203,7 +206,7 @@ export function compareText(r: CompareReport): string {
   ];
   for (const x of r.rows)
     rows.push([x.algorithm + (x.mpi ? " (MPI)" : "") + (x.algorithm === r.best ? " *" : ""), ...measureCells(x)]);
-  text += textTable(rows);
+  text += textTable(rows, width);
   if (r.best !== null) text += `* fastest on the simulated machine: ${r.best}\n`;
   text += mpiText(r);
   for (const s of r.skipped) text += `skipped ${s.algorithm}: ${s.reason}\n`;

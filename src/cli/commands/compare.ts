@@ -72,12 +72,16 @@ function selectPlanners(list: string | undefined): readonly Planner[] {
   return [...new Set(names)].map(findPlanner);
 }
 
-/** The sweep as a text table: simulated time per planner (columns) per factor (rows), then the crossovers. */
-function sweepText(sw: SweepReport): string {
+/**
+ * The sweep as a text table after a blank line (none without a sweep): simulated time per planner (columns) per factor
+ * (rows), then the crossovers; fitted to a terminal's `width` (table).
+ */
+function sweepText(sw: SweepReport | null, width: number | undefined): string {
+  if (sw === null) return "";
   const rows = [["factor", "mean msg B", ...sw.algorithms, "bound", "fastest"]];
   for (const p of sw.points)
     rows.push([fmt(p.factor), fmt(p.meanMessageBytes), ...p.times.map((t) => fmt(t)), fmt(p.bound), p.best ?? "-"]);
-  let text = `sweep: simulated ${sw.mode} time (us) against message size\n` + table(rows);
+  let text = `\nsweep: simulated ${sw.mode} time (us) against message size\n` + table(rows, width);
   for (const c of sw.crossovers.filter((x) => x.leaderChange))
     text += `crossover: ${c.after} becomes the fastest (over ${c.before}) at about ${fmt(c.meanMessageBytes)} bytes per message\n`;
   const others = sw.crossovers.filter((x) => !x.leaderChange).length;
@@ -223,6 +227,6 @@ export function registerCompare(program: Command, ctx: CliContext): void {
       // all or none: each is filled as a temporary file, then both are renamed into place (writeOutputs)
       await writeOutputs("compare", docs, { stdout: ctx.stdout });
       if (o.json) ctx.io.out(JSON.stringify(sweep === null ? report : { ...report, sweep }, null, 2) + "\n");
-      else ctx.io.out(compareText(report) + (sweep === null ? "" : "\n" + sweepText(sweep)));
+      else ctx.io.out(compareText(report, ctx.io.stdoutColumns) + sweepText(sweep, ctx.io.stdoutColumns));
     });
 }

@@ -115,6 +115,6 @@ export function registerShow(program: Command, ctx: CliContext): void {
             steps: g.rows,
           }) + "\n",
         );
-      ctx.io.out(stepGridText(g));
+      ctx.io.out(stepGridText(g, ctx.io.stdoutColumns));
     });
 }

@@ -234,7 +234,7 @@ function payloadIfEmpty(s: Schedule): Schedule {
 }
 
 /** Per-node times as text: every node when P <= 32, else the maximum and the mean of each column. */
-function nodeTable(n: NodeTimes): string {
+function nodeTable(n: NodeTimes, width: number | undefined): string {
   const p = n.busy.length;
   const cols: [string, Float64Array][] = [
     ["busy", n.busy],
@@ -245,17 +245,23 @@ function nodeTable(n: NodeTimes): string {
     ["bytes received", n.recvBytes],
   ];
   if (p <= 32)
-    return table([
-      ["node", ...cols.map((c) => c[0])],
-      ...Array.from({ length: p }, (_, v) => [String(v), ...cols.map((c) => fmt(c[1][v]!))]),
-    ]);
+    return table(
+      [
+        ["node", ...cols.map((c) => c[0])],
+        ...Array.from({ length: p }, (_, v) => [String(v), ...cols.map((c) => fmt(c[1][v]!))]),
+      ],
+      width,
+    );
   const max = (a: Float64Array): number => a.reduce((x, y) => Math.max(x, y), 0);
   const mean = (a: Float64Array): number => a.reduce((x, y) => x + y, 0) / p;
-  return table([
-    ["", ...cols.map((c) => c[0])],
-    ["max", ...cols.map((c) => fmt(max(c[1])))],
-    ["mean", ...cols.map((c) => fmt(mean(c[1])))],
-  ]);
+  return table(
+    [
+      ["", ...cols.map((c) => c[0])],
+      ["max", ...cols.map((c) => fmt(max(c[1])))],
+      ["mean", ...cols.map((c) => fmt(mean(c[1])))],
+    ],
+    width,
+  );
 }
 
 const perNode = (n: NodeTimes): Record<string, number[]> => ({
@@ -337,7 +343,7 @@ async function runProtocolFlags(
     (r.protocol === "drs-n" ? `, ${fmt(r.inquiries)} inquiries` : "") +
     "\n" +
     (r.network ? networkText(r.network, r.makespan) : "") +
-    nodeTable(r.nodes);
+    nodeTable(r.nodes, ctx.io.stdoutColumns);
   const network = r.network && simNet !== null ? { stats: r.network, routes: simNet.routes } : null;
   const title = `commplan simulate: ${oneLine(r.protocol)} protocol, P = ${m.p} on ${r.machine}, ${r.network ? `network ${r.network.name}` : r.fabric}`;
   return {
@@ -459,7 +465,7 @@ async function runReplayFlags(
     (r.fabric === "ocpc" ? `, ${fmt(r.collisions)} collisions` : "") +
     "\n" +
     (r.network ? networkText(r.network, r.makespan) : "") +
-    nodeTable(r.nodes);
+    nodeTable(r.nodes, ctx.io.stdoutColumns);
   if (r.dataFailures !== null) {
     if (r.dataFailureCount === 0) text += "data: every node holds exactly its elements\n";
     else

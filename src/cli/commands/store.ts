@@ -211,7 +211,10 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
         originText(e.origin),
       ]);
       ctx.io.out(
-        table([["id", "algorithm", "P", "seed", "payload", "machine", "bytes", "created", "origin"], ...rows]),
+        table(
+          [["id", "algorithm", "P", "seed", "payload", "machine", "bytes", "created", "origin"], ...rows],
+          ctx.io.stdoutColumns,
+        ),
       );
     });
   store
