@@ -18,6 +18,7 @@ import { appendRegular, MAX_ENTRY_BYTES, pathKind, readRegular } from "./store-f
 import { SEAL_KEY, SEAL_PLACEHOLDER, sealBytes, sealProblem } from "./entry-seal.js";
 import { storeKeyId, type StoreKey } from "./store-key-id.js";
 import { decodeSealedEntry } from "./entry-arrow.js";
+import { verifyPrograms, type ProgramDamage } from "./store-programs.js";
 import { checkStoreOrigin, type StoreOrigin } from "./store-origin.js";
 
 export type { StoreOrigin } from "./store-origin.js";
@@ -254,24 +255,37 @@ function alive(pid: number): boolean {
   }
 }
 
-/** The result of verifying a store: sound entries, damaged ones (by name), leftover temporary files, damaged parts. */
+/**
+ * The result of verifying a store: sound entries, damaged ones (by name), leftover temporary files, damaged parts, and
+ * the lowered programs (precompute --from-capture's) checked and damaged.
+ */
 export interface StoreReport {
   readonly entries: number;
   readonly damaged: readonly StoreEntryInfo[];
   readonly temps: number;
   /** Parts of the store that are not what it keeps there (storeDamage). */
   readonly parts: readonly StoreDamage[];
+  /** The program directories in programs/ checked (verifyPrograms). */
+  readonly programs: number;
+  /** The program directories that libcommplan could not replay as they are. */
+  readonly damagedPrograms: readonly ProgramDamage[];
 }
 
-/** Checks every entry (seal, key, columns) and every part of the store. */
-export function verifyStore(s: PlanStore): StoreReport {
+/**
+ * Checks every entry (seal, key, columns), every part of the store and every lowered program in programs/
+ * (verifyPrograms; `opts.maxMemory` bounds the reading of one, else the default budget).
+ */
+export function verifyStore(s: PlanStore, opts: { readonly maxMemory?: number } = {}): StoreReport {
   const parts = storeDamage(s);
   const all = listPlans(s, true);
+  const programs = verifyPrograms(s, opts);
   return {
     entries: all.length,
     damaged: all.filter((e) => e.problem !== null),
     temps: temps(s).length,
     parts,
+    programs: programs.programs,
+    damagedPrograms: programs.damaged,
   };
 }
 
