@@ -156,7 +156,21 @@ function names(dir: string): string[] {
   }
 }
 
-/** The ids of every entry file (sorted), and the damage of the directories holding them (never followed). */
+/**
+ * An entry file under another prefix than its id's: the store looks an id up in entries/<its first two digits>/, so
+ * it is never served (a file moved or copied by hand).
+ */
+function misplaced(file: string, id: string): StoreDamage {
+  return {
+    file,
+    problem: `an entry under the wrong prefix: the store looks entry ${id} up in entries/${id.slice(0, 2)}/ and never serves it from here (to keep it, move it there; gc removes it)`,
+  };
+}
+
+/**
+ * The ids of every entry file (sorted), and the damage of the directories holding them (never followed) and of the
+ * entry files under the wrong prefix (misplaced).
+ */
 function scanEntries(s: PlanStore): { ids: string[]; damage: StoreDamage[] } {
   const top = partDamage(entriesDir(s), "directory", ENTRIES_PART, false);
   if (top !== null) return { ids: [], damage: [top] };
@@ -171,13 +185,18 @@ function scanEntries(s: PlanStore): { ids: string[]; damage: StoreDamage[] } {
     }
     for (const n of names(join(entriesDir(s), pre))) {
       const m = /^([0-9a-f]{64})\.arrow$/.exec(n);
-      if (m !== null && m[1]!.startsWith(pre)) ids.push(m[1]!);
+      if (m === null) continue;
+      if (m[1]!.startsWith(pre)) ids.push(m[1]!);
+      else damage.push(misplaced(join(entriesDir(s), pre, n), m[1]!));
     }
   }
   return { ids, damage };
 }
 
-/** Every damaged part of the store: its tmp and entries directories, the prefix directories, the log. */
+/**
+ * Every damaged part of the store: its tmp and entries directories, the prefix directories, an entry file under the
+ * wrong prefix, the log.
+ */
 export function storeDamage(s: PlanStore): StoreDamage[] {
   const tmp = partDamage(tmpDir(s), "directory", TMP_PART, false);
   const log = partDamage(logFile(s), "file", LOG_PART, true);

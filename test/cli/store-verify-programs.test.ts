@@ -2,8 +2,9 @@
  * store verify checks the lowered programs precompute --from-capture keeps in STORE/programs/<key>/ as it checks the
  * entries: a damaged rank file, index.json or plan.json is named, counted apart in the JSON (damagedPrograms,
  * valid against store-verify.v1), exit 1; a sound program counts in `programs`.
+ * An entry file under another prefix than its id's is reported by list and verify, and removed by gc.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { validateWithSchema } from "../../src/io/json-schema.js";
@@ -88,5 +89,36 @@ describe("store verify: the programs of precompute --from-capture", () => {
         problem: "not a program of the store: its name is not a capture key (32 hex digits)",
       },
     ]);
+  });
+});
+
+describe("store list and verify: an entry under the wrong prefix", () => {
+  it("is reported by list (stderr, JSON damage) and verify (a damaged part, exit 1), and removed by gc", async () => {
+    const d = tempDir("misplaced");
+    const m = join(d, "m.json"),
+      s = join(d, "s");
+    expect((await run("gen", "uniform", "--p", "4", "-o", m)).code).toBe(0);
+    const id = (await run("store", "add", s, m, "-a", "shift")).out.trim();
+    expect(id).toMatch(/^[0-9a-f]{64}$/);
+    const wrong = id.startsWith("00") ? "01" : "00";
+    mkdirSync(join(s, "entries", wrong));
+    const file = join(s, "entries", wrong, `${id}.arrow`);
+    copyFileSync(join(s, "entries", id.slice(0, 2), `${id}.arrow`), file);
+    const problem =
+      `an entry under the wrong prefix: the store looks entry ${id} up in entries/${id.slice(0, 2)}/ and never ` +
+      "serves it from here (to keep it, move it there; gc removes it)";
+    const list = await run("store", "list", s);
+    expect(list.code).toBe(0);
+    expect(list.err).toBe(`store: ${file}: ${problem}\n`);
+    expect(list.out.trim().split("\n")).toHaveLength(2); // the header and the one entry it serves
+    const listJson = JSON.parse((await run("store", "list", s, "--json")).out) as { damage: unknown[] };
+    expect(listJson.damage).toEqual([{ file, problem }]);
+    const verify = await verifyJson(s, 1);
+    expect(verify).toMatchObject({ consistent: false, entries: 1, damaged: [], parts: [{ file, problem }] });
+    const text = await run("store", "verify", s);
+    expect(text.out).toBe("store: 1 entry, 0 damaged, 1 damaged part, 0 temporary files - run 'commplan store gc'\n");
+    expect((await run("store", "gc", s)).code).toBe(0);
+    expect(existsSync(file)).toBe(false);
+    expect(await verifyJson(s, 0)).toMatchObject({ consistent: true, entries: 1, parts: [] });
   });
 });
