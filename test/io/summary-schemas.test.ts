@@ -270,4 +270,25 @@ describe("--json with the output on stdout", () => {
       );
     }
   });
+
+  it("is refused for an -o path that is this process's stdout (/dev/stdout, /dev/fd/1), not for /dev/null", async () => {
+    for (const out of ["/dev/stdout", "/dev/fd/1"])
+      for (const argv of [
+        ["gen", "pattern1", "--p", "4", "-o", out],
+        ["plan", f("m.json"), "-a", "shift", "-o", out],
+        ["export", f("s.json"), "-f", "arrow", "-o", out],
+        ["platform", "--topology", "fat-tree:k=4", "-P", "4", "-o", out],
+      ]) {
+        const r = await run(...argv, "--json");
+        expect(r.code, argv.join(" ")).toBe(2);
+        expect(r.out).toBe("");
+        expect(r.err).toBe(
+          `${argv[0]}: --json prints its summary on stdout, and -o '${out}' is that stdout too (two documents cannot ` +
+            "share it): give -o FILE, or -o - without --json\n",
+        );
+      }
+    // /dev/null takes both; a file that is not stdout is the summary's output as before
+    const sink = await summary("gen", 0, "gen", "pattern1", "--p", "4", "-o", "/dev/null");
+    expect(sink).toMatchObject({ output: "/dev/null", bytes: null });
+  });
 });
