@@ -101,7 +101,8 @@ function* htmlPieces(
   simulate: (s: BestPlan["schedule"]) => BestPlan["sim"],
   routes: BestPlan["routes"] | null,
 ): Generator<string> {
-  const k = fastest(candidates);
+  // the report's fastest (none when no plan moves anything)
+  const k = report.best === null ? -1 : candidates.findIndex((c) => c.algorithm === report.best);
   let best: BestPlan | null = null;
   if (k >= 0) {
     const s = candidates[k]!.schedule;
