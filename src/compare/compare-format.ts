@@ -81,14 +81,47 @@ function wrapText(text: string, w: number): string[] {
   return out;
 }
 
+/** How far namedRows indents the cells it puts under a row's name. */
+const NAME_INDENT = 2;
+
+/**
+ * The table as each row's name (first cell) on a line, then its other cells on indented lines: columns 1.. cut into
+ * groups that fit `width` beside the indent (a column wider than that is a group of its own), one line per group.
+ */
+function namedRows(cells: readonly (readonly string[])[], widths: readonly number[], width: number): string {
+  const groups: number[][] = [];
+  let used = Infinity;
+  for (let k = 1; k < widths.length; k++) {
+    if (used + 2 + widths[k]! > width) {
+      groups.push([k]);
+      used = NAME_INDENT + widths[k]!;
+    } else {
+      groups[groups.length - 1]!.push(k);
+      used += 2 + widths[k]!;
+    }
+  }
+  const indent = " ".repeat(NAME_INDENT);
+  const lines: string[] = [];
+  for (const r of cells) {
+    lines.push(r[0] ?? "");
+    for (const g of groups) lines.push((indent + g.map((k) => (r[k] ?? "").padEnd(widths[k]!)).join("  ")).trimEnd());
+  }
+  return lines.join("\n") + "\n";
+}
+
 /**
  * A table too wide for `width` columns, as blocks of columns one under the other (as R and pandas print a wide
  * frame): each block repeats the first column (the row's name) and takes the next columns while they fit, blocks
  * apart by a blank line; a block of one column that still does not fit wraps its cells at spaces within the width left.
+ * When the first column takes more than half the width, each row's name is a line of its own instead, its other cells
+ * on the indented lines under it (namedRows; the header alike).
  */
 function fitTable(cells: readonly (readonly string[])[], widths: readonly number[], width: number): string {
-  const blocks: string[] = [];
   const first = widths[0]! + 2;
+  // a first column wider than half the line (a store entry's 64-digit id): each row's name on a line of its own, its
+  // other cells under it, indented, on as many lines as they need (the same columns on each, so they stay aligned)
+  if (widths.length > 1 && first > width / 2) return namedRows(cells, widths, width);
+  const blocks: string[] = [];
   for (let k = 1; k < widths.length;) {
     const cols = [0, k];
     let used = first + widths[k]!;

@@ -90,4 +90,34 @@ describe("tables fitted to the terminal", () => {
     for (const w of words(piped.out)) expect(narrow.out).toContain(w);
     expect(words(narrow.out).length).toBeGreaterThan(words(piped.out).length); // names and headers repeated
   });
+
+  it("a first column wider than half the terminal (store list's ids): each id on a line, its cells under it", async () => {
+    const s = join(dir, "store");
+    expect((await run("gen", "pattern1", "--ranks", "16", "--seed", "1", "-o", m)).code).toBe(0);
+    const ids: string[] = [];
+    for (const a of ["shift", "coloring"]) ids.push((await run("store", "add", s, m, "-a", a)).out.trim());
+    const narrow = await onTerminal(80, "store", "list", s);
+    expect(narrow.code).toBe(0);
+    const lines = narrow.out.trimEnd().split("\n");
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(80);
+    // the header's name, then per entry its id alone and its cells on the indented lines under it
+    expect(lines[0]).toBe("id");
+    const per = lines.findIndex((l, k) => k > 0 && !l.startsWith("  "));
+    expect(per).toBeGreaterThan(1);
+    for (const [k, id] of ids.sort().entries()) {
+      expect(lines[per * (k + 1)]).toBe(id);
+      expect(lines[per * (k + 1) + 1]).toMatch(/^ {2}(shift|coloring) +16 +1 +no /);
+    }
+    expect(lines).toHaveLength(per * 3);
+    expect(lines.slice(1, per).join(" ").trim().split(/\s+/)).toEqual([
+      "algorithm",
+      "P",
+      "seed",
+      "payload",
+      "machine",
+      "bytes",
+      "created",
+      "origin",
+    ]);
+  });
 });
