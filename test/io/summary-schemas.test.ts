@@ -291,4 +291,27 @@ describe("--json with the output on stdout", () => {
     const sink = await summary("gen", 0, "gen", "pattern1", "--p", "4", "-o", "/dev/null");
     expect(sink).toMatchObject({ output: "/dev/null", bytes: null });
   });
+
+  it("an --svg, --trace, --realised or --html path that is stdout is refused as '-' is", async () => {
+    const gen = await run("gen", "pattern1", "--p", "4", "-o", f("m4.json"));
+    expect(gen.code).toBe(0);
+    expect((await run("plan", f("m4.json"), "-a", "shift", "-o", f("s4.json"))).code).toBe(0);
+    const stdoutNote = "'/dev/stdout' (this process's stdout)";
+    for (const [argv, message] of [
+      [["simulate", f("s4.json"), "--machine", "t3d-004", "--trace", "/dev/stdout"], `--trace ${stdoutNote}: stdout`],
+      [["simulate", f("s4.json"), "--machine", "t3d-004", "--svg", "/dev/stdout"], `--svg ${stdoutNote}: stdout`],
+      [
+        ["simulate", "--protocol", "drs-n", f("m4.json"), "--machine", "t3d-004", "--realised", "/dev/stdout"],
+        `--realised ${stdoutNote}: stdout`,
+      ],
+      [["compare", f("m4.json"), "--machine", "t3d-004", "--html", "/dev/stdout"], `--html ${stdoutNote}: stdout`],
+      [["show", f("s4.json"), "--svg", "/dev/stdout", "--json"], "--svg '/dev/stdout' writes the SVG to stdout"],
+    ] as const) {
+      const r = await run(...argv);
+      expect(r.code, argv.join(" ")).toBe(2);
+      expect(r.out).toBe("");
+      expect(r.err).toContain(message);
+      expect(r.err.trim().split("\n")).toHaveLength(1);
+    }
+  });
 });

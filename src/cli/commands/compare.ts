@@ -33,6 +33,8 @@ import {
 } from "./network-flags.js";
 import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions, table } from "../io.js";
 import { counted } from "../../internal/plural.js";
+import { quoted } from "../../internal/quoted.js";
+import { namesStdout } from "./json-summary.js";
 import { portsOption, SIMULATOR_PORTS } from "../ports-option.js";
 
 interface CompareFlags extends NetworkFlags {
@@ -111,6 +113,18 @@ function* htmlPieces(
   yield compareHtml(report, sweep, best);
 }
 
+/** Refuses an --svg or --html target that is stdout ("-", /dev/stdout...): stdout carries the comparison. */
+function refuseStdoutTargets(targets: readonly (readonly [string, string | undefined])[]): void {
+  for (const [flag, target] of targets)
+    if (namesStdout(target))
+      throw fail(
+        "compare",
+        "BAD_OPTION",
+        `${flag} ${target === "-" ? "-" : `${quoted(target!)} (this process's stdout)`}: stdout carries the comparison; write ${flag} to a file`,
+        { field: flag.slice(2) },
+      );
+}
+
 /** Registers `compare`. */
 export function registerCompare(program: Command, ctx: CliContext): void {
   program
@@ -153,18 +167,11 @@ export function registerCompare(program: Command, ctx: CliContext): void {
         o.ports === undefined ? machine.ports : portsOption(o.ports, { command: "compare", ...SIMULATOR_PORTS });
       const planners = selectPlanners(o.algorithms);
       const factors = o.sweep === undefined ? null : parseSweep(o.sweep);
-      for (const [flag, target] of [
-        ["--svg", o.svg],
-        ["--html", o.html],
-      ] as const)
-        if (target === "-")
-          throw fail("compare", "BAD_OPTION", `${flag} -: stdout carries the comparison; write ${flag} to a file`, {
-            field: flag.slice(2),
-          });
       const targets = [
         ["--svg", o.svg],
         ["--html", o.html],
       ] as const;
+      refuseStdoutTargets(targets);
       await refuseOutputOntoInput("compare", [file, networkInputFile(o)], targets);
       // both directories take a new file before any planner runs: a bad one fails now, with nothing written
       await checkOutputTargets("compare", targets);

@@ -35,6 +35,11 @@ export function refuseJsonOnStdout(module: string, json: boolean | undefined, ou
     );
 }
 
+/** Whether an output target is stdout: "-", or a path that is this process's stdout (isProcessStdout). */
+export function namesStdout(target: string | undefined): boolean {
+  return target !== undefined && (target === "-" || isProcessStdout(target));
+}
+
 /**
  * Whether `path` is the file, pipe or terminal this process's stdout (fd 1) writes to (the same device and inode);
  * never /dev/null, which takes any number of documents.
