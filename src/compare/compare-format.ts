@@ -26,15 +26,17 @@ export const MIN_FIT_WIDTH = 20;
 /**
  * Aligned text table (the first row is the header). Every cell is kept on one line (oneLine): a cell can hold text from
  * an input or a store (a file name, a machine's name), whose newlines or terminal escapes must not reach the terminal.
- * With `width` (a terminal's columns, at least MIN_FIT_WIDTH) a table wider than that is fitted to it (fitTable);
- * without it, or when the table fits, every row is one line (what scripts that read piped output parse).
+ * With `width` (a terminal's columns, at least MIN_FIT_WIDTH) a table wider than that is fitted to it (fitTable: the
+ * first `keys` columns, which name a row, repeated in each block); without it, or when the table fits, every row is one
+ * line (what scripts that read piped output parse).
  */
-export function textTable(rows: readonly (readonly string[])[], width?: number): string {
+export function textTable(rows: readonly (readonly string[])[], width?: number, keys = 1): string {
   const cells = rows.map((r) => r.map(oneLine));
   const widths: number[] = [];
   for (const r of cells) r.forEach((c, k) => (widths[k] = Math.max(widths[k] ?? 0, c.length)));
   const whole = widths.reduce((a, w) => a + w, 0) + 2 * Math.max(0, widths.length - 1);
-  if (width !== undefined && width >= MIN_FIT_WIDTH && whole > width) return fitTable(cells, widths, width);
+  if (width !== undefined && width >= MIN_FIT_WIDTH && whole > width)
+    return fitTable(cells, widths, width, Math.max(1, Math.min(keys, widths.length - 1)));
   return (
     cells.map((r) => r.map((c, k) => (k === r.length - 1 ? c : c.padEnd(widths[k]!))).join("  ")).join("\n") + "\n"
   );
@@ -111,25 +113,33 @@ function namedRows(cells: readonly (readonly string[])[], widths: readonly numbe
 
 /**
  * A table too wide for `width` columns, as blocks of columns one under the other (as R and pandas print a wide
- * frame): each block repeats the first column (the row's name) and takes the next columns while they fit, blocks
+ * frame): each block repeats the first `keys` columns (the row's name) and takes the next columns while they fit, blocks
  * apart by a blank line; a block of one column that still does not fit wraps its cells at spaces within the width left.
  * When the first column takes more than half the width, each row's name is a line of its own instead, its other cells
  * on the indented lines under it (namedRows; the header alike).
  */
-function fitTable(cells: readonly (readonly string[])[], widths: readonly number[], width: number): string {
-  const first = widths[0]! + 2;
+function fitTable(
+  cells: readonly (readonly string[])[],
+  widths: readonly number[],
+  width: number,
+  keys: number,
+): string {
+  const keyCols = widths.map((_, k) => k).slice(0, keys);
+  const first = keyCols.reduce((a, k) => a + widths[k]! + 2, 0);
   // a first column wider than half the line (a store entry's 64-digit id): each row's name on a line of its own, its
   // other cells under it, indented, on as many lines as they need (the same columns on each, so they stay aligned)
-  if (widths.length > 1 && first > width / 2) return namedRows(cells, widths, width);
+  if (keys === 1 && widths.length > 1 && first > width / 2) return namedRows(cells, widths, width);
   const blocks: string[] = [];
-  for (let k = 1; k < widths.length;) {
-    const cols = [0, k];
+  for (let k = keys; k < widths.length;) {
+    const cols = [...keyCols, k];
     let used = first + widths[k]!;
-    for (k++; k < widths.length && used + 2 + widths[k]! <= width; k++) used += 2 + widths[k]!;
-    for (let j = cols[1]! + 1; j < k; j++) cols.push(j);
+    for (k++; k < widths.length && used + 2 + widths[k]! <= width; k++) {
+      used += 2 + widths[k]!;
+      cols.push(k);
+    }
     blocks.push(blockRows(cells, widths, cols, used > width ? Math.max(MIN_FIT_WIDTH / 2, width - first) : null));
   }
-  return blocks.length === 0 ? blockRows(cells, widths, [0], null) : blocks.join("\n");
+  return blocks.length === 0 ? blockRows(cells, widths, keyCols, null) : blocks.join("\n");
 }
 
 /**

@@ -120,4 +120,21 @@ describe("tables fitted to the terminal", () => {
       "origin",
     ]);
   });
+
+  it("verify: each block names a check by its verdict and id (the leading columns), the titles wrapped", async () => {
+    const m16 = join(dir, "m16v.json"),
+      s = join(dir, "s16v.json");
+    expect((await run("gen", "pattern1", "--ranks", "16", "--seed", "1", "-o", m16)).code).toBe(0);
+    expect((await run("plan", m16, "-a", "shift", "--payload", "-o", s)).code).toBe(0);
+    const narrow = await onTerminal(80, "verify", s, "-m", m16);
+    expect(narrow.code).toBe(0);
+    const lines = narrow.out.trimEnd().split("\n");
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(80);
+    // the delivery check's title in a later block, after its verdict and id
+    const delivery = lines.filter((l) => /^ok {2}delivery /.test(l));
+    expect(delivery).toHaveLength(2);
+    expect(delivery[1]).toMatch(/^ok {2}delivery +every element ends at its destination/);
+    const piped = await run("verify", s, "-m", m16);
+    expect(piped.out.split("\n").filter((l) => /^ok {2}delivery /.test(l))).toHaveLength(1);
+  });
 });

@@ -44,7 +44,7 @@ export function formatReport(report: Report, width?: number): string {
   ]);
   let text =
     `${oneLine(r.algorithm)}, P = ${r.p}: ${r.ok ? "all checks hold" + (r.unproven ?? []).map((u) => `; ${u.id} unproven ${u.reason}: ${u.howToProve}`).join("") : `${counted(r.checks.filter((c) => !c.holds).length, "check", "checks")} FAIL`}\n` +
-    table(rows, width);
+    table(rows, width, 2); // a check is named by its verdict and its id, repeated in each block on a narrow terminal
   for (const c of r.checks) if (!c.holds) text += `  ${c.id}: ${c.witness ?? "(no witness)"}  [${c.source}]\n`;
   return text;
 }
