@@ -113,8 +113,9 @@ function namedRows(cells: readonly (readonly string[])[], widths: readonly numbe
 
 /**
  * A table too wide for `width` columns, as blocks of columns one under the other (as R and pandas print a wide
- * frame): each block repeats the first `keys` columns (the row's name) and takes the next columns while they fit, blocks
- * apart by a blank line; a block of one column that still does not fit wraps its cells at spaces within the width left.
+ * frame): each block repeats the first `keys` columns (the row's name) and takes the next columns while they fit,
+ * blocks apart by a blank line; a block of one column that still does not fit wraps its cells at spaces within the
+ * width left.
  * When the first column takes more than half the width, each row's name is a line of its own instead, its other cells
  * on the indented lines under it (namedRows; the header alike).
  */
