@@ -25,12 +25,13 @@ import { lowerSchedule } from "../lower/index.js";
 import { RUNTIME_MODELS, type RuntimeModel } from "../machines/runtime/runtime-model.js";
 import { plan } from "../planner/registry.js";
 import { addPlan, getPlanById, openPlanStore, resolveStoreRequest } from "../store/index.js";
+import { LIBPLAN_FORMAT, MAX_CAPTURE_RECORD_BYTES } from "../store/store-programs.js";
 import { captureKey } from "./capture-key.js";
 
 const MODULE = "precompute";
 const CAPTURE_FORMAT = "commplan.capture/v1";
-/** The format of STORE/programs/<key>/plan.json, which libcommplan reads. */
-export const LIBPLAN_FORMAT = "commplan.libplan/v1";
+/** The format of STORE/programs/<key>/plan.json, and the largest capture record or plan.json read (src/store). */
+export { LIBPLAN_FORMAT, MAX_CAPTURE_RECORD_BYTES };
 
 /** One captured pattern (the records of one key merged: calls summed, call sites and call kinds listed). */
 export interface CapturedPattern {
@@ -106,12 +107,6 @@ function field<T>(rec: Record<string, unknown>, name: string, ok: (v: unknown) =
     throw fail(MODULE, "BAD_INPUT", `a ${CAPTURE_FORMAT} record needs a valid '${name}'`, { file, field: name });
   return v;
 }
-
-/**
- * The largest capture record or plan.json precompute reads (libcommplan writes a few hundred bytes; a record lists its
- * call sites, a plan.json the same): 1 MiB.
- */
-export const MAX_CAPTURE_RECORD_BYTES = 1 << 20;
 
 /**
  * A capture record's (or a plan.json's) JSON value, read as every whole-document reader reads its document: at most

@@ -17,6 +17,11 @@ export interface CliIo {
   readonly stdinIsTerminal?: boolean;
   /** True when stdout is a terminal (a command writing its output there shows no progress bar beside it). */
   readonly stdoutIsTerminal?: boolean;
+  /**
+   * The terminal's width in columns when stdout is a terminal (tables wider than it are fitted to it); undefined when
+   * stdout is piped or a file, where every table row stays one line.
+   */
+  readonly stdoutColumns?: number | undefined;
 }
 
 /** The process's own streams. */
@@ -26,6 +31,10 @@ export const processIo: CliIo = {
   interactive: Boolean(process.stderr.isTTY),
   stdinIsTerminal: Boolean(process.stdin.isTTY),
   stdoutIsTerminal: Boolean(process.stdout.isTTY),
+  // read when a table is printed: the terminal may have been resized since the start
+  get stdoutColumns(): number | undefined {
+    return process.stdout.isTTY ? process.stdout.columns : undefined;
+  },
 };
 
 /**

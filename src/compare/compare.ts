@@ -16,6 +16,7 @@ import {
 } from "./candidates.js";
 import { fmtNumber, textTable } from "./compare-format.js";
 import { oneLine } from "../internal/quoted.js";
+import { hasMessages } from "../auto/index.js";
 
 /** One planner's row of the comparison (times in us). */
 export interface CompareRow extends CandidateMeasures {
@@ -128,7 +129,8 @@ export function fastest(candidates: readonly Candidate[]): number {
 export function compareMatrix(m: CommMatrix, req: CandidateRequest): { report: CompareReport; run: CandidateRun } {
   const run = runCandidates(m, req);
   const machine: MachineModel = req.machine;
-  const k = fastest(run.candidates);
+  // with no message between ranks no plan moves anything: none is the fastest (a ranking would be by empty barriers)
+  const k = hasMessages(m) ? fastest(run.candidates) : -1;
   const bounds = [
     ...lowerBounds(m, "cost-blocking", { machine }),
     ...lowerBounds(m, "cost-nonblocking", { machine }),
@@ -181,12 +183,30 @@ function mpiText(r: CompareReport): string {
   return `(MPI) what your MPI library does for MPI_Alltoallv (every round posted at once, nonblocking${beyond}):\n${lines.join("")}`;
 }
 
-/** The comparison as a text table with a header line and the skipped planners. */
-export function compareText(r: CompareReport): string {
+/**
+ * What compare says of a matrix with no messages between ranks (every count on the diagonal, or none) in place of its
+ * table: a plan's only cost there is its stages' barriers, not worth ranking (auto leaves it to MPI_Alltoallv).
+ */
+export const NO_MESSAGES_TEXT =
+  "no messages between ranks: every plan moves nothing, so none is ranked (they would differ only by their empty " +
+  "stages' barriers; plan -a auto leaves such a matrix to MPI_Alltoallv)";
+
+/** Whether a report is of a matrix with no messages between ranks: plans were made, and none moves a byte. */
+export function movesNothing(r: CompareReport): boolean {
+  return r.best === null && r.rows.length > 0 && r.rows.every((x) => x.trafficBytes === 0);
+}
+
+/**
+ * The comparison as a text table with a header line and the skipped planners (one line instead for a matrix with no
+ * messages between ranks: NO_MESSAGES_TEXT); with `width` (a terminal's columns) the
+ * table is fitted to it (textTable).
+ */
+export function compareText(r: CompareReport, width?: number): string {
   const b = r.bound;
   let text =
     `compare on ${oneLine(r.machine)} (P = ${r.p}, ${r.elementBytes} bytes per element, simulated ${r.mode}, ${r.ports} port${r.ports === 1 ? "" : "s"}, ${r.network ? `network ${oneLine(r.network.name)}, port sharing ${r.network.portSharing}` : oneLine(r.topology)}): ` +
     (b === null ? "no network traffic\n" : `lower bound ${fmtNumber(b.value)} us (${b.name}: ${b.formula})\n`);
+  if (movesNothing(r)) return text + NO_MESSAGES_TEXT + "\n";
   const rows = [
     [
       "algorithm",
@@ -203,7 +223,7 @@ export function compareText(r: CompareReport): string {
   ];
   for (const x of r.rows)
     rows.push([x.algorithm + (x.mpi ? " (MPI)" : "") + (x.algorithm === r.best ? " *" : ""), ...measureCells(x)]);
-  text += textTable(rows);
+  text += textTable(rows, width);
   if (r.best !== null) text += `* fastest on the simulated machine: ${r.best}\n`;
   text += mpiText(r);
   for (const s of r.skipped) text += `skipped ${s.algorithm}: ${s.reason}\n`;

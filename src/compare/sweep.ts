@@ -8,6 +8,7 @@ import { matrixStats } from "../model/matrix-stats.js";
 import { PLANNERS } from "../planner/registry.js";
 import { runCandidates, type CandidateRequest } from "./candidates.js";
 import { fastest } from "./compare.js";
+import { hasMessages } from "../auto/index.js";
 
 /** Most factors a sweep takes. */
 export const MAX_SWEEP_FACTORS = 33;
@@ -127,7 +128,8 @@ export function runSweep(
       if (!names.includes(c.algorithm)) names.push(c.algorithm);
       times.set(c.algorithm, c.simulatedUs);
     }
-    const b = fastest(run.candidates);
+    // none is the fastest where no plan moves anything (no messages between ranks), as in compareMatrix
+    const b = hasMessages(s) ? fastest(run.candidates) : -1;
     raw.push({
       factor: f,
       bytes: meanMessageBytes(s),

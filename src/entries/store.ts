@@ -18,6 +18,7 @@ export {
   type StoreReport,
   type StoreGcResult,
   type StoreDamage,
+  type ProgramDamage,
   type CreationRecord,
   type StoreOrigin,
   type GetOrPlanOptions,

@@ -107,8 +107,13 @@ export function stepGrid(s: Schedule, stage: number, senders?: readonly number[]
 
 const cellText = (c: GridCell): string => (c === null ? "." : String(c));
 
-/** The grid as a text table: a header of senders, one line per step ("." idle, "X" stall). */
-export function stepGridText(g: StepGrid): string {
+/**
+ * The grid as a text table: a header of senders, one line per step ("." idle, "X" stall). With `width` (a terminal's
+ * columns, at least 20) a grid wider than that is cut into blocks of senders one under the other, each with its header
+ * and the step column, apart by a blank line; without it every step is one line (what scripts that read piped output
+ * parse).
+ */
+export function stepGridText(g: StepGrid, width?: number): string {
   // a loop, not Math.max(...cells): a grid of 100,000 cells would pass the engine's argument limit
   let w = 4;
   for (const u of g.senders) w = Math.max(w, String(u).length + 1);
@@ -116,17 +121,39 @@ export function stepGridText(g: StepGrid): string {
   const pad = (x: string): string => x.padStart(w);
   // the step column as wide as the widest step number (4 up to step 9,999)
   const stepW = Math.max(4, String(g.rows.length).length);
-  const lines = [
+  const title =
     `stage ${g.stage + 1} (${oneLine(g.stageName)}): receiver of each sender per step` +
-      // the rows count from 1 within the stage (004 fig. 10); the schedule's steps, as the verifier's witnesses and
-      // the per-step costs name them, count from 0 over all stages
-      (g.rows.length === 0
-        ? ""
-        : ` (steps 1-${g.rows.length} here are the schedule's ${g.firstStep}-${g.firstStep + g.rows.length - 1})`) +
-      "; X a stall, . idle",
-    "step".padEnd(stepW) + g.senders.map((u) => pad(String(u))).join(""),
-  ];
-  g.rows.forEach((r, k) => lines.push(String(k + 1).padStart(stepW) + r.map((c) => pad(cellText(c))).join("")));
+    // the rows count from 1 within the stage (004 fig. 10); the schedule's steps, as the verifier's witnesses and
+    // the per-step costs name them, count from 0 over all stages
+    (g.rows.length === 0
+      ? ""
+      : ` (steps 1-${g.rows.length} here are the schedule's ${g.firstStep}-${g.firstStep + g.rows.length - 1})`) +
+    "; X a stall, . idle";
+  const n = g.senders.length;
+  // senders a block: all of them, unless a terminal's width is given and they do not fit in it (at least one)
+  const per =
+    width === undefined || width < 20 || stepW + w * n <= width ? n : Math.max(1, Math.floor((width - stepW) / w));
+  const lines = [title];
+  for (let from = 0; from < Math.max(n, 1); from += Math.max(per, 1)) {
+    if (from > 0) lines.push("");
+    const to = Math.min(n, from + per);
+    lines.push(
+      "step".padEnd(stepW) +
+        g.senders
+          .slice(from, to)
+          .map((u) => pad(String(u)))
+          .join(""),
+    );
+    g.rows.forEach((r, k) =>
+      lines.push(
+        String(k + 1).padStart(stepW) +
+          r
+            .slice(from, to)
+            .map((c) => pad(cellText(c)))
+            .join(""),
+      ),
+    );
+  }
   return lines.join("\n") + "\n";
 }
 

@@ -113,7 +113,7 @@ function rollBack(fs: CommitFs, touched: readonly Touched[]): string[] {
 }
 
 /** The first few of `files` by name (one line each), for a message: "a, b, c and 4 more". */
-function someNames(files: readonly string[]): string {
+export function someNames(files: readonly string[]): string {
   const shown = files.slice(0, 3).map((f) => oneLine(basename(f)));
   return shown.join(", ") + (files.length > 3 ? ` and ${files.length - 3} more` : "");
 }

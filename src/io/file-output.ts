@@ -3,12 +3,22 @@
  * to stdout; one-line errors.
  */
 import { once, type EventEmitter } from "node:events";
-import { closeSync, createWriteStream, mkdirSync, openSync, rmSync, statSync, write } from "node:fs";
+import {
+  closeSync,
+  createWriteStream,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  write,
+} from "node:fs";
 import { access, chmod, lstat, open, readdir, readlink, realpath, rm, stat } from "node:fs/promises";
 import { constants as fsConstants } from "node:fs";
 import type { Dirent, Stats } from "node:fs";
 import { randomBytes } from "node:crypto";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { fail, isCommplanError } from "../model/errors.js";
 import type { CommplanError } from "../model/errors.js";
 import { addInterruptCleanup, dropInterruptCleanup } from "./interrupt-cleanup.js";
@@ -53,10 +63,81 @@ export function fsErrorText(e: unknown, writing: boolean): string {
   }
 }
 
-/** A CommplanError (code IO) for a file-system error; a CommplanError passes through. */
+/**
+ * A CommplanError (code IO) for a file-system error; a CommplanError passes through. Writing, an ENOENT says what on
+ * the path is missing (missingOnPath).
+ */
 export function fsError(e: unknown, module: string, file: string, writing: boolean): CommplanError {
   if (isCommplanError(e)) return e;
-  return fail(module, "IO", fsErrorText(e, writing), { file });
+  const missing = writing && (e as { code?: unknown }).code === "ENOENT" && file !== "<stdout>";
+  return fail(module, "IO", missing ? `cannot write: ${missingOnPath(file)}` : fsErrorText(e, writing), { file });
+}
+
+/** Symbolic links missingOnPath follows into their targets at most (as a loop of links would never end). */
+const MISSING_LINK_DEPTH = 8;
+
+/** The kind of the entry at `path` without following a last link: "none" when it does not exist (or cannot be seen). */
+function entryKind(path: string): "none" | "link" | "other" {
+  try {
+    return lstatSync(path).isSymbolicLink() ? "link" : "other";
+  } catch {
+    return "none";
+  }
+}
+
+/** Whether `path` leads to something, links followed. */
+function reaches(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Why `file` cannot be written with ENOENT, naming the path as given: the current directory was removed; a directory
+ * on the path does not exist, or is a symbolic link whose target does not exist; the file is a symbolic link whose
+ * target's directory does not exist (each link's target said the same way).
+ */
+export function missingOnPath(file: string, depth = 0): string {
+  if (!isAbsolute(file)) {
+    try {
+      process.cwd();
+    } catch {
+      return "the current directory does not exist any more (it was removed): cd to a directory that exists";
+    }
+  }
+  const parts = file.split("/");
+  // every directory on the path, from the first one down: a missing one, or a link to nothing, is the reason
+  for (let k = 1; k < parts.length; k++) {
+    const dir = parts.slice(0, k).join("/");
+    if (dir === "" || dir === "." || dir === "..") continue;
+    const kind = entryKind(dir);
+    if (kind === "none") return `the directory ${dir} does not exist`;
+    if (kind === "link" && !reaches(dir)) return `${dir} is ${danglingLink(dir, depth)}`;
+  }
+  if (entryKind(file) === "link" && !reaches(file))
+    return `${depth === 0 ? "it" : file} is ${danglingLink(file, depth)}`;
+  return `no such file or directory (the directory ${dirname(file)} exists: was something on the path removed while commplan wrote?)`;
+}
+
+/** "a symbolic link to 'T', and <why T cannot be reached>" for a link `link` whose target does not exist. */
+function danglingLink(link: string, depth: number): string {
+  let to: string;
+  try {
+    to = readlinkSync(link);
+  } catch {
+    return "a symbolic link that cannot be read";
+  }
+  const target = isAbsolute(to) ? to : join(dirname(link), to);
+  const why =
+    depth >= MISSING_LINK_DEPTH
+      ? "links to links past that"
+      : entryKind(target) === "none" && entryKind(dirname(target)) !== "none" && reaches(dirname(target))
+        ? `${target} does not exist`
+        : missingOnPath(target, depth + 1);
+  return `a symbolic link to '${to}', and ${why}`;
 }
 
 /**

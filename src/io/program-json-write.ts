@@ -22,7 +22,9 @@ import {
   type OutputOptions,
 } from "./file-output.js";
 import { FORMAT_NAMES } from "./json-schema.js";
-import { commitRenames, type StagedRename } from "./commit-files.js";
+import { commitRenames, someNames, type StagedRename } from "./commit-files.js";
+import { CommplanError, isCommplanError } from "../model/errors.js";
+import { oneLine } from "../internal/quoted.js";
 import { AsciiWriter, pieceText } from "../internal/ascii-writer.js";
 import { checkProgress, progressTicker, type ProgressCallback } from "../model/progress.js";
 
@@ -278,11 +280,12 @@ export async function writeProgramSplit(prog: Program, dir: string, opts: Progra
   try {
     await stageSplitFiles(prog, dir, present, staged, progress, opts);
   } catch (e) {
-    for (const st of staged) {
-      rmSync(st.tmp, { force: true });
-      untrackTemp(st.tmp);
-    }
-    throw e;
+    // best effort: a temporary file that cannot be removed (a directory made read-only) is named, not thrown
+    throw withTempsLeft(
+      e,
+      dir,
+      staged.filter((st) => !removeTemp(st.tmp)).map((st) => st.tmp),
+    );
   }
   await commitRenames(staged, {
     onError: (e, st) => fsError(e, MODULE, st.file, true),
@@ -316,7 +319,7 @@ async function stageSplitFiles(
     w.clear();
     for (const piece of rankObject(w, prog, r, false, Infinity)) void piece; // one piece: never yields
     w.text("\n]\n}\n");
-    staged.push(writeNewFile(join(dir, `.${name}${temp}`), target, [head, w.view()], mode));
+    writeNewFile(join(dir, `.${name}${temp}`), target, [head, w.view()], mode, staged);
     if (r % SPLIT_BATCH === SPLIT_BATCH - 1) await new Promise<void>((done) => setImmediate(done));
   }
   tick(Infinity);
@@ -327,7 +330,7 @@ async function stageSplitFiles(
   if (oldIndex !== undefined && !oldIndex.isFile()) await refuseIrregularEntries(MODULE, dir, [INDEX_FILE]);
   const indexMode = oldIndex === undefined ? null : await replaceableMode(index, opts);
   const text = Buffer.from(`${header(prog)}"files":[${files.join(",")}]\n}\n`);
-  staged.push(writeNewFile(join(dir, `.${INDEX_FILE}${temp}`), index, [text], indexMode));
+  writeNewFile(join(dir, `.${INDEX_FILE}${temp}`), index, [text], indexMode, staged);
 }
 
 /** The permission bits of the regular file `target`, refused (as writePieces refuses it) unless it may be replaced. */
@@ -350,10 +353,18 @@ async function replaceableMode(target: string, opts: ProgramWriteOptions): Promi
 
 /**
  * Writes `parts` to the new file `tmp` (given `mode`, when not null), synchronously, to be renamed onto `target`
- * (commitRenames); the temporary file is removed if the process is interrupted first (trackTemp), or on error.
+ * (commitRenames), listed in `staged` before it is made: the temporary file is removed if the process is interrupted
+ * first (trackTemp), or on error by writeProgramSplit with the others.
  */
-function writeNewFile(tmp: string, target: string, parts: readonly Uint8Array[], mode: number | null): StagedRename {
+function writeNewFile(
+  tmp: string,
+  target: string,
+  parts: readonly Uint8Array[],
+  mode: number | null,
+  staged: StagedRename[],
+): void {
   trackTemp(tmp);
+  staged.push({ tmp, file: target });
   try {
     const fd = openSync(tmp, "wx");
     try {
@@ -363,9 +374,31 @@ function writeNewFile(tmp: string, target: string, parts: readonly Uint8Array[],
       closeSync(fd);
     }
   } catch (e) {
-    rmSync(tmp, { force: true });
-    untrackTemp(tmp);
     throw fsError(e, MODULE, target, true);
   }
-  return { tmp, file: target };
+}
+
+/** Removes a temporary file of the split, best effort: whether it is gone (a read-only directory keeps it). */
+function removeTemp(tmp: string): boolean {
+  untrackTemp(tmp);
+  try {
+    rmSync(tmp, { force: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The split's error `e`, told the temporary files `left` in `dir` that could not be removed (one line: a
+ * CommplanError's message gets them); any other error passes through as it is.
+ */
+function withTempsLeft(e: unknown, dir: string, left: readonly string[]): unknown {
+  if (left.length === 0 || !isCommplanError(e)) return e;
+  const n = left.length;
+  return new CommplanError(
+    e.code,
+    `${e.message}; ${n} temporary file${n === 1 ? "" : "s"} could not be removed from ${oneLine(dir)}: ${someNames(left)}`,
+    e.place,
+  );
 }

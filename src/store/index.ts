@@ -29,3 +29,4 @@ export {
 export { getOrPlan, planForRequest, type GetOrPlanOptions } from "./get-or-plan.js";
 export { sealBytes, sealProblem, checksum128 } from "./entry-seal.js";
 export { MAX_ENTRY_BYTES } from "./store-fs.js";
+export { verifyPrograms, type ProgramDamage, type ProgramsReport } from "./store-programs.js";

@@ -18,6 +18,7 @@ import { appendRegular, MAX_ENTRY_BYTES, pathKind, readRegular } from "./store-f
 import { SEAL_KEY, SEAL_PLACEHOLDER, sealBytes, sealProblem } from "./entry-seal.js";
 import { storeKeyId, type StoreKey } from "./store-key-id.js";
 import { decodeSealedEntry } from "./entry-arrow.js";
+import { verifyPrograms, type ProgramDamage } from "./store-programs.js";
 import { checkStoreOrigin, type StoreOrigin } from "./store-origin.js";
 
 export type { StoreOrigin } from "./store-origin.js";
@@ -155,7 +156,21 @@ function names(dir: string): string[] {
   }
 }
 
-/** The ids of every entry file (sorted), and the damage of the directories holding them (never followed). */
+/**
+ * An entry file under another prefix than its id's: the store looks an id up in entries/<its first two digits>/, so
+ * it is never served (a file moved or copied by hand).
+ */
+function misplaced(file: string, id: string): StoreDamage {
+  return {
+    file,
+    problem: `an entry under the wrong prefix: the store looks entry ${id} up in entries/${id.slice(0, 2)}/ and never serves it from here (to keep it, move it there; gc removes it)`,
+  };
+}
+
+/**
+ * The ids of every entry file (sorted), and the damage of the directories holding them (never followed) and of the
+ * entry files under the wrong prefix (misplaced).
+ */
 function scanEntries(s: PlanStore): { ids: string[]; damage: StoreDamage[] } {
   const top = partDamage(entriesDir(s), "directory", ENTRIES_PART, false);
   if (top !== null) return { ids: [], damage: [top] };
@@ -170,13 +185,18 @@ function scanEntries(s: PlanStore): { ids: string[]; damage: StoreDamage[] } {
     }
     for (const n of names(join(entriesDir(s), pre))) {
       const m = /^([0-9a-f]{64})\.arrow$/.exec(n);
-      if (m !== null && m[1]!.startsWith(pre)) ids.push(m[1]!);
+      if (m === null) continue;
+      if (m[1]!.startsWith(pre)) ids.push(m[1]!);
+      else damage.push(misplaced(join(entriesDir(s), pre, n), m[1]!));
     }
   }
   return { ids, damage };
 }
 
-/** Every damaged part of the store: its tmp and entries directories, the prefix directories, the log. */
+/**
+ * Every damaged part of the store: its tmp and entries directories, the prefix directories, an entry file under the
+ * wrong prefix, the log.
+ */
 export function storeDamage(s: PlanStore): StoreDamage[] {
   const tmp = partDamage(tmpDir(s), "directory", TMP_PART, false);
   const log = partDamage(logFile(s), "file", LOG_PART, true);
@@ -254,24 +274,37 @@ function alive(pid: number): boolean {
   }
 }
 
-/** The result of verifying a store: sound entries, damaged ones (by name), leftover temporary files, damaged parts. */
+/**
+ * The result of verifying a store: sound entries, damaged ones (by name), leftover temporary files, damaged parts, and
+ * the lowered programs (precompute --from-capture's) checked and damaged.
+ */
 export interface StoreReport {
   readonly entries: number;
   readonly damaged: readonly StoreEntryInfo[];
   readonly temps: number;
   /** Parts of the store that are not what it keeps there (storeDamage). */
   readonly parts: readonly StoreDamage[];
+  /** The program directories in programs/ checked (verifyPrograms). */
+  readonly programs: number;
+  /** The program directories that libcommplan could not replay as they are. */
+  readonly damagedPrograms: readonly ProgramDamage[];
 }
 
-/** Checks every entry (seal, key, columns) and every part of the store. */
-export function verifyStore(s: PlanStore): StoreReport {
+/**
+ * Checks every entry (seal, key, columns), every part of the store and every lowered program in programs/
+ * (verifyPrograms; `opts.maxMemory` bounds the reading of one, else the default budget).
+ */
+export function verifyStore(s: PlanStore, opts: { readonly maxMemory?: number } = {}): StoreReport {
   const parts = storeDamage(s);
   const all = listPlans(s, true);
+  const programs = verifyPrograms(s, opts);
   return {
     entries: all.length,
     damaged: all.filter((e) => e.problem !== null),
     temps: temps(s).length,
     parts,
+    programs: programs.programs,
+    damagedPrograms: programs.damaged,
   };
 }
 

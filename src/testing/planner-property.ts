@@ -74,16 +74,20 @@ function callFailure(m: CommMatrix, c: PlanCall, options: ScheduleCheckOptions):
   return plannerOutputFailure(m, o.output, options);
 }
 
-/** Whether a run plans its matrix twice (`failed`: its first plan failed), and what to note when the two differ. */
+/**
+ * Whether a run plans its matrix twice (`failed`: its first plan failed), what to note when the two differ, and the
+ * start of a new run of fast-check (`reset`).
+ */
 interface Sampler {
   readonly twice: (failed: boolean) => boolean;
   readonly differed: () => void;
+  readonly reset: () => void;
 }
 
 /**
  * Which runs plan their matrix a second time: every failing run, every DETERMINISM_SAMPLE-th run from the first (a
- * counter per property, so that the same seed samples the same runs), and every run once two plans have differed (so
- * that shrinking a nondeterministic failure sees it on every candidate).
+ * counter per run of fast-check, so that the same seed samples the same runs), and every run once two plans have
+ * differed (so that shrinking a nondeterministic failure sees it on every candidate). `reset` starts both afresh.
  */
 function sampler(): Sampler {
   let runs = 0,
@@ -93,7 +97,30 @@ function sampler(): Sampler {
     differed: () => {
       seen = true;
     },
+    reset: () => {
+      runs = 0;
+      seen = false;
+    },
   };
+}
+
+/** What perRun needs of a fast-check property: its generate, which fast-check calls with the run's index. */
+interface Generating {
+  generate(mrng: fc.Random, runId?: number): fc.Value<[CommMatrix]>;
+}
+
+/**
+ * Makes the property `prop` start its sampler afresh at every fc.assert or fc.check it is given to: fast-check draws
+ * the first matrix of each with run index 0, where `s` is reset; so a property object run twice samples the same runs
+ * as a new one, not the second run carrying on the first's counter and flag.
+ */
+function perRun<P extends Generating>(prop: P, s: Sampler): P {
+  const generate = prop.generate.bind(prop);
+  prop.generate = (mrng, runId) => {
+    if (runId === 0) s.reset();
+    return generate(mrng, runId);
+  };
+  return prop;
 }
 
 /**
@@ -103,7 +130,8 @@ function sampler(): Sampler {
  * gets a copy of the matrix in its storage; the schedule is verified against the drawn matrix, and a
  * copy changed by the call fails check 'input-unchanged'. A failing run throws a ScheduleCheckError
  * naming the check ('deterministic' for a planner whose two outputs differ) and its witness;
- * fast-check shrinks the matrix. Use with `fc.assert(plannerProperty(plan))` or `fc.check(...)`.
+ * fast-check shrinks the matrix. Use with `fc.assert(plannerProperty(plan))` or `fc.check(...)`; the same property may
+ * be run again (its sampling starts afresh with each run: perRun).
  */
 export function plannerProperty(
   plan: PlanFn,
@@ -112,13 +140,14 @@ export function plannerProperty(
   checkFunction("plannerProperty", "plan", plan);
   checkScheduleCheckOptions(options);
   const s = sampler();
-  return fc.property(options.matrices ?? anyMatrixArb(), (m) => {
+  const prop = fc.property(options.matrices ?? anyMatrixArb(), (m) => {
     const first = callPlan(plan, m);
     const f = callFailure(m, first, options);
     const g = s.twice(f !== null) ? determinismFailure(m, first.outcome, callPlan(plan, m).outcome) : null;
     if (g !== null) s.differed();
     if (g !== null || f !== null) throw new ScheduleCheckError((g ?? f)!, null);
   });
+  return perRun(prop, s);
 }
 
 /**
@@ -132,13 +161,14 @@ export function asyncPlannerProperty(
   checkFunction("asyncPlannerProperty", "plan", plan);
   checkScheduleCheckOptions(options);
   const s = sampler();
-  return fc.asyncProperty(options.matrices ?? anyMatrixArb(), async (m) => {
+  const prop = fc.asyncProperty(options.matrices ?? anyMatrixArb(), async (m) => {
     const first = await callAsyncPlan(plan, m);
     const f = callFailure(m, first, options);
     const g = s.twice(f !== null) ? determinismFailure(m, first.outcome, (await callAsyncPlan(plan, m)).outcome) : null;
     if (g !== null) s.differed();
     if (g !== null || f !== null) throw new ScheduleCheckError((g ?? f)!, null);
   });
+  return perRun(prop, s);
 }
 
 /**

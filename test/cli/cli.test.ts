@@ -191,7 +191,9 @@ describe("bad input exits 2 with one line naming the problem", () => {
   it("a failed write leaves no partial file", async () => {
     const r = await run("gen", "uniform", "--p", "4", "-o", join(dir, "no-such-dir", "m.json"));
     expect(r.code).toBe(2);
-    expect(r.err).toBe(`matrix: ${join(dir, "no-such-dir", "m.json")}: cannot write: the directory does not exist\n`);
+    expect(r.err).toBe(
+      `matrix: ${join(dir, "no-such-dir", "m.json")}: cannot write: the directory ${join(dir, "no-such-dir")} does not exist\n`,
+    );
     expect(existsSync(join(dir, "no-such-dir"))).toBe(false);
     expect(readdirSync(dir).filter((n) => n.endsWith(".tmp"))).toEqual([]);
   });

@@ -32,12 +32,12 @@ describe("simulate: every output checked before the replay, all or none written"
     const { dir, f } = await setup();
     const r = await simulateTo(f, f("t.json"), f("no/g.svg"));
     expect(r.code).toBe(2);
-    oneLineNaming(r.err, f("no/g.svg"), "the directory does not exist");
+    oneLineNaming(r.err, f("no/g.svg"), `the directory ${f("no")} does not exist`);
     expect(r.out).toBe("");
     expect(existsSync(f("t.json"))).toBe(false);
     const r2 = await simulateTo(f, f("no/t.json"), f("g.svg"));
     expect(r2.code).toBe(2);
-    oneLineNaming(r2.err, f("no/t.json"), "the directory does not exist");
+    oneLineNaming(r2.err, f("no/t.json"), `the directory ${f("no")} does not exist`);
     expect(readdirSync(dir).sort()).toEqual(["m4.json", "s4.json"]);
   });
 
@@ -146,7 +146,7 @@ describe("platform, compare: every output checked before the work", () => {
       f("no/h"),
     );
     expect(r.code).toBe(2);
-    oneLineNaming(r.err, f("no/h"), "the directory does not exist");
+    oneLineNaming(r.err, f("no/h"), `the directory ${f("no")} does not exist`);
     expect(readdirSync(dir).sort()).toEqual(["m4.json", "s4.json"]);
     const ok = await run("platform", "--topology", "fat-tree:k=4", "-P", "16", "-o", f("pf.xml"), "--hostfile", f("h"));
     expect(ok.code).toBe(0);
@@ -168,7 +168,7 @@ describe("platform, compare: every output checked before the work", () => {
       f("no/r.html"),
     );
     expect(r.code).toBe(2);
-    oneLineNaming(r.err, f("no/r.html"), "the directory does not exist");
+    oneLineNaming(r.err, f("no/r.html"), `the directory ${f("no")} does not exist`);
     expect(readdirSync(dir).sort()).toEqual(["m4.json", "s4.json"]);
   });
 });

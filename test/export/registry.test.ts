@@ -111,4 +111,11 @@ describe("export registry", () => {
     expect(lines.every((l, r) => new RegExp(`^${r} [1-9]\\d*$`).test(l))).toBe(true);
     expect(written.err).toMatch(/^export: shift, P = 6, nonblocking: \d+ rounds/);
   });
+
+  it("the export summary's schema lists exactly the registry's formats as exportFormat", () => {
+    const schema = JSON.parse(
+      readFileSync(new URL("../../schemas/export.v1.schema.json", import.meta.url), "utf8"),
+    ) as { properties: { exportFormat: { enum: string[] } } };
+    expect(schema.properties.exportFormat.enum).toEqual(EXPORT_FORMATS.map((x) => x.name));
+  });
 });

@@ -196,7 +196,7 @@ describe("writeOutputs and checkOutputTargets: several outputs, all or none", ()
     ]).catch((e: unknown) => e);
     expect(isCommplanError(err)).toBe(true);
     expect((err as Error).message).toBe(
-      `test: ${join(d, "missing", "g.svg")}: cannot write: the directory does not exist`,
+      `test: ${join(d, "missing", "g.svg")}: cannot write: the directory ${join(d, "missing")} does not exist`,
     );
     await expect(checkOutputTargets("test", [["-o", "/proc/x.txt"]])).rejects.toThrow(
       "test: /proc/x.txt: cannot create a file in /proc",

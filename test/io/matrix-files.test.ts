@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { isCommplanError } from "../../src/model/errors.js";
@@ -396,7 +396,7 @@ describe("matrix files: streaming", () => {
     }
     const missing = join(dir, "no-such-dir", "m.json");
     await expect(writeMatrixFile(m, missing)).rejects.toThrow(
-      `matrix: ${missing}: cannot write: the directory does not exist`,
+      `matrix: ${missing}: cannot write: the directory ${dirname(missing)} does not exist`,
     );
     expect(existsSync(join(dir, "no-such-dir"))).toBe(false);
   });

@@ -307,4 +307,48 @@ describe("--json with the output on stdout", () => {
       );
     }
   });
+
+  it("is refused for an -o path that is this process's stdout (/dev/stdout, /dev/fd/1), not for /dev/null", async () => {
+    for (const out of ["/dev/stdout", "/dev/fd/1"])
+      for (const argv of [
+        ["gen", "pattern1", "--p", "4", "-o", out],
+        ["plan", f("m.json"), "-a", "shift", "-o", out],
+        ["export", f("s.json"), "-f", "arrow", "-o", out],
+        ["platform", "--topology", "fat-tree:k=4", "-P", "4", "-o", out],
+      ]) {
+        const r = await run(...argv, "--json");
+        expect(r.code, argv.join(" ")).toBe(2);
+        expect(r.out).toBe("");
+        expect(r.err).toBe(
+          `${argv[0]}: --json prints its summary on stdout, and -o '${out}' is that stdout too (two documents cannot ` +
+            "share it): give -o FILE, or -o - without --json\n",
+        );
+      }
+    // /dev/null takes both; a file that is not stdout is the summary's output as before
+    const sink = await summary("gen", 0, "gen", "pattern1", "--p", "4", "-o", "/dev/null");
+    expect(sink).toMatchObject({ output: "/dev/null", bytes: null });
+  });
+
+  it("an --svg, --trace, --realised or --html path that is stdout is refused as '-' is", async () => {
+    const gen = await run("gen", "pattern1", "--p", "4", "-o", f("m4.json"));
+    expect(gen.code).toBe(0);
+    expect((await run("plan", f("m4.json"), "-a", "shift", "-o", f("s4.json"))).code).toBe(0);
+    const stdoutNote = "'/dev/stdout' (this process's stdout)";
+    for (const [argv, message] of [
+      [["simulate", f("s4.json"), "--machine", "t3d-004", "--trace", "/dev/stdout"], `--trace ${stdoutNote}: stdout`],
+      [["simulate", f("s4.json"), "--machine", "t3d-004", "--svg", "/dev/stdout"], `--svg ${stdoutNote}: stdout`],
+      [
+        ["simulate", "--protocol", "drs-n", f("m4.json"), "--machine", "t3d-004", "--realised", "/dev/stdout"],
+        `--realised ${stdoutNote}: stdout`,
+      ],
+      [["compare", f("m4.json"), "--machine", "t3d-004", "--html", "/dev/stdout"], `--html ${stdoutNote}: stdout`],
+      [["show", f("s4.json"), "--svg", "/dev/stdout", "--json"], "--svg '/dev/stdout' writes the SVG to stdout"],
+    ] as const) {
+      const r = await run(...argv);
+      expect(r.code, argv.join(" ")).toBe(2);
+      expect(r.out).toBe("");
+      expect(r.err).toContain(message);
+      expect(r.err.trim().split("\n")).toHaveLength(1);
+    }
+  });
 });

@@ -33,6 +33,8 @@ import {
 } from "./network-flags.js";
 import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions, table } from "../io.js";
 import { counted } from "../../internal/plural.js";
+import { quoted } from "../../internal/quoted.js";
+import { namesStdout } from "./json-summary.js";
 import { portsOption, SIMULATOR_PORTS } from "../ports-option.js";
 
 interface CompareFlags extends NetworkFlags {
@@ -72,12 +74,16 @@ function selectPlanners(list: string | undefined): readonly Planner[] {
   return [...new Set(names)].map(findPlanner);
 }
 
-/** The sweep as a text table: simulated time per planner (columns) per factor (rows), then the crossovers. */
-function sweepText(sw: SweepReport): string {
+/**
+ * The sweep as a text table after a blank line (none without a sweep): simulated time per planner (columns) per factor
+ * (rows), then the crossovers; fitted to a terminal's `width` (table).
+ */
+function sweepText(sw: SweepReport | null, width: number | undefined): string {
+  if (sw === null) return "";
   const rows = [["factor", "mean msg B", ...sw.algorithms, "bound", "fastest"]];
   for (const p of sw.points)
     rows.push([fmt(p.factor), fmt(p.meanMessageBytes), ...p.times.map((t) => fmt(t)), fmt(p.bound), p.best ?? "-"]);
-  let text = `sweep: simulated ${sw.mode} time (us) against message size\n` + table(rows);
+  let text = `\nsweep: simulated ${sw.mode} time (us) against message size\n` + table(rows, width);
   for (const c of sw.crossovers.filter((x) => x.leaderChange))
     text += `crossover: ${c.after} becomes the fastest (over ${c.before}) at about ${fmt(c.meanMessageBytes)} bytes per message\n`;
   const others = sw.crossovers.filter((x) => !x.leaderChange).length;
@@ -97,13 +103,26 @@ function* htmlPieces(
   simulate: (s: BestPlan["schedule"]) => BestPlan["sim"],
   routes: BestPlan["routes"] | null,
 ): Generator<string> {
-  const k = fastest(candidates);
+  // the report's fastest (none when no plan moves anything)
+  const k = report.best === null ? -1 : candidates.findIndex((c) => c.algorithm === report.best);
   let best: BestPlan | null = null;
   if (k >= 0) {
     const s = candidates[k]!.schedule;
     best = { schedule: s, sim: simulate(s), ...(routes ? { routes } : {}) };
   }
   yield compareHtml(report, sweep, best);
+}
+
+/** Refuses an --svg or --html target that is stdout ("-", /dev/stdout...): stdout carries the comparison. */
+function refuseStdoutTargets(targets: readonly (readonly [string, string | undefined])[]): void {
+  for (const [flag, target] of targets)
+    if (namesStdout(target))
+      throw fail(
+        "compare",
+        "BAD_OPTION",
+        `${flag} ${target === "-" ? "-" : `${quoted(target!)} (this process's stdout)`}: stdout carries the comparison; write ${flag} to a file`,
+        { field: flag.slice(2) },
+      );
 }
 
 /** Registers `compare`. */
@@ -148,18 +167,11 @@ export function registerCompare(program: Command, ctx: CliContext): void {
         o.ports === undefined ? machine.ports : portsOption(o.ports, { command: "compare", ...SIMULATOR_PORTS });
       const planners = selectPlanners(o.algorithms);
       const factors = o.sweep === undefined ? null : parseSweep(o.sweep);
-      for (const [flag, target] of [
-        ["--svg", o.svg],
-        ["--html", o.html],
-      ] as const)
-        if (target === "-")
-          throw fail("compare", "BAD_OPTION", `${flag} -: stdout carries the comparison; write ${flag} to a file`, {
-            field: flag.slice(2),
-          });
       const targets = [
         ["--svg", o.svg],
         ["--html", o.html],
       ] as const;
+      refuseStdoutTargets(targets);
       await refuseOutputOntoInput("compare", [file, networkInputFile(o)], targets);
       // both directories take a new file before any planner runs: a bad one fails now, with nothing written
       await checkOutputTargets("compare", targets);
@@ -223,6 +235,6 @@ export function registerCompare(program: Command, ctx: CliContext): void {
       // all or none: each is filled as a temporary file, then both are renamed into place (writeOutputs)
       await writeOutputs("compare", docs, { stdout: ctx.stdout });
       if (o.json) ctx.io.out(JSON.stringify(sweep === null ? report : { ...report, sweep }, null, 2) + "\n");
-      else ctx.io.out(compareText(report) + (sweep === null ? "" : "\n" + sweepText(sweep)));
+      else ctx.io.out(compareText(report, ctx.io.stdoutColumns) + sweepText(sweep, ctx.io.stdoutColumns));
     });
 }

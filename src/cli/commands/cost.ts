@@ -11,7 +11,7 @@ import { counted } from "../../internal/plural.js";
 import { fmt, intOption, SCHEDULE_ARGUMENT_HELP, table } from "../io.js";
 
 /** The cost as text: total, then one line per stage. */
-export function formatCost(c: ScheduleCost): string {
+export function formatCost(c: ScheduleCost, width?: number): string {
   const rows = [["stage", "name", "barrier", "rearrange", "communication", "time (us)", "start-ups"]];
   for (const s of c.stages)
     rows.push([
@@ -25,7 +25,7 @@ export function formatCost(c: ScheduleCost): string {
     ]);
   return (
     `${c.mode} cost on ${c.machine}: ${fmt(c.total)} us (${fmt(c.startups)} start-ups at the busiest node)\n` +
-    table(rows)
+    table(rows, width)
   );
 }
 
@@ -93,12 +93,15 @@ export function registerCost(program: Command, ctx: CliContext): void {
           );
         }
         if (o.json) return ctx.io.out(JSON.stringify(o.steps ? c : { ...c, steps: undefined }, null, 2) + "\n");
-        let text = formatCost(c);
+        let text = formatCost(c, ctx.io.stdoutColumns);
         if (o.steps && c.steps.length > 0)
-          text += table([
-            ["step", "stage", "time (us)", "longest", "messages"],
-            ...c.steps.map((x) => [String(x.step), String(x.stage), fmt(x.time), fmt(x.longest), fmt(x.messages)]),
-          ]);
+          text += table(
+            [
+              ["step", "stage", "time (us)", "longest", "messages"],
+              ...c.steps.map((x) => [String(x.step), String(x.stage), fmt(x.time), fmt(x.longest), fmt(x.messages)]),
+            ],
+            ctx.io.stdoutColumns,
+          );
         ctx.io.out(text);
       },
     );

@@ -117,7 +117,7 @@ export function registerDemo(program: Command, ctx: CliContext): void {
             fmt(r.maxWaitUs),
           ]);
       }
-      text += table(rows);
+      text += table(rows, ctx.io.stdoutColumns);
       text +=
         "\nThe total-exchange protocols (te-*) route h-relations of unit packets: try commplan te-table --n 64 --seeds 3.\n";
       text +=

@@ -123,19 +123,22 @@ export function registerLists(program: Command, ctx: CliContext): void {
           ) + "\n",
         );
       ctx.io.out(
-        table([
-          ["name", "T_s", "t_c", "t_d", "t_m", "ports", "topology", "source"],
-          ...MACHINES.map((m) => [
-            m.name,
-            fmt(m.ts),
-            fmt(m.tc),
-            fmt(m.td),
-            fmt(m.tm),
-            String(m.ports),
-            m.fabric ?? "flat",
-            m.source,
-          ]),
-        ]),
+        table(
+          [
+            ["name", "T_s", "t_c", "t_d", "t_m", "ports", "topology", "source"],
+            ...MACHINES.map((m) => [
+              m.name,
+              fmt(m.ts),
+              fmt(m.tc),
+              fmt(m.td),
+              fmt(m.tm),
+              String(m.ports),
+              m.fabric ?? "flat",
+              m.source,
+            ]),
+          ],
+          ctx.io.stdoutColumns,
+        ),
       );
     });
   program

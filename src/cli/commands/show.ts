@@ -6,6 +6,8 @@ import { checkMemory } from "../../model/memory-budget.js";
 import type { Schedule } from "../../model/schedule.js";
 import { nodeArrayRow, stepGrid, stepGridSvg, stepGridText } from "../../export/step-grid.js";
 import { fail } from "../../model/errors.js";
+import { quoted } from "../../internal/quoted.js";
+import { namesStdout } from "./json-summary.js";
 import type { CliContext } from "../context.js";
 import { intOption, SCHEDULE_ARGUMENT_HELP, writeTextTarget } from "../io.js";
 
@@ -85,17 +87,19 @@ export function registerShow(program: Command, ctx: CliContext): void {
     )
     .option("--json", "machine-readable output")
     .action(async (file: string, o: { stage: string; row?: string; nodes?: string; svg?: string; json?: boolean }) => {
-      if (o.svg === "-" && o.json)
+      // --svg /dev/stdout (this process's stdout) is --svg -: the SVG in place of the text
+      const svg = namesStdout(o.svg) ? "-" : o.svg;
+      if (svg === "-" && o.json)
         throw fail(
           "show",
           "BAD_OPTION",
-          "--svg - writes the SVG to stdout in place of the text, so --json has nowhere to go: write --svg to a file",
+          `--svg ${o.svg === "-" ? "-" : quoted(o.svg!)} writes the SVG to stdout in place of the text, so --json has nowhere to go: write --svg to a file`,
           { field: "svg" },
         );
       const stage = intOption("stage", o.stage, 1) - 1;
-      await refuseOutputOntoInput("show", [file], [["--svg", o.svg]]);
+      await refuseOutputOntoInput("show", [file], [["--svg", svg]]);
       const s = await readScheduleFile(file, { maxMemory: ctx.maxMemory });
-      checkGridMemory(s, stage, o.svg !== undefined, file, ctx.maxMemory);
+      checkGridMemory(s, stage, svg !== undefined, file, ctx.maxMemory);
       const senders =
         o.row !== undefined
           ? nodeArrayRow(s.p, intOption("row", o.row, 0))
@@ -103,8 +107,8 @@ export function registerShow(program: Command, ctx: CliContext): void {
             ? nodeList(o.nodes)
             : undefined;
       const g = stepGrid(s, stage, senders, o.row !== undefined);
-      if (o.svg !== undefined) await writeTextTarget(o.svg, stepGridSvg(g), ctx.stdout);
-      if (o.svg === "-") return;
+      if (svg !== undefined) await writeTextTarget(svg, stepGridSvg(g), ctx.stdout);
+      if (svg === "-") return;
       if (o.json)
         return ctx.io.out(
           JSON.stringify({
@@ -115,6 +119,6 @@ export function registerShow(program: Command, ctx: CliContext): void {
             steps: g.rows,
           }) + "\n",
         );
-      ctx.io.out(stepGridText(g));
+      ctx.io.out(stepGridText(g, ctx.io.stdoutColumns));
     });
 }

@@ -222,7 +222,11 @@ export function printReplay(r: ProgramReplayResult, h: ReplayReportHead, json: b
     `${h.what} on ${machine.name}, P = ${p}, runtime ${runtime.name}, ${oneLine(h.network)}: ` +
     `makespan ${fmt(r.makespanUs)} us\n` +
     `${fmt(r.messages)} messages (${fmt(r.eagerMessages)} eager), ${fmt(r.events)} events, ${fmt(r.recomputes)} rate recomputations\n`;
-  if (p <= 32) text += table([["rank", "finish (us)"], ...Array.from(f, (t, rank) => [String(rank), fmt(t)])]);
+  if (p <= 32)
+    text += table(
+      [["rank", "finish (us)"], ...Array.from(f, (t, rank) => [String(rank), fmt(t)])],
+      ctx.io.stdoutColumns,
+    );
   else {
     let lo = Infinity,
       sum = 0;
@@ -230,12 +234,15 @@ export function printReplay(r: ProgramReplayResult, h: ReplayReportHead, json: b
       lo = Math.min(lo, t);
       sum += t;
     }
-    text += table([
-      ["", "finish (us)"],
-      ["max", fmt(r.makespanUs)],
-      ["mean", fmt(sum / p)],
-      ["min", fmt(lo)],
-    ]);
+    text += table(
+      [
+        ["", "finish (us)"],
+        ["max", fmt(r.makespanUs)],
+        ["mean", fmt(sum / p)],
+        ["min", fmt(lo)],
+      ],
+      ctx.io.stdoutColumns,
+    );
   }
   ctx.io.out(text);
 }

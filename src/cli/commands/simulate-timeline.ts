@@ -7,6 +7,8 @@ import { MAX_SVG_INTERVALS, svgDraws, timelineToSvg, type GanttView } from "../.
 import { timelineToChromeTracePieces } from "../../export/trace-chrome.js";
 import type { Timeline } from "../../model/timeline.js";
 import { fail } from "../../model/errors.js";
+import { quoted } from "../../internal/quoted.js";
+import { namesStdout } from "./json-summary.js";
 
 /** The flags of the timeline's outputs. */
 export interface TimelineFlags {
@@ -16,11 +18,11 @@ export interface TimelineFlags {
 }
 
 /** The refusal of an output flag given `-`: stdout carries the result (field: the flag's option key). */
-export function stdoutTaken(flag: string, field: string): Error {
+export function stdoutTaken(flag: string, field: string, target = "-"): Error {
   return fail(
     "simulate",
     "BAD_OPTION",
-    `${flag} -: stdout already carries the simulation result; write ${flag} to a file`,
+    `${flag} ${target === "-" ? "-" : `${quoted(target)} (this process's stdout)`}: stdout already carries the simulation result; write ${flag} to a file`,
     {
       field,
     },
@@ -32,8 +34,8 @@ export const wantsTimeline = (o: TimelineFlags): boolean => o.svg !== undefined 
 
 /** The timeline flags' own rules, before anything is read: neither names stdout, and --svg-view goes with --svg. */
 export function checkTimelineFlags(o: TimelineFlags): void {
-  if (o.trace === "-") throw stdoutTaken("--trace", "trace");
-  if (o.svg === "-") throw stdoutTaken("--svg", "svg");
+  if (namesStdout(o.trace)) throw stdoutTaken("--trace", "trace", o.trace);
+  if (namesStdout(o.svg)) throw stdoutTaken("--svg", "svg", o.svg);
   if (o.svg === undefined && o.svgView !== undefined)
     throw fail("simulate", "BAD_OPTION", "--svg-view goes with --svg", { field: "svgView" });
 }

@@ -54,6 +54,7 @@ import {
   RUNTIME_OPTION,
 } from "./runtime-flags.js";
 import { oneLine } from "../../internal/quoted.js";
+import { namesStdout } from "./json-summary.js";
 import { LIBRARY_OPTION, runLibraryFlags } from "./simulate-library.js";
 import { checkTimelineFlags, stdoutTaken, svgTooBig, timelineDocuments, wantsTimeline } from "./simulate-timeline.js";
 import { portsOption, SIMULATOR_PORTS } from "../ports-option.js";
@@ -186,7 +187,7 @@ function flagRequest(o: SimulateFlags, values: { readonly [field: string]: unkno
  * CLI's own inputs and outputs (stdout carries one document; commander checks the enumerated values).
  */
 function checkFlags(o: SimulateFlags): void {
-  if (o.realised === "-") throw stdoutTaken("--realised", "realised");
+  if (namesStdout(o.realised)) throw stdoutTaken("--realised", "realised", o.realised);
   if (o.realised !== undefined) refuseArrowName("simulate", "--realised", "realised", o.realised);
   checkTimelineFlags(o);
   if (o.network === undefined) {
@@ -198,7 +199,7 @@ function checkFlags(o: SimulateFlags): void {
     if (o.linkFactor === false)
       throw bad("linkFactor", "--no-link-factor goes with --network (a topology to replay on)");
   }
-  if (o.linkSvg === "-") throw stdoutTaken("--link-svg", "linkSvg");
+  if (namesStdout(o.linkSvg)) throw stdoutTaken("--link-svg", "linkSvg", o.linkSvg);
   if (o.protocol === undefined && o.realised !== undefined) throw bad("realised", "--realised goes with --protocol");
   const pr = simRequestProblem(flagRequest(o, o.network !== undefined ? { network: { routes: true } } : {}));
   if (pr !== null) throw bad(KEY_OF[pr.field] ?? pr.field, flagProblemText(pr));
@@ -235,7 +236,7 @@ function payloadIfEmpty(s: Schedule): Schedule {
 }
 
 /** Per-node times as text: every node when P <= 32, else the maximum and the mean of each column. */
-function nodeTable(n: NodeTimes): string {
+function nodeTable(n: NodeTimes, width: number | undefined): string {
   const p = n.busy.length;
   const cols: [string, Float64Array][] = [
     ["busy", n.busy],
@@ -246,17 +247,23 @@ function nodeTable(n: NodeTimes): string {
     ["bytes received", n.recvBytes],
   ];
   if (p <= 32)
-    return table([
-      ["node", ...cols.map((c) => c[0])],
-      ...Array.from({ length: p }, (_, v) => [String(v), ...cols.map((c) => fmt(c[1][v]!))]),
-    ]);
+    return table(
+      [
+        ["node", ...cols.map((c) => c[0])],
+        ...Array.from({ length: p }, (_, v) => [String(v), ...cols.map((c) => fmt(c[1][v]!))]),
+      ],
+      width,
+    );
   const max = (a: Float64Array): number => a.reduce((x, y) => Math.max(x, y), 0);
   const mean = (a: Float64Array): number => a.reduce((x, y) => x + y, 0) / p;
-  return table([
-    ["", ...cols.map((c) => c[0])],
-    ["max", ...cols.map((c) => fmt(max(c[1])))],
-    ["mean", ...cols.map((c) => fmt(mean(c[1])))],
-  ]);
+  return table(
+    [
+      ["", ...cols.map((c) => c[0])],
+      ["max", ...cols.map((c) => fmt(max(c[1])))],
+      ["mean", ...cols.map((c) => fmt(mean(c[1])))],
+    ],
+    width,
+  );
 }
 
 const perNode = (n: NodeTimes): Record<string, number[]> => ({
@@ -338,7 +345,7 @@ async function runProtocolFlags(
     (r.protocol === "drs-n" ? `, ${fmt(r.inquiries)} inquiries` : "") +
     "\n" +
     (r.network ? networkText(r.network, r.makespan) : "") +
-    nodeTable(r.nodes);
+    nodeTable(r.nodes, ctx.io.stdoutColumns);
   const network = r.network && simNet !== null ? { stats: r.network, routes: simNet.routes } : null;
   const title = `commplan simulate: ${oneLine(r.protocol)} protocol, P = ${m.p} on ${r.machine}, ${r.network ? `network ${r.network.name}` : r.fabric}`;
   return {
@@ -460,7 +467,7 @@ async function runReplayFlags(
     (r.fabric === "ocpc" ? `, ${fmt(r.collisions)} collisions` : "") +
     "\n" +
     (r.network ? networkText(r.network, r.makespan) : "") +
-    nodeTable(r.nodes);
+    nodeTable(r.nodes, ctx.io.stdoutColumns);
   if (r.dataFailures !== null) {
     if (r.dataFailureCount === 0) text += "data: every node holds exactly its elements\n";
     else

@@ -35,11 +35,11 @@ export function perNodeStats(s: MatrixStats): { r: number[]; c: number[]; f: num
 }
 
 /** The per-node table: one row per node with r_i, c_j, f_i, g_j of that node. */
-function perNodeTable(s: MatrixStats): string {
+function perNodeTable(s: MatrixStats, width: number | undefined): string {
   const rows: string[][] = [["node", "r_i", "c_j", "f_i", "g_j"]];
   for (let i = 0; i < s.p; i++)
     rows.push([String(i), fmt(s.rowTraffic[i]!), fmt(s.colTraffic[i]!), fmt(s.fanOut[i]!), fmt(s.fanIn[i]!)]);
-  return table(rows);
+  return table(rows, width);
 }
 
 /** Registers `stats`. */
@@ -98,7 +98,9 @@ export function registerStats(program: Command, ctx: CliContext): void {
             ? ["storage", "sparse", `${fmt(nonzeroCount(m))} non-zero entries in compressed rows (docs/matrix.md)`]
             : ["storage", "dense", "P x P array (docs/matrix.md)"],
         ];
-        ctx.io.out(table(rows) + (o.perNode ? "\n" + perNodeTable(all) : ""));
+        ctx.io.out(
+          table(rows, ctx.io.stdoutColumns) + (o.perNode ? "\n" + perNodeTable(all, ctx.io.stdoutColumns) : ""),
+        );
       },
     );
 }

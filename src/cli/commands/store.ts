@@ -24,7 +24,7 @@ import {
   storeDamage,
   verifyStore,
 } from "../../store/index.js";
-import type { PlanStore, ResolvedRequest, StoreOrigin } from "../../store/index.js";
+import type { PlanStore, ResolvedRequest, StoreOrigin, StoreReport } from "../../store/index.js";
 import type { CliContext } from "../context.js";
 import { checkAlgorithmName } from "../algorithm-name.js";
 import {
@@ -200,6 +200,21 @@ function checkLargestEntry(s: PlanStore, perByte: number, maxMemory: number): vo
     });
 }
 
+/** A program directory as a damage line names it: by its key (or as the programs directory itself). */
+const programName = (key: string): string => (key === "" ? "the programs directory" : `program ${oneLine(key)}`);
+
+/**
+ * The end of verify's summary: consistent, or what repairs the damage: gc for entries and parts; a damaged program
+ * (which gc leaves alone) is written anew by precompute --from-capture from its captures.
+ */
+function verdict(rep: StoreReport): string {
+  const gc = rep.damaged.length + rep.parts.length > 0;
+  const programs = rep.damagedPrograms.length > 0;
+  if (!gc && !programs) return "- consistent";
+  const rewrite = "run 'commplan precompute --from-capture' again to write the damaged programs anew";
+  return `- ${gc ? "run 'commplan store gc'" : ""}${gc && programs ? "; " : ""}${programs ? rewrite : ""}`;
+}
+
 function registerMaintenance(store: Command, ctx: CliContext): void {
   store
     .command("list")
@@ -228,23 +243,30 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
         originText(e.origin),
       ]);
       ctx.io.out(
-        table([["id", "algorithm", "P", "seed", "payload", "machine", "bytes", "created", "origin"], ...rows]),
+        table(
+          [["id", "algorithm", "P", "seed", "payload", "machine", "bytes", "created", "origin"], ...rows],
+          ctx.io.stdoutColumns,
+        ),
       );
     });
   store
     .command("verify")
-    .description("check every entry (checksum, key, columns); exit 1 naming each damaged entry")
+    .description(
+      "check every entry (checksum, key, columns) and every program precompute --from-capture lowered into programs/; exit 1 naming each damaged one",
+    )
     .argument("<dir>", "the store directory")
-    .option("--json", "print the counts and the damaged entries and parts as commplan.store-verify/v1 JSON")
+    .option("--json", "print the counts and the damaged entries, parts and programs as commplan.store-verify/v1 JSON")
     .action((dir: string, o: { json?: boolean }) => {
       const s = openPlanStore(dir);
       if (pathKindOf(dirname(dirname(entryFile(s, "0".repeat(64))))) === "directory")
         checkLargestEntry(s, ENTRY_BYTES_PER_BYTE, ctx.maxMemory);
-      const rep = verifyStore(s);
+      const rep = verifyStore(s, { maxMemory: ctx.maxMemory });
       for (const d of rep.parts) ctx.io.err(`store: ${oneLine(d.file)}: ${oneLine(d.problem)}\n`);
       for (const d of rep.damaged)
         ctx.io.err(`store: ${oneLine(d.file)}: entry ${d.id} is damaged: ${oneLine(String(d.problem))}\n`);
-      const bad = rep.damaged.length + rep.parts.length;
+      for (const d of rep.damagedPrograms)
+        ctx.io.err(`store: ${oneLine(d.file)}: ${programName(d.key)} is damaged: ${oneLine(d.problem)}\n`);
+      const bad = rep.damaged.length + rep.parts.length + rep.damagedPrograms.length;
       if (o.json) {
         if (bad > 0) ctx.exitCode = 1;
         return printJson(ctx, {
@@ -254,12 +276,19 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
           temps: rep.temps,
           damaged: rep.damaged.map((d) => ({ id: d.id, file: d.file, problem: d.problem })),
           parts: rep.parts,
+          programs: rep.programs,
+          damagedPrograms: rep.damagedPrograms,
         });
       }
       // the damaged parts (tmp, log, a misplaced file) apart from the entries, as --json keeps them apart
       const parts = rep.parts.length === 0 ? "" : `, ${counted(rep.parts.length, "damaged part", "damaged parts")}`;
+      // programs only when the store has any (precompute --from-capture's), so a store of entries reads as before
+      const programs =
+        rep.programs + rep.damagedPrograms.length === 0
+          ? ""
+          : `, ${counted(rep.programs, "program", "programs")} (${rep.damagedPrograms.length} damaged)`;
       ctx.io.out(
-        `store: ${counted(rep.entries, "entry", "entries")}, ${rep.damaged.length} damaged${parts}, ${counted(rep.temps, "temporary file", "temporary files")} ${bad === 0 ? "- consistent" : "- run 'commplan store gc'"}\n`,
+        `store: ${counted(rep.entries, "entry", "entries")}, ${rep.damaged.length} damaged${parts}${programs}, ${counted(rep.temps, "temporary file", "temporary files")} ${verdict(rep)}\n`,
       );
       if (bad > 0) ctx.exitCode = 1;
     });

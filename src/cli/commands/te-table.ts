@@ -95,13 +95,13 @@ export function registerTeTable(program: Command, ctx: CliContext): void {
       ctx.io.out(
         `Total-exchange rounds for random h-relations (001 sec 4), mean over ${counted(seeds, "seed", "seeds")}; time/h = rounds * N / h ('-': not in the paper's text, '*': derived from the partner column)\n`,
       );
-      ctx.io.out(table(teTableRows(cells)));
+      ctx.io.out(table(teTableRows(cells), ctx.io.stdoutColumns));
       ctx.io.out(
         `\nte-direct against the paper's direct column (within noise: |mean - paper| <= ${NOISE_Z} SE, SE = max(sample SE, model sd / sqrt(seeds)); '-' with one seed)\n`,
       );
-      ctx.io.out(table(directCheckRows(cells)));
+      ctx.io.out(table(directCheckRows(cells), ctx.io.stdoutColumns));
       ctx.io.out("\nte-offline against the paper's protocol and the lower bounds\n");
-      ctx.io.out(table(offlineCheckRows(cells)));
+      ctx.io.out(table(offlineCheckRows(cells), ctx.io.stdoutColumns));
       for (const v of teTableViolations(cells)) ctx.io.out(`goal missed: ${v}\n`);
     });
 }

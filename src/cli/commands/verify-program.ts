@@ -53,6 +53,6 @@ export function registerVerifyProgram(program: Command, ctx: CliContext): void {
       );
       const r = verifyProgram(m, prog, { maxElements: Number.MAX_SAFE_INTEGER });
       if (!r.ok) ctx.exitCode = 1;
-      ctx.io.out(o.json ? reportJson(r) : formatReport(r));
+      ctx.io.out(o.json ? reportJson(r) : formatReport(r, ctx.io.stdoutColumns));
     });
 }

@@ -33,7 +33,7 @@ export function cliReport(r: Report): Report {
 }
 
 /** The report as a text table, failing checks with their witness. */
-export function formatReport(report: Report): string {
+export function formatReport(report: Report, width?: number): string {
   const r = cliReport(report);
   const rows = r.checks.map((c) => [
     c.holds ? "ok" : "FAIL",
@@ -44,7 +44,7 @@ export function formatReport(report: Report): string {
   ]);
   let text =
     `${oneLine(r.algorithm)}, P = ${r.p}: ${r.ok ? "all checks hold" + (r.unproven ?? []).map((u) => `; ${u.id} unproven ${u.reason}: ${u.howToProve}`).join("") : `${counted(r.checks.filter((c) => !c.holds).length, "check", "checks")} FAIL`}\n` +
-    table(rows);
+    table(rows, width, 2); // a check is named by its verdict and its id, repeated in each block on a narrow terminal
   for (const c of r.checks) if (!c.holds) text += `  ${c.id}: ${c.witness ?? "(no witness)"}  [${c.source}]\n`;
   return text;
 }
@@ -108,7 +108,7 @@ export function registerVerify(program: Command, ctx: CliContext): void {
           verifySchedule(m, s, { ports, ...(network ? { network } : {}), progress }),
         );
         if (!r.ok) ctx.exitCode = 1; // set first: a closed stdout pipe exits with the code set so far
-        ctx.io.out(o.json ? reportJson(r) : formatReport(r));
+        ctx.io.out(o.json ? reportJson(r) : formatReport(r, ctx.io.stdoutColumns));
       },
     );
 }

@@ -1,0 +1,136 @@
+/**
+ * Store programs: the lowered programs `precompute --from-capture` writes to STORE/programs/<key>/ for libcommplan (a
+ * split commplan.program/v1 program and its commplan.libplan/v1 plan.json), checked by `store verify`.
+ */
+import { lstatSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { isCommplanError } from "../model/errors.js";
+import { checkMemory } from "../model/memory-budget.js";
+import { memoryBudgetOf } from "../host/memory.js";
+import { fsErrorText } from "../io/file-output.js";
+import { readJsonDocument } from "../io/json-document-read.js";
+import { readProgramJson, splitReadBytes } from "../io/program-json-read.js";
+import { aKind, pathKind } from "./store-fs.js";
+import { MODULE, type PlanStore } from "./store-dir.js";
+
+/** The format of STORE/programs/<key>/plan.json, which libcommplan reads. */
+export const LIBPLAN_FORMAT = "commplan.libplan/v1";
+
+/**
+ * The largest capture record or plan.json precompute reads (libcommplan writes a few hundred bytes; a record lists its
+ * call sites, a plan.json the same): 1 MiB.
+ */
+export const MAX_CAPTURE_RECORD_BYTES = 1 << 20;
+
+/** A capture key, the name of a program's directory: 32 lowercase hex digits (libcommplan's key.c). */
+const CAPTURE_KEY = /^[0-9a-f]{32}$/;
+
+/** The directory of the lowered programs. */
+export function programsDir(s: PlanStore): string {
+  return join(s.dir, "programs");
+}
+
+/** A program directory of the store that libcommplan could not replay as it is: its key, the file, the problem. */
+export interface ProgramDamage {
+  /** The directory's name (a capture key, or what stands in programs/ instead). */
+  readonly key: string;
+  /** The file or directory at fault (a rank file that does not read, plan.json, the directory). */
+  readonly file: string;
+  readonly problem: string;
+}
+
+/** What verifyPrograms found: the program directories checked, the damaged ones. */
+export interface ProgramsReport {
+  readonly programs: number;
+  readonly damaged: readonly ProgramDamage[];
+}
+
+/**
+ * Checks every program directory of the store: each entry of programs/ (but the hidden ones a running precompute
+ * writes, `.<key>.*.tmp` and `.old`) is a directory named by a capture key, whose plan.json is a commplan.libplan/v1
+ * record for that key, and whose split program reads (index.json and every rank file, read whole and checked as every
+ * program reader does) for the record's P and element size. A program past the memory budget is refused (one line,
+ * before it is read; `opts.maxMemory`, else the default budget), not counted as damage. A store without programs/ has
+ * none.
+ */
+export function verifyPrograms(s: PlanStore, opts: { readonly maxMemory?: number } = {}): ProgramsReport {
+  const maxMemory = memoryBudgetOf(opts);
+  const dir = programsDir(s);
+  const kind = pathKind(dir);
+  if (kind === "missing") return { programs: 0, damaged: [] };
+  if (kind !== "directory")
+    return {
+      programs: 0,
+      damaged: [{ key: "", file: dir, problem: `${aKind(kind)} where the store keeps its programs (a directory)` }],
+    };
+  let names: string[];
+  try {
+    names = readdirSync(dir)
+      .filter((n) => !n.startsWith("."))
+      .sort();
+  } catch (e) {
+    return { programs: 0, damaged: [{ key: "", file: dir, problem: fsErrorText(e, false) }] };
+  }
+  const damaged: ProgramDamage[] = [];
+  for (const key of names) {
+    const problem = programProblem(join(dir, key), key, maxMemory);
+    if (problem !== null) damaged.push({ key, ...problem });
+  }
+  return { programs: names.length, damaged };
+}
+
+/** What is wrong with the program directory `dir` named `key`, or null. */
+function programProblem(dir: string, key: string, maxMemory: number): { file: string; problem: string } | null {
+  const kind = pathKind(dir);
+  if (kind !== "directory")
+    return { file: dir, problem: `${aKind(kind)} where the store keeps a program (a directory)` };
+  if (!CAPTURE_KEY.test(key))
+    return { file: dir, problem: "not a program of the store: its name is not a capture key (32 hex digits)" };
+  const planFile = join(dir, "plan.json");
+  let rec: Record<string, unknown>;
+  try {
+    const v = readJsonDocument(planFile, MAX_CAPTURE_RECORD_BYTES, MODULE, "a plan.json");
+    if (v === null || typeof v !== "object" || Array.isArray(v)) return { file: planFile, problem: "not an object" };
+    rec = v as Record<string, unknown>;
+  } catch (e) {
+    return { file: planFile, problem: messageOf(e) };
+  }
+  if (rec["format"] !== LIBPLAN_FORMAT) return { file: planFile, problem: `/format is not '${LIBPLAN_FORMAT}'` };
+  if (rec["key"] !== key) return { file: planFile, problem: `/key is not its directory's name, ${key}` };
+  checkMemory(MODULE, programReadBytes(dir), `reading the program in ${dir}`, maxMemory, { file: dir });
+  try {
+    const { program } = readProgramJson(dir, { maxMemory });
+    if (program.p !== rec["p"] || program.elementBytes !== rec["elementBytes"])
+      return {
+        file: planFile,
+        problem: `its program is for p ${program.p} and elementBytes ${program.elementBytes}, its plan.json says p ${String(rec["p"])} and elementBytes ${String(rec["elementBytes"])}`,
+      };
+  } catch (e) {
+    return { file: (isCommplanError(e) ? e.place.file : undefined) ?? dir, problem: messageOf(e) };
+  }
+  return null;
+}
+
+/** The memory reading the split program in `dir` takes (splitReadBytes over its files' sizes). */
+function programReadBytes(dir: string): number {
+  let ranks = 0,
+    bytes = 0,
+    largest = 0;
+  for (const n of readdirSync(dir)) {
+    const size = lstatSync(join(dir, n), { throwIfNoEntry: false })?.size ?? 0;
+    if (/^rank-\d+\.json$/.test(n)) ranks++;
+    bytes += size;
+    largest = Math.max(largest, size);
+  }
+  return splitReadBytes(ranks, bytes, largest);
+}
+
+/** An error's message without the "program: FILE: " a damage line puts before it ("line 9: ..." kept). */
+function messageOf(e: unknown): string {
+  if (!isCommplanError(e)) return String(e);
+  const file = e.place.file;
+  const at = file === undefined ? -1 : e.message.indexOf(file);
+  if (at < 0) return e.message;
+  const rest = e.message.slice(at + file!.length);
+  return rest.startsWith(": ") ? rest.slice(2) : rest.startsWith(":") ? rest.slice(1) : e.message;
+}

@@ -1,0 +1,124 @@
+/**
+ * store verify checks the lowered programs precompute --from-capture keeps in STORE/programs/<key>/ as it checks the
+ * entries: a damaged rank file, index.json or plan.json is named, counted apart in the JSON (damagedPrograms,
+ * valid against store-verify.v1), exit 1; a sound program counts in `programs`.
+ * An entry file under another prefix than its id's is reported by list and verify, and removed by gc.
+ */
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { validateWithSchema } from "../../src/io/json-schema.js";
+import { run } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+// libcommplan's key of this matrix at P = 4, 24 bytes per element (test/cli/precompute-capture.test.ts)
+const KEY = "222575cb38809e299dcf39099f95e309";
+const ROWS = [
+  [26, 11, 10, 1],
+  [29, 10, 4, 5],
+  [26, 11, 5, 6],
+  [26, 7, 11, 4],
+];
+
+/** A store at d/s holding one entry and the program precompute --from-capture lowers from one capture. */
+async function storeWithProgram(d: string): Promise<string> {
+  const cap = join(d, "cap");
+  mkdirSync(cap);
+  const name = `${KEY}-0-0`;
+  writeFileSync(
+    join(cap, `${name}.matrix.json`),
+    JSON.stringify({ format: "commplan.matrix/v1", p: 4, elementBytes: 24, rows: ROWS }),
+  );
+  const rec = { format: "commplan.capture/v1", key: KEY, p: 4, elementBytes: 24, call: "MPI_Alltoallv" };
+  writeFileSync(
+    join(cap, `${name}.capture.json`),
+    JSON.stringify({ ...rec, site: "x", calls: 3, matrix: `${name}.matrix.json` }),
+  );
+  const s = join(d, "s");
+  const r = await run("precompute", "--from-capture", cap, "--store", s, "--machine", "t3d-004", "--runtime", "none");
+  expect(r.code, r.err).toBe(0);
+  return s;
+}
+
+/** store verify --json of `s`, checked against its schema. */
+async function verifyJson(s: string, code: number): Promise<Record<string, unknown>> {
+  const r = await run("store", "verify", s, "--json");
+  expect(r.code, r.err).toBe(code);
+  const doc = JSON.parse(r.out) as Record<string, unknown>;
+  expect(() => validateWithSchema("store-verify", doc, "test")).not.toThrow();
+  return doc;
+}
+
+describe("store verify: the programs of precompute --from-capture", () => {
+  it("a sound program is counted; a cut rank file is named, counted apart, exit 1", async () => {
+    const s = await storeWithProgram(tempDir("verify-programs"));
+    expect(await verifyJson(s, 0)).toMatchObject({ consistent: true, entries: 1, programs: 1, damagedPrograms: [] });
+    const text = await run("store", "verify", s);
+    expect(text.out).toBe("store: 1 entry, 0 damaged, 1 program (0 damaged), 0 temporary files - consistent\n");
+    const rank = join(s, "programs", KEY, "rank-2.json");
+    writeFileSync(rank, readFileSync(rank, "utf8").slice(0, 200));
+    const doc = await verifyJson(s, 1);
+    expect(doc).toMatchObject({ consistent: false, entries: 1, damaged: [], parts: [], programs: 1 });
+    expect(doc["damagedPrograms"]).toEqual([
+      { key: KEY, file: rank, problem: expect.stringMatching(/^line \d+: not valid JSON: /) as unknown },
+    ]);
+    const bad = await run("store", "verify", s);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toMatch(
+      new RegExp(`^store: ${rank}: program ${KEY} is damaged: line \\d+: not valid JSON: [^\\n]*\\n$`),
+    );
+    expect(bad.out).toMatch(/1 program \(1 damaged\).*precompute --from-capture' again/);
+  });
+
+  it("a missing rank file, a plan.json for another key or P, and a stray entry are each named", async () => {
+    const s = await storeWithProgram(tempDir("verify-programs"));
+    const dir = join(s, "programs", KEY);
+    rmSync(join(dir, "rank-3.json"));
+    expect((await verifyJson(s, 1))["damagedPrograms"]).toEqual([
+      { key: KEY, file: join(dir, "rank-3.json"), problem: "no such file" },
+    ]);
+    const plan = JSON.parse(readFileSync(join(dir, "plan.json"), "utf8")) as Record<string, unknown>;
+    writeFileSync(join(dir, "plan.json"), JSON.stringify({ ...plan, key: "0".repeat(32) }));
+    mkdirSync(join(s, "programs", "notes"));
+    mkdirSync(join(s, "programs", `.${KEY}.host.1.tmp`)); // a running precompute's: left alone
+    expect((await verifyJson(s, 1))["damagedPrograms"]).toEqual([
+      { key: KEY, file: join(dir, "plan.json"), problem: `/key is not its directory's name, ${KEY}` },
+      {
+        key: "notes",
+        file: join(s, "programs", "notes"),
+        problem: "not a program of the store: its name is not a capture key (32 hex digits)",
+      },
+    ]);
+  });
+});
+
+describe("store list and verify: an entry under the wrong prefix", () => {
+  it("is reported by list (stderr, JSON damage) and verify (a damaged part, exit 1), and removed by gc", async () => {
+    const d = tempDir("misplaced");
+    const m = join(d, "m.json"),
+      s = join(d, "s");
+    expect((await run("gen", "uniform", "--p", "4", "-o", m)).code).toBe(0);
+    const id = (await run("store", "add", s, m, "-a", "shift")).out.trim();
+    expect(id).toMatch(/^[0-9a-f]{64}$/);
+    const wrong = id.startsWith("00") ? "01" : "00";
+    mkdirSync(join(s, "entries", wrong));
+    const file = join(s, "entries", wrong, `${id}.arrow`);
+    copyFileSync(join(s, "entries", id.slice(0, 2), `${id}.arrow`), file);
+    const problem =
+      `an entry under the wrong prefix: the store looks entry ${id} up in entries/${id.slice(0, 2)}/ and never ` +
+      "serves it from here (to keep it, move it there; gc removes it)";
+    const list = await run("store", "list", s);
+    expect(list.code).toBe(0);
+    expect(list.err).toBe(`store: ${file}: ${problem}\n`);
+    expect(list.out.trim().split("\n")).toHaveLength(2); // the header and the one entry it serves
+    const listJson = JSON.parse((await run("store", "list", s, "--json")).out) as { damage: unknown[] };
+    expect(listJson.damage).toEqual([{ file, problem }]);
+    const verify = await verifyJson(s, 1);
+    expect(verify).toMatchObject({ consistent: false, entries: 1, damaged: [], parts: [{ file, problem }] });
+    const text = await run("store", "verify", s);
+    expect(text.out).toBe("store: 1 entry, 0 damaged, 1 damaged part, 0 temporary files - run 'commplan store gc'\n");
+    expect((await run("store", "gc", s)).code).toBe(0);
+    expect(existsSync(file)).toBe(false);
+    expect(await verifyJson(s, 0)).toMatchObject({ consistent: true, entries: 1, parts: [] });
+  });
+});
