@@ -192,8 +192,15 @@ export interface OutputOptions {
  */
 const liveTemps = new Set<string>();
 
+/** Removes every live temporary file it can: one that cannot be removed (EACCES, EBUSY) does not keep the others. */
 function removeLiveTemps(): void {
-  for (const t of liveTemps) rmSync(t, { force: true });
+  for (const t of liveTemps) {
+    try {
+      rmSync(t, { force: true });
+    } catch {
+      // best effort, in a signal handler or at exit: nothing to report to and nothing else to do
+    }
+  }
   liveTemps.clear();
 }
 

@@ -6,9 +6,19 @@
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 const cleanups = new Set<() => void>();
 
-/** Last added first: a later cleanup may depend on what an earlier one removes (a process writing into a directory). */
+/**
+ * Last added first: a later cleanup may depend on what an earlier one removes (a process writing into a directory).
+ * Each is best effort: one that throws (a temporary file in a directory made read-only meanwhile) neither stops the
+ * others nor escapes a signal handler as a stack trace in place of the signal's own ending.
+ */
 function runCleanups(): void {
-  for (const f of [...cleanups].reverse()) f();
+  for (const f of [...cleanups].reverse()) {
+    try {
+      f();
+    } catch {
+      // best effort: what it could not remove stays, as after a kill -9
+    }
+  }
 }
 
 /**
