@@ -3,7 +3,7 @@
  * function takes unlimited ports (the verifier: verify, check-planner); where it does not (the simulator: simulate,
  * compare), `unlimited` is refused with the reason in one line.
  */
-import { fail } from "../model/errors.js";
+import { CommplanError, fail, isCommplanError } from "../model/errors.js";
 import { quoted } from "../internal/quoted.js";
 import { didYouMean } from "../internal/did-you-mean.js";
 import { intOption } from "./io.js";
@@ -48,5 +48,11 @@ export function portsOption(value: string, rule: PortsRule): number {
       `--ports takes a count${rule.noUnlimited === null ? " or 'unlimited'" : ""}, got ${quoted(value)}${rule.noUnlimited === null ? didYouMean(value, ["unlimited"]) : ""}`,
       { field: "ports" },
     );
-  return intOption("ports", value, 1, rule.max);
+  try {
+    return intOption("ports", value, 1, rule.max);
+  } catch (e) {
+    // a count out of range where unlimited is taken: the error names that choice too
+    if (rule.noUnlimited !== null || !isCommplanError(e)) throw e;
+    throw new CommplanError(e.code, e.message.replace(", got ", " or 'unlimited', got "), e.place);
+  }
 }
