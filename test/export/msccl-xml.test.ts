@@ -352,3 +352,23 @@ describe("MSCCL-IR as the runtime's parser holds it", () => {
     );
   });
 });
+
+describe("MSCCL-IR export: variants", () => {
+  it("--variant: blocking writes the nonblocking XML; dataflow too for a direct plan, not for a relaying one", () => {
+    const xmlOf = (v: "nonblocking" | "blocking" | "dataflow") =>
+      new Map(
+        everyPlannerCase(8, v, 4).flatMap(({ planner, prog }) => {
+          try {
+            return [[planner, mscclXml(prog)] as const];
+          } catch {
+            return []; // past a limit in every variant alike (the te-* plans)
+          }
+        }),
+      );
+    const [nb, bl, df] = [xmlOf("nonblocking"), xmlOf("blocking"), xmlOf("dataflow")];
+    expect([...bl.keys()]).toEqual([...nb.keys()]);
+    for (const [planner, xml] of nb) expect(bl.get(planner) === xml, planner).toBe(true);
+    expect(df.get("shift") === nb.get("shift")).toBe(true);
+    expect(df.get("four-stage") === nb.get("four-stage")).toBe(false);
+  });
+});
