@@ -37,7 +37,7 @@ export function intOption(
   flag = `--${name}`,
 ): number {
   const v = DECIMAL_INTEGER.test(value) ? Number(value) : NaN;
-  if (Number.isInteger(v) && !Number.isSafeInteger(v) && max === Number.MAX_SAFE_INTEGER)
+  if (v > Number.MAX_SAFE_INTEGER && max === Number.MAX_SAFE_INTEGER)
     throw fail("commplan", "BAD_OPTION", `${flag} is past the largest integer taken (2^53 - 1), got ${quoted(value)}`, {
       field: name,
     });

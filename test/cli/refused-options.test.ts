@@ -125,6 +125,11 @@ describe("options that exclude each other or do not apply are refused, naming th
       ["show", f("s.json"), "--stage", "9007199254740993"],
       "commplan: --stage is past the largest integer taken (2^53 - 1), got '9007199254740993'",
     );
+    // a hugely negative one is below the range, not past the largest
+    await refused(
+      ["show", f("s.json"), "--stage", "-99999999999999999999"],
+      "commplan: --stage must be an integer >= 1, got '-99999999999999999999'",
+    );
   });
 
   it("gen: --sparse with --dense", async () => {
