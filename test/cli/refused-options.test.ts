@@ -124,7 +124,7 @@ describe("options that exclude each other or do not apply are refused, naming th
       ["0", "must be an integer >= 1"],
       ["9007199254740993", "is past the largest integer taken (2^53 - 1)"],
       ["-99999999999999999999", "must be an integer >= 1"],
-    ])
+    ] as const)
       await refused(["show", f("s.json"), "--stage", v], `commplan: --stage ${why}, got '${v}'`);
   });
 
