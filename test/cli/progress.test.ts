@@ -1,5 +1,5 @@
 /** The progress bars of plan, export and verify: shown on a terminal (stderr a TTY), never otherwise, and never beside output on the same terminal. */
-import { readdirSync } from "node:fs";
+import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { writingBar } from "../../src/cli/io.js";
@@ -128,5 +128,34 @@ describe("progress bars of plan, export, verify", () => {
     const off = await runOnTerminal({ interactive: false }, "verify", f("s.json"), "-m", f("m.json"));
     expect(off.tty).toBe("");
     expect(off.out).toBe(onTty.out);
+  });
+});
+
+describe("progress bars leave the terminal's modes alone", () => {
+  it("no bar turns line wrapping off (a run killed by Ctrl-C left it off); a line past the width is cut instead", async () => {
+    const spec = f("spec.json");
+    writeFileSync(spec, JSON.stringify({ patterns: ["uniform"], p: [8], seeds: [1, 2], algorithms: ["shift"] }));
+    const pre = await runOnTerminal({ interactive: true }, "precompute", spec, "--store", f("store"), "--jobs", "1");
+    expect(pre.code, pre.err).toBe(0);
+    expect(bars(pre.tty)).toMatch(/precompute \[.*\] 100% \| 2\/2 plans/);
+    const plan = await runOnTerminal({ interactive: true }, "plan", "-a", "coloring", f("m.json"), "-o", f("w.json"));
+    expect(plan.code).toBe(0);
+    expect(bars(plan.tty)).toMatch(/plan: coloring \[.*\] 100%/);
+    for (const tty of [pre.tty, plan.tty]) expect(tty).not.toContain("\x1b[?7l");
+    let text = "";
+    const stream = { isTTY: true, columns: 30, write: (c: string) => ((text += c), true) };
+    let clock = 0;
+    const p = progressBar(true, "plan: coloring", "transfers", stream as unknown as NodeJS.WritableStream, () => clock);
+    clock = 2000;
+    p.report(420, 1000);
+    p.finish();
+    expect(text).not.toContain("\x1b[?7l");
+    // each drawing starts at the line's first column (ESC [1G)
+    const lines = text
+      .split("\x1b[1G")
+      .flatMap((l) => bars(l).split("\n"))
+      .filter((l) => l.includes("plan: coloring"));
+    expect(lines.length).toBeGreaterThan(0);
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(30);
   });
 });

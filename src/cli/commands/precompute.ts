@@ -4,7 +4,6 @@
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import cliProgress from "cli-progress";
 import { Option, type Command } from "commander";
 import { counted } from "../../internal/plural.js";
 import { fail } from "../../model/errors.js";
@@ -13,6 +12,7 @@ import { cliMessage } from "../option-flags.js";
 import { openPlanStore } from "../../store/index.js";
 import type { CliContext } from "../context.js";
 import { intOption } from "../io.js";
+import { newBar } from "../progress.js";
 import { printJson } from "./json-summary.js";
 import { readPrecomputeSpec, runPrecomputeJob, type JobOutcome, type PrecomputeJob } from "../precompute-jobs.js";
 import {
@@ -282,10 +282,7 @@ export function registerPrecompute(program: Command, ctx: CliContext): void {
       openPlanStore(o.store, true);
       const counts = { added: 0, present: 0, unplannable: 0, damaged: 0 };
       const bar = ctx.io.interactive
-        ? new cliProgress.SingleBar(
-            { stream: process.stderr, format: "precompute [{bar}] {percentage}% | {value}/{total} plans | eta {eta}s" },
-            cliProgress.Presets.shades_classic,
-          )
+        ? newBar(process.stderr, "precompute [{bar}] {percentage}% | {value}/{total} plans | eta {eta}s")
         : null;
       bar?.start(jobs.length, 0);
       const outcomes: (JobOutcome | null)[] = jobs.map(() => null);
