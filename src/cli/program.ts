@@ -176,6 +176,7 @@ const BUDGETED = new Set([
   "store get",
   "store list",
   "store verify",
+  "store gc",
   "precompute",
   "check-planner",
 ]);

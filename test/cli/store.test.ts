@@ -1,5 +1,6 @@
 /** commplan store, precompute and export --format arrow, run in process. */
-import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -244,7 +245,7 @@ describe("precompute: auto", () => {
 });
 
 describe("commplan store get: memory", () => {
-  it("store get, list and verify refuse, before reading it, an entry past --max-memory (get: twice its file)", async () => {
+  it("store get, list, verify and gc refuse, before reading it, an entry past --max-memory (get: twice its file)", async () => {
     const d = dir();
     expect((await run("gen", "uniform", "--p", "512", "-o", join(d, "m.json"))).code).toBe(0);
     const id = (await run("store", "add", join(d, "s"), join(d, "m.json"), "-a", "shift")).out.trim();
@@ -256,13 +257,19 @@ describe("commplan store get: memory", () => {
     expect(r.err).toMatch(new RegExp(`^store: .*${id}\\.arrow: loading the ${size}-byte entry ${id} needs about `));
     expect(r.err).toMatch(/past the memory budget of 1 MiB \(raise it with --max-memory/);
     expect((await run("store", "get", join(d, "s"), "--id", id, "-o", join(d, "g.json"))).code).toBe(0);
-    // list reads each entry's bytes, verify decodes them too: both refuse the largest before reading any
-    for (const sub of ["list", "verify"]) {
+    // list reads each entry's bytes, verify and gc decode them too: each refuses the largest before reading any
+    const gone = spawnSync(process.execPath, ["-e", "0"]).pid!; // a writer that is gone: its temporary file abandoned
+    const tmp = join(d, "s", "tmp", `${hostname()}.${gone}.abcd.tmp`);
+    writeFileSync(tmp, "x");
+    for (const sub of ["list", "verify", "gc"]) {
       const refused = await run("store", sub, join(d, "s"), "--max-memory", "1M");
       expect(refused).toMatchObject({ code: 2, out: "" });
       expect(refused.err).toMatch(new RegExp(`^store: .*${id}\\.arrow: reading the ${size}-byte entry needs about `));
+      expect(existsSync(tmp), sub).toBe(true); // a refused gc removed nothing
       expect((await run("store", sub, join(d, "s"))).code).toBe(0);
     }
+    expect(existsSync(tmp)).toBe(false);
+    expect(existsSync(file)).toBe(true);
   });
 });
 

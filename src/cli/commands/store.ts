@@ -252,7 +252,11 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
     .argument("<dir>", "the store directory")
     .option("--json", "print what was removed as commplan.store-gc/v1 JSON")
     .action((dir: string, o: { json?: boolean }) => {
-      const r = gcStore(openPlanStore(dir));
+      const s = openPlanStore(dir);
+      // gc decodes every entry, as verify does, to find the damaged ones
+      if (pathKindOf(dirname(dirname(entryFile(s, "0".repeat(64))))) === "directory")
+        checkLargestEntry(s, ENTRY_BYTES_PER_BYTE, ctx.maxMemory);
+      const r = gcStore(s);
       for (const d of r.parts) ctx.io.err(`store: removed ${oneLine(d.file)} (${oneLine(d.problem)})\n`);
       for (const id of r.damaged) ctx.io.err(`store: removed damaged entry ${id}\n`);
       if (o.json)
