@@ -5,6 +5,7 @@ import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { decodeScheduleArrow } from "../../src/io/schedule-arrow.js";
+import { validateWithSchema } from "../../src/io/json-schema.js";
 import { parseScheduleJsonText } from "../../src/io/schedule-json-read.js";
 import { scheduleToJsonText } from "../../src/io/schedule-json-write.js";
 import { parseShard, shardJobs } from "../../src/cli/commands/precompute.js";
@@ -310,5 +311,46 @@ describe("commplan store list, hostile origin", () => {
     expect(listed.out).not.toContain("\u001b");
     expect(listed.out.trimEnd().split("\n")).toHaveLength(2); // the header and the one entry
     expect(listed.out).toContain("file:a\\nb\\u001b[2Jc.json\n");
+  });
+});
+
+describe("store gc --dry-run", () => {
+  it("removes nothing and names what gc then removes: a damaged part, an abandoned temporary file, a damaged entry", async () => {
+    const d = dir();
+    const s = join(d, "s");
+    const ids: string[] = [];
+    for (const p of ["6", "7"]) {
+      expect((await run("gen", "uniform", "--p", p, "-o", join(d, `m${p}.json`))).code).toBe(0);
+      ids.push((await run("store", "add", s, join(d, `m${p}.json`), "-a", "shift")).out.trim());
+    }
+    const [sound, broken] = ids as [string, string];
+    const entry = (id: string): string => join(s, "entries", id.slice(0, 2), `${id}.arrow`);
+    const b = readFileSync(entry(broken));
+    b[b.length >> 1]! ^= 4;
+    writeFileSync(entry(broken), b);
+    const gone = spawnSync(process.execPath, ["-e", "0"]).pid!;
+    writeFileSync(join(s, "tmp", `${hostname()}.${gone}.abcd.tmp`), "x"); // its writer is gone
+    writeFileSync(join(s, "tmp", `${hostname()}.${process.pid}.abcd.tmp`), "x"); // its writer runs: kept
+    const prefix = ["0f", "1f", "2f"].find((x) => !ids.some((id) => id.startsWith(x)))!;
+    writeFileSync(join(s, "entries", prefix), "not a directory"); // a damaged part
+    const before = (): string[] => readdirSync(s, { recursive: true, encoding: "utf8" }).sort();
+    const tree = before();
+    const dry = await run("store", "gc", s, "--dry-run");
+    expect(dry.code, dry.err).toBe(0);
+    expect(dry.out).toBe("store: would remove 1 damaged part, 1 temporary file and 1 damaged entry\n");
+    expect(dry.err).toContain(`store: would remove damaged entry ${broken}\n`);
+    expect(before()).toEqual(tree);
+    expect(readFileSync(entry(broken)).equals(b)).toBe(true);
+    const dryJson = JSON.parse((await run("store", "gc", s, "--dry-run", "--json")).out) as Record<string, unknown>;
+    expect(() => validateWithSchema("store-gc", dryJson, "test")).not.toThrow();
+    expect(dryJson).toMatchObject({ dryRun: true, temps: 1, damaged: [broken] });
+    const real = JSON.parse((await run("store", "gc", s, "--json")).out) as Record<string, unknown>;
+    expect(() => validateWithSchema("store-gc", real, "test")).not.toThrow();
+    const { dryRun, ...would } = dryJson;
+    expect(dryRun).toBe(true);
+    expect(real).toEqual(would); // what the dry run named is what gc removed
+    expect(readdirSync(join(s, "tmp"))).toEqual([`${hostname()}.${process.pid}.abcd.tmp`]);
+    expect((await run("store", "get", s, "--id", sound, "-o", join(d, "g.json"))).code).toBe(0);
+    expect((await run("store", "verify", s)).code).toBe(0);
   });
 });

@@ -248,23 +248,34 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
     });
   store
     .command("gc")
-    .description("remove abandoned temporary files (their writer is gone) and damaged entries")
+    .description(
+      "remove abandoned temporary files (their writer is gone), damaged entries and damaged parts (--dry-run: list them)",
+    )
     .argument("<dir>", "the store directory")
     .option("--json", "print what was removed as commplan.store-gc/v1 JSON")
-    .action((dir: string, o: { json?: boolean }) => {
+    .option("--dry-run", "remove nothing: say what would be removed now")
+    .action((dir: string, o: { json?: boolean; dryRun?: boolean }) => {
       const s = openPlanStore(dir);
       // gc decodes every entry, as verify does, to find the damaged ones
       if (pathKindOf(dirname(dirname(entryFile(s, "0".repeat(64))))) === "directory")
         checkLargestEntry(s, ENTRY_BYTES_PER_BYTE, ctx.maxMemory);
-      const r = gcStore(s);
-      for (const d of r.parts) ctx.io.err(`store: removed ${oneLine(d.file)} (${oneLine(d.problem)})\n`);
-      for (const id of r.damaged) ctx.io.err(`store: removed damaged entry ${id}\n`);
+      const dry = o.dryRun === true;
+      const r = gcStore(s, dry);
+      const removed = dry ? "would remove" : "removed";
+      for (const d of r.parts) ctx.io.err(`store: ${removed} ${oneLine(d.file)} (${oneLine(d.problem)})\n`);
+      for (const id of r.damaged) ctx.io.err(`store: ${removed} damaged entry ${id}\n`);
       if (o.json)
-        return printJson(ctx, { format: "commplan.store-gc/v1", temps: r.temps, damaged: r.damaged, parts: r.parts });
+        return printJson(ctx, {
+          format: "commplan.store-gc/v1",
+          ...(dry ? { dryRun: true } : {}),
+          temps: r.temps,
+          damaged: r.damaged,
+          parts: r.parts,
+        });
       const temps = counted(r.temps, "temporary file", "temporary files");
       const entries = counted(r.damaged.length, "damaged entry", "damaged entries");
       const parts = counted(r.parts.length, "damaged part", "damaged parts");
-      ctx.io.out(`store: removed ${r.parts.length === 0 ? temps : `${parts}, ${temps}`} and ${entries}\n`);
+      ctx.io.out(`store: ${removed} ${r.parts.length === 0 ? temps : `${parts}, ${temps}`} and ${entries}\n`);
     });
 }
 
