@@ -354,3 +354,56 @@ describe("store gc --dry-run", () => {
     expect((await run("store", "verify", s)).code).toBe(0);
   });
 });
+
+describe("store list: filters", () => {
+  it("keeps the entries matching every filter given (text and --json alike), and every damaged one", async () => {
+    const d = dir();
+    const s = join(d, "s");
+    writeFileSync(
+      join(d, "spec.json"),
+      JSON.stringify({
+        patterns: ["uniform", "pattern1"],
+        p: [6, 8],
+        seeds: [1, 2],
+        machines: ["t3d-004"],
+        algorithms: ["shift", "rs-nh"],
+      }),
+    );
+    expect((await run("precompute", join(d, "spec.json"), "--store", s, "--jobs", "1")).code).toBe(0);
+    const rows = async (...filters: string[]): Promise<string[]> => {
+      const r = await run("store", "list", s, ...filters);
+      expect(r.code, r.err).toBe(0);
+      const json = await run("store", "list", s, "--json", ...filters);
+      const ids = (JSON.parse(json.out) as { entries: { id: string }[] }).entries.map((e) => e.id);
+      const lines = r.out.trimEnd().split("\n").slice(1);
+      expect(lines.map((l) => l.split(" ")[0])).toEqual(ids); // --json carries the rows the text shows
+      return lines;
+    };
+    expect(await rows()).toHaveLength(16);
+    const picked = await rows("-a", "rs-nh", "--ranks", "8", "--seed", "2", "--pattern", "pattern1");
+    expect(picked).toHaveLength(1);
+    expect(picked[0]).toMatch(/ rs-nh +8 +2 +no +t3d-004 .* pattern1\(seed=2\)$/);
+    expect(await rows("--machine", "t3d-004")).toHaveLength(8); // shift ignores a machine: its key has none
+    expect(await rows("--machine", "sp2-004")).toHaveLength(0);
+    expect(await rows("--pattern", "uniform", "-a", "shift")).toHaveLength(4);
+    // a damaged entry has no key to match: a filter never hides it
+    const id = picked[0]!.split(" ")[0]!;
+    const file = join(s, "entries", id.slice(0, 2), `${id}.arrow`);
+    const b = readFileSync(file);
+    b[b.length >> 1]! ^= 4;
+    writeFileSync(file, b);
+    const withDamage = await rows("-a", "shift", "--ranks", "6");
+    expect(withDamage).toHaveLength(5);
+    expect(withDamage.filter((l) => l.startsWith(`${id} `) && l.includes("DAMAGED"))).toHaveLength(1);
+    for (const [flag, value, message] of [
+      ["--machine", "t3d", /unknown machine 't3d' \(did you mean t3d-004/],
+      ["-a", "colouring", /unknown algorithm 'colouring' \(did you mean coloring/],
+      ["--ranks", "0", /--ranks must be an integer >= 1, got '0'/],
+    ] as const) {
+      const r = await run("store", "list", s, flag, value);
+      expect(r).toMatchObject({ code: 2, out: "" });
+      expect(r.err).toMatch(message);
+      expect(r.err.trimEnd().split("\n")).toHaveLength(1);
+    }
+  });
+});

@@ -24,7 +24,7 @@ import {
   storeDamage,
   verifyStore,
 } from "../../store/index.js";
-import type { PlanStore, ResolvedRequest, StoreOrigin } from "../../store/index.js";
+import type { PlanStore, ResolvedRequest, StoreEntryInfo, StoreOrigin } from "../../store/index.js";
 import type { CliContext } from "../context.js";
 import { checkAlgorithmName } from "../algorithm-name.js";
 import { collect, ELEMENT_BYTES_HELP, fmt, intOption, keyValues, matrixReadOptions, table } from "../io.js";
@@ -183,21 +183,62 @@ function checkLargestEntry(s: PlanStore, perByte: number, maxMemory: number): vo
     });
 }
 
+/** The filters of store list, as given. */
+interface ListFilters {
+  algorithm?: string;
+  ranks?: string;
+  seed?: string;
+  machine?: string;
+  pattern?: string;
+}
+
+/**
+ * Whether an entry passes list's filters (checked once, before any entry is read); a damaged entry, whose key is not
+ * known, always does: a filter never hides damage.
+ */
+function listFilter(o: ListFilters): (e: StoreEntryInfo) => boolean {
+  if (o.algorithm !== undefined) checkAlgorithmName("store", o.algorithm);
+  const p = o.ranks === undefined ? undefined : intOption("ranks", o.ranks, 1);
+  const seed = o.seed === undefined ? undefined : intOption("seed", o.seed, 0, MAX_SEED);
+  const machine = o.machine === undefined ? undefined : findMachine(o.machine).name;
+  return (e) => {
+    const k = e.key;
+    if (k === null) return true;
+    const from = e.origin === null ? null : "matrixFile" in e.origin ? e.origin.matrixFile : e.origin.pattern;
+    return (
+      (o.algorithm === undefined || k.algorithm === o.algorithm) &&
+      (p === undefined || k.p === p) &&
+      (seed === undefined || k.seed === seed) &&
+      (machine === undefined || k.machine?.["name"] === machine) &&
+      (o.pattern === undefined || from === o.pattern)
+    );
+  };
+}
+
 function registerMaintenance(store: Command, ctx: CliContext): void {
   store
     .command("list")
     .description(
-      "list the entries: id, algorithm, P, seed, payload, machine, bytes, created (damaged ones marked), and origin: the pattern with its seed and options (precompute) or the matrix file's name (add)",
+      "list the entries (by id; the filters keep those that match all of them, and every damaged one): id, algorithm, P, seed, payload, machine, bytes, created (damaged ones marked), and origin: the pattern with its seed and options (precompute) or the matrix file's name (add)",
     )
     .argument("<dir>", "the store directory")
     .option("--json", "print the entries and the damaged parts as one commplan.store-list/v1 JSON document")
-    .action((dir: string, o: { json?: boolean }) => {
+    .option("-a, --algorithm <name>", "only the entries of this algorithm (auto: auto's picks)")
+    .option("--ranks <n>", "only the entries of this P")
+    .option("--seed <s>", "only the entries of this seed")
+    .option("--machine <name>", "only the entries keyed with this machine (rs-nh, split-coloring and auto's)")
+    .option(
+      "--pattern <name>",
+      "only the entries of this origin: a pattern's name (precompute) or a matrix file's (add)",
+    )
+    .action((dir: string, o: { json?: boolean } & ListFilters) => {
+      const keep = listFilter(o);
       const s = openPlanStore(dir);
       if (pathKindOf(dirname(dirname(entryFile(s, "0".repeat(64))))) === "directory")
         checkLargestEntry(s, 1, ctx.maxMemory);
       const damage = storeDamage(s);
       for (const d of damage) ctx.io.err(`store: ${oneLine(d.file)}: ${oneLine(d.problem)}\n`);
-      const entries = listPlans(s);
+      const entries = listPlans(s).filter(keep);
       if (o.json) return printJson(ctx, { format: "commplan.store-list/v1", entries, damage });
       const rows = entries.map((e) => [
         e.id, // whole: 'store get --id' takes it as printed
