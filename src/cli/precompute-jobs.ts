@@ -12,6 +12,7 @@ import { findPattern, generatePattern, resolvePatternOptions } from "../patterns
 import { findPlanner } from "../planner/registry.js";
 import { resolveParams } from "../planner/plan-params.js";
 import { checkAlgorithmName } from "./algorithm-name.js";
+import { checkStorePlanMemory } from "./plan-bytes.js";
 import {
   addPlan,
   getPlanById,
@@ -200,6 +201,7 @@ export function runPrecomputeJob(dir: string, job: PrecomputeJob, maxMemory: num
   }
   let plan;
   try {
+    checkStorePlanMemory("precompute", m, r.key.algorithm, r.key.payload, maxMemory);
     plan = planForRequest(m, r);
   } catch (e) {
     if (isCommplanError(e)) return { status: "unplannable", id: r.id, message: e.message };

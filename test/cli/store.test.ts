@@ -407,3 +407,42 @@ describe("store list: filters", () => {
     }
   });
 });
+
+describe("store add and precompute: the budget counts the plan", () => {
+  it("a plan that plan refuses under --max-memory is refused by store add and is unplannable in precompute: nothing added", async () => {
+    const d = dir();
+    const m = join(d, "m.json");
+    expect((await run("gen", "uniform", "--p", "512", "-o", m)).code).toBe(0);
+    const plan = await run("plan", m, "-a", "shift", "--max-memory", "8M", "-o", join(d, "p.json"));
+    expect(plan.code).toBe(2);
+    expect(plan.err).toMatch(/^plan: .*planning shift for P = 512 needs about .* past the memory budget of 8 MiB/);
+    const add = await run("store", "add", join(d, "s"), m, "-a", "shift", "--max-memory", "8M");
+    expect(add).toMatchObject({ code: 2, out: "" });
+    expect(add.err).toMatch(
+      /^store: .*m\.json: planning shift for P = 512 into a store entry needs about 15 MiB, past the memory budget of 8 MiB \(raise it with --max-memory/,
+    );
+    expect(add.err.trimEnd().split("\n")).toHaveLength(1);
+    writeFileSync(
+      join(d, "spec.json"),
+      JSON.stringify({ patterns: ["uniform"], p: [512], seeds: [1], algorithms: ["shift"] }),
+    );
+    for (const jobs of ["1", "2"]) {
+      const pre = await run(
+        "precompute",
+        join(d, "spec.json"),
+        "--store",
+        join(d, "s"),
+        "--jobs",
+        jobs,
+        "--max-memory",
+        "8M",
+      );
+      expect(pre.err, jobs).toMatch(
+        /unplannable: uniform P=512 seed=1 shift: .*into a store entry needs about .*--max-memory/,
+      );
+      expect(pre.err, jobs).toContain("1 job: 0 added, 0 present, 1 unplannable");
+    }
+    expect(readdirSync(join(d, "s", "entries"))).toEqual([]);
+    expect((await run("store", "add", join(d, "s"), m, "-a", "shift", "--max-memory", "16M")).code).toBe(0);
+  });
+});

@@ -27,6 +27,7 @@ import {
 import type { PlanStore, ResolvedRequest, StoreEntryInfo, StoreOrigin } from "../../store/index.js";
 import type { CliContext } from "../context.js";
 import { checkAlgorithmName } from "../algorithm-name.js";
+import { checkStorePlanMemory } from "../plan-bytes.js";
 import { collect, ELEMENT_BYTES_HELP, fmt, intOption, keyValues, matrixReadOptions, table } from "../io.js";
 import { machineOptionHelp } from "./lists.js";
 import { counted } from "../../internal/plural.js";
@@ -120,6 +121,7 @@ function registerAddGet(store: Command, ctx: CliContext): void {
         added("present", false);
         return;
       }
+      checkStorePlanMemory("store", m, r.key.algorithm, r.key.payload, ctx.maxMemory, { file: matrixFile });
       const res = addPlan(s, r.key, planForRequest(m, r), { matrixFile: basename(matrixFile), p: m.p });
       ctx.io.err(`store: ${r.id} ${res.written ? "added" : "present (added by another writer)"}\n`);
       added(res.written ? "added" : "present", !res.written);
