@@ -286,12 +286,18 @@ export function registerPrecompute(program: Command, ctx: CliContext): void {
         : null;
       bar?.start(jobs.length, 0);
       const outcomes: (JobOutcome | null)[] = jobs.map(() => null);
+      // while the bar is drawn, a line written beside it would join the bar's line, and the bar's end (which puts the
+      // cursor back where the bar started) would write over it: the lines wait for the bar to end
+      const held: string[] = [];
       const done: Done = (k, out) => {
         outcomes[k] = out;
         counts[out.status]++;
         bar?.increment();
-        if (out.status === "unplannable" || out.status === "damaged")
-          ctx.io.err(`precompute: ${out.status}: ${describeJob(jobs[k]!)}: ${cliMessage(out.message ?? "")}\n`);
+        if (out.status === "unplannable" || out.status === "damaged") {
+          const line = `precompute: ${out.status}: ${describeJob(jobs[k]!)}: ${cliMessage(out.message ?? "")}\n`;
+          if (bar === null) ctx.io.err(line);
+          else held.push(line);
+        }
       };
       try {
         if (threads === 1 || jobs.length <= 1)
@@ -299,6 +305,7 @@ export function registerPrecompute(program: Command, ctx: CliContext): void {
         else await runOnWorkers(o.store, jobs, threads, ctx.maxMemory, done);
       } finally {
         bar?.stop();
+        for (const line of held) ctx.io.err(line);
       }
       const sh = o.shard === undefined ? "" : ` (shard ${shard.i}/${shard.n})`;
       ctx.io.err(
