@@ -444,5 +444,16 @@ describe("store add and precompute: the budget counts the plan", () => {
     }
     expect(readdirSync(join(d, "s", "entries"))).toEqual([]);
     expect((await run("store", "add", join(d, "s"), m, "-a", "shift", "--max-memory", "16M")).code).toBe(0);
+    // a rerun loads a present entry to judge it: within the budget too, as store get does (twice its file)
+    const spec = join(d, "spec.json");
+    const pre = (mm: string): Promise<{ code: number; err: string }> =>
+      run("precompute", spec, "--store", join(d, "s"), "--jobs", "1", "--max-memory", mm);
+    expect((await pre("16M")).err).toContain("1 job: 0 added, 1 present"); // store add's entry: the same key
+    const refused = await pre("8M");
+    expect(refused.err).toMatch(
+      /unplannable: uniform P=512 seed=1 shift: store: .*loading the \d+-byte entry .*past the memory budget of 8 MiB/,
+    );
+    expect(refused.err).toContain("1 job: 0 added, 0 present, 1 unplannable");
+    expect((await pre("10M")).err).toContain("1 job: 0 added, 1 present");
   });
 });
