@@ -12,8 +12,11 @@ import { findPattern, generatePattern, resolvePatternOptions } from "../patterns
 import { findPlanner } from "../planner/registry.js";
 import { resolveParams } from "../planner/plan-params.js";
 import { checkAlgorithmName } from "./algorithm-name.js";
+import { checkStorePlanMemory } from "./plan-bytes.js";
+import { checkEntryMemory } from "./commands/store-get.js";
 import {
   addPlan,
+  entryFile,
   getPlanById,
   openPlanStore,
   planForRequest,
@@ -193,6 +196,13 @@ export function runPrecomputeJob(dir: string, job: PrecomputeJob, maxMemory: num
     maxMemory,
   });
   try {
+    // a present entry is loaded (its plan decoded) to be judged sound: within the budget, as store get loads it
+    checkEntryMemory(entryFile(store, r.id), r.id, maxMemory);
+  } catch (e) {
+    if (isCommplanError(e)) return { status: "unplannable", id: r.id, message: e.message };
+    throw e;
+  }
+  try {
     if (getPlanById(store, r.id) !== null) return { status: "present", id: r.id, message: null };
   } catch (e) {
     if (isCommplanError(e)) return { status: "damaged", id: r.id, message: e.message };
@@ -200,6 +210,7 @@ export function runPrecomputeJob(dir: string, job: PrecomputeJob, maxMemory: num
   }
   let plan;
   try {
+    checkStorePlanMemory("precompute", m, r.key.algorithm, r.key.payload, maxMemory);
     plan = planForRequest(m, r);
   } catch (e) {
     if (isCommplanError(e)) return { status: "unplannable", id: r.id, message: e.message };

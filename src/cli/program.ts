@@ -230,6 +230,7 @@ const BUDGETED = new Set([
   "store get",
   "store list",
   "store verify",
+  "store gc",
   "precompute",
   "check-planner",
 ]);

@@ -4,6 +4,16 @@
  */
 import cliProgress from "cli-progress";
 
+/**
+ * A cli-progress bar on `stream` in `format` that changes no mode of the terminal: cli-progress by default turns the
+ * terminal's line wrapping off (ESC [?7l) and on again when the bar stops, so a run killed by Ctrl-C (SIGINT) left the
+ * user's shell with long lines cut at the right edge. With wrapping left on, cli-progress cuts the bar's line to the
+ * terminal's width itself.
+ */
+export function newBar(stream: NodeJS.WritableStream, format: string): cliProgress.SingleBar {
+  return new cliProgress.SingleBar({ stream, format, linewrap: true }, cliProgress.Presets.shades_classic);
+}
+
 /** What a long run reports to, and how its bar ends. */
 export interface Progress {
   /** `done` of `total` units so far; a total that changes is taken as it comes. */
@@ -35,10 +45,7 @@ export function progressBar(
       all = total;
       if (bar === null) {
         if (now() - t0 < 1000) return;
-        bar = new cliProgress.SingleBar(
-          { stream, format: `${command} [{bar}] {percentage}%${unit === null ? "" : ` | {value}/{total} ${unit}`}` },
-          cliProgress.Presets.shades_classic,
-        );
+        bar = newBar(stream, `${command} [{bar}] {percentage}%${unit === null ? "" : ` | {value}/{total} ${unit}`}`);
         bar.start(total, done);
       }
       if (bar.getTotal() !== total) bar.setTotal(total);

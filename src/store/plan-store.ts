@@ -323,10 +323,16 @@ function removeInside(path: string): void {
 /**
  * Removes abandoned temporary files (their writer is gone), damaged entries and damaged parts of the
  * store (a link, a FIFO, a file where a directory belongs, or the reverse: removed, never followed;
- * the temporary and entries directories made anew); returns what it removed.
+ * the temporary and entries directories made anew); returns what it removed. With `dryRun` it removes nothing and
+ * returns what it would remove now (a damaged part's contents are not looked into: removing the part removes them).
  */
-export function gcStore(s: PlanStore): StoreGcResult {
+export function gcStore(s: PlanStore, dryRun = false): StoreGcResult {
   const parts = storeDamage(s);
+  if (dryRun) {
+    const abandoned = temps(s).filter((t) => t.abandoned).length;
+    const damaged = listPlans(s, true).filter((e) => e.problem !== null);
+    return { temps: abandoned, damaged: damaged.map((e) => e.id), parts };
+  }
   for (const d of parts) removeInside(d.file);
   for (const dir of [tmpDir(s), entriesDir(s)]) {
     try {

@@ -24,6 +24,7 @@ const BUDGETED = [
   ["store", "get"],
   ["store", "list"],
   ["store", "verify"],
+  ["store", "gc"],
   ["precompute"],
   ["check-planner"],
 ];

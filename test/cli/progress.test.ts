@@ -1,9 +1,10 @@
 /** The progress bars of plan, export and verify: shown on a terminal (stderr a TTY), never otherwise, and never beside output on the same terminal. */
-import { readdirSync } from "node:fs";
+import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { writingBar } from "../../src/cli/io.js";
 import { progressBar, withProgressAsync } from "../../src/cli/progress.js";
+import { main } from "../../src/cli/main.js";
 import { run } from "../helpers/cli.js";
 import { runOnTerminal } from "../helpers/progress.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -128,5 +129,75 @@ describe("progress bars of plan, export, verify", () => {
     const off = await runOnTerminal({ interactive: false }, "verify", f("s.json"), "-m", f("m.json"));
     expect(off.tty).toBe("");
     expect(off.out).toBe(onTty.out);
+  });
+});
+
+describe("progress bars leave the terminal's modes alone", () => {
+  it("precompute: a job's unplannable line waits for the bar to end, not written into its line or over by its end", async () => {
+    const spec = f("unplannable.json");
+    writeFileSync(
+      spec,
+      JSON.stringify({
+        patterns: ["uniform"],
+        p: [8, 9],
+        seeds: [1],
+        algorithms: ["shift", { name: "mesh-two-stage", params: { rows: 3 } }],
+      }),
+    );
+    // stderr a terminal, the messages and the bar written to it in the order they were written
+    let tty = "";
+    const stderr = process.stderr as NodeJS.WriteStream;
+    const was = { isTTY: stderr.isTTY, columns: stderr.columns };
+    let clock = 0;
+    const now = vi.spyOn(Date, "now").mockImplementation(() => (clock += 1000));
+    const write = vi.spyOn(stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
+      tty += String(chunk);
+      return true;
+    });
+    Object.assign(stderr, { isTTY: true, columns: 100 });
+    let code: number;
+    try {
+      const io = { out: () => undefined, err: (t: string) => void (tty += t), interactive: true };
+      code = await main(["precompute", spec, "--store", f("held"), "--jobs", "1"], io);
+    } finally {
+      Object.assign(stderr, was);
+      write.mockRestore();
+      now.mockRestore();
+    }
+    expect(code).toBe(0);
+    const end = tty.lastIndexOf("\x1b8"); // the bar's end: the cursor back where the bar started
+    expect(end).toBeGreaterThan(0);
+    expect(bars(tty.slice(0, end))).toMatch(/precompute \[.*\] 100% \| 4\/4 plans/);
+    expect(tty.slice(0, end)).not.toContain("unplannable");
+    const after = tty.slice(end);
+    expect(after).toContain("precompute: unplannable: uniform P=8 seed=1 mesh-two-stage: ");
+    expect(after).toMatch(/unplannable: uniform P=8 .*\n.*4 jobs: 3 added, 0 present, 1 unplannable/s);
+  });
+
+  it("no bar turns line wrapping off (a run killed by Ctrl-C left it off); a line past the width is cut instead", async () => {
+    const spec = f("spec.json");
+    writeFileSync(spec, JSON.stringify({ patterns: ["uniform"], p: [8], seeds: [1, 2], algorithms: ["shift"] }));
+    const pre = await runOnTerminal({ interactive: true }, "precompute", spec, "--store", f("store"), "--jobs", "1");
+    expect(pre.code, pre.err).toBe(0);
+    expect(bars(pre.tty)).toMatch(/precompute \[.*\] 100% \| 2\/2 plans/);
+    const plan = await runOnTerminal({ interactive: true }, "plan", "-a", "coloring", f("m.json"), "-o", f("w.json"));
+    expect(plan.code).toBe(0);
+    expect(bars(plan.tty)).toMatch(/plan: coloring \[.*\] 100%/);
+    for (const tty of [pre.tty, plan.tty]) expect(tty).not.toContain("\x1b[?7l");
+    let text = "";
+    const stream = { isTTY: true, columns: 30, write: (c: string) => ((text += c), true) };
+    let clock = 0;
+    const p = progressBar(true, "plan: coloring", "transfers", stream as unknown as NodeJS.WritableStream, () => clock);
+    clock = 2000;
+    p.report(420, 1000);
+    p.finish();
+    expect(text).not.toContain("\x1b[?7l");
+    // each drawing starts at the line's first column (ESC [1G)
+    const lines = text
+      .split("\x1b[1G")
+      .flatMap((l) => bars(l).split("\n"))
+      .filter((l) => l.includes("plan: coloring"));
+    expect(lines.length).toBeGreaterThan(0);
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(30);
   });
 });

@@ -1,9 +1,11 @@
 /** commplan store, precompute and export --format arrow, run in process. */
-import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { decodeScheduleArrow } from "../../src/io/schedule-arrow.js";
+import { validateWithSchema } from "../../src/io/json-schema.js";
 import { parseScheduleJsonText } from "../../src/io/schedule-json-read.js";
 import { scheduleToJsonText } from "../../src/io/schedule-json-write.js";
 import { parseShard, shardJobs } from "../../src/cli/commands/precompute.js";
@@ -282,7 +284,7 @@ describe("precompute: auto", () => {
 });
 
 describe("commplan store get: memory", () => {
-  it("store get, list and verify refuse, before reading it, an entry past --max-memory (get: twice its file)", async () => {
+  it("store get, list, verify and gc refuse, before reading it, an entry past --max-memory (get: twice its file)", async () => {
     const d = dir();
     expect((await run("gen", "uniform", "--p", "512", "-o", join(d, "m.json"))).code).toBe(0);
     const id = (await run("store", "add", join(d, "s"), join(d, "m.json"), "-a", "shift")).out.trim();
@@ -294,13 +296,19 @@ describe("commplan store get: memory", () => {
     expect(r.err).toMatch(new RegExp(`^store: .*${id}\\.arrow: loading the ${size}-byte entry ${id} needs about `));
     expect(r.err).toMatch(/past the memory budget of 1 MiB \(raise it with --max-memory/);
     expect((await run("store", "get", join(d, "s"), "--id", id, "-o", join(d, "g.json"))).code).toBe(0);
-    // list reads each entry's bytes, verify decodes them too: both refuse the largest before reading any
-    for (const sub of ["list", "verify"]) {
+    // list reads each entry's bytes, verify and gc decode them too: each refuses the largest before reading any
+    const gone = spawnSync(process.execPath, ["-e", "0"]).pid!; // a writer that is gone: its temporary file abandoned
+    const tmp = join(d, "s", "tmp", `${hostname()}.${gone}.abcd.tmp`);
+    writeFileSync(tmp, "x");
+    for (const sub of ["list", "verify", "gc"]) {
       const refused = await run("store", sub, join(d, "s"), "--max-memory", "1M");
       expect(refused).toMatchObject({ code: 2, out: "" });
       expect(refused.err).toMatch(new RegExp(`^store: .*${id}\\.arrow: reading the ${size}-byte entry needs about `));
+      expect(existsSync(tmp), sub).toBe(true); // a refused gc removed nothing
       expect((await run("store", sub, join(d, "s"))).code).toBe(0);
     }
+    expect(existsSync(tmp)).toBe(false);
+    expect(existsSync(file)).toBe(true);
   });
 });
 
@@ -341,5 +349,149 @@ describe("commplan store list, hostile origin", () => {
     expect(listed.out).not.toContain("\u001b");
     expect(listed.out.trimEnd().split("\n")).toHaveLength(2); // the header and the one entry
     expect(listed.out).toContain("file:a\\nb\\u001b[2Jc.json\n");
+  });
+});
+
+describe("store gc --dry-run", () => {
+  it("removes nothing and names what gc then removes: a damaged part, an abandoned temporary file, a damaged entry", async () => {
+    const d = dir();
+    const s = join(d, "s");
+    const ids: string[] = [];
+    for (const p of ["6", "7"]) {
+      expect((await run("gen", "uniform", "--p", p, "-o", join(d, `m${p}.json`))).code).toBe(0);
+      ids.push((await run("store", "add", s, join(d, `m${p}.json`), "-a", "shift")).out.trim());
+    }
+    const [sound, broken] = ids as [string, string];
+    const entry = (id: string): string => join(s, "entries", id.slice(0, 2), `${id}.arrow`);
+    const b = readFileSync(entry(broken));
+    b[b.length >> 1]! ^= 4;
+    writeFileSync(entry(broken), b);
+    const gone = spawnSync(process.execPath, ["-e", "0"]).pid!;
+    writeFileSync(join(s, "tmp", `${hostname()}.${gone}.abcd.tmp`), "x"); // its writer is gone
+    writeFileSync(join(s, "tmp", `${hostname()}.${process.pid}.abcd.tmp`), "x"); // its writer runs: kept
+    const prefix = ["0f", "1f", "2f"].find((x) => !ids.some((id) => id.startsWith(x)))!;
+    writeFileSync(join(s, "entries", prefix), "not a directory"); // a damaged part
+    const before = (): string[] => readdirSync(s, { recursive: true, encoding: "utf8" }).sort();
+    const tree = before();
+    const dry = await run("store", "gc", s, "--dry-run");
+    expect(dry.code, dry.err).toBe(0);
+    expect(dry.out).toBe("store: would remove 1 damaged part, 1 temporary file and 1 damaged entry\n");
+    expect(dry.err).toContain(`store: would remove damaged entry ${broken}\n`);
+    expect(before()).toEqual(tree);
+    expect(readFileSync(entry(broken)).equals(b)).toBe(true);
+    const dryJson = JSON.parse((await run("store", "gc", s, "--dry-run", "--json")).out) as Record<string, unknown>;
+    expect(() => validateWithSchema("store-gc", dryJson, "test")).not.toThrow();
+    expect(dryJson).toMatchObject({ dryRun: true, temps: 1, damaged: [broken] });
+    const real = JSON.parse((await run("store", "gc", s, "--json")).out) as Record<string, unknown>;
+    expect(() => validateWithSchema("store-gc", real, "test")).not.toThrow();
+    const { dryRun, ...would } = dryJson;
+    expect(dryRun).toBe(true);
+    expect(real).toEqual(would); // what the dry run named is what gc removed
+    expect(readdirSync(join(s, "tmp"))).toEqual([`${hostname()}.${process.pid}.abcd.tmp`]);
+    expect((await run("store", "get", s, "--id", sound, "-o", join(d, "g.json"))).code).toBe(0);
+    expect((await run("store", "verify", s)).code).toBe(0);
+  });
+});
+
+describe("store list: filters", () => {
+  it("keeps the entries matching every filter given (text and --json alike), and every damaged one", async () => {
+    const d = dir();
+    const s = join(d, "s");
+    writeFileSync(
+      join(d, "spec.json"),
+      JSON.stringify({
+        patterns: ["uniform", "pattern1"],
+        p: [6, 8],
+        seeds: [1, 2],
+        machines: ["t3d-004"],
+        algorithms: ["shift", "rs-nh"],
+      }),
+    );
+    expect((await run("precompute", join(d, "spec.json"), "--store", s, "--jobs", "1")).code).toBe(0);
+    const rows = async (...filters: string[]): Promise<string[]> => {
+      const r = await run("store", "list", s, ...filters);
+      expect(r.code, r.err).toBe(0);
+      const json = await run("store", "list", s, "--json", ...filters);
+      const ids = (JSON.parse(json.out) as { entries: { id: string }[] }).entries.map((e) => e.id);
+      const lines = r.out.trimEnd().split("\n").slice(1);
+      expect(lines.map((l) => l.split(" ")[0])).toEqual(ids); // --json carries the rows the text shows
+      return lines;
+    };
+    expect(await rows()).toHaveLength(16);
+    const picked = await rows("-a", "rs-nh", "--ranks", "8", "--seed", "2", "--pattern", "pattern1");
+    expect(picked).toHaveLength(1);
+    expect(picked[0]).toMatch(/ rs-nh +8 +2 +no +t3d-004 .* pattern1\(seed=2\)$/);
+    expect(await rows("--machine", "t3d-004")).toHaveLength(8); // shift ignores a machine: its key has none
+    expect(await rows("--machine", "sp2-004")).toHaveLength(0);
+    expect(await rows("--pattern", "uniform", "-a", "shift")).toHaveLength(4);
+    // a damaged entry has no key to match: a filter never hides it
+    const id = picked[0]!.split(" ")[0]!;
+    const file = join(s, "entries", id.slice(0, 2), `${id}.arrow`);
+    const b = readFileSync(file);
+    b[b.length >> 1]! ^= 4;
+    writeFileSync(file, b);
+    const withDamage = await rows("-a", "shift", "--ranks", "6");
+    expect(withDamage).toHaveLength(5);
+    expect(withDamage.filter((l) => l.startsWith(`${id} `) && l.includes("DAMAGED"))).toHaveLength(1);
+    for (const [flag, value, message] of [
+      ["--machine", "t3d", /unknown machine 't3d' \(did you mean t3d-004/],
+      ["-a", "colouring", /unknown algorithm 'colouring' \(did you mean coloring/],
+      ["--ranks", "0", /--ranks must be an integer >= 1, got '0'/],
+    ] as const) {
+      const r = await run("store", "list", s, flag, value);
+      expect(r).toMatchObject({ code: 2, out: "" });
+      expect(r.err).toMatch(message);
+      expect(r.err.trimEnd().split("\n")).toHaveLength(1);
+    }
+  });
+});
+
+describe("store add and precompute: the budget counts the plan", () => {
+  it("a plan that plan refuses under --max-memory is refused by store add and is unplannable in precompute: nothing added", async () => {
+    const d = dir();
+    const m = join(d, "m.json");
+    expect((await run("gen", "uniform", "--p", "512", "-o", m)).code).toBe(0);
+    const plan = await run("plan", m, "-a", "shift", "--max-memory", "8M", "-o", join(d, "p.json"));
+    expect(plan.code).toBe(2);
+    expect(plan.err).toMatch(/^plan: .*planning shift for P = 512 needs about .* past the memory budget of 8 MiB/);
+    const add = await run("store", "add", join(d, "s"), m, "-a", "shift", "--max-memory", "8M");
+    expect(add).toMatchObject({ code: 2, out: "" });
+    expect(add.err).toMatch(
+      /^store: .*m\.json: planning shift for P = 512 into a store entry needs about 15 MiB, past the memory budget of 8 MiB \(raise it with --max-memory/,
+    );
+    expect(add.err.trimEnd().split("\n")).toHaveLength(1);
+    writeFileSync(
+      join(d, "spec.json"),
+      JSON.stringify({ patterns: ["uniform"], p: [512], seeds: [1], algorithms: ["shift"] }),
+    );
+    for (const jobs of ["1", "2"]) {
+      const pre = await run(
+        "precompute",
+        join(d, "spec.json"),
+        "--store",
+        join(d, "s"),
+        "--jobs",
+        jobs,
+        "--max-memory",
+        "8M",
+      );
+      expect(pre.err, jobs).toMatch(
+        /unplannable: uniform P=512 seed=1 shift: .*into a store entry needs about .*--max-memory/,
+      );
+      expect(pre.err, jobs).toContain("1 job: 0 added, 0 present, 1 unplannable");
+    }
+    expect(readdirSync(join(d, "s", "entries"))).toEqual([]);
+    expect((await run("store", "add", join(d, "s"), m, "-a", "shift", "--max-memory", "16M")).code).toBe(0);
+    // a rerun loads a present entry to judge it: within the budget too, as store get does (twice its file)
+    const spec = join(d, "spec.json");
+    const pre = (mm: string): Promise<{ code: number; err: string }> =>
+      run("precompute", spec, "--store", join(d, "s"), "--jobs", "1", "--max-memory", mm);
+    expect((await pre("16M")).err).toContain("1 job: 0 added, 1 present"); // store add's entry: the same key
+    const refused = await pre("8M");
+    expect(refused.err).toMatch(
+      /unplannable: uniform P=512 seed=1 shift: store: .*loading the \d+-byte entry .*past the memory budget of 8 MiB/,
+    );
+    expect(refused.err).toContain("1 job: 0 added, 0 present, 1 unplannable");
+    expect((await pre("10M")).err).toContain("1 job: 0 added, 1 present");
   });
 });

@@ -2,7 +2,7 @@
 import { RUNTIME_MODELS } from "../../machines/runtime/runtime-model.js";
 import { freeCopiesOption, MACHINE_OF_RUNTIME_HELP, machineOfFlags, runtimeOfFlags } from "./runtime-flags.js";
 import { checkMemory } from "../../model/memory-budget.js";
-import { matrixBytes, type CommMatrix } from "../../model/matrix.js";
+import { planOutputBytes } from "../plan-bytes.js";
 import { Option, type Command } from "commander";
 import { MAX_SEED } from "../../model/param-spec.js";
 import { writeScheduleJson } from "../../io/schedule-json-write.js";
@@ -143,33 +143,6 @@ export function autoAnswerLine(v: MpiVerdict): string {
   const against =
     v.gain === null ? "" : ` (${v.gain} % faster than MPI_Alltoallv's default, ${v.mpiDefault} ${v.mpiSimulated} us)`;
   return `use the plan${against}: ${v.effect}`;
-}
-
-/** Bytes a schedule takes per transfer while it is built (src, dst, size and the builder's growth). */
-const PLAN_TRANSFER_BYTES = 28;
-/** Bytes per payload chunk (origin, dest, offset, count and the chunk starts). */
-const PLAN_CHUNK_BYTES = 24;
-
-/** The non-zero off-diagonal messages of `m` (each is one transfer at least), without building compressed rows. */
-function messagesOf(m: CommMatrix): number {
-  if (m.sparse !== undefined) {
-    const { rowStart, col } = m.sparse;
-    let n = rowStart[m.p]!;
-    for (let i = 0; i < m.p; i++) for (let k = rowStart[i]!; k < rowStart[i + 1]!; k++) if (col[k] === i) n--;
-    return n;
-  }
-  let n = 0;
-  const { data, p } = m;
-  for (let x = 0; x < data.length; x++) if (data[x]! > 0 && x % (p + 1) !== 0) n++;
-  return n;
-}
-
-/**
- * What a plan of `m` holds at least: the matrix, and a transfer (with a chunk when `payload`) per message; the
- * planners whose work grows faster say so themselves (plan-memory.ts).
- */
-function planOutputBytes(m: CommMatrix, payload: boolean): number {
-  return matrixBytes(m) + messagesOf(m) * (PLAN_TRANSFER_BYTES + (payload ? PLAN_CHUNK_BYTES : 0));
 }
 
 /** `plan --algorithm auto`: planAuto on the named machine (required; no --param). */

@@ -4,7 +4,6 @@
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import cliProgress from "cli-progress";
 import { Option, type Command } from "commander";
 import { counted } from "../../internal/plural.js";
 import { fail } from "../../model/errors.js";
@@ -13,6 +12,7 @@ import { cliMessage } from "../option-flags.js";
 import { openPlanStore } from "../../store/index.js";
 import type { CliContext } from "../context.js";
 import { intOption, refuseDashDirectory } from "../io.js";
+import { newBar } from "../progress.js";
 import { printJson } from "./json-summary.js";
 import { readPrecomputeSpec, runPrecomputeJob, type JobOutcome, type PrecomputeJob } from "../precompute-jobs.js";
 import {
@@ -283,19 +283,22 @@ export function registerPrecompute(program: Command, ctx: CliContext): void {
       openPlanStore(o.store, true);
       const counts = { added: 0, present: 0, unplannable: 0, damaged: 0 };
       const bar = ctx.io.interactive
-        ? new cliProgress.SingleBar(
-            { stream: process.stderr, format: "precompute [{bar}] {percentage}% | {value}/{total} plans | eta {eta}s" },
-            cliProgress.Presets.shades_classic,
-          )
+        ? newBar(process.stderr, "precompute [{bar}] {percentage}% | {value}/{total} plans | eta {eta}s")
         : null;
       bar?.start(jobs.length, 0);
       const outcomes: (JobOutcome | null)[] = jobs.map(() => null);
+      // while the bar is drawn, a line written beside it would join the bar's line, and the bar's end (which puts the
+      // cursor back where the bar started) would write over it: the lines wait for the bar to end
+      const held: string[] = [];
       const done: Done = (k, out) => {
         outcomes[k] = out;
         counts[out.status]++;
         bar?.increment();
-        if (out.status === "unplannable" || out.status === "damaged")
-          ctx.io.err(`precompute: ${out.status}: ${describeJob(jobs[k]!)}: ${cliMessage(out.message ?? "")}\n`);
+        if (out.status === "unplannable" || out.status === "damaged") {
+          const line = `precompute: ${out.status}: ${describeJob(jobs[k]!)}: ${cliMessage(out.message ?? "")}\n`;
+          if (bar === null) ctx.io.err(line);
+          else held.push(line);
+        }
       };
       try {
         if (threads === 1 || jobs.length <= 1)
@@ -303,6 +306,7 @@ export function registerPrecompute(program: Command, ctx: CliContext): void {
         else await runOnWorkers(o.store, jobs, threads, ctx.maxMemory, done);
       } finally {
         bar?.stop();
+        for (const line of held) ctx.io.err(line);
       }
       const sh = o.shard === undefined ? "" : ` (shard ${shard.i}/${shard.n})`;
       ctx.io.err(

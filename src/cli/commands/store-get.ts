@@ -49,7 +49,7 @@ export function entrySize(file: string): number {
 }
 
 /** Refuses, before reading it, an entry whose file the budget cannot hold (nothing for a missing entry). */
-function checkEntryMemory(file: string, id: string, maxMemory: number): void {
+export function checkEntryMemory(file: string, id: string, maxMemory: number): void {
   const size = entrySize(file);
   checkMemory("store", ENTRY_BYTES_PER_BYTE * size, `loading the ${size}-byte entry ${id}`, maxMemory, { file });
 }

@@ -24,9 +24,10 @@ import {
   storeDamage,
   verifyStore,
 } from "../../store/index.js";
-import type { PlanStore, ResolvedRequest, StoreOrigin, StoreReport } from "../../store/index.js";
+import type { PlanStore, ResolvedRequest, StoreEntryInfo, StoreOrigin, StoreReport } from "../../store/index.js";
 import type { CliContext } from "../context.js";
 import { checkAlgorithmName } from "../algorithm-name.js";
+import { checkStorePlanMemory } from "../plan-bytes.js";
 import {
   collect,
   ELEMENT_BYTES_HELP,
@@ -137,6 +138,7 @@ function registerAddGet(store: Command, ctx: CliContext): void {
         added("present", false);
         return;
       }
+      checkStorePlanMemory("store", m, r.key.algorithm, r.key.payload, ctx.maxMemory, { file: matrixFile });
       const res = addPlan(s, r.key, planForRequest(m, r), { matrixFile: basename(matrixFile), p: m.p });
       ctx.io.err(`store: ${r.id} ${res.written ? "added" : "present (added by another writer)"}\n`);
       added(res.written ? "added" : "present", !res.written);
@@ -215,21 +217,62 @@ function verdict(rep: StoreReport): string {
   return `- ${gc ? "run 'commplan store gc'" : ""}${gc && programs ? "; " : ""}${programs ? rewrite : ""}`;
 }
 
+/** The filters of store list, as given. */
+interface ListFilters {
+  algorithm?: string;
+  ranks?: string;
+  seed?: string;
+  machine?: string;
+  pattern?: string;
+}
+
+/**
+ * Whether an entry passes list's filters (checked once, before any entry is read); a damaged entry, whose key is not
+ * known, always does: a filter never hides damage.
+ */
+function listFilter(o: ListFilters): (e: StoreEntryInfo) => boolean {
+  if (o.algorithm !== undefined) checkAlgorithmName("store", o.algorithm);
+  const p = o.ranks === undefined ? undefined : intOption("ranks", o.ranks, 1);
+  const seed = o.seed === undefined ? undefined : intOption("seed", o.seed, 0, MAX_SEED);
+  const machine = o.machine === undefined ? undefined : findMachine(o.machine).name;
+  return (e) => {
+    const k = e.key;
+    if (k === null) return true;
+    const from = e.origin === null ? null : "matrixFile" in e.origin ? e.origin.matrixFile : e.origin.pattern;
+    return (
+      (o.algorithm === undefined || k.algorithm === o.algorithm) &&
+      (p === undefined || k.p === p) &&
+      (seed === undefined || k.seed === seed) &&
+      (machine === undefined || k.machine?.["name"] === machine) &&
+      (o.pattern === undefined || from === o.pattern)
+    );
+  };
+}
+
 function registerMaintenance(store: Command, ctx: CliContext): void {
   store
     .command("list")
     .description(
-      "list the entries: id, algorithm, P, seed, payload, machine, bytes, created (damaged ones marked), and origin: the pattern with its seed and options (precompute) or the matrix file's name (add)",
+      "list the entries (by id; the filters keep those that match all of them, and every damaged one): id, algorithm, P, seed, payload, machine, bytes, created (damaged ones marked), and origin: the pattern with its seed and options (precompute) or the matrix file's name (add)",
     )
     .argument("<dir>", "the store directory")
     .option("--json", "print the entries and the damaged parts as one commplan.store-list/v1 JSON document")
-    .action((dir: string, o: { json?: boolean }) => {
+    .option("-a, --algorithm <name>", "only the entries of this algorithm (auto: auto's picks)")
+    .option("--ranks <n>", "only the entries of this P")
+    .option("--seed <s>", "only the entries of this seed")
+    .option("--machine <name>", "only the entries keyed with this machine (rs-nh, split-coloring and auto's)")
+    .option(
+      "--pattern <name>",
+      "only the entries of this origin: a pattern's name (precompute) or a matrix file's (add)",
+    )
+    .action((dir: string, o: { json?: boolean } & ListFilters) => {
+      const keep = listFilter(o);
       const s = openPlanStore(dir);
       if (pathKindOf(dirname(dirname(entryFile(s, "0".repeat(64))))) === "directory")
         checkLargestEntry(s, 1, ctx.maxMemory);
       const damage = storeDamage(s);
       for (const d of damage) ctx.io.err(`store: ${oneLine(d.file)}: ${oneLine(d.problem)}\n`);
-      const entries = listPlans(s);
+      const entries = listPlans(s).filter(keep);
       if (o.json) return printJson(ctx, { format: "commplan.store-list/v1", entries, damage });
       const rows = entries.map((e) => [
         e.id, // whole: 'store get --id' takes it as printed
@@ -294,19 +337,34 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
     });
   store
     .command("gc")
-    .description("remove abandoned temporary files (their writer is gone) and damaged entries")
+    .description(
+      "remove abandoned temporary files (their writer is gone), damaged entries and damaged parts (--dry-run: list them)",
+    )
     .argument("<dir>", "the store directory")
     .option("--json", "print what was removed as commplan.store-gc/v1 JSON")
-    .action((dir: string, o: { json?: boolean }) => {
-      const r = gcStore(openPlanStore(dir));
-      for (const d of r.parts) ctx.io.err(`store: removed ${oneLine(d.file)} (${oneLine(d.problem)})\n`);
-      for (const id of r.damaged) ctx.io.err(`store: removed damaged entry ${id}\n`);
+    .option("--dry-run", "remove nothing: say what would be removed now")
+    .action((dir: string, o: { json?: boolean; dryRun?: boolean }) => {
+      const s = openPlanStore(dir);
+      // gc decodes every entry, as verify does, to find the damaged ones
+      if (pathKindOf(dirname(dirname(entryFile(s, "0".repeat(64))))) === "directory")
+        checkLargestEntry(s, ENTRY_BYTES_PER_BYTE, ctx.maxMemory);
+      const dry = o.dryRun === true;
+      const r = gcStore(s, dry);
+      const removed = dry ? "would remove" : "removed";
+      for (const d of r.parts) ctx.io.err(`store: ${removed} ${oneLine(d.file)} (${oneLine(d.problem)})\n`);
+      for (const id of r.damaged) ctx.io.err(`store: ${removed} damaged entry ${id}\n`);
       if (o.json)
-        return printJson(ctx, { format: "commplan.store-gc/v1", temps: r.temps, damaged: r.damaged, parts: r.parts });
+        return printJson(ctx, {
+          format: "commplan.store-gc/v1",
+          ...(dry ? { dryRun: true } : {}),
+          temps: r.temps,
+          damaged: r.damaged,
+          parts: r.parts,
+        });
       const temps = counted(r.temps, "temporary file", "temporary files");
       const entries = counted(r.damaged.length, "damaged entry", "damaged entries");
       const parts = counted(r.parts.length, "damaged part", "damaged parts");
-      ctx.io.out(`store: removed ${r.parts.length === 0 ? temps : `${parts}, ${temps}`} and ${entries}\n`);
+      ctx.io.out(`store: ${removed} ${r.parts.length === 0 ? temps : `${parts}, ${temps}`} and ${entries}\n`);
     });
 }
 
