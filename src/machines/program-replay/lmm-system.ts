@@ -101,6 +101,8 @@ export class LmmSystem {
   private readonly changedAt: Int32Array;
   private readonly cleanAt: Int32Array;
   private readonly initUsage: Float64Array;
+  /** Per link: its share at a solve's start (bandwidth / initUsage), kept with initUsage. */
+  private readonly initShare: Float64Array;
   /** Per link: the solve that summed its initUsage (valid while its flows are unchanged), its share now. */
   private readonly sumAt: Int32Array;
   private readonly shareOf: Float64Array;
@@ -204,6 +206,7 @@ export class LmmSystem {
     this.changedAt = new Int32Array(L);
     this.cleanAt = new Int32Array(L);
     this.initUsage = new Float64Array(L);
+    this.initShare = new Float64Array(L);
     this.sumAt = new Int32Array(L).fill(-1);
     this.solvedIn = new Int32Array(L);
     this.fixedIn = new Int32Array(F);
@@ -647,7 +650,10 @@ export class LmmSystem {
     return replay ? this.logSteps : 0;
   }
 
-  /** Dirty link c's state at the start of solve g (its usage summed again only when its flows changed); its share. */
+  /**
+   * Dirty link c's state at the start of solve g (its usage and share computed again only when its flows changed);
+   * its share.
+   */
   private startLink(c: number, g: number): number {
     const { bandwidth, fatpipe } = this.net;
     const { slotW, initUsage, sumAt } = this;
@@ -655,17 +661,17 @@ export class LmmSystem {
       k = this.count[c]!;
     this.remaining[c] = bandwidth[c]!;
     this.unfixed[c] = k;
-    // the sum over the same flows in the same order is the same
-    let u = initUsage[c]!;
+    // the sum over the same flows in the same order is the same, and so is the share it gives
     if (this.changedAt[c]! > sumAt[c]!) {
-      u = 0;
+      let u = 0;
       if (fatpipe[c]) for (let s = a + k - 1; s >= a; s--) u = Math.max(u, slotW[s]!);
       else for (let s = a + k - 1; s >= a; s--) u += slotW[s]!;
       initUsage[c] = u;
+      this.initShare[c] = shareOfState(bandwidth[c]!, u, fatpipe[c]!);
       sumAt[c] = g;
     }
-    this.usage[c] = u;
-    return (this.shareOf[c] = shareOfState(bandwidth[c]!, u, fatpipe[c]!));
+    this.usage[c] = initUsage[c]!;
+    return (this.shareOf[c] = this.initShare[c]!);
   }
 
   /** This solve's log becomes the previous one; the marks are cleared. */
@@ -953,7 +959,13 @@ export class LmmSystem {
   private lose(c: number, r: number, w: number, clean: boolean): void {
     const { fatpipe } = this.net;
     const { remaining, usage, unfixed } = this;
-    unfixed[c]!--;
+    // a link left without unfixed flows is done with in this solve: its state is set again before it is read (startLink,
+    // settle), so it is not updated
+    if (--unfixed[c]! === 0) {
+      if (clean) this.cleanAt[c] = 0;
+      else if (!this.useHeap) this.scanValid = false;
+      return;
+    }
     let sh = this.shareOf[c]!;
     if (fatpipe[c] === 0) {
       const rem = (remaining[c] = Math.max(0, remaining[c]! - r)),
