@@ -74,41 +74,103 @@ export function verifyPrograms(s: PlanStore, opts: { readonly maxMemory?: number
   const damaged: ProgramDamage[] = [];
   for (const key of names) {
     const problem = programProblem(join(dir, key), key, maxMemory);
-    if (problem !== null) damaged.push({ key, ...problem });
+    if (problem !== null) damaged.push({ key, file: problem.file, problem: problem.problem });
   }
   return { programs: names.length, damaged };
 }
 
-/** What is wrong with the program directory `dir` named `key`, or null. */
-function programProblem(dir: string, key: string, maxMemory: number): { file: string; problem: string } | null {
+/** The capture a program directory must serve (precompute's pattern): its P, element size and call kinds. */
+export interface ProgramFor {
+  readonly p: number;
+  readonly elementBytes: number;
+  readonly kinds: readonly string[];
+}
+
+/**
+ * What is wrong with a program directory: the file at fault and the problem (as `store verify` names them), and the
+ * same in the words precompute puts after "planned for ..., but" (`its program does not read (...)`).
+ */
+export interface ProgramProblem {
+  readonly file: string;
+  readonly problem: string;
+  readonly flaw: string;
+}
+
+/**
+ * What is wrong with the program directory `dir` named `key`, or null: the one soundness check `store verify` and
+ * `precompute --from-capture` share, so a program verify flags is one precompute plans again. It is a directory named
+ * by a capture key that lists; its plan.json is a commplan.libplan/v1 record for that key; its split program reads
+ * (index.json and every rank file, read whole and checked as every program reader does) for the record's P and element
+ * size; and, given the capture `pattern` (precompute), the record is for the capture's P and element size and lists
+ * each of its call kinds. A program past the memory budget (`maxMemory`) throws the budget's CommplanError, before it is
+ * read.
+ */
+export function programProblem(
+  dir: string,
+  key: string,
+  maxMemory: number,
+  pattern?: ProgramFor,
+): ProgramProblem | null {
   const kind = pathKind(dir);
   if (kind !== "directory")
-    return { file: dir, problem: `${aKind(kind)} where the store keeps a program (a directory)` };
-  if (!CAPTURE_KEY.test(key))
-    return { file: dir, problem: "not a program of the store: its name is not a capture key (32 hex digits)" };
+    return {
+      file: dir,
+      problem: `${aKind(kind)} where the store keeps a program (a directory)`,
+      flaw: "not a directory",
+    };
+  if (!CAPTURE_KEY.test(key)) {
+    const problem = "not a program of the store: its name is not a capture key (32 hex digits)";
+    return { file: dir, problem, flaw: problem };
+  }
   const planFile = join(dir, "plan.json");
+  const planSays = (problem: string): ProgramProblem => ({
+    file: planFile,
+    problem,
+    flaw: `its plan.json: ${problem}`,
+  });
   let rec: Record<string, unknown>;
   try {
     const v = readJsonDocument(planFile, MAX_CAPTURE_RECORD_BYTES, MODULE, "a plan.json");
-    if (v === null || typeof v !== "object" || Array.isArray(v)) return { file: planFile, problem: "not an object" };
+    if (v === null || typeof v !== "object" || Array.isArray(v)) return planSays("not an object");
     rec = v as Record<string, unknown>;
   } catch (e) {
-    return { file: planFile, problem: messageOf(e) };
+    return planSays(messageOf(e));
   }
-  if (rec["format"] !== LIBPLAN_FORMAT) return { file: planFile, problem: `/format is not '${LIBPLAN_FORMAT}'` };
-  if (rec["key"] !== key) return { file: planFile, problem: `/key is not its directory's name, ${key}` };
-  checkMemory(MODULE, programReadBytes(dir), `reading the program in ${dir}`, maxMemory, { file: dir });
+  if (rec["format"] !== LIBPLAN_FORMAT) return planSays(`/format is not '${LIBPLAN_FORMAT}'`);
+  if (rec["key"] !== key) return planSays(`/key is not its directory's name, ${key}`);
+  if (pattern !== undefined && (rec["p"] !== pattern.p || rec["elementBytes"] !== pattern.elementBytes))
+    return planSays(
+      `/p and /elementBytes are ${String(rec["p"])} and ${String(rec["elementBytes"])}, not the capture's ${pattern.p} and ${pattern.elementBytes}`,
+    );
+  let readBytes: number;
+  try {
+    readBytes = programReadBytes(dir);
+  } catch (e) {
+    // a directory it can enter but not list (mode 311): damage named by the directory, as one it cannot enter is
+    const problem = `cannot list its files: ${fsErrorText(e, false)}`;
+    return { file: dir, problem, flaw: `its directory ${problem}` };
+  }
+  checkMemory(MODULE, readBytes, `reading the program in ${dir}`, maxMemory, { file: dir });
   try {
     const { program } = readProgramJson(dir, { maxMemory });
-    if (program.p !== rec["p"] || program.elementBytes !== rec["elementBytes"])
-      return {
-        file: planFile,
-        problem: `its program is for p ${program.p} and elementBytes ${program.elementBytes}, its plan.json says p ${String(rec["p"])} and elementBytes ${String(rec["elementBytes"])}`,
-      };
+    if (program.p !== rec["p"] || program.elementBytes !== rec["elementBytes"]) {
+      const problem = `its program is for p ${program.p} and elementBytes ${program.elementBytes}, its plan.json says p ${String(rec["p"])} and elementBytes ${String(rec["elementBytes"])}`;
+      return { file: planFile, problem, flaw: problem };
+    }
   } catch (e) {
-    return { file: (isCommplanError(e) ? e.place.file : undefined) ?? dir, problem: messageOf(e) };
+    const file = (isCommplanError(e) ? e.place.file : undefined) ?? dir;
+    const whole = isCommplanError(e) ? e.message : String(e);
+    return { file, problem: messageOf(e), flaw: `its program does not read (${whole})` };
   }
-  return null;
+  if (pattern === undefined) return null;
+  const listed = Array.isArray(rec["kinds"]) ? (rec["kinds"] as unknown[]) : [rec["call"]];
+  const missing = pattern.kinds.filter((k) => !listed.includes(k));
+  if (missing.length === 0) return null;
+  return {
+    file: planFile,
+    problem: `/kinds does not list ${missing.join(" and ")}`,
+    flaw: `its plan.json is not for ${missing.join(" and ")}`,
+  };
 }
 
 /** The memory reading the split program in `dir` takes (splitReadBytes over its files' sizes). */

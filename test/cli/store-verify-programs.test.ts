@@ -35,9 +35,17 @@ async function storeWithProgram(d: string): Promise<string> {
     JSON.stringify({ ...rec, site: "x", calls: 3, matrix: `${name}.matrix.json` }),
   );
   const s = join(d, "s");
+  expect(await precomputeAgain(d)).toContain("1 added");
+  return s;
+}
+
+/** precompute --from-capture of d/cap into d/s again: its summary line (stderr). */
+async function precomputeAgain(d: string): Promise<string> {
+  const cap = join(d, "cap"),
+    s = join(d, "s");
   const r = await run("precompute", "--from-capture", cap, "--store", s, "--machine", "t3d-004", "--runtime", "none");
   expect(r.code, r.err).toBe(0);
-  return s;
+  return r.err;
 }
 
 /** store verify --json of `s`, checked against its schema. */
@@ -121,4 +129,31 @@ describe("store list and verify: an entry under the wrong prefix", () => {
     expect(existsSync(file)).toBe(false);
     expect(await verifyJson(s, 0)).toMatchObject({ consistent: true, entries: 1, parts: [] });
   });
+});
+
+describe("store verify and precompute --from-capture share one check of a program", () => {
+  const edits: [string, Record<string, unknown>, string][] = [
+    ["an older format", { format: "commplan.libplan/v0" }, "/format is not 'commplan.libplan/v1'"],
+    ["another P", { p: 8 }, "its program is for p 4 and elementBytes 24, its plan.json says p 8 and elementBytes 24"],
+    ["another key", { key: "0".repeat(32) }, `/key is not its directory's name, ${KEY}`],
+  ];
+  it.each(edits)(
+    "a plan.json with %s: verify flags it, precompute replaces it, verify then passes",
+    async (_, edit, problem) => {
+      const d = tempDir("verify-programs");
+      const s = await storeWithProgram(d);
+      const planFile = join(s, "programs", KEY, "plan.json");
+      const plan = JSON.parse(readFileSync(planFile, "utf8")) as Record<string, unknown>;
+      writeFileSync(planFile, JSON.stringify({ ...plan, ...edit }));
+      expect((await verifyJson(s, 1))["damagedPrograms"]).toEqual([{ key: KEY, file: planFile, problem }]);
+      expect(await precomputeAgain(d)).toContain("0 added, 0 present, 1 replaced");
+      expect(await verifyJson(s, 0)).toMatchObject({ consistent: true, programs: 1, damagedPrograms: [] });
+      expect(JSON.parse(readFileSync(planFile, "utf8"))).toMatchObject({
+        format: "commplan.libplan/v1",
+        key: KEY,
+        p: 4,
+      });
+      expect(await precomputeAgain(d)).toContain("0 added, 1 present, 0 replaced");
+    },
+  );
 });
