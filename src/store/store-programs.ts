@@ -11,7 +11,7 @@ import { fsErrorText } from "../io/file-output.js";
 import { readJsonDocument } from "../io/json-document-read.js";
 import { readProgramJson, splitReadBytes } from "../io/program-json-read.js";
 import { aKind, pathKind } from "./store-fs.js";
-import { MODULE, type PlanStore } from "./store-dir.js";
+import { MODULE, partDamage, type PlanStore } from "./store-dir.js";
 
 /** The format of STORE/programs/<key>/plan.json, which libcommplan reads. */
 export const LIBPLAN_FORMAT = "commplan.libplan/v1";
@@ -28,6 +28,39 @@ const CAPTURE_KEY = /^[0-9a-f]{32}$/;
 /** The directory of the lowered programs. */
 export function programsDir(s: PlanStore): string {
   return join(s.dir, "programs");
+}
+
+/** What the store keeps at programs/, as a damaged part names it. */
+export const PROGRAMS_PART = "its programs (a directory)";
+
+/**
+ * The damage of the store's programs/ when anything but a directory stands there (a file, a link: `gc` removes it as it
+ * removes a damaged tmp/; precompute --from-capture makes the directory anew), or null (a directory, or none).
+ */
+export function programsDamage(s: PlanStore): { file: string; problem: string } | null {
+  return partDamage(programsDir(s), "directory", PROGRAMS_PART, true);
+}
+
+/**
+ * The leftovers of precompute --from-capture in programs/ (`.<key>.<host>.<pid>.tmp`, the program being written, and
+ * `.<key>.<host>.<pid>.old`, the one it replaces, moved aside): their paths and writers, the temporary files of the
+ * programs as tmp/ holds the entries'.
+ */
+export function programTemps(s: PlanStore): { file: string; host: string; pid: number }[] {
+  const dir = programsDir(s);
+  if (pathKind(dir) !== "directory") return [];
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return []; // verifyPrograms names a programs/ that does not list
+  }
+  const out: { file: string; host: string; pid: number }[] = [];
+  for (const n of names) {
+    const m = /^\.[0-9a-f]{32}\.(.+)\.(\d+)\.(?:tmp|old)$/.exec(n);
+    if (m !== null) out.push({ file: join(dir, n), host: m[1]!, pid: Number(m[2]) });
+  }
+  return out;
 }
 
 /** A program directory of the store that libcommplan could not replay as it is: its key, the file, the problem. */
@@ -57,12 +90,8 @@ export function verifyPrograms(s: PlanStore, opts: { readonly maxMemory?: number
   const maxMemory = memoryBudgetOf(opts);
   const dir = programsDir(s);
   const kind = pathKind(dir);
-  if (kind === "missing") return { programs: 0, damaged: [] };
-  if (kind !== "directory")
-    return {
-      programs: 0,
-      damaged: [{ key: "", file: dir, problem: `${aKind(kind)} where the store keeps its programs (a directory)` }],
-    };
+  // anything but a directory at programs/ is a damaged part of the store (programsDamage), not a damaged program
+  if (kind !== "directory") return { programs: 0, damaged: [] };
   let names: string[];
   try {
     names = readdirSync(dir)

@@ -5,6 +5,7 @@
  * An entry file under another prefix than its id's is reported by list and verify, and removed by gc.
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { validateWithSchema } from "../../src/io/json-schema.js";
@@ -156,4 +157,41 @@ describe("store verify and precompute --from-capture share one check of a progra
       expect(await precomputeAgain(d)).toContain("0 added, 1 present, 0 replaced");
     },
   );
+});
+
+describe("store verify and gc: programs/ as a part of the store", () => {
+  it("a file where programs/ should be is a damaged part (gc's to repair), not a damaged program", async () => {
+    const d = tempDir("verify-programs");
+    const s = await storeWithProgram(d);
+    const programs = join(s, "programs");
+    rmSync(programs, { recursive: true });
+    writeFileSync(programs, "x\n");
+    const problem = "a file where the store keeps its programs (a directory)";
+    const doc = await verifyJson(s, 1);
+    expect(doc).toMatchObject({ parts: [{ file: programs, problem }], programs: 0, damagedPrograms: [] });
+    const text = await run("store", "verify", s);
+    expect(text.err).toBe(`store: ${programs}: ${problem}\n`);
+    expect(text.out).toBe("store: 1 entry, 0 damaged, 1 damaged part, 0 temporary files - run 'commplan store gc'\n");
+    expect((await run("store", "gc", s)).code).toBe(0);
+    expect(existsSync(programs)).toBe(false);
+    expect(await verifyJson(s, 0)).toMatchObject({ consistent: true, parts: [], programs: 0 });
+    expect(await precomputeAgain(d)).toContain("1 added");
+    expect(await verifyJson(s, 0)).toMatchObject({ consistent: true, programs: 1 });
+  });
+
+  it("an interrupted precompute's .tmp and .old directories are temporary files; gc removes those whose writer is gone", async () => {
+    const s = await storeWithProgram(tempDir("verify-programs"));
+    const left = (pid: number, end: string): string => join(s, "programs", `.${KEY}.${hostname()}.${pid}.${end}`);
+    const gone = [left(999999999, "tmp"), left(999999998, "old")];
+    const running = left(process.pid, "tmp");
+    for (const dir of [...gone, running]) mkdirSync(dir);
+    writeFileSync(join(gone[1]!, "plan.json"), "{}");
+    expect(await verifyJson(s, 0)).toMatchObject({ consistent: true, temps: 3, programs: 1, damagedPrograms: [] });
+    const gc = JSON.parse((await run("store", "gc", s, "--json")).out) as Record<string, unknown>;
+    expect(gc["temps"]).toBe(2);
+    expect(gone.filter((g) => existsSync(g))).toEqual([]);
+    expect(existsSync(running)).toBe(true);
+    expect(await verifyJson(s, 0)).toMatchObject({ temps: 1, programs: 1 });
+    rmSync(running, { recursive: true });
+  });
 });
