@@ -401,11 +401,7 @@ function planTarget(planFile: string): string {
  * (past the memory budget) is planned again too.
  */
 function programFlaw(dir: string, pat: CapturedPattern, maxMemory: number): string | null {
-  try {
-    return programProblem(dir, pat.key, maxMemory, pat)?.flaw ?? null;
-  } catch (e) {
-    return `its program does not read (${isCommplanError(e) ? e.message : String(e)})`;
-  }
+  return programProblem(dir, pat.key, maxMemory, pat)?.flaw ?? null;
 }
 
 /** What precompute plans for, in words: the machine, the runtime (or the one-port model), copies, the network. */

@@ -301,11 +301,14 @@ export interface StoreReport {
   readonly programs: number;
   /** The program directories that libcommplan could not replay as they are. */
   readonly damagedPrograms: readonly ProgramDamage[];
+  /** The program directories not checked: too big to read within the memory budget (not counted as damage). */
+  readonly uncheckedPrograms: readonly ProgramDamage[];
 }
 
 /**
  * Checks every entry (seal, key, columns), every part of the store and every lowered program in programs/
- * (verifyPrograms; `opts.maxMemory` bounds the reading of one, else the default budget).
+ * (verifyPrograms; `opts.maxMemory` bounds the reading of one, else the default budget: a program past it is listed in
+ * `uncheckedPrograms`, not read, and nothing is thrown).
  */
 export function verifyStore(s: PlanStore, opts: { readonly maxMemory?: number } = {}): StoreReport {
   const parts = storeDamage(s);
@@ -318,6 +321,7 @@ export function verifyStore(s: PlanStore, opts: { readonly maxMemory?: number } 
     parts,
     programs: programs.programs,
     damagedPrograms: programs.damaged,
+    uncheckedPrograms: programs.unchecked,
   };
 }
 

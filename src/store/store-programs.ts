@@ -72,40 +72,45 @@ export interface ProgramDamage {
   readonly problem: string;
 }
 
-/** What verifyPrograms found: the program directories checked, the damaged ones. */
+/** What verifyPrograms found: the program directories checked, the damaged ones, the ones past the memory budget. */
 export interface ProgramsReport {
   readonly programs: number;
   readonly damaged: readonly ProgramDamage[];
+  /** The programs not checked, too big to read within the memory budget (the problem: the budget's message). */
+  readonly unchecked: readonly ProgramDamage[];
 }
 
 /**
  * Checks every program directory of the store: each entry of programs/ (but the hidden ones a running precompute
  * writes, `.<key>.*.tmp` and `.old`) is a directory named by a capture key, whose plan.json is a commplan.libplan/v1
  * record for that key, and whose split program reads (index.json and every rank file, read whole and checked as every
- * program reader does) for the record's P and element size. A program past the memory budget is refused (one line,
- * before it is read; `opts.maxMemory`, else the default budget), not counted as damage. A store without programs/ has
- * none.
+ * program reader does) for the record's P and element size. A program past the memory budget (`opts.maxMemory`, else
+ * the default budget) is not read: it is listed in `unchecked`, not counted as damage, and nothing is thrown. A store
+ * without programs/ has none.
  */
 export function verifyPrograms(s: PlanStore, opts: { readonly maxMemory?: number } = {}): ProgramsReport {
   const maxMemory = memoryBudgetOf(opts);
   const dir = programsDir(s);
   const kind = pathKind(dir);
   // anything but a directory at programs/ is a damaged part of the store (programsDamage), not a damaged program
-  if (kind !== "directory") return { programs: 0, damaged: [] };
+  if (kind !== "directory") return { programs: 0, damaged: [], unchecked: [] };
   let names: string[];
   try {
     names = readdirSync(dir)
       .filter((n) => !n.startsWith("."))
       .sort();
   } catch (e) {
-    return { programs: 0, damaged: [{ key: "", file: dir, problem: fsErrorText(e, false) }] };
+    return { programs: 0, damaged: [{ key: "", file: dir, problem: fsErrorText(e, false) }], unchecked: [] };
   }
-  const damaged: ProgramDamage[] = [];
+  const damaged: ProgramDamage[] = [],
+    unchecked: ProgramDamage[] = [];
   for (const key of names) {
     const problem = programProblem(join(dir, key), key, maxMemory);
-    if (problem !== null) damaged.push({ key, file: problem.file, problem: problem.problem });
+    // past the memory budget: reported apart, not thrown, so a report is always made
+    if (problem !== null)
+      (problem.tooBig ? unchecked : damaged).push({ key, file: problem.file, problem: problem.problem });
   }
-  return { programs: names.length, damaged };
+  return { programs: names.length, damaged, unchecked };
 }
 
 /** The capture a program directory must serve (precompute's pattern): its P, element size and call kinds. */
@@ -123,6 +128,8 @@ export interface ProgramProblem {
   readonly file: string;
   readonly problem: string;
   readonly flaw: string;
+  /** Not checked, past the memory budget: the problem is the budget's message (not damage; verify lists it apart). */
+  readonly tooBig?: true;
 }
 
 /**
@@ -131,8 +138,7 @@ export interface ProgramProblem {
  * by a capture key that lists; its plan.json is a commplan.libplan/v1 record for that key; its split program reads
  * (index.json and every rank file, read whole and checked as every program reader does) for the record's P and element
  * size; and, given the capture `pattern` (precompute), the record is for the capture's P and element size and lists
- * each of its call kinds. A program past the memory budget (`maxMemory`) throws the budget's CommplanError, before it is
- * read.
+ * each of its call kinds. A program past the memory budget (`maxMemory`) is not read: its problem says so (`tooBig`).
  */
 export function programProblem(
   dir: string,
@@ -179,7 +185,12 @@ export function programProblem(
     const problem = `cannot list its files: ${fsErrorText(e, false)}`;
     return { file: dir, problem, flaw: `its directory ${problem}` };
   }
-  checkMemory(MODULE, readBytes, `reading the program in ${dir}`, maxMemory, { file: dir });
+  try {
+    checkMemory(MODULE, readBytes, `reading the program in ${dir}`, maxMemory, { file: dir });
+  } catch (e) {
+    const problem = `not checked: ${messageOf(e)}`;
+    return { file: dir, problem, flaw: `its program was not checked (${problem})`, tooBig: true };
+  }
   try {
     const { program } = readProgramJson(dir, { maxMemory });
     if (program.p !== rec["p"] || program.elementBytes !== rec["elementBytes"]) {

@@ -9,6 +9,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { validateWithSchema } from "../../src/io/json-schema.js";
+import { openPlanStore, verifyStore } from "../../src/store/index.js";
 import { run } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
@@ -51,7 +52,12 @@ async function precomputeAgain(d: string): Promise<string> {
 
 /** store verify --json of `s`, checked against its schema. */
 async function verifyJson(s: string, code: number): Promise<Record<string, unknown>> {
-  const r = await run("store", "verify", s, "--json");
+  return verifyJsonWith(s, [], code);
+}
+
+/** store verify --json of `s` with more arguments, checked against its schema. */
+async function verifyJsonWith(s: string, more: string[], code = 1): Promise<Record<string, unknown>> {
+  const r = await run("store", "verify", s, "--json", ...more);
   expect(r.code, r.err).toBe(code);
   const doc = JSON.parse(r.out) as Record<string, unknown>;
   expect(() => validateWithSchema("store-verify", doc, "test")).not.toThrow();
@@ -193,5 +199,32 @@ describe("store verify and gc: programs/ as a part of the store", () => {
     expect(existsSync(running)).toBe(true);
     expect(await verifyJson(s, 0)).toMatchObject({ temps: 1, programs: 1 });
     rmSync(running, { recursive: true });
+  });
+});
+
+describe("store verify: a program past the memory budget", () => {
+  it("is listed as not checked (library and CLI, text and JSON), never thrown; exit 1", async () => {
+    const s = await storeWithProgram(tempDir("verify-programs"));
+    const dir = join(s, "programs", KEY);
+    const rank = join(dir, "rank-0.json");
+    writeFileSync(rank, readFileSync(rank, "utf8") + " ".repeat(3 << 20)); // trailing white space: still valid JSON
+    const rep = verifyStore(openPlanStore(s), { maxMemory: 1 << 20 });
+    expect(rep).toMatchObject({ programs: 1, damagedPrograms: [] });
+    expect(rep.uncheckedPrograms).toEqual([
+      { key: KEY, file: dir, problem: expect.stringMatching(/^not checked: reading the program in .* needs /) },
+    ]);
+    const doc = await verifyJsonWith(s, ["--max-memory", "1M"]);
+    expect(doc).toMatchObject({ consistent: false, programs: 1, damagedPrograms: [] });
+    expect(doc["uncheckedPrograms"]).toEqual(rep.uncheckedPrograms);
+    const text = await run("store", "verify", s, "--max-memory", "1M");
+    expect(text.code).toBe(1);
+    expect(text.err).toMatch(
+      new RegExp(`^store: ${dir}: program ${KEY} was not checked: reading the program in [^\\n]*\\n$`),
+    );
+    expect(text.out).toBe(
+      "store: 1 entry, 0 damaged, 1 program (0 damaged, 1 not checked), 0 temporary files - give a larger " +
+        "--max-memory to check the programs not checked\n",
+    );
+    expect(await verifyJson(s, 0)).toMatchObject({ consistent: true, uncheckedPrograms: [] });
   });
 });
