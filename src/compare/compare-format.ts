@@ -21,9 +21,9 @@ import { oneLine } from "../internal/quoted.js";
 export { escapeXml } from "../export/xml-escape.js";
 
 /**
- * The narrowest terminal a table is fitted to: below it (or with no width) the table is printed whole, one line per row.
- * From it up every line of a fitted table fits the width, but a single word wider than the room left for it (a 64-digit
- * id, a URL), which is kept whole on a line of its own so that it can still be copied.
+ * The narrowest terminal a table is fitted to: below it (or with no width) the table is printed whole, one line per
+ * row. From it up every line of a fitted table fits the width, but a single word wider than the room left for it (a
+ * 64-digit id, a URL), which is kept whole on a line of its own so that it can still be copied.
  */
 export const MIN_FIT_WIDTH = 20;
 
