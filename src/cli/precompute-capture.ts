@@ -19,13 +19,12 @@ import { fsError } from "../io/file-output.js";
 import { readJsonDocument } from "../io/json-document-read.js";
 import { readMatrixFile } from "../io/matrix-read.js";
 import { writeProgramSplit } from "../io/program-json-write.js";
-import { readProgramJson } from "../io/program-json-read.js";
 import { hasMessages, NO_MESSAGES_REASON, planAuto, type AutoReport } from "../auto/index.js";
 import { lowerSchedule } from "../lower/index.js";
 import { RUNTIME_MODELS, type RuntimeModel } from "../machines/runtime/runtime-model.js";
 import { plan } from "../planner/registry.js";
 import { addPlan, getPlanById, openPlanStore, resolveStoreRequest } from "../store/index.js";
-import { LIBPLAN_FORMAT, MAX_CAPTURE_RECORD_BYTES } from "../store/store-programs.js";
+import { LIBPLAN_FORMAT, MAX_CAPTURE_RECORD_BYTES, programProblem } from "../store/store-programs.js";
 import { captureKey } from "./capture-key.js";
 
 const MODULE = "precompute";
@@ -317,7 +316,7 @@ export async function precomputeCapture(
   const planFile = join(dir, "plan.json");
   const target0 = existsSync(dir) ? planTarget(planFile) : null;
   // planned for this target, but a program that does not read or a plan.json for fewer calls is planned again
-  const flaw = target0 !== null && target0 === targetText(target) ? programFlaw(dir, planFile, pat, maxMemory) : null;
+  const flaw = target0 !== null && target0 === targetText(target) ? programFlaw(dir, pat, maxMemory) : null;
   if (target0 !== null && target0 === targetText(target) && flaw === null) return present(pat, planFile);
   const before = target0 === null || flaw === null ? target0 : `${target0}, but ${flaw}`;
   const m = checkCapture(pat, maxMemory);
@@ -397,22 +396,12 @@ function planTarget(planFile: string): string {
 }
 
 /**
- * What is wrong with a program directory planned for this target, or null: its program (index.json and every rank
- * file, read whole and checked as every program reader does) does not read or is not for the pattern's P and element
- * size, or its plan.json names fewer call kinds than the capture (libcommplan would not replay the others).
+ * What is wrong with a program directory planned for this target, or null: store verify's check (programProblem) with
+ * the capture's P, element size and call kinds, so what verify flags is planned again; a program that cannot be checked
+ * (past the memory budget) is planned again too.
  */
-function programFlaw(dir: string, planFile: string, pat: CapturedPattern, maxMemory: number): string | null {
-  try {
-    const { program } = readProgramJson(dir, { maxMemory });
-    if (program.p !== pat.p || program.elementBytes !== pat.elementBytes)
-      return `its program is for p ${program.p} and elementBytes ${program.elementBytes}`;
-  } catch (e) {
-    return `its program does not read (${isCommplanError(e) ? e.message : String(e)})`;
-  }
-  const rec = readCaptureDocument(planFile, "a plan.json") as Record<string, unknown>;
-  const listed = Array.isArray(rec["kinds"]) ? (rec["kinds"] as unknown[]) : [rec["call"]];
-  const missing = pat.kinds.filter((k) => !listed.includes(k));
-  return missing.length === 0 ? null : `its plan.json is not for ${missing.join(" and ")}`;
+function programFlaw(dir: string, pat: CapturedPattern, maxMemory: number): string | null {
+  return programProblem(dir, pat.key, maxMemory, pat)?.flaw ?? null;
 }
 
 /** What precompute plans for, in words: the machine, the runtime (or the one-port model), copies, the network. */

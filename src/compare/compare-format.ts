@@ -20,31 +20,75 @@ import { oneLine } from "../internal/quoted.js";
 
 export { escapeXml } from "../export/xml-escape.js";
 
-/** The narrowest terminal a table is fitted to: below it (or with no width) the table is printed whole. */
+/**
+ * The narrowest terminal a table is fitted to: below it (or with no width) the table is printed whole, one line per
+ * row. From it up every line of a fitted table fits the width, but a single word wider than the room left for it (a
+ * 64-digit id, a URL), which is kept whole on a line of its own so that it can still be copied.
+ */
 export const MIN_FIT_WIDTH = 20;
 
 /**
- * Aligned text table (the first row is the header). Every cell is kept on one line (oneLine): a cell can hold text from
- * an input or a store (a file name, a machine's name), whose newlines or terminal escapes must not reach the terminal.
- * With `width` (a terminal's columns, at least MIN_FIT_WIDTH) a table wider than that is fitted to it (fitTable: the
- * first `keys` columns, which name a row, repeated in each block); without it, or when the table fits, every row is one
- * line (what scripts that read piped output parse).
+ * Whether the code point `c` takes two terminal columns: the East Asian wide and fullwidth ranges (Hangul Jamo, CJK and
+ * its punctuation, Hiragana, Katakana, Hangul syllables, CJK compatibility, fullwidth forms, emoji and pictographs).
  */
-export function textTable(rows: readonly (readonly string[])[], width?: number, keys = 1): string {
-  const cells = rows.map((r) => r.map(oneLine));
-  const widths: number[] = [];
-  for (const r of cells) r.forEach((c, k) => (widths[k] = Math.max(widths[k] ?? 0, c.length)));
-  const whole = widths.reduce((a, w) => a + w, 0) + 2 * Math.max(0, widths.length - 1);
-  if (width !== undefined && width >= MIN_FIT_WIDTH && whole > width)
-    return fitTable(cells, widths, width, Math.max(1, Math.min(keys, widths.length - 1)));
+function isWide(c: number): boolean {
   return (
-    cells.map((r) => r.map((c, k) => (k === r.length - 1 ? c : c.padEnd(widths[k]!))).join("  ")).join("\n") + "\n"
+    (c >= 0x1100 && c <= 0x115f) ||
+    (c >= 0x2e80 && c <= 0x303e) ||
+    (c >= 0x3041 && c <= 0x33ff) ||
+    (c >= 0x3400 && c <= 0x4dbf) ||
+    (c >= 0x4e00 && c <= 0x9fff) ||
+    (c >= 0xa000 && c <= 0xa4cf) ||
+    (c >= 0xac00 && c <= 0xd7a3) ||
+    (c >= 0xf900 && c <= 0xfaff) ||
+    (c >= 0xfe30 && c <= 0xfe4f) ||
+    (c >= 0xff00 && c <= 0xff60) ||
+    (c >= 0xffe0 && c <= 0xffe6) ||
+    (c >= 0x1f300 && c <= 0x1f64f) ||
+    (c >= 0x1f900 && c <= 0x1f9ff) ||
+    (c >= 0x20000 && c <= 0x3fffd)
   );
 }
 
 /**
+ * The columns `text` takes on a terminal: a code point (not a UTF-16 unit) each, two for an East Asian wide one
+ * (isWide), none for a combining mark (U+0300..U+036F) or a zero-width space or joiner (U+200B..U+200D).
+ */
+export function displayWidth(text: string): number {
+  let w = 0;
+  for (const ch of text) {
+    const c = ch.codePointAt(0)!;
+    w += (c >= 0x300 && c <= 0x36f) || (c >= 0x200b && c <= 0x200d) ? 0 : isWide(c) ? 2 : 1;
+  }
+  return w;
+}
+
+/** `text` padded with spaces to `w` display columns (displayWidth). */
+function pad(text: string, w: number): string {
+  return text + " ".repeat(Math.max(0, w - displayWidth(text)));
+}
+
+/**
+ * Aligned text table (the first row is the header). Every cell is kept on one line (oneLine): a cell can hold text from
+ * an input or a store (a file name, a machine's name), whose newlines or terminal escapes must not reach the terminal.
+ * Widths are display columns (displayWidth: a CJK character takes two). With `width` (a terminal's columns, at least
+ * MIN_FIT_WIDTH) a table wider than that is fitted to it (fitTable: the first `keys` columns, which name a row,
+ * repeated in each block); without it, or when the table fits, every row is one line (what scripts that read piped
+ * output parse).
+ */
+export function textTable(rows: readonly (readonly string[])[], width?: number, keys = 1): string {
+  const cells = rows.map((r) => r.map(oneLine));
+  const widths: number[] = [];
+  for (const r of cells) r.forEach((c, k) => (widths[k] = Math.max(widths[k] ?? 0, displayWidth(c))));
+  const whole = widths.reduce((a, w) => a + w, 0) + 2 * Math.max(0, widths.length - 1);
+  if (width !== undefined && width >= MIN_FIT_WIDTH && whole > width)
+    return fitTable(cells, widths, width, Math.max(1, Math.min(keys, widths.length - 1)));
+  return cells.map((r) => r.map((c, k) => (k === r.length - 1 ? c : pad(c, widths[k]!))).join("  ")).join("\n") + "\n";
+}
+
+/**
  * The rows of columns `cols` for fitTable, aligned (no blanks at a line's end), the last column wrapped at `wrap`
- * characters when not null, its next lines indented under it.
+ * display columns when not null, its next lines indented under it.
  */
 function blockRows(
   cells: readonly (readonly string[])[],
@@ -58,7 +102,7 @@ function blockRows(
   for (const r of cells) {
     const head = cols
       .slice(0, -1)
-      .map((k) => (r[k] ?? "").padEnd(widths[k]!) + "  ")
+      .map((k) => pad(r[k] ?? "", widths[k]!) + "  ")
       .join("");
     const parts = wrap === null ? [r[last] ?? ""] : wrapText(r[last] ?? "", wrap);
     lines.push((head + parts[0]!).trimEnd(), ...parts.slice(1).map((x) => " ".repeat(indent) + x));
@@ -67,14 +111,14 @@ function blockRows(
 }
 
 /**
- * Text cut into lines of at most `w` characters at spaces; a word longer than `w` (a URL) is kept whole on a line of
- * its own, so that it can still be copied.
+ * Text cut into lines of at most `w` display columns at spaces; a word wider than `w` (a URL) is kept whole on a line
+ * of its own, so that it can still be copied.
  */
 function wrapText(text: string, w: number): string[] {
   const out: string[] = [];
   let line = "";
   for (const word of text.split(" ")) {
-    if (line !== "" && line.length + 1 + word.length > w) {
+    if (line !== "" && displayWidth(line) + 1 + displayWidth(word) > w) {
       out.push(line);
       line = word;
     } else line = line === "" ? word : `${line} ${word}`;
@@ -87,13 +131,19 @@ function wrapText(text: string, w: number): string[] {
 const NAME_INDENT = 2;
 
 /**
- * The table as each row's name (first cell) on a line, then its other cells on indented lines: columns 1.. cut into
- * groups that fit `width` beside the indent (a column wider than that is a group of its own), one line per group.
+ * The table as each row's name (its first `keys` cells, wrapped at spaces to the width) on a line, then its other cells
+ * on indented lines: those columns cut into groups that fit `width` beside the indent, one line per group; a column
+ * wider than that is a group of its own, its cells wrapped at spaces to the width left.
  */
-function namedRows(cells: readonly (readonly string[])[], widths: readonly number[], width: number): string {
+function namedRows(
+  cells: readonly (readonly string[])[],
+  widths: readonly number[],
+  width: number,
+  keys: number,
+): string {
   const groups: number[][] = [];
   let used = Infinity;
-  for (let k = 1; k < widths.length; k++) {
+  for (let k = keys; k < widths.length; k++) {
     if (used + 2 + widths[k]! > width) {
       groups.push([k]);
       used = NAME_INDENT + widths[k]!;
@@ -103,10 +153,18 @@ function namedRows(cells: readonly (readonly string[])[], widths: readonly numbe
     }
   }
   const indent = " ".repeat(NAME_INDENT);
+  const room = width - NAME_INDENT;
   const lines: string[] = [];
   for (const r of cells) {
-    lines.push(r[0] ?? "");
-    for (const g of groups) lines.push((indent + g.map((k) => (r[k] ?? "").padEnd(widths[k]!)).join("  ")).trimEnd());
+    const name = r.slice(0, keys).join("  ").trimEnd();
+    lines.push(...wrapText(name, width));
+    for (const g of groups) {
+      if (g.length === 1 && widths[g[0]!]! > room) {
+        lines.push(...wrapText(r[g[0]!] ?? "", room).map((x) => (indent + x).trimEnd()));
+        continue;
+      }
+      lines.push((indent + g.map((k) => pad(r[k] ?? "", widths[k]!)).join("  ")).trimEnd());
+    }
   }
   return lines.join("\n") + "\n";
 }
@@ -115,9 +173,9 @@ function namedRows(cells: readonly (readonly string[])[], widths: readonly numbe
  * A table too wide for `width` columns, as blocks of columns one under the other (as R and pandas print a wide
  * frame): each block repeats the first `keys` columns (the row's name) and takes the next columns while they fit,
  * blocks apart by a blank line; a block of one column that still does not fit wraps its cells at spaces within the
- * width left.
- * When the first column takes more than half the width, each row's name is a line of its own instead, its other cells
- * on the indented lines under it (namedRows; the header alike).
+ * width left (at least half the width).
+ * When the first `keys` columns take more than half the width, each row's name is a line of its own instead, its other
+ * cells on the indented lines under it (namedRows; the header alike).
  */
 function fitTable(
   cells: readonly (readonly string[])[],
@@ -127,9 +185,9 @@ function fitTable(
 ): string {
   const keyCols = widths.map((_, k) => k).slice(0, keys);
   const first = keyCols.reduce((a, k) => a + widths[k]! + 2, 0);
-  // a first column wider than half the line (a store entry's 64-digit id): each row's name on a line of its own, its
-  // other cells under it, indented, on as many lines as they need (the same columns on each, so they stay aligned)
-  if (keys === 1 && widths.length > 1 && first > width / 2) return namedRows(cells, widths, width);
+  // key columns wider than half the line (a store entry's 64-digit id; verify's check and detail): each row's name on
+  // a line of its own, its other cells under it, indented, on as many lines as they need (the same columns on each)
+  if (widths.length > keys && first > width / 2) return namedRows(cells, widths, width, keys);
   const blocks: string[] = [];
   for (let k = keys; k < widths.length;) {
     const cols = [...keyCols, k];
@@ -138,7 +196,8 @@ function fitTable(
       used += 2 + widths[k]!;
       cols.push(k);
     }
-    blocks.push(blockRows(cells, widths, cols, used > width ? Math.max(MIN_FIT_WIDTH / 2, width - first) : null));
+    // first <= width / 2, so the room left is at least half the width
+    blocks.push(blockRows(cells, widths, cols, used > width ? width - first : null));
   }
   return blocks.length === 0 ? blockRows(cells, widths, keyCols, null) : blocks.join("\n");
 }

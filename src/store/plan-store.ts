@@ -18,7 +18,7 @@ import { appendRegular, MAX_ENTRY_BYTES, pathKind, readRegular } from "./store-f
 import { SEAL_KEY, SEAL_PLACEHOLDER, sealBytes, sealProblem } from "./entry-seal.js";
 import { storeKeyId, type StoreKey } from "./store-key-id.js";
 import { decodeSealedEntry } from "./entry-arrow.js";
-import { verifyPrograms, type ProgramDamage } from "./store-programs.js";
+import { programsDamage, programTemps, verifyPrograms, type ProgramDamage } from "./store-programs.js";
 import { checkStoreOrigin, type StoreOrigin } from "./store-origin.js";
 
 export type { StoreOrigin } from "./store-origin.js";
@@ -200,7 +200,9 @@ function scanEntries(s: PlanStore): { ids: string[]; damage: StoreDamage[] } {
 export function storeDamage(s: PlanStore): StoreDamage[] {
   const tmp = partDamage(tmpDir(s), "directory", TMP_PART, false);
   const log = partDamage(logFile(s), "file", LOG_PART, true);
-  return [...(tmp === null ? [] : [tmp]), ...scanEntries(s).damage, ...(log === null ? [] : [log])];
+  const programs = programsDamage(s);
+  const parts = [...(tmp === null ? [] : [tmp]), ...scanEntries(s).damage, ...(log === null ? [] : [log])];
+  return programs === null ? parts : [...parts, programs];
 }
 
 /** The entry `id` as list shows it: read without following a link or opening anything but a regular file. */
@@ -246,6 +248,18 @@ export function listPlans(s: PlanStore, decode = false): StoreEntryInfo[] {
 
 /** The temporary files in the store, and whether each is abandoned (its writer is gone; a non-file always is). */
 function temps(s: PlanStore): { file: string; abandoned: boolean }[] {
+  // precompute's leftovers in programs/ too: a program being written or moved aside, by the same rule
+  const host = hostname();
+  const programs = programTemps(s).map((t) => {
+    if (t.host === host) return { file: t.file, abandoned: !alive(t.pid) };
+    const st = lstatSync(t.file, { throwIfNoEntry: false });
+    return { file: t.file, abandoned: st !== undefined && Date.now() - st.mtimeMs > FOREIGN_TEMP_AGE };
+  });
+  return [...entryTemps(s, host), ...programs];
+}
+
+/** The temporary files in tmp/, and whether each is abandoned. */
+function entryTemps(s: PlanStore, host: string): { file: string; abandoned: boolean }[] {
   if (pathKind(tmpDir(s)) !== "directory") return [];
   let list: string[];
   try {
@@ -253,7 +267,6 @@ function temps(s: PlanStore): { file: string; abandoned: boolean }[] {
   } catch {
     return [];
   }
-  const host = hostname();
   return list.map((n) => {
     const file = join(tmpDir(s), n);
     const st = lstatSync(file, { throwIfNoEntry: false });
@@ -288,11 +301,14 @@ export interface StoreReport {
   readonly programs: number;
   /** The program directories that libcommplan could not replay as they are. */
   readonly damagedPrograms: readonly ProgramDamage[];
+  /** The program directories not checked: too big to read within the memory budget (not counted as damage). */
+  readonly uncheckedPrograms: readonly ProgramDamage[];
 }
 
 /**
  * Checks every entry (seal, key, columns), every part of the store and every lowered program in programs/
- * (verifyPrograms; `opts.maxMemory` bounds the reading of one, else the default budget).
+ * (verifyPrograms; `opts.maxMemory` bounds the reading of one, else the default budget: a program past it is listed in
+ * `uncheckedPrograms`, not read, and nothing is thrown).
  */
 export function verifyStore(s: PlanStore, opts: { readonly maxMemory?: number } = {}): StoreReport {
   const parts = storeDamage(s);
@@ -305,6 +321,7 @@ export function verifyStore(s: PlanStore, opts: { readonly maxMemory?: number } 
     parts,
     programs: programs.programs,
     damagedPrograms: programs.damaged,
+    uncheckedPrograms: programs.unchecked,
   };
 }
 

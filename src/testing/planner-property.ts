@@ -104,20 +104,34 @@ function sampler(): Sampler {
   };
 }
 
-/** What perRun needs of a fast-check property: its generate, which fast-check calls with the run's index. */
+/**
+ * What perRun needs of a fast-check property: its generate, which fast-check calls with the run's index (undefined
+ * under `unbiased: true`), and isAsync, which fc.check calls before it draws the first matrix.
+ */
 interface Generating {
   generate(mrng: fc.Random, runId?: number): fc.Value<[CommMatrix]>;
+  isAsync(): boolean;
 }
 
 /**
- * Makes the property `prop` start its sampler afresh at every fc.assert or fc.check it is given to: fast-check draws
- * the first matrix of each with run index 0, where `s` is reset; so a property object run twice samples the same runs
- * as a new one, not the second run carrying on the first's counter and flag.
+ * Makes the property `prop` start its sampler afresh at every fc.assert or fc.check it is given to, so a property
+ * object run twice samples the same runs as a new one, not the second run carrying on the first's counter and flag.
+ * fast-check draws the first matrix of each run with run index 0, where `s` is reset. Under `unbiased: true` it passes
+ * no run index (fast-check's UnbiasedProperty); there the first matrix drawn after fc.check asked the property whether
+ * it is async (which it does before it draws any) resets `s`. (With `unbiased` and `ignoreEqualValues` or
+ * `skipEqualValues`, fast-check also asks that when it skips a repeated matrix, and the next one then starts afresh.)
  */
 function perRun<P extends Generating>(prop: P, s: Sampler): P {
   const generate = prop.generate.bind(prop);
+  const isAsync = prop.isAsync.bind(prop);
+  let asked = true;
+  prop.isAsync = () => {
+    asked = true;
+    return isAsync();
+  };
   prop.generate = (mrng, runId) => {
-    if (runId === 0) s.reset();
+    if (runId === 0 || (runId === undefined && asked)) s.reset();
+    asked = false;
     return generate(mrng, runId);
   };
   return prop;

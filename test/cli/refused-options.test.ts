@@ -59,7 +59,7 @@ describe("options that exclude each other or do not apply are refused, naming th
   it("show: --svg - with --json (the JSON was dropped)", async () => {
     await refused(
       ["show", f("s.json"), "--svg", "-", "--json"],
-      "show: --svg - writes the SVG to stdout in place of the text, so --json has nowhere to go: write --svg to a file",
+      "show: --svg -: stdout carries the SVG in place of the text, so --json has nowhere to go; write --svg to a file",
     );
     const r = await run("show", f("s.json"), "--svg", f("g.svg"), "--json");
     expect(r.code).toBe(0);

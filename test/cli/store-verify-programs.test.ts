@@ -5,9 +5,11 @@
  * An entry file under another prefix than its id's is reported by list and verify, and removed by gc.
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { validateWithSchema } from "../../src/io/json-schema.js";
+import { openPlanStore, verifyStore } from "../../src/store/index.js";
 import { run } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
@@ -35,14 +37,27 @@ async function storeWithProgram(d: string): Promise<string> {
     JSON.stringify({ ...rec, site: "x", calls: 3, matrix: `${name}.matrix.json` }),
   );
   const s = join(d, "s");
+  expect(await precomputeAgain(d)).toContain("1 added");
+  return s;
+}
+
+/** precompute --from-capture of d/cap into d/s again: its summary line (stderr). */
+async function precomputeAgain(d: string): Promise<string> {
+  const cap = join(d, "cap"),
+    s = join(d, "s");
   const r = await run("precompute", "--from-capture", cap, "--store", s, "--machine", "t3d-004", "--runtime", "none");
   expect(r.code, r.err).toBe(0);
-  return s;
+  return r.err;
 }
 
 /** store verify --json of `s`, checked against its schema. */
 async function verifyJson(s: string, code: number): Promise<Record<string, unknown>> {
-  const r = await run("store", "verify", s, "--json");
+  return verifyJsonWith(s, [], code);
+}
+
+/** store verify --json of `s` with more arguments, checked against its schema. */
+async function verifyJsonWith(s: string, more: string[], code = 1): Promise<Record<string, unknown>> {
+  const r = await run("store", "verify", s, "--json", ...more);
   expect(r.code, r.err).toBe(code);
   const doc = JSON.parse(r.out) as Record<string, unknown>;
   expect(() => validateWithSchema("store-verify", doc, "test")).not.toThrow();
@@ -120,5 +135,96 @@ describe("store list and verify: an entry under the wrong prefix", () => {
     expect((await run("store", "gc", s)).code).toBe(0);
     expect(existsSync(file)).toBe(false);
     expect(await verifyJson(s, 0)).toMatchObject({ consistent: true, entries: 1, parts: [] });
+  });
+});
+
+describe("store verify and precompute --from-capture share one check of a program", () => {
+  const edits: [string, Record<string, unknown>, string][] = [
+    ["an older format", { format: "commplan.libplan/v0" }, "/format is not 'commplan.libplan/v1'"],
+    ["another P", { p: 8 }, "its program is for p 4 and elementBytes 24, its plan.json says p 8 and elementBytes 24"],
+    ["another key", { key: "0".repeat(32) }, `/key is not its directory's name, ${KEY}`],
+  ];
+  it.each(edits)(
+    "a plan.json with %s: verify flags it, precompute replaces it, verify then passes",
+    async (_, edit, problem) => {
+      const d = tempDir("verify-programs");
+      const s = await storeWithProgram(d);
+      const planFile = join(s, "programs", KEY, "plan.json");
+      const plan = JSON.parse(readFileSync(planFile, "utf8")) as Record<string, unknown>;
+      writeFileSync(planFile, JSON.stringify({ ...plan, ...edit }));
+      expect((await verifyJson(s, 1))["damagedPrograms"]).toEqual([{ key: KEY, file: planFile, problem }]);
+      expect(await precomputeAgain(d)).toContain("0 added, 0 present, 1 replaced");
+      expect(await verifyJson(s, 0)).toMatchObject({ consistent: true, programs: 1, damagedPrograms: [] });
+      expect(JSON.parse(readFileSync(planFile, "utf8"))).toMatchObject({
+        format: "commplan.libplan/v1",
+        key: KEY,
+        p: 4,
+      });
+      expect(await precomputeAgain(d)).toContain("0 added, 1 present, 0 replaced");
+    },
+  );
+});
+
+describe("store verify and gc: programs/ as a part of the store", () => {
+  it("a file where programs/ should be is a damaged part (gc's to repair), not a damaged program", async () => {
+    const d = tempDir("verify-programs");
+    const s = await storeWithProgram(d);
+    const programs = join(s, "programs");
+    rmSync(programs, { recursive: true });
+    writeFileSync(programs, "x\n");
+    const problem = "a file where the store keeps its programs (a directory)";
+    const doc = await verifyJson(s, 1);
+    expect(doc).toMatchObject({ parts: [{ file: programs, problem }], programs: 0, damagedPrograms: [] });
+    const text = await run("store", "verify", s);
+    expect(text.err).toBe(`store: ${programs}: ${problem}\n`);
+    expect(text.out).toBe("store: 1 entry, 0 damaged, 1 damaged part, 0 temporary files - run 'commplan store gc'\n");
+    expect((await run("store", "gc", s)).code).toBe(0);
+    expect(existsSync(programs)).toBe(false);
+    expect(await verifyJson(s, 0)).toMatchObject({ consistent: true, parts: [], programs: 0 });
+    expect(await precomputeAgain(d)).toContain("1 added");
+    expect(await verifyJson(s, 0)).toMatchObject({ consistent: true, programs: 1 });
+  });
+
+  it("an interrupted precompute's .tmp and .old directories are temporary files; gc removes those whose writer is gone", async () => {
+    const s = await storeWithProgram(tempDir("verify-programs"));
+    const left = (pid: number, end: string): string => join(s, "programs", `.${KEY}.${hostname()}.${pid}.${end}`);
+    const gone = [left(999999999, "tmp"), left(999999998, "old")];
+    const running = left(process.pid, "tmp");
+    for (const dir of [...gone, running]) mkdirSync(dir);
+    writeFileSync(join(gone[1]!, "plan.json"), "{}");
+    expect(await verifyJson(s, 0)).toMatchObject({ consistent: true, temps: 3, programs: 1, damagedPrograms: [] });
+    const gc = JSON.parse((await run("store", "gc", s, "--json")).out) as Record<string, unknown>;
+    expect(gc["temps"]).toBe(2);
+    expect(gone.filter((g) => existsSync(g))).toEqual([]);
+    expect(existsSync(running)).toBe(true);
+    expect(await verifyJson(s, 0)).toMatchObject({ temps: 1, programs: 1 });
+    rmSync(running, { recursive: true });
+  });
+});
+
+describe("store verify: a program past the memory budget", () => {
+  it("is listed as not checked (library and CLI, text and JSON), never thrown; exit 1", async () => {
+    const s = await storeWithProgram(tempDir("verify-programs"));
+    const dir = join(s, "programs", KEY);
+    const rank = join(dir, "rank-0.json");
+    writeFileSync(rank, readFileSync(rank, "utf8") + " ".repeat(3 << 20)); // trailing white space: still valid JSON
+    const rep = verifyStore(openPlanStore(s), { maxMemory: 1 << 20 });
+    expect(rep).toMatchObject({ programs: 1, damagedPrograms: [] });
+    expect(rep.uncheckedPrograms).toEqual([
+      { key: KEY, file: dir, problem: expect.stringMatching(/^not checked: reading the program in .* needs /) },
+    ]);
+    const doc = await verifyJsonWith(s, ["--max-memory", "1M"]);
+    expect(doc).toMatchObject({ consistent: false, programs: 1, damagedPrograms: [] });
+    expect(doc["uncheckedPrograms"]).toEqual(rep.uncheckedPrograms);
+    const text = await run("store", "verify", s, "--max-memory", "1M");
+    expect(text.code).toBe(1);
+    expect(text.err).toMatch(
+      new RegExp(`^store: ${dir}: program ${KEY} was not checked: reading the program in [^\\n]*\\n$`),
+    );
+    expect(text.out).toBe(
+      "store: 1 entry, 0 damaged, 1 program (0 damaged, 1 not checked), 0 temporary files - give a larger " +
+        "--max-memory to check the programs not checked\n",
+    );
+    expect(await verifyJson(s, 0)).toMatchObject({ consistent: true, uncheckedPrograms: [] });
   });
 });

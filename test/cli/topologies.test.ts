@@ -1,5 +1,5 @@
 /** commplan topologies and platform: the generator listing (text, --json) and SimGrid platforms of generated and user networks. */
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { simgridTopologyPlatformPieces } from "../../src/export/simgrid-topology-platform.js";
@@ -191,6 +191,26 @@ describe("platform --hostfile -", () => {
     const hosts = await run("platform", "--network", "flat", "-p", "2", "--hostfile", "-", "-o", f("two.xml"));
     expect([hosts.code, hosts.out]).toEqual([0, "h0\nh1\n"]);
     expect(readFileSync(f("two.xml"), "utf8")).toMatch(/^<\?xml/);
+  });
+  it("is refused with --json, whose summary goes to stdout too, before anything is written", async () => {
+    const argv = [
+      "platform",
+      "--topology",
+      "fat-tree:k=4",
+      "-p",
+      "2",
+      "-o",
+      f("json.xml"),
+      "--hostfile",
+      "-",
+      "--json",
+    ];
+    expect(await run(...argv)).toEqual({
+      code: 2,
+      out: "",
+      err: "platform: --hostfile -: stdout already carries the --json summary; write the hostfile to a file, or leave out --json\n",
+    });
+    expect(existsSync(f("json.xml"))).toBe(false);
   });
 });
 

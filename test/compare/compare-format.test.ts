@@ -1,7 +1,10 @@
-/** fmtNumber: every figure the tables print is true to its last digit; textTable: every cell on one line. */
+/**
+ * fmtNumber: every figure the tables print is true to its last digit; textTable: every cell on one line, and a fitted
+ * table within the width (display columns) from MIN_FIT_WIDTH up.
+ */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { fmtNumber, textTable } from "../../src/compare/compare-format.js";
+import { displayWidth, fmtNumber, MIN_FIT_WIDTH, textTable } from "../../src/compare/compare-format.js";
 
 const parse = (s: string): number => Number(s.replace(/,/g, ""));
 
@@ -36,5 +39,53 @@ describe("textTable", () => {
       ["a\nb\u001b[2J", "1"],
     ]);
     expect(t).toBe("name           n\na\\nb\\u001b[2J  1\n");
+  });
+
+  it("counts display columns: a CJK character takes two, a combining mark none", () => {
+    expect([displayWidth("abc"), displayWidth("日本"), displayWidth("e\u0301"), displayWidth("😀")]).toEqual([
+      3, 4, 1, 2,
+    ]);
+    expect(
+      textTable([
+        ["名前", "n"],
+        ["ab", "1"],
+      ]),
+    ).toBe("名前  n\nab    1\n");
+  });
+
+  it("keys = 2 at 30 columns (verify's check and detail): every line within 30", () => {
+    const rows = [
+      ["check", "detail", "status", "witness"],
+      ["conservation", "every element arrives once", "ok", "-"],
+      ["port-limit", "at most one send per port", "FAIL", "node 3 sends twice in step 2"],
+    ];
+    const lines = textTable(rows, 30, 2).trimEnd().split("\n");
+    expect(lines.filter((l) => displayWidth(l) > 30)).toEqual([]);
+    expect(lines).toContain("conservation  every element");
+  });
+
+  it("from MIN_FIT_WIDTH up, every line fits but a word wider than the room left, kept whole", () => {
+    const word = fc.stringMatching(/^[a-z日本語é]{1,14}$/);
+    const cell = fc.array(word, { minLength: 1, maxLength: 4 }).map((w) => w.join(" "));
+    const table = fc
+      .integer({ min: 2, max: 6 })
+      .chain((n) => fc.array(fc.array(cell, { minLength: n, maxLength: n }), { minLength: 2, maxLength: 5 }));
+    fc.assert(
+      fc.property(
+        table,
+        fc.integer({ min: MIN_FIT_WIDTH, max: 60 }),
+        fc.integer({ min: 1, max: 3 }),
+        (rows, w, keys) => {
+          // a line past the width holds a word wider than the room left beside a row's name (at least half the width)
+          for (const line of textTable(rows, w, keys).split("\n"))
+            if (displayWidth(line) > w)
+              expect(
+                line.split(" ").some((x) => displayWidth(x) > (w - 2) / 2),
+                line,
+              ).toBe(true);
+        },
+      ),
+      { seed: 3, numRuns: 300 },
+    );
   });
 });

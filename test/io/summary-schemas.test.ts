@@ -329,7 +329,7 @@ describe("--json with the output on stdout", () => {
     expect(sink).toMatchObject({ output: "/dev/null", bytes: null });
   });
 
-  it("an --svg, --trace, --realised or --html path that is stdout is refused as '-' is", async () => {
+  it("an --svg, --trace, --realised, --html or --hostfile path that is stdout is refused as '-' is", async () => {
     const gen = await run("gen", "pattern1", "--p", "4", "-o", f("m4.json"));
     expect(gen.code).toBe(0);
     expect((await run("plan", f("m4.json"), "-a", "shift", "-o", f("s4.json"))).code).toBe(0);
@@ -342,7 +342,15 @@ describe("--json with the output on stdout", () => {
         `--realised ${stdoutNote}: stdout`,
       ],
       [["compare", f("m4.json"), "--machine", "t3d-004", "--html", "/dev/stdout"], `--html ${stdoutNote}: stdout`],
-      [["show", f("s4.json"), "--svg", "/dev/stdout", "--json"], "--svg '/dev/stdout' writes the SVG to stdout"],
+      [["show", f("s4.json"), "--svg", "/dev/stdout", "--json"], `--svg ${stdoutNote}: stdout carries the SVG`],
+      [
+        ["platform", "--topology", "fat-tree:k=4", "-P", "2", "-o", "/dev/stdout", "--hostfile", "-"],
+        "--hostfile -: stdout already carries the platform XML (-o '/dev/stdout')",
+      ],
+      [
+        ["platform", "--topology", "fat-tree:k=4", "-P", "2", "--hostfile", "/dev/stdout"],
+        `--hostfile ${stdoutNote}: stdout already carries the platform XML (-o -)`,
+      ],
     ] as const) {
       const r = await run(...argv);
       expect(r.code, argv.join(" ")).toBe(2);

@@ -1,6 +1,7 @@
 /**
  * A plannerProperty (or asyncPlannerProperty) object given to fast-check twice samples its determinism check as a new
- * one would: the run counter and the "two plans differed" flag start afresh with each fc.assert or fc.check.
+ * one would: the run counter and the "two plans differed" flag start afresh with each fc.assert or fc.check, with
+ * fast-check's `unbiased: true` (which passes no run index) as without.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -50,5 +51,28 @@ describe("a property object run twice", () => {
     c.calls = 0;
     await fc.assert(prop, RUNS);
     expect(c.calls).toBe(25 + 3);
+  });
+
+  it.each([
+    ["biased", {}],
+    ["unbiased", { unbiased: true }],
+  ] as const)("%s: a reused property samples as a new one, and forgets a nondeterminism", (_, bias) => {
+    const runs = { ...RUNS, ...bias };
+    const fresh = countingPlanner();
+    fc.assert(plannerProperty(fresh.plan), runs);
+    expect(fresh.calls).toBe(25 + 3);
+    const c = countingPlanner();
+    const prop = plannerProperty(c.plan);
+    for (let i = 0; i < 2; i++) {
+      c.calls = 0;
+      fc.assert(prop, runs);
+      expect(c.calls).toBe(fresh.calls);
+    }
+    c.unstable = true;
+    expect(fc.check(prop, runs).failed).toBe(true);
+    c.unstable = false;
+    c.calls = 0;
+    fc.assert(prop, runs);
+    expect(c.calls).toBe(fresh.calls);
   });
 });

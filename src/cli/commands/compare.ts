@@ -33,8 +33,7 @@ import {
 } from "./network-flags.js";
 import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions, table } from "../io.js";
 import { counted } from "../../internal/plural.js";
-import { quoted } from "../../internal/quoted.js";
-import { namesStdout } from "./json-summary.js";
+import { refuseStdoutTarget } from "./json-summary.js";
 import { portsOption, SIMULATOR_PORTS } from "../ports-option.js";
 
 interface CompareFlags extends NetworkFlags {
@@ -116,13 +115,13 @@ function* htmlPieces(
 /** Refuses an --svg or --html target that is stdout ("-", /dev/stdout...): stdout carries the comparison. */
 function refuseStdoutTargets(targets: readonly (readonly [string, string | undefined])[]): void {
   for (const [flag, target] of targets)
-    if (namesStdout(target))
-      throw fail(
-        "compare",
-        "BAD_OPTION",
-        `${flag} ${target === "-" ? "-" : `${quoted(target!)} (this process's stdout)`}: stdout carries the comparison; write ${flag} to a file`,
-        { field: flag.slice(2) },
-      );
+    refuseStdoutTarget(
+      "compare",
+      flag,
+      target,
+      `stdout carries the comparison; write ${flag} to a file`,
+      flag.slice(2),
+    );
 }
 
 /** Registers `compare`. */

@@ -41,6 +41,23 @@ export function namesStdout(target: string | undefined): boolean {
 }
 
 /**
+ * Refuses an output target that is stdout ("-", or a path that is this process's stdout: namesStdout) when stdout is
+ * taken (by the command's own document): one line, `FLAG TARGET: WHY` ("-", or the path and "(this process's stdout)").
+ * Every command's "stdout is taken" refusal goes through here, so /dev/stdout is refused wherever "-" is.
+ */
+export function refuseStdoutTarget(
+  module: string,
+  flag: string,
+  target: string | undefined,
+  why: string,
+  field: string,
+): void {
+  if (target === undefined || !namesStdout(target)) return;
+  const shown = target === "-" ? "-" : `${quoted(target)} (this process's stdout)`;
+  throw fail(module, "BAD_OPTION", `${flag} ${shown}: ${why}`, { field });
+}
+
+/**
  * Whether `path` is the file, pipe or terminal this process's stdout (fd 1) writes to (the same device and inode);
  * never /dev/null, which takes any number of documents.
  */

@@ -6,8 +6,7 @@ import { checkMemory } from "../../model/memory-budget.js";
 import type { Schedule } from "../../model/schedule.js";
 import { nodeArrayRow, stepGrid, stepGridSvg, stepGridText } from "../../export/step-grid.js";
 import { fail } from "../../model/errors.js";
-import { quoted } from "../../internal/quoted.js";
-import { namesStdout } from "./json-summary.js";
+import { namesStdout, refuseStdoutTarget } from "./json-summary.js";
 import type { CliContext } from "../context.js";
 import { intOption, SCHEDULE_ARGUMENT_HELP, writeTextTarget } from "../io.js";
 
@@ -89,13 +88,10 @@ export function registerShow(program: Command, ctx: CliContext): void {
     .action(async (file: string, o: { stage: string; row?: string; nodes?: string; svg?: string; json?: boolean }) => {
       // --svg /dev/stdout (this process's stdout) is --svg -: the SVG in place of the text
       const svg = namesStdout(o.svg) ? "-" : o.svg;
-      if (svg === "-" && o.json)
-        throw fail(
-          "show",
-          "BAD_OPTION",
-          `--svg ${o.svg === "-" ? "-" : quoted(o.svg!)} writes the SVG to stdout in place of the text, so --json has nowhere to go: write --svg to a file`,
-          { field: "svg" },
-        );
+      if (o.json) {
+        const why = "stdout carries the SVG in place of the text, so --json has nowhere to go; write --svg to a file";
+        refuseStdoutTarget("show", "--svg", o.svg, why, "svg");
+      }
       const stage = intOption("stage", o.stage, 1) - 1;
       await refuseOutputOntoInput("show", [file], [["--svg", svg]]);
       const s = await readScheduleFile(file, { maxMemory: ctx.maxMemory });

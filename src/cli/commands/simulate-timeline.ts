@@ -7,8 +7,7 @@ import { MAX_SVG_INTERVALS, svgDraws, timelineToSvg, type GanttView } from "../.
 import { timelineToChromeTracePieces } from "../../export/trace-chrome.js";
 import type { Timeline } from "../../model/timeline.js";
 import { fail } from "../../model/errors.js";
-import { quoted } from "../../internal/quoted.js";
-import { namesStdout } from "./json-summary.js";
+import { refuseStdoutTarget } from "./json-summary.js";
 
 /** The flags of the timeline's outputs. */
 export interface TimelineFlags {
@@ -17,16 +16,10 @@ export interface TimelineFlags {
   readonly svgView?: GanttView;
 }
 
-/** The refusal of an output flag given `-`: stdout carries the result (field: the flag's option key). */
-export function stdoutTaken(flag: string, field: string, target = "-"): Error {
-  return fail(
-    "simulate",
-    "BAD_OPTION",
-    `${flag} ${target === "-" ? "-" : `${quoted(target)} (this process's stdout)`}: stdout already carries the simulation result; write ${flag} to a file`,
-    {
-      field,
-    },
-  );
+/** Refuses a `flag` target that is stdout: stdout carries the simulation result (refuseStdoutTarget). */
+export function refuseStdoutTaken(flag: string, field: string, target: string | undefined): void {
+  const why = `stdout already carries the simulation result; write ${flag} to a file`;
+  refuseStdoutTarget("simulate", flag, target, why, field);
 }
 
 /** Whether the flags ask for a timeline (--svg or --trace). */
@@ -34,8 +27,8 @@ export const wantsTimeline = (o: TimelineFlags): boolean => o.svg !== undefined 
 
 /** The timeline flags' own rules, before anything is read: neither names stdout, and --svg-view goes with --svg. */
 export function checkTimelineFlags(o: TimelineFlags): void {
-  if (namesStdout(o.trace)) throw stdoutTaken("--trace", "trace", o.trace);
-  if (namesStdout(o.svg)) throw stdoutTaken("--svg", "svg", o.svg);
+  refuseStdoutTaken("--trace", "trace", o.trace);
+  refuseStdoutTaken("--svg", "svg", o.svg);
   if (o.svg === undefined && o.svgView !== undefined)
     throw fail("simulate", "BAD_OPTION", "--svg-view goes with --svg", { field: "svgView" });
 }

@@ -54,9 +54,14 @@ import {
   RUNTIME_OPTION,
 } from "./runtime-flags.js";
 import { oneLine } from "../../internal/quoted.js";
-import { namesStdout } from "./json-summary.js";
 import { LIBRARY_OPTION, runLibraryFlags } from "./simulate-library.js";
-import { checkTimelineFlags, stdoutTaken, svgTooBig, timelineDocuments, wantsTimeline } from "./simulate-timeline.js";
+import {
+  checkTimelineFlags,
+  refuseStdoutTaken,
+  svgTooBig,
+  timelineDocuments,
+  wantsTimeline,
+} from "./simulate-timeline.js";
 import { portsOption, SIMULATOR_PORTS } from "../ports-option.js";
 import { refuseArrowName } from "../output-format.js";
 
@@ -187,7 +192,7 @@ function flagRequest(o: SimulateFlags, values: { readonly [field: string]: unkno
  * CLI's own inputs and outputs (stdout carries one document; commander checks the enumerated values).
  */
 function checkFlags(o: SimulateFlags): void {
-  if (namesStdout(o.realised)) throw stdoutTaken("--realised", "realised", o.realised);
+  refuseStdoutTaken("--realised", "realised", o.realised);
   if (o.realised !== undefined) refuseArrowName("simulate", "--realised", "realised", o.realised);
   checkTimelineFlags(o);
   if (o.network === undefined) {
@@ -199,7 +204,7 @@ function checkFlags(o: SimulateFlags): void {
     if (o.linkFactor === false)
       throw bad("linkFactor", "--no-link-factor goes with --network (a topology to replay on)");
   }
-  if (namesStdout(o.linkSvg)) throw stdoutTaken("--link-svg", "linkSvg", o.linkSvg);
+  refuseStdoutTaken("--link-svg", "linkSvg", o.linkSvg);
   if (o.protocol === undefined && o.realised !== undefined) throw bad("realised", "--realised goes with --protocol");
   const pr = simRequestProblem(flagRequest(o, o.network !== undefined ? { network: { routes: true } } : {}));
   if (pr !== null) throw bad(KEY_OF[pr.field] ?? pr.field, flagProblemText(pr));

@@ -212,9 +212,15 @@ const programName = (key: string): string => (key === "" ? "the programs directo
 function verdict(rep: StoreReport): string {
   const gc = rep.damaged.length + rep.parts.length > 0;
   const programs = rep.damagedPrograms.length > 0;
-  if (!gc && !programs) return "- consistent";
+  const unchecked = rep.uncheckedPrograms.length > 0;
+  if (!gc && !programs && !unchecked) return "- consistent";
   const rewrite = "run 'commplan precompute --from-capture' again to write the damaged programs anew";
-  return `- ${gc ? "run 'commplan store gc'" : ""}${gc && programs ? "; " : ""}${programs ? rewrite : ""}`;
+  const todo = [
+    ...(gc ? ["run 'commplan store gc'"] : []),
+    ...(programs ? [rewrite] : []),
+    ...(unchecked ? ["give a larger --max-memory to check the programs not checked"] : []),
+  ];
+  return `- ${todo.join("; ")}`;
 }
 
 /** The filters of store list, as given. */
@@ -309,7 +315,10 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
         ctx.io.err(`store: ${oneLine(d.file)}: entry ${d.id} is damaged: ${oneLine(String(d.problem))}\n`);
       for (const d of rep.damagedPrograms)
         ctx.io.err(`store: ${oneLine(d.file)}: ${programName(d.key)} is damaged: ${oneLine(d.problem)}\n`);
-      const bad = rep.damaged.length + rep.parts.length + rep.damagedPrograms.length;
+      for (const d of rep.uncheckedPrograms)
+        ctx.io.err(`store: ${oneLine(d.file)}: ${programName(d.key)} was ${oneLine(d.problem)}\n`);
+      // a program past the memory budget is not damage, but the store is not known consistent either: exit 1
+      const bad = rep.damaged.length + rep.parts.length + rep.damagedPrograms.length + rep.uncheckedPrograms.length;
       if (o.json) {
         if (bad > 0) ctx.exitCode = 1;
         return printJson(ctx, {
@@ -321,6 +330,7 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
           parts: rep.parts,
           programs: rep.programs,
           damagedPrograms: rep.damagedPrograms,
+          uncheckedPrograms: rep.uncheckedPrograms,
         });
       }
       // the damaged parts (tmp, log, a misplaced file) apart from the entries, as --json keeps them apart
@@ -329,7 +339,7 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
       const programs =
         rep.programs + rep.damagedPrograms.length === 0
           ? ""
-          : `, ${counted(rep.programs, "program", "programs")} (${rep.damagedPrograms.length} damaged)`;
+          : `, ${counted(rep.programs, "program", "programs")} (${rep.damagedPrograms.length} damaged${rep.uncheckedPrograms.length === 0 ? "" : `, ${rep.uncheckedPrograms.length} not checked`})`;
       ctx.io.out(
         `store: ${counted(rep.entries, "entry", "entries")}, ${rep.damaged.length} damaged${parts}${programs}, ${counted(rep.temps, "temporary file", "temporary files")} ${verdict(rep)}\n`,
       );

@@ -19,10 +19,17 @@ import {
   type TopologyGraph,
 } from "../../topology/index.js";
 import type { CliContext } from "../context.js";
-import { JSON_SUMMARY_HELP, printJson, refuseJsonOnStdout, writtenBytes } from "./json-summary.js";
+import {
+  JSON_SUMMARY_HELP,
+  namesStdout,
+  printJson,
+  refuseJsonOnStdout,
+  refuseStdoutTarget,
+  writtenBytes,
+} from "./json-summary.js";
 import { intOption } from "../io.js";
 import { counted } from "../../internal/plural.js";
-import { oneLine } from "../../internal/quoted.js";
+import { oneLine, quoted } from "../../internal/quoted.js";
 
 /** What `--topology SPEC` names: a generator spec (`fat-tree:k=8`) or a topology JSON file (ends in .json). */
 export const TOPOLOGY_OPTION_HELP =
@@ -121,7 +128,10 @@ export function registerTopologies(program: Command, ctx: CliContext): void {
       "always write explicit links and routes, never a <cluster>: commplan's routes, where a cluster has SimGrid's own (give it to compare a SimGrid run with commplan's replay)",
     )
     .option("-o, --output <file>", "the platform XML file, - for stdout", "-")
-    .option("--hostfile <file>", "also write the hostfile of ranks 0..P-1 (- for stdout, the platform then to -o FILE)")
+    .option(
+      "--hostfile <file>",
+      "also write the hostfile of ranks 0..P-1 (- for stdout, the platform then to -o FILE, and no --json)",
+    )
     .option("--json", JSON_SUMMARY_HELP)
     .action(async (given: PlatformFlags & { topology?: string; network?: string; ranks?: string }, cmd: Command) => {
       const topology = given.topology ?? given.network;
@@ -145,13 +155,13 @@ interface PlatformFlags {
 /** platform's work, its options checked (topology from --topology or --network). */
 async function platformAction(o: PlatformFlags & { topology: string }, ctx: CliContext): Promise<void> {
   refuseJsonOnStdout("platform", o.json, o.output);
-  if (o.hostfile === "-" && o.output === "-")
-    throw fail(
-      "platform",
-      "BAD_OPTION",
-      "--hostfile -: stdout already carries the platform XML (-o -); write the hostfile or the platform (-o) to a file",
-      { field: "hostfile" },
-    );
+  // the hostfile cannot share stdout with the platform XML (-o -, -o /dev/stdout) nor with the --json summary
+  const xml = namesStdout(o.output) ? `the platform XML (-o ${o.output === "-" ? "-" : quoted(o.output)})` : null;
+  const why =
+    xml !== null
+      ? `stdout already carries ${xml}; write the hostfile or the platform (-o) to a file`
+      : "stdout already carries the --json summary; write the hostfile to a file, or leave out --json";
+  if (xml !== null || o.json) refuseStdoutTarget("platform", "--hostfile", o.hostfile, why, "hostfile");
   const p = o.p === undefined ? undefined : intOption("p", o.p, 1, MAX_TOPOLOGY_HOSTS, "-P (--p, --ranks)");
   const machine = o.machine === undefined ? undefined : findMachine(o.machine);
   const inputs = o.topology.endsWith(".json") ? [o.topology] : [];
