@@ -173,6 +173,9 @@ export function programProblem(
   }
   if (rec["format"] !== LIBPLAN_FORMAT) return planSays(`/format is not '${LIBPLAN_FORMAT}'`);
   if (rec["key"] !== key) return planSays(`/key is not its directory's name, ${key}`);
+  // what precompute --from-capture reports of a program it keeps (its --json document's plan): strings, as written
+  for (const f of ["algorithm", "entry", "reason"] as const)
+    if (typeof rec[f] !== "string" || rec[f] === "") return planSays(`/${f} is not a non-empty string`);
   if (pattern !== undefined && (rec["p"] !== pattern.p || rec["elementBytes"] !== pattern.elementBytes))
     return planSays(
       `/p and /elementBytes are ${String(rec["p"])} and ${String(rec["elementBytes"])}, not the capture's ${pattern.p} and ${pattern.elementBytes}`,

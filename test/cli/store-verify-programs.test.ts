@@ -143,6 +143,8 @@ describe("store verify and precompute --from-capture share one check of a progra
     ["an older format", { format: "commplan.libplan/v0" }, "/format is not 'commplan.libplan/v1'"],
     ["another P", { p: 8 }, "its program is for p 4 and elementBytes 24, its plan.json says p 8 and elementBytes 24"],
     ["another key", { key: "0".repeat(32) }, `/key is not its directory's name, ${KEY}`],
+    ["no entry", { entry: undefined }, "/entry is not a non-empty string"],
+    ["a numeric algorithm", { algorithm: 7 }, "/algorithm is not a non-empty string"],
   ];
   it.each(edits)(
     "a plan.json with %s: verify flags it, precompute replaces it, verify then passes",
