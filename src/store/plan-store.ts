@@ -163,7 +163,7 @@ function names(dir: string): string[] {
 function misplaced(file: string, id: string): StoreDamage {
   return {
     file,
-    problem: `an entry under the wrong prefix: the store looks entry ${id} up in entries/${id.slice(0, 2)}/ and never serves it from here (to keep it, move it there; gc removes it)`,
+    problem: `an entry under the wrong prefix: the store looks entry ${id} up in entries/${id.slice(0, 2)}/ and never serves it from here`,
   };
 }
 

@@ -121,7 +121,7 @@ describe("store list and verify: an entry under the wrong prefix", () => {
     copyFileSync(join(s, "entries", id.slice(0, 2), `${id}.arrow`), file);
     const problem =
       `an entry under the wrong prefix: the store looks entry ${id} up in entries/${id.slice(0, 2)}/ and never ` +
-      "serves it from here (to keep it, move it there; gc removes it)";
+      "serves it from here";
     const list = await run("store", "list", s);
     expect(list.code).toBe(0);
     expect(list.err).toBe(`store: ${file}: ${problem}\n`);
