@@ -255,7 +255,13 @@ function listFilter(o: ListFilters): (e: StoreEntryInfo) => boolean {
   };
 }
 
-function registerMaintenance(store: Command, ctx: CliContext): void {
+/** The largest entry checked against the budget before any is read (`perByte`: what a command holds per file byte). */
+function checkStoreBudget(s: PlanStore, perByte: number, ctx: CliContext): void {
+  if (pathKindOf(dirname(dirname(entryFile(s, "0".repeat(64))))) === "directory")
+    checkLargestEntry(s, perByte, ctx.maxMemory);
+}
+
+function registerList(store: Command, ctx: CliContext): void {
   store
     .command("list")
     .description(
@@ -274,8 +280,7 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
     .action((dir: string, o: { json?: boolean } & ListFilters) => {
       const keep = listFilter(o);
       const s = openPlanStore(dir);
-      if (pathKindOf(dirname(dirname(entryFile(s, "0".repeat(64))))) === "directory")
-        checkLargestEntry(s, 1, ctx.maxMemory);
+      checkStoreBudget(s, 1, ctx);
       const damage = storeDamage(s);
       for (const d of damage) ctx.io.err(`store: ${oneLine(d.file)}: ${oneLine(d.problem)}\n`);
       const entries = listPlans(s).filter(keep);
@@ -298,6 +303,10 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
         ),
       );
     });
+}
+
+function registerMaintenance(store: Command, ctx: CliContext): void {
+  registerList(store, ctx);
   store
     .command("verify")
     .description(
@@ -307,8 +316,7 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
     .option("--json", "print the counts and the damaged entries, parts and programs as commplan.store-verify/v1 JSON")
     .action((dir: string, o: { json?: boolean }) => {
       const s = openPlanStore(dir);
-      if (pathKindOf(dirname(dirname(entryFile(s, "0".repeat(64))))) === "directory")
-        checkLargestEntry(s, ENTRY_BYTES_PER_BYTE, ctx.maxMemory);
+      checkStoreBudget(s, ENTRY_BYTES_PER_BYTE, ctx);
       const rep = verifyStore(s, { maxMemory: ctx.maxMemory });
       for (const d of rep.parts) ctx.io.err(`store: ${oneLine(d.file)}: ${oneLine(d.problem)}\n`);
       for (const d of rep.damaged)
@@ -356,8 +364,7 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
     .action((dir: string, o: { json?: boolean; dryRun?: boolean }) => {
       const s = openPlanStore(dir);
       // gc decodes every entry, as verify does, to find the damaged ones
-      if (pathKindOf(dirname(dirname(entryFile(s, "0".repeat(64))))) === "directory")
-        checkLargestEntry(s, ENTRY_BYTES_PER_BYTE, ctx.maxMemory);
+      checkStoreBudget(s, ENTRY_BYTES_PER_BYTE, ctx);
       const dry = o.dryRun === true;
       const r = gcStore(s, dry);
       const removed = dry ? "would remove" : "removed";
