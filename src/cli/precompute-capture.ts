@@ -4,6 +4,7 @@
  * program variant auto names, and written for libcommplan's replay as STORE/programs/<key>/ (a split
  * commplan.program/v1 program and plan.json, a commplan.libplan/v1 record saying whether to replay it).
  */
+import { cliMessage } from "./option-flags.js";
 import { existsSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
@@ -401,7 +402,8 @@ function planTarget(planFile: string): string {
  * (past the memory budget) is planned again too.
  */
 function programFlaw(dir: string, pat: CapturedPattern, maxMemory: number): string | null {
-  return programProblem(dir, pat.key, maxMemory, pat)?.flaw ?? null;
+  const flaw = programProblem(dir, pat.key, maxMemory, pat)?.flaw;
+  return flaw === undefined ? null : cliMessage(flaw); // the budget's message names --max-memory
 }
 
 /** What precompute plans for, in words: the machine, the runtime (or the one-port model), copies, the network. */

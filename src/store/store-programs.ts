@@ -35,7 +35,8 @@ export const PROGRAMS_PART = "its programs (a directory)";
 
 /**
  * The damage of the store's programs/ when anything but a directory stands there (a file, a link: `gc` removes it as it
- * removes a damaged tmp/; precompute --from-capture makes the directory anew), or null (a directory, or none).
+ * removes a damaged tmp/; precompute --from-capture refuses the store until then, and makes the directory anew after),
+ * or null (a directory, or none).
  */
 export function programsDamage(s: PlanStore): { file: string; problem: string } | null {
   return partDamage(programsDir(s), "directory", PROGRAMS_PART, true);
@@ -192,7 +193,7 @@ export function programProblem(
     checkMemory(MODULE, readBytes, `reading the program in ${dir}`, maxMemory, { file: dir });
   } catch (e) {
     const problem = `not checked: ${messageOf(e)}`;
-    return { file: dir, problem, flaw: `its program was not checked (${problem})`, tooBig: true };
+    return { file: dir, problem, flaw: `its program was ${problem}`, tooBig: true };
   }
   try {
     const { program } = readProgramJson(dir, { maxMemory });

@@ -119,7 +119,8 @@ interface Generating {
  * fast-check draws the first matrix of each run with run index 0, where `s` is reset. Under `unbiased: true` it passes
  * no run index (fast-check's UnbiasedProperty); there the first matrix drawn after fc.check asked the property whether
  * it is async (which it does before it draws any) resets `s`. (With `unbiased` and `ignoreEqualValues` or
- * `skipEqualValues`, fast-check also asks that when it skips a repeated matrix, and the next one then starts afresh.)
+ * `skipEqualValues`, fast-check also asks that when it skips a repeated matrix, and the next one then starts afresh;
+ * with `unbiased` and `interruptAfterTimeLimit` it asks before every run, so every run is sampled: twice the planning.)
  */
 function perRun<P extends Generating>(prop: P, s: Sampler): P {
   const generate = prop.generate.bind(prop);

@@ -4,7 +4,16 @@
  * valid against store-verify.v1), exit 1; a sound program counts in `programs`.
  * An entry file under another prefix than its id's is reported by list and verify, and removed by gc.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -180,6 +189,22 @@ describe("store verify and gc: programs/ as a part of the store", () => {
     const text = await run("store", "verify", s);
     expect(text.err).toBe(`store: ${programs}: ${problem}\n`);
     expect(text.out).toBe("store: 1 entry, 0 damaged, 1 damaged part, 0 temporary files - run 'commplan store gc'\n");
+    // precompute refuses the store until gc repaired it (it crashed writing into the file)
+    const refusal = `store: ${programs}: ${problem}: run 'commplan store gc'\n`;
+    const cap = join(d, "cap");
+    const argv = ["precompute", "--from-capture", cap, "--store", s, "--machine", "t3d-004", "--runtime", "none"];
+    expect(await run(...argv)).toMatchObject({ code: 2, out: "", err: refusal });
+    // a link there, even to a directory: refused, nothing written through it outside the store
+    const outside = join(d, "outside");
+    mkdirSync(outside);
+    rmSync(programs);
+    symlinkSync(outside, programs);
+    const linkProblem = "a symbolic link where the store keeps its programs (a directory)";
+    expect(await run(...argv)).toMatchObject({
+      code: 2,
+      err: `store: ${programs}: ${linkProblem}: run 'commplan store gc'\n`,
+    });
+    expect(readdirSync(outside)).toEqual([]);
     expect((await run("store", "gc", s)).code).toBe(0);
     expect(existsSync(programs)).toBe(false);
     expect(await verifyJson(s, 0)).toMatchObject({ consistent: true, parts: [], programs: 0 });
@@ -217,11 +242,20 @@ describe("store verify: a program past the memory budget", () => {
     ]);
     const doc = await verifyJsonWith(s, ["--max-memory", "1M"]);
     expect(doc).toMatchObject({ consistent: false, programs: 1, damagedPrograms: [] });
-    expect(doc["uncheckedPrograms"]).toEqual(rep.uncheckedPrograms);
+    // the CLI names its flag where the library names its option
+    expect(rep.uncheckedPrograms[0]!.problem).toMatch(/the option maxMemory/);
+    expect(doc["uncheckedPrograms"]).toEqual([
+      {
+        ...rep.uncheckedPrograms[0],
+        problem: expect.stringMatching(/raise it with --max-memory, e\.g\. --max-memory /),
+      },
+    ]);
     const text = await run("store", "verify", s, "--max-memory", "1M");
     expect(text.code).toBe(1);
     expect(text.err).toMatch(
-      new RegExp(`^store: ${dir}: program ${KEY} was not checked: reading the program in [^\\n]*\\n$`),
+      new RegExp(
+        `^store: ${dir}: program ${KEY} was not checked: reading the program in [^\\n]*--max-memory [^\\n]*\\n$`,
+      ),
     );
     expect(text.out).toBe(
       "store: 1 entry, 0 damaged, 1 program (0 damaged, 1 not checked), 0 temporary files - give a larger " +

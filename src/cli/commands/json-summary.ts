@@ -43,7 +43,8 @@ export function namesStdout(target: string | undefined): boolean {
 /**
  * Refuses an output target that is stdout ("-", or a path that is this process's stdout: namesStdout) when stdout is
  * taken (by the command's own document): one line, `FLAG TARGET: WHY` ("-", or the path and "(this process's stdout)").
- * Every command's "stdout is taken" refusal goes through here, so /dev/stdout is refused wherever "-" is.
+ * Every second target on stdout (an SVG, a trace, a hostfile) is refused here, so /dev/stdout is refused wherever "-"
+ * is; `-o` with --json has its own words (refuseJsonOnStdout), by the same namesStdout rule.
  */
 export function refuseStdoutTarget(
   module: string,

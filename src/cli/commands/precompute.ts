@@ -10,6 +10,7 @@ import { fail } from "../../model/errors.js";
 import { MIN_BUDGET } from "../../model/memory-budget.js";
 import { cliMessage } from "../option-flags.js";
 import { openPlanStore } from "../../store/index.js";
+import { programsDamage } from "../../store/store-programs.js";
 import type { CliContext } from "../context.js";
 import { intOption, refuseDashDirectory } from "../io.js";
 import { newBar } from "../progress.js";
@@ -173,7 +174,10 @@ async function fromCapture(specFile: string | undefined, o: PrecomputeFlags, ctx
   if (o.network !== undefined)
     for (const p of [...new Set(patterns.map((x) => x.p))].sort((a, b) => b - a))
       topologyGraph(o.network, p, ctx.maxMemory, machine);
-  openPlanStore(o.store, true);
+  // a file or a link at programs/ is a damaged part: written through, a link would put the programs outside the store
+  const damagedPrograms = programsDamage(openPlanStore(o.store, true));
+  if (damagedPrograms !== null)
+    throw fail("store", "BAD_INPUT", `${damagedPrograms.file}: ${damagedPrograms.problem}: run 'commplan store gc'`);
   const counts = { added: 0, present: 0, replaced: 0, replayed: 0 };
   const spec = o.network;
   const network =

@@ -26,6 +26,7 @@ import {
 } from "../../store/index.js";
 import type { PlanStore, ResolvedRequest, StoreEntryInfo, StoreOrigin, StoreReport } from "../../store/index.js";
 import type { CliContext } from "../context.js";
+import { cliMessage } from "../option-flags.js";
 import { checkAlgorithmName } from "../algorithm-name.js";
 import { checkStorePlanMemory } from "../plan-bytes.js";
 import {
@@ -323,7 +324,9 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
         ctx.io.err(`store: ${oneLine(d.file)}: entry ${d.id} is damaged: ${oneLine(String(d.problem))}\n`);
       for (const d of rep.damagedPrograms)
         ctx.io.err(`store: ${oneLine(d.file)}: ${programName(d.key)} is damaged: ${oneLine(d.problem)}\n`);
-      for (const d of rep.uncheckedPrograms)
+      // the budget's message names the command line's flag (--max-memory), as a refusal of the whole store does
+      const unchecked = rep.uncheckedPrograms.map((d) => ({ ...d, problem: cliMessage(d.problem) }));
+      for (const d of unchecked)
         ctx.io.err(`store: ${oneLine(d.file)}: ${programName(d.key)} was ${oneLine(d.problem)}\n`);
       // a program past the memory budget is not damage, but the store is not known consistent either: exit 1
       const bad = rep.damaged.length + rep.parts.length + rep.damagedPrograms.length + rep.uncheckedPrograms.length;
@@ -338,7 +341,7 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
           parts: rep.parts,
           programs: rep.programs,
           damagedPrograms: rep.damagedPrograms,
-          uncheckedPrograms: rep.uncheckedPrograms,
+          uncheckedPrograms: unchecked,
         });
       }
       // the damaged parts (tmp, log, a misplaced file) apart from the entries, as --json keeps them apart

@@ -959,8 +959,8 @@ export class LmmSystem {
   private lose(c: number, r: number, w: number, clean: boolean): void {
     const { fatpipe } = this.net;
     const { remaining, usage, unfixed } = this;
-    // a link left without unfixed flows is done with in this solve: its state is set again before it is read (startLink,
-    // settle), so it is not updated
+    // a link left without unfixed flows is done with in this solve: its state is set again before it is read
+    // (startLink, settle), so it is not updated
     if (--unfixed[c]! === 0) {
       if (clean) this.cleanAt[c] = 0;
       else if (!this.useHeap) this.scanValid = false;
