@@ -10,6 +10,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -226,6 +227,21 @@ describe("store verify and gc: programs/ as a part of the store", () => {
     expect(existsSync(running)).toBe(true);
     expect(await verifyJson(s, 0)).toMatchObject({ temps: 1, programs: 1 });
     rmSync(running, { recursive: true });
+  });
+
+  it("a program moved aside whose key has none (interrupted between the renames) is the only copy: gc keeps it", async () => {
+    const d = tempDir("verify-programs");
+    const s = await storeWithProgram(d);
+    const old = join(s, "programs", `.${KEY}.${hostname()}.999999998.old`);
+    const tmp = join(s, "programs", `.${KEY}.${hostname()}.999999998.tmp`);
+    renameSync(join(s, "programs", KEY), old);
+    mkdirSync(tmp);
+    expect((JSON.parse((await run("store", "gc", s, "--json")).out) as Record<string, unknown>)["temps"]).toBe(1);
+    expect([existsSync(old), existsSync(tmp)]).toEqual([true, false]);
+    // precompute writes the key anew; then the copy moved aside is removed as any leftover
+    expect(await precomputeAgain(d)).toContain("1 added");
+    expect((JSON.parse((await run("store", "gc", s, "--json")).out) as Record<string, unknown>)["temps"]).toBe(1);
+    expect(existsSync(old)).toBe(false);
   });
 });
 
