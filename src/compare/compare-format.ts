@@ -111,17 +111,19 @@ function blockRows(
 }
 
 /**
- * Text cut into lines of at most `w` display columns at spaces; a word wider than `w` (a URL) is kept whole on a line
- * of its own, so that it can still be copied.
+ * Text cut into lines of at most `w` display columns (`next` for the lines after the first) at spaces, the spaces
+ * between two words on a line kept as they were (the two between a row's name cells) and those at a cut dropped, so
+ * that no line starts or ends with a blank; a word wider than the room (a URL) is kept whole on a line of its own, so
+ * that it can still be copied.
  */
-function wrapText(text: string, w: number): string[] {
+function wrapText(text: string, w: number, next = w): string[] {
   const out: string[] = [];
   let line = "";
-  for (const word of text.split(" ")) {
-    if (line !== "" && displayWidth(line) + 1 + displayWidth(word) > w) {
+  for (const [, gap, word] of text.matchAll(/( *)([^ ]+)/g)) {
+    if (line !== "" && displayWidth(line) + gap!.length + displayWidth(word!) > (out.length === 0 ? w : next)) {
       out.push(line);
-      line = word;
-    } else line = line === "" ? word : `${line} ${word}`;
+      line = word!;
+    } else line = line === "" ? word! : line + gap! + word!;
   }
   out.push(line);
   return out;
@@ -131,8 +133,8 @@ function wrapText(text: string, w: number): string[] {
 const NAME_INDENT = 2;
 
 /**
- * The table as each row's name (its first `keys` cells, wrapped at spaces to the width) on a line, then its other cells
- * on indented lines: those columns cut into groups that fit `width` beside the indent, one line per group; a column
+ * The table as each row's name (its first `keys` cells, wrapped at spaces to the width, its next lines indented) on a
+ * line, then its other cells on indented lines: those columns cut into groups that fit `width` beside the indent, one line per group; a column
  * wider than that is a group of its own, its cells wrapped at spaces to the width left.
  */
 function namedRows(
@@ -156,8 +158,9 @@ function namedRows(
   const room = width - NAME_INDENT;
   const lines: string[] = [];
   for (const r of cells) {
-    const name = r.slice(0, keys).join("  ").trimEnd();
-    lines.push(...wrapText(name, width));
+    // the name's next lines indented, as its cells are: only a row's first line starts at column 0
+    const name = wrapText(r.slice(0, keys).join("  "), width, room);
+    lines.push(name[0]!, ...name.slice(1).map((x) => indent + x));
     for (const g of groups) {
       if (g.length === 1 && widths[g[0]!]! > room) {
         lines.push(...wrapText(r[g[0]!] ?? "", room).map((x) => (indent + x).trimEnd()));
