@@ -53,6 +53,21 @@ describe("textTable", () => {
     ).toBe("名前  n\nab    1\n");
   });
 
+  it("counts emoji two columns: transport (🚀), symbols shown as emoji (⚡ ✅ ⭐), pictographs from U+1FA70 (🪐 🫠)", () => {
+    const two = ["🚀", "🛸", "⚡", "✅", "❌", "⭐", "⌛", "♈", "🟢", "🪐", "🫠", "🤖", "😀", "🌍"];
+    expect(two.map(displayWidth)).toEqual(two.map(() => 2));
+    // one column: symbols shown as text by default; U+FE0F counts nothing itself but shows such a symbol as an emoji
+    expect(["☀", "✔", "❤", "→", "©"].map(displayWidth)).toEqual([1, 1, 1, 1, 1]);
+    expect(["❤\ufe0f", "☀\ufe0f", "🚀\ufe0f", "a\ufe0e", "1\u20e3"].map(displayWidth)).toEqual([2, 2, 2, 1, 1]);
+    // a row of rockets is 27 columns, too wide for 20: fitted, every line holds at most 20
+    const rows = [
+      ["name", "note"],
+      ["launch", "🚀 🚀 🚀 🚀 🚀 🚀 🚀 🚀 🚀"],
+    ];
+    expect(displayWidth(rows[1]!.join("  "))).toBe(34);
+    for (const l of textTable(rows, 20).split("\n")) expect(displayWidth(l), l).toBeLessThanOrEqual(20);
+  });
+
   it("keys = 2 at 30 columns (verify's check and detail): every line within 30", () => {
     const rows = [
       ["check", "detail", "status", "witness"],
