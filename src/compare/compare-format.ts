@@ -28,12 +28,29 @@ export { escapeXml } from "../export/xml-escape.js";
 export const MIN_FIT_WIDTH = 20;
 
 /**
+ * The symbols between U+2300 and U+2BFF shown as emoji by default (Emoji_Presentation, East Asian Width W in Unicode
+ * 15: ⌚, ⏩, ☔, ♈..♓, ⚡, ⛔, ✅, ❌, ➕, ⭐ ...), as [first, last] code points; the others there are one column.
+ */
+// prettier-ignore
+const WIDE_SYMBOLS: readonly (readonly [number, number])[] = [
+  [0x231a, 0x231b], [0x2329, 0x232a], [0x23e9, 0x23ec], [0x23f0, 0x23f0], [0x23f3, 0x23f3], [0x25fd, 0x25fe],
+  [0x2614, 0x2615], [0x2648, 0x2653], [0x267f, 0x267f], [0x2693, 0x2693], [0x26a1, 0x26a1], [0x26aa, 0x26ab],
+  [0x26bd, 0x26be], [0x26c4, 0x26c5], [0x26ce, 0x26ce], [0x26d4, 0x26d4], [0x26ea, 0x26ea], [0x26f2, 0x26f3],
+  [0x26f5, 0x26f5], [0x26fa, 0x26fa], [0x26fd, 0x26fd], [0x2705, 0x2705], [0x270a, 0x270b], [0x2728, 0x2728],
+  [0x274c, 0x274c], [0x274e, 0x274e], [0x2753, 0x2755], [0x2757, 0x2757], [0x2795, 0x2797], [0x27b0, 0x27b0],
+  [0x27bf, 0x27bf], [0x2b1b, 0x2b1c], [0x2b50, 0x2b50], [0x2b55, 0x2b55],
+];
+
+/**
  * Whether the code point `c` takes two terminal columns: the East Asian wide and fullwidth ranges (Hangul Jamo, CJK and
- * its punctuation, Hiragana, Katakana, Hangul syllables, CJK compatibility, fullwidth forms, emoji and pictographs).
+ * its punctuation, Hiragana, Katakana, Hangul syllables, CJK compatibility, fullwidth forms), and emoji: the symbols
+ * shown as emoji by default (WIDE_SYMBOLS), pictographs, emoticons, transport and map symbols (🚀), geometric shapes
+ * extended's coloured ones, supplemental symbols and pictographs and their extension A (🪐, 🫠).
  */
 function isWide(c: number): boolean {
   return (
     (c >= 0x1100 && c <= 0x115f) ||
+    (c >= 0x2300 && c <= 0x2bff && WIDE_SYMBOLS.some(([a, b]) => c >= a && c <= b)) ||
     (c >= 0x2e80 && c <= 0x303e) ||
     (c >= 0x3041 && c <= 0x33ff) ||
     (c >= 0x3400 && c <= 0x4dbf) ||
@@ -45,20 +62,29 @@ function isWide(c: number): boolean {
     (c >= 0xff00 && c <= 0xff60) ||
     (c >= 0xffe0 && c <= 0xffe6) ||
     (c >= 0x1f300 && c <= 0x1f64f) ||
+    (c >= 0x1f680 && c <= 0x1f6ff) ||
+    (c >= 0x1f7e0 && c <= 0x1f7f0) ||
     (c >= 0x1f900 && c <= 0x1f9ff) ||
+    (c >= 0x1fa70 && c <= 0x1faff) ||
     (c >= 0x20000 && c <= 0x3fffd)
   );
 }
 
 /**
  * The columns `text` takes on a terminal: a code point (not a UTF-16 unit) each, two for an East Asian wide one
- * (isWide), none for a combining mark (U+0300..U+036F) or a zero-width space or joiner (U+200B..U+200D).
+ * (isWide), none for a combining mark (U+0300..U+036F, U+20D0..U+20FF), a zero-width space or joiner
+ * (U+200B..U+200D) or a variation selector (U+FE00..U+FE0F); but U+FE0F (emoji presentation) after a one-column
+ * symbol from U+203C up (❤, ☀, ✔) shows it as an emoji, two columns, so it adds the one more.
  */
 export function displayWidth(text: string): number {
   let w = 0;
+  let widens = false; // whether a U+FE0F next shows the code point before as an emoji
   for (const ch of text) {
     const c = ch.codePointAt(0)!;
-    w += (c >= 0x300 && c <= 0x36f) || (c >= 0x200b && c <= 0x200d) ? 0 : isWide(c) ? 2 : 1;
+    const zero = (c >= 0x300 && c <= 0x36f) || (c >= 0x20d0 && c <= 0x20ff) || (c >= 0x200b && c <= 0x200d);
+    const cw = zero || (c >= 0xfe00 && c <= 0xfe0f) ? 0 : isWide(c) ? 2 : 1;
+    w += c === 0xfe0f && widens ? 1 : cw;
+    widens = cw === 1 && c >= 0x203c;
   }
   return w;
 }
@@ -111,17 +137,19 @@ function blockRows(
 }
 
 /**
- * Text cut into lines of at most `w` display columns at spaces; a word wider than `w` (a URL) is kept whole on a line
- * of its own, so that it can still be copied.
+ * Text cut into lines of at most `w` display columns (`next` for the lines after the first) at spaces, the spaces
+ * between two words on a line kept as they were (the two between a row's name cells) and those at a cut dropped, so
+ * that no line starts or ends with a blank; a word wider than the room (a URL) is kept whole on a line of its own, so
+ * that it can still be copied.
  */
-function wrapText(text: string, w: number): string[] {
+function wrapText(text: string, w: number, next = w): string[] {
   const out: string[] = [];
   let line = "";
-  for (const word of text.split(" ")) {
-    if (line !== "" && displayWidth(line) + 1 + displayWidth(word) > w) {
+  for (const [, gap, word] of text.matchAll(/( *)([^ ]+)/g)) {
+    if (line !== "" && displayWidth(line) + gap!.length + displayWidth(word!) > (out.length === 0 ? w : next)) {
       out.push(line);
-      line = word;
-    } else line = line === "" ? word : `${line} ${word}`;
+      line = word!;
+    } else line = line === "" ? word! : line + gap! + word!;
   }
   out.push(line);
   return out;
@@ -131,9 +159,9 @@ function wrapText(text: string, w: number): string[] {
 const NAME_INDENT = 2;
 
 /**
- * The table as each row's name (its first `keys` cells, wrapped at spaces to the width) on a line, then its other cells
- * on indented lines: those columns cut into groups that fit `width` beside the indent, one line per group; a column
- * wider than that is a group of its own, its cells wrapped at spaces to the width left.
+ * The table as each row's name (its first `keys` cells, wrapped at spaces to the width, its next lines indented) on a
+ * line, then its other cells on indented lines: those columns cut into groups that fit `width` beside the indent, one
+ * line per group; a column wider than that is a group of its own, its cells wrapped at spaces to the width left.
  */
 function namedRows(
   cells: readonly (readonly string[])[],
@@ -156,8 +184,9 @@ function namedRows(
   const room = width - NAME_INDENT;
   const lines: string[] = [];
   for (const r of cells) {
-    const name = r.slice(0, keys).join("  ").trimEnd();
-    lines.push(...wrapText(name, width));
+    // the name's next lines indented, as its cells are: only a row's first line starts at column 0
+    const name = wrapText(r.slice(0, keys).join("  "), width, room);
+    lines.push(name[0]!, ...name.slice(1).map((x) => indent + x));
     for (const g of groups) {
       if (g.length === 1 && widths[g[0]!]! > room) {
         lines.push(...wrapText(r[g[0]!] ?? "", room).map((x) => (indent + x).trimEnd()));

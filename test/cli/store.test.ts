@@ -444,6 +444,35 @@ describe("store list: filters", () => {
       expect(r.err.trimEnd().split("\n")).toHaveLength(1);
     }
   });
+
+  it("filters matching no entry: one line on stderr naming them (and the store's origins for --pattern), exit 0", async () => {
+    const d = dir();
+    const s = join(d, "s");
+    for (const name of ["uniform", "pattern1"]) {
+      expect((await run("gen", name, "--ranks", "6", "--seed", "1", "-o", join(d, `${name}.json`))).code).toBe(0);
+      expect((await run("store", "add", s, join(d, `${name}.json`), "-a", "shift")).code).toBe(0);
+    }
+    const typo = await run("store", "list", s, "--pattern", "unifrm.json");
+    expect(typo).toMatchObject({ code: 0, out: "id  algorithm  P  seed  payload  machine  bytes  created  origin\n" });
+    expect(typo.err).toBe(
+      "store: no entry matches --pattern unifrm.json (origins in this store: pattern1.json, uniform.json; " +
+        "did you mean uniform.json?)\n",
+    );
+    // --json is as before (no entry) and says so on stderr alike
+    const json = await run("store", "list", s, "--json", "--pattern", "unifrm.json");
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.out)).toEqual({ format: "commplan.store-list/v1", entries: [], damage: [] });
+    expect(json.err).toBe(typo.err);
+    // a pattern the store has, with a filter that rules its entries out: the filters named, no origins
+    const none = await run("store", "list", s, "--pattern", "uniform.json", "--ranks", "7");
+    expect(none).toMatchObject({ code: 0, err: "store: no entry matches --ranks 7 --pattern uniform.json\n" });
+    // a filter that matches, or none given: nothing on stderr
+    for (const filters of [["--pattern", "uniform.json"], []]) {
+      const r = await run("store", "list", s, ...filters);
+      expect(r).toMatchObject({ code: 0, err: "" });
+      expect(r.out.trimEnd().split("\n").length).toBe(filters.length === 0 ? 3 : 2);
+    }
+  });
 });
 
 describe("store add and precompute: the budget counts the plan", () => {

@@ -53,6 +53,21 @@ describe("textTable", () => {
     ).toBe("名前  n\nab    1\n");
   });
 
+  it("counts emoji two columns: transport (🚀), symbols shown as emoji (⚡ ✅ ⭐), pictographs from U+1FA70 (🪐 🫠)", () => {
+    const two = ["🚀", "🛸", "⚡", "✅", "❌", "⭐", "⌛", "♈", "🟢", "🪐", "🫠", "🤖", "😀", "🌍"];
+    expect(two.map(displayWidth)).toEqual(two.map(() => 2));
+    // one column: symbols shown as text by default; U+FE0F counts nothing itself but shows such a symbol as an emoji
+    expect(["☀", "✔", "❤", "→", "©"].map(displayWidth)).toEqual([1, 1, 1, 1, 1]);
+    expect(["❤\ufe0f", "☀\ufe0f", "🚀\ufe0f", "a\ufe0e", "1\u20e3"].map(displayWidth)).toEqual([2, 2, 2, 1, 1]);
+    // a row of rockets is 27 columns, too wide for 20: fitted, every line holds at most 20
+    const rows = [
+      ["name", "note"],
+      ["launch", "🚀 🚀 🚀 🚀 🚀 🚀 🚀 🚀 🚀"],
+    ];
+    expect(displayWidth(rows[1]!.join("  "))).toBe(34);
+    for (const l of textTable(rows, 20).split("\n")) expect(displayWidth(l), l).toBeLessThanOrEqual(20);
+  });
+
   it("keys = 2 at 30 columns (verify's check and detail): every line within 30", () => {
     const rows = [
       ["check", "detail", "status", "witness"],
@@ -61,7 +76,47 @@ describe("textTable", () => {
     ];
     const lines = textTable(rows, 30, 2).trimEnd().split("\n");
     expect(lines.filter((l) => displayWidth(l) > 30)).toEqual([]);
-    expect(lines).toContain("conservation  every element");
+    // a name too wide goes on indented, as the cells under it: only a row's first line starts at column 0
+    expect(lines).toEqual([
+      "check  detail",
+      "  status",
+      "  witness",
+      "conservation  every element",
+      "  arrives once",
+      "  ok",
+      "  -",
+      "port-limit  at most one send",
+      "  per port",
+      "  FAIL",
+      "  node 3 sends twice in step 2",
+    ]);
+  });
+
+  it("at 20 columns a name wrapped between its cells goes on indented, no blank at a line's end (verify)", () => {
+    const rows = [
+      ["ok", "steps-lower-bound", "7", "bound 7"],
+      ["ok", "peak-buffer", "7", "bound 14"],
+    ];
+    expect(textTable(rows, 20, 2)).toBe("ok\n  steps-lower-bound\n  7  bound 7\nok  peak-buffer\n  7  bound 14\n");
+  });
+
+  it("from MIN_FIT_WIDTH up, only a row's first line starts at column 0, in order; none ends with a blank", () => {
+    const word = fc.stringMatching(/^[a-z日本語é-]{1,18}$/);
+    const cell = fc.array(word, { minLength: 1, maxLength: 4 }).map((w) => w.join(" "));
+    const table = fc
+      .integer({ min: 2, max: 6 })
+      .chain((n) => fc.array(fc.array(cell, { minLength: n, maxLength: n }), { minLength: 2, maxLength: 5 }));
+    fc.assert(
+      fc.property(table, fc.integer({ min: MIN_FIT_WIDTH, max: 60 }), fc.integer({ min: 1, max: 3 }), (rows, w, k) => {
+        const lines = textTable(rows, w, k).trimEnd().split("\n");
+        expect(lines.filter((l) => l !== l.trimEnd())).toEqual([]);
+        // a row's first line (once per block of columns) starts with its name; every other line is indented or blank
+        const starts = lines.filter((l) => l !== "" && !l.startsWith(" "));
+        expect(starts.length % rows.length).toBe(0);
+        starts.forEach((l, i) => expect(l.startsWith(rows[i % rows.length]![0]!.split(" ")[0]!), l).toBe(true));
+      }),
+      { seed: 5, numRuns: 400 },
+    );
   });
 
   it("from MIN_FIT_WIDTH up, every line fits but a word wider than the room left, kept whole", () => {

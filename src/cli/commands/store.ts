@@ -6,6 +6,7 @@ import { lstatSync, readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { checkMemory } from "../../model/memory-budget.js";
 import { oneLine, quoted } from "../../internal/quoted.js";
+import { didYouMean } from "../../internal/did-you-mean.js";
 import { Option, type Command } from "commander";
 import { MAX_SEED } from "../../model/param-spec.js";
 import { fail } from "../../model/errors.js";
@@ -245,7 +246,7 @@ function listFilter(o: ListFilters): (e: StoreEntryInfo) => boolean {
   return (e) => {
     const k = e.key;
     if (k === null) return true;
-    const from = e.origin === null ? null : "matrixFile" in e.origin ? e.origin.matrixFile : e.origin.pattern;
+    const from = originName(e);
     return (
       (o.algorithm === undefined || k.algorithm === o.algorithm) &&
       (p === undefined || k.p === p) &&
@@ -254,6 +255,36 @@ function listFilter(o: ListFilters): (e: StoreEntryInfo) => boolean {
       (o.pattern === undefined || from === o.pattern)
     );
   };
+}
+
+/** The name `--pattern` matches in an entry: its origin's pattern, or the matrix file's name of store add. */
+function originName(e: StoreEntryInfo): string | null {
+  return e.origin === null ? null : "matrixFile" in e.origin ? e.origin.matrixFile : e.origin.pattern;
+}
+
+/**
+ * The line list prints on stderr when filters are given and no entry (with a key: a damaged one is always listed)
+ * passes them, naming the filters; for a `--pattern` no entry has, the origins the store holds and the nearest of
+ * them (a pattern also matches a matrix file's name, so a typo cannot be refused up front). Null when some entry passes
+ * or no filter is given: an empty result is not an error (exit 0).
+ */
+function noMatchLine(o: ListFilters, all: readonly StoreEntryInfo[], kept: readonly StoreEntryInfo[]): string | null {
+  const given = (["algorithm", "ranks", "seed", "machine", "pattern"] as const).filter((f) => o[f] !== undefined);
+  if (given.length === 0 || kept.some((e) => e.key !== null)) return null;
+  const flags = given.map((f) => `--${f} ${oneLine(o[f]!)}`).join(" ");
+  const intact = all.filter((e) => e.key !== null);
+  let why = intact.length === 0 ? " (the store holds no entry)" : "";
+  if (o.pattern !== undefined && intact.length > 0 && !intact.some((e) => originName(e) === o.pattern)) {
+    const names = [...new Set(intact.map(originName).filter((n) => n !== null))].sort();
+    const shown =
+      names.length > 10 ? `${names.slice(0, 10).join(", ")} and ${names.length - 10} more` : names.join(", ");
+    const near = didYouMean(o.pattern, names).replace(/^ \((.*)\)$/, "; $1");
+    why =
+      names.length === 0
+        ? " (no entry in this store records its origin)"
+        : ` (origins in this store: ${oneLine(shown)}${oneLine(near)})`;
+  }
+  return `store: no entry matches ${flags}${why}\n`;
 }
 
 /** The largest entry checked against the budget before any is read (`perByte`: what a command holds per file byte). */
@@ -284,7 +315,10 @@ function registerList(store: Command, ctx: CliContext): void {
       checkStoreBudget(s, 1, ctx);
       const damage = storeDamage(s);
       for (const d of damage) ctx.io.err(`store: ${oneLine(d.file)}: ${oneLine(d.problem)}\n`);
-      const entries = listPlans(s).filter(keep);
+      const all = listPlans(s);
+      const entries = all.filter(keep);
+      const none = noMatchLine(o, all, entries);
+      if (none !== null) ctx.io.err(none);
       if (o.json) return printJson(ctx, { format: "commplan.store-list/v1", entries, damage });
       const rows = entries.map((e) => [
         e.id, // whole: 'store get --id' takes it as printed
