@@ -7,12 +7,10 @@
 import { existsSync, readdirSync, rmSync as realRmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { writeProgramSplit } from "../../src/io/program-json-write.js";
 import { isCommplanError } from "../../src/model/errors.js";
 import { lowerSchedule } from "../../src/lower/index.js";
 import { generatePattern } from "../../src/patterns/index.js";
 import { plan } from "../../src/planner/registry.js";
-import { run } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 /** Which calls fail: openSync of a path matching `open` (no space left), rmSync of one matching `rm` (permission). */
@@ -31,6 +29,12 @@ vi.mock("node:fs", async (importOriginal) => {
   }) as typeof fs.rmSync;
   return { ...fs, default: { ...fs, openSync, rmSync }, openSync, rmSync };
 });
+
+// The suite's workers share one module graph across files (isolate: false): the writer and the CLI are loaded afresh
+// here, so that they read the mocked node:fs, not a copy an earlier file loaded with the real one.
+vi.resetModules();
+const { writeProgramSplit } = await import("../../src/io/program-json-write.js");
+const { run } = await import("../helpers/cli.js");
 
 /** Runs `body` with the faults set, cleared after. */
 async function withFaults<T>(open: RegExp, rm: RegExp | null, body: () => Promise<T>): Promise<T> {
