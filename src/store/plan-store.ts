@@ -65,6 +65,11 @@ export interface StoreEntryInfo {
   readonly origin: StoreOrigin | null;
   /** Why the entry is refused, or null. */
   readonly problem: string | null;
+  /**
+   * The algorithm that made the plan, as its schedule names it: the key's own, but for an `auto` entry auto's pick
+   * (e.g. coloring); null when the entry is damaged.
+   */
+  readonly planned: string | null;
 }
 /**
  * Adds a plan under its key unless an entry with that key exists. The entry is written to a
@@ -215,21 +220,27 @@ function inspectEntry(s: PlanStore, id: string, decode: boolean): StoreEntryInfo
     throw fsError(e, MODULE, file, false);
   }
   if (read !== null && read.problem !== null)
-    return { id, file, bytes: read.size ?? 0, key: null, created: null, origin: null, problem: read.problem };
+    return {
+      ...{ id, file, bytes: read.size ?? 0, key: null, created: null, origin: null },
+      ...{ problem: read.problem, planned: null },
+    };
   const bytes = read?.bytes ?? new Uint8Array(0);
   let problem = entryProblem(bytes, id);
   let key: StoreKey | null = null,
     created: CreationRecord | null = null,
-    origin: StoreOrigin | null = null;
+    origin: StoreOrigin | null = null,
+    planned: string | null = null;
   if (problem === null) {
     const h = readScheduleArrowHeader(bytes) as unknown as {
       store: { key: StoreKey };
       created: CreationRecord;
       origin?: StoreOrigin;
+      algorithm?: unknown;
     };
     key = h.store.key;
     created = h.created;
     origin = h.origin ?? null;
+    planned = typeof h.algorithm === "string" ? h.algorithm : null;
     if (decode) {
       try {
         problem = planKeyMismatch(decodeScheduleArrow(bytes), h.store.key);
@@ -238,7 +249,7 @@ function inspectEntry(s: PlanStore, id: string, decode: boolean): StoreEntryInfo
       }
     }
   }
-  return { id, file, bytes: bytes.length, key, created, origin, problem };
+  return { id, file, bytes: bytes.length, key, created, origin, problem, planned: problem === null ? planned : null };
 }
 
 /** Every entry with its key, creation record and problem (null when sound); `decode` also decodes the columns. */

@@ -241,7 +241,16 @@ describe("precompute: auto", () => {
     const auto = await run("precompute", join(d, "spec.json"), "--store", join(d, "s"), "--jobs", "1");
     expect(auto.err).toContain("1 job: 1 added");
     const got = await run("store", "list", join(d, "s"));
-    expect(got.out).toMatch(/ auto +8 +1 +no +t3d-004 /);
+    // auto's pick beside auto, as the stored schedule names it (text and --json alike)
+    const json = JSON.parse((await run("store", "list", join(d, "s"), "--json")).out) as {
+      entries: { id: string; planned: string }[];
+    };
+    const { id, planned } = json.entries[0]!;
+    const plan = await run("store", "get", join(d, "s"), "--id", id, "-o", join(d, "got.json"));
+    expect(plan.code, plan.err).toBe(0);
+    expect(planned).toBe((JSON.parse(readFileSync(join(d, "got.json"), "utf8")) as { algorithm: string }).algorithm);
+    expect(planned).not.toBe("auto");
+    expect(got.out).toMatch(new RegExp(` auto \\(${planned}\\) +8 +1 +no +t3d-004 `));
   });
   it("store add and get -a auto without --machine, or with --param, name the flags, as plan does", async () => {
     const d = dir();

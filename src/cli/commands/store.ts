@@ -225,6 +225,13 @@ function verdict(rep: StoreReport): string {
   return `- ${todo.join("; ")}`;
 }
 
+/** An entry's algorithm as list shows it: the key's, with auto's pick beside it ("auto (coloring)"), or DAMAGED. */
+function algorithmText(e: StoreEntryInfo): string {
+  if (e.key === null) return "DAMAGED";
+  const a = e.key.algorithm;
+  return e.planned === null || e.planned === a ? a : `${a} (${oneLine(e.planned)})`;
+}
+
 /** The filters of store list, as given. */
 interface ListFilters {
   algorithm?: string;
@@ -297,7 +304,7 @@ function registerList(store: Command, ctx: CliContext): void {
   store
     .command("list")
     .description(
-      "list the entries (by id; the filters keep those that match all of them, and every damaged one): id, algorithm, P, seed, payload, machine, bytes, created (damaged ones marked), and origin: the pattern with its seed and options (precompute) or the matrix file's name (add)",
+      "list the entries (by id; the filters keep those that match all of them, and every damaged one): id, algorithm (auto's pick beside auto: auto (coloring)), P, seed, payload, machine, bytes, created (damaged ones marked), and origin: the pattern with its seed and options (precompute) or the matrix file's name (add)",
     )
     .argument("<dir>", "the store directory")
     .option("--json", "print the entries and the damaged parts as one commplan.store-list/v1 JSON document")
@@ -322,7 +329,7 @@ function registerList(store: Command, ctx: CliContext): void {
       if (o.json) return printJson(ctx, { format: "commplan.store-list/v1", entries, damage });
       const rows = entries.map((e) => [
         e.id, // whole: 'store get --id' takes it as printed
-        e.key?.algorithm ?? "DAMAGED",
+        algorithmText(e),
         e.key === null ? "" : String(e.key.p),
         e.key === null ? "" : String(e.key.seed),
         e.key === null ? "" : e.key.payload ? "yes" : "no",
