@@ -1,10 +1,9 @@
 /** The progress bars of plan, export and verify: shown on a terminal (stderr a TTY), never otherwise, and never beside output on the same terminal. */
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { writingBar } from "../../src/cli/io.js";
 import { progressBar, withProgressAsync } from "../../src/cli/progress.js";
-import { main } from "../../src/cli/main.js";
 import { run } from "../helpers/cli.js";
 import { runOnTerminal } from "../helpers/progress.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -145,25 +144,11 @@ describe("progress bars leave the terminal's modes alone", () => {
       }),
     );
     // stderr a terminal, the messages and the bar written to it in the order they were written
-    let tty = "";
-    const stderr = process.stderr as NodeJS.WriteStream;
-    const was = { isTTY: stderr.isTTY, columns: stderr.columns };
-    let clock = 0;
-    const now = vi.spyOn(Date, "now").mockImplementation(() => (clock += 1000));
-    const write = vi.spyOn(stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
-      tty += String(chunk);
-      return true;
-    });
-    Object.assign(stderr, { isTTY: true, columns: 100 });
-    let code: number;
-    try {
-      const io = { out: () => undefined, err: (t: string) => void (tty += t), interactive: true };
-      code = await main(["precompute", spec, "--store", f("held"), "--jobs", "1"], io);
-    } finally {
-      Object.assign(stderr, was);
-      write.mockRestore();
-      now.mockRestore();
-    }
+    const held = await runOnTerminal(
+      { interactive: true, errOnTerminal: true },
+      ...["precompute", spec, "--store", f("held"), "--jobs", "1"],
+    );
+    const { code, tty } = held;
     expect(code).toBe(0);
     const end = tty.lastIndexOf("\x1b8"); // the bar's end: the cursor back where the bar started
     expect(end).toBeGreaterThan(0);

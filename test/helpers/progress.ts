@@ -26,10 +26,11 @@ export function recorder(): { calls: [number, number][]; progress: (done: number
 /**
  * Runs `commplan ...argv` in process with stderr a fake terminal (isTTY, 100 columns; what the
  * progress bars write is captured as `tty`) and a clock that moves a second each time it is read, so
- * a bar shows however fast the work is. `io` sets `interactive` and `stdoutIsTerminal`.
+ * a bar shows however fast the work is. `io` sets `interactive` and `stdoutIsTerminal`, and `errOnTerminal` puts
+ * the command's own stderr lines into `tty` as well (one terminal holding both).
  */
 export async function runOnTerminal(
-  io: Pick<CliIo, "interactive" | "stdoutIsTerminal">,
+  io: Pick<CliIo, "interactive" | "stdoutIsTerminal"> & { errOnTerminal?: boolean },
   ...argv: string[]
 ): Promise<{ code: number; out: string; err: string; tty: string }> {
   let out = "",
@@ -45,7 +46,13 @@ export async function runOnTerminal(
   });
   Object.assign(stderr, { isTTY: true, columns: 100 });
   try {
-    const cli: CliIo = { out: (t) => void (out += t), err: (t) => void (err += t), ...io };
+    const { errOnTerminal, ...flags } = io;
+    // errOnTerminal: the command's messages land in `tty` too, in the order they and the bar were written
+    const toErr = (t: string): void => {
+      err += t;
+      if (errOnTerminal === true) tty += t;
+    };
+    const cli: CliIo = { out: (t) => void (out += t), err: toErr, ...flags };
     const code = await main(argv, cli);
     return { code, out, err, tty };
   } finally {
