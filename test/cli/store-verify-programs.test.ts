@@ -21,31 +21,27 @@ import { describe, expect, it } from "vitest";
 import { validateWithSchema } from "../../src/io/json-schema.js";
 import { openPlanStore, verifyStore } from "../../src/store/index.js";
 import { run } from "../helpers/cli.js";
+import { writeCapture } from "../helpers/capture.js";
 import { tempDir } from "../helpers/temp-dir.js";
+import { captureKey } from "../../src/cli/capture-key.js";
+import { matrixFromRows } from "../../src/model/matrix.js";
 
-// libcommplan's key of this matrix at P = 4, 24 bytes per element (test/cli/precompute-capture.test.ts)
-const KEY = "222575cb38809e299dcf39099f95e309";
-const ROWS = [
-  [26, 11, 10, 1],
-  [29, 10, 4, 5],
-  [26, 11, 5, 6],
-  [26, 7, 11, 4],
-];
+// a P = 4 capture, 24 bytes per element; its key is libcommplan's (test/helpers/capture.ts)
+const CAPTURED = matrixFromRows(
+  [
+    [26, 11, 10, 1],
+    [29, 10, 4, 5],
+    [26, 11, 5, 6],
+    [26, 7, 11, 4],
+  ],
+  { elementBytes: 24 },
+);
+const KEY = captureKey(CAPTURED);
 
 /** A store at d/s holding one entry and the program precompute --from-capture lowers from one capture. */
 async function storeWithProgram(d: string): Promise<string> {
   const cap = join(d, "cap");
-  mkdirSync(cap);
-  const name = `${KEY}-0-0`;
-  writeFileSync(
-    join(cap, `${name}.matrix.json`),
-    JSON.stringify({ format: "commplan.matrix/v1", p: 4, elementBytes: 24, rows: ROWS }),
-  );
-  const rec = { format: "commplan.capture/v1", key: KEY, p: 4, elementBytes: 24, call: "MPI_Alltoallv" };
-  writeFileSync(
-    join(cap, `${name}.capture.json`),
-    JSON.stringify({ ...rec, site: "x", calls: 3, matrix: `${name}.matrix.json` }),
-  );
+  writeCapture(cap, CAPTURED);
   const s = join(d, "s");
   expect(await precomputeAgain(d)).toContain("1 added");
   return s;

@@ -4,20 +4,26 @@
  * a damaged-program line naming the directory, exit 1, never an internal error.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
+import { writeCapture } from "../helpers/capture.js";
 import { tempDir } from "../helpers/temp-dir.js";
+import { captureKey } from "../../src/cli/capture-key.js";
+import { matrixFromRows } from "../../src/model/matrix.js";
 
-// libcommplan's key of this matrix at P = 4, 24 bytes per element (test/cli/precompute-capture.test.ts)
-const KEY = "222575cb38809e299dcf39099f95e309";
-const ROWS = [
-  [26, 11, 10, 1],
-  [29, 10, 4, 5],
-  [26, 11, 5, 6],
-  [26, 7, 11, 4],
-];
+// a P = 4 capture, 24 bytes per element; its key is libcommplan's (test/helpers/capture.ts)
+const CAPTURED = matrixFromRows(
+  [
+    [26, 11, 10, 1],
+    [29, 10, 4, 5],
+    [26, 11, 5, 6],
+    [26, 7, 11, 4],
+  ],
+  { elementBytes: 24 },
+);
+const KEY = captureKey(CAPTURED);
 
 const BIN = join(import.meta.dirname, "..", "..", "bin", "commplan.js");
 
@@ -48,13 +54,7 @@ describe("store verify: a program directory it cannot list", () => {
     const d = tempDir("unlisted-program");
     const cap = join(d, "cap"),
       s = join(d, "s");
-    mkdirSync(cap);
-    const name = `${KEY}-0-0`;
-    const matrix = { format: "commplan.matrix/v1", p: 4, elementBytes: 24, rows: ROWS };
-    writeFileSync(join(cap, `${name}.matrix.json`), JSON.stringify(matrix));
-    const rec = { format: "commplan.capture/v1", key: KEY, p: 4, elementBytes: 24, call: "MPI_Alltoallv" };
-    const capture = { ...rec, site: "x", calls: 3, matrix: `${name}.matrix.json` };
-    writeFileSync(join(cap, `${name}.capture.json`), JSON.stringify(capture));
+    writeCapture(cap, CAPTURED);
     const pre = cli(["precompute", "--from-capture", cap, "--store", s, "--machine", "t3d-004", "--runtime", "none"]);
     expect(pre.code, pre.err).toBe(0);
     const dir = join(s, "programs", KEY);
