@@ -13,6 +13,16 @@ import { tempDir } from "../helpers/temp-dir.js";
 
 const dir = tempDir("simulate-messages");
 
+/** The P = 3 matrix every test here plans and simulates, written to `file`. */
+function writeMatrix(file: string): void {
+  const rows = [
+    [0, 1, 2],
+    [3, 0, 4],
+    [5, 6, 0],
+  ];
+  writeFileSync(file, JSON.stringify({ format: "commplan.matrix/v1", p: 3, rows }));
+}
+
 /** The request fields (camelCase, no English word) a simulate flag sets, with the flag. */
 const FIELDS: readonly (readonly [string, string])[] = [
   ["sendBuffers", "--buffers"],
@@ -49,18 +59,7 @@ describe("simulate's refusals name flags", () => {
   it("every refused combination says it with the flags, in one line, exit 2", async () => {
     const m = join(dir, "m.json");
     const s = join(dir, "s.json");
-    writeFileSync(
-      m,
-      JSON.stringify({
-        format: "commplan.matrix/v1",
-        p: 3,
-        rows: [
-          [0, 1, 2],
-          [3, 0, 4],
-          [5, 6, 0],
-        ],
-      }),
-    );
+    writeMatrix(m);
     expect((await run("plan", m, "-a", "shift", "-o", s)).code).toBe(0);
     const replay = [s, "--machine", "t3d-004"];
     const protocol = [m, "--machine", "t3d-004", "--protocol"];
@@ -107,18 +106,7 @@ describe("simulate --library's options", () => {
     const named = /\bwith ((?:--[\w-]+(?:, )?)+)\)/.exec(help("--library"))![1]!.split(", ");
     expect(named).toEqual(["--runtime", "--free-copies", "--network", "--element-bytes"]);
     const m = join(dir, "lib-m.json");
-    writeFileSync(
-      m,
-      JSON.stringify({
-        format: "commplan.matrix/v1",
-        p: 3,
-        rows: [
-          [0, 1, 2],
-          [3, 0, 4],
-          [5, 6, 0],
-        ],
-      }),
-    );
+    writeMatrix(m);
     const value: { readonly [flag: string]: string[] } = {
       "--runtime": ["smpi"],
       "--free-copies": [],
@@ -140,18 +128,7 @@ describe("simulate --program and --library take their options and refuse every o
     const ctx: CliContext = { io, stdout: process.stdout, maxMemory: 1 << 30, exitCode: 0 };
     const simulate = (await buildProgram(ctx, ["simulate"])).commands.find((c) => c.name() === "simulate")!;
     const m = join(dir, "pl-m.json");
-    writeFileSync(
-      m,
-      JSON.stringify({
-        format: "commplan.matrix/v1",
-        p: 3,
-        rows: [
-          [0, 1, 2],
-          [3, 0, 4],
-          [5, 6, 0],
-        ],
-      }),
-    );
+    writeMatrix(m);
     expect((await run("plan", m, "-a", "shift", "-o", join(dir, "pl-s.json"))).code).toBe(0);
     const program = join(dir, "pl-p.json");
     expect((await run("export", join(dir, "pl-s.json"), "-m", m, "-f", "program", "-o", program)).code).toBe(0);
