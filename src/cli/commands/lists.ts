@@ -1,5 +1,5 @@
 /** commplan algorithms | machines | patterns: what is available, with sources. */
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { MACHINES } from "../../machines/presets.js";
 import { runtimeModelsFor } from "../../machines/runtime/runtime-model.js";
 import { machineRecord } from "../../model/machine.js";
@@ -9,7 +9,7 @@ import { DEFAULT_SPLIT_MACHINE } from "../../planner/permutation/index.js";
 import { PLANNERS, plannerUsesMachine } from "../../planner/registry.js";
 import type { InputParam, Planner } from "../../planner/types.js";
 import type { CliContext } from "../context.js";
-import { fmt, table } from "../io.js";
+import { collect, fmt, table } from "../io.js";
 import { patternFlag } from "../pattern-flags.js";
 
 /** One `--param` line of `commplan algorithms`: name=values (range, unit; default): description. */
@@ -36,6 +36,16 @@ function paramLine(d: InputParam): string {
  */
 export function defaultPlanMachine(p: Pick<Planner, "params">): string | null {
   return plannerUsesMachine(p) ? DEFAULT_SPLIT_MACHINE.name : null;
+}
+
+/** `--param key=value`, repeatable, as plan and store add / get take it ('commplan algorithms' lists the keys). */
+export function paramOption(): Option {
+  return new Option(
+    "--param <key=value>",
+    "algorithm parameter (repeatable); 'commplan algorithms' lists each algorithm's parameters",
+  )
+    .argParser(collect)
+    .default([], "none");
 }
 
 /** `plan --help`'s line for --machine: which planners use it and what they plan for without it. */

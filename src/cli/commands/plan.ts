@@ -3,7 +3,7 @@ import { RUNTIME_MODELS } from "../../machines/runtime/runtime-model.js";
 import { freeCopiesOption, MACHINE_OF_RUNTIME_HELP, machineOfFlags, runtimeOfFlags } from "./runtime-flags.js";
 import { checkMemory } from "../../model/memory-budget.js";
 import { planOutputBytes } from "../plan-bytes.js";
-import { Option, type Command } from "commander";
+import type { Command } from "commander";
 import { MAX_SEED } from "../../model/param-spec.js";
 import { writeScheduleJson } from "../../io/schedule-json-write.js";
 import { refuseOutputOntoInput } from "../../io/file-output.js";
@@ -12,7 +12,7 @@ import { readMatrixFile } from "../../io/matrix-read.js";
 import { PLANNERS, resolvePlanOptions } from "../../planner/registry.js";
 import { AUTO_ALWAYS_FINAL, AUTO_FINALISTS, planAuto, type MpiVerdict } from "../../auto/index.js";
 import { fail } from "../../model/errors.js";
-import { machineOptionHelp } from "./lists.js";
+import { machineOptionHelp, paramOption } from "./lists.js";
 import {
   checkNetworkFlags,
   loadNetworkFlags,
@@ -26,7 +26,7 @@ import { checkAlgorithmName } from "../algorithm-name.js";
 import type { Schedule } from "../../model/schedule.js";
 import { counted } from "../../internal/plural.js";
 import { withProgress, withProgressAsync } from "../progress.js";
-import { collect, ELEMENT_BYTES_HELP, intOption, keyValues, matrixReadOptions, writingBar } from "../io.js";
+import { ELEMENT_BYTES_HELP, intOption, keyValues, matrixReadOptions, writingBar } from "../io.js";
 import { JSON_SUMMARY_HELP, printJson, refuseJsonOnStdout, writtenBytes } from "./json-summary.js";
 import type { JsonValue } from "../../model/schedule.js";
 import { refuseArrowName } from "../output-format.js";
@@ -62,14 +62,7 @@ export function registerPlan(program: Command, ctx: CliContext): void {
     .option("--machine <name>", `${machineOptionHelp()}; auto needs it, or defaults to ${MACHINE_OF_RUNTIME_HELP}`)
     .option("--payload", "element-level plan: every transfer lists the chunks it carries")
     .option("--seed <s>", "random seed for planners that make random choices (the schedule records it only then)", "1")
-    .addOption(
-      new Option(
-        "--param <key=value>",
-        "algorithm parameter (repeatable); 'commplan algorithms' lists each algorithm's parameters",
-      )
-        .argParser(collect)
-        .default([], "none"),
-    )
+    .addOption(paramOption())
     .option("--element-bytes <n>", ELEMENT_BYTES_HELP)
     .addOption(
       networkOption(

@@ -7,7 +7,7 @@ import { basename, dirname, join } from "node:path";
 import { checkMemory } from "../../model/memory-budget.js";
 import { oneLine, quoted } from "../../internal/quoted.js";
 import { didYouMean } from "../../internal/did-you-mean.js";
-import { Option, type Command } from "commander";
+import type { Command } from "commander";
 import { MAX_SEED } from "../../model/param-spec.js";
 import { fail } from "../../model/errors.js";
 import { findMachine } from "../../machines/presets.js";
@@ -30,17 +30,8 @@ import type { CliContext } from "../context.js";
 import { cliMessage } from "../option-flags.js";
 import { checkAlgorithmName } from "../algorithm-name.js";
 import { checkStorePlanMemory } from "../plan-bytes.js";
-import {
-  collect,
-  ELEMENT_BYTES_HELP,
-  fmt,
-  intOption,
-  keyValues,
-  matrixReadOptions,
-  refuseDashDirectory,
-  table,
-} from "../io.js";
-import { machineOptionHelp } from "./lists.js";
+import { ELEMENT_BYTES_HELP, fmt, intOption, keyValues, matrixReadOptions, refuseDashDirectory, table } from "../io.js";
+import { machineOptionHelp, paramOption } from "./lists.js";
 import { counted } from "../../internal/plural.js";
 import { JSON_SUMMARY_HELP, printJson } from "./json-summary.js";
 import { ENTRY_BYTES_PER_BYTE, entrySize, storeGet, type StoreGetOptions } from "./store-get.js";
@@ -65,14 +56,7 @@ function requestOptions(c: Command): Command {
     .option("--machine <name>", `${machineOptionHelp()}; auto needs it (the machine it chooses for, part of the key)`)
     .option("--payload", "element-level plan")
     .option("--seed <s>", "random seed", "1")
-    .addOption(
-      new Option(
-        "--param <key=value>",
-        "algorithm parameter (repeatable); 'commplan algorithms' lists each algorithm's parameters",
-      )
-        .argParser(collect)
-        .default([], "none"),
-    )
+    .addOption(paramOption())
     .option("--element-bytes <n>", ELEMENT_BYTES_HELP);
 }
 
