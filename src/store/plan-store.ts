@@ -4,7 +4,7 @@
  */
 import { lstatSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { hostname } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
 import { fail, isCommplanError } from "../model/errors.js";
 import type { JsonValue, Schedule } from "../model/schedule.js";
 import {
@@ -264,8 +264,7 @@ function temps(s: PlanStore): { file: string; abandoned: boolean }[] {
   const programs = programTemps(s).map((t) => {
     // a program moved aside (.old) whose key has no program (its replacement was interrupted between the renames) is
     // the only copy: kept for a hand to move back, until precompute writes the key anew
-    if (t.file.endsWith(".old") && pathKind(join(dirname(t.file), basename(t.file).slice(1, 33))) === "missing")
-      return { file: t.file, abandoned: false };
+    if (t.movedAside && pathKind(join(dirname(t.file), t.key)) === "missing") return { file: t.file, abandoned: false };
     if (t.host === host) return { file: t.file, abandoned: !alive(t.pid) };
     const st = lstatSync(t.file, { throwIfNoEntry: false });
     return { file: t.file, abandoned: st !== undefined && Date.now() - st.mtimeMs > FOREIGN_TEMP_AGE };

@@ -44,10 +44,12 @@ export function programsDamage(s: PlanStore): { file: string; problem: string } 
 
 /**
  * The leftovers of precompute --from-capture in programs/ (`.<key>.<host>.<pid>.tmp`, the program being written, and
- * `.<key>.<host>.<pid>.old`, the one it replaces, moved aside): their paths and writers, the temporary files of the
+ * `.<key>.<host>.<pid>.old`, the one it replaces, moved aside): their paths, keys and writers, the temporary files of the
  * programs as tmp/ holds the entries'.
  */
-export function programTemps(s: PlanStore): { file: string; host: string; pid: number }[] {
+export function programTemps(
+  s: PlanStore,
+): { file: string; key: string; host: string; pid: number; movedAside: boolean }[] {
   const dir = programsDir(s);
   if (pathKind(dir) !== "directory") return [];
   let names: string[];
@@ -56,10 +58,11 @@ export function programTemps(s: PlanStore): { file: string; host: string; pid: n
   } catch {
     return []; // verifyPrograms names a programs/ that does not list
   }
-  const out: { file: string; host: string; pid: number }[] = [];
+  const out: { file: string; key: string; host: string; pid: number; movedAside: boolean }[] = [];
   for (const n of names) {
-    const m = /^\.[0-9a-f]{32}\.(.+)\.(\d+)\.(?:tmp|old)$/.exec(n);
-    if (m !== null) out.push({ file: join(dir, n), host: m[1]!, pid: Number(m[2]) });
+    const m = /^\.([0-9a-f]{32})\.(.+)\.(\d+)\.(tmp|old)$/.exec(n);
+    if (m !== null)
+      out.push({ file: join(dir, n), key: m[1]!, host: m[2]!, pid: Number(m[3]), movedAside: m[4] === "old" });
   }
   return out;
 }
