@@ -44,8 +44,8 @@ export function programsDamage(s: PlanStore): { file: string; problem: string } 
 
 /**
  * The leftovers of precompute --from-capture in programs/ (`.<key>.<host>.<pid>.tmp`, the program being written, and
- * `.<key>.<host>.<pid>.old`, the one it replaces, moved aside): their paths, keys and writers, the temporary files of the
- * programs as tmp/ holds the entries'.
+ * `.<key>.<host>.<pid>.old`, the one it replaces, moved aside): their paths, keys and writers, the temporary files
+ * of the programs as tmp/ holds the entries'.
  */
 export function programTemps(
   s: PlanStore,
