@@ -287,3 +287,17 @@ export function decodeSealedEntry(bytes: Uint8Array): { schedule: Schedule; head
   const layout = sealedEntryLayout(bytes);
   return layout === null ? null : planOfLayout(layout);
 }
+
+/**
+ * The `commplan` schema metadata text of an Arrow IPC file's footer (`footer`: the footer's flatbuffer alone, as the
+ * length before the file's end magic gives it), undefined when it has none: any writer's footer, as apache-arrow reads
+ * the schema of a file. A flatbuffer that points outside the bytes throws a RangeError.
+ */
+export function footerMetadata(footer: Uint8Array): string | undefined {
+  const fb = flatReader(footer);
+  const schema = fb.table(fb.root(0), 1);
+  if (schema === 0) throw new RangeError("entry-arrow: the footer holds no schema");
+  let meta: string | undefined;
+  for (const kv of fb.tables(schema, 2)) if (fb.text(kv, 0) === SCHEDULE_ARROW_META_KEY) meta = fb.text(kv, 1);
+  return meta;
+}

@@ -18,12 +18,16 @@ const ZEROS = Buffer.from("0".repeat(HEX), "latin1");
  * when the framing is broken.
  */
 function metadataRanges(b: Buffer): [number, number][] {
-  const len = b.length;
-  if (len < 24 || b.toString("latin1", 0, 6) !== "ARROW1" || b.toString("latin1", len - 6) !== "ARROW1") return [];
+  return b.length < 24 ? [] : rangesOfEnds(b.length, b.subarray(0, 16), b.subarray(b.length - 10));
+}
+
+/** metadataRanges of a file of `len` (at least 24) bytes from its first 16 bytes and its last 10 alone. */
+function rangesOfEnds(len: number, head: Buffer, tail: Buffer): [number, number][] {
+  if (head.toString("latin1", 0, 6) !== "ARROW1" || tail.toString("latin1", 4) !== "ARROW1") return [];
   const ranges: [number, number][] = [];
-  const footer = b.readInt32LE(len - 10);
+  const footer = tail.readInt32LE(0);
   if (footer > 0 && footer <= len - 18) ranges.push([len - 10 - footer, len - 10]);
-  const first = b.readUInt32LE(8) === 0xffffffff ? b.readInt32LE(12) : -1;
+  const first = head.readUInt32LE(8) === 0xffffffff ? head.readInt32LE(12) : -1;
   if (first > 0 && 16 + first <= len) ranges.push([16, 16 + first]);
   return ranges;
 }
@@ -103,10 +107,10 @@ function feedLanes(view: DataView, lanes: Int32Array, from: number, to: number):
   lanes[3] = h3;
 }
 
-/** The digest of lanes fed every whole 16 bytes of `b`: the last (under 16) bytes go into lane 0 one by one. */
-function finishLanes(b: Uint8Array, lanes: Int32Array): string {
+/** The digest of lanes fed every whole 16 bytes of a file: its last (under 16) bytes, `rest`, go into lane 0 one by one. */
+function finishLanes(rest: Uint8Array, lanes: Int32Array): string {
   let h0 = lanes[0]!;
-  for (let k = b.length & ~15; k < b.length; k++) h0 = Math.imul(h0 ^ b[k]!, 0x01000193);
+  for (let k = 0; k < rest.length; k++) h0 = Math.imul(h0 ^ rest[k]!, 0x01000193);
   const [h1, h2, h3] = [lanes[1]!, lanes[2]!, lanes[3]!];
   return [fmix(h0 ^ h2), fmix(h1 ^ h3), fmix(h2 + h0), fmix(h3 + h1)]
     .map((h) => h.toString(16).padStart(8, "0"))
@@ -126,7 +130,7 @@ function viewOf(b: Uint8Array): DataView {
 export function checksum128(b: Uint8Array): string {
   const lanes = seedLanes(b.length);
   feedLanes(viewOf(b), lanes, 0, b.length & ~15);
-  return finishLanes(b, lanes);
+  return finishLanes(b.subarray(b.length & ~15), lanes);
 }
 
 /** The checksum of the bytes with the seal's digits read as zeros (they are zeroed for the pass and put back). */
@@ -224,9 +228,89 @@ export function sealStream(bytes: Uint8Array, upTo: number, tailFrom: number): S
     feed: (to) => feed(Math.min(to, tailFrom)),
     end: () => {
       feed(len);
-      const digest = finishLanes(b, lanes);
+      const digest = finishLanes(b.subarray(len & ~15), lanes);
       for (const p of at) b.write(first, p, "latin1");
       return mismatch(first, digest);
     },
   };
+}
+
+/** Reads up to `n` bytes of a file at `pos` into the start of `into`: the count read (fewer only at its end). */
+export type ReadAt = (into: Buffer, pos: number, n: number) => number;
+
+/** The piece sealProblemInPieces reads at once: 1 MiB, a multiple of the lanes' 16 bytes. */
+export const SEAL_PIECE = 1 << 20;
+
+/** The problem of a file that reads shorter than the size it had when it was opened. */
+const SHORTER = "shorter than its size when it was read (changed while read)";
+
+/** Where the marker ends (the seal's digits start) in bytes [from, to) of the file, read a piece at a time. */
+function markersIn(readAt: ReadAt, piece: Buffer, from: number, to: number): number[] | string {
+  const at: number[] = [];
+  for (let start = from; start < to;) {
+    const n = Math.min(piece.length, to - start);
+    if (readAt(piece, start, n) < n) return SHORTER;
+    const region = piece.subarray(0, n);
+    for (let k = region.indexOf(MARKER); k >= 0; k = region.indexOf(MARKER, k + MARKER.length))
+      at.push(start + k + MARKER.length);
+    // the next piece starts where a marker cut by this one's end would start (the marker never overlaps itself)
+    start = start + n >= to ? to : start + n - (MARKER.length - 1);
+  }
+  return at;
+}
+
+/**
+ * The seal of a file of `size` bytes read a piece at a time (sealOf's verdict): its digits' positions and what they
+ * say, or why it has none that can be checked.
+ */
+function sealOfFile(size: number, readAt: ReadAt, piece: Buffer): { at: number[]; first: string } | string {
+  if (size < 24) return NO_SEAL;
+  const head = Buffer.alloc(16),
+    tail = Buffer.alloc(10);
+  if (readAt(head, 0, 16) < 16 || readAt(tail, size - 10, 10) < 10) return SHORTER;
+  const at: number[] = [];
+  for (const [from, to] of rangesOfEnds(size, head, tail)) {
+    const found = markersIn(readAt, piece, from, to);
+    if (typeof found === "string") return found;
+    at.push(...found);
+  }
+  at.sort((x, y) => x - y);
+  if (at.length === 0 || at[at.length - 1]! + HEX > size) return NO_SEAL;
+  const digits = Buffer.alloc(HEX);
+  let first = "";
+  for (const p of at) {
+    if (readAt(digits, p, HEX) < HEX) return SHORTER;
+    const text = digits.toString("latin1");
+    if (first === "" && !/^[0-9a-f]{32}$/.test(text)) return "the checksum is not 32 hex digits";
+    if (first === "") first = text;
+    else if (text !== first) return "the copies of the checksum differ";
+  }
+  return { at, first };
+}
+
+/**
+ * sealProblem of a file of `size` bytes that is never held whole: read by `readAt` in pieces of `pieceBytes` (a
+ * multiple of 16; its metadata once to find the seal, then every byte once for the checksum), so its memory does not
+ * grow with the file.
+ */
+export function sealProblemInPieces(size: number, readAt: ReadAt, pieceBytes = SEAL_PIECE): string | null {
+  if (pieceBytes % 16 !== 0 || pieceBytes < MARKER.length) throw new RangeError(`sealProblemInPieces: ${pieceBytes}`);
+  const piece = Buffer.allocUnsafeSlow(pieceBytes); // its own ArrayBuffer: 16-byte words read in place
+  const seal = sealOfFile(size, readAt, piece);
+  if (typeof seal === "string") return seal;
+  const lanes = seedLanes(size);
+  const view = viewOf(piece);
+  let next = 0; // the first seal copy whose digits end past the piece's start
+  for (let start = 0; start < size; start += pieceBytes) {
+    const n = Math.min(pieceBytes, size - start);
+    if (readAt(piece, start, n) < n) return SHORTER;
+    while (next < seal.at.length && seal.at[next]! + HEX <= start) next++;
+    for (let k = next; k < seal.at.length && seal.at[k]! < start + n; k++) {
+      const p = seal.at[k]!;
+      piece.fill(0x30, Math.max(p, start) - start, Math.min(p + HEX, start + n) - start); // the digits read as "0"
+    }
+    feedLanes(view, lanes, 0, n & ~15);
+    if (start + n === size) return mismatch(seal.first, finishLanes(piece.subarray(n & ~15, n), lanes));
+  }
+  return mismatch(seal.first, finishLanes(new Uint8Array(0), lanes)); // an empty file: sealOfFile refused it
 }

@@ -14,10 +14,11 @@ import {
   readScheduleArrowHeader,
 } from "../io/schedule-arrow.js";
 import { fsError, fsErrorText } from "../io/file-output.js";
-import { appendRegular, MAX_ENTRY_BYTES, pathKind, readRegular } from "./store-fs.js";
-import { SEAL_KEY, SEAL_PLACEHOLDER, sealBytes, sealProblem } from "./entry-seal.js";
+import { appendRegular, judgeRegular, MAX_ENTRY_BYTES, pathKind, readRegular } from "./store-fs.js";
+import { SEAL_KEY, SEAL_PLACEHOLDER, sealBytes, sealProblem, sealProblemInPieces } from "./entry-seal.js";
 import { storeKeyId, type StoreKey } from "./store-key-id.js";
-import { decodeSealedEntry } from "./entry-arrow.js";
+import { decodeSealedEntry, footerMetadata } from "./entry-arrow.js";
+import { parseArrowHeader } from "../io/schedule-arrow-meta.js";
 import { programsDamage, programTemps, verifyPrograms, type ProgramDamage } from "./store-programs.js";
 import { checkStoreOrigin, type StoreOrigin } from "./store-origin.js";
 
@@ -210,46 +211,85 @@ export function storeDamage(s: PlanStore): StoreDamage[] {
   return programs === null ? parts : [...parts, programs];
 }
 
-/** The entry `id` as list shows it: read without following a link or opening anything but a regular file. */
-function inspectEntry(s: PlanStore, id: string, decode: boolean): StoreEntryInfo {
-  const file = entryFile(s, id);
+/** The header fields list shows of an entry. */
+type ListedHeader = { store: { key: StoreKey }; created: CreationRecord; origin?: StoreOrigin; algorithm?: unknown };
+
+/** An entry judged: its size, its problem (null when sound) and its header when it could be read. */
+type Judged = { size: number; problem: string | null; header: ListedHeader | null };
+
+/** The header of sealed bytes' metadata text, or why it is refused (not readable, or a key not naming `id`). */
+function headerOf(meta: () => string | undefined, id: string): ListedHeader | string {
+  try {
+    const h = parseArrowHeader(meta()) as unknown as { store?: { key?: StoreKey } };
+    if (h.store?.key === undefined || storeKeyId(h.store.key) !== id) return "its key does not match its name";
+    return h as ListedHeader;
+  } catch (e) {
+    return isCommplanError(e) ? e.message : String(e);
+  }
+}
+
+/**
+ * Entry `id`'s file judged as list judges it, never held whole: its seal checked in pieces (sealProblemInPieces),
+ * then its header read from its footer alone.
+ */
+function judgeInPieces(file: string, id: string): Judged {
+  let judged: ReturnType<typeof judgeRegular<Judged>>;
+  try {
+    judged = judgeRegular(file, MAX_ENTRY_BYTES, SEAL_ENDS, (size, readAt): Judged => {
+      const bad = sealProblemInPieces(size, readAt);
+      if (bad !== null) return { size, problem: bad, header: null };
+      const tail = Buffer.alloc(10);
+      readAt(tail, size - 10, 10);
+      const length = tail.readInt32LE(0);
+      const footer = Buffer.alloc(length > 0 && length <= size - 18 ? length : 0);
+      const h = headerOf(() => {
+        if (footer.length === 0 || readAt(footer, size - 10 - length, length) < length)
+          throw new RangeError("its footer cannot be read");
+        return footerMetadata(footer);
+      }, id);
+      return typeof h === "string" ? { size, problem: h, header: null } : { size, problem: null, header: h };
+    });
+  } catch (e) {
+    throw fsError(e, MODULE, file, false);
+  }
+  if (judged === null) return { size: 0, problem: sealProblem(new Uint8Array(0)), header: null }; // gone since listed
+  return judged.problem === null ? judged.verdict : { size: judged.size ?? 0, problem: judged.problem, header: null };
+}
+
+/** Entry `id`'s file read whole and judged, its columns decoded too (verify and gc). */
+function judgeDecoded(file: string, id: string): Judged {
   let read: ReturnType<typeof readRegular>;
   try {
     read = readRegular(file, MAX_ENTRY_BYTES, SEAL_ENDS);
   } catch (e) {
     throw fsError(e, MODULE, file, false);
   }
-  if (read !== null && read.problem !== null)
-    return {
-      ...{ id, file, bytes: read.size ?? 0, key: null, created: null, origin: null },
-      ...{ problem: read.problem, planned: null },
-    };
+  if (read !== null && read.problem !== null) return { size: read.size ?? 0, problem: read.problem, header: null };
   const bytes = read?.bytes ?? new Uint8Array(0);
-  let problem = entryProblem(bytes, id);
-  let key: StoreKey | null = null,
-    created: CreationRecord | null = null,
-    origin: StoreOrigin | null = null,
-    planned: string | null = null;
-  if (problem === null) {
-    const h = readScheduleArrowHeader(bytes) as unknown as {
-      store: { key: StoreKey };
-      created: CreationRecord;
-      origin?: StoreOrigin;
-      algorithm?: unknown;
-    };
-    key = h.store.key;
-    created = h.created;
-    origin = h.origin ?? null;
-    planned = typeof h.algorithm === "string" ? h.algorithm : null;
-    if (decode) {
-      try {
-        problem = planKeyMismatch(decodeScheduleArrow(bytes), h.store.key);
-      } catch (e) {
-        problem = isCommplanError(e) ? e.message : String(e);
-      }
-    }
+  const size = bytes.length;
+  const bad = entryProblem(bytes, id);
+  if (bad !== null) return { size, problem: bad, header: null };
+  const header = readScheduleArrowHeader(bytes) as unknown as ListedHeader;
+  let problem: string | null;
+  try {
+    problem = planKeyMismatch(decodeScheduleArrow(bytes), header.store.key);
+  } catch (e) {
+    problem = isCommplanError(e) ? e.message : String(e);
   }
-  return { id, file, bytes: bytes.length, key, created, origin, problem, planned: problem === null ? planned : null };
+  return { size, problem, header }; // a plan its key cannot name still shows its key
+}
+
+/**
+ * The entry `id` as list shows it: read without following a link or opening anything but a regular file; in pieces,
+ * or whole with its columns decoded (`decode`).
+ */
+function inspectEntry(s: PlanStore, id: string, decode: boolean): StoreEntryInfo {
+  const file = entryFile(s, id);
+  const { size, problem, header: h } = decode ? judgeDecoded(file, id) : judgeInPieces(file, id);
+  return {
+    ...{ id, file, bytes: size, key: h?.store.key ?? null, created: h?.created ?? null, origin: h?.origin ?? null },
+    ...{ problem, planned: problem === null && typeof h?.algorithm === "string" ? h.algorithm : null },
+  };
 }
 
 /** Every entry with its key, creation record and problem (null when sound); `decode` also decodes the columns. */

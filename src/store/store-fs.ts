@@ -113,13 +113,43 @@ export function readRegular(
     const refused = endsProblem(fd, size, check);
     if (refused !== null) return { bytes: null, problem: refused, size };
     const out = Buffer.allocUnsafeSlow(size); // its own ArrayBuffer, 8-byte aligned, not zeroed
-    let at = 0;
-    while (at < out.length) {
-      const n = readSync(fd, out, at, Math.min(out.length - at, MAX_READ), at);
-      if (n === 0) break;
-      at += n;
-    }
+    const at = readFully(fd, out, 0, out.length);
     return { bytes: at === out.length ? out : out.subarray(0, at), problem: null };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** readSync until `n` bytes are in `into` (each call at most MAX_READ) or the file ends: the count read. */
+function readFully(fd: number, into: Buffer, pos: number, n: number): number {
+  let at = 0;
+  while (at < n) {
+    const got = readSync(fd, into, at, Math.min(n - at, MAX_READ), pos + at);
+    if (got === 0) break;
+    at += got;
+  }
+  return at;
+}
+
+/**
+ * A regular file judged without being read whole, opened as readRegular opens it (its two ends checked by `check`
+ * first): `judge` gets its size and a reader of its bytes at any position, and its verdict is returned with the size.
+ * The problem instead when it cannot be read (with its size when it was opened), or null when it is missing.
+ */
+export function judgeRegular<T>(
+  file: string,
+  limit: number,
+  check: EndsCheck | null,
+  judge: (size: number, readAt: (into: Buffer, pos: number, n: number) => number) => T,
+): { size: number; verdict: T; problem: null } | { problem: string; size?: number } | null {
+  const opened = openRegular(file, limit);
+  if (opened === null) return null;
+  if ("problem" in opened) return { problem: opened.problem };
+  const { fd, size } = opened;
+  try {
+    const refused = endsProblem(fd, size, check);
+    if (refused !== null) return { problem: refused, size };
+    return { size, verdict: judge(size, (into, pos, n) => readFully(fd, into, pos, n)), problem: null };
   } finally {
     closeSync(fd);
   }

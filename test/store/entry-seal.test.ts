@@ -10,6 +10,7 @@ import {
   checksum128,
   sealBytes,
   sealProblem,
+  sealProblemInPieces,
   sealStream,
 } from "../../src/store/entry-seal.js";
 
@@ -123,5 +124,39 @@ describe("entry seal", () => {
     expect(streamed).toBeGreaterThan(10);
     // with all of the file in place the seal is checked in one go
     expect(sealStream(b, len, len)!.end()).toBeNull();
+  });
+});
+
+describe("entry seal read in pieces", () => {
+  it("sealProblemInPieces, read in pieces of any size, says what sealProblem says of every flip and truncation", () => {
+    const b = sealed();
+    const pieces = { reads: 0, most: 0 };
+    /** A reader of `c` that counts its reads and the largest. */
+    const readerOf =
+      (c: Uint8Array) =>
+      (into: Buffer, pos: number, n: number): number => {
+        pieces.reads++;
+        pieces.most = Math.max(pieces.most, n);
+        const got = c.subarray(pos, pos + n);
+        into.set(got);
+        return got.length;
+      };
+    const cases: Uint8Array[] = [b];
+    for (let k = 0; k < b.length; k++) {
+      const c = b.slice();
+      c[k]! ^= 0x01;
+      cases.push(c);
+    }
+    for (let n = 0; n < b.length; n += 7) cases.push(b.subarray(0, n));
+    for (const piece of [16, 32, 48, 1024]) {
+      pieces.most = 0;
+      for (const c of cases)
+        expect(sealProblemInPieces(c.length, readerOf(c), piece), `${c.length} bytes`).toBe(sealProblem(c.slice()));
+      expect(pieces.most, `piece ${piece}`).toBeLessThanOrEqual(Math.max(piece, 32)); // 32: the seal's digits
+    }
+    // a file shorter when read than when it was opened (it changed meanwhile) is refused, not judged from stale bytes
+    expect(sealProblemInPieces(b.length + 16, readerOf(b))).toBe(
+      "shorter than its size when it was read (changed while read)",
+    );
   });
 });
