@@ -13,7 +13,8 @@ import { findPlanner } from "../planner/registry.js";
 import { resolveParams } from "../planner/plan-params.js";
 import { checkAlgorithmName } from "./algorithm-name.js";
 import { checkStorePlanMemory } from "./plan-bytes.js";
-import { checkEntryMemory } from "./commands/store-get.js";
+import { ENTRY_BYTES_PER_BYTE, entrySize } from "./commands/store-get.js";
+import { memoryProblem } from "../model/memory-budget.js";
 import {
   addPlan,
   entryFile,
@@ -165,11 +166,12 @@ export function readPrecomputeSpec(file: string): PrecomputeJob[] {
 }
 
 /**
- * What became of a job: added by this run, present already, not plannable (the planner or pattern refused it), or
- * refused (a damaged entry).
+ * What became of a job: added by this run, present already, present but not checked (its entry is too big to load
+ * within the memory budget: not judged sound, and not planned again), not plannable (the planner or pattern refused
+ * it), or refused (a damaged entry).
  */
 export interface JobOutcome {
-  readonly status: "added" | "present" | "unplannable" | "damaged";
+  readonly status: "added" | "present" | "unchecked" | "unplannable" | "damaged";
   readonly id: string | null;
   readonly message: string | null;
 }
@@ -195,13 +197,12 @@ export function runPrecomputeJob(dir: string, job: PrecomputeJob, maxMemory: num
     params: job.params,
     maxMemory,
   });
-  try {
-    // a present entry is loaded (its plan decoded) to be judged sound: within the budget, as store get loads it
-    checkEntryMemory(entryFile(store, r.id), r.id, maxMemory);
-  } catch (e) {
-    if (isCommplanError(e)) return { status: "unplannable", id: r.id, message: e.message };
-    throw e;
-  }
+  // a present entry is loaded (its plan decoded) to be judged sound: within the budget, as store get loads it; one
+  // past it is neither judged nor planned again
+  const size = entrySize(entryFile(store, r.id));
+  const tooBig = memoryProblem(ENTRY_BYTES_PER_BYTE * size, `loading its ${size}-byte file`, maxMemory);
+  if (tooBig !== null)
+    return { status: "unchecked", id: r.id, message: `entry ${r.id} is present but was not checked: ${tooBig}` };
   try {
     if (getPlanById(store, r.id) !== null) return { status: "present", id: r.id, message: null };
   } catch (e) {

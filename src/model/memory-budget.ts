@@ -62,16 +62,20 @@ export function checkMemory(
   budget: number,
   place: { file?: string; field?: string } = {},
 ): void {
-  if (!(bytes > budget)) return;
+  const problem = memoryProblem(bytes, what, budget);
+  if (problem !== null) throw fail(module, "BAD_INPUT", problem, place);
+}
+
+/**
+ * What checkMemory says after its module and place when `what` needs `bytes` past `budget` (`what` needs about ...,
+ * past the memory budget of ..., and how to raise it), or null when the budget holds them.
+ */
+export function memoryProblem(bytes: number, what: string, budget: number): string | null {
+  if (!(bytes > budget)) return null;
   const needed = Number.isFinite(bytes) ? `about ${formatBytes(bytes)}` : "more memory than any machine has";
   // past what any machine holds, the budget is not the problem: no value of the option would admit it
-  if (!(bytes <= NO_MACHINE_BYTES)) throw fail(module, "BAD_INPUT", `${what} needs ${needed}: ${NO_BUDGET}`, place);
-  throw fail(
-    module,
-    "BAD_INPUT",
-    `${what} needs ${needed}, past the memory budget of ${formatBytes(budget)} (${raiseBudgetHint(bytes)})`,
-    place,
-  );
+  if (!(bytes <= NO_MACHINE_BYTES)) return `${what} needs ${needed}: ${NO_BUDGET}`;
+  return `${what} needs ${needed}, past the memory budget of ${formatBytes(budget)} (${raiseBudgetHint(bytes)})`;
 }
 
 /** What a refusal says of a need past NO_MACHINE_BYTES (the command line names its flag: cliMessage). */

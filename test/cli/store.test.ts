@@ -489,7 +489,7 @@ describe("store list: filters", () => {
 });
 
 describe("store add and precompute: the budget counts the plan", () => {
-  it("a plan that plan refuses under --max-memory is refused by store add and is unplannable in precompute: nothing added", async () => {
+  it("a plan that plan refuses under --max-memory is refused by store add and is unplannable in precompute: nothing added; a present entry past it is unchecked", async () => {
     const d = dir();
     const m = join(d, "m.json");
     expect((await run("gen", "uniform", "--p", "512", "-o", m)).code).toBe(0);
@@ -529,11 +529,20 @@ describe("store add and precompute: the budget counts the plan", () => {
     const pre = (mm: string): Promise<{ code: number; err: string }> =>
       run("precompute", spec, "--store", join(d, "s"), "--jobs", "1", "--max-memory", mm);
     expect((await pre("16M")).err).toContain("1 job: 0 added, 1 present"); // store add's entry: the same key
+    // past it, the entry is present but not checked: neither judged sound, nor unplannable, nor planned again
+    const id = readdirSync(join(d, "s", "entries", readdirSync(join(d, "s", "entries"))[0]!))[0]!.slice(0, 64);
+    const size = readFileSync(join(d, "s", "entries", id.slice(0, 2), `${id}.arrow`)).length;
     const refused = await pre("8M");
-    expect(refused.err).toMatch(
-      /unplannable: uniform P=512 seed=1 shift: store: .*loading the \d+-byte entry .*past the memory budget of 8 MiB/,
+    expect(refused.code).toBe(0);
+    expect(refused.err).toBe(
+      `precompute: unchecked: uniform P=512 seed=1 shift: entry ${id} is present but was not checked: loading its ${size}-byte file needs about 9.49 MiB, past the memory budget of 8 MiB (raise it with --max-memory, e.g. --max-memory 10M)\n` +
+        "precompute: 1 job: 0 added, 0 present, 1 present but not checked, 0 unplannable, 0 damaged\n",
     );
-    expect(refused.err).toContain("1 job: 0 added, 0 present, 1 unplannable");
+    const json = await run("precompute", spec, "--store", join(d, "s"), "--jobs", "2", "--max-memory", "8M", "--json");
+    const doc = JSON.parse(json.out) as { jobs: { status: string; id: string }[]; totals: object };
+    expect(() => validateWithSchema("precompute", doc, "test")).not.toThrow();
+    expect(doc.jobs.map((j) => [j.status, j.id])).toEqual([["unchecked", id]]);
+    expect(doc.totals).toEqual({ jobs: 1, added: 0, present: 0, unchecked: 1, unplannable: 0, damaged: 0 });
     expect((await pre("10M")).err).toContain("1 job: 0 added, 1 present");
   });
 });

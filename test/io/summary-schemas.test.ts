@@ -133,7 +133,7 @@ describe("--json summaries validate against their schemas", () => {
     };
     writeFileSync(f("spec.json"), JSON.stringify(spec));
     const doc = await summary("precompute", 0, "precompute", f("spec.json"), "--store", f("pre"), "--jobs", "1");
-    expect(doc["totals"]).toEqual({ jobs: 4, added: 3, present: 0, unplannable: 1, damaged: 0 });
+    expect(doc["totals"]).toEqual({ jobs: 4, added: 3, present: 0, unchecked: 0, unplannable: 1, damaged: 0 });
     const jobs = doc["jobs"] as { p: number; algorithm: string; status: string; message: string | null }[];
     expect(jobs.map((j) => j.status)).toEqual(["added", "added", "added", "unplannable"]);
     expect(jobs[3]!.message).not.toBeNull();

@@ -285,7 +285,7 @@ export function registerPrecompute(program: Command, ctx: CliContext): void {
       const shard = o.shard === undefined ? { i: 0, n: 1 } : parseShard(o.shard);
       const jobs = shardJobs(readPrecomputeSpec(specFile), shard);
       openPlanStore(o.store, true);
-      const counts = { added: 0, present: 0, unplannable: 0, damaged: 0 };
+      const counts = { added: 0, present: 0, unchecked: 0, unplannable: 0, damaged: 0 };
       const bar = ctx.io.interactive
         ? newBar(process.stderr, "precompute [{bar}] {percentage}% | {value}/{total} plans | eta {eta}s")
         : null;
@@ -298,7 +298,7 @@ export function registerPrecompute(program: Command, ctx: CliContext): void {
         outcomes[k] = out;
         counts[out.status]++;
         bar?.increment();
-        if (out.status === "unplannable" || out.status === "damaged") {
+        if (out.status !== "added" && out.status !== "present") {
           const line = `precompute: ${out.status}: ${describeJob(jobs[k]!)}: ${cliMessage(out.message ?? "")}\n`;
           if (bar === null) ctx.io.err(line);
           else held.push(line);
@@ -313,8 +313,10 @@ export function registerPrecompute(program: Command, ctx: CliContext): void {
         for (const line of held) ctx.io.err(line);
       }
       const sh = o.shard === undefined ? "" : ` (shard ${shard.i}/${shard.n})`;
+      // shown when there are any, as store verify shows programs not checked
+      const unchecked = counts.unchecked > 0 ? `${counts.unchecked} present but not checked, ` : "";
       ctx.io.err(
-        `precompute: ${counted(jobs.length, "job", "jobs")}${sh}: ${counts.added} added, ${counts.present} present, ${counts.unplannable} unplannable, ${counts.damaged} damaged\n`,
+        `precompute: ${counted(jobs.length, "job", "jobs")}${sh}: ${counts.added} added, ${counts.present} present, ${unchecked}${counts.unplannable} unplannable, ${counts.damaged} damaged\n`,
       );
       if (counts.damaged > 0) ctx.exitCode = 1;
       if (o.json)
