@@ -209,6 +209,26 @@ describe("store verify and gc: programs/ as a part of the store", () => {
     expect(await verifyJson(s, 0)).toMatchObject({ consistent: true, programs: 1 });
   });
 
+  it("store add with a file where programs/ should be: says so, as list does, and adds (it writes no program)", async () => {
+    const d = tempDir("verify-programs");
+    const s = join(d, "s");
+    const m = join(d, "m.json");
+    expect((await run("gen", "uniform", "--p", "4", "-o", m)).code).toBe(0);
+    expect((await run("store", "add", s, m, "-a", "shift")).code).toBe(0);
+    const programs = join(s, "programs");
+    writeFileSync(programs, "x\n");
+    const problem = "a file where the store keeps its programs (a directory)";
+    const warning = `store: ${programs}: ${problem}: add goes on (it writes entries, never a program); 'commplan store gc' repairs it\n`;
+    const add = await run("store", "add", s, m, "-a", "coloring");
+    expect(add.code, add.err).toBe(0);
+    expect(add.err).toBe(`${warning}store: ${add.out.trim()} added\n`);
+    // present already: the same line, then present
+    const again = await run("store", "add", s, m, "-a", "coloring");
+    expect(again).toMatchObject({ code: 0, err: `${warning}store: ${add.out.trim()} present\n` });
+    expect((await run("store", "list", s)).err).toBe(`store: ${programs}: ${problem}\n`);
+    expect(readFileSync(programs, "utf8")).toBe("x\n"); // add neither removed nor wrote through it
+  });
+
   it("an interrupted precompute's .tmp and .old directories are temporary files; gc removes those whose writer is gone", async () => {
     const s = await storeWithProgram(tempDir("verify-programs"));
     const left = (pid: number, end: string): string => join(s, "programs", `.${KEY}.${hostname()}.${pid}.${end}`);

@@ -26,6 +26,7 @@ import {
   verifyStore,
 } from "../../store/index.js";
 import type { PlanStore, ResolvedRequest, StoreEntryInfo, StoreOrigin, StoreReport } from "../../store/index.js";
+import { programsDamage } from "../../store/store-programs.js";
 import type { CliContext } from "../context.js";
 import { cliMessage } from "../option-flags.js";
 import { checkAlgorithmName } from "../algorithm-name.js";
@@ -102,6 +103,18 @@ function refuseRequestWithId(cmd: Command): void {
   }
 }
 
+/**
+ * Says that programs/ is damaged (a file or a link there), as list does, and goes on: add writes an entry, never a
+ * program, so the damage does not stand in its way (precompute --from-capture, which writes programs, refuses it).
+ */
+function warnProgramsDamage(s: PlanStore, ctx: CliContext): void {
+  const bad = programsDamage(s);
+  if (bad !== null)
+    ctx.io.err(
+      `store: ${oneLine(bad.file)}: ${oneLine(bad.problem)}: add goes on (it writes entries, never a program); 'commplan store gc' repairs it\n`,
+    );
+}
+
 function registerAddGet(store: Command, ctx: CliContext): void {
   requestOptions(
     store
@@ -115,6 +128,7 @@ function registerAddGet(store: Command, ctx: CliContext): void {
       refuseDashDirectory("store", "the store directory", dir, "dir");
       const s = openPlanStore(dir, true);
       const { m, r } = resolveRequest(matrixFile, o, ctx.maxMemory);
+      warnProgramsDamage(s, ctx);
       const added = (status: "added" | "present", byAnotherWriter: boolean): void =>
         o.json
           ? printJson(ctx, { format: "commplan.store-add/v1", id: r.id, status, byAnotherWriter })
