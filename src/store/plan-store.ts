@@ -14,7 +14,7 @@ import {
   readScheduleArrowHeader,
 } from "../io/schedule-arrow.js";
 import { fsError, fsErrorText } from "../io/file-output.js";
-import { appendRegular, judgeRegular, MAX_ENTRY_BYTES, pathKind, readRegular } from "./store-fs.js";
+import { aKind, appendRegular, judgeRegular, MAX_ENTRY_BYTES, pathKind, readRegular } from "./store-fs.js";
 import { SEAL_KEY, SEAL_PLACEHOLDER, sealBytes, sealProblem, sealProblemInPieces } from "./entry-seal.js";
 import { storeKeyId, type StoreKey } from "./store-key-id.js";
 import { decodeSealedEntry, footerMetadata } from "./entry-arrow.js";
@@ -174,8 +174,23 @@ function misplaced(file: string, id: string): StoreDamage {
 }
 
 /**
- * The ids of every entry file (sorted), and the damage of the directories holding them (never followed) and of the
- * entry files under the wrong prefix (misplaced).
+ * A name under entries/ that the store never reads: anything but a prefix directory (two lowercase hex digits) there,
+ * or anything but an entry file (`<64 hex digits>.arrow`) in a prefix directory; put there by hand or another program.
+ */
+function stray(file: string, where: "entries" | "prefix"): StoreDamage {
+  const what = aKind(pathKind(file));
+  return {
+    file,
+    problem:
+      where === "entries"
+        ? `${what} the store does not keep (entries/ holds only prefix directories of two hex digits): never read`
+        : `${what} the store does not keep (a prefix directory holds only entries, <64 hex digits>.arrow): never read`,
+  };
+}
+
+/**
+ * The ids of every entry file (sorted), and the damage of the directories holding them (never followed), of the
+ * entry files under the wrong prefix (misplaced) and of the names the store does not keep there (stray).
  */
 function scanEntries(s: PlanStore): { ids: string[]; damage: StoreDamage[] } {
   const top = partDamage(entriesDir(s), "directory", ENTRIES_PART, false);
@@ -183,7 +198,10 @@ function scanEntries(s: PlanStore): { ids: string[]; damage: StoreDamage[] } {
   const ids: string[] = [];
   const damage: StoreDamage[] = [];
   for (const pre of names(entriesDir(s))) {
-    if (!/^[0-9a-f]{2}$/.test(pre)) continue;
+    if (!/^[0-9a-f]{2}$/.test(pre)) {
+      damage.push(stray(join(entriesDir(s), pre), "entries"));
+      continue;
+    }
     const bad = partDamage(join(entriesDir(s), pre), "directory", PREFIX_PART, false);
     if (bad !== null) {
       damage.push(bad);
@@ -191,7 +209,10 @@ function scanEntries(s: PlanStore): { ids: string[]; damage: StoreDamage[] } {
     }
     for (const n of names(join(entriesDir(s), pre))) {
       const m = /^([0-9a-f]{64})\.arrow$/.exec(n);
-      if (m === null) continue;
+      if (m === null) {
+        damage.push(stray(join(entriesDir(s), pre, n), "prefix"));
+        continue;
+      }
       if (m[1]!.startsWith(pre)) ids.push(m[1]!);
       else damage.push(misplaced(join(entriesDir(s), pre, n), m[1]!));
     }

@@ -144,6 +144,42 @@ describe("store list and verify: an entry under the wrong prefix", () => {
   });
 });
 
+describe("store list and verify: names the store does not keep under entries/", () => {
+  it("a non-hex directory, a file in entries/, a stray in a prefix: reported by list and verify, removed by gc", async () => {
+    const d = tempDir("stray");
+    const m = join(d, "m.json"),
+      s = join(d, "s");
+    expect((await run("gen", "uniform", "--p", "4", "-o", m)).code).toBe(0);
+    const id = (await run("store", "add", s, m, "-a", "shift")).out.trim();
+    const entries = join(s, "entries");
+    const top = "(entries/ holds only prefix directories of two hex digits): never read";
+    const inPrefix = "(a prefix directory holds only entries, <64 hex digits>.arrow): never read";
+    mkdirSync(join(entries, "backup"));
+    mkdirSync(join(entries, "AB")); // upper case: not a prefix the store makes
+    writeFileSync(join(entries, "notes.txt"), "x\n");
+    writeFileSync(join(entries, id.slice(0, 2), `${id}.arrow~`), "x\n");
+    const damage = [
+      { file: join(entries, "AB"), problem: `a directory the store does not keep ${top}` },
+      { file: join(entries, "backup"), problem: `a directory the store does not keep ${top}` },
+      { file: join(entries, id.slice(0, 2), `${id}.arrow~`), problem: `a file the store does not keep ${inPrefix}` },
+      { file: join(entries, "notes.txt"), problem: `a file the store does not keep ${top}` },
+    ].sort((a, b) => (a.file < b.file ? -1 : 1)); // the order the store lists its names in
+    const list = await run("store", "list", s);
+    expect(list.code).toBe(0);
+    expect(list.err).toBe(damage.map((x) => `store: ${x.file}: ${x.problem}\n`).join(""));
+    expect(list.out.trim().split("\n")).toHaveLength(2); // the header and the one entry
+    const listJson = JSON.parse((await run("store", "list", s, "--json")).out) as { damage: unknown[] };
+    expect(listJson.damage).toEqual(damage);
+    expect(await verifyJson(s, 1)).toMatchObject({ consistent: false, entries: 1, damaged: [], parts: damage });
+    expect((await run("store", "verify", s)).out).toBe(
+      "store: 1 entry, 0 damaged, 4 damaged parts, 0 temporary files - run 'commplan store gc'\n",
+    );
+    expect((await run("store", "gc", s)).code).toBe(0);
+    for (const x of damage) expect(existsSync(x.file), x.file).toBe(false);
+    expect(await verifyJson(s, 0)).toMatchObject({ consistent: true, entries: 1, parts: [] });
+  });
+});
+
 describe("store verify and precompute --from-capture share one check of a program", () => {
   const edits: [string, Record<string, unknown>, string][] = [
     ["an older format", { format: "commplan.libplan/v0" }, "/format is not 'commplan.libplan/v1'"],

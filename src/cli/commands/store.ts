@@ -188,9 +188,9 @@ function checkLargestEntry(s: PlanStore, perByte: number, maxMemory: number): vo
   const top = dirname(dirname(entryFile(s, "0".repeat(64))));
   let largest = { size: 0, file: "" };
   for (const pre of readdirSync(top, { withFileTypes: true })) {
-    if (!pre.isDirectory()) continue;
+    if (!pre.isDirectory() || !/^[0-9a-f]{2}$/.test(pre.name)) continue; // a stray is damage, never read
     for (const n of readdirSync(join(top, pre.name), { withFileTypes: true })) {
-      if (!n.isFile()) continue;
+      if (!n.isFile() || !/^[0-9a-f]{64}\.arrow$/.test(n.name)) continue;
       const file = join(top, pre.name, n.name);
       const size = entrySize(file);
       if (size > largest.size) largest = { size, file };
