@@ -76,7 +76,7 @@ export async function buildProgram(ctx: CliContext, argv: readonly string[] = []
   checkRequiredAfterUnknown(program);
   addMemoryOption(program, ctx);
   showLetterFlags(program);
-  refuseBothSpellings(program, expandLetterFlags(program, argv));
+  refuseBothSpellings(program, expandLetterFlags(program, argv), argv);
   return program;
 }
 
@@ -173,12 +173,15 @@ function checkRequiredAfterUnknown(program: Command): void {
 /**
  * Refuses an option given by both its spellings (`--p 8 --ranks 16`: commander keeps the later silently), as a
  * camelCase alias beside its kebab-case flag is refused (gen's `.conflicts`): every option declared with two long
- * flags (`--p, --ranks <n>`, `--n, --nodes <list>`) is checked against the run's arguments before its action.
+ * flags (`--p, --ranks <n>`, `--n, --nodes <list>`) is checked against the run's arguments before its action. The
+ * message names each flag as `typed` gives it (`-p` stays `-p`), where `argv` has the one-letter flags written long.
  */
-function refuseBothSpellings(program: Command, argv: readonly string[]): void {
+function refuseBothSpellings(program: Command, argv: readonly string[], typed: readonly string[]): void {
   const end = argv.indexOf("--");
   const args = end < 0 ? argv : argv.slice(0, end);
   const at = (flag: string): number => args.findIndex((a) => a === flag || a.startsWith(`${flag}=`));
+  // the flag as the user typed it: `-p` (or `-p8`) where expandLetterFlags wrote `--p` (argv is typed, word for word)
+  const asTyped = (flag: string, i: number): string => (typed[i]?.startsWith("--") === false ? flag.slice(1) : flag);
   program.hook("preAction", (_program, action) => {
     for (const option of action.options) {
       const [a, b] = [option.short, option.long];
@@ -187,7 +190,7 @@ function refuseBothSpellings(program: Command, argv: readonly string[]): void {
       if (ia < 0 || ib < 0) continue;
       const value = option.flags.replace(/^[^<[]*/, "");
       const spelt = (flag: string): string => `'${flag}${value === "" ? "" : ` ${value}`}'`;
-      const [first, later] = ia < ib ? [a, b] : [b, a];
+      const [first, later] = ia < ib ? [asTyped(a, ia), asTyped(b, ib)] : [asTyped(b, ib), asTyped(a, ia)];
       action.error(`error: option ${spelt(later)} cannot be used with option ${spelt(first)}`, {
         code: "commander.conflictingOption",
       });

@@ -55,7 +55,12 @@ describe("one-letter options take their letter as a short flag", () => {
     expect(await run("gen", "pattern1", "-p8", "--seed", "3")).toEqual(long);
     const both = await run("gen", "pattern1", "-p", "8", "--ranks", "4");
     expect(both.code).toBe(2);
-    expect(both.err).toMatch(/^commplan: error: option '--ranks <n>' cannot be used with option '--p <n>'/);
+    // each flag named as it was typed
+    expect(both.err).toMatch(/^commplan: error: option '--ranks <n>' cannot be used with option '-p <n>'/);
+    const glued = await run("gen", "pattern1", "--ranks", "4", "-p8");
+    expect(glued.err).toMatch(/^commplan: error: option '-p <n>' cannot be used with option '--ranks <n>'/);
+    const spelt = await run("gen", "pattern1", "--p", "8", "--ranks", "4");
+    expect(spelt.err).toMatch(/^commplan: error: option '--ranks <n>' cannot be used with option '--p <n>'/);
   });
 
   it("demo -p 4 and platform -p 4 run as --p 4; -h stays help (gen's --h is spelt long)", async () => {
