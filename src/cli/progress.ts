@@ -10,8 +10,31 @@ import cliProgress from "cli-progress";
  * user's shell with long lines cut at the right edge. With wrapping left on, cli-progress cuts the bar's line to the
  * terminal's width itself.
  */
-export function newBar(stream: NodeJS.WritableStream, format: string): cliProgress.SingleBar {
-  return new cliProgress.SingleBar({ stream, format, linewrap: true }, cliProgress.Presets.shades_classic);
+export function newBar(stream: NodeJS.WritableStream, format: string, total: number): cliProgress.SingleBar {
+  const barsize = barSize(format, total, (stream as { columns?: number }).columns);
+  return new cliProgress.SingleBar({ stream, format, barsize, linewrap: true }, cliProgress.Presets.shades_classic);
+}
+
+/** The widest and narrowest bar newBar draws (cli-progress draws 40 when told nothing). */
+const BAR_MOST = 40;
+const BAR_LEAST = 10;
+
+/**
+ * The bar's width that fits the line of `format` into a terminal of `columns` (80 when it says none, as cli-progress
+ * takes it) less one column, so the cursor does not wrap: the rest of the line at its widest (100 %, a count of
+ * `total`'s digits, an eta of five digits), between BAR_LEAST and BAR_MOST. cli-progress cuts a line at the terminal's
+ * width, so a line of the default 40-column bar was cut at 80 columns (precompute's ended in "eta").
+ */
+export function barSize(format: string, total: number, columns: number | undefined): number {
+  const count = String(Math.max(0, Math.floor(total)));
+  const rest = format
+    .replace("{bar}", "")
+    .replace("{percentage}", "100")
+    .replace("{value}", count)
+    .replace("{total}", count)
+    .replace("{eta}", "99999");
+  const width = columns !== undefined && columns > 0 ? columns : 80;
+  return Math.max(BAR_LEAST, Math.min(BAR_MOST, width - 1 - rest.length));
 }
 
 /** What a long run reports to, and how its bar ends. */
@@ -45,7 +68,11 @@ export function progressBar(
       all = total;
       if (bar === null) {
         if (now() - t0 < 1000) return;
-        bar = newBar(stream, `${command} [{bar}] {percentage}%${unit === null ? "" : ` | {value}/{total} ${unit}`}`);
+        bar = newBar(
+          stream,
+          `${command} [{bar}] {percentage}%${unit === null ? "" : ` | {value}/{total} ${unit}`}`,
+          total,
+        );
         bar.start(total, done);
       }
       if (bar.getTotal() !== total) bar.setTotal(total);

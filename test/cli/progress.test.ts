@@ -3,7 +3,7 @@ import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { writingBar } from "../../src/cli/io.js";
-import { progressBar, withProgressAsync } from "../../src/cli/progress.js";
+import { barSize, newBar, progressBar, withProgressAsync } from "../../src/cli/progress.js";
 import { run } from "../helpers/cli.js";
 import { runOnTerminal } from "../helpers/progress.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -184,5 +184,47 @@ describe("progress bars leave the terminal's modes alone", () => {
       .filter((l) => l.includes("plan: coloring"));
     expect(lines.length).toBeGreaterThan(0);
     for (const l of lines) expect(l.length).toBeLessThanOrEqual(30);
+  });
+});
+
+describe("a bar's line fits the terminal", () => {
+  /** The lines a bar drew on a fake terminal of `columns` (each draw starts at column 1; escapes dropped). */
+  const linesOn = (columns: number, draw: (stream: NodeJS.WritableStream) => void): string[] => {
+    let text = "";
+    const stream = { isTTY: true, columns, write: (c: string) => ((text += c), true) };
+    draw(stream as unknown as NodeJS.WritableStream);
+    return bars(text.replace(/\x1b\[1G/g, "\n")) // eslint-disable-line no-control-regex
+      .split("\n")
+      .filter((l) => l !== "");
+  };
+
+  it("precompute's bar and a counted bar are whole within the width less one column (the default bar was cut at 80)", () => {
+    for (const columns of [60, 80, 100]) {
+      const pre = linesOn(columns, (stream) => {
+        const bar = newBar(stream, "precompute [{bar}] {percentage}% | {value}/{total} plans | eta {eta}s", 1000);
+        bar.start(1000, 500);
+        bar.stop();
+      });
+      expect(pre.length, `${columns}`).toBeGreaterThan(0);
+      for (const l of pre) {
+        expect(l, `${columns}`).toMatch(/^precompute \[.*\] 50% \| 500\/1000 plans \| eta \d+s$/);
+        expect(l.length, `${columns}: ${l}`).toBeLessThan(columns);
+      }
+      let clock = 0;
+      const stream = (s: NodeJS.WritableStream): void => {
+        const p = progressBar(true, "plan: writing", "transfers", s, () => clock);
+        clock = 2000;
+        p.report(12345, 99999);
+        p.finish();
+      };
+      for (const l of linesOn(columns, stream)) {
+        expect(l, `${columns}`).toMatch(/^plan: writing \[.*\] \d+% \| \d+\/99999 transfers$/);
+        expect(l.length, `${columns}: ${l}`).toBeLessThan(columns);
+      }
+    }
+    // as wide as cli-progress's own bar where there is room; never narrower than 10
+    expect(barSize("x [{bar}]", 1, 200)).toBe(40);
+    expect(barSize("precompute [{bar}] {percentage}% | {value}/{total} plans | eta {eta}s", 1000, 20)).toBe(10);
+    expect(barSize("x [{bar}]", 1, undefined)).toBe(40);
   });
 });

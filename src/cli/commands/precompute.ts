@@ -287,7 +287,7 @@ export function registerPrecompute(program: Command, ctx: CliContext): void {
       openPlanStore(o.store, true);
       const counts = { added: 0, present: 0, unchecked: 0, unplannable: 0, damaged: 0 };
       const bar = ctx.io.interactive
-        ? newBar(process.stderr, "precompute [{bar}] {percentage}% | {value}/{total} plans | eta {eta}s")
+        ? newBar(process.stderr, "precompute [{bar}] {percentage}% | {value}/{total} plans | eta {eta}s", jobs.length)
         : null;
       bar?.start(jobs.length, 0);
       const outcomes: (JobOutcome | null)[] = jobs.map(() => null);
