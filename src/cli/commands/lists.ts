@@ -9,7 +9,7 @@ import { DEFAULT_SPLIT_MACHINE } from "../../planner/permutation/index.js";
 import { PLANNERS, plannerUsesMachine } from "../../planner/registry.js";
 import type { InputParam, Planner } from "../../planner/types.js";
 import type { CliContext } from "../context.js";
-import { collect, fmt, table } from "../io.js";
+import { collect, ELEMENT_BYTES_HELP, fmt, table } from "../io.js";
 import { patternFlag } from "../pattern-flags.js";
 
 /** One `--param` line of `commplan algorithms`: name=values (range, unit; default): description. */
@@ -46,6 +46,26 @@ export function paramOption(): Option {
   )
     .argParser(collect)
     .default([], "none");
+}
+
+/** The help of the request options whose wording plan and store add / get word each their own way. */
+export interface RequestOptionHelp {
+  readonly machine: string;
+  readonly payload: string;
+  readonly seed: string;
+}
+
+/**
+ * The options that say what to plan, in this order, as plan and store add / get take them: `--machine <name>`,
+ * `--payload`, `--seed <s>` (default 1), `--param` (paramOption) and `--element-bytes <n>`.
+ */
+export function planRequestOptions(c: Command, help: RequestOptionHelp): Command {
+  return c
+    .option("--machine <name>", help.machine)
+    .option("--payload", help.payload)
+    .option("--seed <s>", help.seed, "1")
+    .addOption(paramOption())
+    .option("--element-bytes <n>", ELEMENT_BYTES_HELP);
 }
 
 /** `plan --help`'s line for --machine: which planners use it and what they plan for without it. */

@@ -12,7 +12,7 @@ import { readMatrixFile } from "../../io/matrix-read.js";
 import { PLANNERS, resolvePlanOptions } from "../../planner/registry.js";
 import { AUTO_ALWAYS_FINAL, AUTO_FINALISTS, planAuto, type MpiVerdict } from "../../auto/index.js";
 import { fail } from "../../model/errors.js";
-import { machineOptionHelp, paramOption } from "./lists.js";
+import { machineOptionHelp, planRequestOptions } from "./lists.js";
 import {
   checkNetworkFlags,
   loadNetworkFlags,
@@ -26,7 +26,7 @@ import { checkAlgorithmName } from "../algorithm-name.js";
 import type { Schedule } from "../../model/schedule.js";
 import { counted } from "../../internal/plural.js";
 import { withProgress, withProgressAsync } from "../progress.js";
-import { ELEMENT_BYTES_HELP, intOption, keyValues, matrixReadOptions, writingBar } from "../io.js";
+import { intOption, keyValues, matrixReadOptions, writingBar } from "../io.js";
 import { JSON_SUMMARY_HELP, printJson, refuseJsonOnStdout, writtenBytes } from "./json-summary.js";
 import type { JsonValue } from "../../model/schedule.js";
 import { refuseArrowName } from "../output-format.js";
@@ -48,22 +48,24 @@ interface PlanFlags extends NetworkFlags {
 
 /** Registers `plan`. */
 export function registerPlan(program: Command, ctx: CliContext): void {
-  program
-    .command("plan")
-    .argument(
-      "<matrix>",
-      "matrix file: JSON, CSV or Matrix Market (by the .json/.csv/.mtx extension, else the content); - for stdin",
-    )
-    .description("make a schedule for a matrix with a planning algorithm and write it as commplan.schedule/v1 JSON")
-    .requiredOption(
-      "-a, --algorithm <name>",
-      `planning algorithm: ${PLANNERS.map((p) => p.name).join(", ")}; or auto: needs --machine (or a --runtime made for one machine), prices every applicable planner (and parameter variant) with the flat cost model (formulas; the planners that search are planned only when their lower bound comes near the top, and not at all when their simulated-machine lower bound exceeds a makespan already simulated), simulates ${AUTO_ALWAYS_FINAL.join(", ")} and the ${AUTO_FINALISTS} best predictions (with any equal to the last of them) on the simulated machine (blocking; a finalist whose lower bound already exceeds the best makespan found is not simulated, one whose bound is exact is not replayed) and keeps the fastest plan that fits the machine's ports; it answers "call MPI_Alltoallv" when MPI's default (mpi-linear, run as the library runs it) is as fast, and otherwise says what the plan gains over it and why; the header's "auto" block lists the candidates, their predicted and simulated times and why the winner won`,
-    )
-    .option("--machine <name>", `${machineOptionHelp()}; auto needs it, or defaults to ${MACHINE_OF_RUNTIME_HELP}`)
-    .option("--payload", "element-level plan: every transfer lists the chunks it carries")
-    .option("--seed <s>", "random seed for planners that make random choices (the schedule records it only then)", "1")
-    .addOption(paramOption())
-    .option("--element-bytes <n>", ELEMENT_BYTES_HELP)
+  planRequestOptions(
+    program
+      .command("plan")
+      .argument(
+        "<matrix>",
+        "matrix file: JSON, CSV or Matrix Market (by the .json/.csv/.mtx extension, else the content); - for stdin",
+      )
+      .description("make a schedule for a matrix with a planning algorithm and write it as commplan.schedule/v1 JSON")
+      .requiredOption(
+        "-a, --algorithm <name>",
+        `planning algorithm: ${PLANNERS.map((p) => p.name).join(", ")}; or auto: needs --machine (or a --runtime made for one machine), prices every applicable planner (and parameter variant) with the flat cost model (formulas; the planners that search are planned only when their lower bound comes near the top, and not at all when their simulated-machine lower bound exceeds a makespan already simulated), simulates ${AUTO_ALWAYS_FINAL.join(", ")} and the ${AUTO_FINALISTS} best predictions (with any equal to the last of them) on the simulated machine (blocking; a finalist whose lower bound already exceeds the best makespan found is not simulated, one whose bound is exact is not replayed) and keeps the fastest plan that fits the machine's ports; it answers "call MPI_Alltoallv" when MPI's default (mpi-linear, run as the library runs it) is as fast, and otherwise says what the plan gains over it and why; the header's "auto" block lists the candidates, their predicted and simulated times and why the winner won`,
+      ),
+    {
+      machine: `${machineOptionHelp()}; auto needs it, or defaults to ${MACHINE_OF_RUNTIME_HELP}`,
+      payload: "element-level plan: every transfer lists the chunks it carries",
+      seed: "random seed for planners that make random choices (the schedule records it only then)",
+    },
+  )
     .addOption(
       networkOption(
         "with --algorithm auto: simulate the finalists on a network with link contention (needs a machine on the flat topology)",

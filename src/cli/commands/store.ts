@@ -31,8 +31,8 @@ import type { CliContext } from "../context.js";
 import { cliMessage } from "../option-flags.js";
 import { checkAlgorithmName } from "../algorithm-name.js";
 import { checkStorePlanMemory } from "../plan-bytes.js";
-import { ELEMENT_BYTES_HELP, fmt, intOption, keyValues, matrixReadOptions, refuseDashDirectory, table } from "../io.js";
-import { machineOptionHelp, paramOption } from "./lists.js";
+import { fmt, intOption, keyValues, matrixReadOptions, refuseDashDirectory, table } from "../io.js";
+import { machineOptionHelp, planRequestOptions } from "./lists.js";
 import { counted } from "../../internal/plural.js";
 import { JSON_SUMMARY_HELP, printJson } from "./json-summary.js";
 import { ENTRY_BYTES_PER_BYTE, entrySize, storeGet, type StoreGetOptions } from "./store-get.js";
@@ -49,16 +49,17 @@ interface RequestOpts {
 
 /** The request options shared by add and get. */
 function requestOptions(c: Command): Command {
-  return c
-    .option(
+  return planRequestOptions(
+    c.option(
       "-a, --algorithm <name>",
       `planning algorithm (needed with a matrix): ${PLANNERS.map((p) => p.name).join(", ")}; or auto, auto's pick for --machine (plan --algorithm auto without --network: blocking, on the machine's topology)`,
-    )
-    .option("--machine <name>", `${machineOptionHelp()}; auto needs it (the machine it chooses for, part of the key)`)
-    .option("--payload", "element-level plan")
-    .option("--seed <s>", "random seed", "1")
-    .addOption(paramOption())
-    .option("--element-bytes <n>", ELEMENT_BYTES_HELP);
+    ),
+    {
+      machine: `${machineOptionHelp()}; auto needs it (the machine it chooses for, part of the key)`,
+      payload: "element-level plan",
+      seed: "random seed",
+    },
+  );
 }
 
 function resolveRequest(
