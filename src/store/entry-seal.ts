@@ -107,7 +107,7 @@ function feedLanes(view: DataView, lanes: Int32Array, from: number, to: number):
   lanes[3] = h3;
 }
 
-/** The digest of lanes fed every whole 16 bytes of a file: its last bytes (under 16), `rest`, go into lane 0 bytewise. */
+/** The digest of lanes fed every whole 16 bytes of a file: its last bytes (under 16), `rest`, go into lane 0. */
 function finishLanes(rest: Uint8Array, lanes: Int32Array): string {
   let h0 = lanes[0]!;
   for (let k = 0; k < rest.length; k++) h0 = Math.imul(h0 ^ rest[k]!, 0x01000193);
