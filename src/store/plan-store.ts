@@ -222,7 +222,7 @@ function scanEntries(s: PlanStore): { ids: string[]; damage: StoreDamage[] } {
 
 /**
  * Every damaged part of the store: its tmp and entries directories, the prefix directories, an entry file under the
- * wrong prefix, the log.
+ * wrong prefix, a name the store does not keep under entries/, the log, programs/.
  */
 export function storeDamage(s: PlanStore): StoreDamage[] {
   const tmp = partDamage(tmpDir(s), "directory", TMP_PART, false);
@@ -313,7 +313,10 @@ function inspectEntry(s: PlanStore, id: string, decode: boolean): StoreEntryInfo
   };
 }
 
-/** Every entry with its key, creation record and problem (null when sound); `decode` also decodes the columns. */
+/**
+ * Every entry with its key, creation record and problem (null when sound): each checked in pieces, never held whole;
+ * with `decode`, read whole and its columns decoded too.
+ */
 export function listPlans(s: PlanStore, decode = false): StoreEntryInfo[] {
   return scanEntries(s).ids.map((id) => inspectEntry(s, id, decode));
 }
