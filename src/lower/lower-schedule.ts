@@ -9,7 +9,7 @@ import type { Schedule } from "../model/schedule.js";
 import { checkProgress, progressPhases, type ProgressCallback } from "../model/progress.js";
 import { dataflowProgram } from "./dataflow.js";
 import { emitOps } from "./emit.js";
-import { bufferLayout, type DisplacementOptions } from "./layout.js";
+import { bufferLayout, type BufferLayout, type DisplacementOptions } from "./layout.js";
 import { directMessages, directMessagesUnchecked, groupTransfers } from "./messages.js";
 import { payloadMessages } from "./payload.js";
 import { checkSchedule } from "../model/schedule-check.js";
@@ -71,7 +71,7 @@ export function lowerSchedule(m: CommMatrix, s: Schedule, opts: LowerOptions = {
   progress.complete(1);
   let msgs, scratchSize: Float64Array, scratchPeak: Float64Array;
   if (s.chunks === null) {
-    msgs = directMessagesUnchecked(layout, p, s, g) ?? directMessages(layout, p, s, g);
+    msgs = directMessagesUnchecked(layout, p, s, g, defaultSendTotal(layout, opts)) ?? directMessages(layout, p, s, g);
     scratchSize = new Float64Array(p);
     scratchPeak = new Float64Array(p);
     progress.complete(2);
@@ -101,4 +101,15 @@ export function lowerSchedule(m: CommMatrix, s: Schedule, opts: LowerOptions = {
   const program = variant === "dataflow" ? dataflowProgram(lowered) : lowered;
   progress.end();
   return { program, scratchPeak, maxClasses: e.maxClasses };
+}
+
+/**
+ * The matrix's total when the send side's layout is the default (prefix sums: each rank's send buffer is its row's
+ * sum), from the P buffer sizes; null when the caller gave displacements or sizes (then the counts are summed).
+ */
+function defaultSendTotal(layout: BufferLayout, opts: DisplacementOptions): number | null {
+  if (opts.sendDispls !== undefined || opts.sendSize !== undefined) return null;
+  let total = 0;
+  for (let r = 0; r < layout.sendSize.length; r++) total += layout.sendSize[r]!;
+  return total;
 }

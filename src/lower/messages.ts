@@ -281,24 +281,35 @@ function messageTally(g: Grouping, p: number): TransferTally {
  * The rest is left to the emitter, which reads each rank's row of the tables in turn: that no two sends of a rank share
  * a slot, and that each carries its slot's count. In message order, each of those reads jumps to another row (another
  * page of the table at P = 1024): a bit per slot, or the comparison of the counts, cost as much as the rest of this
- * check or more, and more again on a loaded machine. Returns every rank's operations as prefix sums, or null.
+ * check or more, and more again on a loaded machine. `sendTotal`: the matrix's total when the caller has it (the sum of
+ * the send buffers' sizes of a default layout: P additions, not P^2; exact below 2^53 in any order), null to sum the
+ * layout's counts. Returns every rank's operations as prefix sums, or null.
  */
-function noCopiesSameTotal(layout: BufferLayout, g: Grouping, p: number): Uint32Array | null {
+function noCopiesSameTotal(layout: BufferLayout, g: Grouping, p: number, sendTotal: number | null): Uint32Array | null {
   const { rankOps, total } = messageTally(g, p);
   if (rankOps === null) return null;
-  const counts = layout.sendCounts;
   let want = 0;
-  for (let x = 0; x < counts.length; x++) want += counts[x]!;
+  if (sendTotal !== null) want = sendTotal;
+  else {
+    const counts = layout.sendCounts;
+    for (let x = 0; x < counts.length; x++) want += counts[x]!;
+  }
   return total === want && want <= Number.MAX_SAFE_INTEGER ? rankOps : null;
 }
 
 /**
  * The messages of a message-level plan as direct without local copies when noCopiesSameTotal holds (the emitter's
  * lean path), with their round starts and every rank's operations; their slots and counts are left for the emitter to
- * check (`checkCounts`); null otherwise (then directMessages decides).
+ * check (`checkCounts`); null otherwise (then directMessages decides). `sendTotal`: as noCopiesSameTotal takes it.
  */
-export function directMessagesUnchecked(layout: BufferLayout, p: number, s: Schedule, g: Grouping): Messages | null {
-  const rankOps = noCopiesSameTotal(layout, g, p);
+export function directMessagesUnchecked(
+  layout: BufferLayout,
+  p: number,
+  s: Schedule,
+  g: Grouping,
+  sendTotal: number | null = null,
+): Messages | null {
+  const rankOps = noCopiesSameTotal(layout, g, p, sendTotal);
   if (rankOps === null) return null;
   const slot = sendSlots(layout, p, s, g);
   const { n, round, src, dst, count } = g;
