@@ -1,4 +1,5 @@
 /** Option checks shared by the entry points: an options object, a boolean option (one-line BAD_OPTION errors). */
+import { didYouMean } from "../internal/did-you-mean.js";
 import { fail } from "./errors.js";
 
 /** What a bad value is, for a one-line message: a number as itself, a string quoted (cut at 40), else its kind. */
@@ -23,6 +24,23 @@ export function isOptionsObject(v: unknown): v is { readonly [k: string]: unknow
 export function checkOptionsObject(module: string, field: string, v: unknown): void {
   if (v === undefined || isOptionsObject(v)) return;
   throw fail(module, "BAD_OPTION", `${field} must be an object or undefined, got ${describeValue(v)}`, { field });
+}
+
+/**
+ * Throws a one-line BAD_OPTION error of `module` naming the first key of the options object `v` that is not in `known`
+ * (with a "did you mean" and the known keys), as the command line refuses an unknown flag: a misspelt option would
+ * otherwise be dropped and its default used (`{ paylod: true }` planned without payloads). Anything but an options
+ * object passes (checkOptionsObject refuses it).
+ */
+export function checkOptionKeys(module: string, v: unknown, known: readonly string[]): void {
+  if (!isOptionsObject(v)) return;
+  for (const key of Object.keys(v)) {
+    if (known.includes(key)) continue;
+    const list = known.join(", ");
+    throw fail(module, "BAD_OPTION", `unknown option '${key}'${didYouMean(key, known)}; known: ${list}`, {
+      field: key,
+    });
+  }
 }
 
 /**

@@ -1,0 +1,239 @@
+/**
+ * What a plain-JavaScript caller of the root entry can get wrong: a misspelt option key, a value of the wrong type, a
+ * matrix or schedule that is not one. Each is a one-line CommplanError naming what is wrong, never a result computed
+ * with a default in place of the misspelt option, nor a TypeError from inside.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  compareMatrix,
+  findMachine,
+  generatePattern,
+  getOrPlan,
+  lowerSchedule,
+  matrixFromEntries,
+  matrixFromRows,
+  matrixStats,
+  openPlanStore,
+  plan,
+  planAuto,
+  runProtocol,
+  scheduleCost,
+  simulateSchedule,
+  verifyProgram,
+  verifySchedule,
+} from "../../src/index.js";
+import { scheduleToJsonText } from "../../src/entries/io.js";
+import { errorOf } from "../helpers/errors.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+const m = matrixFromRows([
+  [0, 1, 2],
+  [3, 0, 1],
+  [1, 1, 0],
+]);
+const machine = findMachine("t3d-004");
+const s = plan(m, "shift", { payload: true });
+
+/** The error f throws, asserted one line with the code and field given; its message. */
+function refused(f: () => unknown, code: string, field: string): string {
+  const e = errorOf(f);
+  expect({ code: e.code, field: e.place.field, oneLine: !e.message.includes("\n") }).toEqual({
+    code,
+    field,
+    oneLine: true,
+  });
+  return e.message;
+}
+
+/** Calls a public function as plain JavaScript would, with arguments TypeScript refuses. */
+const loose = <F extends (...args: never[]) => unknown>(f: F): ((...args: unknown[]) => unknown) =>
+  f as unknown as (...args: unknown[]) => unknown;
+
+describe("an unknown option key is refused, with a suggestion, not dropped", () => {
+  const cases: [string, () => unknown, string][] = [
+    [
+      "plan",
+      () => loose(plan)(m, "shift", { paylod: true }),
+      "planner: unknown option 'paylod' (did you mean payload?)",
+    ],
+    [
+      "verifySchedule",
+      () => loose(verifySchedule)(m, s, { prots: 2 }),
+      "verify: unknown option 'prots' (did you mean ports?)",
+    ],
+    [
+      "simulateSchedule",
+      () => loose(simulateSchedule)(s, machine, { mdoe: "nonblocking" }),
+      "simulate: unknown option 'mdoe' (did you mean mode?)",
+    ],
+    [
+      "simulateSchedule, nested form",
+      () => loose(simulateSchedule)(s, machine, { kind: "replay", mode: "blocking", seeed: 2 }),
+      "simulate: unknown option 'seeed' (did you mean seed?)",
+    ],
+    [
+      "runProtocol",
+      () => loose(runProtocol)(m, machine, { protocol: "async", timeLine: false }),
+      "protocols: unknown option 'timeLine' (did you mean timeline?)",
+    ],
+    [
+      "lowerSchedule",
+      () => loose(lowerSchedule)(m, s, { varient: "blocking" }),
+      "lower: unknown option 'varient' (did you mean variant?)",
+    ],
+    [
+      "matrixFromRows",
+      () => loose(matrixFromRows)([[0]], { elementbytes: 4 }),
+      "matrix: unknown option 'elementbytes' (did you mean elementBytes?)",
+    ],
+    [
+      "matrixFromEntries",
+      () => loose(matrixFromEntries)(2, [], { elementbytes: 4 }),
+      "matrix: unknown option 'elementbytes' (did you mean elementBytes?)",
+    ],
+    [
+      "planAuto",
+      () => loose(planAuto)(m, machine, { finalist: 2 }),
+      "compare: unknown option 'finalist' (did you mean finalists?)",
+    ],
+    [
+      "compareMatrix",
+      () => loose(compareMatrix)(m, { machine, plannres: [] }),
+      "compare: unknown option 'plannres' (did you mean planners?)",
+    ],
+  ];
+  for (const [name, f, text] of cases)
+    it(name, () => {
+      const field = /unknown option '(\w+)'/.exec(text)![1]!;
+      const message = refused(f, "BAD_OPTION", field);
+      expect(message.startsWith(`${text}; known: `)).toBe(true);
+    });
+
+  it("getOrPlan, whose request is a plan request with an algorithm", () => {
+    const store = openPlanStore(tempDir("api-arguments"), true);
+    expect(refused(() => loose(getOrPlan)(store, m, { algorithm: "shift", sed: 2 }), "BAD_OPTION", "sed")).toMatch(
+      /^store: unknown option 'sed' \(did you mean seed\?\); known: algorithm, payload, seed, .*, origin$/,
+    );
+  });
+
+  it("the known keys still pass, and the misspelt plan option would have changed the answer", () => {
+    expect(
+      plan(m, "shift", { payload: true, seed: 1, machine: null, params: {}, progress: null }).chunks,
+    ).not.toBeNull();
+    expect(plan(m, "shift", {}).chunks).toBeNull();
+    const sim = simulateSchedule(s, machine, { mode: "nonblocking", timeline: false });
+    expect(sim.makespan).toBeGreaterThan(0);
+  });
+});
+
+describe("a matrix that is not a CommMatrix is refused in one line", () => {
+  const notMatrices: [string, unknown, RegExp][] = [
+    ["null", null, /the matrix is not a CommMatrix, got null \(make one with matrixFromRows or matrixFromEntries\)$/],
+    [
+      "rows",
+      [
+        [0, 1],
+        [1, 0],
+      ],
+      /the matrix is not a CommMatrix, got an array/,
+    ],
+    ["a plain object", { p: 2, elementBytes: 8, data: [0, 1, 1, 0] }, /data is not a Float64Array, got an array/],
+    ["no elementBytes", { p: 2, data: new Float64Array(4) }, /elementBytes is not a positive integer, got undefined$/],
+    ["a string p", { p: "2", elementBytes: 8, data: new Float64Array(4) }, /p is not an integer in 1\.\.\d+, got "2"$/],
+    ["short data", { p: 3, elementBytes: 8, data: new Float64Array(4) }, /data has 4 entries, not p \* p = 9$/],
+  ];
+  for (const [name, bad, text] of notMatrices)
+    it(name, () => {
+      for (const f of [
+        () => loose(plan)(bad, "shift"),
+        () => loose(verifySchedule)(bad, s),
+        () => loose(lowerSchedule)(bad, s),
+        () => loose(matrixStats)(bad),
+        () => loose(planAuto)(bad, machine),
+        () => loose(compareMatrix)(bad, { machine }),
+        () => loose(runProtocol)(bad, machine, { protocol: "async" }),
+      ])
+        expect(refused(f, "BAD_INPUT", "matrix")).toMatch(text);
+    });
+});
+
+describe("a schedule or program that is not one is refused in one line", () => {
+  it("null, a number, an array", () => {
+    for (const bad of [null, 3, []]) {
+      expect(refused(() => loose(verifySchedule)(m, bad), "BAD_INPUT", "schedule")).toMatch(
+        /^verify: the schedule is not a Schedule object, got (null|number|an array)$/,
+      );
+      expect(refused(() => loose(simulateSchedule)(bad, machine), "BAD_INPUT", "schedule")).toMatch(
+        /^simulate: the schedule is not well formed: the schedule is not a Schedule object/,
+      );
+      refused(() => loose(lowerSchedule)(m, bad), "BAD_INPUT", "schedule");
+      refused(() => loose(scheduleCost)(bad, machine, "blocking"), "BAD_INPUT", "schedule");
+    }
+    expect(refused(() => loose(verifyProgram)(m, null), "BAD_INPUT", "p")).toBe(
+      "verify: the program is not an object, got null",
+    );
+  });
+
+  it("the parsed JSON of a schedule document: a reader makes the Schedule", () => {
+    const doc: unknown = JSON.parse(scheduleToJsonText(s));
+    const hint = /the schedule is a plain commplan\.schedule\/v1 object, not a Schedule: read the document with/;
+    expect(refused(() => loose(verifySchedule)(m, doc), "BAD_INPUT", "schedule")).toMatch(hint);
+    expect(refused(() => loose(simulateSchedule)(doc, machine), "BAD_INPUT", "schedule")).toMatch(hint);
+    expect(refused(() => loose(lowerSchedule)(m, doc), "BAD_INPUT", "schedule")).toMatch(hint);
+  });
+
+  it("a schedule object without a digest", () => {
+    expect(
+      refused(() => loose(verifySchedule)(m, { ...s, matrixDigest: undefined }), "BAD_INPUT", "matrixDigest"),
+    ).toBe("verify: the schedule has no matrixDigest string (got undefined)");
+  });
+});
+
+describe("values of the wrong type are named as given", () => {
+  it("a string where a number goes is quoted, so '8' is not read as 8", () => {
+    expect(errorOf(() => loose(generatePattern)("pattern1", "8", {}, 1)).message).toMatch(/, got "8"$/);
+    expect(errorOf(() => loose(matrixFromEntries)("2", [])).message).toBe(
+      'matrix: p must be a positive integer, got "2"',
+    );
+    expect(
+      errorOf(() =>
+        matrixFromRows([
+          [0, "1" as unknown as number],
+          [1, 0],
+        ]),
+      ).message,
+    ).toBe('matrix: entry M[0][1] = "1" is not a finite number');
+  });
+
+  it("rows or entries that are not arrays", () => {
+    for (const bad of ["abc", null, undefined, { 0: [0] }])
+      expect(refused(() => loose(matrixFromRows)(bad), "BAD_INPUT", "rows")).toMatch(
+        /^matrix: rows must be an array of rows, got /,
+      );
+    expect(refused(() => loose(matrixFromEntries)(2, null), "BAD_INPUT", "entries")).toBe(
+      "matrix: entries must be an array of [i, j, m], got null",
+    );
+  });
+
+  it("a machine's name where the model goes", () => {
+    for (const f of [
+      () => loose(scheduleCost)(s, "t3d-004", "blocking"),
+      () => loose(simulateSchedule)(s, "t3d-004"),
+      () => loose(planAuto)(m, "t3d-004"),
+      () => loose(compareMatrix)(m, { machine: "t3d-004" }),
+    ])
+      expect(refused(f, "BAD_OPTION", "machine")).toMatch(
+        /: the machine is a name, not a machine model object: give findMachine\("t3d-004"\)$/,
+      );
+  });
+
+  it("a request that is not an object", () => {
+    refused(() => loose(simulateSchedule)(s, machine, null), "BAD_OPTION", "request");
+    refused(() => loose(runProtocol)(m, machine, "async"), "BAD_OPTION", "request");
+    expect(refused(() => loose(runProtocol)(m, machine), "BAD_OPTION", "request")).toBe(
+      'protocols: a request is needed: { protocol: "async" or "drs-n", ... }',
+    );
+    refused(() => loose(verifySchedule)(m, s, null), "BAD_OPTION", "options");
+    refused(() => loose(lowerSchedule)(m, s, 1), "BAD_OPTION", "options");
+  });
+});
