@@ -28,18 +28,17 @@ export function checkOptionsObject(module: string, field: string, v: unknown): v
 
 /**
  * Throws a one-line BAD_OPTION error of `module` naming the first key of the options object `v` that is not in `known`
- * (with a "did you mean" and the known keys), as the command line refuses an unknown flag: a misspelt option would
+ * (with a "did you mean" and the known keys; after `fn: ` when the function is named), as the command line refuses an
+ * unknown flag: a misspelt option would
  * otherwise be dropped and its default used (`{ paylod: true }` planned without payloads). Anything but an options
  * object passes (checkOptionsObject refuses it).
  */
-export function checkOptionKeys(module: string, v: unknown, known: readonly string[]): void {
+export function checkOptionKeys(module: string, v: unknown, known: readonly string[], fn?: string): void {
   if (!isOptionsObject(v)) return;
   for (const key of Object.keys(v)) {
     if (known.includes(key)) continue;
-    const list = known.join(", ");
-    throw fail(module, "BAD_OPTION", `unknown option '${key}'${didYouMean(key, known)}; known: ${list}`, {
-      field: key,
-    });
+    const text = `unknown option '${key}'${didYouMean(key, known)}; known: ${known.join(", ")}`;
+    throw fail(module, "BAD_OPTION", fn === undefined ? text : `${fn}: ${text}`, { field: key });
   }
 }
 

@@ -23,6 +23,18 @@ import {
   verifySchedule,
 } from "../../src/index.js";
 import { scheduleToJsonText } from "../../src/entries/io.js";
+import {
+  anyMatrixArb,
+  anyPatternArb,
+  dRegularArb,
+  fc,
+  hRelationArb,
+  matrixArb,
+  patternArb,
+  plannerProperty,
+  runtimeProperty,
+  verifyOrThrow,
+} from "../../src/testing/index.js";
 import { errorOf } from "../helpers/errors.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
@@ -235,5 +247,57 @@ describe("values of the wrong type are named as given", () => {
     );
     refused(() => loose(verifySchedule)(m, s, null), "BAD_OPTION", "options");
     refused(() => loose(lowerSchedule)(m, s, 1), "BAD_OPTION", "options");
+  });
+});
+
+describe("the testing kit refuses an unknown option key, naming the function", () => {
+  const cases: [string, () => unknown, string][] = [
+    [
+      "verifyOrThrow",
+      () => loose(verifyOrThrow)(m, s, { maxStep: 1 }),
+      "testing: unknown option 'maxStep' (did you mean maxSteps?)",
+    ],
+    [
+      "plannerProperty",
+      () => loose(plannerProperty)(() => s, { maxBufer: 2 }),
+      "testing: unknown option 'maxBufer' (did you mean maxBuffer?)",
+    ],
+    [
+      "the time bound",
+      () => loose(verifyOrThrow)(m, s, { time: { machine: "t3d-004", factor: 2, mdoe: "blocking" } }),
+      "testing: time: unknown option 'mdoe' (did you mean mode?)",
+    ],
+    [
+      "matrixArb",
+      () => loose(matrixArb)({ maxp: 4 }),
+      "testing: matrixArb: unknown option 'maxp' (did you mean maxP?)",
+    ],
+    [
+      "anyMatrixArb",
+      () => loose(anyMatrixArb)({ maxEntries: 4 }),
+      "testing: anyMatrixArb: unknown option 'maxEntries'",
+    ],
+    ["patternArb", () => loose(patternArb)("uniform", { maxp: 4 }), "testing: patternArb: unknown option 'maxp'"],
+    ["hRelationArb", () => loose(hRelationArb)({ H: 2 }), "testing: hRelationArb: unknown option 'H'"],
+    ["dRegularArb", () => loose(dRegularArb)({ units: 2 }), "testing: dRegularArb: unknown option 'units'"],
+    ["anyPatternArb", () => loose(anyPatternArb)({ minp: 2 }), "testing: anyPatternArb: unknown option 'minp'"],
+    [
+      "runtimeProperty",
+      () => loose(runtimeProperty)(() => ({ start: [], end: [] }), { port: 2 }),
+      "testing: runtimeProperty: unknown option 'port' (did you mean ports?)",
+    ],
+  ];
+  for (const [name, f, text] of cases)
+    it(name, () => {
+      const field = /unknown option '(\w+)'/.exec(text)![1]!;
+      expect(refused(f, "BAD_OPTION", field).startsWith(text)).toBe(true);
+    });
+
+  it("a misspelt bound would have let a schedule over it pass", () => {
+    expect(verifyOrThrow(m, s).ok).toBe(true);
+    expect(() => verifyOrThrow(m, s, { maxSteps: 1 })).toThrow(/check 'max-steps' fails/);
+    // the property hands its options, matrices included, to each run's check
+    const prop = plannerProperty((x) => plan(x, "shift", { payload: true }), { matrices: matrixArb({ maxP: 3 }) });
+    expect(fc.check(prop, { seed: 1, numRuns: 5 }).failed).toBe(false);
   });
 });
