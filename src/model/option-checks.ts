@@ -50,3 +50,14 @@ export function checkBooleanOption(module: string, field: string, v: unknown): v
   if (v === undefined || v === null || typeof v === "boolean") return;
   throw fail(module, "BAD_OPTION", `${field} must be true or false, got ${describeValue(v)}`, { field });
 }
+
+/**
+ * The one check of a reader's arguments: `path` a non-empty string (a file, or "-" for stdin), `opts` an options object
+ * or undefined with no key outside `known`; one-line BAD_OPTION errors of `module`, not Node's TypeError from open.
+ */
+export function checkReadArguments(module: string, path: unknown, opts: unknown, known: readonly string[]): void {
+  if (typeof path !== "string" || path === "")
+    throw fail(module, "BAD_OPTION", `the file must be a path or "-", got ${describeValue(path)}`, { field: "path" });
+  checkOptionsObject(module, "options", opts);
+  checkOptionKeys(module, opts, known);
+}

@@ -3,6 +3,8 @@
  * matrix or schedule that is not one. Each is a one-line CommplanError naming what is wrong, never a result computed
  * with a default in place of the misspelt option, nor a TypeError from inside.
  */
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   compareMatrix,
@@ -16,11 +18,17 @@ import {
   openPlanStore,
   plan,
   planAuto,
+  readMatrixFile,
+  readProgramJson,
+  readScheduleFile,
   runProtocol,
   scheduleCost,
   simulateSchedule,
   verifyProgram,
   verifySchedule,
+  writeMatrixFile,
+  writeProgramJson,
+  writeScheduleJson,
 } from "../../src/index.js";
 import { scheduleToJsonText } from "../../src/entries/io.js";
 import {
@@ -299,5 +307,51 @@ describe("the testing kit refuses an unknown option key, naming the function", (
     // the property hands its options, matrices included, to each run's check
     const prop = plannerProperty((x) => plan(x, "shift", { payload: true }), { matrices: matrixArb({ maxP: 3 }) });
     expect(fc.check(prop, { seed: 1, numRuns: 5 }).failed).toBe(false);
+  });
+});
+
+describe("the file readers and writers check their arguments before they touch a file", () => {
+  it("a path that is not a string is BAD_OPTION, not Node's TypeError", async () => {
+    expect(refused(() => loose(readMatrixFile)(42), "BAD_OPTION", "path")).toBe(
+      'matrix: the file must be a path or "-", got 42',
+    );
+    expect(refused(() => loose(readProgramJson)(null), "BAD_OPTION", "path")).toMatch(/^program: the file must be/);
+    await expect(loose(readScheduleFile)(undefined)).rejects.toThrow(/^schedule: the file must be a path or "-"/);
+    await expect(loose(writeScheduleJson)(s, 5)).rejects.toMatchObject({
+      code: "BAD_OPTION",
+      message: 'schedule: the output must be a path or "-", got 5',
+    });
+  });
+
+  it("an unknown option key is refused", async () => {
+    const dir = tempDir("api-arguments");
+    const file = join(dir, "m.json");
+    await writeMatrixFile(m, file);
+    expect(refused(() => loose(readMatrixFile)(file, { elementbytes: 4 }), "BAD_OPTION", "elementbytes")).toMatch(
+      /^matrix: unknown option 'elementbytes' \(did you mean elementBytes\?\)/,
+    );
+    expect(readMatrixFile(file, { elementBytes: 4 }).elementBytes).toBe(4);
+    await expect(loose(readScheduleFile)(file, { maxmemory: 1 })).rejects.toThrow(/unknown option 'maxmemory'/);
+    await expect(loose(writeScheduleJson)(s, join(dir, "s.json"), { progres: null })).rejects.toThrow(
+      /^schedule: unknown option 'progres' \(did you mean progress\?\)/,
+    );
+    await expect(loose(writeMatrixFile)(m, join(dir, "m2.json"), "json", { spares: true })).rejects.toThrow(
+      /^matrix: unknown option 'spares' \(did you mean sparse\?\)/,
+    );
+    expect(readdirSync(dir)).toEqual(["m.json"]);
+  });
+
+  it("what is written must be a schedule, matrix or program: BAD_INPUT, not an IO error quoting a TypeError", async () => {
+    const dir = tempDir("api-arguments");
+    await expect(loose(writeScheduleJson)(null, join(dir, "s.json"))).rejects.toMatchObject({
+      code: "BAD_INPUT",
+      message: "schedule: the schedule is not a Schedule object, got null",
+    });
+    await expect(loose(writeMatrixFile)(null, join(dir, "m.json"))).rejects.toMatchObject({ code: "BAD_INPUT" });
+    await expect(loose(writeProgramJson)(null, join(dir, "p.json"))).rejects.toMatchObject({
+      code: "BAD_INPUT",
+      message: "program: the program is not a Program object, got null",
+    });
+    expect(readdirSync(dir)).toEqual([]);
   });
 });
