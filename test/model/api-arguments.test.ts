@@ -22,6 +22,7 @@ import {
   readProgramJson,
   readScheduleFile,
   runProtocol,
+  ScheduleBuilder,
   scheduleCost,
   simulateSchedule,
   verifyProgram,
@@ -353,5 +354,27 @@ describe("the file readers and writers check their arguments before they touch a
       message: "program: the program is not a Program object, got null",
     });
     expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe("ScheduleBuilder checks the header it is given", () => {
+  const header = { p: 3, algorithm: "mine", params: {}, seed: null, elementBytes: 8, matrixDigest: "" };
+  it("a string p is refused where it is made, not read later as a plan for another matrix", () => {
+    expect(
+      refused(() => new ScheduleBuilder({ ...header, p: "3" as unknown as number }, false), "BAD_INPUT", "header"),
+    ).toBe('schedule: ScheduleBuilder: p must be an integer in 1..1048576, got "3"');
+    for (const bad of [
+      null,
+      { ...header, elementBytes: 0 },
+      { ...header, matrixDigest: undefined },
+      { ...header, seed: 1.5 },
+    ])
+      refused(() => loose((h: never) => new ScheduleBuilder(h, false))(bad), "BAD_INPUT", "header");
+  });
+
+  it("a sound header builds a plan the verifier checks", () => {
+    const b = new ScheduleBuilder({ ...header, matrixDigest: s.matrixDigest }, false).stage("direct");
+    for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) if (i !== j) b.step().transfer(i, j, m.data[i * 3 + j]!);
+    expect(verifySchedule(m, b.build()).ok).toBe(true);
   });
 });
