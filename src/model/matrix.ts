@@ -472,7 +472,8 @@ export function matrixToRows(m: CommMatrix): number[][] {
 /**
  * Throws MISMATCH (module `module`) when a document planned for a matrix (a schedule, a program) was
  * made for another one: its P or its matrix digest differ from m's. `what` names the document in the
- * message ("schedule", "program", "data mode: the schedule"...).
+ * message ("schedule", "program", "data mode: the schedule"...). First BAD_INPUT when m is no CommMatrix
+ * (checkMatrixArg) or the document no object with a matrixDigest string.
  */
 export function checkMadeFor(
   m: CommMatrix,

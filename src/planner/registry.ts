@@ -128,7 +128,11 @@ export function plannerUsesMachine(p: Pick<Planner, "params">): boolean {
   return p.params.some((d) => d.output === true && d.name === "machine");
 }
 
-/** Plans matrix m with the named algorithm. */
+/**
+ * Plans matrix m with the named algorithm. Throws a one-line CommplanError: BAD_INPUT when m is no CommMatrix,
+ * BAD_OPTION for an unknown algorithm, an unknown key of `req` or a bad value, UNSUPPORTED when the planner cannot plan
+ * this matrix.
+ */
 export function plan(m: CommMatrix, algorithm: string, req: PlanRequest = {}): Schedule {
   checkMatrixArg("planner", m);
   const planner = findPlanner(algorithm);

@@ -49,8 +49,10 @@ const VERIFY_PROGRESS: readonly number[] = [50, 450, 150, 150, 200];
 const VERIFY_PAYLOAD_PROGRESS: readonly number[] = [20, 900, 30, 30, 20];
 
 /**
- * Checks a schedule against its matrix. Throws a CommplanError (code MISMATCH) when the schedule
- * was made for another matrix (P or digest differ); every other finding is a row of the report.
+ * Checks a schedule against its matrix. Throws a CommplanError: MISMATCH when the schedule was made for another matrix
+ * (P or digest differ), BAD_INPUT / BAD_OPTION when `m`, `s` or `opts` is not a matrix, a Schedule object or
+ * VerifyOptions (scheduleArgProblem, checkMatrixArg, an unknown key); every other finding, a malformed column of a
+ * hand-built schedule included, is a row of the report.
  */
 export function verifySchedule(m: CommMatrix, s: Schedule, opts: VerifyOptions = {}): Report {
   checkOptionsObject("verify", "options", opts);
