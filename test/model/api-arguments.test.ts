@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   compareMatrix,
+  EXPORT_FORMATS,
   findMachine,
   generatePattern,
   getOrPlan,
@@ -30,6 +31,7 @@ import {
   writeMatrixFile,
   writeProgramJson,
   writeScheduleJson,
+  type ExportFormat,
 } from "../../src/index.js";
 import { scheduleToJsonText } from "../../src/entries/io.js";
 import {
@@ -376,5 +378,50 @@ describe("ScheduleBuilder checks the header it is given", () => {
     const b = new ScheduleBuilder({ ...header, matrixDigest: s.matrixDigest }, false).stage("direct");
     for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) if (i !== j) b.step().transfer(i, j, m.data[i * 3 + j]!);
     expect(verifySchedule(m, b.build()).ok).toBe(true);
+  });
+});
+
+describe("an export format checks the target a plain-JavaScript caller gives it", () => {
+  const prog = lowerSchedule(m, s).program;
+  const format = (name: string): ExportFormat => EXPORT_FORMATS.find((f) => f.name === name)!;
+  const write = (name: string, target: unknown): Promise<void> => {
+    const f = format(name);
+    const t = target as Parameters<typeof f.write>[1];
+    return f.input === "program" ? f.write(prog, t, null) : f.write(s, t);
+  };
+
+  it("fields left out are their defaults (none), not a directory given", async () => {
+    const dir = tempDir("api-arguments");
+    for (const name of ["program", "goal", "msccl-xml", "arrow"]) await write(name, { output: join(dir, name) });
+    await write("simgrid", { output: "-", dir: join(dir, "sg"), machine });
+    expect(readdirSync(dir).sort()).toEqual(["arrow", "goal", "msccl-xml", "program", "sg"]);
+    await expect(write("simgrid", { output: "-", dir: join(dir, "sg2") })).rejects.toThrow(
+      /^export: format simgrid needs a machine/,
+    );
+  });
+
+  it("a field of the wrong kind or an unknown key is BAD_OPTION naming it", async () => {
+    const dir = tempDir("api-arguments");
+    const cases: [string, unknown, string][] = [
+      [
+        "simgrid",
+        { output: "-", dir, machine: "t3d-004" },
+        'export: the machine is a name, not a machine model object: give findMachine("t3d-004")',
+      ],
+      [
+        "goal",
+        { output: join(dir, "g"), mahcine: machine },
+        "export: unknown option 'mahcine' (did you mean machine?)",
+      ],
+      ["msccl-xml", { output: join(dir, "x"), chunk: 0 }, "export: chunk must be a positive integer or null, got 0"],
+      ["program", { output: 7 }, 'export: output must be a path or "-", got 7'],
+      ["program", undefined, "export: the target must be an object: { output, ... }"],
+    ];
+    for (const [name, target, text] of cases)
+      await expect(write(name, target)).rejects.toMatchObject({
+        code: "BAD_OPTION",
+        message: expect.stringContaining(text),
+      });
+    expect(readdirSync(dir)).toEqual([]);
   });
 });
