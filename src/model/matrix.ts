@@ -97,7 +97,7 @@ function checkElementBytes(b: unknown, file?: string): number {
     throw fail(
       "matrix",
       "BAD_INPUT",
-      `elementBytes must be a positive integer, got ${String(b)}`,
+      `elementBytes must be a positive integer, got ${describeValue(b)}`,
       file === undefined ? { field: "elementBytes" } : { file, field: "elementBytes" },
     );
   }
@@ -362,6 +362,8 @@ class SparseMatrix implements CommMatrix {
 
 /** m with another elementBytes, in the same storage (a spread would drop a sparse matrix's `data`). */
 export function withElementBytes(m: CommMatrix, elementBytes: number): CommMatrix {
+  checkMatrixArg("matrix", m);
+  checkElementBytes(elementBytes);
   return m.sparse
     ? new SparseMatrix(m.sparse, elementBytes, denseCopyBudget(m))
     : { p: m.p, elementBytes, data: m.data };

@@ -34,6 +34,9 @@ import {
   type ExportFormat,
 } from "../../src/index.js";
 import { scheduleToJsonText } from "../../src/entries/io.js";
+import { runSweep, scaleMatrix } from "../../src/entries/compare.js";
+import { withElementBytes } from "../../src/entries/model.js";
+import { lowerBounds, replayProgram } from "../../src/entries/sim.js";
 import {
   anyMatrixArb,
   anyPatternArb,
@@ -423,5 +426,44 @@ describe("an export format checks the target a plain-JavaScript caller gives it"
         message: expect.stringContaining(text),
       });
     expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe("commplan/sim, commplan/compare and commplan/model refuse what would be a wrong answer", () => {
+  it("replayProgram: a misspelt runtime key would have replayed under the default runtime", () => {
+    const prog = lowerSchedule(m, s).program;
+    expect(refused(() => loose(replayProgram)(prog, { machine, runtim: "smpi" }), "BAD_OPTION", "runtim")).toMatch(
+      /^machines: program replay: unknown option 'runtim' \(did you mean runtime\?\)/,
+    );
+    expect(refused(() => loose(replayProgram)(null, { machine }), "BAD_INPUT", "program")).toBe(
+      "machines: program replay: the program is not a Program object, got null",
+    );
+    expect(replayProgram(prog, { machine, runtime: "smpi" }).makespanUs).toBeGreaterThan(0);
+  });
+
+  it("lowerBounds: options and matrix checked", () => {
+    expect(refused(() => loose(lowerBounds)(m, "cost-blocking"), "BAD_OPTION", "options")).toBe(
+      "bounds: lowerBounds needs options: { machine, ... }",
+    );
+    refused(() => loose(lowerBounds)(m, "cost-blocking", { machine, prots: 2 }), "BAD_OPTION", "prots");
+    refused(() => loose(lowerBounds)(null, "cost-blocking", { machine }), "BAD_INPUT", "matrix");
+    expect(lowerBounds(m, "cost-blocking", { machine }).length).toBeGreaterThan(0);
+  });
+
+  it("scaleMatrix and runSweep: a factor that is not a finite number > 0 made NaN entries", () => {
+    for (const f of [NaN, 0, -2, Infinity, "2"])
+      expect(refused(() => loose(scaleMatrix)(m, f), "BAD_OPTION", "sweep")).toMatch(
+        /^compare: sweep: a factor must be a finite number > 0, got /,
+      );
+    refused(() => loose(runSweep)(m, [1, 0], { machine }), "BAD_OPTION", "sweep");
+    refused(() => loose(runSweep)(m, [], { machine }), "BAD_OPTION", "sweep");
+    expect(Array.from(scaleMatrix(m, 2).data)).toEqual([0, 2, 4, 6, 0, 2, 2, 2, 0]);
+  });
+
+  it("withElementBytes: elementBytes checked as the makers check it", () => {
+    expect(refused(() => withElementBytes(m, 0), "BAD_INPUT", "elementBytes")).toBe(
+      "matrix: elementBytes must be a positive integer, got 0",
+    );
+    expect(withElementBytes(m, 4).elementBytes).toBe(4);
   });
 });
