@@ -5,7 +5,7 @@
 import { checkMachine } from "../model/machine.js";
 import { fail } from "../model/errors.js";
 import { checkMatrixArg, type CommMatrix } from "../model/matrix.js";
-import { checkOptionKeys, checkOptionsObject } from "../model/option-checks.js";
+import { checkOptionKeys, checkOptionsObject, describeValue } from "../model/option-checks.js";
 import { nodeLoads, type NodeLoads } from "./node-loads.js";
 import type { BoundRequest, BoundScope, BoundTarget, LowerBound } from "./types.js";
 import { BOUND_TARGETS } from "./types.js";
@@ -209,6 +209,19 @@ export function bestBound(
   bounds: readonly LowerBound[],
   schedule: { readonly direct: boolean; readonly contentionFree: boolean },
 ): LowerBound | null {
+  if (!Array.isArray(bounds))
+    throw fail(
+      "bounds",
+      "BAD_INPUT",
+      `bestBound: bounds must be an array (lowerBounds'), got ${describeValue(bounds)}`,
+      {
+        field: "bounds",
+      },
+    );
+  if (typeof schedule !== "object" || schedule === null)
+    throw fail("bounds", "BAD_INPUT", "bestBound: the class must be { direct, contentionFree } (scheduleClass's)", {
+      field: "schedule",
+    });
   let best: LowerBound | null = null;
   for (const b of bounds) {
     if (b.scope === "direct" && !schedule.direct) continue;

@@ -435,11 +435,13 @@ export function nonzeroCount(m: CommMatrix): number {
 
 /** The same matrix stored dense (m itself when it is; refused past the memory budget). */
 export function toDense(m: CommMatrix): CommMatrix {
+  checkMatrixArg("matrix", m);
   return m.sparse ? { p: m.p, elementBytes: m.elementBytes, data: m.data } : m;
 }
 
 /** The same matrix stored sparse (m itself when it is). */
 export function toSparse(m: CommMatrix): CommMatrix {
+  checkMatrixArg("matrix", m);
   return m.sparse ? m : new SparseMatrix(matrixRows(m), m.elementBytes, MAX_DEFAULT_BUDGET);
 }
 
@@ -466,6 +468,7 @@ export function entry(m: CommMatrix, i: number, j: number): number {
 
 /** The rows as plain arrays (for JSON output and tests). */
 export function matrixToRows(m: CommMatrix): number[][] {
+  checkMatrixArg("matrix", m);
   const rows: number[][] = [];
   for (let i = 0; i < m.p; i++) rows.push(Array.from(m.data.subarray(i * m.p, (i + 1) * m.p)));
   return rows;

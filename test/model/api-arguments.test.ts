@@ -35,8 +35,8 @@ import {
 } from "../../src/index.js";
 import { scheduleToJsonText } from "../../src/entries/io.js";
 import { runSweep, scaleMatrix } from "../../src/entries/compare.js";
-import { withElementBytes } from "../../src/entries/model.js";
-import { lowerBounds, replayProgram } from "../../src/entries/sim.js";
+import { matrixToRows, toDense, toSparse, withElementBytes } from "../../src/entries/model.js";
+import { bestBound, lowerBounds, replayProgram, scheduleClass } from "../../src/entries/sim.js";
 import {
   anyMatrixArb,
   anyPatternArb,
@@ -465,5 +465,25 @@ describe("commplan/sim, commplan/compare and commplan/model refuse what would be
       "matrix: elementBytes must be a positive integer, got 0",
     );
     expect(withElementBytes(m, 4).elementBytes).toBe(4);
+  });
+});
+
+describe("the small helpers of commplan/model and commplan/sim refuse a null in one line", () => {
+  it("matrixToRows, toDense, toSparse, scheduleClass, bestBound", () => {
+    for (const f of [matrixToRows, toDense, toSparse])
+      expect(refused(() => loose(f)(null), "BAD_INPUT", "matrix")).toMatch(/^matrix: the matrix is not a CommMatrix/);
+    refused(() => loose(scheduleClass)(null, s), "BAD_INPUT", "matrix");
+    expect(refused(() => loose(scheduleClass)(m, null), "BAD_INPUT", "schedule")).toBe(
+      "bounds: the schedule is not a Schedule object, got null",
+    );
+    refused(() => loose(bestBound)(null, { direct: true, contentionFree: true }), "BAD_INPUT", "bounds");
+    refused(() => loose(bestBound)([], null), "BAD_INPUT", "schedule");
+    const bounds = lowerBounds(m, "cost-blocking", { machine });
+    expect(bestBound(bounds, scheduleClass(m, s))).not.toBeNull();
+    expect(matrixToRows(toDense(toSparse(m)))).toEqual([
+      [0, 1, 2],
+      [3, 0, 1],
+      [1, 1, 0],
+    ]);
   });
 });
