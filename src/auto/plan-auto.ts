@@ -5,10 +5,10 @@
 import { checkProgress, progressPhases, type ProgressCallback, type ProgressPhases } from "../model/progress.js";
 import { checkMachine } from "../model/machine.js";
 import { checkMaxMemory } from "../model/memory-budget.js";
-import { checkBooleanOption, checkOptionsObject } from "../model/option-checks.js";
+import { checkBooleanOption, checkOptionKeys, checkOptionsObject } from "../model/option-checks.js";
 import { fail } from "../model/errors.js";
 import { checkSeed } from "../model/param-spec.js";
-import type { CommMatrix } from "../model/matrix.js";
+import { checkMatrixArg, type CommMatrix } from "../model/matrix.js";
 import type { MachineModel } from "../model/machine.js";
 import type { JsonValue, Schedule } from "../model/schedule.js";
 import type { PortSharing, SimMode } from "../machines/sim/index.js";
@@ -611,6 +611,29 @@ function ruleOutByBound(
   f.boundMs["simulated-machine bounds"] = (f.boundMs["simulated-machine bounds"] ?? 0) + performance.now() - t0;
 }
 
+/** The keys of AutoOptions. */
+const AUTO_OPTION_KEYS: readonly string[] = Object.freeze([
+  "payload",
+  "seed",
+  "mode",
+  "finalists",
+  "network",
+  "portSharing",
+  "maxMemory",
+  "progress",
+  "planners",
+  "runtime",
+  "exhaustive",
+]);
+
+/** The shape of planAuto's arguments: a machine model, an options object of AutoOptions' keys, a CommMatrix. */
+function checkAutoArguments(m: CommMatrix, machine: MachineModel, options: AutoOptions): void {
+  checkMachine(machine, "compare");
+  checkOptionsObject("compare", "options", options);
+  checkOptionKeys("compare", options, AUTO_OPTION_KEYS);
+  checkMatrixArg("compare", m);
+}
+
 /**
  * Chooses a planner and its parameters for `m` on `machine`: a flat-model screen of every applicable
  * variant (candidates.ts: the planners' predictions, lower bounds and lazy planning
@@ -623,8 +646,7 @@ function ruleOutByBound(
  * report's `mpi` answer compares the winner with MPI_Alltoallv's default as the library runs it (mpiVerdict).
  */
 export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOptions = {}): AutoResult {
-  checkMachine(machine, "compare");
-  checkOptionsObject("compare", "options", options);
+  checkAutoArguments(m, machine, options);
   checkBooleanOption("compare", "payload", options.payload);
   const seed = checkSeed("compare", options.seed ?? 1);
   checkMaxMemory("compare", options.maxMemory);

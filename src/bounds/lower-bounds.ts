@@ -4,7 +4,8 @@
  */
 import { checkMachine } from "../model/machine.js";
 import { fail } from "../model/errors.js";
-import type { CommMatrix } from "../model/matrix.js";
+import { checkMatrixArg, type CommMatrix } from "../model/matrix.js";
+import { checkOptionKeys, checkOptionsObject, describeValue } from "../model/option-checks.js";
 import { nodeLoads, type NodeLoads } from "./node-loads.js";
 import type { BoundRequest, BoundScope, BoundTarget, LowerBound } from "./types.js";
 import { BOUND_TARGETS } from "./types.js";
@@ -154,6 +155,11 @@ function bound(
  * nonblocking).
  */
 export function lowerBounds(m: CommMatrix, target: BoundTarget, req: BoundRequest): LowerBound[] {
+  checkOptionsObject("bounds", "options", req);
+  if (req === undefined)
+    throw fail("bounds", "BAD_OPTION", "lowerBounds needs options: { machine, ... }", { field: "options" });
+  checkOptionKeys("bounds", req, ["machine", "ports", "pairTd", "pairTdMin"]);
+  checkMatrixArg("bounds", m);
   checkMachine(req.machine, "bounds");
   if (!BOUND_TARGETS.includes(target))
     throw fail("bounds", "BAD_OPTION", `unknown bound target '${String(target)}'; known: ${BOUND_TARGETS.join(", ")}`, {
@@ -203,6 +209,19 @@ export function bestBound(
   bounds: readonly LowerBound[],
   schedule: { readonly direct: boolean; readonly contentionFree: boolean },
 ): LowerBound | null {
+  if (!Array.isArray(bounds))
+    throw fail(
+      "bounds",
+      "BAD_INPUT",
+      `bestBound: bounds must be an array (lowerBounds'), got ${describeValue(bounds)}`,
+      {
+        field: "bounds",
+      },
+    );
+  if (typeof schedule !== "object" || schedule === null)
+    throw fail("bounds", "BAD_INPUT", "bestBound: the class must be { direct, contentionFree } (scheduleClass's)", {
+      field: "schedule",
+    });
   let best: LowerBound | null = null;
   for (const b of bounds) {
     if (b.scope === "direct" && !schedule.direct) continue;

@@ -3,8 +3,9 @@
  * sends and k receives per node per step).
  */
 import { fail } from "../model/errors.js";
-import { matrixRows, type CommMatrix } from "../model/matrix.js";
+import { checkMatrixArg, matrixRows, type CommMatrix } from "../model/matrix.js";
 import type { Schedule } from "../model/schedule.js";
+import { scheduleArgProblem } from "../model/schedule-check.js";
 
 /** The class of a schedule that decides which bounds apply to it (lower-bounds.ts bestBound). */
 export interface ScheduleClass {
@@ -19,6 +20,9 @@ export interface ScheduleClass {
  * P^2).
  */
 export function scheduleClass(m: CommMatrix, s: Schedule, ports = 1): ScheduleClass {
+  checkMatrixArg("bounds", m);
+  const arg = scheduleArgProblem(s);
+  if (arg !== null) throw fail("bounds", "BAD_INPUT", arg, { field: "schedule" });
   const p = m.p;
   if (s.p !== p)
     throw fail("bounds", "MISMATCH", `the schedule is for P = ${s.p}, the matrix has P = ${p}`, { field: "p" });

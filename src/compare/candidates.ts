@@ -5,7 +5,7 @@
 import { fail } from "../model/errors.js";
 import { checkMachine } from "../model/machine.js";
 import { checkMaxMemory } from "../model/memory-budget.js";
-import { checkBooleanOption, checkOptionsObject } from "../model/option-checks.js";
+import { checkBooleanOption, checkOptionKeys, checkOptionsObject } from "../model/option-checks.js";
 import { checkSeed } from "../model/param-spec.js";
 import {
   bestBound,
@@ -26,7 +26,7 @@ import type { NetworkRoutes } from "../model/network.js";
 import { checkFlatForNetwork, networkOptions } from "../machines/sim/network-options.js";
 import { isCommplanError } from "../model/errors.js";
 import type { MachineModel } from "../model/machine.js";
-import type { CommMatrix } from "../model/matrix.js";
+import { checkMatrixArg, type CommMatrix } from "../model/matrix.js";
 import { matrixStats } from "../model/matrix-stats.js";
 import type { Schedule } from "../model/schedule.js";
 import { PLANNERS, resolvePlanOptions } from "../planner/registry.js";
@@ -147,6 +147,21 @@ function networkElements(m: CommMatrix): number {
   return matrixStats(m).networkTotal;
 }
 
+/** The keys of a CandidateRequest. */
+const CANDIDATE_REQUEST_KEYS: readonly string[] = Object.freeze([
+  "machine",
+  "seed",
+  "mode",
+  "ports",
+  "planners",
+  "payload",
+  "timeline",
+  "progress",
+  "network",
+  "portSharing",
+  "maxMemory",
+]);
+
 /**
  * Plans m with every applicable planner (a planner that refuses the matrix is skipped with its reason) and measures
  * each plan. Deterministic for a seed.
@@ -155,6 +170,8 @@ export function runCandidates(m: CommMatrix, req: CandidateRequest): CandidateRu
   checkOptionsObject("compare", "options", req);
   if (req === undefined)
     throw fail("compare", "BAD_OPTION", "compare needs options: { machine, ... }", { field: "options" });
+  checkOptionKeys("compare", req, CANDIDATE_REQUEST_KEYS);
+  checkMatrixArg("compare", m);
   const { machine } = req;
   checkMachine(machine, "compare");
   const progress = checkProgress(req.progress, "compare");

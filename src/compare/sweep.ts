@@ -3,7 +3,15 @@
  * two planners swap order).
  */
 import { fail } from "../model/errors.js";
-import { denseCopyBudget, matrixRows, sparseMatrix, toDense, type CommMatrix } from "../model/matrix.js";
+import {
+  checkMatrixArg,
+  denseCopyBudget,
+  matrixRows,
+  sparseMatrix,
+  toDense,
+  type CommMatrix,
+} from "../model/matrix.js";
+import { describeValue } from "../model/option-checks.js";
 import { matrixStats } from "../model/matrix-stats.js";
 import { PLANNERS } from "../planner/registry.js";
 import { runCandidates, type CandidateRequest } from "./candidates.js";
@@ -49,6 +57,9 @@ export function parseSweep(spec: string): number[] {
  * m with every non-zero entry multiplied by `f` and rounded, at least 1 (so the pattern of messages stays the same).
  */
 export function scaleMatrix(m: CommMatrix, f: number): CommMatrix {
+  checkMatrixArg("compare", m);
+  if (!(typeof f === "number" && Number.isFinite(f) && f > 0))
+    throw bad(`sweep: a factor must be a finite number > 0, got ${describeValue(f)}`);
   // over the non-zero entries, in the matrix's own storage
   const r = matrixRows(m);
   const val = new Float64Array(r.val.length);
@@ -108,6 +119,11 @@ export function runSweep(
   req: CandidateRequest,
   progress: ((done: number, total: number) => void) | null = null,
 ): SweepReport {
+  if (!Array.isArray(factors) || factors.length === 0)
+    throw bad(`sweep: factors must be a non-empty array of numbers > 0, got ${describeValue(factors)}`);
+  for (const f of factors as unknown[])
+    if (!(typeof f === "number" && Number.isFinite(f) && f > 0))
+      throw bad(`sweep: a factor must be a finite number > 0, got ${describeValue(f)}`);
   const names: string[] = [];
   const raw: {
     factor: number;

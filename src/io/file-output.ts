@@ -20,6 +20,7 @@ import type { Dirent, Stats } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { fail, isCommplanError } from "../model/errors.js";
+import { describeValue } from "../model/option-checks.js";
 import type { CommplanError } from "../model/errors.js";
 import { addInterruptCleanup, dropInterruptCleanup } from "./interrupt-cleanup.js";
 import { commitRenames } from "./commit-files.js";
@@ -184,6 +185,9 @@ export interface OutputOptions {
    */
   readonly noFollow?: boolean;
 }
+
+/** The keys of OutputOptions, for the writers' checks of their options (with their own keys). */
+export const OUTPUT_OPTION_KEYS: readonly string[] = Object.freeze(["stdout", "canReplace", "noFollow"]);
 
 // ---- temporary files and signals ----
 
@@ -725,6 +729,11 @@ export async function writeOutputs(
   out: OutputOptions = {},
   release: PieceRelease | null = null,
 ): Promise<void> {
+  for (const d of outputs)
+    if (typeof d.target !== "string" || d.target === "")
+      throw fail(module, "BAD_OPTION", `the output must be a path or "-", got ${describeValue(d.target)}`, {
+        field: "target",
+      });
   const piecesOf = (d: OutputDocument, atomic: boolean): Iterable<string | Uint8Array> =>
     typeof d.pieces === "function" ? d.pieces(atomic) : d.pieces;
   // null: stdout

@@ -2,6 +2,7 @@
  * Matrix files: reads a CommMatrix from JSON (commplan.matrix/v1), CSV or Matrix Market coordinate text, streamed in
  * chunks.
  */
+import { checkReadArguments } from "../model/option-checks.js";
 import { ENCODING_HEAD_BYTES, encodingProblem } from "./json-text.js";
 import { closeSync, openSync } from "node:fs";
 import { readChunkSync } from "./bounded-read.js";
@@ -274,6 +275,7 @@ export function parseMatrixText(text: string, opts: ParseMatrixOptions = {}): Co
  * comes from the `format` option, else the extension, else the contents.
  */
 export function readMatrixFile(path: string, opts: Omit<ParseMatrixOptions, "file"> = {}): CommMatrix {
+  checkReadArguments("matrix", path, opts, ["format", "elementBytes", "chunkSize", "maxMemory"]);
   const file = path === "-" ? "<stdin>" : path;
   const reader = new MatrixStreamReader({ ...opts, ...(path === "-" ? { file } : { file: path }) });
   let fd: number;

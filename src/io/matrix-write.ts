@@ -3,9 +3,10 @@
  * pieces.
  */
 import { fail } from "../model/errors.js";
-import { writePieces, type OutputOptions } from "./file-output.js";
+import { OUTPUT_OPTION_KEYS, writePieces, type OutputOptions } from "./file-output.js";
 import { FORMAT_NAMES } from "./json-schema.js";
-import { MAX_DENSE_P, matrixRows, nonzeroCount, type CommMatrix } from "../model/matrix.js";
+import { MAX_DENSE_P, checkMatrixArg, matrixRows, nonzeroCount, type CommMatrix } from "../model/matrix.js";
+import { checkOptionKeys, checkOptionsObject } from "../model/option-checks.js";
 import { matrixFormatOfName, type MatrixFileFormat } from "./matrix-read.js";
 import { quoted } from "../internal/quoted.js";
 
@@ -174,6 +175,9 @@ export async function writeMatrixFile(
   format?: MatrixFileFormat,
   opts: MatrixWriteOptions = {},
 ): Promise<void> {
-  const f = format ?? matrixFormatOfName(target) ?? "json";
+  checkMatrixArg("matrix", m);
+  checkOptionsObject("matrix", "options", opts);
+  checkOptionKeys("matrix", opts, [...OUTPUT_OPTION_KEYS, "sparse", "pieceSize"]);
+  const f = format ?? (typeof target === "string" ? matrixFormatOfName(target) : null) ?? "json";
   await writePieces(matrixPieces(m, f, opts), target, "matrix", opts);
 }

@@ -2,6 +2,7 @@
  * Program JSON reader: a commplan.program/v1 document (one file, a rank file or a split index) into a Program, checking
  * schema and meaning.
  */
+import { checkReadArguments } from "../model/option-checks.js";
 import { realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, sep } from "node:path";
 import { fail } from "../model/errors.js";
@@ -404,6 +405,7 @@ function programFile(path: string): string {
  * lists, relative to it and inside its directory). Throws one CommplanError naming the file and the field.
  */
 export function readProgramJson(path: string, opts: ReadProgramOptions = {}): ProgramDocument {
+  checkReadArguments(MODULE, path, opts, ["maxMemory"]);
   const maxMemory = memoryBudgetOf(opts);
   const file = programFile(path);
   const doc = parseFile(file, maxMemory);

@@ -13,6 +13,7 @@ import { BUFFER_NAMES, OP_KINDS, type Program, type RankLayout } from "../model/
 import {
   fsError,
   makeDirectories,
+  OUTPUT_OPTION_KEYS,
   refuseIrregularEntries,
   refuseOutputOntoInput,
   trackTemp,
@@ -23,7 +24,8 @@ import {
 } from "./file-output.js";
 import { FORMAT_NAMES } from "./json-schema.js";
 import { commitRenames, someNames, type StagedRename } from "./commit-files.js";
-import { CommplanError, isCommplanError } from "../model/errors.js";
+import { CommplanError, fail, isCommplanError } from "../model/errors.js";
+import { checkOptionKeys, checkOptionsObject, describeValue } from "../model/option-checks.js";
 import { oneLine } from "../internal/quoted.js";
 import { AsciiWriter, pieceText } from "../internal/ascii-writer.js";
 import { checkProgress, progressTicker, type ProgressCallback } from "../model/progress.js";
@@ -210,6 +212,12 @@ export function programToJsonText(prog: Program, ranks?: readonly number[]): str
  * `opts.progress` counts the ranks.
  */
 export async function writeProgramJson(prog: Program, target: string, opts: ProgramWriteOptions = {}): Promise<void> {
+  if (typeof prog !== "object" || prog === null)
+    throw fail(MODULE, "BAD_INPUT", `the program is not a Program object, got ${describeValue(prog)}`, {
+      field: "program",
+    });
+  checkOptionsObject(MODULE, "options", opts);
+  checkOptionKeys(MODULE, opts, [...OUTPUT_OPTION_KEYS, "progress"]);
   await writePieces(
     programJsonChunks(prog, undefined, PIECE, checkProgress(opts.progress, MODULE)),
     target,

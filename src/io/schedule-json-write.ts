@@ -3,11 +3,13 @@
  * place.
  */
 import { canonicalJson } from "./canonical-json.js";
-import { writePieces, type OutputOptions } from "./file-output.js";
+import { OUTPUT_OPTION_KEYS, writePieces, type OutputOptions } from "./file-output.js";
 import { FORMAT_NAMES } from "./json-schema.js";
 import { AsciiWriter, digitTables, PiecePool, pieceText, put4, word4, writeDigits } from "../internal/ascii-writer.js";
+import { fail } from "../model/errors.js";
 import type { Schedule } from "../model/schedule.js";
-import { checkSchedule, isTransferOk } from "../model/schedule-check.js";
+import { checkSchedule, isTransferOk, scheduleArgProblem } from "../model/schedule-check.js";
+import { checkOptionKeys, checkOptionsObject } from "../model/option-checks.js";
 import { checkProgress, progressTicker, type ProgressCallback } from "../model/progress.js";
 
 const MODULE = "schedule";
@@ -206,6 +208,10 @@ export interface ScheduleWriteOptions extends OutputOptions {
  * directory and renamed into place, so a failure never leaves a half-written file.
  */
 export async function writeScheduleJson(s: Schedule, target: string, opts: ScheduleWriteOptions = {}): Promise<void> {
+  const arg = scheduleArgProblem(s);
+  if (arg !== null) throw fail(MODULE, "BAD_INPUT", arg, { field: "schedule" });
+  checkOptionsObject(MODULE, "options", opts);
+  checkOptionKeys(MODULE, opts, [...OUTPUT_OPTION_KEYS, "progress"]);
   // the written pieces' Buffers are reused: the file holds them, not the heap until the next collection
   const pool = new PiecePool(PIECE + 4096);
   const progress = checkProgress(opts.progress, MODULE);

@@ -2,6 +2,7 @@
  * Reads a schedule file in either form commplan writes: commplan.schedule/v1 JSON, or the Arrow IPC file of `export -f
  * arrow` and the plan store (told by its magic bytes).
  */
+import { checkReadArguments } from "../model/option-checks.js";
 import { open, stat } from "node:fs/promises";
 import { fail, isCommplanError } from "../model/errors.js";
 import { checkMemory } from "../model/memory-budget.js";
@@ -99,6 +100,7 @@ async function withStdinHint(read: Promise<Schedule>): Promise<Schedule> {
  * checked (decodeScheduleArrow); anything else is read as JSON.
  */
 export async function readScheduleFile(source: string, opts: ReadScheduleOptions = {}): Promise<Schedule> {
+  checkReadArguments(MODULE, source, opts, ["highWaterMark", "maxMemory"]);
   if (source === "-") return withStdinHint(readScheduleJson(source, opts));
   const bytes = await arrowBytes(source, memoryBudgetOf(opts));
   if (bytes === null) return readScheduleJson(source, opts);

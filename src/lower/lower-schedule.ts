@@ -3,7 +3,7 @@
  * operations).
  */
 import { fail } from "../model/errors.js";
-import { checkMadeFor, matrixDigest, type CommMatrix } from "../model/matrix.js";
+import { checkMadeFor, checkMatrixArg, matrixDigest, type CommMatrix } from "../model/matrix.js";
 import type { Program, ProgramVariant } from "../model/program.js";
 import type { Schedule } from "../model/schedule.js";
 import { checkProgress, progressPhases, type ProgressCallback } from "../model/progress.js";
@@ -13,6 +13,7 @@ import { bufferLayout, type BufferLayout, type DisplacementOptions } from "./lay
 import { directMessages, directMessagesUnchecked, groupTransfers } from "./messages.js";
 import { payloadMessages } from "./payload.js";
 import { checkSchedule } from "../model/schedule-check.js";
+import { checkOptionKeys, checkOptionsObject } from "../model/option-checks.js";
 
 /** Options of lowerSchedule: the variant and, optionally, the caller's displacements. */
 export interface LowerOptions extends DisplacementOptions {
@@ -27,6 +28,18 @@ export interface LowerOptions extends DisplacementOptions {
    */
   readonly progress?: ProgressCallback | null;
 }
+
+/** The keys of LowerOptions (its own and DisplacementOptions'). */
+const LOWER_OPTION_KEYS: readonly string[] = Object.freeze([
+  "variant",
+  "progress",
+  "form",
+  "sendDispls",
+  "recvDispls",
+  "sendSize",
+  "recvSize",
+  "maxMemory",
+]);
 
 /**
  * Weights of the lowering's progress: layout, grouping, messages (followed element by element for a payload plan),
@@ -50,8 +63,11 @@ export interface LowerResult {
  * carries the next elements of M[u][v]) and is refused otherwise. Throws CommplanError.
  */
 export function lowerSchedule(m: CommMatrix, s: Schedule, opts: LowerOptions = {}): LowerResult {
+  checkOptionsObject("lower", "options", opts);
+  checkOptionKeys("lower", opts, LOWER_OPTION_KEYS);
+  checkMatrixArg("lower", m);
   // a plan without chunks has its transfers checked by groupTransfers, in its pass over them (no pass of its own)
-  checkSchedule(s, "lower", { transfers: s.chunks !== null });
+  checkSchedule(s, "lower", { transfers: typeof s !== "object" || s === null || s.chunks !== null });
   const g = groupTransfers(s);
   if (s.p !== m.p)
     throw fail("lower", "MISMATCH", `the schedule is for P = ${s.p}, the matrix has P = ${m.p}`, { field: "p" });

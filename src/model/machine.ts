@@ -66,6 +66,8 @@ export const MAX_MACHINE_TIME = 1e12;
  * positive integer, envelope (when given) a non-negative integer.
  */
 export function machineProblem(machine: MachineModel): string | null {
+  if (typeof machine === "string")
+    return `the machine is a name, not a machine model object: give findMachine(${JSON.stringify(machine)})`;
   if (typeof machine !== "object" || machine === null) return "the machine is not a machine model object";
   const name = typeof machine.name === "string" && machine.name !== "" ? machine.name : null;
   if (name === null) return "the machine has no name";

@@ -1,5 +1,5 @@
 /** Matrix statistics of 000 section 2 (r, c, t, f, g, h) and 004 section 3 (M_max, Lout, Lin, L_max). */
-import type { CommMatrix } from "./matrix.js";
+import { checkMatrixArg, type CommMatrix } from "./matrix.js";
 
 /** The collective-communication class of 000 section 2. */
 export type MatrixClass = "empty" | "all-to-all" | "all-to-many" | "many-to-all" | "many-to-many";
@@ -52,6 +52,7 @@ export interface MatrixStats {
 
 /** One pass over the matrix computing every statistic. */
 export function matrixStats(m: CommMatrix): MatrixStats {
+  checkMatrixArg("matrix", m);
   const p = m.p;
   const sparse = m.sparse;
   const rowTraffic = new Float64Array(p);

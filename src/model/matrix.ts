@@ -16,6 +16,7 @@ import {
   type MatrixRows,
 } from "./matrix-rows.js";
 import { counted } from "../internal/plural.js";
+import { checkOptionKeys, checkOptionsObject, describeValue } from "./option-checks.js";
 
 export { matrixDigest } from "./matrix-digest.js";
 export type { MatrixCols, MatrixRows } from "./matrix-rows.js";
@@ -51,7 +52,7 @@ export interface MatrixOptions {
 export function checkP(p: unknown, file?: string, sparse = false): number {
   const place = file === undefined ? { field: "p" } : { file, field: "p" };
   if (typeof p !== "number" || !Number.isInteger(p) || p < 1)
-    throw fail("matrix", "BAD_INPUT", `p must be a positive integer, got ${String(p)}`, place);
+    throw fail("matrix", "BAD_INPUT", `p must be a positive integer, got ${describeValue(p)}`, place);
   if (p > MAX_P) throw fail("matrix", "BAD_INPUT", `p = ${p} exceeds the maximum ${MAX_P}`, place);
   if (!sparse && p > MAX_DENSE_P)
     throw fail(
@@ -66,7 +67,7 @@ export function checkP(p: unknown, file?: string, sparse = false): number {
 /** Checks one entry value; throws naming row and column. */
 export function checkEntry(v: unknown, i: number, j: number, file?: string, line?: number): number {
   if (typeof v !== "number" || !Number.isFinite(v) || !Number.isInteger(v) || v < 0 || v > Number.MAX_SAFE_INTEGER) {
-    const what = typeof v === "number" && Number.isNaN(v) ? "NaN" : String(v);
+    const what = describeValue(v);
     const why =
       typeof v !== "number" || !Number.isFinite(v)
         ? "is not a finite number"
@@ -96,7 +97,7 @@ function checkElementBytes(b: unknown, file?: string): number {
     throw fail(
       "matrix",
       "BAD_INPUT",
-      `elementBytes must be a positive integer, got ${String(b)}`,
+      `elementBytes must be a positive integer, got ${describeValue(b)}`,
       file === undefined ? { field: "elementBytes" } : { file, field: "elementBytes" },
     );
   }
@@ -170,7 +171,10 @@ export function matrixFromData(p: number, data: Float64Array, opts: MatrixOption
 
 /** Builds a matrix from dense rows; every row must have P entries. */
 export function matrixFromRows(rows: readonly (readonly number[])[], opts: MatrixOptions = {}): CommMatrix {
-  if (!Array.isArray(rows) || rows.length === 0)
+  checkMatrixOptions(opts);
+  if (!Array.isArray(rows))
+    throw fail("matrix", "BAD_INPUT", `rows must be an array of rows, got ${describeValue(rows)}`, { field: "rows" });
+  if (rows.length === 0)
     throw fail(
       "matrix",
       "BAD_INPUT",
@@ -194,13 +198,54 @@ export function matrixFromRows(rows: readonly (readonly number[])[], opts: Matri
   return matrixFromData(p, data, opts);
 }
 
+/**
+ * What makes `m` no CommMatrix, or null: not an object, p not an integer in 1..MAX_P, elementBytes not a positive
+ * integer, or neither `sparse` rows nor a Float64Array `data` of p * p entries. O(1): the entries are the makers'
+ * to check (matrixFromRows, matrixFromEntries, the readers), and a sparse matrix's dense `data` is not made.
+ */
+export function matrixArgProblem(m: unknown): string | null {
+  if (typeof m !== "object" || m === null || Array.isArray(m))
+    return `the matrix is not a CommMatrix, got ${describeValue(m)} (make one with matrixFromRows or matrixFromEntries)`;
+  const { p, elementBytes, sparse } = m as { p?: unknown; elementBytes?: unknown; sparse?: unknown };
+  if (typeof p !== "number" || !Number.isInteger(p) || p < 1 || p > MAX_P)
+    return `the matrix's p is not an integer in 1..${MAX_P}, got ${describeValue(p)}`;
+  if (typeof elementBytes !== "number" || !Number.isInteger(elementBytes) || elementBytes < 1)
+    return `the matrix's elementBytes is not a positive integer, got ${describeValue(elementBytes)}`;
+  if (sparse !== undefined)
+    return typeof sparse === "object" && sparse !== null ? null : "the matrix's sparse is not an object";
+  const { data } = m as { data?: unknown };
+  if (!(data instanceof Float64Array))
+    return `the matrix's data is not a Float64Array, got ${describeValue(data)} (make one with matrixFromRows)`;
+  return data.length === p * p ? null : `the matrix's data has ${data.length} entries, not p * p = ${p * p}`;
+}
+
+/** Throws a one-line BAD_INPUT error of `module` (field "matrix") when matrixArgProblem finds one. */
+export function checkMatrixArg(module: string, m: unknown): void {
+  const w = matrixArgProblem(m);
+  if (w !== null) throw fail(module, "BAD_INPUT", w, { field: "matrix" });
+}
+
+/** The keys of MatrixOptions. */
+const MATRIX_OPTION_KEYS: readonly string[] = Object.freeze(["elementBytes", "file", "maxMemory"]);
+
+/** Refuses matrix options that are not an object or undefined, or that have a key MatrixOptions has not. */
+function checkMatrixOptions(opts: unknown): void {
+  checkOptionsObject("matrix", "options", opts);
+  checkOptionKeys("matrix", opts, MATRIX_OPTION_KEYS);
+}
+
 /** Builds a sparse matrix from `[i, j, m]` entries; a repeated (i, j) is an error. */
 export function matrixFromEntries(
   p: number,
   entries: readonly (readonly number[])[],
   opts: MatrixOptions = {},
 ): CommMatrix {
+  checkMatrixOptions(opts);
   checkP(p, opts.file, true);
+  if (!Array.isArray(entries))
+    throw fail("matrix", "BAD_INPUT", `entries must be an array of [i, j, m], got ${describeValue(entries)}`, {
+      field: "entries",
+    });
   const n = entries.length;
   const rowOf = new Uint32Array(n),
     colOf = new Uint32Array(n),
@@ -317,6 +362,8 @@ class SparseMatrix implements CommMatrix {
 
 /** m with another elementBytes, in the same storage (a spread would drop a sparse matrix's `data`). */
 export function withElementBytes(m: CommMatrix, elementBytes: number): CommMatrix {
+  checkMatrixArg("matrix", m);
+  checkElementBytes(elementBytes);
   return m.sparse
     ? new SparseMatrix(m.sparse, elementBytes, denseCopyBudget(m))
     : { p: m.p, elementBytes, data: m.data };
@@ -388,11 +435,13 @@ export function nonzeroCount(m: CommMatrix): number {
 
 /** The same matrix stored dense (m itself when it is; refused past the memory budget). */
 export function toDense(m: CommMatrix): CommMatrix {
+  checkMatrixArg("matrix", m);
   return m.sparse ? { p: m.p, elementBytes: m.elementBytes, data: m.data } : m;
 }
 
 /** The same matrix stored sparse (m itself when it is). */
 export function toSparse(m: CommMatrix): CommMatrix {
+  checkMatrixArg("matrix", m);
   return m.sparse ? m : new SparseMatrix(matrixRows(m), m.elementBytes, MAX_DEFAULT_BUDGET);
 }
 
@@ -419,6 +468,7 @@ export function entry(m: CommMatrix, i: number, j: number): number {
 
 /** The rows as plain arrays (for JSON output and tests). */
 export function matrixToRows(m: CommMatrix): number[][] {
+  checkMatrixArg("matrix", m);
   const rows: number[][] = [];
   for (let i = 0; i < m.p; i++) rows.push(Array.from(m.data.subarray(i * m.p, (i + 1) * m.p)));
   return rows;
@@ -427,7 +477,8 @@ export function matrixToRows(m: CommMatrix): number[][] {
 /**
  * Throws MISMATCH (module `module`) when a document planned for a matrix (a schedule, a program) was
  * made for another one: its P or its matrix digest differ from m's. `what` names the document in the
- * message ("schedule", "program", "data mode: the schedule"...).
+ * message ("schedule", "program", "data mode: the schedule"...). First BAD_INPUT when m is no CommMatrix
+ * (checkMatrixArg) or the document no object with a matrixDigest string.
  */
 export function checkMadeFor(
   m: CommMatrix,
@@ -435,6 +486,13 @@ export function checkMadeFor(
   what: string,
   module: string,
 ): void {
+  checkMatrixArg(module, m);
+  if (typeof doc !== "object" || doc === null)
+    throw fail(module, "BAD_INPUT", `${what} is not an object, got ${describeValue(doc)}`, { field: "p" });
+  if (typeof doc.matrixDigest !== "string")
+    throw fail(module, "BAD_INPUT", `${what} has no matrixDigest string (got ${describeValue(doc.matrixDigest)})`, {
+      field: "matrixDigest",
+    });
   if (doc.p !== m.p)
     throw fail(module, "MISMATCH", `${what} is for P = ${doc.p}, the matrix has P = ${m.p}`, { field: "p" });
   const digest = digestLike(m, doc.matrixDigest);

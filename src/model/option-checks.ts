@@ -1,4 +1,5 @@
 /** Option checks shared by the entry points: an options object, a boolean option (one-line BAD_OPTION errors). */
+import { didYouMean } from "../internal/did-you-mean.js";
 import { fail } from "./errors.js";
 
 /** What a bad value is, for a one-line message: a number as itself, a string quoted (cut at 40), else its kind. */
@@ -26,10 +27,37 @@ export function checkOptionsObject(module: string, field: string, v: unknown): v
 }
 
 /**
+ * Throws a one-line BAD_OPTION error of `module` naming the first key of the options object `v` that is not in `known`
+ * (with a "did you mean" and the known keys; after `fn: ` when the function is named), as the command line refuses an
+ * unknown flag: a misspelt option would
+ * otherwise be dropped and its default used (`{ paylod: true }` planned without payloads). Anything but an options
+ * object passes (checkOptionsObject refuses it).
+ */
+export function checkOptionKeys(module: string, v: unknown, known: readonly string[], fn?: string): void {
+  if (!isOptionsObject(v)) return;
+  for (const key of Object.keys(v)) {
+    if (known.includes(key)) continue;
+    const text = `unknown option '${key}'${didYouMean(key, known)}; known: ${known.join(", ")}`;
+    throw fail(module, "BAD_OPTION", fn === undefined ? text : `${fn}: ${text}`, { field: key });
+  }
+}
+
+/**
  * Throws a one-line BAD_OPTION error of `module` on `field` unless `v` is true, false, or undefined or null (the
  * default).
  */
 export function checkBooleanOption(module: string, field: string, v: unknown): void {
   if (v === undefined || v === null || typeof v === "boolean") return;
   throw fail(module, "BAD_OPTION", `${field} must be true or false, got ${describeValue(v)}`, { field });
+}
+
+/**
+ * The one check of a reader's arguments: `path` a non-empty string (a file, or "-" for stdin), `opts` an options object
+ * or undefined with no key outside `known`; one-line BAD_OPTION errors of `module`, not Node's TypeError from open.
+ */
+export function checkReadArguments(module: string, path: unknown, opts: unknown, known: readonly string[]): void {
+  if (typeof path !== "string" || path === "")
+    throw fail(module, "BAD_OPTION", `the file must be a path or "-", got ${describeValue(path)}`, { field: "path" });
+  checkOptionsObject(module, "options", opts);
+  checkOptionKeys(module, opts, known);
 }

@@ -26,6 +26,25 @@ export function offsetsProblem(name: string, a: Uint32Array, end: number, what: 
 const isIndex = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
 
 /**
+ * What makes `s` no Schedule object at all, or null: not an object, or a plain `commplan.schedule/v1` document (stages
+ * of steps, no typed columns), which a reader turns into one. The functions that take a Schedule refuse either with
+ * this line rather than fail on a missing column.
+ */
+export function scheduleArgProblem(s: unknown): string | null {
+  if (typeof s !== "object" || s === null || Array.isArray(s))
+    return `the schedule is not a Schedule object, got ${s === null ? "null" : Array.isArray(s) ? "an array" : typeof s}`;
+  const o = s as { readonly stepStart?: unknown; readonly stages?: unknown };
+  const plain =
+    Array.isArray(o.stages) && o.stages.some((st) => Array.isArray((st as { steps?: unknown } | null)?.steps));
+  if (o.stepStart === undefined && plain)
+    return (
+      "the schedule is a plain commplan.schedule/v1 object, not a Schedule: read the document with readScheduleFile " +
+      "(or parseScheduleJsonText of commplan/io)"
+    );
+  return null;
+}
+
+/**
  * What is wrong with the shape of a schedule object (a planner under test may hand-build one): the
  * columns are the IR's typed arrays with the lengths the counts give, and the offset tables (steps,
  * stalls, chunks) start at 0, never decrease and end at their table's length; null when sound.
@@ -135,7 +154,8 @@ function transferOfChunk(start: Uint32Array, k: number): number {
  * finite numbers >= 0. O(T + C). `transfers` false leaves out the transfers' nodes and sizes (checkSchedule's option).
  */
 export function scheduleProblem(s: Schedule, transfers = true): string | null {
-  if (typeof s !== "object" || s === null) return "the schedule is not an object";
+  const arg = scheduleArgProblem(s);
+  if (arg !== null) return arg;
   const { p } = s;
   if (!isIndex(p) || p < 1 || p > MAX_P) return `p ${String(p)} is not an integer in 1..${MAX_P}`;
   const shape = scheduleShapeProblem(s);

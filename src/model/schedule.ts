@@ -1,5 +1,7 @@
 /** Schedule: the columnar schedule IR (stages, steps, transfers, payload chunks, stalls; docs/formats.md, Schedule). */
 import { fail } from "./errors.js";
+import { MAX_P } from "./limits.js";
+import { describeValue } from "./option-checks.js";
 import { growF64, growU32, type Growable } from "../internal/growable.js";
 
 /** JSON-compatible values (planner parameters). */
@@ -53,6 +55,29 @@ export interface ScheduleHeader {
   readonly auto?: JsonValue;
 }
 
+/**
+ * What is wrong with a schedule header, or null: p an integer in 1..MAX_P, elementBytes a positive integer, algorithm
+ * and matrixDigest strings, params an object, seed an integer or null. O(1); ScheduleBuilder refuses a header that has
+ * a problem, so a hand-made plan's mistake is named where it is made ("p must be ..., got \"3\"") and not read later as
+ * a plan for another matrix.
+ */
+export function scheduleHeaderProblem(h: ScheduleHeader): string | null {
+  if (typeof h !== "object" || h === null) return `the header is not an object, got ${describeValue(h)}`;
+  const int = (v: unknown, min: number, max: number): boolean =>
+    typeof v === "number" && Number.isInteger(v) && v >= min && v <= max;
+  if (!int(h.p, 1, MAX_P)) return `p must be an integer in 1..${MAX_P}, got ${describeValue(h.p)}`;
+  if (!int(h.elementBytes, 1, Number.MAX_SAFE_INTEGER))
+    return `elementBytes must be a positive integer, got ${describeValue(h.elementBytes)}`;
+  if (typeof h.algorithm !== "string") return `algorithm must be a string, got ${describeValue(h.algorithm)}`;
+  if (typeof h.matrixDigest !== "string")
+    return `matrixDigest must be a string ("" for none), got ${describeValue(h.matrixDigest)}`;
+  if (typeof h.params !== "object" || h.params === null || Array.isArray(h.params))
+    return `params must be an object, got ${describeValue(h.params)}`;
+  if (h.seed !== null && !int(h.seed, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER))
+    return `seed must be an integer or null, got ${describeValue(h.seed)}`;
+  return null;
+}
+
 /** A schedule in columnar form; transfers are stored in step order. */
 export interface Schedule extends ScheduleHeader {
   readonly stages: readonly StageInfo[];
@@ -101,6 +126,8 @@ export class ScheduleBuilder {
     /** Payload chunks the planner expects (the chunk columns start at this size: no doubling, no copy when exact). */
     expectedChunks = 1024,
   ) {
+    const problem = scheduleHeaderProblem(header);
+    if (problem !== null) throw fail("schedule", "BAD_INPUT", `ScheduleBuilder: ${problem}`, { field: "header" });
     const cap = Math.max(16, expectedTransfers);
     this.srcBuf = new Uint32Array(cap);
     this.dstBuf = new Uint32Array(cap);

@@ -5,7 +5,7 @@ import { deepFreeze } from "../internal/deep-freeze.js";
 import { fail } from "../model/errors.js";
 import { MAX_DENSE_P, MAX_P, type CommMatrix } from "../model/matrix.js";
 import { checkMaxMemory, checkMemory, denseMatrixBytes } from "../model/memory-budget.js";
-import { checkOptionsObject } from "../model/option-checks.js";
+import { checkOptionsObject, describeValue } from "../model/option-checks.js";
 import { memoryBudgetOf } from "../host/memory.js";
 import { checkSeed, resolveSpecs, type Resolved } from "../model/param-spec.js";
 import { createRng } from "../model/rng.js";
@@ -103,7 +103,9 @@ export function checkPatternP(def: PatternDef, p: unknown, maxMemory?: number): 
   const max = def.sparse === true ? MAX_P : MAX_DENSE_P;
   if (typeof p !== "number" || !Number.isInteger(p) || p < 1 || p > max) {
     const why = def.sparse === true ? "" : ` (pattern '${def.name}' makes a dense matrix)`;
-    throw fail("patterns", "BAD_OPTION", `p must be an integer in 1..${max}${why}, got ${String(p)}`, { field: "p" });
+    throw fail("patterns", "BAD_OPTION", `p must be an integer in 1..${max}${why}, got ${describeValue(p)}`, {
+      field: "p",
+    });
   }
   if (def.sparse !== true)
     checkMemory("patterns", denseMatrixBytes(p), `the dense ${p} x ${p} matrix`, memoryBudgetOf({ maxMemory }), {

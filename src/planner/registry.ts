@@ -3,11 +3,11 @@ import { deepFreeze } from "../internal/deep-freeze.js";
 import { fail } from "../model/errors.js";
 import { quoted } from "../internal/quoted.js";
 import { checkSeed } from "../model/param-spec.js";
-import type { CommMatrix } from "../model/matrix.js";
+import { checkMatrixArg, type CommMatrix } from "../model/matrix.js";
 import { checkMachine, type MachineModel } from "../model/machine.js";
 import { checkProgress, type ProgressCallback } from "../model/progress.js";
 import { checkMaxMemory } from "../model/memory-budget.js";
-import { checkBooleanOption, checkOptionsObject } from "../model/option-checks.js";
+import { checkBooleanOption, checkOptionKeys, checkOptionsObject } from "../model/option-checks.js";
 import type { JsonValue, Schedule } from "../model/schedule.js";
 import { fourStage } from "./four-stage/index.js";
 import { linearPermutation } from "./linear-permutation.js";
@@ -59,6 +59,16 @@ export interface PlanRequest {
   readonly progress?: ProgressCallback | null;
 }
 
+/** The keys of a PlanRequest. */
+export const PLAN_REQUEST_KEYS: readonly string[] = Object.freeze([
+  "payload",
+  "seed",
+  "machine",
+  "params",
+  "maxMemory",
+  "progress",
+]);
+
 /** A plan request's checked common options (PlanRequest without params), under one `module`'s errors. */
 export interface CheckedPlanRequest {
   readonly payload: boolean;
@@ -70,11 +80,12 @@ export interface CheckedPlanRequest {
 
 /**
  * The one check of a plan request's common options: the request an object or undefined, payload a boolean, the seed,
- * the machine, maxMemory a positive finite number, the progress callback; defaults filled (no payload, seed 1, no
- * machine, no progress). Throws a one-line BAD_OPTION error of `module` naming the option.
+ * the machine, maxMemory a positive finite number, the progress callback, no other key; defaults filled (no payload,
+ * seed 1, no machine, no progress). Throws a one-line BAD_OPTION error of `module` naming the option.
  */
 export function checkPlanRequest(module: string, req: PlanRequest | undefined): CheckedPlanRequest {
   checkOptionsObject(module, "options", req);
+  checkOptionKeys(module, req, PLAN_REQUEST_KEYS);
   const r = req ?? {};
   checkBooleanOption(module, "payload", r.payload);
   const seed = checkSeed(module, r.seed ?? 1);
@@ -117,8 +128,13 @@ export function plannerUsesMachine(p: Pick<Planner, "params">): boolean {
   return p.params.some((d) => d.output === true && d.name === "machine");
 }
 
-/** Plans matrix m with the named algorithm. */
+/**
+ * Plans matrix m with the named algorithm. Throws a one-line CommplanError: BAD_INPUT when m is no CommMatrix,
+ * BAD_OPTION for an unknown algorithm, an unknown key of `req` or a bad value, UNSUPPORTED when the planner cannot plan
+ * this matrix.
+ */
 export function plan(m: CommMatrix, algorithm: string, req: PlanRequest = {}): Schedule {
+  checkMatrixArg("planner", m);
   const planner = findPlanner(algorithm);
   return planner.plan(m, resolvePlanOptions(planner, req));
 }

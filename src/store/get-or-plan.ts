@@ -1,10 +1,10 @@
 /** getOrPlan: the stored plan for a matrix and request, or a new plan made and added to the store. */
 import { fail } from "../model/errors.js";
-import type { CommMatrix } from "../model/matrix.js";
-import { checkOptionsObject } from "../model/option-checks.js";
+import { checkMatrixArg, type CommMatrix } from "../model/matrix.js";
+import { checkOptionKeys, checkOptionsObject } from "../model/option-checks.js";
 import type { Schedule } from "../model/schedule.js";
 import { planAuto } from "../auto/index.js";
-import { findPlanner, type PlanRequest } from "../planner/registry.js";
+import { findPlanner, PLAN_REQUEST_KEYS, type PlanRequest } from "../planner/registry.js";
 import { addPlan, getPlanById, type PlanStore, type StoreOrigin } from "./plan-store.js";
 import { checkStoreOrigin } from "./store-origin.js";
 import { resolveStoreRequest, STORE_AUTO, type ResolvedRequest } from "./store-key.js";
@@ -18,6 +18,9 @@ export interface GetOrPlanOptions extends PlanRequest {
   /** Where the matrix came from, kept in a new entry for `store list` (see StoreOrigin). */
   readonly origin?: StoreOrigin;
 }
+
+/** The keys of GetOrPlanOptions. */
+const GET_OR_PLAN_KEYS: readonly string[] = Object.freeze(["algorithm", ...PLAN_REQUEST_KEYS, "origin"]);
 
 /** The plan a resolved request asks for: its planner's, or auto's pick (STORE_AUTO). */
 export function planForRequest(m: CommMatrix, r: ResolvedRequest): Schedule {
@@ -39,6 +42,8 @@ export function getOrPlan(
   checkOptionsObject("store", "options", options);
   if (options === undefined)
     throw fail("store", "BAD_OPTION", "getOrPlan needs a request: { algorithm, ... }", { field: "options" });
+  checkOptionKeys("store", options, GET_OR_PLAN_KEYS);
+  checkMatrixArg("store", m);
   const { algorithm, origin, ...req } = options;
   const from = checkStoreOrigin("store", origin);
   const r = resolveStoreRequest(m, algorithm, req);

@@ -1,7 +1,7 @@
 /** The kit's options (ScheduleCheckOptions) and their one check, checkScheduleCheckOptions, run before a schedule. */
 import { fail } from "../model/errors.js";
 import { machineProblem, type MachineModel } from "../model/machine.js";
-import { checkBooleanOption, checkOptionsObject, describeValue } from "../model/option-checks.js";
+import { checkBooleanOption, checkOptionKeys, checkOptionsObject, describeValue } from "../model/option-checks.js";
 import { findMachine } from "../machines/presets.js";
 import { checkVerifyPorts } from "../verifier/verify.js";
 import { MAX_P, type CommMatrix } from "../model/matrix.js";
@@ -70,6 +70,7 @@ function timeMachine(machine: unknown): MachineModel {
 /** The modelled-time bound: an object with a machine, a positive finite factor and a cost mode. */
 function checkTimeBound(t: TimeBound): void {
   checkOptionsObject(MODULE, "time", t);
+  checkOptionKeys(MODULE, t, ["machine", "mode", "factor"], "time");
   timeMachine(t.machine);
   const f: unknown = t.factor;
   if (!(typeof f === "number" && Number.isFinite(f) && f > 0))
@@ -80,13 +81,28 @@ function checkTimeBound(t: TimeBound): void {
 }
 
 /**
- * Checks the kit's options up front: an object or undefined; ports a positive integer or Infinity (the verifier's);
- * allowUnproven a boolean; maxSteps and maxBuffer a number >= 0 or a function; time a machine, a positive finite factor
- * and a cost mode. Throws a one-line BAD_OPTION CommplanError naming the option, never a check failure of a schedule.
+ * The keys of ScheduleCheckOptions, and `matrices` of PlannerPropertyOptions (which extends it, and whose object the
+ * property hands on to each run's check). An unknown key is refused: a misspelt bound (`maxStep`) would be no bound.
+ */
+const SCHEDULE_CHECK_KEYS: readonly string[] = Object.freeze([
+  "ports",
+  "allowUnproven",
+  "maxSteps",
+  "maxBuffer",
+  "time",
+  "matrices",
+]);
+
+/**
+ * Checks the kit's options up front: an object or undefined with no unknown key; ports a positive integer or Infinity
+ * (the verifier's); allowUnproven a boolean; maxSteps and maxBuffer a number >= 0 or a function; time a machine, a
+ * positive finite factor and a cost mode. Throws a one-line BAD_OPTION CommplanError naming the option, never a check
+ * failure of a schedule.
  */
 export function checkScheduleCheckOptions(o: ScheduleCheckOptions | undefined): void {
   checkOptionsObject(MODULE, "options", o);
   if (o === undefined) return;
+  checkOptionKeys(MODULE, o, SCHEDULE_CHECK_KEYS);
   if (o.ports !== undefined) checkVerifyPorts(MODULE, o.ports);
   checkBooleanOption(MODULE, "allowUnproven", o.allowUnproven);
   checkBound("maxSteps", o.maxSteps);

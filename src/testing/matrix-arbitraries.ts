@@ -4,7 +4,7 @@ import { fail } from "../model/errors.js";
 import { nodeShrinking } from "./matrix-shrink.js";
 import { DEFAULT_ELEMENT_BYTES, MAX_P, matrixFromData, toSparse, type CommMatrix } from "../model/matrix.js";
 import { jsonExcerpt } from "../internal/quoted.js";
-import { checkBooleanOption, checkOptionsObject, describeValue } from "../model/option-checks.js";
+import { checkBooleanOption, checkOptionKeys, checkOptionsObject, describeValue } from "../model/option-checks.js";
 
 /** Options of matrixArb; every field is optional. */
 export interface MatrixArbOptions {
@@ -41,9 +41,23 @@ function bad(field: string, text: string): never {
   throw fail("testing", "BAD_OPTION", `matrixArb: ${field} ${text}`, { field });
 }
 
+/** The keys of MatrixArbOptions. */
+const MATRIX_ARB_KEYS: readonly string[] = Object.freeze([
+  "minP",
+  "maxP",
+  "densities",
+  "minEntry",
+  "maxEntry",
+  "emptyRows",
+  "diagonal",
+  "elementBytes",
+  "storage",
+]);
+
 /** Checks the options and fills the defaults. */
 function resolve(o: MatrixArbOptions): Required<MatrixArbOptions> {
   checkOptionsObject("testing", "options", o);
+  checkOptionKeys("testing", o, MATRIX_ARB_KEYS, "matrixArb");
   if (o.densities !== undefined && !Array.isArray(o.densities))
     bad("densities", `must be a non-empty list of numbers in 0..1, got ${describeValue(o.densities)}`);
   for (const flag of ["emptyRows", "diagonal"] as const) checkBooleanOption("testing", flag, o[flag]);

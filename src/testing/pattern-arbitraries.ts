@@ -9,7 +9,7 @@ import { createRng } from "../model/rng.js";
 import { PATTERNS, findPattern, patternOptionList, resolvePatternOptions } from "../patterns/registry.js";
 import type { PatternInput, PatternOption } from "../patterns/types.js";
 import { baseThenNodeShrinking } from "./matrix-shrink.js";
-import { checkOptionsObject, describeValue } from "../model/option-checks.js";
+import { checkOptionKeys, checkOptionsObject, describeValue } from "../model/option-checks.js";
 import { checkPRange } from "./check-options.js";
 
 /** An option of a pattern arbitrary: a fixed value, or an inclusive [min, max] range to draw from. */
@@ -123,6 +123,7 @@ function makesSomeP(
  */
 export function patternArb(name: string, options: PatternArbOptions = {}): fc.Arbitrary<CommMatrix> {
   checkOptionsObject("testing", "options", options);
+  checkOptionKeys("testing", options, ["minP", "maxP", "options", "input"], "patternArb");
   checkOptionsObject("testing", "options.options", options.options);
   const def = findPattern(name);
   if (def.file !== undefined && options.input === undefined)
@@ -167,6 +168,8 @@ export function patternArb(name: string, options: PatternArbOptions = {}): fc.Ar
 export function hRelationArb(
   options: { minP?: number; maxP?: number; h?: PatternOptionRange; self?: boolean } = {},
 ): fc.Arbitrary<CommMatrix> {
+  checkOptionsObject("testing", "options", options);
+  checkOptionKeys("testing", options, ["minP", "maxP", "h", "self"], "hRelationArb");
   return patternArb("h-relation", {
     ...pick(options),
     options: { h: options.h ?? [0, 8], self: options.self === false ? 0 : 1 },
@@ -186,6 +189,8 @@ export function dRegularArb(
     maxFactor?: PatternOptionRange;
   } = {},
 ): fc.Arbitrary<CommMatrix> {
+  checkOptionsObject("testing", "options", options);
+  checkOptionKeys("testing", options, ["minP", "maxP", "d", "unit", "maxFactor"], "dRegularArb");
   const d = options.d ?? [0, 8];
   const unit = options.unit ?? [1, 4];
   if (options.maxFactor === undefined) return patternArb("wang-set1", { ...pick(options), options: { d, unit } });
@@ -198,6 +203,7 @@ export function dRegularArb(
  */
 export function anyPatternArb(options: { minP?: number; maxP?: number } = {}): fc.Arbitrary<CommMatrix> {
   checkOptionsObject("testing", "options", options);
+  checkOptionKeys("testing", options, ["minP", "maxP"], "anyPatternArb");
   const minP = options.minP ?? 1;
   const maxP = options.maxP ?? Math.max(8, minP);
   checkPRange("anyPatternArb", minP, maxP);

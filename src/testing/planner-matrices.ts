@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { toSparse, type CommMatrix } from "../model/matrix.js";
 import { MAX_ENTRY_OPTION, matrixArb } from "./matrix-arbitraries.js";
 import { fail } from "../model/errors.js";
-import { checkOptionsObject, describeValue } from "../model/option-checks.js";
+import { checkOptionKeys, checkOptionsObject, describeValue } from "../model/option-checks.js";
 import { checkPRange } from "./check-options.js";
 import { nodeShrinking } from "./matrix-shrink.js";
 import { anyPatternArb } from "./pattern-arbitraries.js";
@@ -33,6 +33,7 @@ function largest(m: CommMatrix): number {
  */
 export function anyMatrixArb(options: AnyMatrixArbOptions = {}): fc.Arbitrary<CommMatrix> {
   checkOptionsObject("testing", "options", options);
+  checkOptionKeys("testing", options, ["minP", "maxP", "maxEntry"], "anyMatrixArb");
   const minP = options.minP ?? 1;
   const maxP = options.maxP ?? Math.max(8, minP);
   const maxEntry = options.maxEntry ?? 100;

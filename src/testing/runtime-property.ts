@@ -15,7 +15,7 @@ import { checkTimedCausality } from "./timed-causality.js";
 import { scheduleFromOutput, type PlannerOutput } from "./schedule-input.js";
 import { ScheduleCheckError } from "./verify-or-throw.js";
 import { fail } from "../model/errors.js";
-import { checkOptionsObject, describeValue } from "../model/option-checks.js";
+import { checkOptionKeys, checkOptionsObject, describeValue } from "../model/option-checks.js";
 import { checkVerifyPorts } from "../verifier/verify.js";
 import { checkFunction } from "./check-options.js";
 
@@ -140,6 +140,7 @@ export function runtimeProperty(
 ): fc.IAsyncPropertyWithHooks<[CommMatrix]> {
   checkFunction("runtimeProperty", "exec", exec);
   checkOptionsObject("testing", "options", options);
+  checkOptionKeys("testing", options, ["matrices", "plan", "variant", "ports"], "runtimeProperty");
   if (options.ports !== undefined) checkVerifyPorts("testing", options.ports);
   const variant: unknown = options.variant;
   if (variant !== undefined && !VARIANTS.includes(variant as ProgramVariant))

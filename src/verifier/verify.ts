@@ -3,6 +3,7 @@ import { fail } from "../model/errors.js";
 import { checkMadeFor, entry, type CommMatrix } from "../model/matrix.js";
 import { matrixStats, type MatrixStats } from "../model/matrix-stats.js";
 import type { Schedule } from "../model/schedule.js";
+import { scheduleArgProblem } from "../model/schedule-check.js";
 import { CLAIMS } from "./claims.js";
 import type { AlgorithmClaims } from "./types.js";
 import { checkContention } from "./contention.js";
@@ -18,7 +19,7 @@ import { checkTimedContention } from "./timed-overlap.js";
 import { checkWellFormed } from "./well-formed.js";
 import { checkLinkContention } from "./link-contention.js";
 import { networkProblem, type NetworkRoutes } from "../model/network.js";
-import { describeValue } from "../model/option-checks.js";
+import { checkOptionKeys, checkOptionsObject, describeValue } from "../model/option-checks.js";
 import { checkProgress, progressPhases, type ProgressCallback } from "../model/progress.js";
 
 /** Options of the verifier. */
@@ -37,6 +38,9 @@ export interface VerifyOptions {
   readonly progress?: ProgressCallback | null;
 }
 
+/** The keys of VerifyOptions. */
+const VERIFY_OPTION_KEYS: readonly string[] = Object.freeze(["ports", "network", "progress"]);
+
 /**
  * Weights of the verifier's progress: well-formed, delivery, flow, contention (timed and link
  * contention with it), the stage rows and claims (about their shares of the time).
@@ -45,10 +49,16 @@ const VERIFY_PROGRESS: readonly number[] = [50, 450, 150, 150, 200];
 const VERIFY_PAYLOAD_PROGRESS: readonly number[] = [20, 900, 30, 30, 20];
 
 /**
- * Checks a schedule against its matrix. Throws a CommplanError (code MISMATCH) when the schedule
- * was made for another matrix (P or digest differ); every other finding is a row of the report.
+ * Checks a schedule against its matrix. Throws a CommplanError: MISMATCH when the schedule was made for another matrix
+ * (P or digest differ), BAD_INPUT / BAD_OPTION when `m`, `s` or `opts` is not a matrix, a Schedule object or
+ * VerifyOptions (scheduleArgProblem, checkMatrixArg, an unknown key); every other finding, a malformed column of a
+ * hand-built schedule included, is a row of the report.
  */
 export function verifySchedule(m: CommMatrix, s: Schedule, opts: VerifyOptions = {}): Report {
+  checkOptionsObject("verify", "options", opts);
+  checkOptionKeys("verify", opts, VERIFY_OPTION_KEYS);
+  const arg = scheduleArgProblem(s);
+  if (arg !== null) throw fail("verify", "BAD_INPUT", arg, { field: "schedule" });
   const ports = opts.ports ?? 1;
   checkInputs(m, s, ports, opts.network);
   const tell = checkProgress(opts.progress, "verify");

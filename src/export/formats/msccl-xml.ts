@@ -1,7 +1,7 @@
 /** The msccl-xml format: MSCCL-IR XML of the program in uniform chunks of --chunk elements. */
 import { writePieces } from "../../io/file-output.js";
 import { mscclXml } from "../msccl-xml.js";
-import { requireSingleFile } from "../export-target.js";
+import { requireSingleFile, resolveTarget } from "../export-target.js";
 import type { ProgramExportFormat } from "../types.js";
 
 /** MSCCL-IR XML (uniform chunks, refused past the runtime's limits). */
@@ -12,9 +12,10 @@ export const mscclXmlFormat: ProgramExportFormat = {
   input: "program",
   options: [{ option: "chunk", help: "elements per chunk (default: the gcd of every piece offset and count)" }],
   progressUnit: "ranks",
-  write: async (prog, t) => {
+  write: async (prog, target) => {
+    const t = resolveTarget(target);
     requireSingleFile(t, "msccl-xml");
     const xml = mscclXml(prog, t.chunk === null ? {} : { chunkElements: t.chunk });
-    await writePieces([xml], t.output, "export", { stdout: t.stdout });
+    await writePieces([xml], t.output, "export", t.out);
   },
 };

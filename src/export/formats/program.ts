@@ -2,6 +2,7 @@
 import { fail } from "../../model/errors.js";
 import { writeProgramJson, writeProgramSplit } from "../../io/program-json-write.js";
 import type { ProgramExportFormat } from "../types.js";
+import { resolveTarget } from "../export-target.js";
 
 /** commplan.program/v1 JSON: one document, or --split DIR: rank-<r>.json per rank plus index.json. */
 export const programFormat: ProgramExportFormat = {
@@ -15,7 +16,8 @@ export const programFormat: ProgramExportFormat = {
     },
   ],
   progressUnit: "ranks",
-  write: async (prog, t, progress) => {
+  write: async (prog, target, progress) => {
+    const t = resolveTarget(target);
     if (t.dir !== null)
       throw fail(
         "export",
@@ -23,7 +25,7 @@ export const programFormat: ProgramExportFormat = {
         'format program writes one file (output, "-" for stdout) or one per rank (split), not a directory (dir)',
         { field: "out" },
       );
-    if (t.split !== null) await writeProgramSplit(prog, t.split, { progress, stdout: t.stdout });
-    else await writeProgramJson(prog, t.output, { progress, stdout: t.stdout });
+    if (t.split !== null) await writeProgramSplit(prog, t.split, { progress, ...t.out });
+    else await writeProgramJson(prog, t.output, { progress, ...t.out });
   },
 };

@@ -6,7 +6,7 @@ import { fail } from "../../model/errors.js";
 import { writeDirectoryFiles } from "../../io/directory-output.js";
 import { simgridCopyFlopsPerByte, simgridPlatformFiles } from "../simgrid-platform.js";
 import { simgridTraceFiles } from "../simgrid-trace.js";
-import { targetDirectory } from "../export-target.js";
+import { resolveTarget, targetDirectory } from "../export-target.js";
 import type { ProgramExportFormat } from "../types.js";
 
 /** SimGrid traces (rank-<r>.txt, index.txt), platform.xml and hosts, for smpirun's replay. */
@@ -23,7 +23,8 @@ export const simgridFormat: ProgramExportFormat = {
     { option: "machine", help: "the platform" },
   ],
   progressUnit: "files",
-  write: async (prog, t, progress) => {
+  write: async (prog, target, progress) => {
+    const t = resolveTarget(target);
     const dir = targetDirectory(t, "simgrid");
     if (t.machine === null)
       throw fail(

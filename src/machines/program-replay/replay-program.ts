@@ -1,7 +1,7 @@
 /** replayProgram: a lowered program replayed as SMPI runs the reference executor's trace (docs/simulator.md). */
 import { fail } from "../../model/errors.js";
 import { checkMachine, type MachineModel } from "../../model/machine.js";
-import { checkBooleanOption, checkOptionsObject, describeValue } from "../../model/option-checks.js";
+import { checkBooleanOption, checkOptionKeys, checkOptionsObject, describeValue } from "../../model/option-checks.js";
 import type { NetworkRoutes } from "../../model/network.js";
 import type { Program } from "../../model/program.js";
 import { findRuntimeModel, type RuntimeModel } from "../runtime/runtime-model.js";
@@ -26,6 +26,15 @@ export interface ProgramReplayOptions {
 
 /** Replays `prog` (any variant) as SMPI runs its trace on the network; times in microseconds. */
 export function replayProgram(prog: Program, opts: ProgramReplayOptions): ProgramReplayResult {
+  if (typeof prog !== "object" || prog === null)
+    throw fail(
+      "machines",
+      "BAD_INPUT",
+      `program replay: the program is not a Program object, got ${describeValue(prog)}`,
+      {
+        field: "program",
+      },
+    );
   return replayOpsOn(replayOpsOf(prog), opts);
 }
 
@@ -69,6 +78,7 @@ function checkReplayOptions(opts: ProgramReplayOptions): void {
     throw fail("machines", "BAD_OPTION", "program replay: the options need a machine: { machine, ... }", {
       field: "options",
     });
+  checkOptionKeys("machines", opts, ["machine", "runtime", "network", "selectiveUpdate", "timeline"], "program replay");
   checkMachine(opts.machine, "machines");
   checkBooleanOption("machines", "selectiveUpdate", opts.selectiveUpdate);
   checkBooleanOption("machines", "timeline", opts.timeline);

@@ -6,7 +6,7 @@
 import { checkMachine } from "../../model/machine.js";
 import { fail } from "../../model/errors.js";
 import type { MachineModel } from "../../model/machine.js";
-import { entry, matrixDigest, matrixRows, type CommMatrix } from "../../model/matrix.js";
+import { checkMatrixArg, entry, matrixDigest, matrixRows, type CommMatrix } from "../../model/matrix.js";
 import { createRng, shuffleInPlace } from "../../model/rng.js";
 import { ScheduleBuilder, type Schedule } from "../../model/schedule.js";
 import type { FabricName } from "../../model/machine.js";
@@ -17,7 +17,7 @@ import { NodeAccounts } from "./node-accounts.js";
 import type { SimNetworkStats } from "./link-contention.js";
 import type { ProtocolName, ProtocolOptions } from "./options.js";
 import { ReplayDriver } from "./replay-driver.js";
-import { resolveProtocol, resolveReplay, type ProtocolRunRequest } from "./request.js";
+import { checkRequestObject, resolveProtocol, resolveReplay, type ProtocolRunRequest } from "./request.js";
 import { simulateSchedule, type NodeTimes } from "./simulate.js";
 import { TimelineRecorder, type Timeline } from "./timeline.js";
 import { networkCost, perByteCost } from "./fabric.js";
@@ -67,6 +67,8 @@ export function runProtocol(
   req: ProtocolRunRequest | ProtocolRequest,
 ): ProtocolResult {
   checkMachine(machine, "protocols");
+  checkRequestObject("protocols", req, false);
+  checkMatrixArg("protocols", m);
   const o = resolveProtocol("kind" in req ? req : protocolRequestOf(req), machine);
   const p = m.p;
   // Each node's messages in a seeded random order (003: "sends messages to their destinations in a random order").

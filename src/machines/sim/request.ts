@@ -4,7 +4,7 @@
  */
 import { checkMachine } from "../../model/machine.js";
 import { fail } from "../../model/errors.js";
-import { checkBooleanOption } from "../../model/option-checks.js";
+import { checkBooleanOption, checkOptionKeys, checkOptionsObject } from "../../model/option-checks.js";
 import { checkProgress, type ProgressCallback } from "../../model/progress.js";
 import { choice, integer, resolveSpecs } from "../../model/param-spec.js";
 import type { MachineModel } from "../../model/machine.js";
@@ -280,9 +280,56 @@ const SIM_SPECS = {
   }),
 };
 
+/** The keys of a ReplayRequest of either mode (simRequestProblem refuses a nonblocking one in blocking mode). */
+const REPLAY_KEYS: readonly string[] = Object.freeze([
+  "kind",
+  "mode",
+  "lockstep",
+  "ports",
+  "fabric",
+  "data",
+  "recvOrder",
+  "stageBarriers",
+  "network",
+  "timeline",
+  "seed",
+  "progress",
+  "sendBuffers",
+  "sendWaits",
+]);
+
+/** The keys of a ProtocolRunRequest of either protocol (simRequestProblem refuses drs-n's in async). */
+const PROTOCOL_KEYS: readonly string[] = Object.freeze([
+  "kind",
+  "protocol",
+  "generateRecv",
+  "fabric",
+  "network",
+  "timeline",
+  "seed",
+  "progress",
+  "inquiry",
+  "busyMeasure",
+  "earlyGoAhead",
+  "maxInquiries",
+]);
+
+/**
+ * Checks the request argument of simulateSchedule or runProtocol: an options object, or undefined where `optional`
+ * (its keys are checked when it is resolved).
+ */
+export function checkRequestObject(module: string, req: unknown, optional: boolean): void {
+  checkOptionsObject(module, "request", req);
+  if (req === undefined && !optional)
+    throw fail(module, "BAD_OPTION", 'a request is needed: { protocol: "async" or "drs-n", ... }', {
+      field: "request",
+    });
+}
+
 /** Checks a replay request and fills its defaults. */
 export function resolveReplay(req: ReplayRequest, machine: MachineModel): SimOptions {
   checkMachine(machine, "simulate");
+  checkOptionKeys("simulate", req, REPLAY_KEYS);
   // a blocking request's nonblocking fields are checked as values first, then refused (simRequestProblem)
   const loose = req as Partial<NonblockingReplayRequest>;
   const given = {
@@ -379,6 +426,7 @@ function resolveNetwork(
 /** Checks a protocol request and fills its defaults. */
 export function resolveProtocol(req: ProtocolRunRequest, machine: MachineModel): ProtocolOptions {
   checkMachine(machine, "protocols");
+  checkOptionKeys("protocols", req, PROTOCOL_KEYS);
   if (!PROTOCOLS.includes(req.protocol))
     throw bad("protocol", `unknown protocol '${String(req.protocol)}'; known: ${PROTOCOLS.join(", ")}`);
   const shape = simRequestProblem(req);

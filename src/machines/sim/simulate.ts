@@ -6,7 +6,7 @@ import { DataTracker } from "./data-tracker.js";
 import { NodeAccounts } from "./node-accounts.js";
 import type { SendWaits, SimMode, SimOptions } from "./options.js";
 import { replayRequestOf, type SimRequest } from "./flat-request.js";
-import { resolveReplay, type ReplayRequest } from "./request.js";
+import { checkRequestObject, resolveReplay, type ReplayRequest } from "./request.js";
 import type { RecvOrder } from "./recv-order.js";
 import { ComposeGates } from "./compose-gates.js";
 import { replayBlocking } from "./replay-blocking.js";
@@ -96,6 +96,7 @@ export interface SimResult {
  */
 export function simulateSchedule(s: Schedule, machine: MachineModel, req: ReplayRequest | SimRequest = {}): SimResult {
   checkSchedule(s, "simulate");
+  checkRequestObject("simulate", req, true);
   return replaySchedule(s, machine, resolveReplay("kind" in req ? req : replayRequestOf(req), machine));
 }
 
