@@ -135,6 +135,19 @@ export const MUTANTS: readonly Mutant[] = [
         file: "store/plan-store.js",
         find: "catch (e) {\n        throw fsError(e, MODULE, file, false);",
         replace: "catch (e) {\n        throw e;",
+        count: 2,
+      },
+      {
+        // store list judges an entry in pieces (judgeRegular): the same unchecked whole read there
+        file: "store/store-fs.js",
+        find: "export function judgeRegular(file, limit, check, judge) {",
+        replace:
+          "export function judgeRegular(file, limit, check, judge) {\n" +
+          '    if (pathKind(file) !== "missing" && pathKind(file) !== "FIFO") {\n' +
+          "      const b = readFileSync(file);\n" +
+          "      const at = (into, pos, n) => { const s = b.subarray(pos, pos + n); into.set(s); return s.length; };\n" +
+          "      return { size: b.length, verdict: judge(b.length, at), problem: null };\n" +
+          "    }",
       },
       {
         file: "store/entry-read.js",

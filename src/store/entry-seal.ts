@@ -236,7 +236,7 @@ export function sealStream(bytes: Uint8Array, upTo: number, tailFrom: number): S
 }
 
 /** Reads up to `n` bytes of a file at `pos` into the start of `into`: the count read (fewer only at its end). */
-export type ReadAt = (into: Buffer, pos: number, n: number) => number;
+export type ReadAt = (into: Uint8Array, pos: number, n: number) => number;
 
 /** The piece sealProblemInPieces reads at once: 1 MiB, a multiple of the lanes' 16 bytes. */
 export const SEAL_PIECE = 1 << 20;

@@ -121,7 +121,7 @@ export function readRegular(
 }
 
 /** readSync until `n` bytes are in `into` (each call at most MAX_READ) or the file ends: the count read. */
-function readFully(fd: number, into: Buffer, pos: number, n: number): number {
+function readFully(fd: number, into: Uint8Array, pos: number, n: number): number {
   let at = 0;
   while (at < n) {
     const got = readSync(fd, into, at, Math.min(n - at, MAX_READ), pos + at);
@@ -140,7 +140,7 @@ export function judgeRegular<T>(
   file: string,
   limit: number,
   check: EndsCheck | null,
-  judge: (size: number, readAt: (into: Buffer, pos: number, n: number) => number) => T,
+  judge: (size: number, readAt: (into: Uint8Array, pos: number, n: number) => number) => T,
 ): { size: number; verdict: T; problem: null } | { problem: string; size?: number } | null {
   const opened = openRegular(file, limit);
   if (opened === null) return null;

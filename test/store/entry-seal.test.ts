@@ -134,7 +134,7 @@ describe("entry seal read in pieces", () => {
     /** A reader of `c` that counts its reads and the largest. */
     const readerOf =
       (c: Uint8Array) =>
-      (into: Buffer, pos: number, n: number): number => {
+      (into: Uint8Array, pos: number, n: number): number => {
         pieces.reads++;
         pieces.most = Math.max(pieces.most, n);
         const got = c.subarray(pos, pos + n);
