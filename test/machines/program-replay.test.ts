@@ -27,7 +27,7 @@ const smpi = findRuntimeModel("smpi");
 const bw = 1 / (machine.tc + machine.td);
 
 /** Operations from a list of [rank, kind (0 send, 1 recv), peer, bytes], all of one nonblocking round per rank. */
-function roundOps(p: number, list: readonly (readonly [number, number, number, number])[]): ReplayOps {
+function roundOps(p: number, list: readonly (readonly [number, number, number, number, number?])[]): ReplayOps {
   const sorted = [...list].sort((a, b) => a[0] - b[0] || b[1] - a[1]);
   const rankStart = new Uint32Array(p + 1);
   for (const l of sorted) rankStart[l[0] + 1]!++;
@@ -38,7 +38,7 @@ function roundOps(p: number, list: readonly (readonly [number, number, number, n
     rankStart,
     kind: Uint8Array.from(sorted.map((l) => l[1])),
     peer: Uint32Array.from(sorted.map((l) => l[2])),
-    tag: new Uint32Array(n),
+    tag: Uint32Array.from(sorted.map((l) => l[4] ?? 0)),
     bytes: Float64Array.from(sorted.map((l) => l[3])),
     blocking: new Uint8Array(n),
     waitPrefix: Uint32Array.from(sorted.map((l) => rankStart[l[0]]!)),
@@ -361,6 +361,31 @@ describe("program replay: messages of one tag matched by counting each pair", ()
     ]);
     expect(() => replayProgramOps(stray, o)).toThrow(
       /^machines: program replay: rank 0 sends to 2 \(tag 0\) a message that is never received$/,
+    );
+  });
+});
+
+describe("program replay: messages of several tags matched by (source, destination, tag)", () => {
+  const { routes, fatpipe } = flatClusterNetwork(3, machine);
+  const o = { network: routes, fatpipe, runtime: smpi, copyUsPerByte: 0 };
+  // [rank, kind, peer, bytes, tag]: rank 0 sends 8 bytes with tag 1, then 64 with tag 2, to rank 1
+  const sends = [
+    [0, 0, 1, 8, 1],
+    [0, 0, 1, 64, 2],
+  ] as const;
+
+  it("pairs the k-th send of a pair with its k-th receive when their tags agree, and by tag when they come in another order", () => {
+    const inOrder = replayProgramOps(roundOps(3, [...sends, [1, 1, 0, 8, 1], [1, 1, 0, 64, 2]]), o);
+    expect(inOrder.messages).toBe(2);
+    // the receives' tags in the other order: by place the 8-byte send would meet the 64-byte receive
+    const swapped = replayProgramOps(roundOps(3, [...sends, [1, 1, 0, 64, 2], [1, 1, 0, 8, 1]]), o);
+    expect(swapped.messages).toBe(2);
+    expect(swapped.makespanUs).toBe(inOrder.makespanUs);
+  });
+
+  it("names a message whose tag no receive has", () => {
+    expect(() => replayProgramOps(roundOps(3, [...sends, [1, 1, 0, 8, 1], [1, 1, 0, 64, 3]]), o)).toThrow(
+      /^machines: program replay: rank 0 sends to 1 \(tag 2\) a message that is never received$/,
     );
   });
 });

@@ -463,7 +463,8 @@ export class LmmSystem {
             inM[c2] = 1;
             rangeOf[c2] = id;
             mList[nM++] = c2;
-            stack[top++] = c2;
+            // a link whose one flow is g (every link g crosses holds it) leads nowhere else: it is only marked
+            if (count[c2]! > 1) stack[top++] = c2;
             if (same && solvedIn[c2] !== S) same = false;
           } else if (same && rangeOf[c2] !== id) same = false;
         }

@@ -779,13 +779,13 @@ function matchMessages(ops: ReplayOps, opRank: Int32Array): Int32Array {
     if (kind[x] === SEND) sends[ns++] = x;
     else if (kind[x] === RECV) recvs[nr++] = x;
   }
-  // one tag for every operation (the common case): no run of a pair to sort by tag
+  if (p <= PAIR_TABLE_MAX_RANKS && ns === nr && matchPairs(sends, recvs, src, dst, bytes, tag, p, partner))
+    return partner;
+  // the walk below pairs them again, or names the first message without a partner; with one tag for every
+  // operation no run of a pair is sorted by tag
+  partner.fill(-1);
   let oneTag = true;
   for (let x = 1; x < n && oneTag; x++) oneTag = tag[x] === tag[0];
-  if (oneTag && p <= PAIR_TABLE_MAX_RANKS && ns === nr && matchPairs(sends, recvs, src, dst, bytes, p, partner))
-    return partner;
-  // the walk below pairs them again, or names the first message without a partner
-  partner.fill(-1);
   sortByKey(sends, src, dst, oneTag ? null : tag, p);
   sortByKey(recvs, src, dst, oneTag ? null : tag, p);
   const describe = (x: number): string =>
@@ -819,9 +819,12 @@ function matchMessages(ops: ReplayOps, opRank: Int32Array): Int32Array {
 }
 
 /**
- * The common case of matchMessages in one counting sort: one tag, as many sends as receives (ids ascending), the k-th
- * receive of each (source, destination) pair paired with the k-th send, of the same size. False (partner partly
- * written) at the first receive without such a send: matchMessages' walk then finds the first problem in its order.
+ * The common case of matchMessages in one counting sort: as many sends as receives (ids ascending), the k-th receive
+ * of each (source, destination) pair paired with the k-th send, of the same size and tag. When every pair's sends and
+ * receives carry the same tags in the same order, this is matching by (source, destination, tag): the k-th of a tag
+ * among a pair's sends sits at the place of the k-th of that tag among its receives (a lowered program's messages,
+ * one tag per round, match here). False (partner partly written) at the first receive without such a send:
+ * matchMessages' walk then finds the first problem in its order, or pairs tags that come in another order.
  */
 function matchPairs(
   sends: Int32Array,
@@ -829,6 +832,7 @@ function matchPairs(
   src: Int32Array,
   dst: Int32Array,
   bytes: Float64Array,
+  tag: Uint32Array,
   p: number,
   partner: Int32Array,
 ): boolean {
@@ -849,7 +853,7 @@ function matchPairs(
       i = at[key]!++;
     if (i >= start[key + 1]!) return false;
     const s = byPair[i]!;
-    if (bytes[s] !== bytes[v]) return false;
+    if (bytes[s] !== bytes[v] || tag[s] !== tag[v]) return false;
     partner[s] = v;
     partner[v] = s;
   }

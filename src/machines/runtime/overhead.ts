@@ -22,9 +22,13 @@ export const NO_OVERHEAD: Overhead = Object.freeze([]);
  * piece up to its bound, then the last piece whose bound is below the size.
  */
 export function overheadUs(o: Overhead, bytes: number): number {
-  if (o.length === 0) return 0;
+  const n = o.length;
+  if (n === 0) return 0;
   let cur = o[0]!.us + o[0]!.usPerByte * bytes;
-  for (const piece of o) {
+  // an indexed loop: the program replay takes overheads for each of its operations, and for-of over the frozen
+  // pieces was slower there (about 1.5 times the loop's CPU time)
+  for (let i = 0; i < n; i++) {
+    const piece = o[i]!;
     if (bytes <= piece.fromBytes) return cur;
     cur = piece.us + piece.usPerByte * bytes;
   }
