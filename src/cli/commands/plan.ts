@@ -132,11 +132,19 @@ export function registerPlan(program: Command, ctx: CliContext): void {
     });
 }
 
-/** auto's answer against MPI_Alltoallv's default, in one line. */
+/**
+ * auto's answer against MPI_Alltoallv's default, in one line: the answer first, then the default's predicted time (and
+ * which planner stands for it), the plan's, the speed-up (default / plan) and the per cent saved, then why.
+ */
 export function autoAnswerLine(v: MpiVerdict): string {
-  if (v.answer === "call MPI_Alltoallv") return `call MPI_Alltoallv: ${v.effect}`;
+  const def = v.mpiSimulated === null ? null : `MPI_Alltoallv's default (${v.mpiDefault}, as the library runs it)`;
+  if (v.answer === "call MPI_Alltoallv")
+    return `call MPI_Alltoallv${def === null ? "" : ` (its default, ${v.mpiDefault}: predicted ${v.mpiSimulated} us)`}: ${v.effect}`;
   const against =
-    v.gain === null ? "" : ` (${v.gain} % faster than MPI_Alltoallv's default, ${v.mpiDefault} ${v.mpiSimulated} us)`;
+    def === null || v.gain === null || v.speedup === null
+      ? ""
+      : `: predicted ${v.planSimulated} us against ${v.mpiSimulated} us for ${def}, ${v.speedup}x as fast ` +
+        `(${v.gain} % of its time saved)`;
   return `use the plan${against}: ${v.effect}`;
 }
 
