@@ -148,6 +148,18 @@ export function autoAnswerLine(v: MpiVerdict): string {
   return `use the plan${against}: ${v.effect}`;
 }
 
+/**
+ * Without --runtime, what the answer's times are: the simulated machine's (the node-port model, or a network), not an
+ * MPI runtime's; the vs-MPI bench measures SMPI against the runtime models.
+ */
+export function modelNote(machine: string, ports: number, network: string | null): string {
+  const on = network === null ? "" : ` on network ${network}`;
+  return (
+    `these times are the ${machine} model's (${counted(ports, "port", "ports")} per node${on}), not an MPI runtime's: ` +
+    `--runtime NAME (commplan machines --json lists them) predicts what MPI_Alltoallv takes there`
+  );
+}
+
 /** `plan --algorithm auto`: planAuto on the named machine (required; no --param). */
 async function planAutoCommand(ctx: CliContext, file: string, o: PlanFlags): Promise<void> {
   if (o.param.length > 0)
@@ -186,6 +198,7 @@ async function planAutoCommand(ctx: CliContext, file: string, o: PlanFlags): Pro
     printJson(ctx, planSummary(s, o.output, { ...report.winner, reason: report.reason, mpi: { ...report.mpi } }));
   ctx.io.err(`plan: auto chose ${report.winner.algorithm} ${JSON.stringify(report.winner.params)}: ${report.reason}\n`);
   ctx.io.err(`plan: ${autoAnswerLine(report.mpi)}\n`);
+  if (!report.runtime) ctx.io.err(`plan: ${modelNote(machine.name, machine.ports, report.network?.name ?? null)}\n`);
   if (report.runtime)
     ctx.io.err(
       `plan: on runtime ${report.runtime.name}, run it as the ${report.runtime.variant} program (export --variant ${report.runtime.variant})\n`,
