@@ -42,8 +42,8 @@ describe("auto's answer against MPI_Alltoallv on a runtime", () => {
         "16-byte envelope each)",
     );
     expect(autoAnswerLine(v)).toBe(
-      "use the plan: predicted 13.206 us against 16.214 us for MPI_Alltoallv's default (mpi-linear, as the library " +
-        `runs it), 1.228x as fast (18.552 % of its time saved): ${v.effect}`,
+      "use the plan: predicted 13.206 us against 16.214 us for MPI_Alltoallv's default (mpi-linear: SMPI default, " +
+        `Open MPI basic linear, Intel MPI 1; as the library runs it), 1.228x as fast (18.552 % of its time saved): ${v.effect}`,
     );
   });
 
@@ -72,7 +72,7 @@ describe("auto's answer against MPI_Alltoallv on a runtime", () => {
       "no plan is predicted more than 5 % faster than MPI_Alltoallv's default (the best plan: shift, 98 us)",
     );
     expect(autoAnswerLine(within)).toBe(
-      `call MPI_Alltoallv (its default, mpi-linear: predicted 100 us): ${within.effect}`,
+      `call MPI_Alltoallv (its default, mpi-linear: SMPI default, Open MPI basic linear, Intel MPI 1; predicted 100 us): ${within.effect}`,
     );
     const slower = mpiVerdict(candidate("shift", m, 101), def, null, RUNTIME_MPI_MARGIN, true);
     expect(slower.effect).toBe(

@@ -135,7 +135,7 @@ describe("planAuto and MPI_Alltoallv", () => {
     // docs/auto.md's figures: the times, the speed-up and the line plan prints
     expect(report.mpi).toMatchObject({ mpiSimulated: 2577.532, planSimulated: 2366.719, speedup: 1.089, gain: 8.179 });
     expect(autoAnswerLine(report.mpi)).toMatch(
-      /^use the plan: predicted 2366\.719 us against 2577\.532 us for MPI_Alltoallv's default \(mpi-linear, as the library runs it\), 1\.089x as fast \(8\.179 % of its time saved\): fewer messages/,
+      /^use the plan: predicted 2366\.719 us against 2577\.532 us for MPI_Alltoallv's default \(mpi-linear: SMPI default, Open MPI basic linear, Intel MPI 1; as the library runs it\), 1\.089x as fast \(8\.179 % of its time saved\): fewer messages/,
     );
     const doc = JSON.parse([...scheduleJsonPieces(schedule)].join("")) as { auto: { mpi: unknown } };
     expect(doc.auto.mpi).toEqual({ ...report.mpi });

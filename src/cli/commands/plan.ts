@@ -58,7 +58,7 @@ export function registerPlan(program: Command, ctx: CliContext): void {
       .description("make a schedule for a matrix with a planning algorithm and write it as commplan.schedule/v1 JSON")
       .requiredOption(
         "-a, --algorithm <name>",
-        `planning algorithm: ${PLANNERS.map((p) => p.name).join(", ")}; or auto: needs --machine (or a --runtime made for one machine), prices every applicable planner (and parameter variant) with the flat cost model (formulas; the planners that search are planned only when their lower bound comes near the top, and not at all when their simulated-machine lower bound exceeds a makespan already simulated), simulates ${AUTO_ALWAYS_FINAL.join(", ")} and the ${AUTO_FINALISTS} best predictions (with any equal to the last of them) on the simulated machine (blocking; a finalist whose lower bound already exceeds the best makespan found is not simulated, one whose bound is exact is not replayed) and keeps the fastest plan that fits the machine's ports; it answers "call MPI_Alltoallv" when MPI's default (mpi-linear, run as the library runs it) is as fast, and otherwise says what the plan gains over it and why; the header's "auto" block lists the candidates, their predicted and simulated times and why the winner won`,
+        `planning algorithm: ${PLANNERS.map((p) => p.name).join(", ")}; or auto: needs --machine (or a --runtime made for one machine), prices every applicable planner (and parameter variant) with the flat cost model (formulas; the planners that search are planned only when their lower bound comes near the top, and not at all when their simulated-machine lower bound exceeds a makespan already simulated), simulates ${AUTO_ALWAYS_FINAL.join(", ")} and the ${AUTO_FINALISTS} best predictions (with any equal to the last of them) on the simulated machine (blocking; a finalist whose lower bound already exceeds the best makespan found is not simulated, one whose bound is exact is not replayed) and keeps the fastest plan that fits the machine's ports; it answers "call MPI_Alltoallv" when no plan is predicted faster than MPI's default (mpi-linear, run as the library runs it) by more than 1 % (5 % with --runtime), and otherwise says what the plan gains over it (both times, the speed-up) and why; the header's "auto" block lists the candidates, their predicted and simulated times and why the winner won`,
       ),
     {
       machine: `${machineOptionHelp()}; auto needs it, or defaults to ${MACHINE_OF_RUNTIME_HELP}`,
@@ -137,9 +137,12 @@ export function registerPlan(program: Command, ctx: CliContext): void {
  * which planner stands for it), the plan's, the speed-up (default / plan) and the per cent saved, then why.
  */
 export function autoAnswerLine(v: MpiVerdict): string {
-  const def = v.mpiSimulated === null ? null : `MPI_Alltoallv's default (${v.mpiDefault}, as the library runs it)`;
+  // the planner standing for the library's default, with the libraries' algorithms it is (traits.mpi.does)
+  const does = PLANNERS.find((p) => p.name === v.mpiDefault)?.traits.mpi?.does;
+  const name = does === undefined ? v.mpiDefault : `${v.mpiDefault}: ${does}`;
+  const def = v.mpiSimulated === null ? null : `MPI_Alltoallv's default (${name}; as the library runs it)`;
   if (v.answer === "call MPI_Alltoallv")
-    return `call MPI_Alltoallv${def === null ? "" : ` (its default, ${v.mpiDefault}: predicted ${v.mpiSimulated} us)`}: ${v.effect}`;
+    return `call MPI_Alltoallv${def === null ? "" : ` (its default, ${name}; predicted ${v.mpiSimulated} us)`}: ${v.effect}`;
   const against =
     def === null || v.gain === null || v.speedup === null
       ? ""
