@@ -1,5 +1,6 @@
 /** plan --algorithm auto's answer on the command line: whose times they are, the model's or an MPI runtime's. */
 import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -26,5 +27,12 @@ describe("plan --algorithm auto: the answer against MPI_Alltoallv", () => {
     expect(rt.code).toBe(0);
     expect(rt.err).toMatch(/\nplan: (call MPI_Alltoallv|use the plan)/);
     expect(rt.err).not.toContain("model's");
+    // the export hint does not read as advice to run the plan when the answer is to call MPI_Alltoallv
+    const answer = (JSON.parse(readFileSync(join(dir, "r.json"), "utf8")) as { auto: { mpi: { answer: string } } }).auto
+      .mpi.answer;
+    expect(answer).toBe("call MPI_Alltoallv");
+    expect(rt.err).toContain(
+      "plan: on runtime smpi, where MPI_Alltoallv is the answer: should you run the plan anyway, run it as the ",
+    );
   });
 });

@@ -204,7 +204,7 @@ async function planAutoCommand(ctx: CliContext, file: string, o: PlanFlags): Pro
   if (!report.runtime) ctx.io.err(`plan: ${modelNote(machine.name, machine.ports, report.network?.name ?? null)}\n`);
   if (report.runtime)
     ctx.io.err(
-      `plan: on runtime ${report.runtime.name}, run it as the ${report.runtime.variant} program (export --variant ${report.runtime.variant})\n`,
+      `plan: on runtime ${report.runtime.name}, ${report.mpi.answer === "use the plan" ? "" : "where MPI_Alltoallv is the answer: should you run the plan anyway, "}run it as the ${report.runtime.variant} program (export --variant ${report.runtime.variant})\n`,
     );
 }
 
