@@ -69,7 +69,7 @@ function effects(w: Load, d: Load): string {
   return out.join("; ");
 }
 
-/** What the verdict knows of a runtime (AutoOptions.runtime): P, the runtime model, and the variant the winner runs in. */
+/** What the verdict knows of a runtime (AutoOptions.runtime): P, the runtime model, the variant the winner runs in. */
 export interface VerdictRuntime {
   readonly p: number;
   readonly runtime: RuntimeModel;
