@@ -35,4 +35,18 @@ describe("plan --algorithm auto: the answer against MPI_Alltoallv", () => {
       "plan: on runtime smpi, where MPI_Alltoallv is the answer: should you run the plan anyway, run it as the ",
     );
   });
+
+  it("an unknown --runtime is refused in one line from the command run, naming the option", async () => {
+    const m = join(dir, "u.json");
+    expect((await run("gen", "uniform", "--p", "4", "-o", m)).code).toBe(0);
+    for (const args of [
+      ["plan", m, "-a", "auto", "--machine", "ib-hdr-200", "--runtime", "smpx"],
+      ["plan", m, "-a", "auto", "--runtime", "smpx"],
+    ]) {
+      const r = await run(...args);
+      expect(r.code).toBe(2);
+      // before: "machines: unknown runtime model 'smpx' (did you mean smpi?)", from a command the user did not run
+      expect(r.err).toBe("plan: --runtime: unknown runtime model 'smpx' (did you mean smpi?)\n");
+    }
+  });
 });

@@ -179,7 +179,7 @@ async function planAutoCommand(ctx: CliContext, file: string, o: PlanFlags): Pro
     throw fail("plan", "BAD_OPTION", "--free-copies goes with --runtime (a runtime model's copies)", {
       field: "freeCopies",
     });
-  const runtime = o.runtime === undefined ? null : runtimeOfFlags(o.runtime, o.freeCopies);
+  const runtime = o.runtime === undefined ? null : runtimeOfFlags("plan", o.runtime, o.freeCopies);
   checkNetworkFlags("plan", o, machine);
   await refuseOutputOntoInput("plan", [file, networkInputFile(o)], [["-o", o.output]]);
   const m = readMatrixFile(file, matrixReadOptions(o, ctx.maxMemory));
