@@ -43,6 +43,7 @@ export {
   scheduleLoad,
   type MpiVerdict,
   type VerdictCandidate,
+  type VerdictRuntime,
 } from "./mpi-verdict.js";
 export { matrixLoad, wholeMessageBound, boundOfKind, type MatrixLoad } from "./predict.js";
 export {

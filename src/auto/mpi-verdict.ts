@@ -5,6 +5,8 @@
 import { matrixRows, type CommMatrix } from "../model/matrix.js";
 import type { Schedule } from "../model/schedule.js";
 import { scheduleLoad, type Load } from "../model/schedule-load.js";
+import { overheadUs } from "../machines/runtime/overhead.js";
+import type { RuntimeModel } from "../machines/runtime/runtime-model.js";
 
 export { scheduleLoad };
 import type { Planner } from "../planner/types.js";
@@ -47,6 +49,10 @@ export interface MpiVerdict {
   readonly mpiSimulated: number | null;
   /** Percent of the default's makespan the winner saves (0 when the answer is to call MPI), null when unknown. */
   readonly gain: number | null;
+  /** The winner's predicted makespan (us), the time `gain` and `speedup` compare; null when unknown. */
+  readonly planSimulated: number | null;
+  /** The default's makespan over the winner's (above 1: the plan is faster), null when unknown. */
+  readonly speedup: number | null;
   /** Where the gain comes from (or why MPI_Alltoallv is kept), in words. */
   readonly effect: string;
 }
@@ -63,6 +69,53 @@ function effects(w: Load, d: Load): string {
   return out.join("; ");
 }
 
+/** What the verdict knows of a runtime (AutoOptions.runtime): P, the runtime model, the variant the winner runs in. */
+export interface VerdictRuntime {
+  readonly p: number;
+  readonly runtime: RuntimeModel;
+  readonly variant: string;
+  /** The links' time per byte (us: the machine's t_c + t_d), to price the envelopes of the messages a plan saves. */
+  readonly usPerByte: number;
+}
+
+/**
+ * The effects that make `w` faster than MPI_Alltoallv's default on a runtime by `saved` us, in words. The library posts
+ * a message to and from every other rank, empty ones included (P - 1 each way per rank), all at once; the runtime has
+ * no port limit, so what a plan saves is messages (each with its send and receive overheads and its envelope), the
+ * library's rank order, and, when it runs in rounds, messages in flight at once. The messages' part is priced (the
+ * overheads of the messages a rank no longer sends and receives, their envelopes on its link); where it is less than
+ * half the saving, the words say the rest comes from the plan's order of messages.
+ */
+function runtimeEffects(w: Load, relays: boolean, saved: number, o: VerdictRuntime): string {
+  const lib = o.p - 1;
+  const rt = o.runtime;
+  const send = overheadUs(rt.isendOverhead, 0),
+    recv = overheadUs(rt.recvOverhead, 0);
+  const fewer = lib - w.startups;
+  const perMessage = send + recv + rt.envelopeBytes * o.usPerByte;
+  const priced = round(fewer * perMessage);
+  const each =
+    send > 0 || recv > 0
+      ? `${rt.name}'s per-message overheads, ${send} us to send and ${recv} us to receive, and a ` +
+        `${rt.envelopeBytes}-byte envelope each`
+      : `a ${rt.envelopeBytes}-byte envelope each on the links; ${rt.name} has no per-message overheads`;
+  const out: string[] = [];
+  if (fewer > 0)
+    out.push(
+      `fewer messages per rank: ${w.startups} vs the library's ${lib} (it posts the empty ones too` +
+        (relays ? "; the plan combines small messages in relays" : "") +
+        `); the library's ${fewer} more cost each rank about ${priced} us (${each})`,
+    );
+  if (o.variant === "nonblocking" && w.atOnce < lib)
+    out.push(`fewer messages per rank in flight at once (${w.atOnce} vs ${lib}): less sharing of each rank's links`);
+  if (fewer * perMessage < saved / 2)
+    out.push(
+      `${out.length === 0 ? `the same ${lib} messages per rank, ` : "the rest: "}posted in the plan's order instead ` +
+        `of the library's (every rank posts to rank 0 first and to rank ${lib} last): less sharing of the links`,
+    );
+  return out.join("; ");
+}
+
 /** One weighed candidate as the verdict reads it. */
 export interface VerdictCandidate {
   readonly planner: Planner;
@@ -75,9 +128,11 @@ export interface VerdictCandidate {
 /**
  * The verdict for `winner` against `def`, MPI_Alltoallv's default run as the library runs it (null when it was not
  * weighed): `call MPI_Alltoallv` when the winner is not faster than it by more than `margin`, else the plan, with
- * the gain and the effect it comes from. `next`: the best other finalist, for the words. `moves`: whether the matrix
- * has messages between ranks (hasMessages; default: whether the winner's plan has a transfer); without, the answer is
- * `call MPI_Alltoallv` (NO_MESSAGES_REASON), whatever the model charges the default for its empty rounds.
+ * the gain, the speed-up and the effect it comes from. `next`: the best other finalist, for the words. `moves`: whether
+ * the matrix has messages between ranks (hasMessages; default: whether the winner's plan has a transfer); without, the
+ * answer is `call MPI_Alltoallv` (NO_MESSAGES_REASON), whatever the model charges the default for its empty rounds.
+ * `onRuntime`: the runtime auto planned for (AutoOptions.runtime), whose default posts every message, empty ones
+ * included, so the effect compares the winner with that, not with mpi-linear's plan.
  */
 export function mpiVerdict(
   winner: VerdictCandidate,
@@ -85,15 +140,18 @@ export function mpiVerdict(
   next: string | null,
   margin = MPI_MARGIN,
   moves = winner.schedule === null || winner.schedule.transferCount > 0,
+  onRuntime: VerdictRuntime | null = null,
 ): MpiVerdict {
   const does = winner.planner.traits.mpi;
   const library = does && !does.isDefault ? ` (what ${does.does} does: select it in the library instead)` : "";
+  const unknown = { planSimulated: winner.simulated, speedup: null };
   if (!moves)
     return {
       answer: "call MPI_Alltoallv",
       mpiDefault: def?.planner.name ?? null,
       mpiSimulated: def?.simulated ?? null,
       gain: 0,
+      ...unknown,
       effect: NO_MESSAGES_REASON,
     };
   if (def === null || def.simulated === null || winner.simulated === null)
@@ -102,30 +160,48 @@ export function mpiVerdict(
       mpiDefault: def?.planner.name ?? null,
       mpiSimulated: null,
       gain: null,
+      ...unknown,
       effect: `MPI_Alltoallv's default was not weighed${library}`,
     };
   const gain = round((100 * (def.simulated - winner.simulated)) / def.simulated);
+  const times = {
+    planSimulated: winner.simulated,
+    speedup: winner.simulated > 0 ? Math.round((1000 * def.simulated) / winner.simulated) / 1000 : null,
+  };
   const same = winner.planner === def.planner;
   if (def.simulated <= winner.simulated * (1 + margin)) {
     const best = same ? next : `${winner.label}, ${winner.simulated} us`;
+    // the winner is the fastest plan: when it is faster than the default, only by less than the margin
+    const faster = winner.simulated < def.simulated ? `more than ${round(100 * margin)} % faster` : "faster";
     return {
       answer: "call MPI_Alltoallv",
       mpiDefault: def.planner.name,
       mpiSimulated: def.simulated,
       gain: same ? 0 : gain,
-      effect: "no plan is predicted faster than MPI_Alltoallv's default" + (best ? ` (the best plan: ${best})` : ""),
+      ...times,
+      effect: `no plan is predicted ${faster} than MPI_Alltoallv's default` + (best ? ` (the best plan: ${best})` : ""),
     };
   }
-  const how = same
-    ? "MPI's own messages, run in the lowered program's order instead of all at once"
-    : winner.schedule && def.schedule
-      ? effects(scheduleLoad(winner.schedule), scheduleLoad(def.schedule))
-      : "";
+  const how =
+    onRuntime !== null && winner.schedule
+      ? (same ? "MPI's linear exchange without the library's empty messages: " : "") +
+        runtimeEffects(
+          scheduleLoad(winner.schedule),
+          winner.planner.traits.relayed,
+          def.simulated - winner.simulated,
+          onRuntime,
+        )
+      : same
+        ? "MPI's own messages, run in the lowered program's order instead of all at once"
+        : winner.schedule && def.schedule
+          ? effects(scheduleLoad(winner.schedule), scheduleLoad(def.schedule))
+          : "";
   return {
     answer: "use the plan",
     mpiDefault: def.planner.name,
     mpiSimulated: def.simulated,
     gain,
+    ...times,
     effect: how + library,
   };
 }

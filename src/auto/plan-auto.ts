@@ -30,6 +30,7 @@ import {
   hasMessages,
   scheduleLoad,
   type MpiVerdict,
+  type VerdictRuntime,
   type VerdictCandidate,
 } from "./mpi-verdict.js";
 import { counted } from "../internal/plural.js";
@@ -392,8 +393,8 @@ function verdictFor(
   planners: readonly Planner[],
   f: Pick<Finals, "simulated" | "misfits">,
   makespan: (r: ScreenResult) => number | false,
-  margin: number,
   moves: boolean,
+  { margin, onRuntime }: { margin: number; onRuntime: VerdictRuntime | null },
 ): MpiVerdict {
   const { simulated, misfits } = f;
   const of = (r: ScreenResult, t: number | undefined): VerdictCandidate => ({
@@ -409,7 +410,22 @@ function verdictFor(
     .sort((a, b) => simulated.get(a)! - simulated.get(b)!)[0];
   const nextWords = next === undefined ? null : `${variantLabel(next.variant)}, ${round(simulated.get(next)!)} us`;
   const def = d === undefined || t === false ? null : of(d, t);
-  return mpiVerdict(of(best, simulated.get(best)), def, nextWords, margin, moves);
+  return mpiVerdict(of(best, simulated.get(best)), def, nextWords, margin, moves, onRuntime);
+}
+
+/**
+ * The verdict's margin and runtime: MPI_MARGIN on the papers' machine; on a runtime RUNTIME_MPI_MARGIN, with P, the
+ * runtime model, the variant the winner runs in and the links' time per byte (for the effect's words).
+ */
+function verdictTarget(
+  run: FinalistRun,
+  best: ScreenResult,
+  machine: MachineModel,
+): { margin: number; onRuntime: VerdictRuntime | null } {
+  if (run.target === null) return { margin: MPI_MARGIN, onRuntime: null };
+  const variant = run.variants.get(best)!;
+  const onRuntime = { p: run.m.p, runtime: run.target.runtime, variant, usPerByte: machine.tc + machine.td };
+  return { margin: RUNTIME_MPI_MARGIN, onRuntime };
 }
 
 /** How simulateFinalists runs. */
@@ -743,8 +759,8 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
       planners,
       f,
       (r) => plan(r) && libraryMakespan(r, simulated, machine, run),
-      target === null ? MPI_MARGIN : RUNTIME_MPI_MARGIN,
       moves,
+      verdictTarget(run, best, machine),
     ),
     reason:
       (moves ? "" : "no messages between ranks: nothing moves, the cheapest plan wins; ") +
@@ -814,6 +830,8 @@ export function autoHeader(r: AutoReport): JsonValue {
       mpiDefault: r.mpi.mpiDefault,
       mpiSimulated: r.mpi.mpiSimulated,
       gain: r.mpi.gain,
+      planSimulated: r.mpi.planSimulated,
+      speedup: r.mpi.speedup,
       effect: r.mpi.effect,
     },
     candidates: r.candidates.map((c) => ({

@@ -225,7 +225,10 @@ function replayDecision(report: AutoReport, m: CommMatrix): { replay: boolean; r
   const v = report.mpi;
   if (v.answer === "call MPI_Alltoallv") return { replay: false, reason: `call MPI_Alltoallv: ${v.effect}` };
   const on = report.runtime === undefined ? report.machine : `${report.machine}, runtime ${report.runtime.name}`;
-  const against = v.gain === null ? "" : ` (${v.gain} % faster than MPI_Alltoallv's default on ${on})`;
+  const against =
+    v.gain === null || v.speedup === null
+      ? ""
+      : ` (${v.speedup}x as fast as MPI_Alltoallv's default on ${on}: ${v.gain} % of its time saved)`;
   return { replay: true, reason: `${report.winner.algorithm}${against}: ${v.effect}` };
 }
 

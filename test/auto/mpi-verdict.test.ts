@@ -19,6 +19,7 @@ import { scheduleJsonPieces } from "../../src/io/schedule-json-write.js";
 import { validateWithSchema } from "../../src/io/json-schema.js";
 import { buildMatrix, matrixRecipe } from "../helpers/arbitraries.js";
 import { matrixFromRows } from "../../src/model/matrix.js";
+import { autoAnswerLine } from "../../src/cli/commands/plan.js";
 
 /** A matrix with only diagonal entries: every element stays on its rank. */
 const diagonal = (p: number) =>
@@ -62,7 +63,13 @@ describe("planAuto and MPI_Alltoallv", () => {
           else if (v.answer === "use the plan") {
             expect(v.gain!).toBeGreaterThan((100 * MPI_MARGIN) / (1 + MPI_MARGIN) - 1e-3);
             expect(v.effect.length).toBeGreaterThan(0);
-          } else expect(v.effect).toMatch(/^no plan is predicted faster than MPI_Alltoallv's default/);
+          } else
+            expect(v.effect).toMatch(
+              // a plan faster by less than the margin is not said to be slower
+              winner.simulated! < v.mpiSimulated!
+                ? /^no plan is predicted more than 1 % faster than MPI_Alltoallv's default/
+                : /^no plan is predicted faster than MPI_Alltoallv's default/,
+            );
         },
       ),
       { numRuns: 25 },
@@ -125,6 +132,11 @@ describe("planAuto and MPI_Alltoallv", () => {
     const w = scheduleLoad(schedule);
     expect(w.atOnce).toBe(1);
     expect(report.mpi.effect).toMatch(/^fewer messages per node at once \(1 vs 15\)/);
+    // docs/auto.md's figures: the times, the speed-up and the line plan prints
+    expect(report.mpi).toMatchObject({ mpiSimulated: 2577.532, planSimulated: 2366.719, speedup: 1.089, gain: 8.179 });
+    expect(autoAnswerLine(report.mpi)).toMatch(
+      /^use the plan: predicted 2366\.719 us against 2577\.532 us for MPI_Alltoallv's default \(mpi-linear: SMPI default, Open MPI basic linear, Intel MPI 1; as the library runs it\), 1\.089x as fast \(8\.179 % of its time saved\): fewer messages/,
+    );
     const doc = JSON.parse([...scheduleJsonPieces(schedule)].join("")) as { auto: { mpi: unknown } };
     expect(doc.auto.mpi).toEqual({ ...report.mpi });
     expect(() => validateWithSchema("schedule", doc, "schedule")).not.toThrow();

@@ -95,7 +95,10 @@ describe("precompute --from-capture --json", () => {
       message: null,
     });
     expect(byKey.get(ring)).toMatchObject({ p: 4, elementBytes: 8, calls: 2, plan: { replay: false, gain: 0 } });
-    expect(byKey.get(ring)!.plan!["reason"]).toMatch(/^call MPI_Alltoallv: no plan is predicted faster/);
+    const ringPlan = byKey.get(ring)!.plan as { planUs: number; libraryUs: number; reason: string };
+    // a plan faster than the library by less than the margin is not called slower
+    const within = ringPlan.planUs < ringPlan.libraryUs ? "more than 5 % " : "";
+    expect(ringPlan.reason).toMatch(new RegExp(`^call MPI_Alltoallv: no plan is predicted ${within}faster`));
     for (const x of doc.patterns) {
       // the plan is what the program's plan.json says, the figures included
       const rec = planJson(d, x.key);
@@ -106,7 +109,8 @@ describe("precompute --from-capture --json", () => {
     const win = byKey.get(moe)!.plan as { planUs: number; libraryUs: number; gain: number; reason: string };
     expect(win.planUs).toBeLessThan(win.libraryUs);
     expect(win.gain).toBeGreaterThan(5); // beyond RUNTIME_MPI_MARGIN
-    expect(win.reason).toContain(`(${win.gain} % faster than MPI_Alltoallv's default on ib-hdr-200`);
+    const x = `${Math.round((1000 * win.libraryUs) / win.planUs) / 1000}x as fast as MPI_Alltoallv's default`;
+    expect(win.reason).toContain(`(${x} on ib-hdr-200, runtime ib-hdr-200-mpi: ${win.gain} % of its time saved)`);
     // the text run of the same capture prints the same verdicts, one line per pattern on stdout
     const text = await run(
       ...["precompute", "--from-capture", join(d, "cap"), "--store", join(d, "t"), "--machine", "ib-hdr-200"],

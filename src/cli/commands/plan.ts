@@ -58,7 +58,7 @@ export function registerPlan(program: Command, ctx: CliContext): void {
       .description("make a schedule for a matrix with a planning algorithm and write it as commplan.schedule/v1 JSON")
       .requiredOption(
         "-a, --algorithm <name>",
-        `planning algorithm: ${PLANNERS.map((p) => p.name).join(", ")}; or auto: needs --machine (or a --runtime made for one machine), prices every applicable planner (and parameter variant) with the flat cost model (formulas; the planners that search are planned only when their lower bound comes near the top, and not at all when their simulated-machine lower bound exceeds a makespan already simulated), simulates ${AUTO_ALWAYS_FINAL.join(", ")} and the ${AUTO_FINALISTS} best predictions (with any equal to the last of them) on the simulated machine (blocking; a finalist whose lower bound already exceeds the best makespan found is not simulated, one whose bound is exact is not replayed) and keeps the fastest plan that fits the machine's ports; it answers "call MPI_Alltoallv" when MPI's default (mpi-linear, run as the library runs it) is as fast, and otherwise says what the plan gains over it and why; the header's "auto" block lists the candidates, their predicted and simulated times and why the winner won`,
+        `planning algorithm: ${PLANNERS.map((p) => p.name).join(", ")}; or auto: needs --machine (or a --runtime made for one machine), prices every applicable planner (and parameter variant) with the flat cost model (formulas; the planners that search are planned only when their lower bound comes near the top, and not at all when their simulated-machine lower bound exceeds a makespan already simulated), simulates ${AUTO_ALWAYS_FINAL.join(", ")} and the ${AUTO_FINALISTS} best predictions (with any equal to the last of them) on the simulated machine (blocking; a finalist whose lower bound already exceeds the best makespan found is not simulated, one whose bound is exact is not replayed) and keeps the fastest plan that fits the machine's ports; it answers "call MPI_Alltoallv" when no plan is predicted faster than MPI's default (mpi-linear, run as the library runs it) by more than 1 % (5 % with --runtime), and otherwise says what the plan gains over it (both times, the speed-up) and why; the header's "auto" block lists the candidates, their predicted and simulated times and why the winner won`,
       ),
     {
       machine: `${machineOptionHelp()}; auto needs it, or defaults to ${MACHINE_OF_RUNTIME_HELP}`,
@@ -132,12 +132,35 @@ export function registerPlan(program: Command, ctx: CliContext): void {
     });
 }
 
-/** auto's answer against MPI_Alltoallv's default, in one line. */
+/**
+ * auto's answer against MPI_Alltoallv's default, in one line: the answer first, then the default's predicted time (and
+ * which planner stands for it), the plan's, the speed-up (default / plan) and the per cent saved, then why.
+ */
 export function autoAnswerLine(v: MpiVerdict): string {
-  if (v.answer === "call MPI_Alltoallv") return `call MPI_Alltoallv: ${v.effect}`;
+  // the planner standing for the library's default, with the libraries' algorithms it is (traits.mpi.does)
+  const does = PLANNERS.find((p) => p.name === v.mpiDefault)?.traits.mpi?.does;
+  const name = does === undefined ? v.mpiDefault : `${v.mpiDefault}: ${does}`;
+  const def = v.mpiSimulated === null ? null : `MPI_Alltoallv's default (${name}; as the library runs it)`;
+  if (v.answer === "call MPI_Alltoallv")
+    return `call MPI_Alltoallv${def === null ? "" : ` (its default, ${name}; predicted ${v.mpiSimulated} us)`}: ${v.effect}`;
   const against =
-    v.gain === null ? "" : ` (${v.gain} % faster than MPI_Alltoallv's default, ${v.mpiDefault} ${v.mpiSimulated} us)`;
+    def === null || v.gain === null || v.speedup === null
+      ? ""
+      : `: predicted ${v.planSimulated} us against ${v.mpiSimulated} us for ${def}, ${v.speedup}x as fast ` +
+        `(${v.gain} % of its time saved)`;
   return `use the plan${against}: ${v.effect}`;
+}
+
+/**
+ * Without --runtime, what the answer's times are: the simulated machine's (the node-port model, or a network), not an
+ * MPI runtime's; the vs-MPI bench measures SMPI against the runtime models.
+ */
+export function modelNote(machine: string, ports: number, network: string | null): string {
+  const on = network === null ? "" : ` on network ${network}`;
+  return (
+    `these times are the ${machine} model's (${counted(ports, "port", "ports")} per node${on}), not an MPI runtime's: ` +
+    `--runtime NAME (commplan machines --json lists them) predicts what MPI_Alltoallv takes there`
+  );
 }
 
 /** `plan --algorithm auto`: planAuto on the named machine (required; no --param). */
@@ -156,7 +179,7 @@ async function planAutoCommand(ctx: CliContext, file: string, o: PlanFlags): Pro
     throw fail("plan", "BAD_OPTION", "--free-copies goes with --runtime (a runtime model's copies)", {
       field: "freeCopies",
     });
-  const runtime = o.runtime === undefined ? null : runtimeOfFlags(o.runtime, o.freeCopies);
+  const runtime = o.runtime === undefined ? null : runtimeOfFlags("plan", o.runtime, o.freeCopies);
   checkNetworkFlags("plan", o, machine);
   await refuseOutputOntoInput("plan", [file, networkInputFile(o)], [["-o", o.output]]);
   const m = readMatrixFile(file, matrixReadOptions(o, ctx.maxMemory));
@@ -178,9 +201,10 @@ async function planAutoCommand(ctx: CliContext, file: string, o: PlanFlags): Pro
     printJson(ctx, planSummary(s, o.output, { ...report.winner, reason: report.reason, mpi: { ...report.mpi } }));
   ctx.io.err(`plan: auto chose ${report.winner.algorithm} ${JSON.stringify(report.winner.params)}: ${report.reason}\n`);
   ctx.io.err(`plan: ${autoAnswerLine(report.mpi)}\n`);
+  if (!report.runtime) ctx.io.err(`plan: ${modelNote(machine.name, machine.ports, report.network?.name ?? null)}\n`);
   if (report.runtime)
     ctx.io.err(
-      `plan: on runtime ${report.runtime.name}, run it as the ${report.runtime.variant} program (export --variant ${report.runtime.variant})\n`,
+      `plan: on runtime ${report.runtime.name}, ${report.mpi.answer === "use the plan" ? "" : "where MPI_Alltoallv is the answer: should you run the plan anyway, "}run it as the ${report.runtime.variant} program (export --variant ${report.runtime.variant})\n`,
     );
 }
 

@@ -136,7 +136,7 @@ function captureRuntime(o: PrecomputeFlags, machine: MachineModel): RuntimeModel
       });
     return null;
   }
-  return runtimeOfFlags(o.runtime ?? defaultCaptureRuntime(machine).name, o.freeCopies);
+  return runtimeOfFlags("precompute", o.runtime ?? defaultCaptureRuntime(machine).name, o.freeCopies);
 }
 
 /** The line precompute --from-capture prints (on stdout, without --json) of what it did with a captured pattern. */

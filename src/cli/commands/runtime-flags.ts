@@ -12,6 +12,20 @@ import {
 } from "../../machines/runtime/runtime-model.js";
 import type { MachineModel } from "../../model/machine.js";
 import { fail } from "../../model/errors.js";
+import { didYouMean } from "../../internal/did-you-mean.js";
+
+/**
+ * The runtime preset `--runtime` names, or a one-line error from `command` naming the option, the name and the known
+ * ones (findRuntimeModel's own error comes from `machines`, which the user did not run).
+ */
+export function runtimeNamed(command: string, name: string): RuntimeModel {
+  const names = RUNTIME_MODELS.map((x) => x.name);
+  if (!names.includes(name))
+    throw fail(command, "BAD_OPTION", `--runtime: unknown runtime model '${name}'${didYouMean(name, names)}`, {
+      field: "runtime",
+    });
+  return findRuntimeModel(name);
+}
 
 /** simulate's error when no flag names its machine. */
 export const MACHINE_NEEDED =
@@ -47,7 +61,7 @@ export function machineOfFlags(
 ): MachineModel {
   if (flags.machine !== undefined) return findMachine(flags.machine);
   const runtime = flags.runtime;
-  const made = runtime === undefined || others.includes(runtime) ? "" : findRuntimeModel(runtime).machine;
+  const made = runtime === undefined || others.includes(runtime) ? "" : runtimeNamed(command, runtime).machine;
   if (made !== "") return findMachine(made);
   const why = runtime === undefined ? "" : ` (runtime ${runtime} is not made for one machine)`;
   throw fail(command, "BAD_OPTION", `${needs}${why}`, { field: "machine" });
@@ -60,8 +74,8 @@ export const MACHINE_OF_RUNTIME_HELP = `the machine --runtime is made for (${RUN
   .map((r) => `${r.machine} for ${r.name}`)
   .join(", ")})`;
 
-/** The runtime model a command's --runtime and --free-copies name. */
-export function runtimeOfFlags(name: string, freeCopies: boolean | undefined): RuntimeModel {
-  const model = findRuntimeModel(name);
+/** The runtime model a command's --runtime and --free-copies name (`command`: the one-line error's prefix). */
+export function runtimeOfFlags(command: string, name: string, freeCopies: boolean | undefined): RuntimeModel {
+  const model = runtimeNamed(command, name);
   return freeCopies === true ? withRuntime(model, { copies: false }) : model;
 }

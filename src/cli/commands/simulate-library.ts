@@ -49,7 +49,7 @@ export async function runLibraryFlags(
   if (problem !== null) throw bad(problem);
   await checkReplayOutputs([arg, networkInputFile(o)], o);
   const machine = machineOfFlags("simulate", o, MACHINE_NEEDED);
-  const runtime = runtimeOfFlags(o.runtime ?? DEFAULT_RUNTIME, o.freeCopies);
+  const runtime = runtimeOfFlags("simulate", o.runtime ?? DEFAULT_RUNTIME, o.freeCopies);
   const m = readMatrixFile(arg, matrixReadOptions(o, ctx.maxMemory));
   const topo = o.network === undefined ? null : loadTopology(o.network, m.p, ctx.maxMemory, machine);
   // every mirror posts at least a send and a receive per pair of ranks: refused before they are made when those

@@ -114,7 +114,7 @@ export function programFlagProblem(
 export async function runProgramReplay(path: string, o: ProgramReplayFlags, ctx: CliContext): Promise<void> {
   await checkReplayOutputs([path, networkInputFile(o)], o);
   const machine = machineOfFlags("simulate", o, MACHINE_NEEDED);
-  const runtime = runtimeOfFlags(o.runtime ?? DEFAULT_RUNTIME, o.freeCopies);
+  const runtime = runtimeOfFlags("simulate", o.runtime ?? DEFAULT_RUNTIME, o.freeCopies);
   const prog = readProgramJson(path, { maxMemory: ctx.maxMemory }).program;
   const topo = o.network === undefined ? null : loadTopology(o.network, prog.p, ctx.maxMemory, machine);
   const r = replayChecked(
