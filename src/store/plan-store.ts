@@ -177,29 +177,47 @@ function misplaced(file: string, id: string): StoreDamage {
  * A name under entries/ that the store never reads: anything but a prefix directory (two lowercase hex digits) there,
  * or anything but an entry file (`<64 hex digits>.arrow`) in a prefix directory; put there by hand or another program.
  */
-function stray(file: string, where: "entries" | "prefix"): StoreDamage {
+function stray(file: string, where: "entries" | "prefix", young: boolean): StoreDamage {
   const what = aKind(pathKind(file));
-  return {
-    file,
-    problem:
-      where === "entries"
-        ? `${what} the store does not keep (entries/ holds only prefix directories of two hex digits): never read`
-        : `${what} the store does not keep (a prefix directory holds only entries, <64 hex digits>.arrow): never read`,
-  };
+  const problem =
+    where === "entries"
+      ? `${what} the store does not keep (entries/ holds only prefix directories of two hex digits): never read`
+      : `${what} the store does not keep (a prefix directory holds only entries, <64 hex digits>.arrow): never read`;
+  return { file, problem: young ? `${problem}; young: left alone by gc until an hour old` : problem };
 }
 
 /**
- * The ids of every entry file (sorted), and the damage of the directories holding them (never followed), of the
- * entry files under the wrong prefix (misplaced) and of the names the store does not keep there (stray).
+ * Whether a stray under entries/ was changed within the last hour (FOREIGN_TEMP_AGE, by its own lstat mtime): gc leaves
+ * it alone, as it may be a file still being copied in (rsync's `.<name>.XXXXXX`, cp) or an NFS `.nfsXXXX` file of an
+ * entry removed while open.
  */
-function scanEntries(s: PlanStore): { ids: string[]; damage: StoreDamage[] } {
+function isYoung(file: string): boolean {
+  const st = lstatSync(file, { throwIfNoEntry: false });
+  return st !== undefined && Date.now() - st.mtimeMs <= FOREIGN_TEMP_AGE;
+}
+
+/** What scanEntries finds: entry ids, damage, and the strays among it young enough for gc to leave alone. */
+type EntriesScan = { ids: string[]; damage: StoreDamage[]; young: Set<string> };
+
+/**
+ * The ids of every entry file (sorted), and the damage of the directories holding them (never followed), of the
+ * entry files under the wrong prefix (misplaced) and of the names the store does not keep there (stray; the young
+ * ones' files in `young`).
+ */
+function scanEntries(s: PlanStore): EntriesScan {
   const top = partDamage(entriesDir(s), "directory", ENTRIES_PART, false);
-  if (top !== null) return { ids: [], damage: [top] };
+  if (top !== null) return { ids: [], damage: [top], young: new Set() };
   const ids: string[] = [];
   const damage: StoreDamage[] = [];
+  const young = new Set<string>();
+  const addStray = (file: string, where: "entries" | "prefix"): void => {
+    const isNew = isYoung(file);
+    if (isNew) young.add(file);
+    damage.push(stray(file, where, isNew));
+  };
   for (const pre of names(entriesDir(s))) {
     if (!/^[0-9a-f]{2}$/.test(pre)) {
-      damage.push(stray(join(entriesDir(s), pre), "entries"));
+      addStray(join(entriesDir(s), pre), "entries");
       continue;
     }
     const bad = partDamage(join(entriesDir(s), pre), "directory", PREFIX_PART, false);
@@ -210,14 +228,14 @@ function scanEntries(s: PlanStore): { ids: string[]; damage: StoreDamage[] } {
     for (const n of names(join(entriesDir(s), pre))) {
       const m = /^([0-9a-f]{64})\.arrow$/.exec(n);
       if (m === null) {
-        damage.push(stray(join(entriesDir(s), pre, n), "prefix"));
+        addStray(join(entriesDir(s), pre, n), "prefix");
         continue;
       }
       if (m[1]!.startsWith(pre)) ids.push(m[1]!);
       else damage.push(misplaced(join(entriesDir(s), pre, n), m[1]!));
     }
   }
-  return { ids, damage };
+  return { ids, damage, young };
 }
 
 /**
@@ -225,11 +243,17 @@ function scanEntries(s: PlanStore): { ids: string[]; damage: StoreDamage[] } {
  * wrong prefix, a name the store does not keep under entries/, the log, programs/.
  */
 export function storeDamage(s: PlanStore): StoreDamage[] {
+  return damageAndYoung(s).parts;
+}
+
+/** storeDamage, and the files of the young strays among it (gc leaves them alone). */
+function damageAndYoung(s: PlanStore): { parts: StoreDamage[]; young: Set<string> } {
   const tmp = partDamage(tmpDir(s), "directory", TMP_PART, false);
   const log = partDamage(logFile(s), "file", LOG_PART, true);
   const programs = programsDamage(s);
-  const parts = [...(tmp === null ? [] : [tmp]), ...scanEntries(s).damage, ...(log === null ? [] : [log])];
-  return programs === null ? parts : [...parts, programs];
+  const scan = scanEntries(s);
+  const parts = [...(tmp === null ? [] : [tmp]), ...scan.damage, ...(log === null ? [] : [log])];
+  return { parts: programs === null ? parts : [...parts, programs], young: scan.young };
 }
 
 /** The header fields list shows of an entry. */
@@ -410,9 +434,18 @@ export interface StoreGcResult {
   readonly parts: readonly StoreDamage[];
 }
 
-/** Removes a path inside the store, following no link (a link is unlinked, its target never touched). */
-function removeInside(path: string): void {
-  rmSync(path, { recursive: true, force: true });
+/**
+ * Removes a path inside the store, following no link (a link is unlinked, its target never touched); a failure is kept
+ * in `failed` (one line naming the path) and the caller goes on with the other removals.
+ */
+function removeInside(path: string, failed: Error[]): boolean {
+  try {
+    rmSync(path, { recursive: true, force: true });
+    return true;
+  } catch (e) {
+    failed.push(isCommplanError(e) ? e : fail(MODULE, "IO", `cannot remove: ${fsErrorText(e, false)}`, { file: path }));
+    return false;
+  }
 }
 
 /**
@@ -420,15 +453,19 @@ function removeInside(path: string): void {
  * store (a link, a FIFO, a file where a directory belongs, or the reverse: removed, never followed;
  * the temporary and entries directories made anew); returns what it removed. With `dryRun` it removes nothing and
  * returns what it would remove now (a damaged part's contents are not looked into: removing the part removes them).
+ * A stray under entries/ younger than an hour is left alone (isYoung). A path it cannot remove does not stop it: the
+ * first such failure is thrown (`<path>: cannot remove: ...`) once every other removal is done.
  */
 export function gcStore(s: PlanStore, dryRun = false): StoreGcResult {
-  const parts = storeDamage(s);
+  const found = damageAndYoung(s);
+  const parts = found.parts.filter((d) => !found.young.has(d.file));
   if (dryRun) {
     const abandoned = temps(s).filter((t) => t.abandoned).length;
     const damaged = listPlans(s, true).filter((e) => e.problem !== null);
     return { temps: abandoned, damaged: damaged.map((e) => e.id), parts };
   }
-  for (const d of parts) removeInside(d.file);
+  const failed: Error[] = [];
+  const removedParts = parts.filter((d) => removeInside(d.file, failed));
   for (const dir of [tmpDir(s), entriesDir(s)]) {
     try {
       if (pathKind(dir) === "missing") mkdirSync(dir);
@@ -436,17 +473,9 @@ export function gcStore(s: PlanStore, dryRun = false): StoreGcResult {
       throw fsError(e, MODULE, dir, true);
     }
   }
-  let removedTemps = 0;
-  for (const t of temps(s)) {
-    if (!t.abandoned) continue;
-    removeInside(t.file);
-    removedTemps++;
-  }
+  const removedTemps = temps(s).filter((t) => t.abandoned && removeInside(t.file, failed)).length;
   const removed: string[] = [];
-  for (const e of listPlans(s, true)) {
-    if (e.problem === null) continue;
-    removeInside(e.file);
-    removed.push(e.id);
-  }
-  return { temps: removedTemps, damaged: removed, parts };
+  for (const e of listPlans(s, true)) if (e.problem !== null && removeInside(e.file, failed)) removed.push(e.id);
+  if (failed.length > 0) throw failed[0]!; // the first failure, after every other removal was done
+  return { temps: removedTemps, damaged: removed, parts: removedParts };
 }

@@ -2,7 +2,8 @@
  * store verify checks the lowered programs precompute --from-capture keeps in STORE/programs/<key>/ as it checks the
  * entries: a damaged rank file, index.json or plan.json is named, counted apart in the JSON (damagedPrograms,
  * valid against store-verify.v1), exit 1; a sound program counts in `programs`.
- * An entry file under another prefix than its id's is reported by list and verify, and removed by gc.
+ * An entry file under another prefix than its id's is reported by list and verify, and removed by gc (a stray older
+ * than an hour; see test/store/store-gc-strays.test.ts for a young one).
  */
 import {
   copyFileSync,
@@ -13,6 +14,7 @@ import {
   renameSync,
   rmSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { hostname } from "node:os";
@@ -158,6 +160,10 @@ describe("store list and verify: names the store does not keep under entries/", 
     mkdirSync(join(entries, "AB")); // upper case: not a prefix the store makes
     writeFileSync(join(entries, "notes.txt"), "x\n");
     writeFileSync(join(entries, id.slice(0, 2), `${id}.arrow~`), "x\n");
+    // older than an hour: a stray younger is left alone by gc (test/store/store-gc-strays.test.ts)
+    const old = new Date(Date.now() - 2 * 3600_000);
+    for (const n of ["backup", "AB", "notes.txt", join(id.slice(0, 2), `${id}.arrow~`)])
+      utimesSync(join(entries, n), old, old);
     const damage = [
       { file: join(entries, "AB"), problem: `a directory the store does not keep ${top}` },
       { file: join(entries, "backup"), problem: `a directory the store does not keep ${top}` },
