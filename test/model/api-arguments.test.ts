@@ -100,7 +100,7 @@ describe("an unknown option key is refused, with a suggestion, not dropped", () 
     [
       "runProtocol",
       () => loose(runProtocol)(m, machine, { protocol: "async", timeLine: false }),
-      "protocols: unknown option 'timeLine' (did you mean timeline?)",
+      "simulate: unknown option 'timeLine' (did you mean timeline?)",
     ],
     [
       "lowerSchedule",
@@ -149,6 +149,37 @@ describe("an unknown option key is refused, with a suggestion, not dropped", () 
     expect(plan(m, "shift", {}).chunks).toBeNull();
     const sim = simulateSchedule(s, machine, { mode: "nonblocking", timeline: false });
     expect(sim.makespan).toBeGreaterThan(0);
+  });
+});
+
+describe("the other kind's field in a simulator request gets its own rule, not 'unknown option'", () => {
+  const cases: [string, () => unknown, string, string][] = [
+    [
+      "a protocol field in a replay",
+      () => loose(simulateSchedule)(s, machine, { inquiry: 3 }),
+      "inquiry",
+      "simulate: inquiry is an option of a protocol run",
+    ],
+    [
+      "a replay field in a protocol run",
+      () => loose(runProtocol)(m, machine, { protocol: "async", lockstep: true }),
+      "lockstep",
+      "simulate: lockstep does not apply to a protocol run (the protocols run blocking, one port per node, " +
+        "without stage barriers or a schedule)",
+    ],
+    [
+      "stageBarriers in a protocol run",
+      () => loose(runProtocol)(m, machine, { protocol: "drs-n", stageBarriers: false }),
+      "stageBarriers",
+      "simulate: stageBarriers does not apply to a protocol run (the protocols have no stages)",
+    ],
+  ];
+  for (const [name, f, field, text] of cases) it(name, () => expect(refused(f, "BAD_OPTION", field)).toBe(text));
+
+  it("a key of neither kind is still unknown, 'protocol' in a replay too (it would be dropped)", () => {
+    expect(refused(() => loose(simulateSchedule)(s, machine, { protocol: "async" }), "BAD_OPTION", "protocol")).toMatch(
+      /^simulate: unknown option 'protocol'/,
+    );
   });
 });
 

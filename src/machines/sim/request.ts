@@ -4,7 +4,7 @@
  */
 import { checkMachine } from "../../model/machine.js";
 import { fail } from "../../model/errors.js";
-import { checkBooleanOption, checkOptionKeys, checkOptionsObject } from "../../model/option-checks.js";
+import { checkBooleanOption, checkOptionKeys, checkOptionsObject, isOptionsObject } from "../../model/option-checks.js";
 import { checkProgress, type ProgressCallback } from "../../model/progress.js";
 import { choice, integer, resolveSpecs } from "../../model/param-spec.js";
 import type { MachineModel } from "../../model/machine.js";
@@ -326,10 +326,21 @@ export function checkRequestObject(module: string, req: unknown, optional: boole
     });
 }
 
+/**
+ * checkOptionKeys of a request (module "simulate", as its other field checks) for the keys outside `own` and outside
+ * `theirs` (the other kind's fields, which simRequestProblem refuses with its rule: "inquiry is an option of a
+ * protocol run" says more than "unknown option").
+ */
+function checkRequestKeys(req: unknown, own: readonly string[], theirs: readonly string[]): void {
+  if (!isOptionsObject(req)) return;
+  const unknown = Object.keys(req).filter((k) => !theirs.includes(k));
+  checkOptionKeys("simulate", Object.fromEntries(unknown.map((k) => [k, true])), own);
+}
+
 /** Checks a replay request and fills its defaults. */
 export function resolveReplay(req: ReplayRequest, machine: MachineModel): SimOptions {
   checkMachine(machine, "simulate");
-  checkOptionKeys("simulate", req, REPLAY_KEYS);
+  checkRequestKeys(req, REPLAY_KEYS, PROTOCOL_FIELDS);
   // a blocking request's nonblocking fields are checked as values first, then refused (simRequestProblem)
   const loose = req as Partial<NonblockingReplayRequest>;
   const given = {
@@ -426,7 +437,7 @@ function resolveNetwork(
 /** Checks a protocol request and fills its defaults. */
 export function resolveProtocol(req: ProtocolRunRequest, machine: MachineModel): ProtocolOptions {
   checkMachine(machine, "protocols");
-  checkOptionKeys("protocols", req, PROTOCOL_KEYS);
+  checkRequestKeys(req, PROTOCOL_KEYS, ["stageBarriers", ...REPLAY_FIELDS]);
   if (!PROTOCOLS.includes(req.protocol))
     throw bad("protocol", `unknown protocol '${String(req.protocol)}'; known: ${PROTOCOLS.join(", ")}`);
   const shape = simRequestProblem(req);
