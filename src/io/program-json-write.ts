@@ -275,6 +275,8 @@ const SPLIT_BATCH = 256;
  * before anything is written (refuseIrregularEntries).
  */
 export async function writeProgramSplit(prog: Program, dir: string, opts: ProgramWriteOptions = {}): Promise<void> {
+  checkOptionsObject(MODULE, "options", opts);
+  checkOptionKeys(MODULE, opts, [...OUTPUT_OPTION_KEYS, "progress"]);
   const progress = checkProgress(opts.progress, MODULE);
   let present: Map<string, Dirent>;
   await refuseIrregularEntries(MODULE, dir, [INDEX_FILE, ...Array.from({ length: prog.p }, (_, r) => rankFileName(r))]);

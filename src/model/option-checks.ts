@@ -27,6 +27,14 @@ export function checkOptionsObject(module: string, field: string, v: unknown): v
 }
 
 /**
+ * An option key for a one-line message: a plain one (letters, digits, `_$.-`, at most 40) as 'key', any other as
+ * describeValue quotes a string (JSON-escaped, so a newline is `\n`; cut at 40 characters).
+ */
+function quotedKey(key: string): string {
+  return /^[\w$.-]{1,40}$/.test(key) ? `'${key}'` : describeValue(key);
+}
+
+/**
  * Throws a one-line BAD_OPTION error of `module` naming the first key of the options object `v` that is not in `known`
  * (with a "did you mean" and the known keys; after `fn: ` when the function is named), as the command line refuses an
  * unknown flag: a misspelt option would
@@ -37,7 +45,7 @@ export function checkOptionKeys(module: string, v: unknown, known: readonly stri
   if (!isOptionsObject(v)) return;
   for (const key of Object.keys(v)) {
     if (known.includes(key)) continue;
-    const text = `unknown option '${key}'${didYouMean(key, known)}; known: ${known.join(", ")}`;
+    const text = `unknown option ${quotedKey(key)}${didYouMean(key, known)}; known: ${known.join(", ")}`;
     throw fail(module, "BAD_OPTION", fn === undefined ? text : `${fn}: ${text}`, { field: key });
   }
 }

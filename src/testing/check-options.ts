@@ -81,8 +81,8 @@ function checkTimeBound(t: TimeBound): void {
 }
 
 /**
- * The keys of ScheduleCheckOptions, and `matrices` of PlannerPropertyOptions (which extends it, and whose object the
- * property hands on to each run's check). An unknown key is refused: a misspelt bound (`maxStep`) would be no bound.
+ * The keys of ScheduleCheckOptions (PlannerPropertyOptions adds `matrices`: checkScheduleCheckOptions' `extraKeys`). An
+ * unknown key is refused: a misspelt bound (`maxStep`) would be no bound, a `matrices` given to verifyOrThrow ignored.
  */
 const SCHEDULE_CHECK_KEYS: readonly string[] = Object.freeze([
   "ports",
@@ -90,19 +90,21 @@ const SCHEDULE_CHECK_KEYS: readonly string[] = Object.freeze([
   "maxSteps",
   "maxBuffer",
   "time",
-  "matrices",
 ]);
 
 /**
- * Checks the kit's options up front: an object or undefined with no unknown key; ports a positive integer or Infinity
+ * Checks the kit's options up front: an object or undefined with no key but ScheduleCheckOptions' and `extraKeys`; ports a positive integer or Infinity
  * (the verifier's); allowUnproven a boolean; maxSteps and maxBuffer a number >= 0 or a function; time a machine, a
  * positive finite factor and a cost mode. Throws a one-line BAD_OPTION CommplanError naming the option, never a check
  * failure of a schedule.
  */
-export function checkScheduleCheckOptions(o: ScheduleCheckOptions | undefined): void {
+export function checkScheduleCheckOptions(
+  o: ScheduleCheckOptions | undefined,
+  extraKeys: readonly string[] = [],
+): void {
   checkOptionsObject(MODULE, "options", o);
   if (o === undefined) return;
-  checkOptionKeys(MODULE, o, SCHEDULE_CHECK_KEYS);
+  checkOptionKeys(MODULE, o, [...SCHEDULE_CHECK_KEYS, ...extraKeys]);
   if (o.ports !== undefined) checkVerifyPorts(MODULE, o.ports);
   checkBooleanOption(MODULE, "allowUnproven", o.allowUnproven);
   checkBound("maxSteps", o.maxSteps);

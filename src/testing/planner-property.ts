@@ -138,6 +138,12 @@ function perRun<P extends Generating>(prop: P, s: Sampler): P {
   return prop;
 }
 
+/** The options of each run's check: the property's without `matrices` (which the check would refuse). */
+function checkOptionsOf(options: PlannerPropertyOptions): ScheduleCheckOptions {
+  const { matrices: _matrices, ...check } = options;
+  return check;
+}
+
 /**
  * A property over matrices (options.matrices, default anyMatrixArb()) that `plan` returns a schedule
  * passing every check of the verifier and the stated bounds, and the same schedule when a matrix is
@@ -153,11 +159,12 @@ export function plannerProperty(
   options: PlannerPropertyOptions = {},
 ): fc.IPropertyWithHooks<[CommMatrix]> {
   checkFunction("plannerProperty", "plan", plan);
-  checkScheduleCheckOptions(options);
+  checkScheduleCheckOptions(options, ["matrices"]);
+  const check = checkOptionsOf(options);
   const s = sampler();
   const prop = fc.property(options.matrices ?? anyMatrixArb(), (m) => {
     const first = callPlan(plan, m);
-    const f = callFailure(m, first, options);
+    const f = callFailure(m, first, check);
     const g = s.twice(f !== null) ? determinismFailure(m, first.outcome, callPlan(plan, m).outcome) : null;
     if (g !== null) s.differed();
     if (g !== null || f !== null) throw new ScheduleCheckError((g ?? f)!, null);
@@ -174,11 +181,12 @@ export function asyncPlannerProperty(
   options: PlannerPropertyOptions = {},
 ): fc.IAsyncPropertyWithHooks<[CommMatrix]> {
   checkFunction("asyncPlannerProperty", "plan", plan);
-  checkScheduleCheckOptions(options);
+  checkScheduleCheckOptions(options, ["matrices"]);
+  const check = checkOptionsOf(options);
   const s = sampler();
   const prop = fc.asyncProperty(options.matrices ?? anyMatrixArb(), async (m) => {
     const first = await callAsyncPlan(plan, m);
-    const f = callFailure(m, first, options);
+    const f = callFailure(m, first, check);
     const g = s.twice(f !== null) ? determinismFailure(m, first.outcome, (await callAsyncPlan(plan, m)).outcome) : null;
     if (g !== null) s.differed();
     if (g !== null || f !== null) throw new ScheduleCheckError((g ?? f)!, null);

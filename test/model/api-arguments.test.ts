@@ -50,6 +50,7 @@ import {
   verifyOrThrow,
 } from "../../src/testing/index.js";
 import { errorOf } from "../helpers/errors.js";
+import { writeProgramSplit } from "../../src/io/program-json-write.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 const m = matrixFromRows([
@@ -322,6 +323,11 @@ describe("the testing kit refuses an unknown option key, naming the function", (
       () => loose(anyMatrixArb)({ maxEntries: 4 }),
       "testing: anyMatrixArb: unknown option 'maxEntries'",
     ],
+    [
+      "verifyOrThrow given plannerProperty's matrices (it would be ignored)",
+      () => loose(verifyOrThrow)(m, s, { matrices: matrixArb({ maxP: 3 }) }),
+      "testing: unknown option 'matrices'",
+    ],
     ["patternArb", () => loose(patternArb)("uniform", { maxp: 4 }), "testing: patternArb: unknown option 'maxp'"],
     ["hRelationArb", () => loose(hRelationArb)({ H: 2 }), "testing: hRelationArb: unknown option 'H'"],
     ["dRegularArb", () => loose(dRegularArb)({ units: 2 }), "testing: dRegularArb: unknown option 'units'"],
@@ -389,6 +395,29 @@ describe("the file readers and writers check their arguments before they touch a
       code: "BAD_INPUT",
       message: "program: the program is not a Program object, got null",
     });
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe("an unknown option key is quoted in one bounded line", () => {
+  it("a key with a newline is JSON-escaped, not a second line", () => {
+    const text = refused(() => loose(plan)(m, "shift", { "pay\nload": true }), "BAD_OPTION", "pay\nload");
+    expect(text.startsWith('planner: unknown option "pay\\nload" (did you mean payload?); known: ')).toBe(true);
+  });
+
+  it("a 100-character key is cut at 40", () => {
+    const key = "k".repeat(100);
+    const text = refused(() => loose(plan)(m, "shift", { [key]: true }), "BAD_OPTION", key);
+    expect(text.startsWith(`planner: unknown option "${"k".repeat(40)}..."; known: `)).toBe(true);
+    expect(text).not.toContain("k".repeat(41));
+  });
+
+  it("writeProgramSplit refuses an unknown key as writeProgramJson does, before writing anything", async () => {
+    const dir = tempDir("api-arguments");
+    const prog = lowerSchedule(m, s);
+    await expect(loose(writeProgramSplit)(prog, join(dir, "split"), { progres: null })).rejects.toThrow(
+      /^program: unknown option 'progres' \(did you mean progress\?\); known: /,
+    );
     expect(readdirSync(dir)).toEqual([]);
   });
 });
