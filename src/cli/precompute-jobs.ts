@@ -24,6 +24,7 @@ import {
   resolveStoreRequest,
   STORE_AUTO,
 } from "../store/index.js";
+import { entryProblemInPieces } from "../store/plan-store.js";
 
 /** One plan to make: a pattern at P with a seed, a machine (or null), an algorithm with its params and payload. */
 export interface PrecomputeJob {
@@ -166,9 +167,9 @@ export function readPrecomputeSpec(file: string): PrecomputeJob[] {
 }
 
 /**
- * What became of a job: added by this run, present already, present but not checked (its entry is too big to load
- * within the memory budget: not judged sound, and not planned again), not plannable (the planner or pattern refused
- * it), or refused (a damaged entry).
+ * What became of a job: added by this run, present already, present but not fully checked (its entry is too big to
+ * load within the memory budget: its kind, seal and key sound, its columns not decoded, and not planned again), not
+ * plannable (the planner or pattern refused it), or refused (a damaged entry).
  */
 export interface JobOutcome {
   readonly status: "added" | "present" | "unchecked" | "unplannable" | "damaged";
@@ -198,11 +199,16 @@ export function runPrecomputeJob(dir: string, job: PrecomputeJob, maxMemory: num
     maxMemory,
   });
   // a present entry is loaded (its plan decoded) to be judged sound: within the budget, as store get loads it; one
-  // past it is neither judged nor planned again
+  // past it is judged in bounded memory as store list judges it (its kind, seal and key: a damaged one is damaged),
+  // its columns not decoded, and not planned again
   const size = entrySize(entryFile(store, r.id));
   const tooBig = memoryProblem(ENTRY_BYTES_PER_BYTE * size, `loading its ${size}-byte file`, maxMemory);
-  if (tooBig !== null)
-    return { status: "unchecked", id: r.id, message: `entry ${r.id} is present but was not checked: ${tooBig}` };
+  const judged = tooBig === null ? null : entryProblemInPieces(store, r.id);
+  if (judged?.problem != null) return { status: "damaged", id: r.id, message: judged.problem };
+  if (judged !== null) {
+    const message = `entry ${r.id} is present (its seal and key sound) but its columns were not decoded: ${tooBig}`;
+    return { status: "unchecked", id: r.id, message };
+  }
   try {
     if (getPlanById(store, r.id) !== null) return { status: "present", id: r.id, message: null };
   } catch (e) {

@@ -23,7 +23,7 @@ import { planOfLayout, sealedEntryLayout } from "./entry-arrow.js";
 import { entryFile, entryPathDamage, MODULE, refusedPart, type PlanStore } from "./store-dir.js";
 
 /** A damaged entry refused by name. */
-function damaged(id: string, file: string, problem: string): Error {
+export function damaged(id: string, file: string, problem: string): Error {
   return fail(
     MODULE,
     "BAD_FORMAT",

@@ -23,7 +23,7 @@ import { programsDamage, programTemps, verifyPrograms, type ProgramDamage } from
 import { checkStoreOrigin, type StoreOrigin } from "./store-origin.js";
 
 export type { StoreOrigin } from "./store-origin.js";
-import { planKeyMismatch, planOfEntry, readSealedEntry, SEAL_ENDS } from "./entry-read.js";
+import { damaged, planKeyMismatch, planOfEntry, readSealedEntry, SEAL_ENDS } from "./entry-read.js";
 import {
   ENTRIES_PART,
   entriesDir,
@@ -299,6 +299,20 @@ function judgeInPieces(file: string, id: string): Judged {
   }
   if (judged === null) return { size: 0, problem: sealProblem(new Uint8Array(0)), header: null }; // gone since listed
   return judged.problem === null ? judged.verdict : { size: judged.size ?? 0, problem: judged.problem, header: null };
+}
+
+/**
+ * Entry `id` judged in bounded memory, as `store list` judges it (its path's parts, its kind by lstat, its seal checked
+ * in pieces, its key read from its footer; its columns not decoded): null when there is no entry, else its problem
+ * (the one-line message getPlanById refuses it with), or null as the problem when it is sound.
+ */
+export function entryProblemInPieces(s: PlanStore, id: string): { problem: string | null } | null {
+  const badPath = entryPathDamage(s, id);
+  if (badPath !== null) return { problem: refusedPart(badPath, "").message };
+  const file = entryFile(s, id);
+  if (pathKind(file) === "missing") return null;
+  const { problem } = judgeInPieces(file, id);
+  return { problem: problem === null ? null : damaged(id, file, problem).message };
 }
 
 /** Entry `id`'s file read whole and judged, its columns decoded too (verify and gc). */

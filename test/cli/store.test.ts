@@ -1,5 +1,5 @@
 /** commplan store, precompute and export --format arrow, run in process. */
-import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
@@ -535,7 +535,7 @@ describe("store add and precompute: the budget counts the plan", () => {
     const refused = await pre("8M");
     expect(refused.code).toBe(0);
     expect(refused.err).toBe(
-      `precompute: unchecked: uniform P=512 seed=1 shift: entry ${id} is present but was not checked: loading its ${size}-byte file needs about 9.49 MiB, past the memory budget of 8 MiB (raise it with --max-memory, e.g. --max-memory 10M)\n` +
+      `precompute: unchecked: uniform P=512 seed=1 shift: entry ${id} is present (its seal and key sound) but its columns were not decoded: loading its ${size}-byte file needs about 9.49 MiB, past the memory budget of 8 MiB (raise it with --max-memory, e.g. --max-memory 10M)\n` +
         "precompute: 1 job: 0 added, 0 present, 1 present but not checked, 0 unplannable, 0 damaged\n",
     );
     const json = await run("precompute", spec, "--store", join(d, "s"), "--jobs", "2", "--max-memory", "8M", "--json");
@@ -544,5 +544,26 @@ describe("store add and precompute: the budget counts the plan", () => {
     expect(doc.jobs.map((j) => [j.status, j.id])).toEqual([["unchecked", id]]);
     expect(doc.totals).toEqual({ jobs: 1, added: 0, present: 0, unchecked: 1, unplannable: 0, damaged: 0 });
     expect((await pre("10M")).err).toContain("1 job: 0 added, 1 present");
+    // past the budget an entry is still judged in bounded memory: a damaged one (a byte changed, a link) is damaged
+    const file = join(d, "s", "entries", id.slice(0, 2), `${id}.arrow`);
+    const bytes = readFileSync(file);
+    const flipped = Buffer.from(bytes);
+    flipped[Math.floor(size / 2)]! ^= 1;
+    writeFileSync(file, flipped);
+    const corrupt = await pre("8M");
+    expect(corrupt.code).toBe(1);
+    expect(corrupt.err).toContain(
+      `precompute: damaged: uniform P=512 seed=1 shift: store: ${file}: entry ${id} is damaged (checksum mismatch (`,
+    );
+    writeFileSync(join(d, "real.arrow"), bytes);
+    rmSync(file);
+    symlinkSync(join(d, "real.arrow"), file);
+    for (const mm of ["8M", "16M"]) {
+      const linked = await pre(mm);
+      expect(linked.code, mm).toBe(1);
+      expect(linked.err, mm).toContain(
+        `precompute: damaged: uniform P=512 seed=1 shift: store: ${file}: entry ${id} is damaged (a symbolic link, not a file): refused;`,
+      );
+    }
   });
 });
