@@ -37,6 +37,17 @@ export function barSize(format: string, total: number, columns: number | undefin
   return Math.max(BAR_LEAST, Math.min(BAR_MOST, width - 1 - rest.length));
 }
 
+/**
+ * Narrows `bar` (made by newBar) to fit a new `total` whose count takes more digits than the one it was sized for: a
+ * line sized for "9/9" overflowed, and was cut, at "99999999/99999999". Never widened (cli-progress draws the bar from
+ * strings of its first width).
+ */
+function fitBar(bar: cliProgress.SingleBar, stream: NodeJS.WritableStream, total: number): void {
+  const options = (bar as unknown as { options: { barsize: number; format: string } }).options;
+  const size = barSize(options.format, total, (stream as { columns?: number }).columns);
+  options.barsize = Math.min(options.barsize, size);
+}
+
 /** What a long run reports to, and how its bar ends. */
 export interface Progress {
   /** `done` of `total` units so far; a total that changes is taken as it comes. */
@@ -75,7 +86,10 @@ export function progressBar(
         );
         bar.start(total, done);
       }
-      if (bar.getTotal() !== total) bar.setTotal(total);
+      if (bar.getTotal() !== total) {
+        fitBar(bar, stream, total);
+        bar.setTotal(total);
+      }
       bar.update(done);
     },
     finish: () => {

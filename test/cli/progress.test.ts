@@ -222,6 +222,22 @@ describe("a bar's line fits the terminal", () => {
         expect(l.length, `${columns}: ${l}`).toBeLessThan(columns);
       }
     }
+    // a total that grows by digits after the bar was sized (9, then 99999999) narrows the bar: the line stays whole
+    for (const columns of [70, 80]) {
+      let clock = 0;
+      const lines = linesOn(columns, (s) => {
+        const p = progressBar(true, "plan: writing", "transfers", s, () => clock);
+        clock = 2000;
+        p.report(5, 9);
+        p.report(5, 99999999);
+        p.finish();
+      });
+      expect(lines.some((l) => l.includes("/99999999 "))).toBe(true);
+      for (const l of lines) {
+        expect(l, `${columns}`).toMatch(/^plan: writing \[.*\] \d+% \| \d+\/(9|99999999) transfers$/);
+        expect(l.length, `${columns}: ${l}`).toBeLessThan(columns);
+      }
+    }
     // as wide as cli-progress's own bar where there is room; never narrower than 10
     expect(barSize("x [{bar}]", 1, 200)).toBe(40);
     expect(barSize("precompute [{bar}] {percentage}% | {value}/{total} plans | eta {eta}s", 1000, 20)).toBe(10);
