@@ -383,6 +383,30 @@ describe("program replay: messages of several tags matched by (source, destinati
     expect(swapped.makespanUs).toBe(inOrder.makespanUs);
   });
 
+  it("two sends of equal size whose tags the receives take in swapped order are matched by tag, not by place", () => {
+    // blocking 1 MiB sends (rendezvous: a send waits for its receive), tags 1 then 2; rank 1 receives tag 2 first: by
+    // tag nothing can start (each rank waits for the other's second call); paired by place (the sizes agree) it ran
+    const mib = 1 << 20;
+    const swapped: ReplayOps = {
+      p: 2,
+      rankStart: Uint32Array.of(0, 2, 4),
+      kind: Uint8Array.of(0, 0, 1, 1),
+      peer: Uint32Array.of(1, 1, 0, 0),
+      tag: Uint32Array.of(1, 2, 2, 1),
+      bytes: Float64Array.of(mib, mib, mib, mib),
+      blocking: Uint8Array.of(1, 1, 1, 1),
+      waitPrefix: Uint32Array.of(0, 1, 2, 3),
+      depStart: new Uint32Array(5),
+      deps: new Uint32Array(0),
+    };
+    const two = flatClusterNetwork(2, machine);
+    const o2 = { network: two.routes, fatpipe: two.fatpipe, runtime: smpi, copyUsPerByte: 0 };
+    expect(() => replayProgramOps(swapped, o2)).toThrow(/^machines: program replay: deadlock: rank 0 waits forever/);
+    // the same tags in one order run
+    const inOrder = { ...swapped, tag: Uint32Array.of(1, 2, 1, 2) };
+    expect(replayProgramOps(inOrder, o2).messages).toBe(2);
+  });
+
   it("names a message whose tag no receive has", () => {
     expect(() => replayProgramOps(roundOps(3, [...sends, [1, 1, 0, 8, 1], [1, 1, 0, 64, 3]]), o)).toThrow(
       /^machines: program replay: rank 0 sends to 1 \(tag 2\) a message that is never received$/,
