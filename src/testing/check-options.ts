@@ -93,10 +93,10 @@ const SCHEDULE_CHECK_KEYS: readonly string[] = Object.freeze([
 ]);
 
 /**
- * Checks the kit's options up front: an object or undefined with no key but ScheduleCheckOptions' and `extraKeys`; ports a positive integer or Infinity
- * (the verifier's); allowUnproven a boolean; maxSteps and maxBuffer a number >= 0 or a function; time a machine, a
- * positive finite factor and a cost mode. Throws a one-line BAD_OPTION CommplanError naming the option, never a check
- * failure of a schedule.
+ * Checks the kit's options up front: an object or undefined with no key but ScheduleCheckOptions' and `extraKeys`;
+ * ports a positive integer or Infinity (the verifier's); allowUnproven a boolean; maxSteps and maxBuffer a number >= 0
+ * or a function; time a machine, a positive finite factor and a cost mode. Throws a one-line BAD_OPTION CommplanError
+ * naming the option, never a check failure of a schedule.
  */
 export function checkScheduleCheckOptions(
   o: ScheduleCheckOptions | undefined,
