@@ -34,9 +34,9 @@ import {
   type ExportFormat,
 } from "../../src/index.js";
 import { scheduleToJsonText } from "../../src/entries/io.js";
-import { runSweep, scaleMatrix } from "../../src/entries/compare.js";
+import { compareText, runSweep, scaleMatrix } from "../../src/entries/compare.js";
 import { matrixToRows, toDense, toSparse, withElementBytes } from "../../src/entries/model.js";
-import { bestBound, lowerBounds, replayProgram, scheduleClass } from "../../src/entries/sim.js";
+import { bestBound, lowerBounds, replayProgram, scheduleClass, simRequestProblem } from "../../src/entries/sim.js";
 import {
   anyMatrixArb,
   anyPatternArb,
@@ -485,5 +485,24 @@ describe("the small helpers of commplan/model and commplan/sim refuse a null in 
       [3, 0, 1],
       [1, 1, 0],
     ]);
+  });
+});
+
+describe("simRequestProblem and compareText refuse what is not their argument in one line, not with a TypeError", () => {
+  it("simRequestProblem: a request that is not an object", () => {
+    expect(refused(() => loose(simRequestProblem)(null), "BAD_OPTION", "request")).toBe(
+      "simulate: simRequestProblem: the request must be an object, got null",
+    );
+    refused(() => loose(simRequestProblem)(undefined), "BAD_OPTION", "request");
+    refused(() => loose(simRequestProblem)("async"), "BAD_OPTION", "request");
+    expect(simRequestProblem({ kind: "replay", mode: "blocking" })).toBeNull();
+  });
+
+  it("compareText: a report that is not compareMatrix's", () => {
+    expect(refused(() => loose(compareText)(null), "BAD_INPUT", "report")).toBe(
+      "compare: compareText: the report is not a CompareReport (compareMatrix's), got null",
+    );
+    expect(refused(() => loose(compareText)({}), "BAD_INPUT", "report")).toMatch(/without its format and rows$/);
+    expect(compareText(compareMatrix(m, { machine }).report)).toMatch(/^compare on /);
   });
 });
