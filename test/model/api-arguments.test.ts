@@ -120,7 +120,7 @@ describe("an unknown option key is refused, with a suggestion, not dropped", () 
     [
       "planAuto",
       () => loose(planAuto)(m, machine, { finalist: 2 }),
-      "compare: unknown option 'finalist' (did you mean finalists?)",
+      "auto: unknown option 'finalist' (did you mean finalists?)",
     ],
     [
       "compareMatrix",
