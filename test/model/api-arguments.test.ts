@@ -377,6 +377,19 @@ describe("ScheduleBuilder checks the header it is given", () => {
       refused(() => loose((h: never) => new ScheduleBuilder(h, false))(bad), "BAD_INPUT", "header");
   });
 
+  it("a node out of 0..P-1 is refused by transfer and stall where it is given, naming it and P", () => {
+    const b = new ScheduleBuilder(header, false).stage("direct");
+    expect(refused(() => b.transfer(0, 3, 1), "BAD_INPUT", "dst")).toBe(
+      "schedule: ScheduleBuilder.transfer: dst 3 is not a node of P = 3 (an integer in 0..2)",
+    );
+    for (const bad of [-1, 1.5, NaN, "1"]) refused(() => loose(b.transfer.bind(b))(bad, 1, 1), "BAD_INPUT", "src");
+    expect(refused(() => b.stall(7), "BAD_INPUT", "node")).toBe(
+      "schedule: ScheduleBuilder.stall: node 7 is not a node of P = 3 (an integer in 0..2)",
+    );
+    expect(b.transfer(2, 0, 1)).toBe(0);
+    expect(Array.from(b.build().src)).toEqual([2]);
+  });
+
   it("a sound header builds a plan the verifier checks", () => {
     const b = new ScheduleBuilder({ ...header, matrixDigest: s.matrixDigest }, false).stage("direct");
     for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) if (i !== j) b.step().transfer(i, j, m.data[i * 3 + j]!);
