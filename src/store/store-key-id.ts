@@ -44,9 +44,10 @@ const KEY_FIELDS: readonly (readonly [keyof StoreKey, string, (v: unknown) => bo
 ];
 
 /**
- * Throws a one-line BAD_INPUT error of `module` (after `fn: `) naming the first field of `key` that is missing or of the
- * wrong kind, or a field a key does not have: such a key is no plan's, so a lookup would answer "not stored" (null)
- * and an add would file the plan where no lookup finds it. The key to give is resolveStoreRequest's (or listPlans').
+ * Throws a one-line BAD_INPUT error of `module` (after `fn: `) naming the first field of `key` that is missing or of
+ * the wrong kind, or a field a key does not have: such a key is no plan's, so a lookup would answer "not stored"
+ * (null) and an add would file the plan where no lookup finds it. The key to give is resolveStoreRequest's (or
+ * listPlans').
  */
 export function checkStoreKey(module: string, fn: string, key: unknown): void {
   const bad = (field: string, text: string): never => {
