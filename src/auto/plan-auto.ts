@@ -93,6 +93,9 @@ export interface AutoOptions {
 /** Finalists simulated besides shift, by default: the bench (bench/results/auto.md) measured this many enough. */
 export const AUTO_FINALISTS = 3;
 
+/** auto's reason for a matrix with no messages between ranks (hasMessages false): all it says. */
+export const NOTHING_TO_SEND_REASON = "no messages between ranks: there is nothing to send";
+
 /** The module planAuto's errors name (not compare's, whose runCandidates it shares code with). */
 const MODULE = "auto";
 
@@ -760,15 +763,16 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
       moves,
       verdictTarget(run, best, machine),
     ),
-    reason:
-      (moves ? "" : "no messages between ranks: nothing moves, the cheapest plan wins; ") +
-      describeWhy(
-        winner,
-        candidates,
-        shiftResult === undefined ? null : (bounds.get(shiftResult) ?? f.ruled.get(shiftResult) ?? null),
-        roles.baseline,
-        reasonFacts(screen, candidates, f),
-      ),
+    // with nothing to send every plan is empty: times, ties and the flat model's favourite would only be noise
+    reason: moves
+      ? describeWhy(
+          winner,
+          candidates,
+          shiftResult === undefined ? null : (bounds.get(shiftResult) ?? f.ruled.get(shiftResult) ?? null),
+          roles.baseline,
+          reasonFacts(screen, candidates, f),
+        )
+      : NOTHING_TO_SEND_REASON,
     candidates,
   };
   const planned = options.payload
