@@ -86,8 +86,11 @@ export interface VerdictRuntime {
  * overheads of the messages a rank no longer sends and receives, their envelopes on its link); where it is less than
  * half the saving, the words say the rest comes from the plan's order of messages.
  */
-function runtimeEffects(w: Load, relays: boolean, saved: number, o: VerdictRuntime): string {
+function runtimeEffects(w: Load, mean: number, relays: boolean, saved: number, o: VerdictRuntime): string {
   const lib = o.p - 1;
+  // w counts the busiest rank's messages; most ranks may send fewer: their mean too, where it differs
+  const every = mean === w.startups;
+  const busiest = every ? "at every rank" : `at the busiest rank (a mean of ${Math.round(10 * mean) / 10} per rank)`;
   const rt = o.runtime;
   const send = overheadUs(rt.isendOverhead, 0),
     recv = overheadUs(rt.recvOverhead, 0);
@@ -102,18 +105,25 @@ function runtimeEffects(w: Load, relays: boolean, saved: number, o: VerdictRunti
   const out: string[] = [];
   if (fewer > 0)
     out.push(
-      `fewer messages per rank: ${w.startups} vs the library's ${lib} (it posts the empty ones too` +
+      `fewer messages: ${w.startups} ${busiest} vs the library's ${lib} at every rank (it posts the empty ones too` +
         (relays ? "; the plan combines small messages in relays" : "") +
-        `); the library's ${fewer} more cost each rank about ${priced} us (${each})`,
+        `); the library's ${fewer} more cost ${every ? "each" : "the busiest"} rank about ${priced} us (${each})`,
     );
   if (o.variant === "nonblocking" && w.atOnce < lib)
-    out.push(`fewer messages per rank in flight at once (${w.atOnce} vs ${lib}): less sharing of each rank's links`);
+    out.push(`fewer messages in flight at once at the busiest rank (${w.atOnce} vs ${lib}): less sharing of its links`);
   if (fewer * perMessage < saved / 2)
     out.push(
-      `${out.length === 0 ? `the same ${lib} messages per rank, ` : "the rest: "}posted in the plan's order instead ` +
+      `${out.length === 0 ? `the same ${lib} messages ${busiest}, ` : "the rest: "}posted in the plan's order instead ` +
         `of the library's (every rank posts to rank 0 first and to rank ${lib} last): less sharing of the links`,
     );
   return out.join("; ");
+}
+
+/** The mean number of messages a rank sends in `s` (to another rank; as many as it receives, on the mean). */
+function meanMessages(s: Schedule): number {
+  let n = 0;
+  for (let x = 0; x < s.transferCount; x++) if (s.src[x] !== s.dst[x]) n++;
+  return n / s.p;
 }
 
 /** One weighed candidate as the verdict reads it. */
@@ -187,6 +197,7 @@ export function mpiVerdict(
       ? (same ? "MPI's linear exchange without the library's empty messages: " : "") +
         runtimeEffects(
           scheduleLoad(winner.schedule),
+          meanMessages(winner.schedule),
           winner.planner.traits.relayed,
           def.simulated - winner.simulated,
           onRuntime,

@@ -93,6 +93,12 @@ export interface AutoOptions {
 /** Finalists simulated besides shift, by default: the bench (bench/results/auto.md) measured this many enough. */
 export const AUTO_FINALISTS = 3;
 
+/** auto's reason for a matrix with no messages between ranks (hasMessages false): all it says. */
+export const NOTHING_TO_SEND_REASON = "no messages between ranks: there is nothing to send";
+
+/** The module planAuto's errors name (not compare's, whose runCandidates it shares code with). */
+const MODULE = "auto";
+
 /** One candidate in the auto header. */
 export interface AutoCandidate {
   readonly algorithm: string;
@@ -482,7 +488,7 @@ function finalistRun(
     seed,
     simNet: r.simNet,
     boundFabric: target === null ? boundFabric(mode, options.network, machine) : null,
-    phases: progressPhases(checkProgress(options.progress, "compare"), AUTO_PROGRESS_PHASES),
+    phases: progressPhases(checkProgress(options.progress, MODULE), AUTO_PROGRESS_PHASES),
     target,
     m,
     machine,
@@ -644,10 +650,10 @@ const AUTO_OPTION_KEYS: readonly string[] = Object.freeze([
 
 /** The shape of planAuto's arguments: a machine model, an options object of AutoOptions' keys, a CommMatrix. */
 function checkAutoArguments(m: CommMatrix, machine: MachineModel, options: AutoOptions): void {
-  checkMachine(machine, "compare");
-  checkOptionsObject("compare", "options", options);
-  checkOptionKeys("compare", options, AUTO_OPTION_KEYS);
-  checkMatrixArg("compare", m);
+  checkMachine(machine, MODULE);
+  checkOptionsObject(MODULE, "options", options);
+  checkOptionKeys(MODULE, options, AUTO_OPTION_KEYS);
+  checkMatrixArg(MODULE, m);
 }
 
 /**
@@ -663,18 +669,18 @@ function checkAutoArguments(m: CommMatrix, machine: MachineModel, options: AutoO
  */
 export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOptions = {}): AutoResult {
   checkAutoArguments(m, machine, options);
-  checkBooleanOption("compare", "payload", options.payload);
-  const seed = checkSeed("compare", options.seed ?? 1);
-  checkMaxMemory("compare", options.maxMemory);
+  checkBooleanOption(MODULE, "payload", options.payload);
+  const seed = checkSeed(MODULE, options.seed ?? 1);
+  checkMaxMemory(MODULE, options.maxMemory);
   const mode = options.mode ?? "blocking";
   if (mode !== "blocking" && mode !== "nonblocking")
-    throw fail("compare", "BAD_OPTION", `auto: unknown mode '${String(mode)}'; known: blocking, nonblocking`, {
+    throw fail(MODULE, "BAD_OPTION", `unknown mode '${String(mode)}'; known: blocking, nonblocking`, {
       field: "mode",
     });
   const planners = options.planners ?? PLANNERS;
   const planning: Planning = { planners, ...(options.maxMemory === undefined ? {} : { maxMemory: options.maxMemory }) };
   if (!Array.isArray(planners))
-    throw fail("compare", "BAD_OPTION", "auto: planners must be an array of planners", { field: "planners" });
+    throw fail(MODULE, "BAD_OPTION", "planners must be an array of planners", { field: "planners" });
   const roles = planners === PLANNERS ? REGISTRY_ROLES : autoRoles(planners);
   const variants = roles.variants;
   const target =
@@ -683,15 +689,10 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
   // many messages at once by its ports): every variant is a finalist unless told otherwise
   const k = options.finalists ?? (target === null ? AUTO_FINALISTS : variants.length);
   if (!Number.isInteger(k) || k < 0 || k > variants.length)
-    throw fail(
-      "compare",
-      "BAD_OPTION",
-      `auto: finalists must be an integer in 0..${variants.length}, got ${String(k)}`,
-      {
-        field: "finalists",
-      },
-    );
-  checkFlatForNetwork(machine, options.network, "auto: a network");
+    throw fail(MODULE, "BAD_OPTION", `finalists must be an integer in 0..${variants.length}, got ${String(k)}`, {
+      field: "finalists",
+    });
+  checkFlatForNetwork(machine, options.network, "a network", MODULE);
   const simNet = networkOptions(options);
   const fabric = resolveFabric(undefined, machine);
   const plan = (r: ScreenResult): boolean => ensurePlanned(r, m, machine, mode, seed, planning);
@@ -740,7 +741,7 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
   // least, as a replay and an exact bound add the same times in different orders
   const best: ScreenResult | null =
     screen.find((r) => simulated.has(r) && !f.misfits.has(r) && simulated.get(r)! <= f.best * (1 + TIE_SLACK)) ?? null;
-  if (best === null) throw fail("compare", "UNSUPPORTED", `auto: no planner could plan this matrix (P = ${m.p})`);
+  if (best === null) throw fail(MODULE, "UNSUPPORTED", `no planner could plan this matrix (P = ${m.p})`);
   const candidates = candidateRows(screen, best, f, machine, target !== null);
   const moves = hasMessages(m);
   const winner = candidates[screen.indexOf(best)]!;
@@ -762,15 +763,16 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
       moves,
       verdictTarget(run, best, machine),
     ),
-    reason:
-      (moves ? "" : "no messages between ranks: nothing moves, the cheapest plan wins; ") +
-      describeWhy(
-        winner,
-        candidates,
-        shiftResult === undefined ? null : (bounds.get(shiftResult) ?? f.ruled.get(shiftResult) ?? null),
-        roles.baseline,
-        reasonFacts(screen, candidates, f),
-      ),
+    // with nothing to send every plan is empty: times, ties and the flat model's favourite would only be noise
+    reason: moves
+      ? describeWhy(
+          winner,
+          candidates,
+          shiftResult === undefined ? null : (bounds.get(shiftResult) ?? f.ruled.get(shiftResult) ?? null),
+          roles.baseline,
+          reasonFacts(screen, candidates, f),
+        )
+      : NOTHING_TO_SEND_REASON,
     candidates,
   };
   const planned = options.payload

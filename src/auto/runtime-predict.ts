@@ -31,7 +31,7 @@ export function runtimeTarget(
 ): RuntimeTarget {
   const model = typeof runtime === "string" ? findRuntimeModel(runtime) : runtime;
   if (model === null || typeof model !== "object" || typeof model.name !== "string")
-    throw fail("compare", "BAD_OPTION", "auto: runtime must be a runtime model or its name", { field: "runtime" });
+    throw fail("auto", "BAD_OPTION", "runtime must be a runtime model or its name", { field: "runtime" });
   return { runtime: model, network: network ?? null };
 }
 

@@ -16,6 +16,8 @@ import {
 } from "./candidates.js";
 import { fmtNumber, textTable } from "./compare-format.js";
 import { oneLine } from "../internal/quoted.js";
+import { fail } from "../model/errors.js";
+import { describeValue, isOptionsObject } from "../model/option-checks.js";
 import { hasMessages } from "../auto/index.js";
 
 /** One planner's row of the comparison (times in us). */
@@ -196,12 +198,25 @@ export function movesNothing(r: CompareReport): boolean {
   return r.best === null && r.rows.length > 0 && r.rows.every((x) => x.trafficBytes === 0);
 }
 
+/** Throws a one-line BAD_INPUT error on `report` unless `r` is compareMatrix's report (its format, its rows). */
+function checkReport(r: unknown): void {
+  const x = isOptionsObject(r) ? r : null;
+  if (x !== null && x["format"] === "commplan.compare/v1" && Array.isArray(x["rows"])) return;
+  throw fail(
+    "compare",
+    "BAD_INPUT",
+    `compareText: the report is not a CompareReport (compareMatrix's), got ${x === null ? describeValue(r) : "an object without its format and rows"}`,
+    { field: "report" },
+  );
+}
+
 /**
  * The comparison as a text table with a header line and the skipped planners (one line instead for a matrix with no
  * messages between ranks: NO_MESSAGES_TEXT); with `width` (a terminal's columns) the
  * table is fitted to it (textTable).
  */
 export function compareText(r: CompareReport, width?: number): string {
+  checkReport(r);
   const b = r.bound;
   let text =
     `compare on ${oneLine(r.machine)} (P = ${r.p}, ${r.elementBytes} bytes per element, simulated ${r.mode}, ${r.ports} port${r.ports === 1 ? "" : "s"}, ${r.network ? `network ${oneLine(r.network.name)}, port sharing ${r.network.portSharing}` : oneLine(r.topology)}): ` +

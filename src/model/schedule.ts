@@ -117,6 +117,8 @@ export class ScheduleBuilder {
   private readonly tEnd = growF64(16);
   private steps = 0;
   private inStep = false;
+  /** The header's P: every node given is checked against it where it is given. */
+  private readonly p: number;
 
   constructor(
     readonly header: ScheduleHeader,
@@ -128,6 +130,7 @@ export class ScheduleBuilder {
   ) {
     const problem = scheduleHeaderProblem(header);
     if (problem !== null) throw fail("schedule", "BAD_INPUT", `ScheduleBuilder: ${problem}`, { field: "header" });
+    this.p = header.p;
     const cap = Math.max(16, expectedTransfers);
     this.srcBuf = new Uint32Array(cap);
     this.dstBuf = new Uint32Array(cap);
@@ -172,8 +175,13 @@ export class ScheduleBuilder {
     return this;
   }
 
-  /** Adds a transfer of `size` elements to the current step; returns its index. */
+  /**
+   * Adds a transfer of `size` elements to the current step; returns its index. A node that is not an integer in
+   * 0..P-1 is refused here, in one line naming it and P (the columns would store -1 as 4294967295 and 1.5 as 1).
+   */
   transfer(src: number, dst: number, size: number): number {
+    if (src >>> 0 !== src || src >= this.p) this.badNode("transfer", "src", src);
+    if (dst >>> 0 !== dst || dst >= this.p) this.badNode("transfer", "dst", dst);
     if (!this.inStep) this.step();
     const n = this.n;
     if (n === this.srcBuf.length) this.growTransfers();
@@ -207,11 +215,22 @@ export class ScheduleBuilder {
     return this;
   }
 
-  /** Marks `node` as stalling on purpose in the current step. */
+  /** Marks `node` as stalling on purpose in the current step (a node out of 0..P-1 is refused, as in transfer). */
   stall(node: number): this {
+    if (node >>> 0 !== node || node >= this.p) this.badNode("stall", "node", node);
     if (!this.inStep) this.step();
     this.stallNode.push(node);
     return this;
+  }
+
+  /** Throws the one-line BAD_INPUT error on a node of `method` that is not an integer in 0..P-1. */
+  private badNode(method: string, field: string, v: unknown): never {
+    throw fail(
+      "schedule",
+      "BAD_INPUT",
+      `ScheduleBuilder.${method}: ${field} ${describeValue(v)} is not a node of P = ${this.p} (an integer in 0..${this.p - 1})`,
+      { field },
+    );
   }
 
   /** Doubles the transfer columns. */

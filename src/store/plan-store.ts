@@ -16,7 +16,7 @@ import {
 import { fsError, fsErrorText } from "../io/file-output.js";
 import { aKind, appendRegular, judgeRegular, MAX_ENTRY_BYTES, pathKind, readRegular } from "./store-fs.js";
 import { SEAL_KEY, SEAL_PLACEHOLDER, sealBytes, sealProblem, sealProblemInPieces } from "./entry-seal.js";
-import { storeKeyId, type StoreKey } from "./store-key-id.js";
+import { checkStoreKey, storeKeyId, type StoreKey } from "./store-key-id.js";
 import { decodeSealedEntry, footerMetadata } from "./entry-arrow.js";
 import { parseArrowHeader } from "../io/schedule-arrow-meta.js";
 import { programsDamage, programTemps, verifyPrograms, type ProgramDamage } from "./store-programs.js";
@@ -84,6 +84,7 @@ export function addPlan(
   plan: Schedule,
   origin: StoreOrigin | null = null,
 ): { written: boolean; id: string; file: string } {
+  checkStoreKey(MODULE, "addPlan", key);
   checkStoreOrigin(MODULE, origin);
   const id = storeKeyId(key);
   const file = entryFile(s, id);
@@ -149,8 +150,9 @@ export function getPlanById(s: PlanStore, id: string): Schedule | null {
   );
 }
 
-/** The plan stored under `key`, or null (see getPlanById). */
+/** The plan stored under `key`, or null (see getPlanById); a key that is not one (checkStoreKey) is an error. */
 export function getPlan(s: PlanStore, key: StoreKey): Schedule | null {
+  checkStoreKey(MODULE, "getPlan", key);
   return getPlanById(s, storeKeyId(key));
 }
 

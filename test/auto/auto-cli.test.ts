@@ -173,3 +173,29 @@ describe("plan --algorithm auto --runtime", () => {
     expect([e.code, e.err.split("\n")[0]]).toEqual([0, expect.stringMatching(/^export: mesh-two-stage, P = 16/)]);
   });
 });
+
+describe("plan --algorithm auto --ports", () => {
+  it("--ports k: auto chooses for the machine with k ports, as compare and simulate take it; refused without auto", async () => {
+    const m = join(dir, "ports.json"),
+      s = join(dir, "ports-s.json");
+    expect((await run("gen", "h-relation", "--p", "8", "-o", m)).code).toBe(0);
+    const one = await run("plan", m, "-a", "auto", "--machine", "ib-hdr-200", "-o", s);
+    expect(one.err).toMatch(/the ib-hdr-200 model's \(1 port per node\)/);
+    const four = await run("plan", m, "-a", "auto", "--machine", "ib-hdr-200", "--ports", "4", "-o", s);
+    expect(four.code).toBe(0);
+    expect(four.err).toMatch(/the ib-hdr-200 model's \(4 ports per node\)/);
+    const help = (await run("plan", "--help")).out.replace(/\s+/g, " ");
+    expect(help).toContain("send and receive ports per node on the simulated machine (default: the machine's)");
+    for (const [args, err] of [
+      [["--ports", "0"], /--ports must be an integer in 1\.\.1024, got '0'\n$/],
+      [["--ports", "unlimited"], /^plan: --ports unlimited is not supported: the simulator replays a finite number/],
+      [["--ports", "2", "--runtime", "ib-hdr-200-mpi"], /^plan: --ports goes with the simulated machine: a --runtime/],
+    ] as const) {
+      const r = await run("plan", m, "-a", "auto", "--machine", "ib-hdr-200", ...args, "-o", s);
+      expect({ code: r.code, lines: r.err.trimEnd().split("\n").length }).toEqual({ code: 2, lines: 1 });
+      expect(r.err).toMatch(err);
+    }
+    const shift = await run("plan", m, "-a", "shift", "--ports", "2", "-o", s);
+    expect(shift.err).toBe("plan: --ports goes with --algorithm auto (it simulates the finalists there)\n");
+  });
+});

@@ -120,14 +120,24 @@ describe("planAuto", () => {
     expect(doc.auto.network).toEqual({ name: "fat-tree:oversub=4", portSharing: "fair" });
     expect(() => validateWithSchema("schedule", doc, "schedule")).not.toThrow();
     expect(() => planAuto(m, findMachine("cm5-fat-tree"), { network })).toThrow(
-      /^compare: auto: a network replaces the machine's topology/,
+      /^auto: a network replaces the machine's topology/,
     );
   });
 
-  it("refuses a bad finalist count or mode with a one-line error", () => {
+  it("refuses a bad finalist count or mode with a one-line error naming auto, not compare", () => {
     const m = generatePattern("pattern1", 8, {}, 1);
-    expect(() => planAuto(m, findMachine("t3d-004"), { finalists: -1 })).toThrow(/^compare: auto: finalists/);
-    expect(() => planAuto(m, findMachine("t3d-004"), { mode: "x" as never })).toThrow(/^compare: auto: unknown mode/);
+    const t3d = findMachine("t3d-004");
+    expect(() => planAuto(m, t3d, { finalists: -1 })).toThrow(
+      /^auto: finalists must be an integer in 0\.\.\d+, got -1$/,
+    );
+    expect(() => planAuto(m, t3d, { mode: "x" as never })).toThrow(
+      /^auto: unknown mode 'x'; known: blocking, nonblocking$/,
+    );
+    expect(() => planAuto(m, t3d, { runtime: 3 as never })).toThrow(
+      /^auto: runtime must be a runtime model or its name$/,
+    );
+    expect(() => planAuto(m, t3d, { seed: 1.5 })).toThrow(/^auto: /);
+    expect(() => planAuto(m, t3d, { payload: "yes" as never })).toThrow(/^auto: payload must be true or false/);
   });
 });
 

@@ -290,9 +290,11 @@ describe("schedule JSON round trip (continued)", () => {
     expect(readdirSync(sub)).toEqual(["out.json"]);
     // a node out of range, found part-way, is the schedule check's error too
     const far = new ScheduleBuilder(HEADER, false).stage("a");
-    for (let k = 0; k < 50_000; k++) far.transfer(0, 1, 1);
-    far.transfer(0, HEADER.p, 1);
-    const node = await asyncErrorOf(() => writeScheduleJson(far.build(), join(sub, "far.json")));
+    for (let k = 0; k <= 50_000; k++) far.transfer(0, 1, 1);
+    // the builder refuses the node where it is given: the schedule object is edited after it is built
+    const farSchedule = far.build();
+    farSchedule.dst[50_000] = HEADER.p;
+    const node = await asyncErrorOf(() => writeScheduleJson(farSchedule, join(sub, "far.json")));
     expect(node.message).toBe(
       `schedule: the schedule is not well formed: transfer 50000: node ${HEADER.p} is not in 0..${HEADER.p - 1}`,
     );

@@ -245,7 +245,9 @@ describe("scheduleCost, input checks", () => {
   });
 
   it("rejects a transfer naming a node outside the schedule", () => {
-    const s = build(2, [["s", "none", [[[0, 5, 1]]]]]);
+    // the builder refuses node 5 of P = 2 where it is given: the schedule object is edited after it is built
+    const s = build(2, [["s", "none", [[[0, 1, 1]]]]]);
+    s.dst[0] = 5;
     expect(() => scheduleCost(s, M, "blocking")).toThrow(
       /^machines: the schedule is not well formed: transfer 0: node 5 is not in 0\.\.1$/,
     );

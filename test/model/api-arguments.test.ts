@@ -34,9 +34,9 @@ import {
   type ExportFormat,
 } from "../../src/index.js";
 import { scheduleToJsonText } from "../../src/entries/io.js";
-import { runSweep, scaleMatrix } from "../../src/entries/compare.js";
+import { compareText, runSweep, scaleMatrix } from "../../src/entries/compare.js";
 import { matrixToRows, toDense, toSparse, withElementBytes } from "../../src/entries/model.js";
-import { bestBound, lowerBounds, replayProgram, scheduleClass } from "../../src/entries/sim.js";
+import { bestBound, lowerBounds, replayProgram, scheduleClass, simRequestProblem } from "../../src/entries/sim.js";
 import {
   anyMatrixArb,
   anyPatternArb,
@@ -121,7 +121,7 @@ describe("an unknown option key is refused, with a suggestion, not dropped", () 
     [
       "planAuto",
       () => loose(planAuto)(m, machine, { finalist: 2 }),
-      "compare: unknown option 'finalist' (did you mean finalists?)",
+      "auto: unknown option 'finalist' (did you mean finalists?)",
     ],
     [
       "compareMatrix",
@@ -437,6 +437,19 @@ describe("ScheduleBuilder checks the header it is given", () => {
       refused(() => loose((h: never) => new ScheduleBuilder(h, false))(bad), "BAD_INPUT", "header");
   });
 
+  it("a node out of 0..P-1 is refused by transfer and stall where it is given, naming it and P", () => {
+    const b = new ScheduleBuilder(header, false).stage("direct");
+    expect(refused(() => b.transfer(0, 3, 1), "BAD_INPUT", "dst")).toBe(
+      "schedule: ScheduleBuilder.transfer: dst 3 is not a node of P = 3 (an integer in 0..2)",
+    );
+    for (const bad of [-1, 1.5, NaN, "1"]) refused(() => loose(b.transfer.bind(b))(bad, 1, 1), "BAD_INPUT", "src");
+    expect(refused(() => b.stall(7), "BAD_INPUT", "node")).toBe(
+      "schedule: ScheduleBuilder.stall: node 7 is not a node of P = 3 (an integer in 0..2)",
+    );
+    expect(b.transfer(2, 0, 1)).toBe(0);
+    expect(Array.from(b.build().src)).toEqual([2]);
+  });
+
   it("a sound header builds a plan the verifier checks", () => {
     const b = new ScheduleBuilder({ ...header, matrixDigest: s.matrixDigest }, false).stage("direct");
     for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) if (i !== j) b.step().transfer(i, j, m.data[i * 3 + j]!);
@@ -545,5 +558,24 @@ describe("the small helpers of commplan/model and commplan/sim refuse a null in 
       [3, 0, 1],
       [1, 1, 0],
     ]);
+  });
+});
+
+describe("simRequestProblem and compareText refuse what is not their argument in one line, not with a TypeError", () => {
+  it("simRequestProblem: a request that is not an object", () => {
+    expect(refused(() => loose(simRequestProblem)(null), "BAD_OPTION", "request")).toBe(
+      "simulate: simRequestProblem: the request must be an object, got null",
+    );
+    refused(() => loose(simRequestProblem)(undefined), "BAD_OPTION", "request");
+    refused(() => loose(simRequestProblem)("async"), "BAD_OPTION", "request");
+    expect(simRequestProblem({ kind: "replay", mode: "blocking" })).toBeNull();
+  });
+
+  it("compareText: a report that is not compareMatrix's", () => {
+    expect(refused(() => loose(compareText)(null), "BAD_INPUT", "report")).toBe(
+      "compare: compareText: the report is not a CompareReport (compareMatrix's), got null",
+    );
+    expect(refused(() => loose(compareText)({}), "BAD_INPUT", "report")).toMatch(/without its format and rows$/);
+    expect(compareText(compareMatrix(m, { machine }).report)).toMatch(/^compare on /);
   });
 });

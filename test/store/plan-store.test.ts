@@ -19,6 +19,7 @@ import {
   resolveStoreRequest,
   verifyStore,
 } from "../../src/store/index.js";
+import { errorOf } from "../helpers/errors.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 const m = generatePattern("h-relation", 16, { h: 3 }, 5);
@@ -165,5 +166,38 @@ describe("plan store: auto", () => {
     expect(() => resolveStoreRequest(m, "auto", { machine: t3d, params: { x: 1 } })).toThrow(
       /auto chooses the parameters itself/,
     );
+  });
+});
+
+describe("plan store: a key that is not a store key is refused, not answered 'not stored'", () => {
+  it("getPlan and addPlan name the missing or wrong field in one line; the key listPlans gives back still serves", () => {
+    const s = fresh();
+    const r = resolveStoreRequest(m, "shift", {});
+    const sched = plan(m, "shift");
+    const refusal = (f: () => unknown): { code: string; field: unknown; message: string } => {
+      const e = errorOf(f);
+      return { code: e.code, field: e.place.field, message: e.message };
+    };
+    expect(refusal(() => getPlan(s, {} as never))).toEqual({
+      code: "BAD_INPUT",
+      field: "format",
+      message:
+        "store: getPlan: the key has no format (a string); a key lists format, matrixDigest, p, elementBytes, " +
+        "algorithm, params, seed, payload, machine",
+    });
+    expect(refusal(() => getPlan(s, null as never)).message).toBe(
+      "store: getPlan: the key must be a store key object, got null",
+    );
+    const { seed: _, ...noSeed } = r.key;
+    expect(refusal(() => getPlan(s, noSeed as never)).field).toBe("seed");
+    expect(refusal(() => getPlan(s, { ...r.key, p: "16" } as never)).message).toBe(
+      'store: getPlan: the key\'s p must be an integer >= 1, got "16"',
+    );
+    expect(refusal(() => addPlan(s, { ...r.key, algoritm: "shift" } as never, sched)).message).toBe(
+      "store: addPlan: the key has a field 'algoritm' no store key has",
+    );
+    expect(listPlans(s)).toHaveLength(0);
+    addPlan(s, r.key, sched);
+    expect(getPlan(s, listPlans(s)[0]!.key!)).not.toBeNull();
   });
 });

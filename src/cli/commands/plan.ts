@@ -30,6 +30,7 @@ import { intOption, keyValues, matrixReadOptions, writingBar } from "../io.js";
 import { JSON_SUMMARY_HELP, printJson, refuseJsonOnStdout, writtenBytes } from "./json-summary.js";
 import type { JsonValue } from "../../model/schedule.js";
 import { refuseArrowName } from "../output-format.js";
+import { portsOption, SIMULATOR_PORTS } from "../ports-option.js";
 
 /** The options of `plan` as commander gives them. */
 interface PlanFlags extends NetworkFlags {
@@ -44,6 +45,7 @@ interface PlanFlags extends NetworkFlags {
   runtime?: string;
   freeCopies?: boolean;
   exhaustive?: boolean;
+  ports?: string;
 }
 
 /** Registers `plan`. */
@@ -73,6 +75,10 @@ export function registerPlan(program: Command, ctx: CliContext): void {
     )
     .addOption(portSharingOption())
     .option(
+      "--ports <k>",
+      "with --algorithm auto: send and receive ports per node on the simulated machine (default: the machine's)",
+    )
+    .option(
       "--runtime <name>",
       `with --algorithm auto: plan for an MPI runtime of today's networks, ${RUNTIME_MODELS.map((r) => r.name).join(" or ")} ('commplan machines --json' lists them with their SMPI configuration): each finalist is lowered and its program replayed as the runtime runs it (on --network or the machine's flat cluster; unlimited ports), unless a lower bound shows it cannot win, in the fastest variant, which the header's auto.runtime names for export --variant; the plan is written at element level (as with --payload), ready for that export`,
     )
@@ -93,6 +99,7 @@ export function registerPlan(program: Command, ctx: CliContext): void {
         ["runtime", "--runtime"],
         ["freeCopies", "--free-copies"],
         ["exhaustive", "--exhaustive"],
+        ["ports", "--ports"],
       ] as const)
         if (o[k] !== undefined)
           throw fail("plan", "BAD_OPTION", `${flag} goes with --algorithm auto (it simulates the finalists there)`, {
@@ -169,11 +176,23 @@ async function planAutoCommand(ctx: CliContext, file: string, o: PlanFlags): Pro
     throw fail("plan", "BAD_OPTION", "--algorithm auto chooses the parameters itself; drop --param", {
       field: "param",
     });
-  const machine = machineOfFlags(
+  const named = machineOfFlags(
     "plan",
     o,
     "--algorithm auto needs --machine (the machine it chooses for), or a --runtime made for one machine",
   );
+  if (o.ports !== undefined && o.runtime !== undefined)
+    throw fail(
+      "plan",
+      "BAD_OPTION",
+      "--ports goes with the simulated machine: a --runtime replays with unlimited ports",
+      {
+        field: "ports",
+      },
+    );
+  // the machine with the ports asked for: auto's screen, simulation and port check all read machine.ports
+  const machine =
+    o.ports === undefined ? named : { ...named, ports: portsOption(o.ports, { command: "plan", ...SIMULATOR_PORTS }) };
   const seed = intOption("seed", o.seed, 0, MAX_SEED);
   if (o.freeCopies === true && o.runtime === undefined)
     throw fail("plan", "BAD_OPTION", "--free-copies goes with --runtime (a runtime model's copies)", {

@@ -4,7 +4,13 @@
  */
 import { checkMachine } from "../../model/machine.js";
 import { fail } from "../../model/errors.js";
-import { checkBooleanOption, checkOptionKeys, checkOptionsObject, isOptionsObject } from "../../model/option-checks.js";
+import {
+  checkBooleanOption,
+  checkOptionKeys,
+  checkOptionsObject,
+  describeValue,
+  isOptionsObject,
+} from "../../model/option-checks.js";
 import { checkProgress, type ProgressCallback } from "../../model/progress.js";
 import { choice, integer, resolveSpecs } from "../../model/param-spec.js";
 import type { MachineModel } from "../../model/machine.js";
@@ -189,9 +195,19 @@ const problem = (field: string, rule: SimRequestRule, message: string): SimReque
 /**
  * The first field of `req` that does not belong to its kind, protocol or mode (checked at run time:
  * a caller in JavaScript, or one building a request from flags, can give any field), or null. Needs
- * no machine and reads no value beyond the kind, protocol, mode, fabric and the network's routes.
+ * no machine and reads no value beyond the kind, protocol, mode, fabric and the network's routes. A request that is
+ * not an object (null, a string) is a one-line BAD_OPTION error on `request`, not a TypeError.
  */
 export function simRequestProblem(req: SimulatorRequest): SimRequestProblem | null {
+  if (!isOptionsObject(req))
+    throw fail(
+      "simulate",
+      "BAD_OPTION",
+      `simRequestProblem: the request must be an object, got ${describeValue(req)}`,
+      {
+        field: "request",
+      },
+    );
   const r = req as unknown as { readonly [k: string]: unknown };
   const has = (k: string): boolean => r[k] !== undefined;
   const net = (r["network"] ?? null) as { readonly [k: string]: unknown } | null;

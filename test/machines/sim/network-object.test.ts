@@ -87,7 +87,7 @@ describe("a network object built by hand", () => {
       "simulate: progress must be a function (done, total), got string",
     );
     expect(refusal(() => planAuto(m, machine, { progress: bad }))).toBe(
-      "compare: progress must be a function (done, total), got string",
+      "auto: progress must be a function (done, total), got string",
     );
     expect(refusal(() => runCandidates(m, { machine, progress: bad }))).toBe(
       "compare: progress must be a function (done, total), got string",
