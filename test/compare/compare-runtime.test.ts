@@ -66,6 +66,15 @@ describe("compareMatrix with a runtime", () => {
     expect(compareMatrix(m, { machine: ib, planners }).report).not.toHaveProperty("runtime");
   });
 
+  it("progress: the plans count as the first half, the replays as the second, rising to the end", () => {
+    const m = generatePattern("pattern1", 8, {}, 1);
+    const planners = [findPlanner("shift"), findPlanner("coloring"), findPlanner("mpi-linear")];
+    const seen: [number, number][] = [];
+    compareMatrix(m, { machine: ib, planners, runtime: "smpi", progress: (d, t) => seen.push([d, t]) });
+    expect(seen.map(([, t]) => t)).toEqual(Array(6).fill(6));
+    expect(seen.map(([d]) => d)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
   it("an unknown runtime is refused before anything is planned; no messages: none ranked", () => {
     const m = generatePattern("pattern1", 8, {}, 1);
     let planned = 0;
