@@ -33,6 +33,13 @@ export {
   type Screen,
   type ScreenResult,
 } from "./candidates.js";
+export {
+  predictLibraryDefault,
+  predictOnRuntime,
+  runtimeTarget,
+  type RuntimePrediction,
+  type RuntimeTarget,
+} from "./runtime-predict.js";
 export { predictMakespan, makespanMode, type MakespanRequest } from "./predict-makespan.js";
 export {
   MPI_MARGIN,

@@ -32,6 +32,7 @@ import type { Schedule } from "../model/schedule.js";
 import { PLANNERS, resolvePlanOptions } from "../planner/registry.js";
 import type { Planner } from "../planner/types.js";
 import { predictMakespan } from "../auto/index.js";
+import type { RuntimeModel } from "../machines/runtime/runtime-model.js";
 
 /** What to run and how to measure. */
 export interface CandidateRequest {
@@ -59,6 +60,12 @@ export interface CandidateRequest {
   readonly portSharing?: PortSharing;
   /** Bytes each plan and lowering may allocate (PlanOptions.maxMemory); default: half the memory, <= 32 GiB. */
   readonly maxMemory?: number;
+  /**
+   * Also time every plan on this MPI runtime (a runtime model or its name): its lowered program replayed as the runtime
+   * runs it, as plan -a auto --runtime predicts its finalists (compareMatrix; on `network` or the machine's flat
+   * cluster), and rank by that time. Default none.
+   */
+  readonly runtime?: RuntimeModel | string | null;
 }
 
 /**
@@ -160,6 +167,7 @@ const CANDIDATE_REQUEST_KEYS: readonly string[] = Object.freeze([
   "network",
   "portSharing",
   "maxMemory",
+  "runtime",
 ]);
 
 /**

@@ -18,7 +18,9 @@ import { fmtNumber, textTable } from "./compare-format.js";
 import { oneLine } from "../internal/quoted.js";
 import { fail } from "../model/errors.js";
 import { describeValue, isOptionsObject } from "../model/option-checks.js";
-import { hasMessages } from "../auto/index.js";
+import { hasMessages, runtimeTarget } from "../auto/index.js";
+import { checkProgress } from "../model/progress.js";
+import { fastestOnRuntime, runtimeComparison, type RuntimeComparison } from "./compare-runtime.js";
 
 /** One planner's row of the comparison (times in us). */
 export interface CompareRow extends CandidateMeasures {
@@ -76,8 +78,16 @@ export interface CompareReport {
    * otherwise (in nonblocking mode it is `bound`).
    */
   readonly libraryBound?: BoundEntry | null;
-  /** The planner with the shortest simulated makespan (the first in registry order on a tie). */
+  /**
+   * The planner with the shortest simulated makespan, or with `runtime` the shortest time on that runtime (the first in
+   * registry order on a tie).
+   */
   readonly best: string | null;
+  /**
+   * compare --runtime: every row's plan timed on that MPI runtime (its program replayed as the runtime runs it, as plan
+   * -a auto --runtime predicts), which then ranks (`best`), and MPI_Alltoallv's default there; absent otherwise.
+   */
+  readonly runtime?: RuntimeComparison;
   readonly rows: readonly CompareRow[];
   readonly skipped: readonly { readonly algorithm: string; readonly reason: string }[];
 }
@@ -129,10 +139,26 @@ export function fastest(candidates: readonly Candidate[]): number {
  * charts.
  */
 export function compareMatrix(m: CommMatrix, req: CandidateRequest): { report: CompareReport; run: CandidateRun } {
-  const run = runCandidates(m, req);
+  // a bad runtime or progress is refused before anything is planned
+  const target = req.runtime === undefined || req.runtime === null ? null : runtimeTarget(req.runtime, req.network);
+  const progress = checkProgress(req.progress, "compare");
+  // on a runtime the planners' count is reported as half the work, the replays as the other half
+  const run = runCandidates(
+    m,
+    target !== null && progress !== null ? { ...req, progress: (d, t, name) => progress(d, 2 * t, name) } : req,
+  );
   const machine: MachineModel = req.machine;
+  // the replays share the second half out (a skipped planner has none)
+  const t = run.candidates.length + run.skipped.length;
+  const share = (d: number, n: number): number => t + Math.round((d * t) / n);
+  const runtime =
+    target === null
+      ? null
+      : runtimeComparison(m, run.candidates, req, target, (d, n) =>
+          progress?.(share(d, n), 2 * t, run.candidates[d - 1]!.algorithm),
+        );
   // with no message between ranks no plan moves anything: none is the fastest (a ranking would be by empty barriers)
-  const k = hasMessages(m) ? fastest(run.candidates) : -1;
+  const k = !hasMessages(m) ? -1 : runtime === null ? fastest(run.candidates) : fastestOnRuntime(runtime.times);
   const bounds = [
     ...lowerBounds(m, "cost-blocking", { machine }),
     ...lowerBounds(m, "cost-nonblocking", { machine }),
@@ -155,6 +181,7 @@ export function compareMatrix(m: CommMatrix, req: CandidateRequest): { report: C
       ? { libraryBound: libraryBound(m, req, run.ports) }
       : {}),
     best: k < 0 ? null : run.candidates[k]!.algorithm,
+    ...(runtime === null ? {} : { runtime }),
     rows: run.candidates.map((c) => rowOf(c, run)),
     skipped: run.skipped,
   };
@@ -182,7 +209,25 @@ function mpiText(r: CompareReport): string {
     r.mode === "blocking" && r.bound !== null && own != null && mpi.some((x) => x.mpi!.libraryUs < r.bound!.value)
       ? `; below the lower bound above, which is for blocking runs: the library runs nonblocking, where the lower bound is ${fmtNumber(own.value)} us (${own.name})`
       : "";
-  return `(MPI) what your MPI library does for MPI_Alltoallv (every round posted at once, nonblocking${beyond}):\n${lines.join("")}`;
+  // with --runtime the block's times are still the simulated machine's: the runtime's are the column and the line above
+  const where = r.runtime === undefined ? "" : " on the simulated machine";
+  return `(MPI) what your MPI library does for MPI_Alltoallv${where} (every round posted at once, nonblocking${beyond}):\n${lines.join("")}`;
+}
+
+/**
+ * compare --runtime's lines under the table: which time ranks, MPI_Alltoallv's default on the runtime, and why a plan
+ * has no time there.
+ */
+function runtimeText(r: CompareReport, rt: RuntimeComparison): string {
+  const name = oneLine(rt.name);
+  let text =
+    `column '${name} us': each plan's program replayed as runtime ${name} runs it (the faster of its dataflow and ` +
+    `nonblocking programs, as auto predicts on a runtime), on ${r.network ? `network ${oneLine(r.network.name)}` : "the machine's flat cluster"}; ` +
+    `it ranks the plans, not the simulated machine\n`;
+  if (r.best !== null) text += `* fastest on runtime ${name}: ${r.best}\n`;
+  text += `MPI_Alltoallv's default on runtime ${name}, as the library runs it (every pair posted at once): ${fmtNumber(rt.libraryDefaultUs)} us\n`;
+  for (const t of rt.times) if (t.us === null) text += `no time on runtime ${name} for ${t.algorithm}: ${t.note}\n`;
+  return text;
 }
 
 /**
@@ -236,10 +281,15 @@ export function compareText(r: CompareReport, width?: number): string {
       "x bound",
     ],
   ];
-  for (const x of r.rows)
-    rows.push([x.algorithm + (x.mpi ? " (MPI)" : "") + (x.algorithm === r.best ? " *" : ""), ...measureCells(x)]);
+  const rt = r.runtime;
+  if (rt !== undefined) rows[0]!.push(`${rt.name} us`);
+  r.rows.forEach((x, k) => {
+    const cells = [x.algorithm + (x.mpi ? " (MPI)" : "") + (x.algorithm === r.best ? " *" : ""), ...measureCells(x)];
+    rows.push(rt === undefined ? cells : [...cells, fmtNumber(rt.times[k]!.us)]);
+  });
   text += textTable(rows, width);
-  if (r.best !== null) text += `* fastest on the simulated machine: ${r.best}\n`;
+  if (rt !== undefined) text += runtimeText(r, rt);
+  else if (r.best !== null) text += `* fastest on the simulated machine: ${r.best}\n`;
   text += mpiText(r);
   for (const s of r.skipped) text += `skipped ${s.algorithm}: ${s.reason}\n`;
   return text;

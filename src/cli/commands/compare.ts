@@ -35,6 +35,8 @@ import { ELEMENT_BYTES_HELP, fmt, intOption, matrixReadOptions, table } from "..
 import { counted } from "../../internal/plural.js";
 import { refuseStdoutTarget } from "./json-summary.js";
 import { portsOption, SIMULATOR_PORTS } from "../ports-option.js";
+import { freeCopiesOption, runtimeOfFlags, runtimeTargetOption } from "./runtime-flags.js";
+import type { RuntimeModel } from "../../machines/runtime/runtime-model.js";
 
 interface CompareFlags extends NetworkFlags {
   machine: string;
@@ -47,6 +49,36 @@ interface CompareFlags extends NetworkFlags {
   sweep?: string;
   html?: string;
   elementBytes?: string;
+  runtime?: string;
+  freeCopies?: boolean;
+}
+
+/**
+ * --runtime's model (with --free-copies), or null without it; refused beside --sweep, --svg and --html, which draw the
+ * simulated machine's times, and --free-copies without it (plan's check).
+ */
+function compareRuntime(o: CompareFlags): RuntimeModel | null {
+  if (o.runtime === undefined) {
+    if (o.freeCopies === true)
+      throw fail("compare", "BAD_OPTION", "--free-copies goes with --runtime (a runtime model's copies)", {
+        field: "freeCopies",
+      });
+    return null;
+  }
+  const runtime = runtimeOfFlags("compare", o.runtime, o.freeCopies);
+  for (const [k, flag] of [
+    ["sweep", "--sweep"],
+    ["svg", "--svg"],
+    ["html", "--html"],
+  ] as const)
+    if (o[k] !== undefined)
+      throw fail(
+        "compare",
+        "BAD_OPTION",
+        `--runtime does not go with ${flag}, which shows the simulated machine's times; run it without --runtime`,
+        { field: k },
+      );
+  return runtime;
 }
 
 /**
@@ -124,6 +156,10 @@ function refuseStdoutTargets(targets: readonly (readonly [string, string | undef
     );
 }
 
+/** How --runtime times the plans (runtimeTargetOption's `how`). */
+const RUNTIME_HELP =
+  "each plan is lowered and its program replayed as the runtime runs it (on --network or the machine's flat cluster; unlimited ports), in the faster of its dataflow and nonblocking variants, as plan --algorithm auto --runtime predicts its finalists: a column of the table and the JSON's runtime, which rank the plans; also MPI_Alltoallv's default there as the library runs it; not with --sweep, --svg or --html";
+
 /** Registers `compare`. */
 export function registerCompare(program: Command, ctx: CliContext): void {
   program
@@ -158,9 +194,12 @@ export function registerCompare(program: Command, ctx: CliContext): void {
       ),
     )
     .addOption(portSharingOption())
+    .addOption(runtimeTargetOption("also time every plan on", RUNTIME_HELP))
+    .addOption(freeCopiesOption())
     .action(async (file: string, o: CompareFlags) => {
       const machine = findMachine(o.machine);
       checkNetworkFlags("compare", o, machine);
+      const runtime = compareRuntime(o);
       const seed = intOption("seed", o.seed, 0, MAX_SEED);
       const ports =
         o.ports === undefined ? machine.ports : portsOption(o.ports, { command: "compare", ...SIMULATOR_PORTS });
@@ -187,6 +226,7 @@ export function registerCompare(program: Command, ctx: CliContext): void {
       );
       const network = loadNetworkFlags(o, m.p, ctx.maxMemory, machine);
       const req = { machine, seed, mode: o.mode, ports, planners, ...network, maxMemory: ctx.maxMemory };
+      const onRuntime = runtime === null ? {} : { runtime };
       // one count for the comparison and the sweep after it (the sweep runs the same planners once per
       // factor), so the bar never starts over
       const sweeps = factors === null ? 0 : factors.length;
@@ -194,6 +234,7 @@ export function registerCompare(program: Command, ctx: CliContext): void {
       const { result, sweep } = withProgress(ctx.io.interactive, "compare", "plans", (progress) => ({
         result: compareMatrix(m, {
           ...req,
+          ...onRuntime,
           progress: (done, total) => {
             first = total;
             progress(done, total * (1 + sweeps));

@@ -1,6 +1,11 @@
 /** commplan plan: plan a matrix with a named algorithm and write the schedule JSON. */
-import { RUNTIME_MODELS } from "../../machines/runtime/runtime-model.js";
-import { freeCopiesOption, MACHINE_OF_RUNTIME_HELP, machineOfFlags, runtimeOfFlags } from "./runtime-flags.js";
+import {
+  freeCopiesOption,
+  MACHINE_OF_RUNTIME_HELP,
+  machineOfFlags,
+  runtimeOfFlags,
+  runtimeTargetOption,
+} from "./runtime-flags.js";
 import { checkMemory } from "../../model/memory-budget.js";
 import { planOutputBytes } from "../plan-bytes.js";
 import type { Command } from "commander";
@@ -78,9 +83,11 @@ export function registerPlan(program: Command, ctx: CliContext): void {
       "--ports <k>",
       "with --algorithm auto: send and receive ports per node on the simulated machine (default: the machine's)",
     )
-    .option(
-      "--runtime <name>",
-      `with --algorithm auto: plan for an MPI runtime of today's networks, ${RUNTIME_MODELS.map((r) => r.name).join(" or ")} ('commplan machines --json' lists them with their SMPI configuration): each finalist is lowered and its program replayed as the runtime runs it (on --network or the machine's flat cluster; unlimited ports), unless a lower bound shows it cannot win, in the fastest variant, which the header's auto.runtime names for export --variant; the plan is written at element level (as with --payload), ready for that export`,
+    .addOption(
+      runtimeTargetOption(
+        "with --algorithm auto: plan for",
+        `each finalist is lowered and its program replayed as the runtime runs it (on --network or the machine's flat cluster; unlimited ports), unless a lower bound shows it cannot win, in the fastest variant, which the header's auto.runtime names for export --variant; the plan is written at element level (as with --payload), ready for that export`,
+      ),
     )
     .addOption(freeCopiesOption())
     .option(

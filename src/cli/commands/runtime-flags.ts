@@ -40,6 +40,16 @@ export const RUNTIME_OPTION = new Option(
   `with --program or --library: the runtime model, ${RUNTIME_MODELS.map((m) => m.name).join(" or ")} (default ${DEFAULT_RUNTIME}; 'commplan machines --json' lists them with their SMPI configuration)`,
 );
 
+/**
+ * A fresh `--runtime <name>` of a command that plans or ranks for an MPI runtime (plan -a auto, compare), in one
+ * wording: `use` what it does there ("... for", "... on"), then the runtimes, then `how` the plans are timed.
+ */
+export const runtimeTargetOption = (use: string, how: string): Option =>
+  new Option(
+    "--runtime <name>",
+    `${use} an MPI runtime of today's networks, ${RUNTIME_MODELS.map((r) => r.name).join(" or ")} ('commplan machines --json' lists them with their SMPI configuration): ${how}`,
+  );
+
 /** A fresh `--free-copies` option (one per command: commander keeps an option's state on the instance). */
 export const freeCopiesOption = (): Option =>
   new Option(
