@@ -170,14 +170,19 @@ const CANDIDATE_REQUEST_KEYS: readonly string[] = Object.freeze([
   "runtime",
 ]);
 
+/** Refuses a request that is not an options object (undefined included), naming `options`. */
+export function checkCandidateRequestObject(req: CandidateRequest): void {
+  checkOptionsObject("compare", "options", req);
+  if (req === undefined)
+    throw fail("compare", "BAD_OPTION", "compare needs options: { machine, ... }", { field: "options" });
+}
+
 /**
  * Plans m with every applicable planner (a planner that refuses the matrix is skipped with its reason) and measures
  * each plan. Deterministic for a seed.
  */
 export function runCandidates(m: CommMatrix, req: CandidateRequest): CandidateRun {
-  checkOptionsObject("compare", "options", req);
-  if (req === undefined)
-    throw fail("compare", "BAD_OPTION", "compare needs options: { machine, ... }", { field: "options" });
+  checkCandidateRequestObject(req);
   checkOptionKeys("compare", req, CANDIDATE_REQUEST_KEYS);
   checkMatrixArg("compare", m);
   const { machine } = req;

@@ -7,6 +7,7 @@ import type { PortSharing, SimMode } from "../machines/sim/options.js";
 import { matrixDigest, type CommMatrix } from "../model/matrix.js";
 import type { MachineModel } from "../model/machine.js";
 import {
+  checkCandidateRequestObject,
   runCandidates,
   simulatedBounds,
   type Candidate,
@@ -140,6 +141,7 @@ export function fastest(candidates: readonly Candidate[]): number {
  */
 export function compareMatrix(m: CommMatrix, req: CandidateRequest): { report: CompareReport; run: CandidateRun } {
   // a bad runtime or progress is refused before anything is planned
+  checkCandidateRequestObject(req);
   const target = req.runtime === undefined || req.runtime === null ? null : runtimeTarget(req.runtime, req.network);
   const progress = checkProgress(req.progress, "compare");
   // on a runtime the planners' count is reported as half the work, the replays as the other half
