@@ -224,8 +224,8 @@ function runtimeText(r: CompareReport, rt: RuntimeComparison): string {
   const name = oneLine(rt.name);
   let text =
     `column '${name} us': each plan's program replayed as runtime ${name} runs it (the faster of its dataflow and ` +
-    `nonblocking programs, as auto predicts on a runtime), on ${r.network ? `network ${oneLine(r.network.name)}` : "the machine's flat cluster"}; ` +
-    `it ranks the plans, not the simulated machine\n`;
+    `nonblocking programs, as auto predicts on a runtime), on ${r.network ? `network ${oneLine(r.network.name)}` : "the machine's flat cluster"}, ` +
+    `with unlimited ports (a port count is the simulated machine's); it ranks the plans, not the simulated machine\n`;
   if (r.best !== null) text += `* fastest on runtime ${name}: ${r.best}\n`;
   text += `MPI_Alltoallv's default on runtime ${name}, as the library runs it (every pair posted at once): ${fmtNumber(rt.libraryDefaultUs)} us\n`;
   for (const t of rt.times) if (t.us === null) text += `no time on runtime ${name} for ${t.algorithm}: ${t.note}\n`;

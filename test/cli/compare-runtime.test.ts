@@ -52,7 +52,9 @@ describe("commplan compare --runtime", () => {
     expect(text.code).toBe(0);
     expect(text.out).toMatch(/\balgorithm .* simulated us +x bound +ib-hdr-200-mpi us\n/);
     expect(text.out).toContain("replayed as runtime ib-hdr-200-mpi runs it");
-    expect(text.out).toContain("on network fat-tree:k=4; it ranks the plans, not the simulated machine\n");
+    expect(text.out).toContain(
+      "on network fat-tree:k=4, with unlimited ports (a port count is the simulated machine's); it ranks the plans, not the simulated machine\n",
+    );
     expect(text.out).toContain(`* fastest on runtime ib-hdr-200-mpi: ${doc.best}\n`);
     expect(text.out).toMatch(
       /\nMPI_Alltoallv's default on runtime ib-hdr-200-mpi, as the library runs it \(every pair posted at once\): [\d.]+ us\n/,
