@@ -8,20 +8,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { validateWithSchema } from "../../src/io/json-schema.js";
 import { matrixFromRows } from "../../src/model/matrix.js";
-import { writeCapture } from "../helpers/capture.js";
+import { MOE_CAPTURE, writeCapture } from "../helpers/capture.js";
 import { run } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
-/** An MoE-like exchange at P = 4 that a plan runs faster than MPI_Alltoallv's default on ib-hdr-200. */
-const MOE = matrixFromRows(
-  [
-    [26, 11, 10, 1],
-    [29, 10, 4, 5],
-    [26, 11, 5, 6],
-    [26, 7, 11, 4],
-  ],
-  { elementBytes: 24 },
-);
 /** A ring of 8 MB messages: no plan is faster than MPI_Alltoallv's default (call MPI). */
 const RING = matrixFromRows(
   [0, 1, 2, 3].map((i) => [0, 1, 2, 3].map((j) => (j === (i + 1) % 4 ? 1_000_000 : 0))),
@@ -63,7 +53,7 @@ const planJson = (d: string, key: string): Record<string, unknown> =>
 describe("precompute --from-capture --json", () => {
   it("prints every pattern with its verdict (replay, call MPI), its program and its plan.json's figures", async () => {
     const d = tempDir("capture-json");
-    const moe = writeCapture(join(d, "cap"), MOE, { calls: 7 });
+    const moe = writeCapture(join(d, "cap"), MOE_CAPTURE, { calls: 7 });
     const ring = writeCapture(join(d, "cap"), RING, { calls: 2 });
     const { code, doc, err } = await precomputeJson(d);
     expect(code).toBe(0);
@@ -125,7 +115,7 @@ describe("precompute --from-capture --json", () => {
 
   it("says present on a rerun, and replaced (damaged, or another target) with what the old program was for", async () => {
     const d = tempDir("capture-json");
-    const moe = writeCapture(join(d, "cap"), MOE);
+    const moe = writeCapture(join(d, "cap"), MOE_CAPTURE);
     const ring = writeCapture(join(d, "cap"), RING);
     const first = await precomputeJson(d);
     const again = await precomputeJson(d);
@@ -193,7 +183,7 @@ describe("precompute --from-capture --json on a failure", () => {
     );
     const cap = join(d, "cap");
     return [
-      writeCapture(cap, MOE, { name: "a" }),
+      writeCapture(cap, MOE_CAPTURE, { name: "a" }),
       writeCapture(cap, RING, { name: "b" }),
       writeCapture(cap, three, { name: "c" }),
     ];
@@ -261,7 +251,7 @@ describe("precompute --from-capture --json on a failure", () => {
 
   it("refuses bad input before planning in one line, with nothing on stdout", async () => {
     const d = tempDir("capture-json");
-    writeCapture(join(d, "cap"), MOE, { key: "0".repeat(32) });
+    writeCapture(join(d, "cap"), MOE_CAPTURE, { key: "0".repeat(32) });
     const base = ["precompute", "--from-capture", join(d, "cap"), "--store", join(d, "s")];
     const bad = await run(...base, "--machine", "ib-hdr-200", "--json");
     expect([bad.code, bad.out]).toEqual([2, ""]);

@@ -13,15 +13,9 @@ import { verifyProgram } from "../../src/verifier/index.js";
 import { openPlanStore, getPlanById } from "../../src/store/index.js";
 import { run } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
-import { writeCapture } from "../helpers/capture.js";
+import { MOE_CAPTURE, writeCapture } from "../helpers/capture.js";
 
 // Keys libcommplan's C code (runtimes/libcommplan/key.c) computed under Open MPI at P = 4 for these matrices.
-const MOE_ROWS = [
-  [26, 11, 10, 1],
-  [29, 10, 4, 5],
-  [26, 11, 5, 6],
-  [26, 7, 11, 4],
-];
 const MOE_KEY = "222575cb38809e299dcf39099f95e309";
 const ALLTOALL_KEY = "2e26576f61c323ece3d4ea526852c4de"; // MPI_Alltoall of one int: every count 1, 4 bytes
 
@@ -46,7 +40,7 @@ function precompute(d: string, machine: string): ReturnType<typeof run> {
 
 describe("captureKey", () => {
   it("equals the key libcommplan's C code computes", () => {
-    expect(captureKey(matrixFromRows(MOE_ROWS, { elementBytes: 24 }))).toBe(MOE_KEY);
+    expect(captureKey(MOE_CAPTURE)).toBe(MOE_KEY);
     expect(
       captureKey(
         matrixFromRows(
@@ -84,7 +78,7 @@ describe("captureKey", () => {
 describe("precompute --from-capture", () => {
   it("plans (one-port model), stores and lowers every captured pattern into STORE/programs/<key>/, once", async () => {
     const d = dir();
-    const m = matrixFromRows(MOE_ROWS, { elementBytes: 24 });
+    const m = MOE_CAPTURE;
     writeCapture(join(d, "cap"), m);
     writeCapture(join(d, "cap2"), m, { calls: 4 }); // the same pattern from another run: merged below
     const m2 = matrixFromRows(
@@ -131,7 +125,7 @@ describe("precompute --from-capture", () => {
 
   it("refuses a capture whose key is not its matrix's, and bad option sets, in one line", async () => {
     const d = dir();
-    writeCapture(join(d, "cap"), matrixFromRows(MOE_ROWS, { elementBytes: 24 }), { key: "0".repeat(32) });
+    writeCapture(join(d, "cap"), MOE_CAPTURE, { key: "0".repeat(32) });
     const bad = await run(
       "precompute",
       "--from-capture",
@@ -215,7 +209,7 @@ describe("docs/formats.md on libcommplan's files", () => {
     const strings = [...pack.matchAll(/"([^"]*)"/g)].map((m) => m[1]!).slice(1); // after the format string
     expect(documentedFields("commplan.capture/v1")).toEqual(strings.filter((x) => x !== "commplan.capture/v1"));
     const d = dir();
-    const key = writeCapture(join(d, "cap"), matrixFromRows(MOE_ROWS, { elementBytes: 24 }));
+    const key = writeCapture(join(d, "cap"), MOE_CAPTURE);
     expect((await precompute(d, "t3d-004")).code).toBe(0);
     const rec = JSON.parse(readFileSync(join(d, "s", "programs", key, "plan.json"), "utf8")) as object;
     expect(documentedFields("commplan.libplan/v1")).toEqual(Object.keys(rec));
@@ -233,7 +227,7 @@ describe("precompute --from-capture of a damaged capture", () => {
     ];
     for (const [what, change, message] of damage) {
       const d = dir();
-      writeCapture(join(d, "cap"), matrixFromRows(MOE_ROWS, { elementBytes: 24 }));
+      writeCapture(join(d, "cap"), MOE_CAPTURE);
       // a second pattern whose record sorts last ("z"), damaged: the first must not be planned either
       const m2 = matrixFromRows(
         Array.from({ length: 6 }, (_, i) => Array.from({ length: 6 }, (_, j) => (i + j) % 3)),
@@ -285,7 +279,7 @@ describe("precompute --from-capture of capture files read whole", () => {
     ];
     for (const [what, change, message] of cases) {
       const d = dir();
-      const key = writeCapture(join(d, "cap"), matrixFromRows(MOE_ROWS, { elementBytes: 24 }));
+      const key = writeCapture(join(d, "cap"), MOE_CAPTURE);
       change(join(d, "cap"), key);
       const r = await precompute(d, "t3d-004");
       expect([what, r.code]).toEqual([what, 2]);
@@ -299,7 +293,7 @@ describe("precompute --from-capture of capture files read whole", () => {
 describe("precompute --from-capture, run again", () => {
   it("plans again for another machine, or over an unreadable plan.json, and replaces the program", async () => {
     const d = dir();
-    writeCapture(join(d, "cap"), matrixFromRows(MOE_ROWS, { elementBytes: 24 }));
+    writeCapture(join(d, "cap"), MOE_CAPTURE);
     const key2 = writeCapture(
       join(d, "cap"),
       matrixFromRows(
@@ -334,7 +328,7 @@ describe("precompute --from-capture, run again", () => {
 
   it("replaces a key's directory that has no plan.json (its program planned again), leaving nothing aside", async () => {
     const d = dir();
-    writeCapture(join(d, "cap"), matrixFromRows(MOE_ROWS, { elementBytes: 24 }));
+    writeCapture(join(d, "cap"), MOE_CAPTURE);
     expect((await precompute(d, "t3d-004")).code).toBe(0);
     rmSync(join(d, "s", "programs", MOE_KEY, "plan.json"));
     const again = await precompute(d, "t3d-004");
@@ -347,7 +341,7 @@ describe("precompute --from-capture, run again", () => {
 
   it("keeps the old program when the new one cannot take its name, and leaves nothing aside", async () => {
     const d = dir();
-    writeCapture(join(d, "cap"), matrixFromRows(MOE_ROWS, { elementBytes: 24 }));
+    writeCapture(join(d, "cap"), MOE_CAPTURE);
     expect((await precompute(d, "t3d-004")).code).toBe(0);
     const programDir = join(d, "s", "programs", MOE_KEY);
     // the next rename onto programDir fails (EIO), once: node:fs's named exports follow its default object after
@@ -381,7 +375,7 @@ describe("precompute --from-capture, run again", () => {
 describe("precompute --from-capture, what a rerun checks and what a plan.json says", () => {
   it("lists every call kind of a key in plan.json; a plan.json for fewer kinds is planned again", async () => {
     const d = dir();
-    const m = matrixFromRows(MOE_ROWS, { elementBytes: 24 });
+    const m = MOE_CAPTURE;
     writeCapture(join(d, "cap"), m, { name: `${MOE_KEY}-0-0-alltoallv` });
     writeCapture(join(d, "cap"), m, { call: "MPI_Alltoall", name: `${MOE_KEY}-0-0-alltoall` });
     const r = await precompute(d, "t3d-004");
@@ -403,7 +397,7 @@ describe("precompute --from-capture, what a rerun checks and what a plan.json sa
 
   it("plans again a program whose rank file does not read, instead of calling it present", async () => {
     const d = dir();
-    writeCapture(join(d, "cap"), matrixFromRows(MOE_ROWS, { elementBytes: 24 }));
+    writeCapture(join(d, "cap"), MOE_CAPTURE);
     expect((await precompute(d, "t3d-004")).code).toBe(0);
     const rankFile = join(d, "s", "programs", MOE_KEY, "rank-3.json");
     const whole = readFileSync(rankFile, "utf8");
@@ -521,7 +515,7 @@ describe("precompute --from-capture on a runtime", () => {
 
   it("plans for smpi on a machine without a runtime model of its own, and with --free-copies", async () => {
     const d = dir();
-    const key = writeCapture(join(d, "cap"), matrixFromRows(MOE_ROWS, { elementBytes: 24 }));
+    const key = writeCapture(join(d, "cap"), MOE_CAPTURE);
     const base = ["precompute", "--from-capture", join(d, "cap"), "--machine", "t3d-004"];
     const r = await run(...base, "--store", join(d, "s"));
     expect(r.err).toMatch(/^precompute: 1 captured pattern \(t3d-004, runtime smpi\): 1 added/);
@@ -545,7 +539,7 @@ describe("precompute --from-capture on a runtime", () => {
     expect(text).toContain("none: the papers' one-port model");
     expect(text).toContain("default: the runtime model made for --machine, else smpi");
     const d = dir();
-    writeCapture(join(d, "cap"), matrixFromRows(MOE_ROWS, { elementBytes: 24 }));
+    writeCapture(join(d, "cap"), MOE_CAPTURE);
     const base = ["precompute", "--from-capture", join(d, "cap"), "--store", join(d, "s"), "--machine", "t3d-004"];
     const bad = await run(...base, "--runtime", "ib-hdr");
     expect(bad.code).toBe(2);

@@ -23,27 +23,16 @@ import { describe, expect, it } from "vitest";
 import { validateWithSchema } from "../../src/io/json-schema.js";
 import { openPlanStore, verifyStore } from "../../src/store/index.js";
 import { run } from "../helpers/cli.js";
-import { writeCapture } from "../helpers/capture.js";
+import { MOE_CAPTURE, writeCapture } from "../helpers/capture.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { captureKey } from "../../src/cli/capture-key.js";
-import { matrixFromRows } from "../../src/model/matrix.js";
 
-// a P = 4 capture, 24 bytes per element; its key is libcommplan's (test/helpers/capture.ts)
-const CAPTURED = matrixFromRows(
-  [
-    [26, 11, 10, 1],
-    [29, 10, 4, 5],
-    [26, 11, 5, 6],
-    [26, 7, 11, 4],
-  ],
-  { elementBytes: 24 },
-);
-const KEY = captureKey(CAPTURED);
+const KEY = captureKey(MOE_CAPTURE);
 
 /** A store at d/s holding one entry and the program precompute --from-capture lowers from one capture. */
 async function storeWithProgram(d: string): Promise<string> {
   const cap = join(d, "cap");
-  writeCapture(cap, CAPTURED);
+  writeCapture(cap, MOE_CAPTURE);
   const s = join(d, "s");
   expect(await precomputeAgain(d)).toContain("1 added");
   return s;

@@ -2,7 +2,21 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { captureKey } from "../../src/cli/capture-key.js";
-import type { CommMatrix } from "../../src/model/matrix.js";
+import { matrixFromRows, type CommMatrix } from "../../src/model/matrix.js";
+
+/**
+ * An MoE-like exchange at P = 4, 24 bytes per element, as libcommplan captures it (its key under Open MPI:
+ * test/cli/precompute-capture.test.ts): a plan runs it faster than MPI_Alltoallv's default on ib-hdr-200.
+ */
+export const MOE_CAPTURE: CommMatrix = matrixFromRows(
+  [
+    [26, 11, 10, 1],
+    [29, 10, 4, 5],
+    [26, 11, 5, 6],
+    [26, 7, 11, 4],
+  ],
+  { elementBytes: 24 },
+);
 
 /**
  * Writes a capture into `d` as libcommplan does: the matrix and its commplan.capture/v1 record, named

@@ -8,22 +8,11 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { writeCapture } from "../helpers/capture.js";
+import { MOE_CAPTURE, writeCapture } from "../helpers/capture.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { captureKey } from "../../src/cli/capture-key.js";
-import { matrixFromRows } from "../../src/model/matrix.js";
 
-// a P = 4 capture, 24 bytes per element; its key is libcommplan's (test/helpers/capture.ts)
-const CAPTURED = matrixFromRows(
-  [
-    [26, 11, 10, 1],
-    [29, 10, 4, 5],
-    [26, 11, 5, 6],
-    [26, 7, 11, 4],
-  ],
-  { elementBytes: 24 },
-);
-const KEY = captureKey(CAPTURED);
+const KEY = captureKey(MOE_CAPTURE);
 
 const BIN = join(import.meta.dirname, "..", "..", "bin", "commplan.js");
 
@@ -54,7 +43,7 @@ describe("store verify: a program directory it cannot list", () => {
     const d = tempDir("unlisted-program");
     const cap = join(d, "cap"),
       s = join(d, "s");
-    writeCapture(cap, CAPTURED);
+    writeCapture(cap, MOE_CAPTURE);
     const pre = cli(["precompute", "--from-capture", cap, "--store", s, "--machine", "t3d-004", "--runtime", "none"]);
     expect(pre.code, pre.err).toBe(0);
     const dir = join(s, "programs", KEY);
