@@ -2,7 +2,8 @@
  * commplan store get: a stored plan written as JSON or Arrow (the entry's bytes). Loads no planner, and apache-arrow
  * only to read an entry the store's own reader does not read, so `store get --id` starts almost as fast as Node.
  */
-import { statSync } from "node:fs";
+import { lstatSync } from "node:fs";
+import { dirname } from "node:path";
 import { counted } from "../../internal/plural.js";
 import { oneLine } from "../../internal/quoted.js";
 import { checkMemory } from "../../model/memory-budget.js";
@@ -37,11 +38,16 @@ export const ENTRY_BYTES_PER_BYTE = 2;
 
 /**
  * The size of a plausible entry file: 0 for a missing one, anything but a regular file, an unreadable path or one
- * larger than any entry can be (the store itself reports those as damage, never reading them).
+ * larger than any entry can be (the store itself reports those as damage, never reading them). Nothing is followed, as
+ * the store's readers follow nothing (lstat): a link as the entry, or as its prefix directory or the entries directory
+ * (where the store looks it up, `entries/<ab>/`), is 0, never the size of what it points at outside the store.
  */
 export function entrySize(file: string): number {
   try {
-    const st = statSync(file, { throwIfNoEntry: false });
+    const prefix = dirname(file);
+    for (const dir of [dirname(prefix), prefix])
+      if (lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() !== true) return 0;
+    const st = lstatSync(file, { throwIfNoEntry: false });
     return st?.isFile() === true && st.size <= MAX_ENTRY_BYTES ? st.size : 0;
   } catch {
     return 0;
