@@ -450,18 +450,62 @@ export interface StoreGcResult {
   readonly parts: readonly StoreDamage[];
 }
 
+/** A removal gc could not make: the path, why (`cannot remove: permission denied`) and the error naming both. */
+export interface GcFailure {
+  readonly file: string;
+  readonly problem: string;
+  readonly error: Error;
+}
+
+/** A failure on `file` as GcFailure keeps it: the problem is the error's message without `store: <file>: `. */
+function gcFailure(file: string, error: Error): GcFailure {
+  const named = `${MODULE}: ${file}: `;
+  return { file, error, problem: error.message.startsWith(named) ? error.message.slice(named.length) : error.message };
+}
+
 /**
  * Removes a path inside the store, following no link (a link is unlinked, its target never touched); a failure is kept
  * in `failed` (one line naming the path) and the caller goes on with the other removals.
  */
-function removeInside(path: string, failed: Error[]): boolean {
+function removeInside(path: string, failed: GcFailure[]): boolean {
   try {
     rmSync(path, { recursive: true, force: true });
     return true;
   } catch (e) {
-    failed.push(isCommplanError(e) ? e : fail(MODULE, "IO", `cannot remove: ${fsErrorText(e, false)}`, { file: path }));
+    const error = isCommplanError(e)
+      ? e
+      : fail(MODULE, "IO", `cannot remove: ${fsErrorText(e, false)}`, { file: path });
+    failed.push(gcFailure(path, error));
     return false;
   }
+}
+
+/**
+ * gcStore, but a removal that fails is returned with what was removed, not thrown: `failed` holds every path gc could
+ * not remove (or directory it could not make anew), in the order met, so a caller can say what state the store is in
+ * (the CLI names both). An error finding what to remove (a directory that cannot be listed) is still thrown.
+ */
+export function gcStoreReporting(s: PlanStore, dryRun = false): StoreGcResult & { failed: readonly GcFailure[] } {
+  const found = damageAndYoung(s);
+  const parts = found.parts.filter((d) => !found.young.has(d.file));
+  if (dryRun) {
+    const abandoned = temps(s).filter((t) => t.abandoned).length;
+    const damaged = listPlans(s, true).filter((e) => e.problem !== null);
+    return { temps: abandoned, damaged: damaged.map((e) => e.id), parts, failed: [] };
+  }
+  const failed: GcFailure[] = [];
+  const removedParts = parts.filter((d) => removeInside(d.file, failed));
+  for (const dir of [tmpDir(s), entriesDir(s)]) {
+    try {
+      if (pathKind(dir) === "missing") mkdirSync(dir);
+    } catch (e) {
+      failed.push(gcFailure(dir, fsError(e, MODULE, dir, true)));
+    }
+  }
+  const removedTemps = temps(s).filter((t) => t.abandoned && removeInside(t.file, failed)).length;
+  const removed: string[] = [];
+  for (const e of listPlans(s, true)) if (e.problem !== null && removeInside(e.file, failed)) removed.push(e.id);
+  return { temps: removedTemps, damaged: removed, parts: removedParts, failed };
 }
 
 /**
@@ -473,25 +517,7 @@ function removeInside(path: string, failed: Error[]): boolean {
  * first such failure is thrown (`<path>: cannot remove: ...`) once every other removal is done.
  */
 export function gcStore(s: PlanStore, dryRun = false): StoreGcResult {
-  const found = damageAndYoung(s);
-  const parts = found.parts.filter((d) => !found.young.has(d.file));
-  if (dryRun) {
-    const abandoned = temps(s).filter((t) => t.abandoned).length;
-    const damaged = listPlans(s, true).filter((e) => e.problem !== null);
-    return { temps: abandoned, damaged: damaged.map((e) => e.id), parts };
-  }
-  const failed: Error[] = [];
-  const removedParts = parts.filter((d) => removeInside(d.file, failed));
-  for (const dir of [tmpDir(s), entriesDir(s)]) {
-    try {
-      if (pathKind(dir) === "missing") mkdirSync(dir);
-    } catch (e) {
-      throw fsError(e, MODULE, dir, true);
-    }
-  }
-  const removedTemps = temps(s).filter((t) => t.abandoned && removeInside(t.file, failed)).length;
-  const removed: string[] = [];
-  for (const e of listPlans(s, true)) if (e.problem !== null && removeInside(e.file, failed)) removed.push(e.id);
-  if (failed.length > 0) throw failed[0]!; // the first failure, after every other removal was done
-  return { temps: removedTemps, damaged: removed, parts: removedParts };
+  const { failed, ...result } = gcStoreReporting(s, dryRun);
+  if (failed.length > 0) throw failed[0]!.error; // the first failure, after every other removal was done
+  return result;
 }

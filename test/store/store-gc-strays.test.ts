@@ -2,7 +2,8 @@
  * store gc and the strays under entries/: one younger than an hour (a file still being copied into a prefix directory,
  * an NFS .nfsXXXX file) is reported by list and verify as young and left alone by gc, as a young foreign temporary
  * file in tmp/ is; one gc cannot remove (EACCES, simulated by a preload in the CLI's own process, as the tests run as
- * root) is a one-line error naming it, after every other removal is done, never an internal error.
+ * root) is a one-line error naming it, after every other removal is done, never an internal error; gc then names what
+ * it removed and what it did not (--json: `failed`), so the store's state is known.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
@@ -10,6 +11,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/temp-dir.js";
+import { validateWithSchema } from "../../src/io/json-schema.js";
 
 const BIN = join(import.meta.dirname, "..", "..", "bin", "commplan.js");
 
@@ -79,7 +81,7 @@ syncBuiltinESMExports();
 `;
 
 describe("store gc: a stray it cannot remove", () => {
-  it("is one line naming it, exit 2, after the other removals are done", () => {
+  it("is one line naming it, after the lines of what was removed, and a summary of both; exit 2", () => {
     const d = tempDir("gc-unremovable");
     const { s, prefix } = storeOfOne(d);
     const backup = join(s, "entries", "backup"),
@@ -92,11 +94,56 @@ describe("store gc: a stray it cannot remove", () => {
     const preload = join(d, "rmfault.mjs");
     writeFileSync(preload, PRELOAD);
     const gc = cli(["store", "gc", s], preload);
-    expect(gc.err).toBe(`store: ${backup}: cannot remove: permission denied\n`);
+    const never = "the store does not keep (a prefix directory holds only entries, <64 hex digits>.arrow): never read";
+    expect(gc.err).toBe(
+      `store: removed ${notes} (a file ${never})\n` +
+        `store: ${backup}: cannot remove: permission denied\n` +
+        "store: gc removed 1 damaged part, 0 temporary files and 0 damaged entries, but could not remove 1 path " +
+        "(named above)\n",
+    );
+    expect(gc.out).toBe("");
     expect(gc.code).toBe(2);
     expect(existsSync(notes)).toBe(false); // removed, though the stray before it in the scan could not be
     expect(existsSync(join(backup, "sub", "f"))).toBe(true);
     expect(cli(["store", "gc", s]).code).toBe(0); // without the fault it is removed
     expect(existsSync(backup)).toBe(false);
+  });
+
+  it("--json: what was removed and what was not (failed), valid against the schema; a damaged entry removed", () => {
+    const d = tempDir("gc-unremovable-json");
+    const { s, id, prefix } = storeOfOne(d);
+    const entry = join(prefix, `${id}.arrow`);
+    writeFileSync(entry, readFileSync(entry).subarray(0, 100)); // truncated: a damaged entry
+    const backup = join(s, "entries", "backup"),
+      backup2 = join(s, "entries", "backup2");
+    for (const b of [backup, backup2]) {
+      mkdirSync(b);
+      const old = new Date(Date.now() - 2 * 3600_000);
+      utimesSync(b, old, old);
+    }
+    const preload = join(d, "rmfault.mjs");
+    writeFileSync(preload, PRELOAD);
+    const gc = cli(["store", "gc", s, "--json"], preload);
+    expect(gc.code).toBe(2);
+    const doc = JSON.parse(gc.out) as Record<string, unknown>;
+    expect(() => validateWithSchema("store-gc", doc, "test")).not.toThrow();
+    expect(doc).toEqual({
+      format: "commplan.store-gc/v1",
+      temps: 0,
+      damaged: [id],
+      parts: [],
+      failed: [
+        { file: backup, problem: "cannot remove: permission denied" },
+        { file: backup2, problem: "cannot remove: permission denied" },
+      ],
+    });
+    expect(gc.err.split("\n")).toEqual([
+      `store: removed damaged entry ${id}`,
+      `store: ${backup}: cannot remove: permission denied`,
+      `store: ${backup2}: cannot remove: permission denied`,
+      "store: gc removed 0 temporary files and 1 damaged entry, but could not remove 2 paths (named above)",
+      "",
+    ]);
+    expect(existsSync(entry)).toBe(false);
   });
 });

@@ -16,7 +16,6 @@ import { PLANNERS } from "../../planner/registry.js";
 import {
   addPlan,
   entryFile,
-  gcStore,
   getPlanById,
   listPlans,
   openPlanStore,
@@ -27,6 +26,7 @@ import {
 } from "../../store/index.js";
 import type { PlanStore, ResolvedRequest, StoreEntryInfo, StoreOrigin, StoreReport } from "../../store/index.js";
 import { programsDamage } from "../../store/store-programs.js";
+import { gcStoreReporting } from "../../store/plan-store.js";
 import type { CliContext } from "../context.js";
 import { cliMessage } from "../option-flags.js";
 import { checkAlgorithmName } from "../algorithm-name.js";
@@ -408,22 +408,32 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
       // gc decodes every entry, as verify does, to find the damaged ones
       checkStoreBudget(s, ENTRY_BYTES_PER_BYTE, ctx);
       const dry = o.dryRun === true;
-      const r = gcStore(s, dry);
+      const r = gcStoreReporting(s, dry);
       const removed = dry ? "would remove" : "removed";
       for (const d of r.parts) ctx.io.err(`store: ${removed} ${oneLine(d.file)} (${oneLine(d.problem)})\n`);
       for (const id of r.damaged) ctx.io.err(`store: ${removed} damaged entry ${id}\n`);
+      // what could not be removed, after what was: the store's state is both
+      for (const f of r.failed) ctx.io.err(`store: ${oneLine(f.file)}: ${oneLine(f.problem)}\n`);
       if (o.json)
-        return printJson(ctx, {
+        printJson(ctx, {
           format: "commplan.store-gc/v1",
           ...(dry ? { dryRun: true } : {}),
           temps: r.temps,
           damaged: r.damaged,
           parts: r.parts,
+          ...(r.failed.length > 0 ? { failed: r.failed.map((f) => ({ file: f.file, problem: f.problem })) } : {}),
         });
       const temps = counted(r.temps, "temporary file", "temporary files");
       const entries = counted(r.damaged.length, "damaged entry", "damaged entries");
       const parts = counted(r.parts.length, "damaged part", "damaged parts");
-      ctx.io.out(`store: ${removed} ${r.parts.length === 0 ? temps : `${parts}, ${temps}`} and ${entries}\n`);
+      const summary = `${removed} ${r.parts.length === 0 ? temps : `${parts}, ${temps}`} and ${entries}`;
+      if (r.failed.length > 0)
+        throw fail(
+          "store",
+          "IO",
+          `gc ${summary}, but could not remove ${counted(r.failed.length, "path", "paths")} (named above)`,
+        );
+      if (!o.json) ctx.io.out(`store: ${summary}\n`);
     });
 }
 
