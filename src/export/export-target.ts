@@ -1,15 +1,21 @@
 /** The checks a format makes of its target: one file (-o or stdout), or a directory (--out). */
 import { fail } from "../model/errors.js";
-import { checkMachine } from "../model/machine.js";
+import { checkMachine, type MachineModel } from "../model/machine.js";
 import { checkOptionKeys, checkOptionsObject, describeValue } from "../model/option-checks.js";
 import type { OutputStream } from "../io/file-output.js";
 import type { ExportTarget } from "./types.js";
 
 /**
- * An ExportTarget as a format uses it, checked and with its defaults filled: a plain-JavaScript caller may leave out
- * split, dir, machine, chunk (null), inputs ([]) and stdout (the writer's default, process.stdout).
+ * An ExportTarget as a format uses it, checked and with its defaults filled: split, dir, machine, chunk (null), inputs
+ * ([]) and stdout (the writer's default, process.stdout) may be left out.
  */
-export interface ResolvedTarget extends Omit<ExportTarget, "stdout"> {
+export interface ResolvedTarget {
+  readonly output: string;
+  readonly split: string | null;
+  readonly dir: string | null;
+  readonly machine: MachineModel | null;
+  readonly chunk: number | null;
+  readonly inputs: readonly string[];
   /** The writers' options: the target's stdout, when it gave one. */
   readonly out: { readonly stdout?: OutputStream };
 }

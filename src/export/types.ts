@@ -6,24 +6,28 @@ import type { Schedule } from "../model/schedule.js";
 import type { OutputStream } from "../io/file-output.js";
 
 /**
- * Where an export goes: one file (or "-" for stdout), or a directory, with the options a format may take (checked by
- * the caller).
+ * Where an export goes: one file (or "-" for stdout), or a directory, with the options a format may take. Only
+ * `output` is required; every other field may be left out for its default. Every format
+ * checks the target before it writes (an unknown key or a field of the wrong kind is a one-line BAD_OPTION).
  */
 export interface ExportTarget {
   /** -o FILE: the one output file ("-": stdout). */
   readonly output: string;
-  /** --split DIR: one file per rank (program), or null. */
-  readonly split: string | null;
-  /** --out DIR: the directory of a multi-file format (simgrid), or null. */
-  readonly dir: string | null;
-  /** --machine: the preset a format takes its costs from (simgrid's platform, GOAL's calc), or null. */
-  readonly machine: MachineModel | null;
-  /** --chunk: elements per MSCCL chunk (null: the gcd of every offset and count). */
-  readonly chunk: number | null;
-  /** The input files (schedule, matrix), which no output may replace. */
-  readonly inputs: readonly string[];
-  /** Where an output of "-" is written (the run's stdout). */
-  readonly stdout: OutputStream;
+  /** --split DIR: one file per rank (program), or null. Default: null. */
+  readonly split?: string | null;
+  /** --out DIR: the directory of a multi-file format (simgrid), or null. Default: null. */
+  readonly dir?: string | null;
+  /**
+   * --machine: the preset a format takes its costs from (simgrid's platform, GOAL's calc), or null. Default: null
+   * (simgrid then refuses the target; goal writes no calc).
+   */
+  readonly machine?: MachineModel | null;
+  /** --chunk: elements per MSCCL chunk, or null. Default: null (the gcd of every offset and count). */
+  readonly chunk?: number | null;
+  /** The input files (schedule, matrix), which no output may replace. Default: [] (none). */
+  readonly inputs?: readonly string[];
+  /** Where an output of "-" is written (the run's stdout). Default: process.stdout. */
+  readonly stdout?: OutputStream;
 }
 
 /** An option of `commplan export` that only some formats take (every format takes -o). */

@@ -33,7 +33,7 @@ const toy: ProgramExportFormat = {
   progressUnit: "ranks",
   write: async (prog, t) => {
     const lines = Array.from({ length: prog.p }, (_, r) => `${r} ${prog.rankStart[r + 1]! - prog.rankStart[r]!}\n`);
-    await writePieces(lines, t.output, "export", { stdout: t.stdout });
+    await writePieces(lines, t.output, "export", t.stdout === undefined ? {} : { stdout: t.stdout });
   },
 };
 

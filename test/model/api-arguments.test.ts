@@ -33,6 +33,7 @@ import {
   writeScheduleJson,
   type ExportFormat,
 } from "../../src/index.js";
+import type { ExportTarget } from "../../src/entries/export.js";
 import { scheduleToJsonText } from "../../src/entries/io.js";
 import { compareText, runSweep, scaleMatrix } from "../../src/entries/compare.js";
 import { matrixToRows, toDense, toSparse, withElementBytes } from "../../src/entries/model.js";
@@ -474,6 +475,22 @@ describe("an export format checks the target a plain-JavaScript caller gives it"
     await expect(write("simgrid", { output: "-", dir: join(dir, "sg2") })).rejects.toThrow(
       /^export: format simgrid needs a machine/,
     );
+  });
+
+  it("a TypeScript caller writes only the fields it means: the others are optional in ExportTarget's type", async () => {
+    // typed, not cast: `npm test`'s typecheck (tsc --noEmit over test/) refuses these if a defaulted field is required
+    const dir = tempDir("api-arguments");
+    const only: ExportTarget = { output: join(dir, "goal") };
+    const simgrid: ExportTarget = { output: "-", dir: join(dir, "sg"), machine };
+    const chunked: ExportTarget = { output: join(dir, "x.xml"), chunk: 1 };
+    const typed = (name: string, t: ExportTarget): Promise<void> => {
+      const f = format(name);
+      return f.input === "program" ? f.write(prog, t, null) : f.write(s, t);
+    };
+    await typed("goal", only);
+    await typed("simgrid", simgrid);
+    await typed("msccl-xml", chunked);
+    expect(readdirSync(dir).sort()).toEqual(["goal", "sg", "x.xml"]);
   });
 
   it("a field of the wrong kind or an unknown key is BAD_OPTION naming it", async () => {
