@@ -361,7 +361,8 @@ describe("commplan store list, hostile origin", () => {
     expect(listed.code).toBe(0);
     expect(listed.out).not.toContain("\u001b");
     expect(listed.out.trimEnd().split("\n")).toHaveLength(2); // the header and the one entry
-    expect(listed.out).toContain("file:a\\nb\\u001b[2Jc.json\n");
+    expect(listed.out).toContain("file:a\\nb\\u001b[2Jc.json "); // then the params (none) and the element bytes
+    expect(listed.out.endsWith(" 8\n")).toBe(true);
   });
 });
 
@@ -406,6 +407,34 @@ describe("store gc --dry-run", () => {
   });
 });
 
+describe("store list: the entries of one matrix and algorithm told apart", () => {
+  it("by the planner's parameters (defaults filled) and the element bytes, columns of their own", async () => {
+    const d = dir();
+    const s = join(d, "s"),
+      m = join(d, "m.json");
+    expect((await run("gen", "uniform", "--ranks", "8", "--seed", "1", "-o", m)).code).toBe(0);
+    const ids: Record<string, string> = {};
+    for (const [name, extra] of [
+      ["default", []],
+      ["noImprove", ["--param", "improve=false"]],
+      ["four", ["--element-bytes", "4"]],
+    ] as const) {
+      const add = await run("store", "add", s, m, "-a", "coloring", ...extra);
+      expect(add.code, add.err).toBe(0);
+      ids[name] = add.out.trim();
+    }
+    expect(new Set(Object.values(ids)).size).toBe(3);
+    const list = await run("store", "list", s);
+    expect(list.code).toBe(0);
+    const lines = list.out.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/ origin +params +element bytes$/);
+    const row = (id: string): string => lines.find((l) => l.startsWith(id))!;
+    expect(row(ids["default"]!)).toMatch(/ file:m\.json +improve=true +8$/);
+    expect(row(ids["noImprove"]!)).toMatch(/ file:m\.json +improve=false +8$/);
+    expect(row(ids["four"]!)).toMatch(/ file:m\.json +improve=true +4$/);
+  });
+});
+
 describe("store list: filters", () => {
   it("keeps the entries matching every filter given (text and --json alike), and every damaged one", async () => {
     const d = dir();
@@ -433,7 +462,7 @@ describe("store list: filters", () => {
     expect(await rows()).toHaveLength(16);
     const picked = await rows("-a", "rs-nh", "--ranks", "8", "--seed", "2", "--pattern", "pattern1");
     expect(picked).toHaveLength(1);
-    expect(picked[0]).toMatch(/ rs-nh +8 +2 +no +t3d-004 .* pattern1\(seed=2\)$/);
+    expect(picked[0]).toMatch(/ rs-nh +8 +2 +no +t3d-004 .* pattern1\(seed=2\) /);
     expect(await rows("--machine", "t3d-004")).toHaveLength(8); // shift ignores a machine: its key has none
     expect(await rows("--machine", "sp2-004")).toHaveLength(0);
     expect(await rows("--pattern", "uniform", "-a", "shift")).toHaveLength(4);
@@ -466,7 +495,10 @@ describe("store list: filters", () => {
       expect((await run("store", "add", s, join(d, `${name}.json`), "-a", "shift")).code).toBe(0);
     }
     const typo = await run("store", "list", s, "--pattern", "unifrm.json");
-    expect(typo).toMatchObject({ code: 0, out: "id  algorithm  P  seed  payload  machine  bytes  created  origin\n" });
+    expect(typo).toMatchObject({
+      code: 0,
+      out: "id  algorithm  P  seed  payload  machine  bytes  created  origin  params  element bytes\n",
+    });
     expect(typo.err).toBe(
       "store: no entry matches --pattern unifrm.json (origins in this store: pattern1.json, uniform.json; " +
         "did you mean uniform.json?)\n",

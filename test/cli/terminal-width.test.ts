@@ -118,6 +118,9 @@ describe("tables fitted to the terminal", () => {
       "bytes",
       "created",
       "origin",
+      "params",
+      "element",
+      "bytes",
     ]);
   });
 

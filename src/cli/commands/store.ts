@@ -224,6 +224,19 @@ function verdict(rep: StoreReport): string {
   return `- ${todo.join("; ")}`;
 }
 
+/**
+ * An entry's planner parameters as list shows them: the key's (resolved: defaults filled), `k=v` joined by commas, on
+ * one line (a hostile store's key may hold any text); empty for a planner of none or a damaged entry.
+ */
+function paramsText(e: StoreEntryInfo): string {
+  if (e.key === null) return "";
+  return oneLine(
+    Object.entries(e.key.params)
+      .map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`)
+      .join(","),
+  );
+}
+
 /** An entry's algorithm as list shows it: the key's, with auto's pick beside it ("auto (coloring)"), or DAMAGED. */
 function algorithmText(e: StoreEntryInfo): string {
   if (e.key === null) return "DAMAGED";
@@ -303,7 +316,7 @@ function registerList(store: Command, ctx: CliContext): void {
   store
     .command("list")
     .description(
-      "list the entries (by id; the filters keep those that match all of them, and every damaged one): id, algorithm (auto's pick beside auto: auto (coloring)), P, seed, payload, machine, bytes, created (damaged ones marked), and origin: the pattern with its seed and options (precompute) or the matrix file's name (add)",
+      "list the entries (by id; the filters keep those that match all of them, and every damaged one): id, algorithm (auto's pick beside auto: auto (coloring)), P, seed, payload, machine, bytes, created (damaged ones marked), origin: the pattern with its seed and options (precompute) or the matrix file's name (add), the planner's parameters (defaults filled) and the element bytes",
     )
     .argument("<dir>", "the store directory")
     .option("--json", "print the entries and the damaged parts as one commplan.store-list/v1 JSON document")
@@ -335,10 +348,18 @@ function registerList(store: Command, ctx: CliContext): void {
         fmt(e.bytes),
         e.created?.time ?? e.problem ?? "",
         originText(e.origin),
+        paramsText(e),
+        e.key === null ? "" : String(e.key.elementBytes),
       ]);
       ctx.io.out(
         table(
-          [["id", "algorithm", "P", "seed", "payload", "machine", "bytes", "created", "origin"], ...rows],
+          [
+            [
+              ...["id", "algorithm", "P", "seed", "payload", "machine", "bytes", "created", "origin"],
+              ...["params", "element bytes"],
+            ],
+            ...rows,
+          ],
           ctx.io.stdoutColumns,
         ),
       );
