@@ -43,6 +43,7 @@ export {
 export { predictMakespan, makespanMode, type MakespanRequest } from "./predict-makespan.js";
 export {
   MPI_MARGIN,
+  defaultItself,
   NO_MESSAGES_REASON,
   RUNTIME_MPI_MARGIN,
   hasMessages,

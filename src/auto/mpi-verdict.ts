@@ -39,6 +39,14 @@ export function hasMessages(m: CommMatrix): boolean {
   return false;
 }
 
+/**
+ * How the verdict's effect begins when auto's pick is the planner standing for MPI_Alltoallv's default (mpi-linear):
+ * the same messages as calling MPI_Alltoallv, so no time reads as a gain of the default over itself.
+ */
+export function defaultItself(planner: string): string {
+  return `auto's pick, ${planner}, is MPI_Alltoallv's default itself`;
+}
+
 /** What auto expects against MPI_Alltoallv's default (the auto header's `mpi` block). */
 export interface MpiVerdict {
   /** `call MPI_Alltoallv` when the library default wins, else `use the plan`. */
@@ -47,7 +55,11 @@ export interface MpiVerdict {
   readonly mpiDefault: string | null;
   /** Its predicted makespan (us), or null when it was not simulated. */
   readonly mpiSimulated: number | null;
-  /** Percent of the default's makespan the winner saves (0 when the answer is to call MPI), null when unknown. */
+  /**
+   * Percent of the default's makespan the winner saves, from the two times `speedup` compares too (above 0 exactly
+   * when the speed-up is above 1; negative when the winner is slower; 0 for a matrix without messages), null when
+   * unknown.
+   */
   readonly gain: number | null;
   /** The winner's predicted makespan (us), the time `gain` and `speedup` compare; null when unknown. */
   readonly planSimulated: number | null;
@@ -179,22 +191,28 @@ export function mpiVerdict(
     speedup: winner.simulated > 0 ? Math.round((1000 * def.simulated) / winner.simulated) / 1000 : null,
   };
   const same = winner.planner === def.planner;
+  // auto's pick is the default's own algorithm: said first, so no time below reads as a gain over itself
+  const itself = defaultItself(def.planner.name);
   if (def.simulated <= winner.simulated * (1 + margin)) {
     const best = same ? next : `${winner.label}, ${winner.simulated} us`;
     // the winner is the fastest plan: when it is faster than the default, only by less than the margin
     const faster = winner.simulated < def.simulated ? `more than ${round(100 * margin)} % faster` : "faster";
+    // gain and speed-up both from the two times (the gain was 0 for the default's own plan whatever its speed-up)
     return {
       answer: "call MPI_Alltoallv",
       mpiDefault: def.planner.name,
       mpiSimulated: def.simulated,
-      gain: same ? 0 : gain,
+      gain,
       ...times,
-      effect: `no plan is predicted ${faster} than MPI_Alltoallv's default` + (best ? ` (the best plan: ${best})` : ""),
+      effect: same
+        ? `${itself}: call MPI_Alltoallv or run this plan, the same messages` +
+          (best ? ` (the best other plan: ${best})` : "")
+        : `no plan is predicted ${faster} than MPI_Alltoallv's default` + (best ? ` (the best plan: ${best})` : ""),
     };
   }
   const how =
     onRuntime !== null && winner.schedule
-      ? (same ? "MPI's linear exchange without the library's empty messages: " : "") +
+      ? (same ? `${itself}, without the library's empty messages: ` : "") +
         runtimeEffects(
           scheduleLoad(winner.schedule),
           meanMessages(winner.schedule),
@@ -203,7 +221,8 @@ export function mpiVerdict(
           onRuntime,
         )
       : same
-        ? "MPI's own messages, run in the lowered program's order instead of all at once"
+        ? `${itself}: the same messages as calling MPI_Alltoallv, predicted faster only as the plan runs them (its ` +
+          "lowered program's order) instead of all at once as the library does"
         : winner.schedule && def.schedule
           ? effects(scheduleLoad(winner.schedule), scheduleLoad(def.schedule))
           : "";

@@ -6,10 +6,11 @@ import type { CliIo } from "./process-io.js";
 
 /**
  * Reports an error a command threw on io.err as one line and returns the exit code: 2 for a CommplanError (bad input,
- * usage) or an allocation the machine refused, 70 for anything else (an internal error: a bug).
+ * usage) or an allocation the machine refused, 70 for anything else (an internal error: a bug). `command`: the command
+ * that ran (CliContext.command), which names an error of the option parsers shared by every command.
  */
-export function exitCodeOfError(e: unknown, io: CliIo): number {
-  const line = inputErrorLine(e);
+export function exitCodeOfError(e: unknown, io: CliIo, command?: string): number {
+  const line = inputErrorLine(e, command);
   if (line !== null) {
     io.err(`${line}\n`);
     return 2;
@@ -24,10 +25,18 @@ export function exitCodeOfError(e: unknown, io: CliIo): number {
 /**
  * The one line (without its newline) reporting an error that exits 2: a CommplanError (bad input, usage; one line even
  * when its message quotes input raw) or an allocation the machine refused; null for anything else (a bug, exit 70).
+ * An error of the option parsers every command shares (intOption, numberOption, keyValues in io.ts, memoryOption)
+ * starts "commplan: ", as they know no command: with `command` given, the line names it instead ("gen: --ranks ..."),
+ * as every other option error names its command.
  */
-export function inputErrorLine(e: unknown): string | null {
-  if (isCommplanError(e)) return oneLine(cliMessage(e.message));
+export function inputErrorLine(e: unknown, command?: string): string | null {
+  if (isCommplanError(e)) return oneLine(cliMessage(namedBy(e.message, command)));
   if (e instanceof RangeError && /Array buffer allocation failed|Invalid typed array length/.test(e.message))
     return `commplan: out of memory: ${e.message}`;
   return null;
+}
+
+/** `message` with a leading "commplan: " written as `command`'s name (unchanged without one). */
+function namedBy(message: string, command: string | undefined): string {
+  return command !== undefined && message.startsWith("commplan: ") ? `${command}: ${message.slice(10)}` : message;
 }

@@ -42,6 +42,6 @@ export async function main(given: readonly string[], io: CliIo = processIo): Pro
       // help shown for want of a sub-command, `commplan store`, which commander exits 1)
       return e.exitCode === 0 ? 0 : 2;
     }
-    return exitCodeOfError(e, io);
+    return exitCodeOfError(e, io, ctx.command);
   }
 }

@@ -73,6 +73,10 @@ export async function buildProgram(ctx: CliContext, argv: readonly string[] = []
   const named = COMMANDS.filter(([names]) => names.includes(first));
   const version = first === "--version" || first === "-V";
   for (const [, load] of version ? [] : named.length > 0 ? named : COMMANDS) (await load())(program, ctx);
+  // first of the hooks: an error of the shared option parsers names the command (exit-code.ts, inputErrorLine)
+  program.hook("preAction", (_program, action) => {
+    ctx.command = pathName(action);
+  });
   checkRequiredAfterUnknown(program);
   addMemoryOption(program, ctx);
   showLetterFlags(program);

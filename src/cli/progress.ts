@@ -11,8 +11,11 @@ import cliProgress from "cli-progress";
  * terminal's width itself.
  */
 export function newBar(stream: NodeJS.WritableStream, format: string, total: number): cliProgress.SingleBar {
-  const barsize = barSize(format, total, (stream as { columns?: number }).columns);
-  return new cliProgress.SingleBar({ stream, format, barsize, linewrap: true }, cliProgress.Presets.shades_classic);
+  const fit = fitLine(format, total, (stream as { columns?: number }).columns);
+  return new cliProgress.SingleBar(
+    { stream, format: fit.format, barsize: fit.barsize, linewrap: true },
+    cliProgress.Presets.shades_classic,
+  );
 }
 
 /** The widest and narrowest bar newBar draws (cli-progress draws 40 when told nothing). */
@@ -22,10 +25,11 @@ const BAR_LEAST = 10;
 /**
  * The bar's width that fits the line of `format` into a terminal of `columns` (80 when it says none, as cli-progress
  * takes it) less one column, so the cursor does not wrap: the rest of the line at its widest (100 %, a count of
- * `total`'s digits, an eta of five digits), between BAR_LEAST and BAR_MOST. cli-progress cuts a line at the terminal's
+ * `total`'s digits, an eta of five digits), between `least` (BAR_LEAST) and BAR_MOST (fitLine shortens the labels
+ * of a line that does not fit). cli-progress cuts a line at the terminal's
  * width, so a line of the default 40-column bar was cut at 80 columns (precompute's ended in "eta").
  */
-export function barSize(format: string, total: number, columns: number | undefined): number {
+export function barSize(format: string, total: number, columns: number | undefined, least = BAR_LEAST): number {
   const count = String(Math.max(0, Math.floor(total)));
   const rest = format
     .replace("{bar}", "")
@@ -34,7 +38,40 @@ export function barSize(format: string, total: number, columns: number | undefin
     .replace("{total}", count)
     .replace("{eta}", "99999");
   const width = columns !== undefined && columns > 0 ? columns : 80;
-  return Math.max(BAR_LEAST, Math.min(BAR_MOST, width - 1 - rest.length));
+  return Math.max(least, Math.min(BAR_MOST, width - 1 - rest.length));
+}
+
+/** The narrowest bar of a line whose labels are all shortened (fitLine), at any width of 40 columns or more. */
+const BAR_SHORTEST = 3;
+
+/**
+ * The ways a line is shortened when even a BAR_LEAST bar leaves it too wide, in turn: the unit after the count, the
+ * eta, the count, then the command's label to its first word ("plan: writing" to "plan").
+ */
+const SHORTER: readonly ((format: string) => string)[] = [
+  (f) => f.replace(/(\{total\}) [A-Za-z]+/, "$1"),
+  (f) => f.replace(" | eta {eta}s", ""),
+  (f) => f.replace(" | {value}/{total}", ""),
+  (f) => f.replace(/^([^:[]*):[^[]*\[/, "$1 ["),
+];
+
+/**
+ * The format and bar width of a line that fits a terminal of `columns` (as barSize counts it): the bar shortened
+ * first, down to BAR_LEAST, then the labels (SHORTER), and with every label shortened the bar again, down to
+ * BAR_SHORTEST. A 60-column terminal and a count of 8 digits made writing's line 61 columns, which cli-progress cut.
+ */
+export function fitLine(
+  format: string,
+  total: number,
+  columns: number | undefined,
+): { readonly format: string; readonly barsize: number } {
+  let f = format;
+  for (const shorter of [(x: string) => x, ...SHORTER]) {
+    f = shorter(f);
+    const size = barSize(f, total, columns, 0);
+    if (size >= BAR_LEAST) return { format: f, barsize: size };
+  }
+  return { format: f, barsize: Math.max(BAR_SHORTEST, barSize(f, total, columns, 0)) };
 }
 
 /**
@@ -44,8 +81,9 @@ export function barSize(format: string, total: number, columns: number | undefin
  */
 function fitBar(bar: cliProgress.SingleBar, stream: NodeJS.WritableStream, total: number): void {
   const options = (bar as unknown as { options: { barsize: number; format: string } }).options;
-  const size = barSize(options.format, total, (stream as { columns?: number }).columns);
-  options.barsize = Math.min(options.barsize, size);
+  const fit = fitLine(options.format, total, (stream as { columns?: number }).columns);
+  options.format = fit.format;
+  options.barsize = Math.min(options.barsize, fit.barsize);
 }
 
 /** What a long run reports to, and how its bar ends. */

@@ -22,12 +22,12 @@ export async function storeGetMain(argv: readonly string[], io: CliIo = processI
   if (a === null) return null;
   // an in-process run with the caller's io: what the command writes to "-" goes to io.out too
   const stdout = io === processIo ? process.stdout : textSink(io);
-  const ctx: CliContext = { io, stdout, maxMemory: defaultMemoryBudget(), exitCode: 0 };
+  const ctx: CliContext = { io, stdout, maxMemory: defaultMemoryBudget(), exitCode: 0, command: "store get" };
   if (io === processIo) quietOnClosedStdout(() => ctx.exitCode);
   try {
     await runStoreGetArgv(a, ctx);
     return ctx.exitCode;
   } catch (e) {
-    return exitCodeOfError(e, io);
+    return exitCodeOfError(e, io, ctx.command);
   }
 }

@@ -213,7 +213,10 @@ function mpiText(r: CompareReport): string {
       : "";
   // with --runtime the block's times are still the simulated machine's: the runtime's are the column and the line above
   const where = r.runtime === undefined ? "" : " on the simulated machine";
-  return `(MPI) what your MPI library does for MPI_Alltoallv${where} (every round posted at once, nonblocking${beyond}):\n${lines.join("")}`;
+  // the rows' plans have no empty transfers: the library's messages of zero count are left out, which only the
+  // runtime's library mirror (compare's runtime column) posts (docs/mpi-algorithms.md, "Empty messages")
+  const empties = "its messages of zero count left out, which a runtime's library mirror posts";
+  return `(MPI) what your MPI library does for MPI_Alltoallv${where} (every round posted at once, nonblocking, ${empties}${beyond}):\n${lines.join("")}`;
 }
 
 /**

@@ -72,7 +72,7 @@ function tableHtml(r: CompareReport): string {
   });
   return (
     `<table>\n<thead><tr>${head.map((h) => `<th>${escapeXml(h)}</th>`).join("")}</tr></thead>\n<tbody>\n${rows.join("\n")}\n</tbody>\n</table>\n` +
-    `<p class="note">direct (no relays): yes when every element goes from its source straight to its destination, no when the plan relays elements through other nodes (its peak relay is above 0). What your MPI does: the MPI library's own alltoallv algorithm that the row mirrors, with its makespan as the library runs it (every round posted at once, nonblocking); empty for commplan's plans.</p>\n`
+    `<p class="note">direct (no relays): yes when every element goes from its source straight to its destination, no when the plan relays elements through other nodes (its peak relay is above 0). What your MPI does: the MPI library's own alltoallv algorithm that the row mirrors, with its makespan as the library runs it (every round posted at once, nonblocking, its messages of zero count left out); empty for commplan's plans.</p>\n`
   );
 }
 

@@ -97,4 +97,43 @@ describe("auto's answer against MPI_Alltoallv on a runtime", () => {
       "no plan is predicted faster than MPI_Alltoallv's default (the best plan: shift, 101 us)",
     );
   });
+  it("gain and speed-up agree in every answer; auto's pick being the default itself is said first, not as a gain", () => {
+    const m = generatePattern("uniform", 16, {}, 1);
+    const def = candidate("mpi-linear", m, 100);
+    const cases = [
+      // [winner, its time, answer]: the default's own plan slower, faster within the margin, faster past it; another
+      mpiVerdict(candidate("mpi-linear", m, 101), def, "shift, 130 us", undefined, true),
+      mpiVerdict(candidate("mpi-linear", m, 99.5), def, null, undefined, true),
+      mpiVerdict(candidate("mpi-linear", m, 80), def, null, undefined, true),
+      mpiVerdict(candidate("shift", m, 99.5), def, null, undefined, true),
+      mpiVerdict(candidate("shift", m, 125), def, null, undefined, true),
+      mpiVerdict(candidate("shift", m, 80), def, null, undefined, true),
+    ];
+    expect(cases.map((v) => [v.answer, v.gain, v.speedup])).toEqual([
+      ["call MPI_Alltoallv", -1, 0.99],
+      // before: gain 0 beside a speed-up of 1.005 (the default's own plan had its gain set to 0)
+      ["call MPI_Alltoallv", 0.5, 1.005],
+      ["use the plan", 20, 1.25],
+      ["call MPI_Alltoallv", 0.5, 1.005],
+      ["call MPI_Alltoallv", -25, 0.8],
+      ["use the plan", 20, 1.25],
+    ]);
+    for (const v of cases) expect(Math.sign(v.gain!), v.effect).toBe(Math.sign(v.speedup! - 1));
+    // the default's own plan: call MPI_Alltoallv or run the plan, the same messages; never "no plan is faster"
+    expect(cases[0]!.effect).toBe(
+      "auto's pick, mpi-linear, is MPI_Alltoallv's default itself: call MPI_Alltoallv or run this plan, the same " +
+        "messages (the best other plan: shift, 130 us)",
+    );
+    expect(autoAnswerLine(cases[1]!)).toMatch(
+      /^call MPI_Alltoallv \(its default, mpi-linear: .*; predicted 100 us\): auto's pick, mpi-linear, is MPI_Alltoallv's default itself: call MPI_Alltoallv or run this plan, the same messages$/,
+    );
+    // use the plan with the default's own algorithm: the words come before the times (before: "use the plan:
+    // predicted 80 us against 100 us ..., 1.25x as fast" read as a gain of the default over itself)
+    expect(autoAnswerLine(cases[2]!)).toMatch(
+      /^use the plan: auto's pick, mpi-linear, is MPI_Alltoallv's default itself: the same messages as calling MPI_Alltoallv, predicted faster only as the plan runs them .*; predicted 80 us against 100 us for MPI_Alltoallv's default .*, 1\.25x as fast \(20 % of its time saved\)$/,
+    );
+    expect(autoAnswerLine(cases[5]!)).toMatch(/^use the plan: predicted 80 us against 100 us .*1\.25x as fast/);
+    expect(cases[3]!.effect).toMatch(/^no plan is predicted more than 1 % faster than MPI_Alltoallv's default/);
+    expect(cases[4]!.effect).toMatch(/^no plan is predicted faster than MPI_Alltoallv's default/);
+  });
 });

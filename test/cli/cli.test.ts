@@ -267,23 +267,20 @@ describe("stats --per-node", () => {
 describe("options: one parser, one line per problem", () => {
   it("integer options take decimal digits only; number options decimal notation", async () => {
     for (const [args, line] of [
-      [["gen", "uniform", "--p", "0x10"], "commplan: --ranks (--p) must be an integer in 1..1048576, got '0x10'"],
-      [["gen", "uniform", "--p", "1e1"], "commplan: --ranks (--p) must be an integer in 1..1048576, got '1e1'"],
-      [["gen", "uniform", "--p", " 4"], "commplan: --ranks (--p) must be an integer in 1..1048576, got ' 4'"],
-      [
-        ["gen", "uniform", "--p", "4", "--size", "0x2"],
-        "commplan: --size must be an integer in 0..4294967296, got '0x2'",
-      ],
-      [["gen", "h-relation", "--p", "8", "--h", "2.5"], "commplan: --h must be an integer in 0..1048576, got '2.5'"],
-      [["gen", "h-relation", "--p", "8", "--self", "2"], "commplan: --self must be an integer in 0..1, got '2'"],
-      [["gen", "ranka-kl", "--p", "8", "--l", "0x1"], "commplan: --l must be a number, got '0x1'"],
+      [["gen", "uniform", "--p", "0x10"], "gen: --ranks (--p) must be an integer in 1..1048576, got '0x10'"],
+      [["gen", "uniform", "--p", "1e1"], "gen: --ranks (--p) must be an integer in 1..1048576, got '1e1'"],
+      [["gen", "uniform", "--p", " 4"], "gen: --ranks (--p) must be an integer in 1..1048576, got ' 4'"],
+      [["gen", "uniform", "--p", "4", "--size", "0x2"], "gen: --size must be an integer in 0..4294967296, got '0x2'"],
+      [["gen", "h-relation", "--p", "8", "--h", "2.5"], "gen: --h must be an integer in 0..1048576, got '2.5'"],
+      [["gen", "h-relation", "--p", "8", "--self", "2"], "gen: --self must be an integer in 0..1, got '2'"],
+      [["gen", "ranka-kl", "--p", "8", "--l", "0x1"], "gen: --l must be a number, got '0x1'"],
       [
         ["te-table", "--h", "4N,4x"],
         "te-table: --h takes integers in 1..1024, each bare or followed by N (e.g. 4 or 4N), got '4x'",
       ],
       [
         ["gen", "uniform", "--p", "4", "--element-bytes", "0"],
-        "commplan: --element-bytes must be an integer in 1..1048576, got '0'",
+        "gen: --element-bytes must be an integer in 1..1048576, got '0'",
       ],
     ] as const) {
       const r = await run(...args);
@@ -291,6 +288,37 @@ describe("options: one parser, one line per problem", () => {
       expect(r.err, args.join(" ")).toBe(`${line}\n`);
     }
     expect((await run("gen", "ranka-kl", "--p", "8", "--l", "0.5")).code).toBe(0);
+  });
+
+  it("an error of the option parsers every command shares names the command, as its other errors do", async () => {
+    expect((await run("gen", "uniform", "--p", "4", "-o", f("named.json"))).code).toBe(0);
+    expect((await run("plan", f("named.json"), "-a", "shift", "-o", f("named-s.json"))).code).toBe(0);
+    // one per parser (intOption, numberOption, keyValues, --max-memory, --ports) and per command calling intOption
+    for (const [args, line] of [
+      [["gen", "pattern1", "--ranks", "8x"], "gen: --ranks (--p) must be an integer in 1..1048576, got '8x'"],
+      [["gen", "ranka-kl", "--p", "8", "--l", "x"], "gen: --l must be a number, got 'x'"],
+      [
+        ["plan", f("named.json"), "-a", "shift", "--seed", "q"],
+        "plan: --seed must be an integer in 0..4294967295, got 'q'",
+      ],
+      [["plan", f("named.json"), "-a", "rs-nh", "--param", "x"], "plan: --param expects key=value, got 'x'"],
+      [["stats", f("named.json"), "--max-memory", "1k"], "stats: --max-memory must be a size of at least 1M"],
+      [["show", f("named-s.json"), "--stage", "z"], "show: --stage must be an integer >= 1, got 'z'"],
+      [["simulate", f("named-s.json"), "--machine", "t3d-004", "--ports", "0"], "simulate: --ports must be an integer"],
+      [["compare", f("named.json"), "--machine", "t3d-004", "--seed", "q"], "compare: --seed must be an integer"],
+      [["cost", f("named-s.json"), "--machine", "t3d-004", "--envelope", "x"], "cost: --envelope must be an integer"],
+      [["demo", "--ranks", "x"], "demo: --ranks (--p) must be an integer in 1..512, got 'x'"],
+      [["te-table", "--seeds", "x"], "te-table: --seeds must be an integer in 1..10000, got 'x'"],
+      [["check-planner", "shift", "--runs", "x"], "check-planner: --runs must be an integer in 1..1000000, got 'x'"],
+      [["store", "list", f("no-store"), "--ranks", "x"], "store list: --ranks must be an integer >= 1, got 'x'"],
+      // store get --id runs apart from commander (store-get-main.ts)
+      [["store", "get", f("no-store"), "--id", "x", "--max-memory", "1k"], "store get: --max-memory must be a size"],
+    ] as const) {
+      const r = await run(...args);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.err.startsWith(line), `${args.join(" ")}: ${r.err}`).toBe(true);
+      expect(r.err.split("\n"), args.join(" ")).toHaveLength(2); // one line
+    }
   });
 
   it("verify cannot read both files from stdin", async () => {

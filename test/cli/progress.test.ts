@@ -3,7 +3,7 @@ import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { writingBar } from "../../src/cli/io.js";
-import { barSize, newBar, progressBar, withProgressAsync } from "../../src/cli/progress.js";
+import { barSize, fitLine, newBar, progressBar, withProgressAsync } from "../../src/cli/progress.js";
 import { run } from "../helpers/cli.js";
 import { runOnTerminal } from "../helpers/progress.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -181,7 +181,7 @@ describe("progress bars leave the terminal's modes alone", () => {
     const lines = text
       .split("\x1b[1G")
       .flatMap((l) => bars(l).split("\n"))
-      .filter((l) => l.includes("plan: coloring"));
+      .filter((l) => /^plan(: coloring)? \[/.test(l)); // at 30 columns the label is shortened to "plan" (fitLine)
     expect(lines.length).toBeGreaterThan(0);
     for (const l of lines) expect(l.length).toBeLessThanOrEqual(30);
   });
@@ -238,6 +238,55 @@ describe("a bar's line fits the terminal", () => {
         expect(l.length, `${columns}: ${l}`).toBeLessThan(columns);
       }
     }
+    // at 60 columns an 8-digit count left writing's line 61 columns wide with the narrowest bar: cut by cli-progress
+    {
+      let clock = 0;
+      const lines = linesOn(60, (s) => {
+        const p = progressBar(true, "plan: writing", "transfers", s, () => clock);
+        clock = 2000;
+        p.report(5, 99999999);
+        p.finish();
+      });
+      // the bar shortened first (to 10), then the unit dropped, and the bar as wide as the room left
+      for (const l of lines) expect(l).toMatch(/^plan: writing \[.{18}\] \d+% \| \d+\/99999999$/);
+    }
+    // any width from 40 up, any count up to 10 digits: the line fits, labels shortened in turn (fitLine)
+    for (const columns of [40, 41, 47, 53, 60, 66, 80])
+      for (const total of [9, 99999, 99999999, 9999999999])
+        for (const [command, unit] of [
+          ["plan: writing", "transfers"],
+          ["simulate", "messages"],
+          ["export: lowering", null],
+        ] as const) {
+          let clock = 0;
+          const lines = linesOn(columns, (s) => {
+            const p = progressBar(true, command, unit, s, () => clock);
+            clock = 2000;
+            p.report(total, total);
+            p.finish();
+          });
+          expect(lines.length).toBeGreaterThan(0);
+          for (const l of lines) {
+            expect(l.length, `${columns} ${total}: ${l}`).toBeLessThan(columns);
+            expect(l, `${columns} ${total}`).toMatch(/\[.{3,40}\] 100%/);
+          }
+        }
+    for (const columns of [40, 50, 60, 80]) {
+      const lines = linesOn(columns, (stream) => {
+        const bar = newBar(stream, "precompute [{bar}] {percentage}% | {value}/{total} plans | eta {eta}s", 99999999);
+        bar.start(99999999, 5);
+        bar.stop();
+      });
+      for (const l of lines) expect(l.length, `${columns}: ${l}`).toBeLessThan(columns);
+    }
+    expect(fitLine("plan: writing [{bar}] {percentage}% | {value}/{total} transfers", 99999999, 52)).toEqual({
+      format: "plan: writing [{bar}] {percentage}% | {value}/{total}",
+      barsize: 10,
+    });
+    expect(fitLine("plan: writing [{bar}] {percentage}% | {value}/{total} transfers", 9999999999, 40)).toEqual({
+      format: "plan: writing [{bar}] {percentage}%",
+      barsize: 18,
+    });
     // as wide as cli-progress's own bar where there is room; never narrower than 10
     expect(barSize("x [{bar}]", 1, 200)).toBe(40);
     expect(barSize("precompute [{bar}] {percentage}% | {value}/{total} plans | eta {eta}s", 1000, 20)).toBe(10);

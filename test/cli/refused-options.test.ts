@@ -26,7 +26,7 @@ describe("options that exclude each other or do not apply are refused, naming th
   it("plan: a --param key given twice (the later used to win)", async () => {
     await refused(
       ["plan", f("m.json"), "-a", "rs-nh", "--param", "factor=2", "--param", "factor=3"],
-      "commplan: --param factor is given twice ('factor=2' and 'factor=3'); give it once",
+      "plan: --param factor is given twice ('factor=2' and 'factor=3'); give it once",
     );
     expect((await run("plan", f("m.json"), "-a", "rs-nh", "--param", "factor=2", "--param", "cutoff=mean")).code).toBe(
       0,
@@ -88,7 +88,7 @@ describe("options that exclude each other or do not apply are refused, naming th
     }
     await refused(
       ["gen", "uniform", "--p", "4", "--elementBytes", "0"],
-      "commplan: --elementBytes must be an integer in 1..1048576, got '0'",
+      "gen: --elementBytes must be an integer in 1..1048576, got '0'",
     );
   });
 
@@ -125,7 +125,7 @@ describe("options that exclude each other or do not apply are refused, naming th
       ["9007199254740993", "is past the largest integer taken (2^53 - 1)"],
       ["-99999999999999999999", "must be an integer >= 1"],
     ] as const)
-      await refused(["show", f("s.json"), "--stage", v], `commplan: --stage ${why}, got '${v}'`);
+      await refused(["show", f("s.json"), "--stage", v], `show: --stage ${why}, got '${v}'`);
   });
 
   it("gen: --sparse with --dense", async () => {

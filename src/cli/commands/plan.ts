@@ -15,7 +15,7 @@ import { refuseOutputOntoInput } from "../../io/file-output.js";
 import { findMachine } from "../../machines/presets.js";
 import { readMatrixFile } from "../../io/matrix-read.js";
 import { PLANNERS, resolvePlanOptions } from "../../planner/registry.js";
-import { AUTO_ALWAYS_FINAL, AUTO_FINALISTS, planAuto, type MpiVerdict } from "../../auto/index.js";
+import { AUTO_ALWAYS_FINAL, AUTO_FINALISTS, defaultItself, planAuto, type MpiVerdict } from "../../auto/index.js";
 import { fail } from "../../model/errors.js";
 import { machineOptionHelp, planRequestOptions } from "./lists.js";
 import {
@@ -157,12 +157,15 @@ export function autoAnswerLine(v: MpiVerdict): string {
   const def = v.mpiSimulated === null ? null : `MPI_Alltoallv's default (${name}; as the library runs it)`;
   if (v.answer === "call MPI_Alltoallv")
     return `call MPI_Alltoallv${def === null ? "" : ` (its default, ${name}; predicted ${v.mpiSimulated} us)`}: ${v.effect}`;
-  const against =
+  const times =
     def === null || v.gain === null || v.speedup === null
-      ? ""
-      : `: predicted ${v.planSimulated} us against ${v.mpiSimulated} us for ${def}, ${v.speedup}x as fast ` +
+      ? null
+      : `predicted ${v.planSimulated} us against ${v.mpiSimulated} us for ${def}, ${v.speedup}x as fast ` +
         `(${v.gain} % of its time saved)`;
-  return `use the plan${against}: ${v.effect}`;
+  // the pick is the default's own algorithm: the words first, so the times do not read as a gain over itself
+  if (times !== null && v.mpiDefault !== null && v.effect.startsWith(defaultItself(v.mpiDefault)))
+    return `use the plan: ${v.effect}; ${times}`;
+  return `use the plan${times === null ? "" : `: ${times}`}: ${v.effect}`;
 }
 
 /**

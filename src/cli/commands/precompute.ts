@@ -195,7 +195,7 @@ async function fromCapture(specFile: string | undefined, o: PrecomputeFlags, ctx
     try {
       out = await precomputeCapture(o.store, pat, target);
     } catch (e) {
-      const line = o.json === true ? inputErrorLine(e) : null;
+      const line = o.json === true ? inputErrorLine(e, "precompute") : null;
       if (line !== null) {
         results.push({ pattern: pat, failed: line });
         for (const rest of patterns.slice(results.length)) results.push({ pattern: rest, skipped: true });
