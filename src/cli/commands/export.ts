@@ -210,8 +210,10 @@ async function runExport(
       }),
     );
   if (o.split !== undefined || o.out !== undefined || o.output !== "-") {
+    // Like the line of a schedule format (and gen's, plan's): the format and where it went, so a run of several
+    // exports says which line is which file.
     ctx.io.err(
-      `export: ${oneLine(prog.algorithm)}, P = ${prog.p}, ${prog.variant}: ${fmt(prog.rounds)} rounds, ${fmt(prog.ops.kind.length)} operations, largest scratch ${fmt(scratch)} elements (live peak ${fmt(peak)})\n`,
+      `export: ${oneLine(prog.algorithm)}, P = ${prog.p}, ${format.name} (${prog.variant}): ${fmt(prog.rounds)} rounds, ${fmt(prog.ops.kind.length)} operations, largest scratch ${fmt(scratch)} elements (live peak ${fmt(peak)}) -> ${written.path}\n`,
     );
   }
 }
