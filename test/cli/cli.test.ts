@@ -298,7 +298,7 @@ describe("options: one parser, one line per problem", () => {
       [["gen", "ranka-kl", "--p", "8", "--l", "0x1"], "commplan: --l must be a number, got '0x1'"],
       [
         ["te-table", "--h", "4N,4x"],
-        "te-table: --h takes integers in 1..1024, each bare or followed by N (e.g. 4 or 4N), got '4x'",
+        "te-table: --h-over-n (--h) takes integers in 1..1024, each bare or followed by N (e.g. 4 or 4N), got '4x'",
       ],
       [
         ["gen", "uniform", "--p", "4", "--element-bytes", "0"],
