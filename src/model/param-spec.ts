@@ -242,10 +242,13 @@ export function resolveSpecs<S extends Specs>(
       continue;
     }
     const v = given[name];
-    if (!specAccepts(d, v))
-      throw fail(ctx.module, "BAD_OPTION", `${ctx.label(name)} must be ${describeSpec(d)}, got ${shown(v)}`, {
+    if (!specAccepts(d, v)) {
+      // A mistyped word of a parameter that takes words (cutoff=medain) gets a "did you mean", as a mistyped name does.
+      const near = typeof v === "string" && d.values !== undefined ? didYouMean(v, d.values) : "";
+      throw fail(ctx.module, "BAD_OPTION", `${ctx.label(name)} must be ${describeSpec(d)}, got ${shown(v)}${near}`, {
         field: ctx.field(name),
       });
+    }
     out[name] = v;
   }
   resolvedBy.set(out, specs);

@@ -4,6 +4,7 @@
  */
 import { Graph } from "@dagrejs/graphlib";
 import { fail } from "../model/errors.js";
+import { didYouMean } from "../internal/did-you-mean.js";
 import { checkMemory } from "../model/memory-budget.js";
 import { MAX_MACHINE_TIME, type MachineModel } from "../model/machine.js";
 import {
@@ -80,7 +81,7 @@ export function shortestPolicy(params: TopologyParamValues, generator: string): 
     throw fail(
       "topology",
       "BAD_OPTION",
-      `${generator}: routing '${String(v)}' is not one of ${NEXT_HOP_PICKS.join(", ")}`,
+      `${generator}: routing '${String(v)}' is not one of ${NEXT_HOP_PICKS.join(", ")}${didYouMean(String(v), NEXT_HOP_PICKS)}`,
       {
         field: "routing",
       },

@@ -162,7 +162,23 @@ describe("bad input exits 2 with one line naming the problem", () => {
     await run("plan", f("m5.json"), "-a", "shift", "-o", f("s5.json"));
     const r = await run("verify", f("s5.json"), "--matrix", f("m5b.json"));
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/another matrix/);
+    // one line naming both files (before: neither), as export, verify-program and simulate --data do
+    const esc = (t: string): string => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const named = (module: string, doc: string, what: string): RegExp =>
+      new RegExp(
+        `^${module}: ${esc(doc)}: ${what} was made for another matrix \\(digest mm3x64:[0-9a-f]+, --matrix ${esc(f("m5b.json"))} has mm3x64:[0-9a-f]+\\)\n$`,
+      );
+    expect(r.err).toMatch(named("verify", f("s5.json"), "the schedule"));
+    await run("export", f("s5.json"), "--matrix", f("m5.json"), "--format", "program", "-o", f("p5.json"));
+    const lowered = await run("export", f("s5.json"), "--matrix", f("m5b.json"), "--format", "program");
+    expect([lowered.code, lowered.out]).toEqual([2, ""]);
+    expect(lowered.err).toMatch(named("lower", f("s5.json"), "the schedule"));
+    const program = await run("verify-program", f("p5.json"), "--matrix", f("m5b.json"));
+    expect(program.code).toBe(2);
+    expect(program.err).toMatch(named("verify", f("p5.json"), "the program"));
+    const data = await run("simulate", f("s5.json"), "--machine", "t3d-004", "--data", "-m", f("m5b.json"));
+    expect(data.code).toBe(2);
+    expect(data.err).toMatch(named("simulate", f("s5.json"), "data mode: the schedule"));
   });
 
   it("a schedule whose P is not the matrix's is told as that, not as the memory its P would need", async () => {
@@ -171,7 +187,10 @@ describe("bad input exits 2 with one line naming the problem", () => {
     const doc = JSON.parse(readFileSync(f("s8.json"), "utf8")) as { p: number };
     writeFileSync(f("big-p.json"), JSON.stringify({ ...doc, p: 1048576 }));
     const r = await run("verify", f("big-p.json"), "--matrix", f("m8.json"));
-    expect([r.code, r.err]).toEqual([2, "verify: the schedule is for P = 1048576, the matrix has P = 8\n"]);
+    expect([r.code, r.err]).toEqual([
+      2,
+      `verify: ${f("big-p.json")}: the schedule is for P = 1048576, --matrix ${f("m8.json")} has P = 8\n`,
+    ]);
   });
 
   it("unknown algorithm, machine, pattern option, missing file, bad seed, unknown command", async () => {
@@ -276,7 +295,7 @@ describe("options: one parser, one line per problem", () => {
       [["gen", "ranka-kl", "--p", "8", "--l", "0x1"], "gen: --l must be a number, got '0x1'"],
       [
         ["te-table", "--h", "4N,4x"],
-        "te-table: --h takes integers in 1..1024, each bare or followed by N (e.g. 4 or 4N), got '4x'",
+        "te-table: --h-over-n (--h) takes integers in 1..1024, each bare or followed by N (e.g. 4 or 4N), got '4x'",
       ],
       [
         ["gen", "uniform", "--p", "4", "--element-bytes", "0"],

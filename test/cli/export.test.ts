@@ -21,7 +21,7 @@ describe("commplan export", () => {
     const one = await run("export", f("s.json"), "--matrix", f("m.json"), "--format", "program", "-o", f("prog.json"));
     expect(one.code).toBe(0);
     expect(one.err).toMatch(
-      /^export: two-stage, P = 12, nonblocking: \d+ rounds, [\d,]+ operations, largest scratch [\d,]+ elements \(live peak [\d,]+\)\n$/,
+      /^export: two-stage, P = 12, program \(nonblocking\): \d+ rounds, [\d,]+ operations, largest scratch [\d,]+ elements \(live peak [\d,]+\) -> \S+prog\.json\n$/,
     );
     expect(runRounds(m, readProgramJson(f("prog.json")).program)).toBe(total);
     const split = await run(
@@ -37,6 +37,7 @@ describe("commplan export", () => {
       "blocking",
     );
     expect(split.code).toBe(0);
+    expect(split.err).toMatch(/^export: two-stage, P = 12, program \(blocking\): .* -> \S+split\n$/);
     expect(readdirSync(f("split"))).toHaveLength(13);
     const prog = readProgramJson(join(f("split"), "index.json")).program;
     expect(prog.variant).toBe("blocking");

@@ -250,10 +250,11 @@ describe("commplan te-table", () => {
 
   it("bad filters exit 2 with a message naming the option", async () => {
     for (const [args, re] of [
-      [["--n", "1"], /--n must be an integer in 2\.\.4096/],
-      [["--h", "x"], /--h takes integers in 1\.\.1024, each bare or followed by N/],
+      [["--n", "1"], /^commplan: --nodes \(--n\) must be an integer in 2\.\.4096, got '1'$/m],
+      [["--nodes", "1"], /^commplan: --nodes \(--n\) must be an integer in 2\.\.4096, got '1'$/m],
+      [["--h-over-n", "x"], /^te-table: --h-over-n \(--h\) takes integers in 1\.\.1024, each bare or followed by N/],
       [["--seeds", "0"], /--seeds/],
-      [["--n", ""], /--n needs at least one value/],
+      [["--nodes", ""], /--nodes \(--n\) needs at least one value/],
       [["--n", "64,4096", "--h", "4,1024"], /N = 4096, h = 1024N is \d+ packets/],
     ] as const) {
       const r = await run("te-table", ...args);

@@ -56,6 +56,17 @@ describe("resolveSpecs", () => {
     expect(message(() => resolveSpecs(SPECS, { k: "c" }, ctx))).toBe('m: opt k must be "a" or "b", got "c"');
     expect(message(() => resolveSpecs(SPECS, { q: 1 }, ctx))).toBe("m: no q; known: n, x, k");
   });
+
+  it("a mistyped word of a parameter that takes words gets a did you mean (rs-nh's cutoff=medain)", () => {
+    const words = { c: integer({ description: "c", values: ["auto", "median"], min: 1, default: "auto" }) };
+    expect(message(() => resolveSpecs(words, { c: "medain" }, ctx))).toBe(
+      'm: opt c must be "auto", "median" or a positive integer, got "medain" (did you mean median?)',
+    );
+    expect(message(() => resolveSpecs(SPECS, { k: "bb" }, ctx))).toBe('m: opt k must be "a" or "b", got "bb"');
+    expect(message(() => resolveSpecs(words, { c: 0 }, ctx))).toBe(
+      'm: opt c must be "auto", "median" or a positive integer, got 0',
+    );
+  });
 });
 
 describe("checkSeed: the one seed check (patterns, planners, simulator)", () => {

@@ -39,6 +39,7 @@ import { fail } from "../../model/errors.js";
 import { MAX_SEED } from "../../model/param-spec.js";
 import type { MachineModel } from "../../model/machine.js";
 import { readMatrixFile } from "../../io/matrix-read.js";
+import { checkFilesMatch } from "../made-for.js";
 import { matrixBytes } from "../../model/matrix.js";
 import { matrixStats } from "../../model/matrix-stats.js";
 import type { CliContext } from "../context.js";
@@ -394,6 +395,9 @@ async function runReplayFlags(
   const m = o.matrix !== undefined ? readMatrixFile(o.matrix, matrixReadOptions(o, ctx.maxMemory)) : null;
   const read = await readScheduleFile(input, { maxMemory: ctx.maxMemory });
   const s = o.data ? payloadIfEmpty(read) : read;
+  // as the data mode checks, but naming the two files
+  if (m !== null && o.matrix !== undefined)
+    checkFilesMatch("simulate", m, s, "data mode: the schedule", { doc: input, matrix: o.matrix });
   if (o.svg !== undefined && !drawsRaster(s.p, o.svgView)) {
     // refused before the replay, which may take long, when the schedule alone shows the chart is too big (the raster
     // view of more than MAX_LANE_ROWS nodes draws any number of intervals)

@@ -22,23 +22,23 @@ import { counted } from "../../internal/plural.js";
  * Parses a comma-separated list of integers (h values may carry a trailing N: "4N,8N"); a value given twice is kept
  * once, where it first appears (as compare's --algorithms and --sweep drop repeats).
  */
-function intList(name: string, text: string, min: number, max: number, suffix = ""): number[] {
+function intList(name: string, flag: string, text: string, min: number, max: number, suffix = ""): number[] {
   const items = text
     .split(",")
     .map((x) => x.trim())
     .filter((x) => x !== "");
   if (items.length === 0)
-    throw fail("te-table", "BAD_OPTION", `--${name} needs at least one value, got '${text}'`, { field: name });
+    throw fail("te-table", "BAD_OPTION", `${flag} needs at least one value, got '${text}'`, { field: name });
   const values = items.map((x) => {
     const bare = suffix && x.toUpperCase().endsWith(suffix) ? x.slice(0, -suffix.length) : x;
     if (suffix && !/^\d+$/.test(bare))
       throw fail(
         "te-table",
         "BAD_OPTION",
-        `--${name} takes integers in ${min}..${max}, each bare or followed by ${suffix} (e.g. 4 or 4${suffix}), got '${x}'`,
+        `${flag} takes integers in ${min}..${max}, each bare or followed by ${suffix} (e.g. 4 or 4${suffix}), got '${x}'`,
         { field: name },
       );
-    return intOption(name, bare, min, max);
+    return intOption(name, bare, min, max, flag);
   });
   return [...new Set(values)];
 }
@@ -63,8 +63,8 @@ export function registerTeTable(program: Command, ctx: CliContext): void {
     .option("--json", "machine-readable output")
     .action((o: { seeds: string; n?: string; h?: string; json?: boolean }) => {
       const seeds = intOption("seeds", o.seeds, 1, 10000);
-      const ns = o.n === undefined ? [...PAPER_N] : intList("n", o.n, 2, 4096);
-      const hs = o.h === undefined ? [...PAPER_H_OVER_N] : intList("h", o.h, 1, 1024, "N");
+      const ns = o.n === undefined ? [...PAPER_N] : intList("n", "--nodes (--n)", o.n, 2, 4096);
+      const hs = o.h === undefined ? [...PAPER_H_OVER_N] : intList("h", "--h-over-n (--h)", o.h, 1, 1024, "N");
       // progress: one line rewritten in place on a terminal, nothing when stderr is a file or pipe
       const progress = ctx.io.interactive ? (line: string) => ctx.io.err(`\r\x1b[K${line}`) : undefined;
       const cells = runTeTable({ ns, hOverNs: hs, seeds, ...(progress ? { progress } : {}) });

@@ -4,6 +4,7 @@
 import type { Command } from "commander";
 import { fail } from "../../model/errors.js";
 import { readMatrixFile } from "../../io/matrix-read.js";
+import { checkFilesMatch } from "../made-for.js";
 import { rankFieldPlace, readProgramJson } from "../../io/program-json-read.js";
 import { checkMemory, NO_MACHINE_BYTES } from "../../model/memory-budget.js";
 import { matrixBytes } from "../../model/matrix.js";
@@ -37,6 +38,8 @@ export function registerVerifyProgram(program: Command, ctx: CliContext): void {
           { file },
         );
       }
+      // a program for another matrix is told as that, naming both files, before the memory its P would need
+      checkFilesMatch("verify", m, doc.program, "the program", { doc: file, matrix: o.matrix });
       // the checks' memory as the budget bounds it (what the program and the matrix hold, and what checking allocates)
       const prog = doc.program;
       // a buffer whose slots alone no machine could hold is named: the field to blame, not only the sum

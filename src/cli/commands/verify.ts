@@ -4,7 +4,8 @@ import { fail } from "../../model/errors.js";
 import { checkMemory, scheduleWorkBytes } from "../../model/memory-budget.js";
 import { readScheduleFile } from "../../io/schedule-read.js";
 import { readMatrixFile } from "../../io/matrix-read.js";
-import { checkMadeFor, isSparse, matrixBytes, nonzeroCount } from "../../model/matrix.js";
+import { isSparse, matrixBytes, nonzeroCount } from "../../model/matrix.js";
+import { checkFilesMatch } from "../made-for.js";
 import { verifySchedule, type Report } from "../../verifier/index.js";
 import { loadTopology } from "./topologies.js";
 import { networkOption } from "./network-flags.js";
@@ -89,7 +90,7 @@ export function registerVerify(program: Command, ctx: CliContext): void {
         const m = readMatrixFile(o.matrix, { maxMemory: ctx.maxMemory });
         const s = await readScheduleFile(file, { maxMemory: ctx.maxMemory });
         // a schedule for another matrix is told as that, before the memory its (other) P would need
-        checkMadeFor(m, s, "the schedule", "verify");
+        checkFilesMatch("verify", m, s, "the schedule", { doc: file, matrix: o.matrix });
         // per node: the verifier's counters, and a P x P delivery table (dense) or one slot per non-zero entry
         // (sparse); per transfer (16 bytes: its columns, read in place, and the checks' counters; measured by
         // bench/memory.ts, the peak less the matrix and the table is 28, 17 and 9 bytes a transfer at P = 1024, 2048
