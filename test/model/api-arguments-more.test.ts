@@ -17,6 +17,15 @@ import {
   verifyProgram,
 } from "../../src/index.js";
 import { compareChartSvg, compareHtml, runSweep } from "../../src/entries/compare.js";
+import {
+  matrixToCsvText,
+  matrixToJsonText,
+  matrixToMtxText,
+  parseMatrixText,
+  parseScheduleJsonText,
+  programToJsonText,
+  scheduleToJsonText,
+} from "../../src/entries/io.js";
 import { errorOf } from "../helpers/errors.js";
 
 const m = matrixFromRows([
@@ -149,5 +158,32 @@ describe("an algorithm or a machine of the wrong kind is named as given", () => 
     expect(refused(() => loose(scheduleCost)(s, { name: "" }, "blocking"), "BAD_OPTION", "machine")).toBe(
       "machines: the machine has no name",
     );
+  });
+});
+
+describe("commplan/io's in-memory writers and parsers check their argument (were: TypeErrors from inside)", () => {
+  it("matrixTo*Text of null: BAD_INPUT naming the matrix", () => {
+    for (const f of [matrixToJsonText, matrixToCsvText, matrixToMtxText])
+      expect(refused(() => loose(f)(null), "BAD_INPUT", "matrix")).toMatch(/^matrix: the matrix is not a CommMatrix/);
+    expect(matrixToCsvText(m)).toMatch(/^# commplan elementBytes=/);
+  });
+
+  it("scheduleToJsonText and programToJsonText of null: BAD_INPUT naming the schedule or program", () => {
+    expect(refused(() => loose(scheduleToJsonText)(null), "BAD_INPUT", "schedule")).toMatch(/^schedule: /);
+    expect(refused(() => loose(programToJsonText)(null), "BAD_INPUT", "program")).toBe(
+      "program: the program is not a Program object, got null",
+    );
+    expect(JSON.parse(programToJsonText(lowerSchedule(m, s).program))).toHaveProperty("format");
+  });
+
+  it("parseMatrixText and parseScheduleJsonText of a non-string: BAD_OPTION naming the text", () => {
+    expect(refused(() => loose(parseMatrixText)(null), "BAD_OPTION", "text")).toBe(
+      "matrix: the text must be a string, got null",
+    );
+    expect(refused(() => loose(parseScheduleJsonText)(42), "BAD_OPTION", "text")).toBe(
+      "schedule: the text must be a string, got 42",
+    );
+    expect(parseScheduleJsonText(scheduleToJsonText(s)).stepCount).toBe(s.stepCount);
+    expect(parseMatrixText(matrixToCsvText(m)).p).toBe(3);
   });
 });
