@@ -4,8 +4,8 @@
  * with the tarball unpacked as node_modules/commplan (its dependencies linked from this checkout, so no network).
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "./helpers/temp-dir.js";
 
@@ -106,4 +106,82 @@ describe("the npm package", () => {
       }
     });
   }
+});
+
+/** Every fenced block of `lang` in docs/*.md that imports the package (a signature sketch imports nothing): [doc, code]. */
+function docsLibraryBlocks(lang: string): [string, string][] {
+  const dir = join(root, "docs");
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".md"))
+    .sort()
+    .flatMap((f) =>
+      [...readFileSync(join(dir, f), "utf8").matchAll(new RegExp(`^\`\`\`${lang}\\n([\\s\\S]*?)^\`\`\`$`, "gm"))]
+        .map((m) => m[1]!)
+        .filter((b) => /from "commplan(\/[\w-]+)?"/.test(b))
+        .map((b): [string, string] => [`docs/${f}`, b]),
+    );
+}
+
+/** The .d.ts files the package's entries reach through their relative imports. */
+function publicDeclarations(): string[] {
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+    exports: Record<string, string | { types: string }>;
+  };
+  const todo = Object.values(pkg.exports).flatMap((t) => (typeof t === "string" ? [] : [join(root, t.types)]));
+  const seen = new Set<string>();
+  while (todo.length > 0) {
+    const file = todo.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const m of readFileSync(file, "utf8").matchAll(/from "(\.{1,2}\/[^"]+)\.js"/g))
+      todo.push(join(dirname(file), `${m[1]!}.d.ts`));
+  }
+  return [...seen].sort();
+}
+
+describe("the package's types and the docs' library examples", () => {
+  it("no public declaration says any (a bare Generator<T> returns any) or Buffer", () => {
+    const files = publicDeclarations();
+    expect(files.length).toBeGreaterThan(50);
+    const found: string[] = [];
+    for (const file of files) {
+      // the code only: comments may say "any" in prose
+      const code = readFileSync(file, "utf8")
+        .replace(/\/\*[\s\S]*?\*\//g, "")
+        .replace(/\/\/.*$/gm, "");
+      // (a property called any, `readonly any: ...`, is not the type)
+      for (const m of code.matchAll(/(?<![.\w])any\b(?!\??:)|\bBuffer\b|\bGenerator<[^,<>]+>/g))
+        found.push(`${file.slice(root.length + 1)}: ${m[0]}`);
+    }
+    expect(found).toEqual([]);
+  });
+
+  it("every docs/*.md ```ts example importing the package compiles (tsc --strict) and runs, every ```js one runs", () => {
+    const ts = docsLibraryBlocks("ts");
+    const js = docsLibraryBlocks("js");
+    expect(ts.map(([doc]) => doc)).toEqual(expect.arrayContaining(["docs/patterns.md", "docs/testing-kit.md"]));
+    expect(js.length).toBeGreaterThanOrEqual(2);
+    const dir = join(work, "docs-examples");
+    mkdirSync(dir);
+    execFileSync(npm, ["init", "-y"], { cwd: dir, stdio: "ignore" });
+    execFileSync(npm, ["pkg", "set", "type=module"], { cwd: dir, stdio: "ignore" });
+    const pkgDir = join(dir, "node_modules", "commplan");
+    mkdirSync(pkgDir, { recursive: true });
+    execFileSync("tar", ["-xzf", tarball, "-C", pkgDir, "--strip-components=1"]);
+    symlinkSync(join(root, "node_modules"), join(pkgDir, "node_modules"), "dir");
+    // the examples use node:assert: the project has @types/node, as a user running them would install it
+    symlinkSync(join(root, "node_modules", "@types"), join(dir, "node_modules", "@types"), "dir");
+    ts.forEach(([, code], k) => writeFileSync(join(dir, `example${k}.ts`), code));
+    js.forEach(([, code], k) => writeFileSync(join(dir, `example${k}.mjs`), code));
+    const config = { compilerOptions: { strict: true, module: "nodenext", target: "es2022", types: ["node"] } };
+    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(config));
+    const built = spawnSync(process.execPath, [tsc, "-p", dir], { cwd: dir, encoding: "utf8" });
+    expect(built.stdout + built.stderr).toBe("");
+    expect(built.status).toBe(0);
+    const runs = [...ts.map((b, k) => [b[0], `example${k}.js`]), ...js.map((b, k) => [b[0], `example${k}.mjs`])];
+    for (const [doc, file] of runs) {
+      const ran = spawnSync(process.execPath, [file!], { cwd: dir, encoding: "utf8" });
+      expect({ doc, file, stderr: ran.stderr, status: ran.status }).toEqual({ doc, file, stderr: "", status: 0 });
+    }
+  });
 });

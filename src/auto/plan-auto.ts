@@ -17,7 +17,7 @@ import { BoundScratch, blockingBoundExact, type BoundFabric } from "../machines/
 import type { NetworkRoutes } from "../model/network.js";
 import { checkFlatForNetwork, networkOptions } from "../machines/sim/network-options.js";
 import { TIE_SLACK, apart, beyond, ruleOut, ruleOutBounds, type RuleOutBounds } from "./rule-out.js";
-import { PLANNERS } from "../planner/registry.js";
+import { checkPlanners, PLANNERS } from "../planner/registry.js";
 import { predictMakespan } from "./predict-makespan.js";
 import { predictLibraryDefault, predictOnRuntime, runtimeTarget, type RuntimeTarget } from "./runtime-predict.js";
 import { runtimeLowerBound } from "./runtime-bound.js";
@@ -60,7 +60,10 @@ export interface AutoOptions {
   readonly seed?: number;
   /** Simulated (and flat-model) mode. Default blocking. */
   readonly mode?: SimMode;
-  /** Finalists simulated besides shift (the best predictions). Default AUTO_FINALISTS; every variant on a runtime. */
+  /**
+   * Finalists simulated besides shift (the best predictions). Default AUTO_FINALISTS (at most the variants of
+   * `planners`); every variant on a runtime.
+   */
   readonly finalists?: number;
   /** Simulate the finalists on this network with link contention (the screen stays the flat model). Default none. */
   readonly network?: NetworkRoutes | null;
@@ -677,17 +680,17 @@ export function planAuto(m: CommMatrix, machine: MachineModel, options: AutoOpti
     throw fail(MODULE, "BAD_OPTION", `unknown mode '${String(mode)}'; known: blocking, nonblocking`, {
       field: "mode",
     });
+  checkPlanners(MODULE, options.planners);
   const planners = options.planners ?? PLANNERS;
   const planning: Planning = { planners, ...(options.maxMemory === undefined ? {} : { maxMemory: options.maxMemory }) };
-  if (!Array.isArray(planners))
-    throw fail(MODULE, "BAD_OPTION", "planners must be an array of planners", { field: "planners" });
   const roles = planners === PLANNERS ? REGISTRY_ROLES : autoRoles(planners);
   const variants = roles.variants;
   const target =
     options.runtime === undefined || options.runtime === null ? null : runtimeTarget(options.runtime, options.network);
   // on a runtime the flat one-port screen says little about the runtime's order (aggregation wins by its overheads,
   // many messages at once by its ports): every variant is a finalist unless told otherwise
-  const k = options.finalists ?? (target === null ? AUTO_FINALISTS : variants.length);
+  // a default never exceeds the variants there are (planners: [shift] has one): only a given count is refused
+  const k = options.finalists ?? (target === null ? Math.min(AUTO_FINALISTS, variants.length) : variants.length);
   if (!Number.isInteger(k) || k < 0 || k > variants.length)
     throw fail(MODULE, "BAD_OPTION", `finalists must be an integer in 0..${variants.length}, got ${String(k)}`, {
       field: "finalists",

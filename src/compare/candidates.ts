@@ -29,7 +29,7 @@ import type { MachineModel } from "../model/machine.js";
 import { checkMatrixArg, type CommMatrix } from "../model/matrix.js";
 import { matrixStats } from "../model/matrix-stats.js";
 import type { Schedule } from "../model/schedule.js";
-import { PLANNERS, resolvePlanOptions } from "../planner/registry.js";
+import { checkPlanners, PLANNERS, resolvePlanOptions } from "../planner/registry.js";
 import type { Planner } from "../planner/types.js";
 import { predictMakespan } from "../auto/index.js";
 import type { RuntimeModel } from "../machines/runtime/runtime-model.js";
@@ -197,6 +197,7 @@ export function runCandidates(m: CommMatrix, req: CandidateRequest): CandidateRu
       field: "mode",
     });
   const ports = req.ports ?? machine.ports;
+  checkPlanners("compare", req.planners);
   const planners = req.planners ?? PLANNERS;
   const elements = networkElements(m);
   checkFlatForNetwork(machine, req.network, "the option network");

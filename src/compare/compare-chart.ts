@@ -2,7 +2,7 @@
  * compareChartSvg: the comparison as a horizontal bar chart (modelled blocking, modelled nonblocking, simulated time
  * per planner; the lower bound as a line).
  */
-import type { CompareReport } from "./compare.js";
+import { checkReport, type CompareReport } from "./compare.js";
 import { escapeXml, fmtNumber } from "./compare-format.js";
 import { numberOpt } from "../export/options.js";
 
@@ -48,6 +48,7 @@ function scale(
 
 /** The chart as an SVG document (one group of three bars per planner, the bound as a dashed line, a legend). */
 export function compareChartSvg(r: CompareReport, opts: ChartOptions = {}): string {
+  checkReport(r, "compareChartSvg");
   const width = numberOpt("compare", "width", opts.width, 900, { min: 300, max: 100000 });
   const name = (x: CompareReport["rows"][number]): string => x.algorithm + (x.algorithm === r.best ? " (fastest)" : "");
   // room for the longest planner name on the left and half the last tick label on the right (0.6 em a character)

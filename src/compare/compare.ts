@@ -248,14 +248,17 @@ export function movesNothing(r: CompareReport): boolean {
   return r.best === null && r.rows.length > 0 && r.rows.every((x) => x.trafficBytes === 0);
 }
 
-/** Throws a one-line BAD_INPUT error on `report` unless `r` is compareMatrix's report (its format, its rows). */
-function checkReport(r: unknown): void {
+/**
+ * Throws a one-line BAD_INPUT error on `report`, after the name of the function `fn` that was given it, unless `r` is
+ * compareMatrix's report (its format, its rows).
+ */
+export function checkReport(r: unknown, fn: string): void {
   const x = isOptionsObject(r) ? r : null;
   if (x !== null && x["format"] === "commplan.compare/v1" && Array.isArray(x["rows"])) return;
   throw fail(
     "compare",
     "BAD_INPUT",
-    `compareText: the report is not a CompareReport (compareMatrix's), got ${x === null ? describeValue(r) : "an object without its format and rows"}`,
+    `${fn}: the report is not a CompareReport (compareMatrix's), got ${x === null ? describeValue(r) : "an object without its format and rows"}`,
     { field: "report" },
   );
 }
@@ -266,7 +269,7 @@ function checkReport(r: unknown): void {
  * table is fitted to it (textTable).
  */
 export function compareText(r: CompareReport, width?: number): string {
-  checkReport(r);
+  checkReport(r, "compareText");
   const b = r.bound;
   let text =
     `compare on ${oneLine(r.machine)} (P = ${r.p}, ${r.elementBytes} bytes per element, simulated ${r.mode}, ${r.ports} port${r.ports === 1 ? "" : "s"}, ${r.network ? `network ${oneLine(r.network.name)}, port sharing ${r.network.portSharing}` : oneLine(r.topology)}): ` +

@@ -7,7 +7,7 @@ import type { NetworkRoutes } from "../model/network.js";
 import type { Schedule } from "../model/schedule.js";
 import { PLANNERS } from "../planner/registry.js";
 import { compareChartSvg } from "./compare-chart.js";
-import { measureCells, type CompareReport } from "./compare.js";
+import { checkReport, measureCells, type CompareReport } from "./compare.js";
 import { escapeXml, fmtNumber } from "./compare-format.js";
 import { sweepChartSvg } from "./sweep-chart.js";
 import type { SweepReport } from "./sweep.js";
@@ -144,9 +144,12 @@ function gridsHtml(s: Schedule): string {
 
 /**
  * The page: header, table, bounds, charts (bars, sweep), and for the best plan its step grid, Gantt timeline,
- * per-node load and, on a network, its links' load.
+ * per-node load and, on a network, its links' load. `sweep` (runSweep's) and `best` (the fastest plan with its
+ * simulation) are optional sections, none by default. Throws a one-line BAD_INPUT error when `r` is not
+ * compareMatrix's report.
  */
-export function compareHtml(r: CompareReport, sweep: SweepReport | null, best: BestPlan | null): string {
+export function compareHtml(r: CompareReport, sweep: SweepReport | null = null, best: BestPlan | null = null): string {
+  checkReport(r, "compareHtml");
   const title = `commplan compare: ${r.machine}, P = ${r.p}`;
   const parts: string[] = [];
   parts.push(

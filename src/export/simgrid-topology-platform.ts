@@ -62,7 +62,7 @@ function linkXml(i: number, l: TopologyDescription["links"][number]): string {
  * every host-to-host route of `routes`, and only the cables those routes use (one SPLITDUPLEX link
  * each, named by cable). Above: Floyd over every host, switch (router) and cable.
  */
-function* explicitZone(d: TopologyDescription, routes: NetworkRoutes, n: number): Generator<string> {
+function* explicitZone(d: TopologyDescription, routes: NetworkRoutes, n: number): Generator<string, void, undefined> {
   const full = n <= SIMGRID_FULL_ROUTES_MAX_RANKS;
   yield `  <zone id="net" routing="${full ? "Full" : "Floyd"}">\n`;
   const hosts = full ? d.hosts.slice(0, n) : d.hosts;
@@ -103,7 +103,7 @@ export function* simgridTopologyPlatformPieces(
   d: TopologyDescription,
   routes: NetworkRoutes,
   opts: { explicit?: boolean; ranks?: number } = {},
-): Generator<string> {
+): Generator<string, void, undefined> {
   if (routes.hosts !== d.hosts.length || routes.links !== 2 * d.links.length)
     throw fail("export", "MISMATCH", `the routes of ${routes.name} are not those of the description ${d.name}`);
   const ranks = opts.ranks ?? d.hosts.length;

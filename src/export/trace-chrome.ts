@@ -28,7 +28,10 @@ export function timelineToChromeTrace(tl: TraceTimeline, meta: TraceMeta = {}): 
  * timelineToChromeTrace's text in pieces of about a MiB, made as they are taken (a file writer streams a big trace
  * without holding it).
  */
-export function* timelineToChromeTracePieces(tl: TraceTimeline, meta: TraceMeta = {}): Generator<string> {
+export function* timelineToChromeTracePieces(
+  tl: TraceTimeline,
+  meta: TraceMeta = {},
+): Generator<string, void, undefined> {
   let parts: string[] = [];
   let chars = 0;
   const add = (text: string): void => {

@@ -2,7 +2,7 @@
  * Matrix files: reads a CommMatrix from JSON (commplan.matrix/v1), CSV or Matrix Market coordinate text, streamed in
  * chunks.
  */
-import { checkReadArguments } from "../model/option-checks.js";
+import { checkReadArguments, describeValue } from "../model/option-checks.js";
 import { ENCODING_HEAD_BYTES, encodingProblem } from "./json-text.js";
 import { closeSync, openSync } from "node:fs";
 import { readChunkSync } from "./bounded-read.js";
@@ -253,6 +253,8 @@ class MatrixStreamReader {
 
 /** Parses a matrix from text: JSON (commplan.matrix/v1), CSV (a P x P grid) or Matrix Market coordinate. */
 export function parseMatrixText(text: string, opts: ParseMatrixOptions = {}): CommMatrix {
+  if (typeof text !== "string")
+    throw fail(MODULE, "BAD_OPTION", `the text must be a string, got ${describeValue(text)}`, { field: "text" });
   if (opts.file !== undefined && typeof opts.file !== "string")
     throw fail(MODULE, "BAD_OPTION", `file must be a string (a name for messages), got ${typeof opts.file}`, {
       field: "file",

@@ -150,16 +150,19 @@ const join = (pieces: Iterable<string>): string => {
 
 /** The matrix as one commplan.matrix/v1 JSON string (small matrices and tests; large ones: writeMatrixFile). */
 export function matrixToJsonText(m: CommMatrix, opts: MatrixWriteOptions = {}): string {
+  checkMatrixArg("matrix", m);
   return join(matrixJsonPieces(m, opts));
 }
 
 /** The matrix as one CSV string, with its `# commplan elementBytes=N` line (small matrices and tests). */
 export function matrixToCsvText(m: CommMatrix): string {
+  checkMatrixArg("matrix", m);
   return join(matrixCsvPieces(m));
 }
 
 /** The matrix as one Matrix Market string, with its `%% commplan elementBytes=N` line (small matrices and tests). */
 export function matrixToMtxText(m: CommMatrix): string {
+  checkMatrixArg("matrix", m);
   return join(matrixMtxPieces(m));
 }
 

@@ -202,6 +202,10 @@ export function* programJsonPieces(
 
 /** The whole document as one string (small programs and tests). */
 export function programToJsonText(prog: Program, ranks?: readonly number[]): string {
+  if (typeof prog !== "object" || prog === null)
+    throw fail(MODULE, "BAD_INPUT", `the program is not a Program object, got ${describeValue(prog)}`, {
+      field: "program",
+    });
   let text = "";
   for (const piece of programJsonPieces(prog, ranks)) text += piece;
   return text;

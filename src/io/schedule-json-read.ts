@@ -5,6 +5,7 @@
 import { DocumentStart } from "./json-text.js";
 import { createReadStream } from "node:fs";
 import { fail } from "../model/errors.js";
+import { describeValue } from "../model/option-checks.js";
 import type { CommplanError } from "../model/errors.js";
 import { fsError } from "./file-output.js";
 import { growF64, growU32 } from "../internal/growable.js";
@@ -772,6 +773,8 @@ export class ScheduleJsonReader {
 
 /** Parses a schedule document held in memory (same checks as the streaming reader). */
 export function parseScheduleJsonText(text: string, file?: string): Schedule {
+  if (typeof text !== "string")
+    throw fail(MODULE, "BAD_OPTION", `the text must be a string, got ${describeValue(text)}`, { field: "text" });
   const r = new ScheduleJsonReader(file);
   r.write(Buffer.from(text, "utf8"));
   return r.finish();

@@ -191,6 +191,8 @@ export function* scheduleJsonPieces(s: Schedule, pieceSize = PIECE): Generator<s
 
 /** The whole document as one string (for small schedules and tests; large ones should use writeScheduleJson). */
 export function scheduleToJsonText(s: Schedule): string {
+  const arg = scheduleArgProblem(s);
+  if (arg !== null) throw fail(MODULE, "BAD_INPUT", arg, { field: "schedule" });
   let text = "";
   for (const piece of scheduleJsonPieces(s)) text += piece;
   return text;

@@ -70,7 +70,11 @@ export function machineProblem(machine: MachineModel): string | null {
     return `the machine is a name, not a machine model object: give findMachine(${JSON.stringify(machine)})`;
   if (typeof machine !== "object" || machine === null) return "the machine is not a machine model object";
   const name = typeof machine.name === "string" && machine.name !== "" ? machine.name : null;
-  if (name === null) return "the machine has no name";
+  if (name === null)
+    return "machine" in machine
+      ? "the machine is an options object ({ machine, ... }), not a machine model: give the model itself " +
+          "(findMachine(name) or an entry of MACHINES)"
+      : "the machine has no name";
   for (const k of TIME_FIELDS) {
     const v: unknown = machine[k];
     if (typeof v !== "number" || !Number.isFinite(v) || v < 0)

@@ -7,7 +7,7 @@ import { checkMatrixArg, type CommMatrix } from "../model/matrix.js";
 import { checkMachine, type MachineModel } from "../model/machine.js";
 import { checkProgress, type ProgressCallback } from "../model/progress.js";
 import { checkMaxMemory } from "../model/memory-budget.js";
-import { checkBooleanOption, checkOptionKeys, checkOptionsObject } from "../model/option-checks.js";
+import { checkBooleanOption, checkOptionKeys, checkOptionsObject, describeValue } from "../model/option-checks.js";
 import type { JsonValue, Schedule } from "../model/schedule.js";
 import { fourStage } from "./four-stage/index.js";
 import { linearPermutation } from "./linear-permutation.js";
@@ -31,20 +31,67 @@ export const PLANNERS: readonly Planner[] = deepFreeze([
   ...MPI_PLANNERS,
 ]);
 
-/** The planner called `name`; throws a CommplanError listing the known names. */
+/**
+ * The planner called `name`; throws a one-line CommplanError (BAD_OPTION, field `algorithm`) listing the known names
+ * (with a did-you-mean), or saying the name is not a string.
+ */
 export function findPlanner(name: string): Planner {
+  if (typeof name !== "string")
+    throw fail(
+      "planner",
+      "BAD_OPTION",
+      `the algorithm must be a planner's name (a string), got ${describeValue(name)}`,
+      {
+        field: "algorithm",
+      },
+    );
   const found = PLANNERS.find((x) => x.name === name);
   if (!found)
     throw fail(
       "planner",
       "BAD_OPTION",
-      `unknown algorithm ${typeof name === "string" ? quoted(name) : typeof name}${didYouMean(
+      `unknown algorithm ${quoted(name)}${didYouMean(
         name,
         PLANNERS.map((x) => x.name),
       )}; known: ${PLANNERS.map((x) => x.name).join(", ")}`,
       { field: "algorithm" },
     );
   return found;
+}
+
+/**
+ * Throws a one-line BAD_OPTION error of `module` (field `planners`) unless `planners` is undefined, null (the registry)
+ * or an array of planner objects (a name in it is named, with the findPlanner call that gives its planner): a plain
+ * JavaScript caller writing names got a TypeError from inside compareMatrix or planAuto.
+ */
+export function checkPlanners(module: string, planners: unknown): void {
+  if (planners === undefined || planners === null) return;
+  if (!Array.isArray(planners))
+    throw fail(
+      module,
+      "BAD_OPTION",
+      `planners must be an array of planners (PLANNERS, findPlanner), got ${describeValue(planners)}`,
+      { field: "planners" },
+    );
+  (planners as unknown[]).forEach((p, k) => {
+    if (typeof p === "string")
+      throw fail(
+        module,
+        "BAD_OPTION",
+        `planners[${k}] is a name, not a planner: give findPlanner(${JSON.stringify(p)})`,
+        {
+          field: "planners",
+        },
+      );
+    const x = typeof p === "object" && p !== null ? (p as Partial<Planner>) : null;
+    if (x === null || typeof x.name !== "string" || typeof x.plan !== "function" || typeof x.traits !== "object")
+      throw fail(
+        module,
+        "BAD_OPTION",
+        `planners[${k}] is not a planner (an entry of PLANNERS or findPlanner's), got ${x === null ? describeValue(p) : "an object without a name, plan and traits"}`,
+        { field: "planners" },
+      );
+  });
 }
 
 /** Options as a caller gives them; `resolvePlanOptions` fills the defaults. */

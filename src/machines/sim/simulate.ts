@@ -92,7 +92,10 @@ export interface SimResult {
 
 /**
  * Replays schedule `s` on `machine` (see docs/simulator.md for the conventions); `req` a ReplayRequest or its flat
- * form.
+ * form, by default a blocking, not lock-step replay with the machine's ports on its own fabric (the result says what
+ * ran: `mode`, `lockstep`, `ports`, `fabric`). Times are in microseconds (`makespan`, per-node and per-transfer times).
+ * Throws a one-line CommplanError: BAD_INPUT when `s` is not a well-formed Schedule, BAD_OPTION for a bad machine, an
+ * unknown key of `req` or a field of the other kind of run.
  */
 export function simulateSchedule(s: Schedule, machine: MachineModel, req: ReplayRequest | SimRequest = {}): SimResult {
   checkSchedule(s, "simulate");

@@ -5,6 +5,7 @@
 import { fail } from "../../model/errors.js";
 import { checkMadeFor, type CommMatrix } from "../../model/matrix.js";
 import type { Program } from "../../model/program.js";
+import { checkOptionKeys, checkOptionsObject } from "../../model/option-checks.js";
 import { makeReport, type Check, type Report } from "../report.js";
 import { elementCodes } from "./describe.js";
 import { executeProgram } from "./execute.js";
@@ -22,16 +23,22 @@ export interface ProgramVerifyOptions {
   readonly maxElements?: number;
 }
 
+/** The keys of ProgramVerifyOptions. */
+const PROGRAM_VERIFY_OPTION_KEYS: readonly string[] = Object.freeze(["maxElements"]);
+
 /** The default of `maxElements`. */
 export const DEFAULT_MAX_PROGRAM_ELEMENTS = 2 ** 24;
 
 /**
  * Checks a lowered program against its matrix, from the matrix and the program alone. Throws a
  * CommplanError when the program was made for another matrix (code MISMATCH) or its buffers hold
- * more than `maxElements` slots (code UNSUPPORTED); every other finding is a row of the report.
+ * more than `maxElements` slots (code UNSUPPORTED), and a BAD_OPTION one for options that are not an object or hold an
+ * unknown key; every other finding is a row of the report.
  * When `program-well-formed` fails, no other check runs.
  */
 export function verifyProgram(m: CommMatrix, prog: Program, opts: ProgramVerifyOptions = {}): Report {
+  checkOptionsObject("verify", "options", opts);
+  checkOptionKeys("verify", opts, PROGRAM_VERIFY_OPTION_KEYS);
   const limit = opts.maxElements ?? DEFAULT_MAX_PROGRAM_ELEMENTS;
   if (!(Number.isInteger(limit) && limit >= 0))
     throw fail("verify", "BAD_OPTION", `maxElements must be a non-negative integer, got ${String(limit)}`, {
