@@ -225,8 +225,8 @@ export async function lowerBench(log: (s: string) => void, argv = process.argv.s
         `before build): this run (\`--p ${sizes.join(",")}\`) left that size out for time.` +
         (carried.some((r) => r.lowerCpuMs === null) ? " That run measured no CPU time." : "") +
         (carried.some((r) => r.interleaved !== true)
-          ? " That run measured each column best-of-N back to back, not interleaved: its fill ran on pages its own" +
-            " runs had just freed, so its lower / fill is higher than an interleaved run's would be."
+          ? " That run measured each column best-of-N back to back, not interleaved (the fill on pages as its own runs" +
+            " left them)."
           : "") +
         "\n";
   const split = withSplit ? { ...splitExportRow(log), measuredAt: new Date().toISOString() } : carriedSplit(previous);
